@@ -1119,11 +1119,12 @@ def _method(cls: ast.ClassDef, name: str) -> Optional[ast.FunctionDef]:
 
 @dataclasses.dataclass
 class Field:
-    """One ServerArgs field declaration (an AnnAssign in a class body)."""
+    """One ServerArgs field: its (last) AnnAssign and the value that is its default."""
 
     name: str
     module: str
     node: ast.AnnAssign
+    value: Optional[ast.expr]
     is_dataclass: bool  # True: dataclasses semantics for ServerArgs.<name>
 
     @property
@@ -1132,11 +1133,21 @@ class Field:
 
 
 def class_fields(module: str, cls: ast.ClassDef, is_dataclass: bool) -> List[Field]:
-    return [
-        Field(stmt.target.id, module, stmt, is_dataclass)
-        for stmt in cls.body
-        if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name)
-    ]
+    """The annotated fields of a class body, as ``__annotations__`` records them.
+
+    A name annotated twice keeps the position of its first annotation (dict
+    insertion order) but the later annotation, and the last value assigned is
+    the class attribute, i.e. the default.  (0.5.15 declares ``dcp_size`` twice.)
+    """
+    fields: Dict[str, Field] = {}
+    for stmt in cls.body:
+        if not (isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name)):
+            continue
+        name = stmt.target.id
+        previous = fields.get(name)
+        value = stmt.value if stmt.value is not None else (previous.value if previous else None)
+        fields[name] = Field(name, module, stmt, value, is_dataclass)
+    return list(fields.values())
 
 
 def find_class(tree: ast.Module, name: str) -> Optional[ast.ClassDef]:
@@ -1186,9 +1197,9 @@ def server_args_fields(ev: Evaluator) -> Tuple[str, List[Field]]:
 
 def field_default(ev: Evaluator, field: Field) -> Any:
     """The field's default: the assigned value, ``field(default_factory=...)()``, or _UNSET."""
-    if field.node.value is None:
+    if field.value is None:
         return _UNSET
-    value = ev.value(field.node.value, field.scope)
+    value = ev.value(field.value, field.scope)
     if isinstance(value, FieldSpec):
         if value.default is not _UNSET:
             return value.default
@@ -1200,9 +1211,9 @@ def field_default(ev: Evaluator, field: Field) -> Any:
 
 def class_attribute_default(ev: Evaluator, field: Field) -> Any:
     """``ServerArgs.<name>`` / ``_declared_default(name)`` as SGLang evaluates it."""
-    if field.node.value is None:
+    if field.value is None:
         raise Unresolvable(f"ServerArgs.{field.name} has no default")
-    value = ev.value(field.node.value, field.scope)
+    value = ev.value(field.value, field.scope)
     if isinstance(value, FieldSpec):
         if value.default is not _UNSET:
             return value.default
@@ -1543,7 +1554,7 @@ class TableBuilder:
             default = field_default(self.ev, field)
         except Unresolvable as exc:
             default = _UNSET
-            errors["default"] = f"{ast.unparse(field.node.value)} could not be evaluated statically ({exc})"
+            errors["default"] = f"{ast.unparse(field.value)} could not be evaluated statically ({exc})"
         if default is not _UNSET:
             kwargs["default"] = default
         source = self.source(field.module, field.node)
