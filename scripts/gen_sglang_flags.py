@@ -59,17 +59,16 @@ SGLANG_ACTION_KINDS = {
     "LoRAPathAction": "lora_path",
 }
 
-# argparse's built-in actions: kind -> (nargs, const, default) it applies
-# when add_argument() does not pass them.
+# argparse's built-in actions the table schema names: kind -> (nargs, const,
+# default) argparse applies when add_argument() does not pass them.  Any other
+# built-in action stops the generator, so the schema gets extended deliberately.
 ARGPARSE_ACTIONS = {
     "store": (None, None, None),
     "store_const": (0, None, None),
     "store_true": (0, True, False),
     "store_false": (0, False, True),
     "append": (None, None, None),
-    "append_const": (0, None, None),
     "count": (0, None, None),
-    "extend": (None, None, None),
     "boolean_optional": (0, None, None),
 }
 
@@ -270,7 +269,10 @@ class Evaluator:
     def __init__(self, wheel: Wheel):
         self.wheel = wheel
         self.notes: List[str] = []
-        self.hooks: Dict[Tuple[str, str], Callable[[List[Any]], Any]] = {}
+        # (module, function) -> replacement for calls of that wheel function
+        self.call_hooks: Dict[Tuple[str, str], Callable[[List[Any]], Any]] = {}
+        # (module, class) -> replacement for ``Class.attr`` reads
+        self.attr_hooks: Dict[Tuple[str, str], Callable[[str], Any]] = {}
         self._module_bindings: Dict[str, Dict[str, List[ast.stmt]]] = {}
 
     # -- entry points -------------------------------------------------------
@@ -563,7 +565,7 @@ class Evaluator:
             return value
         if scope.cls is not None:
             try:
-                return self.class_attr(scope.cls, name, scope=None)
+                return self.class_attr(scope.cls, name)
             except Unresolvable:
                 pass
         if name in self.bindings(scope.module):
@@ -586,6 +588,9 @@ class Evaluator:
                 return ModuleRef(f"{obj.name}.{attr}")
             return self.module_name(obj.name, attr)
         if isinstance(obj, ClassRef) and attr != "__doc__":
+            hook = self.attr_hooks.get((obj.module, obj.name))
+            if hook is not None:
+                return hook(attr)
             return self.class_attr(obj, attr)
         if isinstance(obj, EnumMember):
             if attr == "name":
@@ -603,11 +608,11 @@ class Evaluator:
             return BoundMethod(obj, attr)
         raise Unresolvable(f"attribute {attr} of {obj!r}")
 
-    def class_attr(self, cls: ClassRef, attr: str, scope: Optional[Scope] = None) -> Any:
-        """A class attribute: an ``Enum`` member, a class-level (Ann)Assign, or a base's."""
-        body_scope = Scope(cls.module, cls=None)
+    def class_attr(self, cls: ClassRef, attr: str) -> Any:
+        """A class attribute: an ``Enum`` member, the last class-level (Ann)Assign, or a base's."""
+        body_scope = Scope(cls.module)
         enum = self.is_enum(cls)
-        for stmt in cls.node.body:
+        for stmt in reversed(cls.node.body):
             targets: List[ast.expr] = []
             if isinstance(stmt, ast.Assign):
                 targets = stmt.targets
@@ -634,7 +639,7 @@ class Evaluator:
 
     def _class_body_value(self, cls: ClassRef, node: ast.expr) -> Any:
         """Evaluate a class-body expression where earlier class names are visible."""
-        return self.eval(node, Scope(cls.module, cls=_ClassBodyView(cls)))
+        return self.eval(node, Scope(cls.module, cls=cls))
 
     def _note_class_mutators(self, cls: ClassRef, attr: str) -> None:
         funcs = _mutating_functions(
@@ -679,7 +684,7 @@ class Evaluator:
     def _eval_Call(self, node: ast.Call, scope: Scope) -> Any:
         func = self.eval(node.func, scope)
         if isinstance(func, FuncRef):
-            hook = self.hooks.get((func.module, func.node.name))
+            hook = self.call_hooks.get((func.module, func.node.name))
             if hook is not None:
                 return hook([self.eval(a, scope) for a in node.args])
         args = self._eval_elements(node.args, scope)
@@ -761,14 +766,6 @@ class Evaluator:
                 f"something else when {' or '.join(branches)}"
             )
         return value
-
-
-class _ClassBodyView(ClassRef):
-    """A ClassRef used as the innermost scope while evaluating its own body."""
-
-    def __init__(self, cls: ClassRef):
-        object.__setattr__(self, "module", cls.module)
-        object.__setattr__(self, "node", cls.node)
 
 
 _UNSET = object()
@@ -960,7 +957,6 @@ class ActionInfo:
     const: Any
     default: Any
     deprecated: Optional[Dict[str, Any]]
-    stores_values: bool  # False for zero-argument actions (nargs 0)
 
 
 class ActionAnalyzer:
@@ -985,7 +981,6 @@ class ActionAnalyzer:
                 const=kwargs.get("const", const),
                 default=kwargs.get("default", default),
                 deprecated=None,
-                stores_values=(kwargs.get("nargs", nargs) != 0),
             )
         if isinstance(action, ClassRef):
             return self._analyze_class(action, kwargs)
@@ -1012,12 +1007,12 @@ class ActionAnalyzer:
         attrs = {**self._init_defaults(cls), **kwargs}
         attrs.setdefault("help", None)
         call = _method(cls.node, "__call__")
-        message, fatal, stored = None, False, None
+        message, fatal, stored = None, False, _UNSET
         if call is not None:
             message, fatal, stored = self._trace_call(cls, call, attrs)
-        const = attrs.get("const")
-        if stored is not None:
-            const = stored
+        # ``const`` is what the flag stores when given: for SGLang's
+        # DeprecatedStoreConstAction that is ``const_value``, not argparse's const.
+        const = attrs.get("const") if stored is _UNSET else stored
         deprecated = None
         if message is not None:
             deprecated = {"message": message, "replacement": attrs.get("new_flag")}
@@ -1032,7 +1027,6 @@ class ActionAnalyzer:
             const=const,
             default=attrs.get("default"),
             deprecated=deprecated,
-            stores_values=attrs.get("nargs") != 0,
         )
 
     def _trace_call(
@@ -1048,7 +1042,7 @@ class ActionAnalyzer:
         scope.locals["self"] = (AttrBag(attrs), ())
         for name in ("option_string", "values", "namespace", "parser"):
             scope.locals[name] = (Placeholder(name), ())
-        state = {"message": None, "fatal": False, "stored": None}
+        state: Dict[str, Any] = {"message": None, "fatal": False, "stored": _UNSET}
 
         def run(stmts: List[ast.stmt]) -> bool:
             for stmt in stmts:
@@ -1157,8 +1151,8 @@ def find_class(tree: ast.Module, name: str) -> Optional[ast.ClassDef]:
     return None
 
 
-def server_args_fields(ev: Evaluator) -> Tuple[str, List[Field]]:
-    """The ServerArgs fields in ``dataclasses.fields`` / ``msgspec`` order, and the layout.
+def server_args_fields(ev: Evaluator) -> List[Field]:
+    """The ServerArgs fields in ``dataclasses.fields`` / ``msgspec`` order.
 
     Namespace layout: the classes named in ``server_args._INPUT_NAMESPACES``,
     ordered like ``arg_groups/fields/__init__.py: collect_input_fields``
@@ -1171,7 +1165,7 @@ def server_args_fields(ev: Evaluator) -> Tuple[str, List[Field]]:
     if server_args is None:
         raise SystemExit("sglang/srt/server_args.py defines no class ServerArgs")
     if "_INPUT_NAMESPACES" not in ev.bindings(SERVER_ARGS_MODULE):
-        return "dataclass", class_fields(SERVER_ARGS_MODULE, server_args, True)
+        return class_fields(SERVER_ARGS_MODULE, server_args, True)
 
     namespaces = ev.value(ast.Name("_INPUT_NAMESPACES"), Scope(SERVER_ARGS_MODULE))
     collected: Dict[str, Field] = {}
@@ -1192,7 +1186,7 @@ def server_args_fields(ev: Evaluator) -> Tuple[str, List[Field]]:
             fields[index] = own
         else:
             fields.append(own)
-    return "namespaces", fields
+    return fields
 
 
 def field_default(ev: Evaluator, field: Field) -> Any:
@@ -1362,7 +1356,7 @@ def arg_meta(ev: Evaluator, metas: List[ast.expr], scope: Scope) -> Optional[Arg
 # ---------------------------------------------------------------------------
 
 
-def type_name(ev: Evaluator, node: Optional[ast.expr], scope: Scope) -> Optional[str]:
+def type_name(node: Optional[ast.expr]) -> Optional[str]:
     """The ``type=`` callable's name: ``str``/``int``/``float`` or its source spelling."""
     if node is None:
         return None
@@ -1400,30 +1394,28 @@ class TableBuilder:
         self.wheel = wheel
         self.ev = Evaluator(wheel)
         self.actions = ActionAnalyzer(self.ev)
-        self.layout, self.fields = server_args_fields(self.ev)
+        self.fields = server_args_fields(self.ev)
         self.fields_by_name = {f.name: f for f in self.fields}
         self._install_hooks()
 
     def _install_hooks(self) -> None:
-        """``_declared_default(name)`` and ``ServerArgs.<name>`` read a field default."""
+        """``_declared_default(name)`` and ``ServerArgs.<name>`` read a field default.
 
-        def declared_default(args: List[Any]) -> Any:
-            return class_attribute_default(self.ev, self.fields_by_name[args[0]])
+        (In the namespace layout ``ServerArgs`` is rebuilt with
+        ``msgspec.defstruct``, so its class body does not hold the fields.)
+        """
 
-        self.ev.hooks[(SERVER_ARGS_MODULE, "_declared_default")] = declared_default
-        original = self.ev.class_attr
+        tree = self.wheel.module_ast(SERVER_ARGS_MODULE)
+        server_args = ClassRef(SERVER_ARGS_MODULE, find_class(tree, "ServerArgs"))
 
-        def class_attr(cls: ClassRef, attr: str, scope: Optional[Scope] = None) -> Any:
-            if (
-                cls.module == SERVER_ARGS_MODULE
-                and cls.name == "ServerArgs"
-                and not isinstance(cls, _ClassBodyView)
-                and attr in self.fields_by_name
-            ):
-                return class_attribute_default(self.ev, self.fields_by_name[attr])
-            return original(cls, attr, scope)
+        def field_value(name: str) -> Any:
+            if name not in self.fields_by_name:  # a plain class attribute
+                return self.ev.class_attr(server_args, name)
+            return class_attribute_default(self.ev, self.fields_by_name[name])
 
-        self.ev.class_attr = class_attr  # type: ignore[method-assign]
+        self.ev.call_hooks[(SERVER_ARGS_MODULE, "_declared_default")] = (
+            lambda args: field_value(args[0]))
+        self.ev.attr_hooks[(SERVER_ARGS_MODULE, "ServerArgs")] = field_value
 
     def source(self, module: str, node: ast.AST) -> str:
         return f"{self.wheel.module_path(module)}:{node.lineno}"
@@ -1484,11 +1476,12 @@ class TableBuilder:
             ):
                 raise SystemExit(f"add_cli_args: unsupported conditional at line {stmt.lineno}")
             name = call.func.value.id
-            added = [self.ev.value(a, scope) for a in call.args]
+            added = self.ev.value(call.args[0], scope)
+            extra = self.ev.iterate(added) if call.func.attr in ("extend", "update") else [added]
             value, notes = scope.locals[name]
             note = (
-                f"SGLang also accepts {to_json_value(added if call.func.attr != 'add' else added[0])!r} "
-                f"when `{ast.unparse(stmt.test)}` is true at startup"
+                f"SGLang also accepts {', '.join(repr(v) for v in extra)} when "
+                f"`{ast.unparse(stmt.test)}` is true while the parser is built"
             )
             scope.locals[name] = (value, notes + (note,))
 
@@ -1514,7 +1507,7 @@ class TableBuilder:
                 if key not in ("default", "choices"):
                     raise SystemExit(f"line {call.lineno}: cannot evaluate {key}=: {exc}")
                 errors[key] = f"{ast.unparse(node)} could not be evaluated statically ({exc})"
-        type_ = type_name(self.ev, kw_nodes.get("type"), scope)
+        type_ = type_name(kw_nodes.get("type"))
         return self.make_flag(
             options=options,
             kwargs=kwargs,
@@ -1566,7 +1559,7 @@ class TableBuilder:
                 type_ = self._action_kwargs(meta.nodes["action_kwargs"], scope, kwargs)
             return self.make_flag(options, kwargs, type_, notes, errors, source)
 
-        type_parser = type_name(self.ev, meta.nodes.get("type_parser"), scope)
+        type_parser = type_name(meta.nodes.get("type_parser"))
         shape = type_shape(self.ev, inner, scope)
         const = meta.get("const")
         if shape.kind == "literal":
@@ -1613,7 +1606,7 @@ class TableBuilder:
         for key_node, value_node in zip(node.keys, node.values):
             key = self.ev.value(key_node, scope)
             if key == "type":
-                type_ = type_name(self.ev, value_node, scope)
+                type_ = type_name(value_node)
             else:
                 kwargs[key] = self.ev.value(value_node, scope)
         return type_
@@ -1642,6 +1635,10 @@ class TableBuilder:
         default_note = "; ".join(notes.get("default", [])) or None
         if "default" in errors:
             default, default_note = None, errors["default"]
+        try:
+            default = to_json_value(default)
+        except Unresolvable as exc:
+            default, default_note = None, f"the default has no JSON form ({exc})"
         help_text = kwargs.get("help")
         return Flag(
             dest=dest,
@@ -1650,7 +1647,7 @@ class TableBuilder:
             type=type_,
             nargs=info.nargs,
             choices=None if choices is None else to_json_value(list(self.ev.iterate(choices))),
-            default=to_json_value(default),
+            default=default,
             const=to_json_value(info.const),
             required=bool(kwargs.get("required", False)),
             deprecated=_json_deprecated(info.deprecated),
