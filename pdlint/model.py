@@ -1,0 +1,169 @@
+"""The values that flow through pdlint's pipeline.
+
+discover -> render -> extract -> check -> report.  Every stage hands the next one
+plain data from this module; nothing flows backwards.
+
+* :class:`Origin` is where a piece of text is written (the place a human edits)
+  plus the chain of references (:class:`Hop`) through which a launch reached it:
+  alias -> anchor, variable use -> assignment, macro call -> macro body,
+  include -> included file, ``--config`` -> key.
+* :class:`Launch` is one server (or router) command found in a file, with its
+  argv as traced strings (:class:`pdlint.text.TStr`), so every token still
+  knows its origin.
+* :class:`Finding` is one diagnostic, already positioned at the line to edit.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Optional
+
+if TYPE_CHECKING:  # pragma: no cover
+    from pdlint.text import TStr
+
+ROLES = ("prefill", "decode")
+ERROR = "error"
+WARNING = "warning"
+
+
+@dataclass(frozen=True)
+class Hop:
+    """One reference on the way from a launch to the text it uses."""
+
+    path: str
+    line: int
+    column: int
+    note: str
+
+    def as_dict(self) -> dict:
+        return {"path": self.path, "line": self.line, "column": self.column, "note": self.note}
+
+
+@dataclass(frozen=True)
+class Origin:
+    """Where text is written (1-based line and column) and how it was reached.
+
+    ``chain`` lists the references outermost first: the first hop is the place
+    inside the launch that refers to something shared, the last hop is the one
+    closest to this origin.
+    """
+
+    path: str
+    line: int
+    column: int
+    chain: tuple = ()
+
+    @property
+    def key(self) -> tuple:
+        return (self.path, self.line, self.column)
+
+    def as_dict(self) -> dict:
+        d = {"path": self.path, "line": self.line, "column": self.column}
+        if self.chain:
+            d["via"] = [h.as_dict() for h in self.chain]
+        return d
+
+    def describe_chain(self) -> str:
+        return " -> ".join(f"{h.note} ({h.path}:{h.line})" for h in self.chain)
+
+
+@dataclass
+class Launch:
+    """One server or router command line found in a source file.
+
+    ``argv`` holds the arguments after the entry point (what the server's own
+    argument parser sees); ``command`` the tokens that name the entry point.
+    ``role`` is decided by the engine adapter once the argv is parsed
+    (``prefill``, ``decode``, ``null`` for a non-PD server, None when not
+    applicable, e.g. a router).
+    """
+
+    path: str
+    line: int
+    engine: str
+    entrypoint: str
+    kind: str  # "server" | "router"
+    command: list = field(default_factory=list)  # list[TStr]
+    argv: list = field(default_factory=list)  # list[TStr]
+    env: dict = field(default_factory=dict)  # name -> TStr
+    context: str = ""  # human description: container, branch, render role
+    render_role: Optional[str] = None  # the role value a template was rendered with
+    structural_role: Optional[str] = None  # role named by a CRD field / file name
+    structural_origin: Optional[Origin] = None
+    role: Optional[str] = None
+    incomplete: bool = False  # argv holds values pdlint cannot see (opaque tokens)
+    notes: list = field(default_factory=list)
+    parsed: Any = None  # engine-specific parse result, set by the engine adapter
+    unit: str = ""  # the deployment/unit key used for pairing
+    ordinal: int = 0  # position among the launches of the same file
+    meta: dict = field(default_factory=dict)  # adapter details: image, yaml path, resource kind/name
+
+    @property
+    def label(self) -> str:
+        role = self.role if self.role is not None else self.kind
+        where = f"{self.path}:{self.line}"
+        return f"{role} launch at {where}" + (f" ({self.context})" if self.context else "")
+
+    def origins(self) -> list:
+        return [t.origin for t in self.argv]
+
+    def as_dict(self) -> dict:
+        return {
+            "path": self.path,
+            "line": self.line,
+            "role": self.role,
+            "engine": self.engine,
+            "entrypoint": self.entrypoint,
+            "kind": self.kind,
+            "context": self.context,
+            "argv": [t.text for t in self.argv],
+            "origins": [t.origin.as_dict() for t in self.argv],
+        }
+
+
+@dataclass(frozen=True)
+class Related:
+    path: str
+    line: int
+    column: int
+    note: str
+
+    def as_dict(self) -> dict:
+        return {"path": self.path, "line": self.line, "column": self.column, "note": self.note}
+
+
+@dataclass(frozen=True)
+class Finding:
+    path: str
+    line: int
+    column: int
+    code: str
+    name: str
+    severity: str
+    role: Optional[str]
+    message: str
+    related: tuple = ()
+    fix: Optional[str] = None
+    engine_version: Optional[str] = None
+    end_column: Optional[int] = None
+
+    def sort_key(self) -> tuple:
+        return (self.path, self.line, self.column, self.code, self.role or "", self.message)
+
+    def as_dict(self) -> dict:
+        d = {
+            "path": self.path,
+            "line": self.line,
+            "column": self.column,
+            "code": self.code,
+            "name": self.name,
+            "severity": self.severity,
+            "role": self.role,
+            "message": self.message,
+            "related": [r.as_dict() for r in self.related],
+        }
+        if self.fix:
+            d["fix"] = self.fix
+        if self.engine_version:
+            d["engine_version"] = self.engine_version
+        return d

@@ -1,0 +1,270 @@
+"""Source files and traced strings.
+
+A :class:`TStr` is a string in which every character still knows where it was
+written.  Format adapters never handle bare ``str`` for anything that can end
+up in an argv: they slice, split and concatenate ``TStr`` values, so a token
+produced three expansions away from its source (a shell variable holding a
+YAML scalar rendered from a Jinja ``{% set %}`` block) still reports the line
+and column a human must edit, plus the chain of references that led there.
+
+Representation: the text plus a tuple of :class:`Piece` runs that cover it.  A
+piece maps ``text[start:end]`` to ``source.text[offset:...]`` (``exact``), or
+maps every character to one fixed source offset (not exact: e.g. the output
+of a template expression, whose characters are not written anywhere).
+"""
+
+from __future__ import annotations
+
+import bisect
+from dataclasses import dataclass
+from typing import Iterable, Optional
+
+from pdlint.model import Hop, Origin
+
+
+class SourceFile:
+    """A decoded text file with a line index.  ``path`` is the display path
+    (relative to the working directory, ``/``-separated)."""
+
+    __slots__ = ("path", "abspath", "text", "_starts")
+
+    def __init__(self, path: str, text: str, abspath: Optional[str] = None):
+        self.path = path
+        self.abspath = abspath
+        self.text = text
+        self._starts: Optional[list] = None
+
+    def _line_starts(self) -> list:
+        if self._starts is None:
+            starts = [0]
+            find = self.text.find
+            i = find("\n")
+            while i >= 0:
+                starts.append(i + 1)
+                i = find("\n", i + 1)
+            self._starts = starts
+        return self._starts
+
+    def position(self, offset: int) -> tuple:
+        """1-based (line, column) of a character offset."""
+        starts = self._line_starts()
+        offset = max(0, min(offset, len(self.text)))
+        line = bisect.bisect_right(starts, offset) - 1
+        return line + 1, offset - starts[line] + 1
+
+    def offset_of(self, line: int, column: int = 1) -> int:
+        starts = self._line_starts()
+        line = max(1, min(line, len(starts)))
+        return min(starts[line - 1] + max(column, 1) - 1, len(self.text))
+
+    def line_text(self, line: int) -> str:
+        starts = self._line_starts()
+        if line < 1 or line > len(starts):
+            return ""
+        start = starts[line - 1]
+        end = self.text.find("\n", start)
+        return self.text[start:] if end < 0 else self.text[start:end]
+
+    @property
+    def line_count(self) -> int:
+        return len(self._line_starts())
+
+    def __repr__(self) -> str:  # pragma: no cover - debugging aid
+        return f"SourceFile({self.path!r})"
+
+
+@dataclass(frozen=True)
+class Piece:
+    start: int
+    end: int
+    src: Optional[SourceFile]
+    offset: int
+    chain: tuple = ()
+    exact: bool = True
+    opaque: bool = False
+    label: str = ""  # display path when src is None (e.g. "<command line>")
+
+    def shifted(self, delta: int) -> "Piece":
+        return Piece(self.start + delta, self.end + delta, self.src, self.offset,
+                     self.chain, self.exact, self.opaque, self.label)
+
+    def clipped(self, a: int, b: int) -> "Piece":
+        """The part of this piece inside [a, b), re-based to start at 0."""
+        s, e = max(self.start, a), min(self.end, b)
+        off = self.offset + (s - self.start) if self.exact else self.offset
+        return Piece(s - a, e - a, self.src, off, self.chain, self.exact, self.opaque, self.label)
+
+
+class TStr:
+    """An immutable traced string (see the module docstring)."""
+
+    __slots__ = ("text", "pieces")
+
+    def __init__(self, text: str, pieces: tuple):
+        self.text = text
+        self.pieces = pieces
+
+    # -- construction -----------------------------------------------------
+    @classmethod
+    def from_source(cls, src: SourceFile, start: int = 0, end: Optional[int] = None,
+                    chain: tuple = ()) -> "TStr":
+        end = len(src.text) if end is None else end
+        text = src.text[start:end]
+        return cls(text, (Piece(0, len(text), src, start, chain),) if text else ())
+
+    @classmethod
+    def at(cls, text: str, src: Optional[SourceFile], offset: int, chain: tuple = (),
+           exact: bool = False, opaque: bool = False, label: str = "") -> "TStr":
+        """Text whose characters all come from one place (e.g. an expression)."""
+        if not text:
+            return cls("", ())
+        return cls(text, (Piece(0, len(text), src, offset, chain, exact, opaque, label),))
+
+    @classmethod
+    def synthetic(cls, text: str, label: str, opaque: bool = False) -> "TStr":
+        """Text that is written nowhere in the scanned files (command line, defaults)."""
+        return cls.at(text, None, 0, (), False, opaque, label)
+
+    @classmethod
+    def join(cls, parts: Iterable["TStr"]) -> "TStr":
+        texts, pieces, n = [], [], 0
+        for p in parts:
+            if not p.text:
+                continue
+            texts.append(p.text)
+            pieces.extend(q.shifted(n) for q in p.pieces)
+            n += len(p.text)
+        return cls("".join(texts), tuple(pieces))
+
+    # -- str-like behaviour -------------------------------------------------
+    def __len__(self) -> int:
+        return len(self.text)
+
+    def __str__(self) -> str:
+        return self.text
+
+    def __repr__(self) -> str:
+        o = self.origin
+        return f"TStr({self.text!r} @ {o.path}:{o.line}:{o.column})"
+
+    def __eq__(self, other) -> bool:  # compare by text; origins are metadata
+        if isinstance(other, TStr):
+            return self.text == other.text
+        return self.text == other
+
+    def __hash__(self) -> int:
+        return hash(self.text)
+
+    def __add__(self, other: "TStr") -> "TStr":
+        return TStr.join((self, other))
+
+    def __getitem__(self, item) -> "TStr":
+        if isinstance(item, int):
+            item = slice(item, item + 1 if item != -1 else None)
+        a, b, step = item.indices(len(self.text))
+        if step != 1:
+            raise ValueError("TStr slices must be contiguous")
+        if b <= a:
+            return TStr("", ())
+        pieces = tuple(p.clipped(a, b) for p in self.pieces if p.end > a and p.start < b)
+        return TStr(self.text[a:b], pieces)
+
+    def startswith(self, prefix) -> bool:
+        return self.text.startswith(prefix)
+
+    def find(self, sub: str, start: int = 0) -> int:
+        return self.text.find(sub, start)
+
+    def strip(self, chars: Optional[str] = None) -> "TStr":
+        t = self.text
+        left = len(t) - len(t.lstrip(chars))
+        right = len(t.rstrip(chars))
+        return self[left:right] if right > left else TStr("", ())
+
+    def split_ws(self) -> list:
+        """Split on runs of blanks (shell-style IFS splitting of an unquoted value)."""
+        out, i, t, n = [], 0, self.text, len(self.text)
+        while i < n:
+            while i < n and t[i] in " \t\n":
+                i += 1
+            j = i
+            while j < n and t[j] not in " \t\n":
+                j += 1
+            if j > i:
+                out.append(self[i:j])
+            i = j
+        return out
+
+    def partition(self, sep: str) -> tuple:
+        i = self.text.find(sep)
+        if i < 0:
+            return self, TStr("", ()), TStr("", ())
+        return self[:i], self[i:i + len(sep)], self[i + len(sep):]
+
+    # -- provenance -------------------------------------------------------
+    def _piece_at(self, i: int) -> Optional[Piece]:
+        pieces = self.pieces
+        if not pieces:
+            return None
+        lo, hi = 0, len(pieces)
+        while lo < hi:  # last piece whose start <= i
+            mid = (lo + hi) // 2
+            if pieces[mid].start <= i:
+                lo = mid + 1
+            else:
+                hi = mid
+        return pieces[max(lo - 1, 0)]
+
+    def origin_at(self, i: int = 0) -> Origin:
+        p = self._piece_at(i)
+        if p is None:
+            return Origin("<unknown>", 1, 1)
+        if p.src is None:
+            return Origin(p.label or "<unknown>", 1, 1, p.chain)
+        off = p.offset + (min(max(i, p.start), max(p.end - 1, p.start)) - p.start if p.exact else 0)
+        line, col = p.src.position(off)
+        return Origin(p.src.path, line, col, p.chain)
+
+    @property
+    def origin(self) -> Origin:
+        return self.origin_at(0)
+
+    @property
+    def opaque(self) -> bool:
+        """True when any character is a placeholder for a value unknown at lint time."""
+        return any(p.opaque for p in self.pieces)
+
+    def with_hop(self, hop: Hop, prefix: tuple = ()) -> "TStr":
+        """Record that this text was reached through ``hop`` (prepended: outermost
+        first); ``prefix`` is the chain through which the hop itself was reached."""
+        head = tuple(prefix) + (hop,)
+        return TStr(self.text, tuple(
+            Piece(p.start, p.end, p.src, p.offset, head + p.chain, p.exact, p.opaque, p.label)
+            for p in self.pieces))
+
+    def reached_via(self, use: "TStr", note: str, i: int = 0) -> "TStr":
+        """This text, as reached from the reference written at ``use[i]``."""
+        o = use.origin_at(i)
+        return self.with_hop(Hop(o.path, o.line, o.column, note), o.chain)
+
+    def as_opaque(self) -> "TStr":
+        return TStr(self.text, tuple(
+            Piece(p.start, p.end, p.src, p.offset, p.chain, p.exact, True, p.label)
+            for p in self.pieces))
+
+    def sources(self) -> set:
+        return {p.src.path for p in self.pieces if p.src is not None}
+
+
+EMPTY = TStr("", ())
+
+
+def hop_at(src: SourceFile, offset: int, note: str) -> Hop:
+    line, col = src.position(offset)
+    return Hop(src.path, line, col, note)
+
+
+def hop_from(tstr: TStr, i: int, note: str) -> Hop:
+    """A hop located where ``tstr[i]`` is written (keeps no chain of its own)."""
+    o = tstr.origin_at(i)
+    return Hop(o.path, o.line, o.column, note)
