@@ -1,0 +1,152 @@
+"""Kubernetes-style containers anywhere in a YAML document.
+
+Any mapping listed under ``containers`` / ``initContainers``, a Dynamo
+``mainContainer``, or any mapping with an ``image`` and a ``command``/``args``
+is a container, whatever object holds it (Deployment, StatefulSet, Job,
+LeaderWorkerSet, RoleBasedGroup, a CRD).  Its argv is ``command`` followed by
+``args``, as Kubernetes runs it; ``$(VAR)`` references are expanded from the
+container's own ``env`` literals as Kubernetes does, and stay opaque when the
+value comes from elsewhere (downward API, secrets, operator-injected).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Optional
+
+from pdlint.formats import yamltree as yt
+from pdlint.text import TStr
+
+CONTAINER_LISTS = ("containers", "initContainers")
+_REF = re.compile(r"\$\$|\$\(([A-Za-z_][A-Za-z0-9_.-]*)\)")
+
+
+@dataclass
+class Container:
+    ref: yt.Ref
+    path: tuple  # keys / indexes from the document root
+    doc_index: int
+    resource_kind: Optional[str] = None
+    resource_name: Optional[str] = None
+    names: dict = field(default_factory=dict)  # path element index -> 'name' field of that mapping
+
+    def path_text(self) -> str:
+        out = ""
+        for p in self.path:
+            out += f"[{p}]" if isinstance(p, int) else (("." if out else "") + str(p))
+        return out
+
+
+def find_containers(docs: list, max_nodes: int = 200_000) -> list:
+    out: list = []
+    for di, doc in enumerate(docs):
+        if doc.root is None:
+            continue
+        root = yt.Ref(doc.root)
+        kind = yt.scalar_text(yt.get(root, "kind")) if isinstance(yt.deref(root).node, yt.YMap) else None
+        meta = yt.get(root, "metadata") if kind else None
+        name = yt.scalar_text(yt.get(meta, "name")) if meta else None
+        budget = [max_nodes]
+        _walk(root, (), di, kind, name, out, budget, set(), {})
+    return out
+
+
+def _walk(ref: yt.Ref, path: tuple, di: int, kind, name, out: list, budget: list, active: set, names: dict) -> None:
+    r = yt.deref(ref)
+    node = r.node
+    budget[0] -= 1
+    if budget[0] < 0 or len(path) > 64 or id(node) in active:
+        return
+    active = active | {id(node)}
+    if isinstance(node, yt.YMap):
+        nm = yt.scalar_text(yt.get(r, "name"))
+        if nm is not None:
+            names = dict(names)
+            names[len(path)] = nm
+        items = yt.map_items(r)
+        keys = {k for k, _ in items}
+        if path and _is_container(path, keys):
+            out.append(Container(r, path, di, kind, name, names))
+            return
+        for k, v in items:
+            _walk(v, path + (k,), di, kind, name, out, budget, active, names)
+    elif isinstance(node, yt.YSeq):
+        for i, item in enumerate(yt.seq_items(r)):
+            _walk(item, path + (i,), di, kind, name, out, budget, active, names)
+
+
+def _is_container(path: tuple, keys: set) -> bool:
+    if not ({"command", "args"} & keys):
+        return False
+    if len(path) >= 2 and isinstance(path[-1], int) and path[-2] in CONTAINER_LISTS:
+        return True
+    if path[-1] == "mainContainer":
+        return True
+    return "image" in keys
+
+
+def container_env(doc: TStr, c: Container) -> dict:
+    """Literal ``env`` values as traced strings; ``valueFrom`` ones opaque."""
+    env: dict = {}
+    for item in yt.seq_items(yt.get(c.ref, "env")):
+        name = yt.scalar_text(yt.get(item, "name"))
+        if not name:
+            continue
+        vref = yt.get(item, "value")
+        if vref is not None and isinstance(yt.deref(vref).node, yt.YScalar):
+            env[name] = yt.scalar_tstr(doc, vref)
+        else:  # valueFrom (secrets, downward API): known only at run time
+            where = yt.node_tstr(doc, item)
+            p = where.pieces[0] if where.pieces else None
+            env[name] = TStr.at(f"$({name})", p.src if p else None, p.offset if p else 0,
+                                p.chain if p else (), opaque=True)
+    return env
+
+
+def container_words(doc: TStr, c: Container, env: dict) -> list:
+    words: list = []
+    for key in ("command", "args"):
+        ref = yt.get(c.ref, key)
+        if ref is None:
+            continue
+        node = yt.deref(ref).node
+        items = yt.seq_items(ref) if isinstance(node, yt.YSeq) else [ref] if isinstance(node, yt.YScalar) else []
+        for item in items:
+            if isinstance(yt.deref(item).node, yt.YScalar):
+                words.append(expand_refs(yt.scalar_tstr(doc, item), env))
+    return words
+
+
+def expand_refs(word: TStr, env: dict) -> TStr:
+    """Kubernetes dependent-variable expansion of ``$(VAR)`` in one argument."""
+    text = word.text
+    if "$" not in text:
+        return word
+    parts, last = [], 0
+    for m in _REF.finditer(text):
+        parts.append(word[last:m.start()])
+        if m.group(0) == "$$":
+            parts.append(word[m.start():m.start() + 1])
+        else:
+            var = m.group(1)
+            value = env.get(var)
+            use = word[m.start():m.end()]
+            if value is not None and not value.opaque:
+                parts.append(value.reached_via(use, f"$({var})"))
+            else:
+                parts.append(use.as_opaque())
+        last = m.end()
+    parts.append(word[last:])
+    return TStr.join(parts)
+
+
+def image_of(c: Container) -> Optional[str]:
+    return yt.scalar_text(yt.get(c.ref, "image"))
+
+
+def describe(c: Container) -> str:
+    cname = yt.scalar_text(yt.get(c.ref, "name"))
+    head = (f"{c.resource_kind}/{c.resource_name}" if c.resource_name else c.resource_kind) if c.resource_kind \
+        else f"document {c.doc_index + 1}"
+    return f"{head} {c.path_text()}" + (f" (container {cname!r})" if cname else "")

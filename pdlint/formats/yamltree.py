@@ -1,0 +1,396 @@
+"""YAML documents as positioned node trees.
+
+PyYAML's composer resolves an alias to the very node object of its anchor and
+forgets where the alias was written; pdlint needs both (a flag list reached
+through ``*common`` belongs to every launch that reaches it, and the finding
+must name the alias sites).  So this module builds its own small node tree from
+the parser's *events* (libyaml's C parser when available: fast, and its marks
+are character indices), keeping:
+
+* every node's character span in the document text,
+* anchors (name and position) on the anchored node,
+* aliases as :class:`YAlias` nodes pointing at their target.
+
+Nothing is expanded while composing, so alias bombs cost nothing here; walkers
+that do expand (:func:`to_python`) count what they produce.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Iterator, Optional
+
+import yaml
+
+from pdlint.model import Hop
+from pdlint.text import TStr
+
+try:  # pragma: no cover - depends on the installed PyYAML build
+    _Loader = yaml.CSafeLoader
+except AttributeError:  # pragma: no cover
+    _Loader = yaml.SafeLoader
+
+
+class YamlError(Exception):
+    """A document that does not parse.  ``index`` is a character index into the text."""
+
+    def __init__(self, message: str, index: int):
+        super().__init__(message)
+        self.message = message
+        self.index = index
+
+
+class LimitError(YamlError):
+    pass
+
+
+@dataclass(eq=False)
+class YNode:
+    start: int
+    end: int
+    tag: Optional[str] = None
+    anchor: Optional[str] = None
+
+
+@dataclass(eq=False)
+class YScalar(YNode):
+    value: str = ""
+    style: Optional[str] = None  # None (plain), "'", '"', "|", ">"
+    implicit: tuple = (True, False)
+
+
+@dataclass(eq=False)
+class YSeq(YNode):
+    items: list = field(default_factory=list)
+
+
+@dataclass(eq=False)
+class YMap(YNode):
+    pairs: list = field(default_factory=list)  # [(key node, value node)]
+
+
+@dataclass(eq=False)
+class YAlias(YNode):
+    name: str = ""
+    target: Optional[YNode] = None
+
+
+@dataclass
+class YDoc:
+    root: Optional[YNode]
+    start: int
+    end: int
+    anchors: dict
+
+
+def compose(text: str, max_nodes: int = 200_000) -> list:
+    """Parse every document of ``text`` into :class:`YDoc` trees."""
+    docs: list = []
+    stack: list = []  # containers under construction: [node, pending_key]
+    anchors: dict = {}
+    doc_start = 0
+    count = 0
+    try:
+        for ev in yaml.parse(text, Loader=_Loader):
+            kind = type(ev)
+            if kind is yaml.DocumentStartEvent:
+                anchors = {}
+                doc_start = ev.start_mark.index
+                docs.append(YDoc(None, doc_start, doc_start, anchors))
+                continue
+            if kind is yaml.DocumentEndEvent:
+                docs[-1].end = ev.end_mark.index
+                continue
+            if kind in (yaml.StreamStartEvent, yaml.StreamEndEvent):
+                continue
+            if kind in (yaml.SequenceEndEvent, yaml.MappingEndEvent):
+                node = stack.pop()[0]
+                node.end = ev.end_mark.index
+                _attach(stack, docs, node)
+                continue
+            count += 1
+            if count > max_nodes:
+                raise LimitError(f"more than {max_nodes} YAML nodes", ev.start_mark.index)
+            if kind is yaml.ScalarEvent:
+                node = YScalar(ev.start_mark.index, ev.end_mark.index, ev.tag, ev.anchor,
+                               ev.value, ev.style or None, ev.implicit)
+            elif kind is yaml.SequenceStartEvent:
+                node = YSeq(ev.start_mark.index, ev.end_mark.index, ev.tag, ev.anchor)
+            elif kind is yaml.MappingStartEvent:
+                node = YMap(ev.start_mark.index, ev.end_mark.index, ev.tag, ev.anchor)
+            elif kind is yaml.AliasEvent:
+                target = anchors.get(ev.anchor)
+                if target is None:
+                    raise YamlError(f"found undefined alias {ev.anchor!r}", ev.start_mark.index)
+                node = YAlias(ev.start_mark.index, ev.end_mark.index, None, None, ev.anchor, target)
+            else:  # pragma: no cover - no other event kinds exist
+                continue
+            if node.anchor:
+                anchors[node.anchor] = node
+            if isinstance(node, (YSeq, YMap)):
+                stack.append([node, None])
+            else:
+                _attach(stack, docs, node)
+    except yaml.MarkedYAMLError as e:
+        mark = e.problem_mark or e.context_mark
+        raise YamlError(_yaml_message(e), mark.index if mark else 0) from None
+    except yaml.YAMLError as e:
+        raise YamlError(str(e).strip(), 0) from None
+    return docs
+
+
+def _yaml_message(e: yaml.MarkedYAMLError) -> str:
+    parts = [p for p in (e.context, e.problem) if p]
+    return ", ".join(parts) if parts else "invalid YAML"
+
+
+def _attach(stack: list, docs: list, node: YNode) -> None:
+    if not stack:
+        if docs:
+            docs[-1].root = node
+        return
+    frame = stack[-1]
+    parent = frame[0]
+    if isinstance(parent, YSeq):
+        parent.items.append(node)
+    elif frame[1] is None:
+        frame[1] = node
+    else:
+        parent.pairs.append((frame[1], node))
+        frame[1] = None
+
+
+# ---------------------------------------------------------------------------
+# Walking with alias awareness
+# ---------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Ref:
+    """A node as reached from somewhere: ``hops`` are the (use-site index, note)
+    references followed to get to it, outermost first."""
+
+    node: YNode
+    hops: tuple = ()
+
+
+def deref(ref: Ref) -> Ref:
+    """Follow aliases, recording ``alias *x`` and ``anchor &x`` hops."""
+    node, hops, seen = ref.node, ref.hops, 0
+    while isinstance(node, YAlias) and node.target is not None:
+        seen += 1
+        if seen > 64:
+            break
+        target = node.target
+        hops = hops + ((node.start, f"alias *{node.name}"), (target.start, f"anchor &{node.name}"))
+        node = target
+    return Ref(node, hops)
+
+
+def scalar_text(ref: Optional[Ref]) -> Optional[str]:
+    if ref is None:
+        return None
+    r = deref(ref)
+    return r.node.value if isinstance(r.node, YScalar) else None
+
+
+def seq_items(ref: Optional[Ref]) -> list:
+    if ref is None:
+        return []
+    r = deref(ref)
+    if not isinstance(r.node, YSeq):
+        return []
+    return [Ref(item, r.hops) for item in r.node.items]
+
+
+def map_items(ref: Ref, _depth: int = 0) -> list:
+    """(key text, value Ref) pairs of a mapping, with ``<<`` merge keys applied
+    (keys written in the mapping itself win over merged ones)."""
+    if ref is None:
+        return []
+    r = deref(ref)
+    if not isinstance(r.node, YMap) or _depth > 32:
+        return []
+    own: list = []
+    merged: list = []
+    for k, v in r.node.pairs:
+        key = k.value if isinstance(k, YScalar) else None
+        if key == "<<" and (not isinstance(k, YScalar) or k.style is None):
+            vd = deref(Ref(v, r.hops + ((k.start, "merge key <<"),)))
+            sources = ([Ref(i, vd.hops) for i in vd.node.items] if isinstance(vd.node, YSeq) else [vd])
+            for src in sources:
+                merged.extend(map_items(src, _depth + 1))
+            continue
+        if key is not None:
+            own.append((key, Ref(v, r.hops)))
+    keys = {k for k, _ in own}
+    out = list(own)
+    seen = set(keys)
+    for mk, mv in merged:
+        if mk not in seen:
+            seen.add(mk)
+            out.append((mk, mv))
+    return out
+
+
+def get(ref: Ref, key: str) -> Optional[Ref]:
+    for k, v in map_items(ref):
+        if k == key:
+            return v
+    return None
+
+
+def key_node(ref: Ref, key: str) -> Optional[YNode]:
+    r = deref(ref)
+    if isinstance(r.node, YMap):
+        for k, _ in r.node.pairs:
+            if isinstance(k, YScalar) and k.value == key:
+                return k
+    return None
+
+
+# ---------------------------------------------------------------------------
+# Python values
+# ---------------------------------------------------------------------------
+
+_resolver = yaml.resolver.Resolver()
+_constructor = yaml.constructor.SafeConstructor()
+
+
+def scalar_value(node: YScalar):
+    """The Python value PyYAML's safe loader would give this scalar (YAML 1.1)."""
+    tag = node.tag
+    if not tag or tag == "!":
+        tag = _resolver.resolve(yaml.ScalarNode, node.value, node.implicit)
+    snode = yaml.ScalarNode(tag, node.value, style=node.style)
+    handler = {
+        "tag:yaml.org,2002:null": _constructor.construct_yaml_null,
+        "tag:yaml.org,2002:bool": _constructor.construct_yaml_bool,
+        "tag:yaml.org,2002:int": _constructor.construct_yaml_int,
+        "tag:yaml.org,2002:float": _constructor.construct_yaml_float,
+    }.get(tag)
+    if handler is None:
+        return node.value
+    try:
+        return handler(snode)
+    except Exception:
+        return node.value
+
+
+def to_python(ref: Ref, budget: Optional[list] = None):
+    """Convert to Python values, expanding aliases; ``budget`` ([n]) bounds the
+    number of nodes produced (alias bombs raise :class:`LimitError`)."""
+    if budget is None:
+        budget = [1_000_000]
+    r = deref(ref)
+    budget[0] -= 1
+    if budget[0] < 0:
+        raise LimitError("YAML alias expansion limit exceeded", r.node.start)
+    n = r.node
+    if isinstance(n, YScalar):
+        return scalar_value(n)
+    if isinstance(n, YSeq):
+        return [to_python(Ref(i), budget) for i in n.items]
+    if isinstance(n, YMap):
+        out = {}
+        for k, v in map_items(Ref(n)):
+            out[k] = to_python(v, budget)
+        return out
+    return None
+
+
+def iter_nodes(root: Optional[YNode]) -> Iterator[YNode]:
+    """Every node once (aliases not followed)."""
+    if root is None:
+        return
+    stack = [root]
+    while stack:
+        n = stack.pop()
+        yield n
+        if isinstance(n, YSeq):
+            stack.extend(reversed(n.items))
+        elif isinstance(n, YMap):
+            for k, v in reversed(n.pairs):
+                stack.append(v)
+                stack.append(k)
+
+
+# ---------------------------------------------------------------------------
+# Scalar content -> source positions
+# ---------------------------------------------------------------------------
+
+def scalar_tstr(doc: TStr, ref: Ref) -> TStr:
+    """The scalar's *value* as a traced string: each character maps to where it
+    is written in the source (through block-scalar indentation, quotes and
+    folding), and the alias/merge hops followed to reach it are recorded."""
+    r = deref(ref)
+    node = r.node
+    if not isinstance(node, YScalar):
+        return TStr("", ())
+    value = node.value
+    raw = doc.text[node.start:node.end]
+    parts = []
+    for vs, ve, rs in _align(value, raw, node.style):
+        # same length as the raw run; the text is the value's (a folded line
+        # break reads as a space), the positions the raw characters'
+        run = doc[node.start + rs: node.start + rs + (ve - vs)]
+        parts.append(TStr(value[vs:ve], run.pieces))
+    out = TStr.join(parts) if parts else TStr("", ())
+    if out.text != value:
+        # alignment failed somewhere: map the whole value to the scalar start
+        o = doc[node.start:node.start + 1]
+        p = o.pieces[0] if o.pieces else None
+        out = TStr.at(value, p.src if p else None, p.offset if p else 0, p.chain if p else (),
+                      exact=False, label=p.label if p else "")
+    return apply_hops(out, doc, r.hops)
+
+
+def apply_hops(value: TStr, doc: TStr, hops: tuple) -> TStr:
+    for index, note in reversed(hops):
+        o = doc.origin_at(index)
+        value = value.with_hop(Hop(o.path, o.line, o.column, note), o.chain)
+    return value
+
+
+def node_tstr(doc: TStr, ref: Ref) -> TStr:
+    """A traced stand-in for a non-scalar node: its source text, hops applied."""
+    r = deref(ref)
+    return apply_hops(doc[r.node.start:r.node.end], doc, r.hops)
+
+
+def _align(value: str, raw: str, style: Optional[str]) -> list:
+    """Runs (value_start, value_end, raw_start) mapping value chars to raw chars.
+
+    Greedy subsequence alignment: every value character is looked for at or
+    after the current raw position (a folded line break matches a space, an
+    escape sequence is skipped).  Works for plain, quoted, literal and folded
+    scalars without re-implementing each style's rules.
+    """
+    runs: list = []
+    i = 0
+    p = 0
+    if style in ("|", ">"):
+        nl = raw.find("\n")
+        p = nl + 1 if nl >= 0 else len(raw)
+    elif style in ("'", '"'):
+        p = 1
+    n, m = len(value), len(raw)
+    cur = None
+    while i < n and p < m:
+        c = value[i]
+        j = p
+        limit = min(m, p + 256)
+        while j < limit and raw[j] != c and not (c == " " and raw[j] == "\n" and style != "|"):
+            j += 1
+        if j >= limit:
+            break  # the caller notices the partial alignment and falls back
+        if cur is not None and cur[1] == i and cur[2] + (cur[1] - cur[0]) == j:
+            cur[1] = i + 1
+        else:
+            if cur is not None:
+                runs.append(tuple(cur))
+            cur = [i, i + 1, j]
+        i += 1
+        p = j + 1
+    if cur is not None:
+        runs.append(tuple(cur))
+    return runs
