@@ -1,0 +1,729 @@
+"""Render Jinja2 launch templates per role, tracing every output character back
+to the template line (and column) that produced it.
+
+Safety: templates come from pull requests.  They are rendered in Jinja's
+:class:`~jinja2.sandbox.ImmutableSandboxedEnvironment`; ``include`` /
+``import`` / ``extends`` resolve relative to the including template and are
+confined to the repository root (symlinks resolved); rendering is bounded in
+time and output size; an undefined variable is recorded (with its template
+line) instead of aborting, so one render reports every undefined use.
+
+Tracing (the technique of sqlfluff's Jinja tracer, done on Jinja's AST):
+after parsing, every literal chunk (``TemplateData``) is wrapped in invisible
+marker characters carrying a segment id, and every ``{{ expression }}`` is
+passed through a filter that wraps its output the same way.  Literal chunks
+captured by ``{% set %}`` blocks and macro bodies keep their markers when they
+are output later, nested inside the marker of the expression that outputs
+them, so the innermost segment is the place to edit and the enclosing ones are
+the chain (``{{ common }}`` -> ``{% set common %}`` body).  String constants
+assigned with ``{% set x = "..." %}`` and configuration variables become
+:class:`OStr` values that remember where they are written.  After rendering,
+markers are stripped into a :class:`~pdlint.text.TStr`.  When a template
+post-processes captured text (``| trim``, ``| length`` ...) the markers could
+change the result, so such templates are rendered a second time without
+markers and the traced result is used only if both agree; otherwise a
+difflib alignment of output to source gives a coarser mapping.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+import re
+import signal
+import sys
+import threading
+from dataclasses import dataclass, field
+from typing import Any, Callable, Optional
+
+from pdlint.model import Hop
+from pdlint.text import Piece, SourceFile, TStr
+
+OPEN, SEP, CLOSE = "\ue000", "\ue001", "\ue002"
+_MARK_RE = re.compile("[\ue000-\ue002]")
+
+ROLE_NAMES = ("role", "mode", "disaggregation_mode", "pd_role", "server_role", "worker_type")
+ROLE_SYNONYMS = {
+    "prefill": "prefill", "p": "prefill", "prefiller": "prefill", "ctx": "prefill",
+    "context": "prefill", "sender": "prefill", "producer": "prefill", "kv_producer": "prefill",
+    "decode": "decode", "d": "decode", "decoder": "decode", "gen": "decode",
+    "generation": "decode", "receiver": "decode", "consumer": "decode", "kv_consumer": "decode",
+}
+_FLAG_TAIL = re.compile(r"(?:--disaggregation[-_]mode[ =]|disaggregation[-_]mode[\"']?\s*[:=,]\s*[\"']?)$")
+
+
+class OStr(str):
+    """A ``str`` that remembers where it is written (a :class:`TStr` of itself)."""
+
+    __slots__ = ("tstr",)
+
+    def __new__(cls, tstr: TStr):
+        obj = super().__new__(cls, tstr.text)
+        obj.tstr = tstr
+        return obj
+
+
+@dataclass
+class Limits:
+    render_seconds: float = 5.0
+    max_output: int = 4_000_000
+    max_file_bytes: int = 2_000_000
+
+
+@dataclass
+class Problem:
+    code: str
+    message: str
+    src: Optional[SourceFile]
+    line: int
+    column: int = 1
+
+
+@dataclass
+class Rendered:
+    text: TStr
+    role: Optional[str]
+    role_var: Optional[str]
+    role_value: Optional[str]
+    traced: bool = True
+
+
+@dataclass
+class Segment:
+    src: Optional[SourceFile]
+    offset: int
+    exact: bool
+    note: Optional[str] = None  # a hop note when the segment encloses others
+    opaque: bool = False
+
+
+class RenderTimeout(Exception):
+    pass
+
+
+class OutsideRepo(Exception):
+    pass
+
+
+# ---------------------------------------------------------------------------
+# Environment
+# ---------------------------------------------------------------------------
+
+def _jinja():
+    import jinja2  # noqa: F401  (lazy: only templates pay for Jinja)
+    import jinja2.sandbox
+    return jinja2
+
+
+class _State:
+    """Per-environment bookkeeping shared by the transform and the renders."""
+
+    def __init__(self, root: str, cwd: str, limits: Limits, read_file: Callable[[str], Optional[SourceFile]]):
+        self.root = root
+        self.cwd = cwd
+        self.limits = limits
+        self.read_file = read_file
+        self.segments: list = []
+        self.sources: dict = {}  # template name -> SourceFile
+        self.undefined: list = []  # (name, SourceFile|None, line)
+        self.problems: list = []
+        self.risky = False  # captured output may be post-processed
+        self.role_info: dict = {}  # template name -> RoleInfo
+        self.traced = True
+
+    def add(self, seg: Segment) -> int:
+        self.segments.append(seg)
+        return len(self.segments) - 1
+
+
+def make_environment(state: _State, traced: bool = True):
+    jinja2 = _jinja()
+    from jinja2 import nodes
+    from jinja2.sandbox import ImmutableSandboxedEnvironment
+
+    class RepoLoader(jinja2.BaseLoader):
+        def get_source(self, environment, template):
+            src = state.sources.get(template)
+            if src is None:
+                full = os.path.realpath(os.path.join(state.root, template))
+                root = os.path.realpath(state.root)
+                if full != root and not full.startswith(root + os.sep):
+                    raise jinja2.TemplateNotFound(template, f"{template!r} is outside the repository")
+                src = state.read_file(full)
+                if src is None:
+                    raise jinja2.TemplateNotFound(template)
+                state.sources[template] = src
+            return src.text, None, lambda: True
+
+    class Recording(jinja2.ChainableUndefined):
+        __slots__ = ()
+
+        def _record(self):
+            name = self._undefined_name or "<undefined>"
+            src, line = _current_template_line(state)
+            state.undefined.append((name, src, line))
+
+        def __str__(self):
+            self._record()
+            return f"${{{self._undefined_name}}}"
+
+        def __iter__(self):
+            self._record()
+            return iter(())
+
+        def __bool__(self):
+            self._record()
+            return False
+
+        def __len__(self):
+            self._record()
+            return 0
+
+        def __eq__(self, other):
+            self._record()
+            return False
+
+        def __ne__(self, other):
+            self._record()
+            return True
+
+        __hash__ = object.__hash__
+
+    class Env(ImmutableSandboxedEnvironment):
+        def join_path(self, template, parent):
+            template = str(template)
+            if template.startswith("/"):
+                return os.path.normpath(template.lstrip("/")).replace(os.sep, "/")
+            base = os.path.dirname(parent)
+            cand = os.path.normpath(os.path.join(base, template)).replace(os.sep, "/")
+            if os.path.exists(os.path.join(state.root, cand)):
+                return cand
+            alt = os.path.normpath(template).replace(os.sep, "/")
+            if os.path.exists(os.path.join(state.root, alt)):
+                return alt
+            return cand
+
+        def _parse(self, source, name, filename):
+            tree = super()._parse(source, name, filename)
+            src = state.sources.get(name)
+            if src is not None:
+                state.role_info[name] = collect_role_info(tree)
+                if _has_risky_constructs(tree):
+                    state.risky = True
+                if traced:
+                    _Transformer(self, state, src, source).run(tree)
+            return tree
+
+    env = Env(loader=RepoLoader(), undefined=Recording, keep_trailing_newline=True,
+              autoescape=False)
+
+    def mark(value, seg_id):
+        seg = state.segments[seg_id]
+        if isinstance(value, jinja2.Undefined):
+            name = value._undefined_name or "<undefined>"
+            line, _ = seg.src.position(seg.offset) if seg.src else (1, 1)
+            state.undefined.append((name, seg.src, line))
+            inner = state.add(Segment(seg.src, seg.offset, False, None, opaque=True))
+            return f"{OPEN}{seg_id}{SEP}{OPEN}{inner}{SEP}${{{name}}}{CLOSE}{CLOSE}"
+        return f"{OPEN}{seg_id}{SEP}{_ostr_marked(state, value)}{CLOSE}"
+
+    def ostr(value, seg_id):
+        seg = state.segments[seg_id]
+        return OStr(TStr.at(value, seg.src, seg.offset, exact=True))
+
+    def join(value, d="", attribute=None):
+        items = list(value)
+        if attribute is not None:
+            items = [env.getitem(x, attribute) for x in items]
+        return str(d).join(_ostr_marked(state, x) for x in items)
+
+    env.filters["__pdl_mark"] = mark
+    if traced:
+        env.filters["join"] = join
+    env.globals["__pdl_ostr"] = ostr
+    return env
+
+
+def _ostr_marked(state: _State, value) -> str:
+    """``str(value)``; an :class:`OStr` gets markers for its own origin."""
+    if isinstance(value, OStr) and state.traced:
+        pieces = value.tstr.pieces
+        if pieces and pieces[0].src is not None:
+            p = pieces[0]
+            seg = state.add(Segment(p.src, p.offset, p.exact, None))
+            return f"{OPEN}{seg}{SEP}{value}{CLOSE}"
+    if isinstance(value, str):
+        return value
+    return str(value)
+
+
+def _current_template_line(state: _State) -> tuple:
+    """(SourceFile, line) of the innermost template frame on the stack."""
+    f = sys._getframe(1)
+    while f is not None:
+        tmpl = f.f_globals.get("__jinja_template__")
+        if tmpl is not None:
+            try:
+                line = tmpl.get_corresponding_lineno(f.f_lineno)
+            except Exception:
+                line = 1
+            return state.sources.get(tmpl.name), line
+        f = f.f_back
+    return None, 1
+
+
+def _has_risky_constructs(tree) -> bool:
+    from jinja2 import nodes
+    return any(True for _ in tree.find_all((nodes.AssignBlock, nodes.Macro, nodes.CallBlock,
+                                            nodes.FilterBlock, nodes.Block, nodes.Extends)))
+
+
+# ---------------------------------------------------------------------------
+# AST transform: markers and OStr constants
+# ---------------------------------------------------------------------------
+
+class _Transformer:
+    def __init__(self, env, state: _State, src: SourceFile, source: str):
+        self.env = env
+        self.state = state
+        self.src = src
+        self.source = source
+        self.data_pos: list = []
+        self.var_pos: list = []
+        self.ok = True
+        self._scan_tokens()
+
+    def _scan_tokens(self) -> None:
+        """Character offsets of every data chunk and ``{{`` in the (normalised) source."""
+        text = self.source
+        cursor = 0
+        try:
+            for _lineno, kind, value in self.env.lex(text, self.src.path):
+                if not value:
+                    continue
+                pos = text.find(value, cursor)
+                if pos < 0:
+                    self.ok = False
+                    return
+                if kind == "data":
+                    self.data_pos.append((pos, value))
+                elif kind == "variable_begin":
+                    self.var_pos.append(pos)
+                cursor = pos + len(value)
+        except Exception:
+            self.ok = False
+
+    def run(self, tree) -> None:
+        from jinja2 import nodes
+        self.data_i = 0
+        self.var_i = 0
+        self._walk(tree, nodes)
+
+    def _offset_for_line(self, lineno: int) -> int:
+        return self.src.offset_of(lineno, 1)
+
+    def _walk(self, node, nodes) -> None:
+        if isinstance(node, nodes.Output):
+            new = []
+            for child in node.nodes:
+                if isinstance(child, nodes.TemplateData):
+                    new.append(self._data(child, nodes))
+                else:
+                    self._walk(child, nodes)
+                    new.append(self._expr(child, nodes))
+            node.nodes = new
+            return
+        if isinstance(node, (nodes.Assign,)):
+            node.node = self._wrap_consts(node.node, nodes)
+        elif isinstance(node, nodes.For):
+            node.iter = self._wrap_consts(node.iter, nodes)
+        for fname in node.fields:
+            value = getattr(node, fname, None)
+            if isinstance(value, list):
+                new_list = []
+                for item in value:
+                    if isinstance(item, nodes.Include):
+                        new_list.append(self._wrap_include(item, nodes))
+                        continue
+                    if isinstance(item, nodes.Node):
+                        self._walk(item, nodes)
+                    new_list.append(item)
+                setattr(node, fname, new_list)
+            elif isinstance(value, nodes.Node):
+                self._walk(value, nodes)
+
+    def _data(self, child, nodes):
+        pos = None
+        if self.ok and self.data_i < len(self.data_pos):
+            p, value = self.data_pos[self.data_i]
+            if value == child.data:
+                pos = p
+        self.data_i += 1
+        if pos is None:
+            seg = Segment(self.src, self._offset_for_line(child.lineno), False)
+        else:
+            seg = Segment(self.src, pos, True)
+        sid = self.state.add(seg)
+        return nodes.TemplateData(f"{OPEN}{sid}{SEP}{child.data}{CLOSE}", lineno=child.lineno)
+
+    def _expr(self, child, nodes):
+        pos = None
+        if self.ok and self.var_i < len(self.var_pos):
+            pos = self.var_pos[self.var_i]
+            if self.src.position(pos)[0] != child.lineno and not _spans(self.src, pos, child.lineno):
+                pos = None
+        self.var_i += 1
+        if pos is None:
+            pos = self._offset_for_line(child.lineno)
+        note = "{{ " + _describe(child, nodes) + " }}"
+        sid = self.state.add(Segment(self.src, pos, False, note))
+        return nodes.Filter(child, "__pdl_mark", [nodes.Const(sid)], [], None, None, lineno=child.lineno)
+
+    def _wrap_include(self, node, nodes):
+        pos = self._offset_for_line(node.lineno)
+        line_text = self.src.line_text(node.lineno)
+        col = line_text.find("include")
+        if col >= 0:
+            pos += max(line_text.rfind("{", 0, col), 0)
+        name = node.template.value if isinstance(node.template, nodes.Const) else "…"
+        sid = self.state.add(Segment(self.src, pos, False, f"include {name!r}"))
+        filt = nodes.Filter(None, "__pdl_mark", [nodes.Const(sid)], [], None, None, lineno=node.lineno)
+        return nodes.FilterBlock([node], filt, lineno=node.lineno)
+
+    def _wrap_consts(self, expr, nodes):
+        if isinstance(expr, nodes.Const) and isinstance(expr.value, str):
+            off = self._const_offset(expr)
+            sid = self.state.add(Segment(self.src, off, True))
+            return nodes.Call(nodes.Name("__pdl_ostr", "load"), [expr, nodes.Const(sid)], [], None, None,
+                              lineno=expr.lineno)
+        if isinstance(expr, (nodes.List, nodes.Tuple)):
+            expr.items = [self._wrap_consts(i, nodes) for i in expr.items]
+        return expr
+
+    def _const_offset(self, const) -> int:
+        """Offset of the first character of a string constant's value."""
+        line_start = self._offset_for_line(const.lineno)
+        text = self.source
+        value = const.value
+        for quote in ('"', "'"):
+            i = text.find(quote + value + quote, line_start)
+            if i >= 0 and (i - line_start) < 4000:
+                return i + 1
+        return line_start
+
+
+def _spans(src: SourceFile, pos: int, lineno: int) -> bool:
+    line, _ = src.position(pos)
+    return line <= lineno <= line + 3
+
+
+def _describe(node, nodes) -> str:
+    if isinstance(node, nodes.Name):
+        return node.name
+    if isinstance(node, nodes.Getattr):
+        return f"{_describe(node.node, nodes)}.{node.attr}"
+    if isinstance(node, nodes.Getitem) and isinstance(node.arg, nodes.Const):
+        return f"{_describe(node.node, nodes)}[{node.arg.value!r}]"
+    if isinstance(node, nodes.Filter):
+        return f"{_describe(node.node, nodes) if node.node else '…'} | {node.name}"
+    if isinstance(node, nodes.Call):
+        return f"{_describe(node.node, nodes)}(…)"
+    if isinstance(node, nodes.Const):
+        return repr(node.value)
+    return "…"
+
+
+# ---------------------------------------------------------------------------
+# Role variable detection
+# ---------------------------------------------------------------------------
+
+@dataclass
+class RoleInfo:
+    compared: dict = field(default_factory=dict)  # name -> [literal values]
+    after_flag: set = field(default_factory=set)  # names rendered right after --disaggregation-mode
+    names: set = field(default_factory=set)  # every Name loaded
+    assigned: set = field(default_factory=set)
+
+
+def collect_role_info(tree) -> RoleInfo:
+    from jinja2 import nodes
+    info = RoleInfo()
+    for n in tree.find_all(nodes.Name):
+        (info.names if n.ctx == "load" else info.assigned).add(n.name)
+    for cmp in tree.find_all(nodes.Compare):
+        operands = [cmp.expr] + [op.expr for op in cmp.ops]
+        names = [o.name for o in operands if isinstance(o, nodes.Name)]
+        consts = []
+        for o in operands:
+            if isinstance(o, nodes.Const) and isinstance(o.value, str):
+                consts.append(o.value)
+            elif isinstance(o, (nodes.List, nodes.Tuple)):
+                consts.extend(i.value for i in o.items if isinstance(i, nodes.Const) and isinstance(i.value, str))
+        for name in names:
+            info.compared.setdefault(name, []).extend(consts)
+    for out in tree.find_all(nodes.Output):
+        prev = None
+        for child in out.nodes:
+            if prev is not None and isinstance(prev, nodes.TemplateData) and _FLAG_TAIL.search(prev.data):
+                target = child.node if isinstance(child, nodes.Filter) else child
+                if isinstance(target, nodes.Name):
+                    info.after_flag.add(target.name)
+            prev = child
+    return info
+
+
+def choose_role_var(info: RoleInfo, known_vars: set) -> tuple:
+    """(name, {canonical role: literal}) or (None, {})."""
+    scored = []
+    for name, values in info.compared.items():
+        roles = {ROLE_SYNONYMS.get(v.lower()) for v in values} - {None}
+        if roles:
+            scored.append((-len(roles), -len(values), name))
+    if scored:
+        scored.sort()
+        name = scored[0][2]
+        return name, _role_values(info.compared[name])
+    for name in sorted(info.after_flag):
+        return name, {"prefill": "prefill", "decode": "decode"}
+    for name in ROLE_NAMES:
+        if name in info.names and name not in info.assigned and name not in known_vars:
+            return name, {"prefill": "prefill", "decode": "decode"}
+    return None, {}
+
+
+def _role_values(values: list) -> dict:
+    out: dict = {}
+    for v in values:
+        role = ROLE_SYNONYMS.get(v.lower())
+        if role and role not in out:
+            out[role] = v
+    for role in ("prefill", "decode"):
+        out.setdefault(role, role)
+    return {"prefill": out["prefill"], "decode": out["decode"]}
+
+
+# ---------------------------------------------------------------------------
+# Rendering
+# ---------------------------------------------------------------------------
+
+class _Alarm:
+    """A wall-clock bound on one render (SIGALRM, main thread on POSIX only)."""
+
+    def __init__(self, seconds: float):
+        self.seconds = seconds
+        self.active = (seconds > 0 and hasattr(signal, "setitimer")
+                       and threading.current_thread() is threading.main_thread())
+
+    def __enter__(self):
+        if self.active:
+            self.old = signal.signal(signal.SIGALRM, self._fire)
+            signal.setitimer(signal.ITIMER_REAL, self.seconds)
+        return self
+
+    @staticmethod
+    def _fire(signum, frame):
+        raise RenderTimeout()
+
+    def __exit__(self, *exc):
+        if self.active:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, self.old)
+        return False
+
+
+def render_template(src: SourceFile, name: str, *, root: str, cwd: str, variables: dict,
+                    role_var: Optional[str], role_vars: dict, limits: Limits,
+                    read_file: Callable[[str], Optional[SourceFile]]) -> tuple:
+    """Render ``src`` (repository-relative ``name``) once per role.
+
+    Returns ``(renders, problems, role_var)``; ``renders`` is a list of
+    :class:`Rendered`; problems are located template diagnostics.
+    """
+    jinja2 = _jinja()
+    state = _State(root, cwd, limits, read_file)
+    state.sources[name] = src
+    env = make_environment(state, traced=True)
+    problems: list = []
+    try:
+        template = env.get_template(name)
+    except jinja2.TemplateSyntaxError as e:
+        where = state.sources.get(e.name or name, src) if e.name else src
+        return [], [Problem("syntax", e.message or "template syntax error", where, e.lineno or 1)], None
+    except jinja2.TemplateNotFound as e:
+        return [], [Problem("include", _not_found_message(e), src, 1)], None
+    except RecursionError:
+        return [], [Problem("render", "template nesting too deep", src, 1)], None
+    info = state.role_info.get(name, RoleInfo())
+    known = set(variables)
+    var, values = (role_var, {"prefill": "prefill", "decode": "decode"}) if role_var else choose_role_var(info, known)
+    if role_var and info.compared.get(role_var):
+        values = _role_values(info.compared[role_var])
+    roles = [("prefill", values["prefill"]), ("decode", values["decode"])] if var else [(None, None)]
+    renders: list = []
+    for role, value in roles:
+        ctx = dict(variables)
+        if role is not None:
+            ctx.update(role_vars.get(role, {}))
+            ctx[var] = value
+        state.undefined = []
+        risky_before = state.risky
+        out, err = _render_once(template, ctx, state, limits)
+        if err is not None:
+            problems.append(err)
+            continue
+        for uname, usrc, uline in state.undefined:
+            problems.append(Problem("undefined", f"undefined variable '{uname}'", usrc or src, uline,
+                                    _name_column(usrc or src, uline, uname)))
+        tstr, traced = _decode(out, state)
+        if state.risky or risky_before:
+            plain_state = _State(root, cwd, limits, read_file)
+            plain_state.sources = dict(state.sources)
+            plain_state.traced = False
+            plain_env = make_environment(plain_state, traced=False)
+            try:
+                plain_out, perr = _render_once(plain_env.get_template(name), ctx, plain_state, limits)
+            except Exception:  # same template compiled once already: should not fail
+                plain_out, perr = None, None
+            if plain_out is not None and plain_out != tstr.text:
+                tstr, traced = _align_fallback(plain_out, src), False
+        renders.append(Rendered(tstr, role, var, value, traced))
+    return renders, _dedupe_problems(problems), var
+
+
+def _render_once(template, ctx: dict, state: _State, limits: Limits) -> tuple:
+    jinja2 = _jinja()
+    chunks: list = []
+    size = 0
+    try:
+        with _Alarm(limits.render_seconds):
+            for chunk in template.generate(ctx):
+                size += len(chunk)
+                if size > limits.max_output:
+                    src, line = state.sources.get(template.name), 1
+                    return None, Problem("limit", f"rendered output exceeds {limits.max_output} characters",
+                                         src, line)
+                chunks.append(chunk)
+    except RenderTimeout:
+        return None, Problem("limit", f"rendering took longer than {limits.render_seconds:g} s",
+                             state.sources.get(template.name), 1)
+    except jinja2.TemplateNotFound as e:
+        src, line = _exc_location(state, template)
+        return None, Problem("include", _not_found_message(e), src, line)
+    except jinja2.TemplateSyntaxError as e:
+        where = state.sources.get(e.name) if e.name else None
+        return None, Problem("syntax", e.message or "template syntax error",
+                             where or state.sources.get(template.name), e.lineno or 1)
+    except jinja2.exceptions.SecurityError as e:
+        src, line = _exc_location(state, template)
+        return None, Problem("render", f"unsafe operation refused by the sandbox: {e}", src, line)
+    except RecursionError:
+        src, line = _exc_location(state, template)
+        return None, Problem("render", "template recursion too deep", src, line)
+    except Exception as e:  # any other failure inside the template (TypeError, ZeroDivisionError ...)
+        src, line = _exc_location(state, template)
+        return None, Problem("render", f"{type(e).__name__}: {e}", src, line)
+    return "".join(chunks), None
+
+
+def _exc_location(state: _State, template) -> tuple:
+    tb = sys.exc_info()[2]
+    src, line = state.sources.get(template.name), 1
+    while tb is not None:
+        tmpl = tb.tb_frame.f_globals.get("__jinja_template__")
+        if tmpl is not None:
+            try:
+                line = tmpl.get_corresponding_lineno(tb.tb_lineno)
+                src = state.sources.get(tmpl.name, src)
+            except Exception:
+                pass
+        tb = tb.tb_next
+    return src, line
+
+
+def _not_found_message(e) -> str:
+    msg = getattr(e, "message", None) or str(e)
+    if "outside the repository" in msg:
+        return msg
+    return f"template not found: {getattr(e, 'name', msg)!s} (includes resolve relative to the including template, inside the repository)"
+
+
+def _name_column(src: SourceFile, line: int, name: str) -> int:
+    text = src.line_text(line) if src else ""
+    m = re.search(r"\b" + re.escape(name) + r"\b", text)
+    return m.start() + 1 if m else 1
+
+
+def _dedupe_problems(problems: list) -> list:
+    seen, out = set(), []
+    for p in problems:
+        key = (p.code, p.message, p.src.path if p.src else None, p.line)
+        if key not in seen:
+            seen.add(key)
+            out.append(p)
+    return out
+
+
+def _decode(marked: str, state: _State) -> tuple:
+    """Strip markers into a TStr whose pieces follow the innermost segment."""
+    if OPEN not in marked:
+        return TStr(marked, ()), False
+    segs = state.segments
+    out: list = []
+    pieces: list = []
+    stack: list = []  # [segment id, chars consumed]
+    n = len(marked)
+    i = 0
+    pos = 0
+    while i < n:
+        c = marked[i]
+        if c == OPEN:
+            j = marked.find(SEP, i)
+            sid = int(marked[i + 1:j])
+            stack.append([sid, 0])
+            i = j + 1
+            continue
+        if c == CLOSE:
+            if stack:
+                stack.pop()
+            i += 1
+            continue
+        j = i
+        while j < n and marked[j] not in (OPEN, CLOSE):
+            j += 1
+        run = marked[i:j]
+        out.append(run)
+        if stack:
+            top = stack[-1]
+            seg = segs[top[0]]
+            chain = tuple(_hop(segs[s]) for s, _ in stack[:-1] if segs[s].note)
+            off = seg.offset + top[1] if seg.exact else seg.offset
+            pieces.append(Piece(pos, pos + len(run), seg.src, off, chain, seg.exact, seg.opaque))
+            top[1] += len(run)
+        pos += len(run)
+        i = j
+    return TStr("".join(out), tuple(pieces)), True
+
+
+def _hop(seg: Segment) -> Hop:
+    line, col = seg.src.position(seg.offset) if seg.src else (1, 1)
+    return Hop(seg.src.path if seg.src else "<template>", line, col, seg.note or "")
+
+
+def _align_fallback(plain: str, src: SourceFile) -> TStr:
+    """Coarse mapping when tracing is unreliable: align output to the template text."""
+    sm = difflib.SequenceMatcher(None, plain, src.text, autojunk=False)
+    pieces: list = []
+    last = 0
+    for a, b, size in sm.get_matching_blocks():
+        if a > last:
+            pieces.append(Piece(last, a, src, max(b - 1, 0), (), False))
+        if size:
+            pieces.append(Piece(a, a + size, src, b, (), True))
+        last = a + size
+    if last < len(plain):
+        pieces.append(Piece(last, len(plain), src, 0, (), False))
+    return TStr(plain, tuple(p for p in pieces if p.end > p.start))
+
+
+def strip_markers(text: str) -> str:
+    return _MARK_RE.sub("", text)
