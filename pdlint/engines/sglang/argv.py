@@ -1,0 +1,388 @@
+"""SGLang's command line, parsed exactly as its ``argparse`` parser would.
+
+Emulates CPython 3.11 ``argparse`` on the generated flag table: ``--flag=v``
+and ``--flag v``; store_true flags take no value; ``nargs`` patterns; unique
+prefixes (``--tp 4`` is ``--tp-size 4``) and ``ambiguous option`` errors; the
+last occurrence wins; type conversion and ``choices``.  Where argparse stops
+at the first error, this parser records every error and goes on, so one run
+reports all of them.  Tokens are traced strings: every value keeps its origin.
+
+Opaque tokens (values pdlint cannot see: ``$(POD_IP)``, an unknown shell
+variable) are accepted as values without type checks; an opaque token where
+an option could be makes the parse ``incomplete`` (it may hold any flags).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
+from typing import Any, Optional
+
+from pdlint.engines.sglang.flags import Flag, FlagTable
+from pdlint.text import TStr
+
+OPAQUE = type("Opaque", (), {"__repr__": lambda self: "<opaque>", "__bool__": lambda self: False})()
+_NEG_NUMBER = re.compile(r"^-\d+$|^-\d*\.\d+$")
+
+
+class _TypeError(Exception):
+    def __init__(self, message: str, argparse_style: bool = True):
+        super().__init__(message)
+        self.message = message
+        self.argparse_style = argparse_style
+
+
+@dataclass
+class ArgError:
+    kind: str
+    token: TStr
+    message: str  # argparse's (or SGLang's) exact message
+    option: Optional[str] = None
+    extra: dict = field(default_factory=dict)
+
+
+@dataclass
+class Occurrence:
+    flag: Flag
+    option: str  # the option string the token resolved to
+    name_tok: TStr  # the text naming the flag (for --x=v, the --x part)
+    values: list  # value tokens
+    value: Any  # converted value, OPAQUE, or None when invalid
+    index: int
+    written: str  # the option as written (may be an abbreviation)
+    from_config: bool = False
+
+    @property
+    def dest(self) -> str:
+        return self.flag.dest
+
+    @property
+    def value_tok(self) -> TStr:
+        return self.values[0] if self.values else self.name_tok
+
+    def value_text(self) -> str:
+        return " ".join(v.text for v in self.values)
+
+
+@dataclass
+class Parsed:
+    table: FlagTable
+    tokens: list
+    occurrences: list = field(default_factory=list)
+    last: dict = field(default_factory=dict)  # dest -> Occurrence
+    errors: list = field(default_factory=list)
+    incomplete: bool = False
+    config_path: Optional[str] = None
+
+    def occurrence(self, dest: str) -> Optional[Occurrence]:
+        return self.last.get(dest)
+
+    def explicit(self, dest: str) -> bool:
+        return dest in self.last
+
+    def value(self, dest: str) -> Any:
+        """The effective value: last occurrence, else the default (OPAQUE when
+        unknown: an opaque token could have set it)."""
+        occ = self.last.get(dest)
+        if occ is not None:
+            return occ.value
+        if self.incomplete:
+            return OPAQUE
+        flag = self.table.by_dest.get(dest)
+        if flag is None:
+            return None
+        default = flag.default
+        if default == "==SUPPRESS==":
+            return None
+        if isinstance(default, str) and flag.type and flag.takes_value:
+            try:
+                return convert(flag, default)
+            except _TypeError:
+                return default
+        return default
+
+
+def convert(flag: Flag, text: str) -> Any:
+    """Apply the flag's argparse ``type`` to one string (raises _TypeError)."""
+    t = flag.type
+    if t in (None, "str"):
+        return text
+    if t == "int":
+        try:
+            return int(text)
+        except ValueError:
+            raise _TypeError(f"invalid int value: {text!r}") from None
+    if t == "float":
+        try:
+            return float(text)
+        except ValueError:
+            raise _TypeError(f"invalid float value: {text!r}") from None
+    if t in ("json.loads", "loads"):
+        try:
+            return json.loads(text)
+        except ValueError:
+            raise _TypeError(f"invalid loads value: {text!r}") from None
+    if t == "json_list_type":
+        try:
+            return json.loads(text)
+        except ValueError:
+            raise _TypeError(f"Invalid JSON list: {text}. Please provide a valid JSON list.", False) from None
+    if t == "nullable_str":
+        return None if not text or text == "None" else text
+    if t == "human_readable_int":
+        return _human_readable_int(text)
+    if t == "parse_cuda_graph_backend_arg":
+        if text == "tc_piecewise":
+            raise _TypeError("tc_piecewise was removed; select breakable, full, or disabled", False)
+        return text
+    if t == "parse_cuda_graph_config_arg":
+        try:
+            parsed = json.loads(text)
+        except ValueError as e:
+            raise _TypeError(f"--cuda-graph-config must be JSON: {e}", False) from None
+        if not isinstance(parsed, dict):
+            raise _TypeError(f"--cuda-graph-config must be a JSON object, got {type(parsed).__name__}", False)
+        return parsed
+    return text  # a type callable pdlint does not model: accept the string
+
+
+def _human_readable_int(value: str) -> int:
+    v = value.strip()
+    si = {"k": 10**3, "M": 10**6, "G": 10**9, "T": 10**12}
+    iec = {"Ki": 2**10, "Mi": 2**20, "Gi": 2**30, "Ti": 2**40}
+    m = re.fullmatch(r"(\d+(?:\.\d+)?)(Ki|Mi|Gi|Ti|k|M|G|T)", v)
+    if m:
+        number, suffix = m.groups()
+        if suffix in iec:
+            if "." in number:
+                raise _TypeError(
+                    f"Decimals are not allowed with IEC suffixes like '{suffix}'. "
+                    f"Use an integer IEC value such as '{int(Decimal(number))}{suffix}', "
+                    f"or an SI value such as '{number}{suffix[0]}'.", False)
+            return int(number) * iec[suffix]
+        try:
+            return int(Decimal(number) * si[suffix])
+        except InvalidOperation:  # pragma: no cover - regex guarantees digits
+            pass
+    try:
+        return int(v)
+    except ValueError:
+        raise _TypeError(
+            f"Invalid integer value: '{v}'. Use a plain integer, SI suffixes (1k, 1M), or IEC "
+            "suffixes (1Ki, 1Mi). Suffixes are case-sensitive.", False) from None
+
+
+def action_name(flag: Flag) -> str:
+    return "/".join(flag.option_strings)
+
+
+def _fully_opaque(tok: TStr) -> bool:
+    return bool(tok.pieces) and all(p.opaque for p in tok.pieces)
+
+
+class _Parser:
+    def __init__(self, table: FlagTable, tokens: list, config_count: int):
+        self.table = table
+        self.tokens = tokens
+        self.config_count = config_count  # leading tokens that came from --config
+        self.out = Parsed(table, tokens)
+
+    # argparse's _parse_optional
+    def classify(self, tok: TStr):
+        s = tok.text
+        if not s or s[0] != "-" or _fully_opaque(tok):
+            return None
+        if self.table.lookup(s):
+            return (self.table.lookup(s), s, None, s)
+        if len(s) == 1:
+            return None
+        if "=" in s:
+            opt, explicit = s.split("=", 1)
+            if self.table.lookup(opt):
+                return (self.table.lookup(opt), opt, explicit, opt)
+        if s.startswith("--"):
+            prefix, explicit = (s.split("=", 1) + [None])[:2] if "=" in s else (s, None)
+            matches = self.table.prefix_matches(prefix)
+            if len(matches) > 1:
+                return ("ambiguous", matches, explicit, prefix)
+            if len(matches) == 1:
+                return (self.table.lookup(matches[0]), matches[0], explicit, prefix)
+        else:  # single dash: only exact short options exist in SGLang's parser
+            if s[:2] in self.table.by_option:
+                return (self.table.lookup(s[:2]), s[:2], s[2:] or None, s[:2])
+        if _NEG_NUMBER.match(s):
+            return None
+        if " " in s:
+            return None
+        return ("unknown", None, None, s)
+
+    def run(self) -> Parsed:
+        toks = self.tokens
+        kinds = []
+        after_dd = False
+        for t in toks:
+            if after_dd:
+                kinds.append(None)
+            elif t.text == "--":
+                kinds.append("--")
+                after_dd = True
+            else:
+                kinds.append(self.classify(t))
+        i = 0
+        n = len(toks)
+        prev_store_true: Optional[Occurrence] = None
+        while i < n:
+            k = kinds[i]
+            tok = toks[i]
+            if k == "--":
+                i += 1
+                continue
+            if k is None:  # a positional: SGLang has none
+                self._stray(tok, prev_store_true)
+                prev_store_true = None
+                i += 1
+                continue
+            prev_store_true = None
+            if k[0] in ("unknown", "ambiguous"):
+                # the values written after it are the user's values for that
+                # flag: argparse lists them with it ("unrecognized arguments:
+                # --foo bar"), they are not separate mistakes
+                j = i + 1
+                while j < n and kinds[j] is None and not _fully_opaque(toks[j]):
+                    j += 1
+                values = toks[i + 1:j]
+                if k[0] == "unknown":
+                    name = tok.partition("=")[0] if "=" in tok.text else tok
+                    shown = " ".join([tok.text] + [v.text for v in values])
+                    self.err("unknown", tok, f"unrecognized arguments: {shown}", name.text, values=values)
+                else:
+                    self.err("ambiguous", tok, f"ambiguous option: {k[3]} could match {', '.join(k[1])}",
+                             k[3], matches=k[1], values=values)
+                i = j
+                continue
+            flag, option, explicit, written = k
+            name_tok = tok[:len(tok.text) - len(explicit) - 1] if explicit is not None else tok
+            if explicit is not None:
+                explicit_tok = tok[len(tok.text) - len(explicit):]
+                if flag.nargs_zero:
+                    self.err("explicit-ignored", tok,
+                             f"argument {action_name(flag)}: ignored explicit argument {explicit!r}", option)
+                    i += 1
+                    continue
+                self.store(flag, option, name_tok, [explicit_tok], i, written)
+                i += 1
+                continue
+            # the arguments that follow, up to the next option (argparse's 'A's)
+            j = i + 1
+            avail: list = []
+            while j < n and (kinds[j] is None or kinds[j] == "--"):
+                if kinds[j] is None:
+                    avail.append(j)
+                j += 1
+            if flag.nargs_zero:
+                prev_store_true = self.store(flag, option, name_tok, [], i, written)
+                i += 1
+                continue
+            nargs = flag.nargs
+            if nargs is None:
+                take = avail[:1]
+                need, word = 1, "expected one argument"
+            elif nargs == "?":
+                take, need, word = avail[:1], 0, ""
+            elif nargs == "+":
+                take, need, word = avail, 1, "expected at least one argument"
+            elif nargs == "*":
+                take, need, word = avail, 0, ""
+            else:
+                take = avail[:int(nargs)]
+                need = int(nargs)
+                word = f"expected {nargs} argument" + ("" if nargs == 1 else "s")
+            if len(take) < need:
+                self.err("missing-value", tok, f"argument {action_name(flag)}: {word}", option)
+                i += 1
+                continue
+            self.store(flag, option, name_tok, [toks[x] for x in take], i, written)
+            i = take[-1] + 1 if take else i + 1
+        self.required()
+        return self.out
+
+    def _stray(self, tok: TStr, prev: Optional[Occurrence]) -> None:
+        if _fully_opaque(tok):
+            self.out.incomplete = True
+            return
+        if prev is not None and prev.flag.action in ("store_true", "store_false", "boolean_optional",
+                                                     "deprecated_store_true", "store_const"):
+            self.err("value-for-flag", tok, f"unrecognized arguments: {tok.text}", prev.option,
+                     flag=prev.option, flag_tok=prev.name_tok)
+            return
+        self.err("unknown-positional", tok, f"unrecognized arguments: {tok.text}", None)
+
+    def store(self, flag: Flag, option: str, name_tok: TStr, values: list, index: int, written: str) -> Occurrence:
+        value: Any
+        if flag.nargs_zero:
+            if flag.action == "boolean_optional":
+                value = not option.startswith("--no-")
+            elif flag.action in ("store_const", "deprecated_store_const"):
+                value = flag.const
+            elif flag.action == "store_false":
+                value = False
+            else:
+                value = True
+        elif any(v.opaque for v in values):
+            value = OPAQUE
+        else:
+            value = self.convert_values(flag, option, values)
+        occ = Occurrence(flag, option, name_tok, values, value, index, written,
+                         from_config=index < self.config_count)
+        self.out.occurrences.append(occ)
+        self.out.last[flag.dest] = occ
+        return occ
+
+    def convert_values(self, flag: Flag, option: str, values: list) -> Any:
+        converted = []
+        ok = True
+        for v in values:
+            text = v.text
+            if flag.nargs is None and len(values) == 1 and text == "--":
+                continue
+            try:
+                c = convert(flag, text)
+            except _TypeError as e:
+                msg = f"argument {action_name(flag)}: {e.message}"
+                self.err("invalid-type", v, msg, option, type=flag.type)
+                ok = False
+                continue
+            if flag.choices is not None and c not in flag.choices:
+                choices = ", ".join(repr(x) for x in flag.choices)
+                self.err("invalid-choice", v,
+                         f"argument {action_name(flag)}: invalid choice: {c!r} (choose from {choices})",
+                         option, choices=list(flag.choices))
+                ok = False
+                continue
+            converted.append(c)
+        if not ok:
+            return None
+        if flag.nargs in ("+", "*") or isinstance(flag.nargs, int):
+            return converted
+        return converted[0] if converted else (flag.const if flag.nargs == "?" else None)
+
+    def err(self, kind: str, tok: TStr, message: str, option: Optional[str], **extra) -> None:
+        self.out.errors.append(ArgError(kind, tok, message, option, extra))
+
+    def required(self) -> None:
+        if self.out.incomplete:
+            return
+        for flag in self.table.flags:
+            if flag.required and flag.dest not in self.out.last:
+                self.out.errors.append(ArgError(
+                    "required", TStr("", ()),
+                    f"the following arguments are required: {action_name(flag)}", flag.primary))
+
+
+def parse(table: FlagTable, tokens: list, config_count: int = 0) -> Parsed:
+    """Parse SGLang server argv tokens (after any ``--config`` merge)."""
+    out = _Parser(table, tokens, config_count).run()
+    out.incomplete = out.incomplete or any(_fully_opaque(t) and t.text.startswith("-") for t in tokens)
+    return out

@@ -1,0 +1,208 @@
+"""SGLang's ``--config FILE.yaml`` merge, exactly as 0.5.23 does it
+(``sglang/srt/utils/server_args_config_parser.py``), on traced tokens.
+
+The merge runs only when the exact token ``--config`` is present; the result
+is ``config tokens + argv before --config + argv after the path``, then the
+normal parser runs.  Each key becomes ``--key`` written verbatim (so
+underscore keys fail), booleans on store_true flags become a bare flag (or
+nothing), other booleans ``true``/``false``, lists their items, mappings one
+JSON argument, ``null`` the string ``None``.  Keys of flags that are neither
+store_true nor single-valued are rejected before parsing.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from typing import Callable, Optional
+
+from pdlint.engines.sglang.argv import ArgError
+from pdlint.engines.sglang.flags import Flag, FlagTable
+from pdlint.formats import yamltree as yt
+from pdlint.model import Hop
+from pdlint.text import SourceFile, TStr
+
+ACTION_CLASS = {
+    "store": "_StoreAction", "store_true": "_StoreTrueAction", "store_false": "_StoreFalseAction",
+    "store_const": "_StoreConstAction", "append": "_AppendAction", "count": "_CountAction",
+    "boolean_optional": "BooleanOptionalAction", "deprecated_store_true": "DeprecatedStoreTrueAction",
+    "deprecated_store_const": "DeprecatedStoreConstAction", "deprecated": "DeprecatedAction",
+    "deprecated_alias_store": "DeprecatedAliasStoreAction", "lora_path": "LoRAPathAction",
+}
+
+
+@dataclass
+class Merge:
+    tokens: list  # merged argv
+    config_count: int  # how many leading tokens came from the file
+    errors: list  # ArgError
+    config: Optional[SourceFile] = None
+    unresolved: bool = False  # a --config file pdlint could not read
+
+
+def _config_keys(flag: Flag) -> set:
+    return {flag.dest} | {o[2:].replace("-", "_") for o in flag.option_strings if o.startswith("--")}
+
+
+def _supported(flag: Flag) -> bool:
+    if flag.action == "store_true":
+        return True
+    if flag.action == "store":  # argparse._StoreAction, any nargs
+        return True
+    return flag.nargs is None and flag.takes_value  # _takes_one_value: nargs None
+
+
+def key_classes(table: FlagTable) -> tuple:
+    """(store_true keys, {unsupported key: flag}) as SGLang's merger computes them."""
+    store_true = set()
+    supported_keys = set()
+    for f in table.flags:
+        if f.action == "store_true":
+            store_true |= _config_keys(f)
+        if _supported(f):
+            supported_keys |= _config_keys(f)
+    unsupported = {}
+    for f in table.flags:
+        if _supported(f) or "--config" in f.option_strings:
+            continue
+        for k in _config_keys(f):
+            if k not in supported_keys:
+                unsupported[k] = f
+    return store_true, unsupported
+
+
+def merge(tokens: list, table: FlagTable, resolve: Callable[[TStr], Optional[SourceFile]]) -> Merge:
+    errors: list = []
+    idx = [i for i, t in enumerate(tokens) if t.text == "--config"]
+    if not idx:
+        for t in tokens:
+            if t.text.startswith("--config="):
+                errors.append(ArgError("config-equals", t,
+                                       "--config=PATH is accepted by argparse but SGLang never reads the file "
+                                       "(the merge only looks for the exact token --config)", "--config"))
+        return Merge(list(tokens), 0, errors)
+    if len(idx) > 1:
+        errors.append(ArgError("config-multiple", tokens[idx[1]], "Multiple config files specified! Only one allowed.",
+                               "--config"))
+        return Merge(list(tokens), 0, errors)
+    at = idx[0]
+    if at == len(tokens) - 1:
+        errors.append(ArgError("config-missing-path", tokens[at], "No config file specified after --config flag!",
+                               "--config"))
+        return Merge(list(tokens), 0, errors)
+    path_tok = tokens[at + 1]
+    rest = list(tokens[:at]) + list(tokens[at + 2:])
+    if path_tok.opaque:
+        return Merge(rest, 0, errors, unresolved=True)
+    suffix = os.path.splitext(path_tok.text)[1]
+    if suffix.lower() not in (".yaml", ".yml"):
+        errors.append(ArgError("config-suffix", path_tok, f"Config file must be YAML format, got: {suffix}",
+                               "--config"))
+        return Merge(rest, 0, errors)
+    src = resolve(path_tok)
+    if src is None:
+        return Merge(rest, 0, errors, unresolved=True)
+    hop_note = f"--config {path_tok.text}"
+    ctoks, cerrs, ok = config_tokens(src, table, via=(path_tok, hop_note))
+    errors.extend(cerrs)
+    if not ok:
+        return Merge(rest, 0, errors, config=src)
+    return Merge(ctoks + rest, len(ctoks), errors, config=src)
+
+
+def config_tokens(src: SourceFile, table: FlagTable, via: Optional[tuple] = None) -> tuple:
+    """The argv tokens SGLang makes of one config file: (tokens, errors, ok)."""
+    doc = TStr.from_source(src)
+    errors: list = []
+    try:
+        docs = yt.compose(src.text)
+    except yt.YamlError as e:
+        errors.append(ArgError("config-yaml", doc[e.index:e.index + 1] if src.text else doc,
+                               f"invalid YAML in config file: {e.message}", "--config"))
+        return [], errors, False
+    root = docs[0].root if docs else None
+    if root is None:
+        return [], errors, True
+    rref = yt.Ref(root)
+    if not isinstance(yt.deref(rref).node, yt.YMap):
+        errors.append(ArgError("config-not-mapping", doc[root.start:root.end],
+                               "Config file must contain a dictionary at root level", "--config"))
+        return [], errors, False
+    store_true, unsupported = key_classes(table)
+    out: list = []
+    node = yt.deref(rref).node
+    for knode, vnode in node.pairs:
+        if not isinstance(knode, yt.YScalar):
+            continue
+        key = knode.value
+        ktok = yt.scalar_tstr(doc, yt.Ref(knode))
+        vref = yt.Ref(vnode)
+        key_norm = key.replace("-", "_")
+        if key_norm in unsupported:
+            flag = unsupported[key_norm]
+            errors.append(ArgError(
+                "config-unsupported", ktok,
+                f"Unsupported config option '{key_norm}' with action '{ACTION_CLASS.get(flag.action, flag.action)}'",
+                flag.primary))
+            return [], errors, False
+        flag_tok = TStr.join([TStr.at("--", ktok.pieces[0].src if ktok.pieces else None,
+                                      ktok.pieces[0].offset if ktok.pieces else 0), ktok]) if ktok.pieces else \
+            TStr.synthetic("--" + key, src.path)
+        target = yt.deref(vref).node
+        if isinstance(target, yt.YScalar):
+            value = yt.scalar_value(target)
+            vtok = yt.scalar_tstr(doc, vref)
+            if isinstance(value, bool):
+                if key_norm in store_true:
+                    if value:
+                        out.append(flag_tok)
+                else:
+                    out += [flag_tok, _as(vtok, str(value).lower())]
+            elif value is None:
+                out += [flag_tok, _as(vtok, "None", at=vtok if vtok.text else ktok)]
+                errors.append(ArgError("config-null", vtok if vtok.text else ktok,
+                                       f"null in a config file becomes the string 'None' (--{key} None); "
+                                       "omit the key to keep SGLang's default", "--" + key))
+            else:
+                out += [flag_tok, _as(vtok, str(value))]
+        elif isinstance(target, yt.YSeq):
+            items = yt.seq_items(vref)
+            if items:
+                out.append(flag_tok)
+                for it in items:
+                    inode = yt.deref(it).node
+                    val = yt.scalar_value(inode) if isinstance(inode, yt.YScalar) else yt.to_python(it)
+                    out.append(_as(yt.scalar_tstr(doc, it) if isinstance(inode, yt.YScalar)
+                                   else yt.node_tstr(doc, it), str(val)))
+        elif isinstance(target, yt.YMap):
+            out += [flag_tok, _as(yt.node_tstr(doc, vref), json.dumps(yt.to_python(vref)))]
+    if via is not None:
+        use, note = via
+        o = use.origin
+        hop = Hop(o.path, o.line, o.column, note)
+        out = [t.with_hop(hop, o.chain) for t in out]
+    return out, errors, True
+
+
+def _as(tok: TStr, text: str, at: Optional[TStr] = None) -> TStr:
+    """``text`` positioned where ``tok`` is written (exact when identical)."""
+    if tok.text == text:
+        return tok
+    base = at or tok
+    p = base.pieces[0] if base.pieces else None
+    if p is None:
+        return TStr.synthetic(text, "<config>")
+    return TStr.at(text, p.src, p.offset, p.chain, exact=False, label=p.label)
+
+
+def looks_like_config(keys: list, table: FlagTable) -> bool:
+    """Is a top-level mapping with these keys an SGLang ``--config`` file?"""
+    if not keys:
+        return False
+    norm = [k.replace("_", "-") for k in keys]
+    if "disaggregation-mode" in norm:
+        return True
+    known = sum(1 for k in norm if ("--" + k) in table.by_option)
+    has_model = any(k in ("model-path", "model") for k in norm)
+    return has_model and known >= max(2, (len(keys) + 1) // 2)

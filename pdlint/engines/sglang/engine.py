@@ -1,0 +1,291 @@
+"""The SGLang engine adapter: interpret extracted launches, then judge them.
+
+``interpret`` (extract stage) picks the flag table for the launch's SGLang
+version, applies ``sglang serve``'s own argv handling, merges ``--config``
+files and parses the argv; the launch's role is then its resolved
+``--disaggregation-mode``.  ``candidates`` (check stage) turns parse errors
+and rule hits into located candidate findings.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+import shlex
+from dataclasses import dataclass, field
+from typing import Callable, Optional
+
+from pdlint.engines.sglang import argv as argv_mod
+from pdlint.engines.sglang import config_merge, flags
+from pdlint.engines.sglang.resolve import Args
+from pdlint.engines.sglang.rulebase import Hit, format_message
+from pdlint.model import Launch, Related
+from pdlint.rules import all_rules
+from pdlint.text import SourceFile, TStr
+
+_IMAGE_VERSION = re.compile(r"sglang[^:\s]*:v?(\d+\.\d+\.\d+(?:\.post\d+)?)")
+DYNAMO_ENTRYPOINTS = ("python -m dynamo.sglang", "python -m dynamo.sglang.worker",
+                      "python -m dynamo.sglang.decode_worker")
+
+
+@dataclass
+class EngineContext:
+    resolve_config: Callable  # (path_tok: TStr, launch: Launch) -> Optional[SourceFile]
+    version: Optional[str] = None  # from config / --sglang-version
+
+
+@dataclass
+class SglangInfo:
+    parsed: argv_mod.Parsed
+    args: Args
+    version: str
+    version_note: Optional[str]
+    merge: config_merge.Merge
+    virtual: bool = False
+
+
+@dataclass
+class Candidate:
+    """A finding before location policy (shared origins) is applied."""
+
+    code: str
+    launch: Launch
+    token: Optional[TStr]
+    message: str
+    role_specific: bool
+    version: Optional[str] = None
+    related: list = field(default_factory=list)
+    fix: Optional[str] = None
+
+
+def version_hint(launch: Launch) -> Optional[str]:
+    texts = [launch.meta.get("image", "")] + [t.text for t in launch.command]
+    for t in texts:
+        m = _IMAGE_VERSION.search(t or "")
+        if m:
+            return m.group(1)
+    return None
+
+
+def interpret(launch: Launch, ctx: EngineContext) -> None:
+    requested = ctx.version or version_hint(launch)
+    version, note = flags.pick(requested)
+    table = flags.load(version)
+    tokens = list(launch.argv)
+    if launch.entrypoint == "sglang serve":
+        tokens = _serve_argv(tokens)
+    merged = config_merge.merge(tokens, table, lambda tok: ctx.resolve_config(tok, launch))
+    parsed = argv_mod.parse(table, merged.tokens, merged.config_count)
+    parsed.config_path = merged.config.path if merged.config else None
+    parsed.incomplete = parsed.incomplete or merged.unresolved
+    args = Args(parsed, launch.env, version)
+    launch.parsed = SglangInfo(parsed, args, version, note, merged, bool(launch.meta.get("virtual_config")))
+    launch.incomplete = launch.incomplete or parsed.incomplete
+    mode = parsed.value("disaggregation_mode")
+    if mode in ("prefill", "decode", "null"):
+        launch.role = mode
+    elif launch.structural_role in ("prefill", "decode"):
+        launch.role = launch.structural_role
+    else:
+        launch.role = None
+
+
+def _serve_argv(tokens: list) -> list:
+    """``sglang serve``: a leading positional is the model path; ``--model-type`` is its own."""
+    out = list(tokens)
+    i = 0
+    while i < len(out):
+        t = out[i].text
+        if t == "--model-type":
+            del out[i:i + 2]
+            continue
+        if t.startswith("--model-type="):
+            del out[i]
+            continue
+        i += 1
+    if out and not out[0].text.startswith("-"):
+        model = out[0]
+        out = [TStr.at("--model-path", model.pieces[0].src if model.pieces else None,
+                       model.pieces[0].offset if model.pieces else 0, label="<sglang serve>"), model] + out[1:]
+    return out
+
+
+# ---------------------------------------------------------------------------
+# Judging
+# ---------------------------------------------------------------------------
+
+def candidates(launch: Launch, enabled: Callable[[str], bool]) -> list:
+    info: SglangInfo = launch.parsed
+    if info is None:
+        return []
+    out: list = []
+    rules = all_rules()
+    out += _parse_candidates(launch, info, enabled)
+    args = info.args
+    for rule in rules.values():
+        if rule.check is None or rule.engine != "sglang" or not enabled(rule.code):
+            continue
+        if not rule.applies_to(info.version):
+            continue
+        if rule.roles and args.role not in rule.roles:
+            continue
+        try:
+            result = rule.check(args)
+        except Exception as e:  # a rule bug must not hide the other findings
+            raise RuntimeError(f"rule {rule.code} failed on {launch.path}:{launch.line}: {e!r}") from e
+        if not result:
+            continue
+        for hit in (result if isinstance(result, list) else [result]):
+            out.append(_hit_candidate(rule, hit, launch, args, info))
+    return out
+
+
+def _hit_candidate(rule, hit: Hit, launch: Launch, args: Args, info: SglangInfo) -> Candidate:
+    upstream = format_message(rule.upstream, args, hit.fmt)
+    if hit.note and hit.lead:
+        message = f"{hit.note}. SGLang reports: \"{upstream}\""
+    elif hit.note:
+        message = f"{upstream} ({hit.note})"
+    else:
+        message = upstream
+    token = None
+    for b in hit.blame:
+        tok = b if isinstance(b, TStr) else args.token(b)
+        if tok is not None and tok.text:
+            token = tok
+            break
+    if token is None:
+        token = args.token("disaggregation_mode") if rule.roles else None
+    related = []
+    for b in hit.blame[1:]:
+        tok = b if isinstance(b, TStr) else args.token(b)
+        if tok is not None and tok is not token and tok.text:
+            o = tok.origin
+            related.append(Related(o.path, o.line, o.column, f"{_opt(args, b)} is set here"))
+    return Candidate(rule.code, launch, token, message, bool(rule.roles), info.version, related, rule.fix)
+
+
+def _opt(args: Args, b) -> str:
+    return b.text if isinstance(b, TStr) else args.option(b)
+
+
+def _parse_candidates(launch: Launch, info: SglangInfo, enabled) -> list:
+    from pdlint.engines.sglang.rules.cmdline import KIND_TO_RULE
+    parsed, out = info.parsed, []
+    dynamo = launch.entrypoint in DYNAMO_ENTRYPOINTS
+    for err in parsed.errors:
+        kind = err.kind
+        message = err.message
+        token = err.token if err.token.text else None
+        if dynamo and kind in ("unknown", "unknown-positional", "ambiguous", "value-for-flag"):
+            continue  # Dynamo's wrapper parses its own flags first (parse_known_args)
+        if kind == "required":
+            if info.virtual or launch.incomplete or dynamo:
+                continue
+            token = launch.command[-1] if launch.command else None
+        if kind == "unknown":
+            kind, message = _explain_unknown(err, parsed, info, launch)
+        if kind == "value-for-flag":
+            message = (f"{err.extra.get('flag')} takes no value; the stray {err.token.text!r} makes SGLang stop "
+                       f"with \"unrecognized arguments: {err.token.text}\"")
+        if kind == "explicit-ignored":
+            message = f"{message} ({err.option} is a switch: write it bare to enable it)"
+        rule = KIND_TO_RULE.get(kind)
+        if rule is None or not enabled(rule.code):
+            continue
+        out.append(Candidate(rule.code, launch, token, message, False, info.version, [], rule.fix))
+    out += _repeats(launch, info, enabled)
+    out += _deprecations(launch, info, enabled)
+    return out
+
+
+def _explain_unknown(err, parsed, info: SglangInfo, launch: Launch) -> tuple:
+    name = err.option or err.token.text
+    table = parsed.table
+    from_config = any(_from_config(err.token, t) for t in parsed.tokens[:info.merge.config_count])
+    dashed = name.replace("_", "-")
+    if from_config and "_" in name and (table.lookup(dashed) or table.prefix_matches(dashed)):
+        key = name[2:]
+        return "config-underscore", (f"config key '{key}' is written with underscores: SGLang passes it verbatim as "
+                                     f"{name}, which argparse rejects (unrecognized arguments); write "
+                                     f"'{dashed[2:]}'")
+    other = _other_versions(name, info.version)
+    if other:
+        return "not-in-version", (f"{name} is not a flag of SGLang {info.version} (it exists in "
+                                  f"{', '.join(other)}); SGLang {info.version} stops with \"unrecognized "
+                                  f"arguments: {name}\"")
+    hint = ""
+    if "_" in name and (table.lookup(dashed) or len(table.prefix_matches(dashed)) == 1):
+        hint = f"; did you mean {table.lookup(dashed).primary if table.lookup(dashed) else dashed}?"
+    else:
+        close = difflib.get_close_matches(name, table.options, n=3, cutoff=0.7)
+        if close:
+            hint = "; did you mean " + " or ".join(close) + "?"
+    return "unknown", f"{err.message} (not an SGLang {info.version} flag{hint})"
+
+
+def _from_config(tok: TStr, other: TStr) -> bool:
+    return tok is other
+
+
+def _other_versions(option: str, current: str) -> list:
+    out = []
+    for v in flags.available_versions():
+        if v == current:
+            continue
+        if flags.load(v).lookup(option):
+            out.append(v)
+    return out
+
+
+def _repeats(launch: Launch, info: SglangInfo, enabled) -> list:
+    from pdlint.engines.sglang.rules.cmdline import REPEATED
+    if not enabled(REPEATED.code):
+        return []
+    by_dest: dict = {}
+    for occ in info.parsed.occurrences:
+        by_dest.setdefault((occ.dest, occ.from_config), []).append(occ)
+    out = []
+    for (dest, _), occs in by_dest.items():
+        if len(occs) < 2 or occs[0].flag.action in ("append", "count"):
+            continue
+        values = {o.value_text() for o in occs}
+        last = occs[-1]
+        first = occs[0]
+        if len(values) > 1:
+            msg = (f"{first.option} is given {len(occs)} times with different values; SGLang uses the last "
+                   f"({last.value_text() or 'set'}) and ignores this one")
+        else:
+            msg = f"{first.option} is given {len(occs)} times; SGLang uses the last, this one is redundant"
+        o = last.name_tok.origin
+        out.append(Candidate(REPEATED.code, launch, first.name_tok, msg, False, info.version,
+                             [Related(o.path, o.line, o.column, "the occurrence SGLang uses")], REPEATED.fix))
+    return out
+
+
+def _deprecations(launch: Launch, info: SglangInfo, enabled) -> list:
+    from pdlint.engines.sglang.rules.cmdline import DEPRECATED
+    if not enabled(DEPRECATED.code):
+        return []
+    out = []
+    for occ in info.parsed.occurrences:
+        dep = occ.flag.deprecated
+        if not dep:
+            continue
+        repl = dep.get("replacement")
+        msg = f"{occ.option} is deprecated in SGLang {info.version}"
+        if repl:
+            msg += f"; use {repl}"
+        if dep.get("message"):
+            msg += f" (SGLang: \"{_fill(dep['message'], occ)}\")"
+        out.append(Candidate(DEPRECATED.code, launch, occ.name_tok, msg, False, info.version, [], DEPRECATED.fix))
+    return out
+
+
+def _fill(message: str, occ) -> str:
+    return message.replace("{option_string}", occ.option).replace("{replacement}", "")
+
+
+def split_argv(text: str) -> list:
+    """Shell-split a command line into synthetic tokens (tests, examples, the conformance suite)."""
+    return [TStr.synthetic(w, "<argv>") for w in shlex.split(text)]

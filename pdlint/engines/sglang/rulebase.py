@@ -1,0 +1,114 @@
+"""How SGLang rules are written: data plus a small predicate over :class:`Args`.
+
+::
+
+    @sgl_rule("SGL101", "linear-replayssm-spec-on-prefill", roles=("prefill",),
+              upstream="--enable-linear-replayssm-spec is not supported on a PD prefill server: ...",
+              source="arg_groups/attention_hook.py:494", upstream_id="pd-linear-replayssm-spec-not-prefill",
+              why="...", fix="...",
+              fire=["--disaggregation-mode prefill --enable-linear-replayssm-spec"],
+              quiet=["--disaggregation-mode decode --enable-linear-replayssm-spec"])
+    def _(a):
+        if a.role == "prefill" and a.is_true("enable_linear_replayssm_spec"):
+            return Hit("enable_linear_replayssm_spec")
+
+A predicate returns None, a :class:`Hit`, or a list of hits.  ``Hit.blame``
+names what a human edits (dests or tokens; the first that is written on the
+command line is the finding's location).  The message is the upstream text
+with ``{placeholders}`` filled from ``Hit.fmt`` or the resolved flags, plus an
+optional pdlint ``note`` where SGLang's own message misleads.  ``fire`` and
+``quiet`` examples are command lines (``--model-path`` is added when absent)
+that the tests and the SGLang conformance suite run.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any, Optional
+
+from pdlint.model import ERROR, WARNING
+from pdlint.rules import Rule, register
+
+
+@dataclass
+class Hit:
+    blame: tuple = ()
+    fmt: dict = field(default_factory=dict)
+    note: str = ""
+    lead: bool = False  # the note explains what really happened: put it before SGLang's message
+
+    def __init__(self, *blame, fmt: Optional[dict] = None, note: str = "", lead: bool = False):
+        self.blame = blame
+        self.fmt = dict(fmt or {})
+        self.note = note
+        self.lead = lead
+
+
+@dataclass(frozen=True)
+class Example:
+    argv: str
+    fires: bool
+    env: tuple = ()  # (("NAME", "value"), ...)
+    note: str = ""
+
+
+def ex(argv: str, env: Optional[dict] = None, note: str = "") -> tuple:
+    return (argv, tuple(sorted((env or {}).items())), note)
+
+
+_PLACEHOLDER = re.compile(r"\{([a-zA-Z_][a-zA-Z0-9_]*)(![rs])?\}")
+
+
+def format_message(template: str, args: Any, fmt: dict) -> str:
+    def sub(m):
+        name, conv = m.group(1), m.group(2)
+        if name in fmt:
+            v = fmt[name]
+        else:
+            v = args.get(name) if args is not None else None
+        return repr(v) if conv == "!r" else str(v)
+    return _PLACEHOLDER.sub(sub, template)
+
+
+def sgl_rule(code: str, name: str, *, upstream: str, why: str, fix: str, fire: list, quiet: list,
+             roles: tuple = (), severity: str = ERROR, source: str = "", upstream_id: str = "",
+             category: str = "pd", summary: str = "", env: tuple = (), notes: str = "",
+             versions: tuple = ()):
+    """Register an SGLang rule whose predicate is the decorated function."""
+    def deco(fn):
+        examples = tuple(_example(e, True) for e in fire) + tuple(_example(e, False) for e in quiet)
+        if not any(e.fires for e in examples) or not any(not e.fires for e in examples):
+            raise ValueError(f"{code}: a rule needs at least one firing and one quiet example")
+        first_fire = next(e for e in examples if e.fires)
+        first_quiet = next(e for e in examples if not e.fires)
+        register(Rule(
+            code=code, name=name, severity=severity,
+            summary=summary or _default_summary(upstream, roles),
+            why=why, fix=fix,
+            example=_shell(first_fire), example_fixed=_shell(first_quiet),
+            engine="sglang", roles=roles, versions=versions, upstream=upstream, upstream_id=upstream_id,
+            source=("sglang/srt/" + source) if source and not source.startswith("sglang/") else source,
+            category=category, check=fn, examples=examples, env=env, notes=notes))
+        return fn
+    return deco
+
+
+def _example(e, fires: bool) -> Example:
+    if isinstance(e, tuple):
+        argv, env, note = e
+        return Example(argv, fires, env, note)
+    return Example(e, fires)
+
+
+def _shell(e: Example) -> str:
+    env = " ".join(f"{k}={v}" for k, v in e.env)
+    return (env + " " if env else "") + "python -m sglang.launch_server --model-path MODEL " + e.argv
+
+
+def _default_summary(upstream: str, roles: tuple) -> str:
+    where = f" on {'/'.join(roles)} servers" if roles else ""
+    return f"Reports the launch SGLang rejects{where} with: {upstream.split(': ')[0] if len(upstream) > 160 else upstream}"
+
+
+__all__ = ["Hit", "Example", "ex", "sgl_rule", "format_message", "ERROR", "WARNING"]

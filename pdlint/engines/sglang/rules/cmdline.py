@@ -1,0 +1,222 @@
+"""SGLang command-line and ``--config`` file rules (SGL001-SGL029).
+
+These are argparse's own errors (and SGLang's config-merge errors), found by
+the exact parser in :mod:`pdlint.engines.sglang.argv`; the engine adapter
+maps each parse error kind to a rule here.
+"""
+
+from pdlint.model import ERROR, WARNING
+from pdlint.rules import Rule, register
+
+_C = "command line"
+_F = "config file"
+
+
+def _r(code, name, severity, summary, why, fix, example="", example_fixed="", upstream="", category=_C,
+       source="", notes=""):
+    return register(Rule(code, name, severity, summary, why, fix, example, example_fixed, engine="sglang",
+                         upstream=upstream, category=category, source=source, notes=notes))
+
+
+UNKNOWN = _r(
+    "SGL001", "unknown-flag", ERROR,
+    "Reports a flag that SGLang's argument parser does not know (neither a flag nor a unique prefix of one), "
+    "with the closest known spellings.",
+    "SGLang exits at start-up with `unrecognized arguments`, after the node, image and model were provisioned.",
+    "Fix the spelling (see the suggestion), or remove the flag; flags of other engines (vLLM's "
+    "`--kv-transfer-config`, Dynamo's wrapper flags) do not belong on an SGLang server.",
+    "python -m sglang.launch_server --model-path M --disagregation-mode prefill",
+    "python -m sglang.launch_server --model-path M --disaggregation-mode prefill",
+    upstream="sglang serve: error: unrecognized arguments: {args}", source="argparse")
+
+AMBIGUOUS = _r(
+    "SGL002", "ambiguous-flag-prefix", ERROR,
+    "Reports an abbreviated flag that matches several SGLang flags.",
+    "argparse accepts any unique prefix of a long flag (`--tp 4` is `--tp-size 4`), but a prefix shared by "
+    "several flags stops the server with `ambiguous option`. A prefix that is unique today can become ambiguous "
+    "when a release adds a flag.",
+    "Write the full flag name.",
+    "python -m sglang.launch_server --model-path M --disagg prefill",
+    "python -m sglang.launch_server --model-path M --disaggregation-mode prefill",
+    upstream="ambiguous option: {option} could match {matches}", source="argparse")
+
+MISSING_VALUE = _r(
+    "SGL003", "missing-flag-value", ERROR,
+    "Reports a flag that takes a value but is followed by another flag or the end of the command.",
+    "argparse stops with `expected one argument`; often a template variable rendered empty.",
+    "Give the flag its value.",
+    "python -m sglang.launch_server --model-path M --tp-size --disaggregation-mode decode",
+    "python -m sglang.launch_server --model-path M --tp-size 2 --disaggregation-mode decode",
+    upstream="argument {flag}: expected one argument", source="argparse")
+
+INVALID_CHOICE = _r(
+    "SGL004", "invalid-flag-choice", ERROR,
+    "Reports a value outside the flag's allowed choices.",
+    "argparse stops with `invalid choice` before any resolution runs.",
+    "Use one of the listed values.",
+    "python -m sglang.launch_server --model-path M --disaggregation-mode prefil",
+    "python -m sglang.launch_server --model-path M --disaggregation-mode prefill",
+    upstream="argument {flag}: invalid choice: {value!r} (choose from {choices})", source="argparse")
+
+INVALID_VALUE = _r(
+    "SGL005", "invalid-flag-value", ERROR,
+    "Reports a value the flag's type rejects (not an int, not a float, not valid JSON, ...).",
+    "argparse stops with `invalid int value` (or the type's own message).",
+    "Give a value of the right type.",
+    "python -m sglang.launch_server --model-path M --tp-size two",
+    "python -m sglang.launch_server --model-path M --tp-size 2",
+    upstream="argument {flag}: invalid {type} value: {value!r}", source="argparse")
+
+BOOL_VALUE = _r(
+    "SGL006", "value-for-boolean-flag", ERROR,
+    "Reports a value written after (or `=`-attached to) a flag that takes none, such as `--enable-metrics true`.",
+    "SGLang's boolean flags are store_true switches: `--enable-x true` leaves a stray `true` that argparse "
+    "rejects as an unrecognized argument, and `--enable-x=true` is rejected with `ignored explicit argument`. "
+    "Neither form can turn a flag off.",
+    "Write the bare flag to enable it; omit it to keep it off.",
+    "python -m sglang.launch_server --model-path M --enable-metrics true",
+    "python -m sglang.launch_server --model-path M --enable-metrics",
+    upstream="unrecognized arguments: {value}", source="argparse")
+
+REPEATED = _r(
+    "SGL007", "repeated-flag", WARNING,
+    "Reports a flag given more than once on one command line (or more than once in one config file).",
+    "argparse keeps the last value silently; with different values the earlier one is dead and misleading, and "
+    "with equal values one copy is noise that drifts apart later.",
+    "Keep one occurrence.",
+    "python -m sglang.launch_server --model-path M --disaggregation-bootstrap-port 8995 "
+    "--disaggregation-bootstrap-port 8995",
+    "python -m sglang.launch_server --model-path M --disaggregation-bootstrap-port 8995",
+    notes="A value given in the `--config` file and again on the command line is SGLang's documented override "
+          "and is not reported.")
+
+DEPRECATED = _r(
+    "SGL008", "deprecated-flag", WARNING,
+    "Reports a flag SGLang marks deprecated, with its replacement.",
+    "Deprecated flags print a warning at start-up and disappear in a later release, at which point the launch "
+    "fails.",
+    "Switch to the replacement flag.",
+    "python -m sglang.launch_server --model-path M --disable-cuda-graph",
+    "python -m sglang.launch_server --model-path M --cuda-graph-backend-decode disabled "
+    "--cuda-graph-backend-prefill disabled")
+
+NOT_IN_VERSION = _r(
+    "SGL009", "flag-not-in-version", ERROR,
+    "Reports a flag that the SGLang version being judged does not have but another release does (removed, "
+    "renamed, or not yet added), naming the releases that have it.",
+    "Teams pin different SGLang releases; a flag copied from another release's docs stops this release with "
+    "`unrecognized arguments`.",
+    "Use the spelling of the release you deploy, or set `engine-version` to the release you run.",
+    "python -m sglang.launch_server --model-path M --disaggregation-decode-tp 2   # removed after 0.5.9",
+    "python -m sglang.launch_server --model-path M")
+
+MISSING_MODEL = _r(
+    "SGL010", "missing-model-path", ERROR,
+    "Reports an SGLang server launched without `--model-path` (or `--model`, or `sglang serve MODEL`).",
+    "`--model-path` is SGLang's only required argument; argparse stops immediately without it.",
+    "Pass the model path (a config file key works for `python -m sglang.launch_server --config`).",
+    "python -m sglang.launch_server --disaggregation-mode prefill",
+    "python -m sglang.launch_server --model-path /models/qwen --disaggregation-mode prefill",
+    upstream="the following arguments are required: --model-path/--model", source="argparse")
+
+UNEXPECTED = _r(
+    "SGL011", "unexpected-argument", ERROR,
+    "Reports a word on an SGLang command line that is not a flag and not a flag's value.",
+    "SGLang takes no positional arguments (except `sglang serve MODEL`); argparse stops with `unrecognized "
+    "arguments`. Often a flag value with a space in it, or a value for a flag that takes none.",
+    "Remove the word, quote the value it belongs to, or give it its flag.",
+    "python -m sglang.launch_server --model-path M --tp-size 2 4",
+    "python -m sglang.launch_server --model-path M --tp-size 2",
+    upstream="unrecognized arguments: {args}", source="argparse")
+
+CFG_UNDERSCORE = _r(
+    "SGL020", "config-underscore-key", ERROR,
+    "Reports a `--config` file key written with underscores (`tp_size: 2`).",
+    "SGLang writes each key verbatim after `--`, so `tp_size` becomes `--tp_size`, which argparse rejects as "
+    "unrecognized - even though the same name with dashes is a valid flag.",
+    "Write config keys in dash form (`tp-size: 2`).",
+    "tp_size: 2", "tp-size: 2", category=_F, source="sglang/srt/utils/server_args_config_parser.py")
+
+CFG_UNSUPPORTED = _r(
+    "SGL021", "config-unsupported-key", ERROR,
+    "Reports a `--config` key for a flag that SGLang's config merger refuses (BooleanOptionalAction flags such "
+    "as `enable-tf32-matmul`, `lora-paths`, the deprecated `enable-dp-attention` and `disable-cuda-graph`).",
+    "The merger raises `ValueError: Unsupported config option` before the server starts.",
+    "Pass that flag on the command line instead of in the config file.",
+    "lora-paths: [a=/loras/a]", "# on the command line: --lora-paths a=/loras/a",
+    upstream="Unsupported config option '{key}' with action '{action}'", category=_F,
+    source="sglang/srt/utils/server_args_config_parser.py")
+
+CFG_NULL = _r(
+    "SGL022", "config-null-value", WARNING,
+    "Reports a `--config` key whose value is `null` (or `~`, or empty).",
+    "The merger turns null into the string `None`: `disaggregation-ib-device: null` configures a device named "
+    "\"None\", and a numeric flag fails to parse.",
+    "Omit the key to keep SGLang's default.",
+    "disaggregation-ib-device: null", "# (key omitted)", category=_F,
+    source="sglang/srt/utils/server_args_config_parser.py")
+
+CFG_MULTIPLE = _r(
+    "SGL023", "multiple-config-files", ERROR,
+    "Reports more than one `--config` on one command line.",
+    "SGLang accepts exactly one config file and stops otherwise.",
+    "Merge the files into one, or pass the extra flags on the command line.",
+    "python -m sglang.launch_server --config a.yaml --config b.yaml",
+    "python -m sglang.launch_server --config a.yaml",
+    upstream="Multiple config files specified! Only one allowed.", category=_F,
+    source="sglang/srt/utils/server_args_config_parser.py")
+
+CFG_EQUALS = _r(
+    "SGL024", "config-equals-form-ignored", WARNING,
+    "Reports `--config=PATH`.",
+    "argparse accepts the `=` form (there is a `--config` option), but SGLang's merge only looks for the exact "
+    "token `--config`, so the file is silently never read and every flag in it is lost.",
+    "Write `--config PATH` (two words).",
+    "python -m sglang.launch_server --config=prefill.yaml",
+    "python -m sglang.launch_server --config prefill.yaml", category=_F,
+    source="sglang/srt/utils/server_args_config_parser.py")
+
+CFG_SUFFIX = _r(
+    "SGL025", "config-not-yaml", ERROR,
+    "Reports a `--config` path whose suffix is not `.yaml`/`.yml`.",
+    "SGLang refuses other suffixes before reading the file.",
+    "Name the file `*.yaml`.",
+    "python -m sglang.launch_server --config prefill.json",
+    "python -m sglang.launch_server --config prefill.yaml",
+    upstream="Config file must be YAML format, got: {suffix}", category=_F,
+    source="sglang/srt/utils/server_args_config_parser.py")
+
+CFG_NOT_MAPPING = _r(
+    "SGL026", "config-not-mapping", ERROR,
+    "Reports a `--config` file whose top level is not a mapping of flag names to values.",
+    "SGLang stops with `Config file must contain a dictionary at root level`.",
+    "Write the file as `flag-name: value` lines.",
+    "- tp-size: 2", "tp-size: 2",
+    upstream="Config file must contain a dictionary at root level", category=_F,
+    source="sglang/srt/utils/server_args_config_parser.py")
+
+CFG_MISSING_PATH = _r(
+    "SGL027", "config-missing-path", ERROR,
+    "Reports `--config` as the last word of a command line.",
+    "SGLang stops with `No config file specified after --config flag!`.",
+    "Give the config file path.",
+    "python -m sglang.launch_server --model-path M --config",
+    "python -m sglang.launch_server --model-path M --config prefill.yaml",
+    upstream="No config file specified after --config flag!", category=_F,
+    source="sglang/srt/utils/server_args_config_parser.py")
+
+CFG_YAML = _r(
+    "SGL028", "config-invalid-yaml", ERROR,
+    "Reports a `--config` file that is not valid YAML.",
+    "SGLang's `yaml.safe_load` fails before the server starts.",
+    "Fix the YAML.", "tp-size: [2", "tp-size: 2", category=_F,
+    source="sglang/srt/utils/server_args_config_parser.py")
+
+KIND_TO_RULE = {
+    "unknown": UNKNOWN, "ambiguous": AMBIGUOUS, "missing-value": MISSING_VALUE, "invalid-choice": INVALID_CHOICE,
+    "invalid-type": INVALID_VALUE, "value-for-flag": BOOL_VALUE, "explicit-ignored": BOOL_VALUE,
+    "required": MISSING_MODEL, "unknown-positional": UNEXPECTED, "config-underscore": CFG_UNDERSCORE,
+    "config-unsupported": CFG_UNSUPPORTED, "config-null": CFG_NULL, "config-multiple": CFG_MULTIPLE,
+    "config-equals": CFG_EQUALS, "config-suffix": CFG_SUFFIX, "config-not-mapping": CFG_NOT_MAPPING,
+    "config-missing-path": CFG_MISSING_PATH, "config-yaml": CFG_YAML, "not-in-version": NOT_IN_VERSION,
+}

@@ -1,0 +1,524 @@
+"""Role-dependent SGLang checks: the motivating rule and the ten highest-value
+families of ``research/sglang-rules.md`` (SGL101-SGL131).
+
+Each predicate mirrors the condition in SGLang 0.5.23's resolution hook named
+in ``source``; ``a`` is the resolved :class:`~pdlint.engines.sglang.resolve.Args`
+(role-driven defaults already applied).
+"""
+
+from pdlint.engines.sglang.rulebase import Hit, ex, sgl_rule
+
+PC = "--disaggregation-decode-allocation-policy prefill_complete does not yet support "
+PC_FIRE_BASE = "--disaggregation-decode-allocation-policy prefill_complete"
+
+
+@sgl_rule(
+    "SGL101", "linear-replayssm-spec-on-prefill", roles=("prefill",),
+    upstream="--enable-linear-replayssm-spec is not supported on a PD prefill server: the ring is "
+             "spec-verify-only scratch and the prefill server never runs spec verify.",
+    source="arg_groups/attention_hook.py:494", upstream_id="pd-linear-replayssm-spec-not-prefill",
+    why="The replay-SSM ring is scratch space for speculative verification, which only a decode (or non-PD) "
+        "server runs. SGLang refuses to start a prefill server that carries the flag - typically because one flag "
+        "list is shared by both roles, or the flag was enabled globally for a disaggregated cluster.",
+    fix="Remove `--enable-linear-replayssm-spec` from the prefill server's arguments and keep it on the decode "
+        "server; if both roles share one flag list, scope the flag per role in the launcher or template.",
+    fire=["--disaggregation-mode prefill --enable-linear-replayssm-spec"],
+    quiet=["--disaggregation-mode decode --enable-linear-replayssm-spec", "--enable-linear-replayssm-spec",
+           "--disaggregation-mode prefill"])
+def _linear_replayssm_spec_prefill(a):
+    if a.role == "prefill" and a.is_true("enable_linear_replayssm_spec"):
+        return Hit("enable_linear_replayssm_spec")
+
+
+@sgl_rule(
+    "SGL102", "decode-hicache-without-decode-radix", roles=("decode",),
+    upstream="The arguments enable-hierarchical-cache and disable-radix-cache are mutually exclusive and cannot "
+             "be used at the same time. Please use only one of them.",
+    source="arg_groups/kv_cache_hook.py:394", upstream_id="pd-decode-hicache-needs-decode-radix",
+    why="A decode server turns its radix cache off unless `--disaggregation-decode-enable-radix-cache` is given, "
+        "and hierarchical cache needs the radix cache. SGLang's message blames `--disable-radix-cache`, a flag "
+        "the user usually never passed.",
+    fix="On the decode server add `--disaggregation-decode-enable-radix-cache` (keeps HiCache), or drop "
+        "`--enable-hierarchical-cache` there.",
+    fire=["--disaggregation-mode decode --enable-hierarchical-cache",
+          "--disaggregation-mode decode --enable-hicache --disable-radix-cache"],
+    quiet=["--disaggregation-mode decode --enable-hierarchical-cache --disaggregation-decode-enable-radix-cache",
+           "--disaggregation-mode prefill --enable-hierarchical-cache"])
+def _decode_hicache(a):
+    if (a.role == "decode" and a.is_true("enable_hierarchical_cache")
+            and a.is_false("disaggregation_decode_enable_radix_cache")):
+        return Hit("enable_hierarchical_cache", lead=True, note=(
+            "--enable-hierarchical-cache on a decode server needs --disaggregation-decode-enable-radix-cache: a "
+            "decode server turns its radix cache off unless that flag is given (you did not pass "
+            "--disable-radix-cache; SGLang's message names it anyway)"))
+
+
+@sgl_rule(
+    "SGL103", "chunked-prefill-not-page-multiple", roles=("prefill", "null"),
+    upstream="chunked_prefill_size must be divisible by page_size",
+    source="arg_groups/validation_hook.py:244", upstream_id="pd-chunked-prefill-page-multiple",
+    why="Prefill (and non-PD) servers split prompts into chunks of `--chunked-prefill-size` tokens, divided by "
+        "`--attn-dp-size` when attention DP is on; each chunk must fill whole KV pages. Decode servers are exempt, "
+        "so a flag list that works on decode can fail on prefill.",
+    fix="Make the chunked prefill size (per attention-DP rank) a multiple of `--page-size` on prefill servers.",
+    fire=["--disaggregation-mode prefill --chunked-prefill-size 100 --page-size 64",
+          "--chunked-prefill-size 192 --page-size 64 --tp-size 2 --attn-dp-size 2"],
+    quiet=["--disaggregation-mode decode --chunked-prefill-size 100 --page-size 64",
+           "--disaggregation-mode prefill --chunked-prefill-size 128 --page-size 64"],
+    notes="Only decidable when both sizes are explicit: SGLang derives unset values from GPU memory and the "
+          "attention backend.")
+def _chunked_prefill_page(a):
+    if a.role not in ("prefill", "null") or not (a.explicit("chunked_prefill_size") and a.explicit("page_size")):
+        return None
+    chunk, page = a.num("chunked_prefill_size"), a.num("page_size")
+    if chunk is None or page is None or chunk <= 0 or page <= 0:
+        return None
+    if a.attn_dp_enabled and a.num("attn_dp_size"):
+        chunk = int(chunk) // int(a.num("attn_dp_size"))
+    if chunk > 0 and int(chunk) % int(page) != 0:
+        return Hit("chunked_prefill_size", "page_size",
+                   note=f"the prefill chunk is {int(chunk)} tokens per attention-DP rank, page size {int(page)}")
+
+
+@sgl_rule(
+    "SGL104", "fake-transfer-backend-on-prefill", roles=("prefill",),
+    upstream="Prefill server does not support 'fake' as the transfer backend",
+    source="arg_groups/pd_disaggregation_hook.py:146", upstream_id="pd-prefill-no-fake-backend",
+    why="The `fake` transfer backend moves no KV; it exists for synthetic decode benchmarks only.",
+    fix="Use a real transfer backend (mooncake, nixl, ...) on the prefill server; keep `fake` for decode-only "
+        "benchmarks.",
+    fire=["--disaggregation-mode prefill --disaggregation-transfer-backend fake"],
+    quiet=["--disaggregation-mode decode --disaggregation-transfer-backend fake",
+           "--disaggregation-mode prefill --disaggregation-transfer-backend nixl"])
+def _fake_on_prefill(a):
+    if a.role == "prefill" and a.eq("disaggregation_transfer_backend", "fake"):
+        return Hit("disaggregation_transfer_backend")
+
+
+@sgl_rule(
+    "SGL105", "host-pool-backup-not-on-decode", roles=("prefill", "null"),
+    upstream="--disaggregation-decode-retraction-backup=host_pool is only supported on a PD decode server.",
+    source="arg_groups/kv_cache_hook.py:357", upstream_id="pd-host-pool-decode-only",
+    why="The host_pool retraction backup keeps retracted decode requests in a host KV pool; only decode servers "
+        "have one.",
+    fix="Set `--disaggregation-decode-retraction-backup host_pool` on decode servers only.",
+    fire=["--disaggregation-mode prefill --disaggregation-decode-retraction-backup host_pool",
+          "--disaggregation-decode-retraction-backup host_pool"],
+    quiet=["--disaggregation-mode decode --disaggregation-decode-retraction-backup host_pool",
+           "--disaggregation-mode prefill --disaggregation-decode-retraction-backup cpu_tensor"])
+def _host_pool_not_decode(a):
+    if (a.role in ("prefill", "null") and a.raw("disaggregation_decode_retraction_backup") == "host_pool"):
+        return Hit("disaggregation_decode_retraction_backup")
+
+
+@sgl_rule(
+    "SGL106", "host-receive-threshold-not-on-decode", roles=("prefill", "null"),
+    upstream="--disaggregation-decode-retraction-backup=host_pool is only supported on a PD decode server.",
+    source="arg_groups/kv_cache_hook.py:357", upstream_id="pd-host-receive-decode-only",
+    why="A `--disaggregation-decode-host-receive-threshold` below 1 silently switches the retraction backup to "
+        "host_pool, which only a decode server supports; SGLang's message names the backup flag, not the "
+        "threshold the user wrote.",
+    fix="Set `--disaggregation-decode-host-receive-threshold` below 1 on decode servers only.",
+    fire=["--disaggregation-mode prefill --disaggregation-decode-host-receive-threshold 0.5"],
+    quiet=["--disaggregation-mode prefill --disaggregation-decode-host-receive-threshold 1.0",
+           "--disaggregation-mode decode --disaggregation-decode-host-receive-threshold 1"])
+def _host_receive_not_decode(a):
+    thr = a.num("disaggregation_decode_host_receive_threshold")
+    if (a.role in ("prefill", "null") and thr is not None and 0 <= thr < 1
+            and a.raw("disaggregation_decode_retraction_backup") != "host_pool"
+            and a.eq("disaggregation_decode_retraction_backup", "host_pool")):
+        return Hit("disaggregation_decode_host_receive_threshold", lead=True, note=(
+            "--disaggregation-decode-host-receive-threshold below 1 is decode-only: it silently switches "
+            "--disaggregation-decode-retraction-backup to host_pool, which non-decode servers reject"))
+
+
+@sgl_rule(
+    "SGL107", "decode-offload-not-on-decode", roles=("prefill", "null"),
+    upstream="The argument disaggregation-decode-enable-offload-kvcache is only supported for decode side.",
+    source="arg_groups/kv_cache_hook.py:401", upstream_id="pd-decode-offload-decode-only",
+    why="Decode KV offload writes finished decode KV to HiCache storage; prefill and non-PD servers have no "
+        "such path.",
+    fix="Keep `--disaggregation-decode-enable-offload-kvcache` on decode servers only.",
+    fire=["--disaggregation-mode prefill --disaggregation-decode-enable-offload-kvcache"],
+    quiet=["--disaggregation-mode prefill"])
+def _offload_not_decode(a):
+    if a.role in ("prefill", "null") and a.is_true("disaggregation_decode_enable_offload_kvcache"):
+        return Hit("disaggregation_decode_enable_offload_kvcache")
+
+
+@sgl_rule(
+    "SGL108", "decode-offload-needs-storage", roles=("decode",),
+    upstream="The argument disaggregation-decode-enable-offload-kvcache is only supported when "
+             "hicache-storage-backend is provided.",
+    source="arg_groups/kv_cache_hook.py:405", upstream_id="pd-decode-offload-needs-storage",
+    why="Decode KV offload has nowhere to write without a HiCache storage backend.",
+    fix="Add `--hicache-storage-backend` (e.g. `file`) to the decode server, or drop the offload flag.",
+    fire=["--disaggregation-mode decode --disaggregation-decode-enable-offload-kvcache"],
+    quiet=["--disaggregation-mode decode --disaggregation-decode-enable-offload-kvcache "
+           "--hicache-storage-backend file"])
+def _offload_needs_storage(a):
+    if (a.role == "decode" and a.is_true("disaggregation_decode_enable_offload_kvcache")
+            and a.is_unset("hicache_storage_backend")):
+        return Hit("disaggregation_decode_enable_offload_kvcache")
+
+
+@sgl_rule(
+    "SGL109", "decode-offload-with-host-pool", roles=("decode",),
+    upstream="The arguments disaggregation-decode-enable-offload-kvcache and "
+             "disaggregation-decode-retraction-backup=host_pool are mutually exclusive: both build a decode host "
+             "pool.",
+    source="arg_groups/kv_cache_hook.py:409", upstream_id="pd-decode-offload-vs-host-pool",
+    why="Both features build their own decode host pool. A host-receive threshold below 1 selects host_pool "
+        "implicitly.",
+    fix="Choose one: decode KV offload, or the host_pool retraction backup (and a threshold of 1).",
+    fire=["--disaggregation-mode decode --disaggregation-decode-enable-offload-kvcache "
+          "--hicache-storage-backend file --disaggregation-decode-retraction-backup host_pool"],
+    quiet=["--disaggregation-mode decode --disaggregation-decode-enable-offload-kvcache "
+           "--hicache-storage-backend file --disaggregation-decode-retraction-backup cpu_tensor"])
+def _offload_vs_host_pool(a):
+    if (a.role == "decode" and a.is_true("disaggregation_decode_enable_offload_kvcache")
+            and a.is_set("hicache_storage_backend")
+            and a.eq("disaggregation_decode_retraction_backup", "host_pool")):
+        blame = ("disaggregation_decode_retraction_backup" if a.explicit("disaggregation_decode_retraction_backup")
+                 else "disaggregation_decode_host_receive_threshold")
+        return Hit(blame, "disaggregation_decode_enable_offload_kvcache")
+
+
+@sgl_rule(
+    "SGL110", "decode-radix-with-unsupported-speculation", roles=("decode",),
+    upstream="--disaggregation-decode-enable-radix-cache is incompatible with speculative decoding "
+             "(--speculative-algorithm {speculative_algorithm})",
+    source="arg_groups/speculative_hook.py:169", upstream_id="pd-decode-radix-spec-algorithms",
+    why="The decode radix cache works with EAGLE, EAGLE3, NEXTN (runs as EAGLE) and DSPARK speculation only.",
+    fix="On the decode server, use EAGLE/EAGLE3/NEXTN/DSPARK or drop `--disaggregation-decode-enable-radix-cache`.",
+    fire=["--disaggregation-mode decode --disaggregation-decode-enable-radix-cache "
+          "--speculative-algorithm NGRAM"],
+    quiet=["--disaggregation-mode decode --disaggregation-decode-enable-radix-cache",
+           "--disaggregation-mode prefill --speculative-algorithm NGRAM"])
+def _decode_radix_spec(a):
+    algo = a.get("speculative_algorithm")
+    if (a.role == "decode" and a.is_true("disaggregation_decode_enable_radix_cache") and isinstance(algo, str)
+            and algo not in ("DSPARK", "EAGLE", "EAGLE3")):
+        return Hit("speculative_algorithm", "disaggregation_decode_enable_radix_cache")
+
+
+# -- --disaggregation-decode-allocation-policy prefill_complete -------------------------------------
+
+def _pc(a) -> bool:
+    return a.eq("disaggregation_decode_allocation_policy", "prefill_complete")
+
+
+def _pc_rule(code, name, reason, upstream_id, roles, why, fix, fire, quiet, env=()):
+    return sgl_rule(code, name, roles=roles, upstream=PC + reason, source="arg_groups/pd_disaggregation_hook.py:239",
+                    upstream_id=upstream_id, why=why, fix=fix, fire=fire, quiet=quiet, env=env,
+                    notes="SGLang joins every unsupported feature into one message; pdlint reports each separately.")
+
+
+@_pc_rule("SGL111", "prefill-complete-without-pd", "aggregated serving", "pd-prefill-complete-needs-pd",
+          ("null",), "The prefill_complete allocation policy coordinates a prefill and a decode server.",
+          "Use prefill_complete only on `--disaggregation-mode prefill|decode` servers.",
+          [PC_FIRE_BASE], [PC_FIRE_BASE + " --disaggregation-mode prefill"])
+def _pc_null(a):
+    if _pc(a) and a.role == "null":
+        return Hit("disaggregation_decode_allocation_policy")
+
+
+@_pc_rule("SGL112", "prefill-complete-needs-mooncake", "transfer backends other than Mooncake",
+          "pd-prefill-complete-mooncake-only", ("prefill", "decode"),
+          "prefill_complete is implemented for the Mooncake transfer backend only (mooncake_tcp counts: it is "
+          "mooncake over TCP).",
+          "Use `--disaggregation-transfer-backend mooncake` with prefill_complete, or the `early` policy.",
+          [PC_FIRE_BASE + " --disaggregation-mode decode --disaggregation-transfer-backend nixl"],
+          [PC_FIRE_BASE + " --disaggregation-mode decode --disaggregation-transfer-backend mooncake_tcp"])
+def _pc_mooncake(a):
+    if _pc(a) and a.pd and a.ne("disaggregation_transfer_backend", "mooncake"):
+        return Hit("disaggregation_transfer_backend", "disaggregation_decode_allocation_policy")
+
+
+@_pc_rule("SGL113", "prefill-complete-with-pp-or-cp", "pipeline or attention context parallelism",
+          "pd-prefill-complete-no-pp-cp", ("prefill", "decode"),
+          "prefill_complete assumes one pipeline stage and no context parallelism.",
+          "Drop `--pp-size`/`--attn-cp-size`/`--dcp-size` > 1, or use the `early` policy.",
+          [PC_FIRE_BASE + " --disaggregation-mode prefill --pp-size 2"],
+          [PC_FIRE_BASE + " --disaggregation-mode prefill --pp-size 1"])
+def _pc_pp_cp(a):
+    if _pc(a) and a.pd:
+        for dest in ("pp_size", "attn_cp_size", "dcp_size"):
+            if a.ne(dest, 1):
+                return Hit(dest, "disaggregation_decode_allocation_policy")
+
+
+@_pc_rule("SGL114", "prefill-complete-with-attention-tp", "attention tensor parallelism greater than one",
+          "pd-prefill-complete-tp1", ("prefill", "decode"),
+          "prefill_complete needs `--tp-size 1`; deprecated `--enable-dp-attention` is folded into "
+          "`--attn-dp-size` before the check, so even attention DP equal to TP does not help.",
+          "Use `--tp-size 1` with prefill_complete, or the `early` policy.",
+          [PC_FIRE_BASE + " --disaggregation-mode decode --tp-size 2"],
+          [PC_FIRE_BASE + " --disaggregation-mode decode --tp-size 1"])
+def _pc_tp(a):
+    # SGLang compares --tp-size with (dp_size if enable_dp_attention else 1), but the deprecated flag is
+    # folded into --attn-dp-size (and reset) before this check runs, so the bound is always 1.
+    if _pc(a) and a.pd and a.ne("tp_size", 1):
+        return Hit("tp_size", "disaggregation_decode_allocation_policy")
+
+
+@_pc_rule("SGL115", "prefill-complete-with-pdmux", "PD multiplexing or decoupled speculation",
+          "pd-prefill-complete-no-pdmux", ("prefill", "decode"),
+          "prefill_complete does not support PD multiplexing or decoupled speculation.",
+          "Drop `--enable-pdmux` / `--decoupled-spec-role`, or use the `early` policy.",
+          [PC_FIRE_BASE + " --disaggregation-mode prefill --decoupled-spec-role verifier"],
+          [PC_FIRE_BASE + " --disaggregation-mode prefill --decoupled-spec-role null"])
+def _pc_pdmux(a):
+    if _pc(a) and a.pd:
+        if a.is_true("enable_pdmux"):
+            return Hit("enable_pdmux", "disaggregation_decode_allocation_policy")
+        if a.ne("decoupled_spec_role", "null"):
+            return Hit("decoupled_spec_role", "disaggregation_decode_allocation_policy")
+
+
+@_pc_rule("SGL116", "prefill-complete-with-role-switch", "runtime PD role switching",
+          "pd-prefill-complete-no-role-switch", ("prefill", "decode"),
+          "prefill_complete state is not rebuilt when a server switches role at run time.",
+          "Drop `--enable-pd-role-switch`, or use the `early` policy.",
+          [PC_FIRE_BASE + " --disaggregation-mode decode --enable-pd-role-switch"],
+          [PC_FIRE_BASE + " --disaggregation-mode decode"])
+def _pc_role_switch(a):
+    if _pc(a) and a.pd and a.is_true("enable_pd_role_switch"):
+        return Hit("enable_pd_role_switch", "disaggregation_decode_allocation_policy")
+
+
+@_pc_rule("SGL117", "prefill-complete-with-encoder-disaggregation", "encoder disaggregation",
+          "pd-prefill-complete-no-encoder-disagg", ("prefill", "decode"),
+          "prefill_complete does not support encoder disaggregation (`--encoder-only`, `--language-only`).",
+          "Drop the encoder-disaggregation flag, or use the `early` policy.",
+          [PC_FIRE_BASE + " --disaggregation-mode decode --language-only"],
+          [PC_FIRE_BASE + " --disaggregation-mode decode"])
+def _pc_encoder(a):
+    if _pc(a) and a.pd:
+        for dest in ("encoder_only", "language_only"):
+            if a.is_true(dest):
+                return Hit(dest, "disaggregation_decode_allocation_policy")
+
+
+@_pc_rule("SGL118", "prefill-complete-with-hisparse", "HiSparse", "pd-prefill-complete-no-hisparse",
+          ("prefill", "decode"), "prefill_complete does not support HiSparse.",
+          "Drop `--enable-hisparse`, or use the `early` policy.",
+          [PC_FIRE_BASE + " --disaggregation-mode decode --enable-hisparse"],
+          [PC_FIRE_BASE + " --disaggregation-mode decode"])
+def _pc_hisparse(a):
+    if _pc(a) and a.pd and a.is_true("enable_hisparse"):
+        return Hit("enable_hisparse", "disaggregation_decode_allocation_policy")
+
+
+@_pc_rule("SGL119", "prefill-complete-with-host-receive", "decode host KV buffering",
+          "pd-prefill-complete-no-host-receive", ("prefill", "decode"),
+          "prefill_complete does not support decode host KV buffering "
+          "(`--disaggregation-decode-host-receive-threshold` below 1).",
+          "Keep the host-receive threshold at 1, or use the `early` policy.",
+          [PC_FIRE_BASE + " --disaggregation-mode decode --disaggregation-decode-host-receive-threshold 0.5"],
+          [PC_FIRE_BASE + " --disaggregation-mode decode --disaggregation-decode-host-receive-threshold 1"])
+def _pc_host_receive(a):
+    if _pc(a) and a.pd and a.lt("disaggregation_decode_host_receive_threshold", 1):
+        return Hit("disaggregation_decode_host_receive_threshold", "disaggregation_decode_allocation_policy")
+
+
+@_pc_rule("SGL120", "prefill-complete-with-decode-radix-or-hicache", "decode radix cache or decode HiCache",
+          "pd-prefill-complete-decode-no-radix-hicache", ("decode",),
+          "On a decode server prefill_complete supports neither the decode radix cache nor HiCache.",
+          "Drop `--disaggregation-decode-enable-radix-cache` / `--enable-hierarchical-cache` on the decode server, "
+          "or use the `early` policy.",
+          [PC_FIRE_BASE + " --disaggregation-mode decode --disaggregation-decode-enable-radix-cache"],
+          [PC_FIRE_BASE + " --disaggregation-mode prefill --disaggregation-decode-enable-radix-cache"])
+def _pc_decode_radix(a):
+    if _pc(a) and a.role == "decode":
+        for dest in ("disaggregation_decode_enable_radix_cache", "enable_hierarchical_cache"):
+            if a.is_true(dest):
+                return Hit(dest, "disaggregation_decode_allocation_policy")
+
+
+@_pc_rule("SGL121", "prefill-complete-prefill-hicache-not-write-back", "prefill HiCache other than L2 write_back",
+          "pd-prefill-complete-prefill-hicache-writeback", ("prefill",),
+          "With prefill_complete a prefill server's HiCache must be L2-only with write_back; the default write "
+          "policy is write_through, so HiCache needs an explicit `--hicache-write-policy write_back`.",
+          "Add `--hicache-write-policy write_back` and no `--hicache-storage-backend` on the prefill server.",
+          [PC_FIRE_BASE + " --disaggregation-mode prefill --enable-hierarchical-cache"],
+          [PC_FIRE_BASE + " --disaggregation-mode prefill --enable-hierarchical-cache "
+                          "--hicache-write-policy write_back"])
+def _pc_prefill_hicache(a):
+    if _pc(a) and a.role == "prefill" and a.is_true("enable_hierarchical_cache"):
+        if a.is_set("hicache_storage_backend"):
+            return Hit("hicache_storage_backend", "disaggregation_decode_allocation_policy")
+        if a.ne("hicache_write_policy", "write_back"):
+            return Hit("hicache_write_policy", "enable_hierarchical_cache", "disaggregation_decode_allocation_policy")
+
+
+@_pc_rule("SGL122", "prefill-complete-with-staging-buffer", "staging buffers", "pd-prefill-complete-no-staging-buffer",
+          (), "prefill_complete does not support the staging-buffer transfer path (env "
+              "`SGLANG_DISAGG_STAGING_BUFFER`).",
+          "Unset `SGLANG_DISAGG_STAGING_BUFFER` for this server, or use the `early` policy.",
+          [ex(PC_FIRE_BASE + " --disaggregation-mode decode", {"SGLANG_DISAGG_STAGING_BUFFER": "1"})],
+          [ex(PC_FIRE_BASE + " --disaggregation-mode decode", {"SGLANG_DISAGG_STAGING_BUFFER": "0"})],
+          env=("SGLANG_DISAGG_STAGING_BUFFER",))
+def _pc_staging(a):
+    if _pc(a) and a.env_truthy("SGLANG_DISAGG_STAGING_BUFFER"):
+        return Hit("disaggregation_decode_allocation_policy",
+                   note="SGLANG_DISAGG_STAGING_BUFFER is set in this launch's environment")
+
+
+@_pc_rule("SGL123", "prefill-complete-with-rust-server", "the Rust bootstrap registry",
+          "pd-prefill-complete-no-rust-server", (),
+          "prefill_complete does not support the Rust bootstrap registry (env `SGLANG_RUST_SERVER`).",
+          "Unset `SGLANG_RUST_SERVER` for this server, or use the `early` policy.",
+          [ex(PC_FIRE_BASE + " --disaggregation-mode decode", {"SGLANG_RUST_SERVER": "1"})],
+          [ex(PC_FIRE_BASE + " --disaggregation-mode decode", {"SGLANG_RUST_SERVER": "false"})],
+          env=("SGLANG_RUST_SERVER",))
+def _pc_rust(a):
+    if _pc(a) and a.env_truthy("SGLANG_RUST_SERVER"):
+        return Hit("disaggregation_decode_allocation_policy",
+                   note="SGLANG_RUST_SERVER is set in this launch's environment")
+
+
+# -- pipeline parallelism with speculative decoding -----------------------------------------------
+
+@sgl_rule(
+    "SGL124", "pp-speculation-not-on-prefill", roles=("decode", "null"),
+    upstream="PP + speculative decoding (MTP) is only supported on prefill nodes (disaggregation-mode=prefill)",
+    source="arg_groups/validation_hook.py:161", upstream_id="pd-pp-spec-prefill-only",
+    why="Pipeline parallelism with EAGLE/NEXTN speculation relays draft state between stages only on PD prefill "
+        "servers (unless SGLANG_ENABLE_PP_SPEC selects the aggregated relay, which itself refuses PD roles).",
+    fix="Use `--pp-size 1` on decode and non-PD servers that speculate, or drop speculation there.",
+    fire=["--disaggregation-mode decode --pp-size 2 --speculative-algorithm EAGLE "
+          "--speculative-draft-model-path @TINY@"],
+    quiet=["--disaggregation-mode prefill --pp-size 2 --speculative-algorithm EAGLE "
+           "--speculative-draft-model-path @TINY@",
+           "--disaggregation-mode decode --pp-size 1 --speculative-algorithm EAGLE "
+           "--speculative-draft-model-path @TINY@"],
+    env=("SGLANG_ENABLE_PP_SPEC",))
+def _pp_spec(a):
+    algo = a.get("speculative_algorithm")
+    if (a.role in ("decode", "null") and a.gt("pp_size", 1) and algo == "EAGLE"
+            and not a.is_true("enable_multi_layer_eagle") and not a.env_truthy("SGLANG_ENABLE_PP_SPEC")):
+        return Hit("pp_size", "speculative_algorithm")
+
+
+@sgl_rule(
+    "SGL125", "dspark-pp-not-on-prefill", roles=("decode", "null"),
+    upstream="DSpark pipeline parallelism requires PD prefill; decode and non-disaggregated serving require "
+             "pp_size == 1.",
+    source="arg_groups/speculative_hook.py:715", upstream_id="pd-dspark-pp-prefill-only",
+    why="DSPARK speculation supports pipeline parallelism only on PD prefill servers.",
+    fix="Use `--pp-size 1` on decode and non-PD DSPARK servers.",
+    fire=["--disaggregation-mode decode --speculative-algorithm DSPARK --pp-size 2"],
+    quiet=["--disaggregation-mode decode --speculative-algorithm DSPARK --pp-size 1"])
+def _dspark_pp(a):
+    if a.role in ("decode", "null") and a.eq("speculative_algorithm", "DSPARK") and a.ne("pp_size", 1):
+        return Hit("pp_size", "speculative_algorithm")
+
+
+# -- prefill-only / decode-only features ------------------------------------------------------------
+
+@sgl_rule(
+    "SGL126", "kv-cache-sharding-not-on-prefill", roles=("decode", "null"),
+    upstream="--enable-kv-cache-sharding is only supported on PD prefill workers: a rank's pool holds only its "
+             "stripe of every cached page, which is incompatible with local decode.",
+    source="arg_groups/kv_shard_hook.py:100", upstream_id="pd-kv-sharding-prefill-only",
+    why="A sharded KV pool holds only a stripe of every page, so the server cannot decode locally.",
+    fix="Keep `--enable-kv-cache-sharding` on prefill servers only.",
+    fire=["--disaggregation-mode decode --enable-kv-cache-sharding", "--enable-kv-cache-sharding"],
+    quiet=["--disaggregation-mode decode"])
+def _kv_sharding(a):
+    if a.role in ("decode", "null") and a.is_true("enable_kv_cache_sharding"):
+        return Hit("enable_kv_cache_sharding")
+
+
+@sgl_rule(
+    "SGL127", "dwdp-on-decode", roles=("decode",),
+    upstream="DWDP requires --disaggregation-mode null or prefill",
+    source="arg_groups/parallel_hook.py:444", upstream_id="pd-dwdp-not-on-decode",
+    why="Decode-wide data parallelism (DWDP) re-fetches remote expert weights every decode step.",
+    fix="Drop `--dwdp-size` on decode servers (it is meant for prefill).",
+    fire=["--disaggregation-mode decode --dwdp-size 2 --tp-size 2"],
+    quiet=["--disaggregation-mode prefill --dwdp-size 2 --tp-size 2", "--disaggregation-mode decode --tp-size 2"])
+def _dwdp_decode(a):
+    if a.role == "decode" and a.gt("dwdp_size", 1):
+        return Hit("dwdp_size")
+
+
+@sgl_rule(
+    "SGL128", "role-switch-unsupported-features", roles=("prefill", "decode"),
+    upstream="--enable-pd-role-switch does not rebuild role-specific state for the following features: {items}. "
+             "Remove these options or drop --enable-pd-role-switch.",
+    source="arg_groups/pd_disaggregation_hook.py:191", upstream_id="pd-role-switch-unsupported-features",
+    why="A server that switches between prefill and decode at run time cannot rebuild expert-parallel, "
+        "pipeline, DCP or speculative-decoding state.",
+    fix="Drop the listed features, or drop `--enable-pd-role-switch`.",
+    fire=["--disaggregation-mode prefill --enable-pd-role-switch --pp-size 2",
+          "--disaggregation-mode decode --enable-pd-role-switch --speculative-algorithm NGRAM"],
+    quiet=["--disaggregation-mode decode --enable-pd-role-switch", "--enable-pd-role-switch --pp-size 2"])
+def _role_switch(a):
+    if not (a.pd and a.is_true("enable_pd_role_switch")):
+        return None
+    items, blame = [], []
+    if a.gt("ep_size", 1):
+        items.append(f"expert parallelism (--ep-size {a.get('ep_size')})")
+        blame.append("ep_size")
+    if a.ne("moe_a2a_backend", "none"):
+        items.append(f"MoE all-to-all (--moe-a2a-backend {a.get('moe_a2a_backend')})")
+        blame.append("moe_a2a_backend")
+    if a.gt("pp_size", 1):
+        items.append(f"pipeline parallelism (--pp-size {a.get('pp_size')})")
+        blame.append("pp_size")
+    if a.attn_dp_enabled and a.is_true("enable_dp_attention_local_control_broadcast"):
+        items.append("DP attention local control broadcast")
+        blame.append("enable_dp_attention_local_control_broadcast")
+    if a.gt("dcp_size", 1):
+        items.append(f"decode context parallelism (--dcp-size {a.get('dcp_size')})")
+        blame.append("dcp_size")
+    if isinstance(a.get("speculative_algorithm"), str):
+        items.append(f"speculative decoding (--speculative-algorithm {a.get('speculative_algorithm')})")
+        blame.append("speculative_algorithm")
+    if items:
+        return Hit(*blame, "enable_pd_role_switch", fmt={"items": ", ".join(items)})
+
+
+@sgl_rule(
+    "SGL129", "lmcache-with-pd", roles=("prefill", "decode"),
+    upstream="LMCacheUnifiedRadixCache currently supports colocated prefill/decode scheduling only",
+    source="arg_groups/kv_cache_hook.py:471", upstream_id="pd-lmcache-colocated-only",
+    why="The LMCache radix cache works only when prefill and decode run in one server. On a decode server "
+        "without the decode radix cache SGLang fails earlier with \"--enable-lmcache requires radix cache to be "
+        "enabled\".",
+    fix="Drop `--enable-lmcache` from PD servers.",
+    fire=["--disaggregation-mode prefill --enable-lmcache", "--disaggregation-mode decode --enable-lmcache"],
+    quiet=["--enable-lmcache"])
+def _lmcache_pd(a):
+    if a.pd and a.is_true("enable_lmcache"):
+        return Hit("enable_lmcache")
+
+
+@sgl_rule(
+    "SGL130", "response-store-with-pd", roles=("prefill", "decode"),
+    upstream="--enable-response-store is not supported with --disaggregation-mode=prefill or decode; response "
+             "storage must remain disabled in PD mode.",
+    source="arg_groups/validation_hook.py:112", upstream_id="pd-no-response-store",
+    why="The response store is not available on disaggregated servers.",
+    fix="Drop `--enable-response-store` from PD servers.",
+    fire=["--disaggregation-mode decode --enable-response-store"],
+    quiet=["--enable-response-store", "--disaggregation-mode decode"])
+def _response_store(a):
+    if a.pd and a.is_true("enable_response_store"):
+        return Hit("enable_response_store")
+
+
+@sgl_rule(
+    "SGL131", "encoder-only-with-pd", roles=("prefill", "decode"),
+    upstream="Cannot set --encoder-only and --disaggregation-mode prefill/decode together",
+    source="arg_groups/pd_disaggregation_hook.py:312", upstream_id="pd-encoder-only-not-with-pd",
+    why="An encoder-only server (encoder disaggregation) is a third kind of server, not a PD role.",
+    fix="Run the encoder as its own server without `--disaggregation-mode`.",
+    fire=["--disaggregation-mode prefill --encoder-only"],
+    quiet=["--disaggregation-mode prefill"])
+def _encoder_only(a):
+    if a.pd and a.is_true("encoder_only"):
+        return Hit("encoder_only", "disaggregation_mode")
+
