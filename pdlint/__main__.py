@@ -1,0 +1,5 @@
+"""``python -m pdlint``."""
+
+from pdlint.cli import main
+
+raise SystemExit(main())

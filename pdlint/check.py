@@ -1,0 +1,150 @@
+"""Check stage: run every engine's rules on every launch, then place each
+finding at the line a human must edit.
+
+Shared-origin diagnosis: a role rule that fires on a token whose origin is
+reached by launches of more than one role (a YAML anchor, a shell variable, a
+Jinja ``{% set %}``/macro/include, a config variable, one template line
+rendered for both roles, a ``--config`` file) is reported once, at that
+origin, naming every launch and role that reaches it and which roles may keep
+the flag.  Other findings are de-duplicated per (rule, origin, message).
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from typing import Callable
+
+from pdlint.model import Finding, Launch, Related
+from pdlint.rules import all_rules
+
+
+def launch_tokens(launch: Launch) -> list:
+    info = launch.parsed
+    if info is not None and hasattr(info, "parsed"):
+        return list(info.parsed.tokens)
+    return list(launch.argv)
+
+
+def check(launches: list, enabled_for: Callable[[str], Callable[[str], bool]]) -> list:
+    from pdlint.engines.sglang import engine as sglang_engine
+    rules = all_rules()
+    reach: dict = {}  # origin key -> {launch index: token}
+    for i, launch in enumerate(launches):
+        for tok in launch_tokens(launch) + list(launch.command):
+            if tok.pieces:
+                reach.setdefault(tok.origin.key, {}).setdefault(i, tok)
+
+    cands = []
+    for i, launch in enumerate(launches):
+        if launch.engine == "sglang" and launch.kind == "server" and launch.parsed is not None:
+            enabled = enabled_for(launch.path)
+            for c in sglang_engine.candidates(launch, enabled):
+                cands.append((i, c))
+
+    shared: "OrderedDict[tuple, list]" = OrderedDict()
+    plain: list = []
+    for i, c in cands:
+        key = c.token.origin.key if c.token is not None and c.token.pieces else None
+        reached = reach.get(key, {}) if key else {}
+        roles = {launches[j].role for j in reached}
+        if c.role_specific and key is not None and len(reached) > 1 and len(roles) > 1:
+            shared.setdefault((c.code, key), []).append((i, c))
+        else:
+            plain.append((i, c))
+
+    findings: "OrderedDict[tuple, Finding]" = OrderedDict()
+    for i, c in plain:
+        f = _finding(rules[c.code], c, launches[i])
+        k = (f.code, f.path, f.line, f.column, f.message)
+        if k in findings:
+            old = findings[k]
+            findings[k] = _merge_related(old, f)
+        else:
+            findings[k] = f
+    for (code, key), group in shared.items():
+        f = _shared_finding(rules[code], group, reach[key], launches)
+        findings[(f.code, f.path, f.line, f.column, f.message)] = f
+    return list(findings.values())
+
+
+def _location(c, launch: Launch) -> tuple:
+    if c.token is not None and c.token.pieces:
+        o = c.token.origin
+        if not o.path.startswith("<"):
+            return o.path, o.line, o.column, o.chain
+    return launch.path, launch.line, 1, ()
+
+
+def _via(chain) -> list:
+    return [Related(h.path, h.line, h.column, f"via {h.note}") for h in chain]
+
+
+def _finding(rule, c, launch: Launch) -> Finding:
+    path, line, col, chain = _location(c, launch)
+    related = list(c.related) + _via(chain)
+    if (launch.path, launch.line) != (path, line):
+        related.append(Related(launch.path, launch.line, 1, _launch_note(launch)))
+    message = c.message
+    if c.version and rule.engine == "sglang":
+        message += f" [SGLang {c.version}]"
+    return Finding(path, line, col, rule.code, rule.name, rule.severity,
+                   launch.role if c.role_specific else None, message, tuple(_uniq(related)), c.fix, c.version,
+                   col + len(c.token.text) if c.token is not None and c.token.pieces else None)
+
+
+def _launch_note(launch: Launch) -> str:
+    role = launch.role or "unknown role"
+    where = f" ({launch.context})" if launch.context else ""
+    return f"{role} launch: {launch.entrypoint}{where}"
+
+
+def _shared_finding(rule, group: list, reached: dict, launches: list) -> Finding:
+    i0, c0 = group[0]
+    path, line, col, _ = _location(c0, launches[i0])
+    failing = {i for i, _ in group}
+    fail_roles = sorted({launches[i].role or "unknown" for i in failing})
+    all_roles = sorted({launches[j].role or "unknown" for j in reached})
+    keep = [r for r in all_roles if r not in fail_roles]
+    related = []
+    for j in sorted(reached, key=lambda j: (launches[j].path, launches[j].line, j)):
+        launch, tok = launches[j], reached[j]
+        hop = tok.origin.chain[0] if tok.origin.chain else None
+        status = "fails" if j in failing else "accepts it"
+        note = f"{launch.role or 'unknown-role'} launch ({launch.entrypoint}) {status}"
+        if launch.context:
+            note += f"; {launch.context}"
+        if hop is not None:
+            related.append(Related(hop.path, hop.line, hop.column, f"{note}; reaches it via {hop.note}"))
+        else:
+            related.append(Related(launch.path, launch.line, 1, note))
+    roles_txt = " and ".join(all_roles)
+    if keep:
+        advice = f"keep it only for {' and '.join(keep)}: move it out of the shared part into the " \
+                 f"{' and '.join(keep)}-only part"
+    else:
+        advice = "no role that reaches it accepts it"
+    message = (f"{c0.message} (this line is shared by {len(reached)} launches ({roles_txt}); it fails on "
+               f"{' and '.join(fail_roles)}; {advice})")
+    if c0.version and rule.engine == "sglang":
+        message += f" [SGLang {c0.version}]"
+    role = fail_roles[0] if len(fail_roles) == 1 else None
+    return Finding(path, line, col, rule.code, rule.name, rule.severity, role, message, tuple(_uniq(related)),
+                   c0.fix, c0.version,
+                   col + len(c0.token.text) if c0.token is not None else None)
+
+
+def _merge_related(a: Finding, b: Finding) -> Finding:
+    rel = tuple(_uniq(list(a.related) + list(b.related)))
+    role = a.role if a.role == b.role else None
+    return Finding(a.path, a.line, a.column, a.code, a.name, a.severity, role, a.message, rel, a.fix,
+                   a.engine_version, a.end_column)
+
+
+def _uniq(items: list) -> list:
+    seen, out = set(), []
+    for r in items:
+        k = (r.path, r.line, r.column, r.note)
+        if k not in seen:
+            seen.add(k)
+            out.append(r)
+    return out

@@ -1,0 +1,182 @@
+"""Command line: ``pdlint [check] [PATH ...]``, ``pdlint show PATH``,
+``pdlint rule CODE``, ``pdlint rules``.
+
+``main(argv) -> int`` (pre-commit-hooks style: no global state; tests call it).
+Exit codes: 0 no error findings, 1 error findings (or warnings with
+``--strict``), 2 usage, configuration or internal error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from typing import Optional, Sequence
+
+from pdlint import __version__
+
+SUBCOMMANDS = ("check", "show", "rule", "rules")
+
+
+def _common(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--var", action="append", default=[], metavar="KEY=VALUE",
+                   help="template variable for every render (wins over config and values files)")
+    p.add_argument("--role-var", metavar="NAME", help="the template variable that holds the role")
+    p.add_argument("--config", metavar="FILE", help="use this config file instead of discovering one")
+    p.add_argument("--sglang-version", metavar="VERSION", help="SGLang release to judge against")
+    p.add_argument("--format", choices=("text", "json"), default="text", help="output format")
+    p.add_argument("--debug", action="store_true", help="show tracebacks of internal errors")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="pdlint",
+        description="Lint prefill/decode (PD-disaggregated) LLM-serving launch templates per role.",
+        epilog="Subcommands: check (default), show PATH, rule CODE, rules. Exit: 0 clean, 1 findings, 2 error.")
+    p.add_argument("--version", action="version", version=f"pdlint {__version__}")
+    sub = p.add_subparsers(dest="command")
+    c = sub.add_parser("check", help="check files and directories (default)")
+    c.add_argument("paths", nargs="*", metavar="PATH", help="files or directories (default: .)")
+    _common(c)
+    c.add_argument("--strict", action="store_true", help="warnings fail the run too")
+    c.add_argument("--exit-zero", action="store_true", help="exit 0 even with findings")
+    c.add_argument("--no-hints", action="store_true", help="do not print fix hints")
+    s = sub.add_parser("show", help="print every launch found, per role, with each token's origin")
+    s.add_argument("paths", nargs="+", metavar="PATH")
+    s.add_argument("--role", choices=("prefill", "decode", "null"), help="only launches of this role")
+    _common(s)
+    r = sub.add_parser("rule", help="print one rule's documentation")
+    r.add_argument("code", metavar="CODE", help="rule code or name, e.g. SGL101")
+    rs = sub.add_parser("rules", help="list every rule")
+    rs.add_argument("--format", choices=("text", "markdown", "json"), default="text")
+    return p
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    if not args_list or (args_list[0] not in SUBCOMMANDS and args_list[0] not in ("-h", "--help", "--version")):
+        args_list = ["check"] + args_list
+    parser = build_parser()
+    try:
+        ns = parser.parse_args(args_list)
+    except SystemExit as e:
+        return 2 if e.code not in (0, None) else 0
+    try:
+        if ns.command == "rule":
+            return _rule(ns.code)
+        if ns.command == "rules":
+            return _rules(ns.format)
+        return _scan(ns)
+    except KeyboardInterrupt:  # pragma: no cover
+        return 130
+    except Exception as e:  # internal error: a message, not a traceback (unless --debug)
+        from pdlint.config import ConfigError
+        from pdlint.lint import UsageError
+        if getattr(ns, "debug", False):
+            raise
+        if isinstance(e, (ConfigError, UsageError)):
+            sys.stderr.write(f"pdlint: error: {e}\n")
+        else:
+            sys.stderr.write(f"pdlint: internal error: {type(e).__name__}: {e} (run with --debug for details)\n")
+        return 2
+
+
+def _variables(pairs: list) -> dict:
+    out = {}
+    for p in pairs:
+        if "=" not in p:
+            from pdlint.lint import UsageError
+            raise UsageError(f"--var expects KEY=VALUE, got {p!r}")
+        k, v = p.split("=", 1)
+        out[k.strip()] = v
+    return out
+
+
+def _scan(ns) -> int:
+    from pdlint.extract import Options
+    from pdlint.lint import run
+    cwd = os.getcwd()
+    opts = Options(cwd=cwd, variables=_variables(ns.var), role_var=ns.role_var,
+                   engine_version=ns.sglang_version)
+    result = run(list(ns.paths) or ["."], opts, ns.config)
+    for w in result.warnings:
+        sys.stderr.write(f"pdlint: warning: {w}\n")
+    if ns.command == "show":
+        return _show(ns, result)
+    if ns.format == "json":
+        from pdlint.report import jsonfmt
+        sys.stdout.write(jsonfmt.render(result.findings, result.launches, result.files))
+    else:
+        from pdlint.report import text
+        sys.stdout.write(text.render(result.findings, result.sources, result.files,
+                                     color=text.use_color(sys.stdout), show_fix=not ns.no_hints))
+    if ns.exit_zero:
+        return 0
+    errors = any(f.severity == "error" for f in result.findings)
+    warnings = any(f.severity == "warning" for f in result.findings)
+    return 1 if errors or (ns.strict and warnings) else 0
+
+
+def _show(ns, result) -> int:
+    launches = [l for l in result.launches if ns.role is None or l.role == ns.role]
+    if ns.format == "json":
+        import json
+        from pdlint.report.jsonfmt import launch_dict
+        sys.stdout.write(json.dumps({"version": 1, "files": result.files,
+                                     "launches": [launch_dict(l) for l in launches]}, indent=2) + "\n")
+        return 0
+    out = []
+    for l in launches:
+        role = l.role if l.role is not None else ("router" if l.kind == "router" else "unknown role")
+        info = l.parsed
+        ver = f" [SGLang {info.version}]" if info is not None and hasattr(info, "version") else ""
+        out.append(f"{l.path}:{l.line}: {role} {l.engine} {l.kind}: {l.entrypoint}{ver}")
+        if l.context:
+            out.append(f"  context: {l.context}")
+        if l.env:
+            out.append("  env: " + " ".join(f"{k}={'<opaque>' if v.opaque else v.text}" for k, v in sorted(l.env.items())))
+        tokens = info.parsed.tokens if info is not None and hasattr(info, "parsed") else l.argv
+        width = min(max((len(t.text) for t in tokens), default=0), 48)
+        for t in tokens:
+            o = t.origin
+            via = f"  via {o.describe_chain()}" if o.chain else ""
+            opaque = "  (opaque)" if t.opaque else ""
+            out.append(f"    {t.text:<{width}}  {o.path}:{o.line}:{o.column}{via}{opaque}")
+        out.append("")
+    out.append(f"{len(launches)} launch{'es' if len(launches) != 1 else ''} in {result.files} file"
+               f"{'s' if result.files != 1 else ''}.")
+    sys.stdout.write("\n".join(out) + "\n")
+    return 0
+
+
+def _rule(code: str) -> int:
+    from pdlint.rules import get
+    rule = get(code)
+    if rule is None:
+        sys.stderr.write(f"pdlint: error: unknown rule {code!r} (see `pdlint rules`)\n")
+        return 2
+    sys.stdout.write(rule.docs())
+    return 0
+
+
+def _rules(fmt: str) -> int:
+    from pdlint.rules import all_rules, code_key, rules_markdown
+    rules = sorted(all_rules().values(), key=lambda r: code_key(r.code))
+    if fmt == "markdown":
+        sys.stdout.write(rules_markdown())
+    elif fmt == "json":
+        import json
+        sys.stdout.write(json.dumps([{
+            "code": r.code, "name": r.name, "severity": r.severity, "engine": r.engine, "roles": list(r.roles),
+            "versions": list(r.versions), "summary": r.summary, "upstream": r.upstream, "source": r.source,
+            "category": r.category} for r in rules], indent=2) + "\n")
+    else:
+        for r in rules:
+            roles = ",".join(r.roles) or "any"
+            versions = ",".join(r.versions) or "all"
+            sys.stdout.write(f"{r.code:<8} {r.name:<48} {r.severity:<8} {roles:<16} {versions}\n")
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())

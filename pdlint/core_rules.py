@@ -1,0 +1,98 @@
+"""pdlint's own diagnostics: input it cannot read, parse or render.
+
+Each bad file gives one finding with its own code, at the file and (when
+known) line; the scan goes on.
+"""
+
+from pdlint.model import ERROR, WARNING
+from pdlint.rules import Rule, register
+
+_C = "input"
+
+UNREADABLE = register(Rule(
+    "PD001", "unreadable-file", ERROR,
+    "Reports a file pdlint was asked to check but cannot read (permissions, a dangling symlink, a directory "
+    "where a file was expected).",
+    "A launch file that cannot be read cannot be checked; in CI that must not pass silently.",
+    "Make the file readable, or exclude it in `[tool.pdlint] exclude`.", category=_C))
+
+UNDECODABLE = register(Rule(
+    "PD002", "undecodable-file", ERROR,
+    "Reports a file that is not valid UTF-8 text (or contains NUL bytes).",
+    "Launch templates, manifests and scripts are text; a binary or mis-encoded file is either not a launch "
+    "file (exclude it) or corrupt.",
+    "Re-save the file as UTF-8, or exclude it.", category=_C))
+
+INVALID_YAML = register(Rule(
+    "PD003", "invalid-yaml", ERROR,
+    "Reports a YAML file (or the rendered output of a YAML template) that does not parse.",
+    "Kubernetes and SGLang reject it too; for a template the line given is the template line that produced the "
+    "bad output.",
+    "Fix the YAML at the reported line.",
+    example="args:\n  - --tp-size\n   - 2", example_fixed="args:\n  - --tp-size\n  - \"2\"", category=_C))
+
+TEMPLATE_SYNTAX = register(Rule(
+    "PD004", "template-syntax-error", ERROR,
+    "Reports a Jinja template that does not compile.",
+    "A template that does not compile cannot be rendered for any role.",
+    "Fix the template syntax at the reported line.",
+    example="{% if role == 'prefill' %}--disaggregation-mode prefill", example_fixed=
+    "{% if role == 'prefill' %}--disaggregation-mode prefill{% endif %}", category=_C))
+
+UNDEFINED = register(Rule(
+    "PD005", "undefined-variable", ERROR,
+    "Reports every use of a template variable that has no value: not set in the template, in `[tool.pdlint.vars]`, "
+    "a values file, a per-role `roles.<role>.vars` table or `--var`.",
+    "Templates are rendered with strict undefined semantics: a deployment tool rendering this template would fail "
+    "or emit an empty value where a flag value belongs.",
+    "Define the variable (in the template, the pdlint config or a values file), or pass it with `--var NAME=VALUE`.",
+    example="--model-path {{ model_path }}", example_fixed="[tool.pdlint.vars]\nmodel_path = \"/models/qwen\"",
+    category=_C))
+
+RENDER_ERROR = register(Rule(
+    "PD006", "template-render-error", ERROR,
+    "Reports a template that fails while rendering (a type error, a division by zero, an operation the sandbox "
+    "refuses).",
+    "The deployment tool would fail the same way; pdlint cannot see the launches the template produces.",
+    "Fix the expression at the reported line.", category=_C))
+
+INCLUDE = register(Rule(
+    "PD007", "template-include-error", ERROR,
+    "Reports an `include`, `import`, `from ... import` or `extends` that names a missing template or one outside "
+    "the repository.",
+    "Includes resolve relative to the including template and must stay inside the repository: pdlint never reads "
+    "files outside it (a pull request could otherwise make CI read arbitrary files).",
+    "Fix the template path; keep shared partials inside the repository.", category=_C))
+
+LIMIT = register(Rule(
+    "PD008", "resource-limit", ERROR,
+    "Reports input that exceeds one of pdlint's safety limits: file size, render time, rendered size, YAML node "
+    "count or alias expansion, shell evaluation paths.",
+    "Untrusted input must not hang or exhaust CI; a launch file this large or slow is almost certainly a mistake "
+    "(or an attack such as a YAML alias bomb).",
+    "Shrink the input, or exclude the file.", category=_C))
+
+SHELL_PARSE = register(Rule(
+    "PD009", "shell-parse-error", WARNING,
+    "Reports a region of a shell script (or of an `sh -c` string) that does not parse; the rest is still checked.",
+    "The shell would reject or misread it, and launches inside it cannot be checked.",
+    "Fix the shell syntax at the reported line.", category=_C))
+
+CONFIG_REF = register(Rule(
+    "PD010", "values-file-error", ERROR,
+    "Reports a values file named in `[tool.pdlint] values` that cannot be read or is not a YAML mapping.",
+    "Templates would render without those variables.",
+    "Fix the path or the file.", category=_C))
+
+SHELL_C_ARGS = register(Rule(
+    "PD011", "sh-c-split-arguments", WARNING,
+    "Reports a container (or wrapper) that runs `sh -c` with the command split into one word per argument, "
+    "e.g. `command: [/bin/sh, -c]` with `args: [python3, -m, sglang.launch_server, ...]`.",
+    "`sh -c` takes only the next word as its script; the words after it become `$0`, `$1`, ... of that script "
+    "and are never passed to the program, so the server starts without its flags (or not at all). pdlint still "
+    "checks the command as if joined, since some operators re-join it.",
+    "Drop `sh -c` and list the command in `command`/`args`, or pass the whole command line as one string after "
+    "`-c`.",
+    example="command: [/bin/sh, -c]\nargs: [python3, -m, sglang.launch_server, --tp-size, \"2\"]",
+    example_fixed="command: [/bin/sh, -c]\nargs: [\"python3 -m sglang.launch_server --tp-size 2\"]",
+    category="structure"))

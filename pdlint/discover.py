@@ -1,0 +1,180 @@
+"""Find the files to scan and what kind each one is.
+
+Directories are walked (``.git`` skipped; inside a git work tree the
+``.gitignore`` rules apply, through ``git ls-files``); files named on the
+command line are always scanned.  A file passed explicitly (as pre-commit does
+with the staged files) is expanded to its launch unit: the repository files
+that include, source or ``--config``-reference it are scanned too, so a change
+to a shared partial re-checks every launch that uses it.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+from dataclasses import dataclass
+from typing import Optional
+
+JINJA_EXT = (".j2", ".jinja", ".jinja2")
+YAML_EXT = (".yaml", ".yml")
+SHELL_EXT = (".sh", ".bash")
+_SHEBANG = re.compile(rb"^#!\s*\S*?(?:/|env\s+)(?:ba|z|k|da|a)?sh\b")
+KEYWORDS = (b"sglang", b"vllm", b"trtllm", b"dynamo", b"disaggregation", b"launch_server", b"tensorrt",
+            b"kv_role", b"kv-role", b"prefill", b"decode")
+
+
+@dataclass
+class FileJob:
+    abspath: str
+    display: str  # relative to the working directory, '/'-separated
+    root: str  # repository root (git work tree, else the working directory)
+    kind: str  # jinja | yaml | shell | tpl
+    explicit: bool = False
+
+    @property
+    def rel(self) -> str:
+        """Path relative to the repository root, '/'-separated."""
+        return os.path.relpath(self.abspath, self.root).replace(os.sep, "/")
+
+
+def display_path(abspath: str, cwd: str) -> str:
+    try:
+        rel = os.path.relpath(abspath, cwd)
+    except ValueError:  # other drive on Windows
+        return abspath.replace(os.sep, "/")
+    if rel.startswith(".." + os.sep) or rel == "..":
+        return abspath.replace(os.sep, "/")
+    return rel.replace(os.sep, "/")
+
+
+def repo_root(path: str, cache: dict) -> Optional[str]:
+    d = path if os.path.isdir(path) else os.path.dirname(path)
+    d = os.path.abspath(d)
+    seen = []
+    while True:
+        if d in cache:
+            root = cache[d]
+            break
+        if os.path.exists(os.path.join(d, ".git")):
+            root = d
+            break
+        parent = os.path.dirname(d)
+        seen.append(d)
+        if parent == d:
+            root = None
+            break
+        d = parent
+    for s in seen:
+        cache[s] = root
+    return root
+
+
+def kind_of(name: str, head: bytes = b"") -> Optional[str]:
+    lower = name.lower()
+    if lower.endswith(JINJA_EXT):
+        return "jinja"
+    if lower.endswith(".tpl"):
+        return "tpl"
+    if lower.endswith(YAML_EXT):
+        return "yaml"
+    if lower.endswith(SHELL_EXT):
+        return "shell"
+    if "." not in os.path.basename(name) and _SHEBANG.match(head):
+        return "shell"
+    return None
+
+
+def _head(path: str) -> bytes:
+    try:
+        with open(path, "rb") as f:
+            return f.read(128)
+    except OSError:
+        return b""
+
+
+def _git_files(root: str, directory: str) -> Optional[list]:
+    """Tracked and untracked-but-not-ignored files under ``directory``."""
+    try:
+        out = subprocess.run(
+            ["git", "-C", root, "ls-files", "-z", "--cached", "--others", "--exclude-standard", "--",
+             os.path.relpath(directory, root)],
+            capture_output=True, timeout=30, check=True).stdout
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return [os.path.join(root, p) for p in out.decode("utf-8", "surrogateescape").split("\0") if p]
+
+
+def _walk(directory: str) -> list:
+    out = []
+    for dirpath, dirnames, filenames in os.walk(directory):
+        dirnames[:] = sorted(d for d in dirnames if d != ".git")
+        for f in sorted(filenames):
+            out.append(os.path.join(dirpath, f))
+    return out
+
+
+def discover(paths: list, cwd: str, excluded=lambda p: False) -> tuple:
+    """``(jobs, missing)``: the files to scan and the named paths that do not exist."""
+    roots: dict = {}
+    jobs: dict = {}
+    missing: list = []
+    for p in paths or ["."]:
+        ap = os.path.abspath(os.path.join(cwd, p))
+        if os.path.isdir(ap):
+            root = repo_root(ap, roots)
+            files = _git_files(root, ap) if root else None
+            if files is None:
+                files = _walk(ap)
+            for f in files:
+                if os.path.isdir(f) or excluded(f):
+                    continue
+                kind = kind_of(f, _head(f) if "." not in os.path.basename(f) else b"")
+                if kind and f not in jobs:
+                    jobs[f] = FileJob(f, display_path(f, cwd), root or cwd, kind)
+        elif os.path.lexists(ap):
+            root = repo_root(ap, roots)
+            kind = kind_of(ap, _head(ap)) or "yaml"
+            jobs[ap] = FileJob(ap, display_path(ap, cwd), root or cwd, kind, explicit=True)
+        else:
+            missing.append(p)
+    return sorted(jobs.values(), key=lambda j: j.display), missing
+
+
+def expand_units(jobs: list, cwd: str, excluded=lambda p: False) -> list:
+    """Add the repository files that reference an explicitly named file."""
+    explicit = [j for j in jobs if j.explicit]
+    if not explicit:
+        return jobs
+    have = {j.abspath for j in jobs}
+    by_root: dict = {}
+    for j in explicit:
+        by_root.setdefault(j.root, []).append(j)
+    extra: dict = {}
+    for root, named in by_root.items():
+        files = _git_files(root, root) or _walk(root)
+        needles = {os.path.basename(j.abspath).encode(): j for j in named}
+        for f in files:
+            if f in have or f in extra or excluded(f) or os.path.isdir(f):
+                continue
+            kind = kind_of(f, _head(f) if "." not in os.path.basename(f) else b"")
+            if not kind:
+                continue
+            try:
+                if os.path.getsize(f) > 2_000_000:
+                    continue
+                with open(f, "rb") as fh:
+                    data = fh.read()
+            except OSError:
+                continue
+            if any(n in data for n in needles):
+                extra[f] = FileJob(f, display_path(f, cwd), root, kind)
+    return sorted(list(jobs) + list(extra.values()), key=lambda j: j.display)
+
+
+def worth_parsing(kind: str, data: bytes) -> bool:
+    """Cheap pre-filter: a YAML file or script that names no engine holds no launch."""
+    if kind in ("jinja", "tpl"):
+        return True
+    lower = data.lower()
+    return any(k in lower for k in KEYWORDS)

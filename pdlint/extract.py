@@ -1,0 +1,377 @@
+"""Extract stage: every launch in every file, with traced argv.
+
+Per file kind: Jinja templates are rendered per role (``pdlint.render``) and
+their output read as YAML or shell; YAML documents give containers
+(``formats.kube``) and standalone SGLang ``--config`` files; shell scripts give
+commands (``formats.shell``).  Commands become launches where
+``pdlint.launchers`` recognises an entry point.  Engine adapters then
+interpret each launch's argv (SGLang: version, ``--config`` merge, parse,
+role).  Problems with the input itself become ``PD`` findings here.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from typing import Optional
+
+from pdlint import core_rules as C
+from pdlint import launchers
+from pdlint.config import Config
+from pdlint.discover import FileJob, display_path, worth_parsing
+from pdlint.formats import kube
+from pdlint.formats import yamltree as yt
+from pdlint.model import ERROR, Finding, Launch
+from pdlint.text import SourceFile, TStr
+
+MAX_FILE_BYTES = 2_000_000
+
+
+@dataclass
+class Options:
+    cwd: str
+    variables: dict = field(default_factory=dict)  # --var
+    role_var: Optional[str] = None  # --role-var
+    engine_version: Optional[str] = None  # --sglang-version
+    render_seconds: float = 5.0
+
+
+@dataclass
+class Extraction:
+    launches: list = field(default_factory=list)
+    findings: list = field(default_factory=list)
+    files: int = 0
+    sources: dict = field(default_factory=dict)  # display path -> SourceFile (for snippets)
+
+
+class Extractor:
+    def __init__(self, options: Options, config_for):
+        self.opt = options
+        self.config_for = config_for  # abspath -> Config
+        self.out = Extraction()
+        self._files: dict = {}  # abspath -> SourceFile | Finding
+
+    # -- reading -------------------------------------------------------------
+    def read(self, abspath: str, report: bool = True) -> Optional[SourceFile]:
+        """Read a file once (decoded, CRLF-normalised); a bad file is reported once."""
+        abspath = os.path.abspath(abspath)
+        cached = self._files.get(abspath)
+        if isinstance(cached, SourceFile):
+            return cached
+        if cached is not None:
+            return None
+        display = display_path(abspath, self.opt.cwd)
+        try:
+            if os.path.getsize(abspath) > MAX_FILE_BYTES:
+                raise _Bad(C.LIMIT, f"file is larger than {MAX_FILE_BYTES} bytes; not scanned")
+            with open(abspath, "rb") as f:
+                data = f.read()
+        except _Bad as b:
+            return self._bad(abspath, display, b.rule, b.message, report)
+        except OSError as e:
+            return self._bad(abspath, display, C.UNREADABLE, f"cannot read file: {e.strerror or e}", report)
+        if b"\0" in data:
+            return self._bad(abspath, display, C.UNDECODABLE, "file contains NUL bytes (binary?)", report)
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as e:
+            line = data[:e.start].count(b"\n") + 1
+            return self._bad(abspath, display, C.UNDECODABLE, f"not valid UTF-8 (byte {e.start})", report, line)
+        if text.startswith("\ufeff"):
+            text = text[1:]
+        src = SourceFile(display, text.replace("\r\n", "\n").replace("\r", "\n"), abspath)
+        self._files[abspath] = src
+        self.out.sources[display] = src
+        return src
+
+    def _bad(self, abspath, display, rule, message, report, line=1):
+        f = Finding(display, line, 1, rule.code, rule.name, rule.severity, None, message)
+        self._files[abspath] = f
+        if report:
+            self.out.findings.append(f)
+        return None
+
+    def problem(self, rule, src: Optional[SourceFile], line: int, column: int, message: str,
+                path: Optional[str] = None) -> None:
+        self.out.findings.append(Finding(src.path if src else (path or "<unknown>"), max(line, 1),
+                                         max(column, 1), rule.code, rule.name, rule.severity, None, message))
+
+    def problem_at(self, rule, where: TStr, index: int, message: str) -> None:
+        o = where.origin_at(index) if where.pieces else None
+        if o is None:
+            return
+        self.out.findings.append(Finding(o.path, o.line, o.column, rule.code, rule.name, rule.severity, None,
+                                         message))
+
+    # -- dispatch --------------------------------------------------------------
+    def run(self, jobs: list) -> Extraction:
+        for job in jobs:
+            self.out.files += 1
+            src = self.read(job.abspath)
+            if src is None:
+                continue
+            try:
+                data = src.text.encode("utf-8", "surrogatepass")
+            except Exception:
+                data = b""
+            if not job.explicit and not worth_parsing(job.kind, data):
+                continue
+            if job.kind in ("jinja", "tpl"):
+                if job.kind == "tpl" and _is_go_template(src.text):
+                    continue  # Helm/Go templates are handled by the Helm adapter
+                self.jinja(job, src)
+            elif job.kind == "yaml":
+                self.yaml(job, src, TStr.from_source(src), None)
+            elif job.kind == "shell":
+                self.shell(job, src, TStr.from_source(src), None)
+        self.interpret()
+        return self.out
+
+    # -- Jinja -------------------------------------------------------------------
+    def jinja(self, job: FileJob, src: SourceFile) -> None:
+        from pdlint.render.jinja import Limits, render_template
+        cfg: Config = self.config_for(job.abspath)
+        variables, role_vars = self.variables(cfg)
+        limits = Limits(render_seconds=self.opt.render_seconds, max_file_bytes=MAX_FILE_BYTES)
+
+        def read_file(full: str) -> Optional[SourceFile]:
+            return self.read(full, report=False)
+
+        renders, problems, _ = render_template(
+            src, job.rel, root=job.root, cwd=self.opt.cwd, variables=variables,
+            role_var=self.opt.role_var or cfg.role_var, role_vars=role_vars, limits=limits, read_file=read_file)
+        rule_for = {"syntax": C.TEMPLATE_SYNTAX, "undefined": C.UNDEFINED, "render": C.RENDER_ERROR,
+                    "include": C.INCLUDE, "limit": C.LIMIT}
+        for p in problems:
+            self.problem(rule_for[p.code], p.src or src, p.line, p.column, p.message)
+        inner = _inner_kind(job.abspath)
+        for r in renders:
+            kind = inner or _sniff(r.text.text)
+            label = f"rendered with {r.role_var}={r.role_value!r}" if r.role_var else "rendered"
+            if kind == "yaml":
+                self.yaml(job, src, r.text, r.role, label)
+            else:
+                self.shell(job, src, r.text, r.role, label)
+
+    def variables(self, cfg: Config) -> tuple:
+        from pdlint.config import ConfigError, load_values_file
+        variables: dict = {}
+        for path in cfg.values_files:
+            try:
+                vals, _ = load_values_file(path, display_path(path, self.opt.cwd))
+                variables.update(vals)
+            except ConfigError as e:
+                key = ("values", path)
+                if key not in self._files:
+                    self._files[key] = True
+                    self.out.findings.append(Finding(display_path(path, self.opt.cwd), 1, 1, C.CONFIG_REF.code,
+                                                     C.CONFIG_REF.name, ERROR, None, str(e)))
+        variables.update(cfg.vars)
+        variables.update(self.opt.variables)
+        return variables, cfg.role_vars
+
+    # -- YAML --------------------------------------------------------------------
+    def yaml(self, job: FileJob, src: SourceFile, doc: TStr, render_role: Optional[str],
+             label: str = "") -> None:
+        try:
+            docs = yt.compose(doc.text)
+        except yt.LimitError as e:
+            self.problem_at(C.LIMIT, doc, e.index, e.message)
+            return
+        except yt.YamlError as e:
+            what = "rendered YAML" if render_role is not None or label else "YAML"
+            self.problem_at(C.INVALID_YAML, doc, e.index, f"invalid {what}: {e.message}")
+            return
+        found = False
+        for c in kube.find_containers(docs):
+            env = kube.container_env(doc, c)
+            words = kube.container_words(doc, c, env)
+            meta = {"image": kube.image_of(c) or "", "yaml_path": c.path, "resource_kind": c.resource_kind,
+                    "resource_name": c.resource_name, "names": c.names, "doc_index": c.doc_index}
+            context = kube.describe(c) + (f", {label}" if label else "")
+            found |= bool(self.command_launches(job, words, env, context, render_role, meta))
+        if not found:
+            self.sglang_config(job, src, doc, docs, render_role)
+
+    def sglang_config(self, job: FileJob, src: SourceFile, doc: TStr, docs: list, render_role) -> None:
+        """A standalone SGLang ``--config`` file: a virtual launch that reads it."""
+        from pdlint.engines.sglang import config_merge, flags
+        if len(docs) != 1 or docs[0].root is None or render_role is not None:
+            return
+        root = yt.Ref(docs[0].root)
+        if not isinstance(yt.deref(root).node, yt.YMap):
+            return
+        keys = [k for k, _ in yt.map_items(root)]
+        if not config_merge.looks_like_config(keys, flags.load(flags.newest())):
+            return
+        first = doc[docs[0].root.start:docs[0].root.start + 1]
+        cfg_tok = TStr.at("--config", first.pieces[0].src if first.pieces else src, docs[0].root.start)
+        path_tok = TStr.at(job.rel, src, docs[0].root.start)
+        launch = Launch(path=src.path, line=1, engine="sglang", entrypoint="python -m sglang.launch_server",
+                        kind="server", command=[], argv=[cfg_tok, path_tok], context="SGLang --config file",
+                        meta={"virtual_config": job.abspath})
+        self.add_launch(launch)
+
+    # -- shell ---------------------------------------------------------------------
+    def shell(self, job: FileJob, src: SourceFile, doc: TStr, render_role: Optional[str], label: str = "",
+              env: Optional[dict] = None, positional: Optional[list] = None, context: str = "",
+              meta: Optional[dict] = None) -> int:
+        try:
+            from pdlint.formats.shell import ShellContext, shell_commands
+        except ImportError:
+            return 0
+        root = job.root
+
+        def resolve_source(name: str, current: SourceFile) -> Optional[SourceFile]:
+            return self.resolve_in_repo(name, current.abspath if current and current.abspath else job.abspath,
+                                        root)
+
+        def report(code: str, message: str, where: TStr, index: int) -> None:
+            rule = C.LIMIT if code.endswith("LIMIT") else C.SHELL_PARSE
+            self.problem_at(rule, where, index, message)
+
+        ctx = ShellContext(resolve_source=resolve_source, report=report)
+        n = 0
+        for cmd in shell_commands(doc, ctx, env=env, positional=positional):
+            ctx_text = ", ".join(x for x in (context, cmd.context, label) if x)
+            merged_env = dict(env or {})
+            merged_env.update(cmd.env)
+            m = dict(meta or {})
+            if cmd.role_hint:
+                m["role_hint"] = cmd.role_hint
+            n += len(self.command_launches(job, cmd.words, merged_env, ctx_text, render_role, m))
+        return n
+
+    # -- launches ------------------------------------------------------------------
+    def command_launches(self, job: FileJob, words: list, env: dict, context: str, render_role: Optional[str],
+                         meta: dict, depth: int = 0) -> list:
+        found = launchers.find(words)
+        if found is None:
+            return []
+        if isinstance(found, launchers.ShellHandoff):
+            if depth > 3:
+                return []
+            script, positional = found.script, found.positional
+            if len(script.text.split()) == 1 and positional and not script.opaque:
+                # `sh -c` followed by one token per argv word: only the first word is the script
+                self.problem_at(C.SHELL_C_ARGS, script, 0,
+                                f"`sh -c` runs only {script.text!r} as its script; the {len(positional)} words "
+                                f"after it become $0, $1, ... and are not passed to {script.text!r}")
+                return self.command_launches(job, [script] + positional, {**env, **found.env}, context,
+                                             render_role, meta, depth + 1)
+            merged = {**env, **found.env}
+            before = len(self.out.launches)
+            self.shell(job, self.read(job.abspath, report=False), script, render_role, env=merged,
+                       positional=positional, context=context, meta=meta)
+            return self.out.launches[before:]
+        m: launchers.Match = found
+        launch_env = dict(env)
+        launch_env.update(m.env)
+        entry = words[m.start]
+        o = entry.origin
+        line = o.line if o.path == job.display else next(
+            (h.line for h in o.chain if h.path == job.display), 1)
+        launch = Launch(path=job.display, line=line, engine=m.engine, entrypoint=m.entrypoint, kind=m.kind,
+                        command=list(words[m.start:m.argv_start]), argv=list(words[m.argv_start:]),
+                        env=launch_env, context=context, render_role=render_role, meta=dict(meta))
+        if meta.get("role_hint"):
+            launch.structural_role = meta["role_hint"]
+        self.add_launch(launch)
+        return [launch]
+
+    def add_launch(self, launch: Launch) -> None:
+        launch.ordinal = sum(1 for x in self.out.launches if x.path == launch.path)
+        self.out.launches.append(launch)
+
+    # -- files referenced from launches ------------------------------------------------
+    def resolve_in_repo(self, name: str, from_abspath: str, root: str) -> Optional[SourceFile]:
+        """A file named by a launch (``source``, ``--config``): relative to the
+        referring file, then to the repository root; never outside the root."""
+        if not name or "\0" in name:
+            return None
+        real_root = os.path.realpath(root)
+        candidates = []
+        if os.path.isabs(name):
+            candidates.append(os.path.join(root, name.lstrip("/")))
+        else:
+            candidates.append(os.path.join(os.path.dirname(from_abspath), name))
+            candidates.append(os.path.join(root, name))
+        for cand in candidates:
+            real = os.path.realpath(cand)
+            if real != real_root and not real.startswith(real_root + os.sep):
+                continue
+            if os.path.isfile(real):
+                return self.read(real, report=False)
+        return None
+
+    def interpret(self) -> None:
+        from pdlint.engines.sglang.engine import EngineContext, interpret
+        referenced: set = set()
+
+        def resolve_config(tok: TStr, launch: Launch) -> Optional[SourceFile]:
+            base = None
+            for p in tok.pieces:
+                if p.src is not None and p.src.abspath:
+                    base = p.src.abspath
+                    break
+            if base is None:
+                base = os.path.join(self.opt.cwd, launch.path)
+            root = _root_of(base)
+            src = self.resolve_in_repo(tok.text, base, root)
+            if src is not None and not launch.meta.get("virtual_config"):
+                referenced.add(src.abspath)
+            return src
+
+        for launch in self.out.launches:
+            if launch.engine == "sglang" and launch.kind == "server":
+                cfg = self.config_for(os.path.join(self.opt.cwd, launch.path))
+                ctx = EngineContext(resolve_config, self.opt.engine_version or cfg.engine_version)
+                interpret(launch, ctx)
+        self.out.launches = [l for l in self.out.launches
+                             if not (l.meta.get("virtual_config") and l.meta["virtual_config"] in referenced)]
+
+
+class _Bad(Exception):
+    def __init__(self, rule, message):
+        super().__init__(message)
+        self.rule = rule
+        self.message = message
+
+
+_ROOTS: dict = {}
+
+
+def _root_of(path: str) -> str:
+    from pdlint.discover import repo_root
+    return repo_root(path, _ROOTS) or os.path.dirname(path)
+
+
+def _inner_kind(path: str) -> Optional[str]:
+    base = os.path.basename(path).lower()
+    for ext in (".j2", ".jinja2", ".jinja", ".tpl"):
+        if base.endswith(ext):
+            base = base[: -len(ext)]
+            break
+    if base.endswith((".yaml", ".yml", ".json")):
+        return "yaml"
+    if base.endswith((".sh", ".bash")):
+        return "shell"
+    return None
+
+
+def _sniff(text: str) -> str:
+    stripped = text.lstrip()
+    if stripped.startswith("#!") or not stripped:
+        return "shell"
+    try:
+        docs = yt.compose(text)
+    except yt.YamlError:
+        return "shell"
+    if any(isinstance(d.root, (yt.YMap, yt.YSeq)) for d in docs):
+        return "yaml"
+    return "shell"
+
+
+def _is_go_template(text: str) -> bool:
+    import re
+    return re.search(r"\{\{-?\s*(define|include|template|\.Values|\.Release|\$\.|end\b)", text) is not None

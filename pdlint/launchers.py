@@ -1,0 +1,180 @@
+"""Recognise server and router entry points inside a command's words.
+
+Format adapters hand over whole commands (``srun … docker run IMG python3 -u
+-m sglang.launch_server --tp 2``); this module finds the entry point
+wherever it sits behind wrappers, splits the words into the entry-point part
+and the argv the server's own parser sees, and collects environment variables
+the wrappers set (``VAR=x cmd``, ``env VAR=x``, ``docker run -e VAR=x``).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Optional
+
+from pdlint.text import TStr
+
+# module -> (engine, kind, canonical entry point)
+MODULES = {
+    "sglang.launch_server": ("sglang", "server", "python -m sglang.launch_server"),
+    "dynamo.sglang": ("sglang", "server", "python -m dynamo.sglang"),
+    "dynamo.sglang.worker": ("sglang", "server", "python -m dynamo.sglang.worker"),
+    "dynamo.sglang.decode_worker": ("sglang", "server", "python -m dynamo.sglang.decode_worker"),
+    "sglang_router.launch_router": ("sglang", "router", "python -m sglang_router.launch_router"),
+    "sglang_router.launch_server": ("sglang", "router", "python -m sglang_router.launch_server"),
+    "sglang.srt.disaggregation.mini_lb": ("sglang", "router", "python -m sglang.srt.disaggregation.mini_lb"),
+    "sglang.srt.disaggregation.launch_lb": ("sglang", "router", "python -m sglang.srt.disaggregation.launch_lb"),
+    "vllm.entrypoints.openai.api_server": ("vllm", "server", "python -m vllm.entrypoints.openai.api_server"),
+    "dynamo.vllm": ("vllm", "server", "python -m dynamo.vllm"),
+    "dynamo.vllm.unified_main": ("vllm", "server", "python -m dynamo.vllm.unified_main"),
+    "dynamo.trtllm": ("trtllm", "server", "python -m dynamo.trtllm"),
+    "dynamo.frontend": ("dynamo", "router", "python -m dynamo.frontend"),
+}
+# program (+ subcommand) -> (engine, kind, entry point, number of words it spans)
+PROGRAMS = {
+    ("sglang", "serve"): ("sglang", "server", "sglang serve"),
+    ("vllm", "serve"): ("vllm", "server", "vllm serve"),
+    ("trtllm-serve", "disaggregated"): ("trtllm", "router", "trtllm-serve disaggregated"),
+    ("trtllm-serve", None): ("trtllm", "server", "trtllm-serve"),
+    ("sglang-router", None): ("sglang", "router", "sglang-router"),
+}
+SCRIPTS = {
+    "sglang/launch_server.py": "sglang.launch_server",
+    "sglang_router/launch_router.py": "sglang_router.launch_router",
+    "vllm/entrypoints/openai/api_server.py": "vllm.entrypoints.openai.api_server",
+}
+SHELLS = {"sh", "bash", "zsh", "dash", "ksh", "ash"}
+_PYTHON = re.compile(r"^python(\d+(\.\d+)*)?$")
+_ASSIGN = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
+_PY_VALUE_OPTS = {"-X", "-W", "-Q"}
+
+
+@dataclass
+class Match:
+    engine: str
+    kind: str
+    entrypoint: str
+    start: int  # index of the first entry-point word
+    argv_start: int  # index of the first argument the server parses
+    env: dict = field(default_factory=dict)  # name -> TStr, set by wrappers
+    module_word: Optional[int] = None  # index of the word naming the module/program
+
+
+@dataclass
+class ShellHandoff:
+    """A wrapper runs ``sh -c SCRIPT [ARG0 ARGS…]``: the caller parses SCRIPT."""
+
+    script: TStr
+    positional: list
+    env: dict
+    start: int
+
+
+def basename(word: str) -> str:
+    return word.rstrip("/").rsplit("/", 1)[-1]
+
+
+def find(words: list) -> Optional[object]:
+    """The first entry point (:class:`Match`) or shell hand-off in ``words``."""
+    texts = [w.text for w in words]
+    n = len(texts)
+    for i in range(n):
+        m = _match_at(texts, i)
+        if m is not None:
+            m.env = _wrapper_env(words, i)
+            return m
+        b = basename(texts[i])
+        if b in SHELLS:
+            script_at = _shell_script_index(texts, i)
+            if script_at is not None and script_at < n:
+                return ShellHandoff(words[script_at], list(words[script_at + 1:]), _wrapper_env(words, i), i)
+    return None
+
+
+def _match_at(texts: list, i: int) -> Optional[Match]:
+    word = texts[i]
+    b = basename(word)
+    if _PYTHON.match(b):
+        j = i + 1
+        while j < len(texts):
+            t = texts[j]
+            if t == "-m" and j + 1 < len(texts):
+                mod = texts[j + 1]
+                hit = MODULES.get(mod)
+                if hit:
+                    return Match(hit[0], hit[1], hit[2], i, j + 2, module_word=j + 1)
+                return None
+            if t.startswith("-m") and len(t) > 2:
+                hit = MODULES.get(t[2:])
+                return Match(hit[0], hit[1], hit[2], i, j + 1, module_word=j) if hit else None
+            if t in _PY_VALUE_OPTS:
+                j += 2
+                continue
+            if t.startswith("-") and t != "-":
+                if t == "-c":
+                    return None
+                j += 1
+                continue
+            for suffix, mod in SCRIPTS.items():
+                if t == suffix or t.endswith("/" + suffix):
+                    hit = MODULES[mod]
+                    return Match(hit[0], hit[1], hit[2], i, j + 1, module_word=j)
+            return None
+        return None
+    nxt = texts[i + 1] if i + 1 < len(texts) else None
+    hit = PROGRAMS.get((b, nxt))
+    if hit:
+        return Match(hit[0], hit[1], hit[2], i, i + 2, module_word=i + 1)
+    hit = PROGRAMS.get((b, None))
+    if hit:
+        return Match(hit[0], hit[1], hit[2], i, i + 1, module_word=i)
+    return None
+
+
+def _shell_script_index(texts: list, i: int) -> Optional[int]:
+    """Index of SCRIPT in ``sh [-opts] -c SCRIPT`` (``-lc``, ``-ec`` … included)."""
+    j = i + 1
+    while j < len(texts):
+        t = texts[j]
+        if t.startswith("-") and not t.startswith("--") and len(t) > 1:
+            if "c" in t[1:]:
+                return j + 1
+            j += 1
+            continue
+        if t.startswith("--"):
+            j += 1
+            continue
+        return None
+    return None
+
+
+def _wrapper_env(words: list, upto: int) -> dict:
+    """Variables set for the command by what precedes the entry point."""
+    env: dict = {}
+    texts = [w.text for w in words[:upto]]
+    k = 0
+    for k, t in enumerate(texts):  # leading VAR=x assignments / `env VAR=x`
+        if _ASSIGN.match(t):
+            _put(env, words[k])
+        elif basename(t) == "env" or t.startswith("-"):
+            continue
+        else:
+            break
+    for k, t in enumerate(texts):  # docker run -e VAR=x / --env VAR=x / --env=VAR=x
+        if t in ("-e", "--env") and k + 1 < len(texts) and _ASSIGN.match(texts[k + 1]):
+            _put(env, words[k + 1])
+        elif t.startswith("--env=") and _ASSIGN.match(t[6:]):
+            _put(env, words[k][6:])
+        elif basename(t) == "env":
+            for w in words[k + 1:upto]:
+                if _ASSIGN.match(w.text):
+                    _put(env, w)
+                elif not w.text.startswith("-"):
+                    break
+    return env
+
+
+def _put(env: dict, word: TStr) -> None:
+    name, _, value = word.partition("=")
+    env[name.text] = value

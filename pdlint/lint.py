@@ -1,0 +1,107 @@
+"""The pipeline: discover -> render/extract -> check -> (report, by the CLI)."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from typing import Optional
+
+from pdlint.config import Config, ConfigError, has_pdlint_table, load_config_file
+from pdlint.discover import discover, display_path, expand_units, repo_root
+from pdlint.extract import Extractor, Options
+
+
+class UsageError(Exception):
+    pass
+
+
+@dataclass
+class Result:
+    findings: list = field(default_factory=list)
+    launches: list = field(default_factory=list)
+    files: int = 0
+    sources: dict = field(default_factory=dict)
+    warnings: list = field(default_factory=list)
+
+
+class ConfigResolver:
+    """The config that applies to a path: ``--config FILE`` if given, else the
+    nearest ``.pdlint.yaml`` / ``pyproject.toml`` with ``[tool.pdlint]`` walking
+    up from the file, stopping at its repository root."""
+
+    def __init__(self, cwd: str, explicit: Optional[str] = None):
+        self.cwd = cwd
+        self.explicit = None
+        self.by_dir: dict = {}
+        self.roots: dict = {}
+        self.warnings: list = []
+        if explicit:
+            path = os.path.abspath(os.path.join(cwd, explicit))
+            if not os.path.isfile(path):
+                raise ConfigError(f"{explicit}: config file not found")
+            self.explicit = load_config_file(path, display_path(path, cwd))
+            self.warnings += self.explicit.warnings
+
+    def for_file(self, abspath: str) -> Config:
+        if self.explicit is not None:
+            return self.explicit
+        d = os.path.dirname(os.path.abspath(abspath))
+        root = repo_root(abspath, self.roots) or self.cwd
+        chain = []
+        cfg = None
+        while True:
+            if d in self.by_dir:
+                cfg = self.by_dir[d]
+                break
+            chain.append(d)
+            found = self._config_in(d)
+            if found is not None:
+                cfg = found
+                break
+            parent = os.path.dirname(d)
+            if d == root or parent == d or not d.startswith(root):
+                cfg = Config()
+                break
+            d = parent
+        for c in chain:
+            self.by_dir[c] = cfg
+        return cfg
+
+    def _config_in(self, d: str) -> Optional[Config]:
+        dotfile = os.path.join(d, ".pdlint.yaml")
+        if os.path.isfile(dotfile):
+            cfg = load_config_file(dotfile, display_path(dotfile, self.cwd))
+            self.warnings += cfg.warnings
+            return cfg
+        pyproject = os.path.join(d, "pyproject.toml")
+        if os.path.isfile(pyproject) and has_pdlint_table(pyproject):
+            cfg = load_config_file(pyproject, display_path(pyproject, self.cwd))
+            self.warnings += cfg.warnings
+            return cfg
+        return None
+
+    def excluded(self, abspath: str) -> bool:
+        return self.for_file(abspath).excluded(abspath)
+
+    def for_display(self, path: str) -> Config:
+        return self.for_file(os.path.join(self.cwd, path))
+
+
+def run(paths: list, options: Options, config: Optional[str] = None) -> Result:
+    from pdlint.check import check
+    resolver = ConfigResolver(options.cwd, config)
+    jobs, missing = discover(paths, options.cwd, resolver.excluded)
+    if missing:
+        raise UsageError("no such file or directory: " + ", ".join(missing))
+    jobs = expand_units(jobs, options.cwd, resolver.excluded)
+    extraction = Extractor(options, resolver.for_file).run(jobs)
+
+    def enabled_for(path: str):
+        cfg = resolver.for_display(path)
+        return lambda code: cfg.enabled(code)
+
+    findings = list(extraction.findings) + check(extraction.launches, enabled_for)
+    findings = [f for f in findings if resolver.for_display(f.path).enabled(f.code, f.path)]
+    findings.sort(key=lambda f: f.sort_key())
+    launches = sorted(extraction.launches, key=lambda l: (l.path, l.line, l.ordinal))
+    return Result(findings, launches, extraction.files, extraction.sources, resolver.warnings)

@@ -1,0 +1,1 @@
+"""Report stage: one emitter module per output format."""

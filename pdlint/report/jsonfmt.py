@@ -1,0 +1,34 @@
+"""Machine output (``--format json``), a stable contract::
+
+    {"version": 1, "files": N, "findings": [...], "launches": [...]}
+
+A finding: path (relative to the working directory, '/'-separated), line,
+column (1-based), code, name, severity, role, message, related[{path, line,
+column, note}] (plus ``fix`` and ``engine_version`` when known).  A launch:
+path, line, role, engine, entrypoint, argv, origins[{path, line, column}]
+(one per argv token; ``via`` lists the references it was reached through).
+"""
+
+from __future__ import annotations
+
+import json
+
+VERSION = 1
+
+
+def render(findings: list, launches: list, files: int) -> str:
+    doc = {
+        "version": VERSION,
+        "files": files,
+        "findings": [f.as_dict() for f in findings],
+        "launches": [launch_dict(l) for l in launches],
+    }
+    return json.dumps(doc, indent=2, sort_keys=False, ensure_ascii=False) + "\n"
+
+
+def launch_dict(launch) -> dict:
+    d = launch.as_dict()
+    info = launch.parsed
+    if info is not None and hasattr(info, "version"):
+        d["engine_version"] = info.version
+    return d

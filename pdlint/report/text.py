@@ -1,0 +1,52 @@
+"""Human output: ``path:line:col: CODE [role] message``, the source line with a
+caret under the token (as actionlint prints), ``related:`` lines for every
+other location involved, then a summary."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+_COLORS = {"error": "\033[31m", "warning": "\033[33m", "code": "\033[1m", "dim": "\033[2m", "reset": "\033[0m"}
+
+
+def use_color(stream) -> bool:
+    if os.environ.get("NO_COLOR"):
+        return False
+    if os.environ.get("FORCE_COLOR"):
+        return True
+    return hasattr(stream, "isatty") and stream.isatty()
+
+
+def render(findings: list, sources: dict, files: int, color: bool = False, show_fix: bool = True) -> str:
+    c = _COLORS if color else {k: "" for k in _COLORS}
+    out = []
+    for f in findings:
+        role = f" [{f.role}]" if f.role else ""
+        out.append(f"{f.path}:{f.line}:{f.column}: {c['code']}{f.code}{c['reset']}{role} "
+                   f"{c[f.severity]}{f.severity}{c['reset']}: {f.message}")
+        src = sources.get(f.path)
+        if src is not None:
+            text = src.line_text(f.line)
+            if text.strip():
+                width = max(1, (f.end_column or f.column + 1) - f.column)
+                width = min(width, max(1, len(text) - f.column + 1))
+                caret = " " * (f.column - 1) + "^" + "~" * (width - 1)
+                out.append(f"  {f.line:>4} | {text.expandtabs(1)}")
+                out.append(f"       | {c[f.severity]}{caret}{c['reset']}")
+        for r in f.related:
+            out.append(f"  {c['dim']}related: {r.path}:{r.line}:{r.column}: {r.note}{c['reset']}")
+        if show_fix and f.fix:
+            out.append(f"  help: {f.fix}")
+    errors = sum(1 for f in findings if f.severity == "error")
+    warnings = len(findings) - errors
+    if findings:
+        out.append("")
+    noun = "file" if files == 1 else "files"
+    out.append(f"Found {errors} error{'s' if errors != 1 else ''} and {warnings} warning"
+               f"{'s' if warnings != 1 else ''} in {files} {noun}.")
+    return "\n".join(out) + "\n"
+
+
+def write(text: str, stream=None) -> None:
+    (stream or sys.stdout).write(text)

@@ -1,0 +1,137 @@
+"""The rule registry: every diagnostic pdlint can emit has an entry here.
+
+A rule is data (code, kebab name, severity, documentation, upstream message
+and source) plus, for engine rules, a small predicate registered next to it.
+``pdlint rule CODE`` prints one entry, ``pdlint rules`` lists them all and
+``docs/rules.md`` is generated from the same data.
+
+Code prefixes: ``PD`` pdlint's own diagnostics (unreadable or unparsable input,
+templates, structure), ``SGL`` SGLang (``SGL0xx`` the command line and
+``--config`` files, ``SGL1xx`` role-dependent checks, ``SGL2xx``-``SGL7xx``
+role-independent checks by area, ``SGL8xx`` prefill/decode pair checks).
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass, field
+from typing import Callable, Optional
+
+from pdlint.model import ERROR, WARNING
+
+RULE_MODULES = (
+    "pdlint.core_rules",
+    "pdlint.engines.sglang.rules",
+)
+
+
+@dataclass
+class Rule:
+    code: str
+    name: str
+    severity: str
+    summary: str  # "What it does", one sentence
+    why: str  # "Why is this bad"
+    fix: str  # the fix, one or two sentences
+    example: str = ""  # a launch that triggers it
+    example_fixed: str = ""  # the same launch, fixed
+    engine: str = "pdlint"
+    roles: tuple = ()  # roles it can fire on; () = not role-specific
+    versions: tuple = ()  # engine versions it applies to; () = all
+    upstream: str = ""  # the engine's exact message
+    upstream_id: str = ""  # id in research/sglang-rules.md
+    source: str = ""  # upstream file:line
+    category: str = ""
+    check: Optional[Callable] = None
+    examples: tuple = ()  # engine rules: Example(...) cases that fire / stay quiet
+    env: tuple = ()  # environment variables the rule reads
+    notes: str = ""
+
+    def applies_to(self, version: Optional[str]) -> bool:
+        return not self.versions or version is None or version in self.versions
+
+    def docs(self) -> str:
+        """Markdown documentation in the What / Why / Example / Fix form."""
+        lines = [f"# {self.code} {self.name}", ""]
+        meta = [f"Severity: {self.severity}"]
+        if self.engine != "pdlint":
+            meta.append(f"Engine: {self.engine}")
+        if self.roles:
+            meta.append(f"Roles: {', '.join(self.roles)}")
+        if self.versions:
+            meta.append(f"Versions: {', '.join(self.versions)}")
+        lines += [" · ".join(meta), "", "## What it does", "", self.summary, "", "## Why is this bad?", "", self.why]
+        if self.upstream:
+            lines += ["", "Upstream message:", "", "> " + self.upstream.replace("\n", "\n> ")]
+        if self.source:
+            lines += ["", f"Source: `{self.source}`" + (f" (`{self.upstream_id}`)" if self.upstream_id else "")]
+        if self.example:
+            lines += ["", "## Example", "", "```", self.example, "```"]
+        lines += ["", "## Fix", "", self.fix]
+        if self.example_fixed:
+            lines += ["", "```", self.example_fixed, "```"]
+        if self.env:
+            lines += ["", "Environment variables read: " + ", ".join(f"`{e}`" for e in self.env)]
+        if self.notes:
+            lines += ["", self.notes]
+        return "\n".join(lines) + "\n"
+
+
+_REGISTRY: dict = {}
+_LOADED = False
+
+
+def register(rule: Rule) -> Rule:
+    if rule.code in _REGISTRY:
+        raise ValueError(f"duplicate rule code {rule.code}")
+    if rule.severity not in (ERROR, WARNING):
+        raise ValueError(f"{rule.code}: bad severity {rule.severity!r}")
+    _REGISTRY[rule.code] = rule
+    return rule
+
+
+def all_rules() -> dict:
+    global _LOADED
+    if not _LOADED:
+        _LOADED = True
+        for mod in RULE_MODULES:
+            importlib.import_module(mod)
+    return _REGISTRY
+
+
+def get(code_or_name: str) -> Optional[Rule]:
+    rules = all_rules()
+    key = code_or_name.strip()
+    if key.upper() in rules:
+        return rules[key.upper()]
+    for r in rules.values():
+        if r.name == key:
+            return r
+    return None
+
+
+def by_category() -> dict:
+    out: dict = {}
+    for r in sorted(all_rules().values(), key=lambda r: code_key(r.code)):
+        out.setdefault(r.category or "general", []).append(r)
+    return out
+
+
+def code_key(code: str) -> tuple:
+    head = code.rstrip("0123456789")
+    return (head, int(code[len(head):] or 0))
+
+
+def rules_markdown() -> str:
+    """``docs/rules.md``: the whole catalogue, generated (a test keeps it fresh)."""
+    rules = sorted(all_rules().values(), key=lambda r: code_key(r.code))
+    out = ["# pdlint rules", "",
+           "Generated from the rule registry by `python -m pdlint rules --format markdown`; do not edit.", "",
+           f"{len(rules)} rules.", "", "| Code | Name | Severity | Roles | Versions |", "|---|---|---|---|---|"]
+    for r in rules:
+        out.append(f"| [{r.code}](#{r.code.lower()}-{r.name}) | {r.name} | {r.severity} | "
+                   f"{', '.join(r.roles) or 'any'} | {', '.join(r.versions) or 'all'} |")
+    out.append("")
+    for r in rules:
+        out.append(r.docs().replace("# ", "## ", 1).replace("\n## ", "\n### "))
+    return "\n".join(out)
