@@ -408,8 +408,12 @@ def _pp_spec(a):
     source="arg_groups/speculative_hook.py:715", upstream_id="pd-dspark-pp-prefill-only",
     why="DSPARK speculation supports pipeline parallelism only on PD prefill servers.",
     fix="Use `--pp-size 1` on decode and non-PD DSPARK servers.",
-    fire=["--disaggregation-mode decode --speculative-algorithm DSPARK --pp-size 2"],
-    quiet=["--disaggregation-mode decode --speculative-algorithm DSPARK --pp-size 1"])
+    fire=["--disaggregation-mode decode --speculative-algorithm DSPARK --pp-size 2 "
+          "--speculative-draft-model-path @TINY@"],
+    quiet=["--disaggregation-mode decode --speculative-algorithm DSPARK --pp-size 1 "
+           "--speculative-draft-model-path @TINY@",
+           "--disaggregation-mode prefill --speculative-algorithm DSPARK --pp-size 2 "
+           "--speculative-draft-model-path @TINY@"])
 def _dspark_pp(a):
     if a.role in ("decode", "null") and a.eq("speculative_algorithm", "DSPARK") and a.ne("pp_size", 1):
         return Hit("pp_size", "speculative_algorithm")
