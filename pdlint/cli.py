@@ -168,12 +168,12 @@ def _rules(fmt: str) -> int:
         import json
         sys.stdout.write(json.dumps([{
             "code": r.code, "name": r.name, "severity": r.severity, "engine": r.engine, "roles": list(r.roles),
-            "versions": list(r.versions), "summary": r.summary, "upstream": r.upstream, "source": r.source,
+            "versions": list(r.version_list()), "summary": r.summary, "upstream": r.upstream, "source": r.source,
             "category": r.category} for r in rules], indent=2) + "\n")
     else:
         for r in rules:
             roles = ",".join(r.roles) or "any"
-            versions = ",".join(r.versions) or "all"
+            versions = ",".join(r.version_list()) or "all"
             sys.stdout.write(f"{r.code:<8} {r.name:<48} {r.severity:<8} {roles:<16} {versions}\n")
     return 0
 

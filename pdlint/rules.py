@@ -47,8 +47,12 @@ class Rule:
     env: tuple = ()  # environment variables the rule reads
     notes: str = ""
 
-    def applies_to(self, version: Optional[str]) -> bool:
-        return not self.versions or version is None or version in self.versions
+    def version_list(self) -> tuple:
+        """Engine releases this rule applies to (from the releases' source); () = all."""
+        if self.engine == "sglang" and self.check is not None:
+            from pdlint.engines.sglang.versions import versions_of
+            return versions_of(self)
+        return tuple(self.versions)
 
     def docs(self) -> str:
         """Markdown documentation in the What / Why / Example / Fix form."""
@@ -58,8 +62,9 @@ class Rule:
             meta.append(f"Engine: {self.engine}")
         if self.roles:
             meta.append(f"Roles: {', '.join(self.roles)}")
-        if self.versions:
-            meta.append(f"Versions: {', '.join(self.versions)}")
+        versions = self.version_list()
+        if versions:
+            meta.append(f"SGLang versions: {', '.join(versions)}")
         lines += [" · ".join(meta), "", "## What it does", "", self.summary, "", "## Why is this bad?", "", self.why]
         if self.upstream:
             lines += ["", "Upstream message:", "", "> " + self.upstream.replace("\n", "\n> ")]
@@ -130,7 +135,7 @@ def rules_markdown() -> str:
            f"{len(rules)} rules.", "", "| Code | Name | Severity | Roles | Versions |", "|---|---|---|---|---|"]
     for r in rules:
         out.append(f"| [{r.code}](#{r.code.lower()}-{r.name}) | {r.name} | {r.severity} | "
-                   f"{', '.join(r.roles) or 'any'} | {', '.join(r.versions) or 'all'} |")
+                   f"{', '.join(r.roles) or 'any'} | {', '.join(r.version_list()) or 'all'} |")
     out.append("")
     for r in rules:
         out.append(r.docs().replace("# ", "## ", 1).replace("\n## ", "\n### "))

@@ -23,6 +23,10 @@ from typing import Any, Optional
 from pdlint.engines.sglang.flags import Flag, FlagTable
 from pdlint.text import TStr
 
+# Up to 0.5.9 the parallel sizes registered as --tensor-parallel-size/--tp-size,
+# so argparse's dest was tensor_parallel_size (SGLang renamed it afterwards).
+OLD_DESTS = {"tp_size": "tensor_parallel_size", "dp_size": "data_parallel_size",
+             "pp_size": "pipeline_parallel_size", "ep_size": "expert_parallel_size"}
 OPAQUE = type("Opaque", (), {"__repr__": lambda self: "<opaque>", "__bool__": lambda self: False})()
 _NEG_NUMBER = re.compile(r"^-\d+$|^-\d*\.\d+$")
 
@@ -76,15 +80,23 @@ class Parsed:
     incomplete: bool = False
     config_path: Optional[str] = None
 
+    def dest(self, dest: str) -> str:
+        """``dest`` as this release's table names it."""
+        if dest in self.table.by_dest:
+            return dest
+        old = OLD_DESTS.get(dest)
+        return old if old and old in self.table.by_dest else dest
+
     def occurrence(self, dest: str) -> Optional[Occurrence]:
-        return self.last.get(dest)
+        return self.last.get(self.dest(dest))
 
     def explicit(self, dest: str) -> bool:
-        return dest in self.last
+        return self.dest(dest) in self.last
 
     def value(self, dest: str) -> Any:
         """The effective value: last occurrence, else the default (OPAQUE when
         unknown: an opaque token could have set it)."""
+        dest = self.dest(dest)
         occ = self.last.get(dest)
         if occ is not None:
             return occ.value

@@ -19,6 +19,7 @@ from pdlint.engines.sglang import argv as argv_mod
 from pdlint.engines.sglang import config_merge, flags
 from pdlint.engines.sglang.resolve import Args
 from pdlint.engines.sglang.rulebase import Hit, format_message
+from pdlint.engines.sglang.versions import applies
 from pdlint.model import Launch, Related
 from pdlint.rules import all_rules
 from pdlint.text import SourceFile, TStr
@@ -125,7 +126,7 @@ def candidates(launch: Launch, enabled: Callable[[str], bool]) -> list:
     for rule in rules.values():
         if rule.check is None or rule.engine != "sglang" or not enabled(rule.code):
             continue
-        if not rule.applies_to(info.version):
+        if not applies(rule.upstream, info.version):
             continue
         if rule.roles and args.role not in rule.roles:
             continue

@@ -162,7 +162,7 @@ class Args:
         occ = self.parsed.occurrence(dest)
         if occ is not None:
             return occ.option
-        flag = self.parsed.table.by_dest.get(dest)
+        flag = self.parsed.table.by_dest.get(self.parsed.dest(dest))
         return flag.primary if flag else "--" + dest.replace("_", "-")
 
     # -- SGLang's role-driven resolutions ------------------------------------

@@ -1,0 +1,55 @@
+"""The rule registry itself: identity, documentation, upstream messages, generated docs."""
+
+import os
+import re
+
+from pdlint.cli import main
+from pdlint.engines.sglang.versions import applies, versions_of
+from pdlint.rules import all_rules, get, rules_markdown
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def test_codes_and_names_are_unique_and_well_formed():
+    rules = all_rules()
+    names = [r.name for r in rules.values()]
+    assert len(names) == len(set(names))
+    for r in rules.values():
+        assert re.fullmatch(r"(PD|SGL)\d{3}", r.code), r.code
+        assert re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*", r.name), r.name
+        assert r.summary and r.why and r.fix, r.code
+
+
+def test_docs_have_the_four_sections():
+    for r in all_rules().values():
+        doc = r.docs()
+        for heading in ("## What it does", "## Why is this bad?", "## Fix"):
+            assert heading in doc, (r.code, heading)
+        if r.engine == "sglang" and r.check is not None:
+            assert "## Example" in doc and r.upstream in doc and r.source in doc
+
+
+def test_every_sglang_rule_quotes_a_message_of_sglang_0_5_23():
+    for r in all_rules().values():
+        if r.engine == "sglang" and r.check is not None:
+            assert r.source.startswith("sglang/"), r.code
+            assert applies(r.upstream, "0.5.23"), f"{r.code}: upstream message not in SGLang 0.5.23's source"
+
+
+def test_rule_versions_come_from_each_release_source():
+    seed = get("SGL101")
+    assert versions_of(seed)[:1] == ("0.5.23",)
+    assert "0.4.8.post1" not in versions_of(seed)  # replay-SSM spec did not exist yet
+
+
+def test_rule_lookup_by_code_or_name(capsys):
+    assert get("sgl101") is get("linear-replayssm-spec-on-prefill") is get("SGL101")
+    assert main(["rule", "SGL101"]) == 0
+    out = capsys.readouterr().out
+    assert "not supported on a PD prefill server" in out and "## Fix" in out
+    assert main(["rule", "SGL999"]) == 2
+
+
+def test_docs_rules_md_is_generated_and_fresh():
+    with open(os.path.join(REPO, "docs", "rules.md"), encoding="utf-8") as f:
+        assert f.read() == rules_markdown(), "docs/rules.md is stale: run `python -m pdlint rules --format markdown > docs/rules.md`"
