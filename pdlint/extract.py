@@ -137,9 +137,15 @@ class Extractor:
         def read_file(full: str) -> Optional[SourceFile]:
             return self.read(full, report=False)
 
+        search = []
+        if cfg.root and (cfg.root + os.sep).startswith(job.root + os.sep):
+            rel = os.path.relpath(cfg.root, job.root).replace(os.sep, "/")
+            if rel != ".":
+                search.append(rel)
         renders, problems, _ = render_template(
             src, job.rel, root=job.root, cwd=self.opt.cwd, variables=variables,
-            role_var=self.opt.role_var or cfg.role_var, role_vars=role_vars, limits=limits, read_file=read_file)
+            role_var=self.opt.role_var or cfg.role_var, role_vars=role_vars, limits=limits, read_file=read_file,
+            search_dirs=tuple(search))
         rule_for = {"syntax": C.TEMPLATE_SYNTAX, "undefined": C.UNDEFINED, "render": C.RENDER_ERROR,
                     "include": C.INCLUDE, "limit": C.LIMIT}
         for p in problems:

@@ -130,6 +130,7 @@ class _State:
         self.risky = False  # captured output may be post-processed
         self.role_info: dict = {}  # template name -> RoleInfo
         self.traced = True
+        self.search_dirs: list = []  # extra repository-relative directories for includes
 
     def add(self, seg: Segment) -> int:
         self.segments.append(seg)
@@ -153,7 +154,9 @@ def make_environment(state: _State, traced: bool = True):
                 if src is None:
                     raise jinja2.TemplateNotFound(template)
                 state.sources[template] = src
-            return src.text, None, lambda: True
+            # the "filename" is the template name: Jinja's rewritten tracebacks
+            # then name the template (and its line) for every frame
+            return src.text, template, lambda: True
 
     class Recording(jinja2.ChainableUndefined):
         __slots__ = ()
@@ -194,14 +197,14 @@ def make_environment(state: _State, traced: bool = True):
             template = str(template)
             if template.startswith("/"):
                 return os.path.normpath(template.lstrip("/")).replace(os.sep, "/")
-            base = os.path.dirname(parent)
-            cand = os.path.normpath(os.path.join(base, template)).replace(os.sep, "/")
-            if os.path.exists(os.path.join(state.root, cand)):
-                return cand
-            alt = os.path.normpath(template).replace(os.sep, "/")
-            if os.path.exists(os.path.join(state.root, alt)):
-                return alt
-            return cand
+            # relative to the including template, then the config directory,
+            # then the repository root
+            bases = [os.path.dirname(parent)] + list(state.search_dirs) + [""]
+            cands = [os.path.normpath(os.path.join(b, template)).replace(os.sep, "/") for b in bases]
+            for cand in cands:
+                if not cand.startswith("../") and os.path.exists(os.path.join(state.root, cand)):
+                    return cand
+            return cands[0]
 
         def _parse(self, source, name, filename):
             tree = super()._parse(source, name, filename)
@@ -533,7 +536,7 @@ class _Alarm:
 
 def render_template(src: SourceFile, name: str, *, root: str, cwd: str, variables: dict,
                     role_var: Optional[str], role_vars: dict, limits: Limits,
-                    read_file: Callable[[str], Optional[SourceFile]]) -> tuple:
+                    read_file: Callable[[str], Optional[SourceFile]], search_dirs: tuple = ()) -> tuple:
     """Render ``src`` (repository-relative ``name``) once per role.
 
     Returns ``(renders, problems, role_var)``; ``renders`` is a list of
@@ -542,6 +545,7 @@ def render_template(src: SourceFile, name: str, *, root: str, cwd: str, variable
     jinja2 = _jinja()
     state = _State(root, cwd, limits, read_file)
     state.sources[name] = src
+    state.search_dirs = list(search_dirs)
     env = make_environment(state, traced=True)
     problems: list = []
     try:
@@ -578,6 +582,7 @@ def render_template(src: SourceFile, name: str, *, root: str, cwd: str, variable
         if state.risky or risky_before:
             plain_state = _State(root, cwd, limits, read_file)
             plain_state.sources = dict(state.sources)
+            plain_state.search_dirs = state.search_dirs
             plain_state.traced = False
             plain_env = make_environment(plain_state, traced=False)
             try:
@@ -626,16 +631,15 @@ def _render_once(template, ctx: dict, state: _State, limits: Limits) -> tuple:
 
 
 def _exc_location(state: _State, template) -> tuple:
+    """The innermost template frame of the current exception.  Jinja rewrites
+    tracebacks so that template frames carry the template name as file name
+    and the template line as line number."""
     tb = sys.exc_info()[2]
     src, line = state.sources.get(template.name), 1
     while tb is not None:
-        tmpl = tb.tb_frame.f_globals.get("__jinja_template__")
-        if tmpl is not None:
-            try:
-                line = tmpl.get_corresponding_lineno(tb.tb_lineno)
-                src = state.sources.get(tmpl.name, src)
-            except Exception:
-                pass
+        name = tb.tb_frame.f_code.co_filename
+        if name in state.sources:
+            src, line = state.sources[name], tb.tb_lineno
         tb = tb.tb_next
     return src, line
 

@@ -72,7 +72,8 @@ def key_classes(table: FlagTable) -> tuple:
     return store_true, unsupported
 
 
-def merge(tokens: list, table: FlagTable, resolve: Callable[[TStr], Optional[SourceFile]]) -> Merge:
+def merge(tokens: list, table: FlagTable, resolve: Callable[[TStr], Optional[SourceFile]],
+          record_hop: bool = True) -> Merge:
     errors: list = []
     idx = [i for i, t in enumerate(tokens) if t.text == "--config"]
     if not idx:
@@ -104,7 +105,7 @@ def merge(tokens: list, table: FlagTable, resolve: Callable[[TStr], Optional[Sou
     if src is None:
         return Merge(rest, 0, errors, unresolved=True)
     hop_note = f"--config {path_tok.text}"
-    ctoks, cerrs, ok = config_tokens(src, table, via=(path_tok, hop_note))
+    ctoks, cerrs, ok = config_tokens(src, table, via=(path_tok, hop_note) if record_hop else None)
     errors.extend(cerrs)
     if not ok:
         return Merge(rest, 0, errors, config=src)

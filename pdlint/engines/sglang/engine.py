@@ -75,12 +75,13 @@ def interpret(launch: Launch, ctx: EngineContext) -> None:
     tokens = list(launch.argv)
     if launch.entrypoint == "sglang serve":
         tokens = _serve_argv(tokens)
-    merged = config_merge.merge(tokens, table, lambda tok: ctx.resolve_config(tok, launch))
+    virtual = bool(launch.meta.get("virtual_config"))  # a standalone config file, not a real command line
+    merged = config_merge.merge(tokens, table, lambda tok: ctx.resolve_config(tok, launch), record_hop=not virtual)
     parsed = argv_mod.parse(table, merged.tokens, merged.config_count)
     parsed.config_path = merged.config.path if merged.config else None
     parsed.incomplete = parsed.incomplete or merged.unresolved
     args = Args(parsed, launch.env, version)
-    launch.parsed = SglangInfo(parsed, args, version, note, merged, bool(launch.meta.get("virtual_config")))
+    launch.parsed = SglangInfo(parsed, args, version, note, merged, virtual)
     launch.incomplete = launch.incomplete or parsed.incomplete
     mode = parsed.value("disaggregation_mode")
     if mode in ("prefill", "decode", "null"):
