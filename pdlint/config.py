@@ -10,6 +10,7 @@ Keys (both files)::
     select = ["SGL", "PD"]            # rule codes or prefixes to enable (default: all)
     ignore = ["SGL204"]               # codes or prefixes to disable
     exclude = ["vendor/**"]           # glob patterns (relative to the config file) not to scan
+    render-timeout = 5                # seconds one template render may take
     [tool.pdlint.vars]                # variables for every render
     [tool.pdlint.roles.decode.vars]   # per-role variables (roles.prefill.vars likewise)
 
@@ -27,7 +28,7 @@ from typing import Any, Optional
 
 from pdlint.text import SourceFile, TStr
 
-KNOWN_KEYS = {"role-var", "values", "vars", "roles", "engine-version", "sglang-version", "select",
+KNOWN_KEYS = {"render-timeout", "role-var", "values", "vars", "roles", "engine-version", "sglang-version", "select",
               "ignore", "extend-select", "extend-ignore", "exclude", "per-file-ignores"}
 
 
@@ -48,6 +49,7 @@ class Config:
     ignore: list = field(default_factory=list)
     exclude: list = field(default_factory=list)
     per_file_ignores: dict = field(default_factory=dict)
+    render_timeout: Optional[float] = None
     warnings: list = field(default_factory=list)
 
     def enabled(self, code: str, path: Optional[str] = None) -> bool:
@@ -110,7 +112,8 @@ def has_pdlint_table(pyproject: str) -> bool:
             text = f.read()
     except OSError:
         return False
-    return re.search(r"^\s*\[tool\.pdlint(\]|\.)", text, re.M) is not None
+    # a loose match on purpose: a malformed [tool.pdlint] table is a config error, not "no config"
+    return re.search(r"^\s*\[\s*tool\s*\.\s*pdlint\b", text, re.M) is not None
 
 
 def _from_table(table: dict, path: str, src: SourceFile, toml: bool) -> Config:
@@ -137,6 +140,11 @@ def _from_table(table: dict, path: str, src: SourceFile, toml: bool) -> Config:
         if not isinstance(body, dict):
             raise ConfigError(f"{src.path}: roles.{role} must be a table")
         cfg.role_vars[role] = _positioned(body.get("vars", {}), src, toml, ("roles", role, "vars"))
+    rt = table.get("render-timeout")
+    if rt is not None:
+        if isinstance(rt, bool) or not isinstance(rt, (int, float)) or rt <= 0:
+            raise ConfigError(f"{src.path}: render-timeout must be a positive number of seconds")
+        cfg.render_timeout = float(rt)
     ev = table.get("engine-version", table.get("sglang-version"))
     cfg.engine_version = str(ev) if ev is not None else None
     for key, attr in (("select", "select"), ("ignore", "ignore")):

@@ -132,7 +132,7 @@ class Extractor:
         from pdlint.render.jinja import Limits, render_template
         cfg: Config = self.config_for(job.abspath)
         variables, role_vars = self.variables(cfg)
-        limits = Limits(render_seconds=self.opt.render_seconds, max_file_bytes=MAX_FILE_BYTES)
+        limits = Limits(render_seconds=cfg.render_timeout or self.opt.render_seconds, max_file_bytes=MAX_FILE_BYTES)
 
         def read_file(full: str) -> Optional[SourceFile]:
             return self.read(full, report=False)
@@ -189,7 +189,12 @@ class Extractor:
             self.problem_at(C.INVALID_YAML, doc, e.index, f"invalid {what}: {e.message}")
             return
         found = False
-        for c in kube.find_containers(docs):
+        try:
+            containers = kube.find_containers(docs)
+        except kube.WalkLimit as e:
+            self.problem_at(C.LIMIT, doc, docs[0].start if docs else 0, str(e))
+            return
+        for c in containers:
             env = kube.container_env(doc, c)
             words = kube.container_words(doc, c, env)
             meta = {"image": kube.image_of(c) or "", "yaml_path": c.path, "resource_kind": c.resource_kind,

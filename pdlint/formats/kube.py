@@ -38,7 +38,12 @@ class Container:
         return out
 
 
-def find_containers(docs: list, max_nodes: int = 200_000) -> list:
+class WalkLimit(Exception):
+    """The document expands (through aliases) to more nodes than allowed."""
+
+
+def find_containers(docs: list, max_nodes: int = 50_000) -> list:
+    """Containers of every document; raises :class:`WalkLimit` on alias bombs."""
     out: list = []
     for di, doc in enumerate(docs):
         if doc.root is None:
@@ -56,7 +61,9 @@ def _walk(ref: yt.Ref, path: tuple, di: int, kind, name, out: list, budget: list
     r = yt.deref(ref)
     node = r.node
     budget[0] -= 1
-    if budget[0] < 0 or len(path) > 64 or id(node) in active:
+    if budget[0] < 0:
+        raise WalkLimit("YAML alias expansion limit exceeded (the document expands to too many nodes)")
+    if len(path) > 64 or id(node) in active:
         return
     active = active | {id(node)}
     if isinstance(node, yt.YMap):

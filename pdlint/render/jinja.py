@@ -653,7 +653,8 @@ def _not_found_message(e) -> str:
 
 def _name_column(src: SourceFile, line: int, name: str) -> int:
     text = src.line_text(line) if src else ""
-    m = re.search(r"\b" + re.escape(name) + r"\b", text)
+    # the name as a template identifier, not inside a flag such as --model-path
+    m = re.search(r"(?<![\w.-])" + re.escape(name) + r"(?![\w-])", text)
     return m.start() + 1 if m else 1
 
 

@@ -1,0 +1,138 @@
+"""Render stage: per-role Jinja rendering, the source tracer, role detection, safety bounds."""
+
+import os
+
+import pytest
+
+from pdlint.render import jinja as J
+from pdlint.text import SourceFile, TStr
+
+
+def render(tmp_path, files, main="t.sh.j2", variables=None, role_var=None, role_vars=None, limits=None):
+    for name, text in files.items():
+        p = tmp_path / name
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(text)
+    root = str(tmp_path)
+
+    def read(full):
+        if not os.path.isfile(full):
+            return None
+        return SourceFile(os.path.relpath(full, root).replace(os.sep, "/"), open(full).read(), full)
+
+    src = read(os.path.join(root, main))
+    return J.render_template(src, main, root=root, cwd=root, variables=variables or {}, role_var=role_var,
+                             role_vars=role_vars or {}, limits=limits or J.Limits(), read_file=read)
+
+
+def words(rendered):
+    return {w.text: w.origin for w in rendered.text.split_ws()}
+
+
+def test_renders_once_per_detected_role_and_traces_literals(tmp_path):
+    renders, problems, var = render(tmp_path, {"t.sh.j2": (
+        "python -m sglang.launch_server --tp-size 2 \\\n"
+        "{% if role == 'prefill' %}  --disaggregation-mode prefill{% else %}  --disaggregation-mode decode"
+        "{% endif %}\n")})
+    assert problems == [] and var == "role"
+    assert [r.role for r in renders] == ["prefill", "decode"]
+    w = words(renders[0])
+    assert (w["--tp-size"].line, w["--tp-size"].column) == (1, 32)
+    assert w["prefill"].line == 2 and "decode" not in w
+    assert words(renders[1])["decode"].line == 2
+
+
+def test_set_block_macro_include_and_constants_are_the_origin(tmp_path):
+    renders, problems, _ = render(tmp_path, {
+        "t.sh.j2": ('{% set common %}--tp-size 2 --enable-x{% endset %}\n'
+                    '{% set port = "30000" %}\n'
+                    '{% from "lib/m.j2" import extra %}\n'
+                    'run {{ common }} --port {{ port }} {{ extra() }}\n'
+                    '{% include "lib/inc.j2" %}\n'),
+        "lib/m.j2": "{% macro extra() %}--mem 0.8{% endmacro %}",
+        "lib/inc.j2": "--included",
+    })
+    assert problems == []
+    w = words(renders[0])
+    assert (w["--enable-x"].path, w["--enable-x"].line, w["--enable-x"].column) == ("t.sh.j2", 1, 29)
+    assert [h.note for h in w["--enable-x"].chain] == ["{{ common }}"]
+    assert (w["30000"].line, w["30000"].column) == (2, 16)
+    assert w["--mem"].path == "lib/m.j2" and w["--mem"].chain[0].note == "{{ extra(…) }}"
+    assert w["--included"].path == "lib/inc.j2" and w["--included"].chain[0].note == "include 'lib/inc.j2'"
+
+
+def test_config_variables_keep_their_own_position(tmp_path):
+    cfg = SourceFile("pyproject.toml", 'x\nmodel = "/models/q"\n')
+    model = J.OStr(TStr.at("/models/q", cfg, 11, exact=True))
+    renders, _, _ = render(tmp_path, {"t.sh.j2": "run --model-path {{ model }}\n"}, variables={"model": model})
+    o = words(renders[0])["/models/q"]
+    assert (o.path, o.line, o.column) == ("pyproject.toml", 2, 10)
+    assert o.chain[0].note == "{{ model }}"
+
+
+def test_post_processed_capture_falls_back_to_a_consistent_mapping(tmp_path):
+    renders, problems, _ = render(tmp_path, {"t.sh.j2": "{% set a %}  --x  {% endset %}run {{ a | trim }}|{{ a | length }}\n"})
+    assert problems == []
+    assert renders[0].text.text == "run --x|7\n"
+    assert renders[0].traced is False
+
+
+@pytest.mark.parametrize("template,expected", [
+    ("{% if mode == 'p' %}x{% endif %}", ("mode", "p")),
+    ("--disaggregation-mode {{ server_role }}", ("server_role", "prefill")),
+    ("{{ pd_role }}", ("pd_role", "prefill")),
+    ("--tp {{ tp }}", (None, None)),
+])
+def test_role_variable_detection(tmp_path, template, expected):
+    renders, _, var = render(tmp_path, {"t.sh.j2": template}, variables={"tp": 1})
+    assert var == expected[0]
+    assert renders[0].role_value == expected[1]
+
+
+def test_configured_role_variable_and_per_role_vars(tmp_path):
+    renders, _, var = render(tmp_path, {"t.sh.j2": "{{ kind }} {{ port }}"}, role_var="kind",
+                             variables={"port": 1}, role_vars={"decode": {"port": 2}})
+    assert var == "kind"
+    assert [r.text.text for r in renders] == ["prefill 1", "decode 2"]
+
+
+def test_undefined_variables_are_reported_at_their_line_and_rendering_goes_on(tmp_path):
+    renders, problems, _ = render(tmp_path, {"t.sh.j2": "a\nrun {{ missing }} --x\n{% for i in nothing %}{% endfor %}"})
+    assert [(p.code, p.line, p.column) for p in problems] == [("undefined", 2, 8), ("undefined", 3, 13)]
+    assert "undefined variable 'missing'" in problems[0].message
+    tok = [w for w in renders[0].text.split_ws() if w.text == "${missing}"][0]
+    assert tok.opaque
+
+
+def test_syntax_error_has_its_line(tmp_path):
+    renders, problems, _ = render(tmp_path, {"t.sh.j2": "ok\n{% if x %}\nno end\n"})
+    # Jinja names the block left open
+    assert renders == [] and problems[0].code == "syntax" and problems[0].line == 2
+    assert "endif" in problems[0].message
+
+
+def test_includes_cannot_leave_the_repository(tmp_path):
+    outside = tmp_path.parent / "outside-secret.j2"
+    outside.write_text("SECRET")
+    os.symlink(str(outside), str(tmp_path / "link.j2"))
+    for target in ("../outside-secret.j2", "link.j2", "/etc/passwd"):
+        renders, problems, _ = render(tmp_path, {"t.sh.j2": "a\n{% include '" + target + "' %}"})
+        assert renders == [] and problems and problems[0].code == "include", target
+        assert problems[0].line == 2
+        assert all("SECRET" not in r.text.text for r in renders)
+
+
+def test_sandbox_refuses_unsafe_operations(tmp_path):
+    renders, problems, _ = render(tmp_path, {"t.sh.j2": "{{ ''.__class__.__mro__ }}\n{% set l = [] %}{{ l.append(1) }}"})
+    assert renders == [] and problems[0].code == "render"
+    assert "sandbox" in problems[0].message or "unsafe" in problems[0].message
+
+
+def test_render_time_and_output_are_bounded(tmp_path):
+    renders, problems, _ = render(
+        tmp_path, {"t.sh.j2": "{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{% endfor %}"},
+        limits=J.Limits(render_seconds=0.5))
+    assert renders == [] and problems[0].code == "limit" and "longer than" in problems[0].message
+    renders, problems, _ = render(tmp_path, {"t.sh.j2": "{% for i in range(100000) %}xxxxxxxxxx{% endfor %}"},
+                                  limits=J.Limits(max_output=10000))
+    assert renders == [] and problems[0].code == "limit" and "exceeds" in problems[0].message

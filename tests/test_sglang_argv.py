@@ -1,0 +1,164 @@
+"""SGLang argv model: argparse-exact parsing and the --config merge."""
+
+import shlex
+
+import pytest
+
+from pdlint.engines.sglang import argv, config_merge, flags
+from pdlint.engines.sglang.judge import judge
+from pdlint.engines.sglang.resolve import Args
+from pdlint.text import SourceFile, TStr
+
+T = flags.load("0.5.23")
+
+
+def P(text, table=T):
+    return argv.parse(table, [TStr.synthetic(w, "<t>") for w in shlex.split(text)])
+
+
+def kinds(p):
+    return [(e.kind, e.message) for e in p.errors]
+
+
+def test_forms_abbreviations_and_last_wins():
+    p = P("--model-path m --tp 4 --disaggregation-mode=prefill --tp-size 2 --disaggregation-t nixl")
+    assert p.errors == []
+    assert p.value("tp_size") == 2 and p.value("disaggregation_mode") == "prefill"
+    assert p.value("disaggregation_transfer_backend") == "nixl"
+    assert p.occurrence("tp_size").written == "--tp-size"
+    assert [o.written for o in p.occurrences if o.dest == "tp_size"] == ["--tp", "--tp-size"]
+
+
+def test_defaults_types_and_nargs():
+    p = P("--model-path m --cuda-graph-bs-decode 1 2 4 --mem-fraction-static 0.8")
+    assert p.value("cuda_graph_bs_decode") == [1, 2, 4]
+    assert p.value("mem_fraction_static") == 0.8
+    assert p.value("disaggregation_bootstrap_port") == 8998
+    assert p.value("disaggregation_mode") == "null"
+
+
+@pytest.mark.parametrize("line,kind,message", [
+    ("--model-path m --disagg prefill", "ambiguous", "ambiguous option: --disagg could match --disaggregation-mode, "),
+    ("--model-path m --tp-size x", "invalid-type",
+     "argument --tp-size/--tensor-parallel-size: invalid int value: 'x'"),
+    ("--model-path m --disaggregation-mode prefil", "invalid-choice",
+     "argument --disaggregation-mode: invalid choice: 'prefil' (choose from 'null', 'prefill', 'decode')"),
+    ("--model-path m --tp-size --port 1", "missing-value", "argument --tp-size/--tensor-parallel-size: expected one argument"),
+    ("--model-path m --enable-metrics true", "value-for-flag", "unrecognized arguments: true"),
+    ("--model-path m --enable-metrics=1", "explicit-ignored", "argument --enable-metrics: ignored explicit argument '1'"),
+    ("--model-path m --bogus-flag 3", "unknown", "unrecognized arguments: --bogus-flag 3"),
+    ("--model-path m --tp-size 2 4", "unknown-positional", "unrecognized arguments: 4"),
+    ("--tp-size 2", "required", "the following arguments are required: --model-path/--model"),
+    ("--model-path m --cuda-graph-bs-decode", "missing-value",
+     "argument --cuda-graph-bs-decode: expected at least one argument"),
+])
+def test_argparse_errors_with_argparse_messages(line, kind, message):
+    errs = kinds(P(line))
+    assert len(errs) == 1, errs
+    assert errs[0][0] == kind and errs[0][1].startswith(message)
+
+
+def test_negative_numbers_are_values():
+    assert P("--model-path m --chunked-prefill-size -1").value("chunked_prefill_size") == -1
+
+
+def test_opaque_tokens_are_unknown_not_errors():
+    p = argv.parse(T, [TStr.synthetic(w, "<t>") for w in ("--model-path", "m", "--tp-size")]
+                   + [TStr.synthetic("$(TP)", "<t>", opaque=True), TStr.synthetic("$EXTRA", "<t>", opaque=True)])
+    assert p.errors == [] and p.incomplete
+    assert p.value("tp_size") is argv.OPAQUE
+    assert p.value("disaggregation_mode") is argv.OPAQUE  # an opaque token could set it
+    assert not Args(p).eq("disaggregation_mode", "null") and not Args(p).ne("disaggregation_mode", "null")
+
+
+def test_old_release_tables_and_their_dest_names():
+    old = flags.load("0.5.9")
+    p = P("--model-path m --tp 2 --disaggregation-decode-tp 2", old)
+    assert p.errors == [] and p.value("tp_size") == 2 and p.explicit("tp_size")
+    assert kinds(P("--model-path m --disaggregation-decode-tp 2"))[0][0] == "unknown"
+
+
+def test_version_picking():
+    assert flags.pick("0.5.23") == ("0.5.23", None)
+    assert flags.pick("v0.5.12")[0] == "0.5.9" and "0.5.12" in flags.pick("v0.5.12")[1]
+    assert flags.pick(None)[0] == flags.newest() == "0.5.23"
+
+
+def test_removed_flag_names_the_release_that_had_it():
+    j = judge("--model-path m --disaggregation-decode-tp 2")
+    assert "SGL009" in j.codes and any("0.5.9" in m for m in j.messages)
+    assert "SGL001" not in j.codes
+    j = judge("--model-path m --disaggregation-decode-tp 2", version="0.5.9")
+    assert j.codes == []
+
+
+def test_unknown_flag_did_you_mean():
+    j = judge("--model-path m --disagregation-mode prefill")
+    assert j.codes == ["SGL001"] and "did you mean --disaggregation-mode" in j.messages[0]
+    j = judge("--model-path m --tp_size 2")
+    assert "did you mean --tp-size" in j.messages[0]
+
+
+def test_repeated_and_deprecated_flags_are_warnings():
+    j = judge("--model-path m --disaggregation-bootstrap-port 8995 --disaggregation-bootstrap-port 8995 "
+              "--disable-cuda-graph")
+    assert sorted(j.codes) == ["SGL007", "SGL008"] and not j.reject
+    j = judge("--model-path m --port 1 --port 2")
+    assert "different values" in j.messages[0]
+
+
+# -- --config ------------------------------------------------------------------------------------
+
+def merge(tmp_path, cfg_text, line, name="c.yaml"):
+    (tmp_path / name).write_text(cfg_text)
+    src = SourceFile(name, cfg_text, str(tmp_path / name))
+    toks = [TStr.synthetic(w, "<cli>") for w in shlex.split(line)]
+    return config_merge.merge(toks, T, lambda tok: src if tok.text == name else None)
+
+
+def test_config_merge_semantics(tmp_path):
+    m = merge(tmp_path, "tp-size: 2\nenable-metrics: true\nenable-cache-report: false\n"
+                        "decode-log-interval: 40\ncuda-graph-bs-decode: [1, 2]\nmm-process-config: {a: 1}\n"
+                        "trust-remote-code: yes\n",
+              "--port 1 --config c.yaml --tp-size 4")
+    assert [t.text for t in m.tokens] == ["--tp-size", "2", "--enable-metrics", "--decode-log-interval", "40",
+                                         "--cuda-graph-bs-decode", "1", "2", "--mm-process-config", '{"a": 1}',
+                                         "--trust-remote-code", "--port", "1", "--tp-size", "4"]
+    assert m.errors == [] and m.config_count == 11
+    o = m.tokens[0].origin
+    assert (o.path, o.line, o.column) == ("c.yaml", 1, 1) and o.chain[0].note == "--config c.yaml"
+    p = argv.parse(T, m.tokens, m.config_count)
+    assert p.value("tp_size") == 4  # the command line wins over the file
+
+
+@pytest.mark.parametrize("cfg,line,kind", [
+    ("a: 1", "--config c.yaml --config c.yaml", "config-multiple"),
+    ("a: 1", "--port 1 --config", "config-missing-path"),
+    ("a: 1", "--config c.json", "config-suffix"),
+    ("- 1\n", "--config c.yaml", "config-not-mapping"),
+    ("lora-paths: [a]\n", "--config c.yaml", "config-unsupported"),
+    ("enable-tf32-matmul: true\n", "--config c.yaml", "config-unsupported"),
+    ("disaggregation-ib-device: null\n", "--config c.yaml", "config-null"),
+    ("a: [1\n", "--config c.yaml", "config-yaml"),
+    ("a: 1", "--config=c.yaml", "config-equals"),
+])
+def test_config_file_errors(tmp_path, cfg, line, kind):
+    m = merge(tmp_path, cfg, line)
+    assert [e.kind for e in m.errors] == [kind]
+
+
+def test_config_unsupported_message_names_the_action(tmp_path):
+    m = merge(tmp_path, "lora-strict-loading: true\n", "--config c.yaml")
+    assert m.errors[0].message == "Unsupported config option 'lora_strict_loading' with action 'BooleanOptionalAction'"
+
+
+def test_null_becomes_the_string_None(tmp_path):
+    m = merge(tmp_path, "disaggregation-ib-device: ~\n", "--config c.yaml")
+    assert [t.text for t in m.tokens] == ["--disaggregation-ib-device", "None"]
+
+
+def test_standalone_config_detection():
+    assert config_merge.looks_like_config(["disaggregation-mode", "x"], T)
+    assert config_merge.looks_like_config(["model-path", "tp-size", "port"], T)
+    assert not config_merge.looks_like_config(["apiVersion", "kind", "metadata"], T)
+    assert not config_merge.looks_like_config(["model-path", "foo", "bar", "baz"], T)
