@@ -141,18 +141,41 @@ def discover(paths: list, cwd: str, excluded=lambda p: False) -> tuple:
     return sorted(jobs.values(), key=lambda j: j.display), missing
 
 
+# words that make a mention of a file name a reference to it (include/import in
+# templates, source in scripts, --config and engine config options in launches)
+_REF_WORDS = re.compile(rb"(include|import|extends|from|source|\.\s|--config|config|extra[-_]engine[-_]args|"
+                        rb"extra_llm_api_options|values)[^\n]{0,120}$")
+
+
+def _references(data: bytes, name: bytes) -> bool:
+    start = 0
+    while True:
+        i = data.find(name, start)
+        if i < 0:
+            return False
+        line_start = data.rfind(b"\n", 0, i) + 1
+        if _REF_WORDS.search(data[line_start:i]):
+            return True
+        start = i + len(name)
+
+
 def expand_units(jobs: list, cwd: str, excluded=lambda p: False) -> list:
-    """Add the repository files that reference an explicitly named file."""
+    """Add the repository files that reference an explicitly named file (only
+    inside a git work tree: the repository is the unit's boundary)."""
     explicit = [j for j in jobs if j.explicit]
     if not explicit:
         return jobs
     have = {j.abspath for j in jobs}
     by_root: dict = {}
+    roots: dict = {}
     for j in explicit:
-        by_root.setdefault(j.root, []).append(j)
+        if repo_root(j.abspath, roots):
+            by_root.setdefault(j.root, []).append(j)
     extra: dict = {}
     for root, named in by_root.items():
-        files = _git_files(root, root) or _walk(root)
+        files = _git_files(root, root)
+        if files is None:
+            continue
         needles = {os.path.basename(j.abspath).encode(): j for j in named}
         for f in files:
             if f in have or f in extra or excluded(f) or os.path.isdir(f):
@@ -167,7 +190,7 @@ def expand_units(jobs: list, cwd: str, excluded=lambda p: False) -> list:
                     data = fh.read()
             except OSError:
                 continue
-            if any(n in data for n in needles):
+            if any(_references(data, n) for n in needles):
                 extra[f] = FileJob(f, display_path(f, cwd), root, kind)
     return sorted(list(jobs) + list(extra.values()), key=lambda j: j.display)
 

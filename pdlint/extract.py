@@ -121,6 +121,8 @@ class Extractor:
                     continue  # Helm/Go templates are handled by the Helm adapter
                 self.jinja(job, src)
             elif job.kind == "yaml":
+                if _is_go_template(src.text):
+                    continue  # a Helm chart template: the Helm adapter reads it with its chart
                 self.yaml(job, src, TStr.from_source(src), None)
             elif job.kind == "shell":
                 self.shell(job, src, TStr.from_source(src), None)
@@ -320,6 +322,8 @@ class Extractor:
         referenced: set = set()
 
         def resolve_config(tok: TStr, launch: Launch) -> Optional[SourceFile]:
+            if launch.meta.get("virtual_config"):
+                return self.read(launch.meta["virtual_config"], report=False)
             base = None
             for p in tok.pieces:
                 if p.src is not None and p.src.abspath:

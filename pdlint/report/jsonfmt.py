@@ -5,8 +5,9 @@
 A finding: path (relative to the working directory, '/'-separated), line,
 column (1-based), code, name, severity, role, message, related[{path, line,
 column, note}] (plus ``fix`` and ``engine_version`` when known).  A launch:
-path, line, role, engine, entrypoint, argv, origins[{path, line, column}]
-(one per argv token; ``via`` lists the references it was reached through).
+path, line, role, engine, entrypoint, argv (what the server's argument parser
+sees: ``--config`` files merged), origins[{path, line, column}] (one per argv
+token; ``via`` lists the references it was reached through).
 """
 
 from __future__ import annotations
@@ -27,7 +28,12 @@ def render(findings: list, launches: list, files: int) -> str:
 
 
 def launch_dict(launch) -> dict:
+    """A launch; ``argv`` is what the server's parser sees (``--config`` files merged)."""
+    from pdlint.check import launch_tokens
     d = launch.as_dict()
+    tokens = launch_tokens(launch)
+    d["argv"] = [t.text for t in tokens]
+    d["origins"] = [t.origin.as_dict() for t in tokens]
     info = launch.parsed
     if info is not None and hasattr(info, "version"):
         d["engine_version"] = info.version
