@@ -26,7 +26,7 @@ def launch_tokens(launch: Launch) -> list:
 
 
 def check(launches: list, enabled_for: Callable[[str], Callable[[str], bool]]) -> list:
-    from pdlint.engines.sglang import engine as sglang_engine
+    from pdlint.engines import adapter
     rules = all_rules()
     reach: dict = {}  # origin key -> {launch index: token}
     for i, launch in enumerate(launches):
@@ -36,9 +36,10 @@ def check(launches: list, enabled_for: Callable[[str], Callable[[str], bool]]) -
 
     cands = []
     for i, launch in enumerate(launches):
-        if launch.engine == "sglang" and launch.kind == "server" and launch.parsed is not None:
+        engine = adapter(launch.engine)
+        if engine is not None and launch.kind == "server" and launch.parsed is not None:
             enabled = enabled_for(launch.path)
-            for c in sglang_engine.candidates(launch, enabled):
+            for c in engine.candidates(launch, enabled):
                 cands.append((i, c))
 
     shared: "OrderedDict[tuple, list]" = OrderedDict()

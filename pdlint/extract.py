@@ -318,7 +318,10 @@ class Extractor:
         return None
 
     def interpret(self) -> None:
-        from pdlint.engines.sglang.engine import EngineContext, interpret
+        """Hand every launch to its engine's adapter (``pdlint.engines.<engine>.engine``):
+        it parses the argv and decides the launch's role."""
+        from pdlint.engines import adapter
+        from pdlint.engines.sglang.engine import EngineContext
         referenced: set = set()
 
         def resolve_config(tok: TStr, launch: Launch) -> Optional[SourceFile]:
@@ -338,10 +341,12 @@ class Extractor:
             return src
 
         for launch in self.out.launches:
-            if launch.engine == "sglang" and launch.kind == "server":
-                cfg = self.config_for(os.path.join(self.opt.cwd, launch.path))
-                ctx = EngineContext(resolve_config, self.opt.engine_version or cfg.engine_version)
-                interpret(launch, ctx)
+            engine = adapter(launch.engine)
+            if engine is None or launch.kind != "server":
+                continue
+            cfg = self.config_for(os.path.join(self.opt.cwd, launch.path))
+            ctx = EngineContext(resolve_config, self.opt.engine_version or cfg.engine_version)
+            engine.interpret(launch, ctx)
         self.out.launches = [l for l in self.out.launches
                              if not (l.meta.get("virtual_config") and l.meta["virtual_config"] in referenced)]
 

@@ -167,3 +167,21 @@ class Finding:
         if self.engine_version:
             d["engine_version"] = self.engine_version
         return d
+
+
+@dataclass
+class Candidate:
+    """A finding before the check stage places it (shared origins, de-duplication).
+
+    Engine adapters produce these: ``token`` is what a human edits (None: the
+    launch itself), ``role_specific`` whether the rule depends on the role.
+    """
+
+    code: str
+    launch: Launch
+    token: Any  # Optional[TStr]
+    message: str
+    role_specific: bool
+    version: Optional[str] = None
+    related: list = field(default_factory=list)
+    fix: Optional[str] = None

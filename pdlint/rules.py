@@ -19,10 +19,19 @@ from typing import Callable, Optional
 
 from pdlint.model import ERROR, WARNING
 
-RULE_MODULES = (
-    "pdlint.core_rules",
-    "pdlint.engines.sglang.rules",
-)
+def _rule_modules() -> list:
+    """``pdlint/*_rules.py`` plus every engine's ``rules`` module or package."""
+    import os
+    import pkgutil
+    import pdlint
+    import pdlint.engines
+    base = os.path.dirname(pdlint.__file__)
+    mods = sorted(f"pdlint.{m.name}" for m in pkgutil.iter_modules([base]) if m.name.endswith("_rules"))
+    for eng in sorted(m.name for m in pkgutil.iter_modules(pdlint.engines.__path__) if m.ispkg):
+        path = os.path.join(os.path.dirname(pdlint.engines.__file__), eng)
+        if any(m.name == "rules" for m in pkgutil.iter_modules([path])):
+            mods.append(f"pdlint.engines.{eng}.rules")
+    return mods
 
 
 @dataclass
@@ -99,7 +108,7 @@ def all_rules() -> dict:
     global _LOADED
     if not _LOADED:
         _LOADED = True
-        for mod in RULE_MODULES:
+        for mod in _rule_modules():
             importlib.import_module(mod)
     return _REGISTRY
 

@@ -20,7 +20,7 @@ from pdlint.engines.sglang import config_merge, flags
 from pdlint.engines.sglang.resolve import Args
 from pdlint.engines.sglang.rulebase import Hit, format_message
 from pdlint.engines.sglang.versions import applies
-from pdlint.model import Launch, Related
+from pdlint.model import Candidate, Launch, Related
 from pdlint.rules import all_rules
 from pdlint.text import SourceFile, TStr
 
@@ -43,20 +43,6 @@ class SglangInfo:
     version_note: Optional[str]
     merge: config_merge.Merge
     virtual: bool = False
-
-
-@dataclass
-class Candidate:
-    """A finding before location policy (shared origins) is applied."""
-
-    code: str
-    launch: Launch
-    token: Optional[TStr]
-    message: str
-    role_specific: bool
-    version: Optional[str] = None
-    related: list = field(default_factory=list)
-    fix: Optional[str] = None
 
 
 def version_hint(launch: Launch) -> Optional[str]:
