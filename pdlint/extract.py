@@ -19,7 +19,7 @@ from pdlint import core_rules as C
 from pdlint import launchers
 from pdlint.config import Config
 from pdlint.discover import FileJob, display_path, worth_parsing
-from pdlint.formats import kube
+from pdlint.formats import crd, kube
 from pdlint.formats import yamltree as yt
 from pdlint.model import ERROR, Finding, Launch
 from pdlint.text import SourceFile, TStr
@@ -127,6 +127,8 @@ class Extractor:
             elif job.kind == "shell":
                 self.shell(job, src, TStr.from_source(src), None)
         self.interpret()
+        from pdlint import structure_rules
+        self.out.findings += structure_rules.check(self.out.launches)
         return self.out
 
     # -- Jinja -------------------------------------------------------------------
@@ -180,7 +182,7 @@ class Extractor:
 
     # -- YAML --------------------------------------------------------------------
     def yaml(self, job: FileJob, src: SourceFile, doc: TStr, render_role: Optional[str],
-             label: str = "") -> None:
+             label: str = "", unit: Optional[str] = None, unit_meta: Optional[dict] = None) -> None:
         try:
             docs = yt.compose(doc.text)
         except yt.LimitError as e:
@@ -196,15 +198,40 @@ class Extractor:
         except kube.WalkLimit as e:
             self.problem_at(C.LIMIT, doc, docs[0].start if docs else 0, str(e))
             return
-        for c in containers:
-            env = kube.container_env(doc, c)
-            words = kube.container_words(doc, c, env)
-            meta = {"image": kube.image_of(c) or "", "yaml_path": c.path, "resource_kind": c.resource_kind,
-                    "resource_name": c.resource_name, "names": c.names, "doc_index": c.doc_index}
-            context = kube.describe(c) + (f", {label}" if label else "")
-            found |= bool(self.command_launches(job, words, env, context, render_role, meta))
-        if not found:
+        for w in crd.workloads(docs, doc, containers, unit or job.display):
+            found |= bool(self.workload_launches(job, w, render_role, label, unit_meta))
+        if not found and not self.keyed(job, src, doc, docs, render_role, label, unit_meta):
             self.sglang_config(job, src, doc, docs, render_role)
+
+    def workload_launches(self, job: FileJob, w, render_role: Optional[str], label: str = "",
+                          unit_meta: Optional[dict] = None) -> list:
+        """Launches of one effective container (:class:`pdlint.formats.crd.Workload`)."""
+        env = crd.effective_env(w)
+        words = crd.kserve_words(w, env) if w.virtual == "kserve" else crd.effective_words(w, env)
+        meta = {"image": crd.effective_image(w), "yaml_path": w.path, "resource_kind": w.resource_kind,
+                "resource_name": w.resource_name, "names": w.names, "doc_index": w.doc_index}
+        meta.update(unit_meta or {})
+        context = w.context() + (f", {label}" if label else "")
+        launches = self.command_launches(job, words, env, context, render_role, meta)
+        for launch in launches:
+            crd_apply(launch, w)
+        return launches
+
+    def keyed(self, job: FileJob, src: SourceFile, doc: TStr, docs: list, render_role, label: str = "",
+              unit_meta: Optional[dict] = None) -> bool:
+        """Role-keyed files (srt-slurm recipes, Helm values role sections, TRT-LLM and LMCache configs)."""
+        from pdlint.formats import keyed
+        if render_role is not None:
+            return False
+        try:
+            found = keyed.launches(job, src, doc, docs)
+        except (yt.LimitError, RecursionError) as e:
+            self.problem(C.LIMIT, src, 1, 1, f"role-keyed file too deep or too large: {e}")
+            return True
+        for launch in found:
+            launch.meta.update(unit_meta or {})
+            self.add_launch(launch)
+        return bool(found)
 
     def sglang_config(self, job: FileJob, src: SourceFile, doc: TStr, docs: list, render_role) -> None:
         """A standalone SGLang ``--config`` file: a virtual launch that reads it."""
@@ -273,6 +300,8 @@ class Extractor:
                 return self.command_launches(job, [script] + positional, {**env, **found.env}, context,
                                              render_role, meta, depth + 1)
             merged = {**env, **found.env}
+            from pdlint import structure_rules
+            self.out.findings += structure_rules.sh_c_findings(script)
             before = len(self.out.launches)
             self.shell(job, self.read(job.abspath, report=False), script, render_role, env=merged,
                        positional=positional, context=context, meta=meta)
@@ -349,6 +378,33 @@ class Extractor:
             engine.interpret(launch, ctx)
         self.out.launches = [l for l in self.out.launches
                              if not (l.meta.get("virtual_config") and l.meta["virtual_config"] in referenced)]
+
+
+def crd_apply(launch: Launch, w) -> None:
+    """Copy what a workload's structure says onto a launch found in it."""
+    if w.role in ("prefill", "decode"):
+        launch.structural_role = w.role
+        launch.structural_origin = w.role_tok.origin if w.role_tok is not None and w.role_tok.pieces else None
+        launch.meta["role_how"] = w.role_how
+    if w.unit:
+        launch.unit = w.unit
+        launch.meta["unit"] = w.unit
+    if w.group:
+        launch.meta["replica_of"] = w.group
+    if w.group_role:
+        launch.meta["group_role"] = w.group_role
+    if w.replicas is not None:
+        launch.meta["replicas"] = w.replicas
+    if w.role_label.startswith("role "):
+        launch.meta["role_name"] = w.role_label[6:-1]
+    if w.claims:
+        launch.meta["role_claims"] = list(w.claims)
+    if w.injects_role:
+        launch.meta["injects_role"] = True
+    if w.virtual:
+        launch.incomplete = True
+        launch.meta["controller_generated"] = w.virtual
+        launch.notes.append("the controller writes this command; pdlint sees only the flags the manifest adds")
 
 
 class _Bad(Exception):

@@ -1,0 +1,735 @@
+"""Role adapters for Kubernetes objects that name prefill/decode in their structure.
+
+:func:`workloads` turns the containers of a YAML stream into
+:class:`Workload` values: the effective container (strategic-merge layers,
+base first), the role the *structure* names with the scalar that names it,
+leader/worker position, the deployment unit and a human context.  Extraction
+turns each workload into launches and copies that information onto them
+(``structural_role``, ``structural_origin``, ``meta['unit']``,
+``meta['group_role']``, ``meta['replica_of']``).
+
+Known shapes:
+
+* RoleBasedGroup (``workloads.x-k8s.io`` v1alpha1/v1alpha2): ``spec.roles[].name``;
+  ``standalonePattern`` / ``leaderWorkerPattern`` (``template`` or
+  ``templateRef`` to ``spec.roleTemplates[]`` with ``patch`` applied as a
+  strategic merge; ``leaderTemplatePatch`` / ``workerTemplatePatch``);
+  v1alpha1 ``template`` + ``leaderWorkerSet.patchLeaderTemplate`` /
+  ``patchWorkerTemplate``; ``engineRuntimes`` sidecars whose
+  ``--instance-info`` JSON names a ``worker_type`` (a role claim).
+* LeaderWorkerSet: ``leaderTemplate`` / ``workerTemplate``; the role comes from
+  the resource name (or a role label).
+* DisaggregatedSet (llm-d): ``spec.roles[].name`` with a ``leaderWorkerTemplate``.
+* DynamoGraphDeployment: v1alpha1 ``spec.services.<Name>`` (``subComponentType``,
+  else the service name) with service-level ``envs``; v1beta1
+  ``spec.components[].type``.  The operator injects role flags itself.
+* OME ClusterServingRuntime / ServingRuntime / InferenceService:
+  ``engineConfig`` (prefill when a ``decoderConfig`` exists) / ``decoderConfig``
+  / ``routerConfig``, each with ``leader`` / ``worker``.
+* KServe LLMInferenceService: ``spec.template`` (decode when ``spec.prefill``
+  exists) and ``spec.prefill.template``; ``spec.worker`` / ``spec.prefill.worker``
+  are multi-node workers.  The controller writes the ``vllm serve`` command:
+  a container without ``command``/``args`` becomes a controller-generated vLLM
+  launch whose argv is the ``VLLM_ADDITIONAL_ARGS`` value.
+* AIBrix StormService: ``spec.template.spec.roles[].name``.
+* Anything else (Deployment, StatefulSet, Job, Pod …): the role a resource
+  name, a role label or the container name names (name tokens such as
+  ``prefill``/``decode``/``prefiller``/``ctx``/``gen``).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Optional
+
+from pdlint.formats import kube
+from pdlint.formats import yamltree as yt
+from pdlint.text import TStr
+
+PREFILL_WORDS = {"prefill", "prefiller", "prefills", "ctx", "context", "producer", "sender"}
+DECODE_WORDS = {"decode", "decoder", "decodes", "decoding", "gen", "generation", "consumer", "receiver"}
+ROLE_LABELS = ("llm-d.ai/role", "role", "app.kubernetes.io/component", "component", "pd-role", "pd_role")
+LEADER_KEYS = {"leaderTemplate": "leader", "workerTemplate": "worker", "leaderTemplatePatch": "leader",
+               "workerTemplatePatch": "worker", "patchLeaderTemplate": "leader", "patchWorkerTemplate": "worker",
+               "leader": "leader", "worker": "worker"}
+_CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
+
+
+@dataclass
+class Workload:
+    """One effective container and what its structure says about it."""
+
+    layers: list  # [(doc TStr, container Ref)], base first, most specific last
+    path: tuple
+    doc_index: int
+    resource_kind: Optional[str] = None
+    resource_name: Optional[str] = None
+    names: dict = field(default_factory=dict)
+    role: Optional[str] = None  # prefill | decode | None
+    role_tok: Optional[TStr] = None  # the text that names the role
+    role_how: str = ""  # e.g. "RoleBasedGroup role name"
+    role_label: str = ""  # e.g. "role 'prefill'"
+    group_role: Optional[str] = None  # leader | worker
+    group: Optional[str] = None  # leader and workers of one instance share this key
+    replicas: Optional[int] = None
+    unit: str = ""
+    extra_env: dict = field(default_factory=dict)  # lower priority than the container's own env
+    claims: list = field(default_factory=list)  # [(role, TStr, note)]: other places that name the role
+    virtual: Optional[str] = None  # "kserve": the controller writes the command
+    injects_role: bool = False  # the operator adds the role flag itself
+    router: bool = False  # the structure says this is the router/frontend
+
+    @property
+    def doc(self) -> TStr:
+        return self.layers[-1][0]
+
+    @property
+    def ref(self) -> yt.Ref:
+        return self.layers[-1][1]
+
+    def container_name(self) -> Optional[str]:
+        return yt.scalar_text(yt.get(self.ref, "name"))
+
+    def context(self) -> str:
+        head = f"{self.resource_kind}/{self.resource_name}" if self.resource_kind and self.resource_name else \
+            (self.resource_kind or f"document {self.doc_index + 1}")
+        parts = [head]
+        if self.role_label:
+            parts[0] += f" {self.role_label}"
+        if self.group_role:
+            parts[0] += f" ({self.group_role})"
+        elif self.group:
+            parts[0] += " (leader and workers)"
+        cname = self.container_name()
+        where = _path_text(self.path)
+        tail = (f"container {cname!r} at {where}" if cname else where)
+        if len(self.layers) > 1:
+            tail += f", merged over {len(self.layers) - 1} base layer" + ("s" if len(self.layers) > 2 else "")
+        return f"{parts[0]}, {tail}"
+
+
+# ---------------------------------------------------------------------------
+# Names -> roles
+# ---------------------------------------------------------------------------
+
+def words_of(name: str) -> list:
+    out = []
+    for part in re.split(r"[^A-Za-z0-9]+", name or ""):
+        out += [w.lower() for w in _CAMEL.findall(part)] or ([part.lower()] if part else [])
+    return out
+
+
+def role_of_name(name: Optional[str]) -> Optional[str]:
+    """prefill/decode when the name's words name exactly one of them."""
+    if not name:
+        return None
+    ws = set(words_of(name))
+    p, d = bool(ws & PREFILL_WORDS), bool(ws & DECODE_WORDS)
+    if p and not d:
+        return "prefill"
+    if d and not p:
+        return "decode"
+    return None
+
+
+def role_of_value(value: Optional[str]) -> Optional[str]:
+    """A field whose value is the role itself (``type: prefill``)."""
+    v = (value or "").strip().lower()
+    if v in ("prefill", "prefiller", "context", "ctx"):
+        return "prefill"
+    if v in ("decode", "decoder", "generation", "gen"):
+        return "decode"
+    return None
+
+
+# ---------------------------------------------------------------------------
+# Tree helpers
+# ---------------------------------------------------------------------------
+
+def at(ref: Optional[yt.Ref], *path) -> Optional[yt.Ref]:
+    cur = ref
+    for p in path:
+        if cur is None:
+            return None
+        if isinstance(p, int):
+            items = yt.seq_items(cur)
+            cur = items[p] if 0 <= p < len(items) else None
+        else:
+            cur = yt.get(cur, p)
+    return cur
+
+
+def text_at(ref, *path) -> Optional[str]:
+    return yt.scalar_text(at(ref, *path))
+
+
+def tstr(doc: TStr, ref: Optional[yt.Ref]) -> Optional[TStr]:
+    if ref is None:
+        return None
+    node = yt.deref(ref).node
+    if isinstance(node, yt.YScalar):
+        return yt.scalar_tstr(doc, ref)
+    return yt.node_tstr(doc, ref)
+
+
+def key_tstr(doc: TStr, parent: Optional[yt.Ref], key: str) -> Optional[TStr]:
+    if parent is None:
+        return None
+    k = yt.key_node(parent, key)
+    if k is None:
+        return None
+    return doc[k.start:k.end]
+
+
+def at_node(doc: TStr, ref: yt.Ref, text: str) -> TStr:
+    """``text`` (written nowhere) positioned at the start of a node."""
+    node = yt.deref(ref).node
+    first = doc[node.start:node.start + 1]
+    p = first.pieces[0] if first.pieces else None
+    if p is None:
+        return TStr.synthetic(text, "<generated>")
+    return TStr.at(text, p.src, p.offset, p.chain, exact=False, label=p.label)
+
+
+def _path_text(path: tuple) -> str:
+    out = ""
+    for p in path:
+        out += f"[{p}]" if isinstance(p, int) else (("." if out else "") + str(p))
+    return out
+
+
+def _int(ref) -> Optional[int]:
+    t = yt.scalar_text(ref)
+    try:
+        return int(t) if t is not None else None
+    except ValueError:
+        return None
+
+
+def containers_of(pod: Optional[yt.Ref], lists=("containers",)) -> list:
+    """(name, Ref) of the containers of a pod template (``template`` or its ``spec``)."""
+    if pod is None:
+        return []
+    spec = yt.get(pod, "spec")
+    if spec is None and yt.get(pod, "containers") is not None:
+        spec = pod
+    out = []
+    for lst in lists:
+        for item in yt.seq_items(yt.get(spec, lst) if spec is not None else None):
+            if isinstance(yt.deref(item).node, yt.YMap):
+                out.append((yt.scalar_text(yt.get(item, "name")), item))
+    return out
+
+
+# ---------------------------------------------------------------------------
+# Effective container: strategic merge over layers
+# ---------------------------------------------------------------------------
+
+def effective_env(w: Workload) -> dict:
+    env: dict = dict(w.extra_env)
+    for doc, ref in w.layers:
+        env.update(kube.container_env(doc, kube.Container(ref, w.path, w.doc_index)))
+    return env
+
+
+def effective_words(w: Workload, env: dict) -> list:
+    """``command`` + ``args``; each list comes whole from the most specific layer
+    that sets it (strategic merge replaces lists of scalars)."""
+    words: list = []
+    for key in ("command", "args"):
+        chosen = None
+        for doc, ref in w.layers:
+            if yt.get(ref, key) is not None:
+                chosen = (doc, ref)
+        if chosen is None:
+            continue
+        doc, ref = chosen
+        words += kube.container_words(doc, _OnlyKey(ref, key, w), env)
+    return words
+
+
+class _OnlyKey(kube.Container):
+    """A container view exposing one key (so container_words reads just it)."""
+
+    def __init__(self, ref, key, w):
+        super().__init__(_KeyView(ref, key), w.path, w.doc_index)
+
+
+def _KeyView(ref: yt.Ref, key: str) -> yt.Ref:
+    r = yt.deref(ref)
+    node = r.node
+    pairs = [(k, v) for k, v in node.pairs if isinstance(k, yt.YScalar) and k.value == key] \
+        if isinstance(node, yt.YMap) else []
+    view = yt.YMap(node.start, node.end, None, None, pairs)
+    return yt.Ref(view, r.hops)
+
+
+def effective_image(w: Workload) -> str:
+    image = ""
+    for _, ref in w.layers:
+        v = yt.scalar_text(yt.get(ref, "image"))
+        if v:
+            image = v
+    return image
+
+
+def has_command(w: Workload) -> bool:
+    return any(yt.get(ref, "command") is not None or yt.get(ref, "args") is not None for _, ref in w.layers)
+
+
+def merge_by_name(base: list, patch: list) -> list:
+    """Strategic merge of two container lists: [(name, [refs])] in base order, new names appended."""
+    out: list = [(n, [r]) for n, r in base]
+    index = {n: i for i, (n, _) in enumerate(out) if n is not None}
+    for n, r in patch:
+        if n is not None and n in index:
+            out[index[n]][1].append(r)
+        else:
+            index[n] = len(out)
+            out.append((n, [r]))
+    return out
+
+
+# ---------------------------------------------------------------------------
+# Entry point
+# ---------------------------------------------------------------------------
+
+def workloads(docs: list, doc: TStr, containers: list, unit_base: str) -> list:
+    """Every workload of a YAML stream; ``containers`` are those
+    :func:`pdlint.formats.kube.find_containers` found (the generic fallback)."""
+    out: list = []
+    covered: set = set()
+    by_doc: dict = {}
+    for c in containers:
+        by_doc.setdefault(c.doc_index, []).append(c)
+    for di, d in enumerate(docs):
+        if d.root is None:
+            continue
+        root = yt.Ref(d.root)
+        if not isinstance(yt.deref(root).node, yt.YMap):
+            for c in by_doc.get(di, []):
+                out.append(_generic(doc, c, None, unit_base))
+            continue
+        kind = yt.scalar_text(yt.get(root, "kind"))
+        name = text_at(root, "metadata", "name")
+        unit = f"{unit_base}#{kind}/{name}" if kind and name else (f"{unit_base}#{di + 1}" if len(docs) > 1
+                                                                    else unit_base)
+        ctx = _Doc(doc, root, di, kind, name, unit)
+        special = _SPECIAL.get(kind or "")
+        mine: list = []
+        if special is not None:
+            try:
+                mine = special(ctx)
+            except RecursionError:  # pragma: no cover - pathological nesting
+                mine = []
+        for w in mine:
+            for _, ref in w.layers:
+                covered.add(id(yt.deref(ref).node))
+        out += mine
+        for c in by_doc.get(di, []):
+            node = yt.deref(c.ref).node
+            if id(node) in covered or (kind == "RoleBasedGroup" and "roleTemplates" in c.path):
+                continue
+            out.append(_generic(doc, c, ctx, unit))
+    return out
+
+
+@dataclass
+class _Doc:
+    doc: TStr
+    root: yt.Ref
+    di: int
+    kind: Optional[str]
+    name: Optional[str]
+    unit: str
+
+    def workload(self, layers: list, path: tuple, **kw) -> Workload:
+        return Workload(layers=[(self.doc, r) for r in layers], path=path, doc_index=self.di,
+                        resource_kind=self.kind, resource_name=self.name, unit=self.unit, **kw)
+
+
+def _generic(doc: TStr, c: kube.Container, ctx: Optional[_Doc], unit: str) -> Workload:
+    w = Workload(layers=[(doc, c.ref)], path=c.path, doc_index=c.doc_index, resource_kind=c.resource_kind,
+                 resource_name=c.resource_name, names=c.names, unit=unit)
+    if ctx is None:
+        return w
+    root = ctx.root
+    # a role the resource's path names (RBG roles[i], OME engineConfig, ...), when a special handler
+    # did not take the container (sidecars, init containers)
+    hint = _PATH_ROLES.get(ctx.kind or "")
+    if hint is not None:
+        hint(ctx, c.path, w)
+        if w.role is not None or w.router:
+            return w
+    # generic: resource name, role labels, container name
+    meta = yt.get(root, "metadata")
+    name_ref = yt.get(meta, "name") if meta is not None else None
+    r = role_of_name(yt.scalar_text(name_ref))
+    if r:
+        w.role, w.role_tok, w.role_how = r, tstr(doc, name_ref), "resource name"
+        w.role_label = ""
+    else:
+        for labels in _label_maps(root, c.path):
+            for lk in ROLE_LABELS:
+                lv = yt.get(labels, lk)
+                r = role_of_value(yt.scalar_text(lv)) or (role_of_name(yt.scalar_text(lv)) if lk != "role" else None)
+                if r:
+                    w.role, w.role_tok, w.role_how = r, tstr(doc, lv), f"label {lk}"
+                    break
+            if w.role:
+                break
+    if w.role is None:
+        cn = yt.scalar_text(yt.get(c.ref, "name"))
+        r = role_of_name(cn)
+        if r:
+            w.role, w.role_tok, w.role_how = r, tstr(doc, yt.get(c.ref, "name")), "container name"
+    if ctx.kind == "LeaderWorkerSet":
+        for p in c.path:
+            if p in ("leaderTemplate", "workerTemplate"):
+                w.group_role = LEADER_KEYS[p]
+                w.group = f"{ctx.unit}:{ctx.name}"
+    return w
+
+
+def _label_maps(root: yt.Ref, path: tuple) -> list:
+    """``metadata.labels`` of the resource and of every template on the way to the container."""
+    out = []
+    lab = at(root, "metadata", "labels")
+    if lab is not None:
+        out.append(lab)
+    cur = root
+    for p in path:
+        cur = at(cur, p)
+        if cur is None:
+            break
+        lab = at(cur, "metadata", "labels")
+        if lab is not None:
+            out.append(lab)
+    return list(reversed(out))
+
+
+# ---------------------------------------------------------------------------
+# RoleBasedGroup
+# ---------------------------------------------------------------------------
+
+def _rbg(ctx: _Doc) -> list:
+    out = []
+    spec = yt.get(ctx.root, "spec")
+    templates = {}
+    for i, t in enumerate(yt.seq_items(yt.get(spec, "roleTemplates"))):
+        n = text_at(t, "name")
+        if n is not None:
+            templates[n] = (i, t)
+    for i, role in enumerate(yt.seq_items(yt.get(spec, "roles"))):
+        rname_ref = yt.get(role, "name")
+        rname = yt.scalar_text(rname_ref) or f"roles[{i}]"
+        info = dict(role=role_of_name(rname), role_tok=tstr(ctx.doc, rname_ref), role_how="RoleBasedGroup role name",
+                    role_label=f"role {rname!r}", replicas=_int(yt.get(role, "replicas")))
+        base_path = ("spec", "roles", i)
+        pattern, pname = None, None
+        for key in ("standalonePattern", "leaderWorkerPattern", "customComponentsPattern"):
+            if yt.get(role, key) is not None:
+                pattern, pname = yt.get(role, key), key
+                break
+        if pattern is None:  # v1alpha1: role.template (+ leaderWorkerSet patches)
+            pattern, pname = role, None
+        pod = yt.get(pattern, "template")
+        tref = yt.get(pattern, "templateRef") or yt.get(role, "templateRef")
+        base_pod = None
+        pod_path = base_path + ((pname,) if pname else ()) + ("template",)
+        if tref is not None:
+            tname = text_at(tref, "name")
+            if tname in templates:
+                base_pod = yt.get(templates[tname][1], "template")
+            pod = yt.get(tref, "patch")
+            pod_path = base_path + ((pname,) if pname else ()) + ("templateRef", "patch")
+        merged = merge_by_name(containers_of(base_pod), containers_of(pod))
+        lwp = pattern if pname == "leaderWorkerPattern" else yt.get(role, "leaderWorkerSet")
+        patches = {}
+        if lwp is not None:
+            for key in ("leaderTemplatePatch", "workerTemplatePatch", "patchLeaderTemplate", "patchWorkerTemplate"):
+                p = yt.get(lwp, key)
+                if p is not None and containers_of(p):
+                    patches[LEADER_KEYS[key]] = containers_of(p)
+        group = f"{ctx.unit}:{rname}" if lwp is not None else None
+        for ci, (cname, refs) in enumerate(merged):
+            variants = [(None, refs)]
+            if patches:
+                variants = []
+                for gr in ("leader", "worker"):
+                    extra = [r for n, r in patches.get(gr, []) if n == cname]
+                    variants.append((gr, refs + extra))
+            for gr, layers in variants:
+                path = pod_path + ("spec", "containers", ci)
+                w = ctx.workload(layers, path, group_role=gr, group=group, **info)
+                out.append(w)
+        # engineRuntimes sidecars (v1alpha1): --instance-info={"data": {"worker_type": ...}}
+        for er in yt.seq_items(yt.get(role, "engineRuntimes")):
+            for _, cref in containers_of(er):
+                for arg in yt.seq_items(yt.get(cref, "args")):
+                    claim = _instance_info_claim(ctx.doc, arg)
+                    if claim is not None:
+                        for w in out:
+                            if w.role_label == info["role_label"]:
+                                w.claims.append(claim)
+    return out
+
+
+_WORKER_TYPE = re.compile(r'"worker_type"\s*:\s*"([A-Za-z_]+)"')
+
+
+def _instance_info_claim(doc: TStr, arg: yt.Ref) -> Optional[tuple]:
+    t = tstr(doc, arg)
+    if t is None or "worker_type" not in t.text:
+        return None
+    m = _WORKER_TYPE.search(t.text)
+    if not m:
+        return None
+    r = role_of_value(m.group(1))
+    if r is None:
+        return None
+    return (r, t[m.start(1):m.end(1)], "runtime sidecar --instance-info worker_type")
+
+
+# ---------------------------------------------------------------------------
+# DisaggregatedSet, StormService: roles[] lists
+# ---------------------------------------------------------------------------
+
+def _roles_list(ctx: _Doc, roles_path: tuple, how: str) -> list:
+    out = []
+    for i, role in enumerate(yt.seq_items(at(ctx.root, *roles_path))):
+        rname_ref = yt.get(role, "name")
+        rname = yt.scalar_text(rname_ref) or f"roles[{i}]"
+        info = dict(role=role_of_name(rname), role_tok=tstr(ctx.doc, rname_ref), role_how=how,
+                    role_label=f"role {rname!r}")
+        spec = yt.get(role, "spec") or role
+        info["replicas"] = _int(yt.get(spec, "replicas")) or _int(yt.get(role, "replicas"))
+        base = roles_path + (i,) + (("spec",) if yt.get(role, "spec") is not None else ())
+        lwt = yt.get(spec, "leaderWorkerTemplate")
+        pods = []
+        if lwt is not None:
+            for key in ("leaderTemplate", "workerTemplate"):
+                if yt.get(lwt, key) is not None:
+                    pods.append((key, base + ("leaderWorkerTemplate", key), yt.get(lwt, key)))
+        elif yt.get(spec, "template") is not None:
+            pods.append((None, base + ("template",), yt.get(spec, "template")))
+        group = f"{ctx.unit}:{rname}" if lwt is not None and len(pods) > 1 else None
+        for key, ppath, pod in pods:
+            for ci, (_, cref) in enumerate(containers_of(pod)):
+                if yt.get(cref, "command") is None and yt.get(cref, "args") is None:
+                    continue
+                w = ctx.workload([cref], ppath + ("spec", "containers", ci),
+                                 group_role=LEADER_KEYS[key] if group and key else None, group=group, **info)
+                out.append(w)
+    return out
+
+
+def _disaggregated_set(ctx: _Doc) -> list:
+    return _roles_list(ctx, ("spec", "roles"), "DisaggregatedSet role name")
+
+
+def _storm(ctx: _Doc) -> list:
+    return _roles_list(ctx, ("spec", "template", "spec", "roles"), "StormService role name")
+
+
+# ---------------------------------------------------------------------------
+# Path-based roles for the generic walker
+# ---------------------------------------------------------------------------
+
+def _dgd_hint(ctx: _Doc, path: tuple, w: Workload) -> None:
+    spec = yt.get(ctx.root, "spec")
+    w.injects_role = True
+    if len(path) >= 3 and path[:2] == ("spec", "services"):
+        sname = path[2]
+        svc = at(spec, "services", sname)
+        w.role_label = f"service {sname!r}"
+        sub = yt.get(svc, "subComponentType")
+        comp = yt.get(svc, "componentType")
+        r = role_of_value(yt.scalar_text(sub))
+        if r:
+            w.role, w.role_tok, w.role_how = r, tstr(ctx.doc, sub), "subComponentType"
+        elif role_of_value(yt.scalar_text(comp)):
+            w.role, w.role_tok, w.role_how = role_of_value(yt.scalar_text(comp)), tstr(ctx.doc, comp), "componentType"
+        else:
+            r = role_of_name(sname)
+            if r:
+                w.role, w.role_tok, w.role_how = r, key_tstr(ctx.doc, at(spec, "services"), sname), "service name"
+        if yt.scalar_text(comp) in ("frontend", "main") and w.role is None:
+            w.router = True
+        w.extra_env = _env_list(ctx.doc, yt.get(svc, "envs"))
+        w.replicas = _int(yt.get(svc, "replicas"))
+    elif len(path) >= 3 and path[:2] == ("spec", "components") and isinstance(path[2], int):
+        comp = at(spec, "components", path[2])
+        cname = text_at(comp, "name") or text_at(comp, "componentName")
+        w.role_label = f"component {cname!r}" if cname else f"components[{path[2]}]"
+        t = yt.get(comp, "type") or yt.get(comp, "componentType")
+        r = role_of_value(yt.scalar_text(t))
+        if r:
+            w.role, w.role_tok, w.role_how = r, tstr(ctx.doc, t), "component type"
+        elif role_of_name(cname):
+            w.role, w.role_tok, w.role_how = role_of_name(cname), tstr(ctx.doc, yt.get(comp, "name")), "component name"
+        if yt.scalar_text(t) in ("frontend", "main") and w.role is None:
+            w.router = True
+        w.extra_env = _env_list(ctx.doc, yt.get(comp, "envs"))
+        w.replicas = _int(yt.get(comp, "replicas"))
+
+
+def _env_list(doc: TStr, ref) -> dict:
+    if ref is None:
+        return {}
+    fake = yt.YMap(0, 0, None, None, [(yt.YScalar(0, 0, value="env"), yt.deref(ref).node)])
+    return kube.container_env(doc, kube.Container(yt.Ref(fake, yt.deref(ref).hops), (), 0))
+
+
+OME_KEYS = {"engineConfig": "engine", "decoderConfig": "decoder", "routerConfig": "router",
+            "engine": "engine", "decoder": "decoder", "router": "router"}
+
+
+def _ome_hint(ctx: _Doc, path: tuple, w: Workload) -> None:
+    if len(path) < 2 or path[0] != "spec" or path[1] not in OME_KEYS:
+        return
+    spec = yt.get(ctx.root, "spec")
+    what = OME_KEYS[path[1]]
+    has_decoder = yt.get(spec, "decoderConfig") is not None or yt.get(spec, "decoder") is not None
+    tok = key_tstr(ctx.doc, spec, path[1])
+    w.role_label = f"{path[1]}"
+    if what == "router":
+        w.router = True
+    elif what == "decoder":
+        w.role, w.role_tok, w.role_how = "decode", tok, f"OME {path[1]}"
+    elif has_decoder:
+        w.role, w.role_tok, w.role_how = "prefill", tok, f"OME {path[1]} (a {'decoderConfig' if path[1].endswith('Config') else 'decoder'} exists)"
+    if len(path) > 2 and path[2] in ("leader", "worker"):
+        w.group_role = path[2]
+        w.group = f"{ctx.unit}:{path[1]}"
+        w.role_label = path[1]
+        if path[2] == "worker":
+            w.replicas = _int(at(spec, path[1], "worker", "size"))
+
+
+def _rbg_hint(ctx: _Doc, path: tuple, w: Workload) -> None:
+    if len(path) >= 3 and path[:2] == ("spec", "roles") and isinstance(path[2], int):
+        role = at(ctx.root, "spec", "roles", path[2])
+        rn = yt.get(role, "name")
+        r = role_of_name(yt.scalar_text(rn))
+        w.role_label = f"role {yt.scalar_text(rn)!r}"
+        if r:
+            w.role, w.role_tok, w.role_how = r, tstr(ctx.doc, rn), "RoleBasedGroup role name"
+
+
+def _roles_hint(roles_path: tuple, how: str):
+    def hint(ctx: _Doc, path: tuple, w: Workload) -> None:
+        n = len(roles_path)
+        if len(path) > n and path[:n] == roles_path and isinstance(path[n], int):
+            role = at(ctx.root, *roles_path, path[n])
+            rn = yt.get(role, "name")
+            w.role_label = f"role {yt.scalar_text(rn)!r}"
+            r = role_of_name(yt.scalar_text(rn))
+            if r:
+                w.role, w.role_tok, w.role_how = r, tstr(ctx.doc, rn), how
+    return hint
+
+
+# ---------------------------------------------------------------------------
+# KServe LLMInferenceService
+# ---------------------------------------------------------------------------
+
+def _kserve(ctx: _Doc) -> list:
+    out = []
+    spec = yt.get(ctx.root, "spec")
+    has_prefill = yt.get(spec, "prefill") is not None
+    places = [(("spec", "template"), None, "template"), (("spec", "worker"), None, "worker"),
+              (("spec", "prefill", "template"), "prefill", "prefill.template"),
+              (("spec", "prefill", "worker"), "prefill", "prefill.worker")]
+    for path, pool, label in places:
+        pod = at(ctx.root, *path)
+        if pod is None:
+            continue
+        if pool == "prefill":
+            role, tok, how = "prefill", key_tstr(ctx.doc, spec, "prefill"), "LLMInferenceService spec.prefill"
+            replicas = _int(at(spec, "prefill", "replicas"))
+        else:
+            role = "decode" if has_prefill else None
+            tok = key_tstr(ctx.doc, spec, path[1]) if role else None
+            how = "LLMInferenceService spec.template (the decode pool when spec.prefill exists)" if role else ""
+            replicas = _int(yt.get(spec, "replicas"))
+        multi = at(ctx.root, *path[:-1], "worker") is not None
+        for ci, (cname, cref) in enumerate(containers_of(pod)):
+            if cname not in (None, "main") and len(containers_of(pod)) > 1:
+                continue
+            w = ctx.workload([cref], path + ("containers", ci), role=role, role_tok=tok, role_how=how,
+                             role_label=f"pool {label!r}", replicas=replicas)
+            if multi:
+                w.group = f"{ctx.unit}:{pool or 'main'}"
+                w.group_role = "worker" if path[-1] == "worker" else "leader"
+            if yt.get(cref, "command") is None and yt.get(cref, "args") is None:
+                w.virtual = "kserve"
+            w.injects_role = True
+            out.append(w)
+    return out
+
+
+def kserve_words(w: Workload, env: dict) -> list:
+    """The controller's ``vllm serve`` plus ``$VLLM_ADDITIONAL_ARGS`` (shell-split, traced)."""
+    words = [at_node(w.doc, w.ref, "vllm"), at_node(w.doc, w.ref, "serve")]
+    extra = env.get("VLLM_ADDITIONAL_ARGS")
+    if extra is not None and not extra.opaque:
+        words += shell_split(extra)
+    return words
+
+
+def shell_split(s: TStr) -> list:
+    """POSIX-style word splitting with quote removal on a traced string (no expansions)."""
+    out, cur, i, t, n = [], [], 0, s.text, len(s.text)
+    started = False
+    while i < n:
+        c = t[i]
+        if c in " \t\n":
+            if started:
+                out.append(TStr.join(cur))
+                cur, started = [], False
+            i += 1
+            continue
+        started = True
+        if c == "'":
+            j = t.find("'", i + 1)
+            j = n if j < 0 else j
+            cur.append(s[i + 1:j])
+            i = j + 1
+        elif c == '"':
+            j = i + 1
+            while j < n and t[j] != '"':
+                if t[j] == "\\" and j + 1 < n and t[j + 1] in '"\\$`':
+                    cur.append(s[j + 1:j + 2])
+                    j += 2
+                    continue
+                cur.append(s[j:j + 1])
+                j += 1
+            i = j + 1
+        elif c == "\\" and i + 1 < n:
+            cur.append(s[i + 1:i + 2])
+            i += 2
+        else:
+            cur.append(s[i:i + 1])
+            i += 1
+    if started:
+        out.append(TStr.join(cur))
+    return out
+
+
+_SPECIAL = {
+    "RoleBasedGroup": _rbg,
+    "DisaggregatedSet": _disaggregated_set,
+    "StormService": _storm,
+    "LLMInferenceService": _kserve,
+}
+_PATH_ROLES = {
+    "DynamoGraphDeployment": _dgd_hint,
+    "ClusterServingRuntime": _ome_hint,
+    "ServingRuntime": _ome_hint,
+    "InferenceService": _ome_hint,
+    "RoleBasedGroup": _rbg_hint,
+    "DisaggregatedSet": _roles_hint(("spec", "roles"), "DisaggregatedSet role name"),
+    "StormService": _roles_hint(("spec", "template", "spec", "roles"), "StormService role name"),
+}

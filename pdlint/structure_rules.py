@@ -1,0 +1,430 @@
+"""Structure rules (PD101-PD149): what the launch's *structure* says against
+what its flags say.
+
+These rules read the information the format adapters attach to launches
+(``pdlint.formats.crd``, ``kustomize``, ``helm``, ``keyed``):
+``structural_role`` / ``structural_origin`` (the CRD field, values key or
+resource name that names the role), ``meta['replica_of']`` /
+``meta['group_role']`` (leader and workers of one role instance) and
+``meta['unit']``.  :func:`check` runs once over all extracted launches (after
+the engine adapters have parsed them); :func:`sh_c_findings` runs on every
+``sh -c`` script the extractor hands to the shell front-end; PD104 and PD106
+are emitted by the Helm and Kustomize adapters.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Optional
+
+from pdlint.model import ERROR, ROLES, WARNING, Finding, Launch, Related
+from pdlint.rules import Rule, register
+from pdlint.text import TStr
+
+_C = "structure"
+
+ROLE_MISMATCH = register(Rule(
+    "PD101", "structural-role-mismatch", ERROR,
+    "Reports a launch whose structure names one role (a CRD field such as a RoleBasedGroup role name, Dynamo "
+    "`subComponentType`/`type`, OME `engineConfig`/`decoderConfig`, KServe `spec.prefill`, a Helm values or "
+    "srt-slurm `prefill:`/`decode:` section, a resource name) while its flags (`--disaggregation-mode`, a "
+    "runtime sidecar's `worker_type`) name the other.",
+    "The operator, router and pairing all treat the pod as the role its structure names (service selectors, "
+    "router discovery by role label, the DGD component type), while the engine runs as the role its flag names: "
+    "prefill traffic reaches a decode server (or the reverse) and requests hang or fail at the KV hand-off. A "
+    "values override or a copied block can swap a role silently this way.",
+    "Make the flag agree with the structure (or move the container to the role it serves).",
+    example="roles:\n  - name: prefill\n    template: ...\n      args: [--disaggregation-mode, decode]",
+    example_fixed="roles:\n  - name: prefill\n    template: ...\n      args: [--disaggregation-mode, prefill]",
+    category=_C))
+
+LEADER_WORKER_DRIFT = register(Rule(
+    "PD102", "leader-worker-flag-drift", WARNING,
+    "Reports server flags that differ between the leader and worker templates of one multi-node role instance "
+    "(LeaderWorkerSet, RoleBasedGroup leader/worker patches, DisaggregatedSet, OME `leader`/`worker`), apart from "
+    "the rank and address flags that must differ (`--node-rank`, `--dist-init-addr`, `--host`, `--port`, "
+    "`--nnodes`).",
+    "The ranks of one tensor-parallel group are one server: the scheduler on every rank sizes its memory pools and "
+    "schedules from its own arguments, so a flag set on the leader only (e.g. `--max-total-tokens`) makes ranks "
+    "disagree on pool sizes or features, which fails at start-up or later as a collective mismatch or hang.",
+    "Give the leader and worker templates the same server flags (keep only the rank/address flags different); "
+    "share one flag list between them where the format allows it.",
+    example="leader:  ... --max-total-tokens 131072 --tp-size 16\nworker:  ... --tp-size 16",
+    example_fixed="leader:  ... --max-total-tokens 131072 --tp-size 16\nworker:  ... --max-total-tokens 131072 "
+                  "--tp-size 16",
+    category=_C))
+
+UNEXPORTED = register(Rule(
+    "PD103", "sh-c-unexported-assignment", WARNING,
+    "Reports a `VAR=value;` statement in an `sh -c` script (a container command, a `docker run ... sh -c`) that "
+    "sets a shell variable which is neither exported nor used later in the script.",
+    "A statement that only assigns sets a variable of the shell, not of the environment: the server started by "
+    "the next statement never sees it. With a YAML folded block (`>`) each line of `MC_TE_METRIC=true` becomes a "
+    "separate statement once it ends in `;`, so settings that look like environment variables have no effect.",
+    "Put the variable in the container's `env:` list, write `export VAR=value;`, or prefix the command itself "
+    "(`VAR=value python3 -m ...`, no `;`).",
+    example="command: [sh, -c]\nargs:\n  - >\n    MC_TE_METRIC=true;\n    python3 -m sglang.launch_server ...",
+    example_fixed="env:\n  - name: MC_TE_METRIC\n    value: \"true\"\ncommand: [sh, -c]\nargs:\n  - >\n    "
+                  "python3 -m sglang.launch_server ...",
+    category=_C))
+
+HELM_NOT_RENDERED = register(Rule(
+    "PD104", "helm-chart-not-rendered", WARNING,
+    "Reports, once per chart, a Helm chart whose templates pdlint could neither render with `helm template` "
+    "(`helm` is not on PATH, or it failed) nor evaluate with its built-in template subset, so only the literal "
+    "flag lines of its templates and the role sections of `values.yaml` were checked.",
+    "Flags produced by template logic (conditionals, loops, helpers pdlint cannot evaluate) are then unchecked: a "
+    "clean result does not mean the rendered manifests are clean. When the built-in subset renders the chart, "
+    "`pdlint show` says so in the launch context instead, and nothing is reported.",
+    "Install `helm` where pdlint runs (CI), or simplify the chart's command templates; the finding also names "
+    "the template construct that stopped the built-in renderer.",
+    category=_C,
+    notes="Severity is a warning, not an error: the chart itself may be fine. It is reported only when pdlint lost "
+          "coverage, because a warning on every chart in every run without `helm` (Debian and PyPI do not ship it) "
+          "would train people to ignore it."))
+
+ROLE_FLAG_MISSING = register(Rule(
+    "PD105", "structural-role-without-role-flag", WARNING,
+    "Reports an SGLang server whose structure names it prefill or decode (RoleBasedGroup role, LeaderWorkerSet or "
+    "Deployment name, DisaggregatedSet role, StormService role) but whose command line has no "
+    "`--disaggregation-mode`, so it starts as an ordinary (non-disaggregated) server.",
+    "A server without `--disaggregation-mode` neither hosts the bootstrap server (prefill) nor waits for KV "
+    "transfers (decode): the router's PD hand-off to it fails or it silently serves whole requests alone.",
+    "Add `--disaggregation-mode prefill` (or `decode`) to the role's command.",
+    example="- name: prefill\n  ... command: [python3, -m, sglang.launch_server, --model-path, m]",
+    example_fixed="- name: prefill\n  ... command: [python3, -m, sglang.launch_server, --model-path, m, "
+                  "--disaggregation-mode, prefill]",
+    category=_C,
+    notes="Not reported where an operator injects the role flag itself (Dynamo DGD, KServe)."))
+
+KUSTOMIZE_ERROR = register(Rule(
+    "PD106", "kustomize-build-error", ERROR,
+    "Reports a `kustomization.yaml` pdlint cannot build: a resource, base or patch file that is missing or "
+    "outside the repository, a patch whose target resource is not in the build, or a kustomization cycle.",
+    "`kustomize build` (and `kubectl apply -k`) fails the same way, and the launches the build would produce "
+    "cannot be checked.",
+    "Fix the path or the patch target at the reported line.",
+    example="resources:\n  - deployment.yaml\npatches:\n  - path: patch-prefil.yaml",
+    example_fixed="resources:\n  - deployment.yaml\npatches:\n  - path: patch-prefill.yaml",
+    category=_C))
+
+ROUTER_REPLICAS = register(Rule(
+    "PD107", "router-static-urls-miss-replicas", WARNING,
+    "Reports a router inside a RoleBasedGroup that is given static `--prefill`/`--decode` URLs for fewer "
+    "replicas than the role runs (e.g. only `<group>-prefill-0` while the prefill role has `replicas: 2`), "
+    "without service discovery.",
+    "Replicas the router does not know about never receive traffic: the extra prefill or decode instances burn "
+    "GPUs idle, and scaling the role up changes nothing.",
+    "List every replica's URL, or use the router's service discovery (`--service-discovery` with "
+    "`--prefill-selector`/`--decode-selector`).",
+    example="- name: router ... --prefill http://g-prefill-0.s-g-prefill:8000\n- name: prefill\n  replicas: 2",
+    example_fixed="- name: router ... --prefill http://g-prefill-0.s-g-prefill:8000 "
+                  "--prefill http://g-prefill-1.s-g-prefill:8000\n- name: prefill\n  replicas: 2",
+    category=_C))
+
+# flags that must differ between ranks of one multi-node instance
+RANK_DESTS = {"node_rank", "dist_init_addr", "host", "port", "nnodes", "nccl_init_addr"}
+RANK_OPTIONS = {"--node-rank", "--dist-init-addr", "--host", "--port", "--nnodes", "--nccl-init-addr",
+                "--data-parallel-rank", "--data-parallel-address", "--data-parallel-start-rank", "--headless"}
+
+
+def _finding(rule: Rule, tok: Optional[TStr], launch: Optional[Launch], message: str, related=(),
+             role: Optional[str] = None) -> Finding:
+    if tok is not None and tok.pieces and not tok.origin.path.startswith("<"):
+        o = tok.origin
+        path, line, col = o.path, o.line, o.column
+        rel = list(related) + [Related(h.path, h.line, h.column, f"via {h.note}") for h in o.chain]
+        end = col + len(tok.text)
+    else:
+        path, line, col, rel, end = launch.path, launch.line, 1, list(related), None
+    return Finding(path, line, col, rule.code, rule.name, rule.severity, role, message, tuple(rel), rule.fix,
+                   None, end)
+
+
+def _structure_related(launch: Launch) -> list:
+    o = launch.structural_origin
+    if o is None:
+        return []
+    how = launch.meta.get("role_how") or "structure"
+    return [Related(o.path, o.line, o.column, f"{how} names the role {launch.structural_role!r} here")]
+
+
+def _sglang_parsed(launch: Launch):
+    info = launch.parsed
+    return getattr(info, "parsed", None) if info is not None and hasattr(info, "args") else None
+
+
+# ---------------------------------------------------------------------------
+# PD101 / PD105
+# ---------------------------------------------------------------------------
+
+_ROLE_TOKEN = re.compile(r"kv_producer|kv_consumer|--is-prefill-worker|--is-decode-worker|prefill|decode")
+
+
+def role_findings(launch: Launch) -> list:
+    out: list = []
+    sr = launch.structural_role
+    if sr not in ROLES:
+        return out
+    how = launch.meta.get("role_how") or "the structure"
+    parsed = _sglang_parsed(launch)
+    if parsed is not None:
+        occ = parsed.occurrence("disaggregation_mode")
+        if occ is not None and occ.value in ROLES and occ.value != sr:
+            tok = occ.value_tok if occ.value_tok is not None and occ.value_tok.text else occ.name_tok
+            out.append(_finding(ROLE_MISMATCH, tok, launch,
+                                f"{how} makes this the {sr} server, but --disaggregation-mode is {occ.value!r}",
+                                _structure_related(launch), occ.value))
+        elif occ is None and not parsed.incomplete and not launch.incomplete and not launch.meta.get("injects_role") \
+                and launch.kind == "server" and not launch.meta.get("keyed"):
+            out.append(_finding(ROLE_FLAG_MISSING, launch.command[-1] if launch.command else None, launch,
+                                f"{how} makes this the {sr} server, but it has no --disaggregation-mode: SGLang "
+                                f"starts it as an ordinary (non-disaggregated) server",
+                                _structure_related(launch), sr))
+    elif launch.role in ROLES and launch.role != sr:
+        tok = next((t for t in launch.argv if launch.role in t.text or
+                    {"prefill": "kv_producer", "decode": "kv_consumer"}[launch.role] in t.text), None)
+        out.append(_finding(ROLE_MISMATCH, tok, launch,
+                            f"{how} makes this the {sr} server, but its flags make it {launch.role!r}",
+                            _structure_related(launch), launch.role))
+    for role, tok, note in launch.meta.get("role_claims", ()):
+        if role != sr:
+            out.append(_finding(ROLE_MISMATCH, tok, launch,
+                                f"{how} makes this the {sr} role, but the {note} says {role!r}",
+                                _structure_related(launch), role))
+    return out
+
+
+# ---------------------------------------------------------------------------
+# PD102
+# ---------------------------------------------------------------------------
+
+def _flag_map(launch: Launch) -> dict:
+    """option -> (value text, token to blame) for the server flags of a launch."""
+    parsed = _sglang_parsed(launch)
+    out: dict = {}
+    if parsed is not None:
+        for occ in parsed.occurrences:
+            if occ.dest in RANK_DESTS:
+                continue
+            out[occ.dest] = (occ.value_text(), occ.name_tok, occ.option)
+        return out
+    argv = list(launch.argv)
+    i = 0
+    while i < len(argv):
+        t = argv[i].text
+        if t.startswith("--"):
+            name, eq, val = t.partition("=")
+            key = name.replace("_", "-")
+            if eq:
+                value = val
+            elif i + 1 < len(argv) and not argv[i + 1].text.startswith("--"):
+                value = argv[i + 1].text
+                i += 1
+            else:
+                value = ""
+            if key not in RANK_OPTIONS:
+                out[key] = (value, argv[i if eq else i - (1 if value else 0)], name)
+        i += 1
+    return out
+
+
+def drift_findings(launches: list) -> list:
+    groups: dict = {}
+    for l in launches:
+        g = l.meta.get("replica_of")
+        if g and l.meta.get("group_role") in ("leader", "worker") and l.kind == "server":
+            groups.setdefault(g, []).append(l)
+    out = []
+    for g, ls in groups.items():
+        leaders = [l for l in ls if l.meta["group_role"] == "leader"]
+        workers = [l for l in ls if l.meta["group_role"] == "worker"]
+        if not leaders or not workers:
+            continue
+        leader = leaders[0]
+        lmap = _flag_map(leader)
+        for worker in workers:
+            wmap = _flag_map(worker)
+            role = leader.role if leader.role in ROLES else None
+            what = f"{role} " if role else ""
+            for dest in sorted(set(lmap) | set(wmap), key=lambda d: (lmap.get(d) or wmap.get(d))[1].origin.key):
+                a, b = lmap.get(dest), wmap.get(dest)
+                if a is not None and b is not None and a[0] == b[0]:
+                    continue
+                if a is not None and b is None:
+                    msg = f"{a[2]} {a[0]}".rstrip() + f" is set on the {what}leader but not on its worker"
+                    tok, other = a[1], worker
+                elif a is None:
+                    msg = f"{b[2]} {b[0]}".rstrip() + f" is set on the {what}worker but not on its leader"
+                    tok, other = b[1], leader
+                else:
+                    msg = f"{a[2]} is {a[0]!r} on the {what}leader but {b[0]!r} on its worker"
+                    tok, other = a[1], worker
+                rel = [Related(other.path, other.line, 1, f"{other.meta['group_role']} launch ({other.context})")]
+                if a is not None and b is not None:
+                    ob = b[1].origin
+                    rel.insert(0, Related(ob.path, ob.line, ob.column, "the worker's value"))
+                out.append(_finding(LEADER_WORKER_DRIFT, tok, leader,
+                                    msg + " (ranks of one instance must run the same server flags)", rel, role))
+    return out
+
+
+# ---------------------------------------------------------------------------
+# PD107
+# ---------------------------------------------------------------------------
+
+_URL_FLAGS = {"--prefill": "prefill", "--decode": "decode", "--prefill-urls": "prefill", "--decode-urls": "decode"}
+
+
+def router_findings(launches: list) -> list:
+    out = []
+    by_unit: dict = {}
+    for l in launches:
+        if l.meta.get("resource_kind") == "RoleBasedGroup" and l.meta.get("unit"):
+            by_unit.setdefault(l.meta["unit"], []).append(l)
+    for unit, ls in by_unit.items():
+        replicas = {}
+        for l in ls:
+            rn, n = l.meta.get("role_name"), l.meta.get("replicas")
+            if rn and isinstance(n, int):
+                replicas[rn] = n
+        group = ls[0].meta.get("resource_name") or ""
+        for r in (l for l in ls if l.kind == "router"):
+            texts = [t.text for t in r.argv]
+            if any(t.startswith("--service-discovery") for t in texts):
+                continue
+            seen: dict = {}
+            first: dict = {}
+            i = 0
+            while i < len(r.argv):
+                t = texts[i]
+                if t in _URL_FLAGS and i + 1 < len(r.argv):
+                    m = re.match(r"^(?:https?://)?" + re.escape(group) + r"-(.+?)-(\d+)\.", texts[i + 1])
+                    if m:
+                        seen.setdefault(m.group(1), set()).add(int(m.group(2)))
+                        first.setdefault(m.group(1), r.argv[i + 1])
+                i += 1
+            for rn, idx in seen.items():
+                n = replicas.get(rn)
+                if n is not None and len(idx) < n:
+                    missing = sorted(set(range(n)) - idx)
+                    out.append(_finding(
+                        ROUTER_REPLICAS, first[rn], r,
+                        f"the router is given {len(idx)} static URL(s) for role {rn!r}, which runs {n} replicas: "
+                        f"{', '.join(f'{group}-{rn}-{k}' for k in missing)} never receive traffic"))
+    return out
+
+
+# ---------------------------------------------------------------------------
+# PD103
+# ---------------------------------------------------------------------------
+
+_ASSIGN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
+
+
+def _statements(text: str) -> list:
+    """(start, end) of top-level statements (split on ; & && || newlines outside quotes)."""
+    out, start, i, n = [], 0, 0, len(text)
+    quote = None
+    while i < n:
+        c = text[i]
+        if quote:
+            if c == "\\" and quote == '"':
+                i += 2
+                continue
+            if c == quote:
+                quote = None
+            i += 1
+            continue
+        if c in "'\"":
+            quote = c
+        elif c == "\\" and i + 1 < n:
+            i += 2
+            continue
+        elif c == "#" and (i == 0 or text[i - 1] in " \t\n;"):
+            j = text.find("\n", i)
+            out.append((start, i))
+            i = n if j < 0 else j
+            start = i
+            continue
+        elif c in ";\n&|":
+            out.append((start, i))
+            while i < n and text[i] in ";\n&|":
+                i += 1
+            start = i
+            continue
+        i += 1
+    out.append((start, n))
+    return [(a, b) for a, b in out if text[a:b].strip()]
+
+
+def _words(text: str) -> list:
+    """(start, end) of blank-separated words (quotes kept)."""
+    out, i, n = [], 0, len(text)
+    while i < n:
+        while i < n and text[i] in " \t":
+            i += 1
+        if i >= n:
+            break
+        j, quote = i, None
+        while j < n and (quote or text[j] not in " \t"):
+            if quote:
+                if text[j] == quote:
+                    quote = None
+            elif text[j] in "'\"":
+                quote = text[j]
+            j += 1
+        out.append((i, j))
+        i = j
+    return out
+
+
+def unexported_assignments(script: TStr) -> list:
+    """``(token, name)`` of assignment-only statements whose variable is never
+    exported, used or allexported later in the script."""
+    text = script.text
+    if re.search(r"(^|[;\s])set\s+-[a-zA-Z]*a", text):
+        return []
+    out = []
+    for a, b in _statements(text):
+        ws = _words(text[a:b])
+        if not ws:
+            continue
+        first = text[a + ws[0][0]:a + ws[0][1]]
+        if not all(_ASSIGN.match(text[a + s:a + e]) for s, e in ws):
+            if first in ("export", "readonly", "declare", "local", "typeset"):
+                continue
+            continue
+        for s, e in ws:
+            word = text[a + s:a + e]
+            name = word.split("=", 1)[0]
+            rest = text[b:]
+            if re.search(r"\bexport\s+(?:-\w+\s+)*(?:[A-Za-z_][A-Za-z0-9_]*(?:=\S*)?\s+)*" + re.escape(name) +
+                         r"\b", text) or re.search(r"\$\{?" + re.escape(name) + r"\b", rest):
+                continue
+            out.append((script[a + s:a + e], name))
+    return out
+
+
+def sh_c_findings(script: TStr) -> list:
+    out = []
+    for tok, name in unexported_assignments(script):
+        value = tok.text.split("=", 1)[1].rstrip(";")
+        out.append(_finding(
+            UNEXPORTED, tok, None,
+            f"`{tok.text}` only sets a shell variable: {name} is not exported, so the command run by this "
+            f"`sh -c` script never sees it (use the container's env list, `export {name}={value}` or a "
+            f"`{name}={value} command` prefix)"))
+    return out
+
+
+# ---------------------------------------------------------------------------
+
+def check(launches: list) -> list:
+    """PD101, PD102, PD105 and PD107 over all extracted launches."""
+    out: list = []
+    for l in launches:
+        out += role_findings(l)
+    out += drift_findings(launches)
+    out += router_findings(launches)
+    return out
