@@ -53,7 +53,12 @@ class Config:
     warnings: list = field(default_factory=list)
 
     def enabled(self, code: str, path: Optional[str] = None) -> bool:
-        if self.select is not None and not any(code.startswith(s) for s in self.select):
+        """Selected (``select`` prefixes; default: every rule that is on by
+        default) and not ignored (``ignore``, ``per-file-ignores``)."""
+        if self.select is not None:
+            if not any(code.startswith(s) or s == "ALL" for s in self.select):
+                return False
+        elif not _default_on(code):
             return False
         if any(code.startswith(s) for s in self.ignore):
             return False
@@ -243,3 +248,9 @@ def _positioned_value(doc: TStr, ref):
     if isinstance(node, yt.YMap):
         return {k: _positioned_value(doc, v) for k, v in yt.map_items(ref)}
     return None
+
+
+def _default_on(code: str) -> bool:
+    from pdlint.rules import all_rules
+    rule = all_rules().get(code)
+    return rule is None or rule.default

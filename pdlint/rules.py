@@ -55,6 +55,7 @@ class Rule:
     examples: tuple = ()  # engine rules: Example(...) cases that fire / stay quiet
     env: tuple = ()  # environment variables the rule reads
     notes: str = ""
+    default: bool = True  # on unless deselected; False: informational, on only when selected
 
     def version_list(self) -> tuple:
         """Engine releases this rule applies to (from the releases' source); () = all."""
@@ -86,6 +87,8 @@ class Rule:
             lines += ["", "```", self.example_fixed, "```"]
         if self.env:
             lines += ["", "Environment variables read: " + ", ".join(f"`{e}`" for e in self.env)]
+        if not self.default:
+            lines += ["", f"Not enabled by default: select it with `select = [\"{self.code}\"]` (or a prefix)."]
         if self.notes:
             lines += ["", self.notes]
         return "\n".join(lines) + "\n"

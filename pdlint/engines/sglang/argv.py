@@ -45,6 +45,7 @@ class ArgError:
     message: str  # argparse's (or SGLang's) exact message
     option: Optional[str] = None
     extra: dict = field(default_factory=dict)
+    indexes: tuple = ()  # positions of the tokens it covers
 
 
 @dataclass
@@ -57,6 +58,7 @@ class Occurrence:
     index: int
     written: str  # the option as written (may be an abbreviation)
     from_config: bool = False
+    indexes: tuple = ()  # positions of the flag token and its separate value tokens
 
     @property
     def dest(self) -> str:
@@ -265,13 +267,14 @@ class _Parser:
                 while j < n and kinds[j] is None and not _fully_opaque(toks[j]):
                     j += 1
                 values = toks[i + 1:j]
+                span = tuple(range(i, j))
                 if k[0] == "unknown":
                     name = tok.partition("=")[0] if "=" in tok.text else tok
                     shown = " ".join([tok.text] + [v.text for v in values])
-                    self.err("unknown", tok, f"unrecognized arguments: {shown}", name.text, values=values)
+                    self.err("unknown", tok, f"unrecognized arguments: {shown}", name.text, span, values=values)
                 else:
                     self.err("ambiguous", tok, f"ambiguous option: {k[3]} could match {', '.join(k[1])}",
-                             k[3], matches=k[1], values=values)
+                             k[3], span, matches=k[1], values=values)
                 i = j
                 continue
             flag, option, explicit, written = k
@@ -280,10 +283,10 @@ class _Parser:
                 explicit_tok = tok[len(tok.text) - len(explicit):]
                 if flag.nargs_zero:
                     self.err("explicit-ignored", tok,
-                             f"argument {action_name(flag)}: ignored explicit argument {explicit!r}", option)
+                             f"argument {action_name(flag)}: ignored explicit argument {explicit!r}", option, (i,))
                     i += 1
                     continue
-                self.store(flag, option, name_tok, [explicit_tok], i, written)
+                self.store(flag, option, name_tok, [explicit_tok], i, written, (i,))
                 i += 1
                 continue
             # the arguments that follow, up to the next option (argparse's 'A's)
@@ -294,7 +297,7 @@ class _Parser:
                     avail.append(j)
                 j += 1
             if flag.nargs_zero:
-                prev_store_true = self.store(flag, option, name_tok, [], i, written)
+                prev_store_true = self.store(flag, option, name_tok, [], i, written, (i,))
                 i += 1
                 continue
             nargs = flag.nargs
@@ -312,10 +315,10 @@ class _Parser:
                 need = int(nargs)
                 word = f"expected {nargs} argument" + ("" if nargs == 1 else "s")
             if len(take) < need:
-                self.err("missing-value", tok, f"argument {action_name(flag)}: {word}", option)
+                self.err("missing-value", tok, f"argument {action_name(flag)}: {word}", option, (i,))
                 i += 1
                 continue
-            self.store(flag, option, name_tok, [toks[x] for x in take], i, written)
+            self.store(flag, option, name_tok, [toks[x] for x in take], i, written, (i,) + tuple(take))
             i = take[-1] + 1 if take else i + 1
         self.required()
         return self.out
@@ -331,7 +334,8 @@ class _Parser:
             return
         self.err("unknown-positional", tok, f"unrecognized arguments: {tok.text}", None)
 
-    def store(self, flag: Flag, option: str, name_tok: TStr, values: list, index: int, written: str) -> Occurrence:
+    def store(self, flag: Flag, option: str, name_tok: TStr, values: list, index: int, written: str,
+              indexes: tuple = ()) -> Occurrence:
         value: Any
         if flag.nargs_zero:
             if flag.action == "boolean_optional":
@@ -347,7 +351,7 @@ class _Parser:
         else:
             value = self.convert_values(flag, option, values)
         occ = Occurrence(flag, option, name_tok, values, value, index, written,
-                         from_config=index < self.config_count)
+                         from_config=index < self.config_count, indexes=indexes or (index,))
         self.out.occurrences.append(occ)
         self.out.last[flag.dest] = occ
         return occ
@@ -380,8 +384,8 @@ class _Parser:
             return converted
         return converted[0] if converted else (flag.const if flag.nargs == "?" else None)
 
-    def err(self, kind: str, tok: TStr, message: str, option: Optional[str], **extra) -> None:
-        self.out.errors.append(ArgError(kind, tok, message, option, extra))
+    def err(self, kind: str, tok: TStr, message: str, option: Optional[str], indexes: tuple = (), **extra) -> None:
+        self.out.errors.append(ArgError(kind, tok, message, option, extra, indexes))
 
     def required(self) -> None:
         if self.out.incomplete:

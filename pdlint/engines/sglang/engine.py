@@ -43,6 +43,7 @@ class SglangInfo:
     version_note: Optional[str]
     merge: config_merge.Merge
     virtual: bool = False
+    wrapper: Optional[object] = None  # dynamo.Wrapped for python -m dynamo.sglang launches
 
 
 def version_hint(launch: Launch) -> Optional[str]:
@@ -61,13 +62,23 @@ def interpret(launch: Launch, ctx: EngineContext) -> None:
     tokens = list(launch.argv)
     if launch.entrypoint == "sglang serve":
         tokens = _serve_argv(tokens)
+    wrapped = None
+    if launch.entrypoint in DYNAMO_ENTRYPOINTS:
+        from pdlint.engines.sglang import dynamo
+        wrapped = dynamo.wrap(tokens, table, launch.meta.get("image", ""), launch.entrypoint)
+        tokens, table = wrapped.sglang_tokens, wrapped.table
     virtual = bool(launch.meta.get("virtual_config"))  # a standalone config file, not a real command line
     merged = config_merge.merge(tokens, table, lambda tok: ctx.resolve_config(tok, launch), record_hop=not virtual)
     parsed = argv_mod.parse(table, merged.tokens, merged.config_count)
     parsed.config_path = merged.config.path if merged.config else None
-    parsed.incomplete = parsed.incomplete or merged.unresolved
+    parsed.incomplete = parsed.incomplete or merged.unresolved or bool(wrapped and wrapped.incomplete)
     args = Args(parsed, launch.env, version)
-    launch.parsed = SglangInfo(parsed, args, version, note, merged, virtual)
+    if wrapped is not None:
+        parsed.errors = list(wrapped.errors) + parsed.errors
+        if wrapped.bootstrap_port_overwritten:
+            args._set("disaggregation_bootstrap_port", argv_mod.OPAQUE,
+                      "Dynamo replaces the bootstrap port with a free port unless it is given")
+    launch.parsed = SglangInfo(parsed, args, version, note, merged, virtual, wrapped)
     launch.incomplete = launch.incomplete or parsed.incomplete
     mode = parsed.value("disaggregation_mode")
     if mode in ("prefill", "decode", "null"):
@@ -160,15 +171,12 @@ def _opt(args: Args, b) -> str:
 def _parse_candidates(launch: Launch, info: SglangInfo, enabled) -> list:
     from pdlint.engines.sglang.rules.cmdline import KIND_TO_RULE
     parsed, out = info.parsed, []
-    dynamo = launch.entrypoint in DYNAMO_ENTRYPOINTS
     for err in parsed.errors:
         kind = err.kind
         message = err.message
         token = err.token if err.token.text else None
-        if dynamo and kind in ("unknown", "unknown-positional", "ambiguous", "value-for-flag"):
-            continue  # Dynamo's wrapper parses its own flags first (parse_known_args)
         if kind == "required":
-            if info.virtual or launch.incomplete or dynamo:
+            if info.virtual or launch.incomplete:
                 continue
             token = launch.command[-1] if launch.command else None
         if kind == "unknown":

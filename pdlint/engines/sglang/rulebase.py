@@ -74,7 +74,7 @@ def format_message(template: str, args: Any, fmt: dict) -> str:
 def sgl_rule(code: str, name: str, *, upstream: str, why: str, fix: str, fire: list, quiet: list,
              roles: tuple = (), severity: str = ERROR, source: str = "", upstream_id: str = "",
              category: str = "pd", summary: str = "", env: tuple = (), notes: str = "",
-             versions: tuple = ()):
+             versions: tuple = (), default: bool = True):
     """Register an SGLang rule whose predicate is the decorated function."""
     def deco(fn):
         examples = tuple(_example(e, True) for e in fire) + tuple(_example(e, False) for e in quiet)
@@ -89,7 +89,7 @@ def sgl_rule(code: str, name: str, *, upstream: str, why: str, fix: str, fire: l
             example=_shell(first_fire), example_fixed=_shell(first_quiet),
             engine="sglang", roles=roles, versions=versions, upstream=upstream, upstream_id=upstream_id,
             source=("sglang/srt/" + source) if source and not source.startswith("sglang/") else source,
-            category=category, check=fn, examples=examples, env=env, notes=notes))
+            category=category, check=fn, examples=examples, env=env, notes=notes, default=default))
         return fn
     return deco
 

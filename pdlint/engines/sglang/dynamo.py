@@ -1,0 +1,180 @@
+"""``python -m dynamo.sglang``: what NVIDIA Dynamo's SGLang wrapper does to the
+argv before SGLang's own parser sees it (tables: ``data/dynamo-sglang-*.json``,
+generated from the ai-dynamo wheels by ``scripts/gen_dynamo_flags.py``).
+
+Dynamo 1.x runs its own parser and then the router-advertisement parser, each
+with ``parse_known_args`` and prefix abbreviation over *their own* options
+only; the remainder (in order) goes to SGLang's strict parser, after
+``--disaggregation-mode agg|pd|encode`` is rewritten, ``--load-format`` gains
+``gms`` and the compatibility flag ``--disable-piecewise-cuda-graph`` is
+added where SGLang lacks it.  Dynamo 0.x runs one strict parser over its
+options and SGLang's together.  Dynamo also overwrites
+``--disaggregation-bootstrap-port`` with a free port unless some token starts
+with that flag.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import json
+import os
+import re
+from dataclasses import dataclass, field
+
+from pdlint.engines.sglang import argv as argv_mod
+from pdlint.engines.sglang.flags import DATA, Flag, FlagTable, version_key
+from pdlint.text import TStr
+
+_FILE = re.compile(r"^dynamo-sglang-(.+)\.json$")
+_IMAGE = re.compile(r"(?:ai-dynamo|dynamo)[^:\s]*:v?(\d+\.\d+\.\d+(?:\.post\d+)?)")
+
+
+@dataclass
+class Wrapped:
+    """The result of Dynamo's pre-processing of one launch's argv."""
+
+    version: str
+    sglang_tokens: list  # what SGLang's parser sees
+    table: FlagTable  # SGLang's table with Dynamo's overrides (or the union for 0.x)
+    consumed: list = field(default_factory=list)  # Dynamo's own tokens
+    errors: list = field(default_factory=list)  # ArgError from Dynamo's parsers
+    bootstrap_port_overwritten: bool = False
+    incomplete: bool = False
+
+
+def versions() -> list:
+    out = [m.group(1) for m in map(_FILE.match, os.listdir(DATA)) if m]
+    return sorted(out, key=version_key, reverse=True)
+
+
+@functools.lru_cache(maxsize=None)
+def load(version: str) -> dict:
+    with open(os.path.join(DATA, f"dynamo-sglang-{version}.json"), encoding="utf-8") as f:
+        return json.load(f)
+
+
+def pick(image: str, entrypoint: str = "") -> str:
+    """The Dynamo table for an entry point only old releases have (``dynamo.sglang.worker``),
+    else for the image tag (the newest not newer than it), else the newest."""
+    all_versions = versions()
+    if entrypoint and entrypoint != "python -m dynamo.sglang":
+        having = [v for v in all_versions if entrypoint in load(v).get("entrypoint_aliases", [])]
+        if having:
+            return having[0]
+    m = _IMAGE.search(image or "")
+    if m:
+        older = [v for v in all_versions if version_key(v) <= version_key(m.group(1))]
+        if older:
+            return older[0]
+    return all_versions[0]
+
+
+def _flag(d: dict) -> Flag:
+    return Flag(dest=d["dest"], option_strings=tuple(d["option_strings"]), action=d["action"], type=d.get("type"),
+                nargs=d.get("nargs"), choices=tuple(d["choices"]) if d.get("choices") else None,
+                default=d.get("default"), const=d.get("const"), required=bool(d.get("required")),
+                deprecated=d.get("deprecated"), hidden=bool(d.get("hidden")), help=d.get("help") or "",
+                source=d.get("source") or "")
+
+
+def _sglang_table(base: FlagTable, data: dict) -> FlagTable:
+    """SGLang's table as Dynamo's SGLang-only parser builds it."""
+    flags = []
+    for f in base.flags:
+        ov = data.get("sglang_overrides", {}).get(f.dest)
+        if ov and ov.get("extra_choices") and f.choices is not None:
+            f = dataclasses.replace(f, choices=tuple(f.choices) + tuple(ov["extra_choices"]))
+        flags.append(f)
+    for d in data["flags"]:
+        if d.get("parser") != "sglang":
+            continue
+        cond = d.get("condition") or {}
+        if any(base.lookup(o) for o in cond.get("requires_absent", ())):
+            continue
+        if not all(base.lookup(o) for o in cond.get("requires_present", ())):
+            continue
+        flags.append(_flag(d))
+    return FlagTable(base.version, flags, base.wheel)
+
+
+def wrap(tokens: list, base: FlagTable, image: str = "", entrypoint: str = "") -> Wrapped:
+    version = pick(image, entrypoint)
+    data = load(version)
+    parsers = data["parsers"]
+    rest = list(tokens)
+    out = Wrapped(version, rest, base)
+    if len(parsers) == 1:  # 0.x: one strict parser over Dynamo's and SGLang's options
+        union = [f for f in base.flags] + [_flag(d) for d in data["flags"] if d["action"] != "help"]
+        out.table = FlagTable(base.version, union, base.wheel)
+        out.sglang_tokens = rest
+    else:
+        for p in parsers:
+            if p["name"] == "sglang":
+                continue
+            table = FlagTable(f"dynamo-{p['name']}", [_flag(d) for d in data["flags"]
+                                                       if d.get("parser") == p["name"] and d["action"] != "help"])
+            rest, consumed, errors = known_args(table, rest)
+            out.consumed += consumed
+            out.errors += errors
+        rest = _rewrite_disaggregation_mode(rest, data)
+        out.table = _sglang_table(base, data)
+        out.sglang_tokens = rest
+    out.bootstrap_port_overwritten = not any(t.text.startswith("--disaggregation-bootstrap-port") for t in tokens)
+    out.incomplete = any(t.text.startswith("--disagg-config") for t in out.consumed)
+    return out
+
+
+def known_args(table: FlagTable, tokens: list) -> tuple:
+    """argparse ``parse_known_args`` over ``table``: (remainder, consumed, errors).
+    Unknown options and stray words stay in the remainder, in order."""
+    p = argv_mod.parse(table, tokens)
+    taken = set()
+    for occ in p.occurrences:
+        taken.update(occ.indexes)
+    errors = [e for e in p.errors if e.kind in ("ambiguous", "missing-value", "invalid-choice", "invalid-type",
+                                                "explicit-ignored")]
+    for e in errors:
+        taken.update(e.indexes)
+    remainder = [t for i, t in enumerate(tokens) if i not in taken]
+    consumed = [t for i, t in enumerate(tokens) if i in taken]
+    return remainder, consumed, errors
+
+
+def _rewrite_disaggregation_mode(tokens: list, data: dict) -> list:
+    """Dynamo reads exact ``--disaggregation-mode V`` / ``=V`` tokens (last wins);
+    ``agg``/``pd`` become ``null`` appended at the end, ``encode`` is removed."""
+    values = {v["value"]: v for v in data.get("disaggregation_mode_values", [])}
+    if not values:
+        return tokens
+    found = []  # (index, value token, span)
+    i = 0
+    while i < len(tokens):
+        t = tokens[i].text
+        if t == "--disaggregation-mode" and i + 1 < len(tokens):
+            found.append((i, tokens[i + 1], 2))
+            i += 2
+            continue
+        if t.startswith("--disaggregation-mode="):
+            found.append((i, tokens[i][len("--disaggregation-mode="):], 1))
+        i += 1
+    if not found:
+        return tokens
+    last_value = found[-1][1]
+    rule = values.get(last_value.text)
+    if rule is None:
+        return tokens
+    drop = set()
+    for i, _, span in found:
+        drop.update(range(i, i + span))
+    kept = [t for i, t in enumerate(tokens) if i not in drop]
+    if rule.get("removed"):
+        return kept
+    flag = TStr.at("--disaggregation-mode", *_at(last_value), label="<dynamo>")
+    value = TStr.at(rule.get("sglang_receives") or "null", *_at(last_value), label="<dynamo>")
+    return kept + [flag, value]
+
+
+def _at(tok: TStr) -> tuple:
+    p = tok.pieces[0] if tok.pieces else None
+    return (p.src, p.offset, p.chain) if p else (None, 0, ())

@@ -1,0 +1,56 @@
+"""python -m dynamo.sglang: Dynamo's own parsers run first, SGLang sees the rest."""
+
+import shlex
+
+from pdlint.engines.sglang import dynamo, flags
+from pdlint.engines.sglang.engine import EngineContext, candidates, interpret
+from pdlint.model import Launch
+from pdlint.text import TStr
+
+
+def run(argv, entrypoint="python -m dynamo.sglang", image=""):
+    toks = [TStr.synthetic(w, "<t>") for w in shlex.split(argv)]
+    launch = Launch("<t>", 1, "sglang", entrypoint, "server", command=[TStr.synthetic("python", "<t>")],
+                    argv=toks, meta={"image": image})
+    interpret(launch, EngineContext(lambda tok, l: None))
+    from pdlint.rules import all_rules
+    rules = all_rules()
+    return launch, [c.code for c in candidates(launch, lambda code: rules[code].severity == "error")]
+
+
+def test_dynamo_flags_are_consumed_and_sglang_flags_pass_through():
+    launch, codes = run("--model-path m --endpoint dyn://ns.backend.generate --enable-m --disaggregation-mode prefill "
+                        "--tp 2")
+    w = launch.parsed.wrapper
+    assert w.version == dynamo.versions()[0]
+    assert [t.text for t in w.consumed] == ["--endpoint", "dyn://ns.backend.generate", "--enable-m"]
+    assert launch.role == "prefill" and launch.parsed.args.get("tp_size") == 2
+    assert codes == []
+
+
+def test_dynamo_mode_rewrite_and_bootstrap_port():
+    launch, _ = run("--model-path m --disaggregation-mode pd")
+    assert launch.role == "null"
+    assert launch.parsed.args.known("disaggregation_bootstrap_port") is False  # Dynamo picks a free port
+    launch, _ = run("--model-path m --disaggregation-mode decode --disaggregation-bootstrap-port 9000")
+    assert launch.parsed.args.get("disaggregation_bootstrap_port") == 9000
+
+
+def test_dynamo_ambiguous_and_unknown_flags():
+    _, codes = run("--model-path m --enable 1")
+    assert "SGL002" in codes  # --enable is ambiguous in Dynamo's own parser
+    _, codes = run("--model-path m --migration-limit 3")
+    assert codes == ["SGL001"]  # moved to the frontend: a 1.x worker rejects it
+
+
+def test_old_worker_module_uses_the_release_that_has_it():
+    launch, codes = run("--model-path m --migration-limit 3 --disaggregation-mode prefill",
+                        entrypoint="python -m dynamo.sglang.worker")
+    assert launch.parsed.wrapper.version == "0.4.1" and codes == []
+
+
+def test_gms_load_format_only_through_dynamo():
+    _, codes = run("--model-path m --load-format gms")
+    assert codes == []
+    table = flags.load("0.5.23")
+    assert "gms" not in table.lookup("--load-format").choices
