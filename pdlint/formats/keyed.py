@@ -1,2 +1,480 @@
-def launches(job, src, doc, docs):
-    return []
+"""Role-keyed configuration files: a mapping whose keys name the roles.
+
+Each reader returns launches (not yet interpreted by an engine adapter) whose
+``structural_role`` is the role the key names, with the key's origin:
+
+* srt-slurm (srtctl) recipes: ``backend.sglang_config.prefill`` / ``decode``
+  (SGLang ``--config`` dicts) plus ``backend.prefill_environment`` /
+  ``decode_environment``: SGLang virtual launches whose argv tokens are traced
+  to the YAML keys and values (the ``--config`` semantics of
+  :func:`pdlint.engines.sglang.config_merge.config_tokens`).
+* TRT-LLM ``trtllm-serve disaggregated`` configs: ``context_servers`` /
+  ``generation_servers``, each inheriting the top-level keys it does not set
+  (TRT-LLM fills missing keys of each server group from the top level; nested
+  mappings are not merged).  Launches have ``engine='trtllm'``, ``argv=[]``
+  and ``meta['settings']`` = {dotted key: TStr of the value}.
+* TRT-LLM per-role LLM-API option files (``ctx_*.yaml`` / ``gen_*.yaml``,
+  ``--extra_llm_api_options``; Dynamo ``engine_configs/**/prefill.yaml`` /
+  ``decode.yaml``): the role comes from the file name.
+* LMCache per-role configs (``pd_role: sender`` / ``receiver``):
+  ``engine='lmcache'`` launches with ``meta['settings']``.
+* Helm values role sections (:func:`values_launches`): llm-d modelservice
+  (``prefill.containers[]`` with ``modelCommand: vllmServe``,
+  ``parallelism.tensor``), vllm-stack ``servingEngineSpec.modelSpec[]``
+  (``lmcacheConfig.kvRole``), and charts whose ``prefill:``/``decode:``
+  sections hold flag-like keys (``config: {chunkedPrefillSize: ...}``) or
+  ``args``/``extraArgs`` lists.  Keys map to flags by name only; the chart's
+  templates decide for real (``pdlint.formats.helm`` renders them when it can).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from typing import Optional
+
+from pdlint.formats import crd
+from pdlint.formats import yamltree as yt
+from pdlint.model import Launch, Origin
+from pdlint.text import TStr
+
+TRTLLM_KEYS = {
+    "tensor_parallel_size", "pipeline_parallel_size", "moe_expert_parallel_size", "moe_tensor_parallel_size",
+    "enable_attention_dp", "disable_overlap_scheduler", "cache_transceiver_config", "kv_cache_config",
+    "cuda_graph_config", "moe_config", "max_num_tokens", "max_batch_size", "max_seq_len", "enable_chunked_prefill",
+    "print_iter_log", "stream_interval", "enable_min_latency", "speculative_config", "scheduler_config",
+    "use_cuda_graph", "cuda_graph_batch_sizes", "cuda_graph_padding_enabled", "attn_backend", "kv_cache_dtype",
+    "enable_iter_perf_stats", "context_parallel_size", "gpus_per_node", "free_gpu_memory_fraction",
+    "trust_remote_code", "backend", "build_config", "enable_layerwise_nvtx_marker", "num_postprocess_workers",
+}
+DISAGG_SERVER_KEYS = {"num_instances", "urls", "router", "hostname", "port", "max_retries"}
+DISAGG_TOP_ONLY = {"hostname", "port", "context_servers", "generation_servers", "conditional_disagg_config",
+                   "max_retries", "perf_metrics_max_requests", "disagg_cluster", "otlp_config"}
+LMCACHE_KEYS = {"pd_role", "enable_pd", "transfer_channel", "pd_buffer_size", "pd_proxy_host", "pd_peer_host",
+                "local_cpu", "max_local_cpu_size", "chunk_size", "remote_url", "pd_buffer_device"}
+_CAMEL = re.compile(r"(?<=[a-z0-9])([A-Z])")
+
+
+def launches(job, src, doc: TStr, docs: list) -> list:
+    """Launches of a role-keyed file (empty when it is none of the known shapes)."""
+    if len(docs) != 1 or docs[0].root is None:
+        return []
+    root = yt.Ref(docs[0].root)
+    if not isinstance(yt.deref(root).node, yt.YMap):
+        return []
+    keys = {k for k, _ in yt.map_items(root)}
+    if "kind" in keys and "apiVersion" in keys:
+        return []
+    if yt.get(yt.get(root, "backend"), "sglang_config") is not None:
+        return srt_slurm(job, src, doc, root)
+    if "context_servers" in keys or "generation_servers" in keys:
+        return trtllm_disagg(job, src, doc, root)
+    if "pd_role" in keys or (len(keys & LMCACHE_KEYS) >= 3 and "enable_pd" in keys):
+        return lmcache(job, src, doc, root)
+    if "cache_transceiver_config" in keys or (len(keys & TRTLLM_KEYS) >= 3 and
+                                              len(keys - TRTLLM_KEYS) <= len(keys & TRTLLM_KEYS) // 2):
+        return trtllm_options(job, src, doc, root)
+    if _chart_dir(job.abspath) is not None:
+        return []  # a chart's values.yaml: the Helm adapter renders the chart
+    return values_launches(job, src, doc, root, unit=job.display)
+
+
+def _chart_dir(abspath: str) -> Optional[str]:
+    d = os.path.dirname(abspath)
+    if os.path.basename(abspath).startswith("values") and os.path.isfile(os.path.join(d, "Chart.yaml")):
+        return d
+    return None
+
+
+def _first(doc: TStr, ref) -> TStr:
+    return crd.at_node(doc, ref, "") if ref is not None else TStr("", ())
+
+
+def _key_origin(doc: TStr, parent, key: str) -> Optional[Origin]:
+    t = crd.key_tstr(doc, parent, key)
+    return t.origin if t is not None and t.pieces else None
+
+
+def _launch(src, line: int, engine: str, entry: str, role: Optional[str], origin: Optional[Origin], how: str,
+            unit: str, context: str, argv=None, env=None, command=None, **meta) -> Launch:
+    l = Launch(path=src.path, line=line, engine=engine, entrypoint=entry, kind="server", command=list(command or []),
+               argv=list(argv or []), env=dict(env or {}), context=context)
+    if role in ("prefill", "decode"):
+        l.structural_role = role
+        l.structural_origin = origin
+        l.meta["role_how"] = how
+    l.unit = unit
+    l.meta["unit"] = unit
+    l.meta["keyed"] = True
+    l.meta.update(meta)
+    return l
+
+
+# ---------------------------------------------------------------------------
+# SGLang dicts in --config form
+# ---------------------------------------------------------------------------
+
+def sglang_dict_tokens(doc: TStr, ref: yt.Ref, table=None, cli_bools: bool = False) -> list:
+    """argv tokens SGLang's ``--config`` merge makes of one mapping (key ->
+    ``--key``; true on a switch -> bare flag, false -> nothing; lists -> items;
+    mappings -> one JSON argument), traced to the keys and values."""
+    from pdlint.engines.sglang import config_merge, flags
+    table = table or flags.load(flags.newest())
+    store_true, _ = config_merge.key_classes(table)
+    out: list = []
+    node = yt.deref(ref).node
+    if not isinstance(node, yt.YMap):
+        return out
+    for key, vref in yt.map_items(ref):
+        knode = yt.key_node(ref, key)
+        ktok = yt.scalar_tstr(doc, yt.Ref(knode)) if knode is not None else TStr.synthetic(key, "<config>")
+        flag_tok = TStr.join([crd.at_node(doc, yt.Ref(knode), "--"), ktok]) if knode is not None and ktok.pieces \
+            else TStr.synthetic("--" + key, "<config>")
+        target = yt.deref(vref).node
+        key_norm = key.replace("-", "_")
+        if isinstance(target, yt.YScalar):
+            value = yt.scalar_value(target)
+            vtok = yt.scalar_tstr(doc, vref)
+            flag = table.lookup("--" + key) if cli_bools else None
+            if isinstance(value, bool) and flag is not None and flag.nargs_zero:
+                if value:  # the launcher writes a switch for true, nothing for false
+                    out.append(flag_tok)
+            elif isinstance(value, bool):
+                if key_norm in store_true:
+                    if value:
+                        out.append(flag_tok)
+                else:
+                    out += [flag_tok, config_merge._as(vtok, str(value).lower())]
+            elif value is None:
+                out += [flag_tok, config_merge._as(vtok, "None", at=vtok if vtok.text else ktok)]
+            else:
+                out += [flag_tok, config_merge._as(vtok, str(value))]
+        elif isinstance(target, yt.YSeq):
+            items = yt.seq_items(vref)
+            if items:
+                out.append(flag_tok)
+                for it in items:
+                    inode = yt.deref(it).node
+                    if isinstance(inode, yt.YScalar):
+                        out.append(config_merge._as(yt.scalar_tstr(doc, it), str(yt.scalar_value(inode))))
+                    else:
+                        out.append(config_merge._as(yt.node_tstr(doc, it), json.dumps(yt.to_python(it))))
+        elif isinstance(target, yt.YMap):
+            out += [flag_tok, config_merge._as(yt.node_tstr(doc, vref), json.dumps(yt.to_python(vref)))]
+    return out
+
+
+def _env_map(doc: TStr, ref) -> dict:
+    env = {}
+    for k, v in yt.map_items(ref) if ref is not None else []:
+        if isinstance(yt.deref(v).node, yt.YScalar):
+            env[k] = yt.scalar_tstr(doc, v)
+    return env
+
+
+def srt_slurm(job, src, doc: TStr, root: yt.Ref) -> list:
+    backend = yt.get(root, "backend")
+    cfg = yt.get(backend, "sglang_config")
+    image = crd.text_at(root, "model", "container") or crd.text_at(root, "identity", "container", "image") or ""
+    fw = crd.text_at(root, "identity", "frameworks", "sglang")
+    m = re.search(r"sglang[^:\s]*:v?(\d+\.\d+\.\d+(?:\.post\d+)?)", image)
+    version = fw or (m.group(1) if m else None)
+    note = ""
+    if version:
+        near = nearest_table(version)
+        if near and near != version:
+            note = f"; SGLang {version} has no flag table, judged against the nearest release {near}"
+        image = f"sglang:v{near or version}"
+    name = crd.text_at(root, "name") or os.path.basename(job.display)
+    from pdlint.engines.sglang import flags
+    table = flags.load(flags.pick(re.sub(r"^sglang:v", "", image) if image.startswith("sglang:v") else None)[0])
+    out = []
+    for key, ref in yt.map_items(cfg):
+        role = crd.role_of_value(key) or crd.role_of_name(key)
+        if not isinstance(yt.deref(ref).node, yt.YMap):
+            continue
+        argv = sglang_dict_tokens(doc, ref, table, cli_bools=True)
+        env = _env_map(doc, yt.get(backend, f"{key}_environment"))
+        line = _key_origin(doc, cfg, key)
+        l = _launch(src, line.line if line else 1, "sglang", "python -m sglang.launch_server", role, line,
+                    f"srt-slurm recipe key sglang_config.{key}", f"{job.display}#recipe/{name}",
+                    f"srt-slurm recipe {name!r} sglang_config.{key} (srtctl writes it to a --config file; srtctl "
+                    f"adds the model path, ports and node addresses{note})", argv=argv, env=env, image=image,
+                    replicas=_int(crd.at(root, "resources", f"{key}_workers")))
+        l.incomplete = True
+        out.append(l)
+    return out
+
+
+def nearest_table(version: str) -> Optional[str]:
+    """The SGLang flag table closest to ``version`` in its own minor series (a
+    pinned 0.5.8.post1 is judged against 0.5.9, not 0.4.8.post1); None when the
+    series has no table."""
+    from pdlint.engines.sglang import flags
+    avail = flags.available_versions()
+    if version in avail:
+        return version
+    series = [v for v in avail if v.split(".")[:2] == version.split(".")[:2]]
+    if not series:
+        return None
+    key = flags.version_key(version)
+    older = [v for v in series if flags.version_key(v) <= key]
+    newer = sorted((v for v in series if flags.version_key(v) > key), key=flags.version_key)
+    return older[0] if older else newer[0]
+
+
+def _int(ref) -> Optional[int]:
+    t = yt.scalar_text(ref)
+    try:
+        return int(t) if t is not None else None
+    except ValueError:
+        return None
+
+
+# ---------------------------------------------------------------------------
+# TRT-LLM
+# ---------------------------------------------------------------------------
+
+def flatten(doc: TStr, ref: yt.Ref, prefix: str = "", out: Optional[dict] = None, skip=()) -> dict:
+    """{dotted.key: TStr of the value} (lists and empty mappings as one value)."""
+    out = {} if out is None else out
+    for k, v in yt.map_items(ref):
+        if not prefix and k in skip:
+            continue
+        key = f"{prefix}{k}"
+        node = yt.deref(v).node
+        if isinstance(node, yt.YMap) and node.pairs:
+            flatten(doc, v, key + ".", out)
+        elif isinstance(node, yt.YScalar):
+            out[key] = yt.scalar_tstr(doc, v)
+        else:
+            out[key] = yt.node_tstr(doc, v)
+    return out
+
+
+def trtllm_disagg(job, src, doc: TStr, root: yt.Ref) -> list:
+    out = []
+    top_keys = [k for k, _ in yt.map_items(root) if k not in DISAGG_TOP_ONLY]
+    for key, role in (("context_servers", "prefill"), ("generation_servers", "decode")):
+        block = yt.get(root, key)
+        if block is None or not isinstance(yt.deref(block).node, yt.YMap):
+            continue
+        own = {k for k, _ in yt.map_items(block)}
+        settings: dict = {}
+        inherited = []
+        for k in top_keys:
+            if k in own:
+                continue
+            inherited.append(k)
+            sub = yt.YMap(0, 0, None, None, [(yt.key_node(root, k), yt.deref(yt.get(root, k)).node)])
+            flatten(doc, yt.Ref(sub, yt.deref(root).hops), "", settings)
+        flatten(doc, block, "", settings, skip=DISAGG_SERVER_KEYS)
+        origin = _key_origin(doc, root, key)
+        urls = [yt.scalar_text(u) for u in yt.seq_items(yt.get(block, "urls"))]
+        l = _launch(src, origin.line if origin else 1, "trtllm", "trtllm-serve", role, origin,
+                    f"TRT-LLM disaggregated config key {key}", job.display,
+                    f"trtllm-serve disaggregated config {key}" + (f" (inherits top-level {', '.join(inherited)})"
+                                                                  if inherited else ""),
+                    settings=settings, inherited=inherited, urls=[u for u in urls if u],
+                    replicas=_int(yt.get(block, "num_instances")))
+        l.role = role
+        out.append(l)
+    return out
+
+
+def trtllm_options(job, src, doc: TStr, root: yt.Ref) -> list:
+    base = os.path.splitext(os.path.basename(job.abspath))[0]
+    role = crd.role_of_name(base)
+    dynamo = "dynamo" in job.rel.lower() or "engine_configs" in job.rel.lower()
+    entry = "python -m dynamo.trtllm" if dynamo else "trtllm-serve"
+    settings = flatten(doc, root)
+    origin = Origin(src.path, 1, 1)
+    opt = "--extra-engine-args" if dynamo else "--extra_llm_api_options"
+    l = _launch(src, 1, "trtllm", entry, role, origin, "file name", job.display,
+                f"TRT-LLM LLM-API options file ({opt} {os.path.basename(job.abspath)})"
+                + (f"; role from the file name" if role else ""), settings=settings, options_file=True)
+    l.role = role
+    l.incomplete = True
+    return [l]
+
+
+# ---------------------------------------------------------------------------
+# LMCache
+# ---------------------------------------------------------------------------
+
+PD_ROLES = {"sender": "prefill", "receiver": "decode", "producer": "prefill", "consumer": "decode"}
+
+
+def lmcache(job, src, doc: TStr, root: yt.Ref) -> list:
+    settings = flatten(doc, root)
+    pr = yt.get(root, "pd_role")
+    role = PD_ROLES.get((yt.scalar_text(pr) or "").lower())
+    origin = yt.scalar_tstr(doc, pr).origin if pr is not None else None
+    base = os.path.splitext(os.path.basename(job.abspath))[0]
+    claims = []
+    by_name = crd.role_of_name(base)
+    if by_name:
+        claims.append((by_name, TStr.synthetic(os.path.basename(job.abspath), src.path), "file name"))
+    l = _launch(src, origin.line if origin else 1, "lmcache", "LMCACHE_CONFIG_FILE", role or by_name,
+                origin if role else Origin(src.path, 1, 1), "pd_role" if role else "file name", job.display,
+                "LMCache config" + (f" (pd_role {yt.scalar_text(pr)})" if pr is not None else ""),
+                settings=settings, role_claims=claims if role else [])
+    l.role = role or by_name
+    l.incomplete = True
+    return [l]
+
+
+# ---------------------------------------------------------------------------
+# Helm values role sections
+# ---------------------------------------------------------------------------
+
+def camel_to_flag(key: str) -> str:
+    return "--" + _CAMEL.sub(r"-\1", key).lower().replace("_", "-")
+
+
+def values_launches(job, src, doc: TStr, root: yt.Ref, unit: str, chart: Optional[str] = None) -> list:
+    out = []
+    spec = yt.get(root, "servingEngineSpec")
+    if spec is not None:
+        return _vllm_stack(job, src, doc, root, spec, unit)
+    for key, ref in yt.map_items(root):
+        role = crd.role_of_value(key) or (crd.role_of_name(key) if key not in ("global",) else None)
+        if role is None or not isinstance(yt.deref(ref).node, yt.YMap):
+            continue
+        origin = _key_origin(doc, root, key)
+        how = f"Helm values section {key}:"
+        containers = [c for c in yt.seq_items(yt.get(ref, "containers")) if isinstance(yt.deref(c).node, yt.YMap)]
+        if containers:
+            out += _modelservice(job, src, doc, root, ref, key, role, origin, how, containers, unit)
+            continue
+        out += _flag_section(job, src, doc, root, ref, key, role, origin, how, unit)
+    return out
+
+
+def _modelservice(job, src, doc, root, ref, key, role, origin, how, containers, unit) -> list:
+    """llm-d-modelservice: the chart builds ``vllm serve`` from ``modelCommand`` and injects
+    ``--tensor-parallel-size`` from ``parallelism.tensor``."""
+    out = []
+    for i, c in enumerate(containers):
+        mc = yt.scalar_text(yt.get(c, "modelCommand"))
+        env = crd.effective_env(crd.Workload(layers=[(doc, c)], path=(key, "containers", i), doc_index=0))
+        words = crd.effective_words(crd.Workload(layers=[(doc, c)], path=(key, "containers", i), doc_index=0), env)
+        injected = []
+        if mc in ("vllmServe", "vllm-serve", None) and not (words and words[0].text in ("vllm", "python", "python3")):
+            if mc is None and yt.get(c, "command") is not None:
+                pass
+            else:
+                cmd = [crd.at_node(doc, yt.get(c, "modelCommand") or c, "vllm"),
+                       crd.at_node(doc, yt.get(c, "modelCommand") or c, "serve")]
+                model = crd.at(root, "modelArtifacts", "name")
+                if model is not None:
+                    injected.append(yt.scalar_tstr(doc, model))
+                tp = crd.at(ref, "parallelism", "tensor")
+                if tp is not None:
+                    injected += [crd.at_node(doc, tp, "--tensor-parallel-size"), yt.scalar_tstr(doc, tp)]
+                words = cmd + injected + words
+        if not words or words[0].text not in ("vllm", "python", "python3", "sglang"):
+            continue
+        from pdlint import launchers
+        m = launchers.find(words)
+        if not isinstance(m, launchers.Match):
+            continue
+        l = _launch(src, words[m.start].origin.line, m.engine, m.entrypoint, role, origin, how, unit,
+                    f"Helm values {key}.containers[{i}] (llm-d-modelservice: the chart writes the command"
+                    f"{' from modelCommand ' + mc if mc else ''})", argv=words[m.argv_start:], env=env,
+                    command=words[m.start:m.argv_start], image=yt.scalar_text(yt.get(c, "image")) or "",
+                    replicas=_int(yt.get(ref, "replicas")))
+        l.incomplete = True
+        out.append(l)
+    return out
+
+
+def _flag_section(job, src, doc, root, ref, key, role, origin, how, unit) -> list:
+    """A role section of flag-like keys (``config:`` mapping or the section itself) or args lists."""
+    from pdlint.engines.sglang import flags
+    table = flags.load(flags.newest())
+    argv: list = []
+    for lkey in ("args", "extraArgs", "extra_args"):
+        for it in yt.seq_items(yt.get(ref, lkey)):
+            if isinstance(yt.deref(it).node, yt.YScalar):
+                argv.append(yt.scalar_tstr(doc, it))
+    sources = [(key, ref)]
+    if yt.get(ref, "config") is not None:
+        sources.insert(0, (key + ".config", yt.get(ref, "config")))
+    mapped = []
+    for where, m in sources:
+        for k, v in yt.map_items(m):
+            node = yt.deref(v).node
+            if not isinstance(node, yt.YScalar):
+                continue
+            opt = camel_to_flag(k)
+            flag = table.lookup(opt)
+            if flag is None:  # an argparse abbreviation (--tp) names one flag
+                dests = {table.lookup(o).dest for o in table.prefix_matches(opt) if table.lookup(o)}
+                if len(dests) == 1:
+                    flag = table.lookup(table.prefix_matches(opt)[0])
+            if flag is None:
+                continue
+            knode = yt.key_node(m, k)
+            ftok = crd.at_node(doc, yt.Ref(knode), opt)
+            value = yt.scalar_value(node)
+            vtok = yt.scalar_tstr(doc, v)
+            if isinstance(value, bool) or flag.nargs_zero:
+                if value is True or (isinstance(value, str) and value.lower() == "true"):
+                    argv.append(ftok)
+                continue
+            if value is None or vtok.text == "":
+                continue
+            argv += [ftok, vtok]
+            mapped.append(k)
+    engine_hint = " ".join(filter(None, [crd.text_at(root, "global", "image", "repository"),
+                                         crd.text_at(ref, "image", "repository"), crd.text_at(ref, "image")]))
+    if not mapped and not argv:
+        return []
+    if "vllm" in engine_hint.lower() and "sglang" not in engine_hint.lower():
+        return []  # vLLM values sections: left to the chart (no name-based mapping for vLLM)
+    image = ""
+    repo, tag = crd.text_at(root, "global", "image", "repository"), crd.text_at(root, "global", "image", "tag")
+    if repo:
+        image = f"{repo}:{tag}" if tag else repo
+    first = argv[0] if argv else None
+    l = _launch(src, first.origin.line if first is not None else (origin.line if origin else 1), "sglang",
+                "python -m sglang.launch_server", role, origin, how, unit,
+                f"Helm values section {key}: (keys mapped to SGLang flags by name; the chart's templates decide "
+                f"what is rendered)", argv=argv, image=image, values_section=key)
+    l.incomplete = True
+    return [l]
+
+
+def _vllm_stack(job, src, doc, root, spec, unit) -> list:
+    out = []
+    for i, m in enumerate(yt.seq_items(yt.get(spec, "modelSpec"))):
+        name = yt.scalar_text(yt.get(m, "name")) or f"modelSpec[{i}]"
+        kv = crd.at(m, "lmcacheConfig", "kvRole")
+        role = {"kv_producer": "prefill", "kv_consumer": "decode"}.get(yt.scalar_text(kv) or "")
+        origin = yt.scalar_tstr(doc, kv).origin if role else None
+        claims = []
+        nr = crd.at(m, "lmcacheConfig", "nixlRole")
+        if nr is not None and PD_ROLES.get((yt.scalar_text(nr) or "").lower()):
+            claims.append((PD_ROLES[yt.scalar_text(nr).lower()], yt.scalar_tstr(doc, nr), "lmcacheConfig.nixlRole"))
+        if role is None:
+            role = crd.role_of_name(name)
+            origin = yt.scalar_tstr(doc, yt.get(m, "name")).origin if role else None
+        url = yt.get(m, "modelURL")
+        cmd = [crd.at_node(doc, m, "vllm"), crd.at_node(doc, m, "serve")]
+        argv = [yt.scalar_tstr(doc, url)] if url is not None else []
+        for it in yt.seq_items(crd.at(m, "vllmConfig", "extraArgs")):
+            if isinstance(yt.deref(it).node, yt.YScalar):
+                argv.append(yt.scalar_tstr(doc, it))
+        repo, tag = yt.scalar_text(yt.get(m, "repository")), yt.scalar_text(yt.get(m, "tag"))
+        l = _launch(src, (yt.scalar_tstr(doc, yt.get(m, "name")).origin.line if yt.get(m, "name") is not None
+                          else 1), "vllm", "vllm serve", role, origin,
+                    "vllm-stack lmcacheConfig.kvRole" if kv is not None and role else "modelSpec name", unit,
+                    f"vllm-stack values modelSpec {name!r} (the chart writes the command and --kv-transfer-config "
+                    f"from lmcacheConfig)", argv=argv, command=cmd,
+                    image=f"{repo}:{tag}" if repo and tag else (repo or ""), role_claims=claims,
+                    replicas=_int(yt.get(m, "replicaCount")), injects_role=True)
+        l.incomplete = True
+        out.append(l)
+    return out
