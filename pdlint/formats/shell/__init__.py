@@ -1,0 +1,93 @@
+"""Shell front-end: statically evaluate a shell script into the simple
+commands it would run, every word traced back to where its characters are
+written.
+
+>>> cmds = shell_commands(TStr.from_source(src), ShellContext(resolve, report))  # doctest: +SKIP
+
+The script is parsed with tree-sitter-bash (imported on first use) and
+evaluated over *paths*: an ``if``/``case`` whose condition is unknown at lint
+time runs each arm with its own copy of the variables, and the paths continue
+after the construct, so a script that picks its flags by role yields one
+command per role.  What is supported and what is deliberately not is listed
+in ``docs/shell-parser.md``.
+
+This module does not decide what a server launch is: it returns every simple
+command (wrappers such as ``exec``, ``nohup``, ``srun`` or ``docker run`` are
+left in the words).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable, Optional
+
+from pdlint.text import SourceFile, TStr
+
+__all__ = ["ShellCommand", "ShellContext", "shell_commands"]
+
+
+@dataclass
+class ShellCommand:
+    """One simple command the script would run."""
+
+    #: argv after expansion, word splitting and quote removal; words[0] is the program
+    words: list
+    #: environment the command sees that the script sets: exported variables
+    #: (assigned by the script) and prefix assignments (``VAR=x cmd``)
+    env: dict
+    #: where it runs, innermost last, e.g. ``case "$1" in prefill)`` or
+    #: ``function launch (called at line 40) > background job``
+    context: str
+    #: 'prefill' / 'decode' when an enclosing (or earlier, path-deciding)
+    #: branch condition or case pattern names a role
+    role_hint: Optional[str]
+    #: character index in the script TStr where the command starts; for a
+    #: command in eval'd text, a sourced file or a function defined there, the
+    #: start of the script's statement that led to it
+    start: int
+    #: ran with ``&`` (itself or an enclosing statement)
+    background: bool
+    #: variables expanded in the command that had no known value
+    unset_vars: list = field(default_factory=list)
+
+
+@dataclass
+class ShellContext:
+    """What the shell front-end needs from its caller."""
+
+    #: ``source X`` / ``. X``: the repository file, or None.  The path is the
+    #: expanded text; a leading script-directory idiom (``$(dirname "$0")/``,
+    #: ``${BASH_SOURCE%/*}/``...) is removed, so a relative path is relative
+    #: to the directory of the sourcing file (the second argument).
+    resolve_source: Callable[[str, SourceFile], Optional[SourceFile]]
+    #: report(code, message, where, index): 'PD-SHELL-PARSE' (unparsable
+    #: region) or 'PD-SHELL-LIMIT' (a limit was hit); ``where[index]`` is the position
+    report: Callable[[str, str, TStr, int], None]
+    max_paths: int = 16
+    max_commands: int = 2000
+    max_eval_depth: int = 4
+    max_expansion: int = 1_000_000
+
+
+def shell_commands(script: TStr, ctx: ShellContext, env: Optional[dict] = None,
+                   positional: Optional[list] = None) -> list:
+    """The simple commands ``script`` would run, in script order.
+
+    ``env`` holds variables known before the script runs (e.g. a container's
+    environment for an ``sh -c`` string); ``positional`` the arguments $1, $2...
+    when known (None: unknown).  Never raises: problems are reported through
+    ``ctx.report`` and what was found so far is returned.
+    """
+    from .syntax import ParserUnavailable
+
+    try:
+        from .interp import Interpreter
+        interp = Interpreter(ctx, ShellCommand)
+        return interp.run(script, env, positional)
+    except ParserUnavailable as exc:
+        ctx.report("PD-SHELL-PARSE", f"shell scripts cannot be parsed: tree-sitter-bash is not installed ({exc})",
+                   script, 0)
+        return []
+    except Exception as exc:  # a bug must not stop the lint of the other files
+        ctx.report("PD-SHELL-PARSE", f"shell evaluation failed ({type(exc).__name__}: {exc})", script, 0)
+        return list(getattr(locals().get("interp"), "commands", []))

@@ -1,0 +1,289 @@
+"""Conditions: ``[ ... ]``, ``[[ ... ]]``, ``test`` and ``case`` patterns.
+
+A condition evaluates to a :class:`Cond`: True, False or None (not known at
+lint time) plus the *facts* each outcome implies.  When a test compares a
+single variable reference with a literal (``[ "$mode" = prefill ]``), the
+"true" outcome binds the variable to the literal, located where the literal is
+written; a literal that names a role also gives the branch its role hint.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Optional
+
+from pdlint.text import TStr
+
+from .state import Fact
+from .syntax import first_token, special_parts
+from .words import UNKNOWN, Var, glob_regex, has_glob, has_known_char
+
+#: Literal values that name a role (compared case-insensitively, glob
+#: characters and quotes stripped).
+ROLE_WORDS = {
+    "prefill": "prefill", "p": "prefill", "prefiller": "prefill", "ctx": "prefill",
+    "context": "prefill", "sender": "prefill",
+    "decode": "decode", "d": "decode", "decoder": "decode", "gen": "decode",
+    "generation": "decode", "receiver": "decode", "recver": "decode",
+}
+
+_REFS = frozenset({"simple_expansion", "expansion"})
+_EXPANDING = frozenset({"simple_expansion", "expansion", "command_substitution",
+                        "arithmetic_expansion", "process_substitution"})
+_NUMERIC = {"-eq": lambda a, b: a == b, "-ne": lambda a, b: a != b, "-lt": lambda a, b: a < b,
+            "-le": lambda a, b: a <= b, "-gt": lambda a, b: a > b, "-ge": lambda a, b: a >= b}
+_INT_RE = re.compile(r"\s*[-+]?[0-9]+\s*")
+
+
+def role_of(text: str) -> Optional[str]:
+    return ROLE_WORDS.get(text.strip("*?\"' ").lower())
+
+
+@dataclass(frozen=True)
+class Cond:
+    value: Optional[bool]
+    if_true: tuple = ()
+    if_false: tuple = ()
+
+    def negated(self) -> "Cond":
+        return Cond(None if self.value is None else not self.value, self.if_false, self.if_true)
+
+
+def cond_and(a: Cond, b: Cond) -> Cond:
+    if a.value is False or b.value is False:
+        value = False
+    elif a.value is True and b.value is True:
+        value = True
+    else:
+        value = None
+    if_false = b.if_false if a.value is True else a.if_false if b.value is True else ()
+    return Cond(value, a.if_true + b.if_true, if_false)
+
+
+def cond_or(a: Cond, b: Cond) -> Cond:
+    if a.value is True or b.value is True:
+        value = True
+    elif a.value is False and b.value is False:
+        value = False
+    else:
+        value = None
+    if_true = b.if_true if a.value is False else a.if_true if b.value is False else ()
+    return Cond(value, if_true, a.if_false + b.if_false)
+
+
+@dataclass
+class Operand:
+    """One side of a test: its expansion, the variable it consists of (if it
+    is exactly one reference) and whether it is a pure literal."""
+
+    t: TStr
+    mask: list
+    var: Optional[str]
+    literal: bool
+
+    @property
+    def known(self) -> bool:
+        return not self.t.opaque
+
+
+def string_facts(left: Operand, right: Operand, pattern: bool) -> tuple:
+    """Facts implied by ``left == right`` being true."""
+    facts = []
+    for ref, lit in ((left, right), (right, left)):
+        if ref.var is None or not lit.literal:
+            continue
+        if pattern and has_glob(lit.t.text, lit.mask):
+            role = role_of(lit.t.text)
+            if role:
+                facts.append(Fact(None, None, role))
+            continue
+        facts.append(Fact(ref.var, lit.t, role_of(lit.t.text)))
+    return tuple(facts)
+
+
+class Conditions:
+    """Condition half of the interpreter (mixed into it)."""
+
+    def test_node(self, node, st, unk: set) -> Cond:
+        """Evaluate a ``test_command`` node."""
+        double = first_token(node) == "[["
+        exprs = [c for c in node.named_children if c.type != "comment"]
+        if not exprs:
+            return Cond(False)
+        cond = self._test_expr(exprs[0], st, unk, double)
+        for extra in exprs[1:]:
+            cond = cond_and(cond, self._test_expr(extra, st, unk, double))
+        return cond
+
+    def _test_expr(self, node, st, unk: set, double: bool) -> Cond:
+        kind = node.type
+        if kind == "parenthesized_expression":
+            inner = [c for c in node.named_children]
+            return self._test_expr(inner[0], st, unk, double) if inner else Cond(None)
+        if kind == "negated_expression" or (kind == "unary_expression" and first_token(node) == "!"):
+            inner = node.named_children
+            return self._test_expr(inner[-1], st, unk, double).negated() if inner else Cond(None)
+        if kind == "unary_expression":
+            return self._unary(node, st, unk, double)
+        if kind == "binary_expression":
+            return self._binary(node, st, unk, double)
+        return self._nonempty(self.operand(node, st, unk, False))
+
+    def _operator(self, node) -> str:
+        for i, child in enumerate(node.children):
+            if node.field_name_for_child(i) == "operator":
+                return self.unit.source_text(child) if child.is_named else child.type
+        return ""
+
+    def _unary(self, node, st, unk: set, double: bool) -> Cond:
+        op = self._operator(node) or ""
+        if not op:
+            ops = [c for c in node.children if c.type == "test_operator"]
+            op = self.unit.source_text(ops[0]) if ops else ""
+        args = [c for c in node.named_children if c.type != "test_operator"]
+        if not args:
+            return Cond(None)
+        operand = self.operand(args[-1], st, unk, False)
+        if op == "-z":
+            return self._nonempty(operand).negated()
+        if op == "-n":
+            return self._nonempty(operand)
+        if op == "-v":
+            name = operand.t.text
+            var = self.lookup(name, st) if operand.known else UNKNOWN
+            return Cond(None if var is UNKNOWN else var.value is not None)
+        return Cond(None)  # file tests and the like depend on the machine
+
+    def _nonempty(self, operand: Operand) -> Cond:
+        if operand.known:
+            return Cond(bool(operand.t.text))
+        return Cond(True if has_known_char(operand.t) else None)
+
+    def _binary(self, node, st, unk: set, double: bool) -> Cond:
+        op = self._operator(node)
+        left_n = node.child_by_field_name("left")
+        right_n = node.child_by_field_name("right")
+        if left_n is None or right_n is None:
+            named = [c for c in node.named_children if c.type != "test_operator"]
+            if len(named) < 2:
+                return Cond(None)
+            left_n, right_n = named[0], named[-1]
+        if op in ("&&", "-a", "||", "-o"):
+            a = self._test_expr(left_n, st, unk, double)
+            b = self._test_expr(right_n, st, unk, double)
+            return cond_and(a, b) if op in ("&&", "-a") else cond_or(a, b)
+        pattern = double and op in ("==", "!=", "=")
+        left = self.operand(left_n, st, unk, False)
+        right = self.operand(right_n, st, unk, pattern)
+        return compare(op, left, right, pattern)
+
+    def operand(self, node, st, unk: set, pattern: bool) -> Operand:
+        t, mask = self.expand_pattern(node, st, unk)
+        if not pattern:
+            mask = [True] * len(t.text)
+        return Operand(t, mask, single_reference(self.unit, node), is_literal(self.unit, node))
+
+    # -- test as a command (``test ...`` / ``[ ... ]`` produced by expansion) --
+    def test_words(self, args: list) -> Cond:
+        """POSIX ``test`` on already expanded words (no variable bindings)."""
+        ops = [Operand(a, [True] * len(a.text), None, not a.opaque) for a in args]
+        if ops and ops[0].t.text == "!" and len(ops) > 1:
+            return self.test_words(args[1:]).negated()
+        if not ops:
+            return Cond(False)
+        if len(ops) == 1:
+            return self._nonempty(ops[0])
+        if len(ops) == 2:
+            op = ops[0].t.text
+            if op == "-z":
+                return self._nonempty(ops[1]).negated()
+            if op == "-n":
+                return self._nonempty(ops[1])
+            return Cond(None)
+        if len(ops) == 3:
+            return compare(ops[1].t.text, ops[0], ops[2], False)
+        return Cond(None)
+
+
+def compare(op: str, left: Operand, right: Operand, pattern: bool) -> Cond:
+    if op in ("=", "==", "!="):
+        facts = string_facts(left, right, pattern)
+        if left.known and right.known:
+            if pattern:
+                equal = bool(glob_regex(right.t.text, right.mask).fullmatch(left.t.text))
+            else:
+                equal = left.t.text == right.t.text
+            value = equal
+        else:
+            value = None
+        cond = Cond(value, facts, ())
+        return cond.negated() if op == "!=" else cond
+    if op in _NUMERIC:
+        if left.known and right.known and _INT_RE.fullmatch(left.t.text) and _INT_RE.fullmatch(right.t.text):
+            return Cond(_NUMERIC[op](int(left.t.text), int(right.t.text)))
+        return Cond(None)
+    if op in ("<", ">"):
+        if left.known and right.known:
+            return Cond(left.t.text < right.t.text if op == "<" else left.t.text > right.t.text)
+        return Cond(None)
+    if op == "=~":
+        if left.known and right.known:
+            try:
+                return Cond(re.search(right.t.text, left.t.text) is not None)
+            except re.error:
+                return Cond(None)
+        return Cond(None)
+    return Cond(None)
+
+
+def single_reference(unit, node) -> Optional[str]:
+    """The variable name when ``node`` is exactly one plain reference
+    (``$X``, ``${X}``, ``"$X"``, ``"${X}"``)."""
+    if node.type == "string":
+        named = [c for c in node.named_children]
+        a, b = unit.start(node), unit.char(node.end_byte)
+        if len(named) != 1 or node.named_children[0].type not in _REFS:
+            return None
+        child = named[0]
+        if unit.start(child) != a + 1 or unit.char(child.end_byte) != b - 1:
+            return None
+        node = child
+    if node.type not in _REFS:
+        return None
+    text = unit.source_text(node)
+    if node.type == "simple_expansion":
+        name = text[1:]
+    else:
+        m = re.fullmatch(r"\$\{([A-Za-z_][A-Za-z0-9_]*|[0-9]+)\}", text)
+        if not m:
+            return None
+        name = m.group(1)
+    return name if (name.isdigit() and name != "0") or re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name) else None
+
+
+def is_literal(unit, node) -> bool:
+    """True when ``node`` contains no expansion at all."""
+    if node.type in _EXPANDING:
+        return False
+    for _, _, child in special_parts(unit, node):
+        if child.type in _EXPANDING or not is_literal(unit, child):
+            return False
+    return True
+
+
+def bind(st, fact: Fact) -> None:
+    """Make a fact true in ``st`` (the variable takes the literal's value)."""
+    if fact.name is None or fact.value is None:
+        return
+    if fact.name.isdigit():
+        i = int(fact.name)
+        if st.positional is None:
+            st.pos_bind[i] = Var(fact.value)
+        elif 1 <= i <= len(st.positional):
+            st.positional = st.positional[:i - 1] + (Var(fact.value),) + st.positional[i:]
+        return
+    st.vars[fact.name] = Var(fact.value)
+
+
+__all__ = ["Cond", "Conditions", "Operand", "ROLE_WORDS", "bind", "compare", "cond_and", "cond_or", "role_of"]

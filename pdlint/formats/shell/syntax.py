@@ -1,0 +1,177 @@
+"""Parsing shell text with tree-sitter-bash, and positions in the traced text.
+
+tree-sitter is imported lazily (the first time a shell text is parsed), so
+importing pdlint stays cheap for repositories without shell scripts.
+
+A :class:`Unit` is one parsed text: the script handed to
+:func:`pdlint.formats.shell.shell_commands`, a sourced file, the string given
+to ``eval`` or an ``sh -c`` string.  tree-sitter reports UTF-8 *byte* offsets;
+a unit converts them to character indices of its :class:`TStr`, so slicing a
+node out of the unit keeps the origin of every character.
+"""
+
+from __future__ import annotations
+
+from typing import Iterator, Optional
+
+from pdlint.text import TStr
+
+_PARSER = None
+
+#: Word-level nodes that expand (everything else inside a word is literal text).
+SPECIAL_WORD_NODES = frozenset({
+    "string", "raw_string", "ansi_c_string", "translated_string",
+    "simple_expansion", "expansion", "command_substitution",
+    "arithmetic_expansion", "process_substitution",
+})
+
+#: Special nodes whose tree-sitter span may include whitespace written before
+#: them inside a double-quoted string (a quirk of the grammar's scanner).
+_LEADING_BLANK_QUIRK = frozenset({
+    "simple_expansion", "expansion", "command_substitution", "arithmetic_expansion",
+    "translated_string", "ansi_c_string", "process_substitution",
+})
+
+#: Containers whose children are parts of one word.
+_WORD_CONTAINERS = frozenset({"concatenation", "word", "number", "extglob_pattern", "regex",
+                              "string_content", "brace_expression", "subscript"})
+
+
+class ParserUnavailable(Exception):
+    """tree-sitter or its bash grammar is not installed."""
+
+
+def parser():
+    """The shared tree-sitter parser for bash (created on first use)."""
+    global _PARSER
+    if _PARSER is None:
+        try:
+            import tree_sitter
+            import tree_sitter_bash
+        except ImportError as exc:  # pragma: no cover - depends on the installation
+            raise ParserUnavailable(str(exc)) from exc
+        _PARSER = tree_sitter.Parser(tree_sitter.Language(tree_sitter_bash.language()))
+    return _PARSER
+
+
+class Unit:
+    """A parsed shell text and the byte -> character index map of its TStr."""
+
+    __slots__ = ("tstr", "text", "root", "_b2c", "top", "kind")
+
+    def __init__(self, tstr: TStr, top: bool = False, kind: str = "script"):
+        self.tstr = tstr
+        self.text = tstr.text
+        self.top = top
+        self.kind = kind
+        data = self.text.encode("utf-8", "surrogatepass")
+        self._b2c = None if len(data) == len(self.text) else _byte_to_char(self.text, len(data))
+        self.root = parser().parse(data).root_node
+
+    # -- positions ------------------------------------------------------------
+    def char(self, byte: int) -> int:
+        """Character index of a byte offset."""
+        if self._b2c is None:
+            return byte
+        return self._b2c[min(max(byte, 0), len(self._b2c) - 1)]
+
+    def span(self, node) -> tuple:
+        return self.char(node.start_byte), self.char(node.end_byte)
+
+    def start(self, node) -> int:
+        """Character index where ``node`` really starts (see :func:`true_start`)."""
+        return true_start(self, node)
+
+    def slice(self, node) -> TStr:
+        return self.tstr[self.start(node):self.char(node.end_byte)]
+
+    def source_text(self, node) -> str:
+        return self.text[self.start(node):self.char(node.end_byte)]
+
+
+def _byte_to_char(text: str, nbytes: int) -> list:
+    table = [0] * (nbytes + 1)
+    b = 0
+    for i, ch in enumerate(text):
+        n = 1 if ch < "\x80" else len(ch.encode("utf-8", "surrogatepass"))
+        for k in range(n):
+            table[b + k] = i
+        b += n
+    table[b] = len(text)
+    return table
+
+
+def true_start(unit: Unit, node) -> int:
+    """Start of ``node`` without the blanks tree-sitter-bash sometimes folds
+    into an expansion that follows literal text inside double quotes."""
+    a = unit.char(node.start_byte)
+    if node.type in _LEADING_BLANK_QUIRK:
+        end = unit.char(node.end_byte)
+        text = unit.text
+        while a < end and text[a] in " \t\n":
+            a += 1
+    return a
+
+
+def special_parts(unit: Unit, node) -> list:
+    """The expanding sub-nodes of a word-level ``node`` as sorted
+    ``(start, end, node)`` character spans; text between them is literal."""
+    out: list = []
+    _collect_specials(unit, node, out)
+    out.sort(key=lambda t: t[0])
+    return out
+
+
+def _collect_specials(unit: Unit, node, out: list) -> None:
+    for child in node.named_children:
+        if child.type in SPECIAL_WORD_NODES:
+            out.append((true_start(unit, child), unit.char(child.end_byte), child))
+        elif child.type in _WORD_CONTAINERS or child.type == "ERROR":
+            _collect_specials(unit, child, out)
+
+
+def errors(root) -> Iterator:
+    """Outermost ERROR nodes and missing tokens, in document order, each as
+    ``(node, byte offset of the problem)``."""
+    if not root.has_error:
+        return
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node.type == "ERROR" or node.is_missing:
+            yield node, error_offset(node)
+            continue
+        if node.has_error:
+            stack.extend(reversed(node.children))
+
+
+def error_offset(node) -> int:
+    """Where the problem inside an ERROR node is: tree-sitter wraps whole
+    statements that parsed fine into the node, so skip them and point at the
+    first stray token (or nested error)."""
+    depth = 0
+    while node.type == "ERROR" and depth < 100:
+        depth += 1
+        for child in node.children:
+            if child.type == "ERROR":
+                node = child
+                break
+            if not child.is_named or child.is_missing:
+                return child.start_byte
+        else:
+            return node.start_byte
+    return node.start_byte
+
+
+def field_children(node, name: str) -> list:
+    """Named children of ``node`` stored under field ``name``."""
+    out = []
+    for i, child in enumerate(node.children):
+        if child.is_named and node.field_name_for_child(i) == name:
+            out.append(child)
+    return out
+
+
+def first_token(node) -> Optional[str]:
+    """Type of the first (anonymous or named) child, e.g. ``'[['`` or ``'until'``."""
+    return node.children[0].type if node.child_count else None

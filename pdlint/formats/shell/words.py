@@ -1,0 +1,830 @@
+"""Word expansion: parameter and arithmetic expansion, command substitution
+results, word splitting and quote removal -- all on traced strings.
+
+Every output character is a slice of the script's :class:`TStr` (a literal
+written in the word) or of a variable's value (which is itself a slice of the
+place the value was written, reached through a hop ``$NAME`` at the use site).
+Computed text (arithmetic results, ``$'\\n'`` escapes, separators) is located
+at the expression that computed it.
+
+Values not known at lint time are *placeholders*: the reference as written
+(``$HOST_IP``, ``$(hostname -i)``), marked opaque.  Word splitting never
+splits inside a placeholder.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Optional
+
+from pdlint.text import EMPTY, Piece, TStr
+
+from . import arith
+from .state import Var
+from .syntax import special_parts
+
+IFS = " \t\n"
+
+#: ``${`` prefix, name, subscript of a braced parameter expansion.
+_PARAM_RE = re.compile(r"\$\{([#!]?)([A-Za-z_][A-Za-z0-9_]*|[0-9]+|[@*#?$!\-])(\[[^\]]*\])?")
+_OPS = (":-", ":=", ":+", ":?", "##", "%%", "//", "/#", "/%", "^^", ",,",
+        "-", "=", "+", "?", "#", "%", "/", "^", ",", ":", "@")
+_NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_SIMPLE_REF_RE = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?")
+_MAX_PATTERN_SUBJECT = 4096
+_MAX_REPLACE_SUBJECT = 512
+
+
+class _Unknown:
+    """Marker: the variable has no value known at lint time."""
+
+    def __repr__(self) -> str:  # pragma: no cover - debugging aid
+        return "<unknown>"
+
+
+UNKNOWN = _Unknown()
+UNSET = Var(None)
+
+
+# -- traced-text helpers -------------------------------------------------------
+
+def computed(text: str, at: TStr) -> TStr:
+    """``text`` computed by the expression written at ``at`` (all its
+    characters are located at ``at``'s first character)."""
+    if not text:
+        return EMPTY
+    if not at.pieces:
+        return TStr.synthetic(text, "<shell>")
+    p = at.pieces[0]
+    off = p.offset if p.exact else p.offset
+    return TStr(text, (Piece(0, len(text), p.src, off, p.chain, False, False, p.label),))
+
+
+def join_with(items: list, sep: TStr) -> TStr:
+    parts = []
+    for i, item in enumerate(items):
+        if i:
+            parts.append(sep)
+        parts.append(item)
+    return TStr.join(parts)
+
+
+def plain_runs(t: TStr) -> list:
+    """Quote removal for unquoted text: ``(TStr, escaped)`` runs, where a
+    backslash-escaped character is its own escaped run and a backslash-newline
+    disappears."""
+    s = t.text
+    if "\\" not in s:
+        return [(t, False)] if s else []
+    runs, start, i, n = [], 0, 0, len(s)
+    while i < n:
+        if s[i] != "\\":
+            i += 1
+            continue
+        if i > start:
+            runs.append((t[start:i], False))
+        if i + 1 >= n:  # a trailing backslash stays
+            runs.append((t[i:i + 1], False))
+            start = i = n
+            break
+        if s[i + 1] != "\n":
+            runs.append((t[i + 1:i + 2], True))
+        i += 2
+        start = i
+    if start < n:
+        runs.append((t[start:], False))
+    return runs
+
+
+def unquote_plain(t: TStr) -> TStr:
+    if "\\" not in t.text:
+        return t
+    return TStr.join(r for r, _ in plain_runs(t))
+
+
+def unquote_dq(t: TStr) -> TStr:
+    """Quote removal inside double quotes: only ``\\$ \\` \\" \\\\`` and
+    backslash-newline are escapes."""
+    s = t.text
+    if "\\" not in s:
+        return t
+    parts, start, i, n = [], 0, 0, len(s)
+    while i < n:
+        if s[i] == "\\" and i + 1 < n and s[i + 1] in '$`"\\\n':
+            parts.append(t[start:i])
+            start = i + 1 if s[i + 1] != "\n" else i + 2
+            i += 2
+        else:
+            i += 1
+    parts.append(t[start:])
+    return TStr.join(parts)
+
+
+_ANSI = {"n": "\n", "t": "\t", "r": "\r", "a": "\a", "b": "\b", "e": "\x1b", "E": "\x1b",
+         "f": "\f", "v": "\v", "\\": "\\", "'": "'", '"': '"', "?": "?"}
+_ANSI_NUM = re.compile(r"x[0-9a-fA-F]{1,2}|[0-7]{1,3}|u[0-9a-fA-F]{1,4}|U[0-9a-fA-F]{1,8}")
+
+
+def ansi_c(t: TStr) -> TStr:
+    """Escape processing of a ``$'...'`` string body; an escape's character is
+    located at its backslash."""
+    s = t.text
+    if "\\" not in s:
+        return t
+    parts, start, i, n = [], 0, 0, len(s)
+    while i < n:
+        if s[i] != "\\" or i + 1 >= n:
+            i += 1
+            continue
+        parts.append(t[start:i])
+        c = s[i + 1]
+        if c in _ANSI:
+            parts.append(computed(_ANSI[c], t[i:i + 2]))
+            i += 2
+        else:
+            m = _ANSI_NUM.match(s, i + 1)
+            if m:
+                code = m.group(0)
+                value = int(code[1:], 16) if code[0] in "xuU" else int(code, 8)
+                try:
+                    parts.append(computed(chr(value), t[i:m.end()]))
+                except (ValueError, OverflowError):
+                    parts.append(t[i:m.end()])
+                i = m.end()
+            else:
+                parts.append(t[i:i + 2])
+                i += 2
+        start = i
+    parts.append(t[start:])
+    return TStr.join(parts)
+
+
+def opaque_mask(t: TStr) -> Optional[list]:
+    """Per-character opaque flags, or None when no character is opaque."""
+    if not any(p.opaque for p in t.pieces):
+        return None
+    mask = [False] * len(t.text)
+    for p in t.pieces:
+        if p.opaque:
+            for k in range(p.start, p.end):
+                mask[k] = True
+    return mask
+
+
+def split_fields(t: TStr) -> list:
+    """Field splitting of an unquoted expansion result: ``(blank, run)``
+    pairs.  Blanks inside opaque placeholders do not split."""
+    s = t.text
+    if not any(c in IFS for c in s):
+        return [(False, t)] if s else []
+    mask = opaque_mask(t)
+    out, i, n = [], 0, len(s)
+    while i < n:
+        blank = s[i] in IFS and not (mask and mask[i])
+        j = i + 1
+        while j < n and (s[j] in IFS and not (mask and mask[j])) == blank:
+            j += 1
+        out.append((blank, t[i:j]))
+        i = j
+    return out
+
+
+def has_known_char(t: TStr) -> bool:
+    mask = opaque_mask(t)
+    return bool(t.text) and (mask is None or not all(mask))
+
+
+# -- glob patterns ---------------------------------------------------------------
+
+def glob_regex(text: str, mask: list) -> "re.Pattern":
+    """Regex for a shell pattern; ``mask[i]`` True means character i is
+    quoted (literal)."""
+    out, i, n = [], 0, len(text)
+    while i < n:
+        c = text[i]
+        if mask[i] or c not in "*?[":
+            out.append(re.escape(c))
+        elif c == "*":
+            out.append(".*")
+        elif c == "?":
+            out.append(".")
+        else:
+            j = i + 1
+            if j < n and text[j] in "!^":
+                j += 1
+            if j < n and text[j] == "]":
+                j += 1
+            while j < n and text[j] != "]":
+                j += 1
+            if j >= n:
+                out.append(re.escape(c))
+            else:
+                body = text[i + 1:j]
+                neg = body[:1] in ("!", "^")
+                body = body[1:] if neg else body
+                body = body.replace("\\", "\\\\").replace("[:alpha:]", "a-zA-Z").replace(
+                    "[:digit:]", "0-9").replace("[:alnum:]", "a-zA-Z0-9").replace("[:space:]", " \\t\\n")
+                out.append("[" + ("^" if neg else "") + body + "]")
+                i = j
+        i += 1
+    try:
+        return re.compile("".join(out), re.S)
+    except re.error:
+        return re.compile(re.escape(text), re.S)
+
+
+def has_glob(text: str, mask: list) -> bool:
+    return any(c in "*?[" and not mask[i] for i, c in enumerate(text))
+
+
+# -- fields ---------------------------------------------------------------------
+
+class Fields:
+    """Accumulates what one shell word expands to.
+
+    In split mode the result is a list of fields (argv words); in ``nosplit``
+    mode (assignments, ``case`` subjects, test operands, patterns) one string,
+    with a per-character literal mask for pattern matching.
+    """
+
+    __slots__ = ("nosplit", "fields", "cur", "has", "parts")
+
+    def __init__(self, nosplit: bool = False):
+        self.nosplit = nosplit
+        self.fields: list = []
+        self.cur: list = []
+        self.has = False
+        self.parts: list = []  # nosplit: (TStr, literal)
+
+    def lit(self, t: TStr, quoted: bool = False) -> None:
+        """Text that is never split (written in the word, or quoted)."""
+        if t.text:
+            if self.nosplit:
+                self.parts.append((t, quoted))
+            else:
+                self.cur.append(t)
+            self.has = True
+        elif quoted:
+            self.has = True
+
+    def value(self, t: TStr, quoted: bool) -> None:
+        """An expansion result: split into fields when unquoted."""
+        if quoted or self.nosplit:
+            self.lit(t, quoted)
+            return
+        for blank, run in split_fields(t):
+            if blank:
+                self.end()
+            else:
+                self.cur.append(run)
+                self.has = True
+
+    def many(self, items: list, quoted: bool, sep: TStr) -> None:
+        """``"$@"`` / ``${A[@]}``: one field per item (the first and last join
+        the text around them)."""
+        if self.nosplit:
+            if items:
+                self.lit(join_with(items, sep), quoted)
+            return
+        for i, item in enumerate(items):
+            if i:
+                self.end()
+            self.value(item, quoted)
+            if quoted:
+                self.has = True
+
+    def end(self) -> None:
+        if self.has:
+            cur = self.cur
+            self.fields.append(cur[0] if len(cur) == 1 else TStr.join(cur))
+        self.cur = []
+        self.has = False
+
+    def finish(self) -> list:
+        self.end()
+        return self.fields
+
+    def joined(self) -> TStr:
+        parts = self.parts
+        if len(parts) == 1:
+            return parts[0][0]
+        return TStr.join(t for t, _ in parts)
+
+    def mask(self) -> list:
+        out: list = []
+        for t, literal in self.parts:
+            out.extend([literal] * len(t.text))
+        return out
+
+
+# -- the expander ---------------------------------------------------------------
+
+class Words:
+    """Word-expansion half of the interpreter (mixed into it).  Relies on
+    ``self.unit`` (the unit whose nodes are being evaluated), ``self.spend``
+    (the expansion budget) and ``self.command_substitution``."""
+
+    # -- entry points ---------------------------------------------------------
+    def expand_args(self, nodes: list, st, unk: set) -> list:
+        """Expand argument nodes into argv words."""
+        words: list = []
+        for node in nodes:
+            words.extend(self.expand_word(node, st, unk))
+        return words
+
+    def expand_word(self, node, st, unk: set) -> list:
+        key = self._static_key(node, "w")
+        if key is not None:
+            cached = self.static_cache.get(key)
+            if cached is None:
+                cached = self.static_cache[key] = self._expand_word(node, st, unk)
+            return list(cached)
+        return self._expand_word(node, st, unk)
+
+    def _expand_word(self, node, st, unk: set) -> list:
+        fb = Fields()
+        self.emit_node(node, st, fb, False, False, unk)
+        return fb.finish()
+
+    def expand_value(self, node, st, unk: set) -> TStr:
+        """Expand without word splitting (assignment values, case subjects)."""
+        if node is None:
+            return EMPTY
+        key = self._static_key(node, "v")
+        if key is not None:
+            cached = self.static_cache.get(key)
+            if cached is None:
+                cached = self.static_cache[key] = self._expand_value(node, st, unk)
+            return cached
+        return self._expand_value(node, st, unk)
+
+    def _expand_value(self, node, st, unk: set) -> TStr:
+        fb = Fields(nosplit=True)
+        self.emit_node(node, st, fb, False, False, unk)
+        return fb.joined()
+
+    def _static_key(self, node, kind: str) -> Optional[tuple]:
+        """Cache key for a word whose expansion cannot depend on the state
+        (no ``$``, backquote or process substitution in its text), else None."""
+        u = self.unit
+        text = u.text[u.char(node.start_byte):u.char(node.end_byte)]
+        if "$" in text or "`" in text or "<(" in text or ">(" in text:
+            return None
+        return (id(u), node.start_byte, node.end_byte, kind)
+
+    def expand_pattern(self, node, st, unk: set) -> tuple:
+        """Expand a pattern: ``(TStr, literal mask)``."""
+        fb = Fields(nosplit=True)
+        self.emit_node(node, st, fb, False, False, unk)
+        return fb.joined(), fb.mask()
+
+    # -- node walk ------------------------------------------------------------
+    def emit_node(self, node, st, fb: Fields, quoted: bool, opsplit: bool, unk: set) -> None:
+        u = self.unit
+        kind = node.type
+        if kind in ("string", "translated_string"):
+            a, b = u.start(node), u.char(node.end_byte)
+            a2 = a + (2 if kind == "translated_string" else 1)
+            b2 = b - 1 if b - 1 >= a2 and u.text[b - 1] == '"' else b
+            fb.lit(EMPTY, True)
+            self.emit_range(a2, b2, special_parts(u, node), st, fb, True, False, unk)
+        elif kind == "raw_string":
+            a, b = u.start(node), u.char(node.end_byte)
+            b2 = b - 1 if b - 1 > a and u.text[b - 1] == "'" else b
+            fb.lit(u.tstr[a + 1:b2], True)
+        elif kind == "ansi_c_string":
+            a, b = u.start(node), u.char(node.end_byte)
+            b2 = b - 1 if b - 1 > a + 1 and u.text[b - 1] == "'" else b
+            fb.lit(ansi_c(u.tstr[a + 2:b2]), True)
+        elif kind in ("simple_expansion", "expansion"):
+            self.parameter(node, st, fb, quoted, unk)
+        elif kind == "command_substitution":
+            fb.value(self.command_substitution(node, st, unk), quoted)
+        elif kind == "arithmetic_expansion":
+            fb.value(self.arithmetic_expansion(node, st, unk), quoted)
+        elif kind == "process_substitution":
+            fb.lit(u.slice(node).as_opaque(), quoted)
+        else:
+            a, b = u.start(node), u.char(node.end_byte)
+            self.emit_range(a, b, special_parts(u, node), st, fb, quoted, opsplit, unk)
+
+    def emit_range(self, a: int, b: int, specials: list, st, fb: Fields, quoted: bool,
+                   opsplit: bool, unk: set) -> None:
+        """Text ``[a, b)`` of the current unit: literal text between the
+        ``specials`` (sorted spans of expanding nodes), which are expanded."""
+        pos = a
+        for s, e, node in specials:
+            if s < pos or e > b:
+                continue
+            if s > pos:
+                self.emit_literal(self.unit.tstr[pos:s], fb, quoted, opsplit)
+            self.emit_node(node, st, fb, quoted, opsplit, unk)
+            pos = e
+        if pos < b:
+            self.emit_literal(self.unit.tstr[pos:b], fb, quoted, opsplit)
+
+    def emit_literal(self, t: TStr, fb: Fields, quoted: bool, opsplit: bool) -> None:
+        if quoted:
+            fb.lit(unquote_dq(t), True)
+        elif fb.nosplit:
+            for run, escaped in plain_runs(t):
+                fb.lit(run, escaped)
+        elif opsplit:
+            for run, escaped in plain_runs(t):
+                if escaped:
+                    fb.lit(run, True)
+                else:
+                    fb.value(run, False)
+        else:
+            fb.lit(unquote_plain(t), False)
+
+    # -- variables ------------------------------------------------------------
+    def lookup(self, name: str, st):
+        """The Var for ``name``, :data:`UNSET`, or :data:`UNKNOWN`."""
+        if name.isdigit():
+            i = int(name)
+            if i == 0:
+                return UNKNOWN
+            if st.positional is not None:
+                return st.positional[i - 1] if i <= len(st.positional) else UNSET
+            return st.pos_bind.get(i, UNKNOWN)
+        if name in ("@", "*"):
+            if st.positional is None:
+                return UNKNOWN
+            unknown = frozenset().union(*(v.unknown for v in st.positional)) if st.positional else frozenset()
+            return Var(tuple(v.value for v in st.positional), unknown)
+        if len(name) == 1 and name in "#?$!-_":
+            return UNKNOWN
+        return st.vars.get(name, UNKNOWN)
+
+    def parameter(self, node, st, fb: Fields, quoted: bool, unk: set) -> None:
+        """``$X`` / ``${...}`` (see the module docstring for unknown values)."""
+        u = self.unit
+        a, b = u.start(node), u.char(node.end_byte)
+        use = u.tstr[a:b]
+        text = use.text
+        sep = computed(" ", use)
+        if node.type == "simple_expansion":
+            name = text[1:]
+            if not name:
+                fb.lit(use, quoted)
+                return
+            pre, sub, op, oa, ob = "", None, None, b, b
+        else:
+            m = _PARAM_RE.match(text)
+            if not m or not text.endswith("}"):
+                fb.value(use.as_opaque(), quoted)
+                return
+            pre, name, sub = m.group(1), m.group(2), m.group(3)
+            sub = sub[1:-1] if sub else None
+            rest = text[m.end():-1]
+            op = next((o for o in _OPS if rest.startswith(o)), None)
+            if rest and op is None:
+                fb.value(use.as_opaque(), quoted)
+                return
+            oa, ob = a + m.end() + (len(op) if op else 0), b - 1
+        if name == "#" and not pre:
+            self._deliver(self._count_positional(st, use), fb, quoted, False, sep, unk)
+            return
+        if pre == "!":
+            name = self._indirect(name, sub, st)
+            if name is None:
+                fb.value(use.as_opaque(), quoted)
+                return
+            sub = None
+        star = name == "*" or sub == "*"
+        var = self.lookup(name, st)
+        val = self._select(var, name, sub, st, use)
+        if isinstance(var, Var):
+            unk |= var.unknown
+        if pre == "#":
+            self._deliver(self._length(val, name, sub, use), fb, quoted, False, sep, unk)
+            if val is UNKNOWN:
+                unk.add(name)
+            return
+        if op is None:
+            if val is UNKNOWN:
+                unk.add(name)
+                self._deliver(use.as_opaque(), fb, quoted, star, sep, unk)
+            else:
+                self._deliver(val, fb, quoted, star, sep, unk)
+            return
+        specials = [s for s in special_parts(u, node) if s[0] >= oa]
+        if op[-1] in "-=+?":
+            self._default_op(op, name, val, use, oa, ob, specials, st, fb, quoted, star, sep, unk)
+            return
+        if val is UNKNOWN or _is_opaque(val):
+            if val is UNKNOWN:
+                unk.add(name)
+            fb.value(use.as_opaque(), quoted)
+            return
+        result = self._transform(op, name, val, oa, ob, specials, st, use, unk)
+        self._deliver(result if result is not None else use.as_opaque(), fb, quoted, star, sep, unk)
+
+    def _select(self, var, name: str, sub: Optional[str], st, use: TStr):
+        """The value a reference denotes: None (unset), TStr, list (``[@]``,
+        ``$@``) or UNKNOWN; known values carry the hop ``$NAME``."""
+        if var is UNKNOWN:
+            return UNKNOWN
+        v = var.value
+        note = "$" + name
+        if name in ("@", "*") or sub in ("@", "*"):
+            items = list(v) if isinstance(v, tuple) else ([] if v is None else [v])
+            return [t.reached_via(use, note) for t in items]
+        if sub is not None:
+            index = self.arith_text(sub, st, set(), use)
+            if index is None:
+                return UNKNOWN
+            items = v if isinstance(v, tuple) else ((v,) if v is not None else ())
+            if index < 0:
+                index += len(items)
+            v = items[index] if 0 <= index < len(items) else None
+        elif isinstance(v, tuple):
+            v = v[0] if v else None
+        return None if v is None else v.reached_via(use, note)
+
+    def _deliver(self, val, fb: Fields, quoted: bool, star: bool, sep: TStr, unk: set) -> None:
+        if val is None or val is UNKNOWN:
+            return
+        if isinstance(val, list):
+            self.spend(sum(len(t.text) for t in val))
+            if star and quoted:
+                fb.value(join_with(val, sep), True)
+            else:
+                fb.many(val, quoted, sep)
+            return
+        self.spend(len(val.text))
+        fb.value(val, quoted)
+
+    def _count_positional(self, st, use: TStr):
+        if st.positional is None:
+            return use.as_opaque()
+        return computed(str(len(st.positional)), use)
+
+    def _indirect(self, name: str, sub, st) -> Optional[str]:
+        if sub is not None:
+            return None
+        var = self.lookup(name, st)
+        if not isinstance(var, Var):
+            return None
+        t = var.scalar()
+        if t is None or t.opaque or not (_NAME_RE.fullmatch(t.text) or t.text.isdigit()):
+            return None
+        return t.text
+
+    def _length(self, val, name: str, sub, use: TStr):
+        if val is UNKNOWN or _is_opaque(val):
+            return use.as_opaque()
+        if isinstance(val, list):
+            return computed(str(len(val)), use)
+        return computed(str(len(val.text) if val is not None else 0), use)
+
+    def _default_op(self, op, name, val, use, oa, ob, specials, st, fb, quoted, star, sep, unk) -> None:
+        """``${X-w} ${X:-w} ${X=w} ${X:=w} ${X+w} ${X:+w} ${X?w} ${X:?w}``.
+        A variable with no known value counts as unset, except for ``?``."""
+        kind = op[-1]
+        if val is UNKNOWN and kind == "?":
+            unk.add(name)
+            fb.value(use.as_opaque(), quoted)
+            return
+        is_set = val is not UNKNOWN and val is not None and not (isinstance(val, list) and not val)
+        if is_set and op.startswith(":"):
+            is_set = any(t.text for t in val) if isinstance(val, list) else bool(val.text)
+        if kind == "+":
+            if is_set:
+                self.emit_range(oa, ob, specials, st, fb, quoted, not quoted, unk)
+            return
+        if is_set:
+            self._deliver(val, fb, quoted, star, sep, unk)
+            return
+        if kind == "?":
+            fb.value(use.as_opaque(), quoted)
+            return
+        if kind == "=":
+            sub_fb = Fields(nosplit=True)
+            self.emit_range(oa, ob, specials, st, sub_fb, True, False, unk)
+            value = sub_fb.joined()
+            if _NAME_RE.fullmatch(name):
+                st.assign(name, Var(value, frozenset(unk)))
+            self._deliver(value, fb, quoted, False, sep, unk)
+            return
+        self.emit_range(oa, ob, specials, st, fb, quoted, not quoted, unk)
+
+    def _pattern(self, oa: int, ob: int, specials: list, st, unk: set) -> tuple:
+        fb = Fields(nosplit=True)
+        self.emit_range(oa, ob, specials, st, fb, False, False, unk)
+        return fb.joined(), fb.mask()
+
+    def _transform(self, op, name, val, oa, ob, specials, st, use, unk):
+        """Pattern removal/replacement, case change and substrings; None when
+        the result cannot be computed."""
+        if op in ("#", "##", "%", "%%"):
+            pat, mask = self._pattern(oa, ob, specials, st, unk)
+            if pat.opaque:
+                return None
+            rx = glob_regex(pat.text, mask)
+            return _each(val, lambda t: _remove(t, rx, op))
+        if op in ("/", "//", "/#", "/%"):
+            slash = _top_level_slash(self.unit.text, oa, ob, specials)
+            pat, mask = self._pattern(oa, slash if slash is not None else ob,
+                                      [s for s in specials if slash is None or s[1] <= slash], st, unk)
+            rep = EMPTY
+            if slash is not None:
+                rep = self.expand_range_value(slash + 1, ob, [s for s in specials if s[0] > slash], st, unk)
+            if pat.opaque or rep.opaque:
+                return None
+            return _each(val, lambda t: _replace(t, pat.text, mask, rep, op))
+        if op in ("^^", ",,", "^", ","):
+            if ob > oa:
+                return None
+            return _each(val, lambda t: _case(t, op))
+        if op == ":":
+            return self._substring(name, val, self.unit.text[oa:ob], st, use, unk)
+        return None
+
+    def expand_range_value(self, a: int, b: int, specials: list, st, unk: set) -> TStr:
+        fb = Fields(nosplit=True)
+        self.emit_range(a, b, specials, st, fb, False, False, unk)
+        return fb.joined()
+
+    def _substring(self, name, val, spec: str, st, use: TStr, unk: set):
+        off_s, _, len_s = spec.partition(":")
+        offset = self.arith_text(off_s, st, unk, use)
+        length = self.arith_text(len_s, st, unk, use) if len_s.strip() else None
+        if offset is None or (len_s.strip() and length is None):
+            return None
+        if isinstance(val, list):
+            if name in ("@", "*"):
+                if offset < 1:
+                    return None
+                offset -= 1
+            items = val[offset:] if offset >= 0 else val[max(0, len(val) + offset):]
+            return items if length is None else items[:max(length, 0)]
+        if val is None:
+            return None
+        n = len(val.text)
+        start = offset if offset >= 0 else max(0, n + offset)
+        end = n if length is None else (start + length if length >= 0 else n + length)
+        return val[start:max(start, end)]
+
+    # -- arithmetic -----------------------------------------------------------
+    def arithmetic_expansion(self, node, st, unk: set) -> TStr:
+        u = self.unit
+        a, b = u.start(node), u.char(node.end_byte)
+        use = u.tstr[a:b]
+        text = use.text
+        if text.startswith("$(("):
+            ia, ib = a + 3, b - 2 if text.endswith("))") else b
+        else:  # $[ ... ]
+            ia, ib = a + 2, b - 1 if text.endswith("]") else b
+        expr = self.expand_range_value(ia, ib, special_parts(u, node), st, unk)
+        value = None if expr.opaque else self.arith_text(expr.text, st, unk, use)
+        if value is None:
+            return use.as_opaque()
+        return computed(str(value), use)
+
+    def arith_text(self, text: str, st, unk: set, at: TStr) -> Optional[int]:
+        """Evaluate arithmetic ``text`` (``$NAME`` references are looked up);
+        None when it uses an unknown value or does not evaluate."""
+        if "$" in text:
+            text = self._substitute_refs(text, st, unk)
+            if text is None:
+                return None
+
+        def get(name: str) -> Optional[str]:
+            var = self.lookup(name, st)
+            if var is UNKNOWN:
+                raise arith.Unknown(name)
+            value = var.scalar()
+            if value is None:
+                return None
+            if value.opaque:
+                unk.update(var.unknown)
+                raise arith.Unknown(name)
+            return value.text
+
+        def put(name: str, value: int) -> None:
+            st.assign(name, Var(computed(str(value), at)))
+
+        try:
+            return arith.Evaluator(get, put).evaluate(text)
+        except arith.Unknown as exc:
+            unk.add(exc.name)
+            return None
+        except (arith.ArithError, RecursionError):
+            return None
+
+    def _substitute_refs(self, text: str, st, unk: set) -> Optional[str]:
+        """Replace simple ``$X``/``${X}`` references in arithmetic text by values."""
+        missing = []
+
+        def repl(m):
+            var = self.lookup(m.group(1), st)
+            value = var.scalar() if isinstance(var, Var) else None
+            if var is UNKNOWN or (value is not None and value.opaque):
+                missing.append(m.group(1))
+                return "0"
+            return value.text if value is not None else ""
+
+        out = _SIMPLE_REF_RE.sub(repl, text)
+        if missing or "$" in out:
+            unk.update(missing)
+            return None
+        return out
+
+
+# -- transforms -------------------------------------------------------------------
+
+def _is_opaque(val) -> bool:
+    if isinstance(val, list):
+        return any(t.opaque for t in val)
+    return val is not None and val is not UNKNOWN and val.opaque
+
+
+def _each(val, fn):
+    if isinstance(val, list):
+        out = [fn(t) for t in val]
+        return None if any(t is None for t in out) else out
+    if val is None:
+        return EMPTY
+    return fn(val)
+
+
+def _remove(t: TStr, rx, op: str) -> Optional[TStr]:
+    s = t.text
+    n = len(s)
+    if n > _MAX_PATTERN_SUBJECT:
+        return None
+    if op in ("#", "##"):
+        ks = range(n, -1, -1) if op == "##" else range(0, n + 1)
+        for k in ks:
+            if rx.fullmatch(s, 0, k):
+                return t[k:]
+    else:
+        ks = range(0, n + 1) if op == "%%" else range(n, -1, -1)
+        for k in ks:
+            if rx.fullmatch(s, k, n):
+                return t[:k]
+    return t
+
+
+def _replace(t: TStr, pat: str, mask: list, rep: TStr, op: str) -> Optional[TStr]:
+    s = t.text
+    n = len(s)
+    if not pat:
+        return t
+    if n > _MAX_REPLACE_SUBJECT:
+        return None
+    rx = glob_regex(pat, mask)
+    parts, pos, i = [], 0, 0
+    starts = [0] if op == "/#" else range(0, n + 1)
+    for i in starts:
+        if i < pos:
+            continue
+        ends = [n] if op == "/%" else range(n, i, -1)
+        for j in ends:
+            if j > i and rx.fullmatch(s, i, j):
+                parts.extend((t[pos:i], rep))
+                pos = j
+                break
+        else:
+            continue
+        if op != "//":
+            break
+    if not parts:
+        return t
+    parts.append(t[pos:])
+    return TStr.join(parts)
+
+
+def _case(t: TStr, op: str) -> TStr:
+    s = t.text
+    if op == "^^":
+        new = s.upper()
+    elif op == ",,":
+        new = s.lower()
+    elif op == "^":
+        new = s[:1].upper() + s[1:]
+    else:
+        new = s[:1].lower() + s[1:]
+    if len(new) == len(s):
+        return TStr(new, t.pieces)
+    return computed(new, t)
+
+
+def _top_level_slash(text: str, a: int, b: int, specials: list) -> Optional[int]:
+    """Index of the ``/`` separating pattern and replacement in ``${X/p/r}``."""
+    i = a
+    while i < b:
+        inside = next((e for s, e, _ in specials if s <= i < e), None)
+        if inside is not None:
+            i = inside
+            continue
+        c = text[i]
+        if c == "\\":
+            i += 2
+            continue
+        if c == "/":
+            return i
+        i += 1
+    return None
