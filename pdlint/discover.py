@@ -147,7 +147,14 @@ _REF_WORDS = re.compile(rb"(include|import|extends|from|source|\.\s|--config|con
                         rb"extra_llm_api_options|values)[^\n]{0,120}$")
 
 
-def _references(data: bytes, name: bytes) -> bool:
+KUSTOMIZATION_NAMES = ("kustomization.yaml", "kustomization.yml", "Kustomization")
+
+
+def _references(data: bytes, name: bytes, any_mention: bool = False) -> bool:
+    """Does ``data`` refer to a file called ``name``?  In a kustomization every
+    mention of the name is a reference (list items under resources/patches)."""
+    if any_mention:
+        return re.search(rb"(^|[\s/'\"])" + re.escape(name) + rb"($|[\s/'\"])", data, re.M) is not None
     start = 0
     while True:
         i = data.find(name, start)
@@ -176,22 +183,39 @@ def expand_units(jobs: list, cwd: str, excluded=lambda p: False) -> list:
         files = _git_files(root, root)
         if files is None:
             continue
-        needles = {os.path.basename(j.abspath).encode(): j for j in named}
-        for f in files:
-            if f in have or f in extra or excluded(f) or os.path.isdir(f):
-                continue
-            kind = kind_of(f, _head(f) if "." not in os.path.basename(f) else b"")
-            if not kind:
-                continue
-            try:
-                if os.path.getsize(f) > 2_000_000:
+        needles = {os.path.basename(j.abspath).encode() for j in named}
+        # a kustomization found to include a named file is itself included by the
+        # kustomizations that list its directory: follow those (a few rounds)
+        dir_needles: set = set()
+        for _ in range(8):
+            new: dict = {}
+            for f in files:
+                if f in have or f in extra or f in new or excluded(f) or os.path.isdir(f):
                     continue
-                with open(f, "rb") as fh:
-                    data = fh.read()
-            except OSError:
-                continue
-            if any(_references(data, n) for n in needles):
-                extra[f] = FileJob(f, display_path(f, cwd), root, kind)
+                kind = kind_of(f, _head(f) if "." not in os.path.basename(f) else b"")
+                if not kind:
+                    continue
+                kust = os.path.basename(f) in KUSTOMIZATION_NAMES
+                if not kust and not needles:
+                    continue
+                try:
+                    if os.path.getsize(f) > 2_000_000:
+                        continue
+                    with open(f, "rb") as fh:
+                        data = fh.read()
+                except OSError:
+                    continue
+                if any(_references(data, n, kust) for n in needles) or \
+                        (kust and any(_references(data, d, True) for d in dir_needles)):
+                    new[f] = FileJob(f, display_path(f, cwd), root, kind)
+            if not new:
+                break
+            extra.update(new)
+            dir_needles = {os.path.basename(os.path.dirname(f)).encode() for f in new
+                           if os.path.basename(f) in KUSTOMIZATION_NAMES} - dir_needles
+            needles = set()
+            if not dir_needles:
+                break
     return sorted(list(jobs) + list(extra.values()), key=lambda j: j.display)
 
 

@@ -105,8 +105,14 @@ class Extractor:
 
     # -- dispatch --------------------------------------------------------------
     def run(self, jobs: list) -> Extraction:
+        builds, members = self.kustomize_builds(jobs)
         for job in jobs:
             self.out.files += 1
+            if job.abspath in builds:
+                self.kustomize(job, builds[job.abspath])
+                continue
+            if job.abspath in members:
+                continue  # checked as part of a kustomization build
             src = self.read(job.abspath)
             if src is None:
                 continue
@@ -130,6 +136,45 @@ class Extractor:
         from pdlint import structure_rules
         self.out.findings += structure_rules.check(self.out.launches)
         return self.out
+
+    # -- Kustomize ---------------------------------------------------------------
+    def kustomize_builds(self, jobs: list) -> tuple:
+        """Build every kustomization in the run that no other one includes;
+        (builds by abspath, files the builds consumed)."""
+        from pdlint.formats import kustomize
+        kjobs = [j for j in jobs if kustomize.is_kustomization(j.abspath)]
+        if not kjobs:
+            return {}, set()
+        builds = {}
+        for j in kjobs:
+            try:
+                builds[j.abspath] = kustomize.Builder(lambda p: self.read(p), j.root).build(j.abspath)
+            except (RecursionError, yt.LimitError) as e:
+                self.problem(C.LIMIT, None, 1, 1, f"kustomization too deep or too large: {e}", path=j.display)
+        top = {a: b for a, b in builds.items()
+               if not any(a in other.members for o, other in builds.items() if o != a)}
+        members: set = set()
+        for a, b in top.items():
+            members |= {m for m in b.members if m != a}
+        return top, members
+
+    def kustomize(self, job: FileJob, build) -> None:
+        from pdlint import structure_rules
+        from pdlint.formats import kustomize
+        for p in build.problems:
+            rule = C.INVALID_YAML if p.invalid_yaml else structure_rules.KUSTOMIZE_ERROR
+            if p.where.pieces:
+                self.problem_at(rule, p.where, 0, p.message)
+            else:
+                self.problem(rule, None, 1, 1, p.message, path=job.display)
+        unit = f"kustomization:{os.path.dirname(job.display) or '.'}"
+        label = f"kustomize build of {job.display}"
+        if build.skipped:
+            label += " (" + "; ".join(sorted(set(build.skipped))) + ")"
+        for w in kustomize.workloads(build, unit):
+            src = kustomize.layer_source(w)
+            jb = FileJob(src.abspath, src.path, job.root, "yaml") if src is not None and src.abspath else job
+            self.workload_launches(jb, w, None, label, {"kustomization": job.display})
 
     # -- Jinja -------------------------------------------------------------------
     def jinja(self, job: FileJob, src: SourceFile) -> None:

@@ -79,6 +79,7 @@ class Workload:
     virtual: Optional[str] = None  # "kserve": the controller writes the command
     injects_role: bool = False  # the operator adds the role flag itself
     router: bool = False  # the structure says this is the router/frontend
+    image_override: Optional[str] = None  # e.g. a Kustomize ``images:`` entry
 
     @property
     def doc(self) -> TStr:
@@ -266,6 +267,8 @@ def _KeyView(ref: yt.Ref, key: str) -> yt.Ref:
 
 
 def effective_image(w: Workload) -> str:
+    if w.image_override:
+        return w.image_override
     image = ""
     for _, ref in w.layers:
         v = yt.scalar_text(yt.get(ref, "image"))

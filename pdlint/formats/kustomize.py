@@ -1,0 +1,389 @@
+"""Kustomize builds, done in pdlint (no ``kustomize`` binary).
+
+A ``kustomization.yaml`` is built the way ``kustomize build`` does it for the
+parts that decide a server's command line:
+
+* ``resources`` / ``bases`` (files, or directories holding a kustomization,
+  built recursively; remote URLs are skipped: no network) and ``components``;
+* ``patchesStrategicMerge`` (paths or inline documents) and ``patches``
+  (``path:`` or inline ``patch:``, with an optional ``target`` selector);
+  JSON 6902 patches (``op:`` lists) are not applied;
+* strategic merge of containers by ``name``: ``command`` and ``args`` lists are
+  replaced wholesale by the patch that sets them, ``env`` is merged by name,
+  other fields are taken from the most specific layer;
+* ``images`` (``newName`` / ``newTag``), which decide the engine version.
+
+The result is one :class:`pdlint.formats.crd.Workload` per effective
+container whose layers are the base container and every patch of it, each in
+its own file: a token is traced to the file a human edits (the patch line for
+patched ``args``, the base line for inherited ones).  Problems that stop
+``kustomize build`` (a missing file, a file outside the repository, a patch
+whose target is not in the build, a cycle) are PD106 findings.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from typing import Callable, Optional
+
+from pdlint.formats import crd, kube
+from pdlint.formats import yamltree as yt
+from pdlint.text import SourceFile, TStr
+
+NAMES = ("kustomization.yaml", "kustomization.yml", "Kustomization")
+MAX_DEPTH = 16
+
+
+def is_kustomization(path: str) -> bool:
+    return os.path.basename(path) in NAMES
+
+
+@dataclass
+class Resource:
+    src: SourceFile
+    doc: TStr
+    docs: list
+    di: int
+    kind: Optional[str]
+    name: Optional[str]
+    patches: list = field(default_factory=list)  # [(doc TStr, root Ref)]
+
+
+@dataclass
+class Problem:
+    where: TStr  # the text to blame (a kustomization entry)
+    message: str
+    invalid_yaml: bool = False
+
+
+@dataclass
+class Build:
+    root: str  # the kustomization file (abspath)
+    resources: list = field(default_factory=list)
+    images: dict = field(default_factory=dict)  # image name -> new reference
+    members: set = field(default_factory=set)  # abspaths consumed by the build
+    problems: list = field(default_factory=list)
+    skipped: list = field(default_factory=list)  # notes: remote bases, JSON patches
+
+
+class Builder:
+    def __init__(self, read: Callable[[str], Optional[SourceFile]], repo_root: str):
+        self.read = read
+        self.repo_root = os.path.realpath(repo_root)
+
+    def build(self, kfile: str) -> Build:
+        b = Build(kfile)
+        self._build(kfile, b, (), 0)
+        return b
+
+    # -- helpers -----------------------------------------------------------
+    def _inside(self, path: str) -> bool:
+        real = os.path.realpath(path)
+        return real == self.repo_root or real.startswith(self.repo_root + os.sep)
+
+    def _load(self, src: SourceFile, b: Build, where: TStr) -> Optional[tuple]:
+        doc = TStr.from_source(src)
+        try:
+            docs = yt.compose(src.text)
+        except yt.YamlError as e:
+            b.problems.append(Problem(doc[e.index:e.index + 1] if src.text else where,
+                                      f"invalid YAML: {e.message}", invalid_yaml=True))
+            return None
+        return doc, docs
+
+    def _entries(self, doc: TStr, kroot: yt.Ref, key: str) -> list:
+        """(text, TStr) of a list of scalars."""
+        out = []
+        for item in yt.seq_items(yt.get(kroot, key)):
+            if isinstance(yt.deref(item).node, yt.YScalar):
+                out.append((yt.scalar_text(item), yt.scalar_tstr(doc, item), item))
+            else:
+                out.append((None, yt.node_tstr(doc, item), item))
+        return out
+
+    # -- the build -----------------------------------------------------------
+    def _build(self, kfile: str, b: Build, stack: tuple, depth: int) -> list:
+        """Resources of one kustomization (its patches applied); appended to ``b`` by the caller."""
+        if depth > MAX_DEPTH:
+            return []
+        src = self.read(kfile)
+        if src is None:
+            return []
+        b.members.add(os.path.abspath(kfile))
+        loaded = self._load(src, b, TStr.from_source(src)[:1])
+        if loaded is None:
+            return []
+        doc, docs = loaded
+        if not docs or docs[0].root is None or not isinstance(yt.deref(yt.Ref(docs[0].root)).node, yt.YMap):
+            return []
+        kroot = yt.Ref(docs[0].root)
+        here = os.path.dirname(kfile)
+        resources: list = []
+        for key in ("resources", "bases"):
+            for text, tok, _ in self._entries(doc, kroot, key):
+                if text is None:
+                    continue
+                resources += self._resource(text, tok, here, b, stack + (os.path.realpath(kfile),), depth)
+        for text, tok, _ in self._entries(doc, kroot, "components"):
+            if text is None:
+                continue
+            resources += self._component(text, tok, here, b, stack + (os.path.realpath(kfile),), depth, resources)
+        self._patches(doc, kroot, here, b, resources)
+        for item in yt.seq_items(yt.get(kroot, "images")):
+            name = yt.scalar_text(yt.get(item, "name"))
+            if not name:
+                continue
+            new = yt.scalar_text(yt.get(item, "newName")) or name
+            tag = yt.scalar_text(yt.get(item, "newTag"))
+            digest = yt.scalar_text(yt.get(item, "digest"))
+            b.images[name] = new + (f"@{digest}" if digest else f":{tag}" if tag else "")
+        if not stack:
+            b.resources = resources
+        return resources
+
+    def _resolve(self, text: str, tok: TStr, here: str, b: Build) -> Optional[str]:
+        if "://" in text or text.startswith(("github.com/", "git@")):
+            b.skipped.append(f"remote resource {text!r} not fetched (no network)")
+            return None
+        path = os.path.normpath(os.path.join(here, text))
+        if not self._inside(path):
+            b.problems.append(Problem(tok, f"{text!r} is outside the repository; pdlint does not read it"))
+            return None
+        if not os.path.exists(path):
+            b.problems.append(Problem(tok, f"{text!r} does not exist (kustomize build fails: "
+                                           f"\"accumulating resources\")"))
+            return None
+        return path
+
+    def _resource(self, text: str, tok: TStr, here: str, b: Build, stack: tuple, depth: int) -> list:
+        path = self._resolve(text, tok, here, b)
+        if path is None:
+            return []
+        if os.path.isdir(path):
+            k = next((os.path.join(path, n) for n in NAMES if os.path.isfile(os.path.join(path, n))), None)
+            if k is None:
+                b.problems.append(Problem(tok, f"directory {text!r} has no kustomization.yaml"))
+                return []
+            if os.path.realpath(k) in stack:
+                b.problems.append(Problem(tok, f"kustomization cycle through {text!r}"))
+                return []
+            return self._build(k, b, stack, depth + 1)
+        src = self.read(path)
+        if src is None:
+            return []
+        loaded = self._load(src, b, tok)
+        if loaded is None:
+            return []
+        b.members.add(os.path.abspath(path))
+        doc, docs = loaded
+        out = []
+        for di, d in enumerate(docs):
+            if d.root is None or not isinstance(yt.deref(yt.Ref(d.root)).node, yt.YMap):
+                continue
+            r = yt.Ref(d.root)
+            out.append(Resource(src, doc, docs, di, yt.scalar_text(yt.get(r, "kind")),
+                                crd.text_at(r, "metadata", "name")))
+        return out
+
+    def _component(self, text, tok, here, b, stack, depth, resources) -> list:
+        path = self._resolve(text, tok, here, b)
+        if path is None:
+            return []
+        k = path if os.path.isfile(path) else next(
+            (os.path.join(path, n) for n in NAMES if os.path.isfile(os.path.join(path, n))), None)
+        if k is None:
+            b.problems.append(Problem(tok, f"component {text!r} has no kustomization.yaml"))
+            return []
+        if os.path.realpath(k) in stack:
+            b.problems.append(Problem(tok, f"kustomization cycle through {text!r}"))
+            return []
+        src = self.read(k)
+        if src is None:
+            return []
+        b.members.add(os.path.abspath(k))
+        loaded = self._load(src, b, tok)
+        if loaded is None:
+            return []
+        cdoc, cdocs = loaded
+        if not cdocs or cdocs[0].root is None:
+            return []
+        croot = yt.Ref(cdocs[0].root)
+        own = []
+        for key in ("resources",):
+            for t, tk, _ in self._entries(cdoc, croot, key):
+                if t:
+                    own += self._resource(t, tk, os.path.dirname(k), b, stack + (os.path.realpath(k),), depth + 1)
+        self._patches(cdoc, croot, os.path.dirname(k), b, resources + own)
+        for item in yt.seq_items(yt.get(croot, "images")):
+            name = yt.scalar_text(yt.get(item, "name"))
+            if name:
+                new = yt.scalar_text(yt.get(item, "newName")) or name
+                tag = yt.scalar_text(yt.get(item, "newTag"))
+                b.images[name] = new + (f":{tag}" if tag else "")
+        return own
+
+    def _patches(self, doc: TStr, kroot: yt.Ref, here: str, b: Build, resources: list) -> None:
+        patches = []  # (doc, docs, selector, blame)
+        for text, tok, item in self._entries(doc, kroot, "patchesStrategicMerge"):
+            if text is None:
+                continue
+            if "\n" in text or ":" in text and not text.strip().endswith((".yaml", ".yml")):
+                patches += self._inline(tok, b, None)
+            else:
+                patches += self._patch_file(text, tok, here, b, None)
+        for item in yt.seq_items(yt.get(kroot, "patches")):
+            target = yt.get(item, "target")
+            selector = None
+            if target is not None:
+                selector = (crd.text_at(target, "kind"), crd.text_at(target, "name"))
+            p = yt.get(item, "path")
+            inline = yt.get(item, "patch")
+            if p is not None and yt.scalar_text(p):
+                patches += self._patch_file(yt.scalar_text(p), yt.scalar_tstr(doc, p), here, b, selector)
+            elif inline is not None:
+                patches += self._inline(yt.scalar_tstr(doc, inline), b, selector)
+        for pdoc, pdocs, selector, blame, path in patches:
+            for d in pdocs:
+                if d.root is None:
+                    continue
+                proot = yt.Ref(d.root)
+                node = yt.deref(proot).node
+                if isinstance(node, yt.YSeq):
+                    b.skipped.append("JSON 6902 patch not applied")
+                    continue
+                if not isinstance(node, yt.YMap):
+                    continue
+                kind = yt.scalar_text(yt.get(proot, "kind"))
+                name = crd.text_at(proot, "metadata", "name")
+                if selector is not None:
+                    kind = selector[0] or kind
+                    name = selector[1] or name
+                hits = [r for r in resources if (kind is None or r.kind == kind) and (name is None or r.name == name)]
+                if not hits:
+                    ntok = crd.tstr(pdoc, crd.at(proot, "metadata", "name")) or blame
+                    b.problems.append(Problem(ntok, f"patch target {kind or '*'}/{name or '*'} is not among the "
+                                                    f"resources of this kustomization (kustomize build fails: "
+                                                    f"\"no matches for Id\")"))
+                    continue
+                if path:
+                    b.members.add(os.path.abspath(path))
+                for r in hits:
+                    r.patches.append((pdoc, proot))
+
+    def _patch_file(self, text, tok, here, b, selector) -> list:
+        path = self._resolve(text, tok, here, b)
+        if path is None or os.path.isdir(path):
+            return []
+        src = self.read(path)
+        if src is None:
+            return []
+        loaded = self._load(src, b, tok)
+        if loaded is None:
+            return []
+        return [(loaded[0], loaded[1], selector, tok, path)]
+
+    def _inline(self, tok: TStr, b: Build, selector) -> list:
+        try:
+            docs = yt.compose(tok.text)
+        except yt.YamlError as e:
+            b.problems.append(Problem(tok[e.index:e.index + 1] if tok.text else tok, f"invalid inline patch: "
+                                                                                    f"{e.message}", True))
+            return []
+        return [(tok, docs, selector, tok, None)]
+
+
+# ---------------------------------------------------------------------------
+# Workloads of a build
+# ---------------------------------------------------------------------------
+
+def workloads(b: Build, unit: str) -> list:
+    out = []
+    cache: dict = {}
+    for r in b.resources:
+        key = id(r.docs)
+        if key not in cache:
+            try:
+                cs = kube.find_containers(r.docs)
+            except kube.WalkLimit:
+                cs = []
+            cache[key] = crd.workloads(r.docs, r.doc, cs, unit)
+        root = yt.Ref(r.docs[r.di].root)
+        ctx = crd._Doc(r.doc, root, r.di, r.kind, r.name, unit)
+        slots: dict = {}
+        for w in (w for w in cache[key] if w.doc_index == r.di):
+            w.unit = unit
+            slots[_slot(w.path, w.container_name())] = w
+        for pdoc, proot in r.patches:
+            for lpath, idx, item, name in _container_items(proot):
+                k = _slot(lpath + ((idx,) if idx is not None else ()), name)
+                if k in slots:
+                    slots[k].layers.append((pdoc, item))
+                    continue
+                base_item = None
+                if idx is None:
+                    base_item = crd.at(root, *lpath)
+                else:
+                    base_item = next((it for it in yt.seq_items(crd.at(root, *lpath))
+                                      if name is not None and yt.scalar_text(yt.get(it, "name")) == name), None)
+                path = lpath + ((idx,) if idx is not None else ())
+                c = kube.Container(base_item or item, path, r.di, r.kind, r.name)
+                w = crd._generic(r.doc if base_item is not None else pdoc, c, ctx, unit)
+                if base_item is not None:
+                    w.layers.append((pdoc, item))
+                slots[k] = w
+        out += [w for w in slots.values() if crd.has_command(w)]
+    for w in out:
+        if b.images:
+            w.image_override = _image(crd.effective_image(w), b.images)
+    return out
+
+
+def _slot(path: tuple, name: Optional[str]) -> tuple:
+    if path and isinstance(path[-1], int):
+        return (path[:-1], name if name is not None else path[-1])
+    return (path, None)
+
+
+def _container_items(root: yt.Ref, path: tuple = (), depth: int = 0):
+    """(list path, index, item, name) of every container mapping in a patch
+    (items of ``containers``/``initContainers`` lists; a Dynamo ``mainContainer``
+    has index None)."""
+    if depth > 24:
+        return
+    node = yt.deref(root).node
+    if isinstance(node, yt.YMap):
+        for k, v in yt.map_items(root):
+            if k in kube.CONTAINER_LISTS and isinstance(yt.deref(v).node, yt.YSeq):
+                for i, item in enumerate(yt.seq_items(v)):
+                    if isinstance(yt.deref(item).node, yt.YMap):
+                        yield path + (k,), i, item, yt.scalar_text(yt.get(item, "name"))
+            elif k == "mainContainer" and isinstance(yt.deref(v).node, yt.YMap):
+                yield path + (k,), None, v, yt.scalar_text(yt.get(v, "name"))
+            else:
+                yield from _container_items(v, path + (k,), depth + 1)
+    elif isinstance(node, yt.YSeq):
+        for i, item in enumerate(yt.seq_items(root)):
+            yield from _container_items(item, path + (i,), depth + 1)
+
+
+def _image(image: str, images: dict) -> Optional[str]:
+    if not image:
+        return None
+    name = image.split("@", 1)[0]
+    base = name.rsplit(":", 1)[0] if ":" in name.rsplit("/", 1)[-1] else name
+    return images.get(base) or images.get(image)
+
+
+def layer_source(w) -> Optional[SourceFile]:
+    """The file of the layer that supplies ``command`` (else ``args``): where the launch is."""
+    for key in ("command", "args"):
+        for doc, ref in reversed(w.layers):
+            if yt.get(ref, key) is not None:
+                for p in doc.pieces:
+                    if p.src is not None:
+                        return p.src
+    for p in w.layers[-1][0].pieces:
+        if p.src is not None:
+            return p.src
+    return None
