@@ -50,6 +50,7 @@ class Extractor:
         self.config_for = config_for  # abspath -> Config
         self.out = Extraction()
         self._files: dict = {}  # abspath -> SourceFile | Finding
+        self._charts_done: set = set()
 
     # -- reading -------------------------------------------------------------
     def read(self, abspath: str, report: bool = True) -> Optional[SourceFile]:
@@ -106,6 +107,7 @@ class Extractor:
     # -- dispatch --------------------------------------------------------------
     def run(self, jobs: list) -> Extraction:
         builds, members = self.kustomize_builds(jobs)
+        charts = self.helm_charts(jobs)
         for job in jobs:
             self.out.files += 1
             if job.abspath in builds:
@@ -113,6 +115,12 @@ class Extractor:
                 continue
             if job.abspath in members:
                 continue  # checked as part of a kustomization build
+            chart = charts.get(job.abspath)
+            if chart is not None:
+                if chart not in self._charts_done:
+                    self._charts_done.add(chart)
+                    self.helm(job, chart)
+                continue
             src = self.read(job.abspath)
             if src is None:
                 continue
@@ -176,6 +184,107 @@ class Extractor:
             jb = FileJob(src.abspath, src.path, job.root, "yaml") if src is not None and src.abspath else job
             self.workload_launches(jb, w, None, label, {"kustomization": job.display})
 
+    # -- Helm ----------------------------------------------------------------------
+    def helm_charts(self, jobs: list) -> dict:
+        """abspath -> chart directory, for the files of Helm charts (templates, values)."""
+        from pdlint.formats import helm
+        out: dict = {}
+        for j in jobs:
+            base = os.path.basename(j.abspath)
+            if j.kind not in ("yaml", "tpl") and not base.endswith(".tpl"):
+                continue
+            chart = helm.chart_root(j.abspath, j.root)
+            if chart is None:
+                continue
+            rel = os.path.relpath(j.abspath, chart).replace(os.sep, "/")
+            if rel.startswith("templates/") or (rel.startswith("values") and "/" not in rel) or rel == "Chart.yaml":
+                out[j.abspath] = chart
+        return out
+
+    def helm(self, job: FileJob, chart: str) -> None:
+        """Render a chart (``helm template``, else pdlint's template subset) and read its manifests;
+        when neither works, check values role sections and literal flag lines (PD104)."""
+        from pdlint import structure_rules
+        from pdlint.formats import helm, keyed
+        chart_display = display_path(chart, self.opt.cwd)
+        unit = f"helm:{chart_display}"
+        read = lambda p: self.read(p, report=False)  # noqa: E731
+        res = None
+        helm_failed = False
+        if helm.helm_binary() is not None:
+            try:
+                res = helm.render_helm(chart, read, job.root)
+            except Exception:  # a mapping bug must not stop the scan
+                res = None
+            helm_failed = res is None
+        if res is None or not res.rendered:
+            res = helm.render_subset(chart, read)
+        if res.rendered and res.failed is None:
+            for r in res.rendered:
+                try:
+                    yt.compose(r.text.text)
+                except yt.YamlError as e:
+                    res.failed = helm.Unsupported(f"the rendered {os.path.basename(r.template.path)} is not YAML "
+                                                  f"({e.message})", r.text[e.index:e.index + 1])
+                    break
+        if res.rendered and res.failed is None:
+            how = "helm template" if res.how == "helm template" else \
+                "pdlint's Helm template subset" + (" (helm template failed)" if helm_failed else
+                                                   " (helm not on PATH)")
+            for r in res.rendered:
+                if not r.template.abspath:
+                    continue
+                jb = FileJob(r.template.abspath, r.template.path, job.root, "yaml")
+                self.yaml(jb, r.template, r.text, None, f"chart {chart_display} rendered by {how}", unit=unit,
+                          unit_meta={"chart": chart_display, "rendered_by": res.how}, keyed=False)
+            return
+        # tier 3: values role sections + literal flag lines
+        why = res.failed.message if res.failed is not None else "no templates"
+        where = res.failed.where if res.failed is not None else None
+        message = (f"Helm chart {chart_display} was not rendered: " +
+                   ("helm template failed and " if helm_failed else "helm is not on PATH and ") +
+                   f"pdlint's template subset stopped ({why}); only values.yaml role sections and literal flag "
+                   f"lines of its templates were checked")
+        if where is not None and where.pieces and not where.origin.path.startswith("<"):
+            self.problem_at(structure_rules.HELM_NOT_RENDERED, where, 0, message)
+        else:
+            self.problem(structure_rules.HELM_NOT_RENDERED, None, 1, 1, message,
+                         path=display_path(os.path.join(chart, "Chart.yaml"), self.opt.cwd))
+        label = f"chart {chart_display} not rendered"
+        if res.values is not None:
+            vdoc = TStr.from_source(res.values)
+            try:
+                docs = yt.compose(res.values.text)
+            except yt.YamlError:
+                docs = []
+            if docs and docs[0].root is not None and isinstance(yt.deref(yt.Ref(docs[0].root)).node, yt.YMap):
+                vjob = FileJob(res.values.abspath, res.values.path, job.root, "yaml")
+                for launch in keyed.values_launches(vjob, res.values, vdoc, yt.Ref(docs[0].root), unit,
+                                                    chart=chart_display):
+                    launch.context += f"; {label}"
+                    launch.meta["chart"] = chart_display
+                    self.add_launch(launch)
+        from pdlint.formats import crd
+        for f in helm.chart_files(os.path.join(chart, "templates")) if os.path.isdir(
+                os.path.join(chart, "templates")) else []:
+            if not f.endswith((".yaml", ".yml", ".tpl")):
+                continue
+            src = self.read(f, report=False)
+            if src is None:
+                continue
+            tjob = FileJob(f, src.path, job.root, "yaml")
+            for define, words in helm.literal_commands(src):
+                meta = {"unit": unit, "chart": chart_display, "literal_lines": True}
+                context = f"literal flag lines of {define or os.path.basename(f)}; {label}"
+                for launch in self.command_launches(tjob, words, {}, context, None, meta):
+                    launch.unit = unit
+                    role = crd.role_of_name(define or os.path.basename(f))
+                    if role:
+                        launch.structural_role = role
+                        launch.structural_origin = words[0].origin
+                        launch.meta["role_how"] = "named template" if define else "template file name"
+                    launch.incomplete = True
+
     # -- Jinja -------------------------------------------------------------------
     def jinja(self, job: FileJob, src: SourceFile) -> None:
         from pdlint.render.jinja import Limits, render_template
@@ -227,7 +336,8 @@ class Extractor:
 
     # -- YAML --------------------------------------------------------------------
     def yaml(self, job: FileJob, src: SourceFile, doc: TStr, render_role: Optional[str],
-             label: str = "", unit: Optional[str] = None, unit_meta: Optional[dict] = None) -> None:
+             label: str = "", unit: Optional[str] = None, unit_meta: Optional[dict] = None,
+             keyed: bool = True) -> None:
         try:
             docs = yt.compose(doc.text)
         except yt.LimitError as e:
@@ -245,7 +355,7 @@ class Extractor:
             return
         for w in crd.workloads(docs, doc, containers, unit or job.display):
             found |= bool(self.workload_launches(job, w, render_role, label, unit_meta))
-        if not found and not self.keyed(job, src, doc, docs, render_role, label, unit_meta):
+        if not found and keyed and not self.keyed(job, src, doc, docs, render_role, label, unit_meta):
             self.sglang_config(job, src, doc, docs, render_role)
 
     def workload_launches(self, job: FileJob, w, render_role: Optional[str], label: str = "",

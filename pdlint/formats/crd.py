@@ -134,6 +134,22 @@ def role_of_name(name: Optional[str]) -> Optional[str]:
     return None
 
 
+def narrow(tok: Optional[TStr], role: Optional[str]) -> Optional[TStr]:
+    """The part of a name that names the role (``prefill`` in ``x-prefill-main``)."""
+    if tok is None or role is None:
+        return tok
+    words = PREFILL_WORDS if role == "prefill" else DECODE_WORDS
+    low = tok.text.lower()
+    best = None
+    for w in words:
+        for m in re.finditer(re.escape(w), low):
+            a, b = m.start(), m.end()
+            if (a == 0 or not low[a - 1].isalpha()) or tok.text[a].isupper():
+                if best is None or a < best[0] or (a == best[0] and b > best[1]):
+                    best = (a, b)
+    return tok[best[0]:best[1]] if best else tok
+
+
 def role_of_value(value: Optional[str]) -> Optional[str]:
     """A field whose value is the role itself (``type: prefill``)."""
     v = (value or "").strip().lower()
@@ -370,7 +386,7 @@ def _generic(doc: TStr, c: kube.Container, ctx: Optional[_Doc], unit: str) -> Wo
     name_ref = yt.get(meta, "name") if meta is not None else None
     r = role_of_name(yt.scalar_text(name_ref))
     if r:
-        w.role, w.role_tok, w.role_how = r, tstr(doc, name_ref), "resource name"
+        w.role, w.role_tok, w.role_how = r, narrow(tstr(doc, name_ref), r), "resource name"
         w.role_label = ""
     else:
         for labels in _label_maps(root, c.path):

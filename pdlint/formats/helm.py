@@ -1,0 +1,890 @@
+"""Helm charts: render each chart once, then read the manifests like any YAML.
+
+Three tiers, best first:
+
+1. ``helm template`` when ``helm`` is on PATH (only for charts inside the
+   repository; a timeout; ``--skip-tests``; never ``--dependency-update``; an
+   empty HOME and cache so nothing is fetched).  Rendered documents are
+   split on Helm's ``# Source: <chart>/templates/x.yaml`` headers and every
+   rendered line is mapped back by literal search: a line written literally in
+   that template (or a helper ``.tpl``) maps there character by character, a
+   line carrying a value maps to the ``values.yaml`` scalar holding it.
+2. Without ``helm`` (Debian and PyPI do not ship it): pdlint's own renderer
+   for the subset of Go templates charts use for command lines
+   (``define``/``include``/``template``, ``if``/``else``/``with``/``range``,
+   variables, ``.Values``/``.Chart``/``.Release``, and the common Sprig
+   functions such as ``quote``, ``default``, ``nindent``, ``toYaml``,
+   ``printf``).  Its output is traced exactly: literal template text to the
+   template line, values to their ``values.yaml`` key.  Launches say "rendered
+   by pdlint's Helm template subset" in their context.
+3. When a template uses something outside that subset: the role sections of
+   ``values.yaml`` (``pdlint.formats.keyed.values_launches``) and the literal
+   ``- --flag`` lines of the templates are checked, and PD104 says once per
+   chart that it was not rendered (naming the construct).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+from dataclasses import dataclass, field
+from typing import Any, Optional
+
+import yaml
+
+from pdlint.formats import yamltree as yt
+from pdlint.model import Hop
+from pdlint.text import SourceFile, TStr
+
+RELEASE_NAME = "release-name"  # what `helm template` calls an unnamed release
+HELM_TIMEOUT = 30
+MAX_OUTPUT = 4_000_000
+MAX_STEPS = 200_000
+
+
+def chart_root(path: str, repo_root: str) -> Optional[str]:
+    """The chart directory a file belongs to (the nearest Chart.yaml above it, inside the repository)."""
+    d = os.path.dirname(os.path.abspath(path))
+    root = os.path.abspath(repo_root)
+    for _ in range(32):
+        if os.path.isfile(os.path.join(d, "Chart.yaml")):
+            return d
+        if d == root or os.path.dirname(d) == d or not d.startswith(root):
+            return None
+        d = os.path.dirname(d)
+    return None
+
+
+def chart_files(chart: str) -> list:
+    out = []
+    for dirpath, dirnames, filenames in os.walk(chart):
+        dirnames[:] = sorted(x for x in dirnames if x not in (".git", "charts"))
+        for f in sorted(filenames):
+            out.append(os.path.join(dirpath, f))
+    return out
+
+
+# ---------------------------------------------------------------------------
+# Tier 2: a Go-template subset with tracing
+# ---------------------------------------------------------------------------
+
+class Unsupported(Exception):
+    """A construct outside pdlint's subset; ``where`` is the action's TStr."""
+
+    def __init__(self, message: str, where: Optional[TStr] = None):
+        super().__init__(message)
+        self.message = message
+        self.where = where
+
+
+_ACTION = re.compile(r"\{\{(-?)(\s*)(.*?)(\s*)(-?)\}\}", re.S)
+
+
+@dataclass
+class Node:
+    kind: str  # text | expr | if | range | with | define | template | comment
+    text: Optional[TStr] = None  # text nodes / the action itself
+    expr: str = ""
+    body: list = field(default_factory=list)
+    branches: list = field(default_factory=list)  # if: [(expr, body, action)]; else body in ``orelse``
+    orelse: list = field(default_factory=list)
+    name: str = ""
+
+
+def parse(src: TStr, defines: dict) -> list:
+    """The node list of one template file; ``define`` blocks go into ``defines``."""
+    pieces: list = []  # (kind, TStr) with trimming applied
+    text = src.text
+    pos = 0
+    for m in _ACTION.finditer(text):
+        seg_start, seg_end = pos, m.start()
+        if m.group(1) == "-":
+            while seg_end > seg_start and text[seg_end - 1] in " \t\r\n":
+                seg_end -= 1
+        if pieces and pieces[-1][0] == "trim":
+            pieces.pop()
+            while seg_start < seg_end and text[seg_start] in " \t\r\n":
+                seg_start += 1
+        if seg_end > seg_start:
+            pieces.append(("text", src[seg_start:seg_end]))
+        pieces.append(("action", src[m.start():m.end()], m.group(3).strip()))
+        if m.group(5) == "-":
+            pieces.append(("trim", None))
+        pos = m.end()
+    seg_start = pos
+    if pieces and pieces[-1][0] == "trim":
+        pieces.pop()
+        while seg_start < len(text) and text[seg_start] in " \t\r\n":
+            seg_start += 1
+    if seg_start < len(text):
+        pieces.append(("text", src[seg_start:]))
+    stack = [Node("root")]
+    for p in pieces:
+        if p[0] == "text":
+            stack[-1].body.append(Node("text", p[1]))
+            continue
+        act, body = p[1], p[2]
+        word = body.split(None, 1)[0] if body else ""
+        rest = body[len(word):].strip()
+        if body.startswith("/*"):
+            continue
+        if word in ("if", "with", "range"):
+            n = Node(word, act, rest)
+            n.branches.append((rest, n.body, act))
+            stack.append(n)
+        elif word == "define":
+            n = Node("define", act, name=_string_lit(rest, act))
+            stack.append(n)
+        elif word == "else":
+            top = stack[-1]
+            if top.kind not in ("if", "with", "range"):
+                raise Unsupported("'else' outside if/with/range", act)
+            if rest.startswith("if "):
+                nb: list = []
+                top.branches.append((rest[3:].strip(), nb, act))
+                top.body = nb
+            else:
+                top.branches.append((None, top.orelse, act))
+                top.body = top.orelse
+        elif word == "end":
+            if len(stack) < 2:
+                raise Unsupported("'end' without a block", act)
+            n = stack.pop()
+            if n.kind == "define":
+                defines[n.name] = n
+            else:
+                stack[-1].body.append(n)
+        elif word == "block":
+            raise Unsupported("'block' is not supported", act)
+        else:
+            stack[-1].body.append(Node("expr", act, body))
+    if len(stack) != 1:
+        raise Unsupported(f"unclosed {{{{ {stack[-1].kind} }}}}", stack[-1].text)
+    return stack[0].body
+
+
+def _string_lit(s: str, act: TStr) -> str:
+    m = re.match(r'^"((?:[^"\\]|\\.)*)"|^`([^`]*)`', s.strip())
+    if not m:
+        raise Unsupported(f"expected a string in {s!r}", act)
+    return m.group(1) if m.group(1) is not None else m.group(2)
+
+
+@dataclass
+class Val:
+    """A template value: ``py`` the Python value, ``t`` its traced text (scalars),
+    ``ref`` the values.yaml node (maps and lists) with ``doc`` its TStr."""
+
+    py: Any
+    t: Optional[TStr] = None
+    ref: Optional[yt.Ref] = None
+    doc: Optional[TStr] = None
+
+    def text(self, at: TStr) -> TStr:
+        if self.t is not None:
+            if self.t.text == _str(self.py):
+                return self.t
+            p = self.t.pieces[0] if self.t.pieces else None
+            if p is not None:
+                return TStr.at(_str(self.py), p.src, p.offset, p.chain, exact=False, label=p.label)
+        if self.ref is not None and self.doc is not None:
+            node_t = yt.node_tstr(self.doc, self.ref)
+            p = node_t.pieces[0] if node_t.pieces else None
+            if p is not None:
+                return TStr.at(_str(self.py), p.src, p.offset, p.chain, exact=False, label=p.label)
+        return _at(at, _str(self.py))
+
+
+def _str(v: Any) -> str:
+    if v is None:
+        return ""
+    if v is True:
+        return "true"
+    if v is False:
+        return "false"
+    if isinstance(v, float) and v.is_integer():
+        return str(int(v)) if abs(v) < 1e15 else str(v)
+    if isinstance(v, (dict, list)):
+        return json.dumps(v)
+    return str(v)
+
+
+def _at(act: TStr, text: str) -> TStr:
+    p = act.pieces[0] if act.pieces else None
+    if p is None:
+        return TStr.synthetic(text, "<helm>")
+    return TStr.at(text, p.src, p.offset, p.chain, exact=False, label=p.label)
+
+
+def _truthy(v: Val) -> bool:
+    x = v.py
+    return not (x is None or x is False or x == 0 or x == "" or x == [] or x == {})
+
+
+def values_val(doc: TStr, ref: Optional[yt.Ref]) -> Val:
+    if ref is None:
+        return Val(None)
+    node = yt.deref(ref).node
+    if isinstance(node, yt.YScalar):
+        return Val(yt.scalar_value(node), yt.scalar_tstr(doc, ref))
+    return Val(yt.to_python(ref), None, ref, doc)
+
+
+class Renderer:
+    def __init__(self, values_doc: Optional[TStr], values_root: Optional[yt.Ref], chart: dict, defines: dict):
+        self.vdoc = values_doc
+        self.vroot = values_root
+        self.chart = chart
+        self.defines = defines
+        self.steps = 0
+        self.depth = 0
+
+    # -- values ----------------------------------------------------------------
+    def root_val(self) -> Val:
+        return Val({"Values": _Lazy(self, ()), "Chart": self.chart, "Release": {
+            "Name": RELEASE_NAME, "Namespace": "default", "Service": "Helm", "IsInstall": True, "IsUpgrade": False,
+            "Revision": 1}, "Capabilities": {}, "Template": {}, "Files": {}})
+
+    def render(self, nodes: list, dot: Val, scope: dict) -> list:
+        out: list = []
+        for n in nodes:
+            self.steps += 1
+            if self.steps > MAX_STEPS:
+                raise Unsupported("template evaluation limit exceeded", n.text)
+            if n.kind == "text":
+                out.append(n.text)
+            elif n.kind == "expr":
+                v = self.pipeline(n.expr, dot, scope, n.text)
+                if v is not None:
+                    out.append(v if isinstance(v, TStr) else v.text(n.text))
+            elif n.kind == "if":
+                for expr, body, act in n.branches:
+                    if expr is None or _truthy(self.value(self.pipeline(expr, dot, scope, act))):
+                        out += self.render(body, dot, dict(scope))
+                        break
+            elif n.kind == "with":
+                done = False
+                for expr, body, act in n.branches:
+                    if expr is None:
+                        out += self.render(body, dot, dict(scope))
+                        done = True
+                        break
+                    v = self.value(self.pipeline(expr, dot, scope, act))
+                    if _truthy(v):
+                        out += self.render(body, v, dict(scope))
+                        done = True
+                        break
+                del done
+            elif n.kind == "range":
+                out += self.range(n, dot, scope)
+        return out
+
+    def range(self, n: Node, dot: Val, scope: dict) -> list:
+        expr, body, act = n.branches[0]
+        m = re.match(r"^(\$\w*)\s*(?:,\s*(\$\w*)\s*)?:=\s*(.*)$", expr, re.S)
+        kvar = vvar = None
+        if m:
+            if m.group(2):
+                kvar, vvar, expr = m.group(1), m.group(2), m.group(3)
+            else:
+                vvar, expr = m.group(1), m.group(3)
+        v = self.value(self.pipeline(expr, dot, scope, act))
+        out: list = []
+        items = []
+        if isinstance(v.py, dict):
+            for k in sorted(v.py):
+                sub = yt.get(v.ref, k) if v.ref is not None else None
+                items.append((Val(k, _at(act, k) if sub is None else _key_t(v.doc, v.ref, k)),
+                              values_val(v.doc, sub) if sub is not None else Val(v.py[k])))
+        elif isinstance(v.py, list):
+            refs = yt.seq_items(v.ref) if v.ref is not None else []
+            for i, x in enumerate(v.py):
+                items.append((Val(i), values_val(v.doc, refs[i]) if i < len(refs) else Val(x)))
+        elif isinstance(v.py, int) and not isinstance(v.py, bool):
+            items = [(Val(i), Val(i)) for i in range(v.py)]
+        if not items:
+            return self.render(n.orelse, dot, dict(scope))
+        for k, x in items:
+            s = dict(scope)
+            if kvar:
+                s[kvar] = k
+            if vvar:
+                s[vvar] = x
+            out += self.render(body, x, s)
+        return out
+
+    def value(self, v) -> Val:
+        if isinstance(v, TStr):
+            return Val(v.text, v)
+        return v if v is not None else Val(None)
+
+    # -- pipelines ----------------------------------------------------------------
+    def pipeline(self, expr: str, dot: Val, scope: dict, act: TStr):
+        m = re.match(r"^(\$\w+)\s*(:?=)\s*(.*)$", expr, re.S)
+        if m:
+            scope[m.group(1)] = self.value(self.pipeline(m.group(3), dot, scope, act))
+            return None
+        stages = _split_pipes(expr)
+        val = None
+        for i, stage in enumerate(stages):
+            toks = _tokens(stage, act)
+            if i > 0:
+                toks.append(("piped", val))
+            val = self.call(toks, dot, scope, act)
+        return val
+
+    def arg(self, tok, dot: Val, scope: dict, act: TStr):
+        kind, x = tok
+        if kind == "piped":
+            return x
+        if kind == "str":
+            return Val(x, _at(act, x))
+        if kind == "num":
+            return Val(x)
+        if kind == "paren":
+            return self.pipeline(x, dot, scope, act)
+        if kind == "field":
+            return self.field(x, dot, scope, act)
+        if kind == "ident":
+            if x in ("true", "false"):
+                return Val(x == "true")
+            if x == "nil":
+                return Val(None)
+            return self.call([tok], dot, scope, act)
+        raise Unsupported(f"cannot evaluate {x!r}", act)
+
+    def field(self, path: str, dot: Val, scope: dict, act: TStr) -> Val:
+        if path == ".":
+            return dot
+        if path.startswith("$"):
+            head, _, rest = path.partition(".")
+            if head == "$":
+                cur = self.root_val()
+            elif head in scope:
+                cur = scope[head]
+            else:
+                raise Unsupported(f"undefined variable {head}", act)
+            parts = [p for p in rest.split(".") if p]
+        else:
+            cur = dot
+            parts = [p for p in path.split(".") if p]
+        for p in parts:
+            cur = self.get(cur, p)
+        return cur
+
+    def get(self, cur: Val, key: str) -> Val:
+        py = cur.py
+        if isinstance(py, _Lazy):
+            return py.get(key)
+        if cur.ref is not None:
+            sub = yt.get(cur.ref, key)
+            if sub is not None:
+                return values_val(cur.doc, sub)
+            return Val(None)
+        if isinstance(py, dict):
+            x = py.get(key)
+            if isinstance(x, _Lazy):
+                return Val(x)
+            return x if isinstance(x, Val) else Val(x)
+        return Val(None)
+
+    def call(self, toks: list, dot: Val, scope: dict, act: TStr):
+        if not toks:
+            raise Unsupported("empty pipeline", act)
+        head = toks[0]
+        if head[0] != "ident":
+            if len(toks) > 1:
+                raise Unsupported("a value cannot take arguments", act)
+            return self.arg(head, dot, scope, act)
+        name = head[1]
+        args = [self.arg(t, dot, scope, act) for t in toks[1:]]
+        fn = FUNCS.get(name)
+        if name in ("include", "template"):
+            return self.include(args, act)
+        if fn is None:
+            raise Unsupported(f"function {name!r} is not in pdlint's template subset", act)
+        try:
+            return fn(self, act, *[self.value(a) for a in args])
+        except Unsupported:
+            raise
+        except Exception as e:
+            raise Unsupported(f"{name}: {e}", act) from None
+
+    def include(self, args: list, act: TStr):
+        if not args:
+            raise Unsupported("include without a name", act)
+        name = self.value(args[0]).py
+        d = self.defines.get(name)
+        if d is None:
+            raise Unsupported(f"no template named {name!r}", act)
+        self.depth += 1
+        if self.depth > 32:
+            raise Unsupported("include recursion too deep", act)
+        try:
+            dot = self.value(args[1]) if len(args) > 1 else Val(None)
+            parts = self.render(d.body, dot, {})
+        finally:
+            self.depth -= 1
+        note = f"include {name!r}"
+        o = act.origin
+        hop = Hop(o.path, o.line, o.column, note)
+        return TStr.join([p.with_hop(hop, o.chain) for p in parts])
+
+
+class _Lazy:
+    """``.Values`` resolved on access (so missing keys are nil, like Helm)."""
+
+    def __init__(self, r: Renderer, path: tuple):
+        self.r, self.path = r, path
+
+    def get(self, key: str) -> Val:
+        if self.r.vroot is None:
+            return Val(None)
+        ref = self.r.vroot
+        for p in self.path + (key,):
+            ref = yt.get(ref, p) if ref is not None else None
+        return values_val(self.r.vdoc, ref)
+
+
+def _key_t(doc, ref, key) -> TStr:
+    k = yt.key_node(ref, key)
+    return yt.scalar_tstr(doc, yt.Ref(k)) if k is not None else TStr.synthetic(key, "<helm>")
+
+
+def _split_pipes(expr: str) -> list:
+    out, depth, cur, q = [], 0, "", None
+    i = 0
+    while i < len(expr):
+        c = expr[i]
+        if q:
+            cur += c
+            if c == "\\" and q == '"' and i + 1 < len(expr):
+                cur += expr[i + 1]
+                i += 2
+                continue
+            if c == q:
+                q = None
+        elif c in "\"`":
+            q = c
+            cur += c
+        elif c == "(":
+            depth += 1
+            cur += c
+        elif c == ")":
+            depth -= 1
+            cur += c
+        elif c == "|" and depth == 0:
+            out.append(cur.strip())
+            cur = ""
+        else:
+            cur += c
+        i += 1
+    out.append(cur.strip())
+    return [s for s in out if s]
+
+
+_TOK = re.compile(r'\s*(?:"((?:[^"\\]|\\.)*)"|`([^`]*)`|(-?\d+(?:\.\d+)?)\b|(\$?[A-Za-z_]\w*(?:\.\w+)*|\$|\.[\w.]*|\.)'
+                  r"|(\())")
+
+
+def _tokens(s: str, act: TStr) -> list:
+    out, i = [], 0
+    while i < len(s):
+        if s[i].isspace():
+            i += 1
+            continue
+        m = _TOK.match(s, i)
+        if not m:
+            raise Unsupported(f"cannot parse {s[i:]!r}", act)
+        if m.group(1) is not None:
+            out.append(("str", json.loads('"' + m.group(1) + '"')))
+        elif m.group(2) is not None:
+            out.append(("str", m.group(2)))
+        elif m.group(3) is not None:
+            x = m.group(3)
+            out.append(("num", float(x) if "." in x else int(x)))
+        elif m.group(4) is not None:
+            w = m.group(4)
+            out.append(("field" if w.startswith((".", "$")) else "ident", w))
+        elif m.group(5) is not None:
+            depth, j = 1, m.end()
+            while j < len(s) and depth:
+                if s[j] == "(":
+                    depth += 1
+                elif s[j] == ")":
+                    depth -= 1
+                j += 1
+            if depth:
+                raise Unsupported("unbalanced parenthesis", act)
+            out.append(("paren", s[m.end():j - 1]))
+            i = j
+            continue
+        i = m.end()
+    return out
+
+
+# -- functions -----------------------------------------------------------------
+
+def _t(v: Val, act: TStr) -> TStr:
+    return v.text(act)
+
+
+def _quote(r, act, *vs):
+    parts = []
+    for v in vs:
+        t = _t(v, act) if v.py is not None else TStr("", ())
+        parts += [_at(act, '"'), t, _at(act, '"')]
+    return TStr.join(parts) if parts else _at(act, '""')
+
+
+def _squote(r, act, v):
+    return TStr.join([_at(act, "'"), _t(v, act), _at(act, "'")])
+
+
+def _default(r, act, d, v=None):
+    if v is None:
+        return d
+    return v if _truthy(v) else d
+
+
+def _indent(n, act, v, newline):
+    t = v if isinstance(v, TStr) else _t(v, act)
+    pad = " " * int(n.py)
+    parts = [_at(act, "\n")] if newline else []
+    lines = t.text.split("\n")
+    pos = 0
+    for i, line in enumerate(lines):
+        if i:
+            parts.append(t[pos - 1:pos])
+        parts.append(_at(act, pad))
+        parts.append(t[pos:pos + len(line)])
+        pos += len(line) + 1
+    return TStr.join(parts)
+
+
+def _to_yaml(r, act, v):
+    if v.py is None:
+        return TStr("", ())
+    if v.ref is not None and v.doc is not None:
+        text = yaml.safe_dump(v.py, default_flow_style=False, sort_keys=True).rstrip("\n")
+        base = yt.node_tstr(v.doc, v.ref)
+        p = base.pieces[0] if base.pieces else None
+        if p is not None:
+            return TStr.at(text, p.src, p.offset, p.chain, exact=False, label=p.label)
+    return _at(act, yaml.safe_dump(v.py, default_flow_style=False).rstrip("\n"))
+
+
+def _keep(v: Val, act: TStr, text: str) -> TStr:
+    t = _t(v, act)
+    if t.text.startswith(text) and len(text) <= len(t.text):
+        return t[:len(text)]
+    return _at(act, text) if not t.pieces else TStr.at(text, t.pieces[0].src, t.pieces[0].offset, t.pieces[0].chain,
+                                                       exact=False, label=t.pieces[0].label)
+
+
+def _printf(r, act, fmt, *args):
+    f = _str(fmt.py)
+    vals = [a.py for a in args]
+    text = re.sub(r"%[-+# 0]*\d*(?:\.\d+)?[vsdqtfg]", "{}", f)
+    conv = []
+    for spec, x in zip(re.findall(r"%[-+# 0]*\d*(?:\.\d+)?([vsdqtfg])", f), vals):
+        conv.append(json.dumps(_str(x)) if spec == "q" else _str(x))
+    out = text.format(*conv) if text.count("{}") == len(conv) else f
+    if len(args) == 1 and out == _str(args[0].py):
+        return _t(args[0], act)
+    return _at(act, out)
+
+
+def _cmp(fn):
+    def f(r, act, a, b):
+        return Val(fn(a.py, b.py))
+    return f
+
+
+FUNCS = {
+    "quote": _quote,
+    "squote": _squote,
+    "default": _default,
+    "nindent": lambda r, act, n, v: _indent(n, act, v, True),
+    "indent": lambda r, act, n, v: _indent(n, act, v, False),
+    "toYaml": _to_yaml,
+    "toString": lambda r, act, v: Val(_str(v.py), v.t),
+    "int": lambda r, act, v: Val(int(float(v.py or 0)), v.t),
+    "int64": lambda r, act, v: Val(int(float(v.py or 0)), v.t),
+    "float64": lambda r, act, v: Val(float(v.py or 0), v.t),
+    "trunc": lambda r, act, n, v: _keep(v, act, _str(v.py)[:int(n.py)] if int(n.py) >= 0 else _str(v.py)[int(n.py):]),
+    "trimSuffix": lambda r, act, s, v: _keep(v, act, _str(v.py)[:-len(_str(s.py))]
+                                               if s.py and _str(v.py).endswith(_str(s.py)) else _str(v.py)),
+    "trimPrefix": lambda r, act, s, v: Val(_str(v.py)[len(_str(s.py)):] if _str(v.py).startswith(_str(s.py))
+                                           else _str(v.py)),
+    "trim": lambda r, act, v: Val(_str(v.py).strip(), v.t),
+    "lower": lambda r, act, v: Val(_str(v.py).lower(), v.t),
+    "upper": lambda r, act, v: Val(_str(v.py).upper(), v.t),
+    "replace": lambda r, act, a, b, v: Val(_str(v.py).replace(_str(a.py), _str(b.py)), v.t),
+    "contains": lambda r, act, sub, s: Val(_str(sub.py) in _str(s.py)),
+    "hasPrefix": lambda r, act, p, s: Val(_str(s.py).startswith(_str(p.py))),
+    "hasSuffix": lambda r, act, p, s: Val(_str(s.py).endswith(_str(p.py))),
+    "printf": _printf,
+    "print": lambda r, act, *vs: _at(act, "".join(_str(v.py) for v in vs)),
+    "eq": lambda r, act, a, *bs: Val(any(a.py == b.py for b in bs)),
+    "ne": _cmp(lambda a, b: a != b),
+    "lt": _cmp(lambda a, b: a < b),
+    "le": _cmp(lambda a, b: a <= b),
+    "gt": _cmp(lambda a, b: a > b),
+    "ge": _cmp(lambda a, b: a >= b),
+    "and": lambda r, act, *vs: next((v for v in vs if not _truthy(v)), vs[-1] if vs else Val(None)),
+    "or": lambda r, act, *vs: next((v for v in vs if _truthy(v)), vs[-1] if vs else Val(None)),
+    "not": lambda r, act, v: Val(not _truthy(v)),
+    "empty": lambda r, act, v: Val(not _truthy(v)),
+    "required": lambda r, act, msg, v: v if _truthy(v) else (_ for _ in ()).throw(
+        Unsupported(f"required value missing: {_str(msg.py)}", act)),
+    "hasKey": lambda r, act, m, k: Val(isinstance(m.py, dict) and _str(k.py) in m.py),
+    "toJson": lambda r, act, v: _at(act, json.dumps(v.py)),
+    "b64enc": lambda r, act, v: _at(act, "<b64>"),
+    "len": lambda r, act, v: Val(len(v.py) if v.py is not None else 0),
+    "join": lambda r, act, sep, v: Val(_str(sep.py).join(_str(x) for x in (v.py or []))),
+    "add": lambda r, act, *vs: Val(sum(int(v.py or 0) for v in vs)),
+    "sub": lambda r, act, a, b: Val(int(a.py or 0) - int(b.py or 0)),
+    "mul": lambda r, act, a, b: Val(int(a.py or 0) * int(b.py or 0)),
+    "list": lambda r, act, *vs: Val([v.py for v in vs]),
+    "dict": lambda r, act, *vs: Val({_str(vs[i].py): vs[i + 1].py for i in range(0, len(vs) - 1, 2)}),
+}
+
+
+def load_chart_meta(chart: str, read) -> dict:
+    src = read(os.path.join(chart, "Chart.yaml"))
+    meta = {"Name": os.path.basename(chart), "Version": "0.0.0", "AppVersion": ""}
+    if src is None:
+        return meta
+    try:
+        data = yaml.safe_load(src.text) or {}
+    except yaml.YAMLError:
+        return meta
+    if isinstance(data, dict):
+        meta.update({"Name": str(data.get("name", meta["Name"])), "Version": str(data.get("version", "0.0.0")),
+                     "AppVersion": str(data.get("appVersion", "") or "")})
+    return meta
+
+
+@dataclass
+class Rendered:
+    template: SourceFile  # the template file
+    text: TStr  # its rendered output
+    how: str  # "helm template" | "pdlint subset"
+
+
+@dataclass
+class ChartResult:
+    chart: str
+    rendered: list = field(default_factory=list)  # Rendered
+    failed: Optional[Unsupported] = None
+    how: str = ""
+    values: Optional[SourceFile] = None
+
+
+def render_subset(chart: str, read) -> ChartResult:
+    res = ChartResult(chart, how="pdlint subset")
+    vsrc = read(os.path.join(chart, "values.yaml"))
+    vdoc, vroot = None, None
+    if vsrc is not None:
+        res.values = vsrc
+        vdoc = TStr.from_source(vsrc)
+        try:
+            docs = yt.compose(vsrc.text)
+        except yt.YamlError as e:
+            res.failed = Unsupported(f"values.yaml does not parse: {e.message}", vdoc[e.index:e.index + 1])
+            return res
+        if docs and docs[0].root is not None and isinstance(yt.deref(yt.Ref(docs[0].root)).node, yt.YMap):
+            vroot = yt.Ref(docs[0].root)
+    tdir = os.path.join(chart, "templates")
+    files = [f for f in chart_files(tdir)] if os.path.isdir(tdir) else []
+    defines: dict = {}
+    parsed = []
+    try:
+        for f in files:
+            if not f.endswith((".yaml", ".yml", ".tpl", ".txt")):
+                continue
+            src = read(f)
+            if src is None:
+                continue
+            nodes = parse(TStr.from_source(src), defines)
+            if not os.path.basename(f).startswith("_") and f.endswith((".yaml", ".yml")):
+                parsed.append((src, nodes))
+        r = Renderer(vdoc, vroot, load_chart_meta(chart, read), defines)
+        for src, nodes in parsed:
+            out = TStr.join(r.render(nodes, r.root_val(), {}))
+            res.rendered.append(Rendered(src, out, "pdlint subset"))
+    except Unsupported as e:
+        res.failed = e
+        res.rendered = []
+    except RecursionError:
+        res.failed = Unsupported("template nesting too deep")
+        res.rendered = []
+    return res
+
+
+# ---------------------------------------------------------------------------
+# Tier 1: helm template
+# ---------------------------------------------------------------------------
+
+def helm_binary() -> Optional[str]:
+    return shutil.which("helm")
+
+
+def render_helm(chart: str, read, repo_root: str) -> Optional[ChartResult]:
+    """``helm template`` output mapped back to the chart's files; None when helm is absent or fails."""
+    helm = helm_binary()
+    if helm is None:
+        return None
+    real = os.path.realpath(chart)
+    root = os.path.realpath(repo_root)
+    if not (real == root or real.startswith(root + os.sep)):
+        return None
+    with tempfile.TemporaryDirectory(prefix="pdlint-helm-") as home:
+        env = {"PATH": os.environ.get("PATH", ""), "HOME": home, "HELM_CACHE_HOME": os.path.join(home, "cache"),
+               "HELM_CONFIG_HOME": os.path.join(home, "config"), "HELM_DATA_HOME": os.path.join(home, "data"),
+               "HELM_PLUGINS": os.path.join(home, "plugins"), "KUBECONFIG": os.path.join(home, "kubeconfig")}
+        try:
+            proc = subprocess.run([helm, "template", RELEASE_NAME, real, "--skip-tests"], cwd=real, env=env,
+                                  capture_output=True, timeout=HELM_TIMEOUT, stdin=subprocess.DEVNULL)
+        except (OSError, subprocess.SubprocessError):
+            return None
+    if proc.returncode != 0 or len(proc.stdout) > MAX_OUTPUT:
+        return None
+    try:
+        out = proc.stdout.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    return map_helm_output(out, chart, read)
+
+
+_SOURCE = re.compile(r"^# Source: ([^\n]+)$", re.M)
+
+
+def map_helm_output(out: str, chart: str, read) -> ChartResult:
+    res = ChartResult(chart, how="helm template")
+    vsrc = read(os.path.join(chart, "values.yaml"))
+    res.values = vsrc
+    helpers = [read(f) for f in chart_files(os.path.join(chart, "templates"))
+               if os.path.basename(f).startswith("_") or f.endswith(".tpl")] if os.path.isdir(
+        os.path.join(chart, "templates")) else []
+    helpers = [h for h in helpers if h is not None]
+    parts = re.split(r"(?m)^---\s*$", out)
+    by_template: dict = {}
+    for part in parts:
+        m = _SOURCE.search(part)
+        if not m:
+            continue
+        rel = m.group(1).strip()
+        sub = rel.split("/", 1)[1] if "/" in rel else rel
+        tpath = os.path.join(chart, sub)
+        src = read(tpath) if os.path.isfile(tpath) else None
+        if src is None:
+            continue
+        body = part[m.end():].lstrip("\n")
+        by_template.setdefault(tpath, (src, []))[1].append(body)
+    for tpath, (src, bodies) in by_template.items():
+        text = "\n---\n".join(bodies)
+        res.rendered.append(Rendered(src, trace_rendered(text, src, helpers, vsrc), "helm template"))
+    return res
+
+
+def trace_rendered(text: str, template: SourceFile, helpers: list, values: Optional[SourceFile]) -> TStr:
+    """Rendered text mapped back by literal search, line by line."""
+    sources = [template] + helpers
+    index: dict = {}
+    for s in sources:
+        off = 0
+        for line in s.text.split("\n"):
+            st = line.strip()
+            if st and "{{" not in st and st not in index:
+                index[st] = (s, off + line.index(st))
+            off += len(line) + 1
+    vindex: dict = {}
+    if values is not None:
+        for m in re.finditer(r"^(\s*(?:-\s+)?[\w.\"'/-]+:\s*)(\"[^\"\n]*\"|'[^'\n]*'|[^\s#\n][^#\n]*?)\s*(?:#.*)?$",
+                             values.text, re.M):
+            raw = m.group(2)
+            val = raw[1:-1] if raw[:1] in "\"'" else raw
+            vindex.setdefault(val, (m.start(2) + (1 if raw[:1] in "\"'" else 0)))
+    out = []
+    pos = 0
+    for line in text.split("\n"):
+        st = line.strip()
+        lead = len(line) - len(line.lstrip())
+        if lead:
+            out.append(TStr.at(line[:lead], template, 0, exact=False))
+        hit = index.get(st)
+        if hit is not None:
+            s, off = hit
+            out.append(TStr(st, (TStrPiece(0, len(st), s, off),)))
+        elif st:
+            out.append(_value_line(st, template, values, vindex))
+        out.append(TStr.at("\n", template, 0, exact=False))
+        pos += len(line) + 1
+    return TStr.join(out)
+
+
+def TStrPiece(start, end, src, offset):
+    from pdlint.text import Piece
+    return Piece(start, end, src, offset)
+
+
+def _value_line(st: str, template: SourceFile, values: Optional[SourceFile], vindex: dict) -> TStr:
+    m = re.match(r"^((?:-\s+)?(?:[\w.\"'/-]+:\s+)?)(.*)$", st)
+    prefix, val = (m.group(1), m.group(2)) if m else ("", st)
+    bare = val[1:-1] if len(val) >= 2 and val[0] == val[-1] and val[0] in "\"'" else val
+    parts = [TStr.at(prefix, template, 0, exact=False)] if prefix else []
+    q = val[:len(val) - len(val.lstrip("\"'"))]
+    if values is not None and bare in vindex:
+        off = vindex[bare]
+        if q:
+            parts.append(TStr.at(q, values, off, exact=False))
+        parts.append(TStr.from_source(values, off, off + len(bare)) if values.text[off:off + len(bare)] == bare
+                     else TStr.at(bare, values, off, exact=False))
+        if q:
+            parts.append(TStr.at(q, values, off, exact=False))
+    else:
+        parts.append(TStr.at(val, template, 0, exact=False))
+    return TStr.join(parts)
+
+
+# ---------------------------------------------------------------------------
+# Tier 3: literal flag lines
+# ---------------------------------------------------------------------------
+
+_ITEM = re.compile(r"^(\s*)-\s+(.*?)\s*$")
+
+
+def literal_commands(src: SourceFile) -> list:
+    """(define name or None, [TStr words]) for runs of ``- item`` lines that
+    start with a program; template actions become opaque words."""
+    out = []
+    doc = TStr.from_source(src)
+    define = None
+    cur: list = []
+    off = 0
+    for line in src.text.split("\n"):
+        dm = re.search(r'\{\{-?\s*define\s+"([^"]+)"', line)
+        if dm:
+            define = dm.group(1)
+        m = _ITEM.match(line)
+        if m and not line.lstrip().startswith("{{"):
+            start = off + m.start(2)
+            word = doc[start:start + len(m.group(2))]
+            if "{{" in word.text:
+                word = word.as_opaque()
+            elif word.text[:1] in "\"'" and word.text[-1:] == word.text[:1] and len(word.text) >= 2:
+                word = word[1:-1]
+            cur.append(word)
+        elif not m and not ("{{" in line and line.strip().startswith("{{")) and cur:
+            out.append((define, cur))
+            cur = []
+        off += len(line) + 1
+    if cur:
+        out.append((define, cur))
+    return out
