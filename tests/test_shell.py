@@ -509,6 +509,30 @@ def test_source_evaluates_the_file_in_the_current_environment():
     assert cmd.context == "function helper (called at line 3)"
 
 
+def test_a_file_that_sources_itself_is_evaluated_once():
+    loop = SourceFile("loop.sh", "python from-loop\nsource loop.sh\nsource loop.sh\n")
+    r = Run("source loop.sh\npython after\n", files=[loop])
+    assert r.argv() == [["python", "from-loop"], ["python", "after"]]
+    assert r.codes() == ["PD-SHELL-LIMIT"] and "loop.sh sources itself" in r.reports[0][1]
+
+
+# -- other builtins and expansions ------------------------------------------------------
+
+def test_read_makes_variables_unknown():
+    r = Run("X=1\nwhile read -r X; do python in-loop $X; done < list\npython after $X\nread -p prompt Y Z\npython $Y\n")
+    assert r.argv() == [["python", "in-loop", "$X"], ["python", "after", "$X"], ["python", "$Y"]]
+    assert r.cmds[0].unset_vars == ["X"]
+
+
+def test_printf_v_indirect_and_error_operators():
+    text = 'printf -v PORT "%d" 30000\nNAME=PORT\ncmd ${!NAME} ${MODEL:?set MODEL} "${UNSET_OK-}"\n'
+    r = Run(text)
+    (cmd,) = r.cmds
+    assert words(cmd) == ["cmd", "30000", "${MODEL:?set MODEL}", ""]
+    assert cmd.words[2].opaque and cmd.unset_vars == ["MODEL"]
+    assert where(cmd.words[1]) == ("launch.sh", 1, 21)
+
+
 # -- wrappers, heredocs, nested shells ---------------------------------------------------
 
 def test_wrappers_are_kept_verbatim_and_exec_ends_the_script():

@@ -53,7 +53,8 @@ class Interpreter(Words, Conditions):
         self.ctx = ctx
         self.command_type = command_type
         self.commands: list = []
-        self._seen: dict = {}
+        self._seen: dict = {}  # words (text + origins) -> commands
+        self._seen_ids: dict = {}  # ids of the word objects -> commands
         self.unit: Optional[syntax.Unit] = None
         self.top: Optional[syntax.Unit] = None
         self.anchor = 0
@@ -66,9 +67,11 @@ class Interpreter(Words, Conditions):
         self.defined: dict = {}  # FuncDef.key -> (FuncDef, State at definition)
         self.called: set = set()
         self.units: dict = {}  # id(SourceFile) -> Unit
+        self.sourcing: list = []  # ids of the files being sourced (innermost last)
         self.initial: dict = {}  # name -> Var given by the caller's env
         self.capture_unk: list = []
-        self.static_cache: dict = {}  # expansions of words that contain no expansion
+        self.static_cache: dict = {}  # (word, Var objects it reads) -> expansion
+        self.ref_cache: dict = {}  # word -> the variables it reads, or a "not pure" marker
         self.keepalive: list = []
 
     # -- driver -----------------------------------------------------------------
@@ -172,6 +175,7 @@ class Interpreter(Words, Conditions):
         if len(outs) <= 1:
             return outs
         kept: list = []
+        buckets: dict = {}
         running = stopped = 0
         for o in outs:
             if o.st.flow:
@@ -179,7 +183,8 @@ class Interpreter(Words, Conditions):
                 if stopped <= 4 * self.ctx.max_paths:
                     kept.append(o)
                 continue
-            twin = next((k for k in kept if not k.st.flow and k.status == o.status and k.st.same(o.st)), None)
+            bucket = buckets.setdefault((o.status, o.st.fingerprint()), [])
+            twin = next((k for k in bucket if k.st.same(o.st)), None)
             if twin is not None:
                 twin.st.absorb(o.st)
                 continue
@@ -188,6 +193,7 @@ class Interpreter(Words, Conditions):
                 self.limit("paths", f"more than {self.ctx.max_paths} branch paths; only the first"
                                     f" {self.ctx.max_paths} were followed")
                 continue
+            bucket.append(o)
             kept.append(o)
         return kept
 
@@ -298,8 +304,15 @@ class Interpreter(Words, Conditions):
             unknown |= var.unknown
         start = self.unit.start(node) if (node is not None and self.unit.top) else self.anchor
         role = st.role_hint()
-        key = tuple(tstr_key(w) for w in words)
-        for seen in self._seen.get(key, ()):
+        # identical word objects (shared by paths through the expansion cache)
+        # are found by identity; the stored commands keep them alive
+        ids = tuple(map(id, words))
+        candidates = self._seen_ids.get(ids)
+        key = None
+        if candidates is None:
+            key = tuple(tstr_key(w) for w in words)
+            candidates = self._seen.get(key, ())
+        for seen in candidates:
             if _same_env(seen.env, env):
                 if seen.role_hint != role:
                     seen.role_hint = None
@@ -309,7 +322,10 @@ class Interpreter(Words, Conditions):
         cmd = self.command_type(
             words=list(words), env=env, context=st.context_text(), role_hint=role, start=start,
             background=self.bg > 0, unset_vars=sorted(unknown))
+        if key is None:
+            key = tuple(tstr_key(w) for w in words)
         self._seen.setdefault(key, []).append(cmd)
+        self._seen_ids.setdefault(tuple(map(id, cmd.words)), []).append(cmd)
         self.commands.append(cmd)
 
     # -- assignments ------------------------------------------------------------
@@ -937,6 +953,10 @@ class Interpreter(Words, Conditions):
             src = None
         if src is None:
             return [Out(st, None)]
+        if id(src) in self.sourcing:
+            self.limit("source-loop", f"{src.path} sources itself (directly or through other files);"
+                                      " the inner source was not evaluated")
+            return [Out(st, None)]
         if not self.deeper(f"source {path}"):
             return [Out(st, None)]
         unit = self.units.get(id(src))
@@ -947,11 +967,13 @@ class Interpreter(Words, Conditions):
             st.positional = tuple(Var(w) for w in words[2:])
         depth = st.push_ctx(Ctx(f"source {short(path, 60)} (line {words[0].origin.line})"))
         self.depth += 1
+        self.sourcing.append(id(src))
         try:
             with self.in_unit(unit):
                 outs = self.run_block(unit.root, st)
         finally:
             self.depth -= 1
+            self.sourcing.pop()
         for o in outs:
             if o.st.flow == "return":
                 o.st.flow = None
@@ -1019,6 +1041,25 @@ class Interpreter(Words, Conditions):
             args = args[:-1]
         cond = self.test_words(args)
         return [Out(st, cond.value, cond.if_true, cond.if_false)]
+
+    def b_read(self, words, st, unk, penv, node) -> list:
+        """``read [-r] [-a NAME] NAME...``: the names get values not known at lint time."""
+        args, names = words[1:], []
+        i = 0
+        while i < len(args):
+            text = args[i].text
+            if text.startswith("-") and len(text) > 1:
+                if text[-1] in "adinNptu" and i + 1 < len(args):
+                    if text[-1] == "a":
+                        names.append(args[i + 1].text)
+                    i += 1
+            else:
+                names.append(text)
+            i += 1
+        for name in names or ["REPLY"]:
+            if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name):
+                st.vars.pop(name, None)
+        return [Out(st, None)]
 
     def b_printf_var(self, words, st, unk, penv, node) -> list:
         """``printf -v NAME FORMAT ARGS``: an assignment, not output."""
@@ -1270,4 +1311,5 @@ _BUILTINS = {
     "test": Interpreter.b_test,
     "[": Interpreter.b_test,
     "printf": Interpreter.b_printf_var,
+    "read": Interpreter.b_read,
 }

@@ -185,19 +185,31 @@ class State:
         if self.ctx != other.ctx:
             self.ctx = tuple(c for c in self.ctx if c.enclosing or c in other.ctx)
 
+    def fingerprint(self) -> int:
+        """A hash that :meth:`same` states share (cheap pre-filter for merging)."""
+        h = hash((len(self.vars), len(self.funcs), self.flow, self.positional is None, len(self.frames)))
+        for name, var in self.vars.items():
+            value = var.value
+            h ^= hash((name, value.text if isinstance(value, TStr) else None if value is None else len(value)))
+        return h
+
     def same(self, other: "State") -> bool:
         """True when both paths would behave identically from here on (apart
         from the decisions that led to them, see :meth:`absorb`)."""
         if self is other:
             return True
-        if (self.flow != other.flow or self.flow_n != other.flow_n or self.enclosing() != other.enclosing()
+        if (self.flow != other.flow or self.flow_n != other.flow_n or len(self.vars) != len(other.vars)
                 or self.exported != other.exported or self.allexport != other.allexport
                 or self.out_bad != other.out_bad):
             return False
+        if self.ctx != other.ctx and self.enclosing() != other.enclosing():
+            return False
         if self.vars.keys() != other.vars.keys() or self.funcs.keys() != other.funcs.keys():
             return False
+        ovars = other.vars
         for k, v in self.vars.items():
-            if not v.same(other.vars[k]):
+            w = ovars[k]
+            if v is not w and not v.same(w):
                 return False
         for k, f in self.funcs.items():
             if f.key != other.funcs[k].key:

@@ -12,6 +12,7 @@ node out of the unit keeps the origin of every character.
 
 from __future__ import annotations
 
+from itertools import accumulate
 from typing import Iterator, Optional
 
 from pdlint.text import TStr
@@ -57,7 +58,7 @@ def parser():
 class Unit:
     """A parsed shell text and the byte -> character index map of its TStr."""
 
-    __slots__ = ("tstr", "text", "root", "_b2c", "top", "kind")
+    __slots__ = ("tstr", "text", "root", "_b2c", "top", "kind", "parts_cache")
 
     def __init__(self, tstr: TStr, top: bool = False, kind: str = "script"):
         self.tstr = tstr
@@ -65,8 +66,9 @@ class Unit:
         self.top = top
         self.kind = kind
         data = self.text.encode("utf-8", "surrogatepass")
-        self._b2c = None if len(data) == len(self.text) else _byte_to_char(self.text, len(data))
+        self._b2c = None if len(data) == len(self.text) else _byte_to_char(data, len(self.text))
         self.root = parser().parse(data).root_node
+        self.parts_cache: dict = {}
 
     # -- positions ------------------------------------------------------------
     def char(self, byte: int) -> int:
@@ -89,15 +91,14 @@ class Unit:
         return self.text[self.start(node):self.char(node.end_byte)]
 
 
-def _byte_to_char(text: str, nbytes: int) -> list:
-    table = [0] * (nbytes + 1)
-    b = 0
-    for i, ch in enumerate(text):
-        n = 1 if ch < "\x80" else len(ch.encode("utf-8", "surrogatepass"))
-        for k in range(n):
-            table[b + k] = i
-        b += n
-    table[b] = len(text)
+# 1 for a byte that starts a UTF-8 character, 0 for a continuation byte.
+_STARTS = bytes(0 if 0x80 <= b < 0xC0 else 1 for b in range(256))
+
+
+def _byte_to_char(data: bytes, nchars: int) -> list:
+    """``table[b]``: index of the character that byte ``b`` belongs to."""
+    table = list(accumulate(data.translate(_STARTS), initial=-1))[1:]
+    table.append(nchars)
     return table
 
 
@@ -115,10 +116,15 @@ def true_start(unit: Unit, node) -> int:
 
 def special_parts(unit: Unit, node) -> list:
     """The expanding sub-nodes of a word-level ``node`` as sorted
-    ``(start, end, node)`` character spans; text between them is literal."""
-    out: list = []
-    _collect_specials(unit, node, out)
-    out.sort(key=lambda t: t[0])
+    ``(start, end, node)`` character spans; text between them is literal.
+    Cached per unit (the list must not be modified)."""
+    key = (node.start_byte, node.end_byte, node.type)
+    out = unit.parts_cache.get(key)
+    if out is None:
+        out = []
+        _collect_specials(unit, node, out)
+        out.sort(key=lambda t: t[0])
+        unit.parts_cache[key] = out
     return out
 
 

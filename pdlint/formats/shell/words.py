@@ -21,7 +21,7 @@ from pdlint.text import EMPTY, Piece, TStr
 
 from . import arith
 from .state import Var
-from .syntax import special_parts
+from .syntax import SPECIAL_WORD_NODES as _SPECIAL_TYPES, special_parts
 
 IFS = " \t\n"
 
@@ -30,6 +30,8 @@ _PARAM_RE = re.compile(r"\$\{([#!]?)([A-Za-z_][A-Za-z0-9_]*|[0-9]+|[@*#?$!\-])(\
 _OPS = (":-", ":=", ":+", ":?", "##", "%%", "//", "/#", "/%", "^^", ",,",
         "-", "=", "+", "?", "#", "%", "/", "^", ",", ":", "@")
 _NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+#: A reference whose value depends only on the named variable.
+_PURE_REF_RE = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*)|\$\{([A-Za-z_][A-Za-z0-9_]*)(?::?-[^}$`\"'\\]*)?\}")
 _SIMPLE_REF_RE = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?")
 _MAX_PATTERN_SUBJECT = 4096
 _MAX_REPLACE_SUBJECT = 512
@@ -44,6 +46,7 @@ class _Unknown:
 
 UNKNOWN = _Unknown()
 UNSET = Var(None)
+_DYNAMIC = object()  # cache marker: the word's expansion depends on the state
 
 
 # -- traced-text helpers -------------------------------------------------------
@@ -56,8 +59,7 @@ def computed(text: str, at: TStr) -> TStr:
     if not at.pieces:
         return TStr.synthetic(text, "<shell>")
     p = at.pieces[0]
-    off = p.offset if p.exact else p.offset
-    return TStr(text, (Piece(0, len(text), p.src, off, p.chain, False, False, p.label),))
+    return TStr(text, (Piece(0, len(text), p.src, p.offset, p.chain, False, False, p.label),))
 
 
 def join_with(items: list, sep: TStr) -> TStr:
@@ -333,13 +335,7 @@ class Words:
         return words
 
     def expand_word(self, node, st, unk: set) -> list:
-        key = self._static_key(node, "w")
-        if key is not None:
-            cached = self.static_cache.get(key)
-            if cached is None:
-                cached = self.static_cache[key] = self._expand_word(node, st, unk)
-            return list(cached)
-        return self._expand_word(node, st, unk)
+        return list(self._memo(node, st, unk, "w", self._expand_word))
 
     def _expand_word(self, node, st, unk: set) -> list:
         fb = Fields()
@@ -350,27 +346,55 @@ class Words:
         """Expand without word splitting (assignment values, case subjects)."""
         if node is None:
             return EMPTY
-        key = self._static_key(node, "v")
-        if key is not None:
-            cached = self.static_cache.get(key)
-            if cached is None:
-                cached = self.static_cache[key] = self._expand_value(node, st, unk)
-            return cached
-        return self._expand_value(node, st, unk)
+        return self._memo(node, st, unk, "v", self._expand_value)
 
     def _expand_value(self, node, st, unk: set) -> TStr:
         fb = Fields(nosplit=True)
         self.emit_node(node, st, fb, False, False, unk)
         return fb.joined()
 
-    def _static_key(self, node, kind: str) -> Optional[tuple]:
-        """Cache key for a word whose expansion cannot depend on the state
-        (no ``$``, backquote or process substitution in its text), else None."""
+    def _memo(self, node, st, unk: set, kind: str, expand):
+        """Expand ``node`` through a cache.  A word made of literal text and
+        plain ``$NAME``/``${NAME}``/``${NAME:-literal}`` references is a pure
+        function of those variables' Var objects (shared by the paths that
+        forked from one another), so paths that agree on them share one
+        expansion.  Other words are expanded every time."""
+        key = (id(self.unit), node.start_byte, node.end_byte, kind)
+        refs = self.ref_cache.get(key)
+        if refs is None:
+            refs = self.ref_cache[key] = self._pure_refs(node)
+        if refs is _DYNAMIC:
+            return expand(node, st, unk)
+        full = (key, tuple(st.vars.get(name) for name in refs))
+        hit = self.static_cache.get(full)
+        if hit is None:
+            local: set = set()
+            hit = self.static_cache[full] = (expand(node, st, local), frozenset(local))
+        else:
+            self.spend(sum(len(t.text) for t in hit[0]) if isinstance(hit[0], list) else len(hit[0].text))
+        unk |= hit[1]
+        return hit[0]
+
+    def _pure_refs(self, node):
+        """The variable names a pure word reads (see :meth:`_memo`), or _DYNAMIC."""
         u = self.unit
-        text = u.text[u.char(node.start_byte):u.char(node.end_byte)]
-        if "$" in text or "`" in text or "<(" in text or ">(" in text:
-            return None
-        return (id(u), node.start_byte, node.end_byte, kind)
+        names: list = []
+        todo = [node] if node.type in _SPECIAL_TYPES else [p for _, _, p in special_parts(u, node)]
+        while todo:
+            part = todo.pop()
+            kind = part.type
+            if kind in ("raw_string", "ansi_c_string"):
+                continue
+            if kind == "string":
+                todo.extend(p for _, _, p in special_parts(u, part))
+                continue
+            if kind not in ("simple_expansion", "expansion"):
+                return _DYNAMIC
+            m = _PURE_REF_RE.fullmatch(u.source_text(part))
+            if not m:
+                return _DYNAMIC
+            names.append(m.group(1) or m.group(2))
+        return tuple(dict.fromkeys(names))
 
     def expand_pattern(self, node, st, unk: set) -> tuple:
         """Expand a pattern: ``(TStr, literal mask)``."""
@@ -601,11 +625,12 @@ class Words:
             fb.value(use.as_opaque(), quoted)
             return
         if kind == "=":
-            sub_fb = Fields(nosplit=True)
-            self.emit_range(oa, ob, specials, st, sub_fb, True, False, unk)
+            sub_fb, local = Fields(nosplit=True), set()
+            self.emit_range(oa, ob, specials, st, sub_fb, True, False, local)
+            unk |= local
             value = sub_fb.joined()
             if _NAME_RE.fullmatch(name):
-                st.assign(name, Var(value, frozenset(unk)))
+                st.assign(name, Var(value, frozenset(local)))
             self._deliver(value, fb, quoted, False, sep, unk)
             return
         self.emit_range(oa, ob, specials, st, fb, quoted, not quoted, unk)
