@@ -806,8 +806,8 @@ def trace_rendered(text: str, template: SourceFile, helpers: list, values: Optio
             off += len(line) + 1
     vindex: dict = {}
     if values is not None:
-        for m in re.finditer(r"^(\s*(?:-\s+)?[\w.\"'/-]+:\s*)(\"[^\"\n]*\"|'[^'\n]*'|[^\s#\n][^#\n]*?)\s*(?:#.*)?$",
-                             values.text, re.M):
+        for m in re.finditer(r"^([ \t]*(?:-[ \t]+)?[\w.\"'/-]+:[ \t]*)(\"[^\"\n]*\"|'[^'\n]*'|[^\s#][^#\n]*?)"
+                             r"[ \t]*(?:#.*)?$", values.text, re.M):
             raw = m.group(2)
             val = raw[1:-1] if raw[:1] in "\"'" else raw
             vindex.setdefault(val, (m.start(2) + (1 if raw[:1] in "\"'" else 0)))

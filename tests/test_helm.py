@@ -1,0 +1,187 @@
+"""Helm charts (pdlint.formats.helm): pdlint's traced Go-template subset on the
+sglang-leaderworkerset chart, `helm template` output mapping (with a stand-in
+helm, and with the real one where it is installed), PD104."""
+
+import os
+import shutil
+import stat
+import textwrap
+
+import pytest
+
+from pdlint.discover import discover, expand_units
+from pdlint.extract import Extractor, Options
+from pdlint.formats import helm
+from pdlint.lint import ConfigResolver
+
+DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "structure")
+CHART = "helm/sglang-leaderworkerset"
+
+
+def extract(*paths, cwd=DATA):
+    resolver = ConfigResolver(cwd)
+    jobs, missing = discover(list(paths), cwd, resolver.excluded)
+    assert not missing
+    jobs = expand_units(jobs, cwd, resolver.excluded)
+    return Extractor(Options(cwd=cwd), resolver.for_file).run(jobs)
+
+
+@pytest.fixture
+def no_helm(monkeypatch):
+    monkeypatch.setattr(helm, "helm_binary", lambda: None)
+
+
+def flags(l):
+    a = [t.text for t in l.argv]
+    return {a[i]: (a[i + 1] if i + 1 < len(a) and not a[i + 1].startswith("--") else True)
+            for i in range(len(a)) if a[i].startswith("--")}
+
+
+def test_subset_renders_the_chart_with_traced_tokens(no_helm):
+    out = extract(CHART)
+    leader, worker = out.launches
+    assert (leader.meta["group_role"], worker.meta["group_role"]) == ("leader", "worker")
+    assert leader.structural_role == worker.structural_role == "prefill" == leader.role
+    assert "rendered by pdlint's Helm template subset (helm not on PATH)" in leader.context
+    assert leader.unit == worker.unit and leader.unit.startswith("helm:" + CHART)
+    f = flags(leader)
+    assert f["--disaggregation-mode"] == "prefill" and f["--tp"] == "16" and f["--enable-dp-attention"] is True
+    toks = {t.text: t for t in leader.argv}
+    o = toks["--chunked-prefill-size"].origin
+    assert (o.path, o.line) == (CHART + "/templates/_helpers.tpl", 68)
+    assert o.chain and o.chain[0].note.startswith("include") and o.chain[0].line == 26
+    v = leader.argv[[t.text for t in leader.argv].index("--chunked-prefill-size") + 1].origin
+    assert (v.path, v.line, v.column) == (CHART + "/values.yaml", 60, 26)
+    assert leader.env["MC_TE_METRIC"].text == "false" and worker.env["MC_TE_METRIC"].text == "true"
+    assert leader.meta["image"] == "lmsysorg/sglang:latest"
+    assert not [x for x in out.findings if x.code.startswith("PD")]  # PD104 quiet: the subset rendered it
+
+
+def test_values_override_swapping_the_role_is_pd101(no_helm, tmp_path):
+    dst = tmp_path / "chart"
+    shutil.copytree(os.path.join(DATA, CHART), dst)
+    vals = (dst / "values.yaml").read_text().replace('disaggregationMode: "prefill"', 'disaggregationMode: "decode"')
+    (dst / "values.yaml").write_text(vals)
+    out = extract("chart", cwd=str(tmp_path))
+    found = [f for f in out.findings if f.code == "PD101"]
+    assert found and {(f.path, f.line) for f in found} == {("chart/values.yaml", 70)}
+    assert "resource name" in found[0].message
+
+
+def test_pd104_when_nothing_renders(no_helm, tmp_path):
+    dst = tmp_path / "chart"
+    shutil.copytree(os.path.join(DATA, CHART), dst)
+    p = dst / "templates" / "prefill-leaderworkerset.yaml"
+    p.write_text(p.read_text().replace("{{ .Values.global.namePrefix }}-prefill",
+                                       '{{ lookup "v1" "Namespace" "" "x" }}-prefill'))
+    out = extract("chart", cwd=str(tmp_path))
+    (f,) = [f for f in out.findings if f.code == "PD104"]
+    assert f.severity == "warning" and "lookup" in f.message and f.path == "chart/templates/prefill-leaderworkerset.yaml"
+    # still checked: values role sections and the literal flag lines of the named templates
+    kinds = sorted({l.meta.get("literal_lines", False) for l in out.launches})
+    assert kinds == [False, True]
+    lit = [l for l in out.launches if l.meta.get("literal_lines")]
+    assert {l.structural_role for l in lit} == {"prefill", "decode"} and all(l.incomplete for l in lit)
+    vals = [l for l in out.launches if not l.meta.get("literal_lines")]
+    assert {l.structural_role for l in vals} == {"prefill", "decode"}
+    assert sum(1 for f in out.findings if f.code == "PD104") == 1  # once per chart
+
+
+def test_go_template_subset_basics():
+    from pdlint.text import SourceFile, TStr
+    src = SourceFile("t.yaml", textwrap.dedent("""\
+        {{- define "x" -}}
+        - {{ .a | quote }}
+        {{- end }}
+        args:
+        {{- include "x" .Values | nindent 2 }}
+        {{- range $k, $v := .Values.m }}
+          - {{ $k }}={{ $v }}
+        {{- end }}
+        {{- if and .Values.on (eq .Values.n 2) }}
+          - on
+        {{- else }}
+          - off
+        {{- end }}
+        """))
+    vsrc = SourceFile("values.yaml", "a: hi\nm: {z: 1, b: 2}\non: true\nn: 2\n")
+    from pdlint.formats import yamltree as yt
+    defines = {}
+    nodes = helm.parse(TStr.from_source(src), defines)
+    r = helm.Renderer(TStr.from_source(vsrc), yt.Ref(yt.compose(vsrc.text)[0].root), {"Name": "c"}, defines)
+    out = TStr.join(r.render(nodes, r.root_val(), {}))
+    assert out.text.lstrip("\n") == 'args:\n  - "hi"\n  - b=2\n  - z=1\n  - on\n'
+    i = out.text.index("hi")
+    assert (out.origin_at(i).path, out.origin_at(i).line) == ("values.yaml", 1)
+
+
+def _fake_helm(tmp_path, rendered):
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    (tmp_path / "rendered.txt").write_text(rendered)
+    script = bin_dir / "helm"
+    script.write_text(f"#!/bin/sh\ncat '{tmp_path / 'rendered.txt'}'\n")
+    script.chmod(script.stat().st_mode | stat.S_IEXEC)
+    return str(bin_dir)
+
+
+SMALL_TEMPLATE = textwrap.dedent("""\
+    apiVersion: apps/v1
+    kind: Deployment
+    metadata:
+      name: {{ .Release.Name }}-decode
+    spec:
+      template:
+        spec:
+          containers:
+            - name: s
+              command:
+                - python3
+                - -m
+                - sglang.launch_server
+                - --disaggregation-mode
+                - {{ .Values.decode.mode }}
+                - --page-size
+                - {{ .Values.decode.pageSize | quote }}
+    """)
+
+
+def test_helm_template_output_is_mapped_back(tmp_path, monkeypatch):
+    chart = tmp_path / "c"
+    (chart / "templates").mkdir(parents=True)
+    (chart / "Chart.yaml").write_text("apiVersion: v2\nname: c\nversion: 0.1.0\n")
+    (chart / "values.yaml").write_text("decode:\n  mode: prefill\n  pageSize: 64\n")
+    (chart / "templates" / "d.yaml").write_text(SMALL_TEMPLATE)
+    rendered = "---\n# Source: c/templates/d.yaml\n" + SMALL_TEMPLATE.replace(
+        "{{ .Release.Name }}", "release-name").replace("{{ .Values.decode.mode }}", "prefill").replace(
+        '{{ .Values.decode.pageSize | quote }}', '"64"')
+    monkeypatch.setenv("PATH", _fake_helm(tmp_path, rendered) + os.pathsep + os.environ.get("PATH", ""))
+    assert helm.helm_binary() is not None
+    out = extract("c", cwd=str(tmp_path))
+    (l,) = out.launches
+    assert "rendered by helm template" in l.context and l.structural_role == "decode"
+    toks = {t.text: t.origin for t in l.argv}
+    assert (toks["--page-size"].path, toks["--page-size"].line) == ("c/templates/d.yaml", 16)
+    assert (toks["64"].path, toks["64"].line) == ("c/values.yaml", 3)
+    assert (toks["prefill"].path, toks["prefill"].line) == ("c/values.yaml", 2)
+    assert [f.code for f in out.findings if f.code == "PD101"] == ["PD101"]
+
+
+def test_failing_helm_falls_back_to_the_subset(tmp_path, monkeypatch):
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    (bin_dir / "helm").write_text("#!/bin/sh\nexit 1\n")
+    (bin_dir / "helm").chmod(0o755)
+    monkeypatch.setenv("PATH", str(bin_dir) + os.pathsep + os.environ.get("PATH", ""))
+    out = extract(CHART)
+    assert len(out.launches) == 2 and "helm template failed" in out.launches[0].context
+
+
+@pytest.mark.skipif(shutil.which("helm") is None, reason="helm is not installed (Debian and PyPI do not ship it)")
+def test_real_helm_template():
+    out = extract(CHART)
+    assert len(out.launches) == 2
+    assert all("rendered by helm template" in l.context for l in out.launches)
+    assert {l.structural_role for l in out.launches} == {"prefill"}
+    o = next(t for t in out.launches[0].argv if t.text == "--chunked-prefill-size").origin
+    assert o.path.endswith("_helpers.tpl")

@@ -1,0 +1,130 @@
+"""Kustomize builds in pdlint (pdlint.formats.kustomize): the llm-d SGLang P/D
+patches over a base, an overlay, launch-unit expansion and PD106."""
+
+import os
+import textwrap
+
+from pdlint.discover import discover, expand_units
+from pdlint.extract import Extractor, Options
+from pdlint.lint import ConfigResolver
+
+DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "structure")
+
+
+def extract(*paths, cwd=DATA):
+    resolver = ConfigResolver(cwd)
+    jobs, missing = discover(list(paths), cwd, resolver.excluded)
+    assert not missing
+    jobs = expand_units(jobs, cwd, resolver.excluded)
+    return Extractor(Options(cwd=cwd), resolver.for_file).run(jobs)
+
+
+def test_overlay_build_merges_base_patch_and_overlay():
+    out = extract("kustomize")
+    by = {l.structural_role: l for l in out.launches}
+    p, d = by["prefill"], by["decode"]
+    assert (p.structural_role, d.structural_role, p.role, d.role) == ("prefill", "decode", "prefill", "decode")
+    # args replaced wholesale by the base patch: traced to the patch file a human edits
+    assert p.path == "kustomize/base/patch-prefill.yaml" and p.line == 11
+    assert [t.text for t in p.argv][3] == "--disaggregation-mode=prefill"
+    assert p.argv[3].origin.path == "kustomize/base/patch-prefill.yaml" and p.argv[3].origin.line == 16
+    # env merged by name: the overlay wins, base-only entries stay
+    assert p.env["SGLANG_DISAGG_STAGING_BUFFER"].text == "0"
+    assert p.env["SGLANG_DISAGG_STAGING_BUFFER"].origin.path == "kustomize/gke/patch-prefill.yaml"
+    assert p.env["BASE_ONLY"].origin.path == "kustomize/base/deployments.yaml"
+    assert d.env["SGLANG_DISAGG_STAGING_BUFFER"].text == "1"
+    # images: newTag decides the engine version
+    assert p.meta["image"] == "lmsysorg/sglang:v0.5.20" and p.parsed.version == "0.5.20"
+    assert p.unit == d.unit == "kustomization:kustomize/gke" and p.meta["kustomization"].endswith("gke/kustomization.yaml")
+    assert p.structural_origin.path == "kustomize/base/deployments.yaml"
+    assert not out.findings
+
+
+def test_naming_one_patch_checks_the_built_result():
+    out = extract("kustomize/base/patch-prefill.yaml")
+    assert len(out.launches) == 2  # the unit is the kustomization that includes it
+    p = [l for l in out.launches if l.structural_role == "prefill"][0]
+    assert p.env["SGLANG_DISAGG_STAGING_BUFFER"].text == "0"  # the overlay that includes the base applies
+
+
+def _write(tmp, files):
+    for name, text in files.items():
+        path = tmp / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text))
+
+
+DEPLOY = """\
+    apiVersion: apps/v1
+    kind: Deployment
+    metadata:
+      name: decode
+    spec:
+      template:
+        spec:
+          containers:
+            - name: s
+              image: lmsysorg/sglang:v0.5.9
+"""
+PATCH = """\
+    apiVersion: apps/v1
+    kind: Deployment
+    metadata:
+      name: NAME
+    spec:
+      template:
+        spec:
+          containers:
+            - name: s
+              command: [python3, -m, sglang.launch_server]
+              args: [--model-path, m, --disaggregation-mode, prefill]
+"""
+
+
+def test_patch_adds_the_command_to_an_image_only_base(tmp_path):
+    _write(tmp_path, {"d.yaml": DEPLOY, "p.yaml": PATCH.replace("NAME", "decode"),
+                      "kustomization.yaml": "resources: [d.yaml]\npatches:\n  - path: p.yaml\n"})
+    out = extract(".", cwd=str(tmp_path))
+    (l,) = out.launches
+    assert l.meta["image"] == "lmsysorg/sglang:v0.5.9" and l.path == "p.yaml"
+    (f,) = [f for f in out.findings if f.code == "PD101"]  # Deployment 'decode' runs --disaggregation-mode prefill
+    assert f.path == "p.yaml" and "resource name" in f.message
+
+
+def test_pd106_missing_file_and_missing_target(tmp_path):
+    _write(tmp_path, {"d.yaml": DEPLOY, "p.yaml": PATCH.replace("NAME", "prefil"),
+                      "kustomization.yaml": "resources:\n  - d.yaml\n  - gone.yaml\npatches:\n  - path: p.yaml\n"})
+    out = extract(".", cwd=str(tmp_path))
+    found = sorted((f.path, f.line) for f in out.findings if f.code == "PD106")
+    assert found == [("kustomization.yaml", 3), ("p.yaml", 4)]
+    assert all(f.severity == "error" for f in out.findings if f.code == "PD106")
+
+
+def test_pd106_quiet_on_a_good_build(tmp_path):
+    _write(tmp_path, {"d.yaml": DEPLOY, "p.yaml": PATCH.replace("NAME", "decode").replace("prefill", "decode"),
+                      "kustomization.yaml": "resources: [d.yaml]\npatchesStrategicMerge: [p.yaml]\n"})
+    out = extract(".", cwd=str(tmp_path))
+    assert not out.findings and len(out.launches) == 1
+
+
+def test_inline_patch_with_target_and_cycle(tmp_path):
+    _write(tmp_path, {"d.yaml": DEPLOY, "kustomization.yaml": """\
+        resources: [d.yaml, loop]
+        patches:
+          - target: {kind: Deployment, name: decode}
+            patch: |-
+              apiVersion: apps/v1
+              kind: Deployment
+              metadata:
+                name: decode
+              spec:
+                template:
+                  spec:
+                    containers:
+                      - name: s
+                        command: [python3, -m, sglang.launch_server, --disaggregation-mode, decode]
+        """, "loop/kustomization.yaml": "resources: [..]\n"})
+    out = extract("kustomization.yaml", cwd=str(tmp_path))
+    (l,) = out.launches
+    assert l.argv[1].origin.path == "kustomization.yaml" and l.argv[1].origin.line == 14
+    assert any(f.code == "PD106" and "cycle" in f.message for f in out.findings)
