@@ -1,0 +1,633 @@
+#!/usr/bin/env python3
+"""pdlint benchmark: a synthetic repository of N launch files, timed against
+the YAML checkers a pre-commit configuration already runs.
+
+    python bench/bench.py [-n 1000] [--repeat 3] [--json] [--out DIR] [--keep]
+    python bench/bench.py --generate-only --out DIR [-n N]
+
+The repository mixes the kinds of files pdlint reads (see bench/README.md):
+Kubernetes YAML with prefill and decode containers (some sharing one flag list
+through a YAML anchor, some building containers from a merge-key base), SGLang
+``--config`` YAML pairs, Jinja templates (``*.yaml.j2``, ``*.sh.j2``) that
+render both roles from a role variable (some through an included partial),
+and shell launchers that start both roles.  About 10% are broken in a way
+SGLang rejects (SGL101, SGL102, SGL104); the benchmark checks that pdlint
+finds exactly those.
+
+Timed on the same machine, the same files and in ONE run (each tool is run
+``--repeat`` times after one warm-up run; the median is reported):
+  * ``pdlint --version`` (start-up);
+  * ``pdlint .`` in the repository (discovers every file, renders every
+    template for both roles, checks every launch);
+  * ``pdlint FILE...`` with every launch file named, as ``pre-commit run
+    --all-files`` calls it (adds launch-unit expansion);
+  * ``pdlint YAML-FILE...``: only the plain YAML files, what the peers read;
+  * ``check-yaml --allow-multiple-documents YAML-FILE...`` (pre-commit-hooks);
+  * ``yamllint -d relaxed YAML-FILE...``.
+The peers are looked up next to ``sys.executable``, then on PATH; a missing
+one is skipped with a message.  No timing is asserted anywhere: this script is
+where performance figures come from.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import random
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+# --------------------------------------------------------------------------------------
+# Generator
+# --------------------------------------------------------------------------------------
+
+MODELS = ["meta-llama/Llama-3.1-8B-Instruct", "meta-llama/Llama-3.3-70B-Instruct", "Qwen/Qwen3-8B",
+          "Qwen/Qwen3-32B", "Qwen/Qwen2.5-72B-Instruct", "deepseek-ai/DeepSeek-V3", "/models/Qwen3-8B",
+          "mistralai/Mistral-Small-24B-Instruct-2501", "google/gemma-3-27b-it", "/mnt/models/llama-70b"]
+IMAGES = ["lmsysorg/sglang:v0.5.23", "lmsysorg/sglang:v0.5.23-cu126", "lmsysorg/sglang:latest",
+          "registry.example.internal/inference/sglang:2026.11"]
+TEAMS = ["search", "ads", "assistant", "code", "research", "platform", "eval", "batch", "chat", "infra"]
+# Flags SGLang accepts on either role (checked against pdlint's SGLang 0.5.23 model).
+SAFE_FLAGS = [
+    ["--mem-fraction-static", "0.85"], ["--mem-fraction-static", "0.8"], ["--chunked-prefill-size", "8192"],
+    ["--max-running-requests", "256"], ["--enable-metrics"], ["--log-level", "info"], ["--trust-remote-code"],
+    ["--context-length", "32768"], ["--page-size", "64"], ["--host", "0.0.0.0"],
+    ["--disaggregation-ib-device", "mlx5_0"], ["--kv-cache-dtype", "fp8_e5m2"], ["--watchdog-timeout", "600"],
+    ["--schedule-policy", "lpm"], ["--decode-log-interval", "40"], ["--load-balance-method", "round_robin"],
+]
+BACKENDS = ["mooncake", "nixl"]
+# Broken variants: (rule, flags added to the list shared by both roles).
+BREAKS = [
+    ("SGL101", ["--enable-linear-replayssm-spec"]),  # rejected on prefill
+    ("SGL104", ["--disaggregation-transfer-backend", "fake"]),  # 'fake' is decode-only
+    ("SGL102", ["--enable-hierarchical-cache"]),  # decode needs --disaggregation-decode-enable-radix-cache
+]
+
+# How often each kind is drawn.  A --config pair writes two files, so its
+# weight is half its intended share of files (about 14%).
+MIX = [("k8s", 0.24), ("k8s-anchor", 0.10), ("k8s-merge", 0.06), ("config-pair", 0.07),
+       ("yaml-j2", 0.18), ("yaml-j2-include", 0.06), ("sh-j2", 0.10), ("shell", 0.14)]
+
+
+@dataclass
+class Generated:
+    root: Path
+    files: list = field(default_factory=list)  # repository-relative paths of launch files
+    kinds: dict = field(default_factory=dict)  # kind -> number of files
+    yaml_files: list = field(default_factory=list)  # plain YAML files (what check-yaml/yamllint read)
+    broken: dict = field(default_factory=dict)  # path -> expected rule code
+    partials: list = field(default_factory=list)  # included partials (not launch files themselves)
+
+
+def _q(s: str) -> str:
+    return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+class _Gen:
+    def __init__(self, root: Path, n: int, seed: int, broken_ratio: float):
+        self.root = root
+        self.n = n
+        self.rng = random.Random(seed)
+        self.broken_ratio = broken_ratio
+        self.out = Generated(root)
+        self.counter = 0
+
+    # -- helpers -----------------------------------------------------------------
+    def write(self, rel: str, text: str, launch: bool = True, kind: str = "", yaml_file: bool = False,
+              broken: str = "", mode: int = 0o644) -> None:
+        p = self.root / rel
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(text)
+        os.chmod(p, mode)
+        if launch:
+            self.out.files.append(rel)
+            self.out.kinds[kind] = self.out.kinds.get(kind, 0) + 1
+        if yaml_file:
+            self.out.yaml_files.append(rel)
+        if broken:
+            self.out.broken[rel] = broken
+
+    def name(self) -> tuple:
+        self.counter += 1
+        team = self.rng.choice(TEAMS)
+        model = self.rng.choice(MODELS)
+        short = model.rsplit("/", 1)[-1].lower().replace(".", "-")
+        return team, f"{short}-{self.counter:05d}", model
+
+    def params(self) -> dict:
+        r = self.rng
+        extra, seen = [], set()
+        for f in r.sample(SAFE_FLAGS, r.randint(2, 6)):
+            if f[0] not in seen:  # a flag given twice with different values is a warning (SGL007)
+                seen.add(f[0])
+                extra.append(f)
+        groups = [["--tp-size", str(r.choice([1, 2, 4, 8]))],
+                  ["--disaggregation-transfer-backend", r.choice(BACKENDS)]] + extra
+        brk = ""
+        if r.random() < self.broken_ratio:
+            brk, flags = r.choice(BREAKS)
+            if flags[0] == "--disaggregation-transfer-backend":  # replace the backend
+                groups[1] = list(flags)
+            else:  # insert the flag between two others
+                groups.insert(r.randrange(0, len(groups) + 1), list(flags))
+        shared = [w for g in groups for w in g]
+        return {"shared": shared, "broken": brk, "image": r.choice(IMAGES), "port": r.choice([30000, 8000, 30010]),
+                "bootstrap": r.choice([8998, 9000]), "replicas": r.randint(1, 4), "gpus": r.choice([1, 2, 4, 8])}
+
+    # -- kinds ---------------------------------------------------------------------
+    def k8s_container(self, name: str, role: str, model: str, p: dict, indent: str, args: list = None,
+                      args_text: str = None) -> str:
+        lines = [f"{indent}- name: {name}-{role}",
+                 f"{indent}  image: {p['image']}",
+                 f"{indent}  imagePullPolicy: IfNotPresent",
+                 f"{indent}  command: [python3, -m, sglang.launch_server]"]
+        if args_text is not None:
+            lines.append(f"{indent}  args: {args_text}")
+        else:
+            lines.append(f"{indent}  args:")
+            lines += [f"{indent}    - {_q(a)}" for a in args]
+        lines += [f"{indent}  env:",
+                  f"{indent}    - name: SGLANG_ROLE",
+                  f"{indent}      value: {role}",
+                  f"{indent}    - name: NCCL_DEBUG",
+                  f"{indent}      value: WARN",
+                  f"{indent}    - name: POD_IP",
+                  f"{indent}      valueFrom:",
+                  f"{indent}        fieldRef:",
+                  f"{indent}          fieldPath: status.podIP",
+                  f"{indent}  ports:",
+                  f"{indent}    - containerPort: {p['port']}",
+                  f"{indent}      name: http",
+                  f"{indent}  resources:",
+                  f"{indent}    limits:",
+                  f"{indent}      nvidia.com/gpu: {p['gpus']}",
+                  f"{indent}  readinessProbe:",
+                  f"{indent}    httpGet: {{path: /health, port: {p['port']}}}",
+                  f"{indent}    periodSeconds: 10",
+                  f"{indent}  volumeMounts:",
+                  f"{indent}    - name: shm",
+                  f"{indent}      mountPath: /dev/shm"]
+        return "\n".join(lines)
+
+    def deployment(self, name: str, role: str, body: str, p: dict) -> str:
+        return f"""apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: {name}-{role}
+  labels:
+    app.kubernetes.io/name: {name}
+    app.kubernetes.io/component: {role}
+spec:
+  replicas: {p['replicas']}
+  selector:
+    matchLabels: {{app: {name}, role: {role}}}
+  template:
+    metadata:
+      labels: {{app: {name}, role: {role}}}
+    spec:
+      containers:
+{body}
+      volumes:
+        - name: shm
+          emptyDir: {{medium: Memory, sizeLimit: 16Gi}}
+"""
+
+    def role_args(self, model: str, role: str, p: dict) -> list:
+        a = ["--model-path", model, "--disaggregation-mode", role, "--port", str(p["port"])]
+        if role == "prefill":
+            a += ["--disaggregation-bootstrap-port", str(p["bootstrap"])]
+        return a
+
+    def k8s(self) -> None:
+        team, name, model = self.name()
+        p = self.params()
+        docs = []
+        for role in ("prefill", "decode"):
+            args = self.role_args(model, role, p) + p["shared"]
+            docs.append(self.deployment(name, role, self.k8s_container(name, role, model, p, "        ", args), p))
+        text = f"# {name}: prefill/decode deployments\n" + "---\n".join(docs)
+        self.write(f"deploy/{team}/k8s/{name}.yaml", text, kind="k8s", yaml_file=True, broken=p["broken"])
+
+    def k8s_anchor(self) -> None:
+        """Both roles share one flag list: an anchor on the prefill container's
+        args, an alias on the decode container's; the role flags are in each
+        container's command."""
+        team, name, model = self.name()
+        p = self.params()
+        shared = "\n".join(f"                - {_q(a)}" for a in ["--model-path", model] + p["shared"])
+        items = []
+        for role in ("prefill", "decode"):
+            extra = ["--disaggregation-mode", role, "--port", str(p["port"])]
+            if role == "prefill":
+                extra += ["--disaggregation-bootstrap-port", str(p["bootstrap"])]
+            cmd = "[python3, -m, sglang.launch_server, " + ", ".join(_q(a) for a in extra) + "]"
+            args = f"args: &shared_args\n{shared}" if role == "prefill" else "args: *shared_args"
+            items.append(f"""  - apiVersion: apps/v1
+    kind: Deployment
+    metadata: {{name: {name}-{role}, labels: {{app: {name}, role: {role}}}}}
+    spec:
+      replicas: {p['replicas']}
+      template:
+        spec:
+          containers:
+            - name: sglang
+              image: {p['image']}
+              command: {cmd}
+              {args}
+              resources:
+                limits: {{nvidia.com/gpu: {p['gpus']}}}
+""")
+        text = (f"# {name}: both roles share one flag list through a YAML anchor\n"
+                f"apiVersion: v1\nkind: List\nitems:\n" + "".join(items))
+        self.write(f"deploy/{team}/k8s/{name}-anchored.yaml", text, kind="k8s-anchor", yaml_file=True,
+                   broken=p["broken"])
+
+    def k8s_merge(self) -> None:
+        """One pod, two containers: the decode container is the prefill one
+        (an anchored mapping) merged in with ``<<:`` and its own name and args."""
+        team, name, model = self.name()
+        p = self.params()
+        blocks = []
+        for role in ("prefill", "decode"):
+            args = "\n".join(f"            - {_q(a)}" for a in self.role_args(model, role, p) + p["shared"])
+            if role == "prefill":
+                blocks.append(f"""        - &sglang_base
+          name: prefill
+          image: {p['image']}
+          command: [python3, -m, sglang.launch_server]
+          resources:
+            limits: {{nvidia.com/gpu: {p['gpus']}}}
+          args:
+{args}""")
+            else:
+                blocks.append(f"""        - <<: *sglang_base
+          name: decode
+          args:
+{args}""")
+        text = f"# {name}: prefill and decode containers of one pod, the second merged from the first\n" + \
+            self.deployment(name, "pd", "\n".join(blocks), p)
+        self.write(f"deploy/{team}/k8s/{name}-merged.yaml", text, kind="k8s-merge", yaml_file=True,
+                   broken=p["broken"])
+
+    def config_pair(self) -> None:
+        team, name, model = self.name()
+        p = self.params()
+        # The break, if any, goes into the role it breaks (config files are per role).
+        brk = p["broken"]
+        for role in ("prefill", "decode"):
+            lines = [f"# SGLang --config file: python -m sglang.launch_server --config {name}-{role}.yaml",
+                     f"model-path: {model}", f"disaggregation-mode: {role}", f"port: {p['port']}"]
+            shared = list(p["shared"])
+            i = 0
+            while i < len(shared):
+                key = shared[i][2:]
+                if i + 1 < len(shared) and not shared[i + 1].startswith("--"):
+                    val = shared[i + 1]
+                    lines.append(f"{key}: {_q(val) if not val.replace('.', '').isdigit() else val}")
+                    i += 2
+                else:
+                    lines.append(f"{key}: true")
+                    i += 1
+            if role == "prefill":
+                lines.append(f"disaggregation-bootstrap-port: {p['bootstrap']}")
+            breaks_here = brk and ((brk in ("SGL101", "SGL104") and role == "prefill") or
+                                   (brk == "SGL102" and role == "decode"))
+            self.write(f"deploy/{team}/sglang/{name}-{role}.yaml", "\n".join(lines) + "\n", kind="config-pair",
+                       yaml_file=True, broken=brk if breaks_here else "")
+
+    def yaml_j2(self, include: bool = False) -> None:
+        team, name, model = self.name()
+        p = self.params()
+        shared = ", ".join(_q(a) for a in ["--model-path", model] + p["shared"])
+        if include:
+            partial = f"deploy/{team}/templates/partials/{name}-flags.j2"
+            self.write(partial, "".join(f"            - {_q(a)}\n" for a in ["--model-path", model] + p["shared"]),
+                       launch=False)
+            self.out.partials.append(partial)
+            flags_block = f'{{% include "partials/{name}-flags.j2" %}}\n'
+            head = ""
+        else:
+            head = f"{{% set shared_flags = [{shared}] %}}\n"
+            flags_block = '{% for flag in shared_flags %}\n            - "{{ flag }}"\n{% endfor %}\n'
+        text = f"""{{#- {name}: one template rendered per role (role=prefill, role=decode). -#}}
+{head}apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: {name}-{{{{ role }}}}
+  labels: {{app: {name}, role: "{{{{ role }}}}"}}
+spec:
+  replicas: {p['replicas']}
+  template:
+    spec:
+      containers:
+        - name: {{{{ role }}}}
+          image: {p['image']}
+          command: ["python3", "-m", "sglang.launch_server"]
+          args:
+{flags_block}            - "--disaggregation-mode"
+            - "{{{{ role }}}}"
+            - "--port"
+            - "{p['port']}"
+{{% if role == "prefill" %}}
+            - "--disaggregation-bootstrap-port"
+            - "{p['bootstrap']}"
+{{% endif %}}
+          resources:
+            limits:
+              nvidia.com/gpu: {p['gpus']}
+"""
+        kind = "yaml-j2-include" if include else "yaml-j2"
+        self.write(f"deploy/{team}/templates/{name}.yaml.j2", text, kind=kind,
+                   broken="" if include else p["broken"])
+        if include and p["broken"]:
+            self.out.broken[partial] = p["broken"]  # the finding points into the partial
+
+    def sh_j2(self) -> None:
+        team, name, model = self.name()
+        p = self.params()
+        shared = " ".join(p["shared"])
+        text = f"""#!/usr/bin/env bash
+{{# {name}: launcher template rendered per role. #}}
+set -euo pipefail
+export NCCL_DEBUG=WARN
+exec python3 -m sglang.launch_server --model-path {model} {shared} \\
+  --disaggregation-mode {{{{ role }}}} \\
+{{%- if role == "prefill" %}}
+  --disaggregation-bootstrap-port {p['bootstrap']} \\
+{{%- endif %}}
+  --port {p['port']}
+"""
+        self.write(f"deploy/{team}/launch/{name}.sh.j2", text, kind="sh-j2", broken=p["broken"])
+
+    def shell(self) -> None:
+        team, name, model = self.name()
+        p = self.params()
+        text = f"""#!/usr/bin/env bash
+# {name}: starts a prefill and a decode server on one node.
+set -euo pipefail
+MODEL={model}
+COMMON_ARGS="--model-path $MODEL {' '.join(p['shared'])}"
+
+CUDA_VISIBLE_DEVICES=0,1 python3 -m sglang.launch_server $COMMON_ARGS \\
+  --disaggregation-mode prefill --port {p['port']} --disaggregation-bootstrap-port {p['bootstrap']} &
+CUDA_VISIBLE_DEVICES=2,3 python3 -m sglang.launch_server $COMMON_ARGS \\
+  --disaggregation-mode decode --port {p['port'] + 1} &
+wait
+"""
+        self.write(f"deploy/{team}/scripts/{name}.sh", text, kind="shell", broken=p["broken"], mode=0o755)
+
+    def run(self) -> Generated:
+        self.root.mkdir(parents=True, exist_ok=True)
+        makers = {"k8s": self.k8s, "k8s-anchor": self.k8s_anchor, "k8s-merge": self.k8s_merge,
+                  "config-pair": self.config_pair, "yaml-j2": self.yaml_j2,
+                  "yaml-j2-include": lambda: self.yaml_j2(include=True), "sh-j2": self.sh_j2, "shell": self.shell}
+        kinds = [k for k, _ in MIX]
+        weights = [w for _, w in MIX]
+        while len(self.out.files) < self.n:
+            kind = self.rng.choices(kinds, weights)[0]
+            if kind == "config-pair" and self.n - len(self.out.files) < 2:
+                kind = "k8s"
+            makers[kind]()
+        (self.root / "README.md").write_text(f"Synthetic pdlint benchmark repository: {self.n} launch files.\n")
+        return self.out
+
+
+def generate(root, n: int = 1000, seed: int = 0, broken_ratio: float = 0.10, git_init: bool = True) -> Generated:
+    """Write a synthetic repository of ``n`` launch files into ``root``.
+
+    The repository is made a git work tree of its own (``git init``, nothing
+    committed) so that pdlint, which lists files with ``git ls-files`` inside a
+    work tree, treats it as its own repository even when ``root`` lies inside
+    another one whose .gitignore would hide it."""
+    root = Path(root)
+    out = _Gen(root, n, seed, broken_ratio).run()
+    if git_init and shutil.which("git") and not (root / ".git").exists():
+        subprocess.run(["git", "init", "-q", str(root)], check=False, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL)
+    return out
+
+
+# --------------------------------------------------------------------------------------
+# Timing
+# --------------------------------------------------------------------------------------
+
+
+def find_tool(name: str):
+    here = os.path.dirname(sys.executable)
+    return shutil.which(name, path=here) or shutil.which(name)
+
+
+def run_once(cmd: list, cwd: Path) -> tuple:
+    t0 = time.perf_counter()
+    r = subprocess.run(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    return time.perf_counter() - t0, r.returncode, r.stdout, r.stderr
+
+
+def time_cmd(cmd: list, cwd: Path, repeat: int, warmup: int, ok_codes=(0, 1)) -> dict:
+    runs = []
+    rc = None
+    for i in range(warmup + repeat):
+        dt, rc, out, err = run_once(cmd, cwd)
+        if rc not in ok_codes:
+            raise RuntimeError(f"{' '.join(cmd[:3])}... exited {rc}:\n{err.decode(errors='replace')[-2000:]}")
+        if i >= warmup:
+            runs.append(dt)
+    return {"median_s": statistics.median(runs), "min_s": min(runs), "max_s": max(runs), "runs": runs, "rc": rc}
+
+
+def tool_version(cmd: list) -> str:
+    try:
+        r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=60)
+        return r.stdout.decode(errors="replace").strip().splitlines()[0] if r.stdout else ""
+    except (OSError, subprocess.SubprocessError):
+        return ""
+
+
+def bench(gen: Generated, repeat: int, warmup: int, log, pdlint: str = None) -> dict:
+    root = gen.root
+    pdlint = pdlint or find_tool("pdlint")
+    if pdlint is None:
+        raise SystemExit("bench: pdlint is not installed (next to sys.executable or on PATH)")
+    check_yaml = find_tool("check-yaml")
+    yamllint = find_tool("yamllint")
+    yaml_files = sorted(gen.yaml_files)
+    launch_files = sorted(gen.files)
+
+    rows = {}
+    log(f"timing pdlint --version ({repeat} runs + {warmup} warm-up)")
+    rows["pdlint --version"] = time_cmd([pdlint, "--version"], root, repeat, warmup, ok_codes=(0,))
+    log("timing pdlint . (every file, both roles)")
+    rows["pdlint <repo>"] = time_cmd([pdlint, "check", "."], root, repeat, warmup)
+    log("timing pdlint FILE... (pre-commit --all-files style)")
+    rows["pdlint <all launch files>"] = time_cmd([pdlint, "check", "--", *launch_files], root, repeat, warmup)
+    log("timing pdlint YAML-FILE...")
+    rows["pdlint <yaml files>"] = time_cmd([pdlint, "check", "--", *yaml_files], root, repeat, warmup)
+    skipped = {}
+    if check_yaml:
+        log("timing check-yaml")
+        rows["check-yaml <yaml files>"] = time_cmd([check_yaml, "--allow-multiple-documents", *yaml_files], root,
+                                                   repeat, warmup)
+    else:
+        skipped["check-yaml"] = "not installed (pip install pre-commit-hooks)"
+        log("skipping check-yaml: not installed (pip install pre-commit-hooks)")
+    if yamllint:
+        log("timing yamllint")
+        rows["yamllint <yaml files>"] = time_cmd([yamllint, "-d", "relaxed", *yaml_files], root, repeat, warmup)
+    else:
+        skipped["yamllint"] = "not installed (pip install yamllint)"
+        log("skipping yamllint: not installed (pip install yamllint)")
+
+    # What pdlint found (one more, untimed run).
+    r = subprocess.run([pdlint, "check", "--format", "json", "."], cwd=root, stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE)
+    report = json.loads(r.stdout.decode() or "{}")
+    errors = [f for f in report.get("findings", []) if f.get("severity") == "error"]
+    by_code: dict = {}
+    for f in errors:
+        by_code[f["code"]] = by_code.get(f["code"], 0) + 1
+    found = {(f["path"], f["code"]) for f in errors}
+    planted = set(gen.broken.items())
+    findings = {
+        "launches": len(report.get("launches", [])),
+        "files_scanned": report.get("files"),
+        "planted_broken": len(planted),
+        "error_findings": len(errors),
+        "by_code": dict(sorted(by_code.items())),
+        "planted_found": len(planted & found),
+        "planted_missed": sorted(f"{p} {c}" for p, c in planted - found),
+        "unexpected": sorted(f"{p} {c}" for p, c in found - planted),
+    }
+
+    def ratio(a: str, b: str):
+        if a in rows and b in rows and rows[b]["median_s"] > 0:
+            return round(rows[a]["median_s"] / rows[b]["median_s"], 2)
+        return None
+
+    ratios = {
+        "pdlint <repo> / check-yaml": ratio("pdlint <repo>", "check-yaml <yaml files>"),
+        "pdlint <repo> / yamllint": ratio("pdlint <repo>", "yamllint <yaml files>"),
+        "pdlint <all launch files> / check-yaml": ratio("pdlint <all launch files>", "check-yaml <yaml files>"),
+        "pdlint <all launch files> / yamllint": ratio("pdlint <all launch files>", "yamllint <yaml files>"),
+        "pdlint <yaml files> / check-yaml": ratio("pdlint <yaml files>", "check-yaml <yaml files>"),
+        "pdlint <yaml files> / yamllint": ratio("pdlint <yaml files>", "yamllint <yaml files>"),
+    }
+    return {
+        "n": len(launch_files),
+        "kinds": dict(sorted(gen.kinds.items())),
+        "yaml_files": len(yaml_files),
+        "partials": len(gen.partials),
+        "repeat": repeat,
+        "warmup": warmup,
+        "machine": {"python": platform.python_version(), "implementation": platform.python_implementation(),
+                    "platform": platform.platform(), "cpus": os.cpu_count(),
+                    "loadavg_1m": round(os.getloadavg()[0], 2) if hasattr(os, "getloadavg") else None},
+        "tools": {"pdlint": {"path": pdlint, "version": tool_version([pdlint, "--version"])},
+                  "check-yaml": {"path": check_yaml} if check_yaml else None,
+                  "yamllint": {"path": yamllint, "version": tool_version([yamllint, "--version"])} if yamllint else None},
+        "skipped": skipped,
+        "timings": rows,
+        "ratios": ratios,
+        "findings": findings,
+    }
+
+
+def table(s: dict) -> str:
+    n_yaml = s["yaml_files"]
+    files_of = {"pdlint --version": "-", "pdlint <repo>": f"{s['n']} (+{s['partials']} partials)",
+                "pdlint <all launch files>": str(s["n"]), "pdlint <yaml files>": str(n_yaml),
+                "check-yaml <yaml files>": str(n_yaml), "yamllint <yaml files>": str(n_yaml)}
+    out = [f"pdlint benchmark: {s['n']} launch files ({', '.join(f'{k} {v}' for k, v in s['kinds'].items())}); "
+           f"{n_yaml} plain YAML files",
+           f"machine: {s['machine']['cpus']} CPUs, Python {s['machine']['python']}, "
+           f"load {s['machine']['loadavg_1m']}; median of {s['repeat']} runs after {s['warmup']} warm-up",
+           "",
+           f"{'command':<28} {'files':>20} {'median':>9} {'min':>9} {'per file':>10} {'rc':>3}",
+           "-" * 84]
+    for name, r in s["timings"].items():
+        nf = files_of.get(name, "")
+        try:
+            per = f"{r['median_s'] / int(nf.split()[0]) * 1000:.2f} ms"
+        except (ValueError, ZeroDivisionError):
+            per = ""
+        out.append(f"{name:<28} {nf:>20} {r['median_s'] * 1000:>7.0f}ms {r['min_s'] * 1000:>7.0f}ms {per:>10} "
+                   f"{r['rc']:>3}")
+    for name, why in s["skipped"].items():
+        out.append(f"{name:<28} skipped: {why}")
+    out += ["", "ratios (median time; >1 means pdlint is slower):"]
+    for k, v in s["ratios"].items():
+        if v is not None:
+            out.append(f"  {k:<42} {v:>6.2f}x")
+    f = s["findings"]
+    out += ["", f"pdlint found {f['error_findings']} errors ({', '.join(f'{k} {v}' for k, v in f['by_code'].items())}) "
+                f"in {f['launches']} launches; planted {f['planted_broken']}, found {f['planted_found']}, "
+                f"missed {len(f['planted_missed'])}, unexpected {len(f['unexpected'])}"]
+    for m in f["planted_missed"][:10]:
+        out.append(f"  missed: {m}")
+    for m in f["unexpected"][:10]:
+        out.append(f"  unexpected: {m}")
+    return "\n".join(out)
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("-n", type=int, default=1000, help="number of launch files (default 1000)")
+    ap.add_argument("--repeat", type=int, default=3, help="timed runs per command (median; default 3)")
+    ap.add_argument("--warmup", type=int, default=1, help="untimed warm-up runs per command (default 1)")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--broken-ratio", type=float, default=0.10)
+    ap.add_argument("--out", help="generate into this directory (default: a temporary one, removed afterwards)")
+    ap.add_argument("--keep", action="store_true", help="keep the temporary repository")
+    ap.add_argument("--generate-only", action="store_true", help="only write the repository (needs --out)")
+    ap.add_argument("--json", action="store_true", help="print the JSON summary instead of the table")
+    ap.add_argument("--save", metavar="FILE", help="also write the JSON summary to FILE")
+    ap.add_argument("--pdlint", metavar="PATH", help="the pdlint executable (default: next to this Python, or on PATH)")
+    a = ap.parse_args(argv)
+    if a.repeat < 1 or a.n < 1:
+        ap.error("-n and --repeat must be at least 1")
+    if a.generate_only and not a.out:
+        ap.error("--generate-only needs --out")
+
+    def log(msg: str) -> None:
+        sys.stderr.write(f"bench: {msg}\n")
+
+    tmp = None
+    if a.out:
+        root = Path(a.out).resolve()
+        if root.exists() and any(root.iterdir()):
+            ap.error(f"--out {root} exists and is not empty")
+    else:
+        tmp = tempfile.mkdtemp(prefix="pdlint-bench-")
+        root = Path(tmp) / "repo"
+    try:
+        log(f"generating {a.n} launch files in {root}")
+        gen = generate(root, a.n, a.seed, a.broken_ratio)
+        if a.generate_only:
+            log(f"wrote {len(gen.files)} launch files ({len(gen.broken)} broken) to {root}")
+            return 0
+        summary = bench(gen, a.repeat, a.warmup, log, a.pdlint)
+        summary["repository"] = str(root) if (a.out or a.keep) else None
+        if a.save:
+            Path(a.save).write_text(json.dumps(summary, indent=2) + "\n")
+        if a.json:
+            sys.stdout.write(json.dumps(summary, indent=2) + "\n")
+        else:
+            sys.stdout.write(table(summary) + "\n")
+        return 0
+    finally:
+        if tmp and not a.keep:
+            shutil.rmtree(tmp, ignore_errors=True)
+        elif tmp:
+            log(f"kept {root}")
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,81 @@
+"""The benchmark's repository generator (bench/bench.py) makes the files it
+promises, and pdlint finds launches - and exactly the planted errors - in
+them.  No timing here: figures come from running bench/bench.py."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def load_bench():
+    spec = importlib.util.spec_from_file_location("pdlint_bench", REPO / "bench" / "bench.py")
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules["pdlint_bench"] = mod
+    spec.loader.exec_module(mod)
+    return mod
+
+
+@pytest.fixture(scope="module")
+def bench():
+    return load_bench()
+
+
+def test_generate_small_repository(bench, tmp_path):
+    gen = bench.generate(tmp_path / "repo", n=10, seed=1)
+    assert len(gen.files) == 10
+    for rel in gen.files + gen.partials:
+        assert (gen.root / rel).is_file(), rel
+    assert set(gen.yaml_files) <= set(gen.files)
+    assert all(rel.endswith(".yaml") for rel in gen.yaml_files)
+    assert sum(gen.kinds.values()) == 10
+    # Deterministic for a seed.
+    again = bench.generate(tmp_path / "again", n=10, seed=1)
+    assert again.files == gen.files and again.broken == gen.broken
+    assert [(again.root / f).read_text() for f in again.files] == [(gen.root / f).read_text() for f in gen.files]
+
+
+def test_generator_covers_every_kind(bench, tmp_path):
+    gen = bench.generate(tmp_path / "repo", n=120, seed=3, git_init=False)
+    assert set(gen.kinds) == {k for k, _ in bench.MIX}
+    names = gen.files
+    assert any(f.endswith(".yaml.j2") for f in names) and any(f.endswith(".sh.j2") for f in names)
+    assert any(f.endswith(".sh") for f in names) and gen.partials
+    assert any("&shared_args" in (gen.root / f).read_text() for f in names)
+    assert any("<<: *sglang_base" in (gen.root / f).read_text() for f in names)
+    assert gen.broken
+
+
+def test_pdlint_finds_launches_and_the_planted_errors(bench, tmp_path):
+    pdlint = bench.find_tool("pdlint")
+    if pdlint is None:
+        pytest.skip("pdlint is not installed")
+    gen = bench.generate(tmp_path / "repo", n=10, seed=0, broken_ratio=0.3)
+    assert gen.broken, "seed 0 with ratio 0.3 plants at least one error"
+    r = subprocess.run([pdlint, "check", "--format", "json", "."], cwd=gen.root, stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, text=True, timeout=300)
+    assert r.returncode == 1, r.stderr
+    report = json.loads(r.stdout)
+    assert report["files"] >= 10
+    launches = report["launches"]
+    assert len(launches) >= 10
+    assert {l["role"] for l in launches} >= {"prefill", "decode"}
+    assert set(gen.files) <= {l["path"] for l in launches}  # every generated file holds a launch
+    errors = {(f["path"], f["code"]) for f in report["findings"] if f["severity"] == "error"}
+    assert errors == set(gen.broken.items())
+
+
+def test_bench_cli_generate_only(tmp_path):
+    out = tmp_path / "gen"
+    r = subprocess.run([sys.executable, str(REPO / "bench" / "bench.py"), "-n", "10", "--generate-only",
+                        "--out", str(out)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    files = [p for p in out.rglob("*") if p.is_file() and ".git" not in p.parts]
+    assert len(files) >= 10
