@@ -1,0 +1,346 @@
+"""Builtins with an effect on the evaluation (``eval``, ``source``, ``set``,
+``shift``, ``exit``...), command substitution and nested ``sh -c`` shells."""
+
+from __future__ import annotations
+
+import re
+from typing import Optional
+
+from pdlint.text import EMPTY, SourceFile, TStr
+
+from .control import short
+from .state import Ctx, Out, State, Var, tstr_key
+from .words import _ANSI, computed, has_known_char, join_with, opaque_mask
+
+_SHELLS = frozenset({"sh", "bash", "dash", "ksh", "zsh", "ash"})
+_DASH_C = re.compile(r"-[a-zA-Z]*c[a-zA-Z]*")
+_ECHO_FLAGS = re.compile(r"-[neE]+")
+_PRINTF_CONV = re.compile(r"%([-+ #0]*)(\d*)(?:\.(\d*))?([sdibqc%])")
+_SCRIPT_DIR = re.compile(r"^\$\{(0|BASH_SOURCE(\[0\])?)%/\*\}$")
+
+
+class Builtins:
+    """Builtins, ``$(...)`` and ``sh -c`` (mixed into the interpreter)."""
+
+    # -- builtins -----------------------------------------------------------------
+    def b_eval(self, words, st, unk, penv, node) -> list:
+        args = words[1:]
+        if not args:
+            return [Out(st, True)]
+        text = join_with(args, computed(" ", words[0]))
+        if not has_known_char(text):
+            return [Out(st, None)]
+        if not self.deeper("eval"):
+            return [Out(st, None)]
+        self.spend(len(text.text))
+        unit = self.parse(text, kind="eval")
+        depth = st.push_ctx(Ctx(f"eval at line {words[0].origin.line}"))
+        self.depth += 1
+        try:
+            with self.in_unit(unit):
+                outs = self.run_block(unit.root, st)
+        finally:
+            self.depth -= 1
+        for o in outs:
+            o.st.close_ctx(depth)
+        return outs
+
+    def b_source(self, words, st, unk, penv, node) -> list:
+        if len(words) < 2:
+            return [Out(st, False)]
+        path = script_relative(words[1])
+        current = file_of(words[0]) or file_of(words[1]) or (file_of(self.top.tstr) if self.top else None)
+        if current is None:
+            return [Out(st, None)]
+        try:
+            src = self.ctx.resolve_source(path, current)
+        except Exception:  # the caller's resolver must not stop the evaluation
+            src = None
+        if src is None:
+            return [Out(st, None)]
+        if id(src) in self.sourcing:
+            self.limit("source-loop", f"{src.path} sources itself (directly or through other files);"
+                                      " the inner source was not evaluated")
+            return [Out(st, None)]
+        if not self.deeper(f"source {path}"):
+            return [Out(st, None)]
+        unit = self.units.get(id(src))
+        if unit is None:
+            unit = self.units[id(src)] = self.parse(TStr.from_source(src), kind="sourced file")
+        saved_pos = st.positional
+        if len(words) > 2:
+            st.positional = tuple(Var(w) for w in words[2:])
+        depth = st.push_ctx(Ctx(f"source {short(path, 60)} (line {words[0].origin.line})"))
+        self.depth += 1
+        self.sourcing.append(id(src))
+        try:
+            with self.in_unit(unit):
+                outs = self.run_block(unit.root, st)
+        finally:
+            self.depth -= 1
+            self.sourcing.pop()
+        for o in outs:
+            if o.st.flow == "return":
+                o.st.flow = None
+            if len(words) > 2:
+                o.st.positional = saved_pos
+            o.st.close_ctx(depth)
+        return outs
+
+    def b_exit(self, words, st, unk, penv, node) -> list:
+        st.flow = "exit" if words[0].text == "exit" else "return"
+        return [Out(st, exit_status(words))]
+
+    def b_loop_control(self, words, st, unk, penv, node) -> list:
+        st.flow = words[0].text
+        st.flow_n = int(words[1].text) if len(words) > 1 and words[1].text.isdigit() else 1
+        return [Out(st, True)]
+
+    def b_shift(self, words, st, unk, penv, node) -> list:
+        n = int(words[1].text) if len(words) > 1 and words[1].text.isdigit() else 1
+        if st.positional is not None:
+            if n > len(st.positional):
+                return [Out(st, False)]
+            st.positional = st.positional[n:]
+        else:
+            st.pos_bind = {i - n: v for i, v in st.pos_bind.items() if i > n}
+        return [Out(st, True)]
+
+    def b_set(self, words, st, unk, penv, node) -> list:
+        args = words[1:]
+        i = 0
+        while i < len(args):
+            text = args[i].text
+            if text == "--":
+                st.positional = tuple(Var(w) for w in args[i + 1:])
+                break
+            if text[:1] in "-+" and len(text) > 1:
+                on = text[0] == "-"
+                if "a" in text[1:]:
+                    st.allexport = on
+                if "o" in text[1:] and i + 1 < len(args):
+                    if args[i + 1].text == "allexport":
+                        st.allexport = on
+                    i += 1
+                i += 1
+                continue
+            st.positional = tuple(Var(w) for w in args[i:])
+            break
+        return [Out(st, True)]
+
+    def b_declare(self, words, st, unk, penv, node) -> list:
+        flags: set = set()
+        for w in words[1:]:
+            self.declare_word(words[0].text, flags, w, st)
+        return [Out(st, True)]
+
+    def b_unset(self, words, st, unk, penv, node) -> list:
+        return self.unset_words(words[1:], st)
+
+    def b_true(self, words, st, unk, penv, node) -> list:
+        return [Out(st, words[0].text != "false")]
+
+    def b_test(self, words, st, unk, penv, node) -> list:
+        args = words[1:]
+        if words[0].text == "[" and args and args[-1].text == "]":
+            args = args[:-1]
+        cond = self.test_words(args)
+        return [Out(st, cond.value, cond.if_true, cond.if_false)]
+
+    def b_read(self, words, st, unk, penv, node) -> list:
+        """``read [-r] [-a NAME] NAME...``: the names get values not known at lint time."""
+        args, names = words[1:], []
+        i = 0
+        while i < len(args):
+            text = args[i].text
+            if text.startswith("-") and len(text) > 1:
+                if text[-1] in "adinNptu" and i + 1 < len(args):
+                    if text[-1] == "a":
+                        names.append(args[i + 1].text)
+                    i += 1
+            else:
+                names.append(text)
+            i += 1
+        for name in names or ["REPLY"]:
+            if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name):
+                st.vars.pop(name, None)
+        return [Out(st, None)]
+
+    def b_printf_var(self, words, st, unk, penv, node) -> list:
+        """``printf -v NAME FORMAT ARGS``: an assignment, not output."""
+        if len(words) >= 4 and words[1].text == "-v":
+            value = format_printf(words[3], words[4:])
+            name = words[2].text
+            if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name):
+                st.assign(name, Var(value if value is not None else words[3].as_opaque(), frozenset(unk)))
+            return [Out(st, True)]
+        return self.external(words, st, unk, penv, node)
+
+    # -- command substitution and nested shells ---------------------------------------
+    def command_substitution(self, node, st: State, unk: set) -> TStr:
+        """The output of ``$(...)`` when it is made of ``echo``/``printf`` of
+        known text (e.g. a function emitting flags); else a placeholder."""
+        use = self.unit.slice(node)
+        placeholder = use.as_opaque()
+        items = self.statements(node)
+        if not items:
+            return EMPTY
+        if not self.deeper("command substitution"):
+            return placeholder
+        sub = st.fork()
+        sub.out, sub.out_bad, sub.flow = (), False, None
+        sub.push_ctx(Ctx(f"command substitution at line {use.origin.line}"))
+        self.capture_unk.append(set())
+        self.depth += 1
+        try:
+            outs = self.run_seq(items, sub)
+        finally:
+            self.depth -= 1
+            inner_unk = self.capture_unk.pop()
+        outputs = {tuple(tstr_key(t) for t in o.st.out or ()) for o in outs}
+        if any(o.st.out_bad or o.st.out is None for o in outs) or len(outputs) != 1:
+            return placeholder
+        out = TStr.join(outs[0].st.out)
+        out = out[:len(out.text.rstrip("\n"))]
+        unk |= inner_unk
+        self.spend(len(out.text))
+        inner = use.text[2:] if use.text.startswith("$(") else use.text[1:]
+        first = inner.split()[0] if inner.split() else ""
+        return out.reached_via(use, f"$({first.rstrip(')')})")
+
+    def capture(self, words: list, st: State, unk: set) -> None:
+        """``echo``/``printf`` inside ``$(...)``: append to the captured output."""
+        if words[0].text == "echo":
+            args, newline = words[1:], True
+            while args and _ECHO_FLAGS.fullmatch(args[0].text):
+                newline = newline and "n" not in args[0].text
+                args = args[1:]
+            out = join_with(args, computed(" ", words[0]))
+            if newline:
+                out = out + computed("\n", words[0])
+        else:
+            out = format_printf(words[1], words[2:]) if len(words) > 1 else EMPTY
+            if out is None:
+                st.out_bad = True
+                return
+        st.out = st.out + (out,)
+        if self.capture_unk:
+            self.capture_unk[-1].update(unk)
+
+    def nested_shell(self, words: list, st: State, penv: list) -> None:
+        """``sh -c STRING [ARG0 ARGS...]`` anywhere in a command (also behind
+        wrappers such as ``srun``/``timeout``/``docker run IMAGE``): evaluate
+        STRING as a child shell that sees only exported variables."""
+        for i in range(len(words) - 2):
+            base = words[i].text.rsplit("/", 1)[-1]
+            if base in _SHELLS and _DASH_C.fullmatch(words[i + 1].text):
+                script, rest = words[i + 2], words[i + 3:]
+                break
+        else:
+            return
+        if not has_known_char(script) or not self.deeper(f"{base} -c"):
+            return
+        child = State()
+        for name, var in st.vars.items():
+            if name in st.exported and not var.is_array:
+                child.vars[name] = var
+                child.exported[name] = True
+        for name, var in penv:
+            child.vars[name] = var
+            child.exported[name] = True
+        child.positional = tuple(Var(w) for w in rest[1:])
+        child.ctx = st.ctx + (Ctx(f"{base} -c at line {words[i].origin.line}"),)
+        if st.out is not None:
+            child.out = ()
+        unit = self.parse(script, kind=f"{base} -c string")
+        self.depth += 1
+        try:
+            with self.in_unit(unit):
+                self.run_block(unit.root, child)
+        finally:
+            self.depth -= 1
+
+
+def exit_status(words: list) -> Optional[bool]:
+    if len(words) < 2:
+        return True if words[0].text == "exit" else None
+    text = words[1].text
+    return text == "0" if text.lstrip("-").isdigit() else None
+
+
+def file_of(t: TStr) -> Optional[SourceFile]:
+    for p in t.pieces:
+        if p.src is not None:
+            return p.src
+    return None
+
+
+def script_relative(path: TStr) -> str:
+    """The path given to ``source``, with a leading script-directory idiom
+    (``$(dirname "$0")/``, ``$SCRIPT_DIR/`` holding ``$(cd "$(dirname
+    "${BASH_SOURCE[0]}")" && pwd)``, ``${BASH_SOURCE%/*}/``...) removed, so it
+    is relative to the sourcing file's directory."""
+    text = path.text
+    mask = opaque_mask(path)
+    if not mask or not mask[0]:
+        return text
+    k = next((i for i, m in enumerate(mask) if not m), len(text))
+    prefix = text[:k]
+    if k < len(text) and text[k] == "/" and _is_script_dir(prefix):
+        return text[k + 1:]
+    return text
+
+
+def _is_script_dir(prefix: str) -> bool:
+    if _SCRIPT_DIR.match(prefix):
+        return True
+    return "dirname" in prefix and bool(re.search(r"\$0\b|\$\{0\}|BASH_SOURCE", prefix))
+
+
+def format_printf(fmt: TStr, args: list) -> Optional[TStr]:
+    """``printf FORMAT ARGS`` for ``%s %b %q %d %i %c %%`` without widths;
+    None for anything else.  The format is reused while arguments remain."""
+    s = fmt.text
+    parts: list = []
+    ai = 0
+    for _ in range(len(args) + 1):
+        consumed = False
+        start = i = 0
+        while i < len(s):
+            c = s[i]
+            if c == "\\" and i + 1 < len(s):
+                parts.append(fmt[start:i])
+                esc = s[i + 1]
+                parts.append(computed(_ANSI[esc], fmt[i:i + 2]) if esc in _ANSI else fmt[i:i + 2])
+                i += 2
+                start = i
+                continue
+            if c != "%":
+                i += 1
+                continue
+            parts.append(fmt[start:i])
+            m = _PRINTF_CONV.match(s, i)
+            if not m or m.group(1) or m.group(2) or m.group(3) is not None:
+                return None
+            conv = m.group(4)
+            if conv == "%":
+                parts.append(fmt[i + 1:i + 2])
+            else:
+                arg = args[ai] if ai < len(args) else EMPTY
+                ai += 1
+                consumed = True
+                if conv in "di" and not arg.opaque:
+                    text = arg.text.strip()
+                    if text and not re.fullmatch(r"[-+]?[0-9]+", text):
+                        return None
+                    parts.append(computed(str(int(text or "0")), arg if arg.text else fmt[i:m.end()]))
+                elif conv == "c":
+                    parts.append(arg[:1])
+                else:
+                    parts.append(arg)
+            i = m.end()
+            start = i
+        parts.append(fmt[start:])
+        if ai >= len(args) or not consumed:
+            break
+    return TStr.join(parts)

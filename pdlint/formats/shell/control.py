@@ -1,0 +1,394 @@
+"""Control flow for the evaluator: ``if``/``case`` (with the path splits and
+variable bindings of unknown conditions), loops, and function calls."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from pdlint.text import TStr
+
+from . import syntax
+from .conditions import bind, is_literal, role_of, single_reference
+from .state import Ctx, Fact, FuncDef, Out, State, Var
+from .words import computed, glob_regex, has_glob
+
+MAX_LOOP_ITERATIONS = 256
+_CTX_TEXT = 80
+
+#: Commands that do not make a function worth evaluating when the script never
+#: calls it (see :meth:`Control.evaluate_uncalled`).
+INERT_COMMANDS = frozenset({
+    "echo", "printf", "local", "export", "declare", "typeset", "readonly", "unset", "set",
+    "shift", "return", "exit", "true", "false", ":", "test", "[", "[[", "cd", "pushd", "popd",
+    "read", "wait", "kill", "sleep", "trap", "break", "continue", "shopt", "umask", "ulimit",
+})
+
+
+class Control:
+    """Branches, loops and functions (mixed into the interpreter)."""
+
+    # -- if / case ----------------------------------------------------------------
+    def cond_text(self, items: list) -> str:
+        if not items:
+            return ""
+        a = self.unit.start(items[0][0])
+        b = self.unit.char(items[-1][0].end_byte)
+        return short(self.unit.text[a:b])
+
+    def if_arms(self, node) -> tuple:
+        """``([(keyword, condition items, body items)], else items or None)``."""
+        arms, else_items = [], None
+        for clause in [node] + [c for c in node.named_children if c.type == "elif_clause"]:
+            cond, body, in_body = [], [], False
+            kids = clause.children
+            for i, child in enumerate(kids):
+                if child.type == "then":
+                    in_body = True
+                    continue
+                if not child.is_named or child.type in ("comment", "elif_clause", "else_clause"):
+                    continue
+                bg = i + 1 < len(kids) and kids[i + 1].type == "&"
+                (body if in_body else cond).append((child, bg))
+            arms.append(("if" if clause is node else "elif", cond, body))
+        for clause in node.named_children:
+            if clause.type == "else_clause":
+                else_items = self.statements(clause)
+        return arms, else_items
+
+    def arm_ctx(self, text: str, facts: tuple, forked: bool) -> Ctx:
+        role = next((f.role for f in facts if f.role), None)
+        binds = any(f.name for f in facts)
+        return Ctx(text, role, forked and (binds or role is not None))
+
+    def exec_if(self, node, st: State) -> list:
+        arms, else_items = self.if_arms(node)
+        first = self.cond_text(arms[0][1]) if arms else ""
+        results: list = []
+        pending = [(st, ())]
+        for keyword, cond, body in arms:
+            text = self.cond_text(cond)
+            nxt = []
+            for s, else_facts in pending:
+                for o in self.run_seq(cond, s):
+                    if o.st.flow:
+                        results.append(o)
+                        continue
+                    if o.status is not False:
+                        decided = o.status is True and not o.forked
+                        taken = o.st if o.status is True else o.st.fork()
+                        if not decided:
+                            for fact in o.if_true:
+                                bind(taken, fact)
+                        entry = self.arm_ctx(f"{keyword} {text} (then)", o.if_true, not decided)
+                        results.extend(self.run_arm(body, taken, entry))
+                    if o.status is not True:
+                        decided = o.status is False and not o.forked
+                        if not decided:
+                            for fact in o.if_false:
+                                bind(o.st, fact)
+                        nxt.append((o.st, else_facts + (() if decided else o.if_false)))
+            pending = nxt
+        for s, facts in pending:
+            entry = self.arm_ctx(f"if {first} (else)", facts, True)
+            results.extend(self.run_arm(else_items or [], s, entry))
+        return self.merge(results)
+
+    def exec_case(self, node, st: State) -> list:
+        subject_node = node.child_by_field_name("value")
+        if subject_node is None:
+            return [Out(st, True)]
+        subject = self.expand_value(subject_node, st, set())
+        ref = single_reference(self.unit, subject_node)
+        subject_text = short(self.unit.source_text(subject_node))
+        results: list = []
+        alive, carry = [st], []
+        for item in (c for c in node.named_children if c.type == "case_item"):
+            patterns = syntax.field_children(item, "value")
+            body = [(c, bg) for c, bg in self.statements(item) if c not in patterns and not _is_pattern(item, c)]
+            term = next((c.type for c in item.children if c.type in (";;", ";&", ";;&")), ";;")
+            label = f"case {subject_text} in {'|'.join(self.unit.source_text(p) for p in patterns)})"
+            entering = [(c, Ctx(label, self.pattern_role(patterns))) for c in carry]
+            carry, still = [], []
+            for a in alive:
+                matched, forks = self.case_match(subject, ref, patterns, a, label)
+                entering.extend(forks)
+                if matched is not True:
+                    still.append(a)
+            alive = still
+            for state, entry in entering:
+                for o in self.run_arm(body, state, entry):
+                    if o.st.flow or term == ";;":
+                        results.append(o)
+                    elif term == ";&":
+                        carry.append(o.st)
+                    else:
+                        alive.append(o.st)
+        results.extend(Out(s, True) for s in alive + carry)
+        return self.merge(results)
+
+    def pattern_role(self, patterns: list) -> Optional[str]:
+        roles = {role_of(self.unit.source_text(p)) for p in patterns}
+        roles.discard(None)
+        return roles.pop() if len(roles) == 1 else None
+
+    def case_match(self, subject: TStr, ref: Optional[str], patterns: list, st: State, label: str) -> tuple:
+        """Does ``subject`` match the item?  ``(True|False|None, [(state, ctx)])``."""
+        pats = []
+        for p in patterns:
+            t, mask = self.expand_pattern(p, st, set())
+            pats.append((t, mask, is_literal(self.unit, p)))
+        role = self.pattern_role(patterns)
+        if not subject.opaque:
+            unknown_pattern = False
+            for t, mask, _ in pats:
+                if t.opaque:
+                    unknown_pattern = True
+                elif glob_regex(t.text, mask).fullmatch(subject.text):
+                    return True, [(st, Ctx(label, role))]
+            if not unknown_pattern:
+                return False, []
+            return None, [(st.fork(), Ctx(label, role, role is not None))]
+        if any(t.text == "*" and not mask[0] for t, mask, _ in pats):
+            return True, [(st, Ctx(label, role))]
+        forks = []
+        literal = [t for t, mask, lit in pats if lit and not t.opaque and not has_glob(t.text, mask)]
+        if ref is not None and literal:
+            for t in literal:
+                arm = st.fork()
+                bind(arm, _fact(ref, t))
+                forks.append((arm, Ctx(label, role_of(t.text) or role, True)))
+            if len(literal) < len(pats):
+                forks.append((st.fork(), Ctx(label, role, role is not None)))
+        else:
+            forks.append((st.fork(), Ctx(label, role, role is not None)))
+        return None, forks
+
+    # -- loops ------------------------------------------------------------------
+    def loop_step(self, o: Out, nxt: list, done: list) -> None:
+        """Sort a path leaving a loop body: next iteration or out of the loop."""
+        s = o.st
+        if s.flow in ("break", "continue"):
+            if s.flow_n > 1:
+                s.flow_n -= 1
+                done.append(o)
+                return
+            flow, s.flow, s.flow_n = s.flow, None, 0
+            (done if flow == "break" else nxt).append(Out(s, True))
+        elif s.flow:
+            done.append(o)
+        else:
+            nxt.append(Out(s, True))
+
+    def exec_for(self, node, st: State) -> list:
+        var_node = node.child_by_field_name("variable")
+        body_node = node.child_by_field_name("body")
+        if var_node is None or body_node is None:
+            return [Out(st, None)]
+        var = self.unit.source_text(var_node)
+        values = syntax.field_children(node, "value")
+        unk: set = set()
+        if values:
+            items = self.expand_args(values, st, unk)
+        elif st.positional is not None:
+            items = [v.value for v in st.positional]
+        else:
+            items = [computed("$@", self.unit.slice(var_node)).as_opaque()]
+            unk.add("@")
+        body = self.statements(body_node)
+        states, done = [st], []
+        for n, item in enumerate(items):
+            if n >= MAX_LOOP_ITERATIONS:
+                self.limit("loop", f"a loop ran more than {MAX_LOOP_ITERATIONS} iterations; the rest was skipped")
+                break
+            nxt: list = []
+            for s in states:
+                s.assign(var, Var(item, frozenset(unk) if item.opaque else frozenset()))
+                for o in self.run_arm(body, s, Ctx(f"for {var} in ... ({var}={short(item.text, 40)})"), False):
+                    self.loop_step(o, nxt, done)
+            states = [o.st for o in self.merge(nxt)]
+            if not states:
+                break
+        return self.merge([Out(s, True) for s in states] + done)
+
+    def exec_while(self, node, st: State) -> list:
+        """``while``/``until``: iterate while the condition is known; when it is
+        not, evaluate the body once (for its commands) and continue after the
+        loop with the state from before that body (zero iterations)."""
+        keyword = syntax.first_token(node) or "while"
+        cond = [(c, False) for c in syntax.field_children(node, "condition")]
+        body_node = node.child_by_field_name("body")
+        body = self.statements(body_node) if body_node is not None else []
+        label = f"{keyword} {self.cond_text(cond)}"
+        states, done = [st], []
+        for _ in range(MAX_LOOP_ITERATIONS):
+            nxt: list = []
+            before = [s.fork() for s in states]  # the body mutates the states
+            for s in states:
+                for o in self.run_seq(cond, s):
+                    if o.st.flow:
+                        done.append(o)
+                        continue
+                    status, go = o.status, o.if_true
+                    if keyword == "until":
+                        status, go = (None if status is None else not status), o.if_false
+                    if status is False:
+                        done.append(Out(o.st, True))
+                    elif status is True:
+                        for r in self.run_arm(body, o.st, Ctx(f"{label} (loop body)"), False):
+                            self.loop_step(r, nxt, done)
+                    else:
+                        probe = o.st.fork()
+                        for fact in go:
+                            bind(probe, fact)
+                        self.run_arm(body, probe, Ctx(f"{label} (loop body)"), False)
+                        done.append(Out(o.st, True))
+            new = [o.st for o in self.merge(nxt)]
+            if not new:
+                break
+            if len(new) <= len(before) and all(any(n.same(p) for p in before) for n in new):
+                done.extend(Out(s, True) for s in new)  # no progress: stop iterating
+                break
+            states = new
+        else:
+            self.limit("loop", f"a loop ran more than {MAX_LOOP_ITERATIONS} iterations; the rest was skipped")
+            done.extend(Out(s, True) for s in states)
+        return self.merge(done)
+
+    def exec_c_for(self, node, st: State) -> list:
+        body_node = node.child_by_field_name("body")
+        body = self.statements(body_node) if body_node is not None else []
+        parts = {f: syntax.field_children(node, f) for f in ("initializer", "condition", "update")}
+        at = self.unit.slice(node)
+
+        def run(field: str, s: State, default: Optional[int]) -> Optional[int]:
+            value = default
+            for n in parts[field]:
+                text = self.expand_value(n, s, set())
+                value = None if text.opaque else self.arith_text(text.text, s, set(), at)
+                if value is None:
+                    return None
+            return value
+
+        states, done = [st], []
+        if run("initializer", st, 0) is None:
+            self.run_arm(body, st.fork(), Ctx("for ((...)) (loop body)"), False)
+            return [Out(st, True)]
+        for _ in range(MAX_LOOP_ITERATIONS):
+            nxt: list = []
+            before = [s.fork() for s in states]
+            for s in states:
+                value = run("condition", s, 1)
+                if value is None:
+                    self.run_arm(body, s.fork(), Ctx("for ((...)) (loop body)"), False)
+                    done.append(Out(s, True))
+                elif not value:
+                    done.append(Out(s, True))
+                else:
+                    for r in self.run_arm(body, s, Ctx("for ((...)) (loop body)"), False):
+                        self.loop_step(r, nxt, done)
+            states = []
+            for o in self.merge(nxt):
+                if run("update", o.st, 0) is None:
+                    done.append(o)
+                else:
+                    states.append(o.st)
+            if not states:
+                break
+            if len(states) <= len(before) and all(any(n.same(p) for p in before) for n in states):
+                done.extend(Out(s, True) for s in states)  # no progress: stop iterating
+                break
+        else:
+            self.limit("loop", f"a loop ran more than {MAX_LOOP_ITERATIONS} iterations; the rest was skipped")
+            done.extend(Out(s, True) for s in states)
+        return self.merge(done)
+
+    # -- functions ----------------------------------------------------------------
+    def call_function(self, fd: FuncDef, words: list, st: State, unk: set, penv: list,
+                      label: Optional[str] = None) -> list:
+        if not self.deeper(f"function {fd.name}"):
+            return [Out(st, None)]
+        self.called.add(fd.key)
+        saved_pos, saved_bind = st.positional, st.pos_bind
+        if words is not None:
+            st.positional = tuple(Var(w, frozenset(unk) if w.opaque else frozenset()) for w in words[1:])
+        else:
+            st.positional = None
+        st.pos_bind = {}
+        saved_env = [(name, st.vars.get(name), name in st.exported) for name, _ in penv]
+        for name, var in penv:
+            st.assign(name, var, export=True)
+        st.frames.append({})
+        if label is None:
+            label = f"function {fd.name} (called at line {words[0].origin.line})"
+        depth = st.push_ctx(Ctx(label))
+        self.depth += 1
+        try:
+            with self.in_unit(fd.unit):
+                if fd.body.type == "subshell":
+                    outs = self.exec_subshell(fd.body, st)
+                elif fd.body.type == "compound_statement":
+                    outs = self.run_block(fd.body, st)
+                else:
+                    outs = self.exec_stmt(fd.body, st)
+        finally:
+            self.depth -= 1
+        results = []
+        for o in outs:
+            s = o.st
+            if s.flow in ("return", "break", "continue"):
+                s.flow, s.flow_n = None, 0
+            s.pop_frame()
+            s.positional, s.pos_bind = saved_pos, dict(saved_bind)
+            for name, old, was_exported in saved_env:
+                if old is None:
+                    s.vars.pop(name, None)
+                else:
+                    s.vars[name] = old
+                if not was_exported:
+                    s.exported.pop(name, None)
+            s.close_ctx(depth)
+            results.append(Out(s, o.status, o.if_true, o.if_false, o.forked))
+        return self.merge(results)
+
+    def evaluate_uncalled(self, outs: list) -> None:
+        """Evaluate the top script's functions that were never called, once,
+        with unknown arguments -- but only those that run some command other
+        than shell builtins, so a launcher function invoked from elsewhere is
+        still seen while helpers like ``usage()`` stay quiet."""
+        finals = [o.st for o in outs]
+        for key, (fd, at_def) in list(self.defined.items()):
+            if key in self.called or not fd.unit.top or not self.runs_commands(fd):
+                continue
+            base = next((s for s in finals if s.funcs.get(fd.name) is not None
+                         and s.funcs[fd.name].key == key), at_def)
+            st = base.fork()
+            st.flow, st.flow_n, st.ctx = None, 0, ()
+            self.call_function(fd, None, st, set(), [], label=f"function {fd.name} (not called in this script)")
+
+    def runs_commands(self, fd: FuncDef) -> bool:
+        stack = [fd.body]
+        while stack:
+            node = stack.pop()
+            if node.type == "command":
+                name = node.child_by_field_name("name")
+                if name is not None and fd.unit.source_text(name) not in INERT_COMMANDS:
+                    return True
+            stack.extend(node.named_children)
+        return False
+
+
+def short(text: str, limit: int = _CTX_TEXT) -> str:
+    """One-line, length-capped rendering of source text for contexts."""
+    text = " ".join(text.replace("\\\n", " ").split())
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+def _fact(name: str, value: TStr):
+    return Fact(name, value, role_of(value.text))
+
+
+def _is_pattern(item, child) -> bool:
+    for i, c in enumerate(item.children):
+        if c == child:
+            return item.field_name_for_child(i) == "value"
+    return False
