@@ -255,6 +255,25 @@ def test_command_substitution_of_a_function_printing_flags():
     assert r.find("echo") == [] and r.find("printf") == []  # captured, not run as commands
 
 
+def test_shared_flags_from_a_function_reach_both_roles_with_one_origin():
+    """The riskiest shape of the research notes: a helper that emits the common
+    flags plus ``--disaggregation-mode ${mode}``, used for both roles."""
+    text = ("_launch_args() {\n"
+            "  local mode=$1 port=$2\n"
+            "  echo \"--port ${port} --disaggregation-mode ${mode} --prefill-round-robin-balance\"\n"
+            "}\n"
+            "python -m sglang.launch_server $(_launch_args prefill 30000) &\n"
+            "python -m sglang.launch_server $(_launch_args decode 30001)\n")
+    r = Run(text)
+    p, d = r.find("python")
+    assert words(p)[3:] == ["--port", "30000", "--disaggregation-mode", "prefill", "--prefill-round-robin-balance"]
+    assert words(d)[3:] == ["--port", "30001", "--disaggregation-mode", "decode", "--prefill-round-robin-balance"]
+    shared = where(word(p, "--prefill-round-robin-balance"))
+    assert shared == where(word(d, "--prefill-round-robin-balance")) == ("launch.sh",) + pos(text, "--prefill-round")
+    assert where(word(p, "prefill")) == ("launch.sh", 5, 47)
+    assert hops(word(p, "prefill")) == [("$(_launch_args)", 5, 32), ("$mode",) + pos(text, "${mode}"), ("$1", 2, 14)]
+
+
 def test_unknown_command_substitution_is_a_placeholder():
     text = "H=$(hostname -i)\ncmd --host $H `date +%s`\n"
     r = Run(text)

@@ -31,10 +31,10 @@ class ShellCommand:
     """One simple command the script would run."""
 
     #: argv after expansion, word splitting and quote removal; words[0] is the program
-    words: list
+    words: list[TStr]
     #: environment the command sees that the script sets: exported variables
     #: (assigned by the script) and prefix assignments (``VAR=x cmd``)
-    env: dict
+    env: dict[str, TStr]
     #: where it runs, innermost last, e.g. ``case "$1" in prefill)`` or
     #: ``function launch (called at line 40) > background job``
     context: str
@@ -48,7 +48,7 @@ class ShellCommand:
     #: ran with ``&`` (itself or an enclosing statement)
     background: bool
     #: variables expanded in the command that had no known value
-    unset_vars: list = field(default_factory=list)
+    unset_vars: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -69,8 +69,8 @@ class ShellContext:
     max_expansion: int = 1_000_000
 
 
-def shell_commands(script: TStr, ctx: ShellContext, env: Optional[dict] = None,
-                   positional: Optional[list] = None) -> list:
+def shell_commands(script: TStr, ctx: ShellContext, env: Optional[dict[str, TStr]] = None,
+                   positional: Optional[list[TStr]] = None) -> list[ShellCommand]:
     """The simple commands ``script`` would run, in script order.
 
     ``env`` holds variables known before the script runs (e.g. a container's
@@ -78,11 +78,11 @@ def shell_commands(script: TStr, ctx: ShellContext, env: Optional[dict] = None,
     when known (None: unknown).  Never raises: problems are reported through
     ``ctx.report`` and what was found so far is returned.
     """
+    from .interp import Interpreter
     from .syntax import ParserUnavailable
 
+    interp = Interpreter(ctx, ShellCommand)
     try:
-        from .interp import Interpreter
-        interp = Interpreter(ctx, ShellCommand)
         return interp.run(script, env, positional)
     except ParserUnavailable as exc:
         ctx.report("PD-SHELL-PARSE", f"shell scripts cannot be parsed: tree-sitter-bash is not installed ({exc})",
@@ -90,4 +90,4 @@ def shell_commands(script: TStr, ctx: ShellContext, env: Optional[dict] = None,
         return []
     except Exception as exc:  # a bug must not stop the lint of the other files
         ctx.report("PD-SHELL-PARSE", f"shell evaluation failed ({type(exc).__name__}: {exc})", script, 0)
-        return list(getattr(locals().get("interp"), "commands", []))
+        return list(interp.commands)
