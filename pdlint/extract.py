@@ -132,11 +132,14 @@ class Extractor:
                 continue
             if job.kind in ("jinja", "tpl"):
                 if job.kind == "tpl" and _is_go_template(src.text):
-                    continue  # Helm/Go templates are handled by the Helm adapter
+                    # a Go template outside any chart: its literal flag lines only
+                    self.go_template_literals(job, src, job.display, "Go template outside a Helm chart")
+                    continue
                 self.jinja(job, src)
             elif job.kind == "yaml":
                 if _is_go_template(src.text):
-                    continue  # a Helm chart template: the Helm adapter reads it with its chart
+                    self.go_template_literals(job, src, job.display, "Go template outside a Helm chart")
+                    continue
                 self.yaml(job, src, TStr.from_source(src), None)
             elif job.kind == "shell":
                 self.shell(job, src, TStr.from_source(src), None)
@@ -264,7 +267,6 @@ class Extractor:
                     launch.context += f"; {label}"
                     launch.meta["chart"] = chart_display
                     self.add_launch(launch)
-        from pdlint.formats import crd
         for f in helm.chart_files(os.path.join(chart, "templates")) if os.path.isdir(
                 os.path.join(chart, "templates")) else []:
             if not f.endswith((".yaml", ".yml", ".tpl")):
@@ -272,18 +274,25 @@ class Extractor:
             src = self.read(f, report=False)
             if src is None:
                 continue
-            tjob = FileJob(f, src.path, job.root, "yaml")
-            for define, words in helm.literal_commands(src):
-                meta = {"unit": unit, "chart": chart_display, "literal_lines": True}
-                context = f"literal flag lines of {define or os.path.basename(f)}; {label}"
-                for launch in self.command_launches(tjob, words, {}, context, None, meta):
-                    launch.unit = unit
-                    role = crd.role_of_name(define or os.path.basename(f))
-                    if role:
-                        launch.structural_role = role
-                        launch.structural_origin = words[0].origin
-                        launch.meta["role_how"] = "named template" if define else "template file name"
-                    launch.incomplete = True
+            self.go_template_literals(FileJob(f, src.path, job.root, "yaml"), src, unit, label,
+                                      {"chart": chart_display})
+
+    def go_template_literals(self, job: FileJob, src: SourceFile, unit: str, label: str,
+                             meta: Optional[dict] = None) -> None:
+        """Launches from the literal ``- item`` lines of a Go template (template actions stay opaque)."""
+        from pdlint.formats import crd, helm
+        for define, words in helm.literal_commands(src):
+            words = [kube.expand_refs(w, {}) for w in words]  # $(VAR): set by Kubernetes at run time
+            m = {"unit": unit, "literal_lines": True, **(meta or {})}
+            context = f"literal flag lines of {define or os.path.basename(job.abspath)}; {label}"
+            for launch in self.command_launches(job, words, {}, context, None, m):
+                launch.unit = unit
+                role = crd.role_of_name(define) if define else crd.role_of_name(os.path.basename(job.abspath))
+                if role:
+                    launch.structural_role = role
+                    launch.structural_origin = words[0].origin
+                    launch.meta["role_how"] = "named template" if define else "template file name"
+                launch.incomplete = True
 
     # -- Jinja -------------------------------------------------------------------
     def jinja(self, job: FileJob, src: SourceFile) -> None:

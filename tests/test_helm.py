@@ -185,3 +185,15 @@ def test_real_helm_template():
     assert {l.structural_role for l in out.launches} == {"prefill"}
     o = next(t for t in out.launches[0].argv if t.text == "--chunked-prefill-size").origin
     assert o.path.endswith("_helpers.tpl")
+
+
+def test_go_template_outside_a_chart_gives_literal_flag_lines(tmp_path):
+    shutil.copy(os.path.join(DATA, CHART, "templates", "_helpers.tpl"), tmp_path / "_helpers.tpl")
+    out = extract("_helpers.tpl", cwd=str(tmp_path))
+    assert [(l.line, l.structural_role) for l in out.launches] == [(57, "prefill"), (120, "decode"), (176, "decode"),
+                                                                    (228, "prefill")]
+    first = out.launches[0]
+    assert first.incomplete and "literal flag lines of sglang-leaderworkerset.prefill.leader.command" in first.context
+    nn = [t for t in first.argv if t.text == "$(LWS_GROUP_SIZE)"]
+    assert nn and nn[0].opaque  # Kubernetes fills it in at run time
+    assert not [f for f in out.findings if f.code.startswith("PD")]
