@@ -162,6 +162,10 @@ class Extractor:
                 builds[j.abspath] = kustomize.Builder(lambda p: self.read(p), j.root).build(j.abspath)
             except (RecursionError, yt.LimitError) as e:
                 self.problem(C.LIMIT, None, 1, 1, f"kustomization too deep or too large: {e}", path=j.display)
+            except Exception as e:  # untrusted input must not stop the scan
+                from pdlint import structure_rules
+                self.problem(structure_rules.KUSTOMIZE_ERROR, None, 1, 1,
+                             f"cannot build this kustomization ({type(e).__name__}: {e})", path=j.display)
         top = {a: b for a, b in builds.items()
                if not any(a in other.members for o, other in builds.items() if o != a)}
         members: set = set()
@@ -392,6 +396,8 @@ class Extractor:
         except (yt.LimitError, RecursionError) as e:
             self.problem(C.LIMIT, src, 1, 1, f"role-keyed file too deep or too large: {e}")
             return True
+        except Exception:  # an unexpected shape: the file is simply not a role-keyed config
+            return False
         for launch in found:
             launch.meta.update(unit_meta or {})
             self.add_launch(launch)

@@ -724,6 +724,9 @@ def render_subset(chart: str, read) -> ChartResult:
     except RecursionError:
         res.failed = Unsupported("template nesting too deep")
         res.rendered = []
+    except Exception as e:  # untrusted input: a construct the subset mishandles must not stop the scan
+        res.failed = Unsupported(f"template evaluation failed ({type(e).__name__}: {e})")
+        res.rendered = []
     return res
 
 
