@@ -122,6 +122,16 @@ def test_quoting_forms_and_quote_removal():
     assert where(word(cmd, "g h"), 2) == ("launch.sh",) + pos(text, "h \"q")
 
 
+def test_blanks_between_expansions_inside_double_quotes():
+    # tree-sitter folds these blanks into the following expansion node
+    text = 'A=1\nB=2\ncmd "  $A  ${B} $A"\n'
+    r = Run(text)
+    w = r.cmds[0].words[1]
+    assert w.text == "  1  2 1"
+    assert where(w, 0) == ("launch.sh", 3, 6) and notes(w, 0) == []
+    assert where(w, 5) == ("launch.sh", 2, 3) and hops(w, 5) == [("$B",) + pos(text, "${B}")]
+
+
 def test_quote_spliced_json_is_one_word():
     text = ('IP=10.0.0.7\n'
             'vllm serve m --kv-transfer-config '
