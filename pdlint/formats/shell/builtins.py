@@ -185,17 +185,13 @@ class Builtins:
         items = self.statements(node)
         if not items:
             return EMPTY
-        if not self.deeper("command substitution"):
-            return placeholder
         sub = st.fork()
         sub.out, sub.out_bad, sub.flow = (), False, None
         sub.push_ctx(Ctx(f"command substitution at line {use.origin.line}"))
         self.capture_unk.append(set())
-        self.depth += 1
         try:
             outs = self.run_seq(items, sub)
         finally:
-            self.depth -= 1
             inner_unk = self.capture_unk.pop()
         outputs = {tuple(tstr_key(t) for t in o.st.out or ()) for o in outs}
         if any(o.st.out_bad or o.st.out is None for o in outs) or len(outputs) != 1:

@@ -306,6 +306,7 @@ class Control:
     def call_function(self, fd: FuncDef, words: list, st: State, unk: set, penv: list,
                       label: Optional[str] = None) -> list:
         if not self.deeper(f"function {fd.name}"):
+            st.out_bad = st.out is not None  # inside $(...): the output is not known
             return [Out(st, None)]
         self.called.add(fd.key)
         saved_pos, saved_bind = st.positional, st.pos_bind

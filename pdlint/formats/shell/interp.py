@@ -23,7 +23,7 @@ from .control import Control
 from .state import Ctx, FuncDef, Out, State, Var, tstr_key
 from .words import Words, join_with
 
-MAX_NESTING = 100
+MAX_NESTING = 50
 MAX_STEPS = 100_000
 MAX_PARSE_REPORTS = 5
 
@@ -207,6 +207,7 @@ class Interpreter(Words, Conditions, Control, Builtins):
         try:
             if self.nest > MAX_NESTING:
                 self.limit("nesting", f"constructs nested deeper than {MAX_NESTING} levels were not evaluated")
+                st.out_bad = st.out is not None  # inside $(...): the output is not known
                 return [Out(st, None)]
             return handler(self, node, st)
         finally:
