@@ -118,6 +118,9 @@ class Launch:
             "context": self.context,
             "argv": [t.text for t in self.argv],
             "origins": [t.origin.as_dict() for t in self.argv],
+            "structural_role": self.structural_role,
+            "structural_origin": self.structural_origin.as_dict() if self.structural_origin else None,
+            "unit": self.unit or self.meta.get("unit") or None,
         }
 
 

@@ -81,6 +81,9 @@ def test_old_release_tables_and_their_dest_names():
 def test_version_picking():
     assert flags.pick("0.5.23") == ("0.5.23", None)
     assert flags.pick("v0.5.12")[0] == "0.5.9" and "0.5.12" in flags.pick("v0.5.12")[1]
+    assert flags.pick("0.5.8.post1")[0] == "0.5.9"  # same series beats an older series
+    assert flags.pick("0.5.21")[0] == "0.5.20" and flags.pick("0.5.22")[0] == "0.5.23"
+    assert flags.pick("0.4.9.post3")[0] == "0.4.8.post1"
     assert flags.pick(None)[0] == flags.newest() == "0.5.23"
 
 

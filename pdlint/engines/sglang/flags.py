@@ -144,8 +144,9 @@ def newest() -> str:
 
 def pick(requested: Optional[str]) -> tuple:
     """The table to judge against: the requested version when we have it, else
-    the newest table not newer than it, else the newest.  Returns
-    ``(version, note)``; ``note`` explains a substitution."""
+    the closest table of the same minor series (0.5.8 -> 0.5.9: flags change
+    little within a series), else the newest older table, else the oldest.
+    Returns ``(version, note)``; ``note`` explains a substitution."""
     versions = available_versions()
     if not versions:
         raise FileNotFoundError("no SGLang flag tables in " + DATA)
@@ -154,7 +155,20 @@ def pick(requested: Optional[str]) -> tuple:
     req = requested.lstrip("v")
     if req in versions:
         return req, None
+    series = lambda v: tuple(x for x in version_key(v)[:2])
+    same = [v for v in versions if series(v) == series(req)]
+    if same:
+        rk = version_key(req)
+        best = min(same, key=lambda v: (_distance(version_key(v), rk), version_key(v) > rk))
+        return best, f"no table for SGLang {req}; judged against {best} (same release series)"
     older = [v for v in versions if version_key(v) <= version_key(req)]
     if older:
         return older[0], f"no table for SGLang {req}; judged against {older[0]}"
     return versions[-1], f"no table for SGLang {req}; judged against {versions[-1]} (the oldest)"
+
+
+def _distance(a: tuple, b: tuple) -> tuple:
+    """How far apart two version keys are, patch level first."""
+    pa = a[2][1] if len(a) > 2 else 0
+    pb = b[2][1] if len(b) > 2 else 0
+    return (abs(pa - pb), a[3:] != b[3:])
