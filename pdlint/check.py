@@ -7,6 +7,15 @@ Jinja ``{% set %}``/macro/include, a config variable, one template line
 rendered for both roles, a ``--config`` file) is reported once, at that
 origin, naming every launch and role that reaches it and which roles may keep
 the flag.  Other findings are de-duplicated per (rule, origin, message).
+
+Pair stage: the launches are grouped into deployments and prefill/decode
+pairs (:mod:`pdlint.pairing`); each pair goes to its engine adapter's
+``pair_candidates(prefill, decode, enabled)``, each router link to the router
+engine's ``link_candidates(link, deployment, enabled)``, each deployment to the
+``unit_candidates(deployment, enabled)`` of the engines it runs and to the
+engine-independent rules of :mod:`pdlint.pair_rules`.  A pair candidate
+names the launch to edit (``Candidate.launch``, the token there) and points
+at the other launch through ``related``.
 """
 
 from __future__ import annotations
@@ -41,6 +50,13 @@ def check(launches: list, enabled_for: Callable[[str], Callable[[str], bool]]) -
             enabled = enabled_for(launch.path)
             for c in engine.candidates(launch, enabled):
                 cands.append((i, c))
+    index = {id(l): i for i, l in enumerate(launches)}
+    paired: set = set()  # pair candidates name their launch themselves: no shared-origin diagnosis
+    for c in pair_stage(launches, enabled_for):
+        i = index.get(id(c.launch))
+        if i is not None:
+            cands.append((i, c))
+            paired.add(id(c))
 
     shared: "OrderedDict[tuple, list]" = OrderedDict()
     plain: list = []
@@ -48,7 +64,7 @@ def check(launches: list, enabled_for: Callable[[str], Callable[[str], bool]]) -
         key = c.token.origin.key if c.token is not None and c.token.pieces else None
         reached = reach.get(key, {}) if key else {}
         roles = {launches[j].role for j in reached}
-        if c.role_specific and key is not None and len(reached) > 1 and len(roles) > 1:
+        if id(c) not in paired and c.role_specific and key is not None and len(reached) > 1 and len(roles) > 1:
             shared.setdefault((c.code, key), []).append((i, c))
         else:
             plain.append((i, c))
@@ -66,6 +82,47 @@ def check(launches: list, enabled_for: Callable[[str], Callable[[str], bool]]) -
         f = _shared_finding(rules[code], group, reach[key], launches)
         findings[(f.code, f.path, f.line, f.column, f.message)] = f
     return list(findings.values())
+
+
+def pair_stage(launches: list, enabled_for: Callable[[str], Callable[[str], bool]]) -> list:
+    """Candidates of the pair rules (engine adapters' ``pair_candidates`` and
+    ``link_candidates``, then :mod:`pdlint.pair_rules`)."""
+    from pdlint import pair_rules
+    from pdlint.engines import adapter
+    from pdlint.pairing import pair_launches
+    out: list = []
+    seen: set = set()
+
+    def both(*ls):
+        fns = [enabled_for(l.path) for l in ls]
+        return lambda code: all(f(code) for f in fns)
+
+    for dep in pair_launches(launches):
+        for pair in dep.pairs:
+            engine = adapter(pair.engine)
+            if engine is None or not hasattr(engine, "pair_candidates"):
+                continue
+            for p, d in pair.combos():
+                if p.parsed is None or d.parsed is None:
+                    continue
+                for c in engine.pair_candidates(p, d, both(p, d)):
+                    key = (c.code, id(c.launch), c.token.origin.key if c.token is not None and c.token.pieces
+                           else None, c.message)
+                    if key not in seen:
+                        seen.add(key)
+                        out.append(c)
+        for link in dep.links:
+            engine = adapter(link.router.engine)
+            if engine is None or not hasattr(engine, "link_candidates"):
+                continue
+            out += engine.link_candidates(link, dep, both(link.router, *link.servers))
+        unit_enabled = (lambda code, dep=dep: all(enabled_for(l.path)(code) for l in dep.launches))
+        for eng in sorted({l.engine for l in dep.launches}):
+            engine = adapter(eng)
+            if engine is not None and hasattr(engine, "unit_candidates"):
+                out += engine.unit_candidates(dep, unit_enabled)
+        out += pair_rules.unit_candidates(dep, unit_enabled)
+    return out
 
 
 def _location(c, launch: Launch) -> tuple:

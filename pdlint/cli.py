@@ -118,12 +118,15 @@ def _scan(ns) -> int:
 
 
 def _show(ns, result) -> int:
+    from pdlint.pairing import as_dicts, pair_launches, unique_servers
     launches = [l for l in result.launches if ns.role is None or l.role == ns.role]
+    deps = pair_launches(result.launches)
     if ns.format == "json":
         import json
         from pdlint.report.jsonfmt import launch_dict
         sys.stdout.write(json.dumps({"version": 1, "files": result.files,
-                                     "launches": [launch_dict(l) for l in launches]}, indent=2) + "\n")
+                                     "launches": [launch_dict(l) for l in launches],
+                                     "pairs": as_dicts(deps, launches)}, indent=2) + "\n")
         return 0
     out = []
     for l in launches:
@@ -133,20 +136,65 @@ def _show(ns, result) -> int:
         out.append(f"{l.path}:{l.line}: {role} {l.engine} {l.kind}: {l.entrypoint}{ver}")
         if l.context:
             out.append(f"  context: {l.context}")
+        if l.structural_role or l.meta.get("group_role"):
+            where = ""
+            if l.structural_origin is not None:
+                o = l.structural_origin
+                where = f" (named at {o.path}:{o.line}:{o.column})"
+            group = f", {l.meta['group_role']}" if l.meta.get("group_role") else ""
+            out.append(f"  structure: {l.structural_role or 'no role'}{group}{where}")
+        unit = l.unit or l.meta.get("unit")
+        if unit:
+            out.append(f"  unit: {unit}")
+        for note in l.notes:
+            out.append(f"  note: {note}")
         if l.env:
             out.append("  env: " + " ".join(f"{k}={'<opaque>' if v.opaque else v.text}" for k, v in sorted(l.env.items())))
-        tokens = info.parsed.tokens if info is not None and hasattr(info, "parsed") else l.argv
+        tokens = info.parsed.tokens if info is not None and hasattr(info, "parsed") and \
+            hasattr(info.parsed, "tokens") else l.argv
         width = min(max((len(t.text) for t in tokens), default=0), 48)
         for t in tokens:
             o = t.origin
             via = f"  via {o.describe_chain()}" if o.chain else ""
             opaque = "  (opaque)" if t.opaque else ""
             out.append(f"    {t.text:<{width}}  {o.path}:{o.line}:{o.column}{via}{opaque}")
+        settings = l.meta.get("settings")
+        if isinstance(settings, dict) and settings:
+            for k, v in settings.items():
+                o = v.origin
+                out.append(f"    {k}: {v.text}  {o.path}:{o.line}:{o.column}")
+        out.append("")
+    shown = {id(l) for l in launches}
+    npairs = 0
+    pair_lines = []
+    for d in deps:
+        pairs = [p for p in d.pairs if id(p.prefill) in shown or id(p.decode) in shown]
+        links = [k for k in d.links if id(k.router) in shown or any(id(s) in shown for s in k.servers)]
+        if not pairs and not links:
+            continue
+        pair_lines.append(f"deployment {d.key} ({d.how}):")
+        for p in pairs:
+            npairs += 1
+            pair_lines.append(f"  pair [{p.engine}] prefill {_at(p.prefill, p.prefill_variants)} <-> "
+                              f"decode {_at(p.decode, p.decode_variants)}")
+        for k in links:
+            target = f" {k.token.text}" if k.token is not None else ""
+            boot = f" (bootstrap port {k.bootstrap.text})" if k.bootstrap is not None else ""
+            servers = ", ".join(_at(s) for s in unique_servers(k.servers)) or "no server of this deployment"
+            pair_lines.append(f"  router {_at(k.router)} --{k.role}{target}{boot} [{k.how}] -> {servers}")
+    if pair_lines:
+        out.append("Pairs:")
+        out += pair_lines
         out.append("")
     out.append(f"{len(launches)} launch{'es' if len(launches) != 1 else ''} in {result.files} file"
-               f"{'s' if result.files != 1 else ''}.")
+               f"{'s' if result.files != 1 else ''}, {npairs} prefill/decode pair{'s' if npairs != 1 else ''}.")
     sys.stdout.write("\n".join(out) + "\n")
     return 0
+
+
+def _at(launch, variants=()) -> str:
+    more = f" (+{len(variants) - 1} variant{'s' if len(variants) > 2 else ''})" if len(variants) > 1 else ""
+    return f"{launch.path}:{launch.line}{more}"
 
 
 def _rule(code: str) -> int:

@@ -1,6 +1,6 @@
 """Machine output (``--format json``), a stable contract::
 
-    {"version": 1, "files": N, "findings": [...], "launches": [...]}
+    {"version": 1, "files": N, "findings": [...], "launches": [...], "pairs": [...]}
 
 A finding: path (relative to the working directory, '/'-separated), line,
 column (1-based), code, name, severity, role, message, related[{path, line,
@@ -8,6 +8,16 @@ column, note}] (plus ``fix`` and ``engine_version`` when known).  A launch:
 path, line, role, engine, entrypoint, argv (what the server's argument parser
 sees: ``--config`` files merged), origins[{path, line, column}] (one per argv
 token; ``via`` lists the references it was reached through).
+
+``pairs`` (added in the same version; readers that do not know it ignore it)
+lists the deployments pdlint paired (:mod:`pdlint.pairing`), each with at
+least one pair or router link: ``unit`` (the deployment key), ``how`` (one
+deployment unit, one file, or the sibling files that were joined), ``pairs``
+[{engine, prefill, decode, prefill_variants, decode_variants}] and
+``routers`` [{router, role, how (url | selector | discovery), target,
+bootstrap_port, servers[]}].  A launch reference is {launch (index into
+``launches``), path, line, role}.  ``pdlint show --format json`` carries the
+same key.
 """
 
 from __future__ import annotations
@@ -18,11 +28,13 @@ VERSION = 1
 
 
 def render(findings: list, launches: list, files: int) -> str:
+    from pdlint.pairing import as_dicts, pair_launches
     doc = {
         "version": VERSION,
         "files": files,
         "findings": [f.as_dict() for f in findings],
         "launches": [launch_dict(l) for l in launches],
+        "pairs": as_dicts(pair_launches(launches), launches),
     }
     return json.dumps(doc, indent=2, sort_keys=False, ensure_ascii=False) + "\n"
 

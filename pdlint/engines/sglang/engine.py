@@ -285,3 +285,4 @@ def _fill(message: str, occ) -> str:
 def split_argv(text: str) -> list:
     """Shell-split a command line into synthetic tokens (tests, examples, the conformance suite)."""
     return [TStr.synthetic(w, "<argv>") for w in shlex.split(text)]
+from pdlint.engines.sglang.pairbase import facts, link_candidates, pair_candidates  # noqa: E402,F401  (pair stage)

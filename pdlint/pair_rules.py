@@ -1,0 +1,408 @@
+"""Engine-independent deployment rules (PD150-PD199): resources that launches
+of one deployment share (ports and GPUs of launches on one host) and router
+wiring.
+
+They read what each engine adapter says about a launch (``facts(launch)``,
+:class:`pdlint.pairing.Facts`) and the environment (``CUDA_VISIBLE_DEVICES``),
+and only compare launches :func:`pdlint.pairing.colocated` says run on one
+host at the same time: launches of one shell script, not on alternative
+branches of an ``if``/``case``, not multi-node, not started through
+``ssh``/``srun``.  Kubernetes pods never count as co-located (each has its
+own network namespace and GPU allocation).
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Optional
+
+from pdlint.model import ERROR, WARNING, Candidate, Launch, Related
+from pdlint.pairing import (Deployment, colocated, docker_gpus, facts, parse_url, shares_network, shell_launch)
+from pdlint.rules import Rule, register
+from pdlint.text import TStr
+
+_C = "deployment"
+_UNIT_CHECKS: list = []
+MEM_SHARE_LIMIT = 0.9  # explicit memory fractions of launches sharing a GPU that add up to at most this: deliberate
+
+
+def unit_check(fn: Callable) -> Callable:
+    _UNIT_CHECKS.append(fn)
+    return fn
+
+
+def unit_candidates(dep: Deployment, enabled: Callable[[str], bool]) -> list:
+    out: list = []
+    for fn in _UNIT_CHECKS:
+        out += fn(dep, enabled)
+    return out
+
+
+PORT_COLLISION = register(Rule(
+    "PD150", "colocated-port-collision", ERROR,
+    "Reports two server launches that run on one host (one shell script starts both) and listen on the same "
+    "port: the HTTP `--port`, SGLang's `--disaggregation-bootstrap-port` (every prefill starts the bootstrap "
+    "server), the `--dist-init-addr` port block (the port and the next six), `--nccl-port`, vLLM's NIXL side "
+    "channel (`VLLM_NIXL_SIDE_CHANNEL_PORT`, default 5600) or P2P-NCCL `kv_port`, Dynamo's `DYN_SYSTEM_PORT`. "
+    "Defaults count: two servers without `--port` both want the engine's default port.",
+    "The second server to start fails to bind (`address already in use`) or, worse, a peer connects to the "
+    "wrong process: two prefills with one bootstrap port on one host register each other's KV, and a decode "
+    "dialling the NIXL side channel reaches the other instance's handshake.",
+    "Give every launch on the host its own ports (and keep `--dist-init-addr` bases at least seven apart).",
+    example="python -m sglang.launch_server --disaggregation-mode prefill ... &\n"
+            "python -m sglang.launch_server --disaggregation-mode prefill --port 30001 ... &",
+    example_fixed="python -m sglang.launch_server --disaggregation-mode prefill ... &\n"
+                  "python -m sglang.launch_server --disaggregation-mode prefill --port 30001 "
+                  "--disaggregation-bootstrap-port 8999 ... &",
+    category=_C, roles=("prefill", "decode"),
+    notes="Only launches one script starts on one host are compared; containers started with `docker run` "
+          "without `--network host` have their own ports."))
+
+GPU_OVERLAP = register(Rule(
+    "PD151", "colocated-gpu-overlap", ERROR,
+    "Reports two server launches on one host whose GPUs overlap: the GPUs each uses are its first "
+    "tensor x pipeline (x data) parallel size devices from `--base-gpu-id`, counted in its "
+    "`CUDA_VISIBLE_DEVICES` list (or `docker run --gpus`) when it sets one, else from GPU 0.",
+    "Both engines size their KV cache pools as a fraction of the whole GPU memory (SGLang `--mem-fraction-static`, "
+    "vLLM `--gpu-memory-utilization`, about 0.9 by default): two of them on one GPU run out of memory at start-up "
+    "or under load, and each one's CUDA graphs and activations come on top.",
+    "Pin each launch to its own GPUs (`CUDA_VISIBLE_DEVICES`, `--base-gpu-id`), or - for a deliberate single-GPU "
+    "test - give both explicit memory fractions that add up to at most 0.9.",
+    example="python -m sglang.launch_server --disaggregation-mode prefill ... &\n"
+            "python -m sglang.launch_server --disaggregation-mode decode --port 30001 ...",
+    example_fixed="python -m sglang.launch_server --disaggregation-mode prefill ... &\n"
+                  "CUDA_VISIBLE_DEVICES=1 python -m sglang.launch_server --disaggregation-mode decode --port 30001 ...",
+    category=_C, roles=("prefill", "decode"),
+    notes=f"Quiet when both launches set their memory fraction explicitly and the fractions add up to at most "
+          f"{MEM_SHARE_LIMIT} (the sharing is then deliberate), or are set from values pdlint cannot see."))
+
+PARTIAL_PINNING = register(Rule(
+    "PD152", "partial-gpu-pinning", WARNING,
+    "Reports a server launch that sets no `CUDA_VISIBLE_DEVICES` while another launch the same script starts "
+    "on the same host is pinned with it (Dynamo's `disagg.sh`: the decode is pinned to GPU 1, the prefill is "
+    "not).",
+    "The unpinned launch sees every GPU and takes the first ones from GPU 0, as many as its parallel sizes ask "
+    "for. The pinning only works for the sizes written today: raise the unpinned launch's `--tp`/`--pp` (often "
+    "a script option) and it grows onto the pinned launch's GPUs.",
+    "Pin every co-located launch (`CUDA_VISIBLE_DEVICES=0 ...` for the prefill as well), ideally computed from "
+    "the same parallel-size variables.",
+    example="python3 -m dynamo.sglang --tp $PREFILL_TP --disaggregation-mode prefill ... &\n"
+            "CUDA_VISIBLE_DEVICES=1 python3 -m dynamo.sglang --tp $DECODE_TP --disaggregation-mode decode ...",
+    example_fixed="CUDA_VISIBLE_DEVICES=0 python3 -m dynamo.sglang --tp $PREFILL_TP --disaggregation-mode prefill "
+                  "... &\nCUDA_VISIBLE_DEVICES=1 python3 -m dynamo.sglang --tp $DECODE_TP --disaggregation-mode "
+                  "decode ...",
+    category=_C, roles=("prefill", "decode")))
+
+FEW_GPUS = register(Rule(
+    "PD153", "fewer-visible-gpus-than-parallel-size", ERROR,
+    "Reports a server launch whose `CUDA_VISIBLE_DEVICES` list (or `docker run --gpus`) makes fewer GPUs "
+    "visible than its parallel sizes use (tensor x pipeline x data parallel, per node, from `--base-gpu-id`).",
+    "The engine starts one worker per GPU and indexes the visible devices: with too few of them the launch fails "
+    "with an invalid device ordinal (or NCCL/topology) error.",
+    "List as many devices in `CUDA_VISIBLE_DEVICES` as the launch's parallel sizes need, or lower the sizes.",
+    example="CUDA_VISIBLE_DEVICES=1 python -m sglang.launch_server --tp 2 ...",
+    example_fixed="CUDA_VISIBLE_DEVICES=1,2 python -m sglang.launch_server --tp 2 ...",
+    category=_C, roles=("prefill", "decode")))
+
+ROUTER_PORT = register(Rule(
+    "PD154", "router-url-port-mismatch", ERROR,
+    "Reports a router `--prefill`/`--decode` URL whose port no server of that role in the deployment listens on "
+    "(the servers' `--port`, or the engine default), for routers and servers started by shell scripts.",
+    "The router sends every request of that role to a port nothing serves (or to the other role's server, "
+    "which then runs the wrong phase): requests fail or hang at the KV hand-off.",
+    "Make the URL's port the server's `--port` (or start the server on the URL's port).",
+    example="python -m sglang.launch_server --disaggregation-mode prefill --port 30000 ...\n"
+            "python -m sglang_router.launch_router --pd-disaggregation --prefill http://h:30002 --decode ...",
+    example_fixed="python -m sglang.launch_server --disaggregation-mode prefill --port 30002 ...\n"
+                  "python -m sglang_router.launch_router --pd-disaggregation --prefill http://h:30002 --decode ...",
+    category=_C, roles=("prefill", "decode"),
+    notes="Kubernetes routers are not compared by port: Services may map a port to another container port."))
+
+ROUTER_ROLE = register(Rule(
+    "PD155", "router-url-names-other-role", ERROR,
+    "Reports a router `--prefill` URL whose host names the decode role (or a `--decode` URL naming the prefill "
+    "role), e.g. `--prefill http://g-decode-0.s-g-decode:8000`.",
+    "The router asks the decode server to prefill (and the prefill server to decode): the KV hand-off between "
+    "them never matches and requests fail or hang.",
+    "Swap the URLs so each flag points at the servers of its role.",
+    example="--prefill http://g-decode-0.s-g-decode:8000 --decode http://g-prefill-0.s-g-prefill:8000",
+    example_fixed="--prefill http://g-prefill-0.s-g-prefill:8000 --decode http://g-decode-0.s-g-decode:8000",
+    category=_C, roles=("prefill", "decode")))
+
+ROUTER_ENGINE = register(Rule(
+    "PD156", "router-engine-mismatch", WARNING,
+    "Reports an SGLang PD router (`sglang_router --pd-disaggregation`, `mini_lb`) whose prefill/decode URLs reach "
+    "servers of another engine (vLLM, TRT-LLM).",
+    "SGLang's PD router hands each request to both servers with SGLang's own bootstrap fields (`bootstrap_host`, "
+    "`bootstrap_port`, `bootstrap_room`); vLLM's connectors expect `kv_transfer_params` from a proxy that runs "
+    "the prefill first. Unless that router build has a mode for the other engine, the KV hand-off never happens "
+    "and decode recomputes or fails.",
+    "Front the servers with a router built for their engine (vLLM: the connector's proxy, llm-d/production-stack "
+    "router, Dynamo frontend), or check that the router release supports that engine's PD protocol.",
+    category=_C, roles=("prefill", "decode")))
+
+
+# ---------------------------------------------------------------------------
+# helpers
+# ---------------------------------------------------------------------------
+
+def rel_token(tok: Optional[TStr], launch: Launch, note: str) -> Related:
+    if tok is not None and tok.pieces and not tok.origin.path.startswith("<"):
+        o = tok.origin
+        return Related(o.path, o.line, o.column, note)
+    return Related(launch.path, launch.line, 1, note)
+
+
+def who(launch: Launch) -> str:
+    role = launch.role or ("router" if launch.kind == "router" else "unknown-role")
+    return f"{role} launch ({launch.entrypoint}, {launch.path}:{launch.line})"
+
+
+def cand(rule: Rule, launch: Launch, token: Optional[TStr], message: str, related=()) -> Candidate:
+    tok = token if token is not None and token.pieces and not token.origin.path.startswith("<") else None
+    return Candidate(rule.code, launch, tok, message, True, None, list(related), rule.fix)
+
+
+def _servers(dep: Deployment) -> list:
+    return [l for l in dep.servers if l.parsed is not None]
+
+
+def _colocated_pairs(dep: Deployment) -> list:
+    ss = [l for l in _servers(dep) if shell_launch(l)]
+    out = []
+    for i, a in enumerate(ss):
+        for b in ss[i + 1:]:
+            if colocated(a, b):
+                out.append((a, b))
+    return out
+
+
+# ---------------------------------------------------------------------------
+# PD150 ports
+# ---------------------------------------------------------------------------
+
+@unit_check
+def _ports(dep: Deployment, enabled) -> list:
+    if not enabled(PORT_COLLISION.code):
+        return []
+    out = []
+    for a, b in _colocated_pairs(dep):
+        if not (shares_network(a) and shares_network(b)):
+            continue
+        fa, fb = facts(a), facts(b)
+        for pa in fa.ports:
+            for pb in fb.ports:
+                lo, hi = max(pa.port, pb.port), min(pa.port + pa.span, pb.port + pb.span) - 1
+                if lo > hi:
+                    continue
+                # edit the later launch; prefer a side whose port is written
+                edit, keep, pe, pk = (b, a, pb, pa) if (pb.token is not None or pa.token is None) else (a, b, pa, pb)
+                port_txt = str(lo) if lo == hi else f"{lo}-{hi}"
+                message = (f"port {port_txt} is used twice on this host: this {edit.role or 'server'} launch's "
+                           f"{_port_what(pe)} and the {keep.role or 'other'} launch's {_port_what(pk)} "
+                           f"(both started by this script)")
+                out.append(cand(PORT_COLLISION, edit, pe.token, message,
+                                [rel_token(pk.token, keep, f"the {who(keep)} uses port {port_txt} here"
+                                           + ("" if pk.token is not None else " (default)"))]))
+    return out
+
+
+def _port_what(p) -> str:
+    base = p.what + ("" if p.token is not None else " (default)")
+    if p.span > 1:
+        base += f" (ports {p.port}-{p.port + p.span - 1})"
+    else:
+        base += f" ({p.port})"
+    return base
+
+
+# ---------------------------------------------------------------------------
+# PD151-PD153 GPUs
+# ---------------------------------------------------------------------------
+
+class _Gpus:
+    def __init__(self, launch: Launch):
+        f = facts(launch)
+        self.launch = launch
+        self.ok = f.uses_gpus and f.gpus_needed is not None and f.gpus_needed > 0
+        self.needed = f.gpus_needed or 0
+        self.pinned = False
+        self.token: Optional[TStr] = None
+        self.short = False
+        self.visible: Optional[list] = None
+        self.physical: set = set()
+        if not self.ok:
+            return
+        cvd = launch.env.get("CUDA_VISIBLE_DEVICES")
+        visible = None
+        if cvd is not None:
+            if cvd.opaque:
+                self.ok = False
+                return
+            ids = [x.strip() for x in cvd.text.split(",") if x.strip()]
+            if not all(x.isdigit() for x in ids):
+                self.ok = False  # UUIDs / MIG names: not compared
+                return
+            visible = [int(x) for x in ids]
+            self.pinned, self.token = True, cvd
+        dg = docker_gpus(launch)
+        if dg is not None:
+            if dg in ("unknown", "none"):
+                self.ok = False
+                return
+            if dg != "all":
+                dev = list(range(dg)) if isinstance(dg, int) else dg
+                visible = [dev[i] for i in visible if i < len(dev)] if visible is not None else dev
+                self.pinned = True
+        idx = [f.base_gpu + i * f.gpu_step for i in range(self.needed)]
+        if visible is None:
+            self.physical = set(idx)
+        else:
+            self.short = any(i >= len(visible) for i in idx)
+            self.physical = {visible[i] for i in idx if i < len(visible)}
+        self.visible = visible
+        self.facts = f
+
+    def describe(self) -> str:
+        gs = sorted(self.physical)
+        if not gs:
+            return "no GPU"
+        span = f"GPU {gs[0]}" if len(gs) == 1 else (
+            f"GPUs {gs[0]}-{gs[-1]}" if gs == list(range(gs[0], gs[-1] + 1)) else "GPUs " + ",".join(map(str, gs)))
+        return span
+
+
+@unit_check
+def _gpus(dep: Deployment, enabled) -> list:
+    out = []
+    if enabled(FEW_GPUS.code):
+        for l in _servers(dep):
+            g = _Gpus(l)
+            if g.ok and g.short and g.visible is not None:
+                f = g.facts
+                n = len(g.visible)
+                msg = (f"this launch makes {n} GPU{'s' if n != 1 else ''} visible "
+                       f"({'CUDA_VISIBLE_DEVICES=' + g.token.text if g.token is not None else 'docker run --gpus'})"
+                       f" but uses {g.needed}{' from --base-gpu-id ' + str(f.base_gpu) if f.base_gpu else ''}"
+                       f" ({f.gpus_note or 'its parallel sizes'})")
+                rel = [rel_token(f.gpus_token, l, "the parallel size is set here")] if f.gpus_token is not None \
+                    else []
+                out.append(cand(FEW_GPUS, l, g.token, msg, rel))
+    if not (enabled(GPU_OVERLAP.code) or enabled(PARTIAL_PINNING.code)):
+        return out
+    for a, b in _colocated_pairs(dep):
+        ga, gb = _Gpus(a), _Gpus(b)
+        if not (ga.ok and gb.ok):
+            continue
+        common = ga.physical & gb.physical
+        if common:
+            if not enabled(GPU_OVERLAP.code):
+                continue
+            fa, fb = ga.facts, gb.facts
+            if fa.mem_explicit and fb.mem_explicit and (
+                    fa.mem_fraction is None or fb.mem_fraction is None
+                    or fa.mem_fraction + fb.mem_fraction <= MEM_SHARE_LIMIT + 1e-9):
+                continue  # deliberate sharing (or fractions pdlint cannot see)
+            # edit the unpinned one (or the later one)
+            edit, keep = (a, b) if (not ga.pinned and gb.pinned) else (b, a)
+            ge, gk = (ga, gb) if edit is a else (gb, ga)
+            shared = sorted(common)
+            msg = (f"the {edit.role or 'server'} and {keep.role or 'other'} launches both use GPU"
+                   f"{'s' if len(shared) > 1 else ''} {','.join(map(str, shared))}: this one uses "
+                   f"{ge.describe()} ({_why_gpus(ge)}), the {keep.role or 'other'} launch {gk.describe()} "
+                   f"({_why_gpus(gk)}); {_mem_note(ge.facts, gk.facts)}")
+            rel = [rel_token(gk.token or gk.facts.gpus_token, keep, f"the {who(keep)} uses {gk.describe()}")]
+            out.append(cand(GPU_OVERLAP, edit, ge.token or ge.facts.gpus_token, msg, rel))
+        elif ga.pinned != gb.pinned and enabled(PARTIAL_PINNING.code):
+            free, pinned = (a, b) if gb.pinned else (b, a)
+            gf, gp = (ga, gb) if free is a else (gb, ga)
+            first = min(gp.physical) if gp.physical else None
+            grow = ""
+            if first is not None and first >= gf.facts.base_gpu:
+                need = (first - gf.facts.base_gpu) // max(gf.facts.gpu_step, 1) + 1
+                grow = (f"; as soon as it needs {need} GPU{'s' if need != 1 else ''} it runs on GPU {first} too")
+            via = _via_variable(gf.facts.gpus_token)
+            msg = (f"this {free.role or 'server'} launch sets no CUDA_VISIBLE_DEVICES, so it counts GPUs from 0 and "
+                   f"uses {gf.describe()} ({_why_gpus(gf)}{via}), while the {pinned.role or 'other'} launch is "
+                   f"pinned to {gp.describe()} ({_why_gpus(gp)}){grow}")
+            rel = [rel_token(gp.token, pinned, f"the {who(pinned)} is pinned here")]
+            out.append(cand(PARTIAL_PINNING, free, None, msg, rel))
+    return out
+
+
+def _why_gpus(g: _Gpus) -> str:
+    parts = []
+    if g.token is not None:
+        parts.append(f"CUDA_VISIBLE_DEVICES={g.token.text}")
+    parts.append(g.facts.gpus_note or f"{g.needed} GPU{'s' if g.needed != 1 else ''}")
+    if g.facts.base_gpu:
+        parts.append(f"--base-gpu-id {g.facts.base_gpu}")
+    return ", ".join(parts)
+
+
+def _via_variable(tok: Optional[TStr]) -> str:
+    if tok is None or not tok.pieces:
+        return ""
+    notes = [h.note for h in tok.origin.chain if h.note.startswith("$")]
+    return f", sized by {notes[0]}" if notes else ""
+
+
+def _mem_note(fa, fb) -> str:
+    if fa.mem_fraction is None or fb.mem_fraction is None:
+        return "each sizes its memory pool as a fraction of the whole GPU"
+    return (f"their memory fractions add up to {fa.mem_fraction + fb.mem_fraction:g} of each shared GPU "
+            f"(more than {MEM_SHARE_LIMIT})")
+
+
+# ---------------------------------------------------------------------------
+# PD154-PD156 routers
+# ---------------------------------------------------------------------------
+
+@unit_check
+def _routers(dep: Deployment, enabled) -> list:
+    out = []
+    for link in dep.links:
+        r = link.router
+        if link.how != "url" or link.token is None:
+            continue
+        if link.wrong_role and enabled(ROUTER_ROLE.code) and not link.port_mismatch:
+            host, _, _ = parse_url(link.token)
+            from pdlint.pairing import host_role
+            if host_role(host) not in (None, link.role):
+                other = link.wrong_role[0]
+                out.append(cand(ROUTER_ROLE, r, link.token,
+                                f"--{link.role} {link.token.text} names the {other.role} role: the router sends "
+                                f"{link.role} work to {other.role} servers",
+                                [Related(other.path, other.line, 1, f"the {who(other)}")]))
+        if link.port_mismatch and enabled(ROUTER_PORT.code) and shell_launch(r) and \
+                all(shell_launch(s) for s in dep.role_servers(link.role)):
+            servers = dep.role_servers(link.role)
+            ports = sorted({facts(s).http_port for s in servers if facts(s).http_port is not None})
+            msg = (f"the router sends {link.role} requests to port {link.url_port}, but the {link.role} "
+                   f"server{'s' if len(servers) > 1 else ''} of this deployment listen"
+                   f"{'' if len(servers) > 1 else 's'} on {', '.join(map(str, ports))}")
+            wrong = [s for s in link.wrong_role if facts(s).http_port == link.url_port]
+            if wrong:
+                msg += f" - port {link.url_port} is the {wrong[0].role} server's"
+            rel = [rel_token(facts(s).http_token, s, f"the {who(s)} listens on port {facts(s).http_port}"
+                             + ("" if facts(s).http_token is not None else " (default)")) for s in servers]
+            out.append(cand(ROUTER_PORT, r, _port_token(link.token), msg, rel))
+    if enabled(ROUTER_ENGINE.code):
+        for r in dep.routers:
+            if r.engine != "sglang" or not any(t.text == "--pd-disaggregation" for t in r.argv) and \
+                    "mini_lb" not in r.entrypoint and "launch_lb" not in r.entrypoint:
+                continue
+            reached = [s for k in dep.links if k.router is r for s in k.servers]
+            engines = {s.engine for s in reached}
+            if reached and "sglang" not in engines:
+                eng = ", ".join(sorted(engines))
+                tok = next((k.token for k in dep.links if k.router is r and k.token is not None), None)
+                out.append(cand(ROUTER_ENGINE, r, tok,
+                                f"this SGLang PD router routes to {eng} servers: it speaks SGLang's PD protocol "
+                                f"(bootstrap host/port/room), not {eng}'s KV connector hand-off",
+                                [Related(s.path, s.line, 1, f"the {who(s)}") for s in reached[:4]]))
+    return out
+
+
+def _port_token(tok: TStr) -> TStr:
+    _, _, ptok = parse_url(tok)
+    return ptok if ptok is not None and ptok.pieces else tok

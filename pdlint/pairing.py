@@ -1,0 +1,607 @@
+"""Pairing stage: group launches into deployments and prefill/decode pairs.
+
+A *deployment* (:class:`Deployment`) is the set of launches that serve one
+disaggregated model together:
+
+* the deployment key a format adapter put on the launch (``meta['unit']``:
+  one CRD object, one Kustomize build, one chart, one srt-slurm recipe, one
+  TRT-LLM disaggregated config), else the file;
+* the units of one file when none of them holds both roles on its own (a
+  YAML stream with a ``Deployment/prefill`` and a ``Deployment/decode``);
+* sibling files named by convention: the same path up to one role word
+  (``run_prefill.sh`` / ``run_decode.sh`` / ``run_lb.sh``, ``p.yaml`` /
+  ``d.yaml``, ``ctx_*.yaml`` / ``gen_*.yaml``, ``*-prefiller-*`` /
+  ``*-decoder-*``, ``prefill/x.yaml`` / ``decode/x.yaml``), where a router,
+  load-balancer or proxy file of the same name joins them.
+
+Inside a deployment every prefill server is paired with every decode server of
+the same engine (:class:`Pair`).  Launches of one command that the template or
+script produced more than once (shell branches that only change the
+environment, one line rendered per node) are one *instance* with variants;
+worker ranks of a multi-node instance (``meta['group_role'] == 'worker'``,
+``--node-rank`` > 0) are not paired when their leader is there.  Routers are
+linked to the servers their ``--prefill`` / ``--decode`` URLs (or selectors,
+or service discovery) reach (:class:`RouterLink`).
+
+Engine adapters may describe a launch's resources with ``facts(launch)``
+(:class:`Facts`: listening ports, GPUs, memory fraction, node rank), which the
+engine-independent rules of :mod:`pdlint.pair_rules` compare between launches
+that run on one host (:func:`colocated`).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Optional
+
+from pdlint.model import Launch
+from pdlint.text import TStr
+
+MAX_PAIRS_PER_ENGINE = 64
+MAX_VARIANT_COMBOS = 16
+
+# (prefill word, decode word, whole-token only); longest first
+ROLE_WORDS = (
+    ("prefiller", "decoder", False),
+    ("prefill", "decode", False),
+    ("context", "generation", True),
+    ("ctx", "gen", True),
+    ("sender", "receiver", True),
+    ("producer", "consumer", True),
+    ("p", "d", True),
+)
+ROUTER_WORDS = ("mini_lb", "minilb", "router", "lb", "proxy", "frontend", "ingress")
+URL_FLAGS = {"--prefill": "prefill", "--decode": "decode", "--prefill-urls": "prefill", "--decode-urls": "decode",
+             "--prefill-url": "prefill", "--decode-url": "decode"}
+SELECTOR_FLAGS = {"--prefill-selector": "prefill", "--decode-selector": "decode"}
+BOOTSTRAP_LIST_FLAGS = {"--prefill-bootstrap-ports": "prefill"}
+DISCOVERY_FLAGS = ("--service-discovery",)
+_URL = re.compile(r"^(?:(?P<scheme>[a-zA-Z][a-zA-Z0-9+.-]*)://)?(?P<host>\[[^\]]*\]|[^:/?#]*)(?::(?P<port>[^/?#]*))?")
+_REMOTE_WRAPPERS = re.compile(r"(^|[\s;&|(])(ssh|srun|salloc|sbatch|mpirun|mpiexec|pdsh|kubectl|oc)(\s|$)")
+_DOCKER = re.compile(r"(^|[\s;&|(])(docker|podman|nerdctl)\s+(run|create)\b")
+_GPUS = re.compile(r"--gpus(?:=|\s+)(['\"]*)([^\s'\"]+)")
+
+
+# ---------------------------------------------------------------------------
+# Facts: what an engine adapter says about a launch's resources
+# ---------------------------------------------------------------------------
+
+@dataclass
+class Port:
+    port: int
+    what: str  # e.g. "--port", "--disaggregation-bootstrap-port", "VLLM_NIXL_SIDE_CHANNEL_PORT"
+    token: Optional[TStr] = None  # what a human edits (None: a default)
+    span: int = 1  # ports port .. port+span-1
+
+
+@dataclass
+class Facts:
+    """Resources of one launch, as its engine adapter reads them (None: unknown)."""
+
+    http_port: Optional[int] = None  # the port routers send requests to
+    http_token: Optional[TStr] = None
+    ports: list = field(default_factory=list)  # [Port] the launch listens on
+    gpus_needed: Optional[int] = None  # GPUs per node
+    gpus_token: Optional[TStr] = None  # the flag that sizes it (first written one)
+    gpus_note: str = ""  # e.g. "--tp 2 x --pp 1"
+    base_gpu: int = 0
+    base_gpu_token: Optional[TStr] = None
+    gpu_step: int = 1
+    uses_gpus: bool = True  # False for CPU/NPU launches or when the device is not known to be CUDA
+    mem_fraction: Optional[float] = None  # explicit per-GPU memory fraction (None: default or unknown)
+    mem_token: Optional[TStr] = None
+    mem_explicit: bool = False  # the fraction is written (its value may be unknown)
+    node_rank: Optional[int] = None  # known node rank of a multi-node launch
+    rank_written: bool = False  # a node rank is on the command line (its value may be unknown)
+    multi_node: bool = False  # part of a multi-node instance (--nnodes > 1, --node-rank set)
+    model: Optional[TStr] = None
+
+
+def facts(launch: Launch) -> Facts:
+    cached = launch.meta.get("_facts")
+    if isinstance(cached, Facts):
+        return cached
+    from pdlint.engines import adapter
+    eng = adapter(launch.engine)
+    f = None
+    if eng is not None and hasattr(eng, "facts") and launch.parsed is not None:
+        try:
+            f = eng.facts(launch)
+        except Exception:  # facts are best effort: a bug here must not stop the scan
+            f = None
+    f = f or Facts(uses_gpus=False)
+    launch.meta["_facts"] = f
+    return f
+
+
+# ---------------------------------------------------------------------------
+# Deployments, pairs, router links
+# ---------------------------------------------------------------------------
+
+@dataclass
+class RouterLink:
+    router: Launch
+    role: str  # prefill | decode
+    how: str  # "url" | "selector" | "discovery"
+    token: Optional[TStr] = None  # the URL or selector token
+    bootstrap: Optional[TStr] = None  # the bootstrap port given with a --prefill URL
+    servers: list = field(default_factory=list)  # [Launch] it reaches
+    port_mismatch: bool = False  # a URL whose port no server of its role listens on
+    wrong_role: list = field(default_factory=list)  # [Launch] of the other role the URL names instead
+    url_port: Optional[int] = None
+
+
+@dataclass
+class Instance:
+    """One server instance: a launch and the variants of the same command."""
+
+    launch: Launch
+    variants: list = field(default_factory=list)  # all launches of this instance, launch first
+
+
+@dataclass
+class Pair:
+    prefill: Launch
+    decode: Launch
+    engine: str
+    unit: str
+    prefill_variants: list = field(default_factory=list)
+    decode_variants: list = field(default_factory=list)
+
+    def combos(self) -> list:
+        out = []
+        for p in self.prefill_variants or [self.prefill]:
+            for d in self.decode_variants or [self.decode]:
+                out.append((p, d))
+                if len(out) >= MAX_VARIANT_COMBOS:
+                    return out
+        return out
+
+
+@dataclass
+class Deployment:
+    key: str
+    how: str
+    launches: list = field(default_factory=list)
+    pairs: list = field(default_factory=list)
+    links: list = field(default_factory=list)
+    instances: dict = field(default_factory=dict)  # role -> [Instance]
+
+    @property
+    def servers(self) -> list:
+        return [l for l in self.launches if l.kind == "server"]
+
+    @property
+    def routers(self) -> list:
+        return [l for l in self.launches if l.kind == "router"]
+
+    def role_servers(self, role: str) -> list:
+        return [l for l in self.servers if l.role == role]
+
+
+def unit_key(launch: Launch) -> str:
+    return launch.meta.get("unit") or launch.unit or launch.path
+
+
+def _file_scoped(launch: Launch, key: str) -> bool:
+    return key == launch.path or key.startswith(launch.path + "#")
+
+
+def _roles(launches: list) -> set:
+    return {l.role for l in launches if l.kind == "server" and l.role in ("prefill", "decode")}
+
+
+class _UF:
+    def __init__(self):
+        self.parent: dict = {}
+
+    def find(self, x):
+        self.parent.setdefault(x, x)
+        while self.parent[x] != x:
+            self.parent[x] = self.parent[self.parent[x]]
+            x = self.parent[x]
+        return x
+
+    def union(self, a, b):
+        ra, rb = self.find(a), self.find(b)
+        if ra != rb:
+            self.parent[max(ra, rb)] = min(ra, rb)
+
+
+def role_word_keys(path: str) -> list:
+    """(key, family, role) for each role or router word in ``path``: the key is
+    the path with that word replaced by a placeholder."""
+    low = path.lower()
+    taken: list = []
+    out = []
+
+    def free(a, b):
+        return all(b <= s or a >= e for s, e in taken)
+
+    def bounded(a, b):
+        return (a == 0 or not low[a - 1].isalnum()) and (b == len(low) or not low[b].isalnum())
+
+    for fam, (pw, dw, whole) in enumerate(ROLE_WORDS):
+        for word, role in ((pw, "prefill"), (dw, "decode")):
+            for m in re.finditer(re.escape(word), low):
+                a, b = m.start(), m.end()
+                if not free(a, b) or (whole and not bounded(a, b)):
+                    continue
+                taken.append((a, b))
+                out.append((low[:a] + "\0" + low[b:], fam, role))
+    for word in ROUTER_WORDS:
+        for m in re.finditer(re.escape(word), low):
+            a, b = m.start(), m.end()
+            if free(a, b) and bounded(a, b):
+                taken.append((a, b))
+                out.append((low[:a] + "\0" + low[b:], None, "router"))
+    return out
+
+
+def group(launches: list) -> list:
+    """Deployments of ``launches`` (see the module docstring), in input order."""
+    uf = _UF()
+    by_unit: dict = {}
+    for l in launches:
+        k = unit_key(l)
+        uf.find(k)
+        by_unit.setdefault(k, []).append(l)
+    how: dict = {}
+    # units of one file that are each incomplete
+    by_file: dict = {}
+    for k, ls in by_unit.items():
+        if all(_file_scoped(l, k) for l in ls):
+            by_file.setdefault(ls[0].path, []).append(k)
+    for path, keys in by_file.items():
+        if len(keys) < 2:
+            continue
+        incomplete = [k for k in keys if len(_roles(by_unit[k])) < 2]
+        if len(incomplete) == len(keys):
+            for k in keys[1:]:
+                uf.union(keys[0], k)
+            how[uf.find(keys[0])] = "one file"
+    # sibling files
+    files: dict = {}  # path -> merged roles of its file-scoped units
+    for k, ls in by_unit.items():
+        for l in ls:
+            if _file_scoped(l, k):
+                files.setdefault(l.path, set()).update(_roles([l]))
+                if l.kind == "router":
+                    files[l.path].add("router")
+    templates: dict = {}
+    for path, roles in files.items():
+        if {"prefill", "decode"} <= roles:
+            continue  # a complete file is its own deployment
+        for key, fam, role in role_word_keys(path):
+            if role == "router" or role in roles or (not roles and role in ("prefill", "decode")):
+                templates.setdefault(key, []).append((path, fam, role))
+    for key, members in templates.items():
+        fams = {}
+        for path, fam, role in members:
+            if fam is not None:
+                fams.setdefault(fam, {}).setdefault(role, []).append(path)
+        paired = [ps for ps in fams.values() if "prefill" in ps and "decode" in ps]
+        if not paired:
+            continue
+        paths = sorted({p for ps in paired for r in ps.values() for p in r} |
+                       {p for p, fam, role in members if role == "router"})
+        ukeys = [k for k, ls in by_unit.items() if any(l.path in paths and _file_scoped(l, k) for l in ls)]
+        for k in ukeys[1:]:
+            uf.union(ukeys[0], k)
+        if ukeys:
+            how[uf.find(ukeys[0])] = "sibling files " + ", ".join(paths)
+    out: dict = {}
+    for l in launches:
+        root = uf.find(unit_key(l))
+        d = out.get(root)
+        if d is None:
+            d = out[root] = Deployment(root, how.get(root, "one deployment unit" if root != l.path else "one file"))
+        d.launches.append(l)
+    for root, d in out.items():
+        if root in how:
+            d.how = how[root]
+    return list(out.values())
+
+
+def _instances(servers: list) -> list:
+    """Servers of one role and engine, as instances (variants collapsed, workers dropped)."""
+    groups: dict = {}
+    order = []
+    for l in servers:
+        k = (l.path, l.line, l.entrypoint, l.context if l.meta.get("replica_of") else "")
+        if k not in groups:
+            groups[k] = []
+            order.append(k)
+        groups[k].append(l)
+    inst = [Instance(groups[k][0], groups[k]) for k in order]
+    leaders = {i.launch.meta.get("replica_of") for i in inst if i.launch.meta.get("group_role") == "leader"}
+    keep = [i for i in inst
+            if not (i.launch.meta.get("group_role") == "worker" and i.launch.meta.get("replica_of") in leaders)]
+    fs = [facts(i.launch) for i in keep]
+    if any(f.rank_written and f.node_rank == 0 for f in fs):
+        # rank 0 is the instance's leader; other written ranks (also unknown ones such as
+        # $(LWS_WORKER_INDEX)) are its workers
+        keep = [i for i, f in zip(keep, fs) if not (f.rank_written and f.node_rank != 0)]
+    elif any(f.node_rank is None for f in fs) and any(isinstance(f.node_rank, int) and f.node_rank > 0 for f in fs):
+        keep = [i for i, f in zip(keep, fs) if not (isinstance(f.node_rank, int) and f.node_rank > 0)]
+    return keep
+
+
+def pair_launches(launches: list) -> list:
+    """Deployments with their pairs and router links."""
+    deps = group(launches)
+    for d in deps:
+        engines = []
+        for l in d.servers:
+            if l.role in ("prefill", "decode") and l.engine not in engines:
+                engines.append(l.engine)
+        for eng in engines:
+            ps = _instances([l for l in d.servers if l.engine == eng and l.role == "prefill"])
+            ds = _instances([l for l in d.servers if l.engine == eng and l.role == "decode"])
+            d.instances.setdefault("prefill", []).extend(ps)
+            d.instances.setdefault("decode", []).extend(ds)
+            combos = [(p, q) for p in ps for q in ds]
+            if len(combos) > MAX_PAIRS_PER_ENGINE:
+                combos = [(p, ds[0]) for p in ps] + [(ps[0], q) for q in ds[1:]]
+            for p, q in combos:
+                d.pairs.append(Pair(p.launch, q.launch, eng, d.key, p.variants, q.variants))
+        for r in d.routers:
+            d.links += router_links(r, d)
+    return deps
+
+
+# ---------------------------------------------------------------------------
+# Routers
+# ---------------------------------------------------------------------------
+
+def parse_url(tok: TStr) -> tuple:
+    """(host, port or None, port token or None) of a URL token; port None when
+    absent or not a number (opaque)."""
+    m = _URL.match(tok.text)
+    if not m:
+        return tok.text, None, None
+    host = m.group("host") or ""
+    port_txt = m.group("port")
+    port = None
+    ptok = None
+    if port_txt:
+        a = m.start("port")
+        ptok = tok[a:a + len(port_txt)]
+        if port_txt.isdigit() and not ptok.opaque:
+            port = int(port_txt)
+    elif m.group("scheme") in ("http", "https") and not tok.opaque:
+        port = 80 if m.group("scheme") == "http" else 443
+    return host, port, ptok
+
+
+def _router_args(router: Launch) -> tuple:
+    """([(role, how, token, bootstrap token)], discovery?) from a router's argv."""
+    argv = list(router.argv)
+    items = []
+    boot_lists: dict = {}
+    discovery = False
+    i = 0
+    while i < len(argv):
+        t = argv[i].text
+        name, eq, val = t.partition("=")
+        if name in DISCOVERY_FLAGS:
+            discovery = True
+        if name in URL_FLAGS or name in SELECTOR_FLAGS or name in BOOTSTRAP_LIST_FLAGS:
+            vals = [argv[i][len(name) + 1:]] if eq else []
+            j = i + 1
+            if not eq:
+                while j < len(argv) and not argv[j].text.startswith("--"):
+                    vals.append(argv[j])
+                    j += 1
+            if name in BOOTSTRAP_LIST_FLAGS:
+                boot_lists.setdefault(BOOTSTRAP_LIST_FLAGS[name], []).extend(vals)
+            elif name in SELECTOR_FLAGS:
+                if vals:
+                    items.append((SELECTOR_FLAGS[name], "selector", vals[0], None))
+            else:
+                role = URL_FLAGS[name]
+                k = 0
+                while k < len(vals):
+                    v = vals[k]
+                    boot = None
+                    if k + 1 < len(vals) and (vals[k + 1].text.isdigit() or vals[k + 1].text.lower() == "none"):
+                        boot = vals[k + 1]
+                        k += 1
+                    items.append((role, "url", v, boot))
+                    k += 1
+            i = j if not eq else i + 1
+            continue
+        i += 1
+    for role, boots in boot_lists.items():
+        urls = [n for n, it in enumerate(items) if it[0] == role and it[1] == "url"]
+        for n, b in zip(urls, boots):
+            r, how, tok, old = items[n]
+            items[n] = (r, how, tok, old or b)
+    return items, discovery
+
+
+def host_role(host: str) -> Optional[str]:
+    from pdlint.formats.crd import role_of_name
+    return role_of_name(host)
+
+
+def router_links(router: Launch, dep: Deployment) -> list:
+    items, discovery = _router_args(router)
+    out = []
+    servers = dep.servers
+    if not items:
+        if discovery or router.engine == "dynamo" or router.kind == "router":
+            for role in ("prefill", "decode"):
+                reach = [s for s in servers if s.role == role]
+                if reach:
+                    out.append(RouterLink(router, role, "discovery", servers=reach))
+        return out
+    for role, how, tok, boot in items:
+        of_role = [s for s in servers if s.role == role]
+        other = [s for s in servers if s.role in ("prefill", "decode") and s.role != role]
+        if how == "selector":
+            out.append(RouterLink(router, role, how, tok, servers=of_role))
+            continue
+        host, port, _ = parse_url(tok)
+        link = RouterLink(router, role, how, tok, boot, url_port=port)
+        hr = host_role(host)
+        if hr in ("prefill", "decode") and hr != role:
+            link.wrong_role = [s for s in other if host_role_matches(s, host)] or other
+        if port is not None:
+            hits = [s for s in of_role if facts(s).http_port == port]
+            if hits:
+                link.servers = hits
+            else:
+                known = [s for s in of_role if facts(s).http_port is not None]
+                if of_role and len(known) == len(of_role):
+                    link.port_mismatch = True
+                    link.wrong_role = link.wrong_role or [s for s in other if facts(s).http_port == port]
+                link.servers = _by_host(of_role, host) if len(of_role) > 1 else of_role
+        else:
+            link.servers = _by_host(of_role, host) if len(of_role) > 1 else of_role
+        out.append(link)
+    return out
+
+
+def host_role_matches(server: Launch, host: str) -> bool:
+    name = server.meta.get("role_name") or server.meta.get("resource_name") or ""
+    return bool(name) and name.lower() in host.lower()
+
+
+def _by_host(servers: list, host: str) -> list:
+    hits = [s for s in servers if host_role_matches(s, host)]
+    return hits or servers
+
+
+# ---------------------------------------------------------------------------
+# Co-location (one host)
+# ---------------------------------------------------------------------------
+
+def _branchy(item: str) -> bool:
+    item = item[6:] if item.startswith("after ") else item
+    return "(then)" in item or "(else)" in item or item.startswith(("case ", "elif "))
+
+
+def alternatives(a: Launch, b: Launch) -> bool:
+    """Launches on different arms of one ``if``/``case`` (never run together by one invocation)."""
+    if a.context == b.context:
+        return False
+    ca, cb = a.context.split(" > ") if a.context else [], b.context.split(" > ") if b.context else []
+    for x, y in zip(ca, cb):
+        if x != y:
+            return _branchy(x) or _branchy(y)
+    return False
+
+
+def wrapper_text(launch: Launch) -> str:
+    """The text written before the entry point on the same (continued) shell command line."""
+    tok = launch.command[0] if launch.command else (launch.argv[0] if launch.argv else None)
+    if tok is None or not tok.pieces:
+        return ""
+    p = tok.pieces[0]
+    src = p.src
+    if src is None:
+        return ""
+    text = src.text
+    end = p.offset
+    start = text.rfind("\n", 0, end) + 1
+    while start > 1:
+        prev_end = start - 1  # the newline ending the previous line
+        prev_start = text.rfind("\n", 0, prev_end) + 1
+        if text[prev_start:prev_end].rstrip().endswith("\\"):
+            start = prev_start
+            continue
+        break
+    return text[start:end]
+
+
+def shell_launch(launch: Launch) -> bool:
+    m = launch.meta
+    return not (m.get("resource_kind") or m.get("yaml_path") or m.get("keyed") or m.get("virtual_config")
+                or m.get("settings") is not None)
+
+
+def docker_gpus(launch: Launch) -> Optional[object]:
+    """For a ``docker run`` wrapper: None (no docker), "all", a list of device
+    ids, an int (first N GPUs) or "unknown"."""
+    w = wrapper_text(launch)
+    if not _DOCKER.search(w):
+        return None
+    m = _GPUS.search(w)
+    if not m:
+        return "none"
+    spec = m.group(2).strip("'\"")
+    if spec == "all":
+        return "all"
+    if spec.isdigit():
+        return int(spec)
+    if spec.startswith("device="):
+        ids = spec[7:].split(",")
+        if all(x.isdigit() for x in ids):
+            return [int(x) for x in ids]
+    return "unknown"
+
+
+def shares_network(launch: Launch) -> bool:
+    w = wrapper_text(launch)
+    if not _DOCKER.search(w):
+        return True
+    return bool(re.search(r"--(network|net)(=|\s+)host\b", w))
+
+
+def colocated(a: Launch, b: Launch) -> bool:
+    """Known to run on one host at the same time: two shell launches of one
+    script, not alternatives, not multi-node, not started through ssh/srun."""
+    if a is b or a.path != b.path or (a.path, a.line) == (b.path, b.line):
+        return False
+    if not (shell_launch(a) and shell_launch(b)):
+        return False
+    if alternatives(a, b):
+        return False
+    for l in (a, b):
+        if facts(l).multi_node or _REMOTE_WRAPPERS.search(wrapper_text(l)):
+            return False
+    return True
+
+
+def unique_servers(servers: list) -> list:
+    """One launch per command (variants of one line collapsed), in order."""
+    seen, out = set(), []
+    for s in servers:
+        k = (s.path, s.line, s.context if s.meta.get("replica_of") else "")
+        if k not in seen:
+            seen.add(k)
+            out.append(s)
+    return out
+
+
+def describe(launch: Launch) -> str:
+    role = launch.role or ("router" if launch.kind == "router" else "unknown-role")
+    where = f"{launch.path}:{launch.line}"
+    return f"{role} {launch.engine} {launch.kind} {where}" + (f" ({launch.context})" if launch.context else "")
+
+
+def as_dicts(deps: list, launches: list) -> list:
+    """JSON form of the pairs (see :mod:`pdlint.report.jsonfmt`)."""
+    index = {id(l): i for i, l in enumerate(launches)}
+
+    def ref(l: Launch) -> dict:
+        return {"launch": index.get(id(l)), "path": l.path, "line": l.line, "role": l.role}
+
+    out = []
+    for d in deps:
+        if not d.pairs and not d.links:
+            continue
+        out.append({
+            "unit": d.key,
+            "how": d.how,
+            "pairs": [{"engine": p.engine, "prefill": ref(p.prefill), "decode": ref(p.decode),
+                       "prefill_variants": len(p.prefill_variants), "decode_variants": len(p.decode_variants)}
+                      for p in d.pairs],
+            "routers": [{"router": ref(k.router), "role": k.role, "how": k.how,
+                         "target": k.token.text if k.token is not None else None,
+                         "bootstrap_port": k.bootstrap.text if k.bootstrap is not None else None,
+                         "servers": [ref(s) for s in unique_servers(k.servers)]} for k in d.links],
+        })
+    return out
