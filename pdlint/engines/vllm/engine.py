@@ -1,0 +1,314 @@
+"""The vLLM engine adapter: ``vllm serve``, ``python -m
+vllm.entrypoints.openai.api_server`` and Dynamo's ``python -m dynamo.vllm``.
+
+``interpret`` (extract stage) reads the argv the way vLLM's
+``FlexibleArgumentParser`` does where it matters here: ``--flag value`` and
+``--flag=value``, underscores in option names read as dashes
+(``--kv_transfer_config``), the last occurrence wins, ``vllm serve``'s
+positional model.  ``--kv-transfer-config`` is parsed as JSON with every
+value traced (:mod:`pdlint.engines.vllm.tjson`).  The role is, in order:
+Dynamo's ``--disaggregation-mode`` (or its legacy ``--is-prefill-worker`` /
+``--is-decode-worker``), the ``kv_role`` (``kv_producer`` prefill,
+``kv_consumer`` decode), and for ``kv_both`` (or no KV connector) the role
+the launch's structure names (a CRD role, a values section, a script branch).
+
+``candidates`` runs the single-launch vLLM rules, ``pair_candidates`` the
+prefill/decode pair rules, ``unit_candidates`` the deployment rules, and
+``facts`` tells the engine-independent rules which ports and GPUs a launch
+uses.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable, Optional
+
+from pdlint.engines.vllm import tjson
+from pdlint.model import Candidate, Launch
+from pdlint.text import TStr
+
+KV_ROLES = {"kv_producer": "prefill", "kv_consumer": "decode"}
+DYNAMO_MODES = {"prefill": "prefill", "decode": "decode", "agg": "null", "aggregated": "null", "pd": "null",
+                "prefill_and_decode": "null"}
+# switches that take no value (so a following word is not swallowed as their value)
+SWITCHES = {
+    "--trust-remote-code", "--enforce-eager", "--disable-log-requests", "--enable-log-requests", "--disable-log-stats",
+    "--enable-prefix-caching", "--enable-chunked-prefill", "--disable-uvicorn-access-log", "--is-prefill-worker",
+    "--is-decode-worker", "--enable-expert-parallel", "--disable-custom-all-reduce", "--enable-auto-tool-choice",
+    "--skip-tokenizer-init", "--enable-lora", "--headless", "--disable-hybrid-kv-cache-manager",
+    "--disable-frontend-multiprocessing", "--enable-sleep-mode", "--async-scheduling", "--enable-request-id-headers",
+    "--enable-force-include-usage", "--enable-multimodal", "--multimodal-worker", "--multimodal-encode-worker",
+    "--multimodal-decode-worker", "--use-vllm-tokenizer", "--enable-eplb", "--enable-dbo", "--disable-sliding-window",
+    "--enable-prompt-embeds", "--enable-server-load-tracking", "--enable-tokenizer-info-endpoint",
+    "--disable-fastapi-docs", "--enable-log-outputs", "--return-tokens-as-token-ids", "--enable-prompt-tokens-details",
+    "--disable-cascade-attn", "--migration-limit-none", "--enable-local-indexer",
+}
+ALIASES = {"-tp": "--tensor-parallel-size", "-pp": "--pipeline-parallel-size", "-dp": "--data-parallel-size",
+           "-q": "--quantization"}
+DEFAULT_PORT = 8000
+NIXL_PORT_DEFAULT = 5600
+P2P_PORT_DEFAULT = 14579
+
+
+@dataclass
+class Opt:
+    name: str  # normalised option (--kv-transfer-config)
+    name_tok: TStr
+    value: Optional[TStr]  # None for switches
+    index: int
+
+
+@dataclass
+class KVConfig:
+    tok: TStr  # the whole JSON argument
+    node: Optional[tjson.JNode] = None
+    error: Optional[tjson.JSONError] = None
+
+    def get(self, *path) -> Optional[tjson.JNode]:
+        return self.node.get(*path) if self.node is not None else None
+
+    def text(self, *path) -> Optional[str]:
+        n = self.get(*path)
+        return None if n is None or n.value is None else str(n.value)
+
+    @property
+    def connectors(self) -> list:
+        """Connector names (MultiConnector: its members)."""
+        name = self.text("kv_connector")
+        if name is None:
+            return []
+        if name == "MultiConnector":
+            out = []
+            sub = self.get("kv_connector_extra_config", "connectors")
+            for c in (sub.value if sub is not None and isinstance(sub.value, list) else []):
+                n = c.get("kv_connector")
+                if n is not None and isinstance(n.value, str):
+                    out.append(n.value)
+            return out or [name]
+        return [name]
+
+
+@dataclass
+class VllmInfo:
+    opts: dict = field(default_factory=dict)  # name -> last Opt
+    occurrences: list = field(default_factory=list)  # every Opt in order
+    model: Optional[TStr] = None
+    kv: Optional[KVConfig] = None
+    role_from: str = ""  # what decided launch.role
+    dynamo: bool = False
+    incomplete: bool = False
+
+    def value(self, name: str) -> Optional[TStr]:
+        o = self.opts.get(name)
+        return o.value if o is not None else None
+
+    def text(self, name: str) -> Optional[str]:
+        v = self.value(name)
+        return None if v is None or v.opaque else v.text
+
+    def has(self, name: str) -> bool:
+        return name in self.opts
+
+    def int(self, name: str, default: Optional[int] = None) -> Optional[int]:
+        if name not in self.opts:
+            return default
+        t = self.text(name)
+        try:
+            return int(t) if t is not None else None
+        except ValueError:
+            return None
+
+    def float(self, name: str) -> Optional[float]:
+        t = self.text(name)
+        try:
+            return float(t) if t is not None else None
+        except ValueError:
+            return None
+
+    def token(self, name: str) -> Optional[TStr]:
+        o = self.opts.get(name)
+        if o is None:
+            return None
+        return o.value if o.value is not None else o.name_tok
+
+    @property
+    def kv_role(self) -> Optional[str]:
+        return self.kv.text("kv_role") if self.kv is not None else None
+
+
+def normalise(name: str) -> str:
+    if name in ALIASES:
+        return ALIASES[name]
+    if name.startswith("--"):
+        return "--" + name[2:].replace("_", "-")
+    return name
+
+
+def parse_argv(tokens: list, entrypoint: str) -> VllmInfo:
+    info = VllmInfo(dynamo=entrypoint.startswith("python -m dynamo."))
+    positional = []
+    i, n = 0, len(tokens)
+    while i < n:
+        t = tokens[i]
+        text = t.text
+        if t.opaque and not text.startswith("-"):
+            if positional:  # an unknown word after the model may hold any options
+                info.incomplete = True
+            positional.append(t)
+            i += 1
+            continue
+        if text.startswith("-") and len(text) > 1 and not _number(text):
+            name, eq, _ = text.partition("=")
+            norm = normalise(name)
+            if eq:
+                opt = Opt(norm, t[:len(name)], t[len(name) + 1:], i)
+                i += 1
+            elif norm in SWITCHES or norm.startswith("--no-") or i + 1 >= n or \
+                    (tokens[i + 1].text.startswith("-") and not _number(tokens[i + 1].text)):
+                opt = Opt(norm, t, None, i)
+                i += 1
+            else:
+                opt = Opt(norm, t, tokens[i + 1], i)
+                i += 2
+            info.opts[norm] = opt
+            info.occurrences.append(opt)
+            continue
+        positional.append(t)
+        i += 1
+    if "--model" in info.opts and info.value("--model") is not None:
+        info.model = info.value("--model")
+    elif positional and entrypoint == "vllm serve":
+        info.model = positional[0]
+    kv = info.value("--kv-transfer-config")
+    if kv is not None:
+        cfg = KVConfig(kv)
+        try:
+            cfg.node = tjson.parse(kv)
+        except tjson.JSONError as e:
+            cfg.error = e
+        info.kv = cfg
+    return info
+
+
+def _number(text: str) -> bool:
+    try:
+        float(text)
+        return True
+    except ValueError:
+        return False
+
+
+def interpret(launch: Launch, ctx) -> None:
+    info = parse_argv(list(launch.argv), launch.entrypoint)
+    launch.parsed = info
+    launch.incomplete = launch.incomplete or info.incomplete
+    role, how = None, ""
+    if info.dynamo:
+        mode = info.text("--disaggregation-mode")
+        if mode is not None and mode.lower() in DYNAMO_MODES:
+            role, how = DYNAMO_MODES[mode.lower()], "--disaggregation-mode"
+        elif info.has("--is-prefill-worker") and not info.has("--is-decode-worker"):
+            role, how = "prefill", "--is-prefill-worker"
+        elif info.has("--is-decode-worker") and not info.has("--is-prefill-worker"):
+            role, how = "decode", "--is-decode-worker"
+    if role is None:
+        kr = info.kv_role
+        if kr in KV_ROLES:
+            role, how = KV_ROLES[kr], f"kv_role {kr}"
+    if role is None and launch.structural_role in ("prefill", "decode"):
+        role, how = launch.structural_role, launch.meta.get("role_how") or "structure"
+    if role is None and info.kv is None and not info.dynamo and not launch.incomplete:
+        role, how = "null", "no KV connector"
+    if role is None and info.dynamo and not info.has("--disaggregation-mode") and not launch.incomplete:
+        role, how = "null", "Dynamo's default (aggregated)"
+    if role is None and launch.role in ("prefill", "decode"):
+        role, how = launch.role, launch.meta.get("role_how") or "structure"
+    launch.role = role
+    info.role_from = how
+
+
+# ---------------------------------------------------------------------------
+# check stage
+# ---------------------------------------------------------------------------
+
+def candidates(launch: Launch, enabled: Callable[[str], bool]) -> list:
+    from pdlint.engines.vllm.rulebase import launch_candidates
+    return launch_candidates(launch, enabled)
+
+
+def pair_candidates(prefill: Launch, decode: Launch, enabled: Callable[[str], bool]) -> list:
+    from pdlint.engines.vllm.rulebase import pair_hits
+    return pair_hits(prefill, decode, enabled)
+
+
+def unit_candidates(dep, enabled: Callable[[str], bool]) -> list:
+    from pdlint.engines.vllm.rulebase import unit_hits
+    return unit_hits(dep, enabled)
+
+
+def facts(launch: Launch):
+    from pdlint.pairing import Facts, Port
+    info: VllmInfo = launch.parsed
+    if not isinstance(info, VllmInfo):
+        return None
+    f = Facts()
+    ports = []
+    if not info.dynamo:
+        port = info.int("--port", DEFAULT_PORT)
+        if port is not None:
+            f.http_port, f.http_token = port, info.token("--port")
+            ports.append(Port(port, "--port", info.token("--port")))
+    tp = info.int("--tensor-parallel-size", 1)
+    pp = info.int("--pipeline-parallel-size", 1)
+    dp = info.int("--data-parallel-size-local", None)
+    if dp is None:
+        dp = info.int("--data-parallel-size", 1)
+    conns = info.kv.connectors if info.kv is not None else []
+    if "NixlConnector" in conns or (info.dynamo and info.kv is None and launch.role in ("prefill", "decode")):
+        env = launch.env.get("VLLM_NIXL_SIDE_CHANNEL_PORT")
+        if env is None:
+            ports.append(Port(NIXL_PORT_DEFAULT, "VLLM_NIXL_SIDE_CHANNEL_PORT", None, max(dp or 1, 1)))
+        elif env.text.isdigit() and not env.opaque:
+            ports.append(Port(int(env.text), "VLLM_NIXL_SIDE_CHANNEL_PORT", env, max(dp or 1, 1)))
+    if "P2pNcclConnector" in conns and info.kv is not None:
+        kp = info.kv.get("kv_port")
+        if kp is None:
+            ports.append(Port(P2P_PORT_DEFAULT, "P2P-NCCL kv_port", None, max((tp or 1) * (pp or 1), 1)))
+        elif str(kp.value).isdigit() and not kp.tok.opaque:
+            ports.append(Port(int(kp.value), "P2P-NCCL kv_port", kp.tok, max((tp or 1) * (pp or 1), 1)))
+    dsp = launch.env.get("DYN_SYSTEM_PORT")
+    if info.dynamo and isinstance(dsp, TStr) and dsp.text.isdigit() and not dsp.opaque:
+        ports.append(Port(int(dsp.text), "DYN_SYSTEM_PORT", dsp))
+    f.ports = ports
+    device = info.text("--device")
+    f.uses_gpus = device in (None, "cuda", "auto") and not launch.incomplete
+    if tp is not None and pp is not None and dp is not None:
+        f.gpus_needed = max(1, tp * pp * dp)
+        parts = [f"--tensor-parallel-size {tp}"]
+        if pp != 1:
+            parts.append(f"--pipeline-parallel-size {pp}")
+        if dp != 1:
+            parts.append(f"--data-parallel-size {dp}")
+        f.gpus_note = " x ".join(parts)
+        for name in ("--tensor-parallel-size", "--pipeline-parallel-size", "--data-parallel-size"):
+            if info.has(name):
+                f.gpus_token = info.token(name)
+                break
+    else:
+        f.uses_gpus = False
+    if info.has("--gpu-memory-utilization"):
+        f.mem_fraction, f.mem_token = info.float("--gpu-memory-utilization"), info.token("--gpu-memory-utilization")
+        f.mem_explicit = True
+    f.multi_node = info.has("--headless") or (info.int("--data-parallel-start-rank", 0) or 0) > 0 or \
+        info.has("--data-parallel-address") or info.has("--nnodes") or info.has("--node-rank")
+    f.model = info.model
+    return f
+
+
+def describe_role(launch: Launch) -> str:
+    info = launch.parsed
+    return getattr(info, "role_from", "") or ""
+
+
+__all__ = ["interpret", "candidates", "pair_candidates", "unit_candidates", "facts", "parse_argv", "VllmInfo",
+           "KVConfig", "Candidate"]

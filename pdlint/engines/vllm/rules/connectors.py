@@ -1,0 +1,425 @@
+"""vLLM PD rules: KV connector configuration, roles, and the pair's agreement.
+
+``info`` is the launch's :class:`~pdlint.engines.vllm.engine.VllmInfo`
+(options, traced ``--kv-transfer-config`` JSON, model).
+"""
+
+from __future__ import annotations
+
+import re
+
+from pdlint.engines.vllm.engine import KV_ROLES, VllmInfo
+from pdlint.engines.vllm.rulebase import ERROR, WARNING, VHit, related_at, vllm_rule
+from pdlint.model import Launch
+
+_ROLE_OF_KV = {"prefill": "kv_producer", "decode": "kv_consumer"}
+_WILDCARD_HOSTS = {"0.0.0.0", "::", "[::]", "*"}
+
+
+def _info(launch: Launch):
+    info = launch.parsed
+    return info if isinstance(info, VllmInfo) else None
+
+
+def _shell_launch(launch: Launch) -> bool:
+    from pdlint.pairing import shell_launch
+    return shell_launch(launch)
+
+
+def _controller_owned(launch: Launch) -> bool:
+    m = launch.meta
+    return bool(m.get("controller_generated") or m.get("injects_role") or m.get("keyed"))
+
+
+# ---------------------------------------------------------------------------
+# one launch
+# ---------------------------------------------------------------------------
+
+@vllm_rule(
+    "VLLM001", "kv-transfer-config-invalid-json", kind="launch",
+    summary="Reports a `--kv-transfer-config` (or `--kv_transfer_config`) value that is not valid JSON after shell "
+            "expansion and quoting.",
+    why="vLLM parses the value with `json.loads` while reading its arguments and refuses to start. Quote splicing "
+        "(`'{\"kv_ip\":\"'\"$IP\"'\"}'`) and YAML folding make this easy to get wrong, and the broken spot is hard to "
+        "see in the rendered command.",
+    fix="Fix the JSON at the reported character (quotes, commas, braces), or build it in a single-quoted string.",
+    example="vllm serve M --kv-transfer-config '{\"kv_connector\":\"NixlConnector\",\"kv_role\":kv_both}'",
+    example_fixed="vllm serve M --kv-transfer-config '{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_both\"}'",
+    source="vllm/engine/arg_utils.py (json.loads of config arguments)")
+def _invalid_json(launch, info):
+    if info is None or info.kv is None or info.kv.error is None or info.kv.tok.opaque:
+        return None
+    e = info.kv.error
+    tok = info.kv.tok
+    at = tok[e.pos:e.pos + 1] if 0 <= e.pos < len(tok) else tok
+    return VHit(f"--kv-transfer-config is not valid JSON ({e.message}); vLLM refuses to start", at)
+
+
+@vllm_rule(
+    "VLLM002", "kv-role-contradicts-role-flag", kind="launch",
+    summary="Reports a Dynamo vLLM worker whose role flag (`--disaggregation-mode`, `--is-prefill-worker`, "
+            "`--is-decode-worker`) names one role while its `--kv-transfer-config` `kv_role` names the other "
+            "(a decode worker with `kv_producer`, a prefill worker with `kv_consumer`).",
+    why="Dynamo routes the worker as its role flag says, while the KV connector behaves as `kv_role` says: a "
+        "decode worker that is a KV producer never receives the prefill's KV (vllm-project/vllm#11490: a decode "
+        "container launched with the prefill's `kv_producer` config failed).",
+    fix="Make `kv_role` agree with the worker's role (`kv_producer` on prefill, `kv_consumer` on decode), or use "
+        "`kv_both`.",
+    example="python3 -m dynamo.vllm --disaggregation-mode decode --kv-transfer-config "
+            "'{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_producer\"}'",
+    example_fixed="python3 -m dynamo.vllm --disaggregation-mode decode --kv-transfer-config "
+                  "'{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_both\"}'",
+    upstream_id="launch-templates.md 7.7", notes="A kv_role that contradicts the structure (a CRD role, a values "
+                                                 "section) is PD101.")
+def _kv_role_vs_flag(launch, info):
+    if info is None or not info.dynamo or launch.role not in ("prefill", "decode"):
+        return None
+    kr = info.kv_role
+    if kr not in KV_ROLES or KV_ROLES[kr] == launch.role:
+        return None
+    node = info.kv.get("kv_role")
+    flag = info.opts.get("--disaggregation-mode") or info.opts.get("--is-prefill-worker") or \
+        info.opts.get("--is-decode-worker")
+    rel = [related_at(flag.value or flag.name_tok, launch, f"{info.role_from} makes this the {launch.role} worker")] \
+        if flag is not None else []
+    return VHit(f"this {launch.role} worker's --kv-transfer-config says kv_role {kr!r} (the {KV_ROLES[kr]} side); "
+                f"a {launch.role} worker needs {_ROLE_OF_KV[launch.role]!r} or 'kv_both'", node.tok, rel)
+
+
+@vllm_rule(
+    "VLLM003", "dynamo-legacy-role-flag", kind="launch", severity=WARNING,
+    summary="Reports `--is-prefill-worker` / `--is-decode-worker` on `python -m dynamo.vllm`.",
+    why="Dynamo deprecated the boolean role flags for `--disaggregation-mode` (\"--is-prefill-worker is "
+        "deprecated, use --disaggregation-mode=prefill\") and later releases no longer accept them (Dynamo's own "
+        "tooling strips them: \"AIC may still emit the removed vLLM role flags\"): a manifest written for an old "
+        "release fails to start, or starts as an aggregated worker, on a new image.",
+    fix="Use `--disaggregation-mode prefill` / `--disaggregation-mode decode`.",
+    example="python3 -m dynamo.vllm --model M --is-prefill-worker",
+    example_fixed="python3 -m dynamo.vllm --model M --disaggregation-mode prefill",
+    upstream="--is-prefill-worker is deprecated, use --disaggregation-mode=prefill",
+    source="ai-dynamo/dynamo components/src/dynamo/vllm/args.py")
+def _legacy_flag(launch, info):
+    if info is None or not info.dynamo:
+        return None
+    out = []
+    for flag, mode in (("--is-prefill-worker", "prefill"), ("--is-decode-worker", "decode")):
+        o = info.opts.get(flag)
+        if o is not None:
+            out.append(VHit(f"{flag} is deprecated in Dynamo (\"{flag} is deprecated, use "
+                            f"--disaggregation-mode={mode}\") and removed in later releases; write "
+                            f"--disaggregation-mode {mode}", o.name_tok))
+    return out
+
+
+@vllm_rule(
+    "VLLM004", "dynamo-role-flags-conflict", kind="launch",
+    summary="Reports a Dynamo vLLM worker with both legacy role flags, or a legacy role flag together with "
+            "`--disaggregation-mode`.",
+    why="Dynamo refuses to start: \"Cannot set both --is-prefill-worker and --is-decode-worker\" / \"Cannot "
+        "combine --is-prefill-worker/--is-decode-worker with --disaggregation-mode. Use only "
+        "--disaggregation-mode.\"",
+    fix="Keep only `--disaggregation-mode`.",
+    example="python3 -m dynamo.vllm --is-prefill-worker --disaggregation-mode prefill",
+    example_fixed="python3 -m dynamo.vllm --disaggregation-mode prefill",
+    upstream="Cannot combine --is-prefill-worker/--is-decode-worker with --disaggregation-mode. Use only "
+             "--disaggregation-mode.",
+    source="ai-dynamo/dynamo components/src/dynamo/vllm/args.py")
+def _flags_conflict(launch, info):
+    if info is None or not info.dynamo:
+        return None
+    p, d = info.opts.get("--is-prefill-worker"), info.opts.get("--is-decode-worker")
+    mode = info.opts.get("--disaggregation-mode")
+    if (p or d) and mode is not None:
+        return VHit("Cannot combine --is-prefill-worker/--is-decode-worker with --disaggregation-mode. Use only "
+                    "--disaggregation-mode.", (p or d).name_tok,
+                    [related_at(mode.name_tok, launch, "--disaggregation-mode is set here")])
+    if p and d:
+        return VHit("Cannot set both --is-prefill-worker and --is-decode-worker", d.name_tok,
+                    [related_at(p.name_tok, launch, "--is-prefill-worker is set here")])
+    return None
+
+
+@vllm_rule(
+    "VLLM005", "nixl-side-channel-host-wildcard", kind="launch", severity=WARNING,
+    summary="Reports `VLLM_NIXL_SIDE_CHANNEL_HOST=0.0.0.0` (or `::`) on a vLLM server that can act as the prefill "
+            "side of a NixlConnector transfer (`kv_producer` or `kv_both`).",
+    why="The variable is not a bind address only: the prefill returns it to the decode as `remote_host` in the "
+        "request's `kv_transfer_params`, and the decode dials it for the NIXL handshake. A decode on another host "
+        "or pod then connects to `0.0.0.0` - itself - and the KV transfer fails, unless a proxy rewrites "
+        "`remote_host`.",
+    fix="Set `VLLM_NIXL_SIDE_CHANNEL_HOST` to an address the decode can reach (the pod IP, e.g. from "
+        "`status.podIP`), or leave it at its default when both roles share a host.",
+    example="env:\n  - name: VLLM_NIXL_SIDE_CHANNEL_HOST\n    value: \"0.0.0.0\"",
+    example_fixed="env:\n  - name: VLLM_NIXL_SIDE_CHANNEL_HOST\n    valueFrom:\n      fieldRef:\n        "
+                  "fieldPath: status.podIP",
+    env=("VLLM_NIXL_SIDE_CHANNEL_HOST",),
+    source="vllm/distributed/kv_transfer/kv_connector/v1/nixl_connector.py (request_finished: "
+           "remote_host=self.side_channel_host)")
+def _side_channel_wildcard(launch, info):
+    if info is None or info.kv is None or "NixlConnector" not in info.kv.connectors:
+        return None
+    if info.kv_role not in (None, "kv_producer", "kv_both") or launch.role == "decode":
+        return None
+    v = launch.env.get("VLLM_NIXL_SIDE_CHANNEL_HOST")
+    if v is None or v.opaque or v.text.strip() not in _WILDCARD_HOSTS:
+        return None
+    where = "pods" if not _shell_launch(launch) else "hosts"
+    return VHit(f"VLLM_NIXL_SIDE_CHANNEL_HOST={v.text} is the address this server hands to the decode as "
+                f"remote_host for the NIXL handshake: a decode on other {where} dials {v.text}, i.e. itself", v)
+
+
+# ---------------------------------------------------------------------------
+# prefill/decode pairs
+# ---------------------------------------------------------------------------
+
+def _conns(info: VllmInfo) -> list:
+    return info.kv.connectors if info.kv is not None and info.kv.error is None else []
+
+
+@vllm_rule(
+    "VLLM010", "kv-connector-mismatch", kind="pair",
+    summary="Reports a vLLM prefill and decode whose `--kv-transfer-config` name different `kv_connector`s "
+            "(MultiConnector: different member sets).",
+    why="Each connector has its own transfer protocol and metadata (`kv_transfer_params`): the decode cannot read "
+        "what another connector's prefill produced, so it recomputes the prompt or the transfer fails.",
+    fix="Use the same `kv_connector` on both roles.",
+    example="# prefill\nvllm serve M --kv-transfer-config '{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_both\"}'"
+            "\n# decode\nvllm serve M --kv-transfer-config '{\"kv_connector\":\"MooncakeConnector\","
+            "\"kv_role\":\"kv_consumer\"}'",
+    example_fixed="# both\nvllm serve M --kv-transfer-config '{\"kv_connector\":\"NixlConnector\","
+                  "\"kv_role\":\"kv_both\"}'")
+def _connector_mismatch(p, d, pi, di):
+    if pi is None or di is None:
+        return None
+    pc, dc = _conns(pi), _conns(di)
+    if not pc or not dc or set(pc) == set(dc):
+        return None
+    ptok = pi.kv.get("kv_connector").tok
+    return VHit(f"the prefill uses kv_connector {'+'.join(pc)} but the decode {'+'.join(dc)}: the decode cannot "
+                f"receive KV from a different connector", di.kv.get("kv_connector").tok,
+                [related_at(ptok, p, f"the prefill launch sets kv_connector {'+'.join(pc)} here")], "decode")
+
+
+@vllm_rule(
+    "VLLM011", "kv-connector-missing-on-one-side", kind="pair",
+    summary="Reports a vLLM prefill/decode pair where one side has a `--kv-transfer-config` and the other has "
+            "none (kserve/kserve#6027).",
+    why="A server without a KV connector ignores the request's `kv_transfer_params` (\"Got kv_transfer_params, "
+        "but no KVConnector found. Disabling KVTransfer for this request.\"): the decode recomputes every prompt "
+        "and the prefill tier does nothing useful.",
+    fix="Give both roles the same `--kv-transfer-config`.",
+    example="# prefill\nvllm serve M --kv-transfer-config '{\"kv_connector\":\"NixlConnector\",\"kv_role\":"
+            "\"kv_both\"}'\n# decode\nvllm serve M",
+    example_fixed="# both\nvllm serve M --kv-transfer-config '{\"kv_connector\":\"NixlConnector\","
+                  "\"kv_role\":\"kv_both\"}'",
+    upstream="Got kv_transfer_params, but no KVConnector found. Disabling KVTransfer for this request.",
+    source="vllm/v1/engine/core.py (EngineCore.add_request)",
+    notes="Not reported for launches whose command a controller or chart writes (KServe, Dynamo, llm-d "
+          "modelservice, vllm-stack), which may inject the connector.")
+def _connector_missing(p, d, pi, di):
+    if pi is None or di is None:
+        return None
+    for launch, info in ((p, pi), (d, di)):
+        if info.dynamo or _controller_owned(launch) or launch.incomplete:
+            return None
+    if (pi.kv is None) == (di.kv is None):
+        return None
+    has, lacks, hi, edit = (p, d, pi, "decode") if di.kv is None else (d, p, di, "prefill")
+    return VHit(f"the {has.role} server has a KV connector ({'+'.join(_conns(hi)) or 'see its config'}) but this "
+                f"{lacks.role} server has no --kv-transfer-config: it ignores the KV hand-off (\"Got "
+                f"kv_transfer_params, but no KVConnector found. Disabling KVTransfer for this request.\")", None,
+                [related_at(hi.kv.tok, has, f"the {has.role} launch's --kv-transfer-config")], edit)
+
+
+@vllm_rule(
+    "VLLM012", "kv-parallel-size-mismatch", kind="pair",
+    summary="Reports a vLLM prefill/decode pair whose `kv_parallel_size` values differ.",
+    why="P2P-NCCL and PyNccl connectors build one KV group of `kv_parallel_size` members: peers that disagree on "
+        "its size never complete the group rendezvous.",
+    fix="Use the same `kv_parallel_size` on both roles (the number of KV peers).",
+    example="... \"kv_parallel_size\":2 ...   /   ... \"kv_parallel_size\":3 ...",
+    example_fixed="... \"kv_parallel_size\":2 ...   /   ... \"kv_parallel_size\":2 ...")
+def _kv_parallel(p, d, pi, di):
+    if pi is None or di is None or pi.kv is None or di.kv is None:
+        return None
+    a, b = pi.kv.get("kv_parallel_size"), di.kv.get("kv_parallel_size")
+    if a is None or b is None or a.value == b.value or a.tok.opaque or b.tok.opaque:
+        return None
+    return VHit(f"kv_parallel_size is {a.value} on the prefill but {b.value} on the decode", b.tok,
+                [related_at(a.tok, p, f"the prefill launch sets kv_parallel_size {a.value} here")], "decode")
+
+
+def _model(info: VllmInfo):
+    m = info.model
+    if m is None or m.opaque or not m.text:
+        return None
+    return m.text.rstrip("/")
+
+
+@vllm_rule(
+    "VLLM013", "model-mismatch", kind="pair",
+    summary="Reports a vLLM prefill/decode pair serving different models (the last path component differs).",
+    why="The decode continues from the prefill's KV cache, which only fits the same model; vLLM does not check "
+        "it (NIXL compares block geometry, other connectors nothing).",
+    fix="Serve the same model on both roles.",
+    example="# prefill\nvllm serve Qwen/Qwen3-8B ...\n# decode\nvllm serve Qwen/Qwen3-0.6B ...",
+    example_fixed="# both\nvllm serve Qwen/Qwen3-8B ...")
+def _model_mismatch(p, d, pi, di):
+    if pi is None or di is None:
+        return None
+    a, b = _model(pi), _model(di)
+    if a is None or b is None or a == b or a.rsplit("/", 1)[-1].lower() == b.rsplit("/", 1)[-1].lower():
+        return None
+    return VHit(f"the prefill serves {a} but the decode {b}: the KV cache handed over only fits the same model",
+                di.model, [related_at(pi.model, p, f"the prefill launch serves {a}")], "decode")
+
+
+@vllm_rule(
+    "VLLM014", "block-size-mismatch", kind="pair", severity=WARNING,
+    summary="Reports a vLLM prefill/decode pair with different explicit `--block-size` values.",
+    why="KV is transferred in blocks: connectors that copy block by block (P2P-NCCL, Mooncake, LMCache, older "
+        "NIXL releases) need the same block size on both sides, and newer NIXL releases convert at a cost.",
+    fix="Use the same `--block-size` on both roles.",
+    example="# prefill\nvllm serve M --block-size 16 ...\n# decode\nvllm serve M --block-size 128 ...",
+    example_fixed="# both\nvllm serve M --block-size 128 ...")
+def _block_size(p, d, pi, di):
+    if pi is None or di is None or not (pi.has("--block-size") and di.has("--block-size")):
+        return None
+    a, b = pi.text("--block-size"), di.text("--block-size")
+    if a is None or b is None or a == b:
+        return None
+    return VHit(f"--block-size is {a} on the prefill but {b} on the decode", di.token("--block-size"),
+                [related_at(pi.token("--block-size"), p, f"the prefill launch sets --block-size {a} here")], "decode")
+
+
+def _lmcache(info: VllmInfo) -> bool:
+    return any("LMCache" in c for c in _conns(info))
+
+
+@vllm_rule(
+    "VLLM015", "lmcache-pythonhashseed-differs", kind="pair", severity=WARNING,
+    summary="Reports an LMCache prefill/decode pair (`LMCacheConnectorV1`) whose `PYTHONHASHSEED` differs, or is "
+            "set on one side only.",
+    why="LMCache keys KV chunks by a hash of their tokens; with Python's built-in hash the key depends on "
+        "`PYTHONHASHSEED`, so a decode with another seed never finds the chunks the prefill stored and recomputes "
+        "every prompt (vLLM's LMCache disaggregated example: PYTHONHASHSEED must be identical on prefiller and "
+        "decoder).",
+    fix="Export the same `PYTHONHASHSEED` for both roles.",
+    example="PYTHONHASHSEED=123 vllm serve M --kv-transfer-config '{\"kv_connector\":\"LMCacheConnectorV1\",...}'\n"
+            "vllm serve M --kv-transfer-config '{\"kv_connector\":\"LMCacheConnectorV1\",...}'",
+    example_fixed="export PYTHONHASHSEED=123  # before both launches", env=("PYTHONHASHSEED",),
+    source="vllm examples/others/lmcache/disagg_prefill_lmcache_v1/disagg_vllm_launcher.sh")
+def _hashseed(p, d, pi, di):
+    if pi is None or di is None or not (_lmcache(pi) and _lmcache(di)):
+        return None
+    a, b = p.env.get("PYTHONHASHSEED"), d.env.get("PYTHONHASHSEED")
+    if (a is not None and a.opaque) or (b is not None and b.opaque):
+        return None
+    at, bt = (a.text if a is not None else None), (b.text if b is not None else None)
+    if at == bt and at is not None:
+        return None
+    if at is None and bt is None:
+        return VHit("neither LMCache server sets PYTHONHASHSEED: each process hashes KV chunk keys with its own "
+                    "random seed, so the decode never finds what the prefill stored", None,
+                    [related_at(None, p, "the prefill launch")], "decode")
+    edit, tok, other, otok = ("decode", b, p, a) if b is None or a is not None else ("prefill", a, d, b)
+    return VHit(f"PYTHONHASHSEED is {at or 'unset'} on the prefill but {bt or 'unset'} on the decode: LMCache "
+                f"chunk keys differ and the decode never finds the prefill's KV", tok,
+                [related_at(otok, other, f"the {other.role} launch's PYTHONHASHSEED")], edit)
+
+
+# ---------------------------------------------------------------------------
+# deployments
+# ---------------------------------------------------------------------------
+
+_P2P_PROXY = re.compile(r"p2p_nccl[\w.-]*proxy|proxy[\w.-]*p2p_nccl|disagg_proxy_p2p", re.I)
+_ANY_PROXY = re.compile(r"[\w./-]*proxy[\w.-]*\.py")
+
+
+@vllm_rule(
+    "VLLM016", "p2p-nccl-proxy-not-started", kind="unit", severity=WARNING,
+    summary="Reports a script that starts vLLM servers with `P2pNcclConnector` pointing at a proxy "
+            "(`kv_connector_extra_config.proxy_ip`/`proxy_port`) but starts no P2P-NCCL proxy and mentions that "
+            "port nowhere else.",
+    why="P2P-NCCL instances register with the proxy's ZMQ service on `proxy_port` and rely on it to mint request "
+        "ids carrying the peers' addresses (`disagg_proxy_p2p_nccl_xpyd.py`). A generic proxy (such as "
+        "`disagg_prefill_proxy_server.py` on port 8000) does neither, so the prefill never learns where to send "
+        "the KV (vllm-project/vllm `examples/online_serving/disaggregated_prefill.sh`, cf. #22093).",
+    fix="Start the P2P-NCCL proxy (`disagg_proxy_p2p_nccl_xpyd.py`, which listens on the configured proxy port), "
+        "or switch the servers to a connector the started proxy supports.",
+    example="vllm serve M --kv-transfer-config '{\"kv_connector\":\"P2pNcclConnector\",...,"
+            "\"kv_connector_extra_config\":{\"proxy_ip\":\"127.0.0.1\",\"proxy_port\":\"30001\"}}' &\n"
+            "python3 disagg_prefill_proxy_server.py &",
+    example_fixed="vllm serve M --kv-transfer-config '{\"kv_connector\":\"P2pNcclConnector\",...}' &\n"
+                  "python3 disagg_proxy_p2p_nccl_xpyd.py &",
+    notes="Scripts only: the proxy may be started elsewhere for Kubernetes manifests.")
+def _p2p_proxy(dep):
+    users = []
+    for l in dep.servers:
+        info = _info(l)
+        if info is None or "P2pNcclConnector" not in _conns(info) or not _shell_launch(l):
+            continue
+        port = info.kv.get("kv_connector_extra_config", "proxy_port")
+        if port is None or port.tok.opaque:
+            continue
+        users.append((l, info, port))
+    if not users:
+        return None
+    l0, info0, port0 = users[0]
+    src = next((p.src for p in info0.kv.tok.pieces if p.src is not None), None)
+    if src is None:
+        return None
+    text = src.text
+    if _P2P_PROXY.search(text):
+        return None
+    port_txt = str(port0.value)
+    spans = []
+    for l, info, port in users:
+        for p in info.kv.tok.pieces:
+            if p.src is src and p.exact:
+                spans.append((p.offset, p.offset + (p.end - p.start)))
+    for m in re.finditer(r"(?<!\d)" + re.escape(port_txt) + r"(?!\d)", text):
+        if not any(a <= m.start() < b for a, b in spans):
+            return None  # the port is used elsewhere in the script (a proxy started with it)
+    started = [m.group(0) for m in _ANY_PROXY.finditer(text) if "p2p" not in m.group(0).lower()]
+    instead = f"; it starts {started[0]} instead" if started else ""
+    rel = [related_at(port.tok, l, f"the {l.role or 'other'} launch also registers with port {port.value}")
+           for l, info, port in users[1:]]
+    return VHit(f"the P2pNcclConnector servers register with a P2P-NCCL proxy on port {port_txt}, but this script "
+                f"starts no P2P-NCCL proxy (disagg_proxy_p2p_nccl_xpyd.py) and nothing else uses port {port_txt}"
+                f"{instead}", port0.tok, rel, launch=l0)
+
+
+@vllm_rule(
+    "VLLM017", "kv-roles-one-sided", kind="unit", severity=WARNING,
+    summary="Reports a deployment whose vLLM servers all declare the same one-sided `kv_role` (all `kv_producer` "
+            "or all `kv_consumer`) - typically a decode launched with the prefill's copied config.",
+    why="A KV producer needs a consumer: with two producers nothing receives the KV (vllm-project/vllm#11490: "
+        "the decode container was launched with `\"kv_role\":\"kv_producer\",\"kv_rank\":0` copied from the "
+        "prefill).",
+    fix="Give the decode server `kv_consumer` (and its own `kv_rank`), or use `kv_both` with a connector that "
+        "supports it.",
+    example="vllm serve M --kv-transfer-config '{...\"kv_role\":\"kv_producer\",\"kv_rank\":0...}' &\n"
+            "vllm serve M --port 8200 --kv-transfer-config '{...\"kv_role\":\"kv_producer\",\"kv_rank\":0...}'",
+    example_fixed="vllm serve M --kv-transfer-config '{...\"kv_role\":\"kv_producer\",\"kv_rank\":0...}' &\n"
+                  "vllm serve M --port 8200 --kv-transfer-config '{...\"kv_role\":\"kv_consumer\",\"kv_rank\":1...}'")
+def _one_sided(dep):
+    servers = []
+    for l in dep.servers:
+        info = _info(l)
+        if info is not None and info.kv is not None and info.kv.error is None:
+            servers.append((l, info))
+    if len(servers) < 2:
+        return None
+    roles = {info.kv_role for _, info in servers}
+    if len(roles) != 1 or next(iter(roles)) not in KV_ROLES:
+        return None
+    role = next(iter(roles))
+    # one command rendered per branch/node is one server: require two distinct commands
+    if len({(l.path, l.line) for l, _ in servers}) < 2:
+        return None
+    l, info = servers[-1]
+    others = [related_at(i.kv.get("kv_role").tok, o, f"the {o.role} launch is {role} too") for o, i in servers[:-1]]
+    want = "kv_consumer" if role == "kv_producer" else "kv_producer"
+    return VHit(f"every vLLM server of this deployment is {role}: none is the {want} side, so no KV hand-off can "
+                f"happen (a copied config?)", info.kv.get("kv_role").tok, others, launch=l)
