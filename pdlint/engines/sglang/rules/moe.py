@@ -1,0 +1,633 @@
+"""Role-independent MoE and expert-parallel checks (SGL240-SGL299): DWDP, EPLB and
+dispatch, elastic EP (flags and runtime scale-up), shared-expert TP, two-batch
+overlap and the MoE all-to-all backends (MegaMoE, PPLX, FlashInfer)
+(``research/sglang-rules.md`` section 4.1).  The resolution helpers (resolved
+a2a backend and EP size, attention-DP width, ...) live in ``parallel.py``.
+"""
+
+from typing import Optional
+
+from pdlint.engines.sglang.argv import OPAQUE
+from pdlint.engines.sglang.rulebase import Hit, sgl_rule
+from pdlint.engines.sglang.rules.parallel import (
+    BARE, BARE_ASSERT, attn_cp, attn_dp, attn_dp_enabled, dp_lm_head, dwdp, ep_size, moe_a2a, num, pipeline,
+    prefill_cp_off, scale_joiner,
+)
+
+CAT = "moe"
+PH = "arg_groups/parallel_hook.py"
+
+
+def _rule(code, name, upstream, source, upstream_id, why, fix, fire, quiet, notes="", summary=""):
+    return sgl_rule(code, name, category=CAT, upstream=upstream, source=source, upstream_id=upstream_id, why=why,
+                    fix=fix, fire=fire, quiet=quiet, notes=notes, summary=summary)
+
+
+# -- DWDP (handle_dwdp) ---------------------------------------------------------------------------------
+
+def _dwdp_on(a) -> bool:
+    d = dwdp(a)
+    return pipeline(a) and d is not None and d > 1
+
+
+DWDP_OK = "--dwdp-size 2 --tp-size 2"
+
+
+@_rule("SGL240", "dwdp-size-not-tp", "dwdp_size ({dwdp_size}) must equal tp_size ({tp_size})", f"{PH}:441",
+       "dwdp-size-equals-tp",
+       "Distributed weight data parallelism prefetches MoE weights across the whole TP group, one shard per rank.",
+       "Set `--dwdp-size` equal to `--tp-size`.",
+       ["--dwdp-size 2 --tp-size 4"], [DWDP_OK, "--tp-size 4"])
+def _dwdp_tp(a):
+    if _dwdp_on(a) and a.ne("tp_size", dwdp(a)) and a.known("tp_size"):
+        return Hit("dwdp_size", "tp_size")
+
+
+@_rule("SGL241", "dwdp-with-eplb", "EPLB dynamic migration conflicts with static DWDP partitioning", f"{PH}:448",
+       "dwdp-size-equals-tp", "DWDP partitions the experts statically; EPLB would migrate them at run time.",
+       "Drop `--enable-eplb` (or `--dwdp-size`).",
+       [DWDP_OK + " --enable-eplb"], [DWDP_OK])
+def _dwdp_eplb(a):
+    if _dwdp_on(a) and a.is_true("enable_eplb"):
+        return Hit("enable_eplb", "dwdp_size")
+
+
+@_rule("SGL242", "dwdp-with-speculation", "DWDP does not support speculative decoding (MTP/draft workers)",
+       f"{PH}:451", "dwdp-size-equals-tp", "DWDP has no weight-prefetch path for draft/MTP workers.",
+       "Drop `--speculative-algorithm` (or `--dwdp-size`).",
+       [DWDP_OK + " --speculative-algorithm NGRAM"], [DWDP_OK],
+       notes="`--enable-return-aux-hidden-states` resets the algorithm before this check; pdlint is quiet then.")
+def _dwdp_spec(a):
+    if _dwdp_on(a) and a.is_set("speculative_algorithm") and a.is_false("enable_return_aux_hidden_states"):
+        return Hit("speculative_algorithm", "dwdp_size")
+
+
+@_rule("SGL243", "dwdp-with-pp", "DWDP requires pp_size == 1", f"{PH}:454", "dwdp-size-equals-tp",
+       "DWDP's weight prefetch spans one pipeline stage.", "Use `--pp-size 1` with `--dwdp-size`.",
+       [DWDP_OK + " --pp-size 2"], [DWDP_OK + " --pp-size 1"])
+def _dwdp_pp(a):
+    if _dwdp_on(a) and a.ne("pp_size", 1):
+        return Hit("pp_size", "dwdp_size")
+
+
+@_rule("SGL244", "dwdp-with-two-batch-overlap", "DWDP's prefetch event protocol does not support two-batch overlap",
+       f"{PH}:455", "dwdp-size-equals-tp", "DWDP's prefetch events are not split into two micro-batches.",
+       "Drop `--enable-two-batch-overlap` (or `--dwdp-size`).",
+       [DWDP_OK + " --enable-two-batch-overlap"], [DWDP_OK])
+def _dwdp_tbo(a):
+    if _dwdp_on(a) and a.is_true("enable_two_batch_overlap"):
+        return Hit("enable_two_batch_overlap", "dwdp_size")
+
+
+# -- EPLB and dispatch (handle_eplb_and_dispatch) --------------------------------------------------------
+
+A2A_NOTE = ("The a2a backend is taken as SGLang resolves it (`--moe-runner-backend megamoe` selects megamoe, "
+            "`--enable-waterfill` deepep, DWDP none); quiet under --enable-prefill-cp, where DeepSeek-family models "
+            "select deepep themselves. A MiniMax-M3.1 NVFP4 checkpoint also selects megamoe by itself (not visible "
+            "from flags).")
+
+
+@_rule("SGL245", "ep-dispatch-static-without-a2a",
+       "--ep-dispatch-algorithm {ep_dispatch_algorithm} picks a different physical replica per rank, which only "
+       "holds up when an a2a backend routes each token to a single rank. Use --ep-dispatch-algorithm dynamic with "
+       "--moe-a2a-backend none.", f"{PH}:783", "ep-dispatch-static-needs-a2a",
+       "Without an a2a backend every EP rank runs the MoE over the same tokens and sums partial outputs, so all "
+       "ranks must pick the same expert replica; static/lp dispatch picks per rank.",
+       "Use `--ep-dispatch-algorithm dynamic` (or leave it unset), or add an a2a backend (`--moe-a2a-backend "
+       "deepep`, ...).",
+       ["--ep-dispatch-algorithm static", "--ep-dispatch-algorithm lp --tp-size 2 --ep-size 2"],
+       ["--ep-dispatch-algorithm static --moe-a2a-backend deepep --tp-size 2", "--ep-dispatch-algorithm dynamic"],
+       notes=A2A_NOTE)
+def _ep_dispatch(a):
+    if moe_a2a(a) == "none" and a.among("ep_dispatch_algorithm", ("static", "lp")):
+        return Hit("ep_dispatch_algorithm", "moe_a2a_backend")
+
+
+@_rule("SGL246", "eplb-without-ep", BARE_ASSERT, f"{PH}:791", "eplb-needs-ep",
+       "The expert-parallel load balancer moves experts between EP ranks; with an EP size of 1 there is nothing to "
+       "balance. SGLang's check is a bare `assert`, so the launch dies with an empty AssertionError.",
+       "Add `--ep-size` > 1 (or an a2a backend such as `--moe-a2a-backend deepep`, which sets EP = TP), or drop "
+       "`--enable-eplb`.",
+       ["--enable-eplb", "--enable-eplb --tp-size 2"],
+       ["--enable-eplb --tp-size 2 --ep-size 2", "--enable-eplb --tp-size 2 --moe-a2a-backend deepep"],
+       notes="SGLang: `assert resolved_view(server_args).ep_size > 1` in handle_eplb_and_dispatch, message-less. "
+             "Elastic EP scale joiners are exempt. " + A2A_NOTE,
+       summary="Reports --enable-eplb with an expert-parallel size of 1 (SGLang fails with a bare AssertionError).")
+def _eplb_ep(a):
+    if not a.is_true("enable_eplb") or scale_joiner(a) is not False:
+        return None
+    ep = ep_size(a)
+    if ep is not None and ep <= 1:
+        return Hit("enable_eplb", "ep_size", "moe_a2a_backend", fmt=BARE, lead=True,
+                   note=f"--enable-eplb needs expert parallelism, but the resolved EP size is {ep} (set --ep-size or "
+                        f"an a2a backend that spans the TP group)")
+
+
+# -- elastic EP flags (handle_elastic_ep) ------------------------------------------------------------------
+
+def _backend(a):
+    """--elastic-ep-backend (the string 'none' counts as a configured backend); OPAQUE when unknown."""
+    return a.get("elastic_ep_backend")
+
+
+def _has_backend(a) -> Optional[bool]:
+    v = _backend(a)
+    return None if v is OPAQUE else v is not None
+
+
+ELASTIC = "--elastic-ep-backend nixl"
+
+
+@_rule("SGL247", "elastic-ep-eplb-algorithm",
+       "Elastic EP requires eplb_algorithm to be set to 'auto' or 'elasticity_aware(_hierarchical)'.", f"{PH}:531",
+       "elastic-ep-flags-need-backend",
+       "Elastic EP rebalances experts with its elasticity-aware EPLB algorithms only.",
+       "Use `--eplb-algorithm auto` (default) or `elasticity_aware`/`elasticity_aware_hierarchical`.",
+       [ELASTIC + " --enable-eplb --eplb-algorithm deepseek --tp-size 2 --ep-size 2"],
+       [ELASTIC + " --enable-eplb --tp-size 2 --ep-size 2"])
+def _elastic_eplb(a):
+    if (pipeline(a) and _has_backend(a) and a.is_true("enable_eplb")
+            and a.not_among("eplb_algorithm", ("auto", "elasticity_aware", "elasticity_aware_hierarchical"))):
+        return Hit("eplb_algorithm", "elastic_ep_backend")
+
+
+@_rule("SGL248", "elastic-ep-with-pp", "PP size should be set to 1 under elastic EP", f"{PH}:538",
+       "elastic-ep-flags-need-backend", "Elastic EP rebuilds the expert-parallel world, which must not span pipeline "
+       "stages. `--elastic-ep-backend none` is the string 'none' and counts as configured.",
+       "Use `--pp-size 1` with `--elastic-ep-backend`.",
+       [ELASTIC + " --pp-size 2", "--elastic-ep-backend none --pp-size 2"], [ELASTIC, "--pp-size 2"])
+def _elastic_pp(a):
+    if pipeline(a) and _has_backend(a) and a.ne("pp_size", 1):
+        return Hit("pp_size", "elastic_ep_backend")
+
+
+@_rule("SGL249", "elastic-ep-join-mode-without-backend", "--elastic-ep-join-mode requires --elastic-ep-backend to be set.",
+       f"{PH}:547", "elastic-ep-flags-need-backend", "Joining an elastic EP deployment needs its transport backend.",
+       "Add `--elastic-ep-backend mooncake` (or nixl), or drop `--elastic-ep-join-mode`.",
+       ["--elastic-ep-join-mode recover"], [ELASTIC + " --elastic-ep-join-mode recover"])
+def _join_no_backend(a):
+    if pipeline(a) and a.is_set("ep_join_mode") and _has_backend(a) is False:
+        return Hit("ep_join_mode", "elastic_ep_backend")
+
+
+@_rule("SGL250", "elastic-ep-scale-joiner-node-rank",
+       "Elastic EP scale-up requires one joining TP group at --node-rank 1 (got {node_rank}).", f"{PH}:551",
+       "elastic-ep-flags-need-backend", "A scale-up joiner is launched as the second node of the deployment.",
+       "Launch the joining group with `--node-rank 1`.",
+       [ELASTIC + " --elastic-ep-join-mode scale"],
+       [ELASTIC + " --elastic-ep-join-mode recover", ELASTIC])
+def _joiner_rank(a):
+    if pipeline(a) and scale_joiner(a) and a.ne("node_rank", 1):
+        return Hit("node_rank", "ep_join_mode")
+
+
+@_rule("SGL251", "elastic-ep-scale-joiner-offset",
+       "Elastic EP scale joiners require --elastic-ep-join-rank-offset set to the current effective EP size.",
+       f"{PH}:555", "elastic-ep-flags-need-backend",
+       "A scale joiner's ranks are numbered after the running deployment's EP ranks.",
+       "Set `--elastic-ep-join-rank-offset` to the current EP size of the deployment being joined.",
+       [ELASTIC + " --elastic-ep-join-mode scale --node-rank 1"], [ELASTIC])
+def _joiner_offset(a):
+    if pipeline(a) and scale_joiner(a) and a.le("ep_join_rank_offset", 0):
+        return Hit("ep_join_rank_offset", "ep_join_mode")
+
+
+@_rule("SGL252", "elastic-ep-join-offset-without-scale",
+       "--elastic-ep-join-rank-offset is only valid with --elastic-ep-join-mode scale.", f"{PH}:561",
+       "elastic-ep-flags-need-backend", "The rank offset only numbers the ranks of a scale-up joiner.",
+       "Drop `--elastic-ep-join-rank-offset`, or add `--elastic-ep-join-mode scale`.",
+       ["--elastic-ep-join-rank-offset 2", ELASTIC + " --elastic-ep-join-mode recover --elastic-ep-join-rank-offset 2"],
+       ["--elastic-ep-join-rank-offset 0"],
+       notes="The companion check `elastic EP join rank offset must be >= 0.` (:565) is unreachable: a negative "
+             "offset fails here or at the scale joiner's offset check first.")
+def _offset_no_scale(a):
+    if pipeline(a) and a.ne("ep_join_rank_offset", 0) and a.known("ep_join_rank_offset") and scale_joiner(a) is False:
+        return Hit("ep_join_rank_offset", "ep_join_mode")
+
+
+@_rule("SGL253", "max-ep-size-without-backend", "--max-ep-size requires --elastic-ep-backend to be set.", f"{PH}:567",
+       "elastic-ep-flags-need-backend", "`--max-ep-size` sizes the elastic EP buffers; without elastic EP it has "
+       "no meaning.",
+       "Add `--elastic-ep-backend mooncake` (or nixl), or drop `--max-ep-size`.",
+       ["--max-ep-size 4"], [ELASTIC + " --max-ep-size 1"])
+def _max_ep_backend(a):
+    if pipeline(a) and a.is_set("max_ep_size") and _has_backend(a) is False:
+        return Hit("max_ep_size", "elastic_ep_backend")
+
+
+@_rule("SGL254", "max-ep-size-not-positive", "--max-ep-size must be a positive integer.", f"{PH}:570",
+       "elastic-ep-flags-need-backend", "`--max-ep-size` is a rank count.",
+       "Use a positive `--max-ep-size` (the largest EP size the deployment may scale to).",
+       [ELASTIC + " --max-ep-size 0"], [ELASTIC + " --max-ep-size 1"])
+def _max_ep_positive(a):
+    if pipeline(a) and a.le("max_ep_size", 0):
+        return Hit("max_ep_size")
+
+
+def _scaling(a) -> Optional[bool]:
+    """Elastic EP runtime scale-up: a backend and --max-ep-size larger than --tp-size."""
+    has, mx, tp = _has_backend(a), a.get("max_ep_size"), num(a, "tp_size")
+    if has is None or mx is OPAQUE or tp is None:
+        return None
+    return bool(has and isinstance(mx, int) and mx > tp)
+
+
+@_rule("SGL255", "elastic-ep-initial-size-without-scale-up",
+       "--elastic-ep-initial-size is only valid for an Elastic EP deployment with --max-ep-size larger than its "
+       "local TP size.", f"{PH}:578", "elastic-ep-flags-need-backend",
+       "The initial EP size fixes the per-rank expert storage layout of a deployment that scales up at run time.",
+       "Drop `--elastic-ep-initial-size`, or add `--elastic-ep-backend mooncake --max-ep-size N` with N > "
+       "`--tp-size`.",
+       ["--elastic-ep-initial-size 2", ELASTIC + " --max-ep-size 1 --elastic-ep-initial-size 2"], [ELASTIC])
+def _initial_no_scale(a):
+    if pipeline(a) and a.is_set("elastic_ep_initial_size") and _scaling(a) is False:
+        return Hit("elastic_ep_initial_size", "max_ep_size", "elastic_ep_backend")
+
+
+# -- elastic EP runtime scale-up (handle_elastic_ep, scaling active) ---------------------------------------
+
+SCALE = ("--elastic-ep-backend mooncake --max-ep-size 4 --tp-size 2 --attn-dp-size 2 --enable-dp-lm-head "
+         "--moe-a2a-backend nixl --disaggregation-mode decode")
+SCALE8 = ("--elastic-ep-backend mooncake --max-ep-size 8 --tp-size 4 --attn-dp-size 2 --enable-dp-lm-head "
+          "--moe-a2a-backend nixl --disaggregation-mode decode --moe-dense-tp-size 1")
+JOIN = SCALE + " --elastic-ep-join-mode scale --node-rank 1 --elastic-ep-join-rank-offset 2 --elastic-ep-initial-size 2"
+SCALE_NOTE = ("Applies when elastic EP scales at run time: `--elastic-ep-backend` set and `--max-ep-size` larger than "
+              "`--tp-size`. ")
+
+
+def _on(a) -> bool:
+    return pipeline(a) and _scaling(a) is True
+
+
+def _attn_tp(a) -> Optional[int]:
+    tp, n, cp = num(a, "tp_size"), attn_dp(a), attn_cp(a)
+    if None in (tp, n, cp) or n < 1 or cp < 1:
+        return None
+    return tp // n // cp
+
+
+def _moe_dense(a):
+    """--moe-dense-tp-size as the elastic hook sees it (DWDP forces 1); OPAQUE when unknown."""
+    d = dwdp(a)
+    if d is None or not prefill_cp_off(a):
+        return OPAQUE
+    return 1 if d > 1 else a.get("moe_dense_tp_size")
+
+
+def _su(code, name, upstream, line, why, fix, fire, quiet, notes=""):
+    return _rule(code, name, upstream, f"{PH}:{line}", "elastic-ep-scale-up-constraints", why, fix, fire,
+                 quiet + [SCALE], notes=SCALE_NOTE + notes)
+
+
+@_su("SGL256", "elastic-scale-up-moe-dense-tp",
+     "Elastic EP scale-up with attention TP greater than one requires --moe-dense-tp-size 1 (got "
+     "moe_dense_tp_size={moe_dense_tp_size}).", 615,
+     "Joining groups may have a different TP width; dense MLP layers must then run replicated.",
+     "Add `--moe-dense-tp-size 1`.",
+     [SCALE8.replace(" --moe-dense-tp-size 1", "")], [SCALE8])
+def _su_dense(a):
+    at, md = _attn_tp(a), _moe_dense(a)
+    if _on(a) and at is not None and at > 1 and md is not OPAQUE and md != 1:
+        return Hit("moe_dense_tp_size", "attn_dp_size", fmt={"moe_dense_tp_size": md})
+
+
+@_su("SGL257", "elastic-scale-up-timeout", "--elastic-ep-scale-timeout must be greater than zero.", 621,
+     "The scale-up handshake needs a positive timeout.", "Use a positive `--elastic-ep-scale-timeout` (default 600).",
+     [SCALE + " --elastic-ep-scale-timeout 0"], [])
+def _su_timeout(a):
+    if _on(a) and a.le("elastic_ep_scale_timeout", 0):
+        return Hit("elastic_ep_scale_timeout")
+
+
+@_su("SGL258", "elastic-scale-up-tokenizer-workers",
+     "Elastic EP runtime scale-up currently requires --tokenizer-worker-num 1.", 624,
+     "Runtime scale-up re-registers ranks with a single tokenizer manager.", "Use `--tokenizer-worker-num 1`.",
+     [SCALE + " --tokenizer-worker-num 2"], [])
+def _su_tok(a):
+    if _on(a) and a.ne("tokenizer_worker_num", 1) and a.known("tokenizer_worker_num"):
+        return Hit("tokenizer_worker_num")
+
+
+@_su("SGL259", "elastic-scale-up-ray", "Elastic EP runtime scale-up does not support --use-ray.", 627,
+     "Runtime scale-up spawns joining ranks outside Ray.", "Drop `--use-ray`.", [SCALE + " --use-ray"], [])
+def _su_ray(a):
+    if _on(a) and a.is_true("use_ray"):
+        return Hit("use_ray")
+
+
+@_su("SGL260", "elastic-scale-up-expert-backup",
+     "Elastic EP runtime scale-up does not support --enable-elastic-expert-backup.", 630,
+     "Expert backup replicas are not re-laid out when the EP world grows.", "Drop `--enable-elastic-expert-backup`.",
+     [SCALE + " --enable-elastic-expert-backup"], [])
+def _su_backup(a):
+    if _on(a) and a.is_true("enable_elastic_expert_backup"):
+        return Hit("enable_elastic_expert_backup")
+
+
+@_su("SGL261", "elastic-scale-joiner-without-initial-size",
+     "Elastic EP scale joiners require --elastic-ep-initial-size set to the primary deployment's launch-time EP "
+     "size.", 640, "A joiner must lay out its expert storage like the running deployment.",
+     "Add `--elastic-ep-initial-size` equal to the primary deployment's launch-time EP size.",
+     [SCALE + " --elastic-ep-join-mode scale --node-rank 1 --elastic-ep-join-rank-offset 2"], [JOIN])
+def _su_join_initial(a):
+    if _on(a) and scale_joiner(a) and a.is_unset("elastic_ep_initial_size"):
+        return Hit("ep_join_mode", "elastic_ep_initial_size")
+
+
+@_su("SGL262", "elastic-scale-joiner-initial-exceeds-current",
+     "--elastic-ep-initial-size cannot exceed the current EP size (initial={initial}, current={current}).", 644,
+     "The deployment's launch-time EP size cannot be larger than its current size.",
+     "Set `--elastic-ep-initial-size` to the primary's launch-time EP size and `--elastic-ep-join-rank-offset` to "
+     "its current EP size.",
+     [JOIN.replace("--elastic-ep-initial-size 2", "--elastic-ep-initial-size 4")], [JOIN])
+def _su_join_le(a):
+    ini, off = num(a, "elastic_ep_initial_size"), num(a, "ep_join_rank_offset")
+    if _on(a) and scale_joiner(a) and ini is not None and off is not None and ini > off:
+        return Hit("elastic_ep_initial_size", "ep_join_rank_offset", fmt={"initial": ini, "current": off})
+
+
+@_su("SGL263", "elastic-scale-joiner-exceeds-max-ep",
+     "Elastic EP joining group exceeds --max-ep-size (join_target={join_target}, max_ep_size={max_ep_size}).", 650,
+     "The joining group's ranks (offset + TP size) must fit into the pre-allocated `--max-ep-size`.",
+     "Raise `--max-ep-size` on the deployment, or join with a smaller group.",
+     [JOIN.replace("--elastic-ep-join-rank-offset 2", "--elastic-ep-join-rank-offset 4")], [JOIN])
+def _su_join_max(a):
+    off, tp, mx = num(a, "ep_join_rank_offset"), num(a, "tp_size"), num(a, "max_ep_size")
+    if _on(a) and scale_joiner(a) and None not in (off, tp, mx) and off + tp > mx:
+        return Hit("ep_join_rank_offset", "max_ep_size", fmt={"join_target": off + tp})
+
+
+@_su("SGL264", "elastic-scale-joiner-single-rank-dense-tp",
+     "A single-rank Elastic EP joining group requires --moe-dense-tp-size 1.", 655,
+     "A one-rank joiner cannot run dense MLP layers with the deployment's TP width.",
+     "Add `--moe-dense-tp-size 1` to the joiner.",
+     ["--elastic-ep-backend mooncake --max-ep-size 4 --tp-size 1 --moe-a2a-backend nixl --disaggregation-mode "
+      "decode --elastic-ep-join-mode scale --node-rank 1 --elastic-ep-join-rank-offset 2 "
+      "--elastic-ep-initial-size 2 --moe-dense-tp-size 2"], [JOIN])
+def _su_join_dense(a):
+    md = _moe_dense(a)
+    if _on(a) and scale_joiner(a) and a.eq("tp_size", 1) and md is not OPAQUE and md != 1:
+        return Hit("moe_dense_tp_size", "tp_size")
+
+
+@_su("SGL265", "elastic-scale-up-initial-not-tp",
+     "The primary --elastic-ep-initial-size must equal its launch-time TP size ({tp_size}).", 666,
+     "The primary deployment starts with EP = TP ranks.", "Drop `--elastic-ep-initial-size` or set it to `--tp-size`.",
+     [SCALE + " --elastic-ep-initial-size 4"], [SCALE + " --elastic-ep-initial-size 2"])
+def _su_initial(a):
+    if (_on(a) and scale_joiner(a) is False and a.is_set("elastic_ep_initial_size")
+            and a.ne("elastic_ep_initial_size", num(a, "tp_size"))):
+        return Hit("elastic_ep_initial_size", "tp_size")
+
+
+@_su("SGL266", "elastic-scale-up-load-balance",
+     "Elastic EP scale-up requires --load-balance-method round_robin; load-aware methods require global-rank load "
+     "snapshots after scale (got {load_balance_method}).", 671,
+     "Load-aware DP balancing needs load snapshots of ranks that join later. `--load-balance-method auto` is "
+     "follow_bootstrap_room on a prefill server.",
+     "Use `--load-balance-method round_robin` (on prefill servers it must be explicit).",
+     [SCALE + " --load-balance-method total_requests", SCALE.replace("decode", "prefill")],
+     [SCALE.replace("decode", "prefill") + " --load-balance-method round_robin"])
+def _su_lbm(a):
+    lbm = a.get("load_balance_method")
+    if _on(a) and isinstance(lbm, str) and lbm not in ("auto", "round_robin"):
+        return Hit("load_balance_method", "disaggregation_mode")
+
+
+@_su("SGL267", "elastic-scale-up-not-mooncake",
+     "Elastic EP runtime scale-up requires --elastic-ep-backend mooncake (got elastic_ep_backend={elastic_ep_backend}).",
+     677, "Runtime scale-up is implemented on the Mooncake elastic backend only.",
+     "Use `--elastic-ep-backend mooncake`.", [SCALE.replace("backend mooncake", "backend nixl")], [])
+def _su_mooncake(a):
+    if _on(a) and a.ne("elastic_ep_backend", "mooncake"):
+        return Hit("elastic_ep_backend")
+
+
+@_su("SGL268", "elastic-scale-up-dcp",
+     "Elastic EP scale-up requires --dcp-size to divide the fixed attention TP width (got dcp_size={dcp_size}, "
+     "attn_tp_size={attn_tp_size}).", 685,
+     "Decode context parallelism must fit inside the fixed attention-TP group.",
+     "Use a `--dcp-size` that divides `--tp-size` / `--attn-dp-size`.",
+     [SCALE + " --dcp-size 2", SCALE8 + " --dcp-size 4"], [SCALE8 + " --dcp-size 2"])
+def _su_dcp(a):
+    at, dcp = _attn_tp(a), num(a, "dcp_size")
+    if _on(a) and at is not None and dcp is not None and dcp >= 1 and at % dcp:
+        return Hit("dcp_size", fmt={"attn_tp_size": at})
+
+
+@_su("SGL269", "elastic-scale-up-without-attn-dp",
+     "Elastic EP scale-up requires attention DP (--attn-dp-size); without it the TP group is not equivalent to "
+     "WORLD and the post-scale collective path is invalid.", 722,
+     "Joining ranks are added as new attention-DP groups.", "Add `--attn-dp-size` (e.g. equal to `--tp-size`).",
+     [SCALE.replace("--attn-dp-size 2 ", "") + " --moe-dense-tp-size 1"], [])
+def _su_attn_dp(a):
+    if _on(a) and attn_dp_enabled(a) is False:
+        return Hit("attn_dp_size", "max_ep_size")
+
+
+@_su("SGL270", "elastic-scale-up-without-dp-lm-head",
+     "Elastic EP scale-up requires --enable-dp-lm-head so output projection does not depend on the joining group's "
+     "TP size.", 727, "A TP-sharded LM head would change shape when groups join.", "Add `--enable-dp-lm-head`.",
+     [SCALE.replace(" --enable-dp-lm-head", "")], [])
+def _su_lm_head(a):
+    if _on(a) and dp_lm_head(a) is False:
+        return Hit("enable_dp_lm_head", "max_ep_size")
+
+
+@_su("SGL271", "elastic-scale-up-attn-cp",
+     "Elastic EP scale-up requires --attn-cp-size 1 (got attn_cp_size={attn_cp_size}).", 731,
+     "Runtime scale-up does not support attention context parallelism.", "Use `--attn-cp-size 1`.",
+     [SCALE8 + " --attn-cp-size 2"], [],
+     notes="The next check, `Elastic EP scale-up requires --moe-dp-size 1 (got moe_dp_size=...)` (:735), is "
+           "unreachable: --moe-dp-size > 1 needs --attn-cp-size equal to it (parallel_hook.py:190), which fails "
+           "here first.")
+def _su_cp(a):
+    cp = attn_cp(a)
+    if _on(a) and cp is not None and cp != 1:
+        return Hit("attn_cp_size", fmt={"attn_cp_size": cp})
+
+
+@_su("SGL273", "elastic-scale-up-ep-not-tp",
+     "Elastic EP scale-up requires ep_size == tp_size (got ep_size={ep_size}, tp_size={tp_size}); physical EP "
+     "membership must coincide with the launch-time TP span.", 739,
+     "Joining ranks extend the EP world one TP group at a time. `--moe-a2a-backend nixl` sets EP = TP.",
+     "Use `--moe-a2a-backend nixl` (which sets EP to the TP size) or `--ep-size` = `--tp-size`.",
+     [SCALE.replace(" --moe-a2a-backend nixl", "")], [])
+def _su_ep(a):
+    ep, tp = ep_size(a), num(a, "tp_size")
+    if _on(a) and ep is not None and tp is not None and ep != tp:
+        return Hit("ep_size", "moe_a2a_backend", "tp_size", fmt={"ep_size": ep})
+
+
+@_su("SGL274", "elastic-scale-up-not-nixl-a2a",
+     "Elastic EP scale-up requires --moe-a2a-backend nixl (got moe_a2a_backend={moe_a2a_backend}).", 744,
+     "Runtime scale-up dispatches MoE tokens with the NIXL all-to-all only.", "Use `--moe-a2a-backend nixl`.",
+     [SCALE.replace("--moe-a2a-backend nixl", "--moe-a2a-backend deepep")], [], notes=A2A_NOTE)
+def _su_nixl(a):
+    b = moe_a2a(a)
+    if _on(a) and b is not None and b != "nixl":
+        return Hit("moe_a2a_backend", fmt={"moe_a2a_backend": b})
+
+
+# -- shared experts, two-batch overlap --------------------------------------------------------------------
+
+@_rule("SGL275", "shared-experts-tp-not-divisor",
+       "--shared-experts-tp-size ({size}) must be a positive divisor of attention TP size ({attn_tp_size}).",
+       f"{PH}:216", "shared-experts-tp-divisor",
+       "Shared-expert weights are sharded inside the attention-TP group (`--tp-size` / `--attn-dp-size` / "
+       "`--attn-cp-size`).",
+       "Use a divisor of the attention-TP size (1 replicates the shared experts).",
+       ["--shared-experts-tp-size 0", "--shared-experts-tp-size 3 --tp-size 4"],
+       ["--tp-size 4"],
+       notes="Quiet under --enable-prefill-cp (DeepSeek layouts rewrite attention DP/CP).")
+def _shared_div(a):
+    size, at = num(a, "shared_experts_tp_size"), _attn_tp(a)
+    if pipeline(a) and size is not None and at is not None and (size < 1 or at % size):
+        return Hit("shared_experts_tp_size", fmt={"size": size, "attn_tp_size": at})
+
+
+@_rule("SGL276", "shared-experts-tp-without-ep-a2a",
+       "--shared-experts-tp-size requires an expert-parallel all-to-all backend (deepep, megamoe, mooncake, "
+       "ascend_fuseep or mori).", f"{PH}:234", "shared-experts-tp-divisor",
+       "Shared-expert TP is a Kimi-K3 option for expert-parallel all-to-all deployments.",
+       "Add `--moe-a2a-backend deepep` (or megamoe, mooncake, ascend_fuseep, mori), or drop "
+       "`--shared-experts-tp-size`.",
+       ["--shared-experts-tp-size 2 --tp-size 4"], ["--tp-size 4 --moe-a2a-backend deepep"],
+       notes="SGLang checks the model first: on any model but Kimi-K3 it fails with \"--shared-experts-tp-size is "
+             "only supported for Kimi-K3.\" instead, so the launch fails either way. " + A2A_NOTE)
+def _shared_a2a(a):
+    b = moe_a2a(a)
+    if a.is_set("shared_experts_tp_size") and b is not None and b not in (
+            "deepep", "megamoe", "mooncake", "ascend_fuseep", "mori"):
+        return Hit("shared_experts_tp_size", "moe_a2a_backend", lead=True,
+                   note=f"--shared-experts-tp-size is a Kimi-K3 option for expert-parallel all-to-all backends; with "
+                        f"--moe-a2a-backend {b} SGLang rejects it (on other models it first reports "
+                        f"\"--shared-experts-tp-size is only supported for Kimi-K3.\")")
+
+
+@_rule("SGL277", "two-batch-overlap-without-a2a-or-attn-dp",
+       "When enabling two batch overlap without an EP a2a backend (moe_a2a_backend='none'), attention DP "
+       "(--attn-dp-size) is required (DeepSeek-V4 non-EP DP TBO path).", "arg_groups/validation_hook.py:768",
+       "tbo-needs-attn-dp-without-a2a",
+       "Two-batch overlap hides either the EP all-to-all or, without one, the DP all-gather/reduce-scatter of "
+       "attention DP; with neither there is nothing to overlap.",
+       "Add an a2a backend (`--moe-a2a-backend deepep`, ...) or attention DP (`--attn-dp-size`), or drop "
+       "`--enable-two-batch-overlap`.",
+       ["--enable-two-batch-overlap"],
+       ["--enable-two-batch-overlap --tp-size 2 --attn-dp-size 2",
+        "--enable-two-batch-overlap --tp-size 2 --moe-a2a-backend deepep"],
+       notes=A2A_NOTE)
+def _tbo(a):
+    if a.is_true("enable_two_batch_overlap") and moe_a2a(a) == "none" and attn_dp_enabled(a) is False:
+        return Hit("enable_two_batch_overlap", "moe_a2a_backend", "attn_dp_size")
+
+
+# -- MoE all-to-all backends ------------------------------------------------------------------------------
+
+@_rule("SGL278", "megamoe-with-batch-overlap",
+       "--moe-a2a-backend megamoe has no two-batch / single-batch overlap decomposition; disable "
+       "--enable-two-batch-overlap and --enable-single-batch-overlap.", "arg_groups/mega_moe_hook.py:33",
+       "megamoe-no-tbo-sbo", "The fused MegaMoE kernel has no dispatch/combine split to overlap.",
+       "Drop `--enable-two-batch-overlap`/`--enable-single-batch-overlap` with MegaMoE.",
+       ["--moe-a2a-backend megamoe --enable-two-batch-overlap", "--moe-runner-backend megamoe "
+                                                                "--enable-single-batch-overlap"],
+       ["--moe-a2a-backend megamoe", "--enable-single-batch-overlap"],
+       notes="`--moe-runner-backend megamoe` is an alias for `--moe-a2a-backend megamoe`. The next check "
+             "(SM90/SM100 or ROCm only) is a platform check.")
+def _megamoe_overlap(a):
+    if not (a.eq("moe_a2a_backend", "megamoe") or a.eq("moe_runner_backend", "megamoe")):
+        return None
+    for dest in ("enable_two_batch_overlap", "enable_single_batch_overlap"):
+        if a.is_true(dest):
+            blame = "moe_a2a_backend" if a.eq("moe_a2a_backend", "megamoe") else "moe_runner_backend"
+            return Hit(dest, blame)
+
+
+MH = "arg_groups/moe_hook.py"
+PPLX_OK = "--moe-a2a-backend pplx --tp-size 2 --attn-dp-size 2 --disaggregation-mode decode"
+
+
+@_rule("SGL279", "pplx-normal-mode",
+       "moe_a2a_backend='pplx' only supports low-latency mode; set --deepep-mode to 'low_latency' or 'auto'.",
+       f"{MH}:577", "pplx-constraints", "The PPLX all-to-all kernels implement the low-latency dispatch only.",
+       "Use `--deepep-mode low_latency` or `auto` with `--moe-a2a-backend pplx`.",
+       ["--moe-a2a-backend pplx --deepep-mode normal"], [PPLX_OK, PPLX_OK + " --deepep-mode low_latency"])
+def _pplx_mode(a):
+    if moe_a2a(a) == "pplx" and a.eq("deepep_mode", "normal"):
+        return Hit("deepep_mode", "moe_a2a_backend")
+
+
+@_rule("SGL280", "pplx-without-attn-dp",
+       "moe_a2a_backend='pplx' requires attention DP with at least 2 groups (--attn-dp-size >= 2).", f"{MH}:591",
+       "pplx-constraints", "PPLX's all-to-all needs more than one DP group (attention DP).",
+       "Add `--attn-dp-size` >= 2 with `--moe-a2a-backend pplx`.",
+       ["--moe-a2a-backend pplx --tp-size 2"], [PPLX_OK])
+def _pplx_dp(a):
+    n = attn_dp(a)
+    if moe_a2a(a) == "pplx" and n is not None and n < 2:
+        return Hit("moe_a2a_backend", "attn_dp_size")
+
+
+@_rule("SGL281", "pplx-runner-not-deep-gemm",
+       "moe_a2a_backend='pplx' is only supported with --moe-runner-backend deep_gemm (or auto).", f"{MH}:599",
+       "pplx-constraints", "PPLX runs the masked DeepGEMM expert path.",
+       "Use `--moe-runner-backend deep_gemm` or `auto` with `--moe-a2a-backend pplx`.",
+       ["--moe-a2a-backend pplx --tp-size 2 --attn-dp-size 2 --moe-runner-backend triton"],
+       [PPLX_OK, PPLX_OK + " --moe-runner-backend deep_gemm"],
+       notes="Only an explicit runner is decidable (model overrides and --quantization mxfp8/nvfp4_online resolve "
+             "`auto` or replace the runner), so pdlint is quiet with those quantizations.")
+def _pplx_runner(a):
+    if (moe_a2a(a) == "pplx" and a.not_among("moe_runner_backend", ("deep_gemm", "auto"))
+            and a.not_among("quantization", ("mxfp8", "nvfp4_online"))):
+        return Hit("moe_runner_backend", "moe_a2a_backend")
+
+
+@_rule("SGL282", "flashinfer-a2a-dispatch-type-without-flashinfer",
+       "--flashinfer-a2a-dispatch-type requires --moe-a2a-backend flashinfer.", f"{MH}:311",
+       "flashinfer-a2a-dispatch-type-needs-a2a",
+       "The dispatch data type only configures the FlashInfer MoE all-to-all.",
+       "Drop `--flashinfer-a2a-dispatch-type`, or use `--moe-a2a-backend flashinfer`.",
+       ["--flashinfer-a2a-dispatch-type bf16"], ["--flashinfer-a2a-dispatch-type auto"], notes=A2A_NOTE)
+def _fi_dispatch(a):
+    b = moe_a2a(a)
+    if b is not None and b != "flashinfer" and a.not_among("flashinfer_a2a_dispatch_type", (None, "auto")):
+        return Hit("flashinfer_a2a_dispatch_type", "moe_a2a_backend")
+
+
+def _attn_dp_equals_tp(a) -> Optional[bool]:
+    n, en, tp = attn_dp(a), attn_dp_enabled(a), num(a, "tp_size")
+    if None in (n, en, tp):
+        return None
+    return bool(en and n == tp)
+
+
+@_rule("SGL283", "flashinfer-a2a-attn-dp-not-tp",
+       "Flashinfer MoE A2A requires --attn-dp-size equal to --tp-size, except for Muse Spark TP4/EP4 or TP8/EP8 "
+       "prefill sequence parallelism.", f"{MH}:475", "flashinfer-a2a-topology",
+       "The FlashInfer all-to-all needs a rank-uniform source layout, which pure attention DP provides.",
+       "Use `--attn-dp-size` equal to `--tp-size` with `--moe-a2a-backend flashinfer`.",
+       ["--moe-a2a-backend flashinfer --tp-size 2", "--moe-a2a-backend flashinfer --tp-size 4 --attn-dp-size 2"],
+       ["--tp-size 2 --attn-dp-size 2"],
+       notes="The Muse Spark exception (--enable-layernorm-sp, TP4/EP4 or TP8/EP8) depends on the model, so pdlint "
+             "is quiet when it could apply.")
+def _fi_topology(a):
+    if moe_a2a(a) != "flashinfer" or _attn_dp_equals_tp(a) is not False:
+        return None
+    tp = num(a, "tp_size")
+    if not a.is_false("enable_layernorm_sp") and tp in (4, 8) and attn_dp(a) == 1:
+        return None  # possibly Muse Spark prefill sequence parallelism
+    return Hit("attn_dp_size", "moe_a2a_backend", "tp_size")
+
+
+@_rule("SGL284", "flashinfer-megamoe-attn-dp-not-tp",
+       "FlashInfer MegaMOE is only supported with --attn-dp-size equal to --tp-size", f"{MH}:325",
+       "flashinfer-megamoe-attn-dp",
+       "The FlashInfer MegaMoE all-to-all runs with pure attention DP only.",
+       "Use `--attn-dp-size` equal to `--tp-size` with `--moe-a2a-backend flashinfer_megamoe`.",
+       ["--moe-a2a-backend flashinfer_megamoe --tp-size 2"], ["--tp-size 2 --attn-dp-size 2"],
+       notes="SGLang first validates the model architecture and quantization (MegaMoE needs a validated MoE "
+             "architecture with MXFP8/NVFP4 experts); a launch that breaks this condition fails either way.")
+def _fi_megamoe(a):
+    if moe_a2a(a) == "flashinfer_megamoe" and _attn_dp_equals_tp(a) is False:
+        return Hit("attn_dp_size", "moe_a2a_backend", "tp_size",
+                   note="SGLang validates the model and quantization for MegaMoE first and may report those instead")
