@@ -477,7 +477,8 @@ def test_uncalled_function_is_evaluated_once_when_it_runs_commands():
     text = ("start_server() {\n  local port=${1:-30000}\n  python -m sglang.launch_server --port $port --x $2\n}\n"
             "usage() {\n  echo \"usage: $0\"\n  exit 1\n}\n")
     r = Run(text)
-    assert r.argv() == [["python", "-m", "sglang.launch_server", "--port", "30000", "--x", "$2"]]
+    # the caller's $1 is unknown: the default is one possible value, not the value
+    assert r.argv() == [["python", "-m", "sglang.launch_server", "--port", "${1:-30000}", "--x", "$2"]]
     assert r.cmds[0].context == "function start_server (not called in this script)"
     assert r.cmds[0].unset_vars == ["2"]
 
@@ -941,3 +942,11 @@ def test_corpus_run_lb_mini_lb_through_eval():
     assert lb.context == "eval at line 17"
     assert words(lb)[3] == "--prefill" and words(lb)[5] == "--decode"
     assert lb.words[4].opaque and lb.words[4].text.startswith("http://$(scontrol show hostnames")
+
+
+def test_default_of_an_unknown_script_argument_keeps_every_case_arm():
+    text = ('ROLE=${1:-prefill}\ncase "$ROLE" in\n  prefill) python -m sglang.launch_server --p ;;\n'
+            '  decode) python -m sglang.launch_server --d ;;\nesac\n')
+    r = Run(text)
+    assert sorted(a[-1] for a in r.argv()) == ["--d", "--p"]
+    assert Run(text, positional=["decode"]).argv() == [["python", "-m", "sglang.launch_server", "--d"]]

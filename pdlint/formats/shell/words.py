@@ -605,9 +605,12 @@ class Words:
 
     def _default_op(self, op, name, val, use, oa, ob, specials, st, fb, quoted, star, sep, unk) -> None:
         """``${X-w} ${X:-w} ${X=w} ${X:=w} ${X+w} ${X:+w} ${X?w} ${X:?w}``.
-        A variable with no known value counts as unset, except for ``?``."""
+        A variable with no known value counts as unset (so the defaults a script
+        carries get checked), except for ``?`` and for the script's own
+        arguments: ``ROLE=${1:-prefill}`` in a role-dispatch script is whatever
+        the caller passes, and every ``case "$ROLE"`` arm must stay reachable."""
         kind = op[-1]
-        if val is UNKNOWN and kind == "?":
+        if val is UNKNOWN and (kind == "?" or name.isdigit() or name in ("@", "*")):
             unk.add(name)
             fb.value(use.as_opaque(), quoted)
             return
