@@ -480,7 +480,7 @@ def test_uncalled_function_is_evaluated_once_when_it_runs_commands():
     # the caller's $1 is unknown: the default is one possible value, not the value
     assert r.argv() == [["python", "-m", "sglang.launch_server", "--port", "${1:-30000}", "--x", "$2"]]
     assert r.cmds[0].context == "function start_server (not called in this script)"
-    assert r.cmds[0].unset_vars == ["2"]
+    assert r.cmds[0].unset_vars == ["1", "2"]
 
 
 def test_locals_are_restored_and_return_stops_the_function():
