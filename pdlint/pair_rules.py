@@ -360,19 +360,21 @@ def _mem_note(fa, fb) -> str:
 @unit_check
 def _routers(dep: Deployment, enabled) -> list:
     out = []
+    from pdlint.pairing import host_role
     for link in dep.links:
         r = link.router
         if link.how != "url" or link.token is None:
             continue
-        if link.wrong_role and enabled(ROUTER_ROLE.code) and not link.port_mismatch:
-            host, _, _ = parse_url(link.token)
-            from pdlint.pairing import host_role
-            if host_role(host) not in (None, link.role):
-                other = link.wrong_role[0]
+        host, _, _ = parse_url(link.token)
+        named = host_role(host)
+        if named in ("prefill", "decode") and named != link.role:
+            if enabled(ROUTER_ROLE.code):
+                other = next((s for s in dep.servers if s.role == named), None)
+                rel = [Related(other.path, other.line, 1, f"the {who(other)}")] if other is not None else []
                 out.append(cand(ROUTER_ROLE, r, link.token,
-                                f"--{link.role} {link.token.text} names the {other.role} role: the router sends "
-                                f"{link.role} work to {other.role} servers",
-                                [Related(other.path, other.line, 1, f"the {who(other)}")]))
+                                f"--{link.role} {link.token.text} names the {named} role: the router sends "
+                                f"{link.role} work to {named} servers", rel))
+            continue
         if link.port_mismatch and enabled(ROUTER_PORT.code) and shell_launch(r) and \
                 all(shell_launch(s) for s in dep.role_servers(link.role)):
             servers = dep.role_servers(link.role)
@@ -380,7 +382,7 @@ def _routers(dep: Deployment, enabled) -> list:
             msg = (f"the router sends {link.role} requests to port {link.url_port}, but the {link.role} "
                    f"server{'s' if len(servers) > 1 else ''} of this deployment listen"
                    f"{'' if len(servers) > 1 else 's'} on {', '.join(map(str, ports))}")
-            wrong = [s for s in link.wrong_role if facts(s).http_port == link.url_port]
+            wrong = [s for s in dep.servers if s.role not in (link.role, None) and facts(s).http_port == link.url_port]
             if wrong:
                 msg += f" - port {link.url_port} is the {wrong[0].role} server's"
             rel = [rel_token(facts(s).http_token, s, f"the {who(s)} listens on port {facts(s).http_port}"

@@ -128,7 +128,6 @@ class RouterLink:
     bootstrap: Optional[TStr] = None  # the bootstrap port given with a --prefill URL
     servers: list = field(default_factory=list)  # [Launch] it reaches
     port_mismatch: bool = False  # a URL whose port no server of its role listens on
-    wrong_role: list = field(default_factory=list)  # [Launch] of the other role the URL names instead
     url_port: Optional[int] = None
 
 
@@ -439,15 +438,11 @@ def router_links(router: Launch, dep: Deployment) -> list:
         return out
     for role, how, tok, boot in items:
         of_role = [s for s in servers if s.role == role]
-        other = [s for s in servers if s.role in ("prefill", "decode") and s.role != role]
         if how == "selector":
             out.append(RouterLink(router, role, how, tok, servers=of_role))
             continue
         host, port, _ = parse_url(tok)
         link = RouterLink(router, role, how, tok, boot, url_port=port)
-        hr = host_role(host)
-        if hr in ("prefill", "decode") and hr != role:
-            link.wrong_role = [s for s in other if host_role_matches(s, host)] or other
         if port is not None:
             hits = [s for s in of_role if facts(s).http_port == port]
             if hits:
@@ -456,7 +451,6 @@ def router_links(router: Launch, dep: Deployment) -> list:
                 known = [s for s in of_role if facts(s).http_port is not None]
                 if of_role and len(known) == len(of_role):
                     link.port_mismatch = True
-                    link.wrong_role = link.wrong_role or [s for s in other if facts(s).http_port == port]
                 link.servers = _by_host(of_role, host) if len(of_role) > 1 else of_role
         else:
             link.servers = _by_host(of_role, host) if len(of_role) > 1 else of_role

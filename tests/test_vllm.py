@@ -1,0 +1,239 @@
+"""The vLLM adapter: argv reading, the traced --kv-transfer-config JSON, roles,
+and every VLLM rule firing and quiet (small scripts and manifests, and the
+corpus copies in tests/data/pairs)."""
+
+import json
+import os
+
+import pytest
+
+from pdlint.cli import main
+from pdlint.engines.vllm import tjson
+from pdlint.engines.vllm.engine import parse_argv
+from pdlint.extract import Options
+from pdlint.lint import run
+from pdlint.rules import all_rules, get
+from pdlint.text import SourceFile, TStr
+
+DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "pairs")
+
+
+def toks(*words):
+    return [TStr.synthetic(w, "<t>") for w in words]
+
+
+def kv(connector="NixlConnector", role="kv_both", **extra):
+    return "'" + json.dumps({"kv_connector": connector, "kv_role": role, **extra}, separators=(",", ":")) + "'"
+
+
+PROXY = {"kv_connector_extra_config": {"proxy_ip": "127.0.0.1", "proxy_port": "30001"}}
+
+
+def write(root, files):
+    for rel, text in files.items():
+        p = root / rel
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(text)
+
+
+def check(tmp_path, capsys, monkeypatch, files):
+    write(tmp_path, files)
+    monkeypatch.chdir(tmp_path)
+    main(["check", "--format", "json", "--exit-zero", *files])
+    return json.loads(capsys.readouterr().out)
+
+
+def codes(doc, prefix=("VLLM", "PD15")):
+    return sorted(f["code"] for f in doc["findings"] if f["code"].startswith(prefix))
+
+
+# ---------------------------------------------------------------------------
+# reading the command line
+# ---------------------------------------------------------------------------
+
+def test_options_underscores_equals_and_model():
+    info = parse_argv(toks("Qwen/Qwen3-8B", "--trust-remote-code", "--kv_transfer_config={\"kv_role\":\"kv_producer\"}",
+                           "-tp", "2", "--port", "8100"), "vllm serve")
+    assert info.model.text == "Qwen/Qwen3-8B"
+    assert info.kv_role == "kv_producer" and info.int("--tensor-parallel-size") == 2 and info.int("--port") == 8100
+    assert info.has("--trust-remote-code") and info.value("--trust-remote-code") is None
+    assert parse_argv(toks("--model", "M", "--enforce-eager"), "python -m vllm.entrypoints.openai.api_server"
+                      ).model.text == "M"
+
+
+def test_json_values_keep_their_position():
+    src = SourceFile("s.sh", 'vllm serve M --kv-transfer-config \'{"kv_connector": "P2pNcclConnector", '
+                             '"kv_role":"kv_producer","kv_connector_extra_config":{"proxy_port":"30001"}}\'\n')
+    start = src.text.index("{")
+    tok = TStr.from_source(src, start, src.text.index("}}") + 2)
+    node = tjson.parse(tok)
+    role = node.get("kv_role")
+    assert role.value == "kv_producer" and role.tok.text == "kv_producer"
+    assert role.tok.origin.column == src.text.index("kv_producer") + 1
+    assert node.get("kv_connector_extra_config", "proxy_port").value == "30001"
+    with pytest.raises(tjson.JSONError) as e:
+        tjson.parse(TStr.synthetic('{"a":1,}', "<t>"))
+    assert e.value.pos == 7
+
+
+def test_json_spliced_by_shell_quoting_is_traced():
+    res = run(["vllm-project__vllm/examples__online_serving__disaggregated_prefill.sh"], Options(cwd=DATA))
+    p, d = res.launches
+    assert (p.role, d.role) == ("prefill", "decode") and p.parsed.role_from == "kv_role kv_producer"
+    ip = p.parsed.kv.get("kv_connector_extra_config", "proxy_ip")
+    assert ip.value == "127.0.0.1" and ip.tok.origin.line == 29  # export VLLM_HOST_IP=127.0.0.1
+    assert [h.note for h in ip.tok.origin.chain] == ["$VLLM_HOST_IP"] and ip.tok.origin.chain[0].line == 64
+    assert p.parsed.kv.get("kv_role").tok.origin.line == 64
+
+
+@pytest.mark.parametrize("argv,entry,structural,role,how", [
+    (["M", "--kv-transfer-config", '{"kv_connector":"X","kv_role":"kv_consumer"}'], "vllm serve", None, "decode",
+     "kv_role kv_consumer"),
+    (["M", "--kv-transfer-config", '{"kv_connector":"NixlConnector","kv_role":"kv_both"}'], "vllm serve", "prefill",
+     "prefill", "structure"),
+    (["M", "--kv-transfer-config", '{"kv_connector":"NixlConnector","kv_role":"kv_both"}'], "vllm serve", None, None,
+     ""),
+    (["M"], "vllm serve", None, "null", "no KV connector"),
+    (["--model", "M", "--is-decode-worker"], "python -m dynamo.vllm", None, "decode", "--is-decode-worker"),
+    (["--model", "M", "--disaggregation-mode", "prefill"], "python -m dynamo.vllm", None, "prefill",
+     "--disaggregation-mode"),
+    (["--model", "M"], "python -m dynamo.vllm", None, "null", "Dynamo's default (aggregated)"),
+])
+def test_roles(argv, entry, structural, role, how):
+    from pdlint.engines.vllm.engine import interpret
+    from pdlint.model import Launch
+    l = Launch(path="x", line=1, engine="vllm", entrypoint=entry, kind="server", argv=toks(*argv),
+               structural_role=structural)
+    interpret(l, None)
+    assert (l.role, l.parsed.role_from) == (role, how)
+
+
+# ---------------------------------------------------------------------------
+# the rules
+# ---------------------------------------------------------------------------
+
+VS = "vllm serve Qwen/Qwen3-8B"
+CASES = [
+    ("VLLM001", {"a.sh": f"{VS} --kv-transfer-config '{{\"kv_connector\":\"NixlConnector\",\"kv_role\":kv_both}}'\n"},
+     {"a.sh": f"{VS} --kv-transfer-config {kv()}\n"}),
+    ("VLLM002", {"a.sh": f"python3 -m dynamo.vllm --model M --disaggregation-mode decode --kv-transfer-config "
+                         f"{kv(role='kv_producer')}\n"},
+     {"a.sh": f"python3 -m dynamo.vllm --model M --disaggregation-mode decode --kv-transfer-config {kv()}\n"}),
+    ("VLLM003", {"a.sh": "python3 -m dynamo.vllm --model M --is-prefill-worker\n"},
+     {"a.sh": "python3 -m dynamo.vllm --model M --disaggregation-mode prefill\n"}),
+    ("VLLM004", {"a.sh": "python3 -m dynamo.vllm --model M --is-prefill-worker --disaggregation-mode prefill\n"},
+     {"a.sh": "python3 -m dynamo.vllm --model M --disaggregation-mode prefill\n"}),
+    ("VLLM004", {"a.sh": "python3 -m dynamo.vllm --model M --is-prefill-worker --is-decode-worker\n"},
+     {"a.sh": "python3 -m dynamo.vllm --model M --is-decode-worker\n"}),
+    ("VLLM005", {"a.sh": f"VLLM_NIXL_SIDE_CHANNEL_HOST=0.0.0.0 {VS} --kv-transfer-config {kv(role='kv_producer')}\n"},
+     {"a.sh": f"VLLM_NIXL_SIDE_CHANNEL_HOST=10.0.0.5 {VS} --kv-transfer-config {kv(role='kv_producer')}\n"}),
+    ("VLLM010", {"run_prefill.sh": f"{VS} --kv-transfer-config {kv(role='kv_producer')}\n",
+                 "run_decode.sh": f"{VS} --kv-transfer-config {kv('MooncakeConnector', 'kv_consumer')}\n"},
+     {"run_prefill.sh": f"{VS} --kv-transfer-config {kv(role='kv_producer')}\n",
+      "run_decode.sh": f"{VS} --kv-transfer-config {kv(role='kv_consumer')}\n"}),
+    ("VLLM012", {"run_prefill.sh": f"{VS} --kv-transfer-config {kv('P2pNcclConnector', 'kv_producer', kv_parallel_size=2)}\n",
+                 "run_decode.sh": f"{VS} --kv-transfer-config {kv('P2pNcclConnector', 'kv_consumer', kv_parallel_size=3)}\n"},
+     {"run_prefill.sh": f"{VS} --kv-transfer-config {kv('P2pNcclConnector', 'kv_producer', kv_parallel_size=2)}\n",
+      "run_decode.sh": f"{VS} --kv-transfer-config {kv('P2pNcclConnector', 'kv_consumer', kv_parallel_size=2)}\n"}),
+    ("VLLM013", {"run_prefill.sh": f"{VS} --kv-transfer-config {kv(role='kv_producer')}\n",
+                 "run_decode.sh": f"vllm serve Qwen/Qwen3-0.6B --kv-transfer-config {kv(role='kv_consumer')}\n"},
+     {"run_prefill.sh": f"vllm serve /models/Qwen3-8B --kv-transfer-config {kv(role='kv_producer')}\n",
+      "run_decode.sh": f"vllm serve /mnt/Qwen3-8B --kv-transfer-config {kv(role='kv_consumer')}\n"}),
+    ("VLLM014", {"run_prefill.sh": f"{VS} --block-size 16 --kv-transfer-config {kv(role='kv_producer')}\n",
+                 "run_decode.sh": f"{VS} --block-size 128 --kv-transfer-config {kv(role='kv_consumer')}\n"},
+     {"run_prefill.sh": f"{VS} --block-size 128 --kv-transfer-config {kv(role='kv_producer')}\n",
+      "run_decode.sh": f"{VS} --block-size 128 --kv-transfer-config {kv(role='kv_consumer')}\n"}),
+    ("VLLM015", {"run_prefill.sh": f"PYTHONHASHSEED=1 {VS} --kv-transfer-config {kv('LMCacheConnectorV1', 'kv_producer')}\n",
+                 "run_decode.sh": f"PYTHONHASHSEED=2 {VS} --kv-transfer-config {kv('LMCacheConnectorV1', 'kv_consumer')}\n"},
+     {"run_prefill.sh": f"PYTHONHASHSEED=1 {VS} --kv-transfer-config {kv('LMCacheConnectorV1', 'kv_producer')}\n",
+      "run_decode.sh": f"PYTHONHASHSEED=1 {VS} --kv-transfer-config {kv('LMCacheConnectorV1', 'kv_consumer')}\n"}),
+    ("VLLM016", {"pd.sh": (f"CUDA_VISIBLE_DEVICES=0 {VS} --kv-transfer-config {kv('P2pNcclConnector', 'kv_producer', **PROXY)} &\n"
+                           f"CUDA_VISIBLE_DEVICES=1 {VS} --port 8200 --kv-transfer-config {kv('P2pNcclConnector', 'kv_consumer', kv_port='14600', **PROXY)} &\n"
+                           "python3 disagg_prefill_proxy_server.py &\n")},
+     {"pd.sh": (f"CUDA_VISIBLE_DEVICES=0 {VS} --kv-transfer-config {kv('P2pNcclConnector', 'kv_producer', **PROXY)} &\n"
+                f"CUDA_VISIBLE_DEVICES=1 {VS} --port 8200 --kv-transfer-config {kv('P2pNcclConnector', 'kv_consumer', kv_port='14600', **PROXY)} &\n"
+                "python3 disagg_proxy_p2p_nccl_xpyd.py &\n")}),
+    ("VLLM017", {"pd.sh": (f"CUDA_VISIBLE_DEVICES=0 {VS} --kv-transfer-config {kv('P2pNcclConnector', 'kv_producer')} &\n"
+                           f"CUDA_VISIBLE_DEVICES=1 {VS} --port 8200 --kv-transfer-config {kv('P2pNcclConnector', 'kv_producer', kv_port='14600')} &\n")},
+     {"pd.sh": (f"CUDA_VISIBLE_DEVICES=0 {VS} --kv-transfer-config {kv('P2pNcclConnector', 'kv_producer')} &\n"
+                f"CUDA_VISIBLE_DEVICES=1 {VS} --port 8200 --kv-transfer-config {kv('P2pNcclConnector', 'kv_consumer', kv_port='14600')} &\n")}),
+]
+
+
+@pytest.mark.parametrize("code,fire,quiet", CASES, ids=[f"{c[0]}-{i}" for i, c in enumerate(CASES)])
+def test_vllm_rule(code, fire, quiet, tmp_path, capsys, monkeypatch):
+    doc = check(tmp_path / "fire", capsys, monkeypatch, fire)
+    assert code in codes(doc), [f["message"] for f in doc["findings"]]
+    doc = check(tmp_path / "quiet", capsys, monkeypatch, quiet)
+    assert code not in codes(doc), [f["message"] for f in doc["findings"] if f["code"] == code]
+    assert [f["code"] for f in doc["findings"] if f["severity"] == "error"] == []
+
+
+def test_vllm011_missing_connector(tmp_path, capsys, monkeypatch):
+    doc = check(tmp_path, capsys, monkeypatch, {
+        "run_prefill.sh": f"{VS} --kv-transfer-config {kv(role='kv_producer')}\n",
+        "decode/run.sh": "true\n",
+        "run_decode.sh": f"{VS} --port 8200\n"})
+    # the decode has no connector: role from nothing -> "null", so no pair; with a structural role it pairs
+    assert "VLLM011" not in codes(doc)
+    doc = check(tmp_path, capsys, monkeypatch, {
+        "pd.yaml": """apiVersion: apps/v1
+kind: Deployment
+metadata: {name: prefill}
+spec: {template: {spec: {containers: [{name: v, command: [vllm, serve, M, --kv-transfer-config,
+  '{"kv_connector":"NixlConnector","kv_role":"kv_both"}']}]}}}
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: decode}
+spec: {template: {spec: {containers: [{name: v, command: [vllm, serve, M]}]}}}
+"""})
+    (f,) = [f for f in doc["findings"] if f["code"] == "VLLM011"]
+    assert f["role"] == "decode" and "no --kv-transfer-config" in f["message"]
+
+
+def test_rules_are_registered_with_docs():
+    rules = all_rules()
+    vl = [r for r in rules.values() if r.engine == "vllm"]
+    assert len(vl) == 13
+    for r in vl:
+        assert r.code.startswith("VLLM") and r.summary and r.why and r.fix and r.example and r.example_fixed, r.code
+    assert "remote_host" in get("VLLM005").why
+
+
+# ---------------------------------------------------------------------------
+# the corpus
+# ---------------------------------------------------------------------------
+
+def corpus(capsys, monkeypatch, *paths):
+    monkeypatch.chdir(DATA)
+    main(["check", "--format", "json", "--exit-zero", *paths])
+    return json.loads(capsys.readouterr().out)
+
+
+def test_disaggregated_prefill_proxy_port(capsys, monkeypatch):
+    doc = corpus(capsys, monkeypatch, "vllm-project__vllm/examples__online_serving__disaggregated_prefill.sh")
+    (f,) = [f for f in doc["findings"] if f["code"] == "VLLM016"]
+    assert f["line"] == 64 and f["severity"] == "warning"
+    assert "disagg_prefill_proxy_server.py instead" in f["message"]
+    assert any(r["line"] == 74 for r in f["related"])
+    assert codes(doc) == ["VLLM016"]  # GPUs 2/3, ports 8100/8200 and kv_ports differ
+
+
+def test_aibrix_side_channel_host(capsys, monkeypatch):
+    doc = corpus(capsys, monkeypatch, "vllm-project__aibrix/samples__disaggregation__vllm__1p1d.yaml")
+    (f,) = [f for f in doc["findings"] if f["code"] == "VLLM005"]
+    assert f["role"] == "prefill" and "0.0.0.0" in f["message"]
+
+
+def test_dynamo_legacy_role_flags(capsys, monkeypatch):
+    doc = corpus(capsys, monkeypatch, "ai-dynamo__dynamo/examples__backends__vllm__deploy__disagg.yaml")
+    assert codes(doc) == ["VLLM003", "VLLM003"]
+    assert {f["role"] for f in doc["findings"] if f["code"] == "VLLM003"} == {"prefill", "decode"}
+
+
+def test_sglang_router_in_front_of_vllm(capsys, monkeypatch):
+    doc = corpus(capsys, monkeypatch, "sgl-project__rbg/examples__inference__ecosystem__mooncake__mooncake-transfer-"
+                                      "engine__vllm-pd-disagg-with-mooncake-te.yaml")
+    (f,) = [f for f in doc["findings"] if f["code"] == "PD156"]
+    assert f["severity"] == "warning" and "vllm servers" in f["message"]
