@@ -16,7 +16,9 @@ import re
 
 from pdlint.engines.sglang.flags import DATA, available_versions
 
-_FIELD = re.compile(r"\{[^{}]*\}")
+# {placeholders} of rule messages (identifiers, as rulebase fills them); SGLang's
+# own literal braces such as "{None, 1}" are message text
+_FIELD = re.compile(r"\{[a-zA-Z_][a-zA-Z0-9_]*(?:![rs])?\}")
 
 
 def _norm(s: str) -> str:
