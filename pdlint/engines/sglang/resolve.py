@@ -12,9 +12,25 @@ these makes a rule fire on the wrong role or miss an indirect failure:
   (unless ``cpu_tensor`` was asked for, which is an error);
 * a decode server turns the radix cache off unless
   ``--disaggregation-decode-enable-radix-cache`` (and on when it is given);
+* a decode server without ``--disaggregation-decode-extra-slots`` reserves 0
+  extra slots, or twice its per-DP-worker ``--max-running-requests`` when that
+  is at most 32;
+* with ``SGLANG_RUST_SERVER`` a prefill's default bootstrap port becomes its
+  ``--port`` (the Rust server serves the KV bootstrap registry there);
+* ``--hicache-ratio`` defaults to 2.0 (1.2 for ``buffer_only``) on every
+  server except decode;
 * ``--load-balance-method auto`` is ``follow_bootstrap_room`` on a prefill,
   ``round_robin`` elsewhere;
+* ``--enable-tp-lm-head-all-to-all`` defaults on only for a pure attention-DP
+  decode server;
 * ``--speculative-algorithm`` is upper-cased and ``NEXTN`` runs as ``EAGLE``.
+  This happens in SGLang's speculative hook, late in the pipeline: checks in
+  earlier hooks (PD, KV cache sharding, MoE) see the value as written, which
+  rules read with ``a.raw("speculative_algorithm")``.
+
+Derived answers (no override): :meth:`Args.hicache_path_active` (the HiCache
+hook runs on every decode server by default), :meth:`Args.starts_bootstrap_server`
+and :meth:`Args.resolved_chunked_prefill_size`.
 
 Three-valued logic: a value pdlint cannot know (an opaque token, or any unset
 flag when the command line contains opaque tokens) is ``OPAQUE``; every
@@ -29,7 +45,13 @@ from typing import Any, Optional
 from pdlint.engines.sglang.argv import OPAQUE, Parsed
 from pdlint.text import TStr
 
-TRUTHY = ("1", "true", "yes", "on", "y", "t")
+# SGLang's EnvBool (sglang/srt/environ.py): these (lower-cased) are true,
+# "false"/"0"/"no"/"n" false, and anything else falls back to the default.
+TRUTHY = ("true", "1", "yes", "y")
+# --disaggregation-bootstrap-port's default; built-in transfer backends whose
+# bootstrap server is the common HTTP registry the Rust server stands in for.
+DEFAULT_BOOTSTRAP_PORT = 8998
+COMMON_BOOTSTRAP_BACKENDS = ("mooncake", "nixl", "mori", "ascend")
 
 
 class Args:
@@ -129,6 +151,43 @@ class Args:
     def attn_dp_enabled(self) -> bool:
         return self.gt("attn_dp_size", 1)
 
+    def hicache_path_active(self) -> bool:
+        """Known to run SGLang's HiCache normalisation and validation
+        (hicache_hook.handle_hicache:63): with ``--enable-hierarchical-cache``,
+        decode KV offload, or on any decode server whose retraction backup is
+        unset or host_pool - so HiCache-only flags are validated on decode
+        servers even without HiCache (``res-decode-hicache-path-active``)."""
+        if self.is_true("enable_unified_cache_external_linker"):
+            return False  # handle_hicache returns before the normalisation
+        if self.is_true("enable_hierarchical_cache") or self.is_true("disaggregation_decode_enable_offload_kvcache"):
+            return True
+        return self.role == "decode" and self.among("disaggregation_decode_retraction_backup", (None, "host_pool"))
+
+    @property
+    def starts_bootstrap_server(self) -> bool:
+        """The server starts the KV bootstrap server on ``--host``:``--disaggregation-bootstrap-port``:
+        every prefill, and with ``--enable-pd-role-switch`` every PD server
+        (managers/disagg_service.py:27, ``res-bootstrap-server-prefill-only``)."""
+        return self.role == "prefill" or (self.role == "decode" and self.is_true("enable_pd_role_switch"))
+
+    def resolved_chunked_prefill_size(self) -> Optional[int]:
+        """The chunked prefill size SGLang's later checks see: the explicit
+        ``--chunked-prefill-size`` divided by the attention-DP size
+        (parallel_hook.handle_data_parallelism:331), which ``--dwdp-size N``
+        sets to N (parallel_hook.handle_dwdp:466; DWDP is rejected on decode).
+        None when it is not on the command line (SGLang derives it from GPU
+        memory) or unknown."""
+        if not self.explicit("chunked_prefill_size"):
+            return None
+        chunk, dwdp = self.num("chunked_prefill_size"), self.num("dwdp_size")
+        if chunk is None or isinstance(chunk, float) or dwdp is None:
+            return None
+        if dwdp > 1:
+            return int(chunk) // int(dwdp)
+        if self.attn_dp_enabled:
+            return int(chunk) // int(self.num("attn_dp_size"))
+        return int(chunk) if self.known("attn_dp_size") else None
+
     # -- environment ------------------------------------------------------------
     def env_value(self, name: str) -> Optional[str]:
         v = self.env.get(name)
@@ -139,9 +198,21 @@ class Args:
         return str(v)
 
     def env_truthy(self, name: str) -> bool:
-        """The variable is visibly set to a true value (SGLang's EnvBool parsing)."""
+        """The variable is visibly set to a true value (SGLang's EnvBool parsing:
+        ``true``/``1``/``yes``/``y`` in any case, nothing else)."""
         v = self.env_value(name)
-        return v is not None and v.strip().lower() in TRUTHY
+        return v is not None and v.lower() in TRUTHY
+
+    def env_int(self, name: str) -> Optional[int]:
+        """The variable's value as SGLang's EnvInt reads it; None when it is
+        not visibly set or not an integer (SGLang then uses the default)."""
+        v = self.env_value(name)
+        if v is None:
+            return None
+        try:
+            return int(v)
+        except ValueError:
+            return None
 
     # -- blame ----------------------------------------------------------------
     def token(self, dest: str) -> Optional[TStr]:
@@ -178,6 +249,12 @@ class Args:
                 self._set("attn_dp_size", g("dp_size"), "--dp-size N --enable-dp-attention is --attn-dp-size N")
                 self._set("dp_size", 1, "--dp-size N --enable-dp-attention is --attn-dp-size N --dp-size 1")
             self._set("enable_dp_attention", False, "folded into --attn-dp-size")
+        # hicache_hook.handle_hicache_ratio_default:119 (runs before the PD hook)
+        if self.role in ("prefill", "null") and self.is_unset("hicache_ratio"):
+            mode = g("hicache_host_memory_mode")
+            if mode in ("cache", "buffer_only"):
+                self._set("hicache_ratio", 1.2 if mode == "buffer_only" else 2.0,
+                          "--hicache-ratio defaults to 2.0 (1.2 for buffer_only) except on decode servers")
         # pd_disaggregation_hook.handle_pd_disaggregation
         if self.eq("disaggregation_transfer_backend", "mooncake_tcp"):
             self._set("disaggregation_transfer_backend", "mooncake", "mooncake_tcp is mooncake with MC_FORCE_TCP=1")
@@ -196,11 +273,36 @@ class Args:
                 self._set("disable_radix_cache", True,
                           "a decode server turns the radix cache off unless "
                           "--disaggregation-decode-enable-radix-cache")
+            # pd_disaggregation_hook.py:133 (res-decode-extra-slots)
+            if self.is_unset("disaggregation_decode_extra_slots"):
+                mrr, dp, adp = (self._num("max_running_requests"), self._num("dp_size"), self._num("attn_dp_size"))
+                if self.is_unset("max_running_requests"):
+                    self._set("disaggregation_decode_extra_slots", 0, "decode extra slots default to 0")
+                elif mrr is not None and dp and adp:
+                    per_worker = max(1, int(mrr) // int(dp * adp))
+                    self._set("disaggregation_decode_extra_slots", per_worker * 2 if per_worker <= 32 else 0,
+                              "decode extra slots default to 2 x the per-DP-worker --max-running-requests "
+                              "when that is at most 32, else 0")
+        # pd_disaggregation_hook._alias_bootstrap_port_to_api_port:284 (res-rust-prefill-bootstrap-port)
+        if (self.role == "prefill" and self.env_truthy("SGLANG_RUST_SERVER")
+                and self.among("disaggregation_transfer_backend", COMMON_BOOTSTRAP_BACKENDS)
+                and self.eq("disaggregation_bootstrap_port", DEFAULT_BOOTSTRAP_PORT) and self.known("port")):
+            self._set("disaggregation_bootstrap_port", g("port"),
+                      "with SGLANG_RUST_SERVER a prefill serves the KV bootstrap registry on --port")
         # serving_hook.handle_load_balance_method
         if self.eq("load_balance_method", "auto") and self.role is not None:
             self._set("load_balance_method", "follow_bootstrap_room" if self.role == "prefill" else "round_robin",
                       "--load-balance-method auto resolves per role")
-        # speculative algorithm spelling
+        # overrides._tp_lm_head_all_to_all_default:1412 (res-tp-lm-head-a2a-default)
+        if self.is_unset("enable_tp_lm_head_all_to_all") and self.role is not None:
+            keys = ("attn_dp_size", "tp_size", "attn_cp_size", "enable_dp_lm_head")
+            if all(self.known(k) for k in keys):
+                on = (self.role == "decode" and self.gt("attn_dp_size", 1) and self.eq("tp_size", g("attn_dp_size"))
+                      and self.eq("attn_cp_size", 1) and not self.is_true("enable_dp_lm_head"))
+                self._set("enable_tp_lm_head_all_to_all", on,
+                          "--enable-tp-lm-head-all-to-all defaults on only for a pure attention-DP decode server")
+        # speculative_hook.handle_speculative_decoding: upper-cased, NEXTN aliases EAGLE (hooks that run
+        # earlier read a.raw("speculative_algorithm"))
         algo = g("speculative_algorithm")
         if isinstance(algo, str):
             up = algo.upper()
