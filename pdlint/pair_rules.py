@@ -244,6 +244,8 @@ class _Gpus:
                 return
             visible = [int(x) for x in ids]
             self.pinned, self.token = True, cvd
+        if f.base_gpu_token is not None and f.base_gpu_token.text:
+            self.pinned = True  # an explicit --base-gpu-id places the launch deliberately
         dg = docker_gpus(launch)
         if dg is not None:
             if dg in ("unknown", "none"):

@@ -570,12 +570,6 @@ def unique_servers(servers: list) -> list:
     return out
 
 
-def describe(launch: Launch) -> str:
-    role = launch.role or ("router" if launch.kind == "router" else "unknown-role")
-    where = f"{launch.path}:{launch.line}"
-    return f"{role} {launch.engine} {launch.kind} {where}" + (f" ({launch.context})" if launch.context else "")
-
-
 def as_dicts(deps: list, launches: list) -> list:
     """JSON form of the pairs (see :mod:`pdlint.report.jsonfmt`)."""
     index = {id(l): i for i, l in enumerate(launches)}

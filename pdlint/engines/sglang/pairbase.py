@@ -23,6 +23,11 @@ SGLang raises one, else the rule's ``message``; ``{placeholders}`` come from
 ``fmt``.  ``fire``/``quiet`` examples are pairs of command lines (the roles'
 ``--disaggregation-mode`` and ``--model-path`` are added) run by
 ``tests/test_pair_rules.py``.
+
+Pair rules are not gated by release: a mismatch breaks the pair in every
+release (newer ones detect it at the first request and fail loudly, older ones
+run on with a broken KV hand-off), so each applies to all releases and the
+message carries the decode's release.
 """
 
 from __future__ import annotations
@@ -30,11 +35,10 @@ from __future__ import annotations
 import re
 import shlex
 from dataclasses import dataclass, field
-from typing import Any, Callable, Optional
+from typing import Callable, Optional
 
 from pdlint.engines.sglang.argv import OPAQUE
 from pdlint.engines.sglang.rulebase import format_message
-from pdlint.engines.sglang.versions import applies
 from pdlint.model import ERROR, WARNING, Candidate, Launch, Related
 from pdlint.rules import Rule, register
 from pdlint.text import TStr
@@ -124,13 +128,6 @@ def _shell(e: PairExample) -> str:
                                              f"--disaggregation-mode {role} {argv}").rstrip()
     return "# prefill\n" + line("prefill", e.prefill, e.env_prefill) + " &\n# decode\n" + \
         line("decode", e.decode, e.env_decode)
-
-
-def versions_of_pair_rule(rule: Rule) -> tuple:
-    from pdlint.engines.sglang.flags import available_versions
-    if not rule.upstream:
-        return ()
-    return tuple(v for v in available_versions() if applies(rule.upstream, v))
 
 
 # ---------------------------------------------------------------------------

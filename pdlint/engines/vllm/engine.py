@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Optional
 
 from pdlint.engines.vllm import tjson
-from pdlint.model import Candidate, Launch
+from pdlint.model import Launch
 from pdlint.text import TStr
 
 KV_ROLES = {"kv_producer": "prefill", "kv_consumer": "decode"}
@@ -186,6 +186,8 @@ def parse_argv(tokens: list, entrypoint: str) -> VllmInfo:
             cfg.node = tjson.parse(kv)
         except tjson.JSONError as e:
             cfg.error = e
+        except tjson.TooDeep:
+            pass  # valid JSON nested too deeply to trace: its values stay unknown
         info.kv = cfg
     return info
 
@@ -305,10 +307,5 @@ def facts(launch: Launch):
     return f
 
 
-def describe_role(launch: Launch) -> str:
-    info = launch.parsed
-    return getattr(info, "role_from", "") or ""
-
-
 __all__ = ["interpret", "candidates", "pair_candidates", "unit_candidates", "facts", "parse_argv", "VllmInfo",
-           "KVConfig", "Candidate"]
+           "KVConfig"]

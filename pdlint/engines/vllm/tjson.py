@@ -41,6 +41,10 @@ class JNode:
         return self.value
 
 
+class TooDeep(ValueError):
+    """Valid JSON nested deeper than :data:`MAX_DEPTH` (not traced)."""
+
+
 class JSONError(ValueError):
     def __init__(self, message: str, pos: int):
         super().__init__(message)
@@ -50,14 +54,15 @@ class JSONError(ValueError):
 
 def parse(tok: TStr) -> JNode:
     """Parse ``tok`` as one JSON document (raises :class:`JSONError` with
-    Python's message and the character position)."""
+    Python's message and the character position, :class:`TooDeep` for valid
+    JSON nested deeper than :data:`MAX_DEPTH`)."""
     text = tok.text
     try:
         json.loads(text)
     except json.JSONDecodeError as e:
         raise JSONError(f"{e.msg}: line {e.lineno} column {e.colno} (char {e.pos})", e.pos) from None
     except RecursionError:
-        raise JSONError("nested too deeply", 0) from None
+        raise TooDeep() from None
     p = _Parser(tok)
     node = p.value(0)
     return node
@@ -76,7 +81,7 @@ class _Parser:
 
     def value(self, depth: int) -> JNode:
         if depth > MAX_DEPTH:
-            raise JSONError("nested too deeply", self.i)
+            raise TooDeep()
         self.ws()
         t = self.text
         c = t[self.i]

@@ -16,7 +16,7 @@ warnings.
 """
 
 from pdlint.engines.sglang.argv import OPAQUE
-from pdlint.engines.sglang.pairbase import ERROR, WARNING, PairHit, px, sgl_pair_rule, show_value
+from pdlint.engines.sglang.pairbase import WARNING, PairHit, px, sgl_pair_rule, show_value
 from pdlint.model import ERROR as _E
 from pdlint.rules import Rule, register
 

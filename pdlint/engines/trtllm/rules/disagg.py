@@ -9,7 +9,7 @@ included).
 from __future__ import annotations
 
 from pdlint.engines.trtllm.engine import TrtInfo
-from pdlint.engines.vllm.rulebase import ERROR, WARNING, VHit, related_at, vllm_rule
+from pdlint.engines.vllm.rulebase import WARNING, VHit, related_at, vllm_rule
 
 BACKEND = "cache_transceiver_config.backend"
 _C = "trtllm"

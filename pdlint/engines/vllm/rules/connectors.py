@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from pdlint.engines.vllm.engine import KV_ROLES, VllmInfo
-from pdlint.engines.vllm.rulebase import ERROR, WARNING, VHit, related_at, vllm_rule
+from pdlint.engines.vllm.rulebase import WARNING, VHit, related_at, vllm_rule
 from pdlint.model import Launch
 
 _ROLE_OF_KV = {"prefill": "kv_producer", "decode": "kv_consumer"}
