@@ -223,12 +223,20 @@ def role_word_keys(path: str) -> list:
 
     for fam, (pw, dw, whole) in enumerate(ROLE_WORDS):
         for word, role in ((pw, "prefill"), (dw, "decode")):
+            spans = []
             for m in re.finditer(re.escape(word), low):
                 a, b = m.start(), m.end()
                 if not free(a, b) or (whole and not bounded(a, b)):
                     continue
                 taken.append((a, b))
+                spans.append((a, b))
                 out.append((low[:a] + "\0" + low[b:], fam, role))
+            if len(spans) > 1:  # prefill/run_prefill.sh: every occurrence at once
+                key, last = "", 0
+                for a, b in spans:
+                    key += low[last:a] + "\0"
+                    last = b
+                out.append((key + low[last:], fam, role))
     for word in ROUTER_WORDS:
         for m in re.finditer(re.escape(word), low):
             a, b = m.start(), m.end()
@@ -549,6 +557,8 @@ def colocated(a: Launch, b: Launch) -> bool:
     script, not alternatives, not multi-node, not started through ssh/srun."""
     if a is b or a.path != b.path or (a.path, a.line) == (b.path, b.line):
         return False
+    if a.render_role != b.render_role:
+        return False  # two renderings of one template, one per role
     if not (shell_launch(a) and shell_launch(b)):
         return False
     if alternatives(a, b):

@@ -46,6 +46,7 @@ def short(l):
     ("q-prefilltp2.yaml", "q-decodetp2.yaml"),
     ("prefill/launch.sh", "decode/launch.sh"),
     ("start-context.sh", "start-generation.sh"),
+    ("prefill/run_prefill.sh", "decode/run_decode.sh"),
 ])
 def test_role_words_give_one_template(a, b):
     ka = {(k, f) for k, f, r in role_word_keys(a) if r == "prefill"}
@@ -151,6 +152,18 @@ def test_router_links_bootstrap_ports_and_selectors(tmp_path):
 # ---------------------------------------------------------------------------
 # co-location
 # ---------------------------------------------------------------------------
+
+def test_renderings_of_one_template_are_not_colocated(tmp_path):
+    (tmp_path / "pd.sh.j2").write_text(
+        "{% if role == 'prefill' %}\n" + SG + " --disaggregation-mode prefill\n{% else %}\n"
+        + SG + " --disaggregation-mode decode\n{% endif %}\n")
+    (tmp_path / ".pdlint.yaml").write_text("role_var: role\n")
+    ls = launches_of(tmp_path, [tmp_path / "pd.sh.j2"])
+    assert sorted(l.role for l in ls) == ["decode", "prefill"]
+    assert not colocated(*ls)
+    (dep,) = pair_launches(ls)
+    assert len(dep.pairs) == 1
+
 
 def test_colocated_needs_one_script_and_no_alternative_branches(tmp_path):
     files = write(tmp_path, {
