@@ -129,7 +129,8 @@ class _Gen:
             if f[0] not in seen:  # a flag given twice with different values is a warning (SGL007)
                 seen.add(f[0])
                 extra.append(f)
-        groups = [["--tp-size", str(r.choice([1, 2, 4, 8]))],
+        tp = r.choice([1, 2, 4, 8])
+        groups = [["--tp-size", str(tp)],
                   ["--disaggregation-transfer-backend", r.choice(BACKENDS)]] + extra
         brk = ""
         if r.random() < self.broken_ratio:
@@ -140,7 +141,7 @@ class _Gen:
                 groups.insert(r.randrange(0, len(groups) + 1), list(flags))
         shared = [w for g in groups for w in g]
         return {"shared": shared, "broken": brk, "image": r.choice(IMAGES), "port": r.choice([30000, 8000, 30010]),
-                "bootstrap": r.choice([8998, 9000]), "replicas": r.randint(1, 4), "gpus": r.choice([1, 2, 4, 8])}
+                "bootstrap": r.choice([8998, 9000]), "replicas": r.randint(1, 4), "gpus": tp}
 
     # -- kinds ---------------------------------------------------------------------
     def k8s_container(self, name: str, role: str, model: str, p: dict, indent: str, args: list = None,
@@ -370,15 +371,18 @@ exec python3 -m sglang.launch_server --model-path {model} {shared} \\
     def shell(self) -> None:
         team, name, model = self.name()
         p = self.params()
+        tp = p["gpus"]
+        prefill_gpus = ",".join(str(i) for i in range(tp))
+        decode_gpus = ",".join(str(i) for i in range(tp, 2 * tp))
         text = f"""#!/usr/bin/env bash
 # {name}: starts a prefill and a decode server on one node.
 set -euo pipefail
 MODEL={model}
 COMMON_ARGS="--model-path $MODEL {' '.join(p['shared'])}"
 
-CUDA_VISIBLE_DEVICES=0,1 python3 -m sglang.launch_server $COMMON_ARGS \\
+CUDA_VISIBLE_DEVICES={prefill_gpus} python3 -m sglang.launch_server $COMMON_ARGS \\
   --disaggregation-mode prefill --port {p['port']} --disaggregation-bootstrap-port {p['bootstrap']} &
-CUDA_VISIBLE_DEVICES=2,3 python3 -m sglang.launch_server $COMMON_ARGS \\
+CUDA_VISIBLE_DEVICES={decode_gpus} python3 -m sglang.launch_server $COMMON_ARGS \\
   --disaggregation-mode decode --port {p['port'] + 1} &
 wait
 """
