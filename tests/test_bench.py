@@ -57,8 +57,9 @@ def test_pdlint_finds_launches_and_the_planted_errors(bench, tmp_path):
     pdlint = bench.find_tool("pdlint")
     if pdlint is None:
         pytest.skip("pdlint is not installed")
-    gen = bench.generate(tmp_path / "repo", n=10, seed=0, broken_ratio=0.3)
-    assert gen.broken, "seed 0 with ratio 0.3 plants at least one error"
+    # Seed 1 plants errors in a shell launcher, a Jinja template and a --config file.
+    gen = bench.generate(tmp_path / "repo", n=10, seed=1, broken_ratio=0.3)
+    assert gen.broken
     r = subprocess.run([pdlint, "check", "--format", "json", "."], cwd=gen.root, stdout=subprocess.PIPE,
                        stderr=subprocess.PIPE, text=True, timeout=300)
     assert r.returncode == 1, r.stderr
