@@ -213,7 +213,8 @@ def _rust_bootstrap_port(a):
         return None
     bport, port = a.num("disaggregation_bootstrap_port"), a.num("port")
     if bport is not None and port is not None and bport not in (8998, port):
-        return Hit("disaggregation_bootstrap_port", "port", note="SGLANG_RUST_SERVER is set in this launch's environment")
+        return Hit("disaggregation_bootstrap_port", "port",
+                   note="SGLANG_RUST_SERVER is set in this launch's environment")
 
 
 @sgl_rule(
@@ -273,7 +274,8 @@ def optimistic_hicache_unsupported(a) -> bool:
         "raises `--optimistic-prefill-attempts 0` (the default) to 1 for it, but a negative value stays.",
     fix="Drop `--optimistic-prefill-attempts` (or set it to 1 or more) on a prefill_complete prefill server.",
     fire=["--disaggregation-mode prefill " + PC + " --optimistic-prefill-attempts -1"],
-    quiet=["--disaggregation-mode prefill " + PC, "--disaggregation-mode prefill " + PC + " --optimistic-prefill-attempts 2",
+    quiet=["--disaggregation-mode prefill " + PC,
+           "--disaggregation-mode prefill " + PC + " --optimistic-prefill-attempts 2",
            "--disaggregation-mode prefill --optimistic-prefill-attempts -1"],
     notes="SGLang also resets optimistic prefill to 0 with `--pp-size` > 1 or an unsupported HiCache mode; with "
           "prefill_complete both are rejected earlier (SGL113, SGL121), so pdlint reports only those.")

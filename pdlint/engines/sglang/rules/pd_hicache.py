@@ -63,8 +63,8 @@ def host_receive_layout(a):
     fix="Use a storage backend that keeps layer_first (e.g. `file`), or keep the host-receive threshold at 1.",
     fire=[HOST_RECEIVE + " --hicache-storage-backend mooncake",
           HOST_RECEIVE + " --hicache-storage-backend mooncake --hicache-io-backend direct",
-          "--disaggregation-mode prefill --disaggregation-decode-host-receive-threshold 0.5 --enable-hierarchical-cache "
-          "--hicache-storage-backend npu_memcache"],
+          "--disaggregation-mode prefill --disaggregation-decode-host-receive-threshold 0.5 "
+          "--enable-hierarchical-cache --hicache-storage-backend npu_memcache"],
     quiet=["--disaggregation-mode decode --hicache-storage-backend mooncake",
            "--disaggregation-mode decode --disaggregation-decode-host-receive-threshold 1 --hicache-storage-backend "
            "npu_memcache"],

@@ -152,7 +152,8 @@ _ks_rule("SGL175", "kv-sharding-with-unified-memory", "enable_unified_memory",
           "the widened allocator index space.", 171,
           "KV sharding and decode context parallelism both widen the allocator's index space.",
           "Use `--dcp-size 1` on the sharded prefill.",
-          fire=[KS + " --dcp-size 2 --tp-size 2"], quiet=[KS_OK, "--disaggregation-mode prefill --dcp-size 2 --tp-size 2"])
+          fire=[KS + " --dcp-size 2 --tp-size 2"],
+          quiet=[KS_OK, "--disaggregation-mode prefill --dcp-size 2 --tp-size 2"])
 def _ks_dcp(a):
     if sharding(a) and a.gt("dcp_size", 1):
         return Hit("dcp_size", "enable_kv_cache_sharding")
@@ -271,7 +272,8 @@ def _page_size_kept(a) -> bool:
           "The physical page is both the P/D transfer descriptor and the gather-copy unit of the sharded pool.",
           "Use `--page-size 64` on the sharded prefill.",
           fire=[KS_OK + " --page-size 1 --attention-backend fa3"],
-          quiet=[KS_OK + " --attention-backend fa3", "--disaggregation-mode prefill --page-size 1 --attention-backend fa3"],
+          quiet=[KS_OK + " --attention-backend fa3",
+                 "--disaggregation-mode prefill --page-size 1 --attention-backend fa3"],
           notes="SGLang's default page size is 1 for most attention backends, but several backends raise the "
                 "page size themselves, so pdlint checks only an explicit `--page-size` together with an explicit "
                 "attention backend that keeps it.")

@@ -97,5 +97,6 @@ def _staging_pp(a):
 def _role_switch_bootstrap(a):
     if a.pd and a.is_true("enable_pd_role_switch"):
         host, port = a.get("host"), a.get("disaggregation_bootstrap_port")
-        note = f"this server binds {host}:{port}" if a.known("host") and a.known("disaggregation_bootstrap_port") else ""
+        known = a.known("host") and a.known("disaggregation_bootstrap_port")
+        note = f"this server binds {host}:{port}" if known else ""
         return Hit("enable_pd_role_switch", "disaggregation_bootstrap_port", note=note)
