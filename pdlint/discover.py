@@ -21,7 +21,8 @@ YAML_EXT = (".yaml", ".yml")
 SHELL_EXT = (".sh", ".bash")
 _SHEBANG = re.compile(rb"^#!\s*\S*?(?:/|env\s+)(?:ba|z|k|da|a)?sh\b")
 KEYWORDS = (b"sglang", b"vllm", b"trtllm", b"dynamo", b"disaggregation", b"launch_server", b"tensorrt",
-            b"kv_role", b"kv-role", b"prefill", b"decode")
+            b"kv_role", b"kv-role", b"prefill", b"decode", b"context_servers", b"generation_servers",
+            b"cache_transceiver")
 
 
 @dataclass

@@ -15,7 +15,7 @@ def test_codes_and_names_are_unique_and_well_formed():
     names = [r.name for r in rules.values()]
     assert len(names) == len(set(names))
     for r in rules.values():
-        assert re.fullmatch(r"(PD|SGL)\d{3}", r.code), r.code
+        assert re.fullmatch(r"(PD|SGL|VLLM|TRT)\d{3}", r.code), r.code
         assert re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*", r.name), r.name
         assert r.summary and r.why and r.fix, r.code
 

@@ -99,7 +99,7 @@ def _tp(p, d, pi, di):
 
 
 @vllm_rule(
-    "TRT004", "kv-cache-dtype-mismatch", kind="pair", engine="trtllm", category=_C,
+    "TRT004", "trtllm-kv-cache-dtype-mismatch", kind="pair", engine="trtllm", category=_C,
     summary="Reports a context/generation pair whose explicit `kv_cache_config.dtype` values differ.",
     why="The generation server receives the context server's KV blocks as bytes: a different element type "
         "reinterprets them (or fails the transfer's size check).",
