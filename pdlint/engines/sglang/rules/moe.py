@@ -631,3 +631,23 @@ def _fi_megamoe(a):
     if moe_a2a(a) == "flashinfer_megamoe" and _attn_dp_equals_tp(a) is False:
         return Hit("attn_dp_size", "moe_a2a_backend", "tp_size",
                    note="SGLang validates the model and quantization for MegaMoE first and may report those instead")
+
+
+FI_RUNNERS = ("flashinfer_cutlass", "flashinfer_cutedsl", "flashinfer_trtllm", "flashinfer_trtllm_routed", "deep_gemm")
+
+
+@_rule("SGL285", "flashinfer-a2a-runner-unsupported",
+       "FlashInfer MoE A2A is supported with flashinfer_cutlass, flashinfer_cutedsl, flashinfer_trtllm, "
+       "flashinfer_trtllm_routed, or deep_gemm.", f"{MH}:531", "flashinfer-a2a-topology",
+       "The FlashInfer all-to-all hands routed tokens to FlashInfer or DeepGEMM expert kernels only.",
+       "Use `--moe-runner-backend flashinfer_cutlass` (or flashinfer_cutedsl, flashinfer_trtllm, "
+       "flashinfer_trtllm_routed, deep_gemm) with `--moe-a2a-backend flashinfer`.",
+       ["--moe-a2a-backend flashinfer --tp-size 2 --attn-dp-size 2 --moe-runner-backend triton"],
+       ["--moe-a2a-backend flashinfer --tp-size 2 --attn-dp-size 2 --moe-runner-backend flashinfer_cutlass"],
+       notes="Only an explicit runner is decidable: `auto` is resolved by model overrides (and by --quantization "
+             "mxfp8/nvfp4_online, with which pdlint is quiet).")
+def _fi_runner(a):
+    if (moe_a2a(a) == "flashinfer" and a.explicit("moe_runner_backend")
+            and a.not_among("moe_runner_backend", FI_RUNNERS + ("auto",))
+            and a.not_among("quantization", ("mxfp8", "nvfp4_online"))):
+        return Hit("moe_runner_backend", "moe_a2a_backend")
