@@ -68,16 +68,14 @@ def _decode_hicache(a):
     notes="Only decidable when both sizes are explicit: SGLang derives unset values from GPU memory and the "
           "attention backend.")
 def _chunked_prefill_page(a):
-    if a.role not in ("prefill", "null") or not (a.explicit("chunked_prefill_size") and a.explicit("page_size")):
+    if a.role not in ("prefill", "null") or not a.explicit("page_size"):
         return None
-    chunk, page = a.num("chunked_prefill_size"), a.num("page_size")
+    chunk, page = a.resolved_chunked_prefill_size(), a.num("page_size")
     if chunk is None or page is None or chunk <= 0 or page <= 0:
         return None
-    if a.attn_dp_enabled and a.num("attn_dp_size"):
-        chunk = int(chunk) // int(a.num("attn_dp_size"))
-    if chunk > 0 and int(chunk) % int(page) != 0:
+    if chunk % int(page) != 0:
         return Hit("chunked_prefill_size", "page_size",
-                   note=f"the prefill chunk is {int(chunk)} tokens per attention-DP rank, page size {int(page)}")
+                   note=f"the prefill chunk is {chunk} tokens per attention-DP rank, page size {int(page)}")
 
 
 @sgl_rule(
