@@ -154,7 +154,7 @@ def _decode_radix_dp(a):
 
 
 @sgl_rule(
-    "SGL139", "decode-radix-experimental", roles=("decode",), severity=WARNING,
+    "SGL139", "decode-radix-experimental", roles=("decode",), severity=WARNING, default=False,
     upstream="EXPERIMENTAL: Radix cache is enabled for decode server",
     source="arg_groups/pd_disaggregation_hook.py:120", upstream_id="pd-decode-radix-experimental",
     why="The decode radix cache (prefix reuse on the decode server, e.g. for multi-turn sessions) is marked "

@@ -82,7 +82,7 @@ def _staging_pp(a):
 
 
 @sgl_rule(
-    "SGL190", "role-switch-bootstrap-server", roles=("prefill", "decode"), severity=WARNING,
+    "SGL190", "role-switch-bootstrap-server", roles=("prefill", "decode"), severity=WARNING, default=False,
     upstream="Role switch starts a bootstrap server on this instance at %s:%d. If another PD instance runs on the "
              "same host, give each one a distinct --disaggregation-bootstrap-port or the bind will conflict.",
     source="managers/disagg_service.py:33", upstream_id="pd-role-switch-bootstrap-port",
