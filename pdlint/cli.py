@@ -133,6 +133,8 @@ def _show(ns, result) -> int:
         role = l.role if l.role is not None else ("router" if l.kind == "router" else "unknown role")
         info = l.parsed
         ver = f" [SGLang {info.version}]" if info is not None and hasattr(info, "version") else ""
+        if info is not None and getattr(info, "version_note", None):
+            ver += f" ({info.version_note})"
         out.append(f"{l.path}:{l.line}: {role} {l.engine} {l.kind}: {l.entrypoint}{ver}")
         if l.context:
             out.append(f"  context: {l.context}")

@@ -52,9 +52,11 @@ import dataclasses
 import importlib.util
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
+import zipfile
 from typing import Any, Dict, List, Optional, Tuple
 
 GENERATOR = "scripts/gen_dynamo_flags.py"
@@ -1244,7 +1246,19 @@ def build_table(wheel_path: str) -> Dict[str, Any]:
         "disaggregation_mode_values": disaggregation_mode_values(interp.ev, wheel),
         "sglang_config_merge": config_merge(wheel),
         "sglang_namespace_assignments": namespace_assignments(wheel, final.get("result")),
+        "sglang_pin": sglang_pin(wheel_path),
     }
+
+
+def sglang_pin(wheel_path: str):
+    """The SGLang release this Dynamo release installs with its ``sglang`` extra
+    (``Requires-Dist: sglang[...]==X; extra == 'sglang'`` in the wheel METADATA):
+    pdlint judges a ``python -m dynamo.sglang`` launch against it."""
+    with zipfile.ZipFile(wheel_path) as z:
+        meta = next((n for n in z.namelist() if n.endswith(".dist-info/METADATA")), None)
+        text = z.read(meta).decode("utf-8") if meta else ""
+    m = re.search(r"^Requires-Dist: sglang(?:\[[^\]]*\])?==([^\s;]+)\s*;\s*extra == ['\"]sglang['\"]", text, re.M)
+    return m.group(1) if m else None
 
 
 # ---------------------------------------------------------------------------

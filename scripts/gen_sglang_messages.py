@@ -26,6 +26,7 @@ PREFIXES = (
     "sglang/srt/arg_groups/", "sglang/srt/server_args.py", "sglang/srt/disaggregation/",
     "sglang/srt/mem_cache/kv_cache_builder.py", "sglang/srt/managers/scheduler.py",
     "sglang/srt/managers/disagg_service.py", "sglang/srt/utils/server_args_config_parser.py",
+    "sglang/srt/elastic_ep/",
 )
 OUT = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "pdlint", "engines", "sglang",
                    "data")

@@ -30,7 +30,7 @@ SUPPRESS = "==SUPPRESS=="
 HEADER_KEYS = {
     "schema", "tool", "version", "wheel", "wheel_sha256", "generator", "entrypoint",
     "entrypoint_aliases", "parsers", "flags", "sglang_overrides",
-    "disaggregation_mode_values", "sglang_config_merge", "sglang_namespace_assignments",
+    "disaggregation_mode_values", "sglang_config_merge", "sglang_namespace_assignments", "sglang_pin",
 }
 FLAG_KEYS = {
     "dest", "option_strings", "action", "nargs", "type", "choices", "default", "const",
@@ -92,6 +92,12 @@ def test_header(version):
     assert re.fullmatch(r"[0-9a-f]{64}", doc["wheel_sha256"])
     assert doc["generator"] == "scripts/gen_dynamo_flags.py"
     assert doc["entrypoint"] == "python -m dynamo.sglang"
+
+
+@pytest.mark.parametrize("version,pin", [("1.6.1", "0.5.21"), ("1.0.2", "0.5.9"), ("0.8.1", "0.5.6.post2"),
+                                         ("0.4.1", "0.5.0rc2")])
+def test_sglang_pin_from_wheel_metadata(version, pin):
+    assert table(version)["sglang_pin"] == pin
 
 
 @pytest.mark.parametrize("version,aliases", [

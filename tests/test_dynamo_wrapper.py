@@ -54,3 +54,12 @@ def test_gms_load_format_only_through_dynamo():
     assert codes == []
     table = flags.load("0.5.23")
     assert "gms" not in table.lookup("--load-format").choices
+
+
+def test_dynamo_launches_are_judged_against_the_sglang_their_release_installs():
+    launch, _ = run("--model-path m --disaggregation-mode prefill")
+    assert launch.parsed.version == "0.5.21"  # Dynamo 1.6.1 installs sglang 0.5.21
+    launch, _ = run("--model-path m --disaggregation-mode prefill", entrypoint="python -m dynamo.sglang.worker")
+    assert launch.parsed.version == "0.5.0rc2"
+    launch, _ = run("--model-path m", image="nvcr.io/nvidia/ai-dynamo/sglang-runtime:1.0.2")
+    assert launch.parsed.wrapper.version == "1.0.2" and launch.parsed.version == "0.5.9"

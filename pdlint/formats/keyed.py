@@ -180,15 +180,13 @@ def srt_slurm(job, src, doc: TStr, root: yt.Ref) -> list:
     fw = crd.text_at(root, "identity", "frameworks", "sglang")
     m = re.search(r"sglang[^:\s]*:v?(\d+\.\d+\.\d+(?:\.post\d+)?)", image)
     version = fw or (m.group(1) if m else None)
-    note = ""
-    if version:
-        near = nearest_table(version)
-        if near and near != version:
-            note = f"; SGLang {version} has no flag table, judged against the nearest release {near}"
-        image = f"sglang:v{near or version}"
-    name = crd.text_at(root, "name") or os.path.basename(job.display)
     from pdlint.engines.sglang import flags
-    table = flags.load(flags.pick(re.sub(r"^sglang:v", "", image) if image.startswith("sglang:v") else None)[0])
+    picked, why = flags.pick(version)
+    note = f"; {why}" if why else ""
+    if version:
+        image = f"sglang:v{version}"  # the engine judges against the same table
+    name = crd.text_at(root, "name") or os.path.basename(job.display)
+    table = flags.load(picked)
     out = []
     for key, ref in yt.map_items(cfg):
         role = crd.role_of_value(key) or crd.role_of_name(key)
@@ -205,23 +203,6 @@ def srt_slurm(job, src, doc: TStr, root: yt.Ref) -> list:
         l.incomplete = True
         out.append(l)
     return out
-
-
-def nearest_table(version: str) -> Optional[str]:
-    """The SGLang flag table closest to ``version`` in its own minor series (a
-    pinned 0.5.8.post1 is judged against 0.5.9, not 0.4.8.post1); None when the
-    series has no table."""
-    from pdlint.engines.sglang import flags
-    avail = flags.available_versions()
-    if version in avail:
-        return version
-    series = [v for v in avail if v.split(".")[:2] == version.split(".")[:2]]
-    if not series:
-        return None
-    key = flags.version_key(version)
-    older = [v for v in series if flags.version_key(v) <= key]
-    newer = sorted((v for v in series if flags.version_key(v) > key), key=flags.version_key)
-    return older[0] if older else newer[0]
 
 
 def _int(ref) -> Optional[int]:

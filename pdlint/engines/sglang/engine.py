@@ -19,7 +19,7 @@ from pdlint.engines.sglang import argv as argv_mod
 from pdlint.engines.sglang import config_merge, flags
 from pdlint.engines.sglang.resolve import Args
 from pdlint.engines.sglang.rulebase import Hit, format_message
-from pdlint.engines.sglang.versions import applies
+from pdlint.engines.sglang.versions import rule_applies
 from pdlint.model import Candidate, Launch, Related
 from pdlint.rules import all_rules
 from pdlint.text import SourceFile, TStr
@@ -47,8 +47,12 @@ class SglangInfo:
 
 
 def version_hint(launch: Launch) -> Optional[str]:
+    """An SGLang version named by the launch's image tag (``lmsysorg/sglang:v0.5.9``);
+    a Dynamo runtime image (``ai-dynamo/sglang-runtime:0.4.1``) names Dynamo's version."""
     texts = [launch.meta.get("image", "")] + [t.text for t in launch.command]
     for t in texts:
+        if "dynamo" in (t or "").lower():
+            continue
         m = _IMAGE_VERSION.search(t or "")
         if m:
             return m.group(1)
@@ -56,7 +60,12 @@ def version_hint(launch: Launch) -> Optional[str]:
 
 
 def interpret(launch: Launch, ctx: EngineContext) -> None:
+    """Version: configured > image tag > (Dynamo launches) the SGLang release the
+    Dynamo release installs > the newest table."""
     requested = ctx.version or version_hint(launch)
+    if requested is None and launch.entrypoint in DYNAMO_ENTRYPOINTS:
+        from pdlint.engines.sglang import dynamo
+        requested = dynamo.load(dynamo.pick(launch.meta.get("image", ""), launch.entrypoint)).get("sglang_pin")
     version, note = flags.pick(requested)
     table = flags.load(version)
     tokens = list(launch.argv)
@@ -124,7 +133,7 @@ def candidates(launch: Launch, enabled: Callable[[str], bool]) -> list:
     for rule in rules.values():
         if rule.check is None or rule.engine != "sglang" or not enabled(rule.code):
             continue
-        if not applies(rule.upstream, info.version):
+        if not rule_applies(rule, info.version):
             continue
         if rule.roles and args.role not in rule.roles:
             continue
