@@ -45,7 +45,7 @@ def test_rbg_v1alpha1_folded_sh_c(capsys, monkeypatch):
     assert pairs(prefill)["--disaggregation-mode"] == "prefill" and "--enable-torch-compile" in prefill["argv"]
     lines = sorted({o["line"] for o in prefill["origins"]})
     assert lines == [70, 71, 72]  # tokens of a folded `>-` block keep their own source lines
-    assert prefill["engine_version"] == "0.5.9"  # image v0.5.3.post3: the closest table of the 0.5 series
+    assert prefill["engine_version"] == "0.5.6.post2"  # image v0.5.3.post3: the closest release table of the 0.5 series
 
 
 def test_lws_leader_and_worker_templates(capsys, monkeypatch):

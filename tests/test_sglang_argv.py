@@ -82,7 +82,8 @@ def test_version_picking():
     assert flags.pick("0.5.23") == ("0.5.23", None)
     assert flags.pick("v0.5.12")[0] == "0.5.9" and "0.5.12" in flags.pick("v0.5.12")[1]
     assert flags.pick("0.5.8.post1")[0] == "0.5.9"  # same series beats an older series
-    assert flags.pick("0.5.21")[0] == "0.5.20" and flags.pick("0.5.22")[0] == "0.5.23"
+    assert flags.pick("0.5.21")[0] == "0.5.21" and flags.pick("0.5.22")[0] == "0.5.21"  # a tie goes to the older
+    assert flags.pick("0.5.3.post3")[0] == "0.5.6.post2"  # a final release before a pre-release (0.5.0rc2)
     assert flags.pick("0.4.9.post3")[0] == "0.4.8.post1"
     assert flags.pick(None)[0] == flags.newest() == "0.5.23"
 

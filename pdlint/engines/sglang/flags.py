@@ -159,7 +159,9 @@ def pick(requested: Optional[str]) -> tuple:
     same = [v for v in versions if series(v) == series(req)]
     if same:
         rk = version_key(req)
-        best = min(same, key=lambda v: (_distance(version_key(v), rk), version_key(v) > rk))
+        # closest patch level; on a tie a final release over a pre-release, then the older
+        best = min(same, key=lambda v: (_distance(version_key(v), rk), "rc" in v or "dev" in v,
+                                        version_key(v) > rk))
         return best, f"no table for SGLang {req}; judged against {best} (same release series)"
     older = [v for v in versions if version_key(v) <= version_key(req)]
     if older:

@@ -245,7 +245,10 @@ class Args:
         g = self.get
         # parallel_hook.handle_deprecated_dp_attention
         if self.is_true("enable_dp_attention"):
-            if self.eq("attn_dp_size", 1):
+            # releases before --attn-dp-size meant the same with --dp-size: N
+            # attention-DP groups inside the TP group, not N replicas
+            old_release = "attn_dp_size" not in self.parsed.table.by_dest
+            if self.eq("attn_dp_size", 1) or old_release:
                 self._set("attn_dp_size", g("dp_size"), "--dp-size N --enable-dp-attention is --attn-dp-size N")
                 self._set("dp_size", 1, "--dp-size N --enable-dp-attention is --attn-dp-size N --dp-size 1")
             self._set("enable_dp_attention", False, "folded into --attn-dp-size")
