@@ -37,11 +37,21 @@ def _given(a, dest):
     return None if v is OPAQUE else v
 
 
+# serving_hook.handle_deprecated_args renames these backends before any check reads them
+BACKEND_ALIASES = {"compressed": "dsv4", "tokenspeed_mla": "cutedsl_mla"}
+
+
+def _backend(a, dest):
+    b = _given(a, dest)
+    b = BACKEND_ALIASES.get(b, b)
+    return "trtllm_mla" if dest == "prefill_attention_backend" and b == "cutedsl_mla" else b
+
+
 def _backends(a):
     """(prefill, decode) attention backends as fixed by the command line; None for a side the
     command line leaves to SGLang's platform/model default."""
-    base = _given(a, "attention_backend")
-    return (_given(a, "prefill_attention_backend") or base, _given(a, "decode_attention_backend") or base)
+    base = _backend(a, "attention_backend")
+    return (_backend(a, "prefill_attention_backend") or base, _backend(a, "decode_attention_backend") or base)
 
 
 def _decode_role_radix_off(a) -> bool:
@@ -611,7 +621,8 @@ def _po_hisparse(a):
           "backend {backend!r}. Other prefill-only workloads and backends may be supported in a future change.",
           "Only the FlashAttention prefill backends (fa3/fa4) can run without the paged KV cache.",
           "Use `--attention-backend fa3` (Hopper) or `fa4` (Blackwell), or leave the backend to SGLang.",
-          [PO + " --attention-backend triton", PO + " --prefill-attention-backend flashinfer"],
+          [PO + " --attention-backend triton", PO + " --prefill-attention-backend flashinfer",
+           PO + " --prefill-attention-backend tokenspeed_mla"],
           [PO + " --attention-backend fa3"],
           notes="Decidable only when the prefill backend is on the command line; `fa3` with "
                 "`--kv-cache-dtype fp8_e5m2` falls back to triton and is not reported.")
@@ -670,7 +681,8 @@ def _um_spec(a):
           "unified pool cannot do.",
       fix="Use `--speculative-eagle-topk 1`, or drop `--enable-unified-memory`.",
       fire=["--enable-unified-memory --speculative-algorithm EAGLE --speculative-draft-model-path @TINY@ "
-            "--speculative-num-steps 3 --speculative-eagle-topk 2 --speculative-num-draft-tokens 4"],
+            "--speculative-num-steps 3 --speculative-eagle-topk 2 --speculative-num-draft-tokens 4",
+            "--enable-unified-memory --speculative-eagle-topk 2"],
       quiet=["--enable-unified-memory --speculative-algorithm DSPARK --speculative-eagle-topk 2 "
              "--speculative-draft-model-path @TINY@"],
       notes=UM_NOTES + " With EAGLE and no explicit --speculative-eagle-topk the top-k is chosen per architecture "

@@ -77,18 +77,29 @@ def _lora(a) -> bool:
     return a.is_true("enable_lora") or (a.is_unset("enable_lora") and a.is_set("lora_paths"))
 
 
+# serving_hook.handle_deprecated_args renames these backends before any check reads them
+BACKEND_ALIASES = {"compressed": "dsv4", "tokenspeed_mla": "cutedsl_mla"}
+
+
+def _backend(a, dest):
+    b = _given(a, dest)
+    b = BACKEND_ALIASES.get(b, b)
+    return "trtllm_mla" if dest == "prefill_attention_backend" and b == "cutedsl_mla" else b
+
+
 def _backends(a):
-    """(prefill, decode) attention backends fixed by the command line (None: SGLang's default)."""
-    base = _given(a, "attention_backend")
-    return (_given(a, "prefill_attention_backend") or base, _given(a, "decode_attention_backend") or base)
+    """(prefill, decode) attention backends as fixed by the command line; None for a side the
+    command line leaves to SGLang's platform/model default."""
+    base = _backend(a, "attention_backend")
+    return (_backend(a, "prefill_attention_backend") or base, _backend(a, "decode_attention_backend") or base)
 
 
 def _main_backend(a):
     """--attention-backend as resolved from the command line (equal prefill/decode backends set it)."""
-    base = _given(a, "attention_backend")
+    base = _backend(a, "attention_backend")
     if base is not None:
         return base
-    pre, dec = _given(a, "prefill_attention_backend"), _given(a, "decode_attention_backend")
+    pre, dec = _backend(a, "prefill_attention_backend"), _backend(a, "decode_attention_backend")
     return pre if pre is not None and pre == dec else None
 
 
@@ -96,9 +107,9 @@ def _page_size(a):
     """The page size after the backends' page constraints, when the command line decides it (an
     explicit --page-size or a backend that forces one); None for SGLang's default."""
     page = _given(a, "page_size")
-    base, pre, dec = (_given(a, d) for d in ("attention_backend", "prefill_attention_backend",
-                                             "decode_attention_backend"))
-    draft = _given(a, "speculative_draft_attention_backend")
+    base, pre, dec, draft = (_backend(a, d) for d in ("attention_backend", "prefill_attention_backend",
+                                                      "decode_attention_backend",
+                                                      "speculative_draft_attention_backend"))
     if "flashmla" in (base, dec):
         page = 64
     if "trtllm_mla" in (base, dec) and page not in (32, 64):
