@@ -22,7 +22,7 @@ SHELL_EXT = (".sh", ".bash")
 _SHEBANG = re.compile(rb"^#!\s*\S*?(?:/|env\s+)(?:ba|z|k|da|a)?sh\b")
 KEYWORDS = (b"sglang", b"vllm", b"trtllm", b"dynamo", b"disaggregation", b"launch_server", b"tensorrt",
             b"kv_role", b"kv-role", b"prefill", b"decode", b"context_servers", b"generation_servers",
-            b"cache_transceiver")
+            b"cache_transceiver", b"pd_role")
 
 
 @dataclass
@@ -72,6 +72,9 @@ def repo_root(path: str, cache: dict) -> Optional[str]:
 
 
 def kind_of(name: str, head: bytes = b"") -> Optional[str]:
+    from pdlint.formats.justfile import is_justfile
+    if is_justfile(name):
+        return "justfile"
     lower = name.lower()
     if lower.endswith(JINJA_EXT):
         return "jinja"

@@ -143,6 +143,8 @@ class Extractor:
                 self.yaml(job, src, TStr.from_source(src), None)
             elif job.kind == "shell":
                 self.shell(job, src, TStr.from_source(src), None)
+            elif job.kind == "justfile":
+                self.justfile(job, src)
         self.interpret()
         from pdlint import structure_rules
         self.out.findings += structure_rules.check(self.out.launches)
@@ -421,6 +423,18 @@ class Extractor:
                         kind="server", command=[], argv=[cfg_tok, path_tok], context="SGLang --config file",
                         meta={"virtual_config": job.abspath})
         self.add_launch(launch)
+
+    # -- Justfiles -------------------------------------------------------------------
+    def justfile(self, job: FileJob, src: SourceFile) -> None:
+        from pdlint.formats import justfile
+        from pdlint.render.jinja import ROLE_SYNONYMS
+        found, variables = justfile.recipes(TStr.from_source(src))
+        for r in found:
+            meta = {}
+            role = ROLE_SYNONYMS.get(r.name.lower())
+            if role:
+                meta["role_hint"] = role
+            self.shell(job, src, r.body, None, env=None, context=f"just recipe {r.name!r}", meta=meta)
 
     # -- shell ---------------------------------------------------------------------
     def shell(self, job: FileJob, src: SourceFile, doc: TStr, render_role: Optional[str], label: str = "",

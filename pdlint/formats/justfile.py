@@ -1,0 +1,79 @@
+"""Justfiles (``just`` task runner): each recipe body is a shell script.
+
+A recipe is a header at column 0 (``name arg='x' *rest:`` with optional
+dependencies after the colon) followed by indented body lines; each body is
+handed to the shell front-end with the recipe name as context (a recipe named
+``prefill``/``decode`` is a role hint).  Top-level ``name := "value"``
+assignments become variables; ``{{ expr }}`` interpolations are kept as
+opaque values.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from pdlint.text import TStr
+
+# name, then parameters (`x`, `x="default"`, `+rest`, `*rest`, `$env`), then `:` (not `:=`)
+_HEADER = re.compile(r"""^@?([A-Za-z_][A-Za-z0-9_-]*)((?:\s+[+*$]?[A-Za-z_][A-Za-z0-9_-]*"""
+                     r"""(?:=(?:"[^"]*"|'[^']*'|[^\s:]+))?)*)\s*:(?!=)""")
+_ASSIGN = re.compile(r"^(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*:=\s*(['\"]?)(.*?)\2\s*$")
+_INTERP = re.compile(r"\{\{(.*?)\}\}")
+
+
+@dataclass
+class Recipe:
+    name: str
+    body: TStr  # the body lines, positions in the Justfile
+    line: int
+
+
+def is_justfile(name: str) -> bool:
+    base = name.replace("\\", "/").rsplit("/", 1)[-1]
+    return base in ("Justfile", "justfile", ".justfile") or base.endswith(".just")
+
+
+def recipes(doc: TStr) -> tuple:
+    """``(recipes, variables)`` of a Justfile."""
+    text = doc.text
+    lines = text.split("\n")
+    offsets, pos = [], 0
+    for ln in lines:
+        offsets.append(pos)
+        pos += len(ln) + 1
+    out, variables = [], {}
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        m = _ASSIGN.match(line)
+        if m:
+            start = offsets[i] + m.start(3)
+            variables[m.group(1)] = doc[start:start + len(m.group(3))]
+            i += 1
+            continue
+        m = _HEADER.match(line)
+        if m and not line.startswith((" ", "\t", "#")):
+            j = i + 1
+            while j < len(lines) and (lines[j].startswith((" ", "\t")) or not lines[j].strip()):
+                j += 1
+            while j > i + 1 and not lines[j - 1].strip():
+                j -= 1
+            if j > i + 1:
+                body = doc[offsets[i + 1]:offsets[j - 1] + len(lines[j - 1])]
+                out.append(Recipe(m.group(1), _opaque_interpolations(body), i + 1))
+            i = j
+            continue
+        i += 1
+    return out, variables
+
+
+def _opaque_interpolations(body: TStr) -> TStr:
+    """``{{ var }}`` is just's own interpolation: its value is not known here."""
+    parts, last = [], 0
+    for m in _INTERP.finditer(body.text):
+        parts.append(body[last:m.start()])
+        parts.append(body[m.start():m.end()].as_opaque())
+        last = m.end()
+    parts.append(body[last:])
+    return TStr.join(parts)
