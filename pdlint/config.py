@@ -51,10 +51,18 @@ class Config:
     per_file_ignores: dict = field(default_factory=dict)
     render_timeout: Optional[float] = None
     warnings: list = field(default_factory=list)
+    _enabled: dict = field(default_factory=dict, repr=False)
 
     def enabled(self, code: str, path: Optional[str] = None) -> bool:
         """Selected (``select`` prefixes; default: every rule that is on by
         default) and not ignored (``ignore``, ``per-file-ignores``)."""
+        key = (code, path)
+        hit = self._enabled.get(key)
+        if hit is None:
+            hit = self._enabled[key] = self._decide(code, path)
+        return hit
+
+    def _decide(self, code: str, path: Optional[str]) -> bool:
         if self.select is not None:
             if not any(code.startswith(s) or s == "ALL" for s in self.select):
                 return False

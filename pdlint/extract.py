@@ -50,6 +50,7 @@ class Extractor:
         self.config_for = config_for  # abspath -> Config
         self.out = Extraction()
         self._files: dict = {}  # abspath -> SourceFile | Finding
+        self._ordinals: dict = {}  # path -> launches found so far
         self._charts_done: set = set()
 
     # -- reading -------------------------------------------------------------
@@ -506,7 +507,8 @@ class Extractor:
         return [launch]
 
     def add_launch(self, launch: Launch) -> None:
-        launch.ordinal = sum(1 for x in self.out.launches if x.path == launch.path)
+        launch.ordinal = self._ordinals.get(launch.path, 0)
+        self._ordinals[launch.path] = launch.ordinal + 1
         self.out.launches.append(launch)
 
     # -- files referenced from launches ------------------------------------------------

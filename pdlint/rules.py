@@ -14,7 +14,7 @@ role-independent checks by area, ``SGL8xx`` prefill/decode pair checks).
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Callable, Optional
 
 from pdlint.model import ERROR, WARNING

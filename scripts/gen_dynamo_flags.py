@@ -1092,7 +1092,6 @@ def namespace_assignments(wheel, result_name: Optional[str]) -> List[Dict[str, A
     if func is None or not result_name:
         return []
     aliases = {result_name}
-    server_args_blocks: List[List[ast.stmt]] = []
     for node in ast.walk(func):
         if isinstance(node, ast.Assign) and len(node.targets) == 1 and \
                 isinstance(node.targets[0], ast.Name) and isinstance(node.value, ast.Call):

@@ -167,6 +167,13 @@ def research_classes() -> list:
 # model's architecture (the tiny Llama is not a VLM, not MLA ...).
 MODEL_MESSAGES = (
     "is not supported for encoder disaggregation",
+    # the draft can be bundled with the target checkpoint
+    "DSpark dense speculative decoding requires setting --speculative-draft-model-path",
+)
+# rejections that depend on the GPU when no attention backend is written
+# (the backend default comes from the platform: H200 resolves fa3, Ampere flashinfer)
+PLATFORM_UNLESS_BACKEND = (
+    "> 1 with page_size(",
 )
 
 
@@ -175,6 +182,9 @@ def decidable(oracle: dict, classes: list) -> tuple:
     msg = oracle.get("message") or ""
     if any(m in msg for m in MODEL_MESSAGES):
         return False, "MODEL"
+    if any(m in msg for m in PLATFORM_UNLESS_BACKEND) and not any(
+            a.startswith("--attention-backend") for a in oracle.get("argv", [])):
+        return False, "PLATFORM"
     if oracle.get("phase") == "parse" or oracle.get("error_type") == "SystemExit":
         return True, "argparse"
     for prefix, klass in classes:

@@ -1,7 +1,6 @@
 """The command line: exit codes, the JSON contract, text output, options, show, determinism."""
 
 import json
-import os
 import subprocess
 import sys
 import textwrap

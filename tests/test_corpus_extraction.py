@@ -98,7 +98,7 @@ def test_sglang_config_files(capsys, monkeypatch, name, role, tp):
 
 def test_whole_copy_scans_without_errors(capsys, monkeypatch):
     monkeypatch.chdir(DATA)
-    code = main(["--format", "json", "."])
+    assert main(["--format", "json", "."]) in (0, 1)
     doc = json.loads(capsys.readouterr().out)
     assert doc["files"] >= 9 and len(doc["launches"]) >= 20
     assert not [f for f in doc["findings"] if f["code"].startswith("PD0") and f["code"] != "PD011"]

@@ -267,18 +267,14 @@ class Renderer:
                         out += self.render(body, dot, dict(scope))
                         break
             elif n.kind == "with":
-                done = False
                 for expr, body, act in n.branches:
                     if expr is None:
                         out += self.render(body, dot, dict(scope))
-                        done = True
                         break
                     v = self.value(self.pipeline(expr, dot, scope, act))
                     if _truthy(v):
                         out += self.render(body, v, dict(scope))
-                        done = True
                         break
-                del done
             elif n.kind == "range":
                 out += self.range(n, dot, scope)
         return out

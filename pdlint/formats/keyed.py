@@ -274,7 +274,7 @@ def trtllm_options(job, src, doc: TStr, root: yt.Ref) -> list:
     opt = "--extra-engine-args" if dynamo else "--extra_llm_api_options"
     l = _launch(src, 1, "trtllm", entry, role, origin, "file name", job.display,
                 f"TRT-LLM LLM-API options file ({opt} {os.path.basename(job.abspath)})"
-                + (f"; role from the file name" if role else ""), settings=settings, options_file=True)
+                + ("; role from the file name" if role else ""), settings=settings, options_file=True)
     l.role = role
     l.incomplete = True
     return [l]

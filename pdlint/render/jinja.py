@@ -34,7 +34,7 @@ import signal
 import sys
 import threading
 from dataclasses import dataclass, field
-from typing import Any, Callable, Optional
+from typing import Callable, Optional
 
 from pdlint.model import Hop
 from pdlint.text import Piece, SourceFile, TStr
@@ -139,7 +139,6 @@ class _State:
 
 def make_environment(state: _State, traced: bool = True):
     jinja2 = _jinja()
-    from jinja2 import nodes
     from jinja2.sandbox import ImmutableSandboxedEnvironment
 
     class RepoLoader(jinja2.BaseLoader):
@@ -210,8 +209,9 @@ def make_environment(state: _State, traced: bool = True):
             tree = super()._parse(source, name, filename)
             src = state.sources.get(name)
             if src is not None:
-                state.role_info[name] = collect_role_info(tree)
-                if _has_risky_constructs(tree):
+                kinds = _nodes_by_type(tree)  # one walk for the two analyses below
+                state.role_info[name] = collect_role_info(tree, kinds)
+                if _has_risky_constructs(tree, kinds):
                     state.risky = True
                 if traced:
                     _Transformer(self, state, src, source).run(tree)
@@ -275,10 +275,78 @@ def _current_template_line(state: _State) -> tuple:
     return None, 1
 
 
-def _has_risky_constructs(tree) -> bool:
+# filters that keep captured text intact apart from inserting whitespace at line starts
+_SHAPE_FILTERS = {"indent", "safe", "string"}
+
+
+def _nodes_by_type(tree) -> dict:
+    """Every node of the tree grouped by node class (one walk)."""
+    out: dict = {}
+    stack = [tree]
+    while stack:
+        node = stack.pop()
+        out.setdefault(type(node), []).append(node)
+        stack.extend(node.iter_child_nodes())
+    return out
+
+
+def _of(kinds: dict, *types) -> list:
+    out = []
+    for t in types:
+        out.extend(kinds.get(t, ()))
+    return out
+
+
+def _has_risky_constructs(tree, kinds: Optional[dict] = None) -> bool:
+    """Could this template post-process captured output (a ``{% set %}`` block,
+    a macro's result, ``caller()``) so that tracing markers change the result?
+    Captured output printed directly (``{{ common }}``, ``{{ flags() }}``) or
+    through a whitespace-only filter is safe; anything else (``| trim``,
+    ``| length``, comparisons, string methods, filter blocks) is not."""
     from jinja2 import nodes
-    return any(True for _ in tree.find_all((nodes.AssignBlock, nodes.Macro, nodes.CallBlock,
-                                            nodes.FilterBlock, nodes.Block, nodes.Extends)))
+    kinds = kinds if kinds is not None else _nodes_by_type(tree)
+    captured = {n.target.name for n in _of(kinds, nodes.AssignBlock) if isinstance(n.target, nodes.Name)}
+    captured |= {n.name for n in _of(kinds, nodes.Macro)} | {"caller", "super", "self"}
+    if _of(kinds, nodes.FilterBlock, nodes.Extends, nodes.Import, nodes.FromImport):
+        # imported macros and inherited blocks: their results are captured text too
+        safe = _direct_uses_only(kinds, captured | _imported_names(kinds), nodes)
+        return not safe or any(not _shape_filter(f) for f in _of(kinds, nodes.FilterBlock))
+    return not _direct_uses_only(kinds, captured, nodes)
+
+
+def _imported_names(kinds: dict) -> set:
+    from jinja2 import nodes
+    out = set()
+    for n in _of(kinds, nodes.FromImport):
+        out |= {name if isinstance(name, str) else name[1] for name in n.names}
+    for n in _of(kinds, nodes.Import):
+        out.add(n.target)
+    return out
+
+
+def _shape_filter(fb) -> bool:
+    return getattr(fb.filter, "name", None) in _SHAPE_FILTERS
+
+
+def _direct_uses_only(kinds: dict, names: set, nodes) -> bool:
+    """Every use of ``names`` is the whole expression of an output (possibly a
+    call, attribute or shape-only filter of it)."""
+    direct = set()
+    for out in _of(kinds, nodes.Output):
+        for child in out.nodes:
+            expr = child
+            while isinstance(expr, nodes.Filter) and expr.name in _SHAPE_FILTERS:
+                expr = expr.node
+            if isinstance(expr, nodes.Call):
+                expr = expr.node
+            while isinstance(expr, nodes.Getattr):
+                expr = expr.node
+            if isinstance(expr, nodes.Name):
+                direct.add(id(expr))
+    for n in _of(kinds, nodes.Name):
+        if n.ctx == "load" and n.name in names and id(n) not in direct:
+            return False
+    return True
 
 
 # ---------------------------------------------------------------------------
@@ -448,12 +516,13 @@ class RoleInfo:
     assigned: set = field(default_factory=set)
 
 
-def collect_role_info(tree) -> RoleInfo:
+def collect_role_info(tree, kinds: Optional[dict] = None) -> RoleInfo:
     from jinja2 import nodes
+    kinds = kinds if kinds is not None else _nodes_by_type(tree)
     info = RoleInfo()
-    for n in tree.find_all(nodes.Name):
+    for n in _of(kinds, nodes.Name):
         (info.names if n.ctx == "load" else info.assigned).add(n.name)
-    for cmp in tree.find_all(nodes.Compare):
+    for cmp in _of(kinds, nodes.Compare):
         operands = [cmp.expr] + [op.expr for op in cmp.ops]
         names = [o.name for o in operands if isinstance(o, nodes.Name)]
         consts = []
@@ -464,7 +533,7 @@ def collect_role_info(tree) -> RoleInfo:
                 consts.extend(i.value for i in o.items if isinstance(i, nodes.Const) and isinstance(i.value, str))
         for name in names:
             info.compared.setdefault(name, []).extend(consts)
-    for out in tree.find_all(nodes.Output):
+    for out in _of(kinds, nodes.Output):
         prev = None
         for child in out.nodes:
             if prev is not None and isinstance(prev, nodes.TemplateData) and _FLAG_TAIL.search(prev.data):
@@ -586,9 +655,9 @@ def render_template(src: SourceFile, name: str, *, root: str, cwd: str, variable
             plain_state.traced = False
             plain_env = make_environment(plain_state, traced=False)
             try:
-                plain_out, perr = _render_once(plain_env.get_template(name), ctx, plain_state, limits)
+                plain_out, _ = _render_once(plain_env.get_template(name), ctx, plain_state, limits)
             except Exception:  # same template compiled once already: should not fail
-                plain_out, perr = None, None
+                plain_out = None
             if plain_out is not None and plain_out != tstr.text:
                 tstr, traced = _align_fallback(plain_out, src), False
         renders.append(Rendered(tstr, role, var, value, traced))

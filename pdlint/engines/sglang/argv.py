@@ -81,6 +81,7 @@ class Parsed:
     errors: list = field(default_factory=list)
     incomplete: bool = False
     config_path: Optional[str] = None
+    _values: dict = field(default_factory=dict, repr=False)
 
     def dest(self, dest: str) -> str:
         """``dest`` as this release's table names it."""
@@ -98,6 +99,13 @@ class Parsed:
     def value(self, dest: str) -> Any:
         """The effective value: last occurrence, else the default (OPAQUE when
         unknown: an opaque token could have set it)."""
+        try:
+            return self._values[dest]
+        except KeyError:
+            value = self._values[dest] = self._value(dest)
+            return value
+
+    def _value(self, dest: str) -> Any:
         dest = self.dest(dest)
         occ = self.last.get(dest)
         if occ is not None:

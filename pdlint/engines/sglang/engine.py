@@ -10,19 +10,20 @@ and rule hits into located candidate findings.
 from __future__ import annotations
 
 import difflib
+import functools
 import re
 import shlex
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Callable, Optional
 
 from pdlint.engines.sglang import argv as argv_mod
-from pdlint.engines.sglang import config_merge, flags
+from pdlint.engines.sglang import config_merge, flags, prefilter
 from pdlint.engines.sglang.resolve import Args
 from pdlint.engines.sglang.rulebase import Hit, format_message
 from pdlint.engines.sglang.versions import rule_applies
 from pdlint.model import Candidate, Launch, Related
 from pdlint.rules import all_rules
-from pdlint.text import SourceFile, TStr
+from pdlint.text import TStr
 
 _IMAGE_VERSION = re.compile(r"sglang[^:\s]*:v?(\d+\.\d+\.\d+(?:\.post\d+)?)")
 DYNAMO_ENTRYPOINTS = ("python -m dynamo.sglang", "python -m dynamo.sglang.worker",
@@ -122,20 +123,31 @@ def _serve_argv(tokens: list) -> list:
 # Judging
 # ---------------------------------------------------------------------------
 
+@functools.lru_cache(maxsize=None)
+def _rules_for(version: str, role: Optional[str]) -> tuple:
+    """The SGLang rules that can fire on a ``role`` server of ``version``."""
+    return tuple(r for r in all_rules().values()
+                 if r.check is not None and r.engine == "sglang" and rule_applies(r, version)
+                 and (not r.roles or role in r.roles))
+
+
+@functools.lru_cache(maxsize=None)
+def _codes_for(version: str, role: Optional[str]) -> tuple:
+    return tuple(r.code for r in _rules_for(version, role))
+
+
 def candidates(launch: Launch, enabled: Callable[[str], bool]) -> list:
     info: SglangInfo = launch.parsed
     if info is None:
         return []
     out: list = []
-    rules = all_rules()
     out += _parse_candidates(launch, info, enabled)
     args = info.args
-    for rule in rules.values():
-        if rule.check is None or rule.engine != "sglang" or not enabled(rule.code):
-            continue
-        if not rule_applies(rule, info.version):
-            continue
-        if rule.roles and args.role not in rule.roles:
+    rules = _rules_for(info.version, args.role)
+    # only the rules whose inputs differ from the minimal launch of this role (prefilter.py)
+    picked = prefilter.selected(args, info.version, args.role, _codes_for(info.version, args.role))
+    for rule in (rules if picked is None else (rules[i] for i in picked)):
+        if not enabled(rule.code):
             continue
         try:
             result = rule.check(args)
@@ -150,7 +162,9 @@ def candidates(launch: Launch, enabled: Callable[[str], bool]) -> list:
 
 def _hit_candidate(rule, hit: Hit, launch: Launch, args: Args, info: SglangInfo) -> Candidate:
     upstream = format_message(rule.upstream, args, hit.fmt)
-    if hit.note and hit.lead:
+    if not upstream.strip():  # a bare assert or a crash: SGLang prints no message
+        message = hit.note or rule.summary
+    elif hit.note and hit.lead:
         message = f"{hit.note}. SGLang reports: \"{upstream}\""
     elif hit.note:
         message = f"{upstream} ({hit.note})"

@@ -29,6 +29,7 @@ REFERENCE = "0.5.23"
 
 # {placeholders} of rule messages (identifiers, as rulebase fills them); SGLang's
 # own literal braces such as "{None, 1}" are message text
+_PERCENT = re.compile(r"%[-#0 +]*\d*(?:\.\d+)?[sdrfgxi]")
 _FIELD = re.compile(r"\{[a-zA-Z_][a-zA-Z0-9_]*(?:![rs])?\}")
 
 
@@ -48,6 +49,11 @@ def corpus(version: str) -> dict:
         return index
     for m in messages:
         index.setdefault(m[:4], []).append(m)
+        # logger messages interpolate with %s/%d: their literal pieces count too
+        for piece in _PERCENT.split(m):
+            piece = piece.strip()
+            if len(piece) >= 4 and piece != m:
+                index.setdefault(piece[:4], []).append(piece)
     return index
 
 

@@ -12,7 +12,7 @@ quiet.
 """
 
 from pdlint.engines.sglang.argv import OPAQUE
-from pdlint.engines.sglang.rulebase import Hit, ex, sgl_rule
+from pdlint.engines.sglang.rulebase import Hit, sgl_rule
 
 KV = "arg_groups/kv_cache_hook.py"
 HC = "arg_groups/hicache_hook.py"

@@ -14,7 +14,6 @@ those values only fire when the command line fixes them.
 
 from pdlint.engines.sglang.argv import OPAQUE
 from pdlint.engines.sglang.rulebase import WARNING, Hit, ex, sgl_rule
-from pdlint.engines.sglang.versions import applies
 
 SP = "arg_groups/speculative_hook.py"
 VH = "arg_groups/validation_hook.py"
@@ -26,9 +25,7 @@ PARAMS = "--speculative-num-steps 3 --speculative-eagle-topk 1 --speculative-num
 TREE = "--speculative-num-steps 3 --speculative-eagle-topk 2 --speculative-num-draft-tokens 4"
 
 
-def rule(code, name, *, source, uid, corpus_gap=False, **kw):
-    if corpus_gap and not applies(kw["upstream"], "0.5.23"):
-        return lambda fn: fn  # not registered until versions.applies() matches the message
+def rule(code, name, *, source, uid, **kw):
     return sgl_rule(code, name, source=source, upstream_id=uid, category="speculative", **kw)
 
 
@@ -1175,10 +1172,8 @@ def _lora_plan_stream(a):
                    note="SGLANG_ENABLE_OVERLAP_PLAN_STREAM is set in this launch's environment")
 
 
-# corpus_gap: SGLang logs this with "%s" formatting; versions.applies() does not match such messages yet
-# (the corpus keeps "...disabled: %s speculative decoding..." whole), so the rule registers only once it does.
 @rule("SGL465", "mixed-chunk-disabled-by-standalone", source=SP + ":1114", uid="mixed-chunk-disabled-by-spec",
-      severity=WARNING, corpus_gap=True,
+      severity=WARNING,
       upstream="Mixed chunked prefill is disabled: {speculative_algorithm} speculative decoding does not support it.",
       why="STANDALONE speculation cannot resume mixed prefill/decode steps, so SGLang silently turns "
           "`--enable-mixed-chunk` off.",
