@@ -138,7 +138,7 @@ def discover(paths: list, cwd: str, excluded=lambda p: False) -> tuple:
                     jobs[f] = FileJob(f, display_path(f, cwd), root or cwd, kind)
         elif os.path.lexists(ap):
             root = repo_root(ap, roots)
-            kind = kind_of(ap, _head(ap)) or "yaml"
+            kind = kind_of(ap, _head(ap)) or "unknown"  # named explicitly: sniffed by the extract stage
             jobs[ap] = FileJob(ap, display_path(ap, cwd), root or cwd, kind, explicit=True)
         else:
             missing.append(p)

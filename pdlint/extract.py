@@ -146,6 +146,8 @@ class Extractor:
                 self.shell(job, src, TStr.from_source(src), None)
             elif job.kind == "justfile":
                 self.justfile(job, src)
+            elif job.kind == "unknown" and worth_parsing("yaml", data):
+                self.unknown(job, src)
         self.interpret()
         from pdlint import structure_rules
         self.out.findings += structure_rules.check(self.out.launches)
@@ -424,6 +426,18 @@ class Extractor:
                         kind="server", command=[], argv=[cfg_tok, path_tok], context="SGLang --config file",
                         meta={"virtual_config": job.abspath})
         self.add_launch(launch)
+
+    def unknown(self, job: FileJob, src: SourceFile) -> None:
+        """A file named on the command line whose kind the name does not tell
+        (a Makefile, CODEOWNERS, ...): read as YAML only when it is YAML, never
+        reported as invalid YAML."""
+        doc = TStr.from_source(src)
+        try:
+            docs = yt.compose(src.text)
+        except yt.YamlError:
+            return
+        if any(isinstance(d.root, (yt.YMap, yt.YSeq)) for d in docs):
+            self.yaml(job, src, doc, None)
 
     # -- Justfiles -------------------------------------------------------------------
     def justfile(self, job: FileJob, src: SourceFile) -> None:

@@ -118,3 +118,11 @@ def test_bad_config_is_a_usage_error(repo, capsys):
     assert code == 2 and err.startswith("pdlint: error: pyproject.toml: role-var must be a variable name")
     (repo / "pyproject.toml").write_text("[tool.pdlint\n")
     assert main(["."]) == 2
+
+
+def test_named_files_of_unknown_kind_are_sniffed_not_reported(repo, capsys):
+    (repo / "CODEOWNERS").write_text("* @team # decode prefill sglang\n*.yaml @ops\n")
+    (repo / "Makefile").write_text("run:\n\tpython -m sglang.launch_server --model-path m\n")
+    (repo / "pods").write_text(GOOD)
+    code, doc, by = scan(capsys, "CODEOWNERS", "Makefile", "pods")
+    assert [f["code"] for f in doc["findings"]] == ["SGL104"] and by[("pods", "SGL104")]

@@ -102,3 +102,22 @@ def test_whole_copy_scans_without_errors(capsys, monkeypatch):
     doc = json.loads(capsys.readouterr().out)
     assert doc["files"] >= 9 and len(doc["launches"]) >= 20
     assert not [f for f in doc["findings"] if f["code"].startswith("PD0") and f["code"] != "PD011"]
+
+
+def test_merge_keys_and_extension_fields(tmp_path, monkeypatch, capsys):
+    (tmp_path / "merge.yaml").write_text(
+        "spec:\n  containers:\n    - &base\n      name: prefill\n      command: [python3, -m, sglang.launch_server]\n"
+        "      args: [--model-path, /m, --disaggregation-mode, prefill]\n    - <<: *base\n      name: decode\n"
+        "      args: [--model-path, /m, --disaggregation-mode, decode]\n")
+    (tmp_path / "compose.yaml").write_text(
+        "x-sglang: &sglang\n  image: lmsysorg/sglang:v0.5.23\n  command: [python3, -m, sglang.launch_server]\n"
+        "services:\n  prefill:\n    <<: *sglang\n    command: [python3, -m, sglang.launch_server, --model-path, /m,"
+        " --disaggregation-mode, prefill]\n")
+    monkeypatch.chdir(tmp_path)
+    assert main(["show", "--format", "json", "."]) == 0
+    ls = json.loads(capsys.readouterr().out)["launches"]
+    assert [(l["path"], l["role"]) for l in ls] == [("compose.yaml", "prefill"), ("merge.yaml", "prefill"),
+                                                     ("merge.yaml", "decode")]
+    decode = ls[2]
+    i = decode["argv"].index("--disaggregation-mode")
+    assert decode["origins"][i]["line"] == 9  # args of the merging container; its command comes from *base

@@ -262,24 +262,8 @@ def effective_words(w: Workload, env: dict) -> list:
         if chosen is None:
             continue
         doc, ref = chosen
-        words += kube.container_words(doc, _OnlyKey(ref, key, w), env)
+        words += kube.container_words(doc, kube.Container(ref, w.path, w.doc_index), env, keys=(key,))
     return words
-
-
-class _OnlyKey(kube.Container):
-    """A container view exposing one key (so container_words reads just it)."""
-
-    def __init__(self, ref, key, w):
-        super().__init__(_KeyView(ref, key), w.path, w.doc_index)
-
-
-def _KeyView(ref: yt.Ref, key: str) -> yt.Ref:
-    r = yt.deref(ref)
-    node = r.node
-    pairs = [(k, v) for k, v in node.pairs if isinstance(k, yt.YScalar) and k.value == key] \
-        if isinstance(node, yt.YMap) else []
-    view = yt.YMap(node.start, node.end, None, None, pairs)
-    return yt.Ref(view, r.hops)
 
 
 def effective_image(w: Workload) -> str:

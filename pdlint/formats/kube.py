@@ -86,6 +86,8 @@ def _walk(ref: yt.Ref, path: tuple, di: int, kind, name, out: list, budget: list
 def _is_container(path: tuple, keys: set) -> bool:
     if not ({"command", "args"} & keys):
         return False
+    if isinstance(path[0], str) and path[0].startswith(("x-", ".")):
+        return False  # compose extension fields / hidden keys: templates merged elsewhere, not workloads
     if len(path) >= 2 and isinstance(path[-1], int) and path[-2] in CONTAINER_LISTS:
         return True
     if path[-1] == "mainContainer":
@@ -111,9 +113,9 @@ def container_env(doc: TStr, c: Container) -> dict:
     return env
 
 
-def container_words(doc: TStr, c: Container, env: dict) -> list:
+def container_words(doc: TStr, c: Container, env: dict, keys: tuple = ("command", "args")) -> list:
     words: list = []
-    for key in ("command", "args"):
+    for key in keys:
         ref = yt.get(c.ref, key)
         if ref is None:
             continue
