@@ -293,7 +293,8 @@ def write_recorded(cases: list, oracle: dict) -> None:
                 continue
             rec = {"id": c["id"], "argv": c["argv"], "env": c.get("env") or {}, "kind": c["kind"],
                    "verdict": o["verdict"], "message": o.get("message"), "where": o.get("where"),
-                   "phase": o.get("phase"), "error_type": o.get("error_type")}
+                   "phase": o.get("phase"), "error_type": o.get("error_type"),
+                   "warnings": o.get("warnings") or []}
             if c["kind"] == "rule":
                 rec["rule"] = c["rule"]
                 rec["fires"] = c["fires"]
