@@ -85,18 +85,24 @@ class FlagTable:
 
 def available_versions() -> list:
     """Versions with a table, newest first."""
+    return list(_available_versions())
+
+
+@functools.lru_cache(maxsize=1)
+def _available_versions() -> tuple:
     out = []
     try:
         names = os.listdir(DATA)
     except OSError:
-        return []
+        return ()
     for name in names:
         m = _FILE.match(name)
         if m:
             out.append(m.group(1))
-    return sorted(out, key=version_key, reverse=True)
+    return tuple(sorted(out, key=version_key, reverse=True))
 
 
+@functools.lru_cache(maxsize=256)
 def version_key(v: str) -> tuple:
     parts = []
     for p in re.split(r"[.+-]", v):
@@ -142,6 +148,7 @@ def newest() -> str:
     return versions[0]
 
 
+@functools.lru_cache(maxsize=64)
 def pick(requested: Optional[str]) -> tuple:
     """The table to judge against: the requested version when we have it, else
     the closest table of the same minor series (0.5.8 -> 0.5.9: flags change
