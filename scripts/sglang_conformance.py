@@ -285,19 +285,43 @@ def recorded_path() -> str:
     return os.path.join(REPO, "tests", "conformance", f"recorded-{VERSION}.jsonl")
 
 
-def write_recorded(cases: list, oracle: dict) -> None:
+def write_recorded(cases: list, oracle: dict, codes: str = "", rules_only: bool = False) -> None:
+    """Record the verdicts of this run.  A partial run (``--codes``, ``--rules-only``) keeps the recorded
+    verdicts of the cases it did not run; the file stays in rule-example order, then combination order."""
+    records = {}
+    if codes or rules_only:
+        try:
+            with open(recorded_path(), encoding="utf-8") as f:
+                for line in f:
+                    if line.strip():
+                        rec = json.loads(line)
+                        rerun = (rec["kind"] == "rule" and rec["rule"].startswith(codes)) or (
+                            rec["kind"] == "combo" and not rules_only)
+                        if not rerun:
+                            records[rec["id"]] = rec
+        except FileNotFoundError:
+            pass
+    for c in cases:
+        o = oracle.get(c["id"])
+        if o is None or o.get("verdict") == "ORACLE_ERROR":
+            continue
+        rec = {"id": c["id"], "argv": c["argv"], "env": c.get("env") or {}, "kind": c["kind"],
+               "verdict": o["verdict"], "message": o.get("message"), "where": o.get("where"),
+               "phase": o.get("phase"), "error_type": o.get("error_type"),
+               "warnings": o.get("warnings") or []}
+        if c["kind"] == "rule":
+            rec["rule"] = c["rule"]
+            rec["fires"] = c["fires"]
+        records[c["id"]] = rec
+    order = {c["id"]: i for i, c in enumerate(rule_cases())}
+
+    def position(rec):
+        if rec["kind"] == "rule":
+            return (0, order.get(rec["id"], len(order)), rec["id"])
+        return (1, int(rec["id"].rsplit("-", 1)[-1]), rec["id"])
+
     with open(recorded_path(), "w", encoding="utf-8") as f:
-        for c in cases:
-            o = oracle.get(c["id"])
-            if o is None or o.get("verdict") == "ORACLE_ERROR":
-                continue
-            rec = {"id": c["id"], "argv": c["argv"], "env": c.get("env") or {}, "kind": c["kind"],
-                   "verdict": o["verdict"], "message": o.get("message"), "where": o.get("where"),
-                   "phase": o.get("phase"), "error_type": o.get("error_type"),
-                   "warnings": o.get("warnings") or []}
-            if c["kind"] == "rule":
-                rec["rule"] = c["rule"]
-                rec["fires"] = c["fires"]
+        for rec in sorted(records.values(), key=position):
             f.write(json.dumps(rec, sort_keys=True) + "\n")
 
 
@@ -321,7 +345,7 @@ def main(argv=None) -> int:
     report = compare(cases, oracle)
     print_report(report)
     if a.write:
-        write_recorded(cases, oracle)
+        write_recorded(cases, oracle, a.codes, a.rules_only)
         print(f"wrote {recorded_path()}")
     bad = report["rule_disagree"] or report["false_errors"] or (
         report["rejects_decidable"] and report["rejects_caught"] < 0.98 * report["rejects_decidable"])

@@ -27,6 +27,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
+from pdlint.engines.sglang.argv import OPAQUE
 from pdlint.model import ERROR, WARNING
 from pdlint.rules import Rule, register
 
@@ -112,3 +113,37 @@ def _default_summary(upstream: str, roles: tuple) -> str:
 
 
 __all__ = ["Hit", "Example", "ex", "sgl_rule", "format_message", "ERROR", "WARNING"]
+
+
+# -- helpers the rule modules share -------------------------------------------------------------------
+
+# serving_hook.handle_deprecated_args renames these attention backends before any check reads them
+BACKEND_ALIASES = {"compressed": "dsv4", "tokenspeed_mla": "cutedsl_mla"}
+
+
+def given(a, dest):
+    """The value written on the command line (None when absent or unknown)."""
+    if not a.explicit(dest):
+        return None
+    v = a.get(dest)
+    return None if v is OPAQUE else v
+
+
+def attention_backend(a, dest):
+    """An explicit attention backend after SGLang's deprecated-alias renames; None when unset or unknown.
+    A renamed ``tokenspeed_mla`` on the prefill side becomes ``trtllm_mla`` (cutedsl_mla is decode-only);
+    a literal ``cutedsl_mla`` stays."""
+    v = given(a, dest)
+    if v is None or v == "":
+        return None
+    if dest == "prefill_attention_backend" and v == "tokenspeed_mla":
+        return "trtllm_mla"
+    return BACKEND_ALIASES.get(v, v)
+
+
+def attention_backends(a) -> tuple:
+    """(prefill, decode) attention backends as fixed by the command line; None for a side the
+    command line leaves to SGLang's platform/model default."""
+    base = attention_backend(a, "attention_backend")
+    return (attention_backend(a, "prefill_attention_backend") or base,
+            attention_backend(a, "decode_attention_backend") or base)

@@ -8,13 +8,11 @@ state) are never guessed: a rule fires only when the values it needs are
 written on the command line, or when the check does not depend on them.
 """
 
-from pdlint.engines.sglang.rulebase import Hit, ex, sgl_rule
+from pdlint.engines.sglang.rulebase import Hit, attention_backend, ex, given, sgl_rule
 
 CAT = "attention"
 DETERMINISTIC_BACKENDS = ("ascend", "fa3", "fa4", "flashinfer", "intel_xpu", "triton")
 CUDA_GRAPH_BACKENDS = ("full", "breakable", "disabled")
-# serving_hook.handle_deprecated_args renames these before any attention check runs
-BACKEND_ALIASES = {"compressed": "dsv4", "tokenspeed_mla": "cutedsl_mla"}
 
 
 def _pipeline(a) -> bool:
@@ -196,16 +194,6 @@ def _replayssm_both(a):
 
 # -- attention backends ---------------------------------------------------------------------------------
 
-def _backend(a, dest):
-    """An explicit attention backend after SGLang's deprecated-alias renames; None when unset or unknown."""
-    if not a.explicit(dest) or not a.is_set(dest):
-        return None
-    v = a.get(dest)
-    if dest == "prefill_attention_backend" and v == "tokenspeed_mla":
-        return "trtllm_mla"  # cutedsl_mla is decode-only
-    return BACKEND_ALIASES.get(v, v)
-
-
 @sgl_rule(
     "SGL508", "multi-item-scoring-needs-flashinfer", category=CAT,
     upstream="Multi-item scoring requires flashinfer attention backend for custom attention mask support. Please "
@@ -226,14 +214,14 @@ def _backend(a, dest):
 def _mis_flashinfer(a):
     if not (_pipeline(a) and a.is_true("enable_mis")):
         return None
-    base = _backend(a, "attention_backend")
-    prefill = _backend(a, "prefill_attention_backend") or base
-    decode = _backend(a, "decode_attention_backend") or base
+    base = attention_backend(a, "attention_backend")
+    prefill = attention_backend(a, "prefill_attention_backend") or base
+    decode = attention_backend(a, "decode_attention_backend") or base
     bad = [(d, v) for d, v in (("prefill_attention_backend", prefill), ("decode_attention_backend", decode))
            if v is not None and v != "flashinfer"]
     if not bad:
         return None
-    blame = [d if _backend(a, d) else "attention_backend" for d, _ in bad]
+    blame = [d if attention_backend(a, d) else "attention_backend" for d, _ in bad]
     note = "" if prefill and decode else "the other backend is the one SGLang picks for the model and GPU"
     return Hit(*blame, "enable_mis", fmt={"prefill_backend": prefill or "<auto>", "decode_backend": decode or "<auto>"},
                note=note)
@@ -257,7 +245,7 @@ def _deterministic_backend(a):
         return None
     if not (a.is_true("enable_deterministic_inference") or a.is_set("rl_on_policy_target")):
         return None
-    backend = _backend(a, "attention_backend")
+    backend = attention_backend(a, "attention_backend")
     if backend is not None and backend not in DETERMINISTIC_BACKENDS:
         trigger = "enable_deterministic_inference" if a.is_true("enable_deterministic_inference") \
             else "rl_on_policy_target"
@@ -351,3 +339,25 @@ def _padding_torch_compile(a):
 def _megamoe_layernorm_sp(a):
     if _pipeline(a) and a.is_true("enable_megamoe_for_layernorm_sp") and a.is_false("enable_layernorm_sp"):
         return Hit("enable_megamoe_for_layernorm_sp")
+
+
+@sgl_rule(
+    "SGL514", "cutedsl-mla-prefill-backend", category=CAT,
+    upstream="CuteDSL MLA only supports decoding for now",
+    source="arg_groups/overrides.py:1241", upstream_id="cutedsl-mla-decode-only",
+    why="The CuteDSL MLA kernels implement decode attention only; SGLang asserts that the prefill attention "
+        "backend is something else. The deprecated alias `tokenspeed_mla` is different: SGLang renames it to "
+        "`trtllm_mla` for prefill, so only a literal `cutedsl_mla` fails. In a PD deployment this is the flag "
+        "that is easy to copy from the decode server's command line into the prefill server's.",
+    fix="Set `--prefill-attention-backend trtllm_mla` (what SGLang picks when CuteDSL MLA decodes) or leave it "
+        "unset; keep `cutedsl_mla` for `--decode-attention-backend`.",
+    fire=["--prefill-attention-backend cutedsl_mla",
+          "--disaggregation-mode prefill --prefill-attention-backend cutedsl_mla"],
+    quiet=["--prefill-attention-backend trtllm_mla",
+           "--disaggregation-mode prefill --prefill-attention-backend tokenspeed_mla",
+           "--prefill-attention-backend flashinfer --decode-attention-backend flashinfer"],
+    notes="The remaining CuteDSL MLA checks of the same hook (Blackwell GPUs only, KV-cache dtype) depend on the "
+          "GPU and are not reported.")
+def _cutedsl_mla_prefill(a):
+    if _pipeline(a) and given(a, "prefill_attention_backend") == "cutedsl_mla":
+        return Hit("prefill_attention_backend")

@@ -12,7 +12,7 @@ quiet.
 """
 
 from pdlint.engines.sglang.argv import OPAQUE
-from pdlint.engines.sglang.rulebase import Hit, sgl_rule
+from pdlint.engines.sglang.rulebase import Hit, attention_backends, given, sgl_rule
 
 KV = "arg_groups/kv_cache_hook.py"
 HC = "arg_groups/hicache_hook.py"
@@ -28,31 +28,6 @@ def rule(code, name, *, source, uid, **kw):
 
 
 # -- helpers: resolved values SGLang's hooks see --------------------------------------------------
-
-def _given(a, dest):
-    """The value written on the command line (None when absent or unknown)."""
-    if not a.explicit(dest):
-        return None
-    v = a.get(dest)
-    return None if v is OPAQUE else v
-
-
-# serving_hook.handle_deprecated_args renames these backends before any check reads them
-BACKEND_ALIASES = {"compressed": "dsv4", "tokenspeed_mla": "cutedsl_mla"}
-
-
-def _backend(a, dest):
-    b = _given(a, dest)
-    b = BACKEND_ALIASES.get(b, b)
-    return "trtllm_mla" if dest == "prefill_attention_backend" and b == "cutedsl_mla" else b
-
-
-def _backends(a):
-    """(prefill, decode) attention backends as fixed by the command line; None for a side the
-    command line leaves to SGLang's platform/model default."""
-    base = _backend(a, "attention_backend")
-    return (_backend(a, "prefill_attention_backend") or base, _backend(a, "decode_attention_backend") or base)
-
 
 def _decode_role_radix_off(a) -> bool:
     return a.role == "decode" and a.is_false("disaggregation_decode_enable_radix_cache")
@@ -73,10 +48,10 @@ def _radix_off(a, *, role: bool = False):
         return (("disaggregation_mode",), RADIX_OFF_BY_DECODE) if role else None
     if a.is_true("disable_radix_cache"):
         return ("disable_radix_cache",), ""
-    pre, dec = _backends(a)
+    pre, dec = attention_backends(a)
     if a.is_true("enable_mis") and pre == dec == "flashinfer":
         return ("enable_mis",), "--enable-mis turns the radix cache off"
-    if a.is_true("enable_deterministic_inference") and _given(a, "attention_backend") == "flashinfer":
+    if a.is_true("enable_deterministic_inference") and given(a, "attention_backend") == "flashinfer":
         return (("enable_deterministic_inference", "attention_backend"),
                 "deterministic inference turns the radix cache off on the flashinfer attention backend")
     return None
@@ -326,7 +301,7 @@ def _swa_tails(a):
       fix="Pass a JSON object, e.g. `--unified-cache-external-linker-config '{}'`.",
       fire=["--unified-cache-external-linker-config '[1]'"], quiet=["--unified-cache-external-linker-config '{}'"])
 def _linker_config(a):
-    conf = _given(a, "unified_cache_external_linker_config")
+    conf = given(a, "unified_cache_external_linker_config")
     if conf is not None and not isinstance(conf, dict):
         return Hit("unified_cache_external_linker_config")
 
@@ -627,10 +602,10 @@ def _po_hisparse(a):
           notes="Decidable only when the prefill backend is on the command line; `fa3` with "
                 "`--kv-cache-dtype fp8_e5m2` falls back to triton and is not reported.")
 def _po_backend(a):
-    pre, _ = _backends(a)
+    pre, _ = attention_backends(a)
     if (_po_ready(a) and a.le("attn_cp_size", 1) and a.is_false("enable_prefill_cp") and a.is_false("enable_hisparse")
             and pre is not None and pre not in ("fa3", "fa4")):
-        blame = "prefill_attention_backend" if _given(a, "prefill_attention_backend") else "attention_backend"
+        blame = "prefill_attention_backend" if given(a, "prefill_attention_backend") else "attention_backend"
         return Hit(blame, "prefill_only_disable_kv_cache", fmt={"backend": pre})
 
 
@@ -689,7 +664,7 @@ def _um_spec(a):
                        "(4 for Llama), which pdlint cannot know.")
 def _um_topk(a):
     algo = _spec_resolved(a)
-    topk = _given(a, "speculative_eagle_topk")
+    topk = given(a, "speculative_eagle_topk")
     if (a.is_true("enable_unified_memory") and algo in (None, "EAGLE", "EAGLE3") and topk is not None
             and topk != 1):
         return Hit("speculative_eagle_topk", "enable_unified_memory", fmt={"speculative_eagle_topk": topk})

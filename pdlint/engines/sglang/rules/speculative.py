@@ -13,7 +13,7 @@ those values only fire when the command line fixes them.
 """
 
 from pdlint.engines.sglang.argv import OPAQUE
-from pdlint.engines.sglang.rulebase import WARNING, Hit, ex, sgl_rule
+from pdlint.engines.sglang.rulebase import WARNING, Hit, attention_backend, attention_backends, ex, given, sgl_rule
 
 SP = "arg_groups/speculative_hook.py"
 VH = "arg_groups/validation_hook.py"
@@ -30,14 +30,6 @@ def rule(code, name, *, source, uid, **kw):
 
 
 # -- helpers: the values SGLang's speculative hook works with ---------------------------------------
-
-def _given(a, dest):
-    """The value written on the command line (None when absent or unknown)."""
-    if not a.explicit(dest):
-        return None
-    v = a.get(dest)
-    return None if v is OPAQUE else v
-
 
 def _written(a):
     """--speculative-algorithm as the early hooks see it: the raw text, None when unset or when
@@ -74,37 +66,20 @@ def _lora(a) -> bool:
     return a.is_true("enable_lora") or (a.is_unset("enable_lora") and a.is_set("lora_paths"))
 
 
-# serving_hook.handle_deprecated_args renames these backends before any check reads them
-BACKEND_ALIASES = {"compressed": "dsv4", "tokenspeed_mla": "cutedsl_mla"}
-
-
-def _backend(a, dest):
-    b = _given(a, dest)
-    b = BACKEND_ALIASES.get(b, b)
-    return "trtllm_mla" if dest == "prefill_attention_backend" and b == "cutedsl_mla" else b
-
-
-def _backends(a):
-    """(prefill, decode) attention backends as fixed by the command line; None for a side the
-    command line leaves to SGLang's platform/model default."""
-    base = _backend(a, "attention_backend")
-    return (_backend(a, "prefill_attention_backend") or base, _backend(a, "decode_attention_backend") or base)
-
-
 def _main_backend(a):
     """--attention-backend as resolved from the command line (equal prefill/decode backends set it)."""
-    base = _backend(a, "attention_backend")
+    base = attention_backend(a, "attention_backend")
     if base is not None:
         return base
-    pre, dec = _backend(a, "prefill_attention_backend"), _backend(a, "decode_attention_backend")
+    pre, dec = attention_backend(a, "prefill_attention_backend"), attention_backend(a, "decode_attention_backend")
     return pre if pre is not None and pre == dec else None
 
 
 def _page_size(a):
     """The page size after the backends' page constraints, when the command line decides it (an
     explicit --page-size or a backend that forces one); None for SGLang's default."""
-    page = _given(a, "page_size")
-    base, pre, dec, draft = (_backend(a, d) for d in ("attention_backend", "prefill_attention_backend",
+    page = given(a, "page_size")
+    base, pre, dec, draft = (attention_backend(a, d) for d in ("attention_backend", "prefill_attention_backend",
                                                       "decode_attention_backend",
                                                       "speculative_draft_attention_backend"))
     if "flashmla" in (base, dec):
@@ -146,7 +121,7 @@ def _rejection_sampling(a) -> bool:
 
 def _fixed_params(a) -> bool:
     """--speculative-num-steps is given, so the EAGLE family keeps the written top-k/draft tokens."""
-    return _given(a, "speculative_num_steps") is not None
+    return given(a, "speculative_num_steps") is not None
 
 
 # -- EAGLE family draft parameters ---------------------------------------------------------------
@@ -188,9 +163,9 @@ def _all_or_none(a):
             EAGLE + " --speculative-num-steps 3 --speculative-eagle-topk 1"],
       quiet=[EAGLE + " " + PARAMS])
 def _topk1_draft(a):
-    steps, draft = _given(a, "speculative_num_steps"), _given(a, "speculative_num_draft_tokens")
+    steps, draft = given(a, "speculative_num_steps"), given(a, "speculative_num_draft_tokens")
     if (_eagle_family(a) and a.is_false("speculative_adaptive") and steps is not None
-            and _given(a, "speculative_eagle_topk") == 1 and a.known("speculative_num_draft_tokens")
+            and given(a, "speculative_eagle_topk") == 1 and a.known("speculative_num_draft_tokens")
             and draft != steps + 1):
         return Hit("speculative_num_draft_tokens", "speculative_num_steps", "speculative_eagle_topk",
                    note=f"it becomes {steps + 1}")
@@ -347,7 +322,7 @@ def _ngram_tree(a):
     breadth, page, backend = a.num("speculative_ngram_max_bfs_breadth"), _page_size(a), _main_backend(a)
     if (_algo(a) == "NGRAM" and breadth is not None and breadth > 1 and page is not None and page > 1
             and backend is not None and backend != "flashinfer"):
-        blame = "page_size" if _given(a, "page_size") is not None and _given(a, "page_size") > 1 else "attention_backend"
+        blame = "page_size" if given(a, "page_size") is not None and given(a, "page_size") > 1 else "attention_backend"
         return Hit(blame, "attention_backend", "speculative_ngram_max_bfs_breadth", "speculative_algorithm",
                    fmt={"speculative_eagle_topk": int(breadth), "page_size": page})
 
@@ -365,14 +340,14 @@ def _ngram_tree(a):
       notes="Decidable when --speculative-eagle-topk and the attention backend are on the command line; with "
             "auto-chosen draft parameters the top-k depends on the architecture.")
 def _eagle_tree(a):
-    topk, page, backend = _given(a, "speculative_eagle_topk"), _page_size(a), _main_backend(a)
+    topk, page, backend = given(a, "speculative_eagle_topk"), _page_size(a), _main_backend(a)
     if not (_eagle_family(a) and _fixed_params(a) and topk is not None and topk > 1):
         return None
-    if "trtllm_mha" in _backends(a) or _rejection_sampling(a):
+    if "trtllm_mha" in attention_backends(a) or _rejection_sampling(a):
         return None  # SGL414 / SGL408 fail first
     if page is not None and page > 1 and backend is not None and backend not in (
             "flashinfer", "fa3", "triton", "intel_xpu", "trtllm_mha"):
-        blame = "page_size" if _given(a, "page_size") is not None and _given(a, "page_size") > 1 else "attention_backend"
+        blame = "page_size" if given(a, "page_size") is not None and given(a, "page_size") > 1 else "attention_backend"
         return Hit(blame, "attention_backend", "speculative_eagle_topk",
                    fmt={"backends": "('flashinfer', 'fa3', 'triton')", "attention_backend": backend})
 
@@ -387,10 +362,10 @@ def _eagle_tree(a):
       notes="The default attention backend (trtllm_mha on some Blackwell setups) is platform-dependent: only an "
             "explicit backend is checked.")
 def _trtllm_tree(a):
-    topk = _given(a, "speculative_eagle_topk")
-    if _eagle_family(a) and _fixed_params(a) and topk is not None and topk > 1 and "trtllm_mha" in _backends(a):
+    topk = given(a, "speculative_eagle_topk")
+    if _eagle_family(a) and _fixed_params(a) and topk is not None and topk > 1 and "trtllm_mha" in attention_backends(a):
         blame = [d for d in ("attention_backend", "prefill_attention_backend", "decode_attention_backend")
-                 if _given(a, d) == "trtllm_mha"]
+                 if given(a, d) == "trtllm_mha"]
         return Hit("speculative_eagle_topk", *blame)
 
 
@@ -522,7 +497,7 @@ def _dflash_block(a):
       fire=[DF + " --speculative-dflash-block-size 8 --speculative-num-draft-tokens 4"],
       quiet=[DF + " --speculative-dflash-block-size 8 --speculative-num-draft-tokens 8"])
 def _dflash_block_tokens(a):
-    block, draft = _given(a, "speculative_dflash_block_size"), _given(a, "speculative_num_draft_tokens")
+    block, draft = given(a, "speculative_dflash_block_size"), given(a, "speculative_num_draft_tokens")
     if _dflash(a) and block is not None and block > 0 and draft is not None and draft != block:
         return Hit("speculative_num_draft_tokens", "speculative_dflash_block_size")
 
@@ -538,9 +513,9 @@ def _dflash_block_tokens(a):
       notes="With neither --speculative-dflash-block-size nor --speculative-num-draft-tokens the block size comes "
             "from the draft model's config (16 when absent): not decidable from flags.")
 def _dflash_window(a):
-    block, draft = _given(a, "speculative_dflash_block_size"), _given(a, "speculative_num_draft_tokens")
+    block, draft = given(a, "speculative_dflash_block_size"), given(a, "speculative_num_draft_tokens")
     size = block if block is not None else draft
-    window = _given(a, "speculative_draft_window_size")
+    window = given(a, "speculative_draft_window_size")
     if (_dflash(a) and size is not None and size > 0 and (block is None or draft is None or block == draft)
             and window is not None and 0 < window < size):
         return Hit("speculative_draft_window_size",
@@ -601,7 +576,7 @@ def _dspark_cp(a):
       fire=[DS + " --tp-size 2 --attn-dp-size 2 --enable-dp-lm-head --speculative-moe-a2a-backend deepep"],
       quiet=[DS + " --tp-size 2 --attn-dp-size 2 --enable-dp-lm-head --speculative-moe-a2a-backend none"])
 def _dspark_spec_a2a(a):
-    a2a, spec = _moe_a2a(a), _given(a, "speculative_moe_a2a_backend")
+    a2a, spec = _moe_a2a(a), given(a, "speculative_moe_a2a_backend")
     if _dspark_dp(a) and a2a is not None and spec is not None and spec != a2a:
         return Hit("speculative_moe_a2a_backend", fmt={"moe_a2a_backend": a2a})
 
@@ -625,7 +600,7 @@ def _dspark_block(a):
       quiet=[DS + " --speculative-dspark-block-size 4 --speculative-num-draft-tokens 5"],
       notes="Without --speculative-dspark-block-size gamma comes from the draft model's config: not decidable.")
 def _dspark_window(a):
-    gamma, draft = _given(a, "speculative_dspark_block_size"), _given(a, "speculative_num_draft_tokens")
+    gamma, draft = given(a, "speculative_dspark_block_size"), given(a, "speculative_num_draft_tokens")
     if _algo(a) == "DSPARK" and gamma is not None and gamma > 0 and draft is not None and draft != gamma + 1:
         return Hit("speculative_num_draft_tokens", "speculative_dspark_block_size",
                    fmt={"verify_window": gamma + 1, "gamma": gamma})
@@ -638,7 +613,7 @@ def _dspark_window(a):
       fire=[DS + " --speculative-num-draft-tokens 1"], quiet=[DS + " --speculative-num-draft-tokens 5"],
       notes="If the draft model's config names a gamma, SGLang reports the gamma + 1 mismatch instead.")
 def _dspark_min(a):
-    draft = _given(a, "speculative_num_draft_tokens")
+    draft = given(a, "speculative_num_draft_tokens")
     if (_algo(a) == "DSPARK" and a.is_unset("speculative_dspark_block_size") and draft is not None
             and draft < 2):
         return Hit("speculative_num_draft_tokens")
@@ -732,7 +707,7 @@ def _uno_topk_min(a):
 
 def _uno_tree(a):
     """(Q, F, K, steps) of a UNO tree-mode launch with valid Q and K; steps may be None."""
-    q, k = _given(a, "speculative_num_draft_tokens"), _uno_topk(a)
+    q, k = given(a, "speculative_num_draft_tokens"), _uno_topk(a)
     if not (_uno(a) and q is not None and q >= 1 and k is not None and k > 1):
         return None
     if not a.known("speculative_num_steps"):
@@ -946,8 +921,8 @@ def _uno_rs(a):
 def _uno_fa3(a):
     if not _uno(a):
         return None
-    pre, dec = _backends(a)
-    if _given(a, "attention_backend") == "fa3" and a.eq("kv_cache_dtype", "fp8_e5m2"):
+    pre, dec = attention_backends(a)
+    if given(a, "attention_backend") == "fa3" and a.eq("kv_cache_dtype", "fp8_e5m2"):
         return None  # falls back to triton; not modelled
     if (pre is not None and pre != "fa3") or (dec is not None and dec != "fa3"):
         if pre is None or dec is None:
@@ -1154,7 +1129,7 @@ def _lora_adaptive(a):
 def _lora_trtllm(a):
     if _lora_spec(a):
         for dest in ("moe_runner_backend", "speculative_moe_runner_backend"):
-            if _given(a, dest) == "experimental_sgl_trtllm":
+            if given(a, dest) == "experimental_sgl_trtllm":
                 return Hit(dest, "enable_lora", "lora_paths")
 
 
