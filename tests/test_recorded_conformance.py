@@ -3,7 +3,6 @@
 replayed against pdlint, without the oracle: every rule example agrees, no error
 where SGLang accepts, at least 98 % of the flag-decidable rejections caught."""
 
-import importlib.util
 import json
 import os
 
@@ -14,12 +13,8 @@ RECORDED = os.path.join(REPO, "tests", "conformance", "recorded-0.5.23.jsonl")
 
 
 @pytest.fixture(scope="module")
-def harness():
-    spec = importlib.util.spec_from_file_location("sglang_conformance",
-                                                  os.path.join(REPO, "scripts", "sglang_conformance.py"))
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+def harness(conformance_harness):
+    return conformance_harness
 
 
 @pytest.fixture(scope="module")

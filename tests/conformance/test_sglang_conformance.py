@@ -7,7 +7,6 @@ flag combinations pdlint must report no error where SGLang accepts and catch
 at least 98 % of the rejections decidable from flags.
 """
 
-import importlib.util
 import os
 
 import pytest
@@ -16,17 +15,9 @@ REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 pytestmark = pytest.mark.conformance
 
 
-def _harness():
-    spec = importlib.util.spec_from_file_location("sglang_conformance",
-                                                  os.path.join(REPO, "scripts", "sglang_conformance.py"))
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
 @pytest.fixture(scope="module")
-def report():
-    h = _harness()
+def report(conformance_harness):
+    h = conformance_harness
     python = os.environ.get("PDLINT_ORACLE_PYTHON") or os.path.join(REPO, ".oracle-venv", "bin", "python")
     script = os.environ.get("PDLINT_ORACLE_SCRIPT", h.DEFAULT_ORACLE_SCRIPT)
     if not os.path.exists(python) or not os.path.exists(script):

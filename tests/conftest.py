@@ -1,0 +1,18 @@
+"""Fixtures shared by test directories."""
+
+import importlib.util
+import os
+
+import pytest
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+@pytest.fixture(scope="session")
+def conformance_harness():
+    """``scripts/sglang_conformance.py`` loaded as a module (a maintainer script, not part of the package)."""
+    spec = importlib.util.spec_from_file_location("sglang_conformance",
+                                                  os.path.join(REPO, "scripts", "sglang_conformance.py"))
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
