@@ -2,7 +2,7 @@
 quiet on its quiet ones; pair findings sit on the launch to edit with the other
 launch in ``related``; the deployment rules (PD150-PD156) and the router
 bootstrap rule (SGL824) on small scripts; and the corpus's cross-role problems
-(tests/data/pairs, origins in tests/data/pairs/SOURCES.md)."""
+(tests/data/corpus, origins in tests/data/corpus/SOURCES.md)."""
 
 import json
 import os
@@ -13,7 +13,7 @@ from pdlint.cli import main
 from pdlint.engines.sglang.pairbase import PAIR_RULES, pair_judge
 from pdlint.rules import all_rules, get
 
-DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "pairs")
+DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "corpus")
 SG = "python -m sglang.launch_server --model-path M"
 
 all_rules()

@@ -1,6 +1,6 @@
 """Pairing: deployments, prefill/decode pairs, variants, router links, co-location,
 and how `pdlint show` / the JSON report print them.  Real files are copies of
-../shared/corpus in tests/data/pairs (origins in tests/data/pairs/SOURCES.md)."""
+../shared/corpus in tests/data/corpus (origins in tests/data/corpus/SOURCES.md)."""
 
 import json
 import os
@@ -13,7 +13,7 @@ from pdlint.lint import run
 from pdlint.pairing import colocated, group, pair_launches, parse_url, role_word_keys
 from pdlint.text import TStr
 
-DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "pairs")
+DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "corpus")
 SG = "python -m sglang.launch_server --model-path M"
 
 

@@ -1,6 +1,6 @@
 """The TensorRT-LLM adapter: context/generation roles from role-keyed settings
 and command lines, and every TRT rule firing and quiet (small configs, and the
-corpus copies in tests/data/pairs)."""
+corpus copies in tests/data/corpus)."""
 
 import json
 import os
@@ -12,7 +12,7 @@ from pdlint.extract import Options
 from pdlint.lint import run
 from pdlint.rules import all_rules
 
-DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "pairs")
+DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "corpus")
 
 
 def check(root, capsys, monkeypatch, files):

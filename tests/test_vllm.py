@@ -1,6 +1,6 @@
 """The vLLM adapter: argv reading, the traced --kv-transfer-config JSON, roles,
 and every VLLM rule firing and quiet (small scripts and manifests, and the
-corpus copies in tests/data/pairs)."""
+corpus copies in tests/data/corpus)."""
 
 import json
 import os
@@ -15,7 +15,7 @@ from pdlint.lint import run
 from pdlint.rules import all_rules, get
 from pdlint.text import SourceFile, TStr
 
-DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "pairs")
+DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "corpus")
 
 
 def toks(*words):
