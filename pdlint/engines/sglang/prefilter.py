@@ -121,14 +121,19 @@ def profiles(version: str, role: str, codes: tuple) -> dict:
     table = flags.load(version)
     rules = all_rules()
     out = {}
+    # one launch for every rule: predicates only read it (Args resolves everything up front and keeps
+    # no lazy state a first reader could fill for a later one), and each read is recorded afresh
+    seen = _Seen()
+    args = _Recording(seen, argv_mod.parse(table, _minimal_argv(role)), {}, version)
     for rule in (rules[c] for c in codes):
-        seen = _Seen()
-        args = _Recording(seen, argv_mod.parse(table, _minimal_argv(role)), {}, version)
+        seen.dests, seen.env = set(), set()
         seen.on = True
         try:
             fired = bool(rule.check(args))
         except Exception:
             fired = True  # let the real run report it
+        finally:
+            seen.on = False
         out[rule.code] = Profile(fired, frozenset(seen.dests), frozenset(seen.env))
     return out
 
