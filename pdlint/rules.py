@@ -151,4 +151,6 @@ def rules_markdown() -> str:
     out.append("")
     for r in rules:
         out.append(r.docs().replace("# ", "## ", 1).replace("\n## ", "\n### "))
+    from pdlint.engines.sglang import unchecked
+    out.append(unchecked.markdown(rules))
     return "\n".join(out)

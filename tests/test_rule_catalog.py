@@ -3,6 +3,8 @@
 import os
 import re
 
+import pytest
+
 from pdlint.cli import main
 from pdlint.engines.sglang.versions import applies, versions_of
 from pdlint.rules import all_rules, get, rules_markdown
@@ -53,3 +55,37 @@ def test_rule_lookup_by_code_or_name(capsys):
 def test_docs_rules_md_is_generated_and_fresh():
     with open(os.path.join(REPO, "docs", "rules.md"), encoding="utf-8") as f:
         assert f.read() == rules_markdown(), "docs/rules.md is stale: run `python -m pdlint rules --format markdown > docs/rules.md`"
+
+
+def test_docs_list_the_model_and_platform_checks_not_decided():
+    from pdlint.engines.sglang import unchecked
+    checks = unchecked.load()
+    ids = [c["id"] for c in checks]
+    assert len(ids) == len(set(ids))
+    # research/sglang-rules.md: 25 MODEL + 6 PLATFORM validations, 7 MODEL cross-role requirements
+    assert sum(c["class"] == "MODEL" for c in checks) == 32
+    assert sum(c["class"] == "PLATFORM" for c in checks) == 6
+    assert all(c["source"] and c["message"] and c["condition"] for c in checks)
+    doc = rules_markdown()
+    section = doc[doc.index("## SGLang checks pdlint does not decide"):]
+    assert all(f"`{i}`" in section for i in ids)
+    # a check whose flag-decidable part pdlint reports names that rule
+    row = next(line for line in section.splitlines() if line.startswith("| `pd-kv-sharding-spec`"))
+    assert "[SGL167]" in row
+    row = next(line for line in section.splitlines() if line.startswith("| `pd-dsa-dcp-no-pd`"))
+    assert row.endswith("| - |")
+
+
+def test_unchecked_list_is_generated_from_the_catalog():
+    import importlib.util
+    import json
+    catalog = os.path.join(os.path.dirname(REPO), "shared", "research", "sglang-rules.md")
+    if not os.path.exists(catalog):
+        pytest.skip(f"the research catalog is not beside this checkout ({catalog})")
+    spec = importlib.util.spec_from_file_location("gen", os.path.join(REPO, "scripts", "gen_sglang_unchecked.py"))
+    gen = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(gen)
+    with open(catalog, encoding="utf-8") as f:
+        fresh = gen.unchecked(f.read())
+    with open(os.path.join(REPO, "pdlint", "engines", "sglang", "data", "unchecked-0.5.23.json"), encoding="utf-8") as f:
+        assert json.load(f)["checks"] == fresh, "run scripts/gen_sglang_unchecked.py"
