@@ -9,6 +9,7 @@ Exit codes: 0 no error findings, 1 error findings (or warnings with
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import sys
 from typing import Optional, Sequence
@@ -92,13 +93,33 @@ def _variables(pairs: list) -> dict:
     return out
 
 
+def _fewer_gc_passes() -> tuple:
+    """Raise the first-generation GC threshold for the scan; returns the old
+    thresholds for the caller to restore.
+
+    A scan builds hundreds of thousands of small objects that all live until
+    the report (traced strings, their pieces, parsed launches), so CPython's
+    default threshold (700 allocations) triggers full collections that walk
+    that whole heap and find almost nothing: about 11% of a 1000-file scan
+    (bench/README.md).  Cycles are still collected (Jinja environments are
+    cyclic), only less often; peak memory is unchanged within a few MB.
+    """
+    old = gc.get_threshold()
+    gc.set_threshold(100_000, 50, 100)
+    return old
+
+
 def _scan(ns) -> int:
     from pdlint.extract import Options
     from pdlint.lint import run
     cwd = os.getcwd()
     opts = Options(cwd=cwd, variables=_variables(ns.var), role_var=ns.role_var,
                    engine_version=ns.sglang_version)
-    result = run(list(ns.paths) or ["."], opts, ns.config)
+    old_threshold = _fewer_gc_passes()
+    try:
+        result = run(list(ns.paths) or ["."], opts, ns.config)
+    finally:
+        gc.set_threshold(*old_threshold)
     for w in result.warnings:
         sys.stderr.write(f"pdlint: warning: {w}\n")
     if ns.command == "show":

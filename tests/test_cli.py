@@ -173,3 +173,31 @@ def test_internal_errors_are_one_line_without_debug(repo, capsys, monkeypatch):
 def test_python_dash_m_and_version():
     r = subprocess.run([sys.executable, "-m", "pdlint", "--version"], capture_output=True, text=True)
     assert r.returncode == 0 and r.stdout.startswith("pdlint ")
+
+
+def test_main_leaves_the_gc_thresholds_as_it_found_them(repo, capsys, monkeypatch):
+    # the scan raises the GC threshold for speed; main() must not leak that
+    # (or anything else) into the calling process, even when the scan fails
+    import gc
+
+    import pdlint.lint
+
+    (repo / "bad.yaml").write_text(SHARED)
+    before = gc.get_threshold()
+    seen = []
+    real_run = pdlint.lint.run
+
+    def spy(*a, **k):
+        seen.append(gc.get_threshold())
+        return real_run(*a, **k)
+
+    monkeypatch.setattr(pdlint.lint, "run", spy)
+    assert run(["."], capsys)[0] == 1
+    assert seen and seen[0] != before and gc.get_threshold() == before
+
+    def boom(*a, **k):
+        raise ValueError("kaboom")
+
+    monkeypatch.setattr(pdlint.lint, "run", boom)
+    assert run(["."], capsys)[0] == 2
+    assert gc.get_threshold() == before
