@@ -41,7 +41,7 @@ def check(launches: list, enabled_for: Callable[[str], Callable[[str], bool]]) -
     for i, launch in enumerate(launches):
         for tok in launch_tokens(launch) + list(launch.command):
             if tok.pieces:
-                reach.setdefault(tok.origin.key, {}).setdefault(i, tok)
+                reach.setdefault(tok.origin_key(), {}).setdefault(i, tok)
 
     cands = []
     for i, launch in enumerate(launches):
@@ -61,7 +61,7 @@ def check(launches: list, enabled_for: Callable[[str], Callable[[str], bool]]) -
     shared: "OrderedDict[tuple, list]" = OrderedDict()
     plain: list = []
     for i, c in cands:
-        key = c.token.origin.key if c.token is not None and c.token.pieces else None
+        key = c.token.origin_key() if c.token is not None and c.token.pieces else None
         reached = reach.get(key, {}) if key else {}
         roles = {launches[j].role for j in reached}
         if id(c) not in paired and c.role_specific and key is not None and len(reached) > 1 and len(roles) > 1:

@@ -46,6 +46,9 @@ class ConfigResolver:
         if self.explicit is not None:
             return self.explicit
         d = os.path.dirname(os.path.abspath(abspath))
+        cached = self.by_dir.get(d)
+        if cached is not None:  # asked once per launch and finding: skip the stat calls
+            return cached
         root = repo_root(abspath, self.roots) or self.cwd
         chain = []
         cfg = None

@@ -164,13 +164,28 @@ def _attach(stack: list, docs: list, node: YNode) -> None:
 # Walking with alias awareness
 # ---------------------------------------------------------------------------
 
-@dataclass(frozen=True)
 class Ref:
     """A node as reached from somewhere: ``hops`` are the (use-site index, note)
-    references followed to get to it, outermost first."""
+    references followed to get to it, outermost first.  Immutable by
+    convention; a plain slotted class because every tree walk makes one per
+    node (a frozen dataclass's ``__init__`` costs five times as much)."""
 
-    node: YNode
-    hops: tuple = ()
+    __slots__ = ("node", "hops")
+
+    def __init__(self, node: YNode, hops: tuple = ()):
+        self.node = node
+        self.hops = hops
+
+    def __eq__(self, other) -> bool:
+        if other.__class__ is not Ref:
+            return NotImplemented
+        return self.node == other.node and self.hops == other.hops
+
+    def __hash__(self) -> int:
+        return hash((self.node, self.hops))
+
+    def __repr__(self) -> str:
+        return f"Ref(node={self.node!r}, hops={self.hops!r})"
 
 
 def deref(ref: Ref) -> Ref:
