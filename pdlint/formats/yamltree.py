@@ -343,6 +343,12 @@ def scalar_tstr(doc: TStr, ref: Ref) -> TStr:
         return TStr("", ())
     value = node.value
     raw = doc.text[node.start:node.end]
+    # the common cases, a plain scalar or a quoted one read exactly as written:
+    # one run, the same result as the alignment below
+    if node.style is None and raw == value:
+        return apply_hops(doc[node.start:node.end], doc, r.hops)
+    if node.style in ("'", '"') and raw[1:-1] == value and len(raw) >= 2:
+        return apply_hops(doc[node.start + 1:node.end - 1], doc, r.hops)
     parts = []
     for vs, ve, rs in _align(value, raw, node.style):
         # same length as the raw run; the text is the value's (a folded line
