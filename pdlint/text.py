@@ -156,7 +156,10 @@ class TStr:
             if not p.text:
                 continue
             texts.append(p.text)
-            pieces.extend(q.shifted(n) for q in p.pieces)
+            if n:
+                pieces.extend(q.shifted(n) for q in p.pieces)
+            else:
+                pieces.extend(p.pieces)  # immutable: the first part's pieces need no shift
             n += len(p.text)
         return cls("".join(texts), tuple(pieces))
 
@@ -190,8 +193,14 @@ class TStr:
             raise ValueError("TStr slices must be contiguous")
         if b <= a:
             return TStr("", ())
-        pieces = tuple(p.clipped(a, b) for p in self.pieces if p.end > a and p.start < b)
-        return TStr(self.text[a:b], pieces)
+        out = []
+        for p in self.pieces:  # Piece.clipped, inlined: the hottest loop of a scan
+            if p.end > a and p.start < b:
+                s = p.start if p.start > a else a
+                e = p.end if p.end < b else b
+                out.append(Piece(s - a, e - a, p.src, p.offset + (s - p.start) if p.exact else p.offset,
+                                 p.chain, p.exact, p.opaque, p.label))
+        return TStr(self.text[a:b], tuple(out))
 
     def startswith(self, prefix) -> bool:
         return self.text.startswith(prefix)

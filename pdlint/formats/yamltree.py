@@ -90,8 +90,14 @@ def compose(text: str, max_nodes: int = 200_000) -> list:
     anchors: dict = {}
     doc_start = 0
     count = 0
+    loader = None
     try:
-        for ev in yaml.parse(text, Loader=_Loader):
+        loader = _Loader(text)  # the pure-Python reader can reject the text already here
+        get_event = loader.get_event  # yaml.parse() without its generator and check_event() per event
+        while True:
+            ev = get_event()
+            if ev is None:
+                break
             kind = type(ev)
             if kind is yaml.DocumentStartEvent:
                 anchors = {}
@@ -136,6 +142,9 @@ def compose(text: str, max_nodes: int = 200_000) -> list:
         raise YamlError(_yaml_message(e), mark.index if mark else 0) from None
     except yaml.YAMLError as e:
         raise YamlError(str(e).strip(), 0) from None
+    finally:
+        if loader is not None:
+            loader.dispose()
     return docs
 
 
