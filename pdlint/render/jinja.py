@@ -205,6 +205,22 @@ def make_environment(state: _State, traced: bool = True):
                     return cand
             return cands[0]
 
+        def _tokenize(self, source, name, filename=None, state_=None):
+            # Jinja's own tokenisation, with the raw (lineno, kind, value) tokens
+            # kept for the transformer below, which would otherwise lex again
+            raw: list = []
+            self._raw_tokens = raw
+
+            def tee(tokens):
+                for tok in tokens:
+                    raw.append(tok)
+                    yield tok
+
+            lexer = self.lexer
+            return jinja2.lexer.TokenStream(
+                lexer.wrap(tee(lexer.tokeniter(source, name, filename, state_)), name, filename),
+                name, filename)
+
         def _parse(self, source, name, filename):
             tree = super()._parse(source, name, filename)
             src = state.sources.get(name)
@@ -214,7 +230,7 @@ def make_environment(state: _State, traced: bool = True):
                 if _has_risky_constructs(tree, kinds):
                     state.risky = True
                 if traced:
-                    _Transformer(self, state, src, source).run(tree)
+                    _Transformer(self, state, src, source, self._raw_tokens).run(tree)
             return tree
 
     env = Env(loader=RepoLoader(), undefined=Recording, keep_trailing_newline=True,
@@ -354,7 +370,7 @@ def _direct_uses_only(kinds: dict, names: set, nodes) -> bool:
 # ---------------------------------------------------------------------------
 
 class _Transformer:
-    def __init__(self, env, state: _State, src: SourceFile, source: str):
+    def __init__(self, env, state: _State, src: SourceFile, source: str, tokens: list):
         self.env = env
         self.state = state
         self.src = src
@@ -362,14 +378,15 @@ class _Transformer:
         self.data_pos: list = []
         self.var_pos: list = []
         self.ok = True
-        self._scan_tokens()
+        self._scan_tokens(tokens)
 
-    def _scan_tokens(self) -> None:
-        """Character offsets of every data chunk and ``{{`` in the (normalised) source."""
+    def _scan_tokens(self, tokens: list) -> None:
+        """Character offsets of every data chunk and ``{{`` in the (normalised)
+        source, from the lexer's raw tokens of the parse that built the tree."""
         text = self.source
         cursor = 0
         try:
-            for _lineno, kind, value in self.env.lex(text, self.src.path):
+            for _lineno, kind, value in tokens:
                 if not value:
                     continue
                 pos = text.find(value, cursor)
