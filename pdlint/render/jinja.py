@@ -233,8 +233,11 @@ def make_environment(state: _State, traced: bool = True):
                     _Transformer(self, state, src, source, self._raw_tokens).run(tree)
             return tree
 
+    # optimized=False: Jinja's constant folding visits every node of every
+    # template again during code generation (a fifth of compile time here) to
+    # pre-compute outputs that each template renders only twice anyway
     env = Env(loader=RepoLoader(), undefined=Recording, keep_trailing_newline=True,
-              autoescape=False)
+              autoescape=False, optimized=False)
 
     def mark(value, seg_id):
         seg = state.segments[seg_id]
