@@ -65,7 +65,6 @@ def _walk(ref: yt.Ref, path: tuple, di: int, kind, name, out: list, budget: list
         raise WalkLimit("YAML alias expansion limit exceeded (the document expands to too many nodes)")
     if len(path) > 64 or id(node) in active:
         return
-    active = active | {id(node)}
     if isinstance(node, yt.YMap):
         nm = yt.scalar_text(yt.get(r, "name"))
         if nm is not None:
@@ -76,11 +75,22 @@ def _walk(ref: yt.Ref, path: tuple, di: int, kind, name, out: list, budget: list
         if path and _is_container(path, keys):
             out.append(Container(r, path, di, kind, name, names))
             return
-        for k, v in items:
-            _walk(v, path + (k,), di, kind, name, out, budget, active, names)
+        children = [(k, v) for k, v in items]
     elif isinstance(node, yt.YSeq):
-        for i, item in enumerate(yt.seq_items(r)):
-            _walk(item, path + (i,), di, kind, name, out, budget, active, names)
+        children = list(enumerate(yt.seq_items(r)))
+    else:
+        return
+    active.add(id(node))  # the nodes on the path from the root: an alias cycle stops here
+    try:
+        for k, v in children:
+            if v.node.__class__ is yt.YScalar:  # a leaf: counted, nothing to walk
+                budget[0] -= 1
+                if budget[0] < 0:
+                    raise WalkLimit("YAML alias expansion limit exceeded (the document expands to too many nodes)")
+                continue
+            _walk(v, path + (k,), di, kind, name, out, budget, active, names)
+    finally:
+        active.discard(id(node))
 
 
 def _is_container(path: tuple, keys: set) -> bool:

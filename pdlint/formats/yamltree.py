@@ -67,6 +67,8 @@ class YSeq(YNode):
 @dataclass(eq=False)
 class YMap(YNode):
     pairs: list = field(default_factory=list)  # [(key node, value node)]
+    # map_items() per hops chain: the tree does not change after compose()
+    memo: dict = field(default_factory=dict, repr=False)
 
 
 @dataclass(eq=False)
@@ -200,6 +202,8 @@ class Ref:
 def deref(ref: Ref) -> Ref:
     """Follow aliases, recording ``alias *x`` and ``anchor &x`` hops."""
     node, hops, seen = ref.node, ref.hops, 0
+    if node.__class__ is not YAlias:
+        return ref  # immutable: nothing to follow
     while isinstance(node, YAlias) and node.target is not None:
         seen += 1
         if seen > 64:
@@ -226,14 +230,24 @@ def seq_items(ref: Optional[Ref]) -> list:
     return [Ref(item, r.hops) for item in r.node.items]
 
 
-def map_items(ref: Ref, _depth: int = 0) -> list:
+def map_items(ref: Ref, _depth: int = 0) -> tuple:
     """(key text, value Ref) pairs of a mapping, with ``<<`` merge keys applied
-    (keys written in the mapping itself win over merged ones)."""
+    (keys written in the mapping itself win over merged ones).  Computed once
+    per mapping and hops chain (the tree is immutable after :func:`compose`)."""
     if ref is None:
-        return []
+        return ()
     r = deref(ref)
-    if not isinstance(r.node, YMap) or _depth > 32:
-        return []
+    node = r.node
+    if not isinstance(node, YMap) or _depth > 32:
+        return ()
+    cached = node.memo.get(r.hops)
+    if cached is None:
+        cached = node.memo[r.hops] = _map_items(r, _depth)
+    return cached[0]
+
+
+def _map_items(r: Ref, _depth: int) -> tuple:
+    """(items, {key: first value Ref}) of the mapping ``r`` (already dereferenced)."""
     own: list = []
     merged: list = []
     for k, v in r.node.pairs:
@@ -246,21 +260,33 @@ def map_items(ref: Ref, _depth: int = 0) -> list:
             continue
         if key is not None:
             own.append((key, Ref(v, r.hops)))
-    keys = {k for k, _ in own}
     out = list(own)
-    seen = set(keys)
+    seen = {k for k, _ in own}
     for mk, mv in merged:
         if mk not in seen:
             seen.add(mk)
             out.append((mk, mv))
-    return out
+    first: dict = {}
+    for k, v in out:
+        first.setdefault(k, v)
+    return tuple(out), first
 
 
 def get(ref: Ref, key: str) -> Optional[Ref]:
-    for k, v in map_items(ref):
-        if k == key:
-            return v
-    return None
+    """The value of ``key`` (its first occurrence) in the mapping ``ref``, or None."""
+    if ref is None:
+        return None
+    r = deref(ref)
+    node = r.node
+    if not isinstance(node, YMap):
+        return None
+    cached = node.memo.get(r.hops)
+    if cached is None:
+        map_items(r)
+        cached = node.memo.get(r.hops)
+        if cached is None:  # merge nesting beyond the depth bound
+            return None
+    return cached[1].get(key)
 
 
 def key_node(ref: Ref, key: str) -> Optional[YNode]:
