@@ -262,7 +262,7 @@ def make_environment(state: _State, traced: bool = True):
     env.filters["__pdl_mark"] = mark
     if traced:
         env.filters["join"] = join
-    env.globals["__pdl_ostr"] = ostr
+    env.filters["__pdl_ostr"] = ostr
     return env
 
 
@@ -485,8 +485,12 @@ class _Transformer:
         if isinstance(expr, nodes.Const) and isinstance(expr.value, str):
             off = self._const_offset(expr)
             sid = self.state.add(Segment(self.src, off, True))
-            return nodes.Call(nodes.Name("__pdl_ostr", "load"), [expr, nodes.Const(sid)], [], None, None,
-                              lineno=expr.lineno)
+            # a filter call compiles to a direct call of a function looked up
+            # once per template (a global would go through the sandbox's
+            # environment.call and an undefined check per constant).  Jinja's
+            # constant folder, if enabled, could call it but never folds the
+            # result: an OStr is not a "safe repr" constant
+            return nodes.Filter(expr, "__pdl_ostr", [nodes.Const(sid)], [], None, None, lineno=expr.lineno)
         if isinstance(expr, (nodes.List, nodes.Tuple)):
             expr.items = [self._wrap_consts(i, nodes) for i in expr.items]
         return expr
