@@ -122,11 +122,12 @@ class Piece:
 class TStr:
     """An immutable traced string (see the module docstring)."""
 
-    __slots__ = ("text", "pieces")
+    __slots__ = ("text", "pieces", "_starts")
 
     def __init__(self, text: str, pieces: tuple):
         self.text = text
-        self.pieces = pieces
+        self.pieces = pieces  # in text order, not overlapping
+        self._starts: Optional[list] = None  # piece starts, for slicing texts of many pieces
 
     # -- construction -----------------------------------------------------
     @classmethod
@@ -194,8 +195,21 @@ class TStr:
         if b <= a:
             return TStr("", ())
         out = []
-        for p in self.pieces:  # Piece.clipped, inlined: the hottest loop of a scan
-            if p.end > a and p.start < b:
+        pieces = self.pieces
+        if len(pieces) > 16:
+            # a rendered template is one text of hundreds of pieces, sliced once
+            # per YAML scalar: start at the last piece beginning at or before a
+            starts = self._starts
+            if starts is None:
+                starts = self._starts = [p.start for p in pieces]
+            first = max(bisect.bisect_right(starts, a) - 1, 0)
+        else:
+            first = 0
+        for i in range(first, len(pieces)):  # Piece.clipped, inlined: the hottest loop of a scan
+            p = pieces[i]
+            if p.start >= b:
+                break
+            if p.end > a:
                 s = p.start if p.start > a else a
                 e = p.end if p.end < b else b
                 out.append(Piece(s - a, e - a, p.src, p.offset + (s - p.start) if p.exact else p.offset,
@@ -277,7 +291,10 @@ class TStr:
     @property
     def opaque(self) -> bool:
         """True when any character is a placeholder for a value unknown at lint time."""
-        return any(p.opaque for p in self.pieces)
+        for p in self.pieces:
+            if p.opaque:
+                return True
+        return False
 
     def with_hop(self, hop: Hop, prefix: tuple = ()) -> "TStr":
         """Record that this text was reached through ``hop`` (prepended: outermost

@@ -38,3 +38,33 @@ def test_pieces_compare_by_value():
     assert Piece(0, 1, src, 2) != Piece(0, 1, src, 1)
     assert len({Piece(0, 1, src, 2), Piece(0, 1, src, 2)}) == 1
     assert "offset=2" in repr(Piece(0, 1, src, 2))
+
+
+def _naive_slice(t: TStr, a: int, b: int) -> list:
+    out = []
+    for p in t.pieces:
+        if p.end > a and p.start < b:
+            s, e = max(p.start, a), min(p.end, b)
+            out.append((s - a, e - a, p.offset + (s - p.start) if p.exact else p.offset, p.exact))
+    return out
+
+
+def test_slicing_a_text_of_many_pieces_matches_the_piecewise_definition():
+    # pieces in text order with gaps (characters written nowhere) and inexact
+    # runs: the bisecting slice must give exactly the clipped pieces
+    import random
+
+    src = SourceFile("f", "x" * 5000)
+    pieces, pos = [], 0
+    rng = random.Random(7)
+    for i in range(120):
+        pos += rng.choice((0, 0, 1, 3))  # gap
+        n = rng.randint(1, 9)
+        pieces.append(Piece(pos, pos + n, src, rng.randint(0, 4000), (), rng.random() < 0.7))
+        pos += n
+    t = TStr("y" * (pos + 2), tuple(pieces))
+    for _ in range(2000):
+        a = rng.randint(0, len(t.text) - 1)
+        b = rng.randint(a + 1, len(t.text))
+        got = [(p.start, p.end, p.offset, p.exact) for p in t[a:b].pieces]
+        assert got == _naive_slice(t, a, b), (a, b)

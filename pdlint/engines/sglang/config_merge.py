@@ -54,7 +54,15 @@ def _supported(flag: Flag) -> bool:
 
 
 def key_classes(table: FlagTable) -> tuple:
-    """(store_true keys, {unsupported key: flag}) as SGLang's merger computes them."""
+    """(store_true keys, {unsupported key: flag}) as SGLang's merger computes them
+    (once per table: every config file of a release needs the same sets)."""
+    cached = getattr(table, "_config_key_classes", None)
+    if cached is None:
+        cached = table._config_key_classes = _key_classes(table)
+    return cached
+
+
+def _key_classes(table: FlagTable) -> tuple:
     store_true = set()
     supported_keys = set()
     for f in table.flags:
