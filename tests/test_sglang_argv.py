@@ -166,3 +166,15 @@ def test_standalone_config_detection():
     assert config_merge.looks_like_config(["model-path", "tp-size", "port"], T)
     assert not config_merge.looks_like_config(["apiVersion", "kind", "metadata"], T)
     assert not config_merge.looks_like_config(["model-path", "foo", "bar", "baz"], T)
+
+
+def test_args_answers_are_memoised_and_a_later_resolution_replaces_one():
+    table = flags.load("0.5.23")
+    toks = [TStr.synthetic(w, "<t>") for w in shlex.split("--model-path m --disaggregation-mode prefill --port 30000")]
+    a = Args(argv.parse(table, toks), {}, "0.5.23")
+    assert a.get("port") == 30000 and a.get("port") == 30000
+    assert a.get("disaggregation_bootstrap_port") == 8998
+    # a resolution applied after construction (Dynamo replaces the bootstrap port)
+    a._set("disaggregation_bootstrap_port", argv.OPAQUE, "replaced")
+    assert a.get("disaggregation_bootstrap_port") is argv.OPAQUE and not a.known("disaggregation_bootstrap_port")
+    assert a.get("port") == 30000

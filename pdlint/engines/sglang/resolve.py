@@ -61,18 +61,28 @@ class Args:
         self.version = version
         self.overrides: dict = {}
         self.resolution_notes: dict = {}
+        self._memo: Optional[dict] = None  # get() answers, once the resolutions are applied
         mode = parsed.value("disaggregation_mode")
         self.role = mode if mode in ("prefill", "decode", "null") else None
         self._resolve()
+        self._memo = {}
 
     # -- raw access ---------------------------------------------------------
     def raw(self, dest: str) -> Any:
         return self.parsed.value(dest)
 
     def get(self, dest: str) -> Any:
-        if dest in self.overrides:
-            return self.overrides[dest]
-        return self.parsed.value(dest)
+        # the rules of one launch ask about 200 times, mostly for a few dests
+        memo = self._memo
+        if memo is not None:
+            try:
+                return memo[dest]
+            except KeyError:
+                pass
+        value = self.overrides[dest] if dest in self.overrides else self.parsed.value(dest)
+        if memo is not None:
+            memo[dest] = value
+        return value
 
     def explicit(self, dest: str) -> bool:
         return self.parsed.explicit(dest)
@@ -239,6 +249,8 @@ class Args:
     # -- SGLang's role-driven resolutions ------------------------------------
     def _set(self, dest: str, value: Any, note: str) -> None:
         self.overrides[dest] = value
+        if self._memo is not None:  # set after construction (e.g. Dynamo's port): answer afresh
+            self._memo.pop(dest, None)
         self.resolution_notes[dest] = note
 
     def _resolve(self) -> None:
