@@ -276,6 +276,13 @@ def group(launches: list) -> list:
                 files.setdefault(l.path, set()).update(_roles([l]))
                 if l.kind == "router":
                     files[l.path].add("router")
+    scoped_units: dict = {}  # path -> keys (in by_unit order) of the file-scoped units it holds
+    for i, (k, ls) in enumerate(by_unit.items()):
+        for l in ls:
+            if _file_scoped(l, k):
+                keys = scoped_units.setdefault(l.path, [])
+                if not keys or keys[-1][1] != k:
+                    keys.append((i, k))
     templates: dict = {}
     for path, roles in files.items():
         if {"prefill", "decode"} <= roles:
@@ -293,7 +300,7 @@ def group(launches: list) -> list:
             continue
         paths = sorted({p for ps in paired for r in ps.values() for p in r} |
                        {p for p, fam, role in members if role == "router"})
-        ukeys = [k for k, ls in by_unit.items() if any(l.path in paths and _file_scoped(l, k) for l in ls)]
+        ukeys = [k for _, k in sorted({ik for p in paths for ik in scoped_units.get(p, ())})]
         for k in ukeys[1:]:
             uf.union(ukeys[0], k)
         if ukeys:
