@@ -80,3 +80,16 @@ def test_bench_cli_generate_only(tmp_path):
     assert r.returncode == 0, r.stderr
     files = [p for p in out.rglob("*") if p.is_file() and ".git" not in p.parts]
     assert len(files) >= 10
+
+
+def test_the_table_names_the_yaml_parser_check_yaml_uses(bench, tmp_path):
+    # check-yaml's speed depends on whether ruamel.yaml.clib is installed: the
+    # benchmark says which parser the timed check-yaml had
+    import ruamel.yaml
+
+    script = tmp_path / "check-yaml"
+    script.write_text(f"#!{sys.executable}\nraise SystemExit(0)\n")
+    found = bench.check_yaml_parser(str(script))
+    assert found.startswith(f"ruamel.yaml {ruamel.yaml.__version__}, ")
+    assert found.endswith(("pure-Python parser", "C parser (libyaml, ruamel.yaml.clib)"))
+    assert bench.check_yaml_parser(str(tmp_path / "missing")) == ""
