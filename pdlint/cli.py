@@ -19,13 +19,15 @@ from pdlint import __version__
 SUBCOMMANDS = ("check", "show", "rule", "rules")
 
 
-def _common(p: argparse.ArgumentParser) -> None:
+def _common(p: argparse.ArgumentParser, formats: tuple = ("text", "json")) -> None:
     p.add_argument("--var", action="append", default=[], metavar="KEY=VALUE",
                    help="template variable for every render (wins over config and values files)")
     p.add_argument("--role-var", metavar="NAME", help="the template variable that holds the role")
     p.add_argument("--config", metavar="FILE", help="use this config file instead of discovering one")
     p.add_argument("--sglang-version", metavar="VERSION", help="SGLang release to judge against")
-    p.add_argument("--format", choices=("text", "json"), default="text", help="output format")
+    p.add_argument("--format", choices=formats, default="text",
+                   help="output format" + (" (github: Actions annotations; sarif: SARIF 2.1.0 for code scanning)"
+                                           if "sarif" in formats else ""))
     p.add_argument("--debug", action="store_true", help="show tracebacks of internal errors")
 
 
@@ -38,7 +40,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command")
     c = sub.add_parser("check", help="check files and directories (default)")
     c.add_argument("paths", nargs="*", metavar="PATH", help="files or directories (default: .)")
-    _common(c)
+    _common(c, ("text", "json", "github", "sarif"))
     c.add_argument("--strict", action="store_true", help="warnings fail the run too")
     c.add_argument("--exit-zero", action="store_true", help="exit 0 even with findings")
     c.add_argument("--no-hints", action="store_true", help="do not print fix hints")
@@ -127,6 +129,12 @@ def _scan(ns) -> int:
     if ns.format == "json":
         from pdlint.report import jsonfmt
         sys.stdout.write(jsonfmt.render(result.findings, result.launches, result.files))
+    elif ns.format == "sarif":
+        from pdlint.report import sarif
+        sys.stdout.write(sarif.render(result.findings, opts.cwd))
+    elif ns.format == "github":
+        from pdlint.report import github
+        sys.stdout.write(github.render(result.findings))
     else:
         from pdlint.report import text
         sys.stdout.write(text.render(result.findings, result.sources, result.files,

@@ -514,6 +514,15 @@ def test_ci_scan(tmp_path):
     r = ci_scan(clean, env, cwd=tmp_path)  # no PDLINT_REPORT: text only
     assert r.returncode == 0 and "JSON report" not in r.stdout, r.stdout
 
+    # SARIF for code scanning: same finding, same status
+    r = ci_scan(broken, {**env, "PDLINT_REPORT": "pdlint.sarif", "PDLINT_REPORT_FORMAT": "sarif"}, cwd=tmp_path)
+    assert r.returncode == 1 and "SARIF report written" in r.stdout, r.stdout
+    sarif = json.loads((tmp_path / "pdlint.sarif").read_text())
+    assert [(x["locations"][0]["physicalLocation"]["artifactLocation"]["uri"], x["ruleId"])
+            for x in sarif["runs"][0]["results"]] == [("deploy/pd.yaml.j2", "SGL101")]
+    r = ci_scan(clean, {**env, "PDLINT_REPORT": "x", "PDLINT_REPORT_FORMAT": "xml"}, cwd=tmp_path)
+    assert r.returncode == 2 and "json or sarif" in r.stdout, r.stdout
+
     r = ci_scan(tmp_path / "does-not-exist", env, cwd=tmp_path)
     assert r.returncode == 2, r.stdout
     r = ci_scan(clean, {**env, "PDLINT": "pdlint-not-installed"}, cwd=tmp_path)

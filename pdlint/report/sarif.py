@@ -1,0 +1,107 @@
+"""``--format sarif``: SARIF 2.1.0, what GitHub code scanning and other CI
+dashboards read (``github/codeql-action/upload-sarif``).
+
+One run; ``tool.driver.rules`` describes every rule that has a result (code,
+kebab name, What it does / Why is this bad / Fix, the full rule docs as
+``help.markdown``, default level).  A result carries the rule, the level
+(``error`` / ``warning``), the message, the location to edit (the path as
+reported, relative to ``%SRCROOT%``, which is the directory pdlint ran in),
+and every ``related:`` location of the text output as a related location.
+The prefill/decode role and the engine release checked are result
+properties.  Output is deterministic: results in the order of the findings
+(sorted), rules by code.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import urllib.parse
+
+from pdlint import __version__
+
+SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
+SRCROOT = "%SRCROOT%"
+
+
+def render(findings: list, cwd: str) -> str:
+    from pdlint.rules import all_rules
+    rules = all_rules()
+    codes = sorted({f.code for f in findings})
+    index = {code: i for i, code in enumerate(codes)}
+    descriptors = [_descriptor(rules[c]) if c in rules else {"id": c} for c in codes]
+    results = [_result(f, index[f.code]) for f in findings]
+    doc = {
+        "$schema": SCHEMA,
+        "version": "2.1.0",
+        "runs": [{
+            "tool": {"driver": {
+                "name": "pdlint",
+                "version": __version__,
+                "semanticVersion": __version__,
+                "rules": descriptors,
+            }},
+            "originalUriBaseIds": {SRCROOT: {"uri": _dir_uri(cwd)}},
+            "results": results,
+            "columnKind": "unicodeCodePoints",
+        }],
+    }
+    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+
+
+def _descriptor(rule) -> dict:
+    d = {
+        "id": rule.code,
+        "name": rule.name,
+        "shortDescription": {"text": rule.summary},
+        "fullDescription": {"text": rule.why or rule.summary},
+        "help": {"text": rule.fix or rule.summary, "markdown": rule.docs()},
+        "defaultConfiguration": {"level": _level(rule.severity)},
+        "properties": {"tags": [t for t in (rule.engine, rule.category) if t]},
+    }
+    return d
+
+
+def _result(f, rule_index: int) -> dict:
+    r = {
+        "ruleId": f.code,
+        "ruleIndex": rule_index,
+        "level": _level(f.severity),
+        "message": {"text": (f"[{f.role}] " if f.role else "") + f.message},
+        "locations": [_location(f.path, f.line, f.column, f.end_column)],
+    }
+    if f.related:
+        r["relatedLocations"] = [
+            dict(_location(x.path, x.line, x.column), id=i, message={"text": x.note})
+            for i, x in enumerate(f.related)]
+    props = {}
+    if f.role is not None:
+        props["role"] = f.role
+    if f.engine_version:
+        props["engineVersion"] = f.engine_version
+    if f.fix:
+        props["fix"] = f.fix
+    if props:
+        r["properties"] = props
+    return r
+
+
+def _location(path: str, line: int, column: int, end_column=None) -> dict:
+    region = {"startLine": max(1, line), "startColumn": max(1, column)}
+    if end_column and end_column > column:
+        region["endColumn"] = end_column
+    artifact = {"uri": urllib.parse.quote(path)}
+    if not (path.startswith("/") or path.startswith("<")):
+        artifact["uriBaseId"] = SRCROOT
+    return {"physicalLocation": {"artifactLocation": artifact, "region": region}}
+
+
+def _dir_uri(path: str) -> str:
+    p = os.path.abspath(path).replace(os.sep, "/")
+    if not p.startswith("/"):
+        p = "/" + p  # a Windows drive path
+    return "file://" + urllib.parse.quote(p.rstrip("/") + "/")
+
+
+def _level(severity: str) -> str:
+    return "error" if severity == "error" else "warning"
