@@ -90,9 +90,12 @@ def _location(path: str, line: int, column: int, end_column=None) -> dict:
     region = {"startLine": max(1, line), "startColumn": max(1, column)}
     if end_column and end_column > column:
         region["endColumn"] = end_column
-    artifact = {"uri": urllib.parse.quote(path)}
-    if not (path.startswith("/") or path.startswith("<")):
-        artifact["uriBaseId"] = SRCROOT
+    if path.startswith("/"):  # outside the working directory: pdlint reports it absolute
+        artifact = {"uri": "file://" + urllib.parse.quote(path)}
+    elif path.startswith("<"):  # not a file ("<command line>")
+        artifact = {"uri": urllib.parse.quote(path)}
+    else:
+        artifact = {"uri": urllib.parse.quote(path), "uriBaseId": SRCROOT}
     return {"physicalLocation": {"artifactLocation": artifact, "region": region}}
 
 
