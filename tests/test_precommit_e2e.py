@@ -218,6 +218,30 @@ def test_manifest_files_regex_skips(path):
     assert not re.search(manifest_hook()["files"], path), path
 
 
+def test_documented_files_override_reaches_extensionless_scripts_and_pdlint_skips_other_files(tmp_path,
+                                                                                                 monkeypatch):
+    """docs/pre-commit.md's opt-in `files` override passes every extensionless
+    file; pdlint then checks those with a shell shebang and skips the rest."""
+    from pdlint.cli import main
+
+    doc = (REPO / "docs" / "pre-commit.md").read_text()
+    m = re.search(r"^ +files: (\(\?i\).*\[\^/\.\]\+\)\$)$", doc, re.M)
+    assert m, "the override in docs/pre-commit.md"
+    override = m.group(1)
+    for path in SELECTED + ["bin/serve-prefill", "Makefile", "LICENSE"]:
+        assert re.search(override, path), path
+    for path in ["README.md", "a.json", "x.yaml.bak", "script.py", ".gitignore"]:
+        assert not re.search(override, path), path
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "LICENSE").write_text("* not yaml: [\n")
+    (tmp_path / "Makefile").write_text("all:\n\tpython -m sglang.launch_server --disaggregation-mode prefill "
+                                        "--enable-linear-replayssm-spec\n")
+    (tmp_path / "CODEOWNERS").write_text("key: value\n")
+    assert main(["check", "LICENSE", "Makefile", "CODEOWNERS"]) == 0
+    (tmp_path / "serve-prefill").write_text(BROKEN_SCRIPT)
+    assert main(["check", "LICENSE", "Makefile", "CODEOWNERS", "serve-prefill"]) == 1
+
+
 def test_git_hook_uses_the_manifest_pattern():
     """hooks/pre-commit selects the same names as the manifest (bash =~, with
     nocasematch, stands for the manifest's (?i))."""
