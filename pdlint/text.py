@@ -112,12 +112,6 @@ class Piece:
         return Piece(self.start + delta, self.end + delta, self.src, self.offset,
                      self.chain, self.exact, self.opaque, self.label)
 
-    def clipped(self, a: int, b: int) -> "Piece":
-        """The part of this piece inside [a, b), re-based to start at 0."""
-        s, e = max(self.start, a), min(self.end, b)
-        off = self.offset + (s - self.start) if self.exact else self.offset
-        return Piece(s - a, e - a, self.src, off, self.chain, self.exact, self.opaque, self.label)
-
 
 class TStr:
     """An immutable traced string (see the module docstring)."""
@@ -205,7 +199,7 @@ class TStr:
             first = max(bisect.bisect_right(starts, a) - 1, 0)
         else:
             first = 0
-        for i in range(first, len(pieces)):  # Piece.clipped, inlined: the hottest loop of a scan
+        for i in range(first, len(pieces)):  # each overlapping piece, clipped and re-based to a
             p = pieces[i]
             if p.start >= b:
                 break

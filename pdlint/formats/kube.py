@@ -60,9 +60,7 @@ def find_containers(docs: list, max_nodes: int = 50_000) -> list:
 def _walk(ref: yt.Ref, path: tuple, di: int, kind, name, out: list, budget: list, active: set, names: dict) -> None:
     r = yt.deref(ref)
     node = r.node
-    budget[0] -= 1
-    if budget[0] < 0:
-        raise WalkLimit("YAML alias expansion limit exceeded (the document expands to too many nodes)")
+    _spend(budget)
     if len(path) > 64 or id(node) in active:
         return
     if isinstance(node, yt.YMap):
@@ -75,7 +73,7 @@ def _walk(ref: yt.Ref, path: tuple, di: int, kind, name, out: list, budget: list
         if path and _is_container(path, keys):
             out.append(Container(r, path, di, kind, name, names))
             return
-        children = [(k, v) for k, v in items]
+        children = items
     elif isinstance(node, yt.YSeq):
         children = list(enumerate(yt.seq_items(r)))
     else:
@@ -84,13 +82,18 @@ def _walk(ref: yt.Ref, path: tuple, di: int, kind, name, out: list, budget: list
     try:
         for k, v in children:
             if v.node.__class__ is yt.YScalar:  # a leaf: counted, nothing to walk
-                budget[0] -= 1
-                if budget[0] < 0:
-                    raise WalkLimit("YAML alias expansion limit exceeded (the document expands to too many nodes)")
+                _spend(budget)
                 continue
             _walk(v, path + (k,), di, kind, name, out, budget, active, names)
     finally:
         active.discard(id(node))
+
+
+def _spend(budget: list) -> None:
+    """Count one node against the walk's budget (alias bombs expand to millions)."""
+    budget[0] -= 1
+    if budget[0] < 0:
+        raise WalkLimit("YAML alias expansion limit exceeded (the document expands to too many nodes)")
 
 
 def _is_container(path: tuple, keys: set) -> bool:
