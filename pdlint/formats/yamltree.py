@@ -240,10 +240,15 @@ def map_items(ref: Ref, _depth: int = 0) -> tuple:
     node = r.node
     if not isinstance(node, YMap) or _depth > 32:
         return ()
-    cached = node.memo.get(r.hops)
+    return _memoised(r, _depth)[0]
+
+
+def _memoised(r: Ref, _depth: int = 0) -> tuple:
+    """(items, {key: first value Ref}) of the mapping ``r`` (dereferenced), computed once per hops chain."""
+    cached = r.node.memo.get(r.hops)
     if cached is None:
-        cached = node.memo[r.hops] = _map_items(r, _depth)
-    return cached[0]
+        cached = r.node.memo[r.hops] = _map_items(r, _depth)
+    return cached
 
 
 def _map_items(r: Ref, _depth: int) -> tuple:
@@ -280,13 +285,7 @@ def get(ref: Ref, key: str) -> Optional[Ref]:
     node = r.node
     if not isinstance(node, YMap):
         return None
-    cached = node.memo.get(r.hops)
-    if cached is None:
-        map_items(r)
-        cached = node.memo.get(r.hops)
-        if cached is None:  # merge nesting beyond the depth bound
-            return None
-    return cached[1].get(key)
+    return _memoised(r)[1].get(key)
 
 
 def key_node(ref: Ref, key: str) -> Optional[YNode]:
