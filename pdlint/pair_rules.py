@@ -291,6 +291,7 @@ def _gpus(dep: Deployment, enabled) -> list:
                 out.append(cand(FEW_GPUS, l, g.token, msg, rel))
     if not (enabled(GPU_OVERLAP.code) or enabled(PARTIAL_PINNING.code)):
         return out
+    unpinned: dict = {}  # id(unpinned launch) -> (launch, its GPUs, [(pinned peer, its GPUs)])
     for a, b in _colocated_pairs(dep):
         ga, gb = _Gpus(a), _Gpus(b)
         if not (ga.ok and gb.ok):
@@ -317,17 +318,23 @@ def _gpus(dep: Deployment, enabled) -> list:
         elif ga.pinned != gb.pinned and enabled(PARTIAL_PINNING.code):
             free, pinned = (a, b) if gb.pinned else (b, a)
             gf, gp = (ga, gb) if free is a else (gb, ga)
-            first = min(gp.physical) if gp.physical else None
-            grow = ""
-            if first is not None and first >= gf.facts.base_gpu:
-                need = (first - gf.facts.base_gpu) // max(gf.facts.gpu_step, 1) + 1
-                grow = (f"; as soon as it needs {need} GPU{'s' if need != 1 else ''} it runs on GPU {first} too")
-            via = _via_variable(gf.facts.gpus_token)
-            msg = (f"this {free.role or 'server'} launch sets no CUDA_VISIBLE_DEVICES, so it counts GPUs from 0 and "
-                   f"uses {gf.describe()} ({_why_gpus(gf)}{via}), while the {pinned.role or 'other'} launch is "
-                   f"pinned to {gp.describe()} ({_why_gpus(gp)}){grow}")
-            rel = [rel_token(gp.token, pinned, f"the {who(pinned)} is pinned here")]
-            out.append(cand(PARTIAL_PINNING, free, None, msg, rel))
+            unpinned.setdefault(id(free), (free, gf, []))[2].append((pinned, gp))
+    for free, gf, peers in unpinned.values():  # one finding per unpinned launch, naming every pinned peer
+        pinned, gp = min(peers, key=lambda x: min(x[1].physical) if x[1].physical else 1 << 30)
+        first = min(gp.physical) if gp.physical else None
+        grow = ""
+        if first is not None and first >= gf.facts.base_gpu:
+            need = (first - gf.facts.base_gpu) // max(gf.facts.gpu_step, 1) + 1
+            grow = (f"; as soon as it needs {need} GPU{'s' if need != 1 else ''} it runs on GPU {first} too")
+        via = _via_variable(gf.facts.gpus_token)
+        others = ""
+        if len(peers) > 1:
+            others = f" (and {len(peers) - 1} other pinned launch{'es' if len(peers) > 2 else ''} of this script)"
+        msg = (f"this {free.role or 'server'} launch sets no CUDA_VISIBLE_DEVICES, so it counts GPUs from 0 and "
+               f"uses {gf.describe()} ({_why_gpus(gf)}{via}), while the {pinned.role or 'other'} launch is "
+               f"pinned to {gp.describe()} ({_why_gpus(gp)}){others}{grow}")
+        rel = [rel_token(g.token, l, f"the {who(l)} is pinned here") for l, g in peers]
+        out.append(cand(PARTIAL_PINNING, free, None, msg, rel))
     return out
 
 

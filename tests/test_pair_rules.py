@@ -209,6 +209,18 @@ def test_docker_without_host_network_has_its_own_ports(tmp_path, capsys, monkeyp
     assert {"PD150", "PD151"} <= set(codes(fs))
 
 
+def test_partial_pinning_is_reported_once_per_unpinned_launch(tmp_path, capsys, monkeypatch):
+    # one unpinned prefill, two pinned decodes: one PD152 on the prefill naming both pinned launches
+    fs = check(tmp_path, capsys, monkeypatch, {"pd.sh": (
+        f"{SG} --disaggregation-mode prefill &\n"
+        f"CUDA_VISIBLE_DEVICES=1 {SG} --disaggregation-mode decode --port 30001 &\n"
+        f"CUDA_VISIBLE_DEVICES=2 {SG} --disaggregation-mode decode --port 30002 &\n")})
+    (f,) = [f for f in fs if f["code"] == "PD152"]
+    assert f["role"] == "prefill" and f["line"] == 1
+    assert "pinned to GPU 1" in f["message"] and "1 other pinned launch" in f["message"]
+    assert sorted(r["line"] for r in f["related"]) == [2, 3]
+
+
 def test_port_collision_names_both_launches(tmp_path, capsys, monkeypatch):
     fs = check(tmp_path, capsys, monkeypatch, {"pd.sh": (
         f"CUDA_VISIBLE_DEVICES=0 {SG} --disaggregation-mode prefill --port 30000 &\n"

@@ -178,3 +178,32 @@ def test_args_answers_are_memoised_and_a_later_resolution_replaces_one():
     a._set("disaggregation_bootstrap_port", argv.OPAQUE, "replaced")
     assert a.get("disaggregation_bootstrap_port") is argv.OPAQUE and not a.known("disaggregation_bootstrap_port")
     assert a.get("port") == 30000
+
+
+def test_did_you_mean_only_for_close_matches():
+    from pdlint.suggest import close_matches
+    # a typo (one edit, a swap, underscores) gets a hint; a different word does not
+    j = judge("--model-path m --model-name x")
+    assert "SGL001" in j.codes and "did you mean" not in j.messages[0]
+    j = judge("--model-path m --disaggregation-mdoe prefill")
+    assert "did you mean --disaggregation-mode" in j.messages[0]
+    assert close_matches("--gpu-memory-utilisation", ["--gpu-memory-utilization", "--max-model-len"]) == [
+        "--gpu-memory-utilization"]
+    assert close_matches("--tp", ["--pp", "--tp-size"]) == []  # too short to guess
+    assert close_matches("--tp_size", ["--tp-size", "--pp-size"]) == ["--tp-size"]
+    assert close_matches("--model-name", ["--model-path", "--served-model-name"]) == []
+
+
+def test_model_family_inference_and_its_doc():
+    import os
+    from pdlint.models import family, markdown
+    assert family("deepseek-ai/DeepSeek-V3-0324").mla and family("/models/Kimi-K2-Instruct/").mla
+    assert family("nvidia/DeepSeek-R1-FP4").name == "DeepSeek-R1"
+    assert family("deepseek-ai/DeepSeek-R1-Distill-Qwen-7B") is None
+    assert family("/data/deepseek-v3-models/Qwen3-8B") is None  # only the last component counts
+    assert family("/hf/hub/models--deepseek-ai--DeepSeek-V2-Lite/snapshots/" + "a" * 40).name == "DeepSeek-V2"
+    v4 = family("deepseek-ai/DeepSeek-V4")
+    assert (v4.mla, v4.hybrid) == (False, "swa")
+    assert family(None) is None and family("") is None and family("Qwen/Qwen3-8B") is None
+    doc = open(os.path.join(os.path.dirname(__file__), "..", "docs", "models.md")).read()
+    assert markdown() in doc

@@ -9,7 +9,6 @@ and rule hits into located candidate findings.
 
 from __future__ import annotations
 
-import difflib
 import functools
 import re
 import shlex
@@ -237,9 +236,8 @@ def _explain_unknown(err, parsed, info: SglangInfo, launch: Launch) -> tuple:
     if "_" in name and (table.lookup(dashed) or len(table.prefix_matches(dashed)) == 1):
         hint = f"; did you mean {table.lookup(dashed).primary if table.lookup(dashed) else dashed}?"
     else:
-        close = difflib.get_close_matches(name, table.options, n=3, cutoff=0.7)
-        if close:
-            hint = "; did you mean " + " or ".join(close) + "?"
+        from pdlint.suggest import hint as close_hint
+        hint = close_hint(name, table.options)
     return "unknown", f"{err.message} (not an SGLang {info.version} flag{hint})"
 
 

@@ -124,7 +124,8 @@ def _example(e, fires: bool) -> PairExample:
 def _shell(e: PairExample) -> str:
     def line(role, argv, env):
         pre = " ".join(f"{k}={v}" for k, v in env)
-        return (pre + " " if pre else "") + (f"python -m sglang.launch_server --model-path MODEL "
+        model = "" if re.search(r"(^|\s)--model(-path)?[\s=]", argv) else "--model-path MODEL "
+        return (pre + " " if pre else "") + (f"python -m sglang.launch_server {model}"
                                              f"--disaggregation-mode {role} {argv}").rstrip()
     return "# prefill\n" + line("prefill", e.prefill, e.env_prefill) + " &\n# decode\n" + \
         line("decode", e.decode, e.env_decode)

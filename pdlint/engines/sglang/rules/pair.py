@@ -445,17 +445,69 @@ def attn_tp(a):
         "... hybrid models yet\", llm-d/llm-d#2433), MXFP8 KV caches, unified memory and KV sharding.",
     fix="Prefer equal attention TP on both roles; keep different sizes only for MLA models, and make them divide "
         "each other.",
-    fire=[px("--tp-size 4", "--tp-size 2"), px("--tp-size 1", "--tp-size 4")],
-    quiet=[px("--tp-size 2", "--tp-size 2"), px("--tp-size 8 --dp-size 8 --enable-dp-attention", "--tp-size 1")],
-    notes="A warning: whether the model is MLA (or hybrid) is not known from the flags.")
+    fire=[px("--tp-size 4", "--tp-size 2"), px("--tp-size 1", "--tp-size 4"),
+          px("--model-path Qwen/Qwen3-8B --tp-size 4", "--model-path Qwen/Qwen3-8B --tp-size 2")],
+    quiet=[px("--tp-size 2", "--tp-size 2"), px("--tp-size 8 --dp-size 8 --enable-dp-attention", "--tp-size 1"),
+           px("--model-path deepseek-ai/DeepSeek-V3 --tp-size 8", "--model-path deepseek-ai/DeepSeek-V3 --tp-size 4"),
+           px("--model-path /models/Kimi-K2-Instruct --tp-size 4", "--model-path /models/Kimi-K2-Instruct --tp-size 8")],
+    notes="A warning: whether the model is MLA (or hybrid) is not in the flags. Quiet when the model path names a "
+          "family known to be MLA (DeepSeek V2/V3/R1, Kimi K2, ...: the inference is documented in "
+          "docs/models.md); for a known non-MLA sliding-window hybrid (DeepSeek-V4) with pipeline parallelism on "
+          "the prefill SGLang refuses the transfer (SGL830).")
 def _attn_tp(p, d):
     pt, dt = attn_tp(p), attn_tp(d)
     if pt is None or dt is None or pt == dt:
         return None
+    fams = [model_family(a) for a in (p, d)]
+    if any(f is not None and f.mla for f in fams) and not any(f is not None and not f.mla for f in fams):
+        return None  # an MLA model: the decode pulls whole latent rows, as SGLang expects
+    if any(f is not None and f.hybrid == "swa" for f in fams) and p.gt("pp_size", 1):
+        return None  # SGL830 reports the refusal
     note = f"attention TP {pt} on the prefill, {dt} on the decode"
     if max(pt, dt) % min(pt, dt):
         note += "; the sizes do not divide each other, which SGLang's KV slicing assumes"
     return PairHit("decode", "tp_size", other=("tp_size",), note=note)
+
+
+def model_family(a):
+    """The model family the launch's ``--model-path`` names (:mod:`pdlint.models`), or None."""
+    from pdlint.models import family
+    path = a.get("model_path")
+    return family(path) if a.known("model_path") and isinstance(path, str) else None
+
+
+@sgl_pair_rule(
+    "SGL830", "attention-tp-differs-swa-hybrid-with-pp",
+    upstream="PD Disaggregation does NOT support PD different TP sizes for non-MLA SWA hybrid models with pipeline "
+             "parallelism yet.",
+    source="disaggregation/common/conn.py:1766", upstream_id="xr-attn-tp-ratio",
+    summary="Reports a pair serving a known non-MLA sliding-window hybrid model (DeepSeek-V4, inferred from "
+            "`--model-path`) whose attention TP sizes differ while the prefill runs pipeline parallelism "
+            "(`--pp-size` > 1).",
+    why="With different attention TP the prefill slices the sliding-window KV by heads for each decode rank; the "
+        "SWA pool has no layer ids and starts every pipeline stage at layer 0, so a prefill stage's entries cannot "
+        "be paired with the decode's layers and SGLang raises at the first transfer, after both servers booted "
+        "(the warning SGL815 gives for unknown models is an error for this family).",
+    fix="Use the same attention TP size on both roles, or run the prefill with `--pp-size 1`.",
+    fire=[px("--model-path deepseek-ai/DeepSeek-V4 --tp-size 4 --pp-size 2",
+             "--model-path deepseek-ai/DeepSeek-V4 --tp-size 8")],
+    quiet=[px("--model-path deepseek-ai/DeepSeek-V4 --tp-size 8 --pp-size 2",
+              "--model-path deepseek-ai/DeepSeek-V4 --tp-size 8"),
+           px("--model-path deepseek-ai/DeepSeek-V4 --tp-size 4", "--model-path deepseek-ai/DeepSeek-V4 --tp-size 8"),
+           px("--model-path deepseek-ai/DeepSeek-V3 --tp-size 4 --pp-size 2",
+              "--model-path deepseek-ai/DeepSeek-V3 --tp-size 8")],
+    notes="The model family comes from the last component of `--model-path` (docs/models.md); a model pdlint "
+          "cannot name keeps the SGL815 warning.")
+def _swa_hybrid_tp_pp(p, d):
+    pt, dt = attn_tp(p), attn_tp(d)
+    if pt is None or dt is None or pt == dt or not p.gt("pp_size", 1):
+        return None
+    fams = [model_family(a) for a in (p, d)]
+    if not any(f is not None and f.hybrid == "swa" and not f.mla for f in fams):
+        return None
+    return PairHit("prefill", "pp_size", other=("tp_size",),
+                   note=f"{next(f.name for f in fams if f is not None)}: attention TP {pt} on the prefill, "
+                        f"{dt} on the decode, --pp-size {p.get('pp_size')} on the prefill")
 
 
 @sgl_pair_rule(
