@@ -81,6 +81,7 @@ class Parsed:
     errors: list = field(default_factory=list)
     incomplete: bool = False
     config_path: Optional[str] = None
+    merge_failed: bool = False  # SGLang's --config merge stopped the launch before argparse
     _values: dict = field(default_factory=dict, repr=False)
 
     def dest(self, dest: str) -> str:

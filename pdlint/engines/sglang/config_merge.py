@@ -40,6 +40,16 @@ class Merge:
     config: Optional[SourceFile] = None
     unresolved: bool = False  # a --config file pdlint could not read
 
+    @property
+    def failed(self) -> bool:
+        """SGLang stops in the merge (before argparse runs)."""
+        return any(e.kind in FATAL for e in self.errors)
+
+
+# merge errors that stop SGLang; the others are pdlint's warnings about a merge that ran
+FATAL = frozenset({"config-multiple", "config-missing-path", "config-suffix", "config-yaml",
+                   "config-not-mapping", "config-unsupported"})
+
 
 def _config_keys(flag: Flag) -> set:
     return {flag.dest} | {o[2:].replace("-", "_") for o in flag.option_strings if o.startswith("--")}
@@ -127,7 +137,8 @@ def config_tokens(src: SourceFile, table: FlagTable, via: Optional[tuple] = None
     try:
         docs = yt.compose(src.text)
     except yt.YamlError as e:
-        errors.append(ArgError("config-yaml", doc[e.index:e.index + 1] if src.text else doc,
+        at = min(e.index, len(src.text.rstrip()) - 1)  # an error at the end: the last character written
+        errors.append(ArgError("config-yaml", doc[at:at + 1] if at >= 0 else doc,
                                f"invalid YAML in config file: {e.message}", "--config"))
         return [], errors, False
     root = docs[0].root if docs else None

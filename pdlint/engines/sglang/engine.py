@@ -81,6 +81,16 @@ def interpret(launch: Launch, ctx: EngineContext) -> None:
     parsed = argv_mod.parse(table, merged.tokens, merged.config_count)
     parsed.config_path = merged.config.path if merged.config else None
     parsed.incomplete = parsed.incomplete or merged.unresolved or bool(wrapped and wrapped.incomplete)
+    if merged.errors:
+        # SGLang's merger runs before argparse: its errors come first, and a merge that
+        # stopped SGLang leaves the file's flags unread (no "missing --model-path" from the
+        # parse, no "given twice" for the two --config SGLang refused)
+        fatal = merged.failed
+        parsed.errors = list(merged.errors) + [
+            e for e in parsed.errors
+            if not (fatal and (e.kind == "required" or e.option == "--config" or e.token.text == "--config"))]
+        if fatal:
+            parsed.merge_failed = True
     args = Args(parsed, launch.env, version)
     if wrapped is not None:
         parsed.errors = list(wrapped.errors) + parsed.errors
@@ -260,7 +270,10 @@ def _repeats(launch: Launch, info: SglangInfo, enabled) -> list:
     if not enabled(REPEATED.code):
         return []
     by_dest: dict = {}
+    refused = any(e.kind == "config-multiple" for e in info.merge.errors)  # SGL023 says it
     for occ in info.parsed.occurrences:
+        if refused and "--config" in occ.flag.option_strings:
+            continue
         by_dest.setdefault((occ.dest, occ.from_config), []).append(occ)
     out = []
     for (dest, _), occs in by_dest.items():

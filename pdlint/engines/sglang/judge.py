@@ -22,16 +22,20 @@ class Judgement:
     role: Optional[str] = None
 
 
-def judge(argv, env: Optional[dict] = None, version: Optional[str] = None) -> Judgement:
+def judge(argv, env: Optional[dict] = None, version: Optional[str] = None,
+          files: Optional[dict] = None) -> Judgement:
     """Judge ``python -m sglang.launch_server ARGV`` (a string or a list of words)
-    with environment ``env``, against SGLang ``version`` (default: newest)."""
+    with environment ``env``, against SGLang ``version`` (default: newest).
+    ``files`` maps a path as written in the argv (a ``--config`` file) to its text."""
     from pdlint.engines.sglang.engine import EngineContext, candidates, interpret
+    from pdlint.text import SourceFile
+    sources = {p: SourceFile(p, text) for p, text in (files or {}).items()}
     words = shlex.split(argv) if isinstance(argv, str) else list(argv)
     tokens = [TStr.synthetic(w, "<argv>") for w in words]
     env_t = {k: TStr.synthetic(str(v), "<env>") for k, v in (env or {}).items()}
     launch = Launch(path="<argv>", line=1, engine="sglang", entrypoint="python -m sglang.launch_server",
                     kind="server", command=[TStr.synthetic("python", "<argv>")], argv=tokens, env=env_t)
-    interpret(launch, EngineContext(resolve_config=lambda tok, l: None, version=version))
+    interpret(launch, EngineContext(resolve_config=lambda tok, l: sources.get(tok.text), version=version))
     rules = all_rules()
     cands = candidates(launch, lambda code: True)
     codes = [c.code for c in cands]
