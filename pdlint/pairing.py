@@ -15,7 +15,11 @@ disaggregated model together:
   load-balancer or proxy file of the same name joins them.
 
 Inside a deployment every prefill server is paired with every decode server of
-the same engine (:class:`Pair`).  Launches of one command that the template or
+the same engine (:class:`Pair`), each as the role :func:`pair_role` gives: the
+role its structure names where the structure and the flags disagree (a
+``decode.sh`` beside ``prefill.sh`` whose ``kv_role`` is ``kv_producer``,
+:func:`sibling_structure`; a CRD role whose flags name the other role), else
+the role its flags give.  Launches of one command that the template or
 script produced more than once (shell branches that only change the
 environment, one line rendered per node) are one *instance* with variants;
 worker ranks of a multi-node instance (``meta['group_role'] == 'worker'``,
@@ -187,8 +191,56 @@ def _file_scoped(launch: Launch, key: str) -> bool:
     return key == launch.path or key.startswith(launch.path + "#")
 
 
+def pair_role(launch: Launch) -> Optional[str]:
+    """The role a launch is paired as: its structure's role where the structure (a CRD field, a values key, a
+    sibling file name) names one role and the flags the other (PD101 reports the contradiction; pairing by the
+    structure keeps the pair rules running), else the role its flags give."""
+    sr = launch.structural_role
+    if sr in ("prefill", "decode") and launch.role in ("prefill", "decode") and sr != launch.role:
+        return sr
+    return launch.role
+
+
 def _roles(launches: list) -> set:
-    return {l.role for l in launches if l.kind == "server" and l.role in ("prefill", "decode")}
+    return {pair_role(l) for l in launches if l.kind == "server" and pair_role(l) in ("prefill", "decode")}
+
+
+def sibling_structure(launches: list) -> None:
+    """Give the launches of a sibling file whose name names one role (``decode.sh``) while its flags name the
+    other (``kv_role: kv_producer``) the file name's role as their structural role, when a sibling file named
+    for the flags' role exists (``prefill.sh``): the file name is the structure that pairs them.  Runs once
+    after the engine adapters set the flag roles, before the structure rules (PD101) and pairing."""
+    files: dict = {}  # path -> (flag roles of its file-scoped servers, the launches)
+    for l in launches:
+        if l.kind != "server" or not _file_scoped(l, unit_key(l)) or l.structural_role is not None:
+            continue
+        roles, ls = files.setdefault(l.path, (set(), []))
+        ls.append(l)
+        if l.role in ("prefill", "decode"):
+            roles.add(l.role)
+    named: dict = {}  # (template key, family) -> {name role: [paths]}
+    for path, (roles, _) in files.items():
+        for key, fam, role in role_word_keys(path):
+            if fam is not None:
+                named.setdefault((key, fam), {}).setdefault(role, []).append(path)
+    for (key, fam), by_role in named.items():
+        if not ("prefill" in by_role and "decode" in by_role):
+            continue
+        for role, paths in by_role.items():
+            other = "decode" if role == "prefill" else "prefill"
+            for path in paths:
+                roles, ls = files[path]
+                if roles != {other}:
+                    continue  # agrees with its name (or holds both roles, or none known)
+                sibling = next((p for p in by_role[other] if p != path), None)
+                if sibling is None:
+                    continue
+                word = ROLE_WORDS[fam][0 if role == "prefill" else 1]
+                for l in ls:
+                    if l.role == other:
+                        l.structural_role = role
+                        l.meta["role_how"] = f"the file name ({word!r} in {path}, beside {sibling})"
+                        l.meta["role_from_sibling"] = sibling
 
 
 class _UF:
@@ -348,11 +400,11 @@ def pair_launches(launches: list) -> list:
     for d in deps:
         engines = []
         for l in d.servers:
-            if l.role in ("prefill", "decode") and l.engine not in engines:
+            if pair_role(l) in ("prefill", "decode") and l.engine not in engines:
                 engines.append(l.engine)
         for eng in engines:
-            ps = _instances([l for l in d.servers if l.engine == eng and l.role == "prefill"])
-            ds = _instances([l for l in d.servers if l.engine == eng and l.role == "decode"])
+            ps = _instances([l for l in d.servers if l.engine == eng and pair_role(l) == "prefill"])
+            ds = _instances([l for l in d.servers if l.engine == eng and pair_role(l) == "decode"])
             d.instances.setdefault("prefill", []).extend(ps)
             d.instances.setdefault("decode", []).extend(ds)
             combos = [(p, q) for p in ps for q in ds]

@@ -27,8 +27,10 @@ ROLE_MISMATCH = register(Rule(
     "PD101", "structural-role-mismatch", ERROR,
     "Reports a launch whose structure names one role (a CRD field such as a RoleBasedGroup role name, Dynamo "
     "`subComponentType`/`type`, OME `engineConfig`/`decoderConfig`, KServe `spec.prefill`, a Helm values or "
-    "srt-slurm `prefill:`/`decode:` section, a resource name) while its flags (`--disaggregation-mode`, a "
-    "runtime sidecar's `worker_type`) name the other.",
+    "srt-slurm `prefill:`/`decode:` section, a resource name, a sibling file name such as `decode.sh` beside "
+    "`prefill.sh`) while its flags (`--disaggregation-mode`, vLLM's `kv_role`, a runtime sidecar's "
+    "`worker_type`) name the other. The launch is then paired as the role its structure names, so the "
+    "prefill/decode pair checks still run (e.g. two `kv_producer`s).",
     "The operator, router and pairing all treat the pod as the role its structure names (service selectors, "
     "router discovery by role label, the DGD component type), while the engine runs as the role its flag names: "
     "prefill traffic reaches a decode server (or the reverse) and requests hang or fail at the KV hand-off. A "
@@ -182,10 +184,14 @@ def role_findings(launch: Launch) -> list:
                                 f"starts it as an ordinary (non-disaggregated) server",
                                 _structure_related(launch), sr))
     elif launch.role in ROLES and launch.role != sr:
-        tok = next((t for t in launch.argv if launch.role in t.text or
-                    {"prefill": "kv_producer", "decode": "kv_consumer"}[launch.role] in t.text), None)
+        kv = getattr(launch.parsed, "kv", None)  # vLLM: the kv_role value itself
+        node = kv.get("kv_role") if kv is not None and getattr(kv, "node", None) is not None else None
+        tok = node.tok if node is not None else \
+            next((t for t in launch.argv if launch.role in t.text or
+                  {"prefill": "kv_producer", "decode": "kv_consumer"}[launch.role] in t.text), None)
         out.append(_finding(ROLE_MISMATCH, tok, launch,
-                            f"{how} makes this the {sr} server, but its flags make it {launch.role!r}",
+                            f"{how} makes this the {sr} server, but its flags make it {launch.role!r}; pdlint "
+                            f"pairs it as the {sr} server (its structure) so the pair checks still run",
                             _structure_related(launch), launch.role))
     for role, tok, note in launch.meta.get("role_claims", ()):
         if role != sr:
@@ -422,7 +428,9 @@ def sh_c_findings(script: TStr) -> list:
 
 def check(launches: list) -> list:
     """PD101, PD102, PD105 and PD107 over all extracted launches."""
+    from pdlint.pairing import sibling_structure
     out: list = []
+    sibling_structure(launches)
     for l in launches:
         out += role_findings(l)
     out += drift_findings(launches)

@@ -241,3 +241,77 @@ def test_corpus_pairs(paths, engine, p, d):
     assert len(pairs) == 1, [(x.prefill.path, x.decode.path) for x in pairs]
     (pr,) = pairs
     assert pr.engine == engine and pr.prefill.path.endswith(p) and pr.decode.path.endswith(d)
+
+
+# ---------------------------------------------------------------------------
+# pairing by structure when the role flags disagree (PD101 + the pair rules)
+# ---------------------------------------------------------------------------
+
+def _scan(tmp_path, capsys, monkeypatch, files):
+    import json
+    from pdlint.cli import main
+    for rel, text in files.items():
+        p = tmp_path / rel
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(text)
+    monkeypatch.chdir(tmp_path)
+    main(["check", "--format", "json", "--exit-zero", *files])
+    return json.loads(capsys.readouterr().out)["findings"]
+
+
+VKV = "vllm serve Qwen/Qwen3-8B --port {port} --kv-transfer-config '{{\"kv_connector\":\"{c}\",\"kv_role\":\"{r}\"}}'\n"
+
+
+def test_decode_file_with_producer_role_is_paired_by_its_name(tmp_path, capsys, monkeypatch):
+    fs = _scan(tmp_path, capsys, monkeypatch, {
+        "prefill.sh": VKV.format(port=8100, c="P2pNcclConnector", r="kv_producer"),
+        "decode.sh": VKV.format(port=8200, c="NixlConnector", r="kv_producer")})
+    (m,) = [f for f in fs if f["code"] == "PD101"]
+    assert m["path"] == "decode.sh" and m["severity"] == "error"
+    assert "'decode' in decode.sh" in m["message"] and "its flags make it 'prefill'" in m["message"]
+    assert m["column"] == VKV.format(port=8200, c="NixlConnector", r="kv_producer").index("kv_producer") + 1
+    # paired as prefill.sh -> decode.sh: the pair rules and the deployment rules run
+    codes = sorted(f["code"] for f in fs)
+    assert "VLLM010" in codes and "VLLM017" in codes
+
+
+def test_sglang_decode_file_with_prefill_mode_is_paired(tmp_path, capsys, monkeypatch):
+    sg = "python -m sglang.launch_server --model-path M --disaggregation-mode prefill --page-size {n}\n"
+    fs = _scan(tmp_path, capsys, monkeypatch, {"run_prefill.sh": sg.format(n=32), "run_decode.sh": sg.format(n=64)})
+    (m,) = [f for f in fs if f["code"] == "PD101"]
+    assert m["path"] == "run_decode.sh" and "--disaggregation-mode is 'prefill'" in m["message"]
+    assert "SGL801" in [f["code"] for f in fs]  # page sizes compared as a pair
+
+
+def test_agreeing_siblings_and_lone_files_get_no_structural_role(tmp_path, capsys, monkeypatch):
+    fs = _scan(tmp_path, capsys, monkeypatch, {
+        "prefill.sh": VKV.format(port=8100, c="NixlConnector", r="kv_producer"),
+        "decode.sh": VKV.format(port=8200, c="NixlConnector", r="kv_consumer"),
+        "other/decode.sh": VKV.format(port=8200, c="NixlConnector", r="kv_producer")})
+    assert [f for f in fs if f["code"] in ("PD101", "VLLM017", "VLLM010")] == []
+
+
+def test_crd_role_contradicting_flags_is_paired_by_the_crd(tmp_path, capsys, monkeypatch):
+    doc = """apiVersion: workloads.x-k8s.io/v1alpha1
+kind: RoleBasedGroup
+metadata: {name: g}
+spec:
+  roles:
+    - name: prefill
+      template:
+        spec:
+          containers:
+            - name: s
+              command: [python3, -m, sglang.launch_server, --model-path, M, --disaggregation-mode, prefill,
+                        --page-size, "32"]
+    - name: decode
+      template:
+        spec:
+          containers:
+            - name: s
+              command: [python3, -m, sglang.launch_server, --model-path, M, --disaggregation-mode, prefill,
+                        --page-size, "64"]
+"""
+    fs = _scan(tmp_path, capsys, monkeypatch, {"rbg.yaml": doc})
+    assert [f["code"] for f in fs if f["code"] == "PD101"] == ["PD101"]
+    assert "SGL801" in [f["code"] for f in fs]
