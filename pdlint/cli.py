@@ -29,6 +29,16 @@ def _common(p: argparse.ArgumentParser, formats: tuple = ("text", "json")) -> No
                    help="output format" + (" (github: Actions annotations; sarif: SARIF 2.1.0 for code scanning)"
                                            if "sarif" in formats else ""))
     p.add_argument("--debug", action="store_true", help="show tracebacks of internal errors")
+    p.add_argument("--output-file", "-o", metavar="FILE", help="write the report to FILE instead of stdout")
+
+
+def _selection_options(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group("rule selection (as in ruff; applied after the config file's)")
+    g.add_argument("--select", action="append", metavar="CODES",
+                   help="comma-separated codes or prefixes to enable; replaces the default set (ALL: every rule)")
+    g.add_argument("--extend-select", action="append", metavar="CODES",
+                   help="codes or prefixes to enable in addition (e.g. an off-by-default rule)")
+    g.add_argument("--ignore", action="append", metavar="CODES", help="codes or prefixes to disable")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -44,10 +54,16 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--strict", action="store_true", help="warnings fail the run too")
     c.add_argument("--exit-zero", action="store_true", help="exit 0 even with findings")
     c.add_argument("--no-hints", action="store_true", help="do not print fix hints")
+    c.add_argument("--statistics", action="store_true",
+                   help="print the number of findings per rule instead of the findings")
+    c.add_argument("--quiet", "-q", action="store_true",
+                   help="print the findings and nothing else (no summary, no warnings)")
+    _selection_options(c)
     s = sub.add_parser("show", help="print every launch found, per role, with each token's origin")
     s.add_argument("paths", nargs="+", metavar="PATH")
     s.add_argument("--role", choices=("prefill", "decode", "null"), help="only launches of this role")
     _common(s)
+    _selection_options(s)
     r = sub.add_parser("rule", help="print one rule's documentation")
     r.add_argument("code", metavar="CODE", help="rule code or name, e.g. SGL101")
     rs = sub.add_parser("rules", help="list every rule")
@@ -64,6 +80,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         ns = parser.parse_args(args_list)
     except SystemExit as e:
         return 2 if e.code not in (0, None) else 0
+    except BrokenPipeError:  # `pdlint --help | head -1`
+        _stdout_gone()
+        return 0
     try:
         if ns.command == "rule":
             return _rule(ns.code)
@@ -72,6 +91,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return _scan(ns)
     except KeyboardInterrupt:  # pragma: no cover
         return 130
+    except BrokenPipeError:  # a write that _emit did not guard: end quietly all the same
+        _stdout_gone()
+        return 0
     except Exception as e:  # internal error: a message, not a traceback (unless --debug)
         from pdlint.config import ConfigError
         from pdlint.lint import UsageError
@@ -82,6 +104,47 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         else:
             sys.stderr.write(f"pdlint: internal error: {type(e).__name__}: {e} (run with --debug for details)\n")
         return 2
+
+
+def _emit(text: str, output_file: Optional[str] = None) -> None:
+    """Write output to stdout (or ``--output-file``).  A reader that went away
+    (``pdlint rules | head -1``) ends the output quietly: the command still
+    returns its own exit code."""
+    if output_file:
+        try:
+            with open(output_file, "w", encoding="utf-8") as f:
+                f.write(text)
+        except OSError as e:
+            from pdlint.lint import UsageError
+            raise UsageError(f"cannot write {output_file}: {e.strerror or e}") from None
+        return
+    try:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        _stdout_gone()
+
+
+def _stdout_gone() -> None:
+    """Point stdout at /dev/null, so that the interpreter's final flush does
+    not print "Exception ignored ... BrokenPipeError" (Python's documented recipe)."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):  # stdout without a file descriptor (tests)
+        pass
+
+
+def _selection(ns):
+    from pdlint.config import Selection, parse_selectors, unknown_selectors
+    from pdlint.lint import UsageError
+    sel = Selection(parse_selectors(ns.select) if ns.select else None, parse_selectors(ns.extend_select),
+                    parse_selectors(ns.ignore))
+    bad = unknown_selectors(sel.selectors())
+    if bad:
+        raise UsageError(f"unknown rule selector{'s' if len(bad) > 1 else ''} {', '.join(map(repr, bad))} "
+                         "(codes or prefixes from `pdlint rules`, or ALL)")
+    return sel if sel else None
 
 
 def _variables(pairs: list) -> dict:
@@ -116,33 +179,44 @@ def _scan(ns) -> int:
     from pdlint.lint import run
     cwd = os.getcwd()
     opts = Options(cwd=cwd, variables=_variables(ns.var), role_var=ns.role_var,
-                   engine_version=ns.sglang_version)
+                   engine_version=ns.sglang_version, selection=_selection(ns))
     old_threshold = _fewer_gc_passes()
     try:
         result = run(list(ns.paths) or ["."], opts, ns.config)
     finally:
         gc.set_threshold(*old_threshold)
-    for w in result.warnings:
-        sys.stderr.write(f"pdlint: warning: {w}\n")
+    quiet = getattr(ns, "quiet", False)
+    if not quiet:
+        for w in result.warnings:
+            sys.stderr.write(f"pdlint: warning: {w}\n")
     if ns.command == "show":
         return _show(ns, result)
-    if ns.format == "json":
+    status = _status(ns, result.findings)
+    if ns.statistics:
+        from pdlint.report import stats
+        _emit(stats.render(result.findings, ns.format), ns.output_file)
+    elif ns.format == "json":
         from pdlint.report import jsonfmt
-        sys.stdout.write(jsonfmt.render(result.findings, result.launches, result.files))
+        _emit(jsonfmt.render(result.findings, result.launches, result.files), ns.output_file)
     elif ns.format == "sarif":
         from pdlint.report import sarif
-        sys.stdout.write(sarif.render(result.findings, opts.cwd))
+        _emit(sarif.render(result.findings, opts.cwd), ns.output_file)
     elif ns.format == "github":
         from pdlint.report import github
-        sys.stdout.write(github.render(result.findings))
+        _emit(github.render(result.findings), ns.output_file)
     else:
         from pdlint.report import text
-        sys.stdout.write(text.render(result.findings, result.sources, result.files,
-                                     color=text.use_color(sys.stdout), show_fix=not ns.no_hints))
+        _emit(text.render(result.findings, result.sources, result.files,
+                          color=not ns.output_file and text.use_color(sys.stdout), show_fix=not ns.no_hints,
+                          summary=not quiet), ns.output_file)
+    return status
+
+
+def _status(ns, findings: list) -> int:
     if ns.exit_zero:
         return 0
-    errors = any(f.severity == "error" for f in result.findings)
-    warnings = any(f.severity == "warning" for f in result.findings)
+    errors = any(f.severity == "error" for f in findings)
+    warnings = any(f.severity == "warning" for f in findings)
     return 1 if errors or (ns.strict and warnings) else 0
 
 
@@ -153,9 +227,8 @@ def _show(ns, result) -> int:
     if ns.format == "json":
         import json
         from pdlint.report.jsonfmt import launch_dict
-        sys.stdout.write(json.dumps({"version": 1, "files": result.files,
-                                     "launches": [launch_dict(l) for l in launches],
-                                     "pairs": as_dicts(deps, launches)}, indent=2) + "\n")
+        _emit(json.dumps({"version": 1, "files": result.files, "launches": [launch_dict(l) for l in launches],
+                          "pairs": as_dicts(deps, launches)}, indent=2) + "\n", ns.output_file)
         return 0
     out = []
     for l in launches:
@@ -219,7 +292,7 @@ def _show(ns, result) -> int:
         out.append("")
     out.append(f"{len(launches)} launch{'es' if len(launches) != 1 else ''} in {result.files} file"
                f"{'s' if result.files != 1 else ''}, {npairs} prefill/decode pair{'s' if npairs != 1 else ''}.")
-    sys.stdout.write("\n".join(out) + "\n")
+    _emit("\n".join(out) + "\n", ns.output_file)
     return 0
 
 
@@ -234,7 +307,7 @@ def _rule(code: str) -> int:
     if rule is None:
         sys.stderr.write(f"pdlint: error: unknown rule {code!r} (see `pdlint rules`)\n")
         return 2
-    sys.stdout.write(rule.docs())
+    _emit(rule.docs())
     return 0
 
 
@@ -242,18 +315,21 @@ def _rules(fmt: str) -> int:
     from pdlint.rules import all_rules, code_key, rules_markdown
     rules = sorted(all_rules().values(), key=lambda r: code_key(r.code))
     if fmt == "markdown":
-        sys.stdout.write(rules_markdown())
+        _emit(rules_markdown())
     elif fmt == "json":
         import json
-        sys.stdout.write(json.dumps([{
-            "code": r.code, "name": r.name, "severity": r.severity, "engine": r.engine, "roles": list(r.roles),
-            "versions": list(r.version_list()), "summary": r.summary, "upstream": r.upstream, "source": r.source,
-            "category": r.category} for r in rules], indent=2) + "\n")
+        _emit(json.dumps([{
+            "code": r.code, "name": r.name, "severity": r.severity, "default": r.default, "engine": r.engine,
+            "roles": list(r.roles), "versions": list(r.version_list()), "summary": r.summary,
+            "upstream": r.upstream, "source": r.source, "category": r.category} for r in rules], indent=2) + "\n")
     else:
+        lines = [f"{'CODE':<8} {'NAME':<48} {'SEVERITY':<8} {'DEFAULT':<7} {'ROLES':<16} VERSIONS"]
         for r in rules:
             roles = ",".join(r.roles) or "any"
             versions = ",".join(r.version_list()) or "all"
-            sys.stdout.write(f"{r.code:<8} {r.name:<48} {r.severity:<8} {roles:<16} {versions}\n")
+            lines.append(f"{r.code:<8} {r.name:<48} {r.severity:<8} {'on' if r.default else 'off':<7} "
+                         f"{roles:<16} {versions}")
+        _emit("\n".join(lines) + "\n")
     return 0
 
 

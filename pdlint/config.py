@@ -7,8 +7,10 @@ Keys (both files)::
     role-var = "role"                 # the template role variable (else auto-detected)
     values = ["deploy/values.yaml"]   # YAML files whose top-level keys become variables
     engine-version = "0.5.23"         # SGLang version to judge against
-    select = ["SGL", "PD"]            # rule codes or prefixes to enable (default: all)
-    ignore = ["SGL204"]               # codes or prefixes to disable
+    select = ["SGL", "PD"]            # rule codes or prefixes: replaces the default set
+    extend-select = ["SGL139"]        # codes or prefixes added to the default set (or to select)
+    ignore = ["SGL204"]               # codes or prefixes to disable (extend-ignore: the same)
+    per-file-ignores = {"legacy/*" = ["SGL1"]}   # path glob -> codes or prefixes disabled there
     exclude = ["vendor/**"]           # glob patterns (relative to the config file) not to scan
     render-timeout = 5                # seconds one template render may take
     [tool.pdlint.vars]                # variables for every render
@@ -37,6 +39,55 @@ class ConfigError(Exception):
 
 
 @dataclass
+class Selection:
+    """One layer of rule selection (a config file's keys, or the command line's options)."""
+
+    select: Optional[list] = None  # replaces what the layers before chose
+    extend_select: list = field(default_factory=list)
+    ignore: list = field(default_factory=list)
+
+    def apply(self, code: str, on: bool) -> bool:
+        """Whether ``code`` is on after this layer, given whether it was on before."""
+        chosen = max(_specificity(self.select or (), code), _specificity(self.extend_select, code))
+        dropped = _specificity(self.ignore, code)
+        if chosen < 0 and dropped < 0:
+            return on if self.select is None else False
+        return chosen > dropped
+
+    def selectors(self) -> list:
+        return list(self.select or ()) + list(self.extend_select) + list(self.ignore)
+
+    def __bool__(self) -> bool:
+        return self.select is not None or bool(self.extend_select) or bool(self.ignore)
+
+
+def _specificity(selectors, code: str) -> int:
+    """Length of the longest selector matching ``code`` (``ALL``: 0); -1 when none matches."""
+    best = -1
+    for s in selectors:
+        if s == "ALL":
+            best = max(best, 0)
+        elif code.startswith(s):
+            best = max(best, len(s))
+    return best
+
+
+def unknown_selectors(selectors) -> list:
+    """Selectors that match no rule code (``ALL`` always matches)."""
+    from pdlint.rules import all_rules
+    codes = list(all_rules())
+    return [s for s in selectors if s != "ALL" and not any(c.startswith(s) for c in codes)]
+
+
+def parse_selectors(values) -> list:
+    """``--select SGL1,PD005 --select PD1`` -> ``["SGL1", "PD005", "PD1"]`` (upper-cased)."""
+    out = []
+    for v in values or ():
+        out += [x.strip().upper() for x in v.split(",") if x.strip()]
+    return out
+
+
+@dataclass
 class Config:
     path: Optional[str] = None  # the file it came from (absolute), None for defaults
     root: Optional[str] = None  # directory of that file
@@ -45,17 +96,32 @@ class Config:
     role_vars: dict = field(default_factory=dict)  # role -> {name: value}
     values_files: list = field(default_factory=list)  # absolute paths
     engine_version: Optional[str] = None
-    select: Optional[list] = None
-    ignore: list = field(default_factory=list)
+    selection: Selection = field(default_factory=Selection)  # this file's select / extend-select / ignore
+    overlay: Optional[Selection] = None  # the command line's, applied after this file's
     exclude: list = field(default_factory=list)
     per_file_ignores: dict = field(default_factory=dict)
     render_timeout: Optional[float] = None
     warnings: list = field(default_factory=list)
     _enabled: dict = field(default_factory=dict, repr=False)
 
+    @property
+    def select(self) -> Optional[list]:
+        return self.selection.select
+
+    @property
+    def ignore(self) -> list:
+        return self.selection.ignore
+
+    def with_overlay(self, overlay: Optional[Selection]) -> "Config":
+        """This config with the command line's rule selection applied after its own."""
+        if not overlay:
+            return self
+        from dataclasses import replace
+        return replace(self, overlay=overlay, _enabled={})
+
     def enabled(self, code: str, path: Optional[str] = None) -> bool:
-        """Selected (``select`` prefixes; default: every rule that is on by
-        default) and not ignored (``ignore``, ``per-file-ignores``)."""
+        """On in the default set, or chosen by ``select`` / ``extend-select``,
+        and not ignored (``ignore``, ``per-file-ignores``); see the module docstring."""
         key = (code, path)
         hit = self._enabled.get(key)
         if hit is None:
@@ -63,12 +129,10 @@ class Config:
         return hit
 
     def _decide(self, code: str, path: Optional[str]) -> bool:
-        if self.select is not None:
-            if not any(code.startswith(s) or s == "ALL" for s in self.select):
-                return False
-        elif not _default_on(code):
-            return False
-        if any(code.startswith(s) for s in self.ignore):
+        on = self.selection.apply(code, _default_on(code))
+        if self.overlay is not None:
+            on = self.overlay.apply(code, on)
+        if not on:
             return False
         if path is not None:
             for pattern, codes in self.per_file_ignores.items():
@@ -160,21 +224,26 @@ def _from_table(table: dict, path: str, src: SourceFile, toml: bool) -> Config:
         cfg.render_timeout = float(rt)
     ev = table.get("engine-version", table.get("sglang-version"))
     cfg.engine_version = str(ev) if ev is not None else None
-    for key, attr in (("select", "select"), ("ignore", "ignore")):
+    lists = {}
+    for key in ("select", "extend-select", "ignore", "extend-ignore"):
         v = table.get(key)
         if v is not None:
+            if isinstance(v, str):
+                v = [v]
             if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
                 raise ConfigError(f"{src.path}: {key} must be a list of rule codes or prefixes")
-            setattr(cfg, attr, list(v))
-    cfg.ignore += list(table.get("extend-ignore", []))
-    if table.get("extend-select") and cfg.select is not None:
-        cfg.select += list(table["extend-select"])
+            lists[key] = [x.strip().upper() for x in v]
+    cfg.selection = Selection(lists.get("select"), lists.get("extend-select", []),
+                              lists.get("ignore", []) + lists.get("extend-ignore", []))
     ex = table.get("exclude", [])
     cfg.exclude = [ex] if isinstance(ex, str) else list(ex)
     pfi = table.get("per-file-ignores", {})
     if not isinstance(pfi, dict):
         raise ConfigError(f"{src.path}: per-file-ignores must map globs to rule lists")
     cfg.per_file_ignores = {k: ([v] if isinstance(v, str) else list(v)) for k, v in pfi.items()}
+    unknown = unknown_selectors(cfg.selection.selectors() + [c for v in cfg.per_file_ignores.values() for c in v])
+    for s in unknown:
+        cfg.warnings.append(f"{src.path}: rule selector {s!r} matches no rule (see `pdlint rules`)")
     return cfg
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from typing import Optional
+from typing import Any, Optional
 
 from pdlint import core_rules as C
 from pdlint import launchers
@@ -34,6 +34,7 @@ class Options:
     role_var: Optional[str] = None  # --role-var
     engine_version: Optional[str] = None  # --sglang-version
     render_seconds: float = 5.0
+    selection: Any = None  # the command line's rule selection (config.Selection)
 
 
 @dataclass

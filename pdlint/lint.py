@@ -29,8 +29,9 @@ class ConfigResolver:
     nearest ``.pdlint.yaml`` / ``pyproject.toml`` with ``[tool.pdlint]`` walking
     up from the file, stopping at its repository root."""
 
-    def __init__(self, cwd: str, explicit: Optional[str] = None):
+    def __init__(self, cwd: str, explicit: Optional[str] = None, overlay=None):
         self.cwd = cwd
+        self.overlay = overlay  # the command line's rule selection (config.Selection), over every config
         self.explicit = None
         self.by_dir: dict = {}
         self.roots: dict = {}
@@ -41,6 +42,7 @@ class ConfigResolver:
                 raise ConfigError(f"{explicit}: config file not found")
             self.explicit = load_config_file(path, display_path(path, cwd))
             self.warnings += self.explicit.warnings
+            self.explicit = self.explicit.with_overlay(overlay)
 
     def for_file(self, abspath: str) -> Config:
         if self.explicit is not None:
@@ -63,7 +65,7 @@ class ConfigResolver:
                 break
             parent = os.path.dirname(d)
             if d == root or parent == d or not d.startswith(root):
-                cfg = Config()
+                cfg = Config().with_overlay(self.overlay)
                 break
             d = parent
         for c in chain:
@@ -75,12 +77,12 @@ class ConfigResolver:
         if os.path.isfile(dotfile):
             cfg = load_config_file(dotfile, display_path(dotfile, self.cwd))
             self.warnings += cfg.warnings
-            return cfg
+            return cfg.with_overlay(self.overlay)
         pyproject = os.path.join(d, "pyproject.toml")
         if os.path.isfile(pyproject) and has_pdlint_table(pyproject):
             cfg = load_config_file(pyproject, display_path(pyproject, self.cwd))
             self.warnings += cfg.warnings
-            return cfg
+            return cfg.with_overlay(self.overlay)
         return None
 
     def excluded(self, abspath: str) -> bool:
@@ -92,7 +94,7 @@ class ConfigResolver:
 
 def run(paths: list, options: Options, config: Optional[str] = None) -> Result:
     from pdlint.check import check
-    resolver = ConfigResolver(options.cwd, config)
+    resolver = ConfigResolver(options.cwd, config, options.selection)
     jobs, missing = discover(paths, options.cwd, resolver.excluded)
     if missing:
         raise UsageError("no such file or directory: " + ", ".join(missing))

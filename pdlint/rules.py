@@ -88,7 +88,10 @@ class Rule:
         if self.env:
             lines += ["", "Environment variables read: " + ", ".join(f"`{e}`" for e in self.env)]
         if not self.default:
-            lines += ["", f"Not enabled by default: select it with `select = [\"{self.code}\"]` (or a prefix)."]
+            lines += ["", "Not enabled by default. Turn it on in addition to the default rules with "
+                      f"`extend-select = [\"{self.code}\"]` under `[tool.pdlint]` (or `--extend-select "
+                      f"{self.code}` on the command line); `select` would replace the default set and turn "
+                      "every other rule off."]
         if self.notes:
             lines += ["", self.notes]
         return "\n".join(lines) + "\n"
@@ -144,9 +147,12 @@ def rules_markdown() -> str:
     rules = sorted(all_rules().values(), key=lambda r: code_key(r.code))
     out = ["# pdlint rules", "",
            "Generated from the rule registry by `python -m pdlint rules --format markdown`; do not edit.", "",
-           f"{len(rules)} rules.", "", "| Code | Name | Severity | Roles | Versions |", "|---|---|---|---|---|"]
+           f"{len(rules)} rules ({sum(1 for r in rules if not r.default)} off by default: turn one on with "
+           "`extend-select`).", "",
+           "| Code | Name | Severity | Default | Roles | Versions |", "|---|---|---|---|---|---|"]
     for r in rules:
         out.append(f"| [{r.code}](#{r.code.lower()}-{r.name}) | {r.name} | {r.severity} | "
+                   f"{'on' if r.default else 'off'} | "
                    f"{', '.join(r.roles) or 'any'} | {', '.join(r.version_list()) or 'all'} |")
     out.append("")
     for r in rules:

@@ -18,7 +18,8 @@ def use_color(stream) -> bool:
     return hasattr(stream, "isatty") and stream.isatty()
 
 
-def render(findings: list, sources: dict, files: int, color: bool = False, show_fix: bool = True) -> str:
+def render(findings: list, sources: dict, files: int, color: bool = False, show_fix: bool = True,
+           summary: bool = True) -> str:
     c = _COLORS if color else {k: "" for k in _COLORS}
     out = []
     for f in findings:
@@ -38,6 +39,8 @@ def render(findings: list, sources: dict, files: int, color: bool = False, show_
             out.append(f"  {c['dim']}related: {r.path}:{r.line}:{r.column}: {r.note}{c['reset']}")
         if show_fix and f.fix:
             out.append(f"  help: {f.fix}")
+    if not summary:
+        return "".join(line + "\n" for line in out)
     errors = sum(1 for f in findings if f.severity == "error")
     warnings = len(findings) - errors
     if findings:
