@@ -179,7 +179,8 @@ def _scan(ns) -> int:
     from pdlint.lint import run
     cwd = os.getcwd()
     opts = Options(cwd=cwd, variables=_variables(ns.var), role_var=ns.role_var,
-                   engine_version=ns.sglang_version, selection=_selection(ns))
+                   engine_version=ns.sglang_version, selection=_selection(ns),
+                   strict=bool(getattr(ns, "strict", False)))
     old_threshold = _fewer_gc_passes()
     try:
         result = run(list(ns.paths) or ["."], opts, ns.config)
@@ -197,7 +198,7 @@ def _scan(ns) -> int:
         _emit(stats.render(result.findings, ns.format), ns.output_file)
     elif ns.format == "json":
         from pdlint.report import jsonfmt
-        _emit(jsonfmt.render(result.findings, result.launches, result.files), ns.output_file)
+        _emit(jsonfmt.render(result.findings, result.launches, result.files, result.coverage), ns.output_file)
     elif ns.format == "sarif":
         from pdlint.report import sarif
         _emit(sarif.render(result.findings, opts.cwd), ns.output_file)
@@ -208,7 +209,7 @@ def _scan(ns) -> int:
         from pdlint.report import text
         _emit(text.render(result.findings, result.sources, result.files,
                           color=not ns.output_file and text.use_color(sys.stdout), show_fix=not ns.no_hints,
-                          summary=not quiet), ns.output_file)
+                          summary=not quiet, coverage=result.coverage), ns.output_file)
     return status
 
 
@@ -227,8 +228,11 @@ def _show(ns, result) -> int:
     if ns.format == "json":
         import json
         from pdlint.report.jsonfmt import launch_dict
-        _emit(json.dumps({"version": 1, "files": result.files, "launches": [launch_dict(l) for l in launches],
-                          "pairs": as_dicts(deps, launches)}, indent=2) + "\n", ns.output_file)
+        doc = {"version": 1, "files": result.files, "launches": [launch_dict(l) for l in launches],
+               "pairs": as_dicts(deps, launches)}
+        if result.coverage is not None:
+            doc["coverage"] = result.coverage.as_dict()
+        _emit(json.dumps(doc, indent=2) + "\n", ns.output_file)
         return 0
     out = []
     for l in launches:
@@ -290,8 +294,17 @@ def _show(ns, result) -> int:
         out.append("Pairs:")
         out += pair_lines
         out.append("")
+    spots = result.coverage.spots if result.coverage is not None else []
+    if spots:
+        out.append("Launch text not checked:")
+        for sp in spots:
+            out.append(f"  {sp.path}:{sp.line}:{sp.column}: {sp.code} {sp.reason}")
+            out.append(f"    help: {sp.hint}")
+        out.append("")
     out.append(f"{len(launches)} launch{'es' if len(launches) != 1 else ''} in {result.files} file"
-               f"{'s' if result.files != 1 else ''}, {npairs} prefill/decode pair{'s' if npairs != 1 else ''}.")
+               f"{'s' if result.files != 1 else ''}, {npairs} prefill/decode pair{'s' if npairs != 1 else ''}"
+               + (f", {len(spots)} place{'s' if len(spots) != 1 else ''} with launch text not checked"
+                  if spots else "") + ".")
     _emit("\n".join(out) + "\n", ns.output_file)
     return 0
 

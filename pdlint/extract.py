@@ -35,6 +35,7 @@ class Options:
     engine_version: Optional[str] = None  # --sglang-version
     render_seconds: float = 5.0
     selection: Any = None  # the command line's rule selection (config.Selection)
+    strict: bool = False  # --strict: coverage findings are errors
 
 
 @dataclass
@@ -43,6 +44,11 @@ class Extraction:
     findings: list = field(default_factory=list)
     files: int = 0
     sources: dict = field(default_factory=dict)  # display path -> SourceFile (for snippets)
+    # for coverage accounting (pdlint.coverage): why launch text on a line did not become a launch,
+    # display path -> {line: (reason, hint, (line, column) of the command) or None: not a launch};
+    # and the template lines some role's render produced
+    notes: dict = field(default_factory=dict)
+    rendered: dict = field(default_factory=dict)  # display path -> set of lines
 
 
 class Extractor:
@@ -144,7 +150,7 @@ class Extractor:
                     continue
                 self.yaml(job, src, TStr.from_source(src), None)
             elif job.kind == "shell":
-                self.shell(job, src, TStr.from_source(src), None)
+                self.shell(job, src, TStr.from_source(src), None, env=self.shell_env(job) or None)
             elif job.kind == "justfile":
                 self.justfile(job, src)
             elif job.kind == "unknown" and worth_parsing("yaml", data):
@@ -329,12 +335,30 @@ class Extractor:
             self.problem(rule_for[p.code], p.src or src, p.line, p.column, p.message)
         inner = _inner_kind(job.abspath)
         for r in renders:
+            self.note_rendered(r.text)
             kind = inner or _sniff(r.text.text)
             label = f"rendered with {r.role_var}={r.role_value!r}" if r.role_var else "rendered"
             if kind == "yaml":
                 self.yaml(job, src, r.text, r.role, label)
             else:
                 self.shell(job, src, r.text, r.role, label)
+
+    def shell_env(self, job: FileJob) -> dict:
+        """The environment a script starts with: the config's variables and ``--var`` (scalars only),
+        so a variable set outside the repository can be given the value it has at deploy time."""
+        from pdlint.render.jinja import OStr
+        variables, _ = self.variables(self.config_for(job.abspath))
+        env = {}
+        for k, v in variables.items():
+            if not isinstance(k, str) or not k.isidentifier():
+                continue
+            if isinstance(v, OStr):
+                env[k] = v.tstr
+            elif isinstance(v, bool):
+                env[k] = TStr.synthetic("true" if v else "false", "<config>")
+            elif isinstance(v, (str, int, float)):
+                env[k] = TStr.synthetic(str(v), "<command line>" if k in self.opt.variables else "<config>")
+        return env
 
     def variables(self, cfg: Config) -> tuple:
         from pdlint.config import ConfigError, load_values_file
@@ -487,6 +511,7 @@ class Extractor:
                          meta: dict, depth: int = 0) -> list:
         found = launchers.find(words)
         if found is None:
+            self.note_unrecognised(words)
             return []
         if isinstance(found, launchers.ShellHandoff):
             if depth > 3:
@@ -520,6 +545,48 @@ class Extractor:
             launch.structural_role = meta["role_hint"]
         self.add_launch(launch)
         return [launch]
+
+    def note_rendered(self, text: TStr) -> None:
+        """Remember which source lines a template render produced (coverage reasons)."""
+        for p in text.pieces:
+            if p.src is None:
+                continue
+            first, _ = p.src.position(p.offset)
+            lines = self.out.rendered.setdefault(p.src.path, set())
+            lines.add(first)
+            if p.exact and p.end - p.start > 1:
+                last, _ = p.src.position(p.offset + p.end - p.start - 1)
+                lines.update(range(first + 1, last + 1))
+
+    def note_unrecognised(self, words: list) -> None:
+        """A command that is no launch pdlint knows but holds launch text: say why on its lines."""
+        from pdlint.coverage import MARKER
+        if not words or not MARKER.search(" ".join(w.text for w in words)):
+            return
+        i = 0
+        while i < len(words) - 1 and launchers.is_assignment(words[i].text):
+            i += 1
+        prog = words[i]
+        if launchers.basename(prog.text) in _NOT_RUN:
+            reason = None  # printed, searched for or killed by name: not a launch
+            hint = ""
+        elif prog.opaque:
+            reason = (f"the command's program is {prog.text or 'a value'} whose value pdlint cannot see, so it "
+                      f"cannot tell which server it starts")
+            hint = (f"give {prog.text.lstrip('$').strip('{}')} its value in `[tool.pdlint.vars]` or `--var`, or "
+                    f"write the launcher (e.g. `python3 -m sglang.launch_server`) into the command")
+        else:
+            reason = f"`{prog.text}` is not a launcher pdlint knows, so its arguments were not checked as a server's"
+            hint = ("if it passes its arguments on to a server, call the server directly here, or check the script "
+                    "it runs (pdlint checks a repository script called with literal role arguments)")
+        start = prog.origin if prog.pieces else None
+        for w in words:
+            for p in w.pieces:
+                if p.src is None:
+                    continue
+                line, _ = p.src.position(p.offset)
+                at = (start.line, start.column) if start is not None and start.path == p.src.path else None
+                self.out.notes.setdefault(p.src.path, {}).setdefault(line, (reason, hint, at) if reason else None)
 
     def add_launch(self, launch: Launch) -> None:
         launch.ordinal = self._ordinals.get(launch.path, 0)
@@ -616,6 +683,10 @@ class _Bad(Exception):
 
 
 _ROOTS: dict = {}
+# programs whose arguments mention launch text without running it (usage messages, process management)
+_NOT_RUN = {"echo", "printf", "cat", "grep", "egrep", "fgrep", "pgrep", "pkill", "killall", "kill", "ps", "sed",
+            "awk", "tee", "logger", "read", "test", "[", "[[", "which", "type", "hash", "true", ":", "pip", "pip3",
+            "uv", "wc", "head", "tail"}
 
 
 def _root_of(path: str) -> str:

@@ -71,6 +71,11 @@ class ShellHandoff:
     start: int
 
 
+def is_assignment(word: str) -> bool:
+    """``NAME=value`` (an environment prefix of a command)."""
+    return _ASSIGN.match(word) is not None
+
+
 def basename(word: str) -> str:
     return word.rstrip("/").rsplit("/", 1)[-1]
 

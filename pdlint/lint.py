@@ -22,6 +22,7 @@ class Result:
     files: int = 0
     sources: dict = field(default_factory=dict)
     warnings: list = field(default_factory=list)
+    coverage: object = None  # pdlint.coverage.Coverage
 
 
 class ConfigResolver:
@@ -93,6 +94,7 @@ class ConfigResolver:
 
 
 def run(paths: list, options: Options, config: Optional[str] = None) -> Result:
+    from pdlint import coverage
     from pdlint.check import check
     resolver = ConfigResolver(options.cwd, config, options.selection)
     jobs, missing = discover(paths, options.cwd, resolver.excluded)
@@ -106,7 +108,9 @@ def run(paths: list, options: Options, config: Optional[str] = None) -> Result:
         return lambda code: cfg.enabled(code)
 
     findings = list(extraction.findings) + check(extraction.launches, enabled_for)
+    cov = coverage.assess(jobs, extraction, findings, strict=options.strict)
+    findings += cov.findings
     findings = [f for f in findings if resolver.for_display(f.path).enabled(f.code, f.path)]
     findings.sort(key=lambda f: f.sort_key())
     launches = sorted(extraction.launches, key=lambda l: (l.path, l.line, l.ordinal))
-    return Result(findings, launches, extraction.files, extraction.sources, resolver.warnings)
+    return Result(findings, launches, extraction.files, extraction.sources, resolver.warnings, cov)

@@ -97,6 +97,7 @@ class Launch:
     unit: str = ""  # the deployment/unit key used for pairing
     ordinal: int = 0  # position among the launches of the same file
     meta: dict = field(default_factory=dict)  # adapter details: image, yaml path, resource kind/name
+    gaps: list = field(default_factory=list)  # Gap: parts of this launch pdlint could not check
 
     @property
     def label(self) -> str:
@@ -122,6 +123,18 @@ class Launch:
             "structural_origin": self.structural_origin.as_dict() if self.structural_origin else None,
             "unit": self.unit or self.meta.get("unit") or None,
         }
+
+
+@dataclass(frozen=True)
+class Gap:
+    """A part of a launch pdlint could not check (reported by :mod:`pdlint.coverage`):
+    ``code`` is the coverage rule, ``token`` where it is written (None: the launch line),
+    ``reason`` what was not checked and why, ``hint`` what makes it checkable."""
+
+    code: str
+    token: Any  # Optional[TStr]
+    reason: str
+    hint: str
 
 
 @dataclass(frozen=True)

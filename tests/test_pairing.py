@@ -213,7 +213,7 @@ def test_json_reports_carry_pairs(capsys, monkeypatch):
     assert all(len(r["servers"]) == 1 for r in dep["routers"])  # variants of one command shown once
     main(["check", "--format", "json", "--exit-zero", "GeneratedRandomly__SGLang-reproduce"])
     report = json.loads(capsys.readouterr().out)
-    assert set(report) == {"version", "files", "findings", "launches", "pairs"}
+    assert set(report) == {"version", "files", "findings", "launches", "pairs", "coverage"}
     assert report["pairs"][0]["pairs"][0]["engine"] == "sglang"
 
 

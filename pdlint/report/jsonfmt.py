@@ -18,6 +18,14 @@ deployment unit, one file, or the sibling files that were joined), ``pairs``
 bootstrap_port, servers[]}].  A launch reference is {launch (index into
 ``launches``), path, line, role}.  ``pdlint show --format json`` carries the
 same key.
+
+``coverage`` (added in the same version) says what was checked
+(:mod:`pdlint.coverage`): ``launches`` checked, by role (``prefill``,
+``decode``, ``other``, ``routers``), ``files_with_launches``, ``unchecked``
+(places with launch text no checked launch covers, plus launch gaps), and
+``files``: per scanned file {status (checked | partial | unchecked | error |
+none), launches (how many checked launches read it), unchecked [{line, column,
+code, reason, hint, text, end_line}], error}.
 """
 
 from __future__ import annotations
@@ -27,7 +35,7 @@ import json
 VERSION = 1
 
 
-def render(findings: list, launches: list, files: int) -> str:
+def render(findings: list, launches: list, files: int, coverage=None) -> str:
     from pdlint.pairing import as_dicts, pair_launches
     doc = {
         "version": VERSION,
@@ -36,6 +44,8 @@ def render(findings: list, launches: list, files: int) -> str:
         "launches": [launch_dict(l) for l in launches],
         "pairs": as_dicts(pair_launches(launches), launches),
     }
+    if coverage is not None:
+        doc["coverage"] = coverage.as_dict()
     return json.dumps(doc, indent=2, sort_keys=False, ensure_ascii=False) + "\n"
 
 

@@ -19,7 +19,7 @@ def use_color(stream) -> bool:
 
 
 def render(findings: list, sources: dict, files: int, color: bool = False, show_fix: bool = True,
-           summary: bool = True) -> str:
+           summary: bool = True, coverage=None) -> str:
     c = _COLORS if color else {k: "" for k in _COLORS}
     out = []
     for f in findings:
@@ -46,9 +46,22 @@ def render(findings: list, sources: dict, files: int, color: bool = False, show_
     if findings:
         out.append("")
     noun = "file" if files == 1 else "files"
+    if coverage is not None:
+        out.append(coverage_line(coverage, files))
     out.append(f"Found {errors} error{'s' if errors != 1 else ''} and {warnings} warning"
                f"{'s' if warnings != 1 else ''} in {files} {noun}.")
     return "\n".join(out) + "\n"
+
+
+def coverage_line(cov, files: int) -> str:
+    """What was checked: never a bare "0 errors" when launch text went unchecked."""
+    if not cov.launches and not cov.unchecked:
+        return f"No launch text found in {files} file{'s' if files != 1 else ''}."
+    if not cov.launches:
+        n = cov.unchecked
+        return (f"No launch checked: {n} place{'s' if n != 1 else ''} with launch text not checked "
+                f"(pdlint could not turn them into launches; see the findings above).")
+    return cov.summary() + "."
 
 
 def write(text: str, stream=None) -> None:

@@ -1,0 +1,535 @@
+"""Coverage accounting: which launch text pdlint checked, and which it did not.
+
+pdlint must never pass launch text it did not check.  After the check stage
+this module looks at every scanned file twice:
+
+* **markers** — the raw text (comments left out) is searched for launch text:
+  a known launcher (``sglang.launch_server``, ``sglang serve``,
+  ``dynamo.sglang``, ``vllm serve``, vLLM's api_server, ``trtllm-serve``, the
+  routers) or an engine-only flag (``--disaggregation-mode``,
+  ``--kv-transfer-config``, ``--disaggregation-transfer-backend`` …, or the
+  same as a config key).  A marker is *covered* when a checked launch has a
+  token (or a reference hop) on that line: the launch came from there.  Every
+  uncovered marker group becomes one ``PD020`` finding at its first line, with
+  the most specific reason pdlint knows (a template line no role rendered, a
+  command whose program pdlint does not recognise, a file kind pdlint does not
+  read, …) and what the user can do.
+* **gaps** — launches that were extracted but not fully checked: the role came
+  from a variable pdlint cannot see (``PD021``), a ``--config`` file could not
+  be found (``PD022``), an opaque word stands where flags could be
+  (``PD023``).  Format adapters may also put explicit gaps on a launch
+  (``Launch.gaps``).
+
+The result is a :class:`Coverage`: per file a status (``checked``,
+``partial``, ``unchecked``, ``error``, ``none``), the number of launches that
+read it and its unchecked spots, plus the findings above.  Reports print the
+summary ``N launches checked (P prefill, D decode, R routers) in F files; U
+places with launch text not checked``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Optional
+
+from pdlint import coverage_rules as CR
+from pdlint.model import ERROR, Finding, Gap, Launch
+
+# -- markers -------------------------------------------------------------------------------------
+
+_LAUNCHERS = (
+    r"sglang\.launch_server", r"sglang\s+serve", r"dynamo\.(?:sglang|vllm|trtllm|frontend)",
+    r"vllm\s+serve", r"vllm\.entrypoints\.openai\.api_server", r"trtllm-serve",
+    r"sglang_router\.launch_(?:router|server)", r"sglang-router", r"disaggregation\.(?:mini_lb|launch_lb)",
+)
+_FLAGS = (r"--disaggregation-[a-z][a-z-]*", r"--kv-transfer-config", r"--is-(?:prefill|decode)-worker",
+          r"--disagg-config")
+# the same settings as config-file keys (SGLang --config, TRT-LLM disaggregated configs, vLLM kv_role JSON)
+_KEYS = (r"disaggregation[-_]mode\s*[:=]", r"[\"']?kv_role[\"']?\s*[:=]", r"context_servers\s*:",
+         r"generation_servers\s*:")
+MARKER = re.compile(  # a launcher is not part of an image name (lmsysorg/sglang-router:v0.2) or a submodule
+    r"(?P<launcher>(?<![\w./-])(?:" + "|".join(_LAUNCHERS) + r")(?![\w:-]|\.\w))"
+    r"|(?P<flag>(?<![\w-])(?:" + "|".join(_FLAGS) + r")(?![\w-]))"
+    r"|(?P<key>(?<![\w-])(?:" + "|".join(_KEYS) + r"))")
+_JINJA_COMMENT = re.compile(r"\{#.*?#\}", re.S)
+_GO_COMMENT = re.compile(r"\{\{-?\s*/\*.*?\*/\s*-?\}\}", re.S)
+
+
+@dataclass(frozen=True)
+class Marker:
+    line: int
+    column: int
+    text: str
+    kind: str  # launcher | flag | key
+
+
+def _strip_line_comment(line: str) -> str:
+    """The line without a ``#`` comment (YAML and shell): a ``#`` at the start
+    of the line or after a blank, outside quotes."""
+    if "#" not in line:
+        return line
+    single = double = False
+    prev = " "
+    for i, ch in enumerate(line):
+        if ch == "'" and not double:
+            single = not single
+        elif ch == '"' and not single and prev != "\\":
+            double = not double
+        elif ch == "#" and not single and not double and prev in " \t":
+            return line[:i]
+        prev = ch
+    return line
+
+
+_PROSE_WORD = re.compile(r"[(\"'`]?[A-Za-z][a-z]*[,.;:)!?\"'`]*")
+
+
+def _prose(line: str) -> bool:
+    """A sentence that mentions a flag (documentation in a YAML string), not a command:
+    eight words or more, most of them plain words."""
+    words = line.split()
+    if len(words) < 8:
+        return False
+    return sum(1 for w in words if _PROSE_WORD.fullmatch(w)) >= 0.6 * len(words)
+
+
+def _blank(m: re.Match) -> str:
+    return re.sub(r"[^\n]", " ", m.group(0))
+
+
+def find_markers(text: str, kind: str = "") -> list:
+    """Launch-text markers of one file's text, comments left out, in text order."""
+    if "{#" in text:
+        text = _JINJA_COMMENT.sub(_blank, text)
+    if "/*" in text and "{{" in text:
+        text = _GO_COMMENT.sub(_blank, text)
+    out = []
+    for n, line in enumerate(text.split("\n"), 1):
+        if not MARKER.search(line):
+            continue
+        code = _strip_line_comment(line)
+        if _prose(code):
+            continue
+        for m in MARKER.finditer(code):
+            out.append(Marker(n, m.start() + 1, m.group(0).rstrip(":= \t\"'"), m.lastgroup or "flag"))
+    return out
+
+
+# -- results ---------------------------------------------------------------------------------------
+
+@dataclass
+class Spot:
+    """One place with launch text that no checked launch covers."""
+
+    path: str
+    line: int
+    column: int
+    end_line: int
+    code: str
+    reason: str
+    hint: str
+    text: str = ""
+
+    def as_dict(self) -> dict:
+        d = {"line": self.line, "column": self.column, "code": self.code, "reason": self.reason,
+             "hint": self.hint}
+        if self.end_line != self.line:
+            d["end_line"] = self.end_line
+        if self.text:
+            d["text"] = self.text
+        return d
+
+
+@dataclass
+class FileCoverage:
+    path: str
+    status: str = "none"  # checked | partial | unchecked | error | none
+    launches: int = 0
+    markers: int = 0
+    spots: list = field(default_factory=list)
+    error: Optional[str] = None
+
+    def as_dict(self) -> dict:
+        d = {"status": self.status, "launches": self.launches, "unchecked": [s.as_dict() for s in self.spots]}
+        if self.error:
+            d["error"] = self.error
+        return d
+
+
+@dataclass
+class Coverage:
+    files: dict = field(default_factory=dict)  # display path -> FileCoverage (scanned files, in order)
+    launches: int = 0
+    by_role: dict = field(default_factory=dict)  # prefill / decode / other / routers -> count
+    spots: list = field(default_factory=list)  # every unchecked spot (sorted)
+    findings: list = field(default_factory=list)
+
+    @property
+    def files_with_launches(self) -> int:
+        return sum(1 for f in self.files.values() if f.launches)
+
+    @property
+    def unchecked(self) -> int:
+        return len(self.spots)
+
+    @property
+    def launch_text(self) -> bool:
+        """Did any scanned file hold launch text (checked or not)?"""
+        return any(f.markers or f.launches or f.spots for f in self.files.values())
+
+    def summary(self) -> str:
+        """``N launches checked (P prefill, D decode, R routers) in F files; U places with launch text not checked``."""
+        parts = [f"{self.by_role.get('prefill', 0)} prefill", f"{self.by_role.get('decode', 0)} decode"]
+        if self.by_role.get("other"):
+            parts.append(f"{self.by_role['other']} other")
+        parts.append(_n(self.by_role.get("routers", 0), "router"))
+        f = self.files_with_launches
+        text = (f"{_n(self.launches, 'launch', 'launches')} checked ({', '.join(parts)}) in "
+                f"{_n(f, 'file')}")
+        u = self.unchecked
+        text += f"; {_n(u, 'place')} with launch text not checked"
+        return text
+
+    def as_dict(self) -> dict:
+        return {
+            "launches": self.launches,
+            "prefill": self.by_role.get("prefill", 0),
+            "decode": self.by_role.get("decode", 0),
+            "other": self.by_role.get("other", 0),
+            "routers": self.by_role.get("routers", 0),
+            "files_with_launches": self.files_with_launches,
+            "unchecked": self.unchecked,
+            "files": {p: fc.as_dict() for p, fc in sorted(self.files.items())},
+        }
+
+
+def _n(k: int, word: str, plural: Optional[str] = None) -> str:
+    return f"{k} {word if k == 1 else (plural or word + 's')}"
+
+
+# -- assessment ------------------------------------------------------------------------------------
+
+INPUT_ERRORS = ("PD001", "PD002", "PD003", "PD004", "PD006", "PD007", "PD008")
+_UNSUPPORTED = "unsupported"
+
+
+def checked(launch: Launch) -> bool:
+    """A launch whose engine adapter interpreted it (servers) or a recognised router."""
+    return launch.kind == "router" or launch.parsed is not None
+
+
+def assess(jobs: list, extraction, findings: list, strict: bool = False) -> Coverage:
+    """Coverage of one run: ``jobs`` (discover's FileJobs), the extraction
+    (launches, sources, render and command notes), the findings so far."""
+    cov = Coverage()
+    launches = [l for l in extraction.launches if checked(l)]
+    covered: dict = {}  # path -> set of lines
+    reads: dict = {}  # path -> set of launch ids that read it
+    for launch in launches:
+        _cover(launch, covered, reads)
+    _count(cov, launches)
+    errors: dict = {}
+    for f in findings:
+        if f.code in INPUT_ERRORS and f.severity == ERROR:
+            errors.setdefault(f.path, f)
+    notes = getattr(extraction, "notes", {})
+    rendered = getattr(extraction, "rendered", {})
+    sources = extraction.sources
+    for job in jobs:
+        fc = cov.files.setdefault(job.display, FileCoverage(job.display))
+        fc.launches = len(reads.get(job.display, ()))
+        err = errors.get(job.display)
+        src = sources.get(job.display)
+        if err is not None:
+            fc.error = f"{err.code} {err.message}"
+        if src is None:
+            text = getattr(job, "text", None)
+            if text is None:
+                fc.status = "error" if err is not None else ("checked" if fc.launches else "none")
+                continue
+        else:
+            text = src.text
+        markers = find_markers(text)
+        fc.markers = len(markers)
+        lines = covered.get(job.display, set())
+        file_notes = notes.get(job.display, {})
+        loose = [m for m in markers if m.line not in lines
+                 and not (m.line in file_notes and file_notes[m.line] is None)]
+        for group in _groups(loose, lines, file_notes):
+            reason, hint, at = _reason(job, group, file_notes, rendered.get(job.display), err)
+            first = group[0]
+            line, col, text = (first.line, first.column, first.text) if at is None else (at[0], at[1], "")
+            fc.spots.append(Spot(job.display, line, col, group[-1].line, CR.UNCHECKED.code, reason, hint, text))
+    # explicit and engine-derived gaps on launches
+    for launch in extraction.launches:
+        for gap in list(launch.gaps) + engine_gaps(launch):
+            spot = _gap_spot(gap, launch)
+            fc = cov.files.setdefault(spot.path, FileCoverage(spot.path))
+            if not any(s.line == spot.line and s.code == spot.code for s in fc.spots):
+                fc.spots.append(spot)
+    for fc in cov.files.values():
+        fc.spots.sort(key=lambda s: (s.line, s.column, s.code))
+        if fc.error and not fc.launches:
+            fc.status = "error"
+        elif fc.spots and fc.launches:
+            fc.status = "partial"
+        elif fc.spots:
+            fc.status = "unchecked"
+        elif fc.launches:
+            fc.status = "checked"
+        else:
+            fc.status = "none"
+        cov.spots += fc.spots
+    cov.spots.sort(key=lambda s: (s.path, s.line, s.column, s.code))
+    cov.findings = [_finding(s, errors.get(s.path), strict) for s in cov.spots]
+    cov.findings = [f for f in cov.findings if f is not None]
+    return cov
+
+
+def _count(cov: Coverage, launches: list) -> None:
+    cov.launches = len(launches)
+    for l in launches:
+        key = "routers" if l.kind == "router" else (l.role if l.role in ("prefill", "decode") else "other")
+        cov.by_role[key] = cov.by_role.get(key, 0) + 1
+
+
+def _cover(launch: Launch, covered: dict, reads: dict) -> None:
+    from pdlint.check import launch_tokens
+    lid = id(launch)
+    covered.setdefault(launch.path, set()).add(launch.line)
+    reads.setdefault(launch.path, set()).add(lid)
+    toks = list(launch.command) + list(launch.argv) + launch_tokens(launch) + list(launch.env.values())
+    settings = launch.meta.get("settings")
+    if isinstance(settings, dict):
+        toks += [v for v in settings.values() if hasattr(v, "pieces")]
+    for extra in launch.meta.get("covers", ()):  # adapters: more text the launch was built from
+        toks.append(extra)
+    for tok in toks:
+        for p in tok.pieces:
+            for h in p.chain:
+                covered.setdefault(h.path, set()).add(h.line)
+                reads.setdefault(h.path, set()).add(lid)
+            src = p.src
+            if src is None:
+                continue
+            first, _ = src.position(p.offset)
+            lines = covered.setdefault(src.path, set())
+            reads.setdefault(src.path, set()).add(lid)
+            lines.add(first)
+            if p.exact and p.end - p.start > 1:
+                last, _ = src.position(p.offset + (p.end - p.start) - 1)
+                lines.update(range(first + 1, last + 1))
+
+
+def _groups(markers: list, covered: set, notes: dict) -> list:
+    """Uncovered markers grouped by command: the lines of one unrecognised
+    command (same note), else nearby lines (at most two apart, no covered line
+    between) that no command explains."""
+    out: list = []
+    for m in markers:
+        if out:
+            last = out[-1][-1]
+            a, b = notes.get(last.line), notes.get(m.line)
+            if a is not None or b is not None:
+                same = a is b
+            else:
+                same = m.line - last.line <= 2 and not any(x in covered for x in range(last.line + 1, m.line))
+            if same:
+                out[-1].append(m)
+                continue
+        out.append([m])
+    return out
+
+
+_HINT_GENERIC = ("if this is a server launch, make it checkable: start the command with a known launcher or a "
+                 "wrapper pdlint follows (srun, docker run, env, sh -c), name the role variable with `role-var`, "
+                 "give variables set outside the repository a value in `[tool.pdlint.vars]` or a `values` file; "
+                 "if it is not a launch (a usage message, documentation), exclude the file or suppress PD020")
+
+
+def _describe(group: list) -> str:
+    launchers = sorted({m.text for m in group if m.kind == "launcher"})
+    flags = sorted({m.text for m in group if m.kind != "launcher"})
+    what = []
+    if launchers:
+        what.append(" and ".join(f"`{x}`" for x in launchers))
+    if flags:
+        shown = ", ".join(f"`{x}`" for x in flags[:3]) + (", ..." if len(flags) > 3 else "")
+        what.append(("engine flag " if len(flags) == 1 else "engine flags ") + shown)
+    lines = f"line {group[0].line}" if group[0].line == group[-1].line else \
+        f"lines {group[0].line}-{group[-1].line}"
+    return f"{' with '.join(what)} on {lines}"
+
+
+def _reason(job, group: list, notes: dict, rendered: Optional[set], err) -> tuple:
+    """(reason, hint, position or None) for an uncovered marker group, the most specific
+    pdlint knows; the position is where the command starts when a command explains it."""
+    reason, hint, *at = _why(job, group, notes, rendered, err) + (None,)
+    return reason, hint, at[0]
+
+
+def _why(job, group: list, notes: dict, rendered: Optional[set], err) -> tuple:
+    what = _describe(group)
+    lines = range(group[0].line, group[-1].line + 1)
+    if job.kind in (_UNSUPPORTED, "unknown"):
+        import os
+        return (f"launch text ({what}) in a file kind pdlint does not read ({os.path.basename(job.abspath)})",
+                "move the launch into a shell script, Kubernetes/compose YAML or template pdlint reads, "
+                "or exclude the file")
+    if err is not None:
+        return (f"launch text ({what}) not checked: the file could not be read ({err.code} {err.name})",
+                f"fix the {err.code} error first")
+    for line in lines:
+        note = notes.get(line)
+        if note:
+            return f"launch text ({what}) not checked: {note[0]}", note[1], note[2]
+    if job.kind in ("jinja", "tpl") and rendered is not None and not any(l in rendered for l in lines):
+        return (f"launch text ({what}) not checked: no role's render of this template produced it (a branch "
+                f"or macro no role value reaches, or a role variable pdlint did not find)",
+                "name the template's role variable with `role-var` and give the variables its branches test a "
+                "value in `[tool.pdlint.vars]` / `roles.<role>.vars`")
+    if job.kind == "shell":
+        return (f"launch text ({what}) not checked: pdlint built no launch from it (a branch not taken with the "
+                f"values pdlint sees, a function never called, or a command pdlint does not recognise)",
+                _HINT_GENERIC)
+    return (f"launch text ({what}) not checked: pdlint built no launch from it (a structure pdlint does not "
+            f"recognise)", _HINT_GENERIC)
+
+
+def _gap_spot(gap: Gap, launch: Launch) -> Spot:
+    tok = gap.token
+    if tok is not None and tok.pieces and not tok.origin.path.startswith("<"):
+        o = tok.origin
+        path, line, col = o.path, o.line, o.column
+    else:
+        path, line, col = launch.path, launch.line, 1
+    text = tok.text if tok is not None else ""
+    return Spot(path, line, col, line, gap.code, gap.reason, gap.hint, text)
+
+
+def _finding(spot: Spot, err, strict: bool) -> Optional[Finding]:
+    from pdlint.rules import all_rules
+    if err is not None and spot.code == CR.UNCHECKED.code:
+        return None  # the file's read/parse error already fails the run and says why
+    rule = all_rules()[spot.code]
+    severity = ERROR if strict else rule.severity
+    end = spot.column + len(spot.text) if spot.text and "\n" not in spot.text else None
+    return Finding(spot.path, spot.line, spot.column, rule.code, rule.name, severity, None, spot.reason,
+                   fix=spot.hint, end_column=end)
+
+
+# -- gaps the engines' interpretations reveal -----------------------------------------------------------
+
+def engine_gaps(launch: Launch) -> list:
+    """Gaps of an interpreted server launch: unresolved role, unresolved
+    ``--config``, opaque words where flags could stand."""
+    if launch.kind != "server" or launch.parsed is None:
+        return []
+    info = launch.parsed
+    out: list = []
+    if launch.engine == "sglang" and hasattr(info, "merge"):
+        out += _sglang_gaps(launch, info)
+    elif launch.engine == "vllm":
+        out += _generic_gaps(launch, info, role_flag=("--kv-transfer-config", "--disaggregation-mode"))
+    elif launch.engine == "trtllm":
+        out += _generic_gaps(launch, info, role_flag=())
+    return out
+
+
+def _opaque(tok) -> bool:
+    return bool(tok.pieces) and all(p.opaque for p in tok.pieces)
+
+
+def _var_name(tok) -> str:
+    t = tok.text
+    return t if t.startswith("$") or t.startswith("<") else f"`{t}`"
+
+
+def _opaque_gap(tok) -> Gap:
+    name = _var_name(tok)
+    return Gap(CR.OPAQUE_ARGS.code, tok,
+               f"{name} stands where flags could be, and pdlint cannot see its value: whatever flags it adds "
+               f"were not checked",
+               f"give {name.lstrip('$').strip('{}')} its deploy-time value in `[tool.pdlint.vars]`, a `values` "
+               f"file or `--var` (an empty string when it is normally unset), or write its flags into the launch")
+
+
+def _sglang_gaps(launch: Launch, info) -> list:
+    out = []
+    parsed = info.parsed
+    merge = info.merge
+    if getattr(merge, "unresolved", False):
+        path_tok = _after(launch.argv, "--config") or _after(getattr(getattr(info, "wrapper", None),
+                                                                     "sglang_tokens", []) or [], "--config")
+        where = path_tok.text if path_tok is not None else "the --config file"
+        opaque = path_tok is not None and path_tok.opaque
+        out.append(Gap(CR.UNRESOLVED_CONFIG.code, path_tok,
+                       f"--config {where} " + ("is a value pdlint cannot see" if opaque else
+                                                "was not found in the repository") +
+                       ": the flags in that file were not checked",
+                       "reference a config file kept in the repository (relative to the launch file or the "
+                       "repository root), or provide it from a ConfigMap in the same manifest"))
+    consumed = set()
+    for occ in parsed.occurrences:
+        for i in occ.indexes:
+            consumed.add(i)
+    toks = parsed.tokens
+    for i, tok in enumerate(toks):
+        if i in consumed or not _opaque(tok):
+            continue
+        prev = toks[i - 1].text if i else ""
+        if prev.startswith("-") and "=" not in prev and not _switch(parsed.table, prev):
+            continue  # the value of a flag the parser refused (reported as such): not a place for flags
+        out.append(_opaque_gap(tok))
+    if launch.role is None and not info.virtual:
+        occ = parsed.occurrence("disaggregation_mode")
+        if occ is not None and any(v.opaque for v in occ.values):
+            out.append(_role_gap(occ.values[0], "--disaggregation-mode"))
+        elif occ is None and parsed.incomplete:
+            pass  # the opaque words above may hold the mode; they are reported already
+    return out
+
+
+def _switch(table, option: str) -> bool:
+    flag = table.lookup(option) if hasattr(table, "lookup") else None
+    return flag is not None and bool(getattr(flag, "nargs_zero", False))
+
+
+def _role_gap(tok, flag: str) -> Gap:
+    name = _var_name(tok)
+    return Gap(CR.UNRESOLVED_ROLE.code, tok,
+               f"the role of this launch ({flag} {name}) comes from a value pdlint cannot see: its role-specific "
+               f"checks did not run and it was not paired",
+               "give the role variable its values: name it with `role-var` in a template, set it per role in "
+               "`[tool.pdlint.roles.<role>.vars]`, or write the role literally")
+
+
+def _generic_gaps(launch: Launch, info, role_flag: tuple) -> list:
+    out = []
+    values_of_flags = set()
+    argv = list(launch.argv)
+    for i, tok in enumerate(argv):
+        if tok.text.startswith("-") and i + 1 < len(argv) and not argv[i + 1].text.startswith("-"):
+            values_of_flags.add(i + 1)
+    model = getattr(info, "model", None)
+    for i, tok in enumerate(argv):
+        if _opaque(tok) and i not in values_of_flags and tok is not model and \
+                not (i == 0 and launch.entrypoint.endswith(" serve")):  # `vllm serve MODEL`
+            out.append(_opaque_gap(tok))
+    if launch.role is None and role_flag:
+        for i, tok in enumerate(argv):
+            name = tok.text.split("=", 1)[0]
+            if name in role_flag:
+                val = tok if "=" in tok.text else (argv[i + 1] if i + 1 < len(argv) else None)
+                if val is not None and val.opaque:
+                    out.append(_role_gap(val, name))
+                    break
+    return out
+
+
+def _after(tokens: list, flag: str):
+    for i, t in enumerate(tokens):
+        if t.text == flag and i + 1 < len(tokens):
+            return tokens[i + 1]
+    return None

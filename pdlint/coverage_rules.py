@@ -1,0 +1,70 @@
+"""Coverage diagnostics: launch text pdlint saw but could not check.
+
+pdlint's promise is "passes => the servers start"; a file that holds a launch
+pdlint could not turn into a checked launch must never pass silently.  These
+rules are raised by :mod:`pdlint.coverage` after the check stage.  They are
+warnings (the launch may be fine); ``--strict`` makes them errors.
+"""
+
+from pdlint.model import WARNING
+from pdlint.rules import Rule, register
+
+_C = "coverage"
+
+UNCHECKED = register(Rule(
+    "PD020", "unchecked-launch-text", WARNING,
+    "Reports launch text (a known launcher such as `sglang.launch_server`, `vllm serve`, `trtllm-serve`, "
+    "`dynamo.sglang`, a router, or an engine-only flag such as `--disaggregation-mode` or `--kv-transfer-config`) "
+    "from which no launch pdlint checked was built.",
+    "pdlint found a server launch it did not understand: an unknown file structure, a launcher behind a variable or "
+    "wrapper pdlint does not follow, a template branch no role value renders, or a file kind pdlint does not read. "
+    "Its flags were not checked at all, so a passing run says nothing about this launch.",
+    "Make the launch checkable: start the command with a known launcher (or a wrapper pdlint follows: `srun`, "
+    "`docker run`, `env`, `sh -c`), name the template's role variable with `role-var`, give variables set outside "
+    "the repository a value in `[tool.pdlint.vars]` or a `values` file. If the text is not a launch (a usage "
+    "message, documentation), exclude the file or suppress the finding.",
+    example="#!/bin/sh\n$LAUNCHER --model-path /models/qwen --disaggregation-mode prefill",
+    example_fixed="#!/bin/sh\npython3 -m sglang.launch_server --model-path /models/qwen --disaggregation-mode prefill",
+    category=_C))
+
+UNRESOLVED_ROLE = register(Rule(
+    "PD021", "unresolved-role", WARNING,
+    "Reports a prefill/decode server launch whose role pdlint cannot decide: the role flag's value "
+    "(`--disaggregation-mode`, vLLM's `kv_role`, Dynamo's worker mode) comes from a variable pdlint does not know, "
+    "and no file name, CRD field or template branch names the role.",
+    "Most of SGLang's PD checks are role-specific (a flag refused on a prefill server, another on a decode "
+    "server); with the role unknown none of them ran on this launch, and it was not paired with its peer.",
+    "Give the role variable a value pdlint can see: name it with `role-var` (templates render once per role), "
+    "set it in `[tool.pdlint.roles.<role>.vars]`, or write the role literally in each launch.",
+    example="ROLE=$1\npython3 -m sglang.launch_server --disaggregation-mode $ROLE",
+    example_fixed="case \"$1\" in\n  prefill) python3 -m sglang.launch_server --disaggregation-mode prefill ;;\n"
+                  "  decode)  python3 -m sglang.launch_server --disaggregation-mode decode ;;\nesac",
+    category=_C))
+
+UNRESOLVED_CONFIG = register(Rule(
+    "PD022", "unresolved-config-file", WARNING,
+    "Reports a launch that reads a config file (SGLang `--config PATH`, Dynamo `--disagg-config PATH`) pdlint "
+    "cannot find: the path is a variable, a mount path no ConfigMap in the repository provides, or a file outside "
+    "the repository.",
+    "The flags in that file are merged into the server's arguments at start-up; pdlint checked the launch without "
+    "them, so any role-only flag, typo or conflicting value in the file was not checked.",
+    "Keep the config file in the repository and reference it by a path relative to the launch file or the "
+    "repository root (or from a ConfigMap in the same manifest or kustomization).",
+    example="python3 -m sglang.launch_server --config $CONFIG_DIR/prefill.yaml",
+    example_fixed="python3 -m sglang.launch_server --config configs/prefill.yaml",
+    category=_C))
+
+OPAQUE_ARGS = register(Rule(
+    "PD023", "opaque-launch-arguments", WARNING,
+    "Reports a word in a launch's argument list whose value pdlint cannot see (an environment variable, a "
+    "variable set outside the repository, a command substitution) where a flag could stand, so it may add any "
+    "number of flags.",
+    "Whatever flags that variable holds at deploy time were not checked: a role-only flag passed through "
+    "`$EXTRA_ARGS` is exactly the shared-flag failure pdlint exists to catch.",
+    "Give the variable the value it has at deploy time in `[tool.pdlint.vars]`, a `values` file or `--var` "
+    "(an empty string when it is normally unset), or write its flags into the launch.",
+    example="python3 -m sglang.launch_server --model-path /models/qwen $EXTRA_ARGS",
+    example_fixed="[tool.pdlint.vars]\nEXTRA_ARGS = \"--enable-metrics\"",
+    category=_C))
+
+CODES = (UNCHECKED.code, UNRESOLVED_ROLE.code, UNRESOLVED_CONFIG.code, OPAQUE_ARGS.code)

@@ -1,0 +1,254 @@
+"""Coverage accounting (pdlint.coverage): launch text pdlint did not check is never a clean pass."""
+
+import json
+import textwrap
+
+import pytest
+
+from pdlint.cli import main
+from pdlint.coverage import find_markers
+
+
+@pytest.fixture
+def repo(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("NO_COLOR", "1")
+    (tmp_path / ".git").mkdir()
+    return tmp_path
+
+
+def write(repo, name, text):
+    p = repo / name
+    p.parent.mkdir(parents=True, exist_ok=True)
+    p.write_text(textwrap.dedent(text).lstrip("\n"))
+    return p
+
+
+def run(capsys, *args):
+    code = main(["--format", "json", *args])
+    out = capsys.readouterr()
+    assert "Traceback" not in out.err
+    return code, json.loads(out.out)
+
+
+def codes(doc, prefix="PD02"):
+    return sorted((f["path"], f["line"], f["code"]) for f in doc["findings"] if f["code"].startswith(prefix))
+
+
+GOOD = """
+#!/bin/sh
+CUDA_VISIBLE_DEVICES=0 python3 -m sglang.launch_server --model-path /m --disaggregation-mode prefill &
+CUDA_VISIBLE_DEVICES=1 python3 -m sglang.launch_server --model-path /m --disaggregation-mode decode --port 30001 &
+"""
+
+
+# -- markers -------------------------------------------------------------------------------------------
+
+def test_markers_find_launchers_flags_and_config_keys():
+    text = ("python3 -m sglang.launch_server --disaggregation-mode prefill\n"
+            "vllm serve m --kv-transfer-config '{\"kv_role\":\"kv_producer\"}'\n"
+            "disaggregation-mode: decode\n"
+            "trtllm-serve m\n")
+    found = [(m.line, m.text, m.kind) for m in find_markers(text)]
+    assert found == [(1, "sglang.launch_server", "launcher"), (1, "--disaggregation-mode", "flag"),
+                     (2, "vllm serve", "launcher"), (2, "--kv-transfer-config", "flag"), (2, "\"kv_role", "key"),
+                     (3, "disaggregation-mode", "key"), (4, "trtllm-serve", "launcher")]
+
+
+def test_markers_skip_comments_image_names_submodules_and_prose():
+    text = ("# python3 -m sglang.launch_server --disaggregation-mode prefill\n"
+            "image: lmsysorg/sglang-router:v0.2.4   # sglang-router image\n"
+            "python3 -m dynamo.sglang.utils.clear_namespace --namespace dynamo\n"
+            "note: 'the decode server must agree with --disaggregation-mode on the prefill side of the pair'\n"
+            "{# {{ launcher }} --disaggregation-mode decode #}\n"
+            "echo '#' && python -m sglang.launch_server   # trailing comment --disaggregation-mode\n")
+    assert [(m.line, m.text) for m in find_markers(text)] == [(6, "sglang.launch_server")]
+
+
+# -- PD020 unchecked launch text -------------------------------------------------------------------------
+
+def test_fully_checked_files_are_quiet_and_summarised(repo, capsys):
+    write(repo, "run.sh", GOOD)
+    code, doc = run(capsys, "--strict", ".")
+    assert code == 0 and codes(doc) == []
+    cov = doc["coverage"]
+    assert (cov["launches"], cov["prefill"], cov["decode"], cov["unchecked"]) == (2, 1, 1, 0)
+    assert cov["files"]["run.sh"] == {"status": "checked", "launches": 2, "unchecked": []}
+    assert main(["."]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[-2:] == [
+        "2 launches checked (1 prefill, 1 decode, 0 routers) in 1 file; 0 places with launch text not checked.",
+        "Found 0 errors and 0 warnings in 1 file."]
+
+
+def test_unknown_program_with_engine_flags_is_reported_with_the_reason(repo, capsys):
+    write(repo, "run.sh", """
+        #!/bin/sh
+        ./run_worker.sh --model-path /m --disaggregation-mode decode
+        $LAUNCHER --model-path /m \\
+            --disaggregation-mode prefill
+        echo "usage: python3 -m sglang.launch_server --disaggregation-mode prefill|decode"
+        pkill -f sglang.launch_server
+        """)
+    code, doc = run(capsys, ".")
+    assert code == 0 and codes(doc) == [("run.sh", 2, "PD020"), ("run.sh", 3, "PD020")]  # where each command starts
+    by = {f["line"]: f for f in doc["findings"]}
+    assert "`./run_worker.sh` is not a launcher pdlint knows" in by[2]["message"]
+    assert "program is $LAUNCHER" in by[3]["message"] and "lines 3-4" not in by[3]["message"]
+    assert "LAUNCHER its value" in by[3]["fix"]
+    spots = doc["coverage"]["files"]["run.sh"]["unchecked"]
+    assert [(s["line"], s["code"]) for s in spots] == [(2, "PD020"), (3, "PD020")] and spots[1]["end_line"] == 4
+    assert doc["coverage"]["files"]["run.sh"]["status"] == "unchecked"
+
+
+def test_strict_makes_coverage_findings_errors(repo, capsys):
+    write(repo, "run.sh", "#!/bin/sh\n$LAUNCHER --disaggregation-mode decode\n")
+    code, doc = run(capsys, "--strict", ".")
+    assert code == 1 and [f["severity"] for f in doc["findings"]] == ["error"]
+    code, doc = run(capsys, ".")
+    assert code == 0 and [f["severity"] for f in doc["findings"]] == ["warning"]
+
+
+def test_a_run_with_launch_text_and_no_checked_launch_never_prints_a_bare_zero(repo, capsys):
+    write(repo, "run.sh", "#!/bin/sh\n$LAUNCHER --disaggregation-mode decode\n")
+    write(repo, "pyproject.toml", "[tool.pdlint]\nignore = [\"PD020\"]\n")
+    assert main(["."]) == 0
+    out = capsys.readouterr().out
+    assert "No launch checked: 1 place with launch text not checked" in out
+    assert out.splitlines()[-1] == "Found 0 errors and 0 warnings in 1 file."
+
+
+def test_a_run_without_launch_text_says_so(repo, capsys):
+    write(repo, "app.yaml", "kind: ConfigMap\ndata: {a: sglang}\n")
+    assert main(["."]) == 0
+    assert "No launch text found in 1 file." in capsys.readouterr().out
+
+
+def test_template_branch_no_role_renders_is_reported(repo, capsys):
+    write(repo, "launch.sh.j2", """
+        #!/bin/sh
+        {% if role == 'prefill' %}
+        python3 -m sglang.launch_server --model-path /m --disaggregation-mode prefill
+        {% elif role == 'decode' %}
+        python3 -m sglang.launch_server --model-path /m --disaggregation-mode decode
+        {% elif role == 'router' %}
+        python3 -m sglang_router.launch_router --pd-disaggregation
+        {% endif %}
+        """)
+    code, doc = run(capsys, ".")
+    assert codes(doc) == [("launch.sh.j2", 7, "PD020")]
+    assert "no role's render of this template produced it" in doc["findings"][0]["message"]
+    assert doc["coverage"]["files"]["launch.sh.j2"]["status"] == "partial"
+
+
+def test_launch_text_in_a_yaml_structure_pdlint_does_not_know(repo, capsys):
+    write(repo, "job.yaml", """
+        steps:
+          - name: serve
+            exec:
+              binary: python3
+              argv: ["-m", "sglang.launch_server", "--disaggregation-mode", "prefill"]
+        """)
+    code, doc = run(capsys, ".")
+    assert codes(doc) == [("job.yaml", 5, "PD020")]
+    assert "a structure pdlint does not recognise" in doc["findings"][0]["message"]
+
+
+def test_files_with_errors_are_not_reported_twice(repo, capsys):
+    write(repo, "bad.yaml", "args: [--disaggregation-mode, prefill\n")
+    code, doc = run(capsys, ".")
+    assert [f["code"] for f in doc["findings"]] == ["PD003"]
+    assert doc["coverage"]["files"]["bad.yaml"]["status"] == "error"
+
+
+# -- gaps: PD021 role, PD022 config, PD023 opaque words -----------------------------------------------
+
+def test_unresolved_role_config_and_opaque_words(repo, capsys):
+    write(repo, "run.sh", """
+        #!/bin/sh
+        ROLE=$1
+        python3 -m sglang.launch_server --model-path /m --disaggregation-mode $ROLE $EXTRA_ARGS --tp $TP \\
+            --config "$CONFIG_DIR/server.yaml"
+        """)
+    code, doc = run(capsys, ".")
+    assert code == 0
+    assert codes(doc) == [("run.sh", 2, "PD021"), ("run.sh", 3, "PD023"), ("run.sh", 4, "PD022")]
+    by = {f["code"]: f for f in doc["findings"]}
+    assert "role-specific checks did not run" in by["PD021"]["message"]
+    assert by["PD023"]["message"].startswith("$EXTRA_ARGS stands where flags could be")
+    assert by["PD022"]["message"].startswith("--config $CONFIG_DIR/server.yaml is a value pdlint cannot see")
+    assert doc["coverage"]["files"]["run.sh"]["status"] == "partial"
+
+
+def test_gaps_are_quiet_when_the_values_are_known(repo, capsys):
+    write(repo, "run.sh", """
+        #!/bin/sh
+        python3 -m sglang.launch_server --model-path /m --disaggregation-mode $ROLE $EXTRA_ARGS --tp $TP \\
+            --config configs/server.yaml
+        """)
+    write(repo, "configs/server.yaml", "mem-fraction-static: 0.8\n")
+    write(repo, "pyproject.toml", """
+        [tool.pdlint.vars]
+        ROLE = "decode"
+        EXTRA_ARGS = "--enable-metrics"
+        TP = "2"
+        """)
+    code, doc = run(capsys, "--strict", ".")
+    assert code == 0, doc["findings"]
+    (launch,) = doc["launches"]
+    assert launch["role"] == "decode" and "--enable-metrics" in launch["argv"] and "0.8" in launch["argv"]
+    i = launch["argv"].index("--enable-metrics")
+    assert launch["origins"][i]["path"] == "pyproject.toml" and launch["origins"][i]["line"] == 3
+
+
+def test_var_on_the_command_line_reaches_shell_scripts(repo, capsys):
+    write(repo, "run.sh", "#!/bin/sh\npython3 -m sglang.launch_server --model-path /m $EXTRA\n")
+    code, doc = run(capsys, ".")
+    assert codes(doc) == [("run.sh", 2, "PD023")]
+    code, doc = run(capsys, "--var", "EXTRA=--disaggregation-mode prefill --enable-linear-replayssm-spec", ".")
+    assert codes(doc) == [] and {f["code"] for f in doc["findings"]} == {"SGL101"}
+
+
+def test_value_of_a_refused_flag_is_not_an_opaque_gap(repo, capsys):
+    write(repo, "run.sh", "#!/bin/sh\npython3 -m sglang.launch_server --model-path /m --no-such-flag $X\n")
+    code, doc = run(capsys, ".")
+    assert codes(doc) == [] and [f["code"] for f in doc["findings"]] == ["SGL001"]
+
+
+def test_vllm_serve_model_positional_is_not_an_opaque_gap(repo, capsys):
+    write(repo, "run.sh", """
+        #!/bin/sh
+        vllm serve $MODEL --port 8100 --kv-transfer-config '{"kv_connector":"NixlConnector","kv_role":"kv_producer"}'
+        vllm serve $MODEL --port 8200 --kv-transfer-config '{"kv_connector":"NixlConnector","kv_role":"kv_consumer"}'
+        """)
+    code, doc = run(capsys, ".")
+    assert codes(doc) == []
+    assert doc["coverage"]["prefill"] == 1 and doc["coverage"]["decode"] == 1
+
+
+def test_show_lists_the_unchecked_spots(repo, capsys):
+    write(repo, "run.sh", "#!/bin/sh\n./worker.sh --disaggregation-mode decode\n")
+    assert main(["show", "run.sh"]) == 0
+    out = capsys.readouterr().out
+    assert "Launch text not checked:\n  run.sh:2:1: PD020 launch text (engine flag `--disaggregation-mode` on " \
+           "line 2) not checked: `./worker.sh` is not a launcher pdlint knows" in out
+    assert out.rstrip().endswith("0 launches in 1 file, 0 prefill/decode pairs, 1 place with launch text not checked.")
+    assert main(["show", "--format", "json", "run.sh"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["coverage"]["files"]["run.sh"]["unchecked"][0]["code"] == "PD020"
+
+
+def test_explicit_launch_gaps_from_adapters(repo, capsys, monkeypatch):
+    """Format adapters can put a Gap on a launch; it is reported at its token."""
+    from pdlint import extract
+    from pdlint.model import Gap
+    write(repo, "run.sh", GOOD)
+    real = extract.Extractor.add_launch
+
+    def add(self, launch):
+        launch.gaps.append(Gap("PD022", launch.command[0], "a mounted config file was not found", "hint"))
+        real(self, launch)
+
+    monkeypatch.setattr(extract.Extractor, "add_launch", add)
+    code, doc = run(capsys, ".")
+    assert codes(doc) == [("run.sh", 2, "PD022"), ("run.sh", 3, "PD022")]
