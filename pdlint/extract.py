@@ -390,6 +390,10 @@ class Extractor:
             what = "rendered YAML" if render_role is not None or label else "YAML"
             self.problem_at(C.INVALID_YAML, doc, e.index, f"invalid {what}: {e.message}")
             return
+        from pdlint.formats import compose
+        if compose.is_compose(docs):
+            self.compose(job, src, doc, docs, render_role, label, unit_meta)
+            return
         found = False
         try:
             containers = kube.find_containers(docs)
@@ -407,13 +411,47 @@ class Extractor:
         env = crd.effective_env(w)
         words = crd.kserve_words(w, env) if w.virtual == "kserve" else crd.effective_words(w, env)
         meta = {"image": crd.effective_image(w), "yaml_path": w.path, "resource_kind": w.resource_kind,
-                "resource_name": w.resource_name, "names": w.names, "doc_index": w.doc_index}
+                "resource_name": w.resource_name, "names": w.names, "doc_index": w.doc_index,
+                "exec_form": w.virtual != "kserve"}
         meta.update(unit_meta or {})
         context = w.context() + (f", {label}" if label else "")
         launches = self.command_launches(job, words, env, context, render_role, meta)
         for launch in launches:
             crd_apply(launch, w)
         return launches
+
+    def compose(self, job: FileJob, src: SourceFile, doc: TStr, docs: list, render_role: Optional[str],
+                label: str = "", unit_meta: Optional[dict] = None) -> None:
+        """A Docker Compose file (:mod:`pdlint.formats.compose`): one launch per service command."""
+        from pdlint.formats import compose
+
+        def read(name: str) -> Optional[SourceFile]:
+            return self.read_beside(name, job)
+
+        unit = f"{job.display}#compose"
+        for svc in compose.services(doc, docs, read):
+            if not svc.words:
+                continue
+            meta = {"image": svc.image, "yaml_path": ("services", svc.name), "resource_kind": "compose service",
+                    "resource_name": svc.name, "unit": unit, "exec_form": svc.exec_form}
+            meta.update(unit_meta or {})
+            context = f"compose service {svc.name!r}" + (f", {label}" if label else "")
+            for launch in self.command_launches(job, svc.words, svc.env, context, render_role, meta):
+                launch.unit = launch.meta.get("unit") or unit
+                if svc.role and svc.name_tok is not None:
+                    launch.structural_role = svc.role
+                    launch.structural_origin = crd.narrow(svc.name_tok, svc.role).origin
+                    launch.meta["role_how"] = "compose service name"
+
+    def read_beside(self, name: str, job: FileJob) -> Optional[SourceFile]:
+        """A file named relative to ``job``'s directory, inside the repository, or None."""
+        if not name or "\0" in name or os.path.isabs(name):
+            return None
+        path = os.path.realpath(os.path.join(os.path.dirname(job.abspath), name))
+        root = os.path.realpath(job.root)
+        if not path.startswith(root + os.sep) or not os.path.isfile(path):
+            return None
+        return self.read(path, report=False)
 
     def keyed(self, job: FileJob, src: SourceFile, doc: TStr, docs: list, render_role, label: str = "",
               unit_meta: Optional[dict] = None) -> bool:
@@ -509,6 +547,8 @@ class Extractor:
     # -- launches ------------------------------------------------------------------
     def command_launches(self, job: FileJob, words: list, env: dict, context: str, render_role: Optional[str],
                          meta: dict, depth: int = 0) -> list:
+        if meta.get("exec_form") and depth == 0:
+            words = self.unpack_exec_form(words, meta)
         found = launchers.find(words)
         if found is None:
             self.note_unrecognised(words)
@@ -529,7 +569,8 @@ class Extractor:
             self.out.findings += structure_rules.sh_c_findings(script)
             before = len(self.out.launches)
             self.shell(job, self.read(job.abspath, report=False), script, render_role, env=merged,
-                       positional=positional, context=context, meta=meta)
+                       positional=positional, context=context,
+                       meta={k: v for k, v in meta.items() if k != "exec_form"})
             return self.out.launches[before:]
         m: launchers.Match = found
         launch_env = dict(env)
@@ -587,6 +628,16 @@ class Extractor:
                 line, _ = p.src.position(p.offset)
                 at = (start.line, start.column) if start is not None and start.path == p.src.path else None
                 self.out.notes.setdefault(p.src.path, {}).setdefault(line, (reason, hint, at) if reason else None)
+
+    def unpack_exec_form(self, words: list, meta: dict) -> list:
+        """PD050: exec-form list items holding several words; the words split as a shell would."""
+        from pdlint import format_rules as F
+        words, packed = launchers.unpack(words, crd.shell_split)
+        runtime = "Docker" if meta.get("resource_kind") == "compose service" else "the kubelet"
+        for p in packed:
+            self.out.findings.append(F.finding(F.PACKED_ITEM, p.item,
+                                               F.packed_item_message(p.item, p.program, runtime)))
+        return words
 
     def add_launch(self, launch: Launch) -> None:
         launch.ordinal = self._ordinals.get(launch.path, 0)

@@ -183,3 +183,54 @@ def _wrapper_env(words: list, upto: int) -> dict:
 def _put(env: dict, word: TStr) -> None:
     name, _, value = word.partition("=")
     env[name.text] = value
+
+
+_OPTION_WORD = re.compile(r"^--?[A-Za-z][A-Za-z0-9_.-]*$")
+
+
+@dataclass
+class Packed:
+    """An exec-form list item that holds several words (see :func:`unpack`)."""
+
+    item: TStr
+    program: bool  # True: the item names the program (a whole command line); False: several flags
+
+
+def unpack(words: list, split) -> tuple:
+    """Exec-form argv (one argument per list item) whose items hold several
+    words: ``(words split as a shell would, [Packed])``.
+
+    An item is split when it is the program position of a command line
+    (``python3 -m sglang.launch_server --tp 2`` as one item: no entry point is
+    found without splitting, one is with it), or when it follows the entry
+    point and reads like flags (``--tp-size 2``: an option word, a blank, more
+    words, no ``=`` before the blank).  The script of ``sh -c`` is never
+    split: it is a command line by design.  ``split`` is the word splitter
+    (TStr -> list of TStr)."""
+    found = find(words)
+    packed: list = []
+    if found is None:
+        for i, w in enumerate(words):
+            if len(w.text.split()) < 2 or w.opaque:
+                continue
+            trial = list(words[:i]) + split(w) + list(words[i + 1:])
+            hit = find(trial)
+            if hit is None:
+                continue
+            packed.append(Packed(w, True))
+            words, found = trial, hit
+            break
+        if found is None:
+            return words, packed
+    if isinstance(found, ShellHandoff):
+        return words, packed
+    out = list(words[:found.argv_start])
+    for w in words[found.argv_start:]:
+        parts = w.text.split(None, 1)
+        if len(parts) == 2 and _OPTION_WORD.match(parts[0]) and not w.opaque \
+                and not parts[1].lstrip().startswith(("{", "[")):
+            packed.append(Packed(w, False))
+            out += split(w)
+        else:
+            out.append(w)
+    return out, packed

@@ -1,0 +1,55 @@
+"""Format rules (PD050-PD059): launch files whose *format* makes the launch
+differ from what its text suggests (a whole command line in one exec-form
+list item, ...).  The format adapters detect them while extracting; each
+finding is placed at the text to edit."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from pdlint.model import ERROR, Finding, Related
+from pdlint.rules import Rule, register
+from pdlint.text import TStr
+
+_C = "formats"
+
+PACKED_ITEM = register(Rule(
+    "PD050", "command-line-in-one-list-item", ERROR,
+    "Reports an exec-form command list (Kubernetes `command`/`args`, a Compose `entrypoint`/`command` list) whose "
+    "single item holds a whole command line (`- python3 -m sglang.launch_server --model-path ...`, or a folded `>` "
+    "block) or several flags (`- --tp-size 2`).",
+    "An exec-form list is not parsed by a shell: each item is exactly one argument. The kubelet (or Docker) looks "
+    "for a program literally named `python3 -m sglang.launch_server --model-path ...`, and the container fails to "
+    "start (`executable file not found`); a flag item such as `--tp-size 2` reaches the server as one argument, "
+    "which argparse rejects (`unrecognized arguments`). pdlint checks the launch as if the item were split the way "
+    "a shell would split it, so the flags are still checked.",
+    "Write one list item per argument, or run the line through a shell: `command: [sh, -c]` with the whole line "
+    "as the single `args` item.",
+    example="command:\n  - python3 -m sglang.launch_server --model-path /models/m --tp-size 2",
+    example_fixed="command: [python3, -m, sglang.launch_server]\nargs: [--model-path, /models/m, --tp-size, \"2\"]",
+    category=_C))
+
+
+def finding(rule: Rule, tok: Optional[TStr], message: str, path: str = "", line: int = 1,
+            related: tuple = ()) -> Finding:
+    """A finding at ``tok`` (its chain of references as related locations), else at ``path:line``."""
+    if tok is not None and tok.pieces and not tok.origin.path.startswith("<"):
+        o = tok.origin
+        rel = tuple(related) + tuple(Related(h.path, h.line, h.column, f"via {h.note}") for h in o.chain)
+        end = o.column + len(tok.text.split("\n", 1)[0])
+        return Finding(o.path, o.line, o.column, rule.code, rule.name, rule.severity, None, message, rel, rule.fix,
+                       None, end)
+    return Finding(path or "<unknown>", line, 1, rule.code, rule.name, rule.severity, None, message, tuple(related),
+                   rule.fix)
+
+
+def packed_item_message(tok: TStr, program: bool, runtime: str) -> str:
+    shown = " ".join(tok.text.split())
+    if len(shown) > 60:
+        shown = shown[:57] + "..."
+    if program:
+        return (f"this list item is one argument, not a command line: {runtime} runs a program literally named "
+                f"{shown!r}, which does not exist, so the container never starts (pdlint checks the launch as if the "
+                f"item were split into words)")
+    return (f"this list item reaches the server as ONE argument {shown!r}, which its argument parser rejects "
+            f"(unrecognized arguments); pdlint checks it as if split into words")

@@ -1,0 +1,357 @@
+"""Docker Compose files: every service's command as ``docker compose up`` runs it.
+
+A Compose file is a YAML mapping with a ``services`` mapping (and no
+Kubernetes ``apiVersion``/``kind``).  For each service:
+
+* **Interpolation** first, as Compose does on the file's text values:
+  ``$VAR``, ``${VAR}``, ``${VAR:-default}`` / ``${VAR-default}``,
+  ``${VAR:+alt}`` / ``${VAR+alt}``, ``${VAR:?err}`` / ``${VAR?err}``
+  (nested defaults too) and ``$$`` for a literal ``$``.  Values come from
+  the ``.env`` file beside the Compose file (Compose's project directory);
+  the shell environment of whoever runs ``docker compose`` is unknown at lint
+  time, so a variable it would supply stays opaque, and a variable with no
+  known value takes the default the file writes.  ``$VAR`` in ``command`` is
+  Compose's, not the container's: it is *not* read from the service's
+  ``environment:`` (``$$VAR`` passes ``$VAR`` on to a shell in the container).
+* **argv**: ``entrypoint`` + ``command``.  A list is passed as is (exec form,
+  one argument per item); a string is split into words as Compose does
+  (``go-shellwords``: blanks, quotes and backslashes, no expansion, parsing
+  stops at an unquoted ``;``, ``&``, ``|``, ``<`` or ``>``).  Setting
+  ``entrypoint`` drops the image's default command, so ``command`` alone
+  follows the image's entry point (unknown here: the words start at
+  ``command``).
+* **environment** (a mapping or a ``KEY=value`` list; a key without a value
+  is taken from the shell environment, so opaque) over ``env_file`` files
+  found in the repository: the container's environment, which ``sh -c``
+  scripts in the command read.
+* ``extends: {service: NAME}`` within the same file: the service inherits
+  the fields it does not set (``command`` and ``entrypoint`` whole; the
+  environment key by key, the extending service's values winning).  Top-level ``x-*`` extension fields are templates reached through
+  anchors, never services of their own.
+* **role**: a service named after a role (``prefill``, ``decode-0``,
+  ``sglang-prefill``) is that role's server.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+from typing import Callable, Optional
+
+from pdlint.formats import crd
+from pdlint.formats import yamltree as yt
+from pdlint.text import SourceFile, TStr
+
+SERVICE_KEYS = {"image", "build", "command", "entrypoint", "environment", "env_file", "ports", "volumes",
+                "deploy", "depends_on", "container_name", "extends", "networks", "restart", "ipc", "runtime"}
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_SPECIAL = set(";&|<>")
+
+
+@dataclass
+class Service:
+    name: str
+    name_tok: Optional[TStr]
+    words: list  # argv (entrypoint + command), interpolated, traced
+    exec_form: bool  # the words come from YAML lists (one argument per item)
+    env: dict  # container environment: name -> TStr (opaque when unknown)
+    image: str
+    role: Optional[str] = None
+    notes: list = field(default_factory=list)
+
+
+def is_compose(docs: list) -> bool:
+    if len(docs) != 1 or docs[0].root is None:
+        return False
+    root = yt.Ref(docs[0].root)
+    if not isinstance(yt.deref(root).node, yt.YMap):
+        return False
+    if yt.get(root, "kind") is not None and yt.get(root, "apiVersion") is not None:
+        return False
+    services = yt.get(root, "services")
+    if services is None or not isinstance(yt.deref(services).node, yt.YMap):
+        return False
+    items = yt.map_items(services)
+    if not items:
+        return False
+    for _, ref in items:
+        if not isinstance(yt.deref(ref).node, yt.YMap):
+            return False
+    return any({k for k, _ in yt.map_items(ref)} & SERVICE_KEYS for _, ref in items)
+
+
+def services(doc: TStr, docs: list, read: Callable[[str], Optional[SourceFile]]) -> list:
+    """The services of a Compose document.  ``read(name)`` reads a file named
+    relative to the Compose file (``.env``, ``env_file`` entries), or None."""
+    root = yt.Ref(docs[0].root)
+    svcs = yt.get(root, "services")
+    variables = dotenv(read(".env"))
+    out = []
+    for name, ref in yt.map_items(svcs):
+        out.append(_service(doc, svcs, name, ref, variables, read))
+    return out
+
+
+def _layers(svcs: yt.Ref, ref: yt.Ref, depth: int = 0) -> list:
+    """The service and the services it ``extends`` in this file, most specific first."""
+    layers = [ref]
+    ext = yt.get(ref, "extends")
+    if ext is None or depth > 8:
+        return layers
+    base = yt.scalar_text(ext) if isinstance(yt.deref(ext).node, yt.YScalar) else None
+    if base is None and yt.get(ext, "file") is None:
+        base = yt.scalar_text(yt.get(ext, "service"))
+    if base and yt.get(svcs, base) is not None:
+        layers += _layers(svcs, yt.get(svcs, base), depth + 1)
+    return layers
+
+
+def _field(layers: list, key: str) -> Optional[yt.Ref]:
+    for ref in layers:
+        v = yt.get(ref, key)
+        if v is not None:
+            return v
+    return None
+
+
+def _service(doc: TStr, svcs: yt.Ref, name: str, ref: yt.Ref, variables: dict, read) -> Service:
+    layers = _layers(svcs, ref)
+    name_tok = crd.key_tstr(doc, svcs, name)
+    entry = _field(layers, "entrypoint")
+    command = _field(layers, "command")
+    words: list = []
+    exec_form = False
+    for part in (entry, command):
+        if part is None:
+            continue
+        node = yt.deref(part).node
+        if isinstance(node, yt.YSeq):
+            exec_form = True
+            for item in yt.seq_items(part):
+                if isinstance(yt.deref(item).node, yt.YScalar):
+                    words.append(interpolate(yt.scalar_tstr(doc, item), variables))
+        elif isinstance(node, yt.YScalar) and yt.scalar_value(node) is not None:
+            words += shellwords(interpolate(yt.scalar_tstr(doc, part), variables))
+    env: dict = {}
+    for layer in reversed(layers):  # extends: the base's environment, then each override's, key by key
+        for ef in _env_files(yt.get(layer, "env_file")):
+            env.update(dotenv(read(ef)))
+        env.update(environment(doc, yt.get(layer, "environment"), variables))
+    image = yt.scalar_text(_field(layers, "image")) or ""
+    image_tok = _field(layers, "image")
+    if image and "$" in image and image_tok is not None:
+        image = interpolate(yt.scalar_tstr(doc, image_tok), variables).text
+    return Service(name, name_tok, words, exec_form, env, image, crd.role_of_name(name))
+
+
+def _env_files(ref: Optional[yt.Ref]) -> list:
+    if ref is None:
+        return []
+    node = yt.deref(ref).node
+    if isinstance(node, yt.YScalar):
+        return [node.value]
+    out = []
+    for item in yt.seq_items(ref):
+        if isinstance(yt.deref(item).node, yt.YScalar):
+            out.append(yt.scalar_text(item))
+        else:
+            out.append(yt.scalar_text(yt.get(item, "path")))
+    return [p for p in out if p]
+
+
+def environment(doc: TStr, ref: Optional[yt.Ref], variables: dict) -> dict:
+    """``environment:`` as a mapping or a ``KEY=value`` list; a bare key takes
+    its value from the shell running Compose (opaque)."""
+    env: dict = {}
+    if ref is None:
+        return env
+    node = yt.deref(ref).node
+    if isinstance(node, yt.YMap):
+        for k, v in yt.map_items(ref):
+            vnode = yt.deref(v).node
+            if isinstance(vnode, yt.YScalar) and yt.scalar_value(vnode) is not None:
+                env[k] = interpolate(yt.scalar_tstr(doc, v), variables)
+            else:
+                env[k] = _opaque_at(doc, v, f"${{{k}}}")
+    elif isinstance(node, yt.YSeq):
+        for item in yt.seq_items(ref):
+            if not isinstance(yt.deref(item).node, yt.YScalar):
+                continue
+            t = interpolate(yt.scalar_tstr(doc, item), variables)
+            key, eq, value = t.partition("=")
+            if not _NAME.fullmatch(key.text.strip()):
+                continue
+            env[key.text.strip()] = value if eq.text else _opaque_at(doc, item, f"${{{key.text.strip()}}}")
+    return env
+
+
+def _opaque_at(doc: TStr, ref: yt.Ref, text: str) -> TStr:
+    return crd.at_node(doc, ref, text).as_opaque()
+
+
+# ---------------------------------------------------------------------------
+# .env files
+# ---------------------------------------------------------------------------
+
+def dotenv(src: Optional[SourceFile]) -> dict:
+    """``KEY=value`` lines of a Compose ``.env`` / ``env_file`` file (``#``
+    comments, ``export`` prefixes and quotes as Compose reads them)."""
+    out: dict = {}
+    if src is None:
+        return out
+    doc = TStr.from_source(src)
+    pos = 0
+    for line in src.text.split("\n"):
+        start = pos
+        pos += len(line) + 1
+        s = line.strip()
+        if not s or s.startswith("#"):
+            continue
+        lead = len(line) - len(line.lstrip())
+        body = doc[start + lead:start + len(line.rstrip())]
+        if body.text.startswith("export "):
+            body = body[7:].strip()
+        key, eq, value = body.partition("=")
+        name = key.text.strip()
+        if not eq.text or not _NAME.fullmatch(name):
+            continue
+        value = value.strip()
+        v = value.text
+        if len(v) >= 2 and v[0] == v[-1] and v[0] in "'\"":
+            value = value[1:-1]
+        elif " #" in v:
+            value = value[:v.index(" #")].strip()
+        out[name] = value
+    return out
+
+
+# ---------------------------------------------------------------------------
+# Interpolation and word splitting
+# ---------------------------------------------------------------------------
+
+def interpolate(s: TStr, variables: dict) -> TStr:
+    """Compose's variable interpolation of one value, traced; a variable with
+    no known value (and no default) becomes an opaque placeholder."""
+    text = s.text
+    if "$" not in text:
+        return s
+    out, i, n, last = [], 0, len(text), 0
+    while i < n:
+        if text[i] != "$" or i + 1 >= n:
+            i += 1
+            continue
+        nxt = text[i + 1]
+        if nxt == "$":
+            out += [s[last:i], s[i:i + 1]]
+            i += 2
+            last = i
+            continue
+        if nxt == "{":
+            end = _closing(text, i + 2)
+            if end < 0:
+                i += 1
+                continue
+            out += [s[last:i], _braced(s, i, end, variables)]
+            i = last = end + 1
+            continue
+        m = _NAME.match(text, i + 1)
+        if m is None:
+            i += 1
+            continue
+        out += [s[last:i], _value(s[i:m.end()], m.group(0), variables)]
+        i = last = m.end()
+    out.append(s[last:])
+    return TStr.join(out)
+
+
+def _closing(text: str, i: int) -> int:
+    depth = 1
+    while i < len(text):
+        if text.startswith("${", i):
+            depth += 1
+            i += 2
+            continue
+        if text[i] == "}":
+            depth -= 1
+            if depth == 0:
+                return i
+        i += 1
+    return -1
+
+
+def _value(use: TStr, name: str, variables: dict) -> TStr:
+    v = variables.get(name)
+    if v is None or v.opaque:
+        return use.as_opaque()
+    return v.reached_via(use, f"${{{name}}}")
+
+
+def _braced(s: TStr, start: int, end: int, variables: dict) -> TStr:
+    """``${...}`` spanning ``s[start:end + 1]``."""
+    inner = s[start + 2:end]
+    m = _NAME.match(inner.text)
+    use = s[start:end + 1]
+    if m is None:
+        return use.as_opaque()
+    name = m.group(0)
+    rest = inner.text[m.end():]
+    value = variables.get(name)
+    known = value is not None and not value.opaque
+    if not rest:
+        return _value(use, name, variables)
+    for op in (":-", "-", ":+", "+", ":?", "?"):
+        if rest.startswith(op):
+            word = interpolate(inner[m.end() + len(op):], variables)
+            empty = known and value.text == ""
+            if op in (":-", "-"):
+                use_default = not known or (op == ":-" and empty)
+                return word if use_default else _value(use, name, variables)
+            if op in (":+", "+"):
+                if not known:
+                    return use.as_opaque()
+                return TStr("", ()) if (op == ":+" and empty) else word
+            return _value(use, name, variables)  # ${X:?err}: the value, or Compose refuses the file
+    return use.as_opaque()
+
+
+def shellwords(s: TStr) -> list:
+    """Split a Compose string ``command`` / ``entrypoint`` into words as Compose
+    does (``go-shellwords``): blanks separate words, quotes and backslashes
+    quote, nothing is expanded; an unquoted ``;`` ``&`` ``|`` ``<`` ``>`` ends
+    the command (the ``2`` of ``2>&1`` is dropped too).  A backslash quotes the next
+    character, so a backslash line continuation in a YAML block scalar becomes
+    part of a word, as it does for Compose."""
+    t = s.text
+    cut = _special_at(t)
+    if cut is None:
+        return crd.shell_split(s)
+    head = t[:cut]
+    if t[cut] in "<>":
+        m = re.search(r"(^|\s)\d+$", head)  # `2>&1`: the descriptor number is not a word
+        if m:
+            head = head[:m.end(1)]
+    return crd.shell_split(s[:len(head)])
+
+
+def _special_at(t: str) -> Optional[int]:
+    i, n, quote = 0, len(t), None
+    while i < n:
+        c = t[i]
+        if quote:
+            if c == quote:
+                quote = None
+            elif c == "\\" and quote == '"':
+                i += 1
+        elif c == "\\":
+            i += 1
+        elif c in "'\"":
+            quote = c
+        elif c in _SPECIAL:
+            return i
+        i += 1
+    return None
+
+
+def env_file_path(compose_abspath: str, name: str) -> str:
+    return os.path.normpath(os.path.join(os.path.dirname(compose_abspath), name))
