@@ -41,6 +41,12 @@ def _selection_options(p: argparse.ArgumentParser) -> None:
     g.add_argument("--ignore", action="append", metavar="CODES", help="codes or prefixes to disable")
 
 
+def _force_exclude(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--force-exclude", action=argparse.BooleanOptionalAction, default=None,
+                   help="apply `exclude` to files named on the command line too (the pre-commit hook does; "
+                        "default: the config's force-exclude, else off)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="pdlint",
@@ -59,9 +65,11 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--quiet", "-q", action="store_true",
                    help="print the findings and nothing else (no summary, no warnings)")
     _selection_options(c)
+    _force_exclude(c)
     s = sub.add_parser("show", help="print every launch found, per role, with each token's origin")
     s.add_argument("paths", nargs="+", metavar="PATH")
     s.add_argument("--role", choices=("prefill", "decode", "null"), help="only launches of this role")
+    _force_exclude(s)
     _common(s)
     _selection_options(s)
     r = sub.add_parser("rule", help="print one rule's documentation")
@@ -180,7 +188,7 @@ def _scan(ns) -> int:
     cwd = os.getcwd()
     opts = Options(cwd=cwd, variables=_variables(ns.var), role_var=ns.role_var,
                    engine_version=ns.sglang_version, selection=_selection(ns),
-                   strict=bool(getattr(ns, "strict", False)))
+                   strict=bool(getattr(ns, "strict", False)), force_exclude=ns.force_exclude)
     old_threshold = _fewer_gc_passes()
     try:
         result = run(list(ns.paths) or ["."], opts, ns.config)

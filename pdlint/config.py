@@ -12,6 +12,7 @@ Keys (both files)::
     ignore = ["SGL204"]               # codes or prefixes to disable (extend-ignore: the same)
     per-file-ignores = {"legacy/*" = ["SGL1"]}   # path glob -> codes or prefixes disabled there
     exclude = ["vendor/**"]           # glob patterns (relative to the config file) not to scan
+    force-exclude = true              # exclude applies to files named on the command line too
     render-timeout = 5                # seconds one template render may take
     [tool.pdlint.vars]                # variables for every render
     [tool.pdlint.roles.decode.vars]   # per-role variables (roles.prefill.vars likewise)
@@ -31,7 +32,7 @@ from typing import Any, Optional
 from pdlint.text import SourceFile, TStr
 
 KNOWN_KEYS = {"render-timeout", "role-var", "values", "vars", "roles", "engine-version", "sglang-version", "select",
-              "ignore", "extend-select", "extend-ignore", "exclude", "per-file-ignores"}
+              "ignore", "extend-select", "extend-ignore", "exclude", "force-exclude", "per-file-ignores"}
 
 
 class ConfigError(Exception):
@@ -99,6 +100,7 @@ class Config:
     selection: Selection = field(default_factory=Selection)  # this file's select / extend-select / ignore
     overlay: Optional[Selection] = None  # the command line's, applied after this file's
     exclude: list = field(default_factory=list)
+    force_exclude: Optional[bool] = None  # None: not set (the command line decides; default off)
     per_file_ignores: dict = field(default_factory=dict)
     render_timeout: Optional[float] = None
     warnings: list = field(default_factory=list)
@@ -237,6 +239,11 @@ def _from_table(table: dict, path: str, src: SourceFile, toml: bool) -> Config:
                               lists.get("ignore", []) + lists.get("extend-ignore", []))
     ex = table.get("exclude", [])
     cfg.exclude = [ex] if isinstance(ex, str) else list(ex)
+    fe = table.get("force-exclude")
+    if fe is not None:
+        if not isinstance(fe, bool):
+            raise ConfigError(f"{src.path}: force-exclude must be true or false")
+        cfg.force_exclude = fe
     pfi = table.get("per-file-ignores", {})
     if not isinstance(pfi, dict):
         raise ConfigError(f"{src.path}: per-file-ignores must map globs to rule lists")

@@ -2,7 +2,9 @@
 
 Directories are walked (``.git`` skipped; inside a git work tree the
 ``.gitignore`` rules apply, through ``git ls-files``); files named on the
-command line are always scanned.  A file passed explicitly (as pre-commit does
+command line are scanned unless ``force_exclude`` is on and an ``exclude``
+pattern matches them (ruff's ``--force-exclude``: what the pre-commit hook
+does, since pre-commit names every staged file).  A file passed explicitly (as pre-commit does
 with the staged files) is expanded to its launch unit: the repository files
 that include, source or ``--config``-reference it are scanned too, so a change
 to a shared partial re-checks every launch that uses it.
@@ -118,8 +120,12 @@ def _walk(directory: str) -> list:
     return out
 
 
-def discover(paths: list, cwd: str, excluded=lambda p: False) -> tuple:
-    """``(jobs, missing)``: the files to scan and the named paths that do not exist."""
+def discover(paths: list, cwd: str, excluded=lambda p: False, force_exclude=lambda p: False) -> tuple:
+    """``(jobs, missing)``: the files to scan and the named paths that do not exist.
+
+    ``excluded(abspath)`` filters the files found by walking a directory;
+    a file named explicitly is filtered only when ``force_exclude(abspath)``
+    says exclusion applies to it too."""
     roots: dict = {}
     jobs: dict = {}
     missing: list = []
@@ -137,6 +143,8 @@ def discover(paths: list, cwd: str, excluded=lambda p: False) -> tuple:
                 if kind and f not in jobs:
                     jobs[f] = FileJob(f, display_path(f, cwd), root or cwd, kind)
         elif os.path.lexists(ap):
+            if force_exclude(ap) and excluded(ap):
+                continue
             root = repo_root(ap, roots)
             kind = kind_of(ap, _head(ap)) or "unknown"  # named explicitly: sniffed by the extract stage
             jobs[ap] = FileJob(ap, display_path(ap, cwd), root or cwd, kind, explicit=True)

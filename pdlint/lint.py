@@ -89,6 +89,14 @@ class ConfigResolver:
     def excluded(self, abspath: str) -> bool:
         return self.for_file(abspath).excluded(abspath)
 
+    def force_exclude(self, flag: Optional[bool]):
+        """Does ``exclude`` apply to a file named on the command line?  The
+        flag (``--force-exclude`` / ``--no-force-exclude``) wins, else the
+        file's config (``force-exclude``), else no."""
+        if flag is not None:
+            return lambda abspath: flag
+        return lambda abspath: bool(self.for_file(abspath).force_exclude)
+
     def for_display(self, path: str) -> Config:
         return self.for_file(os.path.join(self.cwd, path))
 
@@ -97,7 +105,7 @@ def run(paths: list, options: Options, config: Optional[str] = None) -> Result:
     from pdlint import coverage
     from pdlint.check import check
     resolver = ConfigResolver(options.cwd, config, options.selection)
-    jobs, missing = discover(paths, options.cwd, resolver.excluded)
+    jobs, missing = discover(paths, options.cwd, resolver.excluded, resolver.force_exclude(options.force_exclude))
     if missing:
         raise UsageError("no such file or directory: " + ", ".join(missing))
     jobs = expand_units(jobs, options.cwd, resolver.excluded)
