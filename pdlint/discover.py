@@ -173,7 +173,9 @@ def _references(data: bytes, name: bytes, any_mention: bool = False) -> bool:
         if i < 0:
             return False
         line_start = data.rfind(b"\n", 0, i) + 1
-        if _REF_WORDS.search(data[line_start:i]):
+        before = data[i - 1:i]
+        # the whole name (`decode.yaml`, not the tail of `sglang_decode.yaml`) after a reference word
+        if not re.match(rb"[\w.-]", before) and _REF_WORDS.search(data[line_start:i]):
             return True
         start = i + len(name)
 

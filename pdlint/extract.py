@@ -403,6 +403,7 @@ class Extractor:
             return
         for w in crd.workloads(docs, doc, containers, unit or job.display):
             found |= bool(self.workload_launches(job, w, render_role, label, unit_meta))
+        found |= bool(self.yaml_scripts(job, src, doc, docs, containers, render_role, label, unit, unit_meta))
         if not found and keyed and not self.keyed(job, src, doc, docs, render_role, label, unit_meta):
             self.sglang_config(job, src, doc, docs, render_role)
 
@@ -420,6 +421,36 @@ class Extractor:
         for launch in launches:
             crd_apply(launch, w)
         return launches
+
+    def yaml_scripts(self, job: FileJob, src: SourceFile, doc: TStr, docs: list, containers: list,
+                     render_role: Optional[str], label: str = "", unit: Optional[str] = None,
+                     unit_meta: Optional[dict] = None) -> list:
+        """Shell strings in CI / workflow YAML (:mod:`pdlint.formats.yaml_shell`), containers excluded."""
+        from pdlint.formats import yaml_shell
+        if not yaml_shell.has_launcher(doc.text):
+            return []
+        # containers are read by formats.kube, except Argo script templates (`source:` run by `command`)
+        skip = {id(yt.deref(c.ref).node) for c in containers if yt.get(c.ref, "source") is None}
+        found: list = []
+        for s in yaml_shell.scripts(doc, docs, skip):
+            meta = {"yaml_path": s.path, "unit": unit or job.display, **s.meta}
+            meta.update(unit_meta or {})
+            context = s.context + (f", {label}" if label else "")
+            if s.text is not None:
+                before = len(self.out.launches)
+                self.shell(job, src, s.text, render_role, env=s.env, context=context, meta=meta)
+                new = self.out.launches[before:]
+            else:
+                new = self.command_launches(job, s.words, s.env, context, render_role, {**meta, "exec_form": True})
+            for launch in new:
+                launch.unit = launch.unit or meta["unit"]
+                if s.role and not launch.structural_role:
+                    launch.structural_role = s.role
+                    launch.structural_origin = s.role_tok.origin if s.role_tok is not None and s.role_tok.pieces \
+                        else None
+                    launch.meta["role_how"] = s.role_how
+            found += new
+        return found
 
     def compose(self, job: FileJob, src: SourceFile, doc: TStr, docs: list, render_role: Optional[str],
                 label: str = "", unit_meta: Optional[dict] = None) -> None:

@@ -56,7 +56,8 @@ def load(version: str) -> dict:
 
 def pick(image: str, entrypoint: str = "") -> str:
     """The Dynamo table for an entry point only old releases have (``dynamo.sglang.worker``),
-    else for the image tag (the newest not newer than it), else the newest."""
+    else for the image tag (a table of the same release series, e.g. 0.8.1 for 0.8.0: patch releases keep
+    the parser and the SGLang pin; else the newest not newer than it), else the newest."""
     all_versions = versions()
     if entrypoint and entrypoint != "python -m dynamo.sglang":
         having = [v for v in all_versions if entrypoint in load(v).get("entrypoint_aliases", [])]
@@ -64,6 +65,10 @@ def pick(image: str, entrypoint: str = "") -> str:
             return having[0]
     m = _IMAGE.search(image or "")
     if m:
+        series = [v for v in all_versions if v.split(".")[:2] == m.group(1).split(".")[:2]]
+        if series:
+            same = [v for v in series if version_key(v) <= version_key(m.group(1))]
+            return (same or series[-1:])[0]
         older = [v for v in all_versions if version_key(v) <= version_key(m.group(1))]
         if older:
             return older[0]

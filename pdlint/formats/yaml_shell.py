@@ -1,0 +1,342 @@
+"""Shell command strings inside any YAML file: CI and workflow job specs.
+
+GitHub Actions ``run:``, GitLab CI ``script:`` / ``before_script:`` lists,
+sflow task ``script:`` lists, Argo ``script.source``, SkyPilot ``run:`` /
+``setup:``, Slurm-ish ``command:`` strings, Truss ``start_command``, ... are
+shell text that a runner hands to ``bash``.  This module finds them and
+returns :class:`Script` values; the extractor parses each with the shell
+front-end (:mod:`pdlint.formats.shell`), so every word keeps its YAML line and
+column (block scalars ``|`` / ``>`` included: the scalar's value is a slice of
+the document).
+
+* **Where**: the value of a shell key (``run``, ``script``, ``before_script``,
+  ``after_script``, ``setup``, ``source``, ``command``, ``commands``, ``cmd``,
+  ``entrypoint``, ``exec`` and keys ending in ``_command`` / ``_cmd`` /
+  ``_script``): a string is one script; a list of strings under a script key
+  is one script of those lines (GitLab, sflow: the items run in one shell);
+  a list of strings under ``command`` / ``cmd`` / ``entrypoint`` / ``args``
+  is an exec-form argv.  Kubernetes-style containers are left to
+  :mod:`pdlint.formats.kube`.  Only values holding a launcher are read.
+* **Environment**: ``env`` / ``envs`` / ``variables`` / ``environment``
+  mappings (or ``[{name, value}]`` lists) of the enclosing mappings, inner
+  over outer, become the script's environment (GitHub ``env``, GitLab and
+  sflow ``variables``, SkyPilot ``envs``); values the runner computes are
+  opaque.
+* **Runner expressions** are substituted as text before the shell parses
+  the script, as the runner does: ``${{ env.X }}`` / ``${{ matrix.x }}``
+  (one value) / ``${{ inputs.x }}`` (default) for GitHub, ``${{
+  variables.X }}`` for sflow, ``{{inputs.parameters.x}}`` /
+  ``{{workflow.parameters.x}}`` for Argo.  An expression with no known value
+  becomes an opaque word.
+* **Role**: the enclosing job / task / step names (``prefill_server``, a step
+  ``name: Start decode server``), innermost first.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Optional
+
+from pdlint.formats import crd
+from pdlint.formats import yamltree as yt
+from pdlint.text import TStr
+
+SCRIPT_KEYS = {"run", "script", "before_script", "after_script", "setup", "source", "commands", "pre_script",
+               "post_script"}
+COMMAND_KEYS = {"command", "cmd", "entrypoint", "exec", "args"}
+ENV_KEYS = ("variables", "env", "envs", "environment")
+_SUFFIX = re.compile(r"(?:_command|_cmd|_script|Command|Cmd|Script)$")
+_LAUNCHER = re.compile(r"sglang\.launch_server|sglang\s+serve|dynamo\.(?:sglang|vllm|trtllm|frontend)|vllm\s+serve"
+                       r"|vllm\.entrypoints\.openai\.api_server|trtllm-serve|sglang_router\.launch_|sglang-router"
+                       r"|disaggregation\.(?:mini_lb|launch_lb)")
+_GH_EXPR = re.compile(r"\$\{\{(.*?)\}\}", re.S)
+_ARGO_EXPR = re.compile(r"(?<!\$)\{\{(.*?)\}\}", re.S)
+_MAX_NODES = 50_000
+
+
+@dataclass
+class Script:
+    text: Optional[TStr]  # shell script (None: ``words`` is an exec-form argv)
+    words: list
+    env: dict
+    context: str
+    role: Optional[str] = None
+    role_tok: Optional[TStr] = None
+    role_how: str = ""
+    path: tuple = ()
+    meta: dict = field(default_factory=dict)
+
+
+def has_launcher(text: str) -> bool:
+    return _LAUNCHER.search(text) is not None
+
+
+def dialect(root: yt.Ref) -> str:
+    if not isinstance(yt.deref(root).node, yt.YMap):
+        return "generic"
+    keys = {k for k, _ in yt.map_items(root)}
+    if "jobs" in keys and ("on" in keys or "name" in keys):
+        return "github"
+    if yt.get(yt.get(root, "workflow"), "tasks") is not None:
+        return "sflow"
+    kind = yt.scalar_text(yt.get(root, "kind")) or ""
+    if kind in ("Workflow", "WorkflowTemplate", "ClusterWorkflowTemplate", "CronWorkflow"):
+        return "argo"
+    if "stages" in keys or any(isinstance(yt.deref(v).node, yt.YMap) and yt.get(v, "script") is not None
+                               for _, v in yt.map_items(root)):
+        return "gitlab"
+    if "run" in keys and ({"resources", "setup", "envs", "num_nodes"} & keys):
+        return "skypilot"
+    return "generic"
+
+
+def scripts(doc: TStr, docs: list, skip: set) -> list:
+    """Every shell script / exec argv holding a launcher in ``docs``; ``skip``:
+    ids of nodes (containers) another adapter reads."""
+    out: list = []
+    for d in docs:
+        if d.root is None:
+            continue
+        root = yt.Ref(d.root)
+        dia = dialect(root)
+        exprs = _expressions(doc, root, dia)
+        walker = _Walker(doc, dia, exprs, skip, out)
+        walker.operators = {yt.scalar_text(yt.get(o, "name")): o for o in yt.seq_items(yt.get(root, "operators"))}
+        walker.walk(root, (), {}, [], None)
+    return out
+
+
+class _Walker:
+    def __init__(self, doc: TStr, dia: str, exprs: dict, skip: set, out: list):
+        self.doc, self.dia, self.exprs, self.skip, self.out = doc, dia, exprs, skip, out
+        self.budget = _MAX_NODES
+        self.active: set = set()
+        self.operators: dict = {}
+
+    def walk(self, ref: yt.Ref, path: tuple, env: dict, names: list, image: Optional[TStr]) -> None:
+        r = yt.deref(ref)
+        node = r.node
+        self.budget -= 1
+        if self.budget < 0 or len(path) > 48 or id(node) in self.active or id(node) in self.skip:
+            return
+        self.active.add(id(node))
+        try:
+            if isinstance(node, yt.YMap):
+                self._map(r, path, env, names, image)
+            elif isinstance(node, yt.YSeq):
+                for i, item in enumerate(yt.seq_items(r)):
+                    self.walk(item, path + (i,), env, names, image)
+        finally:
+            self.active.discard(id(node))
+
+    def _image(self, r: yt.Ref) -> Optional[TStr]:
+        """The container image a job / task runs in (``image``, ``container_image``, ``container.image``,
+        an sflow operator's ``container_image``)."""
+        cands = [yt.get(r, "image"), yt.get(r, "container_image"), yt.get(r, "container")]
+        op = yt.get(r, "operator")
+        if op is not None:
+            oname = yt.scalar_text(op) if isinstance(yt.deref(op).node, yt.YScalar) else yt.scalar_text(yt.get(op, "name"))
+            if oname in self.operators:
+                cands.append(yt.get(self.operators[oname], "container_image"))
+        for c in cands:
+            if c is None:
+                continue
+            if isinstance(yt.deref(c).node, yt.YMap):
+                c = yt.get(c, "image") or yt.get(c, "name")
+            if c is not None and isinstance(yt.deref(c).node, yt.YScalar) and yt.scalar_text(c):
+                return self._subst(yt.scalar_tstr(self.doc, c))
+        return None
+
+    def _map(self, r: yt.Ref, path: tuple, env: dict, names: list, image: Optional[TStr]) -> None:
+        items = yt.map_items(r)
+        image = self._image(r) or image
+        own = {}
+        for key in ENV_KEYS:
+            v = yt.get(r, key)
+            if v is not None:
+                own.update(env_of(self.doc, v, self.exprs, self.dia))
+        if own:
+            env = {**env, **own}
+        name_ref = yt.get(r, "name")
+        if name_ref is not None and isinstance(yt.deref(name_ref).node, yt.YScalar):
+            names = names + [(yt.scalar_text(name_ref), yt.scalar_tstr(self.doc, name_ref), True)]
+        for key, v in items:
+            if key in ENV_KEYS and path == () and self.dia in ("sflow",):
+                continue
+            vnode = yt.deref(v).node
+            is_script_key = key in SCRIPT_KEYS or bool(_SUFFIX.search(key))
+            if isinstance(vnode, yt.YScalar) and (is_script_key or key in COMMAND_KEYS):
+                if isinstance(yt.scalar_value(vnode), str) and has_launcher(vnode.value):
+                    self._emit(yt.scalar_tstr(self.doc, v), None, env, names, path + (key,), image)
+            elif isinstance(vnode, yt.YSeq) and (is_script_key or key in COMMAND_KEYS):
+                lines = [it for it in yt.seq_items(v) if isinstance(yt.deref(it).node, yt.YScalar)]
+                if not lines or len(lines) != len(yt.seq_items(v)):
+                    self.walk(v, path + (key,), env, names + [(key, crd.key_tstr(self.doc, r, key), False)], image)
+                    continue
+                texts = [yt.scalar_tstr(self.doc, it) for it in lines]
+                if not has_launcher(" ".join(t.text for t in texts)):
+                    continue
+                if key in COMMAND_KEYS and key not in SCRIPT_KEYS:
+                    self._emit(None, [self._subst(t) for t in texts], env, names, path + (key,), image)
+                else:
+                    nl = TStr.synthetic("\n", "<lines>")
+                    joined = []
+                    for t in texts:
+                        joined += [t, nl]
+                    self._emit(TStr.join(joined), None, env, names, path + (key,), image)
+            elif isinstance(vnode, (yt.YMap, yt.YSeq)):
+                self.walk(v, path + (key,), env, names + [(key, crd.key_tstr(self.doc, r, key), False)], image)
+
+    def _subst(self, t: TStr) -> TStr:
+        return substitute(t, self.exprs, self.dia)
+
+    def _emit(self, text: Optional[TStr], words: Optional[list], env: dict, names: list, path: tuple,
+              image: Optional[TStr]) -> None:
+        role, tok, how = None, None, ""
+        for name, ntok, _ in reversed(names):
+            r = crd.role_of_name(name if isinstance(name, str) else None)
+            if r:
+                role, tok, how = r, crd.narrow(ntok, r) if ntok is not None else None, _how(self.dia)
+                break
+        label = _context(self.dia, names, path)
+        meta = {"image": image.text} if image is not None and not image.opaque else {}
+        self.out.append(Script(self._subst(text) if text is not None else None, words or [], dict(env), label, role,
+                               tok, how, path, meta))
+
+
+def _how(dia: str) -> str:
+    return {"github": "GitHub Actions job/step name", "gitlab": "GitLab CI job name", "sflow": "sflow task name",
+            "argo": "Argo template name", "skypilot": "SkyPilot task name"}.get(dia, "YAML job/task name")
+
+
+def _context(dia: str, names: list, path: tuple) -> str:
+    where = ""
+    for p in path:
+        where += f"[{p}]" if isinstance(p, int) else (("." if where else "") + str(p))
+    label = {"github": "GitHub Actions workflow", "gitlab": "GitLab CI", "sflow": "sflow workflow",
+             "argo": "Argo workflow", "skypilot": "SkyPilot task"}.get(dia, "YAML")
+    named = [n for n, _, field in names if field and isinstance(n, str)]
+    if dia == "sflow" and named:
+        return f"{label} task {named[-1]!r} ({where})"
+    if dia == "github" and len(path) >= 2 and path[0] == "jobs":
+        step = f" step {named[-1]!r}" if named and "steps" in path else ""
+        return f"{label} job {path[1]!r}{step} ({where})"
+    if dia == "argo" and named:
+        return f"{label} template {named[-1]!r} ({where})"
+    if dia == "gitlab" and path:
+        return f"{label} job {path[0]!r} ({where})"
+    return f"{label} {where}"
+
+
+# ---------------------------------------------------------------------------
+# Environment and runner expressions
+# ---------------------------------------------------------------------------
+
+def env_of(doc: TStr, ref: yt.Ref, exprs: dict, dia: str) -> dict:
+    """``NAME: value`` / ``NAME: {value: v}`` mappings and ``[{name, value}]`` lists."""
+    out: dict = {}
+    node = yt.deref(ref).node
+    pairs = []
+    if isinstance(node, yt.YMap):
+        pairs = list(yt.map_items(ref))
+    elif isinstance(node, yt.YSeq):
+        for item in yt.seq_items(ref):
+            n = yt.scalar_text(yt.get(item, "name"))
+            if n:
+                pairs.append((n, item))
+    for name, v in pairs:
+        if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", str(name)):
+            continue
+        vnode = yt.deref(v).node
+        target = v
+        if isinstance(vnode, yt.YMap):
+            target = yt.get(v, "value")
+            if target is None:
+                target = yt.get(v, "default")
+        if target is not None and isinstance(yt.deref(target).node, yt.YScalar) \
+                and yt.scalar_value(yt.deref(target).node) is not None:
+            out[name] = substitute(yt.scalar_tstr(doc, target), exprs, dia)
+        else:
+            out[name] = crd.at_node(doc, v, f"${{{name}}}").as_opaque()
+    return out
+
+
+def _expressions(doc: TStr, root: yt.Ref, dia: str) -> dict:
+    """Known values of the runner's expressions: normalised expression -> TStr (unsubstituted)."""
+    ex: dict = {}
+    if dia == "sflow":
+        for scope in (yt.get(root, "variables"), yt.get(yt.get(root, "workflow"), "variables")):
+            for name, v in _named_values(doc, scope).items():
+                ex[f"variables.{name}"] = v
+    elif dia == "github":
+        for name, v in _named_values(doc, yt.get(root, "env")).items():
+            ex[f"env.{name}"] = v
+        inputs = yt.get(yt.get(yt.get(root, "on"), "workflow_dispatch"), "inputs")
+        for name, v in yt.map_items(inputs) if inputs is not None else ():
+            d = yt.get(v, "default")
+            if d is not None and isinstance(yt.deref(d).node, yt.YScalar):
+                for pre in ("inputs.", "github.event.inputs."):
+                    ex[pre + name] = yt.scalar_tstr(doc, d)
+        for _, job in yt.map_items(yt.get(root, "jobs")) if yt.get(root, "jobs") is not None else ():
+            matrix = yt.get(yt.get(job, "strategy"), "matrix")
+            for name, v in yt.map_items(matrix) if matrix is not None else ():
+                items = yt.seq_items(v)
+                if len(items) == 1 and isinstance(yt.deref(items[0]).node, yt.YScalar):
+                    ex.setdefault(f"matrix.{name}", yt.scalar_tstr(doc, items[0]))
+    elif dia == "argo":
+        spec = yt.get(root, "spec")
+        for p in yt.seq_items(yt.get(yt.get(spec, "arguments"), "parameters")):
+            n, v = yt.scalar_text(yt.get(p, "name")), yt.get(p, "value")
+            if n and v is not None and isinstance(yt.deref(v).node, yt.YScalar):
+                ex[f"workflow.parameters.{n}"] = yt.scalar_tstr(doc, v)
+        for t in yt.seq_items(yt.get(spec, "templates")):
+            for p in yt.seq_items(yt.get(yt.get(t, "inputs"), "parameters")):
+                n = yt.scalar_text(yt.get(p, "name"))
+                v = yt.get(p, "value") or yt.get(p, "default")
+                if n and v is not None and isinstance(yt.deref(v).node, yt.YScalar):
+                    ex.setdefault(f"inputs.parameters.{n}", yt.scalar_tstr(doc, v))
+    return ex
+
+
+def _named_values(doc: TStr, ref) -> dict:
+    out: dict = {}
+    if ref is None:
+        return out
+    node = yt.deref(ref).node
+    pairs = list(yt.map_items(ref)) if isinstance(node, yt.YMap) else \
+        [(yt.scalar_text(yt.get(i, "name")), i) for i in yt.seq_items(ref)]
+    for name, v in pairs:
+        if not name:
+            continue
+        target = yt.get(v, "value") if isinstance(yt.deref(v).node, yt.YMap) else v
+        if target is not None and isinstance(yt.deref(target).node, yt.YScalar):
+            out[name] = yt.scalar_tstr(doc, target)
+    return out
+
+
+def substitute(t: TStr, exprs: dict, dia: str, depth: int = 0) -> TStr:
+    """The runner's expressions in ``t`` replaced by their values (traced), or
+    by an opaque word when the value is unknown."""
+    pattern = _ARGO_EXPR if dia == "argo" else _GH_EXPR
+    text = t.text
+    if ("${{" not in text and dia != "argo") or (dia == "argo" and "{{" not in text):
+        return t
+    parts, last = [], 0
+    for m in pattern.finditer(text):
+        parts.append(t[last:m.start()])
+        use = t[m.start():m.end()]
+        expr = re.sub(r"\s+", "", m.group(1))
+        value = exprs.get(expr)
+        if value is not None and depth < 8:
+            value = substitute(value, exprs, dia, depth + 1)
+        if value is not None and not value.opaque:
+            parts.append(value.reached_via(use, use.text.strip()) if value.text else TStr("", ()))
+        else:
+            p = use.pieces[0] if use.pieces else None
+            shown = "{{" + re.sub(r"[^\w.]+", "_", m.group(1).strip()) + "}}"
+            parts.append(TStr.at(shown, p.src if p else None, p.offset if p else 0, p.chain if p else (),
+                                 opaque=True, label=p.label if p else ""))
+        last = m.end()
+    parts.append(t[last:])
+    return TStr.join(parts)

@@ -1,0 +1,128 @@
+"""Shell command strings inside YAML files (pdlint.formats.yaml_shell): GitHub
+Actions, GitLab CI, sflow, Argo and SkyPilot job specs."""
+
+import os
+import textwrap
+
+from pdlint.discover import discover, expand_units
+from pdlint.extract import Extractor, Options
+from pdlint.formats import yaml_shell
+from pdlint.formats import yamltree as yt
+from pdlint.lint import ConfigResolver
+from pdlint.text import SourceFile, TStr
+
+DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "formats")
+
+
+def extract(*paths, cwd=DATA):
+    resolver = ConfigResolver(cwd)
+    jobs, missing = discover(list(paths), cwd, resolver.excluded)
+    assert not missing
+    jobs = expand_units(jobs, cwd, resolver.excluded)
+    return Extractor(Options(cwd=cwd), resolver.for_file).run(jobs)
+
+
+def argv(launch):
+    return [t.text for t in launch.argv]
+
+
+def test_github_actions_run_block_real_file():
+    out = extract("ci/sgl-project__sglang__.github__workflows__pr-e2e-test.yml")
+    (l,) = out.launches
+    assert (l.role, l.line) == ("null", 33)
+    assert argv(l) == ["--model", "/home/lmzheng/zhyncs/Meta-Llama-3.1-8B-Instruct", "--port", "8413",
+                       "--disable-radix-cache"]
+    assert (l.argv[0].origin.line, l.argv[0].origin.column) == (33, 41)  # inside the `run: |` block
+    assert l.env["CUDA_VISIBLE_DEVICES"].text == "6" and l.env["CUDA_VISIBLE_DEVICES"].origin.line == 18
+    assert "job 'gpu-job' step 'Launch server and run benchmark'" in l.context
+    assert not out.findings
+
+
+def test_github_actions_expressions_env_matrix_inputs_and_step_names():
+    out = extract("ci/github-pd.yml")
+    p, d = sorted(out.launches, key=lambda l: l.line)
+    assert (p.role, d.role, p.structural_role, p.meta["role_how"]) == ("prefill", "decode", "prefill",
+                                                                      "GitHub Actions job/step name")
+    assert (p.structural_origin.line, p.structural_origin.column) == (19, 21)
+    i = argv(p).index("--tp-size")
+    assert p.argv[i + 1].text == "2" and p.argv[i + 1].origin.line == 17  # ${{ matrix.tp }}: its one value
+    assert p.argv[i + 1].origin.chain[0].note == "${{ matrix.tp }}"
+    assert argv(p)[argv(p).index("--disaggregation-transfer-backend") + 1] == "nixl"  # input default
+    assert argv(d)[1] == "/models/qwen3-8b" and d.argv[1].origin.line == 9  # ${{ env.MODEL }}
+    key = d.argv[argv(d).index("--api-key") + 1]
+    assert key.opaque and key.text == "{{secrets.API_KEY}}"  # a secret: opaque, not a clean value
+    assert p.env["CUDA_VISIBLE_DEVICES"].text == "0,1" and "CUDA_VISIBLE_DEVICES" not in d.env  # step env
+    assert p.meta["image"] == "lmsysorg/sglang:v0.5.9" and p.parsed.version == "0.5.9"  # job container
+    assert not [f for f in out.findings if f.severity == "error"]
+
+
+def test_gitlab_script_lists_are_one_shell_with_variables():
+    out = extract("ci/gitlab-pd.gitlab-ci.yml")
+    p, d = sorted(out.launches, key=lambda l: l.line)
+    assert (p.role, d.role) == ("prefill", "decode")
+    assert argv(p) == ["--model-path", "/models/qwen3-8b", "--disaggregation-mode", "prefill",
+                       "--disaggregation-transfer-backend", "mooncake", "--port", "30000"]
+    assert p.argv[5].origin.line == 6  # TRANSFER: {value: mooncake}
+    assert p.argv[7].origin.line == 18  # the job's own variables
+    assert p.env["SGLANG_HOST_IP"].opaque  # exported by an earlier item of the same script
+    assert d.argv[-1].opaque and d.argv[-1].text == "$CI_MAX_REQ"  # set by the runner
+    assert p.meta["image"] == "lmsysorg/sglang:v0.5.9"  # through the merge key
+    assert d.structural_origin.line == 27
+
+
+def test_sflow_variables_expressions_and_operator_image():
+    out = extract("sflow/NVIDIA__nv-sflow__examples__slurm_dynamo_sglang_disagg.yaml")
+    roles = sorted(l.role or l.kind for l in out.launches)
+    assert roles == ["decode", "decode", "prefill", "prefill", "router"]  # multi-node branch and single-node branch
+    p = next(l for l in out.launches if l.role == "prefill" and "--dist-init-addr" not in argv(l))
+    a = argv(p)
+    assert a[a.index("--tensor-parallel-size") + 1] == "2" and a[a.index("--served-model-name") + 1] == "Qwen3-0-6B-FP8"
+    tp = p.argv[a.index("--tensor-parallel-size") + 1]
+    assert tp.origin.line == 42 and tp.origin.chain[0].note == "${{ variables.CTX_TP_SIZE }}"
+    assert p.argv[a.index("--model-path") + 1].opaque  # ${{ artifacts... }}: sflow resolves it at run time
+    assert "" not in a  # ${{ variables.CTX_ENABLE_ATTENTION_DP }} is empty: no word
+    assert p.meta["image"] == "nvcr.io/nvidia/ai-dynamo/sglang-runtime:0.8.0"  # the task's operator
+    assert p.parsed.version == "0.5.6.post2"  # Dynamo 0.8.x pins SGLang 0.5.6.post2
+    assert p.structural_role == "prefill" and p.meta["role_how"] == "sflow task name"
+    assert not [f for f in out.findings if f.severity == "error"]
+
+
+def test_argo_script_template_parameters():
+    out = extract("ci/argo-pd.yaml")
+    (l,) = out.launches
+    assert argv(l)[:2] == ["--model-path", "/models/qwen3-8b"] and l.role == "prefill"
+    assert argv(l)[argv(l).index("--port") + 1] == "30000"
+    assert l.argv[-1].opaque  # {{inputs.parameters.tp}}: no value in the file
+    assert "template 'prefill'" in l.context
+
+
+def test_skypilot_run_with_envs_real_file():
+    out = extract("ci/skypilot-org__skypilot__llm__sglang__llama2.yaml")
+    (l,) = out.launches
+    assert argv(l) == ["--model-path", "meta-llama/Llama-2-7b-chat-hf", "--host", "0.0.0.0", "--port", "8000"]
+    assert l.argv[1].origin.line == 8 and l.env["HF_TOKEN"].opaque
+
+
+def test_scripts_without_a_launcher_or_outside_shell_keys_are_not_read(tmp_path):
+    (tmp_path / "docs.yaml").write_text(textwrap.dedent("""\
+        description: run python3 -m sglang.launch_server --model-path /m to start
+        jobs:
+          a:
+            steps:
+              - run: echo hello
+        """))
+    out = extract("docs.yaml", cwd=str(tmp_path))
+    assert out.launches == []
+
+
+def test_expression_substitution_keeps_positions():
+    src = SourceFile("w.yml", "run: a ${{ env.X }} ${{ matrix.y }}b ${{ f(1, 2) }}")
+    doc = TStr.from_source(src)
+    t = doc[5:]
+    ex = {"env.X": TStr.from_source(SourceFile("w.yml", "v"))}
+    out = yaml_shell.substitute(t, ex, "github")
+    assert out.text == "a v {{matrix.y}}b {{f_1_2_}}"
+    assert out[2:3].origin.chain[0].note == "${{ env.X }}"
+    assert out[4:16].opaque and not out[0:1].opaque
+    assert yaml_shell.dialect(yt.Ref(yt.compose("on: push\njobs: {}\n")[0].root)) == "github"
+    assert yaml_shell.dialect(yt.Ref(yt.compose("workflow: {tasks: []}\n")[0].root)) == "sflow"
