@@ -60,6 +60,8 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--strict", action="store_true", help="warnings fail the run too")
     c.add_argument("--exit-zero", action="store_true", help="exit 0 even with findings")
     c.add_argument("--no-hints", action="store_true", help="do not print fix hints")
+    c.add_argument("--ignore-noqa", action="store_true",
+                   help="disable every inline suppression (# pdlint: ignore[...], # noqa: ..., skip-file)")
     c.add_argument("--statistics", action="store_true",
                    help="print the number of findings per rule instead of the findings")
     c.add_argument("--quiet", "-q", action="store_true",
@@ -188,7 +190,8 @@ def _scan(ns) -> int:
     cwd = os.getcwd()
     opts = Options(cwd=cwd, variables=_variables(ns.var), role_var=ns.role_var,
                    engine_version=ns.sglang_version, selection=_selection(ns),
-                   strict=bool(getattr(ns, "strict", False)), force_exclude=ns.force_exclude)
+                   strict=bool(getattr(ns, "strict", False)), force_exclude=ns.force_exclude,
+                   ignore_noqa=getattr(ns, "ignore_noqa", False))
     old_threshold = _fewer_gc_passes()
     try:
         result = run(list(ns.paths) or ["."], opts, ns.config)

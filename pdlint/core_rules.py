@@ -96,3 +96,15 @@ SHELL_C_ARGS = register(Rule(
     example="command: [/bin/sh, -c]\nargs: [python3, -m, sglang.launch_server, --tp-size, \"2\"]",
     example_fixed="command: [/bin/sh, -c]\nargs: [\"python3 -m sglang.launch_server --tp-size 2\"]",
     category="structure"))
+
+UNUSED_SUPPRESSION = register(Rule(
+    "PD070", "unused-suppression", WARNING,
+    "Reports a code in an inline suppression (`# pdlint: ignore[CODE]`, `{# pdlint: ignore[CODE] #}`, "
+    "`# noqa: CODE`) that suppressed nothing: no finding of that code on the line it covers, a rule that is "
+    "not enabled there, or a code that is not a pdlint rule (like ruff's RUF100).",
+    "A suppression outlives the problem it silenced: once the flag is fixed or moved, the stale comment would "
+    "silently hide the next real finding on that line. Unknown codes are usually typos that suppress nothing.",
+    "Remove the code from the comment, or the whole comment. `pdlint --ignore-noqa` shows every finding as if "
+    "no suppression existed.",
+    example="args:\n  - --tp-size\n  - \"2\"   # pdlint: ignore[SGL101] nothing fires here",
+    example_fixed="args:\n  - --tp-size\n  - \"2\"", category="suppression"))

@@ -37,6 +37,7 @@ class Options:
     render_seconds: float = 5.0
     selection: Any = None  # the command line's rule selection (config.Selection)
     strict: bool = False  # --strict: coverage findings are errors
+    ignore_noqa: bool = False  # --ignore-noqa: inline suppressions off
 
 
 @dataclass

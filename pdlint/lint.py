@@ -23,6 +23,7 @@ class Result:
     sources: dict = field(default_factory=dict)
     warnings: list = field(default_factory=list)
     coverage: object = None  # pdlint.coverage.Coverage
+    suppressed: int = 0  # findings an inline suppression covered
 
 
 class ConfigResolver:
@@ -119,6 +120,11 @@ def run(paths: list, options: Options, config: Optional[str] = None) -> Result:
     cov = coverage.assess(jobs, extraction, findings, strict=options.strict)
     findings += cov.findings
     findings = [f for f in findings if resolver.for_display(f.path).enabled(f.code, f.path)]
+    suppressed = 0
+    if not options.ignore_noqa:
+        from pdlint import suppress
+        findings, suppressed = suppress.apply(findings, extraction.sources,
+                                              lambda code, path: resolver.for_display(path).enabled(code, path))
     findings.sort(key=lambda f: f.sort_key())
     launches = sorted(extraction.launches, key=lambda l: (l.path, l.line, l.ordinal))
-    return Result(findings, launches, extraction.files, extraction.sources, resolver.warnings, cov)
+    return Result(findings, launches, extraction.files, extraction.sources, resolver.warnings, cov, suppressed)

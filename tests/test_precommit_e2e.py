@@ -334,6 +334,21 @@ def test_try_repo_clean_template_passes(tmp_path, hook_repo_ready):
     assert re.search(r"pdlint \(prefill/decode launch templates\)\.+Passed", r.stdout), r.stdout
 
 
+# The broken template with the shared flag list suppressed inline at its origin.
+SUPPRESSED = BROKEN.replace("{% set shared_flags", "{# pdlint: ignore[SGL101] the operator drops it for prefill #}\n"
+                            "{% set shared_flags", 1)
+
+
+def test_try_repo_inline_suppression_passes(tmp_path, hook_repo_ready):
+    env = try_repo_env(tmp_path)
+    target = new_repo(tmp_path, env, "target")
+    write(target, "deploy/pd.yaml.j2", SUPPRESSED)
+    git(target, "add", ".", env=env)
+    r = try_repo(target, env)
+    assert r.returncode == 0, r.stdout
+    assert re.search(r"pdlint \(prefill/decode launch templates\)\.+Passed", r.stdout), r.stdout
+
+
 # -- (c) the git hook ---------------------------------------------------------------
 
 
@@ -445,6 +460,15 @@ def test_hook_expands_a_staged_partial_to_its_launch_unit(hooked):
     assert r.returncode != 0, r.stdout
     assert "deploy/partials/shared-flags.j2:3:" in r.stdout and "SGL101" in r.stdout, r.stdout
     assert "deploy/pd.yaml.j2" in r.stdout  # the including launch is named as related
+
+
+def test_hook_honours_inline_suppressions(hooked):
+    repo, env = hooked
+    write(repo, "deploy/pd.yaml.j2", SUPPRESSED)
+    git(repo, "add", ".", env=env)
+    r = commit(repo, env)
+    assert r.returncode == 0, r.stdout
+    assert "SGL101" not in r.stdout
 
 
 def test_hook_matching_snapshot_mode(hooked):

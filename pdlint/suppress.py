@@ -1,0 +1,229 @@
+"""Inline suppressions: the stage after check.
+
+A finding is placed at the line a human edits (:mod:`pdlint.check`), so a
+suppression is a comment at that line.  Forms (codes or rule names, comma- or
+space-separated; anything after the closing bracket is the reason)::
+
+    - --enable-linear-replayssm-spec   # pdlint: ignore[SGL101] decode only, see runbook
+    {# pdlint: ignore[SGL101, PD005] reason #}                (Jinja)
+    {{/* pdlint: ignore[SGL101] */}}                          (Go templates)
+    --port 30000  # noqa: SGL007                              (ruff's form; other tools' codes are left alone)
+    # pdlint: skip-file                                       (every finding in this file)
+
+A directive covers findings of its codes
+
+* on its own line, when it ends a line of code (trailing comment);
+* on the next line of code, when the comment stands alone on its line
+  (comment-only lines stacked above one line all cover it);
+* on every line of a backslash-continued command, or of a Jinja tag written
+  over several lines (``{% set flags = [...] %}``), that it ends or stands
+  above (a comment cannot sit inside a continued shell command, only after
+  its last line or above its first).
+
+A directive at a shared origin (an anchor, a ``{% set %}``, a shared flag
+list) therefore covers the finding there, which already names every launch
+that reaches it.  ``pdlint: skip-file`` drops every finding placed in its file
+(findings it causes elsewhere, e.g. at the other launch of a pair, stay).
+
+Directives are read from the text of the files the run already read
+(``Extraction.sources``); nothing is parsed again.  A ``#`` directive must
+start the line or follow whitespace, as a YAML or shell comment does.
+
+Every code of a directive that covered no finding is reported as PD070
+(unused-suppression, a warning, like ruff's RUF100): the rule is not enabled,
+the code is unknown, or nothing fires there any more.  ``--ignore-noqa``
+disables every directive (to audit them).  A directive that names PD070
+itself is never reported.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Callable, Optional
+
+from pdlint.model import Finding
+
+_CODES = r"(?P<codes>[^\]\n]*)"
+_DIRECTIVE = re.compile(
+    r"(?P<jinja>\{#-?[ \t]*)?(?P<go>\{\{-?[ \t]*/\*[ \t]*)?(?P<hash>(?:(?<=\s)|^)#[ \t]*)?"
+    r"(?:pdlint:[ \t]*(?:ignore\[" + _CODES + r"\]|(?P<skip>skip-file\b))|"
+    r"noqa:[ \t]*(?P<noqa>[A-Za-z]+[0-9]+(?:[ \t]*,?[ \t]*[A-Za-z]+[0-9]+)*))",
+    re.M)
+_TAG_EDGE = re.compile(r"\{[{%]|[%}]\}")
+_COMMENT_ONLY = re.compile(r"^[ \t]*(#|\{#|\{\{-?[ \t]*/\*)")
+UNUSED_CODE = "PD070"
+
+
+@dataclass
+class Directive:
+    path: str
+    line: int
+    column: int
+    end_column: int
+    codes: tuple  # as written, upper-cased (names mapped to codes)
+    form: str  # "pdlint" | "noqa" | "skip-file"
+    own_line: bool  # the comment stands alone on its line
+    used: set = field(default_factory=set)
+
+    def names(self, code: str) -> bool:
+        return code in self.codes
+
+
+def directives(src) -> list:
+    """Every suppression directive in a source file (quick exit for files without one)."""
+    text = src.text
+    if "pdlint:" not in text and "noqa:" not in text:
+        return []
+    from pdlint.rules import all_rules, get
+    rules = all_rules()
+    out = []
+    for m in _DIRECTIVE.finditer(text):
+        opener = m.group("jinja") or m.group("go") or m.group("hash")
+        if opener is None:
+            continue  # "pdlint:" in running text, not a comment
+        start = m.start()
+        line, column = src.position(start)
+        own = _own_line(src.line_text(line), column, m)
+        end_column = column + len(m.group(0))
+        if m.group("skip"):
+            out.append(Directive(src.path, line, column, end_column, (), "skip-file", own))
+            continue
+        if m.group("noqa") is not None:
+            # ruff's form: only pdlint's own codes count, other tools' codes are theirs
+            codes = tuple(c for c in re.findall(r"[A-Za-z]+[0-9]+", m.group("noqa")) if c.upper() in rules)
+            if codes:
+                out.append(Directive(src.path, line, column, end_column, tuple(c.upper() for c in codes), "noqa",
+                                     own))
+            continue
+        codes = []
+        for word in re.split(r"[\s,]+", m.group("codes") or ""):
+            if not word:
+                continue
+            rule = get(word)
+            codes.append(rule.code if rule is not None else word.upper())
+        out.append(Directive(src.path, line, column, end_column, tuple(codes), "pdlint", own))
+    return out
+
+
+def _own_line(text: str, column: int, m) -> bool:
+    """The directive's comment stands alone on its line (nothing but blanks before it, and after
+    the end of a Jinja or Go-template comment)."""
+    if text[:column - 1].strip():
+        return False
+    close = "#}" if m.group("jinja") else "*/" if m.group("go") else None
+    if close is None:
+        return True
+    rest = text[column - 1:]
+    end = rest.find(close)
+    if end < 0:
+        return True  # a comment that goes on over the next lines
+    after = rest[end + len(close):].strip()
+    if m.group("go"):
+        after = after.lstrip("-").lstrip()
+        after = after[2:] if after.startswith("}}") else after
+    return not after.strip()
+
+
+class _FileDirectives:
+    """The directives of one file, indexed by the lines they cover."""
+
+    def __init__(self, src, found: list):
+        self.src = src
+        self.all = found
+        self.tag_span: dict = {}  # line -> (first, last) of a Jinja tag written over several lines
+        if "{%" in src.text or "{{" in src.text:
+            opened = None  # one linear pass over tag openers and closers (no regex backtracking)
+            for m in _TAG_EDGE.finditer(src.text):
+                if m.group(0)[0] == "{":
+                    opened = m.start()
+                elif opened is not None:
+                    first, last = src.position(opened)[0], src.position(m.end())[0]
+                    for ln in range(first, last + 1) if last > first else ():
+                        self.tag_span[ln] = (first, last)
+                    opened = None
+        self.skip = [d for d in found if d.form == "skip-file"]
+        self.by_line: dict = {}
+        for d in found:
+            if d.form != "skip-file":
+                self.by_line.setdefault(d.line, []).append(d)
+
+    def covering(self, line: int) -> list:
+        src = self.src
+        first, last = self.tag_span.get(line, (line, line))
+        while first > 1 and src.line_text(first - 1).endswith("\\"):
+            first -= 1
+        while last < src.line_count and src.line_text(last).endswith("\\"):
+            last += 1
+        out = []
+        for ln in range(first, last + 1):
+            out += [d for d in self.by_line.get(ln, ()) if not d.own_line]
+        above = first - 1
+        while above >= 1 and _COMMENT_ONLY.match(src.line_text(above)):
+            out += [d for d in self.by_line.get(above, ()) if d.own_line]
+            above -= 1
+        if first == line:  # a directive on the finding's own line even when it is comment-only (a Jinja tag)
+            out += [d for d in self.by_line.get(line, ()) if d.own_line]
+        return out
+
+
+def apply(findings: list, sources: dict, enabled: Callable[[str, str], bool]) -> tuple:
+    """(findings left, number suppressed): drop what a directive covers, add
+    PD070 for every directive code that covered nothing.  ``enabled(code,
+    path)`` tells whether a rule is on for a file."""
+    files: dict = {}
+
+    def for_path(path: str) -> Optional[_FileDirectives]:
+        if path not in files:
+            src = sources.get(path)
+            found = directives(src) if src is not None else []
+            files[path] = _FileDirectives(src, found) if found else None
+        return files[path]
+
+    kept = []
+    suppressed = 0
+    for f in findings:
+        fd = for_path(f.path)
+        if fd is None:
+            kept.append(f)
+            continue
+        if fd.skip:
+            for d in fd.skip:
+                d.used.add(f.code)
+            suppressed += 1
+            continue
+        hits = [d for d in fd.covering(f.line) if d.names(f.code)]
+        if hits:
+            for d in hits:
+                d.used.add(f.code)
+            suppressed += 1
+        else:
+            kept.append(f)
+    for path in sorted(sources):
+        fd = for_path(path)
+        if fd is None or not enabled(UNUSED_CODE, path):
+            continue
+        for d in fd.all:
+            if d.form == "skip-file" or UNUSED_CODE in d.codes:
+                continue
+            for code in d.codes:
+                if code in d.used:
+                    continue
+                kept.append(_unused(d, code, enabled(code, path)))
+    return kept, suppressed
+
+
+def _unused(d: Directive, code: str, enabled: bool) -> Finding:
+    from pdlint.rules import all_rules
+    rule = all_rules()[UNUSED_CODE]
+    where = "the line below" if d.own_line else "this line"
+    if code not in all_rules():
+        why = f"{code!r} is not a pdlint rule code (see `pdlint rules`)"
+    elif not enabled:
+        why = f"{code} is not enabled here"
+    else:
+        why = f"no {code} finding on {where}"
+    return Finding(d.path, d.line, d.column, rule.code, rule.name, rule.severity, None,
+                   f"unused suppression of {code}: {why}", (),
+                   f"Remove {code} from the comment (or the whole comment when it names nothing else).",
+                   None, d.end_column)
