@@ -489,11 +489,19 @@ class Extractor:
     def keyed(self, job: FileJob, src: SourceFile, doc: TStr, docs: list, render_role, label: str = "",
               unit_meta: Optional[dict] = None) -> bool:
         """Role-keyed files (srt-slurm recipes, Helm values role sections, TRT-LLM and LMCache configs)."""
-        from pdlint.formats import keyed
+        from pdlint.formats import keyed, srt_overrides
         if render_role is not None:
             return False
         try:
-            found = keyed.launches(job, src, doc, docs)
+            if len(docs) == 1 and docs[0].root is not None and srt_overrides.is_override_file(yt.Ref(docs[0].root)):
+                from pdlint import format_rules as F
+                found, errors = keyed.srt_overrides(job, src, doc, yt.Ref(docs[0].root))
+                for knode, message in errors:
+                    tok = doc[knode.start:knode.end] if knode is not None else None
+                    self.out.findings.append(F.finding(F.SRT_OVERRIDE, tok, f"srtctl refuses this section: {message}",
+                                                       path=job.display))
+            else:
+                found = keyed.launches(job, src, doc, docs)
         except (yt.LimitError, RecursionError) as e:
             self.problem(C.LIMIT, src, 1, 1, f"role-keyed file too deep or too large: {e}")
             return True

@@ -53,3 +53,18 @@ def packed_item_message(tok: TStr, program: bool, runtime: str) -> str:
                 f"item were split into words)")
     return (f"this list item reaches the server as ONE argument {shown!r}, which its argument parser rejects "
             f"(unrecognized arguments); pdlint checks it as if split into words")
+
+SRT_OVERRIDE = register(Rule(
+    "PD051", "srt-slurm-override-error", ERROR,
+    "Reports an srt-slurm override file (`base` plus `override_*` / `zip_override_*` sections) that `srtctl` "
+    "refuses to expand: a `zip_override_*` section with no list, an empty list, or lists of two different lengths "
+    "other than 1, or a section that is not a mapping.",
+    "`srtctl apply -f FILE` stops with this error before it submits any job, so none of the file's variants runs; "
+    "and pdlint can check only the variants it can expand.",
+    "Give every list of a zip section the same length (or length 1 to broadcast it), wrap a list value that must "
+    "stay whole in another list (`[[4, 8]]`), or move a setting without a sweep into `base`.",
+    example="zip_override_tp:\n  backend:\n    sglang_config:\n      prefill:\n        tensor-parallel-size: [4, 8]\n"
+            "        max-running-requests: [64, 128, 256]",
+    example_fixed="zip_override_tp:\n  backend:\n    sglang_config:\n      prefill:\n        tensor-parallel-size: [4, 8]\n"
+                  "        max-running-requests: [64, 128]",
+    category=_C))

@@ -4,10 +4,13 @@ Each reader returns launches (not yet interpreted by an engine adapter) whose
 ``structural_role`` is the role the key names, with the key's origin:
 
 * srt-slurm (srtctl) recipes: ``backend.sglang_config.prefill`` / ``decode``
-  (SGLang ``--config`` dicts) plus ``backend.prefill_environment`` /
+  (SGLang flag dicts: srtctl writes ``--disaggregation-mode <key>`` and then
+  the dict's flags) plus ``backend.prefill_environment`` /
   ``decode_environment``: SGLang virtual launches whose argv tokens are traced
-  to the YAML keys and values (the ``--config`` semantics of
-  :func:`pdlint.engines.sglang.config_merge.config_tokens`).
+  to the YAML keys and values; ``trtllm_config`` (TRT-LLM settings) and
+  ``vllm_config`` (``python -m dynamo.vllm`` flags) likewise; override files
+  (``base`` + ``override_*`` / ``zip_override_*``) are expanded into their
+  variants first (:mod:`pdlint.formats.srt_overrides`).
 * TRT-LLM ``trtllm-serve disaggregated`` configs: ``context_servers`` /
   ``generation_servers``, each inheriting the top-level keys it does not set
   (TRT-LLM fills missing keys of each server group from the top level; nested
@@ -66,7 +69,8 @@ def launches(job, src, doc: TStr, docs: list) -> list:
     keys = {k for k, _ in yt.map_items(root)}
     if "kind" in keys and "apiVersion" in keys:
         return []
-    if yt.get(yt.get(root, "backend"), "sglang_config") is not None:
+    backend = yt.get(root, "backend")
+    if any(yt.get(backend, k) is not None for k in ("sglang_config", "trtllm_config", "vllm_config")):
         return srt_slurm(job, src, doc, root)
     if "context_servers" in keys or "generation_servers" in keys:
         return trtllm_disagg(job, src, doc, root)
@@ -173,34 +177,146 @@ def _env_map(doc: TStr, ref) -> dict:
     return env
 
 
-def srt_slurm(job, src, doc: TStr, root: yt.Ref) -> list:
+def srt_overrides(job, src, doc: TStr, root: yt.Ref) -> tuple:
+    """An srt-slurm override file (``base`` + ``override_*`` / ``zip_override_*``):
+    (launches of every variant srtctl submits, [(section key node, srtctl's error)])."""
+    from pdlint.formats import srt_overrides as so
+    variants, errors = so.variants(root)
+    out: list = []
+    for v in variants:
+        out += srt_slurm(job, src, doc, v.root, variant=v)
+    return out, [(so.section_key(root, e.key), e.message) for e in errors]
+
+
+def srt_slurm(job, src, doc: TStr, root: yt.Ref, variant=None) -> list:
     backend = yt.get(root, "backend")
+    if yt.get(backend, "sglang_config") is None and yt.get(backend, "trtllm_config") is not None:
+        return srt_slurm_trtllm(job, src, doc, root, variant)
+    if yt.get(backend, "sglang_config") is None and yt.get(backend, "vllm_config") is not None:
+        return srt_slurm_vllm(job, src, doc, root, variant)
     cfg = yt.get(backend, "sglang_config")
     image = crd.text_at(root, "model", "container") or crd.text_at(root, "identity", "container", "image") or ""
     fw = crd.text_at(root, "identity", "frameworks", "sglang")
-    m = re.search(r"sglang[^:\s]*:v?(\d+\.\d+\.\d+(?:\.post\d+)?)", image)
+    m = re.search(r"sglang[^:+\s]*[:+]v?(\d+\.\d+\.\d+(?:\.post\d+)?)", image)  # lmsysorg+sglang+v0.5.5.sqsh too
     version = fw or (m.group(1) if m else None)
     from pdlint.engines.sglang import flags
     picked, why = flags.pick(version)
     note = f"; {why}" if why else ""
     if version:
         image = f"sglang:v{version}"  # the engine judges against the same table
-    name = crd.text_at(root, "name") or os.path.basename(job.display)
+    name = variant.name if variant is not None else (crd.text_at(root, "name") or os.path.basename(job.display))
+    of = f" variant {variant.label}" if variant is not None else ""
     table = flags.load(picked)
+    out = []
+    for key, ref in yt.map_items(cfg) if cfg is not None else ():
+        role = crd.role_of_value(key) or crd.role_of_name(key)
+        if not isinstance(yt.deref(ref).node, yt.YMap):
+            continue
+        argv = sglang_dict_tokens(doc, ref, table, cli_bools=True)
+        knode = yt.key_node(cfg, key)
+        if role in ("prefill", "decode") and knode is not None:
+            # srtctl writes `--disaggregation-mode <mode>` before the recipe's flags (a recipe value comes later
+            # and wins, as argparse keeps the last)
+            argv = [crd.at_node(doc, yt.Ref(knode), "--disaggregation-mode"), crd.at_node(doc, yt.Ref(knode), role)] \
+                + argv
+        env = _env_map(doc, yt.get(backend, f"{key}_environment"))
+        line = _key_origin(doc, cfg, key)
+        l = _launch(src, line.line if line else 1, "sglang", "python -m sglang.launch_server", role, line,
+                    f"srt-slurm recipe key sglang_config.{key}", f"{job.display}#recipe/{name}",
+                    f"srt-slurm recipe {name!r}{of} sglang_config.{key} (srtctl turns it into server flags and "
+                    f"adds --disaggregation-mode, the model path, ports and node addresses{note})", argv=argv, env=env, image=image,
+                    replicas=_int(crd.at(root, "resources", f"{key}_workers")))
+        l.incomplete = True
+        if variant is not None:
+            l.meta["variant"] = variant.label
+        out.append(l)
+    return out
+
+
+def cli_tokens(doc: TStr, ref: yt.Ref) -> list:
+    """srtctl's ``_config_to_cli_args`` of one mapping, traced: ``key`` -> ``--key`` (``_`` -> ``-``); true
+    -> the bare flag, false and null -> nothing; a list -> the flag and its items; a mapping -> its JSON."""
+    out: list = []
+    for key, vref in yt.map_items(ref):
+        knode = yt.key_node(ref, key)
+        ktok = yt.scalar_tstr(doc, yt.Ref(knode)) if knode is not None else None
+        flag = "--" + key.replace("_", "-")
+        ftok = config_merge_as(ktok, flag) if ktok is not None and ktok.pieces else TStr.synthetic(flag, "<config>")
+        node = yt.deref(vref).node
+        if isinstance(node, yt.YScalar):
+            value = yt.scalar_value(node)
+            if isinstance(value, bool):
+                if value:
+                    out.append(ftok)
+            elif value is not None:
+                out += [ftok, config_merge_as(yt.scalar_tstr(doc, vref), str(value))]
+        elif isinstance(node, yt.YSeq):
+            out.append(ftok)
+            for it in yt.seq_items(vref):
+                inode = yt.deref(it).node
+                text = str(yt.scalar_value(inode)) if isinstance(inode, yt.YScalar) else json.dumps(yt.to_python(it))
+                out.append(config_merge_as(crd.tstr(doc, it), text))
+        elif isinstance(node, yt.YMap):
+            out += [ftok, config_merge_as(yt.node_tstr(doc, vref), json.dumps(yt.to_python(vref)))]
+    return out
+
+
+def config_merge_as(tok: TStr, text: str) -> TStr:
+    from pdlint.engines.sglang import config_merge
+    return config_merge._as(tok, text)
+
+
+def srt_slurm_vllm(job, src, doc: TStr, root: yt.Ref, variant=None) -> list:
+    """``backend.vllm_config.prefill`` / ``decode``: srtctl turns each mapping into ``python -m dynamo.vllm``
+    flags (and adds the model, ports and ``--disaggregation-mode`` itself)."""
+    backend = yt.get(root, "backend")
+    cfg = yt.get(backend, "vllm_config")
+    name = variant.name if variant is not None else (crd.text_at(root, "name") or os.path.basename(job.display))
+    of = f" variant {variant.label}" if variant is not None else ""
+    image = crd.text_at(root, "model", "container") or ""
     out = []
     for key, ref in yt.map_items(cfg):
         role = crd.role_of_value(key) or crd.role_of_name(key)
         if not isinstance(yt.deref(ref).node, yt.YMap):
             continue
-        argv = sglang_dict_tokens(doc, ref, table, cli_bools=True)
-        env = _env_map(doc, yt.get(backend, f"{key}_environment"))
-        line = _key_origin(doc, cfg, key)
-        l = _launch(src, line.line if line else 1, "sglang", "python -m sglang.launch_server", role, line,
-                    f"srt-slurm recipe key sglang_config.{key}", f"{job.display}#recipe/{name}",
-                    f"srt-slurm recipe {name!r} sglang_config.{key} (srtctl writes it to a --config file; srtctl "
-                    f"adds the model path, ports and node addresses{note})", argv=argv, env=env, image=image,
-                    replicas=_int(crd.at(root, "resources", f"{key}_workers")))
+        origin = _key_origin(doc, cfg, key)
+        cmd = [crd.at_node(doc, ref, w) for w in ("python3", "-m", "dynamo.vllm")]
+        l = _launch(src, origin.line if origin else 1, "vllm", "python -m dynamo.vllm", role, origin,
+                    f"srt-slurm recipe key vllm_config.{key}", f"{job.display}#recipe/{name}",
+                    f"srt-slurm recipe {name!r}{of} vllm_config.{key} (srtctl adds the model, ports and "
+                    f"--disaggregation-mode)", argv=cli_tokens(doc, ref), command=cmd,
+                    env=_env_map(doc, yt.get(backend, f"{key}_environment")), image=image,
+                    replicas=_int(crd.at(root, "resources", f"{key}_workers")), injects_role=True)
         l.incomplete = True
+        if variant is not None:
+            l.meta["variant"] = variant.label
+        out.append(l)
+    return out
+
+
+def srt_slurm_trtllm(job, src, doc: TStr, root: yt.Ref, variant=None) -> list:
+    """``backend.trtllm_config.prefill`` / ``decode``: TRT-LLM LLM-API settings srtctl writes to each
+    worker's ``--extra-engine-args`` file (workers run ``python -m dynamo.trtllm``)."""
+    backend = yt.get(root, "backend")
+    cfg = yt.get(backend, "trtllm_config")
+    name = variant.name if variant is not None else (crd.text_at(root, "name") or os.path.basename(job.display))
+    of = f" variant {variant.label}" if variant is not None else ""
+    out = []
+    for key, ref in yt.map_items(cfg):
+        role = crd.role_of_value(key) or crd.role_of_name(key)
+        if not isinstance(yt.deref(ref).node, yt.YMap):
+            continue
+        origin = _key_origin(doc, cfg, key)
+        l = _launch(src, origin.line if origin else 1, "trtllm", "python -m dynamo.trtllm", role, origin,
+                    f"srt-slurm recipe key trtllm_config.{key}", f"{job.display}#recipe/{name}",
+                    f"srt-slurm recipe {name!r}{of} trtllm_config.{key} (srtctl writes it to the worker's "
+                    f"--extra-engine-args file)", env=_env_map(doc, yt.get(backend, f"{key}_environment")),
+                    settings=flatten(doc, ref), options_file=True,
+                    replicas=_int(crd.at(root, "resources", f"{key}_workers")))
+        l.role = role
+        l.incomplete = True
+        if variant is not None:
+            l.meta["variant"] = variant.label
         out.append(l)
     return out
 
