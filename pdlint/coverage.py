@@ -496,8 +496,19 @@ def _switch(table, option: str) -> bool:
     return flag is not None and bool(getattr(flag, "nargs_zero", False))
 
 
+_FIRST_ARG = re.compile(r"\$\{?1(?![0-9])")
+
+
 def _role_gap(tok, flag: str) -> Gap:
     name = _var_name(tok)
+    if _FIRST_ARG.match(tok.text):  # a script's first argument (the shell front-end keeps `$1` as written)
+        return Gap(CR.UNRESOLVED_ROLE.code, tok,
+                   f"the role of this launch ({flag} {name}) is the script's first argument, and neither does the "
+                   f"script compare it with role names nor does a script or manifest in the repository call it "
+                   f"with one: its role-specific checks did not run and it was not paired",
+                   "check the argument in the script (`case \"$1\" in prefill|decode) ;; *) exit 1 ;; esac`), "
+                   "then pdlint checks the script once per role; or call it with `prefill` / `decode` from a "
+                   "script or manifest in the repository")
     return Gap(CR.UNRESOLVED_ROLE.code, tok,
                f"the role of this launch ({flag} {name}) comes from a value pdlint cannot see: its role-specific "
                f"checks did not run and it was not paired",

@@ -61,6 +61,7 @@ class Extractor:
         self._files: dict = {}  # abspath -> SourceFile | Finding
         self._ordinals: dict = {}  # path -> launches found so far
         self._charts_done: set = set()
+        self._repo_files: dict = {}  # repository root -> its files (callers of scripts)
 
     # -- reading -------------------------------------------------------------
     def read(self, abspath: str, report: bool = True) -> Optional[SourceFile]:
@@ -152,7 +153,7 @@ class Extractor:
                     continue
                 self.yaml(job, src, TStr.from_source(src), None)
             elif job.kind == "shell":
-                self.shell(job, src, TStr.from_source(src), None, env=self.shell_env(job) or None)
+                self.shell(job, src, TStr.from_source(src), None, env=self.shell_env(job) or None, per_arg=True)
             elif job.kind == "justfile":
                 self.justfile(job, src)
             elif job.kind == "unknown" and worth_parsing("yaml", data):
@@ -558,7 +559,12 @@ class Extractor:
     # -- shell ---------------------------------------------------------------------
     def shell(self, job: FileJob, src: SourceFile, doc: TStr, render_role: Optional[str], label: str = "",
               env: Optional[dict] = None, positional: Optional[list] = None, context: str = "",
-              meta: Optional[dict] = None) -> int:
+              meta: Optional[dict] = None, per_arg: bool = False) -> int:
+        """Launches of a shell text.  ``per_arg`` (a script file): when a launch
+        depends on the script's unknown first argument, the script is evaluated
+        once per role value for it - the role names the script itself compares
+        ``$1`` with, else those its callers in the repository pass - as a
+        template is rendered once per role."""
         try:
             from pdlint.formats.shell import ShellContext, shell_commands
         except ImportError:
@@ -574,20 +580,94 @@ class Extractor:
             self.problem_at(rule, where, index, message)
 
         ctx = ShellContext(resolve_source=resolve_source, report=report)
+        cmds = shell_commands(doc, ctx, env=env, positional=positional)
+        runs = [(cmds, render_role, label)]
+        if per_arg and positional is None and render_role is None and \
+                any("1" in c.unset_vars and launchers.find(c.words) is not None for c in cmds):
+            values = self.arg_values(job, ctx.arg_values)
+            if values:
+                from pdlint.formats.shell.conditions import role_of
+                quiet = ShellContext(resolve_source=resolve_source, report=lambda *a: None)
+                name = os.path.basename(job.abspath)
+                runs = [(shell_commands(doc, quiet, env=env, bound={1: tok}), role_of(text),
+                         ", ".join(x for x in (label, f"run as `{name} {text}`") if x))
+                        for text, tok in values.items()]
         n = 0
-        for cmd in shell_commands(doc, ctx, env=env, positional=positional):
-            ctx_text = ", ".join(x for x in (context, cmd.context, label) if x)
-            merged_env = dict(env or {})
-            merged_env.update(cmd.env)
-            m = dict(meta or {})
-            if cmd.role_hint:
-                m["role_hint"] = cmd.role_hint
-            n += len(self.command_launches(job, cmd.words, merged_env, ctx_text, render_role, m))
+        for cmds, role, run_label in runs:
+            for cmd in cmds:
+                ctx_text = ", ".join(x for x in (context, cmd.context, run_label) if x)
+                merged_env = dict(env or {})
+                merged_env.update(cmd.env)
+                m = dict(meta or {})
+                if cmd.role_hint:
+                    m["role_hint"] = cmd.role_hint
+                start = doc[cmd.start:cmd.start + 1] if 0 <= cmd.start < len(doc.text) else None
+                n += len(self.command_launches(job, cmd.words, merged_env, ctx_text, role, m,
+                                               nested_done=cmd.runs_shell, start=start))
         return n
+
+    def arg_values(self, job: FileJob, own: dict) -> dict:
+        """The values to run a script with as its first argument: the role
+        names it compares ``$1`` with when they name both roles, else those and
+        the role names its callers in the repository pass
+        (``run_worker.sh prefill`` in a script, ``[bash, run_worker.sh,
+        decode]`` in a manifest); {} when there are none."""
+        from pdlint.formats.shell.conditions import role_of
+        if {role_of(t) for t in own} >= {"prefill", "decode"}:
+            out = dict(own)
+        else:
+            callers = self.caller_values(job)
+            if not callers:
+                return {}
+            out = dict(own)
+            for text, tok in callers.items():
+                out.setdefault(text, tok)
+        order = {"prefill": 0, "decode": 1}
+        return dict(sorted(out.items(), key=lambda kv: order.get(role_of(kv[0]), 2)))
+
+    def caller_values(self, job: FileJob) -> dict:
+        """Role names passed as the first argument of this script by the other
+        files of its repository: text -> the word where the first caller writes it."""
+        import re as _re
+        from pdlint.discover import _git_files, kind_of
+        from pdlint.formats.shell.conditions import ROLE_WORDS
+        name = os.path.basename(job.abspath)
+        files = self._repo_files.get(job.root)
+        if files is None:
+            files = _git_files(job.root, job.root)
+            self._repo_files[job.root] = files = sorted(files or [])
+        words = "|".join(sorted((_re.escape(w) for w in ROLE_WORDS), key=len, reverse=True))
+        pat = _re.compile(r"(?<![\w.-])" + _re.escape(name) + r"[\"']?(?:\s*,\s*|\s+-\s+|[ \t]+)[\"']?(" + words +
+                          r")[\"']?(?=[\s,;)\]]|$)", _re.I)
+        out: dict = {}
+        for f in files:
+            if os.path.abspath(f) == os.path.abspath(job.abspath) or not kind_of(f, b"#!/bin/sh"):
+                continue
+            try:
+                if os.path.getsize(f) > MAX_FILE_BYTES:
+                    continue
+                with open(f, "rb") as fh:
+                    data = fh.read()
+            except OSError:
+                continue
+            if name.encode() not in data:
+                continue
+            src = self.read(f, report=False)
+            if src is None:
+                continue
+            for m in pat.finditer(src.text):
+                out.setdefault(m.group(1), TStr.at(m.group(1), src, m.start(1), exact=True))
+        return out
 
     # -- launches ------------------------------------------------------------------
     def command_launches(self, job: FileJob, words: list, env: dict, context: str, render_role: Optional[str],
-                         meta: dict, depth: int = 0) -> list:
+                         meta: dict, depth: int = 0, nested_done: bool = False, start: Optional[TStr] = None) -> list:
+        """Launches of one command.  ``nested_done``: the shell front-end already
+        evaluated the script of the command's ``sh -c`` (and reported its
+        commands), so it is not evaluated again here (one launch, not two).
+        ``start``: where the command's statement starts (its first character),
+        so that a launch written with an environment prefix or a wrapper on an
+        earlier line (``FOO=1 \\`` / ``srun ... \\``) is placed on that line."""
         if meta.get("exec_form") and depth == 0:
             words = self.unpack_exec_form(words, meta)
         found = launchers.find(words)
@@ -608,6 +688,8 @@ class Extractor:
             merged = {**env, **found.env}
             from pdlint import structure_rules
             self.out.findings += structure_rules.sh_c_findings(script)
+            if nested_done:
+                return []
             before = len(self.out.launches)
             self.shell(job, self.read(job.abspath, report=False), script, render_role, env=merged,
                        positional=positional, context=context,
@@ -620,6 +702,10 @@ class Extractor:
         o = entry.origin
         line = o.line if o.path == job.display else next(
             (h.line for h in o.chain if h.path == job.display), 1)
+        if start is not None and start.pieces and entry.pieces and not o.chain:
+            sp, ep = start.pieces[0], entry.pieces[0]
+            if sp.src is ep.src and sp.src is not None and sp.offset <= ep.offset and o.path == job.display:
+                line = min(line, sp.src.position(sp.offset)[0])
         launch = Launch(path=job.display, line=line, engine=m.engine, entrypoint=m.entrypoint, kind=m.kind,
                         command=list(words[m.start:m.argv_start]), argv=list(words[m.argv_start:]),
                         env=launch_env, context=context, render_role=render_role, meta=dict(meta))

@@ -87,13 +87,13 @@ def find(words: list) -> Optional[object]:
     for i in range(n):
         m = _match_at(texts, i)
         if m is not None:
-            m.env = _wrapper_env(words, i)
+            m.env = wrapper_env(words, i)
             return m
         b = basename(texts[i])
         if b in SHELLS:
             script_at = _shell_script_index(texts, i)
             if script_at is not None and script_at < n:
-                return ShellHandoff(words[script_at], list(words[script_at + 1:]), _wrapper_env(words, i), i)
+                return ShellHandoff(words[script_at], list(words[script_at + 1:]), wrapper_env(words, i), i)
     return None
 
 
@@ -154,7 +154,7 @@ def _shell_script_index(texts: list, i: int) -> Optional[int]:
     return None
 
 
-def _wrapper_env(words: list, upto: int) -> dict:
+def wrapper_env(words: list, upto: int) -> dict:
     """Variables set for the command by what precedes the entry point."""
     env: dict = {}
     texts = [w.text for w in words[:upto]]

@@ -49,6 +49,10 @@ class ShellCommand:
     background: bool
     #: variables expanded in the command that had no known value
     unset_vars: list[str] = field(default_factory=list)
+    #: the command runs ``sh -c SCRIPT`` (itself or behind a wrapper) and the
+    #: front-end evaluated SCRIPT: its commands are reported on their own, so
+    #: a caller must not evaluate SCRIPT again
+    runs_shell: bool = False
 
 
 @dataclass
@@ -63,6 +67,11 @@ class ShellContext:
     #: report(code, message, where, index): 'PD-SHELL-PARSE' (unparsable
     #: region) or 'PD-SHELL-LIMIT' (a limit was hit); ``where[index]`` is the position
     report: Callable[[str, str, TStr, int], None]
+    #: output: the role names (``prefill``, ``p``, ``decode``...) the script
+    #: compares with a value made from its unknown first argument (``case
+    #: "$1" in prefill)``, ``ROLE=${1:?}; [[ $ROLE != decode ]]``), in script
+    #: order: text -> the literal where it is written
+    arg_values: dict = field(default_factory=dict)
     max_paths: int = 16
     max_commands: int = 2000
     max_eval_depth: int = 4
@@ -70,12 +79,15 @@ class ShellContext:
 
 
 def shell_commands(script: TStr, ctx: ShellContext, env: Optional[dict[str, TStr]] = None,
-                   positional: Optional[list[TStr]] = None) -> list[ShellCommand]:
+                   positional: Optional[list[TStr]] = None,
+                   bound: Optional[dict[int, TStr]] = None) -> list[ShellCommand]:
     """The simple commands ``script`` would run, in script order.
 
     ``env`` holds variables known before the script runs (e.g. a container's
     environment for an ``sh -c`` string); ``positional`` the arguments $1, $2...
-    when known (None: unknown).  Never raises: problems are reported through
+    when known (None: unknown); ``bound`` some of them while the others stay
+    unknown ({1: "prefill"}: the script run as ``script prefill ...``).
+    Never raises: problems are reported through
     ``ctx.report`` and what was found so far is returned.
     """
     from .interp import Interpreter
@@ -83,7 +95,7 @@ def shell_commands(script: TStr, ctx: ShellContext, env: Optional[dict[str, TStr
 
     interp = Interpreter(ctx, ShellCommand)
     try:
-        return interp.run(script, env, positional)
+        return interp.run(script, env, positional, bound)
     except ParserUnavailable as exc:
         ctx.report("PD-SHELL-PARSE", f"shell scripts cannot be parsed: tree-sitter-bash is not installed ({exc})",
                    script, 0)

@@ -223,19 +223,22 @@ class Builtins:
         if self.capture_unk:
             self.capture_unk[-1].update(unk)
 
-    def nested_shell(self, words: list, st: State, penv: list) -> None:
+    def nested_shell(self, words: list, st: State, penv: list) -> bool:
         """``sh -c STRING [ARG0 ARGS...]`` anywhere in a command (also behind
         wrappers such as ``srun``/``timeout``/``docker run IMAGE``): evaluate
         STRING as a child shell that sees only exported variables."""
+        from pdlint.launchers import wrapper_env
         for i in range(len(words) - 2):
             base = words[i].text.rsplit("/", 1)[-1]
-            if base in _SHELLS and _DASH_C.fullmatch(words[i + 1].text):
-                script, rest = words[i + 2], words[i + 3:]
-                break
+            if base in _SHELLS:
+                at = _dash_c_script(words, i)
+                if at is not None:
+                    script, rest = words[at], words[at + 1:]
+                    break
         else:
-            return
+            return False
         if not has_known_char(script) or not self.deeper(f"{base} -c"):
-            return
+            return False
         child = State()
         for name, var in st.vars.items():
             if name in st.exported and not var.is_array:
@@ -244,6 +247,11 @@ class Builtins:
         for name, var in penv:
             child.vars[name] = var
             child.exported[name] = True
+        # what the wrappers before the shell set: `env VAR=x`, `docker run -e VAR=x`
+        for name, value in wrapper_env(words, i).items():
+            child.vars[name] = Var(value)
+            child.exported[name] = True
+
         child.positional = tuple(Var(w) for w in rest[1:])
         child.ctx = st.ctx + (Ctx(f"{base} -c at line {words[i].origin.line}"),)
         if st.out is not None:
@@ -255,6 +263,22 @@ class Builtins:
                 self.run_block(unit.root, child)
         finally:
             self.depth -= 1
+        return True
+
+
+def _dash_c_script(words: list, i: int) -> Optional[int]:
+    """Index of SCRIPT in ``sh [OPTIONS] -c SCRIPT`` (``-lc``, ``-l -c``,
+    ``--login -c``, ``-e -u -c``) when ``words[i]`` is the shell."""
+    j = i + 1
+    while j < len(words) - 1:
+        t = words[j].text
+        if _DASH_C.fullmatch(t):
+            return j + 1
+        if t.startswith("-") and len(t) > 1 and t not in ("-o", "+o", "-O", "+O"):
+            j += 1
+            continue
+        return None
+    return None
 
 
 def exit_status(words: list) -> Optional[bool]:
@@ -291,6 +315,41 @@ def _is_script_dir(prefix: str) -> bool:
     if _SCRIPT_DIR.match(prefix):
         return True
     return "dirname" in prefix and bool(re.search(r"\$0\b|\$\{0\}|BASH_SOURCE", prefix))
+
+
+_Q_SAFE = re.compile(r"[A-Za-z0-9_./:=@%+,-]")
+
+
+def shell_quote(arg: TStr, at: TStr) -> TStr:
+    """``printf %q``: ``arg`` quoted so that the shell reads it back as exactly
+    one word, as bash does (a backslash before each special character; a
+    single-quoted word when it holds control characters; ``''`` for the empty
+    string).  The quoting characters are computed (located at the ``%q`` in
+    ``at``); the characters of ``arg`` keep their origins (and placeholders
+    stay opaque), so the word read back is ``arg`` itself."""
+    text = arg.text
+    if not text:
+        return computed("''", at)
+    if any(ord(c) < 32 or ord(c) == 127 for c in text):
+        parts = [computed("'", at)]
+        start = 0
+        for k, c in enumerate(text):
+            if c == "'":
+                parts += [arg[start:k], computed("'\\''", at)]
+                start = k + 1
+        parts += [arg[start:], computed("'", at)]
+        return TStr.join(parts)
+    parts = []
+    start = 0
+    for k, c in enumerate(text):
+        if _Q_SAFE.fullmatch(c) or (ord(c) > 127 and c.isprintable()):
+            continue
+        parts += [arg[start:k], computed("\\", at), arg[k:k + 1]]
+        start = k + 1
+    if not parts:
+        return arg
+    parts.append(arg[start:])
+    return TStr.join(parts)
 
 
 def format_printf(fmt: TStr, args: list) -> Optional[TStr]:
@@ -332,6 +391,8 @@ def format_printf(fmt: TStr, args: list) -> Optional[TStr]:
                     parts.append(computed(str(int(text or "0")), arg if arg.text else fmt[i:m.end()]))
                 elif conv == "c":
                     parts.append(arg[:1])
+                elif conv == "q":
+                    parts.append(shell_quote(arg, fmt[i:m.end()]))
                 else:
                     parts.append(arg)
             i = m.end()

@@ -81,6 +81,7 @@ class Operand:
     mask: list
     var: Optional[str]
     literal: bool
+    unknown: frozenset = frozenset()  # the variables with no known value that went into it
 
     @property
     def known(self) -> bool:
@@ -176,13 +177,28 @@ class Conditions:
         pattern = double and op in ("==", "!=", "=")
         left = self.operand(left_n, st, unk, False)
         right = self.operand(right_n, st, unk, pattern)
-        return compare(op, left, right, pattern)
+        cond = compare(op, left, right, pattern)
+        if cond.value is None and op in ("=", "==", "!="):
+            for ref, lit in ((left, right), (right, left)):
+                if lit.literal and not lit.t.opaque:
+                    self.note_arg_value(ref.unknown, lit.t)
+        return cond
+
+    def note_arg_value(self, unknown, literal: TStr) -> None:
+        """A role name compared with a value made from the script's unknown
+        first argument (``$1``, ``ROLE=${1:?}``): remember it, so that the
+        caller can evaluate the script once per role value (the first place
+        a value is written wins)."""
+        if "1" in unknown and role_of(literal.text) is not None:
+            self.ctx.arg_values.setdefault(literal.text, literal)
 
     def operand(self, node, st, unk: set, pattern: bool) -> Operand:
-        t, mask = self.expand_pattern(node, st, unk)
+        local: set = set()
+        t, mask = self.expand_pattern(node, st, local)
+        unk |= local
         if not pattern:
             mask = [True] * len(t.text)
-        return Operand(t, mask, single_reference(self.unit, node), is_literal(self.unit, node))
+        return Operand(t, mask, single_reference(self.unit, node), is_literal(self.unit, node), frozenset(local))
 
     # -- test as a command (``test ...`` / ``[ ... ]`` produced by expansion) --
     def test_words(self, args: list) -> Cond:

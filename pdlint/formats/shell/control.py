@@ -97,7 +97,8 @@ class Control:
         subject_node = node.child_by_field_name("value")
         if subject_node is None:
             return [Out(st, True)]
-        subject = self.expand_value(subject_node, st, set())
+        subject_unknown: set = set()
+        subject = self.expand_value(subject_node, st, subject_unknown)
         ref = single_reference(self.unit, subject_node)
         subject_text = short(self.unit.source_text(subject_node))
         results: list = []
@@ -109,6 +110,12 @@ class Control:
             label = f"case {subject_text} in {'|'.join(self.unit.source_text(p) for p in patterns)})"
             entering = [(c, Ctx(label, self.pattern_role(patterns))) for c in carry]
             carry, still = [], []
+            if subject.opaque and "1" in subject_unknown:
+                for p in patterns:
+                    if is_literal(self.unit, p):
+                        t, mask = self.expand_pattern(p, st, set())
+                        if not has_glob(t.text, mask):
+                            self.note_arg_value(subject_unknown, t)
             for a in alive:
                 matched, forks = self.case_match(subject, ref, patterns, a, label)
                 entering.extend(forks)

@@ -61,7 +61,8 @@ class Interpreter(Words, Conditions, Control, Builtins):
         self.keepalive: list = []
 
     # -- driver -----------------------------------------------------------------
-    def run(self, script: TStr, env: Optional[dict], positional: Optional[list]) -> list:
+    def run(self, script: TStr, env: Optional[dict], positional: Optional[list],
+            bound: Optional[dict] = None) -> list:
         st = State()
         for name, value in (env or {}).items():
             var = Var(value)
@@ -70,6 +71,8 @@ class Interpreter(Words, Conditions, Control, Builtins):
             self.initial[name] = var
         if positional is not None:
             st.positional = tuple(Var(t) for t in positional)
+        elif bound:
+            st.pos_bind = {i: Var(t) for i, t in bound.items()}
         unit = self.parse(script, top=True, kind="script")
         self.top = self.unit = unit
         try:
@@ -272,14 +275,16 @@ class Interpreter(Words, Conditions, Control, Builtins):
             st.out_bad = True
         if name == "exec" and len(words) == 1:
             return [Out(st, True)]
-        self.emit(words, st, unk, penv, node)
-        self.nested_shell(words, st, penv)
+        cmd = self.emit(words, st, unk, penv, node)
+        if self.nested_shell(words, st, penv) and cmd is not None:
+            cmd.runs_shell = True
         if name == "exec":
             st.flow = "exit"
         return [Out(st, True if name in ("echo", "printf") else None)]
 
-    def emit(self, words: list, st: State, unk: set, penv: list, node) -> None:
-        """Record a simple command (once per distinct words/origins/env)."""
+    def emit(self, words: list, st: State, unk: set, penv: list, node):
+        """Record a simple command (once per distinct words/origins/env); the
+        command recorded (or the identical one recorded before)."""
         env: dict = {}
         for name in st.exported:
             var = st.vars.get(name)
@@ -303,7 +308,7 @@ class Interpreter(Words, Conditions, Control, Builtins):
             if _same_env(seen.env, env):
                 if seen.role_hint != role:
                     seen.role_hint = None
-                return
+                return seen
         if len(self.commands) >= self.ctx.max_commands:
             self.limit("commands", f"more than {self.ctx.max_commands} commands; evaluation stopped", abort=True)
         cmd = self.command_type(
@@ -314,6 +319,7 @@ class Interpreter(Words, Conditions, Control, Builtins):
         self._seen.setdefault(key, []).append(cmd)
         self._seen_ids.setdefault(tuple(map(id, cmd.words)), []).append(cmd)
         self.commands.append(cmd)
+        return cmd
 
     # -- assignments ------------------------------------------------------------
     def assignment(self, node, st: State, unk: set):

@@ -319,6 +319,18 @@ class Fields:
         return out
 
 
+_ALL_ELEMENTS = re.compile(r"\$@|\$\{@[^}]*\}|\$\{[A-Za-z_][A-Za-z0-9_]*\[@\][^}]*\}")
+
+
+def _only_all_elements(unit, specials: list, a: int, b: int) -> bool:
+    """Is the text ``[a, b)`` inside double quotes exactly one ``$@`` /
+    ``${@...}`` / ``${NAME[@]...}`` expansion?"""
+    if len(specials) != 1:
+        return False
+    s, e, node = specials[0]
+    return s == a and e == b and _ALL_ELEMENTS.fullmatch(unit.text[s:e]) is not None
+
+
 # -- the expander ---------------------------------------------------------------
 
 class Words:
@@ -410,8 +422,12 @@ class Words:
             a, b = u.start(node), u.char(node.end_byte)
             a2 = a + (2 if kind == "translated_string" else 1)
             b2 = b - 1 if b - 1 >= a2 and u.text[b - 1] == '"' else b
-            fb.lit(EMPTY, True)
-            self.emit_range(a2, b2, special_parts(u, node), st, fb, True, False, unk)
+            specials = special_parts(u, node)
+            if not _only_all_elements(u, specials, a2, b2):
+                # "" makes an (empty) word; "$@" / "${A[@]}" alone in the
+                # quotes make one word per element: none for an empty array
+                fb.lit(EMPTY, True)
+            self.emit_range(a2, b2, specials, st, fb, True, False, unk)
         elif kind == "raw_string":
             a, b = u.start(node), u.char(node.end_byte)
             b2 = b - 1 if b - 1 > a and u.text[b - 1] == "'" else b

@@ -1,0 +1,252 @@
+"""Shell correctness met in real scripts (issue 8 item 3): empty arrays,
+``printf -v CMD '%q '`` + ``bash -lc "exec $CMD"``, a role taken from ``$1``,
+and the line a launch is reported at.
+
+Real scripts: ``tests/data/shell-real/`` (origin in its ORIGIN.md files) and
+the corpus copies under ``tests/data/corpus``; the small inline scripts
+reproduce one shape each."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from pdlint.cli import main
+from pdlint.formats.shell import ShellContext, shell_commands
+from pdlint.text import SourceFile, TStr
+
+DATA = Path(__file__).parent / "data"
+FLIP = DATA / "shell-real" / "sglang-pd-flip-docker"
+CORPUS = DATA / "corpus"
+
+
+def commands(text: str, path: str = "launch.sh", **kw):
+    ctx = ShellContext(lambda p, c: None, lambda *a: None)
+    return shell_commands(TStr.from_source(SourceFile(path, text)), ctx, **kw), ctx
+
+
+def argvs(cmds) -> list:
+    return [[w.text for w in c.words] for c in cmds]
+
+
+def show_json(capsys, *args) -> dict:
+    import json
+    assert main(["show", "--format", "json", *args]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def check(capsys, *args):
+    code = main(list(args))
+    return code, capsys.readouterr().out
+
+
+@pytest.fixture
+def repo(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    return tmp_path
+
+
+def write(root: Path, rel: str, text: str) -> Path:
+    p = root / rel
+    p.parent.mkdir(parents=True, exist_ok=True)
+    p.write_text(textwrap.dedent(text))
+    return p
+
+
+# -- "${EMPTY[@]}" is zero words -------------------------------------------------------------
+
+def test_quoted_empty_array_is_no_word():
+    cmds, _ = commands('A=()\nB=(x "y z")\n'
+                       'run "${A[@]}" "x${A[@]}" "${A[*]}" "$@" "${A[@]:0}" ""${A[@]} "${B[@]}" end\n',
+                       positional=[])
+    assert argvs(cmds) == [["run", "x", "", "", "x", "y z", "end"]]
+
+
+def test_quoted_empty_array_agrees_with_bash():
+    if shutil.which("bash") is None:
+        pytest.skip("bash is not installed")
+    script = 'A=()\nB=(x "y z")\nprintf "<%s>" "${A[@]}" "x${A[@]}" "${A[*]}" "$@" ""${A[@]} "${B[@]}"\n'
+    out = subprocess.run(["bash", "-c", script], capture_output=True, text=True).stdout
+    cmds, _ = commands(script.replace('printf "<%s>"', "run"), positional=[])
+    assert "".join(f"<{w}>" for w in argvs(cmds)[0][1:]) == out
+
+
+def test_empty_extra_args_array_is_no_false_sgl(repo, capsys):
+    """Today's false SGL006/SGL011: an empty `"${EXTRA[@]}"` was an empty argument."""
+    write(repo, "prefill.sh", """\
+        #!/bin/bash
+        EXTRA=()
+        if [ -n "$DEBUG" ]; then EXTRA+=(--log-level debug); fi
+        python3 -m sglang.launch_server --model-path /m --disaggregation-mode prefill "${EXTRA[@]}" --port 30000
+        """)
+    data = show_json(capsys, "prefill.sh")
+    assert sorted(l["argv"] for l in data["launches"]) == sorted([
+        ["--model-path", "/m", "--disaggregation-mode", "prefill", "--port", "30000"],
+        ["--model-path", "/m", "--disaggregation-mode", "prefill", "--log-level", "debug", "--port", "30000"]])
+    code, out = check(capsys, "prefill.sh")
+    assert code == 0 and "SGL0" not in out, out
+
+
+# -- printf %q and bash -lc "exec $cmd": one launch ------------------------------------------
+
+def test_printf_q_quotes_like_bash_and_reads_back_as_the_same_words():
+    if shutil.which("bash") is None:
+        pytest.skip("bash is not installed")
+    script = ("ARGS=(python3 -m x --a 'two words' --b \"it's\" --c '' --d 'a|b;c' --e '$HOME' --f 'x*')\n"
+              "printf -v cmd '%q ' \"${ARGS[@]}\"\n")
+    out = subprocess.run(["bash", "-c", script + 'printf "%s" "$cmd"'], capture_output=True, text=True).stdout
+    cmds, _ = commands(script + 'echo "$cmd"\nbash -lc "exec $cmd"\n')
+    quoted = [c for c in cmds if c.words[0].text == "echo"][0].words[1].text
+    assert quoted == out  # the quoting bash's printf %q produces
+    inner = [c for c in cmds if c.words[0].text == "exec"]
+    assert argvs(inner) == [["exec", "python3", "-m", "x", "--a", "two words", "--b", "it's", "--c", "",
+                             "--d", "a|b;c", "--e", "$HOME", "--f", "x*"]]
+    # every character of the re-read words comes from where it is written
+    word = inner[0].words[5]
+    assert (word.origin.line, word.origin.column) == (1, 25)
+
+
+def test_printf_q_keeps_an_unknown_value_one_opaque_word():
+    cmds, _ = commands('ROLE="${1:?usage: $0 prefill|decode}"\n'
+                       'A=(python3 -m sglang.launch_server --disaggregation-mode "$ROLE" --port 1)\n'
+                       "printf -v cmd '%q ' \"${A[@]}\"\n"
+                       'bash -lc "exec $cmd"\n')
+    inner = [c for c in cmds if c.words[0].text == "exec"]
+    assert len(inner) == 1
+    words = inner[0].words
+    assert [w.text for w in words][5:] == ["${1:?usage: $0 prefill|decode}", "--port", "1"]
+    assert words[5].opaque
+
+
+def test_bash_c_in_a_script_is_one_launch(repo, capsys):
+    write(repo, "serve.sh", """\
+        #!/bin/bash
+        docker run --rm -e SGLANG_X=1 img bash -lc "python3 -m sglang.launch_server --model-path /m --tp 2"
+        srun -N1 bash -l -c "python3 -m sglang.launch_server --model-path /m --tp 4"
+        """)
+    data = show_json(capsys, "serve.sh")
+    assert [(l["line"], l["argv"][-1]) for l in data["launches"]] == [(2, "2"), (3, "4")]
+
+
+def test_docker_env_reaches_the_nested_shell():
+    cmds, _ = commands('docker run -e ROLE=decode img bash -c \'python3 -m sglang.launch_server '
+                       '--disaggregation-mode "$ROLE"\'\n')
+    inner = [c for c in cmds if c.words[0].text == "python3"]
+    assert argvs(inner)[0][-1] == "decode"
+
+
+# -- a role taken from $1 ----------------------------------------------------------------------
+
+def test_run_worker_role_values_compared_by_the_script(tmp_path, monkeypatch, capsys):
+    """sgl-project/sglang pd_flip_docker/run_worker.sh: ROLE=${1:?...} checked with
+    [[ $ROLE != prefill && $ROLE != decode ]] -> one launch per role, through
+    printf %q and `docker run ... bash -lc`, not five launches of unknown role."""
+    for f in FLIP.iterdir():
+        shutil.copy(f, tmp_path / f.name)
+    monkeypatch.chdir(tmp_path)
+    data = show_json(capsys, "run_worker.sh")
+    launches = data["launches"]
+    assert [l["role"] for l in launches] == ["prefill", "decode"]
+    for launch, role in zip(launches, ("prefill", "decode")):
+        assert launch["argv"] == [
+            "--model-path", "/models/your-model", "--host", "${2:?usage: run_worker.sh prefill|decode "
+            "<local-bind-ip-or-0.0.0.0>}", "--port", "30000", "--tp", "8", "--dp", "1", "--enable-dp-attention",
+            "--disaggregation-mode", role, "--disaggregation-transfer-backend", "mooncake",
+            "--disaggregation-bootstrap-port", "8998", "--disaggregation-ib-device", "mlx5_0",
+            "--mem-fraction-static", "0.9", "--enable-pd-flip-state-machine", "--enable-pd-runtime-role-switch",
+            "--enable-pd-flip-hicache-stitch", "--disaggregation-decode-enable-radix-cache",
+            "--enable-hierarchical-cache", "--hicache-storage-backend", "mooncake"]
+        assert f"run as `run_worker.sh {role}`" in launch["context"]
+        mode = launch["origins"][launch["argv"].index(role)]
+        assert (mode["path"], mode["line"]) == ("run_worker.sh", 10)  # the literal the script compares
+        assert [h["note"] for h in mode["via"]][-1] == "$1"
+    assert len(data["pairs"]) == 1
+    code, out = check(capsys, "--sglang-version", "0.5.23", "run_worker.sh")
+    assert "PD021" not in out and "PD020" not in out and "SGL011" not in out, out
+
+
+def test_case_values_of_the_first_argument_each_render():
+    cmds, ctx = commands('case "$1" in\n  "prefill"|p) X=1 ;;\n  decode) X=2 ;;\n  *prefill*) ;;\nesac\n'
+                         'python3 -m sglang.launch_server --disaggregation-mode "$1"\n')
+    assert list(ctx.arg_values) == ["prefill", "p", "decode"]  # globs are no values
+    assert (ctx.arg_values["p"].origin.line, ctx.arg_values["p"].origin.column) == (2, 13)
+    bound, _ = commands('ROLE=${1:-prefill}\npython3 -m sglang.launch_server --disaggregation-mode "$ROLE"\n',
+                        bound={1: TStr.synthetic("decode", "<test>")})
+    assert argvs(bound)[0][-1] == "decode"
+
+
+def test_role_from_first_argument_passed_by_callers(repo, capsys):
+    """No comparison in the script: the callers in the repository (a script and
+    a Pod's command list) give the values, located at the caller's word."""
+    write(repo, "scripts/serve.sh", """\
+        #!/bin/bash
+        ROLE=$1
+        CUDA_VISIBLE_DEVICES=0 \\
+          python3 -m sglang.launch_server --model-path /m \\
+          --disaggregation-mode $ROLE --port 30000
+        """)
+    write(repo, "start.sh", """\
+        #!/bin/bash
+        echo "usage: serve.sh prefill|decode"
+        ./scripts/serve.sh prefill &
+        """)
+    write(repo, "k8s/pod.yaml", """\
+        apiVersion: v1
+        kind: Pod
+        spec:
+          containers:
+          - name: d
+            command: ["bash", "/app/serve.sh", "decode"]
+        """)
+    data = show_json(capsys, "scripts/serve.sh")
+    got = [(l["role"], l["line"], l["origins"][l["argv"].index(l["role"])]) for l in data["launches"]]
+    assert [(r, line, (o["path"], o["line"])) for r, line, o in got] == [
+        ("prefill", 3, ("start.sh", 3)), ("decode", 3, ("k8s/pod.yaml", 6))]
+    code, out = check(capsys, "scripts/serve.sh")
+    assert "PD021" not in out, out
+
+
+def test_role_from_first_argument_without_values_is_a_coverage_gap(repo, capsys):
+    write(repo, "serve.sh", """\
+        #!/bin/bash
+        echo "usage: $0 prefill|decode"
+        python3 -m sglang.launch_server --model-path /m --disaggregation-mode "${1:?role}"
+        """)
+    code, out = check(capsys, "--strict", "serve.sh")
+    assert code == 1
+    assert "serve.sh:3:" in out and "PD021" in out and "the script's first argument" in out, out
+    assert "case \"$1\" in prefill|decode" in out
+
+
+# -- the launch line is where its command starts -----------------------------------------------
+
+def test_launch_line_includes_the_environment_prefix(capsys):
+    """vllm-project/vllm lmcache disagg_vllm_launcher.sh: `UCX_TLS=... \\` then
+    eight continuation lines before `vllm serve`; the Justfile recipe of
+    tlrmchlsmth/pd_examples likewise."""
+    launcher = CORPUS / "vllm-project__vllm" / \
+        "examples__others__lmcache__disagg_prefill_lmcache_v1__disagg_vllm_launcher.sh"
+    lines = launcher.read_text().splitlines()
+    data = show_json(capsys, str(launcher))
+    for launch in data["launches"]:
+        assert lines[launch["line"] - 1].strip().startswith("UCX_TLS="), launch["line"]
+    just = DATA / "shell-real" / "tlrmchlsmth-pd_examples" / "Justfile"
+    jl = just.read_text().splitlines()
+    for launch in show_json(capsys, str(just))["launches"]:
+        assert jl[launch["line"] - 1].strip().startswith("UCX_LOG_LEVEL="), launch
+
+
+def test_launch_line_of_a_command_built_elsewhere_stays_at_its_entry_point(repo, capsys):
+    write(repo, "p.sh", """\
+        #!/bin/bash
+        CMD="python3 -m sglang.launch_server --model-path /m --disaggregation-mode prefill"
+        FOO=1 \\
+          eval $CMD
+        """)
+    data = show_json(capsys, "p.sh")
+    assert [l["line"] for l in data["launches"]] == [2]
