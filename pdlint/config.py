@@ -31,7 +31,8 @@ from typing import Any, Optional
 
 from pdlint.text import SourceFile, TStr
 
-KNOWN_KEYS = {"render-timeout", "role-var", "values", "vars", "roles", "engine-version", "sglang-version", "select",
+KNOWN_KEYS = {"render-timeout", "role-var", "values", "vars", "roles", "engine-version", "sglang-version", "vllm-version",
+              "select",
               "ignore", "extend-select", "extend-ignore", "exclude", "force-exclude", "per-file-ignores"}
 
 
@@ -97,6 +98,7 @@ class Config:
     role_vars: dict = field(default_factory=dict)  # role -> {name: value}
     values_files: list = field(default_factory=list)  # absolute paths
     engine_version: Optional[str] = None
+    vllm_version: Optional[str] = None  # the vLLM release to judge vLLM launches against
     selection: Selection = field(default_factory=Selection)  # this file's select / extend-select / ignore
     overlay: Optional[Selection] = None  # the command line's, applied after this file's
     exclude: list = field(default_factory=list)
@@ -226,6 +228,8 @@ def _from_table(table: dict, path: str, src: SourceFile, toml: bool) -> Config:
         cfg.render_timeout = float(rt)
     ev = table.get("engine-version", table.get("sglang-version"))
     cfg.engine_version = str(ev) if ev is not None else None
+    vv = table.get("vllm-version")
+    cfg.vllm_version = str(vv) if vv is not None else None
     lists = {}
     for key in ("select", "extend-select", "ignore", "extend-ignore"):
         v = table.get(key)

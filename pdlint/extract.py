@@ -820,7 +820,8 @@ class Extractor:
             if engine is None or launch.kind != "server":
                 continue
             cfg = self.config_for(os.path.join(self.opt.cwd, launch.path))
-            ctx = EngineContext(resolve_config, self.opt.engine_version or cfg.engine_version)
+            ctx = EngineContext(resolve_config, self.opt.engine_version or cfg.engine_version,
+                                getattr(cfg, "vllm_version", None))
             engine.interpret(launch, ctx)
         self.out.launches = [l for l in self.out.launches
                              if not (l.meta.get("virtual_config") and l.meta["virtual_config"] in referenced)]

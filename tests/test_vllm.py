@@ -160,6 +160,17 @@ CASES = [
 ]
 
 
+CASES += [
+    ("VLLM018", {"a.sh": f"{VS} --gpu-memory-utilisation 0.9\n"}, {"a.sh": f"{VS} --gpu-memory-utilization 0.9\n"}),
+    ("VLLM018", {"a.sh": f"{VS} --enable-p\n"}, {"a.sh": f"{VS} --enable-prefix-caching --gpu-memory 0.8\n"}),
+    ("VLLM018", {"a.sh": f"{VS} --tensor-parallel-size 2 4\n"},
+     {"a.sh": f"{VS} --max_model_len 4096 --served-model-name a b --kv-transfer-config.kv_connector NixlConnector\n"}),
+    ("VLLM019", {"a.sh": f"{VS} --dtype fp16\n"}, {"a.sh": f"{VS} --dtype float16 --moe-backend Triton\n"}),
+    ("VLLM019", {"a.sh": f"{VS} --moe-backend tritonx\n"}, {"a.sh": f"{VS} --moe-backend TRITON\n"}),
+    ("VLLM020", {"a.sh": f"{VS} --guided-decoding-backend xgrammar\n"}, {"a.sh": f"{VS} --enforce-eager\n"}),
+]
+
+
 @pytest.mark.parametrize("code,fire,quiet", CASES, ids=[f"{c[0]}-{i}" for i, c in enumerate(CASES)])
 def test_vllm_rule(code, fire, quiet, tmp_path, capsys, monkeypatch):
     doc = check(tmp_path / "fire", capsys, monkeypatch, fire)
@@ -195,7 +206,7 @@ spec: {template: {spec: {containers: [{name: v, command: [vllm, serve, M]}]}}}
 def test_rules_are_registered_with_docs():
     rules = all_rules()
     vl = [r for r in rules.values() if r.engine == "vllm"]
-    assert len(vl) == 13
+    assert len(vl) == 16
     for r in vl:
         assert r.code.startswith("VLLM") and r.summary and r.why and r.fix and r.example and r.example_fixed, r.code
     assert "remote_host" in get("VLLM005").why
@@ -237,3 +248,65 @@ def test_sglang_router_in_front_of_vllm(capsys, monkeypatch):
                                       "engine__vllm-pd-disagg-with-mooncake-te.yaml")
     (f,) = [f for f in doc["findings"] if f["code"] == "PD156"]
     assert f["severity"] == "warning" and "vllm servers" in f["message"]
+
+
+# ---------------------------------------------------------------------------
+# the flag tables: release selection and messages
+# ---------------------------------------------------------------------------
+
+def test_flag_tables_and_release_pinning(tmp_path, capsys, monkeypatch):
+    from pdlint.engines.vllm import flags
+    assert {"0.9.2", "0.10.2", "0.11.0", "0.20.0", "0.33.0"} <= set(flags.available_versions())
+    assert flags.pick(None)[:2] == (flags.available_versions()[0], False)
+    assert flags.pick("0.10.1") == ("0.9.2", True, "no vLLM 0.10.1 table; judged against 0.9.2, the nearest older "
+                                                    "release")
+    assert flags.image_version("docker.io/vllm/vllm-openai:v0.10.2") == "0.10.2"
+    assert flags.image_version("nvcr.io/nvidia/ai-dynamo/vllm-runtime:0.4.1") is None
+    t = flags.load("0.33.0")
+    assert t.resolve("--max_model_len")[1] == "exact" and t.resolve("--kv-transfer-config.kv_role")[1] == "dotted"
+    assert t.resolve("--enable-p") == (None, "ambiguous")
+    # a flag removed from the newest table: a warning naming the releases while nothing is pinned ...
+    doc = check(tmp_path / "a", capsys, monkeypatch, {"a.sh": f"{VS} --guided-decoding-backend xgrammar\n"})
+    (f,) = [f for f in doc["findings"] if f["code"].startswith("VLLM")]
+    assert f["code"] == "VLLM020" and "valid only for vLLM 0.9.2-0.10.2" in f["message"]
+    # ... an error once the image pins a release without it, and nothing on the release that has it
+    pod = """apiVersion: v1
+kind: Pod
+metadata: {name: decode}
+spec:
+  containers:
+    - name: vllm
+      image: vllm/vllm-openai:v%s
+      command: [vllm, serve, M, --guided-decoding-backend, xgrammar]
+"""
+    doc = check(tmp_path / "b", capsys, monkeypatch, {"p.yaml": pod % "0.20.0"})
+    (f,) = [f for f in doc["findings"] if f["code"].startswith("VLLM")]
+    assert f["code"] == "VLLM018" and "not a flag of vLLM 0.20.0 (it exists in 0.9.2-0.10.2)" in f["message"]
+    doc = check(tmp_path / "c", capsys, monkeypatch, {"p.yaml": pod % "0.10.2"})
+    assert [f for f in doc["findings"] if f["code"].startswith("VLLM")] == []
+
+
+def test_unknown_flag_hint_is_only_for_close_matches(tmp_path, capsys, monkeypatch):
+    doc = check(tmp_path, capsys, monkeypatch, {"a.sh": f"{VS} --gpu-memory-utilisation 0.9 --model-name x\n"})
+    msgs = sorted(f["message"] for f in doc["findings"] if f["code"] == "VLLM018")
+    assert "did you mean --gpu-memory-utilization?" in msgs[0]
+    assert "--model-name" in msgs[1] and "did you mean" not in msgs[1]
+
+
+def test_dynamo_workers_are_not_judged_for_unknown_flags(tmp_path, capsys, monkeypatch):
+    doc = check(tmp_path, capsys, monkeypatch, {"a.sh": "python3 -m dynamo.vllm --model M --disaggregation-mode "
+                                                        "prefill --kv-transfer-config '{\"kv_connector\":"
+                                                        "\"NixlConnector\",\"kv_role\":\"kv_both\"}' "
+                                                        "--endpoint dyn://a.b.c --dtype fp16\n"})
+    assert codes(doc) == ["VLLM019"]
+
+
+def test_vllm_version_config_key_pins_the_release(tmp_path, capsys, monkeypatch):
+    doc = check(tmp_path, capsys, monkeypatch, {
+        "pyproject.toml": '[tool.pdlint]\nvllm-version = "0.10.2"\n',
+        "a.sh": f"{VS} --guided-decoding-backend xgrammar --enable-log-requests\n"})
+    assert codes(doc) == []  # both are 0.10.2 flags
+    (tmp_path / "pyproject.toml").write_text('[tool.pdlint]\nvllm-version = "0.33.0"\n')
+    main(["check", "--format", "json", "--exit-zero", "a.sh"])
+    doc = json.loads(capsys.readouterr().out)
+    assert codes(doc) == ["VLLM018"]

@@ -33,6 +33,7 @@ DYNAMO_ENTRYPOINTS = ("python -m dynamo.sglang", "python -m dynamo.sglang.worker
 class EngineContext:
     resolve_config: Callable  # (path_tok: TStr, launch: Launch) -> Optional[SourceFile]
     version: Optional[str] = None  # from config / --sglang-version
+    vllm_version: Optional[str] = None  # from config (vllm-version): read by the vLLM adapter
 
 
 @dataclass

@@ -56,6 +56,7 @@ class Opt:
     name_tok: TStr
     value: Optional[TStr]  # None for switches
     index: int
+    extra: list = field(default_factory=list)  # further values of an nargs "+"/N option
 
 
 @dataclass
@@ -93,10 +94,15 @@ class VllmInfo:
     opts: dict = field(default_factory=dict)  # name -> last Opt
     occurrences: list = field(default_factory=list)  # every Opt in order
     model: Optional[TStr] = None
+    positional: list = field(default_factory=list)  # words that are no option's value
     kv: Optional[KVConfig] = None
     role_from: str = ""  # what decided launch.role
     dynamo: bool = False
     incomplete: bool = False
+    version: Optional[str] = None  # the vLLM release judged against (a flag table)
+    pinned: bool = False  # named by config or image tag (else the newest table)
+    version_note: Optional[str] = None
+    table: Optional[object] = None  # flags.FlagTable
 
     def value(self, name: str) -> Optional[TStr]:
         o = self.opts.get(name)
@@ -144,7 +150,9 @@ def normalise(name: str) -> str:
     return name
 
 
-def parse_argv(tokens: list, entrypoint: str) -> VllmInfo:
+def parse_argv(tokens: list, entrypoint: str, table=None) -> VllmInfo:
+    """Read the argv; with a flag ``table`` (:mod:`pdlint.engines.vllm.flags`) whether an option takes a
+    value comes from the release's own definition, else from the ``SWITCHES`` list."""
     info = VllmInfo(dynamo=entrypoint.startswith("python -m dynamo."))
     positional = []
     i, n = 0, len(tokens)
@@ -163,18 +171,24 @@ def parse_argv(tokens: list, entrypoint: str) -> VllmInfo:
             if eq:
                 opt = Opt(norm, t[:len(name)], t[len(name) + 1:], i)
                 i += 1
-            elif norm in SWITCHES or norm.startswith("--no-") or i + 1 >= n or \
+            elif _switch(norm, table) or i + 1 >= n or \
                     (tokens[i + 1].text.startswith("-") and not _number(tokens[i + 1].text)):
                 opt = Opt(norm, t, None, i)
                 i += 1
             else:
                 opt = Opt(norm, t, tokens[i + 1], i)
                 i += 2
+                more = _extra_values(norm, table)
+                while more and i < n and not (tokens[i].text.startswith("-") and not _number(tokens[i].text)):
+                    opt.extra.append(tokens[i])  # nargs "+" / N: the following words are its values too
+                    i += 1
+                    more -= 1
             info.opts[norm] = opt
             info.occurrences.append(opt)
             continue
         positional.append(t)
         i += 1
+    info.positional = positional
     if "--model" in info.opts and info.value("--model") is not None:
         info.model = info.value("--model")
     elif positional and entrypoint == "vllm serve":
@@ -192,6 +206,26 @@ def parse_argv(tokens: list, entrypoint: str) -> VllmInfo:
     return info
 
 
+def _extra_values(norm: str, table) -> int:
+    """How many more words an option may take after its first value (nargs "+"/"*": any, N: N - 1)."""
+    if table is None:
+        return 0
+    flag, how = table.resolve(norm)
+    if flag is None or how == "dotted":
+        return 0
+    if flag.nargs in ("+", "*"):
+        return 1 << 30
+    return flag.nargs - 1 if isinstance(flag.nargs, int) and flag.nargs > 1 else 0
+
+
+def _switch(norm: str, table) -> bool:
+    if table is not None:
+        flag, how = table.resolve(norm)
+        if flag is not None and how != "dotted":
+            return not flag.takes_value and not flag.optional_value
+    return norm in SWITCHES or norm.startswith("--no-")
+
+
 def _number(text: str) -> bool:
     try:
         float(text)
@@ -200,8 +234,20 @@ def _number(text: str) -> bool:
         return False
 
 
+def release(launch: Launch, ctx) -> tuple:
+    """``(version, pinned, note)`` of the vLLM release to judge against: the config's ``vllm-version``, else
+    the image tag (``vllm/vllm-openai:v0.10.2``), else the newest table (not pinned)."""
+    from pdlint.engines.vllm import flags
+    requested = getattr(ctx, "vllm_version", None) or flags.image_version(launch.meta.get("image", "") or "")
+    return flags.pick(requested)
+
+
 def interpret(launch: Launch, ctx) -> None:
-    info = parse_argv(list(launch.argv), launch.entrypoint)
+    from pdlint.engines.vllm import flags
+    version, pinned, note = release(launch, ctx)
+    table = flags.load(version) if version else None
+    info = parse_argv(list(launch.argv), launch.entrypoint, table)
+    info.version, info.pinned, info.version_note, info.table = version, pinned, note, table
     launch.parsed = info
     launch.incomplete = launch.incomplete or info.incomplete
     role, how = None, ""

@@ -1,0 +1,92 @@
+"""vLLM conformance: the generated flag table equals what vLLM's own parser
+accepts, and the command-line rules agree with vLLM's verdicts.
+
+Recorded by ``scripts/vllm_conformance.py`` from vLLM 0.33.0's real
+``make_arg_parser(FlexibleArgumentParser())`` on CPU (``scripts/vllm_oracle.py``
+in a venv made by ``scripts/make_vllm_oracle_venv.sh``) and replayed here
+without vLLM.  With ``PDLINT_VLLM_ORACLE_PYTHON`` set, the ``conformance``
+marker re-runs a sample of them live.
+"""
+
+import json
+import os
+import re
+import subprocess
+
+import pytest
+
+from pdlint.engines.vllm import flags
+from pdlint.engines.vllm.engine import candidates, interpret
+from pdlint.model import Launch
+from pdlint.text import TStr
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+VERSION = "0.33.0"
+DECIDABLE = re.compile(r"unrecognized arguments|invalid choice|ambiguous option")
+# choices that depend on the machine vLLM runs on (the CPU oracle offers auto/cpu, a CUDA host adds cuda): the
+# table leaves them open, so these rejections are not decidable from the flags
+PLATFORM_CHOICES = ("argument --mm-processor-device:",)
+
+
+def _records():
+    with open(os.path.join(HERE, f"vllm-recorded-{VERSION}.jsonl")) as fh:
+        return [json.loads(l) for l in fh if l.strip()]
+
+
+class _Ctx:
+    vllm_version = VERSION
+
+
+def pdlint_errors(argv: list) -> list:
+    toks = [TStr.synthetic(w, "<argv>") for w in argv]
+    launch = Launch(path="<argv>", line=1, engine="vllm", entrypoint="vllm serve", kind="server", argv=toks)
+    interpret(launch, _Ctx())
+    from pdlint.rules import all_rules
+    rules = all_rules()
+    return [(c.code, c.message) for c in candidates(launch, lambda code: True) if rules[c.code].severity == "error"]
+
+
+def test_generated_table_equals_the_live_parser():
+    with open(os.path.join(HERE, f"vllm-{VERSION}-options.json")) as fh:
+        live = json.load(fh)
+    table = flags.load(VERSION)
+    live_by = {s: o for o in live["options"] for s in o["option_strings"]}
+    assert set(live_by) == set(table.options)
+    for s, o in live_by.items():
+        f = table.lookup(s)
+        assert (o["nargs"] == 0) == (not f.takes_value and not f.optional_value), s
+        assert (o["nargs"] == "?") == f.optional_value, s
+        if f.choices is not None:  # never stricter than vLLM: the table's choices cover the live ones
+            assert o["choices"] is not None and set(o["choices"]) <= set(f.choices), (s, o["choices"], f.choices)
+
+
+def test_recorded_verdicts_agree():
+    recs = _records()
+    assert len(recs) >= 400
+    false_errors, missed, decidable = [], [], 0
+    for r in recs:
+        errs = pdlint_errors(r["argv"])
+        if r["verdict"] == "ACCEPT":
+            if errs:
+                false_errors.append((r["argv"], errs))
+        elif DECIDABLE.search(r["message"]) and not any(p in r["message"] for p in PLATFORM_CHOICES):
+            decidable += 1
+            if not errs:
+                missed.append((r["argv"], r["message"]))
+    assert false_errors == []
+    assert missed == []  # every flag-decidable rejection is caught
+    assert decidable >= 200
+
+
+@pytest.mark.conformance
+def test_live_oracle_agrees_with_the_records():
+    py = os.environ.get("PDLINT_VLLM_ORACLE_PYTHON")
+    if not py:
+        pytest.skip("PDLINT_VLLM_ORACLE_PYTHON not set")
+    oracle = os.path.join(HERE, "..", "..", "scripts", "vllm_oracle.py")
+    recs = _records()[:60]
+    data = "".join(json.dumps({"argv": r["argv"]}) + "\n" for r in recs)
+    out = subprocess.run([py, oracle, "--batch"], input=data, capture_output=True, text=True, check=True,
+                         env=dict(os.environ, VLLM_TARGET_DEVICE="cpu")).stdout
+    live = [json.loads(l) for l in out.splitlines() if l.strip()]
+    assert [x["verdict"] for x in live] == [r["verdict"] for r in recs]
