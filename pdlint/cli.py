@@ -249,7 +249,8 @@ def _show(ns, result) -> int:
     for l in launches:
         role = l.role if l.role is not None else ("router" if l.kind == "router" else "unknown role")
         info = l.parsed
-        ver = f" [SGLang {info.version}]" if info is not None and hasattr(info, "version") else ""
+        eng = {"sglang": "SGLang", "vllm": "vLLM"}.get(l.engine, l.engine)
+        ver = f" [{eng} {info.version}]" if info is not None and getattr(info, "version", None) else ""
         if info is not None and getattr(info, "version_note", None):
             ver += f" ({info.version_note})"
         out.append(f"{l.path}:{l.line}: {role} {l.engine} {l.kind}: {l.entrypoint}{ver}")

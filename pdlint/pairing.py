@@ -196,8 +196,8 @@ def pair_role(launch: Launch) -> Optional[str]:
     sibling file name) names one role and the flags the other (PD101 reports the contradiction; pairing by the
     structure keeps the pair rules running), else the role its flags give."""
     sr = launch.structural_role
-    if sr in ("prefill", "decode") and launch.role in ("prefill", "decode") and sr != launch.role:
-        return sr
+    if sr in ("prefill", "decode") and sr != launch.role and launch.kind == "server":
+        return sr  # flags name the other role, or none (PD101 / PD105 report it)
     return launch.role
 
 
@@ -207,8 +207,9 @@ def _roles(launches: list) -> set:
 
 def sibling_structure(launches: list) -> None:
     """Give the launches of a sibling file whose name names one role (``decode.sh``) while its flags name the
-    other (``kv_role: kv_producer``) the file name's role as their structural role, when a sibling file named
-    for the flags' role exists (``prefill.sh``): the file name is the structure that pairs them.  Runs once
+    other (``kv_role: kv_producer``) or no role (vLLM ``kv_both``, a server without a role flag) the file
+    name's role as their structural role, when a sibling file named for the other role exists
+    (``prefill.sh``): the file name is the structure that pairs them.  Runs once
     after the engine adapters set the flag roles, before the structure rules (PD101) and pairing."""
     files: dict = {}  # path -> (flag roles of its file-scoped servers, the launches)
     for l in launches:
@@ -230,14 +231,14 @@ def sibling_structure(launches: list) -> None:
             other = "decode" if role == "prefill" else "prefill"
             for path in paths:
                 roles, ls = files[path]
-                if roles != {other}:
-                    continue  # agrees with its name (or holds both roles, or none known)
+                if roles and roles != {other}:
+                    continue  # agrees with its name (or holds both roles)
                 sibling = next((p for p in by_role[other] if p != path), None)
                 if sibling is None:
                     continue
                 word = ROLE_WORDS[fam][0 if role == "prefill" else 1]
                 for l in ls:
-                    if l.role == other:
+                    if l.role == other or (not roles and l.role in (None, "null") and not l.incomplete):
                         l.structural_role = role
                         l.meta["role_how"] = f"the file name ({word!r} in {path}, beside {sibling})"
                         l.meta["role_from_sibling"] = sibling

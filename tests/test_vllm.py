@@ -120,9 +120,9 @@ CASES = [
                          f"{kv(role='kv_producer')}\n"},
      {"a.sh": f"python3 -m dynamo.vllm --model M --disaggregation-mode decode --kv-transfer-config {kv()}\n"}),
     ("VLLM003", {"a.sh": "python3 -m dynamo.vllm --model M --is-prefill-worker\n"},
-     {"a.sh": "python3 -m dynamo.vllm --model M --disaggregation-mode prefill\n"}),
+     {"a.sh": f"python3 -m dynamo.vllm --model M --disaggregation-mode prefill --kv-transfer-config {kv()}\n"}),
     ("VLLM004", {"a.sh": "python3 -m dynamo.vllm --model M --is-prefill-worker --disaggregation-mode prefill\n"},
-     {"a.sh": "python3 -m dynamo.vllm --model M --disaggregation-mode prefill\n"}),
+     {"a.sh": f"python3 -m dynamo.vllm --model M --disaggregation-mode prefill --kv-transfer-config {kv()}\n"}),
     ("VLLM004", {"a.sh": "python3 -m dynamo.vllm --model M --is-prefill-worker --is-decode-worker\n"},
      {"a.sh": "python3 -m dynamo.vllm --model M --is-decode-worker\n"}),
     ("VLLM005", {"a.sh": f"VLLM_NIXL_SIDE_CHANNEL_HOST=0.0.0.0 {VS} --kv-transfer-config {kv(role='kv_producer')}\n"},
@@ -185,8 +185,8 @@ def test_vllm011_missing_connector(tmp_path, capsys, monkeypatch):
         "run_prefill.sh": f"{VS} --kv-transfer-config {kv(role='kv_producer')}\n",
         "decode/run.sh": "true\n",
         "run_decode.sh": f"{VS} --port 8200\n"})
-    # the decode has no connector: role from nothing -> "null", so no pair; with a structural role it pairs
-    assert "VLLM011" not in codes(doc)
+    # the decode has no connector (role "null" from its flags): the file names pair it as the decode
+    assert "VLLM011" in codes(doc)
     doc = check(tmp_path, capsys, monkeypatch, {
         "pd.yaml": """apiVersion: apps/v1
 kind: Deployment
@@ -206,7 +206,7 @@ spec: {template: {spec: {containers: [{name: v, command: [vllm, serve, M]}]}}}
 def test_rules_are_registered_with_docs():
     rules = all_rules()
     vl = [r for r in rules.values() if r.engine == "vllm"]
-    assert len(vl) == 16
+    assert len(vl) == 22
     for r in vl:
         assert r.code.startswith("VLLM") and r.summary and r.why and r.fix and r.example and r.example_fixed, r.code
     assert "remote_host" in get("VLLM005").why
@@ -310,3 +310,81 @@ def test_vllm_version_config_key_pins_the_release(tmp_path, capsys, monkeypatch)
     main(["check", "--format", "json", "--exit-zero", "a.sh"])
     doc = json.loads(capsys.readouterr().out)
     assert codes(doc) == ["VLLM018"]
+
+
+# ---------------------------------------------------------------------------
+# parallelism across the pair (release- and connector-dependent) and Dynamo worker modes
+# ---------------------------------------------------------------------------
+
+def _pair(tp_p, tp_d, connector="NixlConnector", roles=("kv_both", "kv_both"), env_p="", env_d=""):
+    return {"run_prefill.sh": f"{env_p}{VS} -tp {tp_p} --kv-transfer-config {kv(connector, roles[0])}\n",
+            "run_decode.sh": f"{env_d}{VS} -tp {tp_d} --port 8200 --kv-transfer-config {kv(connector, roles[1])}\n"}
+
+
+PIN = {"pyproject.toml": '[tool.pdlint]\nvllm-version = "%s"\n'}
+
+
+def _pinned(files, version):
+    return {**files, "pyproject.toml": PIN["pyproject.toml"] % version}
+
+
+LMC = {"prefiller.yaml": "chunk_size: 256\nenable_nixl: true\nnixl_role: sender\n",
+       "decoder.yaml": "chunk_size: 256\nenable_nixl: true\nnixl_role: receiver\n"}
+
+PAR_CASES = [
+    ("VLLM021", _pinned(_pair(4, 2), "0.11.0"), _pinned(_pair(2, 4), "0.11.0")),
+    ("VLLM021", _pinned(_pair(2, 3), "0.9.2"), _pinned(_pair(4, 2), "0.20.0")),
+    ("VLLM022", _pair(4, 2), _pinned(_pair(4, 2), "0.11.0")),
+    ("VLLM022", _pinned(_pair(4, 2), "0.33.0"), _pair(2, 2)),
+    ("VLLM023", _pair(2, 1, "PyNcclConnector", ("kv_producer", "kv_consumer")),
+     _pair(2, 2, "PyNcclConnector", ("kv_producer", "kv_consumer"))),
+    ("VLLM024", {**LMC, **_pair(2, 1, "LMCacheConnectorV1", ("kv_producer", "kv_consumer"),
+                                 "LMCACHE_CONFIG_FILE=prefiller.yaml PYTHONHASHSEED=0 ",
+                                 "LMCACHE_CONFIG_FILE=decoder.yaml PYTHONHASHSEED=0 ")},
+     {**LMC, **_pair(2, 2, "LMCacheConnectorV1", ("kv_producer", "kv_consumer"),
+                     "LMCACHE_CONFIG_FILE=prefiller.yaml PYTHONHASHSEED=0 ",
+                     "LMCACHE_CONFIG_FILE=decoder.yaml PYTHONHASHSEED=0 ")}),
+    ("VLLM024", _pair(2, 1, "LMCacheConnectorV1", ("kv_producer", "kv_consumer"),
+                      "LMCACHE_ENABLE_NIXL=True PYTHONHASHSEED=0 ", "PYTHONHASHSEED=0 "),
+     _pair(2, 1, "LMCacheConnectorV1", ("kv_producer", "kv_consumer"), "PYTHONHASHSEED=0 ", "PYTHONHASHSEED=0 ")),
+    ("VLLM025", {"prefill.sh": f"python3 -m dynamo.vllm --model M --disaggregation-mode prefill --kv-transfer-config {kv()}\n",
+                 "decode.sh": f"python3 -m dynamo.vllm --model M --kv-transfer-config {kv()}\n"},
+     {"prefill.sh": f"python3 -m dynamo.vllm --model M --disaggregation-mode prefill --kv-transfer-config {kv()}\n",
+      "decode.sh": f"python3 -m dynamo.vllm --model M --disaggregation-mode decode --kv-transfer-config {kv()}\n"}),
+    ("VLLM026", {"a.sh": "python3 -m dynamo.vllm --model M --disaggregation-mode prefill\n"},
+     {"a.sh": f"python3 -m dynamo.vllm --model M --disaggregation-mode prefill --kv-transfer-config {kv()}\n"}),
+]
+
+
+@pytest.mark.parametrize("code,fire,quiet", PAR_CASES, ids=[f"{c[0]}-{i}" for i, c in enumerate(PAR_CASES)])
+def test_parallel_rule(code, fire, quiet, tmp_path, capsys, monkeypatch):
+    doc = check(tmp_path / "fire", capsys, monkeypatch, fire)
+    assert code in codes(doc), [f["message"] for f in doc["findings"]]
+    doc = check(tmp_path / "quiet", capsys, monkeypatch, quiet)
+    assert code not in codes(doc), [f["message"] for f in doc["findings"] if f["code"] == code]
+
+
+def test_nixl_tp_message_names_release_and_sits_on_decode_tp(tmp_path, capsys, monkeypatch):
+    doc = check(tmp_path, capsys, monkeypatch, _pinned(_pair(4, 2), "0.11.0"))
+    (f,) = [f for f in doc["findings"] if f["code"] == "VLLM021"]
+    assert f["path"] == "run_decode.sh" and f["severity"] == "error" and "vLLM 0.11.0" in f["message"]
+    assert f["column"] == len(VS) + 6 and any(r["path"] == "run_prefill.sh" for r in f["related"])
+
+
+def test_dynamo_decode_worker_in_a_runtime_image_before_1_0_is_quiet(tmp_path, capsys, monkeypatch):
+    dep = """apiVersion: apps/v1
+kind: Deployment
+metadata: {name: vllm-decode}
+spec:
+  template:
+    spec:
+      containers:
+        - name: worker
+          image: nvcr.io/nvidia/ai-dynamo/vllm-runtime:%s
+          command: [python3, -m, dynamo.vllm, --model, M]
+"""
+    old = check(tmp_path / "a", capsys, monkeypatch, {"d.yaml": dep % "0.9.1"})
+    new = check(tmp_path / "b", capsys, monkeypatch, {"d.yaml": dep % "1.0.2"})
+    assert "VLLM025" not in codes(old)
+    (f,) = [f for f in new["findings"] if f["code"] == "VLLM025"]
+    assert "Dynamo 1.0.2 starts it as an aggregated worker" in f["message"]

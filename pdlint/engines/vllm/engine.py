@@ -103,6 +103,8 @@ class VllmInfo:
     pinned: bool = False  # named by config or image tag (else the newest table)
     version_note: Optional[str] = None
     table: Optional[object] = None  # flags.FlagTable
+    lmcache: Optional[dict] = None  # the LMCache config file LMCACHE_CONFIG_FILE names (top-level keys)
+    lmcache_path: str = ""
 
     def value(self, name: str) -> Optional[TStr]:
         o = self.opts.get(name)
@@ -242,12 +244,31 @@ def release(launch: Launch, ctx) -> tuple:
     return flags.pick(requested)
 
 
+def _lmcache_config(launch: Launch, info: VllmInfo, ctx) -> None:
+    """Read the LMCache config file ``LMCACHE_CONFIG_FILE`` names (a flat YAML mapping), when it is in the repo."""
+    tok = launch.env.get("LMCACHE_CONFIG_FILE")
+    if tok is None or tok.opaque or ctx is None or not hasattr(ctx, "resolve_config"):
+        return
+    src = ctx.resolve_config(tok, launch)
+    if src is None:
+        return
+    import yaml
+    try:
+        data = yaml.load(src.text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    except yaml.YAMLError:
+        return
+    if isinstance(data, dict):
+        info.lmcache = {str(k): v for k, v in data.items() if not isinstance(v, (dict, list))}
+        info.lmcache_path = src.path
+
+
 def interpret(launch: Launch, ctx) -> None:
     from pdlint.engines.vllm import flags
     version, pinned, note = release(launch, ctx)
     table = flags.load(version) if version else None
     info = parse_argv(list(launch.argv), launch.entrypoint, table)
     info.version, info.pinned, info.version_note, info.table = version, pinned, note, table
+    _lmcache_config(launch, info, ctx)
     launch.parsed = info
     launch.incomplete = launch.incomplete or info.incomplete
     role, how = None, ""

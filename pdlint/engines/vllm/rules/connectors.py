@@ -95,7 +95,7 @@ def _kv_role_vs_flag(launch, info):
         "release fails to start, or starts as an aggregated worker, on a new image.",
     fix="Use `--disaggregation-mode prefill` / `--disaggregation-mode decode`.",
     example="python3 -m dynamo.vllm --model M --is-prefill-worker",
-    example_fixed="python3 -m dynamo.vllm --model M --disaggregation-mode prefill",
+    example_fixed="python3 -m dynamo.vllm --model M --disaggregation-mode prefill --kv-transfer-config '...'",
     upstream="--is-prefill-worker is deprecated, use --disaggregation-mode=prefill",
     source="ai-dynamo/dynamo components/src/dynamo/vllm/args.py")
 def _legacy_flag(launch, info):

@@ -1,0 +1,308 @@
+"""vLLM prefill/decode parallelism rules whose truth depends on the connector and
+the release, and Dynamo's vLLM worker modes.
+
+Release ranges were read in each release's source (wheels from PyPI, see the
+rule's ``source``); the launch's vLLM release is the pinned one (``vllm-version``,
+image tag), else unknown.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Optional
+
+from pdlint.engines.vllm.engine import VllmInfo
+from pdlint.engines.vllm.flags import version_key
+from pdlint.engines.vllm.rulebase import WARNING, VHit, related_at, vllm_rule
+from pdlint.model import Related
+
+NIXL_P_GT_D_FIXED = "0.14.0"  # first release whose NIXL connector reads from a larger prefill TP
+PYNCCL_CONNECTORS = ("PyNcclConnector", "MooncakeConnector")  # v0 SimpleConnector (removed in 0.10.0)
+_DYNAMO_IMAGE = re.compile(r"(?:ai-dynamo|dynamo)[\w./-]*:v?(\d+\.\d+\.\d+)", re.I)
+DYNAMO_MODE_ENUM = "1.0.0"  # first ai-dynamo release with vLLM's --disaggregation-mode
+
+
+def _info(launch) -> Optional[VllmInfo]:
+    return launch.parsed if isinstance(launch.parsed, VllmInfo) else None
+
+
+def _conns(info: VllmInfo) -> list:
+    return info.kv.connectors if info.kv is not None and info.kv.error is None else []
+
+
+def _tp(info: VllmInfo) -> Optional[int]:
+    t = info.token("--tensor-parallel-size")
+    if t is not None and t.opaque:
+        return None
+    return info.int("--tensor-parallel-size", 1)
+
+
+def _tp_tok(info: VllmInfo, launch):
+    return info.token("--tensor-parallel-size")
+
+
+def _tp_pair(p, d, pi, di):
+    if pi is None or di is None:
+        return None
+    a, b = _tp(pi), _tp(di)
+    if a is None or b is None:
+        return None
+    return a, b
+
+
+def _edit_tp(p, d, pi, di, a, b, msg):
+    """The hit on the decode's TP (or the launch when it does not write one) with the prefill's TP related."""
+    tok = di.token("--tensor-parallel-size")
+    rel = [related_at(pi.token("--tensor-parallel-size"), p, f"the prefill runs tensor parallel size {a}")]
+    return VHit(msg, tok, rel, "decode")
+
+
+def _release(info: VllmInfo) -> Optional[str]:
+    return info.version if info.pinned else None
+
+
+# ---------------------------------------------------------------------------
+# NIXL: prefill TP larger than decode TP
+# ---------------------------------------------------------------------------
+
+def _nixl_pair(p, d, pi, di):
+    if pi is None or di is None or "NixlConnector" not in _conns(pi) or "NixlConnector" not in _conns(di):
+        return None
+    tp = _tp_pair(p, d, pi, di)
+    if tp is None:
+        return None
+    a, b = tp
+    if a <= b and b % a == 0:
+        return None
+    return a, b
+
+
+_NIXL_MSG = ("Decode TP cannot be smaller than prefill TP")
+
+
+@vllm_rule(
+    "VLLM021", "nixl-prefill-tp-exceeds-decode-tp", kind="pair",
+    summary="Reports a NixlConnector prefill/decode pair whose prefill tensor-parallel size is larger than the "
+            "decode's (or does not divide it), on a vLLM release up to 0.13 (the release pinned by the image tag "
+            "or `vllm-version`).",
+    why="Up to vLLM 0.13 the NIXL connector's decode side computes `tp_ratio = divide(decode_tp, prefill_tp)` "
+        "when it first meets the prefill and asserts: `Decode TP cannot be smaller than prefill TP` (or `2 is "
+        "not divisible by 4`). Both servers start, and every disaggregated request then fails at the handshake.",
+    fix="Give the decode a tensor-parallel size that is a multiple of the prefill's (e.g. prefill TP 2, decode "
+        "TP 4), or run vLLM 0.14 or later, whose NIXL connector also reads from a larger prefill TP.",
+    example="# vllm/vllm-openai:v0.11.0\n# prefill\nvllm serve M -tp 4 --kv-transfer-config "
+            "'{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_both\"}'\n# decode\nvllm serve M -tp 2 "
+            "--kv-transfer-config '{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_both\"}'",
+    example_fixed="# prefill -tp 2, decode -tp 4",
+    upstream=_NIXL_MSG,
+    source="vllm/distributed/kv_transfer/kv_connector/v1/nixl_connector.py:743 (0.9.2), :910 (0.10.2), :968 "
+           "(0.11.0), :1577 (0.13.0): assert tp_ratio > 0; no such assertion from 0.14.0 (tp_ratio < 0 reads)",
+    notes="Only for a pinned release up to 0.13.x; with no release pinned, or a newer one, VLLM022 warns.")
+def _nixl_p_gt_d(p, d, pi, di):
+    tp = _nixl_pair(p, d, pi, di)
+    rel_p, rel_d = _release(pi), _release(di)
+    rel = rel_d or rel_p
+    if tp is None or rel is None or version_key(rel) >= version_key(NIXL_P_GT_D_FIXED):
+        return None
+    a, b = tp
+    why = "is smaller than" if a > b else "is not a multiple of"
+    return _edit_tp(p, d, pi, di, a, b,
+                    f"the decode's tensor parallel size {b} {why} the prefill's {a}: vLLM {rel}'s NIXL connector "
+                    f"asserts \"{_NIXL_MSG}\" (or \"{b} is not divisible by {a}\") when the decode first meets the "
+                    f"prefill, and every disaggregated request fails")
+
+
+@vllm_rule(
+    "VLLM022", "nixl-prefill-tp-exceeds-decode-tp-unpinned", kind="pair", severity=WARNING,
+    summary="Reports a NixlConnector prefill/decode pair whose prefill tensor-parallel size is larger than the "
+            "decode's (or does not divide it) when the vLLM release is not pinned or is 0.14 or later.",
+    why="vLLM up to 0.13 refuses the layout at the first request (VLLM021). From 0.14 the NIXL connector reads "
+        "a decode rank's heads from several prefill ranks, but not for every layout (replicated KV heads, "
+        "different block sizes are still refused) and llm-d's guide warns that prefill TP > decode TP is "
+        "unsupported for most model architectures (llm-d/llm-d#2187).",
+    fix="Prefer a decode TP that is a multiple of the prefill TP; pin the vLLM release (image tag or "
+        "`vllm-version`) so pdlint can judge it.",
+    example="# prefill\nvllm serve M -tp 4 --kv-transfer-config '{\"kv_connector\":\"NixlConnector\",...}'\n"
+            "# decode\nvllm serve M -tp 2 --kv-transfer-config '{\"kv_connector\":\"NixlConnector\",...}'",
+    example_fixed="# prefill -tp 2, decode -tp 4",
+    source="vllm/distributed/kv_transfer/kv_connector/v1/nixl_connector.py (0.14.0: assert not (tp_ratio < 0 "
+           "and is_kv_replicated))")
+def _nixl_p_gt_d_unpinned(p, d, pi, di):
+    tp = _nixl_pair(p, d, pi, di)
+    rel = _release(di) or _release(pi)
+    if tp is None or (rel is not None and version_key(rel) < version_key(NIXL_P_GT_D_FIXED)):
+        return None
+    a, b = tp
+    where = f"vLLM {rel}" if rel else "an unpinned vLLM release"
+    return _edit_tp(p, d, pi, di, a, b,
+                    f"the prefill's tensor parallel size {a} is larger than (or does not divide) the decode's {b}: "
+                    f"vLLM up to 0.13 refuses it at the first request, and on {where} the NIXL connector supports "
+                    f"it only for some KV layouts; pin the release or use a decode TP that is a multiple of {a}")
+
+
+# ---------------------------------------------------------------------------
+# PyNccl (v0 SimpleConnector): one pipe per rank
+# ---------------------------------------------------------------------------
+
+@vllm_rule(
+    "VLLM023", "pynccl-connector-tp-mismatch", kind="pair",
+    summary="Reports a `PyNcclConnector` (or v0 `MooncakeConnector`) prefill/decode pair whose tensor-parallel "
+            "sizes differ.",
+    why="The v0 `SimpleConnector` behind these names opens two pipes per rank (`port_offset_base = 2 * rank`) and "
+        "pairs prefill rank i with decode rank i: with different TP sizes ranks are left without a peer and the "
+        "KV send/receive blocks, or heads are exchanged between ranks that hold different slices. vLLM's v0 "
+        "disaggregated prefill required the same parallel configuration on both instances.",
+    fix="Use the same `--tensor-parallel-size` on both roles (or move to a v1 connector such as NixlConnector, "
+        "which supports heterogeneous TP).",
+    example="# prefill\nvllm serve M -tp 2 --kv-transfer-config '{\"kv_connector\":\"PyNcclConnector\","
+            "\"kv_role\":\"kv_producer\",\"kv_rank\":0,\"kv_parallel_size\":2}'\n# decode\nvllm serve M -tp 1 "
+            "--kv-transfer-config '{\"kv_connector\":\"PyNcclConnector\",\"kv_role\":\"kv_consumer\",\"kv_rank\":1,"
+            "\"kv_parallel_size\":2}'",
+    example_fixed="# both -tp 2",
+    source="vllm/distributed/kv_transfer/kv_connector/simple_connector.py:76 (0.9.2: 2 pipes for every rank in the "
+           "world); registered in kv_connector/factory.py:90 up to 0.9.2, gone from 0.10.0")
+def _pynccl(p, d, pi, di):
+    if pi is None or di is None:
+        return None
+    pc, dc = _conns(pi), _conns(di)
+    if not any(c in PYNCCL_CONNECTORS for c in pc) or not any(c in PYNCCL_CONNECTORS for c in dc):
+        return None
+    tp = _tp_pair(p, d, pi, di)
+    if tp is None or tp[0] == tp[1]:
+        return None
+    a, b = tp
+    return _edit_tp(p, d, pi, di, a, b,
+                    f"{'/'.join(c for c in dc if c in PYNCCL_CONNECTORS)} pairs each prefill rank with the decode "
+                    f"rank of the same index, but the prefill runs tensor parallel size {a} and the decode {b}: "
+                    f"the KV hand-off blocks")
+
+
+# ---------------------------------------------------------------------------
+# LMCache over NIXL
+# ---------------------------------------------------------------------------
+
+def lmcache_nixl(launch, info: VllmInfo) -> Optional[str]:
+    """How the launch's LMCache is told to move KV over NIXL (its config file or environment), or None."""
+    cfg = info.lmcache or {}
+    env = launch.env
+
+    def truthy(v) -> bool:
+        return str(v).strip().lower() in ("true", "1", "yes")
+
+    for key in ("enable_nixl", "enable_pd"):
+        if truthy(cfg.get(key)):
+            return f"{key}: true in {info.lmcache_path}"
+        tok = env.get("LMCACHE_" + key.upper())
+        if tok is not None and not tok.opaque and truthy(tok.text):
+            return f"LMCACHE_{key.upper()}={tok.text}"
+    if str(cfg.get("transfer_channel", "")).lower() == "nixl":
+        return f"transfer_channel: nixl in {info.lmcache_path}"
+    return None
+
+
+@vllm_rule(
+    "VLLM024", "lmcache-nixl-tp-differs", kind="pair",
+    summary="Reports an `LMCacheConnectorV1` prefill/decode pair that moves KV over LMCache's NIXL channel "
+            "(`enable_nixl` / `enable_pd` in the LMCache config file named by `LMCACHE_CONFIG_FILE`, or the "
+            "`LMCACHE_ENABLE_NIXL` / `LMCACHE_ENABLE_PD` variables) with different tensor-parallel sizes.",
+    why="LMCache's PD sender on prefill rank i pushes its KV chunks to receiver rank i (one NIXL channel per TP "
+        "worker, chunk keys carry the world size and worker id): with different TP sizes the ranks without a "
+        "peer wait forever and requests hang (LMCache/LMCache#1142, #1342).",
+    fix="Run prefill and decode with the same `--tensor-parallel-size` when LMCache transfers the KV.",
+    example="# prefill (LMCACHE_CONFIG_FILE=prefiller.yaml: enable_nixl: true)\nvllm serve M -tp 2 "
+            "--kv-transfer-config '{\"kv_connector\":\"LMCacheConnectorV1\",\"kv_role\":\"kv_producer\"}'\n"
+            "# decode\nvllm serve M -tp 1 --kv-transfer-config '{\"kv_connector\":\"LMCacheConnectorV1\","
+            "\"kv_role\":\"kv_consumer\"}'",
+    example_fixed="# both -tp 2", env=("LMCACHE_CONFIG_FILE", "LMCACHE_ENABLE_NIXL", "LMCACHE_ENABLE_PD"),
+    source="LMCache lmcache/v1/storage_backend/pd_backend.py / nixl connector (one channel per TP rank); "
+           "LMCache/LMCache#1142")
+def _lmcache_tp(p, d, pi, di):
+    if pi is None or di is None:
+        return None
+    if not any("LMCache" in c for c in _conns(pi)) or not any("LMCache" in c for c in _conns(di)):
+        return None
+    how = lmcache_nixl(p, pi) or lmcache_nixl(d, di)
+    tp = _tp_pair(p, d, pi, di)
+    if how is None or tp is None or tp[0] == tp[1]:
+        return None
+    a, b = tp
+    return _edit_tp(p, d, pi, di, a, b,
+                    f"LMCache moves the KV over NIXL ({how}) rank by rank, but the prefill runs tensor parallel "
+                    f"size {a} and the decode {b}: the ranks without a peer wait and requests hang")
+
+
+# ---------------------------------------------------------------------------
+# Dynamo vLLM worker modes
+# ---------------------------------------------------------------------------
+
+def dynamo_release(launch) -> Optional[str]:
+    m = _DYNAMO_IMAGE.search(launch.meta.get("image", "") or "")
+    return m.group(1) if m else None
+
+
+def _mode_enum(launch) -> bool:
+    rel = dynamo_release(launch)
+    return rel is None or version_key(rel) >= version_key(DYNAMO_MODE_ENUM)
+
+
+@vllm_rule(
+    "VLLM025", "dynamo-decode-worker-without-mode", kind="launch", roles=("decode",),
+    summary="Reports a `python -m dynamo.vllm` worker that its deployment makes the decode worker (a CRD "
+            "component, a values section, a file named for decode beside the prefill's) but that has no "
+            "`--disaggregation-mode` (nor the legacy `--is-decode-worker`), in Dynamo releases with that "
+            "option (1.0 and later).",
+    why="Dynamo's `--disaggregation-mode` defaults to `agg`: the worker registers as an aggregated `backend` "
+        "worker, publishes KV events and serves whole requests itself, so the prefill tier is bypassed or "
+        "requests are routed to a worker that does not expect transferred KV.",
+    fix="Add `--disaggregation-mode decode` to the decode worker's command.",
+    example="# decode worker\npython3 -m dynamo.vllm --model M --kv-transfer-config "
+            "'{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_both\"}'",
+    example_fixed="python3 -m dynamo.vllm --model M --disaggregation-mode decode --kv-transfer-config "
+                  "'{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_both\"}'",
+    source="ai-dynamo 1.0.0 dynamo/vllm/backend_args.py:32 (--disaggregation-mode, default agg), "
+           "dynamo/vllm/args.py:150-170 (anything but prefill registers as 'backend')",
+    notes="Not reported where an operator injects the role flag itself, nor for images of Dynamo releases "
+          "before 1.0 (`vllm-runtime:0.x`), which used `--is-prefill-worker` alone.")
+def _decode_without_mode(launch, info):
+    if info is None or not isinstance(info, VllmInfo) or not info.dynamo or launch.incomplete:
+        return None
+    if launch.structural_role != "decode" or launch.meta.get("injects_role"):
+        return None
+    if info.has("--disaggregation-mode") or info.has("--is-decode-worker") or info.has("--is-prefill-worker"):
+        return None
+    if not _mode_enum(launch):
+        return None
+    how = launch.meta.get("role_how") or "its structure"
+    return VHit(f"{how} makes this the decode worker, but it has no --disaggregation-mode: Dynamo "
+                f"{dynamo_release(launch) or '1.x'} starts it as an aggregated worker (--disaggregation-mode "
+                f"defaults to agg)", launch.command[-1] if launch.command else None,
+                [Related(o.path, o.line, o.column, f"{how} names the decode role")
+                 for o in [launch.structural_origin] if o is not None])
+
+
+@vllm_rule(
+    "VLLM026", "dynamo-prefill-without-kv-transfer-config", kind="launch", roles=("prefill",),
+    summary="Reports a `python -m dynamo.vllm --disaggregation-mode prefill` worker without "
+            "`--kv-transfer-config`, in Dynamo 1.0 and later.",
+    why="Dynamo stops the worker at start-up: \"--connector is deprecated and the default is no longer nixl. When "
+        "using --disaggregation-mode prefill, you must explicitly provide --kv-transfer-config.\" (older releases "
+        "defaulted to NIXL).",
+    fix="Add `--kv-transfer-config '{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_both\"}'` (or the "
+        "connector you use) to the prefill worker.",
+    example="python3 -m dynamo.vllm --model M --disaggregation-mode prefill",
+    example_fixed="python3 -m dynamo.vllm --model M --disaggregation-mode prefill --kv-transfer-config "
+                  "'{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_both\"}'",
+    upstream="--connector is deprecated and the default is no longer nixl. When using --disaggregation-mode "
+             "prefill, you must explicitly provide --kv-transfer-config.",
+    source="ai-dynamo 1.0.0 dynamo/vllm/args.py:203, 1.6.1 dynamo/vllm/args.py:296")
+def _prefill_without_kv(launch, info):
+    if info is None or not isinstance(info, VllmInfo) or not info.dynamo or launch.incomplete:
+        return None
+    mode = info.text("--disaggregation-mode")
+    if mode is None or mode.lower() != "prefill" or info.kv is not None or info.has("--kv-transfer-config"):
+        return None
+    if not _mode_enum(launch):
+        return None
+    opt = info.opts.get("--disaggregation-mode")
+    return VHit("--connector is deprecated and the default is no longer nixl. When using --disaggregation-mode "
+                "prefill, you must explicitly provide --kv-transfer-config.", opt.value or opt.name_tok)
