@@ -33,7 +33,7 @@ from pdlint.text import SourceFile, TStr
 
 KNOWN_KEYS = {"render-timeout", "role-var", "values", "vars", "roles", "engine-version", "sglang-version", "vllm-version",
               "select",
-              "ignore", "extend-select", "extend-ignore", "exclude", "force-exclude", "per-file-ignores"}
+              "ignore", "extend-select", "extend-ignore", "exclude", "force-exclude", "per-file-ignores", "jinja"}
 
 
 class ConfigError(Exception):
@@ -105,6 +105,7 @@ class Config:
     force_exclude: Optional[bool] = None  # None: not set (the command line decides; default off)
     per_file_ignores: dict = field(default_factory=dict)
     render_timeout: Optional[float] = None
+    jinja: Any = None  # pdlint.render.jinja.JinjaOptions ([tool.pdlint.jinja]); None: the defaults
     warnings: list = field(default_factory=list)
     _enabled: dict = field(default_factory=dict, repr=False)
 
@@ -226,6 +227,9 @@ def _from_table(table: dict, path: str, src: SourceFile, toml: bool) -> Config:
         if isinstance(rt, bool) or not isinstance(rt, (int, float)) or rt <= 0:
             raise ConfigError(f"{src.path}: render-timeout must be a positive number of seconds")
         cfg.render_timeout = float(rt)
+    jt = table.get("jinja")
+    if jt is not None:
+        cfg.jinja = jinja_options(jt, src.path, cfg.warnings)
     ev = table.get("engine-version", table.get("sglang-version"))
     cfg.engine_version = str(ev) if ev is not None else None
     vv = table.get("vllm-version")
@@ -256,6 +260,43 @@ def _from_table(table: dict, path: str, src: SourceFile, toml: bool) -> Config:
     for s in unknown:
         cfg.warnings.append(f"{src.path}: rule selector {s!r} matches no rule (see `pdlint rules`)")
     return cfg
+
+
+def jinja_options(table: Any, where: str, warnings: list):
+    """``[tool.pdlint.jinja]``: how templates are rendered (as the deploy tool does)."""
+    from pdlint.render.jinja import EXTENSIONS, PRESETS, JinjaOptions
+    if not isinstance(table, dict):
+        raise ConfigError(f"{where}: jinja must be a table")
+    known = {"preset", "trim-blocks", "lstrip-blocks", "keep-trailing-newline", "extensions"}
+    for key in table:
+        if key not in known:
+            warnings.append(f"{where}: unknown pdlint config key 'jinja.{key}'")
+    preset = table.get("preset")
+    if preset is not None and preset not in PRESETS:
+        raise ConfigError(f"{where}: jinja.preset must be one of {', '.join(sorted(PRESETS))}")
+    opts = JinjaOptions.for_preset(preset)
+    for key, attr in (("trim-blocks", "trim_blocks"), ("lstrip-blocks", "lstrip_blocks"),
+                      ("keep-trailing-newline", "keep_trailing_newline")):
+        v = table.get(key)
+        if v is not None:
+            if not isinstance(v, bool):
+                raise ConfigError(f"{where}: jinja.{key} must be true or false")
+            setattr(opts, attr, v)
+    exts = table.get("extensions", [])
+    if isinstance(exts, str):
+        exts = [exts]
+    if not isinstance(exts, list) or not all(isinstance(e, str) for e in exts):
+        raise ConfigError(f"{where}: jinja.extensions must be a list of extension names")
+    for e in exts:
+        name = EXTENSIONS.get(e)
+        if name is None:
+            # never imported: a repository's config must not make pdlint run code
+            warnings.append(f"{where}: jinja extension {e!r} is not one pdlint can load (only Jinja's own: "
+                            f"{', '.join(sorted(k for k in EXTENSIONS if '.' not in k))}); ignored, so templates "
+                            f"using its tags or filters fail to render")
+        elif name not in opts.extensions:
+            opts.extensions = opts.extensions + (name,)
+    return opts
 
 
 def _positioned(table: Any, src: SourceFile, toml: bool, section: tuple) -> dict:

@@ -11,6 +11,7 @@ role).  Problems with the input itself become ``PD`` findings here.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from dataclasses import dataclass, field
 from typing import Any, Optional
@@ -61,6 +62,7 @@ class Extractor:
         self._files: dict = {}  # abspath -> SourceFile | Finding
         self._ordinals: dict = {}  # path -> launches found so far
         self._charts_done: set = set()
+        self._orphans: dict = {}  # PD060 place -> [index in findings, render roles]
         self._repo_files: dict = {}  # repository root -> its files (callers of scripts)
 
     # -- reading -------------------------------------------------------------
@@ -331,7 +333,7 @@ class Extractor:
         renders, problems, _ = render_template(
             src, job.rel, root=job.root, cwd=self.opt.cwd, variables=variables,
             role_var=self.opt.role_var or cfg.role_var, role_vars=role_vars, limits=limits, read_file=read_file,
-            search_dirs=tuple(search))
+            search_dirs=tuple(search), options=cfg.jinja)
         rule_for = {"syntax": C.TEMPLATE_SYNTAX, "undefined": C.UNDEFINED, "render": C.RENDER_ERROR,
                     "include": C.INCLUDE, "limit": C.LIMIT}
         for p in problems:
@@ -592,6 +594,7 @@ class Extractor:
                 runs = [(shell_commands(doc, quiet, env=env, bound={1: tok}), role_of(text),
                          ", ".join(x for x in (label, f"run as `{name} {text}`") if x))
                         for text, tok in values.items()]
+        self.orphaned_flags(doc, cmds, render_role)
         n = 0
         for cmds, role, run_label in runs:
             for cmd in cmds:
@@ -605,6 +608,33 @@ class Extractor:
                 n += len(self.command_launches(job, cmd.words, merged_env, ctx_text, role, m,
                                                nested_done=cmd.runs_shell, start=start))
         return n
+
+    def orphaned_flags(self, doc: TStr, cmds: list, render_role: Optional[str]) -> None:
+        """PD060: flags cut off from their command by a broken ``\\`` continuation.
+        One finding per place; a place only one role's render reaches keeps that role."""
+        from pdlint.shell_rules import orphaned_flags
+        for cmd in cmds:
+            if not cmd.words or not (0 <= cmd.start < len(doc.text)) or not cmd.words[0].pieces:
+                continue
+            at, first = doc[cmd.start:cmd.start + 1], cmd.words[0].pieces[0]
+            if not at.pieces or at.pieces[0].src is not first.src or at.origin.key != cmd.words[0].origin.key:
+                continue  # the command's words are not written where its statement starts (eval, $CMD ...)
+            f = orphaned_flags(doc, cmd.start, cmd.words)
+            if f is None:
+                continue
+            for w in cmd.words:  # reported as PD060, not as launch text pdlint did not understand
+                for p in w.pieces:
+                    if p.src is not None:
+                        self.out.notes.setdefault(p.src.path, {})[p.src.position(p.offset)[0]] = None
+            key = (f.path, f.line, f.column)
+            seen = self._orphans.get(key)
+            if seen is None:
+                self._orphans[key] = [len(self.out.findings), {render_role}]
+                self.out.findings.append(dataclasses.replace(f, role=render_role))
+            elif render_role not in seen[1]:
+                seen[1].add(render_role)
+                i = seen[0]
+                self.out.findings[i] = dataclasses.replace(self.out.findings[i], role=None)
 
     def arg_values(self, job: FileJob, own: dict) -> dict:
         """The values to run a script with as its first argument: the role

@@ -63,6 +63,37 @@ class OStr(str):
         return obj
 
 
+#: Jinja's own extensions a config may enable (name as written -> import path);
+#: nothing else is ever imported, so a repository's config cannot make pdlint run code
+EXTENSIONS = {}
+for _short in ("do", "loopcontrols", "i18n", "debug"):
+    EXTENSIONS[_short] = EXTENSIONS[f"jinja2.ext.{_short}"] = f"jinja2.ext.{_short}"
+for _builtin in ("with_", "autoescape"):  # built into Jinja since 3.0: accepted, nothing to load
+    EXTENSIONS[_builtin] = EXTENSIONS[f"jinja2.ext.{_builtin}"] = ""
+PRESETS = ("ansible",)
+
+
+@dataclass
+class JinjaOptions:
+    """How templates are rendered (``[tool.pdlint.jinja]``).  pdlint's
+    defaults are Jinja's, except that a template's final newline is kept."""
+
+    trim_blocks: bool = False
+    lstrip_blocks: bool = False
+    keep_trailing_newline: bool = True
+    extensions: tuple = ()  # import paths, from EXTENSIONS only
+    preset: Optional[str] = None  # "ansible": its filters, tests, facts and whitespace settings
+
+    @classmethod
+    def for_preset(cls, name: Optional[str]) -> "JinjaOptions":
+        if name == "ansible":
+            # the template module's defaults: trim_blocks on, lstrip_blocks off, the final newline kept;
+            # `do` and loop controls are common in roles
+            return cls(trim_blocks=True, lstrip_blocks=False, keep_trailing_newline=True,
+                       extensions=("jinja2.ext.do", "jinja2.ext.loopcontrols"), preset="ansible")
+        return cls()
+
+
 @dataclass
 class Limits:
     render_seconds: float = 5.0
@@ -118,7 +149,9 @@ def _jinja():
 class _State:
     """Per-environment bookkeeping shared by the transform and the renders."""
 
-    def __init__(self, root: str, cwd: str, limits: Limits, read_file: Callable[[str], Optional[SourceFile]]):
+    def __init__(self, root: str, cwd: str, limits: Limits, read_file: Callable[[str], Optional[SourceFile]],
+                 options: Optional[JinjaOptions] = None):
+        self.options = options or JinjaOptions()
         self.root = root
         self.cwd = cwd
         self.limits = limits
@@ -236,8 +269,26 @@ def make_environment(state: _State, traced: bool = True):
     # optimized=False: Jinja's constant folding visits every node of every
     # template again during code generation (a fifth of compile time here) to
     # pre-compute outputs that each template renders only twice anyway
-    env = Env(loader=RepoLoader(), undefined=Recording, keep_trailing_newline=True,
-              autoescape=False, optimized=False)
+    opts = state.options
+    env = Env(loader=RepoLoader(), undefined=Recording, keep_trailing_newline=opts.keep_trailing_newline,
+              trim_blocks=opts.trim_blocks, lstrip_blocks=opts.lstrip_blocks,
+              extensions=[e for e in opts.extensions if e], autoescape=False, optimized=False)
+    if "jinja2.ext.i18n" in opts.extensions:
+        env.install_null_translations(newstyle=True)
+    if opts.preset == "ansible":
+        from pdlint.render import ansible
+        env.filters.update(ansible.FILTERS)
+        env.tests.update(ansible.TESTS)
+        env.globals.update(ansible.GLOBALS)
+        missing = jinja2.utils.missing
+
+        def undefined(hint=None, obj=missing, name=None, exc=jinja2.exceptions.UndefinedError):
+            # facts and inventory variables exist on the controller at deploy time: opaque, not undefined
+            if obj is missing and hint is None and name is not None and ansible.is_fact_name(name):
+                return ansible.Fact(name)
+            return Recording(hint, obj, name, exc)
+
+        env.undefined = undefined
 
     def mark(value, seg_id):
         seg = state.segments[seg_id]
@@ -247,6 +298,10 @@ def make_environment(state: _State, traced: bool = True):
             state.undefined.append((name, seg.src, line))
             inner = state.add(Segment(seg.src, seg.offset, False, None, opaque=True))
             return f"{OPEN}{seg_id}{SEP}{OPEN}{inner}{SEP}${{{name}}}{CLOSE}{CLOSE}"
+        if state.options.preset == "ansible" and _is_opaque_value(value):
+            # a fact or a filter result known only at deploy time (hostvars, lookup(), password_hash ...)
+            inner = state.add(Segment(seg.src, seg.offset, False, None, opaque=True))
+            return f"{OPEN}{seg_id}{SEP}{OPEN}{inner}{SEP}{value}{CLOSE}{CLOSE}"
         return f"{OPEN}{seg_id}{SEP}{_ostr_marked(state, value)}{CLOSE}"
 
     def ostr(value, seg_id):
@@ -264,6 +319,11 @@ def make_environment(state: _State, traced: bool = True):
         env.filters["join"] = join
     env.filters["__pdl_ostr"] = ostr
     return env
+
+
+def _is_opaque_value(value) -> bool:
+    from pdlint.render.ansible import Fact, Opaque
+    return isinstance(value, (Fact, Opaque))
 
 
 def _ostr_marked(state: _State, value) -> str:
@@ -629,14 +689,15 @@ class _Alarm:
 
 def render_template(src: SourceFile, name: str, *, root: str, cwd: str, variables: dict,
                     role_var: Optional[str], role_vars: dict, limits: Limits,
-                    read_file: Callable[[str], Optional[SourceFile]], search_dirs: tuple = ()) -> tuple:
+                    read_file: Callable[[str], Optional[SourceFile]], search_dirs: tuple = (),
+                    options: Optional[JinjaOptions] = None) -> tuple:
     """Render ``src`` (repository-relative ``name``) once per role.
 
     Returns ``(renders, problems, role_var)``; ``renders`` is a list of
     :class:`Rendered`; problems are located template diagnostics.
     """
     jinja2 = _jinja()
-    state = _State(root, cwd, limits, read_file)
+    state = _State(root, cwd, limits, read_file, options)
     state.sources[name] = src
     state.search_dirs = list(search_dirs)
     env = make_environment(state, traced=True)
@@ -673,7 +734,7 @@ def render_template(src: SourceFile, name: str, *, root: str, cwd: str, variable
                                     _name_column(usrc or src, uline, uname)))
         tstr, traced = _decode(out, state)
         if state.risky or risky_before:
-            plain_state = _State(root, cwd, limits, read_file)
+            plain_state = _State(root, cwd, limits, read_file, options)
             plain_state.sources = dict(state.sources)
             plain_state.search_dirs = state.search_dirs
             plain_state.traced = False

@@ -1,0 +1,88 @@
+"""Shell-text rules (PD060-PD069): shell command lines whose layout makes the
+launch differ from what its text suggests.  They are checked on every shell
+text pdlint evaluates - scripts, rendered ``*.sh.j2`` templates, ``sh -c``
+strings in YAML - after rendering, so a template line that renders to an
+empty line counts as the blank line it is."""
+
+from __future__ import annotations
+
+import re
+from typing import Optional
+
+from pdlint.model import ERROR, Finding, Related
+from pdlint.rules import Rule, register
+from pdlint.text import TStr
+
+_C = "shell"
+
+BROKEN_CONTINUATION = register(Rule(
+    "PD060", "broken-line-continuation", ERROR,
+    "Reports flags on a line of their own after a command whose `\\` line continuation is broken: by a blank line "
+    "(a template tag that renders to an empty line is one), by a comment line, or by a blank written after the "
+    "`\\`.",
+    "A `\\` continues a command only when it is the last character of its line and the next line belongs to the "
+    "command. A blank or comment line ends the command there: the server starts without the flags below, and the "
+    "shell then runs those flags as a command of their own (`--tp-size: command not found`). Jinja templates hit "
+    "this when a `{% if %}` line between two continued lines renders to an empty line (no `trim_blocks`, or a "
+    "deploy tool that renders differently from the author's).",
+    "Remove the blank or comment line (move comments above the command, or use `{%- ... %}` / `trim-blocks` "
+    "in a template), and delete blanks after the `\\`.",
+    example="python3 -m sglang.launch_server --model-path /m \\\n\n  --disaggregation-mode prefill",
+    example_fixed="python3 -m sglang.launch_server --model-path /m \\\n  --disaggregation-mode prefill",
+    category=_C))
+
+_FLAG = re.compile(r"--?[A-Za-z][\w.-]*")
+_TRAILING_BLANK = re.compile(r"(?<!\\)(?:\\\\)*\\[ \t]+$")
+_CONTINUED = re.compile(r"(?<!\\)(?:\\\\)*\\$")
+
+
+def orphaned_flags(doc: TStr, start: int, words: list) -> Optional[Finding]:
+    """PD060 for the command starting at ``doc[start]`` when it begins a line
+    with a flag and the command above it was cut off from it; else None."""
+    text = doc.text
+    if not words or not _FLAG.fullmatch(words[0].text.split("=", 1)[0]):
+        return None
+    line_start = text.rfind("\n", 0, start) + 1
+    if text[line_start:start].strip():
+        return None  # not the first command of its line
+    breaks = []  # (offset, kind) of the blank / comment lines skipped, nearest first
+    end = line_start - 1  # the newline ending the line above
+    while end > 0:
+        prev_start = text.rfind("\n", 0, end) + 1
+        line = text[prev_start:end]
+        stripped = line.strip()
+        if not stripped:
+            breaks.append((prev_start, "a blank line"))
+        elif stripped.startswith("#"):
+            breaks.append((prev_start + line.index("#"), "a comment line"))
+        else:
+            break
+        end = prev_start - 1
+    if end <= 0:
+        return None
+    above_start = text.rfind("\n", 0, end) + 1
+    above = text[above_start:end]
+    if breaks and _CONTINUED.search(above.rstrip(" \t")):
+        at, kind = breaks[-1]  # the first break after the continued line
+        why = f"{kind} after the `\\` continuation ends the command above"
+    elif not breaks and _TRAILING_BLANK.search(above):
+        at, kind = above_start + len(above.rstrip(" \t")), "a blank after the `\\`"
+        why = ("the `\\` at the end of the line above is followed by a blank, so it escapes the blank instead of "
+               "continuing the line, and the command ends there")
+    else:
+        return None
+    flags = " ".join(w.text for w in words[:6]) + (" ..." if len(words) > 6 else "")
+    o = words[0].origin
+    if o.path.startswith("<"):
+        return None
+    where = doc.origin_at(at) if doc.pieces else None
+    cont = doc.origin_at(above_start + len(above.rstrip(" \t")) - 1) if doc.pieces else None
+    related = []
+    if where is not None and not where.path.startswith("<"):
+        related.append(Related(where.path, where.line, where.column, f"the command is cut here ({kind})"))
+    if breaks and cont is not None and not cont.path.startswith("<"):
+        related.append(Related(cont.path, cont.line, cont.column, "the `\\` that was meant to continue it"))
+    message = f"these flags never reach the launch: {why}, so `{flags}` runs as a command of its own"
+    return Finding(o.path, o.line, o.column, BROKEN_CONTINUATION.code, BROKEN_CONTINUATION.name,
+                   BROKEN_CONTINUATION.severity, None, message, tuple(related), BROKEN_CONTINUATION.fix,
+                   end_column=o.column + len(words[0].text))
