@@ -185,7 +185,7 @@ def load_config_file(path: str, display: str) -> Config:
         raise ConfigError(f"{display}: invalid YAML: {e}") from None
     if not isinstance(data, dict):
         raise ConfigError(f"{display}: the config must be a mapping")
-    return _from_table(data, path, src, toml=False)
+    return _from_table(data, path, src, toml=False, yroot=_yaml_root(src.text))
 
 
 def has_pdlint_table(pyproject: str) -> bool:
@@ -198,7 +198,17 @@ def has_pdlint_table(pyproject: str) -> bool:
     return re.search(r"^\s*\[\s*tool\s*\.\s*pdlint\b", text, re.M) is not None
 
 
-def _from_table(table: dict, path: str, src: SourceFile, toml: bool) -> Config:
+def _yaml_root(text: str):
+    """The composed root mapping of a YAML config (positions of its values), or None."""
+    from pdlint.formats import yamltree as yt
+    try:
+        docs = yt.compose(text)
+    except yt.YamlError:
+        return None
+    return yt.Ref(docs[0].root) if docs and docs[0].root is not None else None
+
+
+def _from_table(table: dict, path: str, src: SourceFile, toml: bool, yroot=None) -> Config:
     cfg = Config(path=path, root=os.path.dirname(path))
     for key in table:
         if key not in KNOWN_KEYS:
@@ -214,14 +224,14 @@ def _from_table(table: dict, path: str, src: SourceFile, toml: bool) -> Config:
     if not isinstance(vals, list) or not all(isinstance(v, str) for v in vals):
         raise ConfigError(f"{src.path}: values must be a list of file names")
     cfg.values_files = [os.path.normpath(os.path.join(cfg.root, v)) for v in vals]
-    cfg.vars = _positioned(table.get("vars", {}), src, toml, ("vars",))
+    cfg.vars = _positioned(table.get("vars", {}), src, toml, ("vars",), yroot)
     roles = table.get("roles", {})
     if not isinstance(roles, dict):
         raise ConfigError(f"{src.path}: roles must be a table")
     for role, body in roles.items():
         if not isinstance(body, dict):
             raise ConfigError(f"{src.path}: roles.{role} must be a table")
-        cfg.role_vars[role] = _positioned(body.get("vars", {}), src, toml, ("roles", role, "vars"))
+        cfg.role_vars[role] = _positioned(body.get("vars", {}), src, toml, ("roles", role, "vars"), yroot)
     rt = table.get("render-timeout")
     if rt is not None:
         if isinstance(rt, bool) or not isinstance(rt, (int, float)) or rt <= 0:
@@ -299,19 +309,42 @@ def jinja_options(table: Any, where: str, warnings: list):
     return opts
 
 
-def _positioned(table: Any, src: SourceFile, toml: bool, section: tuple) -> dict:
+def _positioned(table: Any, src: SourceFile, toml: bool, section: tuple, yroot=None) -> dict:
     if not isinstance(table, dict):
         raise ConfigError(f"{src.path}: {'.'.join(section)} must be a table")
+    sec = yroot
+    if sec is not None:
+        from pdlint.formats import yamltree as yt
+        for name in section:
+            sec = yt.get(sec, name) if sec is not None and isinstance(yt.deref(sec).node, yt.YMap) else None
+        if sec is not None and not isinstance(yt.deref(sec).node, yt.YMap):
+            sec = None
     out = {}
+    doc = None
     for k, v in table.items():
-        out[k] = wrap_positioned(v, src, _locate(src, k, v, toml, section))
+        ref = None
+        if sec is not None:
+            from pdlint.formats import yamltree as yt
+            ref = yt.get(sec, k)
+        if ref is not None:
+            # a YAML config: every scalar at its exact place (strings, numbers; nested values too)
+            doc = doc or TStr.from_source(src)
+            out[k] = _positioned_value(doc, ref)
+        else:
+            out[k] = wrap_positioned(v, src, _locate(src, k, v, toml, section))
     return out
 
 
 def _locate(src: SourceFile, key: str, value: Any, toml: bool, section: tuple) -> Optional[int]:
-    """Offset of a string value's first character (best effort, by text search)."""
-    if not isinstance(value, str):
+    """Offset of a string's or number's first character (best effort, by text search)."""
+    if isinstance(value, bool) or not isinstance(value, (str, int, float)):
         return None
+    if not isinstance(value, str):
+        if not toml:
+            return None
+        m = re.search(r"^\s*" + re.escape(key) + r"\s*=\s*([-+0-9][\w.+-]*)", src.text[_section_start(src, section):],
+                      re.M)
+        return _section_start(src, section) + m.start(1) if m else None
     text = src.text
     start = 0
     if toml:
@@ -332,16 +365,33 @@ def _locate(src: SourceFile, key: str, value: Any, toml: bool, section: tuple) -
     return j if 0 <= j - i < 8 else None
 
 
+def _section_start(src: SourceFile, section: tuple) -> int:
+    header = re.search(r"^\s*\[tool\.pdlint\." + r"\.".join(re.escape(s) for s in section) + r"\]\s*$",
+                       src.text, re.M)
+    return header.end() if header else 0
+
+
 def wrap_positioned(value: Any, src: SourceFile, offset: Optional[int]):
-    """A config string as an :class:`~pdlint.render.jinja.OStr` (keeps its position)."""
-    if isinstance(value, str) and offset is not None:
-        from pdlint.render.jinja import OStr
+    """A config string (or number) as an :class:`~pdlint.render.jinja.OStr`
+    (``OInt``, ``OFloat``) that keeps its position."""
+    if offset is None or isinstance(value, bool):
+        return value
+    from pdlint.render.jinja import OFloat, OInt, OStr
+    if isinstance(value, str):
         return OStr(TStr.at(value, src, offset, exact=True))
+    if isinstance(value, (int, float)):
+        m = re.match(r"[-+0-9][\w.+-]*", src.text[offset:])
+        written = m.group(0) if m else str(value)
+        tstr = TStr.at(written, src, offset, exact=True)
+        return OInt(value, tstr) if isinstance(value, int) else OFloat(value, tstr)
     return value
 
 
-def load_values_file(path: str, display: str) -> tuple:
-    """Top-level keys of a YAML values file as variables (strings positioned)."""
+def load_values_file(path: str, display: str, bools: Optional[dict] = None) -> tuple:
+    """Top-level keys of a YAML values file as variables: strings and numbers
+    positioned (:class:`~pdlint.render.jinja.OStr`, ``OInt``, ``OFloat``);
+    booleans (which cannot carry a position) go to ``bools`` as
+    ``{(key, subkey, ...): TStr}`` when given."""
     from pdlint.formats import yamltree as yt
     try:
         with open(path, encoding="utf-8") as f:
@@ -360,22 +410,30 @@ def load_values_file(path: str, display: str) -> tuple:
     if not isinstance(yt.deref(root).node, yt.YMap):
         raise ConfigError(f"{display}: a values file must be a mapping")
     doc = TStr.from_source(src)
-    return {k: _positioned_value(doc, v) for k, v in yt.map_items(root)}, src
+    return {k: _positioned_value(doc, v, (k,), bools) for k, v in yt.map_items(root)}, src
 
 
-def _positioned_value(doc: TStr, ref):
+def _positioned_value(doc: TStr, ref, path: tuple = (), bools: Optional[dict] = None):
     from pdlint.formats import yamltree as yt
-    from pdlint.render.jinja import OStr
+    from pdlint.render.jinja import OFloat, OInt, OStr
     node = yt.deref(ref).node
     if isinstance(node, yt.YScalar):
         value = yt.scalar_value(node)
         if isinstance(value, str):
             return OStr(yt.scalar_tstr(doc, ref))
+        if isinstance(value, bool):
+            if bools is not None:
+                bools[path] = yt.scalar_tstr(doc, ref)
+            return value
+        if isinstance(value, int):
+            return OInt(value, yt.scalar_tstr(doc, ref))
+        if isinstance(value, float):
+            return OFloat(value, yt.scalar_tstr(doc, ref))
         return value
     if isinstance(node, yt.YSeq):
-        return [_positioned_value(doc, i) for i in yt.seq_items(ref)]
+        return [_positioned_value(doc, i, path + (n,), bools) for n, i in enumerate(yt.seq_items(ref))]
     if isinstance(node, yt.YMap):
-        return {k: _positioned_value(doc, v) for k, v in yt.map_items(ref)}
+        return {k: _positioned_value(doc, v, path + (k,), bools) for k, v in yt.map_items(ref)}
     return None
 
 

@@ -180,9 +180,20 @@ def _references(data: bytes, name: bytes, any_mention: bool = False) -> bool:
         start = i + len(name)
 
 
-def expand_units(jobs: list, cwd: str, excluded=lambda p: False) -> list:
-    """Add the repository files that reference an explicitly named file (only
-    inside a git work tree: the repository is the unit's boundary)."""
+def expand_units(jobs: list, cwd: str, excluded=lambda p: False, resolver=None) -> list:
+    """Add the repository files whose launches read an explicitly named file
+    (only inside a git work tree: the repository is the unit's boundary), so
+    that a commit touching only an input of a launch checks that launch:
+
+    * files that include, import, ``source`` or ``--config``-reference it, and
+      the files that reference those in turn (a partial of a partial);
+    * kustomizations that list it (a resource, a patch, a ConfigMap generator's
+      file), and the kustomizations that include theirs;
+    * for a ``ConfigMap``, the manifests that mount or reference it by name;
+    * with ``resolver`` (pdlint's config resolver): for a values file named in a
+      config's ``values`` (or the ``.pdlint.yaml`` itself), every template and
+      script that config governs - they render with its variables.
+    """
     explicit = [j for j in jobs if j.explicit]
     if not explicit:
         return jobs
@@ -197,20 +208,29 @@ def expand_units(jobs: list, cwd: str, excluded=lambda p: False) -> list:
         files = _git_files(root, root)
         if files is None:
             continue
+        files = [f for f in files if not excluded(f) and not os.path.isdir(f)]
+        if resolver is not None:
+            for f in _config_dependents(named, files, resolver):
+                if f not in have and f not in extra:
+                    extra[f] = FileJob(f, display_path(f, cwd), root, kind_of(f, _head(f)) or "unknown")
         needles = {os.path.basename(j.abspath).encode() for j in named}
+        needles |= {os.path.basename(f).encode() for f in extra if extra[f].kind in ("jinja", "tpl", "shell")}
+        configmaps = set()
+        for j in named:
+            configmaps |= _configmap_names(j.abspath)
         # a kustomization found to include a named file is itself included by the
         # kustomizations that list its directory: follow those (a few rounds)
         dir_needles: set = set()
         for _ in range(8):
             new: dict = {}
             for f in files:
-                if f in have or f in extra or f in new or excluded(f) or os.path.isdir(f):
+                if f in have or f in extra or f in new:
                     continue
                 kind = kind_of(f, _head(f) if "." not in os.path.basename(f) else b"")
                 if not kind:
                     continue
                 kust = os.path.basename(f) in KUSTOMIZATION_NAMES
-                if not kust and not needles:
+                if not kust and not needles and not configmaps:
                     continue
                 try:
                     if os.path.getsize(f) > 2_000_000:
@@ -220,17 +240,85 @@ def expand_units(jobs: list, cwd: str, excluded=lambda p: False) -> list:
                 except OSError:
                     continue
                 if any(_references(data, n, kust) for n in needles) or \
-                        (kust and any(_references(data, d, True) for d in dir_needles)):
+                        (kust and any(_references(data, d, True) for d in dir_needles)) or \
+                        (configmaps and _mounts_configmap(data, configmaps)):
                     new[f] = FileJob(f, display_path(f, cwd), root, kind)
             if not new:
                 break
             extra.update(new)
             dir_needles = {os.path.basename(os.path.dirname(f)).encode() for f in new
                            if os.path.basename(f) in KUSTOMIZATION_NAMES} - dir_needles
-            needles = set()
-            if not dir_needles:
+            # a partial's includer may itself be included (a partial of a partial)
+            needles = {os.path.basename(f).encode() for f in new
+                       if new[f].kind in ("jinja", "tpl") or os.path.basename(f).endswith(SHELL_EXT)} - needles
+            configmaps = set()
+            if not dir_needles and not needles:
                 break
     return sorted(list(jobs) + list(extra.values()), key=lambda j: j.display)
+
+
+_CONFIG_NAMES = (".pdlint.yaml", "pyproject.toml")
+
+
+def _config_dependents(named: list, files: list, resolver) -> list:
+    """Templates and scripts that render with a named values file (a config's
+    ``values``) or a named ``.pdlint.yaml``: every one that config governs."""
+    targets = {os.path.normpath(j.abspath) for j in named}
+    configs = []
+    candidates = [f for f in files if os.path.basename(f) in _CONFIG_NAMES]
+    if getattr(resolver, "explicit", None) is not None:
+        configs.append(resolver.explicit)
+    else:
+        for f in candidates:
+            cfg = resolver.for_file(f)
+            if cfg.path and os.path.normpath(cfg.path) == os.path.normpath(f):
+                configs.append(cfg)
+    hit = [c for c in configs if targets & {os.path.normpath(v) for v in c.values_files}
+           or (c.path and os.path.normpath(c.path) in targets)]
+    if not hit:
+        return []
+    out = []
+    for f in files:
+        kind = kind_of(f, _head(f) if "." not in os.path.basename(f) else b"")
+        if kind not in ("jinja", "tpl", "shell", "justfile"):
+            continue
+        cfg = resolver.for_file(f)
+        if any(cfg is c for c in hit):
+            out.append(f)
+    return out
+
+
+_CONFIGMAP_DOC = re.compile(rb"^kind:\s*[\"']?ConfigMap\b", re.M)
+_METADATA_NAME = re.compile(rb"^metadata:\s*\n(?:[ \t]+.*\n)*?[ \t]+name:\s*[\"']?([\w.-]+)", re.M)
+
+
+def _configmap_names(path: str) -> set:
+    """Names of the ConfigMaps a YAML file defines (``kind: ConfigMap`` documents)."""
+    if not path.lower().endswith(YAML_EXT):
+        return set()
+    try:
+        if os.path.getsize(path) > 2_000_000:
+            return set()
+        with open(path, "rb") as fh:
+            data = fh.read()
+    except OSError:
+        return set()
+    if b"ConfigMap" not in data:
+        return set()
+    out = set()
+    for doc in re.split(rb"^---[^\n]*$", data, flags=re.M):
+        if _CONFIGMAP_DOC.search(doc):
+            m = _METADATA_NAME.search(doc)
+            if m:
+                out.add(m.group(1))
+    return out
+
+
+def _mounts_configmap(data: bytes, names: set) -> bool:
+    """Does a manifest reference one of the ConfigMaps (a volume, envFrom, a key ref)?"""
+    if b"configMap" not in data and b"configmap" not in data.lower():
+        return False
+    return any(re.search(rb"(?<![\w.-])" + re.escape(n) + rb"(?![\w.-])", data) for n in names)
 
 
 def worth_parsing(kind: str, data: bytes) -> bool:

@@ -319,7 +319,8 @@ class Extractor:
     def jinja(self, job: FileJob, src: SourceFile) -> None:
         from pdlint.render.jinja import Limits, render_template
         cfg: Config = self.config_for(job.abspath)
-        variables, role_vars = self.variables(cfg)
+        bools: dict = {}
+        variables, role_vars = self.variables(cfg, bools)
         limits = Limits(render_seconds=cfg.render_timeout or self.opt.render_seconds, max_file_bytes=MAX_FILE_BYTES)
 
         def read_file(full: str) -> Optional[SourceFile]:
@@ -333,7 +334,7 @@ class Extractor:
         renders, problems, _ = render_template(
             src, job.rel, root=job.root, cwd=self.opt.cwd, variables=variables,
             role_var=self.opt.role_var or cfg.role_var, role_vars=role_vars, limits=limits, read_file=read_file,
-            search_dirs=tuple(search), options=cfg.jinja)
+            search_dirs=tuple(search), options=cfg.jinja, value_positions=bools)
         rule_for = {"syntax": C.TEMPLATE_SYNTAX, "undefined": C.UNDEFINED, "render": C.RENDER_ERROR,
                     "include": C.INCLUDE, "limit": C.LIMIT}
         for p in problems:
@@ -351,26 +352,31 @@ class Extractor:
     def shell_env(self, job: FileJob) -> dict:
         """The environment a script starts with: the config's variables and ``--var`` (scalars only),
         so a variable set outside the repository can be given the value it has at deploy time."""
-        from pdlint.render.jinja import OStr
-        variables, _ = self.variables(self.config_for(job.abspath))
+        from pdlint.render.jinja import OFloat, OInt, OStr
+        bools: dict = {}
+        variables, _ = self.variables(self.config_for(job.abspath), bools)
         env = {}
         for k, v in variables.items():
             if not isinstance(k, str) or not k.isidentifier():
                 continue
             if isinstance(v, OStr):
                 env[k] = v.tstr
+            elif isinstance(v, (OInt, OFloat)):  # a values file's number, at the line that sets it
+                env[k] = v.tstr
             elif isinstance(v, bool):
-                env[k] = TStr.synthetic("true" if v else "false", "<config>")
+                env[k] = bools.get((k,)) or TStr.synthetic("true" if v else "false", "<config>")
             elif isinstance(v, (str, int, float)):
                 env[k] = TStr.synthetic(str(v), "<command line>" if k in self.opt.variables else "<config>")
         return env
 
-    def variables(self, cfg: Config) -> tuple:
+    def variables(self, cfg: Config, bools: Optional[dict] = None) -> tuple:
+        """(variables, per-role variables) of a config: values files, ``vars``,
+        ``--var``; ``bools`` collects where the values files' booleans are set."""
         from pdlint.config import ConfigError, load_values_file
         variables: dict = {}
         for path in cfg.values_files:
             try:
-                vals, _ = load_values_file(path, display_path(path, self.opt.cwd))
+                vals, _ = load_values_file(path, display_path(path, self.opt.cwd), bools)
                 variables.update(vals)
             except ConfigError as e:
                 key = ("values", path)
@@ -380,6 +386,9 @@ class Extractor:
                                                      C.CONFIG_REF.name, ERROR, None, str(e)))
         variables.update(cfg.vars)
         variables.update(self.opt.variables)
+        if bools:
+            for path in [p for p in bools if p[0] in cfg.vars or p[0] in self.opt.variables]:
+                del bools[path]  # set again by the config or the command line
         return variables, cfg.role_vars
 
     # -- YAML --------------------------------------------------------------------

@@ -109,7 +109,7 @@ def run(paths: list, options: Options, config: Optional[str] = None) -> Result:
     jobs, missing = discover(paths, options.cwd, resolver.excluded, resolver.force_exclude(options.force_exclude))
     if missing:
         raise UsageError("no such file or directory: " + ", ".join(missing))
-    jobs = expand_units(jobs, options.cwd, resolver.excluded)
+    jobs = expand_units(jobs, options.cwd, resolver.excluded, resolver)
     extraction = Extractor(options, resolver.for_file).run(jobs)
 
     def enabled_for(path: str):

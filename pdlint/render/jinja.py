@@ -63,6 +63,31 @@ class OStr(str):
         return obj
 
 
+class OInt(int):
+    """An ``int`` from a values file that remembers where it is written.
+    Arithmetic gives plain ints (a computed number is the template's)."""
+
+    def __new__(cls, value: int, tstr: TStr):
+        obj = super().__new__(cls, value)
+        obj.tstr = tstr
+        return obj
+
+
+class OFloat(float):
+    """A ``float`` from a values file that remembers where it is written."""
+
+    def __new__(cls, value: float, tstr: TStr):
+        obj = super().__new__(cls, value)
+        obj.tstr = tstr
+        return obj
+
+
+#: filters that only re-spell one value (a value file's boolean rendered with ``| lower``
+#: still comes from the values file line)
+_SPELLING_FILTERS = {"lower", "upper", "string", "bool", "int", "float", "tojson", "to_json", "to_yaml", "trim",
+                     "e", "escape", "safe", "capitalize", "title"}
+
+
 #: Jinja's own extensions a config may enable (name as written -> import path);
 #: nothing else is ever imported, so a repository's config cannot make pdlint run code
 EXTENSIONS = {}
@@ -126,6 +151,7 @@ class Segment:
     exact: bool
     note: Optional[str] = None  # a hop note when the segment encloses others
     opaque: bool = False
+    path: tuple = ()  # {{ a.b }}: the variable path it outputs (values-file booleans)
 
 
 class RenderTimeout(Exception):
@@ -164,6 +190,7 @@ class _State:
         self.role_info: dict = {}  # template name -> RoleInfo
         self.traced = True
         self.search_dirs: list = []  # extra repository-relative directories for includes
+        self.value_positions: dict = {}  # values files' booleans: (key, subkey, ...) -> TStr
 
     def add(self, seg: Segment) -> int:
         self.segments.append(seg)
@@ -302,6 +329,13 @@ def make_environment(state: _State, traced: bool = True):
             # a fact or a filter result known only at deploy time (hostvars, lookup(), password_hash ...)
             inner = state.add(Segment(seg.src, seg.offset, False, None, opaque=True))
             return f"{OPEN}{seg_id}{SEP}{OPEN}{inner}{SEP}{value}{CLOSE}{CLOSE}"
+        if seg.path and state.traced and isinstance(value, (bool, str)) and not isinstance(value, OStr):
+            where = state.value_positions.get(seg.path)
+            if where is not None and where.pieces and _same_bool(where.text, value):
+                # a values file's boolean: the line to edit is where it is set
+                p = where.pieces[0]
+                inner = state.add(Segment(p.src, p.offset, False, None))
+                return f"{OPEN}{seg_id}{SEP}{OPEN}{inner}{SEP}{value}{CLOSE}{CLOSE}"
         return f"{OPEN}{seg_id}{SEP}{_ostr_marked(state, value)}{CLOSE}"
 
     def ostr(value, seg_id):
@@ -326,14 +360,29 @@ def _is_opaque_value(value) -> bool:
     return isinstance(value, (Fact, Opaque))
 
 
+_BOOL_WORDS = {True: {"true", "yes", "on", "y"}, False: {"false", "no", "off", "n"}}
+
+
+def _same_bool(written: str, value) -> bool:
+    """Is ``value`` (rendered from the variable) the boolean written as ``written``?"""
+    w = written.strip().lower()
+    stored = True if w in _BOOL_WORDS[True] else False if w in _BOOL_WORDS[False] else None
+    if stored is None:
+        return False
+    return str(value).strip().lower() in _BOOL_WORDS[stored] | {"1" if stored else "0"}
+
+
 def _ostr_marked(state: _State, value) -> str:
-    """``str(value)``; an :class:`OStr` gets markers for its own origin."""
-    if isinstance(value, OStr) and state.traced:
+    """``str(value)``; an :class:`OStr` (or a values file's :class:`OInt` /
+    :class:`OFloat`) gets markers for its own origin."""
+    if isinstance(value, (OStr, OInt, OFloat)) and state.traced:
         pieces = value.tstr.pieces
         if pieces and pieces[0].src is not None:
             p = pieces[0]
-            seg = state.add(Segment(p.src, p.offset, p.exact, None))
-            return f"{OPEN}{seg}{SEP}{value}{CLOSE}"
+            text = str(value)
+            exact = p.exact and text == value.tstr.text
+            seg = state.add(Segment(p.src, p.offset, exact, None))
+            return f"{OPEN}{seg}{SEP}{text}{CLOSE}"
     if isinstance(value, str):
         return value
     return str(value)
@@ -527,7 +576,7 @@ class _Transformer:
         if pos is None:
             pos = self._offset_for_line(child.lineno)
         note = "{{ " + _describe(child, nodes) + " }}"
-        sid = self.state.add(Segment(self.src, pos, False, note))
+        sid = self.state.add(Segment(self.src, pos, False, note, path=_var_path(child, nodes)))
         return nodes.Filter(child, "__pdl_mark", [nodes.Const(sid)], [], None, None, lineno=child.lineno)
 
     def _wrap_include(self, node, nodes):
@@ -565,6 +614,23 @@ class _Transformer:
             if i >= 0 and (i - line_start) < 4000:
                 return i + 1
         return line_start
+
+
+def _var_path(node, nodes) -> tuple:
+    """``{{ a.b['c'] | lower }}`` -> ("a", "b", "c"); () when the output is not one variable's value."""
+    while isinstance(node, nodes.Filter) and node.name in _SPELLING_FILTERS and node.node is not None:
+        node = node.node
+    out: list = []
+    while True:
+        if isinstance(node, nodes.Name):
+            return (node.name,) + tuple(reversed(out))
+        if isinstance(node, nodes.Getattr):
+            out.append(node.attr)
+        elif isinstance(node, nodes.Getitem) and isinstance(node.arg, nodes.Const):
+            out.append(node.arg.value)
+        else:
+            return ()
+        node = node.node
 
 
 def _spans(src: SourceFile, pos: int, lineno: int) -> bool:
@@ -690,7 +756,7 @@ class _Alarm:
 def render_template(src: SourceFile, name: str, *, root: str, cwd: str, variables: dict,
                     role_var: Optional[str], role_vars: dict, limits: Limits,
                     read_file: Callable[[str], Optional[SourceFile]], search_dirs: tuple = (),
-                    options: Optional[JinjaOptions] = None) -> tuple:
+                    options: Optional[JinjaOptions] = None, value_positions: Optional[dict] = None) -> tuple:
     """Render ``src`` (repository-relative ``name``) once per role.
 
     Returns ``(renders, problems, role_var)``; ``renders`` is a list of
@@ -698,6 +764,7 @@ def render_template(src: SourceFile, name: str, *, root: str, cwd: str, variable
     """
     jinja2 = _jinja()
     state = _State(root, cwd, limits, read_file, options)
+    state.value_positions = value_positions or {}
     state.sources[name] = src
     state.search_dirs = list(search_dirs)
     env = make_environment(state, traced=True)
