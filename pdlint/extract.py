@@ -64,6 +64,7 @@ class Extractor:
         self._charts_done: set = set()
         self._orphans: dict = {}  # PD060 place -> [index in findings, render roles]
         self._repo_files: dict = {}  # repository root -> its files (callers of scripts)
+        self._repo_data: dict = {}  # their contents, read once
 
     # -- reading -------------------------------------------------------------
     def read(self, abspath: str, report: bool = True) -> Optional[SourceFile]:
@@ -682,13 +683,17 @@ class Extractor:
         for f in files:
             if os.path.abspath(f) == os.path.abspath(job.abspath) or not kind_of(f, b"#!/bin/sh"):
                 continue
-            try:
-                if os.path.getsize(f) > MAX_FILE_BYTES:
-                    continue
-                with open(f, "rb") as fh:
-                    data = fh.read()
-            except OSError:
-                continue
+            data = self._repo_data.get(f)
+            if data is None:
+                try:
+                    if os.path.getsize(f) > MAX_FILE_BYTES:
+                        data = b""
+                    else:
+                        with open(f, "rb") as fh:
+                            data = fh.read()
+                except OSError:
+                    data = b""
+                self._repo_data[f] = data  # read once per run, however many scripts ask
             if name.encode() not in data:
                 continue
             src = self.read(f, report=False)
