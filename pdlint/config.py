@@ -329,7 +329,7 @@ def _positioned(table: Any, src: SourceFile, toml: bool, section: tuple, yroot=N
         if ref is not None:
             # a YAML config: every scalar at its exact place (strings, numbers; nested values too)
             doc = doc or TStr.from_source(src)
-            out[k] = _positioned_value(doc, ref)
+            out[k] = _positioned_value(doc, ref, [MAX_VALUES_NODES])
         else:
             out[k] = wrap_positioned(v, src, _locate(src, k, v, toml, section))
     return out
@@ -410,13 +410,29 @@ def load_values_file(path: str, display: str, bools: Optional[dict] = None) -> t
     if not isinstance(yt.deref(root).node, yt.YMap):
         raise ConfigError(f"{display}: a values file must be a mapping")
     doc = TStr.from_source(src)
-    return {k: _positioned_value(doc, v, (k,), bools) for k, v in yt.map_items(root)}, src
+    budget = [MAX_VALUES_NODES]
+    try:
+        return {k: _positioned_value(doc, v, budget, (k,), bools) for k, v in yt.map_items(root)}, src
+    except yt.LimitError as e:
+        line, col = src.position(e.index)
+        raise ConfigError(f"{display}:{line}:{col}: {e.message}") from None
+    except RecursionError:
+        raise ConfigError(f"{display}: values file nested too deep") from None
 
 
-def _positioned_value(doc: TStr, ref, path: tuple = (), bools: Optional[dict] = None):
+#: values a values file may expand to through YAML aliases (a "billion laughs"
+#: file is a few hundred bytes; each alias to a list is expanded into the variable)
+MAX_VALUES_NODES = 50_000
+
+
+def _positioned_value(doc: TStr, ref, budget: list, path: tuple = (), bools: Optional[dict] = None):
     from pdlint.formats import yamltree as yt
     from pdlint.render.jinja import OFloat, OInt, OStr
     node = yt.deref(ref).node
+    budget[0] -= 1
+    if budget[0] < 0:
+        raise yt.LimitError(f"values file expands to more than {MAX_VALUES_NODES} values through YAML aliases",
+                            node.start)
     if isinstance(node, yt.YScalar):
         value = yt.scalar_value(node)
         if isinstance(value, str):
@@ -431,9 +447,9 @@ def _positioned_value(doc: TStr, ref, path: tuple = (), bools: Optional[dict] = 
             return OFloat(value, yt.scalar_tstr(doc, ref))
         return value
     if isinstance(node, yt.YSeq):
-        return [_positioned_value(doc, i, path + (n,), bools) for n, i in enumerate(yt.seq_items(ref))]
+        return [_positioned_value(doc, i, budget, path + (n,), bools) for n, i in enumerate(yt.seq_items(ref))]
     if isinstance(node, yt.YMap):
-        return {k: _positioned_value(doc, v, path + (k,), bools) for k, v in yt.map_items(ref)}
+        return {k: _positioned_value(doc, v, budget, path + (k,), bools) for k, v in yt.map_items(ref)}
     return None
 
 

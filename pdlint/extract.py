@@ -133,7 +133,12 @@ class Extractor:
             if chart is not None:
                 if chart not in self._charts_done:
                     self._charts_done.add(chart)
-                    self.helm(job, chart)
+                    try:
+                        self.helm(job, chart)
+                    except (yt.LimitError, RecursionError) as e:  # alias/merge bombs in values or manifests
+                        self.problem(C.LIMIT, None, 1, 1, f"Helm chart not checked: "
+                                     f"{e.message if isinstance(e, yt.LimitError) else 'nested too deep'}",
+                                     path=display_path(os.path.join(chart, "Chart.yaml"), self.opt.cwd))
                 continue
             src = self.read(job.abspath)
             if src is None:
@@ -406,20 +411,21 @@ class Extractor:
             self.problem_at(C.INVALID_YAML, doc, e.index, f"invalid {what}: {e.message}")
             return
         from pdlint.formats import compose
-        if compose.is_compose(docs):
-            self.compose(job, src, doc, docs, render_role, label, unit_meta)
-            return
         found = False
         try:
+            if compose.is_compose(docs):
+                self.compose(job, src, doc, docs, render_role, label, unit_meta)
+                return
             containers = kube.find_containers(docs)
+            for w in crd.workloads(docs, doc, containers, unit or job.display):
+                found |= bool(self.workload_launches(job, w, render_role, label, unit_meta))
+            found |= bool(self.yaml_scripts(job, src, doc, docs, containers, render_role, label, unit, unit_meta))
+            if not found and keyed and not self.keyed(job, src, doc, docs, render_role, label, unit_meta):
+                self.sglang_config(job, src, doc, docs, render_role)
         except kube.WalkLimit as e:
             self.problem_at(C.LIMIT, doc, docs[0].start if docs else 0, str(e))
-            return
-        for w in crd.workloads(docs, doc, containers, unit or job.display):
-            found |= bool(self.workload_launches(job, w, render_role, label, unit_meta))
-        found |= bool(self.yaml_scripts(job, src, doc, docs, containers, render_role, label, unit, unit_meta))
-        if not found and keyed and not self.keyed(job, src, doc, docs, render_role, label, unit_meta):
-            self.sglang_config(job, src, doc, docs, render_role)
+        except yt.LimitError as e:  # merge keys over their budget
+            self.problem_at(C.LIMIT, doc, e.index, e.message)
 
     def workload_launches(self, job: FileJob, w, render_role: Optional[str], label: str = "",
                           unit_meta: Optional[dict] = None) -> list:

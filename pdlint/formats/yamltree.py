@@ -23,7 +23,7 @@ from typing import Iterator, Optional
 import yaml
 
 from pdlint.model import Hop
-from pdlint.text import TStr
+from pdlint.text import Piece, TStr
 
 try:  # pragma: no cover - depends on the installed PyYAML build
     _Loader = yaml.CSafeLoader
@@ -62,13 +62,16 @@ class YScalar(YNode):
 @dataclass(eq=False)
 class YSeq(YNode):
     items: list = field(default_factory=list)
+    budget: Optional["Budget"] = field(default=None, repr=False)  # the document's (see Budget)
 
 
 @dataclass(eq=False)
 class YMap(YNode):
     pairs: list = field(default_factory=list)  # [(key node, value node)]
-    # map_items() per hops chain: the tree does not change after compose()
+    # map_items() per hops chain (() : relative to the mapping itself); the
+    # tree does not change after compose()
     memo: dict = field(default_factory=dict, repr=False)
+    budget: Optional["Budget"] = field(default=None, repr=False)  # the document's (see Budget)
 
 
 @dataclass(eq=False)
@@ -85,9 +88,31 @@ class YDoc:
     anchors: dict
 
 
+#: what merge keys may cost per text, in copied entries plus hops (each
+#: merged entry is a Ref with the chain of merge keys and aliases that reached
+#: it); a legitimate document uses a few hundred
+MAX_MERGE_COST = 500_000
+#: nodes :func:`to_python` may produce per text, over all its calls (aliases
+#: expanded: a 300-byte "billion laughs" expands to 10^9)
+MAX_EXPANSION = 200_000
+
+
+class Budget:
+    """What alias expansion may still cost in one composed text, shared by its
+    containers: every walk that expands aliases draws on it, so a document
+    read key by key costs no more than one read whole."""
+
+    __slots__ = ("merge", "expand")
+
+    def __init__(self):
+        self.merge = MAX_MERGE_COST
+        self.expand = MAX_EXPANSION
+
+
 def compose(text: str, max_nodes: int = 200_000) -> list:
     """Parse every document of ``text`` into :class:`YDoc` trees."""
     docs: list = []
+    budget = Budget()
     stack: list = []  # containers under construction: [node, pending_key]
     anchors: dict = {}
     doc_start = 0
@@ -123,9 +148,9 @@ def compose(text: str, max_nodes: int = 200_000) -> list:
                 node = YScalar(ev.start_mark.index, ev.end_mark.index, ev.tag, ev.anchor,
                                ev.value, ev.style or None, ev.implicit)
             elif kind is yaml.SequenceStartEvent:
-                node = YSeq(ev.start_mark.index, ev.end_mark.index, ev.tag, ev.anchor)
+                node = YSeq(ev.start_mark.index, ev.end_mark.index, ev.tag, ev.anchor, budget=budget)
             elif kind is yaml.MappingStartEvent:
-                node = YMap(ev.start_mark.index, ev.end_mark.index, ev.tag, ev.anchor)
+                node = YMap(ev.start_mark.index, ev.end_mark.index, ev.tag, ev.anchor, budget=budget)
             elif kind is yaml.AliasEvent:
                 target = anchors.get(ev.anchor)
                 if target is None:
@@ -230,51 +255,120 @@ def seq_items(ref: Optional[Ref]) -> list:
     return [Ref(item, r.hops) for item in r.node.items]
 
 
-def map_items(ref: Ref, _depth: int = 0) -> tuple:
+def map_items(ref: Ref) -> tuple:
     """(key text, value Ref) pairs of a mapping, with ``<<`` merge keys applied
-    (keys written in the mapping itself win over merged ones).  Computed once
-    per mapping and hops chain (the tree is immutable after :func:`compose`)."""
+    (keys written in the mapping itself win over merged ones).
+
+    Linear in the document: each mapping's merged items are computed once,
+    relative to the mapping itself (:func:`_base`), and the hops of the path
+    that reached it are prefixed afterwards, once per such path.  A merge-key
+    bomb (``mN: &mN {<<: [*mN-1, *mN-1]}``) thus costs one small computation
+    per mapping, not one per alias chain (2^N)."""
     if ref is None:
         return ()
     r = deref(ref)
-    node = r.node
-    if not isinstance(node, YMap) or _depth > 32:
+    if not isinstance(r.node, YMap):
         return ()
-    return _memoised(r, _depth)[0]
+    return _memoised(r)[0]
 
 
-def _memoised(r: Ref, _depth: int = 0) -> tuple:
-    """(items, {key: first value Ref}) of the mapping ``r`` (dereferenced), computed once per hops chain."""
-    cached = r.node.memo.get(r.hops)
+def _memoised(r: Ref) -> tuple:
+    """(items, {key: first value Ref}) of the mapping ``r`` (dereferenced) as
+    reached through ``r.hops``."""
+    memo = r.node.memo
+    cached = memo.get(r.hops)
     if cached is None:
-        cached = r.node.memo[r.hops] = _map_items(r, _depth)
+        base = _base(r.node)
+        if not r.hops:
+            return base
+        hops = r.hops
+        _spend(r.node, len(base[0]) * (1 + len(hops)))
+        items = tuple((k, Ref(v.node, hops + v.hops)) for k, v in base[0])
+        cached = memo[hops] = (items, _first(items))
     return cached
 
 
-def _map_items(r: Ref, _depth: int) -> tuple:
-    """(items, {key: first value Ref}) of the mapping ``r`` (already dereferenced)."""
+def _merge_sources(node: YMap) -> list:
+    """The merge sources of a mapping: (merge key node, Ref of a source
+    mapping with its hops relative to ``node``)."""
+    out = []
+    for k, v in node.pairs:
+        if isinstance(k, YScalar) and k.value == "<<" and k.style is None:
+            vd = deref(Ref(v, ((k.start, "merge key <<"),)))
+            sources = ([deref(Ref(i, vd.hops)) for i in vd.node.items] if isinstance(vd.node, YSeq) else [vd])
+            out.extend(s for s in sources if isinstance(s.node, YMap))
+    return out
+
+
+def _base(node: YMap) -> tuple:
+    """(items, first) of ``node`` relative to itself (hops ``()``), computed
+    once per mapping.  Merge sources are resolved bottom-up with an explicit
+    stack (a chain of thousands of merges needs no recursion); a merge cycle
+    (``&x {<<: *x}``, which an alias to an enclosing anchor can build) reads
+    the mapping still being resolved as empty."""
+    cached = node.memo.get(())
+    if cached is not None:
+        return cached
+    stack = [node]
+    visiting: set = set()
+    while stack:
+        n = stack[-1]
+        if () in n.memo:
+            stack.pop()
+            continue
+        if id(n) not in visiting:
+            visiting.add(id(n))
+            pending = [s.node for s in _merge_sources(n) if () not in s.node.memo and id(s.node) not in visiting]
+            if pending:
+                stack.extend(reversed(pending))
+                continue
+        n.memo[()] = _items_of(n)
+        stack.pop()
+    return node.memo[()]
+
+
+def _items_of(node: YMap) -> tuple:
+    """(items, first) of ``node`` relative to itself, its merge sources'
+    bases already computed (a source without one is part of a cycle: empty)."""
     own: list = []
     merged: list = []
-    for k, v in r.node.pairs:
+    for k, v in node.pairs:
         key = k.value if isinstance(k, YScalar) else None
-        if key == "<<" and (not isinstance(k, YScalar) or k.style is None):
-            vd = deref(Ref(v, r.hops + ((k.start, "merge key <<"),)))
-            sources = ([Ref(i, vd.hops) for i in vd.node.items] if isinstance(vd.node, YSeq) else [vd])
-            for src in sources:
-                merged.extend(map_items(src, _depth + 1))
+        if key == "<<" and k.style is None:
             continue
         if key is not None:
-            own.append((key, Ref(v, r.hops)))
+            own.append((key, Ref(v)))
+    for src in _merge_sources(node):
+        base = src.node.memo.get(())
+        if base is None:
+            continue
+        hops = src.hops
+        _spend(node, sum(2 + len(mv.hops) for _, mv in base[0]))
+        merged.extend((mk, Ref(mv.node, hops + mv.hops)) for mk, mv in base[0])
     out = list(own)
     seen = {k for k, _ in own}
     for mk, mv in merged:
         if mk not in seen:
             seen.add(mk)
             out.append((mk, mv))
+    items = tuple(out)
+    return items, _first(items)
+
+
+def _spend(node: YMap, cost: int) -> None:
+    """Charge merge work to the document's budget (:data:`MAX_MERGE_COST`)."""
+    budget = node.budget
+    if budget is not None:
+        budget.merge -= cost
+        if budget.merge < 0:
+            raise LimitError(f"YAML merge keys expand to more than {MAX_MERGE_COST} entries", node.start)
+
+
+def _first(items: tuple) -> dict:
     first: dict = {}
-    for k, v in out:
+    for k, v in items:
         first.setdefault(k, v)
-    return tuple(out), first
+    return first
 
 
 def get(ref: Ref, key: str) -> Optional[Ref]:
@@ -325,24 +419,30 @@ def scalar_value(node: YScalar):
         return node.value
 
 
-def to_python(ref: Ref, budget: Optional[list] = None):
-    """Convert to Python values, expanding aliases; ``budget`` ([n]) bounds the
-    number of nodes produced (alias bombs raise :class:`LimitError`)."""
-    if budget is None:
-        budget = [1_000_000]
+def to_python(ref: Ref, budget: Optional[Budget] = None):
+    """Convert to Python values, expanding aliases.  The number of nodes
+    produced is drawn from the document's :class:`Budget` (``budget``: another
+    one), over all calls: alias bombs raise :class:`LimitError`."""
     r = deref(ref)
-    budget[0] -= 1
-    if budget[0] < 0:
-        raise LimitError("YAML alias expansion limit exceeded", r.node.start)
+    if budget is None:
+        budget = getattr(r.node, "budget", None) or Budget()
+    return _to_python(r, budget)
+
+
+def _to_python(ref: Ref, budget: Budget):
+    r = deref(ref)
+    budget.expand -= 1
+    if budget.expand < 0:
+        raise LimitError(f"YAML alias expansion limit exceeded (more than {MAX_EXPANSION} values)", r.node.start)
     n = r.node
     if isinstance(n, YScalar):
         return scalar_value(n)
     if isinstance(n, YSeq):
-        return [to_python(Ref(i), budget) for i in n.items]
+        return [_to_python(Ref(i), budget) for i in n.items]
     if isinstance(n, YMap):
         out = {}
         for k, v in map_items(Ref(n)):
-            out[k] = to_python(v, budget)
+            out[k] = _to_python(v, budget)
         return out
     return None
 
@@ -400,10 +500,20 @@ def scalar_tstr(doc: TStr, ref: Ref) -> TStr:
 
 
 def apply_hops(value: TStr, doc: TStr, hops: tuple) -> TStr:
-    for index, note in reversed(hops):
+    """``value`` as reached through ``hops`` (outermost first): each hop, with
+    the chain through which its own place was reached, prepended to every
+    piece's chain, in one pass (as :meth:`TStr.with_hop` per hop would)."""
+    if not hops:
+        return value
+    head: list = []
+    for index, note in hops:
         o = doc.origin_at(index)
-        value = value.with_hop(Hop(o.path, o.line, o.column, note), o.chain)
-    return value
+        head.extend(o.chain)
+        head.append(Hop(o.path, o.line, o.column, note))
+    head_t = tuple(head)
+    return TStr(value.text, tuple(
+        Piece(p.start, p.end, p.src, p.offset, head_t + p.chain, p.exact, p.opaque, p.label)
+        for p in value.pieces))
 
 
 def node_tstr(doc: TStr, ref: Ref) -> TStr:

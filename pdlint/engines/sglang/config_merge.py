@@ -125,17 +125,28 @@ def merge(tokens: list, table: FlagTable, resolve: Callable[[TStr], Optional[Sou
     hop_note = f"--config {path_tok.text}"
     ctoks, cerrs, ok = config_tokens(src, table, via=(path_tok, hop_note) if record_hop else None)
     errors.extend(cerrs)
-    if not ok:
-        return Merge(rest, 0, errors, config=src)
+    if not ok:  # a file over pdlint's limits was not read: what it sets is unknown
+        return Merge(rest, 0, errors, config=src, unresolved=any(e.kind == "config-limit" for e in cerrs))
     return Merge(ctoks + rest, len(ctoks), errors, config=src)
 
 
 def config_tokens(src: SourceFile, table: FlagTable, via: Optional[tuple] = None) -> tuple:
     """The argv tokens SGLang makes of one config file: (tokens, errors, ok)."""
     doc = TStr.from_source(src)
+    try:
+        return _config_tokens(src, doc, table, via)
+    except (yt.LimitError, RecursionError) as e:  # an alias or merge-key bomb past compose
+        where = doc[e.index:e.index + 1] if isinstance(e, yt.LimitError) and src.text else doc[:1]
+        message = e.message if isinstance(e, yt.LimitError) else "config file nested too deep"
+        return [], [ArgError("config-limit", where, f"config file not read: {message}", "--config")], False
+
+
+def _config_tokens(src: SourceFile, doc: TStr, table: FlagTable, via: Optional[tuple]) -> tuple:
     errors: list = []
     try:
         docs = yt.compose(src.text)
+    except yt.LimitError:
+        raise
     except yt.YamlError as e:
         at = min(e.index, len(src.text.rstrip()) - 1)  # an error at the end: the last character written
         errors.append(ArgError("config-yaml", doc[at:at + 1] if at >= 0 else doc,

@@ -80,6 +80,7 @@ def interpret(launch: Launch, ctx: EngineContext) -> None:
     virtual = bool(launch.meta.get("virtual_config"))  # a standalone config file, not a real command line
     merged = config_merge.merge(tokens, table, lambda tok: ctx.resolve_config(tok, launch), record_hop=not virtual)
     parsed = argv_mod.parse(table, merged.tokens, merged.config_count)
+    parsed.errors = list(merged.errors) + parsed.errors  # the --config merge's own (SGL02x, PD008)
     parsed.config_path = merged.config.path if merged.config else None
     parsed.incomplete = parsed.incomplete or merged.unresolved or bool(wrapped and wrapped.incomplete)
     if merged.errors:

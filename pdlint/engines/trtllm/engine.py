@@ -127,11 +127,11 @@ def _load_settings(src) -> dict:
     from pdlint.formats import yamltree as yt
     try:
         docs = yt.compose(src.text)
-    except yt.YamlError:
+        if len(docs) != 1 or docs[0].root is None or not isinstance(docs[0].root, yt.YMap):
+            return {}
+        return keyed.flatten(TStr.from_source(src), yt.Ref(docs[0].root))
+    except (yt.YamlError, RecursionError):  # invalid, or over a limit (alias/merge bombs): no settings
         return {}
-    if len(docs) != 1 or docs[0].root is None or not isinstance(docs[0].root, yt.YMap):
-        return {}
-    return keyed.flatten(TStr.from_source(src), yt.Ref(docs[0].root))
 
 
 def candidates(launch: Launch, enabled: Callable[[str], bool]) -> list:

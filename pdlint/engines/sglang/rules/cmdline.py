@@ -5,6 +5,7 @@ the exact parser in :mod:`pdlint.engines.sglang.argv`; the engine adapter
 maps each parse error kind to a rule here.
 """
 
+from pdlint import core_rules as C
 from pdlint.model import ERROR, WARNING
 from pdlint.rules import Rule, register
 
@@ -219,4 +220,5 @@ KIND_TO_RULE = {
     "config-unsupported": CFG_UNSUPPORTED, "config-null": CFG_NULL, "config-multiple": CFG_MULTIPLE,
     "config-equals": CFG_EQUALS, "config-suffix": CFG_SUFFIX, "config-not-mapping": CFG_NOT_MAPPING,
     "config-missing-path": CFG_MISSING_PATH, "config-yaml": CFG_YAML, "not-in-version": NOT_IN_VERSION,
+    "config-limit": C.LIMIT,
 }
