@@ -186,7 +186,13 @@ def _fewer_gc_passes() -> tuple:
 
 def _scan(ns) -> int:
     from pdlint.extract import Options
-    from pdlint.lint import run
+    from pdlint.lint import UsageError, run
+    if ns.sglang_version is not None:
+        from pdlint.engines.sglang.flags import UnknownRelease, check_release
+        try:
+            check_release(ns.sglang_version)
+        except UnknownRelease as e:
+            raise UsageError(f"--sglang-version: {e}") from None
     cwd = os.getcwd()
     opts = Options(cwd=cwd, variables=_variables(ns.var), role_var=ns.role_var,
                    engine_version=ns.sglang_version, selection=_selection(ns),
@@ -345,17 +351,25 @@ def _rules(fmt: str) -> int:
         import json
         _emit(json.dumps([{
             "code": r.code, "name": r.name, "severity": r.severity, "default": r.default, "engine": r.engine,
-            "roles": list(r.roles), "versions": list(r.version_list()), "summary": r.summary,
+            "roles": list(r.roles), "versions": _version_runs(r), "summary": r.summary,
             "upstream": r.upstream, "source": r.source, "category": r.category} for r in rules], indent=2) + "\n")
     else:
         lines = [f"{'CODE':<8} {'NAME':<48} {'SEVERITY':<8} {'DEFAULT':<7} {'ROLES':<16} VERSIONS"]
         for r in rules:
             roles = ",".join(r.roles) or "any"
-            versions = ",".join(r.version_list()) or "all"
+            versions = r.version_text().replace(", ", ",") or "all"
             lines.append(f"{r.code:<8} {r.name:<48} {r.severity:<8} {'on' if r.default else 'off':<7} "
                          f"{roles:<16} {versions}")
         _emit("\n".join(lines) + "\n")
     return 0
+
+
+def _version_runs(rule) -> list:
+    """The rule's releases as ``[first, last]`` runs of consecutive releases (``[]``: all)."""
+    if rule.engine == "sglang" and rule.check is not None:
+        from pdlint.engines.sglang.versions import runs
+        return [list(r) for r in runs(rule.version_list())]
+    return [[v, v] for v in rule.version_list()]
 
 
 if __name__ == "__main__":  # pragma: no cover

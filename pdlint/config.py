@@ -244,6 +244,13 @@ def _from_table(table: dict, path: str, src: SourceFile, toml: bool, yroot=None)
     cfg.engine_version = str(ev) if ev is not None else None
     vv = table.get("vllm-version")
     cfg.vllm_version = str(vv) if vv is not None else None
+    if cfg.engine_version is not None:
+        from pdlint.engines.sglang.flags import UnknownRelease, check_release
+        try:
+            check_release(cfg.engine_version)
+        except UnknownRelease as e:
+            key = "engine-version" if "engine-version" in table else "sglang-version"
+            raise ConfigError(f"{src.path}: {key}: {e}") from None
     lists = {}
     for key in ("select", "extend-select", "ignore", "extend-ignore"):
         v = table.get(key)

@@ -127,4 +127,11 @@ def run(paths: list, options: Options, config: Optional[str] = None) -> Result:
                                               lambda code, path: resolver.for_display(path).enabled(code, path))
     findings.sort(key=lambda f: f.sort_key())
     launches = sorted(extraction.launches, key=lambda l: (l.path, l.line, l.ordinal))
-    return Result(findings, launches, extraction.files, extraction.sources, resolver.warnings, cov, suppressed)
+    return Result(findings, launches, extraction.files, extraction.sources,
+                  resolver.warnings + _release_notes(launches), cov, suppressed)
+
+
+def _release_notes(launches: list) -> list:
+    """A release with no table of its own (judged against the nearest older one) is said once per run."""
+    notes = {getattr(l.parsed, "version_note", None) for l in launches}
+    return sorted(n for n in notes if n)

@@ -64,6 +64,14 @@ class Rule:
             return versions_of(self)
         return tuple(self.versions)
 
+    def version_text(self) -> str:
+        """The releases this rule applies to, as ranges (``0.4.8.post1–0.5.9, 0.5.15–0.5.23``); "" = all."""
+        versions = self.version_list()
+        if self.engine == "sglang" and self.check is not None:
+            from pdlint.engines.sglang.versions import describe
+            return describe(versions)
+        return ", ".join(versions)
+
     def docs(self) -> str:
         """Markdown documentation in the What / Why / Example / Fix form."""
         lines = [f"# {self.code} {self.name}", ""]
@@ -72,9 +80,9 @@ class Rule:
             meta.append(f"Engine: {self.engine}")
         if self.roles:
             meta.append(f"Roles: {', '.join(self.roles)}")
-        versions = self.version_list()
+        versions = self.version_text()
         if versions:
-            meta.append(f"SGLang versions: {', '.join(versions)}")
+            meta.append(f"SGLang versions: {versions}")
         lines += [" · ".join(meta), "", "## What it does", "", self.summary, "", "## Why is this bad?", "", self.why]
         if self.upstream:
             lines += ["", "Upstream message:", "", "> " + self.upstream.replace("\n", "\n> ")]
@@ -153,7 +161,7 @@ def rules_markdown() -> str:
     for r in rules:
         out.append(f"| [{r.code}](#{r.code.lower()}-{r.name}) | {r.name} | {r.severity} | "
                    f"{'on' if r.default else 'off'} | "
-                   f"{', '.join(r.roles) or 'any'} | {', '.join(r.version_list()) or 'all'} |")
+                   f"{', '.join(r.roles) or 'any'} | {r.version_text() or 'all'} |")
     out.append("")
     for r in rules:
         out.append(r.docs().replace("# ", "## ", 1).replace("\n## ", "\n### "))

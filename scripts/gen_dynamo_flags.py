@@ -1512,11 +1512,18 @@ def download_wheel(version: str, directory: str) -> str:
     return os.path.join(directory, wheels[0])
 
 
+def _release_key(v: str) -> tuple:
+    return tuple(int(p) if p.isdigit() else -1 for p in re.split(r"[.]|post", v) if p != "")
+
+
 def main(argv: Optional[List[str]] = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     source = parser.add_mutually_exclusive_group(required=True)
     source.add_argument("--wheel", help="path to an ai_dynamo-*.whl")
     source.add_argument("--version", help="download ai-dynamo==VERSION with pip first")
+    source.add_argument("--pins", nargs="+", metavar="WHEEL",
+                        help="write dynamo-sglang-pins.json: the SGLang release each of these ai-dynamo wheels "
+                        "pins with its sglang extra (every release with a dynamo.sglang wrapper)")
     parser.add_argument(
         "--out",
         default=os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
@@ -1527,6 +1534,22 @@ def main(argv: Optional[List[str]] = None) -> int:
                         help="maintainer check: compare the table built from --wheel with the "
                         "parsers Dynamo builds live (needs SGLang importable; imports the wheel)")
     args = parser.parse_args(argv)
+    if args.pins:
+        found = {}
+        for wheel_path in args.pins:
+            pin = sglang_pin(wheel_path)
+            with zipfile.ZipFile(wheel_path) as z:
+                wraps = any(n.startswith("dynamo/sglang/") for n in z.namelist())
+            if pin and wraps:
+                found[SG.Wheel(wheel_path).version()] = pin
+        doc = {"schema": SCHEMA_VERSION, "engine": "dynamo-sglang", "generator": GENERATOR,
+               "pins": dict(sorted(found.items(), key=lambda kv: _release_key(kv[0])))}
+        os.makedirs(args.out, exist_ok=True)
+        out_path = os.path.join(args.out, "dynamo-sglang-pins.json")
+        with open(out_path, "w", encoding="utf-8", newline="\n") as fh:
+            fh.write(render(doc))
+        print(f"{out_path}: {len(found)} Dynamo releases")
+        return 0
     if args.cross_check:
         if not args.wheel:
             parser.error("--cross-check needs --wheel")

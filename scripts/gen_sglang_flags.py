@@ -3,14 +3,16 @@
 
 Usage::
 
-    python scripts/gen_sglang_flags.py --wheel sglang-0.5.23-....whl [--out DIR]
-    python scripts/gen_sglang_flags.py --version 0.5.23 [--out DIR]
+    python scripts/gen_sglang_flags.py --wheel sglang-0.5.23-....whl [--wheel ...] [--out DIR] [--json]
+    python scripts/gen_sglang_flags.py --version 0.5.23 [--version ...] [--out DIR] [--json]
 
 The wheel is read as a zip archive and its Python sources are analysed with
-:mod:`ast`; SGLang is never imported (it needs torch).  The output is one JSON
-file, ``flags-<version>.json``, describing every option that
-``ServerArgs.add_cli_args(parser)`` registers on the ``argparse`` parser that
-``prepare_server_args`` builds, in registration order.
+:mod:`ast`; SGLang is never imported (it needs torch).  Each release's table
+describes every option that ``ServerArgs.add_cli_args(parser)`` registers on
+the ``argparse`` parser that ``prepare_server_args`` builds, in registration
+order.  The tables are added to ``sglang-flags.jsonl`` (every release, packed:
+``pdlint/engines/sglang/packed.py``); ``--json`` writes ``flags-<version>.json``
+files instead.
 
 Three SGLang layouts are understood:
 
@@ -1712,32 +1714,61 @@ def download_wheel(version: str, directory: str) -> str:
          "--only-binary", ":all:", "-d", directory],
         check=True,
     )
-    wheels = sorted(f for f in os.listdir(directory) if f.endswith(".whl"))
+    wheels = sorted(f for f in os.listdir(directory) if f.endswith(".whl")) if os.path.isdir(directory) else []
     if not wheels:
         raise SystemExit(f"pip downloaded no wheel for sglang=={version}")
     return os.path.join(directory, wheels[0])
 
 
+def write_packed(tables: List[Dict[str, Any]], out_dir: str) -> str:
+    """Add (or replace) these releases' tables in ``OUT/sglang-flags.jsonl`` (every release's table, each
+    distinct flag definition stored once: ``pdlint/engines/sglang/packed.py``)."""
+    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    from pdlint.engines.sglang import packed
+    path = os.path.join(out_dir, packed.FLAGS_FILE)
+    by_version: Dict[str, Dict[str, Any]] = {}
+    if os.path.exists(path):
+        with open(path, encoding="utf-8") as fh:
+            store = packed.FlagStore(fh.read())
+        by_version = {v: store.table(v) for v in store.versions}
+    for t in tables:
+        by_version[t["version"]] = t
+    os.makedirs(out_dir, exist_ok=True)
+    with open(path, "w", encoding="utf-8", newline="\n") as fh:
+        fh.write(packed.pack_flags(list(by_version.values())))
+    return path
+
+
 def main(argv: Optional[List[str]] = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     source = parser.add_mutually_exclusive_group(required=True)
-    source.add_argument("--wheel", help="path to an sglang-*.whl")
-    source.add_argument("--version", help="download sglang==VERSION with pip first")
+    source.add_argument("--wheel", action="append", help="path to an sglang-*.whl (repeatable)")
+    source.add_argument("--version", action="append", help="download sglang==VERSION with pip first (repeatable)")
     parser.add_argument(
         "--out",
         default=os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
                              "pdlint", "engines", "sglang", "data"),
         help="output directory (default: pdlint/engines/sglang/data/)",
     )
+    parser.add_argument("--json", action="store_true",
+                        help="write flags-<version>.json per release instead of updating the packed file")
     args = parser.parse_args(argv)
+    tables = []
     with tempfile.TemporaryDirectory() as tmp:
-        wheel_path = args.wheel or download_wheel(args.version, tmp)
-        table = build_table(wheel_path)
-    os.makedirs(args.out, exist_ok=True)
-    out_path = os.path.join(args.out, f"flags-{table['version']}.json")
-    with open(out_path, "w", encoding="utf-8", newline="\n") as fh:
-        fh.write(render(table))
-    print(f"{out_path}: {len(table['flags'])} flags")
+        wheels = args.wheel or [download_wheel(v, os.path.join(tmp, str(i))) for i, v in enumerate(args.version)]
+        for wheel_path in wheels:
+            table = build_table(wheel_path)
+            print(f"SGLang {table['version']}: {len(table['flags'])} flags")
+            tables.append(table)
+    if args.json:
+        os.makedirs(args.out, exist_ok=True)
+        for table in tables:
+            out_path = os.path.join(args.out, f"flags-{table['version']}.json")
+            with open(out_path, "w", encoding="utf-8", newline="\n") as fh:
+                fh.write(render(table))
+            print(f"wrote {out_path}")
+        return 0
+    print(f"wrote {write_packed(tables, args.out)}")
     return 0
 
 

@@ -3,7 +3,8 @@
 
 A pdlint rule applies to an SGLang release when that release's source still
 contains the check's message.  This script reads the wheel statically (``ast``,
-no import) and writes ``pdlint/engines/sglang/data/messages-<version>.json``:
+no import) and adds the release to ``pdlint/engines/sglang/data/sglang-messages.jsonl``
+(every release's corpus, packed by ``pdlint/engines/sglang/packed.py``):
 every string constant (f-strings with their fields as ``{}``) in the modules
 where argument validation and PD start-up checks live, whitespace-normalised,
 sorted and de-duplicated.
@@ -81,13 +82,21 @@ def main(argv=None) -> int:
     p.add_argument("--wheel", required=True, action="append")
     p.add_argument("--out", default=OUT)
     a = p.parse_args(argv)
+    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    from pdlint.engines.sglang import packed
+    path = os.path.join(a.out, packed.MESSAGES_FILE)
+    docs = {}
+    if os.path.exists(path):
+        with open(path, encoding="utf-8") as f:
+            store = packed.MessageStore(f.read())
+        docs = {v: store.doc(v) for v in store.versions}
     for wheel in a.wheel:
         data = extract(wheel)
-        path = os.path.join(a.out, f"messages-{data['version']}.json")
-        with open(path, "w", encoding="utf-8") as f:
-            json.dump(data, f, indent=0, sort_keys=True, ensure_ascii=False)
-            f.write("\n")
-        print(f"{path}: {len(data['messages'])} messages")
+        docs[data["version"]] = data
+        print(f"SGLang {data['version']}: {len(data['messages'])} messages")
+    with open(path, "w", encoding="utf-8", newline="\n") as f:
+        f.write(packed.pack_messages(list(docs.values())))
+    print(f"wrote {path}")
     return 0
 
 

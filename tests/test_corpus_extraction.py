@@ -45,7 +45,7 @@ def test_rbg_v1alpha1_folded_sh_c(capsys, monkeypatch):
     assert pairs(prefill)["--disaggregation-mode"] == "prefill" and "--enable-torch-compile" in prefill["argv"]
     lines = sorted({o["line"] for o in prefill["origins"]})
     assert lines == [70, 71, 72]  # tokens of a folded `>-` block keep their own source lines
-    assert prefill["engine_version"] == "0.5.6.post2"  # image v0.5.3.post3: the closest release table of the 0.5 series
+    assert prefill["engine_version"] == "0.5.3.post3"  # image v0.5.3.post3: every PyPI release has a table
 
 
 def test_lws_leader_and_worker_templates(capsys, monkeypatch):
@@ -75,8 +75,7 @@ def test_aibrix_literal_block_with_continuations(capsys, monkeypatch):
     assert p["--disaggregation-mode"] == "prefill" and "--disaggregation-transfer-backend=nixl" in ls[1]["argv"]
     o = ls[1]["origins"][ls[1]["argv"].index("--disaggregation-mode")]
     assert (o["line"], o["column"]) == (71, 25)  # inside the `|` block, after `\` continuations
-    # image aibrix/sglang:v0.4.9.post3 has no table: judged against the newest older one
-    assert ls[1]["engine_version"] == "0.4.8.post1"
+    assert ls[1]["engine_version"] == "0.4.9.post3"  # image aibrix/sglang:v0.4.9.post3
 
 
 def test_ome_folded_strings_leader_worker_and_router(capsys, monkeypatch):

@@ -56,9 +56,8 @@ def table(version: str) -> dict:
 def sglang_options(version: str) -> set:
     key = ("sglang", version)
     if key not in _CACHE:
-        with open(DATA / f"flags-{version}.json", encoding="utf-8") as fh:
-            doc = json.load(fh)
-        _CACHE[key] = {o for f in doc["flags"] for o in f["option_strings"]}
+        from pdlint.engines.sglang.packed import flag_store
+        _CACHE[key] = {o for f in flag_store().flags(version) for o in f["option_strings"]}
     return _CACHE[key]
 
 

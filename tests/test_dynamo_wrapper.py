@@ -46,7 +46,8 @@ def test_dynamo_ambiguous_and_unknown_flags():
 def test_old_worker_module_uses_the_release_that_has_it():
     launch, codes = run("--model-path m --migration-limit 3 --disaggregation-mode prefill",
                         entrypoint="python -m dynamo.sglang.worker")
-    assert launch.parsed.wrapper.version == "0.4.1" and codes == []
+    # the newest Dynamo release that still ships python -m dynamo.sglang.worker
+    assert launch.parsed.wrapper.version == "0.5.1" and codes == []
 
 
 def test_gms_load_format_only_through_dynamo():

@@ -43,9 +43,10 @@ _CACHE: dict = {}
 
 
 def table(version: str) -> dict:
+    """The release's table as the generator wrote it (unpacked from data/sglang-flags.jsonl)."""
     if version not in _CACHE:
-        with open(DATA / f"flags-{version}.json", encoding="utf-8") as fh:
-            _CACHE[version] = json.load(fh)
+        from pdlint.engines.sglang.packed import flag_store
+        _CACHE[version] = flag_store().table(version)
     return _CACHE[version]
 
 
@@ -178,12 +179,23 @@ def test_only_model_path_required(version):
     assert required == [["--model-path", "--model"]]
 
 
-@pytest.mark.parametrize("version", VERSIONS)
-def test_table_is_canonical_json(version):
-    """The file is exactly what the generator's renderer writes (sorted keys, 2-space indent)."""
-    text = (DATA / f"flags-{version}.json").read_text(encoding="utf-8")
-    rendered = json.dumps(json.loads(text), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
-    assert text == rendered
+def test_packed_file_is_canonical():
+    """data/sglang-flags.jsonl is exactly what the packer writes for the tables it holds (so a hand edit
+    or a stale pool entry fails), and every release of it has a table."""
+    from pdlint.engines.sglang import packed
+    text = (DATA / packed.FLAGS_FILE).read_text(encoding="utf-8")
+    store = packed.FlagStore(text)
+    tables = [store.table(v) for v in store.versions]
+    assert packed.pack_flags(tables) == text
+    assert len(store.versions) == len(set(store.versions)) >= 90
+
+
+def test_packed_messages_are_canonical():
+    from pdlint.engines.sglang import packed
+    text = (DATA / packed.MESSAGES_FILE).read_text(encoding="utf-8")
+    store = packed.MessageStore(text)
+    assert packed.pack_messages([store.doc(v) for v in store.versions]) == text
+    assert set(store.versions) == set(packed.flag_store().versions)
 
 
 # ---------------------------------------------------------------------------
@@ -563,8 +575,7 @@ def _load_generator():
     return module
 
 
-@pytest.mark.parametrize("version", VERSIONS)
-def test_regenerates_byte_identical(version):
+def _regenerate(version: str) -> None:
     doc = table(version)
     wheels = [w for w in _wheel_candidates() if w.name == doc["wheel"]]
     if not wheels:
@@ -572,5 +583,19 @@ def test_regenerates_byte_identical(version):
     wheel = wheels[0]
     assert hashlib.sha256(wheel.read_bytes()).hexdigest() == doc["wheel_sha256"]
     generator = _load_generator()
-    rendered = generator.render(generator.build_table(str(wheel)))
-    assert rendered == (DATA / f"flags-{version}.json").read_text(encoding="utf-8")
+    assert generator.render(generator.build_table(str(wheel))) == generator.render(doc), version
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+def test_regenerates_identical(version):
+    """The packed table is what the generator makes of the release's wheel."""
+    _regenerate(version)
+
+
+def test_regenerates_every_release():
+    """Every packed release (about 4 s each: opt in with PDLINT_REGEN_ALL=1)."""
+    if not os.environ.get("PDLINT_REGEN_ALL"):
+        pytest.skip("set PDLINT_REGEN_ALL=1 to regenerate every release from its wheel")
+    from pdlint.engines.sglang.packed import flag_store
+    for version in flag_store().versions:
+        _regenerate(version)

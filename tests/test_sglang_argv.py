@@ -80,17 +80,36 @@ def test_old_release_tables_and_their_dest_names():
 
 def test_version_picking():
     assert flags.pick("0.5.23") == ("0.5.23", None)
-    assert flags.pick("v0.5.12")[0] == "0.5.9" and "0.5.12" in flags.pick("v0.5.12")[1]
-    assert flags.pick("0.5.8.post1")[0] == "0.5.9"  # same series beats an older series
-    assert flags.pick("0.5.21")[0] == "0.5.21" and flags.pick("0.5.22")[0] == "0.5.21"  # a tie goes to the older
-    assert flags.pick("0.5.3.post3")[0] == "0.5.6.post2"  # a final release before a pre-release (0.5.0rc2)
-    assert flags.pick("0.4.9.post3")[0] == "0.4.8.post1"
-    assert flags.pick(None)[0] == flags.newest() == "0.5.23"
+    assert flags.pick("v0.5.12") == ("0.5.12", None)  # every PyPI release has its own table
+    assert flags.pick(None) == flags.pick("latest") == flags.pick("LATEST") == (flags.newest(), None)
+    assert flags.newest() == "0.5.23"
+    # a release between two tables: the nearest older one, said in the note
+    assert flags.pick("0.5.0") == ("0.5.0rc2", "no table for SGLang 0.5.0; judged against 0.5.0rc2 "
+                                               "(the nearest older release)")
+    assert flags.pick("0.5.24")[0] == "0.5.23" and "the newest table" in flags.pick("0.5.24")[1]
+    assert flags.pick("0.3.6")[0] == "0.4.0" and "the oldest table" in flags.pick("0.3.6")[1]
+    with pytest.raises(flags.UnknownRelease, match="known releases: 0.4: 0.4.0 "):
+        flags.pick("banana")
+
+
+def test_release_order_is_pep440():
+    names = ["0.5.1", "0.5.0.post1", "0.5.0", "0.5.0rc2", "0.4.10", "0.4.9.post6", "0.4.0.post0", "0.4.0"]
+    assert sorted(names, key=flags.version_key) == list(reversed(names))
+    assert flags.available_versions() == sorted(flags.available_versions(), key=flags.version_key, reverse=True)
+
+
+def test_check_release_names():
+    assert flags.check_release("latest") == "latest" and flags.check_release("v0.5.9") == "0.5.9"
+    assert flags.check_release("0.5.24") == "0.5.24"  # newer than every table: judged by the newest
+    for bad in ("banana", "0.5", "0.3.6", ""):
+        with pytest.raises(flags.UnknownRelease):
+            flags.check_release(bad)
 
 
 def test_removed_flag_names_the_release_that_had_it():
-    j = judge("--model-path m --disaggregation-decode-tp 2")
-    assert "SGL009" in j.codes and any("0.5.9" in m for m in j.messages)
+    j = judge("--model-path m --disaggregation-decode-tp 2", version="0.5.23")
+    assert "SGL009" in j.codes and any("removed in SGLang 0.5.10 (it exists in 0.4.7.post1–0.5.9)" in m
+                                      for m in j.messages)
     assert "SGL001" not in j.codes
     j = judge("--model-path m --disaggregation-decode-tp 2", version="0.5.9")
     assert j.codes == []

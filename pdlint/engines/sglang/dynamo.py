@@ -43,9 +43,13 @@ class Wrapped:
     incomplete: bool = False
 
 
-def versions() -> list:
-    out = [m.group(1) for m in map(_FILE.match, os.listdir(DATA)) if m]
-    return sorted(out, key=version_key, reverse=True)
+PINS_FILE = "dynamo-sglang-pins.json"
+
+
+@functools.lru_cache(maxsize=1)
+def versions() -> tuple:
+    out = [m.group(1) for m in map(_FILE.match, os.listdir(DATA)) if m and m.group(1) != "pins"]
+    return tuple(sorted(out, key=version_key, reverse=True))
 
 
 @functools.lru_cache(maxsize=None)
@@ -54,25 +58,66 @@ def load(version: str) -> dict:
         return json.load(f)
 
 
+@functools.lru_cache(maxsize=1)
+def pins() -> dict:
+    """Dynamo release -> the SGLang release its ``sglang`` extra installs, for every ai-dynamo release
+    with a ``dynamo.sglang`` wrapper (``scripts/gen_dynamo_flags.py --pins``)."""
+    try:
+        with open(os.path.join(DATA, PINS_FILE), encoding="utf-8") as f:
+            return json.load(f)["pins"]
+    except FileNotFoundError:
+        return {}
+
+
+def image_version(image: str):
+    """The Dynamo release an image tag names (``nvcr.io/nvidia/ai-dynamo/sglang-runtime:1.6.0``)."""
+    m = _IMAGE.search(image or "")
+    return m.group(1) if m else None
+
+
+def _series(v: str) -> tuple:
+    return version_key(v)[0][:2]
+
+
+def _nearest(wanted: str, candidates) -> str:
+    """The candidate for release ``wanted``: itself, else the nearest of its series (major.minor; the
+    newest not newer than it, else the oldest newer one), else the newest older one, else the oldest."""
+    candidates = sorted(candidates, key=version_key, reverse=True)
+    if wanted in candidates:
+        return wanted
+    key = version_key(wanted)
+    same = [v for v in candidates if _series(v) == _series(wanted)]
+    if same:
+        older = [v for v in same if version_key(v) <= key]
+        return older[0] if older else same[-1]
+    older = [v for v in candidates if version_key(v) <= key]
+    return older[0] if older else candidates[-1]
+
+
 def pick(image: str, entrypoint: str = "") -> str:
-    """The Dynamo table for an entry point only old releases have (``dynamo.sglang.worker``),
-    else for the image tag (a table of the same release series, e.g. 0.8.1 for 0.8.0: patch releases keep
-    the parser and the SGLang pin; else the newest not newer than it), else the newest."""
+    """The Dynamo table for an entry point only old releases have (``dynamo.sglang.worker``), else
+    for the image tag's release (itself, else a table of its series, else the nearest older one),
+    else the newest."""
     all_versions = versions()
     if entrypoint and entrypoint != "python -m dynamo.sglang":
         having = [v for v in all_versions if entrypoint in load(v).get("entrypoint_aliases", [])]
         if having:
             return having[0]
-    m = _IMAGE.search(image or "")
-    if m:
-        series = [v for v in all_versions if v.split(".")[:2] == m.group(1).split(".")[:2]]
-        if series:
-            same = [v for v in series if version_key(v) <= version_key(m.group(1))]
-            return (same or series[-1:])[0]
-        older = [v for v in all_versions if version_key(v) <= version_key(m.group(1))]
-        if older:
-            return older[0]
+    wanted = image_version(image)
+    if wanted:
+        return _nearest(wanted, all_versions)
     return all_versions[0]
+
+
+def sglang_pin(image: str, entrypoint: str = ""):
+    """The SGLang release a Dynamo launch runs: the pin of the image's Dynamo release (exact, else the
+    nearest release of its series, else the nearest older one), else that of the table picked."""
+    wanted = image_version(image)
+    table = pick(image, entrypoint)
+    known = pins()
+    if wanted and known and (entrypoint in ("", "python -m dynamo.sglang") or table == wanted):
+        return known[_nearest(wanted, known)]
+    return load(table).get("sglang_pin")
 
 
 def _flag(d: dict) -> Flag:

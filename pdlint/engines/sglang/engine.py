@@ -45,6 +45,7 @@ class SglangInfo:
     merge: config_merge.Merge
     virtual: bool = False
     wrapper: Optional[object] = None  # dynamo.Wrapped for python -m dynamo.sglang launches
+    inferred: Optional[tuple] = None  # (releases, token, newest): no release pinned, flags the newest lacks
 
 
 def version_hint(launch: Launch) -> Optional[str]:
@@ -62,12 +63,35 @@ def version_hint(launch: Launch) -> Optional[str]:
 
 def interpret(launch: Launch, ctx: EngineContext) -> None:
     """Version: configured > image tag > (Dynamo launches) the SGLang release the
-    Dynamo release installs > the newest table."""
+    Dynamo release installs > the newest table.  With no release pinned, a launch
+    whose flags the newest release does not have is judged against the newest
+    release that has them all (and told to pin it: SGL012)."""
     requested = ctx.version or version_hint(launch)
-    if requested is None and launch.entrypoint in DYNAMO_ENTRYPOINTS:
+    dynamo_launch = launch.entrypoint in DYNAMO_ENTRYPOINTS
+    if requested is None and dynamo_launch:
         from pdlint.engines.sglang import dynamo
-        requested = dynamo.load(dynamo.pick(launch.meta.get("image", ""), launch.entrypoint)).get("sglang_pin")
+        requested = dynamo.sglang_pin(launch.meta.get("image", ""), launch.entrypoint)
     version, note = flags.pick(requested)
+    info = _interpret_as(launch, ctx, version, note)
+    if requested is None and not dynamo_launch:
+        inferred = infer_releases(info.parsed)
+        if inferred is not None:
+            consistent, token = inferred
+            judged = max(consistent, key=flags.version_key)
+            info = _interpret_as(launch, ctx, judged, None)
+            info.inferred = (consistent, token, version)
+    launch.parsed = info
+    launch.incomplete = launch.incomplete or info.parsed.incomplete
+    mode = info.parsed.value("disaggregation_mode")
+    if mode in ("prefill", "decode", "null"):
+        launch.role = mode
+    elif launch.structural_role in ("prefill", "decode"):
+        launch.role = launch.structural_role
+    else:
+        launch.role = None
+
+
+def _interpret_as(launch: Launch, ctx: EngineContext, version: str, note: Optional[str]) -> "SglangInfo":
     table = flags.load(version)
     tokens = list(launch.argv)
     if launch.entrypoint == "sglang serve":
@@ -99,15 +123,35 @@ def interpret(launch: Launch, ctx: EngineContext) -> None:
         if wrapped.bootstrap_port_overwritten:
             args._set("disaggregation_bootstrap_port", argv_mod.OPAQUE,
                       "Dynamo replaces the bootstrap port with a free port unless it is given")
-    launch.parsed = SglangInfo(parsed, args, version, note, merged, virtual, wrapped)
-    launch.incomplete = launch.incomplete or parsed.incomplete
-    mode = parsed.value("disaggregation_mode")
-    if mode in ("prefill", "decode", "null"):
-        launch.role = mode
-    elif launch.structural_role in ("prefill", "decode"):
-        launch.role = launch.structural_role
-    else:
-        launch.role = None
+    return SglangInfo(parsed, args, version, note, merged, virtual, wrapped)
+
+
+def _written_options(parsed: argv_mod.Parsed) -> list:
+    """(name as written, token) of every option token of the parse, in order."""
+    out = []
+    for occ in parsed.occurrences:
+        out.append((occ.index, occ.written, occ.name_tok))
+    for err in parsed.errors:
+        if err.kind in ("unknown", "ambiguous") and err.option and err.option.startswith("-"):
+            out.append((err.indexes[0] if err.indexes else len(parsed.tokens), err.option, err.token))
+    return [(name, tok) for _, name, tok in sorted(out, key=lambda o: o[0])]
+
+
+def infer_releases(parsed: argv_mod.Parsed) -> Optional[tuple]:
+    """For a launch judged against the newest table with flags that table lacks: the releases whose
+    parser accepts every option written (exactly or as a unique prefix) and the first token the newest
+    rejects, when those releases exist and exclude the newest; else None."""
+    newest = parsed.table.version
+    bad = [(name, tok) for name, tok in _written_options(parsed)
+           if newest not in flags.releases_accepting(name)]
+    if not bad:
+        return None
+    consistent = set(flags.available_versions())
+    for name, _ in _written_options(parsed):
+        consistent &= flags.releases_accepting(name)
+        if not consistent:
+            return None
+    return frozenset(consistent), bad[0][1]
 
 
 def _serve_argv(tokens: list) -> list:
@@ -215,6 +259,10 @@ def _parse_candidates(launch: Launch, info: SglangInfo, enabled) -> list:
             token = launch.command[-1] if launch.command else None
         if kind == "unknown":
             kind, message = _explain_unknown(err, parsed, info, launch)
+        elif kind == "ambiguous":
+            moved = not_in_release(err.option or "", info.version)
+            if moved:  # a removed or renamed flag, not an abbreviation the user meant
+                kind, message = "not-in-version", f"{moved}; SGLang {info.version} stops with \"{err.message}\""
         if kind == "value-for-flag":
             message = (f"{err.extra.get('flag')} takes no value; the stray {err.token.text!r} makes SGLang stop "
                        f"with \"unrecognized arguments: {err.token.text}\"")
@@ -226,6 +274,16 @@ def _parse_candidates(launch: Launch, info: SglangInfo, enabled) -> list:
         out.append(Candidate(rule.code, launch, token, message, False, info.version, [], rule.fix))
     out += _repeats(launch, info, enabled)
     out += _deprecations(launch, info, enabled)
+    if info.inferred is not None:
+        from pdlint.engines.sglang.rules.cmdline import UNPINNED
+        from pdlint.engines.sglang.versions import describe
+        releases, token, newest = info.inferred
+        if enabled(UNPINNED.code):
+            name = token.text.partition("=")[0]
+            moved = not_in_release(name, newest) or f"{name} is not a flag of SGLang {newest}"
+            message = (f"valid only for SGLang {describe(releases)}; pin the release (image tag or "
+                       f"`engine-version`): no release is pinned and {moved}; judged against {info.version}")
+            out.append(Candidate(UNPINNED.code, launch, token, message, False, info.version, [], UNPINNED.fix))
     return out
 
 
@@ -239,11 +297,9 @@ def _explain_unknown(err, parsed, info: SglangInfo, launch: Launch) -> tuple:
         return "config-underscore", (f"config key '{key}' is written with underscores: SGLang passes it verbatim as "
                                      f"{name}, which argparse rejects (unrecognized arguments); write "
                                      f"'{dashed[2:]}'")
-    other = _other_versions(name, info.version)
-    if other:
-        return "not-in-version", (f"{name} is not a flag of SGLang {info.version} (it exists in "
-                                  f"{', '.join(other)}); SGLang {info.version} stops with \"unrecognized "
-                                  f"arguments: {name}\"")
+    moved = not_in_release(name, info.version)
+    if moved:
+        return "not-in-version", f"{moved}; SGLang {info.version} stops with \"unrecognized arguments: {name}\""
     hint = ""
     if "_" in name and (table.lookup(dashed) or len(table.prefix_matches(dashed)) == 1):
         hint = f"; did you mean {table.lookup(dashed).primary if table.lookup(dashed) else dashed}?"
@@ -257,14 +313,43 @@ def _from_config(tok: TStr, other: TStr) -> bool:
     return tok is other
 
 
-def _other_versions(option: str, current: str) -> list:
-    out = []
-    for v in flags.available_versions():
-        if v == current:
-            continue
-        if flags.load(v).lookup(option):
-            out.append(v)
-    return out
+def not_in_release(option: str, judged: str) -> Optional[str]:
+    """Why ``option``, a flag of other SGLang releases, is not one of ``judged``: removed (with the
+    replacement its last release named, or the flag that now has its dest), renamed, or not added yet.
+    None when no release has it."""
+    from pdlint.engines.sglang.packed import flag_store
+    from pdlint.engines.sglang.versions import describe
+    store = flag_store()
+    having = store.option_releases().get(option) if store is not None else None
+    if not having or judged in having:
+        return None
+    key = flags.version_key
+    older = sorted((v for v in having if key(v) < key(judged)), key=key)
+    newer = sorted((v for v in having if key(v) > key(judged)), key=key)
+    where = describe(having)
+    if older and not newer:
+        last = older[-1]
+        after = [v for v in reversed(flags.available_versions()) if key(v) > key(last)]
+        text = f"{option} was removed in SGLang {after[0]} (it exists in {where})" if after else \
+            f"{option} is not a flag of SGLang {judged} (it exists in {where})"
+        repl = _replacement(option, last, judged)
+        return text + (f"; use {repl}" if repl else "")
+    if newer and not older:
+        return f"{option} is not a flag of SGLang {judged}: it was added in SGLang {newer[0]} (it exists in {where})"
+    return f"{option} is not a flag of SGLang {judged} (it exists in {where})"
+
+
+def _replacement(option: str, last: str, judged: str) -> Optional[str]:
+    flag = flags.load(last).lookup(option)
+    if flag is None:
+        return None
+    dep = flag.deprecated or {}
+    if dep.get("replacement"):
+        return dep["replacement"]
+    now = flags.load(judged).by_dest.get(flag.dest)
+    if now is not None and option not in now.option_strings:
+        return now.primary
+    return None
 
 
 def _repeats(launch: Launch, info: SglangInfo, enabled) -> list:

@@ -1,7 +1,9 @@
-"""SGLang flag tables, one generated JSON file per release in ``data/``.
+"""SGLang flag tables, one per release, packed in ``data/sglang-flags.jsonl``
+(:mod:`pdlint.engines.sglang.packed`).
 
 The tables are produced by ``scripts/gen_sglang_flags.py`` from each release's
-wheel (statically, with ``ast``); nothing here is typed by hand.
+wheel (statically, with ``ast``); nothing here is typed by hand.  A table is
+read the first time a launch is judged against its release.
 """
 
 from __future__ import annotations
@@ -14,7 +16,6 @@ from dataclasses import dataclass
 from typing import Any, Optional
 
 DATA = os.path.join(os.path.dirname(__file__), "data")
-_FILE = re.compile(r"^flags-(.+)\.json$")
 
 
 @dataclass(frozen=True)
@@ -90,39 +91,35 @@ def available_versions() -> list:
 
 @functools.lru_cache(maxsize=1)
 def _available_versions() -> tuple:
-    out = []
-    try:
-        names = os.listdir(DATA)
-    except OSError:
-        return ()
-    for name in names:
-        m = _FILE.match(name)
-        if m:
-            out.append(m.group(1))
-    return tuple(sorted(out, key=version_key, reverse=True))
+    from pdlint.engines.sglang.packed import flag_store
+    store = flag_store()
+    return tuple(sorted(store.versions, key=version_key, reverse=True)) if store is not None else ()
 
 
-@functools.lru_cache(maxsize=256)
+_VERSION = re.compile(r"^v?(\d+(?:\.\d+)*)(?:(a|b|rc)(\d+))?(?:\.?post(\d+))?(?:\.?dev(\d+))?")
+
+
+@functools.lru_cache(maxsize=512)
 def version_key(v: str) -> tuple:
-    parts = []
-    for p in re.split(r"[.+-]", v):
-        m = re.match(r"^(post|rc|dev)?(\d+)$", p)
-        if m:
-            tag = {"dev": -2, "rc": -1, None: 0, "post": 1}[m.group(1)]
-            parts.append((tag, int(m.group(2))))
-        else:
-            parts.append((0, 0))
-    # a bare release sorts before its .post releases
-    return tuple(parts)
+    """A sort key for release names (PEP 440 order): 0.5.0rc2 < 0.5.0 < 0.5.0.post1 < 0.5.1."""
+    m = _VERSION.match(v.strip())
+    if m is None:
+        return ((-1,), 0, 0, 0, 0)
+    release = tuple(int(x) for x in m.group(1).split("."))
+    release += (0,) * (4 - len(release))
+    pre = {"a": -3, "b": -2, "rc": -1, None: 0}[m.group(2)]
+    dev = -1 if m.group(5) is not None else 0  # a .dev release sorts before its release
+    return (release, pre, int(m.group(3) or 0), int(m.group(4) or -1) if m.group(4) else -1, dev)
 
 
 @functools.lru_cache(maxsize=None)
 def load(version: str) -> FlagTable:
-    path = os.path.join(DATA, f"flags-{version}.json")
-    with open(path, encoding="utf-8") as f:
-        data = json.load(f)
+    from pdlint.engines.sglang.packed import flag_store
+    store = flag_store()
+    if store is None or version not in store:
+        raise FileNotFoundError(f"no SGLang {version} flag table in {DATA}")
     flags = []
-    for d in data["flags"]:
+    for d in store.flags(version):
         flags.append(Flag(
             dest=d["dest"],
             option_strings=tuple(d["option_strings"]),
@@ -138,7 +135,8 @@ def load(version: str) -> FlagTable:
             help=d.get("help") or "",
             source=d.get("source") or "",
         ))
-    return FlagTable(data.get("version", version), flags, data.get("wheel", ""))
+    rec = store.record(version)
+    return FlagTable(rec.get("version", version), flags, rec.get("wheel", ""))
 
 
 def newest() -> str:
@@ -148,36 +146,104 @@ def newest() -> str:
     return versions[0]
 
 
+LATEST = "latest"
+_RELEASE = re.compile(r"^\d+\.\d+\.\d+(?:(?:\.?post|rc|\.dev)\d+)*$")
+
+
+class UnknownRelease(ValueError):
+    """A release name that is neither ``latest`` nor an SGLang version."""
+
+
+def is_release_name(name: str) -> bool:
+    return bool(_RELEASE.match(name.strip().lstrip("vV")))
+
+
+def known_releases_text() -> str:
+    """Every release with a table, grouped by series (for error messages)."""
+    by_series: dict = {}
+    for v in reversed(available_versions()):
+        by_series.setdefault(".".join(v.split(".")[:2]), []).append(v)
+    return "; ".join(f"{s}: {' '.join(vs)}" for s, vs in by_series.items()) + f"; or {LATEST!r} (the newest)"
+
+
+def check_release(name: str) -> str:
+    """A configured release name (``--sglang-version``, ``engine-version``), normalised; raises
+    :class:`UnknownRelease` (listing the known releases) for anything that is not ``latest`` or a
+    release number from the oldest table on."""
+    text = str(name).strip()
+    if text.lower() == LATEST:
+        return LATEST
+    req = text.lstrip("vV")
+    versions = available_versions()
+    if req in versions:
+        return req
+    if not is_release_name(req):
+        raise UnknownRelease(f"unknown SGLang release {text!r}; known releases: {known_releases_text()}")
+    if versions and version_key(req) < version_key(versions[-1]):
+        raise UnknownRelease(f"SGLang {req} is older than every release pdlint has a table for "
+                             f"(the oldest is {versions[-1]}); known releases: {known_releases_text()}")
+    return req
+
+
 @functools.lru_cache(maxsize=64)
 def pick(requested: Optional[str]) -> tuple:
-    """The table to judge against: the requested version when we have it, else
-    the closest table of the same minor series (0.5.8 -> 0.5.9: flags change
-    little within a series), else the newest older table, else the oldest.
-    Returns ``(version, note)``; ``note`` explains a substitution."""
+    """The table to judge against: the requested release when there is a table for it (``latest``
+    and nothing: the newest), else the nearest older table (a release between two tables, or newer
+    than the newest), else the oldest.  Returns ``(version, note)``; ``note`` explains a
+    substitution.  A name that is no release number raises :class:`UnknownRelease`."""
     versions = available_versions()
     if not versions:
         raise FileNotFoundError("no SGLang flag tables in " + DATA)
-    if not requested:
+    if not requested or requested.strip().lower() == LATEST:
         return versions[0], None
-    req = requested.lstrip("v")
+    req = requested.strip().lstrip("vV")
     if req in versions:
         return req, None
-    series = lambda v: tuple(x for x in version_key(v)[:2])
-    same = [v for v in versions if series(v) == series(req)]
-    if same:
-        rk = version_key(req)
-        # closest patch level; on a tie a final release over a pre-release, then the older
-        best = min(same, key=lambda v: (_distance(version_key(v), rk), "rc" in v or "dev" in v,
-                                        version_key(v) > rk))
-        return best, f"no table for SGLang {req}; judged against {best} (same release series)"
+    if not is_release_name(req):
+        raise UnknownRelease(f"unknown SGLang release {requested!r}; known releases: {known_releases_text()}")
     older = [v for v in versions if version_key(v) <= version_key(req)]
     if older:
-        return older[0], f"no table for SGLang {req}; judged against {older[0]}"
-    return versions[-1], f"no table for SGLang {req}; judged against {versions[-1]} (the oldest)"
+        how = "the newest table" if older[0] == versions[0] else "the nearest older release"
+        return older[0], f"no table for SGLang {req}; judged against {older[0]} ({how})"
+    return versions[-1], f"no table for SGLang {req}; judged against {versions[-1]} (the oldest table)"
 
 
-def _distance(a: tuple, b: tuple) -> tuple:
-    """How far apart two version keys are, patch level first."""
-    pa = a[2][1] if len(a) > 2 else 0
-    pb = b[2][1] if len(b) > 2 else 0
-    return (abs(pa - pb), a[3:] != b[3:])
+def releases_accepting(option: str) -> frozenset:
+    """The releases whose parser accepts ``option`` as written: the option itself, or (argparse's
+    abbreviations) a prefix of exactly one of its options."""
+    return _releases_accepting(option.partition("=")[0] if option.startswith("--") else option)
+
+
+@functools.lru_cache(maxsize=2048)
+def _releases_accepting(option: str) -> frozenset:
+    from pdlint.engines.sglang.packed import flag_store
+    store = flag_store()
+    if store is None:
+        return frozenset()
+    index = store.option_releases()
+    exact = index.get(option, frozenset())
+    if not option.startswith("--"):
+        return exact
+    counts: dict = {}
+    for o in _options_starting(option):
+        if o != option:
+            for r in index[o]:
+                counts[r] = counts.get(r, 0) + 1
+    return exact | frozenset(r for r, n in counts.items() if n == 1)
+
+
+def _options_starting(prefix: str) -> list:
+    import bisect
+    opts = _sorted_options()
+    i = bisect.bisect_left(opts, prefix)
+    out = []
+    while i < len(opts) and opts[i].startswith(prefix):
+        out.append(opts[i])
+        i += 1
+    return out
+
+
+@functools.lru_cache(maxsize=1)
+def _sorted_options() -> list:
+    from pdlint.engines.sglang.packed import flag_store
+    return sorted(flag_store().option_releases())

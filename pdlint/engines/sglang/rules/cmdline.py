@@ -130,6 +130,20 @@ UNEXPECTED = _r(
     "python -m sglang.launch_server --model-path M --tp-size 2",
     upstream="unrecognized arguments: {args}", source="argparse")
 
+UNPINNED = _r(
+    "SGL012", "unpinned-release-flags", WARNING,
+    "Reports a launch that pins no SGLang release (no image tag, no `engine-version`) and uses a flag the newest "
+    "release does not have, while some older releases accept every flag it uses: pdlint judges it against the "
+    "newest of those and names the range.",
+    "Which release runs decides which flags exist: a flag removed since (`--disaggregation-decode-tp` after "
+    "0.5.9) is valid on the image the team actually deploys, and an error against the newest release would be "
+    "wrong. Without a pinned release nobody can tell which of the two is meant, and an image rebuilt from "
+    "`latest` breaks the launch.",
+    "Pin the release: an image tag (`lmsysorg/sglang:v0.5.9`) or `engine-version` in `.pdlint.yaml` / "
+    "`[tool.pdlint]` (or `--sglang-version`); or update the flags to the newest release.",
+    "python -m sglang.launch_server --model-path M --disaggregation-decode-tp 2   # no image tag, no engine-version",
+    "python -m sglang.launch_server --model-path M --disaggregation-decode-tp 2   # engine-version = \"0.5.9\"")
+
 CFG_UNDERSCORE = _r(
     "SGL020", "config-underscore-key", ERROR,
     "Reports a `--config` file key written with underscores (`tp_size: 2`).",
