@@ -464,10 +464,14 @@ def _sglang_gaps(launch: Launch, info) -> list:
                                                                      "sglang_tokens", []) or [], "--config")
         where = path_tok.text if path_tok is not None else "the --config file"
         opaque = path_tok is not None and path_tok.opaque
+        if opaque:
+            why = "is a value pdlint cannot see"
+        elif getattr(merge, "config", None) is not None:
+            why = "was found but not read (over pdlint's limits; see the finding at the file)"
+        else:
+            why = "was not found in the repository"
         out.append(Gap(CR.UNRESOLVED_CONFIG.code, path_tok,
-                       f"--config {where} " + ("is a value pdlint cannot see" if opaque else
-                                                "was not found in the repository") +
-                       ": the flags in that file were not checked",
+                       f"--config {where} {why}: the flags in that file were not checked",
                        "reference a config file kept in the repository (relative to the launch file or the "
                        "repository root), or provide it from a ConfigMap in the same manifest"))
     consumed = set()
