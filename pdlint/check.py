@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from typing import Callable
 
-from pdlint.model import Finding, Launch, Related
+from pdlint.model import Finding, FixIntent, Launch, Related
 from pdlint.rules import all_rules
 
 
@@ -147,7 +147,7 @@ def _finding(rule, c, launch: Launch) -> Finding:
         message += f" [SGLang {c.version}]"
     return Finding(path, line, col, rule.code, rule.name, rule.severity,
                    launch.role if c.role_specific else None, message, tuple(_uniq(related)), c.fix, c.version,
-                   col + len(c.token.text) if c.token is not None and c.token.pieces else None)
+                   col + len(c.token.text) if c.token is not None and c.token.pieces else None, c.autofix)
 
 
 def _launch_note(launch: Launch) -> str:
@@ -186,16 +186,23 @@ def _shared_finding(rule, group: list, reached: dict, launches: list) -> Finding
     if c0.version and rule.engine == "sglang":
         message += f" [SGLang {c0.version}]"
     role = fail_roles[0] if len(fail_roles) == 1 else None
+    autofix = None
+    if keep and "unknown" not in keep and rule.autofix is not None and rule.autofix.kind == "move":
+        # pdlint.fix moves the flag occurrence out of the shared part into the keeping launches' own parts
+        autofix = FixIntent("move", f"Move {c0.token.text} into the {' and '.join(keep)}-only part",
+                            rule.autofix.applicability, c0.token,
+                            source=tuple(launches[i] for i in sorted(failing)),
+                            target=tuple(launches[j] for j in sorted(reached) if j not in failing))
     return Finding(path, line, col, rule.code, rule.name, rule.severity, role, message, tuple(_uniq(related)),
                    c0.fix, c0.version,
-                   col + len(c0.token.text) if c0.token is not None else None)
+                   col + len(c0.token.text) if c0.token is not None else None, autofix)
 
 
 def _merge_related(a: Finding, b: Finding) -> Finding:
     rel = tuple(_uniq(list(a.related) + list(b.related)))
     role = a.role if a.role == b.role else None
     return Finding(a.path, a.line, a.column, a.code, a.name, a.severity, role, a.message, rel, a.fix,
-                   a.engine_version, a.end_column)
+                   a.engine_version, a.end_column, a.autofix or b.autofix)
 
 
 def _uniq(items: list) -> list:

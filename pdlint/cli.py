@@ -68,6 +68,13 @@ def build_parser() -> argparse.ArgumentParser:
                    help="print the findings and nothing else (no summary, no warnings)")
     _selection_options(c)
     _force_exclude(c)
+    c.add_argument("--fix", action="store_true",
+                   help="apply the safe fixes (files are written; each fix is proven by re-checking)")
+    c.add_argument("--diff", action="store_true",
+                   help="print the fixes as a unified diff instead of writing them (exit 1 if there are any)")
+    c.add_argument("--unsafe-fixes", action="store_true", help="with --fix/--diff: apply the unsafe fixes too")
+    c.add_argument("--exit-non-zero-on-fix", action="store_true",
+                   help="with --fix: exit 1 when files were fixed, even if no finding remains")
     s = sub.add_parser("show", help="print every launch found, per role, with each token's origin")
     s.add_argument("paths", nargs="+", metavar="PATH")
     s.add_argument("--role", choices=("prefill", "decode", "null"), help="only launches of this role")
@@ -198,9 +205,16 @@ def _scan(ns) -> int:
                    engine_version=ns.sglang_version, selection=_selection(ns),
                    strict=bool(getattr(ns, "strict", False)), force_exclude=ns.force_exclude,
                    ignore_noqa=getattr(ns, "ignore_noqa", False))
+    fixing = ns.command == "check" and (ns.fix or ns.diff)
+    state = None
     old_threshold = _fewer_gc_passes()
     try:
-        result = run(list(ns.paths) or ["."], opts, ns.config)
+        if fixing:
+            from pdlint import fix
+            state = fix.run(list(ns.paths) or ["."], opts, ns.config, _selected, ns.unsafe_fixes)
+            result = state.result
+        else:
+            result = run(list(ns.paths) or ["."], opts, ns.config)
     finally:
         gc.set_threshold(*old_threshold)
     quiet = getattr(ns, "quiet", False)
@@ -209,6 +223,10 @@ def _scan(ns) -> int:
             sys.stderr.write(f"pdlint: warning: {w}\n")
     if ns.command == "show":
         return _show(ns, result)
+    if fixing and ns.diff:
+        return _diff(ns, state)
+    if state is not None:
+        result.findings = state.findings
     status = _status(ns, result.findings)
     if ns.statistics:
         from pdlint.report import stats
@@ -227,6 +245,10 @@ def _scan(ns) -> int:
         _emit(text.render(result.findings, result.sources, result.files,
                           color=not ns.output_file and text.use_color(sys.stdout), show_fix=not ns.no_hints,
                           summary=not quiet, coverage=result.coverage), ns.output_file)
+    if state is not None:
+        written, unwritten = _write_fixes(ns, state, opts.cwd)
+        if not ns.exit_zero and (unwritten or (written and ns.exit_non_zero_on_fix)):
+            return 1
     return status
 
 
@@ -236,6 +258,47 @@ def _status(ns, findings: list) -> int:
     errors = any(f.severity == "error" for f in findings)
     warnings = any(f.severity == "warning" for f in findings)
     return 1 if errors or (ns.strict and warnings) else 0
+
+
+def _selected(result) -> list:
+    """The findings the run reports (and --fix may fix)."""
+    return result.findings
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def _diff(ns, state) -> int:
+    """--diff: the fixes as a unified diff (stdout or --output-file), a summary on stderr; exit 1 if any."""
+    from pdlint import fix
+    _emit(fix.diff(state), ns.output_file)
+    if not ns.quiet:
+        for p in state.problems:
+            sys.stderr.write(f"pdlint: warning: {p}\n")
+        n, left = len(state.applied), len(state.findings)
+        extra = f"; {state.unsafe_left} more with --unsafe-fixes" if state.unsafe_left else ""
+        if n:
+            sys.stderr.write(f"Would fix {_plural(n, 'finding')} ({left} remaining{extra}).\n")
+        else:
+            sys.stderr.write(f"No fixes available ({_plural(left, 'finding')}{extra}).\n")
+    return 1 if state.changed else 0
+
+
+def _write_fixes(ns, state, cwd: str) -> tuple:
+    """Write the fixed files and say what was fixed (stdout after a text report, stderr otherwise);
+    returns (files written, fixes not written)."""
+    from pdlint import fix
+    written = fix.write(state, cwd)
+    n = sum(1 for _, fx in state.applied if all(e.path in written for e in fx.edits))
+    if not ns.quiet:
+        for p in state.problems:
+            sys.stderr.write(f"pdlint: warning: {p}\n")
+        left = len(state.findings) + (len(state.applied) - n)
+        extra = f"; {state.unsafe_left} more fixable with --unsafe-fixes" if state.unsafe_left else ""
+        line = f"Fixed {_plural(n, 'finding')} ({left} remaining{extra}).\n"
+        (sys.stdout if ns.format == "text" or ns.output_file else sys.stderr).write(line)
+    return len(written), len(state.applied) - n
 
 
 def _show(ns, result) -> int:

@@ -39,6 +39,7 @@ class Options:
     selection: Any = None  # the command line's rule selection (config.Selection)
     strict: bool = False  # --strict: coverage findings are errors
     ignore_noqa: bool = False  # --ignore-noqa: inline suppressions off
+    overlay: dict = field(default_factory=dict)  # abspath -> text to read instead of the file (pdlint --fix)
 
 
 @dataclass
@@ -76,6 +77,12 @@ class Extractor:
         if cached is not None:
             return None
         display = display_path(abspath, self.opt.cwd)
+        fixed = self.opt.overlay.get(abspath)
+        if fixed is not None:  # the text a --fix pass produced (already decoded and normalised)
+            src = SourceFile(display, fixed, abspath)
+            self._files[abspath] = src
+            self.out.sources[display] = src
+            return src
         try:
             if os.path.getsize(abspath) > MAX_FILE_BYTES:
                 raise _Bad(C.LIMIT, f"file is larger than {MAX_FILE_BYTES} bytes; not scanned")
@@ -350,10 +357,14 @@ class Extractor:
             self.note_rendered(r.text)
             kind = inner or _sniff(r.text.text)
             label = f"rendered with {r.role_var}={r.role_value!r}" if r.role_var else "rendered"
+            before = len(self.out.launches)
             if kind == "yaml":
                 self.yaml(job, src, r.text, r.role, label)
             else:
                 self.shell(job, src, r.text, r.role, label)
+            if r.role_var:
+                for launch in self.out.launches[before:]:  # pdlint --fix can add a branch on this variable
+                    launch.meta.setdefault("render_var", (r.role_var, r.role_value))
 
     def shell_env(self, job: FileJob) -> dict:
         """The environment a script starts with: the config's variables and ``--var`` (scalars only),

@@ -24,6 +24,8 @@ if TYPE_CHECKING:  # pragma: no cover
 ROLES = ("prefill", "decode")
 ERROR = "error"
 WARNING = "warning"
+SAFE = "safe"  # fix applicability (ruff's terms): applied by --fix
+UNSAFE = "unsafe"  # may change what the launch does beyond the finding: only with --unsafe-fixes
 
 
 @dataclass(frozen=True)
@@ -162,6 +164,7 @@ class Finding:
     fix: Optional[str] = None
     engine_version: Optional[str] = None
     end_column: Optional[int] = None
+    autofix: Any = field(default=None, compare=False, repr=False)  # Optional[FixIntent]: what --fix can do
 
     def sort_key(self) -> tuple:
         return (self.path, self.line, self.column, self.code, self.role or "", self.message)
@@ -201,3 +204,60 @@ class Candidate:
     version: Optional[str] = None
     related: list = field(default_factory=list)
     fix: Optional[str] = None
+    autofix: Any = None  # Optional[FixIntent]
+
+
+@dataclass(frozen=True)
+class AutoFix:
+    """What a rule can fix, declared on the :class:`~pdlint.rules.Rule` (``Rule.autofix``).
+
+    ``kind``: ``"replace"`` -- the engine adapter names the replacement text on
+    each finding (a typo's single close match, a renamed or deprecated flag's
+    replacement); ``"move"`` -- the rule rejects a flag on some roles only, so a
+    finding at a shared origin (anchor, list, variable, ``{% set %}``, template
+    line) is fixed by moving the flag and its values out of the shared part into
+    the part of each role that accepts it.  ``applicability``: :data:`SAFE`
+    (applied by ``--fix``) or :data:`UNSAFE` (only with ``--unsafe-fixes``).
+    """
+
+    kind: str
+    applicability: str = SAFE
+
+
+@dataclass(frozen=True)
+class FixIntent:
+    """A finding's fix, before :mod:`pdlint.fix` turns it into text edits.
+
+    ``replace``: ``token`` (a traced string) becomes ``new[0]``; ``new[1:]`` are
+    tokens added right after it, in the same list or command line.
+    ``move``: ``token`` names the flag occurrence at a shared origin; ``source``
+    are the launches that fail with it, ``target`` the launches that keep it.
+    """
+
+    kind: str
+    message: str
+    applicability: str
+    token: Any  # TStr
+    new: tuple = ()
+    source: tuple = ()  # move: launches that lose the flag
+    target: tuple = ()  # move: launches that keep it (in their own part)
+
+
+@dataclass(frozen=True)
+class Edit:
+    """Replace ``[start, end)`` of a file's text (as pdlint read it: BOM
+    stripped, line ends normalised to ``\\n``) with ``content``."""
+
+    path: str  # display path
+    start: int
+    end: int
+    content: str
+
+
+@dataclass(frozen=True)
+class Fix:
+    """A fix as text edits: what ``--fix`` writes and ``--diff`` shows."""
+
+    message: str
+    applicability: str
+    edits: tuple  # of Edit, in file order, not overlapping

@@ -17,7 +17,7 @@ import importlib
 from dataclasses import dataclass
 from typing import Callable, Optional
 
-from pdlint.model import ERROR, WARNING
+from pdlint.model import ERROR, SAFE, WARNING, AutoFix
 
 def _rule_modules() -> list:
     """``pdlint/*_rules.py`` plus every engine's ``rules`` module or package."""
@@ -56,6 +56,7 @@ class Rule:
     env: tuple = ()  # environment variables the rule reads
     notes: str = ""
     default: bool = True  # on unless deselected; False: informational, on only when selected
+    autofix: Optional[AutoFix] = None  # what `pdlint --fix` can do for its findings (pdlint.fix)
 
     def version_list(self) -> tuple:
         """Engine releases this rule applies to (from the releases' source); () = all."""
@@ -91,6 +92,8 @@ class Rule:
         if self.example:
             lines += ["", "## Example", "", "```", self.example, "```"]
         lines += ["", "## Fix", "", self.fix]
+        if self.autofix is not None:
+            lines += ["", self.autofix_note()]
         if self.example_fixed:
             lines += ["", "```", self.example_fixed, "```"]
         if self.env:
@@ -103,6 +106,17 @@ class Rule:
         if self.notes:
             lines += ["", self.notes]
         return "\n".join(lines) + "\n"
+
+
+    def autofix_note(self) -> str:
+        """One line for the docs: when ``pdlint --fix`` fixes this rule's findings."""
+        a = self.autofix
+        how = {"replace": "replaces the flag with the one the message names (when exactly one is named)",
+               "move": "moves the flag with its values out of a part shared by both roles into the part of "
+                       "each role that accepts it (when that part can be found; a flag written for one role only "
+                       "is left to you)"}[a.kind]
+        opt = "`--fix`" if a.applicability == SAFE else "`--fix --unsafe-fixes` (an unsafe fix: review it)"
+        return f"Fix is sometimes available: {opt} {how}."
 
 
 _REGISTRY: dict = {}

@@ -349,6 +349,49 @@ def test_try_repo_inline_suppression_passes(tmp_path, hook_repo_ready):
     assert re.search(r"pdlint \(prefill/decode launch templates\)\.+Passed", r.stdout), r.stdout
 
 
+def shadow_hook_repo(tmp_path: Path, env: dict) -> tuple:
+    """A clone of this checkout with its modified tracked files committed (what ``try-repo`` installs), as a
+    hook repository a ``.pre-commit-config.yaml`` can name with a ``rev`` and ``args``."""
+    shadow = tmp_path / "hook-repo"
+    git(tmp_path, "clone", "-q", "--no-hardlinks", str(REPO), str(shadow), env=env)
+    diff = subprocess.run(["git", "diff", "HEAD", "--binary"], cwd=REPO, stdout=subprocess.PIPE, check=True).stdout
+    if diff.strip():
+        subprocess.run(["git", "apply", "--whitespace=nowarn"], cwd=shadow, input=diff, check=True, env=env)
+        git(shadow, "add", "-A", env=env)
+        git(shadow, "commit", "-q", "-m", "working tree", env=env)
+    return shadow, git(shadow, "rev-parse", "HEAD", env=env).stdout.strip()
+
+
+def test_pre_commit_with_fix_args_fixes_and_fails_then_passes(tmp_path, hook_repo_ready):
+    """pre-commit users add `args: [--fix]`: the hook fixes the shared anchor in the working tree, pre-commit
+    fails the run because files were modified; the next run passes on the fixed files."""
+    env = try_repo_env(tmp_path)
+    exe = shutil.which("pre-commit", path=str(BIN)) or shutil.which("pre-commit")
+    if exe is None:
+        pytest.skip("pre-commit is not installed")
+    shadow, rev = shadow_hook_repo(tmp_path, env)
+    target = new_repo(tmp_path, env, "target")
+    broken = (REPO / "fixtures" / "k8s" / "shared-anchor.yaml").read_text()
+    write(target, "k8s/pd.yaml", broken)
+    write(target, ".pre-commit-config.yaml",
+          f"repos:\n  - repo: {shadow}\n    rev: {rev}\n    hooks:\n      - id: pdlint\n        args: [--fix]\n")
+    git(target, "add", ".", env=env)
+    run = [exe, "run", "--all-files", "--color", "never"]
+    r = subprocess.run(run, cwd=target, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                       timeout=900)
+    assert r.returncode == 1, r.stdout
+    assert "files were modified by this hook" in r.stdout, r.stdout
+    assert "Fixed 1 finding (0 remaining)." in r.stdout, r.stdout
+    fixed = (target / "k8s" / "pd.yaml").read_text()
+    assert "  - --enable-linear-replayssm-spec" not in fixed
+    assert '"30001", --enable-linear-replayssm-spec]' in fixed
+    git(target, "add", ".", env=env)
+    r = subprocess.run(run, cwd=target, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                       timeout=900)
+    assert r.returncode == 0, r.stdout
+    assert (target / "k8s" / "pd.yaml").read_text() == fixed
+
+
 # -- (c) the git hook ---------------------------------------------------------------
 
 
@@ -525,6 +568,19 @@ def test_hook_skip_and_extra_args(hooked):
     git(repo, "add", ".", env=env)
     r = git(repo, "commit", "-q", "-m", "y", env={**env, "SKIP": "other,pdlint"}, check=False)
     assert r.returncode == 0 and "skipped" in r.stdout, r.stdout
+
+
+def test_hook_ignores_fix_in_pdlint_args(hooked):
+    """The git hook checks a snapshot of the index: --fix there would pass a commit whose staged files are
+    still broken, so the hook drops it (with a note) and blocks as usual; the work tree is untouched."""
+    repo, env = hooked
+    p = write(repo, "deploy/pd.yaml.j2", BROKEN)
+    git(repo, "add", ".", env=env)
+    r = git(repo, "commit", "-q", "-m", "x", env={**env, "PDLINT_ARGS": "--fix --strict"}, check=False)
+    assert r.returncode != 0 and "SGL101" in r.stdout, r.stdout
+    assert "--fix ignored in the git hook" in r.stdout, r.stdout
+    assert p.read_text() == BROKEN
+    assert head(repo, env) is None
 
 
 # -- (d) the CI script ---------------------------------------------------------------

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Callable, Optional
 
 from pdlint.engines.sglang import argv as argv_mod
-from pdlint.engines.sglang import config_merge, flags, prefilter
+from pdlint.engines.sglang import config_merge, fixes, flags, prefilter
 from pdlint.engines.sglang.resolve import Args
 from pdlint.engines.sglang.rulebase import Hit, format_message
 from pdlint.engines.sglang.versions import rule_applies
@@ -257,12 +257,15 @@ def _parse_candidates(launch: Launch, info: SglangInfo, enabled) -> list:
             if info.virtual or launch.incomplete:
                 continue
             token = launch.command[-1] if launch.command else None
+        autofix = None
         if kind == "unknown":
             kind, message = _explain_unknown(err, parsed, info, launch)
+            autofix = _unknown_fix(kind, err, parsed, info)
         elif kind == "ambiguous":
             moved = not_in_release(err.option or "", info.version)
             if moved:  # a removed or renamed flag, not an abbreviation the user meant
                 kind, message = "not-in-version", f"{moved}; SGLang {info.version} stops with \"{err.message}\""
+            autofix = _renamed_fix(err, info)
         if kind == "value-for-flag":
             message = (f"{err.extra.get('flag')} takes no value; the stray {err.token.text!r} makes SGLang stop "
                        f"with \"unrecognized arguments: {err.token.text}\"")
@@ -271,7 +274,8 @@ def _parse_candidates(launch: Launch, info: SglangInfo, enabled) -> list:
         rule = KIND_TO_RULE.get(kind)
         if rule is None or not enabled(rule.code):
             continue
-        out.append(Candidate(rule.code, launch, token, message, False, info.version, [], rule.fix))
+        out.append(Candidate(rule.code, launch, token, message, False, info.version, [], rule.fix,
+                             autofix if token is not None else None))
     out += _repeats(launch, info, enabled)
     out += _deprecations(launch, info, enabled)
     if info.inferred is not None:
@@ -307,6 +311,31 @@ def _explain_unknown(err, parsed, info: SglangInfo, launch: Launch) -> tuple:
         from pdlint.suggest import hint as close_hint
         hint = close_hint(name, table.options)
     return "unknown", f"{err.message} (not an SGLang {info.version} flag{hint})"
+
+
+def _unknown_fix(kind: str, err, parsed, info: SglangInfo):
+    """The replacement of an unknown flag: the dash spelling of a config key, a flag renamed by an earlier
+    release, or a typo's single close match."""
+    name = err.option or err.token.text
+    if kind == "config-underscore":
+        dashed = name.replace("_", "-")
+        hit = parsed.table.lookup(dashed)
+        new = hit.primary if hit is not None and dashed in hit.option_strings else dashed
+        return fixes.replace(err.token, name, (new,), f"Write the key as '{new[2:]}'")
+    if kind == "not-in-version":
+        return _renamed_fix(err, info)
+    found = fixes.typo(name, parsed.table)
+    if found is None:
+        return None
+    return fixes.replace(err.token, name, (found[0],), f"Replace {name} with {found[0]}", found[1])
+
+
+def _renamed_fix(err, info: SglangInfo):
+    name = err.option or err.token.text
+    new = fixes.renamed(name, info.version)
+    if new is None:
+        return None
+    return fixes.replace(err.token, name, new, f"Replace {name} with {' '.join(new)} (renamed)")
 
 
 def _from_config(tok: TStr, other: TStr) -> bool:
@@ -395,12 +424,32 @@ def _deprecations(launch: Launch, info: SglangInfo, enabled) -> list:
             msg += f"; use {repl}"
         if dep.get("message"):
             msg += f" (SGLang: \"{_fill(dep['message'], occ)}\")"
-        out.append(Candidate(DEPRECATED.code, launch, occ.name_tok, msg, False, info.version, [], DEPRECATED.fix))
+        new = fixes.deprecated(occ, info.parsed.table)
+        token = info.parsed.tokens[occ.index] if occ.index < len(info.parsed.tokens) else occ.name_tok
+        autofix = fixes.replace(token, occ.written, new, f"Replace {occ.written} with {' '.join(new)}") \
+            if new else None
+        out.append(Candidate(DEPRECATED.code, launch, occ.name_tok, msg, False, info.version, [], DEPRECATED.fix,
+                             autofix))
     return out
 
 
 def _fill(message: str, occ) -> str:
     return message.replace("{option_string}", occ.option).replace("{replacement}", "")
+
+
+def occurrence_groups(launch: Launch) -> list:
+    """``(dest, tokens)`` for each flag written on the launch's command line (not from a ``--config`` file), in
+    order: the flag token and its separate value tokens (``pdlint --fix`` moves them together)."""
+    info = launch.parsed
+    if not isinstance(info, SglangInfo) or info.wrapper is not None:
+        return []
+    parsed = info.parsed
+    out = []
+    for occ in sorted(parsed.occurrences, key=lambda o: o.index):
+        if occ.from_config or any(k >= len(parsed.tokens) for k in occ.indexes):
+            continue
+        out.append((occ.dest, [parsed.tokens[k] for k in occ.indexes]))
+    return out
 
 
 def split_argv(text: str) -> list:

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any, Optional
 
 from pdlint.engines.sglang.argv import OPAQUE
-from pdlint.model import ERROR, WARNING
+from pdlint.model import ERROR, SAFE, UNSAFE, WARNING, AutoFix
 from pdlint.rules import Rule, register
 
 
@@ -75,7 +75,7 @@ def format_message(template: str, args: Any, fmt: dict) -> str:
 def sgl_rule(code: str, name: str, *, upstream: str, why: str, fix: str, fire: list, quiet: list,
              roles: tuple = (), severity: str = ERROR, source: str = "", upstream_id: str = "",
              category: str = "pd", summary: str = "", env: tuple = (), notes: str = "",
-             versions: tuple = (), default: bool = True):
+             versions: tuple = (), default: bool = True, autofix: Optional[AutoFix] = None):
     """Register an SGLang rule whose predicate is the decorated function."""
     def deco(fn):
         examples = tuple(_example(e, True) for e in fire) + tuple(_example(e, False) for e in quiet)
@@ -90,7 +90,8 @@ def sgl_rule(code: str, name: str, *, upstream: str, why: str, fix: str, fire: l
             example=_shell(first_fire), example_fixed=_shell(first_quiet),
             engine="sglang", roles=roles, versions=versions, upstream=upstream, upstream_id=upstream_id,
             source=("sglang/srt/" + source) if source and not source.startswith("sglang/") else source,
-            category=category, check=fn, examples=examples, env=env, notes=notes, default=default))
+            category=category, check=fn, examples=examples, env=env, notes=notes, default=default,
+            autofix=autofix))
         return fn
     return deco
 
@@ -112,7 +113,13 @@ def _default_summary(upstream: str, roles: tuple) -> str:
     return f"Reports the launch SGLang rejects{where} with: {upstream.split(': ')[0] if len(upstream) > 160 else upstream}"
 
 
-__all__ = ["Hit", "Example", "ex", "sgl_rule", "format_message", "ERROR", "WARNING"]
+# the rule rejects the flag on some roles only, whatever else the launch carries: at a shared origin the fix
+# is to move it (with its values) to the roles that accept it
+MOVE = AutoFix("move", SAFE)
+# moving fixes the finding, but the role that fails could also keep the flag another way (the rule's fix names it)
+MOVE_UNSAFE = AutoFix("move", UNSAFE)
+
+__all__ = ["Hit", "Example", "ex", "sgl_rule", "format_message", "ERROR", "WARNING", "MOVE", "MOVE_UNSAFE"]
 
 
 # -- helpers the rule modules share -------------------------------------------------------------------

@@ -6,17 +6,18 @@ maps each parse error kind to a rule here.
 """
 
 from pdlint import core_rules as C
-from pdlint.model import ERROR, WARNING
+from pdlint.model import ERROR, WARNING, AutoFix
 from pdlint.rules import Rule, register
 
 _C = "command line"
 _F = "config file"
+REPLACE = AutoFix("replace")  # the engine adapter names the replacement (pdlint/engines/sglang/fixes.py)
 
 
 def _r(code, name, severity, summary, why, fix, example="", example_fixed="", upstream="", category=_C,
-       source="", notes=""):
+       source="", notes="", autofix=None):
     return register(Rule(code, name, severity, summary, why, fix, example, example_fixed, engine="sglang",
-                         upstream=upstream, category=category, source=source, notes=notes))
+                         upstream=upstream, category=category, source=source, notes=notes, autofix=autofix))
 
 
 UNKNOWN = _r(
@@ -28,7 +29,7 @@ UNKNOWN = _r(
     "`--kv-transfer-config`, Dynamo's wrapper flags) do not belong on an SGLang server.",
     "python -m sglang.launch_server --model-path M --disagregation-mode prefill",
     "python -m sglang.launch_server --model-path M --disaggregation-mode prefill",
-    upstream="sglang serve: error: unrecognized arguments: {args}", source="argparse")
+    upstream="sglang serve: error: unrecognized arguments: {args}", source="argparse", autofix=REPLACE)
 
 AMBIGUOUS = _r(
     "SGL002", "ambiguous-flag-prefix", ERROR,
@@ -39,7 +40,7 @@ AMBIGUOUS = _r(
     "Write the full flag name.",
     "python -m sglang.launch_server --model-path M --disagg prefill",
     "python -m sglang.launch_server --model-path M --disaggregation-mode prefill",
-    upstream="ambiguous option: {option} could match {matches}", source="argparse")
+    upstream="ambiguous option: {option} could match {matches}", source="argparse", autofix=REPLACE)
 
 MISSING_VALUE = _r(
     "SGL003", "missing-flag-value", ERROR,
@@ -99,7 +100,7 @@ DEPRECATED = _r(
     "Switch to the replacement flag.",
     "python -m sglang.launch_server --model-path M --disable-cuda-graph",
     "python -m sglang.launch_server --model-path M --cuda-graph-backend-decode disabled "
-    "--cuda-graph-backend-prefill disabled")
+    "--cuda-graph-backend-prefill disabled", autofix=REPLACE)
 
 NOT_IN_VERSION = _r(
     "SGL009", "flag-not-in-version", ERROR,
@@ -109,7 +110,7 @@ NOT_IN_VERSION = _r(
     "`unrecognized arguments`.",
     "Use the spelling of the release you deploy, or set `engine-version` to the release you run.",
     "python -m sglang.launch_server --model-path M --disaggregation-decode-tp 2   # removed after 0.5.9",
-    "python -m sglang.launch_server --model-path M")
+    "python -m sglang.launch_server --model-path M", autofix=REPLACE)
 
 MISSING_MODEL = _r(
     "SGL010", "missing-model-path", ERROR,
@@ -150,7 +151,7 @@ CFG_UNDERSCORE = _r(
     "SGLang writes each key verbatim after `--`, so `tp_size` becomes `--tp_size`, which argparse rejects as "
     "unrecognized - even though the same name with dashes is a valid flag.",
     "Write config keys in dash form (`tp-size: 2`).",
-    "tp_size: 2", "tp-size: 2", category=_F, source="sglang/srt/utils/server_args_config_parser.py")
+    "tp_size: 2", "tp-size: 2", category=_F, source="sglang/srt/utils/server_args_config_parser.py", autofix=REPLACE)
 
 CFG_UNSUPPORTED = _r(
     "SGL021", "config-unsupported-key", ERROR,

@@ -6,14 +6,14 @@ in ``source``; ``a`` is the resolved :class:`~pdlint.engines.sglang.resolve.Args
 (role-driven defaults already applied).
 """
 
-from pdlint.engines.sglang.rulebase import Hit, ex, sgl_rule
+from pdlint.engines.sglang.rulebase import MOVE, MOVE_UNSAFE, Hit, ex, sgl_rule
 
 PC = "--disaggregation-decode-allocation-policy prefill_complete does not yet support "
 PC_FIRE_BASE = "--disaggregation-decode-allocation-policy prefill_complete"
 
 
 @sgl_rule(
-    "SGL101", "linear-replayssm-spec-on-prefill", roles=("prefill",),
+    "SGL101", "linear-replayssm-spec-on-prefill", roles=("prefill",), autofix=MOVE,
     upstream="--enable-linear-replayssm-spec is not supported on a PD prefill server: the ring is "
              "spec-verify-only scratch and the prefill server never runs spec verify.",
     source="arg_groups/attention_hook.py:494", upstream_id="pd-linear-replayssm-spec-not-prefill",
@@ -31,7 +31,7 @@ def _linear_replayssm_spec_prefill(a):
 
 
 @sgl_rule(
-    "SGL102", "decode-hicache-without-decode-radix", roles=("decode",),
+    "SGL102", "decode-hicache-without-decode-radix", roles=("decode",), autofix=MOVE_UNSAFE,
     upstream="The arguments enable-hierarchical-cache and disable-radix-cache are mutually exclusive and cannot "
              "be used at the same time. Please use only one of them.",
     source="arg_groups/kv_cache_hook.py:394", upstream_id="pd-decode-hicache-needs-decode-radix",
@@ -94,7 +94,7 @@ def _fake_on_prefill(a):
 
 
 @sgl_rule(
-    "SGL105", "host-pool-backup-not-on-decode", roles=("prefill", "null"),
+    "SGL105", "host-pool-backup-not-on-decode", roles=("prefill", "null"), autofix=MOVE,
     upstream="--disaggregation-decode-retraction-backup=host_pool is only supported on a PD decode server.",
     source="arg_groups/kv_cache_hook.py:357", upstream_id="pd-host-pool-decode-only",
     why="The host_pool retraction backup keeps retracted decode requests in a host KV pool; only decode servers "
@@ -110,7 +110,7 @@ def _host_pool_not_decode(a):
 
 
 @sgl_rule(
-    "SGL106", "host-receive-threshold-not-on-decode", roles=("prefill", "null"),
+    "SGL106", "host-receive-threshold-not-on-decode", roles=("prefill", "null"), autofix=MOVE,
     upstream="--disaggregation-decode-retraction-backup=host_pool is only supported on a PD decode server.",
     source="arg_groups/kv_cache_hook.py:357", upstream_id="pd-host-receive-decode-only",
     why="A `--disaggregation-decode-host-receive-threshold` below 1 silently switches the retraction backup to "
@@ -131,7 +131,7 @@ def _host_receive_not_decode(a):
 
 
 @sgl_rule(
-    "SGL107", "decode-offload-not-on-decode", roles=("prefill", "null"),
+    "SGL107", "decode-offload-not-on-decode", roles=("prefill", "null"), autofix=MOVE,
     upstream="The argument disaggregation-decode-enable-offload-kvcache is only supported for decode side.",
     source="arg_groups/kv_cache_hook.py:401", upstream_id="pd-decode-offload-decode-only",
     why="Decode KV offload writes finished decode KV to HiCache storage; prefill and non-PD servers have no "
@@ -420,7 +420,7 @@ def _dspark_pp(a):
 # -- prefill-only / decode-only features ------------------------------------------------------------
 
 @sgl_rule(
-    "SGL126", "kv-cache-sharding-not-on-prefill", roles=("decode", "null"),
+    "SGL126", "kv-cache-sharding-not-on-prefill", roles=("decode", "null"), autofix=MOVE,
     upstream="--enable-kv-cache-sharding is only supported on PD prefill workers: a rank's pool holds only its "
              "stripe of every cached page, which is incompatible with local decode.",
     source="arg_groups/kv_shard_hook.py:100", upstream_id="pd-kv-sharding-prefill-only",
@@ -434,7 +434,7 @@ def _kv_sharding(a):
 
 
 @sgl_rule(
-    "SGL127", "dwdp-on-decode", roles=("decode",),
+    "SGL127", "dwdp-on-decode", roles=("decode",), autofix=MOVE,
     upstream="DWDP requires --disaggregation-mode null or prefill",
     source="arg_groups/parallel_hook.py:444", upstream_id="pd-dwdp-not-on-decode",
     why="Decode-wide data parallelism (DWDP) re-fetches remote expert weights every decode step.",

@@ -6,7 +6,7 @@ Each predicate mirrors the condition in SGLang 0.5.23 at ``source``; ``a`` is
 the resolved :class:`~pdlint.engines.sglang.resolve.Args`.
 """
 
-from pdlint.engines.sglang.rulebase import WARNING, Hit, ex, sgl_rule
+from pdlint.engines.sglang.rulebase import MOVE_UNSAFE, WARNING, Hit, ex, sgl_rule
 
 THR = "disaggregation_decode_host_receive_threshold"
 PC = "--disaggregation-decode-allocation-policy prefill_complete"
@@ -26,7 +26,7 @@ def blame_backup(a) -> str:
 
 
 @sgl_rule(
-    "SGL132", "dcp-on-prefill", roles=("prefill",), severity=WARNING,
+    "SGL132", "dcp-on-prefill", roles=("prefill",), autofix=MOVE_UNSAFE, severity=WARNING,
     upstream="DCP on a PD prefill server is supported when prefill and decode use the same DCP layout, but it "
              "usually adds communication overhead without improving prefill performance.",
     source="arg_groups/pd_disaggregation_hook.py:58", upstream_id="pd-prefill-dcp-overhead",

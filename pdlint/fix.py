@@ -1,0 +1,522 @@
+"""Fix stage (``pdlint --fix`` / ``--diff``): turn the findings' fix intents
+into text edits, apply them, re-check, write.
+
+Rules opt in declaratively (``Rule.autofix``, :class:`~pdlint.model.AutoFix`);
+findings carry a :class:`~pdlint.model.FixIntent`:
+
+* ``replace`` -- a token's text changes (a typo's single close match, a
+  renamed or deprecated flag's replacement); the edit covers only the
+  characters that differ, at the token's origin;
+* ``move`` -- a flag at a shared origin (anchor, list, variable,
+  ``{% set %}``, template line) that some roles reject: the flag and its value
+  tokens are removed from the shared part and written into the part of each
+  keeping launch that no rejecting launch reaches (after its last flag there),
+  or, in a template rendered per role with no such part, under a new
+  ``{% if <role var> == "<role>" %}`` branch.
+
+:func:`run` repeats lint -> plan -> apply in memory (the edited texts are an
+overlay the next lint reads instead of the files) until nothing is left to
+fix.  A fix is kept only if the re-lint shows its finding gone and no finding
+that was not there before (a YAML file must also still parse), so every
+applied fix is proven by re-linting the fixed tree, and a second run finds
+nothing to fix.  Files are written only by :func:`write` (``--fix``): never
+outside the repository, never through a symbolic link, never when the file
+changed since it was read.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import os
+import tempfile
+from collections import Counter
+from dataclasses import dataclass, field, replace
+from typing import Optional
+
+from pdlint import edits as E
+from pdlint.model import SAFE, Edit, Finding, Fix, FixIntent
+
+MAX_PASSES = 8
+MAX_LINTS = 40
+
+
+@dataclass
+class FixRun:
+    result: object  # lint.Result after the fixes
+    original: dict = field(default_factory=dict)  # display path -> text as first read
+    fixed: dict = field(default_factory=dict)  # display path -> text after the fixes
+    applied: list = field(default_factory=list)  # (Finding, Fix) proven by the re-lint
+    unsafe_left: int = 0  # remaining findings with a fix that needs --unsafe-fixes
+    problems: list = field(default_factory=list)  # files not written, with the reason
+    findings: list = field(default_factory=list)  # the selected findings left after the fixes
+
+    @property
+    def changed(self) -> list:
+        return sorted(p for p, t in self.fixed.items() if t != self.original.get(p))
+
+
+# ---------------------------------------------------------------------------
+# Planning: intents -> edits
+# ---------------------------------------------------------------------------
+
+class Planner:
+    def __init__(self, launches: list):
+        from pdlint.check import launch_tokens
+        self.launches = launches
+        self.reach: dict = {}
+        for launch in launches:
+            for tok in launch_tokens(launch) + list(launch.command):
+                if tok.pieces:
+                    self.reach.setdefault(tok.origin_key(), set()).add(id(launch))
+
+    def plan(self, finding: Finding) -> Optional[Fix]:
+        intent = finding.autofix
+        if not isinstance(intent, FixIntent):
+            return None
+        try:
+            if intent.kind == "replace":
+                edits = self._replace(intent)
+            elif intent.kind == "move":
+                edits = self._move(intent)
+            else:
+                edits = None
+        except (ValueError, IndexError, KeyError):  # a source shape the planner did not foresee: no fix
+            edits = None
+        if not edits:
+            return None
+        edits = sorted(set(edits), key=lambda e: (e.path, e.start, e.end, e.content))
+        if _overlapping(edits):
+            return None
+        return Fix(intent.message, intent.applicability, tuple(edits))
+
+    # -- replace ---------------------------------------------------------------
+    def _replace(self, intent: FixIntent) -> Optional[list]:
+        tok, old = intent.token, intent.token.text
+        new = intent.new[0]
+        if new == old and len(intent.new) == 1:
+            return None
+        p = 0
+        while p < min(len(old), len(new)) and old[p] == new[p]:
+            p += 1
+        s = 0
+        while s < min(len(old), len(new)) - p and old[-1 - s] == new[-1 - s]:
+            s += 1
+        i, j = p, len(old) - s
+        content = new[p:len(new) - s]
+        out = []
+        if i < j:
+            sp = E.span(tok, i, j)
+            if sp is None:
+                return None
+            out.append(Edit(sp[0].path, sp[1], sp[2], content))
+        elif content:
+            sp = E.span(tok, i - 1, i) if i > 0 else E.span(tok, i, i + 1)
+            if sp is None:
+                return None
+            at = sp[2] if i > 0 else sp[1]
+            out.append(Edit(sp[0].path, at, at, content))
+        if len(intent.new) > 1:
+            whole = E.span(tok)
+            spot = E.locate(*whole) if whole is not None else None
+            if spot is None:
+                return None
+            entries = [E.entry_text(t, spot) for t in intent.new[1:]]
+            if None in entries:
+                return None
+            ins = E.insert_after(spot, entries)
+            if spot.kind != "block" and out and out[-1].end == spot.end:
+                # the replaced characters end where the new entries start: one edit
+                last = out.pop()
+                ins = Edit(last.path, last.start, last.end, last.content + ins.content)
+            out.append(ins)
+        return out
+
+    # -- move --------------------------------------------------------------------
+    def _groups(self, launch) -> Optional[list]:
+        from pdlint.engines import adapter
+        engine = adapter(launch.engine)
+        fn = getattr(engine, "occurrence_groups", None) if engine is not None else None
+        return fn(launch) if fn is not None else None
+
+    def _move(self, intent: FixIntent) -> Optional[list]:
+        key = intent.token.origin_key()
+        moved = None
+        dest = None
+        for launch in intent.source + intent.target:
+            groups = self._groups(launch)
+            if not groups:
+                return None
+            hit = [(d, g) for d, g in groups if any(t.origin_key() == key for t in g)]
+            if len(hit) != 1:
+                return None
+            d, g = hit[0]
+            keys = tuple(t.origin_key() for t in g)
+            if moved is None:
+                moved, dest, moved_keys = g, d, keys
+            elif keys != moved_keys:
+                return None  # the launches see different value tokens: not one shared occurrence
+        reached = self.reach.get(key, set())
+        if any(self.reach.get(k, set()) != reached for k in moved_keys):
+            return None
+        spans = [E.span(t) for t in moved]
+        if None in spans:
+            return None
+        spots = [E.locate(*s) for s in spans]
+        if None in spots:
+            return None
+        out = E.remove(spots)
+        if out is None:
+            return None
+        raws = [s.src.text[s.start:s.end] if s.file_kind == "yaml" and s.kind != "word" else None for s in spots]
+        texts = [t.text for t in moved]
+        target_ids = {id(l) for l in intent.target}
+        source_ids = {id(l) for l in intent.source}
+        for launch in intent.target:
+            groups = self._groups(launch) or []
+            if any(d == dest and tuple(t.origin_key() for t in g) != moved_keys for d, g in groups):
+                return None  # the keeping launch writes the flag again: moving could change which one wins
+            ins = self._insert(launch, groups, set(moved_keys), texts, raws, target_ids) or \
+                self._branch(launch, groups, set(moved_keys), texts, target_ids | source_ids, intent)
+            if ins is None:
+                return None
+            out += ins
+        return out
+
+    def _insert(self, launch, groups, moved_keys, texts, raws, target_ids) -> Optional[list]:
+        """After the last flag of ``launch`` that only keeping launches reach."""
+        for _, g in reversed(groups):
+            keys = [t.origin_key() for t in g]
+            if any(k in moved_keys for k in keys):
+                continue
+            reached = set().union(*(self.reach.get(k, set()) for k in keys))
+            if not reached or not reached <= target_ids:
+                continue
+            spot = self._spot_after(g[-1])
+            if spot is None:
+                return None
+            entries = [E.entry_text(t, spot, r) for t, r in zip(texts, raws)]
+            if None in entries:
+                return None
+            return [E.insert_after(spot, entries)]
+        return None
+
+    def _spot_after(self, tok):
+        sp = E.span(tok)
+        if sp is not None:
+            return E.locate(*sp)
+        at = E.point_after(tok)
+        return E.locate_end(*at) if at is not None else None
+
+    def _branch(self, launch, groups, moved_keys, texts, render_ids, intent) -> Optional[list]:
+        """No part of the template is the keeping role's own: add a branch on the role variable after the
+        launch's last flag written directly in the template."""
+        var = launch.meta.get("render_var")
+        if not var or not isinstance(var[1], str):
+            return None
+        name, value = var
+        for other in intent.source:
+            ov = other.meta.get("render_var")
+            if not ov or ov[0] != name or ov[1] == value or other.path != launch.path:
+                return None
+        for _, g in reversed(groups):
+            keys = [t.origin_key() for t in g]
+            if any(k in moved_keys for k in keys):
+                continue
+            reached = set().union(*(self.reach.get(k, set()) for k in keys))
+            last = g[-1]
+            if not reached or not reached <= render_ids or any(p.chain for p in last.pieces):
+                continue
+            if last.pieces[-1].src is None or last.pieces[-1].src.path != launch.path:
+                continue
+            spot = self._spot_after(last)
+            if spot is None or spot.in_tag or spot.file_kind != "jinja":
+                return None
+            entries = [E.entry_text(t, spot) for t in texts]
+            if None in entries:
+                return None
+            cond = "{% if " + name + " == " + json.dumps(value) + " %}"
+            if spot.kind == "block":
+                prefix = E.block_line_prefix(spot)
+                tags_at_0 = any(line.startswith("{%") for line in spot.src.text.split("\n"))
+                indent = "" if tags_at_0 else prefix[:len(prefix) - len(prefix.lstrip(" \t"))]
+                lines = [indent + cond] + [prefix + e for e in entries] + [indent + "{% endif %}"]
+                return [E.insert_after_line(spot.src, spot.end, lines)]
+            sep = ", " if spot.kind == "flow" else " "
+            return [Edit(spot.src.path, spot.end, spot.end, cond + "".join(sep + e for e in entries) +
+                         "{% endif %}")]
+        return None
+
+
+def _overlapping(edits: list) -> bool:
+    by_path: dict = {}
+    for e in edits:
+        by_path.setdefault(e.path, []).append(e)
+    for es in by_path.values():
+        es.sort(key=lambda e: (e.start, e.end))
+        for a, b in zip(es, es[1:]):
+            if b.start < a.end or (b.start == a.start and a.start == a.end) or (a.end == b.start and (
+                    a.start == a.end or b.start == b.end)):
+                return True
+    return False
+
+
+# ---------------------------------------------------------------------------
+# The loop
+# ---------------------------------------------------------------------------
+
+def _key(f: Finding) -> tuple:
+    return (f.code, f.path, f.role or "", f.message)
+
+
+def _shape(findings: list) -> Counter:
+    return Counter((f.code, f.path, f.role or "", f.severity) for f in findings)
+
+
+def run(paths: list, options, config: Optional[str], select, unsafe: bool = False) -> FixRun:
+    """Lint, fix in memory until nothing is left to fix, and return the final state.
+
+    ``select(result) -> findings`` is the CLI's view of the findings (after
+    rule selection and suppressions); only their fixes are applied.
+    """
+    from pdlint.discover import repo_root
+    from pdlint.lint import run as lint
+    overlay: dict = {}
+    state = FixRun(None)
+    lints = 0
+
+    def relint():
+        nonlocal lints
+        lints += 1
+        res = lint(paths, replace(options, overlay=dict(overlay)), config)
+        return res, select(res)
+
+    result, findings = relint()
+    for path, src in result.sources.items():
+        state.original.setdefault(path, src.text)
+    disproven: set = set()  # fixes a re-lint refuted: not tried again
+
+    def attempt(group: list) -> bool:
+        nonlocal result, findings
+        new = _apply(group, _texts(result), result)
+        if new is None:
+            return False
+        saved = dict(overlay)
+        overlay.update(new)
+        res, found = relint()
+        if _proven(group, findings, found):
+            result, findings = res, found
+            return True
+        overlay.clear()
+        overlay.update(saved)
+        return False
+
+    roots: dict = {}
+    refusals: dict = {}
+
+    def writable(fx: Fix) -> bool:
+        for e in fx.edits:
+            if e.path not in refusals:
+                src = result.sources.get(e.path)
+                if src is None or not src.abspath:
+                    refusals[e.path] = "it was not read from a file"
+                else:
+                    abspath = os.path.abspath(src.abspath)
+                    refusals[e.path] = _unsafe_target(abspath, repo_root(abspath, roots) or options.cwd)
+            if refusals[e.path] is not None:
+                note = f"{e.path}: not fixed: {refusals[e.path]}"
+                if note not in state.problems:
+                    state.problems.append(note)
+                return False
+        return True
+
+    for _ in range(MAX_PASSES):
+        planner = Planner(result.launches)
+        plans = []
+        for f in findings:
+            fx = planner.plan(f)
+            if fx is not None and (fx.applicability == SAFE or unsafe) and (_key(f), fx.message) not in disproven \
+                    and writable(fx):
+                plans.append((f, fx))
+        chosen = _compatible(plans)
+        if not chosen or lints >= MAX_LINTS:
+            break
+        if attempt(chosen):
+            state.applied += chosen
+            continue
+        # the pass as a whole is refuted: find the fixes that hold on their own (one kept, then re-plan)
+        kept = False
+        for one in chosen:
+            if lints >= MAX_LINTS:
+                break
+            if attempt([one]):
+                state.applied.append(one)
+                kept = True
+                break
+            disproven.add((_key(one[0]), one[1].message))
+        if not kept:
+            break
+    for path, src in result.sources.items():
+        state.original.setdefault(path, src.text)
+        state.fixed[path] = src.text
+    state.result = result
+    state.findings = findings
+    if not unsafe:
+        planner = Planner(result.launches)
+        for f in findings:
+            fx = planner.plan(f) if f.autofix is not None else None
+            if fx is not None and fx.applicability != SAFE:
+                state.unsafe_left += 1
+    return state
+
+
+def _texts(result) -> dict:
+    return {p: s.text for p, s in result.sources.items()}
+
+
+def _compatible(plans: list) -> list:
+    """The fixes of one pass: in finding order, each whose edits do not touch another's (identical edits are
+    shared); the rest wait for the next pass."""
+    chosen, taken = [], []
+    for f, fx in plans:
+        ok = True
+        for e in fx.edits:
+            for t in taken:
+                if e == t:
+                    continue
+                if e.path == t.path and _overlapping([e, t]):
+                    ok = False
+                    break
+            if not ok:
+                break
+        if ok:
+            chosen.append((f, fx))
+            taken += [e for e in fx.edits if e not in taken]
+    return chosen
+
+
+def _apply(chosen: list, texts: dict, result) -> Optional[dict]:
+    """abspath -> new text for the files the chosen fixes edit; None when one cannot be edited."""
+    per_file: dict = {}
+    for _, fx in chosen:
+        for e in fx.edits:
+            per_file.setdefault(e.path, [])
+            if e not in per_file[e.path]:
+                per_file[e.path].append(e)
+    out = {}
+    for path, es in per_file.items():
+        src = result.sources.get(path)
+        if src is None or not src.abspath or path not in texts:
+            return None
+        new = E.apply(texts[path], es)
+        if E.kind_of(path) == "yaml" and not E.yaml_valid(new):
+            return None
+        out[os.path.abspath(src.abspath)] = new
+    return out
+
+
+def _proven(chosen: list, before: list, after: list) -> bool:
+    """The re-lint shows every chosen finding gone and nothing new (by rule, file and role)."""
+    b, a = _shape(before), _shape(after)
+    if any(a[k] > b[k] for k in a):
+        return False
+    left = Counter(_key(f) for f in after)
+    was = Counter(_key(f) for f in before)
+    gone = Counter(_key(f) for f, _ in chosen)
+    return all(left[k] <= was[k] - n for k, n in gone.items())
+
+
+# ---------------------------------------------------------------------------
+# Output: diff, write
+# ---------------------------------------------------------------------------
+
+def diff(state: FixRun) -> str:
+    out = []
+    for path in state.changed:
+        old, new = state.original[path], state.fixed[path]
+        lines = difflib.unified_diff(_lines(old), _lines(new), f"a/{path}", f"b/{path}")
+        out.extend(lines)
+    return "".join(out)
+
+
+def _lines(text: str) -> list:
+    lines = text.splitlines(keepends=True)
+    if lines and not lines[-1].endswith("\n"):
+        lines[-1] += "\n\\ No newline at end of file\n"
+    return lines
+
+
+def write(state: FixRun, cwd: str) -> list:
+    """Write the fixed files; returns the display paths written.  Refusals are
+    added to ``state.problems``."""
+    from pdlint.discover import repo_root
+    written = []
+    roots: dict = {}
+    for path in state.changed:
+        src = state.result.sources.get(path)
+        abspath = os.path.abspath(src.abspath if src is not None and src.abspath else os.path.join(cwd, path))
+        root = repo_root(abspath, roots) or cwd
+        reason = _unsafe_target(abspath, root)
+        if reason is None:
+            reason = _write_one(abspath, state.original[path], state.fixed[path])
+        if reason is None:
+            written.append(path)
+        else:
+            state.problems.append(f"{path}: not fixed: {reason}")
+    return written
+
+
+def _unsafe_target(abspath: str, root: str) -> Optional[str]:
+    real_root = os.path.realpath(root)
+    if os.path.realpath(abspath) != abspath and os.path.realpath(os.path.dirname(abspath)) != \
+            os.path.dirname(abspath) or os.path.islink(abspath):
+        return "it is reached through a symbolic link"
+    real = os.path.realpath(abspath)
+    if not real.startswith(real_root + os.sep):
+        return "it is outside the repository"
+    rel = os.path.relpath(abspath, root)
+    d = root
+    for part in rel.split(os.sep)[:-1]:
+        d = os.path.join(d, part)
+        if os.path.islink(d):
+            return "it is reached through a symbolic link"
+    if not os.path.isfile(abspath):
+        return "it is not a regular file"
+    return None
+
+
+def _write_one(abspath: str, original: str, fixed: str) -> Optional[str]:
+    try:
+        with open(abspath, "rb") as f:
+            raw = f.read()
+    except OSError as e:
+        return f"cannot read it again: {e.strerror or e}"
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return "it changed since pdlint read it"
+    bom = text.startswith("\ufeff")
+    if bom:
+        text = text[1:]
+    normal = text.replace("\r\n", "\n").replace("\r", "\n")
+    if normal != original:
+        return "it changed since pdlint read it"
+    if "\r" in text:
+        if text != original.replace("\n", "\r\n"):
+            return "it mixes line endings"
+        fixed = fixed.replace("\n", "\r\n")
+    data = (("\ufeff" if bom else "") + fixed).encode("utf-8")
+    mode = os.stat(abspath).st_mode
+    fd, tmp = tempfile.mkstemp(prefix=".pdlint-fix-", dir=os.path.dirname(abspath))
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.chmod(tmp, mode & 0o7777)
+        os.replace(tmp, abspath)
+    except OSError as e:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        return f"cannot write it: {e.strerror or e}"
+    return None
