@@ -5,9 +5,9 @@ there is no single certain answer; :func:`replace` wraps it in a
 :class:`~pdlint.model.FixIntent` that :mod:`pdlint.fix` turns into text edits
 at the token's origin.
 
-* a typo (SGL001): the one known flag close to it -- the underscore spelling of
-  a flag, or the only match of :func:`difflib.get_close_matches` (the same
-  search the message's "did you mean" uses);
+* a typo (SGL001): the one flag the message's "did you mean" names (the
+  dash spelling of an underscore name, or :mod:`pdlint.suggest`'s single close
+  match);
 * a config key written with underscores (SGL020): the dash form;
 * a deprecated flag (SGL008) or one renamed by an earlier release (its
   deprecation record in an older table names the replacement): the replacement,
@@ -16,11 +16,10 @@ at the token's origin.
 
 from __future__ import annotations
 
-import difflib
 import re
 from typing import Optional
 
-from pdlint.model import SAFE, UNSAFE, FixIntent
+from pdlint.model import SAFE, FixIntent
 from pdlint.text import TStr
 
 _BRACES = re.compile(r"\{([^{}]*)\}")
@@ -41,25 +40,20 @@ def replace(token: TStr, option: str, new: tuple, message: str, applicability: s
 
 
 def typo(name: str, table) -> Optional[tuple]:
-    """(flag, applicability) when exactly one known flag is close to ``name``."""
+    """(flag, applicability) when the message's "did you mean" names exactly one flag: the same name with
+    dashes (a unique prefix of one, as argparse reads it), or the single close match of
+    :func:`pdlint.suggest.close_matches` (a likely typo by its definition: a few edits, under a third of the
+    name)."""
+    from pdlint.suggest import close_matches
     dashed = name.replace("_", "-")
     if "_" in name:
         hit = table.lookup(dashed)
         if hit is not None:
             return hit.primary, SAFE
-        matches = table.prefix_matches(dashed)
-        if len(matches) == 1:
-            return matches[0], SAFE
-    # the one flag within two edits (a dropped, doubled, swapped or wrong letter) is the typo's fix; failing
-    # that, the one spelling difflib calls close (what the message's "did you mean" shows) is a guess, taken
-    # only as an unsafe fix (a flag of another engine can resemble an SGLang flag)
-    near = [o for o in table.options if abs(len(o) - len(name)) <= 2 and _distance(name, o) <= 2]
-    if len(near) == 1:
-        return near[0], SAFE
-    if near:
-        return None
-    close = difflib.get_close_matches(name, table.options, n=2, cutoff=0.7)
-    return (close[0], UNSAFE) if len(close) == 1 else None
+        if len(table.prefix_matches(dashed)) == 1:
+            return dashed, SAFE
+    close = close_matches(name, table.options, n=2)
+    return (close[0], SAFE) if len(close) == 1 else None
 
 
 def replacement_tokens(replacement: str) -> Optional[tuple]:
@@ -123,16 +117,3 @@ def _compatible(old, words: tuple, table) -> Optional[tuple]:
         elif not old.nargs_zero and (old.nargs or None) != (new.nargs or None):
             return None
     return words
-
-
-def _distance(a: str, b: str) -> int:
-    """Levenshtein distance (flags are short), stopping early once it exceeds 2."""
-    prev = list(range(len(b) + 1))
-    for i, ca in enumerate(a, 1):
-        cur = [i]
-        for j, cb in enumerate(b, 1):
-            cur.append(min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ca != cb)))
-        if min(cur) > 2:
-            return 3
-        prev = cur
-    return prev[-1]
