@@ -117,7 +117,7 @@ class Spot:
     start: int
     end: int
     container: object = None
-    siblings: int = 0  # entries in the list (block/flow; 0: unknown)
+    siblings: int = 0  # entries in a block list (0: unknown); a flow list emptied stays a list: []
     in_tag: bool = False  # inside a Jinja {% %} / {{ }} tag: entries are Jinja literals
     file_kind: str = "other"
 
@@ -152,7 +152,7 @@ def locate(src: SourceFile, start: int, end: int) -> Optional[Spot]:
     if fk != "shell" and before.endswith(("[", ",")) and after.startswith((",", "]")) and "\n" not in text[qs:qe]:
         opener = _flow_opener(text, qs)
         if opener is not None:
-            return Spot(src, "flow", qs, qe, ("flow", opener), _flow_count(text, opener), in_tag, fk)
+            return Spot(src, "flow", qs, qe, ("flow", opener), 0, in_tag, fk)
     return _word(src, start, end, fk, in_tag)
 
 
@@ -221,32 +221,6 @@ def _flow_opener(text: str, i: int) -> Optional[int]:
             depth -= 1
         k -= 1
     return None
-
-
-def _flow_count(text: str, opener: int) -> int:
-    depth, k, quote, count, seen = 0, opener + 1, None, 0, False
-    while k < len(text):
-        c = text[k]
-        if quote:
-            if c == quote:
-                quote = None
-        elif c in "\"'":
-            quote = c
-            seen = True
-        elif c in "[{":
-            depth += 1
-            seen = True
-        elif c in "]}":
-            if depth == 0:
-                return count + (1 if seen else 0)
-            depth -= 1
-        elif c == "," and depth == 0:
-            count += 1
-            seen = False
-        elif not c.isspace():
-            seen = True
-        k += 1
-    return 0
 
 
 def _block_siblings(text: str, ls: int, indent: int) -> int:

@@ -354,10 +354,9 @@ def test_jinja_template_without_a_role_branch_gets_one(repo, capsys):
     assert "--enable-linear-replayssm-spec" not in argv["prefill"]
 
 
-def test_jinja_yaml_template_branch_and_existing_branch(repo, capsys):
-    p = put(repo, "pd.yaml.j2", """\
-        {% set flags = ["--model-path", "/m", "--disaggregation-decode-enable-offload-kvcache",
-                        "--hicache-storage-backend", "file"] %}
+def yaml_template(flags: str, tail: str) -> str:
+    return textwrap.dedent("""\
+        {% set flags = [FLAGS] %}
         containers:
           - name: sglang
             command: [python3, -m, sglang.launch_server]
@@ -367,27 +366,24 @@ def test_jinja_yaml_template_branch_and_existing_branch(repo, capsys):
         {% for f in flags %}
               - "{{ f }}"
         {% endfor %}
+        """.rstrip(" ") + tail).replace("FLAGS", flags)
+
+
+def test_jinja_yaml_template_branch_and_existing_branch(repo, capsys):
+    p = repo / "pd.yaml.j2"
+    p.write_text(yaml_template('"--model-path", "/m", "--disaggregation-decode-enable-offload-kvcache", '
+                               '"--hicache-storage-backend", "file"', """\
               - --port
               - "30000"
-        """)
+        """))
     fix_twice(capsys, "pd.yaml.j2")
     text = p.read_text()
     assert text.endswith('      - "30000"\n{% if role == "decode" %}\n'
                          "      - --disaggregation-decode-enable-offload-kvcache\n{% endif %}\n")
-    assert '"/m", "--hicache-storage-backend"' in text or '"/m",\n' in text
+    assert '{% set flags = ["--model-path", "/m", "--hicache-storage-backend", "file"] %}' in text
     assert codes(capsys, "pd.yaml.j2") == (0, [])
     # with a decode branch already there, the flag goes into it
-    p.write_text(textwrap.dedent("""\
-        {% set flags = ["--model-path", "/m", "--enable-linear-replayssm-spec"] %}
-        containers:
-          - name: sglang
-            command: [python3, -m, sglang.launch_server]
-            args:
-              - --disaggregation-mode
-              - {{ role }}
-        {% for f in flags %}
-              - "{{ f }}"
-        {% endfor %}
+    p.write_text(yaml_template('"--model-path", "/m", "--enable-linear-replayssm-spec"', """\
         {% if role == "decode" %}
               - --port
               - "30001"
