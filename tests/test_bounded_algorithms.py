@@ -203,3 +203,110 @@ def test_config_file_merge_errors_are_reported(repo, capsys):
     (repo / "c.yaml").write_text("tp-size: 2\n")
     code, doc = scan(capsys, "run.sh")
     assert code == 0 and doc["findings"] == []
+
+
+# ---------------------------------------------------------------------------
+# Shell patterns and [[ =~ ]]: a linear matcher, a step budget per script
+# ---------------------------------------------------------------------------
+
+def _shell_run(text):
+    import sys
+    from pathlib import Path
+    sys.path.insert(0, str(Path(__file__).parent))
+    from test_shell import Run
+    return Run(text)
+
+
+def test_glob_and_ere_agree_with_reference_matchers_on_small_inputs():
+    import fnmatch
+    import random
+    import re
+
+    from pdlint.formats.shell.matching import Glob, ere_search
+
+    rnd = random.Random(9)
+    for _ in range(3000):
+        pat = "".join(rnd.choice(["a", "b", "*", "?", "[ab]", "[!a]"]) for _ in range(rnd.randint(0, 6)))
+        s = "".join(rnd.choice("ab") for _ in range(rnd.randint(0, 7)))
+        g = Glob(pat, [False] * len(pat))
+        assert g.fullmatch(s) == fnmatch.fnmatchcase(s, pat), (pat, s)
+        # every prefix end, as ${x#p} / ${x##p} need them
+        assert g.ends(s) == [k for k in range(len(s) + 1) if fnmatch.fnmatchcase(s[:k], pat)], (pat, s)
+    atoms = ["a", "b", ".", "(a|b)", "(ab|a)", "[ab]", "[^a]", "(a+)", "()"]
+    for _ in range(3000):
+        rx = "".join(rnd.choice(atoms) + rnd.choice(["", "", "*", "+", "?", "{1,2}"]) for _ in range(rnd.randint(1, 4)))
+        rx = rnd.choice(["", "^"]) + rx + rnd.choice(["", "$"])
+        s = "".join(rnd.choice("ab") for _ in range(rnd.randint(0, 8)))
+        assert ere_search(rx, [False] * len(rx), s) == (re.search(rx, s) is not None), (rx, s)
+
+
+def test_quoted_pattern_characters_are_literal():
+    from pdlint.formats.shell.matching import Glob, ere_search
+
+    assert Glob("a*", [False, True]).fullmatch("a*") is True
+    assert Glob("a*", [False, True]).fullmatch("ab") is False
+    assert ere_search("l.7", [True] * 3, "prefillx7") is False
+    assert ere_search("l.7", [False] * 3, "prefillx7") is True
+    # regcomp without REG_NEWLINE: "." and $ see the whole string
+    assert ere_search("a.b$", [False] * 4, "a\nb") is True
+    # constructs not modelled are unknown, never guessed
+    assert ere_search(r"\d", [False] * 2, "1") is None
+    assert ere_search("(a", [False] * 2, "a") is None
+
+
+def test_pathological_globs_take_linear_steps():
+    from pdlint.formats.shell.matching import Budget, Glob
+
+    budget = Budget(10**9)
+    pat = "*a" * 30 + "*b"
+    g = Glob(pat, [False] * len(pat), budget)
+    with Clock(2):
+        assert g.fullmatch("a" * 4000) is False
+    # one pass over the subject, at most len(pattern) live states per character
+    assert 10**9 - budget.left <= 4000 * (len(g.elems) + 2)
+    budget = Budget(1000)
+    assert Glob(pat, [False] * len(pat), budget).fullmatch("a" * 4000) is None  # over budget: unknown
+
+
+def test_exponential_regex_is_linear_or_unknown():
+    from pdlint.formats.shell.matching import Budget, ere_search
+
+    budget = Budget(10**9)
+    with Clock(2):
+        assert ere_search("^(a+)+$", [False] * 7, "a" * 3000 + "b", budget) is False
+        assert ere_search("^(a|aa)+$", [False] * 9, "a" * 3000, budget) is True
+    assert 10**9 - budget.left < 200_000
+    # {m,n} copies its operand: a huge automaton is refused, not built
+    assert ere_search("(((a{255}){255}){255})", [False] * 22, "a") is None
+
+
+def test_shell_pattern_attacks_finish_with_the_right_result():
+    a200 = "a" * 200
+    with Clock(5):
+        r = _shell_run(f"x={a200}\ny=${{x#*a*a*a*a*b}}\ncmd \"$y\" ${{x%a*a*a*a*b*}}X ${{x##*a}}Y\n"
+                       f"case $x in *a*a*a*a*b) cmd one;; *) cmd two;; esac\n"
+                       f"[[ $x == *a*a*a*a*b ]] && cmd three\n"
+                       f"x={'a' * 30}b\nif [[ $x =~ ^(a+)+$ ]]; then cmd four; else cmd five; fi\n")
+    assert r.argv() == [["cmd", a200, a200 + "X", "Y"], ["cmd", "two"], ["cmd", "five"]]
+    assert r.reports == []
+
+
+def test_regex_match_follows_bash():
+    r = _shell_run("r=prefill-7\n"
+                   "if [[ $r =~ ^(prefill|decode)-[0-9]+$ ]]; then cmd one; else cmd two; fi\n"
+                   "if [[ $r =~ \"l.7\" ]]; then cmd three; else cmd four; fi\n"
+                   "re='\\d'\nif [[ $r =~ $re ]]; then cmd five; else cmd six; fi\n")
+    # \d is not POSIX: unknown, both arms are followed
+    assert r.argv() == [["cmd", "one"], ["cmd", "four"], ["cmd", "five"], ["cmd", "six"]]
+
+
+def test_matching_budget_is_shared_by_the_script_and_reported():
+    a400 = "a" * 400
+    # each replacement tries every start: ~3*10^5 steps; 50 of them would be ~10 s
+    lines = [f"x={a400}"] + [f"cmd ${{x//*a*a*a*b/Q}}{i}" for i in range(50)] + ["cmd ${x%%a}end"]
+    with Clock(5):
+        r = _shell_run("\n".join(lines) + "\n")
+    assert [w.text for w in r.cmds[0].words] == ["cmd", a400 + "0"]  # the first replacements are computed
+    assert r.codes() == ["PD-SHELL-LIMIT"] and "pattern matching took more than" in r.reports[0][1]
+    # past the budget the values are unknown (opaque), never guessed
+    assert r.cmds[-1].words[1].opaque and r.cmds[-2].words[1].opaque

@@ -17,7 +17,8 @@ from pdlint.text import TStr
 
 from .state import Fact
 from .syntax import first_token, special_parts
-from .words import UNKNOWN, Var, glob_regex, has_glob, has_known_char
+from .matching import Budget, Glob, ere_search
+from .words import UNKNOWN, Var, has_glob, has_known_char
 
 #: Literal values that name a role (compared case-insensitively, glob
 #: characters and quotes stripped).
@@ -176,8 +177,8 @@ class Conditions:
             return cond_and(a, b) if op in ("&&", "-a") else cond_or(a, b)
         pattern = double and op in ("==", "!=", "=")
         left = self.operand(left_n, st, unk, False)
-        right = self.operand(right_n, st, unk, pattern)
-        cond = compare(op, left, right, pattern)
+        right = self.operand(right_n, st, unk, pattern or (double and op == "=~"))
+        cond = self.matched(compare(op, left, right, pattern, self.match_budget))
         if cond.value is None and op in ("=", "==", "!="):
             for ref, lit in ((left, right), (right, left)):
                 if lit.literal and not lit.t.opaque:
@@ -218,16 +219,16 @@ class Conditions:
                 return self._nonempty(ops[1])
             return Cond(None)
         if len(ops) == 3:
-            return compare(ops[1].t.text, ops[0], ops[2], False)
+            return self.matched(compare(ops[1].t.text, ops[0], ops[2], False, self.match_budget))
         return Cond(None)
 
 
-def compare(op: str, left: Operand, right: Operand, pattern: bool) -> Cond:
+def compare(op: str, left: Operand, right: Operand, pattern: bool, budget: Optional[Budget] = None) -> Cond:
     if op in ("=", "==", "!="):
         facts = string_facts(left, right, pattern)
         if left.known and right.known:
             if pattern:
-                equal = bool(glob_regex(right.t.text, right.mask).fullmatch(left.t.text))
+                equal = Glob(right.t.text, right.mask, budget).fullmatch(left.t.text)  # None: over budget
             else:
                 equal = left.t.text == right.t.text
             value = equal
@@ -245,10 +246,10 @@ def compare(op: str, left: Operand, right: Operand, pattern: bool) -> Cond:
         return Cond(None)
     if op == "=~":
         if left.known and right.known:
-            try:
-                return Cond(re.search(right.t.text, left.t.text) is not None)
-            except re.error:
-                return Cond(None)
+            # POSIX ERE as bash's regcomp reads it, quoted characters literal;
+            # None (unknown: both branches) beyond the step budget or for
+            # constructs not modelled -- Python's re could backtrack forever
+            return Cond(ere_search(right.t.text, right.mask, left.t.text, budget))
         return Cond(None)
     return Cond(None)
 

@@ -10,7 +10,7 @@ from pdlint.text import TStr
 from . import syntax
 from .conditions import bind, is_literal, role_of, single_reference
 from .state import Ctx, Fact, FuncDef, Out, State, Var
-from .words import computed, glob_regex, has_glob
+from .words import computed, has_glob
 
 MAX_LOOP_ITERATIONS = 256
 _CTX_TEXT = 80
@@ -150,8 +150,12 @@ class Control:
             for t, mask, _ in pats:
                 if t.opaque:
                     unknown_pattern = True
-                elif glob_regex(t.text, mask).fullmatch(subject.text):
-                    return True, [(st, Ctx(label, role))]
+                else:
+                    hit = self.matched(self.glob(t.text, mask).fullmatch(subject.text))
+                    if hit:
+                        return True, [(st, Ctx(label, role))]
+                    if hit is None:  # the script's matching budget ran out: unknown
+                        unknown_pattern = True
             if not unknown_pattern:
                 return False, []
             return None, [(st.fork(), Ctx(label, role, role is not None))]

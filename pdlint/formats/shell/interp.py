@@ -20,6 +20,7 @@ from . import syntax
 from .builtins import Builtins
 from .conditions import Conditions, bind
 from .control import Control
+from .matching import Budget
 from .state import Ctx, FuncDef, Out, State, Var, tstr_key
 from .words import Words, join_with
 
@@ -58,6 +59,7 @@ class Interpreter(Words, Conditions, Control, Builtins):
         self.capture_unk: list = []
         self.static_cache: dict = {}  # (word, Var objects it reads) -> expansion
         self.ref_cache: dict = {}  # word -> the variables it reads, or a "not pure" marker
+        self.match_budget = Budget()  # steps of every glob / =~ match of the script
         self.keepalive: list = []
 
     # -- driver -----------------------------------------------------------------

@@ -21,6 +21,7 @@ from pdlint.text import EMPTY, Piece, TStr
 
 from . import arith
 from .state import Var
+from .matching import MAX_STEPS as MAX_MATCH_STEPS, Glob
 from .syntax import SPECIAL_WORD_NODES as _SPECIAL_TYPES, special_parts
 
 IFS = " \t\n"
@@ -197,43 +198,6 @@ def has_known_char(t: TStr) -> bool:
 
 
 # -- glob patterns ---------------------------------------------------------------
-
-def glob_regex(text: str, mask: list) -> "re.Pattern":
-    """Regex for a shell pattern; ``mask[i]`` True means character i is
-    quoted (literal)."""
-    out, i, n = [], 0, len(text)
-    while i < n:
-        c = text[i]
-        if mask[i] or c not in "*?[":
-            out.append(re.escape(c))
-        elif c == "*":
-            out.append(".*")
-        elif c == "?":
-            out.append(".")
-        else:
-            j = i + 1
-            if j < n and text[j] in "!^":
-                j += 1
-            if j < n and text[j] == "]":
-                j += 1
-            while j < n and text[j] != "]":
-                j += 1
-            if j >= n:
-                out.append(re.escape(c))
-            else:
-                body = text[i + 1:j]
-                neg = body[:1] in ("!", "^")
-                body = body[1:] if neg else body
-                body = body.replace("\\", "\\\\").replace("[:alpha:]", "a-zA-Z").replace(
-                    "[:digit:]", "0-9").replace("[:alnum:]", "a-zA-Z0-9").replace("[:space:]", " \\t\\n")
-                out.append("[" + ("^" if neg else "") + body + "]")
-                i = j
-        i += 1
-    try:
-        return re.compile("".join(out), re.S)
-    except re.error:
-        return re.compile(re.escape(text), re.S)
-
 
 def has_glob(text: str, mask: list) -> bool:
     return any(c in "*?[" and not mask[i] for i, c in enumerate(text))
@@ -654,6 +618,18 @@ class Words:
             return
         self.emit_range(oa, ob, specials, st, fb, quoted, not quoted, unk)
 
+    def glob(self, text: str, mask: list) -> Glob:
+        """A shell pattern drawing on the script's matching budget."""
+        return Glob(text, mask, self.match_budget)
+
+    def matched(self, result):
+        """``result`` of a match, after reporting (once) that the script's
+        matching budget ran out when it did (the result is then unknown)."""
+        if self.match_budget.left < 0:
+            self.limit("match", f"pattern matching took more than {MAX_MATCH_STEPS} steps; the values of"
+                                " later pattern operations and matches are unknown")
+        return result
+
     def _pattern(self, oa: int, ob: int, specials: list, st, unk: set) -> tuple:
         fb = Fields(nosplit=True)
         self.emit_range(oa, ob, specials, st, fb, False, False, unk)
@@ -666,8 +642,8 @@ class Words:
             pat, mask = self._pattern(oa, ob, specials, st, unk)
             if pat.opaque:
                 return None
-            rx = glob_regex(pat.text, mask)
-            return _each(val, lambda t: _remove(t, rx, op))
+            glob = self.glob(pat.text, mask)
+            return self.matched(_each(val, lambda t: _remove(t, glob, op)))
         if op in ("/", "//", "/#", "/%"):
             slash = _top_level_slash(self.unit.text, oa, ob, specials)
             pat, mask = self._pattern(oa, slash if slash is not None else ob,
@@ -677,7 +653,8 @@ class Words:
                 rep = self.expand_range_value(slash + 1, ob, [s for s in specials if s[0] > slash], st, unk)
             if pat.opaque or rep.opaque:
                 return None
-            return _each(val, lambda t: _replace(t, pat.text, mask, rep, op))
+            glob = self.glob(pat.text, mask)
+            return self.matched(_each(val, lambda t: _replace(t, glob, rep, op)))
         if op in ("^^", ",,", "^", ","):
             if ob > oa:
                 return None
@@ -794,47 +771,55 @@ def _each(val, fn):
     return fn(val)
 
 
-def _remove(t: TStr, rx, op: str) -> Optional[TStr]:
+def _remove(t: TStr, glob: Glob, op: str) -> Optional[TStr]:
+    """``${x#p}`` ``${x##p}`` ``${x%p}`` ``${x%%p}`` on one value (None: unknown,
+    the matcher ran out of steps)."""
     s = t.text
     n = len(s)
     if n > _MAX_PATTERN_SUBJECT:
         return None
     if op in ("#", "##"):
-        ks = range(n, -1, -1) if op == "##" else range(0, n + 1)
-        for k in ks:
-            if rx.fullmatch(s, 0, k):
-                return t[k:]
-    else:
-        ks = range(0, n + 1) if op == "%%" else range(n, -1, -1)
-        for k in ks:
-            if rx.fullmatch(s, k, n):
-                return t[:k]
-    return t
+        ends = glob.ends(s)
+        if ends is None:
+            return None
+        return t[(ends[-1] if op == "##" else ends[0]):] if ends else t
+    # a suffix of s matching p is a prefix of reversed s matching reversed p
+    lengths = glob.reversed().ends(s[::-1])
+    if lengths is None:
+        return None
+    return t[:n - (lengths[-1] if op == "%%" else lengths[0])] if lengths else t
 
 
-def _replace(t: TStr, pat: str, mask: list, rep: TStr, op: str) -> Optional[TStr]:
+def _replace(t: TStr, glob: Glob, rep: TStr, op: str) -> Optional[TStr]:
+    """``${x/p/r}`` ``${x//p/r}`` ``${x/#p/r}`` ``${x/%p/r}``: the longest
+    non-empty match at the leftmost position (None: unknown)."""
     s = t.text
     n = len(s)
-    if not pat:
+    if not glob.elems:
         return t
     if n > _MAX_REPLACE_SUBJECT:
         return None
-    rx = glob_regex(pat, mask)
-    parts, pos, i = [], 0, 0
-    starts = [0] if op == "/#" else range(0, n + 1)
-    for i in starts:
-        if i < pos:
-            continue
-        ends = [n] if op == "/%" else range(n, i, -1)
-        for j in ends:
-            if j > i and rx.fullmatch(s, i, j):
-                parts.extend((t[pos:i], rep))
-                pos = j
+    parts, pos = [], 0
+    if op == "/%":
+        lengths = glob.reversed().ends(s[::-1])
+        if lengths is None:
+            return None
+        if lengths and lengths[-1] > 0:
+            parts.extend((t[:n - lengths[-1]], rep))
+            pos = n
+    else:
+        for i in ([0] if op == "/#" else range(n)):
+            if i < pos:
+                continue
+            ends = glob.ends(s, i)
+            if ends is None:
+                return None
+            if not ends or ends[-1] == i:
+                continue
+            parts.extend((t[pos:i], rep))
+            pos = ends[-1]
+            if op != "//":
                 break
-        else:
-            continue
-        if op != "//":
-            break
     if not parts:
         return t
     parts.append(t[pos:])
