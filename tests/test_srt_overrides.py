@@ -126,3 +126,31 @@ def test_srt_slurm_trtllm_and_vllm_recipes():
     assert argv(p)[:4] == ["--served-model-name", "Qwen/Qwen3-32B", "--tensor-parallel-size", "2"]
     assert "--async-scheduling" in argv(p) and "true" not in argv(p)  # a true switch is a bare flag
     assert not [f for f in out.findings if f.severity == "error"]
+
+
+def test_recipe_setting_its_own_mode_gets_no_duplicate_at_srtctl_token():
+    # b200-fp4/1k1k.yaml writes `disaggregation-mode: "prefill"` under sglang_config.prefill (line 83): srtctl's
+    # own --disaggregation-mode comes first and the recipe's wins, so nothing changes and nothing is reported at
+    # the key srtctl reads (line 76); the mode is the recipe's own token
+    out = extract(SRT + "recipes__b200-fp4__1k1k.yaml")
+    assert not [f for f in out.findings if f.code == "SGL007"]
+    p = next(l for l in out.launches if l.role == "prefill")
+    assert argv(p).count("--disaggregation-mode") == 1
+    i = argv(p).index("--disaggregation-mode")
+    assert (p.argv[i].origin.line, p.argv[i + 1].text) == (83, "prefill")
+
+
+def test_recipe_mode_naming_the_other_role_is_reported_at_the_recipe_key(tmp_path):
+    (tmp_path / "r.yaml").write_text(textwrap.dedent("""\
+        name: j
+        model: {container: "lmsysorg/sglang:v0.5.9"}
+        backend:
+          sglang_config:
+            prefill: {disaggregation-mode: decode, tp-size: 4}
+            decode: {tp-size: 4}
+        """))
+    out = extract("r.yaml", cwd=str(tmp_path))
+    (f,) = [f for f in out.findings if f.code == "PD101"]
+    assert f.line == 5 and not [f for f in out.findings if f.code == "SGL007"]
+    d = next(l for l in out.launches if l.structural_role == "decode")
+    assert argv(d)[:2] == ["--disaggregation-mode", "decode"] and d.argv[0].origin.line == 6  # srtctl's, at the key

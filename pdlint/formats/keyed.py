@@ -214,9 +214,12 @@ def srt_slurm(job, src, doc: TStr, root: yt.Ref, variant=None) -> list:
             continue
         argv = sglang_dict_tokens(doc, ref, table, cli_bools=True)
         knode = yt.key_node(cfg, key)
-        if role in ("prefill", "decode") and knode is not None:
-            # srtctl writes `--disaggregation-mode <mode>` before the recipe's flags (a recipe value comes later
-            # and wins, as argparse keeps the last)
+        own_mode = any(k.replace("_", "-") == "disaggregation-mode" for k, _ in yt.map_items(ref))
+        if role in ("prefill", "decode") and knode is not None and not own_mode:
+            # srtctl writes `--disaggregation-mode <mode>` before the recipe's flags.  A recipe that sets the mode
+            # itself comes later and wins (argparse keeps the last), so srtctl's pair changes nothing: it is left
+            # out rather than reported as a duplicate at a token nobody wrote (a recipe mode naming the other
+            # role is PD101 at the recipe's key)
             argv = [crd.at_node(doc, yt.Ref(knode), "--disaggregation-mode"), crd.at_node(doc, yt.Ref(knode), role)] \
                 + argv
         env = _env_map(doc, yt.get(backend, f"{key}_environment"))
