@@ -40,8 +40,9 @@ def check(launches: list, enabled_for: Callable[[str], Callable[[str], bool]]) -
     reach: dict = {}  # origin key -> {launch index: token}
     for i, launch in enumerate(launches):
         for tok in launch_tokens(launch) + list(launch.command):
-            if tok.pieces:
-                reach.setdefault(tok.origin_key(), {}).setdefault(i, tok)
+            key = tok.origin_key() if tok.pieces else None
+            if key is not None and key[1] >= 0:  # text written nowhere (a default, the command line) is no shared line
+                reach.setdefault(key, {}).setdefault(i, tok)
 
     cands = []
     for i, launch in enumerate(launches):

@@ -62,6 +62,8 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--no-hints", action="store_true", help="do not print fix hints")
     c.add_argument("--ignore-noqa", action="store_true",
                    help="disable every inline suppression (# pdlint: ignore[...], # noqa: ..., skip-file)")
+    c.add_argument("--no-cache", action="store_true",
+                   help="do not read or write the result cache (.pdlint_cache/, or PDLINT_CACHE_DIR)")
     c.add_argument("--statistics", action="store_true",
                    help="print the number of findings per rule instead of the findings")
     c.add_argument("--quiet", "-q", action="store_true",
@@ -157,7 +159,7 @@ def _selection(ns):
     from pdlint.lint import UsageError
     sel = Selection(parse_selectors(ns.select) if ns.select else None, parse_selectors(ns.extend_select),
                     parse_selectors(ns.ignore))
-    bad = unknown_selectors(sel.selectors())
+    bad = unknown_selectors(sel.selectors()) if sel.selectors() else []
     if bad:
         raise UsageError(f"unknown rule selector{'s' if len(bad) > 1 else ''} {', '.join(map(repr, bad))} "
                          "(codes or prefixes from `pdlint rules`, or ALL)")
@@ -192,7 +194,7 @@ def _fewer_gc_passes() -> tuple:
 
 
 def _scan(ns) -> int:
-    from pdlint.extract import Options
+    from pdlint.options import Options
     from pdlint.lint import UsageError, run
     if ns.sglang_version is not None:
         from pdlint.engines.sglang.flags import UnknownRelease, check_release
@@ -206,6 +208,9 @@ def _scan(ns) -> int:
                    strict=bool(getattr(ns, "strict", False)), force_exclude=ns.force_exclude,
                    ignore_noqa=getattr(ns, "ignore_noqa", False))
     fixing = ns.command == "check" and (ns.fix or ns.diff)
+    # the result cache: for check runs (show prints every token; --fix re-checks edited text)
+    opts.cache = ns.command == "check" and not fixing and not ns.no_cache
+    opts.cache_docs = opts.cache and ns.format == "json" and not ns.statistics
     state = None
     old_threshold = _fewer_gc_passes()
     try:
@@ -233,7 +238,8 @@ def _scan(ns) -> int:
         _emit(stats.render(result.findings, ns.format), ns.output_file)
     elif ns.format == "json":
         from pdlint.report import jsonfmt
-        _emit(jsonfmt.render(result.findings, result.launches, result.files, result.coverage), ns.output_file)
+        _emit(jsonfmt.render(result.findings, result.launches, result.files, result.coverage, result.docs),
+              ns.output_file)
     elif ns.format == "sarif":
         from pdlint.report import sarif
         _emit(sarif.render(result.findings, opts.cwd), ns.output_file)

@@ -120,12 +120,25 @@ def _walk(directory: str) -> list:
     return out
 
 
-def discover(paths: list, cwd: str, excluded=lambda p: False, force_exclude=lambda p: False) -> tuple:
+def repo_files(root: str, listings: Optional[dict] = None) -> Optional[list]:
+    """Every file of the git work tree at ``root`` (tracked, and untracked but
+    not ignored); listed once per run when ``listings`` (root -> files) is given."""
+    if listings is not None and root in listings:
+        return listings[root]
+    files = _git_files(root, root)
+    if listings is not None:
+        listings[root] = files
+    return files
+
+
+def discover(paths: list, cwd: str, excluded=lambda p: False, force_exclude=lambda p: False,
+             listings: Optional[dict] = None) -> tuple:
     """``(jobs, missing)``: the files to scan and the named paths that do not exist.
 
     ``excluded(abspath)`` filters the files found by walking a directory;
     a file named explicitly is filtered only when ``force_exclude(abspath)``
-    says exclusion applies to it too."""
+    says exclusion applies to it too.  ``listings`` (root -> files) keeps the
+    listing of a whole repository when one was made."""
     roots: dict = {}
     jobs: dict = {}
     missing: list = []
@@ -133,7 +146,7 @@ def discover(paths: list, cwd: str, excluded=lambda p: False, force_exclude=lamb
         ap = os.path.abspath(os.path.join(cwd, p))
         if os.path.isdir(ap):
             root = repo_root(ap, roots)
-            files = _git_files(root, ap) if root else None
+            files = (repo_files(root, listings) if ap == root else _git_files(root, ap)) if root else None
             if files is None:
                 files = _walk(ap)
             for f in files:
@@ -180,7 +193,8 @@ def _references(data: bytes, name: bytes, any_mention: bool = False) -> bool:
         start = i + len(name)
 
 
-def expand_units(jobs: list, cwd: str, excluded=lambda p: False, resolver=None) -> list:
+def expand_units(jobs: list, cwd: str, excluded=lambda p: False, resolver=None,
+                 listings: Optional[dict] = None) -> list:
     """Add the repository files whose launches read an explicitly named file
     (only inside a git work tree: the repository is the unit's boundary), so
     that a commit touching only an input of a launch checks that launch:
@@ -205,7 +219,7 @@ def expand_units(jobs: list, cwd: str, excluded=lambda p: False, resolver=None) 
             by_root.setdefault(j.root, []).append(j)
     extra: dict = {}
     for root, named in by_root.items():
-        files = _git_files(root, root)
+        files = repo_files(root, listings)
         if files is None:
             continue
         files = [f for f in files if not excluded(f) and not os.path.isdir(f)]

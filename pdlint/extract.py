@@ -14,7 +14,7 @@ from __future__ import annotations
 import dataclasses
 import os
 from dataclasses import dataclass, field
-from typing import Any, Optional
+from typing import Optional
 
 from pdlint import core_rules as C
 from pdlint import launchers
@@ -23,23 +23,10 @@ from pdlint.discover import FileJob, display_path, worth_parsing
 from pdlint.formats import crd, kube
 from pdlint.formats import yamltree as yt
 from pdlint.model import ERROR, Finding, Launch
+from pdlint.options import Options  # noqa: F401  (its home before pdlint.options; imported from here)
 from pdlint.text import SourceFile, TStr
 
 MAX_FILE_BYTES = 2_000_000
-
-
-@dataclass
-class Options:
-    cwd: str
-    variables: dict = field(default_factory=dict)  # --var
-    role_var: Optional[str] = None  # --role-var
-    engine_version: Optional[str] = None  # --sglang-version
-    force_exclude: Optional[bool] = None  # --force-exclude / --no-force-exclude (None: config, else off)
-    render_seconds: float = 5.0
-    selection: Any = None  # the command line's rule selection (config.Selection)
-    strict: bool = False  # --strict: coverage findings are errors
-    ignore_noqa: bool = False  # --ignore-noqa: inline suppressions off
-    overlay: dict = field(default_factory=dict)  # abspath -> text to read instead of the file (pdlint --fix)
 
 
 @dataclass
@@ -56,9 +43,10 @@ class Extraction:
 
 
 class Extractor:
-    def __init__(self, options: Options, config_for):
+    def __init__(self, options: Options, config_for, deps=None):
         self.opt = options
         self.config_for = config_for  # abspath -> Config
+        self.deps = deps  # pdlint.cache.Deps: what each job read (for the result cache), or None
         self.out = Extraction()
         self._files: dict = {}  # abspath -> SourceFile | Finding
         self._ordinals: dict = {}  # path -> launches found so far
@@ -72,6 +60,8 @@ class Extractor:
         """Read a file once (decoded, CRLF-normalised); a bad file is reported once."""
         abspath = os.path.abspath(abspath)
         cached = self._files.get(abspath)
+        if self.deps is not None:
+            self.deps.read(abspath, None if cached is None else cached)
         if isinstance(cached, SourceFile):
             return cached
         if cached is not None:
@@ -83,15 +73,22 @@ class Extractor:
             self._files[abspath] = src
             self.out.sources[display] = src
             return src
+        deps = self.deps
         try:
             if os.path.getsize(abspath) > MAX_FILE_BYTES:
                 raise _Bad(C.LIMIT, f"file is larger than {MAX_FILE_BYTES} bytes; not scanned")
             with open(abspath, "rb") as f:
                 data = f.read()
         except _Bad as b:
+            if deps is not None:
+                deps.content(abspath, display, deps.BIG)
             return self._bad(abspath, display, b.rule, b.message, report)
         except OSError as e:
+            if deps is not None:
+                deps.content(abspath, display, deps.ABSENT)
             return self._bad(abspath, display, C.UNREADABLE, f"cannot read file: {e.strerror or e}", report)
+        if deps is not None:
+            deps.content(abspath, display, data)
         if b"\0" in data:
             return self._bad(abspath, display, C.UNDECODABLE, "file contains NUL bytes (binary?)", report)
         try:
@@ -129,8 +126,12 @@ class Extractor:
     def run(self, jobs: list) -> Extraction:
         builds, members = self.kustomize_builds(jobs)
         charts = self.helm_charts(jobs)
+        if self.deps is not None:
+            self.deps.together_with(builds, charts)
         for job in jobs:
             self.out.files += 1
+            if self.deps is not None:
+                self.deps.job = job.abspath
             if job.abspath in builds:
                 self.kustomize(job, builds[job.abspath])
                 continue
@@ -188,6 +189,8 @@ class Extractor:
             return {}, set()
         builds = {}
         for j in kjobs:
+            if self.deps is not None:
+                self.deps.job = j.abspath
             try:
                 builds[j.abspath] = kustomize.Builder(lambda p: self.read(p), j.root).build(j.abspath)
             except (RecursionError, yt.LimitError) as e:
@@ -249,6 +252,9 @@ class Extractor:
         res = None
         helm_failed = False
         if helm.helm_binary() is not None:
+            if self.deps is not None:  # helm reads every file of the chart (subcharts too), not only pdlint's reads
+                for f in helm.chart_files(chart):
+                    self.deps.weak(f)
             try:
                 res = helm.render_helm(chart, read, job.root)
             except Exception:  # a mapping bug must not stop the scan
@@ -392,6 +398,8 @@ class Extractor:
         from pdlint.config import ConfigError, load_values_file
         variables: dict = {}
         for path in cfg.values_files:
+            if self.deps is not None:
+                self.deps.weak(path)
             try:
                 vals, _ = load_values_file(path, display_path(path, self.opt.cwd), bools)
                 variables.update(vals)
@@ -512,7 +520,11 @@ class Extractor:
             return None
         path = os.path.realpath(os.path.join(os.path.dirname(job.abspath), name))
         root = os.path.realpath(job.root)
-        if not path.startswith(root + os.sep) or not os.path.isfile(path):
+        if not path.startswith(root + os.sep):
+            return None
+        if not os.path.isfile(path):
+            if self.deps is not None:  # (an ignored .env created later is not in the repository listing)
+                self.deps.weak(path)
             return None
         return self.read(path, report=False)
 
@@ -711,6 +723,8 @@ class Extractor:
                 except OSError:
                     data = b""
                 self._repo_data[f] = data  # read once per run, however many scripts ask
+            if self.deps is not None:  # a script that names it later makes it a caller
+                self.deps.weak(f, data or None)
             if name.encode() not in data:
                 continue
             src = self.read(f, report=False)
@@ -828,6 +842,8 @@ class Extractor:
         return words
 
     def add_launch(self, launch: Launch) -> None:
+        if self.deps is not None:
+            self.deps.launch(launch)
         launch.ordinal = self._ordinals.get(launch.path, 0)
         self._ordinals[launch.path] = launch.ordinal + 1
         self.out.launches.append(launch)
@@ -851,6 +867,8 @@ class Extractor:
                 continue
             if os.path.isfile(real):
                 return self.read(real, report=False)
+            if self.deps is not None:
+                self.deps.weak(real)
         return None
 
     def interpret(self) -> None:
@@ -880,6 +898,8 @@ class Extractor:
             engine = adapter(launch.engine)
             if engine is None or launch.kind != "server":
                 continue
+            if self.deps is not None:  # the --config files it reads are the reads of its job
+                self.deps.job = self.deps.launch_job.get(id(launch))
             cfg = self.config_for(os.path.join(self.opt.cwd, launch.path))
             ctx = EngineContext(resolve_config, self.opt.engine_version or cfg.engine_version,
                                 getattr(cfg, "vllm_version", None))

@@ -8,7 +8,7 @@ from typing import Optional
 
 from pdlint.config import Config, ConfigError, has_pdlint_table, load_config_file
 from pdlint.discover import discover, display_path, expand_units, repo_root
-from pdlint.extract import Extractor, Options
+from pdlint.options import Options
 
 
 class UsageError(Exception):
@@ -24,6 +24,9 @@ class Result:
     warnings: list = field(default_factory=list)
     coverage: object = None  # pdlint.coverage.Coverage
     suppressed: int = 0  # findings an inline suppression covered
+    # --format json from the result cache: (launch dicts, pair dicts) as pdlint.report.jsonfmt writes them;
+    # ``launches`` is then empty
+    docs: Optional[tuple] = None
 
 
 class ConfigResolver:
@@ -103,14 +106,27 @@ class ConfigResolver:
 
 
 def run(paths: list, options: Options, config: Optional[str] = None) -> Result:
-    from pdlint import coverage
-    from pdlint.check import check
     resolver = ConfigResolver(options.cwd, config, options.selection)
-    jobs, missing = discover(paths, options.cwd, resolver.excluded, resolver.force_exclude(options.force_exclude))
+    listings: dict = {}  # repository root -> its files (git ls-files), listed once per run
+    jobs, missing = discover(paths, options.cwd, resolver.excluded, resolver.force_exclude(options.force_exclude),
+                             listings=listings)
     if missing:
         raise UsageError("no such file or directory: " + ", ".join(missing))
-    jobs = expand_units(jobs, options.cwd, resolver.excluded, resolver)
-    extraction = Extractor(options, resolver.for_file).run(jobs)
+    jobs = expand_units(jobs, options.cwd, resolver.excluded, resolver, listings=listings)
+    if options.cache:
+        from pdlint import cache
+        return cache.run(jobs, options, resolver, config, listings)
+    return analyse(jobs, options, resolver)
+
+
+def analyse(jobs: list, options: Options, resolver: ConfigResolver, deps=None) -> Result:
+    """The stages after discovery, on ``jobs``: extract, check, coverage, rule
+    selection, suppressions.  ``deps`` (:class:`pdlint.cache.Deps`) records
+    what each job read, for the result cache."""
+    from pdlint import coverage
+    from pdlint.check import check
+    from pdlint.extract import Extractor
+    extraction = Extractor(options, resolver.for_file, deps).run(jobs)
 
     def enabled_for(path: str):
         cfg = resolver.for_display(path)
@@ -124,14 +140,15 @@ def run(paths: list, options: Options, config: Optional[str] = None) -> Result:
     if not options.ignore_noqa:
         from pdlint import suppress
         findings, suppressed = suppress.apply(findings, extraction.sources,
-                                              lambda code, path: resolver.for_display(path).enabled(code, path))
+                                              lambda code, path: resolver.for_display(path).enabled(code, path),
+                                              None if deps is None else deps.suppressed)
     findings.sort(key=lambda f: f.sort_key())
     launches = sorted(extraction.launches, key=lambda l: (l.path, l.line, l.ordinal))
     return Result(findings, launches, extraction.files, extraction.sources,
-                  resolver.warnings + _release_notes(launches), cov, suppressed)
+                  resolver.warnings + release_notes(launches), cov, suppressed)
 
 
-def _release_notes(launches: list) -> list:
+def release_notes(launches: list) -> list:
     """A release with no table of its own (judged against the nearest older one) is said once per run."""
     notes = {getattr(l.parsed, "version_note", None) for l in launches}
     return sorted(n for n in notes if n)

@@ -167,10 +167,12 @@ class _FileDirectives:
         return out
 
 
-def apply(findings: list, sources: dict, enabled: Callable[[str, str], bool]) -> tuple:
+def apply(findings: list, sources: dict, enabled: Callable[[str, str], bool],
+          counts: Optional[dict] = None) -> tuple:
     """(findings left, number suppressed): drop what a directive covers, add
     PD070 for every directive code that covered nothing.  ``enabled(code,
-    path)`` tells whether a rule is on for a file."""
+    path)`` tells whether a rule is on for a file; ``counts`` (if given)
+    collects the number suppressed per path."""
     files: dict = {}
 
     def for_path(path: str) -> Optional[_FileDirectives]:
@@ -188,15 +190,15 @@ def apply(findings: list, sources: dict, enabled: Callable[[str, str], bool]) ->
             kept.append(f)
             continue
         if fd.skip:
-            for d in fd.skip:
-                d.used.add(f.code)
-            suppressed += 1
-            continue
-        hits = [d for d in fd.covering(f.line) if d.names(f.code)]
+            hits = fd.skip
+        else:
+            hits = [d for d in fd.covering(f.line) if d.names(f.code)]
         if hits:
             for d in hits:
                 d.used.add(f.code)
             suppressed += 1
+            if counts is not None:
+                counts[f.path] = counts.get(f.path, 0) + 1
         else:
             kept.append(f)
     for path in sorted(sources):

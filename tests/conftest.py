@@ -16,3 +16,11 @@ def conformance_harness():
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     return mod
+
+
+@pytest.fixture(autouse=True)
+def _fresh_result_cache(tmp_path_factory, monkeypatch):
+    """Every test starts with an empty result cache of its own (pdlint.cache): results never
+    leak from one test into another (tests monkeypatch pdlint), nothing is written into the
+    checkout, and every run still goes through the cache's cold path."""
+    monkeypatch.setenv("PDLINT_CACHE_DIR", str(tmp_path_factory.mktemp("pdlint-cache")))

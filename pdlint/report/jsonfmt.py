@@ -35,14 +35,17 @@ import json
 VERSION = 1
 
 
-def render(findings: list, launches: list, files: int, coverage=None) -> str:
-    from pdlint.pairing import as_dicts, pair_launches
+def render(findings: list, launches: list, files: int, coverage=None, docs=None) -> str:
+    """The report; ``docs`` (launch dicts, pair dicts) stand for ``launches`` when the result cache made them."""
+    if docs is None:
+        from pdlint.pairing import as_dicts, pair_launches
+        docs = ([launch_dict(l) for l in launches], as_dicts(pair_launches(launches), launches))
     doc = {
         "version": VERSION,
         "files": files,
         "findings": [f.as_dict() for f in findings],
-        "launches": [launch_dict(l) for l in launches],
-        "pairs": as_dicts(pair_launches(launches), launches),
+        "launches": docs[0],
+        "pairs": docs[1],
     }
     if coverage is not None:
         doc["coverage"] = coverage.as_dict()

@@ -1,0 +1,796 @@
+"""The result cache: a repeated run re-checks only what changed.
+
+A run's files fall into *components*: the smallest groups of files whose
+results depend only on each other.  Two files are in one component when one
+file's launches read the other (a template and its partial, a script and the
+file it ``source``s, a launch and its ``--config`` file, a kustomization and
+its members, a chart's templates and values), when launch text of both comes
+from one place (a values file, a config variable), or when they could be
+paired (the same deployment unit, sibling file names such as
+``run_prefill.sh`` / ``run_decode.sh``).  The findings at a shared line, the
+pair rules and a file's coverage are then computed from one component's
+launches only, and the component's results can be kept as they are.
+
+Each component is stored with what decides its results:
+
+* the content (a BLAKE2 digest) of every file its extraction read or probed
+  (templates, includes, values files, ``--config`` files, sourced scripts,
+  kustomize members, a ``.env`` that does not exist yet, the scripts searched
+  for callers of a script) and of the config files that govern its files;
+* the run's *environment*: pdlint's version and code, the libraries it
+  parses with, the Python release, the command-line options that change
+  results (``--var``, ``--role-var``, ``--sglang-version``, ``--config``,
+  rule selection, ``--strict``, ``--ignore-noqa``, ...), the working
+  directory; and the repository's file listing (a file added, removed or
+  renamed anywhere starts over: what a run found depends on which files
+  exist, not only on what they say).
+
+A run validates every stored component of its files, runs the pipeline on
+the files of the components that changed (and on new files), and when that
+fresh run reads a file of an unchanged component or could pair with one, it
+takes that component in too and runs again, so that results are never
+combined across components that depend on each other.  Its results
+(findings, coverage, suppression counts, release notes and, for
+``--format json``, the launches and pairs) are merged with the stored ones;
+the output is byte for byte the output of a run without the cache
+(``tests/test_cache.py`` checks it on the suite's scenarios).
+
+Storage: ``.pdlint_cache/`` at the repository root (a ``.gitignore`` holding
+``*`` and a ``CACHEDIR.TAG`` are written into it, as ruff does), or
+``PDLINT_CACHE_DIR``.  One index per environment (``index-<key>.json``,
+JSON behind a header line with the format and a digest of the body;
+launches for ``--format json`` in ``docs/``), written to a temporary file
+and renamed into place, so concurrent runs never see half a file.  A file
+whose header, digest, format or environment does not match is ignored and
+rewritten.  Nothing is unpickled or executed from the cache.  A cache
+directory that git lists (committed, or not ignored) is not trusted: its
+content could come from a pull request.  At most :data:`MAX_INDEXES`
+environments and :data:`MAX_COMPONENTS` components per index are kept.
+Components with findings that depend on time (a render over its time limit,
+a file over its resource budget) are never stored.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import stat
+import sys
+from typing import Optional
+
+FORMAT = 1
+MAX_FILE_BYTES = 2_000_000  # pdlint.extract.MAX_FILE_BYTES (files above it are not read)
+MAX_INDEXES = 8  # environments kept (option sets, working directories)
+MAX_COMPONENTS = 50_000  # components kept per index
+MAX_DOCS = 100_000  # --format json launch files kept
+ENV_DIR = "PDLINT_CACHE_DIR"
+DIR_NAME = ".pdlint_cache"
+ABSENT = "-"  # the digest of a path that is not a readable regular file
+BIG = "+big"  # ... of a file larger than MAX_FILE_BYTES
+_HEADER = "pdlint-cache"
+# findings that depend on time, not on the files: never stored
+_UNSTABLE_CODES = ("PD030", "PD031")
+
+
+def digest_bytes(data: bytes) -> str:
+    return hashlib.blake2b(data, digest_size=16).hexdigest()
+
+
+def file_digest(path: str) -> str:
+    """The digest of a file as pdlint's extract stage reads it (ABSENT, BIG or the content's)."""
+    try:
+        st = os.stat(path)
+    except (OSError, ValueError):
+        return ABSENT
+    if not stat.S_ISREG(st.st_mode):
+        return ABSENT
+    if st.st_size > MAX_FILE_BYTES:
+        return BIG
+    try:
+        with open(path, "rb") as f:
+            data = f.read(MAX_FILE_BYTES + 1)
+    except OSError:
+        return ABSENT
+    return digest_bytes(data)
+
+
+# ---------------------------------------------------------------------------
+# What a run read, per job (filled by pdlint.extract.Extractor)
+# ---------------------------------------------------------------------------
+
+class Deps:
+    """What each job of one run read: files (with the digest of the bytes
+    read), weak inputs (files whose content matters but whose text no launch
+    uses: values files, scripts searched for callers, absent paths), the job
+    each launch came from, and the jobs extracted as one unit."""
+
+    ABSENT = ABSENT
+    BIG = BIG
+
+    def __init__(self):
+        self.job: Optional[str] = None  # the job (abspath) being extracted
+        self.reads: dict = {}  # job -> set of abspaths read
+        self.digests: dict = {}  # abspath -> digest of what was read
+        self.display: dict = {}  # abspath -> display path
+        self.weak_deps: dict = {}  # job -> {abspath: digest}
+        self.launch_job: dict = {}  # id(launch) -> job
+        self.groups: list = []  # lists of jobs extracted as one unit (a kustomize build, a chart)
+        self.suppressed: dict = {}  # display path -> findings an inline suppression covered
+        self.unstable: set = set()  # jobs whose results depend on time (a render over its time limit)
+        self._memo: dict = {}
+
+    def read(self, abspath: str, cached=None) -> None:
+        if self.job is not None:
+            self.reads.setdefault(self.job, set()).add(abspath)
+
+    def content(self, abspath: str, display: str, data) -> None:
+        self.display[abspath] = display
+        if abspath not in self.digests:
+            self.digests[abspath] = data if isinstance(data, str) else digest_bytes(data)
+
+    def weak(self, path: str, data: Optional[bytes] = None) -> None:
+        if self.job is None:
+            return
+        path = os.path.abspath(path)
+        if data is not None:
+            d = digest_bytes(data)
+        else:
+            d = self._memo.get(path)
+            if d is None:
+                d = file_digest(path)
+        self._memo[path] = d
+        self.weak_deps.setdefault(self.job, {})[path] = d
+
+    def launch(self, launch) -> None:
+        self.launch_job[id(launch)] = self.job
+
+    def together_with(self, builds: dict, charts: dict) -> None:
+        for kfile, build in builds.items():
+            self.groups.append([kfile] + sorted(build.members))
+        by_chart: dict = {}
+        for path, chart in charts.items():
+            by_chart.setdefault(chart, []).append(path)
+        self.groups += list(by_chart.values())
+
+
+# ---------------------------------------------------------------------------
+# The environment: what every stored result depends on
+# ---------------------------------------------------------------------------
+
+def _code_fingerprint() -> list:
+    """pdlint's own files (code and release tables) and the parsing libraries, by size and mtime."""
+    import importlib.util
+    here = os.path.dirname(os.path.abspath(__file__))
+    out = []
+    for dirpath, dirnames, filenames in os.walk(here):
+        dirnames[:] = sorted(d for d in dirnames if d != "__pycache__")
+        for f in sorted(filenames):
+            if f.endswith((".pyc", ".pyo")):
+                continue
+            p = os.path.join(dirpath, f)
+            try:
+                st = os.stat(p)
+            except OSError:
+                continue
+            out.append([os.path.relpath(p, here), st.st_size, st.st_mtime_ns])
+    for mod in ("jinja2", "markupsafe", "yaml", "_yaml", "ruamel.yaml", "tree_sitter", "tree_sitter_bash"):
+        try:
+            spec = importlib.util.find_spec(mod)
+            origin = spec.origin if spec is not None else None
+            st = os.stat(origin) if origin else None
+            out.append([mod, origin, st.st_size if st else None, st.st_mtime_ns if st else None])
+        except (ImportError, ValueError, OSError):
+            out.append([mod, None])
+    return out
+
+
+def environment(options, config: Optional[str]) -> str:
+    """The key of everything besides the files that decides a run's results."""
+    import shutil
+    from pdlint import __version__
+    explicit = os.path.abspath(os.path.join(options.cwd, config)) if config else None
+    env = {
+        "format": FORMAT,
+        "pdlint": __version__,
+        "python": list(sys.version_info[:3]) + [sys.implementation.name],
+        "code": _code_fingerprint(),
+        "cwd": options.cwd,
+        "variables": sorted([str(k), str(v)] for k, v in options.variables.items()),
+        "role_var": options.role_var,
+        "engine_version": options.engine_version,
+        "force_exclude": options.force_exclude,
+        "render_seconds": options.render_seconds,
+        "selection": repr(options.selection),
+        "strict": options.strict,
+        "ignore_noqa": options.ignore_noqa,
+        "config": explicit,
+        "helm": shutil.which("helm"),
+        "extra": {k: repr(v) for k, v in sorted(vars(options).items())
+                  if k not in _OPTION_KEYS},  # options added later change the key too
+    }
+    return digest_bytes(json.dumps(env, sort_keys=True, default=repr).encode())
+
+
+# options that are part of the key above, or that do not change results
+_OPTION_KEYS = {"cwd", "variables", "role_var", "engine_version", "force_exclude", "render_seconds", "selection",
+                "strict", "ignore_noqa", "cache", "cache_docs", "overlay"}
+
+
+# ---------------------------------------------------------------------------
+# The store
+# ---------------------------------------------------------------------------
+
+def cache_dir(cwd: str) -> str:
+    """``PDLINT_CACHE_DIR``, else ``.pdlint_cache`` at the root of the repository holding ``cwd``, else in ``cwd``."""
+    env = os.environ.get(ENV_DIR)
+    if env:
+        return os.path.abspath(os.path.join(cwd, env))
+    from pdlint.discover import repo_root
+    return os.path.join(repo_root(cwd, {}) or cwd, DIR_NAME)
+
+
+class Store:
+    def __init__(self, directory: str, env: str):
+        self.dir = directory
+        self.env = env
+        self.index_path = os.path.join(directory, f"index-{env[:24]}.json")
+
+    # -- reading ---------------------------------------------------------------
+    @staticmethod
+    def _load(path: str) -> Optional[dict]:
+        """A cache file's body, or None when it is missing or cannot be validated."""
+        try:
+            with open(path, "rb") as f:
+                raw = f.read()
+        except OSError:
+            return None
+        head, sep, body = raw.partition(b"\n")
+        parts = head.decode("ascii", "replace").split(" ")
+        if not sep or len(parts) != 3 or parts[0] != _HEADER or parts[1] != str(FORMAT) \
+                or parts[2] != digest_bytes(body):
+            return None
+        try:
+            doc = json.loads(body.decode("utf-8"))
+        except (ValueError, UnicodeDecodeError):
+            return None
+        return doc if isinstance(doc, dict) else None
+
+    def load_index(self) -> Optional[dict]:
+        doc = self._load(self.index_path)
+        if doc is None or doc.get("format") != FORMAT or doc.get("env") != self.env \
+                or not isinstance(doc.get("components"), list) or not isinstance(doc.get("listing"), dict):
+            return None
+        return doc
+
+    def load_docs(self, cid: str) -> Optional[dict]:
+        if not isinstance(cid, str) or not cid.isalnum():
+            return None
+        doc = self._load(os.path.join(self.dir, "docs", cid + ".json"))
+        if doc is None or doc.get("id") != cid or not isinstance(doc.get("launches"), list) \
+                or not isinstance(doc.get("deployments"), list):
+            return None
+        return doc
+
+    # -- writing ---------------------------------------------------------------
+    def _prepare(self) -> bool:
+        try:
+            os.makedirs(os.path.join(self.dir, "docs"), exist_ok=True)
+            for name, text in ((".gitignore", "# Automatically created by pdlint.\n*\n"),
+                               ("CACHEDIR.TAG", "Signature: 8a477f597d28d172789f06886806bc55\n"
+                                                "# This file is a cache directory tag created by pdlint.\n")):
+                p = os.path.join(self.dir, name)
+                if not os.path.exists(p):
+                    self._write(p, text.encode())
+        except OSError:
+            return False
+        return True
+
+    @staticmethod
+    def _write(path: str, data: bytes) -> None:
+        import tempfile
+        fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path), prefix=".tmp-")
+        try:
+            with os.fdopen(fd, "wb") as f:
+                f.write(data)
+            os.replace(tmp, path)  # atomic: a concurrent run reads the old file or the new one
+        except BaseException:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+            raise
+
+    def _dump(self, path: str, doc: dict) -> None:
+        body = json.dumps(doc, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+        self._write(path, f"{_HEADER} {FORMAT} {digest_bytes(body)}\n".encode("ascii") + body)
+
+    def save(self, index: dict, docs: dict) -> None:
+        """Write the index and new launch files; drop the oldest indexes and unused launch files."""
+        if not self._prepare():
+            return
+        try:
+            for cid, doc in docs.items():
+                p = os.path.join(self.dir, "docs", cid + ".json")
+                if not os.path.exists(p):
+                    self._dump(p, doc)
+            self._dump(self.index_path, index)
+            self._prune(index)
+        except OSError:
+            pass  # a read-only or full disk: the run's result stands, the cache is not updated
+
+    def _prune(self, index: dict) -> None:
+        names = [n for n in os.listdir(self.dir) if n.startswith("index-") and n.endswith(".json")]
+        if len(names) > MAX_INDEXES:
+            by_age = sorted(names, key=lambda n: os.path.getmtime(os.path.join(self.dir, n)), reverse=True)
+            for n in by_age[MAX_INDEXES:]:
+                if os.path.join(self.dir, n) != self.index_path:
+                    os.unlink(os.path.join(self.dir, n))
+        ddir = os.path.join(self.dir, "docs")
+        names = os.listdir(ddir)
+        if len(names) > MAX_DOCS:
+            keep = {c.get("docs") for c in index["components"]}
+            for n in names:
+                if n[:-5] not in keep:
+                    os.unlink(os.path.join(ddir, n))
+
+
+def _trusted(directory: str, listings: dict) -> bool:
+    """A cache directory inside a repository is trusted only when git ignores it (its
+    generated .gitignore): a committed cache could claim results for files it never saw."""
+    prefix = os.path.join(directory, "")
+    return not any(f.startswith(prefix) for files in listings.values() if files for f in files)
+
+
+# ---------------------------------------------------------------------------
+# Components of a fresh run
+# ---------------------------------------------------------------------------
+
+class _UF:
+    def __init__(self):
+        self.parent: dict = {}
+
+    def find(self, x):
+        p = self.parent
+        p.setdefault(x, x)
+        while p[x] != x:
+            p[x] = p[p[x]]
+            x = p[x]
+        return x
+
+    def union(self, a, b) -> None:
+        ra, rb = self.find(a), self.find(b)
+        if ra != rb:
+            self.parent[rb] = ra
+
+
+def pair_keys(launch) -> set:
+    """Keys two launches share when the pair stage could put them in one deployment
+    (:func:`pdlint.pairing.group`): unit keys, replica groups, role-word sibling keys."""
+    from pdlint.pairing import role_word_keys, unit_key
+    keys = {"u:" + unit_key(launch)}
+    if launch.meta.get("replica_of"):
+        keys.add("g:" + str(launch.meta["replica_of"]))
+    for key, _, _ in role_word_keys(launch.path):
+        keys.add("s:" + key)
+    return keys
+
+
+def launch_paths(launch) -> set:
+    """The files a launch's text comes from (every token, hop, environment value, setting)."""
+    from pdlint.coverage import _cover
+    reads: dict = {}
+    _cover(launch, {}, reads)
+    out = set(reads)
+    out.add(launch.path)
+    o = launch.structural_origin
+    if o is not None:
+        out.add(o.path)
+    return out
+
+
+def _finding_doc(f) -> list:
+    return [f.path, f.line, f.column, f.code, f.name, f.severity, f.role, f.message,
+            [[r.path, r.line, r.column, r.note] for r in f.related], f.fix, f.engine_version, f.end_column]
+
+
+def _finding(d: list):
+    from pdlint.model import Finding, Related
+    return Finding(d[0], d[1], d[2], d[3], d[4], d[5], d[6], d[7], tuple(Related(*r) for r in d[8]),
+                   d[9], d[10], d[11])
+
+
+def _fc_doc(fc) -> dict:
+    return {"status": fc.status, "launches": fc.launches, "markers": fc.markers, "error": fc.error,
+            "spots": [[s.path, s.line, s.column, s.end_line, s.code, s.reason, s.hint, s.text] for s in fc.spots]}
+
+
+def partition(jobs: list, res, deps: Deps, resolver, cwd: str, docs: bool) -> list:
+    """The components of a fresh run on ``jobs`` (see the module docstring), each as stored."""
+    from pdlint.coverage import checked
+    from pdlint.discover import display_path
+    order = {j.abspath: i for i, j in enumerate(jobs)}
+    by_display = {j.display: j.abspath for j in jobs}
+    uf = _UF()
+    owner: dict = {}  # display path -> a job whose component holds it
+
+    def disp(abspath: str) -> str:
+        return deps.display.get(abspath) or display_path(abspath, cwd)
+
+    def link(job: str, display: str) -> None:
+        o = owner.setdefault(display, job)
+        if o != job:
+            uf.union(o, job)
+
+    for j in jobs:
+        uf.find(j.abspath)
+        link(j.abspath, j.display)
+    for job, paths in deps.reads.items():
+        if job in order:
+            for a in paths:
+                link(job, disp(a))
+    for group in deps.groups:
+        group = [g for g in group if g in order]
+        for g in group[1:]:
+            uf.union(group[0], g)
+    key_owner: dict = {}
+    launch_job: list = []
+    for launch in res.launches:
+        job = deps.launch_job.get(id(launch))
+        if job not in order:
+            job = owner.get(launch.path)
+        launch_job.append(job)
+        if job is None:
+            continue
+        for p in launch_paths(launch):
+            if not p.startswith("<"):  # "<config>", "<command line>": written nowhere
+                link(job, p)
+        for k in pair_keys(launch):
+            o = key_owner.setdefault(k, job)
+            if o != job:
+                uf.union(o, job)
+
+    def where(path: str) -> Optional[str]:
+        return owner.get(path) or by_display.get(path)
+
+    places = [f.path for f in res.findings] + list(res.coverage.files) + list(deps.suppressed)
+    if any(j is None for j in launch_job) or any(where(p) is None for p in places):
+        for j in jobs[1:]:  # something this module cannot place: one component (correct, not incremental)
+            uf.union(jobs[0].abspath, j.abspath)
+
+    comps: dict = {}
+
+    def comp(job: str) -> dict:
+        root = uf.find(job)
+        c = comps.get(root)
+        if c is None:
+            c = comps[root] = {"jobs": [], "findings": [], "sources": [], "coverage": {}, "launches": 0,
+                               "by_role": {}, "suppressed": 0, "notes": set(), "keys": set(), "links": set(),
+                               "_launches": [], "stable": True}
+        return c
+
+    for j in jobs:
+        comp(j.abspath)["jobs"].append([j.abspath, j.display, j.kind, j.explicit])
+        if j.abspath in deps.unstable:
+            comp(j.abspath)["stable"] = False
+    for display, job in owner.items():
+        comp(job)["links"].add(display)
+    for k, job in key_owner.items():
+        comp(job)["keys"].add(k)
+    for f in res.findings:
+        c = comp(where(f.path))
+        c["findings"].append(_finding_doc(f))
+        if f.path in res.sources and f.path not in c["sources"]:
+            c["sources"].append(f.path)
+        if f.code in _UNSTABLE_CODES or (f.code == "PD008" and "took longer than" in f.message):
+            c["stable"] = False
+    for path, fc in res.coverage.files.items():
+        comp(where(path))["coverage"][path] = _fc_doc(fc)
+    for path, n in deps.suppressed.items():
+        comp(where(path))["suppressed"] += n
+    for launch, job in zip(res.launches, launch_job):
+        c = comp(job)
+        c["_launches"].append(launch)
+        note = getattr(launch.parsed, "version_note", None)
+        if note:
+            c["notes"].add(note)
+        if checked(launch):
+            c["launches"] += 1
+            key = "routers" if launch.kind == "router" else (
+                launch.role if launch.role in ("prefill", "decode") else "other")
+            c["by_role"][key] = c["by_role"].get(key, 0) + 1
+
+    out = []
+    for c in comps.values():
+        files: dict = {}
+        for job, _, _, _ in c["jobs"]:
+            for a in deps.reads.get(job, ()):
+                files[a] = deps.digests.get(a, ABSENT)
+        for job, _, _, _ in c["jobs"]:
+            for a, d in deps.weak_deps.get(job, {}).items():
+                files.setdefault(a, d)
+        c["deps"] = files
+        c["configs"] = _configs(resolver, [j[0] for j in c["jobs"]] + list(files) +
+                                [os.path.join(cwd, p) for p in c["links"]] +
+                                [os.path.join(cwd, f[0]) for f in c["findings"]])
+        c["notes"] = sorted(c["notes"])
+        c["keys"] = sorted(c["keys"])
+        c["links"] = sorted(c["links"])
+        c["id"] = digest_bytes(json.dumps([c["jobs"], sorted(files.items()), c["configs"]]).encode())
+        launches = c.pop("_launches")
+        if docs:
+            c["_docs"] = _launch_docs(c["id"], launches)
+        out.append(c)
+    return out
+
+
+def _configs(resolver, paths: list) -> list:
+    """[path, digest] of the config files (and their values files) that govern ``paths``."""
+    seen: dict = {}
+    done: set = set()
+    for p in paths:
+        d = os.path.dirname(os.path.abspath(p))
+        if d in done:
+            continue
+        done.add(d)
+        cfg = resolver.for_file(p)
+        for f in ([cfg.path] if cfg.path else []) + list(cfg.values_files):
+            if f not in seen:
+                seen[f] = file_digest(f)
+    return sorted([k, v] for k, v in seen.items())
+
+
+def _launch_docs(cid: str, launches: list) -> dict:
+    """The component's launches and deployments as ``--format json`` writes them; each
+    deployment with the position of its first launch (the order :func:`pdlint.pairing.group` gives)."""
+    from pdlint.pairing import as_dicts, pair_launches
+    from pdlint.report.jsonfmt import launch_dict
+    index = {id(l): i for i, l in enumerate(launches)}
+    deployments = []
+    for d in pair_launches(launches):
+        if d.pairs or d.links:
+            deployments.append([index[id(d.launches[0])], as_dicts([d], launches)[0]])
+    return {"id": cid, "launches": [[[l.path, l.line, l.ordinal], launch_dict(l)] for l in launches],
+            "deployments": deployments}
+
+
+# ---------------------------------------------------------------------------
+# A run with the cache
+# ---------------------------------------------------------------------------
+
+class _Files:
+    """Digests of the files as they are now (each file read once per run)."""
+
+    def __init__(self):
+        self.memo: dict = {}
+
+    def digest(self, path: str) -> str:
+        d = self.memo.get(path)
+        if d is None:
+            d = self.memo[path] = file_digest(path)
+        return d
+
+
+def _listing(roots: list, listings: dict, directory: str) -> dict:
+    """root -> digest of its file listing (paths only; the cache directory left out)."""
+    from pdlint.discover import _walk, repo_files
+    out = {}
+    for root in roots:
+        files = repo_files(root, listings) if os.path.isdir(os.path.join(root, ".git")) or \
+            os.path.exists(os.path.join(root, ".git")) else None
+        if files is None:
+            files = _walk(root)
+        prefix = os.path.join(directory, "")
+        names = sorted(os.path.relpath(f, root) for f in files if not f.startswith(prefix))
+        out[root] = digest_bytes("\0".join(names).encode("utf-8", "surrogateescape"))
+    return out
+
+
+def run(jobs: list, options, resolver, config: Optional[str], listings: dict):
+    """``pdlint.lint.analyse`` on ``jobs`` with the result cache (see the module docstring)."""
+    from pdlint.lint import analyse
+    if not jobs:
+        return analyse(jobs, options, resolver)
+    from pdlint.discover import repo_root
+    roots = sorted({j.root for j in jobs})
+    if any(j.explicit and repo_root(j.abspath, {}) is None for j in jobs):
+        return analyse(jobs, options, resolver)  # no repository: no listing to vouch for what exists
+    directory = cache_dir(options.cwd)
+    listing = _listing(roots, listings, directory)
+    if not _trusted(directory, listings):
+        resolver.warnings.append(f"the result cache {directory} is listed by git (committed or not ignored), so "
+                                 f"it is not used; delete it (pdlint recreates it with a .gitignore) or set "
+                                 f"{ENV_DIR}")
+        return analyse(jobs, options, resolver)
+    store = Store(directory, environment(options, config))
+    index = store.load_index()
+    stored = index["components"] if index is not None else []
+    if index is not None and index["listing"] != listing:
+        stored = [c for c in stored if not any(j[0].startswith(os.path.join(r, "")) for j in c["jobs"]
+                                                for r in roots)]
+    now = _Files()
+    current = {j.abspath: j for j in jobs}
+    by_job: dict = {}
+    for c in stored:
+        for j in c.get("jobs", ()):
+            by_job.setdefault(j[0], c)
+    usable: list = []
+    dirty: set = set()
+    seen: set = set()
+    docs_of: dict = {}
+    for j in jobs:
+        c = by_job.get(j.abspath)
+        if c is None:
+            dirty.add(j.abspath)
+            continue
+        if id(c) in seen:
+            continue
+        seen.add(id(c))
+        ok = _valid(c, current, now)
+        if ok and options.cache_docs:
+            d = store.load_docs(c.get("docs"))
+            ok = d is not None
+            if ok:
+                docs_of[id(c)] = d
+        if ok:
+            usable.append(c)
+        else:
+            dirty |= {x[0] for x in c["jobs"] if x[0] in current}
+    if not dirty:
+        result = _merge(jobs, usable, [], None, options, resolver, docs_of)
+        return result
+    while True:
+        subset = [j for j in jobs if j.abspath in dirty]
+        deps = Deps()
+        res = analyse(subset, options, resolver, deps)
+        fresh = partition(subset, res, deps, resolver, options.cwd, options.cache_docs)
+        links = set().union(*(c["links"] for c in fresh))
+        keys = set().union(*(c["keys"] for c in fresh))
+        touched = [c for c in usable if links.intersection(c["links"]) or keys.intersection(c["keys"])]
+        if not touched:
+            break
+        for c in touched:
+            usable.remove(c)
+            dirty |= {x[0] for x in c["jobs"]}
+    result = res if len(subset) == len(jobs) else _merge(jobs, usable, fresh, res, options, resolver, docs_of)
+    _save(store, stored, usable, fresh, current, listing, jobs)
+    return result
+
+
+def _valid(c: dict, current: dict, now: _Files) -> bool:
+    """Is a stored component's result the one a run would give now?"""
+    try:
+        for abspath, display, kind, explicit in c["jobs"]:
+            j = current.get(abspath)
+            if j is None or j.display != display or j.kind != kind:
+                return False
+            if j.explicit != explicit and not _worth(j):
+                return False  # an explicit file is read even without an engine keyword
+        for path, d in c["deps"].items():
+            if now.digest(path) != d:
+                return False
+        for path, d in c["configs"]:
+            if now.digest(path) != d:
+                return False
+        return all(isinstance(c[k], list) for k in ("findings", "links", "keys", "notes", "sources")) \
+            and isinstance(c["coverage"], dict)
+    except (KeyError, TypeError, ValueError, AttributeError):
+        return False
+
+
+def _worth(job) -> bool:
+    from pdlint.discover import worth_parsing
+    if job.kind == "unknown":
+        return False
+    try:
+        with open(job.abspath, "rb") as f:
+            data = f.read(MAX_FILE_BYTES + 1)
+    except OSError:
+        return False
+    try:
+        data = data.decode("utf-8").encode("utf-8", "surrogatepass")
+    except UnicodeDecodeError:
+        return False
+    return worth_parsing(job.kind, data)
+
+
+def _save(store: Store, stored: list, usable: list, fresh: list, current: dict, listing: dict, jobs: list) -> None:
+    keep = [c for c in fresh if c.pop("stable")]
+    docs = {}
+    for c in keep:
+        d = c.pop("_docs", None)
+        c["docs"] = d["id"] if d is not None else None
+        if d is not None:
+            docs[d["id"]] = d
+    taken = {j[0] for c in usable + keep for j in c["jobs"]}
+    others = [c for c in stored if not any(j[0] in current or j[0] in taken for j in c.get("jobs", ()))]
+    components = usable + keep + others
+    if len(components) > MAX_COMPONENTS:
+        components = components[:MAX_COMPONENTS]
+    store.save({"format": FORMAT, "env": store.env, "listing": listing, "components": components}, docs)
+
+
+def _source(display: str, cwd: str):
+    """The file as the extract stage reads it (for the report's snippets)."""
+    from pdlint.text import SourceFile
+    abspath = os.path.join(cwd, display)
+    try:
+        with open(abspath, "rb") as f:
+            data = f.read(MAX_FILE_BYTES + 1)
+        text = data.decode("utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
+    if "\0" in text:
+        return None
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    return SourceFile(display, text.replace("\r\n", "\n").replace("\r", "\n"), abspath)
+
+
+def _merge(jobs: list, usable: list, fresh: list, res, options, resolver, docs_of: dict):
+    """The result of the whole run from stored and fresh components."""
+    from pdlint.coverage import Coverage, FileCoverage, Spot
+    from pdlint.lint import Result
+    comps = usable + fresh
+    stored = {id(c) for c in usable}
+    findings = [_finding(d) for c in comps for d in c["findings"]]
+    findings.sort(key=lambda f: f.sort_key())
+    sources: dict = {}
+    fresh_sources = res.sources if res is not None else {}
+    for c in comps:
+        for p in c["sources"]:
+            src = fresh_sources.get(p)
+            if src is None and id(c) in stored:
+                src = _source(p, options.cwd)
+            if src is not None:
+                sources[p] = src
+    cov = Coverage()
+    for c in comps:
+        cov.launches += c["launches"]
+        for k, n in c["by_role"].items():
+            cov.by_role[k] = cov.by_role.get(k, 0) + n
+        for path, d in c["coverage"].items():
+            fc = FileCoverage(path, d["status"], d["launches"], d["markers"],
+                              [Spot(*s) for s in d["spots"]], d["error"])
+            cov.files[path] = fc
+            cov.spots += fc.spots
+    cov.spots.sort(key=lambda s: (s.path, s.line, s.column, s.code))
+    notes = sorted({n for c in comps for n in c["notes"]})
+    # the configs that govern the stored components' files are loaded (and warn) as in a run without the cache
+    for c in usable:
+        for p in c["links"]:
+            resolver.for_display(p)
+    result = Result(findings, [], len(jobs), sources, resolver.warnings + notes, cov,
+                    sum(c["suppressed"] for c in comps))
+    if options.cache_docs:
+        result.docs = _merge_docs(comps, stored, docs_of)
+    return result
+
+
+def _merge_docs(comps: list, stored: set, docs_of: dict) -> tuple:
+    parts = []
+    for c in comps:
+        d = docs_of.get(id(c)) if id(c) in stored else c.get("_docs")
+        parts.append(d)
+    order = sorted(((tuple(key), n, i) for n, d in enumerate(parts) for i, (key, _) in enumerate(d["launches"])))
+    position = {(n, i): g for g, (_, n, i) in enumerate(order)}
+    launches = [parts[n]["launches"][i][1] for _, n, i in order]
+    deployments = []
+    for n, d in enumerate(parts):
+        for first, dep in d["deployments"]:
+            dep = json.loads(json.dumps(dep))
+
+            def fix(ref, n=n):
+                if isinstance(ref, dict) and ref.get("launch") is not None:
+                    ref["launch"] = position[(n, ref["launch"])]
+
+            for p in dep.get("pairs", ()):
+                fix(p.get("prefill"))
+                fix(p.get("decode"))
+            for r in dep.get("routers", ()):
+                fix(r.get("router"))
+                for s in r.get("servers", ()):
+                    fix(s)
+            deployments.append((position[(n, first)], dep))
+    deployments.sort(key=lambda x: x[0])
+    return launches, [d for _, d in deployments]

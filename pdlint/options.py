@@ -1,0 +1,23 @@
+"""The options of one run (what the command line asks for), in a module of
+their own so that reading them imports none of the pipeline's stages."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Optional
+
+
+@dataclass
+class Options:
+    cwd: str
+    variables: dict = field(default_factory=dict)  # --var
+    role_var: Optional[str] = None  # --role-var
+    engine_version: Optional[str] = None  # --sglang-version
+    force_exclude: Optional[bool] = None  # --force-exclude / --no-force-exclude (None: config, else off)
+    render_seconds: float = 5.0
+    selection: Any = None  # the command line's rule selection (config.Selection)
+    strict: bool = False  # --strict: coverage findings are errors
+    ignore_noqa: bool = False  # --ignore-noqa: inline suppressions off
+    cache: bool = False  # consult and update the result cache (pdlint.cache); off for --fix, show, --no-cache
+    cache_docs: bool = False  # the report needs every launch (--format json): the cache keeps them too
+    overlay: dict = field(default_factory=dict)  # abspath -> text to read instead of the file (pdlint --fix)

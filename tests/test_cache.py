@@ -1,0 +1,331 @@
+"""The result cache (pdlint.cache): never a different result with the cache than without.
+
+The suite's scenarios (the demo, the format and structure test data, the
+shared corpus, a generated bench repository) are each checked without the
+cache, then with it cold, warm, after one file changes, after a file is added
+and after one is removed, in text and JSON; every output must be byte for
+byte the output of a run without the cache.  Then: what a repeated run
+re-analyses, the cache's own files, and what it refuses to trust."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from pdlint import cache as C
+from pdlint import lint
+from pdlint.cli import main
+
+REPO = Path(__file__).resolve().parents[1]
+SHARED = REPO.parent / "shared" / "corpus"
+
+
+def _git_init(root: Path) -> None:
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
+
+
+def _bench_repo(root: Path, n: int = 40) -> None:
+    spec = importlib.util.spec_from_file_location("pdlint_bench_cache", REPO / "bench" / "bench.py")
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules["pdlint_bench_cache"] = mod
+    spec.loader.exec_module(mod)
+    mod.generate(root, n=n, seed=3)
+
+
+def _scenario(name: str, root: Path) -> Path:
+    if name == "bench":
+        _bench_repo(root)
+        return root
+    src = {"demo": REPO / "fixtures", "formats": REPO / "tests" / "data" / "formats",
+           "structure": REPO / "tests" / "data" / "structure", "corpus": SHARED}[name]
+    if not src.is_dir():
+        pytest.skip(f"{src} not present")
+    shutil.copytree(src, root)
+    _git_init(root)
+    return root
+
+
+def _run(capsys, *args) -> tuple:
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def _same(capsys, *args) -> str:
+    """The run with the cache gives exactly what the run without it gives."""
+    want = _run(capsys, "check", "--no-cache", *args)
+    got = _run(capsys, "check", *args)
+    assert got == want, args
+    return want[1]
+
+
+def _launch_files(root: Path) -> list:
+    skip = {".git", ".pdlint_cache"}
+    out = []
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = sorted(d for d in dirnames if d not in skip)
+        for f in sorted(filenames):
+            if f.endswith((".yaml", ".yml", ".sh", ".j2", ".tpl")):
+                out.append(Path(dirpath) / f)
+    return out
+
+
+def _touch(path: Path, edit: str) -> None:
+    text = path.read_text(encoding="utf-8", errors="surrogateescape")
+    comment = "{# edited #}\n" if path.name.endswith((".j2", ".tpl")) else "# edited\n"
+    if edit == "append":
+        text = text + ("" if text.endswith("\n") else "\n") + comment
+    else:  # a change of what the file says
+        text = text.replace("--disaggregation-mode", "--disaggregation-mode", 1)
+        text = text.replace("prefill", "decode", 1) if "prefill" in text else text + comment
+    path.write_text(text, encoding="utf-8", errors="surrogateescape")
+
+
+@pytest.mark.parametrize("name", ["demo", "formats", "structure", "corpus", "bench"])
+def test_scenarios_byte_for_byte(name, tmp_path, monkeypatch, capsys):
+    root = _scenario(name, tmp_path / name)
+    monkeypatch.chdir(root)
+    for fmt in ("text", "json"):
+        _same(capsys, "--format", fmt, ".")  # cold (text), then docs added (json)
+        _same(capsys, "--format", fmt, ".")  # warm
+    files = _launch_files(root)
+    assert files
+    for i, path in enumerate(files[:: max(1, len(files) // 4)][:4]):
+        _touch(path, "append" if i % 2 == 0 else "say")
+        _same(capsys, ".")
+        _same(capsys, "--format", "json", ".")
+    copy = files[0].with_name("copied-" + files[0].name)
+    shutil.copy(files[0], copy)
+    _same(capsys, ".")
+    files[-1].unlink()
+    _same(capsys, "--format", "json", ".")
+    _same(capsys, ".")
+
+
+def test_named_files_share_the_cache(tmp_path, monkeypatch, capsys):
+    """pre-commit names files: those runs reuse what `pdlint .` stored and give its answer for them."""
+    root = _scenario("bench", tmp_path / "b")
+    monkeypatch.chdir(root)
+    _same(capsys, ".")
+    named = [str(p.relative_to(root)) for p in _launch_files(root)[:6]]
+    _same(capsys, "--force-exclude", *named)
+    _touch(root / named[0], "say")
+    _same(capsys, "--force-exclude", *named)
+    _same(capsys, ".")
+
+
+def _counting(monkeypatch) -> list:
+    sizes: list = []
+    real = lint.analyse
+
+    def analyse(jobs, options, resolver, deps=None):
+        sizes.append(sorted(j.display for j in jobs))
+        return real(jobs, options, resolver, deps)
+
+    monkeypatch.setattr(lint, "analyse", analyse)
+    return sizes
+
+
+def test_warm_run_analyses_nothing_and_one_change_only_its_component(tmp_path, monkeypatch, capsys):
+    root = _scenario("bench", tmp_path / "b")
+    monkeypatch.chdir(root)
+    _run(capsys, "check", ".")
+    sizes = _counting(monkeypatch)
+    _run(capsys, "check", ".")
+    assert sizes == []
+    script = next(p for p in _launch_files(root) if p.name.endswith(".sh"))
+    _touch(script, "say")
+    _run(capsys, "check", ".")
+    assert sizes == [[str(script.relative_to(root))]]
+
+
+def test_shared_partial_rechecks_every_includer(tmp_path, monkeypatch, capsys):
+    root = tmp_path / "r"
+    (root / "partials").mkdir(parents=True)
+    (root / "partials" / "flags.j2").write_text("  --disaggregation-transfer-backend mooncake \\\n")
+    for name in ("a", "b"):
+        (root / f"{name}.sh.j2").write_text(
+            "#!/bin/bash\npython3 -m sglang.launch_server --model-path m \\\n"
+            '{% include "partials/flags.j2" %}'
+            "  --disaggregation-mode {{ role }}\n")
+    (root / "c.sh").write_text("#!/bin/bash\npython3 -m sglang.launch_server --model-path m --port 1\n")
+    _git_init(root)
+    monkeypatch.chdir(root)
+    _same(capsys, ".")
+    sizes = _counting(monkeypatch)
+    (root / "partials" / "flags.j2").write_text("  --disaggregation-transfer-backend fake \\\n")
+    out = _same(capsys, ".")
+    assert "SGL104" in out or "fake" in out
+    assert sizes[-1] == ["a.sh.j2", "b.sh.j2", "partials/flags.j2"]
+
+
+def test_sibling_files_are_one_component(tmp_path, monkeypatch, capsys):
+    root = tmp_path / "r"
+    root.mkdir()
+    (root / "run_prefill.sh").write_text("#!/bin/bash\npython3 -m sglang.launch_server --model-path m "
+                                         "--disaggregation-mode prefill --page-size 16\n")
+    (root / "run_decode.sh").write_text("#!/bin/bash\npython3 -m sglang.launch_server --model-path m "
+                                        "--disaggregation-mode decode --page-size 16\n")
+    _git_init(root)
+    monkeypatch.chdir(root)
+    _same(capsys, ".")
+    sizes = _counting(monkeypatch)
+    (root / "run_decode.sh").write_text("#!/bin/bash\npython3 -m sglang.launch_server --model-path m "
+                                        "--disaggregation-mode decode --page-size 64\n")
+    _same(capsys, ".")
+    assert sizes[-1] == ["run_decode.sh", "run_prefill.sh"]
+
+
+def test_config_change_and_options_are_part_of_the_key(tmp_path, monkeypatch, capsys):
+    root = _scenario("demo", tmp_path / "d")
+    monkeypatch.chdir(root)
+    _same(capsys, ".")
+    _same(capsys, "--select", "PD", ".")
+    _same(capsys, "--strict", ".")
+    _same(capsys, "--var", "tp=8", ".")
+    _same(capsys, "--sglang-version", "0.5.9", ".")
+    cfg = root / "pyproject.toml"
+    cfg.write_text(cfg.read_text() + "\n")
+    _same(capsys, ".")
+    values = root / "values.yaml"
+    values.write_text(values.read_text().replace("2", "4", 1))
+    _same(capsys, ".")
+
+
+def test_cache_directory_files(tmp_path, monkeypatch, capsys):
+    root = _scenario("demo", tmp_path / "d")
+    monkeypatch.chdir(root)
+    monkeypatch.delenv(C.ENV_DIR)
+    _run(capsys, "check", ".")
+    d = root / ".pdlint_cache"
+    assert (d / ".gitignore").read_text().endswith("*\n")
+    assert (d / "CACHEDIR.TAG").read_text().startswith("Signature: 8a477f597d28d172789f06886806bc55")
+    assert len(list(d.glob("index-*.json"))) == 1
+    assert not list(d.glob(".tmp-*"))
+    # git ignores it: the repository's own listing does not change
+    listed = subprocess.run(["git", "ls-files", "-co", "--exclude-standard"], cwd=root, capture_output=True,
+                            text=True).stdout
+    assert ".pdlint_cache" not in listed
+    _same(capsys, ".")
+
+
+def test_no_cache_fix_and_show_write_nothing(tmp_path, monkeypatch, capsys):
+    root = _scenario("demo", tmp_path / "d")
+    monkeypatch.chdir(root)
+    cdir = Path(os.environ[C.ENV_DIR])
+    _run(capsys, "check", "--no-cache", ".")
+    _run(capsys, "show", ".")
+    _run(capsys, "check", "--diff", ".")
+    assert not list(cdir.glob("index-*"))
+
+
+def test_corrupt_or_foreign_index_is_ignored_and_rewritten(tmp_path, monkeypatch, capsys):
+    root = _scenario("bench", tmp_path / "b")
+    monkeypatch.chdir(root)
+    want = _run(capsys, "check", "--no-cache", ".")
+    _run(capsys, "check", ".")
+    index = next(Path(os.environ[C.ENV_DIR]).glob("index-*.json"))
+    good = index.read_bytes()
+    head, body = good.split(b"\n", 1)
+    # a flipped byte in the body (the digest no longer matches); a claimed result for other content
+    forged = body.replace(b'"findings":[', b'"findings":[["x",1,1,"PD001","n","error",null,"m",[],null,null,null],',
+                          1)
+    for bad in (head + b"\n" + body[:-7] + b"garbage", good[:len(good) // 2], b"not a cache",
+                head.replace(b" 1 ", b" 999 ") + b"\n" + body, head + b"\n" + forged):
+        index.write_bytes(bad)
+        assert _run(capsys, "check", ".") == want
+        assert C.Store._load(str(index)) is not None  # rewritten
+    docs = Path(os.environ[C.ENV_DIR]) / "docs"
+    want_json = _run(capsys, "check", "--no-cache", "--format", "json", ".")
+    _run(capsys, "check", "--format", "json", ".")
+    for f in docs.iterdir():
+        f.write_bytes(b"broken")
+    assert _run(capsys, "check", "--format", "json", ".") == want_json
+
+
+def test_a_cache_git_lists_is_not_trusted(tmp_path, monkeypatch, capsys):
+    root = _scenario("demo", tmp_path / "d")
+    monkeypatch.chdir(root)
+    monkeypatch.delenv(C.ENV_DIR)
+    (root / ".pdlint_cache").mkdir()
+    (root / ".pdlint_cache" / "index-0.json").write_text("committed by someone\n")
+    code, out, err = _run(capsys, "check", ".")
+    assert "not used" in err and ".pdlint_cache" in err
+    assert (code, out) == _run(capsys, "check", "--no-cache", ".")[:2]
+    assert not (root / ".pdlint_cache" / ".gitignore").exists()
+
+
+def test_time_dependent_results_are_not_stored(tmp_path, monkeypatch, capsys):
+    root = tmp_path / "r"
+    root.mkdir()
+    (root / "a.sh.j2").write_text("#!/bin/bash\npython3 -m sglang.launch_server --model-path m "
+                                  "--disaggregation-mode {{ role }}\n")
+    _git_init(root)
+    monkeypatch.chdir(root)
+    (root / "pyproject.toml").write_text("[tool.pdlint]\nrender-timeout = 0.000001\n")
+    monkeypatch.setattr("pdlint.cache._UNSTABLE_CODES", C._UNSTABLE_CODES + ("PD003", "PD008"))
+    _run(capsys, "check", ".")
+    index = C.Store._load(str(next(Path(os.environ[C.ENV_DIR]).glob("index-*.json"))))
+    stored = {j[1] for c in index["components"] for j in c["jobs"]}
+    assert "a.sh.j2" not in stored
+
+
+def test_indexes_are_bounded(tmp_path, monkeypatch, capsys):
+    root = _scenario("demo", tmp_path / "d")
+    monkeypatch.chdir(root)
+    for i in range(C.MAX_INDEXES + 3):
+        _run(capsys, "check", "--var", f"x={i}", ".")
+    assert len(list(Path(os.environ[C.ENV_DIR]).glob("index-*.json"))) == C.MAX_INDEXES
+
+
+def test_digests_match_what_extract_reads(tmp_path):
+    assert C.MAX_FILE_BYTES == __import__("pdlint.extract", fromlist=["x"]).MAX_FILE_BYTES
+    p = tmp_path / "f"
+    assert C.file_digest(str(p)) == C.ABSENT
+    p.write_bytes(b"abc")
+    assert C.file_digest(str(p)) == C.digest_bytes(b"abc")
+    assert C.file_digest(str(tmp_path)) == C.ABSENT
+    with open(p, "wb") as f:
+        f.truncate(C.MAX_FILE_BYTES + 1)
+    assert C.file_digest(str(p)) == C.BIG
+
+
+def test_json_docs_round_trip(tmp_path, monkeypatch, capsys):
+    root = _scenario("bench", tmp_path / "b")
+    monkeypatch.chdir(root)
+    want = json.loads(_run(capsys, "check", "--no-cache", "--format", "json", ".")[1])
+    _run(capsys, "check", "--format", "json", ".")
+    got = json.loads(_run(capsys, "check", "--format", "json", ".")[1])
+    assert got == want and want["pairs"] and want["launches"]
+
+
+def test_callers_of_a_script_and_an_ignored_env_file(tmp_path, monkeypatch, capsys):
+    """Inputs no launch text comes from: the repository files searched for a script's callers, and a
+    .env beside a compose file (git ignores it, so the repository listing does not show it appearing)."""
+    root = tmp_path / "r"
+    (root / "scripts").mkdir(parents=True)
+    (root / "scripts" / "serve.sh").write_text(
+        "#!/bin/bash\nROLE=$1\npython3 -m sglang.launch_server --model-path /m --disaggregation-mode $ROLE "
+        "--port 30000\n")
+    (root / "start.sh").write_text("#!/bin/bash\n./scripts/serve.sh prefill &\n")
+    (root / "other.sh").write_text("#!/bin/bash\necho hi\n")
+    (root / ".gitignore").write_text(".env\n")
+    (root / "compose.yaml").write_text(
+        "services:\n  prefill:\n    image: lmsysorg/sglang:v0.5.9\n    command: python3 -m sglang.launch_server "
+        "--model-path /m --disaggregation-mode prefill --tp ${TP:-1}\n")
+    _git_init(root)
+    monkeypatch.chdir(root)
+    _same(capsys, ".")
+    (root / "other.sh").write_text("#!/bin/bash\n./scripts/serve.sh decode\n")
+    _same(capsys, ".")
+    _same(capsys, "--format", "json", ".")
+    (root / ".env").write_text("TP=abc\n")
+    _same(capsys, ".")
+    _same(capsys, "--format", "json", ".")
