@@ -15,14 +15,23 @@ SGLang rejects (SGL101, SGL102, SGL104); the benchmark checks that pdlint
 finds exactly those.
 
 Timed on the same machine, the same files and in ONE run (each tool is run
-``--repeat`` times after one warm-up run; the median is reported):
+``--repeat`` times after one warm-up run; the median wall time and the median
+CPU time of the process are reported):
   * ``pdlint --version`` (start-up);
-  * ``pdlint .`` in the repository (discovers every file, renders every
-    template for both roles, checks every launch);
-  * ``pdlint FILE...`` with every launch file named, as ``pre-commit run
-    --all-files`` calls it (adds launch-unit expansion);
-  * ``pdlint YAML-FILE...``: only the plain YAML files, what the peers read;
-  * ``check-yaml --allow-multiple-documents YAML-FILE...`` (pre-commit-hooks);
+  * the work floor (``bench/floor.py``): PyYAML's C loader composing every YAML
+    file, plain Jinja2 rendering every template for both roles (composing or
+    parsing its output), tree-sitter-bash parsing every script, one process;
+  * ``pdlint --no-cache .`` in the repository (cold: discovers every file,
+    renders every template for both roles, checks every launch);
+  * ``pdlint .`` warm (the result cache filled, nothing changed) and with one
+    launch file changed before each run (a comment appended);
+  * ``pdlint --no-cache FILE...`` with every launch file named, as ``pre-commit
+    run --all-files`` calls it (adds launch-unit expansion);
+  * ``pdlint --no-cache YAML-FILE...``: only the plain YAML files, what the
+    peers read;
+  * ``check-yaml --allow-multiple-documents YAML-FILE...`` (pre-commit-hooks),
+    with libyaml (when ruamel.yaml.clib is installed next to it) and with
+    ruamel.yaml's pure-Python parser (the C extension hidden);
   * ``yamllint -d relaxed YAML-FILE...``.
 The peers are looked up next to ``sys.executable``, then on PATH; a missing
 one is skipped with a message.  No timing is asserted anywhere: this script is
@@ -36,6 +45,7 @@ import json
 import os
 import platform
 import random
+import resource
 import shutil
 import statistics
 import subprocess
@@ -429,22 +439,80 @@ def find_tool(name: str):
     return shutil.which(name, path=here) or shutil.which(name)
 
 
+def python_of(script: str) -> str:
+    """The interpreter of a console script (its ``#!`` line), else this one."""
+    try:
+        with open(script, "rb") as f:
+            first = f.readline().decode(errors="replace").strip()
+    except OSError:
+        return sys.executable
+    if first.startswith("#!"):
+        exe = first[2:].strip().split()[0]
+        if os.path.basename(exe) != "env" and os.path.exists(exe):
+            return exe
+    return sys.executable
+
+
+# check-yaml with ruamel.yaml's pure-Python parser even where ruamel.yaml.clib is
+# installed: the C extension's module is hidden before ruamel.yaml is imported.
+PURE_CHECK_YAML = ("import sys; sys.modules['_ruamel_yaml'] = None; "
+                   "sys.modules['ruamel.yaml.clib._ruamel_yaml'] = None; "
+                   "from pre_commit_hooks.check_yaml import main; raise SystemExit(main())")
+
+
+class Editor:
+    """Changes one launch file before each run (a different file each time, a comment
+    appended in the file's own syntax, so its launches stay the same) and puts every
+    file back afterwards: the one-file-changed row of the result cache."""
+
+    def __init__(self, root: Path, files: list):
+        self.root = root
+        self.files = [f for f in files if f.endswith((".yaml", ".yml", ".sh", ".j2"))]
+        self.saved: dict = {}
+
+    def change(self, i: int) -> None:
+        rel = self.files[(i * 37) % len(self.files)]
+        path = self.root / rel
+        if rel not in self.saved:
+            self.saved[rel] = path.read_bytes()
+        comment = f"{{# bench edit {i} #}}\n" if rel.endswith(".j2") else f"# bench edit {i}\n"
+        path.write_bytes(self.saved[rel] + comment.encode())
+
+    def restore(self) -> None:
+        for rel, data in self.saved.items():
+            (self.root / rel).write_bytes(data)
+        self.saved.clear()
+
+
 def run_once(cmd: list, cwd: Path) -> tuple:
+    """(wall seconds, CPU seconds of the child, exit code, stdout, stderr).  The CPU time
+    (user + system, from getrusage of the waited-for child) moves less than the wall time
+    on a machine shared with other jobs."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
     r = subprocess.run(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    return time.perf_counter() - t0, r.returncode, r.stdout, r.stderr
+    wall = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, cpu, r.returncode, r.stdout, r.stderr
 
 
-def time_cmd(cmd: list, cwd: Path, repeat: int, warmup: int, ok_codes=(0, 1)) -> dict:
-    runs = []
+def time_cmd(cmd: list, cwd: Path, repeat: int, warmup: int, ok_codes=(0, 1), before=None) -> dict:
+    """Run ``cmd`` ``warmup`` times untimed, then ``repeat`` times timed; ``before(i)``,
+    if given, runs untimed before each run (e.g. to change one file)."""
+    runs, cpus = [], []
     rc = None
     for i in range(warmup + repeat):
-        dt, rc, out, err = run_once(cmd, cwd)
+        if before is not None:
+            before(i)
+        dt, cpu, rc, out, err = run_once(cmd, cwd)
         if rc not in ok_codes:
             raise RuntimeError(f"{' '.join(cmd[:3])}... exited {rc}:\n{err.decode(errors='replace')[-2000:]}")
         if i >= warmup:
             runs.append(dt)
-    return {"median_s": statistics.median(runs), "min_s": min(runs), "max_s": max(runs), "runs": runs, "rc": rc}
+            cpus.append(cpu)
+    return {"median_s": statistics.median(runs), "min_s": min(runs), "max_s": max(runs), "runs": runs,
+            "cpu_median_s": statistics.median(cpus), "cpu_runs": cpus, "rc": rc}
 
 
 def tool_version(cmd: list) -> str:
@@ -487,19 +555,43 @@ def bench(gen: Generated, repeat: int, warmup: int, log, pdlint: str = None) -> 
     launch_files = sorted(gen.files)
 
     rows = {}
+    skipped = {}
     log(f"timing pdlint --version ({repeat} runs + {warmup} warm-up)")
     rows["pdlint --version"] = time_cmd([pdlint, "--version"], root, repeat, warmup, ok_codes=(0,))
-    log("timing pdlint . (every file, both roles)")
-    rows["pdlint <repo>"] = time_cmd([pdlint, "check", "."], root, repeat, warmup)
-    log("timing pdlint FILE... (pre-commit --all-files style)")
-    rows["pdlint <all launch files>"] = time_cmd([pdlint, "check", "--", *launch_files], root, repeat, warmup)
-    log("timing pdlint YAML-FILE...")
-    rows["pdlint <yaml files>"] = time_cmd([pdlint, "check", "--", *yaml_files], root, repeat, warmup)
-    skipped = {}
+    floor_files = sorted(gen.files)
+    log("timing the work floor (PyYAML C loader, plain Jinja2 per role, tree-sitter-bash; bench/floor.py)")
+    rows["work floor <repo>"] = time_cmd([python_of(pdlint), str(Path(__file__).with_name("floor.py")), str(root),
+                                          *floor_files], root, repeat, warmup, ok_codes=(0,))
+    log("timing pdlint . cold (--no-cache: every file, both roles)")
+    rows["pdlint <repo>"] = time_cmd([pdlint, "check", "--no-cache", "."], root, repeat, warmup)
+    log("timing pdlint . warm (result cache, nothing changed)")
+    rows["pdlint <repo> warm"] = time_cmd([pdlint, "check", "."], root, repeat, warmup)
+    edits = Editor(root, sorted(gen.files))
+    log("timing pdlint . with one launch file changed before each run (result cache)")
+    try:
+        rows["pdlint <repo> 1 changed"] = time_cmd([pdlint, "check", "."], root, repeat, warmup,
+                                                   before=edits.change)
+    finally:
+        edits.restore()
+    log("timing pdlint FILE... (pre-commit --all-files style, --no-cache)")
+    rows["pdlint <all launch files>"] = time_cmd([pdlint, "check", "--no-cache", "--", *launch_files], root,
+                                                 repeat, warmup)
+    log("timing pdlint YAML-FILE... (--no-cache)")
+    rows["pdlint <yaml files>"] = time_cmd([pdlint, "check", "--no-cache", "--", *yaml_files], root, repeat,
+                                           warmup)
     if check_yaml:
-        log("timing check-yaml")
-        rows["check-yaml <yaml files>"] = time_cmd([check_yaml, "--allow-multiple-documents", *yaml_files], root,
-                                                   repeat, warmup)
+        py = python_of(check_yaml)
+        parser = check_yaml_parser(check_yaml)
+        if "C parser" in parser:
+            log("timing check-yaml (libyaml C parser)")
+            rows["check-yaml/libyaml <yaml files>"] = time_cmd(
+                [check_yaml, "--allow-multiple-documents", *yaml_files], root, repeat, warmup)
+        else:
+            skipped["check-yaml/libyaml"] = "ruamel.yaml.clib is not installed next to check-yaml " \
+                                            "(pip install ruamel.yaml.clib)"
+        log("timing check-yaml (pure-Python parser)")
+        rows["check-yaml <yaml files>"] = time_cmd([py, "-c", PURE_CHECK_YAML, "--allow-multiple-documents",
+                                                    *yaml_files], root, repeat, warmup)
     else:
         skipped["check-yaml"] = "not installed (pip install pre-commit-hooks)"
         log("skipping check-yaml: not installed (pip install pre-commit-hooks)")
@@ -536,12 +628,18 @@ def bench(gen: Generated, repeat: int, warmup: int, log, pdlint: str = None) -> 
             return round(rows[a][key] / rows[b][key], 2)
         return None
 
-    pairs = [("pdlint <repo>", "check-yaml <yaml files>"), ("pdlint <repo>", "yamllint <yaml files>"),
+    pairs = [("pdlint <repo>", "work floor <repo>"),
+             ("pdlint <repo>", "check-yaml <yaml files>"), ("pdlint <repo>", "check-yaml/libyaml <yaml files>"),
+             ("pdlint <repo>", "yamllint <yaml files>"),
+             ("pdlint <repo> warm", "check-yaml/libyaml <yaml files>"),
+             ("pdlint <repo> warm", "check-yaml <yaml files>"),
+             ("pdlint <repo> 1 changed", "check-yaml/libyaml <yaml files>"),
              ("pdlint <all launch files>", "check-yaml <yaml files>"),
              ("pdlint <all launch files>", "yamllint <yaml files>"),
              ("pdlint <yaml files>", "check-yaml <yaml files>"), ("pdlint <yaml files>", "yamllint <yaml files>")]
-    ratios = {f"{a} / {b.split()[0]}": ratio(a, b, "median_s") for a, b in pairs}
-    ratios_min = {f"{a} / {b.split()[0]}": ratio(a, b, "min_s") for a, b in pairs}
+    ratios = {f"{a} / {b.rsplit(' <', 1)[0]}": ratio(a, b, "median_s") for a, b in pairs}
+    ratios_min = {f"{a} / {b.rsplit(' <', 1)[0]}": ratio(a, b, "min_s") for a, b in pairs}
+    ratios_cpu = {f"{a} / {b.rsplit(' <', 1)[0]}": ratio(a, b, "cpu_median_s") for a, b in pairs}
     return {
         "n": len(launch_files),
         "kinds": dict(sorted(gen.kinds.items())),
@@ -560,15 +658,19 @@ def bench(gen: Generated, repeat: int, warmup: int, log, pdlint: str = None) -> 
         "timings": rows,
         "ratios": ratios,
         "ratios_min": ratios_min,
+        "ratios_cpu": ratios_cpu,
         "findings": findings,
     }
 
 
 def table(s: dict) -> str:
     n_yaml = s["yaml_files"]
-    files_of = {"pdlint --version": "-", "pdlint <repo>": f"{s['n']} (+{s['partials']} partials)",
+    files_of = {"pdlint --version": "-", "work floor <repo>": str(s["n"]),
+                "pdlint <repo>": f"{s['n']} (+{s['partials']} partials)",
+                "pdlint <repo> warm": str(s["n"]), "pdlint <repo> 1 changed": str(s["n"]),
                 "pdlint <all launch files>": str(s["n"]), "pdlint <yaml files>": str(n_yaml),
-                "check-yaml <yaml files>": str(n_yaml), "yamllint <yaml files>": str(n_yaml)}
+                "check-yaml <yaml files>": str(n_yaml), "check-yaml/libyaml <yaml files>": str(n_yaml),
+                "yamllint <yaml files>": str(n_yaml)}
     out = [f"pdlint benchmark: {s['n']} launch files ({', '.join(f'{k} {v}' for k, v in s['kinds'].items())}); "
            f"{n_yaml} plain YAML files",
            f"machine: {s['machine']['cpus']} CPUs, Python {s['machine']['python']}, "
@@ -576,22 +678,24 @@ def table(s: dict) -> str:
            *([f"check-yaml: {s['tools']['check-yaml']['parser']}"]
              if (s["tools"].get("check-yaml") or {}).get("parser") else []),
            "",
-           f"{'command':<28} {'files':>20} {'median':>9} {'min':>9} {'per file':>10} {'rc':>3}",
-           "-" * 84]
+           f"{'command':<32} {'files':>20} {'median':>9} {'min':>9} {'cpu':>9} {'per file':>10} {'rc':>3}",
+           "-" * 98]
     for name, r in s["timings"].items():
         nf = files_of.get(name, "")
         try:
             per = f"{r['median_s'] / int(nf.split()[0]) * 1000:.2f} ms"
         except (ValueError, ZeroDivisionError):
             per = ""
-        out.append(f"{name:<28} {nf:>20} {r['median_s'] * 1000:>7.0f}ms {r['min_s'] * 1000:>7.0f}ms {per:>10} "
-                   f"{r['rc']:>3}")
+        out.append(f"{name:<32} {nf:>20} {r['median_s'] * 1000:>7.0f}ms {r['min_s'] * 1000:>7.0f}ms "
+                   f"{r.get('cpu_median_s', 0) * 1000:>7.0f}ms {per:>10} {r['rc']:>3}")
     for name, why in s["skipped"].items():
-        out.append(f"{name:<28} skipped: {why}")
-    out += ["", f"{'ratio (>1: pdlint is slower)':<44} {'median':>7} {'min':>7}"]
+        out.append(f"{name:<32} skipped: {why}")
+    out += ["", f"{'ratio (>1: pdlint is slower)':<58} {'median':>7} {'min':>7} {'cpu':>7}"]
     for k, v in s["ratios"].items():
         if v is not None:
-            out.append(f"  {k:<42} {v:>6.2f}x {s['ratios_min'][k]:>6.2f}x")
+            cpu = (s.get("ratios_cpu") or {}).get(k)
+            out.append(f"  {k:<56} {v:>6.2f}x {s['ratios_min'][k]:>6.2f}x "
+                       + (f"{cpu:>6.2f}x" if cpu is not None else ""))
     f = s["findings"]
     out += ["", f"pdlint found {f['error_findings']} errors ({', '.join(f'{k} {v}' for k, v in f['by_code'].items())}) "
                 f"in {f['launches']} launches; planted {f['planted_broken']}, found {f['planted_found']}, "

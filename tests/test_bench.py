@@ -93,3 +93,28 @@ def test_the_table_names_the_yaml_parser_check_yaml_uses(bench, tmp_path):
     assert found.startswith(f"ruamel.yaml {ruamel.yaml.__version__}, ")
     assert found.endswith(("pure-Python parser", "C parser (libyaml, ruamel.yaml.clib)"))
     assert bench.check_yaml_parser(str(tmp_path / "missing")) == ""
+
+
+def test_work_floor_reads_every_kind_of_launch_file(bench, tmp_path):
+    """bench/floor.py (the work-floor row) parses and renders every generated file,
+    templates with their includes, and fails loudly on input it cannot read."""
+    gen = bench.generate(tmp_path / "repo", n=40, seed=3)
+    floor = [sys.executable, str(REPO / "bench" / "floor.py"), str(gen.root)]
+    r = subprocess.run(floor + sorted(gen.files), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert r.returncode == 0, r.stderr.decode()
+    bad = gen.root / "broken.yaml"
+    bad.write_text("a: [1, 2\n")
+    r = subprocess.run(floor + ["broken.yaml"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert r.returncode != 0 and b"yaml" in r.stderr.lower()
+
+
+def test_one_file_editor_changes_one_file_and_restores_all(bench, tmp_path):
+    gen = bench.generate(tmp_path / "repo", n=12, seed=4)
+    before = {rel: (gen.root / rel).read_bytes() for rel in gen.files}
+    ed = bench.Editor(gen.root, sorted(gen.files))
+    ed.change(0)
+    ed.change(1)
+    changed = [rel for rel in gen.files if (gen.root / rel).read_bytes() != before[rel]]
+    assert 1 <= len(changed) <= 2
+    ed.restore()
+    assert {rel: (gen.root / rel).read_bytes() for rel in gen.files} == before
