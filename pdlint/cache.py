@@ -59,7 +59,7 @@ import stat
 import sys
 from typing import Optional
 
-FORMAT = 1
+FORMAT = 2  # 2: findings carry end_line and token
 MAX_FILE_BYTES = 2_000_000  # pdlint.extract.MAX_FILE_BYTES (files above it are not read)
 MAX_INDEXES = 8  # environments kept (option sets, working directories)
 MAX_COMPONENTS = 50_000  # components kept per index
@@ -391,13 +391,14 @@ def launch_paths(launch) -> set:
 
 def _finding_doc(f) -> list:
     return [f.path, f.line, f.column, f.code, f.name, f.severity, f.role, f.message,
-            [[r.path, r.line, r.column, r.note] for r in f.related], f.fix, f.engine_version, f.end_column]
+            [[r.path, r.line, r.column, r.note] for r in f.related], f.fix, f.engine_version, f.end_column,
+            f.end_line, f.token]
 
 
 def _finding(d: list):
     from pdlint.model import Finding, Related
     return Finding(d[0], d[1], d[2], d[3], d[4], d[5], d[6], d[7], tuple(Related(*r) for r in d[8]),
-                   d[9], d[10], d[11])
+                   d[9], d[10], d[11], end_line=d[12], token=d[13])
 
 
 def _fc_doc(fc) -> dict:

@@ -148,7 +148,8 @@ def _finding(rule, c, launch: Launch) -> Finding:
         message += f" [SGLang {c.version}]"
     return Finding(path, line, col, rule.code, rule.name, rule.severity,
                    launch.role if c.role_specific else None, message, tuple(_uniq(related)), c.fix, c.version,
-                   col + len(c.token.text) if c.token is not None and c.token.pieces else None, c.autofix)
+                   col + len(c.token.text) if c.token is not None and c.token.pieces else None, c.autofix,
+                   token=c.token.text if c.token is not None and c.token.pieces else None)
 
 
 def _launch_note(launch: Launch) -> str:
@@ -196,14 +197,15 @@ def _shared_finding(rule, group: list, reached: dict, launches: list) -> Finding
                             target=tuple(launches[j] for j in sorted(reached) if j not in failing))
     return Finding(path, line, col, rule.code, rule.name, rule.severity, role, message, tuple(_uniq(related)),
                    c0.fix, c0.version,
-                   col + len(c0.token.text) if c0.token is not None else None, autofix)
+                   col + len(c0.token.text) if c0.token is not None else None, autofix,
+                   token=c0.token.text if c0.token is not None else None)
 
 
 def _merge_related(a: Finding, b: Finding) -> Finding:
     rel = tuple(_uniq(list(a.related) + list(b.related)))
     role = a.role if a.role == b.role else None
     return Finding(a.path, a.line, a.column, a.code, a.name, a.severity, role, a.message, rel, a.fix,
-                   a.engine_version, a.end_column, a.autofix or b.autofix)
+                   a.engine_version, a.end_column, a.autofix or b.autofix, a.end_line, a.token)
 
 
 def _uniq(items: list) -> list:

@@ -416,7 +416,7 @@ def _finding(spot: Spot, err, strict: bool) -> Optional[Finding]:
     severity = ERROR if strict else rule.severity
     end = spot.column + len(spot.text) if spot.text and "\n" not in spot.text else None
     return Finding(spot.path, spot.line, spot.column, rule.code, rule.name, severity, None, spot.reason,
-                   fix=spot.hint, end_column=end)
+                   fix=spot.hint, end_column=end, token=spot.text or None)
 
 
 # -- gaps the engines' interpretations reveal -----------------------------------------------------------

@@ -38,7 +38,7 @@ def finding(rule: Rule, tok: Optional[TStr], message: str, path: str = "", line:
         rel = tuple(related) + tuple(Related(h.path, h.line, h.column, f"via {h.note}") for h in o.chain)
         end = o.column + len(tok.text.split("\n", 1)[0])
         return Finding(o.path, o.line, o.column, rule.code, rule.name, rule.severity, None, message, rel, rule.fix,
-                       None, end)
+                       None, end, token=tok.text)
     return Finding(path or "<unknown>", line, 1, rule.code, rule.name, rule.severity, None, message, tuple(related),
                    rule.fix)
 

@@ -165,22 +165,33 @@ class Finding:
     engine_version: Optional[str] = None
     end_column: Optional[int] = None
     autofix: Any = field(default=None, compare=False, repr=False)  # Optional[FixIntent]: what --fix can do
+    end_line: Optional[int] = None  # with end_column: where the token ends (None: on ``line``)
+    token: Optional[str] = None  # the text the finding points at (a flag, a key): pdlint.baseline's key
+
+    @property
+    def end(self) -> Optional[tuple]:
+        """(end line, end column) of the token, exclusive; None when the finding has no token span."""
+        if not self.end_column:
+            return None
+        end = (self.end_line or self.line, self.end_column)
+        return end if end > (self.line, self.column) else None
 
     def sort_key(self) -> tuple:
         return (self.path, self.line, self.column, self.code, self.role or "", self.message)
 
     def as_dict(self) -> dict:
-        d = {
-            "path": self.path,
-            "line": self.line,
-            "column": self.column,
+        d = {"path": self.path, "line": self.line, "column": self.column}
+        end = self.end
+        if end is not None:
+            d["end_line"], d["end_column"] = end
+        d.update({
             "code": self.code,
             "name": self.name,
             "severity": self.severity,
             "role": self.role,
             "message": self.message,
             "related": [r.as_dict() for r in self.related],
-        }
+        })
         if self.fix:
             d["fix"] = self.fix
         if self.engine_version:

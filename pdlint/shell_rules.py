@@ -85,4 +85,4 @@ def orphaned_flags(doc: TStr, start: int, words: list) -> Optional[Finding]:
     message = f"these flags never reach the launch: {why}, so `{flags}` runs as a command of its own"
     return Finding(o.path, o.line, o.column, BROKEN_CONTINUATION.code, BROKEN_CONTINUATION.name,
                    BROKEN_CONTINUATION.severity, None, message, tuple(related), BROKEN_CONTINUATION.fix,
-                   end_column=o.column + len(words[0].text))
+                   end_column=o.column + len(words[0].text), token=words[0].text)

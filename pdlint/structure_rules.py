@@ -140,7 +140,7 @@ def _finding(rule: Rule, tok: Optional[TStr], launch: Optional[Launch], message:
     else:
         path, line, col, rel, end = launch.path, launch.line, 1, list(related), None
     return Finding(path, line, col, rule.code, rule.name, rule.severity, role, message, tuple(rel), rule.fix,
-                   None, end)
+                   None, end, token=tok.text if end is not None else None)
 
 
 def _structure_related(launch: Launch) -> list:

@@ -228,4 +228,4 @@ def _unused(d: Directive, code: str, enabled: bool) -> Finding:
     return Finding(d.path, d.line, d.column, rule.code, rule.name, rule.severity, None,
                    f"unused suppression of {code}: {why}", (),
                    f"Remove {code} from the comment (or the whole comment when it names nothing else).",
-                   None, d.end_column)
+                   None, d.end_column, token=code)

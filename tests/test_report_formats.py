@@ -102,6 +102,6 @@ def test_sarif_locations_outside_the_working_directory_are_file_uris():
     from pdlint.report.sarif import _location
     assert _location("/srv/repo/a b.yaml", 2, 3)["physicalLocation"]["artifactLocation"] == \
         {"uri": "file:///srv/repo/a%20b.yaml"}
-    assert _location("k8s/x.yaml", 1, 1, 5)["physicalLocation"] == {
+    assert _location("k8s/x.yaml", 1, 1, (1, 5))["physicalLocation"] == {
         "artifactLocation": {"uri": "k8s/x.yaml", "uriBaseId": "%SRCROOT%"},
-        "region": {"startLine": 1, "startColumn": 1, "endColumn": 5}}
+        "region": {"startLine": 1, "startColumn": 1, "endLine": 1, "endColumn": 5}}

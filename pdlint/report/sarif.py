@@ -68,7 +68,7 @@ def _result(f, rule_index: int) -> dict:
         "ruleIndex": rule_index,
         "level": _level(f.severity),
         "message": {"text": (f"[{f.role}] " if f.role else "") + f.message},
-        "locations": [_location(f.path, f.line, f.column, f.end_column)],
+        "locations": [_location(f.path, f.line, f.column, f.end)],
     }
     if f.related:
         r["relatedLocations"] = [
@@ -86,10 +86,10 @@ def _result(f, rule_index: int) -> dict:
     return r
 
 
-def _location(path: str, line: int, column: int, end_column=None) -> dict:
+def _location(path: str, line: int, column: int, end=None) -> dict:
     region = {"startLine": max(1, line), "startColumn": max(1, column)}
-    if end_column and end_column > column:
-        region["endColumn"] = end_column
+    if end is not None:  # (end line, end column): exclusive, as SARIF's endColumn
+        region["endLine"], region["endColumn"] = end
     if path.startswith("/"):  # outside the working directory: pdlint reports it absolute
         artifact = {"uri": "file://" + urllib.parse.quote(path)}
     elif path.startswith("<"):  # not a file ("<command line>")
