@@ -64,6 +64,11 @@ def build_parser() -> argparse.ArgumentParser:
                    help="disable every inline suppression (# pdlint: ignore[...], # noqa: ..., skip-file)")
     c.add_argument("--no-cache", action="store_true",
                    help="do not read or write the result cache (.pdlint_cache/, or PDLINT_CACHE_DIR)")
+    c.add_argument("--baseline", metavar="FILE",
+                   help="report only the findings FILE does not hold (exit code from those alone); "
+                        "say which of its entries are stale")
+    c.add_argument("--write-baseline", metavar="FILE",
+                   help="write the run's findings to FILE as a baseline (exit 0) instead of reporting them")
     c.add_argument("--statistics", action="store_true",
                    help="print the number of findings per rule instead of the findings")
     c.add_argument("--quiet", "-q", action="store_true",
@@ -208,6 +213,15 @@ def _scan(ns) -> int:
                    strict=bool(getattr(ns, "strict", False)), force_exclude=ns.force_exclude,
                    ignore_noqa=getattr(ns, "ignore_noqa", False))
     fixing = ns.command == "check" and (ns.fix or ns.diff)
+    writing = getattr(ns, "write_baseline", None)
+    if writing and fixing:
+        raise UsageError("--write-baseline cannot be combined with --fix or --diff")
+    if getattr(ns, "baseline", None) and not writing:
+        from pdlint import baseline
+        try:
+            opts.baseline = baseline.load(ns.baseline, cwd)
+        except baseline.BaselineError as e:
+            raise UsageError(str(e)) from None
     # the result cache: for check runs (show prints every token; --fix re-checks edited text)
     opts.cache = ns.command == "check" and not fixing and not ns.no_cache
     opts.cache_docs = opts.cache and ns.format == "json" and not ns.statistics
@@ -224,8 +238,10 @@ def _scan(ns) -> int:
         gc.set_threshold(*old_threshold)
     quiet = getattr(ns, "quiet", False)
     if not quiet:
-        for w in result.warnings:
+        for w in result.warnings + (result.baseline.warnings() if result.baseline is not None else []):
             sys.stderr.write(f"pdlint: warning: {w}\n")
+    if writing:
+        return _write_baseline(ns, result, cwd)
     if ns.command == "show":
         return _show(ns, result)
     if fixing and ns.diff:
@@ -238,8 +254,8 @@ def _scan(ns) -> int:
         _emit(stats.render(result.findings, ns.format), ns.output_file)
     elif ns.format == "json":
         from pdlint.report import jsonfmt
-        _emit(jsonfmt.render(result.findings, result.launches, result.files, result.coverage, result.docs),
-              ns.output_file)
+        _emit(jsonfmt.render(result.findings, result.launches, result.files, result.coverage, result.docs,
+                             result.baseline), ns.output_file)
     elif ns.format == "sarif":
         from pdlint.report import sarif
         _emit(sarif.render(result.findings, opts.cwd), ns.output_file)
@@ -248,14 +264,38 @@ def _scan(ns) -> int:
         _emit(github.render(result.findings), ns.output_file)
     else:
         from pdlint.report import text
-        _emit(text.render(result.findings, result.sources, result.files,
-                          color=not ns.output_file and text.use_color(sys.stdout), show_fix=not ns.no_hints,
-                          summary=not quiet, coverage=result.coverage), ns.output_file)
+        report = text.render(result.findings, result.sources, result.files,
+                             color=not ns.output_file and text.use_color(sys.stdout), show_fix=not ns.no_hints,
+                             summary=not quiet, coverage=result.coverage)
+        if result.baseline is not None and not quiet:
+            report += _baseline_line(result.baseline)
+        _emit(report, ns.output_file)
     if state is not None:
         written, unwritten = _write_fixes(ns, state, opts.cwd)
         if not ns.exit_zero and (unwritten or (written and ns.exit_non_zero_on_fix)):
             return 1
     return status
+
+
+def _baseline_line(outcome) -> str:
+    stale = sum(n for _, n in outcome.stale)
+    return (f"{_plural(outcome.baselined, 'finding')} in the baseline ({outcome.file}) not reported"
+            + (f"; {_plural(stale, 'stale entry', 'stale entries')}" if stale else "") + ".\n")
+
+
+def _write_baseline(ns, result, cwd: str) -> int:
+    """--write-baseline FILE: the run's findings become the baseline; exit 0 (as ruff's --add-noqa)."""
+    from pdlint import baseline
+    from pdlint.lint import UsageError
+    try:
+        entries, kept = baseline.write(ns.write_baseline, result.findings, cwd, *result.scope)
+    except baseline.BaselineError as e:
+        raise UsageError(str(e)) from None
+    if not ns.quiet:
+        more = f"; {kept} kept for files this run did not check" if kept else ""
+        sys.stderr.write(f"Wrote {_plural(len(result.findings), 'finding')} to {ns.write_baseline} "
+                         f"({_plural(entries, 'entry', 'entries')}{more}).\n")
+    return 0
 
 
 def _status(ns, findings: list) -> int:
@@ -271,8 +311,8 @@ def _selected(result) -> list:
     return result.findings
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
+def _plural(n: int, word: str, plural: Optional[str] = None) -> str:
+    return f"{n} {word if n == 1 else plural or word + 's'}"
 
 
 def _diff(ns, state) -> int:

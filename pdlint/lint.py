@@ -27,6 +27,9 @@ class Result:
     # --format json from the result cache: (launch dicts, pair dicts) as pdlint.report.jsonfmt writes them;
     # ``launches`` is then empty
     docs: Optional[tuple] = None
+    baseline: object = None  # pdlint.baseline.Outcome when --baseline was given
+    # what the run judged: (display paths of the files scanned, absolute directories walked)
+    scope: tuple = ((), ())
 
 
 class ConfigResolver:
@@ -115,8 +118,16 @@ def run(paths: list, options: Options, config: Optional[str] = None) -> Result:
     jobs = expand_units(jobs, options.cwd, resolver.excluded, resolver, listings=listings)
     if options.cache:
         from pdlint import cache
-        return cache.run(jobs, options, resolver, config, listings)
-    return analyse(jobs, options, resolver)
+        result = cache.run(jobs, options, resolver, config, listings)
+    else:
+        result = analyse(jobs, options, resolver)
+    result.scope = ([j.display for j in jobs],
+                    [a for a in (os.path.abspath(os.path.join(options.cwd, p)) for p in paths) if os.path.isdir(a)])
+    if options.baseline is not None:  # the stage after suppressions (and after the cache: it is not cached)
+        from pdlint import baseline
+        result.findings, result.baseline = baseline.apply(result.findings, options.baseline, options.cwd,
+                                                          *result.scope)
+    return result
 
 
 def analyse(jobs: list, options: Options, resolver: ConfigResolver, deps=None) -> Result:

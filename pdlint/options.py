@@ -21,3 +21,4 @@ class Options:
     cache: bool = False  # consult and update the result cache (pdlint.cache); off for --fix, show, --no-cache
     cache_docs: bool = False  # the report needs every launch (--format json): the cache keeps them too
     overlay: dict = field(default_factory=dict)  # abspath -> text to read instead of the file (pdlint --fix)
+    baseline: Any = None  # --baseline: the loaded pdlint.baseline.Baseline (findings it holds are not reported)

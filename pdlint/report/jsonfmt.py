@@ -35,7 +35,7 @@ import json
 VERSION = 1
 
 
-def render(findings: list, launches: list, files: int, coverage=None, docs=None) -> str:
+def render(findings: list, launches: list, files: int, coverage=None, docs=None, baseline=None) -> str:
     """The report; ``docs`` (launch dicts, pair dicts) stand for ``launches`` when the result cache made them."""
     if docs is None:
         from pdlint.pairing import as_dicts, pair_launches
@@ -49,6 +49,8 @@ def render(findings: list, launches: list, files: int, coverage=None, docs=None)
     }
     if coverage is not None:
         doc["coverage"] = coverage.as_dict()
+    if baseline is not None:  # --baseline: what it held back, its stale entries (pdlint.baseline.Outcome)
+        doc["baseline"] = baseline.as_dict()
     return json.dumps(doc, indent=2, sort_keys=False, ensure_ascii=False) + "\n"
 
 
