@@ -54,6 +54,7 @@ class Extractor:
         self._orphans: dict = {}  # PD060 place -> [index in findings, render roles]
         self._repo_files: dict = {}  # repository root -> its files (callers of scripts)
         self._repo_data: dict = {}  # their contents, read once
+        self._included: set = set()  # realpaths of the templates a render included, imported or extended
 
     # -- reading -------------------------------------------------------------
     def read(self, abspath: str, report: bool = True) -> Optional[SourceFile]:
@@ -94,8 +95,8 @@ class Extractor:
         try:
             text = data.decode("utf-8")
         except UnicodeDecodeError as e:
-            line = data[:e.start].count(b"\n") + 1
-            return self._bad(abspath, display, C.UNDECODABLE, f"not valid UTF-8 (byte {e.start})", report, line)
+            line, column, message = _not_utf8(data, e)
+            return self._bad(abspath, display, C.UNDECODABLE, message, report, line, column)
         if text.startswith("\ufeff"):
             text = text[1:]
         src = SourceFile(display, text.replace("\r\n", "\n").replace("\r", "\n"), abspath)
@@ -103,17 +104,18 @@ class Extractor:
         self.out.sources[display] = src
         return src
 
-    def _bad(self, abspath, display, rule, message, report, line=1):
-        f = Finding(display, line, 1, rule.code, rule.name, rule.severity, None, message)
+    def _bad(self, abspath, display, rule, message, report, line=1, column=1):
+        f = Finding(display, line, column, rule.code, rule.name, rule.severity, None, message)
         self._files[abspath] = f
         if report:
             self.out.findings.append(f)
         return None
 
     def problem(self, rule, src: Optional[SourceFile], line: int, column: int, message: str,
-                path: Optional[str] = None) -> None:
+                path: Optional[str] = None, fix: Optional[str] = None) -> None:
         self.out.findings.append(Finding(src.path if src else (path or "<unknown>"), max(line, 1),
-                                         max(column, 1), rule.code, rule.name, rule.severity, None, message))
+                                         max(column, 1), rule.code, rule.name, rule.severity, None, message,
+                                         fix=fix))
 
     def problem_at(self, rule, where: TStr, index: int, message: str) -> None:
         o = where.origin_at(index) if where.pieces else None
@@ -128,7 +130,8 @@ class Extractor:
         charts = self.helm_charts(jobs)
         if self.deps is not None:
             self.deps.together_with(builds, charts)
-        for job in jobs:
+        partials = self.partial_candidates(jobs)
+        for job in [j for j in jobs if j.abspath not in partials] + [j for j in jobs if j.abspath in partials]:
             self.out.files += 1
             if self.deps is not None:
                 self.deps.job = job.abspath
@@ -158,6 +161,8 @@ class Extractor:
             if not job.explicit and not worth_parsing(job.kind, data):
                 continue
             if job.kind in ("jinja", "tpl"):
+                if job.abspath in partials and os.path.realpath(job.abspath) in self._included:
+                    continue  # an include-only partial: checked in its includers' renders only
                 if job.kind == "tpl" and _is_go_template(src.text):
                     # a Go template outside any chart: its literal flag lines only
                     self.go_template_literals(job, src, job.display, "Go template outside a Helm chart")
@@ -178,6 +183,22 @@ class Extractor:
         from pdlint import structure_rules
         self.out.findings += structure_rules.check(self.out.launches)
         return self.out
+
+    def partial_candidates(self, jobs: list) -> set:
+        """Templates of the run that another template of the run may include, import or extend (its
+        ``{% include "..." %}`` names the file): they are extracted after the others, and one that a
+        render did load is a partial, checked only in its includers' context (rendered alone it is a
+        fragment: a flag list ending in ``\\``, a macro file)."""
+        import re
+        templates = [j for j in jobs if j.kind in ("jinja", "tpl")]
+        if len(templates) < 2:
+            return set()
+        named: set = set()
+        for j in templates:
+            src = self.read(j.abspath, report=False)
+            if src is not None and "{%" in src.text:
+                named |= {os.path.basename(m) for m in re.findall(_INCLUDE_NAME, src.text)}
+        return {j.abspath for j in templates if os.path.basename(j.abspath) in named}
 
     # -- Kustomize ---------------------------------------------------------------
     def kustomize_builds(self, jobs: list) -> tuple:
@@ -268,7 +289,7 @@ class Extractor:
                     yt.compose(r.text.text)
                 except yt.YamlError as e:
                     res.failed = helm.Unsupported(f"the rendered {os.path.basename(r.template.path)} is not YAML "
-                                                  f"({e.message})", r.text[e.index:e.index + 1])
+                                                  f"({e.message_in(r.text)})", r.text[e.index:e.index + 1])
                     break
         if res.rendered and res.failed is None:
             how = "helm template" if res.how == "helm template" else \
@@ -343,6 +364,7 @@ class Extractor:
         limits = Limits(render_seconds=cfg.render_timeout or self.opt.render_seconds, max_file_bytes=MAX_FILE_BYTES)
 
         def read_file(full: str) -> Optional[SourceFile]:
+            self._included.add(os.path.realpath(full))
             return self.read(full, report=False)
 
         search = []
@@ -357,7 +379,7 @@ class Extractor:
         rule_for = {"syntax": C.TEMPLATE_SYNTAX, "undefined": C.UNDEFINED, "render": C.RENDER_ERROR,
                     "include": C.INCLUDE, "limit": C.LIMIT}
         for p in problems:
-            self.problem(rule_for[p.code], p.src or src, p.line, p.column, p.message)
+            self.problem(rule_for[p.code], p.src or src, p.line, p.column, p.message, fix=p.hint)
         inner = _inner_kind(job.abspath)
         for r in renders:
             self.note_rendered(r.text)
@@ -427,7 +449,7 @@ class Extractor:
             return
         except yt.YamlError as e:
             what = "rendered YAML" if render_role is not None or label else "YAML"
-            self.problem_at(C.INVALID_YAML, doc, e.index, f"invalid {what}: {e.message}")
+            self.problem_at(C.INVALID_YAML, doc, e.index, f"invalid {what}: {e.message_in(doc)}")
             return
         from pdlint.formats import compose
         found = False
@@ -947,6 +969,20 @@ _ROOTS: dict = {}
 _NOT_RUN = {"echo", "printf", "cat", "grep", "egrep", "fgrep", "pgrep", "pkill", "killall", "kill", "ps", "sed",
             "awk", "tee", "logger", "read", "test", "[", "[[", "which", "type", "hash", "true", ":", "pip", "pip3",
             "uv", "wc", "head", "tail"}
+
+
+# the template names of include / import / from ... import / extends tags (their string literals)
+_INCLUDE_NAME = (r"""\{%-?\s*(?:include|import|from|extends)\s+(?:\[[^\]]*?)?["']([^"'\n]+)["']""")  # a re pattern
+
+
+def _not_utf8(data: bytes, e: UnicodeDecodeError) -> tuple:
+    """(line, column, message) of the first byte that is not UTF-8: the column counts the characters
+    before it on its line (as an editor shows it), the message names the bytes."""
+    start = data.rfind(b"\n", 0, e.start) + 1
+    line = data.count(b"\n", 0, e.start) + 1
+    column = len(data[start:e.start].decode("utf-8", "replace")) + 1
+    bad = " ".join(f"0x{b:02x}" for b in data[e.start:max(e.end, e.start + 1)][:4])
+    return line, column, f"not valid UTF-8 at line {line}, column {column} (byte {bad}: {e.reason})"
 
 
 def _root_of(path: str) -> str:

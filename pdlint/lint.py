@@ -111,7 +111,15 @@ class ConfigResolver:
 def run(paths: list, options: Options, config: Optional[str] = None) -> Result:
     resolver = ConfigResolver(options.cwd, config, options.selection)
     listings: dict = {}  # repository root -> its files (git ls-files), listed once per run
-    jobs, missing = discover(paths, options.cwd, resolver.excluded, resolver.force_exclude(options.force_exclude),
+    excluded: set = set()
+
+    def excluding(abspath: str) -> bool:
+        if resolver.excluded(abspath):
+            excluded.add(abspath)
+            return True
+        return False
+
+    jobs, missing = discover(paths, options.cwd, excluding, resolver.force_exclude(options.force_exclude),
                              listings=listings)
     if missing:
         raise UsageError("no such file or directory: " + ", ".join(missing))
@@ -121,6 +129,8 @@ def run(paths: list, options: Options, config: Optional[str] = None) -> Result:
         result = cache.run(jobs, options, resolver, config, listings)
     else:
         result = analyse(jobs, options, resolver)
+    if not jobs:  # said as ruff does ("No Python files found under the given path(s)"); exit 0
+        result.warnings.append(nothing_to_check(len(excluded)))
     result.scope = ([j.display for j in jobs],
                     [a for a in (os.path.abspath(os.path.join(options.cwd, p)) for p in paths) if os.path.isdir(a)])
     if options.baseline is not None:  # the stage after suppressions (and after the cache: it is not cached)
@@ -157,6 +167,12 @@ def analyse(jobs: list, options: Options, resolver: ConfigResolver, deps=None) -
     launches = sorted(extraction.launches, key=lambda l: (l.path, l.line, l.ordinal))
     return Result(findings, launches, extraction.files, extraction.sources,
                   resolver.warnings + release_notes(launches), cov, suppressed)
+
+
+def nothing_to_check(excluded: int) -> str:
+    why = f"{excluded} file{'s' if excluded != 1 else ''} excluded by `exclude`; " if excluded else ""
+    return (f"No files to check under the given path(s) ({why}pdlint reads YAML, Jinja, shell scripts, "
+            f"Justfiles and files named on the command line)")
 
 
 def release_notes(launches: list) -> list:

@@ -692,7 +692,7 @@ def render_subset(chart: str, read) -> ChartResult:
         try:
             docs = yt.compose(vsrc.text)
         except yt.YamlError as e:
-            res.failed = Unsupported(f"values.yaml does not parse: {e.message}", vdoc[e.index:e.index + 1])
+            res.failed = Unsupported(f"values.yaml does not parse: {e.message_in(vdoc)}", vdoc[e.index:e.index + 1])
             return res
         if docs and docs[0].root is not None and isinstance(yt.deref(yt.Ref(docs[0].root)).node, yt.YMap):
             vroot = yt.Ref(docs[0].root)

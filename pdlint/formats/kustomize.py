@@ -88,7 +88,7 @@ class Builder:
             docs = yt.compose(src.text)
         except yt.YamlError as e:
             b.problems.append(Problem(doc[e.index:e.index + 1] if src.text else where,
-                                      f"invalid YAML: {e.message}", invalid_yaml=True))
+                                      f"invalid YAML: {e.message_in(doc)}", invalid_yaml=True))
             return None
         return doc, docs
 

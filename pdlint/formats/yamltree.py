@@ -17,6 +17,7 @@ that do expand (:func:`to_python`) count what they produce.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Iterator, Optional
 
@@ -32,12 +33,32 @@ except AttributeError:  # pragma: no cover
 
 
 class YamlError(Exception):
-    """A document that does not parse.  ``index`` is a character index into the text."""
+    """A document that does not parse.  ``index`` is a character index into the text (where the error was
+    found); ``context_index`` where the construct it was found in began (PyYAML's context mark: the ``[``
+    of an unclosed flow sequence, the quote of an unclosed string), ``context`` and ``problem`` the two
+    halves of the message."""
 
-    def __init__(self, message: str, index: int):
+    def __init__(self, message: str, index: int, context_index: Optional[int] = None,
+                 context: Optional[str] = None, problem: Optional[str] = None):
         super().__init__(message)
         self.message = message
         self.index = index
+        self.context_index = context_index
+        self.context = context
+        self.problem = problem
+
+    def message_in(self, doc) -> str:
+        """The message naming where the construct began, as a line and column of ``doc`` (the
+        :class:`~pdlint.text.TStr` that was parsed: a rendered template maps to its source line)."""
+        ci = self.context_index
+        if ci is None or ci == self.index or not self.context or not self.problem or not doc.pieces:
+            return self.message
+        o, here = doc.origin_at(ci), doc.origin_at(self.index)
+        if o.path.startswith("<"):
+            return self.message
+        where = f"line {o.line}, column {o.column}" + (f" of {o.path}" if o.path != here.path else "")
+        verb = "opened" if re.search(r"\b(flow|quoted)\b", self.context) else "started"
+        return f"{self.context} ({verb} at {where}), {self.problem}"
 
 
 class LimitError(YamlError):
@@ -166,7 +187,8 @@ def compose(text: str, max_nodes: int = 200_000) -> list:
                 _attach(stack, docs, node)
     except yaml.MarkedYAMLError as e:
         mark = e.problem_mark or e.context_mark
-        raise YamlError(_yaml_message(e), mark.index if mark else 0) from None
+        raise YamlError(_yaml_message(e), mark.index if mark else 0,
+                        e.context_mark.index if e.context_mark is not None else None, e.context, e.problem) from None
     except yaml.YAMLError as e:
         raise YamlError(str(e).strip(), 0) from None
     finally:

@@ -133,6 +133,7 @@ class Problem:
     src: Optional[SourceFile]
     line: int
     column: int = 1
+    hint: Optional[str] = None  # what to do (the finding's help line), when the problem knows better than its rule
 
 
 @dataclass
@@ -713,6 +714,59 @@ def choose_role_var(info: RoleInfo, known_vars: set) -> tuple:
     return None, {}
 
 
+def _name_parts(name: str) -> list:
+    return [p for p in re.split(r"[_\-]+", name.lower()) if p]
+
+
+def switch_values(name: str) -> Optional[dict]:
+    """The values of a boolean role switch for each role (``is_prefill``: true on prefill, false on decode;
+    ``is_decode`` the other way round), or None when ``name`` names one role not exactly once."""
+    roles = {ROLE_SYNONYMS.get(p) for p in _name_parts(name) if p in ("prefill", "decode", "prefiller", "decoder")}
+    if len(roles) != 1:
+        return None
+    (role,) = roles
+    return {"prefill": role == "prefill", "decode": role == "decode"}
+
+
+def undefined_message(name: str, role_var: Optional[str], variables: dict, role_vars: dict,
+                      role_info: dict) -> tuple:
+    """(message, hint) of an undefined variable: a did-you-mean over the names the template can see (the
+    config's, values files', ``--var``, per-role variables, the role variable, names the template and
+    its includes set), and, for a name that looks like a role switch (``is_prefill``, ``prefill_mode``,
+    ``pd_role``), how to give it its value per role."""
+    from pdlint.suggest import close_matches
+    defined = set(variables) | {k for vs in role_vars.values() for k in vs}
+    for info in role_info.values():
+        defined |= info.assigned
+    if role_var:
+        defined.add(role_var)
+    defined.discard(name)
+    close = close_matches(name, sorted(defined), 2)
+    message = f"undefined variable '{name}'"
+    if close:
+        message += "; did you mean " + " or ".join(f"'{c}'" for c in close) + "?"
+    parts = _name_parts(name)
+    hint = None
+    if name == role_var or close:
+        return message, hint
+    switch = switch_values(name)
+    if switch is not None:
+        on = [r for r in ("prefill", "decode") if switch[r]][0]
+        off = "decode" if on == "prefill" else "prefill"
+        if role_var:
+            hint = (f"'{name}' looks like a role switch: give it its value per role, `{name} = true` in "
+                    f"`[tool.pdlint.roles.{on}.vars]` and `{name} = false` in `[tool.pdlint.roles.{off}.vars]` "
+                    f"(this template renders once per value of its role variable '{role_var}')")
+        else:
+            hint = (f"'{name}' looks like a role switch: name it with `role-var = \"{name}\"` (or "
+                    f"`--role-var {name}`): pdlint then renders the template twice, with {name} true for {on} "
+                    f"and false for {off}")
+    elif not role_var and ("role" in parts or (parts[-1:] == ["mode"] and len(parts) > 1) or name in ROLE_NAMES):
+        hint = (f"'{name}' looks like the role variable: name it with `role-var = \"{name}\"` (or "
+                f"`--role-var {name}`), and pdlint renders the template once per role")
+    return message, hint
+
+
 def _role_values(values: list) -> dict:
     out: dict = {}
     for v in values:
@@ -783,6 +837,8 @@ def render_template(src: SourceFile, name: str, *, root: str, cwd: str, variable
     var, values = (role_var, {"prefill": "prefill", "decode": "decode"}) if role_var else choose_role_var(info, known)
     if role_var and info.compared.get(role_var):
         values = _role_values(info.compared[role_var])
+    elif role_var and switch_values(role_var):  # a boolean switch ({% if is_prefill %}): true for its role
+        values = switch_values(role_var)
     roles = [("prefill", values["prefill"]), ("decode", values["decode"])] if var else [(None, None)]
     renders: list = []
     for role, value in roles:
@@ -797,8 +853,9 @@ def render_template(src: SourceFile, name: str, *, root: str, cwd: str, variable
             problems.append(err)
             continue
         for uname, usrc, uline in state.undefined:
-            problems.append(Problem("undefined", f"undefined variable '{uname}'", usrc or src, uline,
-                                    _name_column(usrc or src, uline, uname)))
+            message, hint = undefined_message(uname, var, variables, role_vars, state.role_info)
+            problems.append(Problem("undefined", message, usrc or src, uline,
+                                    _name_column(usrc or src, uline, uname), hint))
         tstr, traced = _decode(out, state)
         if state.risky or risky_before:
             plain_state = _State(root, cwd, limits, read_file, options)

@@ -150,7 +150,7 @@ def _config_tokens(src: SourceFile, doc: TStr, table: FlagTable, via: Optional[t
     except yt.YamlError as e:
         at = min(e.index, len(src.text.rstrip()) - 1)  # an error at the end: the last character written
         errors.append(ArgError("config-yaml", doc[at:at + 1] if at >= 0 else doc,
-                               f"invalid YAML in config file: {e.message}", "--config"))
+                               f"invalid YAML in config file: {e.message_in(doc)}", "--config"))
         return [], errors, False
     root = docs[0].root if docs else None
     if root is None:
