@@ -1,31 +1,13 @@
 """Machine output (``--format json``), a stable contract::
 
-    {"version": 1, "files": N, "findings": [...], "launches": [...], "pairs": [...]}
+    {"version": 1, "files": N, "findings": [...], "launches": [...], "pairs": [...], "coverage": {...}}
 
-A finding: path (relative to the working directory, '/'-separated), line,
-column (1-based), code, name, severity, role, message, related[{path, line,
-column, note}] (plus ``fix`` and ``engine_version`` when known).  A launch:
-path, line, role, engine, entrypoint, argv (what the server's argument parser
-sees: ``--config`` files merged), origins[{path, line, column}] (one per argv
-token; ``via`` lists the references it was reached through).
-
-``pairs`` (added in the same version; readers that do not know it ignore it)
-lists the deployments pdlint paired (:mod:`pdlint.pairing`), each with at
-least one pair or router link: ``unit`` (the deployment key), ``how`` (one
-deployment unit, one file, or the sibling files that were joined), ``pairs``
-[{engine, prefill, decode, prefill_variants, decode_variants}] and
-``routers`` [{router, role, how (url | selector | discovery), target,
-bootstrap_port, servers[]}].  A launch reference is {launch (index into
-``launches``), path, line, role}.  ``pdlint show --format json`` carries the
-same key.
-
-``coverage`` (added in the same version) says what was checked
-(:mod:`pdlint.coverage`): ``launches`` checked, by role (``prefill``,
-``decode``, ``other``, ``routers``), ``files_with_launches``, ``unchecked``
-(places with launch text no checked launch covers, plus launch gaps), and
-``files``: per scanned file {status (checked | partial | unchecked | error |
-none), launches (how many checked launches read it), unchecked [{line, column,
-code, reason, hint, text, end_line}], error}.
+``docs/json.md`` documents every field (types, when present, the version policy: additions keep the
+version, a changed field bumps it) and ``docs/pdlint-json.schema.json`` is its JSON Schema, which the test
+suite validates real outputs against.  A finding: :meth:`pdlint.model.Finding.as_dict` (``end_line`` /
+``end_column``: the token's exclusive end, when it points at one); a launch: :func:`launch_dict`; ``pairs``:
+:func:`pdlint.pairing.as_dicts`; ``coverage``: :meth:`pdlint.coverage.Coverage.as_dict`; ``baseline`` (with
+``--baseline``): :meth:`pdlint.baseline.Outcome.as_dict`.
 """
 
 from __future__ import annotations
