@@ -195,7 +195,9 @@ class Extractor:
             return set()
         named: set = set()
         for j in templates:
-            src = self.read(j.abspath, report=False)
+            if self.deps is not None:
+                self.deps.job = j.abspath  # the job reads its own file (once: the loop below gets it cached)
+            src = self.read(j.abspath)  # a bad file is reported here, once, as the loop would
             if src is not None and "{%" in src.text:
                 named |= {os.path.basename(m) for m in re.findall(_INCLUDE_NAME, src.text)}
         return {j.abspath for j in templates if os.path.basename(j.abspath) in named}

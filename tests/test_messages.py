@@ -94,6 +94,13 @@ def test_an_include_only_partial_is_checked_in_its_includers_context_only(repo, 
     assert [(f["path"], f["line"], f["code"], f["role"]) for f in fs] == [("_flags.sh.j2", 2, "SGL101", "prefill")]
 
 
+def test_an_unreadable_partial_is_still_reported_once(repo, capsys):
+    put(repo, "launch.sh.j2", LAUNCH)
+    put(repo, "_flags.sh.j2", b"  --tp-size 2 \xff\n")
+    code, fs, _ = findings(capsys, ".")
+    assert [(f["path"], f["code"]) for f in fs if f["code"] == "PD002"] == [("_flags.sh.j2", "PD002")]
+
+
 def test_a_fragment_no_template_includes_is_still_checked_alone(repo, capsys):
     put(repo, "_flags.sh.j2", PARTIAL)  # no includer in the run: pdlint says what it sees
     code, out, _ = text(capsys, "--strict", ".")
