@@ -244,16 +244,11 @@ def write(path: str, findings: list, cwd: str, scanned=(), scopes: list = ()) ->
             inside = _scope(old, findings, cwd, scanned, scopes)
             kept = Counter({k: n for k, n in old.entries.items() if not inside(k.path)})
     text = dumps(findings, cwd, root, kept)
-    tmp = f"{abspath}.{os.getpid()}.tmp"
+    from pdlint.fix import replace_file
     try:
-        with open(tmp, "w", encoding="utf-8", newline="\n") as f:
-            f.write(text)
-        os.replace(tmp, abspath)
+        mode = os.stat(abspath).st_mode & 0o7777 if os.path.isfile(abspath) else 0o644
+        replace_file(abspath, text.encode("utf-8"), mode, ".pdlint-baseline-")
     except OSError as e:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
         raise BaselineError(f"{path}: cannot write the baseline: {e.strerror or e}") from None
     return len(json.loads(text)["findings"]), len(kept)
 

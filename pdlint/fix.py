@@ -507,16 +507,25 @@ def _write_one(abspath: str, original: str, fixed: str) -> Optional[str]:
         fixed = fixed.replace("\n", "\r\n")
     data = (("\ufeff" if bom else "") + fixed).encode("utf-8")
     mode = os.stat(abspath).st_mode
-    fd, tmp = tempfile.mkstemp(prefix=".pdlint-fix-", dir=os.path.dirname(abspath))
+    try:
+        replace_file(abspath, data, mode & 0o7777, ".pdlint-fix-")
+    except OSError as e:
+        return f"cannot write it: {e.strerror or e}"
+    return None
+
+
+def replace_file(abspath: str, data: bytes, mode: int, prefix: str = ".pdlint-") -> None:
+    """Write ``data`` to a temporary file beside ``abspath`` and rename it into place (a reader never
+    sees half a file; a symbolic link at ``abspath`` is replaced, not followed); raises OSError."""
+    fd, tmp = tempfile.mkstemp(prefix=prefix, dir=os.path.dirname(abspath))
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
-        os.chmod(tmp, mode & 0o7777)
+        os.chmod(tmp, mode)
         os.replace(tmp, abspath)
-    except OSError as e:
+    except OSError:
         try:
             os.unlink(tmp)
         except OSError:
             pass
-        return f"cannot write it: {e.strerror or e}"
-    return None
+        raise
