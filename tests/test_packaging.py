@@ -84,3 +84,19 @@ def test_a_check_run_does_not_import_ruamel_but_fix_does():
         r = subprocess.run([sys.executable, "-c", probe, *args], cwd=ROOT, stdout=subprocess.DEVNULL,
                            stderr=subprocess.PIPE, text=True, timeout=300)
         assert f"RUAMEL={loaded}" in r.stderr, (args, r.stderr[-2000:])
+
+
+def test_every_config_key_is_documented_in_the_readme():
+    """README's Configuration table has a row for every key pdlint.config knows (and every jinja key)."""
+    import re
+    from pdlint.config import KNOWN_KEYS
+    with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as f:
+        readme = f.read()
+    m = re.search(r"^## Configuration\n(.*?)^## ", readme, re.S | re.M)
+    assert m, "README has no Configuration section"
+    section = m.group(1)
+    rows = set(re.findall(r"^\| `([a-z-]+)` \|", section, re.M))
+    assert sorted(set(KNOWN_KEYS) - rows) == []
+    assert sorted(rows - set(KNOWN_KEYS)) == []  # no row for a key pdlint does not read
+    for key in ("preset", "trim-blocks", "lstrip-blocks", "keep-trailing-newline", "extensions"):
+        assert f"`{key}`" in section, key

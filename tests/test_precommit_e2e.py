@@ -362,23 +362,31 @@ def shadow_hook_repo(tmp_path: Path, env: dict) -> tuple:
     return shadow, git(shadow, "rev-parse", "HEAD", env=env).stdout.strip()
 
 
-def test_pre_commit_with_fix_args_fixes_and_fails_then_passes(tmp_path, hook_repo_ready):
-    """pre-commit users add `args: [--fix]`: the hook fixes the shared anchor in the working tree, pre-commit
-    fails the run because files were modified; the next run passes on the fixed files."""
+def pre_commit_setup(tmp_path: Path) -> tuple:
+    """(env, the pre-commit program, a hook repository of this checkout and its rev, an empty target repository)."""
     env = try_repo_env(tmp_path)
     exe = shutil.which("pre-commit", path=str(BIN)) or shutil.which("pre-commit")
     if exe is None:
         pytest.skip("pre-commit is not installed")
     shadow, rev = shadow_hook_repo(tmp_path, env)
-    target = new_repo(tmp_path, env, "target")
+    return env, exe, shadow, rev, new_repo(tmp_path, env, "target")
+
+
+def pre_commit_run(exe: str, target: Path, env: dict) -> subprocess.CompletedProcess:
+    return subprocess.run([exe, "run", "--all-files", "--color", "never"], cwd=target, env=env,
+                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=900)
+
+
+def test_pre_commit_with_fix_args_fixes_and_fails_then_passes(tmp_path, hook_repo_ready):
+    """pre-commit users add `args: [--fix]`: the hook fixes the shared anchor in the working tree, pre-commit
+    fails the run because files were modified; the next run passes on the fixed files."""
+    env, exe, shadow, rev, target = pre_commit_setup(tmp_path)
     broken = (REPO / "fixtures" / "k8s" / "shared-anchor.yaml").read_text()
     write(target, "k8s/pd.yaml", broken)
     write(target, ".pre-commit-config.yaml",
           f"repos:\n  - repo: {shadow}\n    rev: {rev}\n    hooks:\n      - id: pdlint\n        args: [--fix]\n")
     git(target, "add", ".", env=env)
-    run = [exe, "run", "--all-files", "--color", "never"]
-    r = subprocess.run(run, cwd=target, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                       timeout=900)
+    r = pre_commit_run(exe, target, env)
     assert r.returncode == 1, r.stdout
     assert "files were modified by this hook" in r.stdout, r.stdout
     assert "Fixed 1 finding (0 remaining)." in r.stdout, r.stdout
@@ -386,10 +394,64 @@ def test_pre_commit_with_fix_args_fixes_and_fails_then_passes(tmp_path, hook_rep
     assert "  - --enable-linear-replayssm-spec" not in fixed
     assert '"30001", --enable-linear-replayssm-spec]' in fixed
     git(target, "add", ".", env=env)
-    r = subprocess.run(run, cwd=target, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                       timeout=900)
+    r = pre_commit_run(exe, target, env)
     assert r.returncode == 0, r.stdout
     assert (target / "k8s" / "pd.yaml").read_text() == fixed
+
+
+def test_pre_commit_with_baseline_args_gates_only_new_findings(tmp_path, hook_repo_ready):
+    """`args: [--baseline, .pdlint-baseline.json]`: a repository with a baselined finding passes; a new
+    finding fails with only the new one reported.  The hook venv holds the runtime dependencies only."""
+    env, exe, shadow, rev, target = pre_commit_setup(tmp_path)
+    write(target, "deploy/pd.yaml.j2", BROKEN)
+    write(target, ".pre-commit-config.yaml",
+          f"repos:\n  - repo: {shadow}\n    rev: {rev}\n    hooks:\n      - id: pdlint\n"
+          f"        args: [--baseline, .pdlint-baseline.json]\n")
+    r = subprocess.run([str(BIN / "pdlint"), "--write-baseline", ".pdlint-baseline.json", "."], cwd=target,
+                       env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    assert r.returncode == 0 and "Wrote 1 finding" in r.stdout, r.stdout
+    git(target, "add", ".", env=env)
+    r = pre_commit_run(exe, target, env)
+    assert r.returncode == 0, r.stdout
+    assert "1 finding in the baseline (.pdlint-baseline.json) not reported." in r.stdout or "Passed" in r.stdout
+    write(target, "deploy/other.yaml.j2", BROKEN)
+    git(target, "add", ".", env=env)
+    r = pre_commit_run(exe, target, env)
+    assert r.returncode == 1, r.stdout
+    assert "deploy/other.yaml.j2:" in r.stdout and "deploy/pd.yaml.j2:" not in r.stdout, r.stdout
+    # the hook's environment: pdlint's runtime dependencies, not pre-commit (a test dependency)
+    envs = list((tmp_path / "pre-commit-home").glob("repo*/py_env-*"))
+    assert len(envs) == 1, envs
+    listed = subprocess.run([str(next(envs[0].glob("bin/python"))), "-m", "pip", "list", "--format", "json"],
+                            env=env, stdout=subprocess.PIPE, text=True, check=True).stdout
+    names = {p["name"].lower().replace("_", "-") for p in json.loads(listed)}
+    assert "pdlint" in names and "jinja2" in names and "pre-commit" not in names, sorted(names)
+
+
+def _readme_local_hook() -> str:
+    """The `repo: local` block the README documents."""
+    text = (REPO / "README.md").read_text(encoding="utf-8")
+    m = re.search(r"```yaml\n(repos:\n  - repo: local\n.*?)```", text, re.S)
+    assert m, "README: no `repo: local` example"
+    return m.group(1)
+
+
+def test_readme_local_hook_matches_the_manifest():
+    local = yaml.safe_load(_readme_local_hook())["repos"][0]["hooks"][0]
+    hook = yaml.safe_load(MANIFEST.read_text())[0]
+    for key in ("id", "entry", "language", "files", "types_or", "require_serial"):
+        assert local[key] == hook[key], key
+
+
+def test_readme_local_hook_runs_from_a_local_path(tmp_path, hook_repo_ready):
+    """The README's `repo: local` + `language: python` hook, pointed at a checkout of pdlint."""
+    env, exe, shadow, _, target = pre_commit_setup(tmp_path)
+    write(target, "deploy/pd.yaml.j2", BROKEN)
+    write(target, ".pre-commit-config.yaml", _readme_local_hook().replace("/path/to/pdlint", str(shadow)))
+    git(target, "add", ".", env=env)
+    r = pre_commit_run(exe, target, env)
+    assert r.returncode == 1, r.stdout
+    assert "deploy/pd.yaml.j2:" in r.stdout and "SGL101" in r.stdout, r.stdout
 
 
 # -- (c) the git hook ---------------------------------------------------------------
