@@ -55,15 +55,16 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import stat
 import sys
 from typing import Optional
 
+from pdlint.safeio import MAX_FILE_BYTES  # noqa: F401  (files above it are not read)
+
 FORMAT = 2  # 2: findings carry end_line and token
-MAX_FILE_BYTES = 2_000_000  # pdlint.extract.MAX_FILE_BYTES (files above it are not read)
 MAX_INDEXES = 8  # environments kept (option sets, working directories)
 MAX_COMPONENTS = 50_000  # components kept per index
 MAX_DOCS = 100_000  # --format json launch files kept
+MAX_CACHE_FILE_BYTES = 1 << 28  # an index or launch file larger than this is not read (rewritten)
 ENV_DIR = "PDLINT_CACHE_DIR"
 DIR_NAME = ".pdlint_cache"
 ABSENT = "-"  # the digest of a path that is not a readable regular file
@@ -77,20 +78,15 @@ def digest_bytes(data: bytes) -> str:
     return hashlib.blake2b(data, digest_size=16).hexdigest()
 
 
-def file_digest(path: str) -> str:
-    """The digest of a file as pdlint's extract stage reads it (ABSENT, BIG or the content's)."""
+def file_digest(path: str, boundary=None) -> str:
+    """The digest of a file as pdlint's extract stage reads it (ABSENT, BIG or the content's), through
+    :mod:`pdlint.safeio`: a file outside the repository, or no regular file, is ABSENT (never read)."""
+    from pdlint.safeio import BIG as _BIG, Boundary, Refused
     try:
-        st = os.stat(path)
-    except (OSError, ValueError):
-        return ABSENT
-    if not stat.S_ISREG(st.st_mode):
-        return ABSENT
-    if st.st_size > MAX_FILE_BYTES:
-        return BIG
-    try:
-        with open(path, "rb") as f:
-            data = f.read(MAX_FILE_BYTES + 1)
-    except OSError:
+        data = (boundary or Boundary(os.path.dirname(os.path.abspath(path)))).read(path)
+    except Refused as r:
+        return BIG if r.kind == _BIG else ABSENT
+    except ValueError:
         return ABSENT
     return digest_bytes(data)
 
@@ -108,7 +104,8 @@ class Deps:
     ABSENT = ABSENT
     BIG = BIG
 
-    def __init__(self):
+    def __init__(self, boundary=None):
+        self.boundary = boundary  # pdlint.safeio.Boundary: how files are read
         self.job: Optional[str] = None  # the job (abspath) being extracted
         self.reads: dict = {}  # job -> set of abspaths read
         self.digests: dict = {}  # abspath -> digest of what was read
@@ -138,7 +135,7 @@ class Deps:
         else:
             d = self._memo.get(path)
             if d is None:
-                d = file_digest(path)
+                d = file_digest(path, self.boundary)
         self._memo[path] = d
         self.weak_deps.setdefault(self.job, {})[path] = d
 
@@ -214,7 +211,7 @@ def environment(options, config: Optional[str]) -> str:
 
 # options that are part of the key above, or that do not change results
 _OPTION_KEYS = {"cwd", "variables", "role_var", "engine_version", "force_exclude", "render_seconds", "selection",
-                "strict", "ignore_noqa", "cache", "cache_docs", "overlay"}
+                "strict", "ignore_noqa", "cache", "cache_docs", "overlay", "debug", "boundary"}
 
 
 # ---------------------------------------------------------------------------
@@ -240,10 +237,11 @@ class Store:
     @staticmethod
     def _load(path: str) -> Optional[dict]:
         """A cache file's body, or None when it is missing or cannot be validated."""
-        try:
-            with open(path, "rb") as f:
-                raw = f.read()
-        except OSError:
+        from pdlint.safeio import Boundary, Refused
+        d = os.path.dirname(os.path.abspath(path))
+        try:  # a regular file of the cache directory, never a FIFO or a symlink out of it
+            raw = Boundary(d).read(path, d, limit=MAX_CACHE_FILE_BYTES)
+        except Refused:
             return None
         head, sep, body = raw.partition(b"\n")
         parts = head.decode("ascii", "replace").split(" ")
@@ -537,7 +535,7 @@ def _configs(resolver, paths: list) -> list:
         cfg = resolver.for_file(p)
         for f in ([cfg.path] if cfg.path else []) + list(cfg.values_files):
             if f not in seen:
-                seen[f] = file_digest(f)
+                seen[f] = file_digest(f, getattr(resolver, "boundary", None))
     return sorted([k, v] for k, v in seen.items())
 
 
@@ -562,13 +560,14 @@ def _launch_docs(cid: str, launches: list) -> dict:
 class _Files:
     """Digests of the files as they are now (each file read once per run)."""
 
-    def __init__(self):
+    def __init__(self, boundary=None):
         self.memo: dict = {}
+        self.boundary = boundary
 
     def digest(self, path: str) -> str:
         d = self.memo.get(path)
         if d is None:
-            d = self.memo[path] = file_digest(path)
+            d = self.memo[path] = file_digest(path, self.boundary)
         return d
 
 
@@ -609,7 +608,7 @@ def run(jobs: list, options, resolver, config: Optional[str], listings: dict):
     if index is not None and index["listing"] != listing:
         stored = [c for c in stored if not any(j[0].startswith(os.path.join(r, "")) for j in c["jobs"]
                                                 for r in roots)]
-    now = _Files()
+    now = _Files(options.boundary)
     current = {j.abspath: j for j in jobs}
     by_job: dict = {}
     for c in stored:
@@ -642,7 +641,7 @@ def run(jobs: list, options, resolver, config: Optional[str], listings: dict):
         return result
     while True:
         subset = [j for j in jobs if j.abspath in dirty]
-        deps = Deps()
+        deps = Deps(options.boundary)
         res = analyse(subset, options, resolver, deps)
         fresh = partition(subset, res, deps, resolver, options.cwd, options.cache_docs)
         links = set().union(*(c["links"] for c in fresh))
@@ -665,7 +664,7 @@ def _valid(c: dict, current: dict, now: _Files) -> bool:
             j = current.get(abspath)
             if j is None or j.display != display or j.kind != kind:
                 return False
-            if j.explicit != explicit and not _worth(j):
+            if j.explicit != explicit and not _worth(j, now.boundary):
                 return False  # an explicit file is read even without an engine keyword
         for path, d in c["deps"].items():
             if now.digest(path) != d:
@@ -679,14 +678,14 @@ def _valid(c: dict, current: dict, now: _Files) -> bool:
         return False
 
 
-def _worth(job) -> bool:
+def _worth(job, boundary=None) -> bool:
     from pdlint.discover import worth_parsing
+    from pdlint.safeio import Boundary, Refused
     if job.kind == "unknown":
         return False
     try:
-        with open(job.abspath, "rb") as f:
-            data = f.read(MAX_FILE_BYTES + 1)
-    except OSError:
+        data = (boundary or Boundary(job.root)).read(job.abspath)
+    except Refused:
         return False
     try:
         data = data.decode("utf-8").encode("utf-8", "surrogatepass")
@@ -711,21 +710,17 @@ def _save(store: Store, stored: list, usable: list, fresh: list, current: dict, 
     store.save({"format": FORMAT, "env": store.env, "listing": listing, "components": components}, docs)
 
 
-def _source(display: str, cwd: str):
+def _source(display: str, cwd: str, boundary=None):
     """The file as the extract stage reads it (for the report's snippets)."""
+    from pdlint.safeio import Boundary, Refused, decode
     from pdlint.text import SourceFile
     abspath = os.path.join(cwd, display)
     try:
-        with open(abspath, "rb") as f:
-            data = f.read(MAX_FILE_BYTES + 1)
-        text = data.decode("utf-8")
-    except (OSError, UnicodeDecodeError):
+        data = (boundary or Boundary(cwd)).read(abspath)
+    except Refused:
         return None
-    if "\0" in text:
-        return None
-    if text.startswith("\ufeff"):
-        text = text[1:]
-    return SourceFile(display, text.replace("\r\n", "\n").replace("\r", "\n"), abspath)
+    text, bad = decode(data)
+    return None if bad is not None else SourceFile(display, text, abspath)
 
 
 def _merge(jobs: list, usable: list, fresh: list, res, options, resolver, docs_of: dict):
@@ -742,7 +737,7 @@ def _merge(jobs: list, usable: list, fresh: list, res, options, resolver, docs_o
         for p in c["sources"]:
             src = fresh_sources.get(p)
             if src is None and id(c) in stored:
-                src = _source(p, options.cwd)
+                src = _source(p, options.cwd, options.boundary)
             if src is not None:
                 sources[p] = src
     cov = Coverage()

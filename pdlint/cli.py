@@ -211,7 +211,7 @@ def _scan(ns) -> int:
     opts = Options(cwd=cwd, variables=_variables(ns.var), role_var=ns.role_var,
                    engine_version=ns.sglang_version, selection=_selection(ns),
                    strict=bool(getattr(ns, "strict", False)), force_exclude=ns.force_exclude,
-                   ignore_noqa=getattr(ns, "ignore_noqa", False))
+                   ignore_noqa=getattr(ns, "ignore_noqa", False), debug=bool(getattr(ns, "debug", False)))
     fixing = ns.command == "check" and (ns.fix or ns.diff)
     writing = getattr(ns, "write_baseline", None)
     if writing and fixing:

@@ -31,13 +31,15 @@ from typing import Any, Optional
 
 from pdlint.text import SourceFile, TStr
 
-KNOWN_KEYS = {"render-timeout", "role-var", "values", "vars", "roles", "engine-version", "sglang-version", "vllm-version",
-              "select",
-              "ignore", "extend-select", "extend-ignore", "exclude", "force-exclude", "per-file-ignores", "jinja"}
-
-
 class ConfigError(Exception):
-    pass
+    """A config (or values) file pdlint cannot use: ``path`` (display), ``line`` (None: unknown), ``message``."""
+
+    def __init__(self, message: str, path: Optional[str] = None, line: Optional[int] = None):
+        self.message = message
+        self.path = path
+        self.line = line
+        where = f"{path}:{line}: " if path and line else (f"{path}: " if path else "")
+        super().__init__(where + message)
 
 
 @dataclass
@@ -107,6 +109,8 @@ class Config:
     render_timeout: Optional[float] = None
     jinja: Any = None  # pdlint.render.jinja.JinjaOptions ([tool.pdlint.jinja]); None: the defaults
     warnings: list = field(default_factory=list)
+    # the file is invalid (a pdlint.model.Finding, PD012): pdlint does not check the files it governs
+    error: Any = None
     _enabled: dict = field(default_factory=dict, repr=False)
 
     @property
@@ -161,41 +165,65 @@ def _load_toml(text: str) -> dict:
     return tomllib.loads(text)
 
 
-def load_config_file(path: str, display: str) -> Config:
-    """Read one config file (pyproject.toml or .pdlint.yaml)."""
-    try:
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
-    except OSError as e:
-        raise ConfigError(f"{display}: cannot read config: {e.strerror or e}") from None
-    src = SourceFile(display, text.replace("\r\n", "\n"), path)
+def load_config_file(path: str, display: str, boundary=None, data: Optional[bytes] = None) -> Config:
+    """Read one config file (pyproject.toml or .pdlint.yaml), inside the
+    repository boundary (:mod:`pdlint.safeio`); a bad file raises
+    :class:`ConfigError` with the line where known."""
+    from pdlint.safeio import Boundary, Refused, decode
+    boundary = boundary or Boundary(os.path.dirname(os.path.abspath(path)))
+    if data is None:
+        try:
+            data = boundary.read(path)
+        except Refused as r:
+            raise ConfigError(f"cannot read config ({r.message})", display) from None
+    text, bad = decode(data)
+    if bad is not None:
+        raise ConfigError(f"config file is {bad[0]}" if not bad[0].startswith("file ") else
+                          f"config {bad[0]}", display, bad[1])
+    src = SourceFile(display, text, path)
+    root = boundary.root_for(path)
     if path.endswith(".toml"):
         try:
-            data = _load_toml(text)
+            doc = _load_toml(text)
         except Exception as e:
-            raise ConfigError(f"{display}: invalid TOML: {e}") from None
-        table = data.get("tool", {}).get("pdlint")
+            m = re.search(r"\(at line (\d+)", str(e))
+            raise ConfigError(f"invalid TOML: {e}", display, int(m.group(1)) if m else None) from None
+        tool = doc.get("tool", {})
+        table = tool.get("pdlint") if isinstance(tool, dict) else None
         if table is None:
             table = {}
-        return _from_table(table, path, src, toml=True)
+        if not isinstance(table, dict):
+            raise ConfigError("[tool.pdlint] must be a table", display, _toml_key_line(src, (), "pdlint"))
+        return _from_table(table, path, src, toml=True, root=root, boundary=boundary)
     import yaml
     try:
-        data = yaml.safe_load(text) or {}
+        doc = yaml.safe_load(text) or {}
     except yaml.YAMLError as e:
-        raise ConfigError(f"{display}: invalid YAML: {e}") from None
-    if not isinstance(data, dict):
-        raise ConfigError(f"{display}: the config must be a mapping")
-    return _from_table(data, path, src, toml=False, yroot=_yaml_root(src.text))
+        mark = getattr(e, "problem_mark", None)
+        what = getattr(e, "problem", None) or str(e).splitlines()[0]
+        raise ConfigError(f"invalid YAML: {what}", display, mark.line + 1 if mark is not None else None) from None
+    except RecursionError:
+        raise ConfigError("invalid YAML: nested too deep", display) from None
+    if not isinstance(doc, dict):
+        raise ConfigError("the config must be a mapping", display, 1)
+    return _from_table(doc, path, src, toml=False, yroot=_yaml_root(src.text), root=root, boundary=boundary)
 
 
-def has_pdlint_table(pyproject: str) -> bool:
-    try:
-        with open(pyproject, encoding="utf-8") as f:
-            text = f.read()
-    except OSError:
-        return False
-    # a loose match on purpose: a malformed [tool.pdlint] table is a config error, not "no config"
-    return re.search(r"^\s*\[\s*tool\s*\.\s*pdlint\b", text, re.M) is not None
+_TABLE_HEADER = re.compile(rb"^\s*\[\s*tool\s*\.\s*pdlint\b", re.M)
+
+
+def has_pdlint_table(pyproject, boundary=None) -> bool:
+    """Does a pyproject.toml (its path, or its bytes) configure pdlint?  A loose
+    match on purpose: a malformed ``[tool.pdlint]`` table is a config error, not
+    "no config"; a file without the table does not matter at all (it may be
+    vendored, not even UTF-8)."""
+    if isinstance(pyproject, str):
+        from pdlint.safeio import Boundary, Refused
+        try:
+            pyproject = (boundary or Boundary(os.path.dirname(os.path.abspath(pyproject)))).read(pyproject)
+        except Refused:
+            return False
+    return _TABLE_HEADER.search(pyproject) is not None
 
 
 def _yaml_root(text: str):
@@ -208,103 +236,220 @@ def _yaml_root(text: str):
     return yt.Ref(docs[0].root) if docs and docs[0].root is not None else None
 
 
-def _from_table(table: dict, path: str, src: SourceFile, toml: bool, yroot=None) -> Config:
+# -- the schema: every key's type and range, checked in one place ----------------------------------
+
+def _is_str(v) -> bool:
+    return isinstance(v, str)
+
+
+def _is_str_list(v) -> bool:
+    return isinstance(v, list) and all(isinstance(x, str) for x in v)
+
+
+def _is_bool(v) -> bool:
+    return isinstance(v, bool)
+
+
+def _is_table(v) -> bool:
+    return isinstance(v, dict)
+
+
+def _is_seconds(v) -> bool:
+    import math
+    return not isinstance(v, bool) and isinstance(v, (int, float)) and math.isfinite(v) and v > 0
+
+
+def _is_roles(v) -> bool:
+    return isinstance(v, dict) and all(isinstance(b, dict) and isinstance(b.get("vars", {}), dict)
+                                       for b in v.values())
+
+
+def _is_globs_to_codes(v) -> bool:
+    return isinstance(v, dict) and all(_is_str_list(c) for c in v.values())
+
+
+def _is_preset(v) -> bool:
+    from pdlint.render.jinja import PRESETS
+    return v in PRESETS
+
+
+def _presets() -> str:
+    from pdlint.render.jinja import PRESETS
+    return "one of " + ", ".join(sorted(PRESETS))
+
+
+_CODES = "a list of rule codes or prefixes"
+#: key -> (what it must be, check).  A string where a list is expected is refused, as ruff does
+#: (``extend-ignore = "SGL"`` is "invalid type: string, expected a sequence" there): it is not
+#: split into characters, and not taken as one item either, so a typo never silences rules.
+SCHEMA = {
+    "role-var": ("a variable name", lambda v: isinstance(v, str) and v.isidentifier()),
+    "values": ("a list of file names (relative to the config file, inside the repository)", _is_str_list),
+    "vars": ("a table", _is_table),
+    "roles": ("a table of role tables (roles.<role>.vars = {...})", _is_roles),
+    "engine-version": ("a release string such as \"0.5.23\"", _is_str),
+    "sglang-version": ("a release string such as \"0.5.23\"", _is_str),
+    "vllm-version": ("a release string such as \"0.10.1\"", _is_str),
+    "select": (_CODES, _is_str_list),
+    "extend-select": (_CODES, _is_str_list),
+    "ignore": (_CODES, _is_str_list),
+    "extend-ignore": (_CODES, _is_str_list),
+    "exclude": ("a list of glob patterns", _is_str_list),
+    "force-exclude": ("true or false", _is_bool),
+    "per-file-ignores": ("a table mapping globs to lists of rule codes or prefixes", _is_globs_to_codes),
+    "render-timeout": ("a positive number of seconds", _is_seconds),
+    "jinja": ("a table", _is_table),
+}
+JINJA_SCHEMA = {
+    "preset": (_presets, _is_preset),
+    "trim-blocks": ("true or false", _is_bool),
+    "lstrip-blocks": ("true or false", _is_bool),
+    "keep-trailing-newline": ("true or false", _is_bool),
+    "extensions": ("a list of extension names", _is_str_list),
+}
+KNOWN_KEYS = set(SCHEMA)
+
+
+def _got(v) -> str:
+    if isinstance(v, bool):
+        return f"a boolean ({str(v).lower()})"
+    if isinstance(v, int):
+        return f"an integer ({v})"
+    if isinstance(v, float):
+        return f"a number ({v})"
+    if isinstance(v, str):
+        return f"a string ({v[:40]!r})" if len(v) <= 40 else "a string"
+    if isinstance(v, list):
+        bad = next((x for x in v if not isinstance(x, str)), None)
+        return f"a list holding {_got(bad)}" if bad is not None else "a list"
+    if isinstance(v, dict):
+        return "a table"
+    return type(v).__name__
+
+
+def validate(table: dict, src: SourceFile, toml: bool, yroot=None, schema=None, section: tuple = ()) -> None:
+    """Check every known key of a config table against :data:`SCHEMA`; the
+    first bad one raises :class:`ConfigError` naming the key, what it must be,
+    what it is, the file and the key's line."""
+    schema = SCHEMA if schema is None else schema
+    for key, value in table.items():
+        spec = schema.get(key)
+        if spec is None:
+            continue
+        expected, ok = spec
+        if ok(value):
+            continue
+        name = ".".join(section + (key,))
+        expected = expected() if callable(expected) else expected
+        raise ConfigError(f"{name} must be {expected}, not {_got(value)}", src.path,
+                          _key_line(src, toml, section, key, yroot))
+    if schema is SCHEMA and isinstance(table.get("jinja"), dict):
+        validate(table["jinja"], src, toml, yroot, JINJA_SCHEMA, ("jinja",))
+
+
+def _key_line(src: SourceFile, toml: bool, section: tuple, key: str, yroot=None) -> Optional[int]:
+    """The line a config key is written on (best effort), or None."""
+    if not toml:
+        from pdlint.formats import yamltree as yt
+        node = yroot
+        for name in section:
+            node = yt.get(node, name) if node is not None and isinstance(yt.deref(node).node, yt.YMap) else None
+        if node is None or not isinstance(yt.deref(node).node, yt.YMap):
+            return None
+        for k, v in yt.map_items(node):
+            if k == key:
+                return src.position(yt.deref(v).node.start)[0]
+        return None
+    return _toml_key_line(src, section, key)
+
+
+def _toml_key_line(src: SourceFile, section: tuple, key: str) -> Optional[int]:
+    text = src.text
+    header = re.search(r"^\s*\[\s*tool\s*\.\s*pdlint" + "".join(r"\s*\.\s*" + re.escape(s) for s in section) +
+                       r"\s*\]\s*$", text, re.M)
+    start = header.end() if header else 0
+    m = re.compile(r"^[ \t]*[\"']?" + re.escape(key) + r"[\"']?[ \t]*=", re.M).search(text, start)
+    if m is None and section:
+        m = re.compile(r"^[ \t]*" + re.escape(section[-1]) + r"[ \t]*=", re.M).search(text, start)
+    return src.position(m.start())[0] if m else None
+
+
+def _values_paths(vals: list, cfg: "Config", src: SourceFile, toml: bool, yroot, root: str, boundary) -> list:
+    """The ``values`` files, each inside the root of the config's repository:
+    an absolute path, a ``../`` escape or a symlink out of it is a config error."""
+    out = []
+    for v in vals:
+        line = _key_line(src, toml, (), "values", yroot)
+        if os.path.isabs(v) or v.startswith("~"):
+            raise ConfigError(f"values file {v} is outside the repository (an absolute path); name it relative to "
+                              f"the config file", src.path, line)
+        full = os.path.normpath(os.path.join(cfg.root, v))
+        from pdlint.safeio import inside
+        if not inside(full, root) or (boundary is not None and not boundary.contains(full, root)):
+            how = "through a symlink" if inside(full, root) else ""
+            raise ConfigError(f"values file {v} is outside the repository{(' ' + how) if how else ''}; pdlint reads "
+                              f"only files inside it", src.path, line)
+        out.append(full)
+    return out
+
+
+def _from_table(table: dict, path: str, src: SourceFile, toml: bool, yroot=None, root: Optional[str] = None,
+                boundary=None) -> Config:
     cfg = Config(path=path, root=os.path.dirname(path))
     for key in table:
         if key not in KNOWN_KEYS:
             cfg.warnings.append(f"{src.path}: unknown pdlint config key {key!r}")
+    validate(table, src, toml, yroot)
     rv = table.get("role-var")
     if rv is not None:
-        if not isinstance(rv, str) or not rv.isidentifier():
-            raise ConfigError(f"{src.path}: role-var must be a variable name")
         cfg.role_var = rv
-    vals = table.get("values", [])
-    if isinstance(vals, str):
-        vals = [vals]
-    if not isinstance(vals, list) or not all(isinstance(v, str) for v in vals):
-        raise ConfigError(f"{src.path}: values must be a list of file names")
-    cfg.values_files = [os.path.normpath(os.path.join(cfg.root, v)) for v in vals]
+    cfg.values_files = _values_paths(table.get("values", []), cfg, src, toml, yroot, root or cfg.root, boundary)
     cfg.vars = _positioned(table.get("vars", {}), src, toml, ("vars",), yroot)
-    roles = table.get("roles", {})
-    if not isinstance(roles, dict):
-        raise ConfigError(f"{src.path}: roles must be a table")
-    for role, body in roles.items():
-        if not isinstance(body, dict):
-            raise ConfigError(f"{src.path}: roles.{role} must be a table")
+    for role, body in table.get("roles", {}).items():
         cfg.role_vars[role] = _positioned(body.get("vars", {}), src, toml, ("roles", role, "vars"), yroot)
     rt = table.get("render-timeout")
     if rt is not None:
-        if isinstance(rt, bool) or not isinstance(rt, (int, float)) or rt <= 0:
-            raise ConfigError(f"{src.path}: render-timeout must be a positive number of seconds")
         cfg.render_timeout = float(rt)
     jt = table.get("jinja")
     if jt is not None:
         cfg.jinja = jinja_options(jt, src.path, cfg.warnings)
     ev = table.get("engine-version", table.get("sglang-version"))
-    cfg.engine_version = str(ev) if ev is not None else None
-    vv = table.get("vllm-version")
-    cfg.vllm_version = str(vv) if vv is not None else None
+    cfg.engine_version = ev
+    cfg.vllm_version = table.get("vllm-version")
     if cfg.engine_version is not None:
         from pdlint.engines.sglang.flags import UnknownRelease, check_release
         try:
             check_release(cfg.engine_version)
         except UnknownRelease as e:
             key = "engine-version" if "engine-version" in table else "sglang-version"
-            raise ConfigError(f"{src.path}: {key}: {e}") from None
-    lists = {}
-    for key in ("select", "extend-select", "ignore", "extend-ignore"):
-        v = table.get(key)
-        if v is not None:
-            if isinstance(v, str):
-                v = [v]
-            if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
-                raise ConfigError(f"{src.path}: {key} must be a list of rule codes or prefixes")
-            lists[key] = [x.strip().upper() for x in v]
+            raise ConfigError(f"{key}: {e}", src.path, _key_line(src, toml, (), key, yroot)) from None
+    lists = {key: [x.strip().upper() for x in table[key]]
+             for key in ("select", "extend-select", "ignore", "extend-ignore") if table.get(key) is not None}
     cfg.selection = Selection(lists.get("select"), lists.get("extend-select", []),
                               lists.get("ignore", []) + lists.get("extend-ignore", []))
-    ex = table.get("exclude", [])
-    cfg.exclude = [ex] if isinstance(ex, str) else list(ex)
-    fe = table.get("force-exclude")
-    if fe is not None:
-        if not isinstance(fe, bool):
-            raise ConfigError(f"{src.path}: force-exclude must be true or false")
-        cfg.force_exclude = fe
-    pfi = table.get("per-file-ignores", {})
-    if not isinstance(pfi, dict):
-        raise ConfigError(f"{src.path}: per-file-ignores must map globs to rule lists")
-    cfg.per_file_ignores = {k: ([v] if isinstance(v, str) else list(v)) for k, v in pfi.items()}
+    cfg.exclude = list(table.get("exclude", []))
+    cfg.force_exclude = table.get("force-exclude")
+    cfg.per_file_ignores = {k: list(v) for k, v in table.get("per-file-ignores", {}).items()}
     unknown = unknown_selectors(cfg.selection.selectors() + [c for v in cfg.per_file_ignores.values() for c in v])
     for s in unknown:
         cfg.warnings.append(f"{src.path}: rule selector {s!r} matches no rule (see `pdlint rules`)")
     return cfg
 
 
-def jinja_options(table: Any, where: str, warnings: list):
-    """``[tool.pdlint.jinja]``: how templates are rendered (as the deploy tool does)."""
-    from pdlint.render.jinja import EXTENSIONS, PRESETS, JinjaOptions
-    if not isinstance(table, dict):
-        raise ConfigError(f"{where}: jinja must be a table")
-    known = {"preset", "trim-blocks", "lstrip-blocks", "keep-trailing-newline", "extensions"}
+def jinja_options(table: dict, where: str, warnings: list):
+    """``[tool.pdlint.jinja]`` (types checked by :data:`JINJA_SCHEMA`): how templates are rendered (as the
+    deploy tool does)."""
+    from pdlint.render.jinja import EXTENSIONS, JinjaOptions
     for key in table:
-        if key not in known:
+        if key not in JINJA_SCHEMA:
             warnings.append(f"{where}: unknown pdlint config key 'jinja.{key}'")
-    preset = table.get("preset")
-    if preset is not None and preset not in PRESETS:
-        raise ConfigError(f"{where}: jinja.preset must be one of {', '.join(sorted(PRESETS))}")
-    opts = JinjaOptions.for_preset(preset)
+    opts = JinjaOptions.for_preset(table.get("preset"))
     for key, attr in (("trim-blocks", "trim_blocks"), ("lstrip-blocks", "lstrip_blocks"),
                       ("keep-trailing-newline", "keep_trailing_newline")):
         v = table.get(key)
         if v is not None:
-            if not isinstance(v, bool):
-                raise ConfigError(f"{where}: jinja.{key} must be true or false")
             setattr(opts, attr, v)
-    exts = table.get("extensions", [])
-    if isinstance(exts, str):
-        exts = [exts]
-    if not isinstance(exts, list) or not all(isinstance(e, str) for e in exts):
-        raise ConfigError(f"{where}: jinja.extensions must be a list of extension names")
-    for e in exts:
+    for e in table.get("extensions", []):
         name = EXTENSIONS.get(e)
         if name is None:
             # never imported: a repository's config must not make pdlint run code
@@ -318,7 +463,7 @@ def jinja_options(table: Any, where: str, warnings: list):
 
 def _positioned(table: Any, src: SourceFile, toml: bool, section: tuple, yroot=None) -> dict:
     if not isinstance(table, dict):
-        raise ConfigError(f"{src.path}: {'.'.join(section)} must be a table")
+        raise ConfigError(f"{'.'.join(section)} must be a table", src.path)
     sec = yroot
     if sec is not None:
         from pdlint.formats import yamltree as yt
@@ -394,37 +539,44 @@ def wrap_positioned(value: Any, src: SourceFile, offset: Optional[int]):
     return value
 
 
-def load_values_file(path: str, display: str, bools: Optional[dict] = None) -> tuple:
+def load_values_file(path: str, display: str, bools: Optional[dict] = None, boundary=None,
+                     root: Optional[str] = None) -> tuple:
     """Top-level keys of a YAML values file as variables: strings and numbers
     positioned (:class:`~pdlint.render.jinja.OStr`, ``OInt``, ``OFloat``);
     booleans (which cannot carry a position) go to ``bools`` as
-    ``{(key, subkey, ...): TStr}`` when given."""
+    ``{(key, subkey, ...): TStr}`` when given.  Read inside ``root`` (default:
+    the file's own root) through :mod:`pdlint.safeio`; any problem raises
+    :class:`ConfigError` (at the values file, with the line where known)."""
     from pdlint.formats import yamltree as yt
+    from pdlint.safeio import Boundary, Refused, decode
+    boundary = boundary or Boundary(os.path.dirname(os.path.abspath(path)))
     try:
-        with open(path, encoding="utf-8") as f:
-            text = f.read().replace("\r\n", "\n")
-    except OSError as e:
-        raise ConfigError(f"{display}: cannot read values file: {e.strerror or e}") from None
+        data = boundary.read(path, root)
+    except Refused as e:
+        raise ConfigError(f"cannot read values file ({e.message})", display) from None
+    text, bad = decode(data)
+    if bad is not None:
+        raise ConfigError(f"values file: {bad[0]}", display, bad[1])
     src = SourceFile(display, text, path)
     try:
         docs = yt.compose(text)
     except yt.YamlError as e:
         line, col = src.position(e.index)
-        raise ConfigError(f"{display}:{line}:{col}: invalid YAML in values file: {e.message}") from None
+        raise ConfigError(f"invalid YAML in values file: {e.message}", display, line) from None
     if not docs or docs[0].root is None:
         return {}, src
-    root = yt.Ref(docs[0].root)
-    if not isinstance(yt.deref(root).node, yt.YMap):
-        raise ConfigError(f"{display}: a values file must be a mapping")
+    root_ref = yt.Ref(docs[0].root)
+    if not isinstance(yt.deref(root_ref).node, yt.YMap):
+        raise ConfigError("a values file must be a mapping", display, 1)
     doc = TStr.from_source(src)
     budget = [MAX_VALUES_NODES]
     try:
-        return {k: _positioned_value(doc, v, budget, (k,), bools) for k, v in yt.map_items(root)}, src
+        return {k: _positioned_value(doc, v, budget, (k,), bools) for k, v in yt.map_items(root_ref)}, src
     except yt.LimitError as e:
         line, col = src.position(e.index)
-        raise ConfigError(f"{display}:{line}:{col}: {e.message}") from None
+        raise ConfigError(e.message, display, line) from None
     except RecursionError:
-        raise ConfigError(f"{display}: values file nested too deep") from None
+        raise ConfigError("values file nested too deep", display) from None
 
 
 #: values a values file may expand to through YAML aliases (a "billion laughs"

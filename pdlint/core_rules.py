@@ -11,10 +11,14 @@ _C = "input"
 
 UNREADABLE = register(Rule(
     "PD001", "unreadable-file", ERROR,
-    "Reports a file pdlint was asked to check but cannot read (permissions, a dangling symlink, a directory "
-    "where a file was expected).",
-    "A launch file that cannot be read cannot be checked; in CI that must not pass silently.",
-    "Make the file readable, or exclude it in `[tool.pdlint] exclude`.", category=_C))
+    "Reports a file pdlint was asked to check but does not read: permissions, a dangling symlink, a symlink "
+    "loop, a symlink pointing outside the repository, or no regular file (a FIFO, socket, device or "
+    "directory where a file was expected).",
+    "A launch file that cannot be read cannot be checked; in CI that must not pass silently. pdlint reads "
+    "only regular files inside the repository (docs/safety.md): a committed symlink to `/dev/zero` or to "
+    "`../secret.yaml` would otherwise hang the run or print another file into the CI log.",
+    "Make the file readable, replace the symlink by the file itself (or point it inside the repository), or "
+    "exclude it in `[tool.pdlint] exclude`.", category=_C))
 
 UNDECODABLE = register(Rule(
     "PD002", "undecodable-file", ERROR,
@@ -83,6 +87,42 @@ CONFIG_REF = register(Rule(
     "Reports a values file named in `[tool.pdlint] values` that cannot be read or is not a YAML mapping.",
     "Templates would render without those variables.",
     "Fix the path or the file.", category=_C))
+
+CONFIG_ERROR = register(Rule(
+    "PD012", "invalid-config", ERROR,
+    "Reports a pdlint config file (`.pdlint.yaml`, `[tool.pdlint]` in a pyproject.toml, `--config FILE`) that "
+    "pdlint cannot use: unreadable, not UTF-8, invalid TOML or YAML, a key of the wrong type or out of range "
+    "(the message names the key, what it must be and the line), a `values` file outside the repository.",
+    "A config decides which rules run and which variables templates render with; guessing at a broken one "
+    "could silence rules (a string `extend-ignore = \"SGL\"` read as three one-letter prefixes ignores every "
+    "rule). So the files that config governs are not checked (coverage lists them as not checked) and the run "
+    "fails; every other file is still checked.",
+    "Fix the config at the reported line. A pyproject.toml without a `[tool.pdlint]` table is never read as a "
+    "config, whatever it holds.",
+    example="[tool.pdlint]\nextend-ignore = \"SGL204\"", example_fixed="[tool.pdlint]\nextend-ignore = [\"SGL204\"]",
+    category=_C))
+
+INTERNAL = register(Rule(
+    "PD013", "internal-error", ERROR,
+    "Reports a file pdlint failed on (an exception while extracting its launches, interpreting them, checking "
+    "them or accounting for their coverage): that file, or that stage of it, was not checked.",
+    "One bad file must never hide the findings of the others, and a file pdlint did not check must never pass "
+    "silently; the exception is a pdlint bug.",
+    "Report it with the file (`pdlint --debug FILE` prints the traceback); exclude the file meanwhile if you "
+    "must.", category=_C))
+
+OUTSIDE_REF = register(Rule(
+    "PD014", "reference-outside-repository", WARNING,
+    "Reports a shell `source FILE` / `. FILE` or a Compose `env_file` naming a file pdlint does not read: a "
+    "relative path that leaves the repository, a symlink pointing outside it, or no regular file. (An "
+    "absolute path such as `source /opt/env.sh` is a file of the deploy host: pdlint looks for it inside the "
+    "repository and, when it is not there, does not report it.)",
+    "pdlint never reads files outside the repository (a pull request could otherwise print any file of the CI "
+    "machine into the log), so whatever that file sets - variables, functions, flags - was not checked.",
+    "Keep the sourced file inside the repository, or give the variables it sets their values in "
+    "`[tool.pdlint.vars]` or `--var`.",
+    example="#!/bin/sh\nsource ../../common/env.sh\npython -m sglang.launch_server $ARGS",
+    example_fixed="#!/bin/sh\nsource ./common/env.sh\npython -m sglang.launch_server $ARGS", category=_C))
 
 SHELL_C_ARGS = register(Rule(
     "PD011", "sh-c-split-arguments", WARNING,

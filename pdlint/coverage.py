@@ -210,7 +210,7 @@ def _n(k: int, word: str, plural: Optional[str] = None) -> str:
 
 # -- assessment ------------------------------------------------------------------------------------
 
-INPUT_ERRORS = ("PD001", "PD002", "PD003", "PD004", "PD006", "PD007", "PD008")
+INPUT_ERRORS = ("PD001", "PD002", "PD003", "PD004", "PD006", "PD007", "PD008", "PD013")
 _UNSUPPORTED = "unsupported"
 
 
@@ -235,6 +235,7 @@ def assess(jobs: list, extraction, findings: list, strict: bool = False) -> Cove
             errors.setdefault(f.path, f)
     notes = getattr(extraction, "notes", {})
     rendered = getattr(extraction, "rendered", {})
+    not_checked = getattr(extraction, "not_checked", {})  # invalid config, pdlint failed on it
     sources = extraction.sources
     for job in jobs:
         fc = cov.files.setdefault(job.display, FileCoverage(job.display))
@@ -243,6 +244,8 @@ def assess(jobs: list, extraction, findings: list, strict: bool = False) -> Cove
         src = sources.get(job.display)
         if err is not None:
             fc.error = f"{err.code} {err.message}"
+        elif job.display in not_checked:
+            fc.error = not_checked[job.display]
         if src is None:
             text = getattr(job, "text", None)
             if text is None:
@@ -468,6 +471,8 @@ def _sglang_gaps(launch: Launch, info) -> list:
             why = "is a value pdlint cannot see"
         elif getattr(merge, "config", None) is not None:
             why = "was found but not read (over pdlint's limits; see the finding at the file)"
+        elif launch.meta.get("config_refused"):
+            why = f"{launch.meta['config_refused']} (pdlint reads only regular files inside the repository)"
         else:
             why = "was not found in the repository"
         out.append(Gap(CR.UNRESOLVED_CONFIG.code, path_tok,

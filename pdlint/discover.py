@@ -91,12 +91,12 @@ def kind_of(name: str, head: bytes = b"") -> Optional[str]:
     return None
 
 
-def _head(path: str) -> bytes:
-    try:
-        with open(path, "rb") as f:
-            return f.read(128)
-    except OSError:
-        return b""
+def _head(path: str, boundary=None) -> bytes:
+    """The first bytes of a file (to sniff a shebang), read inside the repository
+    boundary: a FIFO, a device or a symlink out of the repository gives b"" (and
+    its finding later, when the extract stage reads it)."""
+    from pdlint.safeio import Boundary
+    return (boundary or Boundary(os.path.dirname(os.path.abspath(path)))).head(path, 128)
 
 
 def _git_files(root: str, directory: str) -> Optional[list]:
@@ -132,35 +132,39 @@ def repo_files(root: str, listings: Optional[dict] = None) -> Optional[list]:
 
 
 def discover(paths: list, cwd: str, excluded=lambda p: False, force_exclude=lambda p: False,
-             listings: Optional[dict] = None) -> tuple:
+             listings: Optional[dict] = None, boundary=None) -> tuple:
     """``(jobs, missing)``: the files to scan and the named paths that do not exist.
 
     ``excluded(abspath)`` filters the files found by walking a directory;
     a file named explicitly is filtered only when ``force_exclude(abspath)``
     says exclusion applies to it too.  ``listings`` (root -> files) keeps the
-    listing of a whole repository when one was made."""
-    roots: dict = {}
+    listing of a whole repository when one was made.  ``boundary``
+    (:class:`pdlint.safeio.Boundary`) gives each file its root.  Symlinks
+    (git lists committed ones) and special files (a FIFO named ``x.yaml``)
+    whose name makes them a launch file are jobs like any other: the extract
+    stage refuses to read them, with a finding, and nothing here opens them."""
+    from pdlint.safeio import Boundary
+    boundary = boundary or Boundary(cwd, paths or ["."])
     jobs: dict = {}
     missing: list = []
     for p in paths or ["."]:
         ap = os.path.abspath(os.path.join(cwd, p))
         if os.path.isdir(ap):
-            root = repo_root(ap, roots)
-            files = (repo_files(root, listings) if ap == root else _git_files(root, ap)) if root else None
+            git = boundary.git_root(ap)
+            files = (repo_files(git, listings) if ap == git else _git_files(git, ap)) if git else None
             if files is None:
                 files = _walk(ap)
             for f in files:
-                if os.path.isdir(f) or excluded(f):
+                if (os.path.isdir(f) and not os.path.islink(f)) or excluded(f):
                     continue
-                kind = kind_of(f, _head(f) if "." not in os.path.basename(f) else b"")
+                kind = kind_of(f, _head(f, boundary) if "." not in os.path.basename(f) else b"")
                 if kind and f not in jobs:
-                    jobs[f] = FileJob(f, display_path(f, cwd), root or cwd, kind)
+                    jobs[f] = FileJob(f, display_path(f, cwd), boundary.root_for(f), kind)
         elif os.path.lexists(ap):
             if force_exclude(ap) and excluded(ap):
                 continue
-            root = repo_root(ap, roots)
-            kind = kind_of(ap, _head(ap)) or "unknown"  # named explicitly: sniffed by the extract stage
-            jobs[ap] = FileJob(ap, display_path(ap, cwd), root or cwd, kind, explicit=True)
+            kind = kind_of(ap, _head(ap, boundary)) or "unknown"  # named explicitly: sniffed by the extract stage
+            jobs[ap] = FileJob(ap, display_path(ap, cwd), boundary.root_for(ap), kind, explicit=True)
         else:
             missing.append(p)
     return sorted(jobs.values(), key=lambda j: j.display), missing
@@ -194,7 +198,7 @@ def _references(data: bytes, name: bytes, any_mention: bool = False) -> bool:
 
 
 def expand_units(jobs: list, cwd: str, excluded=lambda p: False, resolver=None,
-                 listings: Optional[dict] = None) -> list:
+                 listings: Optional[dict] = None, boundary=None) -> list:
     """Add the repository files whose launches read an explicitly named file
     (only inside a git work tree: the repository is the unit's boundary), so
     that a commit touching only an input of a launch checks that launch:
@@ -211,11 +215,12 @@ def expand_units(jobs: list, cwd: str, excluded=lambda p: False, resolver=None,
     explicit = [j for j in jobs if j.explicit]
     if not explicit:
         return jobs
+    from pdlint.safeio import Boundary, Refused
+    boundary = boundary or Boundary(cwd, [j.abspath for j in explicit])
     have = {j.abspath for j in jobs}
     by_root: dict = {}
-    roots: dict = {}
     for j in explicit:
-        if repo_root(j.abspath, roots):
+        if boundary.git_root(j.abspath):
             by_root.setdefault(j.root, []).append(j)
     extra: dict = {}
     for root, named in by_root.items():
@@ -224,14 +229,14 @@ def expand_units(jobs: list, cwd: str, excluded=lambda p: False, resolver=None,
             continue
         files = [f for f in files if not excluded(f) and not os.path.isdir(f)]
         if resolver is not None:
-            for f in _config_dependents(named, files, resolver):
+            for f in _config_dependents(named, files, resolver, boundary):
                 if f not in have and f not in extra:
-                    extra[f] = FileJob(f, display_path(f, cwd), root, kind_of(f, _head(f)) or "unknown")
+                    extra[f] = FileJob(f, display_path(f, cwd), root, kind_of(f, _head(f, boundary)) or "unknown")
         needles = {os.path.basename(j.abspath).encode() for j in named}
         needles |= {os.path.basename(f).encode() for f in extra if extra[f].kind in ("jinja", "tpl", "shell")}
         configmaps = set()
         for j in named:
-            configmaps |= _configmap_names(j.abspath)
+            configmaps |= _configmap_names(j.abspath, boundary)
         # a kustomization found to include a named file is itself included by the
         # kustomizations that list its directory: follow those (a few rounds)
         dir_needles: set = set()
@@ -240,18 +245,15 @@ def expand_units(jobs: list, cwd: str, excluded=lambda p: False, resolver=None,
             for f in files:
                 if f in have or f in extra or f in new:
                     continue
-                kind = kind_of(f, _head(f) if "." not in os.path.basename(f) else b"")
+                kind = kind_of(f, _head(f, boundary) if "." not in os.path.basename(f) else b"")
                 if not kind:
                     continue
                 kust = os.path.basename(f) in KUSTOMIZATION_NAMES
                 if not kust and not needles and not configmaps:
                     continue
                 try:
-                    if os.path.getsize(f) > 2_000_000:
-                        continue
-                    with open(f, "rb") as fh:
-                        data = fh.read()
-                except OSError:
+                    data = boundary.read(f, root)
+                except Refused:
                     continue
                 if any(_references(data, n, kust) for n in needles) or \
                         (kust and any(_references(data, d, True) for d in dir_needles)) or \
@@ -274,7 +276,7 @@ def expand_units(jobs: list, cwd: str, excluded=lambda p: False, resolver=None,
 _CONFIG_NAMES = (".pdlint.yaml", "pyproject.toml")
 
 
-def _config_dependents(named: list, files: list, resolver) -> list:
+def _config_dependents(named: list, files: list, resolver, boundary=None) -> list:
     """Templates and scripts that render with a named values file (a config's
     ``values``) or a named ``.pdlint.yaml``: every one that config governs."""
     targets = {os.path.normpath(j.abspath) for j in named}
@@ -293,7 +295,7 @@ def _config_dependents(named: list, files: list, resolver) -> list:
         return []
     out = []
     for f in files:
-        kind = kind_of(f, _head(f) if "." not in os.path.basename(f) else b"")
+        kind = kind_of(f, _head(f, boundary) if "." not in os.path.basename(f) else b"")
         if kind not in ("jinja", "tpl", "shell", "justfile"):
             continue
         cfg = resolver.for_file(f)
@@ -306,16 +308,14 @@ _CONFIGMAP_DOC = re.compile(rb"^kind:\s*[\"']?ConfigMap\b", re.M)
 _METADATA_NAME = re.compile(rb"^metadata:\s*\n(?:[ \t]+.*\n)*?[ \t]+name:\s*[\"']?([\w.-]+)", re.M)
 
 
-def _configmap_names(path: str) -> set:
+def _configmap_names(path: str, boundary=None) -> set:
     """Names of the ConfigMaps a YAML file defines (``kind: ConfigMap`` documents)."""
+    from pdlint.safeio import Boundary, Refused
     if not path.lower().endswith(YAML_EXT):
         return set()
     try:
-        if os.path.getsize(path) > 2_000_000:
-            return set()
-        with open(path, "rb") as fh:
-            data = fh.read()
-    except OSError:
+        data = (boundary or Boundary(os.path.dirname(os.path.abspath(path)))).read(path)
+    except Refused:
         return set()
     if b"ConfigMap" not in data:
         return set()

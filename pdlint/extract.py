@@ -26,7 +26,7 @@ from pdlint.model import ERROR, Finding, Launch
 from pdlint.options import Options  # noqa: F401  (its home before pdlint.options; imported from here)
 from pdlint.text import SourceFile, TStr
 
-MAX_FILE_BYTES = 2_000_000
+from pdlint.safeio import MAX_FILE_BYTES  # noqa: E402  (its home before pdlint.safeio)
 
 
 @dataclass
@@ -40,6 +40,8 @@ class Extraction:
     # and the template lines some role's render produced
     notes: dict = field(default_factory=dict)
     rendered: dict = field(default_factory=dict)  # display path -> set of lines
+    # files not checked at all, display path -> why (their config is invalid, pdlint failed on them): for coverage
+    not_checked: dict = field(default_factory=dict)
 
 
 class Extractor:
@@ -55,6 +57,11 @@ class Extractor:
         self._repo_files: dict = {}  # repository root -> its files (callers of scripts)
         self._repo_data: dict = {}  # their contents, read once
         self._included: set = set()  # realpaths of the templates a render included, imported or extended
+        from pdlint.safeio import Boundary
+        # every repository file is read through it (pdlint.safeio): inside its root, regular, bounded
+        self.boundary = getattr(options, "boundary", None) or Boundary(options.cwd)
+        self.refused: dict = {}  # abspath of a file a reference named -> safeio.Refused
+        self._reported: set = set()  # abspaths whose read problem is a finding already
 
     # -- reading -------------------------------------------------------------
     def read(self, abspath: str, report: bool = True) -> Optional[SourceFile]:
@@ -66,6 +73,9 @@ class Extractor:
         if isinstance(cached, SourceFile):
             return cached
         if cached is not None:
+            if report and abspath not in self._reported:  # read quietly before (an include), reported now
+                self._reported.add(abspath)
+                self.out.findings.append(cached)
             return None
         display = display_path(abspath, self.opt.cwd)
         fixed = self.opt.overlay.get(abspath)
@@ -75,31 +85,20 @@ class Extractor:
             self.out.sources[display] = src
             return src
         deps = self.deps
+        from pdlint.safeio import BIG, Refused, decode
         try:
-            if os.path.getsize(abspath) > MAX_FILE_BYTES:
-                raise _Bad(C.LIMIT, f"file is larger than {MAX_FILE_BYTES} bytes; not scanned")
-            with open(abspath, "rb") as f:
-                data = f.read()
-        except _Bad as b:
+            data = self.boundary.read(abspath)
+        except Refused as r:
             if deps is not None:
-                deps.content(abspath, display, deps.BIG)
-            return self._bad(abspath, display, b.rule, b.message, report)
-        except OSError as e:
-            if deps is not None:
-                deps.content(abspath, display, deps.ABSENT)
-            return self._bad(abspath, display, C.UNREADABLE, f"cannot read file: {e.strerror or e}", report)
+                deps.content(abspath, display, deps.BIG if r.kind == BIG else deps.ABSENT)
+            self.refused[abspath] = r
+            return self._bad(abspath, display, C.LIMIT if r.kind == BIG else C.UNREADABLE, r.message, report)
         if deps is not None:
             deps.content(abspath, display, data)
-        if b"\0" in data:
-            return self._bad(abspath, display, C.UNDECODABLE, "file contains NUL bytes (binary?)", report)
-        try:
-            text = data.decode("utf-8")
-        except UnicodeDecodeError as e:
-            line, column, message = _not_utf8(data, e)
-            return self._bad(abspath, display, C.UNDECODABLE, message, report, line, column)
-        if text.startswith("\ufeff"):
-            text = text[1:]
-        src = SourceFile(display, text.replace("\r\n", "\n").replace("\r", "\n"), abspath)
+        text, bad = decode(data)
+        if bad is not None:
+            return self._bad(abspath, display, C.UNDECODABLE, bad[0], report, bad[1], bad[2])
+        src = SourceFile(display, text, abspath)
         self._files[abspath] = src
         self.out.sources[display] = src
         return src
@@ -108,6 +107,7 @@ class Extractor:
         f = Finding(display, line, column, rule.code, rule.name, rule.severity, None, message)
         self._files[abspath] = f
         if report:
+            self._reported.add(abspath)
             self.out.findings.append(f)
         return None
 
@@ -116,6 +116,17 @@ class Extractor:
         self.out.findings.append(Finding(src.path if src else (path or "<unknown>"), max(line, 1),
                                          max(column, 1), rule.code, rule.name, rule.severity, None, message,
                                          fix=fix))
+
+    def outside_reference(self, where: TStr, message: str) -> None:
+        """PD014 at the word that names a file pdlint refused to read (once per place)."""
+        if not where.pieces:
+            return
+        o = where.origin
+        key = (C.OUTSIDE_REF.code, o.path, o.line, o.column)
+        if key in self._files:
+            return
+        self._files[key] = True
+        self.problem_at(C.OUTSIDE_REF, where, 0, message)
 
     def problem_at(self, rule, where: TStr, index: int, message: str) -> None:
         o = where.origin_at(index) if where.pieces else None
@@ -126,6 +137,12 @@ class Extractor:
 
     # -- dispatch --------------------------------------------------------------
     def run(self, jobs: list) -> Extraction:
+        """Every job's launches.  One file never hides the rest: a file whose
+        config is invalid is not checked (the config's PD012 finding says why,
+        coverage lists the file as not checked), and an exception while
+        extracting one file becomes a PD013 finding at that file (``--debug``:
+        the traceback)."""
+        jobs = self.skip_unconfigured(jobs)
         builds, members = self.kustomize_builds(jobs)
         charts = self.helm_charts(jobs)
         if self.deps is not None:
@@ -135,53 +152,10 @@ class Extractor:
             self.out.files += 1
             if self.deps is not None:
                 self.deps.job = job.abspath
-            if job.abspath in builds:
-                self.kustomize(job, builds[job.abspath])
-                continue
-            if job.abspath in members:
-                continue  # checked as part of a kustomization build
-            chart = charts.get(job.abspath)
-            if chart is not None:
-                if chart not in self._charts_done:
-                    self._charts_done.add(chart)
-                    try:
-                        self.helm(job, chart)
-                    except (yt.LimitError, RecursionError) as e:  # alias/merge bombs in values or manifests
-                        self.problem(C.LIMIT, None, 1, 1, f"Helm chart not checked: "
-                                     f"{e.message if isinstance(e, yt.LimitError) else 'nested too deep'}",
-                                     path=display_path(os.path.join(chart, "Chart.yaml"), self.opt.cwd))
-                continue
-            src = self.read(job.abspath)
-            if src is None:
-                continue
-            try:
-                data = src.text.encode("utf-8", "surrogatepass")
-            except Exception:
-                data = b""
-            if not job.explicit and not worth_parsing(job.kind, data):
-                continue
-            if job.kind in ("jinja", "tpl"):
-                if job.abspath in partials and os.path.realpath(job.abspath) in self._included:
-                    continue  # an include-only partial: checked in its includers' renders only
-                if job.kind == "tpl" and _is_go_template(src.text):
-                    # a Go template outside any chart: its literal flag lines only
-                    self.go_template_literals(job, src, job.display, "Go template outside a Helm chart")
-                    continue
-                self.jinja(job, src)
-            elif job.kind == "yaml":
-                if _is_go_template(src.text):
-                    self.go_template_literals(job, src, job.display, "Go template outside a Helm chart")
-                    continue
-                self.yaml(job, src, TStr.from_source(src), None)
-            elif job.kind == "shell":
-                self.shell(job, src, TStr.from_source(src), None, env=self.shell_env(job) or None, per_arg=True)
-            elif job.kind == "justfile":
-                self.justfile(job, src)
-            elif job.kind == "unknown" and worth_parsing("yaml", data):
-                self.unknown(job, src)
+            self.isolated(job.display, lambda: self.extract(job, builds, members, charts, partials))
         self.interpret()
         from pdlint import structure_rules
-        self.out.findings += structure_rules.check(self.out.launches)
+        self.out.findings += self.per_file(self.out.launches, structure_rules.check, "the structure rules")
         return self.out
 
     def partial_candidates(self, jobs: list) -> set:
@@ -201,6 +175,92 @@ class Extractor:
             if src is not None and "{%" in src.text:
                 named |= {os.path.basename(m) for m in re.findall(_INCLUDE_NAME, src.text)}
         return {j.abspath for j in templates if os.path.basename(j.abspath) in named}
+
+    def extract(self, job: FileJob, builds: dict, members: set, charts: dict, partials: set = frozenset()) -> None:
+        """The launches of one job."""
+        if job.abspath in builds:
+            self.kustomize(job, builds[job.abspath])
+            return
+        if job.abspath in members:
+            return  # checked as part of a kustomization build
+        chart = charts.get(job.abspath)
+        if chart is not None:
+            self.read(job.abspath)  # a chart file pdlint cannot read is reported at the file (the render skips it)
+            if chart not in self._charts_done:
+                self._charts_done.add(chart)
+                try:
+                    self.helm(job, chart)
+                except (yt.LimitError, RecursionError) as e:  # alias/merge bombs in values or manifests
+                    self.problem(C.LIMIT, None, 1, 1, f"Helm chart not checked: "
+                                 f"{e.message if isinstance(e, yt.LimitError) else 'nested too deep'}",
+                                 path=display_path(os.path.join(chart, "Chart.yaml"), self.opt.cwd))
+            return
+        src = self.read(job.abspath)
+        if src is None:
+            return
+        try:
+            data = src.text.encode("utf-8", "surrogatepass")
+        except Exception:
+            data = b""
+        if not job.explicit and not worth_parsing(job.kind, data):
+            return
+        if job.kind in ("jinja", "tpl"):
+            if job.abspath in partials and os.path.realpath(job.abspath) in self._included:
+                return  # an include-only partial: checked in its includers' renders only
+            if job.kind == "tpl" and _is_go_template(src.text):
+                # a Go template outside any chart: its literal flag lines only
+                self.go_template_literals(job, src, job.display, "Go template outside a Helm chart")
+                return
+            self.jinja(job, src)
+        elif job.kind == "yaml":
+            if _is_go_template(src.text):
+                self.go_template_literals(job, src, job.display, "Go template outside a Helm chart")
+                return
+            self.yaml(job, src, TStr.from_source(src), None)
+        elif job.kind == "shell":
+            self.shell(job, src, TStr.from_source(src), None, env=self.shell_env(job) or None, per_arg=True)
+        elif job.kind == "justfile":
+            self.justfile(job, src)
+        elif job.kind == "unknown" and worth_parsing("yaml", data):
+            self.unknown(job, src)
+
+    # -- isolation ---------------------------------------------------------------
+    def skip_unconfigured(self, jobs: list) -> list:
+        """The jobs whose config is valid; the others are counted, not checked,
+        and listed for coverage (their config's PD012 finding says why)."""
+        out = []
+        for job in jobs:
+            cfg = self.config_for(job.abspath)
+            error = getattr(cfg, "error", None)
+            if error is None:
+                out.append(job)
+                continue
+            self.out.files += 1
+            self.out.not_checked[job.display] = f"not checked: its config {error.path} is invalid ({error.code})"
+        return out
+
+    def isolated(self, path: str, work, where: str = "this file") -> bool:
+        """Run ``work()``; an exception becomes a PD013 finding at ``path`` (the
+        findings and launches ``work`` produced before it stay).  ``--debug`` re-raises."""
+        try:
+            work()
+            return True
+        except Exception as e:
+            if getattr(self.opt, "debug", False):
+                raise
+            self.out.findings.append(internal_error(path, e, where))
+            self.out.not_checked.setdefault(path, f"not checked: pdlint failed on it ({type(e).__name__})")
+            return False
+
+    def per_file(self, launches: list, stage, what: str) -> list:
+        """``stage(launches)`` (a check over every launch); when it raises, again per
+        file, so that only the files it fails on lose their findings (PD013 there)."""
+        try:
+            return stage(launches)
+        except Exception:
+            if getattr(self.opt, "debug", False):
+                raise
+        return isolate_per_file(launches, stage, what, lambda l: l.path)
 
     # -- Kustomize ---------------------------------------------------------------
     def kustomize_builds(self, jobs: list) -> tuple:
@@ -367,7 +427,13 @@ class Extractor:
 
         def read_file(full: str) -> Optional[SourceFile]:
             self._included.add(os.path.realpath(full))
-            return self.read(full, report=False)
+            src = self.read(full, report=False)
+            refused = self.refused.get(os.path.abspath(full)) if src is None else None
+            if refused is not None and refused.kind != "missing":
+                import jinja2  # the template exists but is no file pdlint reads: say why (PD007)
+                name = os.path.relpath(full, job.root).replace(os.sep, "/")
+                raise jinja2.TemplateNotFound(name, f"{name!r} is not read: {refused.reason}")
+            return src
 
         search = []
         if cfg.root and (cfg.root + os.sep).startswith(job.root + os.sep):
@@ -425,14 +491,15 @@ class Extractor:
             if self.deps is not None:
                 self.deps.weak(path)
             try:
-                vals, _ = load_values_file(path, display_path(path, self.opt.cwd), bools)
+                root = self.boundary.root_for(cfg.path) if cfg.path else None
+                vals, _ = load_values_file(path, display_path(path, self.opt.cwd), bools, self.boundary, root)
                 variables.update(vals)
             except ConfigError as e:
                 key = ("values", path)
                 if key not in self._files:
                     self._files[key] = True
-                    self.out.findings.append(Finding(display_path(path, self.opt.cwd), 1, 1, C.CONFIG_REF.code,
-                                                     C.CONFIG_REF.name, ERROR, None, str(e)))
+                    self.out.findings.append(Finding(e.path or display_path(path, self.opt.cwd), e.line or 1, 1,
+                                                     C.CONFIG_REF.code, C.CONFIG_REF.name, ERROR, None, e.message))
         variables.update(cfg.vars)
         variables.update(self.opt.variables)
         if bools:
@@ -521,7 +588,15 @@ class Extractor:
         from pdlint.formats import compose
 
         def read(name: str) -> Optional[SourceFile]:
-            return self.read_beside(name, job)
+            src = self.read_beside(name, job)
+            if src is None and name and not os.path.isabs(name) and "\0" not in name:
+                why = self.refused_reference(name, job.abspath, job.root)
+                if why:
+                    i = doc.text.find(name) if name != ".env" else -1
+                    where = doc[i:i + len(name)] if i >= 0 else doc[:1]
+                    self.outside_reference(where, f"compose env file {name} {why}; pdlint does not read it, so "
+                                                  f"the variables it sets were not checked")
+            return src
 
         unit = f"{job.display}#compose"
         for svc in compose.services(doc, docs, read):
@@ -540,17 +615,16 @@ class Extractor:
 
     def read_beside(self, name: str, job: FileJob) -> Optional[SourceFile]:
         """A file named relative to ``job``'s directory, inside the repository, or None."""
-        if not name or "\0" in name or os.path.isabs(name):
+        if not name or "\0" in name:
             return None
-        path = os.path.realpath(os.path.join(os.path.dirname(job.abspath), name))
-        root = os.path.realpath(job.root)
-        if not path.startswith(root + os.sep):
+        path = os.path.join(os.path.dirname(job.abspath), name)
+        if os.path.isabs(name) or not self.boundary.contains(path, job.root):
             return None
-        if not os.path.isfile(path):
+        if not self.boundary.is_file(path, job.root):
             if self.deps is not None:  # (an ignored .env created later is not in the repository listing)
-                self.deps.weak(path)
+                self.deps.weak(os.path.realpath(path))
             return None
-        return self.read(path, report=False)
+        return self.read(os.path.realpath(path), report=False)
 
     def keyed(self, job: FileJob, src: SourceFile, doc: TStr, docs: list, render_role, label: str = "",
               unit_meta: Optional[dict] = None) -> bool:
@@ -644,7 +718,14 @@ class Extractor:
             rule = C.LIMIT if code.endswith("LIMIT") else C.SHELL_PARSE
             self.problem_at(rule, where, index, message)
 
-        ctx = ShellContext(resolve_source=resolve_source, report=report)
+        def source_refused(name: str, current: SourceFile, word: TStr) -> None:
+            base = current.abspath if current and current.abspath else job.abspath
+            why = self.refused_reference(name, base, root)
+            if why:
+                self.outside_reference(word, f"sourced file {name} {why}; pdlint does not read it, so what it "
+                                             f"sets (variables, functions, flags) was not checked")
+
+        ctx = ShellContext(resolve_source=resolve_source, report=report, source_refused=source_refused)
         cmds = shell_commands(doc, ctx, env=env, positional=positional)
         runs = [(cmds, render_role, label)]
         if per_arg and positional is None and render_role is None and \
@@ -738,13 +819,10 @@ class Extractor:
                 continue
             data = self._repo_data.get(f)
             if data is None:
+                from pdlint.safeio import Refused
                 try:
-                    if os.path.getsize(f) > MAX_FILE_BYTES:
-                        data = b""
-                    else:
-                        with open(f, "rb") as fh:
-                            data = fh.read()
-                except OSError:
+                    data = self.boundary.read(f, job.root)
+                except Refused:
                     data = b""
                 self._repo_data[f] = data  # read once per run, however many scripts ask
             if self.deps is not None:  # a script that names it later makes it a caller
@@ -875,24 +953,39 @@ class Extractor:
     # -- files referenced from launches ------------------------------------------------
     def resolve_in_repo(self, name: str, from_abspath: str, root: str) -> Optional[SourceFile]:
         """A file named by a launch (``source``, ``--config``): relative to the
-        referring file, then to the repository root; never outside the root."""
+        referring file, then to the repository root; never outside the root
+        (an absolute name is taken as relative to the root: a container path
+        such as ``/app/run.sh`` is the repository's ``app/run.sh`` when it exists)."""
         if not name or "\0" in name:
             return None
-        real_root = os.path.realpath(root)
-        candidates = []
+        for cand in self._candidates(name, from_abspath, root):
+            if self.boundary.is_file(cand, root):
+                return self.read(os.path.realpath(cand), report=False)
+            if self.deps is not None and self.boundary.contains(cand, root):
+                self.deps.weak(os.path.realpath(cand))
+        return None
+
+    @staticmethod
+    def _candidates(name: str, from_abspath: str, root: str) -> list:
         if os.path.isabs(name):
-            candidates.append(os.path.join(root, name.lstrip("/")))
-        else:
-            candidates.append(os.path.join(os.path.dirname(from_abspath), name))
-            candidates.append(os.path.join(root, name))
-        for cand in candidates:
-            real = os.path.realpath(cand)
-            if real != real_root and not real.startswith(real_root + os.sep):
-                continue
-            if os.path.isfile(real):
-                return self.read(real, report=False)
-            if self.deps is not None:
-                self.deps.weak(real)
+            return [os.path.join(root, name.lstrip("/"))]
+        return [os.path.join(os.path.dirname(from_abspath), name), os.path.join(root, name)]
+
+    def refused_reference(self, name: str, from_abspath: str, root: str) -> Optional[str]:
+        """Why a file a launch names (``source``, ``--config``) exists but was
+        not read: it leaves the repository, or is no regular file (None: it
+        simply does not exist, or it was read)."""
+        if not name or "\0" in name:
+            return None
+        for cand in self._candidates(name, from_abspath, root):
+            r = self.boundary.refusal(cand, root)
+            if r is None:
+                return None
+            from pdlint.safeio import MISSING, OUTSIDE
+            if r.kind == OUTSIDE and (os.path.lexists(cand) or not os.path.isabs(name)):
+                return "is outside the repository" if r.reason == "outside the repository" else f"is a {r.reason}"
+            if r.kind != MISSING and r.kind != OUTSIDE:
+                return f"is not read: {r.reason}"
         return None
 
     def interpret(self) -> None:
@@ -901,6 +994,7 @@ class Extractor:
         from pdlint.engines import adapter
         from pdlint.engines.sglang.engine import EngineContext
         referenced: set = set()
+        failed: set = set()  # files with a launch the engine adapter failed on: not checked (PD013)
 
         def resolve_config(tok: TStr, launch: Launch) -> Optional[SourceFile]:
             if launch.meta.get("virtual_config"):
@@ -912,10 +1006,14 @@ class Extractor:
                     break
             if base is None:
                 base = os.path.join(self.opt.cwd, launch.path)
-            root = _root_of(base)
+            root = self.boundary.root_for(base)
             src = self.resolve_in_repo(tok.text, base, root)
             if src is not None and not launch.meta.get("virtual_config"):
                 referenced.add(src.abspath)
+            elif src is None:
+                why = self.refused_reference(tok.text, base, root)
+                if why:  # coverage (PD022) says why the file was not read
+                    launch.meta["config_refused"] = why
             return src
 
         for launch in self.out.launches:
@@ -927,9 +1025,35 @@ class Extractor:
             cfg = self.config_for(os.path.join(self.opt.cwd, launch.path))
             ctx = EngineContext(resolve_config, self.opt.engine_version or cfg.engine_version,
                                 getattr(cfg, "vllm_version", None))
-            engine.interpret(launch, ctx)
+            if not self.isolated(launch.path, lambda: engine.interpret(launch, ctx), "a launch in this file"):
+                failed.add(launch.path)
         self.out.launches = [l for l in self.out.launches
-                             if not (l.meta.get("virtual_config") and l.meta["virtual_config"] in referenced)]
+                             if not (l.meta.get("virtual_config") and l.meta["virtual_config"] in referenced)
+                             and l.path not in failed]
+
+
+def internal_error(path: str, e: BaseException, where: str = "this file") -> Finding:
+    """PD013: pdlint failed on one file (a bug, or input it does not survive); the others are still checked."""
+    text = str(e)
+    if len(text) > 200:
+        text = text[:200] + "..."
+    return Finding(path, 1, 1, C.INTERNAL.code, C.INTERNAL.name, C.INTERNAL.severity, None,
+                   f"pdlint failed on {where} and did not check it: {type(e).__name__}: {text} (a pdlint bug: "
+                   f"please report it; `--debug` shows the traceback)")
+
+
+def isolate_per_file(items: list, stage, what: str, path_of) -> list:
+    """``stage`` on the items of each file in turn; a file it raises on gives one PD013 finding."""
+    by_path: dict = {}
+    for it in items:
+        by_path.setdefault(path_of(it), []).append(it)
+    out: list = []
+    for path, group in by_path.items():
+        try:
+            out += stage(group)
+        except Exception as e:
+            out.append(internal_error(path, e, what))
+    return out
 
 
 def crd_apply(launch: Launch, w) -> None:
@@ -959,14 +1083,6 @@ def crd_apply(launch: Launch, w) -> None:
         launch.notes.append("the controller writes this command; pdlint sees only the flags the manifest adds")
 
 
-class _Bad(Exception):
-    def __init__(self, rule, message):
-        super().__init__(message)
-        self.rule = rule
-        self.message = message
-
-
-_ROOTS: dict = {}
 # programs whose arguments mention launch text without running it (usage messages, process management)
 _NOT_RUN = {"echo", "printf", "cat", "grep", "egrep", "fgrep", "pgrep", "pkill", "killall", "kill", "ps", "sed",
             "awk", "tee", "logger", "read", "test", "[", "[[", "which", "type", "hash", "true", ":", "pip", "pip3",
@@ -975,21 +1091,6 @@ _NOT_RUN = {"echo", "printf", "cat", "grep", "egrep", "fgrep", "pgrep", "pkill",
 
 # the template names of include / import / from ... import / extends tags (their string literals)
 _INCLUDE_NAME = (r"""\{%-?\s*(?:include|import|from|extends)\s+(?:\[[^\]]*?)?["']([^"'\n]+)["']""")  # a re pattern
-
-
-def _not_utf8(data: bytes, e: UnicodeDecodeError) -> tuple:
-    """(line, column, message) of the first byte that is not UTF-8: the column counts the characters
-    before it on its line (as an editor shows it), the message names the bytes."""
-    start = data.rfind(b"\n", 0, e.start) + 1
-    line = data.count(b"\n", 0, e.start) + 1
-    column = len(data[start:e.start].decode("utf-8", "replace")) + 1
-    bad = " ".join(f"0x{b:02x}" for b in data[e.start:max(e.end, e.start + 1)][:4])
-    return line, column, f"not valid UTF-8 at line {line}, column {column} (byte {bad}: {e.reason})"
-
-
-def _root_of(path: str) -> str:
-    from pdlint.discover import repo_root
-    return repo_root(path, _ROOTS) or os.path.dirname(path)
 
 
 def _inner_kind(path: str) -> Optional[str]:

@@ -458,7 +458,7 @@ def write(state: FixRun, cwd: str) -> list:
         root = repo_root(abspath, roots) or cwd
         reason = _unsafe_target(abspath, root)
         if reason is None:
-            reason = _write_one(abspath, state.original[path], state.fixed[path])
+            reason = _write_one(abspath, state.original[path], state.fixed[path], root)
         if reason is None:
             written.append(path)
         else:
@@ -485,12 +485,12 @@ def _unsafe_target(abspath: str, root: str) -> Optional[str]:
     return None
 
 
-def _write_one(abspath: str, original: str, fixed: str) -> Optional[str]:
-    try:
-        with open(abspath, "rb") as f:
-            raw = f.read()
-    except OSError as e:
-        return f"cannot read it again: {e.strerror or e}"
+def _write_one(abspath: str, original: str, fixed: str, root: Optional[str] = None) -> Optional[str]:
+    from pdlint.safeio import Boundary, Refused
+    try:  # read again as the extract stage read it: inside the repository, a regular file, bounded
+        raw = Boundary(root or os.path.dirname(abspath)).read(abspath, root)
+    except Refused as e:
+        return f"cannot read it again: {e.reason}"
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Optional
 
 from pdlint.config import Config, ConfigError, has_pdlint_table, load_config_file
-from pdlint.discover import discover, display_path, expand_units, repo_root
+from pdlint.discover import discover, display_path, expand_units
 from pdlint.options import Options
 
 
@@ -35,22 +35,42 @@ class Result:
 class ConfigResolver:
     """The config that applies to a path: ``--config FILE`` if given, else the
     nearest ``.pdlint.yaml`` / ``pyproject.toml`` with ``[tool.pdlint]`` walking
-    up from the file, stopping at its repository root."""
+    up from the file, stopping at its repository root.
 
-    def __init__(self, cwd: str, explicit: Optional[str] = None, overlay=None):
+    A config file pdlint cannot use (unreadable, not UTF-8, invalid TOML or
+    YAML, a key of the wrong type, a values file outside the repository) does
+    not stop the run: it becomes a config whose ``error`` is a PD012 finding,
+    the files it governs are not checked, and every other file is.  A
+    pyproject.toml without ``[tool.pdlint]`` is not a config at all, whatever
+    it holds."""
+
+    def __init__(self, cwd: str, explicit: Optional[str] = None, overlay=None, boundary=None):
+        from pdlint.safeio import Boundary
         self.cwd = cwd
         self.overlay = overlay  # the command line's rule selection (config.Selection), over every config
+        self.boundary = boundary or Boundary(cwd)
         self.explicit = None
         self.by_dir: dict = {}
-        self.roots: dict = {}
         self.warnings: list = []
+        self.broken: dict = {}  # config abspath -> its Config (with .error)
         if explicit:
             path = os.path.abspath(os.path.join(cwd, explicit))
-            if not os.path.isfile(path):
-                raise ConfigError(f"{explicit}: config file not found")
-            self.explicit = load_config_file(path, display_path(path, cwd))
-            self.warnings += self.explicit.warnings
-            self.explicit = self.explicit.with_overlay(overlay)
+            if not os.path.lexists(path):
+                raise UsageError(f"{explicit}: config file not found")
+            if os.path.isdir(path) and not os.path.islink(path):
+                raise UsageError(f"{explicit}: is a directory, not a config file")
+            self.explicit = self._load(path)
+
+    def _load(self, path: str, data: Optional[bytes] = None) -> Config:
+        display = display_path(path, self.cwd)
+        try:
+            cfg = load_config_file(path, display, self.boundary, data)
+        except ConfigError as e:
+            cfg = Config(path=path, root=os.path.dirname(path), error=config_finding(e, display))
+            self.broken[path] = cfg
+        else:
+            self.warnings += cfg.warnings
+        return cfg.with_overlay(self.overlay)
 
     def for_file(self, abspath: str) -> Config:
         if self.explicit is not None:
@@ -59,7 +79,7 @@ class ConfigResolver:
         cached = self.by_dir.get(d)
         if cached is not None:  # asked once per launch and finding: skip the stat calls
             return cached
-        root = repo_root(abspath, self.roots) or self.cwd
+        root = self.boundary.root_for(abspath)
         chain = []
         cfg = None
         while True:
@@ -81,16 +101,22 @@ class ConfigResolver:
         return cfg
 
     def _config_in(self, d: str) -> Optional[Config]:
+        from pdlint.safeio import MISSING, Refused
         dotfile = os.path.join(d, ".pdlint.yaml")
-        if os.path.isfile(dotfile):
-            cfg = load_config_file(dotfile, display_path(dotfile, self.cwd))
-            self.warnings += cfg.warnings
-            return cfg.with_overlay(self.overlay)
+        if os.path.lexists(dotfile):
+            r = self.boundary.refusal(dotfile)
+            if r is None or r.kind != MISSING:  # (a dangling symlink is no config)
+                return self._load(dotfile)
         pyproject = os.path.join(d, "pyproject.toml")
-        if os.path.isfile(pyproject) and has_pdlint_table(pyproject):
-            cfg = load_config_file(pyproject, display_path(pyproject, self.cwd))
-            self.warnings += cfg.warnings
-            return cfg.with_overlay(self.overlay)
+        if os.path.lexists(pyproject):
+            try:
+                data = self.boundary.read(pyproject)
+            except Refused as r:
+                if r.kind == MISSING:
+                    return None
+                return self._load(pyproject)  # a config pdlint cannot read (a FIFO, a symlink out): PD012
+            if has_pdlint_table(data):
+                return self._load(pyproject, data)
         return None
 
     def excluded(self, abspath: str) -> bool:
@@ -107,9 +133,31 @@ class ConfigResolver:
     def for_display(self, path: str) -> Config:
         return self.for_file(os.path.join(self.cwd, path))
 
+    def config_findings(self, jobs: list) -> list:
+        """PD012 for every invalid config that governs a scanned file, saying how many it leaves unchecked."""
+        out = []
+        for path, cfg in sorted(self.broken.items()):
+            n = sum(1 for j in jobs if self.for_file(j.abspath).path == path)
+            if not n:
+                continue
+            f = cfg.error
+            out.append(replace(f, message=f"{f.message}; pdlint did not check the {n} file{'s' if n != 1 else ''} "
+                                          f"this config governs (fix the config to check them)"))
+        return out
+
+
+def config_finding(e: ConfigError, display: str):
+    """PD012 at a config file (the key's line where known)."""
+    from pdlint import core_rules as C
+    from pdlint.model import Finding
+    return Finding(e.path or display, e.line or 1, 1, C.CONFIG_ERROR.code, C.CONFIG_ERROR.name,
+                   C.CONFIG_ERROR.severity, None, f"invalid pdlint config: {e.message}")
+
 
 def run(paths: list, options: Options, config: Optional[str] = None) -> Result:
-    resolver = ConfigResolver(options.cwd, config, options.selection)
+    from pdlint.safeio import Boundary
+    options.boundary = Boundary(options.cwd, list(paths) or ["."])
+    resolver = ConfigResolver(options.cwd, config, options.selection, options.boundary)
     listings: dict = {}  # repository root -> its files (git ls-files), listed once per run
     excluded: set = set()
 
@@ -120,15 +168,25 @@ def run(paths: list, options: Options, config: Optional[str] = None) -> Result:
         return False
 
     jobs, missing = discover(paths, options.cwd, excluding, resolver.force_exclude(options.force_exclude),
-                             listings=listings)
+                             listings=listings, boundary=options.boundary)
     if missing:
         raise UsageError("no such file or directory: " + ", ".join(missing))
-    jobs = expand_units(jobs, options.cwd, resolver.excluded, resolver, listings=listings)
+    jobs = expand_units(jobs, options.cwd, resolver.excluded, resolver, listings=listings,
+                        boundary=options.boundary)
+    result = None
     if options.cache:
         from pdlint import cache
-        result = cache.run(jobs, options, resolver, config, listings)
-    else:
+        try:
+            result = cache.run(jobs, options, resolver, config, listings)
+        except Exception as e:  # a damaged cache must not cost the run its findings
+            if options.debug:
+                raise
+            resolver.warnings.append(f"the result cache failed ({type(e).__name__}: {e}); checked without it")
+    if result is None:
         result = analyse(jobs, options, resolver)
+    extra = [f for f in resolver.config_findings(jobs) if Config().with_overlay(options.selection).enabled(f.code)]
+    if extra:
+        result.findings = sorted(result.findings + extra, key=lambda f: f.sort_key())
     if not jobs:  # said as ruff does ("No Python files found under the given path(s)"); exit 0
         result.warnings.append(nothing_to_check(len(excluded)))
     result.scope = ([j.display for j in jobs],
@@ -143,26 +201,44 @@ def run(paths: list, options: Options, config: Optional[str] = None) -> Result:
 def analyse(jobs: list, options: Options, resolver: ConfigResolver, deps=None) -> Result:
     """The stages after discovery, on ``jobs``: extract, check, coverage, rule
     selection, suppressions.  ``deps`` (:class:`pdlint.cache.Deps`) records
-    what each job read, for the result cache."""
+    what each job read, for the result cache.  A stage that fails on one
+    file's launches or findings is run again file by file, so only that file
+    loses its results (a PD013 finding says so)."""
     from pdlint import coverage
     from pdlint.check import check
-    from pdlint.extract import Extractor
+    from pdlint.extract import Extractor, isolate_per_file
     extraction = Extractor(options, resolver.for_file, deps).run(jobs)
 
     def enabled_for(path: str):
         cfg = resolver.for_display(path)
         return lambda code: cfg.enabled(code)
 
-    findings = list(extraction.findings) + check(extraction.launches, enabled_for)
-    cov = coverage.assess(jobs, extraction, findings, strict=options.strict)
+    def stage(fn, per_file):
+        try:
+            return fn()
+        except Exception:
+            if options.debug:
+                raise
+        return per_file()
+
+    launches = extraction.launches
+    findings = list(extraction.findings) + stage(
+        lambda: check(launches, enabled_for),
+        lambda: isolate_per_file(launches, lambda g: check(g, enabled_for), "the rules", lambda l: l.path))
+    cov = stage(lambda: coverage.assess(jobs, extraction, findings, strict=options.strict),
+                lambda: _coverage_per_file(jobs, extraction, findings, options.strict))
     findings += cov.findings
     findings = [f for f in findings if resolver.for_display(f.path).enabled(f.code, f.path)]
     suppressed = 0
     if not options.ignore_noqa:
         from pdlint import suppress
-        findings, suppressed = suppress.apply(findings, extraction.sources,
-                                              lambda code, path: resolver.for_display(path).enabled(code, path),
-                                              None if deps is None else deps.suppressed)
+
+        def enabled(code, path):
+            return resolver.for_display(path).enabled(code, path)
+
+        counts = None if deps is None else deps.suppressed
+        findings, suppressed = stage(lambda: suppress.apply(findings, extraction.sources, enabled, counts),
+                                     lambda: _suppress_per_file(findings, extraction.sources, enabled, counts))
     findings.sort(key=lambda f: f.sort_key())
     launches = sorted(extraction.launches, key=lambda l: (l.path, l.line, l.ordinal))
     return Result(findings, launches, extraction.files, extraction.sources,
@@ -173,6 +249,44 @@ def nothing_to_check(excluded: int) -> str:
     why = f"{excluded} file{'s' if excluded != 1 else ''} excluded by `exclude`; " if excluded else ""
     return (f"No files to check under the given path(s) ({why}pdlint reads YAML, Jinja, shell scripts, "
             f"Justfiles and files named on the command line)")
+
+
+def _coverage_per_file(jobs: list, extraction, findings: list, strict: bool):
+    """Coverage when assessing all files at once failed: the files it fails on
+    are "error" (PD013), the others assessed together."""
+    from pdlint import coverage
+    from pdlint.extract import internal_error
+    bad = {}
+    for job in jobs:
+        try:
+            coverage.assess([job], extraction, findings, strict=strict)
+        except Exception as e:
+            bad[job.display] = internal_error(job.display, e, "the coverage accounting of this file")
+    cov = coverage.assess([j for j in jobs if j.display not in bad], extraction, findings, strict=strict)
+    for path, f in bad.items():
+        cov.files[path] = coverage.FileCoverage(path, "error", error=f"{f.code} {f.message}")
+        cov.findings.append(f)
+    return cov
+
+
+def _suppress_per_file(findings: list, sources: dict, enabled, counts) -> tuple:
+    """Inline suppressions file by file: a file they fail on keeps all its findings (and gets PD013)."""
+    from pdlint import suppress
+    from pdlint.extract import internal_error
+    by_path: dict = {}
+    for f in findings:
+        by_path.setdefault(f.path, []).append(f)
+    kept, total = [], 0
+    for path in sorted(set(by_path) | set(sources)):
+        group = by_path.get(path, [])
+        try:
+            left, n = suppress.apply(group, {path: sources[path]} if path in sources else {}, enabled, counts)
+        except Exception as e:
+            kept += group + [internal_error(path, e, "the inline suppressions of this file")]
+            continue
+        kept += left
+        total += n
+    return kept, total
 
 
 def release_notes(launches: list) -> list:

@@ -22,3 +22,5 @@ class Options:
     cache_docs: bool = False  # the report needs every launch (--format json): the cache keeps them too
     overlay: dict = field(default_factory=dict)  # abspath -> text to read instead of the file (pdlint --fix)
     baseline: Any = None  # --baseline: the loaded pdlint.baseline.Baseline (findings it holds are not reported)
+    debug: bool = False  # --debug: an internal error raises (traceback) instead of becoming a PD013 finding
+    boundary: Any = None  # pdlint.safeio.Boundary: the run's roots (set by pdlint.lint.run)

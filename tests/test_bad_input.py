@@ -111,13 +111,15 @@ def test_pdlint_never_writes_to_scanned_files(repo, capsys):
     assert sorted(p.name for p in repo.iterdir()) == sorted(before)  # no caches written
 
 
-def test_bad_config_is_a_usage_error(repo, capsys):
+def test_bad_config_is_a_finding_at_its_line(repo, capsys):
     (repo / "pyproject.toml").write_text("[tool.pdlint]\nrole-var = 3\n")
-    code = main(["."])
-    err = capsys.readouterr().err
-    assert code == 2 and err.startswith("pdlint: error: pyproject.toml: role-var must be a variable name")
+    code, doc, by = scan(capsys, ".")
+    f = by[("pyproject.toml", "PD012")]
+    assert code == 1 and f["line"] == 2 and "role-var must be a variable name, not an integer (3)" in f["message"]
+    assert doc["coverage"]["files"]["good.yaml"]["status"] == "error"  # governed by it: not checked
     (repo / "pyproject.toml").write_text("[tool.pdlint\n")
-    assert main(["."]) == 2
+    code, doc, by = scan(capsys, ".")
+    assert code == 1 and "invalid TOML" in by[("pyproject.toml", "PD012")]["message"]
 
 
 def test_named_files_of_unknown_kind_are_sniffed_not_reported(repo, capsys):

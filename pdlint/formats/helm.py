@@ -29,6 +29,7 @@ import json
 import os
 import re
 import shutil
+import stat
 import subprocess
 import tempfile
 from dataclasses import dataclass, field
@@ -743,6 +744,8 @@ def render_helm(chart: str, read, repo_root: str) -> Optional[ChartResult]:
     root = os.path.realpath(repo_root)
     if not (real == root or real.startswith(root + os.sep)):
         return None
+    if unsafe_chart_entry(real, root) is not None:
+        return None  # helm reads every file of the chart itself, following symlinks: pdlint's subset reads it
     with tempfile.TemporaryDirectory(prefix="pdlint-helm-") as home:
         env = {"PATH": os.environ.get("PATH", ""), "HOME": home, "HELM_CACHE_HOME": os.path.join(home, "cache"),
                "HELM_CONFIG_HOME": os.path.join(home, "config"), "HELM_DATA_HOME": os.path.join(home, "data"),
@@ -759,6 +762,50 @@ def render_helm(chart: str, read, repo_root: str) -> Optional[ChartResult]:
     except UnicodeDecodeError:
         return None
     return map_helm_output(out, chart, read)
+
+
+MAX_CHART_ENTRIES = 20_000
+
+
+def unsafe_chart_entry(chart: str, root: str) -> Optional[str]:
+    """A file of the chart ``helm template`` must not be run on (it reads every
+    file of the chart and follows symlinks), or None: a symlink that resolves
+    outside the repository ``root``, a FIFO, socket or device (which would block
+    or feed helm), or more than :data:`MAX_CHART_ENTRIES` entries.  Symlinked
+    directories inside the repository are walked too (each real directory once)."""
+    stack, seen, n = [chart], set(), 0
+    while stack:
+        d = stack.pop()
+        real_d = os.path.realpath(d)
+        if real_d in seen:
+            continue
+        seen.add(real_d)
+        try:
+            entries = list(os.scandir(d))
+        except OSError:
+            continue
+        for e in entries:
+            n += 1
+            if n > MAX_CHART_ENTRIES:
+                return f"{chart}: more than {MAX_CHART_ENTRIES} files"
+            try:
+                st = os.lstat(e.path)
+            except OSError:
+                continue
+            if stat.S_ISLNK(st.st_mode):
+                target = os.path.realpath(e.path)
+                if not (target == root or target.startswith(root + os.sep)):
+                    return e.path
+                try:
+                    st = os.stat(target)
+                except OSError:
+                    continue  # dangling: helm fails on it, reads nothing
+            if stat.S_ISDIR(st.st_mode):
+                if e.name != ".git":
+                    stack.append(e.path)
+            elif not stat.S_ISREG(st.st_mode):
+                return e.path
+    return None
 
 
 _SOURCE = re.compile(r"^# Source: ([^\n]+)$", re.M)

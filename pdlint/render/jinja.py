@@ -924,7 +924,7 @@ def _exc_location(state: _State, template) -> tuple:
 
 def _not_found_message(e) -> str:
     msg = getattr(e, "message", None) or str(e)
-    if "outside the repository" in msg:
+    if "outside the repository" in msg or " is not read: " in msg:
         return msg
     return f"template not found: {getattr(e, 'name', msg)!s} (includes resolve relative to the including template, inside the repository)"
 

@@ -67,6 +67,10 @@ class ShellContext:
     #: report(code, message, where, index): 'PD-SHELL-PARSE' (unparsable
     #: region) or 'PD-SHELL-LIMIT' (a limit was hit); ``where[index]`` is the position
     report: Callable[[str, str, TStr, int], None]
+    #: source_refused(path, sourcing file, word): called when ``resolve_source``
+    #: gave None, so the caller can report a file it refused to read (outside
+    #: the repository, not a regular file) at the ``source`` / ``.`` word
+    source_refused: Optional[Callable[[str, SourceFile, TStr], None]] = None
     #: output: the role names (``prefill``, ``p``, ``decode``...) the script
     #: compares with a value made from its unknown first argument (``case
     #: "$1" in prefill)``, ``ROLE=${1:?}; [[ $ROLE != decode ]]``), in script

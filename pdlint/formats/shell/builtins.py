@@ -57,6 +57,8 @@ class Builtins:
         except Exception:  # the caller's resolver must not stop the evaluation
             src = None
         if src is None:
+            if self.ctx.source_refused is not None:  # reported at the `source` / `.` word: the line to edit
+                self.ctx.source_refused(path, current, words[0])
             return [Out(st, None)]
         if id(src) in self.sourcing:
             self.limit("source-loop", f"{src.path} sources itself (directly or through other files);"

@@ -1,0 +1,349 @@
+"""The repository is the boundary: every file pdlint reads from a repository is opened here.
+
+Templates come from pull requests, so a file name is untrusted input: a
+committed symlink can point at ``/dev/zero`` or ``../secret.yaml``, a FIFO
+named ``x.yaml`` blocks a plain ``open()`` forever, a config can name
+``/proc/self/status`` as a values file.  :class:`Boundary` reads a file only
+when all of this holds:
+
+* the path, with every symlink resolved, is inside the file's **root**: the
+  git work tree it belongs to, else the directory pdlint was asked to scan
+  (the working directory, or a directory named on the command line outside
+  it); a symlink inside the root to a file inside the root is fine, one that
+  leaves the root is refused;
+* it is opened without following any symlink again: from the root's
+  directory, one component at a time, with ``O_NOFOLLOW`` (a component
+  swapped for a symlink after the check fails the open: no gap between the
+  check and the read), and ``O_NONBLOCK | O_NOCTTY``, so that opening a FIFO
+  or a device never blocks and never acquires a terminal;
+* ``fstat`` on the opened descriptor says it is a regular file (a FIFO,
+  socket, device or directory is refused before a byte is read);
+* at most ``limit`` bytes (``MAX_FILE_BYTES``) are read.
+
+A refusal is a :class:`Refused` with a reason a finding can print ("symlink
+pointing outside the repository", "not a regular file (FIFO)"); nothing of
+the refused file is read, so no byte of it can reach any output.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import stat
+from typing import Optional
+
+MAX_FILE_BYTES = 2_000_000
+
+#: kinds of refusal (``Refused.kind``)
+OUTSIDE = "outside"  # the path (after resolving symlinks) leaves the root
+SPECIAL = "special"  # not a regular file: FIFO, socket, device, directory
+LOOP = "loop"  # a symlink loop
+MISSING = "missing"  # no such file, or a dangling symlink
+BIG = "big"  # larger than the limit
+ERROR = "error"  # any other OS error (permissions, ...)
+
+_AT = (hasattr(os, "O_NOFOLLOW") and hasattr(os, "O_DIRECTORY") and os.open in os.supports_dir_fd
+       and os.stat in os.supports_dir_fd)
+_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
+_OPEN_FILE = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | \
+    getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0) | _CLOEXEC
+
+
+class Refused(Exception):
+    """A file pdlint does not read, and why (``reason``: a phrase; ``message``: a finding's text)."""
+
+    def __init__(self, reason: str, kind: str):
+        super().__init__(reason)
+        self.reason = reason
+        self.kind = kind
+
+    @property
+    def message(self) -> str:
+        if self.kind == ERROR:
+            return f"cannot read file: {self.reason}"
+        if self.kind == BIG:
+            return f"{self.reason}; not scanned"
+        return f"not read: {self.reason}"
+
+
+def inside(path: str, root: str) -> bool:
+    """Is ``path`` ``root`` or below it (both absolute, normalised)?"""
+    return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
+
+
+def file_kind(mode: int) -> str:
+    for test, name in ((stat.S_ISFIFO, "FIFO"), (stat.S_ISSOCK, "socket"), (stat.S_ISCHR, "character device"),
+                       (stat.S_ISBLK, "block device"), (stat.S_ISDIR, "directory"), (stat.S_ISLNK, "symlink")):
+        if test(mode):
+            return name
+    return "special file"
+
+
+class Boundary:
+    """The roots of one run and the only way its stages read repository files.
+
+    ``cwd``: the working directory; ``paths``: what the command line named (a
+    directory or file outside the working directory and outside any git work
+    tree is its own root)."""
+
+    def __init__(self, cwd: str, paths=()):
+        self.cwd = os.path.abspath(cwd)
+        self._git: dict = {}  # directory -> its git root (or None)
+        self._real: dict = {}  # root -> its real path
+        self._roots: dict = {}  # directory -> root
+        scan = set()
+        for p in paths or ():
+            ap = os.path.abspath(os.path.join(self.cwd, p))
+            if self.git_root(ap) is None and not inside(ap, self.cwd):
+                scan.add(ap if os.path.isdir(ap) and not os.path.islink(ap) else os.path.dirname(ap))
+        self.scan_roots = sorted(scan, key=len, reverse=True)
+
+    # -- roots ------------------------------------------------------------------
+    def git_root(self, path: str) -> Optional[str]:
+        """The git work tree ``path`` belongs to.  A work tree reached through a
+        symlink out of an enclosing work tree is not a root of its own (the
+        enclosing one is): a committed link to another checkout does not make
+        that checkout readable."""
+        d = path if os.path.isdir(path) and not os.path.islink(path) else os.path.dirname(path)
+        return self._git_dir(os.path.abspath(d))
+
+    def _git_dir(self, d: str) -> Optional[str]:
+        if d in self._git:
+            return self._git[d]
+        chain = []
+        root = None
+        while True:
+            if d in self._git:
+                root = self._git[d]
+                break
+            chain.append(d)
+            if os.path.lexists(os.path.join(d, ".git")):
+                root = d
+                break
+            parent = os.path.dirname(d)
+            if parent == d:
+                break
+            d = parent
+        if root is not None and os.path.dirname(root) != root:
+            outer = self._git_dir(os.path.dirname(root))
+            if outer is not None and not inside(self.real(root), self.real(outer)):
+                root = outer  # reached through a symlink that leaves the enclosing work tree
+        for c in chain:
+            self._git[c] = root
+        return root
+
+    def root_for(self, path: str) -> str:
+        """The root a file is read inside: its git work tree, else the scan
+        root holding it (the working directory, or a directory named outside it)."""
+        ap = os.path.abspath(path)
+        d = ap if os.path.isdir(ap) and not os.path.islink(ap) else os.path.dirname(ap)
+        hit = self._roots.get(d)
+        if hit is not None:
+            return hit
+        root = self._git_dir(d)
+        if root is None:
+            root = next((r for r in self.scan_roots if inside(d, r)), None)
+        if root is None:
+            root = self.cwd if inside(d, self.cwd) else d
+        self._roots[d] = root
+        return root
+
+    def _realpath(self, ap: str) -> str:
+        """``os.path.realpath``, with the real path of each directory computed once per
+        run (a stale entry only makes the component-wise open below fail: never a wrong read)."""
+        d, base = os.path.split(ap)
+        rd = self._real.get(d)
+        if rd is None:
+            rd = self._real[d] = os.path.realpath(d)
+        real = os.path.join(rd, base)
+        try:
+            if stat.S_ISLNK(os.lstat(real).st_mode):
+                return os.path.realpath(real)
+        except OSError:
+            pass
+        return real
+
+    def real(self, root: str) -> str:
+        r = self._real.get(root)
+        if r is None:
+            r = self._real[root] = os.path.realpath(root)
+        return r
+
+    # -- checks -------------------------------------------------------------------
+    def contains(self, path: str, root: Optional[str] = None) -> bool:
+        """Does ``path``, with its symlinks resolved, stay inside ``root`` (default: its own root)?"""
+        ap = os.path.abspath(path)
+        root = self.root_for(ap) if root is None else os.path.abspath(root)
+        try:
+            real = os.path.realpath(ap)
+        except (OSError, ValueError):
+            return False
+        return inside(real, self.real(root))
+
+    def refusal(self, path: str, root: Optional[str] = None) -> Optional[Refused]:
+        """Why :meth:`read` would refuse ``path`` (without opening it), or None."""
+        try:
+            self._resolve(path, root)
+        except Refused as r:
+            return r
+        return None
+
+    def is_file(self, path: str, root: Optional[str] = None) -> bool:
+        """A regular file inside the root (stat only: never opens the file)."""
+        return self.refusal(path, root) is None
+
+    # -- reading ------------------------------------------------------------------
+    def read(self, path: str, root: Optional[str] = None, limit: int = MAX_FILE_BYTES) -> bytes:
+        """The bytes of a regular file inside the root (see the module docstring); raises :class:`Refused`."""
+        fd = self._open(path, root)
+        try:
+            size = os.fstat(fd).st_size
+            if size > limit:
+                raise Refused(f"file is larger than {limit} bytes", BIG)
+            data = _read_upto(fd, limit + 1)
+        except OSError as e:
+            raise _os_refusal(e, os.path.abspath(path)) from None
+        finally:
+            os.close(fd)
+        if len(data) > limit:
+            raise Refused(f"file is larger than {limit} bytes", BIG)
+        return data
+
+    def head(self, path: str, n: int = 128, root: Optional[str] = None) -> bytes:
+        """The first ``n`` bytes of a file :meth:`read` would read; ``b""`` for any other."""
+        try:
+            fd = self._open(path, root)
+        except Refused:
+            return b""
+        try:
+            return _read_upto(fd, n)
+        except OSError:
+            return b""
+        finally:
+            os.close(fd)
+
+    def _resolve(self, path: str, root: Optional[str]) -> tuple:
+        """(abspath, real path, real root), or :class:`Refused` when the path leaves the root or
+        is not a regular file (checked with lstat: nothing is opened)."""
+        ap = os.path.abspath(path)
+        root = self.root_for(ap) if root is None else os.path.abspath(root)
+        rroot = self.real(root)
+        if "\0" in ap:
+            raise Refused("the file name contains a NUL byte", ERROR)
+        if not (inside(ap, root) or inside(ap, rroot)):
+            raise Refused("outside the repository", OUTSIDE)
+        try:
+            real = self._realpath(ap)
+        except (OSError, ValueError) as e:
+            raise Refused(str(e), ERROR) from None
+        if not inside(real, rroot):
+            raise Refused("symlink pointing outside the repository", OUTSIDE)
+        try:
+            st = os.lstat(real)
+        except OSError as e:
+            raise _os_refusal(e, ap) from None
+        if stat.S_ISLNK(st.st_mode):
+            raise _os_refusal(OSError(errno.ELOOP, os.strerror(errno.ELOOP)), ap)
+        if not stat.S_ISREG(st.st_mode):
+            raise Refused(f"not a regular file ({file_kind(st.st_mode)})", SPECIAL)
+        return ap, real, rroot
+
+    def _open(self, path: str, root: Optional[str]) -> int:
+        ap, real, rroot = self._resolve(path, root)
+        try:
+            fd = _open_beneath(real, rroot) if _AT else os.open(real, _OPEN_FILE)
+        except OSError as e:
+            raise _os_refusal(e, ap) from None
+        try:
+            mode = os.fstat(fd).st_mode
+        except OSError as e:
+            os.close(fd)
+            raise _os_refusal(e, ap) from None
+        if not stat.S_ISREG(mode):  # changed since the lstat above
+            os.close(fd)
+            raise Refused(f"not a regular file ({file_kind(mode)})", SPECIAL)
+        return fd
+
+
+def _open_beneath(real: str, rroot: str) -> int:
+    """Open ``real`` (inside ``rroot``) one component at a time from the root's
+    directory, never following a symlink: what was checked is what is read."""
+    rel = real[len(rroot):] if inside(real, rroot) else os.path.relpath(real, rroot)
+    parts = [p for p in rel.split(os.sep) if p not in ("", ".")]
+    if not parts or ".." in parts:
+        raise OSError(errno.EISDIR if not parts else errno.EACCES, "not a file inside the repository")
+    dfd = os.open(rroot, os.O_RDONLY | os.O_DIRECTORY | _CLOEXEC)
+    try:
+        for part in parts[:-1]:
+            nfd = os.open(part, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | _CLOEXEC, dir_fd=dfd)
+            os.close(dfd)
+            dfd = nfd
+        st = os.stat(parts[-1], dir_fd=dfd, follow_symlinks=False)
+        if not stat.S_ISREG(st.st_mode):  # never open a FIFO or device, even non-blocking
+            if stat.S_ISLNK(st.st_mode):
+                raise OSError(errno.ELOOP, os.strerror(errno.ELOOP))
+            raise Refused(f"not a regular file ({file_kind(st.st_mode)})", SPECIAL)
+        return os.open(parts[-1], _OPEN_FILE, dir_fd=dfd)
+    finally:
+        os.close(dfd)
+
+
+def _read_upto(fd: int, n: int) -> bytes:
+    chunks, got = [], 0
+    while got < n:
+        b = os.read(fd, min(1 << 20, n - got))
+        if not b:
+            break
+        chunks.append(b)
+        got += len(b)
+    return b"".join(chunks)
+
+
+def _os_refusal(e: OSError, ap: str) -> Refused:
+    if e.errno == errno.ELOOP:
+        try:
+            os.stat(ap)
+        except OSError as e2:
+            if e2.errno == errno.ELOOP:
+                return Refused("symlink loop", LOOP)
+        return Refused("a symlink changed while pdlint read the file", LOOP)
+    if e.errno in (errno.ENOENT, errno.ENOTDIR):
+        if os.path.islink(ap) or _dangling_below(ap):
+            return Refused("dangling symlink (its target does not exist)", MISSING)
+        return Refused(e.strerror or "no such file", MISSING if e.errno == errno.ENOENT else ERROR)
+    return Refused(e.strerror or str(e), ERROR)
+
+
+def _dangling_below(ap: str) -> bool:
+    d = os.path.dirname(ap)
+    while d and os.path.dirname(d) != d:
+        if os.path.islink(d) and not os.path.exists(d):
+            return True
+        d = os.path.dirname(d)
+    return False
+
+
+def decode(data: bytes) -> tuple:
+    """File bytes as pdlint reads text: ``(text, None)`` (UTF-8, BOM dropped,
+    line ends normalised to ``\\n``) or ``(None, (message, line, column))`` for a
+    file that is not text (NUL bytes, invalid UTF-8)."""
+    if b"\0" in data:
+        return None, ("file contains NUL bytes (binary?)", 1, 1)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line, column, message = not_utf8(data, e)
+        return None, (message, line, column)
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    return text.replace("\r\n", "\n").replace("\r", "\n"), None
+
+
+def not_utf8(data: bytes, e: UnicodeDecodeError) -> tuple:
+    """(line, column, message) of the first byte that is not UTF-8: the column counts the characters
+    before it on its line (as an editor shows it), the message names the bytes."""
+    start = data.rfind(b"\n", 0, e.start) + 1
+    line = data.count(b"\n", 0, e.start) + 1
+    column = len(data[start:e.start].decode("utf-8", "replace")) + 1
+    bad = " ".join(f"0x{b:02x}" for b in data[e.start:max(e.end, e.start + 1)][:4])
+    return line, column, f"not valid UTF-8 at line {line}, column {column} (byte {bad}: {e.reason})"
