@@ -300,7 +300,10 @@ class Store:
             raise
 
     def _dump(self, path: str, doc: dict) -> None:
-        body = json.dumps(doc, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+        try:
+            body = json.dumps(doc, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+        except UnicodeEncodeError:  # a file name that is not UTF-8 (surrogate escapes): \udcXX in JSON
+            body = json.dumps(doc, separators=(",", ":")).encode("ascii")
         self._write(path, f"{_HEADER} {FORMAT} {digest_bytes(body)}\n".encode("ascii") + body)
 
     def save(self, index: dict, docs: dict) -> None:

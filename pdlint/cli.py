@@ -123,10 +123,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         from pdlint.lint import UsageError
         if getattr(ns, "debug", False):
             raise
+        from pdlint.report.escape import text as esc
         if isinstance(e, (ConfigError, UsageError)):
-            sys.stderr.write(f"pdlint: error: {e}\n")
+            sys.stderr.write(f"pdlint: error: {esc(e)}\n")
         else:
-            sys.stderr.write(f"pdlint: internal error: {type(e).__name__}: {e} (run with --debug for details)\n")
+            sys.stderr.write(f"pdlint: internal error: {type(e).__name__}: {esc(e)} (run with --debug for details)\n")
         return 2
 
 
@@ -147,6 +148,11 @@ def _emit(text: str, output_file: Optional[str] = None) -> None:
         sys.stdout.flush()
     except BrokenPipeError:
         _stdout_gone()
+
+
+def _esc(text: str) -> str:
+    from pdlint.report.escape import text as esc
+    return esc(text)
 
 
 def _stdout_gone() -> None:
@@ -238,8 +244,9 @@ def _scan(ns) -> int:
         gc.set_threshold(*old_threshold)
     quiet = getattr(ns, "quiet", False)
     if not quiet:
+        from pdlint.report.escape import text as esc
         for w in result.warnings + (result.baseline.warnings() if result.baseline is not None else []):
-            sys.stderr.write(f"pdlint: warning: {w}\n")
+            sys.stderr.write(f"pdlint: warning: {esc(w)}\n")
     if writing:
         return _write_baseline(ns, result, cwd)
     if ns.command == "show":
@@ -321,7 +328,7 @@ def _diff(ns, state) -> int:
     _emit(fix.diff(state), ns.output_file)
     if not ns.quiet:
         for p in state.problems:
-            sys.stderr.write(f"pdlint: warning: {p}\n")
+            sys.stderr.write(f"pdlint: warning: {_esc(p)}\n")
         n, left = len(state.applied), len(state.findings)
         extra = f"; {state.unsafe_left} more with --unsafe-fixes" if state.unsafe_left else ""
         if n:
@@ -339,7 +346,7 @@ def _write_fixes(ns, state, cwd: str) -> tuple:
     n = sum(1 for _, fx in state.applied if all(e.path in written for e in fx.edits))
     if not ns.quiet:
         for p in state.problems:
-            sys.stderr.write(f"pdlint: warning: {p}\n")
+            sys.stderr.write(f"pdlint: warning: {_esc(p)}\n")
         left = len(state.findings) + (len(state.applied) - n)
         extra = f"; {state.unsafe_left} more fixable with --unsafe-fixes" if state.unsafe_left else ""
         line = f"Fixed {_plural(n, 'finding')} ({left} remaining{extra}).\n"
@@ -358,8 +365,10 @@ def _show(ns, result) -> int:
                "pairs": as_dicts(deps, launches)}
         if result.coverage is not None:
             doc["coverage"] = result.coverage.as_dict()
-        _emit(json.dumps(doc, indent=2) + "\n", ns.output_file)
+        from pdlint.report import escape
+        _emit(escape.json_text(json.dumps(escape.json_doc(doc), indent=2)) + "\n", ns.output_file)
         return 0
+    from pdlint.report.escape import lines as safe_lines, path as P, text as E  # repository text, escaped
     out = []
     for l in launches:
         role = l.role if l.role is not None else ("router" if l.kind == "router" else "unknown role")
@@ -368,36 +377,37 @@ def _show(ns, result) -> int:
         ver = f" [{eng} {info.version}]" if info is not None and getattr(info, "version", None) else ""
         if info is not None and getattr(info, "version_note", None):
             ver += f" ({info.version_note})"
-        out.append(f"{l.path}:{l.line}: {role} {l.engine} {l.kind}: {l.entrypoint}{ver}")
+        out.append(f"{P(l.path)}:{l.line}: {E(role)} {l.engine} {l.kind}: {E(l.entrypoint)}{E(ver)}")
         if l.context:
-            out.append(f"  context: {l.context}")
+            out.append(f"  context: {E(l.context)}")
         if l.structural_role or l.meta.get("group_role"):
             where = ""
             if l.structural_origin is not None:
                 o = l.structural_origin
-                where = f" (named at {o.path}:{o.line}:{o.column})"
-            group = f", {l.meta['group_role']}" if l.meta.get("group_role") else ""
-            out.append(f"  structure: {l.structural_role or 'no role'}{group}{where}")
+                where = f" (named at {P(o.path)}:{o.line}:{o.column})"
+            group = f", {E(l.meta['group_role'])}" if l.meta.get("group_role") else ""
+            out.append(f"  structure: {E(l.structural_role or 'no role')}{group}{where}")
         unit = l.unit or l.meta.get("unit")
         if unit:
-            out.append(f"  unit: {unit}")
+            out.append(f"  unit: {E(unit)}")
         for note in l.notes:
-            out.append(f"  note: {note}")
+            out.append(f"  note: {E(note)}")
         if l.env:
-            out.append("  env: " + " ".join(f"{k}={'<opaque>' if v.opaque else v.text}" for k, v in sorted(l.env.items())))
+            out.append("  env: " + " ".join(f"{E(k)}={'<opaque>' if v.opaque else E(v.text)}"
+                                            for k, v in sorted(l.env.items())))
         tokens = info.parsed.tokens if info is not None and hasattr(info, "parsed") and \
             hasattr(info.parsed, "tokens") else l.argv
-        width = min(max((len(t.text) for t in tokens), default=0), 48)
+        width = min(max((len(E(t.text)) for t in tokens), default=0), 48)
         for t in tokens:
             o = t.origin
-            via = f"  via {o.describe_chain()}" if o.chain else ""
+            via = f"  via {E(o.describe_chain())}" if o.chain else ""
             opaque = "  (opaque)" if t.opaque else ""
-            out.append(f"    {t.text:<{width}}  {o.path}:{o.line}:{o.column}{via}{opaque}")
+            out.append(f"    {E(t.text):<{width}}  {P(o.path)}:{o.line}:{o.column}{via}{opaque}")
         settings = l.meta.get("settings")
         if isinstance(settings, dict) and settings:
             for k, v in settings.items():
                 o = v.origin
-                out.append(f"    {k}: {v.text}  {o.path}:{o.line}:{o.column}")
+                out.append(f"    {E(k)}: {E(v.text)}  {P(o.path)}:{o.line}:{o.column}")
         out.append("")
     shown = {id(l) for l in launches}
     npairs = 0
@@ -407,14 +417,14 @@ def _show(ns, result) -> int:
         links = [k for k in d.links if id(k.router) in shown or any(id(s) in shown for s in k.servers)]
         if not pairs and not links:
             continue
-        pair_lines.append(f"deployment {d.key} ({d.how}):")
+        pair_lines.append(f"deployment {E(d.key)} ({E(d.how)}):")
         for p in pairs:
             npairs += 1
             pair_lines.append(f"  pair [{p.engine}] prefill {_at(p.prefill, p.prefill_variants)} <-> "
                               f"decode {_at(p.decode, p.decode_variants)}")
         for k in links:
-            target = f" {k.token.text}" if k.token is not None else ""
-            boot = f" (bootstrap port {k.bootstrap.text})" if k.bootstrap is not None else ""
+            target = f" {E(k.token.text)}" if k.token is not None else ""
+            boot = f" (bootstrap port {E(k.bootstrap.text)})" if k.bootstrap is not None else ""
             servers = ", ".join(_at(s) for s in unique_servers(k.servers)) or "no server of this deployment"
             pair_lines.append(f"  router {_at(k.router)} --{k.role}{target}{boot} [{k.how}] -> {servers}")
     if pair_lines:
@@ -425,20 +435,21 @@ def _show(ns, result) -> int:
     if spots:
         out.append("Launch text not checked:")
         for sp in spots:
-            out.append(f"  {sp.path}:{sp.line}:{sp.column}: {sp.code} {sp.reason}")
-            out.append(f"    help: {sp.hint}")
+            out.append(f"  {P(sp.path)}:{sp.line}:{sp.column}: {sp.code} {E(sp.reason)}")
+            out.append(f"    help: {E(sp.hint)}")
         out.append("")
     out.append(f"{len(launches)} launch{'es' if len(launches) != 1 else ''} in {result.files} file"
                f"{'s' if result.files != 1 else ''}, {npairs} prefill/decode pair{'s' if npairs != 1 else ''}"
                + (f", {len(spots)} place{'s' if len(spots) != 1 else ''} with launch text not checked"
                   if spots else "") + ".")
-    _emit("\n".join(out) + "\n", ns.output_file)
+    _emit(safe_lines("\n".join(out) + "\n"), ns.output_file)
     return 0
 
 
 def _at(launch, variants=()) -> str:
+    from pdlint.report.escape import path
     more = f" (+{len(variants) - 1} variant{'s' if len(variants) > 2 else ''})" if len(variants) > 1 else ""
-    return f"{launch.path}:{launch.line}{more}"
+    return f"{path(launch.path)}:{launch.line}{more}"
 
 
 def _rule(code: str) -> int:

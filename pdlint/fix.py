@@ -36,6 +36,7 @@ from typing import Optional
 
 from pdlint import edits as E
 from pdlint.model import SAFE, Edit, Finding, Fix, FixIntent
+from pdlint.report import escape as esc
 
 MAX_PASSES = 8
 MAX_LINTS = 40
@@ -434,7 +435,8 @@ def diff(state: FixRun) -> str:
     out = []
     for path in state.changed:
         old, new = state.original[path], state.fixed[path]
-        lines = difflib.unified_diff(_lines(old), _lines(new), f"a/{path}", f"b/{path}")
+        name = esc.path(path)  # headers escaped; the body is the files' own lines, so that the diff applies
+        lines = difflib.unified_diff(_lines(old), _lines(new), f"a/{name}", f"b/{name}")
         out.extend(lines)
     return "".join(out)
 

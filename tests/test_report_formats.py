@@ -90,8 +90,9 @@ def test_github_escaping():
     from pdlint.report import github
     f = Finding("a,b:c.yaml", 3, 2, "SGL001", "unknown-flag", "warning", None, "100% bad\nreally",
                 (Related("x.yaml", 1, 1, "see: here"),), None, None, 9)
+    # a newline inside the message is escaped (\\n): only pdlint's own separators become %0A
     assert github.render([f]) == ("::warning title=pdlint (SGL001),file=a%2Cb%3Ac.yaml,line=3,col=2,endColumn=9::"
-                                  "100%25 bad%0Areally (SGL001 unknown-flag)%0Arelated: x.yaml:1:1: see: here\n")
+                                  "100%25 bad\\nreally (SGL001 unknown-flag)%0Arelated: x.yaml:1:1: see: here\n")
 
 
 def test_show_keeps_its_formats(demo, capsys):

@@ -8,6 +8,15 @@ suite validates real outputs against.  A finding: :meth:`pdlint.model.Finding.as
 ``end_column``: the token's exclusive end, when it points at one); a launch: :func:`launch_dict`; ``pairs``:
 :func:`pdlint.pairing.as_dicts`; ``coverage``: :meth:`pdlint.coverage.Coverage.as_dict`; ``baseline`` (with
 ``--baseline``): :meth:`pdlint.baseline.Outcome.as_dict`.
+
+File names (every ``path``, the keys of ``coverage.files``) are written
+reversibly as valid UTF-8 (:func:`pdlint.report.escape.name`): a name whose
+bytes are not UTF-8 has each such byte as ``%XX`` and each ``%`` as ``%25``
+(as has a name already holding ``%XX``); every other name is unchanged.  The
+bytes of the name are ``urllib.parse.unquote_to_bytes(path)``.  Characters a
+terminal or CI log could act on (C1 controls, bidi overrides, line
+separators, ``##[``) are written as ``\\uNNNN`` escapes: the parsed value is
+the same.
 """
 
 from __future__ import annotations
@@ -33,7 +42,13 @@ def render(findings: list, launches: list, files: int, coverage=None, docs=None,
         doc["coverage"] = coverage.as_dict()
     if baseline is not None:  # --baseline: what it held back, its stale entries (pdlint.baseline.Outcome)
         doc["baseline"] = baseline.as_dict()
-    return json.dumps(doc, indent=2, sort_keys=False, ensure_ascii=False) + "\n"
+    return dumps(doc)
+
+
+def dumps(doc) -> str:
+    """The JSON text of a report: valid UTF-8 whatever the file names (see the module docstring)."""
+    from pdlint.report import escape
+    return escape.json_text(json.dumps(escape.json_doc(doc), indent=2, sort_keys=False, ensure_ascii=False)) + "\n"
 
 
 def launch_dict(launch) -> dict:

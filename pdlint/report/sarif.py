@@ -9,7 +9,9 @@ reported, relative to ``%SRCROOT%``, which is the directory pdlint ran in),
 and every ``related:`` location of the text output as a related location.
 The prefill/decode role and the engine release checked are result
 properties.  Output is deterministic: results in the order of the findings
-(sorted), rules by code.
+(sorted), rules by code.  Always valid UTF-8 JSON: URIs percent-encode the
+bytes of a name that is not UTF-8, and strings are made safe for a CI log as
+in ``--format json`` (:mod:`pdlint.report.escape`).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import os
 import urllib.parse
 
 from pdlint import __version__
+from pdlint.report import escape as esc
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 SRCROOT = "%SRCROOT%"
@@ -46,7 +49,7 @@ def render(findings: list, cwd: str) -> str:
             "columnKind": "unicodeCodePoints",
         }],
     }
-    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+    return esc.json_text(json.dumps(esc.json_doc(doc), indent=2, ensure_ascii=False)) + "\n"
 
 
 def _descriptor(rule) -> dict:
@@ -90,12 +93,13 @@ def _location(path: str, line: int, column: int, end=None) -> dict:
     region = {"startLine": max(1, line), "startColumn": max(1, column)}
     if end is not None:  # (end line, end column): exclusive, as SARIF's endColumn
         region["endLine"], region["endColumn"] = end
+    # the URI of the name's bytes (os.fsencode): a name that is not UTF-8 is percent-encoded byte for byte
     if path.startswith("/"):  # outside the working directory: pdlint reports it absolute
-        artifact = {"uri": "file://" + urllib.parse.quote(path)}
+        artifact = {"uri": "file://" + urllib.parse.quote(os.fsencode(path))}
     elif path.startswith("<"):  # not a file ("<command line>")
-        artifact = {"uri": urllib.parse.quote(path)}
+        artifact = {"uri": urllib.parse.quote(os.fsencode(path))}
     else:
-        artifact = {"uri": urllib.parse.quote(path), "uriBaseId": SRCROOT}
+        artifact = {"uri": urllib.parse.quote(os.fsencode(path)), "uriBaseId": SRCROOT}
     return {"physicalLocation": {"artifactLocation": artifact, "region": region}}
 
 
@@ -103,7 +107,7 @@ def _dir_uri(path: str) -> str:
     p = os.path.abspath(path).replace(os.sep, "/")
     if not p.startswith("/"):
         p = "/" + p  # a Windows drive path
-    return "file://" + urllib.parse.quote(p.rstrip("/") + "/")
+    return "file://" + urllib.parse.quote(os.fsencode(p.rstrip("/") + "/"))
 
 
 def _level(severity: str) -> str:

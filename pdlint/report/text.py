@@ -7,6 +7,8 @@ from __future__ import annotations
 import os
 import sys
 
+from pdlint.report import escape as esc
+
 _COLORS = {"error": "\033[31m", "warning": "\033[33m", "code": "\033[1m", "dim": "\033[2m", "reset": "\033[0m"}
 
 
@@ -20,27 +22,35 @@ def use_color(stream) -> bool:
 
 def render(findings: list, sources: dict, files: int, color: bool = False, show_fix: bool = True,
            summary: bool = True, coverage=None) -> str:
+    """The report.  Paths, messages, source lines and hints come from the scanned
+    files: they are escaped (:mod:`pdlint.report.escape`) so that none can start a
+    line of its own, forge a finding or a CI annotation, or send a terminal escape."""
     c = _COLORS if color else {k: "" for k in _COLORS}
     out = []
     for f in findings:
-        role = f" [{f.role}]" if f.role else ""
-        out.append(f"{f.path}:{f.line}:{f.column}: {c['code']}{f.code}{c['reset']}{role} "
-                   f"{c[f.severity]}{f.severity}{c['reset']}: {f.message}")
+        role = f" [{esc.text(f.role)}]" if f.role else ""
+        out.append(f"{esc.path(f.path)}:{f.line}:{f.column}: {c['code']}{f.code}{c['reset']}{role} "
+                   f"{c[f.severity]}{f.severity}{c['reset']}: {esc.text(f.message)}")
         src = sources.get(f.path)
         if src is not None:
             text = src.line_text(f.line)
             if text.strip():
                 width = max(1, (f.end_column or f.column + 1) - f.column)
                 width = min(width, max(1, len(text) - f.column + 1))
-                caret = " " * (f.column - 1) + "^" + "~" * (width - 1)
-                out.append(f"  {f.line:>4} | {text.expandtabs(1)}")
+                text = text.expandtabs(1)
+                # the caret under the token as displayed (escapes make some characters wider)
+                before, under = text[:f.column - 1], text[f.column - 1:f.column - 1 + width]
+                pad = len(esc.text(before)) + (f.column - 1 - len(before))
+                width = len(esc.text(under)) + (width - len(under))
+                caret = " " * pad + "^" + "~" * (max(1, width) - 1)
+                out.append(f"  {f.line:>4} | {esc.text(text)}")
                 out.append(f"       | {c[f.severity]}{caret}{c['reset']}")
         for r in f.related:
-            out.append(f"  {c['dim']}related: {r.path}:{r.line}:{r.column}: {r.note}{c['reset']}")
+            out.append(f"  {c['dim']}related: {esc.path(r.path)}:{r.line}:{r.column}: {esc.text(r.note)}{c['reset']}")
         if show_fix and f.fix:
-            out.append(f"  help: {f.fix}")
+            out.append(f"  help: {esc.text(f.fix)}")
     if not summary:
-        return "".join(line + "\n" for line in out)
+        return esc.lines("".join(line + "\n" for line in out))
     errors = sum(1 for f in findings if f.severity == "error")
     warnings = len(findings) - errors
     if findings:
@@ -50,7 +60,7 @@ def render(findings: list, sources: dict, files: int, color: bool = False, show_
         out.append(coverage_line(coverage, files))
     out.append(f"Found {errors} error{'s' if errors != 1 else ''} and {warnings} warning"
                f"{'s' if warnings != 1 else ''} in {files} {noun}.")
-    return "\n".join(out) + "\n"
+    return esc.lines("\n".join(out) + "\n")
 
 
 def coverage_line(cov, files: int) -> str:
