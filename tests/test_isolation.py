@@ -61,7 +61,8 @@ def test_good_files_are_always_reported(repo, capsys, fmt):
         by = {(f["path"], f["code"]): f for f in doc["findings"]}
         assert ("zero.yaml", "PD001") in by
         assert by[("sub/pyproject.toml", "PD012")]["line"] == 2
-        assert by[("tpl/values.yaml", "PD010")]["message"] == "values file: not valid UTF-8 (byte 10)"
+        assert by[("tpl/values.yaml", "PD010")]["message"] == (
+            "values file: not valid UTF-8 at line 1, column 11 (byte 0xe9: invalid continuation byte)")
         assert doc["coverage"]["files"]["sub/pd.yaml"]["status"] == "error"
         assert doc["coverage"]["files"]["good.yaml"]["status"] == "checked"
         good_reported(doc)
@@ -76,7 +77,7 @@ def test_a_pyproject_without_the_table_does_not_matter_at_all(repo, capsys):
 
 
 @pytest.mark.parametrize("name,data,line,message", [
-    ("pyproject.toml", b"[tool.pdlint]\nrole-var = \"caf\xe9\"\n", 2, "config file is not valid UTF-8 (byte 29)"),
+    ("pyproject.toml", b"[tool.pdlint]\nrole-var = \"caf\xe9\"\n", 2, "config file is not valid UTF-8 at line 2, column 16"),
     (".pdlint.yaml", b"role-var: caf\xe9\n", 1, "config file is not valid UTF-8"),
     ("pyproject.toml", b"[tool.pdlint]\nselect = [\"SGL\"\n[tool.pdlint.vars]\n", 3, "invalid TOML"),
     (".pdlint.yaml", b"select: [SGL\n", 2, "invalid YAML"),
