@@ -545,7 +545,7 @@ def _configs(resolver, paths: list) -> list:
 def _launch_docs(cid: str, launches: list) -> dict:
     """The component's launches and deployments as ``--format json`` writes them; each
     deployment with the position of its first launch (the order :func:`pdlint.pairing.group` gives)."""
-    from pdlint.pairing import as_dicts, pair_launches
+    from pdlint.pairing import as_dicts, pair_launches_isolated as pair_launches
     from pdlint.report.jsonfmt import launch_dict
     index = {id(l): i for i, l in enumerate(launches)}
     deployments = []

@@ -355,7 +355,7 @@ def _write_fixes(ns, state, cwd: str) -> tuple:
 
 
 def _show(ns, result) -> int:
-    from pdlint.pairing import as_dicts, pair_launches, unique_servers
+    from pdlint.pairing import as_dicts, pair_launches_isolated as pair_launches, unique_servers
     launches = [l for l in result.launches if ns.role is None or l.role == ns.role]
     deps = pair_launches(result.launches)
     if ns.format == "json":

@@ -663,3 +663,22 @@ def as_dicts(deps: list, launches: list) -> list:
                          "servers": [ref(s) for s in unique_servers(k.servers)]} for k in d.links],
         })
     return out
+
+
+def pair_launches_isolated(launches: list) -> list:
+    """:func:`pair_launches` for the reports: when pairing all launches fails (a bug the check stage
+    reported as PD013 at the files it failed on), the launches of each file are paired on their own,
+    and a file that fails alone gives no deployments, so the report is still written."""
+    try:
+        return pair_launches(launches)
+    except Exception:
+        by_path: dict = {}
+        for launch in launches:
+            by_path.setdefault(launch.path, []).append(launch)
+        out: list = []
+        for group_ in by_path.values():
+            try:
+                out += pair_launches(group_)
+            except Exception:
+                continue
+        return out

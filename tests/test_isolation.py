@@ -241,6 +241,26 @@ def test_an_exception_in_the_structure_rules_coverage_and_suppressions(repo, cap
     good_reported(doc)
 
 
+@pytest.mark.parametrize("fmt", ["json", "text"])
+def test_an_exception_in_pairing_for_one_file(repo, capsys, monkeypatch, fmt):
+    from pdlint import pairing
+    _bad_and_good(repo)
+    real = pairing.pair_launches
+
+    def boom(launches):
+        if any(l.path == "bad.yaml" for l in launches):
+            raise IndexError("kaboom")
+        return real(launches)
+
+    monkeypatch.setattr(pairing, "pair_launches", boom)
+    if fmt == "text":
+        assert main(["show", "."]) == 0 and "good.yaml" in capsys.readouterr().out
+        return
+    code, doc, by = scan(capsys, ".")  # the rules' pair stage and the report's pairs, file by file
+    assert code == 1 and "IndexError: kaboom" in by[("bad.yaml", "PD013")]["message"]
+    good_reported(doc)
+
+
 def test_a_damaged_cache_costs_nothing_but_the_cache(repo, capsys, monkeypatch):
     from pdlint import cache
     monkeypatch.setattr(cache, "run", lambda *a, **k: 1 / 0)

@@ -29,8 +29,8 @@ VERSION = 1
 def render(findings: list, launches: list, files: int, coverage=None, docs=None, baseline=None) -> str:
     """The report; ``docs`` (launch dicts, pair dicts) stand for ``launches`` when the result cache made them."""
     if docs is None:
-        from pdlint.pairing import as_dicts, pair_launches
-        docs = ([launch_dict(l) for l in launches], as_dicts(pair_launches(launches), launches))
+        from pdlint.pairing import as_dicts, pair_launches_isolated
+        docs = ([launch_dict(l) for l in launches], as_dicts(pair_launches_isolated(launches), launches))
     doc = {
         "version": VERSION,
         "files": files,
