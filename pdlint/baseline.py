@@ -152,16 +152,16 @@ def key_of(finding, cwd: str, root: str) -> Key:
 
 def load(path: str, cwd: str) -> Baseline:
     abspath = os.path.abspath(os.path.join(cwd, path))
-    try:
-        with open(abspath, "rb") as f:
-            data = f.read(MAX_BYTES + 1)
-    except FileNotFoundError:
-        raise BaselineError(f"{path}: baseline file not found (write one with `pdlint --write-baseline {path}`)") \
-            from None
-    except OSError as e:
-        raise BaselineError(f"{path}: cannot read the baseline: {e.strerror or e}") from None
-    if len(data) > MAX_BYTES:
-        raise BaselineError(f"{path}: the baseline is larger than {MAX_BYTES} bytes")
+    from pdlint.safeio import BIG, MISSING, Boundary, Refused
+    try:  # a regular file inside its repository (pdlint.safeio): never a FIFO or a symlink out of it
+        data = Boundary(cwd, [path]).read(abspath, limit=MAX_BYTES)
+    except Refused as e:
+        if e.kind == MISSING and not os.path.islink(abspath):
+            raise BaselineError(f"{path}: baseline file not found (write one with `pdlint --write-baseline "
+                                f"{path}`)") from None
+        if e.kind == BIG:
+            raise BaselineError(f"{path}: the baseline is larger than {MAX_BYTES} bytes") from None
+        raise BaselineError(f"{path}: cannot read the baseline: {e.reason}") from None
     try:
         doc = json.loads(data.decode("utf-8"))
     except UnicodeDecodeError as e:

@@ -389,3 +389,16 @@ def test_pre_commit_expansion_never_reads_outside(repo, capsys):
     (repo / "part.sh").write_text("ARGS=--tp-size 2\n")
     commit(repo)
     assert_no_secret(outputs(capsys, "part.sh", "good.yaml"))
+
+
+def test_baseline_file_is_read_inside_the_repository(repo, capsys, tmp_path):
+    (tmp_path / "base.json").write_text('{"pdlint-baseline": 1, "findings": []}\n')
+    os.symlink("../base.json", repo / "baseline.json")
+    assert main(["--baseline", "baseline.json", "good.yaml"]) == 2  # a usage error, as any unusable baseline
+    assert "cannot read the baseline: symlink pointing outside the repository" in capsys.readouterr().err
+    if hasattr(os, "mkfifo"):
+        os.mkfifo(repo / "fifo.json")
+        assert main(["--baseline", "fifo.json", "good.yaml"]) == 2  # at once, not blocked on the FIFO
+        assert "not a regular file (FIFO)" in capsys.readouterr().err
+    assert main(["--baseline", "none.json", "good.yaml"]) == 2
+    assert "baseline file not found" in capsys.readouterr().err
