@@ -47,6 +47,7 @@ class Rule:
     engine: str = "pdlint"
     roles: tuple = ()  # roles it can fire on; () = not role-specific
     versions: tuple = ()  # engine versions it applies to; () = all
+    since: str = ""  # SGLang rules: the first release whose source has the check (only where its message cannot tell)
     upstream: str = ""  # the engine's exact message
     upstream_id: str = ""  # id in research/sglang-rules.md
     source: str = ""  # upstream file:line

@@ -86,10 +86,7 @@ class Parsed:
 
     def dest(self, dest: str) -> str:
         """``dest`` as this release's table names it."""
-        if dest in self.table.by_dest:
-            return dest
-        old = OLD_DESTS.get(dest)
-        return old if old and old in self.table.by_dest else dest
+        return table_dest(self.table, dest)
 
     def occurrence(self, dest: str) -> Optional[Occurrence]:
         return self.last.get(self.dest(dest))
@@ -115,7 +112,13 @@ class Parsed:
             return OPAQUE
         flag = self.table.by_dest.get(dest)
         if flag is None:
-            return None
+            # a flag this release does not have: the feature it switches is absent, which is what the
+            # reference release's default means (--dwdp-size 1, --disaggregation-decode-enable-radix-cache
+            # off ...); rules apply to a release only where the flags they read are defined as there
+            # (versions.same_inputs), so they read the value they were written for
+            flag = _reference_flag(self.table, dest)
+            if flag is None:
+                return None
         default = flag.default
         if default == "==SUPPRESS==":
             return None
@@ -125,6 +128,28 @@ class Parsed:
             except _TypeError:
                 return default
         return default
+
+
+def table_dest(table: FlagTable, dest: str) -> str:
+    """``dest`` (a ServerArgs field as the reference release names it) as ``table`` names it.  Up to
+    0.5.9 the parallel sizes register as ``--tensor-parallel-size/--tp-size``,
+    ``--attention-context-parallel-size/--attn-cp-size`` ... with the long dest, and
+    ``ServerArgs.from_cli_args`` copies each to the field its short spelling names."""
+    if dest in table.by_dest:
+        return dest
+    old = OLD_DESTS.get(dest)
+    if old and old in table.by_dest:
+        return old
+    flag = table.by_option.get("--" + dest.replace("_", "-"))
+    return flag.dest if flag is not None else dest
+
+
+def _reference_flag(table: FlagTable, dest: str) -> Optional[Flag]:
+    from pdlint.engines.sglang.flags import available_versions, load
+    from pdlint.engines.sglang.versions import REFERENCE
+    if table.version == REFERENCE or REFERENCE not in available_versions():
+        return None
+    return load(REFERENCE).by_dest.get(dest)
 
 
 def convert(flag: Flag, text: str) -> Any:

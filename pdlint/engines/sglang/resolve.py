@@ -198,6 +198,16 @@ class Args:
             return int(chunk) // int(self.num("attn_dp_size"))
         return int(chunk) if self.known("attn_dp_size") else None
 
+    def host_receive_active(self) -> bool:
+        """The host-receive threshold is known and on.  Its default is the value that turns it off: 1 from
+        0.5.22 ("below 1 receives into host memory"), 0 in 0.5.21 ("above 0 ...")."""
+        thr = self._num("disaggregation_decode_host_receive_threshold")
+        if thr is None or not 0 <= thr <= 1:
+            return False
+        flag = self.parsed.table.by_dest.get("disaggregation_decode_host_receive_threshold")
+        off = 1 if flag is None or flag.default in (None, 1, 1.0, "1", "1.0") else 0
+        return thr < 1 if off == 1 else thr > 0
+
     # -- environment ------------------------------------------------------------
     def env_value(self, name: str) -> Optional[str]:
         v = self.env.get(name)
@@ -277,8 +287,7 @@ class Args:
         if (self.eq("disaggregation_decode_allocation_policy", "prefill_complete") and self.role == "prefill"
                 and self.eq("optimistic_prefill_attempts", 0)):
             self._set("optimistic_prefill_attempts", 1, "prefill_complete raises optimistic prefill attempts to 1")
-        thr = self._num("disaggregation_decode_host_receive_threshold")
-        if thr is not None and 0 <= thr < 1 and not self.eq("disaggregation_decode_retraction_backup", "cpu_tensor"):
+        if self.host_receive_active() and not self.eq("disaggregation_decode_retraction_backup", "cpu_tensor"):
             self._set("disaggregation_decode_retraction_backup", "host_pool",
                       "a host-receive threshold below 1 forces the host_pool retraction backup")
         if self.role == "decode":

@@ -75,8 +75,10 @@ def format_message(template: str, args: Any, fmt: dict) -> str:
 def sgl_rule(code: str, name: str, *, upstream: str, why: str, fix: str, fire: list, quiet: list,
              roles: tuple = (), severity: str = ERROR, source: str = "", upstream_id: str = "",
              category: str = "pd", summary: str = "", env: tuple = (), notes: str = "",
-             versions: tuple = (), default: bool = True, autofix: Optional[AutoFix] = None):
-    """Register an SGLang rule whose predicate is the decorated function."""
+             versions: tuple = (), default: bool = True, autofix: Optional[AutoFix] = None, since: str = ""):
+    """Register an SGLang rule whose predicate is the decorated function.  ``since``: the first release
+    that has the check, for checks whose message cannot date them (a bare ``assert``, a crash); the
+    release range is otherwise derived from each release's source (:mod:`pdlint.engines.sglang.versions`)."""
     def deco(fn):
         examples = tuple(_example(e, True) for e in fire) + tuple(_example(e, False) for e in quiet)
         if not any(e.fires for e in examples) or not any(not e.fires for e in examples):
@@ -88,7 +90,7 @@ def sgl_rule(code: str, name: str, *, upstream: str, why: str, fix: str, fire: l
             summary=summary or _default_summary(upstream, roles),
             why=why, fix=fix,
             example=_shell(first_fire), example_fixed=_shell(first_quiet),
-            engine="sglang", roles=roles, versions=versions, upstream=upstream, upstream_id=upstream_id,
+            engine="sglang", roles=roles, versions=versions, since=since, upstream=upstream, upstream_id=upstream_id,
             source=("sglang/srt/" + source) if source and not source.startswith("sglang/") else source,
             category=category, check=fn, examples=examples, env=env, notes=notes, default=default,
             autofix=autofix))
@@ -126,6 +128,13 @@ __all__ = ["Hit", "Example", "ex", "sgl_rule", "format_message", "ERROR", "WARNI
 
 # serving_hook.handle_deprecated_args renames these attention backends before any check reads them
 BACKEND_ALIASES = {"compressed": "dsv4", "tokenspeed_mla": "cutedsl_mla"}
+
+
+def at_least(a, release: str) -> bool:
+    """The launch is judged against ``release`` or a newer one (no release: the newest), for a check whose
+    condition changed while its message stayed."""
+    from pdlint.engines.sglang.flags import version_key
+    return a.version is None or version_key(a.version) >= version_key(release)
 
 
 def given(a, dest):

@@ -18,9 +18,9 @@ CAT = "moe"
 PH = "arg_groups/parallel_hook.py"
 
 
-def _rule(code, name, upstream, source, upstream_id, why, fix, fire, quiet, notes="", summary=""):
+def _rule(code, name, upstream, source, upstream_id, why, fix, fire, quiet, notes="", summary="", since=""):
     return sgl_rule(code, name, category=CAT, upstream=upstream, source=source, upstream_id=upstream_id, why=why,
-                    fix=fix, fire=fire, quiet=quiet, notes=notes, summary=summary)
+                    fix=fix, fire=fire, quiet=quiet, notes=notes, summary=summary, since=since)
 
 
 # -- DWDP (handle_dwdp) ---------------------------------------------------------------------------------
@@ -111,8 +111,10 @@ def _ep_dispatch(a):
        ["--enable-eplb", "--enable-eplb --tp-size 2"],
        ["--enable-eplb --tp-size 2 --ep-size 2", "--enable-eplb --tp-size 2 --moe-a2a-backend deepep"],
        notes="SGLang: `assert resolved_view(server_args).ep_size > 1` in handle_eplb_and_dispatch, message-less. "
-             "Elastic EP scale joiners are exempt. " + A2A_NOTE,
-       summary="Reports --enable-eplb with an expert-parallel size of 1 (SGLang fails with a bare AssertionError).")
+             "Elastic EP scale joiners are exempt. " + A2A_NOTE + " The assert came with 0.5.0rc2 (0.4.x accepts "
+             "EPLB without EP).",
+       summary="Reports --enable-eplb with an expert-parallel size of 1 (SGLang fails with a bare AssertionError).",
+       since="0.5.0rc2")
 def _eplb_ep(a):
     if not a.is_true("enable_eplb") or scale_joiner(a) is not False:
         return None

@@ -13,7 +13,7 @@ the default).
 
 import json
 
-from pdlint.engines.sglang.rulebase import WARNING, Hit, ex, sgl_rule
+from pdlint.engines.sglang.rulebase import WARNING, Hit, at_least, ex, sgl_rule
 from pdlint.text import TStr
 
 CAT = "serving"
@@ -495,11 +495,12 @@ _count_rule("SGL627", "mm-io-worker-num-negative", "mm_io_worker_num", "--mm-io-
                                                   "--served-model-name s3://bucket/llama:8b"],
     notes="When `--served-model-name` is unset SGLang uses `--model-path`, which may legitimately contain ':' "
           "(a GGUF hub reference `owner/repo:QUANT` is rewritten to a local file first); only an explicit name "
-          "is checked.")
+          "is checked. The object-storage exemption (`is_runai_obj_uri`) came with 0.5.10: 0.5.6-0.5.9 refuse "
+          "`s3://...` names too.")
 def _served_name(a):
     v = a.get("served_model_name")
     if (a.explicit("served_model_name") and isinstance(v, str) and ":" in v
-            and not v.lower().startswith(("s3://", "gs://", "az://"))):
+            and not (at_least(a, "0.5.10") and v.lower().startswith(("s3://", "gs://", "az://")))):
         return Hit("served_model_name")
 
 

@@ -13,7 +13,8 @@ those values only fire when the command line fixes them.
 """
 
 from pdlint.engines.sglang.argv import OPAQUE
-from pdlint.engines.sglang.rulebase import WARNING, Hit, attention_backend, attention_backends, ex, given, sgl_rule
+from pdlint.engines.sglang.rulebase import (WARNING, Hit, at_least, attention_backend, attention_backends, ex, given,
+                                            sgl_rule)
 
 SP = "arg_groups/speculative_hook.py"
 VH = "arg_groups/validation_hook.py"
@@ -1173,8 +1174,11 @@ def _mixed_chunk(a):
       fire=[EAGLE + " --speculative-num-steps 3",
             EAGLE + " --speculative-num-steps 3 --speculative-num-draft-tokens 4"],
       quiet=[EAGLE + " " + PARAMS, EAGLE],
-      notes="With rejection sampling SGLang fails earlier with SGL408's message.")
+      notes="With rejection sampling SGLang fails earlier with SGL408's message. The unguarded comparison came with "
+            "0.5.1; 0.4.9-0.5.0rc2 compare nothing, and 0.4.8.post1 (and older) compare only with --page-size > 1.")
 def _steps_without_topk(a):
+    if not at_least(a, "0.5.1") and (at_least(a, "0.4.9") or not a.gt("page_size", 1)):
+        return None
     if (_eagle_family(a) and a.is_false("speculative_adaptive") and _fixed_params(a)
             and a.is_unset("speculative_eagle_topk") and not _rejection_sampling(a)):
         return Hit("speculative_num_steps", "speculative_algorithm", lead=True, note=(

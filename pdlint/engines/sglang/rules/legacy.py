@@ -1,0 +1,94 @@
+"""Checks only older SGLang releases have (SGL901-SGL999).
+
+Rules elsewhere are written against the reference release (0.5.23) and apply to older releases whose
+source still has their message.  These are the checks that 0.5.23 no longer has, found by running each
+older release's own argument checks (``scripts/sglang_oracle_legacy.py``) on random command lines: their
+messages date them, so each applies exactly to the releases whose ``server_args.py`` still raises it, and
+their examples are judged against the newest of those.
+"""
+
+from pdlint.engines.sglang.rulebase import Hit, sgl_rule
+from pdlint.engines.sglang.rules.lora import LORA, _paths
+from pdlint.engines.sglang.rules.parallel import num
+
+SA = "server_args.py"
+
+
+def _rule(code, name, upstream, line, why, fix, fire, quiet, roles=(), notes="", category="legacy"):
+    return sgl_rule(code, name, category=category, roles=roles, upstream=upstream, source=f"{SA}:{line}",
+                    why=why, fix=fix, fire=fire, quiet=quiet, notes=notes)
+
+
+@_rule("SGL901", "dp-attention-without-dp-size", "Please set a dp-size > 1. You can use 1 < dp-size <= tp-size ",
+       419, "Up to 0.4.10.post2 `--enable-dp-attention` takes its width from `--dp-size`, and `__post_init__` "
+            "asserts that it is above 1. Later releases fold `--dp-size N --enable-dp-attention` into "
+            "`--attn-dp-size N` and accept DP attention of width 1.",
+       "Add `--dp-size N` (1 < N <= `--tp-size`) to the `--enable-dp-attention` launch, or drop the flag.",
+       ["--enable-dp-attention", "--enable-dp-attention --dp-size 1 --tp-size 2"],
+       ["--enable-dp-attention --dp-size 2 --tp-size 2", "--dp-size 2"])
+def _dp_attention_width(a):
+    dp = num(a, "dp_size") if "enable_dp_attention" not in a.overrides else a.raw("dp_size")
+    if a.raw("enable_dp_attention") is True and isinstance(dp, int) and dp <= 1:
+        return Hit("enable_dp_attention", "dp_size")
+
+
+@_rule("SGL902", "moe-dense-tp-size-not-one", "moe_dense_tp_size only support 1 and None currently", 5153,
+       "Up to 0.5.9 the dense layers of a MoE model run either with the full TP group (`None`) or unsharded "
+       "(`1`); `check_server_args` (0.4.x: `__post_init__`) refuses any other `--moe-dense-tp-size`. 0.5.10 "
+       "also allows `--tp-size`.",
+       "Use `--moe-dense-tp-size 1`, or leave it unset.",
+       ["--moe-dense-tp-size 2", "--moe-dense-tp-size 4 --tp-size 4"], ["--moe-dense-tp-size 1", "--tp-size 2"])
+def _moe_dense_tp(a):
+    v = num(a, "moe_dense_tp_size")
+    if a.explicit("moe_dense_tp_size") and v is not None and v != 1:
+        return Hit("moe_dense_tp_size")
+
+
+def _decode_side_flag(code, name, dest, option, line):
+    @_rule(code, name, f"Cannot set {option} for the decode engine.", line,
+           f"`{option}` tells a prefill server how the decode side is laid out; up to 0.5.9 a decode server "
+           "refuses it outright (`assert ... is None` in the PD handler), so a flag list shared by both roles "
+           "fails on decode.",
+           f"Pass `{option}` on prefill servers only.",
+           [f"--disaggregation-mode decode {option} 2"],
+           [f"--disaggregation-mode prefill {option} 2", "--disaggregation-mode decode"], roles=("decode",),
+           category="pd")
+    def check(a):
+        if a.role == "decode" and a.explicit(dest) and a.is_set(dest):
+            return Hit(dest)
+    return check
+
+
+_decode_side_flag("SGL903", "decode-tp-on-decode", "disaggregation_decode_tp", "--disaggregation-decode-tp", 2550)
+_decode_side_flag("SGL904", "decode-dp-on-decode", "disaggregation_decode_dp", "--disaggregation-decode-dp", 2553)
+
+
+@_rule("SGL905", "lora-with-radix-cache", "compatibility of lora and radix attention is in progress", 1653,
+       "Up to 0.4.10.post2 SGLang could not serve LoRA adapters with the radix cache on: `check_server_args` "
+       "asserts that `--lora-paths` comes with `--disable-radix-cache` (and a positive `--max-loras-per-batch`). "
+       "0.5.0rc2 dropped the restriction, so a LoRA launch that works on a new image fails on an old one.",
+       "Add `--disable-radix-cache` to the LoRA launch (decode servers disable it themselves), or run SGLang "
+       "0.5.0rc2 or newer.",
+       [LORA, LORA + " --disaggregation-mode prefill", "--max-loras-per-batch 0"],
+       [LORA + " --disable-radix-cache", LORA + " --disaggregation-mode decode"],
+       notes="Decode servers force the radix cache off in `__post_init__`, before the check runs.", category="lora")
+def _lora_radix(a):
+    paths = _paths(a)
+    if a.le("max_loras_per_batch", 0):
+        return Hit("max_loras_per_batch")
+    if paths and a.is_false("disable_radix_cache"):
+        return Hit("lora_paths", "disable_radix_cache")
+
+
+@_rule("SGL906", "pp-with-speculative-or-mixed-chunk",
+       "Pipeline parallelism is not compatible with overlap schedule, speculative decoding, mixed chunked prefill.",
+       5141, "Up to 0.5.14 `check_server_args` refuses pipeline parallelism together with speculative decoding or "
+             "`--enable-mixed-chunk` (the overlap schedule is turned off for PP by SGLang itself). 0.5.15 still "
+             "refuses speculative decoding with PP, under a shorter message.",
+       "Use `--pp-size 1` with speculative decoding or mixed chunked prefill, or drop them.",
+       ["--pp-size 2 --enable-mixed-chunk", "--pp-size 2 --speculative-algorithm EAGLE --speculative-draft-model-path "
+        "@TINY@"], ["--pp-size 2", "--enable-mixed-chunk"])
+def _pp_spec_mixed(a):
+    pp = num(a, "pp_size")
+    if pp is not None and pp > 1 and (a.is_set("speculative_algorithm") or a.is_true("enable_mixed_chunk")):
+        return Hit("pp_size", "speculative_algorithm" if a.is_set("speculative_algorithm") else "enable_mixed_chunk")
