@@ -12,7 +12,7 @@ quiet.
 """
 
 from pdlint.engines.sglang.argv import OPAQUE
-from pdlint.engines.sglang.rulebase import Hit, attention_backends, given, sgl_rule
+from pdlint.engines.sglang.rulebase import Hit, at_least, attention_backends, given, sgl_rule
 
 KV = "arg_groups/kv_cache_hook.py"
 HC = "arg_groups/hicache_hook.py"
@@ -51,7 +51,9 @@ def _radix_off(a, *, role: bool = False):
     pre, dec = attention_backends(a)
     if a.is_true("enable_mis") and pre == dec == "flashinfer":
         return ("enable_mis",), "--enable-mis turns the radix cache off"
-    if a.is_true("enable_deterministic_inference") and given(a, "attention_backend") == "flashinfer":
+    # up to 0.5.11 the cache-compatibility check ran before deterministic inference turned the radix cache off
+    if (a.is_true("enable_deterministic_inference") and given(a, "attention_backend") == "flashinfer"
+            and at_least(a, "0.5.12")):
         return (("enable_deterministic_inference", "attention_backend"),
                 "deterministic inference turns the radix cache off on the flashinfer attention backend")
     return None

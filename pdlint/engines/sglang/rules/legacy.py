@@ -7,16 +7,16 @@ messages date them, so each applies exactly to the releases whose ``server_args.
 their examples are judged against the newest of those.
 """
 
-from pdlint.engines.sglang.rulebase import Hit, sgl_rule
+from pdlint.engines.sglang.rulebase import Hit, ex, sgl_rule
 from pdlint.engines.sglang.rules.lora import LORA, _paths
 from pdlint.engines.sglang.rules.parallel import num
 
 SA = "server_args.py"
 
 
-def _rule(code, name, upstream, line, why, fix, fire, quiet, roles=(), notes="", category="legacy"):
+def _rule(code, name, upstream, line, why, fix, fire, quiet, roles=(), notes="", category="legacy", env=()):
     return sgl_rule(code, name, category=category, roles=roles, upstream=upstream, source=f"{SA}:{line}",
-                    why=why, fix=fix, fire=fire, quiet=quiet, notes=notes)
+                    why=why, fix=fix, fire=fire, quiet=quiet, notes=notes, env=env)
 
 
 @_rule("SGL901", "dp-attention-without-dp-size", "Please set a dp-size > 1. You can use 1 < dp-size <= tp-size ",
@@ -92,3 +92,60 @@ def _pp_spec_mixed(a):
     pp = num(a, "pp_size")
     if pp is not None and pp > 1 and (a.is_set("speculative_algorithm") or a.is_true("enable_mixed_chunk")):
         return Hit("pp_size", "speculative_algorithm" if a.is_set("speculative_algorithm") else "enable_mixed_chunk")
+
+
+@_rule("SGL907", "two-batch-overlap-without-a2a", "When enabling two batch overlap, moe_a2a_backend cannot be 'none'.",
+       5259, "Two-batch overlap splits a batch so that one half's MoE all-to-all overlaps the other half's compute; "
+             "with no all-to-all backend there is nothing to overlap, and the releases that have this check "
+             "refuse it in `check_server_args`.",
+       "Add `--moe-a2a-backend deepep` (or another a2a backend), or drop `--enable-two-batch-overlap`.",
+       ["--enable-two-batch-overlap", "--disaggregation-mode decode --enable-two-batch-overlap --ep-size 2"],
+       ["--enable-two-batch-overlap --moe-a2a-backend deepep", "--moe-a2a-backend deepep"], category="moe")
+def _tbo_a2a(a):
+    if a.is_true("enable_two_batch_overlap") and a.eq("moe_a2a_backend", "none"):
+        return Hit("enable_two_batch_overlap", "moe_a2a_backend")
+
+
+@_rule("SGL908", "language-only-without-encoder-urls", "requires at least one encoder urls to be set via --encoder-urls",
+       2586, "A `--language-only` server (encoder disaggregation) receives the vision embeddings from separate "
+             "encoder servers; without `--encoder-urls` it has none to ask, and these releases refuse it in "
+             "`__post_init__`.",
+       "Add `--encoder-urls` naming the encoder servers, or drop `--language-only`.",
+       ["--language-only", "--disaggregation-mode prefill --language-only"],
+       ["--language-only --encoder-urls http://encoder:30000", "--disaggregation-mode prefill"])
+def _language_only_urls(a):
+    if a.is_true("language_only") and a.is_unset("encoder_urls"):
+        return Hit("language_only", "encoder_urls")
+
+
+@_rule("SGL909", "mori-chunked-prefill-above-dispatch-limit",
+       "SGLANG_MORI_NUM_MAX_DISPATCH_TOKENS_PER_RANK (default 4096) must be larger or equal to chunked_prefill_size",
+       2226, "The MoRI all-to-all dispatch buffer holds `SGLANG_MORI_NUM_MAX_DISPATCH_TOKENS_PER_RANK` tokens (4096 "
+             "unless set); a prefill chunk larger than that cannot be dispatched.",
+       "Lower `--chunked-prefill-size` to at most the dispatch limit, or raise "
+       "`SGLANG_MORI_NUM_MAX_DISPATCH_TOKENS_PER_RANK`.",
+       ["--moe-a2a-backend mori --chunked-prefill-size 8192",
+        ex("--moe-a2a-backend mori --chunked-prefill-size 4096", {"SGLANG_MORI_NUM_MAX_DISPATCH_TOKENS_PER_RANK": "2048"})],
+       ["--moe-a2a-backend mori --chunked-prefill-size 4096", "--chunked-prefill-size 8192"], category="moe",
+       env=("SGLANG_MORI_NUM_MAX_DISPATCH_TOKENS_PER_RANK",),
+       notes="Only decidable with an explicit --chunked-prefill-size: SGLang derives the default from GPU memory "
+             "(8192 on an H100/H200, which this check then refuses).")
+def _mori_chunk(a):
+    chunk = num(a, "chunked_prefill_size")
+    if not (a.eq("moe_a2a_backend", "mori") and a.explicit("chunked_prefill_size") and chunk is not None):
+        return None
+    limit = a.env_int("SGLANG_MORI_NUM_MAX_DISPATCH_TOKENS_PER_RANK") or 4096
+    if chunk > limit:
+        return Hit("chunked_prefill_size", "moe_a2a_backend", note=f"{int(chunk)} > the dispatch limit {limit}")
+
+
+@_rule("SGL910", "speculative-moe-runner-flashinfer-trtllm",
+       "Currently speculative MoE runner backend cannot be flashinfer_trtllm for risk in some draft models.", 2348,
+       "These releases refuse the flashinfer_trtllm MoE runner for the draft model outright (an accuracy risk "
+       "with some draft models), with or without a speculative algorithm.",
+       "Leave `--speculative-moe-runner-backend` unset (SGLang picks one), or choose another runner.",
+       ["--speculative-moe-runner-backend flashinfer_trtllm"],
+       ["--speculative-moe-runner-backend triton", "--moe-runner-backend triton"], category="moe")
+def _spec_moe_runner(a):
+    if a.explicit("speculative_moe_runner_backend") and a.eq("speculative_moe_runner_backend", "flashinfer_trtllm"):
+        return Hit("speculative_moe_runner_backend")
