@@ -11,7 +11,9 @@ release (:data:`REFERENCE`).  A rule applies to another release when
    nargs, default; not the choices, which grow from release to release): a
    check whose inputs changed meaning - 0.5.21's
    ``--disaggregation-decode-host-receive-threshold`` defaults to 0 and "0
-   disables", 0.5.23's to 1 and "1 disables" - would judge the wrong thing.
+   disables", 0.5.23's to 1 and "1 disables" - would judge the wrong thing
+   (unless pdlint reads that flag per release: :data:`MODELLED`; where only a
+   default differs, the rule applies if it judges its own examples alike).
    The flags a rule reads are recorded by running it on its own examples.
    A flag the release does not have reads as the reference release's default
    (the feature is off: :func:`pdlint.engines.sglang.argv.table_dest`).
@@ -187,6 +189,11 @@ def home(code: str) -> str:
     return next((v for v in available_versions() if applies(upstream, v)), REFERENCE)
 
 
+# flags whose meaning changed between releases and that pdlint reads per release (resolve.Args): the
+# host-receive threshold is on below 1 from 0.5.22 and above 0 in 0.5.21 (Args.host_receive_active)
+MODELLED = frozenset({"disaggregation_decode_host_receive_threshold"})
+
+
 @functools.lru_cache(maxsize=None)
 def same_inputs(code: str, version: str) -> bool:
     """Every flag the rule reads is defined in ``version`` as in the release it is written against."""
@@ -194,8 +201,40 @@ def same_inputs(code: str, version: str) -> bool:
     if version == ref_version:
         return True
     for dest in reads(code):
+        if dest in MODELLED:
+            continue
         ref = _definition(ref_version, dest)
-        if ref is not None and _definition(version, dest) not in (ref, None):
+        mine = _definition(version, dest)
+        if ref is None or mine in (ref, None):
+            continue
+        if mine[:3] != ref[:3] or not _same_verdicts(code, ref_version, version):
+            return False
+    return True
+
+
+@functools.lru_cache(maxsize=None)
+def _same_verdicts(code: str, ref_version: str, version: str) -> bool:
+    """Only a default differs: the rule still applies when it judges each of its own examples alike with
+    either release's definitions (SGL133, a range check on an explicit value, reads the host-receive
+    threshold whose default went from 0 to 1)."""
+    from pdlint.engines.sglang import argv as argv_mod
+    from pdlint.engines.sglang.judge import example_argv
+    from pdlint.engines.sglang.resolve import Args
+    from pdlint.rules import all_rules
+    from pdlint.text import TStr
+    import shlex
+    rule = all_rules()[code]
+    for e in rule.examples:
+        verdicts = []
+        for release in (ref_version, version):
+            toks = [TStr.synthetic(w, "<example>") for w in shlex.split(example_argv(e.argv))]
+            parsed = argv_mod.parse(load(release), toks)
+            env = {k: TStr.synthetic(v, "<env>") for k, v in e.env}
+            try:
+                verdicts.append(bool(rule.check(Args(parsed, env, release))))
+            except Exception:
+                return False
+        if verdicts[0] != verdicts[1]:
             return False
     return True
 

@@ -149,3 +149,58 @@ def _mori_chunk(a):
 def _spec_moe_runner(a):
     if a.explicit("speculative_moe_runner_backend") and a.eq("speculative_moe_runner_backend", "flashinfer_trtllm"):
         return Hit("speculative_moe_runner_backend")
+
+
+@sgl_rule("SGL911", "hicache-buffer-only-write-back", category="kv-cache",
+          upstream="--hicache-host-memory-mode buffer_only does not support --hicache-write-policy write_back; use "
+                   "write_through or write_through_selective.",
+          source="arg_groups/hicache_hook.py:238",
+          why="In buffer_only mode host memory is only a staging buffer and every cached page lives in storage; a "
+              "write-back policy would keep pages only in host memory until eviction. 0.5.21 refuses the "
+              "combination.",
+          fix="Use `--hicache-write-policy write_through` (or `write_through_selective`) with buffer_only.",
+          fire=["--enable-hierarchical-cache --hicache-storage-backend file --hicache-host-memory-mode buffer_only "
+                "--hicache-write-policy write_back"],
+          quiet=["--enable-hierarchical-cache --hicache-storage-backend file --hicache-host-memory-mode buffer_only "
+                 "--hicache-write-policy write_through",
+                 "--enable-hierarchical-cache --hicache-storage-backend file --hicache-write-policy write_back"])
+def _buffer_only_write_back(a):
+    if (a.hicache_path_active() and a.eq("hicache_host_memory_mode", "buffer_only")
+            and a.is_set("hicache_storage_backend") and a.eq("hicache_write_policy", "write_back")):
+        return Hit("hicache_write_policy", "hicache_host_memory_mode")
+
+
+@sgl_rule("SGL912", "spec-skip-dp-mlp-sync-without-eagle", category="speculative",
+          upstream="--speculative-skip-dp-mlp-sync is only supported with speculative_algorithm == EAGLE, got "
+                   "{speculative_algorithm}.",
+          source="arg_groups/speculative_hook.py:217",
+          why="Skipping the DP MLP sync on draft steps relies on EAGLE's draft schedule; 0.5.21 asserts the "
+              "algorithm, also when no algorithm is set.",
+          fix="Drop `--speculative-skip-dp-mlp-sync`, or use `--speculative-algorithm EAGLE`.",
+          fire=["--speculative-skip-dp-mlp-sync",
+                "--speculative-skip-dp-mlp-sync --speculative-algorithm NGRAM"],
+          quiet=["--speculative-skip-dp-mlp-sync --speculative-algorithm EAGLE --speculative-draft-model-path @TINY@",
+                 "--speculative-algorithm EAGLE --speculative-draft-model-path @TINY@"])
+def _skip_dp_mlp_sync(a):
+    if a.is_true("speculative_skip_dp_mlp_sync") and a.known("speculative_algorithm") \
+            and a.get("speculative_algorithm") != "EAGLE":
+        return Hit("speculative_skip_dp_mlp_sync", "speculative_algorithm")
+
+
+@sgl_rule("SGL913", "two-batch-overlap-without-a2a-or-dp-attention", category="moe",
+          upstream="When enabling two batch overlap without an EP a2a backend (moe_a2a_backend='none'), "
+                   "--enable-dp-attention is required (DeepSeek-V4 non-EP DP TBO path).",
+          source="arg_groups/validation_hook.py:533",
+          why="Without an EP all-to-all, two-batch overlap only has the DP all-gather / reduce-scatter of DP "
+              "attention to overlap; 0.5.21 requires `--enable-dp-attention` (0.5.23: SGL277, the attention-DP "
+              "form of the same check).",
+          fix="Add `--moe-a2a-backend deepep` (or another a2a backend) or DP attention, or drop "
+              "`--enable-two-batch-overlap`.",
+          fire=["--enable-two-batch-overlap", "--enable-two-batch-overlap --tp-size 2"],
+          quiet=["--enable-two-batch-overlap --moe-a2a-backend deepep",
+                 "--enable-two-batch-overlap --enable-dp-attention --dp-size 2 --tp-size 2"])
+def _tbo_dp_attention(a):
+    if not (a.is_true("enable_two_batch_overlap") and a.eq("moe_a2a_backend", "none")):
+        return None
+    if a.raw("enable_dp_attention") is False and a.le("attn_dp_size", 1):
+        return Hit("enable_two_batch_overlap", "moe_a2a_backend")

@@ -121,8 +121,7 @@ def _host_pool_not_decode(a):
     quiet=["--disaggregation-mode prefill --disaggregation-decode-host-receive-threshold 1.0",
            "--disaggregation-mode decode --disaggregation-decode-host-receive-threshold 1"])
 def _host_receive_not_decode(a):
-    thr = a.num("disaggregation_decode_host_receive_threshold")
-    if (a.role in ("prefill", "null") and thr is not None and 0 <= thr < 1
+    if (a.role in ("prefill", "null") and a.host_receive_active()
             and a.raw("disaggregation_decode_retraction_backup") != "host_pool"
             and a.eq("disaggregation_decode_retraction_backup", "host_pool")):
         return Hit("disaggregation_decode_host_receive_threshold", lead=True, note=(
@@ -316,7 +315,7 @@ def _pc_hisparse(a):
           [PC_FIRE_BASE + " --disaggregation-mode decode --disaggregation-decode-host-receive-threshold 0.5"],
           [PC_FIRE_BASE + " --disaggregation-mode decode --disaggregation-decode-host-receive-threshold 1"])
 def _pc_host_receive(a):
-    if _pc(a) and a.pd and a.lt("disaggregation_decode_host_receive_threshold", 1):
+    if _pc(a) and a.pd and a.host_receive_active():
         return Hit("disaggregation_decode_host_receive_threshold", "disaggregation_decode_allocation_policy")
 
 

@@ -14,9 +14,8 @@ DECODE_RADIX = "--disaggregation-mode decode --disaggregation-decode-enable-radi
 
 
 def host_receive_on(a) -> bool:
-    """A host-receive threshold in [0, 1): decode host KV buffering is on."""
-    thr = a.num(THR)
-    return thr is not None and 0 <= thr < 1
+    """Decode host KV buffering is on: a host-receive threshold in [0, 1) (0.5.21: in (0, 1])."""
+    return a.host_receive_active()
 
 
 def blame_backup(a) -> str:
