@@ -48,6 +48,7 @@ class Rule:
     roles: tuple = ()  # roles it can fire on; () = not role-specific
     versions: tuple = ()  # engine versions it applies to; () = all
     since: str = ""  # SGLang rules: the first release whose source has the check (only where its message cannot tell)
+    until: str = ""  # ... and the last
     upstream: str = ""  # the engine's exact message
     upstream_id: str = ""  # id in research/sglang-rules.md
     source: str = ""  # upstream file:line

@@ -75,9 +75,11 @@ def format_message(template: str, args: Any, fmt: dict) -> str:
 def sgl_rule(code: str, name: str, *, upstream: str, why: str, fix: str, fire: list, quiet: list,
              roles: tuple = (), severity: str = ERROR, source: str = "", upstream_id: str = "",
              category: str = "pd", summary: str = "", env: tuple = (), notes: str = "",
-             versions: tuple = (), default: bool = True, autofix: Optional[AutoFix] = None, since: str = ""):
-    """Register an SGLang rule whose predicate is the decorated function.  ``since``: the first release
-    that has the check, for checks whose message cannot date them (a bare ``assert``, a crash); the
+             versions: tuple = (), default: bool = True, autofix: Optional[AutoFix] = None, since: str = "",
+             until: str = ""):
+    """Register an SGLang rule whose predicate is the decorated function.  ``since`` / ``until``: the first /
+    last release that has the check, for checks whose message cannot date them (a bare ``assert``, a crash, a
+    module the message corpus does not cover); the
     release range is otherwise derived from each release's source (:mod:`pdlint.engines.sglang.versions`)."""
     def deco(fn):
         examples = tuple(_example(e, True) for e in fire) + tuple(_example(e, False) for e in quiet)
@@ -90,7 +92,7 @@ def sgl_rule(code: str, name: str, *, upstream: str, why: str, fix: str, fire: l
             summary=summary or _default_summary(upstream, roles),
             why=why, fix=fix,
             example=_shell(first_fire), example_fixed=_shell(first_quiet),
-            engine="sglang", roles=roles, versions=versions, since=since, upstream=upstream, upstream_id=upstream_id,
+            engine="sglang", roles=roles, versions=versions, since=since, until=until, upstream=upstream, upstream_id=upstream_id,
             source=("sglang/srt/" + source) if source and not source.startswith("sglang/") else source,
             category=category, check=fn, examples=examples, env=env, notes=notes, default=default,
             autofix=autofix))

@@ -122,14 +122,23 @@ def applies(upstream: str, version: str) -> bool:
 
 
 @functools.lru_cache(maxsize=None)
-def reads(code: str) -> frozenset:
-    """The dests a rule's predicate reads, recorded on its own examples."""
+def _example_args(example, release: str, cls=None):
+    """The :class:`Args` a rule example resolves to against ``release``'s table."""
+    import shlex
     from pdlint.engines.sglang import argv as argv_mod
     from pdlint.engines.sglang.judge import example_argv
     from pdlint.engines.sglang.resolve import Args
-    from pdlint.rules import all_rules
     from pdlint.text import TStr
-    import shlex
+    toks = [TStr.synthetic(w, "<example>") for w in shlex.split(example_argv(example.argv))]
+    parsed = argv_mod.parse(load(release), toks)
+    env = {k: TStr.synthetic(v, "<env>") for k, v in example.env}
+    return (cls or Args)(parsed, env, release)
+
+
+def reads(code: str) -> frozenset:
+    """The dests a rule's predicate reads, recorded on its own examples."""
+    from pdlint.engines.sglang.resolve import Args
+    from pdlint.rules import all_rules
     rule = all_rules()[code]
     seen: set = set()
 
@@ -152,12 +161,8 @@ def reads(code: str) -> frozenset:
             return super().explicit(dest)
 
     release = home(code)
-    table = load(release)
     for e in rule.examples:
-        toks = [TStr.synthetic(w, "<example>") for w in shlex.split(example_argv(e.argv))]
-        parsed = argv_mod.parse(table, toks)
-        env = {k: TStr.synthetic(v, "<env>") for k, v in e.env}
-        args = Recording(parsed, env, release)
+        args = _example_args(e, release, Recording)
         args.on = True
         try:
             rule.check(args)
@@ -217,21 +222,13 @@ def _same_verdicts(code: str, ref_version: str, version: str) -> bool:
     """Only a default differs: the rule still applies when it judges each of its own examples alike with
     either release's definitions (SGL133, a range check on an explicit value, reads the host-receive
     threshold whose default went from 0 to 1)."""
-    from pdlint.engines.sglang import argv as argv_mod
-    from pdlint.engines.sglang.judge import example_argv
-    from pdlint.engines.sglang.resolve import Args
     from pdlint.rules import all_rules
-    from pdlint.text import TStr
-    import shlex
     rule = all_rules()[code]
     for e in rule.examples:
         verdicts = []
         for release in (ref_version, version):
-            toks = [TStr.synthetic(w, "<example>") for w in shlex.split(example_argv(e.argv))]
-            parsed = argv_mod.parse(load(release), toks)
-            env = {k: TStr.synthetic(v, "<env>") for k, v in e.env}
             try:
-                verdicts.append(bool(rule.check(Args(parsed, env, release))))
+                verdicts.append(bool(rule.check(_example_args(e, release))))
             except Exception:
                 return False
         if verdicts[0] != verdicts[1]:
@@ -244,6 +241,8 @@ def rule_applies(rule, version: str) -> bool:
         return True
     if rule.since and version_key(version) < version_key(rule.since):
         return False
+    if rule.until and version_key(version) > version_key(rule.until):
+        return False
     if not rule.upstream:
         return True
     return applies(rule.upstream, version) and same_inputs(rule.code, version)
@@ -251,7 +250,7 @@ def rule_applies(rule, version: str) -> bool:
 
 def versions_of(rule) -> tuple:
     """Releases (newest first) the rule applies to."""
-    if rule.engine != "sglang" or rule.check is None or not (rule.upstream or rule.since):
+    if rule.engine != "sglang" or rule.check is None or not (rule.upstream or rule.since or rule.until):
         return tuple(rule.versions)
     return tuple(v for v in available_versions() if rule_applies(rule, v))
 

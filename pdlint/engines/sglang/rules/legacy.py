@@ -7,6 +7,10 @@ messages date them, so each applies exactly to the releases whose ``server_args.
 their examples are judged against the newest of those.
 """
 
+import functools
+import re
+from typing import Optional
+
 from pdlint.engines.sglang.rulebase import Hit, ex, sgl_rule
 from pdlint.engines.sglang.rules.lora import LORA, _paths
 from pdlint.engines.sglang.rules.parallel import num
@@ -204,3 +208,81 @@ def _tbo_dp_attention(a):
         return None
     if a.raw("enable_dp_attention") is False and a.le("attn_dp_size", 1):
         return Hit("enable_two_batch_overlap", "moe_a2a_backend")
+
+
+@_rule("SGL914", "session-radix-cache-without-priority-eviction",
+       "--enable-session-radix-cache requires --radix-eviction-policy priority", 5768,
+       "The session radix cache pins a session's prefix by priority; these releases refuse it with any other "
+       "eviction policy (the default is lru).",
+       "Add `--radix-eviction-policy priority`, or drop `--enable-session-radix-cache`.",
+       ["--enable-session-radix-cache", "--enable-session-radix-cache --radix-eviction-policy lru"],
+       ["--enable-session-radix-cache --radix-eviction-policy priority", "--radix-eviction-policy lru"],
+       category="kv-cache")
+def _session_radix(a):
+    if a.is_true("enable_session_radix_cache") and a.ne("radix_eviction_policy", "priority"):
+        return Hit("enable_session_radix_cache", "radix_eviction_policy")
+
+
+@_rule("SGL915", "int8-mamba-checkpoint-with-hicache-himamba",
+       "--enable-int8-mamba-checkpoint is not supported together with --enable-hierarchical-cache: the host-offload "
+       "path (HiMambaRadixCache) is not int8-aware. Disable one of them.", 4646,
+       "The check SGL344 makes, in the wording of the releases before 0.5.16 (which name HiMambaRadixCache): "
+       "HiCache's host offload would read int8 checkpoint slots as bf16 state.",
+       "Drop `--enable-int8-mamba-checkpoint` or `--enable-hierarchical-cache`.",
+       ["--enable-int8-mamba-checkpoint --enable-hierarchical-cache"], ["--enable-int8-mamba-checkpoint"],
+       category="kv-cache")
+def _int8_himamba(a):
+    if a.is_true("enable_int8_mamba_checkpoint") and a.is_true("enable_hierarchical_cache"):
+        return Hit("enable_int8_mamba_checkpoint", "enable_hierarchical_cache")
+
+
+_BUILTINS = re.compile(r"Builtins: ([A-Za-z0-9_, ]+)\.")
+
+
+def _builtin_algorithms(table) -> Optional[frozenset]:
+    """The speculative algorithms a release documents as built in (its --speculative-algorithm help, from
+    0.5.12 on, when the flag lost its choices); None when the release has choices (argparse checks them)."""
+    flag = table.by_dest.get("speculative_algorithm")
+    if flag is None or flag.choices:
+        return None
+    m = _BUILTINS.search(flag.help)
+    return frozenset(x.strip().upper() for x in m.group(1).split(",")) if m else None
+
+
+@functools.lru_cache(maxsize=1)
+def _every_builtin_algorithm() -> frozenset:
+    from pdlint.engines.sglang.flags import available_versions, load
+    out: set = set()
+    for v in available_versions():
+        table = load(v)
+        flag = table.by_dest.get("speculative_algorithm")
+        if flag is not None:
+            out |= set(_builtin_algorithms(table) or ()) | {str(c).upper() for c in flag.choices or ()}
+    return frozenset(out)
+
+
+@sgl_rule("SGL916", "spec-algorithm-of-another-release", category="speculative",
+          upstream="",
+          summary="Reports a --speculative-algorithm that other SGLang releases have built in and this release "
+                  "does not (0.5.12-0.5.19: DSPARK before 0.5.16, UNO before 0.5.20).",
+          source="speculative/spec_info.py:57",
+          why="From 0.5.12 the flag has no argparse choices: `SpeculativeAlgorithm.from_string` refuses an "
+              "unregistered name after parsing (`Unknown speculative algorithm name: DSPARK`). A launch template "
+              "written for a newer image that picks a newer algorithm fails on an older one.",
+          fix="Pin an SGLang release that has the algorithm, or pick one of this release's builtins.",
+          fire=["--speculative-algorithm UNO --speculative-draft-model-path @TINY@"],
+          quiet=["--speculative-algorithm EAGLE --speculative-draft-model-path @TINY@",
+                 "--speculative-algorithm ngram"],
+          notes="Names no release has built in (a plugin's `SpeculativeAlgorithm.register`) are not judged. Its "
+                "message lives in speculative/spec_info.py, outside the message corpus the ranges come from, so "
+                "the range is the releases whose documented builtins lack another release's (since / until).",
+          since="0.5.12", until="0.5.19")
+def _other_release_algorithm(a):
+    builtins = _builtin_algorithms(a.parsed.table)
+    name = a.raw("speculative_algorithm")
+    if builtins is None or not isinstance(name, str) or name.upper() in builtins | {"NONE"}:
+        return None
+    if name.upper() in _every_builtin_algorithm():
+        return Hit("speculative_algorithm", lead=True, note=(
+            f"Unknown speculative algorithm name: {name.upper()}: SGLang {a.version} has built in only "
+            f"{', '.join(sorted(builtins))}; other releases have {name.upper()}"))
