@@ -243,6 +243,9 @@ def make_run_case(base, pipeline_run_case):
         cap = base._Capture()
         sg_logger = logging.getLogger("sglang")
         sg_logger.addHandler(cap)
+        # __post_init__ logs its adjustments; releases before 0.5.15 configure no logging before it, and
+        # setup left the root logger at ERROR
+        sg_logger.setLevel(logging.WARNING)
         sink = io.StringIO()
         result = {"verdict": None}
         t0 = time.perf_counter()
@@ -314,8 +317,27 @@ def main(argv=None) -> int:
     if argv[:1] == ["--base-oracle"] and len(argv) > 1:
         path, argv = argv[1], argv[2:]
     base = load_base(os.path.abspath(path))
-    base.setup = make_setup(base)
+    setup = make_setup(base)
     base.run_case = make_run_case(base, base.run_case)
+
+    def setup_and_warm(opts):
+        info = setup(opts)
+        if opts.batch and not info.get("warm") and os.environ.get("PDLINT_ORACLE_WARM", "1") != "0":
+            # one accepted case in this process before the per-case children fork: the model config,
+            # tokenizer and transformers modules SGLang loads lazily are then loaded once, not once per
+            # child (0.5.x's __post_init__ spends most of a case there); os.environ is restored, and what
+            # stays cached is keyed by the tiny model's path
+            saved, no_fork = dict(os.environ), opts.no_fork
+            opts.no_fork = True
+            try:
+                base.run_case_isolated(opts, base.expand_argv(opts, ["--model-path", "@TINY@"]), {}, [])
+            finally:
+                opts.no_fork = no_fork
+                os.environ.clear()
+                os.environ.update(saved)
+            info["warm"] = True
+        return info
+    base.setup = setup_and_warm
     return base.main(argv)
 
 
