@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from typing import Callable
 
+from pdlint import budget
 from pdlint.model import Finding, FixIntent, Launch, Related
 from pdlint.rules import all_rules
 
@@ -49,11 +50,17 @@ def check(launches: list, enabled_for: Callable[[str], Callable[[str], bool]]) -
         engine = adapter(launch.engine)
         if engine is not None and launch.kind == "server" and launch.parsed is not None:
             enabled = enabled_for(launch.path)
-            for c in engine.candidates(launch, enabled):
-                cands.append((i, c))
+            try:
+                with budget.charged(launch.path, "rules"):
+                    found = list(engine.candidates(launch, enabled))
+            except budget.OverBudget:
+                continue  # the file is reported over its budget; its findings are dropped
+            cands += [(i, c) for c in found]
     index = {id(l): i for i, l in enumerate(launches)}
     paired: set = set()  # pair candidates name their launch themselves: no shared-origin diagnosis
-    for c in pair_stage(launches, enabled_for):
+    b = budget.current()
+    pairable = [l for l in launches if l.path not in b.over] if b is not None and b.over else launches
+    for c in pair_stage(pairable, enabled_for):
         i = index.get(id(c.launch))
         if i is not None:
             cands.append((i, c))
@@ -71,14 +78,19 @@ def check(launches: list, enabled_for: Callable[[str], Callable[[str], bool]]) -
             plain.append((i, c))
 
     findings: "OrderedDict[tuple, Finding]" = OrderedDict()
+    merged: dict = {}  # key -> _Merged: findings met more than once (linear, however many times)
     for i, c in plain:
         f = _finding(rules[c.code], c, launches[i])
         k = (f.code, f.path, f.line, f.column, f.message)
         if k in findings:
-            old = findings[k]
-            findings[k] = _merge_related(old, f)
+            m = merged.get(k)
+            if m is None:
+                m = merged[k] = _Merged(findings[k])
+            m.add(f)
         else:
             findings[k] = f
+    for k, m in merged.items():
+        findings[k] = m.finding()
     for (code, key), group in shared.items():
         f = _shared_finding(rules[code], group, reach[key], launches)
         findings[(f.code, f.path, f.line, f.column, f.message)] = f
@@ -88,8 +100,6 @@ def check(launches: list, enabled_for: Callable[[str], Callable[[str], bool]]) -
 def pair_stage(launches: list, enabled_for: Callable[[str], Callable[[str], bool]]) -> list:
     """Candidates of the pair rules (engine adapters' ``pair_candidates`` and
     ``link_candidates``, then :mod:`pdlint.pair_rules`)."""
-    from pdlint import pair_rules
-    from pdlint.engines import adapter
     from pdlint.pairing import pair_launches
     out: list = []
     seen: set = set()
@@ -99,30 +109,57 @@ def pair_stage(launches: list, enabled_for: Callable[[str], Callable[[str], bool
         return lambda code: all(f(code) for f in fns)
 
     for dep in pair_launches(launches):
-        for pair in dep.pairs:
-            engine = adapter(pair.engine)
-            if engine is None or not hasattr(engine, "pair_candidates"):
+        try:  # charged to the file of the deployment's first launch
+            with budget.charged(dep.launches[0].path, "pair stage"):
+                found = _dep_candidates(dep, both, enabled_for, seen)
+        except budget.OverBudget:
+            continue
+        for key, c in found:
+            if key is None or key not in seen:
+                if key is not None:
+                    seen.add(key)
+                out.append(c)
+    return out
+
+
+def _dep_candidates(dep, both, enabled_for, seen: set) -> list:
+    """(dedup key or None, candidate) of one deployment's pair, link and unit rules."""
+    from pdlint import pair_rules
+    from pdlint.engines import adapter
+    out: list = []
+    local: set = set()
+    for pair in dep.pairs:
+        engine = adapter(pair.engine)
+        if engine is None or not hasattr(engine, "pair_candidates"):
+            continue
+        for p, d in pair.combos():
+            if p.parsed is None or d.parsed is None:
                 continue
-            for p, d in pair.combos():
-                if p.parsed is None or d.parsed is None:
-                    continue
-                for c in engine.pair_candidates(p, d, both(p, d)):
-                    key = (c.code, id(c.launch), c.token.origin.key if c.token is not None and c.token.pieces
-                           else None, c.message)
-                    if key not in seen:
-                        seen.add(key)
-                        out.append(c)
-        for link in dep.links:
-            engine = adapter(link.router.engine)
-            if engine is None or not hasattr(engine, "link_candidates"):
-                continue
-            out += engine.link_candidates(link, dep, both(link.router, *link.servers))
-        unit_enabled = (lambda code, dep=dep: all(enabled_for(l.path)(code) for l in dep.launches))
-        for eng in sorted({l.engine for l in dep.launches}):
-            engine = adapter(eng)
-            if engine is not None and hasattr(engine, "unit_candidates"):
-                out += engine.unit_candidates(dep, unit_enabled)
-        out += pair_rules.unit_candidates(dep, unit_enabled)
+            for c in engine.pair_candidates(p, d, both(p, d)):
+                key = (c.code, id(c.launch), c.token.origin.key if c.token is not None and c.token.pieces
+                       else None, c.message)
+                if key not in seen and key not in local:
+                    local.add(key)
+                    out.append((key, c))
+    for link in dep.links:
+        engine = adapter(link.router.engine)
+        if engine is None or not hasattr(engine, "link_candidates"):
+            continue
+        out += [(None, c) for c in engine.link_candidates(link, dep, both(link.router, *link.servers))]
+    fns = [enabled_for(p) for p in dict.fromkeys(l.path for l in dep.launches)]  # each file once
+    memo: dict = {}
+
+    def unit_enabled(code: str) -> bool:
+        on = memo.get(code)
+        if on is None:
+            on = memo[code] = all(f(code) for f in fns)
+        return on
+
+    for eng in sorted({l.engine for l in dep.launches}):
+        engine = adapter(eng)
+        if engine is not None and hasattr(engine, "unit_candidates"):
+            out += [(None, c) for c in engine.unit_candidates(dep, unit_enabled)]
+    out += [(None, c) for c in pair_rules.unit_candidates(dep, unit_enabled)]
     return out
 
 
@@ -201,11 +238,49 @@ def _shared_finding(rule, group: list, reached: dict, launches: list) -> Finding
                    token=c0.token.text if c0.token is not None else None)
 
 
-def _merge_related(a: Finding, b: Finding) -> Finding:
-    rel = tuple(_uniq(list(a.related) + list(b.related)))
-    role = a.role if a.role == b.role else None
-    return Finding(a.path, a.line, a.column, a.code, a.name, a.severity, role, a.message, rel, a.fix,
-                   a.engine_version, a.end_column, a.autofix or b.autofix, a.end_line, a.token)
+#: related locations one finding lists; the rest are counted in a last "and N more" entry
+MAX_RELATED = 24
+
+
+class _Merged:
+    """One finding met again and again (the same message at the same place, from several launches): the
+    related locations of all of them, each once, in order; the role when they agree; the first fix."""
+
+    def __init__(self, f: Finding):
+        self.first = f
+        self.related: list = []
+        self.keys: set = set()
+        self.more = None  # (the first location left out, how many)
+        self.role = f.role
+        self.autofix = f.autofix
+        self._take(f.related)
+
+    def _take(self, related) -> None:
+        for r in related:
+            k = (r.path, r.line, r.column, r.note)
+            if k in self.keys:
+                continue
+            self.keys.add(k)
+            if len(self.related) < MAX_RELATED:
+                self.related.append(r)
+            else:
+                self.more = (self.more[0], self.more[1] + 1) if self.more else (r, 1)
+
+    def add(self, f: Finding) -> None:
+        self._take(f.related)
+        if self.role != f.role:
+            self.role = None
+        self.autofix = self.autofix or f.autofix
+
+    def finding(self) -> Finding:
+        a = self.first
+        rel = list(self.related)
+        if self.more is not None:
+            r, n = self.more
+            rel.append(Related(r.path, r.line, r.column, f"and {n} more place{'s' if n != 1 else ''} like these "
+                                                         f"(not listed)"))
+        return Finding(a.path, a.line, a.column, a.code, a.name, a.severity, self.role, a.message, tuple(rel),
+                       a.fix, a.engine_version, a.end_column, self.autofix, a.end_line, a.token)
 
 
 def _uniq(items: list) -> list:

@@ -54,6 +54,16 @@ MARKER = re.compile(  # a launcher is not part of an image name (lmsysorg/sglang
     r"|(?P<key>(?<![\w-])(?:" + "|".join(_KEYS) + r"))")
 _JINJA_COMMENT = re.compile(r"\{#.*?#\}", re.S)
 _GO_COMMENT = re.compile(r"\{\{-?\s*/\*.*?\*/\s*-?\}\}", re.S)
+_GO_CLOSE = re.compile(r"\*/\s*-?\}\}")
+
+
+def _sub_before(rx, text: str, end: int) -> str:
+    """``rx.sub(_blank, text)`` for a pattern whose matches end with a closer whose last one ends at ``end``:
+    searched no further, no start scans to the end and fails (a lazy ``.*?`` from each of n unclosed
+    openers would be quadratic)."""
+    if end <= 1:
+        return text
+    return rx.sub(_blank, text[:end]) + text[end:]
 
 
 @dataclass(frozen=True)
@@ -101,9 +111,12 @@ def _blank(m: re.Match) -> str:
 def find_markers(text: str, kind: str = "") -> list:
     """Launch-text markers of one file's text, comments left out, in text order."""
     if "{#" in text:
-        text = _JINJA_COMMENT.sub(_blank, text)
+        text = _sub_before(_JINJA_COMMENT, text, text.rfind("#}") + 2)
     if "/*" in text and "{{" in text:
-        text = _GO_COMMENT.sub(_blank, text)
+        last = -1
+        for m in _GO_CLOSE.finditer(text):
+            last = m.end()
+        text = _sub_before(_GO_COMMENT, text, last)
     out = []
     for n, line in enumerate(text.split("\n"), 1):
         if not MARKER.search(line):

@@ -16,7 +16,8 @@ from __future__ import annotations
 from typing import Callable, Optional
 
 from pdlint.model import ERROR, WARNING, Candidate, Launch, Related
-from pdlint.pairing import (Deployment, colocated, docker_gpus, facts, parse_url, shares_network, shell_launch)
+from pdlint.pairing import (Deployment, alternatives, colocated_candidate, docker_gpus, facts, parse_url,
+                            shares_network, shell_launch, wrapper_text)
 from pdlint.rules import Rule, register
 from pdlint.text import TStr
 
@@ -166,14 +167,50 @@ def _servers(dep: Deployment) -> list:
     return [l for l in dep.servers if l.parsed is not None]
 
 
+#: pairs a launch is compared in with the launches of one group of identical launches (the same command
+#: written on several lines of a script): enough for every finding to name its partners, linear in the
+#: number of launches however many identical lines a script repeats
+MAX_PARTNERS = 16
+
+
 def _colocated_pairs(dep: Deployment) -> list:
+    """(a, b) pairs of launches on one host (:func:`pdlint.pairing.colocated`), a before b; each launch
+    paired with at most :data:`MAX_PARTNERS` earlier launches of each group of identical launches."""
+    cached = getattr(dep, "_colocated", None)
+    if cached is not None:
+        return cached
     ss = [l for l in _servers(dep) if shell_launch(l)]
+    one_host = [l for l in ss if colocated_candidate(l)]
+    group: dict = {}  # id(launch) -> its group of identical launches
+    sigs: dict = {}
+    for l in one_host:
+        group[id(l)] = sigs.setdefault(_signature(l), len(sigs))
     out = []
-    for i, a in enumerate(ss):
-        for b in ss[i + 1:]:
-            if colocated(a, b):
+    for j, b in enumerate(one_host):
+        taken: dict = {}
+        for a in one_host[:j]:
+            g = group[id(a)]
+            if taken.get(g, 0) >= MAX_PARTNERS:
+                continue
+            if a.path == b.path and (a.path, a.line) != (b.path, b.line) and a.render_role == b.render_role \
+                    and not alternatives(a, b):
+                taken[g] = taken.get(g, 0) + 1
                 out.append((a, b))
+    dep._colocated = out
     return out
+
+
+def _signature(l: Launch) -> tuple:
+    """What makes two launches of one script identical for the pair rules (all but their line)."""
+    return (l.path, l.render_role, l.context, l.entrypoint, tuple(t.text for t in l.argv),
+            tuple(sorted((k, v.text) for k, v in l.env.items())), wrapper_text(l))
+
+
+def _gpus_of(l: Launch) -> "_Gpus":
+    g = l.meta.get("_gpus")
+    if not isinstance(g, _Gpus):
+        g = l.meta["_gpus"] = _Gpus(l)
+    return g
 
 
 # ---------------------------------------------------------------------------
@@ -219,11 +256,17 @@ def _port_what(p) -> str:
 # PD151-PD153 GPUs
 # ---------------------------------------------------------------------------
 
+#: GPUs one host can have (a parallel size, a `docker run --gpus N` or a GPU index beyond it is a typo or an
+#: attack): launches beyond it are not compared, and no GPU list is ever built larger than this
+MAX_GPUS = 4096
+
+
 class _Gpus:
     def __init__(self, launch: Launch):
         f = facts(launch)
         self.launch = launch
-        self.ok = f.uses_gpus and f.gpus_needed is not None and f.gpus_needed > 0
+        self.ok = f.uses_gpus and f.gpus_needed is not None and 0 < f.gpus_needed <= MAX_GPUS \
+            and 0 <= f.base_gpu <= MAX_GPUS and abs(f.gpu_step) <= MAX_GPUS
         self.needed = f.gpus_needed or 0
         self.pinned = False
         self.token: Optional[TStr] = None
@@ -242,6 +285,9 @@ class _Gpus:
             if not all(x.isdigit() for x in ids):
                 self.ok = False  # UUIDs / MIG names: not compared
                 return
+            if len(ids) > MAX_GPUS or any(len(x) > 6 for x in ids):
+                self.ok = False
+                return
             visible = [int(x) for x in ids]
             self.pinned, self.token = True, cvd
         if f.base_gpu_token is not None and f.base_gpu_token.text:
@@ -252,6 +298,9 @@ class _Gpus:
                 self.ok = False
                 return
             if dg != "all":
+                if (dg if isinstance(dg, int) else len(dg)) > MAX_GPUS:
+                    self.ok = False
+                    return
                 dev = list(range(dg)) if isinstance(dg, int) else dg
                 visible = [dev[i] for i in visible if i < len(dev)] if visible is not None else dev
                 self.pinned = True
@@ -278,7 +327,7 @@ def _gpus(dep: Deployment, enabled) -> list:
     out = []
     if enabled(FEW_GPUS.code):
         for l in _servers(dep):
-            g = _Gpus(l)
+            g = _gpus_of(l)
             if g.ok and g.short and g.visible is not None:
                 f = g.facts
                 n = len(g.visible)
@@ -293,7 +342,7 @@ def _gpus(dep: Deployment, enabled) -> list:
         return out
     unpinned: dict = {}  # id(unpinned launch) -> (launch, its GPUs, [(pinned peer, its GPUs)])
     for a, b in _colocated_pairs(dep):
-        ga, gb = _Gpus(a), _Gpus(b)
+        ga, gb = _gpus_of(a), _gpus_of(b)
         if not (ga.ok and gb.ok):
             continue
         common = ga.physical & gb.physical

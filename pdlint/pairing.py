@@ -623,10 +623,14 @@ def colocated(a: Launch, b: Launch) -> bool:
         return False
     if alternatives(a, b):
         return False
-    for l in (a, b):
-        if facts(l).multi_node or _REMOTE_WRAPPERS.search(wrapper_text(l)):
-            return False
-    return True
+    return colocated_candidate(a) and colocated_candidate(b)
+
+
+def colocated_candidate(launch: Launch) -> bool:
+    """A shell launch that could share its host with another: not multi-node, not started remotely."""
+    if not shell_launch(launch):
+        return False
+    return not (facts(launch).multi_node or _REMOTE_WRAPPERS.search(wrapper_text(launch)))
 
 
 def unique_servers(servers: list) -> list:

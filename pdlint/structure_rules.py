@@ -313,12 +313,22 @@ def router_findings(launches: list) -> list:
             for rn, idx in seen.items():
                 n = replicas.get(rn)
                 if n is not None and len(idx) < n:
-                    missing = sorted(set(range(n)) - idx)
+                    # the first missing replicas, never a list sized by the replica count (a number from the file)
+                    missing, k = [], 0
+                    while k < n and len(missing) < _MAX_LISTED:
+                        if k not in idx:
+                            missing.append(k)
+                        k += 1
+                    left = n - len({i for i in idx if 0 <= i < n}) - len(missing)
+                    more = f" and {left} more" if left > 0 else ""
                     out.append(_finding(
                         ROUTER_REPLICAS, first[rn], r,
                         f"the router is given {len(idx)} static URL(s) for role {rn!r}, which runs {n} replicas: "
-                        f"{', '.join(f'{group}-{rn}-{k}' for k in missing)} never receive traffic"))
+                        f"{', '.join(f'{group}-{rn}-{k}' for k in missing)}{more} never receive traffic"))
     return out
+
+
+_MAX_LISTED = 16  # replicas one PD107 message names
 
 
 # ---------------------------------------------------------------------------

@@ -91,7 +91,7 @@ def directives(src) -> list:
             continue
         if m.group("noqa") is not None:
             # ruff's form: only pdlint's own codes count, other tools' codes are theirs
-            codes = tuple(c for c in re.findall(r"[A-Za-z]+[0-9]+", m.group("noqa")) if c.upper() in rules)
+            codes = tuple(c for c in re.findall(r"(?<![A-Za-z])[A-Za-z]+[0-9]+", m.group("noqa")) if c.upper() in rules)
             if codes:
                 out.append(Directive(src.path, line, column, end_column, tuple(c.upper() for c in codes), "noqa",
                                      own))

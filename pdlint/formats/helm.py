@@ -73,6 +73,9 @@ def chart_files(chart: str) -> list:
 # Tier 2: a Go-template subset with tracing
 # ---------------------------------------------------------------------------
 
+MAX_RANGE = 100_000  # iterations of `range N` (jinja2.sandbox.MAX_RANGE)
+
+
 class Unsupported(Exception):
     """A construct outside pdlint's subset; ``where`` is the action's TStr."""
 
@@ -101,7 +104,9 @@ def parse(src: TStr, defines: dict) -> list:
     pieces: list = []  # (kind, TStr) with trimming applied
     text = src.text
     pos = 0
-    for m in _ACTION.finditer(text):
+    # matches end at or before the last "}}": searching no further, no start scans to the end and fails
+    # (lazy .*? from each of n unclosed "{{" would be quadratic)
+    for m in _ACTION.finditer(text, 0, text.rfind("}}") + 2):
         seg_start, seg_end = pos, m.start()
         if m.group(1) == "-":
             while seg_end > seg_start and text[seg_end - 1] in " \t\r\n":
@@ -302,6 +307,8 @@ class Renderer:
             for i, x in enumerate(v.py):
                 items.append((Val(i), values_val(v.doc, refs[i]) if i < len(refs) else Val(x)))
         elif isinstance(v.py, int) and not isinstance(v.py, bool):
+            if v.py > MAX_RANGE:  # a number from values sizes the loop: bounded, as Jinja's sandbox bounds range()
+                raise Unsupported(f"range over {v.py} (more than {MAX_RANGE} iterations)", act)
             items = [(Val(i), Val(i)) for i in range(v.py)]
         if not items:
             return self.render(n.orelse, dot, dict(scope))
@@ -750,9 +757,11 @@ def render_helm(chart: str, read, repo_root: str) -> Optional[ChartResult]:
         env = {"PATH": os.environ.get("PATH", ""), "HOME": home, "HELM_CACHE_HOME": os.path.join(home, "cache"),
                "HELM_CONFIG_HOME": os.path.join(home, "config"), "HELM_DATA_HOME": os.path.join(home, "data"),
                "HELM_PLUGINS": os.path.join(home, "plugins"), "KUBECONFIG": os.path.join(home, "kubeconfig")}
+        from pdlint.budget import unlimited_children
         try:
-            proc = subprocess.run([helm, "template", RELEASE_NAME, real, "--skip-tests"], cwd=real, env=env,
-                                  capture_output=True, timeout=HELM_TIMEOUT, stdin=subprocess.DEVNULL)
+            with unlimited_children():  # helm's Go runtime maps more address space than a file's budget
+                proc = subprocess.run([helm, "template", RELEASE_NAME, real, "--skip-tests"], cwd=real, env=env,
+                                      capture_output=True, timeout=HELM_TIMEOUT, stdin=subprocess.DEVNULL)
         except (OSError, subprocess.SubprocessError):
             return None
     if proc.returncode != 0 or len(proc.stdout) > MAX_OUTPUT:

@@ -323,7 +323,7 @@ def substitute(t: TStr, exprs: dict, dia: str, depth: int = 0) -> TStr:
     if ("${{" not in text and dia != "argo") or (dia == "argo" and "{{" not in text):
         return t
     parts, last = [], 0
-    for m in pattern.finditer(text):
+    for m in pattern.finditer(text, 0, text.rfind("}}") + 2):  # no further than the last "}}": linear
         parts.append(t[last:m.start()])
         use = t[m.start():m.end()]
         expr = re.sub(r"\s+", "", m.group(1))

@@ -22,20 +22,18 @@ markers are stripped into a :class:`~pdlint.text.TStr`.  When a template
 post-processes captured text (``| trim``, ``| length`` ...) the markers could
 change the result, so such templates are rendered a second time without
 markers and the traced result is used only if both agree; otherwise a
-difflib alignment of output to source gives a coarser mapping.
+bounded alignment of output to source (:mod:`pdlint.render.align`) gives a coarser mapping.
 """
 
 from __future__ import annotations
 
-import difflib
 import os
 import re
-import signal
 import sys
-import threading
 from dataclasses import dataclass, field
 from typing import Callable, Optional
 
+from pdlint import budget
 from pdlint.model import Hop
 from pdlint.text import Piece, SourceFile, TStr
 
@@ -200,6 +198,7 @@ class _State:
 
 def make_environment(state: _State, traced: bool = True):
     jinja2 = _jinja()
+    from pdlint.render import guards
     from jinja2.sandbox import ImmutableSandboxedEnvironment
 
     class RepoLoader(jinja2.BaseLoader):
@@ -253,6 +252,17 @@ def make_environment(state: _State, traced: bool = True):
         __hash__ = object.__hash__
 
     class Env(ImmutableSandboxedEnvironment):
+        # operators whose result size an operand chooses: checked before they run (pdlint.render.guards)
+        intercepted_binops = frozenset({"**", "*", "%", "+"})
+
+        def call_binop(self, context, operator, left, right):
+            guards.binop(operator, left, right)
+            return super().call_binop(context, operator, left, right)
+
+        def call(__self, __context, __obj, *args, **kwargs):  # noqa: N805 (the sandbox's signature)
+            guards.call(__obj, args, kwargs)
+            return super().call(__context, __obj, *args, **kwargs)
+
         def join_path(self, template, parent):
             template = str(template)
             if template.startswith("/"):
@@ -317,6 +327,7 @@ def make_environment(state: _State, traced: bool = True):
             return Recording(hint, obj, name, exc)
 
         env.undefined = undefined
+    guards.install(env)
 
     def mark(value, seg_id):
         seg = state.segments[seg_id]
@@ -782,29 +793,11 @@ def _role_values(values: list) -> dict:
 # Rendering
 # ---------------------------------------------------------------------------
 
-class _Alarm:
-    """A wall-clock bound on one render (SIGALRM, main thread on POSIX only)."""
-
-    def __init__(self, seconds: float):
-        self.seconds = seconds
-        self.active = (seconds > 0 and hasattr(signal, "setitimer")
-                       and threading.current_thread() is threading.main_thread())
-
-    def __enter__(self):
-        if self.active:
-            self.old = signal.signal(signal.SIGALRM, self._fire)
-            signal.setitimer(signal.ITIMER_REAL, self.seconds)
-        return self
-
-    @staticmethod
-    def _fire(signum, frame):
-        raise RenderTimeout()
-
-    def __exit__(self, *exc):
-        if self.active:
-            signal.setitimer(signal.ITIMER_REAL, 0)
-            signal.signal(signal.SIGALRM, self.old)
-        return False
+def _alarm(seconds: float):
+    """A wall-clock bound on one render (SIGALRM, main thread on POSIX only), nested in the file's
+    budget (:func:`pdlint.budget.deadline`)."""
+    from pdlint.budget import deadline
+    return deadline(seconds, RenderTimeout)
 
 
 def render_template(src: SourceFile, name: str, *, root: str, cwd: str, variables: dict,
@@ -832,6 +825,7 @@ def render_template(src: SourceFile, name: str, *, root: str, cwd: str, variable
         return [], [Problem("include", _not_found_message(e), src, 1)], None
     except RecursionError:
         return [], [Problem("render", "template nesting too deep", src, 1)], None
+    budget.stage("jinja render")
     info = state.role_info.get(name, RoleInfo())
     known = set(variables)
     var, values = (role_var, {"prefill": "prefill", "decode": "decode"}) if role_var else choose_role_var(info, known)
@@ -865,10 +859,14 @@ def render_template(src: SourceFile, name: str, *, root: str, cwd: str, variable
             plain_env = make_environment(plain_state, traced=False)
             try:
                 plain_out, _ = _render_once(plain_env.get_template(name), ctx, plain_state, limits)
+            except MemoryError:
+                raise
             except Exception:  # same template compiled once already: should not fail
                 plain_out = None
             if plain_out is not None and plain_out != tstr.text:
+                budget.stage("source alignment")
                 tstr, traced = _align_fallback(plain_out, src), False
+                budget.stage("jinja render")
         renders.append(Rendered(tstr, role, var, value, traced))
     return renders, _dedupe_problems(problems), var
 
@@ -878,7 +876,7 @@ def _render_once(template, ctx: dict, state: _State, limits: Limits) -> tuple:
     chunks: list = []
     size = 0
     try:
-        with _Alarm(limits.render_seconds):
+        with _alarm(limits.render_seconds):
             for chunk in template.generate(ctx):
                 size += len(chunk)
                 if size > limits.max_output:
@@ -902,6 +900,8 @@ def _render_once(template, ctx: dict, state: _State, limits: Limits) -> tuple:
     except RecursionError:
         src, line = _exc_location(state, template)
         return None, Problem("render", "template recursion too deep", src, line)
+    except MemoryError:  # the file's memory budget (pdlint.budget): not the template's error
+        raise
     except Exception as e:  # any other failure inside the template (TypeError, ZeroDivisionError ...)
         src, line = _exc_location(state, template)
         return None, Problem("render", f"{type(e).__name__}: {e}", src, line)
@@ -993,19 +993,10 @@ def _hop(seg: Segment) -> Hop:
 
 
 def _align_fallback(plain: str, src: SourceFile) -> TStr:
-    """Coarse mapping when tracing is unreliable: align output to the template text."""
-    sm = difflib.SequenceMatcher(None, plain, src.text, autojunk=False)
-    pieces: list = []
-    last = 0
-    for a, b, size in sm.get_matching_blocks():
-        if a > last:
-            pieces.append(Piece(last, a, src, max(b - 1, 0), (), False))
-        if size:
-            pieces.append(Piece(a, a + size, src, b, (), True))
-        last = a + size
-    if last < len(plain):
-        pieces.append(Piece(last, len(plain), src, 0, (), False))
-    return TStr(plain, tuple(p for p in pieces if p.end > p.start))
+    """Coarse mapping when tracing is unreliable: align output to the template text (bounded:
+    :mod:`pdlint.render.align`)."""
+    from pdlint.render.align import align
+    return align(plain, src)
 
 
 def strip_markers(text: str) -> str:

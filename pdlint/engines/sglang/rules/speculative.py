@@ -790,6 +790,15 @@ def _uno_frontier(a):
 
 
 def _uno_capacity(q, k, steps) -> int:
+    if steps <= 0:
+        return 1
+    # no growth (|k| <= 1): a closed form, never a loop as long as a flag's value
+    if k == 0:
+        return 1
+    if k == 1:
+        return 1 + min(steps, max(q - 1, 1))
+    if k == -1:
+        return 0 if q <= 0 else 1 if q <= 1 and steps >= 2 else (0 if steps % 2 else 1)
     capacity, nodes = 1, 1
     for _ in range(steps):
         nodes *= k

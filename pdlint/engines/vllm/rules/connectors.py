@@ -381,7 +381,9 @@ def _p2p_proxy(dep):
     for m in re.finditer(r"(?<!\d)" + re.escape(port_txt) + r"(?!\d)", text):
         if not any(a <= m.start() < b for a, b in spans):
             return None  # the port is used elsewhere in the script (a proxy started with it)
-    started = [m.group(0) for m in _ANY_PROXY.finditer(text) if "p2p" not in m.group(0).lower()]
+    started = [m.group(0) for run in re.finditer(r"[\w./-]+", text)  # per word, short ones: never quadratic
+               if "proxy" in run.group(0) and len(run.group(0)) <= 256
+               for m in _ANY_PROXY.finditer(run.group(0)) if "p2p" not in m.group(0).lower()]
     instead = f"; it starts {started[0]} instead" if started else ""
     rel = [related_at(port.tok, l, f"the {l.role or 'other'} launch also registers with port {port.value}")
            for l, info, port in users[1:]]
