@@ -211,7 +211,8 @@ def environment(options, config: Optional[str]) -> str:
 
 # options that are part of the key above, or that do not change results
 _OPTION_KEYS = {"cwd", "variables", "role_var", "engine_version", "force_exclude", "render_seconds", "selection",
-                "strict", "ignore_noqa", "cache", "cache_docs", "overlay", "debug", "boundary"}
+                "strict", "ignore_noqa", "cache", "cache_docs", "overlay", "debug", "boundary",
+                "progress", "skip"}  # the worker's watch (pdlint.worker): over-budget files are never stored
 
 
 # ---------------------------------------------------------------------------
@@ -484,7 +485,8 @@ def partition(jobs: list, res, deps: Deps, resolver, cwd: str, docs: bool) -> li
         c["findings"].append(_finding_doc(f))
         if f.path in res.sources and f.path not in c["sources"]:
             c["sources"].append(f.path)
-        if f.code in _UNSTABLE_CODES or (f.code == "PD008" and "took longer than" in f.message):
+        if f.code in _UNSTABLE_CODES or (f.code == "PD008" and ("took longer than" in f.message or
+                                                              f.message.startswith("not checked: "))):
             c["stable"] = False
     for path, fc in res.coverage.files.items():
         comp(where(path))["coverage"][path] = _fc_doc(fc)

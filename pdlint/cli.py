@@ -28,8 +28,27 @@ def _common(p: argparse.ArgumentParser, formats: tuple = ("text", "json")) -> No
     p.add_argument("--format", choices=formats, default="text",
                    help="output format" + (" (github: Actions annotations; sarif: SARIF 2.1.0 for code scanning)"
                                            if "sarif" in formats else ""))
-    p.add_argument("--debug", action="store_true", help="show tracebacks of internal errors")
+    p.add_argument("--debug", action="store_true",
+                   help="show tracebacks of internal errors (and scan in-process, without the worker process)")
+    p.add_argument("--time-per-file", type=_limit("--time-per-file", "seconds", "TIME_CAP"), metavar="SECONDS",
+                   help="wall-clock budget of one file's work, all stages (default 10; a config may lower it)")
+    p.add_argument("--memory-per-file", type=_limit("--memory-per-file", "MB", "MEMORY_CAP"), metavar="MB",
+                   help="memory one file's work may add (default 512; a config may lower it)")
     p.add_argument("--output-file", "-o", metavar="FILE", help="write the report to FILE instead of stdout")
+
+
+def _limit(flag: str, unit: str, cap: str):
+    def parse(text: str) -> float:
+        from pdlint import budget
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a number of {unit}, got {text!r}") from None
+        try:
+            return budget.check_limit(value, flag, unit, getattr(budget, cap))
+        except ValueError as e:
+            raise argparse.ArgumentTypeError(str(e)) from None
+    return parse
 
 
 def _selection_options(p: argparse.ArgumentParser) -> None:
@@ -107,12 +126,28 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     except BrokenPipeError:  # `pdlint --help | head -1`
         _stdout_gone()
         return 0
+    if ns.command in ("check", "show") and not ns.debug:
+        from pdlint import worker
+        if worker.available():  # layer 3 of the resource budget (docs/safety.md)
+            try:
+                return worker.run(lambda progress, skip: _command(ns, progress, skip),
+                                  ns.memory_per_file or 0.0)
+            except KeyboardInterrupt:  # pragma: no cover
+                return 130
+            except BrokenPipeError:
+                _stdout_gone()
+                return 0
+    return _command(ns)
+
+
+def _command(ns, progress=None, skip=None) -> int:
+    """Run the parsed command; errors become messages and exit code 2."""
     try:
         if ns.command == "rule":
             return _rule(ns.code)
         if ns.command == "rules":
             return _rules(ns.format)
-        return _scan(ns)
+        return _scan(ns, progress, skip)
     except KeyboardInterrupt:  # pragma: no cover
         return 130
     except BrokenPipeError:  # a write that _emit did not guard: end quietly all the same
@@ -204,7 +239,7 @@ def _fewer_gc_passes() -> tuple:
     return old
 
 
-def _scan(ns) -> int:
+def _scan(ns, progress=None, skip=None) -> int:
     from pdlint.options import Options
     from pdlint.lint import UsageError, run
     if ns.sglang_version is not None:
@@ -217,7 +252,12 @@ def _scan(ns) -> int:
     opts = Options(cwd=cwd, variables=_variables(ns.var), role_var=ns.role_var,
                    engine_version=ns.sglang_version, selection=_selection(ns),
                    strict=bool(getattr(ns, "strict", False)), force_exclude=ns.force_exclude,
-                   ignore_noqa=getattr(ns, "ignore_noqa", False), debug=bool(getattr(ns, "debug", False)))
+                   ignore_noqa=getattr(ns, "ignore_noqa", False), debug=bool(getattr(ns, "debug", False)),
+                   progress=progress, skip=dict(skip or {}))
+    if ns.time_per_file:
+        opts.time_per_file = ns.time_per_file
+    if ns.memory_per_file:
+        opts.memory_per_file = ns.memory_per_file
     fixing = ns.command == "check" and (ns.fix or ns.diff)
     writing = getattr(ns, "write_baseline", None)
     if writing and fixing:

@@ -14,6 +14,8 @@ Keys (both files)::
     exclude = ["vendor/**"]           # glob patterns (relative to the config file) not to scan
     force-exclude = true              # exclude applies to files named on the command line too
     render-timeout = 5                # seconds one template render may take
+    time-per-file = 10                # seconds of work one file may take, all stages (only lowers the run's)
+    memory-per-file = 512             # MB of memory one file's work may add (only lowers the run's)
     [tool.pdlint.vars]                # variables for every render
     [tool.pdlint.roles.decode.vars]   # per-role variables (roles.prefill.vars likewise)
 
@@ -107,6 +109,8 @@ class Config:
     force_exclude: Optional[bool] = None  # None: not set (the command line decides; default off)
     per_file_ignores: dict = field(default_factory=dict)
     render_timeout: Optional[float] = None
+    time_per_file: Optional[float] = None  # seconds (pdlint.budget); None: the run's
+    memory_per_file: Optional[float] = None  # MB
     jinja: Any = None  # pdlint.render.jinja.JinjaOptions ([tool.pdlint.jinja]); None: the defaults
     warnings: list = field(default_factory=list)
     # the file is invalid (a pdlint.model.Finding, PD012): pdlint does not check the files it governs
@@ -254,9 +258,24 @@ def _is_table(v) -> bool:
     return isinstance(v, dict)
 
 
-def _is_seconds(v) -> bool:
-    import math
-    return not isinstance(v, bool) and isinstance(v, (int, float)) and math.isfinite(v) and v > 0
+def _limit(cap_name: str):
+    """A resource limit (pdlint.budget): a finite positive number, at most the hard cap (nan, inf, zero, negative
+    numbers, booleans and strings would switch a limit off or are typos)."""
+    def ok(v) -> bool:
+        from pdlint import budget
+        try:
+            budget.check_limit(v, "", "", getattr(budget, cap_name))
+        except ValueError:
+            return False
+        return True
+    return ok
+
+
+def _cap(cap_name: str, unit: str):
+    def text() -> str:
+        from pdlint import budget
+        return f"a positive number of {unit}, at most {getattr(budget, cap_name):g}"
+    return text
 
 
 def _is_roles(v) -> bool:
@@ -297,7 +316,9 @@ SCHEMA = {
     "exclude": ("a list of glob patterns", _is_str_list),
     "force-exclude": ("true or false", _is_bool),
     "per-file-ignores": ("a table mapping globs to lists of rule codes or prefixes", _is_globs_to_codes),
-    "render-timeout": ("a positive number of seconds", _is_seconds),
+    "render-timeout": (_cap("TIME_CAP", "seconds"), _limit("TIME_CAP")),
+    "time-per-file": (_cap("TIME_CAP", "seconds"), _limit("TIME_CAP")),
+    "memory-per-file": (_cap("MEMORY_CAP", "MB"), _limit("MEMORY_CAP")),
     "jinja": ("a table", _is_table),
 }
 JINJA_SCHEMA = {
@@ -407,9 +428,11 @@ def _from_table(table: dict, path: str, src: SourceFile, toml: bool, yroot=None,
     cfg.vars = _positioned(table.get("vars", {}), src, toml, ("vars",), yroot)
     for role, body in table.get("roles", {}).items():
         cfg.role_vars[role] = _positioned(body.get("vars", {}), src, toml, ("roles", role, "vars"), yroot)
-    rt = table.get("render-timeout")
-    if rt is not None:
-        cfg.render_timeout = float(rt)
+    for key, attr in (("render-timeout", "render_timeout"), ("time-per-file", "time_per_file"),
+                      ("memory-per-file", "memory_per_file")):  # checked by SCHEMA (finite, positive, capped)
+        v = table.get(key)
+        if v is not None:
+            setattr(cfg, attr, float(v))
     jt = table.get("jinja")
     if jt is not None:
         cfg.jinja = jinja_options(jt, src.path, cfg.warnings)

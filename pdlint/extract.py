@@ -16,6 +16,7 @@ import os
 from dataclasses import dataclass, field
 from typing import Optional
 
+from pdlint import budget
 from pdlint import core_rules as C
 from pdlint import launchers
 from pdlint.config import Config
@@ -152,7 +153,9 @@ class Extractor:
             self.out.files += 1
             if self.deps is not None:
                 self.deps.job = job.abspath
-            self.isolated(job.display, lambda: self.extract(job, builds, members, charts, partials))
+            self.budgeted(job.display, "read",
+                          lambda: self.isolated(job.display, lambda: self.extract(job, builds, members, charts,
+                                                                                   partials)))
         self.interpret()
         from pdlint import structure_rules
         self.out.findings += self.per_file(self.out.launches, structure_rules.check, "the structure rules")
@@ -175,6 +178,20 @@ class Extractor:
             if src is not None and "{%" in src.text:
                 named |= {os.path.basename(m) for m in re.findall(_INCLUDE_NAME, src.text)}
         return {j.abspath for j in templates if os.path.basename(j.abspath) in named}
+
+    def budgeted(self, path: str, stage: str, fn):
+        """``fn()`` inside ``path``'s resource budget (:mod:`pdlint.budget`); when the file goes
+        over it, what the call added (launches, findings) is dropped and None returned."""
+        if budget.current() is None:
+            return fn()
+        n_launches, n_findings = len(self.out.launches), len(self.out.findings)
+        try:
+            with budget.charged(path, stage):
+                return fn()
+        except budget.OverBudget:
+            del self.out.launches[n_launches:]
+            del self.out.findings[n_findings:]
+            return None
 
     def extract(self, job: FileJob, builds: dict, members: set, charts: dict, partials: set = frozenset()) -> None:
         """The launches of one job."""
@@ -246,8 +263,8 @@ class Extractor:
             work()
             return True
         except Exception as e:
-            if getattr(self.opt, "debug", False):
-                raise
+            if getattr(self.opt, "debug", False) or (isinstance(e, MemoryError) and budget.current() is not None):
+                raise  # (a MemoryError is the file's memory budget: pdlint.budget reports it)
             self.out.findings.append(internal_error(path, e, where))
             self.out.not_checked.setdefault(path, f"not checked: pdlint failed on it ({type(e).__name__})")
             return False
@@ -275,7 +292,10 @@ class Extractor:
             if self.deps is not None:
                 self.deps.job = j.abspath
             try:
-                builds[j.abspath] = kustomize.Builder(lambda p: self.read(p), j.root).build(j.abspath)
+                with budget.charged(j.display, "kustomize build"):
+                    builds[j.abspath] = kustomize.Builder(lambda p: self.read(p), j.root).build(j.abspath)
+            except budget.OverBudget:
+                continue  # reported at the file; its build is not used
             except (RecursionError, yt.LimitError) as e:
                 self.problem(C.LIMIT, None, 1, 1, f"kustomization too deep or too large: {e}", path=j.display)
             except Exception as e:  # untrusted input must not stop the scan
@@ -329,6 +349,7 @@ class Extractor:
         when neither works, check values role sections and literal flag lines (PD104)."""
         from pdlint import structure_rules
         from pdlint.formats import helm, keyed
+        budget.stage("helm render")
         chart_display = display_path(chart, self.opt.cwd)
         unit = f"helm:{chart_display}"
         read = lambda p: self.read(p, report=False)  # noqa: E731
@@ -420,6 +441,7 @@ class Extractor:
     # -- Jinja -------------------------------------------------------------------
     def jinja(self, job: FileJob, src: SourceFile) -> None:
         from pdlint.render.jinja import Limits, render_template
+        budget.stage("template transform")
         cfg: Config = self.config_for(job.abspath)
         bools: dict = {}
         variables, role_vars = self.variables(cfg, bools)
@@ -511,6 +533,7 @@ class Extractor:
     def yaml(self, job: FileJob, src: SourceFile, doc: TStr, render_role: Optional[str],
              label: str = "", unit: Optional[str] = None, unit_meta: Optional[dict] = None,
              keyed: bool = True) -> None:
+        budget.stage("yaml")
         try:
             docs = yt.compose(doc.text)
         except yt.LimitError as e:
@@ -708,6 +731,7 @@ class Extractor:
             from pdlint.formats.shell import ShellContext, shell_commands
         except ImportError:
             return 0
+        budget.stage("shell")
         root = job.root
 
         def resolve_source(name: str, current: SourceFile) -> Optional[SourceFile]:
@@ -1025,8 +1049,12 @@ class Extractor:
             cfg = self.config_for(os.path.join(self.opt.cwd, launch.path))
             ctx = EngineContext(resolve_config, self.opt.engine_version or cfg.engine_version,
                                 getattr(cfg, "vllm_version", None))
-            if not self.isolated(launch.path, lambda: engine.interpret(launch, ctx), "a launch in this file"):
-                failed.add(launch.path)
+            try:
+                with budget.charged(launch.path, "arguments"):
+                    if not self.isolated(launch.path, lambda: engine.interpret(launch, ctx), "a launch in this file"):
+                        failed.add(launch.path)
+            except budget.OverBudget:
+                launch.parsed = None  # the file's launches are dropped (pdlint.lint.analyse)
         self.out.launches = [l for l in self.out.launches
                              if not (l.meta.get("virtual_config") and l.meta["virtual_config"] in referenced)
                              and l.path not in failed]

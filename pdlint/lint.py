@@ -207,7 +207,6 @@ def analyse(jobs: list, options: Options, resolver: ConfigResolver, deps=None) -
     from pdlint import coverage
     from pdlint.check import check
     from pdlint.extract import Extractor, isolate_per_file
-    extraction = Extractor(options, resolver.for_file, deps).run(jobs)
 
     def enabled_for(path: str):
         cfg = resolver.for_display(path)
@@ -221,12 +220,23 @@ def analyse(jobs: list, options: Options, resolver: ConfigResolver, deps=None) -
                 raise
         return per_file()
 
-    launches = extraction.launches
-    findings = list(extraction.findings) + stage(
-        lambda: check(launches, enabled_for),
-        lambda: isolate_per_file(launches, lambda g: check(g, enabled_for), "the rules", lambda l: l.path))
+    with file_budget(options, resolver) as b:
+        extraction = Extractor(options, resolver.for_file, deps).run(jobs)
+        if b.over:  # a file over its budget in the extract stage: none of its launches is checked
+            extraction.launches = [l for l in extraction.launches if l.path not in b.over]
+        launches = extraction.launches
+        findings = list(extraction.findings) + stage(
+            lambda: check(launches, enabled_for),
+            lambda: isolate_per_file(launches, lambda g: check(g, enabled_for), "the rules", lambda l: l.path))
+    if b.over:
+        extraction.launches = launches = [l for l in extraction.launches if l.path not in b.over]
+        findings = [f for f in findings if f.path not in b.over] + over_budget_findings(b)
+        if deps is not None:
+            deps.unstable |= {j.abspath for j in jobs if j.display in b.over}
     cov = stage(lambda: coverage.assess(jobs, extraction, findings, strict=options.strict),
                 lambda: _coverage_per_file(jobs, extraction, findings, options.strict))
+    if b.over:
+        budget_coverage(cov, b.over)
     findings += cov.findings
     findings = [f for f in findings if resolver.for_display(f.path).enabled(f.code, f.path)]
     suppressed = 0
@@ -287,6 +297,38 @@ def _suppress_per_file(findings: list, sources: dict, enabled, counts) -> tuple:
         kept += left
         total += n
     return kept, total
+
+
+def file_budget(options: Options, resolver: ConfigResolver):
+    """The run's :class:`pdlint.budget.Budget`: the options' limits, lowered by each file's config."""
+    from pdlint import budget
+
+    def limits(path: str) -> tuple:
+        cfg = resolver.for_display(path)
+        return cfg.time_per_file, cfg.memory_per_file
+
+    return budget.Budget(options.time_per_file, options.memory_per_file, limits, options.progress,
+                         options.skip)
+
+
+def over_budget_findings(b) -> list:
+    """One PD008 finding per file over its budget, at its first line."""
+    from pdlint import core_rules as C
+    from pdlint.model import Finding
+    rule = C.LIMIT
+    return [Finding(path, 1, 1, rule.code, rule.name, rule.severity, None, exc.message)
+            for path, exc in sorted(b.over.items())]
+
+
+def budget_coverage(cov, over: dict) -> None:
+    """Files over their budget were not checked: status error, no launch, no finding but the PD008."""
+    for path in over:
+        fc = cov.files.get(path)
+        if fc is None:
+            continue
+        fc.status, fc.launches = "error", 0
+        fc.error = f"PD008 {over[path].message}"
+    cov.findings = [f for f in cov.findings if f.path not in over]
 
 
 def release_notes(launches: list) -> list:

@@ -24,3 +24,8 @@ class Options:
     baseline: Any = None  # --baseline: the loaded pdlint.baseline.Baseline (findings it holds are not reported)
     debug: bool = False  # --debug: an internal error raises (traceback) instead of becoming a PD013 finding
     boundary: Any = None  # pdlint.safeio.Boundary: the run's roots (set by pdlint.lint.run)
+    # one resource budget per file (pdlint.budget; --time-per-file / --memory-per-file; a config may lower them)
+    time_per_file: float = 10.0
+    memory_per_file: float = 512.0
+    progress: Any = None  # pdlint.worker: told when each file's budgeted work starts and ends
+    skip: dict = field(default_factory=dict)  # display path -> (what happened, stage): not checked again

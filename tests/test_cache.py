@@ -130,6 +130,7 @@ def _counting(monkeypatch) -> list:
         return real(jobs, options, resolver, deps)
 
     monkeypatch.setattr(lint, "analyse", analyse)
+    monkeypatch.setenv("PDLINT_NO_WORKER", "1")  # counted in this process, not in the worker (pdlint.worker)
     return sizes
 
 

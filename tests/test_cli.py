@@ -192,6 +192,7 @@ def test_main_leaves_the_gc_thresholds_as_it_found_them(repo, capsys, monkeypatc
         return real_run(*a, **k)
 
     monkeypatch.setattr(pdlint.lint, "run", spy)
+    monkeypatch.setenv("PDLINT_NO_WORKER", "1")  # the scan in this process (the worker's gc is its own)
     assert run(["."], capsys)[0] == 1
     assert seen and seen[0] != before and gc.get_threshold() == before
 
