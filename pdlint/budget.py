@@ -181,54 +181,22 @@ def peak_rss() -> int:
     return _resource.getrusage(_resource.RUSAGE_SELF).ru_maxrss * 1024
 
 
-class _MemoryLimit:
-    """Soft RLIMIT_AS = address space now + ``megabytes`` (never above the hard limit), restored on exit."""
+class _SoftLimit:
+    """Sets the soft RLIMIT_AS on entry (:meth:`target`: the value, or None to leave it), restores it on exit."""
 
-    def __init__(self, megabytes: float):
-        self.megabytes = megabytes
-        self.old = None
+    old = None
 
-    def __enter__(self):
-        if _resource is None or not self.megabytes:
-            return self
-        used = address_space()
-        if used is None:
-            return self
-        soft, hard = _resource.getrlimit(_resource.RLIMIT_AS)
-        want = used + int(self.megabytes * MB)
-        if hard != _resource.RLIM_INFINITY:
-            want = min(want, hard)
-        if soft != _resource.RLIM_INFINITY and soft <= want:
-            return self  # an enclosing limit is already tighter
-        try:
-            _resource.setrlimit(_resource.RLIMIT_AS, (want, hard))
-            self.old = (soft, hard)
-        except (ValueError, OSError):
-            pass
-        return self
-
-    def __exit__(self, *exc):
-        if self.old is not None:
-            try:
-                _resource.setrlimit(_resource.RLIMIT_AS, self.old)
-            except (ValueError, OSError):
-                pass
-        return False
-
-
-class unlimited_children:
-    """Around a subprocess call inside a file's section: the child (``helm``) starts
-    without the file's soft memory limit (a Go runtime maps far more address space
-    than it uses); the worker's whole-run limit still applies."""
+    def target(self, soft: int, hard: int) -> Optional[int]:
+        raise NotImplementedError
 
     def __enter__(self):
-        self.old = None
         if _resource is None:
             return self
         soft, hard = _resource.getrlimit(_resource.RLIMIT_AS)
-        if soft != hard:
+        want = self.target(soft, hard)
+        if want is not None:
             try:
-                _resource.setrlimit(_resource.RLIMIT_AS, (hard, hard))
+                _resource.setrlimit(_resource.RLIMIT_AS, (want, hard))
                 self.old = (soft, hard)
             except (ValueError, OSError):
                 pass
@@ -241,6 +209,33 @@ class unlimited_children:
             except (ValueError, OSError):
                 pass
         return False
+
+
+class _MemoryLimit(_SoftLimit):
+    """Soft RLIMIT_AS = address space now + ``megabytes`` (never above the hard limit), restored on exit."""
+
+    def __init__(self, megabytes: float):
+        self.megabytes = megabytes
+
+    def target(self, soft: int, hard: int) -> Optional[int]:
+        used = address_space() if self.megabytes else None
+        if used is None:
+            return None
+        want = used + int(self.megabytes * MB)
+        if hard != _resource.RLIM_INFINITY:
+            want = min(want, hard)
+        if soft != _resource.RLIM_INFINITY and soft <= want:
+            return None  # an enclosing limit is already tighter
+        return want
+
+
+class unlimited_children(_SoftLimit):
+    """Around a subprocess call inside a file's section: the child (``helm``) starts
+    without the file's soft memory limit (a Go runtime maps far more address space
+    than it uses); the worker's whole-run limit still applies."""
+
+    def target(self, soft: int, hard: int) -> Optional[int]:
+        return hard if soft != hard else None
 
 
 # ---------------------------------------------------------------------------

@@ -70,8 +70,10 @@ INCLUDE = register(Rule(
 
 LIMIT = register(Rule(
     "PD008", "resource-limit", ERROR,
-    "Reports input that exceeds one of pdlint's safety limits: file size, render time, rendered size, YAML node "
-    "count or alias expansion, shell evaluation paths.",
+    "Reports input that exceeds one of pdlint's safety limits: the resource budget of one file (10 s and 512 MB "
+    "for all its stages by default; `time-per-file`, `memory-per-file`: the file is then not checked, "
+    "docs/safety.md), file size, render time, rendered size, YAML node count or alias expansion, shell "
+    "evaluation paths.",
     "Untrusted input must not hang or exhaust CI; a launch file this large or slow is almost certainly a mistake "
     "(or an attack such as a YAML alias bomb).",
     "Shrink the input, or exclude the file.", category=_C))
