@@ -85,6 +85,18 @@ class _Timer:
 
 _timers: list = []  # active deadlines, innermost last (signals are per process: module state)
 _old_handler = None
+_held = [0]  # budgets in progress: they keep the handler installed between their files' sections
+
+
+def _install() -> None:
+    global _old_handler
+    if signal.getsignal(signal.SIGALRM) is not _fire:
+        _old_handler = signal.signal(signal.SIGALRM, _fire)
+
+
+def _uninstall() -> None:
+    if not _timers and not _held[0] and signal.getsignal(signal.SIGALRM) is _fire:
+        signal.signal(signal.SIGALRM, _old_handler if _old_handler is not None else signal.SIG_DFL)
 
 
 def timers_available() -> bool:
@@ -125,11 +137,9 @@ class deadline:
         self.timer: Optional[_Timer] = None
 
     def __enter__(self):
-        global _old_handler
         if self.seconds is None or not (self.seconds > 0) or not timers_available():
             return self
-        if not _timers:
-            _old_handler = signal.signal(signal.SIGALRM, _fire)
+        _install()
         self.timer = _Timer(time.monotonic() + self.seconds, self.make)
         _timers.append(self.timer)
         _arm()
@@ -149,7 +159,7 @@ class deadline:
             _arm()
         else:
             signal.setitimer(signal.ITIMER_REAL, 0)
-            signal.signal(signal.SIGALRM, _old_handler if _old_handler is not None else signal.SIG_DFL)
+            _uninstall()
         return False
 
 
@@ -165,12 +175,18 @@ except ImportError:  # pragma: no cover - not POSIX
 _PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
 
 
+_statm = [None, -1]  # (file descriptor of /proc/self/statm, the pid that opened it): read again with pread
+
+
 def address_space() -> Optional[int]:
     """Bytes of address space this process maps now (Linux), else None."""
+    fd, pid = _statm
     try:
-        with open("/proc/self/statm", "rb") as f:
-            return int(f.read().split()[0]) * _PAGE
-    except (OSError, ValueError, IndexError):
+        if fd is None or pid != os.getpid():  # a forked worker opens its own
+            fd = os.open("/proc/self/statm", os.O_RDONLY)
+            _statm[:] = [fd, os.getpid()]
+        return int(os.pread(fd, 128, 0).split()[0]) * _PAGE
+    except (OSError, ValueError, IndexError, AttributeError):
         return None
 
 
@@ -275,23 +291,36 @@ class Budget:
         self.over: dict = {}  # path -> OverBudget
         self.active: Optional[str] = None
         self.stage_name = ""
+        self._limits: dict = {}
 
     def __enter__(self):
         global _current
         self._prev = _current
         _current = self
+        if timers_available():
+            _held[0] += 1
+            _install()
+        self._held = timers_available()
         return self
 
     def __exit__(self, *exc):
         global _current
         _current = self._prev
+        if self._held:
+            _held[0] -= 1
+            _uninstall()
         return False
 
     def limit_of(self, path: str) -> tuple:
-        if self.limits is None:
-            return self.seconds, self.megabytes
-        s, m = self.limits(path)
-        return min(s or self.seconds, self.seconds), min(m or self.megabytes, self.megabytes)
+        got = self._limits.get(path)
+        if got is None:
+            if self.limits is None:
+                got = self.seconds, self.megabytes
+            else:
+                s, m = self.limits(path)
+                got = min(s or self.seconds, self.seconds), min(m or self.megabytes, self.megabytes)
+            self._limits[path] = got
+        return got
 
     def charge(self, path: str, stage_name: str) -> "_Section":
         """``with budget.charge(path, stage):`` the block's time and memory count against ``path``'s budget;
@@ -364,7 +393,9 @@ class _Section:
             b.record(self.path, ev)
             return False
         if isinstance(ev, MemoryError) or (et is not None and issubclass(et, MemoryError)):
-            exc = OverBudget("memory", stage_now, f"{b.limit_of(self.path)[1]:g} MB")
+            # the file's own limit, or the whole run's (pdlint.worker) when that one was the tighter
+            limit = f"{b.limit_of(self.path)[1]:g} MB" if self.mem.old is not None else "the run's memory limit"
+            exc = OverBudget("memory", stage_now, limit)
             b.record(self.path, exc)
             raise exc from None
         if fired:  # the timer's exception was swallowed on the way: still over budget

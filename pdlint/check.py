@@ -21,6 +21,7 @@ at the other launch through ``related``.
 from __future__ import annotations
 
 from collections import OrderedDict
+from itertools import groupby
 from typing import Callable
 
 from pdlint import budget
@@ -46,16 +47,17 @@ def check(launches: list, enabled_for: Callable[[str], Callable[[str], bool]]) -
                 reach.setdefault(key, {}).setdefault(i, tok)
 
     cands = []
-    for i, launch in enumerate(launches):
-        engine = adapter(launch.engine)
-        if engine is not None and launch.kind == "server" and launch.parsed is not None:
-            enabled = enabled_for(launch.path)
-            try:
-                with budget.charged(launch.path, "rules"):
-                    found = list(engine.candidates(launch, enabled))
-            except budget.OverBudget:
-                continue  # the file is reported over its budget; its findings are dropped
-            cands += [(i, c) for c in found]
+    for path, group in groupby(enumerate(launches), key=lambda il: il[1].path):
+        found: list = []
+        try:  # one section per file's run of launches
+            with budget.charged(path, "rules"):
+                for i, launch in group:
+                    engine = adapter(launch.engine)
+                    if engine is not None and launch.kind == "server" and launch.parsed is not None:
+                        found += [(i, c) for c in engine.candidates(launch, enabled_for(launch.path))]
+        except budget.OverBudget:
+            continue  # the file is reported over its budget; its findings are dropped
+        cands += found
     index = {id(l): i for i, l in enumerate(launches)}
     paired: set = set()  # pair candidates name their launch themselves: no shared-origin diagnosis
     b = budget.current()

@@ -1040,21 +1040,24 @@ class Extractor:
                     launch.meta["config_refused"] = why
             return src
 
-        for launch in self.out.launches:
-            engine = adapter(launch.engine)
-            if engine is None or launch.kind != "server":
-                continue
-            if self.deps is not None:  # the --config files it reads are the reads of its job
-                self.deps.job = self.deps.launch_job.get(id(launch))
-            cfg = self.config_for(os.path.join(self.opt.cwd, launch.path))
-            ctx = EngineContext(resolve_config, self.opt.engine_version or cfg.engine_version,
-                                getattr(cfg, "vllm_version", None))
-            try:
-                with budget.charged(launch.path, "arguments"):
-                    if not self.isolated(launch.path, lambda: engine.interpret(launch, ctx), "a launch in this file"):
-                        failed.add(launch.path)
+        from itertools import groupby
+        for path, group in groupby(self.out.launches, key=lambda l: l.path):
+            try:  # one section per file's run of launches; a file over budget is dropped (pdlint.lint.analyse)
+                with budget.charged(path, "arguments"):
+                    for launch in group:
+                        engine = adapter(launch.engine)
+                        if engine is None or launch.kind != "server":
+                            continue
+                        if self.deps is not None:  # the --config files it reads are the reads of its job
+                            self.deps.job = self.deps.launch_job.get(id(launch))
+                        cfg = self.config_for(os.path.join(self.opt.cwd, launch.path))
+                        ctx = EngineContext(resolve_config, self.opt.engine_version or cfg.engine_version,
+                                            getattr(cfg, "vllm_version", None))
+                        if not self.isolated(launch.path, lambda: engine.interpret(launch, ctx),
+                                             "a launch in this file"):
+                            failed.add(launch.path)
             except budget.OverBudget:
-                launch.parsed = None  # the file's launches are dropped (pdlint.lint.analyse)
+                pass
         self.out.launches = [l for l in self.out.launches
                              if not (l.meta.get("virtual_config") and l.meta["virtual_config"] in referenced)
                              and l.path not in failed]
