@@ -434,24 +434,40 @@ def test_over_budget_file_is_not_cached_as_clean(repo, capsys, monkeypatch):
 # Limits in the config: lower only, and never switched off
 # ---------------------------------------------------------------------------
 
-BAD_VALUES = [("nan", "finite positive"), ("inf", "finite positive"), ("-1", "finite positive"),
-              ("0", "finite positive"), ("true", "a number"), ('"10"', "a number"), ("1e9", "at most")]
+BAD_VALUES = [("nan", "a number (nan)"), ("inf", "a number (inf)"), ("-1", "an integer (-1)"),
+              ("0", "an integer (0)"), ("true", "a boolean (true)"), ('"10"', "a string ('10')"),
+              ("1e9", "a number (1000000000.0)")]
+
+
+def config_error(doc, where: str) -> str:
+    (f,) = [f for f in doc["findings"] if f["path"] == where]
+    assert (f["code"], f["line"]) == ("PD012", 2), f
+    return f["message"]
 
 
 @pytest.mark.parametrize("key", ["time-per-file", "memory-per-file", "render-timeout"])
-@pytest.mark.parametrize("value,why", BAD_VALUES, ids=[v for v, _ in BAD_VALUES])
-def test_config_rejects_limits_that_would_switch_budgets_off(repo, capsys, key, value, why):
-    (repo / "pyproject.toml").write_text(f"[tool.pdlint]\n{key} = {value}\n")
-    assert main(["--no-cache", "good.sh"]) == 2
-    err = capsys.readouterr().err
-    assert f"pyproject.toml: {key} must be" in err and why in err, err
+@pytest.mark.parametrize("value,got", BAD_VALUES, ids=[v for v, _ in BAD_VALUES])
+def test_config_rejects_limits_that_would_switch_budgets_off(repo, capsys, key, value, got):
+    (repo / "sub").mkdir()
+    (repo / "sub" / "run.sh").write_text(GOOD)
+    (repo / "sub" / "pyproject.toml").write_text(f"[tool.pdlint]\n{key} = {value}\n")
+    code, doc = scan(capsys, ".")
+    cap = "120" if key != "memory-per-file" else "2048"
+    unit = "MB" if key == "memory-per-file" else "seconds"
+    assert f"{key} must be a positive number of {unit}, at most {cap}, not {got}" in \
+        config_error(doc, "sub/pyproject.toml")
+    assert "sub/run.sh" not in by_path(doc)  # the files it governs are not checked; the others are
+    assert_good_reported(code, doc)
 
 
 @pytest.mark.parametrize("value", [".nan", ".inf", "-.inf", "yes"])
 def test_yaml_config_rejects_limits_too(repo, capsys, value):
-    (repo / ".pdlint.yaml").write_text(f"time-per-file: {value}\n")
-    assert main(["--no-cache", "good.sh"]) == 2
-    assert ".pdlint.yaml: time-per-file must be" in capsys.readouterr().err
+    (repo / "sub").mkdir()
+    (repo / "sub" / "run.sh").write_text(GOOD)
+    (repo / "sub" / ".pdlint.yaml").write_text(f"# limits\ntime-per-file: {value}\n")
+    code, doc = scan(capsys, ".")
+    assert "time-per-file must be a positive number of seconds" in config_error(doc, "sub/.pdlint.yaml")
+    assert_good_reported(code, doc)
 
 
 @pytest.mark.parametrize("value", ["nan", "inf", "-2", "0", "1e9", "ten"])
