@@ -121,7 +121,8 @@ def test_extend_ignore_as_a_string_never_silences_rules(repo, capsys):
 @pytest.mark.parametrize("key", sorted(SCHEMA))
 def test_every_config_key_is_type_checked(repo, key):
     """The schema table covers every key: a value of the wrong type names the key, what it must be and the line."""
-    bad = {"role-var": "1x", "force-exclude": "yes"}.get(key, 3.5 if key != "render-timeout" else "slow")
+    bad = {"role-var": "1x", "force-exclude": "yes"}.get(
+        key, "slow" if key in ("render-timeout", "time-per-file", "memory-per-file") else 3.5)
     (repo / ".pdlint.yaml").write_text(f"# a comment\n{key}: {json.dumps(bad)}\n")
     with pytest.raises(ConfigError) as e:
         load_config_file(str(repo / ".pdlint.yaml"), ".pdlint.yaml")

@@ -82,7 +82,8 @@ def test_a_check_run_does_not_import_ruamel_but_fix_does():
              "sys.stderr.write('RUAMEL=%d\\n' % any(m.split('.')[0] == 'ruamel' for m in sys.modules))")
     for args, loaded in ((["--no-cache", "fixtures"], 0), (["--no-cache", "--diff", "fixtures"], 1)):
         r = subprocess.run([sys.executable, "-c", probe, *args], cwd=ROOT, stdout=subprocess.DEVNULL,
-                           stderr=subprocess.PIPE, text=True, timeout=300)
+                           stderr=subprocess.PIPE, text=True, timeout=300,
+                           env={**os.environ, "PDLINT_NO_WORKER": "1"})  # sys.modules of this process
         assert f"RUAMEL={loaded}" in r.stderr, (args, r.stderr[-2000:])
 
 
