@@ -531,13 +531,23 @@ class Summary:
     slowest: float = 0.0
     by_mutator: dict = field(default_factory=dict)
     exit_codes: dict = field(default_factory=dict)
+    times: list = field(default_factory=list)
 
     def as_dict(self) -> dict:
         return {"mutants": self.mutants, "ok": self.ok, "crashes": len(self.crashes), "hangs": len(self.hangs),
                 "peak_rss_mb": round(self.peak_rss_kb / 1024, 1), "seconds": round(self.seconds, 1),
                 "ms_per_mutant": round(1000 * self.seconds / max(self.mutants, 1), 1),
-                "slowest_s": round(self.slowest, 2), "exit_codes": dict(sorted(self.exit_codes.items())),
+                "slowest_s": round(self.slowest, 2), "median_ms": round(1000 * _quantile(self.times, 0.5), 1),
+                "p99_ms": round(1000 * _quantile(self.times, 0.99), 1),
+                "over_5s": sum(1 for t in self.times if t > 5), "exit_codes": dict(sorted(self.exit_codes.items())),
                 "by_mutator": dict(sorted(self.by_mutator.items()))}
+
+
+def _quantile(values: list, q: float) -> float:
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
 def warm_up() -> None:
@@ -555,12 +565,20 @@ def warm_up() -> None:
             f.write("containers:\n- name: decode\n  command: [vllm, serve, m]\n")
         old = os.getcwd()
         os.chdir(tmp)
+        # in-process (no scan worker): the imports and tables must land in THIS process,
+        # the one every mutant's child is forked from
+        had = os.environ.get("PDLINT_NO_WORKER")
+        os.environ["PDLINT_NO_WORKER"] = "1"
         try:
             for fmt in FORMATS:
                 with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
                     main(["check", "--no-cache", "--format", fmt, "."])
         finally:
             os.chdir(old)
+            if had is None:
+                os.environ.pop("PDLINT_NO_WORKER", None)
+            else:
+                os.environ["PDLINT_NO_WORKER"] = had
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
@@ -632,6 +650,7 @@ def _record(s: Summary, i: int, m: Mutant, o: Outcome, out_dir, log) -> None:
     s.mutants += 1
     s.peak_rss_kb = max(s.peak_rss_kb, o.maxrss_kb)
     s.slowest = max(s.slowest, o.seconds)
+    s.times.append(o.seconds)
     key = str(o.rc)
     s.exit_codes[key] = s.exit_codes.get(key, 0) + 1
     for name in m.mutators:
@@ -680,7 +699,8 @@ def main(argv=None) -> int:
         print(json.dumps(d, indent=2))
     else:
         print(f"mutants {d['mutants']}, ok {d['ok']}, crashes {d['crashes']}, hangs {d['hangs']}, "
-              f"peak memory {d['peak_rss_mb']} MB (largest child), {d['ms_per_mutant']} ms per mutant, "
+              f"peak memory {d['peak_rss_mb']} MB (largest child), {d['ms_per_mutant']} ms per mutant "
+              f"(median {d['median_ms']} ms, p99 {d['p99_ms']} ms, {d['over_5s']} over 5 s), "
               f"slowest {d['slowest_s']} s, {d['seconds']} s in all")
         print("exit codes: " + ", ".join(f"{k}: {v}" for k, v in d["exit_codes"].items()))
         print("mutators: " + ", ".join(f"{k} {v}" for k, v in d["by_mutator"].items()))
