@@ -327,6 +327,8 @@ def decode(data: bytes) -> tuple:
     """File bytes as pdlint reads text: ``(text, None)`` (UTF-8, BOM dropped,
     line ends normalised to ``\\n``) or ``(None, (message, line, column))`` for a
     file that is not text (NUL bytes, invalid UTF-8)."""
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return None, ("file is UTF-16 (byte-order mark); pdlint reads UTF-8: re-save it as UTF-8", 1, 1)
     if b"\0" in data:
         return None, ("file contains NUL bytes (binary?)", 1, 1)
     try:

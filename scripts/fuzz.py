@@ -443,7 +443,7 @@ def run_mutant(m: Mutant, timeout: float, memory_mb: int, tmp_root: str) -> Outc
         for name, data in m.files.items():
             with open(os.path.join(workdir, name), "wb") as f:
                 f.write(data)
-        out_path, err_path = os.path.join(tmp_root, "out"), os.path.join(tmp_root, "err")
+        out_path, err_path = os.path.join(tmp_root, ".stdout"), os.path.join(tmp_root, ".stderr")
         out_fd = os.open(out_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         err_fd = os.open(err_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         t0 = time.perf_counter()
