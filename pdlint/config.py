@@ -585,7 +585,8 @@ def load_values_file(path: str, display: str, bools: Optional[dict] = None, boun
         docs = yt.compose(text)
     except yt.YamlError as e:
         line, col = src.position(e.index)
-        raise ConfigError(f"invalid YAML in values file: {e.message}", display, line) from None
+        raise ConfigError(f"invalid YAML in values file: {e.message_in(TStr.from_source(src))}", display,
+                          line) from None
     if not docs or docs[0].root is None:
         return {}, src
     root_ref = yt.Ref(docs[0].root)

@@ -201,6 +201,15 @@ def test_a_config_files_yaml_error_names_where_the_bracket_opened(repo, capsys):
     assert any("(opened at line 2, column 7)" in f["message"] for f in fs), [f["message"] for f in fs]
 
 
+def test_a_values_files_yaml_error_names_where_the_bracket_opened(repo, capsys):
+    put(repo, "pyproject.toml", '[tool.pdlint]\nvalues = ["vals.yaml"]\n')
+    put(repo, "vals.yaml", "tp: 2\nflags: [--a, --b\nport: 1\n")
+    put(repo, "t.sh.j2", "python3 -m sglang.launch_server --model-path /m --tp-size {{ tp }}\n")
+    code, fs, _ = findings(capsys, "t.sh.j2")
+    msgs = [f["message"] for f in fs if f["path"] == "vals.yaml"]
+    assert any("(opened at line 2, column 8)" in m for m in msgs), [(f["path"], f["message"]) for f in fs]
+
+
 # -- non-UTF-8 files ---------------------------------------------------------------------------------------
 
 def test_non_utf8_is_reported_by_line_and_column(repo, capsys):

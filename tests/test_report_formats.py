@@ -95,6 +95,15 @@ def test_github_escaping():
                                   "100%25 bad\\nreally (SGL001 unknown-flag)%0Arelated: x.yaml:1:1: see: here\n")
 
 
+def test_github_annotation_of_a_token_over_several_lines_has_its_end_line():
+    from pdlint.model import Finding
+    from pdlint.report import github
+    one = Finding("a.yaml", 3, 2, "SGL001", "unknown-flag", "error", None, "m", (), None, None, 9)
+    several = Finding("a.yaml", 3, 2, "SGL001", "unknown-flag", "error", None, "m", (), None, None, 4, end_line=5)
+    assert ",line=3,col=2,endColumn=9::" in github.render([one])
+    assert ",line=3,col=2,endLine=5,endColumn=4::" in github.render([several])
+
+
 def test_show_keeps_its_formats(demo, capsys):
     assert main(["show", "--format", "sarif", "."]) == 2
 

@@ -23,7 +23,10 @@ def render(findings: list) -> str:
     for f in findings:
         props = [f"title={_prop(f'pdlint ({f.code})')}", f"file={_prop(esc.path(f.path))}", f"line={f.line}",
                  f"col={f.column}"]
-        if f.end_column and f.end_column > f.column:
+        end_line = f.end_line or f.line
+        if end_line > f.line:
+            props.append(f"endLine={end_line}")
+        if f.end_column and (end_line > f.line or f.end_column > f.column):
             props.append(f"endColumn={f.end_column}")
         # each part's own control characters escaped first (pdlint.report.escape): only the
         # newlines pdlint puts between the parts remain, and those become %0A
