@@ -99,7 +99,8 @@ POOL = [
 
 def rule_cases(codes_prefix: str = "", version: str = VERSION) -> list:
     """The examples of every rule whose release range includes ``version`` (for a release other than
-    :data:`VERSION`, SGLang rules only, and examples written with options the release has)."""
+    :data:`VERSION`, SGLang rules only, and examples written with options the release has). An example that
+    names its release (``ex(..., version=)``: a check some releases only make) runs in that release only."""
     from pdlint.engines.sglang.judge import example_argv
     from pdlint.engines.sglang.versions import rule_applies
     from pdlint.rules import all_rules
@@ -110,8 +111,10 @@ def rule_cases(codes_prefix: str = "", version: str = VERSION) -> list:
         if rule.engine == "sglang" and not rule_applies(rule, version) or version != VERSION and rule.engine != "sglang":
             continue
         for i, e in enumerate(rule.examples):
-            if version != VERSION and missing_flags(shlex.split(example_argv(e.argv)), version):
-                continue  # the example cannot be written for this release (see skipped_examples)
+            pinned = getattr(e, "version", "")
+            if pinned and pinned != version or not pinned and version != VERSION and \
+                    missing_flags(shlex.split(example_argv(e.argv)), version):
+                continue  # another release's example, or one that cannot be written here (see skipped_examples)
             cases.append({"id": f"{rule.code}-{'fire' if e.fires else 'quiet'}-{i}",
                           "argv": shlex.split(example_argv(e.argv)), "env": dict(e.env),
                           "kind": "rule", "rule": rule.code, "fires": e.fires,
@@ -146,9 +149,12 @@ def skipped_examples(version: str) -> list:
 def startup_check(rule) -> bool:
     """A check SGLang runs after argument resolution, while the scheduler starts
     (``disaggregation/``, ``mem_cache/``, ``managers/``): the oracle cannot
-    reach it, so SGLang's argument resolution accepts its firing examples."""
+    reach it, so SGLang's argument resolution accepts its firing examples.  The value-set checks
+    (``valueset=``: registry look-ups, logging levels, ``json.loads``) run while the arguments are resolved."""
+    from pdlint.engines.sglang.versions import VALUE_SETS
     return rule.engine == "sglang" and rule.check is not None and not rule.source.startswith(
-        ("sglang/srt/arg_groups/", "sglang/srt/server_args.py", "sglang/srt/speculative/spec_info.py"))
+        ("sglang/srt/arg_groups/", "sglang/srt/server_args.py", "sglang/srt/speculative/spec_info.py")) and \
+        rule.code not in VALUE_SETS
 
 
 # the topics of the flags an older release's random lines draw from its own table (beside POOL):

@@ -16,20 +16,20 @@ def cases():
     for rule in sorted(all_rules().values(), key=lambda r: r.code):
         for e in rule.examples:
             words = shlex.split(example_argv(e.argv))
-            yield rule.code, words, dict(e.env)
+            yield rule.code, words, dict(e.env), getattr(e, "version", "") or None
 
 
 @pytest.mark.parametrize("model", MODELS)
 def test_prefilter_changes_no_verdict(model, monkeypatch):
     seen = 0
-    for code, words, env in cases():
+    for code, words, env, version in cases():
         if "--model-path" in words:
             words = list(words)
             words[words.index("--model-path") + 1] = model
-        fast = judge(words, env)
+        fast = judge(words, env, version)
         with monkeypatch.context() as m:
             m.setattr(prefilter, "selected", lambda *a, **k: None)
-            full = judge(words, env)
+            full = judge(words, env, version)
         assert sorted(fast.codes) == sorted(full.codes), (code, words)
         seen += 1
     assert seen > 1000

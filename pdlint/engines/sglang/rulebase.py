@@ -52,10 +52,13 @@ class Example:
     fires: bool
     env: tuple = ()  # (("NAME", "value"), ...)
     note: str = ""
+    version: str = ""  # the SGLang release it is judged against ("": the reference release, 0.5.23)
 
 
-def ex(argv: str, env: Optional[dict] = None, note: str = "") -> tuple:
-    return (argv, tuple(sorted((env or {}).items())), note)
+def ex(argv: str, env: Optional[dict] = None, note: str = "", version: str = "") -> tuple:
+    """An example with an environment, a note, or a release other than the reference (a check that applies
+    to some releases only fires in an example of one of them)."""
+    return (argv, tuple(sorted((env or {}).items())), note, version)
 
 
 _PLACEHOLDER = re.compile(r"\{([a-zA-Z_][a-zA-Z0-9_]*)(![rs])?\}")
@@ -76,12 +79,16 @@ def sgl_rule(code: str, name: str, *, upstream: str, why: str, fix: str, fire: l
              roles: tuple = (), severity: str = ERROR, source: str = "", upstream_id: str = "",
              category: str = "pd", summary: str = "", env: tuple = (), notes: str = "",
              versions: tuple = (), default: bool = True, autofix: Optional[AutoFix] = None, since: str = "",
-             until: str = ""):
+             until: str = "", valueset: str = ""):
     """Register an SGLang rule whose predicate is the decorated function.  ``since`` / ``until``: the first /
     last release that has the check, for checks whose message cannot date them (a bare ``assert``, a crash, a
-    module the message corpus does not cover); the
-    release range is otherwise derived from each release's source (:mod:`pdlint.engines.sglang.versions`)."""
+    module the message corpus does not cover); ``valueset`` names the set of ``data/sglang-values.jsonl`` whose
+    check the rule reports (generated from each release's source): the rule applies to the releases that have
+    it. The release range is otherwise derived from each release's source (:mod:`pdlint.engines.sglang.versions`)."""
     def deco(fn):
+        if valueset:
+            from pdlint.engines.sglang.versions import VALUE_SETS
+            VALUE_SETS[code] = valueset
         examples = tuple(_example(e, True) for e in fire) + tuple(_example(e, False) for e in quiet)
         if not any(e.fires for e in examples) or not any(not e.fires for e in examples):
             raise ValueError(f"{code}: a rule needs at least one firing and one quiet example")
@@ -102,14 +109,15 @@ def sgl_rule(code: str, name: str, *, upstream: str, why: str, fix: str, fire: l
 
 def _example(e, fires: bool) -> Example:
     if isinstance(e, tuple):
-        argv, env, note = e
-        return Example(argv, fires, env, note)
+        argv, env, note = e[:3]
+        return Example(argv, fires, env, note, e[3] if len(e) > 3 else "")
     return Example(e, fires)
 
 
 def _shell(e: Example) -> str:
     env = " ".join(f"{k}={v}" for k, v in e.env)
-    return (env + " " if env else "") + "python -m sglang.launch_server --model-path MODEL " + e.argv
+    release = f"# SGLang {e.version}\n" if e.version else ""
+    return release + (env + " " if env else "") + "python -m sglang.launch_server --model-path MODEL " + e.argv
 
 
 def _default_summary(upstream: str, roles: tuple) -> str:

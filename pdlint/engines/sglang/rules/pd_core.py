@@ -7,6 +7,7 @@ in ``source``; ``a`` is the resolved :class:`~pdlint.engines.sglang.resolve.Args
 """
 
 from pdlint.engines.sglang.rulebase import MOVE, MOVE_UNSAFE, Hit, ex, sgl_rule
+from pdlint.engines.sglang.versions import value_set
 
 PC = "--disaggregation-decode-allocation-policy prefill_complete does not yet support "
 PC_FIRE_BASE = "--disaggregation-decode-allocation-policy prefill_complete"
@@ -183,20 +184,39 @@ def _offload_vs_host_pool(a):
 
 @sgl_rule(
     "SGL110", "decode-radix-with-unsupported-speculation", roles=("decode",),
+    valueset="decode_radix_cache_speculation",
     upstream="--disaggregation-decode-enable-radix-cache is incompatible with speculative decoding "
              "(--speculative-algorithm {speculative_algorithm})",
     source="arg_groups/speculative_hook.py:169", upstream_id="pd-decode-radix-spec-algorithms",
-    why="The decode radix cache works with EAGLE, EAGLE3, NEXTN (runs as EAGLE) and DSPARK speculation only.",
-    fix="On the decode server, use EAGLE/EAGLE3/NEXTN/DSPARK or drop `--disaggregation-decode-enable-radix-cache`.",
+    why="The decode radix cache works only with the speculative algorithms the release allows: none in SGLang "
+        "0.5.11-0.5.20, DSPARK in 0.5.21-0.5.22, DSPARK/EAGLE/EAGLE3 (NEXTN runs as EAGLE) in 0.5.23.",
+    fix="On the decode server, use an algorithm the release allows with the decode radix cache, drop "
+        "`--disaggregation-decode-enable-radix-cache`, or upgrade SGLang.",
     fire=["--disaggregation-mode decode --disaggregation-decode-enable-radix-cache "
-          "--speculative-algorithm NGRAM"],
+          "--speculative-algorithm NGRAM",
+          ex("--disaggregation-mode decode --disaggregation-decode-enable-radix-cache --speculative-algorithm EAGLE",
+             version="0.5.20"),
+          ex("--disaggregation-mode decode --disaggregation-decode-enable-radix-cache --speculative-algorithm EAGLE",
+             version="0.5.22")],
     quiet=["--disaggregation-mode decode --disaggregation-decode-enable-radix-cache",
-           "--disaggregation-mode prefill --speculative-algorithm NGRAM"])
+           "--disaggregation-mode prefill --speculative-algorithm NGRAM",
+           "--disaggregation-mode decode --disaggregation-decode-enable-radix-cache --speculative-algorithm EAGLE",
+           ex("--disaggregation-mode decode --disaggregation-decode-enable-radix-cache --speculative-algorithm DSPARK "
+              "--speculative-draft-model-path /draft", version="0.5.22")],
+    notes="The algorithms each release allows are read from its source (`data/sglang-values.jsonl`, "
+          "`decode_radix_cache_speculation`). Up to 0.5.22 the check runs in the PD hook, before the speculative "
+          "hook upper-cases the name and turns NEXTN into EAGLE, so it compares the name as written.")
 def _decode_radix_spec(a):
-    algo = a.get("speculative_algorithm")
-    if (a.role == "decode" and a.is_true("disaggregation_decode_enable_radix_cache") and isinstance(algo, str)
-            and algo not in ("DSPARK", "EAGLE", "EAGLE3")):
-        return Hit("speculative_algorithm", "disaggregation_decode_enable_radix_cache")
+    if a.role != "decode" or not a.is_true("disaggregation_decode_enable_radix_cache"):
+        return None
+    vs = value_set(a.version, "decode_radix_cache_speculation")
+    if vs is None:
+        return None
+    algo = a.raw("speculative_algorithm") if vs.get("raw") else a.get("speculative_algorithm")
+    if isinstance(algo, str) and algo not in vs["values"]:
+        return Hit("speculative_algorithm", "disaggregation_decode_enable_radix_cache",
+                   fmt={"speculative_algorithm": algo},
+                   note=f"SGLang {a.version} allows {', '.join(vs['values']) or 'no speculative algorithm'} here")
 
 
 # -- --disaggregation-decode-allocation-policy prefill_complete -------------------------------------
