@@ -1046,7 +1046,8 @@ class Extractor:
                 with budget.charged(path, "arguments"):
                     for launch in group:
                         engine = adapter(launch.engine)
-                        if engine is None or launch.kind != "server":
+                        if engine is None or (launch.kind != "server"
+                                              and not getattr(engine, "INTERPRETS_ROUTERS", False)):
                             continue
                         if self.deps is not None:  # the --config files it reads are the reads of its job
                             self.deps.job = self.deps.launch_job.get(id(launch))

@@ -308,6 +308,12 @@ def group(launches: list) -> list:
         uf.find(k)
         by_unit.setdefault(k, []).append(l)
     how: dict = {}
+    # a launch that names the unit it serves (a TRT-LLM proxy's -c config): its unit joins that one
+    for l in launches:
+        for k in l.meta.get("joins") or ():
+            if k in by_unit and uf.find(k) != uf.find(unit_key(l)):
+                uf.union(k, unit_key(l))
+                how[uf.find(k)] = f"{l.path}:{l.line} {l.meta.get('joins_how') or 'names'} joins {k}"
     # units of one file that are each incomplete
     by_file: dict = {}
     for k, ls in by_unit.items():

@@ -96,7 +96,7 @@ def test_command_line_launch_reads_its_options_file(tmp_path):
 
 def test_rules_are_registered_with_docs():
     trt = [r for r in all_rules().values() if r.engine == "trtllm"]
-    assert [r.code for r in sorted(trt, key=lambda r: r.code)] == [f"TRT00{i}" for i in range(1, 7)]
+    assert [r.code for r in sorted(trt, key=lambda r: r.code)] == [f"TRT{i:03d}" for i in range(1, 11)]
     for r in trt:
         assert r.summary and r.why and r.fix and r.example and r.example_fixed, r.code
 
@@ -109,9 +109,12 @@ def corpus(capsys, monkeypatch, *paths):
 
 def test_corpus_disagg_config_top_level_overlap_flag(capsys, monkeypatch):
     doc = corpus(capsys, monkeypatch, "NVIDIA__TensorRT-LLM/examples__disaggregated__disagg_config.yaml")
-    assert codes(doc) == ["TRT006"]
-    (f,) = doc["findings"]
+    # enable_cache_transceiver without a backend: no transceiver from TensorRT-LLM 1.0.0rc4 on (release unknown)
+    assert codes(doc) == ["TRT006", "TRT010", "TRT010"]
+    (f,) = [f for f in doc["findings"] if f["code"] == "TRT006"]
     assert f["line"] == 6 and f["severity"] == "warning"
+    # at each block's enable_cache_transceiver
+    assert sorted(f["line"] for f in doc["findings"] if f["code"] == "TRT010") == [14, 22]
 
 
 def test_corpus_ctx_gen_pair_is_clean(capsys, monkeypatch):
@@ -126,3 +129,93 @@ def test_corpus_dynamo_prefill_without_overlap_flag(capsys, monkeypatch):
                  "ai-dynamo__dynamo/components__backends__trtllm__engine_configs__gpt_oss__prefill.yaml",
                  "ai-dynamo__dynamo/components__backends__trtllm__engine_configs__gpt_oss__decode.yaml")
     assert codes(doc) == ["TRT005"]  # tp only set on decode (stored versions differ): not compared
+
+
+# -- the servers a disaggregated proxy's script starts, linked to the config's URLs ---------------------
+
+def proxy_files(ctx_port=8001, gen_port=8002, gen_file="gen_config.yaml", extra=""):
+    return {
+        "disagg_config.yaml": "hostname: localhost\nport: 8000\nbackend: pytorch\ncontext_servers:\n"
+                              "  num_instances: 1\n  urls:\n    - \"localhost:8001\"\ngeneration_servers:\n"
+                              "  num_instances: 1\n  urls:\n    - \"localhost:8002\"\n",
+        "ctx_config.yaml": "disable_overlap_scheduler: true\ncache_transceiver_config:\n  backend: UCX\n",
+        "gen_config.yaml": "cache_transceiver_config:\n  backend: UCX\n",
+        "run.sh": (f"trtllm-serve Qwen/Qwen3-8B --host localhost --port {ctx_port} --config ./ctx_config.yaml &\n"
+                   f"trtllm-serve Qwen/Qwen3-8B --host localhost --port {gen_port} --config ./{gen_file} &\n"
+                   f"{extra}trtllm-serve disaggregated -c ./disagg_config.yaml\n"),
+    }
+
+
+def findings(doc, code):
+    return [f for f in doc["findings"] if f["code"] == code]
+
+
+def test_linked_servers_are_judged_by_their_own_settings(tmp_path, capsys, monkeypatch):
+    # the config's context_servers block neither disables the overlap scheduler nor sets a backend, but the
+    # servers the proxy's script starts at its URLs do: nothing to report
+    doc = check(tmp_path, capsys, monkeypatch, proxy_files())
+    assert codes(doc) == [], [f["message"] for f in doc["findings"]]
+    roles = sorted((l["path"], l["role"]) for l in doc["launches"] if l["path"] == "run.sh" and l["role"])
+    assert roles == [("run.sh", "decode"), ("run.sh", "prefill")]  # from the options files' names
+
+
+def test_url_without_server_and_server_not_in_config(tmp_path, capsys, monkeypatch):
+    doc = check(tmp_path, capsys, monkeypatch, proxy_files(gen_port=8003))
+    (f,) = findings(doc, "TRT007")
+    assert (f["path"], f["line"], f["severity"]) == ("disagg_config.yaml", 11, "error")
+    assert "localhost:8002" in f["message"] and "localhost:8003" in f["message"]
+    (g,) = findings(doc, "TRT008")
+    assert (g["path"], g["line"]) == ("run.sh", 2) and "8003" in g["message"]
+
+
+def test_server_listed_under_the_other_role(tmp_path, capsys, monkeypatch):
+    files = proxy_files(ctx_port=8002, gen_port=8001)  # ctx_config server at the generation URL and back
+    doc = check(tmp_path, capsys, monkeypatch, files)
+    got = sorted((f["line"], "generation_servers" in f["message"]) for f in findings(doc, "TRT008"))
+    assert got == [(1, True), (2, False)]
+    assert findings(doc, "TRT007") == []
+
+
+def test_no_link_without_the_proxy_or_with_unknown_ports(tmp_path, capsys, monkeypatch):
+    files = proxy_files(gen_port=8003)
+    files["run.sh"] = files["run.sh"].replace("trtllm-serve disaggregated -c ./disagg_config.yaml\n", "")
+    doc = check(tmp_path / "a", capsys, monkeypatch, files)
+    assert findings(doc, "TRT007") == findings(doc, "TRT008") == []
+    files = proxy_files(gen_port="$GEN_PORT")
+    doc = check(tmp_path / "b", capsys, monkeypatch, files)
+    assert findings(doc, "TRT007") == findings(doc, "TRT008") == []
+
+
+def test_unset_tensor_parallel_size_is_one(tmp_path, capsys, monkeypatch):
+    files = proxy_files()
+    files["gen_config.yaml"] += "tensor_parallel_size: 4\n"
+    doc = check(tmp_path / "a", capsys, monkeypatch, files)
+    msgs = [f["message"] for f in findings(doc, "TRT003")]
+    assert msgs and all("1 (unset: the LLM API's default) on the context server but 4" in m for m in msgs)
+    # two options files alone: the command lines that load them may pass --tp_size: not assumed
+    doc = check(tmp_path / "b", capsys, monkeypatch, {
+        "ctx_config.yaml": "disable_overlap_scheduler: true\ncache_transceiver_config:\n  backend: UCX\n",
+        "gen_config.yaml": "tensor_parallel_size: 4\ncache_transceiver_config:\n  backend: UCX\n"})
+    assert findings(doc, "TRT003") == []
+    # a disaggregated config's server without tensor_parallel_size runs TP 1
+    doc = check(tmp_path / "c", capsys, monkeypatch, {"disagg.yaml": disagg(gen="  tensor_parallel_size: 2\n")})
+    assert len(findings(doc, "TRT003")) == 1
+
+
+def test_cache_transceiver_backend_by_release(tmp_path, capsys, monkeypatch):
+    files = proxy_files()
+    files["gen_config.yaml"] = "cache_transceiver_config:\n  max_tokens_in_buffer: 8192\n"
+    doc = check(tmp_path / "a", capsys, monkeypatch, files)
+    assert {f["line"] for f in findings(doc, "TRT010")} >= {2}  # the generation server of run.sh
+    assert findings(doc, "TRT009") == []
+
+    def k8s(tag):
+        return {"gen.yaml": (
+            "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: gen\nspec:\n  template:\n    spec:\n"
+            "      containers:\n      - name: gen\n        image: nvcr.io/nvidia/tensorrt-llm/release:" + tag + "\n"
+            "        command: [\"trtllm-serve\", \"M\", \"--port\", \"8002\", \"--server_role\", \"generation\"]\n")}
+    doc = check(tmp_path / "b", capsys, monkeypatch, k8s("1.0.0rc4"))
+    (f,) = findings(doc, "TRT009")
+    assert f["severity"] == "error" and "TensorRT-LLM 1.0.0rc4" in f["message"]
+    doc = check(tmp_path / "c", capsys, monkeypatch, k8s("0.21.0"))
+    assert findings(doc, "TRT009") == findings(doc, "TRT010") == []

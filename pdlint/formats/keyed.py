@@ -371,12 +371,14 @@ def trtllm_disagg(job, src, doc: TStr, root: yt.Ref) -> list:
             flatten(doc, yt.Ref(sub, yt.deref(root).hops), "", settings)
         flatten(doc, block, "", settings, skip=DISAGG_SERVER_KEYS)
         origin = _key_origin(doc, root, key)
-        urls = [yt.scalar_text(u) for u in yt.seq_items(yt.get(block, "urls"))]
+        url_nodes = list(yt.seq_items(yt.get(block, "urls")))
+        urls = [yt.scalar_text(u) for u in url_nodes]
         l = _launch(src, origin.line if origin else 1, "trtllm", "trtllm-serve", role, origin,
                     f"TRT-LLM disaggregated config key {key}", job.display,
                     f"trtllm-serve disaggregated config {key}" + (f" (inherits top-level {', '.join(inherited)})"
                                                                   if inherited else ""),
                     settings=settings, inherited=inherited, urls=[u for u in urls if u],
+                    url_tokens=[yt.scalar_tstr(doc, n) for n, u in zip(url_nodes, urls) if u],
                     replicas=_int(yt.get(block, "num_instances")))
         l.role = role
         out.append(l)

@@ -16,11 +16,24 @@ Launches come in two shapes:
 
 The role is the one the structure names (the settings' key or file name), else
 the command's role flag (``context``/``prefill`` = prefill, ``generation`` /
-``decode`` = decode).
+``decode`` = decode), else the name of the options file the command loads
+(``--config ctx_config.yaml``).
+
+A ``trtllm-serve disaggregated -c CONFIG`` proxy names the disaggregated config
+it routes with: the launch joins that config's deployment (``meta['joins']``),
+so the servers its script starts are checked against the config's
+``context_servers.urls`` / ``generation_servers.urls`` (TRT007, TRT008) and the
+per-server rules judge those servers' own settings, not the config's
+(:func:`linked_servers`).
+
+A server launch's unset ``tensor_parallel_size`` is 1 (the LLM API's default)
+when pdlint sees everything that could set it (:meth:`TrtInfo.tp`).
 """
 
 from __future__ import annotations
 
+import os
+import re
 from dataclasses import dataclass, field
 from typing import Callable, Optional
 
@@ -38,6 +51,11 @@ CLI_KEYS = {"--tp-size": "tensor_parallel_size", "--tensor-parallel-size": "tens
             "--max-num-tokens": "max_num_tokens", "--max-batch-size": "max_batch_size",
             "--max-seq-len": "max_seq_len", "--model-path": "model", "--model": "model"}
 OPTION_FILES = ("--extra-llm-api-options", "--extra-engine-args", "--config")
+INTERPRETS_ROUTERS = True  # extract hands this adapter the proxies too (their -c config joins its deployment)
+PROXY_CONFIG = ("-c", "--config-file", "--config")  # trtllm-serve disaggregated -c disagg_config.yaml
+DEFAULT_HOST, DEFAULT_PORT = "localhost", 8000  # trtllm-serve's --host / --port defaults
+# a TensorRT-LLM release named by an image tag (nvcr.io/nvidia/tensorrt-llm/release:1.0.0rc4)
+_RELEASE = re.compile(r"tensorrt[-_]llm[^:\s]*:v?(\d+\.\d+\.\d+(?:rc\d+)?(?:\.post\d+)?)", re.I)
 
 
 @dataclass
@@ -47,6 +65,28 @@ class TrtInfo:
     role_from: str = ""
     options_file: Optional[str] = None
     cli: Optional[object] = None  # VllmInfo-like option view of a command line
+    complete: bool = False  # every setting of the server is visible (unset keys take the LLM API defaults)
+    proxy_config: Optional[str] = None  # trtllm-serve disaggregated: the config it routes with
+    release: Optional[str] = None  # TensorRT-LLM release named by the launch's image
+
+    def tp(self) -> Optional[int]:
+        """``tensor_parallel_size``: the written value, 1 when unset and nothing unseen could set it, else None."""
+        if "tensor_parallel_size" in self.settings:
+            return self.int("tensor_parallel_size")
+        return 1 if self.complete else None
+
+    def listen(self) -> Optional[tuple]:
+        """``(host, port, port token)`` a ``trtllm-serve`` command line listens on; None when not known."""
+        if self.cli is None:
+            return None
+        host_tok, port_tok = self.cli.value("--host"), self.cli.value("--port")
+        if (host_tok is not None and host_tok.opaque) or (port_tok is not None and port_tok.opaque):
+            return None
+        try:
+            port = int(port_tok.text) if port_tok is not None else DEFAULT_PORT
+        except ValueError:
+            return None
+        return (host_tok.text if host_tok is not None else DEFAULT_HOST), port, port_tok
 
     def text(self, key: str) -> Optional[str]:
         v = self.settings.get(key)
@@ -77,8 +117,11 @@ def interpret(launch: Launch, ctx) -> None:
     if isinstance(settings, dict):
         info.settings = dict(settings)
         info.inherited = list(launch.meta.get("inherited") or [])
-    if launch.argv:
+    if launch.argv or launch.kind == "router":
         _read_command(launch, info, ctx)
+    elif "urls" in launch.meta:
+        info.complete = True  # a disaggregated config's server: its block and the inherited keys are all it sets
+    info.release = release_of(launch)
     launch.parsed = info
     role, how = None, ""
     if launch.structural_role in ("prefill", "decode"):
@@ -92,25 +135,44 @@ def interpret(launch: Launch, ctx) -> None:
                 if role is None:
                     role, how = MODES[v.lower()], opt
                 break
+    if role is None and info.options_file and launch.kind == "server":
+        from pdlint.formats import crd
+        named = crd.role_of_name(os.path.splitext(os.path.basename(info.options_file))[0])
+        if named:
+            role, how = named, f"options file name {os.path.basename(info.options_file)}"
     launch.role = role
     info.role_from = how
 
 
+def release_of(launch: Launch) -> Optional[str]:
+    m = _RELEASE.search(launch.meta.get("image", "") or "")
+    return m.group(1) if m else None
+
+
 def _read_command(launch: Launch, info: TrtInfo, ctx) -> None:
     from pdlint.engines.vllm.engine import parse_argv
-    cli = parse_argv(list(launch.argv), "vllm serve" if launch.entrypoint == "trtllm-serve" else launch.entrypoint)
+    cli = parse_argv(list(launch.argv), "vllm serve" if launch.entrypoint.startswith("trtllm-serve")
+                     else launch.entrypoint)
     info.cli = cli
     if cli.incomplete:
         launch.incomplete = True
+    if launch.kind == "router":
+        _read_proxy(launch, info, cli, ctx)
+        return
+    loaded_all = not cli.incomplete and not launch.incomplete
     for opt in OPTION_FILES:
         tok = cli.value(opt)
         if tok is None or tok.opaque or ctx is None:
             continue
         src = ctx.resolve_config(tok, launch)
         if src is None:
+            loaded_all = False
             continue
         info.options_file = src.path
         loaded = _load_settings(src)
+        if loaded is None:
+            loaded_all = False
+            loaded = {}
         for k, v in loaded.items():
             info.settings.setdefault(k, v)
         break
@@ -120,18 +182,34 @@ def _read_command(launch: Launch, info: TrtInfo, ctx) -> None:
             info.settings[key] = v  # the command line wins over the options file
     if cli.model is not None and "model" not in info.settings:
         info.settings["model"] = cli.model
+    unresolved = any(cli.value(opt) is not None and cli.value(opt).opaque for opt in OPTION_FILES)
+    info.complete = loaded_all and not unresolved
 
 
-def _load_settings(src) -> dict:
+def _read_proxy(launch: Launch, info: TrtInfo, cli, ctx) -> None:
+    """``trtllm-serve disaggregated -c CONFIG``: the deployment of that config is this proxy's."""
+    for opt in PROXY_CONFIG:
+        tok = cli.value(opt)
+        if tok is None or tok.opaque or ctx is None:
+            continue
+        src = ctx.resolve_config(tok, launch)
+        if src is not None:
+            info.proxy_config = src.path
+            launch.meta["joins"] = [src.path]
+            launch.meta["joins_how"] = f"{opt} {tok.text}"
+        return
+
+
+def _load_settings(src) -> Optional[dict]:
     from pdlint.formats import keyed
     from pdlint.formats import yamltree as yt
     try:
         docs = yt.compose(src.text)
         if len(docs) != 1 or docs[0].root is None or not isinstance(docs[0].root, yt.YMap):
-            return {}
+            return None
         return keyed.flatten(TStr.from_source(src), yt.Ref(docs[0].root))
     except (yt.YamlError, RecursionError):  # invalid, or over a limit (alias/merge bombs): no settings
-        return {}
+        return None
 
 
 def candidates(launch: Launch, enabled: Callable[[str], bool]) -> list:
@@ -141,7 +219,67 @@ def candidates(launch: Launch, enabled: Callable[[str], bool]) -> list:
 
 def pair_candidates(prefill: Launch, decode: Launch, enabled: Callable[[str], bool]) -> list:
     from pdlint.engines.vllm.rulebase import pair_hits
+    if described(prefill) != described(decode):
+        # a server described by a disaggregated config and a server its proxy's script starts: the script's
+        # server runs its own settings, not the config's (those are compared with the script's other servers)
+        return []
     return pair_hits(prefill, decode, enabled, engine="trtllm")
+
+
+def described(launch: Launch) -> bool:
+    """A server of a ``trtllm-serve disaggregated`` config (``context_servers`` / ``generation_servers``)."""
+    return launch.engine == "trtllm" and "urls" in launch.meta and not launch.argv
+
+
+def started(launch: Launch) -> bool:
+    """A ``trtllm-serve MODEL ...`` command line."""
+    return (launch.engine == "trtllm" and launch.kind == "server" and launch.entrypoint == "trtllm-serve"
+            and bool(launch.argv) and isinstance(launch.parsed, TrtInfo))
+
+
+def proxies(dep) -> list:
+    """``trtllm-serve disaggregated -c CONFIG`` launches of the deployment whose config is in it."""
+    paths = {l.path for l in dep.launches if described(l)}
+    return [l for l in dep.launches if l.engine == "trtllm" and l.kind == "router"
+            and isinstance(l.parsed, TrtInfo) and l.parsed.proxy_config in paths]
+
+
+def linked_servers(dep) -> dict:
+    """For a deployment whose proxy starts with a config it holds: ``{id(described server): [started servers at
+    its URLs]}`` (the lists may be empty); {} when no proxy links a config to the servers of its script."""
+    pxs = proxies(dep)
+    if not pxs:
+        return {}
+    configs = {l.parsed.proxy_config for l in pxs}
+    started_here = [l for l in dep.launches if started(l)]
+    out = {}
+    for l in dep.launches:
+        if described(l) and l.path in configs:
+            out[id(l)] = [s for s in started_here if any(url_matches(u, s) for u in l.meta.get("urls") or ())]
+    return out
+
+
+_LOCAL = ("localhost", "127.0.0.1", "0.0.0.0", "::", "[::]", "")
+
+
+def split_url(url: str) -> Optional[tuple]:
+    """``(host, port)`` of a disaggregated config URL (``localhost:8001``, ``http://node1:8001``); None when
+    it has no literal port."""
+    m = re.match(r"^(?:[a-zA-Z][a-zA-Z0-9+.-]*://)?(\[[^\]]*\]|[^:/]*)(?::(\d+))?", url.strip())
+    if m is None or m.group(2) is None:
+        return None
+    return m.group(1), int(m.group(2))
+
+
+def url_matches(url: str, server: Launch) -> bool:
+    where = split_url(url)
+    listen = server.parsed.listen() if isinstance(server.parsed, TrtInfo) else None
+    if where is None or listen is None:
+        return False
+    (host, port), (shost, sport, _) = where, listen
+    if port != sport:
+        return False
+    return host == shost or host in _LOCAL or shost in _LOCAL
 
 
 def unit_candidates(dep, enabled: Callable[[str], bool]) -> list:

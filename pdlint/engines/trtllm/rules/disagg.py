@@ -8,7 +8,7 @@ included).
 
 from __future__ import annotations
 
-from pdlint.engines.trtllm.engine import TrtInfo
+from pdlint.engines.trtllm.engine import TrtInfo, described, linked_servers, split_url, started, url_matches
 from pdlint.engines.vllm.rulebase import WARNING, VHit, related_at, vllm_rule
 
 BACKEND = "cache_transceiver_config.backend"
@@ -69,7 +69,8 @@ def _backend_one_side(p, d, pi, di):
     if lacks.meta.get("options_file") and not lacks.parsed.settings:
         return None
     return VHit(f"cache_transceiver_config.backend is {hi.text(BACKEND)} on the {_name(has.role)} "
-                f"server only; the {_name(lacks.role)} server uses DEFAULT (chosen by environment and release)",
+                f"server only; the {_name(lacks.role)} server uses DEFAULT (chosen by environment and release) "
+                f"before TensorRT-LLM {FIRST_RELEASE}, and no transceiver at all from {FIRST_RELEASE} on",
                 None, [related_at(hi.token(BACKEND), has, f"the {_name(has.role)} server's backend")], edit)
 
 
@@ -79,23 +80,34 @@ def _name(role):
 
 @vllm_rule(
     "TRT003", "tensor-parallel-size-differs", kind="pair", engine="trtllm", category=_C, severity=WARNING,
-    summary="Reports a context/generation pair whose `tensor_parallel_size` values differ (both written).",
+    summary="Reports a context/generation pair whose `tensor_parallel_size` values differ (an unset "
+            "`tensor_parallel_size` is the LLM API's default, 1, when pdlint sees every setting of the server).",
     why="The cache transceiver has to split and concatenate KV heads between different TP layouts; "
         "NVIDIA/TensorRT-LLM#6507 reports wrong outputs for prefill and decode with different `tp_size` (KV layout "
-        "mismatch in the split/concat kernels). Supported in newer releases, but worth a deliberate choice.",
-    fix="Use the same `tensor_parallel_size` on both sides, or verify outputs on the release you deploy.",
+        "mismatch in the split/concat kernels). Supported in newer releases, but worth a deliberate choice. A "
+        "server that does not set `tensor_parallel_size` runs TP 1, so a generation config written for TP 4 "
+        "beside a context config that leaves it out is such a pair.",
+    fix="Use the same `tensor_parallel_size` on both sides (write it on both), or verify outputs on the release "
+        "you deploy.",
     example="context_servers:\n  tensor_parallel_size: 1\ngeneration_servers:\n  tensor_parallel_size: 4",
-    example_fixed="context_servers:\n  tensor_parallel_size: 2\ngeneration_servers:\n  tensor_parallel_size: 2")
+    example_fixed="context_servers:\n  tensor_parallel_size: 2\ngeneration_servers:\n  tensor_parallel_size: 2",
+    notes="An options file on its own (`ctx_*.yaml` without the command line that loads it) is not complete: the "
+          "command line may pass `--tp_size`, so an unset value there is not assumed to be 1.")
 def _tp(p, d, pi, di):
     if pi is None or di is None:
         return None
-    a, b = pi.int("tensor_parallel_size"), di.int("tensor_parallel_size")
+    a, b = pi.tp(), di.tp()
     if a is None or b is None or a == b:
         return None
-    return VHit(f"tensor_parallel_size is {a} on the context server but {b} on the generation server",
-                di.token("tensor_parallel_size"),
+    return VHit(f"tensor_parallel_size is {_tp_text(pi, a)} on the context server but {_tp_text(di, b)} on the "
+                f"generation server", di.token("tensor_parallel_size"),
                 [related_at(pi.token("tensor_parallel_size"), p, f"the context server's tensor_parallel_size {a}")],
-                "decode")
+                "decode" if "tensor_parallel_size" in di.settings or "tensor_parallel_size" not in pi.settings
+                else "prefill")
+
+
+def _tp_text(info, n) -> str:
+    return str(n) if "tensor_parallel_size" in info.settings else f"{n} (unset: the LLM API's default)"
 
 
 @vllm_rule(
@@ -117,8 +129,22 @@ def _kv_dtype(p, d, pi, di):
                 [related_at(pi.token("kv_cache_config.dtype"), p, f"the context server's KV dtype {a}")], "decode")
 
 
+def judged_servers(dep) -> list:
+    """The TRT-LLM servers whose own settings the per-server rules judge: every one of the deployment, except a
+    server a disaggregated config describes when its proxy's script starts the servers at its URLs (those run
+    their own settings; the config's are not theirs)."""
+    linked = linked_servers(dep)
+    return [l for l in dep.launches if l.engine == "trtllm" and l.kind == "server" and isinstance(l.parsed, TrtInfo)
+            and not linked.get(id(l))]
+
+
+def _pytorch(info: TrtInfo) -> bool:
+    backend = info.text("backend")
+    return backend is None or backend.lower() in ("pytorch", "_autodeploy")
+
+
 @vllm_rule(
-    "TRT005", "context-server-overlap-scheduler", kind="launch", engine="trtllm", category=_C, severity=WARNING,
+    "TRT005", "context-server-overlap-scheduler", kind="unit", engine="trtllm", category=_C, severity=WARNING,
     roles=("prefill",),
     summary="Reports a context (prefill) server of the PyTorch backend whose settings do not disable the overlap "
             "scheduler (`disable_overlap_scheduler: true`).",
@@ -133,20 +159,26 @@ def _kv_dtype(p, d, pi, di):
     upstream="Context only requests are not supported in pytorch backend when overlap is enabled.",
     source="tensorrt_llm/_torch/pyexecutor/py_executor.py",
     notes="Version-dependent (a warning): pdlint does not know the TensorRT-LLM release. Not reported for the "
-          "TensorRT (non-PyTorch) backend, which rejects the key itself (NVIDIA/TensorRT-LLM#7752).")
-def _overlap(launch, info):
-    if info is None or launch.role != "prefill":
-        return None
-    backend = info.text("backend")
-    if backend is not None and backend.lower() not in ("pytorch", "_autodeploy"):
-        return None
-    v = info.truthy("disable_overlap_scheduler")
-    if v is True or (v is None and "disable_overlap_scheduler" in info.settings):
-        return None
-    tok = info.token("disable_overlap_scheduler")
-    return VHit("this context server keeps the overlap scheduler on; TensorRT-LLM releases before PR #10755 reject "
-                "its requests: \"Context only requests are not supported in pytorch backend when overlap is "
-                "enabled.\" (set disable_overlap_scheduler: true)", tok)
+          "TensorRT (non-PyTorch) backend, which rejects the key itself (NVIDIA/TensorRT-LLM#7752). When the "
+          "script that runs `trtllm-serve disaggregated -c CONFIG` also starts the servers at the config's URLs, "
+          "those servers' own settings (their `--config` / `--extra_llm_api_options` file) are judged, not the "
+          "config's `context_servers` block.")
+def _overlap(dep):
+    out = []
+    for launch in judged_servers(dep):
+        info = launch.parsed
+        if launch.role != "prefill" or not _pytorch(info):
+            continue
+        v = info.truthy("disable_overlap_scheduler")
+        if v is True or (v is None and "disable_overlap_scheduler" in info.settings):
+            continue
+        if started(launch) and not info.complete:
+            continue  # an options file pdlint could not read may disable it
+        tok = info.token("disable_overlap_scheduler")
+        out.append(VHit("this context server keeps the overlap scheduler on; TensorRT-LLM releases before PR #10755 "
+                        "reject its requests: \"Context only requests are not supported in pytorch backend when "
+                        "overlap is enabled.\" (set disable_overlap_scheduler: true)", tok, launch=launch))
+    return out
 
 
 @vllm_rule(
@@ -166,3 +198,161 @@ def _inherited_overlap(launch, info):
         return None
     return VHit("generation servers inherit disable_overlap_scheduler: true from the top level of this config and "
                 "lose the overlap scheduler; only context servers need it off", info.token("disable_overlap_scheduler"))
+
+
+# -- trtllm-serve launches vs the disaggregated config's URLs ------------------------------------------
+
+def _linked(dep):
+    """(described servers with their URL tokens, started servers) of a deployment whose proxy links them; None
+    when there is no such link or some started server's address is not known."""
+    linked = linked_servers(dep)
+    if not linked:
+        return None
+    servers = [l for l in dep.launches if started(l)]
+    if not servers or any(s.parsed.listen() is None for s in servers):
+        return None
+    described_here = [l for l in dep.launches if id(l) in linked]
+    return described_here, servers
+
+
+def _section(launch) -> str:
+    return "context_servers" if launch.role == "prefill" else "generation_servers"
+
+
+@vllm_rule(
+    "TRT007", "disaggregated-url-without-server", kind="unit", engine="trtllm", category=_C,
+    summary="Reports a `context_servers.urls` / `generation_servers.urls` entry of a disaggregated config at which "
+            "no `trtllm-serve` of the script that starts the proxy (`trtllm-serve disaggregated -c CONFIG`) "
+            "listens.",
+    why="The disaggregated proxy routes each request's context and generation phases to the URLs of its config; "
+        "it waits for every listed server to answer `/health`, and a URL where nothing listens keeps it from "
+        "serving (or fails the requests sent there). A port typed twice differently (config `8002`, server "
+        "`--port 8003`) is the usual cause.",
+    fix="Make the URL and the server's `--host`/`--port` agree, or remove the URL (and lower `num_instances`).",
+    example="# disagg_config.yaml\ngeneration_servers:\n  urls: [\"localhost:8002\"]\n"
+            "# run.sh\ntrtllm-serve M --port 8003 --config gen_config.yaml &\n"
+            "trtllm-serve disaggregated -c disagg_config.yaml",
+    example_fixed="# run.sh\ntrtllm-serve M --port 8002 --config gen_config.yaml &",
+    notes="Checked only when the proxy's `-c` file is found and every `trtllm-serve` server of its script has a "
+          "literal `--host`/`--port` (defaults localhost:8000); `localhost`, `127.0.0.1` and `0.0.0.0` match any "
+          "host.")
+def _url_without_server(dep):
+    got = _linked(dep)
+    if got is None:
+        return None
+    described_here, servers = got
+    out = []
+    for l in described_here:
+        for url, tok in zip(l.meta.get("urls") or (), l.meta.get("url_tokens") or ()):
+            if split_url(url) is None or any(url_matches(url, s) for s in servers):
+                continue
+            ports = ", ".join(f"{h}:{p}" for h, p, _ in (s.parsed.listen() for s in servers))
+            out.append(VHit(f"{_section(l)} lists {url}, but no trtllm-serve the proxy's script starts listens "
+                            f"there (they listen on {ports}): the disaggregated proxy cannot reach it", tok,
+                            [related_at(s.parsed.listen()[2], s, "a server of the script") for s in servers],
+                            launch=l))
+    return out
+
+
+@vllm_rule(
+    "TRT008", "server-not-in-disaggregated-config", kind="unit", engine="trtllm", category=_C, severity=WARNING,
+    summary="Reports a `trtllm-serve` started by the script that runs the disaggregated proxy whose host:port is "
+            "in none of the config's `urls`, or in the list of the other role.",
+    why="The proxy sends requests only to the URLs of its config: a server missing there holds GPUs and is never "
+        "used. A server listed under `generation_servers` that loads a context options file (or the reverse) "
+        "runs the other role's settings (overlap scheduler, batch sizes, cache transceiver buffers).",
+    fix="Add the server's host:port to the `urls` of its role (and raise `num_instances`), or stop starting it; "
+        "list a server under the role its options file is written for.",
+    example="# disagg_config.yaml\ncontext_servers:\n  urls: [\"localhost:8001\"]\n"
+            "# run.sh\ntrtllm-serve M --port 8001 --config ctx_config.yaml &\n"
+            "trtllm-serve M --port 8004 --config ctx_config.yaml &\ntrtllm-serve disaggregated -c disagg_config.yaml",
+    example_fixed="# disagg_config.yaml\ncontext_servers:\n  urls: [\"localhost:8001\", \"localhost:8004\"]")
+def _server_not_in_config(dep):
+    got = _linked(dep)
+    if got is None:
+        return None
+    described_here, servers = got
+    out = []
+    config = described_here[0].path if described_here else "the config"
+    for s in servers:
+        listed = [l for l in described_here if any(url_matches(u, s) for u in l.meta.get("urls") or ())]
+        host, port, tok = s.parsed.listen()
+        if not listed:
+            out.append(VHit(f"this trtllm-serve listens on {host}:{port}, which is in neither context_servers.urls "
+                            f"nor generation_servers.urls of {config}: the disaggregated proxy never sends it "
+                            f"requests", tok, launch=s))
+            continue
+        roles = {l.role for l in listed}
+        if s.role in ("prefill", "decode") and s.role not in roles and len(roles) == 1:
+            (l,) = listed[:1]
+            out.append(VHit(f"this trtllm-serve loads {s.parsed.options_file} ({_name(s.role)} settings) but "
+                            f"{config} lists {host}:{port} under {_section(l)}", tok,
+                            [related_at(next(t for u, t in zip(l.meta.get('urls') or (), l.meta.get('url_tokens')
+                                                                or ()) if url_matches(u, s)), l,
+                                        f"listed under {_section(l)}")], launch=s))
+    return out
+
+
+# -- cache_transceiver_config.backend (TensorRT-LLM >= 1.0.0rc4) ---------------------------------------
+
+TRANSCEIVER = ("kv_cache_transceiver is disabled, please set 'cache_transceiver_config: backend:<backend_type>` "
+               "in config file for disaggregated serving")
+FIRST_RELEASE = "1.0.0rc4"
+
+
+def _transceiver_unset(dep, pinned: bool):
+    from pdlint.engines.sglang.flags import version_key
+    out = []
+    for launch in judged_servers(dep):
+        info = launch.parsed
+        if launch.role not in ("prefill", "decode") or not _pytorch(info) or BACKEND in info.settings:
+            continue
+        if started(launch) and not info.complete:
+            continue
+        if (info.release is not None) != pinned:
+            continue
+        if pinned and version_key(info.release) < version_key(FIRST_RELEASE):
+            continue
+        tok = next((v for k, v in info.settings.items() if k.startswith("cache_transceiver_config.")), None)
+        where = f"TensorRT-LLM {info.release}" if pinned else f"TensorRT-LLM {FIRST_RELEASE} and later"
+        out.append(VHit(f"this {_name(launch.role)} server sets no cache_transceiver_config.backend: {where} then "
+                        f"creates no KV cache transceiver and fails its first disaggregated request: "
+                        f"\"{TRANSCEIVER}\"", tok, launch=launch))
+    return out
+
+
+_TRANSCEIVER_WHY = ("Since 1.0.0rc4 the KV cache transceiver exists only when `cache_transceiver_config.backend` is "
+                    "set (`DEFAULT`, `UCX`, `NIXL`, `MPI`, `MOONCAKE`); `enable_cache_transceiver: true` or a "
+                    "`cache_transceiver_config` with only `max_tokens_in_buffer` no longer enables it, and the "
+                    "server's first context-only or generation-only request fails the assertion "
+                    "(ai-dynamo/dynamo PR #2278, ai-dynamo/aiconfigurator PR #585).")
+
+
+@vllm_rule(
+    "TRT009", "cache-transceiver-backend-unset", kind="unit", engine="trtllm", category=_C,
+    summary="Reports a context or generation server of TensorRT-LLM 1.0.0rc4 or later (a release named by its image "
+            "tag) without `cache_transceiver_config.backend`.",
+    why=_TRANSCEIVER_WHY, upstream=TRANSCEIVER, source="tensorrt_llm/executor/worker.py (base_worker.py later)",
+    fix="Add `cache_transceiver_config: {backend: DEFAULT}` (or the backend you use) to the server's settings.",
+    example="# image nvcr.io/nvidia/tensorrt-llm/release:1.0.0rc4\ncache_transceiver_config:\n  "
+            "max_tokens_in_buffer: 8192",
+    example_fixed="cache_transceiver_config:\n  backend: DEFAULT\n  max_tokens_in_buffer: 8192",
+    notes="Checked on the PyTorch backend (the default of trtllm-serve), where the assertion applies.")
+def _transceiver_pinned(dep):
+    return _transceiver_unset(dep, True)
+
+
+@vllm_rule(
+    "TRT010", "cache-transceiver-backend-unset-unpinned", kind="unit", engine="trtllm", category=_C,
+    severity=WARNING,
+    summary="Reports a context or generation server without `cache_transceiver_config.backend` when no "
+            "TensorRT-LLM release is named (TensorRT-LLM 1.0.0rc4 and later fail its first request).",
+    why=_TRANSCEIVER_WHY + " Earlier releases enabled the transceiver from `enable_cache_transceiver` or "
+                           "`TRTLLM_USE_UCX_KVCACHE`, so this is a warning when the release is not known.",
+    upstream=TRANSCEIVER, source="tensorrt_llm/executor/worker.py (base_worker.py later)",
+    fix="Add `cache_transceiver_config: {backend: DEFAULT}` (or the backend you use), or name the release in the "
+        "image tag.",
+    example="context_servers:\n  cache_transceiver_config:\n    enable_cache_transceiver: true",
+    example_fixed="context_servers:\n  cache_transceiver_config:\n    backend: DEFAULT")
+def _transceiver_unpinned(dep):
+    return _transceiver_unset(dep, False)
