@@ -54,6 +54,7 @@ FAMILIES = (
     (r"moonlight", Family("Moonlight", "mla", None, ("DeepseekV3ForCausalLM",))),
     (r"minicpm3", Family("MiniCPM3", "mla", None, ("MiniCPM3ForCausalLM",))),
     (r"mistral-large-3", Family("Mistral-Large-3", "mla", None, ("MistralLarge3ForCausalLM",))),
+    (r"gpt-oss", Family("gpt-oss", "mha", "swa", ("GptOssForCausalLM",))),
 )
 _COMPILED = tuple((re.compile(r"^(?:[a-z0-9]+-)?" + p), f) for p, f in FAMILIES)
 _HASH = re.compile(r"^[0-9a-f]{20,}$")

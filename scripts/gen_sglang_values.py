@@ -33,7 +33,11 @@ source, for the checks whose outcome changed between releases:
   (``event_loop_pp``) but whose PD prefill dispatch in ``run_scheduler_process``
   never runs a pipeline-parallel loop (the prefill crashes on its first batch);
 * ``pd_decode_dflash``: releases with the DFLASH algorithm whose PD decode
-  path builds no DFLASH draft input (the decode crashes on its first batch).
+  path builds no DFLASH draft input (the decode crashes on its first batch);
+* ``pd_swa_hybrid_heterogeneous_tp``: the transfer backends whose sender
+  raises "PD Disaggregation does NOT support PD different TP sizes for non-MLA
+  ... hybrid models yet" for the sliding-window (SWA) state, i.e. refuse
+  different attention TP sizes for a non-MLA SWA hybrid model (gpt-oss).
 
 The wheel is read as a zip and its sources with ``ast``; SGLang is never
 imported.  Each set records the release's values and the source line of the
@@ -445,8 +449,51 @@ def pd_decode_dflash(w: Wheel, table) -> dict:
                                  "source": f"{DECODE_MIXIN}:{line}", "branches": ["is_eagle"]}}
 
 
+SWA_TP = "PD Disaggregation does NOT support PD different TP sizes for non-MLA"
+
+
+def _state_set(tree, method: str) -> str:
+    """The source of the tuple a ``self.<method>(st)`` membership helper returns ('' when not found)."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef) and node.name == method:
+            return ast.unparse(node)
+    return ""
+
+
+def pd_swa_hybrid_heterogeneous_tp(w: Wheel, table) -> dict:
+    backends, sources = [], {}
+    for name in w.sources("sglang/srt/disaggregation/"):
+        parts = name.split("/")
+        if len(parts) != 5 or parts[4] != "conn.py" or SWA_TP not in w.text(name):
+            continue
+        tree = w.tree(name)
+        parents = _parents(tree)
+        for node in ast.walk(tree):
+            if not (isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call) and node.exc.args):
+                continue
+            if SWA_TP not in " ".join(_fstring(node.exc.args[0]).split()):
+                continue
+            tests, fn = _enclosing(node, parents)
+            text = " ".join(ast.unparse(t) for t in tests)
+            for helper in re.findall(r"self\.(_is_\w+)\(st\)", text):
+                text += " " + _state_set(tree, helper)
+            if re.search(r"!=\s*StateType\.SWA\b|!=\s*'swa'", text):
+                continue  # the SWA state is sliced by heads: supported
+            if re.search(r"StateType\.SWA\b|'swa'", text):
+                backend = parts[3]
+                if backend not in backends:
+                    backends.append(backend)
+                    sources[backend] = f"{name}:{node.lineno}"
+    if not backends:
+        return {}
+    return {"pd_swa_hybrid_heterogeneous_tp": {"dest": "disaggregation_transfer_backend", "kind": "unsupported",
+                                               "values": sorted(backends), "sources": sources,
+                                               "source": sources[sorted(backends)[0]], "error": "RuntimeError"}}
+
+
 EXTRACTORS = (speculative_algorithm, dllm_algorithm, model_config_parser, log_level, json_model_override_args,
-              decode_radix_cache_speculation, pd_prefill_pipeline_parallel, pd_decode_dflash)
+              decode_radix_cache_speculation, pd_prefill_pipeline_parallel, pd_decode_dflash,
+              pd_swa_hybrid_heterogeneous_tp)
 
 
 def extract(wheel: str) -> dict:

@@ -206,7 +206,7 @@ spec: {template: {spec: {containers: [{name: v, command: [vllm, serve, M]}]}}}
 def test_rules_are_registered_with_docs():
     rules = all_rules()
     vl = [r for r in rules.values() if r.engine == "vllm"]
-    assert len(vl) == 22
+    assert len(vl) == 23
     for r in vl:
         assert r.code.startswith("VLLM") and r.summary and r.why and r.fix and r.example and r.example_fixed, r.code
     assert "remote_host" in get("VLLM005").why
@@ -353,7 +353,73 @@ PAR_CASES = [
       "decode.sh": f"python3 -m dynamo.vllm --model M --disaggregation-mode decode --kv-transfer-config {kv()}\n"}),
     ("VLLM026", {"a.sh": "python3 -m dynamo.vllm --model M --disaggregation-mode prefill\n"},
      {"a.sh": f"python3 -m dynamo.vllm --model M --disaggregation-mode prefill --kv-transfer-config {kv()}\n"}),
+    ("VLLM027", {"a.sh": f"python3 -m dynamo.vllm --model M --kv-transfer-config {kv()} &\n"
+                         f"VLLM_NIXL_SIDE_CHANNEL_PORT=20097 python3 -m dynamo.vllm --model M --disaggregation-mode prefill "
+                         f"--kv-transfer-config {kv()}\n"},
+     {"a.sh": f"python3 -m dynamo.vllm --model M --disaggregation-mode decode --kv-transfer-config {kv()} &\n"
+              f"VLLM_NIXL_SIDE_CHANNEL_PORT=20097 python3 -m dynamo.vllm --model M --disaggregation-mode prefill "
+              f"--kv-transfer-config {kv()}\n"}),
 ]
+
+KVJ = '{"kv_connector":"NixlConnector","kv_role":"kv_both"}'
+PD_CONNECTOR = ('\'{"kv_connector":"PdConnector","kv_role":"kv_both","kv_connector_extra_config":{"connectors":'
+                '[{"kv_connector":"DynamoConnector","kv_role":"kv_both"},{"kv_connector":"NixlConnector",'
+                '"kv_role":"kv_both"}]},"kv_connector_module_path":"kvbm.vllm_integration.connector"}\'')
+
+
+def test_kvbm_pd_connector_prefill_pairs_with_a_nixl_decode(tmp_path, capsys, monkeypatch):
+    # ai-dynamo/dynamo's disagg_kvbm examples: KVBM offload on the prefill, the KV itself over NIXL
+    doc = check(tmp_path, capsys, monkeypatch, {
+        "prefill.sh": f"python3 -m dynamo.vllm --model M --disaggregation-mode prefill --kv-transfer-config "
+                      f"{PD_CONNECTOR}\n",
+        "decode.sh": f"python3 -m dynamo.vllm --model M --disaggregation-mode decode --kv-transfer-config {kv()}\n"})
+    assert "VLLM010" not in codes(doc)
+    doc = check(tmp_path / "b", capsys, monkeypatch, {
+        "prefill.sh": f"python3 -m dynamo.vllm --model M --disaggregation-mode prefill --kv-transfer-config "
+                      f"{PD_CONNECTOR}\n",
+        "decode.sh": f"python3 -m dynamo.vllm --model M --disaggregation-mode decode --kv-transfer-config "
+                     f"{kv('MooncakeConnector')}\n"})
+    assert "VLLM010" in codes(doc)
+
+
+def test_dynamo_graph_deployment_decode_worker_without_mode(tmp_path, capsys, monkeypatch):
+    dgd = """apiVersion: nvidia.com/v1alpha1
+kind: DynamoGraphDeployment
+metadata: {name: d}
+spec:
+  services:
+    VllmPrefillWorker:
+      subComponentType: prefill
+      extraPodSpec:
+        mainContainer:
+          image: nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.4.0
+          command: [python3, -m, dynamo.vllm]
+          args: [--model, M, --disaggregation-mode, prefill, --kv-transfer-config, '%s']
+    VllmDecodeWorker:
+      subComponentType: decode
+      extraPodSpec:
+        mainContainer:
+          image: nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.4.0
+          command: [python3, -m, dynamo.vllm]
+          args: [--model, M%s, --kv-transfer-config, '%s']
+""" % (KVJ, "%s", KVJ)
+    doc = check(tmp_path / "a", capsys, monkeypatch, {"d.yaml": dgd % ""})
+    (f,) = [f for f in doc["findings"] if f["code"] == "VLLM025"]
+    assert "Dynamo 1.4.0" in f["message"]
+    doc = check(tmp_path / "b", capsys, monkeypatch, {"d.yaml": dgd % ", --disaggregation-mode, decode"})
+    assert "VLLM025" not in codes(doc)
+
+
+def test_lmcache_config_under_the_script_directory(tmp_path, capsys, monkeypatch):
+    script = ('SCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"\n'
+              'LMCACHE_CONFIG_FILE=$SCRIPT_DIR/configs/prefiller.yaml PYTHONHASHSEED=0 ' + VS +
+              f' --tensor-parallel-size 2 --kv-transfer-config {kv("LMCacheConnectorV1", "kv_producer")} &\n'
+              'LMCACHE_CONFIG_FILE=$SCRIPT_DIR/configs/decoder.yaml PYTHONHASHSEED=0 ' + VS +
+              f' --port 8200 --kv-transfer-config {kv("LMCacheConnectorV1", "kv_consumer")}\n')
+    files = {"run.sh": script, "configs/prefiller.yaml": LMC["prefiller.yaml"],
+             "configs/decoder.yaml": LMC["decoder.yaml"]}
+    doc = check(tmp_path, capsys, monkeypatch, files)
+    assert "VLLM024" in codes(doc)
 
 
 @pytest.mark.parametrize("code,fire,quiet", PAR_CASES, ids=[f"{c[0]}-{i}" for i, c in enumerate(PAR_CASES)])

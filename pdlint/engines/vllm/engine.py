@@ -74,11 +74,11 @@ class KVConfig:
 
     @property
     def connectors(self) -> list:
-        """Connector names (MultiConnector: its members)."""
+        """Connector names (MultiConnector, and Dynamo KVBM's PdConnector, which lists the same way: its members)."""
         name = self.text("kv_connector")
         if name is None:
             return []
-        if name == "MultiConnector":
+        if name in ("MultiConnector", "PdConnector"):
             out = []
             sub = self.get("kv_connector_extra_config", "connectors")
             for c in (sub.value if sub is not None and isinstance(sub.value, list) else []):
@@ -247,6 +247,12 @@ def release(launch: Launch, ctx) -> tuple:
 def _lmcache_config(launch: Launch, info: VllmInfo, ctx) -> None:
     """Read the LMCache config file ``LMCACHE_CONFIG_FILE`` names (a flat YAML mapping), when it is in the repo."""
     tok = launch.env.get("LMCACHE_CONFIG_FILE")
+    if tok is not None and tok.opaque:
+        # $SCRIPT_DIR/configs/x.yaml with SCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)": the path
+        # relative to the script (the shell front-end's script-directory idiom)
+        from pdlint.formats.shell.builtins import script_relative
+        rel = script_relative(tok)
+        tok = tok[len(tok.text) - len(rel):] if rel != tok.text else tok
     if tok is None or tok.opaque or ctx is None or not hasattr(ctx, "resolve_config"):
         return
     src = ctx.resolve_config(tok, launch)

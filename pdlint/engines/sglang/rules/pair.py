@@ -463,6 +463,8 @@ def _attn_tp(p, d):
         return None  # an MLA model: the decode pulls whole latent rows, as SGLang expects
     if any(f is not None and f.hybrid == "swa" for f in fams) and p.gt("pp_size", 1):
         return None  # SGL830 reports the refusal
+    if _swa_tp_refused(p, d):
+        return None  # SGL831 reports the refusal
     note = f"attention TP {pt} on the prefill, {dt} on the decode"
     if max(pt, dt) % min(pt, dt):
         note += "; the sizes do not divide each other, which SGLang's KV slicing assumes"
@@ -508,6 +510,60 @@ def _swa_hybrid_tp_pp(p, d):
     return PairHit("prefill", "pp_size", other=("tp_size",),
                    note=f"{next(f.name for f in fams if f is not None)}: attention TP {pt} on the prefill, "
                         f"{dt} on the decode, --pp-size {p.get('pp_size')} on the prefill")
+
+
+def _swa_tp_refused(p, d):
+    """``(family, backend, source)`` when the release's transfer backend refuses different attention TP for this
+    non-MLA sliding-window hybrid (data/sglang-values.jsonl ``pd_swa_hybrid_heterogeneous_tp``), else None."""
+    from pdlint.engines.sglang.versions import value_set
+    fams = [f for f in (model_family(a) for a in (p, d)) if f is not None]
+    # DeepSeek-V4's compressed KV takes another path (SGL830); the GQA sliding-window hybrids are sliced here
+    fam = next((f for f in fams if f.hybrid == "swa" and not f.mla and "DeepseekV4ForCausalLM" not in f.architectures),
+               None)
+    if fam is None or any(f.mla for f in fams):
+        return None
+    vs = value_set(p.version, "pd_swa_hybrid_heterogeneous_tp")
+    backend = p.get("disaggregation_transfer_backend")
+    if vs is None or not p.known("disaggregation_transfer_backend") or backend not in vs["values"]:
+        return None
+    return fam, backend, vs["sources"][backend]
+
+
+@sgl_pair_rule(
+    "SGL831", "attention-tp-differs-swa-hybrid",
+    upstream="PD Disaggregation does NOT support PD different TP sizes for non-MLA SWA hybrid models yet.",
+    source="disaggregation/nixl/conn.py:3200", upstream_id="xr-attn-tp-ratio",
+    summary="Reports a pair serving a known non-MLA sliding-window hybrid model (gpt-oss, inferred from "
+            "`--model-path`) whose attention TP sizes differ, on a transfer backend whose release does not slice "
+            "the sliding-window state by heads.",
+    why="The sender transfers the sliding-window KV pool as whole pages; with different attention TP on the two "
+        "sides it would have to split it by heads, which these backends do not do: the prefill's transfer worker "
+        "raises at the first request and the client sees a hang (llm-d/llm-d#2433: gpt-oss-120b, prefill TP 1 / "
+        "decode TP 4, NIXL, SGLang 0.5.16). The backends that refuse it are read from each release's source "
+        "(Mooncake 0.5.9-0.5.21, NIXL 0.5.9-0.5.23).",
+    fix="Use the same attention TP size on both roles, or (SGLang 0.5.22+) the Mooncake backend.",
+    fire=[px("--model-path openai/gpt-oss-120b --tp-size 1 --disaggregation-transfer-backend nixl",
+             "--model-path openai/gpt-oss-120b --tp-size 4 --disaggregation-transfer-backend nixl"),
+          px("--model-path openai/gpt-oss-120b --tp-size 2", "--model-path openai/gpt-oss-120b --tp-size 4",
+             version="0.5.16")],
+    quiet=[px("--model-path openai/gpt-oss-120b --tp-size 2", "--model-path openai/gpt-oss-120b --tp-size 4"),
+           px("--model-path openai/gpt-oss-120b --tp-size 4 --disaggregation-transfer-backend nixl",
+              "--model-path openai/gpt-oss-120b --tp-size 4 --disaggregation-transfer-backend nixl"),
+           px("--model-path Qwen/Qwen3-8B --tp-size 1 --disaggregation-transfer-backend nixl",
+              "--model-path Qwen/Qwen3-8B --tp-size 4 --disaggregation-transfer-backend nixl")],
+    notes="The model family comes from the last component of `--model-path` (docs/models.md); an unnamed model "
+          "keeps the SGL815 warning. SGLang 0.5.22 taught Mooncake to slice the sliding-window state.")
+def _swa_hybrid_tp(p, d):
+    pt, dt = attn_tp(p), attn_tp(d)
+    if pt is None or dt is None or pt == dt:
+        return None
+    got = _swa_tp_refused(p, d)
+    if got is None:
+        return None
+    fam, backend, where = got
+    return PairHit("decode", "tp_size", other=("tp_size",), lead=True,
+                   note=f"{fam.name}: attention TP {pt} on the prefill, {dt} on the decode; SGLang {p.version}'s "
+                        f"{backend} sender refuses to split its sliding-window state ({where})")
 
 
 @sgl_pair_rule(

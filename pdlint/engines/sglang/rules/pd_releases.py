@@ -76,3 +76,33 @@ def _dflash_decode(a):
         f"SGLang {a.version}'s PD decode builds no DFLASH draft input ({vs['source']} handles "
         f"{', '.join(b[3:].upper() for b in vs.get('branches', ())) or 'no algorithm'} only): the decode dies on "
         "its first batch"))
+
+
+@sgl_rule(
+    "SGL193", "deepseek-v4-pd-with-pipeline-parallel", roles=("prefill", "decode"),
+    upstream="V4 PD disaggregation requires pp_size=1, got pp_size={pp_size}.",
+    source="arg_groups/deepseek_v4_hook.py:57",
+    why="SGLang 0.5.12 lays DeepSeek-V4's KV out by buffer type, and `get_mla_kv_ptrs_with_pp` cannot slice those "
+        "flat KV pointers by a pipeline stage's layer range, so the DeepSeek-V4 defaults hook refuses pipeline "
+        "parallelism on any PD server (sgl-project/sglang#25765). Later releases transfer it per stage.",
+    fix="Use `--pp-size 1` on PD servers of DeepSeek-V4 (scale with `--tp-size`), or upgrade SGLang.",
+    fire=[ex("--disaggregation-mode prefill --model-path deepseek-ai/DeepSeek-V4-Flash --pp-size 2 --tp-size 4",
+             version="0.5.12"),
+          ex("--disaggregation-mode decode --model-path /models/DeepSeek-V4 --pp-size 2", version="0.5.12")],
+    quiet=[ex("--disaggregation-mode prefill --model-path deepseek-ai/DeepSeek-V4-Flash --pp-size 2 --tp-size 4",
+              version="0.5.13"),
+           ex("--disaggregation-mode prefill --model-path deepseek-ai/DeepSeek-V3 --pp-size 2", version="0.5.12"),
+           ex("--model-path deepseek-ai/DeepSeek-V4-Flash --pp-size 2", version="0.5.12"),
+           "--disaggregation-mode prefill --pp-size 2"],
+    notes="Model-dependent: SGLang checks the checkpoint's architecture (DeepseekV4ForCausalLM). pdlint infers it "
+          "from the last component of `--model-path` (docs/models.md) and stays quiet for names it cannot place. "
+          "The releases come from the message corpus (only 0.5.12 has the check).")
+def _dsv4_pp(a):
+    if a.role not in ("prefill", "decode") or not a.gt("pp_size", 1):
+        return None
+    from pdlint.engines.sglang.rules.pair import model_family
+    fam = model_family(a)
+    if fam is None or "DeepseekV4ForCausalLM" not in fam.architectures:
+        return None
+    return Hit("pp_size", "disaggregation_mode",
+               note=f"--model-path names {fam.name}, whose architecture SGLang checks here")

@@ -179,7 +179,7 @@ def _conns(info: VllmInfo) -> list:
 @vllm_rule(
     "VLLM010", "kv-connector-mismatch", kind="pair",
     summary="Reports a vLLM prefill and decode whose `--kv-transfer-config` name different `kv_connector`s "
-            "(MultiConnector: different member sets).",
+            "(MultiConnector / Dynamo's PdConnector: no member in common).",
     why="Each connector has its own transfer protocol and metadata (`kv_transfer_params`): the decode cannot read "
         "what another connector's prefill produced, so it recomputes the prompt or the transfer fails.",
     fix="Use the same `kv_connector` on both roles.",
@@ -187,13 +187,16 @@ def _conns(info: VllmInfo) -> list:
             "\n# decode\nvllm serve M --kv-transfer-config '{\"kv_connector\":\"MooncakeConnector\","
             "\"kv_role\":\"kv_consumer\"}'",
     example_fixed="# both\nvllm serve M --kv-transfer-config '{\"kv_connector\":\"NixlConnector\","
-                  "\"kv_role\":\"kv_both\"}'")
+                  "\"kv_role\":\"kv_both\"}'",
+    notes="A MultiConnector (or Dynamo KVBM's PdConnector) on one side that lists the other side's connector "
+          "is compatible: that member carries the KV (ai-dynamo/dynamo's disagg_kvbm examples pair a "
+          "PdConnector[kvbm, NixlConnector] prefill with a NixlConnector decode).")
 def _connector_mismatch(p, d, pi, di):
     if pi is None or di is None:
         return None
     pc, dc = _conns(pi), _conns(di)
-    if not pc or not dc or set(pc) == set(dc):
-        return None
+    if not pc or not dc or set(pc) & set(dc):
+        return None  # a connector in common carries the KV (Dynamo KVBM: PdConnector[kvbm, NIXL] -> NixlConnector)
     ptok = pi.kv.get("kv_connector").tok
     return VHit(f"the prefill uses kv_connector {'+'.join(pc)} but the decode {'+'.join(dc)}: the decode cannot "
                 f"receive KV from a different connector", di.kv.get("kv_connector").tok,

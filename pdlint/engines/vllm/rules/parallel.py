@@ -261,13 +261,18 @@ def _mode_enum(launch) -> bool:
                   "'{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_both\"}'",
     source="ai-dynamo 1.0.0 dynamo/vllm/backend_args.py:32 (--disaggregation-mode, default agg), "
            "dynamo/vllm/args.py:150-170 (anything but prefill registers as 'backend')",
-    notes="Not reported where an operator injects the role flag itself, nor for images of Dynamo releases "
-          "before 1.0 (`vllm-runtime:0.x`), which used `--is-prefill-worker` alone.")
+    notes="Not reported where an operator injects the role flag itself (KServe), nor for images of Dynamo "
+          "releases before 1.0 (`vllm-runtime:0.x`), which used `--is-prefill-worker` alone. A "
+          "DynamoGraphDeployment's `subComponentType: decode` only labels the service: the operator passes the "
+          "args as written, and a decode worker without the mode registers as aggregated (ai-dynamo/dynamo#13037 "
+          "on release 1.4.0: the model never became ready; #11467).")
 def _decode_without_mode(launch, info):
     if info is None or not isinstance(info, VllmInfo) or not info.dynamo or launch.incomplete:
         return None
-    if launch.structural_role != "decode" or launch.meta.get("injects_role"):
+    if launch.structural_role != "decode":
         return None
+    if launch.meta.get("injects_role") and launch.meta.get("resource_kind") != "DynamoGraphDeployment":
+        return None  # the Dynamo operator does not add the mode to vLLM workers (ai-dynamo/dynamo#13037, #11467)
     if info.has("--disaggregation-mode") or info.has("--is-decode-worker") or info.has("--is-prefill-worker"):
         return None
     if not _mode_enum(launch):
@@ -306,3 +311,56 @@ def _prefill_without_kv(launch, info):
     opt = info.opts.get("--disaggregation-mode")
     return VHit("--connector is deprecated and the default is no longer nixl. When using --disaggregation-mode "
                 "prefill, you must explicitly provide --kv-transfer-config.", opt.value or opt.name_tok)
+
+
+def _dynamo_mode(info) -> Optional[str]:
+    """The role a ``python -m dynamo.vllm`` command line names (mode or legacy flag); None when it names none."""
+    mode = info.text("--disaggregation-mode")
+    if mode is not None:
+        return mode.lower()
+    if info.has("--is-prefill-worker"):
+        return "prefill"
+    if info.has("--is-decode-worker"):
+        return "decode"
+    return None
+
+
+@vllm_rule(
+    "VLLM027", "dynamo-prefill-without-decode-worker", kind="unit", severity=WARNING, roles=("decode",),
+    summary="Reports a `python -m dynamo.vllm` worker without `--disaggregation-mode` in a deployment (one script, "
+            "one manifest) whose other workers are `--disaggregation-mode prefill` and none `decode`, in Dynamo "
+            "releases with that option (1.0 and later).",
+    why="Without the mode the worker starts aggregated (the default `agg`), so the deployment has prefill workers "
+        "and no decode worker: the prefill workers' requests have nowhere to hand their KV to (in Dynamo 1.4.0 a "
+        "prefill worker needs a decode worker and the model is never exposed, ai-dynamo/dynamo#13037). A "
+        "migration from `--is-prefill-worker` that updated only the prefill command leaves exactly this "
+        "(ai-dynamo/dynamo#12089, `disagg_flexkv.sh`).",
+    fix="Add `--disaggregation-mode decode` to the worker that should decode.",
+    example="python -m dynamo.vllm --model M --kv-transfer-config '{...}' &\n"
+            "python -m dynamo.vllm --model M --disaggregation-mode prefill --kv-transfer-config '{...}'",
+    example_fixed="python -m dynamo.vllm --model M --disaggregation-mode decode --kv-transfer-config '{...}' &\n"
+                  "python -m dynamo.vllm --model M --disaggregation-mode prefill --kv-transfer-config '{...}'",
+    source="ai-dynamo 1.0.0 dynamo/vllm/backend_args.py:32 (--disaggregation-mode, default agg)",
+    notes="A warning: a deployment may mean to run an aggregated worker beside prefill workers of another "
+          "deployment. Where the structure names the decode worker (a CRD component, a file named for decode) "
+          "VLLM025 reports it instead.")
+def _prefill_without_decode(dep):
+    workers = [(l, l.parsed) for l in dep.servers
+               if isinstance(l.parsed, VllmInfo) and l.parsed.dynamo and not l.incomplete]
+    modes = [(l, info, _dynamo_mode(info)) for l, info in workers]
+    if not any(m == "prefill" for _, _, m in modes) or any(m == "decode" for _, _, m in modes):
+        return None
+    if any(l.structural_role == "decode" for l, _, _ in modes):
+        return None  # VLLM025's
+    out = []
+    prefill = next(l for l, _, m in modes if m == "prefill")
+    for l, info, m in modes:
+        if m is not None or not _mode_enum(l) or l.meta.get("injects_role") and \
+                l.meta.get("resource_kind") != "DynamoGraphDeployment":
+            continue
+        out.append(VHit(f"this dynamo.vllm worker has no --disaggregation-mode, so Dynamo "
+                        f"{dynamo_release(l) or '1.x'} starts it aggregated, and the deployment's prefill worker "
+                        f"has no decode worker to hand its KV to", l.command[-1] if l.command else None,
+                        [related_at(prefill.command[-1] if prefill.command else None, prefill,
+                                    "the prefill worker")], launch=l))
+    return out
