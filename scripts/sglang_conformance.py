@@ -215,21 +215,93 @@ def release_pool(version: str) -> list:
     return pool
 
 
+# value-set flags SGLang checks after argparse (some values outside the set)
+VALUE_POOL = [
+    ("--speculative-algorithm", ["auto", "nextn", "eagle", "default"]),
+    ("--log-level", ["warning", "debug", "none", "trace"]),
+    ("--json-model-override-args", ['{"rope_theta": 1000000}', "{'rope_theta': 1}", "[1]"]),
+    ("--model-config-parser", ["auto", "hf", "HF"]),
+    ("--dllm-algorithm", ["low_confidence"]),
+    ("--enable-pdmux", None),
+]
+
+
 def combo_cases(n: int, seed: int, version: str = VERSION) -> list:
+    """``n`` random PD command lines; about one in five moves some of its flags into a ``--config`` YAML file
+    (``case['files']``: name -> text, the name written in the argv), sometimes with what SGLang's config merger
+    refuses or reads differently (underscore keys, a refused action, null, a list root, a .json name, two files,
+    ``--config=``). Older releases keep the lines their recorded verdicts were drawn with (their own pool, flags on
+    the command line)."""
     rng = random.Random(seed)
     pool = release_pool(version)
     cases = []
     for i in range(n):
         role = rng.choice(["prefill", "decode", "null", "prefill", "decode"])
         argv = ["--model-path", "@TINY@"]
-        if role != "null":
-            argv += ["--disaggregation-mode", role]
-        for flag, values in rng.sample(pool, rng.randint(1, 4)):
-            argv.append(flag)
-            if values:
-                argv.append(rng.choice(values))
-        cases.append({"id": f"combo-{seed}-{i}", "argv": argv, "env": {}, "kind": "combo"})
+        if version != VERSION:
+            if role != "null":
+                argv += ["--disaggregation-mode", role]
+            for flag, values in rng.sample(pool, rng.randint(1, 4)):
+                argv.append(flag)
+                if values:
+                    argv.append(rng.choice(values))
+            cases.append({"id": f"combo-{seed}-{i}", "argv": argv, "env": {}, "kind": "combo"})
+            continue
+        picks = rng.sample(pool, rng.randint(1, 4))
+        if rng.random() < 0.25:
+            picks.append(rng.choice(VALUE_POOL))
+        flags = [] if role == "null" else [("--disaggregation-mode", role)]
+        for flag, values in picks:
+            flags.append((flag, rng.choice(values) if values else None))
+        case = {"id": f"combo-{seed}-{i}", "env": {}, "kind": "combo"}
+        if rng.random() < 0.2:
+            argv = _with_config(rng, case, argv, flags, f"combo-{seed}-{i}")
+        else:
+            for flag, value in flags:
+                argv.append(flag)
+                if value is not None:
+                    argv.append(value)
+        case["argv"] = argv
+        cases.append(case)
     return cases
+
+
+def _with_config(rng, case: dict, argv: list, flags: list, stem: str) -> list:
+    """Put a random part of ``flags`` into a config file (SGLang's ``--config``: ``flag-name: value``, ``true`` for
+    a switch); the rest stays on the command line."""
+    import yaml
+    moved = [f for f in flags if rng.random() < 0.7] or flags[:1]
+    kept = [f for f in flags if f not in moved]
+    doc = {}
+    for flag, value in moved:
+        key = flag[2:]
+        if rng.random() < 0.08:
+            key = key.replace("-", "_")  # SGL020
+        doc[key] = True if value is None else (int(value) if value.lstrip("-").isdigit() else value)
+    if rng.random() < 0.05:
+        doc["enable-tf32-matmul"] = True  # a BooleanOptionalAction flag: the merger refuses it (SGL021)
+    if rng.random() < 0.05:
+        doc["disaggregation-ib-device"] = None  # null: the string 'None' (SGL022)
+    text = yaml.safe_dump(doc, sort_keys=False, default_flow_style=False)
+    if rng.random() < 0.03:
+        text = yaml.safe_dump([doc], sort_keys=False)  # a list root (SGL026)
+    name = stem + (".json" if rng.random() < 0.03 else ".yaml")  # SGL025
+    case["files"] = {name: text}
+    out = list(argv)
+    form = rng.random()
+    if form < 0.04:
+        out.append(f"--config={name}")  # read by argparse, never merged (SGL024)
+    else:
+        out += ["--config", name]
+        if form < 0.07:
+            second = stem + "-b.yaml"
+            case["files"][second] = "tp-size: 1\n"
+            out += ["--config", second]  # SGL023
+    for flag, value in kept:
+        out.append(flag)
+        if value is not None:
+            out.append(value)
+    return out
 
 
 def oracle_release(python: str) -> str:
@@ -247,7 +319,7 @@ def run_oracle(cases: list, python: str, script: str, version: str = VERSION) ->
         inp, out = os.path.join(tmp, "in.jsonl"), os.path.join(tmp, "out.jsonl")
         with open(inp, "w") as f:
             for c in cases:
-                f.write(json.dumps({"id": c["id"], "argv": c["argv"], "env": c.get("env") or {}}) + "\n")
+                f.write(json.dumps({"id": c["id"], "argv": _oracle_argv(c, tmp), "env": c.get("env") or {}}) + "\n")
         proc = subprocess.run([python, script, "--stage", "launch", "--batch", inp, "--out", out],
                               capture_output=True, text=True)
         if proc.returncode not in (0,) or not os.path.exists(out):
@@ -261,9 +333,29 @@ def run_oracle(cases: list, python: str, script: str, version: str = VERSION) ->
         return results
 
 
+def _oracle_argv(case: dict, tmp: str) -> list:
+    """The case's argv for the oracle: its ``--config`` files written under ``tmp`` and named by path."""
+    files = case.get("files") or {}
+    if not files:
+        return case["argv"]
+    paths = {}
+    for name, text in files.items():
+        paths[name] = os.path.join(tmp, name)
+        with open(paths[name], "w", encoding="utf-8") as f:
+            f.write(text)
+    out = []
+    for w in case["argv"]:
+        if w in paths:
+            w = paths[w]
+        elif w.startswith("--config=") and w[len("--config="):] in paths:
+            w = "--config=" + paths[w[len("--config="):]]
+        out.append(w)
+    return out
+
+
 def pdlint_verdict(case: dict, version: str = VERSION):
     from pdlint.engines.sglang.judge import judge
-    return judge(case["argv"], case.get("env") or {}, version)
+    return judge(case["argv"], case.get("env") or {}, version, files=case.get("files"))
 
 
 def research_classes() -> list:
@@ -510,6 +602,7 @@ def write_recorded(cases: list, oracle: dict, codes: str = "", rules_only: bool 
         if o is None or o.get("verdict") == "ORACLE_ERROR":
             continue
         rec = {"id": c["id"], "argv": c["argv"], "env": c.get("env") or {}, "kind": c["kind"],
+               **({"files": c["files"]} if c.get("files") else {}),
                "verdict": o["verdict"], "message": o.get("message"), "where": o.get("where"),
                "phase": o.get("phase"), "error_type": o.get("error_type"),
                "warnings": o.get("warnings") or []}
@@ -544,7 +637,7 @@ def replay(version: str = VERSION) -> tuple:
                 if c is None or c["argv"] != r["argv"]:
                     continue  # changed or no longer applies since recording
             else:
-                c = {"id": r["id"], "argv": r["argv"], "env": r["env"], "kind": "combo"}
+                c = {"id": r["id"], "argv": r["argv"], "env": r["env"], "kind": "combo", "files": r.get("files")}
             cases.append(c)
             oracle[r["id"]] = r
     return cases, oracle

@@ -83,8 +83,11 @@ def test_config_without_path(repo, capsys):
 
 
 def test_null_value_is_a_warning(repo, capsys):
-    got = findings(repo, capsys, LAUNCH, {"c.yaml": "model-path: /m\ndisaggregation-ib-device: null\n"})
+    got = findings(repo, capsys, LAUNCH, {"c.yaml": "model-path: /m\nhicache-storage-backend-extra-config: null\n"})
     assert [(c, p, l) for c, p, l, _ in got] == [("SGL022", "c.yaml", 2)]
+    # the device name None is refused on every host when a Mooncake PD server validates it (SGL048)
+    got = findings(repo, capsys, LAUNCH, {"c.yaml": "model-path: /m\ndisaggregation-ib-device: null\n"})
+    assert sorted((c, p, l) for c, p, l, _ in got) == [("SGL022", "c.yaml", 2), ("SGL048", "c.yaml", 2)]
 
 
 def test_equals_form_is_never_read(repo, capsys):

@@ -232,3 +232,32 @@ def _pdmux_overlap(a):
     if "SGLANG_EMBEDDINGS_SPARSE_HEAD" in a.env:
         return None
     return Hit("enable_pdmux")
+
+
+@sgl_rule(
+    "SGL048", "ib-device-none", category=CAT, roles=("prefill", "decode", "null"),
+    upstream="Invalid IB devices specified for {context}: {invalid}. Available devices: {available}",
+    source="arg_groups/validation_hook.py:526",
+    why="A `--config` file's `disaggregation-ib-device: null` (or `~`, or an empty value) is written to the command "
+        "line as the string `None`, and SGLang validates that name as an InfiniBand device before a Mooncake "
+        "server starts: no host has a device called None (a host without InfiniBand fails earlier, \"InfiniBand "
+        "sysfs path not found\").",
+    fix="Leave the key out of the config file (Mooncake then discovers the devices), or name the devices.",
+    fire=["--disaggregation-mode prefill --disaggregation-ib-device None",
+          "--encoder-transfer-backend mooncake --disaggregation-ib-device None"],
+    quiet=["--disaggregation-mode prefill",
+           "--disaggregation-mode prefill --disaggregation-ib-device None --disaggregation-transfer-backend nixl",
+           "--disaggregation-ib-device None"],
+    notes="The device list of a host is not checked otherwise (it needs the host's /sys/class/infiniband); the "
+          "name `None` is refused on every host.")
+def _ib_none(a):
+    v = given(a, "disaggregation_ib_device")
+    if not isinstance(v, str) or v.strip() != "None":
+        return None
+    pd_mooncake = a.role in ("prefill", "decode") and a.eq("disaggregation_transfer_backend", "mooncake") and \
+        a.raw("disaggregation_transfer_backend") != "mooncake_tcp"
+    if pd_mooncake or a.eq("encoder_transfer_backend", "mooncake"):
+        return Hit("disaggregation_ib_device", fmt={"context": "all GPUs", "invalid": "['None']",
+                                                    "available": "[...]"},
+                   note="the name None comes from a null value (a --config file's `disaggregation-ib-device: null` "
+                        "is passed as the string None)")
