@@ -8,14 +8,24 @@ import pytest
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-@pytest.fixture(scope="session")
-def conformance_harness():
-    """``scripts/sglang_conformance.py`` loaded as a module (a maintainer script, not part of the package)."""
-    spec = importlib.util.spec_from_file_location("sglang_conformance",
-                                                  os.path.join(REPO, "scripts", "sglang_conformance.py"))
+def _script(name: str):
+    """``scripts/<name>.py`` loaded as a module (a maintainer script, not part of the package)."""
+    spec = importlib.util.spec_from_file_location(name, os.path.join(REPO, "scripts", f"{name}.py"))
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     return mod
+
+
+@pytest.fixture(scope="session")
+def conformance_harness():
+    """``scripts/sglang_conformance.py`` loaded as a module."""
+    return _script("sglang_conformance")
+
+
+@pytest.fixture(scope="session")
+def incident_harness():
+    """``scripts/replay_incidents.py`` loaded as a module."""
+    return _script("replay_incidents")
 
 
 @pytest.fixture(autouse=True)

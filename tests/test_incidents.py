@@ -1,21 +1,12 @@
 """Real PD failures users reported publicly (tests/data/incidents/incidents.yaml), replayed through pdlint
 by scripts/replay_incidents.py: each is caught by the rule that names its failure, with no false error."""
 
-import importlib.util
-import os
-
 import pytest
-
-REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 @pytest.fixture(scope="module")
-def harness():
-    spec = importlib.util.spec_from_file_location("replay_incidents",
-                                                  os.path.join(REPO, "scripts", "replay_incidents.py"))
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+def harness(incident_harness):
+    return incident_harness
 
 
 @pytest.fixture(scope="module")

@@ -7,7 +7,7 @@ PDLINT_ORACLE_RELEASE and point PDLINT_ORACLE_PYTHON at a venv that
 ``scripts/sglang_oracle_legacy.py``).  Every rule example that applies to the release must get the same
 verdict from pdlint and from SGLang; on random PD flag combinations (0.5.23: seed 23 from the PD pool;
 older releases: seed 5101 from the release's own table) pdlint must report no error where SGLang accepts
-and catch at least 98 % (0.5.23) / 99 % (older) of the rejections decidable from flags.
+and catch at least 99 % of the rejections decidable from flags.
 """
 
 import os
