@@ -58,7 +58,9 @@ def test_speculative_algorithm_names_per_release():
     assert "SGL040" in codes("--speculative-algorithm auto")
     assert "SGL040" not in codes("--speculative-algorithm nextn")
     assert "SGL040" not in codes("--speculative-algorithm uno --uno-lora-path /l")  # UNO is a 0.5.20+ member
-    assert "SGL040" in codes("--speculative-algorithm UNO", "0.5.19")
+    got = codes("--speculative-algorithm UNO", "0.5.19")  # a later release's builtin: SGL916's, not both
+    assert "SGL916" in got and "SGL040" not in got
+    assert "SGL040" in codes("--speculative-algorithm eagle-3", "0.5.19")
     # 0.5.11's parser lists choices: argparse refuses first (SGL004), never both
     got = codes("--speculative-algorithm auto", "0.5.11")
     assert "SGL004" in got and "SGL040" not in got

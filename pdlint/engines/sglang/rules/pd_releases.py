@@ -30,7 +30,7 @@ CAT = "pd"
     quiet=[ex("--disaggregation-mode prefill --pp-size 2", version="0.5.1"),
            ex("--disaggregation-mode prefill --tp-size 2", version="0.4.9.post6"),
            ex("--pp-size 2", version="0.4.9.post6"),
-           "--disaggregation-mode prefill --pp-size 2"],
+           ex("--disaggregation-mode prefill --pp-size 2", version="0.5.23")],
     notes="The releases come from each wheel's `run_scheduler_process`: pipeline parallelism exists "
           "(`event_loop_pp`) and the PD prefill branch runs no pipeline-parallel loop (0.4.6.post2-0.5.0rc2). "
           "The crash is at the first request, after the model has loaded.")
@@ -64,7 +64,7 @@ def _pp_prefill(a):
            ex("--disaggregation-mode decode --speculative-algorithm EAGLE", version="0.5.16"),
            ex("--disaggregation-mode prefill --speculative-algorithm DFLASH --speculative-draft-model-path /draft",
               version="0.5.16"),
-           "--disaggregation-mode decode --speculative-algorithm EAGLE"],
+           ex("--disaggregation-mode decode --speculative-algorithm EAGLE", version="0.5.23")],
     notes="The releases come from each wheel: `SpeculativeAlgorithm` has DFLASH and the PD decode's draft-input "
           "builder (`SpeculativeAlgorithm.build_disagg_draft_input`, earlier the decode schedule-batch mixin) has no "
           "DFLASH branch (0.5.11-0.5.19). The crash is at the first request, after the model has loaded.")
@@ -93,7 +93,7 @@ def _dflash_decode(a):
               version="0.5.13"),
            ex("--disaggregation-mode prefill --model-path deepseek-ai/DeepSeek-V3 --pp-size 2", version="0.5.12"),
            ex("--model-path deepseek-ai/DeepSeek-V4-Flash --pp-size 2", version="0.5.12"),
-           "--disaggregation-mode prefill --pp-size 2"],
+           ex("--disaggregation-mode prefill --pp-size 2", version="0.5.23")],
     notes="Model-dependent: SGLang checks the checkpoint's architecture (DeepseekV4ForCausalLM). pdlint infers it "
           "from the last component of `--model-path` (docs/models.md) and stays quiet for names it cannot place. "
           "The releases come from the message corpus (only 0.5.12 has the check).")

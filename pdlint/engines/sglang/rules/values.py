@@ -11,6 +11,7 @@ Also the PD-multiplexing asserts of ``check_server_args`` that read other
 flags' values (``arg_groups/validation_hook.py:250-259``).
 """
 
+import functools
 import json
 
 from pdlint.engines.sglang.rulebase import Hit, given, sgl_rule
@@ -41,6 +42,18 @@ def _names(values) -> str:
     return ", ".join(values)
 
 
+@functools.lru_cache(maxsize=1)
+def _other_release_names() -> frozenset:
+    """Every name some release's SpeculativeAlgorithm knows (a name only other releases know is SGL916's)."""
+    from pdlint.engines.sglang.flags import available_versions
+    out: set = set()
+    for version in available_versions():
+        vs = value_set(version, "speculative_algorithm")
+        if vs is not None:
+            out |= set(vs["values"])
+    return frozenset(out)
+
+
 @sgl_rule(
     "SGL040", "unknown-speculative-algorithm", category=CAT, valueset="speculative_algorithm",
     upstream="Unknown speculative algorithm name: {name}",
@@ -54,11 +67,13 @@ def _names(values) -> str:
     quiet=["--speculative-algorithm eagle", "--speculative-algorithm NEXTN", "--speculative-algorithm none"],
     notes="The names are generated per release from `SpeculativeAlgorithm` in `speculative/spec_info.py` "
           "(`data/sglang-values.jsonl`); releases whose parser lists `choices` for the flag are argparse's "
-          "(SGL004). A plugin can register further algorithms (`SpeculativeAlgorithm.register`); pdlint does not "
-          "see plugins, so a plugin's own name is reported here.")
+          "(SGL004). A name that another release has built in (UNO before 0.5.20, DSPARK before 0.5.16) is "
+          "SGL916's, which says to pin a release that has it. A plugin can register further algorithms "
+          "(`SpeculativeAlgorithm.register`); pdlint does not see plugins, so a plugin's own name is reported "
+          "here.")
 def _speculative(a):
     found = _lookup(a, "speculative_algorithm")
-    if found:
+    if found and found[0].upper() not in _other_release_names():
         v, vs = found
         note = f"SGLang {a.version} knows {_names(vs['values'])}"
         if vs.get("plugins"):
