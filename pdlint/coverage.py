@@ -476,9 +476,13 @@ def _sglang_gaps(launch: Launch, info) -> list:
     parsed = info.parsed
     merge = info.merge
     if getattr(merge, "unresolved", False):
+        hint = ""
+        flag = "--config"
         path_tok = _after(launch.argv, "--config") or _after(getattr(getattr(info, "wrapper", None),
                                                                      "sglang_tokens", []) or [], "--config")
-        where = path_tok.text if path_tok is not None else "the --config file"
+        if getattr(info, "disagg_unresolved", None) is not None:  # Dynamo's --disagg-config
+            flag, path_tok = "--disagg-config", info.disagg_unresolved
+        where = path_tok.text if path_tok is not None else f"the {flag} file"
         opaque = path_tok is not None and path_tok.opaque
         if opaque:
             why = "is a value pdlint cannot see"
@@ -486,10 +490,13 @@ def _sglang_gaps(launch: Launch, info) -> list:
             why = "was found but not read (over pdlint's limits; see the finding at the file)"
         elif launch.meta.get("config_refused"):
             why = f"{launch.meta['config_refused']} (pdlint reads only regular files inside the repository)"
+        elif launch.meta.get("config_mount"):
+            why, hint = launch.meta["config_mount"]
         else:
             why = "was not found in the repository"
         out.append(Gap(CR.UNRESOLVED_CONFIG.code, path_tok,
-                       f"--config {where} {why}: the flags in that file were not checked",
+                       f"{flag} {where} {why}: the flags in that file were not checked",
+                       hint if not opaque and launch.meta.get("config_mount") else
                        "reference a config file kept in the repository (relative to the launch file or the "
                        "repository root), or provide it from a ConfigMap in the same manifest"))
     consumed = set()

@@ -63,6 +63,9 @@ class Extractor:
         self.boundary = getattr(options, "boundary", None) or Boundary(options.cwd)
         self.refused: dict = {}  # abspath of a file a reference named -> safeio.Refused
         self._reported: set = set()  # abspaths whose read problem is a finding already
+        self._jobs: list = []  # the run's jobs (files searched for the ConfigMaps that launches mount)
+        self._configmaps: dict = {}  # ConfigMap name -> [formats.mounts.ConfigMap] of the YAML read so far
+        self._cm_scanned: set = set()  # files searched for ConfigMaps
 
     # -- reading -------------------------------------------------------------
     def read(self, abspath: str, report: bool = True) -> Optional[SourceFile]:
@@ -144,6 +147,7 @@ class Extractor:
         extracting one file becomes a PD013 finding at that file (``--debug``:
         the traceback)."""
         jobs = self.skip_unconfigured(jobs)
+        self._jobs = jobs
         builds, members = self.kustomize_builds(jobs)
         charts = self.helm_charts(jobs)
         if self.deps is not None:
@@ -322,10 +326,17 @@ class Extractor:
         label = f"kustomize build of {job.display}"
         if build.skipped:
             label += " (" + "; ".join(sorted(set(build.skipped))) + ")"
+        from pdlint.formats import mounts
+        local: dict = {}
+        for r in build.resources:  # the build's ConfigMaps: what its containers mount
+            if r.kind == "ConfigMap":
+                for name, cm in mounts.configmaps([r.docs[r.di]], r.doc, r.src.path, r.src.abspath).items():
+                    local.setdefault(name, cm)
+                    self.remember_configmap(cm)
         for w in kustomize.workloads(build, unit):
             src = kustomize.layer_source(w)
             jb = FileJob(src.abspath, src.path, job.root, "yaml") if src is not None and src.abspath else job
-            self.workload_launches(jb, w, None, label, {"kustomization": job.display})
+            self.workload_launches(jb, w, None, label, {"kustomization": job.display}, local)
 
     # -- Helm ----------------------------------------------------------------------
     def helm_charts(self, jobs: list) -> dict:
@@ -550,8 +561,9 @@ class Extractor:
                 self.compose(job, src, doc, docs, render_role, label, unit_meta)
                 return
             containers = kube.find_containers(docs)
+            local = self.stream_configmaps(job, docs, doc)
             for w in crd.workloads(docs, doc, containers, unit or job.display):
-                found |= bool(self.workload_launches(job, w, render_role, label, unit_meta))
+                found |= bool(self.workload_launches(job, w, render_role, label, unit_meta, local))
             found |= bool(self.yaml_scripts(job, src, doc, docs, containers, render_role, label, unit, unit_meta))
             if not found and keyed and not self.keyed(job, src, doc, docs, render_role, label, unit_meta):
                 self.sglang_config(job, src, doc, docs, render_role)
@@ -561,8 +573,9 @@ class Extractor:
             self.problem_at(C.LIMIT, doc, e.index, e.message)
 
     def workload_launches(self, job: FileJob, w, render_role: Optional[str], label: str = "",
-                          unit_meta: Optional[dict] = None) -> list:
-        """Launches of one effective container (:class:`pdlint.formats.crd.Workload`)."""
+                          unit_meta: Optional[dict] = None, configmaps: Optional[dict] = None) -> list:
+        """Launches of one effective container (:class:`pdlint.formats.crd.Workload`); ``configmaps``:
+        those of its YAML stream or kustomize build, first in line for the files it mounts."""
         env = crd.effective_env(w)
         words = crd.kserve_words(w, env) if w.virtual == "kserve" else crd.effective_words(w, env)
         meta = {"image": crd.effective_image(w), "yaml_path": w.path, "resource_kind": w.resource_kind,
@@ -571,9 +584,117 @@ class Extractor:
         meta.update(unit_meta or {})
         context = w.context() + (f", {label}" if label else "")
         launches = self.command_launches(job, words, env, context, render_role, meta)
+        scope = None
         for launch in launches:
             crd_apply(launch, w)
+            if scope is None:
+                scope = self.mount_scope(w, configmaps, job)
+            if scope:
+                launch.meta["mounts"] = scope
         return launches
+
+    # -- files a container mounts (formats.mounts) --------------------------------------
+    def mount_scope(self, w, configmaps: Optional[dict], job: FileJob):
+        """(mounts, volumes, nearby ConfigMaps, the job's directory) of a container, () when it mounts nothing."""
+        from pdlint.formats import mounts
+        ms = mounts.mounts_of(w.layers)
+        if not ms:
+            return ()
+        return (ms, mounts.volume_table(w.volumes), configmaps or {}, os.path.dirname(job.abspath), job.root)
+
+    def stream_configmaps(self, job: FileJob, docs: list, doc: TStr) -> dict:
+        """The ConfigMaps of one YAML stream (remembered for the launches of other files that mount them)."""
+        if "ConfigMap" not in doc.text:
+            return {}
+        from pdlint.formats import mounts
+        src = next((p.src for p in doc.pieces if p.src is not None), None)
+        found = mounts.configmaps(docs, doc, src.path if src is not None else job.display,
+                                  src.abspath if src is not None else job.abspath)
+        for cm in found.values():
+            self.remember_configmap(cm)
+        if src is not None and src.abspath:
+            self._cm_scanned.add(os.path.abspath(src.abspath))
+        return found
+
+    def remember_configmap(self, cm) -> None:
+        known = self._configmaps.setdefault(cm.name, [])
+        if not any(k.path == cm.path and k.doc.text == cm.doc.text for k in known):
+            known.append(cm)
+
+    def find_configmap(self, name: str, scope: tuple):
+        """The ConfigMap ``name`` a launch mounts: of its own YAML stream or kustomize build, else of a
+        file of the run or of its repository (the nearest to the launch's directory first)."""
+        local = scope[2]
+        if name in local:
+            return local[name]
+        here, root = scope[3], scope[4]
+        if name not in self._configmaps:
+            self.scan_configmaps(name, root)
+        cands = self._configmaps.get(name) or []
+        if not cands:
+            return None
+
+        def distance(cm) -> tuple:
+            d = os.path.dirname(cm.abspath or "")
+            rel = os.path.relpath(d, here) if d else "~"
+            return (rel.count(".."), rel.count("/"), cm.path)
+        return sorted(cands, key=distance)[0]
+
+    def scan_configmaps(self, name: str, root: str) -> None:
+        """Search the run's YAML files, then the repository's, for ``kind: ConfigMap`` named ``name``."""
+        import re as _re
+        from pdlint.discover import _git_files
+        from pdlint.formats import mounts
+        from pdlint.safeio import Refused
+        files = [j.abspath for j in self._jobs if j.kind == "yaml"]
+        repo = self._repo_files.get(root)
+        if repo is None:
+            repo = self._repo_files[root] = sorted(_git_files(root, root) or [])
+        files += [f for f in repo if f.lower().endswith((".yaml", ".yml"))]
+        needle = _re.compile(rb"(?<![\w.-])" + _re.escape(name.encode()) + rb"(?![\w.-])")
+        for f in files:
+            f = os.path.abspath(f)
+            if f in self._cm_scanned:
+                continue
+            self._cm_scanned.add(f)
+            try:
+                data = self._repo_data.get(f)
+                if data is None:
+                    data = self._repo_data[f] = self.boundary.read(f, root)
+            except Refused:
+                continue
+            if self.deps is not None:  # a file that defines it later changes the launch
+                self.deps.weak(f, data)
+            if b"ConfigMap" not in data or not needle.search(data):
+                continue
+            src = self.read(f, report=False)
+            if src is None:
+                continue
+            try:
+                docs = yt.compose(src.text)
+            except yt.YamlError:
+                continue
+            for cm in mounts.configmaps(docs, TStr.from_source(src), src.path, src.abspath).values():
+                self.remember_configmap(cm)
+
+    def mounted_config(self, tok: TStr, launch: Launch):
+        """A ``--config`` path inside the container, resolved through its ConfigMap mounts: a
+        :class:`pdlint.engines.sglang.config_merge.EmbeddedFile`, else None (the reason, when a mount covers
+        the path, in ``launch.meta["config_mount"]``)."""
+        scope = launch.meta.get("mounts")
+        if not scope or tok.opaque or not tok.text.startswith("/"):
+            return None
+        from pdlint.engines.sglang.config_merge import EmbeddedFile
+        from pdlint.formats import mounts
+        r = mounts.resolve(tok.text, scope[0], scope[1], lambda n: self.find_configmap(n, scope))
+        if r is None:
+            return None
+        if isinstance(r, mounts.Resolved):
+            if self.deps is not None and r.configmap.abspath:
+                self.read(r.configmap.abspath, report=False)  # the launch reads the ConfigMap's file
+            return EmbeddedFile(r.configmap.path, r.configmap.abspath, r.text, r.note)
+        launch.meta["config_mount"] = r
+        return None
 
     def yaml_scripts(self, job: FileJob, src: SourceFile, doc: TStr, docs: list, containers: list,
                      render_role: Optional[str], label: str = "", unit: Optional[str] = None,
@@ -1023,6 +1144,9 @@ class Extractor:
         def resolve_config(tok: TStr, launch: Launch) -> Optional[SourceFile]:
             if launch.meta.get("virtual_config"):
                 return self.read(launch.meta["virtual_config"], report=False)
+            mounted = self.mounted_config(tok, launch)
+            if mounted is not None:
+                return mounted
             base = None
             for p in tok.pieces:
                 if p.src is not None and p.src.abspath:

@@ -43,7 +43,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Optional
 
-from pdlint.formats import kube
+from pdlint.formats import kube, mounts
 from pdlint.formats import yamltree as yt
 from pdlint.text import TStr
 
@@ -80,6 +80,7 @@ class Workload:
     injects_role: bool = False  # the operator adds the role flag itself
     router: bool = False  # the structure says this is the router/frontend
     image_override: Optional[str] = None  # e.g. a Kustomize ``images:`` entry
+    volumes: list = field(default_factory=list)  # Refs of the pod's ``volumes`` lists, base first (mounts)
 
     @property
     def doc(self) -> TStr:
@@ -330,11 +331,16 @@ def workloads(docs: list, doc: TStr, containers: list, unit_base: str) -> list:
             for _, ref in w.layers:
                 covered.add(id(yt.deref(ref).node))
         out += mine
+        start = len(out) - len(mine)
         for c in by_doc.get(di, []):
             node = yt.deref(c.ref).node
             if id(node) in covered or (kind == "RoleBasedGroup" and "roleTemplates" in c.path):
                 continue
             out.append(_generic(doc, c, ctx, unit))
+        for w in out[start:]:
+            vols = mounts.volumes_of(root, w.path)
+            if vols is not None:
+                w.volumes.append(vols)
     return out
 
 

@@ -27,7 +27,7 @@ import os
 from dataclasses import dataclass, field
 from typing import Callable, Optional
 
-from pdlint.formats import crd, kube
+from pdlint.formats import crd, kube, mounts
 from pdlint.formats import yamltree as yt
 from pdlint.text import SourceFile, TStr
 
@@ -315,6 +315,10 @@ def workloads(b: Build, unit: str) -> list:
             w.unit = unit
             slots[_slot(w.path, w.container_name())] = w
         for pdoc, proot in r.patches:
+            for w in slots.values():  # a patch's pod volumes (strategic merge by name)
+                vols = mounts.volumes_of(proot, w.path)
+                if vols is not None:
+                    w.volumes.append(vols)
             for lpath, idx, item, name in _container_items(proot):
                 k = _slot(lpath + ((idx,) if idx is not None else ()), name)
                 if k in slots:

@@ -48,7 +48,7 @@ class Merge:
 
 # merge errors that stop SGLang; the others are pdlint's warnings about a merge that ran
 FATAL = frozenset({"config-multiple", "config-missing-path", "config-suffix", "config-yaml",
-                   "config-not-mapping", "config-unsupported"})
+                   "config-not-mapping", "config-unsupported", "disagg-key-missing"})
 
 
 def _config_keys(flag: Flag) -> set:
@@ -123,6 +123,8 @@ def merge(tokens: list, table: FlagTable, resolve: Callable[[TStr], Optional[Sou
     if src is None:
         return Merge(rest, 0, errors, unresolved=True)
     hop_note = f"--config {path_tok.text}"
+    if isinstance(src, EmbeddedFile) and src.note:
+        hop_note = src.note if src.note.startswith("-") else f"{hop_note} ({src.note})"
     ctoks, cerrs, ok = config_tokens(src, table, via=(path_tok, hop_note) if record_hop else None)
     errors.extend(cerrs)
     if not ok:  # a file over pdlint's limits was not read: what it sets is unknown
@@ -130,9 +132,26 @@ def merge(tokens: list, table: FlagTable, resolve: Callable[[TStr], Optional[Sou
     return Merge(ctoks + rest, len(ctoks), errors, config=src)
 
 
-def config_tokens(src: SourceFile, table: FlagTable, via: Optional[tuple] = None) -> tuple:
-    """The argv tokens SGLang makes of one config file: (tokens, errors, ok)."""
-    doc = TStr.from_source(src)
+class EmbeddedFile:
+    """A config file whose text is written inside another file (a ConfigMap's ``data`` value, a
+    section of a Dynamo ``--disagg-config`` file): ``doc`` traces every character to where it is
+    written, so a key is reported at its line there.  ``path`` / ``abspath``: the file that holds it;
+    ``note``: how the launch reaches it (a hop note of its own when it starts with ``-``)."""
+
+    __slots__ = ("path", "abspath", "text", "doc", "note")
+
+    def __init__(self, path: str, abspath: Optional[str], doc: TStr, note: str = ""):
+        self.path = path
+        self.abspath = abspath
+        self.text = doc.text
+        self.doc = doc
+        self.note = note
+
+
+def config_tokens(src, table: FlagTable, via: Optional[tuple] = None) -> tuple:
+    """The argv tokens SGLang makes of one config file (a :class:`SourceFile` or an
+    :class:`EmbeddedFile`): (tokens, errors, ok)."""
+    doc = src.doc if isinstance(src, EmbeddedFile) else TStr.from_source(src)
     try:
         return _config_tokens(src, doc, table, via)
     except (yt.LimitError, RecursionError) as e:  # an alias or merge-key bomb past compose

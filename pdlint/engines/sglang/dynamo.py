@@ -21,6 +21,7 @@ import json
 import os
 import re
 from dataclasses import dataclass, field
+from typing import Callable, Optional
 
 from pdlint.engines.sglang import argv as argv_mod
 from pdlint.engines.sglang.flags import DATA, Flag, FlagTable, version_key
@@ -41,6 +42,7 @@ class Wrapped:
     errors: list = field(default_factory=list)  # ArgError from Dynamo's parsers
     bootstrap_port_overwritten: bool = False
     incomplete: bool = False
+    disagg: Optional[tuple] = None  # (--disagg-config path token, --disagg-config-key token) Dynamo consumed
 
 
 PINS_FILE = "dynamo-sglang-pins.json"
@@ -171,8 +173,98 @@ def wrap(tokens: list, base: FlagTable, image: str = "", entrypoint: str = "") -
         out.table = _sglang_table(base, data)
         out.sglang_tokens = rest
     out.bootstrap_port_overwritten = not any(t.text.startswith("--disaggregation-bootstrap-port") for t in tokens)
-    out.incomplete = any(t.text.startswith("--disagg-config") for t in out.consumed)
+    path, key = _last_value(out.consumed, "--disagg-config"), _last_value(out.consumed, "--disagg-config-key")
+    if path is not None and key is not None:
+        out.disagg = (path, key)  # the engine adapter merges that section as Dynamo does
+    out.incomplete = any(t.text.startswith("--disagg-config") for t in out.consumed) and out.disagg is None
     return out
+
+
+def _last_value(tokens: list, flag: str) -> Optional[TStr]:
+    """The value of the last ``flag V`` / ``flag=V`` among Dynamo's consumed tokens."""
+    value = None
+    for i, t in enumerate(tokens):
+        if t.text == flag and i + 1 < len(tokens):
+            value = tokens[i + 1]
+        elif t.text.startswith(flag + "="):
+            value = t[len(flag) + 1:]
+    return value
+
+
+SECTION_FILE = "dynamo_config.yaml"  # what Dynamo's temporary file is called here (it is a mkstemp name)
+
+
+@dataclass
+class Section:
+    """What Dynamo's ``--disagg-config F --disagg-config-key K`` gives SGLang: the argv with every
+    ``--config`` replaced by ``--config <temporary file>`` holding section K of F."""
+
+    tokens: list
+    file: Optional[object] = None  # config_merge.EmbeddedFile of the section, None when unresolved
+    path_tok: Optional[TStr] = None  # the temporary file's token (the merge resolves it to ``file``)
+    errors: list = field(default_factory=list)
+    unresolved: bool = False
+
+
+def disagg_section(tokens: list, disagg: tuple, resolve: Callable) -> Section:
+    """Dynamo's ``_load_disagg_config_section`` + ``_dump_disagg_config_section`` on traced tokens:
+    the file must be a mapping holding the key, and the section a mapping (else Dynamo stops with
+    ValueError); the section's keys keep their lines in F."""
+    from pdlint.engines.sglang.config_merge import EmbeddedFile
+    from pdlint.formats import yamltree as yt
+    path_tok, key_tok = disagg
+    rest, skip = [], False
+    for t in tokens:  # _remove_cli_flag_and_value(unknown, "--config")
+        if skip:
+            skip = False
+            continue
+        if t.text == "--config":
+            skip = True
+            continue
+        if t.text.startswith("--config="):
+            continue
+        rest.append(t)
+    if path_tok.opaque or key_tok.opaque:
+        return Section(rest, unresolved=True)
+    src = resolve(path_tok)
+    if src is None:
+        return Section(rest, unresolved=True)
+    doc = src.doc if isinstance(src, EmbeddedFile) else TStr.from_source(src)
+    try:
+        docs = yt.compose(doc.text)
+    except yt.YamlError as e:
+        at = max(0, min(e.index, len(doc.text) - 1))
+        return Section(rest, errors=[argv_mod.ArgError("config-yaml", doc[at:at + 1] if doc.text else path_tok,
+                                                       f"invalid YAML in the disagg config file: "
+                                                       f"{e.message_in(doc)}", "--disagg-config")])
+    root = yt.Ref(docs[0].root) if docs and docs[0].root is not None else None
+    if root is None or not isinstance(yt.deref(root).node, yt.YMap):
+        got = "NoneType" if root is None else ("list" if isinstance(yt.deref(root).node, yt.YSeq) else "str")
+        return Section(rest, errors=[argv_mod.ArgError(
+            "config-not-mapping", doc[:1] if doc.text else path_tok,
+            f"Disagg config file must contain a dictionary, got {got}", "--disagg-config")])
+    keys = [k for k, _ in yt.map_items(root)]
+    section = yt.get(root, key_tok.text)
+    if section is None:
+        return Section(rest, errors=[argv_mod.ArgError(
+            "disagg-key-missing", key_tok,
+            f"Disagg config key '{key_tok.text}' not found in {path_tok.text}. Available keys: {keys}",
+            "--disagg-config-key")])
+    node = yt.deref(section).node
+    if not isinstance(node, yt.YMap):
+        got = "list" if isinstance(node, yt.YSeq) else ("NoneType" if yt.scalar_value(node) is None else "str")
+        return Section(rest, errors=[argv_mod.ArgError(
+            "config-not-mapping", yt.node_tstr(doc, section),
+            f"Disagg config section '{key_tok.text}' must be a dictionary, got {got}", "--disagg-config-key")])
+    start = doc.text.rfind("\n", 0, node.start) + 1  # a block mapping from its first line: its indentation kept
+    text = doc[start:node.end] if not doc.text[start:node.start].strip() else yt.node_tstr(doc, section)
+    note = f"--disagg-config {path_tok.text} --disagg-config-key {key_tok.text}" + \
+        (f" ({src.note})" if getattr(src, "note", "") else "")
+    file = EmbeddedFile(src.path, src.abspath, text, note)
+    p = path_tok.pieces[0] if path_tok.pieces else None
+    tmp = TStr.at(SECTION_FILE, p.src if p else None, p.offset if p else 0, p.chain if p else (), label="<dynamo>")
+    flag = TStr.at("--config", p.src if p else None, p.offset if p else 0, p.chain if p else (), label="<dynamo>")
+    return Section(rest + [flag, tmp], file, tmp)
 
 
 def known_args(table: FlagTable, tokens: list) -> tuple:

@@ -46,6 +46,7 @@ class SglangInfo:
     virtual: bool = False
     wrapper: Optional[object] = None  # dynamo.Wrapped for python -m dynamo.sglang launches
     inferred: Optional[tuple] = None  # (releases, token, newest): no release pinned, flags the newest lacks
+    disagg_unresolved: Optional[TStr] = None  # Dynamo's --disagg-config path, when pdlint could not read it
 
 
 def version_hint(launch: Launch) -> Optional[str]:
@@ -102,7 +103,20 @@ def _interpret_as(launch: Launch, ctx: EngineContext, version: str, note: Option
         wrapped = dynamo.wrap(tokens, table, launch.meta.get("image", ""), launch.entrypoint)
         tokens, table = wrapped.sglang_tokens, wrapped.table
     virtual = bool(launch.meta.get("virtual_config"))  # a standalone config file, not a real command line
-    merged = config_merge.merge(tokens, table, lambda tok: ctx.resolve_config(tok, launch), record_hop=not virtual)
+    resolve = lambda tok: ctx.resolve_config(tok, launch)  # noqa: E731
+    section = None
+    if wrapped is not None and wrapped.disagg is None:
+        wrapped.disagg = _disagg_from_env(launch)
+    if wrapped is not None and wrapped.disagg is not None:  # Dynamo's --disagg-config section -> --config
+        from pdlint.engines.sglang import dynamo
+        section = dynamo.disagg_section(tokens, wrapped.disagg, resolve)
+        tokens = section.tokens
+        if section.file is not None:
+            resolve = lambda tok, _r=resolve: section.file if tok is section.path_tok else _r(tok)  # noqa: E731
+    merged = config_merge.merge(tokens, table, resolve, record_hop=not virtual)
+    if section is not None:
+        merged.errors = list(section.errors) + list(merged.errors)
+        merged.unresolved = merged.unresolved or section.unresolved
     parsed = argv_mod.parse(table, merged.tokens, merged.config_count)
     parsed.errors = list(merged.errors) + parsed.errors  # the --config merge's own (SGL02x, PD008)
     parsed.config_path = merged.config.path if merged.config else None
@@ -117,13 +131,26 @@ def _interpret_as(launch: Launch, ctx: EngineContext, version: str, note: Option
             if not (fatal and (e.kind == "required" or e.option == "--config" or e.token.text == "--config"))]
         if fatal:
             parsed.merge_failed = True
+            if section is not None:  # what the worker would run is unknown: no pair check on it
+                parsed.incomplete = True
     args = Args(parsed, launch.env, version)
     if wrapped is not None:
         parsed.errors = list(wrapped.errors) + parsed.errors
         if wrapped.bootstrap_port_overwritten:
             args._set("disaggregation_bootstrap_port", argv_mod.OPAQUE,
                       "Dynamo replaces the bootstrap port with a free port unless it is given")
-    return SglangInfo(parsed, args, version, note, merged, virtual, wrapped)
+    info = SglangInfo(parsed, args, version, note, merged, virtual, wrapped)
+    if section is not None and section.unresolved:
+        info.disagg_unresolved = wrapped.disagg[0]
+    return info
+
+
+def _disagg_from_env(launch: Launch) -> Optional[tuple]:
+    """``DYN_SGL_DISAGG_CONFIG`` / ``DYN_SGL_DISAGG_CONFIG_KEY``: the defaults of Dynamo's two flags."""
+    path, key = launch.env.get("DYN_SGL_DISAGG_CONFIG"), launch.env.get("DYN_SGL_DISAGG_CONFIG_KEY")
+    if isinstance(path, TStr) and isinstance(key, TStr) and path.text and key.text:
+        return path, key
+    return None
 
 
 def _written_options(parsed: argv_mod.Parsed) -> list:

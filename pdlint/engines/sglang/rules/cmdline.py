@@ -228,6 +228,15 @@ CFG_YAML = _r(
     "Fix the YAML.", "tp-size: [2", "tp-size: 2", category=_F,
     source="sglang/srt/utils/server_args_config_parser.py")
 
+DISAGG_KEY = _r(
+    "SGL029", "disagg-config-key-missing", ERROR,
+    "Reports a Dynamo `--disagg-config-key` that names no section of the `--disagg-config` file.",
+    "Dynamo loads section K of the file into a temporary SGLang `--config` file; a key the file does not have "
+    "stops the worker with `ValueError: Disagg config key 'K' not found`.",
+    "Name a top-level key of the file (`prefill`, `decode`, ...), or add that section to the file.",
+    category=_F, upstream="Disagg config key '{key}' not found in {path}. Available keys: {keys}",
+    source="dynamo/sglang/args.py")
+
 KIND_TO_RULE = {
     "unknown": UNKNOWN, "ambiguous": AMBIGUOUS, "missing-value": MISSING_VALUE, "invalid-choice": INVALID_CHOICE,
     "invalid-type": INVALID_VALUE, "value-for-flag": BOOL_VALUE, "explicit-ignored": BOOL_VALUE,
@@ -235,5 +244,5 @@ KIND_TO_RULE = {
     "config-unsupported": CFG_UNSUPPORTED, "config-null": CFG_NULL, "config-multiple": CFG_MULTIPLE,
     "config-equals": CFG_EQUALS, "config-suffix": CFG_SUFFIX, "config-not-mapping": CFG_NOT_MAPPING,
     "config-missing-path": CFG_MISSING_PATH, "config-yaml": CFG_YAML, "not-in-version": NOT_IN_VERSION,
-    "config-limit": C.LIMIT,
+    "config-limit": C.LIMIT, "disagg-key-missing": DISAGG_KEY,
 }

@@ -1,0 +1,303 @@
+"""SGLang ``--config`` and Dynamo ``--disagg-config`` paths inside the container, resolved through
+the container's ``volumeMounts`` -> the pod's ``volumes`` -> a ConfigMap's ``data`` key (issue 8
+item 2), in the same manifest, kustomization or scan; what cannot be resolved is a PD022 saying why."""
+
+import json
+import os
+import subprocess
+import textwrap
+
+import pytest
+
+from pdlint.cli import main
+from pdlint.formats import mounts
+from pdlint.formats import yamltree as yt
+from pdlint.text import SourceFile, TStr
+
+DATA = os.path.join(os.path.dirname(__file__), "data", "mounts")
+
+
+@pytest.fixture
+def repo(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("NO_COLOR", "1")
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    return tmp_path
+
+
+def write(root, rel, text):
+    p = root / rel
+    p.parent.mkdir(parents=True, exist_ok=True)
+    p.write_text(textwrap.dedent(text).lstrip("\n"))
+    return p
+
+
+def run(capsys, *args):
+    code = main(["--format", "json", "--no-cache", *args])
+    out = capsys.readouterr()
+    assert "Traceback" not in out.err
+    return code, json.loads(out.out)
+
+
+def found(doc, prefix=""):
+    return sorted((f["path"], f["line"], f["code"]) for f in doc["findings"] if f["code"].startswith(prefix))
+
+
+CM = """
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: sglang-config
+data:
+  prefill.yaml: |
+    model-path: /models/qwen
+    disaggregation-mode: prefill
+    tp_size: 2
+"""
+
+
+def deployment(volume: str, path: str = "/etc/cfg/prefill.yaml", mount: str = "/etc/cfg", sub: str = "") -> str:
+    sub_line = f"\n            subPath: {sub}" if sub else ""
+    return f"""
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: qwen-prefill
+spec:
+  template:
+    spec:
+      volumes:
+      - name: cfg
+        {volume}
+      containers:
+      - name: prefill
+        image: lmsysorg/sglang:v0.5.9
+        command: [python3, -m, sglang.launch_server, --config, {path}]
+        volumeMounts:
+          - name: cfg
+            mountPath: {mount}{sub_line}
+"""
+
+
+CM_VOLUME = "configMap: {name: sglang-config}"
+
+
+# -- the real-shaped fixtures ----------------------------------------------------------------------------
+
+def test_configmap_keys_are_merged_and_reported_at_their_line_in_the_block_scalar(capsys):
+    code, doc = run(capsys, os.path.join(DATA, "pd.yaml"))
+    assert code == 1
+    path = os.path.relpath(os.path.join(DATA, "pd.yaml")).replace(os.sep, "/")
+    errors = [f for f in doc["findings"] if f["severity"] == "error"]
+    assert [(f["path"], f["line"], f["column"], f["code"]) for f in errors] == [(path, 10, 5, "SGL020")]
+    assert not found(doc, "PD02")  # both mounts resolved: items (key -> other name) and a subPath file mount
+    assert doc["coverage"]["files"][path]["status"] == "checked"
+
+
+def test_show_places_config_tokens_in_the_configmap(capsys):
+    assert main(["show", os.path.join(DATA, "pd.yaml")]) == 0
+    out = capsys.readouterr().out
+    assert "ConfigMap sglang-pd-config key prefill.yaml mounted at /etc/sglang" in out
+    assert "ConfigMap sglang-pd-config key decode.yaml mounted at /config.yaml" in out
+    assert "pd.yaml:15:5" in out  # decode's tp-size, from the subPath mount
+
+
+def test_dynamo_disagg_config_sections_from_a_configmap_are_clean(capsys):
+    code, doc = run(capsys, os.path.join(DATA, "dynamo-disagg.yaml"))
+    assert code == 0, doc["findings"]
+    assert not found(doc, "PD0")
+    assert doc["coverage"]["prefill"] == 1 and doc["coverage"]["decode"] == 1
+
+
+def test_dynamo_disagg_config_section_key_is_reported(repo, capsys):
+    text = open(os.path.join(DATA, "dynamo-disagg.yaml")).read()
+    write(repo, "dgd.yaml", text.replace("page-size: 16\n    decode:", "page_size: 16\n    decode:")
+          .replace("--disagg-config-key, decode]", "--disagg-config-key, decoder]"))
+    code, doc = run(capsys, "dgd.yaml")
+    assert code == 1
+    assert [x for x in found(doc) if x[2].startswith("SGL")] == [("dgd.yaml", 11, "SGL020"), ("dgd.yaml", 50, "SGL029")]
+    msg = next(f["message"] for f in doc["findings"] if f["code"] == "SGL029")
+    assert "Disagg config key 'decoder' not found in /config/disagg.yaml" in msg and "'prefill', 'decode'" in msg
+    # the decode section was not read: its launch text is not checked (and no pair check ran on a guess)
+    assert ("dgd.yaml", 14, "PD020") in found(doc)
+
+
+def test_dynamo_disagg_config_from_the_environment(repo, capsys):
+    text = open(os.path.join(DATA, "dynamo-disagg.yaml")).read()
+    text = text.replace("args: [--disagg-config, /config/disagg.yaml, --disagg-config-key, prefill]",
+                        "env:\n          - {name: DYN_SGL_DISAGG_CONFIG, value: /config/disagg.yaml}\n"
+                        "          - {name: DYN_SGL_DISAGG_CONFIG_KEY, value: prefill}\n"
+                        "          args: [--page-size, '16']")
+    text = text.replace("disaggregation-transfer-backend: nixl\n      page-size: 16\n    decode",
+                        "disaggregation-transfer-backend: nixl\n      tp_size: 1\n    decode")
+    write(repo, "dgd.yaml", text)
+    code, doc = run(capsys, "dgd.yaml")
+    assert ("dgd.yaml", 11, "SGL020") in found(doc)
+    assert not found(doc, "PD02")
+
+
+def test_disagg_config_in_the_repository_and_unresolved(repo, capsys):
+    write(repo, "disagg.yaml", "prefill:\n  model-path: /m\n  disaggregation-mode: prefill\n  tp_size: 1\n")
+    write(repo, "run.sh", "python3 -m dynamo.sglang --disagg-config disagg.yaml --disagg-config-key prefill\n"
+                          "python3 -m dynamo.sglang --disagg-config $CFG --disagg-config-key decode\n")
+    code, doc = run(capsys, "run.sh", "disagg.yaml")
+    got = found(doc)
+    assert ("disagg.yaml", 4, "SGL020") in got
+    assert ("run.sh", 2, "PD022") in got
+    msg = next(f["message"] for f in doc["findings"] if f["code"] == "PD022")
+    assert msg.startswith("--disagg-config $CFG is a value pdlint cannot see")
+
+
+# -- unresolved mounts say why -----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("volume,path,mount,sub,why", [
+    ("secret: {secretName: sglang-secret}", "/etc/cfg/prefill.yaml", "/etc/cfg", "",
+     "is mounted from the Secret sglang-secret (volume 'cfg')"),
+    ("persistentVolumeClaim: {claimName: models}", "/etc/cfg/prefill.yaml", "/etc/cfg", "",
+     "is mounted from the PersistentVolumeClaim models"),
+    ("configMap: {name: other-config}", "/etc/cfg/prefill.yaml", "/etc/cfg", "",
+     "is mounted from ConfigMap other-config (key prefill.yaml), which no scanned file defines"),
+    (CM_VOLUME, "/etc/cfg/decode.yaml", "/etc/cfg", "", "is mounted from ConfigMap sglang-config, which has no key "
+                                                         "decode.yaml"),
+    ("configMap: {name: sglang-config, items: [{key: prefill.yaml, path: p.yaml}]}", "/etc/cfg/prefill.yaml",
+     "/etc/cfg", "", "puts no file prefill.yaml there (its `items` do not list it)"),
+    ("projected: {sources: [{secret: {name: s}}]}", "/etc/cfg/prefill.yaml", "/etc/cfg", "",
+     "is mounted from the projected volume of secret"),
+])
+def test_unresolved_mount_is_a_coverage_finding_saying_why(repo, capsys, volume, path, mount, sub, why):
+    write(repo, "k8s/pd.yaml", CM + "---" + deployment(volume, path, mount, sub))
+    code, doc = run(capsys, "k8s")
+    pd022 = [f for f in doc["findings"] if f["code"] == "PD022"]
+    assert len(pd022) == 1 and pd022[0]["line"] == 24, doc["findings"]
+    assert why in pd022[0]["message"], pd022[0]["message"]
+    assert "SGL020" not in {f["code"] for f in doc["findings"]}
+
+
+def test_a_volume_the_pod_does_not_define(repo, capsys):
+    text = deployment(CM_VOLUME).replace("- name: cfg\n        configMap", "- name: other\n        configMap")
+    write(repo, "k8s/pd.yaml", CM + "---" + text)
+    code, doc = run(capsys, "k8s")
+    msg = next(f["message"] for f in doc["findings"] if f["code"] == "PD022")
+    assert "whose volume 'cfg' the pod spec does not define" in msg
+
+
+def test_a_path_no_mount_covers_is_looked_up_in_the_repository(repo, capsys):
+    write(repo, "k8s/pd.yaml", CM + "---" + deployment(CM_VOLUME, path="/opt/prefill.yaml"))
+    code, doc = run(capsys, "k8s")
+    msg = next(f["message"] for f in doc["findings"] if f["code"] == "PD022")
+    assert "was not found in the repository" in msg
+    write(repo, "opt/prefill.yaml", "model-path: /m\ndisaggregation-mode: prefill\ntp-size: 1\n")
+    code, doc = run(capsys, "k8s")
+    assert not found(doc, "SGL") and not found(doc, "PD022")
+    assert found(doc, "PD02") == [("k8s/pd.yaml", 8, "PD020")]  # the ConfigMap no launch reads: not checked
+
+
+# -- where the ConfigMap is ----------------------------------------------------------------------------------
+
+def test_configmap_in_another_file_of_the_scan(repo, capsys):
+    write(repo, "k8s/cm.yaml", CM)
+    write(repo, "k8s/deploy.yaml", deployment(CM_VOLUME))
+    code, doc = run(capsys, "k8s")
+    assert found(doc) == [("k8s/cm.yaml", 9, "SGL020")]
+    assert doc["coverage"]["files"]["k8s/cm.yaml"]["status"] == "checked"
+
+
+def test_configmap_of_the_same_stream_wins_over_another_file(repo, capsys):
+    write(repo, "k8s/pd.yaml", CM.replace("tp_size: 2", "tp-size: 2") + "---" + deployment(CM_VOLUME))
+    write(repo, "k8s/other.yaml", CM)  # the same name, a bad key: not what pd.yaml mounts
+    code, doc = run(capsys, "k8s/pd.yaml")
+    assert not found(doc, "SGL") and not found(doc, "PD022")
+    assert ("k8s/pd.yaml", 8, "PD020") not in found(doc)
+
+
+def test_hook_naming_only_the_configmap_reports_its_bad_key(repo, capsys):
+    write(repo, "k8s/cm.yaml", CM)
+    write(repo, "k8s/deploy.yaml", deployment(CM_VOLUME))
+    subprocess.run(["git", "add", "-A"], cwd=repo, check=True)
+    code = main(["check", "--force-exclude", "--no-cache", "k8s/cm.yaml"])
+    out = capsys.readouterr().out
+    assert code == 1
+    assert out.startswith("k8s/cm.yaml:9:5: SGL020 error: config key 'tp_size'"), out
+
+
+def test_configmap_of_a_kustomize_build(repo, capsys):
+    write(repo, "k8s/kustomization.yaml", "resources: [cm.yaml, deploy.yaml]\n")
+    write(repo, "k8s/cm.yaml", CM)
+    write(repo, "k8s/deploy.yaml", deployment(CM_VOLUME))
+    code, doc = run(capsys, "k8s")
+    assert found(doc) == [("k8s/cm.yaml", 9, "SGL020")]
+
+
+def test_fix_rewrites_the_key_inside_the_configmap(repo, capsys):
+    write(repo, "k8s/pd.yaml", CM + "---" + deployment(CM_VOLUME))
+    assert main(["--fix", "--no-cache", "k8s/pd.yaml"]) == 0
+    capsys.readouterr()
+    text = (repo / "k8s/pd.yaml").read_text()
+    assert "    tensor-parallel-size: 2\n" in text and "tp_size" not in text
+
+
+def test_result_cache_follows_the_configmap_file(repo, capsys):
+    write(repo, "k8s/cm.yaml", CM)
+    write(repo, "k8s/deploy.yaml", deployment(CM_VOLUME))
+    assert main(["k8s"]) == 1
+    first = capsys.readouterr().out
+    assert main(["k8s"]) == 1
+    assert capsys.readouterr().out == first
+    write(repo, "k8s/cm.yaml", CM.replace("tp_size", "tp-size"))
+    assert main(["k8s"]) == 0
+    capsys.readouterr()
+
+
+# -- the resolution itself ---------------------------------------------------------------------------------------
+
+def _scope(text: str):
+    src = SourceFile("m.yaml", textwrap.dedent(text))
+    docs = yt.compose(src.text)
+    doc = TStr.from_source(src)
+    root = yt.Ref(docs[-1].root)
+    container = yt.seq_items(yt.get(yt.get(root, "spec"), "containers"))[0]
+    vols = mounts.volume_table([mounts.volumes_of(root, ("spec", "containers", 0))])
+    cms = mounts.configmaps(docs, doc, "m.yaml")
+    return mounts.mounts_of([(doc, container)]), vols, cms.get
+
+
+POD = """
+kind: ConfigMap
+metadata: {name: c}
+data: {a.yaml: "tp-size: 1", b.yaml: "tp-size: 2"}
+---
+kind: Pod
+spec:
+  volumes:
+  - {name: v, configMap: {name: c}}
+  - {name: p, projected: {sources: [{secret: {name: s}}, {configMap: {name: c, items: [{key: b.yaml, path: x/b.yaml}]}}]}}
+  containers:
+  - name: x
+    volumeMounts:
+    - {name: v, mountPath: /etc/c/}
+    - {name: v, mountPath: /one.yaml, subPath: a.yaml}
+    - {name: p, mountPath: /etc/p}
+"""
+
+
+@pytest.mark.parametrize("path,text", [
+    ("/etc/c/a.yaml", "tp-size: 1"), ("/etc/c/./b.yaml", "tp-size: 2"), ("/one.yaml", "tp-size: 1"),
+    ("/etc/p/x/b.yaml", "tp-size: 2"),
+])
+def test_resolve_follows_mount_paths_subpaths_and_projected_items(path, text):
+    ms, vols, find = _scope(POD)
+    r = mounts.resolve(path, ms, vols, find)
+    assert isinstance(r, mounts.Resolved) and r.text.text == text
+    assert r.text.origin.line == 4  # traced into the ConfigMap's data value
+
+
+@pytest.mark.parametrize("path", ["relative.yaml", "/elsewhere/a.yaml", "/etc/cfg2/a.yaml"])
+def test_resolve_leaves_paths_no_mount_covers(path):
+    ms, vols, find = _scope(POD)
+    assert mounts.resolve(path, ms, vols, find) is None
+
+
+def test_resolve_a_directory_mount_point_itself():
+    ms, vols, find = _scope(POD)
+    why, _ = mounts.resolve("/etc/c", ms, vols, find)
+    assert "the mount point /etc/c of volume 'v' itself" in why
