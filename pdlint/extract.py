@@ -564,9 +564,12 @@ class Extractor:
             local = self.stream_configmaps(job, docs, doc)
             for w in crd.workloads(docs, doc, containers, unit or job.display):
                 found |= bool(self.workload_launches(job, w, render_role, label, unit_meta, local))
+            before = len(self.out.launches)
             found |= bool(self.yaml_scripts(job, src, doc, docs, containers, render_role, label, unit, unit_meta))
             if not found and keyed and not self.keyed(job, src, doc, docs, render_role, label, unit_meta):
                 self.sglang_config(job, src, doc, docs, render_role)
+            elif found and keyed and render_role is None:
+                self.bare_argv_lists(job, src, doc, docs, self.out.launches[before:], unit_meta)
         except kube.WalkLimit as e:
             self.problem_at(C.LIMIT, doc, docs[0].start if docs else 0, str(e))
         except yt.LimitError as e:  # merge keys over their budget
@@ -795,6 +798,27 @@ class Extractor:
             launch.meta.update(unit_meta or {})
             self.add_launch(launch)
         return bool(found)
+
+    def bare_argv_lists(self, job: FileJob, src: SourceFile, doc: TStr, docs: list, found: list,
+                        unit_meta: Optional[dict] = None) -> None:
+        """Bare SGLang argv lists (:func:`pdlint.formats.keyed.argv_lists`) of a values-like file some of
+        whose launches other readers found (a workflow step's command), those lists excepted."""
+        from pdlint.formats import keyed
+        if len(docs) != 1 or docs[0].root is None:
+            return
+        root = yt.Ref(docs[0].root)
+        if not isinstance(yt.deref(root).node, yt.YMap) or yt.get(root, "kind") is not None:
+            return
+        taken = {t.origin_key() for l in found for t in l.argv if t.pieces}
+        try:
+            lists = keyed.argv_lists(src, doc, root, job.display)
+        except (yt.LimitError, RecursionError):
+            return
+        for launch in lists:
+            if any(t.pieces and t.origin_key() in taken for t in launch.argv):
+                continue
+            launch.meta.update(unit_meta or {})
+            self.add_launch(launch)
 
     def sglang_config(self, job: FileJob, src: SourceFile, doc: TStr, docs: list, render_role) -> None:
         """A standalone SGLang ``--config`` file: a virtual launch that reads it."""

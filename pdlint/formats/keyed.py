@@ -440,6 +440,12 @@ def values_launches(job, src, doc: TStr, root: yt.Ref, unit: str, chart: Optiona
     spec = yt.get(root, "servingEngineSpec")
     if spec is not None:
         return _vllm_stack(job, src, doc, root, spec, unit)
+    out += _role_sections(job, src, doc, root, unit)
+    return out + argv_lists(src, doc, root, unit)
+
+
+def _role_sections(job, src, doc: TStr, root: yt.Ref, unit: str) -> list:
+    out = []
     for key, ref in yt.map_items(root):
         role = crd.role_of_value(key) or (crd.role_of_name(key) if key not in ("global",) else None)
         if role is None or not isinstance(yt.deref(ref).node, yt.YMap):
@@ -452,6 +458,133 @@ def values_launches(job, src, doc: TStr, root: yt.Ref, unit: str, chart: Optiona
             continue
         out += _flag_section(job, src, doc, root, ref, key, role, origin, how, unit)
     return out
+
+
+# ---------------------------------------------------------------------------
+# Bare engine argv lists anywhere in a values(-like) file
+# ---------------------------------------------------------------------------
+
+_ARGV_KEY = re.compile(r"(?i)^(?:[a-z0-9]+[_-])*(?:extra[_-]?)?(?:args|arguments|argv|flags)$|(?:Args|Flags)$")
+_SGLANG_MARKS = ("--model-path", "--disaggregation-mode")
+_LIST_KEYS = ("args", "extraArgs", "extra_args")  # what a top-level role section's launch already reads
+MAX_DEPTH = 12
+
+
+def argv_lists(src, doc: TStr, root: yt.Ref, unit: str) -> list:
+    """SGLang server argv written as a bare list (or one string) under an argv-like key -
+    ``args``, ``extraArgs``, ``extra_args``, ``server_args``, ``sglang_args``, ``engineArgs`` ... -
+    anywhere outside a container spec, holding ``--model-path`` or ``--disaggregation-mode``:
+    each is checked as the server's own argv (items split into words as a shell would; a list
+    that starts with a launcher is that command).  The role comes from ``--disaggregation-mode``,
+    else from the nearest enclosing key that names one (``prefill:``, ``decodeWorker:`` ...);
+    every launch of the file is one unit, so prefill and decode lists of the file are paired."""
+    out: list = []
+    _walk_lists(src, doc, root, (), [], unit, out, [0])
+    return out
+
+
+def _walk_lists(src, doc, ref, path: tuple, keys: list, unit: str, out: list, seen: list) -> None:
+    from pdlint.formats import kube
+    if len(path) > MAX_DEPTH or seen[0] > 20_000:
+        return
+    seen[0] += 1
+    node = yt.deref(ref).node
+    if isinstance(node, yt.YSeq):
+        for i, it in enumerate(yt.seq_items(ref)):
+            _walk_lists(src, doc, it, path + (i,), keys, unit, out, seen)
+        return
+    if not isinstance(node, yt.YMap):
+        return
+    items = yt.map_items(ref)
+    names = {k for k, _ in items}
+    if path and kube._is_container(path, names):
+        return  # a container: read by the Kubernetes adapter (command + args)
+    image = _image_of(ref)
+    for k, v in items:
+        if not isinstance(k, str):
+            continue
+        here = keys + [(k, ref, image)]
+        if _ARGV_KEY.search(k) and not (len(path) == 1 and k in _LIST_KEYS and _role_key(path[0])):
+            launch = _argv_launch(src, doc, ref, k, v, path + (k,), here, unit)
+            if launch is not None:
+                out.append(launch)
+                continue
+        _walk_lists(src, doc, v, path + (k,), here, unit, out, seen)
+
+
+def _image_of(ref) -> str:
+    """``image: repo:tag`` or ``image: {repository, tag}`` of a values mapping ('' when none)."""
+    img = yt.get(ref, "image")
+    if img is None:
+        return ""
+    if isinstance(yt.deref(img).node, yt.YScalar):
+        return yt.scalar_text(img) or ""
+    repo, tag = crd.text_at(img, "repository"), crd.text_at(img, "tag")
+    return f"{repo}:{tag}" if repo and tag else (repo or "")
+
+
+def _launcher_word(text: str) -> bool:
+    from pdlint.coverage import MARKER
+    m = MARKER.fullmatch(text)
+    return text == "-m" or (m is not None and m.lastgroup == "launcher")
+
+
+def _role_key(key) -> Optional[str]:
+    if not isinstance(key, str) or key == "global":
+        return None
+    return crd.role_of_value(key) or crd.role_of_name(key)
+
+
+def _argv_launch(src, doc, parent, key: str, ref, path: tuple, keys: list, unit: str):
+    from pdlint import launchers
+    node = yt.deref(ref).node
+    if isinstance(node, yt.YSeq):
+        items = [it for it in yt.seq_items(ref) if isinstance(yt.deref(it).node, yt.YScalar)]
+        if not items or len(items) != len(yt.seq_items(ref)):
+            return None
+        words = []
+        for it in items:
+            words += crd.shell_split(yt.scalar_tstr(doc, it))
+    elif isinstance(node, yt.YScalar) and isinstance(yt.scalar_value(node), str):
+        words = crd.shell_split(yt.scalar_tstr(doc, ref))
+    else:
+        return None
+    texts = [w.text.split("=", 1)[0] for w in words]
+    if not any(t in _SGLANG_MARKS for t in texts) or "--kv-transfer-config" in texts:
+        return None
+    if any("vllm" in img.lower() and "sglang" not in img.lower() for _, _, img in keys if img):
+        return None  # a vLLM (Dynamo vLLM) worker's flags: not SGLang server argv
+    entry, command, argv = "python -m sglang.launch_server", [], words
+    m = launchers.find(words)
+    if isinstance(m, launchers.Match):
+        if m.engine != "sglang" or m.kind != "server":
+            return None
+        entry, command, argv = m.entrypoint, words[m.start:m.argv_start], words[m.argv_start:]
+    elif (words and not words[0].text.startswith("-")) or any(_launcher_word(w.text) for w in words):
+        return None  # some other program's argv (or a launcher pdlint cannot see whole: `argv: [-m, ...]`)
+    role, origin, how = None, None, ""
+    for k, mapping, _ in reversed(keys):
+        r = _role_key(k)
+        if r:
+            t = crd.narrow(crd.key_tstr(doc, mapping, k), r)
+            role, origin, how = r, (t.origin if t is not None and t.pieces else None), f"values key {k}:"
+            knode = yt.key_node(mapping, k)
+            break
+    dotted = ".".join(str(p) for p in path)
+    note = ""
+    if role and "--disaggregation-mode" not in texts:
+        # the role the key names reaches the server as --disaggregation-mode (as srtctl writes it from
+        # its section key); without it the server would run unified, and no PD check would apply
+        argv = [crd.at_node(doc, yt.Ref(knode), "--disaggregation-mode"), crd.at_node(doc, yt.Ref(knode), role)] \
+            + list(argv)
+        note = f"; --disaggregation-mode {role} taken from the key {k}:"
+    first = words[0] if words else None
+    l = _launch(src, first.origin.line if first is not None and first.pieces else 1, "sglang", entry, role, origin,
+                how, unit, f"engine argv list {dotted} (checked as the SGLang server's own arguments{note})",
+                argv=argv, command=command, argv_list=dotted,
+                image=next((img for _, _, img in reversed(keys) if img), ""))
+    l.incomplete = True  # the chart or tool that consumes the list may add flags of its own
+    return l
 
 
 def _modelservice(job, src, doc, root, ref, key, role, origin, how, containers, unit) -> list:
