@@ -36,6 +36,48 @@ def launch_tokens(launch: Launch) -> list:
     return list(launch.argv)
 
 
+def written_tokens(launch: Launch) -> list:
+    """Every token of the launch as written, for ``pdlint show``: ``[(token, consumed)]``, the launcher
+    words first, then the argv, with the tokens the server's parser sees that are written elsewhere
+    (``--config`` file keys, a wrapper's rewrites) in the parser's order.  ``consumed`` is None for a
+    token the server's parser sees, else who takes it instead: ``launcher``, ``dynamo.sglang`` (a
+    wrapper's own flags), ``dynamo.sglang rewrite`` (a token the wrapper replaces), ``--config merge``
+    (``--config`` unread: ``--config``), ``sglang serve``, ``not passed to the server``."""
+    out = [(t, "launcher") for t in launch.command]
+    info = launch.parsed
+    if info is None or not hasattr(info, "parsed") or not hasattr(info.parsed, "tokens"):
+        return out + [(t, None) for t in launch.argv]
+    parsed = list(info.parsed.tokens)
+    where = {id(t): i for i, t in enumerate(parsed)}
+    written = {id(t) for t in launch.argv}
+    wrapper = getattr(info, "wrapper", None)
+    taken = {id(t) for t in getattr(wrapper, "consumed", None) or ()}
+    name = launch.entrypoint[len("python -m "):] if launch.entrypoint.startswith("python -m ") else launch.entrypoint
+    merge = getattr(info, "merge", None)
+    done = 0  # parsed tokens emitted
+    prev = ""
+    for t in launch.argv:
+        i = where.get(id(t))
+        if i is not None:
+            for e in parsed[done:i]:  # what the parser sees before it and is written elsewhere
+                if id(e) not in written:
+                    out.append((e, None))
+            done = max(done, i + 1)
+            out.append((t, None))
+        elif id(t) in taken:
+            out.append((t, name))
+        elif t.text == "--config" or prev == "--config":
+            out.append((t, name if wrapper is not None and getattr(wrapper, "disagg", None) else
+                        "--config merge" if merge is not None and merge.config is not None else "--config"))
+        elif wrapper is not None:
+            out.append((t, f"{name} rewrite"))  # the wrapper rewrites it (Dynamo's --disaggregation-mode agg|pd)
+        else:
+            out.append((t, name if name == "sglang serve" else "not passed to the server"))
+        prev = t.text
+    out += [(e, None) for e in parsed[done:] if id(e) not in written]
+    return out
+
+
 def check(launches: list, enabled_for: Callable[[str], Callable[[str], bool]]) -> list:
     from pdlint.engines import adapter
     rules = all_rules()

@@ -394,6 +394,17 @@ def _write_fixes(ns, state, cwd: str) -> tuple:
     return len(written), len(state.applied) - n
 
 
+def _consumed_note(consumed: str) -> str:
+    if consumed == "launcher":
+        return "launcher"
+    if consumed.startswith(("--config", "not ")):
+        return {"--config merge": "read by the --config merge", "--config": "the --config file pdlint did not read"
+                }.get(consumed, consumed)
+    if consumed.endswith(" rewrite"):
+        return f"rewritten by {consumed[:-len(' rewrite')]}"
+    return f"consumed by {consumed}"
+
+
 def _show(ns, result) -> int:
     from pdlint.pairing import as_dicts, pair_launches_isolated as pair_launches, unique_servers
     launches = [l for l in result.launches if ns.role is None or l.role == ns.role]
@@ -401,7 +412,7 @@ def _show(ns, result) -> int:
     if ns.format == "json":
         import json
         from pdlint.report.jsonfmt import launch_dict
-        doc = {"version": 1, "files": result.files, "launches": [launch_dict(l) for l in launches],
+        doc = {"version": 1, "files": result.files, "launches": [launch_dict(l, written=True) for l in launches],
                "pairs": as_dicts(deps, launches)}
         if result.coverage is not None:
             doc["coverage"] = result.coverage.as_dict()
@@ -435,14 +446,15 @@ def _show(ns, result) -> int:
         if l.env:
             out.append("  env: " + " ".join(f"{E(k)}={'<opaque>' if v.opaque else E(v.text)}"
                                             for k, v in sorted(l.env.items())))
-        tokens = info.parsed.tokens if info is not None and hasattr(info, "parsed") and \
-            hasattr(info.parsed, "tokens") else l.argv
-        width = min(max((len(E(t.text)) for t in tokens), default=0), 48)
-        for t in tokens:
+        from pdlint.check import written_tokens
+        tokens = written_tokens(l)  # every token as written; those the server's parser does not see marked
+        width = min(max((len(E(t.text)) for t, _ in tokens), default=0), 48)
+        for t, consumed in tokens:
             o = t.origin
             via = f"  via {E(o.describe_chain())}" if o.chain else ""
             opaque = "  (opaque)" if t.opaque else ""
-            out.append(f"    {E(t.text):<{width}}  {P(o.path)}:{o.line}:{o.column}{via}{opaque}")
+            mark = f"  ({_consumed_note(consumed)})" if consumed else ""
+            out.append(f"    {E(t.text):<{width}}  {P(o.path)}:{o.line}:{o.column}{via}{opaque}{E(mark)}")
         settings = l.meta.get("settings")
         if isinstance(settings, dict) and settings:
             for k, v in settings.items():

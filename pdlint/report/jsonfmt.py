@@ -51,13 +51,21 @@ def dumps(doc) -> str:
     return escape.json_text(json.dumps(escape.json_doc(doc), indent=2, sort_keys=False, ensure_ascii=False)) + "\n"
 
 
-def launch_dict(launch) -> dict:
-    """A launch; ``argv`` is what the server's parser sees (``--config`` files merged)."""
-    from pdlint.check import launch_tokens
+def launch_dict(launch, written: bool = False) -> dict:
+    """A launch; ``argv`` is what the server's parser sees (``--config`` files merged); with ``written``
+    (``pdlint show``) also every token as written, those the parser does not see marked ``consumed``."""
+    from pdlint.check import launch_tokens, written_tokens
     d = launch.as_dict()
     tokens = launch_tokens(launch)
     d["argv"] = [t.text for t in tokens]
     d["origins"] = [t.origin.as_dict() for t in tokens]
+    if written:
+        d["written"] = []
+        for t, consumed in written_tokens(launch):
+            w = {"text": t.text, "origin": t.origin.as_dict()}
+            if consumed:
+                w["consumed"] = consumed
+            d["written"].append(w)
     info = launch.parsed
     if info is not None and hasattr(info, "version"):
         d["engine_version"] = info.version
