@@ -581,11 +581,20 @@ class Extractor:
         those of its YAML stream or kustomize build, first in line for the files it mounts."""
         env = crd.effective_env(w)
         words = crd.kserve_words(w, env) if w.virtual == "kserve" else crd.effective_words(w, env)
-        meta = {"image": crd.effective_image(w), "yaml_path": w.path, "resource_kind": w.resource_kind,
+        image = crd.effective_image(w)
+        if w.virtual != "kserve" and not any(yt.get(ref, "command") is not None for _, ref in w.layers):
+            at = next((crd.tstr(d, yt.get(r, "image")) for d, r in reversed(w.layers) if yt.get(r, "image") is not None),
+                      None)
+            given, words = words, image_entry_words(image, words, at)
+        else:
+            given = words
+        meta = {"image": image, "yaml_path": w.path, "resource_kind": w.resource_kind,
                 "resource_name": w.resource_name, "names": w.names, "doc_index": w.doc_index,
                 "exec_form": w.virtual != "kserve"}
         meta.update(unit_meta or {})
         context = w.context() + (f", {label}" if label else "")
+        if words is not given:
+            context += f", args of the image's ENTRYPOINT ({' '.join(t.text for t in words[:len(words) - len(given)])})"
         launches = self.command_launches(job, words, env, context, render_role, meta)
         scope = None
         for launch in launches:
@@ -749,10 +758,16 @@ class Extractor:
         for svc in compose.services(doc, docs, read):
             if not svc.words:
                 continue
+            given = svc.words
+            if not svc.entrypoint_set:  # `command` alone: the arguments of the image's ENTRYPOINT
+                svc.words = image_entry_words(svc.image, svc.words, svc.image_tok)
             meta = {"image": svc.image, "yaml_path": ("services", svc.name), "resource_kind": "compose service",
                     "resource_name": svc.name, "unit": unit, "exec_form": svc.exec_form}
             meta.update(unit_meta or {})
             context = f"compose service {svc.name!r}" + (f", {label}" if label else "")
+            if svc.words is not given:
+                entry = svc.words[:len(svc.words) - len(given)]
+                context += f", command of the image's ENTRYPOINT ({' '.join(t.text for t in entry)})"
             for launch in self.command_launches(job, svc.words, svc.env, context, render_role, meta):
                 launch.unit = launch.meta.get("unit") or unit
                 if svc.role and svc.name_tok is not None:
@@ -1210,6 +1225,18 @@ class Extractor:
         self.out.launches = [l for l in self.out.launches
                              if not (l.meta.get("virtual_config") and l.meta["virtual_config"] in referenced)
                              and l.path not in failed]
+
+
+def image_entry_words(image: str, words: list, at: Optional[TStr]) -> list:
+    """``words`` (the arguments only) behind the ENTRYPOINT of a known server image
+    (:func:`pdlint.launchers.image_entrypoint`), the entry words placed at the image name ``at``; else ``words``."""
+    entry = launchers.image_entrypoint(image, words)
+    if entry is None or launchers.find(words) is not None:
+        return words
+    p = at.pieces[0] if at is not None and at.pieces else None
+    if p is None:
+        return [TStr.synthetic(w, "<image entrypoint>") for w in entry] + list(words)
+    return [TStr.at(w, p.src, p.offset, p.chain, label=p.label) for w in entry] + list(words)
 
 
 def internal_error(path: str, e: BaseException, where: str = "this file") -> Finding:

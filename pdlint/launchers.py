@@ -45,6 +45,31 @@ SCRIPTS = {
     "vllm/entrypoints/openai/api_server.py": "vllm.entrypoints.openai.api_server",
 }
 SHELLS = {"sh", "bash", "zsh", "dash", "ksh", "ash"}
+# images whose ENTRYPOINT starts a server: a container or Compose service that sets only the arguments
+# (Kubernetes `args` without `command`, Compose `command` without `entrypoint`) runs that server with them.
+# repository (any registry in front) -> (ENTRYPOINT for flag arguments, ENTRYPOINT for a leading model name)
+IMAGE_ENTRYPOINTS = {
+    # vllm-project/vllm Dockerfile, target vllm-openai: ENTRYPOINT ["python3", "-m",
+    # "vllm.entrypoints.openai.api_server"]; recent releases ENTRYPOINT ["vllm", "serve"], which parses the
+    # same flags and also a leading positional model: arguments that start with a model are read as that
+    "vllm/vllm-openai": (("python3", "-m", "vllm.entrypoints.openai.api_server"), ("vllm", "serve")),
+    # LMCache's image built on it (docker/Dockerfile: ENTRYPOINT ["vllm", "serve"])
+    "lmcache/vllm-openai": (("vllm", "serve"), ("vllm", "serve")),
+}
+
+
+def image_entrypoint(image: str, args: list) -> Optional[tuple]:
+    """The ENTRYPOINT words of a known server image (:data:`IMAGE_ENTRYPOINTS`) for these arguments, or None."""
+    if not image or not args:
+        return None
+    name = image.split("@", 1)[0]
+    last = name.rsplit("/", 1)[-1]
+    if ":" in last:
+        name = name[: len(name) - len(last)] + last.split(":", 1)[0]
+    for repo, (flags_entry, model_entry) in IMAGE_ENTRYPOINTS.items():
+        if name == repo or name.endswith("/" + repo):
+            return model_entry if not args[0].text.startswith("-") else flags_entry
+    return None
 _PYTHON = re.compile(r"^python(\d+(\.\d+)*)?$")
 _ASSIGN = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
 _PY_VALUE_OPTS = {"-X", "-W", "-Q"}

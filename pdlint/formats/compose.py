@@ -59,6 +59,8 @@ class Service:
     image: str
     role: Optional[str] = None
     notes: list = field(default_factory=list)
+    entrypoint_set: bool = False  # else `command` is the arguments of the image's ENTRYPOINT
+    image_tok: Optional[TStr] = None  # where the image is named
 
 
 def is_compose(docs: list) -> bool:
@@ -142,7 +144,9 @@ def _service(doc: TStr, svcs: yt.Ref, name: str, ref: yt.Ref, variables: dict, r
     image_tok = _field(layers, "image")
     if image and "$" in image and image_tok is not None:
         image = interpolate(yt.scalar_tstr(doc, image_tok), variables).text
-    return Service(name, name_tok, words, exec_form, env, image, crd.role_of_name(name))
+    return Service(name, name_tok, words, exec_form, env, image, crd.role_of_name(name),
+                   entrypoint_set=entry is not None,
+                   image_tok=yt.scalar_tstr(doc, image_tok) if image_tok is not None else None)
 
 
 def _env_files(ref: Optional[yt.Ref]) -> list:
