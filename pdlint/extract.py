@@ -333,6 +333,10 @@ class Extractor:
                 for name, cm in mounts.configmaps([r.docs[r.di]], r.doc, r.src.path, r.src.abspath).items():
                     local.setdefault(name, cm)
                     self.remember_configmap(cm)
+        for name, data in build.generated.items():  # configMapGenerator: each key's value is a file
+            src = next((p.src for v in data.values() for p in v.pieces if p.src is not None), None)
+            local[name] = mounts.ConfigMap(name, data, TStr("", ()), src.path if src else job.display,
+                                           src.abspath if src else None)
         for w in kustomize.workloads(build, unit):
             src = kustomize.layer_source(w)
             jb = FileJob(src.abspath, src.path, job.root, "yaml") if src is not None and src.abspath else job
@@ -702,9 +706,13 @@ class Extractor:
         if r is None:
             return None
         if isinstance(r, mounts.Resolved):
-            if self.deps is not None and r.configmap.abspath:
-                self.read(r.configmap.abspath, report=False)  # the launch reads the ConfigMap's file
-            return EmbeddedFile(r.configmap.path, r.configmap.abspath, r.text, r.note)
+            src = next((p.src for p in r.text.pieces if p.src is not None), None)
+            if self.deps is not None and src is not None and src.abspath:
+                self.read(src.abspath, report=False)  # the launch reads the ConfigMap's file
+            if src is not None and len(r.text.pieces) == 1 and r.text.text == src.text:
+                launch.meta["mounted_file"] = src.abspath  # a whole file (configMapGenerator): not standalone
+            return EmbeddedFile(src.path if src else r.configmap.path, src.abspath if src else r.configmap.abspath,
+                                r.text, r.note)
         launch.meta["config_mount"] = r
         return None
 
@@ -1185,6 +1193,8 @@ class Extractor:
                 return self.read(launch.meta["virtual_config"], report=False)
             mounted = self.mounted_config(tok, launch)
             if mounted is not None:
+                if launch.meta.get("mounted_file"):
+                    referenced.add(launch.meta["mounted_file"])
                 return mounted
             base = None
             for p in tok.pieces:

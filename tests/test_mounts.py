@@ -301,3 +301,38 @@ def test_resolve_a_directory_mount_point_itself():
     ms, vols, find = _scope(POD)
     why, _ = mounts.resolve("/etc/c", ms, vols, find)
     assert "the mount point /etc/c of volume 'v' itself" in why
+
+
+KUSTOMIZATION = """
+resources: [deploy.yaml]
+configMapGenerator:
+- name: sglang-config
+  files:
+  - prefill.yaml=configs/prefill-server.yaml
+  literals:
+  - decode.yaml=tp-size
+"""
+
+
+def test_configmap_generator_file_of_a_kustomization(repo, capsys):
+    write(repo, "k8s/kustomization.yaml", KUSTOMIZATION)
+    write(repo, "k8s/configs/prefill-server.yaml", "model-path: /m\ndisaggregation-mode: prefill\ntp_size: 2\n")
+    write(repo, "k8s/deploy.yaml", deployment(CM_VOLUME))
+    code, doc = run(capsys, "k8s")
+    # reported once, as the launch's --config file (not again as a standalone config file), at its own line
+    assert found(doc) == [("k8s/configs/prefill-server.yaml", 3, "SGL020")]
+    assert doc["launches"][0]["role"] == "prefill"
+    subprocess.run(["git", "add", "-A"], cwd=repo, check=True)
+    code = main(["check", "--force-exclude", "--no-cache", "k8s/configs/prefill-server.yaml"])
+    out = capsys.readouterr().out
+    assert out.startswith("k8s/configs/prefill-server.yaml:3:1: SGL020"), out
+    assert "via --config /etc/cfg/prefill.yaml (ConfigMap sglang-config key prefill.yaml" in out
+
+
+def test_configmap_generator_without_the_key(repo, capsys):
+    write(repo, "k8s/kustomization.yaml", KUSTOMIZATION.replace("prefill.yaml=", "other.yaml="))
+    write(repo, "k8s/configs/prefill-server.yaml", "model-path: /m\ndisaggregation-mode: prefill\n")
+    write(repo, "k8s/deploy.yaml", deployment(CM_VOLUME))
+    code, doc = run(capsys, "k8s")
+    msg = next(f["message"] for f in doc["findings"] if f["code"] == "PD022")
+    assert "is mounted from ConfigMap sglang-config, which has no key prefill.yaml" in msg

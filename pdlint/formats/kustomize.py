@@ -65,6 +65,7 @@ class Build:
     members: set = field(default_factory=set)  # abspaths consumed by the build
     problems: list = field(default_factory=list)
     skipped: list = field(default_factory=list)  # notes: remote bases, JSON patches
+    generated: dict = field(default_factory=dict)  # configMapGenerator name -> {key: TStr of the value}
 
 
 class Builder:
@@ -130,6 +131,7 @@ class Builder:
                 continue
             resources += self._component(text, tok, here, b, stack + (os.path.realpath(kfile),), depth, resources)
         self._patches(doc, kroot, here, b, resources)
+        self._generators(doc, kroot, here, b)
         for item in yt.seq_items(yt.get(kroot, "images")):
             name = yt.scalar_text(yt.get(item, "name"))
             if not name:
@@ -270,6 +272,34 @@ class Builder:
                     b.members.add(os.path.abspath(path))
                 for r in hits:
                     r.patches.append((pdoc, proot))
+
+    def _generators(self, doc: TStr, kroot: yt.Ref, here: str, b: Build) -> None:
+        """``configMapGenerator`` entries: ``files`` (``path`` or ``key=path``: the file's text is the key's
+        value) and ``literals`` (``key=value``); a later entry of a name replaces earlier keys (``behavior:
+        merge``/``replace`` alike for what a container mounts)."""
+        for item in yt.seq_items(yt.get(kroot, "configMapGenerator")):
+            name = yt.scalar_text(yt.get(item, "name"))
+            if not name:
+                continue
+            data = b.generated.setdefault(name, {})
+            for text, tok, _ in self._entries(doc, item, "files"):
+                if not text:
+                    continue
+                key, _, rel = text.rpartition("=")
+                key = key or os.path.basename(rel)
+                path = self._resolve(rel, tok, here, b)
+                if path is None or os.path.isdir(path):
+                    continue
+                src = self.read(path)
+                if src is None:
+                    continue
+                b.members.add(os.path.abspath(path))
+                data[key] = TStr.from_source(src)
+            for text, tok, _ in self._entries(doc, item, "literals"):
+                if text and "=" in text:
+                    key, _, _value = text.partition("=")
+                    data[key] = tok[len(key) + 1:] if tok.text.startswith(key + "=") else TStr.synthetic(_value,
+                                                                                                          "<literal>")
 
     def _patch_file(self, text, tok, here, b, selector) -> list:
         path = self._resolve(text, tok, here, b)

@@ -47,7 +47,7 @@ class Volume:
 @dataclass
 class ConfigMap:
     name: str
-    data: dict  # key -> Ref of the value (in doc)
+    data: dict  # key -> Ref of the value (in doc), or the value's TStr (a kustomize configMapGenerator's file)
     doc: TStr
     path: str  # display path of the file that defines it
     abspath: Optional[str] = None
@@ -231,7 +231,8 @@ def resolve(path: str, mounts: list, volumes: dict, find: Callable[[str], Option
         if ref is None:
             missing.append((cm_name, key, "no key"))
             continue
-        return Resolved(yt.scalar_tstr(cm.doc, ref), cm, key, best)
+        text = ref if isinstance(ref, TStr) else yt.scalar_tstr(cm.doc, ref)
+        return Resolved(text, cm, key, best)
     if missing:
         cm_name, key, why = missing[0]
         if why == "undefined":
