@@ -34,3 +34,56 @@ def _fresh_result_cache(tmp_path_factory, monkeypatch):
     leak from one test into another (tests monkeypatch pdlint), nothing is written into the
     checkout, and every run still goes through the cache's cold path."""
     monkeypatch.setenv("PDLINT_CACHE_DIR", str(tmp_path_factory.mktemp("pdlint-cache")))
+
+
+class Scratch:
+    """A scratch repository the test runs pdlint in (the working directory): ``write`` puts a dedented
+    file there, ``lint`` runs ``pdlint --format json --no-cache`` and returns (exit code, report)."""
+
+    def __init__(self, root, capsys):
+        self.root = root
+        self._capsys = capsys
+
+    def write(self, rel: str, text: str):
+        import textwrap
+        p = self.root / rel
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(textwrap.dedent(text).lstrip("\n"))
+        return p
+
+    def lint(self, *args) -> tuple:
+        return lint_json(self._capsys, *args)
+
+
+def lint_json(capsys, *args) -> tuple:
+    import json
+    from pdlint.cli import main
+    code = main(["--format", "json", "--no-cache", *args])
+    out = capsys.readouterr()
+    assert "Traceback" not in out.err
+    return code, json.loads(out.out)
+
+
+@pytest.fixture
+def lint(capsys):
+    """``lint(*args)``: ``pdlint --format json --no-cache ARGS`` -> (exit code, report)."""
+    return lambda *args: lint_json(capsys, *args)
+
+
+@pytest.fixture
+def scratch(tmp_path, monkeypatch, capsys):
+    """A :class:`Scratch` repository (a ``.git`` directory marks its root)."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("NO_COLOR", "1")
+    (tmp_path / ".git").mkdir()
+    return Scratch(tmp_path, capsys)
+
+
+@pytest.fixture
+def scratch_git(tmp_path, monkeypatch, capsys):
+    """A :class:`Scratch` repository that is a real git work tree (what the hook's expansion needs)."""
+    import subprocess
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("NO_COLOR", "1")
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    return Scratch(tmp_path, capsys)

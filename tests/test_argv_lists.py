@@ -3,37 +3,13 @@
 ``--model-path`` or ``--disaggregation-mode``, outside any container spec, is checked as an SGLang
 server's argv; its role comes from ``--disaggregation-mode`` or the enclosing key."""
 
-import json
 import os
-import textwrap
 
 import pytest
 
 from pdlint.cli import main
 
 DATA = os.path.join(os.path.dirname(__file__), "data", "argv-lists")
-
-
-@pytest.fixture
-def repo(tmp_path, monkeypatch):
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.setenv("NO_COLOR", "1")
-    (tmp_path / ".git").mkdir()
-    return tmp_path
-
-
-def write(root, rel, text):
-    p = root / rel
-    p.parent.mkdir(parents=True, exist_ok=True)
-    p.write_text(textwrap.dedent(text).lstrip("\n"))
-    return p
-
-
-def run(capsys, *args):
-    code = main(["--format", "json", "--no-cache", *args])
-    out = capsys.readouterr()
-    assert "Traceback" not in out.err
-    return code, json.loads(out.out)
 
 
 def found(doc, prefix=""):
@@ -45,8 +21,8 @@ def launches(doc):
     return sorted((os.path.basename(l["path"]), l["line"], l["role"]) for l in doc["launches"])
 
 
-def test_nested_lists_are_checked_and_paired_within_the_file(capsys):
-    code, doc = run(capsys, os.path.join(DATA, "pd-values.yaml"))
+def test_nested_lists_are_checked_and_paired_within_the_file(lint):
+    code, doc = lint(os.path.join(DATA, "pd-values.yaml"))
     assert code == 1
     assert found(doc) == [("pd-values.yaml", 19, "SGL805"), ("pd-values.yaml", 22, "SGL001")]
     assert launches(doc) == [("pd-values.yaml", 9, "prefill"), ("pd-values.yaml", 16, "decode")]
@@ -54,8 +30,8 @@ def test_nested_lists_are_checked_and_paired_within_the_file(capsys):
     assert "not an SGLang 0.5.9 flag" in msgs["SGL001"]  # the release of the values' image tag
 
 
-def test_consistent_lists_are_quiet(capsys):
-    code, doc = run(capsys, os.path.join(DATA, "clean-values.yaml"))
+def test_consistent_lists_are_quiet(lint):
+    code, doc = lint(os.path.join(DATA, "clean-values.yaml"))
     assert code == 0 and doc["findings"] == []
     assert launches(doc) == [("clean-values.yaml", 6, "prefill"), ("clean-values.yaml", 8, "decode")]
 
@@ -69,24 +45,24 @@ def test_show_marks_the_mode_taken_from_the_key(capsys):
 
 @pytest.mark.parametrize("key", ["args", "extraArgs", "extra_args", "server_args", "sglang_args", "engineArgs",
                                  "serverArgs", "extra_server_args"])
-def test_argv_like_keys(repo, capsys, key):
-    write(repo, "values.yaml", f"""
+def test_argv_like_keys(scratch, key):
+    scratch.write("values.yaml", f"""
         decode:
           {key}: [--model-path, /m, --disaggregation-mode, decode, --tp_size, "2"]
         """)
-    code, doc = run(capsys, "values.yaml")
+    code, doc = scratch.lint("values.yaml")
     assert found(doc, "SGL") == [("values.yaml", 2, "SGL001")], doc["findings"]
 
 
-def test_a_string_of_flags_beside_a_full_command_another_reader_found(repo, capsys):
-    write(repo, "values.yaml", """
+def test_a_string_of_flags_beside_a_full_command_another_reader_found(scratch):
+    scratch.write("values.yaml", """
         servers:
           prefill:
             server_args: "--model-path /m --disaggregation-mode prefill --disaggregation-transfer-backend nixl"
           decode:
             args: [python3, -m, sglang.launch_server, --model-path, /m, --disaggregation-mode, decode]
         """)
-    code, doc = run(capsys, "values.yaml")
+    code, doc = scratch.lint("values.yaml")
     assert launches(doc) == [("values.yaml", 3, "prefill"), ("values.yaml", 5, "decode")]
     assert found(doc, "SGL") == [("values.yaml", 5, "SGL805")]  # nixl vs the decode's default mooncake
     assert len(doc["launches"]) == 2  # the full command is read once (as a YAML exec-form command)
@@ -103,41 +79,41 @@ def test_a_string_of_flags_beside_a_full_command_another_reader_found(repo, caps
     # another program's argv
     "bench:\n  args: [genai-bench, --model-path, /m]\n",
 ])
-def test_lists_that_are_no_sglang_server_argv_stay_quiet(repo, capsys, text):
-    write(repo, "values.yaml", text)
-    code, doc = run(capsys, "values.yaml")
+def test_lists_that_are_no_sglang_server_argv_stay_quiet(scratch, text):
+    scratch.write("values.yaml", text)
+    code, doc = scratch.lint("values.yaml")
     assert not any(l["context"].startswith("engine argv list") for l in doc["launches"]), doc["launches"]
 
 
-def test_a_launcher_split_over_a_list_is_left_to_coverage(repo, capsys):
-    write(repo, "job.yaml", """
+def test_a_launcher_split_over_a_list_is_left_to_coverage(scratch):
+    scratch.write("job.yaml", """
         steps:
           - exec:
               argv: ["-m", "sglang.launch_server", "--disaggregation-mode", "prefill"]
         """)
-    code, doc = run(capsys, "job.yaml")
+    code, doc = scratch.lint("job.yaml")
     assert doc["launches"] == [] and found(doc) == [("job.yaml", 3, "PD020")]
 
 
-def test_top_level_role_section_lists_are_read_once(repo, capsys):
-    write(repo, "values.yaml", """
+def test_top_level_role_section_lists_are_read_once(scratch):
+    scratch.write("values.yaml", """
         prefill:
           extraArgs: [--model-path, /m, --disaggregation-mode, prefill]
         decode:
           extraArgs: [--model-path, /m, --disaggregation-mode, decode]
         """)
-    code, doc = run(capsys, "values.yaml")
+    code, doc = scratch.lint("values.yaml")
     assert launches(doc) == [("values.yaml", 2, "prefill"), ("values.yaml", 4, "decode")]
 
 
-def test_a_rendered_chart_list_is_not_checked_twice(repo, capsys):
-    write(repo, "chart/Chart.yaml", "apiVersion: v2\nname: pd\nversion: 0.1.0\n")
-    write(repo, "chart/values.yaml", """
+def test_a_rendered_chart_list_is_not_checked_twice(scratch):
+    scratch.write("chart/Chart.yaml", "apiVersion: v2\nname: pd\nversion: 0.1.0\n")
+    scratch.write("chart/values.yaml", """
         image: lmsysorg/sglang:v0.5.9
         prefill:
           server_args: [--model-path, /m, --disaggregation-mode, prefill, --tp_size, "2"]
         """)
-    write(repo, "chart/templates/prefill.yaml", """
+    scratch.write("chart/templates/prefill.yaml", """
         apiVersion: apps/v1
         kind: Deployment
         metadata: {name: prefill}
@@ -150,6 +126,6 @@ def test_a_rendered_chart_list_is_not_checked_twice(repo, capsys):
                 command: [python3, -m, sglang.launch_server]
                 args: {{ toJson .Values.prefill.server_args }}
         """)
-    code, doc = run(capsys, "chart")
+    code, doc = scratch.lint("chart")
     assert len(doc["launches"]) == 1 and "argv list" not in doc["launches"][0]["context"]
     assert [f["code"] for f in doc["findings"] if f["code"].startswith("SGL")] == ["SGL001"]

@@ -3,36 +3,12 @@
 with them: ``vllm/vllm-openai`` runs vLLM's OpenAI server, so its arguments are checked as that
 launcher's argv (issue 8 item 2)."""
 
-import json
 import textwrap
 
 import pytest
 
 from pdlint import launchers
-from pdlint.cli import main
 from pdlint.text import TStr
-
-
-@pytest.fixture
-def repo(tmp_path, monkeypatch):
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.setenv("NO_COLOR", "1")
-    (tmp_path / ".git").mkdir()
-    return tmp_path
-
-
-def write(root, rel, text):
-    p = root / rel
-    p.parent.mkdir(parents=True, exist_ok=True)
-    p.write_text(textwrap.dedent(text).lstrip("\n"))
-    return p
-
-
-def run(capsys, *args):
-    code = main(["--format", "json", "--no-cache", *args])
-    out = capsys.readouterr()
-    assert "Traceback" not in out.err
-    return code, json.loads(out.out)
 
 
 POD = """
@@ -56,8 +32,8 @@ def pod(role, image, fields):
     return POD.format(role=role, image=image, fields=textwrap.indent(textwrap.dedent(fields), " " * 8))
 
 
-def test_args_of_the_vllm_image_are_checked_as_vllm_serve(repo, capsys):
-    write(repo, "k.yaml", pod("prefill", "vllm/vllm-openai:v0.10.2", f"""
+def test_args_of_the_vllm_image_are_checked_as_vllm_serve(scratch):
+    scratch.write("k.yaml", pod("prefill", "vllm/vllm-openai:v0.10.2", f"""
         args:
         - Qwen/Qwen3-8B
         - --kv-transfer-config
@@ -65,7 +41,7 @@ def test_args_of_the_vllm_image_are_checked_as_vllm_serve(repo, capsys):
         - --tensor-parallel-sise
         - "2"
         """))
-    code, doc = run(capsys, "k.yaml")
+    code, doc = scratch.lint("k.yaml")
     (launch,) = doc["launches"]
     assert launch["entrypoint"] == "vllm serve" and launch["role"] == "prefill"
     assert [(f["line"], f["code"]) for f in doc["findings"]] == [(16, "VLLM018")]
@@ -73,24 +49,24 @@ def test_args_of_the_vllm_image_are_checked_as_vllm_serve(repo, capsys):
     assert launch["engine_version"] == "0.10.2"
 
 
-def test_flag_arguments_use_the_api_server_entrypoint(repo, capsys):
-    write(repo, "k.yaml", pod("decode", "docker.io/vllm/vllm-openai:latest", """
+def test_flag_arguments_use_the_api_server_entrypoint(scratch):
+    scratch.write("k.yaml", pod("decode", "docker.io/vllm/vllm-openai:latest", """
         args: [--model, Qwen/Qwen3-8B, --port, "8000"]
         """))
-    code, doc = run(capsys, "k.yaml")
+    code, doc = scratch.lint("k.yaml")
     (launch,) = doc["launches"]
     assert launch["entrypoint"] == "python -m vllm.entrypoints.openai.api_server"
     assert code == 0 and doc["findings"] == []
 
 
-def test_compose_command_without_entrypoint(repo, capsys):
-    write(repo, "docker-compose.yaml", """
+def test_compose_command_without_entrypoint(scratch):
+    scratch.write("docker-compose.yaml", """
         services:
           decode:
             image: vllm/vllm-openai:v0.10.2
             command: --model Qwen/Qwen3-8B --kv-transfer-config '{"kv_connector":"NixlConnector","kv_role":"kv_consumer"}' --max-num-seqz 8
         """)
-    code, doc = run(capsys, "docker-compose.yaml")
+    code, doc = scratch.lint("docker-compose.yaml")
     (launch,) = doc["launches"]
     assert launch["role"] == "decode" and "command of the image's ENTRYPOINT" in launch["context"]
     assert [f["code"] for f in doc["findings"]] == ["VLLM018"]  # the typo --max-num-seqz
@@ -103,21 +79,21 @@ def test_compose_command_without_entrypoint(repo, capsys):
     ("lmsysorg/sglang:v0.5.9", "args: [--model-path, m, --disaggregation-mode, prefill]\n"),
     ("myorg/vllm-openai-fork:1", "args: [--model, m]\n"),
 ])
-def test_other_containers_are_not_given_an_entrypoint(repo, capsys, image, fields):
-    write(repo, "k.yaml", pod("prefill", image, fields))
-    code, doc = run(capsys, "k.yaml")
+def test_other_containers_are_not_given_an_entrypoint(scratch, image, fields):
+    scratch.write("k.yaml", pod("prefill", image, fields))
+    code, doc = scratch.lint("k.yaml")
     assert doc["launches"] == []
 
 
-def test_compose_entrypoint_given(repo, capsys):
-    write(repo, "docker-compose.yaml", """
+def test_compose_entrypoint_given(scratch):
+    scratch.write("docker-compose.yaml", """
         services:
           decode:
             image: vllm/vllm-openai:v0.10.2
             entrypoint: [/bin/run.sh]
             command: [--model, m]
         """)
-    code, doc = run(capsys, "docker-compose.yaml")
+    code, doc = scratch.lint("docker-compose.yaml")
     assert doc["launches"] == []
 
 

@@ -2,7 +2,6 @@
 the container's ``volumeMounts`` -> the pod's ``volumes`` -> a ConfigMap's ``data`` key (issue 8
 item 2), in the same manifest, kustomization or scan; what cannot be resolved is a PD022 saying why."""
 
-import json
 import os
 import subprocess
 import textwrap
@@ -15,28 +14,6 @@ from pdlint.formats import yamltree as yt
 from pdlint.text import SourceFile, TStr
 
 DATA = os.path.join(os.path.dirname(__file__), "data", "mounts")
-
-
-@pytest.fixture
-def repo(tmp_path, monkeypatch):
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.setenv("NO_COLOR", "1")
-    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
-    return tmp_path
-
-
-def write(root, rel, text):
-    p = root / rel
-    p.parent.mkdir(parents=True, exist_ok=True)
-    p.write_text(textwrap.dedent(text).lstrip("\n"))
-    return p
-
-
-def run(capsys, *args):
-    code = main(["--format", "json", "--no-cache", *args])
-    out = capsys.readouterr()
-    assert "Traceback" not in out.err
-    return code, json.loads(out.out)
 
 
 def found(doc, prefix=""):
@@ -84,8 +61,8 @@ CM_VOLUME = "configMap: {name: sglang-config}"
 
 # -- the real-shaped fixtures ----------------------------------------------------------------------------
 
-def test_configmap_keys_are_merged_and_reported_at_their_line_in_the_block_scalar(capsys):
-    code, doc = run(capsys, os.path.join(DATA, "pd.yaml"))
+def test_configmap_keys_are_merged_and_reported_at_their_line_in_the_block_scalar(lint):
+    code, doc = lint(os.path.join(DATA, "pd.yaml"))
     assert code == 1
     path = os.path.relpath(os.path.join(DATA, "pd.yaml")).replace(os.sep, "/")
     errors = [f for f in doc["findings"] if f["severity"] == "error"]
@@ -102,18 +79,18 @@ def test_show_places_config_tokens_in_the_configmap(capsys):
     assert "pd.yaml:15:5" in out  # decode's tp-size, from the subPath mount
 
 
-def test_dynamo_disagg_config_sections_from_a_configmap_are_clean(capsys):
-    code, doc = run(capsys, os.path.join(DATA, "dynamo-disagg.yaml"))
+def test_dynamo_disagg_config_sections_from_a_configmap_are_clean(lint):
+    code, doc = lint(os.path.join(DATA, "dynamo-disagg.yaml"))
     assert code == 0, doc["findings"]
     assert not found(doc, "PD0")
     assert doc["coverage"]["prefill"] == 1 and doc["coverage"]["decode"] == 1
 
 
-def test_dynamo_disagg_config_section_key_is_reported(repo, capsys):
+def test_dynamo_disagg_config_section_key_is_reported(scratch_git):
     text = open(os.path.join(DATA, "dynamo-disagg.yaml")).read()
-    write(repo, "dgd.yaml", text.replace("page-size: 16\n    decode:", "page_size: 16\n    decode:")
+    scratch_git.write("dgd.yaml", text.replace("page-size: 16\n    decode:", "page_size: 16\n    decode:")
           .replace("--disagg-config-key, decode]", "--disagg-config-key, decoder]"))
-    code, doc = run(capsys, "dgd.yaml")
+    code, doc = scratch_git.lint("dgd.yaml")
     assert code == 1
     assert [x for x in found(doc) if x[2].startswith("SGL")] == [("dgd.yaml", 11, "SGL020"), ("dgd.yaml", 50, "SGL029")]
     msg = next(f["message"] for f in doc["findings"] if f["code"] == "SGL029")
@@ -122,7 +99,7 @@ def test_dynamo_disagg_config_section_key_is_reported(repo, capsys):
     assert ("dgd.yaml", 14, "PD020") in found(doc)
 
 
-def test_dynamo_disagg_config_from_the_environment(repo, capsys):
+def test_dynamo_disagg_config_from_the_environment(scratch_git):
     text = open(os.path.join(DATA, "dynamo-disagg.yaml")).read()
     text = text.replace("args: [--disagg-config, /config/disagg.yaml, --disagg-config-key, prefill]",
                         "env:\n          - {name: DYN_SGL_DISAGG_CONFIG, value: /config/disagg.yaml}\n"
@@ -130,17 +107,17 @@ def test_dynamo_disagg_config_from_the_environment(repo, capsys):
                         "          args: [--page-size, '16']")
     text = text.replace("disaggregation-transfer-backend: nixl\n      page-size: 16\n    decode",
                         "disaggregation-transfer-backend: nixl\n      tp_size: 1\n    decode")
-    write(repo, "dgd.yaml", text)
-    code, doc = run(capsys, "dgd.yaml")
+    scratch_git.write("dgd.yaml", text)
+    code, doc = scratch_git.lint("dgd.yaml")
     assert ("dgd.yaml", 11, "SGL020") in found(doc)
     assert not found(doc, "PD02")
 
 
-def test_disagg_config_in_the_repository_and_unresolved(repo, capsys):
-    write(repo, "disagg.yaml", "prefill:\n  model-path: /m\n  disaggregation-mode: prefill\n  tp_size: 1\n")
-    write(repo, "run.sh", "python3 -m dynamo.sglang --disagg-config disagg.yaml --disagg-config-key prefill\n"
+def test_disagg_config_in_the_repository_and_unresolved(scratch_git):
+    scratch_git.write("disagg.yaml", "prefill:\n  model-path: /m\n  disaggregation-mode: prefill\n  tp_size: 1\n")
+    scratch_git.write("run.sh", "python3 -m dynamo.sglang --disagg-config disagg.yaml --disagg-config-key prefill\n"
                           "python3 -m dynamo.sglang --disagg-config $CFG --disagg-config-key decode\n")
-    code, doc = run(capsys, "run.sh", "disagg.yaml")
+    code, doc = scratch_git.lint("run.sh", "disagg.yaml")
     got = found(doc)
     assert ("disagg.yaml", 4, "SGL020") in got
     assert ("run.sh", 2, "PD022") in got
@@ -164,86 +141,86 @@ def test_disagg_config_in_the_repository_and_unresolved(repo, capsys):
     ("projected: {sources: [{secret: {name: s}}]}", "/etc/cfg/prefill.yaml", "/etc/cfg", "",
      "is mounted from the projected volume of secret"),
 ])
-def test_unresolved_mount_is_a_coverage_finding_saying_why(repo, capsys, volume, path, mount, sub, why):
-    write(repo, "k8s/pd.yaml", CM + "---" + deployment(volume, path, mount, sub))
-    code, doc = run(capsys, "k8s")
+def test_unresolved_mount_is_a_coverage_finding_saying_why(scratch_git, volume, path, mount, sub, why):
+    scratch_git.write("k8s/pd.yaml", CM + "---" + deployment(volume, path, mount, sub))
+    code, doc = scratch_git.lint("k8s")
     pd022 = [f for f in doc["findings"] if f["code"] == "PD022"]
     assert len(pd022) == 1 and pd022[0]["line"] == 24, doc["findings"]
     assert why in pd022[0]["message"], pd022[0]["message"]
     assert "SGL020" not in {f["code"] for f in doc["findings"]}
 
 
-def test_a_volume_the_pod_does_not_define(repo, capsys):
+def test_a_volume_the_pod_does_not_define(scratch_git):
     text = deployment(CM_VOLUME).replace("- name: cfg\n        configMap", "- name: other\n        configMap")
-    write(repo, "k8s/pd.yaml", CM + "---" + text)
-    code, doc = run(capsys, "k8s")
+    scratch_git.write("k8s/pd.yaml", CM + "---" + text)
+    code, doc = scratch_git.lint("k8s")
     msg = next(f["message"] for f in doc["findings"] if f["code"] == "PD022")
     assert "whose volume 'cfg' the pod spec does not define" in msg
 
 
-def test_a_path_no_mount_covers_is_looked_up_in_the_repository(repo, capsys):
-    write(repo, "k8s/pd.yaml", CM + "---" + deployment(CM_VOLUME, path="/opt/prefill.yaml"))
-    code, doc = run(capsys, "k8s")
+def test_a_path_no_mount_covers_is_looked_up_in_the_repository(scratch_git):
+    scratch_git.write("k8s/pd.yaml", CM + "---" + deployment(CM_VOLUME, path="/opt/prefill.yaml"))
+    code, doc = scratch_git.lint("k8s")
     msg = next(f["message"] for f in doc["findings"] if f["code"] == "PD022")
     assert "was not found in the repository" in msg
-    write(repo, "opt/prefill.yaml", "model-path: /m\ndisaggregation-mode: prefill\ntp-size: 1\n")
-    code, doc = run(capsys, "k8s")
+    scratch_git.write("opt/prefill.yaml", "model-path: /m\ndisaggregation-mode: prefill\ntp-size: 1\n")
+    code, doc = scratch_git.lint("k8s")
     assert not found(doc, "SGL") and not found(doc, "PD022")
     assert found(doc, "PD02") == [("k8s/pd.yaml", 8, "PD020")]  # the ConfigMap no launch reads: not checked
 
 
 # -- where the ConfigMap is ----------------------------------------------------------------------------------
 
-def test_configmap_in_another_file_of_the_scan(repo, capsys):
-    write(repo, "k8s/cm.yaml", CM)
-    write(repo, "k8s/deploy.yaml", deployment(CM_VOLUME))
-    code, doc = run(capsys, "k8s")
+def test_configmap_in_another_file_of_the_scan(scratch_git):
+    scratch_git.write("k8s/cm.yaml", CM)
+    scratch_git.write("k8s/deploy.yaml", deployment(CM_VOLUME))
+    code, doc = scratch_git.lint("k8s")
     assert found(doc) == [("k8s/cm.yaml", 9, "SGL020")]
     assert doc["coverage"]["files"]["k8s/cm.yaml"]["status"] == "checked"
 
 
-def test_configmap_of_the_same_stream_wins_over_another_file(repo, capsys):
-    write(repo, "k8s/pd.yaml", CM.replace("tp_size: 2", "tp-size: 2") + "---" + deployment(CM_VOLUME))
-    write(repo, "k8s/other.yaml", CM)  # the same name, a bad key: not what pd.yaml mounts
-    code, doc = run(capsys, "k8s/pd.yaml")
+def test_configmap_of_the_same_stream_wins_over_another_file(scratch_git):
+    scratch_git.write("k8s/pd.yaml", CM.replace("tp_size: 2", "tp-size: 2") + "---" + deployment(CM_VOLUME))
+    scratch_git.write("k8s/other.yaml", CM)  # the same name, a bad key: not what pd.yaml mounts
+    code, doc = scratch_git.lint("k8s/pd.yaml")
     assert not found(doc, "SGL") and not found(doc, "PD022")
     assert ("k8s/pd.yaml", 8, "PD020") not in found(doc)
 
 
-def test_hook_naming_only_the_configmap_reports_its_bad_key(repo, capsys):
-    write(repo, "k8s/cm.yaml", CM)
-    write(repo, "k8s/deploy.yaml", deployment(CM_VOLUME))
-    subprocess.run(["git", "add", "-A"], cwd=repo, check=True)
+def test_hook_naming_only_the_configmap_reports_its_bad_key(scratch_git, capsys):
+    scratch_git.write("k8s/cm.yaml", CM)
+    scratch_git.write("k8s/deploy.yaml", deployment(CM_VOLUME))
+    subprocess.run(["git", "add", "-A"], cwd=scratch_git.root, check=True)
     code = main(["check", "--force-exclude", "--no-cache", "k8s/cm.yaml"])
     out = capsys.readouterr().out
     assert code == 1
     assert out.startswith("k8s/cm.yaml:9:5: SGL020 error: config key 'tp_size'"), out
 
 
-def test_configmap_of_a_kustomize_build(repo, capsys):
-    write(repo, "k8s/kustomization.yaml", "resources: [cm.yaml, deploy.yaml]\n")
-    write(repo, "k8s/cm.yaml", CM)
-    write(repo, "k8s/deploy.yaml", deployment(CM_VOLUME))
-    code, doc = run(capsys, "k8s")
+def test_configmap_of_a_kustomize_build(scratch_git):
+    scratch_git.write("k8s/kustomization.yaml", "resources: [cm.yaml, deploy.yaml]\n")
+    scratch_git.write("k8s/cm.yaml", CM)
+    scratch_git.write("k8s/deploy.yaml", deployment(CM_VOLUME))
+    code, doc = scratch_git.lint("k8s")
     assert found(doc) == [("k8s/cm.yaml", 9, "SGL020")]
 
 
-def test_fix_rewrites_the_key_inside_the_configmap(repo, capsys):
-    write(repo, "k8s/pd.yaml", CM + "---" + deployment(CM_VOLUME))
+def test_fix_rewrites_the_key_inside_the_configmap(scratch_git, capsys):
+    scratch_git.write("k8s/pd.yaml", CM + "---" + deployment(CM_VOLUME))
     assert main(["--fix", "--no-cache", "k8s/pd.yaml"]) == 0
     capsys.readouterr()
-    text = (repo / "k8s/pd.yaml").read_text()
+    text = (scratch_git.root / "k8s/pd.yaml").read_text()
     assert "    tensor-parallel-size: 2\n" in text and "tp_size" not in text
 
 
-def test_result_cache_follows_the_configmap_file(repo, capsys):
-    write(repo, "k8s/cm.yaml", CM)
-    write(repo, "k8s/deploy.yaml", deployment(CM_VOLUME))
+def test_result_cache_follows_the_configmap_file(scratch_git, capsys):
+    scratch_git.write("k8s/cm.yaml", CM)
+    scratch_git.write("k8s/deploy.yaml", deployment(CM_VOLUME))
     assert main(["k8s"]) == 1
     first = capsys.readouterr().out
     assert main(["k8s"]) == 1
     assert capsys.readouterr().out == first
-    write(repo, "k8s/cm.yaml", CM.replace("tp_size", "tp-size"))
+    scratch_git.write("k8s/cm.yaml", CM.replace("tp_size", "tp-size"))
     assert main(["k8s"]) == 0
     capsys.readouterr()
 
@@ -314,25 +291,25 @@ configMapGenerator:
 """
 
 
-def test_configmap_generator_file_of_a_kustomization(repo, capsys):
-    write(repo, "k8s/kustomization.yaml", KUSTOMIZATION)
-    write(repo, "k8s/configs/prefill-server.yaml", "model-path: /m\ndisaggregation-mode: prefill\ntp_size: 2\n")
-    write(repo, "k8s/deploy.yaml", deployment(CM_VOLUME))
-    code, doc = run(capsys, "k8s")
+def test_configmap_generator_file_of_a_kustomization(scratch_git, capsys):
+    scratch_git.write("k8s/kustomization.yaml", KUSTOMIZATION)
+    scratch_git.write("k8s/configs/prefill-server.yaml", "model-path: /m\ndisaggregation-mode: prefill\ntp_size: 2\n")
+    scratch_git.write("k8s/deploy.yaml", deployment(CM_VOLUME))
+    code, doc = scratch_git.lint("k8s")
     # reported once, as the launch's --config file (not again as a standalone config file), at its own line
     assert found(doc) == [("k8s/configs/prefill-server.yaml", 3, "SGL020")]
     assert doc["launches"][0]["role"] == "prefill"
-    subprocess.run(["git", "add", "-A"], cwd=repo, check=True)
+    subprocess.run(["git", "add", "-A"], cwd=scratch_git.root, check=True)
     code = main(["check", "--force-exclude", "--no-cache", "k8s/configs/prefill-server.yaml"])
     out = capsys.readouterr().out
     assert out.startswith("k8s/configs/prefill-server.yaml:3:1: SGL020"), out
     assert "via --config /etc/cfg/prefill.yaml (ConfigMap sglang-config key prefill.yaml" in out
 
 
-def test_configmap_generator_without_the_key(repo, capsys):
-    write(repo, "k8s/kustomization.yaml", KUSTOMIZATION.replace("prefill.yaml=", "other.yaml="))
-    write(repo, "k8s/configs/prefill-server.yaml", "model-path: /m\ndisaggregation-mode: prefill\n")
-    write(repo, "k8s/deploy.yaml", deployment(CM_VOLUME))
-    code, doc = run(capsys, "k8s")
+def test_configmap_generator_without_the_key(scratch_git):
+    scratch_git.write("k8s/kustomization.yaml", KUSTOMIZATION.replace("prefill.yaml=", "other.yaml="))
+    scratch_git.write("k8s/configs/prefill-server.yaml", "model-path: /m\ndisaggregation-mode: prefill\n")
+    scratch_git.write("k8s/deploy.yaml", deployment(CM_VOLUME))
+    code, doc = scratch_git.lint("k8s")
     msg = next(f["message"] for f in doc["findings"] if f["code"] == "PD022")
     assert "is mounted from ConfigMap sglang-config, which has no key prefill.yaml" in msg

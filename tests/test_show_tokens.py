@@ -3,26 +3,8 @@ wrapper such as ``dynamo.sglang`` consumes or rewrites are shown and marked, nev
 them with ``consumed``."""
 
 import json
-import textwrap
-
-import pytest
 
 from pdlint.cli import main
-
-
-@pytest.fixture
-def repo(tmp_path, monkeypatch):
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.setenv("NO_COLOR", "1")
-    (tmp_path / ".git").mkdir()
-    return tmp_path
-
-
-def write(root, rel, text):
-    p = root / rel
-    p.parent.mkdir(parents=True, exist_ok=True)
-    p.write_text(textwrap.dedent(text).lstrip("\n"))
-    return p
 
 
 def show_json(capsys, *paths):
@@ -38,8 +20,8 @@ DYNAMO = ("python3 -m dynamo.sglang --model-path /m --dyn-tool-call-parser herme
           "--port 30000\n")
 
 
-def test_dynamo_flags_are_shown_and_marked(repo, capsys):
-    write(repo, "run.sh", DYNAMO)
+def test_dynamo_flags_are_shown_and_marked(scratch, capsys):
+    scratch.write("run.sh", DYNAMO)
     doc = show_json(capsys, "run.sh")
     (launch,) = doc["launches"]
     assert marks(launch) == [
@@ -53,8 +35,8 @@ def test_dynamo_flags_are_shown_and_marked(repo, capsys):
     assert "--dyn-tool-call-parser" not in launch["argv"]  # argv stays what SGLang's parser sees
 
 
-def test_text_show_marks_them(repo, capsys):
-    write(repo, "run.sh", DYNAMO)
+def test_text_show_marks_them(scratch, capsys):
+    scratch.write("run.sh", DYNAMO)
     assert main(["show", "run.sh"]) == 0
     out = capsys.readouterr().out
     assert "dynamo.sglang           run.sh:1:12  (launcher)" in out
@@ -64,9 +46,9 @@ def test_text_show_marks_them(repo, capsys):
     assert line.endswith("(rewritten by dynamo.sglang)")
 
 
-def test_config_words_and_the_files_keys(repo, capsys):
-    write(repo, "prefill.yaml", "model-path: /m\ndisaggregation-mode: prefill\n")
-    write(repo, "run.sh", "python3 -m sglang.launch_server --config prefill.yaml --port 30000\n"
+def test_config_words_and_the_files_keys(scratch, capsys):
+    scratch.write("prefill.yaml", "model-path: /m\ndisaggregation-mode: prefill\n")
+    scratch.write("run.sh", "python3 -m sglang.launch_server --config prefill.yaml --port 30000\n"
                           "python3 -m sglang.launch_server --config $CFG --model-path /m\n")
     doc = show_json(capsys, "run.sh")
     first, second = doc["launches"]
@@ -79,23 +61,22 @@ def test_config_words_and_the_files_keys(repo, capsys):
     assert marks(second)[3:5] == [("--config", "--config"), ("$CFG", "--config")]
 
 
-def test_sglang_serve_words(repo, capsys):
-    write(repo, "run.sh", "sglang serve /m --model-type llm --disaggregation-mode decode\n")
+def test_sglang_serve_words(scratch, capsys):
+    scratch.write("run.sh", "sglang serve /m --model-type llm --disaggregation-mode decode\n")
     (launch,) = show_json(capsys, "run.sh")["launches"]
     assert marks(launch) == [("sglang", "launcher"), ("serve", "launcher"), ("--model-path", None), ("/m", None),
                              ("--model-type", "sglang serve"), ("llm", "sglang serve"),
                              ("--disaggregation-mode", None), ("decode", None)]
 
 
-def test_a_plain_launch_marks_only_its_launcher(repo, capsys):
-    write(repo, "run.sh", "python3 -m sglang.launch_server --model-path /m --disaggregation-mode prefill\n")
+def test_a_plain_launch_marks_only_its_launcher(scratch, capsys):
+    scratch.write("run.sh", "python3 -m sglang.launch_server --model-path /m --disaggregation-mode prefill\n")
     (launch,) = show_json(capsys, "run.sh")["launches"]
     assert [w["text"] for w in launch["written"] if "consumed" in w] == ["python3", "-m", "sglang.launch_server"]
     assert [w["text"] for w in launch["written"] if "consumed" not in w] == launch["argv"]
 
 
-def test_check_json_has_no_written_tokens(repo, capsys):
-    write(repo, "run.sh", DYNAMO)
-    main(["--format", "json", "--no-cache", "run.sh"])
-    doc = json.loads(capsys.readouterr().out)
+def test_check_json_has_no_written_tokens(scratch, capsys):
+    scratch.write("run.sh", DYNAMO)
+    code, doc = scratch.lint("run.sh")
     assert doc["launches"] and all("written" not in l for l in doc["launches"])
