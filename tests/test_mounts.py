@@ -197,6 +197,16 @@ def test_hook_naming_only_the_configmap_reports_its_bad_key(scratch_git, capsys)
     assert out.startswith("k8s/cm.yaml:9:5: SGL020 error: config key 'tp_size'"), out
 
 
+def test_hook_naming_only_the_deployment_finds_the_configmap_in_the_repository(scratch_git, capsys):
+    scratch_git.write("k8s/config/cm.yaml", CM)
+    scratch_git.write("k8s/deploy.yaml", deployment(CM_VOLUME))
+    scratch_git.write("other/cm.yaml", CM.replace("tp_size: 2", "tp-size: 2"))  # farther away: not used
+    subprocess.run(["git", "add", "-A"], cwd=scratch_git.root, check=True)
+    code = main(["check", "--force-exclude", "--no-cache", "k8s/deploy.yaml"])
+    out = capsys.readouterr().out
+    assert code == 1 and out.startswith("k8s/config/cm.yaml:9:5: SGL020 error"), out
+
+
 def test_configmap_of_a_kustomize_build(scratch_git):
     scratch_git.write("k8s/kustomization.yaml", "resources: [cm.yaml, deploy.yaml]\n")
     scratch_git.write("k8s/cm.yaml", CM)
