@@ -566,9 +566,9 @@ class Extractor:
                 return
             containers = kube.find_containers(docs)
             local = self.stream_configmaps(job, docs, doc)
+            before = len(self.out.launches)
             for w in crd.workloads(docs, doc, containers, unit or job.display):
                 found |= bool(self.workload_launches(job, w, render_role, label, unit_meta, local))
-            before = len(self.out.launches)
             found |= bool(self.yaml_scripts(job, src, doc, docs, containers, render_role, label, unit, unit_meta))
             if not found and keyed and not self.keyed(job, src, doc, docs, render_role, label, unit_meta):
                 self.sglang_config(job, src, doc, docs, render_role)

@@ -129,3 +129,14 @@ def test_a_rendered_chart_list_is_not_checked_twice(scratch):
     code, doc = scratch.lint("chart")
     assert len(doc["launches"]) == 1 and "argv list" not in doc["launches"][0]["context"]
     assert [f["code"] for f in doc["findings"] if f["code"].startswith("SGL")] == ["SGL001"]
+
+
+def test_a_list_shared_through_an_alias_is_checked_where_it_has_a_role(scratch):
+    scratch.write("values.yaml", """
+        x-args: &args [--model-path, /m, --tp_size, "2"]
+        prefill:
+          server_args: *args
+        """)
+    code, doc = scratch.lint("values.yaml")
+    assert launches(doc) == [("values.yaml", 1, "prefill")]
+    assert found(doc, "SGL") == [("values.yaml", 1, "SGL001")]

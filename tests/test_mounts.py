@@ -323,3 +323,39 @@ def test_configmap_generator_without_the_key(scratch_git):
     code, doc = scratch_git.lint("k8s")
     msg = next(f["message"] for f in doc["findings"] if f["code"] == "PD022")
     assert "is mounted from ConfigMap sglang-config, which has no key prefill.yaml" in msg
+
+
+def test_disagg_sections_sharing_an_anchor(scratch_git):
+    scratch_git.write("disagg.yaml", """
+        common: &common
+          model-path: /m
+          tp_size: 2
+        prefill:
+          <<: *common
+          disaggregation-mode: prefill
+        decode:
+          <<: *common
+          disaggregation-mode: decode
+        """)
+    scratch_git.write("run.sh", "python3 -m dynamo.sglang --disagg-config disagg.yaml --disagg-config-key prefill\n"
+                                "python3 -m dynamo.sglang --disagg-config disagg.yaml --disagg-config-key decode\n")
+    code, doc = scratch_git.lint("run.sh", "disagg.yaml")
+    # the shared key is reported once, at the anchor's line, for both workers (merge keys resolved as
+    # yaml.safe_load does; no `--<<` flag)
+    assert [x for x in found(doc) if x[2].startswith("SGL")] == [("disagg.yaml", 3, "SGL020")]
+    f = next(f for f in doc["findings"] if f["code"] == "SGL020")
+    assert f["role"] is None and sorted(l["role"] for l in doc["launches"]) == ["decode", "prefill"]
+
+
+def test_config_file_merge_keys_are_resolved(scratch_git):
+    scratch_git.write("prefill.yaml", """
+        base: &base {model-path: /m, disaggregation-transfer-backend: nixl}
+        <<: *base
+        disaggregation-mode: prefill
+        """.replace("base: &base", "x-base: &base"))
+    scratch_git.write("run.sh", "python3 -m sglang.launch_server --config prefill.yaml\n")
+    code, doc = scratch_git.lint("run.sh", "prefill.yaml")
+    launch = doc["launches"][0]
+    assert "--<<" not in launch["argv"]
+    assert launch["argv"][-4:] == ["--model-path", "/m", "--disaggregation-transfer-backend", "nixl"]
+    assert [f["code"] for f in doc["findings"] if f["code"].startswith("SGL")] == ["SGL001"]  # --x-base

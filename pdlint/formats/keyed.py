@@ -480,7 +480,16 @@ def argv_lists(src, doc: TStr, root: yt.Ref, unit: str) -> list:
     every launch of the file is one unit, so prefill and decode lists of the file are paired."""
     out: list = []
     _walk_lists(src, doc, root, (), [], unit, out, [0])
-    return out
+    # one list reached through aliases from several keys (`x-args: &a [...]`, `prefill: {args: *a}`): the
+    # places that give it a role, else its first
+    by_node: dict = {}
+    for launch in out:
+        by_node.setdefault(launch.meta.pop("argv_node"), []).append(launch)
+    keep = set()
+    for group in by_node.values():
+        roled = [l for l in group if l.structural_role]
+        keep |= {id(l) for l in (roled or group[:1])}
+    return [l for l in out if id(l) in keep]
 
 
 def _walk_lists(src, doc, ref, path: tuple, keys: list, unit: str, out: list, seen: list) -> None:
@@ -581,7 +590,7 @@ def _argv_launch(src, doc, parent, key: str, ref, path: tuple, keys: list, unit:
     first = words[0] if words else None
     l = _launch(src, first.origin.line if first is not None and first.pieces else 1, "sglang", entry, role, origin,
                 how, unit, f"engine argv list {dotted} (checked as the SGLang server's own arguments{note})",
-                argv=argv, command=command, argv_list=dotted,
+                argv=argv, command=command, argv_list=dotted, argv_node=id(node),
                 image=next((img for _, _, img in reversed(keys) if img), ""))
     l.incomplete = True  # the chart or tool that consumes the list may add flags of its own
     return l

@@ -138,14 +138,17 @@ class EmbeddedFile:
     written, so a key is reported at its line there.  ``path`` / ``abspath``: the file that holds it;
     ``note``: how the launch reaches it (a hop note of its own when it starts with ``-``)."""
 
-    __slots__ = ("path", "abspath", "text", "doc", "note")
+    __slots__ = ("path", "abspath", "text", "doc", "note", "root", "sort_keys")
 
-    def __init__(self, path: str, abspath: Optional[str], doc: TStr, note: str = ""):
+    def __init__(self, path: str, abspath: Optional[str], doc: TStr, note: str = "", root=None,
+                 sort_keys: bool = False):
         self.path = path
         self.abspath = abspath
         self.text = doc.text
         self.doc = doc
         self.note = note
+        self.root = root  # a mapping Ref of ``doc`` composed already (a section), else the text is composed
+        self.sort_keys = sort_keys  # the keys reach SGLang sorted (Dynamo's yaml.dump of the section)
 
 
 def config_tokens(src, table: FlagTable, via: Optional[tuple] = None) -> tuple:
@@ -162,32 +165,35 @@ def config_tokens(src, table: FlagTable, via: Optional[tuple] = None) -> tuple:
 
 def _config_tokens(src: SourceFile, doc: TStr, table: FlagTable, via: Optional[tuple]) -> tuple:
     errors: list = []
-    try:
-        docs = yt.compose(src.text)
-    except yt.LimitError:
-        raise
-    except yt.YamlError as e:
-        at = min(e.index, len(src.text.rstrip()) - 1)  # an error at the end: the last character written
-        errors.append(ArgError("config-yaml", doc[at:at + 1] if at >= 0 else doc,
-                               f"invalid YAML in config file: {e.message_in(doc)}", "--config"))
-        return [], errors, False
-    root = docs[0].root if docs else None
+    section = src.root if isinstance(src, EmbeddedFile) else None
+    if section is not None:  # a mapping inside a file composed already (its anchors and merge keys resolved)
+        root = yt.deref(section).node
+    else:
+        try:
+            docs = yt.compose(src.text)
+        except yt.LimitError:
+            raise
+        except yt.YamlError as e:
+            at = min(e.index, len(src.text.rstrip()) - 1)  # an error at the end: the last character written
+            errors.append(ArgError("config-yaml", doc[at:at + 1] if at >= 0 else doc,
+                                   f"invalid YAML in config file: {e.message_in(doc)}", "--config"))
+            return [], errors, False
+        root = docs[0].root if docs else None
     if root is None:
         return [], errors, True
-    rref = yt.Ref(root)
+    rref = section if section is not None else yt.Ref(root)
     if not isinstance(yt.deref(rref).node, yt.YMap):
         errors.append(ArgError("config-not-mapping", doc[root.start:root.end],
                                "Config file must contain a dictionary at root level", "--config"))
         return [], errors, False
     store_true, unsupported = key_classes(table)
     out: list = []
-    node = yt.deref(rref).node
-    for knode, vnode in node.pairs:
-        if not isinstance(knode, yt.YScalar):
-            continue
+    pairs = _pairs(rref)
+    if isinstance(src, EmbeddedFile) and src.sort_keys:  # yaml.dump's order (Dynamo writes the section so)
+        pairs = sorted(pairs, key=lambda kv: kv[0].value)
+    for knode, vref in pairs:
         key = knode.value
         ktok = yt.scalar_tstr(doc, yt.Ref(knode))
-        vref = yt.Ref(vnode)
         key_norm = key.replace("-", "_")
         if key_norm in unsupported:
             flag = unsupported[key_norm]
@@ -233,6 +239,39 @@ def _config_tokens(src: SourceFile, doc: TStr, table: FlagTable, via: Optional[t
         hop = Hop(o.path, o.line, o.column, note)
         out = [t.with_hop(hop, o.chain) for t in out]
     return out, errors, True
+
+
+def _pairs(rref: yt.Ref) -> list:
+    """(key node, value Ref) of a mapping as ``yaml.safe_load`` reads it: its own keys (duplicates too:
+    the last wins in argparse as in the dict), then the keys ``<<`` merge keys bring that it does not set
+    itself, each located at its key in the merged mapping."""
+    node = yt.deref(rref).node
+    own = [(k, yt.Ref(v)) for k, v in node.pairs
+           if isinstance(k, yt.YScalar) and not (k.value == "<<" and k.style is None)]
+    written = {k.value for k, _ in own}
+    merged = []
+    for key, vref in yt.map_items(rref):
+        if key in written:
+            continue
+        written.add(key)
+        knode = _merged_key(node, key, 0)
+        if knode is not None:
+            merged.append((knode, vref))
+    return own + merged
+
+
+def _merged_key(node, key: str, depth: int):
+    """The key node of ``key`` among the mappings ``node`` merges (nearest first)."""
+    if depth > 32:
+        return None
+    for src in yt._merge_sources(node):
+        for k, _ in src.node.pairs:
+            if isinstance(k, yt.YScalar) and k.value == key:
+                return k
+        found = _merged_key(src.node, key, depth + 1)
+        if found is not None:
+            return found
+    return None
 
 
 def _as(tok: TStr, text: str, at: Optional[TStr] = None) -> TStr:

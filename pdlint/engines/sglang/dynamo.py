@@ -256,11 +256,11 @@ def disagg_section(tokens: list, disagg: tuple, resolve: Callable) -> Section:
         return Section(rest, errors=[argv_mod.ArgError(
             "config-not-mapping", yt.node_tstr(doc, section),
             f"Disagg config section '{key_tok.text}' must be a dictionary, got {got}", "--disagg-config-key")])
-    start = doc.text.rfind("\n", 0, node.start) + 1  # a block mapping from its first line: its indentation kept
-    text = doc[start:node.end] if not doc.text[start:node.start].strip() else yt.node_tstr(doc, section)
     note = f"--disagg-config {path_tok.text} --disagg-config-key {key_tok.text}" + \
         (f" ({src.note})" if getattr(src, "note", "") else "")
-    file = EmbeddedFile(src.path, src.abspath, text, note)
+    # the section as composed in F (anchors and merge keys of F resolved, as yaml.safe_load reads it), its
+    # keys sorted as yaml.dump writes the temporary file
+    file = EmbeddedFile(src.path, src.abspath, doc, note, root=section, sort_keys=True)
     p = path_tok.pieces[0] if path_tok.pieces else None
     tmp = TStr.at(SECTION_FILE, p.src if p else None, p.offset if p else 0, p.chain if p else (), label="<dynamo>")
     flag = TStr.at("--config", p.src if p else None, p.offset if p else 0, p.chain if p else (), label="<dynamo>")
