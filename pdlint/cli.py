@@ -395,8 +395,8 @@ def _write_fixes(ns, state, cwd: str) -> tuple:
 
 
 def _consumed_note(consumed: str) -> str:
-    if consumed == "launcher":
-        return "launcher"
+    if consumed in ("launcher", "wrapper"):
+        return consumed
     if consumed.startswith(("--config", "not ")):
         return {"--config merge": "read by the --config merge", "--config": "the --config file pdlint did not read"
                 }.get(consumed, consumed)

@@ -1080,6 +1080,8 @@ class Extractor:
                         env=launch_env, context=context, render_role=render_role, meta=dict(meta))
         if meta.get("role_hint"):
             launch.structural_role = meta["role_hint"]
+        if m.start:  # what runs the launcher (srun ..., docker run ... IMAGE, env VAR=x): shown by `pdlint show`
+            launch.meta["wrapper_words"] = list(words[:m.start])
         self.add_launch(launch)
         return [launch]
 

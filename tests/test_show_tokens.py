@@ -80,3 +80,11 @@ def test_check_json_has_no_written_tokens(scratch, capsys):
     scratch.write("run.sh", DYNAMO)
     code, doc = scratch.lint("run.sh")
     assert doc["launches"] and all("written" not in l for l in doc["launches"])
+
+
+def test_wrapper_words_are_shown(scratch, capsys):
+    scratch.write("run.sh", "srun -N 1 --gres=gpu:8 python3 -m sglang.launch_server --model-path /m\n")
+    (launch,) = show_json(capsys, "run.sh")["launches"]
+    assert marks(launch)[:4] == [("srun", "wrapper"), ("-N", "wrapper"), ("1", "wrapper"), ("--gres=gpu:8", "wrapper")]
+    assert marks(launch)[4:] == [("python3", "launcher"), ("-m", "launcher"), ("sglang.launch_server", "launcher"),
+                                 ("--model-path", None), ("/m", None)]
