@@ -78,6 +78,12 @@ def test_a_string_of_flags_beside_a_full_command_another_reader_found(scratch):
     "prefill:\n  image: vllm/vllm-openai:v0.10.2\n  worker:\n    args: [--model, m, --disaggregation-mode, prefill]\n",
     # another program's argv
     "bench:\n  args: [genai-bench, --model-path, /m]\n",
+    # Dynamo's TensorRT-LLM worker takes --model-path and --disaggregation-mode too
+    "workers:\n  prefill:\n    args: [--model-path, m, --disaggregation-mode, prefill, --extra-engine-args, p.yaml]\n",
+    # a vLLM flag SGLang does not have
+    "workers:\n  decode:\n    args: [--model-path, m, --disaggregation-mode, decode, --max-num-batched-tokens, '8']\n",
+    # not an argv-like key (test expectations, metadata)
+    "cases:\n  - argv: [--model-path, m, --disaggregation-mode, prefill, --tp_size, '2']\n",
 ])
 def test_lists_that_are_no_sglang_server_argv_stay_quiet(scratch, text):
     scratch.write("values.yaml", text)

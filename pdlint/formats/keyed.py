@@ -464,7 +464,7 @@ def _role_sections(job, src, doc: TStr, root: yt.Ref, unit: str) -> list:
 # Bare engine argv lists anywhere in a values(-like) file
 # ---------------------------------------------------------------------------
 
-_ARGV_KEY = re.compile(r"(?i)^(?:[a-z0-9]+[_-])*(?:extra[_-]?)?(?:args|arguments|argv|flags)$|(?:Args|Flags)$")
+_ARGV_KEY = re.compile(r"(?i)^(?:[a-z0-9]+[_-])*(?:extra[_-]?)?args$|Args$")
 _SGLANG_MARKS = ("--model-path", "--disaggregation-mode")
 _LIST_KEYS = ("args", "extraArgs", "extra_args")  # what a top-level role section's launch already reads
 MAX_DEPTH = 12
@@ -521,6 +521,29 @@ def _walk_lists(src, doc, ref, path: tuple, keys: list, unit: str, out: list, se
         _walk_lists(src, doc, v, path + (k,), here, unit, out, seen)
 
 
+_OTHER_ENGINE_FLAGS = ("--extra-engine-args", "--extra-llm-api-options", "--extra_llm_api_options",
+                       "--kv-transfer-config", "--is-prefill-worker", "--server_role", "--server-role")
+
+
+def _other_engine(texts: list) -> bool:
+    """Does a flag list belong to another engine (Dynamo's TensorRT-LLM or vLLM worker: they take
+    ``--model-path`` / ``--disaggregation-mode`` too)?  A flag SGLang does not know that such an engine
+    defines says so; a plain typo (known to none) does not."""
+    from pdlint.engines.sglang import flags as sflags
+    from pdlint.engines.vllm import flags as vflags
+    if any(t in _OTHER_ENGINE_FLAGS for t in texts):
+        return True
+    stable = sflags.load(sflags.newest())
+    versions = vflags.available_versions()
+    vtable = vflags.load(versions[0]) if versions else None
+    for t in texts:
+        if not t.startswith("--") or stable.lookup(t) is not None or stable.prefix_matches(t):
+            continue
+        if vtable is not None and vflags.normalise(t) in vtable.by_option:
+            return True
+    return False
+
+
 def _image_of(ref) -> str:
     """``image: repo:tag`` or ``image: {repository, tag}`` of a values mapping ('' when none)."""
     img = yt.get(ref, "image")
@@ -559,7 +582,7 @@ def _argv_launch(src, doc, parent, key: str, ref, path: tuple, keys: list, unit:
     else:
         return None
     texts = [w.text.split("=", 1)[0] for w in words]
-    if not any(t in _SGLANG_MARKS for t in texts) or "--kv-transfer-config" in texts:
+    if not any(t in _SGLANG_MARKS for t in texts) or _other_engine(texts):
         return None
     if any("vllm" in img.lower() and "sglang" not in img.lower() for _, _, img in keys if img):
         return None  # a vLLM (Dynamo vLLM) worker's flags: not SGLang server argv
