@@ -359,3 +359,41 @@ def test_config_file_merge_keys_are_resolved(scratch_git):
     assert "--<<" not in launch["argv"]
     assert launch["argv"][-4:] == ["--model-path", "/m", "--disaggregation-transfer-backend", "nixl"]
     assert [f["code"] for f in doc["findings"] if f["code"].startswith("SGL")] == ["SGL001"]  # --x-base
+
+
+def test_configmap_rendered_by_a_helm_chart(scratch_git):
+    scratch_git.write("chart/Chart.yaml", "apiVersion: v2\nname: pd\nversion: 0.1.0\n")
+    scratch_git.write("chart/values.yaml", "image: lmsysorg/sglang:v0.5.9\nbackend: nixll\n")
+    scratch_git.write("chart/templates/configmap.yaml", """
+        apiVersion: v1
+        kind: ConfigMap
+        metadata:
+          name: {{ .Release.Name }}-config
+        data:
+          prefill.yaml: |
+            model-path: /m
+            disaggregation-mode: prefill
+            disaggregation-transfer-backend: {{ .Values.backend }}
+        """)
+    scratch_git.write("chart/templates/prefill.yaml", """
+        apiVersion: apps/v1
+        kind: Deployment
+        metadata:
+          name: {{ .Release.Name }}-prefill
+        spec:
+          template:
+            spec:
+              volumes:
+              - name: cfg
+                configMap:
+                  name: {{ .Release.Name }}-config
+              containers:
+              - name: prefill
+                image: {{ .Values.image }}
+                command: [python3, -m, sglang.launch_server, --config, /etc/cfg/prefill.yaml]
+                volumeMounts:
+                - {name: cfg, mountPath: /etc/cfg}
+        """)
+    code, doc = scratch_git.lint("chart")
+    # the value comes from values.yaml through the rendered ConfigMap: reported at its line there
+    assert found(doc) == [("chart/values.yaml", 2, "SGL004")]
