@@ -361,7 +361,9 @@ def test_config_file_merge_keys_are_resolved(scratch_git):
     assert [f["code"] for f in doc["findings"] if f["code"].startswith("SGL")] == ["SGL001"]  # --x-base
 
 
-def test_configmap_rendered_by_a_helm_chart(scratch_git):
+def test_configmap_rendered_by_a_helm_chart(scratch_git, monkeypatch):
+    from pdlint.formats import helm
+    monkeypatch.setattr(helm, "helm_binary", lambda: None)  # pdlint's own renderer, wherever the test runs
     scratch_git.write("chart/Chart.yaml", "apiVersion: v2\nname: pd\nversion: 0.1.0\n")
     scratch_git.write("chart/values.yaml", "image: lmsysorg/sglang:v0.5.9\nbackend: nixll\n")
     scratch_git.write("chart/templates/configmap.yaml", """
