@@ -399,3 +399,11 @@ def test_configmap_rendered_by_a_helm_chart(scratch_git, monkeypatch):
     code, doc = scratch_git.lint("chart")
     # the value comes from values.yaml through the rendered ConfigMap: reported at its line there
     assert found(doc) == [("chart/values.yaml", 2, "SGL004")]
+
+
+def test_malformed_mounts_and_configmaps_are_findings_not_crashes(lint):
+    code, doc = lint(os.path.join(DATA, "hostile.yaml"))
+    codes = {f["code"] for f in doc["findings"]}
+    assert "PD013" not in codes  # no internal error
+    assert {"SGL028", "SGL026", "SGL023", "PD022"} <= codes
+    assert len(doc["launches"]) == 8
