@@ -1237,6 +1237,8 @@ class Extractor:
         self.out.launches = [l for l in self.out.launches
                              if not (l.meta.get("virtual_config") and l.meta["virtual_config"] in referenced)
                              and l.path not in failed]
+        for l in self.out.launches:
+            l.meta.pop("mounts", None)  # read by the --config resolution only (it holds whole YAML trees)
 
 
 def image_entry_words(image: str, words: list, at: Optional[TStr]) -> list:
