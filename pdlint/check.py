@@ -37,12 +37,13 @@ def launch_tokens(launch: Launch) -> list:
 
 
 def written_tokens(launch: Launch) -> list:
-    """Every token of the launch as written, for ``pdlint show``: ``[(token, consumed)]``, the words that run
-    the launcher (``wrapper``: ``srun ...``, ``docker run ... IMAGE``) and the launcher words first, then the argv, with the tokens the server's parser sees that are written elsewhere
-    (``--config`` file keys, a wrapper's rewrites) in the parser's order.  ``consumed`` is None for a
-    token the server's parser sees, else who takes it instead: ``launcher``, ``dynamo.sglang`` (a
-    wrapper's own flags), ``dynamo.sglang rewrite`` (a token the wrapper replaces), ``--config merge``
-    (``--config`` unread: ``--config``), ``sglang serve``, ``not passed to the server``."""
+    """Every token of the launch as written, for ``pdlint show``: ``[(token, consumed)]``.  The words
+    that run the launcher (``srun ...``, ``docker run ... IMAGE``) and the launcher words first, then the
+    argv, with the tokens the server's parser sees that are written elsewhere (``--config`` file keys, a
+    wrapper's rewrites) in the parser's order.  ``consumed`` is None for a token the server's parser
+    sees, else who takes it instead: ``wrapper``, ``launcher``, ``dynamo.sglang`` (a wrapper's own flags),
+    ``dynamo.sglang rewrite`` (a token the wrapper replaces), ``--config merge`` (``--config`` when the
+    file was not read), ``sglang serve``, ``not passed to the server``."""
     out = [(t, "wrapper") for t in launch.meta.get("wrapper_words", ())]
     out += [(t, "launcher") for t in launch.command]
     info = launch.parsed

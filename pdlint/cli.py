@@ -394,12 +394,15 @@ def _write_fixes(ns, state, cwd: str) -> tuple:
     return len(written), len(state.applied) - n
 
 
+_CONSUMED = {"--config merge": "read by the --config merge", "--config": "the --config file pdlint did not read"}
+
+
 def _consumed_note(consumed: str) -> str:
-    if consumed in ("launcher", "wrapper"):
+    """How ``pdlint show`` marks a token the server's parser does not see (:func:`pdlint.check.written_tokens`)."""
+    if consumed in ("launcher", "wrapper") or consumed.startswith("not "):
         return consumed
-    if consumed.startswith(("--config", "not ")):
-        return {"--config merge": "read by the --config merge", "--config": "the --config file pdlint did not read"
-                }.get(consumed, consumed)
+    if consumed in _CONSUMED:
+        return _CONSUMED[consumed]
     if consumed.endswith(" rewrite"):
         return f"rewritten by {consumed[:-len(' rewrite')]}"
     return f"consumed by {consumed}"
