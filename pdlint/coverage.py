@@ -46,8 +46,9 @@ _LAUNCHERS = (
 _FLAGS = (r"--disaggregation-[a-z][a-z-]*", r"--kv-transfer-config", r"--is-(?:prefill|decode)-worker",
           r"--disagg-config")
 # the same settings as config-file keys (SGLang --config, TRT-LLM disaggregated configs, vLLM kv_role JSON)
-_KEYS = (r"disaggregation[-_]mode\s*[:=]", r"[\"']?kv_role[\"']?\s*[:=]", r"context_servers\s*:",
-         r"generation_servers\s*:")
+# (``context_servers: 1`` is a count - TensorRT-LLM's disagg_cluster.minimal_instances - not a server section)
+_KEYS = (r"disaggregation[-_]mode\s*[:=]", r"[\"']?kv_role[\"']?\s*[:=]", r"context_servers\s*:(?![ \t]*\d+[ \t]*$)",
+         r"generation_servers\s*:(?![ \t]*\d+[ \t]*$)")
 MARKER = re.compile(  # a launcher is not part of an image name (lmsysorg/sglang-router:v0.2) or a submodule
     r"(?P<launcher>(?<![\w./-])(?:" + "|".join(_LAUNCHERS) + r")(?![\w:-]|\.\w))"
     r"|(?P<flag>(?<![\w-])(?:" + "|".join(_FLAGS) + r")(?![\w-]))"
@@ -277,6 +278,19 @@ def assess(jobs: list, extraction, findings: list, strict: bool = False) -> Cove
             first = group[0]
             line, col, text = (first.line, first.column, first.text) if at is None else (at[0], at[1], "")
             fc.spots.append(Spot(job.display, line, col, group[-1].line, CR.UNCHECKED.code, reason, hint, text))
+    # container args that go to an engine image's unknown entry point (no launch text of their own)
+    for path, gaps in getattr(extraction, "entry_gaps", {}).items():
+        fc = cov.files.get(path)
+        if fc is None:
+            continue
+        for line, col, image in gaps:
+            if line in covered.get(path, set()) or any(s.line == line for s in fc.spots):
+                continue
+            fc.spots.append(Spot(path, line, col, line, CR.UNCHECKED.code,
+                                 f"these arguments go to the entry point of image {image}, which pdlint does not "
+                                 f"know, so they were not checked as a server's",
+                                 "write the server command into the container's command (e.g. `vllm serve MODEL` or "
+                                 "`python3 -m sglang.launch_server`), so that pdlint sees which server runs"))
     # explicit and engine-derived gaps on launches
     for launch in extraction.launches:
         for gap in list(launch.gaps) + engine_gaps(launch):

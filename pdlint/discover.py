@@ -20,7 +20,7 @@ from typing import Optional
 
 JINJA_EXT = (".j2", ".jinja", ".jinja2")
 YAML_EXT = (".yaml", ".yml")
-SHELL_EXT = (".sh", ".bash")
+SHELL_EXT = (".sh", ".bash", ".slurm", ".sbatch")  # Slurm batch scripts are shell scripts
 _SHEBANG = re.compile(rb"^#!\s*\S*?(?:/|env\s+)(?:ba|z|k|da|a)?sh\b")
 KEYWORDS = (b"sglang", b"vllm", b"trtllm", b"dynamo", b"disaggregation", b"launch_server", b"tensorrt",
             b"kv_role", b"kv-role", b"prefill", b"decode", b"context_servers", b"generation_servers",

@@ -55,7 +55,7 @@ def kind_of(path: str) -> str:
         return "jinja"
     if lower.endswith((".yaml", ".yml")):
         return "yaml"
-    if lower.endswith((".sh", ".bash")) or "." not in lower.rsplit("/", 1)[-1]:
+    if lower.endswith((".sh", ".bash", ".slurm", ".sbatch")) or "." not in lower.rsplit("/", 1)[-1]:
         return "shell"
     return "other"
 

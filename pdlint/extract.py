@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import re
 from dataclasses import dataclass, field
 from typing import Optional
 
@@ -30,6 +31,9 @@ from pdlint.text import SourceFile, TStr
 from pdlint.safeio import MAX_FILE_BYTES  # noqa: E402  (its home before pdlint.safeio)
 
 
+_ENGINE_IMAGE = re.compile(r"vllm|sglang|tensorrt|trtllm|dynamo", re.I)  # an image named for an engine
+
+
 @dataclass
 class Extraction:
     launches: list = field(default_factory=list)
@@ -43,6 +47,9 @@ class Extraction:
     rendered: dict = field(default_factory=dict)  # display path -> set of lines
     # files not checked at all, display path -> why (their config is invalid, pdlint failed on them): for coverage
     not_checked: dict = field(default_factory=dict)
+    # containers whose args (no program of their own) go to an engine image's entry point pdlint does not
+    # know: display path -> [(line, column, image)]; launch text even without an engine-only flag
+    entry_gaps: dict = field(default_factory=dict)
 
 
 class Extractor:
@@ -920,8 +927,13 @@ class Extractor:
         ctx = ShellContext(resolve_source=resolve_source, report=report, source_refused=source_refused)
         cmds = shell_commands(doc, ctx, env=env, positional=positional)
         runs = [(cmds, render_role, label)]
+        from pdlint.formats.shell.conditions import role_of as _role_of
         if per_arg and positional is None and render_role is None and \
-                any("1" in c.unset_vars and launchers.find(c.words) is not None for c in cmds):
+                any(launchers.find(c.words) is not None and
+                    ("1" in c.unset_vars or {_role_of(t) for t in ctx.arg_values} >= {"prefill", "decode"})
+                    for c in cmds):
+            # the launch reads $1, or the script itself dispatches on $1 by role (`[ "$role" = GEN ]`
+            # in TensorRT-LLM's start_worker.sh, whose launch line does not mention it)
             values = self.arg_values(job, ctx.arg_values)
             if values:
                 from pdlint.formats.shell.conditions import role_of
@@ -940,6 +952,10 @@ class Extractor:
                 m = dict(meta or {})
                 if cmd.role_hint:
                     m["role_hint"] = cmd.role_hint
+                elif role in ("prefill", "decode") and not m.get("role_hint"):
+                    # the script run with a role value as $1: the role of what it launches,
+                    # unless its flags say otherwise
+                    m["role_hint"], m["role_how"] = role, run_label
                 start = doc[cmd.start:cmd.start + 1] if 0 <= cmd.start < len(doc.text) else None
                 n += len(self.command_launches(job, cmd.words, merged_env, ctx_text, role, m,
                                                nested_done=cmd.runs_shell, start=start))
@@ -1040,6 +1056,13 @@ class Extractor:
         if meta.get("exec_form") and depth == 0:
             words = self.unpack_exec_form(words, meta)
         found = launchers.find(words)
+        if found is None and words and words[0].text.startswith("-") and meta.get("image"):
+            # a container (Compose command, Kubernetes args) with no program of its own runs its
+            # image's entry point with these words
+            found = launchers.image_match(meta["image"])
+            if found is None and _ENGINE_IMAGE.search(meta["image"]) and words[0].pieces:
+                o = words[0].origin
+                self.out.entry_gaps.setdefault(o.path, []).append((o.line, o.column, meta["image"]))
         if found is None:
             self.note_unrecognised(words)
             return []
@@ -1067,7 +1090,9 @@ class Extractor:
         m: launchers.Match = found
         launch_env = dict(env)
         launch_env.update(m.env)
-        entry = words[m.start]
+        entry = words[m.line_word if m.line_word is not None else m.start] if words else None
+        if entry is None:
+            return []
         o = entry.origin
         line = o.line if o.path == job.display else next(
             (h.line for h in o.chain if h.path == job.display), 1)
@@ -1322,7 +1347,7 @@ def _inner_kind(path: str) -> Optional[str]:
             break
     if base.endswith((".yaml", ".yml", ".json")):
         return "yaml"
-    if base.endswith((".sh", ".bash")):
+    if base.endswith((".sh", ".bash", ".slurm", ".sbatch")):
         return "shell"
     return None
 

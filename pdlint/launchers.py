@@ -70,6 +70,8 @@ def image_entrypoint(image: str, args: list) -> Optional[tuple]:
         if name == repo or name.endswith("/" + repo):
             return model_entry if not args[0].text.startswith("-") else flags_entry
     return None
+
+
 _PYTHON = re.compile(r"^python(\d+(\.\d+)*)?$")
 _ASSIGN = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
 _PY_VALUE_OPTS = {"-X", "-W", "-Q"}
@@ -84,6 +86,7 @@ class Match:
     argv_start: int  # index of the first argument the server parses
     env: dict = field(default_factory=dict)  # name -> TStr, set by wrappers
     module_word: Optional[int] = None  # index of the word naming the module/program
+    line_word: Optional[int] = None  # the word whose line is the launch's, when not ``start`` (docker run IMG)
 
 
 @dataclass
@@ -119,6 +122,58 @@ def find(words: list) -> Optional[object]:
             script_at = _shell_script_index(texts, i)
             if script_at is not None and script_at < n:
                 return ShellHandoff(words[script_at], list(words[script_at + 1:]), wrapper_env(words, i), i)
+    m = _docker_image_entrypoint(texts)
+    if m is not None:
+        m.env = wrapper_env(words, m.start)
+    return m
+
+
+# Images whose ENTRYPOINT is a server pdlint knows, so that the words after the image
+# (``docker run IMG ARGS``), or a container's args with no command of its own, are the
+# server's argv: vLLM's OpenAI images (``vllm/vllm-openai``, ``lmcache/vllm-openai``,
+# mirrors) run ``vllm serve`` (vLLM's Dockerfile: ``ENTRYPOINT ["vllm", "serve"]``).
+_IMAGE_ENTRYPOINTS = ((re.compile(r"(?:^|/)vllm-openai(?:[:@]|$)"), ("vllm", "server", "vllm serve")),)
+_DOCKER_BOOL = {"-d", "--detach", "-i", "--interactive", "-t", "--tty", "--rm", "--privileged", "--init", "-P",
+                "--publish-all", "--read-only", "--oom-kill-disable", "--no-healthcheck", "--sig-proxy"}
+
+
+def image_server(image: str) -> Optional[tuple]:
+    """``(engine, kind, entry point)`` of an image whose ENTRYPOINT is a known server, else None
+    (any ``vllm-openai`` image, mirrors included; :func:`image_entrypoint` gives the entry words)."""
+    for pat, hit in _IMAGE_ENTRYPOINTS:
+        if image and pat.search(image):
+            return hit
+    return None
+
+
+def image_match(image: str, start: int = 0) -> Optional[Match]:
+    """A :class:`Match` for argv that starts at ``start`` and goes to ``image``'s entry point."""
+    hit = image_server(image)
+    return Match(hit[0], hit[1], hit[2], start, start, module_word=None) if hit else None
+
+
+def _docker_image_entrypoint(texts: list) -> Optional[Match]:
+    """``docker run [OPTIONS] IMAGE ARGS`` (or podman) with an image whose entry point is a
+    server and no ``--entrypoint``: the server's argv are the ARGS."""
+    for i in range(len(texts) - 1):
+        if basename(texts[i]) not in ("docker", "podman") or texts[i + 1] not in ("run", "create"):
+            continue
+        j = i + 2
+        while j < len(texts) and texts[j].startswith("-") and texts[j] != "-":
+            t = texts[j]
+            name = t.split("=", 1)[0]
+            if name == "--entrypoint":
+                return None
+            if "=" in t or t in _DOCKER_BOOL or (len(t) > 2 and not t.startswith("--") and set(t[1:]) <= set("dit")):
+                j += 1
+            else:
+                j += 2  # every other docker run option takes a value
+        if j >= len(texts):
+            return None
+        hit = image_server(texts[j])
+        if hit is None:
+            return None
+        return Match(hit[0], hit[1], hit[2], j, j + 1, module_word=j, line_word=i)
     return None
 
 

@@ -238,10 +238,17 @@ def sibling_structure(launches: list) -> None:
                     continue
                 word = ROLE_WORDS[fam][0 if role == "prefill" else 1]
                 for l in ls:
+                    if l.role is None and _names_a_mode(l):
+                        continue  # its flags name a mode that is no PD role (`--disaggregation-mode encode`)
                     if l.role == other or (not roles and l.role in (None, "null") and not l.incomplete):
                         l.structural_role = role
                         l.meta["role_how"] = f"the file name ({word!r} in {path}, beside {sibling})"
                         l.meta["role_from_sibling"] = sibling
+
+
+def _names_a_mode(launch: Launch) -> bool:
+    """The launch's own flags set its disaggregation mode (whatever the value)."""
+    return any(t.text == "--disaggregation-mode" or t.text.startswith("--disaggregation-mode=") for t in launch.argv)
 
 
 class _UF:

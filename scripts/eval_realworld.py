@@ -16,16 +16,23 @@ human reviewed::
           - {line: 12, role: prefill, argv: [--model-path, /m, ...]}
           - {line: 30, role: router}
         # or: no_launches: "why this file has none"
+        # or: context: "why" (a file the evaluated ones read: not counted)
 
 For every file the script reports whether each expected launch was extracted
-with its role and with exactly its argv, and the file's coverage status; it
+with its role (the flags', else the structure's: what pdlint pairs and checks
+it as) and with exactly its argv, and the file's coverage status; it
 also checks the promise that no file holding launch text passes silently
-(every such file has a checked launch or a coverage finding).  ``--write``
-writes pdlint's current launches as the expectation of files that have none
-yet (to be reviewed by hand before they count).
+(every such file has a checked launch or a coverage finding; a file of the
+expectation that pdlint does not even scan counts as silent), and counts the
+launches pdlint builds that no expected launch is (``-v`` lists them).
+``--write`` writes pdlint's current launches as the expectation of files that
+have none yet (to be reviewed by hand before they count).
 
-The files themselves are not part of the repository: they are a held-out set,
-collected from public repositories (see EVAL_DIR/SOURCES).
+The files are a held-out set collected from public repositories
+(EVAL_DIR/SOURCES: repository, path, commit and kind of each, tab-separated).
+Each folder is scanned with an empty config of its own (``--config``), so that
+EVAL_DIR/.pdlint.yaml can keep the set out of the lint of the repository that
+holds it.  ``tests/test_realworld.py`` pins the figures of tests/data/realworld.
 """
 
 from __future__ import annotations
@@ -41,55 +48,59 @@ HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, HERE)
 
 
-def scan(repo_dir: str) -> tuple:
-    """pdlint's launches and coverage of one repository folder (``show --format json``)."""
+def scan(repo_dir: str) -> dict:
+    """pdlint's launches and coverage of one repository folder (``show --format json``:
+    the same extraction and coverage accounting as ``check``)."""
+    import tempfile
     from pdlint.cli import main
     old = os.getcwd()
     out = io.StringIO()
-    try:
-        os.chdir(repo_dir)
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
-            main(["show", "--format", "json", "."])
-        doc = json.loads(out.getvalue())
-        with contextlib.redirect_stdout(io.StringIO()) as chk, contextlib.redirect_stderr(io.StringIO()):
-            main(["check", "--format", "json", "--exit-zero", "."])
-        findings = json.loads(chk.getvalue())["findings"]
-    finally:
-        os.chdir(old)
-    return doc, findings
+    # the files are read as they are upstream: an empty config of its own, not the .pdlint.yaml
+    # that keeps the set out of this repository's own lint
+    with tempfile.TemporaryDirectory() as tmp:
+        config = os.path.join(tmp, ".pdlint.yaml")
+        with open(config, "w", encoding="utf-8") as f:
+            f.write("{}\n")
+        try:
+            os.chdir(repo_dir)
+            with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
+                main(["show", "--format", "json", "--config", config, "."])
+            return json.loads(out.getvalue())
+        finally:
+            os.chdir(old)
 
 
-def main(argv=None) -> int:
-    import yaml
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("eval_dir")
-    ap.add_argument("--expect")
-    ap.add_argument("--write", action="store_true")
-    ap.add_argument("--verbose", "-v", action="store_true")
-    ns = ap.parse_args(argv)
-    expect_path = ns.expect or os.path.join(ns.eval_dir, "expected.yaml")
-    expected = {}
-    if os.path.exists(expect_path):
-        with open(expect_path, encoding="utf-8") as f:
-            expected = (yaml.safe_load(f) or {}).get("files", {}) or {}
-    repos = sorted(d for d in os.listdir(ns.eval_dir) if os.path.isdir(os.path.join(ns.eval_dir, d)))
+def evaluate(eval_dir: str, expected: dict, write: bool = False, verbose: bool = False) -> tuple:
+    """``(totals, rows, wrote)``: the figures, one line per shortfall, and whether ``write``
+    added draft expectations to ``expected`` (files it had none for)."""
+    repos = sorted(d for d in os.listdir(eval_dir) if os.path.isdir(os.path.join(eval_dir, d)))
     totals = {"files": 0, "launches": 0, "role_ok": 0, "argv_ok": 0, "silent": 0, "spots": 0,
-              "files_checked": 0}
+              "files_checked": 0, "extra": 0}
     rows = []
     wrote = False
     for repo in repos:
-        doc, findings = scan(os.path.join(ns.eval_dir, repo))
+        doc = scan(os.path.join(eval_dir, repo))
         cov = doc.get("coverage", {}).get("files", {})
         by_file: dict = {}
         for l in doc["launches"]:
             if l.get("kind") == "router":
                 l["role"] = "router"
+            elif l.get("role") not in ("prefill", "decode") and l.get("structural_role") in ("prefill", "decode"):
+                # flags that name no role (vLLM kv_both, a TRT-LLM server without --server-role): the role
+                # pdlint pairs and checks it as is the structure's (a CRD field, a sibling file's name)
+                l["role"] = l["structural_role"]
             by_file.setdefault(l["path"], []).append(l)
+        # a file of the expectation that pdlint did not even scan is listed too
+        # (as status "unscanned"): it must not vanish from the figures
+        prefix = repo + "/"
+        for key in expected:
+            if key.startswith(prefix) and key[len(prefix):] not in cov:
+                cov[key[len(prefix):]] = {"status": "unscanned", "launches": 0, "unchecked": []}
         for path, fc in sorted(cov.items()):
             key = f"{repo}/{path}"
             exp = expected.get(key)
             if exp is None:
-                if ns.write and (fc["launches"] or fc["unchecked"]):
+                if write and (fc["launches"] or fc["unchecked"]):
                     expected[key] = {"launches": [{"line": l["line"], "role": l["role"], "argv": l["argv"]}
                                                   for l in by_file.get(path, [])], "reviewed": False}
                     wrote = True
@@ -105,12 +116,14 @@ def main(argv=None) -> int:
             if (fc["status"] != "none" or exp.get("launches")) and not got and not spots:
                 totals["silent"] += 1
                 rows.append(f"SILENT  {key}: launch text, no checked launch and no coverage finding")
-            for i, e in enumerate(exp.get("launches") or []):
+            used = set()
+            for e in exp.get("launches") or []:
                 totals["launches"] += 1
                 match = _match(e, got)
                 if match is None:
                     rows.append(f"MISSING {key}:{e.get('line')} {e.get('role')}")
                     continue
+                used.add(id(match))
                 if match.get("role") == e.get("role"):
                     totals["role_ok"] += 1
                 else:
@@ -119,17 +132,41 @@ def main(argv=None) -> int:
                     totals["argv_ok"] += 1
                 else:
                     rows.append(f"ARGV    {key}:{match['line']} " + _argv_diff(e["argv"], match["argv"]))
-            if ns.verbose:
-                for s in spots:
-                    rows.append(f"spot    {key}:{s['line']} {s['code']} {s['reason'][:140]}")
+            # launches pdlint built that no expected launch is (a branch that never runs, a duplicate)
+            extra = [l for l in got if id(l) not in used and not any(
+                l["line"] == e.get("line") and l.get("role") == e.get("role") and l["argv"] == e.get("argv")
+                for e in exp.get("launches") or [])]
+            totals["extra"] += len(extra)
+            if verbose:
+                for l in extra:
+                    rows.append(f"EXTRA   {key}:{l['line']} {l.get('role')} " + " ".join(l["argv"])[:140])
+                for sp in spots:
+                    rows.append(f"spot    {key}:{sp['line']} {sp['code']} {sp['reason'][:140]}")
+    return totals, rows, wrote
+
+
+def main(argv=None) -> int:
+    import yaml
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("eval_dir")
+    ap.add_argument("--expect")
+    ap.add_argument("--write", action="store_true")
+    ap.add_argument("--verbose", "-v", action="store_true")
+    ns = ap.parse_args(argv)
+    expect_path = ns.expect or os.path.join(ns.eval_dir, "expected.yaml")
+    expected = {}
+    if os.path.exists(expect_path):
+        with open(expect_path, encoding="utf-8") as f:
+            expected = (yaml.safe_load(f) or {}).get("files", {}) or {}
+    t, rows, wrote = evaluate(ns.eval_dir, expected, ns.write, ns.verbose)
     if ns.write and wrote:
         with open(expect_path, "w", encoding="utf-8") as f:
             yaml.safe_dump({"files": expected}, f, sort_keys=True, width=120)
     for r in rows:
         print(r)
-    t = totals
     print(f"\n{t['files']} files evaluated; {t['files_checked']} with a checked launch; "
           f"{t['launches']} expected launches: {t['role_ok']} with their role, {t['argv_ok']} with the exact argv; "
+          f"{t['extra']} launches not expected; "
           f"{t['spots']} coverage findings; {t['silent']} files with launch text passed silently")
     return 0
 

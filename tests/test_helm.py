@@ -115,6 +115,29 @@ def test_go_template_subset_basics():
     assert (out.origin_at(i).path, out.origin_at(i).line) == ("values.yaml", 1)
 
 
+def test_go_template_index_function():
+    """``index`` as Helm has it (met in a real chart: ``index .Values.resources.requests
+    "nvidia.com/gpu"``): map keys that are not identifiers, list items, a missing
+    key rendering as nothing; an index past the end stops the subset."""
+    from pdlint.text import SourceFile, TStr
+    from pdlint.formats import yamltree as yt
+    src = SourceFile("t.yaml", textwrap.dedent("""\
+        gpu: {{ index .Values.r "nvidia.com/gpu" | quote }}
+        first: {{ index .Values.l 1 }}
+        none: [{{ index .Values.r "missing" }}]
+        """))
+    vsrc = SourceFile("values.yaml", 'r:\n  nvidia.com/gpu: "8"\nl: [a, b]\n')
+    defines = {}
+    r = helm.Renderer(TStr.from_source(vsrc), yt.Ref(yt.compose(vsrc.text)[0].root), {"Name": "c"}, defines)
+    out = TStr.join(r.render(helm.parse(TStr.from_source(src), defines), r.root_val(), {}))
+    assert out.text == 'gpu: "8"\nfirst: b\nnone: []\n'
+    i = out.text.index("8")
+    assert (out.origin_at(i).path, out.origin_at(i).line) == ("values.yaml", 2)
+    bad = SourceFile("u.yaml", "x: {{ index .Values.l 5 }}\n")
+    with pytest.raises(helm.Unsupported, match="out of range"):
+        TStr.join(r.render(helm.parse(TStr.from_source(bad), {}), r.root_val(), {}))
+
+
 def _fake_helm(tmp_path, rendered):
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()

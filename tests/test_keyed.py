@@ -111,8 +111,15 @@ def test_vllm_stack_values():
     out = extract("keyed/tutorials__assets__values-16-disagg-prefill.yaml")
     p, d = out.launches
     assert (p.structural_role, d.structural_role) == ("prefill", "decode")
-    assert p.structural_origin.line == 26 and argv(p) == ["meta-llama/Llama-3.1-8B-Instruct", "--enforce-eager",
-                                                          "--disable-log-requests"]
+    # the argv the vllm-stack chart (production-stack helm/templates/deployment-vllm-multi.yaml) writes
+    assert p.structural_origin.line == 26 and argv(p) == [
+        "meta-llama/Llama-3.1-8B-Instruct", "--host", "0.0.0.0", "--port", "8000", "--no-enable-prefix-caching",
+        "--enforce-eager", "--disable-log-requests", "--kv-transfer-config",
+        '{"kv_connector":"LMCacheConnectorV1","kv_role":"kv_producer","kv_connector_extra_config":'
+        '{"discard_partial_chunks": false, "lmcache_rpc_port": "sender"}}']
+    assert p.argv[5].origin.line == 18 and p.argv[4].origin.line == 5  # enablePrefixCaching, containerPort
+    assert '"kv_role":"kv_consumer"' in argv(d)[-1] and p.env["PYTHONHASHSEED"].text == "123"
+    assert not [f for f in out.findings if f.code == "VLLM015"]  # the chart sets PYTHONHASHSEED
     assert not [f for f in out.findings if f.code == "PD101"]  # nixlRole agrees
 
 

@@ -603,6 +603,25 @@ def _printf(r, act, fmt, *args):
     return _at(act, out)
 
 
+def _index(r, act, m, *keys):
+    """Helm's ``index MAP KEY...`` (and ``index LIST N``): a missing map key is
+    nil, as in Go templates; a list index out of range is an error."""
+    cur = m
+    for k in keys:
+        if isinstance(cur.py, list):
+            i = int(k.py)
+            if not 0 <= i < len(cur.py):
+                raise Unsupported(f"index {i} out of range", act)
+            if cur.ref is not None:
+                cur = values_val(cur.doc, list(yt.seq_items(cur.ref))[i])
+            else:
+                x = cur.py[i]
+                cur = x if isinstance(x, Val) else Val(x)
+        else:
+            cur = r.get(cur, _str(k.py))
+    return cur
+
+
 def _cmp(fn):
     def f(r, act, a, b):
         return Val(fn(a.py, b.py))
@@ -646,6 +665,7 @@ FUNCS = {
     "empty": lambda r, act, v: Val(not _truthy(v)),
     "required": lambda r, act, msg, v: v if _truthy(v) else (_ for _ in ()).throw(
         Unsupported(f"required value missing: {_str(msg.py)}", act)),
+    "index": _index,
     "hasKey": lambda r, act, m, k: Val(isinstance(m.py, dict) and _str(k.py) in m.py),
     "toJson": lambda r, act, v: _at(act, json.dumps(v.py)),
     "b64enc": lambda r, act, v: _at(act, "<b64>"),

@@ -714,6 +714,70 @@ def _flag_section(job, src, doc, root, ref, key, role, origin, how, unit) -> lis
     return [l]
 
 
+# vllm-stack (vllm-project/production-stack) helm/templates/deployment-vllm-multi.yaml: the
+# flags the chart writes after ``vllm serve MODEL``, in its order: (vllmConfig key, flag, kind);
+# kind "bool" writes the flag when true, "value" writes flag and value.
+_VLLM_STACK_CONFIG = (("maxModelLen", "--max-model-len", "value"), ("dtype", "--dtype", "value"),
+                      ("tensorParallelSize", "--tensor-parallel-size", "value"),
+                      ("maxNumSeqs", "--max-num-seqs", "value"),
+                      ("gpuMemoryUtilization", "--gpu_memory_utilization", "value"),
+                      ("maxLoras", "--max_loras", "value"), ("runner", "--runner", "value"),
+                      ("convert", "--convert", "value"))
+
+
+def _vllm_stack_args(doc, spec, m, kv_role: str) -> list:
+    """The argv the vllm-stack chart renders for one ``modelSpec`` entry (after the model),
+    each token traced to the values key it comes from."""
+    def val(ref):
+        return yt.scalar_tstr(doc, ref)
+
+    def truthy(ref):
+        t = (yt.scalar_text(ref) or "").strip().lower()
+        return ref is not None and t not in ("", "false", "0", "null", "~")
+
+    port = yt.get(spec, "containerPort")
+    out = [crd.at_node(doc, m, "--host"), crd.at_node(doc, m, "0.0.0.0"), crd.at_node(doc, m, "--port"),
+           val(port) if port is not None else crd.at_node(doc, m, "8000")]
+    for key, flag in (("enableLoRA", "--enable-lora"), ("enableTool", "--enable-auto-tool-choice")):
+        if truthy(yt.get(m, key)):
+            out.append(crd.at_node(doc, yt.get(m, key), flag))
+    if yt.get(m, "toolCallParser") is not None:
+        out += [crd.at_node(doc, yt.get(m, "toolCallParser"), "--tool-call-parser"), val(yt.get(m, "toolCallParser"))]
+    vc = yt.get(m, "vllmConfig")
+    if vc is not None and isinstance(yt.deref(vc).node, yt.YMap):
+        ecp = yt.get(vc, "enableChunkedPrefill")
+        if ecp is not None:
+            out.append(crd.at_node(doc, ecp, "--enable-chunked-prefill" if truthy(ecp) else "--no-enable-chunked-prefill"))
+        epc = yt.get(vc, "enablePrefixCaching")
+        out.append(crd.at_node(doc, epc if epc is not None else vc,
+                               "--enable-prefix-caching" if truthy(epc) else "--no-enable-prefix-caching"))
+        for key, flag, _kind in _VLLM_STACK_CONFIG:
+            ref = yt.get(vc, key)
+            if ref is not None:
+                out += [crd.at_node(doc, ref, flag), val(ref)]
+        for it in yt.seq_items(yt.get(vc, "extraArgs")):
+            if isinstance(yt.deref(it).node, yt.YScalar):
+                out.append(val(it))
+    if yt.get(m, "modelRevision") is not None:
+        out += [crd.at_node(doc, yt.get(m, "modelRevision"), "--revision"), val(yt.get(m, "modelRevision"))]
+    lc = yt.get(m, "lmcacheConfig")
+    if lc is not None and truthy(yt.get(lc, "enabled")):
+        at = yt.get(lc, "kvRole") or lc
+        if yt.get(lc, "enablePD") is not None:
+            rpc = json.dumps(yt.scalar_text(yt.get(lc, "nixlRole")) or "")
+            cfg = ('{"kv_connector":"LMCacheConnectorV1","kv_role":"%s","kv_connector_extra_config":'
+                   '{"discard_partial_chunks": false, "lmcache_rpc_port": %s}}' % (kv_role, rpc))
+        elif vc is not None and (yt.scalar_text(yt.get(vc, "v0")) or "") == "1":
+            cfg = '{"kv_connector":"LMCacheConnector","kv_role":"%s"}' % kv_role
+        else:
+            cfg = '{"kv_connector":"LMCacheConnectorV1","kv_role":"%s"}' % kv_role
+        out += [crd.at_node(doc, at, "--kv-transfer-config"), crd.at_node(doc, at, cfg)]
+    if yt.get(m, "chatTemplate") is not None:
+        out += [crd.at_node(doc, yt.get(m, "chatTemplate"), "--chat-template"),
+                crd.at_node(doc, yt.get(m, "chatTemplate"), "/templates/" + (yt.scalar_text(yt.get(m, "chatTemplate")) or ""))]
+    return out
+
+
 def _vllm_stack(job, src, doc, root, spec, unit) -> list:
     out = []
     for i, m in enumerate(yt.seq_items(yt.get(spec, "modelSpec"))):
@@ -731,15 +795,14 @@ def _vllm_stack(job, src, doc, root, spec, unit) -> list:
         url = yt.get(m, "modelURL")
         cmd = [crd.at_node(doc, m, "vllm"), crd.at_node(doc, m, "serve")]
         argv = [yt.scalar_tstr(doc, url)] if url is not None else []
-        for it in yt.seq_items(crd.at(m, "vllmConfig", "extraArgs")):
-            if isinstance(yt.deref(it).node, yt.YScalar):
-                argv.append(yt.scalar_tstr(doc, it))
+        argv += _vllm_stack_args(doc, spec, m, yt.scalar_text(kv) or "kv_both")
         repo, tag = yt.scalar_text(yt.get(m, "repository")), yt.scalar_text(yt.get(m, "tag"))
         l = _launch(src, (yt.scalar_tstr(doc, yt.get(m, "name")).origin.line if yt.get(m, "name") is not None
                           else 1), "vllm", "vllm serve", role, origin,
                     "vllm-stack lmcacheConfig.kvRole" if kv is not None and role else "modelSpec name", unit,
                     f"vllm-stack values modelSpec {name!r} (the chart writes the command and --kv-transfer-config "
                     f"from lmcacheConfig)", argv=argv, command=cmd,
+                    env={"PYTHONHASHSEED": crd.at_node(doc, m, "123")},  # the chart sets it on every engine
                     image=f"{repo}:{tag}" if repo and tag else (repo or ""), role_claims=claims,
                     replicas=_int(yt.get(m, "replicaCount")), injects_role=True)
         l.incomplete = True

@@ -330,6 +330,8 @@ def substitute(t: TStr, exprs: dict, dia: str, depth: int = 0) -> TStr:
         value = exprs.get(expr)
         if value is not None and depth < 8:
             value = substitute(value, exprs, dia, depth + 1)
+        if value is None and dia == "sflow" and depth < 8:
+            value = _sflow_expression(m.group(1), exprs, use, depth)
         if value is not None and not value.opaque:
             parts.append(value.reached_via(use, use.text.strip()) if value.text else TStr("", ()))
         else:
@@ -340,3 +342,42 @@ def substitute(t: TStr, exprs: dict, dia: str, depth: int = 0) -> TStr:
         last = m.end()
     parts.append(t[last:])
     return TStr.join(parts)
+
+
+_SFLOW_VAR = re.compile(r"\bvariables\.([A-Za-z_][A-Za-z0-9_]*)")
+_SFLOW_SAFE = re.compile(r"^[\w\s.,\[\]()+\-*/%|<>=!]*$")  # arithmetic, lists, filters: no strings, no calls out
+
+
+def _sflow_expression(expr: str, exprs: dict, use: TStr, depth: int) -> Optional[TStr]:
+    """An sflow ``${{ ... }}`` expression over known ``variables`` only (``[variables.A //
+    variables.B, 1] | max``), evaluated as sflow does (a Jinja expression) in Jinja's
+    immutable sandbox; None when it names anything else or a variable with no known value."""
+    names = _SFLOW_VAR.findall(expr)
+    rest = _SFLOW_VAR.sub("", expr)
+    if not names or not _SFLOW_SAFE.match(expr) or re.search(r"\b(?!max\b|min\b|int\b|float\b|abs\b|round\b|"
+                                                                r"sum\b|length\b|and\b|or\b|not\b|if\b|else\b)"
+                                                                r"[A-Za-z_]\w*", rest):
+        return None
+    ns = {}
+    for n in names:
+        v = exprs.get(f"variables.{n}")
+        if v is None:
+            return None
+        v = substitute(v, exprs, "sflow", depth + 1)
+        if v.opaque or any(p.opaque for p in v.pieces):
+            return None
+        t = v.text.strip()
+        ns[n] = int(t) if re.fullmatch(r"-?\d+", t) else float(t) if re.fullmatch(r"-?\d+\.\d*", t) else \
+            {"true": True, "false": False}.get(t.lower(), t)
+    try:
+        from jinja2.sandbox import ImmutableSandboxedEnvironment
+        result = ImmutableSandboxedEnvironment().compile_expression(expr)(variables=ns)
+    except Exception:  # noqa: BLE001 - any failure: the value stays unknown
+        return None
+    if result is None or isinstance(result, (dict, list, tuple)):
+        return None
+    text = ("true" if result else "false") if isinstance(result, bool) else str(result)
+    p = use.pieces[0] if use.pieces else None
+    if p is None:
+        return None
+    return TStr.at(text, p.src, p.offset, p.chain, exact=False, label=p.label)

@@ -150,23 +150,44 @@ class Builtins:
         return [Out(st, cond.value, cond.if_true, cond.if_false)]
 
     def b_read(self, words, st, unk, penv, node) -> list:
-        """``read [-r] [-a NAME] NAME...``: the names get values not known at lint time."""
-        args, names = words[1:], []
+        """``read [-r] [-a NAME] NAME...``: the names get values not known at lint time,
+        except from a here-string of known text (``IFS=, read -ra PORTS <<< "$LIST"``):
+        then the line is split at ``IFS`` as bash does."""
+        args, names, array = words[1:], [], None
         i = 0
         while i < len(args):
             text = args[i].text
             if text.startswith("-") and len(text) > 1:
                 if text[-1] in "adinNptu" and i + 1 < len(args):
                     if text[-1] == "a":
-                        names.append(args[i + 1].text)
+                        array = args[i + 1].text
+                        names.append(array)
                     i += 1
             else:
                 names.append(text)
             i += 1
-        for name in names or ["REPLY"]:
-            if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name):
-                st.vars.pop(name, None)
+        names = [n for n in names or ["REPLY"] if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", n)]
+        line = self._herestring(node, st, unk)
+        if line is not None and (array is not None or len(names) == 1):
+            if array is not None:
+                st.assign(array, Var(tuple(_ifs_split(line, _ifs(st, penv))), frozenset(unk)))
+            else:
+                st.assign(names[0], Var(line, frozenset(unk)))
+            return [Out(st, True)]
+        for name in names:
+            st.vars.pop(name, None)
         return [Out(st, None)]
+
+    def _herestring(self, node, st, unk) -> Optional[TStr]:
+        """The text of a command's ``<<< WORD`` when every character of it is known."""
+        here = next((c for c in node.named_children if c.type == "herestring_redirect"), None) \
+            if node is not None else None
+        if here is None or not here.named_children:
+            return None
+        value = self.expand_value(here.named_children[0], st, unk)
+        if opaque_mask(value) is not None:  # a part pdlint cannot see: the fields are unknown
+            return None
+        return value
 
     def b_printf_var(self, words, st, unk, penv, node) -> list:
         """``printf -v NAME FORMAT ARGS``: an assignment, not output."""
@@ -403,3 +424,28 @@ def format_printf(fmt: TStr, args: list) -> Optional[TStr]:
         if ai >= len(args) or not consumed:
             break
     return TStr.join(parts)
+
+
+def _ifs(st, penv) -> str:
+    """``IFS`` for one command: its ``IFS=...`` prefix, else the shell's, else blank-tab-newline."""
+    for name, var in penv:
+        if name == "IFS" and var.scalar() is not None:
+            return var.scalar().text
+    var = st.vars.get("IFS")
+    if var is not None and var.scalar() is not None and not var.scalar().opaque:
+        return var.scalar().text
+    return " \t\n"
+
+
+def _ifs_split(line: TStr, ifs: str) -> list:
+    """``read -a``'s fields of ``line``: IFS blanks run together and are trimmed, any other
+    IFS character ends one field (so ``a,,b`` has an empty middle field)."""
+    text, out, start = line.text, [], 0
+    for i, ch in enumerate(text):
+        if ch in ifs:
+            if i > start or ch not in " \t\n":
+                out.append(line[start:i])
+            start = i + 1
+    if start < len(text):
+        out.append(line[start:])
+    return out

@@ -490,6 +490,14 @@ class Words:
         if name == "#" and not pre:
             self._deliver(self._count_positional(st, use), fb, quoted, False, sep, unk)
             return
+        if pre == "!" and sub in ("@", "*"):  # ${!A[@]}: the array's indices
+            var = self.lookup(name, st)
+            if not isinstance(var, Var):
+                fb.value(use.as_opaque(), quoted)
+                return
+            n = len(var.value) if isinstance(var.value, tuple) else (0 if var.value is None else 1)
+            self._deliver([computed(str(k), use) for k in range(n)], fb, quoted, sub == "*", sep, unk)
+            return
         if pre == "!":
             name = self._indirect(name, sub, st)
             if name is None:
