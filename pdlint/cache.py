@@ -56,6 +56,7 @@ import hashlib
 import json
 import os
 import sys
+import time
 from typing import Optional
 
 from pdlint.safeio import MAX_FILE_BYTES  # noqa: F401  (files above it are not read)
@@ -562,18 +563,74 @@ def _launch_docs(cid: str, launches: list) -> dict:
 # A run with the cache
 # ---------------------------------------------------------------------------
 
-class _Files:
-    """Digests of the files as they are now (each file read once per run)."""
+# A file whose status changed less than this before a run began is never vouched for by its status
+# (file systems that keep coarse times: a write in the same tick as the read would not change it).
+_SETTLED_NS = 2_000_000_000
 
-    def __init__(self, boundary=None):
+
+class _Files:
+    """Digests of the files as they are now (each file read once per run).
+
+    ``stats`` (from the index): path -> [size, mtime_ns, ctime_ns, inode, device, digest], the status
+    of a file whose digest is known, recorded when it had not changed for :data:`_SETTLED_NS` before the
+    run that read it began.  A file :mod:`pdlint.safeio` would read with exactly that status (the same
+    path checks, one ``lstat``) has that digest without being read: every write changes the ctime,
+    which no program can set back."""
+
+    def __init__(self, boundary=None, stats: Optional[dict] = None, start_ns: int = 0):
         self.memo: dict = {}
         self.boundary = boundary
+        self.stats = stats or {}
+        self.start_ns = start_ns
+        self.idents: dict = {}  # path -> its status this run (None: refused)
+
+    def _boundary(self, path: str):
+        if self.boundary is not None:
+            return self.boundary
+        from pdlint.safeio import Boundary
+        return Boundary(os.path.dirname(os.path.abspath(path)))
+
+    def identity(self, path: str) -> Optional[tuple]:
+        if path in self.idents:
+            return self.idents[path]
+        ident = self.idents[path] = self._boundary(path).identity(path)
+        return ident
 
     def digest(self, path: str) -> str:
         d = self.memo.get(path)
         if d is None:
-            d = self.memo[path] = file_digest(path, self.boundary)
+            rec = self.stats.get(path)
+            if rec is not None and self.identity(path) == tuple(rec[:5]):
+                d = self.memo[path] = rec[5]
+            else:
+                d = self.memo[path] = file_digest(path, self.boundary)
         return d
+
+    def record(self, files: dict, old: dict) -> dict:
+        """The ``stats`` entries for ``files`` (path -> digest read this run): a file read
+        or vouched for this run with its status now, when it was settled before the run began."""
+        out: dict = {}
+        limit = self.start_ns - _SETTLED_NS
+        for path, d in files.items():
+            if d in (ABSENT, BIG) or not isinstance(d, str):
+                continue
+            rec = self.stats.get(path)
+            if path not in self.memo and rec is not None and rec[5] == d:
+                out[path] = rec  # not looked at this run (another component's file): kept as it was
+                continue
+            ident = self.identity(path)
+            if ident is not None and ident[1] < limit and ident[2] < limit:
+                out[path] = [*ident, d]
+        return out
+
+
+def _stats(index: Optional[dict]) -> dict:
+    """The index's file statuses that have the expected shape."""
+    raw = index.get("stats") if index is not None else None
+    if not isinstance(raw, dict):
+        return {}
+    return {p: r for p, r in raw.items() if isinstance(r, list) and len(r) == 6
+            and all(type(x) is int for x in r[:5]) and isinstance(r[5], str)}
 
 
 def _listing(roots: list, listings: dict, directory: str) -> dict:
@@ -600,6 +657,7 @@ def run(jobs: list, options, resolver, config: Optional[str], listings: dict):
     roots = sorted({j.root for j in jobs})
     if any(j.explicit and repo_root(j.abspath, {}) is None for j in jobs):
         return analyse(jobs, options, resolver)  # no repository: no listing to vouch for what exists
+    start_ns = time.time_ns()
     directory = cache_dir(options.cwd)
     listing = _listing(roots, listings, directory)
     if not _trusted(directory, listings):
@@ -613,7 +671,8 @@ def run(jobs: list, options, resolver, config: Optional[str], listings: dict):
     if index is not None and index["listing"] != listing:
         stored = [c for c in stored if not any(j[0].startswith(os.path.join(r, "")) for j in c["jobs"]
                                                 for r in roots)]
-    now = _Files(options.boundary)
+    old_stats = _stats(index)
+    now = _Files(options.boundary, old_stats, start_ns)
     current = {j.abspath: j for j in jobs}
     by_job: dict = {}
     for c in stored:
@@ -643,6 +702,10 @@ def run(jobs: list, options, resolver, config: Optional[str], listings: dict):
             dirty |= {x[0] for x in c["jobs"] if x[0] in current}
     if not dirty:
         result = _merge(jobs, usable, [], None, options, resolver, docs_of)
+        stats = _new_stats(now, stored)
+        if stats != old_stats:  # files read this run that can be vouched for by their status next time
+            store.save({"format": FORMAT, "env": store.env, "listing": index["listing"], "components": stored,
+                        "stats": stats}, {})
         return result
     while True:
         subset = [j for j in jobs if j.abspath in dirty]
@@ -658,8 +721,17 @@ def run(jobs: list, options, resolver, config: Optional[str], listings: dict):
             usable.remove(c)
             dirty |= {x[0] for x in c["jobs"]}
     result = res if len(subset) == len(jobs) else _merge(jobs, usable, fresh, res, options, resolver, docs_of)
-    _save(store, stored, usable, fresh, current, listing, jobs)
+    _save(store, stored, usable, fresh, current, listing, jobs, now)
     return result
+
+
+def _new_stats(now: _Files, components: list) -> dict:
+    files: dict = {}
+    for c in components:
+        files.update(c.get("deps") or {})
+        for path, d in c.get("configs") or ():
+            files[path] = d
+    return now.record(files, now.stats)
 
 
 def _valid(c: dict, current: dict, now: _Files) -> bool:
@@ -699,7 +771,8 @@ def _worth(job, boundary=None) -> bool:
     return worth_parsing(job.kind, data)
 
 
-def _save(store: Store, stored: list, usable: list, fresh: list, current: dict, listing: dict, jobs: list) -> None:
+def _save(store: Store, stored: list, usable: list, fresh: list, current: dict, listing: dict, jobs: list,
+          now: _Files) -> None:
     keep = [c for c in fresh if c.pop("stable")]
     docs = {}
     for c in keep:
@@ -712,7 +785,8 @@ def _save(store: Store, stored: list, usable: list, fresh: list, current: dict, 
     components = usable + keep + others
     if len(components) > MAX_COMPONENTS:
         components = components[:MAX_COMPONENTS]
-    store.save({"format": FORMAT, "env": store.env, "listing": listing, "components": components}, docs)
+    store.save({"format": FORMAT, "env": store.env, "listing": listing, "components": components,
+                "stats": _new_stats(now, components)}, docs)
 
 
 def _source(display: str, cwd: str, boundary=None):

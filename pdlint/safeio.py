@@ -222,9 +222,22 @@ class Boundary:
         finally:
             os.close(fd)
 
+    def identity(self, path: str, root: Optional[str] = None) -> Optional[tuple]:
+        """(size, mtime_ns, ctime_ns, inode, device) of the regular file :meth:`read` would read, after
+        the same checks (lstat only: nothing is opened); None for a path it would refuse."""
+        try:
+            st = self._checked(path, root)[3]
+        except Refused:
+            return None
+        return (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_dev)
+
     def _resolve(self, path: str, root: Optional[str]) -> tuple:
         """(abspath, real path, real root), or :class:`Refused` when the path leaves the root or
         is not a regular file (checked with lstat: nothing is opened)."""
+        return self._checked(path, root)[:3]
+
+    def _checked(self, path: str, root: Optional[str]) -> tuple:
+        """:meth:`_resolve` and the file's lstat."""
         ap = os.path.abspath(path)
         root = self.root_for(ap) if root is None else os.path.abspath(root)
         rroot = self.real(root)
@@ -246,7 +259,7 @@ class Boundary:
             raise _os_refusal(OSError(errno.ELOOP, os.strerror(errno.ELOOP)), ap)
         if not stat.S_ISREG(st.st_mode):
             raise Refused(f"not a regular file ({file_kind(st.st_mode)})", SPECIAL)
-        return ap, real, rroot
+        return ap, real, rroot, st
 
     def _open(self, path: str, root: Optional[str]) -> int:
         ap, real, rroot = self._resolve(path, root)

@@ -330,3 +330,52 @@ def test_callers_of_a_script_and_an_ignored_env_file(tmp_path, monkeypatch, caps
     (root / ".env").write_text("TP=abc\n")
     _same(capsys, ".")
     _same(capsys, "--format", "json", ".")
+
+
+def _reads(monkeypatch) -> list:
+    """The paths the cache reads to digest them (in this process)."""
+    paths: list = []
+    real = C.file_digest
+
+    def file_digest(path, boundary=None):
+        paths.append(path)
+        return real(path, boundary)
+
+    monkeypatch.setattr(C, "file_digest", file_digest)
+    monkeypatch.setenv("PDLINT_NO_WORKER", "1")
+    return paths
+
+
+def test_settled_files_are_vouched_for_by_their_status(tmp_path, monkeypatch, capsys):
+    """A file unchanged since it was recorded is not read again; a file rewritten to the same size
+    with its old modification time is (its ctime moved), and the run answers as without the cache."""
+    root = _scenario("bench", tmp_path / "b")
+    monkeypatch.chdir(root)
+    monkeypatch.setattr(C, "_SETTLED_NS", -10**12)  # every file counts as settled
+    _same(capsys, ".")
+    _same(capsys, ".")
+    reads = _reads(monkeypatch)
+    _run(capsys, "check", ".")
+    assert reads == []
+    script = next(p for p in _launch_files(root) if p.name.endswith(".sh") and "prefill" in p.read_text())
+    st = os.stat(script)
+    text = script.read_text()
+    script.write_text(text.replace("prefill", "prefilx", 1))  # the same size, another role name
+    os.utime(script, ns=(st.st_atime_ns, st.st_mtime_ns))
+    assert os.stat(script).st_size == st.st_size and os.stat(script).st_mtime_ns == st.st_mtime_ns
+    _same(capsys, ".")
+    assert str(script) in reads
+
+
+def test_files_changed_just_before_a_run_are_read_every_time(tmp_path, monkeypatch, capsys):
+    """A file whose status changed within the settling time before the run that read it is not
+    recorded (a write in the same clock tick would not change it): the next run reads it again."""
+    root = _scenario("bench", tmp_path / "b")
+    monkeypatch.chdir(root)
+    monkeypatch.setattr(C, "_SETTLED_NS", 10**15)  # nothing settles
+    _run(capsys, "check", ".")
+    reads = _reads(monkeypatch)
+    _run(capsys, "check", ".")
+    assert len(reads) >= len(_launch_files(root)) - len(list(root.glob("**/partials/*")))
+    index = C.Store._load(str(next(Path(os.environ[C.ENV_DIR]).glob("index-*.json"))))
+    assert index["components"] and index["stats"] == {}

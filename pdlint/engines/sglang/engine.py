@@ -170,7 +170,7 @@ def infer_releases(parsed: argv_mod.Parsed) -> Optional[tuple]:
     rejects, when those releases exist and exclude the newest; else None."""
     newest = parsed.table.version
     bad = [(name, tok) for name, tok in _written_options(parsed)
-           if newest not in flags.releases_accepting(name)]
+           if not flags.release_accepts(newest, name)]
     if not bad:
         return None
     consistent = set(flags.available_versions())

@@ -8,6 +8,7 @@ read the first time a launch is judged against its release.
 
 from __future__ import annotations
 
+import bisect
 import functools
 import json
 import os
@@ -214,6 +215,37 @@ def releases_accepting(option: str) -> frozenset:
     return _releases_accepting(option.partition("=")[0] if option.startswith("--") else option)
 
 
+def release_accepts(version: str, option: str) -> bool:
+    """``version in releases_accepting(option)``, from that one release's table (the index of every
+    release's options is built only when a launch has an option the judged release lacks)."""
+    return _release_accepts(version, option.partition("=")[0] if option.startswith("--") else option)
+
+
+@functools.lru_cache(maxsize=2048)
+def _release_accepts(version: str, option: str) -> bool:
+    opts = _release_options(version)
+    i = bisect.bisect_left(opts, option)
+    if i < len(opts) and opts[i] == option:
+        return True
+    if not option.startswith("--"):
+        return False
+    n = 0
+    while i < len(opts) and opts[i].startswith(option):
+        n += 1
+        i += 1
+    return n == 1
+
+
+@functools.lru_cache(maxsize=None)
+def _release_options(version: str) -> list:
+    """The option strings ``version``'s parser registers, sorted."""
+    from pdlint.engines.sglang.packed import flag_store
+    store = flag_store()
+    if store is None or version not in store:
+        return []
+    return sorted({o for f in store.flags(version) for o in f["option_strings"]})
+
+
 @functools.lru_cache(maxsize=2048)
 def _releases_accepting(option: str) -> frozenset:
     from pdlint.engines.sglang.packed import flag_store
@@ -233,7 +265,6 @@ def _releases_accepting(option: str) -> frozenset:
 
 
 def _options_starting(prefix: str) -> list:
-    import bisect
     opts = _sorted_options()
     i = bisect.bisect_left(opts, prefix)
     out = []
