@@ -383,7 +383,7 @@ def launch_paths(launch) -> set:
     """The files a launch's text comes from (every token, hop, environment value, setting)."""
     from pdlint.coverage import _cover
     reads: dict = {}
-    _cover(launch, {}, reads)
+    _cover(launch, {}, reads, {})
     out = set(reads)
     out.add(launch.path)
     o = launch.structural_origin

@@ -109,6 +109,33 @@ def _blank(m: re.Match) -> str:
     return re.sub(r"[^\n]", " ", m.group(0))
 
 
+# Every match of MARKER holds one of these: only the lines that hold one are searched.
+_LITERALS = ("sglang", "dynamo.", "vllm", "trtllm-serve", "disagg", "kv-transfer-config", "-worker", "kv_role",
+             "context_servers", "generation_servers")
+
+
+def _marker_lines(text: str) -> list:
+    """The numbers (1-based, ascending) of the lines of ``text`` holding one of :data:`_LITERALS`."""
+    starts: set = set()
+    find, rfind = text.find, text.rfind
+    for lit in _LITERALS:
+        i = find(lit)
+        while i >= 0:
+            start = rfind("\n", 0, i) + 1
+            starts.add(start)
+            end = find("\n", i)
+            if end < 0:
+                break
+            i = find(lit, end)
+    out = []
+    line, at = 1, 0
+    for start in sorted(starts):
+        line += text.count("\n", at, start)
+        at = start
+        out.append(line)
+    return out
+
+
 def find_markers(text: str, kind: str = "") -> list:
     """Launch-text markers of one file's text, comments left out, in text order."""
     if "{#" in text:
@@ -119,7 +146,11 @@ def find_markers(text: str, kind: str = "") -> list:
             last = m.end()
         text = _sub_before(_GO_COMMENT, text, last)
     out = []
-    for n, line in enumerate(text.split("\n"), 1):
+    lines = None
+    for n in _marker_lines(text):
+        if lines is None:
+            lines = text.split("\n")
+        line = lines[n - 1]
         if not MARKER.search(line):
             continue
         code = _strip_line_comment(line)
@@ -240,8 +271,9 @@ def assess(jobs: list, extraction, findings: list, strict: bool = False) -> Cove
     launches = [l for l in extraction.launches if checked(l)]
     covered: dict = {}  # path -> set of lines
     reads: dict = {}  # path -> set of launch ids that read it
+    spans: dict = {}
     for launch in launches:
-        _cover(launch, covered, reads)
+        _cover(launch, covered, reads, spans)
     _count(cov, launches)
     errors: dict = {}
     for f in findings:
@@ -324,7 +356,8 @@ def _count(cov: Coverage, launches: list) -> None:
         cov.by_role[key] = cov.by_role.get(key, 0) + 1
 
 
-def _cover(launch: Launch, covered: dict, reads: dict) -> None:
+def _cover(launch: Launch, covered: dict, reads: dict, spans: dict) -> None:
+    """Mark the lines ``launch`` was built from; ``spans`` memoises the lines of a source run."""
     from pdlint.check import launch_tokens
     lid = id(launch)
     covered.setdefault(launch.path, set()).add(launch.line)
@@ -335,6 +368,7 @@ def _cover(launch: Launch, covered: dict, reads: dict) -> None:
         toks += [v for v in settings.values() if hasattr(v, "pieces")]
     for extra in launch.meta.get("covers", ()):  # adapters: more text the launch was built from
         toks.append(extra)
+    seen: set = set()  # source runs done for this launch (its tokens share most of them)
     for tok in toks:
         for p in tok.pieces:
             for h in p.chain:
@@ -343,12 +377,21 @@ def _cover(launch: Launch, covered: dict, reads: dict) -> None:
             src = p.src
             if src is None:
                 continue
-            first, _ = src.position(p.offset)
+            span = p.end - p.start if p.exact else 0
+            key = (src, p.offset, span)
+            if key in seen:
+                continue
+            seen.add(key)
+            lines_of = spans.get(key)
+            if lines_of is None:
+                first, _ = src.position(p.offset)
+                last = src.position(p.offset + span - 1)[0] if span > 1 else first
+                lines_of = spans[key] = (first, last)
+            first, last = lines_of
             lines = covered.setdefault(src.path, set())
             reads.setdefault(src.path, set()).add(lid)
             lines.add(first)
-            if p.exact and p.end - p.start > 1:
-                last, _ = src.position(p.offset + (p.end - p.start) - 1)
+            if last > first:
                 lines.update(range(first + 1, last + 1))
 
 

@@ -252,3 +252,52 @@ def test_explicit_launch_gaps_from_adapters(repo, capsys, monkeypatch):
     monkeypatch.setattr(extract.Extractor, "add_launch", add)
     code, doc = run(capsys, ".")
     assert codes(doc) == [("run.sh", 2, "PD022"), ("run.sh", 3, "PD022")]
+
+
+def _markers_line_by_line(text: str) -> list:
+    """find_markers as it was written first: every line searched (the reference for the literal prefilter)."""
+    from pdlint import coverage as cov
+    if "{#" in text:
+        text = cov._sub_before(cov._JINJA_COMMENT, text, text.rfind("#}") + 2)
+    if "/*" in text and "{{" in text:
+        last = -1
+        for m in cov._GO_CLOSE.finditer(text):
+            last = m.end()
+        text = cov._sub_before(cov._GO_COMMENT, text, last)
+    out = []
+    for n, line in enumerate(text.split("\n"), 1):
+        if not cov.MARKER.search(line):
+            continue
+        code = cov._strip_line_comment(line)
+        if cov._prose(code):
+            continue
+        for m in cov.MARKER.finditer(code):
+            out.append(cov.Marker(n, m.start() + 1, m.group(0).rstrip(":= \t\"'"), m.lastgroup or "flag"))
+    return out
+
+
+def test_marker_prefilter_finds_what_every_line_search_finds():
+    """find_markers searches only the lines holding one of its literals: the same markers as searching
+    every line, for each form of marker and for every file of the test data."""
+    from pathlib import Path
+    forms = ["python3 -m sglang.launch_server --port 1", "sglang   serve m", "python -m dynamo.sglang",
+             "python -m dynamo.frontend", "vllm serve m", "python -m vllm.entrypoints.openai.api_server",
+             "trtllm-serve m", "python -m sglang_router.launch_router", "sglang-router --x",
+             "disaggregation.mini_lb --x", "disaggregation.launch_lb", "x --disaggregation-mode prefill",
+             "--kv-transfer-config '{}'", "--is-prefill-worker", "--is-decode-worker", "--disagg-config c.yaml",
+             "disaggregation_mode: prefill", "disaggregation-mode = decode", "'kv_role': 'kv_producer'",
+             "\"kv_role\" : x", "context_servers:", "generation_servers :"]
+    for f in forms:
+        text = f"a: 1\n{f}\n# {f}\n  - {f}   # {f}\n"
+        assert find_markers(text) == _markers_line_by_line(text), f
+        assert find_markers(text), f
+    text = "kv_role\n: on the next line\ndisaggregation-mode\n=x\n"  # a key's ":" on the next line: no marker
+    assert find_markers(text) == _markers_line_by_line(text) == []
+    root = Path(__file__).resolve().parents[1]
+    n = 0
+    for p in sorted(list((root / "tests" / "data").rglob("*")) + list((root / "fixtures").rglob("*"))):
+        if p.is_file() and p.stat().st_size < 1_000_000:
+            text = p.read_bytes().decode("utf-8", "replace")
+            assert find_markers(text) == _markers_line_by_line(text), p
+            n += bool(find_markers(text))
+    assert n > 50
