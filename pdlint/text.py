@@ -197,8 +197,14 @@ class TStr:
             if starts is None:
                 starts = self._starts = [p.start for p in pieces]
             first = max(bisect.bisect_right(starts, a) - 1, 0)
-        else:
+        elif pieces:
             first = 0
+        else:
+            return TStr(self.text[a:b], ())
+        p = pieces[first]
+        if p.start <= a and b <= p.end:  # inside one piece (a YAML scalar of a plain file): that piece, cut
+            return TStr(self.text[a:b], (Piece(0, b - a, p.src, p.offset + (a - p.start) if p.exact else p.offset,
+                                               p.chain, p.exact, p.opaque, p.label),))
         for i in range(first, len(pieces)):  # each overlapping piece, clipped and re-based to a
             p = pieces[i]
             if p.start >= b:

@@ -946,10 +946,50 @@ def _dedupe_problems(problems: list) -> list:
     return out
 
 
+# one token of marked output: an opening marker, a closing one, a run of text, or an opening
+# marker without its segment id (template text holding the marker characters: decoded the slow way)
+_DECODE_RE = re.compile(f"{OPEN}([0-9]+){SEP}|({CLOSE})|([^{OPEN}{CLOSE}]+)|{OPEN}")
+
+
 def _decode(marked: str, state: _State) -> tuple:
     """Strip markers into a TStr whose pieces follow the innermost segment."""
     if OPEN not in marked:
         return TStr(marked, ()), False
+    segs = state.segments
+    out: list = []
+    pieces: list = []
+    stack: list = []  # [segment id, chars consumed]
+    chain = ()  # the hops of the segments below the innermost one (None: to compute)
+    pos = 0
+    for m in _DECODE_RE.finditer(marked):
+        run = m.group(3)
+        if run is None:
+            sid = m.group(1)
+            if sid is not None:
+                stack.append([int(sid), 0])
+                chain = None
+            elif m.group(2) is not None:
+                if stack:
+                    stack.pop()
+                    chain = None
+            else:
+                return _decode_slow(marked, state)
+            continue
+        out.append(run)
+        if stack:
+            top = stack[-1]
+            seg = segs[top[0]]
+            if chain is None:
+                chain = tuple(_hop(segs[s]) for s, _ in stack[:-1] if segs[s].note)
+            off = seg.offset + top[1] if seg.exact else seg.offset
+            pieces.append(Piece(pos, pos + len(run), seg.src, off, chain, seg.exact, seg.opaque))
+            top[1] += len(run)
+        pos += len(run)
+    return TStr("".join(out), tuple(pieces)), True
+
+
+def _decode_slow(marked: str, state: _State) -> tuple:
+    """:func:`_decode` one character at a time (output holding marker characters of its own)."""
     segs = state.segments
     out: list = []
     pieces: list = []
