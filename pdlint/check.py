@@ -26,7 +26,7 @@ from typing import Callable
 
 from pdlint import budget
 from pdlint.model import Finding, FixIntent, Launch, Related
-from pdlint.rules import all_rules
+from pdlint.rules import engine_rules, rule
 
 
 def launch_tokens(launch: Launch) -> list:
@@ -82,7 +82,8 @@ def written_tokens(launch: Launch) -> list:
 
 def check(launches: list, enabled_for: Callable[[str], Callable[[str], bool]]) -> list:
     from pdlint.engines import adapter
-    rules = all_rules()
+    for e in sorted({l.engine for l in launches if isinstance(l.engine, str) and adapter(l.engine) is not None}):
+        engine_rules(e)
     reach: dict = {}  # origin key -> {launch index: token}
     for i, launch in enumerate(launches):
         for tok in launch_tokens(launch) + list(launch.command):
@@ -126,7 +127,7 @@ def check(launches: list, enabled_for: Callable[[str], Callable[[str], bool]]) -
     findings: "OrderedDict[tuple, Finding]" = OrderedDict()
     merged: dict = {}  # key -> _Merged: findings met more than once (linear, however many times)
     for i, c in plain:
-        f = _finding(rules[c.code], c, launches[i])
+        f = _finding(rule(c.code), c, launches[i])
         k = (f.code, f.path, f.line, f.column, f.message)
         if k in findings:
             m = merged.get(k)
@@ -138,7 +139,7 @@ def check(launches: list, enabled_for: Callable[[str], Callable[[str], bool]]) -
     for k, m in merged.items():
         findings[k] = m.finding()
     for (code, key), group in shared.items():
-        f = _shared_finding(rules[code], group, reach[key], launches)
+        f = _shared_finding(rule(code), group, reach[key], launches)
         findings[(f.code, f.path, f.line, f.column, f.message)] = f
     return list(findings.values())
 

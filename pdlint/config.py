@@ -637,6 +637,8 @@ def _positioned_value(doc: TStr, ref, budget: list, path: tuple = (), bools: Opt
 
 
 def _default_on(code: str) -> bool:
-    from pdlint.rules import all_rules
-    rule = all_rules().get(code)
+    from pdlint.rules import _REGISTRY, all_rules
+    rule = _REGISTRY.get(code)  # the rules loaded so far, else every rule
+    if rule is None:
+        rule = all_rules().get(code)
     return rule is None or rule.default

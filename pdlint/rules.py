@@ -13,12 +13,14 @@ role-independent checks by area, ``SGL8xx`` prefill/decode pair checks).
 
 from __future__ import annotations
 
+import functools
 import importlib
 from dataclasses import dataclass
 from typing import Callable, Optional
 
 from pdlint.model import ERROR, SAFE, WARNING, AutoFix
 
+@functools.lru_cache(maxsize=1)
 def _rule_modules() -> list:
     """``pdlint/*_rules.py`` plus every engine's ``rules`` module or package."""
     import os
@@ -135,12 +137,35 @@ def register(rule: Rule) -> Rule:
 
 
 def all_rules() -> dict:
+    """Every rule (every rule module imported, in :func:`_rule_modules` order)."""
     global _LOADED
     if not _LOADED:
         _LOADED = True
         for mod in _rule_modules():
             importlib.import_module(mod)
     return _REGISTRY
+
+
+_ENGINES_LOADED: set = set()
+
+
+def engine_rules(engine: str) -> dict:
+    """The registry with pdlint's own rules and ``engine``'s imported (a scan imports the rules of
+    the engines its launches use only; :func:`all_rules` imports the others, in the same order as
+    when it imports all at once: pdlint's own modules, then each engine's)."""
+    if not _LOADED and engine not in _ENGINES_LOADED:
+        _ENGINES_LOADED.add(engine)
+        own = f"pdlint.engines.{engine}.rules"
+        for mod in _rule_modules():
+            if not mod.startswith("pdlint.engines.") or mod == own:
+                importlib.import_module(mod)
+    return _REGISTRY
+
+
+def rule(code: str) -> Rule:
+    """The rule with this code (KeyError for none): the loaded registry first, else every rule."""
+    r = _REGISTRY.get(code)
+    return r if r is not None else all_rules()[code]
 
 
 def get(code_or_name: str) -> Optional[Rule]:

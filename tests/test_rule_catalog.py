@@ -1,5 +1,6 @@
 """The rule registry itself: identity, documentation, upstream messages, generated docs."""
 
+import json
 import os
 import re
 
@@ -103,3 +104,33 @@ def test_unchecked_list_is_generated_from_the_catalog():
         fresh = gen.unchecked(f.read())
     with open(os.path.join(REPO, "pdlint", "engines", "sglang", "data", "unchecked-0.5.23.json"), encoding="utf-8") as f:
         assert json.load(f)["checks"] == fresh, "run scripts/gen_sglang_unchecked.py"
+
+
+def test_a_scan_loads_only_its_engines_rules_and_the_catalogue_stays_complete(tmp_path):
+    """A scan of SGLang launches imports the rules of pdlint and SGLang only; `pdlint rules` and
+    `pdlint rule CODE` after it still see every rule (the catalogue sorts them by code)."""
+    import subprocess
+    import sys
+    (tmp_path / "run.sh").write_text("python -m sglang.launch_server --model-path m --disaggregation-mode prefill "
+                                     "--disaggregation-transfer-backend fake\n")
+    probe = (
+        "import io, json, sys, contextlib\n"
+        "from pdlint.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()) as out:\n"
+        "    code = main(['check', '--no-cache', '.'])\n"
+        "loaded = sorted(m for m in sys.modules if m.startswith(('pdlint.engines.vllm', 'pdlint.engines.trtllm')))\n"
+        "from pdlint.rules import all_rules\n"
+        "with contextlib.redirect_stdout(io.StringIO()) as one:\n"
+        "    main(['rule', 'VLLM001'])\n"
+        "print(json.dumps([code, 'SGL104' in out.getvalue(), loaded, list(all_rules()), one.getvalue()]))\n")
+    fresh = "import json; from pdlint.rules import all_rules; print(json.dumps(list(all_rules())))"
+    env = dict(os.environ, PDLINT_NO_WORKER="1")
+    got = json.loads(subprocess.run([sys.executable, "-c", probe], cwd=tmp_path, env=env, check=True,
+                                    capture_output=True, text=True).stdout)
+    want = json.loads(subprocess.run([sys.executable, "-c", fresh], cwd=tmp_path, env=env, check=True,
+                                     capture_output=True, text=True).stdout)
+    code, fired, loaded, codes, vllm001 = got
+    assert code == 1 and fired
+    assert loaded == []
+    assert sorted(codes) == sorted(want) and len(codes) == len(set(codes)) and any(c.startswith("VLLM") for c in codes) and any(c.startswith("TRT") for c in codes)
+    assert vllm001.startswith("# VLLM001 ")

@@ -21,7 +21,7 @@ from pdlint.engines.sglang.resolve import Args
 from pdlint.engines.sglang.rulebase import Hit, format_message
 from pdlint.engines.sglang.versions import rule_applies
 from pdlint.model import Candidate, Launch, Related
-from pdlint.rules import all_rules
+from pdlint.rules import engine_rules
 from pdlint.text import TStr
 
 _IMAGE_VERSION = re.compile(r"sglang[^:\s]*:v?(\d+\.\d+\.\d+(?:\.post\d+)?)")
@@ -208,7 +208,7 @@ def _serve_argv(tokens: list) -> list:
 @functools.lru_cache(maxsize=None)
 def _rules_for(version: str, role: Optional[str]) -> tuple:
     """The SGLang rules that can fire on a ``role`` server of ``version``."""
-    return tuple(r for r in all_rules().values()
+    return tuple(r for r in engine_rules("sglang").values()
                  if r.check is not None and r.engine == "sglang" and rule_applies(r, version)
                  and (not r.roles or role in r.roles))
 

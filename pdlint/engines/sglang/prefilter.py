@@ -117,15 +117,14 @@ def minimal(version: str, role: str) -> Args:
 @functools.lru_cache(maxsize=None)
 def profiles(version: str, role: str, codes: tuple) -> dict:
     """code -> Profile for the given rules on a ``role`` server of ``version``."""
-    from pdlint.rules import all_rules
+    from pdlint.rules import rule as rule_of
     table = flags.load(version)
-    rules = all_rules()
     out = {}
     # one launch for every rule: predicates only read it (Args resolves everything up front and keeps
     # no lazy state a first reader could fill for a later one), and each read is recorded afresh
     seen = _Seen()
     args = _Recording(seen, argv_mod.parse(table, _minimal_argv(role)), {}, version)
-    for rule in (rules[c] for c in codes):
+    for rule in (rule_of(c) for c in codes):
         seen.dests, seen.env = set(), set()
         seen.on = True
         try:

@@ -145,8 +145,8 @@ def _example_args(example, release: str, cls=None):
 def reads(code: str) -> frozenset:
     """The dests a rule's predicate reads, recorded on its own examples."""
     from pdlint.engines.sglang.resolve import Args
-    from pdlint.rules import all_rules
-    rule = all_rules()[code]
+    from pdlint.rules import rule as rule_of
+    rule = rule_of(code)
     seen: set = set()
 
     class Recording(Args):
@@ -194,8 +194,8 @@ def _definition(version: str, dest: str):
 def home(code: str) -> str:
     """The release a rule is written against: the reference, or for a check only older releases have
     (``rules/legacy.py``) the newest release whose source has its message."""
-    from pdlint.rules import all_rules
-    upstream = all_rules()[code].upstream
+    from pdlint.rules import rule as rule_of
+    upstream = rule_of(code).upstream
     if not upstream or applies(upstream, REFERENCE):
         return REFERENCE
     return next((v for v in available_versions() if applies(upstream, v)), REFERENCE)
@@ -229,8 +229,8 @@ def _same_verdicts(code: str, ref_version: str, version: str) -> bool:
     """Only a default differs: the rule still applies when it judges each of its own examples alike with
     either release's definitions (SGL133, a range check on an explicit value, reads the host-receive
     threshold whose default went from 0 to 1)."""
-    from pdlint.rules import all_rules
-    rule = all_rules()[code]
+    from pdlint.rules import rule as rule_of
+    rule = rule_of(code)
     for e in rule.examples:
         verdicts = []
         for release in (ref_version, version):
