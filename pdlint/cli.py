@@ -240,6 +240,16 @@ def _fewer_gc_passes() -> tuple:
 
 
 def _scan(ns, progress=None, skip=None) -> int:
+    # raised until the report is written: restored before it, the next collections walked the whole
+    # heap the scan left (its launches live until the report), a tenth of a one-changed-file run
+    old_threshold = _fewer_gc_passes()
+    try:
+        return _scan_and_report(ns, progress, skip)
+    finally:
+        gc.set_threshold(*old_threshold)
+
+
+def _scan_and_report(ns, progress=None, skip=None) -> int:
     from pdlint.options import Options
     from pdlint.lint import UsageError, run
     if ns.sglang_version is not None:
@@ -272,16 +282,12 @@ def _scan(ns, progress=None, skip=None) -> int:
     opts.cache = ns.command == "check" and not fixing and not ns.no_cache
     opts.cache_docs = opts.cache and ns.format == "json" and not ns.statistics
     state = None
-    old_threshold = _fewer_gc_passes()
-    try:
-        if fixing:
-            from pdlint import fix
-            state = fix.run(list(ns.paths) or ["."], opts, ns.config, _selected, ns.unsafe_fixes)
-            result = state.result
-        else:
-            result = run(list(ns.paths) or ["."], opts, ns.config)
-    finally:
-        gc.set_threshold(*old_threshold)
+    if fixing:
+        from pdlint import fix
+        state = fix.run(list(ns.paths) or ["."], opts, ns.config, _selected, ns.unsafe_fixes)
+        result = state.result
+    else:
+        result = run(list(ns.paths) or ["."], opts, ns.config)
     quiet = getattr(ns, "quiet", False)
     if not quiet:
         from pdlint.report.escape import text as esc
