@@ -732,6 +732,8 @@ class Extractor:
             return []
         # containers are read by formats.kube, except Argo script templates (`source:` run by `command`)
         skip = {id(yt.deref(c.ref).node) for c in containers if yt.get(c.ref, "source") is None}
+        if not yaml_shell.may_hold_scripts(docs, skip):
+            return []
         found: list = []
         for s in yaml_shell.scripts(doc, docs, skip):
             meta = {"yaml_path": s.path, "unit": unit or job.display, **s.meta}

@@ -126,3 +126,64 @@ def test_expression_substitution_keeps_positions():
     assert out[4:16].opaque and not out[0:1].opaque
     assert yaml_shell.dialect(yt.Ref(yt.compose("on: push\njobs: {}\n")[0].root)) == "github"
     assert yaml_shell.dialect(yt.Ref(yt.compose("workflow: {tasks: []}\n")[0].root)) == "sflow"
+
+
+def _gate_and_walk(text: str) -> tuple:
+    """(may_hold_scripts, the scripts the walk finds) for a YAML text, containers skipped as extract does."""
+    from pdlint.formats import kube
+    docs = yt.compose(text)
+    doc = TStr.from_source(SourceFile("t.yaml", text))
+    containers = kube.find_containers(docs)
+    skip = {id(yt.deref(c.ref).node) for c in containers if yt.get(c.ref, "source") is None}
+    return yaml_shell.may_hold_scripts(docs, skip), yaml_shell.scripts(doc, docs, skip)
+
+
+def test_skipped_walk_never_hides_a_script():
+    """extract walks a YAML file for shell strings only when may_hold_scripts says it could hold one:
+    on every YAML file of the test data, the fixtures, the shared corpus and a bench repository, a file
+    it rules out holds no script; scripts next to containers, behind escapes, split over exec items or
+    reached through an alias are walked."""
+    import importlib.util
+    import sys
+    import tempfile
+    from pathlib import Path
+    root = Path(__file__).resolve().parents[1]
+    files = [p for base in (root / "tests" / "data", root / "fixtures", root.parent / "shared" / "corpus")
+             if base.is_dir() for p in base.rglob("*") if p.suffix in (".yaml", ".yml") and p.is_file()]
+    with tempfile.TemporaryDirectory() as tmp:
+        spec = importlib.util.spec_from_file_location("pdlint_bench_gate", root / "bench" / "bench.py")
+        mod = importlib.util.module_from_spec(spec)
+        sys.modules["pdlint_bench_gate"] = mod
+        spec.loader.exec_module(mod)
+        mod.generate(Path(tmp), n=60, seed=5)
+        files += [p for p in Path(tmp).rglob("*.yaml")]
+        ruled_out = walked = 0
+        for p in files:
+            text = p.read_bytes().decode("utf-8", "replace")
+            try:
+                gate, found = _gate_and_walk(text)
+            except (yt.YamlError, RecursionError):
+                continue
+            if not gate:
+                assert found == [], p
+                ruled_out += 1
+            walked += bool(found)
+    assert ruled_out > 40 and walked >= 5
+    container = textwrap.dedent("""\
+        apiVersion: v1
+        kind: Pod
+        spec:
+          containers:
+            - name: s
+              command: [python3, -m, sglang.launch_server, --port, "1"]
+        """)
+    assert _gate_and_walk(container) == (False, [])
+    for extra in ['run: "python3 -m \\x73glang.launch_server --port 2"\n',  # an escape
+                  "cmd: [sglang, serve, m]\n",  # split over exec-form items
+                  "job:\n  script: python -m sglang.launch_server --port 3\n"]:
+        gate, found = _gate_and_walk(container + "metadata:\n  x: 1\n" + "".join("  " + l + "\n"
+                                                                              for l in extra.splitlines()))
+        assert gate and found, extra
+    aliased = container.replace("command: [", "command: &c [") + "job:\n  cmd: *c\n"
+    gate, found = _gate_and_walk(aliased)
+    assert gate and found

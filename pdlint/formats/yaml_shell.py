@@ -72,6 +72,41 @@ def has_launcher(text: str) -> bool:
     return _LAUNCHER.search(text) is not None
 
 
+# every match of _LAUNCHER holds one of these (none holds a blank: joining items with " " makes none)
+_NEEDLES = ("sglang", "vllm", "dynamo.", "trtllm-serve", "disaggregation.")
+
+
+def may_hold_scripts(docs: list, skip: set) -> bool:
+    """Could :func:`scripts` find anything?  False when no scalar outside the ``skip`` nodes holds
+    a launcher's name in its value (the walk emits only values holding a launcher, and never enters
+    those nodes).  Documents with anchors are always walked (an alias reaches into any node)."""
+    stack = []
+    for d in docs:
+        if d.anchors:
+            return True
+        if d.root is not None:
+            stack.append(d.root)
+    YScalar, YMap, YSeq = yt.YScalar, yt.YMap, yt.YSeq
+    while stack:
+        n = stack.pop()
+        if id(n) in skip:
+            continue
+        kind = type(n)
+        if kind is YScalar:
+            v = n.value
+            if any(x in v for x in _NEEDLES):
+                return True
+        elif kind is YMap:
+            for k, v in n.pairs:
+                stack.append(k)
+                stack.append(v)
+        elif kind is YSeq:
+            stack.extend(n.items)
+        else:  # an alias (documents without anchors have none) or a node kind added later: walk
+            return True
+    return False
+
+
 def dialect(root: yt.Ref) -> str:
     if not isinstance(yt.deref(root).node, yt.YMap):
         return "generic"
