@@ -280,13 +280,15 @@ class TStr:
         """A hashable key equal for two texts exactly when their first
         characters have the same origin place (``origin.key``), without
         computing a line and column; None for empty text."""
-        p = self._piece_at(0)
-        if p is None:
+        pieces = self.pieces
+        if not pieces:
             return None
-        if p.src is None:
+        p = pieces[0]  # what _piece_at(0) finds: piece starts are never negative, so the first
+        src = p.src
+        if src is None:
             return (p.label or "<unknown>", -1)
-        off = p.offset + (min(max(0, p.start), max(p.end - 1, p.start)) - p.start if p.exact else 0)
-        return (p.src.path, max(0, min(off, len(p.src.text))))  # as origin_at and position() clamp
+        off = p.offset  # the character at max(0, p.start) is the piece's first: its own offset, exact or not
+        return (src.path, max(0, min(off, len(src.text))))  # as origin_at and position() clamp
 
     @property
     def opaque(self) -> bool:

@@ -74,7 +74,7 @@ def _index(messages: list) -> dict:
     for m in messages:
         index.setdefault(m[:4], []).append(m)
         # logger messages interpolate with %s/%d: their literal pieces count too
-        for piece in _PERCENT.split(m):
+        for piece in _PERCENT.split(m) if "%" in m else (m,):  # no "%": split gives the message itself
             piece = piece.strip()
             if len(piece) >= 4 and piece != m:
                 index.setdefault(piece[:4], []).append(piece)
