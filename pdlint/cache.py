@@ -705,8 +705,9 @@ def run(jobs: list, options, resolver, config: Optional[str], listings: dict):
         stats = _new_stats(now, stored)
         if stats != old_stats:  # files read this run that can be vouched for by their status next time
             store.save({"format": FORMAT, "env": store.env, "listing": index["listing"], "components": stored,
-                        "stats": stats}, {})
+                        "stats": stats, "rule_sets": _rule_sets(index)}, {})
         return result
+    _use_rule_sets(index)
     while True:
         subset = [j for j in jobs if j.abspath in dirty]
         deps = Deps(options.boundary)
@@ -721,8 +722,27 @@ def run(jobs: list, options, resolver, config: Optional[str], listings: dict):
             usable.remove(c)
             dirty |= {x[0] for x in c["jobs"]}
     result = res if len(subset) == len(jobs) else _merge(jobs, usable, fresh, res, options, resolver, docs_of)
-    _save(store, stored, usable, fresh, current, listing, jobs, now)
+    _save(store, stored, usable, fresh, current, listing, jobs, now, _rule_sets(index))
     return result
+
+
+def _use_rule_sets(index: Optional[dict]) -> None:
+    """The SGLang rule sets the index holds (its environment key covers pdlint's code and tables)."""
+    sets = index.get("rule_sets") if index is not None else None
+    if isinstance(sets, dict) and sets and all(isinstance(k, str) and isinstance(v, list)
+                                               and all(isinstance(c, str) for c in v) for k, v in sets.items()):
+        from pdlint.engines.sglang.engine import known_rule_sets
+        known_rule_sets(sets)
+
+
+def _rule_sets(index: Optional[dict]) -> dict:
+    """The rule sets to store: the index's, and this run's when it judged SGLang launches."""
+    old = index.get("rule_sets") if index is not None else None
+    out = dict(old) if isinstance(old, dict) else {}
+    engine = sys.modules.get("pdlint.engines.sglang.engine")
+    if engine is not None:
+        out.update(engine.rule_sets())
+    return out
 
 
 def _new_stats(now: _Files, components: list) -> dict:
@@ -772,7 +792,7 @@ def _worth(job, boundary=None) -> bool:
 
 
 def _save(store: Store, stored: list, usable: list, fresh: list, current: dict, listing: dict, jobs: list,
-          now: _Files) -> None:
+          now: _Files, rule_sets: dict) -> None:
     keep = [c for c in fresh if c.pop("stable")]
     docs = {}
     for c in keep:
@@ -786,7 +806,7 @@ def _save(store: Store, stored: list, usable: list, fresh: list, current: dict, 
     if len(components) > MAX_COMPONENTS:
         components = components[:MAX_COMPONENTS]
     store.save({"format": FORMAT, "env": store.env, "listing": listing, "components": components,
-                "stats": _new_stats(now, components)}, docs)
+                "stats": _new_stats(now, components), "rule_sets": rule_sets}, docs)
 
 
 def _source(display: str, cwd: str, boundary=None):

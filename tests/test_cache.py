@@ -379,3 +379,36 @@ def test_files_changed_just_before_a_run_are_read_every_time(tmp_path, monkeypat
     assert len(reads) >= len(_launch_files(root)) - len(list(root.glob("**/partials/*")))
     index = C.Store._load(str(next(Path(os.environ[C.ENV_DIR]).glob("index-*.json"))))
     assert index["components"] and index["stats"] == {}
+
+
+def test_sglang_rule_sets_are_stored_and_reused(tmp_path, monkeypatch, capsys):
+    """Which SGLang rules apply to a release depends on pdlint's code and tables only, which the index's
+    key covers: the index keeps the sets a run decided (equal to deciding them afresh), and a later run
+    with a changed file takes them from there instead of reading the release's message corpus."""
+    from pdlint.engines.sglang import engine, versions
+    root = _scenario("bench", tmp_path / "b")
+    monkeypatch.chdir(root)
+    monkeypatch.setenv("PDLINT_NO_WORKER", "1")
+    _same(capsys, ".")
+    index = C.Store._load(str(next(Path(os.environ[C.ENV_DIR]).glob("index-*.json"))))
+    sets = index["rule_sets"]
+    assert sets
+    fresh = {engine._set_key(v, r): [x.code for x in engine.engine_rules("sglang").values()
+                                     if x.check is not None and x.engine == "sglang" and versions.rule_applies(x, v)
+                                     and (not x.roles or r in x.roles)]
+             for v, r in engine._RULES_FOR}
+    assert sets == fresh
+    monkeypatch.setattr(engine, "_RULES_FOR", {})
+    monkeypatch.setattr(engine, "_KNOWN_SETS", {})
+    engine._codes_for.cache_clear()
+    calls: list = []
+    real = engine.rule_applies
+    monkeypatch.setattr(engine, "rule_applies", lambda r, v: calls.append(r.code) or real(r, v))
+    _touch(next(p for p in _launch_files(root) if p.name.endswith(".sh")), "say")
+    got = _run(capsys, "check", ".")
+    assert calls == [] and engine._RULES_FOR
+    monkeypatch.setattr(engine, "_RULES_FOR", {})
+    monkeypatch.setattr(engine, "_KNOWN_SETS", {})
+    engine._codes_for.cache_clear()
+    assert got == _run(capsys, "check", "--no-cache", ".")
+    assert calls  # without the cache the sets are decided afresh

@@ -205,12 +205,40 @@ def _serve_argv(tokens: list) -> list:
 # Judging
 # ---------------------------------------------------------------------------
 
-@functools.lru_cache(maxsize=None)
+_RULES_FOR: dict = {}  # (version, role) -> rules
+_KNOWN_SETS: dict = {}  # rule_sets() of an earlier run with the same code and data (pdlint.cache)
+
+
+def _set_key(version: str, role: Optional[str]) -> str:
+    return f"{version}\t{role!r}"
+
+
 def _rules_for(version: str, role: Optional[str]) -> tuple:
     """The SGLang rules that can fire on a ``role`` server of ``version``."""
-    return tuple(r for r in engine_rules("sglang").values()
-                 if r.check is not None and r.engine == "sglang" and rule_applies(r, version)
-                 and (not r.roles or role in r.roles))
+    got = _RULES_FOR.get((version, role))
+    if got is None:
+        rules = engine_rules("sglang")
+        codes = _KNOWN_SETS.get(_set_key(version, role))
+        if codes is not None and all(c in rules for c in codes):
+            got = tuple(rules[c] for c in codes)
+        else:
+            got = tuple(r for r in rules.values()
+                        if r.check is not None and r.engine == "sglang" and rule_applies(r, version)
+                        and (not r.roles or role in r.roles))
+        _RULES_FOR[(version, role)] = got
+    return got
+
+
+def rule_sets() -> dict:
+    """The rule sets this process has decided, for :func:`known_rule_sets` in a later run: which rules
+    apply to a release is a function of pdlint's code and release tables only (deciding it reads each
+    release's message corpus: tens of milliseconds a run)."""
+    return {_set_key(v, r): [x.code for x in rules] for (v, r), rules in _RULES_FOR.items()}
+
+
+def known_rule_sets(sets: dict) -> None:
+    """Use an earlier run's :func:`rule_sets` (its code and release tables the same as this one's)."""
+    _KNOWN_SETS.update(sets)
 
 
 @functools.lru_cache(maxsize=None)
