@@ -635,7 +635,7 @@ def _stats(index: Optional[dict]) -> dict:
 
 def _listing(roots: list, listings: dict, directory: str) -> dict:
     """root -> digest of its file listing (paths only; the cache directory left out)."""
-    from pdlint.discover import _walk, repo_files
+    from pdlint.discover import _walk, relpath, repo_files
     out = {}
     for root in roots:
         files = repo_files(root, listings) if os.path.isdir(os.path.join(root, ".git")) or \
@@ -643,7 +643,7 @@ def _listing(roots: list, listings: dict, directory: str) -> dict:
         if files is None:
             files = _walk(root)
         prefix = os.path.join(directory, "")
-        names = sorted(os.path.relpath(f, root) for f in files if not f.startswith(prefix))
+        names = sorted(relpath(f, root) for f in files if not f.startswith(prefix))
         out[root] = digest_bytes("\0".join(names).encode("utf-8", "surrogateescape"))
     return out
 
@@ -731,8 +731,8 @@ def _use_rule_sets(index: Optional[dict]) -> None:
     sets = index.get("rule_sets") if index is not None else None
     if isinstance(sets, dict) and sets and all(isinstance(k, str) and isinstance(v, list)
                                                and all(isinstance(c, str) for c in v) for k, v in sets.items()):
-        from pdlint.engines.sglang.engine import known_rule_sets
-        known_rule_sets(sets)
+        from pdlint.engines import KNOWN  # read by the SGLang engine if the run imports it
+        KNOWN.setdefault("sglang rule sets", {}).update(sets)  # engine.KNOWN_SETS
 
 
 def _rule_sets(index: Optional[dict]) -> dict:

@@ -12,6 +12,7 @@ to a shared partial re-checks every launch that uses it.
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import subprocess
@@ -41,9 +42,25 @@ class FileJob:
         return os.path.relpath(self.abspath, self.root).replace(os.sep, "/")
 
 
+@functools.lru_cache(maxsize=64)
+def _plain_dir(d: str) -> bool:
+    return os.path.isabs(d) and os.path.normpath(d) == d and d != os.sep and not d.endswith(os.sep)
+
+
+def relpath(path: str, start: str) -> str:
+    """``os.path.relpath(path, start)``: for a normalised path below a normalised absolute
+    ``start`` (every file a scan lists), the rest of the path, without the two ``abspath`` calls."""
+    n = len(start)
+    if len(path) > n + 1 and path[n] == os.sep and path.startswith(start) and _plain_dir(start):
+        rel = path[n + 1:]
+        if rel[0] != os.sep and os.path.normpath(rel) == rel:
+            return rel
+    return os.path.relpath(path, start)
+
+
 def display_path(abspath: str, cwd: str) -> str:
     try:
-        rel = os.path.relpath(abspath, cwd)
+        rel = relpath(abspath, cwd)
     except ValueError:  # other drive on Windows
         return abspath.replace(os.sep, "/")
     if rel.startswith(".." + os.sep) or rel == "..":

@@ -385,6 +385,7 @@ def test_sglang_rule_sets_are_stored_and_reused(tmp_path, monkeypatch, capsys):
     """Which SGLang rules apply to a release depends on pdlint's code and tables only, which the index's
     key covers: the index keeps the sets a run decided (equal to deciding them afresh), and a later run
     with a changed file takes them from there instead of reading the release's message corpus."""
+    from pdlint import engines
     from pdlint.engines.sglang import engine, versions
     root = _scenario("bench", tmp_path / "b")
     monkeypatch.chdir(root)
@@ -399,7 +400,7 @@ def test_sglang_rule_sets_are_stored_and_reused(tmp_path, monkeypatch, capsys):
              for v, r in engine._RULES_FOR}
     assert sets == fresh
     monkeypatch.setattr(engine, "_RULES_FOR", {})
-    monkeypatch.setattr(engine, "_KNOWN_SETS", {})
+    monkeypatch.setattr(engines, "KNOWN", {})
     engine._codes_for.cache_clear()
     calls: list = []
     real = engine.rule_applies
@@ -408,7 +409,7 @@ def test_sglang_rule_sets_are_stored_and_reused(tmp_path, monkeypatch, capsys):
     got = _run(capsys, "check", ".")
     assert calls == [] and engine._RULES_FOR
     monkeypatch.setattr(engine, "_RULES_FOR", {})
-    monkeypatch.setattr(engine, "_KNOWN_SETS", {})
+    monkeypatch.setattr(engines, "KNOWN", {})
     engine._codes_for.cache_clear()
     assert got == _run(capsys, "check", "--no-cache", ".")
     assert calls  # without the cache the sets are decided afresh

@@ -229,3 +229,15 @@ def test_numbers_from_a_toml_config_point_at_their_line(repo, capsys):
     got = json.loads(capsys.readouterr().out)["launches"]
     assert [(l["argv"][-1], l["origins"][-1]["path"], l["origins"][-1]["line"], l["origins"][-1]["column"])
             for l in got] == [("2", "pyproject.toml", 4, 6), ("4", "pyproject.toml", 6, 6)]
+
+
+def test_relpath_is_os_relpath():
+    """discover.relpath (the prefix cut for paths below the start) answers as os.path.relpath."""
+    import os
+    from pdlint.discover import relpath
+    starts = ["/a/b", "/a/b/", "/", "a/b", "/a/./b", "/a/b/.."]
+    paths = ["/a/b/c", "/a/b", "/a/b/", "/a/b/./c", "/a/b//c", "/a/b/../c", "/a/bc", "/x", "/a/b/c/..", "/a/b/ c",
+             "/a/b/..c", "/a/b/c/", "/a/b/.", "/a/b/..", "/a/b/c/d.yaml"]
+    for s in starts:
+        for p in paths:
+            assert relpath(p, s) == os.path.relpath(p, s), (p, s)

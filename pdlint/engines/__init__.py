@@ -23,3 +23,8 @@ def adapter(engine: str) -> Optional[object]:
     except (ImportError, ValueError):
         return None
     return importlib.import_module(name)
+
+
+# facts an earlier run decided that depend on pdlint's code and tables only, per engine (pdlint.cache
+# fills it from the result cache's index before a run; an engine reads its own when it is imported)
+KNOWN: dict = {}

@@ -15,6 +15,7 @@ import shlex
 from dataclasses import dataclass
 from typing import Callable, Optional
 
+from pdlint import engines
 from pdlint.engines.sglang import argv as argv_mod
 from pdlint.engines.sglang import config_merge, fixes, flags, prefilter
 from pdlint.engines.sglang.resolve import Args
@@ -206,7 +207,7 @@ def _serve_argv(tokens: list) -> list:
 # ---------------------------------------------------------------------------
 
 _RULES_FOR: dict = {}  # (version, role) -> rules
-_KNOWN_SETS: dict = {}  # rule_sets() of an earlier run with the same code and data (pdlint.cache)
+KNOWN_SETS = "sglang rule sets"  # pdlint.engines.KNOWN: rule_sets() of an earlier run with the same code and data
 
 
 def _set_key(version: str, role: Optional[str]) -> str:
@@ -218,7 +219,7 @@ def _rules_for(version: str, role: Optional[str]) -> tuple:
     got = _RULES_FOR.get((version, role))
     if got is None:
         rules = engine_rules("sglang")
-        codes = _KNOWN_SETS.get(_set_key(version, role))
+        codes = engines.KNOWN.get(KNOWN_SETS, {}).get(_set_key(version, role))
         if codes is not None and all(c in rules for c in codes):
             got = tuple(rules[c] for c in codes)
         else:
@@ -230,15 +231,10 @@ def _rules_for(version: str, role: Optional[str]) -> tuple:
 
 
 def rule_sets() -> dict:
-    """The rule sets this process has decided, for :func:`known_rule_sets` in a later run: which rules
+    """The rule sets this process has decided, for a later run (``pdlint.engines.KNOWN``): which rules
     apply to a release is a function of pdlint's code and release tables only (deciding it reads each
     release's message corpus: tens of milliseconds a run)."""
     return {_set_key(v, r): [x.code for x in rules] for (v, r), rules in _RULES_FOR.items()}
-
-
-def known_rule_sets(sets: dict) -> None:
-    """Use an earlier run's :func:`rule_sets` (its code and release tables the same as this one's)."""
-    _KNOWN_SETS.update(sets)
 
 
 @functools.lru_cache(maxsize=None)
