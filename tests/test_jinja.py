@@ -136,3 +136,21 @@ def test_render_time_and_output_are_bounded(tmp_path):
     renders, problems, _ = render(tmp_path, {"t.sh.j2": "{% for i in range(100000) %}xxxxxxxxxx{% endfor %}"},
                                   limits=J.Limits(max_output=10000))
     assert renders == [] and problems[0].code == "limit" and "exceeds" in problems[0].message
+
+
+@pytest.mark.parametrize("text", [
+    # the private-use characters pdlint's tracer marks segments with, in template text, in a string
+    # constant, as a fake segment header with an id that does not exist, and in a variable's value
+    "python -m sglang.launch_server --model-path m\ue000x\ue001 --disaggregation-mode {{ role }}\n",
+    '{{ "\ue000" }}python -m sglang.launch_server --disaggregation-mode {{ role }} --model-path m\n',
+    "python -m sglang.launch_server --model-path m\ue00099999\ue001y\ue002 --disaggregation-mode {{ role }}\n",
+    "python -m sglang.launch_server --model-path {{ v }} --disaggregation-mode {{ role }}\n",
+])
+def test_marker_characters_in_the_input_are_text(scratch, text):
+    scratch.write("run.sh.j2", text)
+    scratch.write("pyproject.toml", '[tool.pdlint.vars]\nv = "\ue002m\ue000"\n')
+    code, doc = scratch.lint(".")
+    assert [f["code"] for f in doc["findings"] if f["code"] in ("PD012", "PD013")] == []
+    assert code in (0, 1)
+    code, doc = scratch.lint("--select", "SGL101", ".")
+    assert code == 0

@@ -966,6 +966,8 @@ def _decode(marked: str, state: _State) -> tuple:
         if run is None:
             sid = m.group(1)
             if sid is not None:
+                if not sid.isascii() or int(sid) >= len(segs):  # the input's own marker characters
+                    return _decode_slow(marked, state)
                 stack.append([int(sid), 0])
                 chain = None
             elif m.group(2) is not None:
@@ -989,7 +991,8 @@ def _decode(marked: str, state: _State) -> tuple:
 
 
 def _decode_slow(marked: str, state: _State) -> tuple:
-    """:func:`_decode` one character at a time (output holding marker characters of its own)."""
+    """:func:`_decode` one character at a time (output holding marker characters of its own: where they do
+    not open a segment pdlint made, or close one that is open, they are text)."""
     segs = state.segments
     out: list = []
     pieces: list = []
@@ -1000,17 +1003,18 @@ def _decode_slow(marked: str, state: _State) -> tuple:
     while i < n:
         c = marked[i]
         if c == OPEN:
-            j = marked.find(SEP, i)
-            sid = int(marked[i + 1:j])
-            stack.append([sid, 0])
-            i = j + 1
-            continue
-        if c == CLOSE:
-            if stack:
-                stack.pop()
+            j = marked.find(SEP, i, i + 12)
+            digits = marked[i + 1:j] if j > i else ""
+            if digits.isdigit() and digits.isascii() and int(digits) < len(segs):
+                stack.append([int(digits), 0])
+                i = j + 1
+                continue
+            # a marker character the input itself holds (template text, a variable's value): text
+        elif c == CLOSE and stack:
+            stack.pop()
             i += 1
             continue
-        j = i
+        j = i + 1
         while j < n and marked[j] not in (OPEN, CLOSE):
             j += 1
         run = marked[i:j]
