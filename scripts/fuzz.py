@@ -129,7 +129,9 @@ def load_seeds(dirs: list) -> list:
 # --------------------------------------------------------------------------------------
 
 INTERESTING_BYTES = [b"\x00", b"\xff", b"\xc3", b"\xed\xa0\x80", b"\r", b"\r\n", b"\t", b"\x1b[31m", "\u2028".encode(), b"\xe2\x80\xae", b"\\", b"'", b'"', b"`", b"$", b"{", b"}", b"[", b"]", b"&", b"*",
-    b"|", b">", b"#", b":", b"-", b"%"]
+    b"|", b">", b"#", b":", b"-", b"%",
+    # the private-use characters pdlint's Jinja tracer marks segments with, alone and as a fake segment header
+    "\ue000".encode(), "\ue001".encode(), "\ue002".encode(), "\ue0000\ue001".encode(), "\ue00099\ue001".encode()]
 
 HUGE_NUMBERS = ["1000000000", "99999999999999999999", "-1", "-2147483649", "0", "1e308", "nan", "inf", "0x7fffffff",
                 "9" * 400, "1" + "0" * 30, "-0", "2147483648", "4294967296"]
