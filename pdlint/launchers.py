@@ -132,7 +132,9 @@ def find(words: list) -> Optional[object]:
 # (``docker run IMG ARGS``), or a container's args with no command of its own, are the
 # server's argv: vLLM's OpenAI images (``vllm/vllm-openai``, ``lmcache/vllm-openai``,
 # mirrors) run ``vllm serve`` (vLLM's Dockerfile: ``ENTRYPOINT ["vllm", "serve"]``).
-_IMAGE_ENTRYPOINTS = ((re.compile(r"(?:^|/)vllm-openai(?:[:@]|$)"), ("vllm", "server", "vllm serve")),)
+# (the repositories' last path component, from IMAGE_ENTRYPOINTS: every one of them is a vLLM image)
+_IMAGE_ENTRYPOINTS = ((re.compile(r"(?:^|/)(?:%s)(?:[:@]|$)" % "|".join(
+    sorted({re.escape(repo.rsplit("/", 1)[-1]) for repo in IMAGE_ENTRYPOINTS}))), ("vllm", "server", "vllm serve")),)
 _DOCKER_BOOL = {"-d", "--detach", "-i", "--interactive", "-t", "--tty", "--rm", "--privileged", "--init", "-P",
                 "--publish-all", "--read-only", "--oom-kill-disable", "--no-healthcheck", "--sig-proxy"}
 
