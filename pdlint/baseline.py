@@ -45,8 +45,9 @@ import json
 import os
 import re
 from collections import Counter
-from dataclasses import dataclass, field
 from typing import Optional
+
+from pdlint.records import dataclass, field
 
 FORMAT_KEY = "pdlint-baseline"
 VERSION = 1

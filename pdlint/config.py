@@ -28,9 +28,9 @@ from __future__ import annotations
 import fnmatch
 import os
 import re
-from dataclasses import dataclass, field
 from typing import Any, Optional
 
+from pdlint.records import dataclass, field
 from pdlint.text import SourceFile, TStr
 
 class ConfigError(Exception):
@@ -129,7 +129,7 @@ class Config:
         """This config with the command line's rule selection applied after its own."""
         if not overlay:
             return self
-        from dataclasses import replace
+        from pdlint.records import replace
         return replace(self, overlay=overlay, _enabled={})
 
     def enabled(self, code: str, path: Optional[str] = None) -> bool:

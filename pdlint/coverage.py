@@ -30,11 +30,11 @@ places with launch text not checked``.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from typing import Optional
 
 from pdlint import coverage_rules as CR
 from pdlint.model import ERROR, Finding, Gap, Launch
+from pdlint.records import dataclass, field
 
 # -- markers -------------------------------------------------------------------------------------
 

@@ -16,8 +16,9 @@ import functools
 import os
 import re
 import subprocess
-from dataclasses import dataclass
 from typing import Optional
+
+from pdlint.records import dataclass
 
 JINJA_EXT = (".j2", ".jinja", ".jinja2")
 YAML_EXT = (".yaml", ".yml")

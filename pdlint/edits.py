@@ -31,10 +31,10 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
 from typing import Optional
 
 from pdlint.model import Edit
+from pdlint.records import dataclass
 from pdlint.text import SourceFile, TStr
 
 # a word any command line, YAML scalar or template text takes as is

@@ -11,10 +11,8 @@ role).  Problems with the input itself become ``PD`` findings here.
 
 from __future__ import annotations
 
-import dataclasses
 import os
 import re
-from dataclasses import dataclass, field
 from typing import Optional
 
 from pdlint import budget
@@ -26,6 +24,7 @@ from pdlint.formats import crd, kube
 from pdlint.formats import yamltree as yt
 from pdlint.model import ERROR, Finding, Launch
 from pdlint.options import Options  # noqa: F401  (its home before pdlint.options; imported from here)
+from pdlint.records import dataclass, field, replace
 from pdlint.text import SourceFile, TStr
 
 from pdlint.safeio import MAX_FILE_BYTES  # noqa: E402  (its home before pdlint.safeio)
@@ -984,11 +983,11 @@ class Extractor:
             seen = self._orphans.get(key)
             if seen is None:
                 self._orphans[key] = [len(self.out.findings), {render_role}]
-                self.out.findings.append(dataclasses.replace(f, role=render_role))
+                self.out.findings.append(replace(f, role=render_role))
             elif render_role not in seen[1]:
                 seen[1].add(render_role)
                 i = seen[0]
-                self.out.findings[i] = dataclasses.replace(self.out.findings[i], role=None)
+                self.out.findings[i] = replace(self.out.findings[i], role=None)
 
     def arg_values(self, job: FileJob, own: dict) -> dict:
         """The values to run a script with as its first argument: the role

@@ -31,11 +31,11 @@ import json
 import os
 import tempfile
 from collections import Counter
-from dataclasses import dataclass, field, replace
 from typing import Optional
 
 from pdlint import edits as E
 from pdlint.model import SAFE, Edit, Finding, Fix, FixIntent
+from pdlint.records import dataclass, field, replace
 from pdlint.report import escape as esc
 
 MAX_PASSES = 8

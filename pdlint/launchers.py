@@ -10,9 +10,9 @@ the wrappers set (``VAR=x cmd``, ``env VAR=x``, ``docker run -e VAR=x``).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from typing import Optional
 
+from pdlint.records import dataclass, field
 from pdlint.text import TStr
 
 # module -> (engine, kind, canonical entry point)

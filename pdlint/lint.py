@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field, replace
 from typing import Optional
 
 from pdlint.config import Config, ConfigError, has_pdlint_table, load_config_file
 from pdlint.discover import discover, display_path, expand_units
 from pdlint.options import Options
+from pdlint.records import dataclass, field, replace
 
 
 class UsageError(Exception):

@@ -15,8 +15,9 @@ plain data from this module; nothing flows backwards.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Optional
+
+from pdlint.records import dataclass, field
 
 if TYPE_CHECKING:  # pragma: no cover
     from pdlint.text import TStr

@@ -24,8 +24,9 @@ SGLang code that classifies the architecture (``ModelConfig`` in
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Optional
+
+from pdlint.records import dataclass
 
 
 @dataclass(frozen=True)

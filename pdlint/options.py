@@ -3,8 +3,9 @@ their own so that reading them imports none of the pipeline's stages."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any, Optional
+
+from pdlint.records import dataclass, field
 
 
 @dataclass

@@ -36,10 +36,10 @@ that run on one host (:func:`colocated`).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from typing import Optional
 
 from pdlint.model import Launch
+from pdlint.records import dataclass, field
 from pdlint.text import TStr
 
 MAX_PAIRS_PER_ENGINE = 64

@@ -15,10 +15,10 @@ from __future__ import annotations
 
 import functools
 import importlib
-from dataclasses import dataclass
 from typing import Callable, Optional
 
 from pdlint.model import ERROR, SAFE, WARNING, AutoFix
+from pdlint.records import dataclass
 
 @functools.lru_cache(maxsize=1)
 def _rule_modules() -> list:

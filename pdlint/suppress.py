@@ -39,10 +39,10 @@ itself is never reported.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from typing import Callable, Optional
 
 from pdlint.model import Finding
+from pdlint.records import dataclass, field
 
 _CODES = r"(?P<codes>[^\]\n]*)"
 _DIRECTIVE = re.compile(

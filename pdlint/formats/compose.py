@@ -36,11 +36,11 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass, field
 from typing import Callable, Optional
 
 from pdlint.formats import crd
 from pdlint.formats import yamltree as yt
+from pdlint.records import dataclass, field
 from pdlint.text import SourceFile, TStr
 
 SERVICE_KEYS = {"image", "build", "command", "entrypoint", "environment", "env_file", "ports", "volumes",

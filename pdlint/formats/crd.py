@@ -40,11 +40,11 @@ Known shapes:
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from typing import Optional
 
 from pdlint.formats import kube, mounts
 from pdlint.formats import yamltree as yt
+from pdlint.records import dataclass, field
 from pdlint.text import TStr
 
 PREFILL_WORDS = {"prefill", "prefiller", "prefills", "ctx", "context", "producer", "sender"}

@@ -32,13 +32,13 @@ import shutil
 import stat
 import subprocess
 import tempfile
-from dataclasses import dataclass, field
 from typing import Any, Optional
 
 import yaml
 
 from pdlint.formats import yamltree as yt
 from pdlint.model import Hop
+from pdlint.records import dataclass, field
 from pdlint.text import SourceFile, TStr
 
 RELEASE_NAME = "release-name"  # what `helm template` calls an unnamed release

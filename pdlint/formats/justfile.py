@@ -11,8 +11,8 @@ opaque values.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
+from pdlint.records import dataclass
 from pdlint.text import TStr
 
 # name, then parameters (`x`, `x="default"`, `+rest`, `*rest`, `$env`), then `:` (not `:=`)

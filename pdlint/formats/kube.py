@@ -12,10 +12,10 @@ value comes from elsewhere (downward API, secrets, operator-injected).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from typing import Optional
 
 from pdlint.formats import yamltree as yt
+from pdlint.records import dataclass, field
 from pdlint.text import TStr
 
 CONTAINER_LISTS = ("containers", "initContainers")

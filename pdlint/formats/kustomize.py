@@ -24,11 +24,11 @@ whose target is not in the build, a cycle) are PD106 findings.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
 from typing import Callable, Optional
 
 from pdlint.formats import crd, kube, mounts
 from pdlint.formats import yamltree as yt
+from pdlint.records import dataclass, field
 from pdlint.text import SourceFile, TStr
 
 NAMES = ("kustomization.yaml", "kustomization.yml", "Kustomization")

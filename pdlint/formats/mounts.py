@@ -21,10 +21,10 @@ the ConfigMap lacks, no mount at all).
 from __future__ import annotations
 
 import posixpath
-from dataclasses import dataclass, field
 from typing import Callable, Optional
 
 from pdlint.formats import yamltree as yt
+from pdlint.records import dataclass, field
 from pdlint.text import TStr
 
 

@@ -23,10 +23,10 @@ on it names every variant that reaches it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Optional
 
 from pdlint.formats import yamltree as yt
+from pdlint.records import dataclass
 
 
 @dataclass

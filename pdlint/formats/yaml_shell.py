@@ -35,11 +35,11 @@ the document).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from typing import Optional
 
 from pdlint.formats import crd
 from pdlint.formats import yamltree as yt
+from pdlint.records import dataclass, field
 from pdlint.text import TStr
 
 SCRIPT_KEYS = {"run", "script", "before_script", "after_script", "setup", "source", "commands", "pre_script",

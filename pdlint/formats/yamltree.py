@@ -18,12 +18,12 @@ that do expand (:func:`to_python`) count what they produce.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from typing import Iterator, Optional
 
 import yaml
 
 from pdlint.model import Hop
+from pdlint.records import dataclass, field
 from pdlint.text import Piece, TStr
 
 try:  # pragma: no cover - depends on the installed PyYAML build

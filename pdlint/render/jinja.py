@@ -30,11 +30,11 @@ from __future__ import annotations
 import os
 import re
 import sys
-from dataclasses import dataclass, field
 from typing import Callable, Optional
 
 from pdlint import budget
 from pdlint.model import Hop
+from pdlint.records import dataclass, field
 from pdlint.text import Piece, SourceFile, TStr
 
 OPEN, SEP, CLOSE = "\ue000", "\ue001", "\ue002"

@@ -16,11 +16,11 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from typing import Any, Optional
 
 from pdlint.engines.sglang.flags import Flag, FlagTable
+from pdlint.records import dataclass, field
 from pdlint.text import TStr
 
 # Up to 0.5.9 the parallel sizes registered as --tensor-parallel-size/--tp-size,

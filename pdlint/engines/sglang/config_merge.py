@@ -14,13 +14,13 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import dataclass
 from typing import Callable, Optional
 
 from pdlint.engines.sglang.argv import ArgError
 from pdlint.engines.sglang.flags import Flag, FlagTable
 from pdlint.formats import yamltree as yt
 from pdlint.model import Hop
+from pdlint.records import dataclass
 from pdlint.text import SourceFile, TStr
 
 ACTION_CLASS = {

@@ -15,16 +15,15 @@ with that flag.
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import json
 import os
 import re
-from dataclasses import dataclass, field
 from typing import Callable, Optional
 
 from pdlint.engines.sglang import argv as argv_mod
 from pdlint.engines.sglang.flags import DATA, Flag, FlagTable, version_key
+from pdlint.records import dataclass, field, replace
 from pdlint.text import TStr
 
 _FILE = re.compile(r"^dynamo-sglang-(.+)\.json$")
@@ -136,7 +135,7 @@ def _sglang_table(base: FlagTable, data: dict) -> FlagTable:
     for f in base.flags:
         ov = data.get("sglang_overrides", {}).get(f.dest)
         if ov and ov.get("extra_choices") and f.choices is not None:
-            f = dataclasses.replace(f, choices=tuple(f.choices) + tuple(ov["extra_choices"]))
+            f = replace(f, choices=tuple(f.choices) + tuple(ov["extra_choices"]))
         flags.append(f)
     for d in data["flags"]:
         if d.get("parser") != "sglang":

@@ -12,7 +12,6 @@ from __future__ import annotations
 import functools
 import re
 import shlex
-from dataclasses import dataclass
 from typing import Callable, Optional
 
 from pdlint import engines
@@ -22,6 +21,7 @@ from pdlint.engines.sglang.resolve import Args
 from pdlint.engines.sglang.rulebase import Hit, format_message
 from pdlint.engines.sglang.versions import rule_applies
 from pdlint.model import Candidate, Launch, Related
+from pdlint.records import dataclass
 from pdlint.rules import engine_rules
 from pdlint.text import TStr
 

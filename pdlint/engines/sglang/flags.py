@@ -13,8 +13,9 @@ import functools
 import json
 import os
 import re
-from dataclasses import dataclass
 from typing import Any, Optional
+
+from pdlint.records import dataclass
 
 DATA = os.path.join(os.path.dirname(__file__), "data")
 

@@ -5,10 +5,10 @@ resolution) all go through this one function."""
 from __future__ import annotations
 
 import shlex
-from dataclasses import dataclass, field
 from typing import Optional
 
 from pdlint.model import ERROR, Launch
+from pdlint.records import dataclass, field
 from pdlint.rules import all_rules
 from pdlint.text import TStr
 

@@ -34,12 +34,12 @@ from __future__ import annotations
 
 import re
 import shlex
-from dataclasses import dataclass, field
 from typing import Callable, Optional
 
 from pdlint.engines.sglang.argv import OPAQUE
 from pdlint.engines.sglang.rulebase import format_message
 from pdlint.model import ERROR, WARNING, Candidate, Launch, Related
+from pdlint.records import dataclass, field
 from pdlint.rules import Rule, register
 from pdlint.text import TStr
 

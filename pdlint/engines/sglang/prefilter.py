@@ -15,12 +15,12 @@ launch.  The check stage then evaluates ~10 predicates per launch instead of
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
 from typing import Optional
 
 from pdlint.engines.sglang import argv as argv_mod
 from pdlint.engines.sglang import flags
 from pdlint.engines.sglang.resolve import Args
+from pdlint.records import dataclass
 from pdlint.text import TStr
 
 _MISSING = object()

@@ -24,11 +24,11 @@ that the tests and the SGLang conformance suite run.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from typing import Any, Optional
 
 from pdlint.engines.sglang.argv import OPAQUE
 from pdlint.model import ERROR, SAFE, UNSAFE, WARNING, AutoFix
+from pdlint.records import dataclass, field
 from pdlint.rules import Rule, register
 
 

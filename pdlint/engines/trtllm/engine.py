@@ -34,10 +34,10 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass, field
 from typing import Callable, Optional
 
 from pdlint.model import Launch
+from pdlint.records import dataclass, field
 from pdlint.text import TStr
 
 MODES = {"prefill": "prefill", "context": "prefill", "decode": "decode", "generation": "decode",

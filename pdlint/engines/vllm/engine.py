@@ -20,11 +20,11 @@ uses.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Callable, Optional
 
 from pdlint.engines.vllm import tjson
 from pdlint.model import Launch
+from pdlint.records import dataclass, field
 from pdlint.text import TStr
 
 KV_ROLES = {"kv_producer": "prefill", "kv_consumer": "decode"}

@@ -15,10 +15,10 @@ text there (None: the launch itself), ``related`` the other places.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Callable, Optional
 
 from pdlint.model import ERROR, WARNING, Candidate, Launch, Related
+from pdlint.records import dataclass, field
 from pdlint.rules import Rule, register
 from pdlint.text import TStr
 

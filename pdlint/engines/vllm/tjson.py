@@ -11,9 +11,9 @@ points at ``"kv_producer"`` itself.  Errors are Python's ``json`` messages.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from typing import Any, Optional
 
+from pdlint.records import dataclass
 from pdlint.text import TStr
 
 MAX_DEPTH = 64

@@ -18,9 +18,9 @@ left in the words).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Callable, Optional
 
+from pdlint.records import dataclass, field
 from pdlint.text import SourceFile, TStr
 
 __all__ = ["ShellCommand", "ShellContext", "shell_commands"]

@@ -10,9 +10,9 @@ written; a literal that names a role also gives the branch its role hint.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Optional
 
+from pdlint.records import dataclass
 from pdlint.text import TStr
 
 from .state import Fact

@@ -8,9 +8,9 @@ them, so copies are shallow.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Optional
 
+from pdlint.records import dataclass
 from pdlint.text import EMPTY, TStr
 
 
