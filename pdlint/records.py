@@ -37,7 +37,7 @@ from __future__ import annotations
 from _thread import get_ident as _thread_ident
 from operator import attrgetter
 
-__all__ = ["dataclass", "field", "replace", "fields", "FrozenInstanceError", "MISSING"]
+__all__ = ["dataclass", "field", "replace", "FrozenInstanceError", "MISSING"]
 
 
 class _Missing:
@@ -82,21 +82,9 @@ class Field:
         f.name = name
         return f
 
-    def __repr__(self) -> str:
-        return (f"Field(name={self.name!r}, default={self.default!r}, default_factory={self.default_factory!r}, "
-                f"repr={self.repr!r}, compare={self.compare!r})")
-
 
 def field(*, default=MISSING, default_factory=MISSING, repr: bool = True, compare: bool = True):
     return Field(default, default_factory, repr, compare)
-
-
-def fields(obj) -> tuple:
-    """The record's fields, in order (as :func:`dataclasses.fields`)."""
-    try:
-        return tuple(getattr(obj, _FIELDS).values())
-    except AttributeError:
-        raise TypeError("must be called with a pdlint record class or instance") from None
 
 
 def replace(obj, **changes):
