@@ -209,8 +209,8 @@ def analyse(jobs: list, options: Options, resolver: ConfigResolver, deps=None) -
     from pdlint.extract import Extractor, isolate_per_file
 
     def enabled_for(path: str):
-        cfg = resolver.for_display(path)
-        return lambda code: cfg.enabled(code)
+        # the bound method itself (called once per rule and launch): a wrapper would cost a frame each time
+        return resolver.for_display(path).enabled
 
     def stage(fn, per_file):
         try:

@@ -62,10 +62,14 @@ class Args:
         self.overrides: dict = {}
         self.resolution_notes: dict = {}
         self._memo: Optional[dict] = None  # get() answers, once the resolutions are applied
+        self._nums: Optional[dict] = None
         mode = parsed.value("disaggregation_mode")
         self.role = mode if mode in ("prefill", "decode", "null") else None
         self._resolve()
         self._memo = {}
+        # _num() answers (rules ask for a few sizes hundreds of times a launch); not in a subclass that
+        # watches get() (the prefilter's and the release filter's recorders): a read must reach get() there
+        self._nums: Optional[dict] = {} if type(self).get is Args.get else None
 
     # -- raw access ---------------------------------------------------------
     def raw(self, dest: str) -> Any:
@@ -124,9 +128,17 @@ class Args:
         return v is not OPAQUE and v not in values
 
     def _num(self, dest: str) -> Optional[float]:
+        nums = self._nums
+        if nums is not None:
+            try:
+                return nums[dest]
+            except KeyError:
+                pass
         v = self.get(dest)
         if v is OPAQUE or v is None or isinstance(v, bool) or not isinstance(v, (int, float)):
-            return None
+            v = None
+        if nums is not None:
+            nums[dest] = v
         return v
 
     def gt(self, dest: str, n: float) -> bool:
@@ -146,6 +158,7 @@ class Args:
         return v is not None and v <= n
 
     def num(self, dest: str) -> Optional[float]:
+        """A known number (an int or float; None when unknown, unset or not a number)."""
         return self._num(dest)
 
     # -- roles ----------------------------------------------------------------
@@ -261,6 +274,8 @@ class Args:
         self.overrides[dest] = value
         if self._memo is not None:  # set after construction (e.g. Dynamo's port): answer afresh
             self._memo.pop(dest, None)
+            if self._nums is not None:
+                self._nums.pop(dest, None)
         self.resolution_notes[dest] = note
 
     def _resolve(self) -> None:
