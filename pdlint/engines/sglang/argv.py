@@ -227,7 +227,13 @@ def action_name(flag: Flag) -> str:
 
 
 def _fully_opaque(tok: TStr) -> bool:
-    return bool(tok.pieces) and all(p.opaque for p in tok.pieces)
+    pieces = tok.pieces
+    if not pieces:
+        return False
+    for p in pieces:  # a loop, not all(generator): asked of every token of every launch
+        if not p.opaque:
+            return False
+    return True
 
 
 class _Parser:
@@ -424,8 +430,8 @@ class _Parser:
     def required(self) -> None:
         if self.out.incomplete:
             return
-        for flag in self.table.flags:
-            if flag.required and flag.dest not in self.out.last:
+        for flag in self.table.required:
+            if flag.dest not in self.out.last:
                 self.out.errors.append(ArgError(
                     "required", TStr("", ()),
                     f"the following arguments are required: {action_name(flag)}", flag.primary))

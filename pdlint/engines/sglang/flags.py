@@ -62,6 +62,7 @@ class FlagTable:
                 self.by_option[o] = f
             self.by_dest.setdefault(f.dest, f)
         self.options = sorted(self.by_option)
+        self.required = tuple(f for f in flags if f.required)  # argparse's required check, for every launch
 
     def lookup(self, option: str) -> Optional[Flag]:
         return self.by_option.get(option)
