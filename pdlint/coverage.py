@@ -384,8 +384,8 @@ def _cover(launch: Launch, covered: dict, reads: dict, spans: dict) -> None:
             seen.add(key)
             lines_of = spans.get(key)
             if lines_of is None:
-                first, _ = src.position(p.offset)
-                last = src.position(p.offset + span - 1)[0] if span > 1 else first
+                first = src.line_of(p.offset)
+                last = src.line_of(p.offset + span - 1) if span > 1 else first
                 lines_of = spans[key] = (first, last)
             first, last = lines_of
             lines = covered.setdefault(src.path, set())

@@ -51,6 +51,11 @@ class SourceFile:
         line = bisect.bisect_right(starts, offset) - 1
         return line + 1, offset - starts[line] + 1
 
+    def line_of(self, offset: int) -> int:
+        """1-based line of a character offset (:meth:`position` without the column)."""
+        starts = self._starts or self._line_starts()
+        return bisect.bisect_right(starts, max(0, min(offset, len(self.text))))
+
     def offset_of(self, line: int, column: int = 1) -> int:
         starts = self._line_starts()
         line = max(1, min(line, len(starts)))

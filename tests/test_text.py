@@ -3,6 +3,8 @@
 import itertools
 import os
 
+import pytest
+
 from pdlint.extract import Options
 from pdlint.lint import run
 from pdlint.text import Piece, SourceFile, TStr
@@ -68,3 +70,10 @@ def test_slicing_a_text_of_many_pieces_matches_the_piecewise_definition():
         b = rng.randint(a + 1, len(t.text))
         got = [(p.start, p.end, p.offset, p.exact) for p in t[a:b].pieces]
         assert got == _naive_slice(t, a, b), (a, b)
+
+
+@pytest.mark.parametrize("text", ["", "a", "\n", "ab\ncd\n", "\n\nx\n\ny", "one\r\ntwo\n"])
+def test_line_of_is_the_line_of_position(text):
+    src = SourceFile("f.txt", text)
+    for offset in range(-2, len(text) + 3):
+        assert src.line_of(offset) == src.position(offset)[0], (text, offset)
