@@ -134,11 +134,20 @@ def compose(text: str, max_nodes: int = 200_000) -> list:
     """Parse every document of ``text`` into :class:`YDoc` trees."""
     docs: list = []
     budget = Budget()
-    stack: list = []  # containers under construction: [node, pending_key]
+    # the container under construction (``node``) and the list its children go
+    # to (``kids``: a sequence's items; a mapping's keys and values in turn,
+    # paired when it ends), and those of the containers around it
+    stack: list = []
+    node = kids = None
     anchors: dict = {}
-    doc_start = 0
     count = 0
     loader = None
+    # event classes as locals, the most frequent tested first: this loop runs
+    # once per event of every YAML text
+    Scalar, Alias = yaml.ScalarEvent, yaml.AliasEvent
+    SeqStart, MapStart = yaml.SequenceStartEvent, yaml.MappingStartEvent
+    SeqEnd, MapEnd = yaml.SequenceEndEvent, yaml.MappingEndEvent
+    DocStart, DocEnd = yaml.DocumentStartEvent, yaml.DocumentEndEvent
     try:
         loader = _Loader(text)  # the pure-Python reader can reject the text already here
         get_event = loader.get_event  # yaml.parse() without its generator and check_event() per event
@@ -146,45 +155,63 @@ def compose(text: str, max_nodes: int = 200_000) -> list:
             ev = get_event()
             if ev is None:
                 break
-            kind = type(ev)
-            if kind is yaml.DocumentStartEvent:
+            kind = ev.__class__
+            if kind is Scalar:
+                count += 1
+                if count > max_nodes:
+                    raise LimitError(f"more than {max_nodes} YAML nodes", ev.start_mark.index)
+                anchor = ev.anchor
+                child = YScalar(ev.start_mark.index, ev.end_mark.index, ev.tag, anchor,
+                                ev.value, ev.style or None, ev.implicit)
+                if anchor:
+                    anchors[anchor] = child
+            elif kind is MapEnd or kind is SeqEnd:
+                node.end = ev.end_mark.index
+                if kind is MapEnd:
+                    it = iter(kids)
+                    node.pairs = list(zip(it, it))
+                node, kids = stack.pop()
+                continue
+            elif kind is MapStart or kind is SeqStart:
+                count += 1
+                if count > max_nodes:
+                    raise LimitError(f"more than {max_nodes} YAML nodes", ev.start_mark.index)
+                anchor = ev.anchor
+                cls = YMap if kind is MapStart else YSeq
+                child = cls(ev.start_mark.index, ev.end_mark.index, ev.tag, anchor, budget=budget)
+                if anchor:
+                    anchors[anchor] = child  # before its children: an alias inside may refer to it
+                # attached now, its children below it: the order they are written in
+                if kids is not None:
+                    kids.append(child)
+                elif docs:
+                    docs[-1].root = child
+                stack.append((node, kids))
+                node = child
+                kids = child.items if kind is SeqStart else []
+                continue
+            elif kind is Alias:
+                count += 1
+                if count > max_nodes:
+                    raise LimitError(f"more than {max_nodes} YAML nodes", ev.start_mark.index)
+                target = anchors.get(ev.anchor)
+                if target is None:
+                    raise YamlError(f"found undefined alias {ev.anchor!r}", ev.start_mark.index)
+                child = YAlias(ev.start_mark.index, ev.end_mark.index, None, None, ev.anchor, target)
+            elif kind is DocStart:
                 anchors = {}
                 doc_start = ev.start_mark.index
                 docs.append(YDoc(None, doc_start, doc_start, anchors))
                 continue
-            if kind is yaml.DocumentEndEvent:
+            elif kind is DocEnd:
                 docs[-1].end = ev.end_mark.index
                 continue
-            if kind in (yaml.StreamStartEvent, yaml.StreamEndEvent):
+            else:  # the stream's start and end
                 continue
-            if kind in (yaml.SequenceEndEvent, yaml.MappingEndEvent):
-                node = stack.pop()[0]
-                node.end = ev.end_mark.index
-                _attach(stack, docs, node)
-                continue
-            count += 1
-            if count > max_nodes:
-                raise LimitError(f"more than {max_nodes} YAML nodes", ev.start_mark.index)
-            if kind is yaml.ScalarEvent:
-                node = YScalar(ev.start_mark.index, ev.end_mark.index, ev.tag, ev.anchor,
-                               ev.value, ev.style or None, ev.implicit)
-            elif kind is yaml.SequenceStartEvent:
-                node = YSeq(ev.start_mark.index, ev.end_mark.index, ev.tag, ev.anchor, budget=budget)
-            elif kind is yaml.MappingStartEvent:
-                node = YMap(ev.start_mark.index, ev.end_mark.index, ev.tag, ev.anchor, budget=budget)
-            elif kind is yaml.AliasEvent:
-                target = anchors.get(ev.anchor)
-                if target is None:
-                    raise YamlError(f"found undefined alias {ev.anchor!r}", ev.start_mark.index)
-                node = YAlias(ev.start_mark.index, ev.end_mark.index, None, None, ev.anchor, target)
-            else:  # pragma: no cover - no other event kinds exist
-                continue
-            if node.anchor:
-                anchors[node.anchor] = node
-            if isinstance(node, (YSeq, YMap)):
-                stack.append([node, None])
-            else:
-                _attach(stack, docs, node)
+            if kids is not None:
+                kids.append(child)
+            elif docs:
+                docs[-1].root = child
     except yaml.MarkedYAMLError as e:
         mark = e.problem_mark or e.context_mark
         raise YamlError(_yaml_message(e), mark.index if mark else 0,
@@ -200,22 +227,6 @@ def compose(text: str, max_nodes: int = 200_000) -> list:
 def _yaml_message(e: yaml.MarkedYAMLError) -> str:
     parts = [p for p in (e.context, e.problem) if p]
     return ", ".join(parts) if parts else "invalid YAML"
-
-
-def _attach(stack: list, docs: list, node: YNode) -> None:
-    if not stack:
-        if docs:
-            docs[-1].root = node
-        return
-    frame = stack[-1]
-    parent = frame[0]
-    if isinstance(parent, YSeq):
-        parent.items.append(node)
-    elif frame[1] is None:
-        frame[1] = node
-    else:
-        parent.pairs.append((frame[1], node))
-        frame[1] = None
 
 
 # ---------------------------------------------------------------------------
