@@ -15,7 +15,7 @@ of a template expression, whose characters are not written anywhere).
 
 from __future__ import annotations
 
-import bisect
+from bisect import bisect_right
 from typing import Iterable, Optional
 
 from pdlint.model import Hop, Origin
@@ -45,16 +45,25 @@ class SourceFile:
         return self._starts
 
     def position(self, offset: int) -> tuple:
-        """1-based (line, column) of a character offset."""
-        starts = self._line_starts()
-        offset = max(0, min(offset, len(self.text)))
-        line = bisect.bisect_right(starts, offset) - 1
-        return line + 1, offset - starts[line] + 1
+        """1-based (line, column) of a character offset (clamped to the text)."""
+        starts = self._starts
+        if starts is None:
+            starts = self._line_starts()
+        # called for every piece a finding, a render or the coverage report
+        # names: comparisons, not max()/min() calls
+        if offset < 0:
+            offset = 0
+        elif offset > len(self.text):
+            offset = len(self.text)
+        line = bisect_right(starts, offset)
+        return line, offset - starts[line - 1] + 1
 
     def line_of(self, offset: int) -> int:
         """1-based line of a character offset (:meth:`position` without the column)."""
-        starts = self._starts or self._line_starts()
-        return bisect.bisect_right(starts, max(0, min(offset, len(self.text))))
+        starts = self._starts
+        if starts is None:
+            starts = self._line_starts()
+        return bisect_right(starts, 0 if offset < 0 else min(offset, len(self.text)))
 
     def offset_of(self, line: int, column: int = 1) -> int:
         starts = self._line_starts()
@@ -191,9 +200,13 @@ class TStr:
         a, b, step = item.indices(len(self.text))
         if step != 1:
             raise ValueError("TStr slices must be contiguous")
+        return self.span(a, b)
+
+    def span(self, a: int, b: int) -> "TStr":
+        """``self[a:b]`` for ``0 <= a`` and ``b <= len(self)`` (no index to normalise: a YAML node's
+        span in its document, sliced once per scalar read)."""
         if b <= a:
             return TStr("", ())
-        out = []
         pieces = self.pieces
         if len(pieces) > 16:
             # a rendered template is one text of hundreds of pieces, sliced once
@@ -201,7 +214,7 @@ class TStr:
             starts = self._starts
             if starts is None:
                 starts = self._starts = [p.start for p in pieces]
-            first = max(bisect.bisect_right(starts, a) - 1, 0)
+            first = max(bisect_right(starts, a) - 1, 0)
         elif pieces:
             first = 0
         else:
@@ -210,6 +223,7 @@ class TStr:
         if p.start <= a and b <= p.end:  # inside one piece (a YAML scalar of a plain file): that piece, cut
             return TStr(self.text[a:b], (Piece(0, b - a, p.src, p.offset + (a - p.start) if p.exact else p.offset,
                                                p.chain, p.exact, p.opaque, p.label),))
+        out = []
         for i in range(first, len(pieces)):  # each overlapping piece, clipped and re-based to a
             p = pieces[i]
             if p.start >= b:
