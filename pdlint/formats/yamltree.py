@@ -342,6 +342,11 @@ def _base(node: YMap) -> tuple:
     cached = node.memo.get(())
     if cached is not None:
         return cached
+    own, merges = _own(node)
+    if not merges:  # most mappings: their own keys are all there is
+        items = tuple(own)
+        cached = node.memo[()] = (items, _first(items))
+        return cached
     stack = [node]
     visiting: set = set()
     while stack:
@@ -360,17 +365,26 @@ def _base(node: YMap) -> tuple:
     return node.memo[()]
 
 
+def _own(node: YMap) -> tuple:
+    """([(key, value Ref)] of the keys written in ``node`` itself, whether it
+    has a ``<<`` merge key)."""
+    own: list = []
+    merges = False
+    for k, v in node.pairs:
+        if k.__class__ is YScalar:  # an alias or a collection as a key: no text key
+            key = k.value
+            if key == "<<" and k.style is None:
+                merges = True
+            else:
+                own.append((key, Ref(v)))
+    return own, merges
+
+
 def _items_of(node: YMap) -> tuple:
     """(items, first) of ``node`` relative to itself, its merge sources'
     bases already computed (a source without one is part of a cycle: empty)."""
-    own: list = []
+    own = _own(node)[0]
     merged: list = []
-    for k, v in node.pairs:
-        key = k.value if isinstance(k, YScalar) else None
-        if key == "<<" and k.style is None:
-            continue
-        if key is not None:
-            own.append((key, Ref(v)))
     for src in _merge_sources(node):
         base = src.node.memo.get(())
         if base is None:
@@ -398,7 +412,10 @@ def _spend(node: YMap, cost: int) -> None:
 
 
 def _first(items: tuple) -> dict:
-    first: dict = {}
+    first = dict(items)
+    if len(first) == len(items):
+        return first  # no key written twice (the usual case): dict() keeps each first value, as below
+    first = {}
     for k, v in items:
         first.setdefault(k, v)
     return first
@@ -408,11 +425,14 @@ def get(ref: Ref, key: str) -> Optional[Ref]:
     """The value of ``key`` (its first occurrence) in the mapping ``ref``, or None."""
     if ref is None:
         return None
-    r = deref(ref)
-    node = r.node
-    if not isinstance(node, YMap):
+    node = ref.node
+    if node.__class__ is YAlias:
+        ref = deref(ref)
+        node = ref.node
+    if node.__class__ is not YMap:
         return None
-    return _memoised(r)[1].get(key)
+    cached = node.memo.get(ref.hops)  # what _memoised() returns, without its call when known
+    return (cached if cached is not None else _memoised(ref))[1].get(key)
 
 
 def key_node(ref: Ref, key: str) -> Optional[YNode]:
@@ -506,16 +526,18 @@ def scalar_tstr(doc: TStr, ref: Ref) -> TStr:
     folding), and the alias/merge hops followed to reach it are recorded."""
     r = deref(ref)
     node = r.node
-    if not isinstance(node, YScalar):
+    if node.__class__ is not YScalar:
         return TStr("", ())
     value = node.value
-    raw = doc.text[node.start:node.end]
+    start, end = node.start, node.end  # marks of the parsed doc.text: in range, as span() needs
+    raw = doc.text[start:end]
     # the common cases, a plain scalar or a quoted one read exactly as written:
     # one run, the same result as the alignment below
-    if node.style is None and raw == value:
-        return apply_hops(doc[node.start:node.end], doc, r.hops)
-    if node.style in ("'", '"') and raw[1:-1] == value and len(raw) >= 2:
-        return apply_hops(doc[node.start + 1:node.end - 1], doc, r.hops)
+    style = node.style
+    if style is None and raw == value:
+        return apply_hops(doc.span(start, end), doc, r.hops)
+    if (style == "'" or style == '"') and raw[1:-1] == value and len(raw) >= 2:
+        return apply_hops(doc.span(start + 1, end - 1), doc, r.hops)
     parts = []
     for vs, ve, rs in _align(value, raw, node.style):
         # same length as the raw run; the text is the value's (a folded line
