@@ -1113,15 +1113,19 @@ class Extractor:
 
     def note_rendered(self, text: TStr) -> None:
         """Remember which source lines a template render produced (coverage reasons)."""
-        for p in text.pieces:
+        rendered = self.out.rendered
+        src = lines = None
+        for p in text.pieces:  # hundreds per render, nearly all of one source file
             if p.src is None:
                 continue
-            first, _ = p.src.position(p.offset)
-            lines = self.out.rendered.setdefault(p.src.path, set())
-            lines.add(first)
+            if p.src is not src:
+                src = p.src
+                lines = rendered.setdefault(src.path, set())
+            first = src.position(p.offset)[0]
             if p.exact and p.end - p.start > 1:
-                last, _ = p.src.position(p.offset + p.end - p.start - 1)
-                lines.update(range(first + 1, last + 1))
+                lines.update(range(first, src.position(p.offset + p.end - p.start - 1)[0] + 1))
+            else:
+                lines.add(first)
 
     def note_unrecognised(self, words: list) -> None:
         """A command that is no launch pdlint knows but holds launch text: say why on its lines."""

@@ -63,18 +63,17 @@ def _walk(ref: yt.Ref, path: tuple, di: int, kind, name, out: list, budget: list
     _spend(budget)
     if len(path) > 64 or id(node) in active:
         return
-    if isinstance(node, yt.YMap):
-        nm = yt.scalar_text(yt.get(r, "name"))
+    if node.__class__ is yt.YMap:
+        items, first = yt.mapping(r)
+        nm = yt.scalar_text(first.get("name"))
         if nm is not None:
             names = dict(names)
             names[len(path)] = nm
-        items = yt.map_items(r)
-        keys = {k for k, _ in items}
-        if path and _is_container(path, keys):
+        if path and _is_container(path, first.keys()):
             out.append(Container(r, path, di, kind, name, names))
             return
         children = items
-    elif isinstance(node, yt.YSeq):
+    elif node.__class__ is yt.YSeq:
         children = list(enumerate(yt.seq_items(r)))
     else:
         return
@@ -96,8 +95,9 @@ def _spend(budget: list) -> None:
         raise WalkLimit("YAML alias expansion limit exceeded (the document expands to too many nodes)")
 
 
-def _is_container(path: tuple, keys: set) -> bool:
-    if not ({"command", "args"} & keys):
+def _is_container(path: tuple, keys) -> bool:
+    """``keys``: the mapping's keys (a set or a dict's keys view)."""
+    if "command" not in keys and "args" not in keys:
         return False
     if isinstance(path[0], str) and path[0].startswith(("x-", ".")):
         return False  # compose extension fields / hidden keys: templates merged elsewhere, not workloads

@@ -305,6 +305,13 @@ def map_items(ref: Ref) -> tuple:
     return _memoised(r)[0]
 
 
+def mapping(r: Ref) -> tuple:
+    """(:func:`map_items`, {key: :func:`get`'s value}) of ``r``, a :class:`YMap` already dereferenced:
+    for a walker that reads both."""
+    cached = r.node.memo.get(r.hops)
+    return cached if cached is not None else _memoised(r)
+
+
 def _memoised(r: Ref) -> tuple:
     """(items, {key: first value Ref}) of the mapping ``r`` (dereferenced) as
     reached through ``r.hops``."""
