@@ -87,15 +87,14 @@ def may_hold_scripts(docs: list, skip: set) -> bool:
         if d.root is not None:
             stack.append(d.root)
     YScalar, YMap, YSeq = yt.YScalar, yt.YMap, yt.YSeq
+    values = []  # searched at once: one needle search per text, not per scalar
     while stack:
         n = stack.pop()
         if id(n) in skip:
             continue
         kind = type(n)
         if kind is YScalar:
-            v = n.value
-            if any(x in v for x in _NEEDLES):
-                return True
+            values.append(n.value)
         elif kind is YMap:
             for k, v in n.pairs:
                 stack.append(k)
@@ -104,7 +103,8 @@ def may_hold_scripts(docs: list, skip: set) -> bool:
             stack.extend(n.items)
         else:  # an alias (documents without anchors have none) or a node kind added later: walk
             return True
-    return False
+    joined = " ".join(values)  # no needle holds the blank: it is in the join when in a value
+    return any(x in joined for x in _NEEDLES)
 
 
 def dialect(root: yt.Ref) -> str:
