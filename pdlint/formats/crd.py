@@ -54,6 +54,7 @@ LEADER_KEYS = {"leaderTemplate": "leader", "workerTemplate": "worker", "leaderTe
                "workerTemplatePatch": "worker", "patchLeaderTemplate": "leader", "patchWorkerTemplate": "worker",
                "leader": "leader", "worker": "worker"}
 _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
+_NON_ALNUM = re.compile(r"[^A-Za-z0-9]+")
 
 
 @dataclass
@@ -117,7 +118,7 @@ class Workload:
 
 def words_of(name: str) -> list:
     out = []
-    for part in re.split(r"[^A-Za-z0-9]+", name or ""):
+    for part in _NON_ALNUM.split(name or ""):
         out += [w.lower() for w in _CAMEL.findall(part)] or ([part.lower()] if part else [])
     return out
 
@@ -143,11 +144,13 @@ def narrow(tok: Optional[TStr], role: Optional[str]) -> Optional[TStr]:
     low = tok.text.lower()
     best = None
     for w in words:
-        for m in re.finditer(re.escape(w), low):
-            a, b = m.start(), m.end()
+        a = low.find(w)
+        while a >= 0:  # each occurrence, left to right, not overlapping (as re.finditer() finds them)
+            b = a + len(w)
             if (a == 0 or not low[a - 1].isalpha()) or tok.text[a].isupper():
                 if best is None or a < best[0] or (a == best[0] and b > best[1]):
                     best = (a, b)
+            a = low.find(w, b)
     return tok[best[0]:best[1]] if best else tok
 
 
