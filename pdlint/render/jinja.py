@@ -11,9 +11,10 @@ line) instead of aborting, so one render reports every undefined use.
 Tracing (the technique of sqlfluff's Jinja tracer, done on Jinja's AST):
 after parsing, every literal chunk (``TemplateData``) is wrapped in invisible
 marker characters carrying a segment id, and every ``{{ expression }}`` is
-passed through a filter that wraps its output the same way.  Literal chunks
-captured by ``{% set %}`` blocks and macro bodies keep their markers when they
-are output later, nested inside the marker of the expression that outputs
+passed through a function that wraps its output the same way (a call the code
+generator writes around the expression).  Literal chunks captured by
+``{% set %}`` blocks and macro bodies keep their markers when they are output
+later, nested inside the marker of the expression that outputs
 them, so the innermost segment is the place to edit and the enclosing ones are
 the chain (``{{ common }}`` -> ``{% set common %}`` body).  String constants
 assigned with ``{% set x = "..." %}`` and configuration variables become
@@ -27,6 +28,7 @@ bounded alignment of output to source (:mod:`pdlint.render.align`) gives a coars
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import sys
@@ -196,6 +198,72 @@ class _State:
         return len(self.segments) - 1
 
 
+@functools.lru_cache(maxsize=None)
+def _code_generator():
+    """Jinja's code generator, compiling the transformer's markers (made once: it needs Jinja).
+
+    The transformer does not add nodes to the tree for them (a filter call per output and per
+    string constant doubled the nodes of a small template, and every one of Jinja's tree walks
+    during code generation, the dependency and symbol finders and ``find_all`` for blocks,
+    imports and extends, visits every node).  It notes the nodes to trace instead
+    (:attr:`_Transformer.marks`, :attr:`_Transformer.ostrs`) and this generator writes the calls
+    around them that the filters would compile to.  ``environment`` is a local (a default
+    argument) of every function of a template module; ``_pdl_mark`` / ``_pdl_ostr`` are
+    pdlint's attributes of it (make_environment), out of the templates' reach (the sandbox
+    refuses attributes starting with an underscore)."""
+    from jinja2 import nodes
+    from jinja2.compiler import CodeGenerator
+    from jinja2.runtime import escape  # markupsafe's, as the generated modules import it
+
+    class TracingCodeGenerator(CodeGenerator):
+        # the transformer's notes of the template being compiled, keyed by node (a node's
+        # hash is its identity); empty (read only) for a template it did not see
+        marks: dict = {}  # output expression -> segment id
+        ostrs: dict = {}  # string constant -> segment id
+
+        def visit_Template(self, node, frame=None):
+            noted = getattr(self.environment, "_pdl_noted", None)
+            if noted is not None and noted[0] is node:
+                _, self.marks, self.ostrs = noted
+            super().visit_Template(node, frame)
+
+        def _output_child_to_const(self, node, frame, finalize):
+            sid = self.marks.get(node)
+            if sid is None:
+                return super()._output_child_to_const(node, frame, finalize)
+            # what a filter call does at compile time: Jinja folds an output whose
+            # expression is constant (``{{ "x" }}``), so its marker is made then
+            if frame.eval_ctx.volatile:
+                raise nodes.Impossible()
+            value = node.as_const(frame.eval_ctx)
+            try:
+                value = self.environment._pdl_mark(value, sid)
+            except Exception as e:
+                raise nodes.Impossible() from e
+            if frame.eval_ctx.autoescape:
+                value = escape(value)
+            return finalize.const(value)
+
+        def _output_child_pre(self, node, frame, finalize):
+            super()._output_child_pre(node, frame, finalize)
+            if node in self.marks:
+                self.write("environment._pdl_mark(")
+
+        def _output_child_post(self, node, frame, finalize):
+            sid = self.marks.get(node)
+            if sid is not None:
+                self.write(f", {sid!r})")
+            super()._output_child_post(node, frame, finalize)
+
+        def visit_Const(self, node, frame):
+            sid = self.ostrs.get(node)
+            if sid is None:
+                return super().visit_Const(node, frame)
+            self.write(f"environment._pdl_ostr({node.value!r}, {sid!r})")
+
+    return TracingCodeGenerator
+
+
 def make_environment(state: _State, traced: bool = True):
     jinja2 = _jinja()
     from pdlint.render import guards
@@ -252,6 +320,7 @@ def make_environment(state: _State, traced: bool = True):
         __hash__ = object.__hash__
 
     class Env(ImmutableSandboxedEnvironment):
+        code_generator_class = _code_generator()
         # operators whose result size an operand chooses: checked before they run (pdlint.render.guards)
         intercepted_binops = frozenset({"**", "*", "%", "+"})
 
@@ -301,7 +370,9 @@ def make_environment(state: _State, traced: bool = True):
                 if _has_risky_constructs(tree, kinds):
                     state.risky = True
                 if traced:
-                    _Transformer(self, state, src, source, self._raw_tokens).run(tree)
+                    t = _Transformer(self, state, src, source, self._raw_tokens)
+                    t.run(tree)
+                    self._pdl_noted = (tree, t.marks, t.ostrs)  # for the code generator
             return tree
 
     # optimized=False: Jinja's constant folding visits every node of every
@@ -360,10 +431,11 @@ def make_environment(state: _State, traced: bool = True):
             items = [env.getitem(x, attribute) for x in items]
         return str(d).join(_ostr_marked(state, x) for x in items)
 
-    env.filters["__pdl_mark"] = mark
+    env._pdl_mark = mark
+    env._pdl_ostr = ostr
+    env.filters["__pdl_mark"] = mark  # around includes (_Transformer._wrap_include)
     if traced:
         env.filters["join"] = join
-    env.filters["__pdl_ostr"] = ostr
     return env
 
 
@@ -501,6 +573,8 @@ class _Transformer:
         self.source = source
         self.data_pos: list = []
         self.var_pos: list = []
+        self.marks: dict = {}  # output expression -> segment id: passed through mark()
+        self.ostrs: dict = {}  # string constant -> segment id: made an OStr
         self.ok = True
         self._scan_tokens(tokens)
 
@@ -542,13 +616,14 @@ class _Transformer:
                     new.append(self._data(child, nodes))
                 else:
                     self._walk(child, nodes)
-                    new.append(self._expr(child, nodes))
+                    self._expr(child, nodes)
+                    new.append(child)
             node.nodes = new
             return
         if isinstance(node, (nodes.Assign,)):
-            node.node = self._wrap_consts(node.node, nodes)
+            self._note_consts(node.node, nodes)
         elif isinstance(node, nodes.For):
-            node.iter = self._wrap_consts(node.iter, nodes)
+            self._note_consts(node.iter, nodes)
         for fname in node.fields:
             value = getattr(node, fname, None)
             if isinstance(value, list):
@@ -588,8 +663,7 @@ class _Transformer:
         if pos is None:
             pos = self._offset_for_line(child.lineno)
         note = "{{ " + _describe(child, nodes) + " }}"
-        sid = self.state.add(Segment(self.src, pos, False, note, path=_var_path(child, nodes)))
-        return nodes.Filter(child, "__pdl_mark", [nodes.Const(sid)], [], None, None, lineno=child.lineno)
+        self.marks[child] = self.state.add(Segment(self.src, pos, False, note, path=_var_path(child, nodes)))
 
     def _wrap_include(self, node, nodes):
         pos = self._offset_for_line(node.lineno)
@@ -602,19 +676,15 @@ class _Transformer:
         filt = nodes.Filter(None, "__pdl_mark", [nodes.Const(sid)], [], None, None, lineno=node.lineno)
         return nodes.FilterBlock([node], filt, lineno=node.lineno)
 
-    def _wrap_consts(self, expr, nodes):
+    def _note_consts(self, expr, nodes):
         if isinstance(expr, nodes.Const) and isinstance(expr.value, str):
             off = self._const_offset(expr)
-            sid = self.state.add(Segment(self.src, off, True))
-            # a filter call compiles to a direct call of a function looked up
-            # once per template (a global would go through the sandbox's
-            # environment.call and an undefined check per constant).  Jinja's
-            # constant folder, if enabled, could call it but never folds the
-            # result: an OStr is not a "safe repr" constant
-            return nodes.Filter(expr, "__pdl_ostr", [nodes.Const(sid)], [], None, None, lineno=expr.lineno)
-        if isinstance(expr, (nodes.List, nodes.Tuple)):
-            expr.items = [self._wrap_consts(i, nodes) for i in expr.items]
-        return expr
+            # compiled to a direct call (a global would go through the sandbox's
+            # environment.call and an undefined check per constant)
+            self.ostrs[expr] = self.state.add(Segment(self.src, off, True))
+        elif isinstance(expr, (nodes.List, nodes.Tuple)):
+            for item in expr.items:
+                self._note_consts(item, nodes)
 
     def _const_offset(self, const) -> int:
         """Offset of the first character of a string constant's value."""
