@@ -148,6 +148,7 @@ def _replace_size(s: str, old=None, new=None, count=-1, what: str = "replace") -
 
 # -- filters and globals -------------------------------------------------------------------------------
 
+@functools.lru_cache(maxsize=None)  # made once: see install
 def _filter_guards() -> dict:
     def center(value, width=80, *a, **k):
         if _int(width):
@@ -193,13 +194,23 @@ def install(env) -> None:
         env.filters[name] = _guarded(fn, check)
     lipsum = env.globals.get("lipsum")
     if lipsum is not None:
-        def guarded_lipsum(n=5, html=True, min=20, max=100):
-            if _int(n) and _int(max):
-                _check_items(n * max, "lipsum")
-            return lipsum(n, html, min, max)
-        env.globals["lipsum"] = guarded_lipsum
+        env.globals["lipsum"] = _guarded_lipsum(lipsum)
 
 
+# the guards and the guarded functions are made once, not per environment (pdlint makes one per
+# template): a wrapper depends only on the function it guards and its check
+
+
+@functools.lru_cache(maxsize=None)
+def _guarded_lipsum(lipsum):
+    def guarded_lipsum(n=5, html=True, min=20, max=100):
+        if _int(n) and _int(max):
+            _check_items(n * max, "lipsum")
+        return lipsum(n, html, min, max)
+    return guarded_lipsum
+
+
+@functools.lru_cache(maxsize=None)
 def _guarded(fn, check):
     @functools.wraps(fn)  # keeps Jinja's pass_eval_context / pass_environment marks
     def wrapper(*args, **kwargs):

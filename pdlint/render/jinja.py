@@ -264,13 +264,20 @@ def _code_generator():
     return TracingCodeGenerator
 
 
-def make_environment(state: _State, traced: bool = True):
+@functools.lru_cache(maxsize=None)
+def _environment_classes() -> tuple:
+    """``(Env, RepoLoader)``, made once (they need Jinja, imported lazily); an environment
+    reaches its :class:`_State` as ``_pdl_state`` (make_environment)."""
     jinja2 = _jinja()
     from pdlint.render import guards
     from jinja2.sandbox import ImmutableSandboxedEnvironment
 
     class RepoLoader(jinja2.BaseLoader):
+        def __init__(self, state: _State):
+            self.state = state
+
         def get_source(self, environment, template):
+            state = self.state
             src = state.sources.get(template)
             if src is None:
                 full = os.path.realpath(os.path.join(state.root, template))
@@ -284,6 +291,72 @@ def make_environment(state: _State, traced: bool = True):
             # the "filename" is the template name: Jinja's rewritten tracebacks
             # then name the template (and its line) for every frame
             return src.text, template, lambda: True
+
+    class Env(ImmutableSandboxedEnvironment):
+        code_generator_class = _code_generator()
+        # operators whose result size an operand chooses: checked before they run (pdlint.render.guards)
+        intercepted_binops = frozenset({"**", "*", "%", "+"})
+
+        def call_binop(self, context, operator, left, right):
+            guards.binop(operator, left, right)
+            return super().call_binop(context, operator, left, right)
+
+        def call(__self, __context, __obj, *args, **kwargs):  # noqa: N805 (the sandbox's signature)
+            guards.call(__obj, args, kwargs)
+            return super().call(__context, __obj, *args, **kwargs)
+
+        def join_path(self, template, parent):
+            state = self._pdl_state
+            template = str(template)
+            if template.startswith("/"):
+                return os.path.normpath(template.lstrip("/")).replace(os.sep, "/")
+            # relative to the including template, then the config directory,
+            # then the repository root
+            bases = [os.path.dirname(parent)] + list(state.search_dirs) + [""]
+            cands = [os.path.normpath(os.path.join(b, template)).replace(os.sep, "/") for b in bases]
+            for cand in cands:
+                if not cand.startswith("../") and os.path.exists(os.path.join(state.root, cand)):
+                    return cand
+            return cands[0]
+
+        def _tokenize(self, source, name, filename=None, state_=None):
+            # Jinja's own tokenisation, with the raw (lineno, kind, value) tokens
+            # kept for the transformer below, which would otherwise lex again
+            raw: list = []
+            self._raw_tokens = raw
+
+            def tee(tokens):
+                for tok in tokens:
+                    raw.append(tok)
+                    yield tok
+
+            lexer = self.lexer
+            return jinja2.lexer.TokenStream(
+                lexer.wrap(tee(lexer.tokeniter(source, name, filename, state_)), name, filename),
+                name, filename)
+
+        def _parse(self, source, name, filename):
+            tree = super()._parse(source, name, filename)
+            state = self._pdl_state
+            src = state.sources.get(name)
+            if src is not None:
+                kinds = _nodes_by_type(tree)  # one walk for the two analyses below
+                state.role_info[name] = collect_role_info(tree, kinds)
+                if _has_risky_constructs(tree, kinds):
+                    state.risky = True
+                if self._pdl_traced:
+                    t = _Transformer(self, state, src, source, self._raw_tokens)
+                    t.run(tree)
+                    self._pdl_noted = (tree, t.marks, t.ostrs)  # for the code generator
+            return tree
+
+    return Env, RepoLoader
+
+
+def make_environment(state: _State, traced: bool = True):
+    jinja2 = _jinja()
+    from pdlint.render import guards
+    Env, RepoLoader = _environment_classes()
 
     class Recording(jinja2.ChainableUndefined):
         __slots__ = ()
@@ -319,69 +392,15 @@ def make_environment(state: _State, traced: bool = True):
 
         __hash__ = object.__hash__
 
-    class Env(ImmutableSandboxedEnvironment):
-        code_generator_class = _code_generator()
-        # operators whose result size an operand chooses: checked before they run (pdlint.render.guards)
-        intercepted_binops = frozenset({"**", "*", "%", "+"})
-
-        def call_binop(self, context, operator, left, right):
-            guards.binop(operator, left, right)
-            return super().call_binop(context, operator, left, right)
-
-        def call(__self, __context, __obj, *args, **kwargs):  # noqa: N805 (the sandbox's signature)
-            guards.call(__obj, args, kwargs)
-            return super().call(__context, __obj, *args, **kwargs)
-
-        def join_path(self, template, parent):
-            template = str(template)
-            if template.startswith("/"):
-                return os.path.normpath(template.lstrip("/")).replace(os.sep, "/")
-            # relative to the including template, then the config directory,
-            # then the repository root
-            bases = [os.path.dirname(parent)] + list(state.search_dirs) + [""]
-            cands = [os.path.normpath(os.path.join(b, template)).replace(os.sep, "/") for b in bases]
-            for cand in cands:
-                if not cand.startswith("../") and os.path.exists(os.path.join(state.root, cand)):
-                    return cand
-            return cands[0]
-
-        def _tokenize(self, source, name, filename=None, state_=None):
-            # Jinja's own tokenisation, with the raw (lineno, kind, value) tokens
-            # kept for the transformer below, which would otherwise lex again
-            raw: list = []
-            self._raw_tokens = raw
-
-            def tee(tokens):
-                for tok in tokens:
-                    raw.append(tok)
-                    yield tok
-
-            lexer = self.lexer
-            return jinja2.lexer.TokenStream(
-                lexer.wrap(tee(lexer.tokeniter(source, name, filename, state_)), name, filename),
-                name, filename)
-
-        def _parse(self, source, name, filename):
-            tree = super()._parse(source, name, filename)
-            src = state.sources.get(name)
-            if src is not None:
-                kinds = _nodes_by_type(tree)  # one walk for the two analyses below
-                state.role_info[name] = collect_role_info(tree, kinds)
-                if _has_risky_constructs(tree, kinds):
-                    state.risky = True
-                if traced:
-                    t = _Transformer(self, state, src, source, self._raw_tokens)
-                    t.run(tree)
-                    self._pdl_noted = (tree, t.marks, t.ostrs)  # for the code generator
-            return tree
-
     # optimized=False: Jinja's constant folding visits every node of every
     # template again during code generation (a fifth of compile time here) to
     # pre-compute outputs that each template renders only twice anyway
     opts = state.options
-    env = Env(loader=RepoLoader(), undefined=Recording, keep_trailing_newline=opts.keep_trailing_newline,
+    env = Env(loader=RepoLoader(state), undefined=Recording, keep_trailing_newline=opts.keep_trailing_newline,
               trim_blocks=opts.trim_blocks, lstrip_blocks=opts.lstrip_blocks,
               extensions=[e for e in opts.extensions if e], autoescape=False, optimized=False)
+    env._pdl_state = state
+    env._pdl_traced = traced
     if "jinja2.ext.i18n" in opts.extensions:
         env.install_null_translations(newstyle=True)
     if opts.preset == "ansible":
