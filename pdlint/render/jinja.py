@@ -1050,32 +1050,32 @@ def _decode(marked: str, state: _State) -> tuple:
     stack: list = []  # [segment id, chars consumed]
     chain = ()  # the hops of the segments below the innermost one (None: to compute)
     pos = 0
-    for m in _DECODE_RE.finditer(marked):
-        run = m.group(3)
-        if run is None:
-            sid = m.group(1)
-            if sid is not None:
-                if not sid.isascii() or int(sid) >= len(segs):  # the input's own marker characters
-                    return _decode_slow(marked, state)
-                stack.append([int(sid), 0])
-                chain = None
-            elif m.group(2) is not None:
-                if stack:
-                    stack.pop()
-                    chain = None
-            else:
+    # findall's (segment id, close, run): one of them non-empty, or none for a bare opening
+    # marker (no match objects and group calls: a fifth of the decoding time)
+    for sid, close, run in _DECODE_RE.findall(marked):
+        if run:
+            out.append(run)
+            n = len(run)
+            if stack:
+                top = stack[-1]
+                seg = segs[top[0]]
+                if chain is None:
+                    chain = tuple(_hop(segs[s]) for s, _ in stack[:-1] if segs[s].note)
+                off = seg.offset + top[1] if seg.exact else seg.offset
+                pieces.append(Piece(pos, pos + n, seg.src, off, chain, seg.exact, seg.opaque))
+                top[1] += n
+            pos += n
+        elif sid:
+            if not sid.isascii() or int(sid) >= len(segs):  # the input's own marker characters
                 return _decode_slow(marked, state)
-            continue
-        out.append(run)
-        if stack:
-            top = stack[-1]
-            seg = segs[top[0]]
-            if chain is None:
-                chain = tuple(_hop(segs[s]) for s, _ in stack[:-1] if segs[s].note)
-            off = seg.offset + top[1] if seg.exact else seg.offset
-            pieces.append(Piece(pos, pos + len(run), seg.src, off, chain, seg.exact, seg.opaque))
-            top[1] += len(run)
-        pos += len(run)
+            stack.append([int(sid), 0])
+            chain = None
+        elif close:
+            if stack:
+                stack.pop()
+                chain = None
+        else:
+            return _decode_slow(marked, state)
     return TStr("".join(out), tuple(pieces)), True
 
 
