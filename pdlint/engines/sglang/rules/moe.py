@@ -258,7 +258,13 @@ SCALE_NOTE = ("Applies when elastic EP scales at run time: `--elastic-ep-backend
 
 
 def _on(a) -> bool:
-    return pipeline(a) and _scaling(a) is True
+    """``_scaling(a) is True`` past the model-path step, reading no more than it must: without a
+    backend nothing else matters, so the prefilter (which records what a rule reads on the minimal
+    launch) skips these rules on launches that differ from it only in sizes."""
+    if not pipeline(a) or not _has_backend(a):
+        return False
+    mx, tp = a.get("max_ep_size"), num(a, "tp_size")
+    return isinstance(mx, int) and tp is not None and mx > tp
 
 
 def _attn_tp(a) -> Optional[int]:
@@ -288,8 +294,10 @@ def _su(code, name, upstream, line, why, fix, fire, quiet, notes=""):
      "Add `--moe-dense-tp-size 1`.",
      [SCALE8.replace(" --moe-dense-tp-size 1", "")], [SCALE8])
 def _su_dense(a):
+    if not _on(a):  # first: the prefilter then sees these rules read no size without a backend (_on)
+        return None
     at, md = _attn_tp(a), _moe_dense(a)
-    if _on(a) and at is not None and at > 1 and md is not OPAQUE and md != 1:
+    if at is not None and at > 1 and md is not OPAQUE and md != 1:
         return Hit("moe_dense_tp_size", "attn_dp_size", fmt={"moe_dense_tp_size": md})
 
 
@@ -354,8 +362,10 @@ def _su_join_le(a):
      "Raise `--max-ep-size` on the deployment, or join with a smaller group.",
      [JOIN.replace("--elastic-ep-join-rank-offset 2", "--elastic-ep-join-rank-offset 4")], [JOIN])
 def _su_join_max(a):
+    if not _on(a):
+        return None
     off, tp, mx = num(a, "ep_join_rank_offset"), num(a, "tp_size"), num(a, "max_ep_size")
-    if _on(a) and scale_joiner(a) and None not in (off, tp, mx) and off + tp > mx:
+    if scale_joiner(a) and None not in (off, tp, mx) and off + tp > mx:
         return Hit("ep_join_rank_offset", "max_ep_size", fmt={"join_target": off + tp})
 
 
@@ -412,8 +422,10 @@ def _su_mooncake(a):
      "Use a `--dcp-size` that divides `--tp-size` / `--attn-dp-size`.",
      [SCALE + " --dcp-size 2", SCALE8 + " --dcp-size 4"], [SCALE8 + " --dcp-size 2"])
 def _su_dcp(a):
+    if not _on(a):
+        return None
     at, dcp = _attn_tp(a), num(a, "dcp_size")
-    if _on(a) and at is not None and dcp is not None and dcp >= 1 and at % dcp:
+    if at is not None and dcp is not None and dcp >= 1 and at % dcp:
         return Hit("dcp_size", fmt={"attn_tp_size": at})
 
 
@@ -456,8 +468,10 @@ def _su_cp(a):
      "Use `--moe-a2a-backend nixl` (which sets EP to the TP size) or `--ep-size` = `--tp-size`.",
      [SCALE.replace(" --moe-a2a-backend nixl", "")], [])
 def _su_ep(a):
+    if not _on(a):
+        return None
     ep, tp = ep_size(a), num(a, "tp_size")
-    if _on(a) and ep is not None and tp is not None and ep != tp:
+    if ep is not None and tp is not None and ep != tp:
         return Hit("ep_size", "moe_a2a_backend", "tp_size", fmt={"ep_size": ep})
 
 
@@ -483,8 +497,11 @@ def _su_nixl(a):
        ["--tp-size 4"],
        notes="Quiet under --enable-prefill-cp (DeepSeek layouts rewrite attention DP/CP).")
 def _shared_div(a):
-    size, at = num(a, "shared_experts_tp_size"), _attn_tp(a)
-    if pipeline(a) and size is not None and at is not None and (size < 1 or at % size):
+    size = num(a, "shared_experts_tp_size")
+    if size is None:  # unset (the default): the attention TP size is not read (see _su_dense)
+        return None
+    at = _attn_tp(a)
+    if pipeline(a) and at is not None and (size < 1 or at % size):
         return Hit("shared_experts_tp_size", fmt={"size": size, "attn_tp_size": at})
 
 
