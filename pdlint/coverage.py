@@ -369,11 +369,13 @@ def _cover(launch: Launch, covered: dict, reads: dict, spans: dict) -> None:
     for extra in launch.meta.get("covers", ()):  # adapters: more text the launch was built from
         toks.append(extra)
     seen: set = set()  # source runs done for this launch (its tokens share most of them)
+    current = lines = None  # the source file of the last run and its covered lines (runs come in files)
     for tok in toks:
         for p in tok.pieces:
-            for h in p.chain:
-                covered.setdefault(h.path, set()).add(h.line)
-                reads.setdefault(h.path, set()).add(lid)
+            if p.chain:
+                for h in p.chain:
+                    covered.setdefault(h.path, set()).add(h.line)
+                    reads.setdefault(h.path, set()).add(lid)
             src = p.src
             if src is None:
                 continue
@@ -388,8 +390,10 @@ def _cover(launch: Launch, covered: dict, reads: dict, spans: dict) -> None:
                 last = src.line_of(p.offset + span - 1) if span > 1 else first
                 lines_of = spans[key] = (first, last)
             first, last = lines_of
-            lines = covered.setdefault(src.path, set())
-            reads.setdefault(src.path, set()).add(lid)
+            if src is not current:
+                current = src
+                lines = covered.setdefault(src.path, set())
+                reads.setdefault(src.path, set()).add(lid)
             lines.add(first)
             if last > first:
                 lines.update(range(first + 1, last + 1))
