@@ -1121,9 +1121,9 @@ class Extractor:
             if p.src is not src:
                 src = p.src
                 lines = rendered.setdefault(src.path, set())
-            first = src.position(p.offset)[0]
+            first = src.line_of(p.offset)
             if p.exact and p.end - p.start > 1:
-                lines.update(range(first, src.position(p.offset + p.end - p.start - 1)[0] + 1))
+                lines.update(range(first, src.line_of(p.offset + p.end - p.start - 1) + 1))
             else:
                 lines.add(first)
 

@@ -308,8 +308,7 @@ def map_items(ref: Ref) -> tuple:
 def mapping(r: Ref) -> tuple:
     """(:func:`map_items`, {key: :func:`get`'s value}) of ``r``, a :class:`YMap` already dereferenced:
     for a walker that reads both."""
-    cached = r.node.memo.get(r.hops)
-    return cached if cached is not None else _memoised(r)
+    return _memoised(r)
 
 
 def _memoised(r: Ref) -> tuple:

@@ -69,7 +69,7 @@ class Args:
         self._memo = {}
         # _num() answers (rules ask for a few sizes hundreds of times a launch); not in a subclass that
         # watches get() (the prefilter's and the release filter's recorders): a read must reach get() there
-        self._nums: Optional[dict] = {} if type(self).get is Args.get else None
+        self._nums = {} if type(self).get is Args.get else None
 
     # -- raw access ---------------------------------------------------------
     def raw(self, dest: str) -> Any:
