@@ -705,9 +705,9 @@ def run(jobs: list, options, resolver, config: Optional[str], listings: dict):
         stats = _new_stats(now, stored)
         if stats != old_stats:  # files read this run that can be vouched for by their status next time
             store.save({"format": FORMAT, "env": store.env, "listing": index["listing"], "components": stored,
-                        "stats": stats, "rule_sets": _rule_sets(index)}, {})
+                        "stats": stats, "known": _known(index)}, {})
         return result
-    _use_rule_sets(index)
+    _use_known(index)
     while True:
         subset = [j for j in jobs if j.abspath in dirty]
         deps = Deps(options.boundary)
@@ -722,26 +722,61 @@ def run(jobs: list, options, resolver, config: Optional[str], listings: dict):
             usable.remove(c)
             dirty |= {x[0] for x in c["jobs"]}
     result = res if len(subset) == len(jobs) else _merge(jobs, usable, fresh, res, options, resolver, docs_of)
-    _save(store, stored, usable, fresh, current, listing, jobs, now, _rule_sets(index))
+    _save(store, stored, usable, fresh, current, listing, jobs, now, _known(index))
     return result
 
 
-def _use_rule_sets(index: Optional[dict]) -> None:
-    """The SGLang rule sets the index holds (its environment key covers pdlint's code and tables)."""
-    sets = index.get("rule_sets") if index is not None else None
-    if isinstance(sets, dict) and sets and all(isinstance(k, str) and isinstance(v, list)
-                                               and all(isinstance(c, str) for c in v) for k, v in sets.items()):
-        from pdlint.engines import KNOWN  # read by the SGLang engine if the run imports it
-        KNOWN.setdefault("sglang rule sets", {}).update(sets)  # engine.KNOWN_SETS
+def _codes(v) -> bool:
+    return isinstance(v, list) and all(isinstance(c, str) for c in v)
 
 
-def _rule_sets(index: Optional[dict]) -> dict:
-    """The rule sets to store: the index's, and this run's when it judged SGLang launches."""
-    old = index.get("rule_sets") if index is not None else None
-    out = dict(old) if isinstance(old, dict) else {}
-    engine = sys.modules.get("pdlint.engines.sglang.engine")
-    if engine is not None:
-        out.update(engine.rule_sets())
+def _prefilter_index(v) -> bool:
+    """Shaped as ``pdlint.engines.sglang.prefilter.index`` stores it (rule positions into ``codes``)."""
+    if not isinstance(v, dict) or not _codes(v.get("codes")):
+        return False
+    n = len(v["codes"])
+
+    def positions(x):
+        return isinstance(x, list) and all(type(i) is int and 0 <= i < n for i in x)
+
+    def table(x):
+        return isinstance(x, dict) and all(isinstance(k, str) and positions(y) for k, y in x.items())
+
+    return positions(v.get("always")) and table(v.get("by_dest")) and table(v.get("by_env"))
+
+
+# facts a run decides that depend on pdlint's code and release tables only, which the index's environment
+# key covers: (pdlint.engines.KNOWN key, the module that decides them, its function returning what this
+# process decided, the check of one stored entry).  A later run takes them instead of deciding them again
+# (reading a release's message corpus, running every rule on the minimal launch: tens of milliseconds)
+_KNOWN = (("sglang rule sets", "pdlint.engines.sglang.engine", "rule_sets", _codes),  # engine.KNOWN_SETS
+          ("sglang prefilter", "pdlint.engines.sglang.prefilter", "indexes", _prefilter_index))
+
+
+def _use_known(index: Optional[dict]) -> None:
+    """Give the engines the facts the index holds (read by an engine if the run imports it)."""
+    known = index.get("known") if index is not None else None
+    if not isinstance(known, dict):
+        return
+    from pdlint.engines import KNOWN
+    for name, _module, _fn, valid in _KNOWN:
+        got = known.get(name)
+        if isinstance(got, dict) and got and all(isinstance(k, str) and valid(v) for k, v in got.items()):
+            KNOWN.setdefault(name, {}).update(got)
+
+
+def _known(index: Optional[dict]) -> dict:
+    """The facts to store: the index's, and what this run decided."""
+    old = index.get("known") if index is not None else None
+    out = {}
+    for name, module, fn, _valid in _KNOWN:
+        had = old.get(name) if isinstance(old, dict) else None
+        got = dict(had) if isinstance(had, dict) else {}
+        mod = sys.modules.get(module)
+        if mod is not None:
+            got.update(getattr(mod, fn)())
+        if got:
+            out[name] = got
     return out
 
 
@@ -792,7 +827,7 @@ def _worth(job, boundary=None) -> bool:
 
 
 def _save(store: Store, stored: list, usable: list, fresh: list, current: dict, listing: dict, jobs: list,
-          now: _Files, rule_sets: dict) -> None:
+          now: _Files, known: dict) -> None:
     keep = [c for c in fresh if c.pop("stable")]
     docs = {}
     for c in keep:
@@ -806,7 +841,7 @@ def _save(store: Store, stored: list, usable: list, fresh: list, current: dict, 
     if len(components) > MAX_COMPONENTS:
         components = components[:MAX_COMPONENTS]
     store.save({"format": FORMAT, "env": store.env, "listing": listing, "components": components,
-                "stats": _new_stats(now, components), "rule_sets": rule_sets}, docs)
+                "stats": _new_stats(now, components), "known": known}, docs)
 
 
 def _source(display: str, cwd: str, boundary=None):

@@ -266,8 +266,9 @@ def test_a_cache_git_lists_is_not_trusted(tmp_path, monkeypatch, capsys):
 def test_time_dependent_results_are_not_stored(tmp_path, monkeypatch, capsys):
     root = tmp_path / "r"
     root.mkdir()
-    (root / "a.sh.j2").write_text("#!/bin/bash\npython3 -m sglang.launch_server --model-path m "
-                                  "--disaggregation-mode {{ role }}\n")
+    # the loop outlasts the timer's 0.1 ms floor on any machine (a bare render of two lines need not)
+    (root / "a.sh.j2").write_text("#!/bin/bash\n{% for i in range(100000) %}{% endfor %}"
+                                  "python3 -m sglang.launch_server --model-path m --disaggregation-mode {{ role }}\n")
     _git_init(root)
     monkeypatch.chdir(root)
     (root / "pyproject.toml").write_text("[tool.pdlint]\nrender-timeout = 0.000001\n")
@@ -392,7 +393,7 @@ def test_sglang_rule_sets_are_stored_and_reused(tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("PDLINT_NO_WORKER", "1")
     _same(capsys, ".")
     index = C.Store._load(str(next(Path(os.environ[C.ENV_DIR]).glob("index-*.json"))))
-    sets = index["rule_sets"]
+    sets = index["known"]["sglang rule sets"]
     assert sets
     fresh = {engine._set_key(v, r): [x.code for x in engine.engine_rules("sglang").values()
                                      if x.check is not None and x.engine == "sglang" and versions.rule_applies(x, v)
@@ -413,3 +414,69 @@ def test_sglang_rule_sets_are_stored_and_reused(tmp_path, monkeypatch, capsys):
     engine._codes_for.cache_clear()
     assert got == _run(capsys, "check", "--no-cache", ".")
     assert calls  # without the cache the sets are decided afresh
+
+
+def _fresh_prefilter(monkeypatch):
+    from pdlint import engines
+    from pdlint.engines.sglang import engine, prefilter
+    monkeypatch.setattr(engine, "_RULES_FOR", {})
+    monkeypatch.setattr(engines, "KNOWN", {})
+    monkeypatch.setattr(prefilter, "_DECIDED", {})
+    engine._codes_for.cache_clear()
+    prefilter.index.cache_clear()
+
+
+def test_sglang_prefilter_indexes_are_stored_and_reused(tmp_path, monkeypatch, capsys):
+    """The prefilter's index (what every rule reads on the minimal launch of a role) is a function of
+    pdlint's code and tables too: the index keeps it (equal to building it afresh), a later run with a
+    changed file takes it from there instead of running every rule, with the same output."""
+    from pdlint.engines.sglang import engine, prefilter
+    root = _scenario("bench", tmp_path / "b")
+    monkeypatch.chdir(root)
+    monkeypatch.setenv("PDLINT_NO_WORKER", "1")
+    _fresh_prefilter(monkeypatch)
+    _same(capsys, ".")
+    index = C.Store._load(str(next(Path(os.environ[C.ENV_DIR]).glob("index-*.json"))))
+    stored = index["known"]["sglang prefilter"]
+    assert {"0.5.23\tprefill", "0.5.23\tdecode"} <= set(stored)
+    for key, doc in stored.items():
+        version, role = key.split("\t")
+        codes = engine._codes_for(version, role)
+        assert doc["codes"] == list(codes)
+        profs = prefilter.profiles(version, role, codes)
+        assert doc["always"] == [i for i, c in enumerate(codes) if profs[c].always]
+        assert doc["by_dest"] == {d: [i for i, c in enumerate(codes) if d in profs[c].reads]
+                                  for d in sorted(set().union(*(p.reads for p in profs.values())))}
+    _fresh_prefilter(monkeypatch)
+    calls: list = []
+    real = prefilter.profiles
+    monkeypatch.setattr(prefilter, "profiles", lambda *a: calls.append(a) or real(*a))
+    _touch(next(p for p in _launch_files(root) if p.name.endswith(".sh")), "say")
+    got = _run(capsys, "check", ".")
+    assert calls == [] and prefilter._DECIDED
+    _fresh_prefilter(monkeypatch)
+    assert got == _run(capsys, "check", "--no-cache", ".")
+    assert calls  # without the cache the indexes are built afresh
+
+
+@pytest.mark.parametrize("bad", [
+    {"codes": ["SGL101"], "always": [1], "by_dest": {}, "by_env": {}},  # a position past the codes
+    {"codes": ["SGL101"], "always": [0], "by_dest": {"tp_size": [True]}, "by_env": {}},
+    {"codes": "SGL101", "always": [], "by_dest": {}, "by_env": {}},
+    {"codes": ["SGL101"], "always": [], "by_dest": [], "by_env": {}},
+    ["SGL101"],
+])
+def test_a_malformed_stored_prefilter_index_is_not_used(bad):
+    assert not C._prefilter_index(bad)
+    assert C._prefilter_index({"codes": ["SGL101", "SGL102"], "always": [1], "by_dest": {"tp_size": [0, 1]},
+                               "by_env": {"SGLANG_X": [0]}})
+
+
+def test_stored_facts_of_the_wrong_shape_are_ignored(monkeypatch):
+    from pdlint import engines
+    monkeypatch.setattr(engines, "KNOWN", {})
+    C._use_known({"known": {"sglang rule sets": {"0.5.23\t'prefill'": ["SGL101", 7]},
+                            "sglang prefilter": {"0.5.23\tprefill": {"codes": []}}}})
+    assert engines.KNOWN == {}
+    C._use_known({"known": {"sglang rule sets": {"0.5.23\t'prefill'": ["SGL101"]}}})
+    assert engines.KNOWN == {"sglang rule sets": {"0.5.23\t'prefill'": ["SGL101"]}}

@@ -17,6 +17,7 @@ from __future__ import annotations
 import functools
 from typing import Optional
 
+from pdlint import engines
 from pdlint.engines.sglang import argv as argv_mod
 from pdlint.engines.sglang import flags
 from pdlint.engines.sglang.resolve import Args
@@ -144,19 +145,40 @@ class Index:
     by_env: dict  # variable -> rule positions that read it
 
 
+KNOWN_INDEXES = "sglang prefilter"  # pdlint.engines.KNOWN: indexes() of an earlier run with the same code and data
+_DECIDED: dict = {}  # "version\trole" -> the index this process built, as stored
+
+
+def _key(version: str, role: str) -> str:
+    return f"{version}\t{role}"
+
+
 @functools.lru_cache(maxsize=None)
 def index(version: str, role: str, codes: tuple) -> Index:
-    profs = profiles(version, role, codes)
-    always, by_dest, by_env = [], {}, {}
-    for i, code in enumerate(codes):
-        p = profs[code]
-        if p.always:
-            always.append(i)
-        for d in p.reads:
-            by_dest.setdefault(d, []).append(i)
-        for e in p.env:
-            by_env.setdefault(e, []).append(i)
-    return Index(tuple(always), by_dest, by_env)
+    key = _key(version, role)
+    doc = engines.KNOWN.get(KNOWN_INDEXES, {}).get(key)
+    if doc is None or tuple(doc["codes"]) != codes:
+        # the predicates on the minimal launch: a function of pdlint's code and tables only (tens of
+        # milliseconds a run), so a later run with the same code takes it from the result cache
+        profs = profiles(version, role, codes)
+        always, by_dest, by_env = [], {}, {}
+        for i, code in enumerate(codes):
+            p = profs[code]
+            if p.always:
+                always.append(i)
+            for d in sorted(p.reads):
+                by_dest.setdefault(d, []).append(i)
+            for e in sorted(p.env):
+                by_env.setdefault(e, []).append(i)
+        doc = {"codes": list(codes), "always": always, "by_dest": by_dest, "by_env": by_env}
+    _DECIDED[key] = doc
+    return Index(tuple(doc["always"]), doc["by_dest"], doc["by_env"])
+
+
+def indexes() -> dict:
+    """The indexes this process has built or taken, for a later run (``pdlint.engines.KNOWN``)."""
+    return dict(_DECIDED)
+
 
 
 def selected(args: Args, version: str, role: Optional[str], codes: tuple) -> Optional[list]:
