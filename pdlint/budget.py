@@ -88,14 +88,20 @@ _old_handler = None
 _held = [0]  # budgets in progress: they keep the handler installed between their files' sections
 
 
+try:  # the C function: signal.getsignal converts its answer to an enum (a failed lookup and a caught
+    from _signal import getsignal as _getsignal  # ValueError for a Python handler), once per section
+except ImportError:  # pragma: no cover - another Python
+    _getsignal = signal.getsignal
+
+
 def _install() -> None:
     global _old_handler
-    if signal.getsignal(signal.SIGALRM) is not _fire:
+    if _getsignal(signal.SIGALRM) is not _fire:
         _old_handler = signal.signal(signal.SIGALRM, _fire)
 
 
 def _uninstall() -> None:
-    if not _timers and not _held[0] and signal.getsignal(signal.SIGALRM) is _fire:
+    if not _timers and not _held[0] and _getsignal(signal.SIGALRM) is _fire:
         signal.signal(signal.SIGALRM, _old_handler if _old_handler is not None else signal.SIG_DFL)
 
 

@@ -51,6 +51,7 @@ class ConfigResolver:
         self.boundary = boundary or Boundary(cwd)
         self.explicit = None
         self.by_dir: dict = {}
+        self._by_display: dict = {}  # display path -> its config (for_display)
         self.warnings: list = []
         self.broken: dict = {}  # config abspath -> its Config (with .error)
         if explicit:
@@ -131,7 +132,10 @@ class ConfigResolver:
         return lambda abspath: bool(self.for_file(abspath).force_exclude)
 
     def for_display(self, path: str) -> Config:
-        return self.for_file(os.path.join(self.cwd, path))
+        cfg = self._by_display.get(path)  # asked per rule and launch, per finding: no path arithmetic each time
+        if cfg is None:
+            cfg = self._by_display[path] = self.for_file(os.path.join(self.cwd, path))
+        return cfg
 
     def config_findings(self, jobs: list) -> list:
         """PD012 for every invalid config that governs a scanned file, saying how many it leaves unchecked."""

@@ -91,6 +91,7 @@ class Boundary:
         self._git: dict = {}  # directory -> its git root (or None)
         self._real: dict = {}  # root -> its real path
         self._roots: dict = {}  # directory -> root
+        self._path_roots: dict = {}  # absolute path asked about -> root
         scan = set()
         for p in paths or ():
             ap = os.path.abspath(os.path.join(self.cwd, p))
@@ -136,32 +137,37 @@ class Boundary:
         """The root a file is read inside: its git work tree, else the scan
         root holding it (the working directory, or a directory named outside it)."""
         ap = os.path.abspath(path)
-        d = ap if os.path.isdir(ap) and not os.path.islink(ap) else os.path.dirname(ap)
-        hit = self._roots.get(d)
+        hit = self._path_roots.get(ap)  # a file is asked about several times a run: one stat for all
         if hit is not None:
             return hit
-        root = self._git_dir(d)
+        d = ap if os.path.isdir(ap) and not os.path.islink(ap) else os.path.dirname(ap)
+        root = self._roots.get(d)
         if root is None:
-            root = next((r for r in self.scan_roots if inside(d, r)), None)
-        if root is None:
-            root = self.cwd if inside(d, self.cwd) else d
-        self._roots[d] = root
+            root = self._git_dir(d)
+            if root is None:
+                root = next((r for r in self.scan_roots if inside(d, r)), None)
+            if root is None:
+                root = self.cwd if inside(d, self.cwd) else d
+            self._roots[d] = root
+        self._path_roots[ap] = root
         return root
 
-    def _realpath(self, ap: str) -> str:
-        """``os.path.realpath``, with the real path of each directory computed once per
-        run (a stale entry only makes the component-wise open below fail: never a wrong read)."""
+    def _realpath(self, ap: str) -> tuple:
+        """(``os.path.realpath``, the lstat of that path when it was taken on the way, else None), with
+        the real path of each directory computed once per run (a stale entry only makes the
+        component-wise open below fail: never a wrong read)."""
         d, base = os.path.split(ap)
         rd = self._real.get(d)
         if rd is None:
             rd = self._real[d] = os.path.realpath(d)
         real = os.path.join(rd, base)
         try:
-            if stat.S_ISLNK(os.lstat(real).st_mode):
-                return os.path.realpath(real)
+            st = os.lstat(real)
         except OSError:
-            pass
-        return real
+            return real, None
+        if stat.S_ISLNK(st.st_mode):
+            return os.path.realpath(real), None
+        return real, st
 
     def real(self, root: str) -> str:
         r = self._real.get(root)
@@ -246,15 +252,16 @@ class Boundary:
         if not (inside(ap, root) or inside(ap, rroot)):
             raise Refused("outside the repository", OUTSIDE)
         try:
-            real = self._realpath(ap)
+            real, st = self._realpath(ap)
         except (OSError, ValueError) as e:
             raise Refused(str(e), ERROR) from None
         if not inside(real, rroot):
             raise Refused("symlink pointing outside the repository", OUTSIDE)
-        try:
-            st = os.lstat(real)
-        except OSError as e:
-            raise _os_refusal(e, ap) from None
+        if st is None:  # a symlink resolved, or no status yet: the resolved path's own
+            try:
+                st = os.lstat(real)
+            except OSError as e:
+                raise _os_refusal(e, ap) from None
         if stat.S_ISLNK(st.st_mode):
             raise _os_refusal(OSError(errno.ELOOP, os.strerror(errno.ELOOP)), ap)
         if not stat.S_ISREG(st.st_mode):
