@@ -50,6 +50,7 @@ class FixRun:
     applied: list = field(default_factory=list)  # (Finding, Fix) proven by the re-lint
     unsafe_left: int = 0  # remaining findings with a fix that needs --unsafe-fixes
     problems: list = field(default_factory=list)  # files not written, with the reason
+    forms: dict = field(default_factory=dict)  # display path -> (BOM?, line end) of the file on disk
     findings: list = field(default_factory=list)  # the selected findings left after the fixes
 
     @property
@@ -323,7 +324,14 @@ def run(paths: list, options, config: Optional[str], select, unsafe: bool = Fals
                     refusals[e.path] = "it was not read from a file"
                 else:
                     abspath = os.path.abspath(src.abspath)
-                    refusals[e.path] = _unsafe_target(abspath, repo_root(abspath, roots) or options.cwd)
+                    root = repo_root(abspath, roots) or options.cwd
+                    refusals[e.path] = _unsafe_target(abspath, root)
+                    if refusals[e.path] is None:  # refused here, not at writing: --diff shows what --fix writes
+                        form = _disk_form(abspath, root)
+                        if isinstance(form, str):
+                            refusals[e.path] = form
+                        else:
+                            state.forms[e.path] = form
             if refusals[e.path] is not None:
                 note = f"{e.path}: not fixed: {refusals[e.path]}"
                 if note not in state.problems:
@@ -434,18 +442,48 @@ def _proven(chosen: list, before: list, after: list) -> bool:
 def diff(state: FixRun) -> str:
     out = []
     for path in state.changed:
-        old, new = state.original[path], state.fixed[path]
+        bom, eol = state.forms.get(path, (False, "\n"))
+        old, new = (_on_disk(t, bom, eol) for t in (state.original[path], state.fixed[path]))
         name = esc.path(path)  # headers escaped; the body is the files' own lines, so that the diff applies
         lines = difflib.unified_diff(_lines(old), _lines(new), f"a/{name}", f"b/{name}")
         out.extend(lines)
     return "".join(out)
 
 
+def _on_disk(text: str, bom: bool, eol: str) -> str:
+    """A text as its file holds it: the BOM and line ends pdlint's reading dropped, put back."""
+    return ("\ufeff" if bom else "") + (text.replace("\n", eol) if eol != "\n" else text)
+
+
 def _lines(text: str) -> list:
-    lines = text.splitlines(keepends=True)
-    if lines and not lines[-1].endswith("\n"):
-        lines[-1] += "\n\\ No newline at end of file\n"
+    """The lines of a text, each with its line end (split at LF only: ``splitlines`` also ends a line
+    at a form feed or U+2028, which ``patch`` does not)."""
+    lines = [line + "\n" for line in text.split("\n")]
+    if lines[-1] == "\n":
+        lines.pop()
+    else:
+        lines[-1] = lines[-1][:-1] + "\n\\ No newline at end of file\n"
     return lines
+
+
+def _disk_form(abspath: str, root: str):
+    """(BOM?, line end) of the file as it is on disk, or why pdlint will not write it."""
+    from pdlint.safeio import Boundary, Refused
+    try:
+        raw = Boundary(root).read(abspath, root)
+    except Refused as e:
+        return f"cannot read it again: {e.reason}"
+    return _form_of(raw)
+
+
+def _form_of(raw: bytes):
+    bom = raw.startswith(b"\xef\xbb\xbf")
+    crlf = raw.count(b"\r\n")
+    if crlf and crlf == raw.count(b"\n") == raw.count(b"\r"):
+        return bom, "\r\n"
+    if b"\r" not in raw:
+        return bom, "\n"
+    return "it mixes line endings (LF, CRLF or CR): pdlint writes only files with one kind"
 
 
 def write(state: FixRun, cwd: str) -> list:
@@ -497,17 +535,13 @@ def _write_one(abspath: str, original: str, fixed: str, root: Optional[str] = No
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
         return "it changed since pdlint read it"
-    bom = text.startswith("\ufeff")
-    if bom:
-        text = text[1:]
-    normal = text.replace("\r\n", "\n").replace("\r", "\n")
-    if normal != original:
+    form = _form_of(raw)
+    if isinstance(form, str):
+        return form
+    bom, eol = form
+    if _on_disk(original, bom, eol) != text:
         return "it changed since pdlint read it"
-    if "\r" in text:
-        if text != original.replace("\n", "\r\n"):
-            return "it mixes line endings"
-        fixed = fixed.replace("\n", "\r\n")
-    data = (("\ufeff" if bom else "") + fixed).encode("utf-8")
+    data = _on_disk(fixed, bom, eol).encode("utf-8")
     mode = os.stat(abspath).st_mode
     try:
         replace_file(abspath, data, mode & 0o7777, ".pdlint-fix-")

@@ -593,6 +593,87 @@ def test_line_ends_bom_and_mode_are_kept(repo, capsys):
     assert not [f for f in os.listdir(repo) if f.startswith(".pdlint-fix-")]
 
 
+def _git_apply(patch: str, files: dict, where) -> dict:
+    """``git apply`` the patch to a copy of ``files`` (name -> bytes): name -> bytes afterwards."""
+    import subprocess
+    where.mkdir()
+    subprocess.run(["git", "init", "-q"], cwd=where, check=True)
+    for name, data in files.items():
+        (where / name).write_bytes(data)
+    (where / "fix.diff").write_text(patch, newline="")
+    subprocess.run(["git", "apply", "fix.diff"], cwd=where, check=True, capture_output=True)
+    return {name: (where / name).read_bytes() for name in files}
+
+
+PODS_SHARING_ONE_LIST = """\
+x-args: &common
+  - --model-path
+  - /m
+  - --disaggregation-decode-enable-offload-kvcache
+  - --hicache-storage-backend
+  - file
+items:
+""" + "".join(f"""\
+  - apiVersion: v1
+    kind: Pod
+    metadata: {{name: {role}}}
+    spec:
+      containers:
+        - name: s
+          image: lmsysorg/sglang:v0.5.23
+          command: [python3, -m, sglang.launch_server, --disaggregation-mode, {role}]
+          args: *common
+""" for role in ("prefill", "decode"))
+
+
+@pytest.mark.parametrize("bom, eol", [(True, "\r\n"), (False, "\r\n"), (True, "\n")])
+def test_the_diff_applies_to_the_file_as_it_is_on_disk(repo, capsys, tmp_path_factory, bom, eol):
+    # --diff prints the file's own bytes (BOM, CRLF), so git apply takes it and gives what --fix writes
+    data = (("\ufeff" if bom else "") + PODS_SHARING_ONE_LIST.replace("\n", eol)).encode()
+    p = repo / "pd.yaml"
+    p.write_bytes(data)
+    code, out, _ = run(capsys, "--diff", "pd.yaml")
+    assert code == 1 and out.startswith("--- a/pd.yaml\n+++ b/pd.yaml\n@@ -1,")  # the hunk holds line 1
+    assert ("\r\n" in out) == (eol == "\r\n") and ("\ufeffx-args: &common" in out) == bom
+    assert p.read_bytes() == data  # --diff writes nothing
+    applied = _git_apply(out, {"pd.yaml": data}, tmp_path_factory.mktemp("apply") / "w")["pd.yaml"]
+    assert run(capsys, "--fix", "pd.yaml")[0] == 0
+    assert applied == p.read_bytes() != data
+
+
+def test_the_diff_of_a_line_holding_a_form_feed_applies(repo, capsys, tmp_path_factory):
+    # str.splitlines would end a line at the form feed; a patch line must end at the line end
+    p = put(repo, "launch.sh", """\
+        #!/bin/bash
+        # page one\x0cpage two
+        CUDA_VISIBLE_DEVICES=0 python -m sglang.launch_server --model-path /m --disaggregation-mode prefill \\
+            --port 30000 --mem-fraction-statc 0.8 &
+        CUDA_VISIBLE_DEVICES=1 python -m sglang.launch_server --model-path /m --disaggregation-mode decode \\
+            --port 30001 &
+        """)
+    data = p.read_bytes()
+    code, out, _ = run(capsys, "--diff", "launch.sh")
+    assert code == 1 and "+    --port 30000 --mem-fraction-static 0.8 &" in out and " # page one\x0cpage two\n" in out
+    applied = _git_apply(out, {"launch.sh": data}, tmp_path_factory.mktemp("apply") / "w")["launch.sh"]
+    assert run(capsys, "--fix", "launch.sh")[0] == 0
+    assert applied == p.read_bytes() != data and b"--mem-fraction-static 0.8" in applied
+
+
+def test_a_file_mixing_line_ends_is_neither_shown_fixed_nor_reported_fixed(repo, capsys):
+    # refused before the fix is applied, so --diff and --fix agree and the report is the file on disk
+    src = open(os.path.join(FIXTURES, "k8s", "shared-anchor.yaml")).read()
+    lines = src.split("\n")
+    lines[1] += "\r"
+    data = "\n".join(lines).encode()
+    p = repo / "pd.yaml"
+    p.write_bytes(data)
+    for flag in ("--diff", "--fix"):
+        code, out, err = run(capsys, flag, "pd.yaml")
+        assert "pd.yaml: not fixed: it mixes line endings" in err
+        assert "+  " not in out and p.read_bytes() == data
+    assert code == 1 and "SGL101" in out and "Fixed 0 findings (1 remaining)." in out
+
+
 def test_output_formats_and_exit_codes(repo, capsys):
     shutil.copy(os.path.join(FIXTURES, "k8s", "shared-anchor.yaml"), repo / "pd.yaml")
     shutil.copy(repo / "pd.yaml", repo / "orig.yaml")
