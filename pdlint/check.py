@@ -115,8 +115,11 @@ def check(launches: list, enabled_for: Callable[[str], Callable[[str], bool]]) -
 
     shared: "OrderedDict[tuple, list]" = OrderedDict()
     plain: list = []
+    rejected: dict = {}  # origin key -> {launch index: codes of the role rules refusing the token there}
     for i, c in cands:
         key = c.token.origin_key() if c.token is not None and c.token.pieces else None
+        if key is not None and id(c) not in paired and _role_rule(rule(c.code)):
+            rejected.setdefault(key, {}).setdefault(i, set()).add(c.code)
         reached = reach.get(key, {}) if key else {}
         roles = {launches[j].role for j in reached}
         if id(c) not in paired and c.role_specific and key is not None and len(reached) > 1 and len(roles) > 1:
@@ -139,7 +142,7 @@ def check(launches: list, enabled_for: Callable[[str], Callable[[str], bool]]) -
     for k, m in merged.items():
         findings[k] = m.finding()
     for (code, key), group in shared.items():
-        f = _shared_finding(rule(code), group, reach[key], launches)
+        f = _shared_finding(rule(code), group, reach[key], launches, rejected.get(key, {}))
         findings[(f.code, f.path, f.line, f.column, f.message)] = f
     return list(findings.values())
 
@@ -245,18 +248,33 @@ def _launch_note(launch: Launch) -> str:
     return f"{role} launch: {launch.entrypoint}{where}"
 
 
-def _shared_finding(rule, group: list, reached: dict, launches: list) -> Finding:
+def _role_rule(r) -> bool:
+    """A rule whose finding means "this flag belongs on another role" (its fix moves the flag there), not
+    "this launch lacks something" (SGL108: offloading needs a storage backend)."""
+    return r.autofix is not None and r.autofix.kind == "move"
+
+
+def _shared_finding(rule, group: list, reached: dict, launches: list, rejected: dict) -> Finding:
+    """One finding for a rule's candidates at one shared origin; ``rejected``: launch index -> the codes of
+    the role rules that refuse the token in that launch (a role another role rule refuses is not one to keep:
+    the flag is moved only where no role rule refuses it)."""
     i0, c0 = group[0]
     path, line, col, _ = _location(c0, launches[i0])
     failing = {i for i, _ in group}
     fail_roles = sorted({launches[i].role or "unknown" for i in failing})
     all_roles = sorted({launches[j].role or "unknown" for j in reached})
-    keep = [r for r in all_roles if r not in fail_roles]
+    refused = failing | {j for j in reached if j in rejected}  # by this rule or another
+    refused_roles = {launches[j].role or "unknown" for j in refused}
+    keep = [r for r in all_roles if r not in refused_roles]
+    others: dict = {}  # role -> the other rules that refuse it there
+    for j in sorted(refused - failing):
+        others.setdefault(launches[j].role or "unknown", set()).update(rejected[j] - {rule.code})
     related = []
     for j in sorted(reached, key=lambda j: (launches[j].path, launches[j].line, j)):
         launch, tok = launches[j], reached[j]
         hop = tok.origin.chain[0] if tok.origin.chain else None
-        status = "fails" if j in failing else "accepts it"
+        status = "fails" if j in failing else \
+            f"fails with {', '.join(sorted(rejected[j]))}" if j in refused else "accepts it"
         note = f"{launch.role or 'unknown-role'} launch ({launch.entrypoint}) {status}"
         if launch.context:
             note += f"; {launch.context}"
@@ -270,6 +288,8 @@ def _shared_finding(rule, group: list, reached: dict, launches: list) -> Finding
                  f"{' and '.join(keep)}-only part"
     else:
         advice = "no role that reaches it accepts it"
+    if others:
+        advice += "".join(f"; on {r} {', '.join(sorted(cs))} refuses it" for r, cs in sorted(others.items()))
     message = (f"{c0.message} (this line is shared by {len(reached)} launches ({roles_txt}); it fails on "
                f"{' and '.join(fail_roles)}; {advice})")
     if c0.version and rule.engine == "sglang":
@@ -281,7 +301,7 @@ def _shared_finding(rule, group: list, reached: dict, launches: list) -> Finding
         autofix = FixIntent("move", f"Move {c0.token.text} into the {' and '.join(keep)}-only part",
                             rule.autofix.applicability, c0.token,
                             source=tuple(launches[i] for i in sorted(failing)),
-                            target=tuple(launches[j] for j in sorted(reached) if j not in failing))
+                            target=tuple(launches[j] for j in sorted(reached) if j not in refused))
     return Finding(path, line, col, rule.code, rule.name, rule.severity, role, message, tuple(_uniq(related)),
                    c0.fix, c0.version,
                    col + len(c0.token.text) if c0.token is not None else None, autofix,

@@ -702,3 +702,26 @@ def test_diff_applies_with_git_apply(repo, capsys):
     r = subprocess.run(["git", "apply", "-"], cwd=repo, input=diff, text=True, capture_output=True)
     assert r.returncode == 0, r.stderr
     assert run(capsys, "--diff", "demo")[1] == ""
+
+
+def test_a_role_is_kept_only_where_no_role_rule_refuses_the_flag(repo, capsys):
+    # SGL106: the threshold is decode-only (prefill refuses it); SGL187: this decode's transfer backend cannot
+    # take it - a setting to change on decode, not a reason to keep the flag on prefill
+    put(repo, "run.sh", """\
+        #!/usr/bin/env bash
+        COMMON="--model-path /m --disaggregation-decode-host-receive-threshold 0.5"
+        CUDA_VISIBLE_DEVICES=0 python3 -m sglang.launch_server $COMMON --disaggregation-mode prefill --port 30000 &
+        CUDA_VISIBLE_DEVICES=1 python3 -m sglang.launch_server $COMMON --disaggregation-mode decode --port 30001 &
+        wait
+        """)
+    code, out, _ = run(capsys, "--format", "json", "run.sh")
+    msgs = {f["code"]: f["message"] for f in json.loads(out)["findings"]}
+    assert sorted(msgs) == ["SGL106", "SGL187"]
+    assert "it fails on decode; no role that reaches it accepts it; on prefill SGL106 refuses it" in msgs["SGL187"]
+    assert "keep it only for prefill" not in msgs["SGL187"]
+    assert "it fails on prefill; keep it only for decode" in msgs["SGL106"]
+    fix_twice(capsys, "run.sh")
+    code, out, _ = run(capsys, "--format", "json", "run.sh")
+    left = json.loads(out)["findings"]
+    assert [(f["code"], f["line"]) for f in left] == [("SGL187", 4)]  # moved to decode, where it is decode's own
+    assert "shared" not in left[0]["message"]
