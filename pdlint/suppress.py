@@ -27,7 +27,8 @@ that reaches it.  ``pdlint: skip-file`` drops every finding placed in its file
 
 Directives are read from the text of the files the run already read
 (``Extraction.sources``); nothing is parsed again.  A ``#`` directive must
-start the line or follow whitespace, as a YAML or shell comment does.
+start the line or follow whitespace, as a YAML or shell comment does, and not
+stand inside a string quoted on its line (:func:`_quoted`).
 
 Every code of a directive that covered no finding is reported as PD070
 (unused-suppression, a warning, like ruff's RUF100): the rule is not enabled,
@@ -48,8 +49,9 @@ _CODES = r"(?P<codes>[^\]\n]*)"
 _DIRECTIVE = re.compile(
     r"(?P<jinja>\{#-?[ \t]*)?(?P<go>\{\{-?[ \t]*/\*[ \t]*)?(?P<hash>(?:(?<=\s)|^)#[ \t]*)?"
     r"(?:pdlint:[ \t]*(?:ignore\[" + _CODES + r"\]|(?P<skip>skip-file\b))|"
-    r"noqa:[ \t]*(?P<noqa>[A-Za-z]+[0-9]+(?:[ \t]*,?[ \t]*[A-Za-z]+[0-9]+)*))",
+    r"(?i:noqa):[ \t]*(?P<noqa>[A-Za-z]+[0-9]+(?:[ \t]*,?[ \t]*[A-Za-z]+[0-9]+)*))",
     re.M)
+_ANY = re.compile(r"pdlint:|noqa:", re.I)  # the quick exit for files without a directive
 _TAG_EDGE = re.compile(r"\{[{%]|[%}]\}")
 _COMMENT_ONLY = re.compile(r"^[ \t]*(#|\{#|\{\{-?[ \t]*/\*)")
 UNUSED_CODE = "PD070"
@@ -73,7 +75,7 @@ class Directive:
 def directives(src) -> list:
     """Every suppression directive in a source file (quick exit for files without one)."""
     text = src.text
-    if "pdlint:" not in text and "noqa:" not in text:
+    if not _ANY.search(text):
         return []
     from pdlint.rules import all_rules, get
     rules = all_rules()
@@ -84,6 +86,8 @@ def directives(src) -> list:
             continue  # "pdlint:" in running text, not a comment
         start = m.start()
         line, column = src.position(start)
+        if m.group("hash") and _quoted(src.line_text(line), column, src.path):
+            continue  # "# pdlint: ..." inside a quoted string (an echo, a value): text, not a comment
         own = _own_line(src.line_text(line), column, m)
         end_column = column + len(m.group(0))
         if m.group("skip"):
@@ -104,6 +108,38 @@ def directives(src) -> list:
             codes.append(rule.code if rule is not None else word.upper())
         out.append(Directive(src.path, line, column, end_column, tuple(codes), "pdlint", own))
     return out
+
+
+def _quoted(text: str, column: int, path: str) -> bool:
+    """The ``#`` at ``column`` of this line is inside a quoted string, not a comment: the line is read from
+    its start with shell quoting (a quote opens anywhere, ``\\`` escapes outside single quotes) or, in a YAML
+    file, YAML's (a quote opens a scalar only at its start; ``''`` inside single quotes).  A ``#`` met
+    outside quotes before it starts the comment the directive is part of.  Quotes opened on an earlier
+    line are not seen (the line counts as a comment, as before)."""
+    from pdlint.edits import kind_of
+    yaml = kind_of(path) == "yaml"
+    end = column - 1
+    i, quote = 0, None
+    while i < end:
+        ch = text[i]
+        if quote is None:
+            if ch == "#" and (i == 0 or text[i - 1] in " \t"):
+                return False  # a comment starts before the directive
+            if ch == "\\" and not yaml:
+                i += 2
+                continue
+            if ch in "'\"" and (not yaml or i == 0 or text[i - 1] in " \t[{,:-?"):
+                quote = ch
+        elif ch == quote:
+            if yaml and quote == "'" and text[i + 1:i + 2] == "'":
+                i += 2
+                continue
+            quote = None
+        elif ch == "\\" and quote == '"':
+            i += 2
+            continue
+        i += 1
+    return quote is not None
 
 
 def _own_line(text: str, column: int, m) -> bool:

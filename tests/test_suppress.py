@@ -208,6 +208,33 @@ def test_directive_forms_unit():
         """))
     got = [(d.line, d.codes, d.form, d.own_line) for d in directives(src)]
     assert got == [(1, ("SGL101",), "pdlint", False), (2, ("PD005",), "pdlint", True),
-                   (3, ("SGL102",), "pdlint", True), (4, ("SGL103",), "pdlint", False),
-                   (5, ("SGL104",), "pdlint", False)]  # inside a quoted scalar: accepted (documented)
+                   (3, ("SGL102",), "pdlint", True), (4, ("SGL103",), "pdlint", False)]
     assert directives(SourceFile("y", "no directives here\n")) == []
+
+
+@pytest.mark.parametrize("path, line, is_directive", [
+    # a "#" inside a quoted string is text: an echo that explains pdlint, a flag's value
+    ("run.sh", 'echo "to opt out add # pdlint: skip-file to a script"', False),
+    ("run.sh", "echo 'a # pdlint: ignore[SGL101]'", False),
+    ("run.sh", 'serve --log-level "info # pdlint: ignore[PD020] x"', False),
+    ("run.sh", 'serve --x "a\\"b # pdlint: ignore[SGL101]"', False),  # an escaped quote does not close it
+    ("pd.yaml", 'b: "text # pdlint: ignore[SGL104]"', False),
+    ("pd.yaml", "b: 'it''s # pdlint: ignore[SGL104]'", False),  # '' inside single quotes
+    # a comment
+    ("run.sh", 'serve --log-level "info"  # pdlint: ignore[SGL101]', True),
+    ("run.sh", "serve --x it\\'s  # pdlint: ignore[SGL101]", True),  # an escaped quote opens nothing
+    ("run.sh", 'echo "a" # don\'t # pdlint: ignore[SGL101]', True),  # inside an earlier comment
+    ("pd.yaml", "- --name it's  # pdlint: ignore[SGL101]", True),  # YAML: a quote inside a plain scalar
+    ("pd.yaml", "- '--x'  # NOQA: SGL101", True),  # noqa in any case, as ruff and flake8 read it
+    ("pd.yaml.j2", '- "{# pdlint: ignore[SGL101] #}"', True),  # a Jinja comment is one wherever it is
+])
+def test_a_hash_directive_inside_a_quoted_string_is_text(path, line, is_directive):
+    assert bool(directives(SourceFile(path, line + "\n"))) is is_directive
+
+
+def test_skip_file_in_a_usage_message_does_not_skip_the_file(repo, capsys):
+    usage = 'usage() { echo "to opt out of pdlint add # pdlint: skip-file to a script"; }\n'
+    (repo / "run.sh").write_text(SCRIPT.format(above=usage, trailing=""))
+    assert findings(capsys, "run.sh") == (1, [("SGL101", 4)])
+    (repo / "run.sh").write_text(SCRIPT.format(above="# pdlint: skip-file\n", trailing=""))
+    assert findings(capsys, "run.sh") == (0, [])
