@@ -305,7 +305,10 @@ def assess(jobs: list, extraction, findings: list, strict: bool = False) -> Cove
         file_notes = notes.get(job.display, {})
         loose = [m for m in markers if m.line not in lines
                  and not (m.line in file_notes and file_notes[m.line] is None)]
-        for group in _groups(loose, lines, file_notes):
+        # a file kind pdlint does not read: one spot for the file (its reason is the file's, not a line's)
+        groups = ([loose] if loose else []) if job.kind in (_UNSUPPORTED, "unknown") else \
+            _groups(loose, lines, file_notes)
+        for group in groups:
             reason, hint, at = _reason(job, group, file_notes, rendered.get(job.display), err)
             first = group[0]
             line, col, text = (first.line, first.column, first.text) if at is None else (at[0], at[1], "")

@@ -23,6 +23,16 @@ from pdlint.records import dataclass
 JINJA_EXT = (".j2", ".jinja", ".jinja2")
 YAML_EXT = (".yaml", ".yml")
 SHELL_EXT = (".sh", ".bash", ".slurm", ".sbatch")  # Slurm batch scripts are shell scripts
+# Text files that hold launches in real repositories but in a form pdlint does not read (Python that builds the
+# argv, Makefiles, Dockerfiles, JSON/TOML configs, envsubst templates): a directory scan (when they hold launch text)
+# and a file named on the command line list them as kind "unsupported", so that launch text in them is
+# reported (PD020) instead of passing unseen.  (A JSON file named on the command line is sniffed as YAML by the
+# extract stage, as any other file of a kind the name does not tell; a walk does not sniff: pdlint's own JSON
+# reports would read as launches.)  Documentation (.md, .rst) is not among them: its commands are examples,
+# not launch configurations.
+OTHER_TEXT_EXT = (".py", ".mk", ".json", ".toml", ".ini", ".cfg", ".conf", ".env", ".tmpl", ".template",
+                  ".dockerfile", ".containerfile")
+OTHER_TEXT_NAMES = re.compile(r"(?:GNUmakefile|[Mm]akefile|Dockerfile(?:\.[\w.-]+)?|Containerfile|Procfile)")
 _SHEBANG = re.compile(rb"^#!\s*\S*?(?:/|env\s+)(?:ba|z|k|da|a)?sh\b")
 KEYWORDS = (b"sglang", b"vllm", b"trtllm", b"dynamo", b"disaggregation", b"launch_server", b"tensorrt",
             b"kv_role", b"kv-role", b"prefill", b"decode", b"context_servers", b"generation_servers",
@@ -109,6 +119,31 @@ def kind_of(name: str, head: bytes = b"") -> Optional[str]:
     return None
 
 
+def _other_text(name: str, named: bool = False) -> Optional[str]:
+    """"unsupported" for a text file kind that may hold launch text pdlint does not read (OTHER_TEXT_EXT);
+    ``named``: the file was named on the command line (JSON is then sniffed, not "unsupported")."""
+    base = os.path.basename(name)
+    if named and base.lower().endswith(".json"):
+        return None
+    if base.lower().endswith(OTHER_TEXT_EXT) or OTHER_TEXT_NAMES.fullmatch(base):
+        return "unsupported"
+    return None
+
+
+def _has_launch_text(path: str, boundary) -> bool:
+    """Does a file of another text kind hold launch text (coverage's markers)?  A file that cannot be read
+    here is kept: the extract stage reports why."""
+    from pdlint.coverage import MARKER
+    from pdlint.safeio import Refused
+    try:
+        data = boundary.read(path)
+    except Refused:
+        return True
+    if not worth_parsing("unsupported", data):
+        return False
+    return MARKER.search(data.decode("utf-8", "replace")) is not None
+
+
 def _head(path: str, boundary=None) -> bytes:
     """The first bytes of a file (to sniff a shebang), read inside the repository
     boundary: a FIFO, a device or a symlink out of the repository gives b"" (and
@@ -129,10 +164,13 @@ def _git_files(root: str, directory: str) -> Optional[list]:
     return [os.path.join(root, p) for p in out.decode("utf-8", "surrogateescape").split("\0") if p]
 
 
+_SKIP_DIRS = (".git", ".pdlint_cache")  # outside git (which ignores the cache: its own .gitignore), by name
+
+
 def _walk(directory: str) -> list:
     out = []
     for dirpath, dirnames, filenames in os.walk(directory):
-        dirnames[:] = sorted(d for d in dirnames if d != ".git")
+        dirnames[:] = sorted(d for d in dirnames if d not in _SKIP_DIRS)
         for f in sorted(filenames):
             out.append(os.path.join(dirpath, f))
     return out
@@ -176,12 +214,17 @@ def discover(paths: list, cwd: str, excluded=lambda p: False, force_exclude=lamb
                 if (os.path.isdir(f) and not os.path.islink(f)) or excluded(f):
                     continue
                 kind = kind_of(f, _head(f, boundary) if "." not in os.path.basename(f) else b"")
+                if kind is None:
+                    kind = _other_text(f)
+                    if kind is not None and not _has_launch_text(f, boundary):
+                        continue  # a Python module, a JSON file with no launch in it: not a file pdlint scans
                 if kind and f not in jobs:
                     jobs[f] = FileJob(f, display_path(f, cwd), boundary.root_for(f), kind)
         elif os.path.lexists(ap):
             if force_exclude(ap) and excluded(ap):
                 continue
-            kind = kind_of(ap, _head(ap, boundary)) or "unknown"  # named explicitly: sniffed by the extract stage
+            # named explicitly: a kind pdlint reads, another text kind, else sniffed by the extract stage
+            kind = kind_of(ap, _head(ap, boundary)) or _other_text(ap, named=True) or "unknown"
             jobs[ap] = FileJob(ap, display_path(ap, cwd), boundary.root_for(ap), kind, explicit=True)
         else:
             missing.append(p)

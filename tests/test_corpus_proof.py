@@ -32,7 +32,9 @@ def scan():
         import contextlib
         out = io.StringIO()
         with contextlib.redirect_stdout(out):
-            code = main(["--format", "json", "--config", os.path.join(REPO, "tests", "data", "corpus-proof",
+            # --no-cache: a module fixture runs before conftest's per-test cache directory is set, and the
+            # corpus is read-only input (a cache written there would be scanned by the next run)
+            code = main(["--format", "json", "--no-cache", "--config", os.path.join(REPO, "tests", "data", "corpus-proof",
                                                                        "pdlint.yaml"), "."])
     finally:
         os.chdir(cwd)
