@@ -103,6 +103,24 @@ def test_skypilot_run_with_envs_real_file():
     assert l.argv[1].origin.line == 8 and l.env["HF_TOKEN"].opaque
 
 
+def test_skypilot_docker_image_id_names_the_release(tmp_path):
+    # resources.image_id: docker:<image> is the task's container (Dynamo 0.7.1 runs SGLang 0.5.4.post3); a VM
+    # image id names no release
+    task = textwrap.dedent("""\
+        resources:
+          accelerators: H100:8
+          image_id: {image_id}
+        run: |
+          python3 -m dynamo.sglang --model-path /m --disaggregation-mode decode --cuda-graph-bs 256
+        """)
+    (tmp_path / "task.sky.yaml").write_text(task.format(image_id="docker:nvcr.io/nvidia/ai-dynamo/sglang-runtime:0.7.1"))
+    (l,) = extract("task.sky.yaml", cwd=str(tmp_path)).launches
+    assert l.meta["image"] == "nvcr.io/nvidia/ai-dynamo/sglang-runtime:0.7.1" and l.parsed.version == "0.5.4.post3"
+    (tmp_path / "task.sky.yaml").write_text(task.format(image_id="ami-0123456789abcdef0"))
+    (l,) = extract("task.sky.yaml", cwd=str(tmp_path)).launches
+    assert "image" not in l.meta
+
+
 def test_scripts_without_a_launcher_or_outside_shell_keys_are_not_read(tmp_path):
     (tmp_path / "docs.yaml").write_text(textwrap.dedent("""\
         description: run python3 -m sglang.launch_server --model-path /m to start

@@ -167,7 +167,7 @@ class _Walker:
 
     def _image(self, r: yt.Ref) -> Optional[TStr]:
         """The container image a job / task runs in (``image``, ``container_image``, ``container.image``,
-        an sflow operator's ``container_image``)."""
+        an sflow operator's ``container_image``, SkyPilot's ``resources.image_id: docker:...``)."""
         cands = [yt.get(r, "image"), yt.get(r, "container_image"), yt.get(r, "container")]
         op = yt.get(r, "operator")
         if op is not None:
@@ -181,6 +181,13 @@ class _Walker:
                 c = yt.get(c, "image") or yt.get(c, "name")
             if c is not None and isinstance(yt.deref(c).node, yt.YScalar) and yt.scalar_text(c):
                 return self._subst(yt.scalar_tstr(self.doc, c))
+        res = yt.get(r, "resources")  # SkyPilot: resources.image_id: docker:<image> (other ids are VM images)
+        if res is not None and isinstance(yt.deref(res).node, yt.YMap):
+            c = yt.get(res, "image_id")
+            if c is not None and isinstance(yt.deref(c).node, yt.YScalar) and \
+                    yt.scalar_text(c).startswith("docker:") and len(yt.scalar_text(c)) > len("docker:"):
+                tok = yt.scalar_tstr(self.doc, c)
+                return self._subst(tok[len("docker:"):])
         return None
 
     def _map(self, r: yt.Ref, path: tuple, env: dict, names: list, image: Optional[TStr]) -> None:
