@@ -227,6 +227,8 @@ def test_directive_forms_unit():
     ("pd.yaml", "- --name it's  # pdlint: ignore[SGL101]", True),  # YAML: a quote inside a plain scalar
     ("pd.yaml", "- '--x'  # NOQA: SGL101", True),  # noqa in any case, as ruff and flake8 read it
     ("pd.yaml.j2", '- "{# pdlint: ignore[SGL101] #}"', True),  # a Jinja comment is one wherever it is
+    ("pd.yaml.j2", "- --name it's  # pdlint: ignore[SGL101]", True),  # a YAML template reads as YAML
+    ("run.sh.j2", "serve --name it's  # pdlint: ignore[SGL101]", False),  # a shell template as shell
 ])
 def test_a_hash_directive_inside_a_quoted_string_is_text(path, line, is_directive):
     assert bool(directives(SourceFile(path, line + "\n"))) is is_directive
