@@ -186,7 +186,8 @@ class Planner:
         return out
 
     def _insert(self, launch, groups, moved_keys, texts, raws, target_ids) -> Optional[list]:
-        """After the last flag of ``launch`` that only keeping launches reach."""
+        """After the last flag of ``launch`` that only keeping launches reach and that is written there
+        whole (the flag with its values, in one place)."""
         for _, g in reversed(groups):
             keys = [t.origin_key() for t in g]
             if any(k in moved_keys for k in keys):
@@ -194,9 +195,9 @@ class Planner:
             reached = set().union(*(self.reach.get(k, set()) for k in keys))
             if not reached or not reached <= target_ids:
                 continue
-            spot = self._spot_after(g[-1])
+            spot = self._spot_after(g[-1]) if _written_together(g) else None
             if spot is None:
-                return None
+                continue  # its value comes from elsewhere (a variable's default, a values file): an earlier flag
             entries = [E.entry_text(t, spot, r) for t, r in zip(texts, raws)]
             if None in entries:
                 return None
@@ -248,6 +249,23 @@ class Planner:
             return [Edit(spot.src.path, spot.end, spot.end, cond + "".join(sep + e for e in entries) +
                          "{% endif %}")]
         return None
+
+
+def _written_together(group: list) -> bool:
+    """The flag and its value tokens are written in one place, one after the other (every piece from the
+    same file, reached the same way): the end of the last one is the end of the whole occurrence. A value
+    carried in by a variable (``--port "$PORT"``, ``{% set %}``, a values file) is written where the variable
+    is set: adding entries there would put them inside the variable (or between a flag and its value)."""
+    first = group[0].pieces[0] if group and group[0].pieces else None
+    if first is None or first.src is None:
+        return False
+    last = -1
+    for tok in group:
+        for p in tok.pieces:
+            if p.src is not first.src or p.chain != first.chain or p.opaque or p.offset < last:
+                return False
+            last = p.offset
+    return True
 
 
 def _overlapping(edits: list) -> bool:

@@ -316,6 +316,46 @@ def test_shell_word_on_its_own_line_takes_the_line_with_it(repo, capsys):
     assert "SGL101" not in codes(capsys, "launch.sh")[1]
 
 
+@pytest.mark.parametrize("port", ["${PREFILL_PORT:-31000}", "31000"])
+def test_shell_keeping_flag_whose_value_is_a_variable(repo, capsys, port):
+    """The prefill part's last flag takes its value from a variable (``--port "${PREFILL_PORT}"``): that
+    value is written where the variable is set, so the flag goes after the last flag written whole in the
+    prefill part, never into the variable (``PREFILL_PORT=31000 --enable-kv-cache-sharding`` would run a
+    command) nor between ``--port`` and its value. Found by a real-file --fix round."""
+    p = put(repo, "run.sh", """\
+        #!/usr/bin/env bash
+        PREFILL_PORT=PORT
+        common_args=(
+          --model-path /m
+          --enable-kv-cache-sharding
+        )
+        prefill_args=(
+          "${common_args[@]}"
+          --disaggregation-mode prefill
+          --port "${PREFILL_PORT}"
+        )
+        decode_args=(
+          "${common_args[@]}"
+          --disaggregation-mode decode
+          --port 32000
+        )
+        CUDA_VISIBLE_DEVICES=0 python3 -m sglang.launch_server "${prefill_args[@]}" &
+        CUDA_VISIBLE_DEVICES=1 python3 -m sglang.launch_server "${decode_args[@]}" &
+        wait
+        """.replace("PORT\n", port + "\n", 1))
+    before = p.read_text()
+    assert "SGL126" in codes(capsys, "run.sh")[1]
+    fix_twice(capsys, "run.sh")
+    minus, plus = changed_lines(before, p.read_text())
+    assert minus == ["  --enable-kv-cache-sharding", "  --disaggregation-mode prefill"]
+    assert plus == ["  --disaggregation-mode prefill --enable-kv-cache-sharding"]
+    assert "SGL126" not in codes(capsys, "run.sh")[1]
+    code, out, _ = run(capsys, "show", "--format", "json", "run.sh")
+    argv = {l["role"]: l["argv"] for l in json.loads(out)["launches"]}
+    assert "--enable-kv-cache-sharding" in argv["prefill"] and "--enable-kv-cache-sharding" not in argv["decode"]
+    assert argv["prefill"][argv["prefill"].index("--port") + 1] == "31000"
+
+
 # -- moves: Jinja -------------------------------------------------------------------------------------------
 
 def test_jinja_set_list_is_an_unsafe_move_into_the_prefill_branch(repo, capsys):
