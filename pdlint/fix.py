@@ -127,8 +127,9 @@ class Planner:
             if None in entries:
                 return None
             ins = E.insert_after(spot, entries)
-            if spot.kind != "block" and out and out[-1].end == spot.end:
-                # the replaced characters end where the new entries start: one edit
+            if out and out[-1].end == ins.start:
+                # the replaced characters end where the new entries start (a word or flow entry, or a block
+                # entry that ends its line): one edit
                 last = out.pop()
                 ins = Edit(last.path, last.start, last.end, last.content + ins.content)
             out.append(ins)

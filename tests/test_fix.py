@@ -540,6 +540,36 @@ def test_deprecated_flag_with_two_replacements(repo, capsys):
                              "--cuda-graph-backend-prefill=disabled --port 1\n")
 
 
+@pytest.mark.parametrize("where", ["middle", "last"])
+def test_deprecated_flag_with_two_replacements_ending_its_block_line(repo, capsys, where):
+    """``- --disable-cuda-graph`` with nothing after it on its line: the replaced characters end where the new
+    entry's line starts, one edit (two touching edits were refused as overlapping: 'No fixes available').
+    The new entry gets its own ``- `` line at the list's indentation; comments stay. Found by a real-file
+    --fix round."""
+    entries = ["python3", "-m", "sglang.launch_server", "--model-path", "/m", "--disable-cuda-graph",
+               "--disaggregation-mode   # the role", "decode"]
+    if where == "last":
+        entries.append(entries.pop(5))
+    p = put(repo, "pod.yaml", """\
+        apiVersion: v1
+        kind: Pod
+        metadata: {name: decode}
+        spec:
+          containers:
+            - name: s
+              image: lmsysorg/sglang:v0.5.23
+              command:   # the server\n""" + "".join(f"                - {e}\n" for e in entries))
+    before = p.read_text()
+    assert codes(capsys, "pod.yaml")[1] == ["SGL008"]
+    code, out, _ = fix_twice(capsys, "pod.yaml")
+    assert "Fixed 1 finding (0 remaining)." in out
+    after = p.read_text()
+    assert after == before.replace("        - --disable-cuda-graph\n", "        - --cuda-graph-backend-decode=disabled\n"
+                                   "        - --cuda-graph-backend-prefill=disabled\n")
+    assert "command:   # the server\n" in after and "- --disaggregation-mode   # the role\n" in after
+    assert codes(capsys, "pod.yaml") == (0, [])
+
+
 def test_renamed_flag(repo, capsys):
     """--cuda-graph-max-bs was a deprecated alias of --cuda-graph-max-bs-decode (0.5.15); 0.5.23 dropped it."""
     p = put(repo, "run.sh", "python3 -m sglang.launch_server --model-path /m --cuda-graph-max-bs 8 "
