@@ -68,7 +68,8 @@ class Planner:
         self.launches = launches
         self.reach: dict = {}
         for launch in launches:
-            for tok in launch_tokens(launch) + list(launch.command):
+            # what the server's parser sees and every word written for the launch (a wrapper's own flags too)
+            for tok in launch_tokens(launch) + list(launch.argv) + list(launch.command):
                 if tok.pieces:
                     self.reach.setdefault(tok.origin_key(), set()).add(id(launch))
 

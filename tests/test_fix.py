@@ -266,6 +266,48 @@ def test_keeping_launch_that_writes_the_flag_again_is_left_alone(repo, capsys):
     assert p.read_text() == before
 
 
+DYNAMO_PODS = """\
+x-args: &common
+  - --namespace
+  - dyn
+  - --model-path
+  - /m
+  - --disaggregation-decode-retraction-backup
+  - host_pool
+  - --dyn-reasoning-parser
+  - qwen3
+items:
+""" + "".join(f"""\
+  - kind: Pod
+    metadata: {{name: {role}}}
+    spec:
+      containers:
+        - name: s
+          image: nvcr.io/nvidia/ai-dynamo/sglang-runtime:1.6.1
+          command: [python3, -m, dynamo.sglang, --disaggregation-mode, {role}, --endpoint, dyn://dyn.{role}.generate]
+          args: *common
+""" for role in ("prefill", "decode"))
+
+
+def test_dynamo_sglang_launches_get_the_move(repo, capsys):
+    """``python -m dynamo.sglang``: the groups are the flags SGLang's parser sees, so Dynamo's own flags
+    (``--namespace dyn``, ``--endpoint URL``, ``--dyn-reasoning-parser qwen3``) stay where they are and the
+    moved flag goes after the decode part's last server flag, not between ``--endpoint`` and its value (the
+    finding promised the move, the planner offered none for any wrapper). Found by a real-file --fix round."""
+    p = put(repo, "pods.yaml", DYNAMO_PODS)
+    before = p.read_text()
+    assert codes(capsys, "pods.yaml") == (1, ["SGL105"])
+    code, out, _ = fix_twice(capsys, "pods.yaml")
+    assert "Fixed 1 finding (0 remaining)." in out
+    minus, plus = changed_lines(before, p.read_text())
+    assert minus == ["  - --disaggregation-decode-retraction-backup", "  - host_pool",
+                     "          command: [python3, -m, dynamo.sglang, --disaggregation-mode, decode, --endpoint, "
+                     "dyn://dyn.decode.generate]"]
+    assert plus == ["          command: [python3, -m, dynamo.sglang, --disaggregation-mode, decode, "
+                    "--disaggregation-decode-retraction-backup, host_pool, --endpoint, dyn://dyn.decode.generate]"]
+    assert codes(capsys, "pods.yaml") == (0, [])
+
+
 # -- moves: shell ------------------------------------------------------------------------------------------
 
 def test_shell_variable(repo, capsys):

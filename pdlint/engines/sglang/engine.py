@@ -490,16 +490,25 @@ def _fill(message: str, occ) -> str:
 
 def occurrence_groups(launch: Launch) -> list:
     """``(dest, tokens)`` for each flag written on the launch's command line (not from a ``--config`` file), in
-    order: the flag token and its separate value tokens (``pdlint --fix`` moves them together)."""
+    order: the flag token and its separate value tokens (``pdlint --fix`` moves them together).
+
+    Behind a wrapper (``python -m dynamo.sglang``) these are the flags SGLang's parser sees: Dynamo's own
+    flags (``--endpoint``, ``--disagg-config``) are consumed before it and are no group; a flag Dynamo
+    rewrites (``--disaggregation-mode agg`` -> ``null`` at the end) or adds (``--config`` for its
+    ``--disagg-config`` section) is written nowhere in that form and is left out too."""
     info = launch.parsed
-    if not isinstance(info, SglangInfo) or info.wrapper is not None:
+    if not isinstance(info, SglangInfo):
         return []
     parsed = info.parsed
+    written = {id(t) for t in launch.argv} if info.wrapper is not None else None
     out = []
     for occ in sorted(parsed.occurrences, key=lambda o: o.index):
         if occ.from_config or any(k >= len(parsed.tokens) for k in occ.indexes):
             continue
-        out.append((occ.dest, [parsed.tokens[k] for k in occ.indexes]))
+        tokens = [parsed.tokens[k] for k in occ.indexes]
+        if written is not None and any(id(t) not in written for t in tokens):
+            continue
+        out.append((occ.dest, tokens))
     return out
 
 
