@@ -41,13 +41,19 @@ from pdlint.records import dataclass, field
 _LAUNCHERS = (
     r"sglang\.launch_server", r"sglang\s+serve", r"dynamo\.(?:sglang|vllm|trtllm|frontend)",
     r"vllm\s+serve", r"vllm\.entrypoints\.openai\.api_server", r"trtllm-serve",
-    r"sglang_router\.launch_(?:router|server)", r"sglang-router", r"disaggregation\.(?:mini_lb|launch_lb)",
+    r"sglang_router\.launch_(?:router|server)", r"sglang-router",
+    # SGLang's load balancer by its module path (sglang/srt/disaggregation/mini_lb.py, launch_lb.py until the
+    # router moved to the sglang-router package) and the package's CLI (`python -m sglang_router launch|server`)
+    r"(?:sglang\.srt\.)?disaggregation\.(?:mini_lb|launch_lb)(?![ \t]+import\b)", r"sglang_router(?=[ \t]+(?:launch|server)\b)",
 )
-_FLAGS = (r"--disaggregation-[a-z][a-z-]*", r"--kv-transfer-config", r"--is-(?:prefill|decode)-worker",
-          r"--disagg-config")
+# (vLLM's FlexibleArgumentParser reads an option's underscores as dashes: --kv_transfer_config; SGLang's and
+# Dynamo's own argparse options take the dash spelling only)
+_FLAGS = (r"--disaggregation-[a-z][a-z-]*", r"--kv(?:-transfer-config|_transfer_config)",
+          r"--is-(?:prefill|decode)-worker", r"--disagg-config")
 # the same settings as config-file keys (SGLang --config, TRT-LLM disaggregated configs, vLLM kv_role JSON)
 # (``context_servers: 1`` is a count - TensorRT-LLM's disagg_cluster.minimal_instances - not a server section)
-_KEYS = (r"disaggregation[-_]mode\s*[:=]", r"[\"']?kv_role[\"']?\s*[:=]", r"context_servers\s*:(?![ \t]*\d+[ \t]*$)",
+# (kv_role also in escaped JSON: "--kv-transfer-config={\"kv_role\":...}" in a double-quoted YAML string)
+_KEYS = (r"disaggregation[-_]mode\s*[:=]", r"\\*[\"']?kv_role\\*[\"']?\s*[:=]", r"context_servers\s*:(?![ \t]*\d+[ \t]*$)",
          r"generation_servers\s*:(?![ \t]*\d+[ \t]*$)")
 MARKER = re.compile(  # a launcher is not part of an image name (lmsysorg/sglang-router:v0.2) or a submodule
     r"(?P<launcher>(?<![\w./-])(?:" + "|".join(_LAUNCHERS) + r")(?![\w:-]|\.\w))"
@@ -110,7 +116,8 @@ def _blank(m: re.Match) -> str:
 
 
 # Every match of MARKER holds one of these: only the lines that hold one are searched.
-_LITERALS = ("sglang", "dynamo.", "vllm", "trtllm-serve", "disagg", "kv-transfer-config", "-worker", "kv_role",
+_LITERALS = ("sglang", "dynamo.", "vllm", "trtllm-serve", "disagg", "kv-transfer-config", "kv_transfer_config",
+             "-worker", "kv_role",
              "context_servers", "generation_servers")
 
 
@@ -157,7 +164,7 @@ def find_markers(text: str, kind: str = "") -> list:
         if _prose(code):
             continue
         for m in MARKER.finditer(code):
-            out.append(Marker(n, m.start() + 1, m.group(0).rstrip(":= \t\"'"), m.lastgroup or "flag"))
+            out.append(Marker(n, m.start() + 1, m.group(0).rstrip(":= \t\"'\\"), m.lastgroup or "flag"))
     return out
 
 

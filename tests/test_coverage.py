@@ -101,6 +101,68 @@ def test_unknown_program_with_engine_flags_is_reported_with_the_reason(repo, cap
     assert doc["coverage"]["files"]["run.sh"]["status"] == "unchecked"
 
 
+def test_sglang_load_balancer_module_paths_are_launch_text(repo, capsys):
+    """`python3 -m sglang.srt.disaggregation.mini_lb` (SGLang's module path; ai-dynamo/dynamo wideep
+    run_sgl_servers.sh) in a branch not taken was silent: the marker did not match after `sglang.srt.`."""
+    write(repo, "run_lb.sh", """
+        #!/bin/bash
+        SERVER_TYPE=""
+        case $SERVER_TYPE in
+          mini_lb)
+            python3 -m sglang.srt.disaggregation.mini_lb \\
+              --prefill "http://HEAD_PREFILL_NODE_IP:30000" --decode "http://HEAD_DECODE_NODE_IP:30000" ;;
+          launch_lb) python3 -m sglang.srt.disaggregation.launch_lb --prefill http://p:30000 --decode http://d:30000 ;;
+          gateway) python3 -m sglang_router launch --pd-disaggregation --prefill http://p:30000 ;;
+        esac
+        python3 -c "from sglang.srt.disaggregation.mini_lb import MiniLoadBalancer"
+        """)
+    code, doc = run(capsys, ".")
+    assert codes(doc) == [("run_lb.sh", 5, "PD020")]  # one spot: nearby lines no command explains
+    assert "`sglang.srt.disaggregation.launch_lb` and `sglang.srt.disaggregation.mini_lb` and `sglang_router` " \
+           "on lines 5-8" in doc["findings"][0]["message"]
+    write(repo, "run_lb.sh", "#!/bin/sh\npython3 -m sglang.srt.disaggregation.mini_lb --prefill http://p:30000 "
+                             "--decode http://d:30000\n")
+    code, doc = run(capsys, ".")  # taken: a checked router
+    assert codes(doc) == [] and doc["coverage"]["routers"] == 1
+
+
+def test_vllm_underscore_flag_and_escaped_kv_role_are_launch_text(repo, capsys):
+    """vLLM reads `--kv_transfer_config` as `--kv-transfer-config` (KServe's samples use it); with an image
+    pdlint does not know, neither it nor the escaped `\\"kv_role\\":` was launch text: "No launch text found"."""
+    write(repo, "prefill.yaml", """
+        apiVersion: apps/v1
+        kind: Deployment
+        metadata: {name: vllm-prefill}
+        spec:
+          template:
+            spec:
+              containers:
+                - name: prefill
+                  image: registry.example.com/team/inference-server:1.4
+                  args:
+                    - --model
+                    - Qwen/Qwen3-8B
+                    - "--kv_transfer_config={\\"kv_connector\\":\\"NixlConnector\\",\\"kv_role\\":\\"kv_producer\\"}"
+        """)
+    write(repo, "other.yaml", """
+        kind: ConfigMap
+        data:
+          KV: "{\\"kv_connector\\":\\"NixlConnector\\",\\"kv_role\\":\\"kv_consumer\\"}"
+        """)
+    code, doc = run(capsys, ".")
+    assert codes(doc) == [("other.yaml", 3, "PD020"), ("prefill.yaml", 11, "PD020")]
+    by = {f["path"]: f for f in doc["findings"]}
+    assert "`--kv_transfer_config`" in by["prefill.yaml"]["message"]
+    assert '`\\"kv_role`' in by["other.yaml"]["message"]
+    write(repo, "run.sh", """
+        #!/bin/sh
+        vllm serve m --port 8100 --kv_transfer_config '{"kv_connector":"NixlConnector","kv_role":"kv_producer"}' &
+        vllm serve m --port 8200 --kv_transfer_config "{\\"kv_connector\\":\\"NixlConnector\\",\\"kv_role\\":\\"kv_consumer\\"}"
+        """)
+    code, doc = run(capsys, "run.sh")  # checked launches cover both spellings
+    assert codes(doc) == [] and (doc["coverage"]["prefill"], doc["coverage"]["decode"]) == (1, 1)
+
+
 def test_strict_makes_coverage_findings_errors(repo, capsys):
     write(repo, "run.sh", "#!/bin/sh\n$LAUNCHER --disaggregation-mode decode\n")
     code, doc = run(capsys, "--strict", ".")
@@ -272,7 +334,7 @@ def _markers_line_by_line(text: str) -> list:
         if cov._prose(code):
             continue
         for m in cov.MARKER.finditer(code):
-            out.append(cov.Marker(n, m.start() + 1, m.group(0).rstrip(":= \t\"'"), m.lastgroup or "flag"))
+            out.append(cov.Marker(n, m.start() + 1, m.group(0).rstrip(":= \t\"'\\"), m.lastgroup or "flag"))
     return out
 
 
@@ -283,7 +345,9 @@ def test_marker_prefilter_finds_what_every_line_search_finds():
     forms = ["python3 -m sglang.launch_server --port 1", "sglang   serve m", "python -m dynamo.sglang",
              "python -m dynamo.frontend", "vllm serve m", "python -m vllm.entrypoints.openai.api_server",
              "trtllm-serve m", "python -m sglang_router.launch_router", "sglang-router --x",
-             "disaggregation.mini_lb --x", "disaggregation.launch_lb", "x --disaggregation-mode prefill",
+             "disaggregation.mini_lb --x", "disaggregation.launch_lb", "python3 -m sglang.srt.disaggregation.mini_lb",
+             "python -m sglang_router launch --pd-disaggregation", "x --disaggregation-mode prefill",
+             "--kv_transfer_config '{}'", "\"--kv-transfer-config={\\\"kv_role\\\":\\\"kv_producer\\\"}\"",
              "--kv-transfer-config '{}'", "--is-prefill-worker", "--is-decode-worker", "--disagg-config c.yaml",
              "disaggregation_mode: prefill", "disaggregation-mode = decode", "'kv_role': 'kv_producer'",
              "\"kv_role\" : x", "context_servers:", "generation_servers :"]
