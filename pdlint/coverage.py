@@ -411,7 +411,7 @@ def _cover(launch: Launch, covered: dict, reads: dict, spans: dict) -> None:
 
 def _groups(markers: list, covered: set, notes: dict) -> list:
     """Uncovered markers grouped by command: the lines of one unrecognised
-    command (same note), else nearby lines (at most two apart, no covered line
+    command (same note, or an equal one naming the same start), else nearby lines (at most two apart, no covered line
     between) that no command explains."""
     out: list = []
     for m in markers:
@@ -419,7 +419,8 @@ def _groups(markers: list, covered: set, notes: dict) -> list:
             last = out[-1][-1]
             a, b = notes.get(last.line), notes.get(m.line)
             if a is not None or b is not None:
-                same = a is b
+                # one command (the note names where it starts): one spot, though each line has its own note
+                same = a is b or (a is not None and b is not None and a[2] is not None and a == b)
             else:
                 same = m.line - last.line <= 2 and not any(x in covered for x in range(last.line + 1, m.line))
             if same:

@@ -163,6 +163,43 @@ def test_vllm_underscore_flag_and_escaped_kv_role_are_launch_text(repo, capsys):
     assert codes(doc) == [] and (doc["coverage"]["prefill"], doc["coverage"]["decode"]) == (1, 1)
 
 
+def test_one_unchecked_command_is_one_spot(repo, capsys):
+    """An unrecognised command whose engine flags are lines apart got one PD020 per flag line, all at the
+    command's start: one spot for the command, its lines in the message."""
+    write(repo, "prefill.yaml", """
+        apiVersion: apps/v1
+        kind: Deployment
+        metadata: {name: vllm-prefill}
+        spec:
+          template:
+            spec:
+              containers:
+                - name: prefill
+                  image: registry.example.com/team/inference-server:1.4
+                  args:
+                    - --model
+                    - Qwen/Qwen3-8B
+                    - '--kv-transfer-config={"kv_connector":"NixlConnector","kv_role":"kv_producer"}'
+                    - --port
+                    - "8000"
+                    - --tensor-parallel-size
+                    - "2"
+                    - --disaggregation-mode
+                    - prefill
+        """)
+    write(repo, "run.sh", """
+        #!/bin/sh
+        ./run_worker.sh --disaggregation-mode decode \\
+            --port 30001 \\
+            --tp 2 \\
+            --kv-transfer-config '{}'
+        """)
+    code, doc = run(capsys, ".")
+    assert codes(doc) == [("prefill.yaml", 11, "PD020"), ("run.sh", 2, "PD020")]
+    assert "on lines 13-18" in doc["findings"][0]["message"] and "on lines 2-5" in doc["findings"][1]["message"]
+    assert doc["coverage"]["files"]["prefill.yaml"]["unchecked"][0]["end_line"] == 18
+
+
 def test_strict_makes_coverage_findings_errors(repo, capsys):
     write(repo, "run.sh", "#!/bin/sh\n$LAUNCHER --disaggregation-mode decode\n")
     code, doc = run(capsys, "--strict", ".")
