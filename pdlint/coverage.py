@@ -9,7 +9,9 @@ this module looks at every scanned file twice:
   routers) or an engine-only flag (``--disaggregation-mode``,
   ``--kv-transfer-config``, ``--disaggregation-transfer-backend`` …, or the
   same as a config key).  A marker is *covered* when a checked launch has a
-  token (or a reference hop) on that line: the launch came from there.  Every
+  token (or a reference hop) on that line: the launch came from there; on the
+  first and the last line of a launch's command only the marker inside the
+  command's own text is (``checked & unchecked`` on one line).  Every
   uncovered marker group becomes one ``PD020`` finding at its first line, with
   the most specific reason pdlint knows (a template line no role rendered, a
   command whose program pdlint does not recognise, a file kind pdlint does not
@@ -277,10 +279,11 @@ def assess(jobs: list, extraction, findings: list, strict: bool = False) -> Cove
     cov = Coverage()
     launches = [l for l in extraction.launches if checked(l)]
     covered: dict = {}  # path -> set of lines
+    partial: dict = {}  # path -> line -> [(start, end)]: a command's first and last line, where it is
     reads: dict = {}  # path -> set of launch ids that read it
     spans: dict = {}
     for launch in launches:
-        _cover(launch, covered, reads, spans)
+        _cover(launch, covered, reads, spans, partial)
     _count(cov, launches)
     errors: dict = {}
     for f in findings:
@@ -309,9 +312,13 @@ def assess(jobs: list, extraction, findings: list, strict: bool = False) -> Cove
         markers = find_markers(text)
         fc.markers = len(markers)
         lines = covered.get(job.display, set())
+        part = partial.get(job.display)
         file_notes = notes.get(job.display, {})
         loose = [m for m in markers if m.line not in lines
+                 and not (part and m.line in part and _within(src, m, part[m.line]))
                  and not (m.line in file_notes and file_notes[m.line] is None)]
+        if part:
+            lines = lines | set(part)
         # a file kind pdlint does not read: one spot for the file (its reason is the file's, not a line's)
         groups = ([loose] if loose else []) if job.kind in (_UNSUPPORTED, "unknown") else \
             _groups(loose, lines, file_notes)
@@ -326,7 +333,8 @@ def assess(jobs: list, extraction, findings: list, strict: bool = False) -> Cove
         if fc is None:
             continue
         for line, col, image in gaps:
-            if line in covered.get(path, set()) or any(s.line == line for s in fc.spots):
+            if line in covered.get(path, set()) or line in partial.get(path, ()) or \
+                    any(s.line == line for s in fc.spots):
                 continue
             fc.spots.append(Spot(path, line, col, line, CR.UNCHECKED.code,
                                  f"these arguments go to the entry point of image {image}, which pdlint does not "
@@ -359,6 +367,14 @@ def assess(jobs: list, extraction, findings: list, strict: bool = False) -> Cove
     return cov
 
 
+def _within(src, marker: Marker, stretches: list) -> bool:
+    """Does a checked launch's text on the marker's line (``stretches``: offsets) hold the marker?"""
+    if src is None:
+        return True
+    at = src.offset_of(marker.line, marker.column)
+    return any(a <= at < b for a, b in stretches)
+
+
 def _count(cov: Coverage, launches: list) -> None:
     cov.launches = len(launches)
     for l in launches:
@@ -366,10 +382,19 @@ def _count(cov: Coverage, launches: list) -> None:
         cov.by_role[key] = cov.by_role.get(key, 0) + 1
 
 
-def _cover(launch: Launch, covered: dict, reads: dict, spans: dict) -> None:
-    """Mark the lines ``launch`` was built from; ``spans`` memoises the lines of a source run."""
+def _cover(launch: Launch, covered: dict, reads: dict, spans: dict, partial: Optional[dict] = None) -> None:
+    """Mark the lines ``launch`` was built from; ``spans`` memoises the lines of a source run.
+
+    With ``partial`` (path -> line -> [(start, end) offsets]): on the first and the last line of its command
+    (``command`` + ``argv``, per source file) a launch covers only its command's text, from its first to its
+    last character: another command may share the line (``a & b``, ``sh -c "a & b"``).  Such a line stays a
+    whole line when a launch covered it so before (its middle)."""
     from pdlint.check import launch_tokens
     lid = id(launch)
+    bounds = _command_bounds(launch) if partial is not None else None
+    if bounds:
+        kept = [(src.path, e, e in covered.get(src.path, ()), a, b) for src, (a, b, e0, e1) in bounds.items()
+                for e in ((e0,) if e0 == e1 else (e0, e1))]
     covered.setdefault(launch.path, set()).add(launch.line)
     reads.setdefault(launch.path, set()).add(lid)
     toks = list(launch.command) + list(launch.argv) + launch_tokens(launch) + list(launch.env.values())
@@ -407,6 +432,43 @@ def _cover(launch: Launch, covered: dict, reads: dict, spans: dict) -> None:
             lines.add(first)
             if last > first:
                 lines.update(range(first + 1, last + 1))
+    if bounds:
+        for path, e, whole, a, b in kept:
+            if not whole:
+                covered[path].discard(e)
+                partial.setdefault(path, {}).setdefault(e, []).append((a, b))
+
+
+def _command_bounds(launch: Launch) -> dict:
+    """Per source file, ``(start, end, first line, last line)`` of the launch's command words (``command`` +
+    ``argv``): offsets of their first and past their last character, and those characters' lines.  Not for
+    a file some of whose words are placed only roughly there (a piece that is not ``exact``: a template
+    render aligned line by line, a decoded YAML scalar): their lines stay whole lines."""
+    ext: dict = {}
+    rough = None
+    for toks in (launch.command, launch.argv):
+        for tok in toks:
+            for p in tok.pieces:
+                src = p.src
+                if src is None:
+                    continue
+                if not p.exact:
+                    if rough is None:
+                        rough = set()
+                    rough.add(src)
+                    continue
+                a = p.offset
+                b = a + (p.end - p.start if p.end > p.start else 1)
+                e = ext.get(src)
+                if e is None:
+                    ext[src] = [a, b]
+                else:
+                    if a < e[0]:
+                        e[0] = a
+                    if b > e[1]:
+                        e[1] = b
+    return {src: (a, b, src.line_of(a), src.line_of(b - 1)) for src, (a, b) in ext.items()
+            if rough is None or src not in rough}
 
 
 def _groups(markers: list, covered: set, notes: dict) -> list:

@@ -200,6 +200,64 @@ def test_one_unchecked_command_is_one_spot(repo, capsys):
     assert doc["coverage"]["files"]["prefill.yaml"]["unchecked"][0]["end_line"] == 18
 
 
+TORCHRUN = ("torchrun --nproc-per-node 1 -m sglang.launch_server --model-path /m --disaggregation-mode prefill "
+            "--disaggregation-transfer-backend fake")
+
+
+def test_an_unchecked_command_on_the_line_of_a_checked_one_is_reported(repo, capsys):
+    """Coverage went by line: a torchrun-started prefill on the line of a checked decode (`a & b`, in a script
+    and in Compose's `sh -c "..."`) counted as covered.  A launch's first and last line cover only its own
+    text there."""
+    decode = "python3 -m sglang.launch_server --model-path /m --disaggregation-mode decode --port 30001"
+    write(repo, "one.sh", f"#!/bin/bash\n{decode} & {TORCHRUN}\n")
+    write(repo, "before.sh", f"#!/bin/bash\n{TORCHRUN} & {decode}\n")
+    write(repo, "vars.sh", f"#!/bin/bash\nARGS='--model-path /m --disaggregation-mode decode'\n"
+                           f"python3 -m sglang.launch_server $ARGS --port 30001 & {TORCHRUN}\n")
+    write(repo, "docker-compose.yml", f"""
+        services:
+          pd:
+            image: lmsysorg/sglang:v0.5.9
+            command: sh -c "{decode} & {TORCHRUN}"
+        """)
+    code, doc = run(capsys, ".")
+    col = len(decode) + 4
+    assert sorted((f["path"], f["line"], f["column"], f["code"]) for f in doc["findings"] if f["code"] == "PD020") \
+        == [("before.sh", 2, 1, "PD020"), ("docker-compose.yml", 4, len('    command: sh -c "') + col, "PD020"),
+            ("one.sh", 2, col, "PD020"), ("vars.sh", 3, len("python3 -m sglang.launch_server $ARGS --port 30001 & ") + 1,
+                                          "PD020")]
+    assert all("`torchrun` is not a launcher" in f["message"] for f in doc["findings"] if f["code"] == "PD020")
+    assert doc["coverage"]["decode"] == 4
+
+
+def test_launches_sharing_lines_and_spanning_lines_stay_covered(repo, capsys):
+    write(repo, "run.sh", """
+        #!/bin/bash
+        ARGS="--model-path /m \\
+          --disaggregation-mode prefill"
+        python3 -m sglang.launch_server $ARGS \\
+           --port 30000 & python3 -m sglang.launch_server --model-path /m --disaggregation-mode decode \\
+           --port 30001 --disaggregation-transfer-backend nixl
+        """)
+    write(repo, "docker-compose.yml", """
+        services:
+          pd:
+            image: lmsysorg/sglang:v0.5.9
+            command:
+              - sh
+              - -c
+              - |
+                python3 -m sglang.launch_server --model-path /m --disaggregation-mode prefill & python3 -m sglang.launch_server --model-path /m --disaggregation-mode decode --port 30001
+        """)
+    write(repo, "escaped/docker-compose.yml", """
+        services:
+          pd:
+            image: lmsysorg/sglang:v0.5.9
+            command: "python3 -m sglang.launch_server --model-path /m --disaggregation-mode decode --json-model-override-args \\"{\\\\\\"a\\\\\\": 1}\\"\\t--tp 1"
+        """)  # a decoded scalar: its words are placed at the scalar's start only, their line stays whole
+    code, doc = run(capsys, ".")
+    assert codes(doc) == [] and doc["coverage"]["prefill"] == 2 and doc["coverage"]["decode"] == 3
+
+
 def test_strict_makes_coverage_findings_errors(repo, capsys):
     write(repo, "run.sh", "#!/bin/sh\n$LAUNCHER --disaggregation-mode decode\n")
     code, doc = run(capsys, "--strict", ".")
