@@ -258,6 +258,42 @@ def test_launches_sharing_lines_and_spanning_lines_stay_covered(repo, capsys):
     assert codes(doc) == [] and doc["coverage"]["prefill"] == 2 and doc["coverage"]["decode"] == 3
 
 
+def test_trtllm_slurm_benchmark_config_is_checked(repo, capsys):
+    """TensorRT-LLM's examples/disaggregated/slurm/benchmark/config.yaml (worker_config.ctx / gen, which
+    submit.py writes as the ctx/gen servers' --extra_llm_api_options files) passed silently: "No launch text
+    found".  Its ctx/gen sections are checked as those files are."""
+    write(repo, "config.yaml", """
+        slurm:
+          script_file: "disaggr_torch.slurm"
+        benchmark:
+          mode: "e2e"
+        hardware:
+          gpus_per_node: 4
+          num_ctx_servers: 2
+          num_gen_servers: 1
+        environment:
+          worker_env_var: "TLLM_LOG_LEVEL=INFO"
+        worker_config:
+          gen:
+            tensor_parallel_size: 4
+            max_batch_size: 256
+            cache_transceiver_config:
+              max_tokens_in_buffer: 4608
+              backend: NIXL
+          ctx:
+            tensor_parallel_size: 4
+            disable_overlap_scheduler: true
+            cache_transceiver_config:
+              max_tokens_in_buffer: 4608
+              backend: UCX
+        """)
+    code, doc = run(capsys, "config.yaml")
+    assert code == 1 and [(f["line"], f["code"]) for f in doc["findings"]] == [(17, "TRT001")]  # the gen backend
+    cov = doc["coverage"]
+    assert (cov["prefill"], cov["decode"], cov["unchecked"]) == (1, 1, 0)
+    assert cov["files"]["config.yaml"]["status"] == "checked"
+
+
 def test_strict_makes_coverage_findings_errors(repo, capsys):
     write(repo, "run.sh", "#!/bin/sh\n$LAUNCHER --disaggregation-mode decode\n")
     code, doc = run(capsys, "--strict", ".")

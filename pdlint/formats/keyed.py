@@ -16,6 +16,8 @@ Each reader returns launches (not yet interpreted by an engine adapter) whose
   (TRT-LLM fills missing keys of each server group from the top level; nested
   mappings are not merged).  Launches have ``engine='trtllm'``, ``argv=[]``
   and ``meta['settings']`` = {dotted key: TStr of the value}.
+* TRT-LLM's slurm benchmark config (``worker_config.ctx`` / ``gen``: the per-role
+  LLM-API option files its submit.py writes).
 * TRT-LLM per-role LLM-API option files (``ctx_*.yaml`` / ``gen_*.yaml``,
   ``--extra_llm_api_options``; Dynamo ``engine_configs/**/prefill.yaml`` /
   ``decode.yaml``): the role comes from the file name.
@@ -74,6 +76,10 @@ def launches(job, src, doc: TStr, docs: list) -> list:
         return srt_slurm(job, src, doc, root)
     if "context_servers" in keys or "generation_servers" in keys:
         return trtllm_disagg(job, src, doc, root)
+    workers = yt.get(root, "worker_config") if "worker_config" in keys else None
+    if workers is not None and any(r is not None and isinstance(yt.deref(r).node, yt.YMap)
+                                   for r in (yt.get(workers, "ctx"), yt.get(workers, "gen"))):
+        return trtllm_slurm_benchmark(job, src, doc, root)
     if "pd_role" in keys or (len(keys & LMCACHE_KEYS) >= 3 and "enable_pd" in keys):
         return lmcache(job, src, doc, root)
     if "cache_transceiver_config" in keys or (len(keys & TRTLLM_KEYS) >= 3 and
@@ -381,6 +387,30 @@ def trtllm_disagg(job, src, doc: TStr, root: yt.Ref) -> list:
                     url_tokens=[yt.scalar_tstr(doc, n) for n, u in zip(url_nodes, urls) if u],
                     replicas=_int(yt.get(block, "num_instances")))
         l.role = role
+        out.append(l)
+    return out
+
+
+def trtllm_slurm_benchmark(job, src, doc: TStr, root: yt.Ref) -> list:
+    """TensorRT-LLM's slurm benchmark config (examples/disaggregated/slurm/benchmark/config.yaml):
+    submit.py writes ``worker_config.ctx`` / ``worker_config.gen`` as they are to ``ctx_config.yaml`` /
+    ``gen_config.yaml``, the context / generation servers' ``--extra_llm_api_options`` files
+    (start_worker.sh runs ``trtllm-serve``); ``hardware.num_ctx_servers`` / ``num_gen_servers`` count them."""
+    cfg = yt.get(root, "worker_config")
+    out = []
+    for key, count in (("ctx", "num_ctx_servers"), ("gen", "num_gen_servers")):
+        ref = yt.get(cfg, key)
+        if ref is None or not isinstance(yt.deref(ref).node, yt.YMap):
+            continue
+        role = crd.role_of_value(key)
+        origin = _key_origin(doc, cfg, key)
+        l = _launch(src, origin.line if origin else 1, "trtllm", "trtllm-serve", role, origin,
+                    f"TRT-LLM slurm benchmark config key worker_config.{key}", job.display,
+                    f"TRT-LLM slurm benchmark config worker_config.{key} (submit.py writes it to the {key} "
+                    f"servers' --extra_llm_api_options file {key}_config.yaml)", settings=flatten(doc, ref),
+                    options_file=True, replicas=_int(crd.at(root, "hardware", count)))
+        l.role = role
+        l.incomplete = True
         out.append(l)
     return out
 
