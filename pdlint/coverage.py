@@ -50,8 +50,9 @@ _LAUNCHERS = (
 )
 # (vLLM's FlexibleArgumentParser reads an option's underscores as dashes: --kv_transfer_config; SGLang's and
 # Dynamo's own argparse options take the dash spelling only)
+# (--pd-disaggregation: sglang-router's PD mode, also behind an image whose entry point pdlint does not know)
 _FLAGS = (r"--disaggregation-[a-z][a-z-]*", r"--kv(?:-transfer-config|_transfer_config)",
-          r"--is-(?:prefill|decode)-worker", r"--disagg-config")
+          r"--is-(?:prefill|decode)-worker", r"--disagg-config", r"--pd-disaggregation")
 # the same settings as config-file keys (SGLang --config, TRT-LLM disaggregated configs, vLLM kv_role JSON)
 # (``context_servers: 1`` is a count - TensorRT-LLM's disagg_cluster.minimal_instances - not a server section)
 # (kv_role also in escaped JSON: "--kv-transfer-config={\"kv_role\":...}" in a double-quoted YAML string)
@@ -59,7 +60,9 @@ _KEYS = (r"disaggregation[-_]mode\s*[:=]", r"\\*[\"']?kv_role\\*[\"']?\s*[:=]", 
          r"generation_servers\s*:(?![ \t]*\d+[ \t]*$)")
 MARKER = re.compile(  # a launcher is not part of an image name (lmsysorg/sglang-router:v0.2) or a submodule
     r"(?P<launcher>(?<![\w./-])(?:" + "|".join(_LAUNCHERS) + r")(?![\w:-]|\.\w))"
-    r"|(?P<flag>(?<![\w-])(?:" + "|".join(_FLAGS) + r")(?![\w-]))"
+    # a flag ends at a non-word character or at a run of underscores standing for blanks (llm-d-benchmark's
+    # "--kv-transfer-config____'{...}'" env values), not at one underscore continuing a name
+    r"|(?P<flag>(?<![\w-])(?:" + "|".join(_FLAGS) + r")(?![A-Za-z0-9-]|_(?!_)))"
     r"|(?P<key>(?<![\w-])(?:" + "|".join(_KEYS) + r"))")
 _JINJA_COMMENT = re.compile(r"\{#.*?#\}", re.S)
 _GO_COMMENT = re.compile(r"\{\{-?\s*/\*.*?\*/\s*-?\}\}", re.S)

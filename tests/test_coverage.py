@@ -55,6 +55,18 @@ def test_markers_find_launchers_flags_and_config_keys():
                      (3, "disaggregation-mode", "key"), (4, "trtllm-serve", "launcher")]
 
 
+@pytest.mark.parametrize("text, found", [
+    # llm-d-benchmark writes blanks in per-role env values as runs of underscores
+    ("PREFILL_EXTRA_ARGS=--kv-transfer-config____'{x}'____--enforce-eager", ["--kv-transfer-config"]),
+    ("SGL_ARGS=--disaggregation-mode____prefill", ["--disaggregation-mode"]),
+    ("x=--disaggregation-mode_suffix", []),  # one underscore continues a name
+    # sglang-router's PD mode behind an image whose entry point pdlint does not know
+    ("args: [--pd-disaggregation, --prefill, http://p:30000, --decode, http://d:30001]", ["--pd-disaggregation"]),
+])
+def test_markers_of_flags_in_env_values_and_router_args(text, found):
+    assert [m.text for m in find_markers(text + "\n") if m.kind == "flag"] == found
+
+
 def test_markers_skip_comments_image_names_submodules_and_prose():
     text = ("# python3 -m sglang.launch_server --disaggregation-mode prefill\n"
             "image: lmsysorg/sglang-router:v0.2.4   # sglang-router image\n"
@@ -119,7 +131,7 @@ def test_sglang_load_balancer_module_paths_are_launch_text(repo, capsys):
     code, doc = run(capsys, ".")
     assert codes(doc) == [("run_lb.sh", 5, "PD020")]  # one spot: nearby lines no command explains
     assert "`sglang.srt.disaggregation.launch_lb` and `sglang.srt.disaggregation.mini_lb` and `sglang_router` " \
-           "on lines 5-8" in doc["findings"][0]["message"]
+           "with engine flag `--pd-disaggregation` on lines 5-8" in doc["findings"][0]["message"]
     write(repo, "run_lb.sh", "#!/bin/sh\npython3 -m sglang.srt.disaggregation.mini_lb --prefill http://p:30000 "
                              "--decode http://d:30000\n")
     code, doc = run(capsys, ".")  # taken: a checked router
