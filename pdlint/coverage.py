@@ -577,6 +577,8 @@ def _finding(spot: Spot, err, strict: bool) -> Optional[Finding]:
 def engine_gaps(launch: Launch) -> list:
     """Gaps of an interpreted server launch: unresolved role, unresolved
     ``--config``, opaque words where flags could stand."""
+    if launch.engine == "trtllm" and launch.kind == "router" and launch.parsed is not None:
+        return _trtllm_file_gaps(launch, launch.parsed)
     if launch.kind != "server" or launch.parsed is None:
         return []
     info = launch.parsed
@@ -586,8 +588,35 @@ def engine_gaps(launch: Launch) -> list:
     elif launch.engine == "vllm":
         out += _generic_gaps(launch, info, role_flag=("--kv-transfer-config", "--disaggregation-mode"))
     elif launch.engine == "trtllm":
-        out += _generic_gaps(launch, info, role_flag=())
+        out += _generic_gaps(launch, info, role_flag=("--server_role", "--server-role", "--disaggregation-mode")) + \
+            _trtllm_file_gaps(launch, info)
     return out
+
+
+_CONFIG_HINT = ("reference a config file kept in the repository (relative to the launch file or the repository "
+                "root), or provide it from a ConfigMap in the same manifest")
+
+
+def _trtllm_file_gaps(launch: Launch, info) -> list:
+    """PD022 for a TensorRT-LLM server's options file (``--extra_llm_api_options``, ``--config``) or a
+    ``trtllm-serve disaggregated -c`` config that pdlint could not read."""
+    from pdlint.engines.trtllm.engine import OPTION_FILES, PROXY_CONFIG
+    cli = getattr(info, "cli", None)
+    if cli is None:
+        return []
+    router = launch.kind == "router"
+    read = info.proxy_config if router else info.options_file
+    for opt in PROXY_CONFIG if router else OPTION_FILES:
+        tok = cli.value(opt)
+        if tok is None:
+            continue
+        if read is not None:
+            return []
+        why = "is a value pdlint cannot see" if tok.opaque else "was not found in the repository"
+        what = "the servers it routes to and their settings" if router else "the settings in that file"
+        return [Gap(CR.UNRESOLVED_CONFIG.code, tok, f"{opt} {tok.text} {why}: {what} were not checked",
+                    _CONFIG_HINT)]
+    return []
 
 
 def _opaque(tok) -> bool:

@@ -219,3 +219,28 @@ def test_cache_transceiver_backend_by_release(tmp_path, capsys, monkeypatch):
     assert f["severity"] == "error" and "TensorRT-LLM 1.0.0rc4" in f["message"]
     doc = check(tmp_path / "c", capsys, monkeypatch, k8s("0.21.0"))
     assert findings(doc, "TRT009") == findings(doc, "TRT010") == []
+
+
+@pytest.mark.parametrize("options, pd022", [
+    ('--extra_llm_api_options "$CONFIG_DIR/ctx.yaml"', "is a value pdlint cannot see"),
+    ("--config ./missing.yaml", "was not found in the repository"),
+    ("--config ./ctx_config.yaml", None),
+])
+def test_an_options_file_pdlint_cannot_read_is_reported(options, pd022, tmp_path, capsys, monkeypatch):
+    # the server's settings live in that file: a launch whose file pdlint did not read is not a checked one
+    files = {"ctx_config.yaml": "cache_transceiver_config:\n  backend: UCX\n",
+             "run.sh": f"trtllm-serve Qwen/Qwen3-8B --host localhost --port 8001 --server_role context {options}\n"}
+    found = findings(check(tmp_path, capsys, monkeypatch, files), "PD022")
+    assert [f["message"].split(": ")[0].endswith(pd022) for f in found] == ([True] if pd022 else [])
+
+
+def test_a_proxy_config_pdlint_cannot_read_is_reported(tmp_path, capsys, monkeypatch):
+    doc = check(tmp_path, capsys, monkeypatch, {"run.sh": 'trtllm-serve disaggregated -c "$CONFIG_DIR/d.yaml"\n'})
+    (f,) = findings(doc, "PD022")
+    assert "the servers it routes to and their settings were not checked" in f["message"]
+
+
+def test_a_server_role_from_a_variable_is_reported(tmp_path, capsys, monkeypatch):
+    doc = check(tmp_path, capsys, monkeypatch, {"run.sh": "trtllm-serve Qwen/Qwen3-8B --server_role $ROLE\n"})
+    (f,) = findings(doc, "PD021")
+    assert "--server-role $ROLE" in f["message"] or "--server_role $ROLE" in f["message"]
