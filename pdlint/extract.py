@@ -1136,8 +1136,10 @@ class Extractor:
         while i < len(words) - 1 and launchers.is_assignment(words[i].text):
             i += 1
         prog = words[i]
-        if launchers.basename(prog.text) in _NOT_RUN:
-            reason = None  # printed, searched for or killed by name: not a launch
+        texts = [w.text for w in words]
+        if launchers.basename(prog.text) in _NOT_RUN or any(launchers.package_command(texts, k)
+                                                            for k in range(i, len(texts))):
+            reason = None  # printed, searched for, killed by name or installed as a package: not a launch
             hint = ""
         elif prog.opaque:
             reason = (f"the command's program is {prog.text or 'a value'} whose value pdlint cannot see, so it "

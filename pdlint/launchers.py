@@ -108,11 +108,69 @@ def basename(word: str) -> str:
     return word.rstrip("/").rsplit("/", 1)[-1]
 
 
+# package managers -> the words that install, remove or fetch packages: the words after them name packages
+# (``pip install sglang-router``, ``apt-get install -y trtllm-serve``), never a program that runs
+_INSTALL = {"install", "uninstall", "download", "wheel", "add", "remove", "reinstall", "upgrade", "update",
+            "i", "in", "rm", "un", "erase", "purge", "del", "show", "info", "search", "create", "index"}
+_PACKAGE_VERBS = {
+    "pip": _INSTALL, "pipx": {"install", "uninstall", "reinstall", "upgrade", "inject"},
+    "uv": {"add", "remove"}, "poetry": {"add", "remove"}, "pdm": {"add", "remove"}, "rye": {"add", "remove"},
+    "conda": _INSTALL, "mamba": _INSTALL, "micromamba": _INSTALL,
+    "apt": _INSTALL, "apt-get": _INSTALL | {"source", "build-dep"}, "aptitude": _INSTALL, "yum": _INSTALL,
+    "dnf": _INSTALL, "microdnf": _INSTALL, "zypper": _INSTALL, "apk": _INSTALL, "brew": _INSTALL,
+    "npm": _INSTALL | {"ci"}, "pnpm": _INSTALL, "yarn": _INSTALL, "gem": _INSTALL, "cargo": {"install"},
+    "snap": _INSTALL, "spack": _INSTALL, "easy_install": None,
+}
+# sub-command namespaces between a manager and its verb (``uv pip install``, ``uv tool install``, ``conda env
+# create``)
+_PACKAGE_NAMESPACES = {"uv": {"pip", "tool"}, "conda": {"env"}, "mamba": {"env"}, "micromamba": {"env"}}
+_PIP = re.compile(r"^pip(\d+(\.\d+)*)?$")
+
+
+def _package_manager(word: str) -> Optional[str]:
+    b = basename(word)
+    if _PIP.match(b):
+        return "pip"
+    return b if b in _PACKAGE_VERBS else None
+
+
+def package_command(texts: list, i: int) -> bool:
+    """``texts[i]`` starts a package manager's install / uninstall / download (``pip install X``, ``python -m pip
+    install X`` from its ``pip``, ``uv pip install X``, ``conda install X``, ``apt-get install -y X``,
+    ``npm i X``): the words after it are package names, not a command that runs."""
+    mgr = _package_manager(texts[i])
+    if mgr is None:
+        return False
+    verbs = _PACKAGE_VERBS[mgr]
+    if verbs is None:  # the program installs whatever follows it
+        return True
+    spaces = _PACKAGE_NAMESPACES.get(mgr, set())
+    after_option = False
+    for t in texts[i + 1:i + 8]:
+        if t.startswith("-"):
+            after_option = "=" not in t
+            continue
+        if t in verbs:
+            return True
+        if t in spaces:
+            spaces = set()
+            verbs = _INSTALL
+            after_option = False
+            continue
+        if not after_option:  # another sub-command (`uv run`, `conda run`, `pipx run`): it runs things
+            return False
+        after_option = False  # the option's value (`pip --index-url URL install`)
+    return False
+
+
 def find(words: list) -> Optional[object]:
-    """The first entry point (:class:`Match`) or shell hand-off in ``words``."""
+    """The first entry point (:class:`Match`) or shell hand-off in ``words``; None for a package manager's
+    install (:func:`package_command`), whose words name packages (``pip install sglang-router``)."""
     texts = [w.text for w in words]
     n = len(texts)
     for i in range(n):
+        if package_command(texts, i):
+            return None
         m = _match_at(texts, i)
         if m is not None:
             m.env = wrapper_env(words, i)
