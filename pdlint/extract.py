@@ -1269,6 +1269,10 @@ class Extractor:
         self.out.launches = [l for l in self.out.launches
                              if not (l.meta.get("virtual_config") and l.meta["virtual_config"] in referenced)
                              and l.path not in failed]
+        for name in sorted({l.engine for l in self.out.launches if isinstance(l.engine, str)}):
+            engine = adapter(name)  # roles that only the deployment shows (a TRT-LLM proxy config's URLs)
+            if engine is not None and hasattr(engine, "deployment_roles"):
+                self.per_file(self.out.launches, engine.deployment_roles, "the deployment roles")
         for l in self.out.launches:
             l.meta.pop("mounts", None)  # read by the --config resolution only (it holds whole YAML trees)
 

@@ -176,6 +176,37 @@ def test_server_listed_under_the_other_role(tmp_path, capsys, monkeypatch):
     assert findings(doc, "TRT007") == []
 
 
+def renamed_proxy_files(ctx_backend="UCX", gen_backend="NIXL", gen_urls='"localhost:8002"'):
+    # NVIDIA/TensorRT-LLM examples/disaggregated/simpler_example/run.sh with option files whose names name no role
+    files = proxy_files()
+    files["disagg_config.yaml"] = files["disagg_config.yaml"].replace('- "localhost:8002"', f"- {gen_urls}")
+    del files["ctx_config.yaml"], files["gen_config.yaml"]
+    files["server_a.yaml"] = f"disable_overlap_scheduler: true\ncache_transceiver_config:\n  backend: {ctx_backend}\n"
+    files["server_b.yaml"] = f"cache_transceiver_config:\n  backend: {gen_backend}\n"
+    files["run.sh"] = files["run.sh"].replace("ctx_config", "server_a").replace("gen_config", "server_b")
+    return files
+
+
+def test_roles_from_the_disaggregated_config_urls(tmp_path, capsys, monkeypatch):
+    # found by a real-file round: NVIDIA/TensorRT-LLM examples/disaggregated/simpler_example/run.sh with renamed
+    # option files: both servers were "unknown role", never paired, and the UCX/NIXL mismatch passed silently
+    doc = check(tmp_path / "a", capsys, monkeypatch, renamed_proxy_files())
+    roles = sorted((l["line"], l["role"]) for l in doc["launches"] if l["path"] == "run.sh" and l["kind"] == "server")
+    assert roles == [(1, "prefill"), (2, "decode")]
+    (f,) = findings(doc, "TRT001")
+    assert f["path"] == "server_b.yaml" and "UCX" in f["message"] and "NIXL" in f["message"]
+    assert codes(doc) == ["TRT001"]
+    doc = check(tmp_path / "b", capsys, monkeypatch, renamed_proxy_files(gen_backend="UCX"))
+    assert codes(doc) == [], [f["message"] for f in doc["findings"]]
+
+
+def test_no_role_from_a_url_listed_under_both_roles(tmp_path, capsys, monkeypatch):
+    doc = check(tmp_path, capsys, monkeypatch, renamed_proxy_files(gen_urls='"localhost:8001"'))
+    roles = sorted((l["line"], l["role"]) for l in doc["launches"] if l["path"] == "run.sh" and l["kind"] == "server")
+    assert roles == [(1, None), (2, None)]
+    assert findings(doc, "TRT001") == []
+
+
 def test_no_link_without_the_proxy_or_with_unknown_ports(tmp_path, capsys, monkeypatch):
     files = proxy_files(gen_port=8003)
     files["run.sh"] = files["run.sh"].replace("trtllm-serve disaggregated -c ./disagg_config.yaml\n", "")

@@ -17,7 +17,8 @@ Launches come in two shapes:
 The role is the one the structure names (the settings' key or file name), else
 the command's role flag (``context``/``prefill`` = prefill, ``generation`` /
 ``decode`` = decode), else the name of the options file the command loads
-(``--config ctx_config.yaml``).
+(``--config ctx_config.yaml``), else the list of the disaggregated config its
+proxy routes with that names the server's host:port (:func:`deployment_roles`).
 
 A ``trtllm-serve disaggregated -c CONFIG`` proxy names the disaggregated config
 it routes with: the launch joins that config's deployment (``meta['joins']``),
@@ -257,6 +258,35 @@ def linked_servers(dep) -> dict:
         if described(l) and l.path in configs:
             out[id(l)] = [s for s in started_here if any(url_matches(u, s) for u in l.meta.get("urls") or ())]
     return out
+
+
+def deployment_roles(launches: list) -> list:
+    """Give a ``trtllm-serve`` server of a proxy's script whose own words name no role the role of the
+    disaggregated config's list its ``--host``/``--port`` is in (``context_servers.urls`` = prefill,
+    ``generation_servers.urls`` = decode): the proxy sends it that phase. Run after every launch is interpreted,
+    before the structure rules and pairing; a server listed under both roles keeps no role."""
+    if not any(started(l) and l.role is None for l in launches):
+        return []
+    from pdlint.pairing import group
+    for dep in group(launches):
+        linked = linked_servers(dep)
+        if not linked:
+            continue
+        listed: dict = {}  # id(started server) -> {role: described server}
+        for l in dep.launches:
+            for s in linked.get(id(l)) or ():
+                if l.role in ("prefill", "decode"):
+                    listed.setdefault(id(s), {}).setdefault(l.role, l)
+        for s in dep.launches:
+            roles = listed.get(id(s))
+            if s.role is not None or not roles or len(roles) != 1 or not started(s):
+                continue
+            ((role, l),) = roles.items()
+            host, port, _ = s.parsed.listen()
+            section = "context_servers" if role == "prefill" else "generation_servers"
+            s.role = role
+            s.parsed.role_from = s.meta["role_how"] = f"{host}:{port} is listed under {section}.urls of {l.path}"
+    return []
 
 
 _LOCAL = ("localhost", "127.0.0.1", "0.0.0.0", "::", "[::]", "")
