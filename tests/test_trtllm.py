@@ -207,6 +207,18 @@ def test_no_role_from_a_url_listed_under_both_roles(tmp_path, capsys, monkeypatc
     assert findings(doc, "TRT001") == []
 
 
+def test_server_of_unknown_address_and_role_is_reported(tmp_path, capsys, monkeypatch):
+    # the role would come from the URL its port is at, but the port is a variable: a warning, never a silent pass
+    files = renamed_proxy_files()
+    files["run.sh"] = files["run.sh"].replace("--port 8001", "--port $CTX_PORT")
+    doc = check(tmp_path, capsys, monkeypatch, files)
+    roles = sorted((l["line"], l["role"]) for l in doc["launches"] if l["path"] == "run.sh" and l["kind"] == "server")
+    assert roles == [(1, None), (2, "decode")]
+    (f,) = findings(doc, "TRT008")
+    assert (f["path"], f["line"], f["severity"]) == ("run.sh", 1, "warning")
+    assert "--port $CTX_PORT" in f["message"] and "role is unknown" in f["message"]
+
+
 def test_no_link_without_the_proxy_or_with_unknown_ports(tmp_path, capsys, monkeypatch):
     files = proxy_files(gen_port=8003)
     files["run.sh"] = files["run.sh"].replace("trtllm-serve disaggregated -c ./disagg_config.yaml\n", "")

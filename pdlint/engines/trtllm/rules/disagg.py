@@ -257,7 +257,8 @@ def _url_without_server(dep):
 @vllm_rule(
     "TRT008", "server-not-in-disaggregated-config", kind="unit", engine="trtllm", category=_C, severity=WARNING,
     summary="Reports a `trtllm-serve` started by the script that runs the disaggregated proxy whose host:port is "
-            "in none of the config's `urls`, or in the list of the other role.",
+            "in none of the config's `urls`, or in the list of the other role, or whose role pdlint cannot tell "
+            "because its `--host`/`--port` is a value it cannot see.",
     why="The proxy sends requests only to the URLs of its config: a server missing there holds GPUs and is never "
         "used. A server listed under `generation_servers` that loads a context options file (or the reverse) "
         "runs the other role's settings (overlap scheduler, batch sizes, cache transceiver buffers).",
@@ -266,13 +267,17 @@ def _url_without_server(dep):
     example="# disagg_config.yaml\ncontext_servers:\n  urls: [\"localhost:8001\"]\n"
             "# run.sh\ntrtllm-serve M --port 8001 --config ctx_config.yaml &\n"
             "trtllm-serve M --port 8004 --config ctx_config.yaml &\ntrtllm-serve disaggregated -c disagg_config.yaml",
-    example_fixed="# disagg_config.yaml\ncontext_servers:\n  urls: [\"localhost:8001\", \"localhost:8004\"]")
+    example_fixed="# disagg_config.yaml\ncontext_servers:\n  urls: [\"localhost:8001\", \"localhost:8004\"]",
+    notes="A server of the proxy's script whose role nothing of its own names (`--server_role`, an options file "
+          "named for a role) takes the role of the `urls` list its host:port is in; when that address is a value "
+          "pdlint cannot see (`--port $CTX_PORT`), the server's role is unknown: it is reported here, as its "
+          "role-specific checks did not run and it was not paired.")
 def _server_not_in_config(dep):
+    out = _unplaced(dep)
     got = _linked(dep)
     if got is None:
-        return None
+        return out
     described_here, servers = got
-    out = []
     config = described_here[0].path if described_here else "the config"
     for s in servers:
         listed = [l for l in described_here if any(url_matches(u, s) for u in l.meta.get("urls") or ())]
@@ -290,6 +295,30 @@ def _server_not_in_config(dep):
                             [related_at(next(t for u, t in zip(l.meta.get('urls') or (), l.meta.get('url_tokens')
                                                                 or ()) if url_matches(u, s)), l,
                                         f"listed under {_section(l)}")], launch=s))
+    return out
+
+
+def _unplaced(dep) -> list:
+    """A server of a proxy's script with no role whose host or port pdlint cannot see: which URL of the config
+    it serves, and so its role, is unknown (never a silent pass)."""
+    linked = linked_servers(dep)
+    if not linked:
+        return []
+    config = next((l.path for l in dep.launches if id(l) in linked), "the config")
+    out = []
+    for s in dep.launches:
+        if not started(s) or s.role is not None or s.parsed.listen() is not None:
+            continue
+        cli = s.parsed.cli
+        at = next(((opt, t) for opt, t in (("--port", cli.value("--port")), ("--host", cli.value("--host")))
+                   if t is not None and (t.opaque or opt == "--port")), (None, None))
+        opt, tok = at
+        what = f"{opt} {tok.text}" if tok is not None else "its address"
+        out.append(VHit(f"this trtllm-serve names no role of its own and pdlint cannot see the address it listens "
+                        f"on ({what}), so it cannot tell which of the urls of {config} it serves: its role is "
+                        f"unknown, its role-specific checks did not run and it was not paired (write the port "
+                        f"literally, or load an options file named for its role, e.g. ctx_config.yaml)", tok,
+                        launch=s))
     return out
 
 
