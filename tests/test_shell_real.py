@@ -250,3 +250,49 @@ def test_launch_line_of_a_command_built_elsewhere_stays_at_its_entry_point(repo,
         """)
     data = show_json(capsys, "p.sh")
     assert [l["line"] for l in data["launches"]] == [2]
+
+
+# -- a placeholder carried into eval'd text is not expanded again -------------------------------
+
+MOONCAKE_RUN_CMD = """\
+    #!/bin/bash
+    run_cmd() {
+        local full_cmd="$1"
+        eval "$full_cmd"
+    }
+
+    start_server() {
+        local model_path=$1
+        local cmd="python -m sglang.launch_server --model-path ${model_path} --disaggregation-mode prefill --port 30000"
+        run_cmd "$cmd"
+    }
+    """
+
+
+def test_positional_of_an_uncalled_function_is_not_read_in_the_callee(repo, capsys):
+    """kvcache-ai/Mooncake scripts/tone_tests/scripts/common.sh:1087-1115: the
+    unknown `$1` of start_server went into `cmd` as the placeholder text `$1`,
+    and run_cmd's `eval` expanded that text again in run_cmd's frame -- the
+    whole command became the --model-path value (false SGL001/SGL007)."""
+    write(repo, "common.sh", MOONCAKE_RUN_CMD)
+    data = show_json(capsys, "common.sh")
+    [launch] = data["launches"]
+    assert launch["argv"] == ["--model-path", "$1", "--disaggregation-mode", "prefill",
+                              "--port", "30000"], launch["argv"]
+    assert launch["origins"][1]["line"] == 8  # the opaque value is start_server's own `$1`
+    code, out = check(capsys, "common.sh")
+    assert "SGL001" not in out and "SGL007" not in out, out
+
+
+def test_positional_of_a_called_function_is_its_own_argument():
+    cmds, _ = commands(textwrap.dedent(MOONCAKE_RUN_CMD) + "start_server /models/q\n")
+    assert argvs(cmds) == [
+        ["python", "-m", "sglang.launch_server", "--model-path", "/models/q",
+         "--disaggregation-mode", "prefill", "--port", "30000"]]
+    # unknown script arguments read at the top level and eval'd inside a function
+    cmds, ctx = commands('run() { eval "$1"; }\nrun "serve --a $1 --b ${2} --c $@"\n')
+    assert argvs(cmds) == [["serve", "--a", "$1", "--b", "${2}", "--c", "$@"]]
+    # the same through `bash -c "$cmd"` and with `$@` forwarded
+    cmds, _ = commands('f() { local m=$1; g "serve --model $m"; }\n'
+                       'g() { bash -c "$@"; eval "$*"; }\n')
+    assert [w for w in argvs(cmds) if w[0] == "serve"] == [["serve", "--model", "$1"]] * 2

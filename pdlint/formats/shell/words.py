@@ -31,6 +31,9 @@ _PARAM_RE = re.compile(r"\$\{([#!]?)([A-Za-z_][A-Za-z0-9_]*|[0-9]+|[@*#?$!\-])(\
 _OPS = (":-", ":=", ":+", ":?", "##", "%%", "//", "/#", "/%", "^^", ",,",
         "-", "=", "+", "?", "#", "%", "/", "^", ",", ":", "@")
 _NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+#: Word parts bash expands (a placeholder carried into eval'd text is not expanded again).
+_EXPANDING_TYPES = frozenset(("simple_expansion", "expansion", "command_substitution",
+                              "arithmetic_expansion", "process_substitution"))
 #: A reference whose value depends only on the named variable.
 _PURE_REF_RE = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*)|\$\{([A-Za-z_][A-Za-z0-9_]*)(?::?-[^}$`\"'\\]*)?\}")
 _SIMPLE_REF_RE = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?")
@@ -382,6 +385,9 @@ class Words:
     def emit_node(self, node, st, fb: Fields, quoted: bool, opsplit: bool, unk: set) -> None:
         u = self.unit
         kind = node.type
+        if kind in _EXPANDING_TYPES and self._carried_placeholder(node, unk):
+            fb.value(u.slice(node), quoted)
+            return
         if kind in ("string", "translated_string"):
             a, b = u.start(node), u.char(node.end_byte)
             a2 = a + (2 if kind == "translated_string" else 1)
@@ -411,6 +417,26 @@ class Words:
         else:
             a, b = u.start(node), u.char(node.end_byte)
             self.emit_range(a, b, special_parts(u, node), st, fb, quoted, opsplit, unk)
+
+    def _carried_placeholder(self, node, unk: set) -> bool:
+        """True when ``node`` is an expansion whose every character is a
+        placeholder carried into re-parsed text (``eval``, ``sh -c``): the
+        reference as written where an unknown value stood.  Bash would have
+        expanded the real value once, before the re-parse, so the text must
+        not be expanded again -- in another frame ``$1`` would read the
+        wrong function's argument.  The names it stood for stay unknown."""
+        t = self.unit.slice(node)
+        if not t.text or not t.pieces or not all(p.opaque for p in t.pieces) \
+                or sum(p.end - p.start for p in t.pieces) != len(t.text):
+            return False
+        if node.type == "simple_expansion":
+            name = t.text[1:]
+        else:
+            m = _PARAM_RE.match(t.text) if node.type == "expansion" else None
+            name = m.group(2) if m else ""
+        if name and (_NAME_RE.fullmatch(name) or name.isdigit()):
+            unk.add(name)
+        return True
 
     def emit_range(self, a: int, b: int, specials: list, st, fb: Fields, quoted: bool,
                    opsplit: bool, unk: set) -> None:
