@@ -296,3 +296,51 @@ def test_positional_of_a_called_function_is_its_own_argument():
     cmds, _ = commands('f() { local m=$1; g "serve --model $m"; }\n'
                        'g() { bash -c "$@"; eval "$*"; }\n')
     assert [w for w in argvs(cmds) if w[0] == "serve"] == [["serve", "--model", "$1"]] * 2
+
+
+# -- `${a.b}` template placeholders: a bad substitution keeps the words after it ---------------
+
+def test_bad_substitution_keeps_the_following_flag(repo, capsys):
+    """llm-d/llm-d-benchmark config/scenarios/guides/pd-disaggregation.yaml:332-334,
+    :423-425: after `${accelerator.extraArgs} \\` tree-sitter's error recovery
+    swallowed the `--` of the next flag (`port 30001`: false SGL011/VLLM018)."""
+    write(repo, "sglang_run.sh", """\
+        #!/bin/bash
+        python3 -m sglang.launch_server --model-path /models/qwen \\
+          --disaggregation-mode decode \\
+          ${accelerator.extraArgs} \\
+          --port 30001
+        """)
+    write(repo, "vllm_run.sh", """\
+        #!/bin/bash
+        vllm serve /models/qwen \\
+          --port 8000 \\
+          ${accelerator.dtypeArgs} \\
+          ${accelerator.executionArgs} \\
+          --no-disable-hybrid-kv-cache-manager
+        """)
+    data = show_json(capsys, "sglang_run.sh", "vllm_run.sh")
+    argv = {l["path"]: l["argv"] for l in data["launches"]}
+    assert argv["sglang_run.sh"][-3:] == ["${accelerator.extraArgs}", "--port", "30001"], argv
+    assert argv["vllm_run.sh"][-3:] == ["${accelerator.dtypeArgs}", "${accelerator.executionArgs}",
+                                        "--no-disable-hybrid-kv-cache-manager"], argv
+    code, out = check(capsys, "sglang_run.sh", "vllm_run.sh")
+    assert "SGL011" not in out and "VLLM018" not in out, out
+    assert out.count("PD009") == 3 and "bad substitution '${accelerator.extraArgs}'" in out, out
+    assert out.count("PD023") == 3, out  # each placeholder is an opaque-arguments gap
+
+
+def test_bad_substitution_in_double_quotes_is_opaque_not_literal_json(repo, capsys):
+    """Inside double quotes bash would attempt the `${a.b}` expansion: the value
+    there is unknown, so the JSON rule does not judge the text."""
+    write(repo, "run.sh", """\
+        #!/bin/bash
+        vllm serve /models/qwen --port 8000 \\
+          --kv-transfer-config "{\\"kv_connector\\":\\"NixlConnector\\",\\"kv_role\\":\\"kv_both\\"${accelerator.kv}}"
+        """)
+    code, out = check(capsys, "run.sh")
+    assert "VLLM001" not in out and "PD009" in out, out
+    cmds, _ = commands("run '${a.b}' \"x${a.b}y\" ${a.b}\n")
+    [cmd] = cmds
+    assert [(w.text, w.opaque) for w in cmd.words] == [
+        ("run", False), ("${a.b}", False), ("x${a.b}y", True), ("${a.b}", True)]

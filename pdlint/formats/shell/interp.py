@@ -89,9 +89,15 @@ class Interpreter(Words, Conditions, Control, Builtins):
     def parse(self, tstr: TStr, top: bool = False, kind: str = "script") -> syntax.Unit:
         unit = syntax.Unit(tstr, top, kind)
         self.keepalive.append(unit)  # ids of units key caches: keep every unit alive
-        for n, (err, offset) in enumerate(syntax.errors(unit.root)):
+        n = 0
+        for a, b in unit.bad_subs[:MAX_PARSE_REPORTS]:
+            self.ctx.report("PD-SHELL-PARSE", f"shell syntax error: bad substitution {unit.text[a:b]!r}"
+                            f" (a template placeholder? its value is unknown) ({kind})", tstr, a)
+            n += 1
+        for err, offset in syntax.errors(unit.root):
             if n >= MAX_PARSE_REPORTS:
                 break
+            n += 1
             i = unit.char(offset)
             if err.is_missing:
                 msg = f"shell syntax error: missing {err.type!r}"

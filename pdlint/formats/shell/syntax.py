@@ -12,6 +12,8 @@ node out of the unit keeps the origin of every character.
 
 from __future__ import annotations
 
+import re
+
 from itertools import accumulate
 from typing import Iterator, Optional
 
@@ -58,7 +60,7 @@ def parser():
 class Unit:
     """A parsed shell text and the byte -> character index map of its TStr."""
 
-    __slots__ = ("tstr", "text", "root", "_b2c", "top", "kind", "parts_cache")
+    __slots__ = ("tstr", "text", "root", "_b2c", "top", "kind", "parts_cache", "bad_subs")
 
     def __init__(self, tstr: TStr, top: bool = False, kind: str = "script"):
         self.tstr = tstr
@@ -69,6 +71,34 @@ class Unit:
         self._b2c = None if len(data) == len(self.text) else _byte_to_char(data, len(self.text))
         self.root = parser().parse(data).root_node
         self.parts_cache: dict = {}
+        #: character spans of ``${a.b}`` words bash rejects ("bad substitution")
+        self.bad_subs: list = []
+        if self.root.has_error and "${" in self.text:
+            self._recover_bad_substitutions(data)
+
+    def _recover_bad_substitutions(self, data: bytes) -> None:
+        """``${name.field}`` (a template placeholder, e.g. llm-d-benchmark's
+        ``${accelerator.extraArgs}``) is a bad substitution in bash, and
+        tree-sitter-bash's error recovery swallows the words after it (the
+        ``--`` of the next flag).  Parse again with each such word outside
+        single quotes respelled ``${name_field}`` (same length, so every
+        position holds); the word's text is still the original one, which the
+        expander does not recognise as a parameter and keeps as an opaque
+        placeholder."""
+        spans = []
+        for m in _BAD_SUB_RE.finditer(data.decode("latin-1")):
+            node = self.root.descendant_for_byte_range(m.start(), m.start() + 1)
+            while node is not None and node.type not in _LITERAL_CONTEXT:
+                node = node.parent
+            if node is None:
+                spans.append((m.start(), m.end()))
+        if not spans:
+            return
+        buf = bytearray(data)
+        for a, b in spans:
+            buf[a + 2:b - 1] = bytes(buf[a + 2:b - 1]).replace(b".", b"_")
+        self.root = parser().parse(bytes(buf)).root_node
+        self.bad_subs = [(self.char(a), self.char(b)) for a, b in spans]
 
     # -- positions ------------------------------------------------------------
     def char(self, byte: int) -> int:
@@ -89,6 +119,12 @@ class Unit:
 
     def source_text(self, node) -> str:
         return self.text[self.start(node):self.char(node.end_byte)]
+
+
+#: ``${name.field}``: not a parameter expansion (bash: "bad substitution").
+_BAD_SUB_RE = re.compile(r"\$\{[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+\}")
+#: Nodes whose text bash does not expand.
+_LITERAL_CONTEXT = frozenset(("raw_string", "comment", "heredoc_body", "ansi_c_string"))
 
 
 # 1 for a byte that starts a UTF-8 character, 0 for a continuation byte.
