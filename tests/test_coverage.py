@@ -138,10 +138,8 @@ def test_sglang_load_balancer_module_paths_are_launch_text(repo, capsys):
     assert codes(doc) == [] and doc["coverage"]["routers"] == 1
 
 
-def test_vllm_underscore_flag_and_escaped_kv_role_are_launch_text(repo, capsys):
-    """vLLM reads `--kv_transfer_config` as `--kv-transfer-config` (KServe's samples use it); with an image
-    pdlint does not know, neither it nor the escaped `\\"kv_role\\":` was launch text: "No launch text found"."""
-    write(repo, "prefill.yaml", """
+# a vLLM Deployment whose image pdlint does not know (its args go to an unknown entry point)
+UNKNOWN_IMAGE = """
         apiVersion: apps/v1
         kind: Deployment
         metadata: {name: vllm-prefill}
@@ -154,6 +152,13 @@ def test_vllm_underscore_flag_and_escaped_kv_role_are_launch_text(repo, capsys):
                   args:
                     - --model
                     - Qwen/Qwen3-8B
+"""
+
+
+def test_vllm_underscore_flag_and_escaped_kv_role_are_launch_text(repo, capsys):
+    """vLLM reads `--kv_transfer_config` as `--kv-transfer-config` (KServe's samples use it); with an image
+    pdlint does not know, neither it nor the escaped `\\"kv_role\\":` was launch text: "No launch text found"."""
+    write(repo, "prefill.yaml", UNKNOWN_IMAGE + """\
                     - "--kv_transfer_config={\\"kv_connector\\":\\"NixlConnector\\",\\"kv_role\\":\\"kv_producer\\"}"
         """)
     write(repo, "other.yaml", """
@@ -178,19 +183,7 @@ def test_vllm_underscore_flag_and_escaped_kv_role_are_launch_text(repo, capsys):
 def test_one_unchecked_command_is_one_spot(repo, capsys):
     """An unrecognised command whose engine flags are lines apart got one PD020 per flag line, all at the
     command's start: one spot for the command, its lines in the message."""
-    write(repo, "prefill.yaml", """
-        apiVersion: apps/v1
-        kind: Deployment
-        metadata: {name: vllm-prefill}
-        spec:
-          template:
-            spec:
-              containers:
-                - name: prefill
-                  image: registry.example.com/team/inference-server:1.4
-                  args:
-                    - --model
-                    - Qwen/Qwen3-8B
+    write(repo, "prefill.yaml", UNKNOWN_IMAGE + """\
                     - '--kv-transfer-config={"kv_connector":"NixlConnector","kv_role":"kv_producer"}'
                     - --port
                     - "8000"

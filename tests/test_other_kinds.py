@@ -2,12 +2,7 @@
 configs, envsubst templates): a directory scan reports their launch text as unchecked (PD020), as a run that
 names the file does, instead of passing them unseen."""
 
-import json
-import textwrap
-
 import pytest
-
-from pdlint.cli import main
 
 PYTHON = '''
 import subprocess
@@ -29,63 +24,42 @@ OTHERS = {
 }
 
 
-@pytest.fixture
-def repo(tmp_path, monkeypatch):
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.setenv("NO_COLOR", "1")
-    return tmp_path
-
-
-def write(repo, name, text):
-    p = repo / name
-    p.parent.mkdir(parents=True, exist_ok=True)
-    p.write_text(textwrap.dedent(text).lstrip("\n"))
-    return p
-
-
-def run(capsys, *args):
-    code = main(["--format", "json", "--no-cache", *args])
-    out = capsys.readouterr()
-    assert "Traceback" not in out.err
-    return code, json.loads(out.out)
-
-
 @pytest.mark.parametrize("name", sorted(OTHERS))
-def test_launch_text_in_another_text_kind_is_reported_by_a_directory_scan(repo, capsys, name):
-    write(repo, name, OTHERS[name])
+def test_launch_text_in_another_text_kind_is_reported_by_a_directory_scan(scratch, name):
+    scratch.write(name, OTHERS[name])
     for args in (["."], [name]):  # walked, and named (as the pre-commit hook names it)
-        code, doc = run(capsys, *args)
+        code, doc = scratch.lint(*args)
         found = [(f["path"], f["code"]) for f in doc["findings"]]
         assert found and set(found) == {(name, "PD020")}, args
         assert all("in a file kind pdlint does not read" in f["message"] for f in doc["findings"])
         assert doc["coverage"]["files"][name]["status"] == "unchecked"
 
 
-def test_files_of_those_kinds_without_launch_text_are_not_scanned(repo, capsys):
-    write(repo, "setup.py", "from setuptools import setup\nsetup(name='x')\n")
-    write(repo, "pyproject.toml", "[project]\nname = 'x'\n")
-    write(repo, "package.json", '{"name": "x"}\n')
-    write(repo, "launch.sh", "#!/bin/sh\necho hi\n")
-    code, doc = run(capsys, ".")
+def test_files_of_those_kinds_without_launch_text_are_not_scanned(scratch):
+    scratch.write("setup.py", "from setuptools import setup\nsetup(name='x')\n")
+    scratch.write("pyproject.toml", "[project]\nname = 'x'\n")
+    scratch.write("package.json", '{"name": "x"}\n')
+    scratch.write("launch.sh", "#!/bin/sh\necho hi\n")
+    code, doc = scratch.lint(".")
     assert (code, doc["findings"], sorted(doc["coverage"]["files"])) == (0, [], ["launch.sh"])
 
 
-def test_documentation_is_not_among_them(repo, capsys):
-    write(repo, "README.md", "Run `python3 -m sglang.launch_server --disaggregation-mode prefill`.\n")
-    code, doc = run(capsys, ".")
+def test_documentation_is_not_among_them(scratch):
+    scratch.write("README.md", "Run `python3 -m sglang.launch_server --disaggregation-mode prefill`.\n")
+    code, doc = scratch.lint(".")
     assert (code, doc["findings"]) == (0, [])
 
 
-def test_a_walk_outside_git_skips_pdlints_own_cache(repo, capsys):
+def test_a_walk_outside_git_skips_pdlints_own_cache(scratch):
     # the cache holds launch text (stored findings) in JSON: a second run must not scan it
-    write(repo, ".pdlint_cache/docs/x.json", '{"message": "python -m sglang.launch_server --disaggregation-mode"}\n')
-    write(repo, "launch.sh", "#!/bin/sh\necho hi\n")
-    code, doc = run(capsys, ".")
+    scratch.write(".pdlint_cache/docs/x.json", '{"message": "python -m sglang.launch_server --disaggregation-mode"}\n')
+    scratch.write("launch.sh", "#!/bin/sh\necho hi\n")
+    code, doc = scratch.lint(".")
     assert (code, doc["findings"], sorted(doc["coverage"]["files"])) == (0, [], ["launch.sh"])
 
 
-def test_one_finding_for_a_file_of_another_kind_however_much_launch_text_it_holds(repo, capsys):
-    write(repo, "serve.py", PYTHON + "\n\n\n" + PYTHON.replace("start", "start_again"))
-    code, doc = run(capsys, ".")
+def test_one_finding_for_a_file_of_another_kind_however_much_launch_text_it_holds(scratch):
+    scratch.write("serve.py", PYTHON + "\n\n\n" + PYTHON.replace("start", "start_again"))
+    code, doc = scratch.lint(".")
     assert [(f["line"], f["code"]) for f in doc["findings"]] == [(4, "PD020")]
     assert "on lines 4-17" in doc["findings"][0]["message"]
