@@ -1151,13 +1151,20 @@ class Extractor:
             hint = ("if it passes its arguments on to a server, call the server directly here, or check the script "
                     "it runs (pdlint checks a repository script called with literal role arguments)")
         start = prog.origin if prog.pieces else None
+        spans: dict = {}  # (source path, line) -> [(start, end) character offsets of this command's words there]
         for w in words:
             for p in w.pieces:
                 if p.src is None:
                     continue
                 line, _ = p.src.position(p.offset)
-                at = (start.line, start.column) if start is not None and start.path == p.src.path else None
-                self.out.notes.setdefault(p.src.path, {}).setdefault(line, (reason, hint, at) if reason else None)
+                spans.setdefault((p.src.path, line), (p.src, []))[1].append(
+                    (p.offset, p.offset + (p.end - p.start if p.exact else 1)))
+        for (path, line), (src, got) in spans.items():
+            if reason is None and _launch_text_beside(src, line, got):
+                continue  # `echo "... sglang.launch_server"; torchrun -m sglang.launch_server ...`: not for the
+                # whole line: the other command's launch text is still to be accounted for
+            at = (start.line, start.column) if start is not None and start.path == path else None
+            self.out.notes.setdefault(path, {}).setdefault(line, (reason, hint, at) if reason else None)
 
     def unpack_exec_form(self, words: list, meta: dict) -> list:
         """PD050: exec-form list items holding several words; the words split as a shell would."""
@@ -1348,6 +1355,21 @@ _NOT_RUN = {"echo", "printf", "cat", "grep", "egrep", "fgrep", "pgrep", "pkill",
 
 # the template names of include / import / from ... import / extends tags (their string literals)
 _INCLUDE_NAME = (r"""\{%-?\s*(?:include|import|from|extends)\s+(?:\[[^\]]*?)?["']([^"'\n]+)["']""")  # a re pattern
+
+
+def _launch_text_beside(src, line: int, spans: list) -> bool:
+    """Launch text on this line of ``src`` outside the character ranges ``spans`` (another command's)."""
+    from pdlint.coverage import MARKER
+    text = src.line_text(line)
+    if not text or not spans:
+        return False
+    first = spans[0][0]
+    base = first - (src.position(first)[1] - 1)  # the line's first character
+    for m in MARKER.finditer(text):
+        a = base + m.start()
+        if not any(s <= a < e for s, e in spans):
+            return True
+    return False
 
 
 def _inner_kind(path: str) -> Optional[str]:

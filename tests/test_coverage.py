@@ -234,6 +234,17 @@ def test_an_unchecked_command_on_the_line_of_a_checked_one_is_reported(repo, cap
     assert doc["coverage"]["decode"] == 4
 
 
+def test_a_command_that_runs_nothing_does_not_hide_launch_text_beside_it(repo, capsys):
+    # `echo` / `pkill` name a launcher without running it; an unchecked launch on the same line still counts
+    write(repo, "run.sh", f'#!/bin/bash\necho "starting sglang.launch_server"; {TORCHRUN}\n'
+                          f'pkill -f sglang.launch_server || {TORCHRUN}\n'
+                          'echo "python3 -m sglang.launch_server --disaggregation-mode prefill"; pkill -f vllm\n')
+    code, doc = run(capsys, ".")
+    assert [(f["line"], f["column"], f["code"]) for f in doc["findings"]] == [
+        (2, len('echo "starting sglang.launch_server"; ') + 1, "PD020"),
+        (3, len("pkill -f sglang.launch_server || ") + 1, "PD020")]  # line 4: nothing runs a launcher
+
+
 def test_launches_sharing_lines_and_spanning_lines_stay_covered(repo, capsys):
     write(repo, "run.sh", """
         #!/bin/bash
