@@ -131,9 +131,9 @@ def _other_text(name: str, named: bool = False) -> Optional[str]:
 
 
 def _has_launch_text(path: str, boundary) -> bool:
-    """Does a file of another text kind hold launch text (coverage's markers)?  A file that cannot be read
+    """Does a file of another text kind hold launch text (as coverage finds it)?  A file that cannot be read
     here is kept: the extract stage reports why."""
-    from pdlint.coverage import MARKER
+    from pdlint.coverage import find_markers
     from pdlint.safeio import Refused
     try:
         data = boundary.read(path)
@@ -141,7 +141,7 @@ def _has_launch_text(path: str, boundary) -> bool:
         return True
     if not worth_parsing("unsupported", data):
         return False
-    return MARKER.search(data.decode("utf-8", "replace")) is not None
+    return bool(find_markers(data.decode("utf-8", "replace")))
 
 
 def _head(path: str, boundary=None) -> bytes:

@@ -1359,17 +1359,10 @@ _INCLUDE_NAME = (r"""\{%-?\s*(?:include|import|from|extends)\s+(?:\[[^\]]*?)?["'
 
 def _launch_text_beside(src, line: int, spans: list) -> bool:
     """Launch text on this line of ``src`` outside the character ranges ``spans`` (another command's)."""
-    from pdlint.coverage import MARKER
-    text = src.line_text(line)
-    if not text or not spans:
-        return False
-    first = spans[0][0]
-    base = first - (src.position(first)[1] - 1)  # the line's first character
-    for m in MARKER.finditer(text):
-        a = base + m.start()
-        if not any(s <= a < e for s, e in spans):
-            return True
-    return False
+    from pdlint.coverage import find_markers
+    base = src.offset_of(line)
+    return any(not any(s <= base + m.column - 1 < e for s, e in spans)
+               for m in find_markers(src.line_text(line)))  # as coverage finds them (comments left out)
 
 
 def _inner_kind(path: str) -> Optional[str]:

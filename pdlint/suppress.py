@@ -117,9 +117,10 @@ def _quoted(text: str, column: int, path: str) -> bool:
     outside quotes before it starts the comment the directive is part of.  Quotes opened on an earlier
     line are not seen (the line counts as a comment, as before)."""
     from pdlint.edits import kind_of
+    from pdlint.extract import _inner_kind
     kind = kind_of(path)
     if kind == "jinja":  # a template: the kind it renders to (a YAML manifest unless it is a script's)
-        kind = "shell" if re.search(r"(?i)\.(sh|bash|slurm|sbatch)\.[^./]+$", path) else "yaml"
+        kind = _inner_kind(path) or "yaml"
     yaml = kind != "shell"
     end = column - 1
     i, quote = 0, None
