@@ -343,4 +343,38 @@ def test_bad_substitution_in_double_quotes_is_opaque_not_literal_json(repo, caps
     cmds, _ = commands("run '${a.b}' \"x${a.b}y\" ${a.b}\n")
     [cmd] = cmds
     assert [(w.text, w.opaque) for w in cmd.words] == [
-        ("run", False), ("${a.b}", False), ("x${a.b}y", True), ("${a.b}", True)]
+        ("run", False), ("${a.b}", True), ("x${a.b}y", True), ("${a.b}", True)]
+    # with no `${a.b}` that bash would reject, single-quoted text is bash's literal text
+    cmds, _ = commands("run '${a.b}' 'x${a.b}y'\n")
+    [cmd] = cmds
+    assert [(w.text, w.opaque) for w in cmd.words] == [("run", False), ("${a.b}", False), ("x${a.b}y", False)]
+
+
+def test_template_placeholder_in_single_quotes_is_opaque(repo, capsys):
+    """llm-d-benchmark-style launch text: `${accelerator.dtypeArgs}` outside quotes
+    shows a template engine fills `${a.b}` in before bash runs, so the same
+    placeholder inside single quotes is a value pdlint cannot see, not literal
+    JSON text (a false VLLM001 before)."""
+    write(repo, "run.sh", """\
+        #!/bin/bash
+        vllm serve /models/qwen --port 8000 \\
+          ${accelerator.dtypeArgs} \\
+          --kv-transfer-config '{"kv_connector":"NixlConnector","kv_role":"kv_both","kv_port":${vllm.port}}'
+        """)
+    code, out = check(capsys, "run.sh")
+    assert "VLLM001" not in out and "PD009" in out, out
+    assert "PD021" in out, out  # the JSON's kv_role is not known: said, not passed silently
+    [launch] = show_json(capsys, "run.sh")["launches"]
+    assert launch["argv"][-1] == '{"kv_connector":"NixlConnector","kv_role":"kv_both","kv_port":${vllm.port}}'
+
+
+def test_single_quoted_placeholder_alone_is_literal_text(repo, capsys):
+    """Quiet counterpart: a plain script whose only `${a.b}` is single-quoted hands
+    vLLM that text as written, which is not JSON: VLLM001 stays."""
+    write(repo, "run.sh", """\
+        #!/bin/bash
+        vllm serve /models/qwen --port 8000 \\
+          --kv-transfer-config '{"kv_connector":"NixlConnector","kv_role":"kv_both","kv_port":${vllm.port}}'
+        """)
+    code, out = check(capsys, "run.sh")
+    assert "VLLM001" in out and "PD009" not in out, out

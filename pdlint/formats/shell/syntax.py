@@ -60,7 +60,7 @@ def parser():
 class Unit:
     """A parsed shell text and the byte -> character index map of its TStr."""
 
-    __slots__ = ("tstr", "text", "root", "_b2c", "top", "kind", "parts_cache", "bad_subs")
+    __slots__ = ("tstr", "text", "root", "_b2c", "top", "kind", "parts_cache", "bad_subs", "quoted_subs")
 
     def __init__(self, tstr: TStr, top: bool = False, kind: str = "script"):
         self.tstr = tstr
@@ -73,6 +73,9 @@ class Unit:
         self.parts_cache: dict = {}
         #: character spans of ``${a.b}`` words bash rejects ("bad substitution")
         self.bad_subs: list = []
+        #: character spans of ``${a.b}`` inside single quotes of a unit that has
+        #: bad substitutions outside them: the same template's placeholders
+        self.quoted_subs: list = []
         if self.root.has_error and "${" in self.text:
             self._recover_bad_substitutions(data)
 
@@ -84,14 +87,22 @@ class Unit:
         single quotes respelled ``${name_field}`` (same length, so every
         position holds); the word's text is still the original one, which the
         expander does not recognise as a parameter and keeps as an opaque
-        placeholder."""
-        spans = []
+        placeholder.
+
+        Such a word shows that something other than bash fills ``${a.b}`` in
+        before the script runs (bash would stop at it), and that tool does not
+        know shell quoting: the same placeholders inside single quotes
+        (``'{"kv_port":${vllm.port}}'``) are recorded in ``quoted_subs``, and
+        the expander keeps them opaque too instead of as literal text."""
+        spans, quoted = [], []
         for m in _BAD_SUB_RE.finditer(data.decode("latin-1")):
             node = self.root.descendant_for_byte_range(m.start(), m.start() + 1)
             while node is not None and node.type not in _LITERAL_CONTEXT:
                 node = node.parent
             if node is None:
                 spans.append((m.start(), m.end()))
+            elif node.type == "raw_string":
+                quoted.append((m.start(), m.end()))
         if not spans:
             return
         buf = bytearray(data)
@@ -99,6 +110,7 @@ class Unit:
             buf[a + 2:b - 1] = bytes(buf[a + 2:b - 1]).replace(b".", b"_")
         self.root = parser().parse(bytes(buf)).root_node
         self.bad_subs = [(self.char(a), self.char(b)) for a, b in spans]
+        self.quoted_subs = [(self.char(a), self.char(b)) for a, b in quoted]
 
     # -- positions ------------------------------------------------------------
     def char(self, byte: int) -> int:

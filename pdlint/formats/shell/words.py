@@ -401,7 +401,13 @@ class Words:
         elif kind == "raw_string":
             a, b = u.start(node), u.char(node.end_byte)
             b2 = b - 1 if b - 1 > a and u.text[b - 1] == "'" else b
-            fb.lit(u.tstr[a + 1:b2], True)
+            at = a + 1
+            for pa, pb in u.quoted_subs:  # the template's own placeholders (syntax.Unit)
+                if at <= pa and pb <= b2:
+                    fb.lit(u.tstr[at:pa], True)
+                    fb.lit(u.tstr[pa:pb].as_opaque(), True)
+                    at = pb
+            fb.lit(u.tstr[at:b2], True)
         elif kind == "ansi_c_string":
             a, b = u.start(node), u.char(node.end_byte)
             b2 = b - 1 if b - 1 > a + 1 and u.text[b - 1] == "'" else b
