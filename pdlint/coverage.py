@@ -47,6 +47,8 @@ _LAUNCHERS = (
     # SGLang's load balancer by its module path (sglang/srt/disaggregation/mini_lb.py, launch_lb.py until the
     # router moved to the sglang-router package) and the package's CLI (`python -m sglang_router launch|server`)
     r"(?:sglang\.srt\.)?disaggregation\.(?:mini_lb|launch_lb)(?![ \t]+import\b)", r"sglang_router(?=[ \t]+(?:launch|server)\b)",
+    # sglang-router's short console scripts, with their sub-command (also as list items: "smg", "launch")
+    r"(?:smg|amg)(?=(?:[ \t]+|[\"'][ \t]*,[ \t]*[\"'])(?:launch|server)\b)",
 )
 # (vLLM's FlexibleArgumentParser reads an option's underscores as dashes: --kv_transfer_config; SGLang's and
 # Dynamo's own argparse options take the dash spelling only)
@@ -122,7 +124,7 @@ def _blank(m: re.Match) -> str:
 
 # Every match of MARKER holds one of these: only the lines that hold one are searched.
 _LITERALS = ("sglang", "dynamo.", "vllm", "trtllm-serve", "disagg", "kv-transfer-config", "kv_transfer_config",
-             "-worker", "kv_role",
+             "-worker", "kv_role", "smg", "amg",
              "context_servers", "generation_servers")
 
 

@@ -23,6 +23,8 @@ MODULES = {
     "dynamo.sglang.decode_worker": ("sglang", "server", "python -m dynamo.sglang.decode_worker"),
     "sglang_router.launch_router": ("sglang", "router", "python -m sglang_router.launch_router"),
     "sglang_router.launch_server": ("sglang", "router", "python -m sglang_router.launch_server"),
+    # the sglang-router package's CLI (sglang_router/__main__.py -> cli.main: `launch` / `server` sub-commands)
+    "sglang_router": ("sglang", "router", "python -m sglang_router"),
     "sglang.srt.disaggregation.mini_lb": ("sglang", "router", "python -m sglang.srt.disaggregation.mini_lb"),
     "sglang.srt.disaggregation.launch_lb": ("sglang", "router", "python -m sglang.srt.disaggregation.launch_lb"),
     "vllm.entrypoints.openai.api_server": ("vllm", "server", "python -m vllm.entrypoints.openai.api_server"),
@@ -38,6 +40,11 @@ PROGRAMS = {
     ("trtllm-serve", "disaggregated"): ("trtllm", "router", "trtllm-serve disaggregated"),
     ("trtllm-serve", None): ("trtllm", "server", "trtllm-serve"),
     ("sglang-router", None): ("sglang", "router", "sglang-router"),
+    # the same CLI's other console scripts (sglang-router 0.3.2 entry_points.txt: amg, smg = sglang_router.cli:main)
+    ("smg", "launch"): ("sglang", "router", "smg launch"),
+    ("smg", "server"): ("sglang", "router", "smg server"),
+    ("amg", "launch"): ("sglang", "router", "amg launch"),
+    ("amg", "server"): ("sglang", "router", "amg server"),
 }
 SCRIPTS = {
     "sglang/launch_server.py": "sglang.launch_server",

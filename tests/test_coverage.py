@@ -363,6 +363,29 @@ def test_launch_text_in_a_yaml_structure_pdlint_does_not_know(repo, capsys):
     assert "a structure pdlint does not recognise" in doc["findings"][0]["message"]
 
 
+def test_sglang_router_console_scripts_are_launch_text(repo, capsys):
+    """`smg launch` / `amg server` (sglang-router's console scripts, beside `sglang-router`) are launchers:
+    with no engine flag on the line they were not launch text, and such a line passed silently."""
+    write(repo, "job.yaml", """
+        steps:
+          - name: gateway
+            exec:
+              argv: ["smg", "launch", "--policy", "round_robin"]
+        """)
+    code, doc = run(capsys, ".")
+    assert codes(doc) == [("job.yaml", 4, "PD020")], doc["findings"]
+    assert "`smg`" in doc["findings"][0]["message"], doc["findings"][0]["message"]
+    # the words alone, or as part of another name, are not
+    write(repo, "job.yaml", """
+        steps:
+          - name: gateway
+            exec:
+              argv: ["smg", "--policy", "round_robin", "xsmg launch", "amg-server launch"]
+        """)
+    code, doc = run(capsys, ".")
+    assert codes(doc) == [], doc["findings"]
+
+
 def test_files_with_errors_are_not_reported_twice(repo, capsys):
     write(repo, "bad.yaml", "args: [--disaggregation-mode, prefill\n")
     code, doc = run(capsys, ".")

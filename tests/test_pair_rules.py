@@ -178,6 +178,15 @@ DEPLOYMENT_CASES = [
      f"CUDA_VISIBLE_DEVICES=0 {SG} --disaggregation-mode prefill --disaggregation-bootstrap-port 8995 &\n"
      f"CUDA_VISIBLE_DEVICES=1 {SG} --disaggregation-mode decode --port 30001 --disaggregation-bootstrap-port 8995 &\n"
      "python -m sglang.srt.disaggregation.mini_lb --prefill http://h:30000 --decode http://h:30001\n"),
+    # sglang-router's other console scripts and `python -m sglang_router` (its cli.main: launch / server)
+    *(("SGL824",
+       f"CUDA_VISIBLE_DEVICES=0 {SG} --disaggregation-mode prefill --disaggregation-bootstrap-port 8995 &\n"
+       f"CUDA_VISIBLE_DEVICES=1 {SG} --disaggregation-mode decode --port 30001 &\n"
+       f"{router} --pd-disaggregation --prefill http://h:30000 8998 --decode http://h:30001\n",
+       f"CUDA_VISIBLE_DEVICES=0 {SG} --disaggregation-mode prefill --disaggregation-bootstrap-port 8995 &\n"
+       f"CUDA_VISIBLE_DEVICES=1 {SG} --disaggregation-mode decode --port 30001 &\n"
+       f"{router} --pd-disaggregation --prefill http://h:30000 8995 --decode http://h:30001\n")
+      for router in ("smg launch", "amg launch", "python3 -m sglang_router launch")),
 ]
 
 

@@ -49,7 +49,7 @@ ENV_KEYS = ("variables", "env", "envs", "environment")
 _SUFFIX = re.compile(r"(?:_command|_cmd|_script|Command|Cmd|Script)$")
 _LAUNCHER = re.compile(r"sglang\.launch_server|sglang\s+serve|dynamo\.(?:sglang|vllm|trtllm|frontend)|vllm\s+serve"
                        r"|vllm\.entrypoints\.openai\.api_server|trtllm-serve|sglang_router\.launch_|sglang-router"
-                       r"|disaggregation\.(?:mini_lb|launch_lb)")
+                       r"|disaggregation\.(?:mini_lb|launch_lb)|\b(?:smg|amg|sglang_router)\s+(?:launch|server)\b")
 _GH_EXPR = re.compile(r"\$\{\{(.*?)\}\}", re.S)
 _ARGO_EXPR = re.compile(r"(?<!\$)\{\{(.*?)\}\}", re.S)
 _MAX_NODES = 50_000
@@ -73,7 +73,7 @@ def has_launcher(text: str) -> bool:
 
 
 # every match of _LAUNCHER holds one of these (none holds a blank: joining items with " " makes none)
-_NEEDLES = ("sglang", "vllm", "dynamo.", "trtllm-serve", "disaggregation.")
+_NEEDLES = ("sglang", "vllm", "dynamo.", "trtllm-serve", "disaggregation.", "smg", "amg")
 
 
 def may_hold_scripts(docs: list, skip: set) -> bool:
