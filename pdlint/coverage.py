@@ -58,7 +58,8 @@ _FLAGS = (r"--disaggregation-[a-z][a-z-]*", r"--kv(?:-transfer-config|_transfer_
 # the same settings as config-file keys (SGLang --config, TRT-LLM disaggregated configs, vLLM kv_role JSON)
 # (``context_servers: 1`` is a count - TensorRT-LLM's disagg_cluster.minimal_instances - not a server section)
 # (kv_role also in escaped JSON: "--kv-transfer-config={\"kv_role\":...}" in a double-quoted YAML string)
-_KEYS = (r"disaggregation[-_]mode\s*[:=]", r"\\*[\"']?kv_role\\*[\"']?\s*[:=]", r"context_servers\s*:(?![ \t]*\d+[ \t]*$)",
+_KEYS = (r"disaggregation[-_]mode\s*[:=]", r"[\"']?kv[-_]transfer[-_]config[\"']?\s*:",
+         r"\\*[\"']?kv_role\\*[\"']?\s*[:=]", r"context_servers\s*:(?![ \t]*\d+[ \t]*$)",
          r"generation_servers\s*:(?![ \t]*\d+[ \t]*$)")
 MARKER = re.compile(  # a launcher is not part of an image name (lmsysorg/sglang-router:v0.2) or a submodule
     r"(?P<launcher>(?<![\w./-])(?:" + "|".join(_LAUNCHERS) + r")(?![\w:-]|\.\w))"

@@ -386,6 +386,26 @@ def test_sglang_router_console_scripts_are_launch_text(repo, capsys):
     assert codes(doc) == [], doc["findings"]
 
 
+def test_kv_transfer_config_as_a_config_key_is_launch_text(repo, capsys):
+    """A Dynamo SDK graph config (`dynamo serve graphs.disagg:Frontend -f disagg.yaml`) or a vLLM `--config`
+    file sets `kv-transfer-config:` as a key: 'No launch text found' before."""
+    write(repo, "disagg.yaml", """
+        Common:
+          model: deepseek-ai/DeepSeek-R1-Distill-Llama-8B
+          kv-transfer-config: '{"kv_connector":"DynamoNixlConnector"}'
+        VllmWorker:
+          remote-prefill: true
+        PrefillWorker:
+          max-num-batched-tokens: 16384
+        """)
+    code, doc = run(capsys, ".")
+    assert codes(doc) == [("disagg.yaml", 3, "PD020")], doc["findings"]
+    # a longer key that only starts the same is not it
+    write(repo, "disagg.yaml", "Common:\n  kv-transfer-config-name: nixl\n  my_kv_transfer_config: x\n")
+    code, doc = run(capsys, ".")
+    assert codes(doc) == [], doc["findings"]
+
+
 def test_files_with_errors_are_not_reported_twice(repo, capsys):
     write(repo, "bad.yaml", "args: [--disaggregation-mode, prefill\n")
     code, doc = run(capsys, ".")
