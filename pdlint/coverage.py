@@ -589,7 +589,8 @@ def engine_gaps(launch: Launch) -> list:
     if launch.engine == "sglang" and hasattr(info, "merge"):
         out += _sglang_gaps(launch, info)
     elif launch.engine == "vllm":
-        out += _generic_gaps(launch, info, role_flag=("--kv-transfer-config", "--disaggregation-mode"))
+        out += _generic_gaps(launch, info, role_flag=("--kv-transfer-config", "--disaggregation-mode")) + \
+            _vllm_config_gaps(info)
     elif launch.engine == "trtllm":
         out += _generic_gaps(launch, info, role_flag=("--server_role", "--server-role", "--disaggregation-mode")) + \
             _trtllm_file_gaps(launch, info)
@@ -620,6 +621,18 @@ def _trtllm_file_gaps(launch: Launch, info) -> list:
         return [Gap(CR.UNRESOLVED_CONFIG.code, tok, f"{opt} {tok.text} {why}: {what} were not checked",
                     _CONFIG_HINT)]
     return []
+
+
+def _vllm_config_gaps(info) -> list:
+    """PD022 for a vLLM ``--config`` YAML file: pdlint does not read vLLM's config files."""
+    tok = info.value("--config")
+    if tok is None:
+        return []
+    return [Gap(CR.UNRESOLVED_CONFIG.code, tok,
+                f"--config {tok.text}: pdlint does not read vLLM config files, so the flags in that file were not "
+                f"checked (a --kv-transfer-config there would also decide this launch's role)",
+                "write the flags that matter for prefill/decode (--kv-transfer-config, parallelism, --block-size) "
+                "on the command line, where pdlint checks them, or suppress PD022 for this launch")]
 
 
 def _opaque(tok) -> bool:

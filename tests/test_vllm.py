@@ -454,3 +454,26 @@ spec:
     assert "VLLM025" not in codes(old)
     (f,) = [f for f in new["findings"] if f["code"] == "VLLM025"]
     assert "Dynamo 1.0.2 starts it as an aggregated worker" in f["message"]
+
+
+def test_config_file_is_said_to_be_unread(tmp_path, capsys, monkeypatch):
+    """`vllm serve --config FILE` (vLLM's documented YAML of flags): pdlint does not read the file, so the
+    launch was counted as an aggregated server ("no KV connector") and checked as complete, with nothing said,
+    although the KV connector and its kv_role are often in that file."""
+    doc = check(tmp_path, capsys, monkeypatch, {
+        "run.sh": "vllm serve Qwen/Qwen3-8B --config prefill.yaml --port 8100\n",
+        "prefill.yaml": "kv-transfer-config: '{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_producer\"}'\n"})
+    (gap,) = [f for f in doc["findings"] if f["code"] == "PD022"]
+    assert (gap["path"], gap["line"], gap["column"]) == ("run.sh", 1, 35), gap
+    assert "does not read vLLM config files" in gap["message"], gap["message"]
+    (launch,) = doc["launches"]
+    assert launch["role"] is None, launch  # not "null" (aggregated): the file may name its role
+    # a Dynamo prefill worker whose --kv-transfer-config may be in the file: VLLM026 does not claim it is missing
+    doc = check(tmp_path, capsys, monkeypatch, {
+        "w.sh": "python3 -m dynamo.vllm --model M --disaggregation-mode prefill --config prefill.yaml\n"})
+    assert codes(doc) == [] and [f["code"] for f in doc["findings"]] == ["PD022"], doc["findings"]
+
+
+def test_no_config_file_no_unread_config_gap(tmp_path, capsys, monkeypatch):
+    doc = check(tmp_path, capsys, monkeypatch, {"run.sh": "vllm serve Qwen/Qwen3-8B --port 8100\n"})
+    assert doc["findings"] == [] and doc["launches"][0]["role"] == "null", doc
