@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from itertools import groupby
-from typing import Callable
+from typing import Callable, Optional
 
 from pdlint import budget
 from pdlint.model import Finding, FixIntent, Launch, Related
@@ -30,10 +30,17 @@ from pdlint.rules import engine_rules, rule
 
 
 def launch_tokens(launch: Launch) -> list:
-    info = launch.parsed
-    if info is not None and hasattr(info, "parsed"):
-        return list(info.parsed.tokens)
-    return list(launch.argv)
+    """The argv the server's parser sees: ``--config`` files merged (SGLang's, vLLM's), else as written."""
+    read = _read_tokens(launch.parsed)
+    return list(read) if read is not None else list(launch.argv)
+
+
+def _read_tokens(info) -> Optional[list]:
+    if info is None:
+        return None
+    if hasattr(info, "parsed"):
+        return info.parsed.tokens if hasattr(info.parsed, "tokens") else None
+    return getattr(info, "tokens", None)  # vLLM's VllmInfo
 
 
 def written_tokens(launch: Launch) -> list:
@@ -47,9 +54,10 @@ def written_tokens(launch: Launch) -> list:
     out = [(t, "wrapper") for t in launch.meta.get("wrapper_words", ())]
     out += [(t, "launcher") for t in launch.command]
     info = launch.parsed
-    if info is None or not hasattr(info, "parsed") or not hasattr(info.parsed, "tokens"):
+    read = _read_tokens(info)
+    if read is None:
         return out + [(t, None) for t in launch.argv]
-    parsed = list(info.parsed.tokens)
+    parsed = list(read)
     where = {id(t): i for i, t in enumerate(parsed)}
     written = {id(t) for t in launch.argv}
     wrapper = getattr(info, "wrapper", None)
@@ -70,7 +78,8 @@ def written_tokens(launch: Launch) -> list:
             out.append((t, name))
         elif t.text == "--config" or prev == "--config":
             out.append((t, name if wrapper is not None and getattr(wrapper, "disagg", None) else
-                        "--config merge" if merge is not None and merge.config is not None else "--config"))
+                        "--config merge" if (merge is not None and merge.config is not None) or
+                        getattr(info, "config_path", "") else "--config"))
         elif wrapper is not None:
             out.append((t, f"{name} rewrite"))  # the wrapper rewrites it (Dynamo's --disaggregation-mode agg|pd)
         else:

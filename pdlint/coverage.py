@@ -590,7 +590,7 @@ def engine_gaps(launch: Launch) -> list:
         out += _sglang_gaps(launch, info)
     elif launch.engine == "vllm":
         out += _generic_gaps(launch, info, role_flag=("--kv-transfer-config", "--disaggregation-mode")) + \
-            _vllm_config_gaps(info)
+            _vllm_config_gaps(launch, info)
     elif launch.engine == "trtllm":
         out += _generic_gaps(launch, info, role_flag=("--server_role", "--server-role", "--disaggregation-mode")) + \
             _trtllm_file_gaps(launch, info)
@@ -623,16 +623,16 @@ def _trtllm_file_gaps(launch: Launch, info) -> list:
     return []
 
 
-def _vllm_config_gaps(info) -> list:
-    """PD022 for a vLLM ``--config`` YAML file: pdlint does not read vLLM's config files."""
-    tok = info.value("--config")
-    if tok is None:
+def _vllm_config_gaps(launch: Launch, info) -> list:
+    """PD022 for a vLLM ``--config`` YAML file pdlint did not read."""
+    opt = info.opts.get("--config")
+    if opt is None:
         return []
+    tok = opt.value if opt.value is not None else opt.name_tok
+    why = getattr(info, "config_unread", "") or "was not read"
     return [Gap(CR.UNRESOLVED_CONFIG.code, tok,
-                f"--config {tok.text}: pdlint does not read vLLM config files, so the flags in that file were not "
-                f"checked (a --kv-transfer-config there would also decide this launch's role)",
-                "write the flags that matter for prefill/decode (--kv-transfer-config, parallelism, --block-size) "
-                "on the command line, where pdlint checks them, or suppress PD022 for this launch")]
+                f"--config {tok.text} {why}: the flags in that file were not checked (a --kv-transfer-config "
+                f"there would also decide this launch's role)", _CONFIG_HINT)]
 
 
 def _opaque(tok) -> bool:

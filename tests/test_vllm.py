@@ -456,24 +456,59 @@ spec:
     assert "Dynamo 1.0.2 starts it as an aggregated worker" in f["message"]
 
 
-def test_config_file_is_said_to_be_unread(tmp_path, capsys, monkeypatch):
-    """`vllm serve --config FILE` (vLLM's documented YAML of flags): pdlint does not read the file, so the
-    launch was counted as an aggregated server ("no KV connector") and checked as complete, with nothing said,
-    although the KV connector and its kv_role are often in that file."""
+def test_config_file_flags_are_read_where_they_are_written(tmp_path, capsys, monkeypatch):
+    """`vllm serve MODEL --config FILE` (vLLM's YAML of flags, FlexibleArgumentParser.load_config_file): the
+    file's flags go after the positional model and before the command line's own (which win); a mapping value
+    is passed as JSON.  Before, the file was not read: both launches were aggregated servers with nothing
+    said, and the connector mismatch and the typo below passed."""
     doc = check(tmp_path, capsys, monkeypatch, {
-        "run.sh": "vllm serve Qwen/Qwen3-8B --config prefill.yaml --port 8100\n",
-        "prefill.yaml": "kv-transfer-config: '{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_producer\"}'\n"})
-    (gap,) = [f for f in doc["findings"] if f["code"] == "PD022"]
-    assert (gap["path"], gap["line"], gap["column"]) == ("run.sh", 1, 35), gap
-    assert "does not read vLLM config files" in gap["message"], gap["message"]
+        "run.sh": "CUDA_VISIBLE_DEVICES=0 vllm serve Qwen/Qwen3-8B --config prefill.yaml --port 8100 &\n"
+                  "CUDA_VISIBLE_DEVICES=1 vllm serve Qwen/Qwen3-8B --config decode.yaml --port 8200 &\n",
+        "prefill.yaml": "kv-transfer-config:\n  kv_connector: NixlConnector\n  kv_role: kv_producer\n"
+                        "port: 8000\nenforce-eager: false\nheadless: false\ntrust-remote-code: true\n",
+        "decode.yaml": "kv-transfer-config: '{\"kv_connector\":\"P2pNcclConnector\",\"kv_role\":\"kv_consumer\"}'\n"
+                       "max-modle-len: 8192\n"})
+    found = {(f["code"], f["path"], f["line"]) for f in doc["findings"]}
+    assert found == {("VLLM010", "decode.yaml", 1), ("VLLM018", "decode.yaml", 2)}, doc["findings"]
+    (mismatch,) = [f for f in doc["findings"] if f["code"] == "VLLM010"]
+    assert any((r["path"], r["line"], r["column"]) == ("prefill.yaml", 2, 17) for r in mismatch["related"]), \
+        mismatch["related"]  # the connector's own line in the mapping, not the key above it
+    prefill = next(l for l in doc["launches"] if l["role"] == "prefill")
+    assert prefill["argv"] == [
+        "Qwen/Qwen3-8B", "--kv-transfer-config", '{"kv_connector": "NixlConnector", "kv_role": "kv_producer"}',
+        "--port", "8000", "--no-enforce-eager", "--trust-remote-code", "--port", "8100"], prefill["argv"]
+    assert prefill["origins"][1]["path"] == "prefill.yaml" and prefill["origins"][-1]["path"] == "run.sh"
+    assert {l["role"] for l in doc["launches"]} == {"prefill", "decode"}
+    assert doc["coverage"]["files"]["prefill.yaml"]["status"] == "checked", doc["coverage"]["files"]
+    # no model on the command line: the file's flags come first (the positional model may be in it)
+    doc = check(tmp_path, capsys, monkeypatch, {
+        "api.sh": "python3 -m vllm.entrypoints.openai.api_server --config decode.yaml --port 8300\n"})
     (launch,) = doc["launches"]
-    assert launch["role"] is None, launch  # not "null" (aggregated): the file may name its role
-    # a Dynamo prefill worker whose --kv-transfer-config may be in the file: VLLM026 does not claim it is missing
+    assert launch["argv"][:2] == ["--kv-transfer-config", '{"kv_connector":"P2pNcclConnector","kv_role":"kv_consumer"}']
+    assert launch["argv"][-2:] == ["--port", "8300"] and launch["role"] == "decode"
+
+
+def test_config_file_pdlint_cannot_read_is_said(tmp_path, capsys, monkeypatch):
     doc = check(tmp_path, capsys, monkeypatch, {
-        "w.sh": "python3 -m dynamo.vllm --model M --disaggregation-mode prefill --config prefill.yaml\n"})
+        "run.sh": "vllm serve Qwen/Qwen3-8B --config missing.yaml --port 8100\n"
+                  "vllm serve Qwen/Qwen3-8B --config=p.yaml --port 8200\n"
+                  "vllm serve Qwen/Qwen3-8B --config $CFG --port 8300\n",
+        "p.yaml": "max-model-len: 8192\n"})
+    gaps = sorted((f["line"], f["message"].split(":")[0]) for f in doc["findings"] if f["code"] == "PD022")
+    assert gaps == [(1, "--config missing.yaml was not found in the repository"),
+                    (2, "--config p.yaml is written --config=PATH, which pdlint does not read (vLLM loads the file "
+                        "for `--config PATH`)"),
+                    (3, "--config $CFG is a value pdlint cannot see")], gaps
+    assert [l["role"] for l in doc["launches"]] == [None] * 3  # not "null" (aggregated): the file may name the role
+    # a Dynamo prefill worker whose --kv-transfer-config may be in the unread file: no VLLM026
+    doc = check(tmp_path, capsys, monkeypatch, {
+        "w.sh": "python3 -m dynamo.vllm --model M --disaggregation-mode prefill --config $CFG\n"})
     assert codes(doc) == [] and [f["code"] for f in doc["findings"]] == ["PD022"], doc["findings"]
-
-
+    # the same worker with its file read: VLLM026 when the file lacks it too
+    doc = check(tmp_path, capsys, monkeypatch, {
+        "w.sh": "python3 -m dynamo.vllm --model M --disaggregation-mode prefill --config w.yaml\n",
+        "w.yaml": "max-model-len: 8192\n"})
+    assert codes(doc) == ["VLLM026"], doc["findings"]
 def test_no_config_file_no_unread_config_gap(tmp_path, capsys, monkeypatch):
     doc = check(tmp_path, capsys, monkeypatch, {"run.sh": "vllm serve Qwen/Qwen3-8B --port 8100\n"})
     assert doc["findings"] == [] and doc["launches"][0]["role"] == "null", doc

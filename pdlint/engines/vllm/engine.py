@@ -105,6 +105,9 @@ class VllmInfo:
     table: Optional[object] = None  # flags.FlagTable
     lmcache: Optional[dict] = None  # the LMCache config file LMCACHE_CONFIG_FILE names (top-level keys)
     lmcache_path: str = ""
+    config_path: str = ""  # the --config file whose flags are in the argv read
+    config_unread: str = ""  # why the --config file was not read (PD022)
+    tokens: list = field(default_factory=list)  # the argv read: the --config file's flags in their place
 
     def value(self, name: str) -> Optional[TStr]:
         o = self.opts.get(name)
@@ -205,10 +208,6 @@ def parse_argv(tokens: list, entrypoint: str, table=None) -> VllmInfo:
         except tjson.TooDeep:
             pass  # valid JSON nested too deeply to trace: its values stay unknown
         info.kv = cfg
-    if "--config" in info.opts:
-        # vLLM reads further flags from that YAML file (FlexibleArgumentParser's --config), which pdlint does
-        # not read: what the command line lacks may be there (coverage says so: PD022)
-        info.incomplete = True
     return info
 
 
@@ -272,12 +271,147 @@ def _lmcache_config(launch: Launch, info: VllmInfo, ctx) -> None:
         info.lmcache_path = src.path
 
 
+def _with_config_file(launch: Launch, ctx, table) -> tuple:
+    """``(argv, config path, why unread)``: the launch's argv with the flags of its ``--config PATH`` YAML
+    file put where vLLM puts them (FlexibleArgumentParser._pull_args_from_config: after ``vllm serve``'s
+    positional model, else first; the command line's own flags after them win), or the argv as written with
+    the reason the file was not read (coverage's PD022)."""
+    argv = list(launch.argv)
+    at = next((i for i, t in enumerate(argv) if t.text == "--config"), None)
+    if at is None:
+        if any(t.text.startswith("--config=") for t in argv):
+            return argv, "", "is written --config=PATH, which pdlint does not read (vLLM loads the file for " \
+                             "`--config PATH`)"
+        return argv, "", ""
+    if at + 1 >= len(argv):
+        return argv, "", "has no path after it"
+    tok = argv[at + 1]
+    if tok.opaque:
+        return argv, "", "is a value pdlint cannot see"
+    if ctx is None or not hasattr(ctx, "resolve_config"):
+        return argv, "", "was not found in the repository"
+    src = ctx.resolve_config(tok, launch)
+    if src is None:
+        return argv, "", launch.meta.get("config_refused") or "was not found in the repository"
+    config = _config_args(src, table)
+    if config is None:
+        return argv, "", f"could not be read as vLLM reads it (a YAML mapping of flags): see {src.path}"
+    rest = argv[:at] + argv[at + 2:]
+    if launch.entrypoint == "vllm serve" and rest and not rest[0].text.startswith("-"):
+        return rest[:1] + config + rest[1:], src.path, ""  # the positional model stays first
+    return config + rest, src.path, ""
+
+
+def _config_args(src, table) -> Optional[list]:
+    """The argv vLLM makes of a ``--config`` file (FlexibleArgumentParser.load_config_file): ``--key VALUE``
+    per top-level key, ``--key`` for true (``--no-key`` for false when the release has it), ``--key ITEM...``
+    for a list, ``--key JSON`` for a mapping; every token positioned at its key or value.  None when the file
+    is not a YAML mapping (vLLM stops) or is over pdlint's limits."""
+    import json
+    from pdlint.engines.sglang.config_merge import _as, _pairs  # the same YAML reading as SGLang's --config
+    from pdlint.formats import yamltree as yt
+    doc = TStr.from_source(src)
+    try:
+        docs = yt.compose(src.text)
+        if len(docs) != 1 or docs[0].root is None or not isinstance(docs[0].root, yt.YMap):
+            return None
+        out: list = []
+        for knode, vref in _pairs(yt.Ref(docs[0].root)):
+            ktok = yt.scalar_tstr(doc, yt.Ref(knode))
+            flag = TStr.join([TStr.at("--", ktok.pieces[0].src, ktok.pieces[0].offset), ktok]) if ktok.pieces \
+                else TStr.synthetic("--" + knode.value, src.path)
+            target = yt.deref(vref).node
+            if isinstance(target, yt.YScalar):
+                value = yt.scalar_value(target)
+                vtok = yt.scalar_tstr(doc, vref)
+                if value is True:
+                    out.append(flag)
+                elif value is False:
+                    no = "--no-" + knode.value
+                    if table is not None and table.resolve(no)[1] == "exact":
+                        out.append(_as(flag, no))
+                else:
+                    out += [flag, _as(vtok, str(value), at=vtok if vtok.text else ktok)]
+            elif isinstance(target, yt.YSeq):
+                items = yt.seq_items(vref)
+                if items:
+                    out.append(flag)
+                    for it in items:
+                        inode = yt.deref(it).node
+                        val = yt.scalar_value(inode) if isinstance(inode, yt.YScalar) else yt.to_python(it)
+                        out.append(_as(yt.scalar_tstr(doc, it) if isinstance(inode, yt.YScalar)
+                                       else yt.node_tstr(doc, it), str(val)))
+            elif isinstance(target, yt.YMap):
+                text = json.dumps(yt.to_python(vref))  # what vLLM passes (its limits: the document's budget)
+                traced = _json_tstr(doc, vref, [_JSON_NODES])
+                out += [flag, traced if traced is not None and traced.text == text
+                        else _as(yt.node_tstr(doc, vref), text)]
+        return out
+    except (yt.YamlError, RecursionError):  # invalid YAML, or over a limit (alias / merge-key bombs)
+        return None
+
+
+_JSON_NODES = 2000  # nodes of one mapping value traced character by character (beyond: one position)
+
+
+def _json_tstr(doc: TStr, ref, budget: list) -> Optional[TStr]:
+    """``json.dumps`` of a YAML mapping / list / scalar as a traced string: every key and value written
+    where it is in the file (a value vLLM then reads as JSON keeps its line); None past ``budget`` nodes."""
+    import json
+    from pdlint.engines.sglang.config_merge import _as
+    from pdlint.formats import yamltree as yt
+    budget[0] -= 1
+    if budget[0] < 0:
+        return None
+    r = yt.deref(ref)
+    node = r.node
+    lit = lambda text: TStr.synthetic(text, "<config>")  # noqa: E731
+    if isinstance(node, yt.YScalar):
+        value = yt.scalar_value(node)
+        vtok = yt.scalar_tstr(doc, ref)
+        text = json.dumps(value)
+        if isinstance(value, str) and text == f'"{value}"' and vtok.text == value:
+            return TStr.join([lit('"'), vtok, lit('"')])
+        return _as(vtok, text) if vtok.pieces else lit(text)
+    parts: list = []
+    at = doc[node.start:node.start + 1]  # the opening bracket stands where the mapping / list starts
+    if isinstance(node, yt.YSeq):
+        parts.append(_as(at, "[") if at.pieces else lit("["))
+        for i, item in enumerate(yt.seq_items(ref)):
+            sub = _json_tstr(doc, item, budget)
+            if sub is None:
+                return None
+            parts += [lit(", ")] * bool(i) + [sub]
+        parts.append(lit("]"))
+    elif isinstance(node, yt.YMap):
+        parts.append(_as(at, "{") if at.pieces else lit("{"))
+        for i, (key, vref) in enumerate(yt.map_items(ref)):
+            sub = _json_tstr(doc, vref, budget)
+            if sub is None:
+                return None
+            knode = yt.key_node(ref, key)
+            ktok = yt.scalar_tstr(doc, yt.Ref(knode)) if knode is not None else lit(key)
+            ktext = json.dumps(str(key))
+            kt = TStr.join([lit('"'), ktok, lit('"')]) if ktext == f'"{key}"' and ktok.text == key else lit(ktext)
+            parts += [lit(", ")] * bool(i) + [kt, lit(": "), sub]
+        parts.append(lit("}"))
+    else:
+        return None
+    return TStr.join(parts)
+
+
 def interpret(launch: Launch, ctx) -> None:
     from pdlint.engines.vllm import flags
     version, pinned, note = release(launch, ctx)
     table = flags.load(version) if version else None
-    info = parse_argv(list(launch.argv), launch.entrypoint, table)
+    argv, config_path, config_unread = _with_config_file(launch, ctx, table)
+    info = parse_argv(argv, launch.entrypoint, table)
     info.version, info.pinned, info.version_note, info.table = version, pinned, note, table
+    info.config_path, info.config_unread, info.tokens = config_path, config_unread, argv
+    if "--config" in info.opts:
+        # vLLM reads further flags from that YAML file (FlexibleArgumentParser's --config), which was not read
+        # (a file that is read has its flags in its place): what the command line lacks may be there
+        info.incomplete = True
     _lmcache_config(launch, info, ctx)
     launch.parsed = info
     launch.incomplete = launch.incomplete or info.incomplete
