@@ -625,11 +625,11 @@ def _trtllm_file_gaps(launch: Launch, info) -> list:
 
 def _vllm_config_gaps(launch: Launch, info) -> list:
     """PD022 for a vLLM ``--config`` YAML file pdlint did not read."""
+    why = getattr(info, "config_unread", "")
     opt = info.opts.get("--config")
-    if opt is None:
+    if not why or opt is None:
         return []
     tok = opt.value if opt.value is not None else opt.name_tok
-    why = getattr(info, "config_unread", "") or "was not read"
     return [Gap(CR.UNRESOLVED_CONFIG.code, tok,
                 f"--config {tok.text} {why}: the flags in that file were not checked (a --kv-transfer-config "
                 f"there would also decide this launch's role)", _CONFIG_HINT)]

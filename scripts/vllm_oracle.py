@@ -12,6 +12,14 @@ and never starts an engine, loads a model or touches a GPU.
 
 ``--batch`` runs ``parser.parse_args(argv)``: ACCEPT, or REJECT with argparse's
 message (``unrecognized arguments``, ``invalid choice``, ``ambiguous option``).
+
+    python vllm_oracle.py --pull < cases.jsonl   # {"entry", "argv", "files"} per line -> {"pulled"} or {"error"}
+
+``--pull`` writes a case's ``files`` into an empty directory and runs vLLM's own
+``--config`` expansion (``FlexibleArgumentParser._pull_args_from_config``) on its
+argv there, with the parser that does it for that entry point: for ``vllm serve``
+the top-level ``vllm`` parser (``serve`` a sub-command of it, as
+``vllm/entrypoints/cli/main.py`` builds them), for the api_server its own parser.
 """
 
 from __future__ import annotations
@@ -66,10 +74,41 @@ def judge(parser, argv: list) -> dict:
         return {"verdict": "REJECT", "message": f"{type(e).__name__}: {e}"}
 
 
+def pull(case: dict) -> dict:
+    import tempfile
+    from vllm.utils.argparse_utils import FlexibleArgumentParser
+    try:
+        from vllm.entrypoints.common.cli_args import make_arg_parser
+    except ImportError:
+        from vllm.entrypoints.openai.cli_args import make_arg_parser
+    serve = case["entry"] == "vllm serve"
+    if serve:
+        parser = FlexibleArgumentParser(description="vLLM CLI")
+        make_arg_parser(parser.add_subparsers(required=False, dest="subparser").add_parser("serve"))
+        argv = ["serve", *case["argv"]]
+    else:
+        parser, argv = build(), list(case["argv"])
+    here = os.getcwd()
+    with tempfile.TemporaryDirectory() as d:
+        for name, text in case.get("files", {}).items():
+            with open(os.path.join(d, name), "w", encoding="utf-8") as f:
+                f.write(text)
+        os.chdir(d)
+        try:
+            with contextlib.redirect_stderr(io.StringIO()), contextlib.redirect_stdout(io.StringIO()):
+                out = parser._pull_args_from_config(argv)
+        except Exception as e:
+            return {"error": f"{type(e).__name__}: {e}"}
+        finally:
+            os.chdir(here)
+    return {"pulled": out[1:] if serve else out}
+
+
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--dump", action="store_true")
     ap.add_argument("--batch", action="store_true")
+    ap.add_argument("--pull", action="store_true")
     args = ap.parse_args()
     parser = build()
     if args.dump:
@@ -80,7 +119,7 @@ def main() -> int:
         if not line.strip():
             continue
         case = json.loads(line)
-        res = judge(build(), case["argv"])
+        res = pull(case) if args.pull else judge(build(), case["argv"])
         sys.stdout.write(json.dumps({**case, **res}, sort_keys=True) + "\n")
     return 0
 

@@ -206,7 +206,7 @@ spec: {template: {spec: {containers: [{name: v, command: [vllm, serve, M]}]}}}
 def test_rules_are_registered_with_docs():
     rules = all_rules()
     vl = [r for r in rules.values() if r.engine == "vllm"]
-    assert len(vl) == 23
+    assert len(vl) == 24
     for r in vl:
         assert r.code.startswith("VLLM") and r.summary and r.why and r.fix and r.example and r.example_fixed, r.code
     assert "remote_host" in get("VLLM005").why
@@ -474,32 +474,33 @@ def test_config_file_flags_are_read_where_they_are_written(tmp_path, capsys, mon
     assert any((r["path"], r["line"], r["column"]) == ("prefill.yaml", 2, 17) for r in mismatch["related"]), \
         mismatch["related"]  # the connector's own line in the mapping, not the key above it
     prefill = next(l for l in doc["launches"] if l["role"] == "prefill")
+    # (false adds nothing for `vllm serve`: the top-level `vllm` parser reads the file and knows no --no-FLAG)
     assert prefill["argv"] == [
         "Qwen/Qwen3-8B", "--kv-transfer-config", '{"kv_connector": "NixlConnector", "kv_role": "kv_producer"}',
-        "--port", "8000", "--no-enforce-eager", "--trust-remote-code", "--port", "8100"], prefill["argv"]
+        "--port", "8000", "--trust-remote-code", "--port", "8100"], prefill["argv"]
     assert prefill["origins"][1]["path"] == "prefill.yaml" and prefill["origins"][-1]["path"] == "run.sh"
     assert {l["role"] for l in doc["launches"]} == {"prefill", "decode"}
     assert doc["coverage"]["files"]["prefill.yaml"]["status"] == "checked", doc["coverage"]["files"]
     # no model on the command line: the file's flags come first (the positional model may be in it)
+    # (the api_server's own parser reads it: false is --no-FLAG where the release has one)
     doc = check(tmp_path, capsys, monkeypatch, {
-        "api.sh": "python3 -m vllm.entrypoints.openai.api_server --config decode.yaml --port 8300\n"})
+        "api.sh": "python3 -m vllm.entrypoints.openai.api_server --config decode.yaml --port 8300\n",
+        "decode.yaml": "kv-transfer-config: '{\"kv_connector\":\"P2pNcclConnector\",\"kv_role\":\"kv_consumer\"}'\n"
+                       "enforce-eager: false\nheadless: false\n"})
     (launch,) = doc["launches"]
-    assert launch["argv"][:2] == ["--kv-transfer-config", '{"kv_connector":"P2pNcclConnector","kv_role":"kv_consumer"}']
-    assert launch["argv"][-2:] == ["--port", "8300"] and launch["role"] == "decode"
+    assert launch["argv"] == ["--kv-transfer-config", '{"kv_connector":"P2pNcclConnector","kv_role":"kv_consumer"}',
+                              "--no-enforce-eager", "--port", "8300"], launch["argv"]
+    assert launch["role"] == "decode"
 
 
 def test_config_file_pdlint_cannot_read_is_said(tmp_path, capsys, monkeypatch):
     doc = check(tmp_path, capsys, monkeypatch, {
         "run.sh": "vllm serve Qwen/Qwen3-8B --config missing.yaml --port 8100\n"
-                  "vllm serve Qwen/Qwen3-8B --config=p.yaml --port 8200\n"
-                  "vllm serve Qwen/Qwen3-8B --config $CFG --port 8300\n",
-        "p.yaml": "max-model-len: 8192\n"})
+                  "vllm serve Qwen/Qwen3-8B --config $CFG --port 8300\n"})
     gaps = sorted((f["line"], f["message"].split(":")[0]) for f in doc["findings"] if f["code"] == "PD022")
     assert gaps == [(1, "--config missing.yaml was not found in the repository"),
-                    (2, "--config p.yaml is written --config=PATH, which pdlint does not read (vLLM loads the file "
-                        "for `--config PATH`)"),
-                    (3, "--config $CFG is a value pdlint cannot see")], gaps
-    assert [l["role"] for l in doc["launches"]] == [None] * 3  # not "null" (aggregated): the file may name the role
+                    (2, "--config $CFG is a value pdlint cannot see")], gaps
+    assert [l["role"] for l in doc["launches"]] == [None] * 2  # not "null" (aggregated): the file may name the role
     # a Dynamo prefill worker whose --kv-transfer-config may be in the unread file: no VLLM026
     doc = check(tmp_path, capsys, monkeypatch, {
         "w.sh": "python3 -m dynamo.vllm --model M --disaggregation-mode prefill --config $CFG\n"})
@@ -512,3 +513,19 @@ def test_config_file_pdlint_cannot_read_is_said(tmp_path, capsys, monkeypatch):
 def test_no_config_file_no_unread_config_gap(tmp_path, capsys, monkeypatch):
     doc = check(tmp_path, capsys, monkeypatch, {"run.sh": "vllm serve Qwen/Qwen3-8B --port 8100\n"})
     assert doc["findings"] == [] and doc["launches"][0]["role"] == "null", doc
+
+
+def test_config_equals_path_is_not_loaded(tmp_path, capsys, monkeypatch):
+    """VLLM028: vLLM pulls a config file in only for the argument `--config` itself; `--config=PATH` is stored
+    and never read (vLLM 0.33.0: every flag of the file stays at its default), so pdlint checks the launch as
+    written, without the file."""
+    files = {"run.sh": "vllm serve Qwen/Qwen3-8B --config=p.yaml --port 8200\n",
+             "p.yaml": "kv-transfer-config: '{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_producer\"}'\n"}
+    doc = check(tmp_path, capsys, monkeypatch, files)
+    (f,) = [f for f in doc["findings"] if f["code"] == "VLLM028"]
+    assert (f["path"], f["line"], f["column"], f["severity"]) == ("run.sh", 1, 26, "error"), f
+    assert "PD022" not in {x["code"] for x in doc["findings"]}
+    assert doc["launches"][0]["role"] == "null"  # the file never reaches the server: an aggregated one
+    files["run.sh"] = "vllm serve Qwen/Qwen3-8B --config p.yaml --port 8200\n"
+    doc = check(tmp_path, capsys, monkeypatch, files)
+    assert "VLLM028" not in {x["code"] for x in doc["findings"]} and doc["launches"][0]["role"] == "prefill"

@@ -90,3 +90,54 @@ def test_live_oracle_agrees_with_the_records():
                          env=dict(os.environ, VLLM_TARGET_DEVICE="cpu")).stdout
     live = [json.loads(l) for l in out.splitlines() if l.strip()]
     assert [x["verdict"] for x in live] == [r["verdict"] for r in recs]
+
+
+# -- --config files: the argv vLLM makes of them ------------------------------------------------------
+# Recorded by ``scripts/vllm_oracle.py --pull`` (vLLM 0.33.0's FlexibleArgumentParser._pull_args_from_config,
+# with the parser that runs it for each entry point) from the cases in the file itself; to record again (a new
+# case, another release): ``VENV/bin/python scripts/vllm_oracle.py --pull < FILE > NEW`` (each line keeps its
+# case and gets vLLM's ``pulled`` argv).
+
+def _config_records():
+    with open(os.path.join(HERE, f"vllm-config-recorded-{VERSION}.jsonl"), encoding="utf-8") as fh:
+        return [json.loads(l) for l in fh if l.strip()]
+
+
+def _pdlint_pull(case: dict) -> list:
+    from pdlint.text import SourceFile
+    sources = {name: SourceFile(name, text) for name, text in case["files"].items()}
+
+    class Ctx(_Ctx):
+        @staticmethod
+        def resolve_config(tok, launch):
+            return sources.get(tok.text)
+
+    toks = [TStr.synthetic(w, "<argv>") for w in case["argv"]]
+    launch = Launch(path="<argv>", line=1, engine="vllm", entrypoint=case["entry"], kind="server", argv=toks)
+    interpret(launch, Ctx())
+    return [t.text for t in launch.parsed.tokens]
+
+
+def test_config_file_expansion_agrees_with_the_records():
+    recs = _config_records()
+    assert len(recs) >= 8
+    for r in recs:
+        got = _pdlint_pull(r)
+        if r["id"] == "merge-top":  # a merge key's keys: the same flags and values, yaml.safe_load's order aside
+            assert sorted(got) == sorted(r["pulled"]), (r["id"], got)
+        else:
+            assert got == r["pulled"], (r["id"], got, r["pulled"])
+
+
+@pytest.mark.conformance
+def test_live_config_expansion_agrees_with_the_records():
+    py = os.environ.get("PDLINT_VLLM_ORACLE_PYTHON")
+    if not py:
+        pytest.skip("PDLINT_VLLM_ORACLE_PYTHON not set")
+    oracle = os.path.join(HERE, "..", "..", "scripts", "vllm_oracle.py")
+    recs = _config_records()
+    data = "".join(json.dumps({k: r[k] for k in ("id", "entry", "argv", "files")}) + "\n" for r in recs)
+    out = subprocess.run([py, oracle, "--pull"], input=data, capture_output=True, text=True, check=True,
+                         env=dict(os.environ, VLLM_TARGET_DEVICE="cpu")).stdout
+    live = [json.loads(l) for l in out.splitlines() if l.strip()]
+    assert [x.get("pulled") for x in live] == [r["pulled"] for r in recs]

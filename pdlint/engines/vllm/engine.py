@@ -278,10 +278,7 @@ def _with_config_file(launch: Launch, ctx, table) -> tuple:
     the reason the file was not read (coverage's PD022)."""
     argv = list(launch.argv)
     at = next((i for i, t in enumerate(argv) if t.text == "--config"), None)
-    if at is None:
-        if any(t.text.startswith("--config=") for t in argv):
-            return argv, "", "is written --config=PATH, which pdlint does not read (vLLM loads the file for " \
-                             "`--config PATH`)"
+    if at is None:  # (`--config=PATH` is stored, not loaded: VLLM028)
         return argv, "", ""
     if at + 1 >= len(argv):
         return argv, "", "has no path after it"
@@ -293,7 +290,9 @@ def _with_config_file(launch: Launch, ctx, table) -> tuple:
     src = ctx.resolve_config(tok, launch)
     if src is None:
         return argv, "", launch.meta.get("config_refused") or "was not found in the repository"
-    config = _config_args(src, table)
+    # `vllm serve`'s file is read by the top-level `vllm` parser, which knows no --no-FLAG: a false key adds
+    # nothing there; the api_server's (and Dynamo's) own parser adds --no-FLAG where the release has one
+    config = _config_args(src, table if launch.entrypoint != "vllm serve" else None)
     if config is None:
         return argv, "", f"could not be read as vLLM reads it (a YAML mapping of flags): see {src.path}"
     rest = argv[:at] + argv[at + 2:]
@@ -304,9 +303,9 @@ def _with_config_file(launch: Launch, ctx, table) -> tuple:
 
 def _config_args(src, table) -> Optional[list]:
     """The argv vLLM makes of a ``--config`` file (FlexibleArgumentParser.load_config_file): ``--key VALUE``
-    per top-level key, ``--key`` for true (``--no-key`` for false when the release has it), ``--key ITEM...``
-    for a list, ``--key JSON`` for a mapping; every token positioned at its key or value.  None when the file
-    is not a YAML mapping (vLLM stops) or is over pdlint's limits."""
+    per top-level key, ``--key`` for true (``--no-key`` for false when ``table``, the parser's, has it),
+    ``--key ITEM...`` for a list, ``--key JSON`` for a mapping; every token positioned at its key or value.
+    None when the file is not a YAML mapping (vLLM stops) or is over pdlint's limits."""
     import json
     from pdlint.engines.sglang.config_merge import _as, _pairs  # the same YAML reading as SGLang's --config
     from pdlint.formats import yamltree as yt
@@ -408,9 +407,9 @@ def interpret(launch: Launch, ctx) -> None:
     info = parse_argv(argv, launch.entrypoint, table)
     info.version, info.pinned, info.version_note, info.table = version, pinned, note, table
     info.config_path, info.config_unread, info.tokens = config_path, config_unread, argv
-    if "--config" in info.opts:
-        # vLLM reads further flags from that YAML file (FlexibleArgumentParser's --config), which was not read
-        # (a file that is read has its flags in its place): what the command line lacks may be there
+    if config_unread:
+        # vLLM reads further flags from that YAML file (FlexibleArgumentParser's --config), which pdlint could
+        # not read: what the command line lacks may be there (coverage: PD022)
         info.incomplete = True
     _lmcache_config(launch, info, ctx)
     launch.parsed = info

@@ -156,3 +156,30 @@ def _older_only(launch, info):
             out.append(VHit(f"{name} is valid only for vLLM {_span(others)} (not {info.version}, the newest "
                             f"release pdlint knows); {_PIN}", opt.name_tok))
     return out
+
+
+@vllm_rule(
+    "VLLM028", "config-file-equals-form-not-loaded", kind="launch",
+    summary="Reports `--config=PATH` on a vLLM command line: vLLM loads a config file only when `--config` and "
+            "the path are two arguments, so this file's flags never reach the server.",
+    why="FlexibleArgumentParser pulls the file's flags into the argv only for the argument `--config` itself "
+        "(`\"--config\" in args`); `--config=PATH` is then parsed as an ordinary option whose value nobody reads. "
+        "The server starts without a word, with its defaults instead of the file's settings: a prefill/decode "
+        "pair whose KV connector and kv_role are in that file runs as two aggregated servers.",
+    fix="Write `--config PATH` (two arguments).",
+    example="vllm serve Qwen/Qwen3-8B --config=prefill.yaml",
+    example_fixed="vllm serve Qwen/Qwen3-8B --config prefill.yaml",
+    source="vllm/utils/argparse_utils.py (FlexibleArgumentParser.parse_args, _pull_args_from_config); seen with "
+           "vLLM 0.33.0's parser: --config=FILE leaves every flag of FILE at its default",
+    notes="The file is not read by pdlint either (vLLM does not read it): the launch is checked as written.")
+def _config_equals(launch, info):
+    if not isinstance(info, VllmInfo) or launch.kind != "server" or info.dynamo:
+        return None
+    out = []
+    for opt in info.occurrences:
+        if opt.name == "--config" and opt.name_tok.text == "--config" and opt.value is not None and \
+                opt.index < len(launch.argv) and launch.argv[opt.index].text.startswith("--config="):
+            out.append(VHit(f"--config={opt.value.text} is not loaded: vLLM reads a config file only for "
+                            f"`--config {opt.value.text}` (two arguments), so its flags never reach the server",
+                            launch.argv[opt.index]))
+    return out
