@@ -529,3 +529,32 @@ def test_config_equals_path_is_not_loaded(tmp_path, capsys, monkeypatch):
     files["run.sh"] = "vllm serve Qwen/Qwen3-8B --config p.yaml --port 8200\n"
     doc = check(tmp_path, capsys, monkeypatch, files)
     assert "VLLM028" not in {x["code"] for x in doc["findings"]} and doc["launches"][0]["role"] == "prefill"
+
+
+def test_dotted_json_arguments_make_the_kv_transfer_config():
+    """`--kv-transfer-config.kv_role kv_producer` (vLLM's dotted JSON arguments: FlexibleArgumentParser merges
+    them into one object; vLLM 0.33.0 gives KVTransferConfig(kv_connector='NixlConnector', kv_role=
+    'kv_producer', ...) for the first line below).  Before, such a launch had no KV config: an aggregated
+    server, and a PD pair written this way passed with nothing said."""
+    info = parse_argv(toks("M", "--kv-transfer-config.kv_connector", "NixlConnector", "--kv_transfer_config.kv_role",
+                           "kv_producer", "--kv-transfer-config.kv_port=14580",
+                           "--kv-transfer-config.kv_connector_extra_config.backends+", "UCX,GDS"), "vllm serve")
+    assert info.kv_role == "kv_producer" and info.kv.text("kv_connector") == "NixlConnector"
+    assert info.kv.get("kv_port").value == 14580
+    assert [n.value for n in info.kv.get("kv_connector_extra_config", "backends").value] == ["UCX", "GDS"]
+    assert info.kv.get("kv_role").tok.text == "kv_producer"  # the written word, so findings point at it
+    # no dotted argument: the JSON as written
+    info = parse_argv(toks("M", "--kv-transfer-config", '{"kv_connector":"NixlConnector","kv_role":"kv_both"}'),
+                      "vllm serve")
+    assert info.kv_role == "kv_both"
+
+
+def test_dotted_kv_transfer_config_pair_is_checked(tmp_path, capsys, monkeypatch):
+    doc = check(tmp_path, capsys, monkeypatch, {"run.sh": (
+        "CUDA_VISIBLE_DEVICES=0 vllm serve M --port 8100 --kv-transfer-config.kv_connector NixlConnector "
+        "--kv-transfer-config.kv_role kv_producer &\n"
+        "CUDA_VISIBLE_DEVICES=1 vllm serve M --port 8200 --kv-transfer-config.kv_connector=P2pNcclConnector "
+        "--kv-transfer-config.kv_role=kv_consumer &\n")})
+    assert [l["role"] for l in doc["launches"]] == ["prefill", "decode"]
+    (f,) = [f for f in doc["findings"] if f["code"] == "VLLM010"]
+    assert (f["line"], f["column"]) == (2, 83), f  # the decode's written connector

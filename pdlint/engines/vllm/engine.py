@@ -194,6 +194,7 @@ def parse_argv(tokens: list, entrypoint: str, table=None) -> VllmInfo:
         positional.append(t)
         i += 1
     info.positional = positional
+    _dotted_json_args(info)
     if "--model" in info.opts and info.value("--model") is not None:
         info.model = info.value("--model")
     elif positional and entrypoint == "vllm serve":
@@ -209,6 +210,54 @@ def parse_argv(tokens: list, entrypoint: str, table=None) -> VllmInfo:
             pass  # valid JSON nested too deeply to trace: its values stay unknown
         info.kv = cfg
     return info
+
+
+def _dotted_json_args(info: VllmInfo) -> None:
+    """``--kv-transfer-config.kv_role kv_producer`` (``--OPTION.KEY[.KEY] VALUE``, ``KEY+`` for a comma list):
+    FlexibleArgumentParser merges every dotted argument of one option into one JSON object and passes it after
+    all other arguments (vllm/utils/argparse_utils.py), so it is the option's value.  Built here as JSON text
+    whose keys and values are the written words (each value read as JSON, else as a string)."""
+    import json
+    merged: dict = {}  # base option -> (nested dict of (key, value TStr) leaves, first name token)
+    for opt in info.occurrences:
+        name = opt.name_tok.text
+        if not name.startswith("--") or "." not in name or opt.value is None or opt.name_tok.opaque:
+            continue
+        base, _, rest = name.partition(".")
+        keys = rest.split(".")
+        if not all(keys):
+            continue
+        tree, _ = merged.setdefault(normalise(base), ({}, opt.name_tok))
+        for k in keys[:-1]:
+            tree = tree.setdefault(k, {}) if isinstance(tree.get(k, {}), dict) else {}
+        tree[keys[-1]] = opt.value
+    lit = lambda text: TStr.synthetic(text, "<argv>")  # noqa: E731
+
+    def dump(node) -> TStr:
+        if isinstance(node, dict):
+            parts = [lit("{")]
+            for i, (k, v) in enumerate(node.items()):
+                key = k[:-1] if k.endswith("+") and not isinstance(v, dict) else k
+                parts += [lit(", ")] * bool(i) + [lit(json.dumps(key) + ": "), leaf(k, v) if not isinstance(v, dict)
+                                                    else dump(v)]
+            return TStr.join(parts + [lit("}")])
+        return node
+
+    def leaf(key: str, tok: TStr) -> TStr:
+        if tok.opaque:
+            return tok
+        if key.endswith("+"):  # a comma-separated list
+            return lit(json.dumps(tok.text.split(",")))
+        try:
+            json.loads(tok.text)
+            return tok
+        except ValueError:
+            return TStr.join([lit('"'), tok, lit('"')]) if json.dumps(tok.text) == f'"{tok.text}"' \
+                else lit(json.dumps(tok.text))
+
+    for base, (tree, name_tok) in merged.items():
+        opt = Opt(base, name_tok, dump(tree), -1)
+        info.opts[base] = opt  # after every written occurrence: it wins, as in vLLM
 
 
 def _extra_values(norm: str, table) -> int:

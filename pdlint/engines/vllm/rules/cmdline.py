@@ -176,10 +176,11 @@ def _config_equals(launch, info):
     if not isinstance(info, VllmInfo) or launch.kind != "server" or info.dynamo:
         return None
     out = []
+    read = info.tokens or list(launch.argv)  # what parse_argv read (a --config file merged in)
     for opt in info.occurrences:
-        if opt.name == "--config" and opt.name_tok.text == "--config" and opt.value is not None and \
-                opt.index < len(launch.argv) and launch.argv[opt.index].text.startswith("--config="):
+        if opt.name == "--config" and opt.value is not None and 0 <= opt.index < len(read) and \
+                read[opt.index].text.startswith("--config="):
             out.append(VHit(f"--config={opt.value.text} is not loaded: vLLM reads a config file only for "
                             f"`--config {opt.value.text}` (two arguments), so its flags never reach the server",
-                            launch.argv[opt.index]))
+                            read[opt.index]))
     return out
