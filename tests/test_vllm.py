@@ -164,7 +164,8 @@ CASES += [
     ("VLLM018", {"a.sh": f"{VS} --gpu-memory-utilisation 0.9\n"}, {"a.sh": f"{VS} --gpu-memory-utilization 0.9\n"}),
     ("VLLM018", {"a.sh": f"{VS} --enable-p\n"}, {"a.sh": f"{VS} --enable-prefix-caching --gpu-memory 0.8\n"}),
     ("VLLM018", {"a.sh": f"{VS} --tensor-parallel-size 2 4\n"},
-     {"a.sh": f"{VS} --max_model_len 4096 --served-model-name a b --kv-transfer-config.kv_connector NixlConnector\n"}),
+     {"a.sh": f"{VS} --max_model_len 4096 --served-model-name a b --kv-transfer-config.kv_connector NixlConnector "
+              "--kv-transfer-config.kv_role kv_both\n"}),
     ("VLLM019", {"a.sh": f"{VS} --dtype fp16\n"}, {"a.sh": f"{VS} --dtype float16 --moe-backend Triton\n"}),
     ("VLLM019", {"a.sh": f"{VS} --moe-backend tritonx\n"}, {"a.sh": f"{VS} --moe-backend TRITON\n"}),
     ("VLLM020", {"a.sh": f"{VS} --guided-decoding-backend xgrammar\n"}, {"a.sh": f"{VS} --enforce-eager\n"}),
@@ -206,7 +207,7 @@ spec: {template: {spec: {containers: [{name: v, command: [vllm, serve, M]}]}}}
 def test_rules_are_registered_with_docs():
     rules = all_rules()
     vl = [r for r in rules.values() if r.engine == "vllm"]
-    assert len(vl) == 24
+    assert len(vl) == 26
     for r in vl:
         assert r.code.startswith("VLLM") and r.summary and r.why and r.fix and r.example and r.example_fixed, r.code
     assert "remote_host" in get("VLLM005").why
@@ -228,7 +229,9 @@ def test_disaggregated_prefill_proxy_port(capsys, monkeypatch):
     assert f["line"] == 64 and f["severity"] == "warning"
     assert "disagg_prefill_proxy_server.py instead" in f["message"]
     assert any(r["line"] == 74 for r in f["related"])
-    assert codes(doc) == ["VLLM016"]  # GPUs 2/3, ports 8100/8200 and kv_ports differ
+    # GPUs 2/3, ports 8100/8200 and kv_ports differ; its PyNcclConnector keys (kv_rank, kv_parallel_size,
+    # kv_buffer_size) are 0.9.2-0.20.0 only: a current vLLM refuses them (the release is not pinned)
+    assert codes(doc) == ["VLLM016", "VLLM030", "VLLM030"]
 
 
 def test_aibrix_side_channel_host(capsys, monkeypatch):
@@ -558,3 +561,60 @@ def test_dotted_kv_transfer_config_pair_is_checked(tmp_path, capsys, monkeypatch
     assert [l["role"] for l in doc["launches"]] == ["prefill", "decode"]
     (f,) = [f for f in doc["findings"] if f["code"] == "VLLM010"]
     assert (f["line"], f["column"]) == (2, 83), f  # the decode's written connector
+
+
+# ---------------------------------------------------------------------------
+# VLLM029 / VLLM030: what KVTransferConfig refuses (verdicts: tests/conformance/vllm-kv-config-recorded-0.33.0)
+# ---------------------------------------------------------------------------
+
+def _kv_run(json_text, version=None):
+    files = {"run.sh": f"vllm serve M --kv-transfer-config '{json_text}'\n"}
+    return _pinned(files, version) if version else files
+
+
+def _kv_codes(doc):
+    return sorted(f["code"] for f in doc["findings"] if f["code"] in ("VLLM029", "VLLM030"))
+
+
+@pytest.mark.parametrize("text,version,expect", [
+    ('{"kv_connector":"NixlConnector"}', None, ["VLLM029"]),  # no kv_role: every release
+    ('{"kv_connector":"NixlConnector"}', "0.9.2", ["VLLM029"]),
+    ('{"kv_connector":"NixlConnector","kv_role":null}', None, ["VLLM029"]),
+    ('{"kv_connector":"NixlConnector","kv_role":"kv_prefill"}', "0.11.0", ["VLLM029"]),
+    ('{"kv_connector":"NixlConnector","kv_role":"KV_BOTH"}', None, ["VLLM029"]),
+    ('{"kv_connector":"NixlConnector","kv_role":"kv_both","kv_load_failure_policy":"retry"}', None, ["VLLM029"]),
+    ('{"kv_conector":"NixlConnector","kv_role":"kv_both"}', "0.33.0", ["VLLM029"]),  # a typo: no release has it
+    ('{"kv_connector":"P2pNcclConnector","kv_role":"kv_producer","kv_buffer_size":"1e9"}', "0.33.0", ["VLLM029"]),
+    ('{"kv_connector":"P2pNcclConnector","kv_role":"kv_producer","kv_buffer_size":"1e9"}', None, ["VLLM030"]),
+])
+def test_kv_transfer_config_refused(text, version, expect, tmp_path, capsys, monkeypatch):
+    assert _kv_codes(check(tmp_path, capsys, monkeypatch, _kv_run(text, version))) == expect
+
+
+@pytest.mark.parametrize("text,version", [
+    ('{"kv_role":"kv_producer"}', None),  # a role without a connector: accepted
+    ('{"kv_connector":"NixlConnector","kv_role":"kv_both","kv_port":"14580","kv_connector_extra_config":{"x":1}}',
+     None),
+    ('{"kv_connector":"P2pNcclConnector","kv_role":"kv_producer","kv_buffer_size":"1e9"}', "0.20.0"),
+    ('{"kv_connector":"PyNcclConnector","kv_role":"kv_producer","kv_rank":0,"kv_parallel_size":2}', "0.9.2"),
+    ('{"kv_conector":"NixlConnector","kv_role":"kv_both"}', "0.11.0"),  # 0.11.0 drops unknown keys
+])
+def test_kv_transfer_config_accepted(text, version, tmp_path, capsys, monkeypatch):
+    assert _kv_codes(check(tmp_path, capsys, monkeypatch, _kv_run(text, version))) == []
+
+
+def test_kv_transfer_config_refusal_points_at_the_key_and_names_the_releases(tmp_path, capsys, monkeypatch):
+    doc = check(tmp_path / "pinned", capsys, monkeypatch, _kv_run(
+        '{"kv_conector":"NixlConnector","kv_role":"kv_both","kv_rank":0}', "0.33.0"))
+    typo, old = sorted((f for f in doc["findings"] if f["code"] == "VLLM029"), key=lambda f: f["column"])
+    assert typo["column"] == 38 and "did you mean kv_connector" in typo["message"], typo
+    assert "(it exists in vLLM 0.9.2-0.20.0)" in old["message"], old
+    # unpinned: one warning for the launch, every older-only key named
+    doc = check(tmp_path / "unpinned", capsys, monkeypatch, _kv_run(
+        '{"kv_connector":"PyNcclConnector","kv_role":"kv_producer","kv_rank":0,"kv_parallel_size":2}'))
+    (w,) = [f for f in doc["findings"] if f["code"] == "VLLM030"]
+    assert w["message"].startswith("kv_rank, kv_parallel_size are KVTransferConfig fields only in vLLM 0.9.2-0.20.0")
+    # a value pdlint cannot see is not judged
+    doc = check(tmp_path / "opaque", capsys, monkeypatch, {
+        "run.sh": 'vllm serve M --kv-transfer-config "{\\"kv_connector\\":\\"NixlConnector\\",\\"kv_role\\":\\"$ROLE\\"}"\n'})
+    assert _kv_codes(doc) == []

@@ -141,3 +141,37 @@ def test_live_config_expansion_agrees_with_the_records():
                          env=dict(os.environ, VLLM_TARGET_DEVICE="cpu")).stdout
     live = [json.loads(l) for l in out.splitlines() if l.strip()]
     assert [x.get("pulled") for x in live] == [r["pulled"] for r in recs]
+
+
+# -- --kv-transfer-config: what KVTransferConfig refuses --------------------------------------------------------
+# Recorded by ``scripts/vllm_oracle.py --batch`` (vLLM 0.33.0's parser) from the argv in the file: kv_role
+# values and case, kv_connector without kv_role, keys removed after 0.20.0, typos, every field 0.33.0 has,
+# dotted arguments.
+
+def _kv_records():
+    with open(os.path.join(HERE, f"vllm-kv-config-recorded-{VERSION}.jsonl"), encoding="utf-8") as fh:
+        return [json.loads(l) for l in fh if l.strip()]
+
+
+def test_kv_transfer_config_verdicts_agree():
+    recs = _kv_records()
+    assert {r["verdict"] for r in recs} == {"ACCEPT", "REJECT"} and len(recs) >= 15
+    disagree = []
+    for r in recs:
+        errs = [c for c in pdlint_errors(r["argv"]) if c[0] == "VLLM029"]
+        if bool(errs) != (r["verdict"] == "REJECT"):
+            disagree.append((r["argv"], r["verdict"], errs))
+    assert disagree == []
+
+
+@pytest.mark.conformance
+def test_live_kv_transfer_config_verdicts_agree_with_the_records():
+    py = os.environ.get("PDLINT_VLLM_ORACLE_PYTHON")
+    if not py:
+        pytest.skip("PDLINT_VLLM_ORACLE_PYTHON not set")
+    oracle = os.path.join(HERE, "..", "..", "scripts", "vllm_oracle.py")
+    recs = _kv_records()
+    data = "".join(json.dumps({"argv": r["argv"]}) + "\n" for r in recs)
+    out = subprocess.run([py, oracle, "--batch"], input=data, capture_output=True, text=True, check=True,
+                         env=dict(os.environ, VLLM_TARGET_DEVICE="cpu")).stdout
+    assert [json.loads(l)["verdict"] for l in out.splitlines() if l.strip()] == [r["verdict"] for r in recs]
