@@ -24,7 +24,11 @@ never imported.  For every release the output (default
 * ``missing_role``: the message ``__post_init__`` raises when ``kv_connector`` is
   set and ``kv_role`` is not (the f-string's literal text, ``{...}`` parts as
   written);
-* ``source``: the file and line of the class.
+* ``source``: the file and line of the class;
+* ``connectors``: the connector names ``KVConnectorFactory.register_connector``
+  registers (``vllm/distributed/kv_transfer/kv_connector/factory.py``): a
+  ``kv_connector`` outside them, with no ``kv_connector_module_path``, stops the
+  engine with "Unsupported connector type" unless a plugin registers it.
 
 Only the standard library is used; the output is deterministic.
 """
@@ -49,7 +53,7 @@ _VERSION = re.compile(r"vllm-(\d+(?:\.\d+)+(?:\.post\d+)?)")
 def _sources(path: str) -> dict:
     """{path inside the package (``vllm/...``): text} of the archive's ``vllm/config*`` sources."""
     out = {}
-    want = re.compile(r"(?:^|/)(vllm/config(?:\.py|/[^/]+\.py))$")
+    want = re.compile(r"(?:^|/)(vllm/config(?:\.py|/[^/]+\.py)|vllm/distributed/kv_transfer/kv_connector/factory\.py)$")
     if path.endswith(".whl"):
         with zipfile.ZipFile(path) as z:
             for name in z.namelist():
@@ -108,6 +112,15 @@ def _message(call) -> str:
     return ast.unparse(arg)
 
 
+def _connectors(sources: dict) -> list:
+    text = sources.get("vllm/distributed/kv_transfer/kv_connector/factory.py")
+    if text is None:
+        raise SystemExit("no vllm/distributed/kv_transfer/kv_connector/factory.py in the archive")
+    return sorted({n.args[0].value for n in ast.walk(ast.parse(text))
+                   if isinstance(n, ast.Call) and getattr(n.func, "attr", "") == "register_connector"
+                   and n.args and isinstance(n.args[0], ast.Constant) and isinstance(n.args[0].value, str)})
+
+
 def _forbids_extra(sources: dict) -> bool:
     text = sources.get("vllm/config/utils.py", "")
     return re.search(r"ConfigDict\(\s*extra\s*=\s*[\"']forbid[\"']", text) is not None
@@ -120,6 +133,8 @@ def release(path: str) -> tuple:
     version = m.group(1)
     sources = _sources(path)
     for rel, text in sorted(sources.items()):
+        if not rel.startswith("vllm/config"):
+            continue
         tree = ast.parse(text)
         aliases = {t.targets[0].id: t.value for t in tree.body
                    if isinstance(t, ast.Assign) and len(t.targets) == 1 and isinstance(t.targets[0], ast.Name)}
@@ -143,7 +158,7 @@ def release(path: str) -> tuple:
             pydantic = "config" in decorators and "dataclass" not in decorators
             extra = "forbid" if pydantic and _forbids_extra(sources) else "ignore"
             return version, {"source": f"{rel}:{node.lineno}", "fields": fields, "extra": extra,
-                             "missing_role": missing}
+                             "missing_role": missing, "connectors": _connectors(sources)}
     raise SystemExit(f"{path}: no KVTransferConfig class in vllm/config*")
 
 

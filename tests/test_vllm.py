@@ -207,7 +207,7 @@ spec: {template: {spec: {containers: [{name: v, command: [vllm, serve, M]}]}}}
 def test_rules_are_registered_with_docs():
     rules = all_rules()
     vl = [r for r in rules.values() if r.engine == "vllm"]
-    assert len(vl) == 26
+    assert len(vl) == 28
     for r in vl:
         assert r.code.startswith("VLLM") and r.summary and r.why and r.fix and r.example and r.example_fixed, r.code
     assert "remote_host" in get("VLLM005").why
@@ -231,7 +231,8 @@ def test_disaggregated_prefill_proxy_port(capsys, monkeypatch):
     assert any(r["line"] == 74 for r in f["related"])
     # GPUs 2/3, ports 8100/8200 and kv_ports differ; its PyNcclConnector keys (kv_rank, kv_parallel_size,
     # kv_buffer_size) are 0.9.2-0.20.0 only: a current vLLM refuses them (the release is not pinned)
-    assert codes(doc) == ["VLLM016", "VLLM030", "VLLM030"]
+    # and P2pNcclConnector is registered by 0.9.2-0.20.0 only
+    assert codes(doc) == ["VLLM016", "VLLM030", "VLLM030", "VLLM032", "VLLM032"]
 
 
 def test_aibrix_side_channel_host(capsys, monkeypatch):
@@ -469,7 +470,7 @@ def test_config_file_flags_are_read_where_they_are_written(tmp_path, capsys, mon
                   "CUDA_VISIBLE_DEVICES=1 vllm serve Qwen/Qwen3-8B --config decode.yaml --port 8200 &\n",
         "prefill.yaml": "kv-transfer-config:\n  kv_connector: NixlConnector\n  kv_role: kv_producer\n"
                         "port: 8000\nenforce-eager: false\nheadless: false\ntrust-remote-code: true\n",
-        "decode.yaml": "kv-transfer-config: '{\"kv_connector\":\"P2pNcclConnector\",\"kv_role\":\"kv_consumer\"}'\n"
+        "decode.yaml": "kv-transfer-config: '{\"kv_connector\":\"LMCacheConnectorV1\",\"kv_role\":\"kv_consumer\"}'\n"
                        "max-modle-len: 8192\n"})
     found = {(f["code"], f["path"], f["line"]) for f in doc["findings"]}
     assert found == {("VLLM010", "decode.yaml", 1), ("VLLM018", "decode.yaml", 2)}, doc["findings"]
@@ -618,3 +619,34 @@ def test_kv_transfer_config_refusal_points_at_the_key_and_names_the_releases(tmp
     doc = check(tmp_path / "opaque", capsys, monkeypatch, {
         "run.sh": 'vllm serve M --kv-transfer-config "{\\"kv_connector\\":\\"NixlConnector\\",\\"kv_role\\":\\"$ROLE\\"}"\n'})
     assert _kv_codes(doc) == []
+
+
+def _connector_codes(doc):
+    return sorted(f["code"] for f in doc["findings"] if f["code"] in ("VLLM031", "VLLM032"))
+
+
+MULTI = ('{"kv_connector":"MultiConnector","kv_role":"kv_both","kv_connector_extra_config":{"connectors":['
+         '{"kv_connector":"%s","kv_role":"kv_both"},{"kv_connector":"LMCacheConnectorV1","kv_role":"kv_both"}]}}')
+
+
+@pytest.mark.parametrize("text,version,expect", [
+    ('{"kv_connector":"P2pNcclConnector","kv_role":"kv_producer"}', "0.33.0", ["VLLM031"]),  # gone in 0.33.0
+    ('{"kv_connector":"NixlConector","kv_role":"kv_both"}', None, ["VLLM031"]),  # a typo: no release has it
+    ('{"kv_connector":"nixlconnector","kv_role":"kv_both"}', "0.11.0", ["VLLM031"]),  # case-sensitive
+    (MULTI % "NixlConector", None, ["VLLM031"]),  # a MultiConnector member
+    ('{"kv_connector":"P2pNcclConnector","kv_role":"kv_producer"}', None, ["VLLM032"]),
+    ('{"kv_connector":"SharedStorageConnector","kv_role":"kv_both"}', None, ["VLLM032"]),
+    # quiet
+    ('{"kv_connector":"P2pNcclConnector","kv_role":"kv_producer"}', "0.20.0", []),
+    ('{"kv_connector":"NixlPushConnector","kv_role":"kv_both"}', "0.33.0", []),
+    ('{"kv_connector":"LLMDataDistCMgrConnector","kv_role":"kv_producer"}', None, []),  # vllm-ascend's plugin
+    ('{"kv_connector":"NixlConector","kv_role":"kv_both","kv_connector_module_path":"my.mod"}', None, []),
+    (MULTI % "NixlConnector", "0.33.0", []),
+])
+def test_kv_connector_registered(text, version, expect, tmp_path, capsys, monkeypatch):
+    doc = check(tmp_path, capsys, monkeypatch, _kv_run(text, version))
+    assert _connector_codes(doc) == expect, [f["message"] for f in doc["findings"]]
+    if expect == ["VLLM031"]:
+        (f,) = [f for f in doc["findings"] if f["code"] == "VLLM031"]
+        assert f["message"].startswith("Unsupported connector type: ") and (
+            "registered in vLLM 0.9.2-0.20.0" in f["message"] or "did you mean NixlConnector" in f["message"]), f
