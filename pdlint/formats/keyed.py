@@ -155,11 +155,11 @@ def sglang_dict_tokens(doc: TStr, ref: yt.Ref, table=None, cli_bools: bool = Fal
                     if value:
                         out.append(flag_tok)
                 else:
-                    out += [flag_tok, config_merge._as(vtok, str(value).lower())]
+                    out += [flag_tok, config_merge.placed(vtok, str(value).lower())]
             elif value is None:
-                out += [flag_tok, config_merge._as(vtok, "None", at=vtok if vtok.text else ktok)]
+                out += [flag_tok, config_merge.placed(vtok, "None", at=vtok if vtok.text else ktok)]
             else:
-                out += [flag_tok, config_merge._as(vtok, str(value))]
+                out += [flag_tok, config_merge.placed(vtok, str(value))]
         elif isinstance(target, yt.YSeq):
             items = yt.seq_items(vref)
             if items:
@@ -167,11 +167,11 @@ def sglang_dict_tokens(doc: TStr, ref: yt.Ref, table=None, cli_bools: bool = Fal
                 for it in items:
                     inode = yt.deref(it).node
                     if isinstance(inode, yt.YScalar):
-                        out.append(config_merge._as(yt.scalar_tstr(doc, it), str(yt.scalar_value(inode))))
+                        out.append(config_merge.placed(yt.scalar_tstr(doc, it), str(yt.scalar_value(inode))))
                     else:
-                        out.append(config_merge._as(yt.node_tstr(doc, it), json.dumps(yt.to_python(it))))
+                        out.append(config_merge.placed(yt.node_tstr(doc, it), json.dumps(yt.to_python(it))))
         elif isinstance(target, yt.YMap):
-            out += [flag_tok, config_merge._as(yt.node_tstr(doc, vref), json.dumps(yt.to_python(vref)))]
+            out += [flag_tok, config_merge.placed(yt.node_tstr(doc, vref), json.dumps(yt.to_python(vref)))]
     return out
 
 
@@ -272,7 +272,7 @@ def cli_tokens(doc: TStr, ref: yt.Ref) -> list:
 
 def config_merge_as(tok: TStr, text: str) -> TStr:
     from pdlint.engines.sglang import config_merge
-    return config_merge._as(tok, text)
+    return config_merge.placed(tok, text)
 
 
 def srt_slurm_vllm(job, src, doc: TStr, root: yt.Ref, variant=None) -> list:

@@ -188,7 +188,7 @@ def _config_tokens(src: SourceFile, doc: TStr, table: FlagTable, via: Optional[t
         return [], errors, False
     store_true, unsupported = key_classes(table)
     out: list = []
-    pairs = _pairs(rref)
+    pairs = loaded_pairs(rref)
     if isinstance(src, EmbeddedFile) and src.sort_keys:  # yaml.dump's order (Dynamo writes the section so)
         pairs = sorted(pairs, key=lambda kv: kv[0].value)
     for knode, vref in pairs:
@@ -202,9 +202,7 @@ def _config_tokens(src: SourceFile, doc: TStr, table: FlagTable, via: Optional[t
                 f"Unsupported config option '{key_norm}' with action '{ACTION_CLASS.get(flag.action, flag.action)}'",
                 flag.primary))
             return [], errors, False
-        flag_tok = TStr.join([TStr.at("--", ktok.pieces[0].src if ktok.pieces else None,
-                                      ktok.pieces[0].offset if ktok.pieces else 0), ktok]) if ktok.pieces else \
-            TStr.synthetic("--" + key, src.path)
+        flag_tok = flag_token(ktok, key, src.path)
         target = yt.deref(vref).node
         if isinstance(target, yt.YScalar):
             value = yt.scalar_value(target)
@@ -214,25 +212,20 @@ def _config_tokens(src: SourceFile, doc: TStr, table: FlagTable, via: Optional[t
                     if value:
                         out.append(flag_tok)
                 else:
-                    out += [flag_tok, _as(vtok, str(value).lower())]
+                    out += [flag_tok, placed(vtok, str(value).lower())]
             elif value is None:
-                out += [flag_tok, _as(vtok, "None", at=vtok if vtok.text else ktok)]
+                out += [flag_tok, placed(vtok, "None", at=vtok if vtok.text else ktok)]
                 errors.append(ArgError("config-null", vtok if vtok.text else ktok,
                                        f"null in a config file becomes the string 'None' (--{key} None); "
                                        "omit the key to keep SGLang's default", "--" + key))
             else:
-                out += [flag_tok, _as(vtok, str(value))]
+                out += [flag_tok, placed(vtok, str(value))]
         elif isinstance(target, yt.YSeq):
-            items = yt.seq_items(vref)
+            items = list_tokens(doc, vref)
             if items:
-                out.append(flag_tok)
-                for it in items:
-                    inode = yt.deref(it).node
-                    val = yt.scalar_value(inode) if isinstance(inode, yt.YScalar) else yt.to_python(it)
-                    out.append(_as(yt.scalar_tstr(doc, it) if isinstance(inode, yt.YScalar)
-                                   else yt.node_tstr(doc, it), str(val)))
+                out += [flag_tok, *items]
         elif isinstance(target, yt.YMap):
-            out += [flag_tok, _as(yt.node_tstr(doc, vref), json.dumps(yt.to_python(vref)))]
+            out += [flag_tok, placed(yt.node_tstr(doc, vref), json.dumps(yt.to_python(vref)))]
     if via is not None:
         use, note = via
         o = use.origin
@@ -241,7 +234,7 @@ def _config_tokens(src: SourceFile, doc: TStr, table: FlagTable, via: Optional[t
     return out, errors, True
 
 
-def _pairs(rref: yt.Ref) -> list:
+def loaded_pairs(rref: yt.Ref) -> list:
     """(key node, value Ref) of a mapping as ``yaml.safe_load`` reads it: its own keys (duplicates too:
     the last wins in argparse as in the dict), then the keys ``<<`` merge keys bring that it does not set
     itself, each located at its key in the merged mapping."""
@@ -274,7 +267,27 @@ def _merged_key(node, key: str, depth: int):
     return None
 
 
-def _as(tok: TStr, text: str, at: Optional[TStr] = None) -> TStr:
+def flag_token(ktok: TStr, key: str, path: str) -> TStr:
+    """``--KEY`` positioned at a config file's key (``--`` at its first character)."""
+    if not ktok.pieces:
+        return TStr.synthetic("--" + key, path)
+    return TStr.join([TStr.at("--", ktok.pieces[0].src, ktok.pieces[0].offset), ktok])
+
+
+def list_tokens(doc: TStr, vref: yt.Ref) -> list:
+    """One argument per item of a YAML list, ``str()`` of its value (as SGLang's and vLLM's loaders write
+    them), each at its item."""
+    out = []
+    for it in yt.seq_items(vref):
+        inode = yt.deref(it).node
+        if isinstance(inode, yt.YScalar):
+            out.append(placed(yt.scalar_tstr(doc, it), str(yt.scalar_value(inode))))
+        else:
+            out.append(placed(yt.node_tstr(doc, it), str(yt.to_python(it))))
+    return out
+
+
+def placed(tok: TStr, text: str, at: Optional[TStr] = None) -> TStr:
     """``text`` positioned where ``tok`` is written (exact when identical)."""
     if tok.text == text:
         return tok

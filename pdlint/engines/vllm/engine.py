@@ -356,7 +356,7 @@ def _config_args(src, table) -> Optional[list]:
     ``--key ITEM...`` for a list, ``--key JSON`` for a mapping; every token positioned at its key or value.
     None when the file is not a YAML mapping (vLLM stops) or is over pdlint's limits."""
     import json
-    from pdlint.engines.sglang.config_merge import _as, _pairs  # the same YAML reading as SGLang's --config
+    from pdlint.engines.sglang.config_merge import flag_token, list_tokens, loaded_pairs, placed  # as SGLang's
     from pdlint.formats import yamltree as yt
     doc = TStr.from_source(src)
     try:
@@ -364,10 +364,9 @@ def _config_args(src, table) -> Optional[list]:
         if len(docs) != 1 or docs[0].root is None or not isinstance(docs[0].root, yt.YMap):
             return None
         out: list = []
-        for knode, vref in _pairs(yt.Ref(docs[0].root)):
+        for knode, vref in loaded_pairs(yt.Ref(docs[0].root)):
             ktok = yt.scalar_tstr(doc, yt.Ref(knode))
-            flag = TStr.join([TStr.at("--", ktok.pieces[0].src, ktok.pieces[0].offset), ktok]) if ktok.pieces \
-                else TStr.synthetic("--" + knode.value, src.path)
+            flag = flag_token(ktok, knode.value, src.path)
             target = yt.deref(vref).node
             if isinstance(target, yt.YScalar):
                 value = yt.scalar_value(target)
@@ -377,23 +376,18 @@ def _config_args(src, table) -> Optional[list]:
                 elif value is False:
                     no = "--no-" + knode.value
                     if table is not None and table.resolve(no)[1] == "exact":
-                        out.append(_as(flag, no))
+                        out.append(placed(flag, no))
                 else:
-                    out += [flag, _as(vtok, str(value), at=vtok if vtok.text else ktok)]
+                    out += [flag, placed(vtok, str(value), at=vtok if vtok.text else ktok)]
             elif isinstance(target, yt.YSeq):
-                items = yt.seq_items(vref)
+                items = list_tokens(doc, vref)
                 if items:
-                    out.append(flag)
-                    for it in items:
-                        inode = yt.deref(it).node
-                        val = yt.scalar_value(inode) if isinstance(inode, yt.YScalar) else yt.to_python(it)
-                        out.append(_as(yt.scalar_tstr(doc, it) if isinstance(inode, yt.YScalar)
-                                       else yt.node_tstr(doc, it), str(val)))
+                    out += [flag, *items]
             elif isinstance(target, yt.YMap):
                 text = json.dumps(yt.to_python(vref))  # what vLLM passes (its limits: the document's budget)
                 traced = _json_tstr(doc, vref, [_JSON_NODES])
                 out += [flag, traced if traced is not None and traced.text == text
-                        else _as(yt.node_tstr(doc, vref), text)]
+                        else placed(yt.node_tstr(doc, vref), text)]
         return out
     except (yt.YamlError, RecursionError):  # invalid YAML, or over a limit (alias / merge-key bombs)
         return None
@@ -406,7 +400,7 @@ def _json_tstr(doc: TStr, ref, budget: list) -> Optional[TStr]:
     """``json.dumps`` of a YAML mapping / list / scalar as a traced string: every key and value written
     where it is in the file (a value vLLM then reads as JSON keeps its line); None past ``budget`` nodes."""
     import json
-    from pdlint.engines.sglang.config_merge import _as
+    from pdlint.engines.sglang.config_merge import placed
     from pdlint.formats import yamltree as yt
     budget[0] -= 1
     if budget[0] < 0:
@@ -420,11 +414,11 @@ def _json_tstr(doc: TStr, ref, budget: list) -> Optional[TStr]:
         text = json.dumps(value)
         if isinstance(value, str) and text == f'"{value}"' and vtok.text == value:
             return TStr.join([lit('"'), vtok, lit('"')])
-        return _as(vtok, text) if vtok.pieces else lit(text)
+        return placed(vtok, text) if vtok.pieces else lit(text)
     parts: list = []
     at = doc[node.start:node.start + 1]  # the opening bracket stands where the mapping / list starts
     if isinstance(node, yt.YSeq):
-        parts.append(_as(at, "[") if at.pieces else lit("["))
+        parts.append(placed(at, "[") if at.pieces else lit("["))
         for i, item in enumerate(yt.seq_items(ref)):
             sub = _json_tstr(doc, item, budget)
             if sub is None:
@@ -432,7 +426,7 @@ def _json_tstr(doc: TStr, ref, budget: list) -> Optional[TStr]:
             parts += [lit(", ")] * bool(i) + [sub]
         parts.append(lit("]"))
     elif isinstance(node, yt.YMap):
-        parts.append(_as(at, "{") if at.pieces else lit("{"))
+        parts.append(placed(at, "{") if at.pieces else lit("{"))
         for i, (key, vref) in enumerate(yt.map_items(ref)):
             sub = _json_tstr(doc, vref, budget)
             if sub is None:
