@@ -78,17 +78,22 @@ def test_recorded_verdicts_agree():
     assert decidable >= 200
 
 
-@pytest.mark.conformance
-def test_live_oracle_agrees_with_the_records():
+def _live(mode: str, cases: list) -> list:
+    """``scripts/vllm_oracle.py MODE`` on ``cases`` in the oracle venv (skipped without one)."""
     py = os.environ.get("PDLINT_VLLM_ORACLE_PYTHON")
     if not py:
         pytest.skip("PDLINT_VLLM_ORACLE_PYTHON not set")
     oracle = os.path.join(HERE, "..", "..", "scripts", "vllm_oracle.py")
-    recs = _records()[:60]
-    data = "".join(json.dumps({"argv": r["argv"]}) + "\n" for r in recs)
-    out = subprocess.run([py, oracle, "--batch"], input=data, capture_output=True, text=True, check=True,
+    data = "".join(json.dumps(c) + "\n" for c in cases)
+    out = subprocess.run([py, oracle, mode], input=data, capture_output=True, text=True, check=True,
                          env=dict(os.environ, VLLM_TARGET_DEVICE="cpu")).stdout
-    live = [json.loads(l) for l in out.splitlines() if l.strip()]
+    return [json.loads(l) for l in out.splitlines() if l.strip()]
+
+
+@pytest.mark.conformance
+def test_live_oracle_agrees_with_the_records():
+    recs = _records()[:60]
+    live = _live("--batch", [{"argv": r["argv"]} for r in recs])
     assert [x["verdict"] for x in live] == [r["verdict"] for r in recs]
 
 
@@ -131,15 +136,8 @@ def test_config_file_expansion_agrees_with_the_records():
 
 @pytest.mark.conformance
 def test_live_config_expansion_agrees_with_the_records():
-    py = os.environ.get("PDLINT_VLLM_ORACLE_PYTHON")
-    if not py:
-        pytest.skip("PDLINT_VLLM_ORACLE_PYTHON not set")
-    oracle = os.path.join(HERE, "..", "..", "scripts", "vllm_oracle.py")
     recs = _config_records()
-    data = "".join(json.dumps({k: r[k] for k in ("id", "entry", "argv", "files")}) + "\n" for r in recs)
-    out = subprocess.run([py, oracle, "--pull"], input=data, capture_output=True, text=True, check=True,
-                         env=dict(os.environ, VLLM_TARGET_DEVICE="cpu")).stdout
-    live = [json.loads(l) for l in out.splitlines() if l.strip()]
+    live = _live("--pull", [{k: r[k] for k in ("id", "entry", "argv", "files")} for r in recs])
     assert [x.get("pulled") for x in live] == [r["pulled"] for r in recs]
 
 
@@ -166,12 +164,6 @@ def test_kv_transfer_config_verdicts_agree():
 
 @pytest.mark.conformance
 def test_live_kv_transfer_config_verdicts_agree_with_the_records():
-    py = os.environ.get("PDLINT_VLLM_ORACLE_PYTHON")
-    if not py:
-        pytest.skip("PDLINT_VLLM_ORACLE_PYTHON not set")
-    oracle = os.path.join(HERE, "..", "..", "scripts", "vllm_oracle.py")
     recs = _kv_records()
-    data = "".join(json.dumps({"argv": r["argv"]}) + "\n" for r in recs)
-    out = subprocess.run([py, oracle, "--batch"], input=data, capture_output=True, text=True, check=True,
-                         env=dict(os.environ, VLLM_TARGET_DEVICE="cpu")).stdout
-    assert [json.loads(l)["verdict"] for l in out.splitlines() if l.strip()] == [r["verdict"] for r in recs]
+    live = _live("--batch", [{"argv": r["argv"]} for r in recs])
+    assert [x["verdict"] for x in live] == [r["verdict"] for r in recs]
