@@ -943,6 +943,7 @@ class Extractor:
                 runs = [(shell_commands(doc, quiet, env=env, bound={1: tok}), role_of(text),
                          ", ".join(x for x in (label, f"run as `{name} {text}`") if x))
                         for text, tok in values.items()]
+                runs = _uncalled_once(runs)
         self.orphaned_flags(doc, cmds, render_role)
         n = 0
         for cmds, role, run_label in runs:
@@ -953,7 +954,7 @@ class Extractor:
                 m = dict(meta or {})
                 if cmd.role_hint:
                     m["role_hint"] = cmd.role_hint
-                elif role in ("prefill", "decode") and not m.get("role_hint"):
+                elif role in ("prefill", "decode") and not m.get("role_hint") and not cmd.uncalled:
                     # the script run with a role value as $1: the role of what it launches,
                     # unless its flags say otherwise
                     m["role_hint"], m["role_how"] = role, run_label
@@ -1294,6 +1295,32 @@ def image_entry_words(image: str, words: list, at: Optional[TStr]) -> list:
     if p is None:
         return [TStr.synthetic(w, "<image entrypoint>") for w in entry] + list(words)
     return [TStr.at(w, p.src, p.offset, p.chain, label=p.label) for w in entry] + list(words)
+
+
+def _uncalled_once(runs: list) -> list:
+    """A script evaluated once per role value of ``$1``: a command found only in a
+    function that run never calls (``start_prefill`` of a ``case "$1" in decode)``
+    dispatcher) is not what the script runs with that value, so it takes no role
+    from the run; it is kept once, in the first run, and not at all when another
+    run calls it."""
+    def key(cmd) -> tuple:
+        return (tuple((w.text, w.pieces) for w in cmd.words),
+                tuple(sorted((k, v.text) for k, v in cmd.env.items())))
+
+    called = {key(c) for cmds, _, _ in runs for c in cmds if not c.uncalled}
+    kept: set = set()
+    out = []
+    for cmds, role, label in runs:
+        keep = []
+        for c in cmds:
+            if c.uncalled:
+                k = key(c)
+                if k in called or k in kept:
+                    continue
+                kept.add(k)
+            keep.append(c)
+        out.append((keep, role, label))
+    return out
 
 
 def internal_error(path: str, e: BaseException, where: str = "this file") -> Finding:

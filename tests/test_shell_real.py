@@ -223,6 +223,56 @@ def test_role_from_first_argument_without_values_is_a_coverage_gap(repo, capsys)
     assert "case \"$1\" in prefill|decode" in out
 
 
+# a `case "${1:-all}" in prefill) start_prefill ;; decode) start_decode ;;` dispatcher (the shape of a
+# public run_disagg_test.sh for 2x B200: search index id 42867829453, repository not named by the index)
+DISPATCH = """\
+    #!/bin/bash
+    start_prefill() {
+        python -m sglang.launch_server --model-path /m --port 30000 --disaggregation-mode prefill &
+    }
+    start_decode() {
+        python -m sglang.launch_server --model-path /m --port 30001 --disaggregation-mode decode &
+    }
+    start_router() {
+        python -m sglang_router.launch_router --pd-disaggregation --prefill http://127.0.0.1:30000 \\
+            --decode http://127.0.0.1:30001 &
+    }
+    case "${1:-all}" in
+        prefill) start_prefill ;;
+        decode) start_decode ;;
+        router) start_router ;;
+        all) start_prefill; start_decode; start_router ;;
+    esac
+    """
+
+
+def test_a_function_the_run_does_not_call_takes_no_role_from_the_run(repo, capsys):
+    """Run as `run.sh decode`, start_prefill is never called: its launch, found only by
+    evaluating the uncalled function, is not the decode server (it was PD101 'run as
+    `run.sh decode` makes this the decode server'), and is not counted twice."""
+    write(repo, "run.sh", DISPATCH)
+    data = show_json(capsys, "run.sh")
+    assert [(l["role"], l["line"]) for l in data["launches"]] == [("prefill", 3), ("decode", 6), (None, 9)]
+    assert "run as `run.sh prefill`" in data["launches"][0]["context"]
+    code, out = check(capsys, "run.sh")
+    assert code == 0 and "PD101" not in out, out
+
+
+def test_a_function_each_run_calls_still_takes_the_run_role(repo, capsys):
+    write(repo, "run.sh", """\
+        #!/bin/bash
+        start() {
+            python -m sglang.launch_server --model-path /m --disaggregation-mode prefill &
+        }
+        case "$1" in
+            prefill) start ;;
+            decode) start ;;
+        esac
+        """)
+    code, out = check(capsys, "run.sh")
+    assert code == 1 and out.count("PD101") == 1 and "makes this the decode server" in out, out
+
+
 # -- the launch line is where its command starts -----------------------------------------------
 
 def test_launch_line_includes_the_environment_prefix(capsys):

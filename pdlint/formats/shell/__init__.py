@@ -53,6 +53,9 @@ class ShellCommand:
     #: front-end evaluated SCRIPT: its commands are reported on their own, so
     #: a caller must not evaluate SCRIPT again
     runs_shell: bool = False
+    #: found only by evaluating a function the script never calls (see
+    #: ``Control.evaluate_uncalled``): running the script does not run it
+    uncalled: bool = False
 
 
 @dataclass

@@ -375,7 +375,11 @@ class Control:
                          and s.funcs[fd.name].key == key), at_def)
             st = base.fork()
             st.flow, st.flow_n, st.ctx = None, 0, ()
-            self.call_function(fd, None, st, set(), [], label=f"function {fd.name} (not called in this script)")
+            self.uncalled = True
+            try:
+                self.call_function(fd, None, st, set(), [], label=f"function {fd.name} (not called in this script)")
+            finally:
+                self.uncalled = False
 
     def runs_commands(self, fd: FuncDef) -> bool:
         stack = [fd.body]

@@ -53,6 +53,7 @@ class Interpreter(Words, Conditions, Control, Builtins):
         self.reported: set = set()
         self.defined: dict = {}  # FuncDef.key -> (FuncDef, State at definition)
         self.called: set = set()
+        self.uncalled = False  # evaluating a function the script never calls
         self.units: dict = {}  # id(SourceFile) -> Unit
         self.sourcing: list = []  # ids of the files being sourced (innermost last)
         self.initial: dict = {}  # name -> Var given by the caller's env
@@ -321,7 +322,7 @@ class Interpreter(Words, Conditions, Control, Builtins):
             self.limit("commands", f"more than {self.ctx.max_commands} commands; evaluation stopped", abort=True)
         cmd = self.command_type(
             words=list(words), env=env, context=st.context_text(), role_hint=role, start=start,
-            background=self.bg > 0, unset_vars=sorted(unknown))
+            background=self.bg > 0, unset_vars=sorted(unknown), uncalled=self.uncalled)
         if key is None:
             key = tuple(tstr_key(w) for w in words)
         self._seen.setdefault(key, []).append(cmd)
