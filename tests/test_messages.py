@@ -104,7 +104,9 @@ def test_an_unreadable_partial_is_still_reported_once(repo, capsys):
 def test_a_fragment_no_template_includes_is_still_checked_alone(repo, capsys):
     put(repo, "_flags.sh.j2", PARTIAL)  # no includer in the run: pdlint says what it sees
     code, out, _ = text(capsys, "--strict", ".")
-    assert code == 1 and "PD009" in out
+    # a flag list whose last `\` runs into the end of the text parses in bash (it was PD009 from
+    # tree-sitter-bash); the words are no launch text
+    assert code == 0 and "PD009" not in out and "No launch text found in 1 file." in out, out
 
 
 # -- undefined variables ---------------------------------------------------------------------------------

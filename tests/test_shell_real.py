@@ -348,6 +348,34 @@ def test_positional_of_a_called_function_is_its_own_argument():
     assert [w for w in argvs(cmds) if w[0] == "serve"] == [["serve", "--model", "$1"]] * 2
 
 
+# -- a `\\` continuing the last line into the end of the file ------------------------------------
+
+def test_a_final_continuation_ends_the_script_without_a_syntax_error(repo, capsys):
+    """shun8686/sglang test/manual/ascend/deepseekr1_router.sh (106427bf) ends in
+    `> $logfile 2>&1 & \\`: bash runs it (`bash -n` passes); tree-sitter-bash
+    reported PD009 'cannot parse'."""
+    write(repo, "router.sh", """\
+        nohup \\
+        python -u -m sglang_router.launch_router \\
+            --pd-disaggregation \\
+            --prefill http://192.168.0.184:8000 8995\\
+            --decode http://192.168.0.60:8000 \\
+        > $logfile 2>&1 & \\
+        """)
+    code, out = check(capsys, "router.sh")
+    assert code == 0 and "PD009" not in out and "1 router" in out, out
+    cmds, _ = commands("echo a \\\n\n  \n")
+    assert argvs(cmds) == [["echo", "a"]]
+
+
+def test_a_final_escaped_backslash_or_a_broken_line_is_still_reported(repo, capsys):
+    cmds, _ = commands("echo a \\\\\n")  # `echo a \\`: an escaped backslash, one argument
+    assert argvs(cmds) == [["echo", "a", "\\"]]
+    write(repo, "bad.sh", "python -m sglang.launch_server --model-path /m ) \\\n")
+    code, out = check(capsys, "bad.sh")
+    assert "PD009" in out, out
+
+
 # -- `${a.b}` template placeholders: a bad substitution keeps the words after it ---------------
 
 def test_bad_substitution_keeps_the_following_flag(repo, capsys):

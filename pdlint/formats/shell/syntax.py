@@ -69,6 +69,7 @@ class Unit:
         self.kind = kind
         data = self.text.encode("utf-8", "surrogatepass")
         self._b2c = None if len(data) == len(self.text) else _byte_to_char(data, len(self.text))
+        data = _drop_final_continuation(data)
         self.root = parser().parse(data).root_node
         self.parts_cache: dict = {}
         #: character spans of ``${a.b}`` words bash rejects ("bad substitution")
@@ -131,6 +132,23 @@ class Unit:
 
     def source_text(self, node) -> str:
         return self.text[self.start(node):self.char(node.end_byte)]
+
+
+def _drop_final_continuation(data: bytes) -> bytes:
+    """A ``\\`` that continues the last line into the end of the text
+    (``nohup python -m sglang_router.launch_router ... > log 2>&1 & \\``, the
+    last line of shun8686/sglang's deepseekr1_router.sh) ends the command in
+    bash; tree-sitter-bash reports a syntax error.  The backslash is parsed
+    as a blank (same length, every position holds)."""
+    end = len(data.rstrip(b" \t\r\n"))
+    if not end or data[end - 1] != 0x5C or not (data[end:end + 1] == b"\n" or data[end:end + 2] == b"\r\n"):
+        return data
+    i = end - 1
+    while i >= 0 and data[i] == 0x5C:
+        i -= 1
+    if (end - 1 - i) % 2 == 0:  # an escaped backslash
+        return data
+    return data[:end - 1] + b" " + data[end:]
 
 
 #: ``${name.field}``: not a parameter expansion (bash: "bad substitution").
