@@ -131,6 +131,34 @@ def test_corpus_dynamo_prefill_without_overlap_flag(capsys, monkeypatch):
     assert codes(doc) == ["TRT005"]  # tp only set on decode (stored versions differ): not compared
 
 
+# ai-dynamo/dynamo examples/backends/trtllm/launch/gpt_oss_disagg.sh (15bb5238): `python3 -m dynamo.trtllm
+# --extra-engine-args "$PREFILL_ENGINE_ARGS"` whose file (under $DYNAMO_HOME=/workspace) pdlint cannot read
+DYNAMO_TRT = ("CUDA_VISIBLE_DEVICES=0 python3 -m dynamo.trtllm --model-path /model --extra-engine-args {p} "
+              "--disaggregation-mode prefill &\n"
+              "CUDA_VISIBLE_DEVICES=1 python3 -m dynamo.trtllm --model-path /model --extra-engine-args {d} "
+              "--disaggregation-mode decode\n")
+
+
+def test_a_dynamo_worker_whose_engine_file_is_unread_is_not_said_to_lack_its_settings(tmp_path, capsys,
+                                                                                        monkeypatch):
+    """The file may set cache_transceiver_config.backend and disable_overlap_scheduler: no TRT005/TRT010
+    (they said 'sets no cache_transceiver_config.backend'), only PD022 for the file."""
+    doc = check(tmp_path, capsys, monkeypatch, {"run.sh": DYNAMO_TRT.format(
+        p="/workspace/engine_configs/prefill.yaml", d="/workspace/engine_configs/decode.yaml")})
+    assert codes(doc) == [], [f["message"] for f in doc["findings"]]
+    assert any(f["code"] == "PD022" for f in doc["findings"])
+
+
+def test_a_dynamo_worker_whose_engine_file_is_read_is_judged_by_it(tmp_path, capsys, monkeypatch):
+    doc = check(tmp_path, capsys, monkeypatch, {
+        "run.sh": DYNAMO_TRT.format(p="engine_configs/prefill.yaml", d="engine_configs/decode.yaml"),
+        "engine_configs/prefill.yaml": "tensor_parallel_size: 1\n",
+        "engine_configs/decode.yaml": "tensor_parallel_size: 1\ncache_transceiver_config:\n  backend: UCX\n"})
+    assert codes(doc) == ["TRT002", "TRT005", "TRT010"], [f["message"] for f in doc["findings"]]
+    assert {f["code"]: f["role"] for f in doc["findings"] if f["code"] in ("TRT005", "TRT010")} == {
+        "TRT005": "prefill", "TRT010": "prefill"}
+
+
 # -- the servers a disaggregated proxy's script starts, linked to the config's URLs ---------------------
 
 def proxy_files(ctx_port=8001, gen_port=8002, gen_file="gen_config.yaml", extra=""):

@@ -172,7 +172,7 @@ def _overlap(dep):
         v = info.truthy("disable_overlap_scheduler")
         if v is True or (v is None and "disable_overlap_scheduler" in info.settings):
             continue
-        if started(launch) and not info.complete:
+        if launch.argv and not info.complete:
             continue  # an options file pdlint could not read may disable it
         tok = info.token("disable_overlap_scheduler")
         out.append(VHit("this context server keeps the overlap scheduler on; TensorRT-LLM releases before PR #10755 "
@@ -336,8 +336,8 @@ def _transceiver_unset(dep, pinned: bool):
         info = launch.parsed
         if launch.role not in ("prefill", "decode") or not _pytorch(info) or BACKEND in info.settings:
             continue
-        if started(launch) and not info.complete:
-            continue
+        if launch.argv and not info.complete:
+            continue  # an options file pdlint could not read may set it
         if (info.release is not None) != pinned:
             continue
         if pinned and version_key(info.release) < version_key(FIRST_RELEASE):
