@@ -1375,9 +1375,7 @@ def crd_apply(launch: Launch, w) -> None:
 
 
 # programs whose arguments mention launch text without running it (usage messages, process management)
-_NOT_RUN = {"echo", "printf", "cat", "grep", "egrep", "fgrep", "pgrep", "pkill", "killall", "kill", "ps", "sed",
-            "awk", "tee", "logger", "read", "test", "[", "[[", "which", "type", "hash", "true", ":", "pip", "pip3",
-            "uv", "wc", "head", "tail"}
+_NOT_RUN = launchers.NOT_RUNNERS | {"pip", "pip3", "uv"}
 
 
 # the template names of include / import / from ... import / extends tags (their string literals)

@@ -170,11 +170,22 @@ def package_command(texts: list, i: int) -> bool:
     return False
 
 
+#: Programs that print, search, count or signal the words they are given and run none of them
+#: (``echo python3 -m sglang.launch_server ...``, ``grep 8998 ... python3 -m sglang.launch_server``)
+NOT_RUNNERS = frozenset({"echo", "printf", "cat", "grep", "egrep", "fgrep", "pgrep", "pkill", "killall", "kill",
+                         "ps", "sed", "awk", "tee", "logger", "read", "test", "[", "[[", "which", "type", "hash",
+                         "true", ":", "wc", "head", "tail", "curl", "wget"})
+
+
 def find(words: list) -> Optional[object]:
     """The first entry point (:class:`Match`) or shell hand-off in ``words``; None for a package manager's
-    install (:func:`package_command`), whose words name packages (``pip install sglang-router``)."""
+    install (:func:`package_command`), whose words name packages (``pip install sglang-router``), and for a
+    program that runs none of its words (:data:`NOT_RUNNERS`)."""
     texts = [w.text for w in words]
     n = len(texts)
+    prog = next((k for k in range(n) if not is_assignment(texts[k])), None)
+    if prog is not None and basename(texts[prog]) in NOT_RUNNERS:
+        return None
     for i in range(n):
         if package_command(texts, i):
             return None

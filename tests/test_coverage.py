@@ -245,6 +245,28 @@ def test_a_command_that_runs_nothing_does_not_hide_launch_text_beside_it(repo, c
         (3, len("pkill -f sglang.launch_server || ") + 1, "PD020")]  # line 4: nothing runs a launcher
 
 
+def test_a_program_that_runs_none_of_its_words_is_no_launch(repo, capsys):
+    """devopsrustem/slurmv4 3/4.sh (3e72c525), a terminal transcript kept as a script: a quote left open made
+    `ss -tlnpn | grep 8998` swallow the next launch's words; pdlint found `python3 -m sglang.launch_server`
+    among grep's words and reported a decode launch at the grep line (with 264 'unrecognized arguments').
+    Unquoted `echo` / `curl` words are no launch either."""
+    write(repo, "run.sh", "grep 8998 python3 -m sglang.launch_server --model-path /m --disaggregation-mode decode\n"
+                          "echo starting python3 -m sglang.launch_server --model-path /m\n"
+                          "curl -d x http://h python3 -m sglang.launch_server --model-path /m\n")
+    code, doc = run(capsys, "run.sh")
+    assert code == 0 and doc["launches"] == [] and doc["findings"] == [], doc["findings"]
+
+
+def test_a_wrapper_pdlint_does_not_know_still_runs_the_launcher(repo, capsys):
+    # the same file's real launches: `/opt/mooncake-libs/run-with-new-libstdc.sh /app/.../python3 -m ...`
+    write(repo, "run.sh", "NCCL_DEBUG=WARN /opt/mooncake-libs/run-with-new-libstdc.sh /app/venv/bin/python3 "
+                          "-m sglang.launch_server --model-path /m --disaggregation-mode decode\n"
+                          "A=1 timeout 60 python3 -m sglang.launch_server --model-path /m --disaggregation-mode "
+                          "prefill --port 30001\n")
+    code, doc = run(capsys, "run.sh")
+    assert [(l["line"], l["role"]) for l in doc["launches"]] == [(1, "decode"), (2, "prefill")]
+
+
 def test_launches_sharing_lines_and_spanning_lines_stay_covered(repo, capsys):
     write(repo, "run.sh", """
         #!/bin/bash
