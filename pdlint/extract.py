@@ -826,6 +826,10 @@ class Extractor:
         except Exception:  # an unexpected shape: the file is simply not a role-keyed config
             return False
         for launch in found:
+            if launch.meta.get("no_servers"):
+                # a server section with `num_instances: 0`: it describes no server; its key is no launch text
+                self.out.notes.setdefault(job.display, {})[launch.line] = None
+                continue
             launch.meta.update(unit_meta or {})
             self.add_launch(launch)
         return bool(found)

@@ -332,6 +332,29 @@ def test_trtllm_slurm_benchmark_config_is_checked(repo, capsys):
     assert cov["files"]["config.yaml"]["status"] == "checked"
 
 
+def test_trtllm_slurm_benchmark_config_with_no_context_servers(repo, capsys):
+    # a generation-only benchmark (`num_ctx_servers: 0`): its ctx section starts no server, so it is not
+    # judged as one (it was TRT001 against a context server that never runs)
+    write(repo, "config.yaml", """
+        hardware:
+          num_ctx_servers: 0
+          num_gen_servers: 1
+        worker_config:
+          gen:
+            tensor_parallel_size: 4
+            cache_transceiver_config:
+              backend: NIXL
+          ctx:
+            tensor_parallel_size: 4
+            cache_transceiver_config:
+              backend: UCX
+        """)
+    code, doc = run(capsys, "config.yaml")
+    assert code == 0 and doc["findings"] == [], doc["findings"]
+    assert [l["role"] for l in doc["launches"]] == ["decode"]
+    assert doc["coverage"]["files"]["config.yaml"]["status"] == "checked"
+
+
 def test_strict_makes_coverage_findings_errors(repo, capsys):
     write(repo, "run.sh", "#!/bin/sh\n$LAUNCHER --disaggregation-mode decode\n")
     code, doc = run(capsys, "--strict", ".")

@@ -131,6 +131,28 @@ def test_corpus_dynamo_prefill_without_overlap_flag(capsys, monkeypatch):
     assert codes(doc) == ["TRT005"]  # tp only set on decode (stored versions differ): not compared
 
 
+# NVIDIA/TensorRT-LLM tests/integration/defs/disaggregated/test_configs/disagg_config_gen_only.yaml (069b06f7):
+# a generation-only config whose context_servers section has num_instances: 0
+GEN_ONLY = ("hostname: localhost\nmodel: TinyLlama/TinyLlama-1.1B-Chat-v1.0\nbackend: pytorch\n"
+            "context_servers:\n  num_instances: {n}\n  router:\n    type: round_robin\n"
+            "generation_servers:\n  num_instances: 2\n  tensor_parallel_size: 1\n  cache_transceiver_config:\n"
+            "    backend: DEFAULT\n")
+
+
+def test_a_server_section_with_no_instances_is_no_server(tmp_path, capsys, monkeypatch):
+    """It was a context server said to keep the overlap scheduler on and to lack a transceiver backend
+    (TRT005, TRT010), and coverage must not call its key unchecked launch text either."""
+    doc = check(tmp_path, capsys, monkeypatch, {"disagg_config_gen_only.yaml": GEN_ONLY.format(n=0)})
+    assert doc["findings"] == [], [f["message"] for f in doc["findings"]]
+    assert [(l["role"], l["line"]) for l in doc["launches"]] == [("decode", 8)]
+
+
+def test_a_server_section_with_instances_is_still_a_server(tmp_path, capsys, monkeypatch):
+    doc = check(tmp_path, capsys, monkeypatch, {"disagg_config.yaml": GEN_ONLY.format(n=1)})
+    assert [(l["role"], l["line"]) for l in doc["launches"]] == [("prefill", 4), ("decode", 8)]
+    assert codes(doc) == ["TRT005", "TRT010"]
+
+
 # ai-dynamo/dynamo examples/backends/trtllm/launch/gpt_oss_disagg.sh (15bb5238): `python3 -m dynamo.trtllm
 # --extra-engine-args "$PREFILL_ENGINE_ARGS"` whose file (under $DYNAMO_HOME=/workspace) pdlint cannot read
 DYNAMO_TRT = ("CUDA_VISIBLE_DEVICES=0 python3 -m dynamo.trtllm --model-path /model --extra-engine-args {p} "

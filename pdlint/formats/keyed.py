@@ -386,6 +386,8 @@ def trtllm_disagg(job, src, doc: TStr, root: yt.Ref) -> list:
                     settings=settings, inherited=inherited, urls=[u for u in urls if u],
                     url_tokens=[yt.scalar_tstr(doc, n) for n, u in zip(url_nodes, urls) if u],
                     replicas=_int(yt.get(block, "num_instances")))
+        if l.meta["replicas"] == 0 and not l.meta["urls"]:
+            l.meta["no_servers"] = True  # `context_servers: {num_instances: 0}`: a generation-only config
         l.role = role
         out.append(l)
     return out
@@ -409,6 +411,8 @@ def trtllm_slurm_benchmark(job, src, doc: TStr, root: yt.Ref) -> list:
                     f"TRT-LLM slurm benchmark config worker_config.{key} (submit.py writes it to the {key} "
                     f"servers' --extra_llm_api_options file {key}_config.yaml)", settings=flatten(doc, ref),
                     options_file=True, replicas=_int(crd.at(root, "hardware", count)))
+        if l.meta["replicas"] == 0:
+            l.meta["no_servers"] = True  # `num_ctx_servers: 0`: the benchmark starts none
         l.role = role
         l.incomplete = True
         out.append(l)
