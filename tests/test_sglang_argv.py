@@ -226,3 +226,17 @@ def test_model_family_inference_and_its_doc():
     assert family(None) is None and family("") is None and family("Qwen/Qwen3-8B") is None
     doc = open(os.path.join(os.path.dirname(__file__), "..", "docs", "models.md")).read()
     assert markdown() in doc
+
+
+def test_a_value_argparse_rejects_is_unknown_to_the_later_rules():
+    """sgl-project/sglang benchmark/hicache/run_pd_disagg_bench_dp8ep8.sh (40c73cab) gives the decode server
+    `--disaggregation-decode-enable-offload-kvcache ... --hicache-storage-backend umbp`: SGLang 0.5.23 stops at
+    the invalid choice; pdlint also said the backend was missing (SGL108 'only supported when
+    hicache-storage-backend is provided')."""
+    line = ("--model-path m --disaggregation-mode decode --disaggregation-decode-enable-offload-kvcache "
+            "--hicache-storage-backend {}")
+    j = judge(line.format("umbp"), version="0.5.23")
+    assert "SGL004" in j.errors and "SGL108" not in j.codes, j.messages
+    assert P(line.format("umbp")).value("hicache_storage_backend") is argv.OPAQUE
+    assert "SGL108" not in judge(line.format("file"), version="0.5.23").codes
+    assert "SGL108" in judge(line.format("file").rsplit(" --hicache", 1)[0], version="0.5.23").codes

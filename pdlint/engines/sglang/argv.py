@@ -389,7 +389,12 @@ class _Parser:
         elif any(v.opaque for v in values):
             value = OPAQUE
         else:
+            failed = len(self.out.errors)
             value = self.convert_values(flag, option, values)
+            if len(self.out.errors) > failed:
+                # SGLang stops at this value (invalid choice / type): what it would have been is unknown, so
+                # no later rule reads the flag as unset (`--hicache-storage-backend umbp` is not "no backend")
+                value = OPAQUE
         occ = Occurrence(flag, option, name_tok, values, value, index, written,
                          from_config=index < self.config_count, indexes=indexes or (index,))
         self.out.occurrences.append(occ)
