@@ -931,6 +931,16 @@ class Extractor:
 
         ctx = ShellContext(resolve_source=resolve_source, report=report, source_refused=source_refused)
         cmds = shell_commands(doc, ctx, env=env, positional=positional)
+        if positional is None and not any(launchers.find(c.words) is not None for c in cmds):
+            from pdlint.coverage import MARKER
+            if MARKER.search(doc.text):
+                # no launch when run without options: it may need one (`while [[ $# -gt 0 ]]; do case "$1" in
+                # --role) ROLE="$2"; shift 2 ;; ... esac; done; [[ -z $ROLE ]] && exit 1`, sgl-project/sglang
+                # benchmark/hicache/run_pd_disagg_bench_dp8ep8.sh): run it as given one
+                again = shell_commands(doc, ShellContext(resolve_source=resolve_source, report=lambda *a: None,
+                                                         loops_once=True), env=env)
+                if any(launchers.find(c.words) is not None for c in again):
+                    cmds = again
         runs = [(cmds, render_role, label)]
         from pdlint.formats.shell.conditions import role_of as _role_of
         if per_arg and positional is None and render_role is None and \

@@ -273,6 +273,48 @@ def test_a_function_each_run_calls_still_takes_the_run_role(repo, capsys):
     assert code == 1 and out.count("PD101") == 1 and "makes this the decode server" in out, out
 
 
+# the option-parsing shape of sgl-project/sglang benchmark/hicache/run_pd_disagg_bench_dp8ep8.sh (40c73cab):
+# `--role prefill|decode` read by a `while [[ $# -gt 0 ]]` loop, the script stops without it
+ROLE_OPTION = """\
+    #!/bin/bash
+    PD_ROLE=""
+    while [[ $# -gt 0 ]]; do
+        case "$1" in
+            --role) PD_ROLE="$2"; shift 2 ;;
+            *) echo "Unknown option: $1"; exit 1 ;;
+        esac
+    done
+    if [[ -z "$PD_ROLE" ]]; then
+        echo "ERROR: --role is required (prefill or decode)"; exit 1
+    fi
+    launch() {
+        python -m sglang.launch_server --model-path /m --port "$2" --disaggregation-mode "$1"
+    }
+    if [[ "$PD_ROLE" == "prefill" ]]; then
+        launch prefill 30000 &
+    fi
+    if [[ "$PD_ROLE" == "decode" ]]; then
+        launch decode 30001 &
+    fi
+    """
+
+
+def test_a_script_that_needs_an_option_is_run_with_one(repo, capsys):
+    """Run without options it stops (`--role is required`): it was 'No launch checked' (two PD020)."""
+    write(repo, "run.sh", ROLE_OPTION)
+    data = show_json(capsys, "run.sh")
+    assert [(l["role"], l["argv"][3]) for l in data["launches"]] == [("prefill", "30000"), ("decode", "30001")]
+    code, out = check(capsys, "run.sh")
+    assert code == 0 and "PD020" not in out, out
+
+
+def test_a_script_that_launches_without_options_keeps_its_defaults(repo, capsys):
+    # the usual case (ai-dynamo/dynamo launch scripts: `--tp) TP=$2`): still one launch, with the default
+    write(repo, "run.sh", ROLE_OPTION.replace('PD_ROLE=""', 'PD_ROLE="prefill"').replace("--role)", "--tp)"))
+    data = show_json(capsys, "run.sh")
+    assert [(l["role"], l["argv"][3]) for l in data["launches"]] == [("prefill", "30000")]
+
+
 # -- the launch line is where its command starts -----------------------------------------------
 
 def test_launch_line_includes_the_environment_prefix(capsys):

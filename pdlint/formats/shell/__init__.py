@@ -79,6 +79,10 @@ class ShellContext:
     #: "$1" in prefill)``, ``ROLE=${1:?}; [[ $ROLE != decode ]]``), in script
     #: order: text -> the literal where it is written
     arg_values: dict = field(default_factory=dict)
+    #: a ``while`` loop whose condition is unknown also continues after one
+    #: iteration of its body, not only after none: the script run with one
+    #: option (``while [[ $# -gt 0 ]]; do case "$1" in --role) ROLE="$2"; shift 2``)
+    loops_once: bool = False
     max_paths: int = 16
     max_commands: int = 2000
     max_eval_depth: int = 4

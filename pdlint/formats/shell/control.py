@@ -224,7 +224,8 @@ class Control:
     def exec_while(self, node, st: State) -> list:
         """``while``/``until``: iterate while the condition is known; when it is
         not, evaluate the body once (for its commands) and continue after the
-        loop with the state from before that body (zero iterations)."""
+        loop with the state from before that body (zero iterations) and, with
+        ``ShellContext.loops_once``, also with the states after it (one)."""
         keyword = syntax.first_token(node) or "while"
         cond = [(c, False) for c in syntax.field_children(node, "condition")]
         body_node = node.child_by_field_name("body")
@@ -251,8 +252,12 @@ class Control:
                         probe = o.st.fork()
                         for fact in go:
                             bind(probe, fact)
-                        self.run_arm(body, probe, Ctx(f"{label} (loop body)"), False)
+                        once: list = []
+                        for r in self.run_arm(body, probe, Ctx(f"{label} (loop body)"), False):
+                            self.loop_step(r, once, once)
                         done.append(Out(o.st, True))
+                        if self.ctx.loops_once:  # also one iteration: what the body set reaches the rest
+                            done.extend(r for r in once if not r.st.flow)
             new = [o.st for o in self.merge(nxt)]
             if not new:
                 break
