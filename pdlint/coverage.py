@@ -506,7 +506,7 @@ _HINT_GENERIC = ("if this is a server launch, make it checkable: start the comma
 
 def _describe(group: list) -> str:
     launchers = sorted({m.text for m in group if m.kind == "launcher"})
-    flags = sorted({m.text for m in group if m.kind != "launcher"})
+    flags = sorted({m.text.lstrip("\"'\\") for m in group if m.kind != "launcher"})  # `"kv_role": ...`: kv_role
     what = []
     if launchers:
         what.append(" and ".join(f"`{x}`" for x in launchers))

@@ -170,7 +170,7 @@ def test_vllm_underscore_flag_and_escaped_kv_role_are_launch_text(repo, capsys):
     assert codes(doc) == [("other.yaml", 3, "PD020"), ("prefill.yaml", 11, "PD020")]
     by = {f["path"]: f for f in doc["findings"]}
     assert "`--kv_transfer_config`" in by["prefill.yaml"]["message"]
-    assert '`\\"kv_role`' in by["other.yaml"]["message"]
+    assert "engine flag `kv_role` on line 3" in by["other.yaml"]["message"]  # named without its quote
     write(repo, "run.sh", """
         #!/bin/sh
         vllm serve m --port 8100 --kv_transfer_config '{"kv_connector":"NixlConnector","kv_role":"kv_producer"}' &
@@ -255,6 +255,17 @@ def test_a_program_that_runs_none_of_its_words_is_no_launch(repo, capsys):
                           "curl -d x http://h python3 -m sglang.launch_server --model-path /m\n")
     code, doc = run(capsys, "run.sh")
     assert code == 0 and doc["launches"] == [] and doc["findings"] == [], doc["findings"]
+
+
+def test_the_message_names_a_json_key_without_its_quote(repo, capsys):
+    # a bash array of flags sourced by another script (search index id 70833234810: VLLM_PREFILL_ARGS=(...)):
+    # the message said engine flags `"kv_role`; the underline still starts at the quote
+    write(repo, "flags.sh", "ARGS=(\n    --kv-transfer-config '{\"kv_connector\":\"NixlConnector\","
+                            "\"kv_role\":\"kv_producer\"}'\n)\n")
+    code, doc = run(capsys, "flags.sh")
+    (f,) = doc["findings"]
+    assert f["code"] == "PD020" and "engine flags `--kv-transfer-config`, `kv_role` on line 2" in f["message"], f
+    assert "`\"kv_role`" not in f["message"]
 
 
 def test_a_wrapper_pdlint_does_not_know_still_runs_the_launcher(repo, capsys):
