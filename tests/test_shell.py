@@ -445,6 +445,25 @@ def test_infinite_restart_loop_stops_at_fixpoint():
     assert r.reports == []
 
 
+def test_a_long_wait_loop_that_only_polls_is_no_limit_finding():
+    """A `wait_for_server` poll of 300 rounds (a public launch_pd_cluster.sh, search index id 59219149980):
+    PD008 'a loop ran more than 256 iterations' was an error on a script whose every further round runs
+    only what was seen (curl, sleep, echo)."""
+    r = Run("wait_for_server() {\n  local elapsed=0\n  while [ $elapsed -lt 600 ]; do\n"
+            "    if curl -s http://localhost:$1/v1/models; then\n      echo ready after $elapsed; return 0\n    fi\n"
+            "    sleep 2\n    elapsed=$((elapsed + 2))\n  done\n  return 1\n}\nwait_for_server 8100\n"
+            "for ((i=0; i<600; i++)); do sleep 1; echo $i; done\n")
+    assert r.reports == []
+    assert words(r.find("curl")[0]) == ["curl", "-s", "http://localhost:8100/v1/models"]
+
+
+def test_a_long_loop_that_keeps_launching_is_still_a_limit_finding():
+    r = Run("i=0\nwhile [ $i -lt 600 ]; do\n  python -m sglang.launch_server --port $((30000 + i)) &\n"
+            "  i=$((i + 1))\ndone\n")
+    assert [(code, msg) for code, msg, _ in r.reports] == [
+        ("PD-SHELL-LIMIT", "a loop ran more than 256 iterations; the rest was skipped")]
+
+
 def test_background_flag_and_context():
     r = Run("python a &\n{ python b; } &\nf() { python c; }\nf &\npython d\n")
     a, b, c, d = r.cmds

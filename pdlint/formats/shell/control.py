@@ -232,9 +232,11 @@ class Control:
         body = self.statements(body_node) if body_node is not None else []
         label = f"{keyword} {self.cond_text(cond)}"
         states, done = [st], []
-        for _ in range(MAX_LOOP_ITERATIONS):
+        busy = False  # an iteration after the first ran a command other than echo / sleep / ...
+        for it in range(MAX_LOOP_ITERATIONS):
             nxt: list = []
             before = [s.fork() for s in states]  # the body mutates the states
+            mark = len(self.commands)
             for s in states:
                 for o in self.run_seq(cond, s):
                     if o.st.flow:
@@ -258,6 +260,7 @@ class Control:
                         done.append(Out(o.st, True))
                         if self.ctx.loops_once:  # also one iteration: what the body set reaches the rest
                             done.extend(r for r in once if not r.st.flow)
+            busy = busy or (it > 0 and self.new_work(mark))
             new = [o.st for o in self.merge(nxt)]
             if not new:
                 break
@@ -266,7 +269,8 @@ class Control:
                 break
             states = new
         else:
-            self.limit("loop", f"a loop ran more than {MAX_LOOP_ITERATIONS} iterations; the rest was skipped")
+            if busy:  # else the iterations left would run only what was seen (`while [ $i -lt 600 ]; do sleep 2`)
+                self.limit("loop", f"a loop ran more than {MAX_LOOP_ITERATIONS} iterations; the rest was skipped")
             done.extend(Out(s, True) for s in states)
         return self.merge(done)
 
@@ -289,9 +293,11 @@ class Control:
         if run("initializer", st, 0) is None:
             self.run_arm(body, st.fork(), Ctx("for ((...)) (loop body)"), False)
             return [Out(st, True)]
-        for _ in range(MAX_LOOP_ITERATIONS):
+        busy = False
+        for it in range(MAX_LOOP_ITERATIONS):
             nxt: list = []
             before = [s.fork() for s in states]
+            mark = len(self.commands)
             for s in states:
                 value = run("condition", s, 1)
                 if value is None:
@@ -302,6 +308,7 @@ class Control:
                 else:
                     for r in self.run_arm(body, s, Ctx("for ((...)) (loop body)"), False):
                         self.loop_step(r, nxt, done)
+            busy = busy or (it > 0 and self.new_work(mark))
             states = []
             for o in self.merge(nxt):
                 if run("update", o.st, 0) is None:
@@ -314,9 +321,14 @@ class Control:
                 done.extend(Out(s, True) for s in states)  # no progress: stop iterating
                 break
         else:
-            self.limit("loop", f"a loop ran more than {MAX_LOOP_ITERATIONS} iterations; the rest was skipped")
+            if busy:
+                self.limit("loop", f"a loop ran more than {MAX_LOOP_ITERATIONS} iterations; the rest was skipped")
             done.extend(Out(s, True) for s in states)
         return self.merge(done)
+
+    def new_work(self, mark: int) -> bool:
+        """A command recorded since ``mark`` other than a builtin such as echo or sleep (INERT_COMMANDS)."""
+        return any(c.words and c.words[0].text not in INERT_COMMANDS for c in self.commands[mark:])
 
     # -- functions ----------------------------------------------------------------
     def call_function(self, fd: FuncDef, words: list, st: State, unk: set, penv: list,
