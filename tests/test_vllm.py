@@ -236,9 +236,38 @@ def test_disaggregated_prefill_proxy_port(capsys, monkeypatch):
 
 
 def test_aibrix_side_channel_host(capsys, monkeypatch):
+    # AIBrix's gateway routes a StormService's PD traffic and sets remote_host to the prefill pod's IP
+    # (vllm-project/aibrix pkg/plugins/gateway/algorithms/pd/transfer/shfs.go): the wildcard is harmless there
     doc = corpus(capsys, monkeypatch, "vllm-project__aibrix/samples__disaggregation__vllm__1p1d.yaml")
+    assert "VLLM005" not in codes(doc)
+
+
+_NIXL_POD = """\
+      containers:
+        - name: prefill
+          image: vllm/vllm-openai:v0.10.0
+          command: ["sh", "-c"]
+          args:
+            - vllm serve /models/Qwen3-8B --kv-transfer-config '{"kv_connector":"NixlConnector","kv_role":"kv_both"}'
+          env:
+            - name: VLLM_NIXL_SIDE_CHANNEL_HOST
+              value: "0.0.0.0"
+"""
+
+
+def test_side_channel_wildcard_outside_aibrix(tmp_path, capsys, monkeypatch):
+    # the pod of vllm-project/aibrix samples/disaggregation/vllm/pool.yaml (e3e10f9e), in a plain Deployment:
+    # nothing rewrites remote_host, the decode dials 0.0.0.0
+    deploy = ("apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: vllm-prefill}\nspec:\n  template:\n"
+              "    spec:\n" + _NIXL_POD)
+    storm = ("apiVersion: orchestration.aibrix.ai/v1alpha1\nkind: StormService\nmetadata: {name: pool}\nspec:\n"
+             "  template:\n    spec:\n      roles:\n        - name: prefill\n          template:\n            spec:\n"
+             + "\n".join("      " + line if line else line for line in _NIXL_POD.splitlines()) + "\n")
+    doc = check(tmp_path, capsys, monkeypatch, {"deploy.yaml": deploy})
     (f,) = [f for f in doc["findings"] if f["code"] == "VLLM005"]
-    assert f["role"] == "prefill" and "0.0.0.0" in f["message"]
+    assert f["role"] == "prefill" and f["line"] == 15  # the value to edit
+    doc = check(tmp_path, capsys, monkeypatch, {"storm.yaml": storm})
+    assert [l["role"] for l in doc["launches"]] == ["prefill"] and "VLLM005" not in codes(doc)
 
 
 def test_dynamo_legacy_role_flags(capsys, monkeypatch):

@@ -147,6 +147,9 @@ def _flags_conflict(launch, info):
         "request's `kv_transfer_params`, and the decode dials it for the NIXL handshake. A decode on another host "
         "or pod then connects to `0.0.0.0` - itself - and the KV transfer fails, unless a proxy rewrites "
         "`remote_host`.",
+    notes="An AIBrix StormService is left alone: AIBrix's gateway, which routes its prefill/decode traffic, sets "
+          "`remote_host` to the prefill pod's IP before it calls the decode (its default `shfs` KV transfer agent, "
+          "vllm-project/aibrix pkg/plugins/gateway/algorithms/pd/transfer/shfs.go, since PR #1429).",
     fix="Set `VLLM_NIXL_SIDE_CHANNEL_HOST` to an address the decode can reach (the pod IP, e.g. from "
         "`status.podIP`), or leave it at its default when both roles share a host.",
     example="env:\n  - name: VLLM_NIXL_SIDE_CHANNEL_HOST\n    value: \"0.0.0.0\"",
@@ -160,6 +163,8 @@ def _side_channel_wildcard(launch, info):
         return None
     if info.kv_role not in (None, "kv_producer", "kv_both") or launch.role == "decode":
         return None
+    if launch.meta.get("resource_kind") == "StormService":
+        return None  # AIBrix's gateway rewrites remote_host to the prefill pod's IP (notes)
     v = launch.env.get("VLLM_NIXL_SIDE_CHANNEL_HOST")
     if v is None or v.opaque or v.text.strip() not in _WILDCARD_HOSTS:
         return None
