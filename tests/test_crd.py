@@ -109,6 +109,43 @@ def test_kserve_controller_generated_vllm_command():
     assert prefill.argv[1].origin.line == 100 and prefill.meta["controller_generated"] == "kserve"
 
 
+# kserve/kserve docs/samples/llmisvc/e2e-gpt-oss/llmisvc_config_pd_disagg.yaml (aaac4e29), shortened: a config
+# a service names in baseRefs has the service's spec; its flags were one PD020 per pool
+KSERVE_CONFIG = textwrap.dedent("""\
+    apiVersion: serving.kserve.io/v1alpha2
+    kind: KIND
+    metadata:
+      name: llmisvc-config-pd-disagg
+    spec:
+      template:
+        containers:
+          - name: main
+            image: ghcr.io/llm-d/llm-d-cuda:v0.9.0
+            env:
+              - name: VLLM_ADDITIONAL_ARGS
+                value: "--kv_transfer_config '{\\"kv_connector\\":\\"NixlConnector\\",\\"kv_role\\":\\"kv_consumer\\"}'"
+      prefill:
+        replicas: 2
+        template:
+          containers:
+            - name: main
+              image: ghcr.io/llm-d/llm-d-cuda:v0.9.0
+              env:
+                - name: VLLM_ADDITIONAL_ARGS
+                  value: "--kv_transfer_config '{\\"kv_connector\\":\\"NixlConnector\\",\\"kv_role\\":\\"kv_producer\\"}'"
+    """)
+
+
+@pytest.mark.parametrize("kind", ["LLMInferenceServiceConfig", "LLMInferenceService"])
+def test_kserve_config_pools_are_launches(tmp_path, kind):
+    (tmp_path / "c.yaml").write_text(KSERVE_CONFIG.replace("KIND", kind))
+    out = extract("c.yaml", cwd=str(tmp_path))
+    assert [(l.line, l.entrypoint, l.structural_role, l.role) for l in out.launches] == [
+        (8, "vllm serve", "decode", "decode"), (17, "vllm serve", "prefill", "prefill")]
+    assert out.launches[1].argv[1].origin.line == 21 and out.launches[1].meta["controller_generated"] == "kserve"
+    assert not [f for f in out.findings if f.code == "PD020"]
+
+
 def test_dgd_service_envs_reach_the_launch():
     out = extract("crd/components__backends__sglang__deploy__disagg.yaml")
     assert out.launches[1].env["DYN_SYSTEM_PORT"].text == "9090"

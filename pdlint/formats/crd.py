@@ -26,7 +26,8 @@ Known shapes:
 * OME ClusterServingRuntime / ServingRuntime / InferenceService:
   ``engineConfig`` (prefill when a ``decoderConfig`` exists) / ``decoderConfig``
   / ``routerConfig``, each with ``leader`` / ``worker``.
-* KServe LLMInferenceService: ``spec.template`` (decode when ``spec.prefill``
+* KServe LLMInferenceService (and LLMInferenceServiceConfig, whose spec is the
+  same): ``spec.template`` (decode when ``spec.prefill``
   exists) and ``spec.prefill.template``; ``spec.worker`` / ``spec.prefill.worker``
   are multi-node workers.  The controller writes the ``vllm serve`` command:
   a container without ``command``/``args`` becomes a controller-generated vLLM
@@ -735,6 +736,7 @@ _SPECIAL = {
     "DisaggregatedSet": _disaggregated_set,
     "StormService": _storm,
     "LLMInferenceService": _kserve,
+    "LLMInferenceServiceConfig": _kserve,  # the same spec, merged into the services that name it in baseRefs
 }
 _PATH_ROLES = {
     "DynamoGraphDeployment": _dgd_hint,
