@@ -240,7 +240,7 @@ class Extractor:
                 return
             self.jinja(job, src)
         elif job.kind == "yaml":
-            if _is_go_template(src.text):
+            if _is_go_template(src.text) and not _values_with_template_strings(src.text):
                 self.go_template_literals(job, src, job.display, "Go template outside a Helm chart")
                 return
             self.yaml(job, src, TStr.from_source(src), None)
@@ -1433,3 +1433,26 @@ def _sniff(text: str) -> str:
 def _is_go_template(text: str) -> bool:
     import re
     return re.search(r"\{\{-?\s*(define|include|template|\.Values|\.Release|\$\.|end\b)", text) is not None
+
+
+def _values_with_template_strings(text: str) -> bool:
+    """A values-like YAML file (no ``kind``) whose Go template actions all sit inside string scalars: Helm values
+    that a chart passes through ``tpl`` (llm-d-modelservice's ``uri: hf://"{{ .Values.modelArtifacts.name }}"``).
+    It is YAML and read as such, not as a template outside a chart (whose literal lines are all pdlint reads)."""
+    try:
+        docs = yt.compose(text)
+    except yt.YamlError:
+        return False
+    spans = []
+    for d in docs:
+        if d.root is None:
+            continue
+        if not isinstance(d.root, yt.YMap) or yt.get(yt.Ref(d.root), "kind") is not None:
+            return False
+        spans += [(n.start, n.end) for n in yt.iter_nodes(d.root) if isinstance(n, yt.YScalar) and "{{" in n.value]
+    for m in re.finditer(r"\{\{", text):
+        if text[text.rfind("\n", 0, m.start()) + 1:m.start()].lstrip().startswith("#"):
+            continue  # a comment line
+        if not any(a <= m.start() < b for a, b in spans):
+            return False
+    return bool(spans)

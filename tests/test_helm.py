@@ -220,3 +220,50 @@ def test_go_template_outside_a_chart_gives_literal_flag_lines(tmp_path):
     nn = [t for t in first.argv if t.text == "$(LWS_GROUP_SIZE)"]
     assert nn and nn[0].opaque  # Kubernetes fills it in at run time
     assert not [f for f in out.findings if f.code.startswith("PD")]
+
+
+# llm-d-incubation/llm-d-modelservice examples/values-pd.yaml (3051935e), shortened: the chart passes `uri` through
+# `tpl`, so a values file holds `{{ .Values... }}` inside a string; it is values, read as YAML (its role sections
+# were two PD020 "`--enforce-eager` is not a launcher" when it was taken for a Go template outside a chart)
+MS_VALUES = textwrap.dedent("""\
+    modelArtifacts:
+      name: facebook/opt-125m
+      uri: hf://"{{ .Values.modelArtifacts.name }}"
+    decode:
+      containers:
+      - name: "vllm"
+        image: "ghcr.io/llm-d/llm-d-cuda:latest"
+        modelCommand: vllmServe
+        args:
+          - "--enforce-eager"
+          - "--kv-transfer-config"
+          - '{"kv_connector":"NixlConnector", "kv_role":"kv_both"}'
+    prefill:
+      containers:
+      - name: "vllm"
+        image: "ghcr.io/llm-d/llm-d-cuda:latest"
+        modelCommand: vllmServe
+        args:
+          - "--enforce-eager"
+          - "--kv-transfer-config"
+          - '{"kv_connector":"NixlConnector", "kv_role":"kv_both"}'
+    """)
+
+
+def test_values_with_tpl_strings_are_yaml_not_templates(tmp_path):
+    (tmp_path / "values-pd.yaml").write_text(MS_VALUES)
+    out = extract("values-pd.yaml", cwd=str(tmp_path))
+    assert [(l.line, l.structural_role, [t.text for t in l.argv][:2]) for l in out.launches] == [
+        (8, "decode", ["facebook/opt-125m", "--enforce-eager"]), (17, "prefill", ["facebook/opt-125m", "--enforce-eager"])]
+    assert not [f for f in out.findings if f.code == "PD020"]
+
+
+@pytest.mark.parametrize("action", [
+    "image: {{ .Values.image }}",                 # an action as YAML structure (a flow mapping)
+    "image: x\n{{- if .Values.on }}\nextra: 1\n{{- end }}",  # control actions on their own lines
+])
+def test_template_actions_outside_strings_stay_a_go_template(tmp_path, action):
+    (tmp_path / "values-pd.yaml").write_text(MS_VALUES.replace('  uri: hf://"{{ .Values.modelArtifacts.name }}"\n',
+                                                               "").replace("modelArtifacts:\n", action + "\nmodelArtifacts:\n", 1))
+    out = extract("values-pd.yaml", cwd=str(tmp_path))
+    assert not out.launches or all("literal flag lines" in l.context for l in out.launches)
