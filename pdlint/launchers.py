@@ -296,13 +296,25 @@ def _match_at(texts: list, i: int) -> Optional[Match]:
 
 
 def _shell_script_index(texts: list, i: int) -> Optional[int]:
-    """Index of SCRIPT in ``sh [-opts] -c SCRIPT`` (``-lc``, ``-ec`` … included)."""
+    """Index of SCRIPT in ``sh [-opts] -c [-opts] [--] SCRIPT`` (``-lc``, ``-ec`` … included): the shell reads
+    its options first, so SCRIPT is the first word after them (``bash -c -- SCRIPT``, ``sh -c -e SCRIPT``)."""
     j = i + 1
     while j < len(texts):
         t = texts[j]
         if t.startswith("-") and not t.startswith("--") and len(t) > 1:
             if "c" in t[1:]:
-                return j + 1
+                k = j + 1
+                while k < len(texts):
+                    a = texts[k]
+                    if a == "--":
+                        return k + 1
+                    if a in ("-o", "+o", "-O", "+O"):  # an option with a value (`-o pipefail`)
+                        k += 2
+                    elif len(a) > 1 and a[0] in "-+" and a[1:].isalpha() and "c" not in a[1:]:
+                        k += 1
+                    else:
+                        break
+                return k
             j += 1
             continue
         if t.startswith("--"):

@@ -969,3 +969,35 @@ def test_default_of_an_unknown_script_argument_keeps_every_case_arm():
     r = Run(text)
     assert sorted(a[-1] for a in r.argv()) == ["--d", "--p"]
     assert Run(text, positional=["decode"]).argv() == [["python", "-m", "sglang.launch_server", "--d"]]
+
+
+@pytest.mark.parametrize("argv,script", [
+    (["/bin/bash", "-c", "--", "vllm serve M"], "vllm serve M"),      # `--` ends the shell's options
+    (["sh", "-c", "-e", "vllm serve M"], "vllm serve M"),             # an option after -c
+    (["bash", "-c", "-o", "pipefail", "vllm serve M"], "vllm serve M"),
+    (["bash", "-lc", "vllm serve M", "--", "x"], "vllm serve M"),     # `--` after SCRIPT is $0
+    (["sh", "-c", "vllm serve M"], "vllm serve M"),
+])
+def test_sh_c_script_is_the_first_word_after_the_shells_options(argv, script):
+    from pdlint import launchers
+    h = launchers.find([TStr.synthetic(w, "<t>") for w in argv])
+    assert isinstance(h, launchers.ShellHandoff) and h.script.text == script
+
+
+def test_bash_c_double_dash_container_is_checked(tmp_path, capsys, monkeypatch):
+    # llm-d/llm-d guides/agentic-serving/modelserver/tpu/disagg-reference.yaml (bc928400), shortened: the
+    # container's command is [/bin/bash, -c, --] and its args the script; pdlint took `--` for the script
+    # (a false PD011 and a PD020 on the launch)
+    import json
+    from pdlint.cli import main
+    kv = '\'{"kv_connector":"NixlConnector","kv_role":"kv_producer"}\''
+    (tmp_path / "p.yaml").write_text(
+        "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: vllm-prefill}\nspec:\n  template:\n    spec:\n"
+        "      containers:\n      - name: vllm\n        image: vllm/vllm-tpu:nightly\n"
+        '        command: [ "/bin/bash", "-c", "--" ]\n        args:\n'
+        f"        - vllm serve --model=M --tensor-parallel-size=8 --kv-transfer-config {kv}\n")
+    monkeypatch.chdir(tmp_path)
+    main(["check", "--format", "json", "--exit-zero", "--no-cache", "p.yaml"])
+    doc = json.loads(capsys.readouterr().out)
+    assert [(l["line"], l["role"]) for l in doc["launches"]] == [(12, "prefill")]
+    assert not [f["code"] for f in doc["findings"] if f["code"] in ("PD011", "PD020")]
