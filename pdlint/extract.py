@@ -240,10 +240,13 @@ class Extractor:
                 return
             self.jinja(job, src)
         elif job.kind == "yaml":
-            if _is_go_template(src.text) and not _values_with_template_strings(src.text):
-                self.go_template_literals(job, src, job.display, "Go template outside a Helm chart")
-                return
-            self.yaml(job, src, TStr.from_source(src), None)
+            doc = TStr.from_source(src)
+            if _is_go_template(src.text):
+                doc = _actions_in_strings_opaque(src)
+                if doc is None:
+                    self.go_template_literals(job, src, job.display, "Go template outside a Helm chart")
+                    return
+            self.yaml(job, src, doc, None)
         elif job.kind == "shell":
             self.shell(job, src, TStr.from_source(src), None, env=self.shell_env(job) or None, per_arg=True)
         elif job.kind == "justfile":
@@ -458,6 +461,15 @@ class Extractor:
                     launch.structural_origin = words[0].origin
                     launch.meta["role_how"] = "named template" if define else "template file name"
                 launch.incomplete = True
+        # the rest of its launch text (a block scalar's script, a line with an action) is not read: say so there
+        from pdlint.coverage import MARKER
+        notes = self.out.notes.setdefault(src.path, {})
+        for n, line in enumerate(src.text.split("\n"), 1):
+            if MARKER.search(line):
+                notes.setdefault(n, (f"it is in a Go template ({label}), of which pdlint reads only the literal "
+                                     f"`- item` lines, not a block scalar's script or a line with a template action",
+                                     "check what the tool that renders it writes (helm template, the controller's "
+                                     "output), or write the flags as literal `- item` lines", None))
 
     # -- Jinja -------------------------------------------------------------------
     def jinja(self, job: FileJob, src: SourceFile) -> None:
@@ -1435,24 +1447,34 @@ def _is_go_template(text: str) -> bool:
     return re.search(r"\{\{-?\s*(define|include|template|\.Values|\.Release|\$\.|end\b)", text) is not None
 
 
-def _values_with_template_strings(text: str) -> bool:
-    """A values-like YAML file (no ``kind``) whose Go template actions all sit inside string scalars: Helm values
-    that a chart passes through ``tpl`` (llm-d-modelservice's ``uri: hf://"{{ .Values.modelArtifacts.name }}"``).
-    It is YAML and read as such, not as a template outside a chart (whose literal lines are all pdlint reads)."""
+def _actions_in_strings_opaque(src: SourceFile) -> Optional[TStr]:
+    """The text of a YAML file whose Go template actions all sit inside string scalars, each action opaque; None
+    when one stands in the YAML structure (a template to render, of which pdlint reads the literal lines).
+
+    Such a values-like file (no ``kind``) is YAML: Helm values a chart passes through ``tpl`` (llm-d-modelservice's
+    ``uri: hf://"{{ .Values.modelArtifacts.name }}"``). Its launches are read as YAML; what an action renders stays
+    unknown (opaque), as a variable whose value pdlint cannot see."""
+    text = src.text
     try:
         docs = yt.compose(text)
     except yt.YamlError:
-        return False
-    spans = []
-    for d in docs:
-        if d.root is None:
-            continue
-        if not isinstance(d.root, yt.YMap) or yt.get(yt.Ref(d.root), "kind") is not None:
-            return False
-        spans += [(n.start, n.end) for n in yt.iter_nodes(d.root) if isinstance(n, yt.YScalar) and "{{" in n.value]
+        return None
+    if any(isinstance(d.root, yt.YMap) and yt.get(yt.Ref(d.root), "kind") is not None for d in docs):
+        return None  # a manifest: a template some tool renders (whose literal lines pdlint reads)
+    spans = sorted((n.start, n.end) for d in docs for n in yt.iter_nodes(d.root)
+                   if isinstance(n, yt.YScalar) and "{{" in n.value)
+    doc = TStr.from_source(src)
+    parts, at = [], 0
     for m in re.finditer(r"\{\{", text):
+        if m.start() < at:
+            continue  # inside the previous action
         if text[text.rfind("\n", 0, m.start()) + 1:m.start()].lstrip().startswith("#"):
             continue  # a comment line
-        if not any(a <= m.start() < b for a, b in spans):
-            return False
-    return bool(spans)
+        end = text.find("}}", m.end())
+        if end < 0 or not any(a <= m.start() and end + 2 <= b for a, b in spans):
+            return None
+        parts += [doc[at:m.start()], doc[m.start():end + 2].as_opaque()]
+        at = end + 2
+    if not parts:
+        return None
+    return TStr.join(parts + [doc[at:]])

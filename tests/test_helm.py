@@ -267,3 +267,51 @@ def test_template_actions_outside_strings_stay_a_go_template(tmp_path, action):
                                                                "").replace("modelArtifacts:\n", action + "\nmodelArtifacts:\n", 1))
     out = extract("values-pd.yaml", cwd=str(tmp_path))
     assert not out.launches or all("literal flag lines" in l.context for l in out.launches)
+
+
+def test_an_action_in_a_values_args_list_is_opaque(tmp_path):
+    # the action is no literal value: no flag-value check runs on it, its flag is still read
+    (tmp_path / "values-pd.yaml").write_text(MS_VALUES.replace('      - "--enforce-eager"\n',
+                                                               '      - "--tensor-parallel-size"\n'
+                                                               '      - "{{ .Values.tp }}"\n', 1))
+    out = extract("values-pd.yaml", cwd=str(tmp_path))
+    decode = out.launches[0]
+    tp = [t for t in decode.argv if t.text == "{{ .Values.tp }}"]
+    assert tp and tp[0].opaque and "--tensor-parallel-size" in [t.text for t in decode.argv]
+    assert not [f for f in out.findings if f.severity == "error"]
+
+
+# kserve/kserve config/llmisvcconfig/config-llm-decode-template.yaml (aaac4e29), shortened: a controller's Go
+# template whose script is a block scalar item (`- |-`); pdlint took `|-` for the script (PD009 "missing 'word'"
+# at the block's first line) and said only "a structure pdlint does not recognise" on its launch text
+KSERVE_TEMPLATE = textwrap.dedent("""\
+    apiVersion: serving.kserve.io/v1alpha2
+    kind: LLMInferenceServiceConfig
+    metadata:
+      name: kserve-config-llm-decode-template
+    spec:
+      template:
+        containers:
+        - name: main
+          command:
+            - "/bin/bash"
+            - "-c"
+            - |-
+              eval "exec vllm serve /mnt/models \\
+                --port 8001 \\
+                {{- if .Spec.Parallelism }} --tensor-parallel-size {{ .Spec.Parallelism.Tensor }}{{- end }} \\
+                $@"
+            - "--"
+    """)
+
+
+def test_block_scalar_script_in_a_go_template_is_named_not_parsed(tmp_path, capsys, monkeypatch):
+    import json
+    from pdlint.cli import main
+    (tmp_path / "config-llm-decode-template.yaml").write_text(KSERVE_TEMPLATE)
+    monkeypatch.chdir(tmp_path)
+    main(["check", "--format", "json", "--exit-zero", "--no-cache", "config-llm-decode-template.yaml"])
+    doc = json.loads(capsys.readouterr().out)
+    assert [f["code"] for f in doc["findings"]] == ["PD020"]
+    (f,) = doc["findings"]
+    assert f["line"] == 13 and "reads only the literal `- item` lines" in f["message"]

@@ -933,6 +933,7 @@ def _value_line(st: str, template: SourceFile, values: Optional[SourceFile], vin
 # ---------------------------------------------------------------------------
 
 _ITEM = re.compile(r"^(\s*)-\s+(.*?)\s*$")
+_BLOCK_HEADER = re.compile(r"^[|>][-+0-9]*(\s+#.*)?$")
 
 
 def literal_commands(src: SourceFile) -> list:
@@ -948,6 +949,8 @@ def literal_commands(src: SourceFile) -> list:
         if dm:
             define = dm.group(1)
         m = _ITEM.match(line)
+        if m and _BLOCK_HEADER.match(m.group(2)):
+            m = None  # a block scalar (`- |`): its lines are no literal items, the run of items ends here
         if m and not line.lstrip().startswith("{{"):
             start = off + m.start(2)
             word = doc[start:start + len(m.group(2))]
