@@ -1001,3 +1001,19 @@ def test_bash_c_double_dash_container_is_checked(tmp_path, capsys, monkeypatch):
     doc = json.loads(capsys.readouterr().out)
     assert [(l["line"], l["role"]) for l in doc["launches"]] == [(12, "prefill")]
     assert not [f["code"] for f in doc["findings"] if f["code"] in ("PD011", "PD020")]
+
+
+@pytest.mark.parametrize("text,argv", [
+    # vllm-project/aibrix samples/disaggregation/neuron/pool.yaml (e3e10f9e): `<model-path>` is `< model-path`
+    # and `>` whose target is the next word; the shell passes the words after that target on to the command
+    ("vllm serve \\\n  --model <model-path> \\\n  --served-model-name <model-name> \\\n  --kv-transfer-config '{}'\n",
+     ["vllm", "serve", "--model", "{}"]),
+    ("python3 -m sglang.launch_server > log.txt --port 30000 2>&1\n",
+     ["python3", "-m", "sglang.launch_server", "--port", "30000"]),
+    ("python3 -m sglang.launch_server --port 30000 > log.txt 2>&1\n",   # the usual form: nothing after the targets
+     ["python3", "-m", "sglang.launch_server", "--port", "30000"]),
+])
+def test_words_after_a_redirection_target_are_arguments(text, argv):
+    (cmd,) = Run(text).cmds
+    assert words(cmd) == argv
+    assert where(cmd.words[-1]) == ("launch.sh",) + pos(text, argv[-1])

@@ -237,13 +237,14 @@ class Interpreter(Words, Conditions, Control, Builtins):
             self.bg -= 1
         return [Out(st, True)]
 
-    def exec_command(self, node, st: State) -> list:
+    def exec_command(self, node, st: State, extra: tuple = ()) -> list:
+        """``extra``: argument words written after a redirection (:meth:`exec_redirected`)."""
         unk: set = set()
         prefix = [c for c in node.named_children if c.type == "variable_assignment"]
         name = node.child_by_field_name("name")
         if name is None:
             return self.assign_all(prefix, st)
-        words = self.expand_args([name] + syntax.field_children(node, "argument"), st, unk)
+        words = self.expand_args([name] + syntax.field_children(node, "argument") + list(extra), st, unk)
         if not words:
             return self.assign_all(prefix, st)
         penv = self.prefix_env(prefix, st, unk)
@@ -471,6 +472,13 @@ class Interpreter(Words, Conditions, Control, Builtins):
         body = node.child_by_field_name("body")
         if body is None:
             return [Out(st, True)]
+        if body.type == "command":
+            # tree-sitter hangs the words after a redirection's target on it (`cmd > log --flag x`): the
+            # shell passes them to the command (`--model <path> \ --kv-transfer-config '{...}'`)
+            extra = [d for r in node.named_children if r.type == "file_redirect"
+                     for d in r.children_by_field_name("destination")[1:]]
+            if extra:
+                return self.exec_command(body, st, extra)
         return self.exec_stmt(body, st)
 
     def exec_pipeline(self, node, st: State) -> list:
