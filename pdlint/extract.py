@@ -61,6 +61,7 @@ class Extractor:
         self._ordinals: dict = {}  # path -> launches found so far
         self._charts_done: set = set()
         self._orphans: dict = {}  # PD060 place -> [index in findings, render roles]
+        self._placeholders: set = set()  # PD061 places reported
         self._repo_files: dict = {}  # repository root -> its files (callers of scripts)
         self._repo_data: dict = {}  # their contents, read once
         self._included: set = set()  # realpaths of the templates a render included, imported or extended
@@ -931,6 +932,17 @@ class Extractor:
                                         root)
 
         def report(code: str, message: str, where: TStr, index: int) -> None:
+            if code == "PD-SHELL-PLACEHOLDER":
+                from pdlint.shell_rules import PLACEHOLDER_REDIRECT as rule
+                o = where.origin_at(index) if where.pieces else None
+                if o is not None and not o.path.startswith("<") and \
+                        (o.path, o.line, o.column, rule.code) not in self._placeholders:
+                    self._placeholders.add((o.path, o.line, o.column, rule.code))
+                    token = message.split("`", 2)[1]  # `<name>`
+                    self.out.findings.append(Finding(o.path, o.line, o.column, rule.code, rule.name, rule.severity,
+                                                     None, message, fix=rule.fix, end_column=o.column + len(token),
+                                                     token=token))
+                return
             rule = C.LIMIT if code.endswith("LIMIT") else C.SHELL_PARSE
             self.problem_at(rule, where, index, message)
 

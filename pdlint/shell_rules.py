@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import Optional
 
-from pdlint.model import ERROR, Finding, Related
+from pdlint.model import ERROR, WARNING, Finding, Related
 from pdlint.rules import Rule, register
 from pdlint.text import TStr
 
@@ -29,6 +29,20 @@ BROKEN_CONTINUATION = register(Rule(
     "in a template), and delete blanks after the `\\`.",
     example="python3 -m sglang.launch_server --model-path /m \\\n\n  --disaggregation-mode prefill",
     example_fixed="python3 -m sglang.launch_server --model-path /m \\\n  --disaggregation-mode prefill",
+    category=_C))
+
+PLACEHOLDER_REDIRECT = register(Rule(
+    "PD061", "placeholder-redirection", WARNING,
+    "Reports a `<name>` placeholder written unquoted in a shell command line (`--model <model-path>`).",
+    "The shell reads `<name>` as two redirections: `< name` (stdin from a file called `name`) and `>`, whose "
+    "target is the next word. That word - often the next flag - becomes the name of an output file and never "
+    "reaches the server, and the flag before the placeholder takes the word after that as its value "
+    "(`--model <model-path> --served-model-name <name> --kv-transfer-config '{...}'` runs `--model '{...}'`). If "
+    "the file cannot be opened the command does not run at all.",
+    "Replace the placeholder with the real value, or quote it (`\"<model-path>\"`) if it is meant to be filled in "
+    "by hand.",
+    example="vllm serve --model <model-path> \\\n  --kv-transfer-config '{\"kv_connector\":\"NixlConnector\"}'",
+    example_fixed="vllm serve --model /models/Qwen3-8B \\\n  --kv-transfer-config '{\"kv_connector\":\"NixlConnector\"}'",
     category=_C))
 
 _FLAG = re.compile(r"--?[A-Za-z][\w.-]*")

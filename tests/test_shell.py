@@ -1017,3 +1017,24 @@ def test_words_after_a_redirection_target_are_arguments(text, argv):
     (cmd,) = Run(text).cmds
     assert words(cmd) == argv
     assert where(cmd.words[-1]) == ("launch.sh",) + pos(text, argv[-1])
+
+
+@pytest.mark.parametrize("text,fires", [
+    ("vllm serve --model <model-path> \\\n  --port 8000\n", True),            # aibrix neuron/pool.yaml's form
+    ('vllm serve --model "<model-path>" --port 8000\n', False),              # quoted: a (placeholder) value
+    ("python3 -m sglang.launch_server --port 30000 < in.txt > out.log\n", False),  # real redirections
+    ("python3 -m sglang.launch_server --port 30000 <in.txt >out.log\n", False),    # written apart
+])
+def test_pd061_placeholder_redirection(tmp_path, capsys, monkeypatch, text, fires):
+    import json
+    from pdlint.cli import main
+    (tmp_path / "run.sh").write_text(text)
+    monkeypatch.chdir(tmp_path)
+    main(["check", "--format", "json", "--exit-zero", "--no-cache", "run.sh"])
+    found = [f for f in json.loads(capsys.readouterr().out)["findings"] if f["code"] == "PD061"]
+    if fires:
+        (f,) = found
+        assert (f["line"], f["column"], f["severity"]) == (1, 20, "warning")
+        assert "`--port` never reaches the command" in f["message"]
+    else:
+        assert not found

@@ -475,11 +475,36 @@ class Interpreter(Words, Conditions, Control, Builtins):
         if body.type == "command":
             # tree-sitter hangs the words after a redirection's target on it (`cmd > log --flag x`): the
             # shell passes them to the command (`--model <path> \ --kv-transfer-config '{...}'`)
-            extra = [d for r in node.named_children if r.type == "file_redirect"
-                     for d in r.children_by_field_name("destination")[1:]]
+            reds = [r for r in node.named_children if r.type == "file_redirect"]
+            self.placeholder_redirects(reds)
+            extra = [d for r in reds for d in r.children_by_field_name("destination")[1:]]
             if extra:
                 return self.exec_command(body, st, extra)
         return self.exec_stmt(body, st)
+
+    def placeholder_redirects(self, reds: list) -> None:
+        """PD061: ``<name>`` written as a placeholder (``--model <model-path>``) is ``< name`` then ``>``, whose
+        target is the next word: reported once per place, with the word the command loses."""
+        text = self.unit.text
+        for a, b in zip(reds, reds[1:]):
+            if not a.children or a.children[0].type != "<" or not b.children or b.children[0].type != ">":
+                continue
+            dest = a.children_by_field_name("destination")
+            if len(dest) != 1 or dest[0].type != "word" or b.start_byte != dest[0].end_byte:
+                continue
+            i = self.unit.char(a.start_byte)
+            name = text[self.unit.char(dest[0].start_byte):self.unit.char(dest[0].end_byte)]
+            key = ("placeholder", id(self.unit), i)
+            if not re.fullmatch(r"[A-Za-z][\w.-]*", name) or key in self.reported:
+                continue
+            self.reported.add(key)
+            target = b.children_by_field_name("destination")
+            lost = text[self.unit.char(target[0].start_byte):self.unit.char(target[0].end_byte)] if target else ""
+            self.ctx.report("PD-SHELL-PLACEHOLDER",
+                            f"`<{name}>` is not a value: the shell reads it as `< {name}` (stdin from a file "
+                            f"named {name!r}) and `>`" + (f", which writes stdout to a file named {lost!r}, so "
+                                                          f"`{lost}` never reaches the command" if lost else ""),
+                            self.unit.tstr, i)
 
     def exec_pipeline(self, node, st: State) -> list:
         capturing = st.out is not None
