@@ -366,6 +366,11 @@ class Packed:
     program: bool  # True: the item names the program (a whole command line); False: several flags
 
 
+def _all_opaque(w) -> bool:
+    """Every character of the word is a placeholder (``$(CMD)``): nothing of it can be read."""
+    return bool(w.pieces) and all(p.opaque for p in w.pieces)
+
+
 def unpack(words: list, split) -> tuple:
     """Exec-form argv (one argument per list item) whose items hold several
     words: ``(words split as a shell would, [Packed])``.
@@ -381,8 +386,8 @@ def unpack(words: list, split) -> tuple:
     packed: list = []
     if found is None:
         for i, w in enumerate(words):
-            if len(w.text.split()) < 2 or w.opaque:
-                continue
+            if len(w.text.split()) < 2 or _all_opaque(w):
+                continue  # (a `$(VAR)` inside the command line stays an opaque part of its word)
             trial = list(words[:i]) + split(w) + list(words[i + 1:])
             hit = find(trial)
             if hit is None:
@@ -397,7 +402,7 @@ def unpack(words: list, split) -> tuple:
     out = list(words[:found.argv_start])
     for w in words[found.argv_start:]:
         parts = w.text.split(None, 1)
-        if len(parts) == 2 and _OPTION_WORD.match(parts[0]) and not w.opaque \
+        if len(parts) == 2 and _OPTION_WORD.match(parts[0]) and not _all_opaque(w) \
                 and not parts[1].lstrip().startswith(("{", "[")):
             packed.append(Packed(w, False))
             out += split(w)

@@ -180,6 +180,35 @@ def test_pd050_folded_scalar_item_and_compose_list(tmp_path):
     assert [argv(l)[:2] for l in out.launches] == [["--model-path", "/m"]] * 2
 
 
+def test_pd050_item_with_kubernetes_references(tmp_path):
+    # sgl-project/rbg examples/pd-disagg/sglang/deepseek-r1/deepseek-r1.yaml (471531d0), shortened: the folded
+    # item holds $(LWS_...) references; it was left unsplit (four PD020 "the command's program is <the whole
+    # line> whose value pdlint cannot see"), so neither PD050 nor any check ran
+    write(tmp_path, "k.yaml", """\
+        kind: LeaderWorkerSet
+        apiVersion: leaderworkerset.x-k8s.io/v1
+        metadata: {name: prefill}
+        spec:
+          leaderWorkerTemplate:
+            leaderTemplate:
+              spec:
+                containers:
+                  - name: sglang
+                    image: lmsysorg/sglang:v0.5.9
+                    command:
+                      - >
+                        python3 -m sglang.launch_server --model-path /work/models
+                        --dist-init-addr $(LWS_LEADER_ADDRESS):20102
+                        --disaggregation-mode prefill
+        """)
+    out = extract("k.yaml", cwd=str(tmp_path))
+    assert [(f.line, f.code) for f in out.findings if f.code in ("PD050", "PD020")] == [(13, "PD050")]
+    (l,) = out.launches
+    assert argv(l) == ["--model-path", "/work/models", "--dist-init-addr", "$(LWS_LEADER_ADDRESS):20102",
+                       "--disaggregation-mode", "prefill"]
+    assert l.role == "prefill" and l.argv[3].opaque and not l.argv[1].opaque
+
+
 def test_pd050_quiet_on_sh_c_scripts_json_values_and_compose_strings(tmp_path):
     write(tmp_path, "k.yaml", """\
         kind: Pod
