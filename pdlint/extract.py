@@ -982,10 +982,12 @@ class Extractor:
                          ", ".join(x for x in (label, f"run as `{name} {text}`") if x))
                         for text, tok in values.items()]
                 runs = _uncalled_once(runs)
-        self.orphaned_flags(doc, cmds, render_role)
+        orphans = self.orphaned_flags(doc, cmds, render_role)
         n = 0
         for cmds, role, run_label in runs:
             for cmd in cmds:
+                if cmd.start in orphans:
+                    continue  # flags cut off their launch (PD060): no command, no image entry point's args
                 ctx_text = ", ".join(x for x in (context, cmd.context, run_label) if x)
                 merged_env = dict(env or {})
                 merged_env.update(cmd.env)
@@ -1001,10 +1003,11 @@ class Extractor:
                                                nested_done=cmd.runs_shell, start=start))
         return n
 
-    def orphaned_flags(self, doc: TStr, cmds: list, render_role: Optional[str]) -> None:
+    def orphaned_flags(self, doc: TStr, cmds: list, render_role: Optional[str]) -> set:
         """PD060: flags cut off from their command by a broken ``\\`` continuation.
         One finding per place; a place only one role's render reaches keeps that role."""
         from pdlint.shell_rules import orphaned_flags
+        starts = set()
         for cmd in cmds:
             if not cmd.words or not (0 <= cmd.start < len(doc.text)) or not cmd.words[0].pieces:
                 continue
@@ -1014,6 +1017,7 @@ class Extractor:
             f = orphaned_flags(doc, cmd.start, cmd.words)
             if f is None:
                 continue
+            starts.add(cmd.start)
             for w in cmd.words:  # reported as PD060, not as launch text pdlint did not understand
                 for p in w.pieces:
                     if p.src is not None:
@@ -1027,6 +1031,7 @@ class Extractor:
                 seen[1].add(render_role)
                 i = seen[0]
                 self.out.findings[i] = replace(self.out.findings[i], role=None)
+        return starts
 
     def arg_values(self, job: FileJob, own: dict) -> dict:
         """The values to run a script with as its first argument: the role

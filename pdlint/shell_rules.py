@@ -18,8 +18,8 @@ _C = "shell"
 BROKEN_CONTINUATION = register(Rule(
     "PD060", "broken-line-continuation", ERROR,
     "Reports flags on a line of their own after a command whose `\\` line continuation is broken: by a blank line "
-    "(a template tag that renders to an empty line is one), by a comment line, or by a blank written after the "
-    "`\\`.",
+    "(a template tag that renders to an empty line is one), by a comment line, by a blank written after the "
+    "`\\`, or missing (a launch written over the lines of a YAML `|` block with no `\\` at all).",
     "A `\\` continues a command only when it is the last character of its line and the next line belongs to the "
     "command. A blank or comment line ends the command there: the server starts without the flags below, and the "
     "shell then runs those flags as a command of their own (`--tp-size: command not found`). Jinja templates hit "
@@ -50,6 +50,11 @@ _TRAILING_BLANK = re.compile(r"(?<!\\)(?:\\\\)*\\[ \t]+$")
 _CONTINUED = re.compile(r"(?<!\\)(?:\\\\)*\\$")
 
 
+def _launch_text(line: str) -> bool:
+    from pdlint.coverage import MARKER
+    return MARKER.search(line) is not None
+
+
 def orphaned_flags(doc: TStr, start: int, words: list) -> Optional[Finding]:
     """PD060 for the command starting at ``doc[start]`` when it begins a line
     with a flag and the command above it was cut off from it; else None."""
@@ -76,6 +81,7 @@ def orphaned_flags(doc: TStr, start: int, words: list) -> Optional[Finding]:
         return None
     above_start = text.rfind("\n", 0, end) + 1
     above = text[above_start:end]
+    fix = BROKEN_CONTINUATION.fix
     if breaks and _CONTINUED.search(above.rstrip(" \t")):
         at, kind = breaks[-1]  # the first break after the continued line
         why = f"{kind} after the `\\` continuation ends the command above"
@@ -83,6 +89,15 @@ def orphaned_flags(doc: TStr, start: int, words: list) -> Optional[Finding]:
         at, kind = above_start + len(above.rstrip(" \t")), "a blank after the `\\`"
         why = ("the `\\` at the end of the line above is followed by a blank, so it escapes the blank instead of "
                "continuing the line, and the command ends there")
+    elif not breaks and above.strip() and (_FLAG.match(above.strip()) or _launch_text(above)) \
+            and not above.rstrip(" \t").endswith(("\\", "|", "&&", "||", "(", "{")):
+        # a launch written over several lines with no `\` at all: in a script (a YAML `|` block is one) each
+        # line is a command of its own
+        at, kind = above_start + len(above.rstrip(" \t")), "the end of a line without `\\`"
+        fix = ("End every line of the command but the last with `\\`, or write the YAML block with `>` (folded "
+               "into one line) instead of `|`.")
+        why = ("the line above does not end with `\\`, so the command ends there (in a YAML `|` block every line "
+               "is a line of the script: fold it with `>` or end the lines with `\\`)")
     else:
         return None
     flags = " ".join(w.text for w in words[:6]) + (" ..." if len(words) > 6 else "")
@@ -98,5 +113,5 @@ def orphaned_flags(doc: TStr, start: int, words: list) -> Optional[Finding]:
         related.append(Related(cont.path, cont.line, cont.column, "the `\\` that was meant to continue it"))
     message = f"these flags never reach the launch: {why}, so `{flags}` runs as a command of its own"
     return Finding(o.path, o.line, o.column, BROKEN_CONTINUATION.code, BROKEN_CONTINUATION.name,
-                   BROKEN_CONTINUATION.severity, None, message, tuple(related), BROKEN_CONTINUATION.fix,
+                   BROKEN_CONTINUATION.severity, None, message, tuple(related), fix,
                    end_column=o.column + len(words[0].text), token=words[0].text)

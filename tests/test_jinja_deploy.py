@@ -135,6 +135,51 @@ def test_broken_continuation_in_an_sh_c_string(repo, capsys):
     assert "pod.yaml:12:9: PD060 error" in out and "pod.yaml:11:1: the command is cut here" in out, out
 
 
+def test_launch_over_the_lines_of_a_literal_block_without_continuations(repo, capsys):
+    # sgl-project/rbg examples/inference/others/dynamo/pd-disagg-leader-worker.yaml (2ce12ded), shortened: a `|-`
+    # block is a script of three commands; the flag lines were PD020 "`--tp-size` is not a launcher"
+    write(repo, "rbg.yaml", """
+        apiVersion: v1
+        kind: Pod
+        spec:
+          containers:
+          - name: sglang
+            image: nvcr.io/nvidia/ai-dynamo/sglang-runtime:1.0.1
+            command:
+              - sh
+              - -c
+              - |-
+                python3 -m dynamo.sglang --model Qwen/Qwen3-0.6B --served-model-name qwen3
+                --tp-size 4 --disaggregation-mode prefill --disaggregation-transfer-backend nixl
+                --dist-init-addr $(LWS_LEADER_ADDRESS):6379 --nnodes $(LWS_GROUP_SIZE)
+        """)
+    code, out = run(capsys, "rbg.yaml")
+    assert code == 1
+    assert "rbg.yaml:13:9: PD060 error: these flags never reach the launch: the line above does not end with `\\`" in out
+    assert "rbg.yaml:14:9: PD060 error" in out and "PD020" not in out, out
+    assert "help: End every line of the command but the last with `\\`, or write the YAML block with `>`" in out
+
+
+def test_folded_block_and_continued_lines_stay_quiet(repo, capsys):
+    write(repo, "pod.yaml", """
+        apiVersion: v1
+        kind: Pod
+        spec:
+          containers:
+          - name: prefill
+            command: [sh, -c]
+            args:
+            - >
+              python3 -m sglang.launch_server --model-path /m
+              --disaggregation-mode prefill
+            - |
+              python3 -m sglang.launch_server --model-path /m \\
+                --disaggregation-mode prefill
+        """)
+    code, out = run(capsys, "pod.yaml")
+    assert "PD060" not in out, out
+
+
 # -- the config keys ------------------------------------------------------------------------------
 
 def test_lstrip_blocks_and_keep_trailing_newline(repo, capsys):
