@@ -31,6 +31,7 @@ from pdlint.safeio import MAX_FILE_BYTES  # noqa: E402  (its home before pdlint.
 
 
 _ENGINE_IMAGE = re.compile(r"vllm|sglang|tensorrt|trtllm|dynamo", re.I)  # an image named for an engine
+_PLAIN_VAR = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?")  # a word that is one variable: $PY, ${PY}
 
 
 @dataclass
@@ -1186,10 +1187,19 @@ class Extractor:
             reason = None  # printed, searched for, killed by name or installed as a package: not a launch
             hint = ""
         elif prog.opaque:
+            var = _PLAIN_VAR.fullmatch(prog.text)
+            whole = all(p.opaque for p in prog.pieces)
             reason = (f"the command's program is {prog.text or 'a value'} whose value pdlint cannot see, so it "
-                      f"cannot tell which server it starts")
-            hint = (f"give {prog.text.lstrip('$').strip('{}')} its value in `[tool.pdlint.vars]` or `--var`, or "
-                    f"write the launcher (e.g. `python3 -m sglang.launch_server`) into the command")
+                      f"cannot tell which server it starts") if whole else (
+                f"the command's program `{prog.text}` is partly a value pdlint cannot see (a variable or command "
+                f"substitution in it may add words), so it cannot tell which server it starts")
+            launcher = "write the launcher (e.g. `python3 -m sglang.launch_server`) into the command"
+            if var:
+                hint = f"give {var.group(1)} its value in `[tool.pdlint.vars]` or `--var`, or {launcher}"
+            elif "$(" in prog.text or "`" in prog.text:
+                hint = f"{launcher}: pdlint does not run command substitutions"
+            else:
+                hint = f"give the variables it reads their values in `[tool.pdlint.vars]` or `--var`, or {launcher}"
         else:
             reason = f"`{prog.text}` is not a launcher pdlint knows, so its arguments were not checked as a server's"
             hint = ("if it passes its arguments on to a server, call the server directly here, or check the script "

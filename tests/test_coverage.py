@@ -462,6 +462,25 @@ def test_kv_transfer_config_as_a_config_key_is_launch_text(repo, capsys):
     assert codes(doc) == [], doc["findings"]
 
 
+def test_a_program_pdlint_cannot_see_is_named_with_what_makes_it_checkable(repo, capsys):
+    """A launch whose program word is a variable, or partly a command substitution, is PD020 with a hint that
+    fits: the hint used to strip `$` and braces off any word ('give (offline_prefix "$m")python its value')."""
+    write(repo, "a.sh", """
+        #!/bin/bash
+        $PY -m sglang.launch_server --model-path /m --disaggregation-mode prefill
+        $(offline_prefix "$model_path")python -m sglang.launch_server --model-path /m --disaggregation-mode decode
+        ${BIN}python -m sglang.launch_server --model-path /m --disaggregation-mode decode
+        """)
+    code, doc = run(capsys, ".")
+    by_line = {f["line"]: f for f in doc["findings"] if f["code"] == "PD020"}
+    assert sorted(by_line) == [2, 3, 4], doc["findings"]
+    assert "the command's program is $PY whose value" in by_line[2]["message"]
+    assert by_line[2]["fix"].startswith("give PY its value in `[tool.pdlint.vars]`"), by_line[2]["fix"]
+    assert "is partly a value pdlint cannot see" in by_line[3]["message"], by_line[3]["message"]
+    assert by_line[3]["fix"].endswith("pdlint does not run command substitutions"), by_line[3]["fix"]
+    assert by_line[4]["fix"].startswith("give the variables it reads their values"), by_line[4]["fix"]
+
+
 def test_files_with_errors_are_not_reported_twice(repo, capsys):
     write(repo, "bad.yaml", "args: [--disaggregation-mode, prefill\n")
     code, doc = run(capsys, ".")
