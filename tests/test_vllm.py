@@ -679,3 +679,14 @@ def test_kv_connector_registered(text, version, expect, tmp_path, capsys, monkey
         (f,) = [f for f in doc["findings"] if f["code"] == "VLLM031"]
         assert f["message"].startswith("Unsupported connector type: ") and (
             "registered in vLLM 0.9.2-0.20.0" in f["message"] or "did you mean NixlConnector" in f["message"]), f
+
+
+def test_release_spans_name_only_the_releases_that_have_it(tmp_path, capsys, monkeypatch):
+    from pdlint.engines.vllm.flags import release_span
+    assert release_span(["0.9.2", "0.10.2", "0.11.0"]) == "0.9.2-0.11.0"
+    assert release_span(["0.9.2", "0.20.0", "0.33.0"]) == "0.9.2, 0.20.0-0.33.0"
+    # MooncakeConnector: registered by 0.9.2 (v0) and again from 0.20.0, not by 0.10.2 / 0.11.0
+    doc = check(tmp_path, capsys, monkeypatch, _kv_run('{"kv_connector":"MooncakeConnector","kv_role":"kv_producer"}',
+                                                       "0.11.0"))
+    (f,) = [f for f in doc["findings"] if f["code"] == "VLLM031"]
+    assert "(registered in vLLM 0.9.2, 0.20.0-0.33.0)" in f["message"], f["message"]

@@ -162,6 +162,19 @@ def releases_with(option: str) -> list:
     return [v for v in reversed(available_versions()) if load(v).lookup(normalise(option)) is not None]
 
 
+def release_span(versions: list) -> str:
+    """Releases (oldest first) as text: ``0.9.2-0.20.0`` when they are consecutive tables, else listed
+    (``0.9.2, 0.20.0-0.33.0``)."""
+    order = list(reversed(available_versions()))
+    runs: list = []
+    for v in versions:
+        if runs and v in order and runs[-1][-1] in order and order.index(v) == order.index(runs[-1][-1]) + 1:
+            runs[-1].append(v)
+        else:
+            runs.append([v])
+    return ", ".join(r[0] if len(r) == 1 else f"{r[0]}-{r[-1]}" for r in runs)
+
+
 _KV_CONFIG: dict = {}
 
 
@@ -177,4 +190,4 @@ def kv_transfer_config(version: str) -> Optional[dict]:
 
 
 __all__ = ["Flag", "FlagTable", "available_versions", "load", "pick", "image_version", "normalise",
-           "releases_with", "version_key", "kv_transfer_config"]
+           "releases_with", "version_key", "kv_transfer_config", "release_span"]

@@ -33,7 +33,8 @@ def _unknowns(launch, info: VllmInfo):
 
 
 def _span(versions: list) -> str:
-    return versions[0] if len(versions) == 1 else f"{versions[0]}-{versions[-1]}"
+    from pdlint.engines.vllm.flags import release_span
+    return release_span(versions)
 
 
 @vllm_rule(

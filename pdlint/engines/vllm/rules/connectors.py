@@ -563,7 +563,8 @@ def _older_with_key(key: str, version: str) -> list:
 
 
 def _span(versions: list) -> str:
-    return versions[0] if len(versions) == 1 else f"{versions[0]}-{versions[-1]}"
+    from pdlint.engines.vllm.flags import release_span
+    return release_span(versions)
 
 
 def _connector_nodes(info):
