@@ -630,3 +630,29 @@ def test_marker_prefilter_finds_what_every_line_search_finds():
             assert find_markers(text) == _markers_line_by_line(text), p
             n += bool(find_markers(text))
     assert n > 50
+
+
+@pytest.mark.parametrize("text", [
+    "python -m sglang.launch_server", "sglang serve", "python -m dynamo.frontend", "vllm serve M",
+    "python -m vllm.entrypoints.openai.api_server", "trtllm-serve M", "sglang-router launch", "smg launch",
+    "amg server", "python -m sglang.srt.disaggregation.mini_lb", "--disaggregation-mode prefill",
+    "--kv-transfer-config x", "--kv_transfer_config x", "--is-prefill-worker", "--is-decode-worker",
+    "--disagg-config c.yaml", "--pd-disaggregation", "disaggregation_mode: prefill",
+    "kv-transfer-config: x", 'x = {"kv_role": "kv_producer"}', "context_servers:\n  a: b",
+    "generation_servers:\n  a: b"])
+def test_every_kind_of_launch_text_passes_the_read_prefilter(text):
+    """discover.worth_parsing decides which files are read at all: a file whose launch text coverage finds
+    but which is never read got PD020 'a structure pdlint does not recognise' and lost its own errors (an
+    invalid vLLM --config file had no PD003)."""
+    from pdlint.coverage import find_markers
+    from pdlint.discover import worth_parsing
+    assert find_markers(text), text  # it is launch text
+    assert worth_parsing("yaml", text.encode()) and worth_parsing("shell", text.encode()), text
+
+
+def test_an_invalid_config_file_of_launch_text_is_reported_as_such(repo, capsys):
+    write(repo, "run.sh", "vllm serve M --config bad.yaml --port 8005\n")
+    write(repo, "bad.yaml", "kv-transfer-config: {a: [1, 2\n")
+    code, doc = run(capsys, ".")
+    assert {(f["path"], f["code"]) for f in doc["findings"]} == {("bad.yaml", "PD003"), ("run.sh", "PD022")}, \
+        doc["findings"]
