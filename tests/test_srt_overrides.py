@@ -154,3 +154,37 @@ def test_recipe_mode_naming_the_other_role_is_reported_at_the_recipe_key(tmp_pat
     assert f.line == 5 and not [f for f in out.findings if f.code == "SGL007"]
     d = next(l for l in out.launches if l.structural_role == "decode")
     assert argv(d)[:2] == ["--disaggregation-mode", "decode"] and d.argv[0].origin.line == 6  # srtctl's, at the key
+
+
+def test_sglang_config_becomes_flags_as_srtctl_writes_them(tmp_path, capsys, monkeypatch):
+    """srtctl's _config_to_cli_args (NVIDIA/srt-slurm src/srtctl/backends/sglang.py): true is the bare flag
+    whatever the flag is, false and null write nothing.  pdlint wrote `--prefill-round-robin-balance true`
+    (the flag is not in the newest table), a false SGL011 'unrecognized arguments: true' against 0.5.19, whose
+    own parser accepts the bare flag (its DeprecatedAction only warns; scripts/sglang_oracle_legacy.py)."""
+    (tmp_path / "recipe.yaml").write_text(textwrap.dedent("""\
+        name: r
+        model: {path: /m, container: "lmsysorg+sglang+v0.5.19.sqsh"}
+        resources: {prefill_workers: 1, decode_workers: 1}
+        backend:
+          type: sglang
+          sglang_config:
+            prefill:
+              tp-size: 4
+            decode:
+              tp-size: 4
+              prefill-round-robin-balance: true
+              enable-metrics: false
+              chunked-prefill-size: null
+              mem-fraction-static: true
+        """))
+    monkeypatch.chdir(tmp_path)
+    main(["check", "--format", "json", "--exit-zero", "recipe.yaml"])
+    doc = json.loads(capsys.readouterr().out)
+    decode = next(l for l in doc["launches"] if l["role"] == "decode")
+    assert decode["argv"][-4:] == ["--tp-size", "4", "--prefill-round-robin-balance", "--mem-fraction-static"], \
+        decode["argv"]
+    codes = {f["code"] for f in doc["findings"] if f["severity"] == "error"}
+    assert "SGL011" not in codes, doc["findings"]  # no stray 'true'
+    # a value flag set to true is written bare too, and SGLang refuses it: expected one argument
+    bad = [f for f in doc["findings"] if f["severity"] == "error" and "mem-fraction-static" in f["message"]]
+    assert bad, doc["findings"]

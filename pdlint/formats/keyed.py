@@ -5,7 +5,8 @@ Each reader returns launches (not yet interpreted by an engine adapter) whose
 
 * srt-slurm (srtctl) recipes: ``backend.sglang_config.prefill`` / ``decode``
   (SGLang flag dicts: srtctl writes ``--disaggregation-mode <key>`` and then
-  the dict's flags) plus ``backend.prefill_environment`` /
+  the dict's flags as its ``_config_to_cli_args`` does: true is the bare flag,
+  false and null write nothing) plus ``backend.prefill_environment`` /
   ``decode_environment``: SGLang virtual launches whose argv tokens are traced
   to the YAML keys and values; ``trtllm_config`` (TRT-LLM settings) and
   ``vllm_config`` (``python -m dynamo.vllm`` flags) likewise; override files
@@ -121,60 +122,6 @@ def _launch(src, line: int, engine: str, entry: str, role: Optional[str], origin
     return l
 
 
-# ---------------------------------------------------------------------------
-# SGLang dicts in --config form
-# ---------------------------------------------------------------------------
-
-def sglang_dict_tokens(doc: TStr, ref: yt.Ref, table=None, cli_bools: bool = False) -> list:
-    """argv tokens SGLang's ``--config`` merge makes of one mapping (key ->
-    ``--key``; true on a switch -> bare flag, false -> nothing; lists -> items;
-    mappings -> one JSON argument), traced to the keys and values."""
-    from pdlint.engines.sglang import config_merge, flags
-    table = table or flags.load(flags.newest())
-    store_true, _ = config_merge.key_classes(table)
-    out: list = []
-    node = yt.deref(ref).node
-    if not isinstance(node, yt.YMap):
-        return out
-    for key, vref in yt.map_items(ref):
-        knode = yt.key_node(ref, key)
-        ktok = yt.scalar_tstr(doc, yt.Ref(knode)) if knode is not None else TStr.synthetic(key, "<config>")
-        flag_tok = TStr.join([crd.at_node(doc, yt.Ref(knode), "--"), ktok]) if knode is not None and ktok.pieces \
-            else TStr.synthetic("--" + key, "<config>")
-        target = yt.deref(vref).node
-        key_norm = key.replace("-", "_")
-        if isinstance(target, yt.YScalar):
-            value = yt.scalar_value(target)
-            vtok = yt.scalar_tstr(doc, vref)
-            flag = table.lookup("--" + key) if cli_bools else None
-            if isinstance(value, bool) and flag is not None and flag.nargs_zero:
-                if value:  # the launcher writes a switch for true, nothing for false
-                    out.append(flag_tok)
-            elif isinstance(value, bool):
-                if key_norm in store_true:
-                    if value:
-                        out.append(flag_tok)
-                else:
-                    out += [flag_tok, config_merge.placed(vtok, str(value).lower())]
-            elif value is None:
-                out += [flag_tok, config_merge.placed(vtok, "None", at=vtok if vtok.text else ktok)]
-            else:
-                out += [flag_tok, config_merge.placed(vtok, str(value))]
-        elif isinstance(target, yt.YSeq):
-            items = yt.seq_items(vref)
-            if items:
-                out.append(flag_tok)
-                for it in items:
-                    inode = yt.deref(it).node
-                    if isinstance(inode, yt.YScalar):
-                        out.append(config_merge.placed(yt.scalar_tstr(doc, it), str(yt.scalar_value(inode))))
-                    else:
-                        out.append(config_merge.placed(yt.node_tstr(doc, it), json.dumps(yt.to_python(it))))
-        elif isinstance(target, yt.YMap):
-            out += [flag_tok, config_merge.placed(yt.node_tstr(doc, vref), json.dumps(yt.to_python(vref)))]
-    return out
-
-
 def _env_map(doc: TStr, ref) -> dict:
     env = {}
     for k, v in yt.map_items(ref) if ref is not None else []:
@@ -206,19 +153,18 @@ def srt_slurm(job, src, doc: TStr, root: yt.Ref, variant=None) -> list:
     m = re.search(r"sglang[^:+\s]*[:+]v?(\d+\.\d+\.\d+(?:\.post\d+)?)", image)  # lmsysorg+sglang+v0.5.5.sqsh too
     version = fw or (m.group(1) if m else None)
     from pdlint.engines.sglang import flags
-    picked, why = flags.pick(version)
+    _, why = flags.pick(version)
     note = f"; {why}" if why else ""
     if version:
         image = f"sglang:v{version}"  # the engine judges against the same table
     name = variant.name if variant is not None else (crd.text_at(root, "name") or os.path.basename(job.display))
     of = f" variant {variant.label}" if variant is not None else ""
-    table = flags.load(picked)
     out = []
     for key, ref in yt.map_items(cfg) if cfg is not None else ():
         role = crd.role_of_value(key) or crd.role_of_name(key)
         if not isinstance(yt.deref(ref).node, yt.YMap):
             continue
-        argv = sglang_dict_tokens(doc, ref, table, cli_bools=True)
+        argv = cli_tokens(doc, ref)  # srtctl's _config_to_cli_args (backends/sglang.py build_worker_command)
         knode = yt.key_node(cfg, key)
         own_mode = any(k.replace("_", "-") == "disaggregation-mode" for k, _ in yt.map_items(ref))
         if role in ("prefill", "decode") and knode is not None and not own_mode:
