@@ -690,3 +690,32 @@ def test_release_spans_name_only_the_releases_that_have_it(tmp_path, capsys, mon
                                                        "0.11.0"))
     (f,) = [f for f in doc["findings"] if f["code"] == "VLLM031"]
     assert "(registered in vLLM 0.9.2, 0.20.0-0.33.0)" in f["message"], f["message"]
+
+
+@pytest.mark.parametrize("version,args,expect", [
+    # load_config_file / _pull_args_from_config per release (their source archives); the api_server's own
+    # parser reads the file.  0.33.0: false is --no-FLAG
+    ("0.33.0", "--config c.yaml --model M",
+     ["--kv-transfer-config", '{"kv_connector": "NixlConnector", "kv_role": "kv_both"}', "--no-enforce-eager",
+      "--served-model-name", "a", "b", "--model", "M"]),
+    # 0.20.0: the same, but false adds nothing
+    ("0.20.0", "--config c.yaml --model M",
+     ["--kv-transfer-config", '{"kv_connector": "NixlConnector", "kv_role": "kv_both"}', "--served-model-name",
+      "a", "b", "--model", "M"]),
+    # 0.10.2 / 0.11.0: a mapping is passed as its Python repr, which the JSON option refuses (VLLM001)
+    ("0.11.0", "--config c.yaml --model M",
+     ["--kv-transfer-config", "{'kv_connector': 'NixlConnector', 'kv_role': 'kv_both'}", "--served-model-name",
+      "a", "b", "--model", "M"]),
+    # 0.9.2: a list is its repr too, and with no sub-command the file's flags go after the first word
+    ("0.9.2", "--model M --config c.yaml",
+     ["--model", "--kv-transfer-config", "{'kv_connector': 'NixlConnector', 'kv_role': 'kv_both'}",
+      "--served-model-name", "['a', 'b']", "M"]),
+])
+def test_config_file_as_each_release_reads_it(version, args, expect, tmp_path, capsys, monkeypatch):
+    doc = check(tmp_path, capsys, monkeypatch, _pinned({
+        "run.sh": f"python -m vllm.entrypoints.openai.api_server {args}\n",
+        "c.yaml": "kv-transfer-config: {kv_connector: NixlConnector, kv_role: kv_both}\nenforce-eager: false\n"
+                  "served-model-name: [a, b]\n"}, version))
+    (launch,) = doc["launches"]
+    assert launch["argv"] == expect, launch["argv"]
+    assert ("VLLM001" in {f["code"] for f in doc["findings"]}) == (version in ("0.11.0", "0.9.2")), doc["findings"]

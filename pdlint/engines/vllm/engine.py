@@ -339,22 +339,44 @@ def _with_config_file(launch: Launch, ctx, table) -> tuple:
     src = ctx.resolve_config(tok, launch)
     if src is None:
         return argv, "", launch.meta.get("config_refused") or "was not found in the repository"
+    loader = _Loader(getattr(table, "version", None) or "")
     # `vllm serve`'s file is read by the top-level `vllm` parser, which knows no --no-FLAG: a false key adds
     # nothing there; the api_server's (and Dynamo's) own parser adds --no-FLAG where the release has one
-    config = _config_args(src, table if launch.entrypoint != "vllm serve" else None)
+    config = _config_args(src, table if loader.no_flags and launch.entrypoint != "vllm serve" else None, loader)
     if config is None:
         return argv, "", f"could not be read as vLLM reads it (a YAML mapping of flags): see {src.path}"
     rest = argv[:at] + argv[at + 2:]
     if launch.entrypoint == "vllm serve" and rest and not rest[0].text.startswith("-"):
         return rest[:1] + config + rest[1:], src.path, ""  # the positional model stays first
+    if launch.entrypoint != "vllm serve" and not loader.options_first and rest:
+        return rest[:1] + config + rest[1:], src.path, ""  # 0.9.2: after the first word, whatever it is
     return config + rest, src.path, ""
 
 
-def _config_args(src, table) -> Optional[list]:
+class _Loader:
+    """How a release's FlexibleArgumentParser turns a --config file into arguments (its source, per release):
+    ``--no-FLAG`` for false (0.33.0 on; before, false adds nothing), list items as arguments (0.10.2 on; 0.9.2
+    passes the list's Python repr), a mapping as JSON (0.20.0 on; before, its Python repr, which the JSON
+    options then refuse), and for an entry point without a sub-command (the api_server) the file's flags first
+    (0.10.2 on; 0.9.2 puts them after the first word)."""
+
+    def __init__(self, version: str):
+        from pdlint.engines.vllm.flags import version_key
+        v = version_key(version) if version else ()
+        newest = not v  # no table: the newest loader
+        self.no_flags = newest or v >= version_key("0.33.0")
+        self.list_items = newest or v >= version_key("0.10.2")
+        self.json_maps = newest or v >= version_key("0.20.0")
+        self.options_first = newest or v >= version_key("0.10.2")
+
+
+def _config_args(src, table, loader: Optional["_Loader"] = None) -> Optional[list]:
     """The argv vLLM makes of a ``--config`` file (FlexibleArgumentParser.load_config_file): ``--key VALUE``
     per top-level key, ``--key`` for true (``--no-key`` for false when ``table``, the parser's, has it),
-    ``--key ITEM...`` for a list, ``--key JSON`` for a mapping; every token positioned at its key or value.
-    None when the file is not a YAML mapping (vLLM stops) or is over pdlint's limits."""
+    ``--key ITEM...`` for a list, ``--key JSON`` for a mapping (as ``loader``, the release's, does them);
+    every token positioned at its key or value.  None when the file is not a YAML mapping (vLLM stops) or is
+    over pdlint's limits."""
+    loader = loader or _Loader("")
     import json
     from pdlint.engines.sglang.config_merge import flag_token, list_tokens, loaded_pairs, placed  # as SGLang's
     from pdlint.formats import yamltree as yt
@@ -379,10 +401,14 @@ def _config_args(src, table) -> Optional[list]:
                         out.append(placed(flag, no))
                 else:
                     out += [flag, placed(vtok, str(value), at=vtok if vtok.text else ktok)]
+            elif isinstance(target, yt.YSeq) and not loader.list_items:
+                out += [flag, placed(yt.node_tstr(doc, vref), str(yt.to_python(vref)))]
             elif isinstance(target, yt.YSeq):
                 items = list_tokens(doc, vref)
                 if items:
                     out += [flag, *items]
+            elif isinstance(target, yt.YMap) and not loader.json_maps:
+                out += [flag, placed(yt.node_tstr(doc, vref), str(yt.to_python(vref)))]
             elif isinstance(target, yt.YMap):
                 text = json.dumps(yt.to_python(vref))  # what vLLM passes (its limits: the document's budget)
                 traced = _json_tstr(doc, vref, [_JSON_NODES])
