@@ -189,5 +189,13 @@ def kv_transfer_config(version: str) -> Optional[dict]:
     return _KV_CONFIG.get(version)
 
 
+def kv_releases_with(part: str, name: str, but: str) -> list:
+    """Releases (oldest first) other than ``but`` whose KVTransferConfig description has ``name`` in ``part``
+    (``fields``: a key of the JSON; ``connectors``: a registered connector)."""
+    return [v for v in reversed(available_versions())
+            if v != but and name in ((kv_transfer_config(v) or {}).get(part) or ())]
+
+
 __all__ = ["Flag", "FlagTable", "available_versions", "load", "pick", "image_version", "normalise",
-           "releases_with", "version_key", "kv_transfer_config", "release_span"]
+           "releases_with", "version_key", "kv_transfer_config", "kv_releases_with",
+           "release_span"]

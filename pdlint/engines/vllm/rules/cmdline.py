@@ -11,6 +11,7 @@ option stops ``vllm serve`` with ``unrecognized arguments``, a value outside
 from __future__ import annotations
 
 from pdlint.engines.vllm.engine import VllmInfo
+from pdlint.engines.vllm.flags import release_span as _span
 from pdlint.engines.vllm.rulebase import WARNING, VHit, vllm_rule
 from pdlint.suggest import hint
 
@@ -30,11 +31,6 @@ def _unknowns(launch, info: VllmInfo):
         flag, how = info.table.resolve(opt.name)
         if flag is None:
             yield opt, how
-
-
-def _span(versions: list) -> str:
-    from pdlint.engines.vllm.flags import release_span
-    return release_span(versions)
 
 
 @vllm_rule(

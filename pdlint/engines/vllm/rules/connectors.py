@@ -9,6 +9,8 @@ from __future__ import annotations
 import re
 
 from pdlint.engines.vllm.engine import KV_ROLES, VllmInfo
+from pdlint.engines.vllm.flags import kv_releases_with
+from pdlint.engines.vllm.flags import release_span as _span
 from pdlint.engines.vllm.rulebase import WARNING, VHit, related_at, vllm_rule
 from pdlint.model import Launch
 
@@ -504,7 +506,7 @@ def _kv_rejected(launch, info):
             continue
         if spec["extra"] != "forbid":
             continue
-        older = _older_with_key(key, info.version)
+        older = kv_releases_with("fields", key, info.version)
         if older and not info.pinned:
             continue  # VLLM030
         from pdlint.suggest import hint
@@ -536,7 +538,7 @@ def _kv_older_key(launch, info):
     items, spec = members
     if spec["extra"] != "forbid":
         return None
-    old = [(key, node, _older_with_key(key, info.version)) for key, node in items
+    old = [(key, node, kv_releases_with("fields", key, info.version)) for key, node in items
            if key not in spec["fields"] and not (node.key_tok is not None and node.key_tok.opaque)]
     old = [(key, node, releases) for key, node, releases in old if releases]
     if not old:
@@ -553,18 +555,6 @@ def _kv_older_key(launch, info):
 
 def _role_values(fields: dict) -> list:
     return (fields.get("kv_role") or {}).get("choices") or ["kv_producer", "kv_both", "kv_consumer"]
-
-
-def _older_with_key(key: str, version: str) -> list:
-    """Releases (oldest first) other than ``version`` whose KVTransferConfig has ``key``."""
-    from pdlint.engines.vllm import flags
-    return [v for v in reversed(flags.available_versions())
-            if v != version and key in ((flags.kv_transfer_config(v) or {}).get("fields") or {})]
-
-
-def _span(versions: list) -> str:
-    from pdlint.engines.vllm.flags import release_span
-    return release_span(versions)
 
 
 def _connector_nodes(info):
@@ -589,12 +579,6 @@ def _connector_nodes(info):
 
     visit(kv.node)
     return out
-
-
-def _registered_elsewhere(name: str, version: str) -> list:
-    from pdlint.engines.vllm import flags
-    return [v for v in reversed(flags.available_versions())
-            if v != version and name in ((flags.kv_transfer_config(v) or {}).get("connectors") or ())]
 
 
 @vllm_rule(
@@ -628,7 +612,7 @@ def _connector_unregistered(launch, info):
     for name, has_path in _connector_nodes(info):
         if has_path or name.value in registered:
             continue
-        elsewhere = _registered_elsewhere(name.value, info.version)
+        elsewhere = kv_releases_with("connectors", name.value, info.version)
         close = hint(name.value, registered)
         if elsewhere and not info.pinned:
             continue  # VLLM032
@@ -663,7 +647,7 @@ def _connector_older_only(launch, info):
     for name, has_path in _connector_nodes(info):
         if has_path or name.value in spec["connectors"]:
             continue
-        elsewhere = _registered_elsewhere(name.value, info.version)
+        elsewhere = kv_releases_with("connectors", name.value, info.version)
         if elsewhere:
             out.append(VHit(f"kv_connector {name.value} is registered only by vLLM {_span(elsewhere)} (not "
                             f"{info.version}, the newest release pdlint knows, whose engine stops with \"Unsupported "
