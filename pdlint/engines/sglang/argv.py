@@ -29,6 +29,7 @@ OLD_DESTS = {"tp_size": "tensor_parallel_size", "dp_size": "data_parallel_size",
              "pp_size": "pipeline_parallel_size", "ep_size": "expert_parallel_size"}
 OPAQUE = type("Opaque", (), {"__repr__": lambda self: "<opaque>", "__bool__": lambda self: False})()
 _NEG_NUMBER = re.compile(r"^-\d+$|^-\d*\.\d+$")
+UNREAD = object()  # a memo's "not computed yet" (None is a value)
 
 
 class _TypeError(Exception):
@@ -97,11 +98,12 @@ class Parsed:
     def value(self, dest: str) -> Any:
         """The effective value: last occurrence, else the default (OPAQUE when
         unknown: an opaque token could have set it)."""
-        try:
-            return self._values[dest]
-        except KeyError:
+        # a dict lookup with a default, not try/except: most dests are asked for once per launch (a
+        # caught KeyError per first read cost more than the lookups)
+        value = self._values.get(dest, UNREAD)
+        if value is UNREAD:
             value = self._values[dest] = self._value(dest)
-            return value
+        return value
 
     def _value(self, dest: str) -> Any:
         dest = self.dest(dest)
@@ -234,6 +236,15 @@ def _fully_opaque(tok: TStr) -> bool:
         if not p.opaque:
             return False
     return True
+
+
+def _any_opaque(tokens: list) -> bool:
+    """Does any of ``tokens`` hold a placeholder (``TStr.opaque``, without a generator per stored flag)?"""
+    for tok in tokens:
+        for p in tok.pieces:
+            if p.opaque:
+                return True
+    return False
 
 
 class _Parser:
@@ -386,7 +397,7 @@ class _Parser:
                 value = False
             else:
                 value = True
-        elif any(v.opaque for v in values):
+        elif _any_opaque(values):
             value = OPAQUE
         else:
             failed = len(self.out.errors)

@@ -42,7 +42,7 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-from pdlint.engines.sglang.argv import OPAQUE, Parsed
+from pdlint.engines.sglang.argv import UNREAD, OPAQUE, Parsed
 from pdlint.text import TStr
 
 # SGLang's EnvBool (sglang/srt/environ.py): these (lower-cased) are true,
@@ -79,10 +79,9 @@ class Args:
         # the rules of one launch ask about 200 times, mostly for a few dests
         memo = self._memo
         if memo is not None:
-            try:
-                return memo[dest]
-            except KeyError:
-                pass
+            value = memo.get(dest, UNREAD)
+            if value is not UNREAD:
+                return value
         value = self.overrides[dest] if dest in self.overrides else self.parsed.value(dest)
         if memo is not None:
             memo[dest] = value
@@ -130,10 +129,9 @@ class Args:
     def _num(self, dest: str) -> Optional[float]:
         nums = self._nums
         if nums is not None:
-            try:
-                return nums[dest]
-            except KeyError:
-                pass
+            v = nums.get(dest, UNREAD)
+            if v is not UNREAD:
+                return v
         v = self.get(dest)
         if v is OPAQUE or v is None or isinstance(v, bool) or not isinstance(v, (int, float)):
             v = None
