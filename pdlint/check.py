@@ -93,13 +93,6 @@ def check(launches: list, enabled_for: Callable[[str], Callable[[str], bool]]) -
     from pdlint.engines import adapter
     for e in sorted({l.engine for l in launches if isinstance(l.engine, str) and adapter(l.engine) is not None}):
         engine_rules(e)
-    reach: dict = {}  # origin key -> {launch index: token}
-    for i, launch in enumerate(launches):
-        for tok in launch_tokens(launch) + list(launch.command):
-            key = tok.origin_key() if tok.pieces else None
-            if key is not None and key[1] >= 0:  # text written nowhere (a default, the command line) is no shared line
-                reach.setdefault(key, {}).setdefault(i, tok)
-
     cands = []
     for path, group in groupby(enumerate(launches), key=lambda il: il[1].path):
         found: list = []
@@ -121,6 +114,7 @@ def check(launches: list, enabled_for: Callable[[str], Callable[[str], bool]]) -
         if i is not None:
             cands.append((i, c))
             paired.add(id(c))
+    reach = _reach(launches, {c.token.origin_key() for _, c in cands if c.token is not None and c.token.pieces})
 
     shared: "OrderedDict[tuple, list]" = OrderedDict()
     plain: list = []
@@ -154,6 +148,28 @@ def check(launches: list, enabled_for: Callable[[str], Callable[[str], bool]]) -
         f = _shared_finding(rule(code), group, reach[key], launches, rejected.get(key, {}))
         findings[(f.code, f.path, f.line, f.column, f.message)] = f
     return list(findings.values())
+
+
+def _reach(launches: list, keys: set) -> dict:
+    """origin key -> {launch index: the launch's first token written there}, for ``keys`` (the places the
+    candidates name) only: which launches reach a finding's place.  Text written nowhere (a default, the
+    command line) is no shared line."""
+    reach: dict = {}
+    paths = {k[0] for k in keys if k is not None and k[1] >= 0}
+    if not paths:
+        return reach
+    for i, launch in enumerate(launches):
+        for tok in launch_tokens(launch) + list(launch.command):
+            pieces = tok.pieces
+            if not pieces:
+                continue
+            src = pieces[0].src
+            if src is None or src.path not in paths:
+                continue
+            key = tok.origin_key()
+            if key in keys:
+                reach.setdefault(key, {}).setdefault(i, tok)
+    return reach
 
 
 def pair_stage(launches: list, enabled_for: Callable[[str], Callable[[str], bool]]) -> list:
