@@ -1049,6 +1049,7 @@ def _decode(marked: str, state: _State) -> tuple:
     pieces: list = []
     stack: list = []  # [segment id, chars consumed]
     chain = ()  # the hops of the segments below the innermost one (None: to compute)
+    hops: dict = {}  # segment id -> its hop (a loop prints one expression's segment many times)
     pos = 0
     # findall's (segment id, close, run): one of them non-empty, or none for a bare opening
     # marker (no match objects and group calls: a fifth of the decoding time)
@@ -1060,7 +1061,8 @@ def _decode(marked: str, state: _State) -> tuple:
                 top = stack[-1]
                 seg = segs[top[0]]
                 if chain is None:
-                    chain = tuple(_hop(segs[s]) for s, _ in stack[:-1] if segs[s].note)
+                    chain = tuple(hops.get(s) or hops.setdefault(s, _hop(segs[s]))
+                                  for s, _ in stack[:-1] if segs[s].note)
                 off = seg.offset + top[1] if seg.exact else seg.offset
                 pieces.append(Piece(pos, pos + n, seg.src, off, chain, seg.exact, seg.opaque))
                 top[1] += n
