@@ -20,18 +20,42 @@ from typing import Callable, Optional
 from pdlint.model import ERROR, SAFE, WARNING, AutoFix
 from pdlint.records import dataclass
 
+def submodules(path: str) -> list:
+    """``(name, is_package)`` of the modules in the directory ``path``, sorted (``pkgutil.iter_modules`` for
+    a directory of ``.py`` files, without the import of :mod:`inspect` it costs every run)."""
+    import os
+    out = {}
+    try:
+        entries = list(os.scandir(path))
+    except OSError:
+        return []
+    for e in entries:
+        name = e.name
+        if name.endswith(".py") and name != "__init__.py" and name[:-3].isidentifier():
+            out.setdefault(name[:-3], False)
+        elif name.isidentifier() and e.is_dir() and os.path.isfile(os.path.join(e.path, "__init__.py")):
+            out[name] = True
+    return sorted(out.items())
+
+
+def import_submodules(package_name: str, path: list) -> None:
+    """Import every module of a package (a rules package's ``__init__``: importing registers its rules)."""
+    import importlib
+    for name, _ in submodules(path[0]):
+        importlib.import_module(f"{package_name}.{name}")
+
+
 @functools.lru_cache(maxsize=1)
 def _rule_modules() -> list:
     """``pdlint/*_rules.py`` plus every engine's ``rules`` module or package."""
     import os
-    import pkgutil
     import pdlint
     import pdlint.engines
     base = os.path.dirname(pdlint.__file__)
-    mods = sorted(f"pdlint.{m.name}" for m in pkgutil.iter_modules([base]) if m.name.endswith("_rules"))
-    for eng in sorted(m.name for m in pkgutil.iter_modules(pdlint.engines.__path__) if m.ispkg):
-        path = os.path.join(os.path.dirname(pdlint.engines.__file__), eng)
-        if any(m.name == "rules" for m in pkgutil.iter_modules([path])):
+    mods = [f"pdlint.{name}" for name, _ in submodules(base) if name.endswith("_rules")]
+    engines = os.path.dirname(pdlint.engines.__file__)
+    for eng, is_pkg in submodules(engines):
+        if is_pkg and any(name == "rules" for name, _ in submodules(os.path.join(engines, eng))):
             mods.append(f"pdlint.engines.{eng}.rules")
     return mods
 

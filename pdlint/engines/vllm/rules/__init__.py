@@ -1,7 +1,5 @@
 """Every vLLM rule module in this package; importing it registers them all."""
 
-import importlib
-import pkgutil
+from pdlint.rules import import_submodules
 
-for _mod in sorted(m.name for m in pkgutil.iter_modules(__path__)):
-    importlib.import_module(f"{__name__}.{_mod}")
+import_submodules(__name__, __path__)
