@@ -213,7 +213,8 @@ def environment(options, config: Optional[str]) -> str:
 # options that are part of the key above, or that do not change results
 _OPTION_KEYS = {"cwd", "variables", "role_var", "engine_version", "force_exclude", "render_seconds", "selection",
                 "strict", "ignore_noqa", "cache", "cache_docs", "overlay", "debug", "boundary",
-                "progress", "skip"}  # the worker's watch (pdlint.worker): over-budget files are never stored
+                "progress", "skip",  # the worker's watch (pdlint.worker): over-budget files are never stored
+                "jobs"}  # how many processes analyse (pdlint.parallel): the results are the same
 
 
 # ---------------------------------------------------------------------------
@@ -701,18 +702,17 @@ def run(jobs: list, options, resolver, config: Optional[str], listings: dict):
         else:
             dirty |= {x[0] for x in c["jobs"] if x[0] in current}
     if not dirty:
-        result = _merge(jobs, usable, [], None, options, resolver, docs_of)
+        result = merge(jobs, usable, [], {}, options, resolver, docs_of)
         stats = _new_stats(now, stored)
         if stats != old_stats:  # files read this run that can be vouched for by their status next time
             store.save({"format": FORMAT, "env": store.env, "listing": index["listing"], "components": stored,
                         "stats": stats, "known": _known(index)}, {})
         return result
     _use_known(index)
+    from pdlint import parallel
     while True:
         subset = [j for j in jobs if j.abspath in dirty]
-        deps = Deps(options.boundary)
-        res = analyse(subset, options, resolver, deps)
-        fresh = partition(subset, res, deps, resolver, options.cwd, options.cache_docs)
+        res, fresh, sources = parallel.fresh(subset, options, resolver)
         links = set().union(*(c["links"] for c in fresh))
         keys = set().union(*(c["keys"] for c in fresh))
         touched = [c for c in usable if links.intersection(c["links"]) or keys.intersection(c["keys"])]
@@ -721,7 +721,10 @@ def run(jobs: list, options, resolver, config: Optional[str], listings: dict):
         for c in touched:
             usable.remove(c)
             dirty |= {x[0] for x in c["jobs"]}
-    result = res if len(subset) == len(jobs) else _merge(jobs, usable, fresh, res, options, resolver, docs_of)
+    if res is not None and len(subset) == len(jobs):
+        result = res
+    else:
+        result = merge(jobs, usable, fresh, sources, options, resolver, docs_of)
     _save(store, stored, usable, fresh, current, listing, jobs, now, _known(index))
     return result
 
@@ -857,8 +860,10 @@ def _source(display: str, cwd: str, boundary=None):
     return None if bad is not None else SourceFile(display, text, abspath)
 
 
-def _merge(jobs: list, usable: list, fresh: list, res, options, resolver, docs_of: dict):
-    """The result of the whole run from stored and fresh components."""
+def merge(jobs: list, usable: list, fresh: list, fresh_sources: dict, options, resolver, docs_of: dict):
+    """The result of the whole run from stored (``usable``) and fresh components; ``fresh_sources``: the
+    files this process read for the fresh ones (display path -> SourceFile), the others are read again
+    (for the report's snippets)."""
     from pdlint.coverage import Coverage, FileCoverage, Spot
     from pdlint.lint import Result
     comps = usable + fresh
@@ -866,11 +871,10 @@ def _merge(jobs: list, usable: list, fresh: list, res, options, resolver, docs_o
     findings = [_finding(d) for c in comps for d in c["findings"]]
     findings.sort(key=lambda f: f.sort_key())
     sources: dict = {}
-    fresh_sources = res.sources if res is not None else {}
     for c in comps:
         for p in c["sources"]:
             src = fresh_sources.get(p)
-            if src is None and id(c) in stored:
+            if src is None:
                 src = _source(p, options.cwd, options.boundary)
             if src is not None:
                 sources[p] = src

@@ -51,6 +51,16 @@ def _limit(flag: str, unit: str, cap: str):
     return parse
 
 
+def _jobs(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of processes, got {text!r}") from None
+    if n < 0:
+        raise argparse.ArgumentTypeError(f"expected 0 (automatic) or more processes, got {n}")
+    return n
+
+
 def _selection_options(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("rule selection (as in ruff; applied after the config file's)")
     g.add_argument("--select", action="append", metavar="CODES",
@@ -83,6 +93,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="disable every inline suppression (# pdlint: ignore[...], # noqa: ..., skip-file)")
     c.add_argument("--no-cache", action="store_true",
                    help="do not read or write the result cache (.pdlint_cache/, or PDLINT_CACHE_DIR)")
+    c.add_argument("--jobs", "-j", type=_jobs, default=0, metavar="N",
+                   help="analyse the files in N processes (default 0: one per available CPU for a run of many "
+                        "files, else one; 1: one process)")
     c.add_argument("--baseline", metavar="FILE",
                    help="report only the findings FILE does not hold (exit code from those alone); "
                         "say which of its entries are stale")
@@ -280,7 +293,8 @@ def _scan_and_report(ns, progress=None, skip=None) -> int:
             raise UsageError(str(e)) from None
     # the result cache: for check runs (show prints every token; --fix re-checks edited text)
     opts.cache = ns.command == "check" and not fixing and not ns.no_cache
-    opts.cache_docs = opts.cache and ns.format == "json" and not ns.statistics
+    opts.cache_docs = ns.command == "check" and ns.format == "json" and not ns.statistics
+    opts.jobs = 1 if fixing or ns.command != "check" else getattr(ns, "jobs", 0) or 0  # show, --fix: every launch
     state = None
     if fixing:
         from pdlint import fix

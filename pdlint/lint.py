@@ -187,7 +187,13 @@ def run(paths: list, options: Options, config: Optional[str] = None) -> Result:
                 raise
             resolver.warnings.append(f"the result cache failed ({type(e).__name__}: {e}); checked without it")
     if result is None:
-        result = analyse(jobs, options, resolver)
+        from pdlint import parallel
+        if parallel.processes(options, len(jobs)) > 1:
+            from pdlint import cache
+            _, comps, sources = parallel.fresh(jobs, options, resolver)
+            result = cache.merge(jobs, [], comps, sources, options, resolver, {})
+        else:
+            result = analyse(jobs, options, resolver)
     extra = [f for f in resolver.config_findings(jobs) if Config().with_overlay(options.selection).enabled(f.code)]
     if extra:
         result.findings = sorted(result.findings + extra, key=lambda f: f.sort_key())

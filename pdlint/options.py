@@ -20,7 +20,10 @@ class Options:
     strict: bool = False  # --strict: coverage findings are errors
     ignore_noqa: bool = False  # --ignore-noqa: inline suppressions off
     cache: bool = False  # consult and update the result cache (pdlint.cache); off for --fix, show, --no-cache
-    cache_docs: bool = False  # the report needs every launch (--format json): the cache keeps them too
+    cache_docs: bool = False  # the report needs every launch (--format json): the cache and parallel parts keep them
+    # processes that analyse a cold run (pdlint.parallel): 1, this one (a run's Result then holds every launch);
+    # 0: one per CPU for a large run (the check command's default, --jobs)
+    jobs: int = 1
     overlay: dict = field(default_factory=dict)  # abspath -> text to read instead of the file (pdlint --fix)
     baseline: Any = None  # --baseline: the loaded pdlint.baseline.Baseline (findings it holds are not reported)
     debug: bool = False  # --debug: an internal error raises (traceback) instead of becoming a PD013 finding

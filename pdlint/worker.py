@@ -128,52 +128,98 @@ def _forward(outcome: _Outcome) -> None:
                 pass
 
 
+SLOTS = 17  # progress slots: the worker's own, and one for each process of a parallel scan (pdlint.parallel)
+
+
 class _Shared:
-    """What the worker is doing, in memory shared with the parent (no system call per file): a sequence
-    number (odd while the worker writes), the current file's deadline (``time.monotonic``: one clock for
-    both processes), its limit, path and stage, and whether the worker finished (with its exit code)."""
+    """What the worker is doing, in memory shared with the parent (no system call per file), one slot per
+    process of the scan (slot 0: the worker; 1..: the processes of a parallel scan, :mod:`pdlint.parallel`):
+    a sequence number (odd while the process writes), the current file's deadline (``time.monotonic``: one
+    clock for every process), its limit, path and stage, and (slot 0) whether the worker finished, with its
+    exit code."""
 
     HEAD = struct.Struct("<QddIIii")
-    PATH, STAGE, SIZE = 64, 64 + 32768, 64 + 32768 + 1024
+    PATH, STAGE, SLOT = 64, 64 + 32768, 64 + 32768 + 1024
 
-    def __init__(self):
-        self.m = mmap.mmap(-1, self.SIZE)  # anonymous and shared: the forked worker writes, the parent reads
-        self.seq = 0
+    def __init__(self, slots: int = SLOTS):
+        # anonymous and shared: the forked worker (and the processes it forks) write, the parent reads
+        self.m = mmap.mmap(-1, self.SLOT * slots)
+        self.slots = slots
+        self.seq = [0] * slots
 
-    def _write(self, deadline: float, limit: float, path: bytes, stage: bytes, done: int = 0, code: int = 0):
-        m, self.seq = self.m, self.seq + 1
-        m[0:8] = struct.pack("<Q", self.seq)  # odd: being written
-        path, stage = path[:self.STAGE - self.PATH], stage[:self.SIZE - self.STAGE]
-        m[self.PATH:self.PATH + len(path)] = path
-        m[self.STAGE:self.STAGE + len(stage)] = stage
-        self.seq += 1
-        self.HEAD.pack_into(m, 0, self.seq, deadline, limit, len(path), len(stage), done, code)
+    def _write(self, slot: int, deadline: float, limit: float, path: bytes, stage: bytes, done: int = 0,
+               code: int = 0):
+        m, base = self.m, slot * self.SLOT
+        self.seq[slot] += 1
+        m[base:base + 8] = struct.pack("<Q", self.seq[slot])  # odd: being written
+        path, stage = path[:self.STAGE - self.PATH], stage[:self.SLOT - self.STAGE]
+        m[base + self.PATH:base + self.PATH + len(path)] = path
+        m[base + self.STAGE:base + self.STAGE + len(stage)] = stage
+        self.seq[slot] += 1
+        self.HEAD.pack_into(m, base, self.seq[slot], deadline, limit, len(path), len(stage), done, code)
 
-    def progress(self, event: str, path: str, stage: str, value) -> None:
+    def progress(self, slot: int, event: str, path: str, stage: str, value) -> None:
         enc = lambda t: t.encode("utf-8", "surrogateescape")  # noqa: E731
         if event == "B":
             left, limit = value
-            self._write(time.monotonic() + left, limit, enc(path), enc(stage))
+            self._write(slot, time.monotonic() + left, limit, enc(path), enc(stage))
         elif event == "S":
-            _, deadline, limit, plen, _, _, _ = self.HEAD.unpack_from(self.m, 0)
-            self._write(deadline, limit, bytes(self.m[self.PATH:self.PATH + plen]), enc(stage))
+            base = slot * self.SLOT
+            _, deadline, limit, plen, _, _, _ = self.HEAD.unpack_from(self.m, base)
+            self._write(slot, deadline, limit, bytes(self.m[base + self.PATH:base + self.PATH + plen]), enc(stage))
         else:
-            self._write(0.0, 0.0, b"", b"")
+            self._write(slot, 0.0, 0.0, b"", b"")
 
     def finish(self, code: int) -> None:
-        self._write(0.0, 0.0, b"", b"", 1, code)
+        self._write(0, 0.0, 0.0, b"", b"", 1, code)
 
-    def read(self) -> tuple:
-        """(deadline, limit, path or None, stage, done, code), a consistent copy."""
+    def read(self, slot: int = 0) -> tuple:
+        """(deadline, limit, path or None, stage, done, code) of one slot, a consistent copy."""
+        base = slot * self.SLOT
         for _ in range(100):
-            seq, deadline, limit, plen, slen, done, code = self.HEAD.unpack_from(self.m, 0)
-            path = bytes(self.m[self.PATH:self.PATH + plen])
-            stage = bytes(self.m[self.STAGE:self.STAGE + slen])
-            if seq % 2 == 0 and struct.unpack_from("<Q", self.m, 0)[0] == seq:
+            seq, deadline, limit, plen, slen, done, code = self.HEAD.unpack_from(self.m, base)
+            path = bytes(self.m[base + self.PATH:base + self.PATH + plen])
+            stage = bytes(self.m[base + self.STAGE:base + self.STAGE + slen])
+            if seq % 2 == 0 and struct.unpack_from("<Q", self.m, base)[0] == seq:
                 dec = lambda b: b.decode("utf-8", "surrogateescape")  # noqa: E731
                 return deadline, limit, dec(path) if plen else None, dec(stage), done, code
             time.sleep(0.001)
         return 0.0, 0.0, None, "", 0, 0
+
+    def overrun(self) -> Optional[tuple]:
+        """(path, stage, limit) of a file some process of the scan is past its deadline in, by GRACE."""
+        now = time.monotonic()
+        for slot in range(self.slots):
+            deadline, limit, path, stage, _, _ = self.read(slot)
+            if path is not None and now > deadline + GRACE:
+                return path, stage, limit
+        return None
+
+    def busy(self) -> Optional[tuple]:
+        """(path, stage) of a file some process of the scan is in, the worker's first."""
+        for slot in range(self.slots):
+            _, _, path, stage, _, _ = self.read(slot)
+            if path is not None:
+                return path, stage
+        return None
+
+
+class Progress:
+    """The ``progress`` callback of one process of the scan (:class:`pdlint.budget.Budget`): it writes
+    that process's slot of the memory the worker's parent watches."""
+
+    __slots__ = ("shared", "slot")
+
+    def __init__(self, shared: _Shared, slot: int = 0):
+        self.shared = shared
+        self.slot = slot
+
+    def __call__(self, event: str, path: str, stage: str, value) -> None:
+        self.shared.progress(self.slot, event, path, stage, value)
+
+    def for_process(self, i: int) -> Optional["Progress"]:
+        """The callback of the ``i``-th process a parallel scan forks (from 0), None past the slots."""
+        return Progress(self.shared, i + 1) if i + 1 < self.shared.slots else None
 
 
 def _attempt(scan, skip: dict, memory_mb: float) -> _Outcome:
@@ -189,6 +235,10 @@ def _attempt(scan, skip: dict, memory_mb: float) -> _Outcome:
     if pid == 0:  # the worker
         code = 2
         try:
+            try:  # a group of its own: a parallel scan's processes are stopped with it (_kill)
+                os.setpgid(0, 0)
+            except OSError:
+                pass
             os.close(out_r)
             os.close(err_r)
             sys.stdout = _stream(out_w, sys.__stdout__ if sys.stdout is None else sys.stdout)
@@ -197,7 +247,7 @@ def _attempt(scan, skip: dict, memory_mb: float) -> _Outcome:
             if faulthandler.is_enabled():  # a crash report goes with the worker's stderr (dropped on a restart)
                 faulthandler.enable(file=sys.stderr)
             _limit_whole_run(RUN_MEMORY_MB + memory_mb)
-            code = scan(shared.progress, dict(skip))
+            code = scan(Progress(shared), dict(skip))
             sys.stdout.flush()
             sys.stderr.flush()
             shared.finish(code)
@@ -232,10 +282,10 @@ def _watch(pid: int, out_r: int, err_r: int, shared: _Shared) -> _Outcome:
                     bufs[fd] += data
                 else:
                     open_fds.remove(fd)
-            deadline, limit, path, stage, done, _ = shared.read()
-            if stopped is None and path is not None and time.monotonic() > deadline + GRACE:
-                stopped = (path, stage, limit)
-                _kill(pid)
+            if stopped is None:
+                stopped = shared.overrun()
+                if stopped is not None:
+                    _kill(pid)
     except KeyboardInterrupt:
         _kill(pid)
         _reap(pid)
@@ -247,7 +297,8 @@ def _watch(pid: int, out_r: int, err_r: int, shared: _Shared) -> _Outcome:
             except OSError:
                 pass
     status = _reap(pid)
-    deadline, limit, path, stage, done, code = shared.read()
+    _, _, _, _, done, code = shared.read()
+    busy = shared.busy()
     shared.m.close()
     outcome: _Outcome
     if done and stopped is None:
@@ -257,7 +308,8 @@ def _watch(pid: int, out_r: int, err_r: int, shared: _Shared) -> _Outcome:
         text = (f"not checked: exceeded {limit:g} s in {stage} (one operation ran past the budget and could "
                 f"not be interrupted: pdlint stopped it)")
         outcome = _Outcome("stopped", 2, path, text, stage)
-    elif path is not None:
+    elif busy is not None:
+        path, stage = busy
         outcome = _Outcome("stopped", 2, path, f"not checked: pdlint's worker process {_death(status)} in {stage}",
                            stage)
     elif os.WIFEXITED(status) and not os.WIFSIGNALED(status) and os.WEXITSTATUS(status) == 2 and bufs[err_r]:
@@ -269,6 +321,12 @@ def _watch(pid: int, out_r: int, err_r: int, shared: _Shared) -> _Outcome:
 
 
 def _kill(pid: int) -> None:
+    """Stop the worker and the processes of a parallel scan it started (its process group)."""
+    try:
+        os.killpg(pid, signal.SIGKILL)
+        return
+    except OSError:  # not a group leader (setpgid failed): the worker alone
+        pass
     try:
         os.kill(pid, signal.SIGKILL)
     except OSError:

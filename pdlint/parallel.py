@@ -1,0 +1,326 @@
+"""Cold runs on several CPUs, with the report a single process gives, byte for byte.
+
+A run's files are split into *parts* that are unlikely to interact (:func:`split`: the files of one
+directory, a template and the partials it names, sibling files named for the two roles, the files of one
+Helm chart, the files whose config gives them a values file), and each part is analysed in a forked
+process as :func:`pdlint.lint.analyse` analyses a run, with :class:`pdlint.cache.Deps` recording what each
+file read.  Each process sends back its *components* (:func:`pdlint.cache.partition`: the smallest groups
+of files whose results depend only on each other, with their findings, coverage, suppression counts,
+release notes, the files their launches read and the pair keys of their launches).  Components of two
+runs that share a file or a pair key did interact: their files are analysed again together, in this
+process, until no two do - as the result cache re-runs a stored component that a fresh run touches
+(:func:`pdlint.cache.run`).  The components are then merged as the cache merges them
+(:func:`pdlint.cache.merge`).
+
+When: a ``check`` run (``show`` and ``--fix`` need every launch object: one process) of at least
+:data:`MIN_JOBS` files with more than one CPU available, or ``--jobs N`` (N > 1) for any run; not with
+``--debug`` (tracebacks in-process).  Processes are forked after the pipeline's modules and the release
+tables and rule sets the files need are loaded (:func:`_prewarm`), so they load nothing twice.  Each runs
+its files under its own resource budgets and reports its progress to the worker's watch
+(:mod:`pdlint.worker`, one slot per process), which stops them all when one overruns a file's deadline.
+A process that fails or dies leaves its part to this process.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import sys
+import threading
+from typing import Optional
+
+MIN_JOBS = 64  # fewer files: one process (forking and merging would cost more than the split saves)
+MAX_PROCESSES = 16  # the worker's progress slots (pdlint.worker.SLOTS) minus its own
+_TEMPLATE_WEIGHT = 3  # a template costs about three times its size: compiled, then rendered per role
+
+
+def available_cpus() -> int:
+    try:
+        return len(os.sched_getaffinity(0))  # the CPUs this process may run on (a container's share)
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+def processes(options, n_jobs: int) -> int:
+    """How many processes analyse ``n_jobs`` files: 1 (in this process) or more."""
+    want = getattr(options, "jobs", 0) or 0
+    if want == 1 or n_jobs < 2 or getattr(options, "debug", False) or options.overlay:
+        return 1
+    if not hasattr(os, "fork") or sys.platform == "win32" or threading.current_thread() is not threading.main_thread():
+        return 1
+    if want <= 0:  # automatic
+        if n_jobs < MIN_JOBS:
+            return 1
+        want = available_cpus()
+    return max(1, min(want, MAX_PROCESSES, n_jobs))
+
+
+# ---------------------------------------------------------------------------
+# Parts
+# ---------------------------------------------------------------------------
+
+class _UF:
+    def __init__(self, n: int):
+        self.parent = list(range(n))
+
+    def find(self, x: int) -> int:
+        p = self.parent
+        while p[x] != x:
+            p[x] = p[p[x]]
+            x = p[x]
+        return x
+
+    def union(self, a: int, b: int) -> None:
+        ra, rb = self.find(a), self.find(b)
+        if ra != rb:
+            self.parent[max(ra, rb)] = min(ra, rb)
+
+
+def split(jobs: list, resolver, k: int, boundary=None) -> list:
+    """``jobs`` in at most ``k`` parts of about equal work; files that are likely to read each other or to
+    pair (see the module docstring) in one part.  A guess: files of two parts that do interact are analysed
+    again together (:func:`fresh`)."""
+    import re
+    from pdlint.extract import _INCLUDE_NAME
+    from pdlint.formats.helm import chart_root
+    from pdlint.pairing import role_word_keys
+    from pdlint.safeio import Boundary, Refused
+    boundary = boundary or Boundary(os.getcwd())
+    n = len(jobs)
+    uf = _UF(n)
+    first: dict = {}  # a grouping key -> the first job that has it
+
+    def join(key, i: int) -> None:
+        j = first.setdefault(key, i)
+        if j != i:
+            uf.union(j, i)
+
+    by_name: dict = {}
+    for i, j in enumerate(jobs):
+        by_name.setdefault(os.path.basename(j.abspath), []).append(i)
+    charts: dict = {}  # directory -> its chart (or None)
+    for i, j in enumerate(jobs):
+        d = os.path.dirname(j.abspath)
+        join(("dir", d), i)
+        for key, _, _ in role_word_keys(j.display):
+            join(("role", key), i)
+        cfg = resolver.for_file(j.abspath)
+        if cfg.values_files:  # its templates' text comes from one values file
+            join(("config", cfg.path), i)
+        if j.kind in ("yaml", "tpl"):
+            if d not in charts:
+                charts[d] = chart_root(j.abspath, j.root)
+            if charts[d] is not None:
+                join(("chart", charts[d]), i)
+        if j.kind in ("jinja", "tpl"):
+            try:
+                data = boundary.read(j.abspath, j.root)
+            except Refused:
+                continue
+            if b"{%" in data:
+                text = data.decode("utf-8", "replace")
+                for name in re.findall(_INCLUDE_NAME, text):
+                    for other in by_name.get(os.path.basename(name), ()):
+                        uf.union(i, other)
+    groups: dict = {}
+    for i in range(n):
+        groups.setdefault(uf.find(i), []).append(i)
+    cost = [_cost(j) for j in jobs]
+    parts = [[] for _ in range(k)]
+    load = [0] * k
+    for members in sorted(groups.values(), key=lambda g: (-sum(cost[i] for i in g), g[0])):
+        p = load.index(min(load))
+        parts[p] += members
+        load[p] += sum(cost[i] for i in members)
+    return [[jobs[i] for i in sorted(p)] for p in parts if p]
+
+
+def _cost(job) -> int:
+    try:
+        size = os.lstat(job.abspath).st_size
+    except OSError:
+        size = 0
+    return (size + 512) * (_TEMPLATE_WEIGHT if job.kind in ("jinja", "tpl") else 1)
+
+
+# ---------------------------------------------------------------------------
+# The run
+# ---------------------------------------------------------------------------
+
+def fresh(jobs: list, options, resolver) -> tuple:
+    """``(result, components, sources)`` of a fresh run on ``jobs``: the :class:`pdlint.lint.Result` of a
+    run in this process on all of them (None when parts ran in other processes), the components as
+    :func:`pdlint.cache.partition` gives them, and display path -> SourceFile of the files this process
+    read for them."""
+    from pdlint.cache import Deps, partition
+    from pdlint.lint import analyse
+    k = processes(options, len(jobs))
+    parts = split(jobs, resolver, k, options.boundary) if k > 1 else [jobs]
+    if len(parts) < 2:
+        deps = Deps(options.boundary)
+        res = analyse(jobs, options, resolver, deps)
+        return res, partition(jobs, res, deps, resolver, options.cwd, options.cache_docs), res.sources
+    _prewarm(jobs)
+    runs = _run_parts(parts, options, resolver)
+    sources: dict = {}
+    comps: list = []  # (run number, component)
+    for n, (part, got) in enumerate(zip(parts, runs)):
+        if got is None:  # the process failed: its part is analysed here
+            deps = Deps(options.boundary)
+            res = analyse(part, options, resolver, deps)
+            sources.update(res.sources)
+            got = partition(part, res, deps, resolver, options.cwd, options.cache_docs)
+        else:  # the configs its files read are loaded (and warn) here, as in a run in one process
+            for c in got:
+                for p in c["links"]:
+                    resolver.for_display(p)
+        comps += [(n, c) for c in got]
+    run_no = len(parts)
+    while True:
+        tangled = _interacting(comps)
+        if not tangled:
+            break
+        redo = {x[0] for _, c in tangled for x in c["jobs"]}
+        comps = [(n, c) for n, c in comps if not any(c is t for _, t in tangled)]
+        subset = [j for j in jobs if j.abspath in redo]
+        deps = Deps(options.boundary)
+        res = analyse(subset, options, resolver, deps)
+        sources.update(res.sources)
+        comps += [(run_no, c) for c in partition(subset, res, deps, resolver, options.cwd, options.cache_docs)]
+        run_no += 1
+    return None, [c for _, c in comps], sources
+
+
+def _interacting(comps: list) -> list:
+    """The components (with their run numbers) that share a file or a pair key with a component of
+    another run."""
+    owner: dict = {}  # ("l", display path) / ("k", pair key) -> index into comps
+    uf = _UF(len(comps))
+    for i, (_, c) in enumerate(comps):
+        for key in [("l", x) for x in c["links"]] + [("k", x) for x in c["keys"]]:
+            o = owner.setdefault(key, i)
+            if o != i:
+                uf.union(o, i)
+    size: dict = {}
+    for i in range(len(comps)):
+        r = uf.find(i)
+        size[r] = size.get(r, 0) + 1
+    return [comps[i] for i in range(len(comps)) if size[uf.find(i)] > 1]
+
+
+def _run_parts(parts: list, options, resolver) -> list:
+    """Each part's components, analysed in a forked process each (None for a process that failed)."""
+    import select
+    progress = options.progress
+    children = []
+    for n, part in enumerate(parts):
+        r, w = os.pipe()
+        for s in (sys.stdout, sys.stderr):
+            try:
+                s.flush()
+            except (OSError, ValueError):
+                pass
+        pid = os.fork()
+        if pid == 0:
+            os.close(r)
+            for _, fd, _ in children:
+                os.close(fd)
+            _child(part, options, resolver, w, progress.for_process(n) if hasattr(progress, "for_process") else None)
+        os.close(w)
+        children.append((pid, r, bytearray()))
+    open_fds = {r: buf for _, r, buf in children}
+    try:
+        while open_fds:
+            ready, _, _ = select.select(list(open_fds), [], [])
+            for fd in ready:
+                data = os.read(fd, 1 << 20)
+                if data:
+                    open_fds[fd] += data
+                else:
+                    del open_fds[fd]
+    finally:
+        for pid, fd, _ in children:
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+    out = []
+    for pid, _, buf in children:
+        status = _reap(pid)
+        got = None
+        if os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0 and buf:
+            try:
+                kind, value = pickle.loads(bytes(buf))  # our own child's bytes, through a pipe of this run
+            except Exception:
+                kind, value = "error", None
+            if kind == "ok":
+                got = value
+        out.append(got)
+    return out
+
+
+def _child(part: list, options, resolver, fd: int, progress) -> None:
+    """A forked process: analyse ``part``, write its components to ``fd``, exit (never return)."""
+    code = 0
+    try:
+        from pdlint.cache import Deps, partition
+        from pdlint.lint import analyse
+        options.progress = progress
+        deps = Deps(options.boundary)
+        res = analyse(part, options, resolver, deps)
+        comps = partition(part, res, deps, resolver, options.cwd, options.cache_docs)
+        data = pickle.dumps(("ok", comps), protocol=pickle.HIGHEST_PROTOCOL)
+    except BaseException:  # noqa: B036 - whatever happens, the part is left to the parent
+        data = b""
+        code = 3
+    try:
+        view = memoryview(data)
+        while view:
+            written = os.write(fd, view)
+            view = view[written:]
+    except OSError:
+        code = 3
+    finally:
+        os._exit(code)
+
+
+def _reap(pid: int) -> int:
+    while True:
+        try:
+            return os.waitpid(pid, 0)[1]
+        except InterruptedError:  # pragma: no cover
+            continue
+        except ChildProcessError:
+            return 0
+
+
+def _prewarm(jobs: list) -> None:
+    """Load, once and before the fork, what every part would otherwise load for itself: the stages'
+    modules, Jinja and tree-sitter when there are templates or scripts, and the SGLang release table and
+    rule sets (best effort: a part loads whatever this missed)."""
+    try:
+        import pdlint.check  # noqa: F401
+        import pdlint.coverage  # noqa: F401
+        import pdlint.extract  # noqa: F401
+        import pdlint.pairing  # noqa: F401
+        import pdlint.structure_rules  # noqa: F401
+        import pdlint.suppress  # noqa: F401
+        kinds = {j.kind for j in jobs}
+        if kinds & {"jinja", "tpl"}:
+            from pdlint.render import jinja
+            jinja._environment_classes()
+            jinja._code_generator()
+        if kinds & {"shell", "jinja", "justfile"}:
+            from pdlint.formats.shell import syntax
+            syntax.parser()
+        from pdlint.engines.sglang import engine, flags, prefilter
+        from pdlint.rules import engine_rules
+        engine_rules("sglang")
+        version, _ = flags.pick(None)
+        flags.load(version)
+        for role in ("prefill", "decode", None):
+            engine._rules_for(version, role)
+            if role is not None:
+                prefilter.index(version, role, engine._codes_for(version, role))
+    except Exception:  # noqa: BLE001 - only a head start
+        pass
