@@ -35,6 +35,7 @@ that run on one host (:func:`colocated`).
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Optional
 
@@ -268,9 +269,11 @@ class _UF:
             self.parent[max(ra, rb)] = min(ra, rb)
 
 
-def role_word_keys(path: str) -> list:
+@functools.lru_cache(maxsize=4096)
+def role_word_keys(path: str) -> tuple:
     """(key, family, role) for each role or router word in ``path``: the key is
-    the path with that word replaced by a placeholder."""
+    the path with that word replaced by a placeholder.  (Asked per launch by the pairing, the result cache
+    and the parallel split: computed once per path.)"""
     low = path.lower()
     taken: list = []
     out = []
@@ -284,8 +287,7 @@ def role_word_keys(path: str) -> list:
     for fam, (pw, dw, whole) in enumerate(ROLE_WORDS):
         for word, role in ((pw, "prefill"), (dw, "decode")):
             spans = []
-            for m in re.finditer(re.escape(word), low):
-                a, b = m.start(), m.end()
+            for a, b in _occurrences(low, word):
                 if not free(a, b) or (whole and not bounded(a, b)):
                     continue
                 taken.append((a, b))
@@ -298,11 +300,20 @@ def role_word_keys(path: str) -> list:
                     last = b
                 out.append((key + low[last:], fam, role))
     for word in ROUTER_WORDS:
-        for m in re.finditer(re.escape(word), low):
-            a, b = m.start(), m.end()
+        for a, b in _occurrences(low, word):
             if free(a, b) and bounded(a, b):
                 taken.append((a, b))
                 out.append((low[:a] + "\0" + low[b:], None, "router"))
+    return tuple(out)
+
+
+def _occurrences(text: str, word: str) -> list:
+    """(start, end) of each non-overlapping occurrence of ``word`` in ``text``, left to right."""
+    out = []
+    i = text.find(word)
+    while i >= 0:
+        out.append((i, i + len(word)))
+        i = text.find(word, i + len(word))
     return out
 
 
