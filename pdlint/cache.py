@@ -382,11 +382,8 @@ def pair_keys(launch) -> set:
 
 def launch_paths(launch) -> set:
     """The files a launch's text comes from (every token, hop, environment value, setting)."""
-    from pdlint.coverage import _cover
-    reads: dict = {}
-    _cover(launch, {}, reads, {})
-    out = set(reads)
-    out.add(launch.path)
+    from pdlint.coverage import read_paths
+    out = read_paths(launch)
     o = launch.structural_origin
     if o is not None:
         out.add(o.path)

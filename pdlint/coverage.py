@@ -395,7 +395,6 @@ def _cover(launch: Launch, covered: dict, reads: dict, spans: dict, partial: Opt
     (``command`` + ``argv``, per source file) a launch covers only its command's text, from its first to its
     last character: another command may share the line (``a & b``, ``sh -c "a & b"``).  Such a line stays a
     whole line when a launch covered it so before (its middle)."""
-    from pdlint.check import launch_tokens
     lid = id(launch)
     bounds = _command_bounds(launch) if partial is not None else None
     if bounds:
@@ -403,12 +402,7 @@ def _cover(launch: Launch, covered: dict, reads: dict, spans: dict, partial: Opt
                 for e in ((e0,) if e0 == e1 else (e0, e1))]
     covered.setdefault(launch.path, set()).add(launch.line)
     reads.setdefault(launch.path, set()).add(lid)
-    toks = list(launch.command) + list(launch.argv) + launch_tokens(launch) + list(launch.env.values())
-    settings = launch.meta.get("settings")
-    if isinstance(settings, dict):
-        toks += [v for v in settings.values() if hasattr(v, "pieces")]
-    for extra in launch.meta.get("covers", ()):  # adapters: more text the launch was built from
-        toks.append(extra)
+    toks = _texts(launch)
     seen: set = set()  # source runs done for this launch (its tokens share most of them)
     current = lines = None  # the source file of the last run and its covered lines (runs come in files)
     for tok in toks:
@@ -443,6 +437,32 @@ def _cover(launch: Launch, covered: dict, reads: dict, spans: dict, partial: Opt
             if not whole:
                 covered[path].discard(e)
                 partial.setdefault(path, {}).setdefault(e, []).append((a, b))
+
+
+def _texts(launch: Launch) -> list:
+    """Every text a launch was built from: its command, argv, the argv its engine's parser sees (``--config``
+    files merged), environment, settings, and what adapters name (``meta["covers"]``)."""
+    from pdlint.check import launch_tokens
+    toks = list(launch.command) + list(launch.argv) + launch_tokens(launch) + list(launch.env.values())
+    settings = launch.meta.get("settings")
+    if isinstance(settings, dict):
+        toks += [v for v in settings.values() if hasattr(v, "pieces")]
+    for extra in launch.meta.get("covers", ()):  # adapters: more text the launch was built from
+        toks.append(extra)
+    return toks
+
+
+def read_paths(launch: Launch) -> set:
+    """The files a launch's text comes from (the paths :func:`_cover` counts it as reading), without the
+    lines."""
+    out = {launch.path}
+    for tok in _texts(launch):
+        for p in tok.pieces:
+            for h in p.chain:
+                out.add(h.path)
+            if p.src is not None:
+                out.add(p.src.path)
+    return out
 
 
 def _command_bounds(launch: Launch) -> dict:
