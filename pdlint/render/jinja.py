@@ -511,13 +511,26 @@ _SHAPE_FILTERS = {"indent", "safe", "string"}
 
 
 def _nodes_by_type(tree) -> dict:
-    """Every node of the tree grouped by node class (one walk)."""
+    """Every node of the tree grouped by node class (one walk, in the order of ``iter_child_nodes`` pushed on
+    a stack; the fields read directly, without its two generators per node)."""
+    from jinja2.nodes import Node
     out: dict = {}
     stack = [tree]
+    pop, push = stack.pop, stack.append
     while stack:
-        node = stack.pop()
-        out.setdefault(type(node), []).append(node)
-        stack.extend(node.iter_child_nodes())
+        node = pop()
+        group = out.get(node.__class__)
+        if group is None:
+            group = out[node.__class__] = []
+        group.append(node)
+        for name in node.fields:
+            item = getattr(node, name, None)
+            if isinstance(item, list):
+                for n in item:
+                    if isinstance(n, Node):
+                        push(n)
+            elif isinstance(item, Node):
+                push(item)
     return out
 
 
@@ -643,19 +656,21 @@ class _Transformer:
             self._note_consts(node.node, nodes)
         elif isinstance(node, nodes.For):
             self._note_consts(node.iter, nodes)
+        Node, Include = nodes.Node, nodes.Include
         for fname in node.fields:
             value = getattr(node, fname, None)
             if isinstance(value, list):
-                new_list = []
-                for item in value:
-                    if isinstance(item, nodes.Include):
-                        new_list.append(self._wrap_include(item, nodes))
-                        continue
-                    if isinstance(item, nodes.Node):
+                changed = None
+                for i, item in enumerate(value):
+                    if isinstance(item, Include):
+                        if changed is None:
+                            changed = list(value)
+                        changed[i] = self._wrap_include(item, nodes)
+                    elif isinstance(item, Node):
                         self._walk(item, nodes)
-                    new_list.append(item)
-                setattr(node, fname, new_list)
-            elif isinstance(value, nodes.Node):
+                if changed is not None:
+                    setattr(node, fname, changed)
+            elif isinstance(value, Node):
                 self._walk(value, nodes)
 
     def _data(self, child, nodes):

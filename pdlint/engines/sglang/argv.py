@@ -259,14 +259,16 @@ class _Parser:
         s = tok.text
         if not s or s[0] != "-" or _fully_opaque(tok):
             return None
-        if self.table.lookup(s):
-            return (self.table.lookup(s), s, None, s)
+        flag = self.table.by_option.get(s)
+        if flag:
+            return (flag, s, None, s)
         if len(s) == 1:
             return None
         if "=" in s:
             opt, explicit = s.split("=", 1)
-            if self.table.lookup(opt):
-                return (self.table.lookup(opt), opt, explicit, opt)
+            flag = self.table.by_option.get(opt)
+            if flag:
+                return (flag, opt, explicit, opt)
         if s.startswith("--"):
             prefix, explicit = (s.split("=", 1) + [None])[:2] if "=" in s else (s, None)
             matches = self.table.prefix_matches(prefix)
@@ -310,7 +312,7 @@ class _Parser:
                 i += 1
                 continue
             prev_store_true = None
-            if k[0] in ("unknown", "ambiguous"):
+            if k[0].__class__ is str:  # "unknown" or "ambiguous" (else the Flag found)
                 # the values written after it are the user's values for that
                 # flag: argparse lists them with it ("unrecognized arguments:
                 # --foo bar"), they are not separate mistakes
@@ -456,5 +458,9 @@ class _Parser:
 def parse(table: FlagTable, tokens: list, config_count: int = 0) -> Parsed:
     """Parse SGLang server argv tokens (after any ``--config`` merge)."""
     out = _Parser(table, tokens, config_count).run()
-    out.incomplete = out.incomplete or any(_fully_opaque(t) and t.text.startswith("-") for t in tokens)
+    if not out.incomplete:
+        for t in tokens:
+            if t.text.startswith("-") and _fully_opaque(t):
+                out.incomplete = True
+                break
     return out
