@@ -552,6 +552,12 @@ def check_yaml_parser(check_yaml: str) -> str:
     return r.stdout.decode(errors="replace").strip()
 
 
+def _has_jobs(pdlint: str) -> bool:
+    """Does this pdlint have ``--jobs``?"""
+    r = subprocess.run([pdlint, "check", "--help"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    return b"--jobs" in r.stdout
+
+
 def bench(gen: Generated, repeat: int, warmup: int, log, pdlint: str = None) -> dict:
     root = gen.root
     pdlint = pdlint or find_tool("pdlint")
@@ -572,6 +578,10 @@ def bench(gen: Generated, repeat: int, warmup: int, log, pdlint: str = None) -> 
                                           *floor_files], root, repeat, warmup, ok_codes=(0,))
     log("timing pdlint . cold (--no-cache: every file, both roles)")
     rows["pdlint <repo>"] = time_cmd([pdlint, "check", "--no-cache", "."], root, repeat, warmup)
+    if _has_jobs(pdlint):  # a pdlint that analyses a large run in one process per CPU (pdlint.parallel)
+        log("timing pdlint . cold in one process (--no-cache --jobs 1)")
+        rows["pdlint <repo> 1 process"] = time_cmd([pdlint, "check", "--no-cache", "--jobs", "1", "."], root,
+                                                   repeat, warmup)
     log("timing pdlint . warm (result cache, nothing changed)")
     rows["pdlint <repo> warm"] = time_cmd([pdlint, "check", "."], root, repeat, warmup)
     edits = Editor(root, sorted(gen.files))
@@ -636,7 +646,7 @@ def bench(gen: Generated, repeat: int, warmup: int, log, pdlint: str = None) -> 
             return round(rows[a][key] / rows[b][key], 2)
         return None
 
-    pairs = [("pdlint <repo>", "work floor <repo>"),
+    pairs = [("pdlint <repo>", "work floor <repo>"), ("pdlint <repo> 1 process", "work floor <repo>"),
              ("pdlint <repo>", "check-yaml <yaml files>"), ("pdlint <repo>", "check-yaml/libyaml <yaml files>"),
              ("pdlint <repo>", "yamllint <yaml files>"),
              ("pdlint <repo> warm", "check-yaml/libyaml <yaml files>"),
@@ -675,6 +685,7 @@ def table(s: dict) -> str:
     n_yaml = s["yaml_files"]
     files_of = {"pdlint --version": "-", "work floor <repo>": str(s["n"]),
                 "pdlint <repo>": f"{s['n']} (+{s['partials']} partials)",
+                "pdlint <repo> 1 process": f"{s['n']} (+{s['partials']} partials)",
                 "pdlint <repo> warm": str(s["n"]), "pdlint <repo> 1 changed": str(s["n"]),
                 "pdlint <all launch files>": str(s["n"]), "pdlint <yaml files>": str(n_yaml),
                 "check-yaml <yaml files>": str(n_yaml), "check-yaml/libyaml <yaml files>": str(n_yaml),

@@ -32,6 +32,7 @@ places with launch text not checked``.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from typing import Optional
 
 from pdlint import coverage_rules as CR
@@ -151,8 +152,9 @@ def _marker_lines(text: str) -> list:
     return out
 
 
-def find_markers(text: str, kind: str = "") -> list:
-    """Launch-text markers of one file's text, comments left out, in text order."""
+def find_markers(text: str, kind: str = "", skip: frozenset = frozenset()) -> list:
+    """Launch-text markers of one file's text, comments left out, in text order; none on the lines in
+    ``skip`` (lines a checked launch covers whole: what they hold was checked)."""
     if "{#" in text:
         text = _sub_before(_JINJA_COMMENT, text, text.rfind("#}") + 2)
     if "/*" in text and "{{" in text:
@@ -163,6 +165,8 @@ def find_markers(text: str, kind: str = "") -> list:
     out = []
     lines = None
     for n in _marker_lines(text):
+        if n in skip:
+            continue
         if lines is None:
             lines = text.split("\n")
         line = lines[n - 1]
@@ -315,9 +319,11 @@ def assess(jobs: list, extraction, findings: list, strict: bool = False) -> Cove
                 continue
         else:
             text = src.text
-        markers = find_markers(text)
-        fc.markers = len(markers)
         lines = covered.get(job.display, set())
+        markers = find_markers(text, skip=lines)
+        # markers on covered lines are not searched: a file with some has launches, which is what the count
+        # tells (Coverage.launch_text)
+        fc.markers = len(markers)
         part = partial.get(job.display)
         file_notes = notes.get(job.display, {})
         loose = [m for m in markers if m.line not in lines
@@ -414,15 +420,22 @@ def _cover(launch: Launch, covered: dict, reads: dict, spans: dict, partial: Opt
             src = p.src
             if src is None:
                 continue
+            off = p.offset
             span = p.end - p.start if p.exact else 0
-            key = (src, p.offset, span)
+            key = (src, off, span)
             if key in seen:
                 continue
             seen.add(key)
             lines_of = spans.get(key)
-            if lines_of is None:
-                first = src.line_of(p.offset)
-                last = src.line_of(p.offset + span - 1) if span > 1 else first
+            if lines_of is None:  # SourceFile.line_of, inline (once per piece of every launch)
+                starts = src._starts or src._line_starts()
+                n = len(src.text)
+                first = bisect_right(starts, 0 if off < 0 else off if off < n else n)
+                if span > 1:
+                    end = off + span - 1
+                    last = bisect_right(starts, 0 if end < 0 else end if end < n else n)
+                else:
+                    last = first
                 lines_of = spans[key] = (first, last)
             first, last = lines_of
             if src is not current:
