@@ -172,6 +172,9 @@ class Interpreter(Words, Conditions, Control, Builtins):
         Paths that stopped (``exit``, ``return``...) pass through unmerged."""
         if len(outs) <= 1:
             return outs
+        if sum(1 for o in outs if not o.st.flow) <= 1:  # one running path (the others stopped): nothing to merge
+            if len(outs) - 1 <= 4 * self.ctx.max_paths:
+                return outs
         kept: list = []
         buckets: dict = {}
         running = stopped = 0
