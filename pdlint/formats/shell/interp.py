@@ -172,9 +172,12 @@ class Interpreter(Words, Conditions, Control, Builtins):
         Paths that stopped (``exit``, ``return``...) pass through unmerged."""
         if len(outs) <= 1:
             return outs
-        if sum(1 for o in outs if not o.st.flow) <= 1:  # one running path (the others stopped): nothing to merge
-            if len(outs) - 1 <= 4 * self.ctx.max_paths:
-                return outs
+        n_running = sum(1 for o in outs if not o.st.flow)
+        if n_running <= 1 and len(outs) - 1 <= 4 * self.ctx.max_paths:
+            return outs  # one running path (the others stopped): nothing to merge
+        # twins are same() states, whose fingerprints are equal: hashing every variable of every path pays
+        # only with more than two of them (two are compared at once)
+        fine = n_running > 2
         kept: list = []
         buckets: dict = {}
         running = stopped = 0
@@ -184,7 +187,7 @@ class Interpreter(Words, Conditions, Control, Builtins):
                 if stopped <= 4 * self.ctx.max_paths:
                     kept.append(o)
                 continue
-            bucket = buckets.setdefault((o.status, o.st.fingerprint()), [])
+            bucket = buckets.setdefault((o.status, o.st.fingerprint()) if fine else o.status, [])
             twin = next((k for k in bucket if k.st.same(o.st)), None)
             if twin is not None:
                 twin.st.absorb(o.st)

@@ -13,8 +13,7 @@ node out of the unit keeps the origin of every character.
 from __future__ import annotations
 
 import re
-
-from itertools import accumulate
+from bisect import bisect_right
 from typing import Iterator, Optional
 
 from pdlint.text import TStr
@@ -68,7 +67,7 @@ class Unit:
         self.top = top
         self.kind = kind
         data = self.text.encode("utf-8", "surrogatepass")
-        self._b2c = None if len(data) == len(self.text) else _byte_to_char(data, len(self.text))
+        self._b2c = None if len(data) == len(self.text) else _continuations(data)
         data = _drop_final_continuation(data)
         self.root = parser().parse(data).root_node
         self.parts_cache: dict = {}
@@ -115,10 +114,15 @@ class Unit:
 
     # -- positions ------------------------------------------------------------
     def char(self, byte: int) -> int:
-        """Character index of a byte offset."""
-        if self._b2c is None:
+        """Character index of a byte offset (of the character that byte belongs to)."""
+        cont = self._b2c
+        if cont is None:
             return byte
-        return self._b2c[min(max(byte, 0), len(self._b2c) - 1)]
+        if byte <= 0:
+            return 0
+        if byte >= len(self.text) + len(cont):  # the end (or past it)
+            return len(self.text)
+        return byte - bisect_right(cont, byte)  # the bytes up to it, less the continuation bytes among them
 
     def span(self, node) -> tuple:
         return self.char(node.start_byte), self.char(node.end_byte)
@@ -157,15 +161,17 @@ _BAD_SUB_RE = re.compile(r"\$\{[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*
 _LITERAL_CONTEXT = frozenset(("raw_string", "comment", "heredoc_body", "ansi_c_string"))
 
 
-# 1 for a byte that starts a UTF-8 character, 0 for a continuation byte.
-_STARTS = bytes(0 if 0x80 <= b < 0xC0 else 1 for b in range(256))
+_CONTINUATION_RUN = re.compile(rb"[\x80-\xbf]+")
 
 
-def _byte_to_char(data: bytes, nchars: int) -> list:
-    """``table[b]``: index of the character that byte ``b`` belongs to."""
-    table = list(accumulate(data.translate(_STARTS), initial=-1))[1:]
-    table.append(nchars)
-    return table
+def _continuations(data: bytes) -> list:
+    """The offsets of the UTF-8 continuation bytes of ``data``, ascending: a byte's character index is its
+    offset less the continuation bytes up to it (a table of every byte cost a large script, mostly ASCII,
+    a list of millions of entries)."""
+    out: list = []
+    for m in _CONTINUATION_RUN.finditer(data):
+        out.extend(range(m.start(), m.end()))
+    return out
 
 
 def true_start(unit: Unit, node) -> int:
