@@ -245,7 +245,7 @@ def _run_parts(parts: list, options, resolver) -> list:
             except OSError:
                 pass
     out = []
-    for pid, _, buf in children:
+    for n, (pid, _, buf) in enumerate(children):
         status = _reap(pid)
         got = None
         if os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0 and buf:
@@ -255,6 +255,10 @@ def _run_parts(parts: list, options, resolver) -> list:
                 kind, value = "error", None
             if kind == "ok":
                 got = value
+        if got is None and hasattr(progress, "for_process"):
+            slot = progress.for_process(n)
+            if slot is not None:  # a process that died in a file: its slot no longer says it is there
+                slot("E", "", "", 0)
         out.append(got)
     return out
 

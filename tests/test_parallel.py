@@ -142,3 +142,44 @@ def test_a_process_stuck_in_one_file_stops_the_run_that_goes_on_without_it(tmp_p
         by.setdefault(f["path"], []).append(f["code"])
     assert by == {"a/good.sh": ["SGL005"], "b/good.sh": ["SGL005"], "c/good.sh": ["SGL005"],
                   "d/good.sh": ["SGL005"], "c/hostile.sh": ["PD008"]}
+
+
+def test_a_process_that_dies_leaves_its_part_to_the_worker_and_no_stale_deadline(tmp_path, capsys, monkeypatch):
+    # a process of the parallel scan dies in a file (a crash only it meets); the worker analyses that part
+    # itself, which takes longer than the dead process's deadline for the file: the watch must not read the
+    # dead process's slot as a file still running and stop the run
+    import signal
+    import time
+
+    from pdlint import worker
+    from test_bounded_algorithms import Clock  # noqa: E402
+    from test_budget import GOOD
+    import pdlint.formats.shell as shell
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("PDLINT_NO_WORKER", raising=False)
+    monkeypatch.setattr(worker, "GRACE", 0.3)
+    (tmp_path / ".git").mkdir()
+    for d in "ab":
+        (tmp_path / d).mkdir()
+        (tmp_path / d / "good.sh").write_text(GOOD)
+    for name in ("hostile.sh", "slow1.sh", "slow2.sh"):
+        (tmp_path / "a" / name).write_text(GOOD)
+    top = os.getpid()
+    real = shell.shell_commands
+
+    def shell_commands(doc, *a, **k):
+        path = doc.pieces[0].src.path if doc.pieces and doc.pieces[0].src is not None else ""
+        in_part = os.getppid() != top  # a process of the parallel scan (the worker's parent is this test)
+        if path == "a/hostile.sh" and in_part:
+            os.kill(os.getpid(), signal.SIGSEGV)
+        if path in ("a/slow1.sh", "a/slow2.sh") and not in_part:
+            time.sleep(0.7)  # within the 1 s budget, past the dead process's deadline for a/hostile.sh
+        return real(doc, *a, **k)
+
+    monkeypatch.setattr(shell, "shell_commands", shell_commands)
+    with Clock(30):
+        code = main(["--no-cache", "--jobs", "2", "--format", "json", "--time-per-file", "1", "."])
+    doc = json.loads(capsys.readouterr().out)
+    assert code == 1
+    assert sorted((f["path"], f["code"]) for f in doc["findings"]) == sorted(
+        (p, "SGL005") for p in ("a/good.sh", "a/hostile.sh", "a/slow1.sh", "a/slow2.sh", "b/good.sh"))
