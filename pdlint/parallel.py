@@ -211,16 +211,13 @@ def _interacting(comps: list) -> list:
 def _run_parts(parts: list, options, resolver) -> list:
     """Each part's components, analysed in a forked process each (None for a process that failed)."""
     import select
+
+    from pdlint import worker
     progress = options.progress
     children = []
     for n, part in enumerate(parts):
         r, w = os.pipe()
-        for s in (sys.stdout, sys.stderr):
-            try:
-                s.flush()
-            except (OSError, ValueError):
-                pass
-        pid = os.fork()
+        pid = worker.fork()
         if pid == 0:
             os.close(r)
             for _, fd, _ in children:
@@ -246,7 +243,7 @@ def _run_parts(parts: list, options, resolver) -> list:
                 pass
     out = []
     for n, (pid, _, buf) in enumerate(children):
-        status = _reap(pid)
+        status = worker.reap(pid)
         got = None
         if os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0 and buf:
             try:
@@ -286,16 +283,6 @@ def _child(part: list, options, resolver, fd: int, progress) -> None:
         code = 3
     finally:
         os._exit(code)
-
-
-def _reap(pid: int) -> int:
-    while True:
-        try:
-            return os.waitpid(pid, 0)[1]
-        except InterruptedError:  # pragma: no cover
-            continue
-        except ChildProcessError:
-            return 0
 
 
 def _prewarm(jobs: list) -> None:

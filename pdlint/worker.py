@@ -222,16 +222,22 @@ class Progress:
         return Progress(self.shared, i + 1) if i + 1 < self.shared.slots else None
 
 
+def fork() -> int:
+    """``os.fork()`` after flushing stdout and stderr (a child must not write the parent's buffered output
+    again)."""
+    for s in (sys.stdout, sys.stderr):
+        try:
+            s.flush()
+        except (OSError, ValueError, AttributeError):
+            pass
+    return os.fork()
+
+
 def _attempt(scan, skip: dict, memory_mb: float) -> _Outcome:
     out_r, out_w = os.pipe()
     err_r, err_w = os.pipe()
     shared = _Shared()
-    for s in (sys.stdout, sys.stderr):
-        try:
-            s.flush()
-        except (OSError, ValueError):
-            pass
-    pid = os.fork()
+    pid = fork()
     if pid == 0:  # the worker
         code = 2
         try:
@@ -288,7 +294,7 @@ def _watch(pid: int, out_r: int, err_r: int, shared: _Shared) -> _Outcome:
                     _kill(pid)
     except KeyboardInterrupt:
         _kill(pid)
-        _reap(pid)
+        reap(pid)
         raise
     finally:
         for fd in (out_r, err_r):
@@ -296,7 +302,7 @@ def _watch(pid: int, out_r: int, err_r: int, shared: _Shared) -> _Outcome:
                 os.close(fd)
             except OSError:
                 pass
-    status = _reap(pid)
+    status = reap(pid)
     _, _, _, _, done, code = shared.read()
     busy = shared.busy()
     shared.m.close()
@@ -333,7 +339,8 @@ def _kill(pid: int) -> None:
         pass
 
 
-def _reap(pid: int) -> int:
+def reap(pid: int) -> int:
+    """The exit status of the child ``pid`` (waited for; 0 when it was already reaped)."""
     while True:
         try:
             _, status = os.waitpid(pid, 0)
