@@ -27,7 +27,6 @@ import os
 import pickle
 import sys
 import threading
-from typing import Optional
 
 MIN_JOBS = 64  # fewer files: one process (forking and merging would cost more than the split saves)
 MAX_PROCESSES = 16  # the worker's progress slots (pdlint.worker.SLOTS) minus its own
