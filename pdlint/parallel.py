@@ -28,8 +28,10 @@ import pickle
 import sys
 import threading
 
+from pdlint import worker
+
 MIN_JOBS = 64  # fewer files: one process (forking and merging would cost more than the split saves)
-MAX_PROCESSES = 16  # the worker's progress slots (pdlint.worker.SLOTS) minus its own
+MAX_PROCESSES = worker.SLOTS - 1  # a progress slot each, beside the worker's own
 _TEMPLATE_WEIGHT = 3  # a template costs about three times its size: compiled, then rendered per role
 
 
@@ -210,8 +212,6 @@ def _interacting(comps: list) -> list:
 def _run_parts(parts: list, options, resolver) -> list:
     """Each part's components, analysed in a forked process each (None for a process that failed)."""
     import select
-
-    from pdlint import worker
     progress = options.progress
     children = []
     for n, part in enumerate(parts):
