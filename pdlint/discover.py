@@ -304,12 +304,15 @@ def expand_units(jobs: list, cwd: str, excluded=lambda p: False, resolver=None,
         # a kustomization found to include a named file is itself included by the
         # kustomizations that list its directory: follow those (a few rounds)
         dir_needles: set = set()
+        kinds: dict = {}  # file -> its kind (each file's head is read once for all the rounds below)
         for _ in range(8):
             new: dict = {}
             for f in files:
                 if f in have or f in extra or f in new:
                     continue
-                kind = kind_of(f, _head(f, boundary) if "." not in os.path.basename(f) else b"")
+                kind = kinds.get(f, False)
+                if kind is False:
+                    kind = kinds[f] = kind_of(f, _head(f, boundary) if "." not in os.path.basename(f) else b"")
                 if not kind:
                     continue
                 kust = os.path.basename(f) in KUSTOMIZATION_NAMES
