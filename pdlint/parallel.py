@@ -31,6 +31,7 @@ import threading
 from pdlint import worker
 
 MIN_JOBS = 64  # fewer files: one process (forking and merging would cost more than the split saves)
+JOBS_PER_PROCESS = 32  # automatic: no more processes than parts of this many files
 MAX_PROCESSES = worker.SLOTS - 1  # a progress slot each, beside the worker's own
 _TEMPLATE_WEIGHT = 3  # a template costs about three times its size: compiled, then rendered per role
 
@@ -52,7 +53,7 @@ def processes(options, n_jobs: int) -> int:
     if want <= 0:  # automatic
         if n_jobs < MIN_JOBS:
             return 1
-        want = available_cpus()
+        want = min(available_cpus(), n_jobs // JOBS_PER_PROCESS)
     return max(1, min(want, MAX_PROCESSES, n_jobs))
 
 

@@ -97,7 +97,8 @@ def test_how_many_processes(monkeypatch):
     assert parallel.processes(opts, 1000) == 1  # a library run: one process, every launch in its result
     opts.jobs = 0  # the check command's default
     assert parallel.processes(opts, parallel.MIN_JOBS - 1) == 1
-    assert parallel.processes(opts, parallel.MIN_JOBS) == 4
+    assert parallel.processes(opts, parallel.MIN_JOBS) == parallel.MIN_JOBS // parallel.JOBS_PER_PROCESS == 2
+    assert parallel.processes(opts, 1000) == 4  # the CPUs there are
     opts.jobs = 3
     assert parallel.processes(opts, 10) == 3 and parallel.processes(opts, 2) == 2
     opts.jobs = 100
