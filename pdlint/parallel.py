@@ -13,7 +13,8 @@ process, until no two do - as the result cache re-runs a stored component that a
 (:func:`pdlint.cache.merge`).
 
 When: a ``check`` run (``show`` and ``--fix`` need every launch object: one process) of at least
-:data:`MIN_JOBS` files with more than one CPU available, or ``--jobs N`` (N > 1) for any run; not with
+:data:`MIN_JOBS` files with more than one CPU available (one process per CPU, and per
+:data:`JOBS_PER_PROCESS` files, at most), or ``--jobs N`` (N > 1) for any run; not with
 ``--debug`` (tracebacks in-process).  Processes are forked after the pipeline's modules and the release
 tables and rule sets the files need are loaded (:func:`_prewarm`), so they load nothing twice.  Each runs
 its files under its own resource budgets and reports its progress to the worker's watch
