@@ -350,7 +350,9 @@ def _trusted(directory: str, listings: dict) -> bool:
 # Components of a fresh run
 # ---------------------------------------------------------------------------
 
-class _UF:
+class UnionFind:
+    """Disjoint sets of hashable items (path halving; an item is a set of its own until joined)."""
+
     def __init__(self):
         self.parent: dict = {}
 
@@ -413,7 +415,7 @@ def partition(jobs: list, res, deps: Deps, resolver, cwd: str, docs: bool) -> li
     from pdlint.discover import display_path
     order = {j.abspath: i for i, j in enumerate(jobs)}
     by_display = {j.display: j.abspath for j in jobs}
-    uf = _UF()
+    uf = UnionFind()
     owner: dict = {}  # display path -> a job whose component holds it
 
     def disp(abspath: str) -> str:

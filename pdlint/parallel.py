@@ -62,35 +62,19 @@ def processes(options, n_jobs: int) -> int:
 # Parts
 # ---------------------------------------------------------------------------
 
-class _UF:
-    def __init__(self, n: int):
-        self.parent = list(range(n))
-
-    def find(self, x: int) -> int:
-        p = self.parent
-        while p[x] != x:
-            p[x] = p[p[x]]
-            x = p[x]
-        return x
-
-    def union(self, a: int, b: int) -> None:
-        ra, rb = self.find(a), self.find(b)
-        if ra != rb:
-            self.parent[max(ra, rb)] = min(ra, rb)
-
-
 def split(jobs: list, resolver, k: int, boundary=None) -> list:
     """``jobs`` in at most ``k`` parts of about equal work; files that are likely to read each other or to
     pair (see the module docstring) in one part.  A guess: files of two parts that do interact are analysed
     again together (:func:`fresh`)."""
     import re
+    from pdlint.cache import UnionFind
     from pdlint.extract import _INCLUDE_NAME
     from pdlint.formats.helm import chart_root
     from pdlint.pairing import role_word_keys
     from pdlint.safeio import Boundary, Refused
     boundary = boundary or Boundary(os.getcwd())
     n = len(jobs)
-    uf = _UF(n)
+    uf = UnionFind()
     first: dict = {}  # a grouping key -> the first job that has it
 
     def join(key, i: int) -> None:
@@ -166,8 +150,8 @@ def fresh(jobs: list, options, resolver) -> tuple:
     _prewarm(jobs)
     runs = _run_parts(parts, options, resolver)
     sources: dict = {}
-    comps: list = []  # (run number, component)
-    for n, (part, got) in enumerate(zip(parts, runs)):
+    comps: list = []
+    for part, got in zip(parts, runs):
         if got is None:  # the process failed: its part is analysed here
             deps = Deps(options.boundary)
             res = analyse(part, options, resolver, deps)
@@ -177,29 +161,29 @@ def fresh(jobs: list, options, resolver) -> tuple:
             for c in got:
                 for p in c["links"]:
                     resolver.for_display(p)
-        comps += [(n, c) for c in got]
-    run_no = len(parts)
+        comps += got
     while True:
         tangled = _interacting(comps)
         if not tangled:
             break
-        redo = {x[0] for _, c in tangled for x in c["jobs"]}
-        comps = [(n, c) for n, c in comps if not any(c is t for _, t in tangled)]
+        redo = {x[0] for c in tangled for x in c["jobs"]}
+        gone = {id(c) for c in tangled}
+        comps = [c for c in comps if id(c) not in gone]
         subset = [j for j in jobs if j.abspath in redo]
         deps = Deps(options.boundary)
         res = analyse(subset, options, resolver, deps)
         sources.update(res.sources)
-        comps += [(run_no, c) for c in partition(subset, res, deps, resolver, options.cwd, options.cache_docs)]
-        run_no += 1
-    return None, [c for _, c in comps], sources
+        comps += partition(subset, res, deps, resolver, options.cwd, options.cache_docs)
+    return None, comps, sources
 
 
 def _interacting(comps: list) -> list:
-    """The components (with their run numbers) that share a file or a pair key with a component of
-    another run."""
+    """The components that share a file or a pair key with another one (of another run: one run's
+    components share none, :func:`pdlint.cache.partition` joins those)."""
+    from pdlint.cache import UnionFind
     owner: dict = {}  # ("l", display path) / ("k", pair key) -> index into comps
-    uf = _UF(len(comps))
-    for i, (_, c) in enumerate(comps):
+    uf = UnionFind()
+    for i, c in enumerate(comps):
         for key in [("l", x) for x in c["links"]] + [("k", x) for x in c["keys"]]:
             o = owner.setdefault(key, i)
             if o != i:
