@@ -38,6 +38,21 @@ def test_the_report_of_several_processes_is_the_report_of_one(data, capsys, fmt)
         assert report(capsys, "--jobs", n, "--format", fmt, ".") == one
 
 
+def test_the_demo_repository_with_its_values_file_in_parts(tmp_path, capsys, monkeypatch):
+    # a config whose values file feeds templates in two directories, and the worst split: the parts meet at
+    # the values file and are analysed again together
+    root = tmp_path / "demo"
+    shutil.copytree(os.path.join(os.path.dirname(__file__), "..", "fixtures"), root)
+    (root / ".git").mkdir()
+    monkeypatch.chdir(root)
+    one = report(capsys, "--jobs", "1", "--format", "json", ".")
+    assert one[0] == 1
+    assert report(capsys, "--jobs", "3", "--format", "json", ".") == one
+    monkeypatch.setattr(parallel, "split", lambda jobs, resolver, k, boundary=None:
+                        [jobs[i::k] for i in range(k) if jobs[i::k]])
+    assert report(capsys, "--jobs", "3", "--format", "json", ".") == one
+
+
 def test_parts_that_interact_are_analysed_again_together(data, capsys, monkeypatch):
     # the worst split: files dealt out in turn, so templates lose their partials and sibling files their pair
     monkeypatch.setattr(parallel, "split", lambda jobs, resolver, k, boundary=None:
