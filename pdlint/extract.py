@@ -954,19 +954,26 @@ class Extractor:
                 self.outside_reference(word, f"sourced file {name} {why}; pdlint does not read it, so what it "
                                              f"sets (variables, functions, flags) was not checked")
 
-        ctx = ShellContext(resolve_source=resolve_source, report=report, source_refused=source_refused)
+        from pdlint.coverage import has_launch_text
+
+        def quiet(**kw) -> ShellContext:  # a run again: its problems were reported by the first one
+            return ShellContext(resolve_source=resolve_source, report=lambda *a: None, heredoc_filter=has_launch_text,
+                                **kw)
+
+        ctx = ShellContext(resolve_source=resolve_source, report=report, source_refused=source_refused,
+                           heredoc_filter=has_launch_text)
         cmds = shell_commands(doc, ctx, env=env, positional=positional)
+        heredocs = ctx.heredocs
         if positional is None and not any(launchers.find(c.words) is not None for c in cmds):
-            from pdlint.coverage import MARKER
-            if MARKER.search(doc.text):
+            if has_launch_text(doc.text):
                 # no launch when run without options: it may need one (`while [[ $# -gt 0 ]]; do case "$1" in
                 # --role) ROLE="$2"; shift 2 ;; ... esac; done; [[ -z $ROLE ]] && exit 1`, sgl-project/sglang
                 # benchmark/hicache/run_pd_disagg_bench_dp8ep8.sh): run it as given one
-                again = shell_commands(doc, ShellContext(resolve_source=resolve_source, report=lambda *a: None,
-                                                         loops_once=True), env=env)
+                again_ctx = quiet(loops_once=True)
+                again = shell_commands(doc, again_ctx, env=env)
                 if any(launchers.find(c.words) is not None for c in again):
-                    cmds = again
-        runs = [(cmds, render_role, label)]
+                    cmds, heredocs = again, again_ctx.heredocs
+        runs = [(cmds, render_role, label, heredocs)]
         from pdlint.formats.shell.conditions import role_of as _role_of
         if per_arg and positional is None and render_role is None and \
                 any(launchers.find(c.words) is not None and
@@ -977,15 +984,21 @@ class Extractor:
             values = self.arg_values(job, ctx.arg_values)
             if values:
                 from pdlint.formats.shell.conditions import role_of
-                quiet = ShellContext(resolve_source=resolve_source, report=lambda *a: None)
                 name = os.path.basename(job.abspath)
-                runs = [(shell_commands(doc, quiet, env=env, bound={1: tok}), role_of(text),
-                         ", ".join(x for x in (label, f"run as `{name} {text}`") if x))
-                        for text, tok in values.items()]
+                runs = []
+                for text, tok in values.items():
+                    run_ctx = quiet()
+                    runs.append((shell_commands(doc, run_ctx, env=env, bound={1: tok}), role_of(text),
+                                 ", ".join(x for x in (label, f"run as `{name} {text}`") if x), run_ctx.heredocs))
                 runs = _uncalled_once(runs)
         orphans = self.orphaned_flags(doc, cmds, render_role)
         n = 0
-        for cmds, role, run_label in runs:
+        seen_heredocs: set = set()
+        for cmds, role, run_label, heredocs in runs:
+            for hd in heredocs:
+                n += self.heredoc(job, src, doc, hd, render_role, role, ", ".join(x for x in (context, run_label) if x),
+                                  meta, seen_heredocs)
+        for cmds, role, run_label, _ in runs:
             for cmd in cmds:
                 if cmd.start in orphans:
                     continue  # flags cut off their launch (PD060): no command, no image entry point's args
@@ -1003,6 +1016,38 @@ class Extractor:
                 n += len(self.command_launches(job, cmd.words, merged_env, ctx_text, role, m,
                                                nested_done=cmd.runs_shell, start=start))
         return n
+
+    def heredoc(self, job: FileJob, src: SourceFile, doc: TStr, hd, render_role: Optional[str],
+                run_role: Optional[str], context: str, meta: Optional[dict], seen: set) -> int:
+        """The launches of a here-document of a shell text (:class:`pdlint.formats.shell.ShellHeredoc`)
+        that holds YAML: a Kubernetes manifest fed to ``kubectl apply -f - <<EOF``, written by ``cat >
+        pod.yaml <<EOF``.  Other text (a Python program, an INI file) is not read: its launch text stays
+        reported as not checked (PD020).  ``seen``: the texts (with their role) read before, in another
+        run of the script."""
+        from pdlint.formats.shell.state import tstr_key
+        role = hd.role_hint or (run_role if run_role in ("prefill", "decode") and not hd.uncalled else None)
+        key = (tstr_key(hd.text), role)
+        if key in seen:
+            return 0
+        seen.add(key)
+        try:
+            docs = yt.compose(hd.text.text)
+        except yt.YamlError:
+            return 0
+        except yt.LimitError:
+            docs = None  # an alias bomb: self.yaml reports it
+        if docs is not None and not any(isinstance(d.root, (yt.YMap, yt.YSeq)) for d in docs):
+            return 0
+        line = doc.origin_at(hd.start).line if 0 <= hd.start < len(doc.text) else 1
+        where = f"here-document at line {line}" + ("" if hd.evaluated else
+                                                    " (read as written: the evaluation stopped before it)")
+        m = dict(meta or {})
+        if role and not m.get("role_hint"):
+            m["role_hint"] = role
+        before = len(self.out.launches)
+        self.yaml(job, src, hd.text, render_role, label=", ".join(x for x in (context, hd.context, where) if x),
+                  unit_meta=m, keyed=False)
+        return len(self.out.launches) - before
 
     def orphaned_flags(self, doc: TStr, cmds: list, render_role: Optional[str]) -> set:
         """PD060: flags cut off from their command by a broken ``\\`` continuation.
@@ -1351,28 +1396,33 @@ def image_entry_words(image: str, words: list, at: Optional[TStr]) -> list:
 
 
 def _uncalled_once(runs: list) -> list:
-    """A script evaluated once per role value of ``$1``: a command found only in a
+    """A script evaluated once per role value of ``$1``: a command (or here-document) found only in a
     function that run never calls (``start_prefill`` of a ``case "$1" in decode)``
     dispatcher) is not what the script runs with that value, so it takes no role
     from the run; it is kept once, in the first run, and not at all when another
     run calls it."""
-    def key(cmd) -> tuple:
-        return (tuple((w.text, w.pieces) for w in cmd.words),
-                tuple(sorted((k, v.text) for k, v in cmd.env.items())))
+    from pdlint.formats.shell.state import tstr_key
 
-    called = {key(c) for cmds, _, _ in runs for c in cmds if not c.uncalled}
+    def key(item) -> tuple:
+        if not hasattr(item, "words"):  # a here-document
+            return ("heredoc", tstr_key(item.text))
+        return (tuple((w.text, w.pieces) for w in item.words),
+                tuple(sorted((k, v.text) for k, v in item.env.items())))
+
+    called = {key(c) for run in runs for items in (run[0], run[3]) for c in items if not c.uncalled}
     kept: set = set()
     out = []
-    for cmds, role, label in runs:
-        keep = []
-        for c in cmds:
-            if c.uncalled:
-                k = key(c)
-                if k in called or k in kept:
-                    continue
-                kept.add(k)
-            keep.append(c)
-        out.append((keep, role, label))
+    for cmds, role, label, heredocs in runs:
+        keeps = ([], [])
+        for items, keep in zip((cmds, heredocs), keeps):
+            for c in items:
+                if c.uncalled:
+                    k = key(c)
+                    if k in called or k in kept:
+                        continue
+                    kept.add(k)
+                keep.append(c)
+        out.append((keeps[0], role, label, keeps[1]))
     return out
 
 

@@ -23,7 +23,7 @@ from typing import Callable, Optional
 from pdlint.records import dataclass, field
 from pdlint.text import SourceFile, TStr
 
-__all__ = ["ShellCommand", "ShellContext", "shell_commands"]
+__all__ = ["ShellCommand", "ShellContext", "ShellHeredoc", "shell_commands"]
 
 
 @dataclass
@@ -59,6 +59,26 @@ class ShellCommand:
 
 
 @dataclass
+class ShellHeredoc:
+    """A here-document the script feeds to a command (``kubectl apply -f - <<EOF``)."""
+
+    #: its text as the command reads it: expanded unless the delimiter is quoted (a value the
+    #: front-end does not know stays as written, opaque), without the leading tabs of ``<<-``
+    text: TStr
+    #: character index in the script TStr of the statement it belongs to (see ShellCommand.start)
+    start: int
+    #: where it is fed, as ShellCommand.context
+    context: str
+    #: as ShellCommand.role_hint
+    role_hint: Optional[str]
+    #: False: read as written, not evaluated, because the evaluation stopped at a limit before the
+    #: statement (its expansions are all opaque)
+    evaluated: bool = True
+    #: as ShellCommand.uncalled
+    uncalled: bool = False
+
+
+@dataclass
 class ShellContext:
     """What the shell front-end needs from its caller."""
 
@@ -83,6 +103,11 @@ class ShellContext:
     #: iteration of its body, not only after none: the script run with one
     #: option (``while [[ $# -gt 0 ]]; do case "$1" in --role) ROLE="$2"; shift 2``)
     loops_once: bool = False
+    #: here-documents: the front-end records those whose text (as written) this returns true for
+    #: in ``heredocs``, once per distinct text and role hint; None: none is recorded
+    heredoc_filter: Optional[Callable[[str], bool]] = None
+    #: output (see ``heredoc_filter``): ShellHeredoc, in evaluation order
+    heredocs: list = field(default_factory=list)
     max_paths: int = 16
     max_commands: int = 2000
     max_eval_depth: int = 4

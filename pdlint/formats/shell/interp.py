@@ -14,6 +14,7 @@ import re
 from contextlib import contextmanager
 from typing import Optional
 
+from pdlint.formats.shell import ShellHeredoc
 from pdlint.text import EMPTY, TStr
 
 from . import syntax
@@ -62,6 +63,9 @@ class Interpreter(Words, Conditions, Control, Builtins):
         self.ref_cache: dict = {}  # word -> the variables it reads, or a "not pure" marker
         self.match_budget = Budget()  # steps of every glob / =~ match of the script
         self.keepalive: list = []
+        self.heredocs_read: set = set()  # (id(unit), start) of the here-documents recorded
+        self.heredocs_accepted: dict = {}  # (id(unit), start) -> what ctx.heredoc_filter said
+        self.heredoc_keys: set = set()  # (text key, role hint) of those recorded
 
     # -- driver -----------------------------------------------------------------
     def run(self, script: TStr, env: Optional[dict], positional: Optional[list],
@@ -82,9 +86,10 @@ class Interpreter(Words, Conditions, Control, Builtins):
             outs = self.run_block(unit.root, st)
             self.evaluate_uncalled(outs)
         except LimitReached:
-            pass
+            self.unreached_heredocs()
         except RecursionError:
             self.limit("recursion", "shell constructs nest too deeply; evaluation stopped", abort=False)
+            self.unreached_heredocs()
         return self.commands
 
     def parse(self, tstr: TStr, top: bool = False, kind: str = "script") -> syntax.Unit:
@@ -473,8 +478,51 @@ class Interpreter(Words, Conditions, Control, Builtins):
                 st.exported.pop(text, None)
         return [Out(st, True)]
 
+    # -- here-documents ---------------------------------------------------------
+    def heredocs(self, node, st: Optional[State]) -> None:
+        """Record the here-documents of a redirected statement that ``ShellContext.heredoc_filter``
+        accepts, as its command reads them (``st`` None: as written)."""
+        unit = self.unit
+        for r in node.named_children:
+            if r.type != "heredoc_redirect":
+                continue
+            found = syntax.heredoc_parts(unit, r)
+            if found is None:
+                continue
+            where = (id(unit), found[1])
+            accepted = self.heredocs_accepted.get(where)
+            if accepted is None:  # (a loop runs it again: its text as written is the same)
+                accepted = self.heredocs_accepted[where] = bool(self.ctx.heredoc_filter(unit.text[found[1]:found[2]]))
+            if not accepted or (st is None and where in self.heredocs_read):
+                continue
+            self.heredocs_read.add(where)
+            text = self.expand_heredoc(found, st, set())
+            role = st.role_hint() if st is not None else None
+            key = (tstr_key(text), role)
+            if key in self.heredoc_keys:
+                continue
+            self.heredoc_keys.add(key)
+            if st is not None and not found[3]:
+                self.spend(len(text.text))  # a new text per loop value: bounded as expansions are
+            self.ctx.heredocs.append(ShellHeredoc(
+                text=text, start=unit.start(node) if unit.top else self.anchor,
+                context=st.context_text() if st is not None else "", role_hint=role,
+                evaluated=st is not None, uncalled=self.uncalled))
+
+    def unreached_heredocs(self) -> None:
+        """After a limit stopped the evaluation: the script's here-documents it had not reached, as
+        written (a generated installer's manifests after thousands of commands)."""
+        if self.ctx.heredoc_filter is None or self.top is None:
+            return
+        with self.in_unit(self.top):
+            for r in syntax.heredoc_redirects(self.top):
+                if r.parent is not None:
+                    self.heredocs(r.parent, None)
+
     # -- compound statements ----------------------------------------------------
     def exec_redirected(self, node, st: State) -> list:
+        if self.ctx.heredoc_filter is not None:
+            self.heredocs(node, st)
         body = node.child_by_field_name("body")
         if body is None:
             return [Out(st, True)]

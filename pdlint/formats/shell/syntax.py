@@ -208,6 +208,46 @@ def _collect_specials(unit: Unit, node, out: list) -> None:
             _collect_specials(unit, child, out)
 
 
+def heredoc_parts(unit: Unit, redirect) -> Optional[tuple]:
+    """A ``heredoc_redirect`` node's here-document: ``(body node, start, end, quoted, dash)``, the
+    character span of its text in ``unit``; ``quoted``: the delimiter is quoted (``<<'EOF'``, ``<<"EOF"``,
+    ``<<\\EOF``), so the text is not expanded; ``dash``: ``<<-``, whose lines lose their leading tabs.
+    None when it has no body (an unterminated here-document)."""
+    body = start = None
+    dash = False
+    for child in redirect.children:
+        kind = child.type
+        if kind == "<<-":
+            dash = True
+        elif kind == "heredoc_start":
+            start = child
+        elif kind == "heredoc_body":
+            body = child
+    if body is None or start is None:
+        return None
+    delimiter = unit.source_text(start)
+    quoted = any(c in delimiter for c in "'\"\\")
+    return body, unit.char(body.start_byte), unit.char(body.end_byte), quoted, dash
+
+
+def heredoc_redirects(unit: Unit) -> list:
+    """Every ``heredoc_redirect`` node of ``unit``, in text order (found from the ``<<`` in the text:
+    a walk over every node of a large script costs more)."""
+    data = unit.text.encode("utf-8", "surrogatepass")
+    out, seen = [], set()
+    for m in _HEREDOC_OP.finditer(data):
+        node = unit.root.descendant_for_byte_range(m.start(), m.end())
+        while node is not None and node.type != "heredoc_redirect":
+            node = node.parent
+        if node is not None and node.start_byte not in seen:
+            seen.add(node.start_byte)
+            out.append(node)
+    return out
+
+
+_HEREDOC_OP = re.compile(rb"(?<!<)<<-?(?!<)")
+
+
 def errors(root) -> Iterator:
     """Outermost ERROR nodes and missing tokens, in document order, each as
     ``(node, byte offset of the problem)``."""

@@ -108,21 +108,46 @@ def unquote_plain(t: TStr) -> TStr:
     return TStr.join(r for r, _ in plain_runs(t))
 
 
-def unquote_dq(t: TStr) -> TStr:
+def unquote_dq(t: TStr, escapes: str = '$`"\\\n') -> TStr:
     """Quote removal inside double quotes: only ``\\$ \\` \\" \\\\`` and
-    backslash-newline are escapes."""
+    backslash-newline are escapes (``escapes``; a here-document's text: the same but ``\\"``)."""
     s = t.text
     if "\\" not in s:
         return t
     parts, start, i, n = [], 0, 0, len(s)
     while i < n:
-        if s[i] == "\\" and i + 1 < n and s[i + 1] in '$`"\\\n':
+        if s[i] == "\\" and i + 1 < n and s[i + 1] in escapes:
             parts.append(t[start:i])
             start = i + 1 if s[i + 1] != "\n" else i + 2
             i += 2
         else:
             i += 1
     parts.append(t[start:])
+    return TStr.join(parts)
+
+
+#: what a backslash escapes in the text of a here-document whose delimiter is not quoted
+HEREDOC_ESCAPES = "$`\\\n"
+
+
+#: in the text of a here-document: an escape, a backquoted command, a special parameter
+_HEREDOC_MISSED = re.compile(r"\\.|`(?:[^`\\]|\\.)*`|\$[0-9@*#?$!-]", re.S)
+
+
+def strip_leading_tabs(t: TStr) -> TStr:
+    """``<<-``: every line of the text without its leading tabs."""
+    s = t.text
+    if "\t" not in s:
+        return t
+    parts, i, n = [], 0, len(s)
+    while i < n:
+        j = i
+        while j < n and s[j] == "\t":
+            j += 1
+        end = s.find("\n", j)
+        end = n if end < 0 else end + 1
+        parts.append(t[j:end])
+        i = end
     return TStr.join(parts)
 
 
@@ -374,6 +399,58 @@ class Words:
                 return _DYNAMIC
             names.append(m.group(1) or m.group(2))
         return tuple(dict.fromkeys(names))
+
+    def expand_heredoc(self, found: tuple, st, unk: set) -> TStr:
+        """The text of a here-document (:func:`syntax.heredoc_parts` of the current unit) as its
+        command reads it: parameter, command and arithmetic expansion unless the delimiter is quoted,
+        no splitting.  ``st`` None: as written, every expansion opaque."""
+        body, a, b, quoted, dash = found
+        u = self.unit
+        if quoted:
+            text = u.tstr[a:b]
+        else:
+            fb = Fields(nosplit=True)
+            pos = a
+            for s, e, part in special_parts(u, body):
+                if s < pos or e > b:
+                    continue
+                if s > pos:
+                    self._heredoc_literal(u.tstr[pos:s], st, fb, unk)
+                if st is None:
+                    fb.lit(u.tstr[s:e].as_opaque(), True)
+                else:
+                    self.emit_node(part, st, fb, True, False, unk)
+                pos = e
+            if pos < b:
+                self._heredoc_literal(u.tstr[pos:b], st, fb, unk)
+            text = fb.joined()
+        return strip_leading_tabs(text) if dash else text
+
+    def _heredoc_literal(self, t: TStr, st, fb: "Fields", unk: set) -> None:
+        """Text of a here-document between the expansions tree-sitter-bash finds there, which are not
+        all of them: backquotes and the special parameters (``$1``, ``$@``, ``$#``...) it leaves in the
+        text are expanded here, each parsed on its own (its characters keep their origins)."""
+        text, pos = t.text, 0
+        if "`" in text or "$" in text:
+            for m in _HEREDOC_MISSED.finditer(text):
+                if m.group(0)[0] == "\\":
+                    continue  # an escape: unquote_dq's
+                if m.start() > pos:
+                    fb.lit(unquote_dq(t[pos:m.start()], HEREDOC_ESCAPES), True)
+                fragment = t[m.start():m.end()]
+                fb.lit(fragment.as_opaque() if st is None else self._expand_fragment(fragment, st, unk), True)
+                pos = m.end()
+        if pos < len(text):
+            fb.lit(unquote_dq(t[pos:], HEREDOC_ESCAPES), True)
+
+    def _expand_fragment(self, fragment: TStr, st, unk: set) -> TStr:
+        unit = self.parse(fragment, kind="here-document")
+        node = unit.root.named_children[0] if unit.root.named_child_count else None
+        name = node.child_by_field_name("name") if node is not None and node.type == "command" else None
+        if name is None:
+            return fragment.as_opaque()
+        with self.in_unit(unit):
+            return self.expand_value(name, st, unk)
 
     def expand_pattern(self, node, st, unk: set) -> tuple:
         """Expand a pattern: ``(TStr, literal mask)``."""
