@@ -686,7 +686,14 @@ def _vllm_config_gaps(launch: Launch, info) -> list:
 
 
 def _opaque(tok) -> bool:
-    return bool(tok.pieces) and all(p.opaque for p in tok.pieces)
+    """A word whose value pdlint cannot see: every character a placeholder, or a template action first
+    (``{{- if .Spec.X -}}--enable-expert-parallel{{- end }}``: whether it renders a flag is the action's)."""
+    pieces = tok.pieces
+    if not pieces:
+        return False
+    if pieces[0].opaque and tok.text.startswith("{{"):
+        return True
+    return all(p.opaque for p in pieces)
 
 
 def _var_name(tok) -> str:
@@ -696,9 +703,13 @@ def _var_name(tok) -> str:
 
 def _opaque_gap(tok) -> Gap:
     name = _var_name(tok)
-    return Gap(CR.OPAQUE_ARGS.code, tok,
-               f"{name} stands where flags could be, and pdlint cannot see its value: whatever flags it adds "
-               f"were not checked",
+    what = f"{name} stands where flags could be, and pdlint cannot see its value: whatever flags it adds were not " \
+           f"checked"
+    if tok.text.startswith("{{"):  # a template action of a tool pdlint does not run (kserve's controller)
+        return Gap(CR.OPAQUE_ARGS.code, tok, what,
+                   "a template action some other tool renders (a controller's Go template): check the command line it "
+                   "renders, or write the flags it adds as literal words")
+    return Gap(CR.OPAQUE_ARGS.code, tok, what,
                f"give {name.lstrip('$').strip('{}')} its deploy-time value in `[tool.pdlint.vars]`, a `values` "
                f"file or `--var` (an empty string when it is normally unset), or write its flags into the launch")
 

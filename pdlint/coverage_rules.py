@@ -57,12 +57,13 @@ UNRESOLVED_CONFIG = register(Rule(
 OPAQUE_ARGS = register(Rule(
     "PD023", "opaque-launch-arguments", WARNING,
     "Reports a word in a launch's argument list whose value pdlint cannot see (an environment variable, a "
-    "variable set outside the repository, a command substitution) where a flag could stand, so it may add any "
-    "number of flags.",
+    "variable set outside the repository, a command substitution, a template action another tool renders: "
+    "`{{- if .Spec.X -}}--flag{{- end }}`) where a flag could stand, so it may add any number of flags.",
     "Whatever flags that variable holds at deploy time were not checked: a role-only flag passed through "
     "`$EXTRA_ARGS` is exactly the shared-flag failure pdlint exists to catch.",
     "Give the variable the value it has at deploy time in `[tool.pdlint.vars]`, a `values` file or `--var` "
-    "(an empty string when it is normally unset), or write its flags into the launch.",
+    "(an empty string when it is normally unset), or write its flags into the launch. For a template action "
+    "(a controller's Go template), check the command line it renders.",
     example="python3 -m sglang.launch_server --model-path /models/qwen $EXTRA_ARGS",
     example_fixed="[tool.pdlint.vars]\nEXTRA_ARGS = \"--enable-metrics\"",
     category=_C))

@@ -578,6 +578,7 @@ class Extractor:
             what = "rendered YAML" if render_role is not None or label else "YAML"
             self.problem_at(C.INVALID_YAML, doc, e.index, f"invalid {what}: {e.message_in(doc)}")
             return
+        doc = yt.go_actions_opaque(doc, docs)  # the same text: the nodes' positions hold
         from pdlint.formats import compose
         found = False
         try:
@@ -1531,27 +1532,12 @@ def _actions_in_strings_opaque(src: SourceFile) -> Optional[TStr]:
     Such a values-like file (no ``kind``) is YAML: Helm values a chart passes through ``tpl`` (llm-d-modelservice's
     ``uri: hf://"{{ .Values.modelArtifacts.name }}"``). Its launches are read as YAML; what an action renders stays
     unknown (opaque), as a variable whose value pdlint cannot see."""
-    text = src.text
     try:
-        docs = yt.compose(text)
+        docs = yt.compose(src.text)
     except yt.YamlError:
         return None
     if any(isinstance(d.root, yt.YMap) and yt.get(yt.Ref(d.root), "kind") is not None for d in docs):
         return None  # a manifest: a template some tool renders (whose literal lines pdlint reads)
-    spans = sorted((n.start, n.end) for d in docs for n in yt.iter_nodes(d.root)
-                   if isinstance(n, yt.YScalar) and "{{" in n.value)
-    doc = TStr.from_source(src)
-    parts, at = [], 0
-    for m in re.finditer(r"\{\{", text):
-        if m.start() < at:
-            continue  # inside the previous action
-        if text[text.rfind("\n", 0, m.start()) + 1:m.start()].lstrip().startswith("#"):
-            continue  # a comment line
-        end = text.find("}}", m.end())
-        if end < 0 or not any(a <= m.start() and end + 2 <= b for a, b in spans):
-            return None
-        parts += [doc[at:m.start()], doc[m.start():end + 2].as_opaque()]
-        at = end + 2
-    if not parts:
-        return None
-    return TStr.join(parts + [doc[at:]])
+    return yt.go_actions_opaque(TStr.from_source(src), docs, strict=True)
+
+

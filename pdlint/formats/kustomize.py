@@ -91,7 +91,7 @@ class Builder:
             b.problems.append(Problem(doc[e.index:e.index + 1] if src.text else where,
                                       f"invalid YAML: {e.message_in(doc)}", invalid_yaml=True))
             return None
-        return doc, docs
+        return yt.go_actions_opaque(doc, docs), docs  # a controller's templates (kserve's LLMInferenceServiceConfig)
 
     def _entries(self, doc: TStr, kroot: yt.Ref, key: str) -> list:
         """(text, TStr) of a list of scalars."""

@@ -620,3 +620,36 @@ def _align(value: str, raw: str, style: Optional[str]) -> list:
     if cur is not None:
         runs.append(tuple(cur))
     return runs
+
+
+#: the start of a Go template action (``{{ .Spec.Model.Name }}``, ``{{- if ... -}}``, ``{{ end }}``)
+GO_ACTION = re.compile(r"\{\{-?\s*(?:[.$]|/\*|(?:if|else|end|range|with|define|include|template|toYaml|printf|or|"
+                        r"and|not|eq|ne|default|quote|tpl)\b)")
+
+
+def go_actions_opaque(doc: TStr, docs: list, strict: bool = False) -> Optional[TStr]:
+    """``doc`` (a YAML text, composed as ``docs``) with every ``{{ ... }}`` inside a string scalar opaque: a Go
+    template action some tool renders later (a Helm ``tpl``, kserve's controller filling an
+    LLMInferenceServiceConfig), whose value pdlint cannot see.  ``strict``: None when an action stands outside
+    the scalars, or there is none; else ``doc`` itself when nothing changes."""
+    text = doc.text
+    if "{{" not in text or not GO_ACTION.search(text):
+        return None if strict else doc
+    spans = sorted((n.start, n.end) for d in docs for n in iter_nodes(d.root)
+                   if isinstance(n, YScalar) and "{{" in n.value)
+    parts, at = [], 0
+    for m in re.finditer(r"\{\{", text):
+        if m.start() < at:
+            continue  # inside the previous action
+        if text[text.rfind("\n", 0, m.start()) + 1:m.start()].lstrip().startswith("#"):
+            continue  # a comment line
+        end = text.find("}}", m.end())
+        if end < 0 or not any(a <= m.start() and end + 2 <= b for a, b in spans):
+            if strict:
+                return None
+            continue
+        parts += [doc[at:m.start()], doc[m.start():end + 2].as_opaque()]
+        at = end + 2
+    if not parts:
+        return None if strict else doc
+    return TStr.join(parts + [doc[at:]])

@@ -69,6 +69,8 @@ class Unit:
         data = self.text.encode("utf-8", "surrogatepass")
         self._b2c = None if len(data) == len(self.text) else _continuations(data)
         data = _drop_final_continuation(data)
+        if "{{" in self.text:
+            data = _actions_respelled(tstr, data)
         self.root = parser().parse(data).root_node
         self.parts_cache: dict = {}
         #: character spans of ``${a.b}`` words bash rejects ("bad substitution")
@@ -153,6 +155,37 @@ def _drop_final_continuation(data: bytes) -> bytes:
     if (end - 1 - i) % 2 == 0:  # an escaped backslash
         return data
     return data[:end - 1] + b" " + data[end:]
+
+
+def _actions_respelled(tstr: TStr, data: bytes) -> bytes:
+    """A template action pdlint cannot see (``{{ .Spec.Model.Name }}``, ``{{- if .X -}}``: an opaque span,
+    :func:`pdlint.formats.yamltree.go_actions_opaque`) is filled in before the shell runs, so its own blanks,
+    quotes and pipes are not shell syntax: it is parsed as one run of word characters (same length, so every
+    position holds; the word's text is still the original one, an opaque placeholder).  Otherwise each of
+    ``{{-``, ``if``, ``.X``, ``-}}--flag`` would be a word of its own."""
+    text = tstr.text
+    spans, cur = [], None
+    for p in tstr.pieces:
+        if not p.opaque:
+            continue
+        if cur is not None and cur[1] == p.start:
+            cur[1] = p.end
+        else:
+            cur = [p.start, p.end]
+            spans.append(cur)
+    buf = None
+    for a, b in spans:
+        for m in _ACTION_RE.finditer(text, a, b):  # (also inside a placeholder for `$(( x * {{ .N }} ))`)
+            i, j = m.span()
+            if len(data) != len(text):  # non-ASCII text: byte offsets
+                i, j = len(text[:i].encode("utf-8", "surrogatepass")), len(text[:j].encode("utf-8", "surrogatepass"))
+            if buf is None:
+                buf = bytearray(data)
+            buf[i:j] = b"x" * (j - i)
+    return data if buf is None else bytes(buf)
+
+
+_ACTION_RE = re.compile(r"\{\{.*?\}\}", re.S)
 
 
 #: ``${name.field}``: not a parameter expansion (bash: "bad substitution").

@@ -1,0 +1,153 @@
+"""Go template actions pdlint reads as written (``{{ .Spec.Model.Name }}``, ``{{- if .X -}}--flag{{- end }}``):
+a controller renders them later (kserve fills its LLMInferenceServiceConfig templates), so each is one value
+pdlint cannot see, never flag text.  Found on kserve's config/llmisvcconfig, which reached the shell of a
+container through a kustomize build: the words of ``{{- if .Spec.Parallelism.Expert -}}--enable-expert-parallel``
+were split at the action's blanks and ``-}}--enable-expert-parallel{{-`` judged as an unknown vLLM option."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from pdlint.cli import main
+from pdlint.formats import yamltree as yt
+from pdlint.formats.shell import ShellContext, shell_commands
+from pdlint.text import SourceFile, TStr
+
+
+def opaque_runs(t: TStr) -> list:
+    return [t.text[p.start:p.end] for p in t.pieces if p.opaque]
+
+
+# -- YAML: the actions inside string scalars -----------------------------------------------------------
+
+def test_actions_in_scalars_become_opaque_and_the_text_stays():
+    text = 'kind: X\nspec:\n  args: ["--served-model-name", "{{ .Spec.Model.Name }}"]\n  script: |\n' \
+           '    exec vllm serve m {{- if .Spec.X -}}--enable-expert-parallel{{- end }}\n'
+    doc = TStr.from_source(SourceFile("c.yaml", text))
+    out = yt.go_actions_opaque(doc, yt.compose(text))
+    assert out.text == text
+    assert opaque_runs(out) == ["{{ .Spec.Model.Name }}", "{{- if .Spec.X -}}", "{{- end }}"]
+
+
+def test_no_action_and_jinja_like_text_are_left_alone():
+    for text in ("kind: X\nargs: [--port, '8000']\n", "kind: X\nargs: ['{{ model }}']\n"):
+        doc = TStr.from_source(SourceFile("c.yaml", text))
+        assert yt.go_actions_opaque(doc, yt.compose(text)) is doc
+
+
+def test_strict_wants_every_action_in_a_string():
+    good = "uri: 'hf://{{ .Values.model }}'\n"
+    doc = TStr.from_source(SourceFile("v.yaml", good))
+    assert opaque_runs(yt.go_actions_opaque(doc, yt.compose(good), strict=True)) == ["{{ .Values.model }}"]
+    commented = "# {{ .Values.z }}\nuri: hf://m\n"  # an action only in a comment: nothing to mark
+    doc = TStr.from_source(SourceFile("v.yaml", commented))
+    assert yt.go_actions_opaque(doc, yt.compose(commented), strict=True) is None
+    assert yt.go_actions_opaque(doc, yt.compose(commented)) is doc
+    key = "{{ .Values.k }}: 1\n"  # a flow mapping as a key: the action stands in the structure
+    doc = TStr.from_source(SourceFile("v.yaml", key))
+    assert yt.go_actions_opaque(doc, yt.compose(key), strict=True) is None
+
+
+# -- shell: an opaque action is one placeholder ----------------------------------------------------------
+
+def words_of(script: TStr) -> list:
+    reports = []
+    cmds = shell_commands(script, ShellContext(lambda p, c: None, lambda *a: reports.append(a[1])))
+    return [[w.text for w in c.words] for c in cmds], reports
+
+
+def script_with_opaque_actions(text: str) -> TStr:
+    doc = TStr.from_source(SourceFile("s.yaml", "s: |\n" + textwrap.indent(text, "  ")))
+    marked = yt.go_actions_opaque(doc, yt.compose(doc.text))
+    return marked[len("s: |\n  "):]
+
+
+def test_an_opaque_action_is_not_split_at_its_blanks():
+    text = "exec vllm serve m {{- if .Spec.X -}}--enable-expert-parallel{{- end }} --port 8000\n"
+    got, _ = words_of(script_with_opaque_actions(text))
+    assert got == [["exec", "vllm", "serve", "m", "{{- if .Spec.X -}}--enable-expert-parallel{{- end }}",
+                    "--port", "8000"]]
+    plain, _ = words_of(TStr.from_source(SourceFile("s.sh", text)))  # written in a script: literal text
+    assert plain[0][4:7] == ["{{-", "if", ".Spec.X"]
+
+
+def test_an_opaque_action_in_arithmetic_is_no_syntax_error():
+    text = 'START=$(( ${I:-0} * {{ or .Spec.N 1 }} ))\nexec vllm serve m --data-parallel-start-rank "$START"\n'
+    got, reports = words_of(script_with_opaque_actions(text))
+    assert reports == []
+    assert got[0][-1] == "$(( ${I:-0} * {{ or .Spec.N 1 }} ))"
+    _, plain = words_of(TStr.from_source(SourceFile("s.sh", text)))
+    assert any("syntax error" in r for r in plain)  # as written in a script, bash cannot parse it either
+
+
+# -- end to end: a kustomize build and a here-document ---------------------------------------------------
+
+@pytest.fixture
+def repo(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    return tmp_path
+
+
+def write(root: Path, rel: str, text: str) -> None:
+    p = root / rel
+    p.parent.mkdir(parents=True, exist_ok=True)
+    p.write_text(textwrap.dedent(text))
+
+
+DEPLOYMENT = """\
+    apiVersion: apps/v1
+    kind: Deployment
+    metadata: {{name: vllm}}
+    spec:
+      template:
+        spec:
+          containers:
+          - name: main
+            image: vllm/vllm-openai:v0.11.0
+            command: [/bin/bash, -c]
+            args:
+            - |
+              exec vllm serve /mnt/models --served-model-name "{{{{ .Spec.Model.Name }}}}" \\
+                {{{{- if .Spec.Parallelism.Expert -}}}}--enable-expert-parallel{{{{- end }}}} \\
+                {extra}--port 8000
+    """
+
+
+def run(capsys, *args) -> tuple:
+    code = main(["check", "--no-cache", "--format", "json", *args])
+    return code, json.loads(capsys.readouterr().out)
+
+
+def test_kustomize_member_action_is_one_unknown_not_a_flag(repo, capsys):
+    write(repo, "k/kustomization.yaml", "resources: [d.yaml]\n")
+    write(repo, "k/d.yaml", DEPLOYMENT.format(extra=""))
+    code, out = run(capsys, ".")
+    found = [(f["code"], f["line"]) for f in out["findings"]]
+    assert found == [("PD023", 14)], out["findings"]
+    (f,) = out["findings"]
+    assert f["message"].startswith("`{{- if .Spec.Parallelism.Expert -}}--enable-expert-parallel{{- end }}` stands")
+    assert main(["check", "--no-cache", "."]) == 0  # a warning
+    assert "help: a template action some other tool renders" in capsys.readouterr().out
+
+
+def test_kustomize_member_still_gets_its_real_typo(repo, capsys):
+    write(repo, "k/kustomization.yaml", "resources: [d.yaml]\n")
+    write(repo, "k/d.yaml", DEPLOYMENT.format(extra="--enable-expert-paralel "))
+    code, out = run(capsys, ".")
+    assert code == 1
+    assert ("VLLM018", 15) in [(f["code"], f["line"]) for f in out["findings"]]
+    assert not any("}}" in f["message"] and f["code"] == "VLLM018" for f in out["findings"])
+
+
+def test_heredoc_manifest_actions_are_opaque(repo, capsys):
+    manifest = textwrap.indent(textwrap.dedent(DEPLOYMENT.format(extra="")), "")
+    write(repo, "install.sh", "cat <<'EOF' | kubectl apply -f -\n" + manifest + "EOF\n")
+    code, out = run(capsys, "install.sh")
+    assert [(f["code"], f["line"]) for f in out["findings"]] == [("PD023", 15)]
+    assert out["coverage"]["launches"] == 1
