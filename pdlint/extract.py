@@ -605,9 +605,14 @@ class Extractor:
         """Launches of one effective container (:class:`pdlint.formats.crd.Workload`); ``configmaps``:
         those of its YAML stream or kustomize build, first in line for the files it mounts."""
         env = crd.effective_env(w)
-        words = crd.kserve_words(w, env) if w.virtual == "kserve" else crd.effective_words(w, env)
+        if w.virtual == "kserve":
+            words = crd.kserve_words(w, env)
+        elif w.virtual == "kthena":
+            words = crd.kthena_words(w, w.doc)
+        else:
+            words = crd.effective_words(w, env)
         image = crd.effective_image(w)
-        if w.virtual != "kserve" and not any(yt.get(ref, "command") is not None for _, ref in w.layers):
+        if w.virtual is None and not any(yt.get(ref, "command") is not None for _, ref in w.layers):
             at = next((crd.tstr(d, yt.get(r, "image")) for d, r in reversed(w.layers) if yt.get(r, "image") is not None),
                       None)
             given, words = words, image_entry_words(image, words, at)
@@ -620,7 +625,20 @@ class Extractor:
         context = w.context() + (f", {label}" if label else "")
         if words is not given:
             context += f", args of the image's ENTRYPOINT ({' '.join(t.text for t in words[:len(words) - len(given)])})"
-        launches = self.command_launches(job, words, env, context, render_role, meta)
+        if w.virtual == "kthena" and len(words) == 3 and words[1].text == "-c":
+            # the controller's `bash -c "pip install ... && python3 -m vllm..."`: run as the shell runs it
+            src = next((p.src for p in w.doc.pieces if p.src is not None), None)
+            before = len(self.out.launches)
+            self.shell(job, src, words[2], render_role, env=env, context=context + ", bash -c by the controller",
+                       meta={**meta, "exec_form": False})
+            launches = self.out.launches[before:]
+            for launch in launches:
+                launch.notes.append("the controller runs it through `bash -c` with its words joined by blanks, "
+                                    "unquoted (a worker requests nvidia.com/gpu and its connector needs a pip install, "
+                                    "or a Ray leader starts it); KTHENA_SKIP_ENGINE_DEPENDENCY_INSTALL=true in the "
+                                    "backend's env skips the install")
+        else:
+            launches = self.command_launches(job, words, env, context, render_role, meta)
         scope = None
         for launch in launches:
             crd_apply(launch, w)
@@ -1472,7 +1490,11 @@ def crd_apply(launch: Launch, w) -> None:
         launch.meta["role_claims"] = list(w.claims)
     if w.injects_role:
         launch.meta["injects_role"] = True
-    if w.virtual:
+    if w.virtual == "kthena":  # the whole command, as Kthena's controller writes it from the worker's config
+        launch.notes.append("Kthena's controller writes this command: `python3 -m vllm.entrypoints.openai.api_server "
+                            "--model <download path>` and the worker's config as flags, in key order (model_serving.go "
+                            "buildCommands)")
+    elif w.virtual:
         launch.incomplete = True
         launch.meta["controller_generated"] = w.virtual
         launch.notes.append("the controller writes this command; pdlint sees only the flags the manifest adds")

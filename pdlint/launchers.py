@@ -62,6 +62,9 @@ IMAGE_ENTRYPOINTS = {
     "vllm/vllm-openai": (("python3", "-m", "vllm.entrypoints.openai.api_server"), ("vllm", "serve")),
     # LMCache's image built on it (docker/Dockerfile: ENTRYPOINT ["vllm", "serve"])
     "lmcache/vllm-openai": (("vllm", "serve"), ("vllm", "serve")),
+    # Volcano Kthena's vLLM-Ascend engine (volcano-sh/kthena docker/Dockerfile.mooncake-npu-a3: ENTRYPOINT
+    # ["/bin/bash", "/app/entrypoint.sh"], whose last line is `exec vllm serve "$@"`)
+    "volcano-sh/kthena-engine": (("vllm", "serve"), ("vllm", "serve")),
 }
 
 

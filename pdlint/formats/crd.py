@@ -79,6 +79,7 @@ class Workload:
     extra_env: dict = field(default_factory=dict)  # lower priority than the container's own env
     claims: list = field(default_factory=list)  # [(role, TStr, note)]: other places that name the role
     virtual: Optional[str] = None  # "kserve": the controller writes the command
+    controller: dict = field(default_factory=dict)  # what a controller's command depends on (Kthena's)
     injects_role: bool = False  # the operator adds the role flag itself
     router: bool = False  # the structure says this is the router/frontend
     image_override: Optional[str] = None  # e.g. a Kustomize ``images:`` entry
@@ -731,12 +732,146 @@ def shell_split(s: TStr) -> list:
     return out
 
 
+# ---------------------------------------------------------------------------
+# Volcano Kthena ModelBooster
+# ---------------------------------------------------------------------------
+
+#: backend types whose workers the controller starts with vLLM (volcano-sh/kthena
+#: pkg/model-booster-controller/convert/model_serving.go buildCommands)
+_KTHENA_VLLM = ("vLLM", "vLLMDisaggregated")
+
+
+def _kthena(ctx: _Doc) -> list:
+    """A ModelBooster's workers: the controller starts each with ``python3 -m
+    vllm.entrypoints.openai.api_server --model <download path>`` plus its ``config`` map as flags
+    (:func:`kthena_words`); a worker ``type`` prefill/decode is its role."""
+    api = text_at(ctx.root, "apiVersion") or ""
+    backend = at(ctx.root, "spec", "backend")
+    if not api.startswith("workload.serving.volcano.sh/") or text_at(backend, "type") not in _KTHENA_VLLM:
+        return []
+    workers = [wk for wk in yt.seq_items(yt.get(backend, "workers")) if isinstance(yt.deref(wk).node, yt.YMap)]
+    server = next((wk for wk in workers if text_at(wk, "type") == "server"), None)
+    env = _env_list(ctx.doc, yt.get(backend, "env"))  # buildEngineEnvVars: the backend's env
+    skip = env.get("KTHENA_SKIP_ENGINE_DEPENDENCY_INSTALL")
+    controller = {
+        "model": _kthena_model_path(text_at(backend, "cacheURI") or "", text_at(backend, "modelURI") or ""),
+        "model_ref": yt.get(backend, "modelURI"),
+        "ray_pods": _int(yt.get(server, "pods")) if server is not None else None,
+        "ray_devices": _devices(server) if server is not None else 0,
+        "gpu": any(_quantity(at(wk, "resources", "limits", "nvidia.com/gpu")) > 0 for wk in workers),
+        "skip_install": skip is not None and skip.text in ("1", "t", "T", "TRUE", "true", "True"),
+    }
+    out = []
+    for i, worker in enumerate(yt.seq_items(yt.get(backend, "workers"))):
+        if not isinstance(yt.deref(worker).node, yt.YMap):
+            continue
+        kind = text_at(worker, "type") or ""
+        role = role_of_value(kind) if kind in ("prefill", "decode") else None
+        w = ctx.workload([worker], ("spec", "backend", "workers", i), role=role,
+                         role_tok=tstr(ctx.doc, yt.get(worker, "type")) if role else None,
+                         role_how="Kthena ModelBooster worker type" if role else "",
+                         role_label=f"worker {kind!r}" if kind else "", replicas=_int(yt.get(worker, "replicas")))
+        w.virtual = "kthena"
+        w.extra_env = env
+        w.controller = controller
+        out.append(w)
+    return out
+
+
+def _kthena_model_path(cache_uri: str, model_uri: str) -> str:
+    """Where the controller's downloader puts the model (``GetCachePath(cacheURI) + GetMountPath(modelURI)``):
+    the cache URI's host and path without the scheme, then the MD5 of the model URI."""
+    import hashlib
+    from urllib.parse import urlsplit
+    cache = ""
+    if cache_uri:
+        try:
+            u = urlsplit(cache_uri)
+            rest = (u.netloc + u.path).strip("/") if u.scheme else ""
+        except ValueError:
+            rest = ""
+        cache = "/" + rest if rest else ""
+    return cache + "/" + hashlib.md5(model_uri.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def _quantity(ref) -> int:
+    """A resource quantity's whole units (``"2"``, ``2``; a suffixed one such as ``500m`` counts as 0)."""
+    t = (yt.scalar_text(ref) or "").strip()
+    return int(t) if t.isdigit() else 0
+
+
+def _devices(worker) -> int:
+    """utils.GetDeviceNum: the worker's accelerator limits (``nvidia.com/gpu``, ``huawei.com/ascend-1980``)."""
+    return sum(_quantity(at(worker, "resources", "limits", r)) for r in ("nvidia.com/gpu", "huawei.com/ascend-1980"))
+
+
+#: model_serving.go VllmMultiNodeServingScriptPath
+_KTHENA_RAY_SCRIPT = "examples/online_serving/multi-node-serving.sh"
+#: what the controller installs before the server when a worker requests nvidia.com/gpu, by kv_connector
+_KTHENA_INSTALL = {"MooncakeConnector": "pip install mooncake-transfer-engine",
+                   "NixlConnector": "PIP_DISABLE_PIP_VERSION_CHECK=1 pip install -U --no-cache-dir nixl"}
+
+
+def kthena_words(w: Workload, doc: TStr) -> list:
+    """The command Kthena's controller writes for a ModelBooster worker (``buildCommands``,
+    ``utils.ConvertVLLMArgsFromJson``): its ``config`` keys in sorted order, each ``--key`` (``_`` written
+    ``-``) followed by its value unless that is the empty string (``true``/``false`` as such). The model is
+    the controller's download path (at ``modelURI``). Behind a Ray leader script when a ``server`` worker has several
+    pods, and behind a ``pip install`` when a worker requests ``nvidia.com/gpu`` and the connector is Mooncake
+    or NIXL: both join the words with blanks into a ``bash -c`` string, unquoted, as the controller does."""
+    ref = w.ref
+    words = [at_node(doc, ref, t) for t in ("python3", "-m", "vllm.entrypoints.openai.api_server", "--model")]
+    c = w.controller
+    words.append(at_node(doc, c["model_ref"] if c.get("model_ref") is not None else ref, c.get("model", "")))
+    config = yt.get(ref, "config")
+    connector = None
+    if config is not None and isinstance(yt.deref(config).node, yt.YMap):
+        for key, value in sorted(yt.map_items(config), key=lambda kv: kv[0]):
+            k = yt.key_node(config, key)
+            flag = "--" + key.replace("_", "-")
+            name = doc[k.start:k.end] if k is not None else at_node(doc, value, flag)
+            words.append(name if name.text == flag else TStr.at(flag, *_first(name)))
+            node = yt.deref(value).node
+            if isinstance(node, yt.YScalar):
+                text = node.value
+                if node.style is None and text.lower() in ("true", "false"):
+                    words.append(at_node(doc, value, text.lower()))
+                elif text != "":
+                    words.append(yt.scalar_tstr(doc, value))
+                if key == "kv-transfer-config":
+                    m = re.search(r'"kv_connector"\s*:\s*"([^"]*)"', text)
+                    connector = m.group(1) if m else None
+            else:
+                words.append(yt.node_tstr(doc, value).as_opaque())  # a map or list: Go's %v of it
+    prefix = None
+    if (c.get("ray_pods") or 0) > 1:
+        words += [at_node(doc, ref, "--distributed_executor_backend"), at_node(doc, ref, "ray")]
+        script = _KTHENA_RAY_SCRIPT
+        prefix = f"chmod u+x {script} && {script} leader --ray_cluster_size={c['ray_pods']} " \
+                 f"--num-gpus={c['ray_devices']} && "
+    if c.get("gpu") and not c.get("skip_install") and connector in _KTHENA_INSTALL:
+        prefix = _KTHENA_INSTALL[connector] + " && " + (prefix or "")
+    if prefix is None:
+        return words
+    blank = at_node(doc, ref, " ")
+    joined = [at_node(doc, ref, prefix)]
+    for i, word in enumerate(words):
+        joined += [blank, word] if i else [word]
+    return [at_node(doc, ref, "bash"), at_node(doc, ref, "-c"), TStr.join(joined)]
+
+
+def _first(t: TStr) -> tuple:
+    p = t.pieces[0] if t.pieces else None
+    return (p.src, p.offset, p.chain, False) if p is not None else (None, 0, (), False)
+
+
 _SPECIAL = {
     "RoleBasedGroup": _rbg,
     "DisaggregatedSet": _disaggregated_set,
     "StormService": _storm,
     "LLMInferenceService": _kserve,
     "LLMInferenceServiceConfig": _kserve,  # the same spec, merged into the services that name it in baseRefs
+    "ModelBooster": _kthena,
 }
 _PATH_ROLES = {
     "DynamoGraphDeployment": _dgd_hint,
