@@ -205,3 +205,50 @@ def test_skipped_walk_never_hides_a_script():
     aliased = container.replace("command: [", "command: &c [") + "job:\n  cmd: *c\n"
     gate, found = _gate_and_walk(aliased)
     assert gate and found
+
+
+CONFIGMAP_SCRIPTS = """\
+    apiVersion: v1
+    kind: ConfigMap
+    metadata: {{name: pd-scripts}}
+    data:
+      prefill.sh: |
+        #!/bin/bash
+        export VLLM_USE_V1=1
+        vllm serve $MODEL --port 7100 {shared} \\
+          --kv-transfer-config '{{"kv_connector":"NixlConnector","kv_role":"kv_producer"}}'
+      decode.sh: |
+        vllm serve $MODEL --port 7200 {shared} \\
+          --kv-transfer-config '{{"kv_connector":"NixlConnector","kv_role":"kv_consumer"}}'
+      start: |
+        #!/usr/bin/env bash
+        exec vllm serve $MODEL --port 7300
+      README.md: |
+        run vllm serve $MODEL --port 7100 to start a server
+    """
+
+
+def test_configmap_script_keys_are_scripts_named_by_their_key(tmp_path):
+    # kthena's examples/models/deepseek-v4-flash/modelserving.yaml: containers run `cd /workspace && ./prefill.sh`,
+    # a ConfigMap key mounted there
+    (tmp_path / "cm.yaml").write_text(textwrap.dedent(CONFIGMAP_SCRIPTS.format(shared="--max-model-len 4096")))
+    out = extract("cm.yaml", cwd=str(tmp_path))
+    got = sorted((l.line, l.role, l.structural_role, argv(l)[:3]) for l in out.launches)
+    assert got == [(8, "prefill", "prefill", ["$MODEL", "--port", "7100"]),
+                   (11, "decode", "decode", ["$MODEL", "--port", "7200"]),
+                   (15, "null", None, ["$MODEL", "--port", "7300"])]  # a shebang, no role in its key
+    assert "data.prefill.sh" in next(l for l in out.launches if l.line == 8).context
+    # README.md's text is prose in no script: not read as one
+    assert not [l for l in out.launches if l.line == 17]
+    assert out.findings == []
+
+
+def test_configmap_script_flags_are_judged_where_written(tmp_path, monkeypatch, capsys):
+    import json
+    from pdlint.cli import main
+    (tmp_path / "cm.yaml").write_text(textwrap.dedent(CONFIGMAP_SCRIPTS.format(shared="--max-model-lenn 4096")))
+    monkeypatch.chdir(tmp_path)
+    assert main(["check", "--no-cache", "--format", "json", "cm.yaml"]) == 1
+    found = json.loads(capsys.readouterr().out)["findings"]
+    assert sorted((f["code"], f["line"], f["column"], f["role"]) for f in found) == \
+        [("VLLM018", 8, 35, "prefill"), ("VLLM018", 11, 35, "decode")]

@@ -15,7 +15,10 @@ the document).
   ``_script``): a string is one script; a list of strings under a script key
   is one script of those lines (GitLab, sflow: the items run in one shell);
   a list of strings under ``command`` / ``cmd`` / ``entrypoint`` / ``args``
-  is an exec-form argv.  Kubernetes-style containers are left to
+  is an exec-form argv.  A string kept under a key that names a script file
+  (``prefill.sh: |`` in a ConfigMap's ``data``, which a container mounts and
+  runs) or that starts with a shell ``#!`` line is a script too, the key
+  naming its role.  Kubernetes-style containers are left to
   :mod:`pdlint.formats.kube`.  Only values holding a launcher are read.
 * **Environment**: ``env`` / ``envs`` / ``variables`` / ``environment``
   mappings (or ``[{name, value}]`` lists) of the enclosing mappings, inner
@@ -50,6 +53,9 @@ _SUFFIX = re.compile(r"(?:_command|_cmd|_script|Command|Cmd|Script)$")
 _LAUNCHER = re.compile(r"sglang\.launch_server|sglang\s+serve|dynamo\.(?:sglang|vllm|trtllm|frontend)|vllm\s+serve"
                        r"|vllm\.entrypoints\.openai\.api_server|trtllm-serve|sglang_router\.launch_|sglang-router"
                        r"|disaggregation\.(?:mini_lb|launch_lb)|\b(?:smg|amg|sglang_router)\s+(?:launch|server)\b")
+#: a key naming a shell script file (a ConfigMap's ``data``), a value that starts as one
+_SCRIPT_FILE = re.compile(r"\.(?:sh|bash)$")
+_SHEBANG = re.compile(r"#![^\n]*?\b(?:ba|da|k|z)?sh\b")
 _GH_EXPR = re.compile(r"\$\{\{(.*?)\}\}", re.S)
 _ARGO_EXPR = re.compile(r"(?<!\$)\{\{(.*?)\}\}", re.S)
 _MAX_NODES = 50_000
@@ -208,7 +214,13 @@ class _Walker:
                 continue
             vnode = yt.deref(v).node
             is_script_key = key in SCRIPT_KEYS or bool(_SUFFIX.search(key))
-            if isinstance(vnode, yt.YScalar) and (is_script_key or key in COMMAND_KEYS):
+            if isinstance(vnode, yt.YScalar) and not is_script_key and key not in COMMAND_KEYS and \
+                    (_SCRIPT_FILE.search(key) or _SHEBANG.match(vnode.value)):
+                # a script kept as a value (a ConfigMap's `prefill.sh: |` a container runs): named by its key
+                if isinstance(yt.scalar_value(vnode), str) and has_launcher(vnode.value):
+                    self._emit(yt.scalar_tstr(self.doc, v), None, env,
+                               names + [(key, crd.key_tstr(self.doc, r, key), False)], path + (key,), image)
+            elif isinstance(vnode, yt.YScalar) and (is_script_key or key in COMMAND_KEYS):
                 if isinstance(yt.scalar_value(vnode), str) and has_launcher(vnode.value):
                     self._emit(yt.scalar_tstr(self.doc, v), None, env, names, path + (key,), image)
             elif isinstance(vnode, yt.YSeq) and (is_script_key or key in COMMAND_KEYS):
