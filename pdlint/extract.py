@@ -503,6 +503,8 @@ class Extractor:
             search_dirs=tuple(search), options=cfg.jinja, value_positions=bools)
         rule_for = {"syntax": C.TEMPLATE_SYNTAX, "undefined": C.UNDEFINED, "render": C.RENDER_ERROR,
                     "include": C.INCLUDE, "limit": C.LIMIT}
+        if problems and _not_a_launch_template(job.abspath, src, renders):
+            problems = [p for p in problems if p.code == "limit"]  # a chat template: its Jinja is not ours to judge
         for p in problems:
             self.problem(rule_for[p.code], p.src or src, p.line, p.column, p.message, fix=p.hint)
         inner = _inner_kind(job.abspath)
@@ -1514,6 +1516,36 @@ def _launch_text_beside(src, line: int, spans: list) -> bool:
     base = src.offset_of(line)
     return any(not any(s <= base + m.column - 1 < e for s, e in spans)
                for m in find_markers(src.line_text(line)))  # as coverage finds them (comments left out)
+
+
+def _not_a_launch_template(path: str, src: SourceFile, renders: list) -> bool:
+    """A Jinja file that is no launch template: no launch text in it or in what it renders, no other
+    template it includes, a name that says no YAML or shell, and neither a script (``#!``) nor YAML structure
+    (a Deployment whose command comes from variables) in it or its renders. A model's chat template
+    (``template_chatml.jinja`` with ``messages`` and ``add_generation_prompt``, rendered by the server, not by
+    a deployment tool), an nginx.conf template. Its undefined variables and syntax pdlint does not report (a
+    resource limit it still does)."""
+    from pdlint.coverage import has_launch_text
+    name = os.path.basename(path).lower()
+    if _inner_kind(path) is not None or re.search(r"[._-](?:ya?ml|json|sh|bash)\.(?:j2|jinja2?)$", name) \
+            or re.search(_INCLUDE_NAME, src.text) or has_launch_text(src.text) or src.text.lstrip().startswith("#!"):
+        return False
+    for r in renders:
+        text = r.text.text
+        if has_launch_text(text) or text.lstrip().startswith("#!"):
+            return False
+        if _MANIFEST_KEY.search(text):  # (an undefined value may leave it no valid YAML)
+            return False
+        try:
+            docs = yt.compose(text)
+        except (yt.YamlError, yt.LimitError):
+            continue
+        if any(isinstance(d.root, (yt.YMap, yt.YSeq)) for d in docs):
+            return False
+    return True
+
+
+_MANIFEST_KEY = re.compile(r"(?m)^[ \t-]*(?:apiVersion|kind|containers|command|args|image|env)[ \t]*:")
 
 
 def _inner_kind(path: str) -> Optional[str]:

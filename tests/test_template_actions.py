@@ -151,3 +151,35 @@ def test_heredoc_manifest_actions_are_opaque(repo, capsys):
     code, out = run(capsys, "install.sh")
     assert [(f["code"], f["line"]) for f in out["findings"]] == [("PD023", 15)]
     assert out["coverage"]["launches"] == 1
+
+
+# -- a Jinja file that is no launch template ---------------------------------------------------------
+
+CHAT_TEMPLATE = ("{% for message in messages %}{{'<|im_start|>' + message['role'] + '\\n' + message['content']}}"
+                 "{% endfor %}{% if add_generation_prompt %}{{ '<|im_start|>assistant\\n' }}{% endif %}\n")
+
+
+def test_chat_template_is_not_judged_as_a_launch_template(repo, capsys):
+    # vllm-project/production-stack tests/assets/template-chatml.jinja: a model's chat template (the server
+    # renders it with `messages`): its "undefined" variables were two PD005 errors
+    write(repo, "tests/assets/template-chatml.jinja", CHAT_TEMPLATE)
+    # srt-slurm's nginx.conf.j2: a proxy's config, no launch in it
+    write(repo, "nginx.conf.j2", "upstream backend {\n  server {{ host }}:{{ port }};\n}\n")
+    code, out = run(capsys, ".")
+    assert (code, out["findings"]) == (0, [])
+
+
+@pytest.mark.parametrize("name,text", [
+    ("launch.j2", "python3 -m sglang.launch_server --model-path {{ model }} --disaggregation-mode prefill\n"),
+    ("chat.yaml.j2", "args: [{{ messages }}]\n"),  # a YAML template by its name
+    ("with-include.j2", "{% include 'flags.j2' %} {{ messages }}\n"),
+    # llm-d-benchmark's 14_standalone-deployment_yaml.j2: a Deployment whose command comes from variables
+    ("14_standalone-deployment_yaml.j2", "replicas: {{ standalone.replicas }}\n"),
+    ("deploy.j2", "apiVersion: apps/v1\nkind: Deployment\nspec: {replicas: {{ replicas }}}\n"),  # renders YAML
+    ("job_script.j2", "#!/bin/bash\n#SBATCH --nodes={{ total_nodes }}\nsrun python /scripts/worker_setup.py\n"),
+])
+def test_launch_templates_keep_their_undefined_variables(repo, capsys, name, text):
+    write(repo, name, text)
+    write(repo, "flags.j2", "--tp-size 2\n")
+    code, out = run(capsys, name)
+    assert "PD005" in [f["code"] for f in out["findings"]]
