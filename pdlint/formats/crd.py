@@ -50,6 +50,7 @@ from pdlint.text import TStr
 
 PREFILL_WORDS = {"prefill", "prefiller", "prefills", "ctx", "context", "producer", "sender"}
 DECODE_WORDS = {"decode", "decoder", "decodes", "decoding", "gen", "generation", "consumer", "receiver"}
+_NOT_PD = {"speculative", "spec", "draft", "eagle", "mtp"}
 ROLE_LABELS = ("llm-d.ai/role", "role", "app.kubernetes.io/component", "component", "pd-role", "pd_role")
 LEADER_KEYS = {"leaderTemplate": "leader", "workerTemplate": "worker", "leaderTemplatePatch": "leader",
                "workerTemplatePatch": "worker", "patchLeaderTemplate": "leader", "patchWorkerTemplate": "worker",
@@ -130,6 +131,8 @@ def role_of_name(name: Optional[str]) -> Optional[str]:
     if not name:
         return None
     ws = set(words_of(name))
+    if ws & _NOT_PD:
+        ws -= DECODE_WORDS  # speculative decoding (llmaz's `speculative-decoding` config) is no PD role
     p, d = bool(ws & PREFILL_WORDS), bool(ws & DECODE_WORDS)
     if p and not d:
         return "prefill"
@@ -733,6 +736,36 @@ def shell_split(s: TStr) -> list:
 
 
 # ---------------------------------------------------------------------------
+# llmaz BackendRuntime
+# ---------------------------------------------------------------------------
+
+def _llmaz(ctx: _Doc) -> list:
+    """An llmaz BackendRuntime: the server container runs ``spec.command`` with the ``args`` of the
+    recommended config a Playground picks (InftyAI/llmaz pkg/controller_helper/backendruntime), image
+    ``spec.image:spec.version``. One workload per recommended config; its ``{{ .ModelPath }}`` placeholders
+    are the controller's (opaque)."""
+    api = text_at(ctx.root, "apiVersion") or ""
+    spec = yt.get(ctx.root, "spec")
+    if not api.startswith("inference.llmaz.io/") or spec is None or yt.get(spec, "command") is None:
+        return []
+    image, version = text_at(spec, "image"), text_at(spec, "version")
+    out = []
+    for i, cfg in enumerate(yt.seq_items(yt.get(spec, "recommendedConfigs"))):
+        if not isinstance(yt.deref(cfg).node, yt.YMap):
+            continue
+        name = text_at(cfg, "name") or ""
+        role = role_of_name(name)
+        w = ctx.workload([spec, cfg], ("spec", "recommendedConfigs", i), role=role,
+                         role_tok=narrow(tstr(ctx.doc, yt.get(cfg, "name")), role) if role else None,
+                         role_how="llmaz recommended config name" if role else "",
+                         role_label=f"recommended config {name!r}" if name else "")
+        if image and version:
+            w.image_override = f"{image}:{version}"
+        out.append(w)
+    return out
+
+
+# ---------------------------------------------------------------------------
 # Volcano Kthena ModelBooster
 # ---------------------------------------------------------------------------
 
@@ -872,6 +905,7 @@ _SPECIAL = {
     "LLMInferenceService": _kserve,
     "LLMInferenceServiceConfig": _kserve,  # the same spec, merged into the services that name it in baseRefs
     "ModelBooster": _kthena,
+    "BackendRuntime": _llmaz,
 }
 _PATH_ROLES = {
     "DynamoGraphDeployment": _dgd_hint,

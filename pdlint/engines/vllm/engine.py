@@ -102,6 +102,8 @@ class VllmInfo:
     version: Optional[str] = None  # the vLLM release judged against (a flag table)
     pinned: bool = False  # named by config or image tag (else the newest table)
     version_note: Optional[str] = None
+    #: the table judged is another release's (no table for the one pinned): "older" / "newer" than it
+    approximate: Optional[str] = None
     table: Optional[object] = None  # flags.FlagTable
     lmcache: Optional[dict] = None  # the LMCache config file LMCACHE_CONFIG_FILE names (top-level keys)
     lmcache_path: str = ""
@@ -289,11 +291,16 @@ def _number(text: str) -> bool:
 
 
 def release(launch: Launch, ctx) -> tuple:
-    """``(version, pinned, note)`` of the vLLM release to judge against: the config's ``vllm-version``, else
-    the image tag (``vllm/vllm-openai:v0.10.2``), else the newest table (not pinned)."""
+    """``(version, pinned, note, approximate)`` of the vLLM release to judge against: the config's
+    ``vllm-version``, else the image tag (``vllm/vllm-openai:v0.10.2``), else the newest table (not pinned);
+    ``approximate``: "older" / "newer" when the table is another release's than the one pinned."""
     from pdlint.engines.vllm import flags
     requested = getattr(ctx, "vllm_version", None) or flags.image_version(launch.meta.get("image", "") or "")
-    return flags.pick(requested)
+    version, pinned, note = flags.pick(requested)
+    approximate = None
+    if pinned and version and requested and version != requested.lstrip("v"):
+        approximate = "older" if flags.version_key(version) < flags.version_key(requested.lstrip("v")) else "newer"
+    return version, pinned, note, approximate
 
 
 def _lmcache_config(launch: Launch, info: VllmInfo, ctx) -> None:
@@ -470,11 +477,12 @@ def _json_tstr(doc: TStr, ref, budget: list) -> Optional[TStr]:
 
 def interpret(launch: Launch, ctx) -> None:
     from pdlint.engines.vllm import flags
-    version, pinned, note = release(launch, ctx)
+    version, pinned, note, approximate = release(launch, ctx)
     table = flags.load(version) if version else None
     argv, config_path, config_unread = _with_config_file(launch, ctx, table)
     info = parse_argv(argv, launch.entrypoint, table)
     info.version, info.pinned, info.version_note, info.table = version, pinned, note, table
+    info.approximate = approximate
     info.config_path, info.config_unread, info.tokens = config_path, config_unread, argv
     if config_unread:
         # vLLM reads further flags from that YAML file (FlexibleArgumentParser's --config), which pdlint could

@@ -50,7 +50,9 @@ def _unknowns(launch, info: VllmInfo):
     notes="Not reported for `python -m dynamo.vllm`, which adds Dynamo's own options to vLLM's. Underscores "
           "(`--max_model_len`), `--<json option>.<key>` and unique prefixes are accepted, as vLLM's "
           "FlexibleArgumentParser does. With no release pinned, an option only older releases define is "
-          "VLLM020 (a warning) instead.")
+          "VLLM020 (a warning) instead. When pdlint has no table for the release pinned (judged against the "
+          "nearest one), an option another release defines is not reported, nor, for a release older than "
+          "every table, any option.")
 def _unknown(launch, info):
     if not _judged(launch, info) or info.dynamo:
         return None
@@ -65,6 +67,12 @@ def _unknown(launch, info):
         others = [v for v in flags.releases_with(name) if v != info.version]
         if others and not info.pinned:
             continue  # VLLM020
+        camel = any(c.isupper() for c in name.lstrip("-")[1:])  # `--maxModelLen`: no release spells one so
+        if info.approximate and (others or (info.approximate == "newer" and not camel)):
+            # no table for the pinned release: one that other releases define may be in it too, and the
+            # releases older than every table may have had options removed before it (`--speculative_model`
+            # in vllm/vllm-openai:v0.6.0)
+            continue
         if others:
             out.append(VHit(f"{name} is not a flag of vLLM {info.version} (it exists in {_span(others)}); vLLM "
                             f"{info.version} stops with \"unrecognized arguments: {name}\"", opt.name_tok))

@@ -1,0 +1,96 @@
+"""llmaz BackendRuntime (InftyAI/llmaz): the server container runs ``spec.command`` with the ``args`` of a
+recommended config. Found scanning llmaz: its SGLang runtime was judged from ``spec.command`` alone
+("the following arguments are required: --model-path", SGL010), the args being one level down.
+
+Also from that scan: a release pinned by an image tag that pdlint has no table for (vllm/vllm-openai:v0.6.0,
+judged against 0.9.2) made the options of that older release unknown-flag errors."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from pdlint.cli import main
+from pdlint.formats.crd import role_of_name
+
+DATA = Path(__file__).parent / "data" / "llmaz"
+
+
+@pytest.fixture
+def repo(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    return tmp_path
+
+
+def check(capsys, *paths) -> tuple:
+    code = main(["check", "--no-cache", "--format", "json", *paths])
+    return code, json.loads(capsys.readouterr().out)
+
+
+def test_backend_runtime_command_and_recommended_args(repo, capsys):
+    shutil.copy(DATA / "sglang.yaml", repo / "sglang.yaml")
+    code, out = check(capsys, "sglang.yaml")
+    assert (code, out["findings"]) == (0, [])
+    (launch,) = out["launches"]
+    assert launch["argv"][:2] == ["--model-path", "{{ .ModelPath }}"]
+    assert launch["argv"][-4:] == ["--host", "0.0.0.0", "--port", "8080"]
+    assert launch["engine_version"] == "0.4.5"  # lmsysorg/sglang:v0.4.5-cu121
+    assert "recommended config 'default'" in launch["context"]
+
+
+def test_each_recommended_config_is_a_launch_and_speculative_decoding_is_no_role(repo, capsys):
+    shutil.copy(DATA / "vllm.yaml", repo / "vllm.yaml")
+    code, out = check(capsys, "vllm.yaml")
+    assert [(l["line"], l["role"]) for l in out["launches"]] == [(11, "null"), (11, "null")]
+    assert [l["context"].split(",")[0] for l in out["launches"]] == [
+        "BackendRuntime/vllm recommended config 'default'",
+        "BackendRuntime/vllm recommended config 'speculative-decoding'"]
+    # vllm/vllm-openai:v0.6.0 has no table: judged against 0.9.2, its own --speculative_model is no error
+    assert out["findings"] == []
+
+
+def test_a_typo_in_the_recommended_args_fires_at_its_line(repo, capsys):
+    text = (DATA / "sglang.yaml").read_text().replace("        - --served-model-name\n",
+                                                        "        - --served-modle-name\n")
+    (repo / "sglang.yaml").write_text(text)
+    code, out = check(capsys, "sglang.yaml")
+    assert code == 1
+    assert [(f["code"], f["line"]) for f in out["findings"]] == [("SGL001", 23)]
+
+
+@pytest.mark.parametrize("name,role", [("speculative-decoding", None), ("decode-worker", "decode"),
+                                        ("prefill", "prefill"), ("eagle-decoder-draft", None)])
+def test_speculative_decoding_names_no_role(name, role):
+    assert role_of_name(name) == role
+
+
+VLLM = """\
+    apiVersion: apps/v1
+    kind: Deployment
+    metadata: {{name: v}}
+    spec:
+      template:
+        spec:
+          containers:
+          - name: vllm
+            image: vllm/vllm-openai:{tag}
+            command: [vllm, serve, m, {flag}, "5"]
+    """
+
+
+@pytest.mark.parametrize("tag,flag,reported", [
+    ("v0.6.0", "--speculative_model", False),   # older than every table: may be that release's own option
+    ("v0.6.0", "--maxModelLen", True),          # camelCase: no release spells an option so
+    ("v0.11.0", "--speculative_model", True),   # its own table: not an option of 0.11.0
+    ("v0.10.1", "--max-num-seqs-typo", True),   # between tables (judged against 0.10.2's nearest older)
+])
+def test_unknown_flags_with_an_approximate_table(repo, capsys, tag, flag, reported):
+    (repo / "d.yaml").write_text(textwrap.dedent(VLLM.format(tag=tag, flag=flag)))
+    code, out = check(capsys, "d.yaml")
+    assert ("VLLM018" in [f["code"] for f in out["findings"]]) is reported
