@@ -407,9 +407,11 @@ class Extractor:
             for r in res.rendered:
                 if not r.template.abspath:
                     continue
+                self.note_rendered(r.text)
                 jb = FileJob(r.template.abspath, r.template.path, job.root, "yaml")
                 self.yaml(jb, r.template, r.text, None, f"chart {chart_display} rendered by {how}", unit=unit,
                           unit_meta={"chart": chart_display, "rendered_by": res.how}, keyed=False)
+            self.note_unrendered_chart_lines(chart, chart_display, how)
             return
         # tier 3: values role sections + literal flag lines
         why = res.failed.message if res.failed is not None else "no templates"
@@ -446,6 +448,29 @@ class Extractor:
                 continue
             self.go_template_literals(FileJob(f, src.path, job.root, "yaml"), src, unit, label,
                                       {"chart": chart_display})
+
+    def note_unrendered_chart_lines(self, chart: str, chart_display: str, how: str) -> None:
+        """Launch text in a rendered chart's templates that no render produced: a branch the chart's
+        values.yaml does not take (`{{- if .Values.backendRuntime.enabled }}` with the feature off by default).
+        Said on its lines (coverage reasons)."""
+        from pdlint.coverage import MARKER
+        from pdlint.formats import helm
+        templates = os.path.join(chart, "templates")
+        for f in helm.chart_files(templates) if os.path.isdir(templates) else []:
+            if not f.endswith((".yaml", ".yml", ".tpl")):
+                continue
+            src = self.read(f, report=False)
+            if src is None or not MARKER.search(src.text):
+                continue
+            done = self.out.rendered.get(src.path, set())
+            notes = self.out.notes.setdefault(src.path, {})
+            for n, line in enumerate(src.text.split("\n"), 1):
+                if n not in done and MARKER.search(line):
+                    notes.setdefault(n, (f"no render of chart {chart_display} with its values.yaml produced it (a "
+                                         f"branch or template those values do not reach; rendered by {how})",
+                                         f"check what the chart renders with the values it is deployed with (`helm "
+                                         f"template {chart_display} -f <values> > rendered.yaml`, then pdlint "
+                                         f"rendered.yaml), or set those values in its values.yaml", None))
 
     def go_template_literals(self, job: FileJob, src: SourceFile, unit: str, label: str,
                              meta: Optional[dict] = None) -> None:

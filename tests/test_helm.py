@@ -315,3 +315,45 @@ def test_block_scalar_script_in_a_go_template_is_named_not_parsed(tmp_path, caps
     assert [f["code"] for f in doc["findings"]] == ["PD020"]
     (f,) = doc["findings"]
     assert f["line"] == 13 and "reads only the literal `- item` lines" in f["message"]
+
+
+def test_launch_text_a_rendered_chart_does_not_produce_says_why(no_helm, tmp_path, monkeypatch, capsys):
+    # InftyAI/llmaz chart/templates/backends/sglang.yaml: `{{- if .Values.backendRuntime.enabled -}}`, off in
+    # the chart's values.yaml (its values.global.yaml turns it on): the chart renders, that template renders
+    # nothing, and its launch text was "a structure pdlint does not recognise"
+    import json
+    import subprocess
+    from pdlint.cli import main
+    chart = tmp_path / "chart"
+    (chart / "templates").mkdir(parents=True)
+    (chart / "Chart.yaml").write_text("apiVersion: v2\nname: c\nversion: 0.1.0\n")
+    (chart / "values.yaml").write_text("backendRuntime:\n  enabled: false\nreplicas: 1\n")
+    (chart / "templates" / "runtime.yaml").write_text(textwrap.dedent("""\
+        {{- if .Values.backendRuntime.enabled -}}
+        apiVersion: v1
+        kind: Pod
+        metadata: {name: s}
+        spec:
+          containers:
+            - name: s
+              command:
+                - python3
+                - -m
+                - sglang.launch_server
+                - --model-path
+                - /models/m
+        {{- end }}
+        """))
+    (chart / "templates" / "cm.yaml").write_text(
+        "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata: {n: \"{{ .Values.replicas }}\"}\n")
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    monkeypatch.chdir(tmp_path)
+    main(["check", "--no-cache", "--format", "json", "chart"])
+    (f,) = json.loads(capsys.readouterr().out)["findings"]
+    assert (f["code"], f["path"], f["line"]) == ("PD020", "chart/templates/runtime.yaml", 11)
+    assert "no render of chart chart with its values.yaml produced it" in f["message"]
+    assert "helm template chart -f <values>" in f["fix"]
+    (chart / "values.yaml").write_text("backendRuntime:\n  enabled: true\nreplicas: 1\n")
+    main(["check", "--no-cache", "--format", "json", "chart"])
+    out = json.loads(capsys.readouterr().out)
+    assert out["findings"] == [] and out["coverage"]["launches"] == 1
