@@ -317,14 +317,11 @@ def test_block_scalar_script_in_a_go_template_is_named_not_parsed(tmp_path, caps
     assert f["line"] == 13 and "reads only the literal `- item` lines" in f["message"]
 
 
-def test_launch_text_a_rendered_chart_does_not_produce_says_why(no_helm, tmp_path, monkeypatch, capsys):
+def test_launch_text_a_rendered_chart_does_not_produce_says_why(no_helm, scratch_git):
     # InftyAI/llmaz chart/templates/backends/sglang.yaml: `{{- if .Values.backendRuntime.enabled -}}`, off in
     # the chart's values.yaml (its values.global.yaml turns it on): the chart renders, that template renders
     # nothing, and its launch text was "a structure pdlint does not recognise"
-    import json
-    import subprocess
-    from pdlint.cli import main
-    chart = tmp_path / "chart"
+    chart = scratch_git.root / "chart"
     (chart / "templates").mkdir(parents=True)
     (chart / "Chart.yaml").write_text("apiVersion: v2\nname: c\nversion: 0.1.0\n")
     (chart / "values.yaml").write_text("backendRuntime:\n  enabled: false\nreplicas: 1\n")
@@ -346,14 +343,11 @@ def test_launch_text_a_rendered_chart_does_not_produce_says_why(no_helm, tmp_pat
         """))
     (chart / "templates" / "cm.yaml").write_text(
         "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata: {n: \"{{ .Values.replicas }}\"}\n")
-    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
-    monkeypatch.chdir(tmp_path)
-    main(["check", "--no-cache", "--format", "json", "chart"])
-    (f,) = json.loads(capsys.readouterr().out)["findings"]
+    _, out = scratch_git.lint("chart")
+    (f,) = out["findings"]
     assert (f["code"], f["path"], f["line"]) == ("PD020", "chart/templates/runtime.yaml", 11)
     assert "no render of chart chart with its values.yaml produced it" in f["message"]
     assert "helm template chart -f <values>" in f["fix"]
     (chart / "values.yaml").write_text("backendRuntime:\n  enabled: true\nreplicas: 1\n")
-    main(["check", "--no-cache", "--format", "json", "chart"])
-    out = json.loads(capsys.readouterr().out)
+    _, out = scratch_git.lint("chart")
     assert out["findings"] == [] and out["coverage"]["launches"] == 1

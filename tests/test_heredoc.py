@@ -6,10 +6,7 @@ extract stage asks for those holding launch text."""
 
 from __future__ import annotations
 
-import json
-import subprocess
 import textwrap
-from pathlib import Path
 
 import pytest
 
@@ -129,20 +126,6 @@ def test_unterminated_heredoc_runs_to_the_end_and_herestring_is_none():
 
 # -- end to end ------------------------------------------------------------------------------------
 
-@pytest.fixture
-def repo(tmp_path, monkeypatch):
-    monkeypatch.chdir(tmp_path)
-    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
-    return tmp_path
-
-
-def write(root: Path, rel: str, text: str) -> Path:
-    p = root / rel
-    p.parent.mkdir(parents=True, exist_ok=True)
-    p.write_text(textwrap.dedent(text))
-    return p
-
-
 DEPLOY = """\
     #!/bin/bash
     MODEL=Qwen/Qwen3-8B
@@ -166,14 +149,9 @@ DEPLOY = """\
     """
 
 
-def run_json(capsys, *args) -> tuple:
-    code = main(["check", "--no-cache", "--format", "json", *args])
-    return code, json.loads(capsys.readouterr().out)
-
-
-def test_role_only_flag_in_a_shared_variable_fires_at_the_variable(repo, capsys):
-    write(repo, "deploy.sh", DEPLOY.format(shared="--enable-linear-replayssm-spec"))
-    code, out = run_json(capsys, "deploy.sh")
+def test_role_only_flag_in_a_shared_variable_fires_at_the_variable(scratch_git, capsys):
+    scratch_git.write("deploy.sh", DEPLOY.format(shared="--enable-linear-replayssm-spec"))
+    code, out = scratch_git.lint("deploy.sh")
     assert code == 1
     assert [(f["code"], f["line"], f["column"]) for f in out["findings"]] == [("SGL101", 3, 8)]
     assert out["coverage"]["prefill"] == 1 and out["coverage"]["decode"] == 1
@@ -183,15 +161,15 @@ def test_role_only_flag_in_a_shared_variable_fires_at_the_variable(repo, capsys)
     assert "here-document at line 5" in capsys.readouterr().out
 
 
-def test_same_manifest_without_the_flag_is_clean(repo, capsys):
-    write(repo, "deploy.sh", DEPLOY.format(shared="--trust-remote-code"))
-    code, out = run_json(capsys, "deploy.sh")
+def test_same_manifest_without_the_flag_is_clean(scratch_git, capsys):
+    scratch_git.write("deploy.sh", DEPLOY.format(shared="--trust-remote-code"))
+    code, out = scratch_git.lint("deploy.sh")
     assert code == 0, out["findings"]
     assert out["coverage"]["launches"] == 2 and out["coverage"]["unchecked"] == 0
 
 
-def test_quoted_manifest_is_checked_where_it_is_written(repo, capsys):
-    write(repo, "apply.sh", """\
+def test_quoted_manifest_is_checked_where_it_is_written(scratch_git, capsys):
+    scratch_git.write("apply.sh", """\
         cat <<'EOF' | kubectl apply -f -
         apiVersion: v1
         kind: Pod
@@ -204,42 +182,42 @@ def test_quoted_manifest_is_checked_where_it_is_written(repo, capsys):
                       --enable-linear-replayssm-spec]
         EOF
         """)
-    code, out = run_json(capsys, "apply.sh")
+    code, out = scratch_git.lint("apply.sh")
     assert code == 1
     assert [(f["code"], f["line"], f["column"]) for f in out["findings"]] == [("SGL101", 10, 15)]
 
 
-def test_heredoc_that_is_not_yaml_stays_reported_as_not_checked(repo, capsys):
-    write(repo, "run.sh", f"""\
+def test_heredoc_that_is_not_yaml_stays_reported_as_not_checked(scratch_git, capsys):
+    scratch_git.write("run.sh", f"""\
         python - <<'EOF'
         import subprocess
         subprocess.run(["python3", "-m", "{LAUNCH}", "--disaggregation-mode", "prefill"])
         EOF
         """)
-    code, out = run_json(capsys, "run.sh")
+    code, out = scratch_git.lint("run.sh")
     assert out["coverage"]["launches"] == 0
     assert {f["code"] for f in out["findings"]} == {"PD020"}
     assert code == 1 or out["coverage"]["unchecked"] > 0
 
 
-def test_config_file_written_by_a_heredoc_is_no_virtual_launch(repo, capsys):
+def test_config_file_written_by_a_heredoc_is_no_virtual_launch(scratch_git, capsys):
     # `cat > cfg.yaml <<EOF` writes an SGLang --config file: pdlint cannot tie it to the launch that
     # reads it, so it is no launch of its own; its launch text stays reported
-    write(repo, "cfg.sh", """\
+    scratch_git.write("cfg.sh", """\
         cat > /tmp/prefill.yaml <<'EOF'
         disaggregation-mode: prefill
         enable-linear-replayssm-spec: true
         EOF
         """)
-    code, out = run_json(capsys, "cfg.sh")
+    code, out = scratch_git.lint("cfg.sh")
     assert out["launches"] == []
     assert [f["code"] for f in out["findings"]] == ["PD020"]
 
 
-def test_fix_leaves_a_script_alone(repo, capsys):
+def test_fix_leaves_a_script_alone(scratch_git, capsys):
     # a finding inside a here-document has no fix (the YAML round trip is for YAML files): --fix
     # reports it and changes nothing
-    path = write(repo, "deploy.sh", DEPLOY.format(shared="--enable-linear-replayssm-spec"))
+    path = scratch_git.write("deploy.sh", DEPLOY.format(shared="--enable-linear-replayssm-spec"))
     before = path.read_text()
     assert main(["check", "--no-cache", "--fix", "deploy.sh"]) == 1
     assert "SGL101" in capsys.readouterr().out

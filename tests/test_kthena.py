@@ -9,22 +9,12 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
 import textwrap
 from pathlib import Path
-
-import pytest
 
 from pdlint.cli import main
 
 DATA = Path(__file__).parent / "data" / "kthena"
-
-
-@pytest.fixture
-def repo(tmp_path, monkeypatch):
-    monkeypatch.chdir(tmp_path)
-    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
-    return tmp_path
 
 
 def show(capsys, *paths) -> dict:
@@ -32,18 +22,13 @@ def show(capsys, *paths) -> dict:
     return json.loads(capsys.readouterr().out)
 
 
-def check(capsys, *paths) -> tuple:
-    code = main(["check", "--no-cache", "--format", "json", *paths])
-    return code, json.loads(capsys.readouterr().out)
-
-
 def argv_by_role(out: dict, path: str) -> dict:
     return {l["role"]: l["argv"] for l in out["launches"] if l["path"] == path}
 
 
-def test_model_booster_argv_is_what_the_controller_writes(repo, capsys):
+def test_model_booster_argv_is_what_the_controller_writes(scratch_git, capsys):
     for name in ("pd-disaggregated-model-mooncake.yaml", "disaggregated-model-serving-mooncake.yaml"):
-        shutil.copy(DATA / name, repo / name)
+        shutil.copy(DATA / name, scratch_git.root / name)
     out = show(capsys, ".")
     mine = argv_by_role(out, "pd-disaggregated-model-mooncake.yaml")
     # (the controller's output has no role pdlint can read: bash broke the JSON that names it; prefill first)
@@ -56,23 +41,23 @@ def test_model_booster_argv_is_what_the_controller_writes(repo, capsys):
     assert len(pairs) == 1
 
 
-def test_unquoted_bash_c_breaks_the_json_at_the_config_line(repo, capsys):
+def test_unquoted_bash_c_breaks_the_json_at_the_config_line(scratch_git, capsys):
     # the controller joins the words into `bash -c "pip install mooncake-transfer-engine && python3 ..."`
     # without quoting them: bash removes the JSON's double quotes (its own expected output shows it)
-    shutil.copy(DATA / "pd-disaggregated-model-mooncake.yaml", repo / "m.yaml")
-    code, out = check(capsys, "m.yaml")
+    shutil.copy(DATA / "pd-disaggregated-model-mooncake.yaml", scratch_git.root / "m.yaml")
+    code, out = scratch_git.lint("m.yaml")
     assert code == 1
     assert sorted((f["code"], f["line"], f.get("role")) for f in out["findings"] if f["code"] == "VLLM001") == \
         [("VLLM001", 36, "prefill"), ("VLLM001", 52, "decode")]
 
 
-def test_skipping_the_install_runs_it_directly_and_the_json_holds(repo, capsys):
+def test_skipping_the_install_runs_it_directly_and_the_json_holds(scratch_git, capsys):
     text = (DATA / "pd-disaggregated-model-mooncake.yaml").read_text()
     text = text.replace('        value: "https://obs.test.com"\n',
                         '        value: "https://obs.test.com"\n'
                         '      - name: KTHENA_SKIP_ENGINE_DEPENDENCY_INSTALL\n        value: "true"\n')
-    (repo / "m.yaml").write_text(text)
-    code, out = check(capsys, "m.yaml")
+    (scratch_git.root / "m.yaml").write_text(text)
+    code, out = scratch_git.lint("m.yaml")
     assert not [f for f in out["findings"] if f["code"] == "VLLM001"]
     assert out["coverage"]["prefill"] == 1 and out["coverage"]["decode"] == 1 and out["coverage"]["unchecked"] == 0
     argv = argv_by_role(out, "m.yaml")
@@ -80,9 +65,9 @@ def test_skipping_the_install_runs_it_directly_and_the_json_holds(repo, capsys):
         '{"kv_connector":"MooncakeConnector","kv_role":"kv_producer"}'
 
 
-def test_ascend_example_pairs_and_is_checked(repo, capsys):
-    shutil.copy(DATA / "model-booster-pd.yaml", repo / "mb.yaml")
-    code, out = check(capsys, "mb.yaml")
+def test_ascend_example_pairs_and_is_checked(scratch_git, capsys):
+    shutil.copy(DATA / "model-booster-pd.yaml", scratch_git.root / "mb.yaml")
+    code, out = scratch_git.lint("mb.yaml")
     cov = out["coverage"]
     assert (cov["prefill"], cov["decode"], cov["unchecked"]) == (1, 1, 0)
     assert len(out["pairs"]) == 1
@@ -96,9 +81,9 @@ def test_ascend_example_pairs_and_is_checked(repo, capsys):
                      "--tensor-parallel-size", "--trust-remote-code"]
 
 
-def test_kthena_engine_image_runs_vllm_serve(repo, capsys):
-    shutil.copy(DATA / "model-serving-pd.yaml", repo / "ms.yaml")
-    code, out = check(capsys, "ms.yaml")
+def test_kthena_engine_image_runs_vllm_serve(scratch_git, capsys):
+    shutil.copy(DATA / "model-serving-pd.yaml", scratch_git.root / "ms.yaml")
+    code, out = scratch_git.lint("ms.yaml")
     cov = out["coverage"]
     assert (cov["prefill"], cov["decode"], cov["unchecked"]) == (1, 1, 0)
     assert {l["entrypoint"] for l in out["launches"] if l["role"] in ("prefill", "decode")} == {"vllm serve"}
@@ -125,9 +110,9 @@ BOOSTER = """\
     """
 
 
-def test_config_typo_is_reported_at_its_key(repo, capsys):
-    (repo / "m.yaml").write_text(textwrap.dedent(BOOSTER.format(type="vLLM", pods=1)))
-    code, out = check(capsys, "m.yaml")
+def test_config_typo_is_reported_at_its_key(scratch_git, capsys):
+    (scratch_git.root / "m.yaml").write_text(textwrap.dedent(BOOSTER.format(type="vLLM", pods=1)))
+    code, out = scratch_git.lint("m.yaml")
     assert code == 1
     assert [(f["code"], f["line"], f["column"]) for f in out["findings"]] == [("VLLM018", 17, 11)]
     argv = argv_by_role(out, "m.yaml")["null"]  # a `server` worker: no role
@@ -135,21 +120,21 @@ def test_config_typo_is_reported_at_its_key(repo, capsys):
                     "--enable-prefix-caching", "true", "--gpu-memory-utilisation", "0.9", "--max-model-len", "4096"]
 
 
-def test_multi_pod_server_runs_behind_the_ray_leader(repo, capsys):
-    (repo / "m.yaml").write_text(textwrap.dedent(BOOSTER.format(type="vLLM", pods=2))
+def test_multi_pod_server_runs_behind_the_ray_leader(scratch_git, capsys):
+    (scratch_git.root / "m.yaml").write_text(textwrap.dedent(BOOSTER.format(type="vLLM", pods=2))
                                  .replace("gpu-memory-utilisation", "gpu-memory-utilization"))
-    code, out = check(capsys, "m.yaml")
+    code, out = scratch_git.lint("m.yaml")
     (launch,) = [l for l in out["launches"] if l["path"] == "m.yaml"]
     assert launch["argv"][-2:] == ["--distributed_executor_backend", "ray"]
     assert "bash -c by the controller" in launch["context"]
     assert code == 0, out["findings"]
 
 
-def test_other_backends_are_not_guessed(repo, capsys):
+def test_other_backends_are_not_guessed(scratch_git, capsys):
     # an SGLang or MindIE backend: pdlint does not know the command the controller writes; its launch
     # text stays reported as not checked
-    (repo / "m.yaml").write_text(textwrap.dedent(BOOSTER.format(type="SGLang", pods=1))
+    (scratch_git.root / "m.yaml").write_text(textwrap.dedent(BOOSTER.format(type="SGLang", pods=1))
                                  .replace("max_model_len: 4096", "disaggregation-mode: prefill"))
-    code, out = check(capsys, "m.yaml")
+    code, out = scratch_git.lint("m.yaml")
     assert out["launches"] == []
     assert [f["code"] for f in out["findings"]] == ["PD020"]

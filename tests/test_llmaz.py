@@ -7,35 +7,20 @@ judged against 0.9.2) made the options of that older release unknown-flag errors
 
 from __future__ import annotations
 
-import json
 import shutil
-import subprocess
 import textwrap
 from pathlib import Path
 
 import pytest
 
-from pdlint.cli import main
 from pdlint.formats.crd import role_of_name
 
 DATA = Path(__file__).parent / "data" / "llmaz"
 
 
-@pytest.fixture
-def repo(tmp_path, monkeypatch):
-    monkeypatch.chdir(tmp_path)
-    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
-    return tmp_path
-
-
-def check(capsys, *paths) -> tuple:
-    code = main(["check", "--no-cache", "--format", "json", *paths])
-    return code, json.loads(capsys.readouterr().out)
-
-
-def test_backend_runtime_command_and_recommended_args(repo, capsys):
-    shutil.copy(DATA / "sglang.yaml", repo / "sglang.yaml")
-    code, out = check(capsys, "sglang.yaml")
+def test_backend_runtime_command_and_recommended_args(scratch_git, capsys):
+    shutil.copy(DATA / "sglang.yaml", scratch_git.root / "sglang.yaml")
+    code, out = scratch_git.lint("sglang.yaml")
     assert (code, out["findings"]) == (0, [])
     (launch,) = out["launches"]
     assert launch["argv"][:2] == ["--model-path", "{{ .ModelPath }}"]
@@ -44,9 +29,9 @@ def test_backend_runtime_command_and_recommended_args(repo, capsys):
     assert "recommended config 'default'" in launch["context"]
 
 
-def test_each_recommended_config_is_a_launch_and_speculative_decoding_is_no_role(repo, capsys):
-    shutil.copy(DATA / "vllm.yaml", repo / "vllm.yaml")
-    code, out = check(capsys, "vllm.yaml")
+def test_each_recommended_config_is_a_launch_and_speculative_decoding_is_no_role(scratch_git, capsys):
+    shutil.copy(DATA / "vllm.yaml", scratch_git.root / "vllm.yaml")
+    code, out = scratch_git.lint("vllm.yaml")
     assert [(l["line"], l["role"]) for l in out["launches"]] == [(11, "null"), (11, "null")]
     assert [l["context"].split(",")[0] for l in out["launches"]] == [
         "BackendRuntime/vllm recommended config 'default'",
@@ -55,11 +40,11 @@ def test_each_recommended_config_is_a_launch_and_speculative_decoding_is_no_role
     assert out["findings"] == []
 
 
-def test_a_typo_in_the_recommended_args_fires_at_its_line(repo, capsys):
+def test_a_typo_in_the_recommended_args_fires_at_its_line(scratch_git, capsys):
     text = (DATA / "sglang.yaml").read_text().replace("        - --served-model-name\n",
                                                         "        - --served-modle-name\n")
-    (repo / "sglang.yaml").write_text(text)
-    code, out = check(capsys, "sglang.yaml")
+    (scratch_git.root / "sglang.yaml").write_text(text)
+    code, out = scratch_git.lint("sglang.yaml")
     assert code == 1
     assert [(f["code"], f["line"]) for f in out["findings"]] == [("SGL001", 23)]
 
@@ -90,7 +75,7 @@ VLLM = """\
     ("v0.11.0", "--speculative_model", True),   # its own table: not an option of 0.11.0
     ("v0.10.1", "--max-num-seqs-typo", True),   # between tables (judged against 0.10.2's nearest older)
 ])
-def test_unknown_flags_with_an_approximate_table(repo, capsys, tag, flag, reported):
-    (repo / "d.yaml").write_text(textwrap.dedent(VLLM.format(tag=tag, flag=flag)))
-    code, out = check(capsys, "d.yaml")
+def test_unknown_flags_with_an_approximate_table(scratch_git, capsys, tag, flag, reported):
+    (scratch_git.root / "d.yaml").write_text(textwrap.dedent(VLLM.format(tag=tag, flag=flag)))
+    code, out = scratch_git.lint("d.yaml")
     assert ("VLLM018" in [f["code"] for f in out["findings"]]) is reported

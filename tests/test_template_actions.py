@@ -6,10 +6,7 @@ were split at the action's blanks and ``-}}--enable-expert-parallel{{-`` judged 
 
 from __future__ import annotations
 
-import json
-import subprocess
 import textwrap
-from pathlib import Path
 
 import pytest
 
@@ -87,19 +84,6 @@ def test_an_opaque_action_in_arithmetic_is_no_syntax_error():
 
 # -- end to end: a kustomize build and a here-document ---------------------------------------------------
 
-@pytest.fixture
-def repo(tmp_path, monkeypatch):
-    monkeypatch.chdir(tmp_path)
-    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
-    return tmp_path
-
-
-def write(root: Path, rel: str, text: str) -> None:
-    p = root / rel
-    p.parent.mkdir(parents=True, exist_ok=True)
-    p.write_text(textwrap.dedent(text))
-
-
 DEPLOYMENT = """\
     apiVersion: apps/v1
     kind: Deployment
@@ -119,15 +103,10 @@ DEPLOYMENT = """\
     """
 
 
-def run(capsys, *args) -> tuple:
-    code = main(["check", "--no-cache", "--format", "json", *args])
-    return code, json.loads(capsys.readouterr().out)
-
-
-def test_kustomize_member_action_is_one_unknown_not_a_flag(repo, capsys):
-    write(repo, "k/kustomization.yaml", "resources: [d.yaml]\n")
-    write(repo, "k/d.yaml", DEPLOYMENT.format(extra=""))
-    code, out = run(capsys, ".")
+def test_kustomize_member_action_is_one_unknown_not_a_flag(scratch_git, capsys):
+    scratch_git.write("k/kustomization.yaml", "resources: [d.yaml]\n")
+    scratch_git.write("k/d.yaml", DEPLOYMENT.format(extra=""))
+    code, out = scratch_git.lint(".")
     found = [(f["code"], f["line"]) for f in out["findings"]]
     assert found == [("PD023", 14)], out["findings"]
     (f,) = out["findings"]
@@ -136,19 +115,19 @@ def test_kustomize_member_action_is_one_unknown_not_a_flag(repo, capsys):
     assert "help: a template action some other tool renders" in capsys.readouterr().out
 
 
-def test_kustomize_member_still_gets_its_real_typo(repo, capsys):
-    write(repo, "k/kustomization.yaml", "resources: [d.yaml]\n")
-    write(repo, "k/d.yaml", DEPLOYMENT.format(extra="--enable-expert-paralel "))
-    code, out = run(capsys, ".")
+def test_kustomize_member_still_gets_its_real_typo(scratch_git, capsys):
+    scratch_git.write("k/kustomization.yaml", "resources: [d.yaml]\n")
+    scratch_git.write("k/d.yaml", DEPLOYMENT.format(extra="--enable-expert-paralel "))
+    code, out = scratch_git.lint(".")
     assert code == 1
     assert ("VLLM018", 15) in [(f["code"], f["line"]) for f in out["findings"]]
     assert not any("}}" in f["message"] and f["code"] == "VLLM018" for f in out["findings"])
 
 
-def test_heredoc_manifest_actions_are_opaque(repo, capsys):
+def test_heredoc_manifest_actions_are_opaque(scratch_git, capsys):
     manifest = textwrap.indent(textwrap.dedent(DEPLOYMENT.format(extra="")), "")
-    write(repo, "install.sh", "cat <<'EOF' | kubectl apply -f -\n" + manifest + "EOF\n")
-    code, out = run(capsys, "install.sh")
+    scratch_git.write("install.sh", "cat <<'EOF' | kubectl apply -f -\n" + manifest + "EOF\n")
+    code, out = scratch_git.lint("install.sh")
     assert [(f["code"], f["line"]) for f in out["findings"]] == [("PD023", 15)]
     assert out["coverage"]["launches"] == 1
 
@@ -159,13 +138,13 @@ CHAT_TEMPLATE = ("{% for message in messages %}{{'<|im_start|>' + message['role'
                  "{% endfor %}{% if add_generation_prompt %}{{ '<|im_start|>assistant\\n' }}{% endif %}\n")
 
 
-def test_chat_template_is_not_judged_as_a_launch_template(repo, capsys):
+def test_chat_template_is_not_judged_as_a_launch_template(scratch_git, capsys):
     # vllm-project/production-stack tests/assets/template-chatml.jinja: a model's chat template (the server
     # renders it with `messages`): its "undefined" variables were two PD005 errors
-    write(repo, "tests/assets/template-chatml.jinja", CHAT_TEMPLATE)
+    scratch_git.write("tests/assets/template-chatml.jinja", CHAT_TEMPLATE)
     # srt-slurm's nginx.conf.j2: a proxy's config, no launch in it
-    write(repo, "nginx.conf.j2", "upstream backend {\n  server {{ host }}:{{ port }};\n}\n")
-    code, out = run(capsys, ".")
+    scratch_git.write("nginx.conf.j2", "upstream backend {\n  server {{ host }}:{{ port }};\n}\n")
+    code, out = scratch_git.lint(".")
     assert (code, out["findings"]) == (0, [])
 
 
@@ -178,8 +157,8 @@ def test_chat_template_is_not_judged_as_a_launch_template(repo, capsys):
     ("deploy.j2", "apiVersion: apps/v1\nkind: Deployment\nspec: {replicas: {{ replicas }}}\n"),  # renders YAML
     ("job_script.j2", "#!/bin/bash\n#SBATCH --nodes={{ total_nodes }}\nsrun python /scripts/worker_setup.py\n"),
 ])
-def test_launch_templates_keep_their_undefined_variables(repo, capsys, name, text):
-    write(repo, name, text)
-    write(repo, "flags.j2", "--tp-size 2\n")
-    code, out = run(capsys, name)
+def test_launch_templates_keep_their_undefined_variables(scratch_git, capsys, name, text):
+    scratch_git.write(name, text)
+    scratch_git.write("flags.j2", "--tp-size 2\n")
+    code, out = scratch_git.lint(name)
     assert "PD005" in [f["code"] for f in out["findings"]]
