@@ -1347,6 +1347,8 @@ class Extractor:
     def _candidates(name: str, from_abspath: str, root: str) -> list:
         if os.path.isabs(name):
             return [os.path.join(root, name.lstrip("/"))]
+        if name.startswith("../"):  # relative to the referring file (a script directory's parent), never the root
+            return [os.path.join(os.path.dirname(from_abspath), name)]
         return [os.path.join(os.path.dirname(from_abspath), name), os.path.join(root, name)]
 
     def refused_reference(self, name: str, from_abspath: str, root: str) -> Optional[str]:

@@ -558,6 +558,20 @@ def test_source_evaluates_the_file_in_the_current_environment():
     assert cmd.context == "function helper (called at line 3)"
 
 
+@pytest.mark.parametrize("source_line", [
+    'BASE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && cd .. && pwd)\n. ${BASE}/lib/common.sh\n',  # kvcache-ai/Mooncake
+    'source "$(dirname "$0")/../lib/common.sh"\n',
+    'source "$(cd "$(dirname "$0")/.." && pwd)/lib/common.sh"\n',
+])
+def test_source_relative_to_the_script_directorys_parent(source_line):
+    # scripts/tone_tests/scripts/test_1p1d_erdma.sh sources its parent's scripts/common.sh: the idiom's
+    # `cd ..` / `/..` was dropped, so it looked for the file beside the script and missed its functions
+    common = SourceFile("../lib/common.sh", "launch() { python -m sglang.launch_server \"$@\"; }\n")
+    r = Run(source_line + "launch --port 1\n", files=[common])
+    assert r.resolved[0][0] == "../lib/common.sh"
+    assert [words(c) for c in r.find("python")] == [["python", "-m", "sglang.launch_server", "--port", "1"]]
+
+
 def test_a_file_that_sources_itself_is_evaluated_once():
     loop = SourceFile("loop.sh", "python from-loop\nsource loop.sh\nsource loop.sh\n")
     r = Run("source loop.sh\npython after\n", files=[loop])

@@ -498,3 +498,20 @@ def test_single_quoted_placeholder_alone_is_literal_text(repo, capsys):
         """)
     code, out = check(capsys, "run.sh")
     assert "VLLM001" in out and "PD009" not in out, out
+
+
+def test_source_from_the_script_directorys_parent_in_a_repository(scratch_git):
+    # kvcache-ai/Mooncake scripts/tone_tests/scripts/run_test.sh: `source $RUN_DIR/.shrc`, RUN_DIR the parent's
+    # run/ (a file the harness writes at run time): missing, not "outside the repository"
+    scratch_git.write("t/lib/env.sh", "MODEL=/models/qwen\n")
+    scratch_git.write("t/scripts/run.sh", """\
+        BASE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && cd .. && pwd)
+        source $BASE/run/.shrc
+        . $BASE/lib/env.sh
+        python3 -m sglang.launch_server --model-path $MODEL --disaggregation-mode prefill
+        """)
+    code, out = scratch_git.lint("t/scripts/run.sh")
+    assert [f["code"] for f in out["findings"]] == []
+    (launch,) = out["launches"]
+    assert launch["argv"][:2] == ["--model-path", "/models/qwen"]
+    assert launch["origins"][1]["path"] == "t/lib/env.sh"

@@ -330,8 +330,12 @@ def script_relative(path: TStr) -> str:
     k = next((i for i, m in enumerate(mask) if not m), len(text))
     prefix = text[:k]
     if k < len(text) and text[k] == "/" and _is_script_dir(prefix):
-        return text[k + 1:]
+        # `$(cd "$(dirname "$0")" && cd .. && pwd)`, `$(dirname "$0")/..`: the script directory's parent
+        return "../" * len(_PARENT.findall(prefix)) + text[k + 1:]
     return text
+
+
+_PARENT = re.compile(r"""(?:(?<=[\s/"'])|^)\.\.(?=$|[\s/"');&])""")
 
 
 def _is_script_dir(prefix: str) -> bool:
