@@ -663,12 +663,16 @@ MULTI = ('{"kv_connector":"MultiConnector","kv_role":"kv_both","kv_connector_ext
     ('{"kv_connector":"NixlConector","kv_role":"kv_both"}', None, ["VLLM031"]),  # a typo: no release has it
     ('{"kv_connector":"nixlconnector","kv_role":"kv_both"}', "0.11.0", ["VLLM031"]),  # case-sensitive
     (MULTI % "NixlConector", None, ["VLLM031"]),  # a MultiConnector member
+    ('{"kv_connector":"MooncakeConectorV1","kv_role":"kv_both"}', "0.33.0", ["VLLM031"]),  # no plugin's name either
     ('{"kv_connector":"P2pNcclConnector","kv_role":"kv_producer"}', None, ["VLLM032"]),
     ('{"kv_connector":"SharedStorageConnector","kv_role":"kv_both"}', None, ["VLLM032"]),
     # quiet
     ('{"kv_connector":"P2pNcclConnector","kv_role":"kv_producer"}', "0.20.0", []),
     ('{"kv_connector":"NixlPushConnector","kv_role":"kv_both"}', "0.33.0", []),
     ('{"kv_connector":"LLMDataDistCMgrConnector","kv_role":"kv_producer"}', None, []),  # vllm-ascend's plugin
+    # vllm-ascend registers MooncakeConnectorV1 (its nightly PD configs use it), close as it is to MooncakeConnector
+    ('{"kv_connector":"MooncakeConnectorV1","kv_role":"kv_producer"}', "0.33.0", []),
+    ('{"kv_connector":"MooncakeLayerwiseConnector","kv_role":"kv_consumer"}', "0.33.0", []),
     ('{"kv_connector":"NixlConector","kv_role":"kv_both","kv_connector_module_path":"my.mod"}', None, []),
     (MULTI % "NixlConnector", "0.33.0", []),
 ])
@@ -678,7 +682,8 @@ def test_kv_connector_registered(text, version, expect, tmp_path, capsys, monkey
     if expect == ["VLLM031"]:
         (f,) = [f for f in doc["findings"] if f["code"] == "VLLM031"]
         assert f["message"].startswith("Unsupported connector type: ") and (
-            "registered in vLLM 0.9.2-0.20.0" in f["message"] or "did you mean NixlConnector" in f["message"]), f
+            "registered in vLLM 0.9.2-0.20.0" in f["message"] or "did you mean NixlConnector" in f["message"]
+            or "did you mean MooncakeConnector?" in f["message"]), f
 
 
 def test_release_spans_name_only_the_releases_that_have_it(tmp_path, capsys, monkeypatch):

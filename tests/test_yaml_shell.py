@@ -252,3 +252,67 @@ def test_configmap_script_flags_are_judged_where_written(tmp_path, monkeypatch, 
     found = json.loads(capsys.readouterr().out)["findings"]
     assert sorted((f["code"], f["line"], f["column"], f["role"]) for f in found) == \
         [("VLLM018", 8, 35, "prefill"), ("VLLM018", 11, 35, "decode")]
+
+
+HARNESS = """\
+    deployment:
+      - envs: {{SERVER_PORT: 8080}}
+        {key}: {style}
+          vllm serve vllm-ascend/DeepSeek-R1-0528-W8A8
+              --host 0.0.0.0
+              --port $SERVER_PORT
+              --kv-transfer-config
+              '{{"kv_connector": "MooncakeConnectorV1",
+              "kv_role": "kv_producer"}}'
+    """
+
+
+def test_a_harness_command_line_is_one_command_not_a_script(tmp_path):
+    # vllm-project/vllm-ascend tests/e2e/nightly/multi_node/internal_dp/config/*.yaml: `server_cmd: >` whose flag
+    # lines are more indented than the first (so YAML keeps their newlines); its harness shlex.split()s it. Read
+    # as a script, every flag line was a command of its own: 392 PD060 errors in that repository. (Its line breaks
+    # are read as blanks, also the one inside the quoted JSON: the same JSON.)
+    (tmp_path / "c.yaml").write_text(textwrap.dedent(HARNESS.format(key="server_cmd", style=">")))
+    out = extract("c.yaml", cwd=str(tmp_path))
+    (l,) = out.launches
+    assert argv(l) == ["vllm-ascend/DeepSeek-R1-0528-W8A8", "--host", "0.0.0.0", "--port", "8080",
+                       "--kv-transfer-config", '{"kv_connector": "MooncakeConnectorV1",     "kv_role": "kv_producer"}']
+    assert (l.argv[1].origin.line, l.argv[1].origin.column) == (5, 11)
+    assert l.role == "prefill" and out.findings == []
+
+
+def test_a_runner_script_keeps_its_lines(tmp_path, monkeypatch, capsys):
+    # GitHub's `run: |` is bash: a flag line there is a command of its own (PD060), as bash runs it
+    import json
+    from pdlint.cli import main
+    (tmp_path / ".github" / "workflows").mkdir(parents=True)
+    (tmp_path / ".github" / "workflows" / "w.yml").write_text(textwrap.dedent("""\
+        on: push
+        jobs:
+          serve:
+            runs-on: gpu
+            steps:
+              - run: |
+                  vllm serve m
+                    --port 8000
+        """))
+    monkeypatch.chdir(tmp_path)
+    main(["check", "--no-cache", "--format", "json", "."])
+    codes = [f["code"] for f in json.loads(capsys.readouterr().out)["findings"]]
+    assert codes == ["PD060"]
+
+
+def test_a_harness_script_with_continuations_stays_a_script(tmp_path):
+    # llm-d/llm-d-benchmark config/scenarios/cicd/gke.yaml: `customCommand: |` is a script (an export, then a
+    # launch continued with `\`): read as one command line it lost its launch
+    (tmp_path / "s.yaml").write_text(textwrap.dedent("""\
+        decode:
+          customCommand: |
+            export LIBRARY_PATH=/usr/lib:${LIBRARY_PATH}
+            vllm serve /model-cache/m \\
+            --host 0.0.0.0 \\
+            --port 8200
+        """))
+    (l,) = extract("s.yaml", cwd=str(tmp_path)).launches
+    assert argv(l) == ["/model-cache/m", "--host", "0.0.0.0", "--port", "8200"]
+    assert l.env["LIBRARY_PATH"].text.startswith("/usr/lib:")

@@ -18,7 +18,10 @@ the document).
   is an exec-form argv.  A string kept under a key that names a script file
   (``prefill.sh: |`` in a ConfigMap's ``data``, which a container mounts and
   runs) or that starts with a shell ``#!`` line is a script too, the key
-  naming its role.  Kubernetes-style containers are left to
+  naming its role.  A multi-line value of a harness's key (``server_cmd``,
+  ``*_command``) whose later lines start with flags is one command line (the
+  harness splits it; vllm-ascend's tests use ``shlex.split``), not a script
+  of one command per line.  Kubernetes-style containers are left to
   :mod:`pdlint.formats.kube`.  Only values holding a launcher are read.
 * **Environment**: ``env`` / ``envs`` / ``variables`` / ``environment``
   mappings (or ``[{name, value}]`` lists) of the enclosing mappings, inner
@@ -53,6 +56,27 @@ _SUFFIX = re.compile(r"(?:_command|_cmd|_script|Command|Cmd|Script)$")
 _LAUNCHER = re.compile(r"sglang\.launch_server|sglang\s+serve|dynamo\.(?:sglang|vllm|trtllm|frontend)|vllm\s+serve"
                        r"|vllm\.entrypoints\.openai\.api_server|trtllm-serve|sglang_router\.launch_|sglang-router"
                        r"|disaggregation\.(?:mini_lb|launch_lb)|\b(?:smg|amg|sglang_router)\s+(?:launch|server)\b")
+#: a key whose value some harness runs as a command line (``server_cmd``, ``launch_command``): no runner pdlint
+#: knows, which may split it itself rather than hand it to a shell
+_HARNESS_KEY = re.compile(r"(?:_cmd|_command|Cmd|Command)$")
+#: a line after the first that starts with a flag (the command goes on)
+_FLAG_LINE = re.compile(r"\n[ \t]*--?[A-Za-z]")
+#: a line ending with a `\` continuation: written for a shell, which it goes to
+_CONTINUED = re.compile(r"\\[ \t]*\n")
+
+
+def _one_line(t: TStr) -> TStr:
+    """``t`` with its line breaks read as blanks (a command line split on whitespace)."""
+    parts, at, s = [], 0, t.text
+    i = s.find("\n")
+    while i >= 0:
+        parts += [t[at:i], TStr.synthetic(" ", "<line break>")]
+        at = i + 1
+        i = s.find("\n", at)
+    parts.append(t[at:])
+    return TStr.join(parts)
+
+
 #: a key naming a shell script file (a ConfigMap's ``data``), a value that starts as one
 _SCRIPT_FILE = re.compile(r"\.(?:sh|bash)$")
 _SHEBANG = re.compile(r"#![^\n]*?\b(?:ba|da|k|z)?sh\b")
@@ -222,7 +246,13 @@ class _Walker:
                                names + [(key, crd.key_tstr(self.doc, r, key), False)], path + (key,), image)
             elif isinstance(vnode, yt.YScalar) and (is_script_key or key in COMMAND_KEYS):
                 if isinstance(yt.scalar_value(vnode), str) and has_launcher(vnode.value):
-                    self._emit(yt.scalar_tstr(self.doc, v), None, env, names, path + (key,), image)
+                    text = yt.scalar_tstr(self.doc, v)
+                    if _HARNESS_KEY.search(key) and _FLAG_LINE.search(text.text) and not _CONTINUED.search(text.text):
+                        # `server_cmd: >` whose flag lines are more indented (so YAML keeps their newlines): a
+                        # harness's command line, which it splits itself (vllm-ascend's tests: shlex.split), not
+                        # a script whose every line is a command
+                        text = _one_line(text)
+                    self._emit(text, None, env, names, path + (key,), image)
             elif isinstance(vnode, yt.YSeq) and (is_script_key or key in COMMAND_KEYS):
                 lines = [it for it in yt.seq_items(v) if isinstance(yt.deref(it).node, yt.YScalar)]
                 if not lines or len(lines) != len(yt.seq_items(v)):
