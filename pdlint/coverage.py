@@ -130,22 +130,25 @@ _LITERALS = ("sglang", "dynamo.", "vllm", "trtllm-serve", "disagg", "kv-transfer
              "context_servers", "generation_servers")
 
 
-def _marker_lines(text: str) -> list:
-    """The numbers (1-based, ascending) of the lines of ``text`` holding one of :data:`_LITERALS`."""
-    starts: set = set()
+def _literal_lines(text: str):
+    """``(start, end)`` of each line of ``text`` holding one of :data:`_LITERALS` (a line once per literal
+    it holds; ``end``: its newline, or the end of the text)."""
     find, rfind = text.find, text.rfind
     for lit in _LITERALS:
         i = find(lit)
         while i >= 0:
-            start = rfind("\n", 0, i) + 1
-            starts.add(start)
             end = find("\n", i)
+            yield rfind("\n", 0, i) + 1, len(text) if end < 0 else end
             if end < 0:
                 break
             i = find(lit, end)
+
+
+def _marker_lines(text: str) -> list:
+    """The numbers (1-based, ascending) of the lines of ``text`` holding one of :data:`_LITERALS`."""
     out = []
     line, at = 1, 0
-    for start in sorted(starts):
+    for start in sorted({start for start, _ in _literal_lines(text)}):
         line += text.count("\n", at, start)
         at = start
         out.append(line)
@@ -156,17 +159,7 @@ def has_launch_text(text: str) -> bool:
     """True when ``text`` holds launch text (a match of :data:`MARKER`, comments included).  Searched on
     the lines that hold one of :data:`_LITERALS` only: the pattern itself takes tens of milliseconds to
     find nothing in a megabyte."""
-    find, rfind = text.find, text.rfind
-    for lit in _LITERALS:
-        i = find(lit)
-        while i >= 0:
-            end = find("\n", i)
-            if MARKER.search(text, rfind("\n", 0, i) + 1, len(text) if end < 0 else end):
-                return True
-            if end < 0:
-                break
-            i = find(lit, end)
-    return False
+    return any(MARKER.search(text, start, end) for start, end in _literal_lines(text))
 
 
 def find_markers(text: str, kind: str = "", skip: frozenset = frozenset()) -> list:

@@ -594,10 +594,11 @@ class Extractor:
     # -- YAML --------------------------------------------------------------------
     def yaml(self, job: FileJob, src: SourceFile, doc: TStr, render_role: Optional[str],
              label: str = "", unit: Optional[str] = None, unit_meta: Optional[dict] = None,
-             keyed: bool = True) -> None:
+             keyed: bool = True, docs: Optional[list] = None) -> None:
+        """The launches of a YAML text; ``docs``: its documents when the caller composed them already."""
         budget.stage("yaml")
         try:
-            docs = yt.compose(doc.text)
+            docs = docs if docs is not None else yt.compose(doc.text)
         except yt.LimitError as e:
             self.problem_at(C.LIMIT, doc, e.index, e.message)
             return
@@ -1042,8 +1043,7 @@ class Extractor:
         seen_heredocs: set = set()
         for cmds, role, run_label, heredocs in runs:
             for hd in heredocs:
-                n += self.heredoc(job, src, doc, hd, render_role, role, ", ".join(x for x in (context, run_label) if x),
-                                  meta, seen_heredocs)
+                n += self.heredoc(job, src, doc, hd, render_role, role, run_label, context, meta, seen_heredocs)
         for cmds, role, run_label, _ in runs:
             for cmd in cmds:
                 if cmd.start in orphans:
@@ -1051,28 +1051,22 @@ class Extractor:
                 ctx_text = ", ".join(x for x in (context, cmd.context, run_label) if x)
                 merged_env = dict(env or {})
                 merged_env.update(cmd.env)
-                m = dict(meta or {})
-                if cmd.role_hint:
-                    m["role_hint"] = cmd.role_hint
-                elif role in ("prefill", "decode") and not m.get("role_hint") and not cmd.uncalled:
-                    # the script run with a role value as $1: the role of what it launches,
-                    # unless its flags say otherwise
-                    m["role_hint"], m["role_how"] = role, run_label
+                m = _run_meta(meta, cmd.role_hint, role, cmd.uncalled, run_label)
                 start = doc[cmd.start:cmd.start + 1] if 0 <= cmd.start < len(doc.text) else None
                 n += len(self.command_launches(job, cmd.words, merged_env, ctx_text, role, m,
                                                nested_done=cmd.runs_shell, start=start))
         return n
 
     def heredoc(self, job: FileJob, src: SourceFile, doc: TStr, hd, render_role: Optional[str],
-                run_role: Optional[str], context: str, meta: Optional[dict], seen: set) -> int:
+                run_role: Optional[str], run_label: str, context: str, meta: Optional[dict], seen: set) -> int:
         """The launches of a here-document of a shell text (:class:`pdlint.formats.shell.ShellHeredoc`)
         that holds YAML: a Kubernetes manifest fed to ``kubectl apply -f - <<EOF``, written by ``cat >
         pod.yaml <<EOF``.  Other text (a Python program, an INI file) is not read: its launch text stays
         reported as not checked (PD020).  ``seen``: the texts (with their role) read before, in another
         run of the script."""
         from pdlint.formats.shell.state import tstr_key
-        role = hd.role_hint or (run_role if run_role in ("prefill", "decode") and not hd.uncalled else None)
-        key = (tstr_key(hd.text), role)
+        m = _run_meta(meta, hd.role_hint, run_role, hd.uncalled, run_label)
+        key = (tstr_key(hd.text), m.get("role_hint"))
         if key in seen:
             return 0
         seen.add(key)
@@ -1087,12 +1081,9 @@ class Extractor:
         line = doc.origin_at(hd.start).line if 0 <= hd.start < len(doc.text) else 1
         where = f"here-document at line {line}" + ("" if hd.evaluated else
                                                     " (read as written: the evaluation stopped before it)")
-        m = dict(meta or {})
-        if role and not m.get("role_hint"):
-            m["role_hint"] = role
         before = len(self.out.launches)
-        self.yaml(job, src, hd.text, render_role, label=", ".join(x for x in (context, hd.context, where) if x),
-                  unit_meta=m, keyed=False)
+        self.yaml(job, src, hd.text, render_role, keyed=False, docs=docs,
+                  label=", ".join(x for x in (context, run_label, hd.context, where) if x), unit_meta=m)
         return len(self.out.launches) - before
 
     def orphaned_flags(self, doc: TStr, cmds: list, render_role: Optional[str]) -> set:
@@ -1441,6 +1432,19 @@ def image_entry_words(image: str, words: list, at: Optional[TStr]) -> list:
     if p is None:
         return [TStr.synthetic(w, "<image entrypoint>") for w in entry] + list(words)
     return [TStr.at(w, p.src, p.offset, p.chain, label=p.label) for w in entry] + list(words)
+
+
+def _run_meta(meta: Optional[dict], role_hint: Optional[str], run_role: Optional[str], uncalled: bool,
+              run_label: str) -> dict:
+    """``meta`` for what one run of a script launches (a command, a here-document's manifest): the role a
+    branch around it names, else, when the script was run with a role value as ``$1``, that role (unless
+    its flags say otherwise), except for what only a function the run never calls holds."""
+    m = dict(meta or {})
+    if role_hint:
+        m["role_hint"] = role_hint
+    elif run_role in ("prefill", "decode") and not m.get("role_hint") and not uncalled:
+        m["role_hint"], m["role_how"] = run_role, run_label
+    return m
 
 
 def _uncalled_once(runs: list) -> list:

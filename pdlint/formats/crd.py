@@ -782,22 +782,21 @@ def _kthena(ctx: _Doc) -> list:
     backend = at(ctx.root, "spec", "backend")
     if not api.startswith("workload.serving.volcano.sh/") or text_at(backend, "type") not in _KTHENA_VLLM:
         return []
-    workers = [wk for wk in yt.seq_items(yt.get(backend, "workers")) if isinstance(yt.deref(wk).node, yt.YMap)]
-    server = next((wk for wk in workers if text_at(wk, "type") == "server"), None)
+    workers = [(i, wk) for i, wk in enumerate(yt.seq_items(yt.get(backend, "workers")))
+               if isinstance(yt.deref(wk).node, yt.YMap)]
+    server = next((wk for _, wk in workers if text_at(wk, "type") == "server"), None)
     env = _env_list(ctx.doc, yt.get(backend, "env"))  # buildEngineEnvVars: the backend's env
     skip = env.get("KTHENA_SKIP_ENGINE_DEPENDENCY_INSTALL")
     controller = {
         "model": _kthena_model_path(text_at(backend, "cacheURI") or "", text_at(backend, "modelURI") or ""),
         "model_ref": yt.get(backend, "modelURI"),
-        "ray_pods": _int(yt.get(server, "pods")) if server is not None else None,
-        "ray_devices": _devices(server) if server is not None else 0,
-        "gpu": any(_quantity(at(wk, "resources", "limits", "nvidia.com/gpu")) > 0 for wk in workers),
+        "ray_pods": _int(yt.get(server, "pods")),
+        "ray_devices": _devices(server),
+        "gpu": any(_quantity(at(wk, "resources", "limits", "nvidia.com/gpu")) > 0 for _, wk in workers),
         "skip_install": skip is not None and skip.text in ("1", "t", "T", "TRUE", "true", "True"),
     }
     out = []
-    for i, worker in enumerate(yt.seq_items(yt.get(backend, "workers"))):
-        if not isinstance(yt.deref(worker).node, yt.YMap):
-            continue
+    for i, worker in workers:
         kind = text_at(worker, "type") or ""
         role = role_of_value(kind) if kind in ("prefill", "decode") else None
         w = ctx.workload([worker], ("spec", "backend", "workers", i), role=role,

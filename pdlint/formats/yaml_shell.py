@@ -66,11 +66,12 @@ _CONTINUED = re.compile(r"\\[ \t]*\n")
 
 
 def _one_line(t: TStr) -> TStr:
-    """``t`` with its line breaks read as blanks (a command line split on whitespace)."""
+    """``t`` with its line breaks read as blanks (a command line split on whitespace), each where its break is."""
+    from pdlint.formats.shell.words import computed
     parts, at, s = [], 0, t.text
     i = s.find("\n")
     while i >= 0:
-        parts += [t[at:i], TStr.synthetic(" ", "<line break>")]
+        parts += [t[at:i], computed(" ", t[i:i + 1])]
         at = i + 1
         i = s.find("\n", at)
     parts.append(t[at:])
