@@ -160,11 +160,17 @@ def srt_slurm(job, src, doc: TStr, root: yt.Ref, variant=None) -> list:
     name = variant.name if variant is not None else (crd.text_at(root, "name") or os.path.basename(job.display))
     of = f" variant {variant.label}" if variant is not None else ""
     out = []
+    common = yt.get(cfg, COMMON_KEY) if cfg is not None else None
+    if common is not None and not isinstance(yt.deref(common).node, yt.YMap):
+        common = None
     for key, ref in yt.map_items(cfg) if cfg is not None else ():
         role = crd.role_of_value(key) or crd.role_of_name(key)
-        if not isinstance(yt.deref(ref).node, yt.YMap):
+        if not isinstance(yt.deref(ref).node, yt.YMap) or (common is not None and key == COMMON_KEY):
             continue
-        argv = cli_tokens(doc, ref)  # srtctl's _config_to_cli_args (backends/sglang.py build_worker_command)
+        # srtctl's _config_to_cli_args (backends/sglang.py build_worker_command); a `common` section (no srtctl
+        # key: the launchers that write one give its flags to every server, the server's own win) first
+        own = {_flag_key(k) for k, _ in yt.map_items(ref)}
+        argv = (cli_tokens(doc, common, skip=own) if common is not None else []) + cli_tokens(doc, ref)
         knode = yt.key_node(cfg, key)
         own_mode = any(k.replace("_", "-") == "disaggregation-mode" for k, _ in yt.map_items(ref))
         if role in ("prefill", "decode") and knode is not None and not own_mode:
@@ -182,17 +188,90 @@ def srt_slurm(job, src, doc: TStr, root: yt.Ref, variant=None) -> list:
                     f"adds --disaggregation-mode, the model path, ports and node addresses{note})", argv=argv, env=env, image=image,
                     replicas=_int(crd.at(root, "resources", f"{key}_workers")))
         l.incomplete = True
+        if common is not None:
+            l.context += " with sglang_config.common before it"
         if variant is not None:
             l.meta["variant"] = variant.label
         out.append(l)
+    _foreign_sections(doc, root, out, lambda k: flags.load(flags.pick(version)[0]).lookup(
+        "--" + k.replace("_", "-")) is not None)
     return out
 
 
-def cli_tokens(doc: TStr, ref: yt.Ref) -> list:
+# What an srtctl recipe may hold at its top level: srtctl's ``SrtConfig`` fields (srtctl/core/schema.py), the
+# keys its ``load_config`` takes off first (``lock``, ``sweep``) and override files' sections.  srtctl refuses
+# any other key (its schemas raise on unknown fields), so a recipe-shaped file with one is read by another
+# launcher, which may make server flags of it.
+SRTCTL_TOP = frozenset({
+    "name", "model", "resources", "slurm", "backend", "frontend", "dynamo", "benchmark", "profiling", "output",
+    "health_check", "infra", "observability", "telemetry", "environment", "container_mounts", "extra_mount",
+    "srun_options", "sbatch_directives", "enable_config_dump", "setup_script", "identity", "reporting", "lock",
+    "sweep", "base"})
+COMMON_KEY = "common"
+_FLAG_WORD = re.compile(r"(?:^|\s)(--[a-z][a-z0-9]*(?:-[a-z0-9]+)*)")
+
+
+def _foreign_sections(doc: TStr, root: yt.Ref, launches: list, is_flag) -> None:
+    """A top-level key srtctl does not have whose value holds server-flag-like text (``--flag`` words, keys
+    named like a server flag, ``is_flag(key)``): every launch of the recipe gets an opaque word there (flags
+    pdlint cannot see: rules that read an unset flag's default stay quiet) and a PD023 gap naming it."""
+    from pdlint import coverage_rules as CR
+    from pdlint.model import Gap
+    if not launches:
+        return
+    for key, ref in yt.map_items(root):
+        if key in SRTCTL_TOP or key.startswith(("override_", "zip_override_")):
+            continue
+        seen = _flag_like(ref, is_flag, [], 0)
+        knode = yt.key_node(root, key)
+        if not seen or knode is None:
+            continue
+        tok = yt.scalar_tstr(doc, yt.Ref(knode))
+        if not tok.pieces:
+            continue
+        shown = ", ".join(f"`{s}`" for s in seen[:3]) + (", ..." if len(seen) > 3 else "")
+        gap = Gap(CR.OPAQUE_ARGS.code, tok,
+                  f"`{key}` is not a key of an srtctl recipe (srtctl refuses such a file), so another launcher reads "
+                  f"this recipe, and it holds server settings ({shown}): pdlint cannot tell which flags that "
+                  f"launcher makes of them, and those were not checked",
+                  "write the server flags into the role sections pdlint reads (`backend.sglang_config.prefill` / "
+                  "`decode`), or check the launcher's own command (a script pdlint reads)")
+        for l in launches:
+            l.argv.append(tok.as_opaque())
+            l.gaps.append(gap)
+
+
+def _flag_like(ref, is_flag, out: list, depth: int) -> list:
+    node = yt.deref(ref).node
+    if depth > 8 or len(out) > 3:
+        return out
+    if isinstance(node, yt.YMap):
+        for k, v in yt.map_items(ref):
+            if isinstance(k, str) and is_flag(k) and k not in out:
+                out.append(k)
+            _flag_like(v, is_flag, out, depth + 1)
+    elif isinstance(node, yt.YSeq):
+        for it in yt.seq_items(ref):
+            _flag_like(it, is_flag, out, depth + 1)
+    elif isinstance(node, yt.YScalar):
+        value = yt.scalar_value(node)
+        if isinstance(value, str):
+            out += [m.group(1) for m in _FLAG_WORD.finditer(value)][:4 - len(out)]
+    return out
+
+
+def _flag_key(key) -> str:
+    return str(key).replace("_", "-")
+
+
+def cli_tokens(doc: TStr, ref: yt.Ref, skip=frozenset()) -> list:
     """srtctl's ``_config_to_cli_args`` of one mapping, traced: ``key`` -> ``--key`` (``_`` -> ``-``); true
-    -> the bare flag, false and null -> nothing; a list -> the flag and its items; a mapping -> its JSON."""
+    -> the bare flag, false and null -> nothing; a list -> the flag and its items; a mapping -> its JSON.
+    Keys whose flag is in ``skip`` are left out."""
     out: list = []
     for key, vref in yt.map_items(ref):
+        if skip and _flag_key(key) in skip:
+            continue
         knode = yt.key_node(ref, key)
         ktok = yt.scalar_tstr(doc, yt.Ref(knode)) if knode is not None else None
         flag = "--" + key.replace("_", "-")
