@@ -1052,6 +1052,9 @@ class Extractor:
                 merged_env = dict(env or {})
                 merged_env.update(cmd.env)
                 m = _run_meta(meta, cmd.role_hint, role, cmd.uncalled, run_label)
+                m["shell_job"] = (run_label, cmd.serial)
+                if cmd.ended_before:  # background launches a kill ended before this one runs (shell.jobs)
+                    m["ended_before"] = frozenset((run_label, s) for s in cmd.ended_before)
                 start = doc[cmd.start:cmd.start + 1] if 0 <= cmd.start < len(doc.text) else None
                 n += len(self.command_launches(job, cmd.words, merged_env, ctx_text, role, m,
                                                nested_done=cmd.runs_shell, start=start))

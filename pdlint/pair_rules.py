@@ -6,8 +6,9 @@ They read what each engine adapter says about a launch (``facts(launch)``,
 :class:`pdlint.pairing.Facts`) and the environment (``CUDA_VISIBLE_DEVICES``),
 and only compare launches :func:`pdlint.pairing.colocated` says run on one
 host at the same time: launches of one shell script, not on alternative
-branches of an ``if``/``case``, not multi-node, not started through
-``ssh``/``srun``.  Kubernetes pods never count as co-located (each has its
+branches of an ``if``/``case``, not one a ``kill``/``pkill`` ended before the
+other started (:func:`pdlint.pairing.sequential`), not multi-node, not started
+through ``ssh``/``srun``.  Kubernetes pods never count as co-located (each has its
 own network namespace and GPU allocation).
 """
 
@@ -16,7 +17,7 @@ from __future__ import annotations
 from typing import Callable, Optional
 
 from pdlint.model import ERROR, WARNING, Candidate, Launch, Related
-from pdlint.pairing import (Deployment, alternatives, colocated_candidate, docker_gpus, facts, parse_url,
+from pdlint.pairing import (Deployment, alternatives, colocated_candidate, docker_gpus, facts, parse_url, sequential,
                             shares_network, shell_launch, wrapper_text)
 from pdlint.rules import Rule, register
 from pdlint.text import TStr
@@ -55,7 +56,8 @@ PORT_COLLISION = register(Rule(
                   "python -m sglang.launch_server --disaggregation-mode prefill --port 30001 "
                   "--disaggregation-bootstrap-port 8999 ... &",
     category=_C, roles=("prefill", "decode"),
-    notes="Only launches one script starts on one host are compared; containers started with `docker run` "
+    notes="Only launches one script starts on one host are compared, and only while both run (a background job "
+          "a `kill $PID` / `pkill` ended before the other started is not); containers started with `docker run` "
           "without `--network host` have their own ports."))
 
 GPU_OVERLAP = register(Rule(
@@ -193,7 +195,7 @@ def _colocated_pairs(dep: Deployment) -> list:
             if taken.get(g, 0) >= MAX_PARTNERS:
                 continue
             if a.path == b.path and (a.path, a.line) != (b.path, b.line) and a.render_role == b.render_role \
-                    and not alternatives(a, b):
+                    and not alternatives(a, b) and not sequential(a, b):
                 taken[g] = taken.get(g, 0) + 1
                 out.append((a, b))
     dep._colocated = out

@@ -580,6 +580,14 @@ def alternatives(a: Launch, b: Launch) -> bool:
     return False
 
 
+def sequential(a: Launch, b: Launch) -> bool:
+    """Launches of one script that never run together: a ``kill`` / ``pkill`` ended one before the other
+    started (:mod:`pdlint.formats.shell.jobs`)."""
+    ja, jb = a.meta.get("shell_job"), b.meta.get("shell_job")
+    return ja is not None and jb is not None and (ja in b.meta.get("ended_before", ()) or
+                                                  jb in a.meta.get("ended_before", ()))
+
+
 def wrapper_text(launch: Launch) -> str:
     """The text written before the entry point on the same (continued) shell command line."""
     tok = launch.command[0] if launch.command else (launch.argv[0] if launch.argv else None)

@@ -56,6 +56,11 @@ class ShellCommand:
     #: found only by evaluating a function the script never calls (see
     #: ``Control.evaluate_uncalled``): running the script does not run it
     uncalled: bool = False
+    #: its index in the evaluation's commands
+    serial: int = -1
+    #: serials of earlier background commands a ``kill``/``pkill``/``killall`` ended before this command
+    #: runs, on every path that runs it: the two never run at the same time
+    ended_before: frozenset = frozenset()
 
 
 @dataclass

@@ -20,6 +20,7 @@ from pdlint.text import EMPTY, TStr
 from . import syntax
 from .builtins import Builtins
 from .conditions import Conditions, bind
+from .jobs import KILLERS, job_pid, killed
 from .control import Control
 from .matching import Budget
 from .state import Ctx, FuncDef, Out, State, Var, tstr_key
@@ -51,6 +52,7 @@ class Interpreter(Words, Conditions, Control, Builtins):
         self.steps = 0
         self.expanded = 0
         self.bg = 0
+        self._started: Optional[list] = None  # commands a background statement being evaluated starts
         self.reported: set = set()
         self.defined: dict = {}  # FuncDef.key -> (FuncDef, State at definition)
         self.called: set = set()
@@ -242,10 +244,18 @@ class Interpreter(Words, Conditions, Control, Builtins):
         if inner is None or inner.type != "command":
             sub.push_ctx(Ctx("background job"))
         self.bg += 1
+        outer, self._started = self._started, []
         try:
             self.exec_stmt(node, sub)
         finally:
             self.bg -= 1
+            started, self._started = self._started, outer
+        if outer is not None:
+            outer += started
+        if started:
+            # `$!`: which commands the job runs (a placeholder value `kill "$!"` / `kill $PID` is read back from)
+            st.jobs = st.jobs + (tuple(started),)
+            st.vars["!"] = Var(TStr.synthetic(job_pid(started), "<job>", opaque=True))
         return [Out(st, True)]
 
     def exec_command(self, node, st: State, extra: tuple = ()) -> list:
@@ -279,6 +289,8 @@ class Interpreter(Words, Conditions, Control, Builtins):
 
     def run_words(self, words: list, st: State, unk: set, penv: list, node) -> list:
         name = words[0].text
+        if name in KILLERS and st.jobs:
+            st.ended = st.ended | killed(name, words[1:], st.jobs)
         func = st.funcs.get(name)
         if func is not None:
             return self.call_function(func, words, st, unk, penv)
@@ -329,12 +341,18 @@ class Interpreter(Words, Conditions, Control, Builtins):
             if _same_env(seen.env, env):
                 if seen.role_hint != role:
                     seen.role_hint = None
+                seen.ended_before &= st.ended
+                if self._started is not None:
+                    self._started.append(seen)
                 return seen
         if len(self.commands) >= self.ctx.max_commands:
             self.limit("commands", f"more than {self.ctx.max_commands} commands; evaluation stopped", abort=True)
         cmd = self.command_type(
             words=list(words), env=env, context=st.context_text(), role_hint=role, start=start,
-            background=self.bg > 0, unset_vars=sorted(unknown), uncalled=self.uncalled)
+            background=self.bg > 0, unset_vars=sorted(unknown), uncalled=self.uncalled, serial=len(self.commands),
+            ended_before=st.ended)
+        if self._started is not None:
+            self._started.append(cmd)
         if key is None:
             key = tuple(tstr_key(w) for w in words)
         self._seen.setdefault(key, []).append(cmd)

@@ -97,7 +97,7 @@ class State:
     """Mutable state of one path (mutated in place; :meth:`fork` to branch)."""
 
     __slots__ = ("vars", "exported", "positional", "pos_bind", "funcs", "frames", "ctx",
-                 "flow", "flow_n", "allexport", "out", "out_bad")
+                 "flow", "flow_n", "allexport", "out", "out_bad", "jobs", "ended")
 
     def __init__(self):
         self.vars: dict = {}  # name -> Var; a missing name has no known value
@@ -112,6 +112,8 @@ class State:
         self.allexport = False
         self.out: Optional[tuple] = None  # captured stdout inside $(...): tuple of TStr
         self.out_bad = False  # the captured output is not known
+        self.jobs: tuple = ()  # background jobs started on this path: tuples of ShellCommand
+        self.ended: frozenset = frozenset()  # serials of those commands a `kill`/`pkill` on this path ended
 
     def fork(self) -> "State":
         s = State.__new__(State)
@@ -127,6 +129,8 @@ class State:
         s.allexport = self.allexport
         s.out = self.out
         s.out_bad = self.out_bad
+        s.jobs = self.jobs
+        s.ended = self.ended
         return s
 
     # -- variables ------------------------------------------------------------

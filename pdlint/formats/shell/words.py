@@ -566,7 +566,9 @@ class Words:
                 return UNKNOWN
             unknown = frozenset().union(*(v.unknown for v in st.positional)) if st.positional else frozenset()
             return Var(tuple(v.value for v in st.positional), unknown)
-        if len(name) == 1 and name in "#?$!-_":
+        if name == "!":  # the last background job: a placeholder naming its commands (shell.jobs)
+            return st.vars.get("!", UNKNOWN)
+        if len(name) == 1 and name in "#?$-_":
             return UNKNOWN
         return st.vars.get(name, UNKNOWN)
 

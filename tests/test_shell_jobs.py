@@ -1,0 +1,70 @@
+"""Background jobs a script ends before it starts the next ones (vLLM's benchmarks/disagg_benchmarks:
+benchmark one layout, stop its servers, start the next on the same ports and GPUs): the pair rules
+compare only launches that run at the same time."""
+
+import pytest
+
+from pdlint.formats.shell import ShellContext, shell_commands
+from pdlint.formats.shell.jobs import killed
+from pdlint.text import SourceFile, TStr
+
+SERVE = "CUDA_VISIBLE_DEVICES=0 vllm serve m --port 8100 --gpu-memory-utilization 0.8 &"
+
+
+def _codes(report):
+    return sorted(f["code"] for f in report["findings"])
+
+
+@pytest.mark.parametrize("stop", [
+    'PID=$!\nkill $PID\nwait $PID',
+    'kill "$!"',
+    'kill -9 %1',
+    'kill -s TERM %%',
+    'PIDS="$PIDS $!"\nkill $PIDS',
+    'stop_all() {\n  pkill -f "vllm serve"\n}\nstop_all',
+    'pkill -9 vllm',
+    'killall vllm',
+])
+def test_a_job_ended_before_the_next_launch_is_not_compared_with_it(scratch_git, stop):
+    scratch_git.write("run.sh", f"#!/bin/bash\n{SERVE}\n{stop}\n{SERVE}\n")
+    code, report = scratch_git.lint("run.sh")
+    assert len(report["launches"]) == 2
+    assert _codes(report) == [] and code == 0
+
+
+@pytest.mark.parametrize("stop", [
+    '',  # both run until the script ends
+    'kill $(lsof -t -i:8100)',  # a pid pdlint does not know
+    'python3 proxy.py &\nkill $!',  # another job
+    'pkill -f sglang',  # matches neither
+    'killall vll',  # killall takes whole names
+    'if [ -n "$X" ]; then kill %1; fi',  # on one path only
+    '(kill %1)',  # a subshell's kill of the parent's job spec ends nothing pdlint can tell
+])
+def test_launches_that_may_run_together_are_still_compared(scratch_git, stop):
+    scratch_git.write("run.sh", f"#!/bin/bash\n{SERVE}\n{stop}\n{SERVE}\n")
+    code, report = scratch_git.lint("run.sh")
+    assert _codes(report) == ["PD150", "PD151"] and code == 1
+
+
+def _jobs(script: str):
+    cmds = shell_commands(TStr.from_source(SourceFile("s.sh", script)), ShellContext(lambda p, c: None, lambda *a: None))
+    return {c.words[0].text: c for c in cmds}
+
+
+def test_killed_matches_process_names_and_command_lines():
+    cmds = _jobs("nohup python3 -m sglang.launch_server --port 1 &\nvllm serve m &\n")
+    py, vl = cmds["nohup"], cmds["vllm"]
+    jobs = ((py,), (vl,))
+
+    def k(*words):
+        return killed(words[0], [TStr.synthetic(w, "<t>") for w in words[1:]], jobs)
+
+    assert k("pkill", "python3") == {py.serial}  # the process is python3 (nohup execs it)
+    assert k("pkill", "-f", "sglang.launch_server") == {py.serial}
+    assert k("pkill", "sglang") == frozenset()  # without -f: the process name only
+    assert k("pkill", "-f", "vllm serve") == {vl.serial} and k("pkill", "-f", "serve") == {py.serial, vl.serial}
+    assert k("pkill", "-x", "vll") == frozenset() and k("pkill", "vll") == {vl.serial}
+    assert k("pkill", "-f", "[") == frozenset()  # not a regex: a plain substring, found nowhere
+    assert k("kill", "%2") == {vl.serial} and k("kill", "%-") == {py.serial} and k("kill", "%3") == frozenset()
+    assert k("kill", "-l") == frozenset() and k("kill", "1234") == frozenset()
