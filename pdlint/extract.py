@@ -62,6 +62,7 @@ class Extractor:
         self._ordinals: dict = {}  # path -> launches found so far
         self._charts_done: set = set()
         self._orphans: dict = {}  # PD060 place -> [index in findings, render roles]
+        self._heredoc_depth = 0  # here-document scripts being evaluated (Extractor.heredoc_script)
         self._placeholders: set = set()  # PD061 places reported
         self._repo_files: dict = {}  # repository root -> its files (callers of scripts)
         self._repo_data: dict = {}  # their contents, read once
@@ -1073,6 +1074,12 @@ class Extractor:
         if key in seen:
             return 0
         seen.add(key)
+        line = doc.origin_at(hd.start).line if 0 <= hd.start < len(doc.text) else 1
+        where = f"here-document at line {line}" + ("" if hd.evaluated else
+                                                    " (read as written: the evaluation stopped before it)")
+        label = ", ".join(x for x in (context, run_label, hd.context, where) if x)
+        if heredoc_script(hd):
+            return self.heredoc_script(job, src, hd, render_role, label, m)
         try:
             docs = yt.compose(hd.text.text)
         except yt.YamlError:
@@ -1081,13 +1088,24 @@ class Extractor:
             docs = None  # an alias bomb: self.yaml reports it
         if docs is not None and not any(isinstance(d.root, (yt.YMap, yt.YSeq)) for d in docs):
             return 0
-        line = doc.origin_at(hd.start).line if 0 <= hd.start < len(doc.text) else 1
-        where = f"here-document at line {line}" + ("" if hd.evaluated else
-                                                    " (read as written: the evaluation stopped before it)")
         before = len(self.out.launches)
-        self.yaml(job, src, hd.text, render_role, keyed=False, docs=docs,
-                  label=", ".join(x for x in (context, run_label, hd.context, where) if x), unit_meta=m)
+        self.yaml(job, src, hd.text, render_role, keyed=False, docs=docs, label=label, unit_meta=m)
         return len(self.out.launches) - before
+
+    def heredoc_script(self, job: FileJob, src: SourceFile, hd, render_role: Optional[str], label: str,
+                       meta: dict) -> int:
+        """A shell script a script writes or runs from a here-document (``cat > prefill_entry.sh <<EOF``,
+        ``bash <<EOF``): evaluated as a script of its own, from the text the outer script writes (its
+        variables expanded there, each character traced to where it is written); it runs later, in
+        another process, so it starts from the configured variables only."""
+        if self._heredoc_depth >= MAX_HEREDOC_SCRIPTS:
+            return 0
+        self._heredoc_depth += 1
+        try:
+            return self.shell(job, src, hd.text, render_role, label=label, env=self.shell_env(job), context=label,
+                              meta=meta)
+        finally:
+            self._heredoc_depth -= 1
 
     def orphaned_flags(self, doc: TStr, cmds: list, render_role: Optional[str]) -> set:
         """PD060: flags cut off from their command by a broken ``\\`` continuation.
@@ -1435,6 +1453,28 @@ def image_entry_words(image: str, words: list, at: Optional[TStr]) -> list:
     if p is None:
         return [TStr.synthetic(w, "<image entrypoint>") for w in entry] + list(words)
     return [TStr.at(w, p.src, p.offset, p.chain, label=p.label) for w in entry] + list(words)
+
+
+#: here-document scripts inside here-document scripts (each level's text is part of the one before)
+MAX_HEREDOC_SCRIPTS = 4
+_SHELLS = frozenset({"sh", "bash", "dash", "zsh", "ksh", "ash"})
+_SHEBANG = re.compile(r"#!\s*(?:\S*/)?(?:env\s+)?(\S+)")
+
+
+def heredoc_script(hd) -> bool:
+    """Is a here-document a shell script: its ``#!`` line names a shell, or (without one) it is fed to a
+    shell (``bash <<EOF``, ``ssh host <<EOF``: the remote login shell) or written to a ``*.sh`` file."""
+    first = hd.text.text.lstrip("\n").split("\n", 1)[0].strip()
+    if first.startswith("#!"):
+        m = _SHEBANG.match(first)
+        return bool(m) and os.path.basename(m.group(1)) in _SHELLS
+    words = hd.reader.split()
+    program = os.path.basename(words[0]) if words else ""
+    if program in _SHELLS:
+        return True
+    if program == "ssh":
+        return not any(os.path.basename(w).startswith("python") for w in words[1:])
+    return hd.target.strip("'\"").endswith((".sh", ".bash"))
 
 
 def _run_meta(meta: Optional[dict], role_hint: Optional[str], run_role: Optional[str], uncalled: bool,

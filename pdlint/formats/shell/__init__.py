@@ -81,6 +81,10 @@ class ShellHeredoc:
     evaluated: bool = True
     #: as ShellCommand.uncalled
     uncalled: bool = False
+    #: the command it is fed to, as written (``cat``, ``bash``, ``ssh host bash -s``, ``kubectl apply -f -``
+    #: when piped), and the file a ``>`` / ``>>`` of that statement writes, as written (``"$DIR/run.sh"``)
+    reader: str = ""
+    target: str = ""
 
 
 @dataclass

@@ -522,10 +522,11 @@ class Interpreter(Words, Conditions, Control, Builtins):
             self.heredoc_keys.add(key)
             if st is not None and not found[3]:
                 self.spend(len(text.text))  # a new text per loop value: bounded as expansions are
+            reader, target = syntax.heredoc_reader(unit, node, r)
             self.ctx.heredocs.append(ShellHeredoc(
                 text=text, start=unit.start(node) if unit.top else self.anchor,
                 context=st.context_text() if st is not None else "", role_hint=role,
-                evaluated=st is not None, uncalled=self.uncalled))
+                evaluated=st is not None, uncalled=self.uncalled, reader=reader, target=target))
 
     def unreached_heredocs(self) -> None:
         """After a limit stopped the evaluation: the script's here-documents it had not reached, as

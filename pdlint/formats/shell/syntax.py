@@ -263,6 +263,25 @@ def heredoc_parts(unit: Unit, redirect) -> Optional[tuple]:
     return body, unit.char(body.start_byte), unit.char(body.end_byte), quoted, dash
 
 
+def heredoc_reader(unit: Unit, statement, redirect) -> tuple:
+    """(the command a here-document is fed to, the file its statement writes), as written: ``cat`` and
+    ``"$W/run.sh"`` for ``cat > "$W/run.sh" <<EOF`` and ``cat <<EOF > run.sh``; the piped command for
+    ``cat <<EOF | kubectl apply -f -``; "" where there is none."""
+    reader = target = ""
+    body = statement.child_by_field_name("body")
+    if body is not None and body.type == "command":
+        reader = unit.source_text(body)
+    for parent in (statement, redirect):
+        for child in parent.named_children:
+            if child.type == "file_redirect" and not target:
+                dest = child.child_by_field_name("destination")
+                if dest is not None and any(c.type in (">", ">>", ">|") for c in child.children):
+                    target = unit.source_text(dest)
+            elif child.type == "pipeline" and parent is redirect:
+                reader = unit.source_text(child)
+    return reader, target
+
+
 def heredoc_redirects(unit: Unit) -> list:
     """Every ``heredoc_redirect`` node of ``unit``, in text order (found from the ``<<`` in the text:
     a walk over every node of a large script costs more)."""

@@ -130,8 +130,11 @@ def unquote_dq(t: TStr, escapes: str = '$`"\\\n') -> TStr:
 HEREDOC_ESCAPES = "$`\\\n"
 
 
-#: in the text of a here-document: an escape, a backquoted command, a special parameter
-_HEREDOC_MISSED = re.compile(r"\\.|`(?:[^`\\]|\\.)*`|\$[0-9@*#?$!-]", re.S)
+#: in the text of a here-document: an escape, a backquoted command, a special parameter; and the
+#: expansions tree-sitter-bash stops finding in a body after a line ending in ``\`` (a continued command
+#: line of a generated script): ``$NAME``, ``${...}``, ``$(...)`` / ``$((...))`` (one level of nesting)
+_HEREDOC_MISSED = re.compile(r"\\.|`(?:[^`\\]|\\.)*`|\$[0-9@*#?$!-]|\$[A-Za-z_][A-Za-z0-9_]*|\$\{[^{}\n]*\}"
+                             r"|\$\((?:[^()\n]|\([^()\n]*\))*\)", re.S)
 
 
 def strip_leading_tabs(t: TStr) -> TStr:
