@@ -26,6 +26,9 @@ from pdlint.rules import engine_rules
 from pdlint.text import TStr
 
 _IMAGE_VERSION = re.compile(r"sglang[^:\s]*:v?(\d+\.\d+\.\d+(?:\.post\d+)?)")
+#: an SGLang image tagged ``latest`` (``lmsysorg/sglang:latest``, ``:latest-cu130``): the newest release, whatever a launch's
+#: flags suit, so a flag it no longer has is the error a pull of that image starts with
+_IMAGE_LATEST = re.compile(r"sglang[^:\s]*:latest(?:-[\w.-]*)?(?![\w.])")
 DYNAMO_ENTRYPOINTS = ("python -m dynamo.sglang", "python -m dynamo.sglang.worker",
                       "python -m dynamo.sglang.decode_worker")
 
@@ -60,6 +63,8 @@ def version_hint(launch: Launch) -> Optional[str]:
         m = _IMAGE_VERSION.search(t or "")
         if m:
             return m.group(1)
+        if _IMAGE_LATEST.search(t or ""):
+            return flags.LATEST
     return None
 
 
