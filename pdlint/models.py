@@ -54,6 +54,7 @@ FAMILIES = (
     (r"kimi-linear", Family("Kimi-Linear", "mla", None, ("KimiLinearForCausalLM",))),
     (r"moonlight", Family("Moonlight", "mla", None, ("DeepseekV3ForCausalLM",))),
     (r"minicpm3", Family("MiniCPM3", "mla", None, ("MiniCPM3ForCausalLM",))),
+    (r"glm-5(?![0-9])", Family("GLM-5", "mla", None, ("GlmMoeDsaForCausalLM",))),
     (r"mistral-large-3", Family("Mistral-Large-3", "mla", None, ("MistralLarge3ForCausalLM",))),
     (r"gpt-oss", Family("gpt-oss", "mha", "swa", ("GptOssForCausalLM",))),
 )

@@ -1,0 +1,25 @@
+"""GLM-5 is an MLA model (ai-dynamo/dynamo recipes/glm-5-nvfp4/sglang/disagg: prefill TP 4, decode attention
+DP 4): SGLang 0.5.23 classifies GlmMoeDsaForCausalLM as MLA (ModelConfig._derive_model_shapes), so
+different attention TP on the two roles is harmless and SGL815 stays quiet."""
+
+from pdlint.models import family
+
+PAIR = """#!/bin/bash
+CUDA_VISIBLE_DEVICES=0,1,2,3 python3 -m sglang.launch_server --model-path {m} --tp-size 4 --disaggregation-mode prefill &
+CUDA_VISIBLE_DEVICES=4,5,6,7 python3 -m sglang.launch_server --model-path {m} --tp-size 4 --attn-dp-size 4 \\
+  --disaggregation-mode decode --port 30001
+"""
+
+
+def test_glm5_names():
+    for name in ("zai-org/GLM-5", "nvidia/GLM-5-NVFP4", "zai-org/GLM-5.1-FP8", "/models/glm_5.2"):
+        assert family(name).name == "GLM-5" and family(name).mla
+    for name in ("THUDM/glm-4-9b-chat", "zai-org/GLM-4.6", "x/glm-50b"):
+        assert family(name) is None
+
+
+def test_sgl815_quiet_for_glm5_and_still_warns_for_an_unknown_model(scratch_git):
+    scratch_git.write("glm.sh", PAIR.format(m="nvidia/GLM-5-NVFP4"))
+    scratch_git.write("other.sh", PAIR.format(m="acme/SomeModel-70B"))
+    _, report = scratch_git.lint("glm.sh", "other.sh")
+    assert [(f["path"], f["code"]) for f in report["findings"] if f["code"] == "SGL815"] == [("other.sh", "SGL815")]
