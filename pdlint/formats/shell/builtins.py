@@ -304,6 +304,74 @@ def _dash_c_script(words: list, i: int) -> Optional[int]:
     return None
 
 
+_TR_CLASSES = {"[:space:]": " \t\n\r\f\v", "[:blank:]": " \t"}
+_TR_ESCAPES = {"\\n": "\n", "\\t": "\t", "\\r": "\r", "\\f": "\f", "\\v": "\v", "\\\\": "\\"}
+
+
+def _tr_set(spec: str) -> Optional[str]:
+    """The characters of a ``tr`` set made of literal characters, ``\\n``-style escapes and the
+    ``[:space:]`` / ``[:blank:]`` classes; None for anything else (ranges, other classes)."""
+    out, i = [], 0
+    while i < len(spec):
+        for k, v in list(_TR_CLASSES.items()) + list(_TR_ESCAPES.items()):
+            if spec.startswith(k, i):
+                out.append(v)
+                i += len(k)
+                break
+        else:
+            c = spec[i]
+            if c in "[\\" or (c == "-" and 0 < i < len(spec) - 1):
+                return None
+            out.append(c)
+            i += 1
+    return "".join(out)
+
+
+def _delete(text: TStr, drop) -> TStr:
+    """``text`` without the characters at which ``drop(index)`` holds (the others keep their origins)."""
+    parts, start = [], None
+    for i in range(len(text.text)):
+        if drop(i):
+            if start is not None:
+                parts.append(text[start:i])
+                start = None
+        elif start is None:
+            start = i
+    if start is not None:
+        parts.append(text[start:])
+    return TStr.join(parts)
+
+
+def filter_text(words: list, text: TStr) -> Optional[TStr]:
+    """What a text filter in a pipeline inside ``$(...)`` writes for ``text``, or None when pdlint does not
+    know it.  Known: ``tr -d SET`` (SET of literal characters, escapes, ``[:space:]``, ``[:blank:]``: vLLM's
+    ``KV_CONFIG=$(echo "$KV_CONFIG" | tr -d '[:space:]')``) and ``jq -c .`` / ``jq -c`` on a JSON text (its
+    insignificant blanks removed, one line)."""
+    prog = words[0].rsplit("/", 1)[-1]
+    args = words[1:]
+    if prog == "tr" and len(args) == 2 and args[0] == "-d":
+        chars = _tr_set(args[1])
+        if chars is None:
+            return None
+        return _delete(text, lambda i: text.text[i] in chars)
+    if prog == "jq" and args in (["-c"], ["-c", "."], ["--compact-output", "."], ["--compact-output"]):
+        import json
+        try:
+            json.loads(text.text)
+        except ValueError:
+            return None
+        inside, escaped, drop = False, False, set()
+        for i, c in enumerate(text.text):
+            if inside:
+                escaped, inside = (not escaped and c == "\\"), inside if (escaped or c != '"') else False
+            elif c == '"':
+                inside = True
+            elif c in " \t\n\r":
+                drop.add(i)
+        return _delete(text, drop.__contains__) + computed("\n", text)
+    return None
+
+
 def exit_status(words: list) -> Optional[bool]:
     if len(words) < 2:
         return True if words[0].text == "exit" else None

@@ -18,7 +18,7 @@ from pdlint.formats.shell import ShellHeredoc
 from pdlint.text import EMPTY, TStr
 
 from . import syntax
-from .builtins import Builtins
+from .builtins import Builtins, filter_text
 from .conditions import Conditions, bind
 from .jobs import KILLERS, job_pid, killed
 from .control import Control
@@ -581,16 +581,36 @@ class Interpreter(Words, Conditions, Control, Builtins):
 
     def exec_pipeline(self, node, st: State) -> list:
         capturing = st.out is not None
-        for child in node.named_children:
-            if child.type == "comment":
-                continue
+        out: Optional[TStr] = None  # inside $(...): what the stages so far write, while pdlint knows it
+        for i, child in enumerate(c for c in node.named_children if c.type != "comment"):
             sub = st.fork()
             if capturing:
                 sub.out = ()
+            if capturing and i and out is not None:
+                out = self.pipe_filter(child, sub, out)  # `echo "$X" | tr -d '[:space:]'`
+                continue
             self.exec_stmt(child, sub)
+            if capturing and not i and not sub.out_bad and sub.out is not None:
+                out = TStr.join(sub.out)
         if capturing:
-            st.out_bad = True
+            if out is None:
+                st.out_bad = True
+            else:
+                st.out = st.out + (out,)
         return [Out(st, None)]
+
+    def pipe_filter(self, node, st: State, text: TStr) -> Optional[TStr]:
+        """A text filter's output (:func:`builtins.filter_text`), or None when pdlint does not know it."""
+        if node.type != "command" or any(c.type == "variable_assignment" for c in node.named_children):
+            return None
+        name = node.child_by_field_name("name")
+        if name is None:
+            return None
+        unk: set = set()
+        words = self.expand_args([name] + syntax.field_children(node, "argument"), st, unk)
+        if unk or not words or any(w.opaque for w in words):
+            return None
+        return filter_text([w.text for w in words], text)
 
     def exec_negated(self, node, st: State) -> list:
         inner = [c for c in node.named_children if c.type != "comment"]
