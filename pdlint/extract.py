@@ -604,8 +604,16 @@ class Extractor:
             self.problem_at(C.LIMIT, doc, e.index, e.message)
             return
         except yt.YamlError as e:
-            what = "rendered YAML" if render_role is not None or label else "YAML"
-            self.problem_at(C.INVALID_YAML, doc, e.index, f"invalid {what}: {e.message_in(doc)}")
+            found = _without_placeholder_lines(doc.text)
+            if found is None:
+                what = "rendered YAML" if render_role is not None or label else "YAML"
+                self.problem_at(C.INVALID_YAML, doc, e.index, f"invalid {what}: {e.message_in(doc)}")
+                return
+            docs, blanked, placeholders = found
+            label = ", ".join(x for x in (label, f"a template: {blanked} read as empty") if x)
+            before = len(self.out.launches)
+            self.yaml(job, src, doc, render_role, label, unit, unit_meta, keyed, docs)
+            _placeholder_gaps(doc, placeholders, self.out.launches[before:])
             return
         doc = yt.go_actions_opaque(doc, docs)  # the same text: the nodes' positions hold
         from pdlint.formats import compose
@@ -1453,6 +1461,62 @@ def image_entry_words(image: str, words: list, at: Optional[TStr]) -> list:
     if p is None:
         return [TStr.synthetic(w, "<image entrypoint>") for w in entry] + list(words)
     return [TStr.at(w, p.src, p.offset, p.chain, label=p.label) for w in entry] + list(words)
+
+
+#: a line that is one ``${NAME}`` placeholder (envsubst / string.Template templates: a YAML block the
+#: deploy script substitutes, such as ``${IMAGE_PULL_SECRETS_BLOCK}`` at column 1)
+_PLACEHOLDER_LINE = re.compile(r"^[ \t]*\$\{[A-Za-z_][A-Za-z0-9_]*\}[ \t]*$", re.M)
+
+
+def _without_placeholder_lines(text: str) -> Optional[tuple]:
+    """(documents, what was left out) of a YAML text that is invalid only because of whole-line
+    ``${NAME}`` placeholders: composed with those lines blanked (same length, so every position holds);
+    None when it has none or is invalid without them too."""
+    found = [(m.start(), m.end()) for m in _PLACEHOLDER_LINE.finditer(text)]
+    if not found:
+        return None
+    parts, pos = [], 0
+    for a, b in found:
+        parts += [text[pos:a], " " * (b - a)]
+        pos = b
+    parts.append(text[pos:])
+    try:
+        docs = yt.compose("".join(parts))
+    except (yt.YamlError, yt.LimitError):
+        return None
+    names = []
+    for a, b in found:
+        name = text[a:b].strip()
+        if name not in names:
+            names.append(name)
+    line = text.count("\n", 0, found[0][0]) + 1
+    shown = ", ".join(names[:3]) + (", ..." if len(names) > 3 else "")
+    return (docs, f"placeholder line{'s' if len(found) > 1 else ''} {shown} (line {line}{', ...' if len(found) > 1 else ''})",
+            found)
+
+
+def _placeholder_gaps(doc: TStr, placeholders: list, launches: list) -> None:
+    """A whole-line placeholder among a launch's command lines (from its first token to the line after its
+    last) may add arguments: PD023 at the placeholder, and the launch may hold any flags."""
+    from pdlint import coverage_rules as CR
+    from pdlint.model import Gap
+    for a, b in placeholders:
+        tok = doc[a:b]
+        tok = tok[len(tok.text) - len(tok.text.lstrip()):len(tok.text.rstrip())]
+        if not tok.pieces:
+            continue
+        o = tok.origin
+        for launch in launches:
+            lines = [t.origin.line for t in list(launch.command) + list(launch.argv)
+                     if t.pieces and t.origin.path == o.path]
+            if not lines or not (min(lines) <= o.line <= max(lines) + 1):
+                continue
+            launch.argv.append(tok.as_opaque())
+            launch.gaps.append(Gap(CR.OPAQUE_ARGS.code, tok,
+                                   f"{tok.text} is a template placeholder among this launch's arguments: whatever "
+                                   f"it adds was not checked",
+                                   "check the file the deploy script renders from this template, or write the "
+                                   "arguments into the template"))
 
 
 #: here-document scripts inside here-document scripts (each level's text is part of the one before)
