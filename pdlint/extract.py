@@ -1052,8 +1052,11 @@ class Extractor:
         seen_heredocs: set = set()
         for cmds, role, run_label, heredocs in runs:
             for hd in heredocs:
+                if not hd.launch_text:
+                    continue  # a config file the script writes: read when a launch names it (_written_files)
                 n += self.heredoc(job, src, doc, hd, render_role, role, run_label, context, meta, seen_heredocs)
-        for cmds, role, run_label, _ in runs:
+        for cmds, role, run_label, heredocs in runs:
+            written = _written_files(heredocs, doc)
             for cmd in cmds:
                 if cmd.start in orphans:
                     continue  # flags cut off their launch (PD060): no command, no image entry point's args
@@ -1061,6 +1064,8 @@ class Extractor:
                 merged_env = dict(env or {})
                 merged_env.update(cmd.env)
                 m = _run_meta(meta, cmd.role_hint, role, cmd.uncalled, run_label)
+                if written:
+                    m["written_files"] = written
                 m["shell_job"] = (run_label, cmd.serial)
                 if cmd.ended_before:  # background launches a kill ended before this one runs (shell.jobs)
                     m["ended_before"] = frozenset((run_label, s) for s in cmd.ended_before)
@@ -1399,6 +1404,12 @@ class Extractor:
         def resolve_config(tok: TStr, launch: Launch) -> Optional[SourceFile]:
             if launch.meta.get("virtual_config"):
                 return self.read(launch.meta["virtual_config"], report=False)
+            written = launch.meta.get("written_files")
+            if written and os.path.normpath(tok.text) in written:  # `cat > cfg.yaml <<EOF` in the script
+                from pdlint.engines.sglang.config_merge import EmbeddedFile
+                text, line = written[os.path.normpath(tok.text)]
+                return EmbeddedFile(launch.path, os.path.join(self.opt.cwd, launch.path), text,
+                                    f"written by the here-document at line {line}")
             mounted = self.mounted_config(tok, launch)
             if mounted is not None:
                 if launch.meta.get("mounted_file"):
@@ -1539,6 +1550,17 @@ def heredoc_script(hd) -> bool:
     if program == "ssh":
         return not any(os.path.basename(w).startswith("python") for w in words[1:])
     return hd.target.strip("'\"").endswith((".sh", ".bash"))
+
+
+def _written_files(heredocs: list, doc: TStr) -> dict:
+    """The files a script's run writes from here-documents (``cat > "$W/ctx.yaml" <<EOF``), by their path
+    as the later commands name it: {normalised path: (text, line of the statement)}; a later write wins."""
+    out: dict = {}
+    for hd in heredocs:
+        if hd.path is not None and hd.evaluated:
+            line = doc.origin_at(hd.start).line if 0 <= hd.start < len(doc.text) else 1
+            out[os.path.normpath(hd.path.text)] = (hd.text, line)
+    return out
 
 
 def _run_meta(meta: Optional[dict], role_hint: Optional[str], run_role: Optional[str], uncalled: bool,

@@ -385,9 +385,9 @@ def _config_args(src, table, loader: Optional["_Loader"] = None) -> Optional[lis
     over pdlint's limits."""
     loader = loader or _Loader("")
     import json
-    from pdlint.engines.sglang.config_merge import flag_token, list_tokens, loaded_pairs, placed  # as SGLang's
+    from pdlint.engines.sglang.config_merge import flag_token, list_tokens, loaded_pairs, placed, source_doc
     from pdlint.formats import yamltree as yt
-    doc = TStr.from_source(src)
+    doc = source_doc(src)  # as SGLang's
     try:
         docs = yt.compose(src.text)
         if len(docs) != 1 or docs[0].root is None or not isinstance(docs[0].root, yt.YMap):

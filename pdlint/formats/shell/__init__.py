@@ -85,6 +85,10 @@ class ShellHeredoc:
     #: when piped), and the file a ``>`` / ``>>`` of that statement writes, as written (``"$DIR/run.sh"``)
     reader: str = ""
     target: str = ""
+    #: that file's path as the command sees it, when every character of it is known (else None)
+    path: Optional[TStr] = None
+    #: ``ShellContext.heredoc_filter`` accepted it (False: kept only as a config file the script writes)
+    launch_text: bool = True
 
 
 @dataclass

@@ -511,7 +511,12 @@ class Interpreter(Words, Conditions, Control, Builtins):
             accepted = self.heredocs_accepted.get(where)
             if accepted is None:  # (a loop runs it again: its text as written is the same)
                 accepted = self.heredocs_accepted[where] = bool(self.ctx.heredoc_filter(unit.text[found[1]:found[2]]))
-            if not accepted or (st is None and where in self.heredocs_read):
+            reader, dest = syntax.heredoc_reader(unit, node, r)
+            # a config file the script writes (`cat > "$W/ctx.yaml" <<EOF`) is kept for the `--config` that
+            # names it later, launch text or not
+            config = dest is not None and st is not None and \
+                unit.source_text(dest).strip("'\"").endswith((".yaml", ".yml", ".json"))
+            if not (accepted or config) or (st is None and where in self.heredocs_read):
                 continue
             self.heredocs_read.add(where)
             text = self.expand_heredoc(found, st, set())
@@ -522,11 +527,17 @@ class Interpreter(Words, Conditions, Control, Builtins):
             self.heredoc_keys.add(key)
             if st is not None and not found[3]:
                 self.spend(len(text.text))  # a new text per loop value: bounded as expansions are
-            reader, target = syntax.heredoc_reader(unit, node, r)
+            path = None
+            if dest is not None and st is not None:
+                unk: set = set()
+                path = self.expand_value(dest, st, unk)
+                if unk or path.opaque or not path.text:
+                    path = None
             self.ctx.heredocs.append(ShellHeredoc(
                 text=text, start=unit.start(node) if unit.top else self.anchor,
                 context=st.context_text() if st is not None else "", role_hint=role,
-                evaluated=st is not None, uncalled=self.uncalled, reader=reader, target=target))
+                evaluated=st is not None, uncalled=self.uncalled, reader=reader,
+                target=unit.source_text(dest) if dest is not None else "", path=path, launch_text=accepted))
 
     def unreached_heredocs(self) -> None:
         """After a limit stopped the evaluation: the script's here-documents it had not reached, as

@@ -264,19 +264,19 @@ def heredoc_parts(unit: Unit, redirect) -> Optional[tuple]:
 
 
 def heredoc_reader(unit: Unit, statement, redirect) -> tuple:
-    """(the command a here-document is fed to, the file its statement writes), as written: ``cat`` and
-    ``"$W/run.sh"`` for ``cat > "$W/run.sh" <<EOF`` and ``cat <<EOF > run.sh``; the piped command for
-    ``cat <<EOF | kubectl apply -f -``; "" where there is none."""
-    reader = target = ""
+    """(the command a here-document is fed to as written, the destination node of the file its statement
+    writes or None): ``cat`` and ``"$W/run.sh"`` for ``cat > "$W/run.sh" <<EOF`` and ``cat <<EOF > run.sh``;
+    the piped command for ``cat <<EOF | kubectl apply -f -``; "" where there is none."""
+    reader, target = "", None
     body = statement.child_by_field_name("body")
     if body is not None and body.type == "command":
         reader = unit.source_text(body)
     for parent in (statement, redirect):
         for child in parent.named_children:
-            if child.type == "file_redirect" and not target:
+            if child.type == "file_redirect" and target is None:
                 dest = child.child_by_field_name("destination")
                 if dest is not None and any(c.type in (">", ">>", ">|") for c in child.children):
-                    target = unit.source_text(dest)
+                    target = dest
             elif child.type == "pipeline" and parent is redirect:
                 reader = unit.source_text(child)
     return reader, target
