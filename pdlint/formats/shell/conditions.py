@@ -37,6 +37,9 @@ _NUMERIC = {"-eq": lambda a, b: a == b, "-ne": lambda a, b: a != b, "-lt": lambd
 _INT_RE = re.compile(r"\s*[-+]?[0-9]+\s*")
 
 
+_INDIRECT = re.compile(r'"?\$\{!([A-Za-z_][A-Za-z0-9_]*)(?::?-)?\}"?')
+
+
 def role_of(text: str) -> Optional[str]:
     return ROLE_WORDS.get(text.strip("*?\"' ").lower())
 
@@ -146,6 +149,8 @@ class Conditions:
         args = [c for c in node.named_children if c.type != "test_operator"]
         if not args:
             return Cond(None)
+        if op in ("-z", "-n") and self._unknown_or_empty(args[-1], st):
+            return Cond(None)
         operand = self.operand(args[-1], st, unk, False)
         if op == "-z":
             return self._nonempty(operand).negated()
@@ -156,6 +161,19 @@ class Conditions:
             var = self.lookup(name, st) if operand.known else UNKNOWN
             return Cond(None if var is UNKNOWN else var.value is not None)
         return Cond(None)  # file tests and the like depend on the machine
+
+    def _unknown_or_empty(self, node, st) -> bool:
+        """``"${!name:-}"`` / ``"${!name}"`` of a variable with no known value: the loop of a required-variable
+        check (InferenceX's ``check_env_vars MODEL TP``: ``[[ -z "${!var_name:-}" ]]`` ... ``exit 1``).  An
+        expansion counts a variable with no known value as unset, so that the defaults a script carries get
+        checked (``[ -z "${X:-}" ] && X=8000``); a check of variables named by value only asks whether the
+        deploy environment sets them, and ``-z`` / ``-n`` on it is unknown (else every path ends at the
+        ``exit``)."""
+        m = _INDIRECT.fullmatch(self.unit.source_text(node))
+        if not m:
+            return False
+        name = self._indirect(m.group(1), None, st)
+        return name is None or self.lookup(name, st) is UNKNOWN
 
     def _nonempty(self, operand: Operand) -> Cond:
         if operand.known:

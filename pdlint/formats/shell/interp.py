@@ -24,7 +24,7 @@ from .jobs import KILLERS, job_pid, killed
 from .control import Control
 from .matching import Budget
 from .state import Ctx, FuncDef, Out, State, Var, tstr_key
-from .words import Words, join_with
+from .words import Words, computed, join_with
 
 MAX_NESTING = 50
 MAX_STEPS = 100_000
@@ -304,6 +304,10 @@ class Interpreter(Words, Conditions, Control, Builtins):
         if st.out is not None:
             if name in ("echo", "printf"):
                 self.capture(words, st, unk)
+                return [Out(st, True)]
+            program = _located_program(words)
+            if program is not None:  # `PY=$(command -v python3)`: the program, as the shell finds it on PATH
+                st.out = st.out + (program + computed("\n", program),)
                 return [Out(st, True)]
             st.out_bad = True
         if name == "exec" and len(words) == 1:
@@ -736,6 +740,22 @@ _HANDLERS = {
     "test_command": Interpreter.exec_test,
     "ERROR": Interpreter.exec_error,
 }
+
+def _located_program(words: list) -> Optional[TStr]:
+    """The program ``command -v NAME`` / ``which NAME`` / ``type -P NAME`` prints: NAME, standing for the
+    path PATH gives it (a launcher is known by its name: ``"$PY" -m sglang.launch_server``); None for
+    anything else (several names, options, an unknown name)."""
+    texts = [w.text for w in words]
+    if texts[:2] in (["command", "-v"], ["type", "-P"]) and len(words) == 3:
+        name = words[2]
+    elif texts[0] == "which" and len(words) == 2:
+        name = words[1]
+    else:
+        return None
+    if name.opaque or not name.text or name.text.startswith("-") or "/" in name.text:
+        return None
+    return name
+
 
 _BUILTINS = {
     "eval": Interpreter.b_eval,

@@ -1,0 +1,65 @@
+"""Two shell idioms of SemiAnalysisAI/InferenceX's benchmark scripts (150 scripts call its
+benchmark_lib.sh `check_env_vars MODEL TP ...`, and its agentic scripts run `"$SGLANG_PYTHON" -m
+sglang.launch_server` with `SGLANG_PYTHON="$(command -v python3)"`)."""
+
+import pytest
+
+from pdlint.formats.shell import ShellContext, shell_commands
+from pdlint.text import SourceFile, TStr
+
+CHECK = """check_env_vars() {
+    local missing_vars=()
+    for var_name in "$@"; do
+        if [[ -z "${!var_name:-}" ]]; then
+            missing_vars+=("$var_name")
+        fi
+    done
+    if [[ ${#missing_vars[@]} -gt 0 ]]; then
+        echo "missing: ${missing_vars[*]}"
+        exit 1
+    fi
+}
+check_env_vars MODEL TP
+"""
+
+
+def _runs(script: str) -> list:
+    cmds = shell_commands(TStr.from_source(SourceFile("s.sh", script)), ShellContext(lambda p, c: None,
+                                                                                      lambda *a: None))
+    return [[w.text for w in c.words] for c in cmds]
+
+
+def test_a_required_variable_check_does_not_end_every_path(scratch_git):
+    scratch_git.write("run.sh", CHECK + 'python3 -m sglang.launch_server --model-path "$MODEL" --tp "$TP" '
+                                        '--disaggregation-mode prefill --enable-linear-replayssm-spec\n')
+    code, report = scratch_git.lint("run.sh")
+    assert [f["code"] for f in report["findings"]] == ["SGL101"] and code == 1
+
+
+@pytest.mark.parametrize("test,ran", [
+    ('v=X; [[ -z "${!v:-}" ]]', ["run", "then", "run", "after"]),  # X unknown: either way
+    ('v=X; [ -n "${!v}" ]', ["run", "then", "run", "after"]),
+    ('[[ -z "${!v:-}" ]]', ["run", "then", "run", "after"]),  # the name itself unknown
+    ('v=X; X=1; [[ -z "${!v:-}" ]]', ["run", "after"]),  # known: decided
+    ('v=X; X=; [[ -z "${!v:-}" ]]', ["run", "then"]),
+    ('[[ -z "${X:-}" ]]', ["run", "then"]),  # a direct read counts X as unset (its default path is checked)
+])
+def test_emptiness_of_a_variable_named_by_value(test, ran):
+    got = _runs(f"if {test}; then run then; exit 1; fi\nrun after\n")
+    assert [w for c in got for w in c] == ran
+
+
+@pytest.mark.parametrize("locate,found", [
+    ('PY="$(command -v python3)"', True),
+    ("PY=$(which python3)", True),
+    ("PY=$(type -P python3)", True),
+    ("PY=$(command -v python3 python)", False),  # several names: not one program
+    ("PY=$(which $PYTHON_NAME)", False),
+    ("PY=$(pick_python)", False),
+])
+def test_a_program_located_on_path_is_known_by_its_name(scratch_git, locate, found):
+    scratch_git.write("run.sh", f'{locate}\n"$PY" -m sglang.launch_server --model-path m --disaggregation-mode prefill\n')
+    _, report = scratch_git.lint("run.sh")
+    assert (len(report["launches"]) == 1) is found
+    if found:
+        assert report["launches"][0]["role"] == "prefill"
