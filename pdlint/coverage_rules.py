@@ -45,7 +45,9 @@ UNRESOLVED_CONFIG = register(Rule(
     "PD022", "unresolved-config-file", WARNING,
     "Reports a launch that reads a config file (SGLang or vLLM `--config PATH`, Dynamo `--disagg-config PATH`, a "
     "TensorRT-LLM options file or disaggregated `-c` config) pdlint cannot find: the path is a variable, a mount "
-    "path no ConfigMap in the repository provides, or a file outside the repository.",
+    "path no ConfigMap in the repository provides, or a file outside the repository. Also a TensorRT-LLM "
+    "disaggregated config whose `context_servers` / `generation_servers` list only URLs, when pdlint did not find "
+    "the servers started at them: their settings are in those servers' own options files.",
     "The flags in that file are merged into the server's arguments at start-up; pdlint checked the launch without "
     "them, so any role-only flag, typo or conflicting value in the file was not checked.",
     "Keep the config file in the repository and reference it by a path relative to the launch file or the "

@@ -39,8 +39,10 @@ def test_dynamo_mode_rewrite_and_bootstrap_port():
 def test_dynamo_ambiguous_and_unknown_flags():
     _, codes = run("--model-path m --enable 1")
     assert "SGL002" in codes  # --enable is ambiguous in Dynamo's own parser
-    _, codes = run("--model-path m --migration-limit 3")
-    assert codes == ["SGL001"]  # moved to the frontend: a 1.x worker rejects it
+    _, codes = run("--model-path m --migration-limit 3", image="nvcr.io/nvidia/ai-dynamo/sglang-runtime:1.6.1")
+    assert codes == ["SGL009"]  # moved to the frontend: a 1.x worker rejects it (a flag of 0.x workers)
+    _, codes = run("--model-path m --migration-lmit 3")
+    assert codes == ["SGL001"]  # no Dynamo release has it
 
 
 def test_old_worker_module_uses_the_release_that_has_it():

@@ -471,6 +471,7 @@ def test_nixl_tp_message_names_release_and_sits_on_decode_tp(tmp_path, capsys, m
 
 
 def test_dynamo_decode_worker_in_a_runtime_image_before_1_0_is_quiet(tmp_path, capsys, monkeypatch):
+    # (a prefill worker beside it: VLLM025 judges only a disaggregated deployment)
     dep = """apiVersion: apps/v1
 kind: Deployment
 metadata: {name: vllm-decode}
@@ -481,9 +482,20 @@ spec:
         - name: worker
           image: nvcr.io/nvidia/ai-dynamo/vllm-runtime:%s
           command: [python3, -m, dynamo.vllm, --model, M]
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: vllm-prefill}
+spec:
+  template:
+    spec:
+      containers:
+        - name: worker
+          image: nvcr.io/nvidia/ai-dynamo/vllm-runtime:%s
+          command: [python3, -m, dynamo.vllm, --model, M, --is-prefill-worker]
 """
-    old = check(tmp_path / "a", capsys, monkeypatch, {"d.yaml": dep % "0.9.1"})
-    new = check(tmp_path / "b", capsys, monkeypatch, {"d.yaml": dep % "1.0.2"})
+    old = check(tmp_path / "a", capsys, monkeypatch, {"d.yaml": dep % ("0.9.1", "0.9.1")})
+    new = check(tmp_path / "b", capsys, monkeypatch, {"d.yaml": dep % ("1.0.2", "1.0.2")})
     assert "VLLM025" not in codes(old)
     (f,) = [f for f in new["findings"] if f["code"] == "VLLM025"]
     assert "Dynamo 1.0.2 starts it as an aggregated worker" in f["message"]

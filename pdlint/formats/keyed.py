@@ -16,7 +16,10 @@ Each reader returns launches (not yet interpreted by an engine adapter) whose
   ``generation_servers``, each inheriting the top-level keys it does not set
   (TRT-LLM fills missing keys of each server group from the top level; nested
   mappings are not merged).  Launches have ``engine='trtllm'``, ``argv=[]``
-  and ``meta['settings']`` = {dotted key: TStr of the value}.
+  and ``meta['settings']`` = {dotted key: TStr of the value}.  A group with
+  ``urls`` and no settings but ``backend`` / ``model`` only routes to servers
+  started elsewhere with their own settings: ``meta['routes_only']``, and the
+  launch is incomplete.
 * TRT-LLM's slurm benchmark config (``worker_config.ctx`` / ``gen``: the per-role
   LLM-API option files its submit.py writes).
 * TRT-LLM per-role LLM-API option files (``ctx_*.yaml`` / ``gen_*.yaml``,
@@ -57,6 +60,9 @@ TRTLLM_KEYS = {
 DISAGG_SERVER_KEYS = {"num_instances", "urls", "router", "hostname", "port", "max_retries"}
 DISAGG_TOP_ONLY = {"hostname", "port", "context_servers", "generation_servers", "conditional_disagg_config",
                    "max_retries", "perf_metrics_max_requests", "disagg_cluster", "otlp_config"}
+# keys that name what a disaggregated config's servers run, not how: a server group whose settings are only
+# these (and the routing keys) holds none of the servers' settings
+DISAGG_NAMING_KEYS = {"backend", "model"}
 LMCACHE_KEYS = {"pd_role", "enable_pd", "transfer_channel", "pd_buffer_size", "pd_proxy_host", "pd_peer_host",
                 "local_cpu", "max_local_cpu_size", "chunk_size", "remote_url", "pd_buffer_device"}
 _CAMEL = re.compile(r"(?<=[a-z0-9])([A-Z])")
@@ -413,6 +419,11 @@ def trtllm_disagg(job, src, doc: TStr, root: yt.Ref) -> list:
                     replicas=_int(yt.get(block, "num_instances")))
         if l.meta["replicas"] == 0 and not l.meta["urls"]:
             l.meta["no_servers"] = True  # `context_servers: {num_instances: 0}`: a generation-only config
+        elif l.meta["urls"] and all(k in DISAGG_NAMING_KEYS for k in settings):
+            # `urls` and no settings (TensorRT-LLM's simple_example): the proxy routes to servers started
+            # elsewhere with settings of their own, which are not in this file (coverage: PD022)
+            l.meta["routes_only"] = True
+            l.incomplete = True
         l.role = role
         out.append(l)
     return out

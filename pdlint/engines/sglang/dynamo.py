@@ -11,6 +11,12 @@ added where SGLang lacks it.  Dynamo 0.x runs one strict parser over its
 options and SGLang's together.  Dynamo also overwrites
 ``--disaggregation-bootstrap-port`` with a free port unless some token starts
 with that flag.
+
+The release is the image tag's; with none, the newest, unless that release
+refuses a flag only other releases' own parsers define (``--multimodal-worker``
+and ``--durable-kv-events``, which Dynamo 1.4 removed): then the engine adapter
+judges the launch as the newest release that accepts every flag written
+(``infer_dynamo`` in :mod:`pdlint.engines.sglang.engine`, SGL012).
 """
 
 from __future__ import annotations
@@ -121,6 +127,54 @@ def sglang_pin(image: str, entrypoint: str = ""):
     return load(table).get("sglang_pin")
 
 
+def pin_of(version: str) -> Optional[str]:
+    """The SGLang release Dynamo release ``version`` (a table's) installs."""
+    return pins().get(version) or load(version).get("sglang_pin")
+
+
+@functools.lru_cache(maxsize=1)
+def wrapper_options() -> dict:
+    """Option string -> the Dynamo releases (tables) whose own parsers (not SGLang's) define it."""
+    out: dict = {}
+    for v in versions():
+        for d in load(v)["flags"]:
+            if d.get("parser") != "sglang" and d["action"] not in ("help", "version"):
+                for o in d["option_strings"]:
+                    out.setdefault(o, set()).add(v)
+    return {o: frozenset(vs) for o, vs in out.items()}
+
+
+def describe(selected) -> str:
+    """``0.6.1–1.3.1`` over the Dynamo releases pdlint has tables of (a run of one release is that release)."""
+    chosen, out, start, prev = set(selected), [], None, None
+    for v in reversed(versions()):  # oldest first
+        if v in chosen:
+            start, prev = start or v, v
+        elif start is not None:
+            out.append((start, prev))
+            start = None
+    if start is not None:
+        out.append((start, prev))
+    return ", ".join(a if a == b else f"{a}–{b}" for a, b in out)
+
+
+def not_in_release(option: str, judged: str) -> Optional[str]:
+    """Why ``option``, a ``dynamo.sglang`` flag of other Dynamo releases, is not one of ``judged``'s (removed
+    or not added yet); None when no Dynamo release's own parsers define it."""
+    having = wrapper_options().get(option)
+    if not having or judged in having:
+        return None
+    key = version_key
+    if all(key(v) < key(judged) for v in having):
+        last = max(having, key=key)
+        after = [v for v in reversed(versions()) if key(last) < key(v) <= key(judged)]
+        gone = f"not of Dynamo {after[0]} and later" if after else f"not of Dynamo {judged}"
+        return f"{option} is a dynamo.sglang flag of Dynamo {describe(having)}, {gone}"
+    if all(key(v) > key(judged) for v in having):
+        return f"{option} is a dynamo.sglang flag of Dynamo {describe(having)}, added after Dynamo {judged}"
+    return f"{option} is a dynamo.sglang flag of Dynamo {describe(having)}, not of Dynamo {judged}"
+
+
 def _flag(d: dict) -> Flag:
     return Flag(dest=d["dest"], option_strings=tuple(d["option_strings"]), action=d["action"], type=d.get("type"),
                 nargs=d.get("nargs"), choices=tuple(d["choices"]) if d.get("choices") else None,
@@ -149,8 +203,10 @@ def _sglang_table(base: FlagTable, data: dict) -> FlagTable:
     return FlagTable(base.version, flags, base.wheel)
 
 
-def wrap(tokens: list, base: FlagTable, image: str = "", entrypoint: str = "") -> Wrapped:
-    version = pick(image, entrypoint)
+def wrap(tokens: list, base: FlagTable, image: str = "", entrypoint: str = "",
+         version: Optional[str] = None) -> Wrapped:
+    """Dynamo's pre-processing of ``tokens`` for the release ``version`` (else the one :func:`pick` names)."""
+    version = version or pick(image, entrypoint)
     data = load(version)
     parsers = data["parsers"]
     rest = list(tokens)

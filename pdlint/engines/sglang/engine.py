@@ -50,6 +50,7 @@ class SglangInfo:
     virtual: bool = False
     wrapper: Optional[object] = None  # dynamo.Wrapped for python -m dynamo.sglang launches
     inferred: Optional[tuple] = None  # (releases, token, newest): no release pinned, flags the newest lacks
+    dynamo_inferred: Optional[tuple] = None  # the same for the Dynamo release of a dynamo.sglang launch
     disagg_unresolved: Optional[TStr] = None  # Dynamo's --disagg-config path, when pdlint could not read it
 
 
@@ -72,7 +73,8 @@ def interpret(launch: Launch, ctx: EngineContext) -> None:
     """Version: configured > image tag > (Dynamo launches) the SGLang release the
     Dynamo release installs > the newest table.  With no release pinned, a launch
     whose flags the newest release does not have is judged against the newest
-    release that has them all (and told to pin it: SGL012)."""
+    release that has them all (and told to pin it: SGL012); the same holds for the
+    Dynamo release of a ``python -m dynamo.sglang`` launch (:func:`infer_dynamo`)."""
     requested = ctx.version or version_hint(launch)
     dynamo_launch = launch.entrypoint in DYNAMO_ENTRYPOINTS
     if requested is None and dynamo_launch:
@@ -80,6 +82,10 @@ def interpret(launch: Launch, ctx: EngineContext) -> None:
         requested = dynamo.sglang_pin(launch.meta.get("image", ""), launch.entrypoint)
     version, note = flags.pick(requested)
     info = _interpret_as(launch, ctx, version, note)
+    if dynamo_launch and launch.entrypoint == "python -m dynamo.sglang":
+        from pdlint.engines.sglang import dynamo
+        if dynamo.image_version(launch.meta.get("image", "")) is None:
+            info = infer_dynamo(launch, ctx, info, ctx.version or version_hint(launch)) or info
     if requested is None and not dynamo_launch:
         inferred = infer_releases(info.parsed)
         if inferred is not None:
@@ -98,7 +104,8 @@ def interpret(launch: Launch, ctx: EngineContext) -> None:
         launch.role = None
 
 
-def _interpret_as(launch: Launch, ctx: EngineContext, version: str, note: Optional[str]) -> "SglangInfo":
+def _interpret_as(launch: Launch, ctx: EngineContext, version: str, note: Optional[str],
+                  dynamo_version: Optional[str] = None) -> "SglangInfo":
     table = flags.load(version)
     tokens = list(launch.argv)
     if launch.entrypoint == "sglang serve":
@@ -106,7 +113,7 @@ def _interpret_as(launch: Launch, ctx: EngineContext, version: str, note: Option
     wrapped = None
     if launch.entrypoint in DYNAMO_ENTRYPOINTS:
         from pdlint.engines.sglang import dynamo
-        wrapped = dynamo.wrap(tokens, table, launch.meta.get("image", ""), launch.entrypoint)
+        wrapped = dynamo.wrap(tokens, table, launch.meta.get("image", ""), launch.entrypoint, dynamo_version)
         tokens, table = wrapped.sglang_tokens, wrapped.table
     virtual = bool(launch.meta.get("virtual_config"))  # a standalone config file, not a real command line
     resolve = lambda tok: ctx.resolve_config(tok, launch)  # noqa: E731
@@ -185,6 +192,39 @@ def infer_releases(parsed: argv_mod.Parsed) -> Optional[tuple]:
         if not consistent:
             return None
     return frozenset(consistent), bad[0][1]
+
+
+def _rejected(parsed: argv_mod.Parsed) -> list:
+    """(name, token) of every option the parsers refuse as unknown or ambiguous."""
+    return [(e.option or e.token.text, e.token) for e in parsed.errors if e.kind in ("unknown", "ambiguous")]
+
+
+def infer_dynamo(launch: Launch, ctx: EngineContext, info: "SglangInfo",
+                 sglang: Optional[str]) -> Optional["SglangInfo"]:
+    """A ``python -m dynamo.sglang`` launch whose Dynamo release no image tag names is judged against the
+    newest Dynamo release.  When that release refuses a flag that only other releases' ``dynamo.sglang``
+    parsers define (``--multimodal-worker``: 0.6-1.3, removed since), the launch as the newest release that
+    accepts every flag written (with the SGLang release it installs, unless one is pinned), with
+    ``dynamo_inferred`` = (those releases, the first such token, the newest) for SGL012; else None."""
+    from pdlint.engines.sglang import dynamo
+    newest = info.wrapper.version
+    known = dynamo.wrapper_options()
+    first = next((tok for name, tok in _rejected(info.parsed) if name in known), None)
+    if first is None:
+        return None
+    fits: dict = {}
+    for v in dynamo.versions():
+        if v == newest:
+            continue
+        version, note = flags.pick(sglang or dynamo.pin_of(v))
+        other = _interpret_as(launch, ctx, version, note, v)
+        if not _rejected(other.parsed):
+            fits[v] = other
+    if not fits:
+        return None
+    judged = fits[max(fits, key=flags.version_key)]
+    judged.dynamo_inferred = (frozenset(fits), first, newest)
+    return judged
 
 
 def _serve_argv(tokens: list) -> list:
@@ -344,7 +384,23 @@ def _parse_candidates(launch: Launch, info: SglangInfo, enabled) -> list:
             message = (f"valid only for SGLang {describe(releases)}; pin the release (image tag or "
                        f"`engine-version`): no release is pinned and {moved}; judged against {info.version}")
             out.append(Candidate(UNPINNED.code, launch, token, message, False, info.version, [], UNPINNED.fix))
+    if info.dynamo_inferred is not None:
+        out += _dynamo_unpinned(launch, info, enabled)
     return out
+
+
+def _dynamo_unpinned(launch: Launch, info: SglangInfo, enabled) -> list:
+    from pdlint.engines.sglang import dynamo
+    from pdlint.engines.sglang.rules.cmdline import UNPINNED
+    if not enabled(UNPINNED.code):
+        return []
+    releases, token, newest = info.dynamo_inferred
+    name = token.text.partition("=")[0]
+    moved = dynamo.not_in_release(name, newest) or f"{name} is not a flag of Dynamo {newest}"
+    message = (f"valid only for Dynamo {dynamo.describe(releases)}; pin the release (an image tag such as "
+               f"nvcr.io/nvidia/ai-dynamo/sglang-runtime:{info.wrapper.version}): no Dynamo release is pinned and {moved}; "
+               f"judged against Dynamo {info.wrapper.version} (SGLang {info.version})")
+    return [Candidate(UNPINNED.code, launch, token, message, False, info.version, [], UNPINNED.fix)]
 
 
 def _explain_unknown(err, parsed, info: SglangInfo, launch: Launch) -> tuple:
@@ -357,6 +413,12 @@ def _explain_unknown(err, parsed, info: SglangInfo, launch: Launch) -> tuple:
         return "config-underscore", (f"config key '{key}' is written with underscores: SGLang passes it verbatim as "
                                      f"{name}, which argparse rejects (unrecognized arguments); write "
                                      f"'{dashed[2:]}'")
+    if info.wrapper is not None:
+        from pdlint.engines.sglang import dynamo
+        moved = dynamo.not_in_release(name, info.wrapper.version)
+        if moved:
+            return "not-in-version", (f"{moved}; the dynamo.sglang worker of Dynamo {info.wrapper.version} stops "
+                                      f"with \"unrecognized arguments: {name}\"")
     moved = not_in_release(name, info.version)
     if moved:
         return "not-in-version", f"{moved}; SGLang {info.version} stops with \"unrecognized arguments: {name}\""

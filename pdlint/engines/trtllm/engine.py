@@ -121,7 +121,9 @@ def interpret(launch: Launch, ctx) -> None:
     if launch.argv or launch.kind == "router":
         _read_command(launch, info, ctx)
     elif "urls" in launch.meta:
-        info.complete = True  # a disaggregated config's server: its block and the inherited keys are all it sets
+        # a disaggregated config's server: its block and the inherited keys are all it sets, unless the config
+        # only routes to servers started elsewhere (keyed.trtllm_disagg: routes_only)
+        info.complete = not launch.meta.get("routes_only")
     info.release = release_of(launch)
     launch.parsed = info
     role, how = None, ""
@@ -225,6 +227,8 @@ def pair_candidates(prefill: Launch, decode: Launch, enabled: Callable[[str], bo
         # a server described by a disaggregated config and a server its proxy's script starts: the script's
         # server runs its own settings, not the config's (those are compared with the script's other servers)
         return []
+    if prefill.meta.get("routes_only") or decode.meta.get("routes_only"):
+        return []  # a config that only routes holds no settings of those servers to compare
     return pair_hits(prefill, decode, enabled, engine="trtllm")
 
 
@@ -265,11 +269,16 @@ def deployment_roles(launches: list) -> list:
     """Give a ``trtllm-serve`` server of a proxy's script whose own words name no role the role of the
     disaggregated config's list its ``--host``/``--port`` is in (``context_servers.urls`` = prefill,
     ``generation_servers.urls`` = decode): the proxy sends it that phase. Run after every launch is interpreted,
-    before the structure rules and pairing; a server listed under both roles keeps no role."""
-    if not any(started(l) and l.role is None for l in launches):
+    before the structure rules and pairing; a server listed under both roles keeps no role.  A config group that
+    only routes (``routes_only``) and whose servers the deployment does not start gets its coverage gap."""
+    unroled = any(started(l) and l.role is None for l in launches)
+    if not unroled and not any(l.meta.get("routes_only") and described(l) for l in launches):
         return []
     from pdlint.pairing import group
     for dep in group(launches):
+        _routes_only_gaps(dep)
+        if not unroled:
+            continue
         linked = linked_servers(dep)
         if not linked:
             continue
@@ -290,6 +299,32 @@ def deployment_roles(launches: list) -> list:
     return []
 
 
+_ROUTES_ONLY_HINT = ("check the script or manifest that starts those servers together with this config (pdlint "
+                     "links `trtllm-serve disaggregated -c CONFIG` to the servers its script starts at the config's "
+                     "URLs), or keep the servers' options files in the repository beside their launch")
+
+
+def _routes_only_gaps(dep) -> None:
+    """PD022 on each server group of a disaggregated config that lists only URLs when the deployment starts none
+    of the servers at them: their settings live in options files pdlint has not found."""
+    from pdlint import coverage_rules as CR
+    from pdlint.model import Gap
+    linked = linked_servers(dep)
+    for l in dep.launches:
+        if not (described(l) and l.meta.get("routes_only")) or linked.get(id(l)):
+            continue
+        if any(g.code == CR.UNRESOLVED_CONFIG.code for g in l.gaps):
+            continue
+        section = "context_servers" if l.role == "prefill" else "generation_servers"
+        urls = ", ".join(l.meta.get("urls") or ())
+        tok = (l.meta.get("url_tokens") or [None])[0]
+        l.gaps.append(Gap(CR.UNRESOLVED_CONFIG.code, tok,
+                          f"{section} lists only URLs ({urls}): the {_ROLE_NAMES[l.role]} servers there run with "
+                          f"settings of their own (their --extra_llm_api_options / --config file), which pdlint did "
+                          f"not find; those settings were not checked", _ROUTES_ONLY_HINT))
+
+
+_ROLE_NAMES = {"prefill": "context", "decode": "generation"}
 _LOCAL = ("localhost", "127.0.0.1", "0.0.0.0", "::", "[::]", "")
 
 

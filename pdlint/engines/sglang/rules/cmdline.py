@@ -105,7 +105,9 @@ DEPRECATED = _r(
 NOT_IN_VERSION = _r(
     "SGL009", "flag-not-in-version", ERROR,
     "Reports a flag that the SGLang version being judged does not have but another release does (removed, "
-    "renamed, or not yet added), naming the releases that have it.",
+    "renamed, or not yet added), naming the releases that have it; behind `python -m dynamo.sglang`, also a "
+    "flag of Dynamo's own parsers that the Dynamo release being judged lacks (`--multimodal-worker`, removed "
+    "in Dynamo 1.4).",
     "Teams pin different SGLang releases; a flag copied from another release's docs stops this release with "
     "`unrecognized arguments`.",
     "Use the spelling of the release you deploy, or set `engine-version` to the release you run.",
@@ -135,12 +137,16 @@ UNPINNED = _r(
     "SGL012", "unpinned-release-flags", WARNING,
     "Reports a launch that pins no SGLang release (no image tag, no `engine-version`) and uses a flag the newest "
     "release does not have, while some older releases accept every flag it uses: pdlint judges it against the "
-    "newest of those and names the range.",
+    "newest of those and names the range. The same for a `python -m dynamo.sglang` launch whose image tag "
+    "names no Dynamo release and that uses a flag of Dynamo's own parsers the newest Dynamo release lacks: it "
+    "is judged against the newest Dynamo release that accepts all its flags (and the SGLang that release "
+    "installs).",
     "Which release runs decides which flags exist: a flag removed since (`--disaggregation-decode-tp` after "
     "0.5.9) is valid on the image the team actually deploys, and an error against the newest release would be "
     "wrong. Without a pinned release nobody can tell which of the two is meant, and an image rebuilt from "
     "`latest` breaks the launch.",
-    "Pin the release: an image tag (`lmsysorg/sglang:v0.5.9`) or `engine-version` in `.pdlint.yaml` / "
+    "Pin the release: an image tag (`lmsysorg/sglang:v0.5.9`, for Dynamo "
+    "`nvcr.io/nvidia/ai-dynamo/sglang-runtime:1.3.1`) or `engine-version` in `.pdlint.yaml` / "
     "`[tool.pdlint]` (or `--sglang-version`); or update the flags to the newest release.",
     "python -m sglang.launch_server --model-path M --disaggregation-decode-tp 2   # no image tag, no engine-version",
     "python -m sglang.launch_server --model-path M --disaggregation-decode-tp 2   # engine-version = \"0.5.9\"")

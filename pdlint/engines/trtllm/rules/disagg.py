@@ -132,10 +132,11 @@ def _kv_dtype(p, d, pi, di):
 def judged_servers(dep) -> list:
     """The TRT-LLM servers whose own settings the per-server rules judge: every one of the deployment, except a
     server a disaggregated config describes when its proxy's script starts the servers at its URLs (those run
-    their own settings; the config's are not theirs)."""
+    their own settings; the config's are not theirs), and a server group of a config that lists only its URLs
+    (``routes_only``: the servers' settings are elsewhere)."""
     linked = linked_servers(dep)
     return [l for l in dep.launches if l.engine == "trtllm" and l.kind == "server" and isinstance(l.parsed, TrtInfo)
-            and not linked.get(id(l))]
+            and not linked.get(id(l)) and not l.meta.get("routes_only")]
 
 
 def _pytorch(info: TrtInfo) -> bool:
@@ -162,7 +163,9 @@ def _pytorch(info: TrtInfo) -> bool:
           "TensorRT (non-PyTorch) backend, which rejects the key itself (NVIDIA/TensorRT-LLM#7752). When the "
           "script that runs `trtllm-serve disaggregated -c CONFIG` also starts the servers at the config's URLs, "
           "those servers' own settings (their `--config` / `--extra_llm_api_options` file) are judged, not the "
-          "config's `context_servers` block.")
+          "config's `context_servers` block. A `context_servers` block with only `num_instances` and `urls` (and "
+          "no settings but `backend` / `model` at the top level) holds no server settings and is not judged "
+          "(PD022 says its servers were not checked).")
 def _overlap(dep):
     out = []
     for launch in judged_servers(dep):

@@ -246,27 +246,52 @@ def _mode_enum(launch) -> bool:
 
 
 @vllm_rule(
-    "VLLM025", "dynamo-decode-worker-without-mode", kind="launch", roles=("decode",),
+    "VLLM025", "dynamo-decode-worker-without-mode", kind="unit", roles=("decode",),
     summary="Reports a `python -m dynamo.vllm` worker that its deployment makes the decode worker (a CRD "
             "component, a values section, a file named for decode beside the prefill's) but that has no "
-            "`--disaggregation-mode` (nor the legacy `--is-decode-worker`), in Dynamo releases with that "
+            "`--disaggregation-mode` (nor the legacy `--is-decode-worker`), when the same deployment (one "
+            "manifest, one script, sibling files) also runs a prefill worker, in Dynamo releases with that "
             "option (1.0 and later).",
     why="Dynamo's `--disaggregation-mode` defaults to `agg`: the worker registers as an aggregated `backend` "
-        "worker, publishes KV events and serves whole requests itself, so the prefill tier is bypassed or "
-        "requests are routed to a worker that does not expect transferred KV.",
+        "worker that needs no prefill peer, publishes KV events and serves whole requests itself, so the "
+        "deployment's prefill tier is bypassed or requests are routed to a worker that does not expect "
+        "transferred KV.",
     fix="Add `--disaggregation-mode decode` to the decode worker's command.",
-    example="# decode worker\npython3 -m dynamo.vllm --model M --kv-transfer-config "
-            "'{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_both\"}'",
+    example="# decode worker (beside a --disaggregation-mode prefill worker)\npython3 -m dynamo.vllm --model M "
+            "--kv-transfer-config '{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_both\"}'",
     example_fixed="python3 -m dynamo.vllm --model M --disaggregation-mode decode --kv-transfer-config "
                   "'{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_both\"}'",
     source="ai-dynamo 1.0.0 dynamo/vllm/backend_args.py:32 (--disaggregation-mode, default agg), "
-           "dynamo/vllm/args.py:150-170 (anything but prefill registers as 'backend')",
-    notes="Not reported where an operator injects the role flag itself (KServe), nor for images of Dynamo "
-          "releases before 1.0 (`vllm-runtime:0.x`), which used `--is-prefill-worker` alone. A "
-          "DynamoGraphDeployment's `subComponentType: decode` only labels the service: the operator passes the "
-          "args as written, and a decode worker without the mode registers as aggregated (ai-dynamo/dynamo#13037 "
-          "on release 1.4.0: the model never became ready; #11467).")
-def _decode_without_mode(launch, info):
+           "dynamo/vllm/args.py:150-170 (anything but prefill registers as 'backend'); 1.6.1 "
+           "dynamo/vllm/worker_factory.py:1527-1537 (AGGREGATED registers as an aggregated worker that needs no "
+           "prefill peer)",
+    notes="Not reported for a deployment without a prefill worker: Dynamo's aggregated examples name their only "
+          "worker `VllmDecodeWorker` (examples/backends/vllm/deploy/agg.yaml), and that worker is meant to run "
+          "aggregated (the default). Not reported where an operator injects the role flag itself (KServe), nor "
+          "for images of Dynamo releases before 1.0 (`vllm-runtime:0.x`), which used `--is-prefill-worker` "
+          "alone. A DynamoGraphDeployment's `subComponentType: decode` only labels the service: the operator "
+          "passes the args as written, and a decode worker without the mode registers as aggregated "
+          "(ai-dynamo/dynamo#13037 on release 1.4.0: the model never became ready; #11467).")
+def _decode_without_mode(dep):
+    prefill = next((l for l in dep.servers if _is_prefill(l)), None)
+    if prefill is None:
+        return None  # an aggregated deployment: its worker's name alone makes it no decode worker
+    out = []
+    for l in dep.servers:
+        hit = _decode_without_mode_at(l, l.parsed)
+        if hit is not None:
+            hit.related.append(related_at(prefill.command[-1] if prefill.command else None, prefill,
+                                          "the deployment's prefill worker"))
+            out.append(hit)
+    return out
+
+
+def _is_prefill(launch) -> bool:
+    """A prefill worker of the deployment: its flags or its structure (service, file name) say prefill."""
+    return launch.role == "prefill" or launch.structural_role == "prefill"
+
+
+def _decode_without_mode_at(launch, info) -> Optional[VHit]:
     if info is None or not isinstance(info, VllmInfo) or not info.dynamo or launch.incomplete:
         return None
     if launch.structural_role != "decode":
@@ -282,7 +307,7 @@ def _decode_without_mode(launch, info):
                 f"{dynamo_release(launch) or '1.x'} starts it as an aggregated worker (--disaggregation-mode "
                 f"defaults to agg)", launch.command[-1] if launch.command else None,
                 [Related(o.path, o.line, o.column, f"{how} names the decode role")
-                 for o in [launch.structural_origin] if o is not None])
+                 for o in [launch.structural_origin] if o is not None], launch=launch)
 
 
 @vllm_rule(

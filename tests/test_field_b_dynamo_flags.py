@@ -1,0 +1,83 @@
+"""`python -m dynamo.sglang` flags that only some Dynamo releases have (field test on ai-dynamo/dynamo:
+SGL001 "not an SGLang 0.5.21 flag" on examples/backends/sglang/launch/multimodal_disagg.sh).
+
+`--multimodal-encode-worker` / `--multimodal-worker` (dynamo/sglang/backend_args.py, Dynamo 0.6-1.3) and
+`--durable-kv-events` (runtime_args.py, 1.0-1.3) are Dynamo's own flags; Dynamo 1.4 removed them (its
+tests assert the worker rejects them), so the tables are right and a launch of no pinned release was judged
+against the newest, 1.6.1. Such a launch is now judged against the newest Dynamo release that accepts its
+flags and told to pin it (SGL012), as an unpinned SGLang launch is; a pinned release without the flag
+names it as a Dynamo flag of other releases (SGL009).
+"""
+
+SCRIPT = """\
+    #!/bin/bash
+    CUDA_VISIBLE_DEVICES=0 python3 -m dynamo.sglang --multimodal-encode-worker --model-path m &
+    CUDA_VISIBLE_DEVICES=1 python3 -m dynamo.sglang --multimodal-worker --durable-kv-events --model-path m \
+      --disaggregation-mode prefill &
+    CUDA_VISIBLE_DEVICES=2 python3 -m dynamo.sglang --multimodal-worker --no-durable-kv-events --model-path m \
+      --disaggregation-mode decode
+    """
+
+
+def _pod(tag: str, flags: str) -> str:
+    return f"""\
+        apiVersion: v1
+        kind: Pod
+        metadata: {{name: w}}
+        spec:
+          containers:
+          - name: w
+            image: nvcr.io/nvidia/ai-dynamo/sglang-runtime:{tag}
+            command: [python3, -m, dynamo.sglang, {flags}, --model-path, m]
+        """
+
+
+def _found(report):
+    return [(f["code"], f["severity"], f["line"]) for f in report["findings"]]
+
+
+def test_unpinned_dynamo_launch_is_judged_against_a_release_with_its_flags(scratch_git):
+    scratch_git.write("a.sh", SCRIPT)
+    code, report = scratch_git.lint("a.sh")
+    assert code == 0, report["findings"]
+    assert _found(report) == [("SGL012", "warning", 2), ("SGL012", "warning", 3), ("SGL012", "warning", 4)]
+    first, durable = report["findings"][0]["message"], report["findings"][1]["message"]
+    assert first.startswith("valid only for Dynamo 0.6.1–1.3.1; pin the release"), first
+    assert "--multimodal-encode-worker is a dynamo.sglang flag of Dynamo 0.6.1–1.3.1, not of Dynamo 1.4.2 " \
+           "and later; judged against Dynamo 1.3.1 (SGLang 0.5.14)" in first, first
+    assert durable.startswith("valid only for Dynamo 1.0.2–1.3.1"), durable  # --durable-kv-events: 1.0+
+    assert report["coverage"]["prefill"] == 1 and report["coverage"]["decode"] == 1
+
+
+def test_dynamo_releases_with_the_flags_accept_them(scratch_git):
+    for tag in ("1.0.2", "1.3.1"):
+        scratch_git.write(f"{tag}.yaml", _pod(tag, "--multimodal-worker, --durable-kv-events, --no-durable-kv-events"))
+        code, report = scratch_git.lint(f"{tag}.yaml")
+        assert (code, report["findings"]) == (0, []), (tag, report["findings"])
+    scratch_git.write("0.6.1.yaml", _pod("0.6.1", "--multimodal-encode-worker"))
+    code, report = scratch_git.lint("0.6.1.yaml")
+    assert (code, report["findings"]) == (0, []), report["findings"]
+
+
+def test_dynamo_releases_without_the_flags_still_report_them(scratch_git):
+    scratch_git.write("new.yaml", _pod("1.6.0", "--multimodal-worker, --durable-kv-events"))
+    code, report = scratch_git.lint("new.yaml")
+    assert code == 1 and _found(report) == [("SGL009", "error", 8), ("SGL009", "error", 8)], report["findings"]
+    assert report["findings"][0]["message"] == (
+        "--multimodal-worker is a dynamo.sglang flag of Dynamo 0.6.1–1.3.1, not of Dynamo 1.4.2 and later; the "
+        "dynamo.sglang worker of Dynamo 1.6.1 stops with \"unrecognized arguments: --multimodal-worker\" [SGLang 0.5.21]")
+    scratch_git.write("old.yaml", _pod("0.9.1", "--durable-kv-events"))
+    code, report = scratch_git.lint("old.yaml")
+    (f,) = report["findings"]
+    assert code == 1 and f["code"] == "SGL009", f
+    assert f["message"].startswith("--durable-kv-events is a dynamo.sglang flag of Dynamo 1.0.2–1.3.1, added "
+                                   "after Dynamo 0.9.1"), f["message"]
+
+
+def test_unpinned_launch_no_release_accepts_keeps_its_errors(scratch_git):
+    # a typo beside a removed flag: no Dynamo release accepts both, so the newest judges it
+    scratch_git.write("b.sh", "python3 -m dynamo.sglang --multimodal-worker --disagregation-mode prefill "
+                              "--model-path m\n")
+    code, report = scratch_git.lint("b.sh")
+    assert code == 1 and [f["code"] for f in report["findings"]] == ["SGL009", "SGL001"], report["findings"]
+    assert "Dynamo 1.6.1" in report["findings"][0]["message"]
