@@ -52,6 +52,15 @@ class Flag:
     def json(self) -> bool:
         return self.type == "json"
 
+    @property
+    def takes_dotted(self) -> bool:
+        """``--OPTION.KEY VALUE`` reaches it: FlexibleArgumentParser merges the dotted arguments of any option
+        into one JSON text and passes that as its value, so an option taking one value whose converter may
+        read JSON text accepts it: a JSON option, ``json.loads`` itself, a converter the generator could not
+        classify (``--speculative-config``'s ``optional_type(json.loads)``: never stricter than vLLM)."""
+        return self.nargs is None and not self.choices and self.action == "store" and \
+            self.type in ("json", "loads", "custom")
+
 
 class FlagTable:
     def __init__(self, version: str, flags: list, allow_abbrev: bool = True):
@@ -76,7 +85,7 @@ class FlagTable:
             return f, "exact"
         if name.startswith("--") and "." in name:
             base = self.by_option.get(name.split(".", 1)[0])
-            if base is not None and base.json:
+            if base is not None and base.takes_dotted:
                 return base, "dotted"
             return None, "unknown"
         if self.allow_abbrev and name.startswith("--"):
