@@ -529,13 +529,16 @@ class Extractor:
             search_dirs=tuple(search), options=cfg.jinja, value_positions=bools)
         rule_for = {"syntax": C.TEMPLATE_SYNTAX, "undefined": C.UNDEFINED, "render": C.RENDER_ERROR,
                     "include": C.INCLUDE, "limit": C.LIMIT}
-        if problems and _not_a_launch_template(job.abspath, src, renders):
+        foreign = _not_a_launch_template(job.abspath, src, renders)
+        if foreign:
             problems = [p for p in problems if p.code == "limit"]  # a chat template: its Jinja is not ours to judge
         for p in problems:
             self.problem(rule_for[p.code], p.src or src, p.line, p.column, p.message, fix=p.hint)
         inner = _inner_kind(job.abspath)
         for r in renders:
             self.note_rendered(r.text)
+            if foreign:
+                continue  # nor is its output shell or YAML (`{{- '<|begin_of_sentence|>' -}}` is no redirection)
             kind = inner or _sniff(r.text.text)
             label = f"rendered with {r.role_var}={r.role_value!r}" if r.role_var else "rendered"
             before = len(self.out.launches)

@@ -144,6 +144,9 @@ def test_chat_template_is_not_judged_as_a_launch_template(scratch_git, capsys):
     scratch_git.write("tests/assets/template-chatml.jinja", CHAT_TEMPLATE)
     # srt-slurm's nginx.conf.j2: a proxy's config, no launch in it
     scratch_git.write("nginx.conf.j2", "upstream backend {\n  server {{ host }}:{{ port }};\n}\n")
+    # SemiAnalysisAI/InferenceX deepseek_v4_thinking.jinja: its render is no shell script (PD009 on '>')
+    scratch_git.write("chat_templates/thinking.jinja", "{{- '<\uff5cbegin\u2581of\u2581sentence\uff5c>' -}}\n"
+                                                       "{%- for m in messages -%}{{- m['content'] -}}{%- endfor -%}\n")
     code, out = scratch_git.lint(".")
     assert (code, out["findings"]) == (0, [])
 
