@@ -69,6 +69,8 @@ class Unit:
         data = self.text.encode("utf-8", "surrogatepass")
         self._b2c = None if len(data) == len(self.text) else _continuations(data)
         data = _drop_final_continuation(data)
+        if b"<>" in data:
+            data = _read_write_respelled(data)
         if "{{" in self.text:
             data = _actions_respelled(tstr, data)
         self.root = parser().parse(data).root_node
@@ -138,6 +140,17 @@ class Unit:
 
     def source_text(self, node) -> str:
         return self.text[self.start(node):self.char(node.end_byte)]
+
+
+_READ_WRITE = re.compile(rb"(?<![<>])<>(?![<>&(])")
+
+
+def _read_write_respelled(data: bytes) -> bytes:
+    """``exec 9<>"$lock"`` (open for reading and writing) is valid bash that tree-sitter-bash does not parse
+    (a PD009 on InferenceX's lock files): parsed as ``9< "$lock"`` (same length, every position holds; a
+    redirection either way, and words are read from the original text).  Inside quotes ``< `` is text
+    as ``<>`` was."""
+    return _READ_WRITE.sub(b"< ", data)
 
 
 def _drop_final_continuation(data: bytes) -> bytes:
