@@ -309,7 +309,17 @@ class Interpreter(Words, Conditions, Control, Builtins):
             if program is not None:  # `PY=$(command -v python3)`: the program, as the shell finds it on PATH
                 st.out = st.out + (program + computed("\n", program),)
                 return [Out(st, True)]
+            if name == "cd":  # prints nothing
+                _change_directory(words, st)
+                return [Out(st, True)]
+            cwd = st.vars.get("PWD") if name == "pwd" and len(words) == 1 else None
+            if cwd is not None and isinstance(cwd.value, TStr) and cwd.value.text:
+                # `ROOT=$(cd "$SCRIPT_DIR/../.." && pwd)`: the directory as the script names it
+                st.out = st.out + (cwd.value + computed("\n", words[0]),)
+                return [Out(st, True)]
             st.out_bad = True
+        if name == "cd":
+            _change_directory(words, st)
         if name == "exec" and len(words) == 1:
             return [Out(st, True)]
         cmd = self.emit(words, st, unk, penv, node)
@@ -740,6 +750,25 @@ _HANDLERS = {
     "test_command": Interpreter.exec_test,
     "ERROR": Interpreter.exec_error,
 }
+
+def _change_directory(words: list, st: State) -> None:
+    """``cd DIR``: ``$PWD`` as the script names the directory (``DIR``, or the previous ``$PWD`` joined with a
+    relative ``DIR``), so that a later ``pwd`` prints it; unknown for ``cd`` alone, ``cd -``, options, or a
+    relative ``DIR`` from an unknown directory."""
+    args = words[1:]
+    target = args[0] if len(args) == 1 else None
+    if target is None or not target.text or target.text.startswith("-") or target.text.startswith("~"):
+        st.vars.pop("PWD", None)
+        return
+    if target.text.startswith("/") or (target.pieces and target.pieces[0].opaque):
+        st.vars["PWD"] = Var(target)  # absolute, or led by a value pdlint cannot see (`$(dirname "$0")`)
+        return
+    here = st.vars.get("PWD")
+    if here is None or not isinstance(here.value, TStr) or not here.value.text:
+        st.vars.pop("PWD", None)
+        return
+    st.vars["PWD"] = Var(here.value + computed("/", target) + target)
+
 
 def _located_program(words: list) -> Optional[TStr]:
     """The program ``command -v NAME`` / ``which NAME`` / ``type -P NAME`` prints: NAME, standing for the
