@@ -177,6 +177,8 @@ def run(paths: list, options: Options, config: Optional[str] = None) -> Result:
         raise UsageError("no such file or directory: " + ", ".join(missing))
     jobs = expand_units(jobs, options.cwd, resolver.excluded, resolver, listings=listings,
                         boundary=options.boundary)
+    if not options.cache_docs and any(j.explicit for j in jobs) and not all(j.explicit for j in jobs):
+        options = replace(options, cache_docs=True)  # _restrict_to_named reads every launch's origins
     result = None
     if options.cache:
         from pdlint import cache
@@ -199,6 +201,7 @@ def run(paths: list, options: Options, config: Optional[str] = None) -> Result:
         result.findings = sorted(result.findings + extra, key=lambda f: f.sort_key())
     if not jobs:  # said as ruff does ("No Python files found under the given path(s)"); exit 0
         result.warnings.append(nothing_to_check(len(excluded)))
+    _restrict_to_named(result, jobs)
     result.scope = ([j.display for j in jobs],
                     [a for a in (os.path.abspath(os.path.join(options.cwd, p)) for p in paths) if os.path.isdir(a)])
     if options.baseline is not None:  # the stage after suppressions (and after the cache: it is not cached)
@@ -206,6 +209,45 @@ def run(paths: list, options: Options, config: Optional[str] = None) -> Result:
         result.findings, result.baseline = baseline.apply(result.findings, options.baseline, options.cwd,
                                                           *result.scope)
     return result
+
+
+def _restrict_to_named(result: Result, jobs: list) -> None:
+    """Files named on the command line (a pre-commit run) bring in the files whose launches read them
+    (:func:`pdlint.discover.expand_units`): a commit that touches only a sourced library or a values file
+    checks the launches that use it.  Of those files' findings, report what involves a named file - a
+    finding at a named file, or at (or related to) a line of a launch that reads a named file - and say how
+    many others were left out: they are not the commit's doing (checking those files shows them)."""
+    named = {j.display for j in jobs if j.explicit}
+    if not named or len(named) == len(jobs):
+        return
+    if result.docs is not None:
+        launches = result.docs[0]
+    elif not result.launches and result.findings:
+        return  # (no launch kept: nothing to tell involved findings by; cannot happen with cache_docs set)
+    else:
+        from pdlint.report.jsonfmt import launch_dict
+        launches = [launch_dict(l) for l in result.launches]
+    touching: set = set()  # (path, line) of every token of a launch that reads a named file, and its line
+    for d in launches:
+        places = {(d["path"], d["line"])}
+        for o in d.get("origins", ()):
+            places.add((o["path"], o["line"]))
+            places.update((h["path"], h["line"]) for h in o.get("via", ()))
+        if any(p in named for p, _ in places):
+            touching |= places
+
+    def involved(f) -> bool:
+        return f.path in named or (f.path, f.line) in touching or \
+            any(r.path in named or (r.path, r.line) in touching for r in f.related)
+
+    kept = [f for f in result.findings if involved(f)]
+    left = len(result.findings) - len(kept)
+    if left:
+        result.findings = kept
+        result.warnings.append(
+            f"{left} finding{'s' if left != 1 else ''} in files checked because their launches read a named "
+            f"file {'were' if left != 1 else 'was'} left out: {'they involve' if left != 1 else 'it involves'} "
+            f"none of the named files (check those files to see {'them' if left != 1 else 'it'})")
 
 
 def analyse(jobs: list, options: Options, resolver: ConfigResolver, deps=None) -> Result:
