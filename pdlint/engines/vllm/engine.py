@@ -293,13 +293,18 @@ def _number(text: str) -> bool:
 def release(launch: Launch, ctx) -> tuple:
     """``(version, pinned, note, approximate)`` of the vLLM release to judge against: the config's
     ``vllm-version``, else the image tag (``vllm/vllm-openai:v0.10.2``), else the newest table (not pinned);
-    ``approximate``: "older" / "newer" when the table is another release's than the one pinned."""
+    ``approximate``: "older" / "newer" when the table is another release's than the one pinned, "unreleased" for
+    an image whose tag names no release (a nightly or custom build, which may have options and choices no
+    table has: only what looks like a typo of the table's is reported)."""
     from pdlint.engines.vllm import flags
     requested = getattr(ctx, "vllm_version", None) or flags.image_version(launch.meta.get("image", "") or "")
     version, pinned, note = flags.pick(requested)
     approximate = None
     if pinned and version and requested and version != requested.lstrip("v"):
         approximate = "older" if flags.version_key(version) < flags.version_key(requested.lstrip("v")) else "newer"
+    elif not requested and flags.unreleased_image(launch.meta.get("image", "") or ""):
+        approximate = "unreleased"
+        note = f"image {launch.meta['image']} names no vLLM release; judged against {version}, the newest table"
     return version, pinned, note, approximate
 
 

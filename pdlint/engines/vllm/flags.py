@@ -21,6 +21,9 @@ DATA = os.path.join(os.path.dirname(__file__), "data")
 _FILE = re.compile(r"^flags-(.+)\.json$")
 ZERO_ARG_ACTIONS = ("store_true", "store_false", "store_const", "count", "help", "version", "boolean_optional")
 _IMAGE = re.compile(r"vllm[\w.-]*:v?(\d+\.\d+(?:\.\d+)?(?:\.post\d+|rc\d+)?)\b", re.I)
+_IMAGE_INSIDE = re.compile(r"vllm[\w./-]*:[\w.-]*?(?<![A-Za-z0-9.])v?((?:0|[1-9]\d?)\.\d+\.\d+(?:\.post\d+|rc\d+)?)"
+                           r"(?![A-Za-z0-9.])", re.I)
+_TAGGED = re.compile(r"vllm[\w./-]*(?::([\w.-]+)|@sha256:[0-9a-f]+)", re.I)
 
 
 @dataclass(frozen=True)
@@ -159,11 +162,21 @@ def pick(requested: Optional[str]) -> tuple:
 
 
 def image_version(image: str) -> Optional[str]:
-    """A vLLM release named by an image tag (``vllm/vllm-openai:v0.10.2``)."""
+    """A vLLM release named by an image tag (``vllm/vllm-openai:v0.10.2``, also inside a build's tag:
+    ``vllm:vllm-x86_64-cu13-0.25.1-7a33ba9``)."""
     if not image or "dynamo" in image.lower():
         return None
-    m = _IMAGE.search(image)
+    m = _IMAGE.search(image) or _IMAGE_INSIDE.search(image)
     return m.group(1) if m else None
+
+
+def unreleased_image(image: str) -> bool:
+    """A vLLM image whose tag names no release (``:nightly``, ``:dsv4-megamoe-...-4ba0a72``, a digest): a
+    build the tables may not describe; ``latest`` is the newest release."""
+    if not image or "dynamo" in image.lower() or image_version(image) is not None:
+        return False
+    m = _TAGGED.search(image)
+    return bool(m) and (m.group(1) or "").lower() != "latest"  # (no group: a digest)
 
 
 def releases_with(option: str) -> list:

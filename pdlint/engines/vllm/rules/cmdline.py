@@ -52,7 +52,8 @@ def _unknowns(launch, info: VllmInfo):
           "FlexibleArgumentParser does. With no release pinned, an option only older releases define is "
           "VLLM020 (a warning) instead. When pdlint has no table for the release pinned (judged against the "
           "nearest one), an option another release defines is not reported, nor, for a release older than "
-          "every table, any option.")
+          "every table, any option; for an image whose tag names no release (`:nightly`, a custom build's tag), "
+          "only an option close to one the newest table has.")
 def _unknown(launch, info):
     if not _judged(launch, info) or info.dynamo:
         return None
@@ -68,7 +69,10 @@ def _unknown(launch, info):
         if others and not info.pinned:
             continue  # VLLM020
         camel = any(c.isupper() for c in name.lstrip("-")[1:])  # `--maxModelLen`: no release spells one so
-        if info.approximate and (others or (info.approximate == "newer" and not camel)):
+        if info.approximate == "unreleased" and not (camel or hint(flags.normalise(name), info.table.options)):
+            continue  # a nightly or custom build may define it: only a near-miss of a known option is reported
+        if info.approximate and info.approximate != "unreleased" and (
+                others or (info.approximate == "newer" and not camel)):
             # no table for the pinned release: one that other releases define may be in it too, and the
             # releases older than every table may have had options removed before it (`--speculative_model`
             # in vllm/vllm-openai:v0.6.0)
@@ -101,7 +105,9 @@ def _unknown(launch, info):
     upstream="argument {option}: invalid choice: {value!r} (choose from {choices})",
     source="vllm/engine/arg_utils.py (_compute_kwargs: Literal types become choices)",
     notes="Options whose values vLLM checks at run time against a registry (quantization methods, tool "
-          "parsers) or that also accept any string are not listed with choices and are not checked.")
+          "parsers) or that also accept any string are not listed with choices and are not checked. When the "
+          "release judged is not the image's (no table for the release its tag names, or a tag that names no "
+          "release: a nightly or custom build), only a value close to one of the choices is reported.")
 def _choices(launch, info):
     if not _judged(launch, info):
         return None
@@ -125,6 +131,10 @@ def _choices(launch, info):
             continue
         if flag.nargs == "+":
             continue  # list values: each element is its own token, not read here
+        if info.approximate and not hint(v, list(flag.choices)):
+            # judged against another release's table (a release pdlint has no table for, a nightly or custom
+            # build): the image may accept it (a backend added since, a build's own): only a near-miss is reported
+            continue
         shown = ", ".join(repr(c) for c in flag.choices)
         out.append(VHit(f"argument {flag.primary}: invalid choice: {v!r} (choose from {shown}) [vLLM "
                         f"{info.version}]", opt.value))
