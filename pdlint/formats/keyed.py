@@ -89,6 +89,10 @@ def launches(job, src, doc: TStr, docs: list) -> list:
         return trtllm_slurm_benchmark(job, src, doc, root)
     if "pd_role" in keys or (len(keys & LMCACHE_KEYS) >= 3 and "enable_pd" in keys):
         return lmcache(job, src, doc, root)
+    if "applications" in keys:
+        found = ray_serve_llm(job, src, doc, root)
+        if found:
+            return found
     if "cache_transceiver_config" in keys or (len(keys & TRTLLM_KEYS) >= 3 and
                                               len(keys - TRTLLM_KEYS) <= len(keys & TRTLLM_KEYS) // 2):
         return trtllm_options(job, src, doc, root)
@@ -358,6 +362,43 @@ def srt_slurm_trtllm(job, src, doc: TStr, root: yt.Ref, variant=None) -> list:
         if variant is not None:
             l.meta["variant"] = variant.label
         out.append(l)
+    return out
+
+
+def ray_serve_llm(job, src, doc: TStr, root: yt.Ref) -> list:
+    """Ray Serve LLM prefill/decode applications: ``applications[].args.prefill_config`` / ``decode_config``
+    (``import_path: ray.serve.llm:build_pd_openai_app``), each an ``LLMConfig`` whose ``engine_kwargs`` Ray
+    passes to vLLM's engine arguments with ``model_loading_config.model_id`` as the model.  Checked as
+    ``vllm serve MODEL --key VALUE ...`` as a vLLM ``--config`` file's keys are (``_`` -> ``-``, true the bare
+    flag, false ``--no-key``, a list's items, a mapping as JSON traced key by key), the role the key names;
+    Ray adds settings of its own, so the launch may hold flags pdlint does not see."""
+    out = []
+    for i, app in enumerate(yt.seq_items(yt.get(root, "applications"))):
+        args = yt.get(app, "args")
+        if args is None or not isinstance(yt.deref(args).node, yt.YMap):
+            continue
+        name = yt.scalar_text(yt.get(app, "name")) or f"applications[{i}]"
+        for key, role in (("prefill_config", "prefill"), ("decode_config", "decode")):
+            cfg = yt.get(args, key)
+            if cfg is None or not isinstance(yt.deref(cfg).node, yt.YMap):
+                continue
+            model = crd.at(cfg, "model_loading_config", "model_id")
+            argv = [yt.scalar_tstr(doc, model)] if model is not None else []
+            kwargs = yt.get(cfg, "engine_kwargs")
+            if kwargs is not None and isinstance(yt.deref(kwargs).node, yt.YMap):
+                from pdlint.engines.vllm import flags as vflags
+                from pdlint.engines.vllm.engine import mapping_args
+                argv += mapping_args(doc, kwargs, vflags.load(vflags.pick(None)[0]), path=src.path)
+            origin = _key_origin(doc, args, key)
+            l = _launch(src, origin.line if origin else 1, "vllm", "vllm serve", role, origin,
+                        f"Ray Serve LLM args.{key}", f"{job.display}#ray/{name}",
+                        f"Ray Serve LLM application {name!r} args.{key} (engine_kwargs as vLLM engine arguments)",
+                        argv=argv, command=[crd.at_node(doc, cfg, "vllm"), crd.at_node(doc, cfg, "serve")],
+                        env=_env_map(doc, crd.at(cfg, "runtime_env", "env_vars")),
+                        replicas=_int(crd.at(cfg, "deployment_config", "num_replicas")),
+                        env_partial=True)  # the Ray cluster's and the job's environment come on top
+            l.incomplete = True
+            out.append(l)
     return out
 
 

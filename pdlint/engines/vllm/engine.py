@@ -388,47 +388,55 @@ def _config_args(src, table, loader: Optional["_Loader"] = None) -> Optional[lis
     ``--key ITEM...`` for a list, ``--key JSON`` for a mapping (as ``loader``, the release's, does them);
     every token positioned at its key or value.  None when the file is not a YAML mapping (vLLM stops) or is
     over pdlint's limits."""
-    loader = loader or _Loader("")
-    import json
-    from pdlint.engines.sglang.config_merge import flag_token, list_tokens, loaded_pairs, placed, source_doc
+    from pdlint.engines.sglang.config_merge import source_doc
     from pdlint.formats import yamltree as yt
     doc = source_doc(src)  # as SGLang's
     try:
         docs = yt.compose(src.text)
         if len(docs) != 1 or docs[0].root is None or not isinstance(docs[0].root, yt.YMap):
             return None
-        out: list = []
-        for knode, vref in loaded_pairs(yt.Ref(docs[0].root)):
-            ktok = yt.scalar_tstr(doc, yt.Ref(knode))
-            flag = flag_token(ktok, knode.value, src.path)
-            target = yt.deref(vref).node
-            if isinstance(target, yt.YScalar):
-                value = yt.scalar_value(target)
-                vtok = yt.scalar_tstr(doc, vref)
-                if value is True:
-                    out.append(flag)
-                elif value is False:
-                    no = "--no-" + knode.value
-                    if table is not None and table.resolve(no)[1] == "exact":
-                        out.append(placed(flag, no))
-                else:
-                    out += [flag, placed(vtok, str(value), at=vtok if vtok.text else ktok)]
-            elif isinstance(target, yt.YSeq) and not loader.list_items:
-                out += [flag, placed(yt.node_tstr(doc, vref), str(yt.to_python(vref)))]
-            elif isinstance(target, yt.YSeq):
-                items = list_tokens(doc, vref)
-                if items:
-                    out += [flag, *items]
-            elif isinstance(target, yt.YMap) and not loader.json_maps:
-                out += [flag, placed(yt.node_tstr(doc, vref), str(yt.to_python(vref)))]
-            elif isinstance(target, yt.YMap):
-                text = json.dumps(yt.to_python(vref))  # what vLLM passes (its limits: the document's budget)
-                traced = _json_tstr(doc, vref, [_JSON_NODES])
-                out += [flag, traced if traced is not None and traced.text == text
-                        else placed(yt.node_tstr(doc, vref), text)]
-        return out
+        return mapping_args(doc, yt.Ref(docs[0].root), table, loader, src.path)
     except (yt.YamlError, RecursionError):  # invalid YAML, or over a limit (alias / merge-key bombs)
         return None
+
+
+def mapping_args(doc: TStr, root, table, loader: Optional["_Loader"] = None, path: str = "") -> list:
+    """The arguments of a YAML mapping of vLLM options (a ``--config`` file's, Ray Serve LLM's
+    ``engine_kwargs``), as :func:`_config_args` makes them."""
+    loader = loader or _Loader("")
+    import json
+    from pdlint.engines.sglang.config_merge import flag_token, list_tokens, loaded_pairs, placed
+    from pdlint.formats import yamltree as yt
+    out: list = []
+    for knode, vref in loaded_pairs(root):
+        ktok = yt.scalar_tstr(doc, yt.Ref(knode))
+        flag = flag_token(ktok, knode.value, path)
+        target = yt.deref(vref).node
+        if isinstance(target, yt.YScalar):
+            value = yt.scalar_value(target)
+            vtok = yt.scalar_tstr(doc, vref)
+            if value is True:
+                out.append(flag)
+            elif value is False:
+                no = "--no-" + knode.value
+                if table is not None and table.resolve(no)[1] == "exact":
+                    out.append(placed(flag, no))
+            else:
+                out += [flag, placed(vtok, str(value), at=vtok if vtok.text else ktok)]
+        elif isinstance(target, yt.YSeq) and not loader.list_items:
+            out += [flag, placed(yt.node_tstr(doc, vref), str(yt.to_python(vref)))]
+        elif isinstance(target, yt.YSeq):
+            items = list_tokens(doc, vref)
+            if items:
+                out += [flag, *items]
+        elif isinstance(target, yt.YMap) and not loader.json_maps:
+            out += [flag, placed(yt.node_tstr(doc, vref), str(yt.to_python(vref)))]
+        elif isinstance(target, yt.YMap):
+            text = json.dumps(yt.to_python(vref))  # what vLLM passes (its limits: the document's budget)
+            traced = _json_tstr(doc, vref, [_JSON_NODES])
+            out += [flag, traced if traced is not None and traced.text == text
+                    else placed(yt.node_tstr(doc, vref), text)]
+    return out
 
 
 _JSON_NODES = 2000  # nodes of one mapping value traced character by character (beyond: one position)

@@ -325,6 +325,8 @@ def _hashseed(p, d, pi, di):
     a, b = p.env.get("PYTHONHASHSEED"), d.env.get("PYTHONHASHSEED")
     if (a is not None and a.opaque) or (b is not None and b.opaque):
         return None
+    if (a is None and p.meta.get("env_partial")) or (b is None and d.meta.get("env_partial")):
+        return None  # the process environment comes from elsewhere too (a Ray cluster's, its job's runtime_env)
     at, bt = (a.text if a is not None else None), (b.text if b is not None else None)
     if at == bt and at is not None:
         return None
