@@ -576,6 +576,9 @@ def _why(job, group: list, notes: dict, rendered: Optional[set], err) -> tuple:
         return (f"launch text ({what}) in a file kind pdlint does not read ({os.path.basename(job.abspath)})",
                 "move the launch into a shell script, Kubernetes/compose YAML or template pdlint reads, "
                 "or exclude the file")
+    if err is not None and err.code == "PD013":  # read, but pdlint failed on it (a rule, the engine)
+        return (f"launch text ({what}) not checked: pdlint failed on this file ({err.code} {err.name})",
+                f"see the {err.code} finding: a pdlint bug, to report")
     if err is not None:
         return (f"launch text ({what}) not checked: the file could not be read ({err.code} {err.name})",
                 f"fix the {err.code} error first")

@@ -1595,8 +1595,9 @@ def internal_error(path: str, e: BaseException, where: str = "this file") -> Fin
                    f"please report it; `--debug` shows the traceback)")
 
 
-def isolate_per_file(items: list, stage, what: str, path_of) -> list:
-    """``stage`` on the items of each file in turn; a file it raises on gives one PD013 finding."""
+def isolate_per_file(items: list, stage, what: str, path_of, failed: Optional[set] = None) -> list:
+    """``stage`` on the items of each file in turn; a file it raises on gives one PD013 finding (and its
+    path goes into ``failed``, when given)."""
     by_path: dict = {}
     for it in items:
         by_path.setdefault(path_of(it), []).append(it)
@@ -1606,6 +1607,8 @@ def isolate_per_file(items: list, stage, what: str, path_of) -> list:
             out += stage(group)
         except Exception as e:
             out.append(internal_error(path, e, what))
+            if failed is not None:
+                failed.add(path)
     return out
 
 
