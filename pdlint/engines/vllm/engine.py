@@ -571,14 +571,16 @@ def facts(launch: Launch):
     f.ports = ports
     device = info.text("--device")
     f.uses_gpus = device in (None, "cuda", "auto") and not launch.incomplete
-    if tp is not None and pp is not None and dp is not None:
-        f.gpus_needed = max(1, tp * pp * dp)
+    nnodes = info.int("--nnodes", 1)
+    per_node = _gpus_per_node(tp, pp, dp, nnodes, info)
+    if per_node is not None:
+        f.gpus_needed = per_node
         parts = [f"--tensor-parallel-size {tp}"]
         if pp != 1:
             parts.append(f"--pipeline-parallel-size {pp}")
         if dp != 1:
             parts.append(f"--data-parallel-size {dp}")
-        f.gpus_note = " x ".join(parts)
+        f.gpus_note = " x ".join(parts) + (f" / --nnodes {nnodes}" if nnodes > 1 else "")
         for name in ("--tensor-parallel-size", "--pipeline-parallel-size", "--data-parallel-size"):
             if info.has(name):
                 f.gpus_token = info.token(name)
@@ -592,6 +594,26 @@ def facts(launch: Launch):
         info.has("--data-parallel-address") or info.has("--nnodes") or info.has("--node-rank")
     f.model = info.model
     return f
+
+
+def _gpus_per_node(tp, pp, dp, nnodes, info: VllmInfo) -> Optional[int]:
+    """GPUs one launch of the server uses on its node, as vLLM places them (config/parallel.py): a DP
+    replica runs ``world_size`` = TP x PP ranks, spread over ``nnodes_within_dp`` nodes (``--nnodes``
+    divided by the number of node groups of DP replicas), ``local_world_size`` = world_size //
+    nnodes_within_dp of them on each, and a node runs its ``--data-parallel-size-local`` replicas.  None
+    when a size is not known, or several nodes run DP replicas without a written local DP size."""
+    if tp is None or pp is None or dp is None or nnodes is None or nnodes < 1:
+        return None
+    world = tp * pp
+    if nnodes == 1:
+        return max(1, world * dp)
+    if dp == 1 and not info.has("--data-parallel-size-local"):
+        return max(1, world // nnodes)  # one replica spans every node
+    total = info.int("--data-parallel-size", 1)
+    if not info.has("--data-parallel-size-local") or not total or total % dp:
+        return None
+    within = max(nnodes // (total // dp), 1)
+    return max(1, dp * (world // within))
 
 
 __all__ = ["interpret", "candidates", "pair_candidates", "unit_candidates", "facts", "parse_argv", "VllmInfo",
