@@ -553,7 +553,9 @@ def facts(launch: Launch):
     if dp is None:
         dp = info.int("--data-parallel-size", 1)
     conns = info.kv.connectors if info.kv is not None else []
-    if "NixlConnector" in conns or (info.dynamo and info.kv is None and launch.role in ("prefill", "decode")):
+    # the NIXL side channel opens only where --kv-transfer-config names the connector: Dynamo 1.0 and later
+    # clear the legacy --connector list (vllm/args.py: "the default is no longer nixl") and, as vLLM, run none
+    if "NixlConnector" in conns:
         env = launch.env.get("VLLM_NIXL_SIDE_CHANNEL_PORT")
         if env is None:
             ports.append(Port(NIXL_PORT_DEFAULT, "VLLM_NIXL_SIDE_CHANNEL_PORT", None, max(dp or 1, 1)))
