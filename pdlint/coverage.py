@@ -363,12 +363,14 @@ def assess(jobs: list, extraction, findings: list, strict: bool = False) -> Cove
                                  f"know, so they were not checked as a server's",
                                  "write the server command into the container's command (e.g. `vllm serve MODEL` or "
                                  "`python3 -m sglang.launch_server`), so that pdlint sees which server runs"))
-    # explicit and engine-derived gaps on launches
+    # explicit and engine-derived gaps on launches: one spot per place and word (launches of one template or
+    # shared line give one), but two words traced to one line are two spots (`$HOME/prefill.yaml` and
+    # `$HOME/decode.yaml` both start at HOME's value: each file is unread)
     for launch in extraction.launches:
         for gap in list(launch.gaps) + engine_gaps(launch):
             spot = _gap_spot(gap, launch)
             fc = cov.files.setdefault(spot.path, FileCoverage(spot.path))
-            if not any(s.line == spot.line and s.code == spot.code for s in fc.spots):
+            if not any(s.line == spot.line and s.code == spot.code and s.text == spot.text for s in fc.spots):
                 fc.spots.append(spot)
     for fc in cov.files.values():
         fc.spots.sort(key=lambda s: (s.line, s.column, s.code))
