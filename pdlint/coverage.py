@@ -645,6 +645,18 @@ def engine_gaps(launch: Launch) -> list:
     return out
 
 
+def not_found(launch: Launch, name: str) -> str:
+    """PD022's reason for a config file ``name`` that is not in the repository, naming the repository file of
+    the same path below the root when an absolute path has one (a container's ``/workspace`` that is the
+    repository's checkout): pdlint does not read it, as the prefix is not known to be the root."""
+    near = (launch.meta.get("config_near") or {}).get(name)
+    if not near:
+        return "was not found in the repository"
+    prefix = name[:len(name) - len(near)].rstrip("/") or "/"
+    return (f"was not found in the repository (it has {near}, the same path below {prefix}, not read: if "
+            f"{prefix} is the repository's checkout, name the file relative to the repository)")
+
+
 _CONFIG_HINT = ("reference a config file kept in the repository (relative to the launch file or the repository "
                 "root), or provide it from a ConfigMap in the same manifest")
 
@@ -664,7 +676,7 @@ def _trtllm_file_gaps(launch: Launch, info) -> list:
             continue
         if read is not None:
             return []
-        why = "is a value pdlint cannot see" if tok.opaque else "was not found in the repository"
+        why = "is a value pdlint cannot see" if tok.opaque else not_found(launch, tok.text)
         what = "the servers it routes to and their settings" if router else "the settings in that file"
         return [Gap(CR.UNRESOLVED_CONFIG.code, tok, f"{opt} {tok.text} {why}: {what} were not checked",
                     _CONFIG_HINT)]
@@ -734,7 +746,7 @@ def _sglang_gaps(launch: Launch, info) -> list:
         elif launch.meta.get("config_mount"):
             why, hint = launch.meta["config_mount"]
         else:
-            why = "was not found in the repository"
+            why = not_found(launch, path_tok.text) if path_tok is not None else "was not found in the repository"
         out.append(Gap(CR.UNRESOLVED_CONFIG.code, path_tok,
                        f"{flag} {where} {why}: the flags in that file were not checked",
                        hint if not opaque and launch.meta.get("config_mount") else

@@ -345,7 +345,8 @@ def _with_config_file(launch: Launch, ctx, table) -> tuple:
         return argv, "", "was not found in the repository"
     src = ctx.resolve_config(tok, launch)
     if src is None:
-        return argv, "", launch.meta.get("config_refused") or "was not found in the repository"
+        from pdlint.coverage import not_found
+        return argv, "", launch.meta.get("config_refused") or not_found(launch, tok.text)
     loader = _Loader(getattr(table, "version", None) or "")
     # `vllm serve`'s file is read by the top-level `vllm` parser, which knows no --no-FLAG: a false key adds
     # nothing there; the api_server's (and Dynamo's) own parser adds --no-FLAG where the release has one
