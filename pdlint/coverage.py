@@ -363,12 +363,14 @@ def assess(jobs: list, extraction, findings: list, strict: bool = False) -> Cove
                                  f"know, so they were not checked as a server's",
                                  "write the server command into the container's command (e.g. `vllm serve MODEL` or "
                                  "`python3 -m sglang.launch_server`), so that pdlint sees which server runs"))
-    # explicit and engine-derived gaps on launches
+    # explicit and engine-derived gaps on launches: one spot per place and word (launches of one template or
+    # shared line give one), but two words traced to one line are two spots (`$HOME/prefill.yaml` and
+    # `$HOME/decode.yaml` both start at HOME's value: each file is unread)
     for launch in extraction.launches:
         for gap in list(launch.gaps) + engine_gaps(launch):
             spot = _gap_spot(gap, launch)
             fc = cov.files.setdefault(spot.path, FileCoverage(spot.path))
-            if not any(s.line == spot.line and s.code == spot.code for s in fc.spots):
+            if not any(s.line == spot.line and s.code == spot.code and s.text == spot.text for s in fc.spots):
                 fc.spots.append(spot)
     for fc in cov.files.values():
         fc.spots.sort(key=lambda s: (s.line, s.column, s.code))
@@ -576,6 +578,9 @@ def _why(job, group: list, notes: dict, rendered: Optional[set], err) -> tuple:
         return (f"launch text ({what}) in a file kind pdlint does not read ({os.path.basename(job.abspath)})",
                 "move the launch into a shell script, Kubernetes/compose YAML or template pdlint reads, "
                 "or exclude the file")
+    if err is not None and err.code == "PD013":  # read, but pdlint failed on it (a rule, the engine)
+        return (f"launch text ({what}) not checked: pdlint failed on this file ({err.code} {err.name})",
+                f"see the {err.code} finding: a pdlint bug, to report")
     if err is not None:
         return (f"launch text ({what}) not checked: the file could not be read ({err.code} {err.name})",
                 f"fix the {err.code} error first")
@@ -640,6 +645,18 @@ def engine_gaps(launch: Launch) -> list:
     return out
 
 
+def not_found(launch: Launch, name: str) -> str:
+    """PD022's reason for a config file ``name`` that is not in the repository, naming the repository file of
+    the same path below the root when an absolute path has one (a container's ``/workspace`` that is the
+    repository's checkout): pdlint does not read it, as the prefix is not known to be the root."""
+    near = (launch.meta.get("config_near") or {}).get(name)
+    if not near:
+        return "was not found in the repository"
+    prefix = name[:len(name) - len(near)].rstrip("/") or "/"
+    return (f"was not found in the repository (it has {near}, the same path below {prefix}, not read: if "
+            f"{prefix} is the repository's checkout, name the file relative to the repository)")
+
+
 _CONFIG_HINT = ("reference a config file kept in the repository (relative to the launch file or the repository "
                 "root), or provide it from a ConfigMap in the same manifest")
 
@@ -659,7 +676,7 @@ def _trtllm_file_gaps(launch: Launch, info) -> list:
             continue
         if read is not None:
             return []
-        why = "is a value pdlint cannot see" if tok.opaque else "was not found in the repository"
+        why = "is a value pdlint cannot see" if tok.opaque else not_found(launch, tok.text)
         what = "the servers it routes to and their settings" if router else "the settings in that file"
         return [Gap(CR.UNRESOLVED_CONFIG.code, tok, f"{opt} {tok.text} {why}: {what} were not checked",
                     _CONFIG_HINT)]
@@ -729,7 +746,7 @@ def _sglang_gaps(launch: Launch, info) -> list:
         elif launch.meta.get("config_mount"):
             why, hint = launch.meta["config_mount"]
         else:
-            why = "was not found in the repository"
+            why = not_found(launch, path_tok.text) if path_tok is not None else "was not found in the repository"
         out.append(Gap(CR.UNRESOLVED_CONFIG.code, path_tok,
                        f"{flag} {where} {why}: the flags in that file were not checked",
                        hint if not opaque and launch.meta.get("config_mount") else

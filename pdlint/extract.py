@@ -1379,6 +1379,28 @@ class Extractor:
             return [os.path.join(os.path.dirname(from_abspath), name)]
         return [os.path.join(os.path.dirname(from_abspath), name), os.path.join(root, name)]
 
+    #: leading directories of an absolute path dropped at most by :meth:`same_path_below_root`
+    NEAR_PREFIX_DIRS = 8
+
+    def same_path_below_root(self, name: str, from_root: str) -> Optional[str]:
+        """The repository file an absolute container path not found in the repository would name if its first
+        directories were the repository root (``/workspace/examples/x.yaml`` -> ``examples/x.yaml``), keeping
+        at least one directory; None when there is none.  Only said in PD022's message, never read: that the
+        prefix is the repository's checkout is a guess."""
+        if not name or "\0" in name or not name.startswith("/"):
+            return None
+        parts = [p for p in name.split("/") if p]
+        for k in range(1, min(len(parts) - 1, self.NEAR_PREFIX_DIRS + 1)):
+            rel = "/".join(parts[k:])
+            cand = os.path.join(from_root, rel)
+            if self.boundary.is_file(cand, from_root):
+                if self.deps is not None:
+                    self.deps.weak(os.path.realpath(cand))
+                return rel
+            if self.deps is not None and self.boundary.contains(cand, from_root):
+                self.deps.weak(os.path.realpath(cand))
+        return None
+
     def refused_reference(self, name: str, from_abspath: str, root: str) -> Optional[str]:
         """Why a file a launch names (``source``, ``--config``) exists but was
         not read: it leaves the repository, or is no regular file (None: it
@@ -1433,6 +1455,10 @@ class Extractor:
                 why = self.refused_reference(tok.text, base, root)
                 if why:  # coverage (PD022) says why the file was not read
                     launch.meta["config_refused"] = why
+                else:
+                    near = self.same_path_below_root(tok.text, root)
+                    if near:  # coverage (PD022) names it; never read: the prefix need not be the root
+                        launch.meta.setdefault("config_near", {})[tok.text] = near
             return src
 
         from itertools import groupby
@@ -1620,8 +1646,9 @@ def internal_error(path: str, e: BaseException, where: str = "this file") -> Fin
                    f"please report it; `--debug` shows the traceback)")
 
 
-def isolate_per_file(items: list, stage, what: str, path_of) -> list:
-    """``stage`` on the items of each file in turn; a file it raises on gives one PD013 finding."""
+def isolate_per_file(items: list, stage, what: str, path_of, failed: Optional[set] = None) -> list:
+    """``stage`` on the items of each file in turn; a file it raises on gives one PD013 finding (and its
+    path goes into ``failed``, when given)."""
     by_path: dict = {}
     for it in items:
         by_path.setdefault(path_of(it), []).append(it)
@@ -1631,6 +1658,8 @@ def isolate_per_file(items: list, stage, what: str, path_of) -> list:
             out += stage(group)
         except Exception as e:
             out.append(internal_error(path, e, what))
+            if failed is not None:
+                failed.add(path)
     return out
 
 

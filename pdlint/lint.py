@@ -277,9 +277,13 @@ def analyse(jobs: list, options: Options, resolver: ConfigResolver, deps=None) -
         if b.over:  # a file over its budget in the extract stage: none of its launches is checked
             extraction.launches = [l for l in extraction.launches if l.path not in b.over]
         launches = extraction.launches
+        failed: set = set()  # files the rules failed on (PD013)
         findings = list(extraction.findings) + stage(
             lambda: check(launches, enabled_for),
-            lambda: isolate_per_file(launches, lambda g: check(g, enabled_for), "the rules", lambda l: l.path))
+            lambda: isolate_per_file(launches, lambda g: check(g, enabled_for), "the rules", lambda l: l.path,
+                                     failed))
+        if failed:  # no rule checked their launches: coverage counts them as not checked, not as checked
+            extraction.launches = launches = [l for l in extraction.launches if l.path not in failed]
     if b.over:
         extraction.launches = launches = [l for l in extraction.launches if l.path not in b.over]
         findings = [f for f in findings if f.path not in b.over] + over_budget_findings(b)

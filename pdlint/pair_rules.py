@@ -3,7 +3,8 @@ of one deployment share (ports and GPUs of launches on one host) and router
 wiring.
 
 They read what each engine adapter says about a launch (``facts(launch)``,
-:class:`pdlint.pairing.Facts`) and the environment (``CUDA_VISIBLE_DEVICES``),
+:class:`pdlint.pairing.Facts`) and the environment (``CUDA_VISIBLE_DEVICES`` and the
+other accelerators' device masks, :data:`DEVICE_MASKS`),
 and only compare launches :func:`pdlint.pairing.colocated` says run on one
 host at the same time: launches of one shell script, not on alternative
 branches of an ``if``/``case``, not one a ``kill``/``pkill`` ended before the
@@ -14,6 +15,7 @@ own network namespace and GPU allocation).
 
 from __future__ import annotations
 
+import re
 from typing import Callable, Optional
 
 from pdlint.model import ERROR, WARNING, Candidate, Launch, Related
@@ -64,7 +66,9 @@ GPU_OVERLAP = register(Rule(
     "PD151", "colocated-gpu-overlap", ERROR,
     "Reports two server launches on one host whose GPUs overlap: the GPUs each uses are its first "
     "tensor x pipeline (x data) parallel size devices from `--base-gpu-id`, counted in its "
-    "`CUDA_VISIBLE_DEVICES` list (or `docker run --gpus`) when it sets one, else from GPU 0.",
+    "`CUDA_VISIBLE_DEVICES` list (or the device mask of another accelerator: `HIP_VISIBLE_DEVICES`, "
+    "`ROCR_VISIBLE_DEVICES`, `HABANA_VISIBLE_DEVICES`, `HABANA_VISIBLE_MODULES`, `ZE_AFFINITY_MASK`, "
+    "`ASCEND_RT_VISIBLE_DEVICES`; or `docker run --gpus`) when it sets one, else from GPU 0.",
     "Both engines size their KV cache pools as a fraction of the whole GPU memory (SGLang `--mem-fraction-static`, "
     "vLLM `--gpu-memory-utilization`, about 0.9 by default): two of them on one GPU run out of memory at start-up "
     "or under load, and each one's CUDA graphs and activations come on top.",
@@ -76,7 +80,10 @@ GPU_OVERLAP = register(Rule(
                   "CUDA_VISIBLE_DEVICES=1 python -m sglang.launch_server --disaggregation-mode decode --port 30001 ...",
     category=_C, roles=("prefill", "decode"),
     notes=f"Quiet when both launches set their memory fraction explicitly and the fractions add up to at most "
-          f"{MEM_SHARE_LIMIT} (the sharing is then deliberate), or are set from values pdlint cannot see."))
+          f"{MEM_SHARE_LIMIT} (the sharing is then deliberate), or are set from values pdlint cannot see; when "
+          f"a device mask is not a list of device numbers (a UUID, a `ZE_AFFINITY_MASK` sub-device such as "
+          f"`0.1`) or is a variable pdlint cannot see; and when the two launches are pinned with different "
+          f"masks (which one the host honours is not known)."))
 
 PARTIAL_PINNING = register(Rule(
     "PD152", "partial-gpu-pinning", WARNING,
@@ -263,6 +270,30 @@ def _port_what(p) -> str:
 MAX_GPUS = 4096
 
 
+#: environment variables that restrict which devices a server process sees, each a comma-separated list of
+#: device numbers: NVIDIA CUDA; AMD ROCm (HIP, and the ROCr runtime below it); Intel Gaudi (the Habana runtime's
+#: device and module masks); Intel GPUs (Level Zero: ``0.1`` names a sub-device, which is not compared); Huawei
+#: Ascend.  vLLM's and SGLang's platform back-ends honour them (Dynamo's Gaudi and XPU launch scripts pin each
+#: worker with HABANA_VISIBLE_DEVICES / ZE_AFFINITY_MASK)
+DEVICE_MASKS = ("CUDA_VISIBLE_DEVICES", "HIP_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES", "HABANA_VISIBLE_DEVICES",
+                "HABANA_VISIBLE_MODULES", "ZE_AFFINITY_MASK", "ASCEND_RT_VISIBLE_DEVICES")
+
+
+_DEVICE_NUMBER = re.compile(r"[0-9]+")
+
+
+def device_mask(launch: Launch) -> Optional[tuple]:
+    """``(names, token)``: the device-mask variables (:data:`DEVICE_MASKS`) the launch sets and the value
+    they give; None when it sets none.  Several with different values: ``((), None)`` (which list the
+    devices are counted in depends on the platform and the runtime's nesting, so it is not known)."""
+    found = [(name, launch.env[name]) for name in DEVICE_MASKS if name in launch.env]
+    if not found:
+        return None
+    if len({tok.text for _, tok in found}) > 1 or any(tok.opaque for _, tok in found):
+        return (), None
+    return tuple(name for name, _ in found), found[0][1]
+
+
 class _Gpus:
     def __init__(self, launch: Launch):
         f = facts(launch)
@@ -275,23 +306,28 @@ class _Gpus:
         self.short = False
         self.visible: Optional[list] = None
         self.physical: set = set()
+        self.mask: tuple = ()  # the device-mask variables that pin it (DEVICE_MASKS), () when none does
         if not self.ok:
             return
-        cvd = launch.env.get("CUDA_VISIBLE_DEVICES")
+        mask = device_mask(launch)
+        cvd = mask[1] if mask is not None else None
         visible = None
-        if cvd is not None:
-            if cvd.opaque:
+        if mask is not None:
+            if cvd is None:
                 self.ok = False
                 return
             ids = [x.strip() for x in cvd.text.split(",") if x.strip()]
-            if not all(x.isdigit() for x in ids):
-                self.ok = False  # UUIDs / MIG names: not compared
+            if not all(_DEVICE_NUMBER.fullmatch(x) for x in ids):
+                self.ok = False  # UUIDs / MIG names / Level Zero sub-devices (0.1): not compared
+                return
+            if not ids and mask[0] != ("CUDA_VISIBLE_DEVICES",):
+                self.ok = False  # CUDA documents an empty list as no device; the others do not say
                 return
             if len(ids) > MAX_GPUS or any(len(x) > 6 for x in ids):
                 self.ok = False
                 return
             visible = [int(x) for x in ids]
-            self.pinned, self.token = True, cvd
+            self.pinned, self.token, self.mask = True, cvd, mask[0]
         if f.base_gpu_token is not None and f.base_gpu_token.text:
             self.pinned = True  # an explicit --base-gpu-id places the launch deliberately
         dg = docker_gpus(launch)
@@ -323,6 +359,11 @@ class _Gpus:
             f"GPUs {gs[0]}-{gs[-1]}" if gs == list(range(gs[0], gs[-1] + 1)) else "GPUs " + ",".join(map(str, gs)))
         return span
 
+    @property
+    def mask_text(self) -> str:
+        """``CUDA_VISIBLE_DEVICES=0,1`` (the first variable of the mask), "" when no variable pins it."""
+        return f"{self.mask[0]}={self.token.text}" if self.mask and self.token is not None else ""
+
 
 @unit_check
 def _gpus(dep: Deployment, enabled) -> list:
@@ -334,7 +375,7 @@ def _gpus(dep: Deployment, enabled) -> list:
                 f = g.facts
                 n = len(g.visible)
                 msg = (f"this launch makes {n} GPU{'s' if n != 1 else ''} visible "
-                       f"({'CUDA_VISIBLE_DEVICES=' + g.token.text if g.token is not None else 'docker run --gpus'})"
+                       f"({g.mask_text or 'docker run --gpus'})"
                        f" but uses {g.needed}{' from --base-gpu-id ' + str(f.base_gpu) if f.base_gpu else ''}"
                        f" ({f.gpus_note or 'its parallel sizes'})")
                 rel = [rel_token(f.gpus_token, l, "the parallel size is set here")] if f.gpus_token is not None \
@@ -345,8 +386,8 @@ def _gpus(dep: Deployment, enabled) -> list:
     unpinned: dict = {}  # id(unpinned launch) -> (launch, its GPUs, [(pinned peer, its GPUs)])
     for a, b in _colocated_pairs(dep):
         ga, gb = _gpus_of(a), _gpus_of(b)
-        if not (ga.ok and gb.ok):
-            continue
+        if not (ga.ok and gb.ok) or (ga.mask and gb.mask and ga.mask != gb.mask):
+            continue  # unknown devices, or masks of two accelerators: which one this host honours is not known
         common = ga.physical & gb.physical
         if common:
             if not enabled(GPU_OVERLAP.code):
@@ -381,7 +422,8 @@ def _gpus(dep: Deployment, enabled) -> list:
         others = ""
         if len(peers) > 1:
             others = f" (and {len(peers) - 1} other pinned launch{'es' if len(peers) > 2 else ''} of this script)"
-        msg = (f"this {free.role or 'server'} launch sets no CUDA_VISIBLE_DEVICES, so it counts GPUs from 0 and "
+        msg = (f"this {free.role or 'server'} launch sets no {gp.mask[0] if gp.mask else 'CUDA_VISIBLE_DEVICES'}, "
+               f"so it counts GPUs from 0 and "
                f"uses {gf.describe()} ({_why_gpus(gf)}{via}), while the {pinned.role or 'other'} launch is "
                f"pinned to {gp.describe()} ({_why_gpus(gp)}){others}{grow}")
         rel = [rel_token(g.token, l, f"the {who(l)} is pinned here") for l, g in peers]
@@ -391,8 +433,8 @@ def _gpus(dep: Deployment, enabled) -> list:
 
 def _why_gpus(g: _Gpus) -> str:
     parts = []
-    if g.token is not None:
-        parts.append(f"CUDA_VISIBLE_DEVICES={g.token.text}")
+    if g.mask_text:
+        parts.append(g.mask_text)
     parts.append(g.facts.gpus_note or f"{g.needed} GPU{'s' if g.needed != 1 else ''}")
     if g.facts.base_gpu:
         parts.append(f"--base-gpu-id {g.facts.base_gpu}")

@@ -141,6 +141,16 @@ class TStr:
     @classmethod
     def from_source(cls, src: SourceFile, start: int = 0, end: Optional[int] = None,
                     chain: tuple = ()) -> "TStr":
+        """``src.text[start:end]``, each character placed where it is written.  A file written inside
+        another (``config_merge.EmbeddedFile``: a ConfigMap value a launch mounts as its config) has no lines
+        of its own: its text is its ``doc``, traced into the file that holds it, so that every finding and
+        related place on a key of it points at that key's line there."""
+        doc = getattr(src, "doc", None)
+        if doc is not None:
+            part = doc[start:] if end is None else doc[start:end]
+            return TStr(part.text, tuple(
+                Piece(p.start, p.end, p.src, p.offset, tuple(chain) + p.chain, p.exact, p.opaque, p.label)
+                for p in part.pieces)) if chain else part
         end = len(src.text) if end is None else end
         text = src.text[start:end]
         return cls(text, (Piece(0, len(text), src, start, chain),) if text else ())

@@ -350,7 +350,8 @@ def _with_config_file(launch: Launch, ctx, table) -> tuple:
         return argv, "", "was not found in the repository"
     src = ctx.resolve_config(tok, launch)
     if src is None:
-        return argv, "", launch.meta.get("config_refused") or "was not found in the repository"
+        from pdlint.coverage import not_found
+        return argv, "", launch.meta.get("config_refused") or not_found(launch, tok.text)
     loader = _Loader(getattr(table, "version", None) or "")
     # `vllm serve`'s file is read by the top-level `vllm` parser, which knows no --no-FLAG: a false key adds
     # nothing there; the api_server's (and Dynamo's) own parser adds --no-FLAG where the release has one
@@ -566,7 +567,9 @@ def facts(launch: Launch):
     if dp is None:
         dp = info.int("--data-parallel-size", 1)
     conns = info.kv.connectors if info.kv is not None else []
-    if "NixlConnector" in conns or (info.dynamo and info.kv is None and launch.role in ("prefill", "decode")):
+    # the NIXL side channel opens only where --kv-transfer-config names the connector: Dynamo 1.0 and later
+    # clear the legacy --connector list (vllm/args.py: "the default is no longer nixl") and, as vLLM, run none
+    if "NixlConnector" in conns:
         env = launch.env.get("VLLM_NIXL_SIDE_CHANNEL_PORT")
         if env is None:
             ports.append(Port(NIXL_PORT_DEFAULT, "VLLM_NIXL_SIDE_CHANNEL_PORT", None, max(dp or 1, 1)))
@@ -584,14 +587,16 @@ def facts(launch: Launch):
     f.ports = ports
     device = info.text("--device")
     f.uses_gpus = device in (None, "cuda", "auto") and not launch.incomplete
-    if tp is not None and pp is not None and dp is not None:
-        f.gpus_needed = max(1, tp * pp * dp)
+    nnodes = info.int("--nnodes", 1)
+    per_node = _gpus_per_node(tp, pp, dp, nnodes, info)
+    if per_node is not None:
+        f.gpus_needed = per_node
         parts = [f"--tensor-parallel-size {tp}"]
         if pp != 1:
             parts.append(f"--pipeline-parallel-size {pp}")
         if dp != 1:
             parts.append(f"--data-parallel-size {dp}")
-        f.gpus_note = " x ".join(parts)
+        f.gpus_note = " x ".join(parts) + (f" / --nnodes {nnodes}" if nnodes > 1 else "")
         for name in ("--tensor-parallel-size", "--pipeline-parallel-size", "--data-parallel-size"):
             if info.has(name):
                 f.gpus_token = info.token(name)
@@ -605,6 +610,26 @@ def facts(launch: Launch):
         info.has("--data-parallel-address") or info.has("--nnodes") or info.has("--node-rank")
     f.model = info.model
     return f
+
+
+def _gpus_per_node(tp, pp, dp, nnodes, info: VllmInfo) -> Optional[int]:
+    """GPUs one launch of the server uses on its node, as vLLM places them (config/parallel.py): a DP
+    replica runs ``world_size`` = TP x PP ranks, spread over ``nnodes_within_dp`` nodes (``--nnodes``
+    divided by the number of node groups of DP replicas), ``local_world_size`` = world_size //
+    nnodes_within_dp of them on each, and a node runs its ``--data-parallel-size-local`` replicas.  None
+    when a size is not known, or several nodes run DP replicas without a written local DP size."""
+    if tp is None or pp is None or dp is None or nnodes is None or nnodes < 1:
+        return None
+    world = tp * pp
+    if nnodes == 1:
+        return max(1, world * dp)
+    if dp == 1 and not info.has("--data-parallel-size-local"):
+        return max(1, world // nnodes)  # one replica spans every node
+    total = info.int("--data-parallel-size", 1)
+    if not info.has("--data-parallel-size-local") or not total or total % dp:
+        return None
+    within = max(nnodes // (total // dp), 1)
+    return max(1, dp * (world // within))
 
 
 __all__ = ["interpret", "candidates", "pair_candidates", "unit_candidates", "facts", "parse_argv", "VllmInfo",
