@@ -151,15 +151,10 @@ class EmbeddedFile:
         self.sort_keys = sort_keys  # the keys reach SGLang sorted (Dynamo's yaml.dump of the section)
 
 
-def source_doc(src) -> TStr:
-    """The traced text of a config file: a :class:`SourceFile`'s own, an :class:`EmbeddedFile`'s ``doc``."""
-    return src.doc if isinstance(src, EmbeddedFile) else TStr.from_source(src)
-
-
 def config_tokens(src, table: FlagTable, via: Optional[tuple] = None) -> tuple:
     """The argv tokens SGLang makes of one config file (a :class:`SourceFile` or an
     :class:`EmbeddedFile`): (tokens, errors, ok)."""
-    doc = source_doc(src)
+    doc = TStr.from_source(src)  # an EmbeddedFile's traced doc
     try:
         return _config_tokens(src, doc, table, via)
     except (yt.LimitError, RecursionError) as e:  # an alias or merge-key bomb past compose

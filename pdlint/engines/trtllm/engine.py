@@ -210,8 +210,7 @@ def _load_settings(src) -> Optional[dict]:
         docs = yt.compose(src.text)
         if len(docs) != 1 or docs[0].root is None or not isinstance(docs[0].root, yt.YMap):
             return None
-        from pdlint.engines.sglang.config_merge import source_doc
-        return keyed.flatten(source_doc(src), yt.Ref(docs[0].root))
+        return keyed.flatten(TStr.from_source(src), yt.Ref(docs[0].root))
     except (yt.YamlError, RecursionError):  # invalid, or over a limit (alias/merge bombs): no settings
         return None
 

@@ -389,9 +389,8 @@ def _config_args(src, table, loader: Optional["_Loader"] = None) -> Optional[lis
     ``--key ITEM...`` for a list, ``--key JSON`` for a mapping (as ``loader``, the release's, does them);
     every token positioned at its key or value.  None when the file is not a YAML mapping (vLLM stops) or is
     over pdlint's limits."""
-    from pdlint.engines.sglang.config_merge import source_doc
     from pdlint.formats import yamltree as yt
-    doc = source_doc(src)  # as SGLang's
+    doc = TStr.from_source(src)  # (an EmbeddedFile's traced doc)
     try:
         docs = yt.compose(src.text)
         if len(docs) != 1 or docs[0].root is None or not isinstance(docs[0].root, yt.YMap):
