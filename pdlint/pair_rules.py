@@ -80,7 +80,8 @@ GPU_OVERLAP = register(Rule(
                   "CUDA_VISIBLE_DEVICES=1 python -m sglang.launch_server --disaggregation-mode decode --port 30001 ...",
     category=_C, roles=("prefill", "decode"),
     notes=f"Quiet when both launches set their memory fraction explicitly and the fractions add up to at most "
-          f"{MEM_SHARE_LIMIT} (the sharing is then deliberate), or are set from values pdlint cannot see; when "
+          f"{MEM_SHARE_LIMIT} (the sharing is then deliberate), or are set from values pdlint cannot see, or size "
+          f"their KV cache themselves (SGLang `--max-total-tokens`, vLLM `--kv-cache-memory-bytes`); when "
           f"a device mask is not a list of device numbers (a UUID, a `ZE_AFFINITY_MASK` sub-device such as "
           f"`0.1`) or is a variable pdlint cannot see; and when the two launches are pinned with different "
           f"masks (which one the host honours is not known)."))

@@ -352,6 +352,10 @@ def facts(launch: Launch):
         f.mem_explicit, f.mem_token = True, a.token("mem_fraction_static")
         if isinstance(mf, (int, float)) and not isinstance(mf, bool):
             f.mem_fraction = float(mf)
+    elif a.explicit("max_total_tokens"):
+        # a KV pool capped in tokens is a memory budget of its own (ai-dynamo/dynamo's disagg_same_gpu.sh): its
+        # share of the GPU is not the fraction's
+        f.mem_explicit, f.mem_token = True, a.token("max_total_tokens")
     f.model = a.token("model_path")
     return f
 

@@ -605,6 +605,8 @@ def facts(launch: Launch):
     if info.has("--gpu-memory-utilization"):
         f.mem_fraction, f.mem_token = info.float("--gpu-memory-utilization"), info.token("--gpu-memory-utilization")
         f.mem_explicit = True
+    elif info.has("--kv-cache-memory-bytes"):  # a KV cache sized in bytes: a budget of its own, not a fraction
+        f.mem_token, f.mem_explicit = info.token("--kv-cache-memory-bytes"), True
     f.multi_node = info.has("--headless") or (info.int("--data-parallel-start-rank", 0) or 0) > 0 or \
         info.has("--data-parallel-address") or info.has("--nnodes") or info.has("--node-rank")
     f.model = info.model
