@@ -87,3 +87,16 @@ def scratch_git(tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("NO_COLOR", "1")
     subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
     return Scratch(tmp_path, capsys)
+
+
+@pytest.fixture
+def shell_eval():
+    """``shell_eval(script, **ShellContext options)`` -> (the ShellCommands pdlint's shell front-end finds in
+    ``script``, the context: its ``heredocs`` when a ``heredoc_filter`` is given)."""
+    from pdlint.formats.shell import ShellContext, shell_commands
+    from pdlint.text import SourceFile, TStr
+
+    def run(script: str, **options):
+        ctx = ShellContext(lambda p, c: None, lambda *a: None, **options)
+        return shell_commands(TStr.from_source(SourceFile("s.sh", script)), ctx), ctx
+    return run

@@ -4,8 +4,6 @@ own, from the text the outer script writes, each token traced to where it is wri
 
 import pytest
 
-from pdlint.formats.shell import ShellContext, shell_commands
-from pdlint.text import SourceFile, TStr
 
 WRITER = '''#!/usr/bin/env bash
 set -euo pipefail
@@ -81,14 +79,8 @@ def test_a_quoted_here_document_script_resolves_its_own_variables(scratch_git):
     assert [l["role"] for l in report["launches"]] == ["prefill"]  # the written script's MODE, not the writer's
 
 
-def _heredoc_text(script: str) -> str:
-    ctx = ShellContext(lambda p, c: None, lambda *a: None, heredoc_filter=lambda t: True)
-    shell_commands(TStr.from_source(SourceFile("w.sh", script)), ctx)
-    (hd,) = ctx.heredocs
-    return hd.text.text
-
-
-def test_expansions_after_a_continued_line_of_a_here_document_are_expanded():
+def test_expansions_after_a_continued_line_of_a_here_document_are_expanded(shell_eval):
     # tree-sitter-bash finds no expansion in a body after a line ending in `\`
-    text = _heredoc_text('F=x\nG=y\ncat > a.sh <<EOF\nrun \\\n  --a $G \\\n  $F ${F} $(echo z) "\\${M[@]}" \\$G\nEOF\n')
-    assert text == 'run   --a y   x x z "${M[@]}" $G\n'
+    _, ctx = shell_eval('F=x\nG=y\ncat > a.sh <<EOF\nrun \\\n  --a $G \\\n  $F ${F} $(echo z) "\\${M[@]}" \\$G\nEOF\n', heredoc_filter=lambda t: True)
+    (hd,) = ctx.heredocs
+    assert hd.text.text == 'run   --a y   x x z "${M[@]}" $G\n'

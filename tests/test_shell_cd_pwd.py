@@ -4,8 +4,6 @@ so the sourced library is found relative to the script (it had been PD014 "outsi
 
 import pytest
 
-from pdlint.formats.shell import ShellContext, shell_commands
-from pdlint.text import SourceFile, TStr
 
 
 def test_a_library_sourced_from_the_repository_root_is_read(scratch_git):
@@ -19,19 +17,13 @@ def test_a_library_sourced_from_the_repository_root_is_read(scratch_git):
     assert (f["code"], f["path"], f["line"]) == ("SGL101", "benchmarks/benchmark_lib.sh", 1) and code == 1
 
 
-def _last_arg(script: str) -> TStr:
-    cmds = shell_commands(TStr.from_source(SourceFile("s.sh", script)), ShellContext(lambda p, c: None,
-                                                                                      lambda *a: None))
-    return cmds[-1].words[-1]
-
-
 @pytest.mark.parametrize("script,text", [
     ("R=$(cd /opt/app && pwd)\nrun $R\n", "/opt/app"),
     ("cd /a\nR=$(cd b && pwd)\nrun $R\n", "/a/b"),
     ('R=$(cd "$(dirname "$0")" && cd .. && pwd)\nrun $R/y\n', '$(dirname "$0")/../y'),
 ])
-def test_cd_then_pwd_prints_the_directory(script, text):
-    assert _last_arg(script).text == text
+def test_cd_then_pwd_prints_the_directory(shell_eval, script, text):
+    assert shell_eval(script)[0][-1].words[-1].text == text
 
 
 @pytest.mark.parametrize("script", [
@@ -40,5 +32,5 @@ def test_cd_then_pwd_prints_the_directory(script, text):
     "R=$(cd - && pwd)\nrun $R\n",
     "R=$(cd && pwd)\nrun $R\n",
 ])
-def test_an_unknown_directory_stays_unknown(script):
-    assert _last_arg(script).opaque
+def test_an_unknown_directory_stays_unknown(shell_eval, script):
+    assert shell_eval(script)[0][-1].words[-1].opaque

@@ -4,8 +4,6 @@ sglang.launch_server` with `SGLANG_PYTHON="$(command -v python3)"`)."""
 
 import pytest
 
-from pdlint.formats.shell import ShellContext, shell_commands
-from pdlint.text import SourceFile, TStr
 
 CHECK = """check_env_vars() {
     local missing_vars=()
@@ -23,12 +21,6 @@ check_env_vars MODEL TP
 """
 
 
-def _runs(script: str) -> list:
-    cmds = shell_commands(TStr.from_source(SourceFile("s.sh", script)), ShellContext(lambda p, c: None,
-                                                                                      lambda *a: None))
-    return [[w.text for w in c.words] for c in cmds]
-
-
 def test_a_required_variable_check_does_not_end_every_path(scratch_git):
     scratch_git.write("run.sh", CHECK + 'python3 -m sglang.launch_server --model-path "$MODEL" --tp "$TP" '
                                         '--disaggregation-mode prefill --enable-linear-replayssm-spec\n')
@@ -44,9 +36,9 @@ def test_a_required_variable_check_does_not_end_every_path(scratch_git):
     ('v=X; X=; [[ -z "${!v:-}" ]]', ["run", "then"]),
     ('[[ -z "${X:-}" ]]', ["run", "then"]),  # a direct read counts X as unset (its default path is checked)
 ])
-def test_emptiness_of_a_variable_named_by_value(test, ran):
-    got = _runs(f"if {test}; then run then; exit 1; fi\nrun after\n")
-    assert [w for c in got for w in c] == ran
+def test_emptiness_of_a_variable_named_by_value(shell_eval, test, ran):
+    cmds, _ = shell_eval(f"if {test}; then run then; exit 1; fi\nrun after\n")
+    assert [w.text for c in cmds for w in c.words] == ran
 
 
 @pytest.mark.parametrize("locate,found", [

@@ -4,16 +4,13 @@ is known, each character keeping its origin."""
 
 import pytest
 
-from pdlint.formats.shell import ShellContext, shell_commands
-from pdlint.text import SourceFile, TStr
 
 JSON = "K='{\n  \"kv_connector\": \"NixlConnector\",\n  \"kv_role\": \"kv_both\"\n}'\n"
 
 
-def _last_arg(script: str):
-    cmds = shell_commands(TStr.from_source(SourceFile("s.sh", script)), ShellContext(lambda p, c: None,
-                                                                                      lambda *a: None))
-    return cmds[-1].words[-1]
+@pytest.fixture
+def last_arg(shell_eval):
+    return lambda script: shell_eval(script)[0][-1].words[-1]
 
 
 @pytest.mark.parametrize("filt,expect", [
@@ -22,8 +19,8 @@ def _last_arg(script: str):
     ("jq -c .", '{"kv_connector":"NixlConnector","kv_role":"kv_both"}'),
     ("/usr/bin/jq -c", '{"kv_connector":"NixlConnector","kv_role":"kv_both"}'),
 ])
-def test_known_filters(filt, expect):
-    w = _last_arg(JSON + f'K=$(echo "$K" | {filt})\nrun "$K"\n')
+def test_known_filters(last_arg, filt, expect):
+    w = last_arg(JSON + f'K=$(echo "$K" | {filt})\nrun "$K"\n')
     assert w.text == expect and not w.opaque
     i = w.text.index("NixlConnector")
     assert w.origin_at(i).line == 2  # where the JSON is written
@@ -31,15 +28,15 @@ def test_known_filters(filt, expect):
 
 @pytest.mark.parametrize("filt", ["tr -d 'a-z'", "tr -d '[:alpha:]'", "tr a b", "sort", "jq .kv_role",
                                   "tr -d \"$SET\"", "grep x"])
-def test_other_filters_stay_unknown(filt):
-    w = _last_arg(JSON + f'K=$(echo "$K" | {filt})\nrun "$K"\n')
+def test_other_filters_stay_unknown(last_arg, filt):
+    w = last_arg(JSON + f'K=$(echo "$K" | {filt})\nrun "$K"\n')
     assert w.opaque
 
 
-def test_jq_keeps_blanks_inside_strings_and_refuses_non_json():
-    w = _last_arg("K='{ \"a\": \"x y\" }'\nK=$(echo \"$K\" | jq -c .)\nrun \"$K\"\n")
+def test_jq_keeps_blanks_inside_strings_and_refuses_non_json(last_arg):
+    w = last_arg("K='{ \"a\": \"x y\" }'\nK=$(echo \"$K\" | jq -c .)\nrun \"$K\"\n")
     assert w.text == '{"a":"x y"}'
-    assert _last_arg("K='not json'\nK=$(echo \"$K\" | jq -c .)\nrun \"$K\"\n").opaque
+    assert last_arg("K='not json'\nK=$(echo \"$K\" | jq -c .)\nrun \"$K\"\n").opaque
 
 
 def test_a_kv_transfer_config_compacted_with_tr_is_checked(scratch_git):

@@ -4,9 +4,8 @@ compare only launches that run at the same time."""
 
 import pytest
 
-from pdlint.formats.shell import ShellContext, shell_commands
 from pdlint.formats.shell.jobs import killed
-from pdlint.text import SourceFile, TStr
+from pdlint.text import TStr
 
 SERVE = "CUDA_VISIBLE_DEVICES=0 vllm serve m --port 8100 --gpu-memory-utilization 0.8 &"
 
@@ -47,13 +46,8 @@ def test_launches_that_may_run_together_are_still_compared(scratch_git, stop):
     assert _codes(report) == ["PD150", "PD151"] and code == 1
 
 
-def _jobs(script: str):
-    cmds = shell_commands(TStr.from_source(SourceFile("s.sh", script)), ShellContext(lambda p, c: None, lambda *a: None))
-    return {c.words[0].text: c for c in cmds}
-
-
-def test_killed_matches_process_names_and_command_lines():
-    cmds = _jobs("nohup python3 -m sglang.launch_server --port 1 &\nvllm serve m &\n")
+def test_killed_matches_process_names_and_command_lines(shell_eval):
+    cmds = {c.words[0].text: c for c in shell_eval("nohup python3 -m sglang.launch_server --port 1 &\nvllm serve m &\n")[0]}
     py, vl = cmds["nohup"], cmds["vllm"]
     jobs = ((py,), (vl,))
 

@@ -1,9 +1,6 @@
 """`exec 9<>"$lock_path"` (read-write redirection; SemiAnalysisAI/InferenceX's tilert_utils/run_node.sh and
 CollectiveX/runtime/prepare_backend.sh) is valid bash that tree-sitter-bash does not parse."""
 
-from pdlint.formats.shell import ShellContext, shell_commands
-from pdlint.text import SourceFile, TStr
-
 
 def test_read_write_redirection_is_no_syntax_error(scratch_git):
     scratch_git.write("run.sh", '#!/bin/bash\nlock_path=/tmp/l\nexec 9<>"$lock_path"\nflock 9\n'
@@ -12,10 +9,8 @@ def test_read_write_redirection_is_no_syntax_error(scratch_git):
     assert report["findings"] == [] and code == 0 and len(report["launches"]) == 1
 
 
-def test_words_keep_their_text():
-    script = "echo '<>' \"a<>b\"\nrun x 3<>f --flag\n"
-    cmds = shell_commands(TStr.from_source(SourceFile("s.sh", script)), ShellContext(lambda p, c: None,
-                                                                                      lambda *a: None))
+def test_words_keep_their_text(shell_eval):
+    cmds, _ = shell_eval("echo '<>' \"a<>b\"\nrun x 3<>f --flag\n")
     assert [[w.text for w in c.words] for c in cmds] == [["echo", "<>", "a<>b"], ["run", "x", "--flag"]]
 
 
