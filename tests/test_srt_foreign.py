@@ -90,3 +90,33 @@ def test_without_common_each_role_has_only_its_own_flags(scratch_git):
     _, report = scratch_git.lint("r.yaml")
     prefill = [l for l in report["launches"] if l["role"] == "prefill"]
     assert prefill and "--enable-linear-replayssm-spec" not in prefill[0]["argv"]
+
+
+NIGHTLY = """
+name: disagg-gb200-1p1d
+identity:
+  container:
+    image: lmsysorg/sglang:nightly-dev-cu13-20260805-211ee642
+  frameworks:
+    sglang: nightly-dev-cu13-20260805-211ee642
+backend:
+  sglang_config:
+    prefill:
+      disaggregation-mode: prefill
+      tensor-parallel-size: 8
+    decode:
+      disaggregation-mode: decode
+      tensor-parallel-size: 8
+      cuda-graph-max-bs: 64
+"""
+
+
+def test_a_nightly_framework_name_pins_no_release(scratch_git):
+    # SemiAnalysisAI/InferenceX's srt-slurm recipes: `identity.frameworks.sglang: nightly-dev-...` had made
+    # the recipe unreadable (no launch, PD020 at each role)
+    scratch_git.write("r.yaml", NIGHTLY)
+    _, report = scratch_git.lint("r.yaml")
+    assert sorted(l["role"] for l in report["launches"]) == ["decode", "prefill"]
+    # judged by its flags (an unpinned launch): one finding on the flag a newer release removed, not also
+    # its deprecation in the release judged
+    assert [(f["code"], f["line"]) for f in report["findings"]] == [("SGL012", 15)]

@@ -159,10 +159,12 @@ def srt_slurm(job, src, doc: TStr, root: yt.Ref, variant=None) -> list:
         return srt_slurm_vllm(job, src, doc, root, variant)
     cfg = yt.get(backend, "sglang_config")
     image = crd.text_at(root, "model", "container") or crd.text_at(root, "identity", "container", "image") or ""
-    fw = crd.text_at(root, "identity", "frameworks", "sglang")
+    from pdlint.engines.sglang import flags
+    fw = (crd.text_at(root, "identity", "frameworks", "sglang") or "").strip().lstrip("vV")
+    if not flags.is_release_name(fw):
+        fw = ""  # a nightly build's name (`nightly-dev-cu13-20260805-211ee642`): no release pinned
     m = re.search(r"sglang[^:+\s]*[:+]v?(\d+\.\d+\.\d+(?:\.post\d+)?)", image)  # lmsysorg+sglang+v0.5.5.sqsh too
     version = fw or (m.group(1) if m else None)
-    from pdlint.engines.sglang import flags
     _, why = flags.pick(version)
     note = f"; {why}" if why else ""
     if version:

@@ -383,6 +383,8 @@ def _parse_candidates(launch: Launch, info: SglangInfo, enabled) -> list:
             moved = not_in_release(name, newest) or f"{name} is not a flag of SGLang {newest}"
             message = (f"valid only for SGLang {describe(releases)}; pin the release (image tag or "
                        f"`engine-version`): no release is pinned and {moved}; judged against {info.version}")
+            # the flag's deprecation in the release judged (SGL008) is what this says already, with its removal
+            out = [c for c in out if not (c.code == "SGL008" and c.token is token)]
             out.append(Candidate(UNPINNED.code, launch, token, message, False, info.version, [], UNPINNED.fix))
     if info.dynamo_inferred is not None:
         out += _dynamo_unpinned(launch, info, enabled)
