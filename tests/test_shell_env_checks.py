@@ -21,6 +21,12 @@ check_env_vars MODEL TP
 """
 
 
+def test_a_long_required_variable_check_is_one_path(shell_eval):
+    names = " ".join(f"V{i}" for i in range(12))
+    cmds, _ = shell_eval(CHECK.replace("check_env_vars MODEL TP", f"check_env_vars {names}") + "run after\n")
+    assert [[w.text for w in c.words] for c in cmds if c.words[0].text == "run"] == [["run", "after"]]
+
+
 def test_a_required_variable_check_does_not_end_every_path(scratch_git):
     scratch_git.write("run.sh", CHECK + 'python3 -m sglang.launch_server --model-path "$MODEL" --tp "$TP" '
                                         '--disaggregation-mode prefill --enable-linear-replayssm-spec\n')
@@ -29,10 +35,10 @@ def test_a_required_variable_check_does_not_end_every_path(scratch_git):
 
 
 @pytest.mark.parametrize("test,ran", [
-    ('v=X; [[ -z "${!v:-}" ]]', ["run", "then", "run", "after"]),  # X unknown: either way
-    ('v=X; [ -n "${!v}" ]', ["run", "then", "run", "after"]),
-    ('[[ -z "${!v:-}" ]]', ["run", "then", "run", "after"]),  # the name itself unknown
-    ('v=X; X=1; [[ -z "${!v:-}" ]]', ["run", "after"]),  # known: decided
+    ('v=X; [[ -z "${!v:-}" ]]', ["run", "after"]),  # X unknown: taken as set (to a value pdlint cannot see)
+    ('v=X; [ -n "${!v}" ]', ["run", "then"]),
+    ('[[ -z "${!v:-}" ]]', ["run", "after"]),  # the name itself unknown
+    ('v=X; X=1; [[ -z "${!v:-}" ]]', ["run", "after"]),  # known: decided by its value
     ('v=X; X=; [[ -z "${!v:-}" ]]', ["run", "then"]),
     ('[[ -z "${X:-}" ]]', ["run", "then"]),  # a direct read counts X as unset (its default path is checked)
 ])

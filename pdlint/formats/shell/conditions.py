@@ -149,8 +149,8 @@ class Conditions:
         args = [c for c in node.named_children if c.type != "test_operator"]
         if not args:
             return Cond(None)
-        if op in ("-z", "-n") and self._unknown_or_empty(args[-1], st):
-            return Cond(None)
+        if op in ("-z", "-n") and self._named_by_value_unknown(args[-1], st):
+            return Cond(op == "-n")
         operand = self.operand(args[-1], st, unk, False)
         if op == "-z":
             return self._nonempty(operand).negated()
@@ -162,13 +162,15 @@ class Conditions:
             return Cond(None if var is UNKNOWN else var.value is not None)
         return Cond(None)  # file tests and the like depend on the machine
 
-    def _unknown_or_empty(self, node, st) -> bool:
+    def _named_by_value_unknown(self, node, st) -> bool:
         """``"${!name:-}"`` / ``"${!name}"`` of a variable with no known value: the loop of a required-variable
-        check (InferenceX's ``check_env_vars MODEL TP``: ``[[ -z "${!var_name:-}" ]]`` ... ``exit 1``).  An
-        expansion counts a variable with no known value as unset, so that the defaults a script carries get
-        checked (``[ -z "${X:-}" ] && X=8000``); a check of variables named by value only asks whether the
-        deploy environment sets them, and ``-z`` / ``-n`` on it is unknown (else every path ends at the
-        ``exit``)."""
+        check (InferenceX's ``check_env_vars MODEL TP``: ``[[ -z "${!var_name:-}" ]]`` ... ``exit 1``) or of
+        optional settings (``[ -n "${!v:-}" ] && FLAGS+=" --$v ${!v}"``).  An expansion counts a variable with
+        no known value as unset, so that the defaults a script carries get checked (``[ -z "${X:-}" ] &&
+        X=8000``); a variable named by value is one the deploy environment is asked for, and is taken as set
+        to a value pdlint cannot see: the launch after a required check runs (with that value opaque), an
+        optional setting's flags are added (opaque, reported where flags could be) rather than dropped.  Not a
+        fork: a loop over N names would make 2^N paths."""
         m = _INDIRECT.fullmatch(self.unit.source_text(node))
         if not m:
             return False
