@@ -95,6 +95,18 @@ def test_a_variable_read_later_keeps_its_fork():
     assert sorted(argv(c)[-1] for c in launches(cmds)) == ["mooncake", "nixl"]
 
 
+def test_an_env_variable_a_check_reads_keeps_its_fork():
+    from pdlint.extract import env_checked
+    name = "SGLANG_DISAGGREGATION_SAMPLING_MASK_MAX_TOKENS"
+    assert env_checked(name) and not env_checked("PATH")
+    text = f'if [ "$mask" = on ]; then export {name}=4096; fi\npython -m sglang.launch_server\n'
+    cmds, _ = run(text, env_checked=env_checked)
+    assert sorted(c.env[name].text if name in c.env else "-" for c in launches(cmds)) == ["-", "4096"]
+    cmds, _ = run(text)  # no check reads it: one launch, the value not known
+    (cmd,) = launches(cmds)
+    assert cmd.env[name].opaque
+
+
 def test_indirection_reads_any_variable_so_nothing_is_joined():
     text = ('if [ "$x" = y ]; then export A=1; fi\nv=A\necho "${!v}"\npython -m sglang.launch_server\n')
     cmds, _ = run(text)
@@ -128,6 +140,13 @@ def test_start_worker_is_checked_once_per_role(scratch_git):
     assert code == 0
     assert not [f for f in doc["findings"] if f["code"] == "PD008"]
     assert sorted(str(l["role"]) for l in doc["launches"]) in (["None", "decode"], ["decode", "other"])
+
+
+def test_branch_limit_without_launch_text_is_no_error(scratch_git):
+    text = "".join(f'if [ "$A{i}" = x ]; then V{i}=1; else V{i}=2; fi\n' for i in range(6))
+    scratch_git.write("setup.sh", text + 'echo "$V0 $V1 $V2 $V3 $V4 $V5"\n')
+    code, doc = scratch_git.lint("setup.sh")
+    assert code == 0 and doc["findings"] == []
 
 
 def test_branch_limit_before_a_launch_is_still_reported(scratch_git):
