@@ -982,6 +982,7 @@ class Extractor:
         template is rendered once per role."""
         try:
             from pdlint.formats.shell import ShellContext, shell_commands
+            from pdlint.formats.shell.interp import PATHS_LIMIT
         except ImportError:
             return 0
         budget.stage("shell")
@@ -1017,11 +1018,22 @@ class Extractor:
 
         def quiet(**kw) -> ShellContext:  # a run again: its problems were reported by the first one
             return ShellContext(resolve_source=resolve_source, report=lambda *a: None, heredoc_filter=has_launch_text,
-                                **kw)
+                                env_checked=env_checked, **kw)
 
-        ctx = ShellContext(resolve_source=resolve_source, report=report, source_refused=source_refused,
-                           heredoc_filter=has_launch_text)
+        held: list = []  # the branch-path limit: reported when the text launches something (below)
+
+        def report_or_hold(code: str, message: str, where: TStr, index: int) -> None:
+            if PATHS_LIMIT in message:
+                held.append((code, message, where, index))
+            else:
+                report(code, message, where, index)
+
+        ctx = ShellContext(resolve_source=resolve_source, report=report_or_hold, source_refused=source_refused,
+                           heredoc_filter=has_launch_text, env_checked=env_checked)
         cmds = shell_commands(doc, ctx, env=env, positional=positional)
+        if has_launch_text(doc.text) or any(launchers.find(c.words) is not None for c in cmds):
+            for args in held:
+                report(*args)
         heredocs = ctx.heredocs
         if positional is None and not any(launchers.find(c.words) is not None for c in cmds):
             if has_launch_text(doc.text):
@@ -1603,6 +1615,24 @@ def _run_meta(meta: Optional[dict], role_hint: Optional[str], run_role: Optional
     elif run_role in ("prefill", "decode") and not m.get("role_hint") and not uncalled:
         m["role_hint"], m["role_how"] = run_role, run_label
     return m
+
+
+#: environment variables read by checks that do not declare them (``Rule.env``): launchers and pair rules
+_ENV_READ = frozenset({"CUDA_VISIBLE_DEVICES", "DYN_SGL_DISAGG_CONFIG", "DYN_SGL_DISAGG_CONFIG_KEY", "DYN_SYSTEM_PORT",
+                       "LMCACHE_CONFIG_FILE", "PYTHONHASHSEED", "VLLM_NIXL_SIDE_CHANNEL_HOST",
+                       "VLLM_NIXL_SIDE_CHANNEL_PORT"})
+_ENV_READ_PREFIXES = ("LMCACHE_",)
+_env_names: Optional[frozenset] = None
+
+
+def env_checked(name: str) -> bool:
+    """Does a check read ``name`` from a launch's environment?  (The shell front-end keeps the paths
+    that give such a variable different values apart, so no rule concludes from a joined value.)"""
+    global _env_names
+    if _env_names is None:
+        from pdlint.rules import all_rules
+        _env_names = _ENV_READ | frozenset(e for r in all_rules().values() for e in (r.env or ()))
+    return name in _env_names or name.startswith(_ENV_READ_PREFIXES)
 
 
 def _uncalled_once(runs: list) -> list:

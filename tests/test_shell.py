@@ -659,7 +659,9 @@ def test_script_sliced_from_a_yaml_block_scalar():
 # -- limits and robustness ---------------------------------------------------------------
 
 def test_path_limit_keeps_the_first_paths():
-    text = "".join(f'if [ "$A{i}" = x ]; then V{i}=1; else V{i}=2; fi\n' for i in range(6)) + "python $V0 $V5\n"
+    # (every V is read after its `if`: paths that differ only in a variable nothing reads are joined)
+    text = "".join(f'if [ "$A{i}" = x ]; then V{i}=1; else V{i}=2; fi\n' for i in range(6)) + \
+        'echo "$V1$V2$V3$V4"\npython $V0 $V5\n'
     r = Run(text, max_paths=16)
     assert r.codes() == ["PD-SHELL-LIMIT"]
     assert "more than 16 branch paths" in r.reports[0][1]

@@ -121,6 +121,10 @@ class ShellContext:
     heredoc_filter: Optional[Callable[[str], bool]] = None
     #: output (see ``heredoc_filter``): ShellHeredoc, in evaluation order
     heredocs: list = field(default_factory=list)
+    #: an exported variable's name this returns true for is read by the caller's checks from a launch's
+    #: environment (``SGLANG_...``, ``PYTHONHASHSEED``): paths that give it different values stay apart
+    #: (see ``joins``); None: no name is
+    env_checked: Optional[Callable[[str], bool]] = None
     max_paths: int = 16
     max_commands: int = 2000
     max_eval_depth: int = 4

@@ -21,6 +21,7 @@ from . import syntax
 from .builtins import Builtins, filter_text
 from .conditions import Conditions, bind
 from .jobs import KILLERS, job_pid, killed
+from .joins import Joins
 from .control import Control
 from .matching import Budget
 from .state import Ctx, FuncDef, Out, State, Var, tstr_key
@@ -29,13 +30,15 @@ from .words import Words, computed, join_with
 MAX_NESTING = 50
 MAX_STEPS = 100_000
 MAX_PARSE_REPORTS = 5
+#: in the report of the branch-path limit, and in no other (a caller may hold it back: ``extract``)
+PATHS_LIMIT = " branch paths; only the first "
 
 
 class LimitReached(Exception):
     """Raised to stop the evaluation when a global budget is exhausted."""
 
 
-class Interpreter(Words, Conditions, Control, Builtins):
+class Interpreter(Words, Conditions, Control, Builtins, Joins):
     """Evaluates one script (see :func:`pdlint.formats.shell.shell_commands`)."""
 
     def __init__(self, ctx, command_type):
@@ -68,6 +71,8 @@ class Interpreter(Words, Conditions, Control, Builtins):
         self.heredocs_read: set = set()  # (id(unit), start) of the here-documents recorded
         self.heredocs_accepted: dict = {}  # (id(unit), start) -> what ctx.heredoc_filter said
         self.heredoc_keys: set = set()  # (text key, role hint) of those recorded
+        self.reads: object = {}  # variable reads of the units parsed so far (Joins.reads_index)
+        self.reads_done = 0  # how many units of keepalive are in it
 
     # -- driver -----------------------------------------------------------------
     def run(self, script: TStr, env: Optional[dict], positional: Optional[list],
@@ -163,14 +168,18 @@ class Interpreter(Words, Conditions, Control, Builtins):
         return self.run_seq(self.statements(node), st)
 
     def run_seq(self, items: list, st: State) -> list:
+        """Run statements in order; a statement that split a path into copies the rest of the
+        script cannot tell apart gives one path again (:meth:`Joins.join_split`)."""
         outs = [Out(st)]
-        for node, bg in items:
+        last = len(items) - 1
+        for i, (node, bg) in enumerate(items):
             nxt = []
             for o in outs:
                 if o.st.flow:
                     nxt.append(o)
                 else:
-                    nxt.extend(self.exec_stmt(node, o.st, bg))
+                    split = self.exec_stmt(node, o.st, bg)
+                    nxt.extend(self.join_split(split, node, i == last) if len(split) > 1 else split)
             outs = self.merge(nxt)
         return outs
 
@@ -201,8 +210,7 @@ class Interpreter(Words, Conditions, Control, Builtins):
                 continue
             running += 1
             if running > self.ctx.max_paths:
-                self.limit("paths", f"more than {self.ctx.max_paths} branch paths; only the first"
-                                    f" {self.ctx.max_paths} were followed")
+                self.limit("paths", f"more than {self.ctx.max_paths}{PATHS_LIMIT}{self.ctx.max_paths} were followed")
                 continue
             bucket.append(o)
             kept.append(o)

@@ -1,0 +1,209 @@
+"""Joining paths that differ only in what the script never reads again.
+
+A condition whose value is not known at lint time splits a path (see
+:mod:`pdlint.formats.shell.control`), and the copies continue after the
+construct.  That is what a role dispatch needs (``if [ "$ROLE" = prefill ];
+then FLAGS=...; else FLAGS=...; fi; python ... $FLAGS``), but scripts are
+full of guards whose outcome no later command can tell apart::
+
+    [ -d /opt/a ] && export PATH="/opt/a:${PATH}"
+    if [ "$use_nixl" = "true" ]; then export UCX_TLS=rc; fi
+
+Five of them made 32 paths: the evaluation stopped at the path limit with a
+PD008 error on a script that starts nothing, or repeated one launch 16 times
+(ai-dynamo/dynamo container/dev/50-framework-paths.sh, NVIDIA/TensorRT-LLM
+examples/disaggregated/slurm/benchmark/start_worker.sh).
+
+So after a statement splits one path, the copies that differ only in
+variables no other place of the script reads are joined back into one
+(:meth:`Joins.join_split`): such a variable gets a placeholder value (opaque,
+located at the statement; a launch that uses it anyway, or sees it in its
+environment, sees a value pdlint cannot tell), and a variable both copies
+agree on keeps its value.  An exported variable the caller's checks read from
+a launch's environment (``ShellContext.env_checked``) counts as read by the
+launch, so a rule never concludes from a joined value.  Copies whose role hint, functions, background jobs,
+positional parameters or pending control flow differ are never joined: the
+commands after them can differ.
+
+"Read" is decided on the text of every unit parsed so far: a ``$NAME`` /
+``${NAME...}`` anywhere (also inside quotes, here-documents and strings given
+to ``eval`` / ``sh -c``) or a bare name in arithmetic, except a comment, a
+``NAME="...$NAME..."`` that only extends the variable itself, and reads inside
+the statement that split the path (its own condition).  Indirection
+(``${!ref}``) and namerefs (``declare -n``) read names pdlint cannot see: a
+script that uses them is never joined.  A file sourced later is not known yet
+when the join happens; a variable read only there shows as a value pdlint
+cannot see, never as a wrong value.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Optional
+
+from .state import Out, State, Var
+from .words import computed
+
+#: ``$NAME``, ``${NAME``, ``${#NAME``, ``${!NAME`` (group 1: ``!`` for an indirection, group 2: the name)
+_REF_RE = re.compile(rb"\$\{?(?:#|(!))?([A-Za-z_][A-Za-z0-9_]*)")
+#: declarations of a nameref: reads through it name another variable
+_NAMEREF_RE = re.compile(rb"\b(?:declare|local|typeset)\s+(?:-\w*\s+)*-\w*n")
+#: tree-sitter parents of a ``variable_name`` that writes or declares the name instead of reading it
+_WRITES = frozenset({"variable_assignment", "declaration_command", "unset_command", "for_statement"})
+_EVERYWHERE = object()  # reads index marker: the script reads variables pdlint cannot name
+
+
+class Joins:
+    """Mixed into the interpreter: :meth:`join_split` and the index of variable reads."""
+
+    def join_split(self, outs: list, node, last: bool) -> list:
+        """The paths one statement (``node``) made of one path, with the copies that differ only in
+        variables the script does not read elsewhere joined.  ``last``: the statement ends its
+        sequence, so its exit status is the sequence's (only copies that agree on it are joined)."""
+        running = [o for o in outs if not o.st.flow]
+        if len(running) < 2:
+            return outs
+        joined: list = []
+        for o in running:
+            for k in joined:
+                names = self.joinable(k, o, node, last)
+                if names is not None:
+                    self.join_into(k, o, names, node)
+                    break
+            else:
+                joined.append(o)
+        if len(joined) == len(running):
+            return outs
+        return [o for o in outs if o.st.flow or o in joined]
+
+    def joinable(self, a: Out, b: Out, node, last: bool) -> Optional[set]:
+        """The variables ``a`` and ``b`` differ in when nothing else tells them apart and the script
+        reads none of those outside ``node``; else None."""
+        if last and (a.status != b.status or a.if_true != b.if_true or a.if_false != b.if_false):
+            return None
+        sa, sb = a.st, b.st
+        if not _same_but_vars(sa, sb):
+            return None
+        names = {n for n in sa.vars.keys() | sb.vars.keys()
+                 if n not in sa.vars or n not in sb.vars or not sa.vars[n].same(sb.vars[n])}
+        names |= sa.exported.keys() ^ sb.exported.keys()
+        if not names or any(self.read_elsewhere(n, node) for n in names):
+            return None
+        checked = self.ctx.env_checked
+        if checked is not None and any((n in sa.exported or n in sb.exported) and checked(n) for n in names):
+            return None  # a check reads it from the launch's environment: each value is checked
+        return names
+
+    def join_into(self, a: Out, b: Out, names: set, node) -> None:
+        """Make ``a`` stand for both paths: ``names`` get a placeholder value (exported when either
+        path exported them), decisions the two do not share are dropped."""
+        at = self.unit.slice(node)
+        for name in names:
+            a.st.vars[name] = Var(computed("$" + name, at).as_opaque(), frozenset((name,)))
+            if name in b.st.exported:
+                a.st.exported[name] = True
+        a.st.absorb(b.st)
+        if a.status != b.status:
+            a.status = None
+        if a.if_true != b.if_true:
+            a.if_true = ()
+        if a.if_false != b.if_false:
+            a.if_false = ()
+        a.forked = a.forked or b.forked
+
+    # -- reads ----------------------------------------------------------------------
+    def read_elsewhere(self, name: str, node) -> bool:
+        """Does a unit parsed so far read ``name`` outside ``node`` (in the current unit)?"""
+        reads = self.reads_index()
+        if reads is _EVERYWHERE:
+            return True
+        here = id(self.unit)
+        for unit_id, pos in reads.get(name, ()):
+            if unit_id != here or not node.start_byte <= pos < node.end_byte:
+                return True
+        return False
+
+    def reads_index(self):
+        """name -> [(id(unit), byte offset)] of the reads in the units parsed so far (extended as
+        more are parsed), or a marker when some unit reads variables through a name it computes."""
+        index = self.reads
+        if index is _EVERYWHERE:
+            return index
+        for unit in self.keepalive[self.reads_done:]:
+            if not _unit_reads(unit, index):
+                self.reads = _EVERYWHERE
+                return _EVERYWHERE
+        self.reads_done = len(self.keepalive)
+        return index
+
+
+def _unit_reads(unit, index: dict) -> bool:
+    """Add ``unit``'s reads to ``index``; False when it reads through indirection or a nameref."""
+    data = unit.text.encode("utf-8", "surrogatepass")
+    if _NAMEREF_RE.search(data):
+        return False
+    root = unit.root
+    for m in _REF_RE.finditer(data):
+        if m.group(1):
+            if not m.group(0).startswith(b"${"):
+                continue  # `$!` (the last background job) followed by text
+            after = data[m.end():m.end() + 1]
+            if after == b"}":
+                return False  # ${!ref}: the variable named by ref's value
+            if after != b"[":
+                continue  # ${!prefix*}: names, not values; ${!A[@]} reads A
+        name = m.group(2).decode()
+        pos = m.start()
+        if _self_or_comment(root.descendant_for_byte_range(pos, pos + 1), name, unit):
+            continue
+        index.setdefault(name, []).append((id(unit), pos))
+    stack = [root]
+    while stack:  # bare names in arithmetic: $((N * 2)), (( i++ ))
+        n = stack.pop()
+        if n.type == "variable_name":
+            parent = n.parent
+            if parent is not None and parent.type not in _WRITES and parent.type not in ("expansion",
+                                                                                         "simple_expansion"):
+                name = unit.source_text(n)
+                if not _self_or_comment(n, name, unit):
+                    index.setdefault(name, []).append((id(unit), n.start_byte))
+            continue
+        stack.extend(n.children)
+    return True
+
+
+def _self_or_comment(n, name: str, unit) -> bool:
+    """Is the read at node ``n`` in a comment, or in the value of an assignment to ``name`` itself
+    (``PATH="/opt/a:${PATH}"`` only extends PATH)?"""
+    while n is not None:
+        if n.type == "comment":
+            return True
+        if n.type == "variable_assignment":
+            target = n.child_by_field_name("name")
+            if target is not None and unit.source_text(target) == name:
+                return True
+        n = n.parent
+    return False
+
+
+def _same_but_vars(a: State, b: State) -> bool:
+    """Everything but the variables (and which are exported) and the decisions that led to them is
+    the same: the commands after the two paths can differ only through those variables."""
+    if a.flow or b.flow or a.allexport != b.allexport or a.out_bad != b.out_bad:
+        return False
+    if a.role_hint() != b.role_hint() or a.enclosing() != b.enclosing():
+        return False
+    if a.funcs.keys() != b.funcs.keys() or any(f.key != b.funcs[k].key for k, f in a.funcs.items()):
+        return False
+    if _ids(a.jobs) != _ids(b.jobs) or a.ended != b.ended:
+        return False
+    probe = State.__new__(State)  # State.same() on copies that share the variables
+    for slot in State.__slots__:
+        setattr(probe, slot, getattr(b, slot))
+    probe.vars, probe.exported, probe.ctx = a.vars, a.exported, a.ctx
+    return a.same(probe)
+
+
+def _ids(jobs: tuple) -> tuple:
+    return tuple(tuple(map(id, j)) for j in jobs)
+
