@@ -982,7 +982,6 @@ class Extractor:
         template is rendered once per role."""
         try:
             from pdlint.formats.shell import ShellContext, shell_commands
-            from pdlint.formats.shell.interp import PATHS_LIMIT
         except ImportError:
             return 0
         budget.stage("shell")
@@ -1020,10 +1019,10 @@ class Extractor:
             return ShellContext(resolve_source=resolve_source, report=lambda *a: None, heredoc_filter=has_launch_text,
                                 env_checked=env_checked, **kw)
 
-        held: list = []  # the branch-path limit: reported when the text launches something (below)
+        held: list = []  # the evaluator's limits: reported when they may have cost a launch (below)
 
         def report_or_hold(code: str, message: str, where: TStr, index: int) -> None:
-            if PATHS_LIMIT in message:
+            if code == "PD-SHELL-LIMIT":
                 held.append((code, message, where, index))
             else:
                 report(code, message, where, index)
@@ -1031,8 +1030,8 @@ class Extractor:
         ctx = ShellContext(resolve_source=resolve_source, report=report_or_hold, source_refused=source_refused,
                            heredoc_filter=has_launch_text, env_checked=env_checked)
         cmds = shell_commands(doc, ctx, env=env, positional=positional)
-        if has_launch_text(doc.text) or any(launchers.find(c.words) is not None for c in cmds):
-            for args in held:
+        for args, serial in zip(held, ctx.limit_serials):
+            if _limit_matters(args[1], args[3], serial, doc, cmds):
                 report(*args)
         heredocs = ctx.heredocs
         if positional is None and not any(launchers.find(c.words) is not None for c in cmds):
@@ -1569,6 +1568,24 @@ def _placeholder_gaps(doc: TStr, placeholders: list, launches: list) -> None:
                                    f"it adds was not checked",
                                    "check the file the deploy script renders from this template, or write the "
                                    "arguments into the template"))
+
+
+def _limit_matters(message: str, index: int, serial: int, doc: TStr, cmds: list) -> bool:
+    """Is a limit the shell evaluator hit at the statement starting at ``index``, after ``serial`` commands,
+    worth a PD008?  Not when the script has no launch text and launched nothing (a branch-path limit: an
+    environment script other scripts source), nor when no launch came after it (a launch identical to one
+    before counts as before: the paths cut would repeat it) and nothing from that statement on holds launch
+    text: the evaluation of a benchmark client after the servers started (SemiAnalysisAI/InferenceX's
+    run_benchmark_serving option parser) cost no launch.  A hostile script's limits stay reported: before or
+    among its launches, or with launch text after them."""
+    from pdlint.coverage import has_launch_text
+    from pdlint.formats.shell.interp import PATHS_LIMIT
+    found = [c for c in cmds if launchers.find(c.words) is not None]
+    if not found:
+        return PATHS_LIMIT not in message or has_launch_text(doc.text)
+    if any(c.serial >= serial for c in found):
+        return True
+    return has_launch_text(doc.text[index:])
 
 
 #: here-document scripts inside here-document scripts (each level's text is part of the one before)

@@ -125,6 +125,9 @@ class ShellContext:
     #: environment (``SGLANG_...``, ``PYTHONHASHSEED``): paths that give it different values stay apart
     #: (see ``joins``); None: no name is
     env_checked: Optional[Callable[[str], bool]] = None
+    #: output: for each limit reported (``PD-SHELL-LIMIT``, in order), how many commands had been recorded
+    #: when it was hit (a command with a higher ``serial`` came after it)
+    limit_serials: list = field(default_factory=list)
     max_paths: int = 16
     max_commands: int = 2000
     max_eval_depth: int = 4

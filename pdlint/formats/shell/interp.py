@@ -134,6 +134,7 @@ class Interpreter(Words, Conditions, Control, Builtins, Joins):
         if kind not in self.reported:
             self.reported.add(kind)
             where = self.top.tstr if self.top is not None else EMPTY
+            self.ctx.limit_serials.append(len(self.commands))
             self.ctx.report("PD-SHELL-LIMIT", message, where, min(self.anchor, max(len(where.text) - 1, 0)))
         if abort:
             raise LimitReached(kind)

@@ -1,0 +1,43 @@
+"""A limit the shell evaluator hits after every launch of a script, with no launch text from there on, cost
+no launch (SemiAnalysisAI/InferenceX: 327 PD008 errors from its benchmark client's option parser and
+helper functions, all after the servers started)."""
+
+EXPLODE = "".join(f'if [ -n "$U{i}" ]; then A{i}=1; fi\n' for i in range(6)) + 'echo "$A0$A1$A2$A3$A4$A5"\n'
+LAUNCH = "python3 -m sglang.launch_server --model-path m --disaggregation-mode prefill &\n"
+
+
+def _pd008(report):
+    return [f["line"] for f in report["findings"] if f["code"] == "PD008"]
+
+
+def test_an_explosion_after_the_last_launch_is_not_reported(scratch_git):
+    scratch_git.write("bench.sh", "#!/bin/bash\n" + LAUNCH + EXPLODE + "python3 client.py --port 30000\n")
+    code, report = scratch_git.lint("bench.sh")
+    assert _pd008(report) == [] and len(report["launches"]) == 1 and code == 0
+
+
+def test_an_explosion_before_a_launch_is_reported(scratch_git):
+    scratch_git.write("bench.sh", "#!/bin/bash\n" + EXPLODE + LAUNCH)
+    code, report = scratch_git.lint("bench.sh")
+    assert _pd008(report) and code == 1
+
+
+def test_launch_text_after_the_explosion_keeps_it_reported(scratch_git):
+    scratch_git.write("bench.sh", "#!/bin/bash\n" + LAUNCH + EXPLODE +
+                      "python3 -m sglang.launch_server --model-path m --disaggregation-mode decode &\n")
+    code, report = scratch_git.lint("bench.sh")
+    assert _pd008(report) and code == 1
+
+
+def test_a_launch_function_called_after_the_explosion_keeps_it_reported(scratch_git):
+    # the second call launches what the branches decide (--port $A0): paths cut there may differ
+    launch = LAUNCH.replace(" &", " --port 3000$A0 &")
+    scratch_git.write("bench.sh", "#!/bin/bash\nstart() {\n  " + launch + "}\nstart\n" + EXPLODE + "start\n")
+    code, report = scratch_git.lint("bench.sh")
+    assert _pd008(report) and code == 1
+
+
+def test_the_same_launch_again_after_the_explosion_cost_nothing(scratch_git):
+    scratch_git.write("bench.sh", "#!/bin/bash\nstart() {\n  " + LAUNCH + "}\nstart\n" + EXPLODE + "start\n")
+    code, report = scratch_git.lint("bench.sh")
+    assert _pd008(report) == [] and code == 0
