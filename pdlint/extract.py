@@ -421,7 +421,9 @@ class Extractor:
                    ("helm template failed and " if helm_failed else "helm is not on PATH and ") +
                    f"pdlint's template subset stopped ({why}); only values.yaml role sections and literal flag "
                    f"lines of its templates were checked")
-        if where is not None and where.pieces and not where.origin.path.startswith("<"):
+        if not self.chart_has_launch_text(chart):
+            pass  # nothing a render would have checked (an operator's chart, a library chart): no coverage lost
+        elif where is not None and where.pieces and not where.origin.path.startswith("<"):
             self.problem_at(structure_rules.HELM_NOT_RENDERED, where, 0, message)
         else:
             self.problem(structure_rules.HELM_NOT_RENDERED, None, 1, 1, message,
@@ -449,6 +451,18 @@ class Extractor:
                 continue
             self.go_template_literals(FileJob(f, src.path, job.root, "yaml"), src, unit, label,
                                       {"chart": chart_display})
+
+    def chart_has_launch_text(self, chart: str) -> bool:
+        """Does a chart's values.yaml or any file of its templates hold launch text?"""
+        from pdlint.coverage import has_launch_text
+        from pdlint.formats import helm
+        tdir = os.path.join(chart, "templates")
+        paths = [os.path.join(chart, "values.yaml")] + (list(helm.chart_files(tdir)) if os.path.isdir(tdir) else [])
+        for path in paths:
+            src = self.read(path, report=False) if os.path.isfile(path) else None
+            if src is not None and has_launch_text(src.text):
+                return True
+        return False
 
     def note_unrendered_chart_lines(self, chart: str, chart_display: str, how: str) -> None:
         """Launch text in a rendered chart's templates that no render produced: a branch the chart's
@@ -1766,7 +1780,7 @@ def _not_a_launch_template(path: str, src: SourceFile, renders: list) -> bool:
     resource limit it still does)."""
     from pdlint.coverage import has_launch_text
     name = os.path.basename(path).lower()
-    if _inner_kind(path) is not None or re.search(r"[._-](?:ya?ml|json|sh|bash)\.(?:j2|jinja2?)$", name) \
+    if _inner_kind(path) is not None or re.search(r"(?:[._-](?:ya?ml|sh|bash)|\.json)\.(?:j2|jinja2?)$", name) \
             or re.search(_INCLUDE_NAME, src.text) or has_launch_text(src.text) or src.text.lstrip().startswith("#!"):
         return False
     for r in renders:

@@ -83,7 +83,9 @@ HELM_NOT_RENDERED = register(Rule(
     category=_C,
     notes="Severity is a warning, not an error: the chart itself may be fine. It is reported only when pdlint lost "
           "coverage, because a warning on every chart in every run without `helm` (Debian and PyPI do not ship it) "
-          "would train people to ignore it."))
+          "would train people to ignore it: not for a chart whose templates and values.yaml hold no launch text (an "
+          "operator's or a library chart). `templates/NOTES.txt` (printed after an install, never a manifest) is not "
+          "evaluated."))
 
 ROLE_FLAG_MISSING = register(Rule(
     "PD105", "structural-role-without-role-flag", WARNING,

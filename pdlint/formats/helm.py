@@ -730,8 +730,8 @@ def render_subset(chart: str, read) -> ChartResult:
     parsed = []
     try:
         for f in files:
-            if not f.endswith((".yaml", ".yml", ".tpl", ".txt")):
-                continue
+            if not f.endswith((".yaml", ".yml", ".tpl", ".txt")) or os.path.basename(f) == "NOTES.txt":
+                continue  # (NOTES.txt: printed after an install, never a manifest; `helm create`'s quotes braces)
             src = read(f)
             if src is None:
                 continue

@@ -1,0 +1,67 @@
+"""Second field round (kaito-project/kaito, llm-d-incubation, ray-project/kuberay charts)."""
+
+import pytest
+
+PD_TEMPLATE = """apiVersion: apps/v1
+kind: Deployment
+metadata: {{name: {role}}}
+spec:
+  template:
+    spec:
+      containers:
+        - name: s
+          image: lmsysorg/sglang:v0.5.9
+          command: [python3, -m, sglang.launch_server]
+          args:
+            - --model-path
+            - {{{{ .Values.model }}}}
+            - --disaggregation-mode
+            - {role}
+"""
+
+# helm create's NOTES.txt: braces inside a quoted string in an action
+NOTES = ('1. Get the URL:\n  export NODE_PORT=$(kubectl get svc -o jsonpath="{.spec.ports[0].nodePort}")\n'
+         '  kubectl get pods --template "{{"{{ range .items }}{{ .metadata.name }}{{ end }}"}}"\n')
+
+
+def test_notes_txt_does_not_stop_a_chart_render(scratch_git):
+    scratch_git.write("chart/Chart.yaml", "apiVersion: v2\nname: pd\nversion: 0.1.0\n")
+    scratch_git.write("chart/values.yaml", "model: m\n")
+    scratch_git.write("chart/templates/prefill.yaml", PD_TEMPLATE.format(role="prefill"))
+    scratch_git.write("chart/templates/decode.yaml", PD_TEMPLATE.format(role="decode"))
+    scratch_git.write("chart/templates/NOTES.txt", NOTES)
+    code, report = scratch_git.lint("chart")
+    assert sorted(l["role"] for l in report["launches"]) == ["decode", "prefill"]
+    assert "PD104" not in [f["code"] for f in report["findings"]] and code == 0
+
+
+def test_a_chart_without_launch_text_gets_no_pd104(scratch_git):
+    scratch_git.write("op/Chart.yaml", "apiVersion: v2\nname: op\nversion: 0.1.0\n")
+    scratch_git.write("op/values.yaml", "replicas: 1\n")
+    scratch_git.write("op/templates/d.yaml", "items: {{ concat .Values.a .Values.b | toJson }}\n")
+    code, report = scratch_git.lint("op")
+    assert report["findings"] == [] and code == 0
+
+
+def test_a_chart_with_launch_text_keeps_pd104(scratch_git):
+    scratch_git.write("pd/Chart.yaml", "apiVersion: v2\nname: pd\nversion: 0.1.0\n")
+    scratch_git.write("pd/values.yaml", "model: m\n")
+    scratch_git.write("pd/templates/p.yaml", PD_TEMPLATE.format(role="prefill").replace(
+        "- {{ .Values.model }}", "- {{ concat .Values.a .Values.b | toJson }}"))
+    _, report = scratch_git.lint("pd")
+    assert "PD104" in [f["code"] for f in report["findings"]]
+
+
+CHAT = "{{- bos_token }}{% for m in messages %}{{ m['content'] }}{% endfor %}{% if add_generation_prompt %}x{% endif %}\n"
+
+
+@pytest.mark.parametrize("name,judged", [
+    ("tool-chat-llama3.1-json.jinja", False),  # kaito's presets: "json" is the tool-call format
+    ("tool_chat_template_llama3.1_json.jinja", False),
+    ("config.json.j2", True),  # a JSON file rendered from a template
+    ("deploy.yaml.j2", True),
+])
+def test_a_chat_template_named_for_json(scratch_git, name, judged):
+    scratch_git.write(name, CHAT)
+    _, report = scratch_git.lint(name)
+    assert ("PD005" in [f["code"] for f in report["findings"]]) is judged
