@@ -65,3 +65,56 @@ def test_a_chat_template_named_for_json(scratch_git, name, judged):
     scratch_git.write(name, CHAT)
     _, report = scratch_git.lint(name)
     assert ("PD005" in [f["code"] for f in report["findings"]]) is judged
+
+
+SUBSET = """{{- $root := . }}
+{{- $enabled := true }}
+{{- $off := false }}
+{{- range $role := list "prefill" "decode" }}
+---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: {{ $role }}
+spec:
+  containers:
+    - name: s
+      image: lmsysorg/sglang:v0.5.9
+      command: [python3, -m, sglang.launch_server]
+      args:
+        - --model-path
+        - {{ $.Values.model }}
+        - --disaggregation-mode
+        - {{ $role }}
+        - --tp-size
+        - {{ (index $.Values.sizes 0).tp | quote }}
+        - --page-size
+        - {{ ternary "64" "16" $enabled | quote }}
+        - --served-model-name
+        - {{ (merge (dict "name" "x") (dict "name" "y" "other" 1)).name }}
+        - --tool-call-parser
+        - {{ first (regexSplit "," $.Values.parsers -1) }}
+        - --chat-template
+        - {{ printf "%s/chat.jinja" $.Template.BasePath }}
+        {{- if $off }}
+        - --never
+        {{- end }}
+{{- end }}
+"""
+
+
+def test_the_template_subset_reads_common_chart_idioms(scratch_git):
+    # llm-d-incubation charts and helm create: `$.Values` inside a range, boolean literals, a field of a
+    # parenthesised pipeline, ternary, merge, regexSplit/first, .Template.BasePath
+    scratch_git.write("c/Chart.yaml", "apiVersion: v2\nname: c\nversion: 0.1.0\n")
+    scratch_git.write("c/values.yaml", "model: m\nsizes:\n  - tp: 2\nparsers: qwen,llama\n")
+    scratch_git.write("c/templates/pods.yaml", SUBSET)
+    code, report = scratch_git.lint("c")
+    assert "PD104" not in [f["code"] for f in report["findings"]]
+    by_role = {l["role"]: l["argv"] for l in report["launches"]}
+    assert sorted(by_role) == ["decode", "prefill"]
+    argv = by_role["prefill"]
+    assert argv[argv.index("--model-path") + 1] == "m" and argv[argv.index("--tp-size") + 1] == "2"
+    assert argv[argv.index("--page-size") + 1] == "64" and argv[argv.index("--served-model-name") + 1] == "x"
+    assert argv[argv.index("--tool-call-parser") + 1] == "qwen"
+    assert argv[argv.index("--chat-template") + 1] == "c/templates/chat.jinja" and "--never" not in argv

@@ -12,9 +12,11 @@ Three tiers, best first:
 2. Without ``helm`` (Debian and PyPI do not ship it): pdlint's own renderer
    for the subset of Go templates charts use for command lines
    (``define``/``include``/``template``, ``if``/``else``/``with``/``range``,
-   variables, ``.Values``/``.Chart``/``.Release``, and the common Sprig
-   functions such as ``quote``, ``default``, ``nindent``, ``toYaml``,
-   ``printf``).  Its output is traced exactly: literal template text to the
+   variables (``$`` and ``$.Values`` inside a ``range``), ``.Values``/``.Chart``/``.Release``/
+   ``.Template.BasePath``, ``true``/``false``/``nil``, a field of a parenthesised pipeline
+   (``(index .Values.l 0).name``), and the common Sprig functions such as ``quote``, ``default``,
+   ``nindent``, ``toYaml``, ``printf``, ``ternary``, ``merge``, ``regexSplit``, ``fromJson``;
+   ``templates/NOTES.txt`` is not evaluated).  Its output is traced exactly: literal template text to the
    template line, values to their ``values.yaml`` key.  Launches say "rendered
    by pdlint's Helm template subset" in their context.
 3. When a template uses something outside that subset: the role sections of
@@ -253,7 +255,8 @@ class Renderer:
     def root_val(self) -> Val:
         return Val({"Values": _Lazy(self, ()), "Chart": self.chart, "Release": {
             "Name": RELEASE_NAME, "Namespace": "default", "Service": "Helm", "IsInstall": True, "IsUpgrade": False,
-            "Revision": 1}, "Capabilities": {}, "Template": {}, "Files": {}})
+            "Revision": 1}, "Capabilities": {}, "Files": {},
+            "Template": {"BasePath": f"{self.chart.get('Name', '')}/templates", "Name": ""}})
 
     def render(self, nodes: list, dot: Val, scope: dict) -> list:
         out: list = []
@@ -351,6 +354,11 @@ class Renderer:
             return Val(x)
         if kind == "paren":
             return self.pipeline(x, dot, scope, act)
+        if kind == "parenfield":
+            cur = self.value(self.pipeline(x[0], dot, scope, act))
+            for p in x[1].split(".")[1:]:
+                cur = self.get(cur, p)
+            return cur
         if kind == "field":
             return self.field(x, dot, scope, act)
         if kind == "ident":
@@ -400,7 +408,7 @@ class Renderer:
         if not toks:
             raise Unsupported("empty pipeline", act)
         head = toks[0]
-        if head[0] != "ident":
+        if head[0] != "ident" or (head[1] in ("true", "false", "nil") and len(toks) == 1):
             if len(toks) > 1:
                 raise Unsupported("a value cannot take arguments", act)
             return self.arg(head, dot, scope, act)
@@ -491,8 +499,10 @@ def _split_pipes(expr: str) -> list:
     return [s for s in out if s]
 
 
-_TOK = re.compile(r'\s*(?:"((?:[^"\\]|\\.)*)"|`([^`]*)`|(-?\d+(?:\.\d+)?)\b|(\$?[A-Za-z_]\w*(?:\.\w+)*|\$|\.[\w.]*|\.)'
+_TOK = re.compile(r'\s*(?:"((?:[^"\\]|\\.)*)"|`([^`]*)`|(-?\d+(?:\.\d+)?)\b'
+                  r'|(\$?[A-Za-z_]\w*(?:\.\w+)*|\$(?:\.\w+)+|\$|\.[\w.]*|\.)'  # `$.Values.x`: the root's field
                   r"|(\())")
+_FIELD_AFTER = re.compile(r"(?:\.\w+)+")  # `(index .Values.list 0).name`
 
 
 def _tokens(s: str, act: TStr) -> list:
@@ -524,6 +534,11 @@ def _tokens(s: str, act: TStr) -> list:
                 j += 1
             if depth:
                 raise Unsupported("unbalanced parenthesis", act)
+            after = _FIELD_AFTER.match(s, j)
+            if after:  # a field of the parenthesised pipeline's value
+                out.append(("parenfield", (s[m.end():j - 1], after.group(0))))
+                i = after.end()
+                continue
             out.append(("paren", s[m.end():j - 1]))
             i = j
             continue
@@ -675,8 +690,64 @@ FUNCS = {
     "sub": lambda r, act, a, b: Val(int(a.py or 0) - int(b.py or 0)),
     "mul": lambda r, act, a, b: Val(int(a.py or 0) * int(b.py or 0)),
     "list": lambda r, act, *vs: Val([v.py for v in vs]),
+    "ternary": lambda r, act, a, b, cond: a if _truthy(cond) else b,
+    "regexSplit": lambda r, act, rx, v, n: Val(re.split(_str(rx.py), _str(v.py),
+                                                   maxsplit=max(int(n.py or 0), 0) if int(n.py or -1) > 0 else 0)),
+    "regexMatch": lambda r, act, rx, v: Val(re.search(_str(rx.py), _str(v.py)) is not None),
+    "regexFind": lambda r, act, rx, v: Val((re.search(_str(rx.py), _str(v.py)) or [""])[0]),
+    "regexReplaceAll": lambda r, act, rx, v, rep: Val(re.sub(_str(rx.py), _str(rep.py).replace("${", "\\g<")
+                                                             .replace("}", ">"), _str(v.py))),
+    "splitList": lambda r, act, sep, v: Val(_str(v.py).split(_str(sep.py))),
+    "first": lambda r, act, v: Val(v.py[0] if isinstance(v.py, list) and v.py else None),
+    "last": lambda r, act, v: Val(v.py[-1] if isinstance(v.py, list) and v.py else None),
+    "keys": lambda r, act, *ms: Val(sorted(k for m in ms if isinstance(m.py, dict) for k in m.py)),
+    "has": lambda r, act, x, v: Val(isinstance(v.py, list) and x.py in v.py),
+    "kindIs": lambda r, act, kind, v: Val(_kind(v.py) == _str(kind.py)),
+    "fromJson": lambda r, act, v: Val(_loads(json.loads, v)),
+    "fromYaml": lambda r, act, v: Val(_loads(yaml.safe_load, v)),
+    "fromYamlArray": lambda r, act, v: Val(_loads(yaml.safe_load, v) or []),
+    "fail": lambda r, act, msg: (_ for _ in ()).throw(Unsupported(f"the template fails: {_str(msg.py)}", act)),
+    "merge": lambda r, act, dest, *srcs: _merge(act, dest, srcs, False),
+    "mergeOverwrite": lambda r, act, dest, *srcs: _merge(act, dest, srcs, True),
     "dict": lambda r, act, *vs: Val({_str(vs[i].py): vs[i + 1].py for i in range(0, len(vs) - 1, 2)}),
 }
+
+
+def _kind(v) -> str:
+    """Sprig's ``kindOf`` of a value."""
+    if isinstance(v, bool):
+        return "bool"
+    if isinstance(v, int):
+        return "int"
+    if isinstance(v, float):
+        return "float64"
+    if isinstance(v, (dict, _Lazy)):
+        return "map"
+    if isinstance(v, list):
+        return "slice"
+    return "invalid" if v is None else "string"
+
+
+def _loads(load, v: Val):
+    """``fromJson`` / ``fromYaml`` of a rendered text (bounded: at most 100 kB, PyYAML's safe loader)."""
+    text = _str(v.py)
+    if len(text) > 100_000:
+        raise ValueError("text too long")
+    return load(text)
+
+
+def _merge(act: TStr, dest: Val, srcs: tuple, overwrite: bool) -> Val:
+    """Sprig's ``merge`` (the destination's keys win) / ``mergeOverwrite`` (the sources' win) of mappings,
+    one level deep (a nested mapping is taken whole): ``merge . (dict "modelArg" true)``."""
+    out = dest.py
+    if not isinstance(out, dict) or not all(isinstance(x.py, dict) for x in srcs):
+        raise Unsupported("merge of values other than mappings", act)
+    out = dict(out)
+    for src in srcs:
+        for k, v in src.py.items():
+            if overwrite or k not in out:
+                out[k] = v
+    return Val(out)
 
 
 def load_chart_meta(chart: str, read) -> dict:
