@@ -146,8 +146,8 @@ class Builtins:
         args = words[1:]
         if words[0].text == "[" and args and args[-1].text == "]":
             args = args[:-1]
-        cond = self.test_words(args)
-        return [Out(st, cond.value, cond.if_true, cond.if_false)]
+        cond = self.test_words(args, frozenset(unk))
+        return [Out(st, cond.value, cond.if_true, cond.if_false, assumed=cond.assumed)]
 
     def b_read(self, words, st, unk, penv, node) -> list:
         """``read [-r] [-a NAME] NAME...``: the names get values not known at lint time,

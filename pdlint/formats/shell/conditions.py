@@ -49,9 +49,12 @@ class Cond:
     value: Optional[bool]
     if_true: tuple = ()
     if_false: tuple = ()
+    #: decided only because a variable with no known value counts as unset (``[ -z "${MODEL:-}" ]``): if the
+    #: branch that decision takes ends the script, the other one is followed too (see ``Control.exec_if``)
+    assumed: bool = False
 
     def negated(self) -> "Cond":
-        return Cond(None if self.value is None else not self.value, self.if_false, self.if_true)
+        return Cond(None if self.value is None else not self.value, self.if_false, self.if_true, self.assumed)
 
 
 def cond_and(a: Cond, b: Cond) -> Cond:
@@ -179,7 +182,8 @@ class Conditions:
 
     def _nonempty(self, operand: Operand) -> Cond:
         if operand.known:
-            return Cond(bool(operand.t.text))
+            # empty because a variable with no known value counted as unset (`${X:-}`): an assumption
+            return Cond(bool(operand.t.text), assumed=not operand.t.text and bool(operand.unknown))
         return Cond(True if has_known_char(operand.t) else None)
 
     def _binary(self, node, st, unk: set, double: bool) -> Cond:
@@ -222,11 +226,12 @@ class Conditions:
         return Operand(t, mask, single_reference(self.unit, node), is_literal(self.unit, node), frozenset(local))
 
     # -- test as a command (``test ...`` / ``[ ... ]`` produced by expansion) --
-    def test_words(self, args: list) -> Cond:
-        """POSIX ``test`` on already expanded words (no variable bindings)."""
-        ops = [Operand(a, [True] * len(a.text), None, not a.opaque) for a in args]
+    def test_words(self, args: list, unknown: frozenset = frozenset()) -> Cond:
+        """POSIX ``test`` on already expanded words (no variable bindings); ``unknown``: the variables with
+        no known value the words were expanded from."""
+        ops = [Operand(a, [True] * len(a.text), None, not a.opaque, unknown) for a in args]
         if ops and ops[0].t.text == "!" and len(ops) > 1:
-            return self.test_words(args[1:]).negated()
+            return self.test_words(args[1:], unknown).negated()
         if not ops:
             return Cond(False)
         if len(ops) == 1:

@@ -75,12 +75,18 @@ class Control:
                         continue
                     if o.status is not False:
                         decided = o.status is True and not o.forked
+                        spare = unassumed(o.st.fork()) if decided and o.assumed else None
                         taken = o.st if o.status is True else o.st.fork()
                         if not decided:
                             for fact in o.if_true:
                                 bind(taken, fact)
                         entry = self.arm_ctx(f"{keyword} {text} (then)", o.if_true, not decided)
-                        results.extend(self.run_arm(body, taken, entry))
+                        outs = self.run_arm(body, taken, entry)
+                        results.extend(outs)
+                        if spare is not None and all_exit(outs):
+                            # `if [ -z "${MODEL:-}" ]; then echo usage; exit 1; fi`: an unknown MODEL counted as
+                            # unset ends the script here; the deploy environment may set it, so go on as if it did
+                            nxt.append((spare, else_facts))
                     if o.status is not True:
                         decided = o.status is False and not o.forked
                         if not decided:
@@ -425,3 +431,17 @@ def _is_pattern(item, child) -> bool:
         if c == child:
             return item.field_name_for_child(i) == "value"
     return False
+
+
+def all_exit(outs: list) -> bool:
+    """Does every path out of a branch end the script (``exit``)?"""
+    return bool(outs) and all(o.st.flow == "exit" for o in outs)
+
+
+def unassumed(st: State) -> State:
+    """``st`` (a fork) where the variables an assumption made empty (``MODEL=${MODEL:-}``: counted as unset,
+    the empty default) have no known value again: the path that goes on as if the environment set them."""
+    for name, var in list(st.vars.items()):
+        if name in var.unknown and not var.is_array and var.value is not None and not var.value.text:
+            del st.vars[name]
+    return st

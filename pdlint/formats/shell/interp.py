@@ -22,7 +22,7 @@ from .builtins import Builtins, filter_text
 from .conditions import Conditions, bind
 from .jobs import KILLERS, job_pid, killed
 from .joins import Joins
-from .control import Control
+from .control import Control, all_exit, unassumed
 from .matching import Budget
 from .state import Ctx, FuncDef, Out, State, Var, tstr_key
 from .words import Words, computed, join_with
@@ -669,7 +669,12 @@ class Interpreter(Words, Conditions, Control, Builtins, Joins):
             if o.status is (not runs_right):
                 results.append(o)
             elif o.status is runs_right:
-                results.extend(self.exec_stmt(right, o.st))
+                spare = unassumed(o.st.fork()) if o.assumed and not o.forked else None
+                outs = self.exec_stmt(right, o.st)
+                results.extend(outs)
+                if spare is not None and all_exit(outs):
+                    # `[ -z "${MODEL:-}" ] && { echo usage; exit 1; }`: as in Control.exec_if
+                    results.append(Out(spare, not runs_right))
             else:
                 go, stop = (o.if_true, o.if_false) if op == "&&" else (o.if_false, o.if_true)
                 taken = o.st.fork()
@@ -714,7 +719,7 @@ class Interpreter(Words, Conditions, Control, Builtins, Joins):
 
     def exec_test(self, node, st: State) -> list:
         cond = self.test_node(node, st, set())
-        return [Out(st, cond.value, cond.if_true, cond.if_false)]
+        return [Out(st, cond.value, cond.if_true, cond.if_false, assumed=cond.assumed)]
 
     def exec_error(self, node, st: State) -> list:
         return self.run_block(node, st)

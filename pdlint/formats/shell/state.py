@@ -260,15 +260,16 @@ class Out:
     ``forked`` marks a status that is known only because the path was split on
     an unknown condition inside the statement (``[ "$m" = p ] && ...``)."""
 
-    __slots__ = ("st", "status", "if_true", "if_false", "forked")
+    __slots__ = ("st", "status", "if_true", "if_false", "forked", "assumed")
 
     def __init__(self, st: State, status: Optional[bool] = True, if_true: tuple = (), if_false: tuple = (),
-                 forked: bool = False):
+                 forked: bool = False, assumed: bool = False):
         self.st = st
         self.status = status
         self.if_true = if_true
         self.if_false = if_false
         self.forked = forked
+        self.assumed = assumed  # the status rests on an unknown variable counted as unset (conditions.Cond)
 
 
 EMPTY_VAR = Var(EMPTY)

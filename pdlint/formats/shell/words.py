@@ -729,13 +729,15 @@ class Words:
         if kind == "?":
             fb.value(use.as_opaque(), quoted)
             return
+        if val is UNKNOWN and oa >= ob:
+            unk.add(name)  # `${X:-}`: empty because X counts as unset; a test of it is an assumption (Cond)
         if kind == "=":
             sub_fb, local = Fields(nosplit=True), set()
             self.emit_range(oa, ob, specials, st, sub_fb, True, False, local)
             unk |= local
             value = sub_fb.joined()
             if _NAME_RE.fullmatch(name):
-                st.assign(name, Var(value, frozenset(local)))
+                st.assign(name, Var(value, frozenset(local) | (frozenset((name,)) if oa >= ob else frozenset())))
             self._deliver(value, fb, quoted, False, sep, unk)
             return
         self.emit_range(oa, ob, specials, st, fb, quoted, not quoted, unk)
