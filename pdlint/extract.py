@@ -63,6 +63,7 @@ class Extractor:
         self._charts_done: set = set()
         self._orphans: dict = {}  # PD060 place -> [index in findings, render roles]
         self._heredoc_depth = 0  # here-document scripts being evaluated (Extractor.heredoc_script)
+        self._shell_problems: set = set()  # PD008 / PD009 places reported
         self._placeholders: set = set()  # PD061 places reported
         self._repo_files: dict = {}  # repository root -> its files (callers of scripts)
         self._repo_data: dict = {}  # their contents, read once
@@ -1018,6 +1019,12 @@ class Extractor:
                                                      token=token))
                 return
             rule = C.LIMIT if code.endswith("LIMIT") else C.SHELL_PARSE
+            o = where.origin_at(index) if where.pieces else None
+            # (a parse error's message names the text kind: the same error read as a script and as a sourced file)
+            key = (o.path, o.line, o.column, rule.code, message if rule is C.LIMIT else "") if o is not None else None
+            if key in self._shell_problems:
+                return  # the same text again: another path's `sh -c` string, a library each script sources
+            self._shell_problems.add(key)
             self.problem_at(rule, where, index, message)
 
         def source_refused(name: str, current: SourceFile, word: TStr) -> None:

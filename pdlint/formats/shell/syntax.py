@@ -74,6 +74,11 @@ class Unit:
         if "{{" in self.text:
             data = _actions_respelled(tstr, data)
         self.root = parser().parse(data).root_node
+        if self.root.has_error and (kind.endswith(" -c string") or kind == "eval"):
+            again = _placeholders_respelled(tstr, data)
+            if again is not data:
+                data = again
+                self.root = parser().parse(data).root_node
         self.parts_cache: dict = {}
         #: character spans of ``${a.b}`` words bash rejects ("bad substitution")
         self.bad_subs: list = []
@@ -168,6 +173,30 @@ def _drop_final_continuation(data: bytes) -> bytes:
     if (end - 1 - i) % 2 == 0:  # an escaped backslash
         return data
     return data[:end - 1] + b" " + data[end:]
+
+
+_SHELL_SYNTAX = re.compile(r"""[\s'"`$(){}\[\];|&<>\\#]""")
+
+
+def _placeholders_respelled(tstr: TStr, data: bytes) -> bytes:
+    """A ``sh -c`` / ``eval`` text built by the outer script holds a placeholder for each value pdlint does not
+    know, written as its source (``$(awk '/^'"$M"':/{...}' "$F")``); at run time that is the value, whose
+    characters are no shell syntax of the inner script (``if [ -d '$path' ]`` with the awk output in it).  Each
+    placeholder holding shell syntax is parsed as one run of word characters (same length, every position
+    holds; the word's text is still the placeholder, opaque) when the text does not parse as it is (a
+    placeholder that parses, `$((N * G))`, is evaluated again in the inner shell, as before)."""
+    text = tstr.text
+    buf = None
+    for p in tstr.pieces:
+        if not p.opaque or not _SHELL_SYNTAX.search(text, p.start, p.end):
+            continue
+        i, j = p.start, p.end
+        if len(data) != len(text):  # non-ASCII text: byte offsets
+            i, j = len(text[:i].encode("utf-8", "surrogatepass")), len(text[:j].encode("utf-8", "surrogatepass"))
+        if buf is None:
+            buf = bytearray(data)
+        buf[i:j] = b"x" * (j - i)
+    return data if buf is None else bytes(buf)
 
 
 def _actions_respelled(tstr: TStr, data: bytes) -> bytes:
