@@ -186,11 +186,15 @@ def _placeholders_respelled(tstr: TStr, data: bytes) -> bytes:
     holds; the word's text is still the placeholder, opaque) when the text does not parse as it is (a
     placeholder that parses, `$((N * G))`, is evaluated again in the inner shell, as before)."""
     text = tstr.text
+    return _as_word(text, data, [(p.start, p.end) for p in tstr.pieces
+                                 if p.opaque and _SHELL_SYNTAX.search(text, p.start, p.end)])
+
+
+def _as_word(text: str, data: bytes, spans) -> bytes:
+    """``data`` (the UTF-8 of ``text``) with the characters of each ``(start, end)`` span of ``text`` as word
+    characters (``x``), same length: ``data`` itself when there are none."""
     buf = None
-    for p in tstr.pieces:
-        if not p.opaque or not _SHELL_SYNTAX.search(text, p.start, p.end):
-            continue
-        i, j = p.start, p.end
+    for i, j in spans:
         if len(data) != len(text):  # non-ASCII text: byte offsets
             i, j = len(text[:i].encode("utf-8", "surrogatepass")), len(text[:j].encode("utf-8", "surrogatepass"))
         if buf is None:
@@ -215,16 +219,8 @@ def _actions_respelled(tstr: TStr, data: bytes) -> bytes:
         else:
             cur = [p.start, p.end]
             spans.append(cur)
-    buf = None
-    for a, b in spans:
-        for m in _ACTION_RE.finditer(text, a, b):  # (also inside a placeholder for `$(( x * {{ .N }} ))`)
-            i, j = m.span()
-            if len(data) != len(text):  # non-ASCII text: byte offsets
-                i, j = len(text[:i].encode("utf-8", "surrogatepass")), len(text[:j].encode("utf-8", "surrogatepass"))
-            if buf is None:
-                buf = bytearray(data)
-            buf[i:j] = b"x" * (j - i)
-    return data if buf is None else bytes(buf)
+    # (also inside a placeholder for `$(( x * {{ .N }} ))`)
+    return _as_word(text, data, [m.span() for a, b in spans for m in _ACTION_RE.finditer(text, a, b)])
 
 
 _ACTION_RE = re.compile(r"\{\{.*?\}\}", re.S)
