@@ -118,3 +118,23 @@ def test_the_template_subset_reads_common_chart_idioms(scratch_git):
     assert argv[argv.index("--page-size") + 1] == "64" and argv[argv.index("--served-model-name") + 1] == "x"
     assert argv[argv.index("--tool-call-parser") + 1] == "qwen"
     assert argv[argv.index("--chat-template") + 1] == "c/templates/chat.jinja" and "--never" not in argv
+
+
+@pytest.mark.parametrize("target,found", [
+    ("wva-variantautoscaling-config", True),  # the name the base's namePrefix gave it
+    ("variantautoscaling-config", True),  # its own name: kustomize matches both
+    ("wva-other-config", False),
+])
+def test_a_patch_may_target_a_resource_by_its_prefixed_name(scratch_git, target, found):
+    # llm-d-incubation workload-variant-autoscaler config/openshift (kubectl kustomize builds it)
+    scratch_git.write("config/manager/kustomization.yaml", "resources:\n- configmap.yaml\n")
+    scratch_git.write("config/manager/configmap.yaml",
+                      "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: variantautoscaling-config\ndata: {a: b}\n")
+    scratch_git.write("config/default/kustomization.yaml", "namePrefix: wva-\nresources:\n- ../manager\n")
+    scratch_git.write("config/openshift/kustomization.yaml",
+                      f"resources:\n- ../default\npatches:\n- path: p.yaml\n  target:\n    kind: ConfigMap\n"
+                      f"    name: {target}\n")
+    scratch_git.write("config/openshift/p.yaml",
+                      f"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {target}\ndata: {{a: c}}\n")
+    _, report = scratch_git.lint("config")
+    assert ("PD106" in [f["code"] for f in report["findings"]]) is not found

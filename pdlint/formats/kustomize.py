@@ -48,6 +48,14 @@ class Resource:
     kind: Optional[str]
     name: Optional[str]
     patches: list = field(default_factory=list)  # [(doc TStr, root Ref)]
+    #: the names a patch target may use for it: its own, and the one each enclosing kustomization's
+    #: ``namePrefix`` / ``nameSuffix`` gave it (kustomize matches a target against both)
+    names: set = field(default_factory=set)
+    _current: Optional[str] = None
+
+    def current_name(self) -> Optional[str]:
+        """Its name after the prefixes and suffixes applied so far (the last one added)."""
+        return self._current or self.name
 
 
 @dataclass
@@ -132,6 +140,13 @@ class Builder:
             resources += self._component(text, tok, here, b, stack + (os.path.realpath(kfile),), depth, resources)
         self._patches(doc, kroot, here, b, resources)
         self._generators(doc, kroot, here, b)
+        prefix, suffix = crd.text_at(kroot, "namePrefix") or "", crd.text_at(kroot, "nameSuffix") or ""
+        if prefix or suffix:
+            for r in resources:  # (a patch of this kustomization targets the names before them)
+                current = r.current_name()
+                if current:
+                    r._current = prefix + current + suffix
+                    r.names.add(r._current)
         for item in yt.seq_items(yt.get(kroot, "images")):
             name = yt.scalar_text(yt.get(item, "name"))
             if not name:
@@ -261,7 +276,8 @@ class Builder:
                 if selector is not None:
                     kind = selector[0] or kind
                     name = selector[1] or name
-                hits = [r for r in resources if (kind is None or r.kind == kind) and (name is None or r.name == name)]
+                hits = [r for r in resources if (kind is None or r.kind == kind) and
+                        (name is None or r.name == name or name in r.names)]
                 if not hits:
                     ntok = crd.tstr(pdoc, crd.at(proot, "metadata", "name")) or blame
                     b.problems.append(Problem(ntok, f"patch target {kind or '*'}/{name or '*'} is not among the "
