@@ -1352,7 +1352,8 @@ class Extractor:
             else:
                 hint = f"give the variables it reads their values in `[tool.pdlint.vars]` or `--var`, or {launcher}"
         else:
-            reason = f"`{prog.text}` is not a launcher pdlint knows, so its arguments were not checked as a server's"
+            reason = f"`{_run_program(words, i)}` is not a launcher pdlint knows, so its arguments were not checked as " \
+                     f"a server's"
             hint = ("if it passes its arguments on to a server, call the server directly here, or check the script "
                     "it runs (pdlint checks a repository script called with literal role arguments)")
         start = prog.origin if prog.pieces else None
@@ -1607,6 +1608,30 @@ def _limit_matters(message: str, index: int, serial: int, doc: TStr, cmds: list)
     if any(c.serial >= serial for c in found):
         return True
     return has_launch_text(doc.text[index:])
+
+
+#: programs that run the rest of their words (after their own options): the program a reason names is after them
+_PASS_THROUGH = frozenset({"env", "nohup", "setsid", "exec", "numactl", "taskset", "timeout", "stdbuf", "nice",
+                           "ionice", "time", "command", "chrt", "sudo"})
+
+
+def _run_program(words: list, i: int) -> str:
+    """What a command runs, for a reason that says pdlint does not know it: past wrappers pdlint follows
+    (``setsid``, ``env X=1``, ``nohup``) and with a Python module (``python3 -m atom.entrypoints.openai_server``):
+    the unknown part, not the wrapper (ROCm/ATOM, AMD-AGI/Infera)."""
+    j, wrapped = i, False
+    while j < len(words) - 1:
+        t = words[j].text
+        if launchers.basename(t) in _PASS_THROUGH or launchers.is_assignment(t) or \
+                (wrapped and (t.startswith("-") or t.isdigit())):
+            wrapped = wrapped or launchers.basename(t) in _PASS_THROUGH
+            j += 1
+            continue
+        break
+    prog = words[j].text
+    if launchers.basename(prog).startswith("python") and j + 2 < len(words) and words[j + 1].text == "-m":
+        return f"{prog} -m {words[j + 2].text}"
+    return prog
 
 
 #: here-document scripts inside here-document scripts (each level's text is part of the one before)

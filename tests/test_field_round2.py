@@ -138,3 +138,17 @@ def test_a_patch_may_target_a_resource_by_its_prefixed_name(scratch_git, target,
                       f"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {target}\ndata: {{a: c}}\n")
     _, report = scratch_git.lint("config")
     assert ("PD106" in [f["code"] for f in report["findings"]]) is not found
+
+
+@pytest.mark.parametrize("line,named", [
+    ("setsid env A=1 python3 -m atom.entrypoints.openai_server --kv-transfer-config '{\"kv_role\":\"kv_producer\"}'",
+     "python3 -m atom.entrypoints.openai_server"),
+    ("nohup numactl --cpunodebind=0 infera-exec --disaggregation-mode prefill", "infera-exec"),
+    ("timeout 3600 ./serve.sh --disaggregation-mode prefill", "./serve.sh"),
+])
+def test_the_reason_names_the_unknown_program_not_its_wrapper(scratch_git, line, named):
+    # ROCm/ATOM pd_server_atom.sh and AMD-AGI/Infera: "`setsid` / `env` / `nohup` is not a launcher pdlint knows"
+    scratch_git.write("run.sh", f"#!/bin/bash\n{line}\n")
+    _, report = scratch_git.lint("run.sh")
+    (f,) = [f for f in report["findings"] if f["code"] == "PD020"]
+    assert f"`{named}` is not a launcher pdlint knows" in f["message"]
