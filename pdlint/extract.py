@@ -1610,11 +1610,6 @@ def _limit_matters(message: str, index: int, serial: int, doc: TStr, cmds: list)
     return has_launch_text(doc.text[index:])
 
 
-#: programs that run the rest of their words (after their own options): the program a reason names is after them
-_PASS_THROUGH = frozenset({"env", "nohup", "setsid", "exec", "numactl", "taskset", "timeout", "stdbuf", "nice",
-                           "ionice", "time", "command", "chrt", "sudo"})
-
-
 def _run_program(words: list, i: int) -> str:
     """What a command runs, for a reason that says pdlint does not know it: past wrappers pdlint follows
     (``setsid``, ``env X=1``, ``nohup``) and with a Python module (``python3 -m atom.entrypoints.openai_server``):
@@ -1622,9 +1617,9 @@ def _run_program(words: list, i: int) -> str:
     j, wrapped = i, False
     while j < len(words) - 1:
         t = words[j].text
-        if launchers.basename(t) in _PASS_THROUGH or launchers.is_assignment(t) or \
+        if launchers.basename(t) in launchers.PASS_THROUGH or launchers.is_assignment(t) or \
                 (wrapped and (t.startswith("-") or t.isdigit())):
-            wrapped = wrapped or launchers.basename(t) in _PASS_THROUGH
+            wrapped = wrapped or launchers.basename(t) in launchers.PASS_THROUGH
             j += 1
             continue
         break
@@ -1636,7 +1631,6 @@ def _run_program(words: list, i: int) -> str:
 
 #: here-document scripts inside here-document scripts (each level's text is part of the one before)
 MAX_HEREDOC_SCRIPTS = 4
-_SHELLS = frozenset({"sh", "bash", "dash", "zsh", "ksh", "ash"})
 _SHEBANG = re.compile(r"#!\s*(?:\S*/)?(?:env\s+)?(\S+)")
 
 
@@ -1646,10 +1640,10 @@ def heredoc_script(hd) -> bool:
     first = hd.text.text.lstrip("\n").split("\n", 1)[0].strip()
     if first.startswith("#!"):
         m = _SHEBANG.match(first)
-        return bool(m) and os.path.basename(m.group(1)) in _SHELLS
+        return bool(m) and os.path.basename(m.group(1)) in launchers.SHELLS
     words = hd.reader.split()
     program = os.path.basename(words[0]) if words else ""
-    if program in _SHELLS:
+    if program in launchers.SHELLS:
         return True
     if program == "ssh":
         return not any(os.path.basename(w).startswith("python") for w in words[1:])

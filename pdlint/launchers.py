@@ -52,6 +52,10 @@ SCRIPTS = {
     "vllm/entrypoints/openai/api_server.py": "vllm.entrypoints.openai.api_server",
 }
 SHELLS = {"sh", "bash", "zsh", "dash", "ksh", "ash"}
+#: programs that run the rest of their words as a command (after their own options): the process a command
+#: becomes, and the program a PD020 reason names, come after them
+PASS_THROUGH = frozenset({"env", "nohup", "setsid", "exec", "numactl", "taskset", "timeout", "stdbuf", "nice",
+                          "ionice", "time", "command", "chrt", "sudo"})
 # images whose ENTRYPOINT starts a server: a container or Compose service that sets only the arguments
 # (Kubernetes `args` without `command`, Compose `command` without `entrypoint`) runs that server with them.
 # repository (any registry in front) -> (ENTRYPOINT for flag arguments, ENTRYPOINT for a leading model name)

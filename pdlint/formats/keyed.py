@@ -165,7 +165,7 @@ def srt_slurm(job, src, doc: TStr, root: yt.Ref, variant=None) -> list:
         fw = ""  # a nightly build's name (`nightly-dev-cu13-20260805-211ee642`): no release pinned
     m = re.search(r"sglang[^:+\s]*[:+]v?(\d+\.\d+\.\d+(?:\.post\d+)?)", image)  # lmsysorg+sglang+v0.5.5.sqsh too
     version = fw or (m.group(1) if m else None)
-    _, why = flags.pick(version)
+    picked, why = flags.pick(version)
     note = f"; {why}" if why else ""
     if version:
         image = f"sglang:v{version}"  # the engine judges against the same table
@@ -205,8 +205,8 @@ def srt_slurm(job, src, doc: TStr, root: yt.Ref, variant=None) -> list:
         if variant is not None:
             l.meta["variant"] = variant.label
         out.append(l)
-    _foreign_sections(doc, root, out, lambda k: flags.load(flags.pick(version)[0]).lookup(
-        "--" + k.replace("_", "-")) is not None)
+    table = flags.load(picked)
+    _foreign_sections(doc, root, out, lambda k: table.lookup("--" + k.replace("_", "-")) is not None)
     return out
 
 

@@ -18,12 +18,11 @@ from __future__ import annotations
 import os
 import re
 
+from pdlint.launchers import PASS_THROUGH
+
 KILLERS = frozenset({"kill", "pkill", "killall"})
 _PID = re.compile(r"<pid of job ([0-9]+(?:,[0-9]+)*)>")
 _VALUED = frozenset({"-s", "-n", "-u", "-U", "-g", "-G", "-P", "-t", "--signal", "-F", "--pidfile", "--ns"})
-#: programs that run the next word (the process the job becomes)
-_RUNS_NEXT = frozenset({"nohup", "env", "exec", "setsid", "stdbuf", "numactl", "taskset", "timeout", "nice",
-                        "ionice", "chrt", "time"})
 
 
 def job_pid(cmds: list) -> str:
@@ -100,7 +99,7 @@ def _process_name(cmd) -> str:
     """The name the kernel gives the command's process (what ``pkill`` without ``-f`` matches)."""
     for w in cmd.words:
         base = os.path.basename(w.text)
-        if base in _RUNS_NEXT or "=" in base or base.startswith("-") or base.isdigit():
+        if base in PASS_THROUGH or "=" in base or base.startswith("-") or base.isdigit():
             continue
         return base[:15]  # the kernel's comm: the first 15 characters
     return ""
