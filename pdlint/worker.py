@@ -208,13 +208,18 @@ class Progress:
     """The ``progress`` callback of one process of the scan (:class:`pdlint.budget.Budget`): it writes
     that process's slot of the memory the worker's parent watches."""
 
-    __slots__ = ("shared", "slot")
+    __slots__ = ("shared", "slot", "parent")
 
-    def __init__(self, shared: _Shared, slot: int = 0):
+    def __init__(self, shared: _Shared, slot: int = 0, parent: Optional[int] = None):
         self.shared = shared
         self.slot = slot
+        self.parent = os.getppid() if parent is None else parent  # made in the process it reports for
 
     def __call__(self, event: str, path: str, stage: str, value) -> None:
+        if event == "B" and os.getppid() != self.parent:
+            # the process that waits for this one is gone (``timeout`` or CI stopped pdlint with SIGTERM, or
+            # SIGKILL): nobody reads the result, so stop at the next file instead of scanning on unwatched
+            os._exit(2)
         self.shared.progress(self.slot, event, path, stage, value)
 
     def for_process(self, i: int) -> Optional["Progress"]:
