@@ -1038,7 +1038,7 @@ class Extractor:
 
         def quiet(**kw) -> ShellContext:  # a run again: its problems were reported by the first one
             return ShellContext(resolve_source=resolve_source, report=lambda *a: None, heredoc_filter=has_launch_text,
-                                env_checked=env_checked, **kw)
+                                env_checked=env_checked, launch_text=has_launch_text, **kw)
 
         held: list = []  # the evaluator's limits: reported when they may have cost a launch (below)
 
@@ -1049,7 +1049,7 @@ class Extractor:
                 report(code, message, where, index)
 
         ctx = ShellContext(resolve_source=resolve_source, report=report_or_hold, source_refused=source_refused,
-                           heredoc_filter=has_launch_text, env_checked=env_checked)
+                           heredoc_filter=has_launch_text, env_checked=env_checked, launch_text=has_launch_text)
         cmds = shell_commands(doc, ctx, env=env, positional=positional)
         for args, serial in zip(held, ctx.limit_serials):
             if _limit_matters(args[1], args[3], serial, doc, cmds):

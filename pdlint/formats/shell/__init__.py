@@ -128,6 +128,10 @@ class ShellContext:
     #: output: for each limit reported (``PD-SHELL-LIMIT``, in order), how many commands had been recorded
     #: when it was hit (a command with a higher ``serial`` came after it)
     limit_serials: list = field(default_factory=list)
+    #: text this returns true for holds launch text: when a statement leaves more than ``max_paths`` paths,
+    #: those that differ only in variables no launch text reads (directly or through other variables and
+    #: functions) are joined instead of dropped (see ``joins``); None: they are dropped
+    launch_text: Optional[Callable[[str], bool]] = None
     max_paths: int = 16
     max_commands: int = 2000
     max_eval_depth: int = 4

@@ -73,6 +73,9 @@ class Interpreter(Words, Conditions, Control, Builtins, Joins):
         self.heredoc_keys: set = set()  # (text key, role hint) of those recorded
         self.reads: object = {}  # variable reads of the units parsed so far (Joins.reads_index)
         self.reads_done = 0  # how many units of keepalive are in it
+        self.relevance: dict = {}  # name -> can its value reach a launch (Joins.launch_relevant)
+        self.job_launches: dict = {}  # id(job) -> (job, does it start a launch) (Joins.launch_jobs)
+        self.bodies: Optional[tuple] = None  # (units seen, the functions they define) (Joins.function_bodies)
 
     # -- driver -----------------------------------------------------------------
     def run(self, script: TStr, env: Optional[dict], positional: Optional[list],
@@ -181,12 +184,13 @@ class Interpreter(Words, Conditions, Control, Builtins, Joins):
                 else:
                     split = self.exec_stmt(node, o.st, bg)
                     nxt.extend(self.join_split(split, node, i == last) if len(split) > 1 else split)
-            outs = self.merge(nxt)
+            outs = self.merge(nxt, node)
         return outs
 
-    def merge(self, outs: list) -> list:
-        """Drop duplicate running paths; keep at most ``max_paths`` of them.
-        Paths that stopped (``exit``, ``return``...) pass through unmerged."""
+    def merge(self, outs: list, node=None) -> list:
+        """Drop duplicate running paths; keep at most ``max_paths`` of them, after joining those that
+        differ in nothing a launch reads (:meth:`Joins.widen`, when ``node``, the statement that made
+        them, is given).  Paths that stopped (``exit``, ``return``...) pass through unmerged."""
         if len(outs) <= 1:
             return outs
         n_running = sum(1 for o in outs if not o.st.flow)
@@ -197,7 +201,8 @@ class Interpreter(Words, Conditions, Control, Builtins, Joins):
         fine = n_running > 2
         kept: list = []
         buckets: dict = {}
-        running = stopped = 0
+        running: list = []
+        stopped = 0
         for o in outs:
             if o.st.flow:
                 stopped += 1
@@ -209,13 +214,17 @@ class Interpreter(Words, Conditions, Control, Builtins, Joins):
             if twin is not None:
                 twin.st.absorb(o.st)
                 continue
-            running += 1
-            if running > self.ctx.max_paths:
-                self.limit("paths", f"more than {self.ctx.max_paths}{PATHS_LIMIT}{self.ctx.max_paths} were followed")
-                continue
             bucket.append(o)
-            kept.append(o)
-        return kept
+            running.append(o)
+        if len(running) > self.ctx.max_paths and node is not None:
+            running = self.widen(running, node)
+        if len(running) > self.ctx.max_paths:
+            self.limit("paths", f"more than {self.ctx.max_paths}{PATHS_LIMIT}{self.ctx.max_paths} were followed")
+            running = running[:self.ctx.max_paths]
+        if not stopped:
+            return running
+        chosen = set(map(id, running + kept))
+        return [o for o in outs if id(o) in chosen]
 
     def run_arm(self, items: list, st: State, entry: Ctx, keep: bool = True) -> list:
         """Run a branch arm or loop body under the context ``entry``."""

@@ -41,6 +41,8 @@ from __future__ import annotations
 import re
 from typing import Optional
 
+from pdlint import launchers
+
 from .state import Out, State, Var
 from .words import computed
 
@@ -53,8 +55,17 @@ _WRITES = frozenset({"variable_assignment", "declaration_command", "unset_comman
 _EVERYWHERE = object()  # reads index marker: the script reads variables pdlint cannot name
 
 
+#: variables the shell itself reads (word splitting, program lookup, ``cd -``): never widened
+_IMPLICIT = frozenset({"IFS", "PATH", "PWD", "OLDPWD", "HOME", "BASH_ENV", "ENV", "CDPATH"})
+#: commands that write variables without an assignment node pdlint looks for (``read X``, ``printf -v X``)
+_WRITERS_RE = re.compile(r"(?<![\w-])(?:read|readarray|mapfile|printf|let|getopts|declare|typeset|local)(?![\w-])|\(\(")
+#: tree-sitter parents whose children are the statements of a list
+_LISTS = frozenset({"program", "compound_statement", "do_group", "subshell", "case_item", "else_clause",
+                    "if_statement", "elif_clause", "function_definition"})
+
+
 class Joins:
-    """Mixed into the interpreter: :meth:`join_split` and the index of variable reads."""
+    """Mixed into the interpreter: :meth:`join_split`, :meth:`widen` and the index of variable reads."""
 
     def join_split(self, outs: list, node, last: bool) -> list:
         """The paths one statement (``node``) made of one path, with the copies that differ only in
@@ -110,6 +121,123 @@ class Joins:
         if a.if_false != b.if_false:
             a.if_false = ()
         a.forked = a.forked or b.forked
+
+    # -- widening ---------------------------------------------------------------------
+    def widen(self, outs: list, node) -> list:
+        """``outs`` (distinct running paths, more than ``max_paths``) with the copies that differ only in
+        variables and background jobs no launch needs joined, so the limit does not drop paths that hold a
+        launch.  A script that starts a GPU monitor three ways (``command -v nvidia-smi`` / ``amd-smi`` /
+        neither) after two branches that set the launch's flags had 18 paths, and a PD008 error on each of
+        SemiAnalysisAI/InferenceX's benchmark scripts.  A variable is widened (its value a placeholder, as
+        :meth:`join_into` gives) only when no launch text reads it: not in a statement that holds launch
+        text or calls a function that does, nor through a variable or function that one reads
+        (:meth:`launch_relevant`); a background job only when it starts no launch."""
+        if self.ctx.launch_text is None or self.reads_index() is _EVERYWHERE:
+            return outs
+        joined: list = []
+        buckets: dict = {}  # paths only compare with paths that agree on all a join keeps
+        for o in outs:
+            bucket = buckets.setdefault(self.widen_key(o.st), [])
+            for k in bucket:
+                names = self.widenable(k, o)
+                if names is not None:
+                    self.join_into(k, o, names, node)
+                    break
+            else:
+                bucket.append(o)
+                joined.append(o)
+        return joined
+
+    def widen_key(self, st: State) -> tuple:
+        """What two paths must share to be widened into one (:func:`_same_but_vars` compares the rest)."""
+        return (st.flow, st.allexport, st.out_bad, st.role_hint(), st.enclosing(),
+                tuple((k, f.key) for k, f in st.funcs.items()), _ids(self.launch_jobs(st.jobs)))
+
+    def launch_jobs(self, jobs: tuple) -> tuple:
+        """The background jobs that start a launch (or a shell that may)."""
+        memo = self.job_launches
+        out = []
+        for job in jobs:
+            hit = memo.get(id(job))
+            if hit is None or hit[0] is not job:
+                hit = memo[id(job)] = (job, any(launchers.find(c.words) is not None for c in job))
+            if hit[1]:
+                out.append(job)
+        return tuple(out)
+
+    def widenable(self, a: Out, b: Out) -> Optional[set]:
+        sa, sb = a.st, b.st
+        if not _same_but_vars(sa, sb, loose_jobs=True):
+            return None
+        names = {n for n in sa.vars.keys() | sb.vars.keys()
+                 if n not in sa.vars or n not in sb.vars or not sa.vars[n].same(sb.vars[n])}
+        names |= sa.exported.keys() ^ sb.exported.keys()
+        checked = self.ctx.env_checked
+        for n in names:
+            if n in _IMPLICIT or self.launch_relevant(n):
+                return None
+            if checked is not None and (n in sa.exported or n in sb.exported) and checked(n):
+                return None
+        return names
+
+    def launch_relevant(self, name: str) -> bool:
+        """Can ``name``'s value reach a launch?  Decided on the units parsed so far, per read: the statement
+        that holds it (for a condition, the whole ``if`` / ``while``) holds launch text, calls a function
+        the script defines that holds launch text or sets such a variable, sets such a variable itself, or
+        writes variables in a way pdlint does not follow (``read``, ``printf -v``, ``(( ))``)."""
+        memo = self.relevance
+        if memo.get(None) != self.reads_done:
+            memo.clear()
+            memo[None] = self.reads_done
+        if name not in memo:
+            memo[name] = True  # while deciding (a cycle): relevant until shown otherwise
+            memo[name] = self._reads_reach_launch(self.reads_index().get(name, ()))
+        return memo[name]
+
+    def _reads_reach_launch(self, reads) -> bool:
+        units = {id(u): u for u in self.keepalive}
+        for unit_id, pos in reads:
+            unit = units.get(unit_id)
+            if unit is None:
+                return True
+            stmt = _statement_at(unit.root, pos)
+            if stmt is None or self._statement_reaches_launch(unit, stmt, set()):
+                return True
+        return False
+
+    def _statement_reaches_launch(self, unit, node, funcs_seen: set) -> bool:
+        text = unit.source_text(node)
+        if self.ctx.launch_text(text) or _WRITERS_RE.search(text):
+            return True
+        for target in _assigned(unit, node):
+            if self.launch_relevant(target):
+                return True
+        for fname, (fn_unit, body) in self.function_bodies().items():
+            if fname in funcs_seen or not re.search(rf"(?<![\w-]){re.escape(fname)}(?![\w-])", text):
+                continue
+            funcs_seen.add(fname)
+            if self._statement_reaches_launch(fn_unit, body, funcs_seen):
+                return True
+        return False
+
+    def function_bodies(self) -> dict:
+        """name -> (unit, body node) of the functions the units parsed so far define (a later one wins)."""
+        cached = self.bodies
+        if cached is not None and cached[0] == len(self.keepalive):
+            return cached[1]
+        out: dict = {}
+        self.bodies = (len(self.keepalive), out)
+        for unit in self.keepalive:
+            stack = [unit.root]
+            while stack:
+                n = stack.pop()
+                if n.type == "function_definition":
+                    name = n.child_by_field_name("name")
+                    body = n.child_by_field_name("body")
+                    if name is not None and body is not None:
+                        out[unit.source_text(name)] = (unit, body)
+                stack.extend(n.children)
+        return out
 
     # -- reads ----------------------------------------------------------------------
     def read_elsewhere(self, name: str, node) -> bool:
@@ -186,24 +314,63 @@ def _self_or_comment(n, name: str, unit) -> bool:
     return False
 
 
-def _same_but_vars(a: State, b: State) -> bool:
+def _same_but_vars(a: State, b: State, loose_jobs: bool = False) -> bool:
     """Everything but the variables (and which are exported) and the decisions that led to them is
-    the same: the commands after the two paths can differ only through those variables."""
+    the same: the commands after the two paths can differ only through those variables.
+    ``loose_jobs``: the background jobs are not compared (the caller compared those that start a launch)."""
     if a.flow or b.flow or a.allexport != b.allexport or a.out_bad != b.out_bad:
         return False
     if a.role_hint() != b.role_hint() or a.enclosing() != b.enclosing():
         return False
     if a.funcs.keys() != b.funcs.keys() or any(f.key != b.funcs[k].key for k, f in a.funcs.items()):
         return False
-    if _ids(a.jobs) != _ids(b.jobs) or a.ended != b.ended:
+    if not loose_jobs and (_ids(a.jobs) != _ids(b.jobs) or a.ended != b.ended):
         return False
     probe = State.__new__(State)  # State.same() on copies that share the variables
     for slot in State.__slots__:
         setattr(probe, slot, getattr(b, slot))
     probe.vars, probe.exported, probe.ctx = a.vars, a.exported, a.ctx
+    probe.jobs, probe.ended = a.jobs, a.ended
     return a.same(probe)
 
 
 def _ids(jobs: tuple) -> tuple:
     return tuple(tuple(map(id, j)) for j in jobs)
+
+
+def _statement_at(root, pos: int):
+    """The statement that holds the byte at ``pos``: the node of a statement list (a condition of an
+    ``if`` / ``elif`` / ``while`` counts as its whole construct); None outside any."""
+    n = root.descendant_for_byte_range(pos, pos + 1)
+    while n is not None and n.parent is not None:
+        p = n.parent
+        if p.type in ("while_statement", "until_statement") and n.type != "do_group" or \
+                p.type in ("if_statement", "elif_clause") and _before_then(p, n):
+            n = p.parent if p.type == "elif_clause" else p
+            continue
+        if p.type in _LISTS:
+            return n
+        n = p
+    return None
+
+
+def _before_then(construct, node) -> bool:
+    for c in construct.children:
+        if c.type == "then":
+            return node.end_byte <= c.start_byte
+    return False
+
+
+def _assigned(unit, node) -> list:
+    """Names a statement assigns (``X=...``, ``export X=...``, ``local X=...``, in any branch of it)."""
+    out = []
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if n.type == "variable_assignment":
+            target = n.child_by_field_name("name")
+            if target is not None:
+                out.append(unit.source_text(target).split("[", 1)[0])
+        stack.extend(n.children)
+    return out
 

@@ -1,0 +1,140 @@
+"""Paths over the limit that differ in nothing a launch reads are joined, not dropped (Joins.widen).
+
+Found on SemiAnalysisAI/InferenceX: its benchmark scripts pick launch flags in two branches, then call
+``start_gpu_monitor`` (benchmark_lib.sh), which starts ``nvidia-smi``, ``amd-smi`` or nothing in the
+background and records the vendor for ``stop_gpu_monitor``: 18 paths, and a PD008 error ("more than 16
+branch paths") on 76 scripts whose every launch pdlint had in fact seen.
+"""
+
+from pdlint.coverage import has_launch_text
+
+MONITOR = """\
+start_gpu_monitor() {
+    if command -v nvidia-smi &>/dev/null; then
+        GPU_MONITOR_VENDOR="nvidia"
+        nvidia-smi -l 1 > gpu.csv &
+        GPU_MONITOR_PID=$!
+    elif command -v amd-smi &>/dev/null; then
+        GPU_MONITOR_VENDOR="amd"
+        amd-smi metric -w 1 > gpu.csv &
+        GPU_MONITOR_PID=$!
+    else
+        GPU_MONITOR_VENDOR=""
+        return 0
+    fi
+}
+stop_gpu_monitor() {
+    if [[ -n "$GPU_MONITOR_PID" ]]; then
+        if [[ "$GPU_MONITOR_VENDOR" == "amd" ]]; then sleep 2; fi
+        kill "$GPU_MONITOR_PID"
+    fi
+}
+"""
+
+FLAGS = """\
+if [[ $TP -eq 8 ]]; then
+  if [[ $CONC -ge 16 ]]; then RECV=30; else RECV=10; fi
+  MAX_RUNNING=128
+elif [[ $TP -eq 4 ]]; then
+  MAX_RUNNING=32; RECV=10
+else
+  exit 1
+fi
+EXTRA=""
+if [ "${EVAL_ONLY}" = "true" ]; then EXTRA="--context-length 4096"; fi
+"""
+
+LAUNCH = ("python3 -m sglang.launch_server --model-path m --max-running-requests $MAX_RUNNING"
+          " --scheduler-recv-interval $RECV $EXTRA > server.log 2>&1 &\n")
+
+
+def launches(cmds):
+    return [c for c in cmds if c.words and c.words[0].text == "python3"]
+
+
+def argv(cmd):
+    return " ".join(w.text for w in cmd.words[3:])
+
+
+def test_a_gpu_monitor_after_the_flag_branches_costs_no_path(scratch_git):
+    scratch_git.write("bench.sh", "#!/usr/bin/env bash\n" + MONITOR + FLAGS + "start_gpu_monitor\n" + LAUNCH
+                      + "stop_gpu_monitor\n")
+    code, doc = scratch_git.lint("bench.sh")
+    assert [f["code"] for f in doc["findings"] if f["severity"] == "error"] == []
+    assert len(doc["launches"]) == 6
+
+
+def test_every_launch_keeps_its_own_values(shell_eval):
+    cmds, ctx = shell_eval(MONITOR + FLAGS + "start_gpu_monitor\n" + LAUNCH + "stop_gpu_monitor\n",
+                           launch_text=has_launch_text)
+    assert ctx.limit_serials == []
+    assert sorted(argv(c) for c in launches(cmds)) == sorted(
+        f"--model-path m --max-running-requests {n} --scheduler-recv-interval {r}{extra}"
+        for n, r in (("128", "30"), ("128", "10"), ("32", "10"))
+        for extra in ("", " --context-length 4096"))
+
+
+def test_without_the_launch_test_the_paths_are_dropped_as_before(shell_eval):
+    cmds, ctx = shell_eval(MONITOR + FLAGS + "start_gpu_monitor\n" + LAUNCH + "stop_gpu_monitor\n")
+    assert len(ctx.limit_serials) == 1
+
+
+def _explode(read: str) -> str:
+    """Six independent branches, 64 paths, each setting V<i>; ``read`` reads them."""
+    return "".join(f'if [ "$A{i}" = x ]; then V{i}=1; else V{i}=2; fi\n' for i in range(6)) + read
+
+
+def test_variables_a_launch_reads_are_never_widened(shell_eval):
+    cmds, ctx = shell_eval(_explode("python3 -m sglang.launch_server $V0 $V1 $V2 $V3 $V4 $V5\n"),
+                           launch_text=has_launch_text)
+    assert len(ctx.limit_serials) == 1 and len(launches(cmds)) == 16
+    assert all(not w.opaque for c in launches(cmds) for w in c.words)
+
+
+def test_variables_only_a_log_line_reads_are_widened(shell_eval):
+    cmds, ctx = shell_eval(_explode('echo "$V0 $V1 $V2 $V3 $V4 $V5"\npython3 -m sglang.launch_server --tp 2\n'),
+                           launch_text=has_launch_text)
+    assert ctx.limit_serials == []
+    assert [argv(c) for c in launches(cmds)] == ["--tp 2"]
+
+
+def test_a_variable_that_feeds_another_the_launch_reads_is_kept(shell_eval):
+    cmds, ctx = shell_eval(_explode('ARGS="--a $V0 --b $V1 --c $V2 --d $V3 --e $V4 --f $V5"\n'
+                                    'python3 -m sglang.launch_server $ARGS\n'), launch_text=has_launch_text)
+    assert len(ctx.limit_serials) == 1
+
+
+def test_a_variable_given_to_a_launching_function_is_kept(shell_eval):
+    script = _explode('serve() { python3 -m sglang.launch_server --tp "$1"; }\n'
+                      'for v in "$V0" "$V1" "$V2" "$V3" "$V4" "$V5"; do echo "$v"; done\n'
+                      'serve "$V0$V1$V2$V3$V4$V5"\n')
+    cmds, ctx = shell_eval(script, launch_text=has_launch_text)
+    assert len(ctx.limit_serials) == 1
+
+
+def test_a_variable_a_launch_condition_reads_is_kept(shell_eval):
+    script = _explode("".join(f'if [ "$V{i}" = 1 ]; then python3 -m sglang.launch_server --tp {i}; fi\n'
+                              for i in range(6)))
+    cmds, ctx = shell_eval(script, launch_text=has_launch_text)
+    assert len(ctx.limit_serials) == 1
+
+
+def test_a_background_launch_keeps_its_path(shell_eval):
+    script = "".join(f'if [ "$A{i}" = x ]; then python3 -m sglang.launch_server --port 3{i} & fi\n'
+                     for i in range(5))
+    cmds, ctx = shell_eval(script, launch_text=has_launch_text)
+    assert len(ctx.limit_serials) == 1
+
+
+def test_a_background_job_that_starts_no_launch_is_widened(shell_eval):
+    script = "".join(f'if [ "$A{i}" = x ]; then nvidia-smi -l {i} > m{i}.csv & P{i}=$!; fi\n' for i in range(5))
+    cmds, ctx = shell_eval(script + 'echo "$P0 $P1 $P2 $P3 $P4"\npython3 -m sglang.launch_server --tp 2\n',
+                           launch_text=has_launch_text)
+    assert ctx.limit_serials == []
+    assert [argv(c) for c in launches(cmds)] == ["--tp 2"]
+
+
+def test_reads_pdlint_cannot_follow_keep_the_variable(shell_eval):
+    cmds, ctx = shell_eval(_explode('read -r X <<< "$V0 $V1 $V2 $V3 $V4 $V5"\n'
+                                    'python3 -m sglang.launch_server --tp 2\n'), launch_text=has_launch_text)
+    assert len(ctx.limit_serials) == 1
