@@ -1602,12 +1602,22 @@ def _limit_matters(message: str, index: int, serial: int, doc: TStr, cmds: list)
     among its launches, or with launch text after them."""
     from pdlint.coverage import has_launch_text
     from pdlint.formats.shell.interp import PATHS_LIMIT
-    found = [c for c in cmds if launchers.find(c.words) is not None]
+    found = [c for c in cmds if _starts_launch(c.words)]
     if not found:
         return PATHS_LIMIT not in message or has_launch_text(doc.text)
     if any(c.serial >= serial for c in found):
         return True
     return has_launch_text(doc.text[index:])
+
+
+def _starts_launch(words: list) -> bool:
+    """Does a command start a launch: an entry point, or ``sh -c`` with launch text in its script (a
+    readiness poll's ``bash -c 'while kill -0 $PID; do ...'`` starts none)?"""
+    from pdlint.coverage import has_launch_text
+    found = launchers.find(words)
+    if isinstance(found, launchers.ShellHandoff):
+        return has_launch_text(found.script.text)
+    return found is not None
 
 
 def _run_program(words: list, i: int) -> str:
