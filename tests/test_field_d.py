@@ -34,3 +34,38 @@ def test_the_same_poll_before_a_launch_is_still_reported(scratch_git):
     code, doc = scratch_git.lint("wait.sh")
     assert [f["code"] for f in doc["findings"]] == ["PD008"]
 
+
+ROUTER = """\
+#!/usr/bin/env bash
+n="$1"
+decode_args=""
+for ((i=0; i<n; i++)); do
+    decode_args="${decode_args} --decode http://127.0.0.1:$((30000 + i))"
+done
+python3 -m sglang_router.launch_router --pd-disaggregation \\
+    --prefill http://10.0.0.1:30000 ${decode_args} --port 8000
+"""
+
+
+def test_a_counting_loop_with_an_unknown_bound_runs_once(shell_eval):
+    # TonyLi15/sglang-benchmark run_extended_sweep.sh: the router's --decode list is built in such a loop;
+    # zero iterations gave a router with no --decode at all
+    cmds, _ = shell_eval(ROUTER)
+    (router,) = [c for c in cmds if c.words[0].text == "python3"]
+    assert [w.text for w in router.words[3:]] == [
+        "--pd-disaggregation", "--prefill", "http://10.0.0.1:30000", "--decode", "http://127.0.0.1:30000",
+        "--port", "8000"]
+
+
+def test_a_counting_loop_with_a_known_bound_runs_that_often(shell_eval):
+    cmds, _ = shell_eval(ROUTER.replace('n="$1"', "n=2"))
+    (router,) = [c for c in cmds if c.words[0].text == "python3"]
+    assert [w.text for w in router.words if w.text.startswith("http://127")] == [
+        "http://127.0.0.1:30000", "http://127.0.0.1:30001"]
+
+
+def test_a_retry_loop_with_an_unknown_bound_goes_on_after_a_break_and_after_the_body(shell_eval):
+    cmds, _ = shell_eval('for ((i=0; i<$RETRIES; i++)); do if curl -s x; then OK=1; break; fi; OK=0; done\n'
+                         'python3 -m sglang.launch_server --port "1$OK"\n')
+    assert sorted(c.words[-1].text for c in cmds if c.words[0].text == "python3") == ["10", "11"]
+

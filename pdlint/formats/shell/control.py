@@ -295,10 +295,19 @@ class Control:
                     return None
             return value
 
+        def once(s: State) -> list:
+            """A count pdlint cannot tell (``for ((i=0; i<n; i++))``, n the script's argument): one
+            iteration, whose effects reach the rest of the script.  Zero would drop what the body adds
+            (``decode_args+=" --decode ..."``: a router with none, TonyLi15/sglang-benchmark), and a loop
+            over a count of workers or retries runs at least once."""
+            out: list = []
+            for r in self.run_arm(body, s, Ctx("for ((...)) (loop body)"), False):
+                self.loop_step(r, out, out)
+            return out
+
         states, done = [st], []
         if run("initializer", st, 0) is None:
-            self.run_arm(body, st.fork(), Ctx("for ((...)) (loop body)"), False)
-            return [Out(st, True)]
+            return self.merge(once(st))
         busy = False
         for it in range(MAX_LOOP_ITERATIONS):
             nxt: list = []
@@ -307,8 +316,7 @@ class Control:
             for s in states:
                 value = run("condition", s, 1)
                 if value is None:
-                    self.run_arm(body, s.fork(), Ctx("for ((...)) (loop body)"), False)
-                    done.append(Out(s, True))
+                    done.extend(once(s))
                 elif not value:
                     done.append(Out(s, True))
                 else:
