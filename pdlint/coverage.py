@@ -376,7 +376,7 @@ def assess(jobs: list, extraction, findings: list, strict: bool = False) -> Cove
         fc.spots.sort(key=lambda s: (s.line, s.column, s.code))
         if fc.error and not fc.launches:
             fc.status = "error"
-        elif fc.spots and fc.launches:
+        elif (fc.spots or fc.error) and fc.launches:  # an error after some launches: a limit cut the rest
             fc.status = "partial"
         elif fc.spots:
             fc.status = "unchecked"

@@ -69,3 +69,20 @@ def test_a_retry_loop_with_an_unknown_bound_goes_on_after_a_break_and_after_the_
                          'python3 -m sglang.launch_server --port "1$OK"\n')
     assert sorted(c.words[-1].text for c in cmds if c.words[0].text == "python3") == ["10", "11"]
 
+
+def test_a_limit_after_some_launches_makes_the_file_partial(scratch_git):
+    # TonyLi15/sglang-benchmark: a PD008 after two routers, and the file's status said "checked"
+    script = ("python -m sglang.launch_server --model-path m --port 1 &\n"
+              + "".join(f'if [ "$A{i}" = x ]; then V{i}=1; else V{i}=2; fi\n' for i in range(6))
+              + "python -m sglang.launch_server --model-path m --port 2 $V0 $V1 $V2 $V3 $V4 $V5\n")
+    scratch_git.write("run.sh", script)
+    code, doc = scratch_git.lint("run.sh")
+    assert [f["code"] for f in doc["findings"] if f["code"] == "PD008"] == ["PD008"]
+    fc = doc["coverage"]["files"]["run.sh"]
+    assert fc["status"] == "partial" and fc["launches"] >= 1 and fc["error"].startswith("PD008")
+
+
+def test_a_file_without_limits_stays_checked(scratch_git):
+    scratch_git.write("run.sh", "python -m sglang.launch_server --model-path m --port 1\n")
+    code, doc = scratch_git.lint("run.sh")
+    assert doc["coverage"]["files"]["run.sh"] == {"status": "checked", "launches": 1, "unchecked": []}
