@@ -706,6 +706,19 @@ def _opaque(tok) -> bool:
     return all(p.opaque for p in pieces)
 
 
+def _opaque_name(tok) -> bool:
+    """An option whose name holds a placeholder (``"--$key"``: a flag name read at run time)."""
+    t = tok.text
+    if not t.startswith("-"):
+        return False
+    end = t.find("=")
+    end = len(t) if end < 0 else end
+    return any(p.opaque and p.start < end for p in tok.pieces)
+
+
+_REF = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)")
+
+
 def _var_name(tok) -> str:
     t = tok.text
     return t if t.startswith("$") or t.startswith("<") else f"`{t}`"
@@ -719,8 +732,14 @@ def _opaque_gap(tok) -> Gap:
         return Gap(CR.OPAQUE_ARGS.code, tok, what,
                    "a template action some other tool renders (a controller's Go template): check the command line it "
                    "renders, or write the flags it adds as literal words")
+    if tok.text.startswith("<what the loop"):  # shell: what a loop of unknown count adds (Control.mark_appends)
+        return Gap(CR.OPAQUE_ARGS.code, tok, what,
+                   "pdlint does not know how often the loop runs (it reads input pdlint cannot see): write those "
+                   "flags into the launch, or into a config file the launch names (`--config`)")
+    ref = _REF.search(tok.text) if not tok.text.startswith("$") else None
+    var = ref.group(1) if ref else name.lstrip('$').strip('{}')
     return Gap(CR.OPAQUE_ARGS.code, tok, what,
-               f"give {name.lstrip('$').strip('{}')} its deploy-time value in `[tool.pdlint.vars]`, a `values` "
+               f"give {var} its deploy-time value in `[tool.pdlint.vars]`, a `values` "
                f"file or `--var` (an empty string when it is normally unset), or write its flags into the launch")
 
 
@@ -758,7 +777,7 @@ def _sglang_gaps(launch: Launch, info) -> list:
             consumed.add(i)
     toks = parsed.tokens
     for i, tok in enumerate(toks):
-        if i in consumed or not _opaque(tok):
+        if i in consumed or not (_opaque(tok) or _opaque_name(tok)):
             continue
         prev = toks[i - 1].text if i else ""
         if prev.startswith("-") and "=" not in prev and not _switch(parsed.table, prev):
@@ -807,7 +826,7 @@ def _generic_gaps(launch: Launch, info, role_flag: tuple) -> list:
             values_of_flags.add(i + 1)
     model = getattr(info, "model", None)
     for i, tok in enumerate(argv):
-        if _opaque(tok) and i not in values_of_flags and tok is not model and \
+        if (_opaque(tok) or _opaque_name(tok)) and i not in values_of_flags and tok is not model and \
                 not (i == 0 and launch.entrypoint.endswith(" serve")):  # `vllm serve MODEL`
             out.append(_opaque_gap(tok))
     if launch.role is None and role_flag:

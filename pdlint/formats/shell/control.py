@@ -263,6 +263,7 @@ class Control:
                         once: list = []
                         for r in self.run_arm(body, probe, Ctx(f"{label} (loop body)"), False):
                             self.loop_step(r, once, once)
+                        self.mark_appends(o.st, once, node)
                         done.append(Out(o.st, True))
                         if self.ctx.loops_once:  # also one iteration: what the body set reaches the rest
                             done.extend(r for r in once if not r.st.flow)
@@ -339,6 +340,27 @@ class Control:
                 self.limit("loop", f"a loop ran more than {MAX_LOOP_ITERATIONS} iterations; the rest was skipped")
             done.extend(Out(s, True) for s in states)
         return self.merge(done)
+
+    def mark_appends(self, before: State, after: list, node) -> None:
+        """A loop pdlint does not count goes on with the state from before its body; a variable the body
+        extends (``ARGS+=("--$key" "$value")`` in ``while read -r key value; do ... done < "$FILE"``, the
+        flags of AI-Hypercomputer/gpu-recipes' Dynamo workers) gets a placeholder after its value there:
+        what the iterations add, which a launch reports as not checked (PD023) instead of passing clean
+        without it."""
+        at = self.unit.slice(node)
+        line = at.origin_at(0).line if at.text else 0
+        for name, old in list(before.vars.items()) + [(n, None) for n in _new_names(before, after)]:
+            grown = [o.st.vars.get(name) for o in after if not o.st.flow]
+            if not any(_extends(old, g) for g in grown if g is not None):
+                continue
+            tail = computed(f"<what the loop at line {line} adds to {name}>", at).as_opaque()
+            unknown = frozenset((old.unknown if old is not None else frozenset()) | {name})
+            if old is None or old.value is None or old.is_array or any(g.is_array for g in grown if g):
+                base = () if old is None or old.value is None else (
+                    old.value if old.is_array else (old.value,))
+                before.vars[name] = Var(tuple(base) + (tail,), unknown)
+            else:
+                before.vars[name] = Var(old.value + computed(" ", at) + tail, unknown)
 
     def new_work(self, mark: int) -> bool:
         """A command recorded since ``mark`` other than a builtin such as echo or sleep (INERT_COMMANDS)."""
@@ -453,3 +475,21 @@ def unassumed(st: State) -> State:
         if name in var.unknown and not var.is_array and var.value is not None and not var.value.text:
             del st.vars[name]
     return st
+
+
+def _new_names(before: State, after: list) -> set:
+    return {n for o in after for n in o.st.vars if n not in before.vars}
+
+
+def _extends(old: Optional[Var], new: Var) -> bool:
+    """Is ``new`` ``old`` with something after it (an array with more items, a longer text it starts with)?"""
+    if new.value is None:
+        return False
+    if old is None or old.value is None:
+        return bool(new.value) if new.is_array else False
+    if old.is_array and new.is_array:
+        return len(new.value) > len(old.value) and all(
+            a.text == b.text for a, b in zip(old.value, new.value))
+    if not old.is_array and not new.is_array:
+        return len(new.value.text) > len(old.value.text) and new.value.text.startswith(old.value.text)
+    return False

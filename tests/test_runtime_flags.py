@@ -1,0 +1,78 @@
+"""Flags a script reads at run time (AI-Hypercomputer/gpu-recipes' Dynamo workers):
+
+    ARGS=(--disaggregation-mode decode)
+    while IFS=': ' read -r key value; do ARGS+=("--$key" "$value"); done < "$SERVER_ARGS_FILE"
+    exec python3 -m dynamo.sglang "${ARGS[@]}"
+
+The loop was not counted, so the launch passed clean without every flag it really gets (a silent pass),
+and a flag name built from a value (``"--$key"``) was an unknown flag (SGL001 / SGL011 errors)."""
+
+import pytest
+
+LOOP = """\
+ARGS=(--model-path /m --disaggregation-mode decode)
+while IFS=': ' read -r key value; do
+  ARGS+=("--$key" "$value")
+done < "$SERVER_ARGS_FILE"
+exec python3 -m sglang.launch_server "${ARGS[@]}"
+"""
+
+
+def _codes(doc):
+    return sorted(f["code"] for f in doc["findings"])
+
+
+def test_what_a_loop_over_input_adds_is_not_checked(scratch_git):
+    scratch_git.write("decode.sh", LOOP)
+    code, doc = scratch_git.lint("decode.sh")
+    assert _codes(doc) == ["PD023"]
+    (f,) = doc["findings"]
+    assert f["line"] == 2 and "adds to ARGS" in f["message"] and "how often the loop runs" in f["fix"]
+    assert doc["coverage"]["files"]["decode.sh"]["status"] == "partial"
+    assert doc["launches"][0]["role"] == "decode"
+
+
+def test_a_string_the_loop_extends_is_not_checked_either(scratch_git):
+    scratch_git.write("decode.sh", LOOP.replace("ARGS=(--model-path /m --disaggregation-mode decode)",
+                                                'ARGS="--model-path /m --disaggregation-mode decode"')
+                      .replace('ARGS+=("--$key" "$value")', 'ARGS="$ARGS --$key $value"')
+                      .replace('"${ARGS[@]}"', "$ARGS"))
+    code, doc = scratch_git.lint("decode.sh")
+    assert _codes(doc) == ["PD023"]
+
+
+def test_an_option_parser_keeps_its_defaults(scratch_git):
+    # assignments in a loop over the script's options: the defaults (the script run without options)
+    scratch_git.write("run.sh", 'TP=8\nwhile [[ $# -gt 0 ]]; do case "$1" in --tp) TP="$2"; shift 2 ;; '
+                                '*) shift ;; esac; done\n'
+                                'python3 -m sglang.launch_server --model-path /m --tp-size "$TP"\n')
+    code, doc = scratch_git.lint("run.sh")
+    assert code == 0 and doc["findings"] == []
+
+
+def test_options_passed_through_by_an_option_parser_are_not_checked(scratch_git):
+    scratch_git.write("run.sh", 'EXTRA=()\nwhile [[ $# -gt 0 ]]; do case "$1" in --tp) TP="$2"; shift 2 ;; '
+                                '*) EXTRA+=("$1"); shift ;; esac; done\n'
+                                'python3 -m sglang.launch_server --model-path /m "${EXTRA[@]}"\n')
+    code, doc = scratch_git.lint("run.sh")
+    assert _codes(doc) == ["PD023"]
+
+
+@pytest.mark.parametrize("launch", [
+    'python3 -m sglang.launch_server --model-path /m --disaggregation-mode decode "--$FOO" 5',
+    'vllm serve m "--$FOO" 5',
+    'trtllm-serve m "--${FOO}=5"',
+])
+def test_a_flag_name_from_a_value_is_not_checked_not_wrong(scratch_git, launch):
+    scratch_git.write("run.sh", launch + "\n")
+    code, doc = scratch_git.lint("run.sh")
+    assert _codes(doc) == ["PD023"]
+    (f,) = doc["findings"]
+    assert "--$FOO" in f["message"] or "--${FOO}" in f["message"]
+    assert "give FOO its deploy-time value" in f["fix"]
+
+
+def test_a_misspelled_literal_flag_is_still_wrong(scratch_git):
+    scratch_git.write("run.sh", "python3 -m sglang.launch_server --model-path /m --disaggregaton-mode decode\n")
+    code, doc = scratch_git.lint("run.sh")
+    assert "SGL001" in _codes(doc)
