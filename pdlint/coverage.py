@@ -293,9 +293,11 @@ def checked(launch: Launch) -> bool:
     return launch.kind == "router" or launch.parsed is not None
 
 
-def assess(jobs: list, extraction, findings: list, strict: bool = False) -> Coverage:
+def assess(jobs: list, extraction, findings: list, strict: bool = False, shown=None) -> Coverage:
     """Coverage of one run: ``jobs`` (discover's FileJobs), the extraction
-    (launches, sources, render and command notes), the findings so far."""
+    (launches, sources, render and command notes), the findings so far.  ``shown(finding)``: will the
+    finding be reported (its rule selected)?  A file's read or parse error stands for the launch text in
+    it only then; else that text gets its PD020 (``--ignore PD003`` must not hide it)."""
     cov = Coverage()
     launches = [l for l in extraction.launches if checked(l)]
     covered: dict = {}  # path -> set of lines
@@ -386,7 +388,7 @@ def assess(jobs: list, extraction, findings: list, strict: bool = False) -> Cove
             fc.status = "none"
         cov.spots += fc.spots
     cov.spots.sort(key=lambda s: (s.path, s.line, s.column, s.code))
-    cov.findings = [_finding(s, errors.get(s.path), strict) for s in cov.spots]
+    cov.findings = [_finding(s, _shown(errors.get(s.path), shown), strict) for s in cov.spots]
     cov.findings = [f for f in cov.findings if f is not None]
     return cov
 
@@ -610,6 +612,10 @@ def _gap_spot(gap: Gap, launch: Launch) -> Spot:
         path, line, col = launch.path, launch.line, 1
     text = tok.text if tok is not None else ""
     return Spot(path, line, col, line, gap.code, gap.reason, gap.hint, text)
+
+
+def _shown(err, shown):
+    return err if err is None or shown is None or shown(err) else None
 
 
 def _finding(spot: Spot, err, strict: bool) -> Optional[Finding]:

@@ -289,12 +289,15 @@ def analyse(jobs: list, options: Options, resolver: ConfigResolver, deps=None) -
         findings = [f for f in findings if f.path not in b.over] + over_budget_findings(b)
         if deps is not None:
             deps.unstable |= {j.abspath for j in jobs if j.display in b.over}
-    cov = stage(lambda: coverage.assess(jobs, extraction, findings, strict=options.strict),
-                lambda: _coverage_per_file(jobs, extraction, findings, options.strict))
+    def shown(f) -> bool:
+        return resolver.for_display(f.path).enabled(f.code, f.path)
+
+    cov = stage(lambda: coverage.assess(jobs, extraction, findings, strict=options.strict, shown=shown),
+                lambda: _coverage_per_file(jobs, extraction, findings, options.strict, shown))
     if b.over:
         budget_coverage(cov, b.over)
     findings += cov.findings
-    findings = [f for f in findings if resolver.for_display(f.path).enabled(f.code, f.path)]
+    findings = [f for f in findings if shown(f)]
     suppressed = 0
     if not options.ignore_noqa:
         from pdlint import suppress
@@ -317,7 +320,7 @@ def nothing_to_check(excluded: int) -> str:
             f"Justfiles and files named on the command line)")
 
 
-def _coverage_per_file(jobs: list, extraction, findings: list, strict: bool):
+def _coverage_per_file(jobs: list, extraction, findings: list, strict: bool, shown=None):
     """Coverage when assessing all files at once failed: the files it fails on
     are "error" (PD013), the others assessed together."""
     from pdlint import coverage
@@ -325,10 +328,11 @@ def _coverage_per_file(jobs: list, extraction, findings: list, strict: bool):
     bad = {}
     for job in jobs:
         try:
-            coverage.assess([job], extraction, findings, strict=strict)
+            coverage.assess([job], extraction, findings, strict=strict, shown=shown)
         except Exception as e:
             bad[job.display] = internal_error(job.display, e, "the coverage accounting of this file")
-    cov = coverage.assess([j for j in jobs if j.display not in bad], extraction, findings, strict=strict)
+    cov = coverage.assess([j for j in jobs if j.display not in bad], extraction, findings, strict=strict,
+                          shown=shown)
     for path, f in bad.items():
         cov.files[path] = coverage.FileCoverage(path, "error", error=f"{f.code} {f.message}")
         cov.findings.append(f)
