@@ -44,12 +44,14 @@ from pdlint.records import dataclass, field
 _LAUNCHERS = (
     r"sglang\.launch_server", r"sglang\s+serve", r"dynamo\.(?:sglang|vllm|trtllm|frontend)",
     r"vllm\s+serve", r"vllm\.entrypoints\.openai\.api_server", r"trtllm-serve",
-    r"sglang_router\.launch_(?:router|server)", r"sglang-router",
+    r"sglang_router\.launch_(?:router|server)",
     # SGLang's load balancer by its module path (sglang/srt/disaggregation/mini_lb.py, launch_lb.py until the
     # router moved to the sglang-router package) and the package's CLI (`python -m sglang_router launch|server`)
     r"(?:sglang\.srt\.)?disaggregation\.(?:mini_lb|launch_lb)(?![ \t]+import\b)", r"sglang_router(?=[ \t]+(?:launch|server)\b)",
-    # sglang-router's short console scripts, with their sub-command (also as list items: "smg", "launch")
+    # sglang-router's console scripts, with their sub-command (also as list items: "smg", "launch") or a flag:
+    # the package's name alone is a resource name (`name: sglang-router`, awslabs/ai-on-eks) or a case label
     r"(?:smg|amg)(?=(?:[ \t]+|[\"'][ \t]*,[ \t]*[\"'])(?:launch|server)\b)",
+    r"sglang-router(?=(?:[ \t]+|[\"'][ \t]*,[ \t]*[\"'])(?:launch\b|server\b|--))",
 )
 # (vLLM's FlexibleArgumentParser reads an option's underscores as dashes: --kv_transfer_config; SGLang's and
 # Dynamo's own argparse options take the dash spelling only)

@@ -25,3 +25,51 @@ def test_with_the_parse_error_reported_the_launch_text_is_not_reported_twice(scr
     scratch_git.write("model.template.yaml", TEMPLATE)
     code, doc = scratch_git.lint("model.template.yaml")
     assert [f["code"] for f in doc["findings"]] == ["PD003"] and code == 1
+
+
+def test_the_router_package_name_alone_is_no_launch_text(scratch_git):
+    # awslabs/ai-on-eks blueprints/inference/nvidia-dynamo: a DynamoGraphDeployment named sglang-router (3
+    # PD020 on a file whose launches were all checked), and deploy.sh's case labels (a PD008 error on a
+    # script that launches nothing)
+    scratch_git.write("router.yaml", "metadata:\n  name: sglang-router\nspec:\n  dynamoNamespace: sglang-router\n")
+    scratch_git.write("deploy.sh", 'case "$1" in\n  "sglang-router") echo "sglang/router" ;;\nesac\n')
+    code, doc = scratch_git.lint("router.yaml", "deploy.sh")
+    assert code == 0 and doc["findings"] == []
+
+
+def test_the_router_console_script_is_launch_text(scratch_git):
+    # (a command pdlint does not turn into a launch would be a PD020: the text is still searched for)
+    scratch_git.write("r.yaml", 'command: ["sglang-router", "launch", "--pd-disaggregation"]\n')
+    scratch_git.write("r.sh", "#!/bin/sh\nexec sglang-router --pd-disaggregation --prefill $P\n")
+    code, doc = scratch_git.lint("r.yaml", "r.sh")
+    files = doc["coverage"]["files"]
+    assert files["r.yaml"]["status"] == files["r.sh"]["status"] == "checked"
+    from pdlint.coverage import find_markers
+    assert [m.text for m in find_markers('command: ["sglang-router", "launch"]\n')] == ["sglang-router"]
+    assert [m.text for m in find_markers("sglang-router --pd-disaggregation\n")][:1] == ["sglang-router"]
+
+
+def test_a_file_sourced_after_cd_is_that_directory_s(scratch_git):
+    # awslabs/ai-on-eks infra/*/install.sh: `cd terraform/_LOCAL; source ./install.sh` reads a copy of the
+    # base installer there (not in the repository), not the script itself: a false "sources itself" PD008
+    for d in ("a", "b"):
+        scratch_git.write(f"{d}/install.sh", "#!/bin/bash\ncd terraform/_LOCAL\nsource ./install.sh\n")
+    code, doc = scratch_git.lint("a/install.sh")
+    assert code == 0 and doc["findings"] == []
+
+
+def test_cd_then_source_reads_the_file_in_that_directory(scratch_git):
+    scratch_git.write("run/start.sh", "#!/bin/bash\ncd conf\nsource ./env.sh\n"
+                                      "python3 -m sglang.launch_server --model-path m $FLAGS\n")
+    scratch_git.write("run/conf/env.sh", "FLAGS='--disaggregation-mode prefill'\n")
+    scratch_git.write("run/env.sh", "FLAGS='--disaggregation-mode decode'\n")
+    code, doc = scratch_git.lint("run/start.sh")
+    assert [l["role"] for l in doc["launches"]] == ["prefill"]
+
+
+def test_without_cd_a_relative_source_is_the_script_directory_s(scratch_git):
+    scratch_git.write("run/start.sh", "#!/bin/bash\ncd \"$(dirname \"$0\")\"\nsource ./env.sh\n"
+                                      "python3 -m sglang.launch_server --model-path m $FLAGS\n")
+    scratch_git.write("run/env.sh", "FLAGS='--disaggregation-mode decode'\n")
+    code, doc = scratch_git.lint("run/start.sh")
+    assert [l["role"] for l in doc["launches"]] == ["decode"]
