@@ -3,13 +3,14 @@
 
 from __future__ import annotations
 
+import posixpath
 import re
 from typing import Optional
 
 from pdlint.text import EMPTY, SourceFile, TStr
 
 from .control import short
-from .state import Ctx, Out, State, Var, tstr_key
+from .state import CWD, Ctx, Out, State, Var, tstr_key
 from .words import _ANSI, computed, has_known_char, join_with, opaque_mask
 
 _SHELLS = frozenset({"sh", "bash", "dash", "ksh", "zsh", "ash"})
@@ -49,6 +50,10 @@ class Builtins:
         if len(words) < 2:
             return [Out(st, False)]
         path = script_relative(words[1])
+        moved = st.vars.get(CWD)
+        if moved is not None and path == words[1].text and not path.startswith("/") and \
+                isinstance(moved.value, TStr):
+            path = posixpath.normpath(moved.value.text + "/" + path)  # after `cd DIR`: DIR's file
         current = file_of(words[0]) or file_of(words[1]) or (file_of(self.top.tstr) if self.top else None)
         if current is None:
             return [Out(st, None)]

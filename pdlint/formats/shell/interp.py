@@ -24,7 +24,7 @@ from .jobs import KILLERS, job_pid, killed
 from .joins import Joins
 from .control import Control, all_exit, unassumed
 from .matching import Budget
-from .state import Ctx, FuncDef, Out, State, Var, tstr_key
+from .state import CWD, Ctx, FuncDef, Out, State, Var, tstr_key
 from .words import Words, computed, join_with
 
 MAX_NESTING = 50
@@ -780,6 +780,7 @@ def _change_directory(words: list, st: State) -> None:
     relative ``DIR`` from an unknown directory."""
     args = words[1:]
     target = args[0] if len(args) == 1 else None
+    _moved(st, target)
     if target is None or not target.text or target.text.startswith("-") or target.text.startswith("~"):
         st.vars.pop("PWD", None)
         return
@@ -791,6 +792,19 @@ def _change_directory(words: list, st: State) -> None:
         st.vars.pop("PWD", None)
         return
     st.vars["PWD"] = Var(here.value + computed("/", target) + target)
+
+
+def _moved(st: State, target: Optional[TStr]) -> None:
+    """Track ``cd terraform/_LOCAL``: a later ``source ./install.sh`` reads the file there, not the script's own
+    (awslabs/ai-on-eks infra/*/install.sh: a false "sources itself" PD008).  Any other ``cd`` (a script-directory
+    idiom, an absolute or unknown path) goes back to pdlint's assumption that relative paths are the script's."""
+    if target is None or not target.text or target.opaque or any(p.opaque for p in target.pieces) or \
+            target.text.startswith(("/", "-", "~")):
+        st.vars.pop(CWD, None)
+        return
+    here = st.vars.get(CWD)
+    base = here.value.text + "/" if here is not None and isinstance(here.value, TStr) else ""
+    st.vars[CWD] = Var(computed(base + target.text, target))
 
 
 def _located_program(words: list) -> Optional[TStr]:

@@ -14,6 +14,11 @@ from pdlint.records import dataclass
 from pdlint.text import EMPTY, TStr
 
 
+#: the variable holding the directory a literal relative ``cd`` moved to, from the one the script started in
+#: (a name no script can read; see ``interp._moved``)
+CWD = "\0cwd"
+
+
 class Var:
     """A variable's value: a TStr (scalar), a tuple of TStr (indexed array) or
     None (known to be unset).  ``unknown`` names the variables with no known
