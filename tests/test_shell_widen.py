@@ -138,3 +138,65 @@ def test_reads_pdlint_cannot_follow_keep_the_variable(shell_eval):
     cmds, ctx = shell_eval(_explode('read -r X <<< "$V0 $V1 $V2 $V3 $V4 $V5"\n'
                                     'python3 -m sglang.launch_server --tp 2\n'), launch_text=has_launch_text)
     assert len(ctx.limit_serials) == 1
+
+
+CLEANUP = """\
+SERVER_PID=""
+_descendants() {
+    local pid="$1" child
+    for child in $(pgrep -P "$pid" 2>/dev/null || true); do
+        echo "$child"
+        _descendants "$child"
+    done
+}
+cleanup_server() {
+    if [[ -n "$SERVER_PID" ]]; then
+        local descendants
+        descendants=$(_descendants "$SERVER_PID")
+        kill "$SERVER_PID" 2>/dev/null || true
+        for pid in $descendants; do kill -9 "$pid" 2>/dev/null || true; done
+        local waited=0
+        while [[ $waited -lt 120 ]]; do
+            local used
+            used=$(nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits | sort -rn | head -1)
+            if [[ -z "$used" || "$used" -lt 2000 ]]; then break; fi
+            sleep 3; waited=$((waited + 3))
+        done
+        SERVER_PID=""
+    fi
+}
+trap 'cleanup_server' EXIT
+"""
+
+
+def test_a_sweep_with_a_gpu_memory_wait_and_a_process_tree_walker_is_no_error(scratch_git):
+    # InferenceX benchmarks/single_node/speedbench/*.sh: the recursive _descendants hit the depth limit and
+    # the 40-iteration wait, run after every cell, the path and expansion limits (3 PD008 errors per script)
+    sweep = ("for mode in a b c d; do for mtp in 1 2 3; do\n"
+             "  vllm serve m --port 8000 --max-model-len 16384 > log 2>&1 &\n"
+             "  SERVER_PID=$!\n  sleep 1\n  cleanup_server\ndone; done\n")
+    scratch_git.write("sweep.sh", "#!/bin/bash\n" + CLEANUP + sweep)
+    code, doc = scratch_git.lint("sweep.sh")
+    assert [f["code"] for f in doc["findings"] if f["severity"] == "error"] == []
+    assert len(doc["launches"]) == 1
+
+
+def test_a_recursive_function_that_starts_a_server_still_reports_the_depth(shell_eval):
+    reports = []
+    script = 'f() { python3 -m sglang.launch_server --port "$1"; f "$(($1 + 1))"; }\nf 1\n'
+    cmds, ctx = shell_eval(script, launch_text=has_launch_text)
+    assert len(ctx.limit_serials) == 1
+
+
+def test_a_loop_that_builds_launch_flags_runs_its_iterations(shell_eval):
+    script = ('i=0; FLAGS=""\nwhile [[ $i -lt 3 ]]; do FLAGS="$FLAGS --x$i"; i=$((i + 1)); done\n'
+              'python3 -m sglang.launch_server $FLAGS\n')
+    cmds, ctx = shell_eval(script, launch_text=has_launch_text)
+    assert [argv(c) for c in launches(cmds)] == ["--x0 --x1 --x2"]
+
+
+def test_a_counter_no_launch_reads_is_not_run_out(shell_eval):
+    script = ('n=0\nwhile [[ $n -lt 200 ]]; do curl -s "localhost:$n" && break; n=$((n + 1)); done\n'
+              'python3 -m sglang.launch_server --port 1\n')
+    cmds, ctx = shell_eval(script, launch_text=has_launch_text)
+    assert ctx.limit_serials == [] and len([c for c in cmds if c.words[0].text == "curl"]) <= 3

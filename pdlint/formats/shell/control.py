@@ -97,7 +97,7 @@ class Control:
         for s, facts in pending:
             entry = self.arm_ctx(f"if {first} (else)", facts, True)
             results.extend(self.run_arm(else_items or [], s, entry))
-        return self.merge(results)
+        return self.merge(results, node)
 
     def exec_case(self, node, st: State) -> list:
         subject_node = node.child_by_field_name("value")
@@ -137,7 +137,7 @@ class Control:
                     else:
                         alive.append(o.st)
         results.extend(Out(s, True) for s in alive + carry)
-        return self.merge(results)
+        return self.merge(results, node)
 
     def pattern_role(self, patterns: list) -> Optional[str]:
         roles = {role_of(self.unit.source_text(p)) for p in patterns}
@@ -222,10 +222,10 @@ class Control:
                 s.assign(var, Var(item, frozenset(unk) if item.opaque else frozenset()))
                 for o in self.run_arm(body, s, Ctx(f"for {var} in ... ({var}={short(item.text, 40)})"), False):
                     self.loop_step(o, nxt, done)
-            states = [o.st for o in self.merge(nxt)]
+            states = [o.st for o in self.merge(nxt, node)]
             if not states:
                 break
-        return self.merge([Out(s, True) for s in states] + done)
+        return self.merge([Out(s, True) for s in states] + done, node)
 
     def exec_while(self, node, st: State) -> list:
         """``while``/``until``: iterate while the condition is known; when it is
@@ -268,9 +268,11 @@ class Control:
                         if self.ctx.loops_once:  # also one iteration: what the body set reaches the rest
                             done.extend(r for r in once if not r.st.flow)
             busy = busy or (it > 0 and self.new_work(mark))
-            new = [o.st for o in self.merge(nxt)]
+            new = [o.st for o in self.merge(nxt, node)]
             if not new:
                 break
+            if it == 0:
+                self.widen_loop(new, node)
             if len(new) <= len(before) and all(any(n.same(p) for p in before) for n in new):
                 done.extend(Out(s, True) for s in new)  # no progress: stop iterating
                 break
@@ -279,7 +281,7 @@ class Control:
             if busy:  # else the iterations left would run only what was seen (`while [ $i -lt 600 ]; do sleep 2`)
                 self.limit("loop", f"a loop ran more than {MAX_LOOP_ITERATIONS} iterations; the rest was skipped")
             done.extend(Out(s, True) for s in states)
-        return self.merge(done)
+        return self.merge(done, node)
 
     def exec_c_for(self, node, st: State) -> list:
         body_node = node.child_by_field_name("body")
@@ -308,7 +310,7 @@ class Control:
 
         states, done = [st], []
         if run("initializer", st, 0) is None:
-            return self.merge(once(st))
+            return self.merge(once(st), node)
         busy = False
         for it in range(MAX_LOOP_ITERATIONS):
             nxt: list = []
@@ -325,13 +327,15 @@ class Control:
                         self.loop_step(r, nxt, done)
             busy = busy or (it > 0 and self.new_work(mark))
             states = []
-            for o in self.merge(nxt):
+            for o in self.merge(nxt, node):
                 if run("update", o.st, 0) is None:
                     done.append(o)
                 else:
                     states.append(o.st)
             if not states:
                 break
+            if it == 0:
+                self.widen_loop(states, node)
             if len(states) <= len(before) and all(any(n.same(p) for p in before) for n in states):
                 done.extend(Out(s, True) for s in states)  # no progress: stop iterating
                 break
@@ -339,7 +343,7 @@ class Control:
             if busy:
                 self.limit("loop", f"a loop ran more than {MAX_LOOP_ITERATIONS} iterations; the rest was skipped")
             done.extend(Out(s, True) for s in states)
-        return self.merge(done)
+        return self.merge(done, node)
 
     def mark_appends(self, before: State, after: list, node) -> None:
         """A loop pdlint does not count goes on with the state from before its body; a variable the body
@@ -369,7 +373,9 @@ class Control:
     # -- functions ----------------------------------------------------------------
     def call_function(self, fd: FuncDef, words: list, st: State, unk: set, penv: list,
                       label: Optional[str] = None) -> list:
-        if not self.deeper(f"function {fd.name}"):
+        if not self.deeper(f"function {fd.name}", quiet=st.out is not None and not self.launches_in(fd.name)):
+            # inside $(...) a function that starts nothing changes nothing but its output, which stays
+            # unknown: no report (a process-tree walker that calls itself, InferenceX's _descendants)
             st.out_bad = st.out is not None  # inside $(...): the output is not known
             return [Out(st, None)]
         self.called.add(fd.key)
@@ -414,6 +420,22 @@ class Control:
             s.close_ctx(depth)
             results.append(Out(s, o.status, o.if_true, o.if_false, o.forked))
         return self.merge(results)
+
+    def launches_in(self, name: str, seen: Optional[set] = None) -> bool:
+        """May the function ``name`` start a launch: its body, or a function it names, holds launch text
+        (without ``ctx.launch_text``: always)?"""
+        if self.ctx.launch_text is None:
+            return True
+        seen = set() if seen is None else seen
+        seen.add(name)
+        bodies = self.function_bodies()
+        unit, body = bodies.get(name, (None, None))
+        if body is None:
+            return True
+        text = unit.source_text(body)
+        if self.ctx.launch_text(text):
+            return True
+        return any(other not in seen and _names(other, text) and self.launches_in(other, seen) for other in bodies)
 
     def evaluate_uncalled(self, outs: list) -> None:
         """Evaluate the top script's functions that were never called, once,
@@ -475,6 +497,18 @@ def unassumed(st: State) -> State:
         if name in var.unknown and not var.is_array and var.value is not None and not var.value.text:
             del st.vars[name]
     return st
+
+
+def _names(name: str, text: str) -> bool:
+    """Does ``text`` name the function ``name`` (as a word)?"""
+    at = text.find(name)
+    while at >= 0:
+        end = at + len(name)
+        if (at == 0 or not (text[at - 1].isalnum() or text[at - 1] in "_-")) and \
+                (end == len(text) or not (text[end].isalnum() or text[end] in "_-")):
+            return True
+        at = text.find(name, at + 1)
+    return False
 
 
 def _new_names(before: State, after: list) -> set:

@@ -149,10 +149,12 @@ class Interpreter(Words, Conditions, Control, Builtins, Joins):
             self.limit("expansion", f"expansions produced more than {self.ctx.max_expansion} characters;"
                                     " evaluation stopped", abort=True)
 
-    def deeper(self, what: str) -> bool:
-        """False (and a report) when another nested eval/source/call would exceed the depth limit."""
+    def deeper(self, what: str, quiet: bool = False) -> bool:
+        """False (and a report, unless ``quiet``) when another nested eval/source/call would exceed the depth
+        limit."""
         if self.depth >= self.ctx.max_eval_depth:
-            self.limit("depth", f"{what} nested deeper than {self.ctx.max_eval_depth} levels was not evaluated")
+            if not quiet:
+                self.limit("depth", f"{what} nested deeper than {self.ctx.max_eval_depth} levels was not evaluated")
             return False
         return True
 
@@ -697,7 +699,7 @@ class Interpreter(Words, Conditions, Control, Builtins, Joins):
                 for fact in stop:
                     bind(o.st, fact)
                 results.append(Out(o.st, op == "||", o.if_true, o.if_false, True))
-        return self.merge(results)
+        return self.merge(results, node)
 
     def exec_subshell(self, node, st: State) -> list:
         sub = st.fork()

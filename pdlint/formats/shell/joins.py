@@ -58,7 +58,8 @@ _EVERYWHERE = object()  # reads index marker: the script reads variables pdlint 
 #: variables the shell itself reads (word splitting, program lookup, ``cd -``): never widened
 _IMPLICIT = frozenset({"IFS", "PATH", "PWD", "OLDPWD", "HOME", "BASH_ENV", "ENV", "CDPATH"})
 #: commands that write variables without an assignment node pdlint looks for (``read X``, ``printf -v X``)
-_WRITERS_RE = re.compile(r"(?<![\w-])(?:read|readarray|mapfile|printf|let|getopts|declare|typeset|local)(?![\w-])|\(\(")
+_WRITERS_RE = re.compile(r"(?<![\w-])(?:read|readarray|mapfile|printf|let|getopts)(?![\w-])"
+                         r"|(?<!\$)\(\(")
 #: tree-sitter parents whose children are the statements of a list
 _LISTS = frozenset({"program", "compound_statement", "do_group", "subshell", "case_item", "else_clause",
                     "if_statement", "elif_clause", "function_definition"})
@@ -165,6 +166,24 @@ class Joins:
                 out.append(job)
         return tuple(out)
 
+    def widen_loop(self, states: list, node) -> None:
+        """After a loop's first iteration: the variables its body sets that no launch text can read (a
+        counter, a probe's output) get their placeholder, so a loop without launch text does not run its
+        bound out.  InferenceX's cleanup waits for GPU memory: ``while [[ $waited -lt 120 ]]; do
+        used=$(nvidia-smi ...); if [[ ... ]]; then break; fi; sleep 3; waited=$((waited + 3)); done``, 40
+        iterations, each splitting on the probe, in every cell of a sweep: a PD008 (expansion limit)."""
+        if self.ctx.launch_text is None or self.ctx.launch_text(self.unit.source_text(node)) or \
+                self.reads_index() is _EVERYWHERE:
+            return
+        checked = self.ctx.env_checked
+        at = self.unit.slice(node)
+        for name in set(_assigned(self.unit, node)):
+            if name in _IMPLICIT or self.launch_relevant(name):
+                continue
+            for st in states:
+                if name in st.vars and not (checked is not None and name in st.exported and checked(name)):
+                    st.vars[name] = Var(computed("$" + name, at).as_opaque(), frozenset((name,)))
+
     def widenable(self, a: Out, b: Out) -> Optional[set]:
         sa, sb = a.st, b.st
         if not _same_but_vars(sa, sb, loose_jobs=True):
@@ -184,33 +203,33 @@ class Joins:
         """Can ``name``'s value reach a launch?  Decided on the units parsed so far, per read: the statement
         that holds it (for a condition, the whole ``if`` / ``while``) holds launch text, calls a function
         the script defines that holds launch text or sets such a variable, sets such a variable itself, or
-        writes variables in a way pdlint does not follow (``read``, ``printf -v``, ``(( ))``)."""
+        writes variables in a way pdlint does not follow (``read``, ``printf -v``, ``let``, ``(( ))``)."""
         memo = self.relevance
         if memo.get(None) != self.reads_done:
             memo.clear()
             memo[None] = self.reads_done
         if name not in memo:
             memo[name] = True  # while deciding (a cycle): relevant until shown otherwise
-            memo[name] = self._reads_reach_launch(self.reads_index().get(name, ()))
+            memo[name] = self._reads_reach_launch(name, self.reads_index().get(name, ()))
         return memo[name]
 
-    def _reads_reach_launch(self, reads) -> bool:
+    def _reads_reach_launch(self, name: str, reads) -> bool:
         units = {id(u): u for u in self.keepalive}
         for unit_id, pos in reads:
             unit = units.get(unit_id)
             if unit is None:
                 return True
             stmt = _statement_at(unit.root, pos)
-            if stmt is None or self._statement_reaches_launch(unit, stmt, set()):
+            if stmt is None or self._statement_reaches_launch(unit, stmt, set(), name):
                 return True
         return False
 
-    def _statement_reaches_launch(self, unit, node, funcs_seen: set) -> bool:
+    def _statement_reaches_launch(self, unit, node, funcs_seen: set, name: str = "") -> bool:
         text = unit.source_text(node)
         if self.ctx.launch_text(text) or _WRITERS_RE.search(text):
             return True
         for target in _assigned(unit, node):
-            if self.launch_relevant(target):
+            if target != name and self.launch_relevant(target):  # (a counter: `waited=$((waited + 3))`)
                 return True
         for fname, (fn_unit, body) in self.function_bodies().items():
             if fname in funcs_seen or not re.search(rf"(?<![\w-]){re.escape(fname)}(?![\w-])", text):
@@ -362,7 +381,8 @@ def _before_then(construct, node) -> bool:
 
 
 def _assigned(unit, node) -> list:
-    """Names a statement assigns (``X=...``, ``export X=...``, ``local X=...``, in any branch of it)."""
+    """Names a statement assigns (``X=...``, ``export X=...``, ``local X=...``, ``local X``, in any branch of
+    it)."""
     out = []
     stack = [node]
     while stack:
@@ -371,6 +391,8 @@ def _assigned(unit, node) -> list:
             target = n.child_by_field_name("name")
             if target is not None:
                 out.append(unit.source_text(target).split("[", 1)[0])
+        elif n.type == "variable_name" and n.parent is not None and n.parent.type == "declaration_command":
+            out.append(unit.source_text(n))
         stack.extend(n.children)
     return out
 
