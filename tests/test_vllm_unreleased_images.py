@@ -24,6 +24,9 @@ spec:
     ("rocm/vllm:rocm6.4_vllm_0.9.1_20250702", "0.9.1"),
     ("x/vllm:dsv4-megamoe-mxfp4-b200-4ba0a72", None),
     ("vllm/vllm-openai:nightly", None),
+    # a CUDA version in a build's tag is no vLLM release (InferenceX: "no vLLM 13.0.1 table")
+    ("vllm/vllm-openai:minimax-m3-perf-arm64-13.0.1-7a67223", None),
+    ("vllm/vllm-openai:nightly-dev-arm64-cu13.0.1-426e59f", None),
 ])
 def test_release_named_in_a_tag(image, version):
     assert flags.image_version(image) == version

@@ -21,7 +21,9 @@ DATA = os.path.join(os.path.dirname(__file__), "data")
 _FILE = re.compile(r"^flags-(.+)\.json$")
 ZERO_ARG_ACTIONS = ("store_true", "store_false", "store_const", "count", "help", "version", "boolean_optional")
 _IMAGE = re.compile(r"vllm[\w.-]*:v?(\d+\.\d+(?:\.\d+)?(?:\.post\d+|rc\d+)?)\b", re.I)
-_IMAGE_INSIDE = re.compile(r"vllm[\w./-]*:[\w.-]*?(?<![A-Za-z0-9.])v?((?:0|[1-9]\d?)\.\d+\.\d+(?:\.post\d+|rc\d+)?)"
+# inside a build's tag only a 0.x release: the other versions there are CUDA's (`minimax-m3-perf-arm64-13.0.1-7a67223`,
+# SemiAnalysisAI/InferenceX: "no vLLM 13.0.1 table") or a library's
+_IMAGE_INSIDE = re.compile(r"vllm[\w./-]*:[\w.-]*?(?<![A-Za-z0-9.])v?(0\.\d+\.\d+(?:\.post\d+|rc\d+)?)"
                            r"(?![A-Za-z0-9.])", re.I)
 _TAGGED = re.compile(r"vllm[\w./-]*(?::([\w.-]+)|@sha256:[0-9a-f]+)", re.I)
 
