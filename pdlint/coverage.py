@@ -44,6 +44,8 @@ from pdlint.records import dataclass, field
 _LAUNCHERS = (
     r"sglang\.launch_server", r"sglang\s+serve", r"dynamo\.(?:sglang|vllm|trtllm|frontend)",
     r"vllm\s+serve", r"vllm\.entrypoints\.openai\.api_server", r"trtllm-serve",
+    # the same CLIs as list items (`command: ["vllm", "serve"]`, aws-samples/sample-genai-on-eks-starter-kit)
+    r"(?:vllm|sglang)(?=[\"'][ \t]*,[ \t]*[\"']serve[\"'])",
     r"sglang_router\.launch_(?:router|server)",
     # SGLang's load balancer by its module path (sglang/srt/disaggregation/mini_lb.py, launch_lb.py until the
     # router moved to the sglang-router package) and the package's CLI (`python -m sglang_router launch|server`)

@@ -73,3 +73,13 @@ def test_without_cd_a_relative_source_is_the_script_directory_s(scratch_git):
     scratch_git.write("run/env.sh", "FLAGS='--disaggregation-mode decode'\n")
     code, doc = scratch_git.lint("run/start.sh")
     assert [l["role"] for l in doc["launches"]] == ["decode"]
+
+
+def test_a_cli_written_as_list_items_is_launch_text(scratch_git):
+    # sample-genai-on-eks-starter-kit components/llm-model/vllm/*.template.yaml: `command: ["vllm", "serve"]` in a
+    # Handlebars template pdlint cannot read was not counted as launch text (17 unchecked places, not 39)
+    scratch_git.write("m.template.yaml", TEMPLATE.replace(
+        '["python3", "-m", "vllm.entrypoints.openai.api_server"]', '["vllm", "serve"]').replace(
+        '--kv-transfer-config={"kv_connector":"NixlConnector","kv_role":"kv_both"}', "--port=8000"))
+    code, doc = scratch_git.lint("--ignore", "PD003", "m.template.yaml")
+    assert [(f["code"], f["line"]) for f in doc["findings"]] == [("PD020", 8)]
