@@ -200,3 +200,16 @@ def test_a_counter_no_launch_reads_is_not_run_out(shell_eval):
               'python3 -m sglang.launch_server --port 1\n')
     cmds, ctx = shell_eval(script, launch_text=has_launch_text)
     assert ctx.limit_serials == [] and len([c for c in cmds if c.words[0].text == "curl"]) <= 3
+
+
+def test_paths_that_ended_different_launches_are_not_widened(shell_eval):
+    # which servers still run decides the GPU and port checks: a path that killed the first server and one
+    # that did not stay apart, so the second server counts as running next to the first
+    script = ("python3 -m sglang.launch_server --port 1 &\nP=$!\n"
+              + "".join(f'if [ "$A{i}" = x ]; then V{i}=1; fi\n' for i in range(4))
+              + 'if [ "$K" = y ]; then kill $P; fi\necho "$V0 $V1 $V2 $V3"\n'
+              + "python3 -m sglang.launch_server --port 2 &\n")
+    cmds, ctx = shell_eval(script, launch_text=has_launch_text)
+    assert ctx.limit_serials == []
+    (second,) = [c for c in launches(cmds) if c.words[-1].text == "2"]
+    assert second.ended_before == frozenset()

@@ -151,8 +151,11 @@ class Joins:
 
     def widen_key(self, st: State) -> tuple:
         """What two paths must share to be widened into one (:func:`_same_but_vars` compares the rest)."""
+        jobs = self.launch_jobs(st.jobs)
+        serials = {c.serial for job in jobs for c in job}
         return (st.flow, st.allexport, st.out_bad, st.role_hint(), st.enclosing(),
-                tuple((k, f.key) for k, f in st.funcs.items()), _ids(self.launch_jobs(st.jobs)))
+                tuple((k, f.key) for k, f in st.funcs.items()), _ids(jobs),
+                frozenset(s for s in st.ended if s in serials))
 
     def launch_jobs(self, jobs: tuple) -> tuple:
         """The background jobs that start a launch (or a shell that may)."""
