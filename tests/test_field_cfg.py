@@ -53,3 +53,63 @@ def test_every_refused_key_is_reported_and_a_true_pair_mismatch_stays(scratch_gi
     sgl804 = [f for f in doc["findings"] if f["code"] == "SGL804"]
     assert len(sgl804) == 1 and sgl804[0]["role"] == "decode"
     assert not any(c in ("PD105", "PD020", "SGL815") for c, _, _ in got)
+
+
+# --- 2. VLLM003 against the Dynamo release the image pins ------------------------------------------------
+# awslabs/ai-on-eks blueprints/inference/nvidia-dynamo/vllm/vllm-disaggregated-default.yaml, reduced
+
+def _dgd(image: str, decode_args: str, prefill: str = "") -> str:
+    """A DynamoGraphDeployment: a ``VllmDecodeWorker`` (as Dynamo's examples name it) and, with ``prefill``
+    (its role flags), a worker ``Worker2`` whose name names no role."""
+    def service(name: str, args: str) -> str:
+        return (f"    {name}:\n      componentType: worker\n      extraPodSpec:\n        mainContainer:\n"
+                f"          image: {image}\n          command: [\"/bin/sh\", \"-c\"]\n          args:\n"
+                f"            - \"python3 -m dynamo.vllm --model Qwen/Qwen3-0.6B{args}\"\n")
+    out = ("apiVersion: nvidia.com/v1alpha1\nkind: DynamoGraphDeployment\nmetadata:\n  name: g\nspec:\n"
+           "  services:\n" + service("VllmDecodeWorker", decode_args))
+    return out + (service("Worker2", " " + prefill) if prefill else "")
+
+
+def test_legacy_prefill_flag_on_a_dynamo_0_5_image_is_not_deprecated(scratch_git):
+    """ai-dynamo 0.5.0 dynamo/vllm/args.py defines only --is-prefill-worker: the advised
+    --disaggregation-mode would be an unrecognized argument there."""
+    scratch_git.write("g.yaml", _dgd("nvcr.io/nvidia/ai-dynamo/vllm-runtime:0.5.0", "", "--is-prefill-worker"))
+    code, doc = scratch_git.lint("g.yaml")
+    assert [f["code"] for f in doc["findings"]] == [] and code == 0
+    assert sorted(_roles_list(doc)) == ["decode", "prefill"]
+
+
+def test_legacy_prefill_flag_on_a_dynamo_1_0_image_or_unpinned_is_still_deprecated(scratch_git):
+    for image in ("nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.0.0", "nvcr.io/nvidia/ai-dynamo/vllm-runtime"):
+        scratch_git.write("g.yaml", _dgd(image, " --is-decode-worker", "--is-prefill-worker"))
+        _, doc = scratch_git.lint("g.yaml")
+        got = sorted((f["code"], f["role"]) for f in doc["findings"])
+        assert got == [("VLLM003", "decode"), ("VLLM003", "prefill")], (image, got)
+
+
+def _roles_list(doc) -> list:
+    return [l["role"] for l in doc["launches"]]
+
+
+# --- 3. an aggregated Dynamo graph whose only worker is named for decode ----------------------------------
+# awslabs/ai-on-eks infra/nvidia-dynamo/examples/vllm/agg.yaml (as Dynamo's examples/backends/vllm/deploy/agg.yaml)
+
+KV_IN_YAML = r"""'{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_both\"}'"""  # in a "..." YAML scalar
+
+
+def test_a_decode_named_worker_without_a_prefill_worker_is_aggregated(scratch_git):
+    scratch_git.write("agg.yaml", _dgd("nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.0.0", ""))
+    code, doc = scratch_git.lint("agg.yaml")
+    (launch,) = doc["launches"]
+    assert launch["role"] == "null" and launch["structural_role"] is None, launch
+    assert doc["findings"] == [] and code == 0
+
+
+def test_a_decode_named_worker_beside_a_prefill_named_only_by_its_flag_stays_decode(scratch_git):
+    scratch_git.write("g.yaml", _dgd("nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.0.0", "",
+                                     "--disaggregation-mode prefill --kv-transfer-config " + KV_IN_YAML))
+    code, doc = scratch_git.lint("g.yaml")
+    decode = [l for l in doc["launches"] if l["structural_role"] == "decode"]
+    assert len(decode) == 1 and decode[0]["role"] == "decode"
+    # the decode worker without the mode runs aggregated there: VLLM025 still reports it
+    assert [f["code"] for f in doc["findings"]] == ["VLLM025"] and code == 1
