@@ -113,3 +113,93 @@ def test_a_decode_named_worker_beside_a_prefill_named_only_by_its_flag_stays_dec
     assert len(decode) == 1 and decode[0]["role"] == "decode"
     # the decode worker without the mode runs aggregated there: VLLM025 still reports it
     assert [f["code"] for f in doc["findings"]] == ["VLLM025"] and code == 1
+
+
+# --- 4. Sprig's integer math in the Helm template subset ---------------------------------------------------
+# gpu-recipes src/helm-charts/a3mega/{sglang,vllm}-inference and a3ultra/.../dynamo-deployment, reduced
+
+CHART_TEMPLATE = """\
+{{ $nodes := div .Values.gpus 8 | max 1 }}
+{{ $gpusPerNode := min .Values.gpus 8 }}
+apiVersion: v1
+kind: Pod
+metadata:
+  name: p
+spec:
+  containers:
+  - name: s
+    command: ["/bin/bash", "-c"]
+    args:
+    - |
+      python3 -m sglang.launch_server --model-path /m --nnodes {{ $nodes }} --tp-size {{ mul $nodes $gpusPerNode }} \\
+        --disaggregation-mode prefill
+    env:
+    {{- range $i := until 2 }}
+    - name: GPU_{{ $i }}
+      value: "{{ add1 $i }}"
+    {{- end }}
+"""
+
+
+def _chart(scratch_git, monkeypatch, gpus):
+    from pdlint.formats import helm
+    monkeypatch.setattr(helm, "helm_binary", lambda: None)
+    scratch_git.write("chart/Chart.yaml", "apiVersion: v2\nname: c\nversion: 0.1.0\n")
+    scratch_git.write("chart/values.yaml", f"gpus: {gpus}\n")
+    scratch_git.write("chart/templates/dep.yaml", CHART_TEMPLATE)
+    return scratch_git.lint("chart")
+
+
+def test_a_chart_sizing_nodes_with_div_max_min_until_renders(scratch_git, monkeypatch):
+    code, doc = _chart(scratch_git, monkeypatch, 16)
+    assert [f["code"] for f in doc["findings"]] == [], doc["findings"]
+    (launch,) = doc["launches"]
+    assert launch["argv"][:6] == ["--model-path", "/m", "--nnodes", "2", "--tp-size", "16"]
+    assert launch["role"] == "prefill" and code == 0
+
+
+def test_div_by_zero_stops_the_render_as_in_helm(scratch_git, monkeypatch):
+    """``gpus: 0`` makes ``div`` divide by zero after ``max``/``min``: Helm fails to render, so pdlint does not
+    check a launch of it (PD104 names the error)."""
+    CHART = CHART_TEMPLATE.replace("div .Values.gpus 8 | max 1", "div 8 (min .Values.gpus 8)")
+    from pdlint.formats import helm
+    monkeypatch.setattr(helm, "helm_binary", lambda: None)
+    scratch_git.write("chart/Chart.yaml", "apiVersion: v2\nname: c\nversion: 0.1.0\n")
+    scratch_git.write("chart/values.yaml", "gpus: 0\n")
+    scratch_git.write("chart/templates/dep.yaml", CHART)
+    _, doc = scratch_git.lint("chart")
+    (pd104,) = [f for f in doc["findings"] if f["code"] == "PD104"]
+    assert "div: runtime error: integer divide by zero" in pd104["message"]
+    assert doc["launches"] == []
+
+
+def _render(template: str, values: str = "x: 1\n") -> str:
+    from pdlint.formats import helm
+    from pdlint.formats import yamltree as yt
+    from pdlint.text import SourceFile, TStr
+    vsrc = SourceFile("values.yaml", values)
+    defines = {}
+    r = helm.Renderer(TStr.from_source(vsrc), yt.Ref(yt.compose(vsrc.text)[0].root), {"Name": "c"}, defines)
+    nodes = helm.parse(TStr.from_source(SourceFile("t.yaml", template)), defines)
+    return TStr.join(r.render(nodes, r.root_val(), {})).text
+
+
+def test_sprig_int64_math_semantics():
+    # Go's integer division truncates toward zero; % keeps the dividend's sign
+    assert _render("{{ div -7 2 }} {{ div 7 -2 }} {{ mod -7 2 }} {{ div 7 2 }}") == "-3 -3 -1 3"
+    # toInt64: floats truncated, numeric strings parsed (Go base 0: 0x, leading-0 octal), other strings 0
+    assert _render('{{ add 1.9 "8" "0x10" "010" "abc" }} {{ mul 2 3 4 }} {{ sub .Values.n 1 }}',
+                   "n: 5\n") == "33 24 4"
+    assert _render("{{ max 1 7 3 }} {{ min 4 -2 9 }} {{ max 1 .Values.missing }}") == "7 -2 1"
+    # int64 wraps around as in Go
+    assert _render("{{ add 9223372036854775807 1 }}") == "-9223372036854775808"
+    assert _render("{{ range until 3 }}[{{ . }}]{{ end }}{{ range until -2 }}({{ . }}){{ end }}") == \
+        "[0][1][2](0)(-1)"
+    assert _render("{{ range untilStep 1 8 3 }}{{ . }};{{ end }}{{ range untilStep 0 5 -1 }}x{{ end }}") == "1;4;7;"
+
+
+def test_until_past_the_range_bound_stops_the_subset():
+    import pytest
+    from pdlint.formats import helm
+    with pytest.raises(helm.Unsupported, match="more than"):
+        _render("{{ range until 1000000000 }}x{{ end }}")
