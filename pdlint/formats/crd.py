@@ -570,6 +570,8 @@ def _dgd_hint(ctx: _Doc, path: tuple, w: Workload) -> None:
             w.role, w.role_tok, w.role_how = role_of_value(yt.scalar_text(comp)), tstr(ctx.doc, comp), "componentType"
         else:
             r = role_of_name(sname)
+            if r == "decode" and not _graph_has_prefill(ctx.doc, yt.map_items(at(spec, "services"))):
+                r = None  # an aggregated graph: Dynamo's agg.yaml names its only worker VllmDecodeWorker
             if r:
                 w.role, w.role_tok, w.role_how = r, key_tstr(ctx.doc, at(spec, "services"), sname), "service name"
         if yt.scalar_text(comp) in ("frontend", "main") and w.role is None:
@@ -584,12 +586,39 @@ def _dgd_hint(ctx: _Doc, path: tuple, w: Workload) -> None:
         r = role_of_value(yt.scalar_text(t))
         if r:
             w.role, w.role_tok, w.role_how = r, tstr(ctx.doc, t), "component type"
-        elif role_of_name(cname):
+        elif role_of_name(cname) == "prefill" or (role_of_name(cname) == "decode" and _graph_has_prefill(
+                ctx.doc, _named_components(at(spec, "components")))):
             w.role, w.role_tok, w.role_how = role_of_name(cname), tstr(ctx.doc, yt.get(comp, "name")), "component name"
         if yt.scalar_text(t) in ("frontend", "main") and w.role is None:
             w.router = True
         w.extra_env = _env_list(ctx.doc, yt.get(comp, "envs"))
         w.replicas = _int(yt.get(comp, "replicas"))
+
+
+#: a prefill role flag written in a graph entry's text: ``--is-prefill-worker``, ``--disaggregation-mode prefill``
+#: (``=prefill``, a list's next item, a ``disaggregation-mode: prefill`` key of a config it holds)
+_PREFILL_FLAG = re.compile(r"--is-prefill-worker\b|disaggregation[-_]mode[\s=:\"',\[\]-]*prefill\b", re.I)
+
+
+def _graph_has_prefill(doc: TStr, entries) -> bool:
+    """Does a Dynamo graph (its ``(name, Ref)`` services or components) run a prefill worker: an entry whose
+    sub/component type or name names prefill, or whose text writes a prefill role flag?  A worker named for
+    decode is the decode worker only beside one; alone it is the graph's aggregated worker, as Dynamo runs it
+    (``--disaggregation-mode`` defaults to ``agg``; examples/backends/vllm/deploy/agg.yaml names that worker
+    ``VllmDecodeWorker``)."""
+    for name, ref in entries:
+        kinds = (text_at(ref, "subComponentType"), text_at(ref, "componentType"), text_at(ref, "type"))
+        if any(role_of_value(k) == "prefill" for k in kinds) or role_of_name(name) == "prefill":
+            return True
+        text = tstr(doc, ref)
+        if text is not None and _PREFILL_FLAG.search(text.text):
+            return True
+    return False
+
+
+def _named_components(ref) -> list:
+    """(name, Ref) of a v1beta1 graph's ``components`` list."""
+    return [(text_at(c, "name") or text_at(c, "componentName"), c) for c in yt.seq_items(ref)]
 
 
 def _env_list(doc: TStr, ref) -> dict:

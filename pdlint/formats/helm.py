@@ -15,7 +15,8 @@ Three tiers, best first:
    variables (``$`` and ``$.Values`` inside a ``range``), ``.Values``/``.Chart``/``.Release``/
    ``.Template.BasePath``, ``true``/``false``/``nil``, a field of a parenthesised pipeline
    (``(index .Values.l 0).name``), and the common Sprig functions such as ``quote``, ``default``,
-   ``nindent``, ``toYaml``, ``printf``, ``ternary``, ``merge``, ``regexSplit``, ``fromJson``;
+   ``nindent``, ``toYaml``, ``printf``, ``ternary``, ``merge``, ``regexSplit``, ``fromJson``, and Sprig's
+   int64 math ``add``/``sub``/``mul``/``div``/``mod``/``max``/``min``/``until``;
    ``templates/NOTES.txt`` is not evaluated).  Its output is traced exactly: literal template text to the
    template line, values to their ``values.yaml`` key.  Launches say "rendered
    by pdlint's Helm template subset" in their context.
@@ -686,9 +687,16 @@ FUNCS = {
     "b64enc": lambda r, act, v: _at(act, "<b64>"),
     "len": lambda r, act, v: Val(len(v.py) if v.py is not None else 0),
     "join": lambda r, act, sep, v: Val(_str(sep.py).join(_str(x) for x in (v.py or []))),
-    "add": lambda r, act, *vs: Val(sum(int(v.py or 0) for v in vs)),
-    "sub": lambda r, act, a, b: Val(int(a.py or 0) - int(b.py or 0)),
-    "mul": lambda r, act, a, b: Val(int(a.py or 0) * int(b.py or 0)),
+    "add": lambda r, act, *vs: Val(_wrap64(sum(_int64(v) for v in vs))),
+    "add1": lambda r, act, v: Val(_wrap64(_int64(v) + 1)),
+    "sub": lambda r, act, a, b: Val(_wrap64(_int64(a) - _int64(b))),
+    "mul": lambda r, act, a, *vs: Val(_product(a, vs)),
+    "div": lambda r, act, a, b: Val(_wrap64(_go_div(_int64(a), _int64(b)))),
+    "mod": lambda r, act, a, b: Val(_wrap64(_go_mod(_int64(a), _int64(b)))),
+    "max": lambda r, act, a, *vs: Val(max([_int64(a)] + [_int64(v) for v in vs])),
+    "min": lambda r, act, a, *vs: Val(min([_int64(a)] + [_int64(v) for v in vs])),
+    "until": lambda r, act, n: _until(act, 0, _go_int(n, act), -1 if _go_int(n, act) < 0 else 1),
+    "untilStep": lambda r, act, a, b, step: _until(act, _go_int(a, act), _go_int(b, act), _go_int(step, act)),
     "list": lambda r, act, *vs: Val([v.py for v in vs]),
     "ternary": lambda r, act, a, b, cond: a if _truthy(cond) else b,
     "regexSplit": lambda r, act, rx, v, n: Val(re.split(_str(rx.py), _str(v.py),
@@ -711,6 +719,76 @@ FUNCS = {
     "mergeOverwrite": lambda r, act, dest, *srcs: _merge(act, dest, srcs, True),
     "dict": lambda r, act, *vs: Val({_str(vs[i].py): vs[i + 1].py for i in range(0, len(vs) - 1, 2)}),
 }
+
+
+# -- Sprig's integer math (sprig/v3 numeric.go): every argument through ``toInt64``, int64 results ----------
+
+_GO_OCTAL = re.compile(r"[+-]?0[0-7_]+")
+_GO_INT = re.compile(r"[+-]?(?:0[xX][0-9a-fA-F_]+|0[oO][0-7_]+|0[bB][01_]+|[0-9][0-9_]*)")
+
+
+def _wrap64(x: int) -> int:
+    """``x`` as Go's int64 arithmetic leaves it (wrapping on overflow), which also keeps numbers small."""
+    return (x + (1 << 63)) % (1 << 64) - (1 << 63)
+
+
+def _int64(v: Val) -> int:
+    """Sprig's ``toInt64`` (spf13/cast ``ToInt64``): a number truncated, a bool 1 or 0, a string as Go's
+    ``strconv.ParseInt(s, 0, 0)`` reads it (after cast drops a ``.0`` tail: ``"8"``, ``"0x10"``, ``"017"``
+    octal); anything else (nil, a string that is no integer, a list) 0, as cast gives on an error."""
+    x = v.py
+    if isinstance(x, bool):
+        return int(x)
+    if isinstance(x, int):
+        return _wrap64(x)
+    if isinstance(x, float):
+        return _wrap64(int(x)) if x == x and abs(x) != float("inf") else 0
+    if isinstance(x, str):
+        s = re.sub(r"\.0+$", "", x) if re.fullmatch(r"[+-]?\d+\.0+", x) else x
+        if not _GO_INT.fullmatch(s) or "__" in s or s.endswith("_"):
+            return 0
+        n = int(s.replace("_", ""), 8) if _GO_OCTAL.fullmatch(s) else int(s.replace("_", ""), 0)
+        return n if -(1 << 63) <= n < (1 << 63) else 0
+    return 0
+
+
+def _product(a: Val, vs: tuple) -> int:
+    out = _int64(a)
+    for v in vs:
+        out = _wrap64(out * _int64(v))
+    return out
+
+
+def _go_div(a: int, b: int) -> int:
+    """Go's integer ``/`` (truncated toward zero); by zero the template stops, as Helm does ("error calling
+    div: runtime error: integer divide by zero")."""
+    if b == 0:
+        raise ZeroDivisionError("runtime error: integer divide by zero")
+    q = abs(a) // abs(b)
+    return q if (a < 0) == (b < 0) else -q
+
+
+def _go_mod(a: int, b: int) -> int:
+    """Go's ``%`` (the sign of the dividend)."""
+    return a - b * _go_div(a, b)
+
+
+def _go_int(v: Val, act: TStr) -> int:
+    """An ``int`` argument (``until``, ``untilStep``): Go passes only an integer there."""
+    if isinstance(v.py, bool) or not isinstance(v.py, int):
+        raise Unsupported(f"wrong type for value; expected int; got {_kind(v.py)}", act)
+    return v.py
+
+
+def _until(act: TStr, start: int, stop: int, step: int) -> Val:
+    """Sprig's ``untilStep`` (``until N`` is ``untilStep 0 N 1``, or ``-1`` for a negative ``N``): the ints from
+    ``start`` towards ``stop`` (excluded), none when ``step`` points away; bounded like ``range N``."""
+    if step == 0 or (stop < start) != (step < 0):
+        return Val([])
+    count = max(0, -((start - stop) // step) if step > 0 else -((stop - start) // -step))
+    if count > MAX_RANGE:
+        raise Unsupported(f"until {stop} (more than {MAX_RANGE} items)", act)
+    return Val(list(range(start, stop, step)))
 
 
 def _kind(v) -> str:

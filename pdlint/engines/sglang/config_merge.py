@@ -7,7 +7,9 @@ normal parser runs.  Each key becomes ``--key`` written verbatim (so
 underscore keys fail), booleans on store_true flags become a bare flag (or
 nothing), other booleans ``true``/``false``, lists their items, mappings one
 JSON argument, ``null`` the string ``None``.  Keys of flags that are neither
-store_true nor single-valued are rejected before parsing.
+store_true nor single-valued are rejected before parsing (each one an error; the
+file is still read, such a key as the command line takes it, so that its role and
+values are judged rather than an empty launch).
 """
 
 from __future__ import annotations
@@ -195,20 +197,16 @@ def _config_tokens(src: SourceFile, doc: TStr, table: FlagTable, via: Optional[t
         key = knode.value
         ktok = yt.scalar_tstr(doc, yt.Ref(knode))
         key_norm = key.replace("-", "_")
-        if key_norm in unsupported:
-            flag = unsupported[key_norm]
-            errors.append(ArgError(
-                "config-unsupported", ktok,
-                f"Unsupported config option '{key_norm}' with action '{ACTION_CLASS.get(flag.action, flag.action)}'",
-                flag.primary))
-            return [], errors, False
+        refused = unsupported.get(key_norm)
+        if refused is not None:
+            errors.append(_unsupported(ktok, key_norm, refused))
         flag_tok = flag_token(ktok, key, src.path)
         target = yt.deref(vref).node
         if isinstance(target, yt.YScalar):
             value = yt.scalar_value(target)
             vtok = yt.scalar_tstr(doc, vref)
             if isinstance(value, bool):
-                if key_norm in store_true:
+                if key_norm in store_true or (refused is not None and not refused.takes_value):
                     if value:
                         out.append(flag_tok)
                 else:
@@ -232,6 +230,17 @@ def _config_tokens(src: SourceFile, doc: TStr, table: FlagTable, via: Optional[t
         hop = Hop(o.path, o.line, o.column, note)
         out = [t.with_hop(hop, o.chain) for t in out]
     return out, errors, True
+
+
+def _unsupported(ktok: TStr, key_norm: str, flag: Flag) -> ArgError:
+    """SGL021 for a key SGLang's merger refuses.  The merge stops SGLang (``Merge.failed``), but the
+    file is still read, that key as the command line SGL021 advises takes it (a bare flag for
+    ``true``): without it the file's role and every value it sets would be unknown, and the launch
+    would be judged as an empty, role-less server (false PD105, pair rules against defaults)
+    instead of reported for the one key to move to the command line."""
+    action = ACTION_CLASS.get(flag.action, flag.action)
+    return ArgError("config-unsupported", ktok, f"Unsupported config option '{key_norm}' with action '{action}'",
+                    flag.primary)
 
 
 def loaded_pairs(rref: yt.Ref) -> list:

@@ -374,6 +374,7 @@ def _parse_candidates(launch: Launch, info: SglangInfo, enabled) -> list:
                              autofix if token is not None else None))
     out += _repeats(launch, info, enabled)
     out += _deprecations(launch, info, enabled)
+    out = _at_refused_keys(out, parsed)
     if info.inferred is not None:
         from pdlint.engines.sglang.rules.cmdline import UNPINNED
         from pdlint.engines.sglang.versions import describe
@@ -389,6 +390,23 @@ def _parse_candidates(launch: Launch, info: SglangInfo, enabled) -> list:
     if info.dynamo_inferred is not None:
         out += _dynamo_unpinned(launch, info, enabled)
     return out
+
+
+def _at_refused_keys(out: list, parsed: argv_mod.Parsed) -> list:
+    """Without the command-line findings on the line of a ``--config`` key SGLang's merger refuses (SGL021)
+    but SGL021 itself: the key is read as the command line would take it (config_merge._unsupported), and
+    what that flag is there (deprecated, given twice) is a second finding on the one line SGL021 already
+    tells the user to move."""
+    refused = {_line_of(e.token) for e in parsed.errors if e.kind == "config-unsupported"}
+    if not refused:
+        return out
+    from pdlint.engines.sglang.rules.cmdline import CFG_UNSUPPORTED
+    return [c for c in out if c.code == CFG_UNSUPPORTED.code or c.token is None or _line_of(c.token) not in refused]
+
+
+def _line_of(tok: TStr) -> tuple:
+    o = tok.origin
+    return o.path, o.line
 
 
 def _dynamo_unpinned(launch: Launch, info: SglangInfo, enabled) -> list:

@@ -12,6 +12,7 @@ from pdlint.engines.vllm.engine import KV_ROLES, VllmInfo
 from pdlint.engines.vllm.flags import kv_releases_with
 from pdlint.engines.vllm.flags import release_span as _span
 from pdlint.engines.vllm.rulebase import WARNING, VHit, related_at, vllm_rule
+from pdlint.engines.vllm.rules.parallel import mode_enum
 from pdlint.model import Launch
 
 _ROLE_OF_KV = {"prefill": "kv_producer", "decode": "kv_consumer"}
@@ -90,7 +91,8 @@ def _kv_role_vs_flag(launch, info):
 
 @vllm_rule(
     "VLLM003", "dynamo-legacy-role-flag", kind="launch", severity=WARNING,
-    summary="Reports `--is-prefill-worker` / `--is-decode-worker` on `python -m dynamo.vllm`.",
+    summary="Reports `--is-prefill-worker` / `--is-decode-worker` on `python -m dynamo.vllm`, in Dynamo releases "
+            "with `--disaggregation-mode` (1.0 and later, or no release pinned).",
     why="Dynamo deprecated the boolean role flags for `--disaggregation-mode` (\"--is-prefill-worker is "
         "deprecated, use --disaggregation-mode=prefill\") and later releases no longer accept them (Dynamo's own "
         "tooling strips them: \"AIC may still emit the removed vLLM role flags\"): a manifest written for an old "
@@ -99,10 +101,15 @@ def _kv_role_vs_flag(launch, info):
     example="python3 -m dynamo.vllm --model M --is-prefill-worker",
     example_fixed="python3 -m dynamo.vllm --model M --disaggregation-mode prefill --kv-transfer-config '...'",
     upstream="--is-prefill-worker is deprecated, use --disaggregation-mode=prefill",
-    source="ai-dynamo/dynamo components/src/dynamo/vllm/args.py")
+    source="ai-dynamo/dynamo components/src/dynamo/vllm/args.py",
+    notes="Not reported on an image of a Dynamo release before 1.0 (`vllm-runtime:0.5.0`): there the legacy flags "
+          "are the only role flags, and `--disaggregation-mode` is an unrecognized argument (ai-dynamo 0.5.0 and "
+          "0.9.1 dynamo/vllm/args.py).")
 def _legacy_flag(launch, info):
     if info is None or not info.dynamo:
         return None
+    if not mode_enum(launch):
+        return None  # the pinned release has no --disaggregation-mode to write instead
     out = []
     for flag, mode in (("--is-prefill-worker", "prefill"), ("--is-decode-worker", "decode")):
         o = info.opts.get(flag)

@@ -240,7 +240,9 @@ def dynamo_release(launch) -> Optional[str]:
     return m.group(1) if m else None
 
 
-def _mode_enum(launch) -> bool:
+def mode_enum(launch) -> bool:
+    """Does the launch's Dynamo release have vLLM's ``--disaggregation-mode`` (1.0 and later; assumed when
+    no image tag pins a release)?  Before it, ``--is-prefill-worker`` is the only role flag."""
     rel = dynamo_release(launch)
     return rel is None or version_key(rel) >= version_key(DYNAMO_MODE_ENUM)
 
@@ -300,7 +302,7 @@ def _decode_without_mode_at(launch, info) -> Optional[VHit]:
         return None  # the Dynamo operator does not add the mode to vLLM workers (ai-dynamo/dynamo#13037, #11467)
     if info.has("--disaggregation-mode") or info.has("--is-decode-worker") or info.has("--is-prefill-worker"):
         return None
-    if not _mode_enum(launch):
+    if not mode_enum(launch):
         return None
     how = launch.meta.get("role_how") or "its structure"
     return VHit(f"{how} makes this the decode worker, but it has no --disaggregation-mode: Dynamo "
@@ -331,7 +333,7 @@ def _prefill_without_kv(launch, info):
     mode = info.text("--disaggregation-mode")
     if mode is None or mode.lower() != "prefill" or info.kv is not None or info.has("--kv-transfer-config"):
         return None
-    if not _mode_enum(launch):
+    if not mode_enum(launch):
         return None
     opt = info.opts.get("--disaggregation-mode")
     return VHit("--connector is deprecated and the default is no longer nixl. When using --disaggregation-mode "
@@ -380,7 +382,7 @@ def _prefill_without_decode(dep):
     out = []
     prefill = next(l for l, _, m in modes if m == "prefill")
     for l, info, m in modes:
-        if m is not None or not _mode_enum(l) or l.meta.get("injects_role") and \
+        if m is not None or not mode_enum(l) or l.meta.get("injects_role") and \
                 l.meta.get("resource_kind") != "DynamoGraphDeployment":
             continue
         out.append(VHit(f"this dynamo.vllm worker has no --disaggregation-mode, so Dynamo "
