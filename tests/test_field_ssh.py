@@ -201,3 +201,56 @@ def test_ssh_options_are_read_as_openssh_reads_them():
     assert isinstance(found, ShellHandoff) and found.remote
     assert found.script.text == "python3 -m sglang.launch_server --port 1"
     assert find(_words("ssh host")) is None
+
+
+# -- commands recovered from a parse error end at their line ----------------------------------------------
+
+# devopsrustem/slurmv4 3/11.sh (reduced): a terminal transcript saved as .sh, lines led by the shell prompt
+TRANSCRIPT = """\
+((venv) ) [me@node1 ~]$ python3 -m sglang.launch_server --model-path /m --tp-size 8 --disaggregation-mode prefill
+
+((venv) ) [me@node3 ~]$ python3 -m sglang.launch_server --model-path /m --tp-size 8 --disaggregation-mode decode
+echo done
+"""
+
+
+def test_a_command_recovered_from_a_parse_error_ends_at_its_newline(scratch_git):
+    scratch_git.write("transcript.sh", TRANSCRIPT)
+    code, doc = scratch_git.lint("transcript.sh")
+    codes = [f["code"] for f in doc["findings"]]
+    assert "PD009" in codes  # the parse error stays reported
+    assert not {"SGL004", "SGL011"} & set(codes)
+    by_role = {l["role"]: l for l in doc["launches"]}
+    assert sorted(by_role) == ["decode", "prefill"]
+    assert by_role["prefill"]["argv"][-2:] == ["--disaggregation-mode", "prefill"]
+    assert by_role["decode"]["argv"][-2:] == ["--disaggregation-mode", "decode"]
+    assert _origin(by_role["decode"], "decode") == (3, TRANSCRIPT.splitlines()[2].index("decode") + 1)
+
+
+def test_a_continued_or_quoted_line_in_a_parse_error_region_stays_one_command(scratch_git):
+    text = (
+        "((venv) ) [me@node1 ~]$ python3 -m sglang.launch_server --model-path /m \\\n"
+        "    --json-model-override-args '{\n"
+        "      \"x\": 1}' \\\n"
+        "    --disaggregation-mode prefill\n"
+        "echo done\n")
+    scratch_git.write("continued.sh", text)
+    code, doc = scratch_git.lint("continued.sh")
+    (launch,) = doc["launches"]
+    assert launch["argv"] == ["--model-path", "/m", "--json-model-override-args", '{\n      "x": 1}',
+                              "--disaggregation-mode", "prefill"]
+    assert [f["code"] for f in doc["findings"]] == ["PD009"]
+
+
+def test_a_script_that_parses_keeps_its_continued_launch(scratch_git):
+    scratch_git.write("ok.sh", """\
+        #!/bin/bash
+        python3 -m sglang.launch_server --model-path /m \\
+            --tp-size 8 \\
+            --disaggregation-mode prefill
+        echo done
+        """)
+    code, doc = scratch_git.lint("ok.sh")
+    (launch,) = doc["launches"]
+    assert launch["argv"] == ["--model-path", "/m", "--tp-size", "8", "--disaggregation-mode", "prefill"]
+    assert doc["findings"] == []

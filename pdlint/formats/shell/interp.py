@@ -285,7 +285,14 @@ class Interpreter(Words, Conditions, Control, Builtins, Joins):
         name = node.child_by_field_name("name")
         if name is None:
             return self.assign_all(prefix, st)
-        words = self.expand_args([name] + syntax.field_children(node, "argument") + list(extra), st, unk)
+        args = syntax.field_children(node, "argument")
+        cut = None
+        if self.unit.root.has_error and syntax.in_error_region(node):
+            args, cut = syntax.first_line_words(self.unit, name, args)
+        words = self.expand_args([name] + args, st, unk)
+        if cut is not None:
+            words += self.expand_parts(cut, st, unk)
+        words += self.expand_args(list(extra), st, unk)
         if not words:
             return self.assign_all(prefix, st)
         penv = self.prefix_env(prefix, st, unk)
