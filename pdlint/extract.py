@@ -1102,6 +1102,8 @@ class Extractor:
                 if written:
                     m["written_files"] = written
                 m["shell_job"] = (run_label, cmd.serial)
+                if cmd.remote:  # in an `ssh HOST COMMAND` string: on another host
+                    m["remote"] = True
                 if cmd.ended_before:  # background launches a kill ended before this one runs (shell.jobs)
                     m["ended_before"] = frozenset((run_label, s) for s in cmd.ended_before)
                 start = doc[cmd.start:cmd.start + 1] if 0 <= cmd.start < len(doc.text) else None
@@ -1127,6 +1129,8 @@ class Extractor:
                                                     " (read as written: the evaluation stopped before it)")
         label = ", ".join(x for x in (context, run_label, hd.context, where) if x)
         if heredoc_script(hd):
+            if _reader_program(hd) == "ssh":  # `ssh HOST <<EOF`: the script runs on that host
+                m["remote"] = True
             return self.heredoc_script(job, src, hd, render_role, label, m)
         try:
             docs = yt.compose(hd.text.text)
@@ -1275,14 +1279,17 @@ class Extractor:
                 return self.command_launches(job, [script] + positional, {**env, **found.env}, context,
                                              render_role, meta, depth + 1)
             merged = {**env, **found.env}
+            inner_meta = {k: v for k, v in meta.items() if k != "exec_form"}
+            if found.remote:  # `ssh HOST COMMAND`: the remote login shell starts from the configured values only
+                merged, inner_meta["remote"] = self.shell_env(job), True
             from pdlint import structure_rules
-            self.out.findings += structure_rules.sh_c_findings(script)
+            self.out.findings += structure_rules.sh_c_findings(
+                script, "`ssh` command string" if found.remote else "`sh -c` script")
             if nested_done:
                 return []
             before = len(self.out.launches)
             self.shell(job, self.read(job.abspath, report=False), script, render_role, env=merged,
-                       positional=positional, context=context,
-                       meta={k: v for k, v in meta.items() if k != "exec_form"})
+                       positional=positional, context=context, meta=inner_meta)
             return self.out.launches[before:]
         m: launchers.Match = found
         launch_env = dict(env)
@@ -1644,6 +1651,12 @@ MAX_HEREDOC_SCRIPTS = 4
 _SHEBANG = re.compile(r"#!\s*(?:\S*/)?(?:env\s+)?(\S+)")
 
 
+def _reader_program(hd) -> str:
+    """The program a here-document is fed to, as written (``ssh`` of ``ssh HOST bash -s <<EOF``)."""
+    words = hd.reader.split()
+    return os.path.basename(words[0]) if words else ""
+
+
 def heredoc_script(hd) -> bool:
     """Is a here-document a shell script: its ``#!`` line names a shell, or (without one) it is fed to a
     shell (``bash <<EOF``, ``ssh host <<EOF``: the remote login shell) or written to a ``*.sh`` file."""
@@ -1652,7 +1665,7 @@ def heredoc_script(hd) -> bool:
         m = _SHEBANG.match(first)
         return bool(m) and os.path.basename(m.group(1)) in launchers.SHELLS
     words = hd.reader.split()
-    program = os.path.basename(words[0]) if words else ""
+    program = _reader_program(hd)
     if program in launchers.SHELLS:
         return True
     if program == "ssh":

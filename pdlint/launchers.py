@@ -111,6 +111,7 @@ class ShellHandoff:
     positional: list
     env: dict
     start: int
+    remote: bool = False  # ``ssh HOST COMMAND``: a remote login shell runs it, without the local environment
 
 
 def is_assignment(word: str) -> bool:
@@ -201,6 +202,10 @@ def find(words: list) -> Optional[object]:
             m.env = wrapper_env(words, i)
             return m
         b = basename(texts[i])
+        if b == "ssh":
+            at = ssh_command_index(texts, i)
+            if at is not None:
+                return ShellHandoff(ssh_script(words, at), [], {}, i, remote=True)
         if b in SHELLS:
             script_at = _shell_script_index(texts, i)
             if script_at is not None and script_at < n:
@@ -329,6 +334,59 @@ def _shell_script_index(texts: list, i: int) -> Optional[int]:
             continue
         return None
     return None
+
+
+# OpenSSH's options (ssh.c's getopt string): those that take a value, and the flags
+_SSH_VALUE_OPTS = frozenset("BbcDEeFIiJLlmOoPpQRSWw")
+_SSH_FLAGS = frozenset("46AaCfGgKkMNnqTtVvXxYy")
+
+
+def _ssh_options(texts: list, j: int) -> Optional[int]:
+    """Index of the first word after the ssh options that start at ``j`` (getopt: grouped flags ``-tt``, a
+    value attached ``-p22`` or in the next word ``-p 22``, ``--`` ends them); None for ``-s`` (the command is a
+    subsystem's name, not a shell command) or an option ssh does not have."""
+    while j < len(texts):
+        t = texts[j]
+        if t == "--":
+            return j + 1
+        if not t.startswith("-") or t == "-":
+            return j
+        for k, c in enumerate(t[1:], 1):
+            if c in _SSH_VALUE_OPTS:
+                j += 1 if k + 1 < len(t) else 2
+                break
+            if c not in _SSH_FLAGS:
+                return None
+        else:
+            j += 1
+    return j
+
+
+def ssh_command_index(texts: list, i: int) -> Optional[int]:
+    """Index of the remote command's first word in ``ssh [OPTIONS] HOST [OPTIONS] [--] COMMAND...`` when
+    ``texts[i]`` is ssh (ssh reads options again after the host, as OpenSSH does); None without a command
+    (an interactive login, or a script fed on standard input: ``ssh HOST <<EOF``)."""
+    j = _ssh_options(texts, i + 1)
+    if j is None or j >= len(texts):
+        return None  # no host
+    terminated = j > i + 1 and texts[j - 1] == "--"
+    j += 1  # the host
+    if not terminated:
+        j = _ssh_options(texts, j)
+    return j if j is not None and j < len(texts) else None
+
+
+def ssh_script(words: list, at: int) -> TStr:
+    """The command ssh sends: its words from ``at`` on joined by one space (ssh does not quote them; the
+    remote login shell parses the result), each character still traced to where it is written."""
+    parts: list = []
+    for w in words[at:]:
+        if parts:
+            p = w.pieces[0] if w.pieces else None
+            parts.append(TStr.at(" ", p.src, p.offset, p.chain, label=p.label) if p is not None
+                         else TStr.synthetic(" ", "<ssh>"))
+        parts.append(w)
+    return TStr.join(parts)
 
 
 def wrapper_env(words: list, upto: int) -> dict:

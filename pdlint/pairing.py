@@ -534,6 +534,8 @@ def router_links(router: Launch, dep: Deployment) -> list:
             out.append(RouterLink(router, role, how, tok, servers=of_role))
             continue
         host, port, _ = parse_url(tok)
+        if host.strip("[]").lower() in _LOOPBACK:
+            of_role = [s for s in of_role if same_side(router, s)]
         link = RouterLink(router, role, how, tok, boot, url_port=port)
         if port is not None:
             hits = [s for s in of_role if facts(s).http_port == port]
@@ -548,6 +550,17 @@ def router_links(router: Launch, dep: Deployment) -> list:
             link.servers = _by_host(of_role, host) if len(of_role) > 1 else of_role
         out.append(link)
     return out
+
+
+#: hosts of a URL that name the router's own host
+_LOOPBACK = frozenset({"127.0.0.1", "localhost", "::1", "0.0.0.0"})
+
+
+def same_side(router: Launch, server: Launch) -> bool:
+    """Could a router reach a server at its own host's address (``http://127.0.0.1:PORT``)?  Not when one
+    of them is started on another host by ``ssh`` and the other is not (a local router's loopback URL
+    never reaches the decode a script starts with ``ssh A100_HOST "docker run ..."``)."""
+    return bool(router.meta.get("remote")) == bool(server.meta.get("remote"))
 
 
 def host_role_matches(server: Launch, host: str) -> bool:
@@ -660,8 +673,8 @@ def colocated(a: Launch, b: Launch) -> bool:
 
 def colocated_candidate(launch: Launch) -> bool:
     """A shell launch that could share its host with another: not multi-node, not started remotely."""
-    if not shell_launch(launch):
-        return False
+    if not shell_launch(launch) or launch.meta.get("remote"):
+        return False  # (`remote`: started by `ssh HOST COMMAND` or `ssh HOST <<EOF`, wherever ssh is written)
     return not (facts(launch).multi_node or _REMOTE_WRAPPERS.search(wrapper_text(launch)))
 
 

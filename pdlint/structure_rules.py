@@ -424,14 +424,16 @@ def unexported_assignments(script: TStr) -> list:
     return out
 
 
-def sh_c_findings(script: TStr) -> list:
+def sh_c_findings(script: TStr, what: str = "`sh -c` script") -> list:
+    """PD103 in the script of an ``sh -c`` (``what``: how the message names the script, e.g. an ``ssh HOST
+    COMMAND``'s "`ssh` command string")."""
     out = []
     for tok, name in unexported_assignments(script):
         value = tok.text.split("=", 1)[1].rstrip(";")
         out.append(_finding(
             UNEXPORTED, tok, None,
             f"`{tok.text}` only sets a shell variable: {name} is not exported, so the command run by this "
-            f"`sh -c` script never sees it (use the container's env list, `export {name}={value}` or a "
+            f"{what} never sees it (use the container's env list, `export {name}={value}` or a "
             f"`{name}={value} command` prefix)"))
     return out
 

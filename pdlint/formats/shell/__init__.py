@@ -58,6 +58,8 @@ class ShellCommand:
     uncalled: bool = False
     #: its index in the evaluation's commands
     serial: int = -1
+    #: part of an ``ssh HOST COMMAND`` string: it runs on another host, not beside the script's other commands
+    remote: bool = False
     #: serials of earlier background commands a ``kill``/``pkill``/``killall`` ended before this command
     #: runs, on every path that runs it: the two never run at the same time
     ended_before: frozenset = frozenset()

@@ -254,37 +254,48 @@ class Builtins:
     def nested_shell(self, words: list, st: State, penv: list) -> bool:
         """``sh -c STRING [ARG0 ARGS...]`` anywhere in a command (also behind
         wrappers such as ``srun``/``timeout``/``docker run IMAGE``): evaluate
-        STRING as a child shell that sees only exported variables."""
-        from pdlint.launchers import wrapper_env
-        for i in range(len(words) - 2):
-            base = words[i].text.rsplit("/", 1)[-1]
-            if base in _SHELLS:
+        STRING as a child shell that sees only exported variables.  ``ssh
+        [OPTIONS] HOST COMMAND...``: COMMAND's words joined by spaces are such
+        a STRING for the remote login shell, which sees none of this shell's
+        variables.  Not behind a program that runs none of its words (``echo
+        ssh HOST ...``)."""
+        from pdlint.launchers import NOT_RUNNERS, is_assignment, ssh_command_index, ssh_script
+        texts = [w.text for w in words]
+        prog = next((t for t in texts if not is_assignment(t)), "")
+        if prog.rsplit("/", 1)[-1] in NOT_RUNNERS:
+            return False
+        remote = False
+        for i in range(len(words) - 1):
+            base = texts[i].rsplit("/", 1)[-1]
+            if base == "ssh":
+                at = ssh_command_index(texts, i)
+                if at is not None:
+                    script, rest, remote = ssh_script(words, at), [], True
+                    break
+            if base in _SHELLS and i < len(words) - 2:
                 at = _dash_c_script(words, i)
                 if at is not None:
                     script, rest = words[at], words[at + 1:]
                     break
         else:
             return False
-        if not has_known_char(script) or not self.deeper(f"{base} -c"):
+        what = "ssh" if remote else f"{base} -c"
+        if not has_known_char(script) or not self.deeper(what):
             return False
         child = State()
-        for name, var in st.vars.items():
-            if name in st.exported and not var.is_array:
+        if remote:
+            # the remote login shell: none of this shell's variables, the environment the script started with
+            # (the configured deploy-time values), as for `ssh HOST <<EOF`
+            for name, var in self.initial.items():
                 child.vars[name] = var
                 child.exported[name] = True
-        for name, var in penv:
-            child.vars[name] = var
-            child.exported[name] = True
-        # what the wrappers before the shell set: `env VAR=x`, `docker run -e VAR=x`
-        for name, value in wrapper_env(words, i).items():
-            child.vars[name] = Var(value)
-            child.exported[name] = True
-
+        else:
+            self.child_env(child, words, i, st, penv)
         child.positional = tuple(Var(w) for w in rest[1:])
-        child.ctx = st.ctx + (Ctx(f"{base} -c at line {words[i].origin.line}"),)
+        child.ctx = st.ctx + (Ctx(f"{what} at line {words[i].origin.line}", remote=remote),)
         if st.out is not None:
             child.out = ()
-        unit = self.parse(script, kind=f"{base} -c string")
+        unit = self.parse(script, kind="ssh command" if remote else f"{base} -c string")
         self.depth += 1
         try:
             with self.in_unit(unit):
@@ -292,6 +303,22 @@ class Builtins:
         finally:
             self.depth -= 1
         return True
+
+    @staticmethod
+    def child_env(child: State, words: list, i: int, st: State, penv: list) -> None:
+        """The variables a local child shell (``words[i]``) sees: exported ones, the command's prefix
+        assignments, and what the wrappers before the shell set (``env VAR=x``, ``docker run -e VAR=x``)."""
+        from pdlint.launchers import wrapper_env
+        for name, var in st.vars.items():
+            if name in st.exported and not var.is_array:
+                child.vars[name] = var
+                child.exported[name] = True
+        for name, var in penv:
+            child.vars[name] = var
+            child.exported[name] = True
+        for name, value in wrapper_env(words, i).items():
+            child.vars[name] = Var(value)
+            child.exported[name] = True
 
 
 def _dash_c_script(words: list, i: int) -> Optional[int]:

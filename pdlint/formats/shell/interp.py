@@ -285,7 +285,14 @@ class Interpreter(Words, Conditions, Control, Builtins, Joins):
         name = node.child_by_field_name("name")
         if name is None:
             return self.assign_all(prefix, st)
-        words = self.expand_args([name] + syntax.field_children(node, "argument") + list(extra), st, unk)
+        args = syntax.field_children(node, "argument")
+        cut = None
+        if self.unit.root.has_error and syntax.in_error_region(node):
+            args, cut = syntax.first_line_words(self.unit, name, args)
+        words = self.expand_args([name] + args, st, unk)
+        if cut is not None:
+            words += self.expand_parts(cut, st, unk)
+        words += self.expand_args(list(extra), st, unk)
         if not words:
             return self.assign_all(prefix, st)
         penv = self.prefix_env(prefix, st, unk)
@@ -384,7 +391,7 @@ class Interpreter(Words, Conditions, Control, Builtins, Joins):
         cmd = self.command_type(
             words=list(words), env=env, context=st.context_text(), role_hint=role, start=start,
             background=self.bg > 0, unset_vars=sorted(unknown), uncalled=self.uncalled, serial=len(self.commands),
-            ended_before=st.ended)
+            ended_before=st.ended, remote=any(c.remote for c in st.ctx))
         if self._started is not None:
             self._started.append(cmd)
         if key is None:

@@ -75,9 +75,10 @@ class Ctx:
     role: Optional[str] = None
     decision: bool = False
     enclosing: bool = True
+    remote: bool = False  # the commands inside run on another host (``ssh HOST COMMAND``)
 
     def closed(self) -> "Ctx":
-        return Ctx(self.text, self.role, self.decision, False)
+        return Ctx(self.text, self.role, self.decision, False, self.remote)
 
 
 @dataclass(frozen=True)

@@ -383,3 +383,58 @@ def field_children(node, name: str) -> list:
 def first_token(node) -> Optional[str]:
     """Type of the first (anonymous or named) child, e.g. ``'[['`` or ``'until'``."""
     return node.children[0].type if node.child_count else None
+
+
+def in_error_region(node) -> bool:
+    """Was ``node`` recovered from text tree-sitter could not parse: an ERROR node around it or inside it."""
+    if node.has_error:
+        return True
+    parent = node.parent
+    while parent is not None:
+        if parent.type == "ERROR":
+            return True
+        parent = parent.parent
+    return False
+
+
+_UNESCAPED_NEWLINE = re.compile(r"(?<!\\)\n")
+
+
+def first_line_words(unit: Unit, name, args: list) -> tuple:
+    """The argument nodes of a command recovered from a parse-error region that are written on its first
+    line: ``(whole argument nodes, parts of a last word cut at the newline or None)``.
+
+    tree-sitter's error recovery glues words of different lines into one command (a terminal transcript
+    saved as ``.sh``: ``[me@node1 ~]$ python3 -m sglang.launch_server ... prefill`` followed by the next
+    prompt and an ``echo done``), even into one word (``prefill``, newline, ``((venv``).  A shell ends a
+    command at a newline that is neither quoted nor after a backslash, and no word spans one: the words
+    after it are not this command's arguments.  Newlines inside a quoted or expanding part of a word (a
+    string, ``$(...)``) are that part's own."""
+    prev = name.end_byte
+    for k, node in enumerate(args):
+        if _newline_between(unit, prev, node.start_byte):
+            return args[:k], None
+        parts = _first_line_parts(unit, node)
+        if parts is not None:
+            return args[:k], parts
+        prev = node.end_byte
+    return args, None
+
+
+def _newline_between(unit: Unit, a: int, b: int) -> bool:
+    """Does the text between byte offsets ``a`` and ``b`` hold a newline not after a backslash?"""
+    return b > a and _UNESCAPED_NEWLINE.search(unit.text, unit.char(a), unit.char(b)) is not None
+
+
+def _first_line_parts(unit: Unit, node) -> Optional[list]:
+    """The parts of a word ``node`` (a ``concatenation``) before the first newline between them, or inside
+    an ERROR part of it; None when the word is on one line."""
+    if node.type != "concatenation":
+        return None
+    prev = None
+    for k, part in enumerate(node.children):
+        if (prev is not None and _newline_between(unit, prev, part.start_byte)) or \
+                (part.type == "ERROR" and _newline_between(unit, part.start_byte, part.end_byte)):
+            return node.children[:k]
+        prev = part.end_byte
+    return None

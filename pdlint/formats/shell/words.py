@@ -349,6 +349,13 @@ class Words:
         self.emit_node(node, st, fb, False, False, unk)
         return fb.finish()
 
+    def expand_parts(self, parts: list, st, unk: set) -> list:
+        """Expand the first parts of a word node (the children of a ``concatenation``) as one word would be."""
+        fb = Fields()
+        for part in parts:
+            self.emit_node(part, st, fb, False, False, unk)
+        return fb.finish()
+
     def expand_value(self, node, st, unk: set) -> TStr:
         """Expand without word splitting (assignment values, case subjects)."""
         if node is None:
