@@ -213,3 +213,37 @@ def test_paths_that_ended_different_launches_are_not_widened(shell_eval):
     assert ctx.limit_serials == []
     (second,) = [c for c in launches(cmds) if c.words[-1].text == "2"]
     assert second.ended_before == frozenset()
+
+
+LIBRARY = """\
+_background_process_descendants() {
+    local parent_pid="$1"
+    local child_pid
+    while read -r child_pid; do
+        [[ -n "$child_pid" ]] || continue
+        echo "$child_pid"
+        _background_process_descendants "$child_pid"
+    done < <(pgrep -P "$parent_pid" 2>/dev/null || true)
+}
+a() { b; }
+b() { c; }
+c() { d; }
+d() { e; }
+e() { pip install -q x; }
+start_server() { python3 -m sglang.launch_server --model-path m & }
+"""
+
+
+def test_a_library_s_recursive_walker_and_deep_helpers_are_no_error(scratch_git):
+    # InferenceX benchmarks/benchmark_lib.sh checked on its own: its functions are evaluated uncalled, and the
+    # recursion and a chain five calls deep hit the depth limit (PD008) in code that starts nothing
+    scratch_git.write("lib.sh", LIBRARY)
+    code, doc = scratch_git.lint("lib.sh")
+    assert [f["code"] for f in doc["findings"] if f["severity"] == "error"] == []
+
+
+def test_a_deep_chain_that_starts_a_server_still_reports_the_depth(scratch_git):
+    launch = "python3 -m sglang.launch_server --model-path m --port 2"
+    scratch_git.write("lib.sh", LIBRARY.replace("pip install -q x", launch))
+    code, doc = scratch_git.lint("lib.sh")
+    assert "PD008" in [f["code"] for f in doc["findings"] if f["severity"] == "error"]

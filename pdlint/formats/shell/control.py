@@ -373,9 +373,14 @@ class Control:
     # -- functions ----------------------------------------------------------------
     def call_function(self, fd: FuncDef, words: list, st: State, unk: set, penv: list,
                       label: Optional[str] = None) -> list:
-        if not self.deeper(f"function {fd.name}", quiet=st.out is not None and not self.launches_in(fd.name)):
-            # inside $(...) a function that starts nothing changes nothing but its output, which stays
-            # unknown: no report (a process-tree walker that calls itself, InferenceX's _descendants)
+        quiet = (st.out is not None or fd.key in self.active_calls or self.uncalled) and \
+            not self.launches_in(fd.name)
+        if not self.deeper(f"function {fd.name}", quiet=quiet):
+            # a function that starts nothing, inside $(...) (it changes nothing but its output, which stays
+            # unknown), calling itself (the levels evaluated did what the deeper ones would) or called from a
+            # function nobody calls (evaluated for its commands; what it sets reaches nothing): no report
+            # (process-tree walkers, InferenceX's _descendants and benchmark_lib.sh's
+            # _background_process_descendants; its _patch_swebench_agent five calls down a library function)
             st.out_bad = st.out is not None  # inside $(...): the output is not known
             return [Out(st, None)]
         self.called.add(fd.key)
@@ -393,6 +398,7 @@ class Control:
             label = f"function {fd.name} (called at line {words[0].origin.line})"
         depth = st.push_ctx(Ctx(label))
         self.depth += 1
+        self.active_calls.append(fd.key)
         try:
             with self.in_unit(fd.unit):
                 if fd.body.type == "subshell":
@@ -403,6 +409,7 @@ class Control:
                     outs = self.exec_stmt(fd.body, st)
         finally:
             self.depth -= 1
+            self.active_calls.pop()
         results = []
         for o in outs:
             s = o.st

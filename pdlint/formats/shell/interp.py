@@ -59,6 +59,7 @@ class Interpreter(Words, Conditions, Control, Builtins, Joins):
         self.reported: set = set()
         self.defined: dict = {}  # FuncDef.key -> (FuncDef, State at definition)
         self.called: set = set()
+        self.active_calls: list = []  # FuncDef.key of the functions being evaluated (innermost last)
         self.uncalled = False  # evaluating a function the script never calls
         self.units: dict = {}  # id(SourceFile) -> Unit
         self.sourcing: list = []  # ids of the files being sourced (innermost last)
