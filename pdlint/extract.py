@@ -445,7 +445,7 @@ class Extractor:
                     self.add_launch(launch)
         for f in helm.chart_files(os.path.join(chart, "templates")) if os.path.isdir(
                 os.path.join(chart, "templates")) else []:
-            if not f.endswith((".yaml", ".yml", ".tpl")):
+            if not (helm.manifest_name(f) or f.endswith(".tpl")):
                 continue
             src = self.read(f, report=False)
             if src is None:
@@ -473,7 +473,7 @@ class Extractor:
         from pdlint.formats import helm
         templates = os.path.join(chart, "templates")
         for f in helm.chart_files(templates) if os.path.isdir(templates) else []:
-            if not f.endswith((".yaml", ".yml", ".tpl")):
+            if not (helm.manifest_name(f) or f.endswith(".tpl")):
                 continue
             src = self.read(f, report=False)
             if src is None or not MARKER.search(src.text):
