@@ -24,14 +24,14 @@ JINJA_EXT = (".j2", ".jinja", ".jinja2")
 YAML_EXT = (".yaml", ".yml")
 SHELL_EXT = (".sh", ".bash", ".slurm", ".sbatch")  # Slurm batch scripts are shell scripts
 # Text files that hold launches in real repositories but in a form pdlint does not read (Python that builds the
-# argv, Makefiles, Dockerfiles, JSON/TOML configs, envsubst templates): a directory scan (when they hold launch text)
-# and a file named on the command line list them as kind "unsupported", so that launch text in them is
-# reported (PD020) instead of passing unseen.  (A JSON file named on the command line is sniffed as YAML by the
+# argv, Makefiles, Dockerfiles, JSON/TOML configs, envsubst and Terraform templates): a directory scan (when they
+# hold launch text) and a file named on the command line list them as kind "unsupported", so that launch text in
+# them is reported (PD020) instead of passing unseen.  (A JSON file named on the command line is sniffed as YAML by the
 # extract stage, as any other file of a kind the name does not tell; a walk does not sniff: pdlint's own JSON
 # reports would read as launches.)  Documentation (.md, .rst) is not among them: its commands are examples,
 # not launch configurations.
 OTHER_TEXT_EXT = (".py", ".mk", ".json", ".toml", ".ini", ".cfg", ".conf", ".env", ".tmpl", ".template",
-                  ".dockerfile", ".containerfile")
+                  ".tftpl", ".dockerfile", ".containerfile")
 OTHER_TEXT_NAMES = re.compile(r"(?:GNUmakefile|[Mm]akefile|Dockerfile(?:\.[\w.-]+)?|Containerfile|Procfile)")
 _SHEBANG = re.compile(rb"^#!\s*\S*?(?:/|env\s+)(?:ba|z|k|da|a)?sh\b")
 KEYWORDS = (b"sglang", b"vllm", b"trtllm", b"dynamo", b"disaggregation", b"launch_server", b"tensorrt",

@@ -235,6 +235,11 @@ class Extractor:
             data = b""
         if not job.explicit and not worth_parsing(job.kind, data):
             return
+        if job.kind in ("yaml", "tpl", "unknown", "unsupported"):
+            foreign = _foreign_template(job.abspath, src.text)
+            if foreign is not None:
+                self.foreign_template(src, *foreign)
+                return
         if job.kind in ("jinja", "tpl"):
             if job.abspath in partials and os.path.realpath(job.abspath) in self._included:
                 return  # an include-only partial: checked in its includers' renders only
@@ -513,6 +518,19 @@ class Extractor:
                                      f"`- item` lines, not a block scalar's script or a line with a template action",
                                      "check what the tool that renders it writes (helm template, the controller's "
                                      "output), or write the flags as literal `- item` lines", None))
+
+    # -- templates of a language pdlint does not render ------------------------------------
+    def foreign_template(self, src: SourceFile, language: str, where: str, hint: str) -> None:
+        """A Handlebars/Mustache or Terraform template (:func:`_foreign_template`): not read as the YAML or
+        Jinja its name suggests (its text is no YAML, and no Jinja, until its own tool fills it: not a
+        PD003/PD004 of a broken file), and its launch text said unchecked on its lines, naming the language
+        (one note for all of them: one PD020 for the file, as for a file kind pdlint does not read)."""
+        from pdlint.coverage import MARKER
+        note = (f"it is in a {language} template ({where}), which pdlint does not render", hint, None)
+        notes = self.out.notes.setdefault(src.path, {})
+        for n, text in enumerate(src.text.split("\n"), 1):
+            if MARKER.search(text):
+                notes.setdefault(n, note)
 
     # -- Jinja -------------------------------------------------------------------
     def jinja(self, job: FileJob, src: SourceFile) -> None:
@@ -1861,6 +1879,45 @@ def _sniff(text: str) -> str:
     if any(isinstance(d.root, (yt.YMap, yt.YSeq)) for d in docs):
         return "yaml"
     return "shell"
+
+
+# Handlebars / Mustache tags, which neither YAML, Jinja nor a Go template holds: a section `{{#if X}}`, `{{#each xs}}`,
+# an inverted section `{{^X}}`, a section's close `{{/if}}`, a triple-stash `{{{X}}}` (a Go template's comment
+# `{{/* ... */}}` is no close: a name follows the slash)
+_MUSTACHE = re.compile(r"\{\{~?(?:[#^]\s*[A-Za-z_@][\w@.-]*[^{}\n]{0,80}|/\s*[A-Za-z_@][\w@.-]*\s*~?|"
+                       r"\{~?\s*[A-Za-z_@][\w@.-]*\s*~?\})\}\}")
+# a Terraform template directive: `%{ for ip in ips ~}`, `%{ endfor }`, `%{ if x }`, `%{ else }`, `%{ endif }`
+_TERRAFORM = re.compile(r"%\{~?\s*(?:for\s+\w+(?:\s*,\s*\w+)?\s+in\s|endfor\b|if\s|else\b|endif\b)[^{}\n]{0,80}\}")
+
+_MUSTACHE_HINT = ("check what the tool that fills the template writes: render it with the values it is deployed "
+                  "with and run pdlint on the output, or write the launch in a form pdlint reads (a Jinja2 "
+                  "template, a Helm chart, plain YAML or a shell script); if it is no launch, exclude the file")
+_TERRAFORM_HINT = ("check what Terraform renders: write `templatefile(...)` with the variables it is deployed with "
+                   "to a file (`terraform console`, a `local_file` resource) and run pdlint on it, or write the "
+                   "launch in a form pdlint reads (a Jinja2 template, a Helm chart, plain YAML or a shell script); "
+                   "if it is no launch, exclude the file")
+
+
+def _foreign_template(path: str, text: str) -> Optional[tuple]:
+    """(language, what tells it, hint) of a template pdlint does not render, else None:
+
+    * Handlebars/Mustache (aws-samples/sample-genai-on-eks-starter-kit's ``*.template.yaml``, filled by its
+      ``index.mjs``): any section or triple-stash tag makes the file one, whether or not it parses as YAML.
+      Read as YAML, its text holds every ``{{#if}}`` branch at once (``--is-prefill-worker`` beside
+      ``--is-decode-worker``) and ``{{{VAR}}}`` is a flow mapping, not the value it stands for: a launch read
+      from it is none that is deployed, and a clean result on it would be a silent pass;
+    * Terraform ``templatefile`` (``*.tftpl``; a ``*.yaml.tpl`` / ``*.sh.tpl`` with a ``%{ for ... }``
+      directive, GoogleCloudPlatform/ai-on-gke's ``locust-runner-service.yaml.tpl``).  Its ``${...}`` alone
+      does not tell: a Jinja ``.sh.tpl`` holds shell's."""
+    def at(m: re.Match) -> str:
+        return f"`{m.group(0)}` on line {text.count(chr(10), 0, m.start()) + 1}"
+    m = _TERRAFORM.search(text)
+    if m is not None or path.lower().endswith(".tftpl"):
+        return "Terraform templatefile", at(m) if m is not None else "a `.tftpl` file", _TERRAFORM_HINT
+    m = _MUSTACHE.search(text)
+    if m is not None:
+        return "Handlebars/Mustache", at(m), _MUSTACHE_HINT
+    return None
 
 
 def _is_go_template(text: str) -> bool:
