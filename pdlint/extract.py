@@ -565,6 +565,8 @@ class Extractor:
         foreign = _not_a_launch_template(job.abspath, src, renders)
         if foreign:
             problems = [p for p in problems if p.code == "limit"]  # a chat template: its Jinja is not ours to judge
+        elif not _may_launch(src, renders, (variables, role_vars)):
+            problems = [p for p in problems if p.code != "render"]
         for p in problems:
             self.problem(rule_for[p.code], p.src or src, p.line, p.column, p.message, fix=p.hint)
         inner = _inner_kind(job.abspath)
@@ -1850,6 +1852,36 @@ def _not_a_launch_template(path: str, src: SourceFile, renders: list) -> bool:
         if any(isinstance(d.root, (yt.YMap, yt.YSeq)) for d in docs):
             return False
     return True
+
+
+def _may_launch(src: SourceFile, renders: list, values) -> bool:
+    """May a Jinja template's renders hold a launch: launch text in it, in a template it includes or imports, in
+    a render, or in the values it renders with?  One that may not (gpu-recipes' Ray values template, whose
+    ``{{ fluent_bit_conf | indent(8) }}`` its deploy script fills: Jinja's ``indent`` raises on the undefined
+    value) gets no render error (PD006): pdlint would check nothing in what it renders, as it reads no
+    non-launch template's renders (:func:`_not_a_launch_template`).  (A render that failed has no text: the
+    template's own text and the values tell.)  Its undefined variables (PD005) stay: a YAML template's
+    command may come from one."""
+    from pdlint.coverage import has_launch_text
+    if has_launch_text(src.text) or re.search(_INCLUDE_NAME, src.text) or \
+            any(has_launch_text(r.text.text) for r in renders):
+        return True
+    return has_launch_text("\n".join(_strings(values)))
+
+
+def _strings(value, limit: int = 10_000) -> list:
+    """The strings of a variables structure (dicts, lists, scalars), at most ``limit`` of them."""
+    out: list = []
+    stack = [value]
+    while stack and len(out) < limit:
+        v = stack.pop()
+        if isinstance(v, str):
+            out.append(v)
+        elif isinstance(v, dict):
+            stack += [x for kv in v.items() for x in kv]
+        elif isinstance(v, (list, tuple)):
+            stack += list(v)
+    return out
 
 
 _MANIFEST_KEY = re.compile(r"(?m)^[ \t-]*(?:apiVersion|kind|containers|command|args|image|env)[ \t]*:")

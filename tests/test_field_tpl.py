@@ -285,6 +285,45 @@ def test_a_yaml_j2_outside_a_chart_s_templates_is_still_jinja(no_helm, scratch_g
     assert ("deploy/templates/go.yaml.j2", "PD004", 1) in found(doc)
 
 
+# -- render errors of a Jinja template with no launch text --------------------------------------------------
+
+# gpu-recipes RL/a4/recipes/*/nemoRL/ray_cluster_values_a4_template.yaml.j2:30 (its deploy script supplies the
+# value): Jinja's `indent` raises on an undefined value
+RAY_VALUES_J2 = """\
+configMap:
+  fluentbit:
+    data:
+      fluent-bit.conf: |
+        {{ fluent_bit_conf | indent(8)}}
+{% if schedule_using_kueue %}
+labels: {kueue.x-k8s.io/queue-name: q}
+{% endif %}
+"""
+
+
+def test_a_template_without_launch_text_gets_no_render_error(scratch_git):
+    # it was `PD006 error: UndefinedError: 'fluent_bit_conf' is undefined`
+    scratch_git.write("ray_cluster_values_a4_template.yaml.j2", RAY_VALUES_J2)
+    code, doc = scratch_git.lint(".")
+    assert (code, doc["findings"]) == (0, [])
+
+
+def test_a_template_with_launch_text_keeps_its_render_error(scratch_git):
+    scratch_git.write("values.yaml.j2", RAY_VALUES_J2 + "command: [python3, -m, sglang.launch_server]\n")
+    code, doc = scratch_git.lint(".")
+    assert code == 1 and found(doc) == [("values.yaml.j2", "PD006", 5)]
+    assert "'fluent_bit_conf' is undefined" in doc["findings"][0]["message"]
+
+
+def test_a_render_error_stays_where_a_launch_may_come_from_elsewhere(scratch_git):
+    # a template it includes, or a variable it renders with, may hold the launch that the failed render hides
+    scratch_git.write("inc.yaml.j2", "{% include 'flags.j2' %}\n" + RAY_VALUES_J2)
+    scratch_git.write("flags.j2", "# flags\n")
+    scratch_git.write("var.yaml.j2", "cmd: {{ cmd }}\n" + RAY_VALUES_J2)
+    code, doc = scratch_git.lint("--var", "cmd=python3 -m sglang.launch_server", "inc.yaml.j2", "var.yaml.j2")
+    assert [(p, c) for p, c, _ in found(doc)] == [("inc.yaml.j2", "PD006"), ("var.yaml.j2", "PD006")]
+
+
 def test_the_pre_commit_hook_passes_tftpl_files():
     import os
     import re
