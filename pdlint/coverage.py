@@ -581,6 +581,9 @@ def _why(job, group: list, notes: dict, rendered: Optional[set], err) -> tuple:
     lines = range(group[0].line, group[-1].line + 1)
     if job.kind in (_UNSUPPORTED, "unknown"):
         import os
+        note = next((notes[line] for line in lines if notes.get(line)), None)
+        if note:  # a template of a language pdlint does not render (Terraform, Handlebars): named
+            return f"launch text ({what}) not checked: {note[0]}", note[1], note[2]
         return (f"launch text ({what}) in a file kind pdlint does not read ({os.path.basename(job.abspath)})",
                 "move the launch into a shell script, Kubernetes/compose YAML or template pdlint reads, "
                 "or exclude the file")

@@ -24,14 +24,14 @@ JINJA_EXT = (".j2", ".jinja", ".jinja2")
 YAML_EXT = (".yaml", ".yml")
 SHELL_EXT = (".sh", ".bash", ".slurm", ".sbatch")  # Slurm batch scripts are shell scripts
 # Text files that hold launches in real repositories but in a form pdlint does not read (Python that builds the
-# argv, Makefiles, Dockerfiles, JSON/TOML configs, envsubst templates): a directory scan (when they hold launch text)
-# and a file named on the command line list them as kind "unsupported", so that launch text in them is
-# reported (PD020) instead of passing unseen.  (A JSON file named on the command line is sniffed as YAML by the
+# argv, Makefiles, Dockerfiles, JSON/TOML configs, envsubst and Terraform templates): a directory scan (when they
+# hold launch text) and a file named on the command line list them as kind "unsupported", so that launch text in
+# them is reported (PD020) instead of passing unseen.  (A JSON file named on the command line is sniffed as YAML by the
 # extract stage, as any other file of a kind the name does not tell; a walk does not sniff: pdlint's own JSON
 # reports would read as launches.)  Documentation (.md, .rst) is not among them: its commands are examples,
 # not launch configurations.
 OTHER_TEXT_EXT = (".py", ".mk", ".json", ".toml", ".ini", ".cfg", ".conf", ".env", ".tmpl", ".template",
-                  ".dockerfile", ".containerfile")
+                  ".tftpl", ".dockerfile", ".containerfile")
 OTHER_TEXT_NAMES = re.compile(r"(?:GNUmakefile|[Mm]akefile|Dockerfile(?:\.[\w.-]+)?|Containerfile|Procfile)")
 _SHEBANG = re.compile(rb"^#!\s*\S*?(?:/|env\s+)(?:ba|z|k|da|a)?sh\b")
 KEYWORDS = (b"sglang", b"vllm", b"trtllm", b"dynamo", b"disaggregation", b"launch_server", b"tensorrt",
@@ -120,6 +120,27 @@ def kind_of(name: str, head: bytes = b"") -> Optional[str]:
     if "." not in os.path.basename(name) and _SHEBANG.match(head):
         return "shell"
     return None
+
+
+def chart_template(path: str, root: str) -> bool:
+    """Is ``path`` a file of a Helm chart's ``templates/`` folder (below the nearest ``Chart.yaml`` above it,
+    inside the repository ``root``)?  Helm renders every such file as a Go template whatever its extension, so
+    its name does not decide its kind: gpu-recipes' ``nemoRL/templates/raycluster-cluster.yaml.j2`` is a Helm
+    template (``{{- include "ray-cluster.fullname" . }}``), not Jinja."""
+    from pdlint.formats.helm import chart_root
+    if os.sep + "templates" + os.sep not in os.path.abspath(path):
+        return False  # (the common case: no file system look-up)
+    chart = chart_root(path, root)
+    return chart is not None and os.path.relpath(path, chart).replace(os.sep, "/").startswith("templates/")
+
+
+def file_kind(path: str, root: str, head: bytes = b"") -> Optional[str]:
+    """:func:`kind_of` for a file of the repository at ``root``: a Jinja-named file of a Helm chart's templates
+    is YAML, rendered with its chart (:func:`chart_template`)."""
+    kind = kind_of(path, head)
+    if kind == "jinja" and chart_template(path, root):
+        return "yaml"
+    return kind
 
 
 def _other_text(name: str, named: bool = False) -> Optional[str]:
@@ -216,7 +237,8 @@ def discover(paths: list, cwd: str, excluded=lambda p: False, force_exclude=lamb
             for f in files:
                 if (os.path.isdir(f) and not os.path.islink(f)) or excluded(f):
                     continue
-                kind = kind_of(f, _head(f, boundary) if "." not in os.path.basename(f) else b"")
+                head = _head(f, boundary) if "." not in os.path.basename(f) else b""
+                kind = file_kind(f, boundary.root_for(f), head)
                 if kind is None:
                     kind = _other_text(f)
                     if kind is not None and not _has_launch_text(f, boundary):
@@ -227,7 +249,7 @@ def discover(paths: list, cwd: str, excluded=lambda p: False, force_exclude=lamb
             if force_exclude(ap) and excluded(ap):
                 continue
             # named explicitly: a kind pdlint reads, another text kind, else sniffed by the extract stage
-            kind = kind_of(ap, _head(ap, boundary)) or _other_text(ap, named=True) or "unknown"
+            kind = file_kind(ap, boundary.root_for(ap), _head(ap, boundary)) or _other_text(ap, named=True) or "unknown"
             jobs[ap] = FileJob(ap, display_path(ap, cwd), boundary.root_for(ap), kind, explicit=True)
         else:
             missing.append(p)
@@ -293,9 +315,10 @@ def expand_units(jobs: list, cwd: str, excluded=lambda p: False, resolver=None,
             continue
         files = [f for f in files if not excluded(f) and not os.path.isdir(f)]
         if resolver is not None:
-            for f in _config_dependents(named, files, resolver, boundary):
+            for f in _config_dependents(named, files, resolver, boundary, root):
                 if f not in have and f not in extra:
-                    extra[f] = FileJob(f, display_path(f, cwd), root, kind_of(f, _head(f, boundary)) or "unknown")
+                    kind = file_kind(f, root, _head(f, boundary)) or "unknown"
+                    extra[f] = FileJob(f, display_path(f, cwd), root, kind)
         needles = {os.path.basename(j.abspath).encode() for j in named}
         needles |= {os.path.basename(f).encode() for f in extra if extra[f].kind in ("jinja", "tpl", "shell")}
         configmaps = set()
@@ -312,7 +335,7 @@ def expand_units(jobs: list, cwd: str, excluded=lambda p: False, resolver=None,
                     continue
                 kind = kinds.get(f, False)
                 if kind is False:
-                    kind = kinds[f] = kind_of(f, _head(f, boundary) if "." not in os.path.basename(f) else b"")
+                    kind = kinds[f] = file_kind(f, root, _head(f, boundary) if "." not in os.path.basename(f) else b"")
                 if not kind:
                     continue
                 kust = os.path.basename(f) in KUSTOMIZATION_NAMES
@@ -343,7 +366,7 @@ def expand_units(jobs: list, cwd: str, excluded=lambda p: False, resolver=None,
 _CONFIG_NAMES = (".pdlint.yaml", "pyproject.toml")
 
 
-def _config_dependents(named: list, files: list, resolver, boundary=None) -> list:
+def _config_dependents(named: list, files: list, resolver, boundary=None, root: Optional[str] = None) -> list:
     """Templates and scripts that render with a named values file (a config's
     ``values``) or a named ``.pdlint.yaml``: every one that config governs."""
     targets = {os.path.normpath(j.abspath) for j in named}
@@ -362,7 +385,7 @@ def _config_dependents(named: list, files: list, resolver, boundary=None) -> lis
         return []
     out = []
     for f in files:
-        kind = kind_of(f, _head(f, boundary) if "." not in os.path.basename(f) else b"")
+        kind = file_kind(f, root or os.path.dirname(f), _head(f, boundary) if "." not in os.path.basename(f) else b"")
         if kind not in ("jinja", "tpl", "shell", "justfile"):
             continue
         cfg = resolver.for_file(f)

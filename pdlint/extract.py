@@ -235,6 +235,11 @@ class Extractor:
             data = b""
         if not job.explicit and not worth_parsing(job.kind, data):
             return
+        if job.kind in ("yaml", "tpl", "unknown", "unsupported"):
+            foreign = _foreign_template(job.abspath, src.text)
+            if foreign is not None:
+                self.foreign_template(src, *foreign)
+                return
         if job.kind in ("jinja", "tpl"):
             if job.abspath in partials and os.path.realpath(job.abspath) in self._included:
                 return  # an include-only partial: checked in its includers' renders only
@@ -445,7 +450,7 @@ class Extractor:
                     self.add_launch(launch)
         for f in helm.chart_files(os.path.join(chart, "templates")) if os.path.isdir(
                 os.path.join(chart, "templates")) else []:
-            if not f.endswith((".yaml", ".yml", ".tpl")):
+            if not (helm.manifest_name(f) or f.endswith(".tpl")):
                 continue
             src = self.read(f, report=False)
             if src is None:
@@ -473,7 +478,7 @@ class Extractor:
         from pdlint.formats import helm
         templates = os.path.join(chart, "templates")
         for f in helm.chart_files(templates) if os.path.isdir(templates) else []:
-            if not f.endswith((".yaml", ".yml", ".tpl")):
+            if not (helm.manifest_name(f) or f.endswith(".tpl")):
                 continue
             src = self.read(f, report=False)
             if src is None or not MARKER.search(src.text):
@@ -514,6 +519,19 @@ class Extractor:
                                      "check what the tool that renders it writes (helm template, the controller's "
                                      "output), or write the flags as literal `- item` lines", None))
 
+    # -- templates of a language pdlint does not render ------------------------------------
+    def foreign_template(self, src: SourceFile, language: str, where: str, hint: str) -> None:
+        """A Handlebars/Mustache or Terraform template (:func:`_foreign_template`): not read as the YAML or
+        Jinja its name suggests (its text is no YAML, and no Jinja, until its own tool fills it: not a
+        PD003/PD004 of a broken file), and its launch text said unchecked on its lines, naming the language
+        (one note for all of them: one PD020 for the file, as for a file kind pdlint does not read)."""
+        from pdlint.coverage import MARKER
+        note = (f"it is in a {language} template ({where}), which pdlint does not render", hint, None)
+        notes = self.out.notes.setdefault(src.path, {})
+        for n, text in enumerate(src.text.split("\n"), 1):
+            if MARKER.search(text):
+                notes.setdefault(n, note)
+
     # -- Jinja -------------------------------------------------------------------
     def jinja(self, job: FileJob, src: SourceFile) -> None:
         from pdlint.render.jinja import Limits, render_template
@@ -547,6 +565,8 @@ class Extractor:
         foreign = _not_a_launch_template(job.abspath, src, renders)
         if foreign:
             problems = [p for p in problems if p.code == "limit"]  # a chat template: its Jinja is not ours to judge
+        elif not _may_launch(src, renders, (variables, role_vars)):
+            problems = [p for p in problems if p.code != "render"]
         for p in problems:
             self.problem(rule_for[p.code], p.src or src, p.line, p.column, p.message, fix=p.hint)
         inner = _inner_kind(job.abspath)
@@ -1847,6 +1867,36 @@ def _not_a_launch_template(path: str, src: SourceFile, renders: list) -> bool:
     return True
 
 
+def _may_launch(src: SourceFile, renders: list, values) -> bool:
+    """May a Jinja template's renders hold a launch: launch text in it, in a template it includes or imports, in
+    a render, or in the values it renders with?  One that may not (gpu-recipes' Ray values template, whose
+    ``{{ fluent_bit_conf | indent(8) }}`` its deploy script fills: Jinja's ``indent`` raises on the undefined
+    value) gets no render error (PD006): pdlint would check nothing in what it renders, as it reads no
+    non-launch template's renders (:func:`_not_a_launch_template`).  (A render that failed has no text: the
+    template's own text and the values tell.)  Its undefined variables (PD005) stay: a YAML template's
+    command may come from one."""
+    from pdlint.coverage import has_launch_text
+    if has_launch_text(src.text) or re.search(_INCLUDE_NAME, src.text) or \
+            any(has_launch_text(r.text.text) for r in renders):
+        return True
+    return has_launch_text("\n".join(_strings(values)))
+
+
+def _strings(value, limit: int = 10_000) -> list:
+    """The strings of a variables structure (dicts, lists, scalars), at most ``limit`` of them."""
+    out: list = []
+    stack = [value]
+    while stack and len(out) < limit:
+        v = stack.pop()
+        if isinstance(v, str):
+            out.append(v)
+        elif isinstance(v, dict):
+            stack += [x for kv in v.items() for x in kv]
+        elif isinstance(v, (list, tuple)):
+            stack += list(v)
+    return out
+
+
 _MANIFEST_KEY = re.compile(r"(?m)^[ \t-]*(?:apiVersion|kind|containers|command|args|image|env)[ \t]*:")
 
 
@@ -1874,6 +1924,45 @@ def _sniff(text: str) -> str:
     if any(isinstance(d.root, (yt.YMap, yt.YSeq)) for d in docs):
         return "yaml"
     return "shell"
+
+
+# Handlebars / Mustache tags, which neither YAML, Jinja nor a Go template holds: a section `{{#if X}}`, `{{#each xs}}`,
+# an inverted section `{{^X}}`, a section's close `{{/if}}`, a triple-stash `{{{X}}}` (a Go template's comment
+# `{{/* ... */}}` is no close: a name follows the slash)
+_MUSTACHE = re.compile(r"\{\{~?(?:[#^]\s*[A-Za-z_@][\w@.-]*[^{}\n]{0,80}|/\s*[A-Za-z_@][\w@.-]*\s*~?|"
+                       r"\{~?\s*[A-Za-z_@][\w@.-]*\s*~?\})\}\}")
+# a Terraform template directive: `%{ for ip in ips ~}`, `%{ endfor }`, `%{ if x }`, `%{ else }`, `%{ endif }`
+_TERRAFORM = re.compile(r"%\{~?\s*(?:for\s+\w+(?:\s*,\s*\w+)?\s+in\s|endfor\b|if\s|else\b|endif\b)[^{}\n]{0,80}\}")
+
+_MUSTACHE_HINT = ("check what the tool that fills the template writes: render it with the values it is deployed "
+                  "with and run pdlint on the output, or write the launch in a form pdlint reads (a Jinja2 "
+                  "template, a Helm chart, plain YAML or a shell script); if it is no launch, exclude the file")
+_TERRAFORM_HINT = ("check what Terraform renders: write `templatefile(...)` with the variables it is deployed with "
+                   "to a file (`terraform console`, a `local_file` resource) and run pdlint on it, or write the "
+                   "launch in a form pdlint reads (a Jinja2 template, a Helm chart, plain YAML or a shell script); "
+                   "if it is no launch, exclude the file")
+
+
+def _foreign_template(path: str, text: str) -> Optional[tuple]:
+    """(language, what tells it, hint) of a template pdlint does not render, else None:
+
+    * Handlebars/Mustache (aws-samples/sample-genai-on-eks-starter-kit's ``*.template.yaml``, filled by its
+      ``index.mjs``): any section or triple-stash tag makes the file one, whether or not it parses as YAML.
+      Read as YAML, its text holds every ``{{#if}}`` branch at once (``--is-prefill-worker`` beside
+      ``--is-decode-worker``) and ``{{{VAR}}}`` is a flow mapping, not the value it stands for: a launch read
+      from it is none that is deployed, and a clean result on it would be a silent pass;
+    * Terraform ``templatefile`` (``*.tftpl``; a ``*.yaml.tpl`` / ``*.sh.tpl`` with a ``%{ for ... }``
+      directive, GoogleCloudPlatform/ai-on-gke's ``locust-runner-service.yaml.tpl``).  Its ``${...}`` alone
+      does not tell: a Jinja ``.sh.tpl`` holds shell's."""
+    def at(m: re.Match) -> str:
+        return f"`{m.group(0)}` on line {text.count(chr(10), 0, m.start()) + 1}"
+    m = _TERRAFORM.search(text)
+    if m is not None or path.lower().endswith(".tftpl"):
+        return "Terraform templatefile", at(m) if m is not None else "a `.tftpl` file", _TERRAFORM_HINT
+    m = _MUSTACHE.search(text)
+    if m is not None:
+        return "Handlebars/Mustache", at(m), _MUSTACHE_HINT
+    return None
 
 
 def _is_go_template(text: str) -> bool:

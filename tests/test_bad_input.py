@@ -34,7 +34,8 @@ def test_bad_files_each_give_one_finding_and_the_scan_goes_on(repo, capsys):
     # (a directory scan parses YAML that mentions an engine; named files are always parsed)
     (repo / "broken.yaml").write_text("containers:\n  - name: sglang\n   bad: [\n")
     (repo / "syntax.sh.j2").write_text("{% for x in y %}\n")
-    (repo / "render.sh.j2").write_text("a\n{{ 1 / 0 }}\n")
+    # (a launch template: one with no launch text gets no render error, tests/test_field_tpl.py)
+    (repo / "render.sh.j2").write_text("python3 -m sglang.launch_server \\\n{{ 1 / 0 }}\n")
     os.symlink("does-not-exist.yaml", repo / "dangling.yaml")
     code, doc, by = scan(capsys, ".")
     assert code == 1

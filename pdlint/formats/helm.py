@@ -17,7 +17,8 @@ Three tiers, best first:
    (``(index .Values.l 0).name``), and the common Sprig functions such as ``quote``, ``default``,
    ``nindent``, ``toYaml``, ``printf``, ``ternary``, ``merge``, ``regexSplit``, ``fromJson``, and Sprig's
    int64 math ``add``/``sub``/``mul``/``div``/``mod``/``max``/``min``/``until``;
-   ``templates/NOTES.txt`` is not evaluated).  Its output is traced exactly: literal template text to the
+   ``templates/NOTES.txt`` is not evaluated; a manifest named ``*.yaml.j2`` is one as Helm has it: Helm renders
+   every file of ``templates/`` whatever its extension).  Its output is traced exactly: literal template text to the
    template line, values to their ``values.yaml`` key.  Launches say "rendered
    by pdlint's Helm template subset" in their context.
 3. When a template uses something outside that subset: the role sections of
@@ -70,6 +71,26 @@ def chart_files(chart: str) -> list:
         for f in sorted(filenames):
             out.append(os.path.join(dirpath, f))
     return out
+
+
+_TEMPLATE_EXT = (".j2", ".jinja", ".jinja2", ".tmpl", ".template")
+
+
+def manifest_name(path: str) -> bool:
+    """Is a file of ``templates/`` a manifest by its name: ``*.yaml`` / ``*.yml``, also under another template
+    extension (``raycluster-cluster.yaml.j2``: Helm renders every file of ``templates/`` as a Go template,
+    whatever its extension)."""
+    base = os.path.basename(path)
+    for ext in _TEMPLATE_EXT:
+        if base.endswith(ext):
+            base = base[:-len(ext)]
+            break
+    return base.endswith((".yaml", ".yml"))
+
+
+def template_source(path: str) -> bool:
+    """Is a file of ``templates/`` read as chart template text (a manifest, a helper ``.tpl``, a ``.txt``)?"""
+    return manifest_name(path) or path.endswith((".tpl", ".txt"))
 
 
 # ---------------------------------------------------------------------------
@@ -879,13 +900,13 @@ def render_subset(chart: str, read) -> ChartResult:
     parsed = []
     try:
         for f in files:
-            if not f.endswith((".yaml", ".yml", ".tpl", ".txt")) or os.path.basename(f) == "NOTES.txt":
+            if not template_source(f) or os.path.basename(f) == "NOTES.txt":
                 continue  # (NOTES.txt: printed after an install, never a manifest; `helm create`'s quotes braces)
             src = read(f)
             if src is None:
                 continue
             nodes = parse(TStr.from_source(src), defines)
-            if not os.path.basename(f).startswith("_") and f.endswith((".yaml", ".yml")):
+            if not os.path.basename(f).startswith("_") and manifest_name(f):
                 parsed.append((src, nodes))
         r = Renderer(vdoc, vroot, load_chart_meta(chart, read), defines)
         for src, nodes in parsed:
