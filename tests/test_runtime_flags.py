@@ -76,3 +76,27 @@ def test_a_misspelled_literal_flag_is_still_wrong(scratch_git):
     scratch_git.write("run.sh", "python3 -m sglang.launch_server --model-path /m --disaggregaton-mode decode\n")
     code, doc = scratch_git.lint("run.sh")
     assert "SGL001" in _codes(doc)
+
+
+def test_a_read_loop_that_also_takes_a_last_line_without_newline(scratch_git):
+    # gpu-recipes' real form: `|| [ -n "$key" ]` (a last line without a newline).  The path where `read`
+    # succeeded made the condition true on an assumption, and the loop ran on it until the limits: 3-10 s for
+    # six lines, a PD008 and SGL011 errors on `--$(echo "$key" | xargs)`
+    scratch_git.write("w.sh", 'ARGS=(--model-path /m)\n'
+                              'while IFS=": " read -r key value || [ -n "$key" ]; do\n'
+                              '  key=$(echo "$key" | xargs)\n'
+                              '  if [[ "$value" == "false" ]]; then ARGS+=("--$key" "false"); '
+                              'else ARGS+=("--$key" "$value"); fi\n'
+                              'done < "$SERVER_ARGS_FILE"\n'
+                              'exec python3 -m dynamo.sglang "${ARGS[@]}"\n')
+    code, doc = scratch_git.lint("--time-per-file", "5", "w.sh")
+    assert _codes(doc) == ["PD023"] and "adds to ARGS" in doc["findings"][0]["message"]
+
+
+def test_a_loop_on_a_known_condition_still_iterates(scratch_git):
+    # (no PD023: the loop was counted, not taken as one of unknown count)
+    scratch_git.write("w.sh", 'ARGS=()\n'
+                              'i=0\nwhile [ "$i" -lt 1 ] || false; do ARGS+=(--tp-size 2); i=$((i + 1)); done\n'
+                              'python3 -m sglang.launch_server --model-path /m "${ARGS[@]}"\n')
+    code, doc = scratch_git.lint("w.sh")
+    assert _codes(doc) == [] and len(doc["launches"]) == 1

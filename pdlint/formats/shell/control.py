@@ -251,6 +251,11 @@ class Control:
                     status, go = o.status, o.if_true
                     if keyword == "until":
                         status, go = (None if status is None else not status), o.if_false
+                    if o.forked:
+                        # known only on a path split on an unknown condition (`read -r k v || [ -n "$k" ]`,
+                        # the read succeeding): as unknown, else the loop runs on that assumption until a
+                        # limit (AI-Hypercomputer/gpu-recipes' Dynamo workers: PD008 and 20 SGL011 errors)
+                        status = None
                     if status is False:
                         done.append(Out(o.st, True))
                     elif status is True:
