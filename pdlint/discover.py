@@ -122,12 +122,26 @@ def kind_of(name: str, head: bytes = b"") -> Optional[str]:
     return None
 
 
+def chart_root(path: str, repo_root: str) -> Optional[str]:
+    """The chart directory a file belongs to (the nearest Chart.yaml above it, inside the repository).  Here,
+    not in :mod:`pdlint.formats.helm`: discovery asks it of files below a ``templates/`` folder on every run,
+    warm ones too, which must not import the Helm adapter (and YAML) for it."""
+    d = os.path.dirname(os.path.abspath(path))
+    root = os.path.abspath(repo_root)
+    for _ in range(32):
+        if os.path.isfile(os.path.join(d, "Chart.yaml")):
+            return d
+        if d == root or os.path.dirname(d) == d or not d.startswith(root):
+            return None
+        d = os.path.dirname(d)
+    return None
+
+
 def chart_template(path: str, root: str) -> bool:
     """Is ``path`` a file of a Helm chart's ``templates/`` folder (below the nearest ``Chart.yaml`` above it,
     inside the repository ``root``)?  Helm renders every such file as a Go template whatever its extension, so
     its name does not decide its kind: gpu-recipes' ``nemoRL/templates/raycluster-cluster.yaml.j2`` is a Helm
     template (``{{- include "ray-cluster.fullname" . }}``), not Jinja."""
-    from pdlint.formats.helm import chart_root
     if os.sep + "templates" + os.sep not in os.path.abspath(path):
         return False  # (the common case: no file system look-up)
     chart = chart_root(path, root)

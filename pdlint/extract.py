@@ -19,7 +19,7 @@ from pdlint import budget
 from pdlint import core_rules as C
 from pdlint import launchers
 from pdlint.config import Config
-from pdlint.discover import FileJob, display_path, worth_parsing
+from pdlint.discover import FileJob, chart_root, display_path, worth_parsing
 from pdlint.formats import crd, kube
 from pdlint.formats import yamltree as yt
 from pdlint.model import ERROR, Finding, Launch
@@ -363,13 +363,12 @@ class Extractor:
     # -- Helm ----------------------------------------------------------------------
     def helm_charts(self, jobs: list) -> dict:
         """abspath -> chart directory, for the files of Helm charts (templates, values)."""
-        from pdlint.formats import helm
         out: dict = {}
         for j in jobs:
             base = os.path.basename(j.abspath)
             if j.kind not in ("yaml", "tpl") and not base.endswith(".tpl"):
                 continue
-            chart = helm.chart_root(j.abspath, j.root)
+            chart = chart_root(j.abspath, j.root)
             if chart is None:
                 continue
             rel = os.path.relpath(j.abspath, chart).replace(os.sep, "/")

@@ -69,7 +69,7 @@ def split(jobs: list, resolver, k: int, boundary=None) -> list:
     import re
     from pdlint.cache import UnionFind
     from pdlint.extract import _INCLUDE_NAME
-    from pdlint.formats.helm import chart_root
+    from pdlint.discover import chart_root
     from pdlint.pairing import role_word_keys
     from pdlint.safeio import Boundary, Refused
     boundary = boundary or Boundary(os.getcwd())

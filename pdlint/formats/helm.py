@@ -51,19 +51,6 @@ MAX_OUTPUT = 4_000_000
 MAX_STEPS = 200_000
 
 
-def chart_root(path: str, repo_root: str) -> Optional[str]:
-    """The chart directory a file belongs to (the nearest Chart.yaml above it, inside the repository)."""
-    d = os.path.dirname(os.path.abspath(path))
-    root = os.path.abspath(repo_root)
-    for _ in range(32):
-        if os.path.isfile(os.path.join(d, "Chart.yaml")):
-            return d
-        if d == root or os.path.dirname(d) == d or not d.startswith(root):
-            return None
-        d = os.path.dirname(d)
-    return None
-
-
 def chart_files(chart: str) -> list:
     out = []
     for dirpath, dirnames, filenames in os.walk(chart):
