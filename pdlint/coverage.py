@@ -721,12 +721,7 @@ def _opaque(tok) -> bool:
 
 def _opaque_name(tok) -> bool:
     """An option whose name holds a placeholder (``"--$key"``: a flag name read at run time)."""
-    t = tok.text
-    if not t.startswith("-"):
-        return False
-    end = t.find("=")
-    end = len(t) if end < 0 else end
-    return any(p.opaque and p.start < end for p in tok.pieces)
+    return tok.text.startswith("-") and tok.option_name_opaque()
 
 
 _REF = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)")

@@ -340,6 +340,16 @@ class TStr:
         o = use.origin_at(i)
         return self.with_hop(Hop(o.path, o.line, o.column, note), o.chain)
 
+    def option_name_opaque(self) -> bool:
+        """Does a placeholder stand in the option name, the part before any ``=`` (``--$key``, ``--${k}=v``:
+        a flag name read at run time)?"""
+        end = self.text.find("=")
+        end = len(self.text) if end < 0 else end
+        for p in self.pieces:
+            if p.opaque and p.start < end:
+                return True
+        return False
+
     def as_opaque(self) -> "TStr":
         return TStr(self.text, tuple(
             Piece(p.start, p.end, p.src, p.offset, p.chain, p.exact, True, p.label)

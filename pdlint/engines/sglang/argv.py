@@ -238,16 +238,6 @@ def _fully_opaque(tok: TStr) -> bool:
     return True
 
 
-def _name_opaque(tok: TStr) -> bool:
-    """Does a placeholder stand in the option name of ``tok`` (``--$key``, ``--${k}=v``)?"""
-    end = tok.text.find("=")
-    end = len(tok.text) if end < 0 else end
-    for p in tok.pieces:
-        if p.opaque and p.start < end:
-            return True
-    return False
-
-
 def _any_opaque(tokens: list) -> bool:
     """Does any of ``tokens`` hold a placeholder (``TStr.opaque``, without a generator per stored flag)?"""
     for tok in tokens:
@@ -331,7 +321,7 @@ class _Parser:
                     j += 1
                 values = toks[i + 1:j]
                 span = tuple(range(i, j))
-                if k[0] == "unknown" and _name_opaque(tok):
+                if k[0] == "unknown" and tok.option_name_opaque():
                     # `"--$key" "$value"` (a flag name read at run time, AI-Hypercomputer/gpu-recipes): not a
                     # wrong flag but one pdlint cannot see, with its values
                     self.out.incomplete = True

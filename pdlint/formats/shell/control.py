@@ -9,6 +9,7 @@ from pdlint.text import TStr
 
 from . import syntax
 from .conditions import bind, is_literal, role_of, single_reference
+from .joins import names_word
 from .state import Ctx, Fact, FuncDef, Out, State, Var
 from .words import computed, has_glob
 
@@ -447,7 +448,7 @@ class Control:
         text = unit.source_text(body)
         if self.ctx.launch_text(text):
             return True
-        return any(other not in seen and _names(other, text) and self.launches_in(other, seen) for other in bodies)
+        return any(other not in seen and names_word(other, text) and self.launches_in(other, seen) for other in bodies)
 
     def evaluate_uncalled(self, outs: list) -> None:
         """Evaluate the top script's functions that were never called, once,
@@ -509,18 +510,6 @@ def unassumed(st: State) -> State:
         if name in var.unknown and not var.is_array and var.value is not None and not var.value.text:
             del st.vars[name]
     return st
-
-
-def _names(name: str, text: str) -> bool:
-    """Does ``text`` name the function ``name`` (as a word)?"""
-    at = text.find(name)
-    while at >= 0:
-        end = at + len(name)
-        if (at == 0 or not (text[at - 1].isalnum() or text[at - 1] in "_-")) and \
-                (end == len(text) or not (text[end].isalnum() or text[end] in "_-")):
-            return True
-        at = text.find(name, at + 1)
-    return False
 
 
 def _new_names(before: State, after: list) -> set:

@@ -96,15 +96,16 @@ class Joins:
         sa, sb = a.st, b.st
         if not _same_but_vars(sa, sb):
             return None
-        names = {n for n in sa.vars.keys() | sb.vars.keys()
-                 if n not in sa.vars or n not in sb.vars or not sa.vars[n].same(sb.vars[n])}
-        names |= sa.exported.keys() ^ sb.exported.keys()
-        if not names or any(self.read_elsewhere(n, node) for n in names):
+        names = _differing(sa, sb)
+        if not names or any(self.read_elsewhere(n, node) for n in names) or self.env_read(sa, sb, names):
             return None
-        checked = self.ctx.env_checked
-        if checked is not None and any((n in sa.exported or n in sb.exported) and checked(n) for n in names):
-            return None  # a check reads it from the launch's environment: each value is checked
         return names
+
+    def env_read(self, sa: State, sb: State, names: set) -> bool:
+        """Does a check read one of ``names`` from a launch's environment (exported on either path)?  Then
+        each value is checked, and the paths stay apart."""
+        checked = self.ctx.env_checked
+        return checked is not None and any((n in sa.exported or n in sb.exported) and checked(n) for n in names)
 
     def join_into(self, a: Out, b: Out, names: set, node) -> None:
         """Make ``a`` stand for both paths: ``names`` get a placeholder value (exported when either
@@ -191,15 +192,9 @@ class Joins:
         sa, sb = a.st, b.st
         if not _same_but_vars(sa, sb, loose_jobs=True):
             return None
-        names = {n for n in sa.vars.keys() | sb.vars.keys()
-                 if n not in sa.vars or n not in sb.vars or not sa.vars[n].same(sb.vars[n])}
-        names |= sa.exported.keys() ^ sb.exported.keys()
-        checked = self.ctx.env_checked
-        for n in names:
-            if n in _IMPLICIT or self.launch_relevant(n):
-                return None
-            if checked is not None and (n in sa.exported or n in sb.exported) and checked(n):
-                return None
+        names = _differing(sa, sb)
+        if any(n in _IMPLICIT or self.launch_relevant(n) for n in names) or self.env_read(sa, sb, names):
+            return None
         return names
 
     def launch_relevant(self, name: str) -> bool:
@@ -235,7 +230,7 @@ class Joins:
             if target != name and self.launch_relevant(target):  # (a counter: `waited=$((waited + 3))`)
                 return True
         for fname, (fn_unit, body) in self.function_bodies().items():
-            if fname in funcs_seen or not re.search(rf"(?<![\w-]){re.escape(fname)}(?![\w-])", text):
+            if fname in funcs_seen or not names_word(fname, text):
                 continue
             funcs_seen.add(fname)
             if self._statement_reaches_launch(fn_unit, body, funcs_seen):
@@ -356,8 +351,27 @@ def _same_but_vars(a: State, b: State, loose_jobs: bool = False) -> bool:
     return a.same(probe)
 
 
+def _differing(sa: State, sb: State) -> set:
+    """The variables two paths give different values, or export on one path only."""
+    names = {n for n in sa.vars.keys() | sb.vars.keys()
+             if n not in sa.vars or n not in sb.vars or not sa.vars[n].same(sb.vars[n])}
+    return names | (sa.exported.keys() ^ sb.exported.keys())
+
+
 def _ids(jobs: tuple) -> tuple:
     return tuple(tuple(map(id, j)) for j in jobs)
+
+
+def names_word(name: str, text: str) -> bool:
+    """Does ``text`` hold ``name`` as a word (a function it calls: not part of a longer name or option)?"""
+    at = text.find(name)
+    while at >= 0:
+        end = at + len(name)
+        if (at == 0 or not (text[at - 1].isalnum() or text[at - 1] in "_-")) and \
+                (end == len(text) or not (text[end].isalnum() or text[end] in "_-")):
+            return True
+        at = text.find(name, at + 1)
+    return False
 
 
 def _statement_at(root, pos: int):
