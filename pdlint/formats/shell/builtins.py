@@ -80,9 +80,10 @@ class Builtins:
         depth = st.push_ctx(Ctx(f"source {short(path, 60)} (line {words[0].origin.line})"))
         self.depth += 1
         self.sourcing.append(id(src))
+        tail = self.tail_whole(node)  # (before the unit changes: the `source` statement is the caller's)
         try:
             with self.in_unit(unit):
-                outs = self.run_block(unit.root, st)
+                outs = self.run_block(unit.root, st, tail)
         finally:
             self.depth -= 1
             self.sourcing.pop()

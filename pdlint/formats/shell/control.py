@@ -63,6 +63,7 @@ class Control:
 
     def exec_if(self, node, st: State) -> list:
         arms, else_items = self.if_arms(node)
+        tail = self.tail_whole(node)  # (the arms are the rest of the statement; the conditions are not)
         first = self.cond_text(arms[0][1]) if arms else ""
         results: list = []
         pending = [(st, ())]
@@ -82,7 +83,7 @@ class Control:
                             for fact in o.if_true:
                                 bind(taken, fact)
                         entry = self.arm_ctx(f"{keyword} {text} (then)", o.if_true, not decided)
-                        outs = self.run_arm(body, taken, entry)
+                        outs = self.run_arm(body, taken, entry, tail=tail)
                         results.extend(outs)
                         if spare is not None and all_exit(outs):
                             # `if [ -z "${MODEL:-}" ]; then echo usage; exit 1; fi`: an unknown MODEL counted as
@@ -97,7 +98,7 @@ class Control:
             pending = nxt
         for s, facts in pending:
             entry = self.arm_ctx(f"if {first} (else)", facts, True)
-            results.extend(self.run_arm(else_items or [], s, entry))
+            results.extend(self.run_arm(else_items or [], s, entry, tail=tail))
         return self.merge(results, node)
 
     def exec_case(self, node, st: State) -> list:
@@ -110,6 +111,7 @@ class Control:
         subject_text = short(self.unit.source_text(subject_node))
         results: list = []
         alive, carry = [st], []
+        tail = self.tail_whole(node)
         for item in (c for c in node.named_children if c.type == "case_item"):
             patterns = syntax.field_children(item, "value")
             body = [(c, bg) for c, bg in self.statements(item) if c not in patterns and not _is_pattern(item, c)]
@@ -130,7 +132,7 @@ class Control:
                     still.append(a)
             alive = still
             for state, entry in entering:
-                for o in self.run_arm(body, state, entry):
+                for o in self.run_arm(body, state, entry, tail=tail and term == ";;"):
                     if o.st.flow or term == ";;":
                         results.append(o)
                     elif term == ";&":
@@ -378,7 +380,7 @@ class Control:
 
     # -- functions ----------------------------------------------------------------
     def call_function(self, fd: FuncDef, words: list, st: State, unk: set, penv: list,
-                      label: Optional[str] = None) -> list:
+                      label: Optional[str] = None, tail: bool = False) -> list:
         quiet = (st.out is not None or fd.key in self.active_calls or self.uncalled) and \
             not self.launches_in(fd.name)
         if not self.deeper(f"function {fd.name}", quiet=quiet):
@@ -410,7 +412,7 @@ class Control:
                 if fd.body.type == "subshell":
                     outs = self.exec_subshell(fd.body, st)
                 elif fd.body.type == "compound_statement":
-                    outs = self.run_block(fd.body, st)
+                    outs = self.run_block(fd.body, st, tail)
                 else:
                     outs = self.exec_stmt(fd.body, st)
         finally:

@@ -22,6 +22,7 @@ from .builtins import Builtins, filter_text
 from .conditions import Conditions, bind
 from .jobs import KILLERS, job_pid, killed
 from .joins import Joins
+from .tails import TAIL, Tails
 from .control import Control, all_exit, unassumed
 from .matching import Budget
 from .state import CWD, Ctx, FuncDef, Out, State, Var, tstr_key
@@ -38,7 +39,7 @@ class LimitReached(Exception):
     """Raised to stop the evaluation when a global budget is exhausted."""
 
 
-class Interpreter(Words, Conditions, Control, Builtins, Joins):
+class Interpreter(Words, Conditions, Control, Builtins, Joins, Tails):
     """Evaluates one script (see :func:`pdlint.formats.shell.shell_commands`)."""
 
     def __init__(self, ctx, command_type):
@@ -77,6 +78,9 @@ class Interpreter(Words, Conditions, Control, Builtins, Joins):
         self.relevance: dict = {}  # name -> can its value reach a launch (Joins.launch_relevant)
         self.job_launches: dict = {}  # id(job) -> (job, does it start a launch) (Joins.launch_jobs)
         self.bodies: Optional[tuple] = None  # (units seen, the functions they define) (Joins.function_bodies)
+        self.tail_frames: list = []  # the statement lists being run, innermost last (Tails)
+        self.tail_memo: dict = {}  # statements and lists -> can they start a launch (Tails.tail_static)
+        self.tail_defs: Optional[tuple] = None  # (units seen, name -> every definition) (Tails.tail_functions)
 
     # -- driver -----------------------------------------------------------------
     def run(self, script: TStr, env: Optional[dict], positional: Optional[list],
@@ -94,7 +98,10 @@ class Interpreter(Words, Conditions, Control, Builtins, Joins):
         unit = self.parse(script, top=True, kind="script")
         self.top = self.unit = unit
         try:
-            outs = self.run_block(unit.root, st)
+            outs = self.run_block(unit.root, st, tail=True)
+            for o in outs:
+                if o.st.flow == TAIL:
+                    o.st.flow = None  # ended where nothing after could start a launch: as at the script's end
             self.evaluate_uncalled(outs)
         except LimitReached:
             self.unreached_heredocs()
@@ -171,23 +178,39 @@ class Interpreter(Words, Conditions, Control, Builtins, Joins):
             out.append((child, bg))
         return out
 
-    def run_block(self, node, st: State) -> list:
-        return self.run_seq(self.statements(node), st)
+    def run_block(self, node, st: State, tail: bool = False) -> list:
+        return self.run_seq(self.statements(node), st, tail)
 
-    def run_seq(self, items: list, st: State) -> list:
+    def run_seq(self, items: list, st: State, tail: bool = False) -> list:
         """Run statements in order; a statement that split a path into copies the rest of the
-        script cannot tell apart gives one path again (:meth:`Joins.join_split`)."""
+        script cannot tell apart gives one path again (:meth:`Joins.join_split`).  ``tail``: a list the
+        evaluation may end in when nothing after can start a launch (:mod:`.tails`)."""
         outs = [Out(st)]
         last = len(items) - 1
-        for i, (node, bg) in enumerate(items):
-            nxt = []
-            for o in outs:
-                if o.st.flow:
-                    nxt.append(o)
-                else:
-                    split = self.exec_stmt(node, o.st, bg)
-                    nxt.extend(self.join_split(split, node, i == last) if len(split) > 1 else split)
-            outs = self.merge(nxt, node)
+        frames = self.tail_frames
+        tail = tail and self.ctx.launch_text is not None and None not in frames
+        start = self.tail_start(self.unit, items) if tail else len(items)
+        frames.append(None)
+        try:
+            for i, (node, bg) in enumerate(items):
+                if i >= start:
+                    frames.pop()
+                    inert = self.tail_inert(items, i, outs)
+                    frames.append(None)
+                    if inert:
+                        return self.tail_end(outs)
+                if tail:
+                    frames[-1] = (self.unit, items, i + 1, node)
+                nxt = []
+                for o in outs:
+                    if o.st.flow:
+                        nxt.append(o)
+                    else:
+                        split = self.exec_stmt(node, o.st, bg)
+                        nxt.extend(self.join_split(split, node, i == last) if len(split) > 1 else split)
+                outs = self.merge(nxt, node)
+        finally:
+            frames.pop()
         return outs
 
     def merge(self, outs: list, node=None) -> list:
@@ -229,10 +252,10 @@ class Interpreter(Words, Conditions, Control, Builtins, Joins):
         chosen = set(map(id, running + kept))
         return [o for o in outs if id(o) in chosen]
 
-    def run_arm(self, items: list, st: State, entry: Ctx, keep: bool = True) -> list:
+    def run_arm(self, items: list, st: State, entry: Ctx, keep: bool = True, tail: bool = False) -> list:
         """Run a branch arm or loop body under the context ``entry``."""
         depth = st.push_ctx(entry)
-        outs = self.run_seq(items, st)
+        outs = self.run_seq(items, st, tail)
         for o in outs:
             o.st.close_ctx(depth, keep)
         return outs
@@ -266,9 +289,11 @@ class Interpreter(Words, Conditions, Control, Builtins, Joins):
             sub.push_ctx(Ctx("background job"))
         self.bg += 1
         outer, self._started = self._started, []
+        self.tail_frames.append(None)  # a job runs beside the script: what the script runs next is not its rest
         try:
             self.exec_stmt(node, sub)
         finally:
+            self.tail_frames.pop()
             self.bg -= 1
             started, self._started = self._started, outer
         if outer is not None:
@@ -321,7 +346,7 @@ class Interpreter(Words, Conditions, Control, Builtins, Joins):
             st.ended = st.ended | killed(name, words[1:], st.jobs)
         func = st.funcs.get(name)
         if func is not None:
-            return self.call_function(func, words, st, unk, penv)
+            return self.call_function(func, words, st, unk, penv, tail=self.tail_whole(node))
         builtin = _BUILTINS.get(name)
         if builtin is not None:
             return builtin(self, words, st, unk, penv, node)
@@ -724,7 +749,7 @@ class Interpreter(Words, Conditions, Control, Builtins, Joins):
     def exec_group(self, node, st: State) -> list:
         if syntax.first_token(node) == "((":
             return self.exec_arith_command(node, st)
-        return self.run_block(node, st)
+        return self.run_block(node, st, self.tail_whole(node))
 
     def exec_arith_command(self, node, st: State) -> list:
         a, b = self.unit.start(node), self.unit.char(node.end_byte)
