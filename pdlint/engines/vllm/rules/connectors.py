@@ -12,7 +12,7 @@ from pdlint.engines.vllm.engine import KV_ROLES, VllmInfo
 from pdlint.engines.vllm.flags import kv_releases_with
 from pdlint.engines.vllm.flags import release_span as _span
 from pdlint.engines.vllm.rulebase import WARNING, VHit, related_at, vllm_rule
-from pdlint.engines.vllm.rules.parallel import mode_enum
+from pdlint.engines.vllm.rules.parallel import DYNAMO_MODE_ENUM, dynamo_release, mode_enum
 from pdlint.model import Launch
 
 _ROLE_OF_KV = {"prefill": "kv_producer", "decode": "kv_consumer"}
@@ -138,7 +138,7 @@ def _flags_conflict(launch, info):
         return None
     p, d = info.opts.get("--is-prefill-worker"), info.opts.get("--is-decode-worker")
     mode = info.opts.get("--disaggregation-mode")
-    if (p or d) and mode is not None:
+    if (p or d) and mode is not None and mode_enum(launch):  # (before 1.0 the mode is unknown: VLLM033)
         return VHit("Cannot combine --is-prefill-worker/--is-decode-worker with --disaggregation-mode. Use only "
                     "--disaggregation-mode.", (p or d).name_tok,
                     [related_at(mode.name_tok, launch, "--disaggregation-mode is set here")])
@@ -146,6 +146,36 @@ def _flags_conflict(launch, info):
         return VHit("Cannot set both --is-prefill-worker and --is-decode-worker", d.name_tok,
                     [related_at(p.name_tok, launch, "--is-prefill-worker is set here")])
     return None
+
+
+@vllm_rule(
+    "VLLM033", "dynamo-mode-flag-before-1-0", kind="launch",
+    summary="Reports `--disaggregation-mode` on `python -m dynamo.vllm` when the image pins a Dynamo release "
+            "before 1.0, whose vLLM worker does not define it.",
+    why="Dynamo's vLLM worker parses its command line with vLLM's argparse-based parser and stops at an option it "
+        "does not define: `dynamo.vllm: error: unrecognized arguments: --disaggregation-mode prefill`. The option "
+        "came in Dynamo 1.0; before it the role flags are `--is-prefill-worker` and `--is-decode-worker`. A "
+        "manifest written for a 1.x image and run on an older tag (or the other way round) fails at start-up.",
+    fix="On that release use `--is-prefill-worker` (prefill) or `--is-decode-worker` (decode), or pin a Dynamo "
+        "1.0 or later image.",
+    example="image: nvcr.io/nvidia/ai-dynamo/vllm-runtime:0.5.0\ncommand: [python3, -m, dynamo.vllm, --model, M, "
+            "--disaggregation-mode, prefill]",
+    example_fixed="image: nvcr.io/nvidia/ai-dynamo/vllm-runtime:0.5.0\ncommand: [python3, -m, dynamo.vllm, "
+                  "--model, M, --is-prefill-worker]",
+    upstream="unrecognized arguments: --disaggregation-mode",
+    source="ai-dynamo 0.5.0 and 0.9.1 dynamo/vllm/args.py (parse_args: --is-prefill-worker only; "
+           "parser.parse_args()); 1.0.0 dynamo/vllm/backend_args.py (--disaggregation-mode)",
+    notes="Only with an image tag that names a Dynamo release: with none, pdlint assumes a release that has the "
+          "option.")
+def _mode_before_1_0(launch, info):
+    if info is None or not info.dynamo or mode_enum(launch):
+        return None
+    mode = info.opts.get("--disaggregation-mode")
+    if mode is None:
+        return None
+    return VHit(f"Dynamo {dynamo_release(launch)}'s vLLM worker has no --disaggregation-mode (it came in Dynamo "
+                f"{DYNAMO_MODE_ENUM}): it stops with \"unrecognized arguments: --disaggregation-mode\"; "
+                f"its role flags are --is-prefill-worker and --is-decode-worker", mode.name_tok)
 
 
 @vllm_rule(
