@@ -276,6 +276,10 @@ _REF_WORDS = re.compile(rb"(include|import|extends|from|source|\.\s|--config|con
                         rb"extra_llm_api_options|values)[^\n]{0,120}$")
 
 
+#: a ``#`` comment (shell, YAML) or a Jinja comment opened before a mention on its line
+_COMMENTED = re.compile(rb"(?:^|[ \t])#|\{#")
+
+
 KUSTOMIZATION_NAMES = ("kustomization.yaml", "kustomization.yml", "Kustomization")
 
 
@@ -291,8 +295,11 @@ def _references(data: bytes, name: bytes, any_mention: bool = False) -> bool:
             return False
         line_start = data.rfind(b"\n", 0, i) + 1
         before = data[i - 1:i]
-        # the whole name (`decode.yaml`, not the tail of `sglang_decode.yaml`) after a reference word
-        if not re.match(rb"[\w.-]", before) and _REF_WORDS.search(data[line_start:i]):
+        # the whole name (`decode.yaml`, not the tail of `sglang_decode.yaml`) after a reference word, not in a
+        # comment: InferenceX's benchmark_lib.sh says "(from job.slurm)" in one, which pulled the 224 scripts
+        # that source it into every pre-commit run of a file job.slurm names
+        head = data[line_start:i]
+        if not re.match(rb"[\w.-]", before) and _REF_WORDS.search(head) and not _COMMENTED.search(head):
             return True
         start = i + len(name)
 
