@@ -517,7 +517,7 @@ def test_recursion_is_bounded():
     r = Run("f() { python x; f; }\nf\npython after\n")
     assert r.find("python", "after")
     assert r.codes().count("PD-SHELL-LIMIT") == 1
-    assert "nested deeper than 4" in r.reports[0][1]
+    assert "nested deeper than 8" in r.reports[0][1]
 
 
 # -- eval / source -------------------------------------------------------------------

@@ -225,11 +225,18 @@ _background_process_descendants() {
         _background_process_descendants "$child_pid"
     done < <(pgrep -P "$parent_pid" 2>/dev/null || true)
 }
+# (a chain eleven calls deep: deeper than the evaluator's depth limit, 8)
 a() { b; }
 b() { c; }
 c() { d; }
 d() { e; }
-e() { pip install -q x; }
+e() { f; }
+f() { g; }
+g() { h; }
+h() { i; }
+i() { j; }
+j() { k; }
+k() { pip install -q x; }
 start_server() { python3 -m sglang.launch_server --model-path m & }
 """
 

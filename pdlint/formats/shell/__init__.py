@@ -136,7 +136,10 @@ class ShellContext:
     launch_text: Optional[Callable[[str], bool]] = None
     max_paths: int = 16
     max_commands: int = 2000
-    max_eval_depth: int = 4
+    #: nested eval / source / function call / ``sh -c`` levels: a test harness's launcher is often five or six
+    #: down (kvcache-ai/Mooncake's tone tests: run_test > run_single_model > start_server > launch_sglang_server
+    #: > launch_and_track_process > eval > docker exec ... bash -c)
+    max_eval_depth: int = 8
     max_expansion: int = 1_000_000
 
 
