@@ -34,6 +34,9 @@ Each reader returns launches (not yet interpreted by an engine adapter) whose
   sections hold flag-like keys (``config: {chunkedPrefillSize: ...}``) or
   ``args``/``extraArgs`` lists.  Keys map to flags by name only; the chart's
   templates decide for real (``pdlint.formats.helm`` renders them when it can).
+  Outside a chart, a role section whose name or image says vLLM, or whose args
+  hold ``--kv-transfer-config``, is ``vllm serve MODEL ARGS`` (LMCache's CI
+  configs: ``vllm-prefiller: {model, args}``).
 """
 
 from __future__ import annotations
@@ -553,11 +556,11 @@ def values_launches(job, src, doc: TStr, root: yt.Ref, unit: str, chart: Optiona
     spec = yt.get(root, "servingEngineSpec")
     if spec is not None:
         return _vllm_stack(job, src, doc, root, spec, unit)
-    out += _role_sections(job, src, doc, root, unit)
+    out += _role_sections(job, src, doc, root, unit, chart)
     return out + argv_lists(src, doc, root, unit)
 
 
-def _role_sections(job, src, doc: TStr, root: yt.Ref, unit: str) -> list:
+def _role_sections(job, src, doc: TStr, root: yt.Ref, unit: str, chart: Optional[str] = None) -> list:
     out = []
     for key, ref in yt.map_items(root):
         role = crd.role_of_value(key) or (crd.role_of_name(key) if key not in ("global",) else None)
@@ -569,8 +572,40 @@ def _role_sections(job, src, doc: TStr, root: yt.Ref, unit: str) -> list:
         if containers:
             out += _modelservice(job, src, doc, root, ref, key, role, origin, how, containers, unit)
             continue
+        if chart is None and _vllm_section(key, ref, doc):
+            out.append(_vllm_section_launch(src, doc, root, ref, key, role, origin, unit))
+            continue
         out += _flag_section(job, src, doc, root, ref, key, role, origin, how, unit)
     return out
+
+
+def _section_args(doc: TStr, ref) -> list:
+    return [yt.scalar_tstr(doc, it) for lkey in ("args", "extraArgs", "extra_args") for it in yt.seq_items(yt.get(ref, lkey))
+            if isinstance(yt.deref(it).node, yt.YScalar)]
+
+
+def _vllm_section(key: str, ref, doc: TStr) -> bool:
+    """Is a role section outside a Helm chart a vLLM server's ``model`` and ``args`` (LMCache's CI configs:
+    ``vllm-prefiller: {model: M, args: [--kv-transfer-config, ...]}``), by its name, image or flags?"""
+    texts = [t.text.split("=", 1)[0] for t in _section_args(doc, ref)]
+    if not texts:
+        return False
+    named = f"{key} {_image_of(ref)}".lower()
+    if "sglang" in named:
+        return False
+    return "vllm" in named or "--kv-transfer-config" in texts or "--kv_transfer_config" in texts
+
+
+def _vllm_section_launch(src, doc: TStr, root, ref, key: str, role, origin, unit: str) -> Launch:
+    at = yt.Ref(yt.key_node(root, key))
+    model = yt.get(ref, "model")
+    argv = ([yt.scalar_tstr(doc, model)] if model is not None and isinstance(yt.deref(model).node, yt.YScalar)
+            else []) + _section_args(doc, ref)
+    l = _launch(src, argv[0].origin.line, "vllm", "vllm serve", role, origin, f"section {key}:", unit,
+                f"section {key}: (its model and args as `vllm serve`'s)", argv=argv,
+                command=[crd.at_node(doc, at, "vllm"), crd.at_node(doc, at, "serve")], image=_image_of(ref))
+    l.incomplete = True
+    return l
 
 
 # ---------------------------------------------------------------------------
