@@ -399,11 +399,20 @@ def workloads(b: Build, unit: str) -> list:
                 if base_item is not None:
                     w.layers.append((pdoc, item))
                 slots[k] = w
-        out += [w for w in slots.values() if crd.has_command(w)]
+        out += [w for w in slots.values() if _launches(w)]
     for w in out:
         if b.images:
             w.image_override = _image(crd.effective_image(w), b.images)
     return out
+
+
+def _launches(w) -> bool:
+    """Whether a launch is read from an effective container: it has a command or args after its patches, or its
+    controller writes the command (:func:`pdlint.formats.crd.workloads` marks it ``virtual``: a KServe
+    LLMInferenceService pool without one, a Kthena ModelBooster worker), as when its file is read alone."""
+    if w.virtual == "kserve" and crd.has_command(w):
+        w.virtual = None  # a patch gave the pool its own command line, which the controller then runs
+    return crd.has_command(w) or w.virtual is not None
 
 
 def _slot(path: tuple, name: Optional[str]) -> tuple:
