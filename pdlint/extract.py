@@ -1973,15 +1973,17 @@ def _actions_in_strings_opaque(src: SourceFile) -> Optional[TStr]:
     """The text of a YAML file whose Go template actions all sit inside string scalars, each action opaque; None
     when one stands in the YAML structure (a template to render, of which pdlint reads the literal lines).
 
-    Such a values-like file (no ``kind``) is YAML: Helm values a chart passes through ``tpl`` (llm-d-modelservice's
-    ``uri: hf://"{{ .Values.modelArtifacts.name }}"``). Its launches are read as YAML; what an action renders stays
-    unknown (opaque), as a variable whose value pdlint cannot see."""
+    Such a file is YAML whatever it holds: Helm values a chart passes through ``tpl`` (llm-d-modelservice's
+    ``uri: hf://"{{ .Values.modelArtifacts.name }}"``), or manifests whose strings a controller fills in (kserve's
+    LLMInferenceServiceConfig, alone or many in one installer bundle). Read as YAML, each document keeps its own
+    objects, containers and roles, and its scalars their YAML meaning (a double-quoted script's ``\\n``); what an
+    action renders stays unknown (opaque), as a variable whose value pdlint cannot see. Read as one template's
+    literal lines instead, a bundle's documents were one script on one host (a false PD150 between two objects'
+    launches) and a quoted scalar was read undecoded (a false PD009)."""
     try:
         docs = yt.compose(src.text)
     except yt.YamlError:
         return None
-    if any(isinstance(d.root, yt.YMap) and yt.get(yt.Ref(d.root), "kind") is not None for d in docs):
-        return None  # a manifest: a template some tool renders (whose literal lines pdlint reads)
     return yt.go_actions_opaque(TStr.from_source(src), docs, strict=True)
 
 

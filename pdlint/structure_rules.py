@@ -110,7 +110,10 @@ KUSTOMIZE_ERROR = register(Rule(
     "Fix the path or the patch target at the reported line.",
     example="resources:\n  - deployment.yaml\npatches:\n  - path: patch-prefil.yaml",
     example_fixed="resources:\n  - deployment.yaml\npatches:\n  - path: patch-prefill.yaml",
-    category=_C))
+    category=_C,
+    notes="A patch whose target is not found is not reported when one of the kustomization's resources was not "
+          "read (larger than the read limit or over a budget, reported as PD008; a remote base): the target may "
+          "be in it. The launches the patch would change are then checked without it, and their context says so."))
 
 ROUTER_REPLICAS = register(Rule(
     "PD107", "router-static-urls-miss-replicas", WARNING,

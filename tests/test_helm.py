@@ -306,9 +306,11 @@ KSERVE_TEMPLATE = textwrap.dedent("""\
 
 
 def test_block_scalar_script_in_a_go_template_is_named_not_parsed(tmp_path, capsys, monkeypatch):
+    # (a trailing action in the YAML structure keeps it a template to render: actions only inside strings are
+    # read as YAML, tests/test_gotpl_documents.py)
     import json
     from pdlint.cli import main
-    (tmp_path / "config-llm-decode-template.yaml").write_text(KSERVE_TEMPLATE)
+    (tmp_path / "config-llm-decode-template.yaml").write_text(KSERVE_TEMPLATE + "{{- end }}\n")
     monkeypatch.chdir(tmp_path)
     main(["check", "--format", "json", "--exit-zero", "--no-cache", "config-llm-decode-template.yaml"])
     doc = json.loads(capsys.readouterr().out)

@@ -18,7 +18,8 @@ container whose layers are the base container and every patch of it, each in
 its own file: a token is traced to the file a human edits (the patch line for
 patched ``args``, the base line for inherited ones).  Problems that stop
 ``kustomize build`` (a missing file, a file outside the repository, a patch
-whose target is not in the build, a cycle) are PD106 findings.
+whose target is not in the build, a cycle) are PD106 findings; a patch target not found is none when a
+resource of its kustomization was not read (too large, over a budget, remote): it may be there.
 """
 
 from __future__ import annotations
@@ -74,6 +75,9 @@ class Build:
     problems: list = field(default_factory=list)
     skipped: list = field(default_factory=list)  # notes: remote bases, JSON patches
     generated: dict = field(default_factory=dict)  # configMapGenerator name -> {key: TStr of the value}
+    #: resources pdlint did not read (too large, over a budget, remote): their objects are unknown, so a patch
+    #: target missing from what was read may be in them (in the order met: a kustomization's share is a tail)
+    unread: list = field(default_factory=list)
 
 
 class Builder:
@@ -118,8 +122,10 @@ class Builder:
             return []
         src = self.read(kfile)
         if src is None:
+            b.unread.append(os.path.relpath(kfile, self.repo_root).replace(os.sep, "/"))
             return []
         b.members.add(os.path.abspath(kfile))
+        mark = len(b.unread)  # what this kustomization (and those it includes) leaves unread is after it
         loaded = self._load(src, b, TStr.from_source(src)[:1])
         if loaded is None:
             return []
@@ -137,8 +143,9 @@ class Builder:
         for text, tok, _ in self._entries(doc, kroot, "components"):
             if text is None:
                 continue
-            resources += self._component(text, tok, here, b, stack + (os.path.realpath(kfile),), depth, resources)
-        self._patches(doc, kroot, here, b, resources)
+            resources += self._component(text, tok, here, b, stack + (os.path.realpath(kfile),), depth, resources,
+                                         mark)
+        self._patches(doc, kroot, here, b, resources, b.unread[mark:])
         self._generators(doc, kroot, here, b)
         prefix, suffix = crd.text_at(kroot, "namePrefix") or "", crd.text_at(kroot, "nameSuffix") or ""
         if prefix or suffix:
@@ -162,6 +169,7 @@ class Builder:
     def _resolve(self, text: str, tok: TStr, here: str, b: Build) -> Optional[str]:
         if "://" in text or text.startswith(("github.com/", "git@")):
             b.skipped.append(f"remote resource {text!r} not fetched (no network)")
+            b.unread.append(text)
             return None
         path = os.path.normpath(os.path.join(here, text))
         if not self._inside(path):
@@ -187,7 +195,8 @@ class Builder:
                 return []
             return self._build(k, b, stack, depth + 1)
         src = self.read(path)
-        if src is None:
+        if src is None:  # (too large, over a budget: reported at the file)
+            b.unread.append(text)
             return []
         loaded = self._load(src, b, tok)
         if loaded is None:
@@ -203,7 +212,7 @@ class Builder:
                                 crd.text_at(r, "metadata", "name")))
         return out
 
-    def _component(self, text, tok, here, b, stack, depth, resources) -> list:
+    def _component(self, text, tok, here, b, stack, depth, resources, mark) -> list:
         path = self._resolve(text, tok, here, b)
         if path is None:
             return []
@@ -217,6 +226,7 @@ class Builder:
             return []
         src = self.read(k)
         if src is None:
+            b.unread.append(os.path.relpath(k, self.repo_root).replace(os.sep, "/"))
             return []
         b.members.add(os.path.abspath(k))
         loaded = self._load(src, b, tok)
@@ -231,7 +241,7 @@ class Builder:
             for t, tk, _ in self._entries(cdoc, croot, key):
                 if t:
                     own += self._resource(t, tk, os.path.dirname(k), b, stack + (os.path.realpath(k),), depth + 1)
-        self._patches(cdoc, croot, os.path.dirname(k), b, resources + own)
+        self._patches(cdoc, croot, os.path.dirname(k), b, resources + own, b.unread[mark:])
         for item in yt.seq_items(yt.get(croot, "images")):
             name = yt.scalar_text(yt.get(item, "name"))
             if name:
@@ -240,7 +250,10 @@ class Builder:
                 b.images[name] = new + (f":{tag}" if tag else "")
         return own
 
-    def _patches(self, doc: TStr, kroot: yt.Ref, here: str, b: Build, resources: list) -> None:
+    def _patches(self, doc: TStr, kroot: yt.Ref, here: str, b: Build, resources: list, unread: list) -> None:
+        """Apply a kustomization's patches to ``resources``. A target not among them is a PD106 (kustomize build
+        fails), unless some of its resources were ``unread``: then it may well be there (kserve's conversion
+        webhook patch of a 2.6 MB CRD pdlint skips), and the patch is noted as not applied instead."""
         patches = []  # (doc, docs, selector, blame)
         for text, tok, item in self._entries(doc, kroot, "patchesStrategicMerge"):
             if text is None:
@@ -278,6 +291,10 @@ class Builder:
                     name = selector[1] or name
                 hits = [r for r in resources if (kind is None or r.kind == kind) and
                         (name is None or r.name == name or name in r.names)]
+                if not hits and unread:
+                    b.skipped.append(f"patch of {kind or '*'}/{name or '*'} not applied: its target may be in "
+                                     f"{', '.join(repr(u) for u in unread)}, not read")
+                    continue
                 if not hits:
                     ntok = crd.tstr(pdoc, crd.at(proot, "metadata", "name")) or blame
                     b.problems.append(Problem(ntok, f"patch target {kind or '*'}/{name or '*'} is not among the "
@@ -382,11 +399,20 @@ def workloads(b: Build, unit: str) -> list:
                 if base_item is not None:
                     w.layers.append((pdoc, item))
                 slots[k] = w
-        out += [w for w in slots.values() if crd.has_command(w)]
+        out += [w for w in slots.values() if _launches(w)]
     for w in out:
         if b.images:
             w.image_override = _image(crd.effective_image(w), b.images)
     return out
+
+
+def _launches(w) -> bool:
+    """Whether a launch is read from an effective container: it has a command or args after its patches, or its
+    controller writes the command (:func:`pdlint.formats.crd.workloads` marks it ``virtual``: a KServe
+    LLMInferenceService pool without one, a Kthena ModelBooster worker), as when its file is read alone."""
+    if w.virtual == "kserve" and crd.has_command(w):
+        w.virtual = None  # a patch gave the pool its own command line, which the controller then runs
+    return crd.has_command(w) or w.virtual is not None
 
 
 def _slot(path: tuple, name: Optional[str]) -> tuple:
