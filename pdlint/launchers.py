@@ -33,6 +33,12 @@ MODULES = {
     "dynamo.trtllm": ("trtllm", "server", "python -m dynamo.trtllm"),
     "dynamo.frontend": ("dynamo", "router", "python -m dynamo.frontend"),
 }
+# (module, sub-command) -> (engine, kind, canonical entry point): a CLI module that starts a server only with
+# its sub-command word (vllm/entrypoints/cli/main.py, what the `vllm` console script runs: `python -m
+# vllm.entrypoints.cli.main serve M` is `vllm serve M`; its `bench`, `chat`, `--help` start no server)
+MODULE_COMMANDS = {
+    ("vllm.entrypoints.cli.main", "serve"): ("vllm", "server", "vllm serve"),
+}
 # program (+ subcommand) -> (engine, kind, entry point, number of words it spans)
 PROGRAMS = {
     ("sglang", "serve"): ("sglang", "server", "sglang serve"),
@@ -275,14 +281,9 @@ def _match_at(texts: list, i: int) -> Optional[Match]:
         while j < len(texts):
             t = texts[j]
             if t == "-m" and j + 1 < len(texts):
-                mod = texts[j + 1]
-                hit = MODULES.get(mod)
-                if hit:
-                    return Match(hit[0], hit[1], hit[2], i, j + 2, module_word=j + 1)
-                return None
+                return _module_match(texts, i, texts[j + 1], j + 1)
             if t.startswith("-m") and len(t) > 2:
-                hit = MODULES.get(t[2:])
-                return Match(hit[0], hit[1], hit[2], i, j + 1, module_word=j) if hit else None
+                return _module_match(texts, i, t[2:], j)
             if t in _PY_VALUE_OPTS:
                 j += 2
                 continue
@@ -304,6 +305,19 @@ def _match_at(texts: list, i: int) -> Optional[Match]:
     hit = PROGRAMS.get((b, None))
     if hit:
         return Match(hit[0], hit[1], hit[2], i, i + 1, module_word=i)
+    return None
+
+
+def _module_match(texts: list, i: int, mod: str, word: int) -> Optional[Match]:
+    """``python -m MOD`` (``texts[word]`` names MOD): a server module's launch, whose argv follow the module, or
+    a CLI module's (:data:`MODULE_COMMANDS`), whose argv follow its sub-command word."""
+    hit = MODULES.get(mod)
+    if hit:
+        return Match(hit[0], hit[1], hit[2], i, word + 1, module_word=word)
+    sub = texts[word + 1] if word + 1 < len(texts) else None
+    hit = MODULE_COMMANDS.get((mod, sub))
+    if hit:
+        return Match(hit[0], hit[1], hit[2], i, word + 2, module_word=word + 1)
     return None
 
 

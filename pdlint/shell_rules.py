@@ -19,7 +19,8 @@ BROKEN_CONTINUATION = register(Rule(
     "PD060", "broken-line-continuation", ERROR,
     "Reports flags on a line of their own after a command whose `\\` line continuation is broken: by a blank line "
     "(a template tag that renders to an empty line is one), by a comment line, by a blank written after the "
-    "`\\`, or missing (a launch written over the lines of a YAML `|` block with no `\\` at all).",
+    "`\\`, or missing (a launch written over several lines of a script or a YAML `|` block with no `\\` at "
+    "all).",
     "A `\\` continues a command only when it is the last character of its line and the next line belongs to the "
     "command. A blank or comment line ends the command there: the server starts without the flags below, and the "
     "shell then runs those flags as a command of their own (`--tp-size: command not found`). Jinja templates hit "
@@ -53,6 +54,16 @@ _CONTINUED = re.compile(r"(?<!\\)(?:\\\\)*\\$")
 def _launch_text(line: str) -> bool:
     from pdlint.coverage import MARKER
     return MARKER.search(line) is not None
+
+
+def _in_yaml(path: str) -> bool:
+    """Is the script written in a YAML file (a `|` block of a manifest or workflow, also in its Jinja template or
+    a Helm chart's ``.tpl``), whose layout the message names, rather than in a shell script of its own?"""
+    from pdlint.discover import JINJA_EXT, YAML_EXT
+    name = path.lower()
+    if name.endswith(JINJA_EXT):
+        name = name.rsplit(".", 1)[0]
+    return name.endswith(YAML_EXT + (".tpl",))
 
 
 def orphaned_flags(doc: TStr, start: int, words: list) -> Optional[Finding]:
@@ -94,10 +105,15 @@ def orphaned_flags(doc: TStr, start: int, words: list) -> Optional[Finding]:
         # a launch written over several lines with no `\` at all: in a script (a YAML `|` block is one) each
         # line is a command of its own
         at, kind = above_start + len(above.rstrip(" \t")), "the end of a line without `\\`"
-        fix = ("End every line of the command but the last with `\\`, or write the YAML block with `>` (folded "
-               "into one line) instead of `|`.")
-        why = ("the line above does not end with `\\`, so the command ends there (in a YAML `|` block every line "
-               "is a line of the script: fold it with `>` or end the lines with `\\`)")
+        if _in_yaml(words[0].origin.path):
+            fix = ("End every line of the command but the last with `\\`, or write the YAML block with `>` (folded "
+                   "into one line) instead of `|`.")
+            why = ("the line above does not end with `\\`, so the command ends there (in a YAML `|` block every "
+                   "line is a line of the script: fold it with `>` or end the lines with `\\`)")
+        else:
+            fix = "End every line of the command but the last with `\\`."
+            why = ("the line above does not end with `\\`, so the command ends there (in a shell script every line "
+                   "is a command of its own: end the lines with `\\`)")
     else:
         return None
     flags = " ".join(w.text for w in words[:6]) + (" ..." if len(words) > 6 else "")

@@ -207,7 +207,7 @@ spec: {template: {spec: {containers: [{name: v, command: [vllm, serve, M]}]}}}
 def test_rules_are_registered_with_docs():
     rules = all_rules()
     vl = [r for r in rules.values() if r.engine == "vllm"]
-    assert len(vl) == 29
+    assert len(vl) == 30
     for r in vl:
         assert r.code.startswith("VLLM") and r.summary and r.why and r.fix and r.example and r.example_fixed, r.code
     assert "remote_host" in get("VLLM005").why

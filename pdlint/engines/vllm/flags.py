@@ -26,6 +26,9 @@ _IMAGE = re.compile(r"vllm[\w.-]*:v?(\d+\.\d+(?:\.\d+)?(?:\.post\d+|rc\d+)?)\b",
 _IMAGE_INSIDE = re.compile(r"vllm[\w./-]*:[\w.-]*?(?<![A-Za-z0-9.])v?(0\.\d+\.\d+(?:\.post\d+|rc\d+)?)"
                            r"(?![A-Za-z0-9.])", re.I)
 _TAGGED = re.compile(r"vllm[\w./-]*(?::([\w.-]+)|@sha256:[0-9a-f]+)", re.I)
+# llm-d's vLLM images (`ghcr.io/llm-d/llm-d:v0.2.0`, `llm-d-cuda:v0.8.0`, `llm-d-cuda-dev`): the tag is llm-d's
+# release, and the vLLM inside is whatever llm-d built (v0.2.0 ships vLLM 0.10.0, which has no table)
+_LLMD = re.compile(r"(?:^|/)llm-d/llm-d(?:-[\w.-]+)?(?:[:@]|$)", re.I)
 
 
 @dataclass(frozen=True)
@@ -173,10 +176,12 @@ def image_version(image: str) -> Optional[str]:
 
 
 def unreleased_image(image: str) -> bool:
-    """A vLLM image whose tag names no release (``:nightly``, ``:dsv4-megamoe-...-4ba0a72``, a digest): a
-    build the tables may not describe; ``latest`` is the newest release."""
+    """A vLLM image whose tag names no release (``:nightly``, ``:dsv4-megamoe-...-4ba0a72``, a digest, any llm-d
+    image: its tag is llm-d's version): a build the tables may not describe; ``latest`` is the newest release."""
     if not image or "dynamo" in image.lower() or image_version(image) is not None:
         return False
+    if _LLMD.search(image):
+        return True
     m = _TAGGED.search(image)
     return bool(m) and (m.group(1) or "").lower() != "latest"  # (no group: a digest)
 

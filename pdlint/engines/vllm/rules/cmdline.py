@@ -1,7 +1,8 @@
 """vLLM command-line rules judged against the release's flag table
 (:mod:`pdlint.engines.vllm.flags`, generated from vLLM's source): unknown
 options (with a ``did you mean`` only for close matches), values outside an
-option's choices, and options of other releases when no release is pinned.
+option's choices, and options or values of other releases when no release is
+pinned.
 
 vLLM reads its argv with ``FlexibleArgumentParser`` (argparse): an unknown
 option stops ``vllm serve`` with ``unrecognized arguments``, a value outside
@@ -105,39 +106,78 @@ def _unknown(launch, info):
     upstream="argument {option}: invalid choice: {value!r} (choose from {choices})",
     source="vllm/engine/arg_utils.py (_compute_kwargs: Literal types become choices)",
     notes="Options whose values vLLM checks at run time against a registry (quantization methods, tool "
-          "parsers) or that also accept any string are not listed with choices and are not checked. When the "
-          "release judged is not the image's (no table for the release its tag names, or a tag that names no "
-          "release: a nightly or custom build), only a value close to one of the choices is reported.")
+          "parsers) or that also accept any string are not listed with choices and are not checked. With no "
+          "release pinned, a value only older releases allow is VLLM034 (a warning) instead. When the release "
+          "judged is not the image's (no table for the release its tag names, or a tag that names no vLLM "
+          "release: a nightly or custom build, an llm-d image), only a value close to one of the choices and "
+          "allowed by no other release is reported.")
 def _choices(launch, info):
     if not _judged(launch, info):
         return None
     out = []
+    for opt, flag, v in _refused_choices(info):
+        others = _releases_with_choice(opt.name, opt.value.text, info.version)
+        if others and not info.pinned:
+            continue  # VLLM034
+        if info.approximate and (others or not hint(v, list(flag.choices))):
+            # judged against another release's table (a release pdlint has no table for, a nightly or custom
+            # build): the image may accept it (a backend added since, a build's own, a choice of another
+            # release): only a near-miss is reported
+            continue
+        where = f"; a choice in vLLM {_span(others)}" if others else ""
+        out.append(VHit(f"{_invalid_choice(flag, v)} [vLLM {info.version}{where}]", opt.value))
+    return out
+
+
+def _invalid_choice(flag, v: str) -> str:
+    """argparse's message (``_check_value``)."""
+    shown = ", ".join(repr(c) for c in flag.choices)
+    return f"argument {flag.primary}: invalid choice: {v!r} (choose from {shown})"
+
+
+def _refused_choices(info: VllmInfo):
+    """(occurrence, flag, value as argparse compares it) for each value outside its option's choices in the
+    table judged."""
     for opt in info.occurrences:
-        if opt.name_tok.opaque:
+        if opt.name_tok.opaque or opt.value is None or opt.value.opaque:
             continue
         flag, how = info.table.resolve(opt.name)
-        if flag is None or how == "dotted" or not flag.choices or opt.value is None or opt.value.opaque:
+        if flag is None or how == "dotted" or not flag.choices or flag.nargs == "+":
+            continue  # (list values: each element is its own token, not read here)
+        v = _compared(flag, opt.value.text)
+        if v is not None and not _accepts(flag, v):
+            yield opt, flag, v
+
+
+def _compared(flag, text: str):
+    """The value argparse checks against ``choices`` (after the option's converter), or None when the
+    converter is not modelled."""
+    if flag.type not in (None, "str", "int", "float", "lower", "lower_dash"):
+        return None  # a converter runs before the choices check: not modelled
+    if flag.type == "lower":
+        return text.lower()
+    if flag.type == "lower_dash":
+        return text.lower().replace("-", "_")
+    return text
+
+
+def _accepts(flag, v: str) -> bool:
+    return v in flag.choices or (flag.type == "int" and _int_in(v, flag.choices))
+
+
+def _releases_with_choice(option: str, text: str, but: str) -> list:
+    """Releases (oldest first) other than ``but`` whose table lists the value ``text`` among the option's choices
+    (a release whose option takes any value is not counted: vLLM may still refuse the value later)."""
+    from pdlint.engines.vllm import flags
+    out = []
+    for version in reversed(flags.available_versions()):
+        if version == but:
             continue
-        if flag.type not in (None, "str", "int", "float", "lower", "lower_dash"):
-            continue  # a converter runs before the choices check: not modelled
-        v = opt.value.text
-        if flag.type == "lower":
-            v = v.lower()
-        elif flag.type == "lower_dash":
-            v = v.lower().replace("-", "_")
-        if v in flag.choices or (v == "None" and "None" in flag.choices):
-            continue
-        if flag.type == "int" and _int_in(v, flag.choices):
-            continue
-        if flag.nargs == "+":
-            continue  # list values: each element is its own token, not read here
-        if info.approximate and not hint(v, list(flag.choices)):
-            # judged against another release's table (a release pdlint has no table for, a nightly or custom
-            # build): the image may accept it (a backend added since, a build's own): only a near-miss is reported
-            continue
-        shown = ", ".join(repr(c) for c in flag.choices)
-        out.append(VHit(f"argument {flag.primary}: invalid choice: {v!r} (choose from {shown}) [vLLM "
-                        f"{info.version}]", opt.value))
+        flag, how = flags.load(version).resolve(option)
+        if flag is not None and how != "dotted" and flag.choices and flag.nargs != "+":
+            w = _compared(flag, text)
+            if w is not None and _accepts(flag, w):
+                out.append(version)
     return out
 
 
@@ -170,6 +210,36 @@ def _older_only(launch, info):
         if how == "unknown" and others:
             out.append(VHit(f"{name} is valid only for vLLM {_span(others)} (not {info.version}, the newest "
                             f"release pdlint knows); {_PIN}", opt.name_tok))
+    return out
+
+
+@vllm_rule(
+    "VLLM034", "vllm-choice-only-in-older-releases", kind="launch", severity=WARNING,
+    summary="Reports a value that the newest vLLM release pdlint knows does not allow for an option but older "
+            "releases did (`--prefix-caching-hash-algo builtin`, `--convert reward`), on a launch whose release is "
+            "not pinned (no image tag naming a vLLM release, no `vllm-version`).",
+    why="Which release runs decides whether the server starts: on a current image argparse stops with `argument "
+        "--prefix-caching-hash-algo: invalid choice: 'builtin'`, on the release the value was written for it "
+        "works. pdlint cannot tell which one you deploy (an llm-d image's tag is llm-d's version, not vLLM's), so "
+        "the truth is \"valid only for vLLM X-Y\".",
+    fix="Pin the release (an image tag such as `vllm/vllm-openai:v0.9.2`, or `vllm-version` in `[tool.pdlint]`), "
+        "or use one of the current release's choices.",
+    example="vllm serve Qwen/Qwen3-8B --prefix-caching-hash-algo builtin   # a choice in 0.9.2 only",
+    example_fixed="vllm serve Qwen/Qwen3-8B --prefix-caching-hash-algo sha256",
+    upstream="argument {option}: invalid choice: {value!r} (choose from {choices})",
+    source="vllm/engine/arg_utils.py (_compute_kwargs: Literal types become choices) per release; flag tables "
+           "generated by scripts/gen_vllm_flags.py",
+    notes="With the release pinned, or for a value no release allows, the value is VLLM019 (an error) instead.")
+def _older_choice(launch, info):
+    if not _judged(launch, info) or info.pinned:
+        return None
+    out = []
+    for opt, flag, v in _refused_choices(info):
+        others = _releases_with_choice(opt.name, opt.value.text, info.version)
+        if others:
+            out.append(VHit(f"{v!r} is a choice of {flag.primary} only in vLLM {_span(others)} (not {info.version}, "
+                            f"the newest release pdlint knows, which stops with \"{_invalid_choice(flag, v)}\"); "
+                            f"{_PIN}", opt.value))
     return out
 
 
