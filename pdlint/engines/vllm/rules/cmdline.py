@@ -11,6 +11,8 @@ option stops ``vllm serve`` with ``unrecognized arguments``, a value outside
 
 from __future__ import annotations
 
+import re
+
 from pdlint.engines.vllm.engine import VllmInfo
 from pdlint.engines.vllm.flags import release_span as _span
 from pdlint.engines.vllm.rulebase import WARNING, VHit, vllm_rule
@@ -54,7 +56,9 @@ def _unknowns(launch, info: VllmInfo):
           "VLLM020 (a warning) instead. When pdlint has no table for the release pinned (judged against the "
           "nearest one), an option another release defines is not reported, nor, for a release older than "
           "every table, any option; for an image whose tag names no release (`:nightly`, a custom build's tag), "
-          "only an option close to one the newest table has.")
+          "only an option close to one the newest table has; the same on a vLLM plugin's image (`vllm/vllm-omni`), whose "
+          "plugin adds options (`--omni`). Extra positional words are not reported when the release judged is not "
+          "the image's (an option's value may be optional in the image's release).")
 def _unknown(launch, info):
     if not _judged(launch, info) or info.dynamo:
         return None
@@ -70,8 +74,11 @@ def _unknown(launch, info):
         if others and not info.pinned:
             continue  # VLLM020
         camel = any(c.isupper() for c in name.lstrip("-")[1:])  # `--maxModelLen`: no release spells one so
-        if info.approximate == "unreleased" and not (camel or hint(flags.normalise(name), info.table.options)):
-            continue  # a nightly or custom build may define it: only a near-miss of a known option is reported
+        if (info.approximate == "unreleased" or _plugin_image(launch)) and \
+                not (camel or hint(flags.normalise(name), info.table.options)):
+            # a nightly or custom build may define it, and a plugin's image adds options of its own (vLLM-Omni's
+            # --omni): only a near-miss of a known option is reported
+            continue
         if info.approximate and info.approximate != "unreleased" and (
                 others or (info.approximate == "newer" and not camel)):
             # no table for the pinned release: one that other releases define may be in it too, and the
@@ -84,13 +91,23 @@ def _unknown(launch, info):
             continue
         out.append(VHit(f"unrecognized arguments: {name} (not a vLLM {info.version} flag"
                         f"{hint(flags.normalise(name), info.table.options)})", opt.name_tok))
-    if launch.entrypoint == "vllm serve" and not launch.incomplete:
-        # one positional (the model); argparse rejects any further word that is no option's value
+    if launch.entrypoint == "vllm serve" and not launch.incomplete and not info.approximate:
+        # one positional (the model); argparse rejects any further word that is no option's value (not when
+        # judged against another release's table: an option's value may be optional there, as vLLM 0.7.0's
+        # `--enable-chunked-prefill false` was - StoreBoolean, nargs="?")
         for tok in info.positional[1:]:
             if not tok.opaque and tok.text:
                 out.append(VHit(f"unrecognized arguments: {tok.text} (vllm serve takes one positional argument, "
                                 f"the model; is an option name missing before it?)", tok))
     return out
+
+
+#: images of vLLM plugins that add server options of their own (vllm-project/vllm-omni: `vllm serve M --omni`)
+_PLUGIN_IMAGE = re.compile(r"(?:^|/)vllm-omni(?:[:@]|$)", re.I)
+
+
+def _plugin_image(launch) -> bool:
+    return bool(_PLUGIN_IMAGE.search(launch.meta.get("image") or ""))
 
 
 @vllm_rule(
