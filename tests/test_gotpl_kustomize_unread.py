@@ -70,5 +70,5 @@ def test_a_patch_of_a_remote_base_is_no_pd106_and_its_launch_says_so(scratch_git
     _, report = scratch_git.lint(".")
     assert "PD106" not in [f["code"] for f in report["findings"]]
     (launch,) = [l for l in report["launches"] if l["path"] == "d.yaml"]
-    assert "patch of Deployment/prefill not applied: its target may be in " \
-           "'https://github.com/o/r//base?ref=v1', not read" in launch["context"]
+    assert "patch target Deployment/prefill not checked: it may be in the remote resource " \
+           "'https://github.com/o/r//base?ref=v1'" in launch["context"]

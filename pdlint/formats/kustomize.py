@@ -4,10 +4,15 @@ A ``kustomization.yaml`` is built the way ``kustomize build`` does it for the
 parts that decide a server's command line:
 
 * ``resources`` / ``bases`` (files, or directories holding a kustomization,
-  built recursively; remote URLs are skipped: no network) and ``components``;
+  built recursively; a remote URL is not fetched (no network): it stands in the
+  build as a resource pdlint cannot see) and ``components`` (a ``kind:
+  Component`` built on its own patches the resources of a kustomization that
+  includes it: ones pdlint cannot see);
 * ``patchesStrategicMerge`` (paths or inline documents) and ``patches``
-  (``path:`` or inline ``patch:``, with an optional ``target`` selector);
-  JSON 6902 patches (``op:`` lists) are not applied;
+  (``path:`` or inline ``patch:``, with an optional ``target`` selector, which
+  picks resources as kustomize does and ignores the patch's own name); of
+  JSON 6902 patches (``op:`` lists) only a rename (``/metadata/name``) is
+  applied, so that a later patch finds the resource by its new name;
 * strategic merge of containers by ``name``: ``command`` and ``args`` lists are
   replaced wholesale by the patch that sets them, ``env`` is merged by name,
   other fields are taken from the most specific layer;
@@ -18,13 +23,17 @@ container whose layers are the base container and every patch of it, each in
 its own file: a token is traced to the file a human edits (the patch line for
 patched ``args``, the base line for inherited ones).  Problems that stop
 ``kustomize build`` (a missing file, a file outside the repository, a patch
-whose target is not in the build, a cycle) are PD106 findings; a patch target not found is none when a
-resource of its kustomization was not read (too large, over a budget, remote): it may be there.
+without ``target`` whose resource is not in the build, a cycle) are PD106
+findings.  A patch with a ``target`` that selects nothing is no such problem:
+kustomize builds without it.  Nor is a patch that may be for a resource pdlint
+cannot see (not read: too large or over a budget; remote; a Component's includer; renamed in a way
+pdlint does not follow): that is said unchecked in the build's notes, not claimed missing.
 """
 
 from __future__ import annotations
 
 import os
+import re
 from typing import Callable, Optional
 
 from pdlint.formats import crd, kube, mounts
@@ -52,11 +61,32 @@ class Resource:
     #: the names a patch target may use for it: its own, and the one each enclosing kustomization's
     #: ``namePrefix`` / ``nameSuffix`` gave it (kustomize matches a target against both)
     names: set = field(default_factory=set)
+    api_version: Optional[str] = None
+    namespace: Optional[str] = None  # as enclosing kustomizations' ``namespace`` set it
+    labels: dict = field(default_factory=dict)  # with enclosing kustomizations' commonLabels / labels
+    annotations: dict = field(default_factory=dict)
+    #: why pdlint cannot see all of it: a resource it did not read (no ``docs``: any kind, name and labels), or
+    #: one a JSON 6902 patch renamed in a way pdlint does not follow (a name besides ``names``)
+    opaque: Optional[str] = None
     _current: Optional[str] = None
+
+    @classmethod
+    def unseen(cls, why: str) -> "Resource":
+        """A stand-in for resources pdlint cannot read (a remote URL): a patch may be for it."""
+        return cls(None, None, [], -1, None, None, opaque=why)
 
     def current_name(self) -> Optional[str]:
         """Its name after the prefixes and suffixes applied so far (the last one added)."""
         return self._current or self.name
+
+    def all_names(self) -> set:
+        """Every name a patch may select it by: kustomize matches the original and the current one."""
+        return ({self.name} | self.names) - {None}
+
+    def rename(self, new: str) -> None:
+        """A JSON 6902 patch's ``replace /metadata/name``: later patches may use the new name."""
+        self._current = new
+        self.names.add(new)
 
 
 @dataclass
@@ -75,9 +105,6 @@ class Build:
     problems: list = field(default_factory=list)
     skipped: list = field(default_factory=list)  # notes: remote bases, JSON patches
     generated: dict = field(default_factory=dict)  # configMapGenerator name -> {key: TStr of the value}
-    #: resources pdlint did not read (too large, over a budget, remote): their objects are unknown, so a patch
-    #: target missing from what was read may be in them (in the order met: a kustomization's share is a tail)
-    unread: list = field(default_factory=list)
 
 
 class Builder:
@@ -121,11 +148,9 @@ class Builder:
         if depth > MAX_DEPTH:
             return []
         src = self.read(kfile)
-        if src is None:
-            b.unread.append(os.path.relpath(kfile, self.repo_root).replace(os.sep, "/"))
-            return []
+        if src is None:  # (too large, over a budget: reported at the file)
+            return [_unread(os.path.relpath(kfile, self.repo_root).replace(os.sep, "/"))]
         b.members.add(os.path.abspath(kfile))
-        mark = len(b.unread)  # what this kustomization (and those it includes) leaves unread is after it
         loaded = self._load(src, b, TStr.from_source(src)[:1])
         if loaded is None:
             return []
@@ -140,12 +165,14 @@ class Builder:
                 if text is None:
                     continue
                 resources += self._resource(text, tok, here, b, stack + (os.path.realpath(kfile),), depth)
+        if yt.scalar_text(yt.get(kroot, "kind")) == "Component":  # built on its own (no kustomization includes it)
+            resources.append(Resource.unseen("a Component patches the resources of the kustomization that "
+                                             "includes it"))
         for text, tok, _ in self._entries(doc, kroot, "components"):
             if text is None:
                 continue
-            resources += self._component(text, tok, here, b, stack + (os.path.realpath(kfile),), depth, resources,
-                                         mark)
-        self._patches(doc, kroot, here, b, resources, b.unread[mark:])
+            resources += self._component(text, tok, here, b, stack + (os.path.realpath(kfile),), depth, resources)
+        self._patches(doc, kroot, here, b, resources)
         self._generators(doc, kroot, here, b)
         prefix, suffix = crd.text_at(kroot, "namePrefix") or "", crd.text_at(kroot, "nameSuffix") or ""
         if prefix or suffix:
@@ -154,6 +181,7 @@ class Builder:
                 if current:
                     r._current = prefix + current + suffix
                     r.names.add(r._current)
+        _stamp(kroot, resources)
         for item in yt.seq_items(yt.get(kroot, "images")):
             name = yt.scalar_text(yt.get(item, "name"))
             if not name:
@@ -167,9 +195,8 @@ class Builder:
         return resources
 
     def _resolve(self, text: str, tok: TStr, here: str, b: Build) -> Optional[str]:
-        if "://" in text or text.startswith(("github.com/", "git@")):
+        if _remote(text):
             b.skipped.append(f"remote resource {text!r} not fetched (no network)")
-            b.unread.append(text)
             return None
         path = os.path.normpath(os.path.join(here, text))
         if not self._inside(path):
@@ -182,6 +209,9 @@ class Builder:
         return path
 
     def _resource(self, text: str, tok: TStr, here: str, b: Build, stack: tuple, depth: int) -> list:
+        if _remote(text):
+            b.skipped.append(f"remote resource {text!r} not fetched (no network)")
+            return [Resource.unseen(f"it may be in the remote resource {text!r}")]
         path = self._resolve(text, tok, here, b)
         if path is None:
             return []
@@ -196,8 +226,7 @@ class Builder:
             return self._build(k, b, stack, depth + 1)
         src = self.read(path)
         if src is None:  # (too large, over a budget: reported at the file)
-            b.unread.append(text)
-            return []
+            return [_unread(text)]
         loaded = self._load(src, b, tok)
         if loaded is None:
             return []
@@ -209,10 +238,16 @@ class Builder:
                 continue
             r = yt.Ref(d.root)
             out.append(Resource(src, doc, docs, di, yt.scalar_text(yt.get(r, "kind")),
-                                crd.text_at(r, "metadata", "name")))
+                                crd.text_at(r, "metadata", "name"), api_version=crd.text_at(r, "apiVersion"),
+                                namespace=crd.text_at(r, "metadata", "namespace"),
+                                labels=_scalars(crd.at(r, "metadata", "labels")),
+                                annotations=_scalars(crd.at(r, "metadata", "annotations"))))
         return out
 
-    def _component(self, text, tok, here, b, stack, depth, resources, mark) -> list:
+    def _component(self, text, tok, here, b, stack, depth, resources) -> list:
+        if _remote(text):
+            b.skipped.append(f"remote component {text!r} not fetched (no network)")
+            return [Resource.unseen(f"it may be in the remote component {text!r}")]
         path = self._resolve(text, tok, here, b)
         if path is None:
             return []
@@ -226,8 +261,7 @@ class Builder:
             return []
         src = self.read(k)
         if src is None:
-            b.unread.append(os.path.relpath(k, self.repo_root).replace(os.sep, "/"))
-            return []
+            return [_unread(os.path.relpath(k, self.repo_root).replace(os.sep, "/"))]
         b.members.add(os.path.abspath(k))
         loaded = self._load(src, b, tok)
         if loaded is None:
@@ -241,7 +275,7 @@ class Builder:
             for t, tk, _ in self._entries(cdoc, croot, key):
                 if t:
                     own += self._resource(t, tk, os.path.dirname(k), b, stack + (os.path.realpath(k),), depth + 1)
-        self._patches(cdoc, croot, os.path.dirname(k), b, resources + own, b.unread[mark:])
+        self._patches(cdoc, croot, os.path.dirname(k), b, resources + own)
         for item in yt.seq_items(yt.get(croot, "images")):
             name = yt.scalar_text(yt.get(item, "name"))
             if name:
@@ -250,10 +284,11 @@ class Builder:
                 b.images[name] = new + (f":{tag}" if tag else "")
         return own
 
-    def _patches(self, doc: TStr, kroot: yt.Ref, here: str, b: Build, resources: list, unread: list) -> None:
+    def _patches(self, doc: TStr, kroot: yt.Ref, here: str, b: Build, resources: list) -> None:
         """Apply a kustomization's patches to ``resources``. A target not among them is a PD106 (kustomize build
-        fails), unless some of its resources were ``unread``: then it may well be there (kserve's conversion
-        webhook patch of a 2.6 MB CRD pdlint skips), and the patch is noted as not applied instead."""
+        fails), unless one of them is a resource pdlint cannot see (:meth:`Resource.unseen`: not read - kserve's
+        conversion webhook patch of a 2.6 MB CRD pdlint skips -, remote, a Component's includer): then it may
+        well be there, and the patch is noted as not checked instead."""
         patches = []  # (doc, docs, selector, blame)
         for text, tok, item in self._entries(doc, kroot, "patchesStrategicMerge"):
             if text is None:
@@ -264,9 +299,7 @@ class Builder:
                 patches += self._patch_file(text, tok, here, b, None)
         for item in yt.seq_items(yt.get(kroot, "patches")):
             target = yt.get(item, "target")
-            selector = None
-            if target is not None:
-                selector = (crd.text_at(target, "kind"), crd.text_at(target, "name"))
+            selector = _selector(target) if target is not None else None
             p = yt.get(item, "path")
             inline = yt.get(item, "patch")
             if p is not None and yt.scalar_text(p):
@@ -280,26 +313,30 @@ class Builder:
                 proot = yt.Ref(d.root)
                 node = yt.deref(proot).node
                 if isinstance(node, yt.YSeq):
-                    b.skipped.append("JSON 6902 patch not applied")
+                    if _json6902(proot, selector, resources, b) and path:
+                        b.members.add(os.path.abspath(path))
                     continue
                 if not isinstance(node, yt.YMap):
                     continue
                 kind = yt.scalar_text(yt.get(proot, "kind"))
                 name = crd.text_at(proot, "metadata", "name")
-                if selector is not None:
-                    kind = selector[0] or kind
-                    name = selector[1] or name
-                hits = [r for r in resources if (kind is None or r.kind == kind) and
-                        (name is None or r.name == name or name in r.names)]
-                if not hits and unread:
-                    b.skipped.append(f"patch of {kind or '*'}/{name or '*'} not applied: its target may be in "
-                                     f"{', '.join(repr(u) for u in unread)}, not read")
-                    continue
+                if selector is not None:  # the resources it selects, whatever the patch's own name
+                    hits, unsure = _select(selector, resources)
+                else:
+                    hits = [r for r in resources if r.docs and (kind is None or r.kind == kind) and
+                            (name is None or name in r.all_names())]
+                    unsure = [r for r in resources if r.opaque and (r.kind is None or kind is None or r.kind == kind)]
                 if not hits:
-                    ntok = crd.tstr(pdoc, crd.at(proot, "metadata", "name")) or blame
-                    b.problems.append(Problem(ntok, f"patch target {kind or '*'}/{name or '*'} is not among the "
-                                                    f"resources of this kustomization (kustomize build fails: "
-                                                    f"\"no matches for Id\")"))
+                    if unsure:
+                        what = selector.text if selector is not None else f"{kind or '*'}/{name or '*'}"
+                        why = "pdlint does not read this selector" if selector is not None and not selector.known \
+                            else unsure[0].opaque
+                        b.skipped.append(f"patch target {what} not checked: {why}")
+                    elif selector is None:  # (one with a target that selects nothing: kustomize builds without it)
+                        ntok = crd.tstr(pdoc, crd.at(proot, "metadata", "name")) or blame
+                        b.problems.append(Problem(ntok, f"patch target {kind or '*'}/{name or '*'} is not among the "
+                                                        f"resources of this kustomization (kustomize build fails: "
+                                                        f"\"no matches for Id\")"))
                     continue
                 if path:
                     b.members.add(os.path.abspath(path))
@@ -357,6 +394,165 @@ class Builder:
 
 
 # ---------------------------------------------------------------------------
+# What a kustomization knows of its resources, and patch target selectors
+# ---------------------------------------------------------------------------
+
+def _unread(what: str) -> "Resource":
+    """A resource file (or kustomization) pdlint did not read - over the size limit or a budget, reported at the
+    file: a patch target missing from what was read may be in it."""
+    return Resource.unseen(f"it may be in {what!r}, which pdlint did not read")
+
+
+def _remote(text: str) -> bool:
+    """A URL or a go-getter address (``github.com/org/repo//path?ref=``): kustomize fetches it, pdlint does not."""
+    return "://" in text or text.startswith(("github.com/", "git@"))
+
+
+def _scalars(ref: Optional[yt.Ref]) -> dict:
+    """A map of scalars (``metadata.labels``) as {key: text}."""
+    if ref is None or not isinstance(yt.deref(ref).node, yt.YMap):
+        return {}
+    return {k: yt.scalar_text(v) for k, v in yt.map_items(ref) if isinstance(k, str)}
+
+
+def _stamp(kroot: yt.Ref, resources: list) -> None:
+    """A kustomization's ``namespace``, ``commonLabels``, ``labels`` (``pairs``) and ``commonAnnotations`` on its
+    resources: kustomize sets them after its own patches, so the patches of a kustomization that includes this
+    one select by them (``labelSelector``, ``namespace``)."""
+    namespace = crd.text_at(kroot, "namespace")
+    labels = _scalars(yt.get(kroot, "commonLabels"))
+    for item in yt.seq_items(yt.get(kroot, "labels")):
+        labels.update(_scalars(yt.get(item, "pairs")))
+    annotations = _scalars(yt.get(kroot, "commonAnnotations"))
+    for r in resources:
+        if namespace:
+            r.namespace = namespace
+        r.labels.update(labels)
+        r.annotations.update(annotations)
+
+
+@dataclass
+class Selector:
+    """A patch's ``target``: kind, group, version, name and namespace are regular expressions that must match the
+    whole value (kustomize anchors them: ``^(?:…)$``), an empty one matches anything; label and annotation
+    selectors are Kubernetes selectors.  ``known`` is False when pdlint cannot evaluate it (a regular expression
+    Python does not read as Go does, a selector it does not parse): then it may select any resource."""
+    fields: dict  # kind/group/version/name/namespace -> compiled pattern
+    labels: Optional[list]
+    annotations: Optional[list]
+    text: str
+    known: bool = True
+
+
+_TARGET_FIELDS = ("group", "version", "kind", "name", "namespace")
+
+
+def _selector(target: yt.Ref) -> Selector:
+    fields, known = {}, True
+    for key in _TARGET_FIELDS:
+        value = crd.text_at(target, key)
+        if value:
+            try:
+                fields[key] = re.compile(f"(?:{value})")
+            except re.error:
+                known = False
+    labels, annotations = (_requirements(crd.text_at(target, k) or "") for k in ("labelSelector",
+                                                                                   "annotationSelector"))
+    known = known and labels is not None and annotations is not None
+    parts = [f"{k}={crd.text_at(target, k)}" for k in _TARGET_FIELDS + ("labelSelector", "annotationSelector")
+             if crd.text_at(target, k)]
+    return Selector(fields, labels, annotations, "{" + ", ".join(parts) + "}", known)
+
+
+_REQUIREMENT = re.compile(r"\s*(?:!\s*(?P<absent>[\w./-]+)|(?P<key>[\w./-]+)\s*"
+                          r"(?:(?P<op>==|=|!=)\s*(?P<value>[\w.-]*)|\s(?P<set>in|notin)\s*\((?P<values>[^()]*)\))?)\s*")
+
+
+def _requirements(text: str) -> Optional[list]:
+    """A label selector (``app=x,tier in (a,b),!canary``) as [(key, op, values)]; None when it does not parse."""
+    out = []
+    for part in re.split(r",(?![^()]*\))", text) if text.strip() else ():
+        m = _REQUIREMENT.fullmatch(part)
+        if m is None:
+            return None
+        if m["absent"]:
+            out.append((m["absent"], "!", ()))
+        elif m["op"]:
+            out.append((m["key"], "!=" if m["op"] == "!=" else "=", (m["value"],)))
+        elif m["set"]:
+            out.append((m["key"], m["set"], tuple(v.strip() for v in m["values"].split(","))))
+        else:
+            out.append((m["key"], "exists", ()))
+    return out
+
+
+def _satisfies(values: dict, requirements: list) -> bool:
+    for key, op, wanted in requirements:
+        have = values.get(key)
+        ok = {"!": key not in values, "exists": key in values, "=": key in values and have in wanted,
+              "in": key in values and have in wanted, "!=": have not in wanted,
+              "notin": key not in values or have not in wanted}[op]
+        if not ok:
+            return False
+    return True
+
+
+def _matches(selector: Selector, r: Resource) -> Optional[bool]:
+    """Whether kustomize's target selector picks ``r``: True, False, or None (pdlint cannot tell)."""
+    if not r.docs:
+        return None
+    group, _, version = (r.api_version or "").rpartition("/")
+    values = {"group": [group], "version": [version], "kind": [r.kind or ""],
+              "namespace": [r.namespace or "default"], "name": sorted(r.all_names()) or [""]}
+    for key, pattern in selector.fields.items():
+        if not any(pattern.fullmatch(v) for v in values[key]):
+            return None if key == "name" and r.opaque else False
+    if not selector.known:
+        return None
+    return _satisfies(r.labels, selector.labels) and _satisfies(r.annotations, selector.annotations)
+
+
+def _select(selector: Selector, resources: list) -> tuple:
+    """(the resources a ``target`` selects, the ones it may select that pdlint cannot see)."""
+    hits, unsure = [], []
+    for r in resources:
+        m = _matches(selector, r)
+        if m:
+            hits.append(r)
+        elif m is None:
+            unsure.append(r)
+    return hits, unsure
+
+
+def _json6902(proot: yt.Ref, selector: Optional[Selector], resources: list, b: Build) -> bool:
+    """A JSON 6902 patch: its renames (``replace``/``add`` of ``/metadata/name``) applied to the resources its
+    target selects, in order, so that a later patch selecting the new name finds them; another change of the
+    name (``remove``, ``move``, a whole ``/metadata``) leaves them with a name pdlint does not know.  Other
+    operations are not applied.  True when it selected a resource."""
+    if selector is None:
+        b.skipped.append("JSON 6902 patch not applied")
+        return False
+    hits, unsure = _select(selector, resources)
+    for op in yt.seq_items(proot):
+        where = crd.text_at(op, "path")
+        if crd.text_at(op, "op") == "test" or where is None or where.rstrip("/") not in ("", "/metadata",
+                                                                                         "/metadata/name"):
+            b.skipped.append("JSON 6902 patch not applied")
+            continue
+        value = crd.text_at(op, "value")
+        if where == "/metadata/name" and crd.text_at(op, "op") in ("replace", "add") and value:
+            for r in hits:
+                r.rename(value)
+        else:
+            for r in hits:
+                r.opaque = f"a JSON 6902 patch renames {r.kind}/{r.name} in a way pdlint does not follow"
+        for r in unsure:
+            if r.docs:
+                r.opaque = r.opaque or f"a JSON 6902 patch may rename {r.kind}/{r.name}"
+    return bool(hits)
+
+
+# ---------------------------------------------------------------------------
 # Workloads of a build
 # ---------------------------------------------------------------------------
 
@@ -364,6 +560,8 @@ def workloads(b: Build, unit: str) -> list:
     out = []
     cache: dict = {}
     for r in b.resources:
+        if not r.docs:  # a resource pdlint did not read (remote)
+            continue
         key = id(r.docs)
         if key not in cache:
             try:
