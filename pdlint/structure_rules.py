@@ -104,16 +104,20 @@ ROLE_FLAG_MISSING = register(Rule(
 KUSTOMIZE_ERROR = register(Rule(
     "PD106", "kustomize-build-error", ERROR,
     "Reports a `kustomization.yaml` pdlint cannot build: a resource, base or patch file that is missing or "
-    "outside the repository, a patch whose target resource is not in the build, or a kustomization cycle.",
+    "outside the repository, a patch without `target:` whose resource is not in the build, or a kustomization "
+    "cycle.",
     "`kustomize build` (and `kubectl apply -k`) fails the same way, and the launches the build would produce "
     "cannot be checked.",
     "Fix the path or the patch target at the reported line.",
     example="resources:\n  - deployment.yaml\npatches:\n  - path: patch-prefil.yaml",
     example_fixed="resources:\n  - deployment.yaml\npatches:\n  - path: patch-prefill.yaml",
     category=_C,
-    notes="A patch whose target is not found is not reported when one of the kustomization's resources was not "
-          "read (larger than the read limit or over a budget, reported as PD008; a remote base): the target may "
-          "be in it. The launches the patch would change are then checked without it, and their context says so."))
+    notes="A patch with a `target:` selector (kind, name as a regular expression, labels...) that selects nothing "
+          "is not reported: kustomize builds without it. A patch whose target is not found is not reported either "
+          "when the target may be in a resource pdlint cannot see: one it did not read (larger than the read limit "
+          "or over a budget, reported as PD008), a remote base, the kustomization that includes a Component, or a "
+          "resource a JSON 6902 patch renames in a way pdlint does not follow. The launches the patch would change "
+          "are then checked without it, and their context says so."))
 
 ROUTER_REPLICAS = register(Rule(
     "PD107", "router-static-urls-miss-replicas", WARNING,
