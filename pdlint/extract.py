@@ -1021,9 +1021,14 @@ class Extractor:
         budget.stage("shell")
         root = job.root
 
+        sourced: list = []  # the texts the evaluation sourced (a launch function may be defined there)
+
         def resolve_source(name: str, current: SourceFile) -> Optional[SourceFile]:
-            return self.resolve_in_repo(name, current.abspath if current and current.abspath else job.abspath,
-                                        root)
+            found = self.resolve_in_repo(name, current.abspath if current and current.abspath else job.abspath,
+                                         root)
+            if found is not None:
+                sourced.append(found.text)
+            return found
 
         def report(code: str, message: str, where: TStr, index: int) -> None:
             if code == "PD-SHELL-PLACEHOLDER":
@@ -1071,7 +1076,7 @@ class Extractor:
                            heredoc_filter=has_launch_text, env_checked=env_checked, launch_text=has_launch_text)
         cmds = shell_commands(doc, ctx, env=env, positional=positional)
         for args, serial in zip(held, ctx.limit_serials):
-            if _limit_matters(args[1], args[3], serial, doc, cmds):
+            if _limit_matters(args[3], serial, doc, cmds, sourced):
                 report(*args)
         heredocs = ctx.heredocs
         if positional is None and not any(launchers.find(c.words) is not None for c in cmds):
@@ -1618,19 +1623,21 @@ def _placeholder_gaps(doc: TStr, placeholders: list, launches: list) -> None:
                                    "arguments into the template"))
 
 
-def _limit_matters(message: str, index: int, serial: int, doc: TStr, cmds: list) -> bool:
+def _limit_matters(index: int, serial: int, doc: TStr, cmds: list, sourced: list = ()) -> bool:
     """Is a limit the shell evaluator hit at the statement starting at ``index``, after ``serial`` commands,
-    worth a PD008?  Not when the script has no launch text and launched nothing (a branch-path limit: an
-    environment script other scripts source), nor when no launch came after it (a launch identical to one
-    before counts as before: the paths cut would repeat it) and nothing from that statement on holds launch
-    text: the evaluation of a benchmark client after the servers started (SemiAnalysisAI/InferenceX's
-    run_benchmark_serving option parser) cost no launch.  A hostile script's limits stay reported: before or
-    among its launches, or with launch text after them."""
+    worth a PD008?  Not when the text launched nothing and neither it nor a file it sourced holds launch
+    text: whatever the evaluation did not reach, it could not have been a launch (an environment script other
+    scripts source; production-stack's OCI bootstrap script deployment_on_cloud/oci/entry_point.sh, whose
+    retry loops in functions exceed the expansion limit).  Nor when no launch came after it (a launch
+    identical to one before counts as before: the paths cut would repeat it) and nothing from that statement
+    on holds launch text: the evaluation of a benchmark client after the servers started
+    (SemiAnalysisAI/InferenceX's run_benchmark_serving option parser) cost no launch.  A hostile script's
+    limits stay reported: before or among its launches, with launch text after them, or in a text with launch
+    text that launched nothing."""
     from pdlint.coverage import has_launch_text
-    from pdlint.formats.shell.interp import PATHS_LIMIT
     found = [c for c in cmds if _starts_launch(c.words)]
     if not found:
-        return PATHS_LIMIT not in message or has_launch_text(doc.text)
+        return has_launch_text(doc.text) or any(has_launch_text(t) for t in sourced)
     if any(c.serial >= serial for c in found):
         return True
     return has_launch_text(doc.text[index:])
