@@ -161,9 +161,16 @@ def _marker_lines(text: str) -> list:
 
 def has_launch_text(text: str) -> bool:
     """True when ``text`` holds launch text (a match of :data:`MARKER`, comments included).  Searched on
-    the lines that hold one of :data:`_LITERALS` only: the pattern itself takes tens of milliseconds to
-    find nothing in a megabyte."""
-    return any(MARKER.search(text, start, end) for start, end in _literal_lines(text))
+    the lines that hold one of :data:`_LITERALS` only, each line once (a line of many literals: a file over
+    the size limit is searched too, up to 32 MB, pdlint.extract): the pattern itself takes tens of
+    milliseconds to find nothing in a megabyte."""
+    searched: set = set()
+    for start, end in _literal_lines(text):
+        if start not in searched:
+            searched.add(start)
+            if MARKER.search(text, start, end):
+                return True
+    return False
 
 
 def find_markers(text: str, kind: str = "", skip: frozenset = frozenset()) -> list:

@@ -103,9 +103,14 @@ class Extractor:
         try:
             data = self.boundary.read(abspath)
         except Refused as r:
+            searched = self.read_big(abspath) if r.kind == BIG else None
             if deps is not None:
-                deps.content(abspath, display, deps.BIG if r.kind == BIG else deps.ABSENT)
-            self.refused[abspath] = r
+                deps.content(abspath, display, searched[0] if searched else deps.BIG if r.kind == BIG
+                             else deps.ABSENT)
+            self.refused[abspath] = r  # (a file that reads it still goes without it)
+            if searched is not None and not searched[1]:
+                self._reported.add(abspath)  # nothing to check: no PD008, as a small file without launch text
+                report = False
             return self._bad(abspath, display, C.LIMIT if r.kind == BIG else C.UNREADABLE, r.message, report)
         if deps is not None:
             deps.content(abspath, display, data)
@@ -116,6 +121,21 @@ class Extractor:
         self._files[abspath] = src
         self.out.sources[display] = src
         return src
+
+    def read_big(self, abspath: str) -> Optional[tuple]:
+        """``(bytes, holds launch text)`` of a file larger than MAX_FILE_BYTES but within MAX_SEARCHED_BYTES,
+        else None.  pdlint does not scan such a file, but one without launch text is nothing to check: rbg's
+        generated CRDs (config/crd/bases, 3 MB) were PD008 errors that failed the run.  The search reads only
+        the lines holding a literal marker (pdlint.coverage.has_launch_text); a file that is not text counts
+        as holding launch text."""
+        from pdlint.coverage import has_launch_text
+        from pdlint.safeio import MAX_SEARCHED_BYTES, Refused, decode
+        try:
+            data = self.boundary.read(abspath, limit=MAX_SEARCHED_BYTES)
+        except Refused:
+            return None
+        text = decode(data)[0]
+        return data, text is None or has_launch_text(text)
 
     def _bad(self, abspath, display, rule, message, report, line=1, column=1):
         f = Finding(display, line, column, rule.code, rule.name, rule.severity, None, message)
