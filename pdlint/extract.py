@@ -31,6 +31,13 @@ from pdlint.safeio import MAX_FILE_BYTES  # noqa: E402  (its home before pdlint.
 
 
 _ENGINE_IMAGE = re.compile(r"vllm|sglang|tensorrt|trtllm|dynamo", re.I)  # an image named for an engine
+
+
+def _engine_image(image: str) -> bool:
+    """Is an image named for an engine: its own name (the last path component, tag included:
+    ``tritonserver:24.05-trtllm-python-py3``), not the organisation or project in front of it
+    (``ghcr.io/vllm-project/semantic-router/extproc``, aibrix's semantic-router sample, is no engine)."""
+    return bool(_ENGINE_IMAGE.search(image.split("@", 1)[0].rsplit("/", 1)[-1]))
 _PLAIN_VAR = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?")  # a word that is one variable: $PY, ${PY}
 
 
@@ -1305,7 +1312,7 @@ class Extractor:
             # a container (Compose command, Kubernetes args) with no program of its own runs its
             # image's entry point with these words
             found = launchers.image_match(meta["image"])
-            if found is None and _ENGINE_IMAGE.search(meta["image"]) and words[0].pieces:
+            if found is None and _engine_image(meta["image"]) and words[0].pieces:
                 o = words[0].origin
                 self.out.entry_gaps.setdefault(o.path, []).append((o.line, o.column, meta["image"]))
         if found is None:
