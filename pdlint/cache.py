@@ -59,7 +59,7 @@ import sys
 import time
 from typing import Optional
 
-from pdlint.safeio import MAX_FILE_BYTES  # noqa: F401  (files above it are not read)
+from pdlint.safeio import MAX_FILE_BYTES, MAX_SEARCHED_BYTES  # noqa: F401  (files above them are not read)
 
 FORMAT = 2  # 2: findings carry end_line and token
 MAX_INDEXES = 8  # environments kept (option sets, working directories)
@@ -69,7 +69,7 @@ MAX_CACHE_FILE_BYTES = 1 << 28  # an index or launch file larger than this is no
 ENV_DIR = "PDLINT_CACHE_DIR"
 DIR_NAME = ".pdlint_cache"
 ABSENT = "-"  # the digest of a path that is not a readable regular file
-BIG = "+big"  # ... of a file larger than MAX_FILE_BYTES
+BIG = "+big"  # ... of a file larger than MAX_SEARCHED_BYTES (pdlint.safeio)
 _HEADER = "pdlint-cache"
 # findings that depend on time, not on the files: never stored
 _UNSTABLE_CODES = ("PD030", "PD031")
@@ -81,12 +81,21 @@ def digest_bytes(data: bytes) -> str:
 
 def file_digest(path: str, boundary=None) -> str:
     """The digest of a file as pdlint's extract stage reads it (ABSENT, BIG or the content's), through
-    :mod:`pdlint.safeio`: a file outside the repository, or no regular file, is ABSENT (never read)."""
-    from pdlint.safeio import BIG as _BIG, Boundary, Refused
+    :mod:`pdlint.safeio`: a file outside the repository, or no regular file, is ABSENT (never read).  A file
+    over MAX_FILE_BYTES that the extract stage searches for launch text (up to MAX_SEARCHED_BYTES) has its
+    content's digest: whether it holds any decides its findings."""
+    from pdlint.safeio import BIG as _BIG, MAX_SEARCHED_BYTES, Boundary, Refused
+    b = boundary or Boundary(os.path.dirname(os.path.abspath(path)))
     try:
-        data = (boundary or Boundary(os.path.dirname(os.path.abspath(path)))).read(path)
-    except Refused as r:
-        return BIG if r.kind == _BIG else ABSENT
+        try:
+            data = b.read(path)
+        except Refused as r:
+            if r.kind != _BIG:
+                return ABSENT
+            try:
+                data = b.read(path, limit=MAX_SEARCHED_BYTES)
+            except Refused:
+                return BIG
     except ValueError:
         return ABSENT
     return digest_bytes(data)

@@ -73,7 +73,9 @@ MARKER = re.compile(  # a launcher is not part of an image name (lmsysorg/sglang
     # a flag ends at a non-word character or at a run of underscores standing for blanks (llm-d-benchmark's
     # "--kv-transfer-config____'{...}'" env values), not at one underscore continuing a name
     r"|(?P<flag>(?<![\w-])(?:" + "|".join(_FLAGS) + r")(?![A-Za-z0-9-]|_(?!_)))"
-    r"|(?P<key>(?<![\w-])(?:" + "|".join(_KEYS) + r"))")
+    # a key after a dot is an attribute (Python's `config.kv_transfer_config.kv_role == ...`, aibrix's KV
+    # connectors), not a config key
+    r"|(?P<key>(?<![\w.-])(?:" + "|".join(_KEYS) + r"))")
 _JINJA_COMMENT = re.compile(r"\{#.*?#\}", re.S)
 _GO_COMMENT = re.compile(r"\{\{-?\s*/\*.*?\*/\s*-?\}\}", re.S)
 _GO_CLOSE = re.compile(r"\*/\s*-?\}\}")
@@ -163,14 +165,45 @@ def _marker_lines(text: str) -> list:
 
 def has_launch_text(text: str) -> bool:
     """True when ``text`` holds launch text (a match of :data:`MARKER`, comments included).  Searched on
-    the lines that hold one of :data:`_LITERALS` only: the pattern itself takes tens of milliseconds to
-    find nothing in a megabyte."""
-    return any(MARKER.search(text, start, end) for start, end in _literal_lines(text))
+    the lines that hold one of :data:`_LITERALS` only, each line once (a line of many literals: a file over
+    the size limit is searched too, up to 32 MB, pdlint.extract): the pattern itself takes tens of
+    milliseconds to find nothing in a megabyte."""
+    searched: set = set()
+    for start, end in _literal_lines(text):
+        if start not in searched:
+            searched.add(start)
+            if MARKER.search(text, start, end):
+                return True
+    return False
+
+
+# a YAML `description:` key with a value on its line (a scalar, or `|` / `>` and the block below)
+_DESCRIPTION = re.compile(r"([ \t]*(?:-[ \t]+)*)description:[ \t]+\S")
+
+
+def _description_lines(lines: list) -> frozenset:
+    """The numbers (1-based) of the lines of YAML ``description:`` values: the key's line and the lines below
+    indented deeper than the key (a plain scalar continued, a block scalar).  Documentation, not a command:
+    a CRD schema's ``description: Extra arguments for vllm serve`` (production-stack's VLLMRuntime)."""
+    out = set()
+    indent = None  # the column of the description key whose value may continue
+    for n, line in enumerate(lines, 1):
+        if indent is not None:
+            body = line.lstrip(" ")
+            if not body or len(line) - len(body) > indent:
+                out.add(n)
+                continue
+            indent = None
+        m = _DESCRIPTION.match(line)
+        if m:
+            out.add(n)
+            indent = len(m.group(1))
+    return frozenset(out)
 
 
 def find_markers(text: str, kind: str = "", skip: frozenset = frozenset()) -> list:
-    """Launch-text markers of one file's text, comments left out, in text order; none on the lines in
-    ``skip`` (lines a checked launch covers whole: what they hold was checked)."""
+    """Launch-text markers of one file's text, comments and YAML ``description:`` values left out, in text
+    order; none on the lines in ``skip`` (lines a checked launch covers whole: what they hold was checked)."""
     if "{#" in text:
         text = _sub_before(_JINJA_COMMENT, text, text.rfind("#}") + 2)
     if "/*" in text and "{{" in text:
@@ -180,6 +213,7 @@ def find_markers(text: str, kind: str = "", skip: frozenset = frozenset()) -> li
         text = _sub_before(_GO_COMMENT, text, last)
     out = []
     lines = None
+    described = None
     for n in _marker_lines(text):
         if n in skip:
             continue
@@ -187,6 +221,10 @@ def find_markers(text: str, kind: str = "", skip: frozenset = frozenset()) -> li
             lines = text.split("\n")
         line = lines[n - 1]
         if not MARKER.search(line):
+            continue
+        if described is None:
+            described = _description_lines(lines) if "description:" in text else frozenset()
+        if n in described:
             continue
         code = _strip_line_comment(line)
         if _prose(code):

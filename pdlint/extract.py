@@ -31,6 +31,13 @@ from pdlint.safeio import MAX_FILE_BYTES  # noqa: E402  (its home before pdlint.
 
 
 _ENGINE_IMAGE = re.compile(r"vllm|sglang|tensorrt|trtllm|dynamo", re.I)  # an image named for an engine
+
+
+def _engine_image(image: str) -> bool:
+    """Is an image named for an engine: its own name (the last path component, tag included:
+    ``tritonserver:24.05-trtllm-python-py3``), not the organisation or project in front of it
+    (``ghcr.io/vllm-project/semantic-router/extproc``, aibrix's semantic-router sample, is no engine)."""
+    return bool(_ENGINE_IMAGE.search(image.split("@", 1)[0].rsplit("/", 1)[-1]))
 _PLAIN_VAR = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?")  # a word that is one variable: $PY, ${PY}
 
 
@@ -103,9 +110,14 @@ class Extractor:
         try:
             data = self.boundary.read(abspath)
         except Refused as r:
+            searched = self.read_big(abspath) if r.kind == BIG else None
             if deps is not None:
-                deps.content(abspath, display, deps.BIG if r.kind == BIG else deps.ABSENT)
-            self.refused[abspath] = r
+                deps.content(abspath, display, searched[0] if searched else deps.BIG if r.kind == BIG
+                             else deps.ABSENT)
+            self.refused[abspath] = r  # (a file that reads it still goes without it)
+            if searched is not None and not searched[1]:
+                self._reported.add(abspath)  # nothing to check: no PD008, as a small file without launch text
+                report = False
             return self._bad(abspath, display, C.LIMIT if r.kind == BIG else C.UNREADABLE, r.message, report)
         if deps is not None:
             deps.content(abspath, display, data)
@@ -116,6 +128,21 @@ class Extractor:
         self._files[abspath] = src
         self.out.sources[display] = src
         return src
+
+    def read_big(self, abspath: str) -> Optional[tuple]:
+        """``(bytes, holds launch text)`` of a file larger than MAX_FILE_BYTES but within MAX_SEARCHED_BYTES,
+        else None.  pdlint does not scan such a file, but one without launch text is nothing to check: rbg's
+        generated CRDs (config/crd/bases, 3 MB) were PD008 errors that failed the run.  The search reads only
+        the lines holding a literal marker (pdlint.coverage.has_launch_text); a file that is not text counts
+        as holding launch text."""
+        from pdlint.coverage import has_launch_text
+        from pdlint.safeio import MAX_SEARCHED_BYTES, Refused, decode
+        try:
+            data = self.boundary.read(abspath, limit=MAX_SEARCHED_BYTES)
+        except Refused:
+            return None
+        text = decode(data)[0]
+        return data, text is None or has_launch_text(text)
 
     def _bad(self, abspath, display, rule, message, report, line=1, column=1):
         f = Finding(display, line, column, rule.code, rule.name, rule.severity, None, message)
@@ -1021,9 +1048,14 @@ class Extractor:
         budget.stage("shell")
         root = job.root
 
+        sourced: list = []  # the texts the evaluation sourced (a launch function may be defined there)
+
         def resolve_source(name: str, current: SourceFile) -> Optional[SourceFile]:
-            return self.resolve_in_repo(name, current.abspath if current and current.abspath else job.abspath,
-                                        root)
+            found = self.resolve_in_repo(name, current.abspath if current and current.abspath else job.abspath,
+                                         root)
+            if found is not None:
+                sourced.append(found.text)
+            return found
 
         def report(code: str, message: str, where: TStr, index: int) -> None:
             if code == "PD-SHELL-PLACEHOLDER":
@@ -1071,7 +1103,7 @@ class Extractor:
                            heredoc_filter=has_launch_text, env_checked=env_checked, launch_text=has_launch_text)
         cmds = shell_commands(doc, ctx, env=env, positional=positional)
         for args, serial in zip(held, ctx.limit_serials):
-            if _limit_matters(args[1], args[3], serial, doc, cmds):
+            if _limit_matters(args[3], serial, doc, cmds, sourced):
                 report(*args)
         heredocs = ctx.heredocs
         if positional is None and not any(launchers.find(c.words) is not None for c in cmds):
@@ -1280,7 +1312,7 @@ class Extractor:
             # a container (Compose command, Kubernetes args) with no program of its own runs its
             # image's entry point with these words
             found = launchers.image_match(meta["image"])
-            if found is None and _ENGINE_IMAGE.search(meta["image"]) and words[0].pieces:
+            if found is None and _engine_image(meta["image"]) and words[0].pieces:
                 o = words[0].origin
                 self.out.entry_gaps.setdefault(o.path, []).append((o.line, o.column, meta["image"]))
         if found is None:
@@ -1618,19 +1650,21 @@ def _placeholder_gaps(doc: TStr, placeholders: list, launches: list) -> None:
                                    "arguments into the template"))
 
 
-def _limit_matters(message: str, index: int, serial: int, doc: TStr, cmds: list) -> bool:
+def _limit_matters(index: int, serial: int, doc: TStr, cmds: list, sourced: list = ()) -> bool:
     """Is a limit the shell evaluator hit at the statement starting at ``index``, after ``serial`` commands,
-    worth a PD008?  Not when the script has no launch text and launched nothing (a branch-path limit: an
-    environment script other scripts source), nor when no launch came after it (a launch identical to one
-    before counts as before: the paths cut would repeat it) and nothing from that statement on holds launch
-    text: the evaluation of a benchmark client after the servers started (SemiAnalysisAI/InferenceX's
-    run_benchmark_serving option parser) cost no launch.  A hostile script's limits stay reported: before or
-    among its launches, or with launch text after them."""
+    worth a PD008?  Not when the text launched nothing and neither it nor a file it sourced holds launch
+    text: whatever the evaluation did not reach, it could not have been a launch (an environment script other
+    scripts source; production-stack's OCI bootstrap script deployment_on_cloud/oci/entry_point.sh, whose
+    retry loops in functions exceed the expansion limit).  Nor when no launch came after it (a launch
+    identical to one before counts as before: the paths cut would repeat it) and nothing from that statement
+    on holds launch text: the evaluation of a benchmark client after the servers started
+    (SemiAnalysisAI/InferenceX's run_benchmark_serving option parser) cost no launch.  A hostile script's
+    limits stay reported: before or among its launches, with launch text after them, or in a text with launch
+    text that launched nothing."""
     from pdlint.coverage import has_launch_text
-    from pdlint.formats.shell.interp import PATHS_LIMIT
     found = [c for c in cmds if _starts_launch(c.words)]
     if not found:
-        return PATHS_LIMIT not in message or has_launch_text(doc.text)
+        return has_launch_text(doc.text) or any(has_launch_text(t) for t in sourced)
     if any(c.serial >= serial for c in found):
         return True
     return has_launch_text(doc.text[index:])

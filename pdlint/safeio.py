@@ -33,6 +33,9 @@ import stat
 from typing import Optional
 
 MAX_FILE_BYTES = 2_000_000
+#: a file larger than MAX_FILE_BYTES, up to this, is read only to search it for launch text: one without any
+#: is nothing to check (rbg's generated CRDs, 3 MB), one with it is not scanned (PD008) (pdlint.extract)
+MAX_SEARCHED_BYTES = 32_000_000
 
 #: kinds of refusal (``Refused.kind``)
 OUTSIDE = "outside"  # the path (after resolving symlinks) leaves the root

@@ -76,7 +76,8 @@ ATTACKS = [
         "setc.j2": "{% set c %}" + "x y {{ 1 }} " * 2500 + "{% endset %}{{ c|trim }}\n" + LAUNCH}),
     Attack("identical-launch-lines", {
         "many.sh": "python -m sglang.launch_server --model-path m --disaggregation-mode prefill --port 30000\n" * 300}),
-    Attack("two-megabyte-template", {"big.j2": "{{ a }}\n" * 260_000}, {"big.j2": {"PD008"}}),
+    # (with launch text: a big file without any is nothing to check, test_field_cov_big_files.py)
+    Attack("two-megabyte-template", {"big.j2": "{{ a }}\n" * 260_000 + LAUNCH}, {"big.j2": {"PD008"}}),
     Attack("jinja-huge-power", {"pow.j2": "{{ 9**(9**9) }}\n" + LAUNCH}, {"pow.j2": {"PD006"}}),
     Attack("jinja-huge-repetition", {"mul.j2": "{{ ('x'*10**9)|length }} {{ ([0]*10**9)|length }}\n" + LAUNCH},
            {"mul.j2": {"PD006"}}),

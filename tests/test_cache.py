@@ -296,6 +296,10 @@ def test_digests_match_what_extract_reads(tmp_path):
     assert C.file_digest(str(tmp_path)) == C.ABSENT
     with open(p, "wb") as f:
         f.truncate(C.MAX_FILE_BYTES + 1)
+    # (searched for launch text: whether it holds any decides its findings, test_field_cov_big_files.py)
+    assert C.file_digest(str(p)) == C.digest_bytes(b"\0" * (C.MAX_FILE_BYTES + 1))
+    with open(p, "wb") as f:
+        f.truncate(C.MAX_SEARCHED_BYTES + 1)
     assert C.file_digest(str(p)) == C.BIG
 
 

@@ -102,6 +102,7 @@ class Tails:
         frames = self.tail_frames
         if None in frames:
             return False
+        self.tail_functions()  # (first: a file sourced since clears what was decided on fewer definitions)
         reads: set = set()
         funcs: set = set()
         for unit, its, nxt, _ in frames + [(self.unit, items, i, None)]:
