@@ -268,7 +268,7 @@ def _finding(rule, c, launch: Launch) -> Finding:
 
 
 def _launch_note(launch: Launch) -> str:
-    role = launch.role or "unknown role"
+    role = launch.role_word("unknown role")
     where = f" ({launch.context})" if launch.context else ""
     return f"{role} launch: {launch.entrypoint}{where}"
 

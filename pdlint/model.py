@@ -102,6 +102,14 @@ class Launch:
     meta: dict = field(default_factory=dict)  # adapter details: image, yaml path, resource kind/name
     gaps: list = field(default_factory=list)  # Gap: parts of this launch pdlint could not check
 
+    def role_word(self, default: str = "other") -> str:
+        """The role as a message names it: ``prefill`` / ``decode``; ``other`` for an aggregated or
+        unknown-role server (``null``: the summary line counts those as "other"); ``default`` without a
+        role."""
+        if self.role is None:
+            return default
+        return "other" if self.role == "null" else self.role
+
     @property
     def label(self) -> str:
         role = self.role if self.role is not None else self.kind

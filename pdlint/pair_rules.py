@@ -164,7 +164,7 @@ def rel_token(tok: Optional[TStr], launch: Launch, note: str) -> Related:
 
 
 def who(launch: Launch) -> str:
-    role = launch.role or ("router" if launch.kind == "router" else "unknown-role")
+    role = launch.role_word("router" if launch.kind == "router" else "unknown-role")
     return f"{role} launch ({launch.entrypoint}, {launch.path}:{launch.line})"
 
 
@@ -244,8 +244,8 @@ def _ports(dep: Deployment, enabled) -> list:
                 # edit the later launch; prefer a side whose port is written
                 edit, keep, pe, pk = (b, a, pb, pa) if (pb.token is not None or pa.token is None) else (a, b, pa, pb)
                 port_txt = str(lo) if lo == hi else f"{lo}-{hi}"
-                message = (f"port {port_txt} is used twice on this host: this {edit.role or 'server'} launch's "
-                           f"{_port_what(pe)} and the {keep.role or 'other'} launch's {_port_what(pk)} "
+                message = (f"port {port_txt} is used twice on this host: this {edit.role_word('server')} launch's "
+                           f"{_port_what(pe)} and the {keep.role_word()} launch's {_port_what(pk)} "
                            f"(both started by this script)")
                 out.append(cand(PORT_COLLISION, edit, pe.token, message,
                                 [rel_token(pk.token, keep, f"the {who(keep)} uses port {port_txt} here"
@@ -402,9 +402,9 @@ def _gpus(dep: Deployment, enabled) -> list:
             edit, keep = (a, b) if (not ga.pinned and gb.pinned) else (b, a)
             ge, gk = (ga, gb) if edit is a else (gb, ga)
             shared = sorted(common)
-            msg = (f"the {edit.role or 'server'} and {keep.role or 'other'} launches both use GPU"
+            msg = (f"the {edit.role_word('server')} and {keep.role_word()} launches both use GPU"
                    f"{'s' if len(shared) > 1 else ''} {','.join(map(str, shared))}: this one uses "
-                   f"{ge.describe()} ({_why_gpus(ge)}), the {keep.role or 'other'} launch {gk.describe()} "
+                   f"{ge.describe()} ({_why_gpus(ge)}), the {keep.role_word()} launch {gk.describe()} "
                    f"({_why_gpus(gk)}); {_mem_note(ge.facts, gk.facts)}")
             rel = [rel_token(gk.token or gk.facts.gpus_token, keep, f"the {who(keep)} uses {gk.describe()}")]
             out.append(cand(GPU_OVERLAP, edit, ge.token or ge.facts.gpus_token, msg, rel))
@@ -423,9 +423,9 @@ def _gpus(dep: Deployment, enabled) -> list:
         others = ""
         if len(peers) > 1:
             others = f" (and {len(peers) - 1} other pinned launch{'es' if len(peers) > 2 else ''} of this script)"
-        msg = (f"this {free.role or 'server'} launch sets no {gp.mask[0] if gp.mask else 'CUDA_VISIBLE_DEVICES'}, "
+        msg = (f"this {free.role_word('server')} launch sets no {gp.mask[0] if gp.mask else 'CUDA_VISIBLE_DEVICES'}, "
                f"so it counts GPUs from 0 and "
-               f"uses {gf.describe()} ({_why_gpus(gf)}{via}), while the {pinned.role or 'other'} launch is "
+               f"uses {gf.describe()} ({_why_gpus(gf)}{via}), while the {pinned.role_word()} launch is "
                f"pinned to {gp.describe()} ({_why_gpus(gp)}){others}{grow}")
         rel = [rel_token(g.token, l, f"the {who(l)} is pinned here") for l, g in peers]
         out.append(cand(PARTIAL_PINNING, free, None, msg, rel))
@@ -487,7 +487,7 @@ def _routers(dep: Deployment, enabled) -> list:
                    f"{'' if len(servers) > 1 else 's'} on {', '.join(map(str, ports))}")
             wrong = [s for s in dep.servers if s.role not in (link.role, None) and facts(s).http_port == link.url_port]
             if wrong:
-                msg += f" - port {link.url_port} is the {wrong[0].role} server's"
+                msg += f" - port {link.url_port} is the {wrong[0].role_word()} server's"
             rel = [rel_token(facts(s).http_token, s, f"the {who(s)} listens on port {facts(s).http_port}"
                              + ("" if facts(s).http_token is not None else " (default)")) for s in servers]
             out.append(cand(ROUTER_PORT, r, _port_token(link.token), msg, rel))

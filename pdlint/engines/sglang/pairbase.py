@@ -205,7 +205,7 @@ def _candidate(pr: PairRule, hit: PairHit, prefill: Launch, decode: Launch, pi, 
         if token is not None:
             break
     related = []
-    orole = other.role or "other"
+    orole = other.role_word()
     for b in hit.other:
         tok = _env_tok(oa, b) if isinstance(b, str) and b.startswith("env:") else _tok(oa, b)
         if tok is not None and tok.pieces and not tok.origin.path.startswith("<"):

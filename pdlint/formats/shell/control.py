@@ -383,12 +383,16 @@ class Control:
                       label: Optional[str] = None, tail: bool = False) -> list:
         quiet = (st.out is not None or fd.key in self.active_calls or self.uncalled) and \
             not self.launches_in(fd.name)
+        if not quiet and self.depth >= self.ctx.max_eval_depth:
+            quiet = self.inert_function(fd.unit, fd.body)
         if not self.deeper(f"function {fd.name}", quiet=quiet):
             # a function that starts nothing, inside $(...) (it changes nothing but its output, which stays
             # unknown), calling itself (the levels evaluated did what the deeper ones would) or called from a
             # function nobody calls (evaluated for its commands; what it sets reaches nothing): no report
             # (process-tree walkers, InferenceX's _descendants and benchmark_lib.sh's
-            # _background_process_descendants; its _patch_swebench_agent five calls down a library function)
+            # _background_process_descendants; its _patch_swebench_agent five calls down a library function);
+            # nor for a function nothing of which can reach a launch (Joins.inert_function: a logging helper
+            # past the limit, FlexKV's log_step, kserve's log_info)
             st.out_bad = st.out is not None  # inside $(...): the output is not known
             return [Out(st, None)]
         self.called.add(fd.key)

@@ -20,7 +20,7 @@ from pdlint.text import EMPTY, TStr
 from . import syntax
 from .builtins import Builtins, filter_text
 from .conditions import Conditions, bind
-from .jobs import KILLERS, job_pid, killed
+from .jobs import KILLERS, job_pid, killed, piped_kill
 from .joins import Joins
 from .tails import TAIL, Tails
 from .control import Control, all_exit, unassumed
@@ -660,7 +660,12 @@ class Interpreter(Words, Conditions, Control, Builtins, Joins, Tails):
     def exec_pipeline(self, node, st: State) -> list:
         capturing = st.out is not None
         out: Optional[TStr] = None  # inside $(...): what the stages so far write, while pdlint knows it
-        for i, child in enumerate(c for c in node.named_children if c.type != "comment"):
+        stages = [c for c in node.named_children if c.type != "comment"]
+        if st.jobs and len(stages) > 1 and self.unit.source_text(stages[-1]).startswith("xargs"):
+            # `pgrep python3 | xargs -r kill -9`: the pids end processes of the whole script, not of the
+            # pipeline's subshells (shell.jobs.piped_kill)
+            st.ended = st.ended | piped_kill([self.stage_words(c, st) for c in stages], st.jobs)
+        for i, child in enumerate(stages):
             sub = st.fork()
             if capturing:
                 sub.out = ()
@@ -676,6 +681,26 @@ class Interpreter(Words, Conditions, Control, Builtins, Joins, Tails):
             else:
                 st.out = st.out + (out,)
         return [Out(st, None)]
+
+    def stage_words(self, node, st: State) -> Optional[list]:
+        """A pipeline stage's words as text, when it is a simple command whose words pdlint knows (a stderr
+        redirection allowed: ``lsof -t -i:8100 2>/dev/null``); else None."""
+        if node.type == "redirected_statement":
+            body = node.child_by_field_name("body")
+            reds = [r for r in node.named_children if r.type != "comment" and r != body]
+            if any(r.type != "file_redirect" or not self.unit.source_text(r).startswith("2>") for r in reds):
+                return None
+            node = body
+        if node is None or node.type != "command" or any(c.type == "variable_assignment" for c in node.named_children):
+            return None
+        name = node.child_by_field_name("name")
+        if name is None:
+            return None
+        unk: set = set()
+        words = self.expand_args([name] + syntax.field_children(node, "argument"), st.fork(), unk)
+        if unk or not words or any(w.opaque for w in words):
+            return None
+        return [w.text for w in words]
 
     def pipe_filter(self, node, st: State, text: TStr) -> Optional[TStr]:
         """A text filter's output (:func:`builtins.filter_text`), or None when pdlint does not know it."""

@@ -60,6 +60,12 @@ _IMPLICIT = frozenset({"IFS", "PATH", "PWD", "OLDPWD", "HOME", "BASH_ENV", "ENV"
 #: commands that write variables without an assignment node pdlint looks for (``read X``, ``printf -v X``)
 _WRITERS_RE = re.compile(r"(?<![\w-])(?:read|readarray|mapfile|printf|let|getopts)(?![\w-])"
                          r"|(?<!\$)\(\(")
+#: commands that change the shell's state in ways other than an assignment (:meth:`Joins._runs_only_named`)
+_STATEFUL = frozenset({"eval", "source", ".", "exec", "cd", "pushd", "popd", "set", "shopt", "alias", "unalias",
+                       "trap", "enable", "builtin", "command", "hash", "unset"})
+#: tree-sitter nodes whose value pdlint computes: a word that holds one may name a command
+_EXPANSIONS = frozenset({"simple_expansion", "expansion", "command_substitution", "process_substitution",
+                         "arithmetic_expansion"})
 #: tree-sitter parents whose children are the statements of a list
 _LISTS = frozenset({"program", "compound_statement", "do_group", "subshell", "case_item", "else_clause",
                     "if_statement", "elif_clause", "function_definition"})
@@ -237,6 +243,49 @@ class Joins:
                 return True
         return False
 
+    def inert_function(self, unit, body) -> bool:
+        """Can nothing the function ``body`` does reach a launch, so that not evaluating it (at the depth
+        limit) loses nothing a rule reads?  Its text (and that of the functions it names) holds no launch
+        text and sets no variable a launch reads (:meth:`_statement_reaches_launch`), and it runs only commands
+        its text names (:meth:`_runs_only_named`).  FlexKV's benchmark.sh: ``main > run_variant >
+        start_server > cleanup_gpu > log_step``, where ``log_step`` only echoes: a PD008 error on a script
+        whose launch was checked."""
+        if self.ctx.launch_text is None or self.reads_index() is _EVERYWHERE:
+            return False
+        return not self._statement_reaches_launch(unit, body, set()) and self._runs_only_named(unit, body, set())
+
+    def _runs_only_named(self, unit, body, funcs_seen: set) -> bool:
+        """Does ``body`` (and every function it names) run only commands its text names, and change no
+        state but variables: no command named by an expansion (``$CMD &``, ``"$@"``), no expansion handed
+        to a program that may run its words (``nohup $CMD``; a function's words are checked in its body), no
+        ``eval`` / ``source`` / ``cd`` / ``set`` /
+        ``unset`` ..., no function definition, no ``for`` over a variable a launch reads?"""
+        stack = [body]
+        while stack:
+            n = stack.pop()
+            if n.type in ("unset_command", "function_definition"):
+                return False
+            if n.type == "for_statement":
+                var = n.child_by_field_name("variable")
+                if var is None or self.launch_relevant(unit.source_text(var)):
+                    return False
+            if n.type == "command":
+                name = n.child_by_field_name("name")
+                prog = unit.source_text(name) if name is not None and name.named_child_count == 1 and \
+                    name.named_children[0].type == "word" else None
+                if prog is None or prog in _STATEFUL:
+                    return False
+                if prog not in launchers.NOT_RUNNERS and prog not in self.function_bodies() and _expands(n):
+                    return False
+            stack.extend(n.children)
+        text = unit.source_text(body)
+        for fname, (fn_unit, fn_body) in self.function_bodies().items():
+            if fname not in funcs_seen and names_word(fname, text):
+                funcs_seen.add(fname)
+                if not self._runs_only_named(fn_unit, fn_body, funcs_seen):
+                    return False
+        return True
+
     def function_bodies(self) -> dict:
         """name -> (unit, body node) of the functions the units parsed so far define (a later one wins)."""
         cached = self.bodies
@@ -413,3 +462,14 @@ def _assigned(unit, node) -> list:
         stack.extend(n.children)
     return out
 
+
+
+def _expands(command) -> bool:
+    """Does one of a command's words other than its name hold an expansion (``$X``, ``$(...)``, ``$((...))``)?"""
+    stack = [c for c in command.children if c != command.child_by_field_name("name")]
+    while stack:
+        n = stack.pop()
+        if n.type in _EXPANSIONS:
+            return True
+        stack.extend(n.children)
+    return False

@@ -434,7 +434,7 @@ def _p2p_proxy(dep):
                if "proxy" in run.group(0) and len(run.group(0)) <= 256
                for m in _ANY_PROXY.finditer(run.group(0)) if "p2p" not in m.group(0).lower()]
     instead = f"; it starts {started[0]} instead" if started else ""
-    rel = [related_at(port.tok, l, f"the {l.role or 'other'} launch also registers with port {port.value}")
+    rel = [related_at(port.tok, l, f"the {l.role_word()} launch also registers with port {port.value}")
            for l, info, port in users[1:]]
     return VHit(f"the P2pNcclConnector servers register with a P2P-NCCL proxy on port {port_txt}, but this script "
                 f"starts no P2P-NCCL proxy (disagg_proxy_p2p_nccl_xpyd.py) and nothing else uses port {port_txt}"
