@@ -80,7 +80,7 @@ class Interpreter(Words, Conditions, Control, Builtins, Joins, Tails):
         self.bodies: Optional[tuple] = None  # (units seen, the functions they define) (Joins.function_bodies)
         self.tail_frames: list = []  # the statement lists being run, innermost last (Tails)
         self.tail_memo: dict = {}  # statements and lists -> can they start a launch (Tails.tail_static)
-        self.tail_defs: Optional[tuple] = None  # (units seen, name -> every definition) (Tails.tail_functions)
+        self.tail_defs: Optional[int] = None  # units seen when tail_memo was last valid (Tails.tail_functions)
 
     # -- driver -----------------------------------------------------------------
     def run(self, script: TStr, env: Optional[dict], positional: Optional[list],

@@ -288,11 +288,17 @@ class Joins:
 
     def function_bodies(self) -> dict:
         """name -> (unit, body node) of the functions the units parsed so far define (a later one wins)."""
+        return self._definitions()[1]
+
+    def function_definitions(self) -> dict:
+        """name -> [(unit, body node)] of every definition of the name in the units parsed so far."""
+        return self._definitions()[0]
+
+    def _definitions(self) -> tuple:
         cached = self.bodies
         if cached is not None and cached[0] == len(self.keepalive):
             return cached[1]
-        out: dict = {}
-        self.bodies = (len(self.keepalive), out)
+        every: dict = {}
         for unit in self.keepalive:
             stack = [unit.root]
             while stack:
@@ -301,9 +307,10 @@ class Joins:
                     name = n.child_by_field_name("name")
                     body = n.child_by_field_name("body")
                     if name is not None and body is not None:
-                        out[unit.source_text(name)] = (unit, body)
+                        every.setdefault(unit.source_text(name), []).append((unit, body))
                 stack.extend(n.children)
-        return out
+        self.bodies = (len(self.keepalive), (every, {name: defs[-1] for name, defs in every.items()}))
+        return self.bodies[1]
 
     # -- reads ----------------------------------------------------------------------
     def read_elsewhere(self, name: str, node) -> bool:

@@ -207,25 +207,13 @@ class Tails:
         return reads, frozenset(funcs)
 
     def tail_functions(self) -> dict:
-        """name -> [(unit, body)] of every definition in the units parsed so far."""
-        cached = self.tail_defs
-        if cached is not None and cached[0] == len(self.keepalive):
-            return cached[1]
-        out: dict = {}
-        for unit in self.keepalive:
-            stack = [unit.root]
-            while stack:
-                n = stack.pop()
-                if n.type == "function_definition":
-                    name = n.child_by_field_name("name")
-                    body = n.child_by_field_name("body")
-                    if name is not None and body is not None:
-                        out.setdefault(unit.source_text(name), []).append((unit, body))
-                stack.extend(n.children)
-        if cached is not None:
-            self.tail_memo.clear()  # a statement's functions were decided on fewer definitions
-        self.tail_defs = (len(self.keepalive), out)
-        return out
+        """name -> [(unit, body)] of every definition in the units parsed so far (Joins.function_definitions);
+        what was decided on fewer of them is forgotten."""
+        if self.tail_defs != len(self.keepalive):
+            if self.tail_defs is not None:
+                self.tail_memo.clear()  # a statement's functions were decided on fewer definitions
+            self.tail_defs = len(self.keepalive)
+        return self.function_definitions()
 
     def tail_end(self, outs: list) -> list:
         """The running paths of ``outs`` ended (flow :data:`TAIL`): the lists around stop too."""
