@@ -9,7 +9,8 @@ from pdlint.safeio import MAX_FILE_BYTES
 
 CRD = "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n" \
       "  name: llminferenceservices.serving.kserve.io\nspec:\n  group: serving.kserve.io\n"
-BIG_CRD = CRD + '  x-pad: "' + "a" * MAX_FILE_BYTES + '"\n'
+# (with launch text: a big file without any is nothing to check, and no PD008 - but still not read)
+BIG_CRD = CRD + '  x-pad: "--disaggregation-mode ' + "a" * MAX_FILE_BYTES + '"\n'
 PATCH = "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n" \
         "  name: llminferenceservices.serving.kserve.io\nspec:\n  conversion:\n    strategy: Webhook\n"
 KUST = "resources:\n  - crd.yaml\npatches:\n  - path: conversion_patch.yaml\n"
@@ -72,3 +73,12 @@ def test_a_patch_of_a_remote_base_is_no_pd106_and_its_launch_says_so(scratch_git
     (launch,) = [l for l in report["launches"] if l["path"] == "d.yaml"]
     assert "patch target Deployment/prefill not checked: it may be in the remote resource " \
            "'https://github.com/o/r//base?ref=v1'" in launch["context"]
+
+
+def test_a_resource_too_large_to_read_without_launch_text_is_neither_pd008_nor_pd106(scratch_git):
+    # sgl-project/rbg's generated CRDs (2.9 and 3.2 MB) and their webhook patches: nothing to check, still not read
+    scratch_git.write("crd.yaml", CRD + '  x-pad: "' + "a" * MAX_FILE_BYTES + '"\n')
+    scratch_git.write("conversion_patch.yaml", PATCH)
+    scratch_git.write("kustomization.yaml", KUST)
+    _, report = scratch_git.lint(".")
+    assert codes(report) == []
