@@ -387,11 +387,14 @@ def first_token(node) -> Optional[str]:
 
 def in_error_region(node) -> bool:
     """Was ``node`` recovered from text tree-sitter could not parse: an ERROR node around it or inside it."""
-    if node.has_error:
-        return True
+    return node.has_error or inside(node, "ERROR")
+
+
+def inside(node, kind: str) -> bool:
+    """Is ``node`` inside a node of type ``kind`` (an ancestor, not itself)?"""
     parent = node.parent
     while parent is not None:
-        if parent.type == "ERROR":
+        if parent.type == kind:
             return True
         parent = parent.parent
     return False

@@ -45,6 +45,8 @@ from typing import Optional
 
 from pdlint import launchers
 
+from . import syntax
+
 #: flow of a path that ended because nothing after it can start a launch (passed up like ``exit``)
 TAIL = "tail"
 #: programs that run code pdlint follows (shells: ``sh -c``; ``ssh``; ``eval``; ``source``), define commands
@@ -178,7 +180,7 @@ class Tails:
         text = unit.text[unit.start(node):unit.char(nodes[-1].end_byte)]
         if self.ctx.launch_text(text) or _SPECIAL_READ.search(text):
             return None
-        if not in_function and _POSITIONAL.search(text) and not _inside_function(node):
+        if not in_function and _POSITIONAL.search(text) and not syntax.inside(node, "function_definition"):
             return None
         functions = self.tail_functions()
         funcs: set = set()
@@ -233,12 +235,3 @@ def _known_text(t) -> str:
         if p.opaque:
             chars[p.start:p.end] = " " * (p.end - p.start)
     return "".join(chars)
-
-
-def _inside_function(node) -> bool:
-    n = node.parent
-    while n is not None:
-        if n.type == "function_definition":
-            return True
-        n = n.parent
-    return False
