@@ -84,7 +84,7 @@ def file_digest(path: str, boundary=None) -> str:
     :mod:`pdlint.safeio`: a file outside the repository, or no regular file, is ABSENT (never read).  A file
     over MAX_FILE_BYTES that the extract stage searches for launch text (up to MAX_SEARCHED_BYTES) has its
     content's digest: whether it holds any decides its findings."""
-    from pdlint.safeio import BIG as _BIG, MAX_SEARCHED_BYTES, Boundary, Refused
+    from pdlint.safeio import BIG as _BIG, Boundary, Refused
     b = boundary or Boundary(os.path.dirname(os.path.abspath(path)))
     try:
         try:
