@@ -52,6 +52,18 @@ def test_a_command_in_a_variable_is_run(shell_eval):
     assert servers(cmds) == ["--model-path m --tp 2", "--tp 4"]
 
 
+def test_a_module_name_made_of_a_value_and_text_is_run(shell_eval):
+    script = 'A="python3 -m sglang"\n' + LAUNCH + "sleep 1\n$A.launch_server --tp 4 &\n"
+    cmds, _ = run(shell_eval, script)
+    assert servers(cmds) == ["--model-path m --tp 2", "--tp 4"]
+
+
+def test_a_module_name_made_of_two_values_is_run(shell_eval):
+    script = 'E=sglang\nM=launch_server\n' + LAUNCH + 'sleep 1\npython3 -m "$E.$M" --tp 4 &\n'
+    cmds, _ = run(shell_eval, script)
+    assert servers(cmds) == ["--model-path m --tp 2", "--tp 4"]
+
+
 def test_a_function_named_by_a_variable_is_run(shell_eval):
     script = ("start_big() { python3 -m sglang.launch_server --tp 8; }\nH=start_big\n" + LAUNCH
               + 'echo started\n"$H"\n')

@@ -64,11 +64,18 @@ _READS = re.compile(r"\$\{?#?([A-Za-z_][A-Za-z0-9_]*)|\$\{?[#!]?([1-9@*])")
 _VALUE_WORD = re.compile(r"[^\s'\"`;|&()<>=]+")
 
 
+#: a part of a server module's dotted name that no other word has: a word (or value) holding one may make up a
+#: module with the text around it (`A="python3 -m sglang"; $A.launch_server`)
+_MODULE_PART = re.compile(r"(?<![A-Za-z0-9])(?:dynamo|sglang_router|launch_server|launch_router|mini_lb|launch_lb"
+                          r"|api_server|decode_worker|unified_main|entrypoints)(?![A-Za-z0-9])")
+
+
 def _risky_word(word: str) -> bool:
-    """Could a word in a command be where a launch or a hand-off to code pdlint follows begins?"""
+    """Could a word in a command (or a piece of one) be where a launch or a hand-off to code pdlint follows
+    begins?"""
     base = word.rsplit("/", 1)[-1]
     return base in _RUNNERS or base in _PROGRAMS or base in _SUBCOMMANDS or word in _MODULES or \
-        word.endswith(_SCRIPT_SUFFIXES)
+        word.endswith(_SCRIPT_SUFFIXES) or _MODULE_PART.search(word) is not None
 
 
 class Tails:
