@@ -38,6 +38,8 @@ def _engine_image(image: str) -> bool:
     ``tritonserver:24.05-trtllm-python-py3``), not the organisation or project in front of it
     (``ghcr.io/vllm-project/semantic-router/extproc``, aibrix's semantic-router sample, is no engine)."""
     return bool(_ENGINE_IMAGE.search(image.split("@", 1)[0].rsplit("/", 1)[-1]))
+
+
 _PLAIN_VAR = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?")  # a word that is one variable: $PY, ${PY}
 
 

@@ -580,8 +580,9 @@ def _role_sections(job, src, doc: TStr, root: yt.Ref, unit: str, chart: Optional
 
 
 def _section_args(doc: TStr, ref) -> list:
-    return [yt.scalar_tstr(doc, it) for lkey in ("args", "extraArgs", "extra_args") for it in yt.seq_items(yt.get(ref, lkey))
-            if isinstance(yt.deref(it).node, yt.YScalar)]
+    """The scalar items of a role section's ``args`` / ``extraArgs`` / ``extra_args`` lists, in that order."""
+    return [yt.scalar_tstr(doc, it) for lkey in ("args", "extraArgs", "extra_args")
+            for it in yt.seq_items(yt.get(ref, lkey)) if isinstance(yt.deref(it).node, yt.YScalar)]
 
 
 def _vllm_section(key: str, ref, doc: TStr) -> bool:
@@ -809,11 +810,7 @@ def _flag_section(job, src, doc, root, ref, key, role, origin, how, unit) -> lis
     """A role section of flag-like keys (``config:`` mapping or the section itself) or args lists."""
     from pdlint.engines.sglang import flags
     table = flags.load(flags.newest())
-    argv: list = []
-    for lkey in ("args", "extraArgs", "extra_args"):
-        for it in yt.seq_items(yt.get(ref, lkey)):
-            if isinstance(yt.deref(it).node, yt.YScalar):
-                argv.append(yt.scalar_tstr(doc, it))
+    argv = _section_args(doc, ref)
     sources = [(key, ref)]
     if yt.get(ref, "config") is not None:
         sources.insert(0, (key + ".config", yt.get(ref, "config")))

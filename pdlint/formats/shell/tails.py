@@ -88,7 +88,7 @@ class Tails:
         """Is ``node`` the whole statement the innermost list the evaluation may stop in is running (so that
         nothing else of that statement runs after it)?"""
         frames = self.tail_frames
-        if not frames or frames[-1] is None or self.ctx.launch_text is None:
+        if not frames or frames[-1] is None:  # (None too for every list when ctx.launch_text is None: run_seq)
             return False
         unit, _, _, stmt = frames[-1]
         return unit is self.unit and stmt.start_byte == node.start_byte and stmt.end_byte == node.end_byte and \

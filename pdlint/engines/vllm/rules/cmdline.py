@@ -56,9 +56,9 @@ def _unknowns(launch, info: VllmInfo):
           "VLLM020 (a warning) instead. When pdlint has no table for the release pinned (judged against the "
           "nearest one), an option another release defines is not reported, nor, for a release older than "
           "every table, any option; for an image whose tag names no release (`:nightly`, a custom build's tag), "
-          "only an option close to one the newest table has; the same on a vLLM plugin's image (`vllm/vllm-omni`), whose "
-          "plugin adds options (`--omni`). Extra positional words are not reported when the release judged is not "
-          "the image's (an option's value may be optional in the image's release).")
+          "only an option close to one the newest table has; the same on a vLLM plugin's image "
+          "(`vllm/vllm-omni`), whose plugin adds options (`--omni`). Extra positional words are not reported when "
+          "the release judged is not the image's (an option's value may be optional in the image's release).")
 def _unknown(launch, info):
     if not _judged(launch, info) or info.dynamo:
         return None
