@@ -13,9 +13,10 @@ address space it may add.
   fires first; a timer that fired and whose exception some handler swallowed
   fires again every 0.1 s until its section ends.
 * Memory: a soft ``RLIMIT_AS`` of the address space in use plus the file's
-  budget, set when the file's section starts and restored when it ends; an
-  allocation past it is a ``MemoryError``, which the section turns into
-  :class:`OverBudget`.
+  budget, set when the file's section starts (kept from the section before
+  while within 1/16 of the budget of that) and restored when the run's budget
+  ends; an allocation past it is a ``MemoryError``, which the section turns
+  into :class:`OverBudget`.
 
 One long C operation (a huge integer power, a regex) cannot be interrupted
 by a signal: the sandbox and the algorithms are bounded so that none exists
@@ -102,6 +103,8 @@ def _install() -> None:
 
 def _uninstall() -> None:
     if not _timers and not _held[0] and _getsignal(signal.SIGALRM) is _fire:
+        if _armed_at() is not None:  # a timer left set (_arm): cleared before the handler goes
+            _set_timer(None)
         signal.signal(signal.SIGALRM, _old_handler if _old_handler is not None else signal.SIG_DFL)
 
 
@@ -109,18 +112,39 @@ def timers_available() -> bool:
     return hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
 
 
+_armed = [0, None]  # (pid, the monotonic time the interval timer fires at); a forked child has no timer
+
+
+def _armed_at() -> Optional[float]:
+    pid, at = _armed
+    return at if pid == os.getpid() else None
+
+
+def _set_timer(at: Optional[float]) -> None:
+    """The interval timer set to fire at ``at`` (monotonic), or cleared (None)."""
+    signal.setitimer(signal.ITIMER_REAL, 0 if at is None else max(at - time.monotonic(), 1e-4))
+    _armed[:] = [os.getpid(), at]
+
+
 def _arm() -> None:
+    """The timer set for the earliest deadline.  A timer already set to fire earlier is left: it fires,
+    finds nothing due and sets this one (:func:`_fire`).  So a run's sections, each later than the
+    last, cost one signal per deadline's length instead of two system calls each."""
     if not _timers:
-        signal.setitimer(signal.ITIMER_REAL, 0)
+        if _armed_at() is not None:
+            _set_timer(None)
         return
     if any(t.fired for t in _timers):
-        signal.setitimer(signal.ITIMER_REAL, REFIRE)
+        _set_timer(time.monotonic() + REFIRE)
         return
-    left = min(t.at for t in _timers) - time.monotonic()
-    signal.setitimer(signal.ITIMER_REAL, max(left, 1e-4))
+    at = min(t.at for t in _timers)
+    armed = _armed_at()
+    if armed is None or armed > at:
+        _set_timer(at)
 
 
 def _fire(signum, frame) -> None:
+    _armed[1] = None  # the timer went off (it fires once)
     now = time.monotonic()
     due = [t for t in _timers if t.fired or t.at <= now + 1e-4]
     if not due:
@@ -128,7 +152,7 @@ def _fire(signum, frame) -> None:
         return
     t = min(due, key=lambda x: x.at)  # the earliest (the outermost of equal ones)
     t.fired = True
-    signal.setitimer(signal.ITIMER_REAL, REFIRE)  # again, should a handler swallow this one
+    _set_timer(now + REFIRE)  # again, should a handler swallow this one
     raise t.make()
 
 
@@ -161,11 +185,10 @@ class deadline:
             return False
         if t in _timers:
             _timers.remove(t)  # first: a signal from here on finds nothing due
-        if _timers:
-            _arm()
-        else:
-            signal.setitimer(signal.ITIMER_REAL, 0)
+        if not _timers and not _held[0]:
+            _set_timer(None)
             _uninstall()
+        # otherwise the timer stays set: the next deadline of the run is later (_arm)
         return False
 
 
@@ -233,22 +256,49 @@ class _SoftLimit:
         return False
 
 
-class _MemoryLimit(_SoftLimit):
-    """Soft RLIMIT_AS = address space now + ``megabytes`` (never above the hard limit), restored on exit."""
+class _RunMemory:
+    """The soft RLIMIT_AS of a run's file sections: the address space in use plus the file's budget, set
+    when a file's section starts.  It stays set between sections, and is set again only when it is more
+    than 1/16 of the budget off what a section wants (a run's address space grows slowly: this saves two
+    system calls a section); the limit the run found is restored when its budget ends (:meth:`release`)."""
 
-    def __init__(self, megabytes: float):
-        self.megabytes = megabytes
+    def __init__(self):
+        self.base: Optional[tuple] = None  # (soft, hard) before this run set any
+        self.set_to: Optional[int] = None  # the soft limit in force that this run set
+        self.pid = 0
 
-    def target(self, soft: int, hard: int) -> Optional[int]:
-        used = address_space() if self.megabytes else None
+    def limit(self, megabytes: float) -> bool:
+        """Bound a section to ``megabytes`` more address space; True when a file limit is in force."""
+        used = address_space() if megabytes and _resource is not None else None
         if used is None:
-            return None
-        want = used + int(self.megabytes * MB)
+            self.release()
+            return False
+        if self.base is None or self.pid != os.getpid():  # a forked child starts from what it has
+            self.base, self.pid, self.set_to = _resource.getrlimit(_resource.RLIMIT_AS), os.getpid(), None
+        soft, hard = self.base
+        want = used + int(megabytes * MB)
         if hard != _resource.RLIM_INFINITY:
             want = min(want, hard)
-        if soft != _resource.RLIM_INFINITY and soft <= want:
-            return None  # an enclosing limit is already tighter
-        return want
+        if soft != _resource.RLIM_INFINITY and soft <= want:  # an enclosing limit is already tighter
+            self.release()
+            return False
+        if self.set_to is not None and abs(self.set_to - want) <= megabytes * MB / 16:
+            return True
+        try:
+            _resource.setrlimit(_resource.RLIMIT_AS, (want, hard))
+        except (ValueError, OSError):
+            self.release()
+            return False
+        self.set_to = want
+        return True
+
+    def release(self) -> None:
+        if self.set_to is not None and self.pid == os.getpid():
+            try:
+                _resource.setrlimit(_resource.RLIMIT_AS, self.base)
+            except (ValueError, OSError):
+                pass
+        self.set_to = None
 
 
 class unlimited_children(_SoftLimit):
@@ -298,6 +348,7 @@ class Budget:
         self.active: Optional[str] = None
         self.stage_name = ""
         self._limits: dict = {}
+        self.memory = _RunMemory()
 
     def __enter__(self):
         global _current
@@ -312,6 +363,7 @@ class Budget:
     def __exit__(self, *exc):
         global _current
         _current = self._prev
+        self.memory.release()
         if self._held:
             _held[0] -= 1
             _uninstall()
@@ -339,7 +391,7 @@ class Budget:
 
 
 class _Section:
-    __slots__ = ("b", "path", "stage", "outer", "prev_stage", "timer", "mem", "t0")
+    __slots__ = ("b", "path", "stage", "outer", "prev_stage", "timer", "limited", "t0")
 
     def __init__(self, b: Budget, path: str, stage_name: str):
         self.b = b
@@ -369,10 +421,10 @@ class _Section:
         self.t0 = time.monotonic()
         limit = f"{seconds:g} s"
         self.timer = deadline(max(left, 1e-3), lambda: OverBudget("time", b.stage_name, limit))
-        self.mem = _MemoryLimit(megabytes)
+        self.limited = False
         try:
             self.timer.__enter__()
-            self.mem.__enter__()
+            self.limited = b.memory.limit(megabytes)
         except BaseException:
             self._leave()
             raise
@@ -380,7 +432,6 @@ class _Section:
 
     def _leave(self) -> None:
         b = self.b
-        self.mem.__exit__(None, None, None)
         self.timer.__exit__(None, None, None)
         b.spent[self.path] = b.spent.get(self.path, 0.0) + (time.monotonic() - self.t0)
         b.active = None
@@ -400,7 +451,7 @@ class _Section:
             return False
         if isinstance(ev, MemoryError) or (et is not None and issubclass(et, MemoryError)):
             # the file's own limit, or the whole run's (pdlint.worker) when that one was the tighter
-            limit = f"{b.limit_of(self.path)[1]:g} MB" if self.mem.old is not None else "the run's memory limit"
+            limit = f"{b.limit_of(self.path)[1]:g} MB" if self.limited else "the run's memory limit"
             exc = OverBudget("memory", stage_now, limit)
             b.record(self.path, exc)
             raise exc from None

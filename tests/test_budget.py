@@ -362,6 +362,70 @@ def test_nested_deadlines_fire_innermost_first_and_restore_the_outer():
     assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
 
 
+def test_a_runs_sections_leave_the_timer_set_and_a_later_deadline_still_fires(monkeypatch):
+    calls = []
+    real = signal.setitimer
+    monkeypatch.setattr(budget.signal, "setitimer", lambda which, secs, *a: calls.append(secs) or real(which, secs, *a))
+    b = budget.Budget(0.3, 0)
+    with b:
+        for name in "abcdefgh":  # each later than the last: the first section's timer serves them all
+            with b.charge(name, "yaml"):
+                pass
+        assert len(calls) == 1
+        time.sleep(0.5)  # the timer goes off with nothing due and is cleared
+        with pytest.raises(budget.OverBudget) as e, Clock(5):
+            with b.charge("late", "shell"):
+                time.sleep(3)
+    assert e.value.message == "not checked: exceeded 0.3 s in shell"
+    assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+    assert signal.getsignal(signal.SIGALRM) is not budget._fire
+
+
+def test_a_forked_child_sets_its_own_timer():
+    # a child inherits the parent's record of a timer set, not the timer: its own deadline must still fire
+    b = budget.Budget(0.5, 0)
+    with b:
+        with b.charge("parent", "yaml"):  # the parent's timer is set to fire before the child's deadline
+            pass
+        pid = os.fork()
+        if pid == 0:
+            code = 1
+            try:
+                child = budget.Budget(1.0, 0)
+                with child:
+                    with child.charge("child", "shell"):
+                        time.sleep(3)
+            except budget.OverBudget:
+                code = 0
+            finally:
+                os._exit(code)
+        _, status = os.waitpid(pid, 0)
+    assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0
+
+
+def test_the_memory_limit_is_kept_between_sections_and_restored_at_the_end(monkeypatch):
+    before = resource.getrlimit(resource.RLIMIT_AS)
+    sets = []
+    real = budget._resource.setrlimit
+    monkeypatch.setattr(budget._resource, "setrlimit", lambda which, lim: sets.append(lim) or real(which, lim))
+    used = [budget.address_space()]
+    monkeypatch.setattr(budget, "address_space", lambda: used[0])
+    b = budget.Budget(30, 64)
+    with b:
+        with b.charge("a", "yaml"):
+            pass
+        limit = resource.getrlimit(resource.RLIMIT_AS)[0]
+        assert limit == used[0] + 64 * budget.MB  # stays after the section
+        used[0] += budget.MB  # within 1/16 of the budget: kept
+        with b.charge("b", "yaml"):
+            assert resource.getrlimit(resource.RLIMIT_AS)[0] == limit
+        used[0] += 8 * budget.MB  # further: set again
+        with b.charge("c", "yaml"):
+            assert resource.getrlimit(resource.RLIMIT_AS)[0] == used[0] + 64 * budget.MB
+        assert len(sets) == 2
+    assert resource.getrlimit(resource.RLIMIT_AS) == before
+
+
 # ---------------------------------------------------------------------------
 # Layer 3: the worker process
 # ---------------------------------------------------------------------------
