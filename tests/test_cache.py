@@ -407,6 +407,7 @@ def test_sglang_rule_sets_are_stored_and_reused(tmp_path, monkeypatch, capsys):
     monkeypatch.setattr(engine, "_RULES_FOR", {})
     monkeypatch.setattr(engines, "KNOWN", {})
     engine._codes_for.cache_clear()
+    engine._applicable.cache_clear()
     calls: list = []
     real = engine.rule_applies
     monkeypatch.setattr(engine, "rule_applies", lambda r, v: calls.append(r.code) or real(r, v))
@@ -416,6 +417,7 @@ def test_sglang_rule_sets_are_stored_and_reused(tmp_path, monkeypatch, capsys):
     monkeypatch.setattr(engine, "_RULES_FOR", {})
     monkeypatch.setattr(engines, "KNOWN", {})
     engine._codes_for.cache_clear()
+    engine._applicable.cache_clear()
     assert got == _run(capsys, "check", "--no-cache", ".")
     assert calls  # without the cache the sets are decided afresh
 

@@ -268,11 +268,17 @@ def _rules_for(version: str, role: Optional[str]) -> tuple:
         if codes is not None and all(c in rules for c in codes):
             got = tuple(rules[c] for c in codes)
         else:
-            got = tuple(r for r in rules.values()
-                        if r.check is not None and r.engine == "sglang" and rule_applies(r, version)
-                        and (not r.roles or role in r.roles))
+            got = tuple(r for r in _applicable(version) if not r.roles or role in r.roles)
         _RULES_FOR[(version, role)] = got
     return got
+
+
+@functools.lru_cache(maxsize=None)
+def _applicable(version: str) -> tuple:
+    """The SGLang rules that apply to ``version``, any role (decided once a release: it reads the
+    release's message corpus, :func:`rule_applies`)."""
+    return tuple(r for r in engine_rules("sglang").values()
+                 if r.check is not None and r.engine == "sglang" and rule_applies(r, version))
 
 
 def rule_sets() -> dict:
