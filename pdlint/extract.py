@@ -1393,7 +1393,7 @@ class Extractor:
             i += 1
         prog = words[i]
         texts = [w.text for w in words]
-        if launchers.basename(prog.text) in _NOT_RUN or any(launchers.package_command(texts, k)
+        if launchers.basename(texts[launchers.program_at(texts, i)]) in _NOT_RUN or any(launchers.package_command(texts, k)
                                                             for k in range(i, len(texts))):
             reason = None  # printed, searched for, killed by name or installed as a package: not a launch
             hint = ""
@@ -1686,15 +1686,7 @@ def _run_program(words: list, i: int) -> str:
     """What a command runs, for a reason that says pdlint does not know it: past wrappers pdlint follows
     (``setsid``, ``env X=1``, ``nohup``) and with a Python module (``python3 -m atom.entrypoints.openai_server``):
     the unknown part, not the wrapper (ROCm/ATOM, AMD-AGI/Infera)."""
-    j, wrapped = i, False
-    while j < len(words) - 1:
-        t = words[j].text
-        if launchers.basename(t) in launchers.PASS_THROUGH or launchers.is_assignment(t) or \
-                (wrapped and (t.startswith("-") or t.isdigit())):
-            wrapped = wrapped or launchers.basename(t) in launchers.PASS_THROUGH
-            j += 1
-            continue
-        break
+    j = launchers.program_at([w.text for w in words], i)
     prog = words[j].text
     if launchers.basename(prog).startswith("python") and j + 2 < len(words) and words[j + 1].text == "-m":
         return f"{prog} -m {words[j + 2].text}"

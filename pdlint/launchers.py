@@ -191,14 +191,27 @@ NOT_RUNNERS = frozenset({"echo", "printf", "cat", "grep", "egrep", "fgrep", "pgr
                          "true", ":", "wc", "head", "tail", "curl", "wget"})
 
 
+def program_at(texts: list, i: int) -> int:
+    """The index of the program a command from ``texts[i]`` runs: past assignments and the wrappers pdlint
+    follows (``sudo -E``, ``env X=1``, ``nohup``, ``timeout 10``) with their options; the last word at most."""
+    j, wrapped = i, False
+    while j < len(texts) - 1:
+        t = texts[j]
+        if basename(t) in PASS_THROUGH or is_assignment(t) or (wrapped and (t.startswith("-") or t.isdigit())):
+            wrapped = wrapped or basename(t) in PASS_THROUGH
+            j += 1
+            continue
+        break
+    return j
+
+
 def find(words: list) -> Optional[object]:
     """The first entry point (:class:`Match`) or shell hand-off in ``words``; None for a package manager's
     install (:func:`package_command`), whose words name packages (``pip install sglang-router``), and for a
     program that runs none of its words (:data:`NOT_RUNNERS`)."""
     texts = [w.text for w in words]
     n = len(texts)
-    prog = next((k for k in range(n) if not is_assignment(texts[k])), None)
-    if prog is not None and basename(texts[prog]) in NOT_RUNNERS:
+    if n and basename(texts[program_at(texts, 0)]) in NOT_RUNNERS:  # (`sudo pkill -f "vllm serve"` too)
         return None
     for i in range(n):
         if package_command(texts, i):

@@ -432,9 +432,12 @@ def pair_launches(launches: list) -> list:
             ds = _instances([l for l in d.servers if l.engine == eng and pair_role(l) == "decode"])
             d.instances.setdefault("prefill", []).extend(ps)
             d.instances.setdefault("decode", []).extend(ds)
-            combos = [(p, q) for p in ps for q in ds]
+            # not a prefill and a decode of one script that a kill keeps apart (`pkill -f sglang`, then the
+            # next layout): they never serve together
+            combos = [(p, q) for p in ps for q in ds if not sequential(p.launch, q.launch)]
             if len(combos) > MAX_PAIRS_PER_ENGINE:
                 combos = [(p, ds[0]) for p in ps] + [(ps[0], q) for q in ds[1:]]
+                combos = [(p, q) for p, q in combos if not sequential(p.launch, q.launch)]
             for p, q in combos:
                 d.pairs.append(Pair(p.launch, q.launch, eng, d.key, p.variants, q.variants))
         for r in d.routers:

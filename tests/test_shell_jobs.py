@@ -23,6 +23,9 @@ def _codes(report):
     'stop_all() {\n  pkill -f "vllm serve"\n}\nstop_all',
     'pkill -9 vllm',
     'killall vllm',
+    'kill $(lsof -t -i:8100)',  # the pids listening on its port (test_shell_kill_substitution.py)
+    'sudo pkill -f "vllm serve"',
+    'timeout 5 pkill -f vllm',
 ])
 def test_a_job_ended_before_the_next_launch_is_not_compared_with_it(scratch_git, stop):
     scratch_git.write("run.sh", f"#!/bin/bash\n{SERVE}\n{stop}\n{SERVE}\n")
@@ -33,7 +36,7 @@ def test_a_job_ended_before_the_next_launch_is_not_compared_with_it(scratch_git,
 
 @pytest.mark.parametrize("stop", [
     '',  # both run until the script ends
-    'kill $(lsof -t -i:8100)',  # a pid pdlint does not know
+    'kill $(cat vllm.pid)',  # a pid pdlint does not know
     'python3 proxy.py &\nkill $!',  # another job
     'pkill -f sglang',  # matches neither
     'killall vll',  # killall takes whole names

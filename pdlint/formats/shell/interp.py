@@ -15,12 +15,13 @@ from contextlib import contextmanager
 from typing import Optional
 
 from pdlint.formats.shell import ShellHeredoc
+from pdlint.launchers import PASS_THROUGH, program_at
 from pdlint.text import EMPTY, TStr
 
 from . import syntax
 from .builtins import Builtins, filter_text
 from .conditions import Conditions, bind
-from .jobs import KILLERS, job_pid, killed, piped_kill
+from .jobs import KILLERS, checks_only, job_pid, killed, listed, piped_kill
 from .joins import Joins
 from .tails import TAIL, Tails
 from .control import Control, all_exit, unassumed
@@ -37,6 +38,13 @@ PATHS_LIMIT = " branch paths; only the first "
 
 class LimitReached(Exception):
     """Raised to stop the evaluation when a global budget is exhausted."""
+
+
+def _killer_words(words: list) -> list:
+    """``kill ...`` / ``pkill ...`` / ``killall ...`` / ``fuser ...``, also behind the wrappers pdlint follows
+    (``sudo -E kill ...``, ``timeout 5 pkill ...``); [] for any other command."""
+    j = program_at([w.text for w in words], 0)
+    return words[j:] if words[j].text in KILLERS else []
 
 
 class Interpreter(Words, Conditions, Control, Builtins, Joins, Tails):
@@ -342,8 +350,12 @@ class Interpreter(Words, Conditions, Control, Builtins, Joins, Tails):
 
     def run_words(self, words: list, st: State, unk: set, penv: list, node) -> list:
         name = words[0].text
-        if name in KILLERS and st.jobs:
-            st.ended = st.ended | killed(name, words[1:], st.jobs)
+        if st.jobs and (name in KILLERS or name in PASS_THROUGH):
+            kw = _killer_words(words)
+            if kw:
+                st.ended = st.ended | killed(kw[0].text, kw[1:], st.jobs)
+                if kw[0].text == "kill":
+                    st.ended = st.ended | self.substituted_pids(node, kw, st)
         func = st.funcs.get(name)
         if func is not None:
             return self.call_function(func, words, st, unk, penv, tail=self.tail_whole(node))
@@ -681,6 +693,25 @@ class Interpreter(Words, Conditions, Control, Builtins, Joins, Tails):
             else:
                 st.out = st.out + (out,)
         return [Out(st, None)]
+
+    def substituted_pids(self, node, words: list, st: State) -> frozenset:
+        """Serials of the jobs ``kill $(LISTING)`` ends: ``kill -9 $(pgrep -f sglang.launch_server)``,
+        ``kill $(lsof -t -i:30000)``, backquotes alike (shell.jobs.listed)."""
+        if node is None or node.type != "command" or checks_only([w.text for w in words[1:]]):
+            return frozenset()
+        out: frozenset = frozenset()
+        for arg in syntax.field_children(node, "argument"):
+            if arg.type == "string" and len(arg.named_children) == 1:  # "$(pgrep ...)"
+                arg = arg.named_children[0]
+            if arg.type != "command_substitution":
+                continue
+            inner = [c for c in arg.named_children if c.type != "comment"]
+            if len(inner) != 1:
+                continue
+            stages = [c for c in inner[0].named_children if c.type != "comment"] \
+                if inner[0].type == "pipeline" else inner
+            out = out | listed([self.stage_words(c, st) for c in stages], st.jobs)
+        return out
 
     def stage_words(self, node, st: State) -> Optional[list]:
         """A pipeline stage's words as text, when it is a simple command whose words pdlint knows (a stderr

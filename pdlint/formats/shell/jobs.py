@@ -11,12 +11,13 @@ compare only launches that run at the same time.  What this module decides:
   pattern matches (an extended regular expression, searched); ``killall NAME`` those whose program is NAME.
 * ``fuser -k PORT/tcp`` (or ``-n tcp PORT``) ends the jobs whose command line sets ``--port PORT``.
 * A pipeline that hands process ids to ``xargs [opts] kill`` (:func:`piped_kill`; vLLM's
-  ``kill_gpu_processes``: ``pgrep python3 | xargs -r kill -9``, ``lsof -t -i:$port | xargs -r kill -9``):
+  ``kill_gpu_processes``: ``pgrep python3 | xargs -r kill -9``, ``lsof -t -i:$port | xargs -r kill -9``),
+  or ``kill`` given them by a command substitution (``kill -9 $(pgrep -f sglang.launch_server)``):
   ``pgrep ARGS`` ends what ``pkill ARGS`` would; ``lsof -t -i:PORT`` what ``fuser -k PORT/tcp`` would;
   ``ps aux | grep PAT [| grep -v X] | awk '{print $2}'`` what ``pkill -f PAT`` would (minus the ``-v``
-  matches).
+  matches) (:func:`listed`).
 * Signal 0 (``kill -0 $PID``: "still running?") ends nothing.
-* Anything else (a pid pdlint does not know, ``$(lsof -t -i:8100)``, an option that narrows the list in a way
+* Anything else (a pid pdlint does not know, ``$(cat server.pid)``, an option that narrows the list in a way
   pdlint does not follow: ``pgrep -n``, ``lsof -u``, ``| head -1``) ends nothing: pdlint keeps comparing those
   launches.
 """
@@ -198,16 +199,30 @@ _XARGS_VALUED = frozenset({"-n", "-L", "-P", "-s", "-d", "-E", "-a", "-I", "--ma
 def piped_kill(stages: list, jobs: tuple) -> frozenset:
     """Serials of the commands of ``jobs`` a pipeline ends that lists process ids and hands them to
     ``xargs kill`` (``stages``: each stage's words as text, None for a stage pdlint cannot read)."""
-    if len(stages) < 2 or any(s is None or not s for s in stages) or not _xargs_kill(stages[-1]):
+    if len(stages) < 2 or not stages[-1] or not _xargs_kill(stages[-1]):
         return frozenset()
-    first, middle = stages[0], stages[1:-1]
-    if first[0] == "pgrep" and not middle:
+    return listed(stages[:-1], jobs)
+
+
+def listed(stages: list, jobs: tuple) -> frozenset:
+    """Serials of the commands of ``jobs`` whose process ids a listing writes: ``pgrep ARGS``,
+    ``lsof -t -i:PORT``, ``ps aux | grep PAT ... | awk '{print $2}'`` (``stages`` as for :func:`piped_kill`);
+    what ``xargs kill`` or ``kill $(...)`` then ends."""
+    if not stages or any(s is None or not s for s in stages):
+        return frozenset()
+    first, rest = stages[0], stages[1:]
+    if first[0] == "pgrep" and not rest:
         return _by_pattern("pgrep", first[1:], _operands(first[1:]), jobs)
-    if first[0] == "lsof" and not middle:
+    if first[0] == "lsof" and not rest:
         return listening(_lsof_ports(first[1:]), jobs)
     if first[0] == "ps" and len(first) == 2 and first[1] in _PS_ALL:
-        return _ps_grep(middle, jobs)
+        return _ps_grep(rest, jobs)
     return frozenset()
+
+
+def checks_only(texts: list) -> bool:
+    """``kill -0 ...``: a test that the processes run, which ends none."""
+    return _checks_only(texts)
 
 
 def _xargs_kill(words: list) -> bool:
