@@ -17,8 +17,62 @@ import pytest
 from pdlint.formats import yamltree as yt
 from pdlint.text import SourceFile, TStr
 
+def _col(text, line, needle):
+    """1-based column of ``needle`` on 1-based ``line`` of ``text``."""
+    return text.splitlines()[line - 1].index(needle) + 1
+
+
 def _codes(report, code):
     return [f for f in report["findings"] if f["code"] == code]
+
+
+TRT_ZIP = textwrap.dedent("""\
+    base:
+      name: "trt"
+      backend:
+        trtllm_config:
+          prefill:
+            tensor_parallel_size: 4
+            cache_transceiver_config: {backend: UCX}
+            disable_overlap_scheduler: true
+          decode:
+            tensor_parallel_size: 8
+            cache_transceiver_config: {backend: UCX}
+    zip_override_ctx:
+      backend:
+        trtllm_config:
+          prefill:
+            tensor_parallel_size: [2, 4, 4]
+    """)
+
+
+def test_trt003_once_per_recipe_line_over_variants(scratch_git):
+    """Three variants, two context TP sizes, one generation line: one TRT003 there, both sizes related."""
+    scratch_git.write("r.yaml", TRT_ZIP)
+    _, report = scratch_git.lint("r.yaml")
+    (f,) = _codes(report, "TRT003")
+    assert (f["line"], f["column"]) == (10, _col(TRT_ZIP, 10, "8")), f
+    assert "(and 1 other finding of this rule here, in other variants of the recipe" in f["message"]
+    notes = {(r["line"], r["note"]) for r in f["related"]}
+    assert {(16, "the context server's tensor_parallel_size 2"),
+            (16, "the context server's tensor_parallel_size 4")} <= notes, f["related"]
+
+
+def test_trt003_stays_one_per_recipe_file(scratch_git):
+    """srt-slurm-trtllm's 210 TRT003 were 210 recipe files (one each): separate recipes stay separate findings."""
+    one = textwrap.dedent(TRT_ZIP.split("zip_override_ctx")[0].replace("base:\n", ""))
+    scratch_git.write("a.yaml", one)
+    scratch_git.write("b.yaml", one.replace('"trt"', '"trt2"'))
+    _, report = scratch_git.lint("a.yaml", "b.yaml")
+    assert sorted((f["path"], f["line"]) for f in _codes(report, "TRT003")) == [("a.yaml", 9), ("b.yaml", 9)]
+    assert not any("other finding" in f["message"] for f in report["findings"])
+
+
+def test_same_message_variants_keep_the_plain_message(scratch_git):
+    scratch_git.write("r.yaml", TRT_ZIP.replace("[2, 4, 4]", "[2, 2]"))
+    _, report = scratch_git.lint("r.yaml")
+    (f,) = _codes(report, "TRT003")
+    assert f["message"] == "tensor_parallel_size is 2 on the context server but 8 on the generation server"
 
 
 def _span_releases(message):
