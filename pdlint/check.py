@@ -6,7 +6,8 @@ reached by launches of more than one role (a YAML anchor, a shell variable, a
 Jinja ``{% set %}``/macro/include, a config variable, one template line
 rendered for both roles, a ``--config`` file) is reported once, at that
 origin, naming every launch and role that reaches it and which roles may keep
-the flag.  Other findings are de-duplicated per (rule, origin, message).
+the flag.  Other findings are de-duplicated per (rule, origin, message), and per (rule, origin) over the
+variants of one srt-slurm recipe (override sections, sweep jobs).
 
 Pair stage: the launches are grouped into deployments and prefill/decode
 pairs (:mod:`pdlint.pairing`); each pair goes to its engine adapter's
@@ -135,6 +136,10 @@ def check(launches: list, enabled_for: Callable[[str], Callable[[str], bool]]) -
     for i, c in plain:
         f = _finding(rule(c.code), c, launches[i])
         k = (f.code, f.path, f.line, f.column, f.message)
+        if launches[i].meta.get("variant") is not None:
+            # the variants of one srt-slurm recipe (override sections, sweep jobs) share its lines: a rule is
+            # reported once at a line they share, whatever value each variant gives the other side of the check
+            k = (f.code, f.path, f.line, f.column, "variants of", launches[i].path)
         if k in findings:
             m = merged.get(k)
             if m is None:
@@ -338,8 +343,10 @@ MAX_RELATED = 24
 
 
 class _Merged:
-    """One finding met again and again (the same message at the same place, from several launches): the
-    related locations of all of them, each once, in order; the role when they agree; the first fix."""
+    """One finding met again and again (the same message at the same place, from several launches; or one rule
+    at a line the variants of one srt-slurm recipe share, whatever values each has): the related locations of
+    all of them, each once, in order; the role when they agree; the first fix; the first message, saying how
+    many other messages there were."""
 
     def __init__(self, f: Finding):
         self.first = f
@@ -348,6 +355,7 @@ class _Merged:
         self.more = None  # (the first location left out, how many)
         self.role = f.role
         self.autofix = f.autofix
+        self.messages = {f.message}  # variants of one recipe line may say different values
         self._take(f.related)
 
     def _take(self, related) -> None:
@@ -363,6 +371,7 @@ class _Merged:
 
     def add(self, f: Finding) -> None:
         self._take(f.related)
+        self.messages.add(f.message)
         if self.role != f.role:
             self.role = None
         self.autofix = self.autofix or f.autofix
@@ -374,7 +383,12 @@ class _Merged:
             r, n = self.more
             rel.append(Related(r.path, r.line, r.column, f"and {n} more place{'s' if n != 1 else ''} like these "
                                                          f"(not listed)"))
-        return Finding(a.path, a.line, a.column, a.code, a.name, a.severity, self.role, a.message, tuple(rel),
+        message = a.message
+        if len(self.messages) > 1:
+            n = len(self.messages) - 1
+            message += (f" (and {n} other finding{'s' if n != 1 else ''} of this rule here, in other variants of the "
+                        f"recipe with other values: see the related places)")
+        return Finding(a.path, a.line, a.column, a.code, a.name, a.severity, self.role, message, tuple(rel),
                        a.fix, a.engine_version, a.end_column, self.autofix, a.end_line, a.token)
 
 

@@ -947,13 +947,12 @@ class Extractor:
         if render_role is not None:
             return False
         try:
-            if len(docs) == 1 and docs[0].root is not None and srt_overrides.is_override_file(yt.Ref(docs[0].root)):
+            root = yt.Ref(docs[0].root) if len(docs) == 1 and docs[0].root is not None else None
+            if root is not None and (srt_overrides.is_override_file(root) or keyed.is_srt_sweep(root)):
                 from pdlint import format_rules as F
-                found, errors = keyed.srt_overrides(job, src, doc, yt.Ref(docs[0].root))
-                for knode, message in errors:
-                    tok = doc[knode.start:knode.end] if knode is not None else None
-                    self.out.findings.append(F.finding(F.SRT_OVERRIDE, tok, f"srtctl refuses this section: {message}",
-                                                       path=job.display))
+                found, problems = keyed.srt_recipes(job, src, doc, root)
+                for rule, tok, message in problems:
+                    self.out.findings.append(F.finding(rule, tok, message, path=job.display))
             else:
                 found = keyed.launches(job, src, doc, docs)
         except (yt.LimitError, RecursionError) as e:

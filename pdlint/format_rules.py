@@ -58,11 +58,13 @@ SRT_OVERRIDE = register(Rule(
     "PD051", "srt-slurm-override-error", ERROR,
     "Reports an srt-slurm override file (`base` plus `override_*` / `zip_override_*` sections) that `srtctl` "
     "refuses to expand: a `zip_override_*` section with no list, an empty list, or lists of two different lengths "
-    "other than 1, or a section that is not a mapping.",
-    "`srtctl apply -f FILE` stops with this error before it submits any job, so none of the file's variants runs; "
-    "and pdlint can check only the variants it can expand.",
+    "other than 1, or a section that is not a mapping; and a recipe's `sweep:` section that is not a mapping of "
+    "keys to non-empty lists.",
+    "`srtctl apply -f FILE` stops with this error before it submits any job (an empty sweep list makes no job), so "
+    "none of the file's variants runs; and pdlint can check only the variants it can expand.",
     "Give every list of a zip section the same length (or length 1 to broadcast it), wrap a list value that must "
-    "stay whole in another list (`[[4, 8]]`), or move a setting without a sweep into `base`.",
+    "stay whole in another list (`[[4, 8]]`), or move a setting without a sweep into `base`; give every `sweep:` "
+    "key a list of at least one value.",
     example="zip_override_tp:\n  backend:\n    sglang_config:\n      prefill:\n        tensor-parallel-size: [4, 8]\n"
             "        max-running-requests: [64, 128, 256]",
     example_fixed="zip_override_tp:\n  backend:\n    sglang_config:\n      prefill:\n        tensor-parallel-size: [4, 8]\n"

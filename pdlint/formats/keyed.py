@@ -11,7 +11,8 @@ Each reader returns launches (not yet interpreted by an engine adapter) whose
   to the YAML keys and values; ``trtllm_config`` (TRT-LLM settings) and
   ``vllm_config`` (``python -m dynamo.vllm`` flags) likewise; override files
   (``base`` + ``override_*`` / ``zip_override_*``) are expanded into their
-  variants first (:mod:`pdlint.formats.srt_overrides`).
+  variants first (:mod:`pdlint.formats.srt_overrides`), and a recipe's
+  ``sweep:`` into its jobs (:mod:`pdlint.formats.srt_sweep`).
 * TRT-LLM ``trtllm-serve disaggregated`` configs: ``context_servers`` /
   ``generation_servers``, each inheriting the top-level keys it does not set
   (TRT-LLM fills missing keys of each server group from the top level; nested
@@ -143,15 +144,80 @@ def _env_map(doc: TStr, ref) -> dict:
     return env
 
 
-def srt_overrides(job, src, doc: TStr, root: yt.Ref) -> tuple:
-    """An srt-slurm override file (``base`` + ``override_*`` / ``zip_override_*``):
-    (launches of every variant srtctl submits, [(section key node, srtctl's error)])."""
+def is_srt_sweep(root: yt.Ref) -> bool:
+    """A plain srt-slurm recipe with a ``sweep:`` section (an override file's sweep is expanded with it)."""
+    from pdlint.formats import srt_sweep
+    if not srt_sweep.is_sweep_recipe(root) or yt.get(root, "kind") is not None:
+        return False
+    backend = yt.get(root, "backend")
+    return any(yt.get(backend, k) is not None for k in srt_sweep.CONFIG_KEYS)
+
+
+def srt_recipes(job, src, doc: TStr, root: yt.Ref) -> tuple:
+    """An srt-slurm override file (``base`` + ``override_*`` / ``zip_override_*``) or a recipe with a
+    ``sweep:``: (launches of every job srtctl submits, [(rule, token, message)] of what srtctl refuses and what
+    pdlint could not check).  As ``srtctl apply`` does, an override file's variants are resolved first and each
+    one with a ``sweep`` section is then swept (:mod:`pdlint.formats.srt_sweep`)."""
+    from pdlint import format_rules as F
     from pdlint.formats import srt_overrides as so
-    variants, errors = so.variants(root)
+    problems: dict = {}  # (code, place) -> (rule, token, message): a base line is one problem for every variant
+    if so.is_override_file(root):
+        variants, errors = so.variants(root)
+        for e in errors:
+            _problem(problems, doc, F.SRT_OVERRIDE, so.section_key(root, e.key), f"srtctl refuses this section: "
+                                                                                  f"{e.message}")
+    else:
+        variants = [None]
     out: list = []
     for v in variants:
-        out += srt_slurm(job, src, doc, v.root, variant=v)
-    return out, [(so.section_key(root, e.key), e.message) for e in errors]
+        out += _swept(job, src, doc, v.root if v is not None else root, v, problems)
+    return out, list(problems.values())
+
+
+def _problem(problems: dict, doc: TStr, rule, where, message: str) -> None:
+    if isinstance(where, TStr):
+        tok = where
+    else:
+        tok = doc[where.start:where.end] if where is not None else None
+    key = (rule.code, tok.origin_key() if tok is not None and tok.pieces else None, message)
+    problems.setdefault(key, (rule, tok, message))
+
+
+def _swept(job, src, doc: TStr, root: yt.Ref, variant, problems: dict) -> list:
+    """The launches of one recipe: of every job of its sweep (at most ``MAX_SWEEP_VARIANTS``), else its own."""
+    from pdlint import core_rules as C
+    from pdlint import format_rules as F
+    from pdlint.formats import srt_overrides as so
+    from pdlint.formats import srt_sweep as sw
+    grid, errors = sw.grid(root)
+    for node, message in errors:
+        _problem(problems, doc, F.SRT_OVERRIDE, node, message)
+    if errors:
+        return []
+    if grid is None:
+        return srt_slurm(job, src, doc, root, variant=variant)
+    jobs = sw.pick(grid)
+    n = sw.total(grid)
+    if n > len(jobs):
+        sizes = [len(v) for v in grid.values]
+        which = "every value of each key in one of them at least, then the first ones in srtctl's order" \
+            if max(sizes) <= len(jobs) else f"the first {len(jobs)} values of each key, one job each"
+        _problem(problems, doc, C.LIMIT, grid.section,
+                 f"the sweep makes {n} jobs ({' x '.join(map(str, sizes))} values); only {len(jobs)} were checked "
+                 f"({which})")
+    name = variant.name if variant is not None else (crd.text_at(root, "name") or "unnamed")
+    unresolved: list = []
+    out: list = []
+    for one in jobs:
+        swept = yt.Ref(sw.expand(doc, root, one, unresolved))
+        label = f"{variant.label} {sw.job_label(one)}" if variant is not None else sw.job_label(one)
+        v = so.Variant(variant.key if variant is not None else "sweep", label, sw.job_name(name, one), swept)
+        out += srt_slurm(job, src, doc, swept, variant=v)
+    for u in unresolved:
+        _problem(problems, doc, C.UNDEFINED, u.at,
+                 f"undefined variable '{u.name}': the sweep has no key {u.name}, so srtctl leaves "
+                 f"'{{{u.name}}}' as written and the server gets it literally")
+    return out
 
 
 def srt_slurm(job, src, doc: TStr, root: yt.Ref, variant=None) -> list:

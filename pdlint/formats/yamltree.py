@@ -533,7 +533,8 @@ def scalar_tstr(doc: TStr, ref: Ref) -> TStr:
     r = deref(ref)
     node = r.node
     if node.__class__ is not YScalar:
-        return TStr("", ())
+        traced = getattr(node, "traced", None)  # a value another tool substituted (srt_sweep.YSwept): as traced
+        return apply_hops(traced, doc, r.hops) if traced is not None and isinstance(node, YScalar) else TStr("", ())
     value = node.value
     start, end = node.start, node.end  # marks of the parsed doc.text: in range, as span() needs
     raw = doc.text[start:end]

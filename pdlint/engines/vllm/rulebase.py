@@ -30,6 +30,7 @@ class VHit:
     related: list = field(default_factory=list)
     edit: str = ""  # pair rules: prefill | decode
     launch: Optional[Launch] = None  # unit rules (and launch rules, implicitly)
+    fix: str = ""  # this finding's help, when it names what only the finding knows (else the rule's)
 
 
 @dataclass
@@ -68,7 +69,8 @@ def related_at(tok: Optional[TStr], launch: Launch, note: str) -> Related:
 
 def _cand(vr: VRule, launch: Launch, hit: VHit) -> Candidate:
     tok = hit.token if hit.token is not None and hit.token.pieces and hit.token.text else None
-    return Candidate(vr.rule.code, launch, tok, hit.message, True, None, list(hit.related), vr.rule.fix)
+    return Candidate(vr.rule.code, launch, tok, hit.message, True, None, list(hit.related),
+                     hit.fix or vr.rule.fix)
 
 
 def _hits(result) -> list:

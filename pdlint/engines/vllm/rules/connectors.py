@@ -563,8 +563,8 @@ def _kv_rejected(launch, info):
     why="Whether the server starts depends on the release: the release the example was written for accepts the "
         "key, a current one stops with \"Unexpected keyword argument\" while reading its arguments. pdlint cannot "
         "tell which you deploy.",
-    fix="Pin the release (an image tag such as `vllm/vllm-openai:v0.11.0`, or `vllm-version` in `[tool.pdlint]`), "
-        "or drop the key for a current vLLM.",
+    fix="Pin a release that has the key, the newest of those the message names (an image tag such as "
+        "`vllm/vllm-openai:v0.20.0`, or `vllm-version` in `[tool.pdlint]`), or drop the key for a current vLLM.",
     example="vllm serve M --kv-transfer-config '{\"kv_connector\":\"P2pNcclConnector\",\"kv_role\":\"kv_producer\","
             "\"kv_buffer_size\":\"1e9\"}'",
     example_fixed="vllm serve M --kv-transfer-config '{\"kv_connector\":\"P2pNcclConnector\",\"kv_role\":"
@@ -589,7 +589,20 @@ def _kv_older_key(launch, info):
                 f"in vLLM {', '.join(spans)} (not {info.version}, the newest release pdlint knows, which refuses to "
                 f"start with {'it' if len(old) == 1 else 'them'}); pin the release: an image tag "
                 f"(vllm/vllm-openai:vX.Y.Z) or `vllm-version` in [tool.pdlint]", first.key_tok or first.tok,
-                [related_at(node.key_tok or node.tok, launch, f"{key} (vLLM {_span(r)})") for key, node, r in old[1:]])
+                [related_at(node.key_tok or node.tok, launch, f"{key} (vLLM {_span(r)})") for key, node, r in old[1:]],
+                fix=_pin_help(_newest([r for _, _, r in old]), "drop the key for a current vLLM"))
+
+
+def _newest(spans: list) -> str:
+    """The newest release every one of ``spans`` (releases, oldest first) holds, else the newest of the first:
+    the release a help names must be inside the range its message states."""
+    common = [v for v in spans[0] if all(v in s for s in spans[1:])]
+    return (common or spans[0])[-1]
+
+
+def _pin_help(release: str, other: str) -> str:
+    return (f"Pin the release (an image tag such as `vllm/vllm-openai:v{release}`, or `vllm-version = "
+            f"\"{release}\"` in `[tool.pdlint]`), or {other}.")
 
 
 def _role_values(fields: dict) -> list:
@@ -682,8 +695,9 @@ def _connector_unregistered(launch, info):
             "pinned.",
     why="On the release the launch was written for the connector exists; on a current image the engine stops with "
         "\"Unsupported connector type\". pdlint cannot tell which release you deploy.",
-    fix="Pin the release (an image tag such as `vllm/vllm-openai:v0.20.0`, or `vllm-version` in `[tool.pdlint]`), "
-        "or move to a connector the current release registers.",
+    fix="Pin a release that registers the connector, the newest of those the message names (an image tag such as "
+        "`vllm/vllm-openai:v0.20.0`, or `vllm-version` in `[tool.pdlint]`), or move to a connector the current "
+        "release registers.",
     example="vllm serve M --kv-transfer-config '{\"kv_connector\":\"P2pNcclConnector\",\"kv_role\":\"kv_producer\"}'",
     example_fixed="vllm serve M --kv-transfer-config '{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_both\"}'",
     source="vllm/distributed/kv_transfer/kv_connector/factory.py per release (scripts/gen_vllm_kv_config.py)")
@@ -703,5 +717,6 @@ def _connector_older_only(launch, info):
             out.append(VHit(f"kv_connector {name.value} is registered only by vLLM {_span(elsewhere)} (not "
                             f"{info.version}, the newest release pdlint knows, whose engine stops with \"Unsupported "
                             f"connector type\"); pin the release: an image tag (vllm/vllm-openai:vX.Y.Z) or "
-                            f"`vllm-version` in [tool.pdlint]", name.tok))
+                            f"`vllm-version` in [tool.pdlint]", name.tok,
+                            fix=_pin_help(elsewhere[-1], "move to a connector the current release registers")))
     return out
