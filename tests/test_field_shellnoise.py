@@ -1,0 +1,121 @@
+"""Shell-script noise found by field tests (round 5):
+
+* PD020 on text that is no launch (littlemex/disaggregated-inference-with-nixl-over-aws-efa): a checker's
+  shell variable named ``kv_role`` (``kv_role=$(python3 -c ...)``, ``[ "$kv_role" = "kv_producer" ]``) was
+  "engine flag `kv_role`", and a JSON task template's ``"skip_if": "pgrep -f
+  'vllm.entrypoints.openai.api_server.*kv_producer...'"`` was a launch pdlint built nothing from;
+"""
+
+import pytest
+
+from pdlint.coverage import find_markers, has_launch_text
+
+
+def _pd020(report):
+    return [(f["path"], f["line"]) for f in report["findings"] if f["code"] == "PD020"]
+
+
+# -- PD020: a shell variable named kv_role, a search pattern ----------------------------------------------
+
+@pytest.mark.parametrize("line", [
+    'kv_role=$(python3 -c "import json; print(1)" 2>/dev/null || echo "PARSE_ERROR")',
+    "local kv_role",
+    'local kv_role="$1"',
+    "kv_role=`jq -r .kv_role task.json`",
+    'if [ "$kv_role" = "kv_producer" ]; then',
+    '[[ ${kv_role:-none} == kv_consumer ]] && echo consumer',
+    # search patterns: what a readiness check or a cleanup looks for
+    "\"skip_if\": \"pgrep -f 'vllm.entrypoints.openai.api_server.*kv_producer' > /dev/null && echo ok\",",
+    "grep -q '\"kv_role\":\"kv_producer\"\\|kv_role.*kv_producer' \"$json_file\"",
+    "ps aux | grep -v grep | grep sglang.launch_server",
+    'pkill -f "python3 -m sglang.launch_server --disaggregation-mode prefill" || true',
+    '"cmd": "pgrep -f \\"vllm serve\\" || true"',
+])
+def test_no_launch_text(line):
+    assert find_markers(line + "\n") == [] and not has_launch_text(line), line
+
+
+@pytest.mark.parametrize("line,found", [
+    # config keys stay launch text: Python keywords, INI, JSON, a shell variable given a literal value
+    ("KVTransferConfig(kv_connector='NixlConnector', kv_role='kv_producer')", ["kv_role"]),
+    ("kv_role = 'kv_producer'", ["kv_role"]),
+    ("kv_role=kv_producer", ["kv_role"]),
+    ('"kv_role": "$ROLE"', ['"kv_role']),
+    ('cfg="{\\"kv_connector\\":\\"NixlConnector\\",\\"kv_role\\":\\"$KV_ROLE\\"}"', ['\\"kv_role']),
+    # launch text outside a search pattern, a pattern whose quote does not close on the line
+    ("pgrep -f sglang.launch_server || python3 -m sglang.launch_server --disaggregation-mode prefill",
+     ["sglang.launch_server", "--disaggregation-mode"]),
+    ("grep -q '^ready' /tmp/p.log && vllm serve Qwen/Qwen3-0.6B --kv-transfer-config '{\"kv_role\":\"kv_producer\"}'",
+     ["vllm serve", "--kv-transfer-config", '"kv_role']),
+    ("grep -m 1 'sglang.launch_server' log", ["sglang.launch_server"]),  # (an option's value: not followed)
+    ('pgrep -f "sglang.launch_server', ["sglang.launch_server"]),
+    ("mygrep sglang.launch_server", ["sglang.launch_server"]),
+])
+def test_launch_text_beside_them_stays(line, found):
+    assert [m.text for m in find_markers(line + "\n")] == found and has_launch_text(line), line
+
+
+CHECKER = """\
+#!/bin/bash
+# checks the kv_role of every generated task file
+check() {
+    local json_file="$1"
+    if grep -q 'kv_role' "$json_file"; then
+        local kv_role
+        kv_role=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['kv_role'])" "$json_file" \\
+            2>/dev/null || echo "PARSE_ERROR")
+        if [ "$kv_role" = "kv_producer" ]; then
+            echo "$json_file: ok"
+        elif [ "${kv_role:-}" = "PARSE_ERROR" ]; then
+            grep -q '"kv_role":"kv_producer"' "$json_file" && echo "$json_file: ok (grep)"
+        fi
+    fi
+}
+for f in tasks/*.json; do
+    check "$f"
+done
+"""
+
+
+def test_a_checker_with_a_kv_role_variable_is_no_launch_text(scratch_git):
+    scratch_git.write("verify.sh", CHECKER)
+    code, report = scratch_git.lint("verify.sh")
+    assert code == 0 and _pd020(report) == [] and report["coverage"]["files"]["verify.sh"]["status"] == "none"
+
+
+TASK = """\
+{
+  "name": "Phase {{ phase }} producer",
+  "tasks": [
+    {
+      "id": "start-producer",
+      "skip_if": "pgrep -f 'vllm.entrypoints.openai.api_server.*kv_producer.*--port 8100' > /dev/null && curl -s http://localhost:8100/health | grep -q ok",
+      "commands": [
+        "nohup python3 -m vllm.entrypoints.openai.api_server --model Qwen/Qwen3-0.6B --port 8100 --kv-transfer-config '{\\"kv_connector\\":\\"NixlConnector\\",\\"kv_role\\":\\"kv_producer\\"}' > /tmp/p.log 2>&1 &"
+      ]
+    }
+  ]
+}
+"""
+
+
+def test_a_task_templates_pgrep_readiness_check_is_no_launch_text(scratch_git):
+    scratch_git.write("producer.json.jinja2", TASK)
+    code, report = scratch_git.lint("--var", "phase=1", "producer.json.jinja2")
+    assert _pd020(report) == []
+    assert report["coverage"]["files"]["producer.json.jinja2"]["status"] == "checked"
+
+
+def test_the_launch_of_an_unreadable_command_beside_a_pgrep_is_still_reported(scratch_git):
+    # the same task, its command run through a wrapper pdlint does not know: the kv_role JSON is unchecked
+    scratch_git.write("producer.json.jinja2", TASK.replace("nohup python3 -m vllm.entrypoints.openai.api_server",
+                                                           "nohup ./start-server"))
+    code, report = scratch_git.lint("--var", "phase=1", "producer.json.jinja2")
+    assert _pd020(report) == [("producer.json.jinja2", 8)]
+
+
+def test_a_json_file_with_only_a_pgrep_pattern_is_no_launch_text(scratch_git):
+    scratch_git.write("task.json", '{"skip_if": "pgrep -f \'sglang.launch_server.*--disaggregation-mode prefill\'"}\n')
+    scratch_git.write("run.json", '{"command": "./serve --kv-transfer-config \'{\\"kv_role\\":\\"kv_producer\\"}\'"}\n')
+    code, report = scratch_git.lint("task.json", "run.json")
+    assert _pd020(report) == [("run.json", 1)]
