@@ -4,6 +4,9 @@
   shell variable named ``kv_role`` (``kv_role=$(python3 -c ...)``, ``[ "$kv_role" = "kv_producer" ]``) was
   "engine flag `kv_role`", and a JSON task template's ``"skip_if": "pgrep -f
   'vllm.entrypoints.openai.api_server.*kv_producer...'"`` was a launch pdlint built nothing from;
+* ``trim_spaces() { echo "$*" | xargs; }`` (sabreshao/sglang_disagg's pd_server.sh, a ROCm/AMD idiom) made the
+  servers' flags built through it a value pdlint cannot see (PD023): ``xargs`` / ``xargs echo`` is a known
+  text filter now.
 """
 
 import pytest
@@ -119,3 +122,55 @@ def test_a_json_file_with_only_a_pgrep_pattern_is_no_launch_text(scratch_git):
     scratch_git.write("run.json", '{"command": "./serve --kv-transfer-config \'{\\"kv_role\\":\\"kv_producer\\"}\'"}\n')
     code, report = scratch_git.lint("task.json", "run.json")
     assert _pd020(report) == [("run.json", 1)]
+
+
+# -- xargs as a whitespace trim ---------------------------------------------------------------------------
+
+TRIM = """\
+#!/bin/bash
+trim_spaces() { echo "$*" | xargs; }
+X=$(trim_spaces "--disaggregation-mode prefill  --tp-size 1" "  --port 30000 ")
+python3 -m sglang.launch_server --model-path Qwen/Qwen3-0.6B $X
+"""
+
+
+@pytest.fixture
+def last_arg(shell_eval):
+    return lambda script: shell_eval(script)[0][-1].words[-1]
+
+
+@pytest.mark.parametrize("filt", ["xargs", "xargs echo", "/usr/bin/xargs"])
+def test_xargs_joins_the_words_on_one_line(last_arg, filt):
+    w = last_arg('K=$(printf \'%s\\n\' " --a  1" "--b\t2 " | ' + filt + ')\nrun "$K"\n')
+    assert w.text == "--a 1 --b 2" and not w.opaque
+    assert w.origin_at(w.text.index("--b")).line == 1  # where the word is written
+
+
+@pytest.mark.parametrize("script", [
+    'K=$(echo "--a \'x y\'" | xargs)\nrun "$K"\n',  # xargs' own quoting
+    'K=$(echo "--a x\\\\y" | xargs)\nrun "$K"\n',
+    'K=$(echo "-n 5" | xargs)\nrun "$K"\n',  # echo's option
+    'K=$(echo "--a 1 --b 2" | xargs -n 2)\nrun "$K"\n',  # other xargs commands: not known
+    'K=$(echo "--a 1 --b 2" | xargs printf "%s,")\nrun "$K"\n',
+    'K=$(echo "--a $(helper x y)" | xargs)\nrun "$K"\n',  # an unknown value may hold blanks
+])
+def test_what_xargs_does_otherwise_stays_unknown(last_arg, script):
+    assert last_arg(script).opaque, script
+
+
+def test_xargs_of_nothing_is_an_empty_line(last_arg):
+    assert last_arg('K=$(echo "  " | xargs)\nrun "x$K"\n').text == "x"
+
+
+def test_flags_trimmed_through_xargs_are_checked(scratch_git):
+    scratch_git.write("run.sh", TRIM)
+    code, report = scratch_git.lint("run.sh")
+    assert [f["code"] for f in report["findings"]] == []
+    (launch,) = report["launches"]
+    assert launch["role"] == "prefill"
+
+
+def test_a_bad_flag_trimmed_through_xargs_is_found_where_it_is_written(scratch_git):
+    scratch_git.write("run.sh", TRIM.replace("--tp-size 1", "--tp-sise 1"))
+    code, report = scratch_git.lint("run.sh")
+    assert code == 1 and [(f["code"], f["line"]) for f in report["findings"]] == [("SGL001", 3)]
