@@ -4,6 +4,10 @@
   shell variable named ``kv_role`` (``kv_role=$(python3 -c ...)``, ``[ "$kv_role" = "kv_producer" ]``) was
   "engine flag `kv_role`", and a JSON task template's ``"skip_if": "pgrep -f
   'vllm.entrypoints.openai.api_server.*kv_producer...'"`` was a launch pdlint built nothing from;
+* PD008 error "more than 16 branch paths" on the same checker (verify-s3-deployment.sh, reduced): nested
+  ``if``s in a ``for`` loop of a function the script never calls, whose only launch text is ``kv_role=...`` in
+  ``echo`` messages.  A branch-path or expansion-size limit hit in a function the script never calls that can
+  start no launch (launch text only in what ``echo`` / ``grep`` print or search) costs no launch;
 * ``trim_spaces() { echo "$*" | xargs; }`` (sabreshao/sglang_disagg's pd_server.sh, a ROCm/AMD idiom) made the
   servers' flags built through it a value pdlint cannot see (PD023): ``xargs`` / ``xargs echo`` is a known
   text filter now.
@@ -174,3 +178,109 @@ def test_a_bad_flag_trimmed_through_xargs_is_found_where_it_is_written(scratch_g
     scratch_git.write("run.sh", TRIM.replace("--tp-size 1", "--tp-sise 1"))
     code, report = scratch_git.lint("run.sh")
     assert code == 1 and [(f["code"], f["line"]) for f in report["findings"]] == [("SGL001", 3)]
+
+
+# -- PD008: a limit in a function the script never calls that cannot start a launch -------------------------
+
+VERIFY = """\
+verify_critical_configs() {
+    if [ -d "$producer_dir" ]; then
+        for json_file in $producer_files; do
+            if grep -q 'VLLM_NIXL_SIDE_CHANNEL_HOST' "$json_file"; then
+                local side_channel_value
+                if [ -n "$side_channel_value" ]; then
+                    if echo "$side_channel_value" | grep -q 'NODE1_PRIVATE'; then
+                        echo "Producer $filename: VLLM_NIXL_SIDE_CHANNEL_HOST=\\$NODE1_PRIVATE"
+                    fi
+                fi
+            fi
+            if grep -q 'kv_role' "$json_file"; then
+                local kv_role
+                kv_role=$(python3 -c "
+" 2>/dev/null || echo "PARSE_ERROR")
+                if [ "$kv_role" = "kv_producer" ]; then
+                    if grep -q '"kv_role":"kv_producer"\\|kv_role.*kv_producer' "$json_file"; then
+                        echo "Producer $filename: kv_role=kv_producer (grep)"
+                    fi
+                fi
+            fi
+            if [ -n "$buffer_size" ]; then
+                if [ "$buffer_size" -gt 0 ] 2>/dev/null; then
+                    echo "Producer $filename: kv_buffer_size=$buffer_size"
+                fi
+            fi
+            if grep -q 'kv_buffer_device' "$json_file"; then
+                local buffer_device
+                if echo "$buffer_device" | grep -q '"cpu"'; then
+                    echo "Producer $filename: kv_buffer_device MUST be cpu, found: $buffer_device"
+                fi
+            fi
+        done
+    fi
+    if [ -d "$consumer_dir" ]; then
+        for json_file in $consumer_files; do
+            if grep -q 'VLLM_NIXL_SIDE_CHANNEL_HOST' "$json_file"; then
+                if [ -n "$side_channel_value" ]; then
+                    if echo "$side_channel_value" | grep -q 'NODE2_PRIVATE'; then
+                        echo "Consumer $filename: VLLM_NIXL_SIDE_CHANNEL_HOST should be \\$NODE2_PRIVATE"
+                    fi
+                fi
+            fi
+            if grep -q 'kv_buffer_device' "$json_file"; then
+                if echo "$buffer_device" | grep -q '"cpu"'; then
+                    echo "Consumer $filename: kv_buffer_device=cpu"
+                fi
+            fi
+        done
+    fi
+    __TAIL__
+}
+"""
+SERVER = "python3 -m sglang.launch_server --model-path Qwen/Qwen3-0.6B --disaggregation-mode prefill"
+
+
+def _pd008(report):
+    return [f["message"] for f in report["findings"] if f["code"] == "PD008"]
+
+
+def test_the_branch_path_limit_in_an_uncalled_checker_is_no_error(scratch_git):
+    scratch_git.write("verify.sh", VERIFY.replace("__TAIL__", 'echo "done: kv_role=checked"'))
+    code, report = scratch_git.lint("verify.sh")
+    assert code == 0 and report["findings"] == []
+
+
+def test_the_same_checker_beside_a_launch_is_no_error_and_the_launch_is_checked(scratch_git):
+    scratch_git.write("verify.sh", VERIFY.replace("__TAIL__", ":") + SERVER + " --tp-sise 1\n")
+    code, report = scratch_git.lint("verify.sh")
+    assert [f["code"] for f in report["findings"]] == ["SGL001"]
+
+
+@pytest.mark.parametrize("tail", [
+    SERVER,  # a launch after the paths cut
+    'CMD=$(echo "' + SERVER + '")\n    $CMD',  # printed text that runs
+    'echo "$(' + SERVER + ')"',  # a launch inside what echo prints
+    "bash ./start.sh prefill",  # a script pdlint may follow
+])
+def test_the_limit_where_a_launch_may_follow_stays_an_error(scratch_git, tail):
+    scratch_git.write("verify.sh", VERIFY.replace("__TAIL__", tail))
+    code, report = scratch_git.lint("verify.sh")
+    assert code == 1 and _pd008(report) == ["more than 16 branch paths; only the first 16 were followed"], tail
+
+
+# doubles a word until the expansions exceed 1,000,000 characters (tests/test_field_cov_limits.py)
+EXPAND = "    mkdir -p /tmp/banner\n    A=xxxxxxxxxxxxxxxx\n" + '    A="$A$A"\n' * 17 + '    echo "$A"\n'
+
+
+def test_the_expansion_limit_in_an_uncalled_printer_is_no_error(scratch_git):
+    # (the launch text after it is the server's, which the evaluation of the script reached)
+    scratch_git.write("run.sh", "banner() {\n" + EXPAND + "}\n" + SERVER + " --tp-sise 1\n")
+    code, report = scratch_git.lint("run.sh")
+    assert [f["code"] for f in report["findings"]] == ["SGL001"]
+
+
+def test_the_expansion_limit_before_an_uncalled_launcher_stays_an_error(scratch_git):
+    # the budget the printer spent stops the launcher's evaluation: reported there
+    scratch_git.write("run.sh", "banner() {\n" + EXPAND + "}\nstart() {\n    " + SERVER + ' "$@"\n}\n')
+    code, report = scratch_git.lint("run.sh")
+    assert code == 1 and [m.split(";")[0] for m in _pd008(report)] == \
+        ["expansions produced more than 1000000 characters"]
