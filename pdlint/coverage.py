@@ -64,9 +64,10 @@ _FLAGS = (r"--disaggregation-[a-z][a-z-]*", r"--kv(?:-transfer-config|_transfer_
           r"--is-(?:prefill|decode)-worker", r"--disagg-config", r"--pd-disaggregation")
 # the same settings as config-file keys (SGLang --config, TRT-LLM disaggregated configs, vLLM kv_role JSON)
 # (``context_servers: 1`` is a count - TensorRT-LLM's disagg_cluster.minimal_instances - not a server section)
-# (kv_role also in escaped JSON: "--kv-transfer-config={\"kv_role\":...}" in a double-quoted YAML string)
+# (kv_role also in escaped JSON: "--kv-transfer-config={\"kv_role\":...}" in a double-quoted YAML string; not
+# a shell variable of that name given an expansion, `kv_role=$(python3 -c ...)`: its value is no config's)
 _KEYS = (r"disaggregation[-_]mode\s*[:=]", r"[\"']?kv[-_]transfer[-_]config[\"']?\s*:",
-         r"\\*[\"']?kv_role\\*[\"']?\s*[:=]", r"context_servers\s*:(?![ \t]*\d+[ \t]*$)",
+         r"\\*[\"']?kv_role\\*[\"']?\s*(?::|=(?![ \t]*[\"']?[$`]))", r"context_servers\s*:(?![ \t]*\d+[ \t]*$)",
          r"generation_servers\s*:(?![ \t]*\d+[ \t]*$)")
 MARKER = re.compile(  # a launcher is not part of an image name (lmsysorg/sglang-router:v0.2) or a submodule
     r"(?P<launcher>(?<![\w./-])(?:" + "|".join(_LAUNCHERS) + r")(?![\w:-]|\.\w))"
@@ -74,8 +75,9 @@ MARKER = re.compile(  # a launcher is not part of an image name (lmsysorg/sglang
     # "--kv-transfer-config____'{...}'" env values), not at one underscore continuing a name
     r"|(?P<flag>(?<![\w-])(?:" + "|".join(_FLAGS) + r")(?![A-Za-z0-9-]|_(?!_)))"
     # a key after a dot is an attribute (Python's `config.kv_transfer_config.kv_role == ...`, aibrix's KV
-    # connectors), not a config key
-    r"|(?P<key>(?<![\w.-])(?:" + "|".join(_KEYS) + r"))")
+    # connectors), after a `$` or `${` a shell variable read (`[ "$kv_role" = "kv_producer" ]`,
+    # littlemex/disaggregated-inference-with-nixl-over-aws-efa's verify-s3-deployment.sh), not a config key
+    r"|(?P<key>(?<![\w.$-])(?<!\$\{)(?:" + "|".join(_KEYS) + r"))")
 _JINJA_COMMENT = re.compile(r"\{#.*?#\}", re.S)
 _GO_COMMENT = re.compile(r"\{\{-?\s*/\*.*?\*/\s*-?\}\}", re.S)
 _GO_CLOSE = re.compile(r"\*/\s*-?\}\}")
@@ -132,6 +134,52 @@ def _blank(m: re.Match) -> str:
     return re.sub(r"[^\n]", " ", m.group(0))
 
 
+#: a text or process search up to its pattern operand (past its options): what the pattern names is searched
+#: for, not run (``pgrep -f 'vllm.entrypoints.openai.api_server.*kv_producer'``, ``grep -q '"kv_role":...'``)
+_SEARCH = re.compile(r"(?<![\w./-])(?:[ef]?grep|pgrep|pkill)(?:[ \t]+-{1,2}[A-Za-z][\w-]*)*[ \t]+(?=[^\s|;&)<>`])")
+#: where an unquoted operand ends
+_WORD_END = re.compile(r"[\s|;&)<>`]")
+
+
+def _search_patterns(line: str) -> list:
+    """``(start, end)`` of the pattern operands of the ``grep`` / ``pgrep`` / ``pkill`` commands in ``line``:
+    a quoted operand (also with escaped quotes, ``\\"...\\"`` in a JSON string) to its closing quote, an
+    unquoted one to its end; an operand whose quote does not close on the line is none.  Launch text in one is a
+    pattern a readiness check or a cleanup searches for: a task file's ``"skip_if": "pgrep -f
+    'vllm.entrypoints.openai.api_server.*kv_producer...'"`` (littlemex/disaggregated-inference-with-nixl-over-aws-efa's
+    JSON task templates), a checker's ``grep -q '"kv_role":"kv_producer"'``."""
+    out = []
+    for m in _SEARCH.finditer(line):
+        i = j = m.end()
+        while j < len(line) and line[j] == "\\":
+            j += 1
+        if j < len(line) and line[j] in "\"'":
+            closer = line[i:j + 1]
+            k = line.find(closer, j + 1)
+            while closer == '"' and k > 0 and line[k - 1] == "\\":
+                k = line.find(closer, k + 1)  # (an escaped quote inside a double-quoted pattern)
+            if k >= 0:
+                out.append((i, k + len(closer)))
+        else:
+            end = _WORD_END.search(line, i)
+            out.append((i, len(line) if end is None else end.start()))
+    return out
+
+
+def _line_markers(line: str, start: int = 0, end: Optional[int] = None):
+    """The matches of :data:`MARKER` in ``line[start:end]`` outside the pattern operands of searches
+    (:func:`_search_patterns`)."""
+    end = len(line) if end is None else end
+    spans = None
+    for m in MARKER.finditer(line, start, end):
+        if spans is None:
+            spans = _search_patterns(line[start:end]) if "grep" in line[start:end] or "pkill" in line[start:end] \
+                else []
+        at = m.start() - start
+        if not any(s <= at < e for s, e in spans):
+            yield m
+
+
 # Every match of MARKER holds one of these: only the lines that hold one are searched.
 _LITERALS = ("sglang", "dynamo.", "vllm", "trtllm-serve", "disagg", "kv-transfer-config", "kv_transfer_config",
              "-worker", "kv_role", "smg", "amg",
@@ -172,7 +220,7 @@ def has_launch_text(text: str) -> bool:
     for start, end in _literal_lines(text):
         if start not in searched:
             searched.add(start)
-            if MARKER.search(text, start, end):
+            if next(_line_markers(text, start, end), None) is not None:
                 return True
     return False
 
@@ -229,7 +277,7 @@ def find_markers(text: str, kind: str = "", skip: frozenset = frozenset()) -> li
         code = _strip_line_comment(line)
         if _prose(code):
             continue
-        for m in MARKER.finditer(code):
+        for m in _line_markers(code):
             out.append(Marker(n, m.start() + 1, m.group(0).rstrip(":= \t\"'\\"), m.lastgroup or "flag"))
     return out
 

@@ -378,10 +378,12 @@ def _delete(text: TStr, drop) -> TStr:
 def filter_text(words: list, text: TStr) -> Optional[TStr]:
     """What a text filter in a pipeline inside ``$(...)`` writes for ``text``, or None when pdlint does not
     know it.  Known: ``tr -d SET`` (SET of literal characters, escapes, ``[:space:]``, ``[:blank:]``: vLLM's
-    ``KV_CONFIG=$(echo "$KV_CONFIG" | tr -d '[:space:]')``) and ``jq -c .`` / ``jq -c`` on a JSON text (its
-    insignificant blanks removed, one line)."""
+    ``KV_CONFIG=$(echo "$KV_CONFIG" | tr -d '[:space:]')``), ``jq -c .`` / ``jq -c`` on a JSON text (its
+    insignificant blanks removed, one line) and ``xargs`` / ``xargs echo`` (:func:`_xargs_echo`)."""
     prog = words[0].rsplit("/", 1)[-1]
     args = words[1:]
+    if prog == "xargs" and args in ([], ["echo"]):
+        return _xargs_echo(text)
     if prog == "tr" and len(args) == 2 and args[0] == "-d":
         chars = _tr_set(args[1])
         if chars is None:
@@ -403,6 +405,31 @@ def filter_text(words: list, text: TStr) -> Optional[TStr]:
                 drop.add(i)
         return _delete(text, drop.__contains__) + computed("\n", text)
     return None
+
+
+#: the most ``xargs`` passes to one ``echo`` (GNU xargs' default command-line size): more is more than one line
+_XARGS_MAX = 128 * 1024
+#: what ``xargs`` reads as quoting (its own, not the shell's); blanks an unknown value must not hold
+_XARGS_QUOTES = frozenset("'\"\\")
+_XARGS_BLANKS = re.compile(r"[^ \t\n]+")
+
+
+def _xargs_echo(text: TStr) -> Optional[TStr]:
+    """What ``xargs`` (``xargs echo``) writes for ``text``: its blank- and newline-separated words on one line,
+    single spaces between them, each word keeping its origins: the whitespace trim ``trim_spaces() { echo "$*" |
+    xargs; }`` of ROCm/AMD-derived scripts (sabreshao/sglang_disagg's pd_server.sh builds its servers' flags
+    through it).  None when pdlint cannot tell: a quote or backslash (xargs' own quoting), an unknown value
+    that may hold blanks or quotes, a first word ``echo`` reads as its option (``-n``), more than one command
+    line of words."""
+    s = text.text
+    if len(s) > _XARGS_MAX or any(c in _XARGS_QUOTES for c in s):
+        return None
+    if any(p.opaque and not _XARGS_BLANKS.fullmatch(s[p.start:p.end]) for p in text.pieces):
+        return None
+    found = [text[m.start():m.end()] for m in _XARGS_BLANKS.finditer(s)]
+    if found and _ECHO_FLAGS.fullmatch(found[0].text):
+        return None
+    return join_with(found, computed(" ", text)) + computed("\n", text)
 
 
 def exit_status(words: list) -> Optional[bool]:

@@ -461,6 +461,7 @@ class Control:
         with unknown arguments -- but only those that run some command other
         than shell builtins, so a launcher function invoked from elsewhere is
         still seen while helpers like ``usage()`` stay quiet."""
+        from .interp import LimitReached  # (interp imports this module)
         finals = [o.st for o in outs]
         for key, (fd, at_def) in list(self.defined.items()):
             if key in self.called or not fd.unit.top or not self.runs_commands(fd):
@@ -469,11 +470,16 @@ class Control:
                          and s.funcs[fd.name].key == key), at_def)
             st = base.fork()
             st.flow, st.flow_n, st.ctx = None, 0, ()
-            self.uncalled = True
+            self.uncalled, self.uncalled_fd = True, fd
             try:
                 self.call_function(fd, None, st, set(), [], label=f"function {fd.name} (not called in this script)")
+            except LimitReached as stop:
+                if not stop.quiet:
+                    raise
+                # a limit in a function that cannot start a launch (Interpreter.limit): its evaluation
+                # stopped, the next function's goes on (a budget spent stops it too, reported if it may launch)
             finally:
-                self.uncalled = False
+                self.uncalled, self.uncalled_fd = False, None
 
     def runs_commands(self, fd: FuncDef) -> bool:
         stack = [fd.body]

@@ -34,10 +34,18 @@ MAX_STEPS = 100_000
 MAX_PARSE_REPORTS = 5
 #: in the report of the branch-path limit, and in no other (a caller may hold it back: ``extract``)
 PATHS_LIMIT = " branch paths; only the first "
+#: the limits that cost nothing in a function the script never calls that cannot start a launch (Interpreter.limit)
+_QUIET_UNCALLED = frozenset({"paths", "expansion"})
 
 
 class LimitReached(Exception):
-    """Raised to stop the evaluation when a global budget is exhausted."""
+    """Raised to stop the evaluation when a global budget is exhausted (``quiet``: in a function the script
+    never calls that cannot start a launch: only that function's evaluation stops,
+    :meth:`Control.evaluate_uncalled`)."""
+
+    def __init__(self, kind: str, quiet: bool = False):
+        super().__init__(kind)
+        self.quiet = quiet
 
 
 def _killer_words(words: list) -> list:
@@ -70,6 +78,8 @@ class Interpreter(Words, Conditions, Control, Builtins, Joins, Tails):
         self.called: set = set()
         self.active_calls: list = []  # FuncDef.key of the functions being evaluated (innermost last)
         self.uncalled = False  # evaluating a function the script never calls
+        self.uncalled_fd: Optional[FuncDef] = None  # that function (Control.evaluate_uncalled)
+        self.uncalled_memo: dict = {}  # FuncDef.key -> can a limit in it stay quiet (uncalled_quiet)
         self.units: dict = {}  # id(SourceFile) -> Unit
         self.sourcing: list = []  # ids of the files being sourced (innermost last)
         self.initial: dict = {}  # name -> Var given by the caller's env
@@ -149,7 +159,15 @@ class Interpreter(Words, Conditions, Control, Builtins, Joins, Tails):
             self.unit = saved
 
     def limit(self, kind: str, message: str, abort: bool = False) -> None:
-        """Report a PD-SHELL-LIMIT (once per kind); ``abort`` stops everything."""
+        """Report a PD-SHELL-LIMIT (once per kind); ``abort`` stops everything.  The branch-path and the
+        expansion-size limit hit in a function the script never calls that cannot start a launch
+        (:meth:`Joins.uncalled_inert`) are not reported, and stop only that function's evaluation: what it cuts
+        reaches nothing."""
+        quiet = kind in _QUIET_UNCALLED and self.uncalled_fd is not None and self.uncalled_quiet()
+        if quiet:
+            if abort:
+                raise LimitReached(kind, quiet=True)
+            return
         if kind not in self.reported:
             self.reported.add(kind)
             where = self.top.tstr if self.top is not None else EMPTY
@@ -157,6 +175,14 @@ class Interpreter(Words, Conditions, Control, Builtins, Joins, Tails):
             self.ctx.report("PD-SHELL-LIMIT", message, where, min(self.anchor, max(len(where.text) - 1, 0)))
         if abort:
             raise LimitReached(kind)
+
+    def uncalled_quiet(self) -> bool:
+        """:meth:`Joins.uncalled_inert` of the function the script never calls being evaluated (memoised)."""
+        fd = self.uncalled_fd
+        got = self.uncalled_memo.get(fd.key)
+        if got is None:
+            got = self.uncalled_memo[fd.key] = self.uncalled_inert(fd.unit, fd.body)
+        return got
 
     def spend(self, n: int) -> None:
         """Charge ``n`` expanded characters to the script's budget."""

@@ -44,6 +44,7 @@ from typing import Optional
 from pdlint import launchers
 
 from .state import Out, State, Var
+from .tails import _SPECIAL_READ, _risky_word
 from .words import computed
 
 #: ``$NAME``, ``${NAME``, ``${#NAME``, ``${!NAME`` (group 1: ``!`` for an indirection, group 2: the name)
@@ -254,18 +255,69 @@ class Joins:
             return False
         return not self._statement_reaches_launch(unit, body, set()) and self._runs_only_named(unit, body, set())
 
-    def _runs_only_named(self, unit, body, funcs_seen: set) -> bool:
+    def uncalled_inert(self, unit, body) -> bool:
+        """Can evaluating ``body``, a function the script never calls (``Control.evaluate_uncalled``: what it
+        sets and returns reaches nothing), start no launch, so that a limit hit in it (paths cut, its evaluation
+        stopped) costs none?  As :meth:`inert_function`, except that what it sets may reach a launch and that
+        launch text in the words of a command that prints or searches them (``echo``, ``printf``, ``grep``:
+        ``launchers.NOT_RUNNERS``) counts as none: such a command starts nothing, and its output reaches no
+        command except through an expansion :meth:`_runs_only_named` refuses.  Nor may a word name a shell,
+        ``ssh``, a container runtime, a server program or script (``tails._risky_word``).  A checker's
+        ``verify_critical_configs`` (littlemex/disaggregated-inference-with-nixl-over-aws-efa's
+        verify-s3-deployment.sh): nested ``if``s in a ``for`` loop, ``echo "...: kv_role=kv_producer"``, a
+        PD008 error on a script that starts nothing."""
+        if self.ctx.launch_text is None or self.reads_index() is _EVERYWHERE:
+            return False
+        return self._runs_only_named(unit, body, set(), loops=False) and self._prints_only(unit, body, set())
+
+    def _prints_only(self, unit, body, funcs_seen: set) -> bool:
+        """Does ``body`` (and every function it names) hold no launch text but in the words of commands that
+        print or search them, no read through a computed name and no word :func:`tails._risky_word` flags?"""
+        base = unit.start(body)
+        chars = list(unit.source_text(body))
+        stack = [body]
+        while stack:
+            n = stack.pop()
+            if n.type == "command":
+                name = n.child_by_field_name("name")
+                prog = unit.source_text(name) if name is not None else ""
+                if _risky_word(prog):
+                    return False
+                if prog.rsplit("/", 1)[-1] in launchers.NOT_RUNNERS:
+                    for arg in n.children:
+                        if arg == name or _runs_inside(arg):  # (`echo "$(python3 -m ...)"` runs it)
+                            stack.append(arg)
+                        else:
+                            a, b = unit.start(arg) - base, unit.char(arg.end_byte) - base
+                            chars[a:b] = " " * (b - a)
+                    continue
+            elif n.type == "word" and _risky_word(unit.source_text(n)):
+                return False
+            stack.extend(n.children)
+        text = "".join(chars)
+        if self.ctx.launch_text(text) or _SPECIAL_READ.search(text):
+            return False
+        whole = unit.source_text(body)
+        for fname, (fn_unit, fn_body) in self.function_bodies().items():
+            if fname not in funcs_seen and names_word(fname, whole):
+                funcs_seen.add(fname)
+                if not self._prints_only(fn_unit, fn_body, funcs_seen):
+                    return False
+        return True
+
+    def _runs_only_named(self, unit, body, funcs_seen: set, loops: bool = True) -> bool:
         """Does ``body`` (and every function it names) run only commands its text names, and change no
         state but variables: no command named by an expansion (``$CMD &``, ``"$@"``), no expansion handed
         to a program that may run its words (``nohup $CMD``; a function's words are checked in its body), no
         ``eval`` / ``source`` / ``cd`` / ``set`` /
-        ``unset`` ..., no function definition, no ``for`` over a variable a launch reads?"""
+        ``unset`` ..., no function definition, no ``for`` over a variable a launch reads (unless not
+        ``loops``: what the function sets reaches nothing)?"""
         stack = [body]
         while stack:
             n = stack.pop()
             if n.type in ("unset_command", "function_definition"):
                 return False
-            if n.type == "for_statement":
+            if n.type == "for_statement" and loops:
                 var = n.child_by_field_name("variable")
                 if var is None or self.launch_relevant(unit.source_text(var)):
                     return False
@@ -282,7 +334,7 @@ class Joins:
         for fname, (fn_unit, fn_body) in self.function_bodies().items():
             if fname not in funcs_seen and names_word(fname, text):
                 funcs_seen.add(fname)
-                if not self._runs_only_named(fn_unit, fn_body, funcs_seen):
+                if not self._runs_only_named(fn_unit, fn_body, funcs_seen, loops):
                     return False
         return True
 
@@ -469,6 +521,17 @@ def _assigned(unit, node) -> list:
         stack.extend(n.children)
     return out
 
+
+
+def _runs_inside(node) -> bool:
+    """Does ``node`` hold a command substitution (``$(...)``, backquotes, ``<(...)``): commands that run?"""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if n.type in ("command_substitution", "process_substitution"):
+            return True
+        stack.extend(n.children)
+    return False
 
 
 def _expands(command) -> bool:
