@@ -163,3 +163,14 @@ def test_no_port_or_gpu_collision_between_runs(scratch_git):
 def test_each_way_of_writing_the_default(shell_eval, read):
     script = f'{read}\nif [ "$ROLE" = decode ]; then\n  {SERVER} --disaggregation-mode decode\nfi\n'
     assert env_values(shell_eval, script) == {"ROLE": ["decode"]}
+
+
+def test_no_extra_run_the_file_budget_cannot_take(scratch_git, monkeypatch):
+    """Another run that could put the file over its time budget is not made: the file is checked with
+    the defaults (the other role stays PD020), not reported as not checked at all."""
+    import pdlint.budget
+    monkeypatch.setattr(pdlint.budget, "time_left", lambda: 0.0)
+    scratch_git.write("pd_server.sh", PD_SERVER)
+    _, report = scratch_git.lint("pd_server.sh")
+    assert [l["role"] for l in report["launches"]] == ["prefill"]
+    assert "PD020" in codes(report) and "PD008" not in codes(report)
