@@ -346,6 +346,7 @@ class Budget:
         self.spent: dict = {}  # path -> seconds used so far
         self.over: dict = {}  # path -> OverBudget
         self.active: Optional[str] = None
+        self.t0 = 0.0  # when the active file's section started
         self.stage_name = ""
         self._limits: dict = {}
         self.memory = _RunMemory()
@@ -418,7 +419,7 @@ class _Section:
         b.active, b.stage_name = path, self.stage
         if b.progress is not None:
             b.progress("B", path, self.stage, [round(left, 3), seconds])
-        self.t0 = time.monotonic()
+        self.t0 = b.t0 = time.monotonic()
         limit = f"{seconds:g} s"
         self.timer = deadline(max(left, 1e-3), lambda: OverBudget("time", b.stage_name, limit))
         self.limited = False
@@ -464,6 +465,15 @@ class _Section:
 
 def current() -> Optional[Budget]:
     return _current
+
+
+def time_left() -> Optional[float]:
+    """Seconds the file being checked has left of its budget; None outside one.  For work a file may
+    do without (another run of a script with other values: extract._env_runs), not to be cut by it."""
+    b = _current
+    if b is None or b.active is None:
+        return None
+    return b.limit_of(b.active)[0] - b.spent.get(b.active, 0.0) - (time.monotonic() - b.t0)
 
 
 class _Free:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import re
+import time
 from typing import Optional
 
 from pdlint import budget
@@ -1102,11 +1103,14 @@ class Extractor:
 
         ctx = ShellContext(resolve_source=resolve_source, report=report_or_hold, source_refused=source_refused,
                            heredoc_filter=has_launch_text, env_checked=env_checked, launch_text=has_launch_text)
+        started = time.monotonic()
         cmds = shell_commands(doc, ctx, env=env, positional=positional)
+        took = time.monotonic() - started  # (what another run of the script may take: _env_runs)
         for args, serial in zip(held, ctx.limit_serials):
             if _limit_matters(args[3], serial, doc, cmds, sourced):
                 report(*args)
         heredocs = ctx.heredocs
+        loops = False  # the run used is the one given one option (below)
         if positional is None and not any(launchers.find(c.words) is not None for c in cmds):
             if has_launch_text(doc.text):
                 # no launch when run without options: it may need one (`while [[ $# -gt 0 ]]; do case "$1" in
@@ -1115,7 +1119,8 @@ class Extractor:
                 again_ctx = quiet(loops_once=True)
                 again = shell_commands(doc, again_ctx, env=env)
                 if any(launchers.find(c.words) is not None for c in again):
-                    cmds, heredocs = again, again_ctx.heredocs
+                    cmds, heredocs, loops = again, again_ctx.heredocs, True
+                    ctx.env_values = again_ctx.env_values
         runs = [(cmds, render_role, label, heredocs)]
         from pdlint.formats.shell.conditions import role_of as _role_of
         if per_arg and positional is None and render_role is None and \
@@ -1134,6 +1139,11 @@ class Extractor:
                     runs.append((shell_commands(doc, run_ctx, env=env, bound={1: tok}), role_of(text),
                                  ", ".join(x for x in (label, f"run as `{name} {text}`") if x), run_ctx.heredocs))
                 runs = _uncalled_once(runs)
+        env_labels: set = set()
+        if per_arg and positional is None and render_role is None and len(runs) == 1 and ctx.env_values:
+            extra = _env_runs(doc, ctx.env_values, runs[0], env, lambda: quiet(loops_once=loops), label, took)
+            env_labels = {r[2] for r in extra}
+            runs += extra
         orphans = self.orphaned_flags(doc, cmds, render_role)
         n = 0
         seen_heredocs: set = set()
@@ -1154,6 +1164,8 @@ class Extractor:
                 if written:
                     m["written_files"] = written
                 m["shell_job"] = (run_label, cmd.serial)
+                if run_label in env_labels:  # another node or invocation: never beside the other runs' launches
+                    m["shell_run"] = run_label
                 if cmd.remote:  # in an `ssh HOST COMMAND` string: on another host
                     m["remote"] = True
                 if cmd.ended_before:  # background launches a kill ended before this one runs (shell.jobs)
@@ -1759,6 +1771,48 @@ def env_checked(name: str) -> bool:
         from pdlint.rules import all_rules
         _env_names = _ENV_READ | frozenset(e for r in all_rules().values() for e in (r.env or ()))
     return name in _env_names or name.startswith(_ENV_READ_PREFIXES)
+
+
+#: at most this many runs of a script with other values for the variables the environment may set
+#: (:mod:`pdlint.formats.shell.envruns`), beyond its run with the defaults; the launch text only the values
+#: left out reach stays reported as not checked (PD020)
+MAX_ENV_RUNS = 4
+
+
+def _env_runs(doc: TStr, env_values: dict, first: tuple, env: Optional[dict], quiet, label: str,
+              took: float) -> list:
+    """The script run again once per value (at most :data:`MAX_ENV_RUNS`) of a variable the environment
+    may set that would reach launch text its default skips (``NODE_RANK=1`` for ``if [[ $NODE_RANK -eq 0
+    ]]; then <prefill>; else <decode>; fi``): each run's commands and here-documents that its run with the
+    defaults (``first``) did not have, labelled ``run with NAME=VALUE``; the value is located where the
+    script writes the literal it was compared with.  ``took``: the seconds the first run took; a run that
+    would leave the file less than twice that of its budget (for the rules and the pair stage) is not
+    made: a file checked with fewer runs, not one over budget and not checked at all."""
+    from pdlint.formats.shell import shell_commands
+    from pdlint.formats.shell.conditions import role_of
+    from pdlint.formats.shell.state import tstr_key
+
+    def key(c, name: str) -> tuple:
+        return (tuple(tstr_key(w) for w in c.words), tuple(sorted((k, v.text) for k, v in c.env.items()
+                                                                 if k != name)))
+
+    values = [(name, text, tok) for name, vs in env_values.items() for text, tok in vs.items()]
+    out = []
+    had = {tstr_key(h.text) for h in first[3]}
+    for name, text, tok in values[:MAX_ENV_RUNS]:
+        left = budget.time_left()
+        if left is not None and left < 3 * took:
+            break
+        started = time.monotonic()
+        run_env = dict(env or {})
+        run_env[name] = tok
+        run_ctx = quiet()
+        base = {key(b, name) for b in first[0]}
+        cmds = [c for c in shell_commands(doc, run_ctx, env=run_env) if not c.uncalled and key(c, name) not in base]
+        heredocs = [h for h in run_ctx.heredocs if not h.uncalled and tstr_key(h.text) not in had]
+        out.append((cmds, role_of(text), ", ".join(x for x in (label, f"run with {name}={text}") if x), heredocs))
+        took = max(took, time.monotonic() - started)
+    return out
 
 
 def _uncalled_once(runs: list) -> list:

@@ -586,7 +586,11 @@ def _branchy(item: str) -> bool:
 
 
 def alternatives(a: Launch, b: Launch) -> bool:
-    """Launches on different arms of one ``if``/``case`` (never run together by one invocation)."""
+    """Launches on different arms of one ``if``/``case``, or of different runs of one script with other
+    values for a variable the environment may set (``run with NODE_RANK=1``: another node): never run
+    together by one invocation."""
+    if a.meta.get("shell_run") != b.meta.get("shell_run"):
+        return True
     if a.context == b.context:
         return False
     ca, cb = a.context.split(" > ") if a.context else [], b.context.split(" > ") if b.context else []

@@ -114,6 +114,11 @@ class ShellContext:
     #: "$1" in prefill)``, ``ROLE=${1:?}; [[ $ROLE != decode ]]``), in script
     #: order: text -> the literal where it is written
     arg_values: dict = field(default_factory=dict)
+    #: output: values for variables the environment may set (``NODE_RANK="${NODE_RANK:-0}"``) that would
+    #: run launch text the script's defaults skip (``[[ $NODE_RANK -eq 0 ]]``, ``case "${ROLE:-prefill}"
+    #: in decode)``), in script order: name -> {value text -> where it is written (or computed from)}
+    #: (:mod:`pdlint.formats.shell.envruns`)
+    env_values: dict = field(default_factory=dict)
     #: a ``while`` loop whose condition is unknown also continues after one
     #: iteration of its body, not only after none: the script run with one
     #: option (``while [[ $# -gt 0 ]]; do case "$1" in --role) ROLE="$2"; shift 2``)

@@ -203,6 +203,10 @@ class Conditions:
         left = self.operand(left_n, st, unk, False)
         right = self.operand(right_n, st, unk, pattern or (double and op == "=~"))
         cond = self.matched(compare(op, left, right, pattern, self.match_budget))
+        if self.env_spans and (op in ("=", "==", "!=") or op in _NUMERIC):
+            for ref, lit, flipped in ((left, right, False), (right, left, True)):
+                if lit.literal and not lit.t.opaque and not (pattern and has_glob(lit.t.text, lit.mask)):
+                    self.note_env_compare(op, ref.t, lit.t, flipped)
         if cond.value is None and op in ("=", "==", "!="):
             for ref, lit in ((left, right), (right, left)):
                 if lit.literal and not lit.t.opaque:

@@ -67,11 +67,15 @@ class Control:
         first = self.cond_text(arms[0][1]) if arms else ""
         results: list = []
         pending = [(st, ())]
-        for keyword, cond, body in arms:
+        for i, (keyword, cond, body) in enumerate(arms):
             text = self.cond_text(cond)
             nxt = []
             for s, else_facts in pending:
-                for o in self.run_seq(cond, s):
+                mark = len(self.env_pending)
+                outs = self.run_seq(cond, s)
+                if len(self.env_pending) > mark:  # a test of an environment default: what did its decision skip?
+                    self.env_commit(mark, _skipped_arms(outs, arms, i, else_items))
+                for o in outs:
                     if o.st.flow:
                         results.append(o)
                         continue
@@ -125,6 +129,8 @@ class Control:
                         t, mask = self.expand_pattern(p, st, set())
                         if not has_glob(t.text, mask):
                             self.note_arg_value(subject_unknown, t)
+            if self.env_spans and not subject.opaque and body:
+                self.env_case_item(subject, patterns, body, st)
             for a in alive:
                 matched, forks = self.case_match(subject, ref, patterns, a, label)
                 entering.extend(forks)
@@ -141,6 +147,21 @@ class Control:
                         alive.append(o.st)
         results.extend(Out(s, True) for s in alive + carry)
         return self.merge(results, node)
+
+    def env_case_item(self, subject: TStr, patterns: list, body: list, st: State) -> None:
+        """``case "${ROLE:-prefill}" in decode) <launch>``: the literal patterns of an item the default
+        does not select and whose body holds launch text are values to run the script with
+        (:class:`pdlint.formats.shell.envruns.EnvVariants`)."""
+        literals = []
+        for p in patterns:
+            if not is_literal(self.unit, p):
+                return
+            t, mask = self.expand_pattern(p, st, set())
+            if has_glob(t.text, mask) or t.text == subject.text:
+                return
+            literals.append(t)
+        if literals and self.env_source(subject) is not None and self.may_launch([n for n, _ in body]):
+            self.note_env_case(subject, literals)
 
     def pattern_role(self, patterns: list) -> Optional[str]:
         roles = {role_of(self.unit.source_text(p)) for p in patterns}
@@ -508,6 +529,21 @@ def _is_pattern(item, child) -> bool:
         if c == child:
             return item.field_name_for_child(i) == "value"
     return False
+
+
+def _skipped_arms(outs: list, arms: list, i: int, else_items) -> list:
+    """The statements of an ``if`` that the decided outcomes of arm ``i``'s condition did not run: its
+    body (decided false), the later arms and the ``else`` (decided true)."""
+    skipped: list = []
+    for o in outs:
+        if o.forked or o.st.flow or o.status is None:
+            continue
+        if o.status is False:
+            skipped += [n for n, _ in arms[i][2]]
+        else:
+            skipped += [n for _, cond, body in arms[i + 1:] for n, _ in cond + body]
+            skipped += [n for n, _ in else_items or ()]
+    return skipped
 
 
 def all_exit(outs: list) -> bool:

@@ -25,6 +25,7 @@ from .jobs import KILLERS, checks_only, job_pid, killed, listed, piped_kill
 from .joins import Joins
 from .tails import TAIL, Tails
 from .control import Control, all_exit, unassumed
+from .envruns import EnvVariants
 from .matching import Budget
 from .state import CWD, Ctx, FuncDef, Out, State, Var, tstr_key
 from .words import Words, computed, join_with
@@ -55,7 +56,7 @@ def _killer_words(words: list) -> list:
     return words[j:] if words[j].text in KILLERS else []
 
 
-class Interpreter(Words, Conditions, Control, Builtins, Joins, Tails):
+class Interpreter(Words, Conditions, Control, Builtins, Joins, Tails, EnvVariants):
     """Evaluates one script (see :func:`pdlint.formats.shell.shell_commands`)."""
 
     def __init__(self, ctx, command_type):
@@ -99,6 +100,8 @@ class Interpreter(Words, Conditions, Control, Builtins, Joins, Tails):
         self.tail_frames: list = []  # the statement lists being run, innermost last (Tails)
         self.tail_memo: dict = {}  # statements and lists -> can they start a launch (Tails.tail_static)
         self.tail_defs: Optional[int] = None  # units seen when tail_memo was last valid (Tails.tail_functions)
+        self.env_spans: set = set()  # the defaults taken for variables with no known value (EnvVariants)
+        self.env_pending: list = []  # values of those noted by the conditions being decided (EnvVariants)
 
     # -- driver -----------------------------------------------------------------
     def run(self, script: TStr, env: Optional[dict], positional: Optional[list],
@@ -787,7 +790,12 @@ class Interpreter(Words, Conditions, Control, Builtins, Joins, Tails):
             return self.run_seq([(c, False) for c in named], st)
         left, right, op = named[0], named[-1], ops[0]
         results = []
-        for o in self.exec_stmt(left, st):
+        mark = len(self.env_pending)
+        lefts = self.exec_stmt(left, st)
+        if len(self.env_pending) > mark:  # `[ "$ROLE" = decode ] && launch_decode`: was the launch skipped?
+            skips = any(o.status is (op == "||") and not o.forked and not o.st.flow for o in lefts)
+            self.env_commit(mark, [right] if skips else [])
+        for o in lefts:
             if o.st.flow:
                 results.append(o)
                 continue

@@ -738,6 +738,8 @@ class Words:
             return
         if val is UNKNOWN and oa >= ob:
             unk.add(name)  # `${X:-}`: empty because X counts as unset; a test of it is an assumption (Cond)
+        elif val is UNKNOWN and _NAME_RE.fullmatch(name):
+            self.note_env_default(name, self.unit.tstr[oa:ob])  # the environment may set it (EnvVariants)
         if kind == "=":
             sub_fb, local = Fields(nosplit=True), set()
             self.emit_range(oa, ob, specials, st, sub_fb, True, False, local)

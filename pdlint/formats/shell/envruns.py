@@ -1,0 +1,136 @@
+"""Values of environment-defaulted variables that select launches: what to run the script with again.
+
+A multi-node script often picks its role from a variable the environment may set, with a default
+(sabreshao/sglang_disagg ``scripts/pd_server.sh``): ``NODE_RANK="${NODE_RANK:-0}"``, then ``if [[
+"${NODE_RANK}" -eq 0 ]]; then <prefill launch>; else <decode launch>; fi``.  The evaluation counts a
+variable with no known value as unset, so it builds the prefill only; the decode is launch text no run
+reaches, and no pair rule ever sees the two.  The same problem for the script's first argument is solved
+by running the script once per role value (``ShellContext.arg_values``); this does the same for such
+variables:
+
+* a variable is *environment-defaulted* where ``${V:-d}`` / ``${V-d}`` / ``${V:=d}`` (``d`` not empty)
+  takes the default because ``V`` has no known value: not assigned before on the path, not given by the
+  caller (``--var``, ``[tool.pdlint.vars]``: those are known, so nothing is recorded);
+* a test (``=``, ``==``, ``!=``, ``-eq``... with a literal on the other side) or a ``case`` whose subject
+  is exactly such a default (every character of it written in the default, however many variables it
+  was copied through: ``NODE_RANK="${NODE_RANK:-0}"; [[ $NODE_RANK -eq 0 ]]``) gives the values that
+  would decide it otherwise: the literal words (``case`` patterns without glob characters), or for a
+  numeric test the value on the other side of the literal from the default (``-eq 0`` with default 0: 1);
+* those values are kept (``ShellContext.env_values``) only when the decision skipped a part of the
+  statement that holds launch text, or names a function that does (:meth:`EnvVariants.may_launch`): a
+  script whose defaults reach every launch costs nothing more.
+
+Not recorded: ``(( ... ))`` arithmetic conditions, ``test`` words made by expansion, globs, variables
+read in a function the script never calls.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Optional
+
+from pdlint.text import TStr
+
+_INT = re.compile(r"[-+]?[0-9]+")
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_:.-]*")
+_MIRROR = {"-gt": "-lt", "-lt": "-gt", "-ge": "-le", "-le": "-ge", "-eq": "-eq", "-ne": "-ne"}
+#: the values on the two sides of ``-OP N``, as offsets from N (a rank test ``-eq 0`` gives 0 and 1, not -1)
+_SIDES = {"-eq": (0, 1), "-ne": (0, 1), "-gt": (1, 0), "-ge": (0, -1), "-lt": (-1, 0), "-le": (0, 1)}
+_TESTS = {"-eq": lambda a, b: a == b, "-ne": lambda a, b: a != b, "-lt": lambda a, b: a < b,
+          "-le": lambda a, b: a <= b, "-gt": lambda a, b: a > b, "-ge": lambda a, b: a >= b}
+
+
+class EnvVariants:
+    """Mixed into the interpreter.  ``env_spans``: (name, source, start, end) of each default text taken
+    for a variable with no known value; ``env_pending``: (name, value text, where) noted by conditions,
+    kept by the ``if``/``case``/``&&`` around them (:meth:`env_commit`) or dropped."""
+
+    def note_env_default(self, name: str, default: TStr) -> None:
+        """``${name:-default}`` took ``default`` because ``name`` has no known value."""
+        if self.uncalled or not default.text or self.ctx.launch_text is None:
+            return
+        for p in default.pieces:
+            if p.src is not None and not p.opaque:
+                self.env_spans.add((name, p.src, p.offset, p.offset + p.end - p.start))
+
+    def env_source(self, t: TStr) -> Optional[str]:
+        """The environment-defaulted variable whose default ``t`` is, character for character written
+        there; else None."""
+        if not self.env_spans or not t.text or t.opaque:
+            return None
+        names = set()
+        for p in t.pieces:
+            if p.src is None:
+                return None
+            end = p.offset + p.end - p.start
+            hit = {n for n, src, a, b in self.env_spans if src is p.src and a <= p.offset and end <= b}
+            if not hit:
+                return None
+            names |= hit
+        return names.pop() if len(names) == 1 else None
+
+    def note_env_compare(self, op: str, value: TStr, literal: TStr, flipped: bool) -> None:
+        """A test ``value OP literal`` (``literal OP value`` when ``flipped``): the values of the variable
+        ``value`` is the default of that would decide it the other way."""
+        name = self.env_source(value)
+        if name is None or literal.opaque:
+            return
+        if op in ("=", "==", "!="):
+            if literal.text != value.text:
+                self.env_pending.append((name, literal.text, literal))
+            return
+        op = _MIRROR.get(op, "") if flipped else op
+        test = _TESTS.get(op)
+        if test is None or not _INT.fullmatch(literal.text.strip()):
+            return
+        n = int(literal.text)
+        was = test(int(value.text), n) if _INT.fullmatch(value.text.strip()) else None
+        for c in (n + _SIDES[op][0], n + _SIDES[op][1]):
+            if test(c, n) is not was and str(c) != value.text.strip():
+                self.env_pending.append((name, str(c), literal if str(c) == literal.text else
+                                         _computed(str(c), literal)))
+                if was is not None:
+                    break  # one value on the other side is enough
+
+    def note_env_case(self, subject: TStr, literals: list) -> None:
+        """``case SUBJECT in`` an item with these literal patterns (TStr) whose body holds launch text."""
+        name = self.env_source(subject)
+        if name is None or self.uncalled:
+            return
+        for t in literals:
+            if t.text != subject.text:
+                self.ctx.env_values.setdefault(name, {}).setdefault(t.text, t)
+
+    def env_commit(self, mark: int, skipped: list) -> None:
+        """Keep the values noted since ``mark`` when the statement nodes ``skipped`` (a part a decided
+        condition did not run) may start a launch; drop them otherwise."""
+        new = self.env_pending[mark:]
+        del self.env_pending[mark:]
+        if new and skipped and not self.uncalled and self.may_launch(skipped):
+            for name, text, where in new:
+                self.ctx.env_values.setdefault(name, {}).setdefault(text, where)
+
+    def may_launch(self, nodes: list) -> bool:
+        """Do these statements (of the current unit) hold launch text (``ctx.launch_text``), in their own
+        text or in the body of a function they name (and so on)?  Launch text, not just a command that
+        might run one (``bash -c "$ROUTER_CMD"``, ``source "$DIR/server_vllm.sh"``): a run again costs a
+        whole evaluation of the script."""
+        if self.ctx.launch_text is None or not nodes:
+            return False
+        functions = self.function_definitions()
+        texts = [self.unit.text[self.unit.start(n):self.unit.char(n.end_byte)] for n in nodes]
+        seen: set = set()
+        while texts:
+            text = texts.pop()
+            if self.ctx.launch_text(text):
+                return True
+            for word in set(_WORD.findall(text)):
+                if word in functions and word not in seen:
+                    seen.add(word)
+                    texts.extend(u.text[u.start(body):u.char(body.end_byte)] for u, body in functions[word])
+        return False
+
+
+def _computed(text: str, at: TStr) -> TStr:
+    from .words import computed
+    return computed(text, at)

@@ -1,0 +1,176 @@
+"""A script that picks its launches from a variable the environment may set, with a default
+(``NODE_RANK="${NODE_RANK:-0}"``, ``case "${ROLE:-prefill}"``), is run again once per other value its
+tests compare that variable with (pdlint.formats.shell.envruns, extract._env_runs), so that one run
+pdlint sees holds both roles and the pair rules run.
+
+Field test: sabreshao/sglang_disagg scripts/pd_server.sh (a multi-node script whose rank selects prefill
+or decode): pdlint built only the prefill, reported the decode as PD020 and never paired them."""
+
+import pytest
+
+from pdlint.coverage import has_launch_text
+
+SERVER = "python3 -m sglang.launch_server --model-path /m"
+
+# reduced from sabreshao/sglang_disagg scripts/pd_server.sh
+PD_SERVER = """\
+    #!/bin/bash
+    NODE_RANK="${NODE_RANK:-0}"
+    build_cfg() {
+        case "$1" in
+            prefill) echo "--tp-size 8 --disaggregation-transfer-backend mori" ;;
+            decode)  echo "--tp-size 8 --disaggregation-transfer-backend mooncake" ;;
+        esac
+    }
+    PREFILL_CFG=$(build_cfg prefill)
+    DECODE_CFG=$(build_cfg decode)
+    if [[ "${NODE_RANK}" -eq 0 ]]; then
+        CMD="python3 -m sglang.launch_server --model-path /m --disaggregation-mode prefill ${PREFILL_CFG}"
+        eval "${CMD}" &
+    else
+        CMD="python3 -m sglang.launch_server --model-path /m --disaggregation-mode decode ${DECODE_CFG}"
+        eval "${CMD}" &
+    fi
+    """
+
+
+def codes(report) -> list:
+    return sorted(f["code"] for f in report["findings"])
+
+
+def test_rank_script_builds_both_roles_and_pairs_them(scratch_git):
+    scratch_git.write("pd_server.sh", PD_SERVER)
+    code, report = scratch_git.lint("pd_server.sh")
+    launches = report["launches"]
+    assert [l["role"] for l in launches] == ["prefill", "decode"]
+    assert "run with" not in launches[0]["context"]
+    assert "run with NODE_RANK=1" in launches[1]["context"]
+    assert len(report["pairs"]) == 1
+    assert codes(report) == ["SGL805"]  # mori vs mooncake; no PD020: every launch text is checked
+    f = report["findings"][0]
+    assert (f["line"], f["severity"]) == (6, "error")
+    assert code == 1
+
+
+def test_a_value_given_by_the_user_wins_no_extra_run(scratch_git):
+    scratch_git.write("pd_server.sh", PD_SERVER)
+    _, report = scratch_git.lint("--var", "NODE_RANK=1", "pd_server.sh")
+    assert [l["role"] for l in report["launches"]] == ["decode"]
+    assert not any("run with" in l["context"] for l in report["launches"])
+    assert "PD020" in codes(report) and "SGL805" not in codes(report)
+
+
+def test_case_on_a_defaulted_role(scratch_git):
+    scratch_git.write("role.sh", f"""\
+        #!/bin/bash
+        case "${{ROLE:-prefill}}" in
+            prefill) {SERVER} --port 30000 --disaggregation-mode prefill --disaggregation-transfer-backend nixl ;;
+            decode) {SERVER} --port 30001 --disaggregation-mode decode --disaggregation-transfer-backend mooncake ;;
+        esac
+        """)
+    _, report = scratch_git.lint("role.sh")
+    launches = report["launches"]
+    assert [l["role"] for l in launches] == ["prefill", "decode"]
+    assert "run with ROLE=decode" in launches[1]["context"]
+    assert len(report["pairs"]) == 1
+    assert "SGL805" in codes(report) and "PD020" not in codes(report)
+
+
+def env_values(shell_eval, script: str) -> dict:
+    _, ctx = shell_eval(script, launch_text=has_launch_text)
+    return {name: list(values) for name, values in ctx.env_values.items()}
+
+
+@pytest.mark.parametrize("test, default, expected", [
+    ('[ "$R" -eq 0 ]', "0", ["1"]),
+    ('[ "$R" -eq 0 ]', "3", ["0"]),
+    ('[ "$R" -ne 0 ]', "0", ["1"]),
+    ('[ "$R" -gt 0 ]', "0", ["1"]),
+    ('[ "$R" -ge 1 ]', "0", ["1"]),
+    ('[ "$R" -lt 1 ]', "0", ["1"]),
+    ('[ "$R" -le 0 ]', "0", ["1"]),
+    ('[ "$R" -gt 2 ]', "8", ["2"]),
+    ('[[ 0 -eq $R ]]', "0", ["1"]),  # the variable on the right
+    ('[ 2 -lt "$R" ]', "0", ["3"]),
+    ('[[ $R == head ]]', "worker", ["head"]),
+    ('[ "$R" != worker ]', "worker", []),  # the only value compared is the default
+])
+def test_numeric_and_string_tests_give_the_value_on_the_other_side(shell_eval, test, default, expected):
+    script = (f'R="${{R:-{default}}}"\n'
+              f'if {test}; then\n  {SERVER} --disaggregation-mode prefill\n'
+              f'else\n  {SERVER} --disaggregation-mode decode\nfi\n')
+    assert env_values(shell_eval, script) == ({"R": expected} if expected else {})
+
+
+def test_values_only_where_the_default_skips_launch_text(shell_eval):
+    # the default reaches every launch: the rank test only echoes
+    script = (f'NODE_RANK="${{NODE_RANK:-0}}"\nif [ "$NODE_RANK" -eq 0 ]; then echo head; else echo worker; fi\n'
+              f'{SERVER} --node-rank "$NODE_RANK" --disaggregation-mode prefill\n')
+    assert env_values(shell_eval, script) == {}
+    # a variable the script assigns before reading it with a default is not the environment's
+    script = (f'NODE_RANK=0\nif [ "${{NODE_RANK:-0}}" -eq 0 ]; then {SERVER} --disaggregation-mode prefill\n'
+              f'else {SERVER} --disaggregation-mode decode; fi\n')
+    assert env_values(shell_eval, script) == {}
+    # a function that launches, in the arm the default skips
+    script = (f'start_decode() {{ {SERVER} --disaggregation-mode decode; }}\n'
+              f'[ "${{ROLE:-prefill}}" = decode ] && start_decode\n')
+    assert env_values(shell_eval, script) == {"ROLE": ["decode"]}
+
+
+def test_a_script_whose_defaults_reach_everything_runs_once(scratch_git):
+    scratch_git.write("one.sh", f"""\
+        #!/bin/bash
+        NODE_RANK="${{NODE_RANK:-0}}"
+        MODE="${{MODE:-serve}}"
+        if [[ "$NODE_RANK" -eq 0 ]]; then echo "head node"; fi
+        if [ "$MODE" = debug ]; then set -x; fi
+        {SERVER} --port 30000 --disaggregation-mode prefill --node-rank "$NODE_RANK" &
+        {SERVER} --port 30001 --base-gpu-id 4 --disaggregation-mode decode &
+        """)
+    _, report = scratch_git.lint("one.sh")
+    assert len(report["launches"]) == 2
+    assert not any("run with" in l["context"] for l in report["launches"])
+
+
+def test_extra_runs_are_bounded(scratch_git):
+    arms = "\n".join(f"    m{i}) {SERVER} --port {30000 + i} --disaggregation-mode decode ;;" for i in range(6))
+    scratch_git.write("modes.sh", f'#!/bin/bash\ncase "${{MODE:-m0}}" in\n{arms}\nesac\n')
+    _, report = scratch_git.lint("modes.sh")
+    ports = [l["argv"][l["argv"].index("--port") + 1] for l in report["launches"]]
+    assert ports == ["30000", "30001", "30002", "30003", "30004"]  # the default, then 4 more runs
+    assert "run with MODE=m4" in report["launches"][-1]["context"]
+    unchecked = [f for f in report["findings"] if f["code"] == "PD020"]
+    assert [f["line"] for f in unchecked] == [8]  # m5: the value past the bound stays not checked
+
+
+def test_no_port_or_gpu_collision_between_runs(scratch_git):
+    """The decode only rank 1 starts and the prefill of the run with the defaults are different
+    invocations (nodes): PD150/PD151 do not compare them."""
+    scratch_git.write("ranks.sh", f"""\
+        #!/bin/bash
+        if [ "${{NODE_RANK:-0}}" -ne 0 ]; then
+            {SERVER} --port 30000 --tp 8 --disaggregation-mode decode &
+        fi
+        {SERVER} --port 30000 --tp 8 --disaggregation-mode prefill &
+        wait
+        """)
+    _, report = scratch_git.lint("ranks.sh")
+    assert sorted(l["role"] for l in report["launches"]) == ["decode", "prefill"]
+    assert not {"PD150", "PD151"} & set(codes(report))
+
+
+@pytest.mark.parametrize("read", [': "${ROLE:=prefill}"', 'ROLE="${ROLE-prefill}"', 'R=${ROLE:-prefill}; ROLE=$R'])
+def test_each_way_of_writing_the_default(shell_eval, read):
+    script = f'{read}\nif [ "$ROLE" = decode ]; then\n  {SERVER} --disaggregation-mode decode\nfi\n'
+    assert env_values(shell_eval, script) == {"ROLE": ["decode"]}
+
+
+def test_no_extra_run_the_file_budget_cannot_take(scratch_git, monkeypatch):
+    """Another run that could put the file over its time budget is not made: the file is checked with
+    the defaults (the other role stays PD020), not reported as not checked at all."""
+    import pdlint.budget
+    monkeypatch.setattr(pdlint.budget, "time_left", lambda: 0.0)
+    scratch_git.write("pd_server.sh", PD_SERVER)
+    _, report = scratch_git.lint("pd_server.sh")
+    assert [l["role"] for l in report["launches"]] == ["prefill"]
+    assert "PD020" in codes(report) and "PD008" not in codes(report)
