@@ -14,6 +14,9 @@ disaggregated model together:
   ``*-decoder-*``, ``prefill/x.yaml`` / ``decode/x.yaml``), where a router,
   load-balancer or proxy file of the same name joins them.
 
+Prefill and decode servers left with no partner (:func:`unpaired`) are counted
+in the coverage summary: no pair rule checked them.
+
 Inside a deployment every prefill server is paired with every decode server of
 the same engine (:class:`Pair`), each as the role :func:`pair_role` gives: the
 role its structure names where the structure and the flags disagree (a
@@ -690,6 +693,23 @@ def unique_servers(servers: list) -> list:
             seen.add(k)
             out.append(s)
     return out
+
+
+def unpaired(deps: list) -> list:
+    """The prefill and decode servers that have no server of the other role and the same engine in their
+    deployment: no pair rule checked them (the coverage summary counts them; a repository may hold one
+    role's launches only, or two halves pdlint did not join)."""
+    out = []
+    for d in deps:
+        have = {(pair_role(l), l.engine) for l in d.servers}
+        for l in d.servers:
+            role = pair_role(l)
+            if role in ("prefill", "decode") and (_OTHER[role], l.engine) not in have:
+                out.append(l)
+    return out
+
+
+_OTHER = {"prefill": "decode", "decode": "prefill"}
 
 
 def as_dicts(deps: list, launches: list) -> list:
