@@ -381,11 +381,17 @@ class UnionFind:
 
 def pair_keys(launch) -> set:
     """Keys two launches share when the pair stage could put them in one deployment
-    (:func:`pdlint.pairing.group`): unit keys, replica groups, role-word sibling keys."""
-    from pdlint.pairing import role_word_keys, unit_key
+    (:func:`pdlint.pairing.group`): unit keys, replica groups, Compose projects, role-word sibling keys, the
+    server addresses routers name."""
+    from pdlint.pairing import address_keys, compose_project_key, role_word_keys, unit_key
     keys = {"u:" + unit_key(launch)}
     if launch.meta.get("replica_of"):
         keys.add("g:" + str(launch.meta["replica_of"]))
+    project = compose_project_key(launch)
+    if project is not None:
+        keys.add("c:" + project)
+    for _, key in address_keys(launch):
+        keys.add("a:" + key)
     for key, _, _ in role_word_keys(launch.path):
         keys.add("s:" + key)
     return keys
