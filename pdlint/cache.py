@@ -381,11 +381,17 @@ class UnionFind:
 
 def pair_keys(launch) -> set:
     """Keys two launches share when the pair stage could put them in one deployment
-    (:func:`pdlint.pairing.group`): unit keys, replica groups, role-word sibling keys."""
-    from pdlint.pairing import role_word_keys, unit_key
+    (:func:`pdlint.pairing.group`): unit keys, replica groups, Compose projects, role-word sibling keys, the
+    server addresses routers name."""
+    from pdlint.pairing import address_keys, compose_project_key, role_word_keys, unit_key
     keys = {"u:" + unit_key(launch)}
     if launch.meta.get("replica_of"):
         keys.add("g:" + str(launch.meta["replica_of"]))
+    project = compose_project_key(launch)
+    if project is not None:
+        keys.add("c:" + project)
+    for _, key in address_keys(launch):
+        keys.add("a:" + key)
     for key, _, _ in role_word_keys(launch.path):
         keys.add("s:" + key)
     return keys
@@ -422,6 +428,7 @@ def partition(jobs: list, res, deps: Deps, resolver, cwd: str, docs: bool) -> li
     """The components of a fresh run on ``jobs`` (see the module docstring), each as stored."""
     from pdlint.coverage import checked
     from pdlint.discover import display_path
+    from pdlint.pairing import pair_role
     order = {j.abspath: i for i, j in enumerate(jobs)}
     by_display = {j.display: j.abspath for j in jobs}
     uf = UnionFind()
@@ -478,7 +485,7 @@ def partition(jobs: list, res, deps: Deps, resolver, cwd: str, docs: bool) -> li
         c = comps.get(root)
         if c is None:
             c = comps[root] = {"jobs": [], "findings": [], "sources": [], "coverage": {}, "launches": 0,
-                               "by_role": {}, "suppressed": 0, "notes": set(), "keys": set(), "links": set(),
+                               "by_role": {}, "unpaired": {}, "suppressed": 0, "notes": set(), "keys": set(), "links": set(),
                                "_launches": [], "stable": True}
         return c
 
@@ -502,8 +509,12 @@ def partition(jobs: list, res, deps: Deps, resolver, cwd: str, docs: bool) -> li
         comp(where(path))["coverage"][path] = _fc_doc(fc)
     for path, n in deps.suppressed.items():
         comp(where(path))["suppressed"] += n
+    unpaired = {id(l) for l in res.coverage.unpaired_launches}
     for launch, job in zip(res.launches, launch_job):
         c = comp(job)
+        if id(launch) in unpaired:  # (a component holds every launch its launches could pair with)
+            role = pair_role(launch)
+            c["unpaired"][role] = c["unpaired"].get(role, 0) + 1
         c["_launches"].append(launch)
         note = getattr(launch.parsed, "version_note", None)
         if note:
@@ -891,6 +902,8 @@ def merge(jobs: list, usable: list, fresh: list, fresh_sources: dict, options, r
         cov.launches += c["launches"]
         for k, n in c["by_role"].items():
             cov.by_role[k] = cov.by_role.get(k, 0) + n
+        for k, n in c["unpaired"].items():
+            cov.unpaired[k] = cov.unpaired.get(k, 0) + n
         for path, d in c["coverage"].items():
             fc = FileCoverage(path, d["status"], d["launches"], d["markers"],
                               [Spot(*s) for s in d["spots"]], d["error"])

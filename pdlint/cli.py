@@ -432,6 +432,15 @@ def _consumed_note(consumed: str) -> str:
     return f"consumed by {consumed}"
 
 
+def _unpaired_lines(deps: list, shown: set) -> list:
+    """``pdlint show``'s lines for the servers :func:`pdlint.pairing.unpaired` finds (the summary counts them)."""
+    from pdlint.coverage import checked
+    from pdlint.pairing import pair_role, unique_servers, unpaired
+    other = {"prefill": "decode", "decode": "prefill"}
+    return [f"  {pair_role(l)} {_at(l)} [{l.engine}]: no {other[pair_role(l)]} server of this engine in its "
+            f"deployment" for l in unique_servers(unpaired(deps)) if id(l) in shown and checked(l)]
+
+
 def _show(ns, result) -> int:
     from pdlint.pairing import as_dicts, pair_launches_isolated as pair_launches, unique_servers
     launches = [l for l in result.launches if ns.role is None or l.role == ns.role]
@@ -509,6 +518,11 @@ def _show(ns, result) -> int:
     if pair_lines:
         out.append("Pairs:")
         out += pair_lines
+        out.append("")
+    lone = _unpaired_lines(deps, shown)
+    if lone:
+        out.append("Not paired (no pair rule checked them):")
+        out += lone
         out.append("")
     spots = result.coverage.spots if result.coverage is not None else []
     if spots:

@@ -330,6 +330,8 @@ class Coverage:
     by_role: dict = field(default_factory=dict)  # prefill / decode / other / routers -> count
     spots: list = field(default_factory=list)  # every unchecked spot (sorted)
     findings: list = field(default_factory=list)
+    unpaired: dict = field(default_factory=dict)  # prefill / decode -> checked servers no pair rule checked
+    unpaired_launches: list = field(default_factory=list)  # those launches (this run's; not in any report)
 
     @property
     def files_with_launches(self) -> int:
@@ -357,6 +359,16 @@ class Coverage:
         text += f"; {_n(u, 'place')} with launch text not checked"
         return text
 
+    def unpaired_summary(self) -> str:
+        """``N launches not paired (P prefill, D decode): ...``, or "" when every prefill and decode server
+        has a partner: a pair rule that did not run is never a silent pass."""
+        p, d = self.unpaired.get("prefill", 0), self.unpaired.get("decode", 0)
+        if not p and not d:
+            return ""
+        return (f"{_n(p + d, 'launch', 'launches')} not paired ({p} prefill, {d} decode): no server of the other "
+                f"role in {'its' if p + d == 1 else 'their'} deployment, so the prefill/decode pair rules did not "
+                f"check {'it' if p + d == 1 else 'them'}")
+
     def as_dict(self) -> dict:
         return {
             "launches": self.launches,
@@ -366,6 +378,8 @@ class Coverage:
             "routers": self.by_role.get("routers", 0),
             "files_with_launches": self.files_with_launches,
             "unchecked": self.unchecked,
+            "unpaired_prefill": self.unpaired.get("prefill", 0),
+            "unpaired_decode": self.unpaired.get("decode", 0),
             "files": {p: fc.as_dict() for p, fc in sorted(self.files.items())},
         }
 
@@ -399,6 +413,7 @@ def assess(jobs: list, extraction, findings: list, strict: bool = False, shown=N
     for launch in launches:
         _cover(launch, covered, reads, spans, partial)
     _count(cov, launches)
+    _count_unpaired(cov, extraction.launches)
     errors: dict = {}
     for f in findings:
         if f.code in INPUT_ERRORS and f.severity == ERROR:
@@ -498,6 +513,16 @@ def _count(cov: Coverage, launches: list) -> None:
     for l in launches:
         key = "routers" if l.kind == "router" else (l.role if l.role in ("prefill", "decode") else "other")
         cov.by_role[key] = cov.by_role.get(key, 0) + 1
+
+
+def _count_unpaired(cov: Coverage, launches: list) -> None:
+    """The checked prefill and decode servers no pair rule checked (:func:`pdlint.pairing.unpaired`), paired
+    with every launch as the check stage pairs them."""
+    from pdlint.pairing import pair_launches_isolated, pair_role, unpaired
+    cov.unpaired_launches = [l for l in unpaired(pair_launches_isolated(launches)) if checked(l)]
+    for l in cov.unpaired_launches:
+        role = pair_role(l)
+        cov.unpaired[role] = cov.unpaired.get(role, 0) + 1
 
 
 def _cover(launch: Launch, covered: dict, reads: dict, spans: dict, partial: Optional[dict] = None) -> None:

@@ -908,6 +908,7 @@ class Extractor:
             return src
 
         unit = f"{job.display}#compose"
+        project = compose.project_name(docs)
         for svc in compose.services(doc, docs, read):
             if not svc.words:
                 continue
@@ -916,6 +917,8 @@ class Extractor:
                 svc.words = image_entry_words(svc.image, svc.words, svc.image_tok)
             meta = {"image": svc.image, "yaml_path": ("services", svc.name), "resource_kind": "compose service",
                     "resource_name": svc.name, "unit": unit, "exec_form": svc.exec_form}
+            if project is not None:
+                meta["compose_project"] = project
             meta.update(unit_meta or {})
             context = f"compose service {svc.name!r}" + (f", {label}" if label else "")
             if svc.words is not given:

@@ -12,7 +12,15 @@ disaggregated model together:
   (``run_prefill.sh`` / ``run_decode.sh`` / ``run_lb.sh``, ``p.yaml`` /
   ``d.yaml``, ``ctx_*.yaml`` / ``gen_*.yaml``, ``*-prefiller-*`` /
   ``*-decoder-*``, ``prefill/x.yaml`` / ``decode/x.yaml``), where a router,
-  load-balancer or proxy file of the same name joins them.
+  load-balancer or proxy file of the same name joins them; a one-letter role
+  prefix (``pnode.sh`` / ``dnode.sh``) only when the flags give those roles;
+* Compose files of one directory that declare the same project ``name:``
+  and do not each hold both roles (one file per node);
+* a router and the servers of its directory whose literal ``--host`` and
+  port its ``--prefill`` / ``--decode`` URLs name.
+
+Prefill and decode servers left with no partner (:func:`unpaired`) are counted
+in the coverage summary: no pair rule checked them.
 
 Inside a deployment every prefill server is paired with every decode server of
 the same engine (:class:`Pair`), each as the role :func:`pair_role` gives: the
@@ -36,6 +44,7 @@ that run on one host (:func:`colocated`).
 from __future__ import annotations
 
 import functools
+import posixpath
 import re
 from typing import Optional
 
@@ -56,6 +65,9 @@ ROLE_WORDS = (
     ("producer", "consumer", True),
     ("p", "d", True),
 )
+#: the family of a one-letter role prefix of a file name (``pnode.sh`` / ``dnode.sh``, hhhh1252023/pass):
+#: paired only with a sibling whose name has the other letter, and only as the roles their flags give
+PREFIX_FAMILY = len(ROLE_WORDS)
 ROUTER_WORDS = ("mini_lb", "minilb", "router", "lb", "proxy", "frontend", "ingress")
 URL_FLAGS = {"--prefill": "prefill", "--decode": "decode", "--prefill-urls": "prefill", "--decode-urls": "decode",
              "--prefill-url": "prefill", "--decode-url": "decode"}
@@ -223,7 +235,7 @@ def sibling_structure(launches: list) -> None:
     named: dict = {}  # (template key, family) -> {name role: [paths]}
     for path, (roles, _) in files.items():
         for key, fam, role in role_word_keys(path):
-            if fam is not None:
+            if fam is not None and fam != PREFIX_FAMILY:  # (one letter names no role its flags do not give)
                 named.setdefault((key, fam), {}).setdefault(role, []).append(path)
     for (key, fam), by_role in named.items():
         if not ("prefill" in by_role and "decode" in by_role):
@@ -299,12 +311,25 @@ def role_word_keys(path: str) -> tuple:
                     key += low[last:a] + "\0"
                     last = b
                 out.append((key + low[last:], fam, role))
+    prefix = _role_prefix(low, free)
+    if prefix is not None:
+        out.append(prefix)
     for word in ROUTER_WORDS:
         for a, b in _occurrences(low, word):
             if free(a, b) and bounded(a, b):
                 taken.append((a, b))
                 out.append((low[:a] + "\0" + low[b:], None, "router"))
     return tuple(out)
+
+
+def _role_prefix(low: str, free) -> Optional[tuple]:
+    """(key, :data:`PREFIX_FAMILY`, role) when the file name starts with ``p`` or ``d`` and a letter that no
+    role word took (``pnode.sh``: the key is ``\0node.sh``).  A name such as ``deploy.sh`` gets a key too,
+    which only a ``peploy.sh`` beside it shares; and the pairing asks that their flags give those roles."""
+    a = low.rfind("/") + 1
+    if len(low) - a < 3 or low[a] not in "pd" or not low[a + 1].isalpha() or not free(a, a + 1):
+        return None
+    return low[:a] + "\0" + low[a + 1:], PREFIX_FAMILY, "prefill" if low[a] == "p" else "decode"
 
 
 def _occurrences(text: str, word: str) -> list:
@@ -332,6 +357,7 @@ def group(launches: list) -> list:
             if k in by_unit and uf.find(k) != uf.find(unit_key(l)):
                 uf.union(k, unit_key(l))
                 how[uf.find(k)] = f"{l.path}:{l.line} {l.meta.get('joins_how') or 'names'} joins {k}"
+    _join_compose_projects(by_unit, uf, how)
     # units of one file that are each incomplete
     by_file: dict = {}
     for k, ls in by_unit.items():
@@ -365,7 +391,8 @@ def group(launches: list) -> list:
         if {"prefill", "decode"} <= roles:
             continue  # a complete file is its own deployment
         for key, fam, role in role_word_keys(path):
-            if role == "router" or role in roles or (not roles and role in ("prefill", "decode")):
+            if role == "router" or role in roles or (not roles and role in ("prefill", "decode")
+                                                     and fam != PREFIX_FAMILY):
                 templates.setdefault(key, []).append((path, fam, role))
     for key, members in templates.items():
         fams = {}
@@ -382,6 +409,7 @@ def group(launches: list) -> list:
             uf.union(ukeys[0], k)
         if ukeys:
             how[uf.find(ukeys[0])] = "sibling files " + ", ".join(paths)
+    _join_routed_servers(launches, uf, how)
     out: dict = {}
     for l in launches:
         root = uf.find(unit_key(l))
@@ -393,6 +421,98 @@ def group(launches: list) -> list:
         if root in how:
             d.how = how[root]
     return list(out.values())
+
+
+def compose_project_key(launch: Launch) -> Optional[str]:
+    """The Compose project a launch's service belongs to: its directory and the project ``name:`` its file
+    declares (:func:`pdlint.formats.compose.project_name`), or None."""
+    name = launch.meta.get("compose_project")
+    if not name:
+        return None
+    return f"{posixpath.dirname(launch.path)}\0{name}"
+
+
+def _join_compose_projects(by_unit: dict, uf: _UF, how: dict) -> None:
+    """Compose files of one directory that declare the same project ``name:`` are one deployment when none
+    of them holds both roles on its own: a project split into one file per node (``node-a.yaml`` holds the
+    prefill service, ``node-b.yaml`` the decode, bhajian/disaggregated-serving).  Complete files of one
+    project are alternatives (``compose.nixl.yaml``, ``compose.mooncake.yaml``), each its own deployment."""
+    projects: dict = {}  # project key -> {unit key: (its file, its name)}
+    for k, ls in by_unit.items():
+        for l in ls:
+            key = compose_project_key(l)
+            if key is not None and _file_scoped(l, k):
+                projects.setdefault(key, {}).setdefault(k, (l.path, l.meta["compose_project"]))
+    for units in projects.values():
+        keys = [k for k in units if len(_roles(by_unit[k])) < 2]
+        paths = list(dict.fromkeys(units[k][0] for k in keys))
+        if len(paths) < 2:
+            continue
+        for k in keys[1:]:
+            uf.union(keys[0], k)
+        how[uf.find(keys[0])] = f"compose project {units[keys[0]][1]!r} in files {', '.join(paths)}"
+
+
+def address_keys(launch: Launch) -> list:
+    """Keys that join a router to the servers it names by address (:func:`_join_routed_servers`): for a
+    router, one per ``--prefill`` / ``--decode`` URL with a written host and port; for a server, its own
+    ``--host`` and port.  A key is the directory, the host and the port: a loopback or wildcard host names
+    every server of a host, so it names none here."""
+    d = posixpath.dirname(launch.path)
+    if launch.kind == "router":
+        out = []
+        for role, how_, tok, _ in _router_args(launch)[0]:
+            if how_ != "url" or tok.opaque:
+                continue
+            host, port, _ = parse_url(tok)
+            if port is not None and _named_host(host):
+                out.append((role, f"{d}\0{host.lower()}:{port}"))
+        return out
+    host, port = _written_host(launch), facts(launch).http_port
+    if host is None or port is None or pair_role(launch) not in ("prefill", "decode"):
+        return []
+    return [(pair_role(launch), f"{d}\0{host.lower()}:{port}")]
+
+
+def _named_host(host: str) -> bool:
+    return bool(host) and host.strip("[]").lower() not in _LOOPBACK and host != "::"
+
+
+def _written_host(launch: Launch) -> Optional[str]:
+    """The host a server's ``--host`` writes literally (the last one), or None."""
+    host = None
+    argv = launch.argv
+    for i, t in enumerate(argv):
+        if t.text == "--host" and i + 1 < len(argv):
+            v = argv[i + 1]
+        elif t.text.startswith("--host="):
+            v = t[len("--host="):]
+        else:
+            continue
+        host = None if v.opaque or not _named_host(v.text) else v.text
+    return host
+
+
+def _join_routed_servers(launches: list, uf: _UF, how: dict) -> None:
+    """A router whose ``--prefill`` / ``--decode`` URL names the literal ``--host`` and port of a server of
+    that role in its directory joins that server's deployment (``router.sh`` with ``--prefill
+    http://192.168.0.60:30000`` beside ``pnode60.sh`` with ``--host 192.168.0.60 --port 30000``,
+    hhhh1252023/pass): the prefill and the decode it names are then paired."""
+    routers = [(l, keys) for l in launches if l.kind == "router" for keys in [address_keys(l)] if keys]
+    if not routers:
+        return
+    servers: dict = {}  # (role, address key) -> servers
+    for l in launches:
+        if l.kind == "server":
+            for k in address_keys(l):
+                servers.setdefault(k, []).append(l)
+    for r, keys in routers:
+        named = [s for k in keys for s in servers.get(k, ())]
+        for s in named:
+            uf.union(unit_key(r), unit_key(s))
+        if named:
+            where = ", ".join(dict.fromkeys(f"{s.path}:{s.line}" for s in named))
+            how[uf.find(unit_key(r))] = f"router {r.path}:{r.line} names the addresses of {where}"
 
 
 def _instances(servers: list) -> list:
@@ -694,6 +814,23 @@ def unique_servers(servers: list) -> list:
             seen.add(k)
             out.append(s)
     return out
+
+
+def unpaired(deps: list) -> list:
+    """The prefill and decode servers that have no server of the other role and the same engine in their
+    deployment: no pair rule checked them (the coverage summary counts them; a repository may hold one
+    role's launches only, or two halves pdlint did not join)."""
+    out = []
+    for d in deps:
+        have = {(pair_role(l), l.engine) for l in d.servers}
+        for l in d.servers:
+            role = pair_role(l)
+            if role in ("prefill", "decode") and (_OTHER[role], l.engine) not in have:
+                out.append(l)
+    return out
+
+
+_OTHER = {"prefill": "decode", "decode": "prefill"}
 
 
 def as_dicts(deps: list, launches: list) -> list:

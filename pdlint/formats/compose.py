@@ -30,6 +30,10 @@ Kubernetes ``apiVersion``/``kind``).  For each service:
   anchors, never services of their own.
 * **role**: a service named after a role (``prefill``, ``decode-0``,
   ``sglang-prefill``) is that role's server.
+* **project**: the top-level ``name:`` (:func:`project_name`).  Compose files
+  of one directory that declare the same project name are one deployment
+  (``node-a.yaml`` with the prefill service, ``node-b.yaml`` with the decode,
+  each started on its own node: :func:`pdlint.pairing.group`).
 """
 
 from __future__ import annotations
@@ -81,6 +85,15 @@ def is_compose(docs: list) -> bool:
         if not isinstance(yt.deref(ref).node, yt.YMap):
             return False
     return any({k for k, _ in yt.map_items(ref)} & SERVICE_KEYS for _, ref in items)
+
+
+def project_name(docs: list) -> Optional[str]:
+    """The project name a Compose document declares (top-level ``name:``), when it is written literally:
+    a name Compose interpolates (``${PROJECT:-x}``) may differ between the hosts that start each file."""
+    name = yt.scalar_text(yt.get(yt.Ref(docs[0].root), "name"))
+    if not isinstance(name, str) or not name.strip() or "$" in name:
+        return None
+    return name.strip()
 
 
 def services(doc: TStr, docs: list, read: Callable[[str], Optional[SourceFile]]) -> list:

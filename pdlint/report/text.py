@@ -58,6 +58,8 @@ def render(findings: list, sources: dict, files: int, color: bool = False, show_
     noun = "file" if files == 1 else "files"
     if coverage is not None:
         out.append(coverage_line(coverage, files))
+        if coverage.unpaired_summary():
+            out.append(coverage.unpaired_summary() + ".")
     out.append(f"Found {errors} error{'s' if errors != 1 else ''} and {warnings} warning"
                f"{'s' if warnings != 1 else ''} in {files} {noun}.")
     return esc.lines("\n".join(out) + "\n")
