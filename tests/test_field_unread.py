@@ -101,3 +101,61 @@ def test_extensionless_files_without_launch_text_binaries_and_documentation_are_
     scratch_git.write("launch.sh", "#!/bin/sh\necho hi\n")
     code, doc = scratch_git.lint(".")
     assert (code, doc["findings"], sorted(doc["coverage"]["files"])) == (0, [], ["launch.sh"])
+
+
+# -- PD005 on a template that may not launch -------------------------------------------------------------------
+
+# littlemex/disaggregated-inference-with-nixl-over-aws-efa experiments/templates/*.json.jinja2, reduced
+IPERF = """\
+{
+  "name": "Phase {{ phase }}: iperf3 baseline",
+  "variables": {"PORT": "5201", "OUT": "/tmp/results/{{ pattern_id }}.json"},
+  "tasks": [{"id": "01", "commands": ["iperf3 -c $NODE2_PRIVATE -p 5201 -J > /tmp/results/{{ pattern_id }}.json"]}]
+}
+"""
+
+
+def test_a_template_without_launch_text_gets_no_undefined_variable(scratch_git):
+    # it was 3 `PD005 error: undefined variable` and exit 1, under "No launch text found in 1 file."
+    scratch_git.write("templates/iperf.json.jinja2", IPERF)
+    for args in (["."], ["templates/iperf.json.jinja2"]):
+        code, doc = scratch_git.lint(*args)
+        assert (code, doc["findings"]) == (0, []), args
+
+
+LAUNCH_TASK = IPERF.replace("iperf3 -c $NODE2_PRIVATE -p 5201 -J > /tmp/results/{{ pattern_id }}.json",
+                            "vllm serve /m --port 8100 --kv-transfer-config {{ kv_config }}")
+
+
+def test_a_template_with_launch_text_keeps_its_undefined_variables(scratch_git):
+    scratch_git.write("templates/vllm.json.jinja2", LAUNCH_TASK)
+    code, doc = scratch_git.lint(".")
+    assert code == 1
+    assert [(line, c) for _, line, c in found(doc) if c == "PD005"] == [(2, "PD005"), (3, "PD005"), (4, "PD005")]
+
+
+def test_undefined_variables_stay_where_a_launch_may_come_from_elsewhere(scratch_git):
+    # an include may hold the launch; a value given for one variable may put launch text in the render
+    scratch_git.write("inc.json.jinja2", "{% include 'part.j2' %}\n" + IPERF)
+    scratch_git.write("part.j2", "\n")
+    scratch_git.write("var.json.jinja2", '{"cmd": "{{ cmd }}", "name": "{{ phase }}"}\n')
+    code, doc = scratch_git.lint("--var", "cmd=python3 -m sglang.launch_server", "inc.json.jinja2",
+                                 "var.json.jinja2")
+    assert {p for p, _, c in found(doc) if c == "PD005"} == {"inc.json.jinja2", "var.json.jinja2"}
+
+
+def test_a_syntax_error_in_a_template_without_launch_text_is_still_reported(scratch_git):
+    scratch_git.write("templates/iperf.json.jinja2", IPERF + "{% for x in y %}\n")
+    code, doc = scratch_git.lint(".")
+    assert (code, found(doc)) == (1, [("templates/iperf.json.jinja2", 6, "PD004")])
+
+
+@pytest.mark.parametrize("name,text", [
+    ("run.sh.j2", "{{ launcher }} --port 8000\n"),  # a script by its name: its command is a variable
+    ("job.j2", "#!/bin/bash\nsrun {{ cmd }}\n"),  # a script by its shebang
+    ("pod.json.jinja2", '{\n  "containers": [{\n    "command": ["{{ cmd }}"]}]}\n'),  # a manifest in JSON
+])
+def test_undefined_variables_stay_where_a_command_may_come_from_one(scratch_git, name, text):
+    scratch_git.write(name, text)
+    code, doc = scratch_git.lint(".")
+    assert "PD005" in {c for _, _, c in found(doc)}
