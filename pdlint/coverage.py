@@ -689,6 +689,12 @@ def _reason(job, group: list, notes: dict, rendered: Optional[set], err) -> tupl
     return reason, hint, at[0]
 
 
+# a file with neither an extension nor a shebang that does not read as a script (pdlint.discover._reads_as_shell)
+_SHEBANG_HINT = ("if it is a shell script, make `#!/bin/bash` its first line (pdlint then reads it as one); "
+                 "else move the launch into a shell script, Kubernetes/compose YAML or template pdlint reads, "
+                 "or exclude the file")
+
+
 def _why(job, group: list, notes: dict, rendered: Optional[set], err) -> tuple:
     what = _describe(group)
     lines = range(group[0].line, group[-1].line + 1)
@@ -697,7 +703,9 @@ def _why(job, group: list, notes: dict, rendered: Optional[set], err) -> tuple:
         note = next((notes[line] for line in lines if notes.get(line)), None)
         if note:  # a template of a language pdlint does not render (Terraform, Handlebars): named
             return f"launch text ({what}) not checked: {note[0]}", note[1], note[2]
-        return (f"launch text ({what}) in a file kind pdlint does not read ({os.path.basename(job.abspath)})",
+        name = os.path.basename(job.abspath)
+        return (f"launch text ({what}) in a file kind pdlint does not read ({name})",
+                _SHEBANG_HINT if "." not in name and job.kind == "unknown" else
                 "move the launch into a shell script, Kubernetes/compose YAML or template pdlint reads, "
                 "or exclude the file")
     if err is not None and err.code == "PD013":  # read, but pdlint failed on it (a rule, the engine)

@@ -40,6 +40,13 @@ KEYWORDS = (b"sglang", b"vllm", b"trtllm", b"dynamo", b"disaggregation", b"launc
             b"smg launch", b"amg launch", b"smg server", b"amg server")
 # (a file holding launch text coverage.MARKER finds holds one of them, so that it is read and reported: the
 # exec-form list items "smg", "launch" are the exception, PD020 without a launch either way)
+# Documentation named without an extension: its commands are examples, as in a .md file (a walk does not list it)
+_DOC_NAMES = re.compile(r"(?i)(?:README|READ_?ME|LICEN[CS]E|COPYING|NOTICE|AUTHORS|CONTRIBUTORS|CHANGELOG|CHANGES|"
+                        r"HISTORY|NEWS|TODO|INSTALL|PATENTS|SECURITY|CODEOWNERS|OWNERS|MAINTAINERS)(?:[_-]\w+)?")
+# another tool's file named without an extension (Jenkinsfile, Snakefile, Vagrantfile, Tiltfile): not shell
+_TOOL_FILE = re.compile(r"(?i)\w*file")
+# a line of YAML or JSON (a `key:` or a `- ` item), never the start of a shell command
+_DATA_LINE = re.compile(r"^[ \t]*(?:-[ \t]|(?:\"[^\"\n]*\"|'[^'\n]*'|[\w.-]+):(?:[ \t]|$))", re.M)
 
 
 @dataclass
@@ -182,6 +189,52 @@ def _has_launch_text(path: str, boundary) -> bool:
     return bool(find_markers(data.decode("utf-8", "replace")))
 
 
+def _unnamed_kind(path: str, boundary, head: bytes, walked: bool = True) -> Optional[str]:
+    """The kind of a text file whose name tells none and that has no shebang (hhhh1252023/pass ``tong/102sh``:
+    ``export`` lines and a ``python -m sglang.launch_server`` line), when it holds launch text: "shell" when it
+    reads as a shell script (:func:`_reads_as_shell`), else "unknown" (its launch text is PD020, as when it is
+    named on the command line).  A walk passed such files by without a word.  None for a file without launch
+    text, a binary one (a NUL in its head), and documentation (named, it is "unknown" as before: PD020 for its
+    launch text, never read as a script); nothing is read beyond what
+    :func:`_has_launch_text` reads (a regular file of at most MAX_FILE_BYTES, searched only when it names an
+    engine).  A larger one a walk finds is kept: the extract stage searches it for launch text (PD008 only with
+    some)."""
+    from pdlint.coverage import find_markers
+    from pdlint.safeio import BIG, Refused, decode
+    base = os.path.basename(path)
+    if b"\0" in head or _DOC_NAMES.fullmatch(base):
+        return None
+    try:
+        data = boundary.read(path)
+    except Refused as r:
+        return "unknown" if r.kind == BIG and walked else None
+    if not worth_parsing("unsupported", data):
+        return None
+    if b"\0" in data:
+        return None
+    text = decode(data)[0]
+    if not find_markers(text if text is not None else data.decode("utf-8", "replace")):
+        return None
+    return "shell" if text is not None and _reads_as_shell(base, text) else "unknown"  # (not UTF-8: extract says)
+
+
+def _reads_as_shell(name: str, text: str) -> bool:
+    """Is a text without a shebang or an extension clearly a shell script?  It is when bash parses all of it
+    without an error (tree-sitter-bash, as pdlint parses scripts), no line of it is YAML or JSON (a ``key:``, a
+    ``- `` item: YAML parses as shell commands too) and its name is not another tool's (``Jenkinsfile``).
+    Python, JSON, logs and prose with a quote or a parenthesis fail the parse; what passes runs under ``sh
+    FILE`` as pdlint reads it, so its findings are the script's.  Anything else stays PD020 (safe, not
+    guessed)."""
+    if _TOOL_FILE.fullmatch(name) or _DATA_LINE.search(text):
+        return False
+    from pdlint.formats.shell.syntax import ParserUnavailable, parser
+    try:
+        tree = parser().parse(text.encode("utf-8", "surrogatepass"))
+    except (ParserUnavailable, ValueError):
+        return False
+    return not tree.root_node.has_error
+
+
 def _head(path: str, boundary=None) -> bytes:
     """The first bytes of a file (to sniff a shebang), read inside the repository
     boundary: a FIFO, a device or a symlink out of the repository gives b"" (and
@@ -257,13 +310,19 @@ def discover(paths: list, cwd: str, excluded=lambda p: False, force_exclude=lamb
                     kind = _other_text(f)
                     if kind is not None and not _has_launch_text(f, boundary):
                         continue  # a Python module, a JSON file with no launch in it: not a file pdlint scans
+                    if kind is None and "." not in os.path.basename(f) and not os.path.islink(f):
+                        kind = _unnamed_kind(f, boundary, head)
                 if kind and f not in jobs:
                     jobs[f] = FileJob(f, display_path(f, cwd), boundary.root_for(f), kind)
         elif os.path.lexists(ap):
             if force_exclude(ap) and excluded(ap):
                 continue
             # named explicitly: a kind pdlint reads, another text kind, else sniffed by the extract stage
-            kind = file_kind(ap, boundary.root_for(ap), _head(ap, boundary)) or _other_text(ap, named=True) or "unknown"
+            head = _head(ap, boundary)
+            kind = file_kind(ap, boundary.root_for(ap), head) or _other_text(ap, named=True)
+            if kind is None and "." not in os.path.basename(ap):
+                kind = _unnamed_kind(ap, boundary, head, walked=False)
+            kind = kind or "unknown"
             jobs[ap] = FileJob(ap, display_path(ap, cwd), boundary.root_for(ap), kind, explicit=True)
         else:
             missing.append(p)

@@ -595,7 +595,8 @@ class Extractor:
         if foreign:
             problems = [p for p in problems if p.code == "limit"]  # a chat template: its Jinja is not ours to judge
         elif not _may_launch(src, renders, (variables, role_vars)):
-            problems = [p for p in problems if p.code != "render"]
+            drop = ("render",) if _may_take_a_command(job.abspath, src, renders) else ("render", "undefined")
+            problems = [p for p in problems if p.code not in drop]
         for p in problems:
             self.problem(rule_for[p.code], p.src or src, p.line, p.column, p.message, fix=p.hint)
         inner = _inner_kind(job.abspath)
@@ -1956,13 +1957,28 @@ def _may_launch(src: SourceFile, renders: list, values) -> bool:
     ``{{ fluent_bit_conf | indent(8) }}`` its deploy script fills: Jinja's ``indent`` raises on the undefined
     value) gets no render error (PD006): pdlint would check nothing in what it renders, as it reads no
     non-launch template's renders (:func:`_not_a_launch_template`).  (A render that failed has no text: the
-    template's own text and the values tell.)  Its undefined variables (PD005) stay: a YAML template's
-    command may come from one."""
+    template's own text and the values tell.)  Nor does it get undefined variables (PD005) unless a command may
+    come from one (:func:`_may_take_a_command`): the JSON task templates of
+    littlemex/disaggregated-inference-with-nixl-over-aws-efa (``iperf3 ... {{ pattern_id }}.json``, filled by
+    the script that renders them) got 291 PD005 errors in 17 files without any launch text.  Syntax errors
+    (PD004) stay: the template does not compile for any tool."""
     from pdlint.coverage import has_launch_text
     if has_launch_text(src.text) or re.search(_INCLUDE_NAME, src.text) or \
             any(has_launch_text(r.text.text) for r in renders):
         return True
     return has_launch_text("\n".join(_strings(values)))
+
+
+def _may_take_a_command(path: str, src: SourceFile, renders: list) -> bool:
+    """May a template without launch text (:func:`_may_launch`) launch with the value of a variable it lacks: is
+    it a script (a shebang, a shell name: ``job_script.j2``'s ``srun ... --nodes={{ total_nodes }}``) or a
+    manifest (a ``command``/``args``/``image``/``containers`` key: a Deployment whose command comes from
+    variables)?  Then its undefined variables (PD005) stay: given their values (``--var``, a values file) it
+    may render a launch pdlint checks.  A data template (an iperf3 task list in JSON) gets none."""
+    if _inner_kind(path) == "shell" or re.search(r"[._-](?:sh|bash)\.(?:j2|jinja2?)$", os.path.basename(path).lower()):
+        return True
+    return any(t.lstrip().startswith("#!") or _MANIFEST_KEY.search(t)
+               for t in [src.text] + [r.text.text for r in renders])
 
 
 def _strings(value, limit: int = 10_000) -> list:
@@ -1980,7 +1996,7 @@ def _strings(value, limit: int = 10_000) -> list:
     return out
 
 
-_MANIFEST_KEY = re.compile(r"(?m)^[ \t-]*(?:apiVersion|kind|containers|command|args|image|env)[ \t]*:")
+_MANIFEST_KEY = re.compile(r"(?m)^[ \t-]*([\"']?)(?:apiVersion|kind|containers|command|args|image|env)\1[ \t]*:")
 
 
 def _inner_kind(path: str) -> Optional[str]:

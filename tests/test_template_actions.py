@@ -156,7 +156,8 @@ def test_chat_template_is_not_judged_as_a_launch_template(scratch_git, capsys):
     ("chat.yaml.j2", "args: [{{ messages }}]\n"),  # a YAML template by its name
     ("with-include.j2", "{% include 'flags.j2' %} {{ messages }}\n"),
     # llm-d-benchmark's 14_standalone-deployment_yaml.j2: a Deployment whose command comes from variables
-    ("14_standalone-deployment_yaml.j2", "replicas: {{ standalone.replicas }}\n"),
+    # (a manifest key: a YAML template of data alone, without launch text, gets no PD005, test_field_unread.py)
+    ("14_standalone-deployment_yaml.j2", "kind: Deployment\nreplicas: {{ standalone.replicas }}\n"),
     ("deploy.j2", "apiVersion: apps/v1\nkind: Deployment\nspec: {replicas: {{ replicas }}}\n"),  # renders YAML
     ("job_script.j2", "#!/bin/bash\n#SBATCH --nodes={{ total_nodes }}\nsrun python /scripts/worker_setup.py\n"),
 ])
