@@ -226,36 +226,6 @@ def peak_rss() -> int:
     return _resource.getrusage(_resource.RUSAGE_SELF).ru_maxrss * 1024
 
 
-class _SoftLimit:
-    """Sets the soft RLIMIT_AS on entry (:meth:`target`: the value, or None to leave it), restores it on exit."""
-
-    old = None
-
-    def target(self, soft: int, hard: int) -> Optional[int]:
-        raise NotImplementedError
-
-    def __enter__(self):
-        if _resource is None:
-            return self
-        soft, hard = _resource.getrlimit(_resource.RLIMIT_AS)
-        want = self.target(soft, hard)
-        if want is not None:
-            try:
-                _resource.setrlimit(_resource.RLIMIT_AS, (want, hard))
-                self.old = (soft, hard)
-            except (ValueError, OSError):
-                pass
-        return self
-
-    def __exit__(self, *exc):
-        if self.old is not None:
-            try:
-                _resource.setrlimit(_resource.RLIMIT_AS, self.old)
-            except (ValueError, OSError):
-                pass
-        return False
-
-
 class _RunMemory:
     """The soft RLIMIT_AS of a run's file sections: the address space in use plus the file's budget, set
     when a file's section starts.  It stays set between sections, and is set again only when it is more
@@ -301,13 +271,33 @@ class _RunMemory:
         self.set_to = None
 
 
-class unlimited_children(_SoftLimit):
+class unlimited_children:
     """Around a subprocess call inside a file's section: the child (``helm``) starts
     without the file's soft memory limit (a Go runtime maps far more address space
-    than it uses); the worker's whole-run limit still applies."""
+    than it uses); the worker's whole-run limit still applies.  The soft RLIMIT_AS
+    is raised to the hard one on entry and restored on exit."""
 
-    def target(self, soft: int, hard: int) -> Optional[int]:
-        return hard if soft != hard else None
+    old = None
+
+    def __enter__(self):
+        if _resource is None:
+            return self
+        soft, hard = _resource.getrlimit(_resource.RLIMIT_AS)
+        if soft != hard:
+            try:
+                _resource.setrlimit(_resource.RLIMIT_AS, (hard, hard))
+                self.old = (soft, hard)
+            except (ValueError, OSError):
+                pass
+        return self
+
+    def __exit__(self, *exc):
+        if self.old is not None:
+            try:
+                _resource.setrlimit(_resource.RLIMIT_AS, self.old)
+            except (ValueError, OSError):
+                pass
+        return False
 
 
 # ---------------------------------------------------------------------------

@@ -50,7 +50,7 @@ def killed(name: str, args: list, jobs: tuple) -> frozenset:
         return frozenset()  # the pattern is a value pdlint cannot see
     if name == "fuser":
         return _fuser(texts, jobs)
-    if _checks_only(texts):
+    if checks_only(texts):
         return frozenset()
     operands = _operands(texts)
     if name == "kill":
@@ -78,7 +78,7 @@ def _by_pattern(name: str, texts: list, operands: list, jobs: tuple) -> frozense
     return frozenset(out)
 
 
-def _checks_only(texts: list) -> bool:
+def checks_only(texts: list) -> bool:
     """Signal 0 (``kill -0 $PID``, a loop's "still running?" test) ends nothing."""
     for i, t in enumerate(_options(texts)):
         if t in ("-0", "-SIG0") or t in ("-s", "-n", "--signal") and texts[i + 1:i + 2] == ["0"]:
@@ -220,11 +220,6 @@ def listed(stages: list, jobs: tuple) -> frozenset:
     return frozenset()
 
 
-def checks_only(texts: list) -> bool:
-    """``kill -0 ...``: a test that the processes run, which ends none."""
-    return _checks_only(texts)
-
-
 def _xargs_kill(words: list) -> bool:
     """``xargs [opts] [sudo] kill [-SIGNAL]``, signal 0 (a check) excepted."""
     if words[0] != "xargs":
@@ -235,7 +230,7 @@ def _xargs_kill(words: list) -> bool:
     rest = words[i:]
     if rest[:1] == ["sudo"]:
         rest = rest[1:]
-    return rest[:1] == ["kill"] and not _checks_only(rest[1:]) and \
+    return rest[:1] == ["kill"] and not checks_only(rest[1:]) and \
         all(t.startswith("-") or t in ("{}", "%") for t in _options(rest[1:]) + _operands(rest[1:]))
 
 
