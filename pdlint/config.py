@@ -6,6 +6,7 @@ Keys (both files)::
 
     role-var = "role"                 # the template role variable (else auto-detected)
     values = ["deploy/values.yaml"]   # YAML files whose top-level keys become variables
+    helm-values = {"deploy/chart" = ["envs/*.yaml"]}  # chart directory -> globs of values files to render it with
     engine-version = "0.5.23"         # SGLang version to judge against
     select = ["SGL", "PD"]            # rule codes or prefixes: replaces the default set
     extend-select = ["SGL139"]        # codes or prefixes added to the default set (or to select)
@@ -101,6 +102,7 @@ class Config:
     vars: dict = field(default_factory=dict)
     role_vars: dict = field(default_factory=dict)  # role -> {name: value}
     values_files: list = field(default_factory=list)  # absolute paths
+    helm_values: dict = field(default_factory=dict)  # chart directory (absolute) -> absolute globs of its overlays
     engine_version: Optional[str] = None
     vllm_version: Optional[str] = None  # the vLLM release to judge vLLM launches against
     selection: Selection = field(default_factory=Selection)  # this file's select / extend-select / ignore
@@ -316,6 +318,7 @@ SCHEMA = {
     "exclude": ("a list of glob patterns", _is_str_list),
     "force-exclude": ("true or false", _is_bool),
     "per-file-ignores": ("a table mapping globs to lists of rule codes or prefixes", _is_globs_to_codes),
+    "helm-values": ("a table mapping chart directories to lists of globs of values files", _is_globs_to_codes),
     "render-timeout": (_cap("TIME_CAP", "seconds"), _limit("TIME_CAP")),
     "time-per-file": (_cap("TIME_CAP", "seconds"), _limit("TIME_CAP")),
     "memory-per-file": (_cap("MEMORY_CAP", "MB"), _limit("MEMORY_CAP")),
@@ -414,6 +417,24 @@ def _values_paths(vals: list, cfg: "Config", src: SourceFile, toml: bool, yroot,
     return out
 
 
+def _helm_values(table: dict, cfg: "Config", src: SourceFile, toml: bool, yroot, root: str, boundary) -> dict:
+    """``helm-values``: chart directory -> globs of the values files (overlays) each chart is also rendered with,
+    both relative to the config's directory and inside the repository (an absolute path or a ``../`` escape is a
+    config error, as for ``values``)."""
+    from pdlint.safeio import inside
+    out: dict = {}
+    for chart, globs in table.items():
+        line = _key_line(src, toml, (), "helm-values", yroot)
+        for name in [chart] + list(globs):
+            full = os.path.normpath(os.path.join(cfg.root, name))
+            if os.path.isabs(name) or name.startswith("~") or not inside(full, root):
+                raise ConfigError(f"helm-values: {name} is outside the repository; name it relative to the config "
+                                  f"file", src.path, line)
+        out[os.path.normpath(os.path.join(cfg.root, chart))] = [os.path.normpath(os.path.join(cfg.root, g))
+                                                                 for g in globs]
+    return out
+
+
 def _from_table(table: dict, path: str, src: SourceFile, toml: bool, yroot=None, root: Optional[str] = None,
                 boundary=None) -> Config:
     cfg = Config(path=path, root=os.path.dirname(path))
@@ -425,6 +446,7 @@ def _from_table(table: dict, path: str, src: SourceFile, toml: bool, yroot=None,
     if rv is not None:
         cfg.role_var = rv
     cfg.values_files = _values_paths(table.get("values", []), cfg, src, toml, yroot, root or cfg.root, boundary)
+    cfg.helm_values = _helm_values(table.get("helm-values", {}), cfg, src, toml, yroot, root or cfg.root, boundary)
     cfg.vars = _positioned(table.get("vars", {}), src, toml, ("vars",), yroot)
     for role, body in table.get("roles", {}).items():
         cfg.role_vars[role] = _positioned(body.get("vars", {}), src, toml, ("roles", role, "vars"), yroot)

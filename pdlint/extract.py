@@ -62,6 +62,50 @@ class Extraction:
     entry_gaps: dict = field(default_factory=dict)
 
 
+@dataclass
+class OverlayRuns:
+    """What the values overlays of one chart gave: the overlays rendered, those that were not ((overlay,
+    why)), and those left out past :data:`pdlint.formats.helm.MAX_OVERLAYS` (paths relative to the chart)."""
+
+    rendered: list
+    failed: list
+    cut: list
+
+
+def _render_signature(res) -> tuple:
+    """What a chart render produced, text and origins: two renders alike build the same launches."""
+    return tuple((r.template.path, r.text.text, tuple((p.src.path if p.src is not None else None, p.offset, p.start,
+                                                       p.end) for p in r.text.pieces)) for r in res.rendered)
+
+
+def _names(items: list, most: int = 4) -> str:
+    shown = ", ".join(items[:most])
+    return shown + (f" and {len(items) - most} more" if len(items) > most else "")
+
+
+def _unrendered_reason(chart_display: str, how: str, overlays: Optional[OverlayRuns]) -> str:
+    """Why a template line of a rendered chart is not checked: no render reached it, with values.yaml alone or
+    with any of its values overlays (naming those not rendered, and those past the bound)."""
+    if overlays is None or not (overlays.rendered or overlays.failed or overlays.cut):
+        return (f"no render of chart {chart_display} with its values.yaml produced it (a branch or template those "
+                f"values do not reach; rendered by {how})")
+    n = len(overlays.rendered)
+    if n:
+        reason = (f"no render of chart {chart_display} with its values.yaml or its {n} values overlay"
+                  f"{'' if n == 1 else 's'} ({_names(overlays.rendered)}) produced it (a branch or template none "
+                  f"of those values reach; rendered by {how})")
+    else:
+        reason = (f"no render of chart {chart_display} with its values.yaml produced it (a branch or template those "
+                  f"values do not reach; rendered by {how})")
+    for rel, why in overlays.failed:
+        reason += f"; values overlay {rel} was not rendered ({why})"
+    if overlays.cut:
+        from pdlint.formats.helm import MAX_OVERLAYS
+        reason += (f"; {len(overlays.cut)} more values overlay{'' if len(overlays.cut) == 1 else 's'} not rendered "
+                   f"(at most {MAX_OVERLAYS} per chart): {_names(overlays.cut)}")
+    return reason
+
+
 class Extractor:
     def __init__(self, options: Options, config_for, deps=None):
         self.opt = options
@@ -71,6 +115,7 @@ class Extractor:
         self._files: dict = {}  # abspath -> SourceFile | Finding
         self._ordinals: dict = {}  # path -> launches found so far
         self._charts_done: set = set()
+        self._chart_overlays: dict = {}  # chart directory -> abspaths of the values overlays found in its tree
         self._orphans: dict = {}  # PD060 place -> [index in findings, render roles]
         self._heredoc_depth = 0  # here-document scripts being evaluated (Extractor.heredoc_script)
         self._shell_problems: set = set()  # PD008 / PD009 places reported
@@ -394,6 +439,7 @@ class Extractor:
     def helm_charts(self, jobs: list) -> dict:
         """abspath -> chart directory, for the files of Helm charts (templates, values)."""
         out: dict = {}
+        candidates: dict = {}  # chart -> its other YAML files (values overlays, manifests beside it)
         for j in jobs:
             base = os.path.basename(j.abspath)
             if j.kind not in ("yaml", "tpl") and not base.endswith(".tpl"):
@@ -404,7 +450,41 @@ class Extractor:
             rel = os.path.relpath(j.abspath, chart).replace(os.sep, "/")
             if rel.startswith("templates/") or (rel.startswith("values") and "/" not in rel) or rel == "Chart.yaml":
                 out[j.abspath] = chart
+            if j.kind == "yaml" and not rel.startswith("templates/"):
+                candidates.setdefault(chart, []).append(j.abspath)
+        for chart, paths in candidates.items():
+            if chart in out.values():
+                for p in self.overlays_in_tree(chart, paths):
+                    out[p] = chart  # rendered with its chart, not read on its own
+        named = {j.abspath for j in jobs}
+        for chart in set(out.values()):
+            for p in self.named_overlays(chart):
+                if p in named and p not in out and self.values_mapping(p):
+                    out[p] = chart  # (one that is no values mapping is read on its own too: PD003 says why)
         return out
+
+    def values_mapping(self, path: str) -> bool:
+        """Does a file parse as a YAML mapping (a values file Helm can merge)?"""
+        from pdlint.formats import helm
+        src = self.read(path, report=False)
+        return src is not None and bool(helm.top_keys(src.text))
+
+    def overlays_in_tree(self, chart: str, paths: list) -> list:
+        """The values overlays among ``paths``, YAML files of ``chart``'s tree (:func:`helm.overlay_location`,
+        :func:`helm.is_overlay`): the extra ``--values`` files a chart is installed with (aibrix's
+        ``test/regression/v0.4.0/configs/sglang-disagg-base.yaml``, which its README installs the chart with)."""
+        from pdlint.formats import helm
+        vsrc = self.read(os.path.join(chart, "values.yaml"), report=False)
+        keys = set(helm.top_keys(vsrc.text) or ()) if vsrc is not None else set()
+        found = []
+        for p in sorted(paths):
+            if not keys or not helm.overlay_location(chart, p):
+                continue
+            src = self.read(p, report=False)
+            if src is not None and helm.is_overlay(keys, src.text):
+                found.append(p)
+        self._chart_overlays[chart] = found
+        return found
 
     def helm(self, job: FileJob, chart: str) -> None:
         """Render a chart (``helm template``, else pdlint's template subset) and read its manifests;
@@ -415,39 +495,14 @@ class Extractor:
         chart_display = display_path(chart, self.opt.cwd)
         unit = f"helm:{chart_display}"
         read = lambda p: self.read(p, report=False)  # noqa: E731
-        res = None
-        helm_failed = False
-        if helm.helm_binary() is not None:
-            if self.deps is not None:  # helm reads every file of the chart (subcharts too), not only pdlint's reads
-                for f in helm.chart_files(chart):
-                    self.deps.weak(f)
-            try:
-                res = helm.render_helm(chart, read, job.root)
-            except Exception:  # a mapping bug must not stop the scan
-                res = None
-            helm_failed = res is None
-        if res is None or not res.rendered:
-            res = helm.render_subset(chart, read)
+        started = time.monotonic()
+        res, helm_failed = self.render_chart(chart, read, job.root)
         if res.rendered and res.failed is None:
-            for r in res.rendered:
-                try:
-                    yt.compose(r.text.text)
-                except yt.YamlError as e:
-                    res.failed = helm.Unsupported(f"the rendered {os.path.basename(r.template.path)} is not YAML "
-                                                  f"({e.message_in(r.text)})", r.text[e.index:e.index + 1])
-                    break
-        if res.rendered and res.failed is None:
-            how = "helm template" if res.how == "helm template" else \
-                "pdlint's Helm template subset" + (" (helm template failed)" if helm_failed else
-                                                   " (helm not on PATH)")
-            for r in res.rendered:
-                if not r.template.abspath:
-                    continue
-                self.note_rendered(r.text)
-                jb = FileJob(r.template.abspath, r.template.path, job.root, "yaml")
-                self.yaml(jb, r.template, r.text, None, f"chart {chart_display} rendered by {how}", unit=unit,
-                          unit_meta={"chart": chart_display, "rendered_by": res.how}, keyed=False)
-            self.note_unrendered_chart_lines(chart, chart_display, how)
+            how = self.render_how(res, helm_failed)
+            self.chart_launches(job, res, chart_display, unit, how)
+            took = time.monotonic() - started
+            overlays = self.chart_render_overlays(job, chart, chart_display, read, res, took)
+            self.note_unrendered_chart_lines(chart, chart_display, how, overlays)
             return
         # tier 3: values role sections + literal flag lines
         why = res.failed.message if res.failed is not None else "no templates"
@@ -487,6 +542,113 @@ class Extractor:
             self.go_template_literals(FileJob(f, src.path, job.root, "yaml"), src, unit, label,
                                       {"chart": chart_display})
 
+    def render_chart(self, chart: str, read, root: str, overlay: Optional[SourceFile] = None) -> tuple:
+        """(the chart's render: ``helm template``, else pdlint's template subset; whether ``helm template``
+        failed), with ``values.yaml`` and ``overlay`` (a values file merged on top, as ``--values`` does).  A
+        render whose output is not YAML has ``failed`` set."""
+        from pdlint.formats import helm
+        res = None
+        helm_failed = False
+        if helm.helm_binary() is not None:
+            if self.deps is not None:  # helm reads every file of the chart (subcharts too), not only pdlint's reads
+                for f in helm.chart_files(chart):
+                    self.deps.weak(f)
+            try:
+                res = helm.render_helm(chart, read, root, overlay)
+            except Exception:  # a mapping bug must not stop the scan
+                res = None
+            helm_failed = res is None
+        if res is None or not res.rendered:
+            res = helm.render_subset(chart, read, overlay)
+        if res.rendered and res.failed is None:
+            for r in res.rendered:
+                try:
+                    yt.compose(r.text.text)
+                except yt.YamlError as e:
+                    res.failed = helm.Unsupported(f"the rendered {os.path.basename(r.template.path)} is not YAML "
+                                                  f"({e.message_in(r.text)})", r.text[e.index:e.index + 1])
+                    break
+        return res, helm_failed
+
+    @staticmethod
+    def render_how(res, helm_failed: bool) -> str:
+        return "helm template" if res.how == "helm template" else \
+            "pdlint's Helm template subset" + (" (helm template failed)" if helm_failed else " (helm not on PATH)")
+
+    def chart_launches(self, job: FileJob, res, chart_display: str, unit: str, how: str,
+                       overlay: Optional[str] = None) -> None:
+        """The launches of one render of a chart (``overlay``: the values overlay it was rendered with, relative
+        to the chart), all in the deployment unit ``unit``."""
+        meta = {"chart": chart_display, "rendered_by": res.how}
+        label = f"chart {chart_display} rendered by {how}"
+        if overlay is not None:
+            meta["values_overlay"] = overlay
+            label = f"chart {chart_display} rendered with values overlay {overlay} by {how}"
+        for r in res.rendered:
+            if not r.template.abspath:
+                continue
+            self.note_rendered(r.text)
+            jb = FileJob(r.template.abspath, r.template.path, job.root, "yaml")
+            self.yaml(jb, r.template, r.text, None, label, unit=unit, unit_meta=dict(meta), keyed=False)
+
+    def named_overlays(self, chart: str) -> list:
+        """The values files the config's ``helm-values`` names for ``chart`` (globs relative to the config's
+        directory), in name order per glob, each once; never the chart's own values.yaml."""
+        import glob
+        cfg = self.config_for(os.path.join(chart, "Chart.yaml"))
+        own = os.path.join(os.path.normpath(chart), "values.yaml")
+        out: list = []
+        for pattern in (getattr(cfg, "helm_values", None) or {}).get(os.path.normpath(chart), ()):
+            for p in sorted(glob.glob(pattern, recursive=True)):
+                p = os.path.abspath(p)
+                if p not in out and p != own and os.path.isfile(p):
+                    out.append(p)
+        return out
+
+    def chart_overlay_paths(self, chart: str) -> list:
+        """The values overlays of a chart: those found in its tree, then those its config's ``helm-values``
+        names for it, each once."""
+        out = list(self._chart_overlays.get(chart, ()))
+        return out + [p for p in self.named_overlays(chart) if p not in out]
+
+    def chart_render_overlays(self, job: FileJob, chart: str, chart_display: str, read, base,
+                              took: float = 0.0) -> "OverlayRuns":
+        """Render the chart once per values overlay (at most :data:`helm.MAX_OVERLAYS`), each render its own
+        deployment unit (``helm:<chart> --values <overlay>``): the launches of two overlays are alternative
+        deployments of the chart and never pair.  A render that produces exactly what an earlier one did (an
+        overlay restating the defaults) adds no launch: its findings would be the earlier ones again.  ``took``:
+        the seconds a render with values.yaml took; a render that would leave the file less than twice that of
+        its budget is not made (the chart checked with fewer overlays, not over budget and not checked at all)."""
+        from pdlint.formats import helm
+        paths = self.chart_overlay_paths(chart)
+        runs = OverlayRuns([], [], [os.path.relpath(p, chart).replace(os.sep, "/")
+                                   for p in paths[helm.MAX_OVERLAYS:]])
+        seen = {_render_signature(base)}
+        for p in paths[:helm.MAX_OVERLAYS]:
+            rel = os.path.relpath(p, chart).replace(os.sep, "/")
+            left = budget.time_left()
+            if left is not None and left < 3 * took:
+                runs.failed.append((rel, "too little of the file's time budget left"))
+                continue
+            started = time.monotonic()
+            src = self.read(p, report=False)
+            if src is None:
+                runs.failed.append((rel, "it cannot be read"))
+                continue
+            res, helm_failed = self.render_chart(chart, read, job.root, src)
+            took = max(took, time.monotonic() - started)
+            if not res.rendered or res.failed is not None:
+                runs.failed.append((rel, res.failed.message if res.failed is not None else "no templates"))
+                continue
+            runs.rendered.append(rel)
+            sig = _render_signature(res)
+            if sig in seen:
+                continue
+            seen.add(sig)
+            self.chart_launches(job, res, chart_display, f"helm:{chart_display} --values {rel}",
+                                self.render_how(res, helm_failed), rel)
+        return runs
+
     def chart_has_launch_text(self, chart: str) -> bool:
         """Does a chart's values.yaml or any file of its templates hold launch text?"""
         from pdlint.coverage import has_launch_text
@@ -499,10 +661,11 @@ class Extractor:
                 return True
         return False
 
-    def note_unrendered_chart_lines(self, chart: str, chart_display: str, how: str) -> None:
+    def note_unrendered_chart_lines(self, chart: str, chart_display: str, how: str,
+                                    overlays: Optional["OverlayRuns"] = None) -> None:
         """Launch text in a rendered chart's templates that no render produced: a branch the chart's
-        values.yaml does not take (`{{- if .Values.backendRuntime.enabled }}` with the feature off by default).
-        Said on its lines (coverage reasons)."""
+        values.yaml (and its values overlays) does not take (`{{- if .Values.backendRuntime.enabled }}` with the
+        feature off by default).  Said on its lines (coverage reasons), naming the overlays left out."""
         from pdlint.coverage import MARKER
         from pdlint.formats import helm
         templates = os.path.join(chart, "templates")
@@ -516,11 +679,13 @@ class Extractor:
             notes = self.out.notes.setdefault(src.path, {})
             for n, line in enumerate(src.text.split("\n"), 1):
                 if n not in done and MARKER.search(line):
-                    notes.setdefault(n, (f"no render of chart {chart_display} with its values.yaml produced it (a "
-                                         f"branch or template those values do not reach; rendered by {how})",
+                    notes.setdefault(n, (_unrendered_reason(chart_display, how, overlays),
                                          f"check what the chart renders with the values it is deployed with (`helm "
                                          f"template {chart_display} -f <values> > rendered.yaml`, then pdlint "
-                                         f"rendered.yaml), or set those values in its values.yaml", None))
+                                         f"rendered.yaml), or set those values in its values.yaml or in a values "
+                                         f"overlay pdlint renders it with (a YAML file in the chart's directory "
+                                         f"whose top-level keys are values.yaml keys, or one `helm-values` names)",
+                                         None))
 
     def go_template_literals(self, job: FileJob, src: SourceFile, unit: str, label: str,
                              meta: Optional[dict] = None) -> None:

@@ -4,8 +4,9 @@ A *deployment* (:class:`Deployment`) is the set of launches that serve one
 disaggregated model together:
 
 * the deployment key a format adapter put on the launch (``meta['unit']``:
-  one CRD object, one Kustomize build, one chart, one srt-slurm recipe, one
-  TRT-LLM disaggregated config), else the file;
+  one CRD object, one Kustomize build, one chart render (with values.yaml, or
+  with one values overlay: the renders of a chart are alternative deployments),
+  one srt-slurm recipe, one TRT-LLM disaggregated config), else the file;
 * the units of one file when none of them holds both roles on its own (a
   YAML stream with a ``Deployment/prefill`` and a ``Deployment/decode``);
 * sibling files named by convention: the same path up to one role word
@@ -17,7 +18,8 @@ disaggregated model together:
 * Compose files of one directory that declare the same project ``name:``
   and do not each hold both roles (one file per node);
 * a router and the servers of its directory whose literal ``--host`` and
-  port its ``--prefill`` / ``--decode`` URLs name.
+  port its ``--prefill`` / ``--decode`` URLs name (not servers of another
+  render of its chart, :func:`alternative_renders`).
 
 Prefill and decode servers left with no partner (:func:`unpaired`) are counted
 in the coverage summary: no pair rule checked them.
@@ -507,12 +509,20 @@ def _join_routed_servers(launches: list, uf: _UF, how: dict) -> None:
             for k in address_keys(l):
                 servers.setdefault(k, []).append(l)
     for r, keys in routers:
-        named = [s for k in keys for s in servers.get(k, ())]
+        named = [s for k in keys for s in servers.get(k, ()) if not alternative_renders(r, s)]
         for s in named:
             uf.union(unit_key(r), unit_key(s))
         if named:
             where = ", ".join(dict.fromkeys(f"{s.path}:{s.line}" for s in named))
             how[uf.find(unit_key(r))] = f"router {r.path}:{r.line} names the addresses of {where}"
+
+
+def alternative_renders(a: Launch, b: Launch) -> bool:
+    """Are two launches from renders of one Helm chart with different values overlays
+    (``meta['values_overlay']``): alternative deployments of the chart, never one deployment."""
+    chart = a.meta.get("chart")
+    return chart is not None and chart == b.meta.get("chart") and \
+        a.meta.get("values_overlay") != b.meta.get("values_overlay")
 
 
 def _instances(servers: list) -> list:

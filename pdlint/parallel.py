@@ -92,7 +92,8 @@ def split(jobs: list, resolver, k: int, boundary=None) -> list:
         for key, _, _ in role_word_keys(j.display):
             join(("role", key), i)
         cfg = resolver.for_file(j.abspath)
-        if cfg.values_files:  # its templates' text comes from one values file
+        if cfg.values_files or getattr(cfg, "helm_values", None):
+            # its templates' text comes from one values file; a chart is rendered with values files elsewhere
             join(("config", cfg.path), i)
         if j.kind in ("yaml", "tpl"):
             if d not in charts:

@@ -25,6 +25,12 @@ Three tiers, best first:
    ``values.yaml`` (``pdlint.formats.keyed.values_launches``) and the literal
    ``- --flag`` lines of the templates are checked, and PD104 says once per
    chart that it was not rendered (naming the construct).
+
+Tiers 1 and 2 render a chart with its ``values.yaml``, then once per values overlay (at most
+:data:`MAX_OVERLAYS`): a YAML file of the chart's tree, outside ``templates/``, ``charts/`` and ``crds/``, whose
+top-level keys are all ``values.yaml`` keys (:func:`is_overlay`), or one the config's ``helm-values`` names.  Helm
+gets it as ``--values``; the subset merges it as Helm does (:func:`overlay_values`) with every value traced to the
+file and line that set it.
 """
 
 from __future__ import annotations
@@ -865,10 +871,129 @@ class ChartResult:
     failed: Optional[Unsupported] = None
     how: str = ""
     values: Optional[SourceFile] = None
+    overlay: Optional[SourceFile] = None  # the values overlay rendered with values.yaml (None: values.yaml alone)
 
 
-def render_subset(chart: str, read) -> ChartResult:
-    res = ChartResult(chart, how="pdlint subset")
+# ---------------------------------------------------------------------------
+# Values overlays: the extra values files a chart is installed with
+# ---------------------------------------------------------------------------
+
+#: values overlays rendered per chart (in name order); past it, coverage says which were left out
+MAX_OVERLAYS = 16
+_NOT_OVERLAY_DIRS = ("templates", "charts", "crds")
+_NOT_OVERLAY_NAMES = ("values.yaml", "Chart.yaml", "Chart.lock", "values.schema.json")
+
+
+def overlay_location(chart: str, path: str) -> bool:
+    """Is ``path`` where a values overlay of ``chart`` may be by its place and name: a ``.yaml`` / ``.yml`` file
+    of the chart's own tree, outside ``templates/``, ``charts/`` (subcharts) and ``crds/``, and not one of the
+    chart's own files (``values.yaml``, ``Chart.yaml``, ``Chart.lock``, ``values.schema.json``)?"""
+    rel = os.path.relpath(path, chart).replace(os.sep, "/")
+    if rel.startswith("../") or rel in _NOT_OVERLAY_NAMES or rel.split("/", 1)[0] in _NOT_OVERLAY_DIRS:
+        return False
+    return rel.endswith((".yaml", ".yml"))
+
+
+def top_keys(text: str) -> Optional[list]:
+    """The top-level keys of a YAML text whose first document is a mapping, or None (no mapping, or it does not
+    parse)."""
+    try:
+        docs = yt.compose(text)
+    except yt.YamlError:
+        return None
+    if not docs or docs[0].root is None:
+        return None
+    root = yt.deref(yt.Ref(docs[0].root))
+    if not isinstance(root.node, yt.YMap):
+        return None
+    return [k for k, _ in yt.map_items(root)]
+
+
+def is_overlay(values_keys: set, text: str) -> bool:
+    """A values overlay by its content: a mapping whose top-level keys (one at least) are all top-level keys of
+    the chart's ``values.yaml`` (``configs/sglang-disagg-base.yaml`` setting ``engine:`` and ``deployment:``),
+    which a Kubernetes manifest or a tool's config beside the chart (``apiVersion:``, ``kind:``) is not."""
+    keys = top_keys(text) if values_keys else None
+    return bool(keys) and all(k in values_keys for k in keys)
+
+
+def overlay_values(base_doc: Optional[TStr], base_root: Optional[yt.Ref], ov: SourceFile) -> tuple:
+    """(doc, root) of ``values.yaml`` with the overlay ``ov`` merged on top as Helm merges ``--values`` files:
+    mappings merge key by key, recursively; a list or a scalar of the overlay replaces the chart's; a null
+    removes the key.  ``doc`` is the two texts joined (the overlay's after the chart's), and the overlay's nodes
+    are copies shifted by the chart's length, so every value still traces to the file and line that set it.
+    Raises :class:`Unsupported` when the overlay does not parse or is no mapping."""
+    ov_doc = TStr.from_source(ov)
+    try:
+        docs = yt.compose(ov.text)
+    except yt.YamlError as e:
+        raise Unsupported(f"values overlay {ov.path} does not parse: {e.message_in(ov_doc)}",
+                          ov_doc[e.index:e.index + 1]) from None
+    root = yt.Ref(docs[0].root) if docs and docs[0].root is not None else None
+    if root is None or not isinstance(yt.deref(root).node, yt.YMap):
+        raise Unsupported(f"values overlay {ov.path} is not a mapping", ov_doc[:1])
+    if base_root is None or base_doc is None:
+        return ov_doc, root
+    shift = len(base_doc.text) + 1
+    doc = TStr.join([base_doc, TStr.synthetic("\n", "<helm>"), ov_doc])
+    shifted = _shift(yt.deref(root).node, shift, {})
+    return doc, yt.Ref(_merge_maps(yt.deref(base_root).node, shifted))
+
+
+def _shift(node: yt.YNode, delta: int, done: dict) -> yt.YNode:
+    """A copy of an overlay's node tree with every position moved by ``delta`` (aliases to the copies)."""
+    old = done.get(id(node))
+    if old is not None:
+        return old
+    if isinstance(node, yt.YScalar):
+        new = yt.YScalar(node.start + delta, node.end + delta, node.tag, node.anchor, node.value, node.style,
+                         node.implicit)
+    elif isinstance(node, yt.YSeq):
+        new = yt.YSeq(node.start + delta, node.end + delta, node.tag, node.anchor, budget=node.budget)
+    elif isinstance(node, yt.YMap):
+        new = yt.YMap(node.start + delta, node.end + delta, node.tag, node.anchor, budget=node.budget)
+    else:
+        new = yt.YAlias(node.start + delta, node.end + delta, node.tag, node.anchor, node.name)
+    done[id(node)] = new
+    if isinstance(node, yt.YSeq):
+        new.items = [_shift(i, delta, done) for i in node.items]
+    elif isinstance(node, yt.YMap):
+        new.pairs = [(_shift(k, delta, done), _shift(v, delta, done)) for k, v in node.pairs]
+    elif isinstance(node, yt.YAlias) and node.target is not None:
+        new.target = _shift(node.target, delta, done)
+    return new
+
+
+def _key_text(k: yt.YNode) -> Optional[str]:
+    return k.value if isinstance(k, yt.YScalar) else None
+
+
+def _merge_maps(base: yt.YMap, over: yt.YMap) -> yt.YMap:
+    """Helm's coalescing of one mapping of values: the overlay's keys first (a mapping under both merged,
+    recursively; a null dropped), then the chart's keys the overlay does not set."""
+    out = yt.YMap(over.start, over.end, over.tag, over.anchor, budget=over.budget)
+    bref = yt.Ref(base)
+    seen: set = set()
+    for k, v in over.pairs:
+        key = _key_text(k)
+        seen.add(key)
+        vn = yt.deref(yt.Ref(v)).node
+        if isinstance(vn, yt.YScalar) and key != "<<" and yt.scalar_value(vn) is None:
+            continue  # `key: null` / `key: ~`: Helm removes the chart's value
+        b = yt.get(bref, key) if key is not None and key != "<<" else None
+        bn = yt.deref(b).node if b is not None else None
+        if isinstance(vn, yt.YMap) and isinstance(bn, yt.YMap):
+            out.pairs.append((k, _merge_maps(bn, vn)))
+        else:
+            out.pairs.append((k, v))
+    out.pairs += [(k, v) for k, v in base.pairs if _key_text(k) not in seen]
+    return out
+
+
+def render_subset(chart: str, read, overlay: Optional[SourceFile] = None) -> ChartResult:
+    """The chart rendered by pdlint's template subset with its ``values.yaml`` (and ``overlay``, a values file
+    merged on top of it as ``helm template --values overlay`` does)."""
+    res = ChartResult(chart, how="pdlint subset", overlay=overlay)
     vsrc = read(os.path.join(chart, "values.yaml"))
     vdoc, vroot = None, None
     if vsrc is not None:
@@ -895,6 +1020,8 @@ def render_subset(chart: str, read) -> ChartResult:
             nodes = parse(TStr.from_source(src), defines)
             if not os.path.basename(f).startswith("_") and manifest_name(f):
                 parsed.append((src, nodes))
+        if overlay is not None:
+            vdoc, vroot = overlay_values(vdoc, vroot, overlay)
         r = Renderer(vdoc, vroot, load_chart_meta(chart, read), defines)
         for src, nodes in parsed:
             out = TStr.join(r.render(nodes, r.root_val(), {}))
@@ -919,8 +1046,9 @@ def helm_binary() -> Optional[str]:
     return shutil.which("helm")
 
 
-def render_helm(chart: str, read, repo_root: str) -> Optional[ChartResult]:
-    """``helm template`` output mapped back to the chart's files; None when helm is absent or fails."""
+def render_helm(chart: str, read, repo_root: str, overlay: Optional[SourceFile] = None) -> Optional[ChartResult]:
+    """``helm template`` output mapped back to the chart's files; None when helm is absent or fails.  ``overlay``:
+    a values file passed with ``--values`` (a regular file inside the repository, as the chart must be)."""
     helm = helm_binary()
     if helm is None:
         return None
@@ -930,6 +1058,12 @@ def render_helm(chart: str, read, repo_root: str) -> Optional[ChartResult]:
         return None
     if unsafe_chart_entry(real, root) is not None:
         return None  # helm reads every file of the chart itself, following symlinks: pdlint's subset reads it
+    args = [helm, "template", RELEASE_NAME, real, "--skip-tests"]
+    if overlay is not None:
+        vals = os.path.realpath(overlay.abspath or "")
+        if not overlay.abspath or not vals.startswith(root + os.sep) or not os.path.isfile(vals):
+            return None
+        args += ["--values", vals]
     with tempfile.TemporaryDirectory(prefix="pdlint-helm-") as home:
         env = {"PATH": os.environ.get("PATH", ""), "HOME": home, "HELM_CACHE_HOME": os.path.join(home, "cache"),
                "HELM_CONFIG_HOME": os.path.join(home, "config"), "HELM_DATA_HOME": os.path.join(home, "data"),
@@ -937,7 +1071,7 @@ def render_helm(chart: str, read, repo_root: str) -> Optional[ChartResult]:
         from pdlint.budget import unlimited_children
         try:
             with unlimited_children():  # helm's Go runtime maps more address space than a file's budget
-                proc = subprocess.run([helm, "template", RELEASE_NAME, real, "--skip-tests"], cwd=real, env=env,
+                proc = subprocess.run(args, cwd=real, env=env,
                                       capture_output=True, timeout=HELM_TIMEOUT, stdin=subprocess.DEVNULL)
         except (OSError, subprocess.SubprocessError):
             return None
@@ -947,7 +1081,7 @@ def render_helm(chart: str, read, repo_root: str) -> Optional[ChartResult]:
         out = proc.stdout.decode("utf-8")
     except UnicodeDecodeError:
         return None
-    return map_helm_output(out, chart, read)
+    return map_helm_output(out, chart, read, overlay)
 
 
 MAX_CHART_ENTRIES = 20_000
@@ -997,10 +1131,11 @@ def unsafe_chart_entry(chart: str, root: str) -> Optional[str]:
 _SOURCE = re.compile(r"^# Source: ([^\n]+)$", re.M)
 
 
-def map_helm_output(out: str, chart: str, read) -> ChartResult:
-    res = ChartResult(chart, how="helm template")
+def map_helm_output(out: str, chart: str, read, overlay: Optional[SourceFile] = None) -> ChartResult:
+    res = ChartResult(chart, how="helm template", overlay=overlay)
     vsrc = read(os.path.join(chart, "values.yaml"))
     res.values = vsrc
+    values = [v for v in (overlay, vsrc) if v is not None]  # a value the overlay sets is traced to its line
     helpers = [read(f) for f in chart_files(os.path.join(chart, "templates"))
                if os.path.basename(f).startswith("_") or f.endswith(".tpl")] if os.path.isdir(
         os.path.join(chart, "templates")) else []
@@ -1021,12 +1156,15 @@ def map_helm_output(out: str, chart: str, read) -> ChartResult:
         by_template.setdefault(tpath, (src, []))[1].append(body)
     for tpath, (src, bodies) in by_template.items():
         text = "\n---\n".join(bodies)
-        res.rendered.append(Rendered(src, trace_rendered(text, src, helpers, vsrc), "helm template"))
+        res.rendered.append(Rendered(src, trace_rendered(text, src, helpers, values), "helm template"))
     return res
 
 
-def trace_rendered(text: str, template: SourceFile, helpers: list, values: Optional[SourceFile]) -> TStr:
-    """Rendered text mapped back by literal search, line by line."""
+def trace_rendered(text: str, template: SourceFile, helpers: list, values) -> TStr:
+    """Rendered text mapped back by literal search, line by line; a value to the scalar holding it in the first
+    of the ``values`` files (a SourceFile, or a list: a values overlay before ``values.yaml``) that has it."""
+    if isinstance(values, SourceFile) or values is None:
+        values = [values] if values is not None else []
     sources = [template] + helpers
     index: dict = {}
     for s in sources:
@@ -1037,12 +1175,12 @@ def trace_rendered(text: str, template: SourceFile, helpers: list, values: Optio
                 index[st] = (s, off + line.index(st))
             off += len(line) + 1
     vindex: dict = {}
-    if values is not None:
+    for vsrc in values:
         for m in re.finditer(r"^([ \t]*(?:-[ \t]+)?[\w.\"'/-]+:[ \t]*)(\"[^\"\n]*\"|'[^'\n]*'|[^\s#][^#\n]*?)"
-                             r"[ \t]*(?:#.*)?$", values.text, re.M):
+                             r"[ \t]*(?:#.*)?$", vsrc.text, re.M):
             raw = m.group(2)
             val = raw[1:-1] if raw[:1] in "\"'" else raw
-            vindex.setdefault(val, (m.start(2) + (1 if raw[:1] in "\"'" else 0)))
+            vindex.setdefault(val, (vsrc, m.start(2) + (1 if raw[:1] in "\"'" else 0)))
     out = []
     pos = 0
     for line in text.split("\n"):
@@ -1066,20 +1204,20 @@ def TStrPiece(start, end, src, offset):
     return Piece(start, end, src, offset)
 
 
-def _value_line(st: str, template: SourceFile, values: Optional[SourceFile], vindex: dict) -> TStr:
+def _value_line(st: str, template: SourceFile, values, vindex: dict) -> TStr:
     m = re.match(r"^((?:-\s+)?(?:[\w.\"'/-]+:\s+)?)(.*)$", st)
     prefix, val = (m.group(1), m.group(2)) if m else ("", st)
     bare = val[1:-1] if len(val) >= 2 and val[0] == val[-1] and val[0] in "\"'" else val
     parts = [TStr.at(prefix, template, 0, exact=False)] if prefix else []
     q = val[:len(val) - len(val.lstrip("\"'"))]
-    if values is not None and bare in vindex:
-        off = vindex[bare]
+    if bare in vindex:
+        vsrc, off = vindex[bare]
         if q:
-            parts.append(TStr.at(q, values, off, exact=False))
-        parts.append(TStr.from_source(values, off, off + len(bare)) if values.text[off:off + len(bare)] == bare
-                     else TStr.at(bare, values, off, exact=False))
+            parts.append(TStr.at(q, vsrc, off, exact=False))
+        parts.append(TStr.from_source(vsrc, off, off + len(bare)) if vsrc.text[off:off + len(bare)] == bare
+                     else TStr.at(bare, vsrc, off, exact=False))
         if q:
-            parts.append(TStr.at(q, values, off, exact=False))
+            parts.append(TStr.at(q, vsrc, off, exact=False))
     else:
         parts.append(TStr.at(val, template, 0, exact=False))
     return TStr.join(parts)
