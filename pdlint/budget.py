@@ -112,18 +112,36 @@ def timers_available() -> bool:
     return hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
 
 
+_pid = [os.getpid()]  # this process's id, kept current in a forked child: getpid() is a system call
+
+
+def _forked() -> None:
+    _pid[0] = os.getpid()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forked)
+else:  # pragma: no cover - not POSIX
+    _pid = None
+
+
+def getpid() -> int:
+    """This process's id, without a system call where the fork hook keeps it."""
+    return _pid[0] if _pid is not None else os.getpid()
+
+
 _armed = [0, None]  # (pid, the monotonic time the interval timer fires at); a forked child has no timer
 
 
 def _armed_at() -> Optional[float]:
     pid, at = _armed
-    return at if pid == os.getpid() else None
+    return at if pid == getpid() else None
 
 
 def _set_timer(at: Optional[float]) -> None:
     """The interval timer set to fire at ``at`` (monotonic), or cleared (None)."""
     signal.setitimer(signal.ITIMER_REAL, 0 if at is None else max(at - time.monotonic(), 1e-4))
-    _armed[:] = [os.getpid(), at]
+    _armed[:] = [getpid(), at]
 
 
 def _arm() -> None:
@@ -211,9 +229,9 @@ def address_space() -> Optional[int]:
     """Bytes of address space this process maps now (Linux), else None."""
     fd, pid = _statm
     try:
-        if fd is None or pid != os.getpid():  # a forked worker opens its own
+        if fd is None or pid != getpid():  # a forked worker opens its own
             fd = os.open("/proc/self/statm", os.O_RDONLY)
-            _statm[:] = [fd, os.getpid()]
+            _statm[:] = [fd, getpid()]
         return int(os.pread(fd, 128, 0).split()[0]) * _PAGE
     except (OSError, ValueError, IndexError, AttributeError):
         return None
@@ -243,8 +261,8 @@ class _RunMemory:
         if used is None:
             self.release()
             return False
-        if self.base is None or self.pid != os.getpid():  # a forked child starts from what it has
-            self.base, self.pid, self.set_to = _resource.getrlimit(_resource.RLIMIT_AS), os.getpid(), None
+        if self.base is None or self.pid != getpid():  # a forked child starts from what it has
+            self.base, self.pid, self.set_to = _resource.getrlimit(_resource.RLIMIT_AS), getpid(), None
         soft, hard = self.base
         want = used + int(megabytes * MB)
         if hard != _resource.RLIM_INFINITY:
@@ -263,7 +281,7 @@ class _RunMemory:
         return True
 
     def release(self) -> None:
-        if self.set_to is not None and self.pid == os.getpid():
+        if self.set_to is not None and self.pid == getpid():
             try:
                 _resource.setrlimit(_resource.RLIMIT_AS, self.base)
             except (ValueError, OSError):

@@ -403,6 +403,22 @@ def test_a_forked_child_sets_its_own_timer():
     assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0
 
 
+def test_the_cached_process_id_follows_a_fork():
+    # budget.getpid() saves a system call per use; a forked child must see its own id, not its parent's
+    assert budget.getpid() == os.getpid()
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(r)
+        os.write(w, f"{budget.getpid()} {os.getpid()}".encode())
+        os._exit(0)
+    os.close(w)
+    got = os.read(r, 100).decode().split()
+    os.close(r)
+    os.waitpid(pid, 0)
+    assert got[0] == got[1] == str(pid)
+
+
 def test_the_memory_limit_is_kept_between_sections_and_restored_at_the_end(monkeypatch):
     before = resource.getrlimit(resource.RLIMIT_AS)
     sets = []
