@@ -600,6 +600,31 @@ def test_hook_sniffs_extensionless_shell_scripts(hooked):
     assert "bin/serve-prefill:3:" in r.stdout and "SGL101" in r.stdout, r.stdout
 
 
+def test_hook_checks_extensionless_launch_scripts_without_a_shebang(hooked):
+    """A staged extensionless script with no shebang (hhhh1252023/pass ``tong/102sh``: `export` lines and a
+    launch) is checked when its content names an engine, as a directory scan reads it."""
+    import importlib.util
+    if importlib.util.find_spec("pdlint.formats.shell") is None:
+        pytest.skip("this pdlint has no shell front-end (pdlint.formats.shell)")
+    repo, env = hooked
+    write(repo, "tong/102sh", "export NCCL_DEBUG=INFO\n" + BROKEN_SCRIPT.split("\n", 1)[1])
+    git(repo, "add", ".", env=env)
+    r = commit(repo, env)
+    assert r.returncode != 0, r.stdout
+    assert "tong/102sh:3:" in r.stdout and "SGL101" in r.stdout, r.stdout
+
+
+def test_hook_leaves_extensionless_docs_and_files_without_engine_words(hooked):
+    """An extensionless README with a launch line is documentation (a directory scan leaves it too), and an
+    extensionless file that names no engine never starts pdlint (PDLINT points at a missing command)."""
+    repo, env = hooked
+    write(repo, "README", "Run:\n" + BROKEN_SCRIPT.split("\n", 1)[1])
+    write(repo, "notes", "prefill and decode run on two nodes\n")
+    git(repo, "add", ".", env=env)
+    r = git(repo, "commit", "-q", "-m", "docs", env={**env, "PDLINT": "pdlint-not-installed"}, check=False)
+    assert r.returncode == 0, r.stdout
+
+
 def test_hook_does_not_run_without_launch_files(hooked):
     """Commits that touch no launch file never start pdlint (PDLINT points at
     a command that does not exist)."""
