@@ -94,12 +94,27 @@ def env_values(shell_eval, script: str) -> dict:
     ('[ 2 -lt "$R" ]', "0", ["3"]),
     ('[[ $R == head ]]', "worker", ["head"]),
     ('[ "$R" != worker ]', "worker", []),  # the only value compared is the default
+    # arithmetic conditions: a name, $R or ${R} against a number written in the condition
+    ("(( R == 0 ))", "0", ["1"]),
+    ("(( $R > 0 ))", "0", ["1"]),
+    ("(( 0 == R ))", "0", ["1"]),
+    ("(( ${R} != 2 ))", "2", ["3"]),
+    ("(( R * 2 == 0 ))", "0", []),  # not one comparison of a name with a number
+    ("(( R == N ))", "0", []),  # no number written
 ])
 def test_numeric_and_string_tests_give_the_value_on_the_other_side(shell_eval, test, default, expected):
     script = (f'R="${{R:-{default}}}"\n'
               f'if {test}; then\n  {SERVER} --disaggregation-mode prefill\n'
               f'else\n  {SERVER} --disaggregation-mode decode\nfi\n')
     assert env_values(shell_eval, script) == ({"R": expected} if expected else {})
+
+
+def test_an_arithmetic_rank_test_builds_both_roles(scratch_git):
+    scratch_git.write("rank.sh", PD_SERVER.replace('[[ "${NODE_RANK}" -eq 0 ]]', "(( NODE_RANK == 0 ))"))
+    _, report = scratch_git.lint("rank.sh")
+    assert [l["role"] for l in report["launches"]] == ["prefill", "decode"]
+    assert "run with NODE_RANK=1" in report["launches"][1]["context"]
+    assert codes(report) == ["SGL805"]
 
 
 def test_values_only_where_the_default_skips_launch_text(shell_eval):

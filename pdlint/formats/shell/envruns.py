@@ -11,7 +11,9 @@ variables:
 * a variable is *environment-defaulted* where ``${V:-d}`` / ``${V-d}`` / ``${V:=d}`` (``d`` not empty)
   takes the default because ``V`` has no known value: not assigned before on the path, not given by the
   caller (``--var``, ``[tool.pdlint.vars]``: those are known, so nothing is recorded);
-* a test (``=``, ``==``, ``!=``, ``-eq``... with a literal on the other side) or a ``case`` whose subject
+* a test (``=``, ``==``, ``!=``, ``-eq``... with a literal on the other side), an arithmetic condition
+  comparing one variable or expansion with a number (``(( NODE_RANK == 0 ))``, ``(( ${RANK:-0} > 0 ))``)
+  or a ``case`` whose subject
   is exactly such a default (every character of it written in the default, however many variables it
   was copied through: ``NODE_RANK="${NODE_RANK:-0}"; [[ $NODE_RANK -eq 0 ]]``) gives the values that
   would decide it otherwise: the literal words (``case`` patterns without glob characters), or for a
@@ -20,8 +22,8 @@ variables:
   statement that holds launch text, or names a function that does (:meth:`EnvVariants.may_launch`): a
   script whose defaults reach every launch costs nothing more.
 
-Not recorded: ``(( ... ))`` arithmetic conditions, ``test`` words made by expansion, globs, variables
-read in a function the script never calls.
+Not recorded: arithmetic conditions other than one comparison of a name with a number, ``test`` words
+made by expansion, globs, variables read in a function the script never calls.
 """
 
 from __future__ import annotations
@@ -36,6 +38,10 @@ _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_:.-]*")
 _MIRROR = {"-gt": "-lt", "-lt": "-gt", "-ge": "-le", "-le": "-ge", "-eq": "-eq", "-ne": "-ne"}
 #: the values on the two sides of ``-OP N``, as offsets from N (a rank test ``-eq 0`` gives 0 and 1, not -1)
 _SIDES = {"-eq": (0, 1), "-ne": (0, 1), "-gt": (1, 0), "-ge": (0, -1), "-lt": (-1, 0), "-le": (0, 1)}
+#: the arithmetic comparison operators, as ``test``'s
+_ARITH_OPS = {"==": "-eq", "!=": "-ne", "<": "-lt", "<=": "-le", ">": "-gt", ">=": "-ge"}
+_ARITH_CMP = re.compile(r"^\s*(?P<a>\$?\{?[A-Za-z_][A-Za-z0-9_]*\}?|[-+]?[0-9]+)\s*(?P<op>==|!=|<=|>=|<|>)\s*"
+                        r"(?P<b>\$?\{?[A-Za-z_][A-Za-z0-9_]*\}?|[-+]?[0-9]+)\s*$")
 _TESTS = {"-eq": lambda a, b: a == b, "-ne": lambda a, b: a != b, "-lt": lambda a, b: a < b,
           "-le": lambda a, b: a <= b, "-gt": lambda a, b: a > b, "-ge": lambda a, b: a >= b}
 
@@ -91,6 +97,31 @@ class EnvVariants:
                                          _computed(str(c), literal)))
                 if was is not None:
                     break  # one value on the other side is enough
+
+    def note_env_arith(self, expr: TStr, source: TStr, st) -> None:
+        """An arithmetic condition ``(( a OP b ))``: ``expr`` its expanded text, ``source`` its written text.
+        One side a number written there, the other a variable name (its value) or an expansion whose text is
+        an environment default: noted as the ``test`` with the same operator."""
+        m = _ARITH_CMP.match(expr.text)
+        w = _ARITH_CMP.match(source.text)
+        if m is None or w is None:
+            return
+        op = _ARITH_OPS[m.group("op")]
+        for ref, lit, flipped in (("a", "b", False), ("b", "a", True)):
+            if not _INT.fullmatch(w.group(lit)):
+                continue  # the number must be written in the condition, not come from an expansion
+            value = self._arith_operand(expr[m.start(ref):m.end(ref)], st)
+            if value is not None:
+                self.note_env_compare(op, value, source[w.start(lit):w.end(lit)], flipped)
+
+    def _arith_operand(self, t: TStr, st) -> Optional[TStr]:
+        """The text an arithmetic operand stands for: a bare name's value, else the (expanded) text."""
+        if _INT.fullmatch(t.text):
+            return t
+        name = t.text.strip("${}")
+        var = self.lookup(name, st)
+        value = getattr(var, "value", None)
+        return value if isinstance(value, TStr) else None
 
     def note_env_case(self, subject: TStr, literals: list) -> None:
         """``case SUBJECT in`` an item with these literal patterns (TStr) whose body holds launch text."""

@@ -849,6 +849,8 @@ class Interpreter(Words, Conditions, Control, Builtins, Joins, Tails, EnvVariant
         at = self.unit.tstr[a:b]
         expr = self.expand_range_value(ia, ib, syntax.special_parts(self.unit, node), st, set())
         value = None if expr.opaque else self.arith_text(expr.text, st, set(), at)
+        if self.env_spans and not expr.opaque:
+            self.note_env_arith(expr, self.unit.tstr[ia:ib], st)
         return [Out(st, None if value is None else value != 0)]
 
     def exec_test(self, node, st: State) -> list:
