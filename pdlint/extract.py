@@ -598,7 +598,7 @@ class Extractor:
         cfg = self.config_for(os.path.join(chart, "Chart.yaml"))
         own = os.path.join(os.path.normpath(chart), "values.yaml")
         out: list = []
-        for pattern in (getattr(cfg, "helm_values", None) or {}).get(os.path.normpath(chart), ()):
+        for pattern in cfg.helm_values.get(os.path.normpath(chart), ()):
             for p in sorted(glob.glob(pattern, recursive=True)):
                 p = os.path.abspath(p)
                 if p not in out and p != own and os.path.isfile(p):

@@ -92,7 +92,7 @@ def split(jobs: list, resolver, k: int, boundary=None) -> list:
         for key, _, _ in role_word_keys(j.display):
             join(("role", key), i)
         cfg = resolver.for_file(j.abspath)
-        if cfg.values_files or getattr(cfg, "helm_values", None):
+        if cfg.values_files or cfg.helm_values:
             # its templates' text comes from one values file; a chart is rendered with values files elsewhere
             join(("config", cfg.path), i)
         if j.kind in ("yaml", "tpl"):
