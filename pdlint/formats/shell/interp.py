@@ -469,14 +469,24 @@ class Interpreter(Words, Conditions, Control, Builtins, Joins, Tails, EnvVariant
         return cmd
 
     # -- assignments ------------------------------------------------------------
-    def assignment(self, node, st: State, unk: set):
-        """Evaluate a ``variable_assignment`` node: ``(name, Var)`` or None."""
+    def assignment(self, node, st: State, unk: set, assoc: bool = False):
+        """Evaluate a ``variable_assignment`` node: ``(name, Var)`` or None.  ``assoc``: the name is declared an
+        associative array here (``declare -A``)."""
         name_node = node.child_by_field_name("name")
         if name_node is None:
             return None
         value_node = node.child_by_field_name("value")
         append = any(c.type == "+=" for c in node.children)
         local: set = set()
+        if value_node is not None and value_node.type == "array" and name_node.type == "variable_name":
+            name = self.unit.source_text(name_node)
+            old = st.vars.get(name)
+            if assoc or (isinstance(old, Var) and old.is_assoc):
+                var = self.assoc_items(value_node, st, local)
+                unk |= local
+                if append and isinstance(old, Var) and old.is_assoc and var.is_assoc:
+                    var = _assoc_merge(old, var)
+                return name, var
         if value_node is not None and value_node.type == "array":
             items = [c for c in value_node.named_children if c.type != "comment"]
             value = tuple(self.expand_args(items, st, local))
@@ -506,9 +516,39 @@ class Interpreter(Words, Conditions, Control, Builtins, Joins, Tails, EnvVariant
             return Var((head + value,) + old.value[1:], old.unknown | unknown)
         return Var(old.value + value, old.unknown | unknown)
 
+    def assoc_items(self, array_node, st: State, unk: set) -> Var:
+        """``declare -A A=([k]=v ...)``: the associative array, its keys in the order written (a key set twice
+        keeps its first place and its last value).  An item that is no ``[key]=value`` or whose key pdlint
+        cannot see makes the whole array one it cannot read (an opaque placeholder, never a wrong value)."""
+        keys: list = []
+        values: list = []
+        for item in array_node.named_children:
+            if item.type == "comment":
+                continue
+            t = self.expand_value(item, st, unk)
+            m = re.match(r"\[([^\]]*)\]\+?=", t.text) if not t.opaque else None
+            key = self.assoc_key(m.group(1), st) if m else None
+            if key is None:
+                return Var(self.unit.tstr[self.unit.start(array_node):self.unit.char(array_node.end_byte)].as_opaque())
+            if key in keys:
+                values[keys.index(key)] = t[m.end():]
+            else:
+                keys.append(key)
+                values.append(t[m.end():])
+        return Var(tuple(values), frozenset(unk), tuple(keys))
+
     def set_element(self, st: State, name: str, index_text: str, value, append: bool, unknown) -> Var:
-        """``A[i]=v``: the array after the assignment."""
+        """``A[i]=v``: the array after the assignment (``A[key]=v`` for an associative array)."""
         old = st.vars.get(name)
+        if old is not None and old.is_assoc:
+            scalar = value if isinstance(value, TStr) else join_with(list(value), EMPTY)
+            key = self.assoc_key(index_text, st)
+            if key is None:  # a key pdlint cannot see: the array is no longer one it can read
+                return Var(scalar.as_opaque(), old.unknown | unknown)
+            one = Var((scalar,), frozenset(unknown), (key,))
+            if append and old.item(key) is not None:
+                one = Var((old.item(key) + scalar,), frozenset(unknown), (key,))
+            return _assoc_merge(old, one)
         items = ()
         if old is not None and old.value is not None:
             items = old.value if isinstance(old.value, tuple) else (old.value,)
@@ -545,7 +585,7 @@ class Interpreter(Words, Conditions, Control, Builtins, Joins, Tails, EnvVariant
                 flags.add(self.unit.source_text(child))
                 continue
             if child.type == "variable_assignment":
-                res = self.assignment(child, st, set())
+                res = self.assignment(child, st, set(), assoc=any(f.startswith("-") and "A" in f for f in flags))
                 if res is not None:
                     self.declare(cmd, flags, res[0], res[1], st)
             elif child.type == "variable_name":
@@ -577,8 +617,11 @@ class Interpreter(Words, Conditions, Control, Builtins, Joins, Tails, EnvVariant
             st.declare_local(name)
         if var is not None:
             st.assign(name, var, export=export)
+        elif "A" in letters and cmd in ("declare", "typeset", "local") and \
+                not (name in st.vars and st.vars[name].is_assoc and not local):
+            st.vars[name] = Var((), keys=())  # `declare -A NAME`: an empty associative array
         elif local or (cmd in ("declare", "typeset") and name not in st.vars):
-            st.vars[name] = Var(() if ("a" in letters or "A" in letters) else None)
+            st.vars[name] = Var(() if "a" in letters else None)
         if export:
             st.exported[name] = True
         if unexport:
@@ -872,6 +915,18 @@ class Interpreter(Words, Conditions, Control, Builtins, Joins, Tails, EnvVariant
         return [Out(st, True)]
 
 # -- helpers ----------------------------------------------------------------------
+
+def _assoc_merge(old: Var, new: Var) -> Var:
+    """An associative array with ``new``'s items set on ``old``'s (a key of both takes ``new``'s value)."""
+    keys, values = list(old.keys), list(old.value)
+    for k, v in zip(new.keys, new.value):
+        if k in keys:
+            values[keys.index(k)] = v
+        else:
+            keys.append(k)
+            values.append(v)
+    return Var(tuple(values), old.unknown | new.unknown, tuple(keys))
+
 
 def _same_env(a: dict, b: dict) -> bool:
     if a.keys() != b.keys():

@@ -22,13 +22,27 @@ CWD = "\0cwd"
 class Var:
     """A variable's value: a TStr (scalar), a tuple of TStr (indexed array) or
     None (known to be unset).  ``unknown`` names the variables with no known
-    value that went into it (they are placeholders inside ``value``)."""
+    value that went into it (they are placeholders inside ``value``).  An
+    associative array (``declare -A``) has ``keys``: the key of each item of
+    ``value``, in the order they were set."""
 
-    __slots__ = ("value", "unknown")
+    __slots__ = ("value", "unknown", "keys")
 
-    def __init__(self, value, unknown: frozenset = frozenset()):
+    def __init__(self, value, unknown: frozenset = frozenset(), keys: Optional[tuple] = None):
         self.value = value
         self.unknown = unknown
+        self.keys = keys
+
+    @property
+    def is_assoc(self) -> bool:
+        return self.keys is not None
+
+    def item(self, key: str) -> Optional[TStr]:
+        """An associative array's value for ``key``; None when it has none."""
+        for k, v in zip(self.keys or (), self.value or ()):
+            if k == key:
+                return v
+        return None
 
     @property
     def is_array(self) -> bool:
@@ -44,7 +58,8 @@ class Var:
     def same(self, other: "Var") -> bool:
         if self is other:
             return True
-        return self.unknown == other.unknown and _value_key(self.value) == _value_key(other.value)
+        return self.unknown == other.unknown and self.keys == other.keys and \
+            _value_key(self.value) == _value_key(other.value)
 
 
 def _value_key(value):

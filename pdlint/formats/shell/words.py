@@ -41,6 +41,10 @@ _MAX_PATTERN_SUBJECT = 4096
 _MAX_REPLACE_SUBJECT = 512
 
 
+#: a subscript that is one variable reference (``$name``, ``${name}``), and one that is literal text
+_KEY_REF = re.compile(r"\$(?:([A-Za-z_][A-Za-z0-9_]*)|\{([A-Za-z_][A-Za-z0-9_]*)\})")
+_KEY_LITERAL = re.compile(r"[^$`\\\"'*?\[\]]*")
+
 class _Unknown:
     """Marker: the variable has no value known at lint time."""
 
@@ -616,8 +620,12 @@ class Words:
             if not isinstance(var, Var):
                 fb.value(use.as_opaque(), quoted)
                 return
-            n = len(var.value) if isinstance(var.value, tuple) else (0 if var.value is None else 1)
-            self._deliver([computed(str(k), use) for k in range(n)], fb, quoted, sub == "*", sep, unk)
+            if var.is_assoc:
+                keys = [computed(k, use) for k in var.keys]
+            else:
+                n = len(var.value) if isinstance(var.value, tuple) else (0 if var.value is None else 1)
+                keys = [computed(str(k), use) for k in range(n)]
+            self._deliver(keys, fb, quoted, sub == "*", sep, unk)
             return
         if pre == "!":
             name = self._indirect(name, sub, st)
@@ -664,7 +672,14 @@ class Words:
         if name in ("@", "*") or sub in ("@", "*"):
             items = list(v) if isinstance(v, tuple) else ([] if v is None else [v])
             return [t.reached_via(use, note) for t in items]
-        if sub is not None:
+        if var.is_assoc and not isinstance(v, tuple):
+            return UNKNOWN  # (an associative array pdlint could not read: an opaque placeholder)
+        if var.is_assoc:
+            key = self.assoc_key("0" if sub is None else sub, st)
+            if key is None:
+                return UNKNOWN
+            v = var.item(key)
+        elif sub is not None:
             index = self.arith_text(sub, st, set(), use)
             if index is None:
                 return UNKNOWN
@@ -675,6 +690,22 @@ class Words:
         elif isinstance(v, tuple):
             v = v[0] if v else None
         return None if v is None else v.reached_via(use, note)
+
+    def assoc_key(self, text: str, st) -> Optional[str]:
+        """The key a subscript of an associative array names (``[R1]``, ``["R1"]``, ``[$name]``,
+        ``["${name}"]``); None when pdlint cannot see it (another expansion, a variable with no known value)."""
+        if len(text) >= 2 and text[0] == text[-1] and text[0] in "\"'":
+            quote, text = text[0], text[1:-1]
+            if quote == "'":
+                return text
+        m = _KEY_REF.fullmatch(text)
+        if m is None:
+            return text if _KEY_LITERAL.fullmatch(text) else None
+        var = self.lookup(m.group(1) or m.group(2), st)
+        if not isinstance(var, Var) or var.unknown or var.is_array:
+            return None
+        value = var.value
+        return "" if value is None else (None if value.opaque else value.text)
 
     def _deliver(self, val, fb: Fields, quoted: bool, star: bool, sep: TStr, unk: set) -> None:
         if val is None or val is UNKNOWN:
