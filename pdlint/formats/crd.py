@@ -199,6 +199,19 @@ def tstr(doc: TStr, ref: Optional[yt.Ref]) -> Optional[TStr]:
     return yt.node_tstr(doc, ref)
 
 
+def _path_key_role(doc: TStr, root: Optional[yt.Ref], path: tuple) -> tuple:
+    """(role, the key naming it) of the deepest mapping key above a container that names one role: the
+    ``prefill:`` / ``decode:`` sections of a values file (llm-d-modelservice's ``decode.containers[0]``),
+    whose container, resource and labels name none.  (None, None) when no key does."""
+    for i in range(len(path) - 1, -1, -1):
+        key = path[i]
+        if isinstance(key, str):
+            r = role_of_name(key)
+            if r:
+                return r, key_tstr(doc, at(root, *path[:i]), key)
+    return None, None
+
+
 def key_tstr(doc: TStr, parent: Optional[yt.Ref], key: str) -> Optional[TStr]:
     if parent is None:
         return None
@@ -401,6 +414,10 @@ def _generic(doc: TStr, c: kube.Container, ctx: Optional[_Doc], unit: str) -> Wo
         r = role_of_name(cn)
         if r:
             w.role, w.role_tok, w.role_how = r, tstr(doc, yt.get(c.ref, "name")), "container name"
+    if w.role is None:
+        r, tok = _path_key_role(doc, root, c.path)
+        if r:
+            w.role, w.role_tok, w.role_how = r, tok, "the key it is under"
     if ctx.kind == "LeaderWorkerSet":
         for p in c.path:
             if p in ("leaderTemplate", "workerTemplate"):
