@@ -234,13 +234,20 @@ def _conns(info: VllmInfo) -> list:
                   "\"kv_role\":\"kv_both\"}'",
     notes="A MultiConnector (or Dynamo KVBM's PdConnector) on one side that lists the other side's connector "
           "is compatible: that member carries the KV (ai-dynamo/dynamo's disagg_kvbm examples pair a "
-          "PdConnector[kvbm, NixlConnector] prefill with a NixlConnector decode).")
+          "PdConnector[kvbm, NixlConnector] prefill with a NixlConnector decode).  Not reported when a side "
+          "loads its connector class from the user's own module (`kv_connector_module_path`, a class that lists "
+          "no member connectors): that class may subclass "
+          "the other side's connector and speak its protocol (a timing wrapper `InstrumentedLMCacheConnector("
+          "LMCacheConnectorV1)`, ddps-lab/vllm-disaggregation).")
 def _connector_mismatch(p, d, pi, di):
     if pi is None or di is None:
         return None
     pc, dc = _conns(pi), _conns(di)
     if not pc or not dc or set(pc) & set(dc):
         return None  # a connector in common carries the KV (Dynamo KVBM: PdConnector[kvbm, NIXL] -> NixlConnector)
+    if any(i.kv.get("kv_connector_module_path") is not None and i.kv.text("kv_connector") in _conns(i)
+           for i in (pi, di)):
+        return None  # a connector class of the user's module (not a list of members): its protocol is unknown
     ptok = pi.kv.get("kv_connector").tok
     return VHit(f"the prefill uses kv_connector {'+'.join(pc)} but the decode {'+'.join(dc)}: the decode cannot "
                 f"receive KV from a different connector", di.kv.get("kv_connector").tok,
