@@ -26,8 +26,10 @@ BROKEN_CONTINUATION = register(Rule(
     "shell then runs those flags as a command of their own (`--tp-size: command not found`). Jinja templates hit "
     "this when a `{% if %}` line between two continued lines renders to an empty line (no `trim_blocks`, or a "
     "deploy tool that renders differently from the author's).",
-    "Remove the blank or comment line (move comments above the command, or use `{%- ... %}` / `trim-blocks` "
-    "in a template), and delete blanks after the `\\`.",
+    "Remove the blank or comment line (move comments above the command, or use `{%- ... %}` in a template), "
+    "and delete blanks after the `\\`. If the tool that renders the template sets Jinja's `trim_blocks` / "
+    "`lstrip_blocks` (so the line is never blank there), tell pdlint: `[tool.pdlint.jinja] trim-blocks = true` "
+    "(`jinja: {trim-blocks: true, lstrip-blocks: true}` in .pdlint.yaml).",
     example="python3 -m sglang.launch_server --model-path /m \\\n\n  --disaggregation-mode prefill",
     example_fixed="python3 -m sglang.launch_server --model-path /m \\\n  --disaggregation-mode prefill",
     category=_C))
