@@ -414,7 +414,7 @@ def _generic(doc: TStr, c: kube.Container, ctx: Optional[_Doc], unit: str) -> Wo
         r = role_of_name(cn)
         if r:
             w.role, w.role_tok, w.role_how = r, tstr(doc, yt.get(c.ref, "name")), "container name"
-    if w.role is None:
+    if w.role is None and hint is None:  # (a resource's own handler may leave the role open on purpose)
         r, tok = _path_key_role(doc, root, c.path)
         if r:
             w.role, w.role_tok, w.role_how = r, tok, "the key it is under"
