@@ -25,7 +25,10 @@ Prefill and decode servers left with no partner (:func:`unpaired`) are counted
 in the coverage summary: no pair rule checked them.
 
 Inside a deployment every prefill server is paired with every decode server of
-the same engine (:class:`Pair`), each as the role :func:`pair_role` gives: the
+the same engine (:class:`Pair`) - except two that a ``kill`` keeps apart
+(:func:`sequential`) and two on different arms of a script's ``if`` / ``case``
+when each arm starts both roles (:func:`other_configuration`: a choice of
+configuration) - each as the role :func:`pair_role` gives: the
 role its structure names where the structure and the flags disagree (a
 ``decode.sh`` beside ``prefill.sh`` whose ``kv_role`` is ``kv_producer``,
 :func:`sibling_structure`; a CRD role whose flags name the other role), else
@@ -564,10 +567,14 @@ def pair_launches(launches: list) -> list:
             d.instances.setdefault("decode", []).extend(ds)
             # not a prefill and a decode of one script that a kill keeps apart (`pkill -f sglang`, then the
             # next layout): they never serve together
-            combos = [(p, q) for p in ps for q in ds if not sequential(p.launch, q.launch)]
+            # nor of two configurations a branch chooses between (each arm starts both roles)
+            arms = arm_roles([l for l in d.servers if l.engine == eng])
+            apart = lambda p, q: sequential(p.launch, q.launch) or \
+                other_configuration(p.launch, q.launch, arms)  # noqa: E731
+            combos = [(p, q) for p in ps for q in ds if not apart(p, q)]
             if len(combos) > MAX_PAIRS_PER_ENGINE:
                 combos = [(p, ds[0]) for p in ps] + [(ps[0], q) for q in ds[1:]]
-                combos = [(p, q) for p, q in combos if not sequential(p.launch, q.launch)]
+                combos = [(p, q) for p, q in combos if not apart(p, q)]
             for p, q in combos:
                 d.pairs.append(Pair(p.launch, q.launch, eng, d.key, p.variants, q.variants))
         for r in d.routers:
@@ -727,6 +734,41 @@ def alternatives(a: Launch, b: Launch) -> bool:
     for x, y in zip(ca, cb):
         if x != y:
             return _branchy(x) or _branchy(y)
+    return False
+
+
+def _contexts(launch: Launch) -> list:
+    return launch.context.split(" > ") if launch.context else []
+
+
+def arm_roles(servers: list) -> dict:
+    """(path, shell run, context prefix) -> the pair roles of the servers under it: every prefix of every
+    server's context (built once per deployment and engine, for :func:`other_configuration`)."""
+    out: dict = {}
+    for l in servers:
+        ctx = tuple(_contexts(l))
+        for i in range(1, len(ctx) + 1):
+            out.setdefault((l.path, l.meta.get("shell_run"), ctx[:i]), set()).add(pair_role(l))
+    return out
+
+
+def other_configuration(a: Launch, b: Launch, arms: dict) -> bool:
+    """A prefill and a decode on different arms of one ``if`` / ``case`` of a script when each of the two arms
+    starts a prefill and a decode of its own (``arms``: :func:`arm_roles`): the branch chooses a configuration
+    (``launch_configs.sh <small|big> <role>``, ddps-lab/vllm-disaggregation), and only the servers of one arm
+    run together.  Arms that start one role each (``case $HOST in node1) <prefill>;; node2) <decode>;;``) are
+    the two halves of one deployment and pair as before."""
+    run = a.meta.get("shell_run")
+    if a.path != b.path or run != b.meta.get("shell_run"):
+        return False
+    ca, cb = tuple(_contexts(a)), tuple(_contexts(b))
+    for i, (x, y) in enumerate(zip(ca, cb)):
+        if x == y:
+            continue
+        if not (_branchy(x) and _branchy(y)):
+            return False
+        both = {"prefill", "decode"}
+        return both <= arms.get((a.path, run, ca[:i + 1]), set()) and both <= arms.get((a.path, run, cb[:i + 1]), set())
     return False
 
 
