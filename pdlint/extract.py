@@ -119,6 +119,7 @@ class Extractor:
         self._orphans: dict = {}  # PD060 place -> [index in findings, render roles]
         self._heredoc_depth = 0  # here-document scripts being evaluated (Extractor.heredoc_script)
         self._shell_problems: set = set()  # PD008 / PD009 places reported
+        self._dupe_keys: set = set()  # PD052 places reported
         self._placeholders: set = set()  # PD061 places reported
         self._repo_files: dict = {}  # repository root -> its files (callers of scripts)
         self._repo_data: dict = {}  # their contents, read once
@@ -859,7 +860,9 @@ class Extractor:
             local = self.stream_configmaps(job, docs, doc)
             before = len(self.out.launches)
             for w in crd.workloads(docs, doc, containers, unit or job.display):
-                found |= bool(self.workload_launches(job, w, render_role, label, unit_meta, local))
+                if self.workload_launches(job, w, render_role, label, unit_meta, local):
+                    found = True
+                    self.duplicate_keys(docs, doc, w, render_role is not None or "rendered" in label)
             found |= bool(self.yaml_scripts(job, src, doc, docs, containers, render_role, label, unit, unit_meta))
             if not found and keyed and not self.keyed(job, src, doc, docs, render_role, label, unit_meta):
                 self.sglang_config(job, src, doc, docs, render_role)
@@ -869,6 +872,39 @@ class Extractor:
             self.problem_at(C.LIMIT, doc, docs[0].start if docs else 0, str(e))
         except yt.LimitError as e:  # merge keys over their budget
             self.problem_at(C.LIMIT, doc, e.index, e.message)
+
+    def duplicate_keys(self, docs: list, doc: TStr, w, rendered: bool) -> None:
+        """PD052: a mapping on the way from the document's root to a launch's container (and the container
+        itself) that holds a key twice; each place once."""
+        from pdlint import format_rules as F
+        if not 0 <= w.doc_index < len(docs) or docs[w.doc_index].root is None:
+            return
+        ref = yt.Ref(docs[w.doc_index].root)
+        for step in tuple(w.path) + (None,):
+            node = yt.deref(ref).node if ref is not None else None
+            if isinstance(node, yt.YMap):
+                seen: dict = {}
+                dupes: list = []  # (key node, its first occurrence)
+                for k, _ in node.pairs:
+                    key = k.value if isinstance(k, yt.YScalar) else None
+                    if key is None or key == "<<":
+                        continue
+                    if key in seen:
+                        dupes.append((k, seen[key]))
+                    else:
+                        seen[key] = k
+                if dupes:
+                    k, first = dupes[0]
+                    tok = doc[k.start:k.end]
+                    place = (tok.origin.path, tok.origin.line, tok.origin.column) if tok.pieces else None
+                    if place is not None and place not in self._dupe_keys:
+                        self._dupe_keys.add(place)
+                        keys = list(dict.fromkeys(d.value for d, _ in dupes))
+                        self.out.findings.append(F.finding(F.DUPLICATE_KEY, tok, F.duplicate_key_message(
+                            keys, doc[first.start:first.end].origin.line, rendered)))
+            if step is None or ref is None:
+                break
+            ref = crd.at(ref, step)
 
     def workload_launches(self, job: FileJob, w, render_role: Optional[str], label: str = "",
                           unit_meta: Optional[dict] = None, configmaps: Optional[dict] = None) -> list:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from pdlint.model import ERROR, Finding, Related
+from pdlint.model import ERROR, WARNING, Finding, Related
 from pdlint.rules import Rule, register
 from pdlint.text import TStr
 
@@ -70,3 +70,35 @@ SRT_OVERRIDE = register(Rule(
     example_fixed="zip_override_tp:\n  backend:\n    sglang_config:\n      prefill:\n        tensor-parallel-size: [4, 8]\n"
                   "        max-running-requests: [64, 128]",
     category=_C))
+
+
+DUPLICATE_KEY = register(Rule(
+    "PD052", "duplicate-mapping-key", WARNING,
+    "Reports a YAML mapping that holds the same key twice on the way to a launch: the container itself, its pod "
+    "or workload, or the values section it is in (a rendered template included).",
+    "YAML forbids duplicate keys, and tools disagree on what to do with them: kustomize, Flux's post-render and "
+    "every yaml.v3 reader reject the file (`mapping key \"containers\" already defined at line 12`), while Helm "
+    "and PyYAML keep the last value and silently drop the first. So one of the launches written under the key is "
+    "not the one that is deployed, or the deployment fails. A template whose whitespace control differs from its "
+    "renderer's (`trim_blocks`, `lstrip_blocks`) produces exactly this: a section glued under the one before it.",
+    "Keep one occurrence of the key (merge the two), or fix the template's indentation; if the renderer trims "
+    "block tags, tell pdlint (`jinja: {trim-blocks: true, lstrip-blocks: true}`).",
+    example="decode:\n  containers:\n    - name: vllm\n      args: [--port, \"8200\"]\n  containers:\n    - name: vllm\n"
+            "      args: [--port, \"8000\"]",
+    example_fixed="decode:\n  containers:\n    - name: vllm\n      args: [--port, \"8200\"]\nprefill:\n  containers:\n"
+                  "    - name: vllm\n      args: [--port, \"8000\"]",
+    category=_C))
+
+
+def duplicate_key_message(keys: list, first_line: int, rendered: bool) -> str:
+    """``keys``: the keys this mapping holds twice, in order (the first of them reported at its second place)."""
+    if len(keys) == 1:
+        what = f"key {keys[0]!r} appears twice in this mapping (first at line {first_line})"
+    else:
+        shown = ", ".join(repr(k) for k in keys[:4]) + (f" and {len(keys) - 4} more" if len(keys) > 4 else "")
+        what = f"keys {shown} appear twice in this mapping ({keys[0]!r} first at line {first_line})"
+    msg = (f"{what}: kustomize, Flux and yaml.v3 readers reject the file, Helm and PyYAML keep the last value and "
+           f"drop the first, so a launch written under such a key is not the one deployed")
+    if rendered:
+        msg += " (a rendered template: check that pdlint trims block tags as its renderer does)"
+    return msg
