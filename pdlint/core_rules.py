@@ -45,8 +45,9 @@ TEMPLATE_SYNTAX = register(Rule(
 
 UNDEFINED = register(Rule(
     "PD005", "undefined-variable", ERROR,
-    "Reports every use of a template variable that has no value: not set in the template, in `[tool.pdlint.vars]`, "
-    "a values file, a per-role `roles.<role>.vars` table or `--var`.",
+    "Reports a template variable that has no value: not set in the template, in `[tool.pdlint.vars]`, a values "
+    "file, a per-role `roles.<role>.vars` table or `--var`. Once per variable and template file, at its first use; "
+    "the message names the other lines that use it.",
     "Templates are rendered with strict undefined semantics: a deployment tool rendering this template would fail "
     "or emit an empty value where a flag value belongs.",
     "Define the variable (in the template, the pdlint config or a values file), or pass it with `--var NAME=VALUE`.",

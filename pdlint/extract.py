@@ -763,8 +763,10 @@ class Extractor:
         elif not _may_launch(src, renders, (variables, role_vars)):
             drop = ("render",) if _may_take_a_command(job.abspath, src, renders) else ("render", "undefined")
             problems = [p for p in problems if p.code not in drop]
-        for p in problems:
-            self.problem(rule_for[p.code], p.src or src, p.line, p.column, p.message, fix=p.hint)
+        for p, also in _one_per_undefined_name(problems, src):
+            message = p.message + (f" (also used on line{'s' if len(also) > 1 else ''} "
+                                   f"{_line_list(also)})" if also else "")
+            self.problem(rule_for[p.code], p.src or src, p.line, p.column, message, fix=p.hint)
         inner = _inner_kind(job.abspath)
         for r in renders:
             self.note_rendered(r.text)
@@ -2076,6 +2078,31 @@ def isolate_per_file(items: list, stage, what: str, path_of, failed: Optional[se
             if failed is not None:
                 failed.add(path)
     return out
+
+
+def _one_per_undefined_name(problems: list, src) -> list:
+    """[(problem, later lines of the same file with the same undefined name)]: one PD005 per variable and file,
+    at its first use (a template rendered from a generator's objects, ai-dynamo/aiconfigurator's
+    ``BenchConfig.*``, gave one error per use: 69 for 15 names); other problems as they are."""
+    out: list = []
+    first: dict = {}
+    for p in sorted(problems, key=lambda q: (q.line or 0, q.column or 0)):  # (the report sorts them again)
+        if p.code != "undefined":
+            out.append((p, []))
+            continue
+        key = ((p.src or src).path, p.message)
+        if key in first:
+            if p.line != first[key][0].line and p.line not in first[key][1]:
+                first[key][1].append(p.line)
+            continue
+        first[key] = (p, [])
+        out.append(first[key])
+    return out
+
+
+def _line_list(lines: list, most: int = 5) -> str:
+    shown = ", ".join(str(n) for n in sorted(lines)[:most])
+    return shown + (f" and {len(lines) - most} more" if len(lines) > most else "")
 
 
 def crd_apply(launch: Launch, w) -> None:
