@@ -730,7 +730,7 @@ def alternatives(a: Launch, b: Launch) -> bool:
         return True
     if a.context == b.context:
         return False
-    ca, cb = a.context.split(" > ") if a.context else [], b.context.split(" > ") if b.context else []
+    ca, cb = _contexts(a), _contexts(b)
     for x, y in zip(ca, cb):
         if x != y:
             return _branchy(x) or _branchy(y)

@@ -39,11 +39,10 @@ _PURE_REF_RE = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*)|\$\{([A-Za-z_][A-Za-z0-9_
 _SIMPLE_REF_RE = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?")
 _MAX_PATTERN_SUBJECT = 4096
 _MAX_REPLACE_SUBJECT = 512
-
-
 #: a subscript that is one variable reference (``$name``, ``${name}``), and one that is literal text
 _KEY_REF = re.compile(r"\$(?:([A-Za-z_][A-Za-z0-9_]*)|\{([A-Za-z_][A-Za-z0-9_]*)\})")
 _KEY_LITERAL = re.compile(r"[^$`\\\"'*?\[\]]*")
+
 
 class _Unknown:
     """Marker: the variable has no value known at lint time."""
