@@ -8,7 +8,8 @@ disaggregated model together:
   with one values overlay: the renders of a chart are alternative deployments),
   one srt-slurm recipe, one TRT-LLM disaggregated config), else the file;
 * the units of one file when none of them holds both roles on its own (a
-  YAML stream with a ``Deployment/prefill`` and a ``Deployment/decode``);
+  YAML stream with a ``Deployment/prefill`` and a ``Deployment/decode``), and
+  those of one render of a Helm chart (:func:`_join_chart_renders`);
 * sibling files named by convention: the same path up to one role word
   (``run_prefill.sh`` / ``run_decode.sh`` / ``run_lb.sh``, ``p.yaml`` /
   ``d.yaml``, ``ctx_*.yaml`` / ``gen_*.yaml``, ``*-prefiller-*`` /
@@ -376,6 +377,7 @@ def group(launches: list) -> list:
             for k in keys[1:]:
                 uf.union(keys[0], k)
             how[uf.find(keys[0])] = "one file"
+    _join_chart_renders(by_unit, uf, how)
     # sibling files
     files: dict = {}  # path -> merged roles of its file-scoped units
     for k, ls in by_unit.items():
@@ -518,6 +520,25 @@ def _join_routed_servers(launches: list, uf: _UF, how: dict) -> None:
         if named:
             where = ", ".join(dict.fromkeys(f"{s.path}:{s.line}" for s in named))
             how[uf.find(unit_key(r))] = f"router {r.path}:{r.line} names the addresses of {where}"
+
+
+def _join_chart_renders(by_unit: dict, uf: "_UF", how: dict) -> None:
+    """The objects of one render of a Helm chart (one release: values.yaml, or one values overlay) when none
+    of them holds both roles on its own: a chart's prefill and decode Deployments, from one template's
+    ``range`` or from two templates (lightseekorg/smg's ``workers`` list), are one deployment, as two
+    documents of one manifest are."""
+    renders: dict = {}
+    for k, ls in by_unit.items():
+        chart = ls[0].meta.get("chart")
+        if chart is not None and all(l.meta.get("chart") == chart for l in ls) and \
+                len({l.meta.get("values_overlay") for l in ls}) == 1:
+            renders.setdefault((chart, ls[0].meta.get("values_overlay")), []).append(k)
+    for (chart, overlay), keys in renders.items():
+        if len(keys) < 2 or any(len(_roles(by_unit[k])) >= 2 for k in keys):
+            continue
+        for k in keys[1:]:
+            uf.union(keys[0], k)
+        how[uf.find(keys[0])] = f"one render of chart {chart}" + (f" with {overlay}" if overlay else "")
 
 
 def alternative_renders(a: Launch, b: Launch) -> bool:
