@@ -232,8 +232,12 @@ def srt_slurm(job, src, doc: TStr, root: yt.Ref, variant=None) -> list:
     fw = (crd.text_at(root, "identity", "frameworks", "sglang") or "").strip().lstrip("vV")
     if not flags.is_release_name(fw):
         fw = ""  # a nightly build's name (`nightly-dev-cu13-20260805-211ee642`): no release pinned
-    m = re.search(r"sglang[^:+\s]*[:+]v?(\d+\.\d+\.\d+(?:\.post\d+)?)", image)  # lmsysorg+sglang+v0.5.5.sqsh too
-    version = fw or (m.group(1) if m else None)
+    from pdlint.engines.sglang import dynamo
+    if dynamo.image_version(image):  # a Dynamo runtime's tag is Dynamo's release: the SGLang it pins
+        version = fw or dynamo.sglang_pin(image)
+    else:
+        m = re.search(r"sglang[^:+\s]*[:+]v?(\d+\.\d+\.\d+(?:\.post\d+)?)", image)  # lmsysorg+sglang+v0.5.5.sqsh too
+        version = fw or (m.group(1) if m else None)
     picked, why = flags.pick(version)
     note = f"; {why}" if why else ""
     if version:
