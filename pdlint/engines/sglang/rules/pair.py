@@ -15,6 +15,8 @@ dtype) are only compared when written on both sides; one-sided settings are
 warnings.
 """
 
+import re
+
 from pdlint.engines.sglang.argv import OPAQUE
 from pdlint.engines.sglang.pairbase import WARNING, PairHit, px, sgl_pair_rule, show_value
 from pdlint.model import ERROR as _E
@@ -707,7 +709,9 @@ def _model(p, d):
     message="the prefill server runs --quantization {p} but the decode server {d}: the decode continues from KV "
             "computed by differently quantized weights",
     source="disaggregation/common/conn.py", upstream_id="xr-model",
-    summary="Reports a pair whose `--quantization` values differ (unset counts as the checkpoint's own format).",
+    summary="Reports a pair whose `--quantization` values differ (unset counts as the checkpoint's own format: "
+            "not reported when the model's name says that format is the other side's, `Qwen/Qwen3-8B-FP8` with "
+            "`fp8`).",
     why="Prefill and decode must run the same weights: KV produced by one quantization and continued by another "
         "changes outputs (and some methods change the KV geometry as well). Nothing in SGLang checks it.",
     fix="Use the same `--quantization` on both roles.",
@@ -719,9 +723,24 @@ def _quant(p, d):
     pv, dv = p.get("quantization"), d.get("quantization")
     if pv == dv:
         return None
+    if not (pv and dv) and _checkpoint_format(p, d, pv or dv):
+        return None  # unset takes the checkpoint's format, which the model's name says is the other side's
     edit = "decode" if d.explicit("quantization") else "prefill"
     return PairHit(edit, "quantization", other=("quantization",),
                    fmt={"p": pv or "unset", "d": dv or "unset"})
+
+
+def _checkpoint_format(p, d, method: str) -> bool:
+    """Does the (same) model of both sides name ``method`` as its checkpoint's format in its last path part
+    (``Qwen/Qwen3.5-397B-A17B-FP8`` and ``fp8``; ``...-AWQ`` and ``awq``; ``...-NVFP4`` and ``modelopt_fp4``)?
+    SGLang takes an unset ``--quantization`` from the checkpoint's config (``model_config.py``), so that side
+    runs ``method`` too (SGL822 noise on NVIDIA/srt-slurm's Qwen3.5 FP8 recipes)."""
+    pm, dm = _model_name(p), _model_name(d)
+    if pm is None or pm != dm or not isinstance(method, str):
+        return False
+    words = set(re.split(r"[^a-z0-9]+", pm.rsplit("/", 1)[-1].lower()))
+    token = method.lower().replace("modelopt_", "")
+    return token in words or (token == "fp4" and "nvfp4" in words)
 
 
 @sgl_pair_rule(
