@@ -265,6 +265,7 @@ def srt_slurm(job, src, doc: TStr, root: yt.Ref, variant=None) -> list:
             # role is PD101 at the recipe's key)
             argv = [crd.at_node(doc, yt.Ref(knode), "--disaggregation-mode"), crd.at_node(doc, yt.Ref(knode), role)] \
                 + argv
+        argv = _srt_model_path(doc, root) + argv
         env = _env_map(doc, yt.get(backend, f"{key}_environment"))
         line = _key_origin(doc, cfg, key)
         l = _launch(src, line.line if line else 1, "sglang", "python -m sglang.launch_server", role, line,
@@ -281,6 +282,21 @@ def srt_slurm(job, src, doc: TStr, root: yt.Ref, variant=None) -> list:
     table = flags.load(picked)
     _foreign_sections(doc, root, out, lambda k: table.lookup("--" + k.replace("_", "-")) is not None)
     return out
+
+
+def _srt_model_path(doc: TStr, root: yt.Ref) -> list:
+    """``--model-path ID`` for a recipe's ``model.path: "hf:ID"``: srtctl gives the server the model it names
+    (a Hugging Face id; an alias of ``srtslurm.yaml``'s ``model_paths`` is a path pdlint cannot see: nothing).
+    Rules that know a model family read it (SGL815 is quiet for MLA models: NVIDIA/srt-slurm's DeepSeek-R1
+    recipes got 24 false warnings without it)."""
+    ref = crd.at(root, "model", "path")
+    text = yt.scalar_text(ref)
+    if not isinstance(text, str) or not text.startswith("hf:") or len(text) <= 3:
+        return []
+    tok = yt.scalar_tstr(doc, ref)
+    if tok.text != text:
+        return []
+    return [crd.at_node(doc, ref, "--model-path"), tok[3:]]
 
 
 # What an srtctl recipe may hold at its top level: srtctl's ``SrtConfig`` fields (srtctl/core/schema.py), the
