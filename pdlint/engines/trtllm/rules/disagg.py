@@ -92,13 +92,17 @@ def _name(role):
     example="context_servers:\n  tensor_parallel_size: 1\ngeneration_servers:\n  tensor_parallel_size: 4",
     example_fixed="context_servers:\n  tensor_parallel_size: 2\ngeneration_servers:\n  tensor_parallel_size: 2",
     notes="An options file on its own (`ctx_*.yaml` without the command line that loads it) is not complete: the "
-          "command line may pass `--tp_size`, so an unset value there is not assumed to be 1.")
+          "command line may pass `--tp_size`, so an unset value there is not assumed to be 1. Not reported when "
+          "both sides run `enable_attention_dp: true`: attention is data-parallel, each rank keeps whole KV heads "
+          "and nothing is split between the layouts (NVIDIA/srt-slurm's DEP4 context with a DEP8 generation).")
 def _tp(p, d, pi, di):
     if pi is None or di is None:
         return None
     a, b = pi.tp(), di.tp()
     if a is None or b is None or a == b:
         return None
+    if pi.truthy("enable_attention_dp") and di.truthy("enable_attention_dp"):
+        return None  # attention data-parallel on both: every rank holds whole KV heads, attention TP is 1 on both
     return VHit(f"tensor_parallel_size is {_tp_text(pi, a)} on the context server but {_tp_text(di, b)} on the "
                 f"generation server", di.token("tensor_parallel_size"),
                 [related_at(pi.token("tensor_parallel_size"), p, f"the context server's tensor_parallel_size {a}")],
