@@ -263,27 +263,55 @@ def image_match(image: str, start: int = 0) -> Optional[Match]:
 
 def _docker_image_entrypoint(texts: list) -> Optional[Match]:
     """``docker run [OPTIONS] IMAGE ARGS`` (or podman) with an image whose entry point is a
-    server and no ``--entrypoint``: the server's argv are the ARGS."""
+    server and no ``--entrypoint``: the server's argv are the ARGS.  With ``--entrypoint PROG``
+    the container runs ``PROG ARGS``: a server when that is one (``--entrypoint python3 IMAGE -m
+    sglang_router.launch_router ...``, whn09/kimi-k3-sglang)."""
     for i in range(len(texts) - 1):
         if basename(texts[i]) not in ("docker", "podman") or texts[i + 1] not in ("run", "create"):
             continue
         j = i + 2
+        entry = None  # index of the --entrypoint value
         while j < len(texts) and texts[j].startswith("-") and texts[j] != "-":
             t = texts[j]
             name = t.split("=", 1)[0]
             if name == "--entrypoint":
-                return None
+                if "=" in t:
+                    return None  # (the program inside one word: no index of its own)
+                entry = j + 1
             if "=" in t or t in _DOCKER_BOOL or (len(t) > 2 and not t.startswith("--") and set(t[1:]) <= set("dit")):
                 j += 1
             else:
                 j += 2  # every other docker run option takes a value
         if j >= len(texts):
             return None
+        if entry is not None:
+            return _entrypoint_match(texts, entry, j, i)
         hit = image_server(texts[j])
         if hit is None:
             return None
         return Match(hit[0], hit[1], hit[2], j, j + 1, module_word=j, line_word=i)
     return None
+
+
+def _entrypoint_match(texts: list, entry: int, image: int, line_word: int) -> Optional[Match]:
+    """``docker run ... --entrypoint PROG ... IMAGE ARGS``: the server ``PROG ARGS`` starts, if it is one
+    (``python3 -m MODULE``, ``vllm serve``); its words are ``texts[entry]`` and those after ``image``."""
+    prog = basename(texts[entry])
+    m = None
+    if _PYTHON.match(prog):
+        if image + 2 < len(texts) and texts[image + 1] == "-m":
+            m = _module_match(texts, entry, texts[image + 2], image + 2)
+    else:
+        nxt = texts[image + 1] if image + 1 < len(texts) else None
+        hit = PROGRAMS.get((prog, nxt))
+        if hit:
+            m = Match(hit[0], hit[1], hit[2], entry, image + 2, module_word=image + 1)
+        elif PROGRAMS.get((prog, None)):
+            hit = PROGRAMS[(prog, None)]
+            m = Match(hit[0], hit[1], hit[2], entry, image + 1, module_word=entry)
+    if m is not None:
+        m.line_word = line_word
+    return m
 
 
 def _match_at(texts: list, i: int) -> Optional[Match]:
