@@ -43,7 +43,7 @@ from pdlint.records import dataclass, field
 
 _LAUNCHERS = (
     r"sglang\.launch_server", r"sglang\s+serve", r"dynamo\.(?:sglang|vllm|trtllm|frontend)",
-    r"vllm\s+serve", r"vllm\.entrypoints\.openai\.api_server", r"trtllm-serve",
+    r"vllm\s+serve", r"vllm\.entrypoints\.openai\.api_server", r"vllm\.entrypoints\.grpc_server", r"trtllm-serve",
     # vLLM's CLI module (what the `vllm` console script runs) with its `serve` sub-command, also as list items
     r"vllm\.entrypoints\.cli\.main(?=(?:[ \t]+|[\"'][ \t]*,[ \t]*[\"'])serve\b)",
     # the same CLIs as list items (`command: ["vllm", "serve"]`, aws-samples/sample-genai-on-eks-starter-kit)

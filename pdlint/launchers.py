@@ -28,6 +28,9 @@ MODULES = {
     "sglang.srt.disaggregation.mini_lb": ("sglang", "router", "python -m sglang.srt.disaggregation.mini_lb"),
     "sglang.srt.disaggregation.launch_lb": ("sglang", "router", "python -m sglang.srt.disaggregation.launch_lb"),
     "vllm.entrypoints.openai.api_server": ("vllm", "server", "python -m vllm.entrypoints.openai.api_server"),
+    # vLLM's gRPC server (vllm/entrypoints/grpc_server.py: AsyncEngineArgs' flags plus --host/--port; used by
+    # lightseekorg/smg's PD workers): judged with the api_server's table, so only its engine flags matter
+    "vllm.entrypoints.grpc_server": ("vllm", "server", "python -m vllm.entrypoints.grpc_server"),
     "dynamo.vllm": ("vllm", "server", "python -m dynamo.vllm"),
     "dynamo.vllm.unified_main": ("vllm", "server", "python -m dynamo.vllm.unified_main"),
     "dynamo.trtllm": ("trtllm", "server", "python -m dynamo.trtllm"),
