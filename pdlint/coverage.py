@@ -457,7 +457,13 @@ def assess(jobs: list, extraction, findings: list, strict: bool = False, shown=N
             reason, hint, at = _reason(job, group, file_notes, rendered.get(job.display), err)
             first = group[0]
             line, col, text = (first.line, first.column, first.text) if at is None else (at[0], at[1], "")
-            fc.spots.append(Spot(job.display, line, col, group[-1].line, CR.UNCHECKED.code, reason, hint, text))
+            # (a spot moved to the command that reads the text - a variable set above it - ends on its own line)
+            end = group[-1].line if group[-1].line >= line else line
+            same = next((x for x in fc.spots if (x.line, x.column) == (line, col)), None) if at is not None else None
+            if same is not None:  # two groups of text one command reads: one spot for the command
+                same.end_line = max(same.end_line, end)
+                continue
+            fc.spots.append(Spot(job.display, line, col, end, CR.UNCHECKED.code, reason, hint, text))
     # container args that go to an engine image's unknown entry point (no launch text of their own)
     for path, gaps in getattr(extraction, "entry_gaps", {}).items():
         fc = cov.files.get(path)
