@@ -19,8 +19,8 @@ import re
 from typing import Callable, Optional
 
 from pdlint.model import ERROR, WARNING, Candidate, Launch, Related
-from pdlint.pairing import (Deployment, alternatives, colocated_candidate, docker_gpus, facts, parse_url, sequential,
-                            shares_network, shell_launch, wrapper_text)
+from pdlint.pairing import (Deployment, alternatives, arm_roles, colocated_candidate, docker_gpus, facts,
+                            other_configuration, parse_url, sequential, shares_network, shell_launch, wrapper_text)
 from pdlint.rules import Rule, register
 from pdlint.text import TStr
 
@@ -191,6 +191,7 @@ def _colocated_pairs(dep: Deployment) -> list:
         return cached
     ss = [l for l in _servers(dep) if shell_launch(l)]
     one_host = [l for l in ss if colocated_candidate(l)]
+    arms = arm_roles(ss)  # two configurations a script chooses between never share the host at one time
     group: dict = {}  # id(launch) -> its group of identical launches
     sigs: dict = {}
     for l in one_host:
@@ -203,7 +204,7 @@ def _colocated_pairs(dep: Deployment) -> list:
             if taken.get(g, 0) >= MAX_PARTNERS:
                 continue
             if a.path == b.path and (a.path, a.line) != (b.path, b.line) and a.render_role == b.render_role \
-                    and not alternatives(a, b) and not sequential(a, b):
+                    and not alternatives(a, b) and not sequential(a, b) and not other_configuration(a, b, arms):
                 taken[g] = taken.get(g, 0) + 1
                 out.append((a, b))
     dep._colocated = out

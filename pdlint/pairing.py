@@ -743,10 +743,19 @@ def _branchy(item: str) -> bool:
     return "(then)" in item or "(else)" in item or item.startswith(("case ", "elif "))
 
 
+def _entry_functions(x: str, y: str) -> bool:
+    """Two context items that are two functions the script never calls, each evaluated as an entry point
+    (``function launch_sglang_pd (not called in this script)``): whoever calls them picks one per invocation
+    (lightseekorg/smg's launch-pd-workers.sh dispatches from ``main`` on an argument pdlint cannot see)."""
+    mark = "(not called in this script)"
+    return x.endswith(mark) and y.endswith(mark)
+
+
 def alternatives(a: Launch, b: Launch) -> bool:
     """Launches on different arms of one ``if``/``case``, or of different runs of one script with other
     values for a variable the environment may set (``run with NODE_RANK=1``: another node): never run
-    together by one invocation."""
+    together by one invocation.  (Two functions the script never calls are alternatives only when each
+    starts both roles: :func:`other_configuration`.)"""
     if a.meta.get("shell_run") != b.meta.get("shell_run"):
         return True
     if a.context == b.context:
@@ -774,8 +783,9 @@ def arm_roles(servers: list) -> dict:
 
 
 def other_configuration(a: Launch, b: Launch, arms: dict) -> bool:
-    """A prefill and a decode on different arms of one ``if`` / ``case`` of a script when each of the two arms
-    starts a prefill and a decode of its own (``arms``: :func:`arm_roles`): the branch chooses a configuration
+    """A prefill and a decode on different arms of one ``if`` / ``case`` of a script (or in two functions it never
+    calls, :func:`_entry_functions`) when each of the two arms starts a prefill and a decode of its own (``arms``:
+    :func:`arm_roles`): the branch chooses a configuration
     (``launch_configs.sh <small|big> <role>``, ddps-lab/vllm-disaggregation), and only the servers of one arm
     run together.  Arms that start one role each (``case $HOST in node1) <prefill>;; node2) <decode>;;``) are
     the two halves of one deployment and pair as before."""
@@ -786,7 +796,7 @@ def other_configuration(a: Launch, b: Launch, arms: dict) -> bool:
     for i, (x, y) in enumerate(zip(ca, cb)):
         if x == y:
             continue
-        if not (_branchy(x) and _branchy(y)):
+        if not ((_branchy(x) and _branchy(y)) or _entry_functions(x, y)):
             return False
         both = {"prefill", "decode"}
         return both <= arms.get((a.path, run, ca[:i + 1]), set()) and both <= arms.get((a.path, run, cb[:i + 1]), set())
