@@ -26,6 +26,9 @@ from pdlint.rules import engine_rules
 from pdlint.text import TStr
 
 _IMAGE_VERSION = re.compile(r"sglang[^:\s]*:v?(\d+\.\d+\.\d+(?:\.post\d+)?)")
+#: another project's image built on an SGLang release it names in its tag (lightseekorg/smg's
+#: ``lightseekorg/smg:1.3.3-sglang-v0.5.9``)
+_TAG_SGLANG_VERSION = re.compile(r":(?:[\w.]*[-_])?sglang[-_]?v?(\d+\.\d+\.\d+(?:\.post\d+)?)(?![\w.])")
 #: an SGLang image tagged ``latest`` (``lmsysorg/sglang:latest``, ``:latest-cu130``): the newest release, whatever a launch's
 #: flags suit, so a flag it no longer has is the error a pull of that image starts with
 _IMAGE_LATEST = re.compile(r"sglang[^:\s]*:latest(?:-[\w.-]*)?(?![\w.])")
@@ -55,13 +58,14 @@ class SglangInfo:
 
 
 def version_hint(launch: Launch) -> Optional[str]:
-    """An SGLang version named by the launch's image tag (``lmsysorg/sglang:v0.5.9``);
-    a Dynamo runtime image (``ai-dynamo/sglang-runtime:0.4.1``) names Dynamo's version."""
+    """An SGLang version named by the launch's image tag (``lmsysorg/sglang:v0.5.9``, or another image's tag
+    naming the SGLang it is built on: ``lightseekorg/smg:1.3.3-sglang-v0.5.9``); a Dynamo runtime image
+    (``ai-dynamo/sglang-runtime:0.4.1``) names Dynamo's version."""
     texts = [launch.meta.get("image", "")] + [t.text for t in launch.command]
     for t in texts:
         if "dynamo" in (t or "").lower():
             continue
-        m = _IMAGE_VERSION.search(t or "")
+        m = _IMAGE_VERSION.search(t or "") or _TAG_SGLANG_VERSION.search(t or "")
         if m:
             return m.group(1)
         if _IMAGE_LATEST.search(t or ""):
