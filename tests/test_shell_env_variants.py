@@ -76,6 +76,52 @@ def test_case_on_a_defaulted_role(scratch_git):
     assert "SGL805" in codes(report) and "PD020" not in codes(report)
 
 
+ROLE_CHAIN = f"""\
+    #!/bin/bash
+    ROLE=${{ROLE:-prefill}}
+    if [ "$ROLE" = "prefill" ]; then
+      EXTRA="--disaggregation-mode prefill --disaggregation-transfer-backend nixl"
+    elif [ "$ROLE" = "decode" ]; then
+      EXTRA="--disaggregation-mode decode --disaggregation-transfer-backend mooncake"
+    else
+      echo "ROLE must be prefill or decode"; exit 1
+    fi
+    {SERVER} $EXTRA --port 30000
+    """
+
+
+def test_an_elif_the_default_never_reaches_is_run_with_its_value(scratch_git):
+    # the default decides the first test, so the elif's condition never ran: its value was not seen
+    scratch_git.write("role.sh", ROLE_CHAIN)
+    _, report = scratch_git.lint("role.sh")
+    launches = report["launches"]
+    assert [l["role"] for l in launches] == ["prefill", "decode"]
+    assert "run with ROLE=decode" in launches[1]["context"]
+    assert len(report["pairs"]) == 1
+    assert codes(report) == ["SGL805"]  # nixl vs mooncake; no PD020
+
+
+def test_an_elif_chain_whose_default_reaches_every_launch_runs_once(scratch_git):
+    # (the elif's body holds no launch text: another run would reach nothing new)
+    scratch_git.write("role.sh", ROLE_CHAIN.replace(
+        'EXTRA="--disaggregation-mode decode --disaggregation-transfer-backend mooncake"', 'echo "decode node"'))
+    _, report = scratch_git.lint("role.sh")
+    assert [l["role"] for l in report["launches"]] == ["prefill"]
+    assert not any("run with" in l["context"] for l in report["launches"])
+
+
+def test_an_empty_default_leaves_the_role_to_the_environment(scratch_git):
+    # `ROLE=${ROLE:-}`: empty only because ROLE has no known value; the usage branch must not end the run
+    scratch_git.write("role.sh", ROLE_CHAIN.replace("${ROLE:-prefill}", "${ROLE:-}"))
+    _, report = scratch_git.lint("role.sh")
+    assert sorted(l["role"] for l in report["launches"]) == ["decode", "prefill"]
+    assert codes(report) == ["SGL805"]
+    # a value the script gives decides the test as written: only the else (usage) runs
+    scratch_git.write("role.sh", ROLE_CHAIN.replace("${ROLE:-prefill}", '""'))
+    _, report = scratch_git.lint("role.sh")
+    assert report["launches"] == [] and codes(report) == ["PD020", "PD020"]
+
+
 def env_values(shell_eval, script: str) -> dict:
     _, ctx = shell_eval(script, launch_text=has_launch_text)
     return {name: list(values) for name, values in ctx.env_values.items()}

@@ -255,7 +255,7 @@ class Conditions:
 def compare(op: str, left: Operand, right: Operand, pattern: bool, budget: Optional[Budget] = None) -> Cond:
     if op in ("=", "==", "!="):
         facts = string_facts(left, right, pattern)
-        if left.known and right.known:
+        if left.known and right.known and not (_assumed_empty(left, right) or _assumed_empty(right, left)):
             if pattern:
                 equal = Glob(right.t.text, right.mask, budget).fullmatch(left.t.text)  # None: over budget
             else:
@@ -281,6 +281,12 @@ def compare(op: str, left: Operand, right: Operand, pattern: bool, budget: Optio
             return Cond(ere_search(right.t.text, right.mask, left.t.text, budget))
         return Cond(None)
     return Cond(None)
+
+
+def _assumed_empty(ref: Operand, lit: Operand) -> bool:
+    """``ref`` is empty only because a variable with no known value counted as unset (``ROLE=${ROLE:-}``)
+    and is compared with a word: the environment decides the test, as for ``$ROLE`` with no default."""
+    return not ref.t.text and bool(ref.unknown) and lit.literal and bool(lit.t.text)
 
 
 def single_reference(unit, node) -> Optional[str]:

@@ -69,6 +69,8 @@ class Control:
         pending = [(st, ())]
         for i, (keyword, cond, body) in enumerate(arms):
             text = self.cond_text(cond)
+            if not pending and self.env_spans:
+                self.probe_env_arm(cond, body, st)
             nxt = []
             for s, else_facts in pending:
                 mark = len(self.env_pending)
@@ -104,6 +106,19 @@ class Control:
             entry = self.arm_ctx(f"if {first} (else)", facts, True)
             results.extend(self.run_arm(else_items or [], s, entry, tail=tail))
         return self.merge(results, node)
+
+    def probe_env_arm(self, cond: list, body: list, st: State) -> None:
+        """An ``elif`` no path reaches because an earlier test of an environment default was decided true
+        (``ROLE=${ROLE:-prefill}; if [ "$ROLE" = prefill ]; then ...; elif [ "$ROLE" = decode ]; then
+        <launch>``): its condition is evaluated on a copy of the state at the ``if`` only to note the values
+        that would run its body (:class:`EnvVariants`); what it ran is not kept."""
+        mark, count = len(self.env_pending), len(self.commands)
+        try:
+            self.run_seq(cond, st.fork())
+        finally:
+            del self.commands[count:]
+        if len(self.env_pending) > mark:
+            self.env_commit(mark, [n for n, _ in body])
 
     def exec_case(self, node, st: State) -> list:
         subject_node = node.child_by_field_name("value")
