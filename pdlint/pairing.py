@@ -152,6 +152,7 @@ class RouterLink:
     servers: list = field(default_factory=list)  # [Launch] it reaches
     port_mismatch: bool = False  # a URL whose port no server of its role listens on
     url_port: Optional[int] = None
+    exact: bool = False  # a URL whose port (and written host) the ``servers`` listen on: only they are reached
 
 
 @dataclass
@@ -577,6 +578,9 @@ def pair_launches(launches: list) -> list:
     """Deployments with their pairs and router links."""
     deps = group(launches)
     for d in deps:
+        for r in d.routers:
+            d.links += router_links(r, d)
+        routed = _routed_pairs(d.links)
         engines = []
         for l in d.servers:
             if pair_role(l) in ("prefill", "decode") and l.engine not in engines:
@@ -592,15 +596,30 @@ def pair_launches(launches: list) -> list:
             arms = arm_roles([l for l in d.servers if l.engine == eng])
             apart = lambda p, q: sequential(p.launch, q.launch) or \
                 other_configuration(p.launch, q.launch, arms)  # noqa: E731
-            combos = [(p, q) for p in ps for q in ds if not apart(p, q)]
+            combos = [(p, q) for p in ps for q in ds if not apart(p, q) and routed(p.launch, q.launch)]
             if len(combos) > MAX_PAIRS_PER_ENGINE:
                 combos = [(p, ds[0]) for p in ps] + [(ps[0], q) for q in ds[1:]]
                 combos = [(p, q) for p, q in combos if not apart(p, q)]
             for p, q in combos:
                 d.pairs.append(Pair(p.launch, q.launch, eng, d.key, p.variants, q.variants))
-        for r in d.routers:
-            d.links += router_links(r, d)
     return deps
+
+
+def _routed_pairs(links: list):
+    """Which prefill and decode of a deployment can serve together, by its routers: a request goes to a
+    prefill and a decode one router names.  Where routers name servers by exact address (URL port, and
+    ``--host`` where written), a prefill and a decode both so named are a pair only when one router names
+    both (three routers over four servers, two experiments bridged by one of them: YZY00Raiser/mysglang);
+    a server no router names exactly pairs as before."""
+    named: dict = {}  # router id -> {role: set of server ids}
+    for link in links:
+        if link.exact and link.how == "url":
+            named.setdefault(id(link.router), {}).setdefault(link.role, set()).update(map(id, link.servers))
+    if not named:
+        return lambda p, q: True
+    covered = {sid for roles in named.values() for ids in roles.values() for sid in ids}
+    together = {(a, b) for roles in named.values() for a in roles.get("prefill", ()) for b in roles.get("decode", ())}
+    return lambda p, q: id(p) not in covered or id(q) not in covered or (id(p), id(q)) in together
 
 
 # ---------------------------------------------------------------------------
@@ -697,11 +716,21 @@ def router_links(router: Launch, dep: Deployment) -> list:
         host, port, _ = parse_url(tok)
         if host.strip("[]").lower() in _LOOPBACK:
             of_role = [s for s in of_role if same_side(router, s)]
+        elif _ip_literal(host) and not tok.opaque:
+            # a server whose --host writes another IP address does not listen where the URL points; when
+            # every server of the role writes one, the URL names a server outside this deployment
+            others = [s for s in of_role if _ip_literal(_written_host(s) or "") and
+                      _written_host(s).strip("[]").lower() != host.strip("[]").lower()]
+            if others and len(others) == len(of_role):
+                out.append(RouterLink(router, role, how, tok, boot, url_port=port))
+                continue
+            of_role = [s for s in of_role if s not in others]
         link = RouterLink(router, role, how, tok, boot, url_port=port)
         if port is not None:
             hits = [s for s in of_role if facts(s).http_port == port]
             if hits:
                 link.servers = hits
+                link.exact = not tok.opaque
             else:
                 known = [s for s in of_role if facts(s).http_port is not None]
                 if of_role and len(known) == len(of_role):
@@ -715,6 +744,17 @@ def router_links(router: Launch, dep: Deployment) -> list:
 
 #: hosts of a URL that name the router's own host
 _LOOPBACK = frozenset({"127.0.0.1", "localhost", "::1", "0.0.0.0"})
+
+
+def _ip_literal(host: str) -> bool:
+    """A literal IP address that names one host (not loopback, not a wildcard): two different ones are two
+    interfaces; a host name may be another name of the same address, so it is never compared."""
+    import ipaddress
+    try:
+        ip = ipaddress.ip_address(host.strip("[]"))
+    except ValueError:
+        return False
+    return not (ip.is_loopback or ip.is_unspecified)
 
 
 def same_side(router: Launch, server: Launch) -> bool:

@@ -239,6 +239,56 @@ def test_router_urls_naming_other_addresses_pair_nothing(scratch_git, router, se
     assert "SGL805" not in _codes(out) and _paired(out) == [] and _unpaired(out) == (1, 1)
 
 
+# Field test rw6/c (YZY00Raiser/mysglang): two 1P1D experiments in one directory, one router each, and a
+# third router that bridges them; and a router on another subnet beside role-named P.sh / D.sh
+
+def _at(mode: str, model: str, host: str) -> str:
+    return (f"python -m sglang.launch_server --model-path /models/{model} --host {host} --port 8000 \\\n"
+            f"  --disaggregation-transfer-backend mooncake --disaggregation-mode {mode}\n")
+
+
+def _router(p: str, d: str, port: int = 8000) -> str:
+    return (f"python -m sglang_router.launch_router --pd-disaggregation \\\n"
+            f"  --prefill http://{p}:{port} --decode http://{d}:{port} --host {p} --port 6688\n")
+
+
+def test_only_servers_one_router_names_together_are_pairs(scratch_git):
+    scratch_git.write("x/P19.sh", _at("prefill", "DeepSeek-V3", "172.22.3.19"))
+    scratch_git.write("x/D244.sh", _at("decode", "DeepSeek-V3", "172.22.3.244"))
+    scratch_git.write("x/P34_Qwen.sh", _at("prefill", "Qwen3-32B", "172.22.3.34"))
+    scratch_git.write("x/D188_Qwen.sh", _at("decode", "Qwen3-32B", "172.22.3.188"))
+    scratch_git.write("x/R.sh", _router("172.22.3.19", "172.22.3.244"))
+    scratch_git.write("x/R2.sh", _router("172.22.3.34", "172.22.3.188"))
+    code, out = scratch_git.lint(".")
+    assert code == 0 and _codes(out) == []
+    assert sorted(_paired(out)) == [("x/P19.sh", "x/D244.sh"), ("x/P34_Qwen.sh", "x/D188_Qwen.sh")]
+    links = sorted((r["router"]["path"], r["role"], [s["path"] for s in r["servers"]]) for dep in out["pairs"]
+                   for r in dep["routers"])
+    assert links == [("x/R.sh", "decode", ["x/D244.sh"]), ("x/R.sh", "prefill", ["x/P19.sh"]),
+                     ("x/R2.sh", "decode", ["x/D188_Qwen.sh"]), ("x/R2.sh", "prefill", ["x/P34_Qwen.sh"])]
+    # a third router sends the Qwen prefill's requests to the DeepSeek decode: that pair is real, and wrong
+    scratch_git.write("x/R3.sh", _router("172.22.3.34", "172.22.3.244"))
+    code, out = scratch_git.lint(".")
+    assert code == 1 and _codes(out) == ["SGL821"]
+    assert ("x/P34_Qwen.sh", "x/D244.sh") in _paired(out) and ("x/P19.sh", "x/D188_Qwen.sh") not in _paired(out)
+
+
+def test_a_router_naming_other_ip_addresses_reaches_no_server(scratch_git):
+    scratch_git.write("y/P.sh", _at("prefill", "DeepSeek-V3", "172.22.3.19"))
+    scratch_git.write("y/D.sh", _at("decode", "DeepSeek-V3", "172.22.3.244"))
+    scratch_git.write("y/R.sh", _router("172.22.3.19", "172.22.3.244"))
+    scratch_git.write("y/router.sh", _router("192.168.0.188", "192.168.0.244", port=24667))
+    code, out = scratch_git.lint(".")
+    assert code == 0 and "PD154" not in _codes(out)
+    routed = {(r["router"]["path"], r["role"]): [s["path"] for s in r["servers"]] for dep in out["pairs"]
+              for r in dep["routers"]}
+    assert routed[("y/router.sh", "prefill")] == [] and routed[("y/R.sh", "prefill")] == ["y/P.sh"]
+    # the same port on an address a server writes: that server, and the wrong port is still reported
+    scratch_git.write("y/router.sh", _router("172.22.3.19", "172.22.3.244", port=24667))
+    code, out = scratch_git.lint(".")
+    assert code == 1 and _codes(out) == ["PD154", "PD154"]
+
+
 # ---------------------------------------------------------------------------
 # the result cache re-checks a stored file that a new file pairs with
 # ---------------------------------------------------------------------------
