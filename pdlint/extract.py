@@ -1582,6 +1582,10 @@ class Extractor:
             launch.structural_role = meta["role_hint"]
         if m.start:  # what runs the launcher (srun ..., docker run ... IMAGE, env VAR=x): shown by `pdlint show`
             launch.meta["wrapper_words"] = list(words[:m.start])
+            if not meta.get("image"):
+                image = launchers.wrapper_image([w.text for w in words[:m.start]])
+                if image:
+                    launch.meta["image"] = image
         self.add_launch(launch)
         return [launch]
 

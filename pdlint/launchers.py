@@ -264,6 +264,44 @@ def image_match(image: str, start: int = 0) -> Optional[Match]:
     return Match(hit[0], hit[1], hit[2], start, start, module_word=None) if hit else None
 
 
+def wrapper_image(texts: list) -> Optional[str]:
+    """The container image the words before a launcher run it in, or None: ``docker run [OPTIONS] IMAGE``
+    (podman, nerdctl), Slurm's pyxis ``srun --container-image=IMAGE``, ``apptainer exec [OPTIONS]
+    docker://IMAGE`` (singularity).  Its tag pins the engine release as a container's ``image:`` does."""
+    for i, t in enumerate(texts):
+        b = basename(t)
+        if b in ("docker", "podman", "nerdctl") and i + 1 < len(texts) and texts[i + 1] in ("run", "create"):
+            j = _docker_image_index(texts, i + 2)[0]
+            if j < len(texts):
+                return texts[j]
+        elif b in ("srun", "salloc", "sbatch"):
+            for k in range(i + 1, len(texts)):
+                name, eq, value = texts[k].partition("=")
+                if name == "--container-image":
+                    return value if eq else (texts[k + 1] if k + 1 < len(texts) else None)
+        elif b in ("apptainer", "singularity") and i + 1 < len(texts) and texts[i + 1] in ("exec", "run"):
+            for k in range(i + 2, len(texts)):
+                if texts[k].startswith(("docker://", "oras://", "library://")):
+                    return texts[k].split("://", 1)[1]
+    return None
+
+
+def _docker_image_index(texts: list, j: int) -> tuple:
+    """The index of the image after ``docker run``'s options starting at ``j`` (``len(texts)`` if none), and
+    the index of the ``--entrypoint`` value (None if none; -1 when it is inside its option's word)."""
+    entry = None
+    while j < len(texts) and texts[j].startswith("-") and texts[j] != "-":
+        t = texts[j]
+        name = t.split("=", 1)[0]
+        if name == "--entrypoint":
+            entry = -1 if "=" in t else j + 1
+        if "=" in t or t in _DOCKER_BOOL or (len(t) > 2 and not t.startswith("--") and set(t[1:]) <= set("dit")):
+            j += 1
+        else:
+            j += 2  # every other docker run option takes a value
+    return j, entry
+
+
 def _docker_image_entrypoint(texts: list) -> Optional[Match]:
     """``docker run [OPTIONS] IMAGE ARGS`` (or podman) with an image whose entry point is a
     server and no ``--entrypoint``: the server's argv are the ARGS.  With ``--entrypoint PROG``
@@ -272,19 +310,9 @@ def _docker_image_entrypoint(texts: list) -> Optional[Match]:
     for i in range(len(texts) - 1):
         if basename(texts[i]) not in ("docker", "podman") or texts[i + 1] not in ("run", "create"):
             continue
-        j = i + 2
-        entry = None  # index of the --entrypoint value
-        while j < len(texts) and texts[j].startswith("-") and texts[j] != "-":
-            t = texts[j]
-            name = t.split("=", 1)[0]
-            if name == "--entrypoint":
-                if "=" in t:
-                    return None  # (the program inside one word: no index of its own)
-                entry = j + 1
-            if "=" in t or t in _DOCKER_BOOL or (len(t) > 2 and not t.startswith("--") and set(t[1:]) <= set("dit")):
-                j += 1
-            else:
-                j += 2  # every other docker run option takes a value
+        j, entry = _docker_image_index(texts, i + 2)  # (entry: index of the --entrypoint value)
+        if entry == -1:
+            return None  # (the program inside one word: no index of its own)
         if j >= len(texts):
             return None
         if entry is not None:
