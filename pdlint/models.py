@@ -52,6 +52,8 @@ FAMILIES = (
     (r"kimi-k2", Family("Kimi-K2", "mla", None, ("DeepseekV3ForCausalLM", "KimiK25ForConditionalGeneration"))),
     (r"kimi-vl", Family("Kimi-VL", "mla", None, ("KimiVLForConditionalGeneration",))),
     (r"kimi-linear", Family("Kimi-Linear", "mla", None, ("KimiLinearForCausalLM",))),
+    # SGLang 0.5.23 configs/model_config.py: the Kimi-Linear branch (MLA) also takes Kimi-K3's architectures
+    (r"kimi-k3", Family("Kimi-K3", "mla", None, ("KimiK3ForConditionalGeneration", "KimiK3LinearForCausalLM"))),
     (r"moonlight", Family("Moonlight", "mla", None, ("DeepseekV3ForCausalLM",))),
     (r"minicpm3", Family("MiniCPM3", "mla", None, ("MiniCPM3ForCausalLM",))),
     (r"glm-5(?![0-9])", Family("GLM-5", "mla", None, ("GlmMoeDsaForCausalLM",))),

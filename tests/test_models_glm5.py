@@ -23,3 +23,17 @@ def test_sgl815_quiet_for_glm5_and_still_warns_for_an_unknown_model(scratch_git)
     scratch_git.write("other.sh", PAIR.format(m="acme/SomeModel-70B"))
     _, report = scratch_git.lint("glm.sh", "other.sh")
     assert [(f["path"], f["code"]) for f in report["findings"] if f["code"] == "SGL815"] == [("other.sh", "SGL815")]
+
+
+def test_kimi_k3_is_mla():
+    # SGLang 0.5.23 configs/model_config.py: KimiK3ForConditionalGeneration / KimiK3LinearForCausalLM take the
+    # Kimi-Linear (MLA) branch (field test rw6/a: yangwhale/gpu-tpu-pedia kimi-k3 PD scripts, a false SGL815)
+    for name in ("/mnt/ssd/Kimi-K3", "moonshotai/Kimi-K3-Instruct", "/models/kimi_k3"):
+        assert family(name).name == "Kimi-K3" and family(name).mla
+
+
+def test_sgl815_quiet_for_kimi_k3(scratch_git):
+    scratch_git.write("k3.sh", PAIR.format(m="/mnt/ssd/Kimi-K3"))
+    scratch_git.write("other.sh", PAIR.format(m="/mnt/ssd/Other-K3"))
+    _, report = scratch_git.lint("k3.sh", "other.sh")
+    assert [(f["path"], f["code"]) for f in report["findings"] if f["code"] == "SGL815"] == [("other.sh", "SGL815")]
