@@ -81,3 +81,36 @@ def test_unpinned_launch_no_release_accepts_keeps_its_errors(scratch_git):
     code, report = scratch_git.lint("b.sh")
     assert code == 1 and [f["code"] for f in report["findings"]] == ["SGL009", "SGL001"], report["findings"]
     assert "Dynamo 1.6.1" in report["findings"][0]["message"]
+
+
+# Field test rw6/a (yangwhale/gpu-tpu-pedia deepseek-v4 scripts): an SGLang flag the SGLang release of the
+# newest Dynamo lacks (--cuda-graph-max-bs, removed in SGLang 0.5.20; Dynamo 1.6.1 installs 0.5.21) was an
+# SGL009 error under `python -m dynamo.sglang` with nothing pinned, where `sglang.launch_server` gets SGL012
+
+V4 = ("python3 -m {entry} --model-path /m --tensor-parallel-size 4 --disaggregation-mode prefill "
+      "--cuda-graph-max-bs 1024 --port 40000\n")
+
+
+def test_an_unpinned_dynamo_launch_with_an_sglang_flag_older_releases_have(scratch_git):
+    scratch_git.write("p.sh", V4.format(entry="dynamo.sglang"))
+    code, report = scratch_git.lint("p.sh")
+    assert code == 0 and _found(report) == [("SGL012", "warning", 1)]  # no SGL008 on the same token either
+    message = report["findings"][0]["message"]
+    assert message.startswith("valid only for Dynamo 0.4.1–1.4.2; pin the release"), message
+    assert "SGLang 0.5.21, which Dynamo 1.6.1 installs, does not have it: --cuda-graph-max-bs was removed in " \
+           "SGLang 0.5.20" in message
+    assert report["launches"][0]["engine_version"] == "0.5.16"
+    # as the same flags under sglang.launch_server
+    scratch_git.write("p.sh", V4.format(entry="sglang.launch_server"))
+    code, report = scratch_git.lint("p.sh")
+    assert code == 0 and _found(report) == [("SGL012", "warning", 1)]
+
+
+def test_a_pinned_release_without_the_sglang_flag_is_an_error(scratch_git):
+    scratch_git.write("p.yaml", _pod("1.6.1", "--cuda-graph-max-bs, '1024'"))
+    code, report = scratch_git.lint("p.yaml")
+    assert code == 1 and [c for c, _, _ in _found(report)] == ["SGL009"]
+    # a flag no release has stays an error too
+    scratch_git.write("p.sh", V4.format(entry="dynamo.sglang").replace("--cuda-graph-max-bs", "--cuda-graf-max-bs"))
+    code, report = scratch_git.lint("p.sh")
+    assert code == 1 and report["findings"][0]["severity"] == "error"

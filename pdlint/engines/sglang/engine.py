@@ -213,7 +213,11 @@ def infer_dynamo(launch: Launch, ctx: EngineContext, info: "SglangInfo",
     from pdlint.engines.sglang import dynamo
     newest = info.wrapper.version
     known = dynamo.wrapper_options()
-    first = next((tok for name, tok in _rejected(info.parsed) if name in known), None)
+    rejected = _rejected(info.parsed)
+    # a Dynamo option first; else an SGLang flag the SGLang release the newest Dynamo installs no longer has
+    # (``--cuda-graph-max-bs``, removed in SGLang 0.5.20: Dynamo 1.4.2 and older install releases that have it)
+    first = next((tok for name, tok in rejected if name in known), None) or \
+        (next((tok for _, tok in rejected), None) if sglang is None else None)
     if first is None:
         return None
     fits: dict = {}
@@ -398,7 +402,9 @@ def _parse_candidates(launch: Launch, info: SglangInfo, enabled) -> list:
             out = [c for c in out if not (c.code == "SGL008" and c.token is token)]
             out.append(Candidate(UNPINNED.code, launch, token, message, False, info.version, [], UNPINNED.fix))
     if info.dynamo_inferred is not None:
-        out += _dynamo_unpinned(launch, info, enabled)
+        unpinned = _dynamo_unpinned(launch, info, enabled)
+        if unpinned:  # (as above: the deprecation in the release judged is said with the removal)
+            out = [c for c in out if not (c.code == "SGL008" and c.token is info.dynamo_inferred[1])] + unpinned
     return out
 
 
@@ -426,7 +432,12 @@ def _dynamo_unpinned(launch: Launch, info: SglangInfo, enabled) -> list:
         return []
     releases, token, newest = info.dynamo_inferred
     name = token.text.partition("=")[0]
-    moved = dynamo.not_in_release(name, newest) or f"{name} is not a flag of Dynamo {newest}"
+    if name in dynamo.wrapper_options():
+        moved = dynamo.not_in_release(name, newest) or f"{name} is not a flag of Dynamo {newest}"
+    else:  # an SGLang flag: the SGLang release the newest Dynamo installs does not have it
+        pin = dynamo.pin_of(newest)
+        moved = (f"SGLang {pin}, which Dynamo {newest} installs, does not have it: "
+                 f"{not_in_release(name, pin) or f'{name} is not a flag of SGLang {pin}'}")
     message = (f"valid only for Dynamo {dynamo.describe(releases)}; pin the release (an image tag such as "
                f"nvcr.io/nvidia/ai-dynamo/sglang-runtime:{info.wrapper.version}): no Dynamo release is pinned and {moved}; "
                f"judged against Dynamo {info.wrapper.version} (SGLang {info.version})")
