@@ -418,6 +418,27 @@ def test_a_final_escaped_backslash_or_a_broken_line_is_still_reported(repo, caps
     assert "PD009" in out, out
 
 
+# -- a here-string after a file redirection (tree-sitter-bash 0.25 reads `<<` + `<"$x"`) -----------
+
+def test_a_herestring_after_a_redirection_is_not_a_syntax_error(repo, capsys):
+    """highopes/pd-disaggregation-demo phase2/scripts/validate-kvbm.sh: `jq -e '...' >/dev/null <<<"$spec"`
+    (valid bash, `bash -n` passes) was PD009 "cannot parse '<<'" (field test rw6/c)."""
+    write(repo, "validate.sh", """\
+        #!/bin/bash
+        spec=$(kubectl get dgd x -o json)
+        jq -e '.spec.services.prefill' >/dev/null <<<"$spec" || echo "no prefill"
+        cat 2>/dev/null <<< "$spec"
+        python3 -m sglang.launch_server --model-path /m --disaggregation-mode prefill \\
+          --disaggregation-transfer-backend fake
+        """)
+    code, out = check(capsys, "validate.sh")
+    assert "PD009" not in out and "SGL104" in out, out
+    # a stray `<<` elsewhere is still reported
+    write(repo, "bad.sh", "cat << <\n")
+    code, out = check(capsys, "bad.sh")
+    assert "PD009" in out, out
+
+
 # -- `${a.b}` template placeholders: a bad substitution keeps the words after it ---------------
 
 def test_bad_substitution_keeps_the_following_flag(repo, capsys):
