@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from typing import Optional
+from typing import Callable, Optional
 
 from pdlint import coverage_rules as CR
 from pdlint.model import ERROR, Finding, Gap, Launch
@@ -777,7 +777,10 @@ def engine_gaps(launch: Launch) -> list:
     if launch.engine == "sglang" and hasattr(info, "merge"):
         out += _sglang_gaps(launch, info)
     elif launch.engine == "vllm":
-        out += _generic_gaps(launch, info, role_flag=("--kv-transfer-config", "--disaggregation-mode")) + \
+        from pdlint.engines.vllm import engine as vllm_engine
+        table = getattr(info, "table", None)
+        out += _generic_gaps(launch, info, role_flag=("--kv-transfer-config", "--disaggregation-mode"),
+                             switch=lambda name: vllm_engine._switch(vllm_engine.normalise(name), table)) + \
             _vllm_config_gaps(launch, info)
     elif launch.engine == "trtllm":
         out += _generic_gaps(launch, info, role_flag=("--server_role", "--server-role", "--disaggregation-mode")) + \
@@ -952,12 +955,16 @@ def _role_gap(tok, flag: str) -> Gap:
                "`[tool.pdlint.roles.<role>.vars]`, or write the role literally")
 
 
-def _generic_gaps(launch: Launch, info, role_flag: tuple) -> list:
+def _generic_gaps(launch: Launch, info, role_flag: tuple, switch: Optional[Callable] = None) -> list:
+    """``switch(option)``: does the engine's option take no value (vLLM's ``--trust-remote-code``,
+    ``--no-enable-prefix-caching``)?  Then an opaque word after it (``$EXTRA_ARGS``, ``"$@"``) is a place
+    for flags, not its value (ROCm/cvs vllm_serve_mi300x.sh)."""
     out = []
     values_of_flags = set()
     argv = list(launch.argv)
     for i, tok in enumerate(argv):
-        if tok.text.startswith("-") and i + 1 < len(argv) and not argv[i + 1].text.startswith("-"):
+        if tok.text.startswith("-") and i + 1 < len(argv) and not argv[i + 1].text.startswith("-") and \
+                not ("=" not in tok.text and switch is not None and switch(tok.text)):
             values_of_flags.add(i + 1)
     model = getattr(info, "model", None)
     for i, tok in enumerate(argv):

@@ -553,6 +553,25 @@ def test_vllm_serve_model_positional_is_not_an_opaque_gap(repo, capsys):
     assert doc["coverage"]["prefill"] == 1 and doc["coverage"]["decode"] == 1
 
 
+@pytest.mark.parametrize("before, gap", [
+    ("--trust-remote-code", True),  # store_true: the word after it is no value of it
+    ("--no-enable-prefix-caching", True),  # BooleanOptionalAction's negative
+    ("--enforce-eager", True),
+    ("--max-model-len", False),  # takes a value: $X is that value
+    ("--gpu-memory-utilization", False),
+])
+def test_vllm_opaque_words_after_a_switch_are_places_for_flags(repo, capsys, before, gap):
+    """ROCm/cvs vllm_serve_mi300x.sh (field test rw6/c): `--no-enable-prefix-caching "$@"` was read as the
+    switch and its value, and the flags "$@" adds went unreported."""
+    write(repo, "run.sh", f"""
+        #!/bin/sh
+        exec vllm serve /m --port 8100 \\
+          --kv-transfer-config '{{"kv_connector":"NixlConnector","kv_role":"kv_producer"}}' {before} "$@"
+        """)
+    code, doc = run(capsys, ".")
+    assert codes(doc) == ([("run.sh", 3, "PD023")] if gap else [])
+
+
 def test_show_lists_the_unchecked_spots(repo, capsys):
     write(repo, "run.sh", "#!/bin/sh\n./worker.sh --disaggregation-mode decode\n")
     assert main(["show", "run.sh"]) == 0
