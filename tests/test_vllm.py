@@ -204,6 +204,29 @@ spec: {template: {spec: {containers: [{name: v, command: [vllm, serve, M]}]}}}
     assert f["role"] == "decode" and "no --kv-transfer-config" in f["message"]
 
 
+def test_vllm011_names_the_roles_of_the_pair_not_none(tmp_path, capsys, monkeypatch):
+    # a prefill paired by its file name has no role of its own: the message said "the None server"
+    doc = check(tmp_path, capsys, monkeypatch, {
+        "run_prefill.sh": f"{VS} --kv-transfer-config {kv(role='kv_both')}\n",
+        "run_decode.sh": f"{VS} --port 8200\n"})
+    (f,) = [f for f in doc["findings"] if f["code"] == "VLLM011"]
+    assert f["message"].startswith("the prefill server has a KV connector (NixlConnector) but this decode server")
+    assert "None" not in f["message"] and "None" not in str(f["related"])
+
+
+def test_experiment_scripts_named_for_a_role_are_not_paired_by_their_names(tmp_path, capsys, monkeypatch):
+    """ealbalas/disaggregated-prefill-decode-research experiments/{prefill,decode}_test_1000.sh (field test rw6/c):
+    each runs an aggregated baseline and a kv_both pair on other ports; the names paired the baseline of one
+    with the NIXL servers of the other (VLLM011 errors)."""
+    script = (f"CUDA_VISIBLE_DEVICES=0 {VS} --port 8000 &\nwait\n"
+              f"CUDA_VISIBLE_DEVICES=1 VLLM_NIXL_SIDE_CHANNEL_PORT=5601 {VS} --port 8100 "
+              f"--kv-transfer-config {kv(role='kv_both')} &\n"
+              f"CUDA_VISIBLE_DEVICES=2 VLLM_NIXL_SIDE_CHANNEL_PORT=5602 {VS} --port 8200 "
+              f"--kv-transfer-config {kv(role='kv_both')} &\n")
+    doc = check(tmp_path, capsys, monkeypatch, {"prefill_test_1000.sh": script, "decode_test_1000.sh": script})
+    assert codes(doc) == [] and all(l["structural_role"] is None for l in doc["launches"])
+
+
 def test_rules_are_registered_with_docs():
     rules = all_rules()
     vl = [r for r in rules.values() if r.engine == "vllm"]

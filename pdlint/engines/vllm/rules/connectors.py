@@ -278,11 +278,12 @@ def _connector_missing(p, d, pi, di):
             return None
     if (pi.kv is None) == (di.kv is None):
         return None
-    has, lacks, hi, edit = (p, d, pi, "decode") if di.kv is None else (d, p, di, "prefill")
-    return VHit(f"the {has.role} server has a KV connector ({'+'.join(_conns(hi)) or 'see its config'}) but this "
-                f"{lacks.role} server has no --kv-transfer-config: it ignores the KV hand-off (\"Got "
+    # (the roles of the pair's places: a launch paired by its structure may have no role of its own)
+    has, hi, edit, has_role = (p, pi, "decode", "prefill") if di.kv is None else (d, di, "prefill", "decode")
+    return VHit(f"the {has_role} server has a KV connector ({'+'.join(_conns(hi)) or 'see its config'}) but this "
+                f"{edit} server has no --kv-transfer-config: it ignores the KV hand-off (\"Got "
                 f"kv_transfer_params, but no KVConnector found. Disabling KVTransfer for this request.\")", None,
-                [related_at(hi.kv.tok, has, f"the {has.role} launch's --kv-transfer-config")], edit)
+                [related_at(hi.kv.tok, has, f"the {has_role} launch's --kv-transfer-config")], edit)
 
 
 @vllm_rule(
@@ -381,7 +382,8 @@ def _hashseed(p, d, pi, di):
     edit, tok, other, otok = ("decode", b, p, a) if b is None or a is not None else ("prefill", a, d, b)
     return VHit(f"PYTHONHASHSEED is {at or 'unset'} on the prefill but {bt or 'unset'} on the decode: LMCache "
                 f"chunk keys differ and the decode never finds the prefill's KV", tok,
-                [related_at(otok, other, f"the {other.role} launch's PYTHONHASHSEED")], edit)
+                [related_at(otok, other, f"the {'prefill' if other is p else 'decode'} launch's PYTHONHASHSEED")],
+                edit)
 
 
 # ---------------------------------------------------------------------------
