@@ -976,10 +976,19 @@ def _generic_gaps(launch: Launch, info, role_flag: tuple, switch: Optional[Calla
             name = tok.text.split("=", 1)[0]
             if name in role_flag:
                 val = tok if "=" in tok.text else (argv[i + 1] if i + 1 < len(argv) else None)
+                if name == "--kv-transfer-config" and _literal_kv_role(info):
+                    continue  # `"kv_role":"kv_both"` written: a variable elsewhere in the JSON hides no role
                 if val is not None and val.opaque:
                     out.append(_role_gap(val, name))
                     break
     return out
+
+
+def _literal_kv_role(info) -> bool:
+    """Is the vLLM ``kv_role`` of the launch's ``--kv-transfer-config`` written as a literal?"""
+    kv = getattr(info, "kv", None)
+    node = kv.get("kv_role") if kv is not None else None
+    return node is not None and isinstance(node.value, str) and not node.tok.opaque
 
 
 def _after(tokens: list, flag: str):

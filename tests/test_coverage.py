@@ -572,6 +572,19 @@ def test_vllm_opaque_words_after_a_switch_are_places_for_flags(repo, capsys, bef
     assert codes(doc) == ([("run.sh", 3, "PD023")] if gap else [])
 
 
+@pytest.mark.parametrize("role, gap", [("kv_both", False), ("kv_producer", False), ("${ROLE}", True)])
+def test_a_literal_kv_role_beside_a_variable_in_the_json_is_no_unresolved_role(repo, capsys, role, gap):
+    """LMCache examples/serde/fp8/run_serde_fp8_example.sh (field test rw6/b): `"kv_role":"kv_both"` with
+    `${HOST_IP}` elsewhere in the JSON was PD021 "the role ... comes from a value pdlint cannot see"."""
+    write(repo, "run.sh", """
+        #!/bin/bash
+        vllm serve Qwen/Qwen3-0.6B --port 8000 --kv-transfer-config \\
+          "{\\"kv_connector\\":\\"LMCacheMPConnector\\",\\"kv_role\\":\\"ROLE\\",\\"kv_connector_extra_config\\":{\\"lmcache.mp.host\\":\\"tcp://${HOST_IP}\\"}}"
+        """.replace("ROLE", role))
+    code, doc = run(capsys, ".")
+    assert [c for _, _, c in codes(doc)] == (["PD021"] if gap else [])
+
+
 def test_show_lists_the_unchecked_spots(repo, capsys):
     write(repo, "run.sh", "#!/bin/sh\n./worker.sh --disaggregation-mode decode\n")
     assert main(["show", "run.sh"]) == 0
