@@ -26,6 +26,9 @@ def _codes(report):
     'kill $(lsof -t -i:8100)',  # the pids listening on its port (test_shell_kill_substitution.py)
     'sudo pkill -f "vllm serve"',
     'timeout 5 pkill -f vllm',
+    # a stop helper that kills only when it has a pid (LMCache run-correctness.sh, field test rw6/b): `$!` is set
+    'VLLM_PID=$!\nstop() {\n  if [[ -n "${VLLM_PID:-}" ]]; then\n    kill "$VLLM_PID"\n    VLLM_PID=""\n  fi\n}\nstop',
+    'PID=$!\n[ -n "$PID" ] && kill $PID',
 ])
 def test_a_job_ended_before_the_next_launch_is_not_compared_with_it(scratch_git, stop):
     scratch_git.write("run.sh", f"#!/bin/bash\n{SERVE}\n{stop}\n{SERVE}\n")
@@ -42,6 +45,7 @@ def test_a_job_ended_before_the_next_launch_is_not_compared_with_it(scratch_git,
     'killall vll',  # killall takes whole names
     'if [ -n "$X" ]; then kill %1; fi',  # on one path only
     '(kill %1)',  # a subshell's kill of the parent's job spec ends nothing pdlint can tell
+    'if [ -n "$PID" ]; then kill $PID; fi',  # a pid the script never set
 ])
 def test_launches_that_may_run_together_are_still_compared(scratch_git, stop):
     scratch_git.write("run.sh", f"#!/bin/bash\n{SERVE}\n{stop}\n{SERVE}\n")

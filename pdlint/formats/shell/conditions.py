@@ -19,6 +19,7 @@ from .state import Fact
 from .syntax import first_token, special_parts
 from .matching import Budget, Glob, ere_search
 from .words import UNKNOWN, Var, has_glob, has_known_char
+from .jobs import PID_PLACEHOLDER
 
 #: Literal values that name a role (compared case-insensitively, glob
 #: characters and quotes stripped).
@@ -184,7 +185,8 @@ class Conditions:
         if operand.known:
             # empty because a variable with no known value counted as unset (`${X:-}`): an assumption
             return Cond(bool(operand.t.text), assumed=not operand.t.text and bool(operand.unknown))
-        return Cond(True if has_known_char(operand.t) else None)
+        # `$!` (a background job's pid: a placeholder, shell.jobs) is never empty: `[[ -n "$PID" ]] && kill "$PID"`
+        return Cond(True if has_known_char(operand.t) or PID_PLACEHOLDER.search(operand.t.text) else None)
 
     def _binary(self, node, st, unk: set, double: bool) -> Cond:
         op = self._operator(node)

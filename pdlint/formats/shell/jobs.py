@@ -30,7 +30,7 @@ import re
 from pdlint.launchers import PASS_THROUGH
 
 KILLERS = frozenset({"kill", "pkill", "killall", "fuser"})
-_PID = re.compile(r"<pid of job ([0-9]+(?:,[0-9]+)*)>")
+PID_PLACEHOLDER = re.compile(r"<pid of job ([0-9]+(?:,[0-9]+)*)>")
 _VALUED = frozenset({"-s", "-n", "-u", "-U", "-g", "-G", "-P", "-t", "--signal", "-F", "--pidfile", "--ns"})
 
 #: ``pkill`` / ``pgrep`` options that keep only some matching processes (a user's, a parent's children...)
@@ -45,7 +45,7 @@ def job_pid(cmds: list) -> str:
 
 def killed(name: str, args: list, jobs: tuple) -> frozenset:
     """Serials of the commands of ``jobs`` (tuples of ShellCommand, oldest first) that ``name args`` ends."""
-    texts = [a.text for a in args if not a.opaque or _PID.search(a.text)]
+    texts = [a.text for a in args if not a.opaque or PID_PLACEHOLDER.search(a.text)]
     if len(texts) != len(args) and name != "kill":
         return frozenset()  # the pattern is a value pdlint cannot see
     if name == "fuser":
@@ -112,7 +112,7 @@ def _operands(texts: list) -> list:
 def _kill(operands: list, jobs: tuple) -> frozenset:
     out = set()
     for t in operands:
-        for m in _PID.finditer(t):
+        for m in PID_PLACEHOLDER.finditer(t):
             out.update(int(x) for x in m.group(1).split(","))
         if t.startswith("%") and jobs:
             spec = t[1:]
