@@ -216,8 +216,10 @@ def infer_dynamo(launch: Launch, ctx: EngineContext, info: "SglangInfo",
     rejected = _rejected(info.parsed)
     # a Dynamo option first; else an SGLang flag the SGLang release the newest Dynamo installs no longer has
     # (``--cuda-graph-max-bs``, removed in SGLang 0.5.20: Dynamo 1.4.2 and older install releases that have it)
+    # (a flag other SGLang releases define by that name: not a prefix one release happens to read as unique)
+    pin = dynamo.pin_of(newest)
     first = next((tok for name, tok in rejected if name in known), None) or \
-        (next((tok for _, tok in rejected), None) if sglang is None else None)
+        (next((tok for name, tok in rejected if not_in_release(name, pin)), None) if sglang is None and pin else None)
     if first is None:
         return None
     fits: dict = {}
