@@ -94,3 +94,17 @@ def test_vllm_and_sglang_config_paths_name_the_file_too(scratch_git):
                                   "configs/sglang.yaml, the same path below /opt/app, not read:")
     assert messages[1].startswith("--config /opt/app/configs/vllm.yaml was not found in the repository (it has "
                                   "configs/vllm.yaml, the same path below /opt/app, not read:")
+
+
+def test_an_sglang_config_beside_the_script_named_from_its_directory_is_read(scratch_git):
+    # (field test rw6/b: the script-directory idiom left TRT-LLM options files unread; SGLang's --config too)
+    scratch_git.write("exp/prefill.yaml", "disaggregation-mode: prefill\ndisaggregation-transfer-backend: fake\n")
+    scratch_git.write("exp/run.sh", """\
+        #!/bin/bash
+        HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+        python3 -m sglang.launch_server --model-path /m --config "$HERE/prefill.yaml"
+        """)
+    code, out = scratch_git.lint(".")
+    assert _pd022(out) == []
+    assert [(f["path"], f["code"]) for f in out["findings"]] == [("exp/prefill.yaml", "SGL104")]
+    assert out["launches"][0]["role"] == "prefill"

@@ -327,6 +327,25 @@ def test_an_options_file_pdlint_cannot_read_is_reported(options, pd022, tmp_path
     assert [f["message"].split(": ")[0].endswith(pd022) for f in found] == ([True] if pd022 else [])
 
 
+@pytest.mark.parametrize("script_dir", [
+    'SCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"', 'SCRIPT_DIR=$(dirname "$0")',
+    'SCRIPT_DIR="${BASH_SOURCE%/*}"'])
+def test_options_files_named_from_the_script_directory_are_read(script_dir, tmp_path, capsys, monkeypatch):
+    """ddps-lab/disaggregation-TensorRT-LLM disagg-exp/launch_trtllm.sh (field test rw6/b): `--extra_llm_api_options
+    "$SCRIPT_DIR/ctx.yaml"` was PD022 "a value pdlint cannot see", the file beside the script unread, and the two
+    servers had no role and no pair."""
+    files = {"exp/ctx.yaml": "disable_overlap_scheduler: true\ncache_transceiver_config:\n  backend: UCX\n",
+             "exp/gen.yaml": "cache_transceiver_config:\n  backend: NIXL\n",
+             "exp/launch.sh": f"#!/bin/bash\n{script_dir}\n"
+             'CUDA_VISIBLE_DEVICES=0 trtllm-serve M --port 8001 --extra_llm_api_options "$SCRIPT_DIR/ctx.yaml" &\n'
+             'CUDA_VISIBLE_DEVICES=1 trtllm-serve M --port 8011 --extra_llm_api_options "$SCRIPT_DIR/gen.yaml" &\n'}
+    doc = check(tmp_path, capsys, monkeypatch, files)
+    assert findings(doc, "PD022") == []
+    launches = [l for l in doc["launches"] if l["path"] == "exp/launch.sh"]
+    assert sorted(l["role"] for l in launches) == ["decode", "prefill"]
+    assert [f["path"] for f in findings(doc, "TRT001")] == ["exp/gen.yaml"]
+
+
 def test_a_proxy_config_pdlint_cannot_read_is_reported(tmp_path, capsys, monkeypatch):
     doc = check(tmp_path, capsys, monkeypatch, {"run.sh": 'trtllm-serve disaggregated -c "$CONFIG_DIR/d.yaml"\n'})
     (f,) = findings(doc, "PD022")

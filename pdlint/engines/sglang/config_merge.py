@@ -112,7 +112,8 @@ def merge(tokens: list, table: FlagTable, resolve: Callable[[TStr], Optional[Sou
         errors.append(ArgError("config-missing-path", tokens[at], "No config file specified after --config flag!",
                                "--config"))
         return Merge(list(tokens), 0, errors)
-    path_tok = tokens[at + 1]
+    from pdlint.formats.shell.builtins import script_relative_token
+    path_tok = script_relative_token(tokens[at + 1])  # ($SCRIPT_DIR/cfg.yaml: beside the script)
     rest = list(tokens[:at]) + list(tokens[at + 2:])
     if path_tok.opaque:
         return Merge(rest, 0, errors, unresolved=True)

@@ -163,8 +163,10 @@ def _read_command(launch: Launch, info: TrtInfo, ctx) -> None:
         _read_proxy(launch, info, cli, ctx)
         return
     loaded_all = not cli.incomplete and not launch.incomplete
+    from pdlint.formats.shell.builtins import script_relative_token
     for opt in OPTION_FILES:
         tok = cli.value(opt)
+        tok = script_relative_token(tok) if tok is not None else None  # ($SCRIPT_DIR/ctx.yaml: beside the script)
         if tok is None or tok.opaque or ctx is None:
             continue
         src = ctx.resolve_config(tok, launch)
@@ -191,8 +193,10 @@ def _read_command(launch: Launch, info: TrtInfo, ctx) -> None:
 
 def _read_proxy(launch: Launch, info: TrtInfo, cli, ctx) -> None:
     """``trtllm-serve disaggregated -c CONFIG``: the deployment of that config is this proxy's."""
+    from pdlint.formats.shell.builtins import script_relative_token
     for opt in PROXY_CONFIG:
         tok = cli.value(opt)
+        tok = script_relative_token(tok) if tok is not None else None
         if tok is None or tok.opaque or ctx is None:
             continue
         src = ctx.resolve_config(tok, launch)

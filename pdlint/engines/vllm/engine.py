@@ -314,9 +314,8 @@ def _lmcache_config(launch: Launch, info: VllmInfo, ctx) -> None:
     if tok is not None and tok.opaque:
         # $SCRIPT_DIR/configs/x.yaml with SCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)": the path
         # relative to the script (the shell front-end's script-directory idiom)
-        from pdlint.formats.shell.builtins import script_relative
-        rel = script_relative(tok)
-        tok = tok[len(tok.text) - len(rel):] if rel != tok.text else tok
+        from pdlint.formats.shell.builtins import script_relative_token
+        tok = script_relative_token(tok)
     if tok is None or tok.opaque or ctx is None or not hasattr(ctx, "resolve_config"):
         return
     src = ctx.resolve_config(tok, launch)

@@ -463,6 +463,19 @@ def script_relative(path: TStr) -> str:
     return text
 
 
+def script_relative_token(tok: TStr) -> TStr:
+    """``tok`` without a leading script-directory idiom (:func:`script_relative`): ``$SCRIPT_DIR/ctx.yaml``
+    with ``SCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"`` is ``ctx.yaml`` beside the script,
+    and a launch's config file named so is read (vLLM --config, TRT-LLM --extra_llm_api_options, SGLang
+    --config); a path that climbs (``../x.yaml``) keeps only what was written after the idiom."""
+    if not tok.opaque:
+        return tok
+    rel = script_relative(tok)
+    if rel == tok.text or rel.startswith("../"):
+        return tok
+    return tok[len(tok.text) - len(rel):]
+
+
 _PARENT = re.compile(r"""(?:(?<=[\s/"'])|^)\.\.(?=$|[\s/"');&])""")
 
 
