@@ -69,8 +69,11 @@ _FLAGS = (r"--disaggregation-[a-z][a-z-]*", r"--kv(?:-transfer-config|_transfer_
 _KEYS = (r"disaggregation[-_]mode\s*[:=]", r"[\"']?kv[-_]transfer[-_]config[\"']?\s*:",
          r"\\*[\"']?kv_role\\*[\"']?\s*(?::|=(?![ \t]*[\"']?[$`]))", r"context_servers\s*:(?![ \t]*\d+[ \t]*$)",
          r"generation_servers\s*:(?![ \t]*\d+[ \t]*$)")
+#: example proxy scripts run as routers (launchers.SCRIPT_ROUTERS), also by a path (``$GIT_ROOT/.../toy_proxy_server.py``)
+_SCRIPT_LAUNCHERS = (r"toy_proxy_server\.py", r"disagg_proxy_demo\.py")
 MARKER = re.compile(  # a launcher is not part of an image name (lmsysorg/sglang-router:v0.2) or a submodule
-    r"(?P<launcher>(?<![\w./-])(?:" + "|".join(_LAUNCHERS) + r")(?![\w:-]|\.\w))"
+    r"(?P<launcher>(?:(?<![\w./-])(?:" + "|".join(_LAUNCHERS) + r")|(?<![\w.-])(?:" + "|".join(_SCRIPT_LAUNCHERS)
+    + r"))(?![\w:-]|\.\w))"
     # a flag ends at a non-word character or at a run of underscores standing for blanks (llm-d-benchmark's
     # "--kv-transfer-config____'{...}'" env values), not at one underscore continuing a name
     r"|(?P<flag>(?<![\w-])(?:" + "|".join(_FLAGS) + r")(?![A-Za-z0-9-]|_(?!_)))"
@@ -182,7 +185,7 @@ def _line_markers(line: str, start: int = 0, end: Optional[int] = None):
 
 # Every match of MARKER holds one of these: only the lines that hold one are searched.
 _LITERALS = ("sglang", "dynamo.", "vllm", "trtllm-serve", "disagg", "kv-transfer-config", "kv_transfer_config",
-             "-worker", "kv_role", "smg", "amg",
+             "-worker", "kv_role", "smg", "amg", "toy_proxy_server", "disagg_proxy_demo",
              "context_servers", "generation_servers")
 
 

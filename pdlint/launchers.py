@@ -60,6 +60,14 @@ SCRIPTS = {
     "sglang_router/launch_router.py": "sglang_router.launch_router",
     "vllm/entrypoints/openai/api_server.py": "vllm.entrypoints.openai.api_server",
 }
+#: example proxies a deployment copies and runs as ``python [PATH/]NAME.py``: vLLM's NixlConnector proxy
+#: (tests/v1/kv_connector/nixl_integration/toy_proxy_server.py: ``--prefiller-hosts/--prefiller-ports``,
+#: ``--decoder-hosts/--decoder-ports``; the form vLLM's NixlConnector docs use) and its disaggregated-serving
+#: demo (examples/online_serving/disaggregated_serving/disagg_proxy_demo.py: ``--prefill/--decode HOST:PORT``)
+SCRIPT_ROUTERS = {
+    "toy_proxy_server.py": ("vllm", "router", "python toy_proxy_server.py"),
+    "disagg_proxy_demo.py": ("vllm", "router", "python disagg_proxy_demo.py"),
+}
 SHELLS = {"sh", "bash", "zsh", "dash", "ksh", "ash"}
 #: programs that run the rest of their words as a command (after their own options): the process a command
 #: becomes, and the program a PD020 reason names, come after them
@@ -368,6 +376,9 @@ def _match_at(texts: list, i: int) -> Optional[Match]:
                 if t == suffix or t.endswith("/" + suffix):
                     hit = MODULES[mod]
                     return Match(hit[0], hit[1], hit[2], i, j + 1, module_word=j)
+            hit = SCRIPT_ROUTERS.get(basename(t))
+            if hit:
+                return Match(hit[0], hit[1], hit[2], i, j + 1, module_word=j)
             return None
         return None
     nxt = texts[i + 1] if i + 1 < len(texts) else None

@@ -79,6 +79,11 @@ URL_FLAGS = {"--prefill": "prefill", "--decode": "decode", "--prefill-urls": "pr
              "--prefill-url": "prefill", "--decode-url": "decode"}
 SELECTOR_FLAGS = {"--prefill-selector": "prefill", "--decode-selector": "decode"}
 BOOTSTRAP_LIST_FLAGS = {"--prefill-bootstrap-ports": "prefill"}
+#: vLLM's toy proxy names its servers by host and port lists (launchers.SCRIPT_ROUTERS): flag -> (role, part)
+HOST_PORT_FLAGS = {"--prefiller-hosts": ("prefill", "host"), "--prefiller-host": ("prefill", "host"),
+                   "--prefiller-ports": ("prefill", "port"), "--prefiller-port": ("prefill", "port"),
+                   "--decoder-hosts": ("decode", "host"), "--decoder-host": ("decode", "host"),
+                   "--decoder-ports": ("decode", "port"), "--decoder-port": ("decode", "port")}
 DISCOVERY_FLAGS = ("--service-discovery",)
 _URL = re.compile(r"^(?:(?P<scheme>[a-zA-Z][a-zA-Z0-9+.-]*)://)?(?P<host>\[[^\]]*\]|[^:/?#]*)(?::(?P<port>[^/?#]*))?")
 _REMOTE_WRAPPERS = re.compile(r"(^|[\s;&|(])(ssh|srun|salloc|sbatch|mpirun|mpiexec|pdsh|kubectl|oc)(\s|$)")
@@ -269,6 +274,32 @@ def sibling_structure(launches: list) -> None:
                         l.structural_role = role
                         l.meta["role_how"] = f"the file name ({word!r} in {path}, beside {sibling})"
                         l.meta["role_from_sibling"] = sibling
+
+
+def router_structure(launches: list) -> None:
+    """vLLM's NixlConnector examples start both servers with ``kv_role: kv_both`` and let the proxy decide
+    which is the prefiller (``toy_proxy_server.py --prefiller-ports 8100 --decoder-ports 8200``): a vLLM
+    server of no role that a router of its script names by exact address (its port; its IP where both
+    write one) gets that role as its structural role, so the two are paired and the pair rules run.  Runs
+    with :func:`sibling_structure`."""
+    for r in launches:
+        if r.kind != "router" or r.engine != "vllm":
+            continue
+        for role, how, tok, _ in _router_args(r)[0]:
+            if how != "url" or tok.opaque:
+                continue
+            host, port, _ = parse_url(tok)
+            if port is None:
+                continue
+            for s in launches:
+                if s.kind != "server" or s.engine != r.engine or s.path != r.path or s.structural_role is not None \
+                        or s.role not in (None, "null") or facts(s).http_port != port or not same_side(r, s):
+                    continue
+                written = _written_host(s)
+                if _ip_literal(host) and written is not None and _ip_literal(written) and written != host:
+                    continue
+                s.structural_role = role
+                s.meta["role_how"] = f"the router's {tok.text} ({r.path}:{r.line}, {r.entrypoint})"
 
 
 def _names_a_mode(launch: Launch) -> bool:
@@ -656,6 +687,7 @@ def _router_args(router: Launch) -> tuple:
     argv = list(router.argv)
     items = []
     boot_lists: dict = {}
+    parts: dict = {}  # (role, "host" | "port") -> [TStr]
     discovery = False
     i = 0
     while i < len(argv):
@@ -663,6 +695,15 @@ def _router_args(router: Launch) -> tuple:
         name, eq, val = t.partition("=")
         if name in DISCOVERY_FLAGS:
             discovery = True
+        if name in HOST_PORT_FLAGS:
+            vals = [argv[i][len(name) + 1:]] if eq else []
+            j = i + 1
+            while not eq and j < len(argv) and not argv[j].text.startswith("--"):
+                vals.append(argv[j])
+                j += 1
+            parts.setdefault(HOST_PORT_FLAGS[name], []).extend(vals)
+            i = j if not eq else i + 1
+            continue
         if name in URL_FLAGS or name in SELECTOR_FLAGS or name in BOOTSTRAP_LIST_FLAGS:
             vals = [argv[i][len(name) + 1:]] if eq else []
             j = i + 1
@@ -689,6 +730,12 @@ def _router_args(router: Launch) -> tuple:
             i = j if not eq else i + 1
             continue
         i += 1
+    for role in ("prefill", "decode"):
+        ports, hosts = parts.get((role, "port"), []), parts.get((role, "host"), [])
+        for n, port in enumerate(ports):  # the proxy's hosts default to localhost; one host serves every port
+            host = hosts[n] if n < len(hosts) else (hosts[0] if len(hosts) == 1 else None)
+            host = host if host is not None else TStr.synthetic("localhost", "<proxy default>")
+            items.append((role, "url", host + TStr.synthetic(":", "<host:port>") + port, None))
     for role, boots in boot_lists.items():
         urls = [n for n, it in enumerate(items) if it[0] == role and it[1] == "url"]
         for n, b in zip(urls, boots):
@@ -709,12 +756,12 @@ def router_links(router: Launch, dep: Deployment) -> list:
     if not items:
         if discovery or router.engine == "dynamo" or router.kind == "router":
             for role in ("prefill", "decode"):
-                reach = [s for s in servers if s.role == role]
+                reach = [s for s in servers if pair_role(s) == role]
                 if reach:
                     out.append(RouterLink(router, role, "discovery", servers=reach))
         return out
     for role, how, tok, boot in items:
-        of_role = [s for s in servers if s.role == role]
+        of_role = [s for s in servers if pair_role(s) == role]
         if how == "selector":
             out.append(RouterLink(router, role, how, tok, servers=of_role))
             continue

@@ -463,9 +463,10 @@ def sh_c_findings(script: TStr, what: str = "`sh -c` script") -> list:
 
 def check(launches: list) -> list:
     """PD101, PD102, PD105 and PD107 over all extracted launches."""
-    from pdlint.pairing import sibling_structure
+    from pdlint.pairing import router_structure, sibling_structure
     out: list = []
     sibling_structure(launches)
+    router_structure(launches)
     for l in launches:
         out += role_findings(l)
     out += drift_findings(launches)

@@ -227,6 +227,42 @@ def test_experiment_scripts_named_for_a_role_are_not_paired_by_their_names(tmp_p
     assert codes(doc) == [] and all(l["structural_role"] is None for l in doc["launches"])
 
 
+NIXL_BOTH = "'{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_both\"}'"
+
+
+def _nixl_doc_script(decode_model="Qwen/Qwen3-0.6B", decode_port=8200, proxy_first=False):
+    proxy = ("python3 ${GIT_ROOT}/tests/v1/kv_connector/nixl_integration/toy_proxy_server.py --port 8192 "
+             f"--prefiller-hosts localhost --prefiller-ports 8100 --decoder-hosts localhost --decoder-ports {decode_port} &\n")
+    servers = (f"CUDA_VISIBLE_DEVICES=0 VLLM_NIXL_SIDE_CHANNEL_PORT=5600 vllm serve Qwen/Qwen3-0.6B --port 8100 "
+               f"--kv-transfer-config {NIXL_BOTH} &\n"
+               f"CUDA_VISIBLE_DEVICES=1 VLLM_NIXL_SIDE_CHANNEL_PORT=5601 vllm serve {decode_model} --port 8200 "
+               f"--kv-transfer-config {NIXL_BOTH} &\n")
+    return "#!/bin/bash\n" + (proxy + servers if proxy_first else servers + proxy)
+
+
+@pytest.mark.parametrize("proxy_first", [False, True])
+def test_kv_both_servers_take_their_roles_from_the_toy_proxy(tmp_path, capsys, monkeypatch, proxy_first):
+    """vLLM's NixlConnector docs (field test rw6/b, ealbalas/disaggregated-prefill-decode-research): kv_both on both
+    servers, toy_proxy_server.py naming the prefiller and the decoder by port; the two were never paired (no
+    router seen) and a prefill and a decode of different models passed clean."""
+    doc = check(tmp_path / "ok", capsys, monkeypatch, {"run.sh": _nixl_doc_script(proxy_first=proxy_first)})
+    assert codes(doc) == []
+    [dep] = doc["pairs"]
+    want = [(3, 4)] if proxy_first else [(2, 3)]
+    assert [(p["prefill"]["line"], p["decode"]["line"]) for p in dep["pairs"]] == want
+    assert sorted(r["role"] for r in dep["routers"]) == ["decode", "prefill"]
+    assert all(len(r["servers"]) == 1 for r in dep["routers"])
+    doc = check(tmp_path / "bad", capsys, monkeypatch,
+                {"run.sh": _nixl_doc_script("Qwen/Qwen3-8B", proxy_first=proxy_first)})
+    assert codes(doc) == ["VLLM013"]
+
+
+def test_a_toy_proxy_naming_no_server_gives_no_role(tmp_path, capsys, monkeypatch):
+    doc = check(tmp_path, capsys, monkeypatch, {"run.sh": _nixl_doc_script("Qwen/Qwen3-8B", decode_port=8300)})
+    assert "VLLM013" not in codes(doc)
+    assert {l["structural_role"] for l in doc["launches"] if l["kind"] == "server"} == {"prefill", None}
+
+
 def test_rules_are_registered_with_docs():
     rules = all_rules()
     vl = [r for r in rules.values() if r.engine == "vllm"]
