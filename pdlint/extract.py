@@ -585,6 +585,8 @@ class Extractor:
         if overlay is not None:
             meta["values_overlay"] = overlay
             label = f"chart {chart_display} rendered with values overlay {overlay} by {how}"
+        elif getattr(res, "values", None) is None:
+            meta["no_values"] = True  # a chart that ships no values.yaml, rendered with none
         for r in res.rendered:
             if not r.template.abspath:
                 continue
@@ -864,7 +866,11 @@ class Extractor:
             for w in crd.workloads(docs, doc, containers, unit or job.display):
                 if self.workload_launches(job, w, render_role, label, unit_meta, local):
                     found = True
-                    self.duplicate_keys(docs, doc, w, render_role is not None or "rendered" in label)
+                    if not (unit_meta or {}).get("no_values"):
+                        # (a chart with no values.yaml is installed with a values file pdlint was not given: its
+                        # `if`/`else if` on empty values leave out keys the real install writes, AI-Hypercomputer/
+                        # gpu-recipes' dynamo-deployment chart; the keys an empty render repeats say nothing)
+                        self.duplicate_keys(docs, doc, w, render_role is not None or "rendered" in label)
             found |= bool(self.yaml_scripts(job, src, doc, docs, containers, render_role, label, unit, unit_meta))
             if not found and keyed and not self.keyed(job, src, doc, docs, render_role, label, unit_meta):
                 self.sglang_config(job, src, doc, docs, render_role)

@@ -89,3 +89,50 @@ def test_keys_repeated_off_the_launchs_path_or_by_merge_are_quiet(scratch_git):
         """)
     _, report = scratch_git.lint("pod.yaml", "merge.yaml")
     assert [(f["code"], f["path"], f["message"]) for f in report["findings"]] == []
+
+
+# AI-Hypercomputer/gpu-recipes (field test rw6/a): a chart that ships no values.yaml (each recipe passes its own
+# with `helm install -f`) renders with empty values; its `if`/`else if` on `framework` then writes no worker
+# key, and the frontend's keys "repeat" in a mapping the real install never writes
+
+CHART_TEMPLATE = """\
+    apiVersion: nvidia.com/v1alpha1
+    kind: DynamoGraphDeployment
+    metadata:
+      name: {{ .Release.Name }}
+    spec:
+      services:
+        Frontend:
+          componentType: frontend
+          replicas: 1
+          extraPodSpec:
+            mainContainer:
+              image: img
+              command: ["/bin/sh", "-c"]
+              args:
+              - python3 -m dynamo.frontend --http-port 8000
+    {{- if eq .Values.framework "vllm" }}
+        VllmDecodeWorker:
+    {{- else if eq .Values.framework "sglang" }}
+        SglangDecodeWorker:
+    {{- end }}
+          componentType: worker
+          replicas: 1
+          extraPodSpec:
+            mainContainer:
+              image: img
+              command: ["/bin/sh", "-c"]
+              args:
+              - python3 -m dynamo.vllm --model m --disaggregation-mode decode
+    """
+
+
+def test_a_chart_rendered_without_the_values_it_ships_without_is_quiet(scratch_git):
+    scratch_git.write("chart/Chart.yaml", "apiVersion: v2\nname: d\nversion: 0.1.0\n")
+    scratch_git.write("chart/templates/dgd.yaml", CHART_TEMPLATE)
+    _, report = scratch_git.lint("chart")
+    assert "PD052" not in [f["code"] for f in report["findings"]]
+    # with the values the chart ships, the same repetition is the chart's own
+    scratch_git.write("chart/values.yaml", "framework: trtllm\n")
+    _, report = scratch_git.lint("chart")
+    assert "PD052" in [f["code"] for f in report["findings"]]
