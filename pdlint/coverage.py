@@ -228,8 +228,11 @@ def has_launch_text(text: str) -> bool:
     return False
 
 
-# a YAML `description:` key with a value on its line (a scalar, or `|` / `>` and the block below)
-_DESCRIPTION = re.compile(r"([ \t]*(?:-[ \t]+)*)description:[ \t]+\S")
+# a YAML `description:` key with a value on its line (a scalar, or `|` / `>` and the block below); and the
+# annotation `kubectl apply` keeps of the object as last applied (a JSON copy of the spec the same file holds,
+# in `kubectl get -o yaml` dumps: highopes/pd-disaggregation-demo, field test rw6/b)
+_DESCRIPTION = re.compile(r"([ \t]*(?:-[ \t]+)*)(?:description|[\"']?kubectl\.kubernetes\.io/last-applied-configuration"
+                          r"[\"']?):[ \t]+\S")
 
 
 def _description_lines(lines: list) -> frozenset:
@@ -274,7 +277,8 @@ def find_markers(text: str, kind: str = "", skip: frozenset = frozenset()) -> li
         if not MARKER.search(line):
             continue
         if described is None:
-            described = _description_lines(lines) if "description:" in text else frozenset()
+            described = _description_lines(lines) if "description:" in text or "last-applied-configuration" in text \
+                else frozenset()
         if n in described:
             continue
         code = _strip_line_comment(line)

@@ -101,6 +101,11 @@ def test_a_crd_description_is_no_launch_text(scratch_git):
     ("x:\n  description: the server\n  command: [vllm, serve, m, --kv-transfer-config, '{}']\n",
      [(3, "--kv-transfer-config")]),
     ("description:\n  command: vllm serve m\n", [(2, "vllm serve")]),  # no value on its line: not read as one
+    # `kubectl get -o yaml`: the copy of the object as last applied (highopes/pd-disaggregation-demo)
+    ("  annotations:\n    kubectl.kubernetes.io/last-applied-configuration: '{\"args\":[\"vllm serve m\"]}'\n"
+     "spec:\n  command: vllm serve m\n", [(4, "vllm serve")]),
+    ("  annotations:\n    kubectl.kubernetes.io/last-applied-configuration: |\n      {\"args\": [\"vllm serve m\"]}\n"
+     "  other: vllm serve m\n", [(4, "vllm serve")]),
 ])
 def test_description_values_are_left_out(text, found):
     assert [(m.line, m.text) for m in find_markers(text)] == found
