@@ -263,6 +263,16 @@ def test_a_toy_proxy_naming_no_server_gives_no_role(tmp_path, capsys, monkeypatc
     assert {l["structural_role"] for l in doc["launches"] if l["kind"] == "server"} == {"prefill", None}
 
 
+def test_vllm015_not_for_the_multiprocess_lmcache_connector(tmp_path, capsys, monkeypatch):
+    """LMCache examples/dynamo_integration/local/serve.sh (field test rw6/b): with LMCacheMPConnector one `lmcache
+    server` hashes the token ids the workers send, so the workers' PYTHONHASHSEED does not matter."""
+    files = {"run_prefill.sh": f"PYTHONHASHSEED=1 {VS} --kv-transfer-config {kv('LMCacheMPConnector', 'kv_producer')}\n",
+             "run_decode.sh": f"{VS} --kv-transfer-config {kv('LMCacheMPConnector', 'kv_consumer')}\n"}
+    assert "VLLM015" not in codes(check(tmp_path / "mp", capsys, monkeypatch, files))
+    files = {k: v.replace("LMCacheMPConnector", "LMCacheConnectorV1") for k, v in files.items()}
+    assert "VLLM015" in codes(check(tmp_path / "v1", capsys, monkeypatch, files))
+
+
 def test_rules_are_registered_with_docs():
     rules = all_rules()
     vl = [r for r in rules.values() if r.engine == "vllm"]

@@ -347,8 +347,11 @@ def _block_size(p, d, pi, di):
                 [related_at(pi.token("--block-size"), p, f"the prefill launch sets --block-size {a} here")], "decode")
 
 
-def _lmcache(info: VllmInfo) -> bool:
-    return any("LMCache" in c for c in _conns(info))
+def _lmcache_hashing(info: VllmInfo) -> bool:
+    """An LMCache connector that hashes token chunks in the vLLM process; not LMCacheMPConnector, which
+    sends the token ids to one ``lmcache server`` that hashes them (LMCache 0.5.6
+    lmcache/integration/vllm/lmcache_mp_connector.py, lmcache/v1/multiprocess/token_hasher.py)."""
+    return any("LMCache" in c and c != "LMCacheMPConnector" for c in _conns(info))
 
 
 @vllm_rule(
@@ -363,9 +366,11 @@ def _lmcache(info: VllmInfo) -> bool:
     example="PYTHONHASHSEED=123 vllm serve M --kv-transfer-config '{\"kv_connector\":\"LMCacheConnectorV1\",...}'\n"
             "vllm serve M --kv-transfer-config '{\"kv_connector\":\"LMCacheConnectorV1\",...}'",
     example_fixed="export PYTHONHASHSEED=123  # before both launches", env=("PYTHONHASHSEED",),
-    source="vllm examples/others/lmcache/disagg_prefill_lmcache_v1/disagg_vllm_launcher.sh")
+    source="vllm examples/others/lmcache/disagg_prefill_lmcache_v1/disagg_vllm_launcher.sh",
+    notes="Not reported for `LMCacheMPConnector`: its workers send token ids to one `lmcache server` process, "
+          "which hashes them.")
 def _hashseed(p, d, pi, di):
-    if pi is None or di is None or not (_lmcache(pi) and _lmcache(di)):
+    if pi is None or di is None or not (_lmcache_hashing(pi) and _lmcache_hashing(di)):
         return None
     a, b = p.env.get("PYTHONHASHSEED"), d.env.get("PYTHONHASHSEED")
     if (a is not None and a.opaque) or (b is not None and b.opaque):
