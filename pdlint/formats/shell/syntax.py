@@ -346,7 +346,7 @@ def errors(root) -> Iterator:
     stack = [root]
     while stack:
         node = stack.pop()
-        if node.type == "ERROR" and _split_herestring(node):
+        if node.type == "ERROR" and (_split_herestring(node) or _semicolon_in_default(node)):
             continue
         if node.type == "ERROR" or node.is_missing:
             yield node, error_offset(node)
@@ -363,6 +363,15 @@ def _split_herestring(node) -> bool:
     return (node.end_byte - node.start_byte == 2 and node.child_count == 1 and node.children[0].type == "<<"
             and nxt is not None and nxt.type == "file_redirect" and nxt.start_byte == node.end_byte
             and nxt.child_count > 0 and nxt.children[0].type == "<")
+
+
+def _semicolon_in_default(node) -> bool:
+    """tree-sitter-bash 0.25 reads a ``;`` in a parameter expansion's word (``"${ARCH:-gfx942;gfx950}"``,
+    valid bash: the word is the text up to ``}``) as an ERROR holding the words before it; the expansion's
+    text, which the evaluation reads, is whole."""
+    parent = node.parent
+    return parent is not None and parent.type == "expansion" and node.child_count > 0 and \
+        all(c.type in ("word", ";") for c in node.children) and any(c.type == ";" for c in node.children)
 
 
 def error_offset(node) -> int:
