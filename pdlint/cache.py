@@ -383,8 +383,11 @@ def pair_keys(launch) -> set:
     """Keys two launches share when the pair stage could put them in one deployment
     (:func:`pdlint.pairing.group`): unit keys, replica groups, Compose projects, role-word sibling keys, the
     server addresses routers name."""
-    from pdlint.pairing import address_keys, compose_project_key, role_word_keys, unit_key
+    from pdlint.pairing import address_keys, compose_project_key, model_sibling_key, role_word_keys, unit_key
     keys = {"u:" + unit_key(launch)}
+    sibling = model_sibling_key(launch)
+    if sibling is not None:
+        keys.add("m:" + sibling)
     if launch.meta.get("replica_of"):
         keys.add("g:" + str(launch.meta["replica_of"]))
     project = compose_project_key(launch)

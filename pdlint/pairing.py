@@ -453,6 +453,7 @@ def group(launches: list) -> list:
             uf.union(ukeys[0], k)
         if ukeys:
             how[uf.find(ukeys[0])] = "sibling files " + ", ".join(paths)
+    _join_model_siblings(by_unit, scoped_units, files, uf, how)
     _join_routed_servers(launches, uf, how)
     out: dict = {}
     for l in launches:
@@ -535,6 +536,53 @@ def _written_host(launch: Launch) -> Optional[str]:
             continue
         host = None if v.opaque or not _named_host(v.text) else v.text
     return host
+
+
+def model_sibling_key(launch: Launch) -> Optional[str]:
+    """The key :func:`_join_model_siblings` joins a server by (its directory, engine and model), when its file
+    name holds a word of its role; else None (the result cache re-checks a stored file that shares it)."""
+    role = pair_role(launch)
+    if launch.kind != "server" or role not in ("prefill", "decode"):
+        return None
+    if not any(r == role and fam is not None and fam != PREFIX_FAMILY for _, fam, r in role_word_keys(launch.path)):
+        return None
+    model = facts(launch).model
+    if model is None or model.opaque:
+        return None
+    return f"{posixpath.dirname(launch.path)}\0{launch.engine}\0{model.text}"
+
+
+def _join_model_siblings(by_unit: dict, scoped_units: dict, files: dict, uf: "_UF", how: dict) -> None:
+    """Files of one directory named for a role (a role word in the name, as its flags give), of one engine
+    and one model, that the names alone did not pair because the rest of the names differ
+    (``prefill-dep4.sh`` beside ``decode-dep8.sh`` and ``decode-wideep.sh``, yangwhale/gpu-tpu-pedia): one
+    deployment, when every server of each file loads that model."""
+    groups: dict = {}  # (directory, engine, model) -> {role: [path]}
+    for path, roles in files.items():
+        if len(roles) != 1 or not roles <= {"prefill", "decode"}:
+            continue
+        role = next(iter(roles))
+        if not any(r == role and fam is not None and fam != PREFIX_FAMILY for _, fam, r in role_word_keys(path)):
+            continue
+        units = [k for _, k in scoped_units.get(path, ())]
+        root = {uf.find(k) for k in units}
+        if len(root) != 1 or len(_roles([l for k in by_unit if uf.find(k) in root for l in by_unit[k]])) > 1:
+            continue  # already in a deployment with the other role
+        servers = [l for k in units for l in by_unit[k] if l.kind == "server"]
+        models = {(l.engine, facts(l).model.text) for l in servers
+                  if facts(l).model is not None and not facts(l).model.opaque}
+        if len(models) != 1 or any(facts(l).model is None or facts(l).model.opaque for l in servers):
+            continue
+        (engine, model), = models
+        groups.setdefault((posixpath.dirname(path), engine, model), {}).setdefault(role, []).append(path)
+    for (_, _, model), by_role in groups.items():
+        if "prefill" not in by_role or "decode" not in by_role:
+            continue
+        paths = sorted(p for ps in by_role.values() for p in ps)
+        keys = [k for p in paths for _, k in scoped_units.get(p, ())]
+        for k in keys[1:]:
+            uf.union(keys[0], k)
+        how[uf.find(keys[0])] = f"sibling files of one model ({model}): " + ", ".join(paths)
 
 
 def _join_routed_servers(launches: list, uf: _UF, how: dict) -> None:

@@ -200,6 +200,35 @@ def test_role_prefix_keys():
         assert not [r for k, f, r in role_word_keys(path) if f == PREFIX_FAMILY], path
 
 
+# Field test rw6/a (yangwhale/gpu-tpu-pedia deepseek-v4/scripts): prefill-dep4.sh beside decode-dep8.sh and
+# decode-wideep.sh, one model: the names differ beyond the role word, so nothing paired them
+
+def _dsv4(mode: str, model: str = "/mnt/ssd/DeepSeek-V4-Pro", extra: str = "") -> str:
+    return (f"python3 -m sglang.launch_server --model-path {model} --tp 8 {extra}--disaggregation-mode {mode} "
+            "--disaggregation-transfer-backend mooncake\n")
+
+
+def test_role_named_siblings_of_one_model_are_one_deployment(scratch_git):
+    scratch_git.write("v4/prefill-dep4.sh", _dsv4("prefill"))
+    scratch_git.write("v4/decode-dep8.sh", _dsv4("decode", extra="--speculative-algorithm EAGLE "))
+    scratch_git.write("v4/decode-wideep.sh", _dsv4("decode"))
+    code, out = scratch_git.lint(".")
+    assert _paired(out) == [("v4/prefill-dep4.sh", "v4/decode-dep8.sh"), ("v4/prefill-dep4.sh", "v4/decode-wideep.sh")]
+    assert _unpaired(out) == (0, 0) and _codes(out) == ["SGL809"]
+
+
+@pytest.mark.parametrize("decode_model, decode_dir", [
+    ("/mnt/ssd/Kimi-K2", "v4"),  # another model
+    ("$MODEL", "v4"),  # a model pdlint cannot see
+    ("/mnt/ssd/DeepSeek-V4-Pro", "other"),  # another directory
+])
+def test_role_named_siblings_are_not_joined_without_one_model(scratch_git, decode_model, decode_dir):
+    scratch_git.write("v4/prefill-dep4.sh", _dsv4("prefill"))
+    scratch_git.write(f"{decode_dir}/decode-dep8.sh", _dsv4("decode", decode_model, "--speculative-algorithm EAGLE "))
+    code, out = scratch_git.lint(".")
+    assert _paired(out) == [] and _unpaired(out) == (1, 1)
+
+
 # ---------------------------------------------------------------------------
 # (c) a router naming its servers' literal --host / --port
 # ---------------------------------------------------------------------------
@@ -300,6 +329,7 @@ def test_a_router_naming_other_ip_addresses_reaches_no_server(scratch_git):
     ({"pnode.sh": _sg("prefill", "nixl")}, {"dnode.sh": _sg("decode", "mooncake")}),
     ({"docker/node-a.yaml": _compose("name: pd", "prefill", "nixl", "/m")},
      {"docker/node-b.yaml": _compose("name: pd", "decode", "mooncake", "/m")}),
+    ({"v4/prefill-dep4.sh": _dsv4("prefill").replace("mooncake", "nixl")}, {"v4/decode-dep8.sh": _dsv4("decode")}),
 ])
 def test_a_cached_half_is_paired_with_a_new_file(scratch_git, capsys, first, second):
     import json
