@@ -1284,10 +1284,11 @@ class Extractor:
                                                      None, message, fix=rule.fix, end_column=o.column + len(token),
                                                      token=token))
                 return
-            rule = C.LIMIT if code.endswith("LIMIT") else C.SHELL_PARSE
+            rule = C.SHELL_LIMIT if code.endswith("LIMIT") else C.SHELL_PARSE
             o = where.origin_at(index) if where.pieces else None
             # (a parse error's message names the text kind: the same error read as a script and as a sourced file)
-            key = (o.path, o.line, o.column, rule.code, message if rule is C.LIMIT else "") if o is not None else None
+            key = (o.path, o.line, o.column, rule.code, message if rule is C.SHELL_LIMIT else "") \
+                if o is not None else None
             if key in self._shell_problems:
                 return  # the same text again: another path's `sh -c` string, a library each script sources
             self._shell_problems.add(key)
@@ -1565,8 +1566,10 @@ class Extractor:
             if nested_done:
                 return []
             before = len(self.out.launches)
+            # (`sh -c SCRIPT ARG0 ARGS...`: the first word after the script is $0, not $1: `bash -c '... "$@"' --`
+            # in a container's command with its args after it, DO-Solutions/gtc-2026-doks)
             self.shell(job, self.read(job.abspath, report=False), script, render_role, env=merged,
-                       positional=positional, context=context, meta=inner_meta)
+                       positional=positional[1:], context=context, meta=inner_meta)
             return self.out.launches[before:]
         m: launchers.Match = found
         launch_env = dict(env)
