@@ -73,11 +73,27 @@ LIMIT = register(Rule(
     "PD008", "resource-limit", ERROR,
     "Reports input that exceeds one of pdlint's safety limits: the resource budget of one file (10 s and 512 MB "
     "for all its stages by default; `time-per-file`, `memory-per-file`: the file is then not checked, "
-    "docs/safety.md), file size, render time, rendered size, YAML node count or alias expansion, shell "
-    "evaluation paths.",
+    "docs/safety.md), file size, render time, rendered size, YAML node count or alias expansion (a limit of "
+    "the shell evaluation within a file that is still checked is PD015).",
     "Untrusted input must not hang or exhaust CI; a launch file this large or slow is almost certainly a mistake "
     "(or an attack such as a YAML alias bomb).",
     "Shrink the input, or exclude the file.", category=_C))
+
+SHELL_LIMIT = register(Rule(
+    "PD015", "shell-evaluation-limit", WARNING,
+    "Reports a limit pdlint's shell evaluation reached in a script that is otherwise checked: more than 16 "
+    "branch paths at once, a loop past 256 iterations, nesting, expansion size or step count "
+    "(docs/shell-parser.md, Limits), when the paths or iterations it stopped following may have held a launch "
+    "(launch text after it, or launch text in a script that launched nothing).",
+    "The launches on the paths pdlint stopped following were not checked; the script itself is valid, so this "
+    "says what pdlint did not see rather than what is wrong (launch text it never reached is also reported "
+    "as PD020).",
+    "Give the variables the script branches on their deploy-time values (`[tool.pdlint.vars]`, `--var`, a "
+    "`values` file) so that fewer paths stay open, split the option parser or helpers from the launch, or "
+    "suppress it where the paths cut hold no launch.",
+    example="while [[ $# -gt 0 ]]; do case \"$1\" in --a) A=$2; shift 2;; ... (18 options) ... esac; done\n"
+            "python3 -m sglang.launch_server --model-path \"$MODEL\" $EXTRA",
+    example_fixed="# .pdlint.yaml\nvars:\n  MODEL: /models/llama\n  EXTRA: \"\"", category=_C))
 
 SHELL_PARSE = register(Rule(
     "PD009", "shell-parse-error", WARNING,

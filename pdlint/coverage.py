@@ -398,6 +398,7 @@ def _n(k: int, word: str, plural: Optional[str] = None) -> str:
 # -- assessment ------------------------------------------------------------------------------------
 
 INPUT_ERRORS = ("PD001", "PD002", "PD003", "PD004", "PD006", "PD007", "PD008", "PD013")
+SHELL_LIMIT_CODE = "PD015"  # (core_rules.SHELL_LIMIT) a file it is reported in is at most partially checked
 _UNSUPPORTED = "unsupported"
 
 
@@ -422,9 +423,12 @@ def assess(jobs: list, extraction, findings: list, strict: bool = False, shown=N
     _count(cov, launches)
     _count_unpaired(cov, extraction.launches)
     errors: dict = {}
+    limited: dict = {}  # path -> its first PD015: the shell evaluation stopped following some paths
     for f in findings:
         if f.code in INPUT_ERRORS and f.severity == ERROR:
             errors.setdefault(f.path, f)
+        elif f.code == SHELL_LIMIT_CODE:
+            limited.setdefault(f.path, f)
     notes = getattr(extraction, "notes", {})
     rendered = getattr(extraction, "rendered", {})
     not_checked = getattr(extraction, "not_checked", {})  # invalid config, pdlint failed on it
@@ -438,6 +442,8 @@ def assess(jobs: list, extraction, findings: list, strict: bool = False, shown=N
             fc.error = f"{err.code} {err.message}"
         elif job.display in not_checked:
             fc.error = not_checked[job.display]
+        elif job.display in limited and fc.launches:  # checked, but not on every path: partial
+            fc.error = f"{limited[job.display].code} {limited[job.display].message}"
         if src is None:
             text = getattr(job, "text", None)
             if text is None:

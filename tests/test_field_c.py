@@ -138,7 +138,7 @@ def test_start_worker_is_checked_once_per_role(scratch_git):
     scratch_git.write("start_worker.sh", START_WORKER)
     code, doc = scratch_git.lint("start_worker.sh")
     assert code == 0
-    assert not [f for f in doc["findings"] if f["code"] == "PD008"]
+    assert not [f for f in doc["findings"] if f["code"] == "PD015"]
     assert sorted(str(l["role"]) for l in doc["launches"]) in (["None", "decode"], ["decode", "other"])
 
 
@@ -153,5 +153,5 @@ def test_branch_limit_before_a_launch_is_still_reported(scratch_git):
     text = "".join(f'if [ "$A{i}" = x ]; then V{i}=1; else V{i}=2; fi\n' for i in range(6))
     scratch_git.write("launch.sh", text + "python -m sglang.launch_server --model-path $V0$V1$V2$V3$V4$V5\n")
     code, doc = scratch_git.lint("launch.sh")
-    assert code == 1
-    assert [(f["code"], f["severity"]) for f in doc["findings"] if f["code"] == "PD008"] == [("PD008", "error")]
+    assert code == 0  # a warning: the script is valid, pdlint followed only some paths
+    assert [(f["code"], f["severity"]) for f in doc["findings"] if f["code"] == "PD015"] == [("PD015", "warning")]

@@ -33,7 +33,7 @@ def test_the_same_poll_before_a_launch_is_still_reported(scratch_git):
     # (the launch reads what the poll sets: its paths cannot be joined, see test_shell_widen.py)
     scratch_git.write("wait.sh", POLL + "bash -c 'python -m sglang.launch_server --model-path m --port 1$READY$i'\n")
     code, doc = scratch_git.lint("wait.sh")
-    assert [f["code"] for f in doc["findings"]] == ["PD008"]
+    assert [f["code"] for f in doc["findings"]] == ["PD015"]
 
 
 ROUTER = """\
@@ -78,9 +78,9 @@ def test_a_limit_after_some_launches_makes_the_file_partial(scratch_git):
               + "python -m sglang.launch_server --model-path m --port 2 $V0 $V1 $V2 $V3 $V4 $V5\n")
     scratch_git.write("run.sh", script)
     code, doc = scratch_git.lint("run.sh")
-    assert [f["code"] for f in doc["findings"] if f["code"] == "PD008"] == ["PD008"]
+    assert [f["code"] for f in doc["findings"] if f["code"] == "PD015"] == ["PD015"]
     fc = doc["coverage"]["files"]["run.sh"]
-    assert fc["status"] == "partial" and fc["launches"] >= 1 and fc["error"].startswith("PD008")
+    assert fc["status"] == "partial" and fc["launches"] >= 1 and fc["error"].startswith("PD015")
 
 
 def test_a_file_without_limits_stays_checked(scratch_git):

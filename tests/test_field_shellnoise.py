@@ -239,8 +239,8 @@ verify_critical_configs() {
 SERVER = "python3 -m sglang.launch_server --model-path Qwen/Qwen3-0.6B --disaggregation-mode prefill"
 
 
-def _pd008(report):
-    return [f["message"] for f in report["findings"] if f["code"] == "PD008"]
+def _pd015(report):
+    return [f["message"] for f in report["findings"] if f["code"] == "PD015"]
 
 
 def test_the_branch_path_limit_in_an_uncalled_checker_is_no_error(scratch_git):
@@ -261,10 +261,10 @@ def test_the_same_checker_beside_a_launch_is_no_error_and_the_launch_is_checked(
     'echo "$(' + SERVER + ')"',  # a launch inside what echo prints
     "bash ./start.sh prefill",  # a script pdlint may follow
 ])
-def test_the_limit_where_a_launch_may_follow_stays_an_error(scratch_git, tail):
+def test_the_limit_where_a_launch_may_follow_stays_reported(scratch_git, tail):
     scratch_git.write("verify.sh", VERIFY.replace("__TAIL__", tail))
     code, report = scratch_git.lint("verify.sh")
-    assert code == 1 and _pd008(report) == ["more than 16 branch paths; only the first 16 were followed"], tail
+    assert code == 0 and _pd015(report) == ["more than 16 branch paths; only the first 16 were followed"], tail
 
 
 # doubles a word until the expansions exceed 1,000,000 characters (tests/test_field_cov_limits.py)
@@ -278,9 +278,9 @@ def test_the_expansion_limit_in_an_uncalled_printer_is_no_error(scratch_git):
     assert [f["code"] for f in report["findings"]] == ["SGL001"]
 
 
-def test_the_expansion_limit_before_an_uncalled_launcher_stays_an_error(scratch_git):
+def test_the_expansion_limit_before_an_uncalled_launcher_stays_reported(scratch_git):
     # the budget the printer spent stops the launcher's evaluation: reported there
     scratch_git.write("run.sh", "banner() {\n" + EXPAND + "}\nstart() {\n    " + SERVER + ' "$@"\n}\n')
     code, report = scratch_git.lint("run.sh")
-    assert code == 1 and [m.split(";")[0] for m in _pd008(report)] == \
+    assert code == 0 and [m.split(";")[0] for m in _pd015(report)] == \
         ["expansions produced more than 1000000 characters"]
