@@ -735,7 +735,7 @@ class Extractor:
         budget.stage("template transform")
         cfg: Config = self.config_for(job.abspath)
         bools: dict = {}
-        variables, role_vars = self.variables(cfg, bools)
+        variables, role_vars = self.variables(cfg, bools, ansible_role_files(job.abspath, job.root))
         limits = Limits(render_seconds=cfg.render_timeout or self.opt.render_seconds, max_file_bytes=MAX_FILE_BYTES)
 
         def read_file(full: str) -> Optional[SourceFile]:
@@ -805,17 +805,22 @@ class Extractor:
                 env[k] = TStr.synthetic(str(v), "<command line>" if k in self.opt.variables else "<config>")
         return env
 
-    def variables(self, cfg: Config, bools: Optional[dict] = None) -> tuple:
+    def variables(self, cfg: Config, bools: Optional[dict] = None, role_files: tuple = ((), ())) -> tuple:
         """(variables, per-role variables) of a config: values files, ``vars``,
-        ``--var``; ``bools`` collects where the values files' booleans are set."""
+        ``--var``; ``bools`` collects where the values files' booleans are set.  ``role_files``: an Ansible
+        role's ``defaults`` files (below the values files) and ``vars`` files (above them, below ``vars`` and
+        ``--var``, as Ansible's extra vars are above a role's vars)."""
         from pdlint.config import ConfigError, load_values_file
         variables: dict = {}
-        for path in cfg.values_files:
+        defaults, role_vars_files = role_files
+        for path in tuple(defaults) + tuple(cfg.values_files) + tuple(role_vars_files):
             if self.deps is not None:
                 self.deps.weak(path)
             try:
                 root = self.boundary.root_for(cfg.path) if cfg.path else None
                 vals, _ = load_values_file(path, display_path(path, self.opt.cwd), bools, self.boundary, root)
+                if path in defaults or path in role_vars_files:
+                    vals = _ansible_values(vals)
                 variables.update(vals)
             except ConfigError as e:
                 key = ("values", path)
@@ -1997,6 +2002,42 @@ def env_checked(name: str) -> bool:
 #: (:mod:`pdlint.formats.shell.envruns`), beyond its run with the defaults; the launch text only the values
 #: left out reach stays reported as not checked (PD020)
 MAX_ENV_RUNS = 4
+
+
+_ROLE_VAR_FILES = ("main.yml", "main.yaml")
+
+
+def ansible_role_files(abspath: str, root: str) -> tuple:
+    """(defaults files, vars files) of the Ansible role a template belongs to (``roles/<role>/templates/...``):
+    ``defaults/main.yml`` or ``defaults/main/*.yml`` and the same under ``vars``, inside ``root``; empty
+    tuples for a file of no role.  openshift-psap/topsail (field test rw6/e): every role template's variables
+    were undefined (PD005 errors), and a launch's real error hid behind them."""
+    parts = os.path.relpath(abspath, root).split(os.sep)
+    if ".." in parts:
+        return (), ()
+    for i in range(len(parts) - 2, 0, -1):
+        if parts[i] == "templates" and i >= 2 and parts[i - 2] == "roles":
+            role_dir = os.path.join(root, *parts[:i])
+            break
+    else:
+        return (), ()
+    out = []
+    for kind in ("defaults", "vars"):
+        d = os.path.join(role_dir, kind)
+        files = [os.path.join(d, n) for n in _ROLE_VAR_FILES if os.path.isfile(os.path.join(d, n))]
+        sub = os.path.join(d, "main")
+        if not files and os.path.isdir(sub):
+            files = sorted(os.path.join(sub, n) for n in os.listdir(sub)
+                           if n.endswith((".yml", ".yaml")) and os.path.isfile(os.path.join(sub, n)))
+        out.append(tuple(files))
+    return out[0], out[1]
+
+
+def _ansible_values(vals: dict) -> dict:
+    """A role's variables as a template sees them: a value that is itself a template (``"{{ base_port + 1
+    }}"``, which Ansible renders lazily) is one pdlint cannot tell: an opaque placeholder."""
+    from pdlint.render.ansible import Opaque
+    return {k: (Opaque("$" + k) if isinstance(v, str) and ("{{" in v or "{%" in v) else v) for k, v in vals.items()}
 
 
 def _env_runs(doc: TStr, env_values: dict, first: tuple, env: Optional[dict], quiet, label: str,
