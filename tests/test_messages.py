@@ -140,6 +140,16 @@ def test_undefined_role_switch_gets_the_role_hint(repo, capsys):
     assert code == 0 and "PD005" not in out and "1 prefill, 1 decode" in out, out
 
 
+def test_a_value_of_one_roles_server_gets_no_role_switch_hint(repo, capsys):
+    # (topsail, field test rw6/e: `sglang_prefill_port` was told to become the role variable)
+    put(repo, "pd.sh.j2", "python3 -m sglang.launch_server --model-path /m --port {{ sglang_prefill_port }} "
+                          "--disaggregation-mode prefill {{ '--x' if prefill_enabled else '' }}\n")
+    code, fs, _ = findings(capsys, "pd.sh.j2")
+    hints = {f["message"]: f.get("fix") for f in fs if f["code"] == "PD005"}
+    assert hints["undefined variable 'sglang_prefill_port'"] is None
+    assert hints["undefined variable 'prefill_enabled'"].startswith("'prefill_enabled' looks like a role switch")
+
+
 def test_a_role_switch_beside_a_role_variable_is_given_per_role_values(repo, capsys):
     put(repo, "pd.sh.j2", """\
         python3 -m sglang.launch_server --model-path /m --disaggregation-mode {{ role }} --port 30000 \\

@@ -833,6 +833,13 @@ def _name_parts(name: str) -> list:
     return [p for p in re.split(r"[_\-]+", name.lower()) if p]
 
 
+#: last words of a variable name that names a value (of one role's server), not a boolean switch
+_VALUE_WORDS = frozenset({"port", "ports", "path", "dir", "host", "hosts", "addr", "address", "url", "urls", "ip",
+                          "model", "args", "image", "file", "size", "num", "count", "gpus", "tp", "dp", "ep", "pp",
+                          "config", "cmd", "command", "name", "replicas", "nodes", "env", "memory", "mem", "backend",
+                          "flags", "opts", "options", "extra", "id", "ids", "devices", "list", "len", "length"})
+
+
 def switch_values(name: str) -> Optional[dict]:
     """The values of a boolean role switch for each role (``is_prefill``: true on prefill, false on decode;
     ``is_decode`` the other way round), or None when ``name`` names one role not exactly once."""
@@ -864,7 +871,8 @@ def undefined_message(name: str, role_var: Optional[str], variables: dict, role_
     hint = None
     if name == role_var or close:
         return message, hint
-    switch = switch_values(name)
+    # (`sglang_prefill_port`, `decode_model_path`: a value of one role's server, no switch)
+    switch = switch_values(name) if parts[-1:] and parts[-1] not in _VALUE_WORDS else None
     if switch is not None:
         on = [r for r in ("prefill", "decode") if switch[r]][0]
         off = "decode" if on == "prefill" else "prefill"
