@@ -176,11 +176,19 @@ def _line_markers(line: str, start: int = 0, end: Optional[int] = None):
     spans = None
     for m in MARKER.finditer(line, start, end):
         if spans is None:
-            spans = _search_patterns(line[start:end]) if "grep" in line[start:end] or "pkill" in line[start:end] \
-                else []
+            text = line[start:end]
+            spans = _search_patterns(text) if "grep" in text or "pkill" in text else []
+            if "{{" in text or "{%" in text:
+                spans += [mm.span() for mm in _CONDITION_ACTION.finditer(text)]
         at = m.start() - start
         if not any(s <= at < e for s, e in spans):
             yield m
+
+
+#: a template's condition (Go `{{ if ... }}` / `{{ else if ... }}` / `{{ with ... }}`, Jinja `{% if %}` /
+#: `{% elif %}`): a word compared there (`eq .Values.modelServerType "trtllm-serve"`, the Gateway API Inference
+#: Extension charts) chooses what is written; it is not written itself
+_CONDITION_ACTION = re.compile(r"\{\{-?\s*(?:if|else\s+if|with)\b.*?\}\}|\{%-?\s*(?:if|elif)\b.*?%\}")
 
 
 # Every match of MARKER holds one of these: only the lines that hold one are searched.

@@ -653,14 +653,15 @@ class Extractor:
         return runs
 
     def chart_has_launch_text(self, chart: str) -> bool:
-        """Does a chart's values.yaml or any file of its templates hold launch text?"""
-        from pdlint.coverage import has_launch_text
+        """Does a chart's values.yaml or any file of its templates hold launch text (outside comments: a
+        values.yaml comment listing `trtllm-serve` among the server types it accepts is none)?"""
+        from pdlint.coverage import find_markers, has_launch_text
         from pdlint.formats import helm
         tdir = os.path.join(chart, "templates")
         paths = [os.path.join(chart, "values.yaml")] + (list(helm.chart_files(tdir)) if os.path.isdir(tdir) else [])
         for path in paths:
             src = self.read(path, report=False) if os.path.isfile(path) else None
-            if src is not None and has_launch_text(src.text):
+            if src is not None and has_launch_text(src.text) and find_markers(src.text):
                 return True
         return False
 

@@ -101,6 +101,11 @@ def test_a_crd_description_is_no_launch_text(scratch_git):
     ("x:\n  description: the server\n  command: [vllm, serve, m, --kv-transfer-config, '{}']\n",
      [(3, "--kv-transfer-config")]),
     ("description:\n  command: vllm serve m\n", [(2, "vllm serve")]),  # no value on its line: not read as one
+    # a word a template's condition compares (the Gateway API Inference Extension charts, field test rw6/e)
+    ('{{- if eq .Values.inferencePool.modelServerType "trtllm-serve" }}\n', []),
+    ('{{ else if eq $t "vllm serve" }}\n{% elif kind == "trtllm-serve" %}\n', []),
+    ('{{- if .Values.enabled }}\n  command: [trtllm-serve, m]\n{{- end }}\n', [(2, "trtllm-serve")]),
+    ('  args: ["{{ .Values.x }}", "vllm serve"]\n', [(1, "vllm serve")]),  # an action that is no condition
     # `kubectl get -o yaml`: the copy of the object as last applied (highopes/pd-disaggregation-demo)
     ("  annotations:\n    kubectl.kubernetes.io/last-applied-configuration: '{\"args\":[\"vllm serve m\"]}'\n"
      "spec:\n  command: vllm serve m\n", [(4, "vllm serve")]),
@@ -170,3 +175,33 @@ def test_args_of_the_vllm_image_are_still_its_entry_point_s(scratch_git):
     code, report = scratch_git.lint("k.yaml")
     assert [l["entrypoint"] for l in report["launches"]] == ["python -m vllm.entrypoints.openai.api_server"]
     assert _pd020(report) == []
+
+
+def test_a_chart_whose_only_launch_words_are_a_comment_and_a_condition_is_no_unrendered_launch(scratch_git):
+    """kubernetes-sigs/gateway-api-inference-extension's inferencepool chart, as llm-d installs it (field test
+    rw6/e): a values.yaml comment listing `trtllm-serve` and an `eq ... "trtllm-serve"` made an unrendered chart
+    (a library helper pdlint does not have) a PD104 and a PD020."""
+    scratch_git.write("chart/Chart.yaml", "apiVersion: v2\nname: epp\nversion: 0.1.0\n")
+    scratch_git.write("chart/values.yaml", "inferencePool:\n  modelServerType: vllm # vllm, sglang, trtllm-serve\n")
+    scratch_git.write("chart/templates/epp.yaml", """\
+        apiVersion: apps/v1
+        kind: Deployment
+        metadata:
+          name: epp
+          labels: {{ include "gke.labels" . | nindent 4 }}
+        spec:
+          template:
+            spec:
+              containers:
+              - name: epp
+                args:
+                {{- if eq .Values.inferencePool.modelServerType "trtllm-serve" }}
+                - --total-queued-requests-metric
+                {{- end }}
+        """)
+    code, report = scratch_git.lint(".")
+    assert (code, report["findings"]) == (0, [])
+    # a launch in the same unrendered chart is still said unchecked
+    scratch_git.write("chart/templates/server.yaml", "command: [trtllm-serve, '{{ .Values.model }}']\n")
+    code, report = scratch_git.lint(".")
+    assert "PD104" in [f["code"] for f in report["findings"]]
