@@ -974,9 +974,11 @@ def wrapper_text(launch: Launch) -> str:
 
 
 def shell_launch(launch: Launch) -> bool:
+    """Started by a script (not a container: a resource, a YAML list, an unrendered template's literal
+    ``- item`` lines, which are a container's command or args)."""
     m = launch.meta
     return not (m.get("resource_kind") or m.get("yaml_path") or m.get("keyed") or m.get("virtual_config")
-                or m.get("settings") is not None)
+                or m.get("settings") is not None or m.get("literal_lines"))
 
 
 def docker_gpus(launch: Launch) -> Optional[object]:

@@ -353,3 +353,55 @@ def test_launch_text_a_rendered_chart_does_not_produce_says_why(no_helm, scratch
     (chart / "values.yaml").write_text("backendRuntime:\n  enabled: true\nreplicas: 1\n")
     _, out = scratch_git.lint("chart")
     assert out["findings"] == [] and out["coverage"]["launches"] == 1
+
+
+# llm-d/llm-d-deployer (field test rw6/e): a chart pdlint cannot render (a library chart's helper, Bitnami's
+# common.labels.standard, not vendored) is read by its literal `- item` lines; a container's `command:` and
+# `args:` lists were two runs (the args dropped, and `--port` taken for a launcher), and two Deployments'
+# servers "both started by this script" on one port (PD150)
+LITERAL_CHART = """\
+{pre}apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: {name}
+  labels:
+    {{{{- include "common.labels.standard" . | nindent 4 }}}}
+spec:
+  template:
+    spec:
+      containers:
+        - name: vllm
+          image: {{{{ .Values.image }}}}
+          command:
+            - vllm
+            - serve
+            - Qwen/Qwen3-0.6B
+          args:
+            - "--port"
+            - "{port}"
+            - "--kv-transfer-config"
+            - '{{"kv_connector":"NixlConnector","kv_role":"kv_both"}}'
+            - "--bogus-flag"
+"""
+
+
+def test_literal_lines_of_an_unrendered_chart_join_command_and_args(scratch_git):
+    scratch_git.write("chart/Chart.yaml", "apiVersion: v2\nname: c\nversion: 0.1.0\n")
+    scratch_git.write("chart/values.yaml", "image: vllm/vllm-openai:v0.11.0\n")
+    text = LITERAL_CHART.format(pre="", name="decode", port=8001) + \
+        LITERAL_CHART.format(pre="---\n", name="prefill", port=8000)
+    scratch_git.write("chart/templates/pd.yaml", text)
+    code, report = scratch_git.lint(".")
+    codes = sorted(f["code"] for f in report["findings"])
+    # one launch per container, its args included (the unknown flag is found in both); the two pods are not
+    # one script's processes: no PD150
+    assert codes == ["PD104", "VLLM018", "VLLM018"], report["findings"]
+    ports = sorted(t for l in report["launches"] for i, t in enumerate(l["argv"]) if i and l["argv"][i - 1] == "--port")
+    assert ports == ["8000", "8001"]
+
+
+def test_literal_args_after_another_key_are_their_own_run():
+    from pdlint.text import SourceFile
+    src = SourceFile("t.yaml", "command:\n  - vllm\n  - serve\nenv:\n  - name: X\nargs:\n  - --port\n  - '1'\n", None)
+    runs = [[w.text for w in words] for _, words in helm.literal_commands(src)]
+    assert runs == [["vllm", "serve"], ["name: X"], ["--port", "1"]]

@@ -1231,18 +1231,30 @@ _ITEM = re.compile(r"^(\s*)-\s+(.*?)\s*$")
 _BLOCK_HEADER = re.compile(r"^[|>][-+0-9]*(\s+#.*)?$")
 
 
+_KEY_LINE = re.compile(r"^(\s*)(command|args):\s*$")
+
+
 def literal_commands(src: SourceFile) -> list:
     """(define name or None, [TStr words]) for runs of ``- item`` lines that
-    start with a program; template actions become opaque words."""
+    start with a program; template actions become opaque words.  A container's ``command:`` items and the
+    ``args:`` items right after them (a key of the same indentation) are one run, as the container runs them
+    (llm-d/llm-d-deployer, field test rw6/e: the args were a second, launcher-less run)."""
     out = []
     doc = TStr.from_source(src)
     define = None
     cur: list = []
     off = 0
+    command_key = None  # the indentation of the `command:` key whose items `cur` holds
+    pending_key = None  # the `command:` key right above the items that follow
     for line in src.text.split("\n"):
         dm = re.search(r'\{\{-?\s*define\s+"([^"]+)"', line)
         if dm:
             define = dm.group(1)
+        km = _KEY_LINE.match(line)
+        if km and cur and km.group(2) == "args" and command_key == len(km.group(1)):
+            command_key = None  # the command's args: the run goes on
+            off += len(line) + 1
+            continue
         m = _ITEM.match(line)
         if m and _BLOCK_HEADER.match(m.group(2)):
             m = None  # a block scalar (`- |`): its lines are no literal items, the run of items ends here
@@ -1253,10 +1265,14 @@ def literal_commands(src: SourceFile) -> list:
                 word = word.as_opaque()
             elif word.text[:1] in "\"'" and word.text[-1:] == word.text[:1] and len(word.text) >= 2:
                 word = word[1:-1]
+            if not cur:
+                command_key, pending_key = pending_key, None
             cur.append(word)
         elif not m and not ("{{" in line and line.strip().startswith("{{")) and cur:
             out.append((define, cur))
-            cur = []
+            cur, command_key = [], None
+        if not m and line.strip():
+            pending_key = len(km.group(1)) if km and km.group(2) == "command" else None
         off += len(line) + 1
     if cur:
         out.append((define, cur))
