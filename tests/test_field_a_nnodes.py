@@ -65,3 +65,18 @@ def test_sglang_divides_tp_by_nnodes_too(scratch_git, tp, reported):
         """)
     code, out = scratch_git.lint("sg.sh")
     assert bool(_pd153(out)) is reported, out["findings"]
+
+
+@pytest.mark.parametrize("backend", ["--distributed-executor-backend ray", "--distributed-executor-backend=ray"])
+def test_a_ray_cluster_places_the_tp_group_on_its_nodes(scratch_git, backend):
+    # vLLM docs/serving/distributed_serving.md: one `vllm serve` on the head node, TP = the GPUs of the whole
+    # cluster (omni-ai-npu/omni-infer, field test rw6/e: three false PD153 errors)
+    scratch_git.write("tp.sh", "CUDA_VISIBLE_DEVICES=0,1,2,3,4,5,6,7 vllm serve /m --tensor-parallel-size 16 "
+                               f"{backend} --port 8999\n")
+    code, out = scratch_git.lint("tp.sh")
+    assert _pd153(out) == [] and code == 0
+    # the multiprocessing backend runs every rank on this node
+    scratch_git.write("tp.sh", "CUDA_VISIBLE_DEVICES=0,1,2,3,4,5,6,7 vllm serve /m --tensor-parallel-size 16 "
+                               "--distributed-executor-backend mp --port 8999\n")
+    code, out = scratch_git.lint("tp.sh")
+    assert len(_pd153(out)) == 1

@@ -620,6 +620,11 @@ def _gpus_per_node(tp, pp, dp, nnodes, info: VllmInfo) -> Optional[int]:
     when a size is not known, or several nodes run DP replicas without a written local DP size."""
     if tp is None or pp is None or dp is None or nnodes is None or nnodes < 1:
         return None
+    if info.text("--distributed-executor-backend") == "ray" and not info.has("--nnodes"):
+        # a Ray cluster places the ranks on its nodes: one `vllm serve` on the head node with TP set to the
+        # GPUs of the whole cluster (vLLM docs/serving/distributed_serving.md, "Running vLLM on a Ray
+        # cluster"; omni-ai-npu/omni-infer, field test rw6/e): how many are on this node is the cluster's
+        return None
     world = tp * pp
     if nnodes == 1:
         return max(1, world * dp)
