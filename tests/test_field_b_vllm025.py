@@ -76,3 +76,18 @@ def test_decode_script_beside_a_prefill_script_still_needs_the_mode(scratch_git)
     assert [f["path"] for f in report["findings"] if f["code"] == "VLLM025"] == ["decode.sh"], report["findings"]
     _, report = scratch_git.lint("decode.sh")  # alone: nothing says a prefill tier exists
     assert "VLLM025" not in _codes(report), report["findings"]
+
+
+# Field test rw6/d (DO-Solutions/gtc-2026-doks): the Dynamo operator passes a worker's args as written, so its
+# --kv-transfer-config is what vLLM validates; VLLM029-VLLM032 were skipped on every DGD worker as if an
+# operator wrote the config
+def test_a_dgd_workers_kv_transfer_config_is_validated(scratch_git):
+    bad = AGG.replace("args: [--model, Qwen/Qwen3-0.6B]",
+                      "args: [--model, Qwen/Qwen3-0.6B, --kv-transfer-config, "
+                      "'{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_bogus\"}']")
+    scratch_git.write("agg.yaml", bad)
+    code, report = scratch_git.lint("agg.yaml")
+    assert code == 1 and [f["code"] for f in report["findings"]] == ["VLLM029"]
+    scratch_git.write("agg.yaml", bad.replace("kv_bogus", "kv_both"))
+    code, report = scratch_git.lint("agg.yaml")
+    assert (code, report["findings"]) == (0, [])

@@ -34,6 +34,13 @@ def _controller_owned(launch: Launch) -> bool:
     return bool(m.get("controller_generated") or m.get("injects_role") or m.get("keyed"))
 
 
+def _config_rewritten(launch: Launch) -> bool:
+    """May an operator write the ``--kv-transfer-config`` this launch's engine reads?  Not the Dynamo
+    operator: it passes a DynamoGraphDeployment worker's args as written (DO-Solutions/gtc-2026-doks, field
+    test rw6/d: ``kv_role: kv_bogus`` passed in a DGD, an error on the same shell line)."""
+    return _controller_owned(launch) and launch.meta.get("resource_kind") != "DynamoGraphDeployment"
+
+
 # ---------------------------------------------------------------------------
 # one launch
 # ---------------------------------------------------------------------------
@@ -535,7 +542,7 @@ def _seen(node) -> bool:
           "reported where an operator writes the config (AIBrix, llm-d controllers).")
 def _kv_rejected(launch, info):
     members = _kv_members(info)
-    if members is None or _controller_owned(launch):
+    if members is None or _config_rewritten(launch):
         return None
     items, spec = members
     fields = spec["fields"]
@@ -586,7 +593,7 @@ def _kv_rejected(launch, info):
     source="vllm/config/kv_transfer.py per release (scripts/gen_vllm_kv_config.py)")
 def _kv_older_key(launch, info):
     members = _kv_members(info)
-    if members is None or _controller_owned(launch) or info.pinned:
+    if members is None or _config_rewritten(launch) or info.pinned:
         return None
     items, spec = members
     if spec["extra"] != "forbid":
@@ -678,7 +685,7 @@ PLUGIN_CONNECTORS = frozenset({
           "upstream one. With no release pinned, a connector only older releases register is VLLM032 (a warning) "
           "instead.")
 def _connector_unregistered(launch, info):
-    if _controller_owned(launch) or info is None or info.version is None:
+    if _config_rewritten(launch) or info is None or info.version is None:
         return None
     from pdlint.engines.vllm import flags
     from pdlint.suggest import hint
@@ -716,7 +723,7 @@ def _connector_unregistered(launch, info):
     example_fixed="vllm serve M --kv-transfer-config '{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_both\"}'",
     source="vllm/distributed/kv_transfer/kv_connector/factory.py per release (scripts/gen_vllm_kv_config.py)")
 def _connector_older_only(launch, info):
-    if _controller_owned(launch) or info is None or info.version is None or info.pinned:
+    if _config_rewritten(launch) or info is None or info.version is None or info.pinned:
         return None
     from pdlint.engines.vllm import flags
     spec = flags.kv_transfer_config(info.version)
