@@ -356,3 +356,37 @@ def test_a_server_role_from_a_variable_is_reported(tmp_path, capsys, monkeypatch
     doc = check(tmp_path, capsys, monkeypatch, {"run.sh": "trtllm-serve Qwen/Qwen3-8B --server_role $ROLE\n"})
     (f,) = findings(doc, "PD021")
     assert "--server-role $ROLE" in f["message"] or "--server_role $ROLE" in f["message"]
+
+
+OVERRIDE = ("python3 -m dynamo.trtllm --model-path M --disaggregation-mode {mode} {extra}"
+            "--override-engine-args '{{\"disable_overlap_scheduler\":{dos},\"cache_transceiver_config\":"
+            "{{\"backend\":\"{backend}\",\"max_tokens_in_buffer\":8192}}}}'")
+
+
+def test_dynamo_engine_overrides_are_the_servers_settings(tmp_path, capsys, monkeypatch):
+    """DO-Solutions/gtc-2026-doks k8s/dynamo/dev-disagg.yaml (field test rw6/d): --override-engine-args set the
+    overlap scheduler and the transceiver backend; pdlint read none of it (TRT005, two TRT010)."""
+    script = (OVERRIDE.format(mode="prefill", extra="", dos="true", backend="NIXL") + " &\n" +
+              "CUDA_VISIBLE_DEVICES=1 " + OVERRIDE.format(mode="decode", extra="", dos="false", backend="NIXL") + "\n")
+    doc = check(tmp_path / "ok", capsys, monkeypatch, {"disagg.sh": script})
+    assert [f["code"] for f in doc["findings"]] == []
+    doc = check(tmp_path / "bad", capsys, monkeypatch, {"disagg.sh": script.replace('"UCX"', '"x"').replace(
+        'false,"cache_transceiver_config":{"backend":"NIXL"', 'false,"cache_transceiver_config":{"backend":"UCX"')})
+    assert [f["code"] for f in doc["findings"]] == ["TRT001"]
+
+
+def test_dynamo_dotted_trtllm_flags_are_settings(tmp_path, capsys, monkeypatch):
+    script = ("python3 -m dynamo.trtllm --model-path M --disaggregation-mode prefill "
+              "--trtllm.disable_overlap_scheduler true --trtllm.cache_transceiver_config.backend NIXL &\n"
+              "CUDA_VISIBLE_DEVICES=1 python3 -m dynamo.trtllm --model-path M --disaggregation-mode decode "
+              "--trtllm.cache_transceiver_config.backend UCX\n")
+    doc = check(tmp_path, capsys, monkeypatch, {"run.sh": script})
+    assert [f["code"] for f in doc["findings"]] == ["TRT001"]
+
+
+def test_an_override_pdlint_cannot_read_leaves_the_settings_incomplete(tmp_path, capsys, monkeypatch):
+    script = ('python3 -m dynamo.trtllm --model-path M --disaggregation-mode prefill --override-engine-args "$OV" &\n'
+              'CUDA_VISIBLE_DEVICES=1 python3 -m dynamo.trtllm --model-path M --disaggregation-mode decode '
+              '--override-engine-args "$OV"\n')
+    doc = check(tmp_path, capsys, monkeypatch, {"run.sh": script})
+    assert not [f for f in doc["findings"] if f["code"] in ("TRT005", "TRT010")]

@@ -181,6 +181,8 @@ def _read_command(launch: Launch, info: TrtInfo, ctx) -> None:
         for k, v in loaded.items():
             info.settings.setdefault(k, v)
         break
+    overridden = _engine_overrides(launch, cli, info)
+    loaded_all = loaded_all and overridden
     for opt, key in CLI_KEYS.items():
         v = cli.value(opt)
         if v is not None:
@@ -189,6 +191,47 @@ def _read_command(launch: Launch, info: TrtInfo, ctx) -> None:
         info.settings["model"] = cli.model
     unresolved = any(cli.value(opt) is not None and cli.value(opt).opaque for opt in OPTION_FILES)
     info.complete = loaded_all and not unresolved
+
+
+def _engine_overrides(launch: Launch, cli, info: TrtInfo) -> bool:
+    """Dynamo's ``dynamo.trtllm`` overrides of the engine options file: ``--override-engine-args JSON`` (or
+    ``DYN_TRTLLM_OVERRIDE_ENGINE_ARGS``), merged over the file key by key, and the ``--trtllm.<dotted.key>
+    VALUE`` flags of newer releases (Dynamo backend_args.py / args.py parse_dynamic_flags).  DO-Solutions/
+    gtc-2026-doks (field test rw6/d): a DGD whose workers set ``disable_overlap_scheduler`` and the
+    transceiver backend there got TRT005 and two TRT010, and a NIXL/UCX mismatch written there was missed.
+    False when an override pdlint cannot read may set more."""
+    from pdlint.engines.vllm import tjson
+    complete = True
+    tok = cli.value("--override-engine-args")
+    if tok is None and launch.entrypoint.startswith("python -m dynamo."):
+        tok = launch.env.get("DYN_TRTLLM_OVERRIDE_ENGINE_ARGS")
+    if tok is not None:
+        try:
+            node = tjson.parse(tok) if not tok.opaque or "{" in tok.text else None
+        except (tjson.JSONError, tjson.TooDeep):
+            node = None
+        if node is None or not isinstance(node.value, dict):
+            complete = False
+        else:
+            stack = [("", node)]
+            while stack:
+                prefix, n = stack.pop()
+                for k, v in n.value.items():
+                    key = prefix + k
+                    if isinstance(v.value, dict):
+                        stack.append((key + ".", v))
+                    elif v.tok.opaque:
+                        complete = False
+                        info.settings.pop(key, None)
+                    else:
+                        info.settings[key] = v.tok
+    for opt in cli.occurrences:
+        if opt.name.startswith("--trtllm.") and len(opt.name) > len("--trtllm."):
+            if opt.value is None or opt.value.opaque:
+                complete = False
+                continue
+            info.settings[opt.name[len("--trtllm."):].replace("-", "_")] = opt.value
+    return complete
 
 
 def _read_proxy(launch: Launch, info: TrtInfo, cli, ctx) -> None:
