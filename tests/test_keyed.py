@@ -142,3 +142,25 @@ def test_values_flag_sections_without_a_chart(tmp_path):
     assert argv(p) == ["--disaggregation-mode", "decode", "--tp", "2"]
     assert argv(d) == ["--disaggregation-mode", "decode", "--page-size", "64"]
     assert [f.line for f in out.findings if f.code == "PD101"] == [7]
+
+
+def test_a_section_of_vllm_engine_args_is_not_read_as_sglang_flags(tmp_path):
+    """raihan0824/dynamo-helm configs/multinode-405b.yaml, a Dynamo SDK graph config of vLLM workers (field test
+    rw6/d): its PrefillWorker section became `python -m sglang.launch_server`, and `kv-cache-dtype: fp8` (valid
+    for vLLM) an SGL004 error."""
+    (tmp_path / "graph.yaml").write_text(textwrap.dedent("""\
+        PrefillWorker:
+          model: nvidia/Llama-3.1-405B-Instruct-FP8
+          kv-transfer-config: '{"kv_connector":"DynamoNixlConnector"}'
+          max-num-seqs: 16
+          gpu-memory-utilization: 0.95
+          tensor-parallel-size: 8
+          kv-cache-dtype: fp8
+        """))
+    out = extract("graph.yaml", cwd=str(tmp_path))
+    assert out.launches == []
+    # a section of SGLang flags still is one
+    (tmp_path / "graph.yaml").write_text("prefill:\n  tensor-parallel-size: 8\n  kv-cache-dtype: fp8_e5m2\n"
+                                        "  disaggregation-mode: prefill\n")
+    out = extract("graph.yaml", cwd=str(tmp_path))
+    assert [l.entrypoint for l in out.launches] == ["python -m sglang.launch_server"]

@@ -892,6 +892,21 @@ def _modelservice(job, src, doc, root, ref, key, role, origin, how, containers, 
     return out
 
 
+def _vllm_only_keys(sources: list, sglang_table) -> list:
+    """Keys of a section that are flags of vLLM's newest release and neither flags nor abbreviations of
+    SGLang's (``kv-transfer-config``, ``gpu-memory-utilization``, ``max-num-seqs``)."""
+    from pdlint.engines.vllm import flags as vflags
+    vtable = vflags.load(vflags.available_versions()[0])
+    out = []
+    for _, m in sources:
+        for k, _ in yt.map_items(m):
+            opt = camel_to_flag(k)
+            if sglang_table.lookup(opt) is None and not sglang_table.prefix_matches(opt) and \
+                    vtable.resolve(opt)[1] == "exact":
+                out.append(k)
+    return out
+
+
 def _flag_section(job, src, doc, root, ref, key, role, origin, how, unit) -> list:
     """A role section of flag-like keys (``config:`` mapping or the section itself) or args lists."""
     from pdlint.engines.sglang import flags
@@ -932,6 +947,11 @@ def _flag_section(job, src, doc, root, ref, key, role, origin, how, unit) -> lis
         return []
     if "vllm" in engine_hint.lower() and "sglang" not in engine_hint.lower():
         return []  # vLLM values sections: left to the chart (no name-based mapping for vLLM)
+    if _vllm_only_keys(sources, table):
+        # a section of vLLM engine args (the Dynamo SDK's `dynamo serve -f` graph configs: PrefillWorker:
+        # {kv-transfer-config: ..., gpu-memory-utilization: ...}, raihan0824/dynamo-helm, field test rw6/d):
+        # not SGLang's flags; its launch text stays reported as not checked (PD020)
+        return []
     image = ""
     repo, tag = crd.text_at(root, "global", "image", "repository"), crd.text_at(root, "global", "image", "tag")
     if repo:
