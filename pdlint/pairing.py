@@ -282,10 +282,13 @@ def router_structure(launches: list) -> None:
     server of no role that a router of its script names by exact address (its port; its IP where both
     write one) gets that role as its structural role, so the two are paired and the pair rules run.  Runs
     with :func:`sibling_structure`."""
+    hidden: list = []  # (router, token) of URLs pdlint cannot read: the role of a server they name is unknown
     for r in launches:
         if r.kind != "router" or r.engine != "vllm":
             continue
         for role, how, tok, _ in _router_args(r)[0]:
+            if how == "url" and tok.opaque:
+                hidden.append((r, tok))
             if how != "url" or tok.opaque:
                 continue
             host, port, _ = parse_url(tok)
@@ -300,6 +303,18 @@ def router_structure(launches: list) -> None:
                     continue
                 s.structural_role = role
                 s.meta["role_how"] = f"the router's {tok.text} ({r.path}:{r.line}, {r.entrypoint})"
+    for r, tok in hidden:
+        # (ealbalas/disaggregated-prefill-decode-research: ports from arrays a config file sets)
+        for s in launches:
+            if s.kind == "server" and s.engine == r.engine and s.path == r.path and s.structural_role is None \
+                    and s.role is None and not any(g.code == "PD021" for g in s.gaps):
+                from pdlint.model import Gap
+                s.gaps.append(Gap("PD021", tok, f"the role of this {s.entrypoint} server (kv_both, or no kv_role) is "
+                                                f"the one {r.entrypoint}'s prefiller / decoder addresses give it, and "
+                                                f"pdlint cannot see them ({tok.text}): its role-specific checks did "
+                                                f"not run and it was not paired",
+                                  "give the variables the router's addresses come from their deploy-time values "
+                                  "(`[tool.pdlint.vars]`, `--var`, a `values` file)"))
 
 
 def _names_a_mode(launch: Launch) -> bool:

@@ -805,3 +805,14 @@ def test_config_file_as_each_release_reads_it(version, args, expect, tmp_path, c
     (launch,) = doc["launches"]
     assert launch["argv"] == expect, launch["argv"]
     assert ("VLLM001" in {f["code"] for f in doc["findings"]}) == (version in ("0.11.0", "0.9.2")), doc["findings"]
+
+
+def test_kv_both_servers_behind_a_proxy_whose_ports_pdlint_cannot_see_are_an_unresolved_role(
+        tmp_path, capsys, monkeypatch):
+    # (ealbalas/disaggregated-prefill-decode-research archive/run_experiment.sh: the ports come from arrays a
+    # config file sets; the servers were left unpaired with nothing said)
+    script = _nixl_doc_script().replace("--prefiller-ports 8100", "--prefiller-ports $P_PORTS")
+    doc = check(tmp_path, capsys, monkeypatch, {"run.sh": script})
+    (f,) = [f for f in doc["findings"] if f["code"] == "PD021"]
+    assert f["line"] == 4 and "toy_proxy_server.py's prefiller / decoder addresses" in f["message"]
+    assert "VLLM013" not in codes(doc)
