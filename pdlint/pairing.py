@@ -258,10 +258,11 @@ def sibling_structure(launches: list) -> None:
                 roles, ls = files[path]
                 if roles and roles != {other}:
                     continue  # agrees with its name (or holds both roles)
-                if not roles and len({facts(l).http_port for l in ls} - {None}) > 1:
-                    # servers of no role on several ports: the name says what the file studies, not which
-                    # server it is (ealbalas/disaggregated-prefill-decode-research prefill_test_1000.sh: an
-                    # aggregated baseline, then a prefill and a decode of one experiment)
+                if not roles and (len({facts(l).http_port for l in ls} - {None}) > 1 or
+                                  len({l.role for l in ls}) > 1):
+                    # servers of no role on several ports, or aggregated beside kv_both ones: the name says what
+                    # the file studies, not which server it is (ealbalas/disaggregated-prefill-decode-research
+                    # prefill_test_1000.sh: an aggregated baseline, then a prefill and a decode of one experiment)
                     continue
                 sibling = next((p for p in by_role[other] if p != path), None)
                 if sibling is None:

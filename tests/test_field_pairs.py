@@ -295,6 +295,14 @@ def test_only_servers_one_router_names_together_are_pairs(scratch_git):
                    for r in dep["routers"])
     assert links == [("x/R.sh", "decode", ["x/D244.sh"]), ("x/R.sh", "prefill", ["x/P19.sh"]),
                      ("x/R2.sh", "decode", ["x/D188_Qwen.sh"]), ("x/R2.sh", "prefill", ["x/P34_Qwen.sh"])]
+    # servers no router names (another experiment's, role-named P.sh / D.sh) pair with each other, not with
+    # the servers the routers name
+    scratch_git.write("x/P.sh", _at("prefill", "Llama", "172.22.3.50"))
+    scratch_git.write("x/D.sh", _at("decode", "Llama", "172.22.3.51"))
+    code, out = scratch_git.lint(".")
+    assert code == 0 and _codes(out) == []
+    assert sorted(_paired(out)) == [("x/P.sh", "x/D.sh"), ("x/P19.sh", "x/D244.sh"),
+                                    ("x/P34_Qwen.sh", "x/D188_Qwen.sh")]
     # a third router sends the Qwen prefill's requests to the DeepSeek decode: that pair is real, and wrong
     scratch_git.write("x/R3.sh", _router("172.22.3.34", "172.22.3.244"))
     code, out = scratch_git.lint(".")

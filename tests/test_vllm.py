@@ -225,6 +225,12 @@ def test_experiment_scripts_named_for_a_role_are_not_paired_by_their_names(tmp_p
               f"--kv-transfer-config {kv(role='kv_both')} &\n")
     doc = check(tmp_path, capsys, monkeypatch, {"prefill_test_1000.sh": script, "decode_test_1000.sh": script})
     assert codes(doc) == [] and all(l["structural_role"] is None for l in doc["launches"])
+    # the ports from variables pdlint cannot see: the aggregated baseline beside the kv_both servers tells
+    script = script.replace("--port 8000", '--port "$BASE_PORT"').replace("--port 8100", '--port "$P_PORT"') \
+        .replace("--port 8200", '--port "$D_PORT"')
+    doc = check(tmp_path / "vars", capsys, monkeypatch,
+                {"prefill_test_1000.sh": script, "decode_test_1000.sh": script})
+    assert codes(doc) == [] and all(l["structural_role"] is None for l in doc["launches"])
 
 
 NIXL_BOTH = "'{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_both\"}'"
