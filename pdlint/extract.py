@@ -2009,7 +2009,8 @@ _ROLE_VAR_FILES = ("main.yml", "main.yaml")
 
 
 def ansible_role_files(abspath: str, root: str) -> tuple:
-    """(defaults files, vars files) of the Ansible role a template belongs to (``roles/<role>/templates/...``):
+    """(defaults files, vars files) of the Ansible role a template belongs to (``roles/<role>/templates/...``,
+    or ``<role>/templates/...`` beside ``<role>/tasks/``):
     ``defaults/main.yml`` or ``defaults/main/*.yml`` and the same under ``vars``, inside ``root``; empty
     tuples for a file of no role.  openshift-psap/topsail (field test rw6/e): every role template's variables
     were undefined (PD005 errors), and a launch's real error hid behind them."""
@@ -2017,8 +2018,12 @@ def ansible_role_files(abspath: str, root: str) -> tuple:
     if ".." in parts:
         return (), ()
     for i in range(len(parts) - 2, 0, -1):
-        if parts[i] == "templates" and i >= 2 and parts[i - 2] == "roles":
-            role_dir = os.path.join(root, *parts[:i])
+        if parts[i] != "templates":
+            continue
+        role_dir = os.path.join(root, *parts[:i])
+        # under a `roles/` directory, or a role directory anywhere a roles_path names (topsail's
+        # projects/*/toolbox/<role>/): its tasks/ beside templates/
+        if (i >= 2 and parts[i - 2] == "roles") or os.path.isdir(os.path.join(role_dir, "tasks")):
             break
     else:
         return (), ()

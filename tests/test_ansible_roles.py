@@ -54,3 +54,13 @@ def test_a_template_outside_a_role_reads_no_role_files(scratch_git):
     scratch_git.write("roles/sglang_pd/defaults/main.yml", "sglang_transfer_backend: fake\n")
     code, report = scratch_git.lint(".")
     assert "PD005" in [c for _, c in _codes(report)] and "SGL104" not in [c for _, c in _codes(report)]
+
+
+def test_a_role_outside_a_roles_directory_is_found_by_its_tasks(scratch_git):
+    # topsail keeps its roles in projects/<p>/toolbox/<role>/ (a roles_path): tasks/ beside templates/
+    scratch_git.write("projects/llm-d/toolbox/sglang_pd/templates/prefill.sh.j2", TEMPLATE)
+    scratch_git.write("projects/llm-d/toolbox/sglang_pd/tasks/main.yml", "- name: x\n  debug: {}\n")
+    scratch_git.write("projects/llm-d/toolbox/sglang_pd/defaults/main/config.yml",
+                      "sglang_model_path: /m\nsglang_prefill_port: 1\nsglang_transfer_backend: fake\n")
+    code, report = scratch_git.lint(".")
+    assert [c for _, c in _codes(report)] == ["SGL104"]
