@@ -1388,6 +1388,8 @@ class Extractor:
                     m["shell_run"] = run_label
                 if cmd.remote:  # in an `ssh HOST COMMAND` string: on another host
                     m["remote"] = True
+                if cmd.image and not m.get("image"):  # `docker run IMAGE bash -c "..."`: the image pins the release
+                    m["image"] = cmd.image
                 if cmd.ended_before:  # background launches a kill ended before this one runs (shell.jobs)
                     m["ended_before"] = frozenset((run_label, s) for s in cmd.ended_before)
                 start = doc[cmd.start:cmd.start + 1] if 0 <= cmd.start < len(doc.text) else None
@@ -1564,6 +1566,11 @@ class Extractor:
                                              render_role, meta, depth + 1)
             merged = {**env, **found.env}
             inner_meta = {k: v for k, v in meta.items() if k != "exec_form"}
+            if not inner_meta.get("image") and found.start:
+                # `docker run IMAGE bash -c "python3 -m sglang.launch_server ..."`: the image pins the release
+                image = launchers.wrapper_image([w.text for w in words[:found.start]])
+                if image:
+                    inner_meta["image"] = image
             if found.remote:  # `ssh HOST COMMAND`: the remote login shell starts from the configured values only
                 merged, inner_meta["remote"] = self.shell_env(job), True
             from pdlint import structure_rules

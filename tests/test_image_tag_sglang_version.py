@@ -80,3 +80,12 @@ def test_wrapper_image():
     assert wrapper_image(["docker", "exec", "ctr"]) is None
     assert wrapper_image(["srun", "-N1"]) is None
     assert wrapper_image(["docker", "run"]) is None
+
+
+@pytest.mark.parametrize("quote", ['"', "'"])
+def test_the_image_a_docker_run_sh_c_string_runs_in_pins_the_release(scratch_git, quote):
+    scratch_git.write("run.sh", f"docker run -d --gpus all lmsysorg/sglang:v0.5.9 bash -c {quote}{SERVER}{quote}\n")
+    _, report = scratch_git.lint("run.sh")
+    [launch] = report["launches"]
+    assert launch["engine_version"] == "0.5.9"
+    assert [f["code"] for f in report["findings"]] == ["SGL009"]

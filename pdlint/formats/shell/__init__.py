@@ -60,6 +60,8 @@ class ShellCommand:
     serial: int = -1
     #: part of an ``ssh HOST COMMAND`` string: it runs on another host, not beside the script's other commands
     remote: bool = False
+    #: the container image a wrapper runs its ``sh -c`` string in (``docker run IMAGE bash -c "..."``), if any
+    image: str = ""
     #: serials of earlier background commands a ``kill``/``pkill``/``killall`` ended before this command
     #: runs, on every path that runs it: the two never run at the same time
     ended_before: frozenset = frozenset()

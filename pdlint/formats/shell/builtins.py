@@ -293,7 +293,9 @@ class Builtins:
         else:
             self.child_env(child, words, i, st, penv)
         child.positional = tuple(Var(w) for w in rest[1:])
-        child.ctx = st.ctx + (Ctx(f"{what} at line {words[i].origin.line}", remote=remote),)
+        from pdlint.launchers import wrapper_image
+        child.ctx = st.ctx + (Ctx(f"{what} at line {words[i].origin.line}", remote=remote,
+                                  image=wrapper_image(texts[:i]) or ""),)
         if st.out is not None:
             child.out = ()
         unit = self.parse(script, kind="ssh command" if remote else f"{base} -c string")

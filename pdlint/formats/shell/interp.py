@@ -458,7 +458,8 @@ class Interpreter(Words, Conditions, Control, Builtins, Joins, Tails, EnvVariant
         cmd = self.command_type(
             words=list(words), env=env, context=st.context_text(), role_hint=role, start=start,
             background=self.bg > 0, unset_vars=sorted(unknown), uncalled=self.uncalled, serial=len(self.commands),
-            ended_before=st.ended, remote=any(c.remote for c in st.ctx))
+            ended_before=st.ended, remote=any(c.remote for c in st.ctx),
+            image=next((c.image for c in reversed(st.ctx) if c.image), ""))
         if self._started is not None:
             self._started.append(cmd)
         if key is None:

@@ -91,9 +91,10 @@ class Ctx:
     decision: bool = False
     enclosing: bool = True
     remote: bool = False  # the commands inside run on another host (``ssh HOST COMMAND``)
+    image: str = ""  # the commands inside run in this container image (``docker run IMAGE bash -c ...``)
 
     def closed(self) -> "Ctx":
-        return Ctx(self.text, self.role, self.decision, False, self.remote)
+        return Ctx(self.text, self.role, self.decision, False, self.remote, self.image)
 
 
 @dataclass(frozen=True)
