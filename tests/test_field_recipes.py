@@ -282,7 +282,7 @@ def test_same_message_variants_keep_the_plain_message(scratch_git):
 
 
 def _span_releases(message):
-    m = re.search(r"only (?:in|by) vLLM (\d+\.\d+\.\d+)(?:-(\d+\.\d+\.\d+))?", message)
+    m = re.search(r"(?:in|by) vLLM (\d+\.\d+\.\d+)(?:-(\d+\.\d+\.\d+))? of the releases pdlint has tables for", message)
     return m.group(1), m.group(2) or m.group(1)
 
 

@@ -730,7 +730,8 @@ def test_kv_transfer_config_refusal_points_at_the_key_and_names_the_releases(tmp
     doc = check(tmp_path / "unpinned", capsys, monkeypatch, _kv_run(
         '{"kv_connector":"PyNcclConnector","kv_role":"kv_producer","kv_rank":0,"kv_parallel_size":2}'))
     (w,) = [f for f in doc["findings"] if f["code"] == "VLLM030"]
-    assert w["message"].startswith("kv_rank, kv_parallel_size are KVTransferConfig fields only in vLLM 0.9.2-0.20.0")
+    assert w["message"].startswith("kv_rank, kv_parallel_size are KVTransferConfig fields in vLLM 0.9.2-0.20.0 of "
+                                    "the releases pdlint has tables for")
     # a value pdlint cannot see is not judged
     doc = check(tmp_path / "opaque", capsys, monkeypatch, {
         "run.sh": 'vllm serve M --kv-transfer-config "{\\"kv_connector\\":\\"NixlConnector\\",\\"kv_role\\":\\"$ROLE\\"}"\n'})

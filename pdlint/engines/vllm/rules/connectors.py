@@ -606,9 +606,11 @@ def _kv_older_key(launch, info):
     names = ", ".join(key for key, _, _ in old)
     spans = sorted({_span(r) for _, _, r in old})
     first = old[0][1]
-    return VHit(f"{names} {'is a KVTransferConfig field' if len(old) == 1 else 'are KVTransferConfig fields'} only "
-                f"in vLLM {', '.join(spans)} (not {info.version}, the newest release pdlint knows, which refuses to "
-                f"start with {'it' if len(old) == 1 else 'them'}); pin the release: an image tag "
+    # (the releases pdlint has a table for: one between two tables may have it too, vLLM 0.21.0 has kv_rank)
+    return VHit(f"{names} {'is a KVTransferConfig field' if len(old) == 1 else 'are KVTransferConfig fields'} "
+                f"in vLLM {', '.join(spans)} of the releases pdlint has tables for (not {info.version}, the newest "
+                f"release pdlint knows, which refuses to start with {'it' if len(old) == 1 else 'them'}); pin the "
+                f"release: an image tag "
                 f"(vllm/vllm-openai:vX.Y.Z) or `vllm-version` in [tool.pdlint]", first.key_tok or first.tok,
                 [related_at(node.key_tok or node.tok, launch, f"{key} (vLLM {_span(r)})") for key, node, r in old[1:]],
                 fix=_pin_help(_newest([r for _, _, r in old]), "drop the key for a current vLLM"))
@@ -735,9 +737,9 @@ def _connector_older_only(launch, info):
             continue
         elsewhere = kv_releases_with("connectors", name.value, info.version)
         if elsewhere:
-            out.append(VHit(f"kv_connector {name.value} is registered only by vLLM {_span(elsewhere)} (not "
-                            f"{info.version}, the newest release pdlint knows, whose engine stops with \"Unsupported "
-                            f"connector type\"); pin the release: an image tag (vllm/vllm-openai:vX.Y.Z) or "
-                            f"`vllm-version` in [tool.pdlint]", name.tok,
+            out.append(VHit(f"kv_connector {name.value} is registered by vLLM {_span(elsewhere)} of the releases "
+                            f"pdlint has tables for (not {info.version}, the newest release pdlint knows, whose engine "
+                            f"stops with \"Unsupported connector type\"); pin the release: an image tag "
+                            f"(vllm/vllm-openai:vX.Y.Z) or `vllm-version` in [tool.pdlint]", name.tok,
                             fix=_pin_help(elsewhere[-1], "move to a connector the current release registers")))
     return out
