@@ -574,6 +574,7 @@ def _join_model_siblings(by_unit: dict, scoped_units: dict, files: dict, uf: "_U
     (``prefill-dep4.sh`` beside ``decode-dep8.sh`` and ``decode-wideep.sh``, yangwhale/gpu-tpu-pedia): one
     deployment, when every server of each file loads that model."""
     groups: dict = {}  # (directory, engine, model) -> {role: [path]}
+    root_roles: Optional[dict] = None  # deployment root -> the roles of its servers (computed when needed)
     for path, roles in files.items():
         if len(roles) != 1 or not roles <= {"prefill", "decode"}:
             continue
@@ -582,7 +583,11 @@ def _join_model_siblings(by_unit: dict, scoped_units: dict, files: dict, uf: "_U
             continue
         units = [k for _, k in scoped_units.get(path, ())]
         root = {uf.find(k) for k in units}
-        if len(root) != 1 or len(_roles([l for k in by_unit if uf.find(k) in root for l in by_unit[k]])) > 1:
+        if root_roles is None:
+            root_roles = {}
+            for k, ls in by_unit.items():
+                root_roles.setdefault(uf.find(k), set()).update(_roles(ls))
+        if len(root) != 1 or len(root_roles.get(next(iter(root)), ())) > 1:
             continue  # already in a deployment with the other role
         servers = [l for k in units for l in by_unit[k] if l.kind == "server"]
         models = {(l.engine, facts(l).model.text) for l in servers
