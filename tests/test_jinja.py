@@ -154,3 +154,16 @@ def test_marker_characters_in_the_input_are_text(scratch, text):
     assert code in (0, 1)
     code, doc = scratch.lint("--select", "SGL101", ".")
     assert code == 0
+
+
+def test_arithmetic_on_undefined_variables_is_a_value_pdlint_cannot_see(scratch_git):
+    """shun8686/for_debug's Volcano job templates (field test rw6/g): `{{ prefill_size + decode_size }}` with the
+    two undefined stopped the whole render (PD006), so no launch of the template was checked."""
+    scratch_git.write("run.sh.j2", "python3 -m sglang.launch_server --model-path /m --tp-size "
+                                   "{{ prefill_size + decode_size }} --port {{ 2 * base }} {% if nodes > 1 %}--nnodes "
+                                   "{{ nodes }}{% endif %} --disaggregation-mode prefill "
+                                   "--disaggregation-transfer-backend fake\n")
+    code, report = scratch_git.lint("run.sh.j2")
+    found = sorted((f["code"], f["message"]) for f in report["findings"])
+    assert [c for c, _ in found] == ["PD005"] * 4 + ["SGL104"]
+    assert {m.split("'")[1] for c, m in found if c == "PD005"} == {"prefill_size", "decode_size", "base", "nodes"}

@@ -390,6 +390,22 @@ def make_environment(state: _State, traced: bool = True):
             self._record()
             return True
 
+        def _value(self, *args):
+            # `{{ prefill_size + decode_size }}`, `{{ tp * 2 }}`: a value pdlint cannot see, not a render error
+            # that stops every launch of the template (field test rw6/g: Volcano job templates)
+            self._record()
+            for other in args:
+                if isinstance(other, Recording):
+                    other._record()
+            return self
+
+        def _compared(self, other):
+            return self._value(other) is None
+
+        __add__ = __radd__ = __sub__ = __rsub__ = __mul__ = __rmul__ = __truediv__ = __rtruediv__ = _value
+        __floordiv__ = __rfloordiv__ = __mod__ = __rmod__ = __pow__ = __rpow__ = __neg__ = __pos__ = _value
+        __lt__ = __le__ = __gt__ = __ge__ = _compared
+
         __hash__ = object.__hash__
 
     # optimized=False: Jinja's constant folding visits every node of every
