@@ -89,3 +89,13 @@ def test_the_image_a_docker_run_sh_c_string_runs_in_pins_the_release(scratch_git
     [launch] = report["launches"]
     assert launch["engine_version"] == "0.5.9"
     assert [f["code"] for f in report["findings"]] == ["SGL009"]
+
+
+def test_amds_rocm_sglang_image_names_its_release(scratch_git):
+    # rocm/sgl-dev, AMD's SGLang builds for MI300/MI355 (field test rw6/g: judged as unpinned, SGL012)
+    scratch_git.write("pod.yaml", POD % "rocm/sgl-dev:v0.5.10.post1-rocm720-mi35x-20260301")
+    _, report = scratch_git.lint("pod.yaml")
+    assert report["launches"][0]["engine_version"] == "0.5.10.post1"
+    scratch_git.write("pod.yaml", POD % "rocm/sgl-dev:20260301")  # a date only: no release
+    _, report = scratch_git.lint("pod.yaml")
+    assert report["launches"][0]["engine_version"] == "0.5.23"

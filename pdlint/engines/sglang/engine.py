@@ -25,7 +25,8 @@ from pdlint.records import dataclass
 from pdlint.rules import engine_rules
 from pdlint.text import TStr
 
-_IMAGE_VERSION = re.compile(r"sglang[^:\s]*:v?(\d+\.\d+\.\d+(?:\.post\d+)?)")
+#: (AMD's ROCm builds of SGLang are ``rocm/sgl-dev:v0.5.10.post1-rocm720-mi35x-...``: field test rw6/g)
+_IMAGE_VERSION = re.compile(r"(?:sglang|sgl-dev)[^:\s]*:v?(\d+\.\d+\.\d+(?:\.post\d+)?)")
 #: another project's image built on an SGLang release it names in its tag (lightseekorg/smg's
 #: ``lightseekorg/smg:1.3.3-sglang-v0.5.9``)
 _TAG_SGLANG_VERSION = re.compile(r":(?:[\w.]*[-_])?sglang[-_]?v?(\d+\.\d+\.\d+(?:\.post\d+)?)(?![\w.])")
