@@ -310,7 +310,10 @@ def router_structure(launches: list) -> None:
             if s.kind == "server" and s.engine == r.engine and s.path == r.path and s.structural_role is None \
                     and s.role is None and not any(g.code == "PD021" for g in s.gaps):
                 from pdlint.model import Gap
-                s.gaps.append(Gap("PD021", tok, f"the role of this {s.entrypoint} server (kv_both, or no kv_role) is "
+                # (at the server's port, which a URL would have to name: one place per server, vllm-gaudi's
+                # PORT=$((8300+i)) loops)
+                at = facts(s).http_token or (s.argv[0] if s.argv else tok)
+                s.gaps.append(Gap("PD021", at, f"the role of this {s.entrypoint} server (kv_both, or no kv_role) is "
                                                 f"the one {r.entrypoint}'s prefiller / decoder addresses give it, and "
                                                 f"pdlint cannot see them ({tok.text}): its role-specific checks did "
                                                 f"not run and it was not paired",

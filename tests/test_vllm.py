@@ -821,5 +821,9 @@ def test_kv_both_servers_behind_a_proxy_whose_ports_pdlint_cannot_see_are_an_unr
     script = _nixl_doc_script().replace("--prefiller-ports 8100", "--prefiller-ports $P_PORTS")
     doc = check(tmp_path, capsys, monkeypatch, {"run.sh": script})
     (f,) = [f for f in doc["findings"] if f["code"] == "PD021"]
-    assert f["line"] == 4 and "toy_proxy_server.py's prefiller / decoder addresses" in f["message"]
+    assert f["line"] == 2 and "toy_proxy_server.py's prefiller / decoder addresses" in f["message"]  # its --port
     assert "VLLM013" not in codes(doc)
+    # both sides' ports hidden (vllm-gaudi's PORT=$((8300+i)) loops, field test rw6/g): one place per server
+    script = script.replace("--decoder-ports 8200", "--decoder-ports $D_PORTS")
+    doc = check(tmp_path / "both", capsys, monkeypatch, {"run.sh": script})
+    assert sorted(f["line"] for f in doc["findings"] if f["code"] == "PD021") == [2, 3]
