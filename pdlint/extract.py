@@ -1245,12 +1245,15 @@ class Extractor:
     def justfile(self, job: FileJob, src: SourceFile) -> None:
         from pdlint.formats import justfile
         from pdlint.render.jinja import ROLE_SYNONYMS
-        found, variables = justfile.recipes(TStr.from_source(src))
+        from pdlint.formats import crd
+        found, _ = justfile.recipes(TStr.from_source(src))
         for r in found:
             meta = {}
-            role = ROLE_SYNONYMS.get(r.name.lower())
+            # a recipe named for its role, whole or as a word (`prefill`, `decode-worker-pd`)
+            role = ROLE_SYNONYMS.get(r.name.lower()) or crd.role_of_name(r.name)
             if role:
                 meta["role_hint"] = role
+            meta["shell_run"] = f"just recipe {r.name!r}"  # each recipe is its own invocation: not co-located
             self.shell(job, src, r.body, None, env=None, context=f"just recipe {r.name!r}", meta=meta)
 
     # -- shell ---------------------------------------------------------------------

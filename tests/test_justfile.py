@@ -28,3 +28,37 @@ def test_recipes_become_launches(tmp_path, monkeypatch, capsys):
     assert [(l["line"], l["engine"], l["role"]) for l in ls] == [(4, "vllm", "prefill"), (9, "sglang", "decode")]
     assert ls[0]["context"] == "just recipe 'prefill'"
     assert ls[1]["argv"][-1] == "{{port}}"  # just's own interpolation: opaque
+
+
+MY_JUST = """\
+# cut down from minosfuture/vllm my.just (field test rw6/f)
+MODEL := "nvidia/DeepSeek-R1-0528-FP4-v2"
+
+PD_VLLM_ARGS := '''\\
+--kv-transfer-config '{"kv_connector":"NixlConnector","kv_role":"kv_prodcer"}' '''
+
+prefill-master-pd PMA DPS:
+  vllm serve {{MODEL}} \\
+    {{PD_VLLM_ARGS}} \\
+    --data-parallel-address {{PMA}} \\
+    --data-parallel-size {{DPS}}
+
+decode-worker-pd:
+  vllm serve {{ MODEL }} --port 8100 --kv-transfer-config '{"kv_connector":"NixlConnector","kv_role":"kv_both"}'
+"""
+
+
+def test_top_level_variables_are_substituted_and_recipes_are_separate_runs(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "justfile").write_text(MY_JUST)
+    assert main(["--format", "json", "--no-cache", "justfile"]) == 1
+    doc = json.loads(capsys.readouterr().out)
+    # the misspelt kv_role held by a variable is found, at the variable's line; no PD009 on the indented string
+    assert [(f["code"], f["line"]) for f in doc["findings"]] == [("VLLM029", 5)]
+    ls = sorted(doc["launches"], key=lambda l: l["line"])
+    assert [(l["line"], l["structural_role"]) for l in ls] == [(8, "prefill"), (14, "decode")]
+    assert ls[0]["argv"][0] == "nvidia/DeepSeek-R1-0528-FP4-v2" and "{{PMA}}" in ls[0]["argv"]  # a parameter
+    # two recipes are two invocations: no port or GPU collision between them
+    (tmp_path / "justfile").write_text(MY_JUST.replace("--port 8100 ", ""))
+    main(["--format", "json", "--no-cache", "justfile"])
+    assert not [f for f in json.loads(capsys.readouterr().out)["findings"] if f["code"] in ("PD150", "PD151")]
