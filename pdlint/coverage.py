@@ -990,7 +990,7 @@ def _generic_gaps(launch: Launch, info, role_flag: tuple, switch: Optional[Calla
     model = getattr(info, "model", None)
     for i, tok in enumerate(argv):
         if (_opaque(tok) or _opaque_name(tok)) and i not in values_of_flags and tok is not model and \
-                not (i == 0 and launch.entrypoint.endswith(" serve")):  # `vllm serve MODEL`
+                not (i == 0 and launch.entrypoint.endswith((" serve", "trtllm-serve"))):  # `vllm serve MODEL`
             out.append(_opaque_gap(tok))
     if launch.role is None and role_flag:
         for i, tok in enumerate(argv):

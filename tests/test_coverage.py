@@ -585,6 +585,17 @@ def test_a_literal_kv_role_beside_a_variable_in_the_json_is_no_unresolved_role(r
     assert [c for _, _, c in codes(doc)] == (["PD021"] if gap else [])
 
 
+def test_trtllm_serve_model_positional_is_not_an_opaque_gap(repo, capsys):
+    # NVIDIA/nv-sflow's recipes (field test rw6/f): `trtllm-serve ${{ artifacts.MODEL.path }}` is the model
+    write(repo, "run.sh", """
+        #!/bin/sh
+        trtllm-serve $MODEL --port 8001 --server_role context
+        trtllm-serve /m --port 8002 --server_role generation $EXTRA
+        """)
+    code, doc = run(capsys, ".")
+    assert [(line, c) for _, line, c in codes(doc)] == [(3, "PD023")]  # the $EXTRA after the flags only
+
+
 def test_show_lists_the_unchecked_spots(repo, capsys):
     write(repo, "run.sh", "#!/bin/sh\n./worker.sh --disaggregation-mode decode\n")
     assert main(["show", "run.sh"]) == 0
