@@ -442,9 +442,10 @@ def test_a_herestring_after_a_redirection_is_not_a_syntax_error(repo, capsys):
 def test_a_semicolon_in_a_default_is_not_a_syntax_error(repo, capsys):
     """LMCache .github/scripts/build_rocm_wheel.sh: `"${PYTORCH_ROCM_ARCH:-gfx942;gfx950}"` (valid bash) was
     PD009 (field test rw6/b); the default is the whole word."""
-    cmds, _ = commands('A="${ARCH:-gfx942;gfx950}"\necho "$A" "${B:-x;y}z"\n')
-    assert argvs(cmds) == [["echo", "gfx942;gfx950", "x;yz"]]
-    write(repo, "build.sh", 'A="${ARCH:-gfx942;gfx950}"\nvllm serve m --served-model-name "$A"\n')
+    cmds, _ = commands('A="${ARCH:-gfx942;gfx950}"\necho "$A" "${B:-x;y}z" "${C:-a|b}"\n')
+    assert argvs(cmds) == [["echo", "gfx942;gfx950", "x;yz", "a|b"]]
+    write(repo, "build.sh", 'A="${ARCH:-gfx942;gfx950}"\nB="${GREP:-FATAL|Traceback}"\n'
+                            'vllm serve m --served-model-name "$A"\n')
     code, out = check(capsys, "build.sh")
     assert "PD009" not in out, out
     write(repo, "bad.sh", 'echo "${A:-x;y"\nvllm serve m\n')  # unclosed: still an error

@@ -366,12 +366,18 @@ def _split_herestring(node) -> bool:
 
 
 def _semicolon_in_default(node) -> bool:
-    """tree-sitter-bash 0.25 reads a ``;`` in a parameter expansion's word (``"${ARCH:-gfx942;gfx950}"``,
+    """tree-sitter-bash 0.25 reads a ``;`` (or ``|``, ``&``) in a parameter expansion's word (``"${ARCH:-gfx942;gfx950}"``,
     valid bash: the word is the text up to ``}``) as an ERROR holding the words before it; the expansion's
     text, which the evaluation reads, is whole."""
     parent = node.parent
     return parent is not None and parent.type == "expansion" and node.child_count > 0 and \
-        all(c.type in ("word", ";") for c in node.children) and any(c.type == ";" for c in node.children)
+        all(c.type in _DEFAULT_WORD_PARTS for c in node.children) and \
+        any(c.type != "word" for c in node.children)
+
+
+#: what tree-sitter-bash splits a parameter expansion's word at (``${X:-a;b}``, ``${GREP:-FATAL|Traceback}``:
+#: dcotroneCLT/llm-serving-bench, field test rw6/f)
+_DEFAULT_WORD_PARTS = frozenset({"word", ";", "|", "&", "||", "&&"})
 
 
 def error_offset(node) -> int:
