@@ -279,6 +279,21 @@ def test_vllm015_not_for_the_multiprocess_lmcache_connector(tmp_path, capsys, mo
     assert "VLLM015" in codes(check(tmp_path / "v1", capsys, monkeypatch, files))
 
 
+def test_vllm026_for_the_legacy_prefill_flag(tmp_path, capsys, monkeypatch):
+    """dcotroneCLT/llm-serving-bench on vllm-runtime:1.0.1 (field test rw6/f): `--is-prefill-worker` without
+    --kv-transfer-config; Dynamo 1.0 reads the legacy flag as the prefill mode (backend_args.py) and then stops
+    (args.py). The author later wrote that the prefill worker "exits 1"."""
+    img = "nvcr.io/nvidia/ai-dynamo/vllm-runtime:{}"
+    pod = ("apiVersion: v1\nkind: Pod\nmetadata: {{name: p}}\nspec:\n  containers:\n  - name: w\n"
+           "    image: {}\n    command: [python3, -m, dynamo.vllm, --model, M, --is-prefill-worker]\n")
+    doc = check(tmp_path / "new", capsys, monkeypatch, {"p.yaml": pod.format(img.format("1.0.1"))})
+    (f,) = [f for f in doc["findings"] if f["code"] == "VLLM026"]
+    assert f["message"].endswith("(Dynamo reads --is-prefill-worker as --disaggregation-mode prefill)")
+    # before 1.0 the legacy flag was the role flag and NIXL the default connector
+    doc = check(tmp_path / "old", capsys, monkeypatch, {"p.yaml": pod.format(img.format("0.8.1"))})
+    assert "VLLM026" not in codes(doc)
+
+
 def test_rules_are_registered_with_docs():
     rules = all_rules()
     vl = [r for r in rules.values() if r.engine == "vllm"]

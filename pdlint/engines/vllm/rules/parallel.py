@@ -314,8 +314,8 @@ def _decode_without_mode_at(launch, info) -> Optional[VHit]:
 
 @vllm_rule(
     "VLLM026", "dynamo-prefill-without-kv-transfer-config", kind="launch", roles=("prefill",),
-    summary="Reports a `python -m dynamo.vllm --disaggregation-mode prefill` worker without "
-            "`--kv-transfer-config`, in Dynamo 1.0 and later.",
+    summary="Reports a `python -m dynamo.vllm --disaggregation-mode prefill` (or legacy `--is-prefill-worker`) "
+            "worker without `--kv-transfer-config`, in Dynamo 1.0 and later.",
     why="Dynamo stops the worker at start-up: \"--connector is deprecated and the default is no longer nixl. When "
         "using --disaggregation-mode prefill, you must explicitly provide --kv-transfer-config.\" (older releases "
         "defaulted to NIXL).",
@@ -331,13 +331,19 @@ def _prefill_without_kv(launch, info):
     if info is None or not isinstance(info, VllmInfo) or not info.dynamo or launch.incomplete:
         return None
     mode = info.text("--disaggregation-mode")
-    if mode is None or mode.lower() != "prefill" or info.kv is not None or info.has("--kv-transfer-config"):
+    # the legacy --is-prefill-worker is the prefill mode in Dynamo 1.0 (backend_args.py:420-426: it sets
+    # disaggregation_mode = PREFILL before the check): dcotroneCLT/llm-serving-bench's worker "exits 1"
+    legacy = mode is None and info.has("--is-prefill-worker") and not info.has("--is-decode-worker")
+    if not (legacy or (mode is not None and mode.lower() == "prefill")) or info.kv is not None or \
+            info.has("--kv-transfer-config"):
         return None
     if not mode_enum(launch):
         return None
-    opt = info.opts.get("--disaggregation-mode")
+    opt = info.opts.get("--is-prefill-worker" if legacy else "--disaggregation-mode")
     return VHit("--connector is deprecated and the default is no longer nixl. When using --disaggregation-mode "
-                "prefill, you must explicitly provide --kv-transfer-config.", opt.value or opt.name_tok)
+                "prefill, you must explicitly provide --kv-transfer-config." +
+                (" (Dynamo reads --is-prefill-worker as --disaggregation-mode prefill)" if legacy else ""),
+                opt.value or opt.name_tok)
 
 
 def _dynamo_mode(info) -> Optional[str]:
