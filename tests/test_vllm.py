@@ -292,6 +292,9 @@ def test_vllm026_for_the_legacy_prefill_flag(tmp_path, capsys, monkeypatch):
     # before 1.0 the legacy flag was the role flag and NIXL the default connector
     doc = check(tmp_path / "old", capsys, monkeypatch, {"p.yaml": pod.format(img.format("0.8.1"))})
     assert "VLLM026" not in codes(doc)
+    # nor with no release pinned: the legacy flag says the file was written for one before 1.0
+    doc = check(tmp_path / "unpinned", capsys, monkeypatch, {"p.yaml": pod.format(img.format("${VERSION}"))})
+    assert "VLLM026" not in codes(doc)
 
 
 def test_rules_are_registered_with_docs():

@@ -333,7 +333,10 @@ def _prefill_without_kv(launch, info):
     mode = info.text("--disaggregation-mode")
     # the legacy --is-prefill-worker is the prefill mode in Dynamo 1.0 (backend_args.py:420-426: it sets
     # disaggregation_mode = PREFILL before the check): dcotroneCLT/llm-serving-bench's worker "exits 1"
-    legacy = mode is None and info.has("--is-prefill-worker") and not info.has("--is-decode-worker")
+    # (only with a release pinned: the legacy flag itself says the file was written for a release before 1.0,
+    # where it was the role flag and NIXL the default connector - VLLM003 says it is deprecated)
+    legacy = mode is None and info.has("--is-prefill-worker") and not info.has("--is-decode-worker") and \
+        dynamo_release(launch) is not None
     if not (legacy or (mode is not None and mode.lower() == "prefill")) or info.kv is not None or \
             info.has("--kv-transfer-config"):
         return None
