@@ -80,11 +80,13 @@ def test_legacy_prefill_flag_on_a_dynamo_0_5_image_is_not_deprecated(scratch_git
 
 
 def test_legacy_prefill_flag_on_a_dynamo_1_0_image_or_unpinned_is_still_deprecated(scratch_git):
-    for image in ("nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.0.0", "nvcr.io/nvidia/ai-dynamo/vllm-runtime"):
+    for image, more in (("nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.0.0", [("VLLM026", "prefill")]),
+                        ("nvcr.io/nvidia/ai-dynamo/vllm-runtime", [])):
         scratch_git.write("g.yaml", _dgd(image, " --is-decode-worker", "--is-prefill-worker"))
         _, doc = scratch_git.lint("g.yaml")
         got = sorted((f["code"], f["role"]) for f in doc["findings"])
-        assert got == [("VLLM003", "decode"), ("VLLM003", "prefill")], (image, got)
+        # (1.0.0 reads the legacy flag as the prefill mode and stops without --kv-transfer-config: VLLM026)
+        assert got == sorted([("VLLM003", "decode"), ("VLLM003", "prefill")] + more), (image, got)
 
 
 def _roles_list(doc) -> list:
