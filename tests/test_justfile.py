@@ -62,3 +62,32 @@ def test_top_level_variables_are_substituted_and_recipes_are_separate_runs(tmp_p
     (tmp_path / "justfile").write_text(MY_JUST.replace("--port 8100 ", ""))
     main(["--format", "json", "--no-cache", "justfile"])
     assert not [f for f in json.loads(capsys.readouterr().out)["findings"] if f["code"] in ("PD150", "PD151")]
+
+
+def test_expressions_are_values_pdlint_cannot_see_and_indented_strings_lose_their_first_line_break(
+        tmp_path, monkeypatch, capsys):
+    # minosfuture/vllm (field test rw6/f): `A := B + C` was substituted as the text "B + C" (false VLLM018), and
+    # an indented string starting with a line break ended the command before its flags (false PD060, SGL010)
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "justfile").write_text('''\
+M := "/models/m"
+HOME_DIR := M
+ARGS := \'\'\'
+--disaggregation-mode prefill \\
+--disaggregation-transfer-backend fake \\
+\'\'\'
+BOTH := ARGS + ARGS
+
+prefill:
+    python -m sglang.launch_server --model-path {{HOME_DIR}} \\
+        {{ARGS}} \\
+        --port 30000
+
+prefill2:
+    python -m sglang.launch_server --model-path {{M}} {{BOTH}} --port 30001
+''')
+    main(["--format", "json", "--no-cache", "justfile"])
+    doc = json.loads(capsys.readouterr().out)
+    assert sorted((f["code"], f["line"]) for f in doc["findings"]) == [("PD023", 15), ("SGL104", 5)]
+    second = [l for l in doc["launches"] if l["line"] == 15][0]
+    assert "{{BOTH}}" in second["argv"]  # an expression: a value pdlint cannot see

@@ -22,6 +22,7 @@ _ASSIGN = re.compile(r"^(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*:=\s*(['\"]?)(.
 # an indented (triple-quoted) string over several lines: `NAME := '''` ... `'''`
 _ASSIGN_LONG = re.compile(r"^(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*:=\s*('''|\"\"\")")
 _INTERP = re.compile(r"\{\{(.*?)\}\}")
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
 
 
 @dataclass
@@ -46,12 +47,15 @@ def recipes(doc: TStr) -> tuple:
         offsets.append(pos)
         pos += len(ln) + 1
     out, variables = [], {}
+    aliases: dict = {}  # NAME := OTHER
     i = 0
     while i < len(lines):
         line = lines[i]
         m = _ASSIGN_LONG.match(line)
         if m:
             quote, start = m.group(2), offsets[i] + m.end(2)
+            if text[start:start + 1] == "\n":
+                start += 1  # just strips the line break right after the opening quotes of an indented string
             end = text.find(quote, start)
             if end < 0:
                 i += 1
@@ -62,7 +66,10 @@ def recipes(doc: TStr) -> tuple:
         m = _ASSIGN.match(line)
         if m:
             start = offsets[i] + m.start(3)
-            variables[m.group(1)] = doc[start:start + len(m.group(3))]
+            value = doc[start:start + len(m.group(3))]
+            if not m.group(2):  # unquoted: another variable's name, or an expression (`A + B`, a function call)
+                value = aliases.setdefault(m.group(1), value.text) if _NAME.fullmatch(value.text) else None
+            variables[m.group(1)] = value
             i += 1
             continue
         m = _HEADER.match(line)
@@ -79,6 +86,9 @@ def recipes(doc: TStr) -> tuple:
             i = j
             continue
         i += 1
+    for name, other in aliases.items():
+        value = variables.get(other)
+        variables[name] = value if not isinstance(value, str) else None
     # (just evaluates every top-level assignment before any recipe runs, wherever it is written)
     return [Recipe(r.name, _interpolations(r.body, variables, r.params), r.line, r.params) for r in out], variables
 
