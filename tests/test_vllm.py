@@ -297,6 +297,22 @@ def test_vllm026_for_the_legacy_prefill_flag(tmp_path, capsys, monkeypatch):
     assert "VLLM026" not in codes(doc)
 
 
+def test_a_vllm_port_is_unknown_when_words_pdlint_cannot_see_may_set_it(tmp_path, capsys, monkeypatch):
+    # minosfuture/vllm (field test rw6/f): servers whose flags come from a variable pdlint cannot see, behind a
+    # toy proxy on port 8087, were said to listen on the default 8000 (PD154)
+    script = ("vllm serve /m $PREFILL_ARGS --kv-transfer-config '{\"kv_connector\":\"NixlConnector\","
+              "\"kv_role\":\"kv_producer\"}' &\n"
+              "CUDA_VISIBLE_DEVICES=1 vllm serve /m $DECODE_ARGS --kv-transfer-config '{\"kv_connector\":"
+              "\"NixlConnector\",\"kv_role\":\"kv_consumer\"}' &\n"
+              "python3 toy_proxy_server.py --prefiller-ports 8087 --decoder-ports 8088\n")
+    doc = check(tmp_path / "unknown", capsys, monkeypatch, {"run.sh": script})
+    assert "PD154" not in codes(doc)
+    # with every word seen, the default port is the port
+    doc = check(tmp_path / "known", capsys, monkeypatch,
+                {"run.sh": script.replace(" $PREFILL_ARGS", "").replace(" $DECODE_ARGS", " --port 8088")})
+    assert [f["line"] for f in doc["findings"] if f["code"] == "PD154"] == [3]
+
+
 def test_rules_are_registered_with_docs():
     rules = all_rules()
     vl = [r for r in rules.values() if r.engine == "vllm"]
