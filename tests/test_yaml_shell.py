@@ -316,3 +316,31 @@ def test_a_harness_script_with_continuations_stays_a_script(tmp_path):
     (l,) = extract("s.yaml", cwd=str(tmp_path)).launches
     assert argv(l) == ["/model-cache/m", "--host", "0.0.0.0", "--port", "8200"]
     assert l.env["LIBRARY_PATH"].text.startswith("/usr/lib:")
+
+
+SFLOW_EXTRA_ARGS = """\
+    version: '0.1'
+    operators:
+    - name: dynamo
+      type: srun
+      extra_args:
+      - --container-image=nvcr.io/nvidia/ai-dynamo/sglang-runtime:0.8.0
+    workflow:
+      name: w
+      tasks:
+      - name: prefill_server
+        operator: dynamo
+        script:
+        - python3 -m dynamo.sglang --model-path /m --disaggregation-mode prefill --prefill-round-robin-balance
+    """
+
+
+def test_an_sflow_operators_container_image_in_its_srun_args(scratch_git):
+    """NVIDIA/nv-sflow's composed recipes (field test rw6/f) pin the image with an srun operator's
+    `extra_args: [--container-image=IMAGE]`: 22 findings were judged against the newest releases."""
+    scratch_git.write("recipe.yaml", SFLOW_EXTRA_ARGS)
+    _, report = scratch_git.lint("recipe.yaml")
+    assert report["launches"][0]["engine_version"] == "0.5.6.post2"  # the SGLang Dynamo 0.8.0 installs
+    scratch_git.write("recipe.yaml", SFLOW_EXTRA_ARGS.replace("--container-image=", "--container-image\n      - "))
+    _, report = scratch_git.lint("recipe.yaml")
+    assert report["launches"][0]["engine_version"] == "0.5.6.post2"

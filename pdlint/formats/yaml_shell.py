@@ -213,6 +213,19 @@ class _Walker:
                 c = yt.get(c, "image") or yt.get(c, "name")
             if c is not None and isinstance(yt.deref(c).node, yt.YScalar) and yt.scalar_text(c):
                 return self._subst(yt.scalar_tstr(self.doc, c))
+        if op is not None and oname in self.operators:
+            # an srun operator's `extra_args: [--container-image=IMAGE]` (pyxis; NVIDIA/nv-sflow's composed
+            # recipes, field test rw6/f: 22 findings judged against the newest releases)
+            extra = yt.get(self.operators[oname], "extra_args")
+            items = [i for i in yt.seq_items(extra)] if extra is not None and \
+                isinstance(yt.deref(extra).node, yt.YSeq) else []
+            words = [yt.scalar_tstr(self.doc, i) for i in items if isinstance(yt.deref(i).node, yt.YScalar)]
+            for k, w in enumerate(words):
+                name, eq, _ = w.text.partition("=")
+                if name == "--container-image":
+                    value = w[len(name) + 1:] if eq else (words[k + 1] if k + 1 < len(words) else None)
+                    if value is not None and value.text:
+                        return self._subst(value)
         res = yt.get(r, "resources")  # SkyPilot: resources.image_id: docker:<image> (other ids are VM images)
         if res is not None and isinstance(yt.deref(res).node, yt.YMap):
             c = yt.get(res, "image_id")
