@@ -304,19 +304,22 @@ def router_structure(launches: list) -> None:
                     continue
                 s.structural_role = role
                 s.meta["role_how"] = f"the router's {tok.text} ({r.path}:{r.line}, {r.entrypoint})"
+    if not hidden:
+        return
+    from pdlint.coverage_rules import UNRESOLVED_ROLE
+    from pdlint.model import Gap
     for r, tok in hidden:
         # (ealbalas/disaggregated-prefill-decode-research: ports from arrays a config file sets)
         for s in launches:
             if s.kind == "server" and s.engine == r.engine and s.path == r.path and s.structural_role is None \
-                    and s.role is None and not any(g.code == "PD021" for g in s.gaps):
-                from pdlint.model import Gap
+                    and s.role is None and not any(g.code == UNRESOLVED_ROLE.code for g in s.gaps):
                 # (at the server's port, which a URL would have to name: one place per server, vllm-gaudi's
                 # PORT=$((8300+i)) loops)
                 at = facts(s).http_token or (s.argv[0] if s.argv else tok)
-                s.gaps.append(Gap("PD021", at, f"the role of this {s.entrypoint} server (kv_both, or no kv_role) is "
-                                                f"the one {r.entrypoint}'s prefiller / decoder addresses give it, and "
-                                                f"pdlint cannot see them ({tok.text}): its role-specific checks did "
-                                                f"not run and it was not paired",
+                s.gaps.append(Gap(UNRESOLVED_ROLE.code, at,
+                                  f"the role of this {s.entrypoint} server (kv_both, or no kv_role) is the one "
+                                  f"{r.entrypoint}'s prefiller / decoder addresses give it, and pdlint cannot see "
+                                  f"them ({tok.text}): its role-specific checks did not run and it was not paired",
                                   "give the variables the router's addresses come from their deploy-time values "
                                   "(`[tool.pdlint.vars]`, `--var`, a `values` file)"))
 
