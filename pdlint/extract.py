@@ -477,13 +477,21 @@ class Extractor:
         from pdlint.formats import helm
         vsrc = self.read(os.path.join(chart, "values.yaml"), report=False)
         keys = set(helm.top_keys(vsrc.text) or ()) if vsrc is not None else set()
-        found = []
+        found, used = [], None
         for p in sorted(paths):
             if not keys or not helm.overlay_location(chart, p):
                 continue
             src = self.read(p, report=False)
-            if src is not None and helm.is_overlay(keys, src.text):
-                found.append(p)
+            if src is None:
+                continue
+            if not helm.is_overlay(keys, src.text):
+                # an optional feature's section values.yaml leaves out (`.Values.pdCellSpec | default dict`)
+                # that an example values file beside the chart turns on
+                if used is None:
+                    used = helm.template_value_keys(chart, lambda f: self.read(f, report=False))
+                if not helm.is_overlay(keys | used, src.text):
+                    continue
+            found.append(p)
         self._chart_overlays[chart] = found
         return found
 
@@ -688,7 +696,8 @@ class Extractor:
                                          f"template {chart_display} -f <values> > rendered.yaml`, then pdlint "
                                          f"rendered.yaml), or set those values in its values.yaml or in a values "
                                          f"overlay pdlint renders it with (a YAML file in the chart's directory "
-                                         f"whose top-level keys are values.yaml keys, or one `helm-values` names)",
+                                         f"whose top-level keys are values.yaml keys or keys its templates name, "
+                                         f"or one `helm-values` names)",
                                          None))
 
     def go_template_literals(self, job: FileJob, src: SourceFile, unit: str, label: str,

@@ -14,9 +14,12 @@ Three tiers, best first:
    (``define``/``include``/``template``, ``if``/``else``/``with``/``range``,
    variables (``$`` and ``$.Values`` inside a ``range``), ``.Values``/``.Chart``/``.Release``/
    ``.Template.BasePath``, ``true``/``false``/``nil``, a field of a parenthesised pipeline
-   (``(index .Values.l 0).name``), and the common Sprig functions such as ``quote``, ``default``,
-   ``nindent``, ``toYaml``, ``printf``, ``ternary``, ``merge``, ``regexSplit``, ``fromJson``, and Sprig's
-   int64 math ``add``/``sub``/``mul``/``div``/``mod``/``max``/``min``/``until``;
+   (``(index .Values.l 0).name``), and the common Sprig functions such as ``quote`` (Go's ``%q``),
+   ``default``, ``nindent``, ``toYaml``, ``toJson`` (Go's compact, sorted JSON), ``printf`` (Go's verbs),
+   ``ternary``, ``merge``, ``dict``/``set``/``unset``/``get``/``dig``/``pick``/``omit``,
+   ``list``/``append``/``prepend``/``concat``/``uniq``/``without``, ``coalesce``, ``tpl``, ``regexSplit``,
+   ``fromJson``, and Sprig's int64 math ``add``/``sub``/``mul``/``div``/``mod``/``max``/``min``/``until``;
+   ``$x = v`` assigns the ``$x`` declared in an enclosing block (``$l = append $l x`` in a ``range``);
    ``templates/NOTES.txt`` is not evaluated; a manifest named ``*.yaml.j2`` is one as Helm has it: Helm renders
    every file of ``templates/`` whatever its extension).  Its output is traced exactly: literal template text to the
    template line, values to their ``values.yaml`` key.  Launches say "rendered
@@ -28,7 +31,8 @@ Three tiers, best first:
 
 Tiers 1 and 2 render a chart with its ``values.yaml``, then once per values overlay (at most
 :data:`MAX_OVERLAYS`): a YAML file of the chart's tree, outside ``templates/``, ``charts/`` and ``crds/``, whose
-top-level keys are all ``values.yaml`` keys (:func:`is_overlay`), or one the config's ``helm-values`` names.  Helm
+top-level keys are all ``values.yaml`` keys or keys the templates name (:func:`is_overlay`,
+:func:`template_value_keys`), or one the config's ``helm-values`` names.  Helm
 gets it as ``--values``; the subset merges it as Helm does (:func:`overlay_values`) with every value traced to the
 file and line that set it.
 """
@@ -206,6 +210,7 @@ class Val:
     t: Optional[TStr] = None
     ref: Optional[yt.Ref] = None
     doc: Optional[TStr] = None
+    sets: Optional[dict] = None  # a map's keys `set` / `dict` gave values (with their traces); None: unset
 
     def text(self, at: TStr) -> TStr:
         if self.t is not None:
@@ -232,7 +237,7 @@ def _str(v: Any) -> str:
     if isinstance(v, float) and v.is_integer():
         return str(int(v)) if abs(v) < 1e15 else str(v)
     if isinstance(v, (dict, list)):
-        return json.dumps(v)
+        return json.dumps(_plain(v))
     return str(v)
 
 
@@ -333,9 +338,9 @@ class Renderer:
         for k, x in items:
             s = dict(scope)
             if kvar:
-                s[kvar] = k
+                s[kvar] = _Cell(k)
             if vvar:
-                s[vvar] = x
+                s[vvar] = _Cell(x)
             out += self.render(body, x, s)
         return out
 
@@ -348,7 +353,13 @@ class Renderer:
     def pipeline(self, expr: str, dot: Val, scope: dict, act: TStr):
         m = re.match(r"^(\$\w+)\s*(:?=)\s*(.*)$", expr, re.S)
         if m:
-            scope[m.group(1)] = self.value(self.pipeline(m.group(3), dot, scope, act))
+            v = self.value(self.pipeline(m.group(3), dot, scope, act))
+            if m.group(2) == ":=":  # a declaration: visible to the end of the enclosing block
+                scope[m.group(1)] = _Cell(v)
+            elif m.group(1) in scope:  # an assignment: the variable where it was declared (a range body's
+                scope[m.group(1)].v = v  # `$l = append $l x` changes the `$l` declared before the loop)
+            else:
+                raise Unsupported(f"undefined variable {m.group(1)}", act)
             return None
         stages = _split_pipes(expr)
         val = None
@@ -392,7 +403,7 @@ class Renderer:
             if head == "$":
                 cur = self.root_val()
             elif head in scope:
-                cur = scope[head]
+                cur = scope[head].v
             else:
                 raise Unsupported(f"undefined variable {head}", act)
             parts = [p for p in rest.split(".") if p]
@@ -407,6 +418,8 @@ class Renderer:
         py = cur.py
         if isinstance(py, _Lazy):
             return py.get(key)
+        if cur.sets is not None and key in cur.sets:
+            return cur.sets[key] if cur.sets[key] is not None else Val(None)
         if cur.ref is not None:
             sub = yt.get(cur.ref, key)
             if sub is not None:
@@ -436,10 +449,23 @@ class Renderer:
             raise Unsupported(f"function {name!r} is not in pdlint's template subset", act)
         try:
             return fn(self, act, *[self.value(a) for a in args])
-        except Unsupported:
+        except Unsupported as e:
+            if e.where is None:
+                e.where = act
             raise
         except Exception as e:
-            raise Unsupported(f"{name}: {e}", act) from None
+            raise Unsupported(f"{name}: {e or type(e).__name__}", act) from None
+
+    def tpl(self, text: Val, dot: Val, act: TStr) -> TStr:
+        """Helm's ``tpl STRING DOT``: the string (a value, traced to values.yaml) rendered as a template."""
+        src = _t(text, act)
+        self.depth += 1
+        if self.depth > 32:
+            raise Unsupported("tpl recursion too deep", act)
+        try:
+            return _bounded(TStr.join(self.render(parse(src, self.defines), dot, {})), act)
+        finally:
+            self.depth -= 1
 
     def include(self, args: list, act: TStr):
         if not args:
@@ -460,6 +486,16 @@ class Renderer:
         o = act.origin
         hop = Hop(o.path, o.line, o.column, note)
         return TStr.join([p.with_hop(hop, o.chain) for p in parts])
+
+
+class _Cell:
+    """A template variable's slot.  Block scopes are copies of the enclosing scope's dict, so a
+    declaration (``:=``) in a block stays there while an assignment (``=``) reaches the declared slot."""
+
+    __slots__ = ("v",)
+
+    def __init__(self, v: Val):
+        self.v = v
 
 
 class _Lazy:
@@ -520,6 +556,26 @@ _TOK = re.compile(r'\s*(?:"((?:[^"\\]|\\.)*)"|`([^`]*)`|(-?\d+(?:\.\d+)?)\b'
 _FIELD_AFTER = re.compile(r"(?:\.\w+)+")  # `(index .Values.list 0).name`
 
 
+_GO_STRING_ESCAPE = re.compile(r"\\(?:([abfnrtv\\\"])|x([0-9a-fA-F]{2})|([0-7]{3})|u([0-9a-fA-F]{4})|U([0-9a-fA-F]{8})|(.?))",
+                               re.S)
+_GO_SIMPLE = {"a": "\a", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t", "v": "\v", "\\": "\\", '"': '"'}
+
+
+def _go_unquote(body: str, act: TStr) -> str:
+    """The value of a Go interpreted string literal's body (``\\n``, ``\\"``, ``\\x41``, ``\\101``, ``\\u00e9``)."""
+    def one(m):
+        if m.group(1):
+            return _GO_SIMPLE[m.group(1)]
+        for g, base in ((2, 16), (3, 8), (4, 16), (5, 16)):
+            if m.group(g):
+                n = int(m.group(g), base)
+                if n > 0x10FFFF or 0xD800 <= n < 0xE000:
+                    raise Unsupported(f"escape sequence is invalid: \\{m.group(0)[1:]}", act)
+                return chr(n)
+        raise Unsupported(f"unknown escape sequence \\{m.group(6)}", act)
+    return _GO_STRING_ESCAPE.sub(one, body) if "\\" in body else body
+
+
 def _tokens(s: str, act: TStr) -> list:
     out, i = [], 0
     while i < len(s):
@@ -530,7 +586,7 @@ def _tokens(s: str, act: TStr) -> list:
         if not m:
             raise Unsupported(f"cannot parse {s[i:]!r}", act)
         if m.group(1) is not None:
-            out.append(("str", json.loads('"' + m.group(1) + '"')))
+            out.append(("str", _go_unquote(m.group(1), act)))
         elif m.group(2) is not None:
             out.append(("str", m.group(2)))
         elif m.group(3) is not None:
@@ -568,11 +624,104 @@ def _t(v: Val, act: TStr) -> TStr:
 
 
 def _quote(r, act, *vs):
+    """Sprig's ``quote``: each argument as Go's ``%q`` writes it (``strconv.Quote``: ``"`` and ``\\`` escaped,
+    so ``toJson $kv | quote`` is one YAML string), the arguments joined by a space."""
     parts = []
     for v in vs:
+        if parts:
+            parts.append(_at(act, " "))
         t = _t(v, act) if v.py is not None else TStr("", ())
-        parts += [_at(act, '"'), t, _at(act, '"')]
+        parts += [_at(act, '"'), _escaped(t, act), _at(act, '"')]
     return TStr.join(parts) if parts else _at(act, '""')
+
+
+def _escaped(t: TStr, act: TStr) -> TStr:
+    """``go_quote(t)`` without its quotes, each character kept where it was written: an escape is placed at
+    the character it stands for (a JSON value's ``"`` inside ``toJson $kv | quote``)."""
+    q = go_quote(t.text)
+    if q == '"' + t.text + '"':
+        return t
+    parts, run = [], 0
+    for i, c in enumerate(t.text):
+        e = go_quote(c)[1:-1]
+        if e != c:
+            if run < i:
+                parts.append(t[run:i])
+            one = t[i:i + 1]
+            p = one.pieces[0] if one.pieces else None
+            parts.append(_at(act, e) if p is None else TStr.at(e, p.src, p.offset, p.chain, label=p.label))
+            run = i + 1
+    if run < len(t.text):
+        parts.append(t[run:])
+    return TStr.join(parts)
+
+
+_GO_ESCAPES = {"\a": "\\a", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t",
+               "\v": "\\v", "\\": "\\\\", '"': '\\"'}
+
+
+def go_quote(s: str) -> str:
+    """Go's ``strconv.Quote``: ``"`` and ``\\`` escaped, control characters as ``\\n``-style or ``\\xNN``
+    escapes, other non-printable characters as ``\\uNNNN`` / ``\\UNNNNNNNN``; printable Unicode kept."""
+    out = ['"']
+    for c in s:
+        e = _GO_ESCAPES.get(c)
+        if e is not None:
+            out.append(e)
+        elif c == " " or c.isprintable():
+            out.append(c)
+        elif ord(c) < 0x80:
+            out.append(f"\\x{ord(c):02x}")
+        elif ord(c) < 0x10000:
+            out.append(f"\\u{ord(c):04x}")
+        else:
+            out.append(f"\\U{ord(c):08x}")
+    out.append('"')
+    return "".join(out)
+
+
+def go_json(v: Any, html: bool = True) -> str:
+    """Go's ``json.Marshal`` of a template value: compact, map keys sorted, ``<``, ``>``, ``&`` escaped (not by
+    Sprig's ``toRawJson``)."""
+    text = json.dumps(_plain(v), separators=(",", ":"), sort_keys=True, ensure_ascii=False)
+    text = text.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
+    if html:
+        text = text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+    return text
+
+
+def _plain(v: Any, budget: Optional[list] = None) -> Any:
+    """``v`` with its :class:`Val` wrappers taken off; at most :data:`MAX_OUTPUT` items in all, so a value
+    built as ``$l = list $l $l`` in a loop (a list of 2**n leaves sharing two objects) is refused, not expanded."""
+    if budget is None:
+        budget = [MAX_OUTPUT]
+    budget[0] -= 1
+    if budget[0] < 0:
+        raise Unsupported(f"a value of more than {MAX_OUTPUT} characters or items")
+    if isinstance(v, Val):
+        return _plain(v.py, budget)
+    if isinstance(v, dict):
+        return {str(k): _plain(x, budget) for k, x in v.items()}
+    if isinstance(v, (list, tuple)):
+        return [_plain(x, budget) for x in v]
+    if isinstance(v, _Lazy):
+        return {}
+    return v
+
+
+def go_v(v: Any) -> str:
+    """Go's ``%v`` of a template value (``fmt.Sprint``): ``[a b]`` for a list, ``map[k:v]`` for a map, ``<nil>``."""
+    if isinstance(v, (list, tuple, dict)):
+        v = _plain(v)  # (bounded)
+    if v is None:
+        return "<nil>"
+    if isinstance(v, (list, tuple)):
+        return "[" + " ".join(go_v(x) for x in v) + "]"
+    if isinstance(v, dict):
+        return "map[" + " ".join(f"{k}:{go_v(v[k])}" for k in sorted(v, key=str)) + "]"
+    if isinstance(v, float) and not v.is_integer():
+        return repr(v)
+    return _str(v)
 
 
 def _squote(r, act, v):
@@ -620,17 +769,71 @@ def _keep(v: Val, act: TStr, text: str) -> TStr:
                                                        exact=False, label=t.pieces[0].label)
 
 
+_VERB = re.compile(r"%([-+# 0]*)(\d+)?(?:\.(\d*))?([a-zA-Z%])")
+
+
+def _go_type(x: Any) -> str:
+    return {bool: "bool", int: "int", float: "float64", str: "string", list: "[]interface {}",
+            dict: "map[string]interface {}"}.get(type(x), "<nil>" if x is None else "interface {}")
+
+
+def _verb(verb: str, flags: str, width: Optional[str], prec: Optional[str], x: Any) -> str:
+    """One verb of Go's ``fmt.Sprintf`` applied to ``x`` (``%!d(string=a)`` for a wrong type, as Go writes it)."""
+    spec = "%" + flags.replace("#", "") + (width or "") + ("." + prec if prec is not None else "")
+    if verb in "vs":
+        if verb == "s" and x is None:
+            return "%!s(<nil>)"
+        return (spec + "s") % go_v(x)
+    if verb == "q":
+        return (spec + "s") % go_quote(x if isinstance(x, str) else go_v(x))
+    if verb == "t":
+        return (spec + "s") % _str(x) if isinstance(x, bool) else f"%!t({_go_type(x)}={go_v(x)})"
+    if verb in "dxXobc" and isinstance(x, int) and not isinstance(x, bool):
+        if verb == "c":
+            return chr(x) if 0 <= x <= 0x10FFFF else "\ufffd"
+        return (spec + "s") % format(x, "b") if verb == "b" else (spec + verb) % x
+    if verb in "fFeEgG" and isinstance(x, (int, float)) and not isinstance(x, bool):
+        return (spec + verb) % x
+    return f"%!{verb}({_go_type(x)}={go_v(x)})"
+
+
 def _printf(r, act, fmt, *args):
+    """Go's ``fmt.Sprintf`` (``printf``): verbs with flags, width and precision, ``%%``, ``%!v(MISSING)`` and
+    ``%!(EXTRA ...)`` as Go writes them.  A value written unchanged keeps its trace (to values.yaml)."""
     f = _str(fmt.py)
-    vals = [a.py for a in args]
-    text = re.sub(r"%[-+# 0]*\d*(?:\.\d+)?[vsdqtfg]", "{}", f)
-    conv = []
-    for spec, x in zip(re.findall(r"%[-+# 0]*\d*(?:\.\d+)?([vsdqtfg])", f), vals):
-        conv.append(json.dumps(_str(x)) if spec == "q" else _str(x))
-    out = text.format(*conv) if text.count("{}") == len(conv) else f
-    if len(args) == 1 and out == _str(args[0].py):
+    if len(args) == 1 and f in ("%s", "%v") and isinstance(args[0].py, str):
         return _t(args[0], act)
-    return _at(act, out)
+    parts, pos, n = [], 0, 0
+    for m in _VERB.finditer(f):
+        if m.start() > pos:
+            parts.append(_at(act, f[pos:m.start()]))
+        pos = m.end()
+        flags, width, prec, verb = m.groups()
+        if verb == "%":
+            parts.append(_at(act, "%"))
+            continue
+        if n >= len(args):
+            parts.append(_at(act, f"%!{verb}(MISSING)"))
+            continue
+        a = args[n]
+        n += 1
+        text = _verb(verb, flags, width, prec, a.py)
+        parts.append(_t(a, act) if text == _str(a.py) and a.py is not None else _at(act, text))
+    if pos < len(f):
+        parts.append(_at(act, f[pos:]))
+    if n < len(args):
+        extra = ", ".join(f"{_go_type(a.py)}={go_v(a.py)}" for a in args[n:])
+        parts.append(_at(act, f"%!(EXTRA {extra})"))
+    return _bounded(TStr.join(parts) if parts else _at(act, ""), act)
+
+
+def _bounded(t, act: TStr):
+    """A string or list a function made, refused past :data:`MAX_OUTPUT` (``$s = print $s $s`` in a loop)."""
+    size = len(t.text) if isinstance(t, TStr) else len(t.py) if isinstance(t, Val) and isinstance(
+        t.py, (str, list)) else 0
+    if size > MAX_OUTPUT:
+        raise Unsupported(f"a value of more than {MAX_OUTPUT} characters or items", act)
+    return t
 
 
 def _index(r, act, m, *keys):
@@ -658,6 +861,127 @@ def _cmp(fn):
     return f
 
 
+def _json_t(r, act: TStr, v: Val, html: bool) -> TStr:
+    """``toJson`` (Go's ``json.Marshal``, :func:`go_json`) with every string and number traced to where it was
+    written: ``set $kv "kv_role" "kv_produce"`` is reported at the ``set``, a values.yaml value at its line."""
+    go_json(v.py, html)  # (bounded: refuses what would not fit)
+    parts: list = []
+    _json_parts(r, act, v, html, parts, 0)
+    return TStr.join(parts)
+
+
+def _json_parts(r, act: TStr, v: Val, html: bool, parts: list, depth: int) -> None:
+    x = v.py
+    if depth > 64:
+        raise Unsupported("a value nested too deep", act)
+    if isinstance(x, dict):
+        parts.append(_at(act, "{"))
+        for i, k in enumerate(sorted(x, key=str)):
+            parts.append(_at(act, ("," if i else "") + go_json(str(k), html) + ":"))
+            _json_parts(r, act, r.get(v, str(k)) if (v.sets and k in v.sets) or v.ref is not None else _val(x[k]),
+                        html, parts, depth + 1)
+        parts.append(_at(act, "}"))
+    elif isinstance(x, list):
+        refs = yt.seq_items(v.ref) if v.ref is not None else []
+        parts.append(_at(act, "["))
+        for i, item in enumerate(x):
+            if i:
+                parts.append(_at(act, ","))
+            _json_parts(r, act, values_val(v.doc, refs[i]) if i < len(refs) else _val(item), html, parts, depth + 1)
+        parts.append(_at(act, "]"))
+    else:
+        text = go_json(x, html)
+        if isinstance(x, str) and text == '"' + x + '"':
+            parts += [_at(act, '"'), _t(v, act), _at(act, '"')]
+        elif x is not None and not isinstance(x, str) and text == _str(x):
+            parts.append(_t(v, act))
+        else:
+            parts.append(_keep(v, act, text) if v.t is not None else _at(act, text))
+
+
+def _val(x: Any) -> Val:
+    return x if isinstance(x, Val) else Val(x)
+
+
+def _dict(r, act, *vs):
+    """Sprig's ``dict k1 v1 k2 v2``: keys as strings; a key without a value gets ``""``.  The values' traces are
+    kept (:attr:`Val.sets`), so ``toJson``/``get`` of them still point at values.yaml."""
+    out, sets = {}, {}
+    for i in range(0, len(vs), 2):
+        k = _str(vs[i].py)
+        v = vs[i + 1] if i + 1 < len(vs) else Val("")
+        out[k], sets[k] = v.py, v
+    return Val(out, sets=sets)
+
+
+def _map(d: Val, act: TStr) -> dict:
+    if isinstance(d.py, _Lazy):
+        raise Unsupported("a function of the whole .Values map", act)
+    if not isinstance(d.py, dict):
+        raise Unsupported(f"expected a map, got {_kind(d.py)}", act)
+    return d.py
+
+
+def _set(r, act, d, k, v):
+    """Sprig's ``set MAP KEY VALUE``: the map changed in place (every variable holding it sees the key) and
+    returned; ``$_ := set $d "k" v`` is the usual form."""
+    m = _map(d, act)
+    key = _str(k.py)
+    m[key] = v.py
+    if d.sets is None:
+        d.sets = {}
+    d.sets[key] = v
+    return d
+
+
+def _unset(r, act, d, k):
+    m = _map(d, act)
+    key = _str(k.py)
+    m.pop(key, None)
+    if d.sets is None:
+        d.sets = {}
+    d.sets[key] = None  # gone, also from values.yaml's node behind a map that came from there
+    return d
+
+
+def _dig(r, act, *vs):
+    """Sprig's ``dig "a" "b" DEFAULT MAP``: the nested key's value, or the default."""
+    if len(vs) < 3:
+        raise Unsupported("dig needs keys, a default and a map", act)
+    cur = vs[-1]
+    for k in vs[:-2]:
+        if not isinstance(cur.py, (dict, _Lazy)):
+            return vs[-2]
+        nxt = r.get(cur, _str(k.py))
+        if nxt.py is None and not (isinstance(cur.py, dict) and _str(k.py) in cur.py):
+            return vs[-2]
+        cur = nxt
+    return cur
+
+
+def _list(lst: Val, name: str, act: TStr) -> list:
+    """A list argument of Sprig's list functions; anything else is the error Sprig gives (``Cannot push on type``)."""
+    if isinstance(lst.py, (list, tuple)):
+        return list(lst.py)
+    raise Unsupported(f"{name} on a {_kind(lst.py)}, not a list", act)
+
+
+def _uniq(xs: list) -> list:
+    out: list = []
+    for x in xs:
+        if x not in out:
+            out.append(x)
+    return out
+
+
+def _substr(start: int, end: int, s: str) -> str:
+    if start < 0:
+        return s[:end]
+    if end < 0 or end > len(s):
+        return s[start:]
+    return s[start:end]
+
+
 FUNCS = {
     "quote": _quote,
     "squote": _squote,
@@ -677,12 +1001,12 @@ FUNCS = {
     "trim": lambda r, act, v: Val(_str(v.py).strip(), v.t),
     "lower": lambda r, act, v: Val(_str(v.py).lower(), v.t),
     "upper": lambda r, act, v: Val(_str(v.py).upper(), v.t),
-    "replace": lambda r, act, a, b, v: Val(_str(v.py).replace(_str(a.py), _str(b.py)), v.t),
+    "replace": lambda r, act, a, b, v: _bounded(Val(_str(v.py).replace(_str(a.py), _str(b.py)), v.t), act),
     "contains": lambda r, act, sub, s: Val(_str(sub.py) in _str(s.py)),
     "hasPrefix": lambda r, act, p, s: Val(_str(s.py).startswith(_str(p.py))),
     "hasSuffix": lambda r, act, p, s: Val(_str(s.py).endswith(_str(p.py))),
     "printf": _printf,
-    "print": lambda r, act, *vs: _at(act, "".join(_str(v.py) for v in vs)),
+    "print": lambda r, act, *vs: _bounded(_at(act, "".join(_str(v.py) for v in vs)), act),
     "eq": lambda r, act, a, *bs: Val(any(a.py == b.py for b in bs)),
     "ne": _cmp(lambda a, b: a != b),
     "lt": _cmp(lambda a, b: a < b),
@@ -697,10 +1021,14 @@ FUNCS = {
         Unsupported(f"required value missing: {_str(msg.py)}", act)),
     "index": _index,
     "hasKey": lambda r, act, m, k: Val(isinstance(m.py, dict) and _str(k.py) in m.py),
-    "toJson": lambda r, act, v: _at(act, json.dumps(v.py)),
+    "toJson": lambda r, act, v: _json_t(r, act, v, True),
+    "mustToJson": lambda r, act, v: _json_t(r, act, v, True),
+    "toRawJson": lambda r, act, v: _json_t(r, act, v, False),
+    "mustToRawJson": lambda r, act, v: _json_t(r, act, v, False),
+    "toPrettyJson": lambda r, act, v: _at(act, json.dumps(_plain(v.py), indent=2, sort_keys=True, ensure_ascii=False)),
     "b64enc": lambda r, act, v: _at(act, "<b64>"),
     "len": lambda r, act, v: Val(len(v.py) if v.py is not None else 0),
-    "join": lambda r, act, sep, v: Val(_str(sep.py).join(_str(x) for x in (v.py or []))),
+    "join": lambda r, act, sep, v: _bounded(Val(_str(sep.py).join(_str(x) for x in (v.py or []))), act),
     "add": lambda r, act, *vs: Val(_wrap64(sum(_int64(v) for v in vs))),
     "add1": lambda r, act, v: Val(_wrap64(_int64(v) + 1)),
     "sub": lambda r, act, a, b: Val(_wrap64(_int64(a) - _int64(b))),
@@ -731,8 +1059,48 @@ FUNCS = {
     "fail": lambda r, act, msg: (_ for _ in ()).throw(Unsupported(f"the template fails: {_str(msg.py)}", act)),
     "merge": lambda r, act, dest, *srcs: _merge(act, dest, srcs, False),
     "mergeOverwrite": lambda r, act, dest, *srcs: _merge(act, dest, srcs, True),
-    "dict": lambda r, act, *vs: Val({_str(vs[i].py): vs[i + 1].py for i in range(0, len(vs) - 1, 2)}),
+    "dict": _dict,
+    "set": _set,
+    "unset": _unset,
+    "get": lambda r, act, d, k: Val(d.py.get(_str(k.py), "") if isinstance(d.py, dict) else "") if d.ref is None
+    else r.get(d, _str(k.py)),
+    "pluck": lambda r, act, k, *ds: Val([d.py[_str(k.py)] for d in ds if isinstance(d.py, dict) and _str(k.py) in d.py]),
+    "dig": _dig,
+    "pick": lambda r, act, d, *ks: Val({k: v for k, v in _map(d, act).items() if k in {_str(x.py) for x in ks}}),
+    "omit": lambda r, act, d, *ks: Val({k: v for k, v in _map(d, act).items() if k not in {_str(x.py) for x in ks}}),
+    "values": lambda r, act, d: Val(list(_map(d, act).values())),
+    "deepCopy": lambda r, act, v: Val(_plain(v.py)),
+    "mustDeepCopy": lambda r, act, v: Val(_plain(v.py)),
+    "append": lambda r, act, lst, v: _bounded(Val(_list(lst, "append", act) + [v.py]), act),
+    "mustAppend": lambda r, act, lst, v: _bounded(Val(_list(lst, "append", act) + [v.py]), act),
+    "push": lambda r, act, lst, v: _bounded(Val(_list(lst, "push", act) + [v.py]), act),
+    "prepend": lambda r, act, lst, v: _bounded(Val([v.py] + _list(lst, "prepend", act)), act),
+    "mustPrepend": lambda r, act, lst, v: _bounded(Val([v.py] + _list(lst, "prepend", act)), act),
+    "concat": lambda r, act, *ls: _bounded(Val([x for lst in ls for x in _list(lst, "concat", act)]), act),
+    "uniq": lambda r, act, lst: Val(_uniq(_list(lst, "uniq", act))),
+    "compact": lambda r, act, lst: Val([x for x in _list(lst, "compact", act) if _truthy(Val(x))]),
+    "without": lambda r, act, lst, *xs: Val([x for x in _list(lst, "without", act) if x not in [y.py for y in xs]]),
+    "rest": lambda r, act, lst: Val(_list(lst, "rest", act)[1:]),
+    "initial": lambda r, act, lst: Val(_list(lst, "initial", act)[:-1]),
+    "reverse": lambda r, act, lst: Val(_list(lst, "reverse", act)[::-1]),
+    "sortAlpha": lambda r, act, lst: Val(sorted(_str(x) for x in _list(lst, "sortAlpha", act))),
+    "coalesce": lambda r, act, *vs: next((v for v in vs if _truthy(v)), Val(None)),
+    "cat": lambda r, act, *vs: _bounded(_at(act, " ".join(go_v(v.py) for v in vs if v.py is not None)), act),
+    "nospace": lambda r, act, v: Val("".join(_str(v.py).split()), None),
+    "title": lambda r, act, v: Val(re.sub(r"(?:^|(?<=\s))(\w)", lambda m: m.group(1).upper(), _str(v.py))),
+    "trimAll": lambda r, act, cut, v: Val(_str(v.py).strip(_str(cut.py))),
+    "repeat": lambda r, act, n, v: _bounded(Val(_str(v.py) * max(_go_int(n, act), 0)) if len(_str(v.py)) * max(
+        _go_int(n, act), 0) <= MAX_OUTPUT else Val("x" * (MAX_OUTPUT + 1)), act),
+    "substr": lambda r, act, a, b, v: Val(_substr(_go_int(a, act), _go_int(b, act), _str(v.py))),
+    "toStrings": lambda r, act, v: Val([_str(x) for x in (v.py if isinstance(v.py, list) else [v.py]) if x is not None]),
+    "atoi": lambda r, act, v: Val(int(_str(v.py)) if re.fullmatch(r"[+-]?\d+", _str(v.py).strip()) else 0),
+    "typeOf": lambda r, act, v: Val(_go_type(v.py)),
+    "kindOf": lambda r, act, v: Val(_kind(v.py)),
+    "typeIs": lambda r, act, t, v: Val(_go_type(v.py) == _str(t.py)),
+    "lookup": lambda r, act, *vs: Val({}),  # `helm template` has no cluster: lookup gives an empty map
+    "tpl": lambda r, act, text, dot: r.tpl(text, dot, act),
 }
+
 
 
 # -- Sprig's integer math (sprig/v3 numeric.go): every argument through ``toInt64``, int64 results ----------
@@ -907,6 +1275,21 @@ def top_keys(text: str) -> Optional[list]:
     if not isinstance(root.node, yt.YMap):
         return None
     return [k for k, _ in yt.map_items(root)]
+
+
+_VALUES_REF = re.compile(r"\.Values\.([A-Za-z_]\w*)|\bindex\s+\$?\.Values\s+\"([^\"]+)\"")
+
+
+def template_value_keys(chart: str, read) -> set:
+    """The top-level values keys the chart's templates name (``.Values.pdCellSpec``, ``$.Values.x``,
+    ``index .Values "x"``): keys an overlay may set though values.yaml leaves them out."""
+    keys: set = set()
+    tdir = os.path.join(chart, "templates")
+    for f in chart_files(tdir) if os.path.isdir(tdir) else ():
+        src = read(f) if template_source(f) else None
+        if src is not None and "Values" in src.text:
+            keys.update(a or b for a, b in _VALUES_REF.findall(src.text))
+    return keys
 
 
 def is_overlay(values_keys: set, text: str) -> bool:
