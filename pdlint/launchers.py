@@ -86,6 +86,10 @@ IMAGE_ENTRYPOINTS = {
     # Volcano Kthena's vLLM-Ascend engine (volcano-sh/kthena docker/Dockerfile.mooncake-npu-a3: ENTRYPOINT
     # ["/bin/bash", "/app/entrypoint.sh"], whose last line is `exec vllm serve "$@"`)
     "volcano-sh/kthena-engine": (("vllm", "serve"), ("vllm", "serve")),
+    # SGLang's router images (sgl-project/sglang docker/gateway.Dockerfile, docker/Dockerfile.router: ENTRYPOINT
+    # ["python3", "-m", "sglang_router.launch_router"]), the image renamed sgl-model-gateway in December 2025
+    "lmsysorg/sgl-model-gateway": (("python3", "-m", "sglang_router.launch_router"),) * 2,
+    "lmsysorg/sglang-router": (("python3", "-m", "sglang_router.launch_router"),) * 2,
 }
 
 
@@ -250,9 +254,14 @@ def find(words: list) -> Optional[object]:
 # (``docker run IMG ARGS``), or a container's args with no command of its own, are the
 # server's argv: vLLM's OpenAI images (``vllm/vllm-openai``, ``lmcache/vllm-openai``,
 # mirrors) run ``vllm serve`` (vLLM's Dockerfile: ``ENTRYPOINT ["vllm", "serve"]``).
-# (the repositories' last path component, from IMAGE_ENTRYPOINTS: every one of them is a vLLM image)
-_IMAGE_ENTRYPOINTS = ((re.compile(r"(?:^|/)(?:%s)(?:[:@]|$)" % "|".join(
-    sorted({re.escape(repo.rsplit("/", 1)[-1]) for repo in IMAGE_ENTRYPOINTS}))), ("vllm", "server", "vllm serve")),)
+# (the repositories' last path component, from IMAGE_ENTRYPOINTS, so mirrors match too; each group of
+# images with the server it runs)
+_IMAGE_ENTRYPOINTS = tuple(
+    (re.compile(r"(?:^|/)(?:%s)(?:[:@]|$)" % "|".join(sorted({
+        re.escape(repo.rsplit("/", 1)[-1]) for repo, (entry, _) in IMAGE_ENTRYPOINTS.items()
+        if (entry[-1] == "sglang_router.launch_router") == router}))), hit)
+    for router, hit in ((False, ("vllm", "server", "vllm serve")),
+                        (True, MODULES["sglang_router.launch_router"])))
 _DOCKER_BOOL = {"-d", "--detach", "-i", "--interactive", "-t", "--tty", "--rm", "--privileged", "--init", "-P",
                 "--publish-all", "--read-only", "--oom-kill-disable", "--no-healthcheck", "--sig-proxy"}
 
