@@ -1089,7 +1089,7 @@ class Extractor:
                      unit_meta: Optional[dict] = None) -> list:
         """Shell strings in CI / workflow YAML (:mod:`pdlint.formats.yaml_shell`), containers excluded."""
         from pdlint.formats import yaml_shell
-        if not yaml_shell.has_launcher(doc.text):
+        if not yaml_shell.may_hold_script_text(doc.text):
             return []
         # containers are read by formats.kube, except Argo script templates (`source:` run by `command`)
         skip = {id(yt.deref(c.ref).node) for c in containers if yt.get(c.ref, "source") is None}

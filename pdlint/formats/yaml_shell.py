@@ -104,6 +104,24 @@ def has_launcher(text: str) -> bool:
     return _LAUNCHER.search(text) is not None
 
 
+#: runners whose script keys are read when they hold an engine flag, not only a launcher: the shell front-end then
+#: tells a flag a check passes to `grep` (a rendered-manifest assertion) from a launch it cannot follow, as it does
+#: in a `.sh` file
+WORKFLOWS = ("github", "gitlab", "argo", "skypilot", "sflow")
+_FLAG_NEEDLES = ("--disaggregation-", "--kv-transfer-config", "--kv_transfer_config", "--is-prefill-worker",
+                 "--is-decode-worker", "--disagg-config", "--pd-disaggregation")
+
+
+def may_hold_script_text(text: str) -> bool:
+    """Could a YAML text hold a script :func:`scripts` reads (a launcher, or an engine flag a workflow's)?"""
+    return has_launcher(text) or any(x in text for x in _FLAG_NEEDLES)
+
+
+def _script_text(text: str, dia: str) -> bool:
+    """Is a script key's value read as a script?  When it holds a launcher; in a workflow also an engine flag."""
+    return has_launcher(text) or (dia in WORKFLOWS and any(x in text for x in _FLAG_NEEDLES))
+
+
 # every match of _LAUNCHER holds one of these (none holds a blank: joining items with " " makes none)
 _NEEDLES = ("sglang", "vllm", "dynamo.", "trtllm-serve", "disaggregation.", "smg", "amg")
 
@@ -136,7 +154,10 @@ def may_hold_scripts(docs: list, skip: set) -> bool:
         else:  # an alias (documents without anchors have none) or a node kind added later: walk
             return True
     joined = " ".join(values)  # no needle holds the blank: it is in the join when in a value
-    return any(x in joined for x in _NEEDLES)
+    if any(x in joined for x in _NEEDLES):
+        return True
+    return any(x in joined for x in _FLAG_NEEDLES) and any(
+        d.root is not None and dialect(yt.Ref(d.root)) in WORKFLOWS for d in docs)
 
 
 def dialect(root: yt.Ref) -> str:
@@ -260,7 +281,8 @@ class _Walker:
                     self._emit(yt.scalar_tstr(self.doc, v), None, env,
                                names + [(key, crd.key_tstr(self.doc, r, key), False)], path + (key,), image)
             elif isinstance(vnode, yt.YScalar) and (is_script_key or key in COMMAND_KEYS):
-                if isinstance(yt.scalar_value(vnode), str) and has_launcher(vnode.value):
+                if isinstance(yt.scalar_value(vnode), str) and (
+                        _script_text(vnode.value, self.dia) if is_script_key else has_launcher(vnode.value)):
                     text = yt.scalar_tstr(self.doc, v)
                     if _HARNESS_KEY.search(key) and _FLAG_LINE.search(text.text) and not _CONTINUED.search(text.text):
                         # `server_cmd: >` whose flag lines are more indented (so YAML keeps their newlines): a
@@ -274,7 +296,8 @@ class _Walker:
                     self.walk(v, path + (key,), env, names + [(key, crd.key_tstr(self.doc, r, key), False)], image)
                     continue
                 texts = [yt.scalar_tstr(self.doc, it) for it in lines]
-                if not has_launcher(" ".join(t.text for t in texts)):
+                joined_text = " ".join(t.text for t in texts)
+                if not (_script_text(joined_text, self.dia) if key in SCRIPT_KEYS else has_launcher(joined_text)):
                     continue
                 if key in COMMAND_KEYS and key not in SCRIPT_KEYS:
                     self._emit(None, [self._subst(t) for t in texts], env, names, path + (key,), image)
