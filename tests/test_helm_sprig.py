@@ -126,6 +126,7 @@ def test_printf_with_literal_braces_builds_the_json_and_is_checked(no_helm, scra
     ('"%s %s"', '"a"', "a %!s(MISSING)"),
     ('"%s"', '"a" "b"', "a%!(EXTRA string=b)"),
     ('"%.2f"', '1.5', "1.50"),
+    ('"/data/model/%s"', '.Values.missing', "/data/model/"),  # (a value values.yaml leaves out: empty)
 ])
 def test_printf_formats_as_go(tmp_path, fmt, args, want):
     assert _text(_render(tmp_path, f"v: {{{{ printf {fmt} {args} | squote }}}}\n")) == f"v: '{want}'\n"

@@ -781,9 +781,10 @@ def _verb(verb: str, flags: str, width: Optional[str], prec: Optional[str], x: A
     """One verb of Go's ``fmt.Sprintf`` applied to ``x`` (``%!d(string=a)`` for a wrong type, as Go writes it)."""
     spec = "%" + flags.replace("#", "") + (width or "") + ("." + prec if prec is not None else "")
     if verb in "vs":
-        if verb == "s" and x is None:
-            return "%!s(<nil>)"
-        return (spec + "s") % go_v(x)
+        # a missing value prints empty, as everywhere in the subset (Go writes `%!s(<nil>)`, Helm `<no value>`
+        # where an action prints it): values.yaml leaves out what the deploy's values set
+        # (`default (printf "/data/model/%s" .Values.workload.model)`, AI-Hypercomputer/gpu-recipes)
+        return (spec + "s") % ("" if x is None else go_v(x))
     if verb == "q":
         return (spec + "s") % go_quote(x if isinstance(x, str) else go_v(x))
     if verb == "t":
