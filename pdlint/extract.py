@@ -178,6 +178,24 @@ class Extractor:
         self.out.sources[display] = src
         return src
 
+    def read_bytes(self, abspath: str) -> Optional[tuple]:
+        """``(display path, bytes)`` of a binary file inside the boundary (a chart's dependency archive), or
+        None when it is refused (too large, outside the repository, not a regular file); recorded for the cache."""
+        from pdlint.safeio import Refused
+        abspath = os.path.abspath(abspath)
+        display = display_path(abspath, self.opt.cwd)
+        if self.deps is not None:
+            self.deps.read(abspath, None)
+        try:
+            data = self.boundary.read(abspath)
+        except Refused:
+            if self.deps is not None:
+                self.deps.content(abspath, display, self.deps.ABSENT)
+            return None
+        if self.deps is not None:
+            self.deps.content(abspath, display, data)
+        return display, data
+
     def read_big(self, abspath: str) -> Optional[tuple]:
         """``(bytes, holds launch text)`` of a file larger than MAX_FILE_BYTES but within MAX_SEARCHED_BYTES,
         else None.  pdlint does not scan such a file, but one without launch text is nothing to check: rbg's
@@ -568,7 +586,7 @@ class Extractor:
                 res = None
             helm_failed = res is None
         if res is None or not res.rendered:
-            res = helm.render_subset(chart, read, overlay)
+            res = helm.render_subset(chart, read, overlay, self.read_bytes)
         if res.rendered and res.failed is None:
             for r in res.rendered:
                 try:

@@ -210,3 +210,106 @@ def test_a_refused_value_is_a_pd104_at_the_action(no_helm, scratch_git):
 def test_go_unquote_and_tokens_keep_plain_strings(tmp_path):
     t = TStr.synthetic("x", "<t>")
     assert helm._go_unquote("plain", t) == "plain" and helm._go_unquote('a\\"b', t) == 'a"b'
+
+
+# -- actions as Go's lexer reads them ---------------------------------------------------------------------
+
+def test_a_closing_brace_pair_inside_a_string_or_comment_does_not_end_the_action(tmp_path):
+    out = _text(_render(tmp_path, '{{- /* a comment with }} in it */ -}}\n'
+                                  'v: {{ tpl (cat "{{- with $.Values.pd -}}" "{{ .connector }}" "{{- end }}") $ }}\n'
+                                  "w: {{ `}}` }}-{{ \"x}}y\" }}\n"))
+    assert out == "v: MooncakeConnector\nw: }}-x}}y\n"
+
+
+def test_an_unterminated_string_ends_the_action_at_the_next_braces(tmp_path):
+    res = _render(tmp_path, 'v: {{ "abc }}\nw: 1\n')
+    assert res.failed is not None  # (Go: "unterminated quoted string"; never a hang or a traceback)
+
+
+# -- the chart's dependencies: helper templates of charts/ (unpacked or the .tgz helm dependency build leaves) --
+
+COMMON_TPL = """\
+{{/* Bitnami common's tplvalues, cut down */}}
+{{- define "common.tplvalues.render" -}}
+{{- $value := typeIs "string" .value | ternary .value (.value | toYaml) }}
+{{- if contains "{{" (toJson .value) }}
+  {{- if .scope }}
+      {{- tpl (cat "{{- with $.RelativeScope -}}" $value "{{- end }}") (merge (dict "RelativeScope" .scope) .context) }}
+  {{- else }}
+    {{- tpl $value .context }}
+  {{- end }}
+{{- else }}
+    {{- $value }}
+{{- end }}
+{{- end -}}
+"""
+
+USES_COMMON = """\
+apiVersion: v1
+kind: Pod
+metadata:
+  name: cell
+spec:
+  containers:
+    - name: prefill
+      image: lmsysorg/sglang:v0.5.23
+      command: ["python3", "-m", "sglang.launch_server"]
+      args:
+        - --model-path
+        - {{ include "common.tplvalues.render" (dict "value" .Values.model "context" $) }}
+        - --disaggregation-mode
+        - prefill
+        - --disaggregation-transfer-backend
+        - {{ include "common.tplvalues.render" (dict "value" .Values.backend "context" $) }}
+"""
+
+
+def _dep_chart(s, how, backend="mooncake"):
+    import io
+    import tarfile
+    s.write("chart/Chart.yaml", "apiVersion: v2\nname: chart\nversion: 0.1.0\n"
+                                "dependencies:\n  - name: common\n    version: 2.27.0\n")
+    s.write("chart/values.yaml", f"model: /models/m\nbackend: \"{{{{ .Values.b }}}}\"\nb: {backend}\n")
+    s.write("chart/templates/pod.yaml", USES_COMMON)
+    if how == "dir":
+        s.write("chart/charts/common/Chart.yaml", "apiVersion: v2\nname: common\ntype: library\nversion: 2.27.0\n")
+        s.write("chart/charts/common/templates/_tplvalues.tpl", COMMON_TPL)
+        return
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w:gz") as tar:
+        for name, text in (("common/Chart.yaml", "name: common\n"), ("common/templates/_tplvalues.tpl", COMMON_TPL)):
+            data = (text * (1 if how == "tgz" else 40_000)).encode()
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            tar.addfile(info, io.BytesIO(data))
+    s.root.joinpath("chart/charts").mkdir(parents=True, exist_ok=True)
+    s.root.joinpath("chart/charts/common-2.27.0.tgz").write_bytes(buf.getvalue())
+
+
+@pytest.mark.parametrize("how", ["tgz", "dir"])
+def test_helpers_of_a_dependency_chart_render_the_chart(no_helm, scratch_git, how):
+    _dep_chart(scratch_git, how, backend="fake")
+    _, out = scratch_git.lint("chart")
+    assert [l["role"] for l in out["launches"]] == ["prefill"]
+    # the value tpl renders (a values.yaml template string) is traced to values.yaml
+    assert [(f["code"], f["path"], f["line"]) for f in out["findings"]] == [("SGL104", "chart/values.yaml", 3)]
+
+
+def test_the_same_chart_with_a_real_backend_is_clean(no_helm, scratch_git):
+    _dep_chart(scratch_git, "tgz")
+    code, out = scratch_git.lint("chart")
+    assert code == 0 and out["findings"] == [] and len(out["launches"]) == 1
+
+
+def test_a_dependency_archive_past_the_bound_is_not_read(no_helm, scratch_git):
+    _dep_chart(scratch_git, "big")  # a helper of 40,000 copies: over MAX_HELPER_BYTES, never decoded
+    _, out = scratch_git.lint("chart")
+    (f,) = [f for f in out["findings"] if f["code"] == "PD104"]
+    assert "no template named 'common.tplvalues.render'" in f["message"]
+
+
+def test_archive_helpers_refuse_a_decompression_bomb():
+    import gzip
+    bomb = gzip.compress(b"\0" * (helm.MAX_ARCHIVE_BYTES + 1))
+    assert helm._archive_helpers("c.tgz", bomb) == []
+    assert helm._archive_helpers("c.tgz", b"not a gzip file") == []

@@ -19,7 +19,9 @@ Three tiers, best first:
    ``ternary``, ``merge``, ``dict``/``set``/``unset``/``get``/``dig``/``pick``/``omit``,
    ``list``/``append``/``prepend``/``concat``/``uniq``/``without``, ``coalesce``, ``tpl``, ``regexSplit``,
    ``fromJson``, and Sprig's int64 math ``add``/``sub``/``mul``/``div``/``mod``/``max``/``min``/``until``;
-   ``$x = v`` assigns the ``$x`` declared in an enclosing block (``$l = append $l x`` in a ``range``);
+   ``$x = v`` assigns the ``$x`` declared in an enclosing block (``$l = append $l x`` in a ``range``); the
+   helper ``define``s of the chart's dependencies in ``charts/`` (unpacked, or the ``.tgz`` that ``helm dependency
+   build`` leaves, read in memory: :func:`library_helpers`);
    ``templates/NOTES.txt`` is not evaluated; a manifest named ``*.yaml.j2`` is one as Helm has it: Helm renders
    every file of ``templates/`` whatever its extension).  Its output is traced exactly: literal template text to the
    template line, values to their ``values.yaml`` key.  Launches say "rendered
@@ -106,7 +108,6 @@ class Unsupported(Exception):
         self.where = where
 
 
-_ACTION = re.compile(r"\{\{(-?)(\s*)(.*?)(\s*)(-?)\}\}", re.S)
 
 
 @dataclass
@@ -120,14 +121,60 @@ class Node:
     name: str = ""
 
 
+# an action's body as Go's lexer reads it: a `}}` inside a string, raw string, character or comment does not end
+# it (`tpl (cat "{{- with $.RelativeScope -}}" $value "{{- end }}") ...`, Bitnami's common.tplvalues.render);
+# each alternative starts with a different character, so the match is linear
+_ACTION_BODY = re.compile(r"""(?:[^"`'}/]+|"(?:[^"\\\n]|\\.)*"|`[^`]*`|'(?:[^'\\\n]|\\.)*'|\}(?!\})|/\*.*?\*/|/)*""",
+                          re.S)
+
+
+class _Action:
+    """One ``{{ ... }}`` of a template: ``group(1)`` / ``group(5)`` the trim markers, ``group(3)`` the body."""
+
+    __slots__ = ("_start", "_end", "_groups")
+
+    def __init__(self, start: int, end: int, left: str, body: str, right: str):
+        self._start, self._end, self._groups = start, end, (None, left, None, body, None, right)
+
+    def start(self) -> int:
+        return self._start
+
+    def end(self) -> int:
+        return self._end
+
+    def group(self, i: int) -> str:
+        return self._groups[i]
+
+
+def _actions(text: str):
+    """The actions of a template text, in order.  Where a body does not end as Go's lexer has it (an
+    unterminated string), the action ends at the next ``}}``, as a regular expression would end it."""
+    last = text.rfind("}}")  # no action starts after the last "}}": nothing scans to the end and fails
+    pos = 0
+    while True:
+        i = text.find("{{", pos, last)
+        if i < 0:
+            return
+        j = i + 2
+        left = "-" if text.startswith("-", j) else ""
+        m = _ACTION_BODY.match(text, j + len(left), last)
+        end = m.end()
+        if not text.startswith("}}", end):
+            end = text.find("}}", j)
+            if end < 0:
+                return
+        body = text[j + len(left):end]
+        right = "-" if body.endswith("-") else ""
+        yield _Action(i, end + 2, left, body[:len(body) - len(right)].strip(), right)
+        pos = end + 2
+
+
 def parse(src: TStr, defines: dict) -> list:
     """The node list of one template file; ``define`` blocks go into ``defines``."""
     pieces: list = []  # (kind, TStr) with trimming applied
     text = src.text
     pos = 0
-    # matches end at or before the last "}}": searching no further, no start scans to the end and fails
-    # (lazy .*? from each of n unclosed "{{" would be quadratic)
-    for m in _ACTION.finditer(text, 0, text.rfind("}}") + 2):
+    for m in _actions(text):
         seg_start, seg_end = pos, m.start()
         if m.group(1) == "-":
             while seg_end > seg_start and text[seg_end - 1] in " \t\r\n":
@@ -1374,9 +1421,74 @@ def _merge_maps(base: yt.YMap, over: yt.YMap) -> yt.YMap:
     return out
 
 
-def render_subset(chart: str, read, overlay: Optional[SourceFile] = None) -> ChartResult:
+#: bounds on a dependency archive (``charts/common-2.27.0.tgz``) whose helper templates are read
+MAX_ARCHIVE_BYTES = 16_000_000  # decompressed
+MAX_ARCHIVE_MEMBERS = 4_000
+MAX_HELPER_BYTES = 1_000_000
+
+
+def library_helpers(chart: str, read, read_bytes) -> list:
+    """The helper templates (``<subchart>/templates/_*.tpl``) of the chart's dependencies in ``charts/``, unpacked
+    (``charts/common/``) or as the archive ``helm dependency build`` leaves (``charts/common-2.27.0.tgz``, read in
+    memory within :data:`MAX_ARCHIVE_BYTES`, never unpacked to disk): Helm shares every chart's ``define``s, so a
+    chart's ``include "common.tplvalues.render"`` comes from Bitnami's library chart.  SourceFiles, sorted."""
+    cdir = os.path.join(chart, "charts")
+    if not os.path.isdir(cdir):
+        return []
+    out = []
+    for name in sorted(os.listdir(cdir)):
+        path = os.path.join(cdir, name)
+        if os.path.isdir(path) and not os.path.islink(path):
+            tdir = os.path.join(path, "templates")
+            for f in chart_files(tdir) if os.path.isdir(tdir) else ():
+                if os.path.basename(f).startswith("_") and f.endswith(".tpl"):
+                    src = read(f)
+                    if src is not None:
+                        out.append(src)
+        elif name.endswith((".tgz", ".tar.gz")) and read_bytes is not None:
+            got = read_bytes(path)
+            if got is not None:
+                out += _archive_helpers(got[0], got[1])
+    return out
+
+
+def _archive_helpers(display: str, data: bytes) -> list:
+    import io
+    import tarfile
+    import zlib
+    d = zlib.decompressobj(16 + zlib.MAX_WBITS)
+    try:
+        raw = d.decompress(data, MAX_ARCHIVE_BYTES)
+    except zlib.error:
+        return []
+    if d.unconsumed_tail:
+        return []  # larger than the bound: its helpers stay unknown ("no template named ...")
+    out = []
+    try:
+        with tarfile.open(fileobj=io.BytesIO(raw), mode="r:") as tar:
+            for i, m in enumerate(tar):
+                if i >= MAX_ARCHIVE_MEMBERS:
+                    break
+                parts = m.name.split("/")
+                if not (m.isreg() and len(parts) == 3 and parts[1] == "templates" and parts[2].startswith("_")
+                        and parts[2].endswith(".tpl") and m.size <= MAX_HELPER_BYTES):
+                    continue
+                fh = tar.extractfile(m)
+                try:
+                    text = fh.read().decode("utf-8") if fh is not None else None
+                except UnicodeDecodeError:
+                    text = None
+                if text is not None:
+                    out.append(SourceFile(f"{display}/{m.name}", text.replace("\r\n", "\n")))
+    except (tarfile.TarError, EOFError, OSError):
+        return out
+    return sorted(out, key=lambda x: x.path)
+
+
+def render_subset(chart: str, read, overlay: Optional[SourceFile] = None, read_bytes=None) -> ChartResult:
     """The chart rendered by pdlint's template subset with its ``values.yaml`` (and ``overlay``, a values file
-    merged on top of it as ``helm template --values overlay`` does)."""
+    merged on top of it as ``helm template --values overlay`` does).  ``read_bytes(path)``: ``(display path,
+    bytes)`` of a dependency archive in ``charts/`` (:func:`library_helpers`), or None."""
     res = ChartResult(chart, how="pdlint subset", overlay=overlay)
     vsrc = read(os.path.join(chart, "values.yaml"))
     vdoc, vroot = None, None
@@ -1394,6 +1506,11 @@ def render_subset(chart: str, read, overlay: Optional[SourceFile] = None) -> Cha
     files = [f for f in chart_files(tdir)] if os.path.isdir(tdir) else []
     defines: dict = {}
     parsed = []
+    for lib in library_helpers(chart, read, read_bytes):
+        try:  # the chart's own defines, parsed after, win; a helper file outside the subset is left out
+            parse(TStr.from_source(lib), defines)
+        except (Unsupported, RecursionError):
+            continue
     try:
         for f in files:
             if not template_source(f) or os.path.basename(f) == "NOTES.txt":
