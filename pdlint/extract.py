@@ -1404,6 +1404,8 @@ class Extractor:
                 n += self.heredoc(job, src, doc, hd, render_role, role, run_label, context, meta, seen_heredocs)
         for cmds, role, run_label, heredocs in runs:
             written = _written_files(heredocs, doc)
+            containers = launchers.named_containers([[w.text for w in c.words] for c in cmds]) \
+                if "exec" in doc.text else {}
             for cmd in cmds:
                 if cmd.start in orphans:
                     continue  # flags cut off their launch (PD060): no command, no image entry point's args
@@ -1420,6 +1422,10 @@ class Extractor:
                     m["remote"] = True
                 if cmd.image and not m.get("image"):  # `docker run IMAGE bash -c "..."`: the image pins the release
                     m["image"] = cmd.image
+                if containers and not m.get("image"):  # `docker exec NAME ...` in a container the script started
+                    image = launchers.exec_container_image([w.text for w in cmd.words], containers)
+                    if image:
+                        m["image"] = image
                 if cmd.ended_before:  # background launches a kill ended before this one runs (shell.jobs)
                     m["ended_before"] = frozenset((run_label, s) for s in cmd.ended_before)
                 start = doc[cmd.start:cmd.start + 1] if 0 <= cmd.start < len(doc.text) else None

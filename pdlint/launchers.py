@@ -303,6 +303,49 @@ def wrapper_image(texts: list) -> Optional[str]:
     return None
 
 
+_CONTAINER_CLIS = ("docker", "podman", "nerdctl")
+_EXEC_BOOL = {"-d", "--detach", "-i", "--interactive", "-t", "--tty", "--privileged"}
+
+
+def named_containers(commands: list) -> dict:
+    """``{container name: image}`` of a script's ``docker run --name NAME [OPTIONS] IMAGE ...`` commands (podman,
+    nerdctl; ``create`` too), each command given as its words' texts; a later run of one name wins."""
+    out: dict = {}
+    for texts in commands:
+        for i, t in enumerate(texts[:-2]):
+            if basename(t) not in _CONTAINER_CLIS or texts[i + 1] not in ("run", "create"):
+                continue
+            name = None
+            for k in range(i + 2, len(texts)):
+                w = texts[k]
+                if not w.startswith("-") or w == "-":
+                    break
+                if w == "--name" and k + 1 < len(texts):
+                    name = texts[k + 1]
+                elif w.startswith("--name="):
+                    name = w.split("=", 1)[1]
+            j = _docker_image_index(texts, i + 2)[0]
+            if name and j < len(texts):
+                out[name] = texts[j]
+            break
+    return out
+
+
+def exec_container_image(texts: list, containers: dict) -> Optional[str]:
+    """The image of the container ``docker exec [OPTIONS] NAME COMMAND`` runs COMMAND in, when the script
+    started that container by name (:func:`named_containers`: ``docker run -d --name pd IMAGE sleep infinity``,
+    then ``docker exec pd python3 -m sglang.launch_server ...``, ZhaiFeiyue/amd-tools), else None."""
+    for i, t in enumerate(texts[:-2]):
+        if basename(t) not in _CONTAINER_CLIS or texts[i + 1] != "exec":
+            continue
+        j = i + 2
+        while j < len(texts) and texts[j].startswith("-") and texts[j] != "-":
+            w = texts[j]
+            j += 1 if ("=" in w or w in _EXEC_BOOL or (not w.startswith("--") and set(w[1:]) <= set("dit"))) else 2
+        return containers.get(texts[j]) if j < len(texts) else None
+    return None
+
+
 def _docker_image_index(texts: list, j: int) -> tuple:
     """The index of the image after ``docker run``'s options starting at ``j`` (``len(texts)`` if none), and
     the index of the ``--entrypoint`` value (None if none; -1 when it is inside its option's word)."""

@@ -1,0 +1,50 @@
+"""``docker run -d --name NAME IMAGE sleep infinity`` then ``docker exec NAME <launch>``: the launch runs in
+NAME's image, whose tag pins the release (field test rw6/c, ZhaiFeiyue/amd-tools spike/run_best_config.sh:
+a 0.5.9 container judged against the newest release, with SGL012 "no release is pinned")."""
+
+import pytest
+
+from pdlint import launchers
+
+SCRIPT = """\
+#!/bin/bash
+IMAGE="rocm/pytorch-private:sglang-0.5.9-rocm720-mi35x-mori-0327"
+docker run -d {name} --network host --device /dev/kfd -v /data:/data ${{IMAGE}} sleep infinity
+docker exec -e NCCL_DEBUG=INFO -it {target} python3 -m sglang.launch_server --model-path /data/m \\
+  --disaggregation-mode decode {flag}
+"""
+
+
+def _lint(scratch, name="--name pd_decode", target="pd_decode", flag="--enable-linear-replayssm-spec"):
+    scratch.write("run.sh", SCRIPT.format(name=name, target=target, flag=flag))
+    return scratch.lint("run.sh")
+
+
+@pytest.mark.parametrize("name", ["--name pd_decode", "--name=pd_decode"])
+def test_a_launch_in_a_named_container_is_judged_against_its_images_release(scratch, name):
+    _, doc = _lint(scratch, name=name)
+    (launch,) = doc["launches"]
+    assert launch["engine_version"] == "0.5.9"
+    (f,) = doc["findings"]
+    assert f["code"] == "SGL009" and "not a flag of SGLang 0.5.9" in f["message"]
+
+
+def test_a_flag_of_that_release_is_clean(scratch):
+    code, doc = _lint(scratch, flag="--cuda-graph-bs 1 2 4")  # (removed in 0.5.20: fine in the 0.5.9 container)
+    assert code == 0 and doc["findings"] == []
+
+
+def test_exec_into_a_container_the_script_did_not_start_pins_nothing(scratch):
+    _, doc = _lint(scratch, target="other_container", flag="--cuda-graph-bs 1 2 4")
+    assert [f["code"] for f in doc["findings"]] == ["SGL012"]  # no release pinned: judged against the newest
+
+
+def test_named_containers_and_exec_targets():
+    runs = [["docker", "run", "-d", "--rm", "--name", "a", "-e", "X=1", "img/a:1", "sleep", "inf"],
+            ["podman", "create", "--name=b", "img/b:2"], ["echo", "docker", "run"]]
+    got = launchers.named_containers(runs)
+    assert got == {"a": "img/a:1", "b": "img/b:2"}
+    assert launchers.exec_container_image(["docker", "exec", "-it", "-w", "/x", "a", "python3"], got) == "img/a:1"
+    assert launchers.exec_container_image(["docker", "exec", "--user=u", "b", "sh"], got) == "img/b:2"
+    assert launchers.exec_container_image(["docker", "exec", "c", "sh"], got) is None
+    assert launchers.exec_container_image(["docker", "run", "a", "sh"], got) is None
