@@ -569,6 +569,8 @@ def _kv_rejected(launch, info):
         older = kv_releases_with("fields", key, info.version)
         if older and not info.pinned:
             continue  # VLLM030
+        if _between_tables(info, older):
+            continue  # a newer table has the key: the pinned release may have it too
         from pdlint.suggest import hint
         where = f" (it exists in vLLM {_span(older)})" if older else hint(key, list(fields))
         out.append(VHit(f"{key} is not a field of vLLM {info.version}'s KVTransferConfig{where}: vLLM refuses to "
@@ -614,6 +616,21 @@ def _kv_older_key(launch, info):
                 f"(vllm/vllm-openai:vX.Y.Z) or `vllm-version` in [tool.pdlint]", first.key_tok or first.tok,
                 [related_at(node.key_tok or node.tok, launch, f"{key} (vLLM {_span(r)})") for key, node, r in old[1:]],
                 fix=_pin_help(_newest([r for _, _, r in old]), "drop the key for a current vLLM"))
+
+
+def _between_tables(info, releases: list) -> bool:
+    """Is the pinned release between tables (judged against the nearest older one, ``approximate == "older"``:
+    Dynamo 1.0.0's vLLM 0.16.0 against 0.11.0) and does a table newer than the judged one have the name?  Then
+    the pinned release may have it too (MooncakeConnector came in vLLM 0.12), and pdlint cannot say it fails."""
+    from pdlint.engines.vllm.flags import version_key
+    return info.approximate == "older" and any(version_key(r) > version_key(info.version) for r in releases)
+
+
+def _all_connectors() -> list:
+    """Every connector some release pdlint has a table for registers (a misspelling's did-you-mean)."""
+    from pdlint.engines.vllm import flags
+    return sorted({c for v in flags.available_versions() for c in (flags.kv_transfer_config(v) or {}).get(
+        "connectors", ())})
 
 
 def _newest(spans: list) -> str:
@@ -700,9 +717,11 @@ def _connector_unregistered(launch, info):
         if has_path or name.value in registered or name.value in PLUGIN_CONNECTORS:
             continue
         elsewhere = kv_releases_with("connectors", name.value, info.version)
-        close = hint(name.value, registered)
+        close = hint(name.value, registered) or (None if elsewhere else hint(name.value, _all_connectors()))
         if elsewhere and not info.pinned:
             continue  # VLLM032
+        if _between_tables(info, elsewhere):
+            continue  # a newer table registers it: the pinned release, newer than the table judged, may too
         if not elsewhere and not close:
             continue  # a plugin's connector, perhaps
         where = f" (registered in vLLM {_span(elsewhere)})" if elsewhere else close
