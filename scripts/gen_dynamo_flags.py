@@ -1253,10 +1253,17 @@ def sglang_pin(wheel_path: str):
     """The SGLang release this Dynamo release installs with its ``sglang`` extra
     (``Requires-Dist: sglang[...]==X; extra == 'sglang'`` in the wheel METADATA):
     pdlint judges a ``python -m dynamo.sglang`` launch against it."""
+    return engine_pin(wheel_path, "sglang")
+
+
+def engine_pin(wheel_path: str, engine: str):
+    """The release of ``engine`` (``sglang``, ``vllm``) this Dynamo release installs with the extra of that name
+    (``Requires-Dist: vllm[flashinfer]==0.10.1.1; extra == 'vllm'`` in the wheel METADATA)."""
     with zipfile.ZipFile(wheel_path) as z:
         meta = next((n for n in z.namelist() if n.endswith(".dist-info/METADATA")), None)
         text = z.read(meta).decode("utf-8") if meta else ""
-    m = re.search(r"^Requires-Dist: sglang(?:\[[^\]]*\])?==([^\s;]+)\s*;\s*extra == ['\"]sglang['\"]", text, re.M)
+    m = re.search(r"^Requires-Dist: %s(?:\[[^\]]*\])?==([^\s;]+)\s*;\s*extra == ['\"]%s['\"]"
+                  % (re.escape(engine), re.escape(engine)), text, re.M)
     return m.group(1) if m else None
 
 
@@ -1524,6 +1531,9 @@ def main(argv: Optional[List[str]] = None) -> int:
     source.add_argument("--pins", nargs="+", metavar="WHEEL",
                         help="write dynamo-sglang-pins.json: the SGLang release each of these ai-dynamo wheels "
                         "pins with its sglang extra (every release with a dynamo.sglang wrapper)")
+    source.add_argument("--vllm-pins", nargs="+", metavar="WHEEL",
+                        help="write pdlint/engines/vllm/data/dynamo-vllm-pins.json: the vLLM release each of these "
+                        "ai-dynamo wheels pins with its vllm extra (every release with a dynamo.vllm wrapper)")
     parser.add_argument(
         "--out",
         default=os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
@@ -1546,6 +1556,23 @@ def main(argv: Optional[List[str]] = None) -> int:
                "pins": dict(sorted(found.items(), key=lambda kv: _release_key(kv[0])))}
         os.makedirs(args.out, exist_ok=True)
         out_path = os.path.join(args.out, "dynamo-sglang-pins.json")
+        with open(out_path, "w", encoding="utf-8", newline="\n") as fh:
+            fh.write(render(doc))
+        print(f"{out_path}: {len(found)} Dynamo releases")
+        return 0
+    if args.vllm_pins:
+        found = {}
+        for wheel_path in args.vllm_pins:
+            pin = engine_pin(wheel_path, "vllm")
+            with zipfile.ZipFile(wheel_path) as z:
+                wraps = any(n.startswith("dynamo/vllm/") for n in z.namelist())
+            if pin and wraps:
+                found[SG.Wheel(wheel_path).version()] = pin
+        doc = {"schema": SCHEMA_VERSION, "engine": "dynamo-vllm", "generator": GENERATOR,
+               "pins": dict(sorted(found.items(), key=lambda kv: _release_key(kv[0])))}
+        out_dir = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                               "pdlint", "engines", "vllm", "data")
+        out_path = os.path.join(out_dir, "dynamo-vllm-pins.json")
         with open(out_path, "w", encoding="utf-8", newline="\n") as fh:
             fh.write(render(doc))
         print(f"{out_path}: {len(found)} Dynamo releases")

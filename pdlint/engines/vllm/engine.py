@@ -298,7 +298,14 @@ def release(launch: Launch, ctx) -> tuple:
     table has: only what looks like a typo of the table's is reported)."""
     from pdlint.engines.vllm import flags
     requested = getattr(ctx, "vllm_version", None) or flags.image_version(launch.meta.get("image", "") or "")
+    dyn = None
+    if not requested and (launch.entrypoint or "").endswith("dynamo.vllm"):
+        dyn = flags.dynamo_pin(launch.meta.get("image", "") or "")  # the vLLM a Dynamo runtime image installs
+        if dyn is not None:
+            requested = dyn[1]
     version, pinned, note = flags.pick(requested)
+    if dyn is not None:
+        note = f"{note}; Dynamo {dyn[0]}'s image installs vLLM {dyn[1]}" if note else note
     approximate = None
     if pinned and version and requested and version != requested.lstrip("v"):
         approximate = "older" if flags.version_key(version) < flags.version_key(requested.lstrip("v")) else "newer"

@@ -175,6 +175,37 @@ def image_version(image: str) -> Optional[str]:
     return m.group(1) if m else None
 
 
+# a Dynamo runtime image's tag (nvcr.io/nvidia/ai-dynamo/vllm-runtime:0.8.1), as pdlint.engines.sglang.dynamo reads it
+_DYNAMO_IMAGE = re.compile(r"(?:ai-dynamo|dynamo)[^:\s]*:v?(\d+\.\d+\.\d+(?:\.post\d+)?)")
+
+
+@functools.lru_cache(maxsize=1)
+def dynamo_pins() -> dict:
+    """``{Dynamo release: the vLLM release its vllm extra installs}`` (data/dynamo-vllm-pins.json, generated from
+    the ai-dynamo wheels' METADATA by ``scripts/gen_dynamo_flags.py --vllm-pins``)."""
+    try:
+        with open(os.path.join(DATA, "dynamo-vllm-pins.json"), encoding="utf-8") as fh:
+            return json.load(fh)["pins"]
+    except (OSError, ValueError, KeyError):
+        return {}
+
+
+def dynamo_pin(image: str) -> Optional[tuple]:
+    """``(Dynamo release, vLLM release)`` of a Dynamo runtime image: the vLLM that release pins, or that of the
+    nearest older release the table has (a patch release after the table); None for another image, or a release
+    older than every one in the table."""
+    m = _DYNAMO_IMAGE.search(image or "")
+    if not m:
+        return None
+    dyn, pins = m.group(1), dynamo_pins()
+    if dyn in pins:
+        return dyn, pins[dyn]
+    older = [v for v in pins if version_key(v) < version_key(dyn)]
+    if not older:
+        return None
+    return dyn, pins[max(older, key=version_key)]
+
+
 def unreleased_image(image: str) -> bool:
     """A vLLM image whose tag names no release (``:nightly``, ``:dsv4-megamoe-...-4ba0a72``, a digest, any llm-d
     image: its tag is llm-d's version): a build the tables may not describe; ``latest`` is the newest release."""

@@ -1,0 +1,68 @@
+"""``python -m dynamo.vllm`` in a Dynamo runtime image is judged against the vLLM that Dynamo release installs
+(data/dynamo-vllm-pins.json, from the ai-dynamo wheels' ``vllm`` extra), not against the newest table: a flag
+vLLM added later fails in that image."""
+
+import pytest
+
+from pdlint.engines.vllm import flags
+
+POD = """\
+apiVersion: v1
+kind: Pod
+metadata: {{name: p}}
+spec:
+  containers:
+  - name: prefill
+    image: {image}
+    command: [python3, -m, dynamo.vllm, --model, Qwen/Qwen3-8B{extra}]
+"""
+
+
+def _lint(scratch, image, extra=""):
+    scratch.write("d.yaml", POD.format(image=image, extra=extra))
+    return scratch.lint("d.yaml")
+
+
+@pytest.mark.parametrize("image,version", [
+    ("nvcr.io/nvidia/ai-dynamo/vllm-runtime:0.6.0", "0.10.2"),   # pins 0.10.2: a table of its own
+    ("nvcr.io/nvidia/ai-dynamo/vllm-runtime:0.8.1", "0.11.0"),   # pins 0.12.0: the nearest older table
+    ("nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.6.1", "0.20.0"),   # pins 0.31.0
+])
+def test_the_dynamo_images_vllm_release_is_judged(scratch, image, version):
+    _, doc = _lint(scratch, image)
+    (launch,) = doc["launches"]
+    assert launch["engine_version"] == version
+
+
+MOONCAKE = ", {role}, --kv-transfer-config, '{{\"kv_connector\":\"{conn}\",\"kv_role\":\"kv_both\"}}'"
+
+
+def test_a_connector_vllm_added_later_fails_in_an_older_dynamo_image(scratch):
+    # Dynamo 0.7.0 installs vLLM 0.11.0, which registers no MooncakeConnector (it came in vLLM 0.12)
+    _, doc = _lint(scratch, "nvcr.io/nvidia/ai-dynamo/vllm-runtime:0.7.0",
+                   MOONCAKE.format(role="--is-prefill-worker", conn="MooncakeConnector"))
+    (f,) = doc["findings"]
+    assert f["code"] == "VLLM031" and "vLLM 0.11.0 does not register it" in f["message"]
+
+
+@pytest.mark.parametrize("tag", ["1.0.0", "1.6.1"])
+def test_the_same_connector_is_clean_in_a_newer_dynamo_image(scratch, tag):
+    # (1.0.0: vLLM 0.16.0, between the 0.11.0 and 0.20.0 tables: a connector the newer table registers may be
+    # there, so it is not reported; 1.6.1: vLLM 0.31.0, judged against 0.20.0, which registers it)
+    code, doc = _lint(scratch, f"nvcr.io/nvidia/ai-dynamo/vllm-runtime:{tag}",
+                      MOONCAKE.format(role="--disaggregation-mode, prefill", conn="MooncakeConnector"))
+    assert code == 0 and doc["findings"] == []
+
+
+def test_a_misspelt_connector_is_reported_between_tables_with_its_did_you_mean(scratch):
+    _, doc = _lint(scratch, "nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.0.0",
+                   MOONCAKE.format(role="--disaggregation-mode, prefill", conn="MooncakeConector"))
+    (f,) = doc["findings"]
+    assert f["code"] == "VLLM031" and "did you mean MooncakeConnector?" in f["message"]
+
+
+def test_dynamo_pin_reads_the_table_and_falls_back_to_the_nearest_older_release():
+    assert flags.dynamo_pin("nvcr.io/nvidia/ai-dynamo/vllm-runtime:0.8.1") == ("0.8.1", "0.12.0")
+    assert flags.dynamo_pin("nvcr.io/nvidia/ai-dynamo/vllm-runtime:0.8.9-cuda13") == ("0.8.9", "0.12.0")
+    assert flags.dynamo_pin("nvcr.io/nvidia/ai-dynamo/vllm-runtime:0.1.0") is None  # older than the table
+    assert flags.dynamo_pin("vllm/vllm-openai:v0.10.2") is None
