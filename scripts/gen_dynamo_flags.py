@@ -1256,6 +1256,28 @@ def sglang_pin(wheel_path: str):
     return engine_pin(wheel_path, "sglang")
 
 
+_OPTION_LITERAL = re.compile(r"""(?<![\w])["'](--[a-z0-9][a-z0-9-]*(?:\.[a-z0-9_-]+)?)["']""")
+
+
+def dynamo_vllm_options(wheel_path: str) -> set:
+    """Every option string the ``dynamo.vllm`` worker of a Dynamo wheel may define beside vLLM's: each string
+    literal that is a whole ``--option`` in the non-test sources of ``dynamo/vllm/`` and ``dynamo/common/`` (the
+    runtime and worker argspecs: ``add_argument(g, flag_name="--namespace", ...)``), with the ``--no-`` form of
+    each (``add_negatable_bool_argument``).  A superset (option names in messages too): pdlint reports a
+    dynamo.vllm option only when it is none of these nor vLLM's, and close to one of them."""
+    out: set = set()
+    with zipfile.ZipFile(wheel_path) as z:
+        names = [n for n in z.namelist() if n.startswith(("dynamo/vllm/", "dynamo/common/")) and n.endswith(".py")
+                 and "/tests/" not in n]
+        if not any(n.startswith("dynamo/vllm/") for n in names):
+            return out
+        for n in names:
+            for m in _OPTION_LITERAL.finditer(z.read(n).decode("utf-8", "replace")):
+                out.add(m.group(1))
+    out |= {"--no-" + o[2:] for o in out if not o.startswith("--no-")}
+    return out
+
+
 def engine_pin(wheel_path: str, engine: str):
     """The release of ``engine`` (``sglang``, ``vllm``) this Dynamo release installs with the extra of that name
     (``Requires-Dist: vllm[flashinfer]==0.10.1.1; extra == 'vllm'`` in the wheel METADATA)."""
@@ -1531,6 +1553,9 @@ def main(argv: Optional[List[str]] = None) -> int:
     source.add_argument("--pins", nargs="+", metavar="WHEEL",
                         help="write dynamo-sglang-pins.json: the SGLang release each of these ai-dynamo wheels "
                         "pins with its sglang extra (every release with a dynamo.sglang wrapper)")
+    source.add_argument("--vllm-options", nargs="+", metavar="WHEEL",
+                        help="write pdlint/engines/vllm/data/dynamo-vllm-options.json: the options Dynamo's vLLM "
+                        "worker adds to vLLM's, over these ai-dynamo wheels (a superset: every option string)")
     source.add_argument("--vllm-pins", nargs="+", metavar="WHEEL",
                         help="write pdlint/engines/vllm/data/dynamo-vllm-pins.json: the vLLM release each of these "
                         "ai-dynamo wheels pins with its vllm extra (every release with a dynamo.vllm wrapper)")
@@ -1559,6 +1584,21 @@ def main(argv: Optional[List[str]] = None) -> int:
         with open(out_path, "w", encoding="utf-8", newline="\n") as fh:
             fh.write(render(doc))
         print(f"{out_path}: {len(found)} Dynamo releases")
+        return 0
+    if args.vllm_options:
+        options, releases = set(), []
+        for wheel_path in args.vllm_options:
+            found = dynamo_vllm_options(wheel_path)
+            if found:
+                options |= found
+                releases.append(SG.Wheel(wheel_path).version())
+        doc = {"schema": SCHEMA_VERSION, "engine": "dynamo-vllm", "generator": GENERATOR,
+               "releases": sorted(releases, key=_release_key), "options": sorted(options)}
+        out_path = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                                "pdlint", "engines", "vllm", "data", "dynamo-vllm-options.json")
+        with open(out_path, "w", encoding="utf-8", newline="\n") as fh:
+            fh.write(render(doc))
+        print(f"{out_path}: {len(options)} options of {len(releases)} Dynamo releases")
         return 0
     if args.vllm_pins:
         found = {}

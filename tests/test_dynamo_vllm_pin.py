@@ -66,3 +66,27 @@ def test_dynamo_pin_reads_the_table_and_falls_back_to_the_nearest_older_release(
     assert flags.dynamo_pin("nvcr.io/nvidia/ai-dynamo/vllm-runtime:0.8.9-cuda13") == ("0.8.9", "0.12.0")
     assert flags.dynamo_pin("nvcr.io/nvidia/ai-dynamo/vllm-runtime:0.1.0") is None  # older than the table
     assert flags.dynamo_pin("vllm/vllm-openai:v0.10.2") is None
+
+
+# -- unknown options of a dynamo.vllm worker: Dynamo hands what it does not define to vLLM's parser ------------
+
+DYN_FLAGS = (", --disaggregation-mode, prefill, --discovery-backend, file, --request-plane, tcp, --event-plane, zmq, "
+             "--dyn-tool-call-parser, hermes, --migration-limit, '3', --headless, --connector, nixl, --aic-tp-size, '1'")
+
+
+def test_a_misspelt_option_of_a_dynamo_vllm_worker_is_vllm018(scratch):
+    _, doc = _lint(scratch, "nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.6.1", DYN_FLAGS + ", --tensor-parallel-sise, '2'")
+    codes = [(f["code"], f["message"]) for f in doc["findings"] if f["code"] == "VLLM018"]
+    assert len(codes) == 1 and "did you mean --tensor-parallel-size?" in codes[0][1]
+    assert "nor of Dynamo's vLLM worker" in codes[0][1]
+
+
+def test_dynamos_own_options_and_abbreviations_are_not_reported(scratch):
+    _, doc = _lint(scratch, "nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.6.1", DYN_FLAGS + ", --is-prefill")
+    assert not [f for f in doc["findings"] if f["code"] == "VLLM018"]
+
+
+def test_an_option_close_to_nothing_is_not_reported_on_a_dynamo_worker(scratch):
+    # (Dynamo's options are known as a superset of option strings; one far from all of them may be a plugin's)
+    _, doc = _lint(scratch, "nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.6.1", DYN_FLAGS + ", --zzzz-custom-thing")
+    assert not [f for f in doc["findings"] if f["code"] == "VLLM018"]

@@ -190,6 +190,18 @@ def dynamo_pins() -> dict:
         return {}
 
 
+@functools.lru_cache(maxsize=1)
+def dynamo_vllm_options() -> frozenset:
+    """The options Dynamo's vLLM worker may add to vLLM's, over every Dynamo release with one (a superset:
+    data/dynamo-vllm-options.json, ``scripts/gen_dynamo_flags.py --vllm-options``); an entry ending in ``-`` is a
+    prefix the sources build option names from."""
+    try:
+        with open(os.path.join(DATA, "dynamo-vllm-options.json"), encoding="utf-8") as fh:
+            return frozenset(json.load(fh)["options"])
+    except (OSError, ValueError, KeyError):
+        return frozenset()
+
+
 def dynamo_pin(image: str) -> Optional[tuple]:
     """``(Dynamo release, vLLM release)`` of a Dynamo runtime image: the vLLM that release pins, or that of the
     nearest older release the table has (a patch release after the table); None for another image, or a release
