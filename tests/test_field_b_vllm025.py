@@ -91,3 +91,21 @@ def test_a_dgd_workers_kv_transfer_config_is_validated(scratch_git):
     scratch_git.write("agg.yaml", bad.replace("kv_bogus", "kv_both"))
     code, report = scratch_git.lint("agg.yaml")
     assert (code, report["findings"]) == (0, [])
+
+
+LEGACY = (AGG + PREFILL).replace("--disaggregation-mode, prefill", "--is-prefill-worker")
+
+
+def test_unpinned_deployment_written_with_the_legacy_prefill_flag_targets_dynamo_0x(scratch_git):
+    # (yuekaizhang/dynamo, a fork of August 2025: components/backends/vllm/deploy/disagg.yaml on an internal
+    # image whose tag names no Dynamo release; before Dynamo 1.0 a worker without a role flag is the decode worker)
+    scratch_git.write("disagg.yaml", LEGACY.replace("nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.0.0",
+                                                    "nvcr.io/nvidian/nim-llm-dev/vllm-runtime:dep-233.17"))
+    _, report = scratch_git.lint("disagg.yaml")
+    assert "VLLM025" not in _codes(report) and "VLLM003" in _codes(report), report["findings"]
+
+
+def test_legacy_prefill_flag_on_a_pinned_dynamo_1x_image_still_gets_vllm025(scratch_git):
+    scratch_git.write("disagg.yaml", LEGACY)
+    _, report = scratch_git.lint("disagg.yaml")
+    assert "VLLM025" in _codes(report), report["findings"]

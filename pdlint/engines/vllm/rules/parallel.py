@@ -271,13 +271,20 @@ def mode_enum(launch) -> bool:
           "worker `VllmDecodeWorker` (examples/backends/vllm/deploy/agg.yaml), and that worker is meant to run "
           "aggregated (the default). Not reported where an operator injects the role flag itself (KServe), nor "
           "for images of Dynamo releases before 1.0 (`vllm-runtime:0.x`), which used `--is-prefill-worker` "
-          "alone. A DynamoGraphDeployment's `subComponentType: decode` only labels the service: the operator "
+          "alone, nor, with no Dynamo release pinned, when the deployment's prefill worker uses "
+          "`--is-prefill-worker` (written for those releases; VLLM003 names the migration). A DynamoGraphDeployment's `subComponentType: decode` only labels the service: the operator "
           "passes the args as written, and a decode worker without the mode registers as aggregated "
           "(ai-dynamo/dynamo#13037 on release 1.4.0: the model never became ready; #11467).")
 def _decode_without_mode(dep):
     prefill = next((l for l in dep.servers if _is_prefill(l)), None)
     if prefill is None:
         return None  # an aggregated deployment: its worker's name alone makes it no decode worker
+    if dynamo_release(prefill) is None and isinstance(prefill.parsed, VllmInfo) and \
+            prefill.parsed.has("--is-prefill-worker"):
+        # no Dynamo release pinned and the prefill worker written with the legacy flag (Dynamo before 1.0,
+        # where a worker without one is the decode worker): the deployment targets those releases; its
+        # VLLM003 names the migration
+        return None
     out = []
     for l in dep.servers:
         hit = _decode_without_mode_at(l, l.parsed)
