@@ -1732,7 +1732,8 @@ class Extractor:
     # -- files referenced from launches ------------------------------------------------
     def resolve_in_repo(self, name: str, from_abspath: str, root: str) -> Optional[SourceFile]:
         """A file named by a launch (``source``, ``--config``): relative to the
-        referring file, then to the repository root; never outside the root
+        referring file, then to the repository root, then to the directories between
+        (the working directory the launch assumes); never outside the root
         (an absolute name is taken as relative to the root: a container path
         such as ``/app/run.sh`` is the repository's ``app/run.sh`` when it exists)."""
         if not name or "\0" in name:
@@ -1750,7 +1751,17 @@ class Extractor:
             return [os.path.join(root, name.lstrip("/"))]
         if name.startswith("../"):  # relative to the referring file (a script directory's parent), never the root
             return [os.path.join(os.path.dirname(from_abspath), name)]
-        return [os.path.join(os.path.dirname(from_abspath), name), os.path.join(root, name)]
+        here = os.path.dirname(from_abspath)
+        out = [os.path.join(here, name), os.path.join(root, name)]
+        # then relative to the directories between (nearest first): the working directory a launch script or a
+        # manifest assumes (ai-dynamo's `cd components/backends/trtllm; ./launch/disagg.sh` and its DGDs'
+        # `workingDir: /workspace/components/backends/trtllm` both name `engine_configs/prefill.yaml`)
+        rel = os.path.relpath(here, root)
+        if not rel.startswith("..") and rel != ".":
+            parts = rel.split(os.sep)
+            for k in range(len(parts) - 1, 0, -1):
+                out.append(os.path.join(root, *parts[:k], name))
+        return out
 
     #: leading directories of an absolute path dropped at most by :meth:`same_path_below_root`
     NEAR_PREFIX_DIRS = 8
