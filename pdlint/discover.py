@@ -30,9 +30,14 @@ SHELL_EXT = (".sh", ".bash", ".slurm", ".sbatch")  # Slurm batch scripts are she
 # extract stage, as any other file of a kind the name does not tell; a walk does not sniff: pdlint's own JSON
 # reports would read as launches.)  Documentation (.md, .rst) is not among them: its commands are examples,
 # not launch configurations.
+# (and the deploy formats of other tools: Jupyter notebooks' `!python -m sglang.launch_server` cells, Terraform /
+# Nomad HCL, systemd units' ExecStart, Jsonnet / CUE / Nix that generate manifests, PowerShell and batch files,
+# Jenkins and Tilt files)
 OTHER_TEXT_EXT = (".py", ".mk", ".json", ".toml", ".ini", ".cfg", ".conf", ".env", ".tmpl", ".template",
-                  ".tftpl", ".dockerfile", ".containerfile")
-OTHER_TEXT_NAMES = re.compile(r"(?:GNUmakefile|[Mm]akefile|Dockerfile(?:\.[\w.-]+)?|Containerfile|Procfile)")
+                  ".tftpl", ".dockerfile", ".containerfile", ".ipynb", ".hcl", ".nomad", ".tf", ".tfvars",
+                  ".service", ".jsonnet", ".libsonnet", ".cue", ".nix", ".ps1", ".bat", ".cmd", ".groovy")
+OTHER_TEXT_NAMES = re.compile(r"(?:GNUmakefile|[Mm]akefile|Dockerfile(?:\.[\w.-]+)?|Containerfile|Procfile"
+                              r"|Jenkinsfile|Tiltfile)")
 _SHEBANG = re.compile(rb"^#!\s*\S*?(?:/|env\s+)(?:ba|z|k|da|a)?sh\b")
 KEYWORDS = (b"sglang", b"vllm", b"trtllm", b"dynamo", b"disaggregation", b"launch_server", b"tensorrt",
             b"kv_role", b"kv-role", b"prefill", b"decode", b"context_servers", b"generation_servers",

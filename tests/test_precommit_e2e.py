@@ -205,9 +205,21 @@ SELECTED = ["a.yaml", "k8s/b.yml", "deploy/pd.yaml.j2", "run/serve.sh.j2", "t.ji
             "charts/x/templates/_helpers.tpl", "launch.sh", "launch.bash", "Justfile", "justfile",
             "sub/dir/.justfile", "UPPER.YAML", "dir with space/p d.yaml",
             # text kinds whose launch text pdlint reports as unchecked (PD020)
-            "Makefile", "a.json", "pyproject.toml", "script.py", "rules.mk", "docker/Dockerfile.gpu", "deploy.yaml.tmpl"]
+            "Makefile", "a.json", "pyproject.toml", "script.py", "rules.mk", "docker/Dockerfile.gpu", "deploy.yaml.tmpl",
+            "notebooks/serve.ipynb", "infra/main.tf", "prod.tfvars", "job.nomad.hcl", "pd.nomad", "sglang.service",
+            "k8s.jsonnet", "lib.libsonnet", "pd.cue", "module.nix", "run.ps1", "run.bat", "run.cmd", "ci.groovy",
+            "Jenkinsfile", "Tiltfile", "job.slurm", "job.sbatch"]
 NOT_SELECTED = ["README.md", "LICENSE", "CODEOWNERS", "yaml", "x.yaml.bak", "docs/guide.rst",
                 "myjustfile", "Justfile.bak", "sub/launch", "script.pyc"]
+
+
+def test_manifest_files_regex_selects_every_kind_a_directory_scan_reads_or_reports():
+    from pdlint import discover
+    files = manifest_hook()["files"]
+    for ext in discover.YAML_EXT + discover.JINJA_EXT + discover.SHELL_EXT + discover.OTHER_TEXT_EXT + (".tpl",):
+        assert re.search(files, "dir/x" + ext), ext
+    for name in ("Makefile", "GNUmakefile", "Dockerfile", "Containerfile", "Procfile", "Jenkinsfile", "Tiltfile"):
+        assert discover.OTHER_TEXT_NAMES.fullmatch(name) and re.search(files, "dir/" + name), name
 
 
 @pytest.mark.parametrize("path", SELECTED)

@@ -1,0 +1,41 @@
+"""Deploy formats pdlint does not read - Jupyter notebooks, Terraform / Nomad HCL, systemd units, Jsonnet, CUE,
+Nix, PowerShell and batch files, Jenkins and Tilt files - are listed by a directory scan when they hold launch
+text, which is reported as unchecked (PD020): before, a notebook's `!python -m sglang.launch_server` cell, a
+Nomad job's args and a systemd ExecStart passed with "0 errors", not even counted among the files."""
+
+import json
+
+import pytest
+
+LAUNCH = ("python3 -m sglang.launch_server --model-path m --disaggregation-mode prefill "
+          "--disaggregation-transfer-backend fake")
+
+FILES = {
+    "nb.ipynb": json.dumps({"cells": [{"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": None,
+                                       "source": ["!" + LAUNCH + " &\n"]}],
+                            "metadata": {}, "nbformat": 4, "nbformat_minor": 5}),
+    "job.nomad.hcl": 'job "pd" {\n  task "prefill" {\n    config {\n      args = ["-c", "' + LAUNCH + '"]\n    }\n  }\n}\n',
+    "main.tf": 'resource "kubernetes_pod" "p" {\n  spec {\n    container {\n      args = ["' + LAUNCH + '"]\n    }\n  }\n}\n',
+    "pd.service": "[Service]\nExecStart=/usr/bin/" + LAUNCH + "\n",
+    "pd.jsonnet": "{ args: ['" + LAUNCH + "'] }\n",
+    "pd.nix": "{ serviceConfig.ExecStart = \"" + LAUNCH + "\"; }\n",
+    "run.ps1": LAUNCH + "\n",
+    "Jenkinsfile": "pipeline { stages { stage('x') { steps { sh '" + LAUNCH + "' } } } }\n",
+    "Tiltfile": "local_resource('prefill', serve_cmd='" + LAUNCH + "')\n",
+}
+
+
+@pytest.mark.parametrize("name", sorted(FILES))
+def test_launch_text_in_a_deploy_format_pdlint_does_not_read_is_pd020(scratch_git, name):
+    scratch_git.write(name, FILES[name])
+    _, out = scratch_git.lint(".")
+    (f,) = out["findings"]
+    assert (f["code"], f["path"]) == ("PD020", name)
+    assert "in a file kind pdlint does not read" in f["message"]
+
+
+def test_those_kinds_without_launch_text_are_not_reported(scratch_git):
+    scratch_git.write("main.tf", 'resource "null_resource" "x" {}\n')
+    scratch_git.write("nb.ipynb", json.dumps({"cells": [], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}))
+    code, out = scratch_git.lint(".")
+    assert code == 0 and out["findings"] == []
