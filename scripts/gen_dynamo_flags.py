@@ -1278,6 +1278,13 @@ def dynamo_vllm_options(wheel_path: str) -> set:
     return out
 
 
+def _write(out_path: str, doc: dict, what: str) -> None:
+    os.makedirs(os.path.dirname(out_path), exist_ok=True)
+    with open(out_path, "w", encoding="utf-8", newline="\n") as fh:
+        fh.write(render(doc))
+    print(f"{out_path}: {what}")
+
+
 def engine_pin(wheel_path: str, engine: str):
     """The release of ``engine`` (``sglang``, ``vllm``) this Dynamo release installs with the extra of that name
     (``Requires-Dist: vllm[flashinfer]==0.10.1.1; extra == 'vllm'`` in the wheel METADATA)."""
@@ -1569,21 +1576,21 @@ def main(argv: Optional[List[str]] = None) -> int:
                         help="maintainer check: compare the table built from --wheel with the "
                         "parsers Dynamo builds live (needs SGLang importable; imports the wheel)")
     args = parser.parse_args(argv)
-    if args.pins:
+    vllm_data = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "pdlint", "engines",
+                             "vllm", "data")
+    if args.pins or args.vllm_pins:
+        engine = "sglang" if args.pins else "vllm"
         found = {}
-        for wheel_path in args.pins:
-            pin = sglang_pin(wheel_path)
+        for wheel_path in args.pins or args.vllm_pins:
+            pin = engine_pin(wheel_path, engine)
             with zipfile.ZipFile(wheel_path) as z:
-                wraps = any(n.startswith("dynamo/sglang/") for n in z.namelist())
+                wraps = any(n.startswith(f"dynamo/{engine}/") for n in z.namelist())
             if pin and wraps:
                 found[SG.Wheel(wheel_path).version()] = pin
-        doc = {"schema": SCHEMA_VERSION, "engine": "dynamo-sglang", "generator": GENERATOR,
+        doc = {"schema": SCHEMA_VERSION, "engine": f"dynamo-{engine}", "generator": GENERATOR,
                "pins": dict(sorted(found.items(), key=lambda kv: _release_key(kv[0])))}
-        os.makedirs(args.out, exist_ok=True)
-        out_path = os.path.join(args.out, "dynamo-sglang-pins.json")
-        with open(out_path, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(render(doc))
-        print(f"{out_path}: {len(found)} Dynamo releases")
+        _write(os.path.join(args.out if args.pins else vllm_data, f"dynamo-{engine}-pins.json"), doc,
+               f"{len(found)} Dynamo releases")
         return 0
     if args.vllm_options:
         options, releases = set(), []
@@ -1594,28 +1601,8 @@ def main(argv: Optional[List[str]] = None) -> int:
                 releases.append(SG.Wheel(wheel_path).version())
         doc = {"schema": SCHEMA_VERSION, "engine": "dynamo-vllm", "generator": GENERATOR,
                "releases": sorted(releases, key=_release_key), "options": sorted(options)}
-        out_path = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
-                                "pdlint", "engines", "vllm", "data", "dynamo-vllm-options.json")
-        with open(out_path, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(render(doc))
-        print(f"{out_path}: {len(options)} options of {len(releases)} Dynamo releases")
-        return 0
-    if args.vllm_pins:
-        found = {}
-        for wheel_path in args.vllm_pins:
-            pin = engine_pin(wheel_path, "vllm")
-            with zipfile.ZipFile(wheel_path) as z:
-                wraps = any(n.startswith("dynamo/vllm/") for n in z.namelist())
-            if pin and wraps:
-                found[SG.Wheel(wheel_path).version()] = pin
-        doc = {"schema": SCHEMA_VERSION, "engine": "dynamo-vllm", "generator": GENERATOR,
-               "pins": dict(sorted(found.items(), key=lambda kv: _release_key(kv[0])))}
-        out_dir = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
-                               "pdlint", "engines", "vllm", "data")
-        out_path = os.path.join(out_dir, "dynamo-vllm-pins.json")
-        with open(out_path, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(render(doc))
-        print(f"{out_path}: {len(found)} Dynamo releases")
+        _write(os.path.join(vllm_data, "dynamo-vllm-options.json"), doc,
+               f"{len(options)} options of {len(releases)} Dynamo releases")
         return 0
     if args.cross_check:
         if not args.wheel:

@@ -90,3 +90,36 @@ def test_an_option_close_to_nothing_is_not_reported_on_a_dynamo_worker(scratch):
     # (Dynamo's options are known as a superset of option strings; one far from all of them may be a plugin's)
     _, doc = _lint(scratch, "nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.6.1", DYN_FLAGS + ", --zzzz-custom-thing")
     assert not [f for f in doc["findings"] if f["code"] == "VLLM018"]
+
+
+# -- the generator's two vLLM tables, from a wheel built here (no network) -----------------------------------
+
+def _generator():
+    import importlib.util
+    import os
+    import sys
+    path = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "scripts", "gen_dynamo_flags.py")
+    spec = importlib.util.spec_from_file_location("gen_dynamo_flags_t", path)
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault(spec.name, mod)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_generator_reads_the_vllm_pin_and_the_worker_option_strings(tmp_path):
+    import zipfile
+    wheel = tmp_path / "ai_dynamo-9.9.9-py3-none-any.whl"
+    with zipfile.ZipFile(wheel, "w") as z:
+        z.writestr("ai_dynamo-9.9.9.dist-info/METADATA",
+                   "Name: ai-dynamo\nRequires-Dist: sglang==0.5.9; extra == 'sglang'\n"
+                   "Requires-Dist: vllm[flashinfer,runai]==0.16.0; extra == 'vllm'\n")
+        z.writestr("dynamo/vllm/backend_args.py",
+                   'add_argument(g, flag_name="--enable-foo", env_var="X")\n'
+                   'raise ValueError("--connector is deprecated; use --kv-transfer-config")\n')
+        z.writestr("dynamo/common/configuration/groups/runtime_args.py", "p.add_argument('--namespace')\n")
+        z.writestr("dynamo/vllm/tests/test_x.py", 'add_argument("--only-in-a-test")\n')
+    gen = _generator()
+    assert gen.engine_pin(str(wheel), "vllm") == "0.16.0" and gen.engine_pin(str(wheel), "sglang") == "0.5.9"
+    opts = gen.dynamo_vllm_options(str(wheel))
+    assert {"--enable-foo", "--no-enable-foo", "--namespace"} <= opts
+    assert "--connector" not in opts and "--only-in-a-test" not in opts  # (whole strings only; tests left out)
