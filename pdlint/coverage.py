@@ -640,7 +640,9 @@ def _command_bounds(launch: Launch) -> dict:
     """Per source file, ``(start, end, first line, last line)`` of the launch's command words (``command`` +
     ``argv``): offsets of their first and past their last character, and those characters' lines.  Not for
     a file some of whose words are placed only roughly there (a piece that is not ``exact``: a template
-    render aligned line by line, a decoded YAML scalar): their lines stay whole lines."""
+    render aligned line by line, a decoded YAML scalar): their lines stay whole lines.  A piece a variable
+    brought (``--kv-transfer-config "$cfg"`` with ``kv_role="kv_producer"`` set in a case arm) is the
+    assignment's text, not the command's: it does not widen the command's lines."""
     ext: dict = {}
     rough = None
     for toks in (launch.command, launch.argv):
@@ -649,6 +651,8 @@ def _command_bounds(launch: Launch) -> dict:
                 src = p.src
                 if src is None:
                     continue
+                if p.chain and any(h.note.startswith("$") for h in p.chain):
+                    continue  # a variable's value: written at its assignment (a whole line), not in the command
                 if not p.exact:
                     if rough is None:
                         rough = set()
