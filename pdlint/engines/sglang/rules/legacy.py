@@ -133,14 +133,25 @@ def _language_only_urls(a):
        ["--moe-a2a-backend mori --chunked-prefill-size 4096", "--chunked-prefill-size 8192"], category="moe",
        env=("SGLANG_MORI_NUM_MAX_DISPATCH_TOKENS_PER_RANK",),
        notes="Only decidable with an explicit --chunked-prefill-size: SGLang derives the default from GPU memory "
-             "(8192 on an H100/H200, which this check then refuses).")
+             "(8192 on an H100/H200, which this check then refuses). With DP attention the size checked is "
+             "--chunked-prefill-size divided by --dp-size (SGLang divides it before this check). From 0.5.10 "
+             "not checked on a decode server or with chunked prefill disabled.")
 def _mori_chunk(a):
     chunk = num(a, "chunked_prefill_size")
     if not (a.eq("moe_a2a_backend", "mori") and a.explicit("chunked_prefill_size") and chunk is not None):
         return None
+    from pdlint.engines.sglang.flags import version_key
+    if version_key(a.version) >= version_key("0.5.10") and (chunk <= 0 or a.eq("disaggregation_mode", "decode")):
+        return None  # (0.5.10-0.5.14 skip the check for a disabled chunked prefill and on a decode server)
+    # _handle_data_parallelism runs before _handle_a2a_moe: with DP attention the size checked is per DP rank
+    # (`--dp-size N --enable-dp-attention` is folded into attn_dp_size N by the resolution, pdlint.engines.sglang
+    # .resolve, for these releases too)
+    dp = num(a, "attn_dp_size") or 1
+    per_rank = int(chunk) // int(dp) if dp > 1 else int(chunk)
     limit = a.env_int("SGLANG_MORI_NUM_MAX_DISPATCH_TOKENS_PER_RANK") or 4096
-    if chunk > limit:
-        return Hit("chunked_prefill_size", "moe_a2a_backend", note=f"{int(chunk)} > the dispatch limit {limit}")
+    if per_rank > limit:
+        shown = f"{int(chunk)} / dp-size {int(dp)} = {per_rank}" if per_rank != int(chunk) else f"{per_rank}"
+        return Hit("chunked_prefill_size", "moe_a2a_backend", note=f"{shown} > the dispatch limit {limit}")
 
 
 @_rule("SGL910", "speculative-moe-runner-flashinfer-trtllm",
