@@ -656,7 +656,8 @@ class Words:
         if val is UNKNOWN or _is_opaque(val):
             if val is UNKNOWN:
                 unk.add(name)
-            fb.value(use.as_opaque(), quoted)
+            known = self._trim_known_end(op, val, oa, ob, specials, st, unk)
+            fb.value(use.as_opaque() if known is None else self.matched(known), quoted)
             return
         result = self._transform(op, name, val, oa, ob, specials, st, use, unk)
         self._deliver(result if result is not None else use.as_opaque(), fb, quoted, star, sep, unk)
@@ -797,6 +798,30 @@ class Words:
         fb = Fields(nosplit=True)
         self.emit_range(oa, ob, specials, st, fb, False, False, unk)
         return fb.joined(), fb.mask()
+
+    def _trim_known_end(self, op, val, oa, ob, specials, st, unk) -> Optional[TStr]:
+        """``${x##*:}`` / ``${x%%:*}`` of a value partly unknown (``"$1:pd_spike_prefill"``), when the literal
+        separator is in its known end: the last ``:`` of the value is in its known tail (``##``), the first in its
+        known head (``%%``), wherever the unknown part ends.  None otherwise."""
+        if op not in ("##", "%%") or not isinstance(val, TStr) or not val.pieces:
+            return None
+        pat, _ = self._pattern(oa, ob, specials, st, unk)
+        text = pat.text
+        if pat.opaque or len(text) < 2:
+            return None
+        lit = text[1:] if op == "##" else text[:-1]
+        if (text[0] if op == "##" else text[-1]) != "*" or any(c in lit for c in "*?[\\"):
+            return None
+        opaque = [(q.start, q.end) for q in val.pieces if q.opaque]
+        if not opaque:
+            return None
+        if op == "##":
+            tail = max(e for _, e in opaque)
+            i = val.text.rfind(lit)
+            return val[i + len(lit):] if i >= tail else None
+        head = min(a for a, _ in opaque)
+        i = val.text.find(lit)
+        return val[:i] if 0 <= i and i + len(lit) <= head else None
 
     def _transform(self, op, name, val, oa, ob, specials, st, use, unk):
         """Pattern removal/replacement, case change and substrings; None when
