@@ -79,6 +79,7 @@ class Interpreter(Words, Conditions, Control, Builtins, Joins, Tails, EnvVariant
         self.called: set = set()
         self.active_calls: list = []  # FuncDef.key of the functions being evaluated (innermost last)
         self.uncalled = False  # evaluating a function the script never calls
+        self.containers: dict = {}  # container name -> image of the `docker run --name` commands run so far
         self.uncalled_fd: Optional[FuncDef] = None  # that function (Control.evaluate_uncalled)
         self.uncalled_memo: dict = {}  # FuncDef.key -> can a limit in it stay quiet (uncalled_quiet)
         self.units: dict = {}  # id(SourceFile) -> Unit
@@ -467,6 +468,9 @@ class Interpreter(Words, Conditions, Control, Builtins, Joins, Tails, EnvVariant
         self._seen.setdefault(key, []).append(cmd)
         self._seen_ids.setdefault(tuple(map(id, cmd.words)), []).append(cmd)
         self.commands.append(cmd)
+        if len(words) > 3 and words[1].text in ("run", "create"):  # (`docker exec NAME bash -c` links to it)
+            from pdlint.launchers import named_containers
+            self.containers.update(named_containers([[w.text for w in words]]))
         return cmd
 
     # -- assignments ------------------------------------------------------------
