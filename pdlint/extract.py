@@ -117,7 +117,6 @@ class Extractor:
         self._charts_done: set = set()
         self._chart_overlays: dict = {}  # chart directory -> abspaths of the values overlays found in its tree
         self._orphans: dict = {}  # PD060 place -> [index in findings, render roles]
-        self._containers: dict = {}  # file -> {container name: image} of its `docker run --name` (docker exec)
         self._heredoc_depth = 0  # here-document scripts being evaluated (Extractor.heredoc_script)
         self._shell_problems: set = set()  # PD008 / PD009 places reported
         self._dupe_keys: set = set()  # PD052 places reported
@@ -1405,11 +1404,6 @@ class Extractor:
                 n += self.heredoc(job, src, doc, hd, render_role, role, run_label, context, meta, seen_heredocs)
         for cmds, role, run_label, heredocs in runs:
             written = _written_files(heredocs, doc)
-            # (per file, across its nested shells: `ssh NODE "docker run -d --name C IMAGE sleep infinity"`, then
-            # `ssh NODE "docker exec C bash -c '...launch...'"`, ZhaiFeiyue/amd-tools spike/run_best_config.sh)
-            containers = self._containers.setdefault(job.display, {})
-            if "docker" in doc.text or "podman" in doc.text or "nerdctl" in doc.text:
-                containers.update(launchers.named_containers([[w.text for w in c.words] for c in cmds]))
             for cmd in cmds:
                 if cmd.start in orphans:
                     continue  # flags cut off their launch (PD060): no command, no image entry point's args
@@ -1426,10 +1420,6 @@ class Extractor:
                     m["remote"] = True
                 if cmd.image and not m.get("image"):  # `docker run IMAGE bash -c "..."`: the image pins the release
                     m["image"] = cmd.image
-                if containers and not m.get("image"):  # `docker exec NAME ...` in a container the script started
-                    image = launchers.exec_container_image([w.text for w in cmd.words], containers)
-                    if image:
-                        m["image"] = image
                 if cmd.ended_before:  # background launches a kill ended before this one runs (shell.jobs)
                     m["ended_before"] = frozenset((run_label, s) for s in cmd.ended_before)
                 start = doc[cmd.start:cmd.start + 1] if 0 <= cmd.start < len(doc.text) else None

@@ -460,7 +460,7 @@ class Interpreter(Words, Conditions, Control, Builtins, Joins, Tails, EnvVariant
             words=list(words), env=env, context=st.context_text(), role_hint=role, start=start,
             background=self.bg > 0, unset_vars=sorted(unknown), uncalled=self.uncalled, serial=len(self.commands),
             ended_before=st.ended, remote=any(c.remote for c in st.ctx),
-            image=next((c.image for c in reversed(st.ctx) if c.image), ""))
+            image=next((c.image for c in reversed(st.ctx) if c.image), "") or self._exec_image(words))
         if self._started is not None:
             self._started.append(cmd)
         if key is None:
@@ -468,10 +468,18 @@ class Interpreter(Words, Conditions, Control, Builtins, Joins, Tails, EnvVariant
         self._seen.setdefault(key, []).append(cmd)
         self._seen_ids.setdefault(tuple(map(id, cmd.words)), []).append(cmd)
         self.commands.append(cmd)
-        if len(words) > 3 and words[1].text in ("run", "create"):  # (`docker exec NAME bash -c` links to it)
+        if len(words) > 3 and words[1].text in ("run", "create"):  # (`docker exec NAME ...` links to it)
             from pdlint.launchers import named_containers
             self.containers.update(named_containers([[w.text for w in words]]))
         return cmd
+
+    def _exec_image(self, words: list) -> str:
+        """The image of the container a ``docker exec NAME COMMAND`` runs in, when this script started NAME
+        (``docker run -d --name NAME IMAGE sleep infinity``; :attr:`containers`), else ``""``."""
+        if not self.containers or len(words) < 3 or words[1].text != "exec":
+            return ""
+        from pdlint.launchers import exec_container_image
+        return exec_container_image([w.text for w in words], self.containers) or ""
 
     # -- assignments ------------------------------------------------------------
     def assignment(self, node, st: State, unk: set, assoc: bool = False):
