@@ -1029,6 +1029,10 @@ def test_bash_c_double_dash_container_is_checked(tmp_path, capsys, monkeypatch):
      ["python3", "-m", "sglang.launch_server", "--port", "30000"]),
     ("python3 -m sglang.launch_server --port 30000 > log.txt 2>&1\n",   # the usual form: nothing after the targets
      ["python3", "-m", "sglang.launch_server", "--port", "30000"]),
+    # vllm-project/tpu-inference examples/disagg/run_disagg_single_host.sh: tree-sitter splits the target
+    # `$LOG_DIR/prefill_$i.txt` into `$LOG_DIR/prefill_$` and `i.txt`, one word to the shell
+    ("vllm serve M --port 8400 > $LOG_DIR/prefill_$i.txt 2>&1 &\n", ["vllm", "serve", "M", "--port", "8400"]),
+    ("vllm serve M > ${D}/p_$i.txt --port 8400\n", ["vllm", "serve", "M", "--port", "8400"]),
 ])
 def test_words_after_a_redirection_target_are_arguments(text, argv):
     (cmd,) = Run(text).cmds

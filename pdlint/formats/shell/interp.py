@@ -725,10 +725,24 @@ class Interpreter(Words, Conditions, Control, Builtins, Joins, Tails, EnvVariant
             # shell passes them to the command (`--model <path> \ --kv-transfer-config '{...}'`)
             reds = [r for r in node.named_children if r.type == "file_redirect"]
             self.placeholder_redirects(reds)
-            extra = [d for r in reds for d in r.children_by_field_name("destination")[1:]]
+            extra = [d for r in reds for d in self.redirect_args(r)]
             if extra:
                 return self.exec_command(body, st, extra)
         return self.exec_stmt(body, st)
+
+    @staticmethod
+    def redirect_args(redirect) -> list:
+        """The words tree-sitter hangs on a redirection after its target, which the shell passes to the
+        command. A piece that touches the one before it is still the target: tree-sitter-bash 0.25 splits
+        ``> $LOG_DIR/prefill_$i.txt`` into ``$LOG_DIR/prefill_$`` and ``i.txt`` (vllm-project/tpu-inference's
+        disagg example, field test rw7/a)."""
+        dests = redirect.children_by_field_name("destination")
+        out, glued = [], True
+        for prev, d in zip(dests, dests[1:]):
+            glued = glued and d.start_byte == prev.end_byte
+            if not glued:
+                out.append(d)
+        return out
 
     def placeholder_redirects(self, reds: list) -> None:
         """PD061: ``<name>`` written as a placeholder (``--model <model-path>``) is ``< name`` then ``>``, whose
