@@ -335,6 +335,29 @@ def exec_container_image(texts: list, containers: dict) -> Optional[str]:
     """The image of the container ``docker exec [OPTIONS] NAME COMMAND`` runs COMMAND in, when the script
     started that container by name (:func:`named_containers`: ``docker run -d --name pd IMAGE sleep infinity``,
     then ``docker exec pd python3 -m sglang.launch_server ...``, ZhaiFeiyue/amd-tools), else None."""
+    name = exec_container(texts)
+    return containers.get(name) if name is not None else None
+
+
+def container_run(texts: list, runs: dict) -> str:
+    """The words (joined) of the ``docker run [OPTIONS] IMAGE`` that made the container the command in ``texts``
+    runs in: its own wrapper's, or, for ``docker exec NAME``, those of the script's ``docker run --name NAME``
+    (``runs``: name -> words, :func:`named_containers`' names); ``docker exec NAME`` itself when the script did
+    not start NAME; "" outside a container.  What devices and network the command has depends on them."""
+    for i, t in enumerate(texts[:-1]):
+        if basename(t) not in _CONTAINER_CLIS:
+            continue
+        if texts[i + 1] in ("run", "create"):
+            j = _docker_image_index(texts, i + 2)[0]
+            return " ".join(texts[i:j + 1])
+        if texts[i + 1] == "exec":
+            name = exec_container(texts[i:])
+            return runs.get(name) or " ".join(texts[i:i + 2] + [name or ""])
+    return ""
+
+
+def exec_container(texts: list) -> Optional[str]:
+    """NAME of the first ``docker exec [OPTIONS] NAME COMMAND`` in ``texts`` (podman, nerdctl), else None."""
     for i, t in enumerate(texts[:-2]):
         if basename(t) not in _CONTAINER_CLIS or texts[i + 1] != "exec":
             continue
@@ -342,7 +365,7 @@ def exec_container_image(texts: list, containers: dict) -> Optional[str]:
         while j < len(texts) and texts[j].startswith("-") and texts[j] != "-":
             w = texts[j]
             j += 1 if ("=" in w or w in _EXEC_BOOL or (not w.startswith("--") and set(w[1:]) <= set("dit"))) else 2
-        return containers.get(texts[j]) if j < len(texts) else None
+        return texts[j] if j < len(texts) else None
     return None
 
 

@@ -20,7 +20,8 @@ from typing import Callable, Optional
 
 from pdlint.model import ERROR, WARNING, Candidate, Launch, Related
 from pdlint.pairing import (Deployment, alternatives, arm_roles, colocated_candidate, docker_gpus, facts,
-                            other_configuration, parse_url, sequential, shares_network, shell_launch, wrapper_text)
+                            other_configuration, parse_url, same_device_space, sequential, shares_network,
+                            shell_launch, wrapper_text)
 from pdlint.rules import Rule, register
 from pdlint.text import TStr
 
@@ -388,7 +389,7 @@ def _gpus(dep: Deployment, enabled) -> list:
     unpinned: dict = {}  # id(unpinned launch) -> (launch, its GPUs, [(pinned peer, its GPUs)])
     for a, b in _colocated_pairs(dep):
         ga, gb = _gpus_of(a), _gpus_of(b)
-        if not (ga.ok and gb.ok) or (ga.mask and gb.mask and ga.mask != gb.mask):
+        if not (ga.ok and gb.ok) or (ga.mask and gb.mask and ga.mask != gb.mask) or not same_device_space(a, b):
             continue  # unknown devices, or masks of two accelerators: which one this host honours is not known
         common = ga.physical & gb.physical
         if common:

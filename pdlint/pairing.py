@@ -88,6 +88,7 @@ DISCOVERY_FLAGS = ("--service-discovery",)
 _URL = re.compile(r"^(?:(?P<scheme>[a-zA-Z][a-zA-Z0-9+.-]*)://)?(?P<host>\[[^\]]*\]|[^:/?#]*)(?::(?P<port>[^/?#]*))?")
 _REMOTE_WRAPPERS = re.compile(r"(^|[\s;&|(])(ssh|srun|salloc|sbatch|mpirun|mpiexec|pdsh|kubectl|oc)(\s|$)")
 _DOCKER = re.compile(r"(^|[\s;&|(])(docker|podman|nerdctl)\s+(run|create)\b")
+_DOCKER_EXEC = re.compile(r"(^|[\s;&|(])(docker|podman|nerdctl)\s+exec\b")
 _GPUS = re.compile(r"--gpus(?:=|\s+)(['\"]*)([^\s'\"]+)")
 
 
@@ -287,7 +288,7 @@ def router_structure(launches: list) -> None:
     for r in launches:
         if r.kind != "router" or r.engine != "vllm":
             continue
-        for role, how, tok, _ in _router_args(r)[0]:
+        for role, how, tok, _ in router_args(r)[0]:
             if how == "url" and tok.opaque:
                 hidden.append((r, tok))
             if how != "url" or tok.opaque:
@@ -528,7 +529,7 @@ def address_keys(launch: Launch) -> list:
     d = posixpath.dirname(launch.path)
     if launch.kind == "router":
         out = []
-        for role, how_, tok, _ in _router_args(launch)[0]:
+        for role, how_, tok, _ in router_args(launch)[0]:
             if how_ != "url" or tok.opaque:
                 continue
             host, port, _ = parse_url(tok)
@@ -757,7 +758,7 @@ def parse_url(tok: TStr) -> tuple:
     return host, port, ptok
 
 
-def _router_args(router: Launch) -> tuple:
+def router_args(router: Launch) -> tuple:
     """([(role, how, token, bootstrap token)], discovery?) from a router's argv."""
     argv = list(router.argv)
     items = []
@@ -825,7 +826,7 @@ def host_role(host: str) -> Optional[str]:
 
 
 def router_links(router: Launch, dep: Deployment) -> list:
-    items, discovery = _router_args(router)
+    items, discovery = router_args(router)
     out = []
     servers = dep.servers
     if not items:
@@ -979,7 +980,13 @@ def sequential(a: Launch, b: Launch) -> bool:
 
 
 def wrapper_text(launch: Launch) -> str:
-    """The text written before the entry point on the same (continued) shell command line."""
+    """What runs the entry point: the words of its wrapper (``docker run ... IMAGE``, ``srun ...``), as the
+    script evaluates them; else the text written before the entry point on the same (continued) shell
+    command line.  (An image's entry point has no text of its own: ``docker run ... ${BASE_IMAGE} --model
+    ...``'s first token is the image's value, written where ``BASE_IMAGE`` is assigned.)"""
+    words = launch.meta.get("wrapper_words")
+    if words:
+        return " ".join(w.text for w in words)
     tok = launch.command[0] if launch.command else (launch.argv[0] if launch.argv else None)
     if tok is None or not tok.pieces:
         return ""
@@ -1008,16 +1015,34 @@ def shell_launch(launch: Launch) -> bool:
                 or m.get("settings") is not None or m.get("literal_lines"))
 
 
+def container_text(launch: Launch) -> str:
+    """The words of the ``docker run`` whose container the launch runs in (its own wrapper, the wrapper of the
+    ``bash -c`` string it is in, or the run of the container a ``docker exec NAME`` enters), else its
+    :func:`wrapper_text`."""
+    return launch.meta.get("container_run") or wrapper_text(launch)
+
+
+_NVIDIA_VISIBLE = re.compile(r"(?:^|\s)(?:-e|--env)(?:=|\s+)NVIDIA_VISIBLE_DEVICES=(\S+)")
+
+
 def docker_gpus(launch: Launch) -> Optional[object]:
-    """For a ``docker run`` wrapper: None (no docker), "all", a list of device
-    ids, an int (first N GPUs) or "unknown"."""
-    w = wrapper_text(launch)
+    """For a launch in a container the script starts: None (none), "all", a list of device ids, an int (first N
+    GPUs), "none" (no GPU option) or "unknown".  (A ``docker exec`` into a container the script did not start:
+    None, see :func:`same_device_space`.)"""
+    w = container_text(launch)
     if not _DOCKER.search(w):
         return None
     m = _GPUS.search(w)
-    if not m:
-        return "none"
-    spec = m.group(2).strip("'\"")
+    if m:
+        spec = m.group(2).strip("'\"")
+    else:
+        # `--runtime=nvidia -e NVIDIA_VISIBLE_DEVICES=1`: the NVIDIA container runtime exposes the devices
+        # the variable lists, numbered from 0 inside the container, as `--gpus device=1` does
+        m = _NVIDIA_VISIBLE.search(w)
+        if not m:
+            return "none"
+        spec = m.group(1).strip("'\"")
+        spec = spec if spec == "all" else "device=" + spec
     if spec == "all":
         return "all"
     if spec.isdigit():
@@ -1029,8 +1054,16 @@ def docker_gpus(launch: Launch) -> Optional[object]:
     return "unknown"
 
 
+def same_device_space(a: Launch, b: Launch) -> bool:
+    """False when one launch is a ``docker exec`` into a container the script did not start and the other
+    is not in that container: which devices that container has is not known (vllm-project/tpu-inference's
+    multi-host example, field test rw7/a)."""
+    ca, cb = container_text(a), container_text(b)
+    return ca == cb or not (_DOCKER_EXEC.search(ca) or _DOCKER_EXEC.search(cb))
+
+
 def shares_network(launch: Launch) -> bool:
-    w = wrapper_text(launch)
+    w = container_text(launch)
     if not _DOCKER.search(w):
         return True
     return bool(re.search(r"--(network|net)(=|\s+)host\b", w))

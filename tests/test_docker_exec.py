@@ -48,3 +48,51 @@ def test_named_containers_and_exec_targets():
     assert launchers.exec_container_image(["docker", "exec", "--user=u", "b", "sh"], got) == "img/b:2"
     assert launchers.exec_container_image(["docker", "exec", "c", "sh"], got) is None
     assert launchers.exec_container_image(["docker", "run", "a", "sh"], got) is None
+
+
+# -- the devices of the container a launch runs in (PD151) ------------------------------------------------------
+
+SG = "python3 -m sglang.launch_server --model-path /m"
+
+
+def _pd151(scratch, text):
+    scratch.write("pd.sh", "#!/bin/bash\n" + text)
+    _, doc = scratch.lint("pd.sh")
+    assert len(doc["launches"]) == 2, doc["launches"]
+    return [f for f in doc["findings"] if f["code"] == "PD151"]
+
+
+@pytest.mark.parametrize("gpus,overlap", [(("0", "1"), False), (("0", "0"), True)])
+def test_gpus_of_a_docker_run_bash_c_string(scratch, gpus, overlap):
+    runs = "".join(f"docker run -d --network host --gpus '\"device={g}\"' img:1 bash -c "
+                   f"\"{SG} --disaggregation-mode {role} --port {port}\"\n"
+                   for g, role, port in zip(gpus, ("prefill", "decode"), (30000, 30001)))
+    assert bool(_pd151(scratch, runs)) == overlap
+
+
+@pytest.mark.parametrize("targets,overlap", [
+    (("pd-0", "pd-1"), False),   # tpu-inference run_disagg_multi_host.sh's shape: one container per role
+    (("pd-0", "pd-0"), True),    # both servers in one container: one device space
+])
+def test_exec_into_containers_the_script_starts(scratch, targets, overlap):
+    text = ("docker run -d --name pd-0 --network host --gpus '\"device=0\"' img:1 sleep infinity\n"
+            "docker run -d --name pd-1 --network host --gpus '\"device=1\"' img:1 sleep infinity\n")
+    text += "".join(f"docker exec -d {t} bash -c \"{SG} --disaggregation-mode {role} --port {port}\"\n"
+                    for t, role, port in zip(targets, ("prefill", "decode"), (30000, 30001)))
+    assert bool(_pd151(scratch, text)) == overlap
+
+
+@pytest.mark.parametrize("targets,overlap", [(("a", "b"), False), (("a", "a"), True)])
+def test_exec_into_containers_the_script_does_not_start(scratch, targets, overlap):
+    text = "".join(f"docker exec {t} {SG} --disaggregation-mode {role} --port {port} &\n"
+                   for t, role, port in zip(targets, ("prefill", "decode"), (30000, 30001)))
+    assert bool(_pd151(scratch, text)) == overlap
+
+
+def test_container_run_words():
+    runs = {"a": "docker run --name a --gpus all img:1"}
+    assert launchers.container_run(["docker", "run", "-d", "--gpus", "all", "img:1", "bash", "-c"], {}) == \
+        "docker run -d --gpus all img:1"
+    assert launchers.container_run(["docker", "exec", "-d", "a", "bash", "-c"], runs) == runs["a"]
+    assert launchers.container_run(["docker", "exec", "b", "sh"], runs) == "docker exec b"
+    assert launchers.container_run(["srun", "-N1", "bash", "-c"], runs) == ""

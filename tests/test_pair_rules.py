@@ -218,6 +218,25 @@ def test_docker_without_host_network_has_its_own_ports(tmp_path, capsys, monkeyp
     assert {"PD150", "PD151"} <= set(codes(fs))
 
 
+@pytest.mark.parametrize("pin0,pin1", [
+    ("--gpus '\"device=0\"'", "--gpus '\"device=1\"'"),
+    ("--runtime=nvidia -e NVIDIA_VISIBLE_DEVICES=0", "--runtime=nvidia -e NVIDIA_VISIBLE_DEVICES=1"),
+])
+def test_docker_gpus_of_an_image_in_a_variable(pin0, pin1, tmp_path, capsys, monkeypatch):
+    # littlemex/pd-disaggregated-inference-on-aws scripts/singlenode-lmcache (field test rw7/a): the image's
+    # entry point is `${BASE_IMAGE}`, whose text is on another line; the wrapper's words say which GPUs
+    def script(p, d):
+        kv = '{"kv_connector":"LMCacheConnectorV1","kv_role":"kv_%s"}'
+        run = ("docker run -d --name %s %s --network host ${BASE_IMAGE} --model /m --port %d "
+               "--gpu-memory-utilization 0.85 --kv-transfer-config '%s'\n")
+        return ('BASE_IMAGE="${BASE_IMAGE:-vllm/vllm-openai:v0.11.0}"\n' + run % ("p", p, 8100, kv % "producer")
+                + run % ("d", d, 8200, kv % "consumer"))
+    fs = check(tmp_path, capsys, monkeypatch, {"apart/pd.sh": script(pin0, pin1)})
+    assert "PD151" not in codes(fs), fs
+    fs = check(tmp_path, capsys, monkeypatch, {"same/pd.sh": script(pin0, pin0)})
+    assert "PD151" in codes(fs)
+
+
 def test_partial_pinning_is_reported_once_per_unpinned_launch(tmp_path, capsys, monkeypatch):
     # one unpinned prefill, two pinned decodes: one PD152 on the prefill naming both pinned launches
     fs = check(tmp_path, capsys, monkeypatch, {"pd.sh": (

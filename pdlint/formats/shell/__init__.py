@@ -62,6 +62,9 @@ class ShellCommand:
     remote: bool = False
     #: the container image a wrapper runs its ``sh -c`` string in (``docker run IMAGE bash -c "..."``), if any
     image: str = ""
+    #: the words of the ``docker run`` that made the container it runs in, or of its ``docker exec`` into a
+    #: container the script did not start (:func:`pdlint.launchers.container_run`); "" outside a container
+    container: str = ""
     #: serials of earlier background commands a ``kill``/``pkill``/``killall`` ended before this command
     #: runs, on every path that runs it: the two never run at the same time
     ended_before: frozenset = frozenset()

@@ -293,11 +293,12 @@ class Builtins:
         else:
             self.child_env(child, words, i, st, penv)
         child.positional = tuple(Var(w) for w in rest[1:])
-        from pdlint.launchers import exec_container_image, wrapper_image
+        from pdlint.launchers import container_run, exec_container_image, wrapper_image
         # (`docker run IMAGE bash -c`, or `docker exec NAME bash -c` into a container the script started by name)
         image = wrapper_image(texts[:i]) or (exec_container_image(texts[:i], self.containers)
                                              if self.containers else None)
-        child.ctx = st.ctx + (Ctx(f"{what} at line {words[i].origin.line}", remote=remote, image=image or ""),)
+        child.ctx = st.ctx + (Ctx(f"{what} at line {words[i].origin.line}", remote=remote, image=image or "",
+                                  container=container_run(texts[:i], self.container_runs)),)
         if st.out is not None:
             child.out = ()
         unit = self.parse(script, kind="ssh command" if remote else f"{base} -c string")

@@ -80,6 +80,7 @@ class Interpreter(Words, Conditions, Control, Builtins, Joins, Tails, EnvVariant
         self.active_calls: list = []  # FuncDef.key of the functions being evaluated (innermost last)
         self.uncalled = False  # evaluating a function the script never calls
         self.containers: dict = {}  # container name -> image of the `docker run --name` commands run so far
+        self.container_runs: dict = {}  # container name -> the words of that `docker run` (launchers.container_run)
         self.uncalled_fd: Optional[FuncDef] = None  # that function (Control.evaluate_uncalled)
         self.uncalled_memo: dict = {}  # FuncDef.key -> can a limit in it stay quiet (uncalled_quiet)
         self.units: dict = {}  # id(SourceFile) -> Unit
@@ -460,7 +461,8 @@ class Interpreter(Words, Conditions, Control, Builtins, Joins, Tails, EnvVariant
             words=list(words), env=env, context=st.context_text(), role_hint=role, start=start,
             background=self.bg > 0, unset_vars=sorted(unknown), uncalled=self.uncalled, serial=len(self.commands),
             ended_before=st.ended, remote=any(c.remote for c in st.ctx),
-            image=next((c.image for c in reversed(st.ctx) if c.image), "") or self._exec_image(words))
+            image=next((c.image for c in reversed(st.ctx) if c.image), "") or self._exec_image(words),
+            container=next((c.container for c in reversed(st.ctx) if c.container), "") or self._container(words))
         if self._started is not None:
             self._started.append(cmd)
         if key is None:
@@ -469,9 +471,20 @@ class Interpreter(Words, Conditions, Control, Builtins, Joins, Tails, EnvVariant
         self._seen_ids.setdefault(tuple(map(id, cmd.words)), []).append(cmd)
         self.commands.append(cmd)
         if len(words) > 3 and words[1].text in ("run", "create"):  # (`docker exec NAME ...` links to it)
-            from pdlint.launchers import named_containers
-            self.containers.update(named_containers([[w.text for w in words]]))
+            from pdlint.launchers import container_run, named_containers
+            texts = [w.text for w in words]
+            named = named_containers([texts])
+            self.containers.update(named)
+            for name in named:
+                self.container_runs[name] = container_run(texts, {})
         return cmd
+
+    def _container(self, words: list) -> str:
+        """:func:`pdlint.launchers.container_run` of a command's words (``docker exec NAME vllm serve ...``)."""
+        if len(words) < 3 or words[1].text not in ("run", "create", "exec"):
+            return ""
+        from pdlint.launchers import container_run
+        return container_run([w.text for w in words], self.container_runs)
 
     def _exec_image(self, words: list) -> str:
         """The image of the container a ``docker exec NAME COMMAND`` runs in, when this script started NAME

@@ -92,9 +92,10 @@ class Ctx:
     enclosing: bool = True
     remote: bool = False  # the commands inside run on another host (``ssh HOST COMMAND``)
     image: str = ""  # the commands inside run in this container image (``docker run IMAGE bash -c ...``)
+    container: str = ""  # ... in the container these words made (launchers.container_run)
 
     def closed(self) -> "Ctx":
-        return Ctx(self.text, self.role, self.decision, False, self.remote, self.image)
+        return Ctx(self.text, self.role, self.decision, False, self.remote, self.image, self.container)
 
 
 @dataclass(frozen=True)
