@@ -18,6 +18,7 @@ import re
 from typing import Optional
 
 from pdlint.model import ERROR, ROLES, WARNING, Finding, Launch, Related
+from pdlint.pairing import router_args
 from pdlint.rules import Rule, register
 from pdlint.text import TStr
 
@@ -302,7 +303,6 @@ def _drift(lmap: dict, wmap: dict) -> int:
 # PD107
 # ---------------------------------------------------------------------------
 
-_URL_FLAGS = {"--prefill": "prefill", "--decode": "decode", "--prefill-urls": "prefill", "--decode-urls": "decode"}
 
 
 def router_findings(launches: list) -> list:
@@ -324,15 +324,15 @@ def router_findings(launches: list) -> list:
                 continue
             seen: dict = {}
             first: dict = {}
-            i = 0
-            while i < len(r.argv):
-                t = texts[i]
-                if t in _URL_FLAGS and i + 1 < len(r.argv):
-                    m = re.match(r"^(?:https?://)?" + re.escape(group) + r"-(.+?)-(\d+)\.", texts[i + 1])
-                    if m:
-                        seen.setdefault(m.group(1), set()).add(int(m.group(2)))
-                        first.setdefault(m.group(1), r.argv[i + 1])
-                i += 1
+            # every URL of `--prefill URL [BOOTSTRAP] URL ...` (nargs="+": mini_lb, sglang-router), veophi/rbg's
+            # examples/pd-disagg/sglang/sglang-pd.yaml (field test rw8/a)
+            # (a replica's address: `http://GROUP-ROLE-INDEX.GROUP-ROLE:PORT`, or `GROUP-ROLE-INDEX:PORT`)
+            replica = re.compile(r"^(?:https?://)?" + re.escape(group) + r"-(.+?)-(\d+)(?:[.:/]|$)")
+            for _, how, tok, _ in router_args(r)[0]:
+                m = replica.match(tok.text) if how == "url" else None
+                if m:
+                    seen.setdefault(m.group(1), set()).add(int(m.group(2)))
+                    first.setdefault(m.group(1), tok)
             for rn, idx in seen.items():
                 n = replicas.get(rn)
                 if n is not None and len(idx) < n:
@@ -347,7 +347,8 @@ def router_findings(launches: list) -> list:
                     out.append(_finding(
                         ROUTER_REPLICAS, first[rn], r,
                         f"the router is given {len(idx)} static URL(s) for role {rn!r}, which runs {n} replicas: "
-                        f"{', '.join(f'{group}-{rn}-{k}' for k in missing)}{more} never receive traffic"))
+                        f"{', '.join(f'{group}-{rn}-{k}' for k in missing)}{more} never "
+                        f"receive{'s' if len(missing) == 1 and not more else ''} traffic"))
     return out
 
 

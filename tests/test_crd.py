@@ -322,3 +322,52 @@ def test_pd107_router_wired_to_replica_zero_only():
 
 def test_pd107_quiet_when_every_replica_is_listed():
     assert "PD107" not in codes(extract("crd/examples__inference__pd-disagg-standalone.yaml"))
+
+
+RBG_MINI_LB = textwrap.dedent("""\
+    apiVersion: workloads.x-k8s.io/v1alpha1
+    kind: RoleBasedGroup
+    metadata:
+      name: sglang-pd
+    spec:
+      roles:
+      - name: scheduler
+        replicas: 1
+        template:
+          spec:
+            containers:
+            - name: scheduler
+              command: [sh, -c, "python3 -m sglang.srt.disaggregation.mini_lb --prefill PREFILL --decode DECODE --port 8000"]
+      - name: prefill
+        replicas: 2
+        template:
+          spec:
+            containers:
+            - name: p
+              command: [sh, -c, "python3 -m sglang.launch_server --model-path /m --disaggregation-mode prefill --port 8000"]
+      - name: decode
+        replicas: 1
+        template:
+          spec:
+            containers:
+            - name: d
+              command: [sh, -c, "python3 -m sglang.launch_server --model-path /m --disaggregation-mode decode --port 8000"]
+    """)
+
+
+@pytest.mark.parametrize("prefill,fires", [
+    # veophi/rbg examples/pd-disagg/sglang/sglang-pd.yaml (field test rw8/a): `--prefill` takes several URLs
+    ("http://sglang-pd-prefill-0.sglang-pd-prefill:8000 http://sglang-pd-prefill-1.sglang-pd-prefill:8000", False),
+    ("http://sglang-pd-prefill-0.sglang-pd-prefill:8000 34000 http://sglang-pd-prefill-1.sglang-pd-prefill:8000",
+     False),
+    ("http://sglang-pd-prefill-0.sglang-pd-prefill:8000", True),
+    ("http://sglang-pd-prefill-0:8000", True),    # the short pod name
+])
+def test_pd107_reads_every_url_of_a_router_flag(tmp_path, prefill, fires):
+    text = RBG_MINI_LB.replace("PREFILL", prefill).replace("DECODE", "http://sglang-pd-decode-0:8000")
+    (tmp_path / "rbg.yaml").write_text(text)
+    out = extract("rbg.yaml", cwd=str(tmp_path))
+    found = [f for f in out.findings if f.code == "PD107"]
+    assert bool(found) is fires, [f.message for f in found]
+    if fires:
+        assert found[0].message.endswith("sglang-pd-prefill-1 never receives traffic")
