@@ -50,7 +50,11 @@ def test_a_typo_in_the_recommended_args_fires_at_its_line(scratch_git, capsys):
 
 
 @pytest.mark.parametrize("name,role", [("speculative-decoding", None), ("decode-worker", "decode"),
-                                        ("prefill", "prefill"), ("eagle-decoder-draft", None)])
+                                        ("prefill", "prefill"), ("eagle-decoder-draft", None),
+                                        # Dynamo's TRT-LLM recipes (field test rw7/e): a decode worker with MTP
+                                        ("mtp_decode.yaml", "decode"), ("eagle_decode.yaml", "decode"),
+                                        ("mtp_prefill.yaml", "prefill"), ("eagle-decoding", None),
+                                        ("spec_decode", None)])
 def test_speculative_decoding_names_no_role(name, role):
     assert role_of_name(name) == role
 

@@ -390,3 +390,17 @@ def test_an_override_pdlint_cannot_read_leaves_the_settings_incomplete(tmp_path,
               '--override-engine-args "$OV"\n')
     doc = check(tmp_path, capsys, monkeypatch, {"run.sh": script})
     assert not [f for f in doc["findings"] if f["code"] in ("TRT005", "TRT010")]
+
+
+@pytest.mark.parametrize("method", ["mtp", "eagle"])
+def test_speculative_recipe_option_files_have_roles(method, tmp_path, capsys, monkeypatch):
+    # Dynamo's TRT-LLM recipes engine_configs/deepseek_r1/mtp/mtp_{prefill,decode}.yaml (field test rw7/e): the
+    # decode file named no role, so the pair was never formed
+    spec = "speculative_config:\n  decoding_type: MTP\n  num_nextn_predict_layers: 1\n"
+    doc = check(tmp_path, capsys, monkeypatch, {
+        f"engine_configs/{method}/{method}_prefill.yaml":
+            "backend: pytorch\ndisable_overlap_scheduler: true\ncache_transceiver_config:\n  backend: UCX\n" + spec,
+        f"engine_configs/{method}/{method}_decode.yaml":
+            "backend: pytorch\ncache_transceiver_config:\n  backend: NIXL\n" + spec})
+    assert sorted(l["role"] for l in doc["launches"]) == ["decode", "prefill"]
+    assert codes(doc) == ["TRT001"]

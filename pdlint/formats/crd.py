@@ -50,7 +50,12 @@ from pdlint.text import TStr
 
 PREFILL_WORDS = {"prefill", "prefiller", "prefills", "ctx", "context", "producer", "sender"}
 DECODE_WORDS = {"decode", "decoder", "decodes", "decoding", "gen", "generation", "consumer", "receiver"}
-_NOT_PD = {"speculative", "spec", "draft", "eagle", "mtp"}
+#: words that make a decode word name speculative decoding, not a PD role (llmaz's `speculative-decoding`
+#: config, `eagle-decoder-draft`); beside a speculative method's name only the technique's nouns do: Dynamo's
+#: TRT-LLM recipes name their MTP / EAGLE decode workers' option files `mtp_decode.yaml`, `eagle_decode.yaml`
+_NOT_PD = {"speculative", "spec", "draft"}
+_SPEC_METHODS = {"eagle", "eagle3", "mtp", "medusa", "ngram"}
+_SPEC_NOUNS = {"decoding", "decoder"}
 ROLE_LABELS = ("llm-d.ai/role", "role", "app.kubernetes.io/component", "component", "pd-role", "pd_role")
 LEADER_KEYS = {"leaderTemplate": "leader", "workerTemplate": "worker", "leaderTemplatePatch": "leader",
                "workerTemplatePatch": "worker", "patchLeaderTemplate": "leader", "patchWorkerTemplate": "worker",
@@ -132,7 +137,9 @@ def role_of_name(name: Optional[str]) -> Optional[str]:
         return None
     ws = set(words_of(name))
     if ws & _NOT_PD:
-        ws -= DECODE_WORDS  # speculative decoding (llmaz's `speculative-decoding` config) is no PD role
+        ws -= DECODE_WORDS
+    elif ws & _SPEC_METHODS:
+        ws -= _SPEC_NOUNS
     p, d = bool(ws & PREFILL_WORDS), bool(ws & DECODE_WORDS)
     if p and not d:
         return "prefill"
