@@ -88,6 +88,12 @@ def family(path: Optional[str]) -> Optional[Family]:
     return None
 
 
+def named(path: Optional[str]) -> bool:
+    """Does a pattern place the name: a family, or a row that says the name is another architecture."""
+    name = component(path) if path and isinstance(path, str) else ""
+    return bool(name) and any(pat.match(name) for pat, _ in _COMPILED)
+
+
 def markdown() -> str:
     """The family table for ``docs/models.md``."""
     out = ["| name pattern (last path component) | family | attention | hybrid | architectures |",
@@ -101,4 +107,4 @@ def markdown() -> str:
     return "\n".join(out)
 
 
-__all__ = ["Family", "FAMILIES", "family", "component", "markdown"]
+__all__ = ["Family", "FAMILIES", "family", "named", "component", "markdown"]

@@ -37,3 +37,14 @@ def test_sgl815_quiet_for_kimi_k3(scratch_git):
     scratch_git.write("other.sh", PAIR.format(m="/mnt/ssd/Other-K3"))
     _, report = scratch_git.lint("k3.sh", "other.sh")
     assert [(f["path"], f["code"]) for f in report["findings"] if f["code"] == "SGL815"] == [("other.sh", "SGL815")]
+
+
+def test_served_model_name_places_a_mounted_model(scratch_git):
+    # alisachen-google/gcp-dynamo-cuj dsr1-sweep manifests (field test rw7/e): weights mounted at /model, the
+    # served name says DeepSeek-R1 (MLA); a path that names a model is not overridden by the served name
+    served = "/model --served-model-name deepseek-ai/DeepSeek-R1"
+    scratch_git.write("mounted.sh", PAIR.format(m=served))
+    scratch_git.write("unnamed.sh", PAIR.format(m="/model --served-model-name my-endpoint"))
+    scratch_git.write("path_wins.sh", PAIR.format(m="deepseek-ai/DeepSeek-R1-Distill-Qwen-7B --served-model-name deepseek-ai/DeepSeek-R1"))
+    _, report = scratch_git.lint("mounted.sh", "unnamed.sh", "path_wins.sh")
+    assert sorted(f["path"] for f in report["findings"] if f["code"] == "SGL815") == ["path_wins.sh", "unnamed.sh"]

@@ -452,9 +452,9 @@ def attn_tp(a):
     quiet=[px("--tp-size 2", "--tp-size 2"), px("--tp-size 8 --dp-size 8 --enable-dp-attention", "--tp-size 1"),
            px("--model-path deepseek-ai/DeepSeek-V3 --tp-size 8", "--model-path deepseek-ai/DeepSeek-V3 --tp-size 4"),
            px("--model-path /models/Kimi-K2-Instruct --tp-size 4", "--model-path /models/Kimi-K2-Instruct --tp-size 8")],
-    notes="A warning: whether the model is MLA (or hybrid) is not in the flags. Quiet when the model path names a "
-          "family known to be MLA (DeepSeek V2/V3/R1, Kimi K2, ...: the inference is documented in "
-          "docs/models.md); for a known non-MLA sliding-window hybrid (DeepSeek-V4) with pipeline parallelism on "
+    notes="A warning: whether the model is MLA (or hybrid) is not in the flags. Quiet when the model path (or, "
+          "for a path that names no model, `--served-model-name`) names a family known to be MLA (DeepSeek "
+          "V2/V3/R1, Kimi K2, ...: the inference is documented in docs/models.md); for a known non-MLA sliding-window hybrid (DeepSeek-V4) with pipeline parallelism on "
           "the prefill SGLang refuses the transfer (SGL830).")
 def _attn_tp(p, d):
     pt, dt = attn_tp(p), attn_tp(d)
@@ -475,9 +475,21 @@ def _attn_tp(p, d):
 
 def model_family(a):
     """The model family the launch's ``--model-path`` names (:mod:`pdlint.models`), or None."""
-    from pdlint.models import family
-    path = a.get("model_path")
-    return family(path) if a.known("model_path") and isinstance(path, str) else None
+    return named_family(a)[0]
+
+
+def named_family(a) -> tuple:
+    """(the model family, the flag that names it): ``--model-path``'s, or, when its last component matches no
+    pattern (weights mounted at ``/model``), ``--served-model-name``'s (alisachen-google/gcp-dynamo-cuj's
+    DeepSeek-R1 manifests, field test rw7/e); (None, None) when neither names one."""
+    from pdlint.models import family, named
+    for dest, flag in (("model_path", "--model-path"), ("served_model_name", "--served-model-name")):
+        name = a.get(dest)
+        if not a.known(dest) or not isinstance(name, str):
+            continue
+        if named(name):
+            return family(name), flag
+    return None, None
 
 
 @sgl_pair_rule(

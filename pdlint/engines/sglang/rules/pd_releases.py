@@ -100,9 +100,9 @@ def _dflash_decode(a):
 def _dsv4_pp(a):
     if a.role not in ("prefill", "decode") or not a.gt("pp_size", 1):
         return None
-    from pdlint.engines.sglang.rules.pair import model_family
-    fam = model_family(a)
+    from pdlint.engines.sglang.rules.pair import named_family
+    fam, flag = named_family(a)
     if fam is None or "DeepseekV4ForCausalLM" not in fam.architectures:
         return None
     return Hit("pp_size", "disaggregation_mode",
-               note=f"--model-path names {fam.name}, whose architecture SGLang checks here")
+               note=f"{flag} names {fam.name}, whose architecture SGLang checks here")
