@@ -97,7 +97,9 @@ SHELL_LIMIT = register(Rule(
 
 SHELL_PARSE = register(Rule(
     "PD009", "shell-parse-error", WARNING,
-    "Reports a region of a shell script (or of an `sh -c` string) that does not parse; the rest is still checked.",
+    "Reports a region of a shell script (or of an `sh -c` string) that does not parse; the rest is still checked. "
+    "pdlint parses shell with tree-sitter-bash; where that grammar rejects a text, bash's own parser is asked "
+    "(`bash -n`, which reads and runs nothing), and a text bash accepts is not reported.",
     "The shell would reject or misread it, and launches inside it cannot be checked.",
     "Fix the shell syntax at the reported line.", category=_C))
 

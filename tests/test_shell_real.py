@@ -550,3 +550,60 @@ def test_source_from_the_script_directorys_parent_in_a_repository(scratch_git):
     (launch,) = out["launches"]
     assert launch["argv"][:2] == ["--model-path", "/models/qwen"]
     assert launch["origins"][1]["path"] == "t/lib/env.sh"
+
+
+# -- bash's own parser confirms a tree-sitter parse error (pdlint.formats.shell.bashparse) ----------------------
+
+needs_bash = pytest.mark.skipif(shutil.which("bash") is None, reason="bash is not installed")
+
+VALID_BASH = [
+    # vllm-project/tpu-inference tests/e2e/benchmarking/inferencex/qwen3.5/sweep.sh (field test rw7/a)
+    'declare -A T\nT[1024,1024,4]=x\nsharding="${T[$ISL,$OSL,$CONC]:-}"\n',
+    # vllm-project/tpu-inference .buildkite/scripts/run_multihost.sh
+    'ssh "u@${ip}" > "/tmp/w_${ip}.log" 2>&1 << EOF &\necho hi\nEOF\nwait\n',
+    # weyl-ai/trtllm-serve scripts/demo.sh, a Nix substituteAll template (field test rw7/e)
+    'PORT="$PORT" \\\n@toolServer@/bin/tool-server &\nwait\n',
+    "if cmd <<EOF | tee log; then\nx\nEOF\n  echo ok\nfi\n",
+]
+LAUNCH = ("python3 -m sglang.launch_server --model-path /m --disaggregation-mode prefill "
+          "--disaggregation-transfer-backend fake\n")
+
+
+@needs_bash
+@pytest.mark.parametrize("text", VALID_BASH)
+def test_valid_bash_tree_sitter_rejects_is_no_syntax_error(repo, capsys, text):
+    write(repo, "run.sh", "#!/bin/bash\n" + text + LAUNCH)
+    code, out = check(capsys, "run.sh")
+    assert "PD009" not in out and "SGL104" in out, out
+
+
+@needs_bash
+def test_what_bash_rejects_is_still_a_syntax_error(repo, capsys):
+    write(repo, "run.sh", "#!/bin/bash\necho $$(seq 1 3)\n" + LAUNCH)   # (a Buildkite `$$` outside Buildkite)
+    code, out = check(capsys, "run.sh")
+    assert "PD009" in out and "SGL104" in out, out
+
+
+def test_without_bash_tree_sitters_error_stands(repo, capsys, monkeypatch):
+    from pdlint.formats.shell import bashparse
+    monkeypatch.setattr(bashparse, "bash_binary", lambda: None)
+    bashparse.bash_accepts.cache_clear()
+    write(repo, "run.sh", "#!/bin/bash\n" + VALID_BASH[1] + LAUNCH)
+    code, out = check(capsys, "run.sh")
+    bashparse.bash_accepts.cache_clear()
+    assert "PD009" in out, out
+
+
+@needs_bash
+def test_bash_parses_only(tmp_path, monkeypatch):
+    # nothing runs: no command, no substitution, no BASH_ENV startup file
+    from pdlint.formats.shell import bashparse
+    marker = tmp_path / "ran"
+    env_file = tmp_path / "env.sh"
+    env_file.write_text(f"touch {marker}\n")
+    monkeypatch.setenv("BASH_ENV", str(env_file))
+    bashparse.bash_accepts.cache_clear()
+    assert bashparse.bash_accepts(f"touch {marker}\necho $(touch {marker})\n")
+    assert not bashparse.bash_accepts("if then fi\n")
+    assert not bashparse.bash_accepts("x" * (bashparse.MAX_BYTES + 1))
+    assert not marker.exists()

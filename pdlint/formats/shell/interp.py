@@ -141,7 +141,12 @@ class Interpreter(Words, Conditions, Control, Builtins, Joins, Tails, EnvVariant
             self.ctx.report("PD-SHELL-PARSE", f"shell syntax error: bad substitution {unit.text[a:b]!r}"
                             f" (a template placeholder? its value is unknown) ({kind})", tstr, a)
             n += 1
-        for err, offset in syntax.errors(unit.root):
+        errors = list(syntax.errors(unit.root))
+        if errors and not unit.bad_subs:
+            from pdlint.formats.shell.bashparse import bash_accepts
+            if bash_accepts(unit.text):
+                errors = []  # valid bash that tree-sitter-bash does not read (pdlint.formats.shell.bashparse)
+        for err, offset in errors:
             if n >= MAX_PARSE_REPORTS:
                 break
             n += 1

@@ -1,0 +1,51 @@
+"""Asking bash's own parser whether a text is valid shell, where tree-sitter-bash says it is not.
+
+tree-sitter-bash 0.25 rejects some valid bash (``cmd 2>&1 << EOF &``, ``${T[$A,$B]:-}``, a word starting with
+``@`` such as Nix's ``@toolServer@/bin/x``, ``if cmd <<EOF | tee log; then``).  Before a parse error becomes a
+PD009 "shell syntax error", bash is asked: ``bash -n`` reads the text and runs nothing (no command, no
+substitution, no startup file: ``--norc --noprofile`` and an environment without ``BASH_ENV``), and says whether
+it parses.  When bash accepts it, the error is tree-sitter's, not the script's, and no PD009 is reported; what
+pdlint could not read of the region is still reported as not checked when it holds launch text (coverage).
+
+Bounded like every child pdlint starts: the text goes on stdin, at most :data:`MAX_BYTES` of it, and bash gets
+:data:`TIMEOUT` seconds.  Without bash (or when it fails, times out or the text is too large) the parse error
+stands, as before.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from functools import lru_cache
+from typing import Optional
+
+#: largest text handed to bash (a parse of it takes milliseconds)
+MAX_BYTES = 2_000_000
+#: seconds bash may take
+TIMEOUT = 5.0
+
+
+def bash_binary() -> Optional[str]:
+    return shutil.which("bash")
+
+
+@lru_cache(maxsize=256)
+def bash_accepts(text: str) -> bool:
+    """True when ``bash -n`` parses ``text`` without a syntax error."""
+    bash = bash_binary()
+    data = text.encode("utf-8", "surrogateescape") if text else b""
+    if bash is None or not data or len(data) > MAX_BYTES or b"\0" in data:
+        return False
+    env = {"PATH": os.defpath, "LC_ALL": "C"}
+    from pdlint.budget import unlimited_children
+    try:
+        with unlimited_children():
+            proc = subprocess.run([bash, "--norc", "--noprofile", "-n"], input=data, env=env,
+                                  capture_output=True, timeout=TIMEOUT)
+    except (OSError, subprocess.SubprocessError, ValueError):
+        return False
+    return proc.returncode == 0 and not proc.stderr
+
+
+__all__ = ["bash_accepts", "bash_binary", "MAX_BYTES", "TIMEOUT"]
