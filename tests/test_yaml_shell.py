@@ -344,3 +344,47 @@ def test_an_sflow_operators_container_image_in_its_srun_args(scratch_git):
     scratch_git.write("recipe.yaml", SFLOW_EXTRA_ARGS.replace("--container-image=", "--container-image\n      - "))
     _, report = scratch_git.lint("recipe.yaml")
     assert report["launches"][0]["engine_version"] == "0.5.6.post2"
+
+
+BUILDKITE = """\
+steps:
+  - group: "TPU tests"
+    steps:
+      - label: "Prefill server smoke test"
+        agents:
+          queue: tpu
+        commands:
+          - |
+            export MODEL=Qwen/Qwen3-0.6B
+            vllm serve $$MODEL \\
+              --port 8000 \\
+              --kv-transfer-config '{"kv_connector":"NixlConnector","kv_role":"kv_producer"}' &
+            for _ in $$(seq 1 180); do curl -fs localhost:8000/health && break || sleep 10; done
+      - label: "decode"
+        command:
+          - vllm serve $$MODEL --port 8001 --bogus-flag
+"""
+
+
+def test_buildkite_dollar_escapes_are_the_shells_dollars(tmp_path):
+    # vllm-project/tpu-inference .buildkite/pipeline_jax.yml (field test rw7/a): `$$(seq 1 180)` was PD009,
+    # `$$MODEL` the shell's pid followed by "MODEL"
+    (tmp_path / ".buildkite").mkdir()
+    (tmp_path / ".buildkite" / "pipeline.yml").write_text(BUILDKITE)
+    out = extract(".buildkite/pipeline.yml", cwd=str(tmp_path))
+    assert not [f for f in out.findings if f.code == "PD009"], [f.message for f in out.findings]
+    first, second = sorted(out.launches, key=lambda l: l.line)
+    assert first.role == "prefill" and "Buildkite pipeline" in first.context
+    assert "Qwen/Qwen3-0.6B" in [t.text for t in first.command + first.argv]
+    assert (second.line, argv(second)[-1]) == (16, "--bogus-flag")   # `command:` list: commands, not an argv
+    bogus = second.argv[-1]
+    line = BUILDKITE.splitlines()[15]
+    assert (bogus.origin.line, bogus.origin.column) == (16, line.index("--bogus") + 1)  # traced after a `$$`
+
+
+def test_buildkite_dialect():
+    def dia(text):
+        return yaml_shell.dialect(yt.Ref(yt.compose(text)[0].root))
+    assert dia(BUILDKITE) == "buildkite"
+    assert dia("steps:\n  - run: echo\n") == "generic"            # no Buildkite step key
+    assert dia("name: x\nsteps:\n  - label: a\n") == "generic"     # a key Buildkite's top level does not have

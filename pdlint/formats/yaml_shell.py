@@ -107,7 +107,7 @@ def has_launcher(text: str) -> bool:
 #: runners whose script keys are read when they hold an engine flag, not only a launcher: the shell front-end then
 #: tells a flag a check passes to `grep` (a rendered-manifest assertion) from a launch it cannot follow, as it does
 #: in a `.sh` file
-WORKFLOWS = ("github", "gitlab", "argo", "skypilot", "sflow")
+WORKFLOWS = ("github", "gitlab", "argo", "skypilot", "sflow", "buildkite")
 _FLAG_NEEDLES = ("--disaggregation-", "--kv-transfer-config", "--kv_transfer_config", "--is-prefill-worker",
                  "--is-decode-worker", "--disagg-config", "--pd-disaggregation")
 
@@ -176,7 +176,17 @@ def dialect(root: yt.Ref) -> str:
         return "gitlab"
     if "run" in keys and ({"resources", "setup", "envs", "num_nodes"} & keys):
         return "skypilot"
+    if "steps" in keys and keys <= _BUILDKITE_TOP and any(
+            isinstance(yt.deref(s).node, yt.YMap) and {k for k, _ in yt.map_items(s)} & _BUILDKITE_STEP
+            for s in yt.seq_items(yt.get(root, "steps"))):
+        return "buildkite"
     return "generic"
+
+
+#: a Buildkite pipeline's top-level keys, and keys only its steps have
+_BUILDKITE_TOP = {"steps", "env", "agents", "notify", "priority", "secrets", "image"}
+_BUILDKITE_STEP = {"label", "group", "wait", "block", "trigger", "plugins", "agents", "depends_on", "key",
+                   "soft_fail", "artifact_paths"}
 
 
 def scripts(doc: TStr, docs: list, skip: set) -> list:
@@ -273,7 +283,9 @@ class _Walker:
             if key in ENV_KEYS and path == () and self.dia in ("sflow",):
                 continue
             vnode = yt.deref(v).node
-            is_script_key = key in SCRIPT_KEYS or bool(_SUFFIX.search(key))
+            # (a Buildkite step's `command:` list is commands run one after another, as `commands:`)
+            is_script_key = key in SCRIPT_KEYS or bool(_SUFFIX.search(key)) or (self.dia == "buildkite"
+                                                                                and key == "command")
             if isinstance(vnode, yt.YScalar) and not is_script_key and key not in COMMAND_KEYS and \
                     (_SCRIPT_FILE.search(key) or _SHEBANG.match(vnode.value)):
                 # a script kept as a value (a ConfigMap's `prefill.sh: |` a container runs): named by its key
@@ -297,9 +309,9 @@ class _Walker:
                     continue
                 texts = [yt.scalar_tstr(self.doc, it) for it in lines]
                 joined_text = " ".join(t.text for t in texts)
-                if not (_script_text(joined_text, self.dia) if key in SCRIPT_KEYS else has_launcher(joined_text)):
+                if not (_script_text(joined_text, self.dia) if is_script_key else has_launcher(joined_text)):
                     continue
-                if key in COMMAND_KEYS and key not in SCRIPT_KEYS:
+                if key in COMMAND_KEYS and not is_script_key:
                     self._emit(None, [self._subst(t) for t in texts], env, names, path + (key,), image)
                 else:
                     nl = TStr.synthetic("\n", "<lines>")
@@ -329,7 +341,8 @@ class _Walker:
 
 def _how(dia: str) -> str:
     return {"github": "GitHub Actions job/step name", "gitlab": "GitLab CI job name", "sflow": "sflow task name",
-            "argo": "Argo template name", "skypilot": "SkyPilot task name"}.get(dia, "YAML job/task name")
+            "argo": "Argo template name", "skypilot": "SkyPilot task name",
+            "buildkite": "Buildkite step label"}.get(dia, "YAML job/task name")
 
 
 def _context(dia: str, names: list, path: tuple) -> str:
@@ -337,7 +350,7 @@ def _context(dia: str, names: list, path: tuple) -> str:
     for p in path:
         where += f"[{p}]" if isinstance(p, int) else (("." if where else "") + str(p))
     label = {"github": "GitHub Actions workflow", "gitlab": "GitLab CI", "sflow": "sflow workflow",
-             "argo": "Argo workflow", "skypilot": "SkyPilot task"}.get(dia, "YAML")
+             "argo": "Argo workflow", "skypilot": "SkyPilot task", "buildkite": "Buildkite pipeline"}.get(dia, "YAML")
     named = [n for n, _, field in names if field and isinstance(n, str)]
     if dia == "sflow" and named:
         return f"{label} task {named[-1]!r} ({where})"
@@ -440,6 +453,8 @@ def _named_values(doc: TStr, ref) -> dict:
 def substitute(t: TStr, exprs: dict, dia: str, depth: int = 0) -> TStr:
     """The runner's expressions in ``t`` replaced by their values (traced), or
     by an opaque word when the value is unknown."""
+    if dia == "buildkite":
+        return _buildkite_escapes(t)
     pattern = _ARGO_EXPR if dia == "argo" else _GH_EXPR
     text = t.text
     if ("${{" not in text and dia != "argo") or (dia == "argo" and "{{" not in text):
@@ -462,6 +477,21 @@ def substitute(t: TStr, exprs: dict, dia: str, depth: int = 0) -> TStr:
             parts.append(TStr.at(shown, p.src if p else None, p.offset if p else 0, p.chain if p else (),
                                  opaque=True, label=p.label if p else ""))
         last = m.end()
+    parts.append(t[last:])
+    return TStr.join(parts)
+
+
+def _buildkite_escapes(t: TStr) -> TStr:
+    """Buildkite's ``$$`` (a ``$`` the pipeline upload leaves for the shell: ``for _ in $$(seq 1 180)``,
+    ``vllm serve $$MODEL``) read as the ``$`` the job's shell sees, every other character traced."""
+    text = t.text
+    if "$$" not in text:
+        return t
+    parts, last, i = [], 0, text.find("$$")
+    while i >= 0:
+        parts.append(t[last:i + 1])
+        last = i + 2
+        i = text.find("$$", last)
     parts.append(t[last:])
     return TStr.join(parts)
 
