@@ -46,7 +46,8 @@ LEADER_WORKER_DRIFT = register(Rule(
     "Reports server flags that differ between the leader and worker templates of one multi-node role instance "
     "(LeaderWorkerSet, RoleBasedGroup leader/worker patches, DisaggregatedSet, OME `leader`/`worker`), apart from "
     "the rank and address flags that must differ (`--node-rank`, `--dist-init-addr`, `--host`, `--port`, "
-    "`--nnodes`).",
+    "`--nnodes`) and the SGLang options only the first node's HTTP server reads or that only switch a rank's own "
+    "metrics on (`--enable-metrics`, `--api-key`, `--chat-template`, `--tool-call-parser`, `--log-requests`, ...).",
     "The ranks of one tensor-parallel group are one server: the scheduler on every rank sizes its memory pools and "
     "schedules from its own arguments, so a flag set on the leader only (e.g. `--max-total-tokens`) makes ranks "
     "disagree on pool sizes or features, which fails at start-up or later as a collective mismatch or hang.",
@@ -141,6 +142,15 @@ RANK_DESTS = {"node_rank", "dist_init_addr", "host", "port", "nnodes", "nccl_ini
 RANK_OPTIONS = {"--node-rank", "--dist-init-addr", "--host", "--port", "--nnodes", "--nccl-init-addr",
                 "--data-parallel-rank", "--data-parallel-address", "--data-parallel-start-rank", "--headless",
                 "--api-server-count"}
+#: SGLang options only the first node's HTTP server and tokenizer read (the other nodes of a multi-node
+#: instance start schedulers only), or that only switch a rank's own metrics on: the leader may set them alone.
+#: Read in SGLang 0.5.23: `enable_metrics` picks each rank's metrics collector and timers, no collective; the
+#: others appear in no scheduler, model, cache or transfer module (`served_model_name`, which names KV storage
+#: keys, and `reasoning_parser`, which the scheduler reads, are not here).  Field test rw8/a: veophi/rbg's
+#: LeaderWorkerSet sample sets `--enable-metrics` on its leader only.
+FRONT_END_DESTS = {"enable_metrics", "api_key", "admin_api_key", "chat_template", "completion_template",
+                   "tool_call_parser", "log_requests", "log_requests_level", "timeout_keep_alive",
+                   "enable_cache_report"}
 
 
 def _finding(rule: Rule, tok: Optional[TStr], launch: Optional[Launch], message: str, related=(),
@@ -224,7 +234,7 @@ def _flag_map(launch: Launch) -> dict:
     out: dict = {}
     if parsed is not None:
         for occ in parsed.occurrences:
-            if occ.dest in RANK_DESTS:
+            if occ.dest in RANK_DESTS or occ.dest in FRONT_END_DESTS:
                 continue
             out[occ.dest] = (occ.value_text(), occ.name_tok, occ.option)
         return out

@@ -280,6 +280,19 @@ def test_pd102_lws_value_differs(tmp_path):
     assert "PD102" not in codes(extract("l.yaml", cwd=str(tmp_path)))
 
 
+@pytest.mark.parametrize("extra,fires", [
+    # veophi/rbg examples/multi-nodes/sglang.yaml (field test rw8/a): metrics and front-end options on the
+    # leader only; the worker node starts schedulers only
+    (', --enable-metrics, --api-key, k, --chat-template, t.jinja', False),
+    (', --max-total-tokens, "131072"', True),
+    (', --reasoning-parser, deepseek-r1', True),    # the scheduler reads it (think-end tokens)
+])
+def test_pd102_leader_only_front_end_flags(tmp_path, extra, fires):
+    text = LWS.replace("PAGE", "64").replace('--page-size, "64"]', '--page-size, "64"' + extra + "]", 1)
+    (tmp_path / "l.yaml").write_text(text)
+    assert ("PD102" in codes(extract("l.yaml", cwd=str(tmp_path)))) is fires
+
+
 # -- PD103 ---------------------------------------------------------------------------
 
 def test_pd103_ome_unexported_assignments():
