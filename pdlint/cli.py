@@ -455,10 +455,11 @@ def _show(ns, result) -> int:
         from pdlint.report import escape
         _emit(escape.json_text(json.dumps(escape.json_doc(doc), indent=2)) + "\n", ns.output_file)
         return 0
+    from pdlint.report import role_label
     from pdlint.report.escape import lines as safe_lines, path as P, text as E  # repository text, escaped
     out = []
     for l in launches:
-        role = l.role if l.role is not None else ("router" if l.kind == "router" else "unknown role")
+        role = role_label(l.role) if l.role is not None else ("router" if l.kind == "router" else "unknown role")
         info = l.parsed
         eng = {"sglang": "SGLang", "vllm": "vLLM"}.get(l.engine, l.engine)
         ver = f" [{eng} {info.version}]" if info is not None and getattr(info, "version", None) else ""

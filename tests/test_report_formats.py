@@ -115,3 +115,16 @@ def test_sarif_locations_outside_the_working_directory_are_file_uris():
     assert _location("k8s/x.yaml", 1, 1, (1, 5))["physicalLocation"] == {
         "artifactLocation": {"uri": "k8s/x.yaml", "uriBaseId": "%SRCROOT%"},
         "region": {"startLine": 1, "startColumn": 1, "endLine": 1, "endColumn": 5}}
+
+
+def test_a_server_that_is_not_disaggregated_reads_non_pd(tmp_path, monkeypatch, capsys):
+    # field test rw7/a: "VLLM018 [null] error" and "null vllm server" in `pdlint show`; JSON keeps "null"
+    (tmp_path / "serve.sh").write_text("#!/bin/bash\nvllm serve Qwen/Qwen3-0.6B --port 8000 --bogus-flag\n")
+    monkeypatch.chdir(tmp_path)
+    outs = {fmt: run(["check", "--no-cache", "--format", fmt, "serve.sh"], capsys)[1]
+            for fmt in ("text", "github", "sarif", "json")}
+    assert "VLLM018 [non-PD] error" in outs["text"] and "[null]" not in outs["text"]
+    assert "[non-PD]" in outs["github"] and "[non-PD]" in outs["sarif"]
+    assert json.loads(outs["json"])["findings"][0]["role"] == "null"
+    _, shown = run(["show", "serve.sh"], capsys)
+    assert "non-PD vllm server" in shown

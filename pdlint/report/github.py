@@ -15,7 +15,7 @@ annotation.
 
 from __future__ import annotations
 
-from pdlint.report import escape as esc
+from pdlint.report import escape as esc, role_label
 
 
 def render(findings: list) -> str:
@@ -30,7 +30,7 @@ def render(findings: list) -> str:
             props.append(f"endColumn={f.end_column}")
         # each part's own control characters escaped first (pdlint.report.escape): only the
         # newlines pdlint puts between the parts remain, and those become %0A
-        text = (f"[{esc.text(f.role)}] " if f.role else "") + f"{esc.text(f.message)} ({f.code} {f.name})"
+        text = (f"[{esc.text(role_label(f.role))}] " if f.role else "") + f"{esc.text(f.message)} ({f.code} {f.name})"
         for r in f.related:
             text += f"\nrelated: {esc.path(r.path)}:{r.line}:{r.column}: {esc.text(r.note)}"
         if f.fix:

@@ -21,6 +21,7 @@ import os
 import urllib.parse
 
 from pdlint import __version__
+from pdlint.report import role_label
 from pdlint.report import escape as esc
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -70,7 +71,7 @@ def _result(f, rule_index: int) -> dict:
         "ruleId": f.code,
         "ruleIndex": rule_index,
         "level": _level(f.severity),
-        "message": {"text": (f"[{f.role}] " if f.role else "") + f.message},
+        "message": {"text": (f"[{role_label(f.role)}] " if f.role else "") + f.message},
         "locations": [_location(f.path, f.line, f.column, f.end)],
     }
     if f.related:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 import sys
 
-from pdlint.report import escape as esc
+from pdlint.report import escape as esc, role_label
 
 _COLORS = {"error": "\033[31m", "warning": "\033[33m", "code": "\033[1m", "dim": "\033[2m", "reset": "\033[0m"}
 
@@ -28,7 +28,7 @@ def render(findings: list, sources: dict, files: int, color: bool = False, show_
     c = _COLORS if color else {k: "" for k in _COLORS}
     out = []
     for f in findings:
-        role = f" [{esc.text(f.role)}]" if f.role else ""
+        role = f" [{esc.text(role_label(f.role))}]" if f.role else ""
         out.append(f"{esc.path(f.path)}:{f.line}:{f.column}: {c['code']}{f.code}{c['reset']}{role} "
                    f"{c[f.severity]}{f.severity}{c['reset']}: {esc.text(f.message)}")
         src = sources.get(f.path)
