@@ -118,7 +118,8 @@ FEW_GPUS = register(Rule(
 ROUTER_PORT = register(Rule(
     "PD154", "router-url-port-mismatch", ERROR,
     "Reports a router `--prefill`/`--decode` URL whose port no server of that role in the deployment listens on "
-    "(the servers' `--port`, or the engine default), for routers and servers started by shell scripts.",
+    "(the servers' `--port`, or the engine default), for routers and servers started by shell scripts and for "
+    "URLs that name a Kubernetes pod directly.",
     "The router sends every request of that role to a port nothing serves (or to the other role's server, "
     "which then runs the wrong phase): requests fail or hang at the KV hand-off.",
     "Make the URL's port the server's `--port` (or start the server on the URL's port).",
@@ -127,7 +128,9 @@ ROUTER_PORT = register(Rule(
     example_fixed="python -m sglang.launch_server --disaggregation-mode prefill --port 30002 ...\n"
                   "python -m sglang_router.launch_router --pd-disaggregation --prefill http://h:30002 --decode ...",
     category=_C, roles=("prefill", "decode"),
-    notes="Kubernetes routers are not compared by port: Services may map a port to another container port."))
+    notes="In Kubernetes a URL is compared only when it names one pod through its headless Service "
+          "(`sglang-pd-prefill-0.sglang-pd-prefill:8000`, as RoleBasedGroup, LeaderWorkerSet and StatefulSet pods are "
+          "reached): a Service name may map its port to another container port."))
 
 ROUTER_ROLE = register(Rule(
     "PD155", "router-url-names-other-role", ERROR,
@@ -480,8 +483,8 @@ def _routers(dep: Deployment, enabled) -> list:
                                 f"--{link.role} {link.token.text} names the {named} role: the router sends "
                                 f"{link.role} work to {named} servers", rel))
             continue
-        if link.port_mismatch and enabled(ROUTER_PORT.code) and shell_launch(r) and \
-                all(shell_launch(s) for s in dep.role_servers(link.role)):
+        if link.port_mismatch and enabled(ROUTER_PORT.code) and (
+                _pod_address(host) or shell_launch(r) and all(shell_launch(s) for s in dep.role_servers(link.role))):
             servers = dep.role_servers(link.role)
             ports = sorted({facts(s).http_port for s in servers if facts(s).http_port is not None})
             msg = (f"the router sends {link.role} requests to port {link.url_port}, but the {link.role} "
@@ -508,6 +511,18 @@ def _routers(dep: Deployment, enabled) -> list:
                                 f"(bootstrap host/port/room), not {eng}'s KV connector hand-off",
                                 [Related(s.path, s.line, 1, f"the {who(s)}") for s in reached[:4]]))
     return out
+
+
+#: a pod's own DNS name through its headless Service (StatefulSet, LeaderWorkerSet, RoleBasedGroup):
+#: `POD-N.SERVICE[.NAMESPACE...]`, where the pod is named after its Service (`sglang-pd-prefill-0.sglang-pd-prefill`)
+_POD_DNS = re.compile(r"^(?P<svc>[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)-\d+\.(?P=svc)(?:\.|$)")
+
+
+def _pod_address(host: str) -> bool:
+    """The URL names one pod directly, not a Service: no port mapping, the pod's container port is the port
+    (field test rw8/a: an RBG router's `--prefill http://sglang-pd-prefill-0.sglang-pd-prefill:9999` to a
+    server on 8000)."""
+    return bool(host) and bool(_POD_DNS.match(host.lower()))
 
 
 def _port_token(tok: TStr) -> TStr:

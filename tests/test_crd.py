@@ -2,6 +2,7 @@
 PD103, PD105 and PD107, on real manifests (tests/data/structure/crd, origins in
 tests/data/structure/SOURCES.md) and small synthetic ones."""
 
+import json
 import os
 import textwrap
 
@@ -384,3 +385,20 @@ def test_pd107_reads_every_url_of_a_router_flag(tmp_path, prefill, fires):
     assert bool(found) is fires, [f.message for f in found]
     if fires:
         assert found[0].message.endswith("sglang-pd-prefill-1 never receives traffic")
+
+
+@pytest.mark.parametrize("prefill,fires", [
+    # field test rw8/a: a RoleBasedGroup router's URL names the pod through its headless Service, so the port is
+    # the container's own
+    ("http://sglang-pd-prefill-0.sglang-pd-prefill:9999 http://sglang-pd-prefill-1.sglang-pd-prefill:9999", True),
+    ("http://sglang-pd-prefill-0.sglang-pd-prefill:8000 http://sglang-pd-prefill-1.sglang-pd-prefill:8000", False),
+    ("http://sglang-pd-prefill:9999", False),    # a Service: it may map 9999 to the container's 8000
+])
+def test_pd154_router_port_of_a_pod_address(tmp_path, capsys, monkeypatch, prefill, fires):
+    from pdlint.cli import main
+    text = RBG_MINI_LB.replace("PREFILL", prefill).replace("DECODE", "http://sglang-pd-decode-0.sglang-pd-decode:8000")
+    (tmp_path / "rbg.yaml").write_text(text)
+    monkeypatch.chdir(tmp_path)
+    main(["check", "--no-cache", "--format", "json", "--exit-zero", "rbg.yaml"])
+    found = [f for f in json.loads(capsys.readouterr().out)["findings"] if f["code"] == "PD154"]
+    assert bool(found) is fires, found
