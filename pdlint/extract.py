@@ -119,6 +119,7 @@ class Extractor:
         self._orphans: dict = {}  # PD060 place -> [index in findings, render roles]
         self._heredoc_depth = 0  # here-document scripts being evaluated (Extractor.heredoc_script)
         self._shell_problems: set = set()  # PD008 / PD009 places reported
+        self._dir_names: dict = {}  # directory -> names of the release-pin files in it (release_pins)
         self._dupe_keys: set = set()  # PD052 places reported
         self._placeholders: set = set()  # PD061 places reported
         self._repo_files: dict = {}  # repository root -> its files (callers of scripts)
@@ -351,7 +352,8 @@ class Extractor:
                     return
             self.yaml(job, src, doc, None)
         elif job.kind == "shell":
-            self.shell(job, src, TStr.from_source(src), None, env=self.shell_env(job) or None, per_arg=True)
+            self.shell(job, src, TStr.from_source(src), None, env=self.shell_env(job) or None, per_arg=True,
+                       meta=self.release_pins(job))
         elif job.kind == "justfile":
             self.justfile(job, src)
         elif job.kind == "unknown" and worth_parsing("yaml", data):
@@ -812,6 +814,40 @@ class Extractor:
             if r.role_var:
                 for launch in self.out.launches[before:]:  # pdlint --fix can add a branch on this variable
                     launch.meta.setdefault("render_var", (r.role_var, r.role_value))
+
+    def release_pins(self, job: FileJob) -> Optional[dict]:
+        """The release a script's launches run with by a file beside it (:mod:`pdlint.formats.pins`): the
+        image of a Dockerfile that runs it (``meta["script_image"]``, taken by a launch with no image of its
+        own) and exact pip pins (``meta["pins"]``: engine -> version), each with where it is written."""
+        from pdlint.formats.pins import release_pins
+
+        def read(path: str) -> Optional[str]:
+            src = self.read(path, report=False)
+            return src.text if src is not None else None
+
+        def probe(path: str) -> None:
+            if self.deps is not None:
+                self.deps.weak(path)
+
+        def listdir(path: str) -> list:
+            names = self._dir_names.get(path)
+            if names is None:
+                names = self._dir_names[path] = [n for n in os.listdir(path) if _PIN_FILE.match(n)]
+            return names
+
+        found = release_pins(job.abspath, job.root, read, probe, listdir)
+        if not found:
+            return None
+        meta: dict = {}
+        if "image" in found:
+            image, path, line = found["image"]
+            meta["script_image"] = image
+            meta["script_image_at"] = (display_path(path, self.opt.cwd), line)
+        pins = {k: v for k, v in found.items() if k != "image"}
+        if pins:
+            meta["pins"] = {k: v[0] for k, v in pins.items()}
+            meta["pins_at"] = {k: (display_path(v[1], self.opt.cwd), v[2]) for k, v in pins.items()}
+        return meta
 
     def shell_env(self, job: FileJob) -> dict:
         """The environment a script starts with: the config's variables and ``--var`` (scalars only),
@@ -1637,9 +1673,13 @@ class Extractor:
         if m.start:  # what runs the launcher (srun ..., docker run ... IMAGE, env VAR=x): shown by `pdlint show`
             launch.meta["wrapper_words"] = list(words[:m.start])
             if not meta.get("image"):
-                image = launchers.wrapper_image([w.text for w in words[:m.start]])
+                # (`docker run [OPTIONS] IMAGE ARGS`: the image is the entry point, words[m.start])
+                texts = [w.text for w in words[:m.start + 1]]
+                image = launchers.wrapper_image(texts[:-1]) or launchers.wrapper_image(texts)
                 if image:
                     launch.meta["image"] = image
+        if not launch.meta.get("image") and meta.get("script_image"):  # the Dockerfile that runs the script
+            launch.meta["image"] = meta["script_image"]
         self.add_launch(launch)
         return [launch]
 
@@ -2048,6 +2088,10 @@ def env_checked(name: str) -> bool:
         _env_names = _ENV_READ | frozenset(e for r in all_rules().values() for e in (r.env or ()))
     return name in _env_names or name.startswith(_ENV_READ_PREFIXES)
 
+
+#: the names pdlint.formats.pins reads (a Dockerfile, a requirements file, a pyproject.toml)
+_PIN_FILE = re.compile(r"(?i)^(?:(?:docker|container)file(?:\.[\w.-]+)?|[\w.-]+\.(?:docker|container)file"
+                       r"|requirements[\w.-]*\.txt|pyproject\.toml)$")
 
 #: at most this many runs of a script with other values for the variables the environment may set
 #: (:mod:`pdlint.formats.shell.envruns`), beyond its run with the defaults; the launch text only the values

@@ -486,3 +486,23 @@ def test_stored_facts_of_the_wrong_shape_are_ignored(monkeypatch):
     assert engines.KNOWN == {}
     C._use_known({"known": {"sglang rule sets": {"0.5.23\t'prefill'": ["SGL101"]}}})
     assert engines.KNOWN == {"sglang rule sets": {"0.5.23\t'prefill'": ["SGL101"]}}
+
+
+def test_a_release_pin_beside_a_script_is_an_input(tmp_path, monkeypatch, capsys):
+    """A requirements.txt or Dockerfile written later beside a script changes the release its launches are
+    judged against (pdlint.formats.pins): the cached result of the script is not reused."""
+    root = tmp_path / "r"
+    (root / "docker").mkdir(parents=True)
+    kv = '{"kv_connector":"PyNcclConnector","kv_role":"kv_producer","kv_rank":0,"kv_parallel_size":2}'
+    (root / "docker" / "start.sh").write_text(f"#!/bin/bash\nvllm serve m --port 8100 --kv-transfer-config '{kv}'\n")
+    (root / ".gitignore").write_text("requirements.txt\nDockerfile\n")  # (the repository listing does not change)
+    _git_init(root)
+    monkeypatch.chdir(root)
+    before = _same(capsys, ".")
+    assert "VLLM032" in before
+    (root / "requirements.txt").write_text("vllm==0.9.2\n")
+    assert "VLLM032" not in _same(capsys, ".")
+    (root / "requirements.txt").unlink()
+    assert _same(capsys, ".") == before
+    (root / "docker" / "Dockerfile").write_text("FROM vllm/vllm-openai:v0.9.2\nCOPY start.sh /\n")
+    assert "VLLM032" not in _same(capsys, ".")

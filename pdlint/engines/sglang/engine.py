@@ -61,7 +61,7 @@ class SglangInfo:
 def version_hint(launch: Launch) -> Optional[str]:
     """An SGLang version named by the launch's image tag (``lmsysorg/sglang:v0.5.9``, or another image's tag
     naming the SGLang it is built on: ``lightseekorg/smg:1.3.3-sglang-v0.5.9``); a Dynamo runtime image
-    (``ai-dynamo/sglang-runtime:0.4.1``) names Dynamo's version."""
+    (``ai-dynamo/sglang-runtime:0.4.1``) names Dynamo's version; else an exact pip pin beside the script."""
     texts = [launch.meta.get("image", "")] + [t.text for t in launch.command]
     for t in texts:
         if "dynamo" in (t or "").lower():
@@ -71,7 +71,7 @@ def version_hint(launch: Launch) -> Optional[str]:
             return m.group(1)
         if _IMAGE_LATEST.search(t or ""):
             return flags.LATEST
-    return None
+    return (launch.meta.get("pins") or {}).get("sglang")  # (`sglang==0.4.8` beside the script: pdlint.formats.pins)
 
 
 def interpret(launch: Launch, ctx: EngineContext) -> None:

@@ -149,7 +149,7 @@ def interpret(launch: Launch, ctx) -> None:
 
 def release_of(launch: Launch) -> Optional[str]:
     m = _RELEASE.search(launch.meta.get("image", "") or "")
-    return m.group(1) if m else None
+    return m.group(1) if m else (launch.meta.get("pins") or {}).get("trtllm")
 
 
 def _read_command(launch: Launch, info: TrtInfo, ctx) -> None:

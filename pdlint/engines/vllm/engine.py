@@ -297,7 +297,8 @@ def release(launch: Launch, ctx) -> tuple:
     an image whose tag names no release (a nightly or custom build, which may have options and choices no
     table has: only what looks like a typo of the table's is reported)."""
     from pdlint.engines.vllm import flags
-    requested = getattr(ctx, "vllm_version", None) or flags.image_version(launch.meta.get("image", "") or "")
+    requested = getattr(ctx, "vllm_version", None) or flags.image_version(launch.meta.get("image", "") or "") \
+        or (launch.meta.get("pins") or {}).get("vllm")  # (`vllm==0.7.3` beside the script: pdlint.formats.pins)
     dyn = None
     if not requested and (launch.entrypoint or "").endswith("dynamo.vllm"):
         dyn = flags.dynamo_pin(launch.meta.get("image", "") or "")  # the vLLM a Dynamo runtime image installs

@@ -1,0 +1,216 @@
+"""The engine release a script runs with, when a file beside it says so.
+
+A launch's release is pinned by its container image's tag (``docker run vllm/vllm-openai:v0.17.0 ...``, a
+Kubernetes ``image:``).  A script whose launches name no image often still runs with a pinned release, written
+in a file next to it (field test rw7/a):
+
+* **a Dockerfile that runs it**: ``FROM vllm/vllm-openai:v0.17.0`` ... ``COPY docker-entrypoint.sh
+  /usr/local/bin/`` ... ``ENTRYPOINT ["/usr/local/bin/docker-entrypoint.sh"]`` (littlemex/
+  pd-disaggregated-inference-on-aws): the script runs in the final stage's image.  The Dockerfile must name
+  the script: a ``COPY``/``ADD`` of it by name, or an ``ENTRYPOINT``/``CMD`` that names it (``COPY . /app``
+  with ``CMD ["bash", "start.sh"]``).  The image is the final stage's ``FROM`` (through the stages it is
+  built on), its ``ARG`` defaults substituted;
+* **a pip pin**: ``vllm==0.7.3`` (``sglang[all]==0.4.8``, ``tensorrt_llm==1.0.0``) in a ``requirements*.txt``
+  or in a ``pyproject.toml``'s ``[project] dependencies`` (wang-zr12/PD-Disaggregation-Eval).  Only an exact
+  ``==`` pin is one; a range pins nothing.
+
+The nearest directory that has such a file wins, from the script's own up to the repository root.  A launch's
+own image (``docker run IMAGE``, ``srun --container-image``) always wins over these; the config's
+``sglang-version`` / ``vllm-version`` over everything.  The files are read through the repository boundary and
+recorded for the result cache, their absence too (``Dockerfile``, ``Containerfile``, ``requirements.txt``,
+``pyproject.toml`` in each directory searched).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from typing import Callable, Optional
+
+#: pip names -> the engine whose release they pin (launch.meta["pins"])
+PACKAGES = {"vllm": "vllm", "sglang": "sglang", "tensorrt-llm": "trtllm", "tensorrt_llm": "trtllm"}
+#: names probed in every directory searched (recorded, present or not, for the result cache)
+PROBED = ("Dockerfile", "Containerfile", "requirements.txt", "pyproject.toml")
+_DOCKERFILE = re.compile(r"^(?:Dockerfile(?:\.[\w.-]+)?|Containerfile(?:\.[\w.-]+)?|[\w.-]+\.(?:dockerfile|containerfile))$",
+                         re.I)
+_REQUIREMENTS = re.compile(r"^requirements[\w.-]*\.txt$", re.I)
+_PIN = re.compile(r"^\s*(?P<name>[A-Za-z0-9][A-Za-z0-9._-]*)\s*(?:\[[^\]]*\])?\s*===?\s*(?P<version>[0-9][\w.+-]*)\s*(?:;.*)?$")
+_VAR = re.compile(r"\$(?:\{(?P<a>[A-Za-z_][A-Za-z0-9_]*)(?::?-(?P<d>[^}]*))?\}|(?P<b>[A-Za-z_][A-Za-z0-9_]*))")
+#: a Dockerfile's instruction at the start of a logical line
+_INSTRUCTION = re.compile(r"^\s*(?P<op>[A-Za-z]+)\s+(?P<rest>.*)$", re.S)
+MAX_DIRS = 32  # directories searched above a script
+MAX_LINES = 20_000  # lines of one Dockerfile or requirements file read
+
+
+def release_pins(script: str, root: str, read: Callable[[str], Optional[str]],
+                 probe: Callable[[str], None], listdir: Callable[[str], list] = os.listdir) -> dict:
+    """``{"image": (image, path, line)}`` and/or ``{"vllm"|"sglang"|"trtllm": (version, path, line)}`` for the
+    script at ``script`` (absolute), from the nearest directory at or above it (up to ``root``) holding a
+    Dockerfile that runs it, and the nearest holding a pip pin.  ``read``: the text of a file inside the
+    repository, None when it cannot be read; ``probe``: called with every path looked at; ``listdir``: the
+    names in a directory."""
+    out: dict = {}
+    name = os.path.basename(script)
+    root = os.path.abspath(root)
+    d = os.path.dirname(os.path.abspath(script))
+    for _ in range(MAX_DIRS):
+        if not (d == root or d.startswith(root.rstrip(os.sep) + os.sep)):
+            break
+        for p in PROBED:
+            probe(os.path.join(d, p))
+        try:
+            names = sorted(listdir(d))
+        except OSError:
+            names = []
+        if "image" not in out:
+            for n in names:
+                if _DOCKERFILE.match(n):
+                    text = read(os.path.join(d, n))
+                    found = dockerfile_image(text, name) if text else None
+                    if found is not None:
+                        out["image"] = (found[0], os.path.join(d, n), found[1])
+                        break
+        if not any(k in out for k in ("vllm", "sglang", "trtllm")):
+            for n in names:
+                if _REQUIREMENTS.match(n) or n == "pyproject.toml":
+                    text = read(os.path.join(d, n))
+                    if text:
+                        for engine, (version, line) in pip_pins(text, n == "pyproject.toml").items():
+                            out.setdefault(engine, (version, os.path.join(d, n), line))
+        if d == root:
+            break
+        d = os.path.dirname(d)
+    return out
+
+
+def pip_pins(text: str, pyproject: bool = False) -> dict:
+    """``{engine: (version, line)}`` of the exact pins of an engine package in a requirements file (or a
+    pyproject.toml's ``[project] dependencies``)."""
+    out: dict = {}
+    lines = text.splitlines()[:MAX_LINES]
+    if pyproject:
+        items = _pyproject_dependencies(text)
+    else:
+        items = [(i + 1, ln.split(" #", 1)[0]) for i, ln in enumerate(lines) if not ln.lstrip().startswith("#")]
+    for line, spec in items:
+        m = _PIN.match(spec)
+        if m is None:
+            continue
+        engine = PACKAGES.get(m.group("name").lower().replace(".", "-"))
+        if engine is not None:
+            out.setdefault(engine, (m.group("version"), line))
+    return out
+
+
+def _pyproject_dependencies(text: str) -> list:
+    """(line, requirement) of a pyproject.toml's ``[project] dependencies``, each at the line it is written."""
+    try:
+        from pdlint.config import _load_toml
+        doc = _load_toml(text)
+    except Exception:  # noqa: BLE001 - any TOML error: no pins
+        return []
+    deps = doc.get("project", {}).get("dependencies") if isinstance(doc.get("project"), dict) else None
+    if not isinstance(deps, list):
+        return []
+    lines = text.splitlines()
+    out = []
+    for dep in deps:
+        if not isinstance(dep, str):
+            continue
+        line = next((i + 1 for i, ln in enumerate(lines) if json.dumps(dep) in ln or f"'{dep}'" in ln), 0)
+        out.append((line, dep))
+    return out
+
+
+def dockerfile_image(text: str, script: str) -> Optional[tuple]:
+    """``(image, line of its FROM)`` when the Dockerfile ``text`` puts the script named ``script`` (a base
+    name) in its final stage and runs it there: see the module docstring; else None."""
+    args: dict = {}
+    stages: list = []  # [{"base", "alias", "line", "names_it", "args"}]
+    for line, op, rest in _instructions(text):
+        if op == "ARG":
+            for part in rest.split():
+                k, eq, v = part.partition("=")
+                target = stages[-1]["args"] if stages else args
+                target[k] = v.strip("\"'") if eq else target.get(k, args.get(k, ""))
+        elif op == "FROM":
+            words = [w for w in rest.split() if not w.startswith("--")]
+            if not words:
+                return None
+            alias = words[2] if len(words) >= 3 and words[1].lower() == "as" else None
+            stages.append({"base": _substitute(words[0], args), "alias": alias, "line": line, "names_it": False,
+                           "args": {}})
+        elif stages and op in ("COPY", "ADD"):
+            if any(_basename(w) == script for w in _words(rest)[:-1] if not w.startswith("--")):
+                stages[-1]["names_it"] = True
+        elif stages and op in ("ENTRYPOINT", "CMD"):
+            if any(_basename(w) == script for w in _words(rest)):
+                stages[-1]["names_it"] = True
+    if not stages:
+        return None
+    stage, seen = stages[-1], 0
+    names_it = stage["names_it"]
+    while seen < len(stages):  # a stage built on an earlier one: that one's base (and what it copied)
+        base = next((s for s in stages[:stages.index(stage)] if s["alias"] and s["alias"] == stage["base"]), None)
+        if base is None:
+            break
+        stage, seen = base, seen + 1
+        names_it = names_it or stage["names_it"]
+    image = stage["base"]
+    if not names_it or not image or "$" in image or image.lower() == "scratch":
+        return None
+    return image, stage["line"]
+
+
+def _instructions(text: str) -> list:
+    """(line, OP, rest) of each instruction, continuation lines joined and comments dropped."""
+    out: list = []
+    buf, start = "", 0
+    for i, raw in enumerate(text.splitlines()[:MAX_LINES], 1):
+        s = raw.strip()
+        if not buf and (not s or s.startswith("#")):
+            continue
+        if buf and s.startswith("#"):
+            continue  # a comment inside a continued instruction
+        if not buf:
+            start = i
+        if s.endswith("\\"):
+            buf += s[:-1] + " "
+            continue
+        buf += s
+        m = _INSTRUCTION.match(buf)
+        if m:
+            out.append((start, m.group("op").upper(), m.group("rest")))
+        buf = ""
+    return out
+
+
+def _words(rest: str) -> list:
+    """The words of an instruction: its JSON array (exec form), else split at blanks."""
+    r = rest.strip()
+    if r.startswith("["):
+        try:
+            v = json.loads(r)
+            if isinstance(v, list):
+                return [str(x) for x in v]
+        except ValueError:
+            pass
+    return r.split()
+
+
+def _basename(word: str) -> str:
+    return word.rstrip("/").rsplit("/", 1)[-1].strip("\"'")
+
+
+def _substitute(word: str, args: dict) -> str:
+    def one(m):
+        name = m.group("a") or m.group("b")
+        value = args.get(name)
+        if value:
+            return value
+        return m.group("d") if m.group("d") is not None else m.group(0)
+    return _VAR.sub(one, word)
+
+
+__all__ = ["release_pins", "pip_pins", "dockerfile_image", "PACKAGES", "PROBED"]
