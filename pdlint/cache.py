@@ -623,8 +623,11 @@ class _Files:
         d = self.memo.get(path)
         if d is None:
             rec = self.stats.get(path)
-            if rec is not None and self.identity(path) == tuple(rec[:5]):
+            ident = self.identity(path)
+            if rec is not None and ident == tuple(rec[:5]):
                 d = self.memo[path] = rec[5]
+            elif ident is None:  # a path safeio refuses after the same checks (most often: no such file)
+                d = self.memo[path] = ABSENT
             else:
                 d = self.memo[path] = file_digest(path, self.boundary)
         return d

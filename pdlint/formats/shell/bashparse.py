@@ -6,6 +6,8 @@ PD009 "shell syntax error", bash is asked: ``bash -n`` reads the text and runs n
 substitution, no startup file: ``--norc --noprofile`` and an environment without ``BASH_ENV``), and says whether
 it parses.  When bash accepts it, the error is tree-sitter's, not the script's, and no PD009 is reported; what
 pdlint could not read of the region is still reported as not checked when it holds launch text (coverage).
+An error inside an arithmetic expression (``$(( ... ))``) is not sent: bash parses arithmetic only when it
+evaluates it, so ``bash -n`` accepts what fails at run time.
 
 Bounded like every child pdlint starts: the text goes on stdin, at most :data:`MAX_BYTES` of it, and bash gets
 :data:`TIMEOUT` seconds.  Without bash (or when it fails, times out or the text is too large) the parse error

@@ -142,7 +142,7 @@ class Interpreter(Words, Conditions, Control, Builtins, Joins, Tails, EnvVariant
                             f" (a template placeholder? its value is unknown) ({kind})", tstr, a)
             n += 1
         errors = list(syntax.errors(unit.root))
-        if errors and not unit.bad_subs:
+        if errors and not unit.bad_subs and not any(syntax.arithmetic(e) for e, _ in errors):
             from pdlint.formats.shell.bashparse import bash_accepts
             if bash_accepts(unit.text):
                 errors = []  # valid bash that tree-sitter-bash does not read (pdlint.formats.shell.bashparse)

@@ -380,6 +380,20 @@ def _semicolon_in_default(node) -> bool:
 _DEFAULT_WORD_PARTS = frozenset({"word", ";", "|", "&", "||", "&&"})
 
 
+def arithmetic(node) -> bool:
+    """Is a parse error in an arithmetic expression (``$(( ... ))``, ``(( ... ))``)?  bash parses those only
+    when it evaluates them, so ``bash -n`` cannot confirm or refute it (:mod:`.bashparse`)."""
+    if any(c.type in ("$((", "((", "$[") for c in node.children):
+        return True
+    p = node.parent
+    while p is not None:
+        if p.type in ("arithmetic_expansion", "compound_statement") and p.children and \
+                p.children[0].type in ("$((", "((", "$["):
+            return True
+        p = p.parent
+    return False
+
+
 def error_offset(node) -> int:
     """Where the problem inside an ERROR node is: tree-sitter wraps whole
     statements that parsed fine into the node, so skip them and point at the
