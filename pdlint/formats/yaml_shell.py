@@ -2,7 +2,8 @@
 
 GitHub Actions ``run:``, GitLab CI ``script:`` / ``before_script:`` lists,
 sflow task ``script:`` lists, Argo ``script.source``, SkyPilot ``run:`` /
-``setup:``, Slurm-ish ``command:`` strings, Truss ``start_command``, ... are
+``setup:``, Buildkite steps' ``command:`` / ``commands:`` (a list of commands,
+``$$`` the shell's ``$``), Slurm-ish ``command:`` strings, Truss ``start_command``, ... are
 shell text that a runner hands to ``bash``.  This module finds them and
 returns :class:`Script` values; the extractor parses each with the shell
 front-end (:mod:`pdlint.formats.shell`), so every word keeps its YAML line and
