@@ -51,7 +51,7 @@ _LAUNCHERS = (
     r"sglang_router\.launch_(?:router|server)",
     # SGLang's load balancer by its module path (sglang/srt/disaggregation/mini_lb.py, launch_lb.py until the
     # router moved to the sglang-router package) and the package's CLI (`python -m sglang_router launch|server`)
-    r"(?:sglang\.srt\.)?disaggregation\.(?:mini_lb|launch_lb)(?![ \t]+import\b)", r"sglang_router(?=[ \t]+(?:launch|server)\b)",
+    r"(?:sglang\.srt\.)?disaggregation\.(?:mini_lb|launch_lb)(?![ \t]+import\b)", r"sgl_pdlb\.launch_lb", r"sglang_router(?=[ \t]+(?:launch|server)\b)",
     # sglang-router's console scripts, with their sub-command (also as list items: "smg", "launch") or a flag:
     # the package's name alone is a resource name (`name: sglang-router`, awslabs/ai-on-eks) or a case label
     r"(?:smg|amg)(?=(?:[ \t]+|[\"'][ \t]*,[ \t]*[\"'])(?:launch|server)\b)",
@@ -194,7 +194,7 @@ _CONDITION_ACTION = re.compile(r"\{\{-?\s*(?:if|else\s+if|with)\b.*?\}\}|\{%-?\s
 # Every match of MARKER holds one of these: only the lines that hold one are searched.
 _LITERALS = ("sglang", "dynamo.", "vllm", "trtllm-serve", "disagg", "kv-transfer-config", "kv_transfer_config",
              "-worker", "kv_role", "smg", "amg", "toy_proxy_server", "disagg_proxy_demo",
-             "context_servers", "generation_servers")
+             "context_servers", "generation_servers", "sgl_pdlb")
 
 
 def _literal_lines(text: str):

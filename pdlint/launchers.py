@@ -27,6 +27,9 @@ MODULES = {
     "sglang_router": ("sglang", "router", "python -m sglang_router"),
     "sglang.srt.disaggregation.mini_lb": ("sglang", "router", "python -m sglang.srt.disaggregation.mini_lb"),
     "sglang.srt.disaggregation.launch_lb": ("sglang", "router", "python -m sglang.srt.disaggregation.launch_lb"),
+    # SGLang's Rust PD load balancer package of 0.4.6-0.4.7 (sgl-pdlb/py_src/sgl_pdlb/launch_lb.py: mini_lb's
+    # --prefill URL... [--prefill-bootstrap-ports] --decode URL... --host --port)
+    "sgl_pdlb.launch_lb": ("sglang", "router", "python -m sgl_pdlb.launch_lb"),
     "vllm.entrypoints.openai.api_server": ("vllm", "server", "python -m vllm.entrypoints.openai.api_server"),
     # vLLM's gRPC server (vllm/entrypoints/grpc_server.py: AsyncEngineArgs' flags plus --host/--port; used by
     # lightseekorg/smg's PD workers): judged with the api_server's table, so only its engine flags matter

@@ -654,6 +654,7 @@ def test_marker_prefilter_finds_what_every_line_search_finds():
              "python -m dynamo.frontend", "vllm serve m", "python -m vllm.entrypoints.openai.api_server",
              "trtllm-serve m", "python -m sglang_router.launch_router", "sglang-router --x",
              "disaggregation.mini_lb --x", "disaggregation.launch_lb", "python3 -m sglang.srt.disaggregation.mini_lb",
+             "python3 -m sgl_pdlb.launch_lb --prefill http://p:1",
              "python -m sglang_router launch --pd-disaggregation", "x --disaggregation-mode prefill",
              "--kv_transfer_config '{}'", "\"--kv-transfer-config={\\\"kv_role\\\":\\\"kv_producer\\\"}\"",
              "--kv-transfer-config '{}'", "--is-prefill-worker", "--is-decode-worker", "--disagg-config c.yaml",

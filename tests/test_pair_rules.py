@@ -305,3 +305,15 @@ def test_ascend_asymmetric_speculation_is_a_warning(capsys, monkeypatch):
 def test_clean_corpus_pairs_have_no_pair_findings(paths, capsys, monkeypatch):
     fs = corpus(capsys, monkeypatch, *paths)
     assert [(f["code"], f["message"]) for f in fs if f["code"].startswith(("SGL8", "PD15", "VLLM", "TRT"))] == []
+
+
+def test_sgl_pdlb_load_balancer_is_a_router(tmp_path, capsys, monkeypatch):
+    # SGLang 0.4.6-0.4.7's Rust PD load balancer (sgl-pdlb/py_src/sgl_pdlb/launch_lb.py), as a benchmark script
+    # in the code index starts it: linked to its servers, and its URL ports compared (PD154)
+    servers = (f"CUDA_VISIBLE_DEVICES=0 {SG} --disaggregation-mode prefill --port 30000 &\n"
+               f"CUDA_VISIBLE_DEVICES=1 {SG} --disaggregation-mode decode --port 40000 &\n")
+    lb = "python3 -m sgl_pdlb.launch_lb --prefill http://localhost:30000 --decode http://localhost:{} --port 8000 &\n"
+    fs = check(tmp_path, capsys, monkeypatch, {"bad/pd.sh": lb.format(40001) + servers})
+    assert "PD154" in codes(fs)
+    fs = check(tmp_path, capsys, monkeypatch, {"good/pd.sh": lb.format(40000) + servers})
+    assert "PD154" not in codes(fs) and "PD020" not in codes(fs)

@@ -57,7 +57,7 @@ _SUFFIX = re.compile(r"(?:_command|_cmd|_script|Command|Cmd|Script)$")
 _LAUNCHER = re.compile(r"sglang\.launch_server|sglang\s+serve|dynamo\.(?:sglang|vllm|trtllm|frontend)|vllm\s+serve"
                        r"|vllm\.entrypoints\.(?:openai\.api_server|cli\.main\s+serve)|trtllm-serve"
                        r"|sglang_router\.launch_|sglang-router"
-                       r"|disaggregation\.(?:mini_lb|launch_lb)|\b(?:smg|amg|sglang_router)\s+(?:launch|server)\b")
+                       r"|disaggregation\.(?:mini_lb|launch_lb)|sgl_pdlb\.launch_lb|\b(?:smg|amg|sglang_router)\s+(?:launch|server)\b")
 #: a key whose value some harness runs as a command line (``server_cmd``, ``launch_command``): no runner pdlint
 #: knows, which may split it itself rather than hand it to a shell
 _HARNESS_KEY = re.compile(r"(?:_cmd|_command|Cmd|Command)$")
