@@ -96,3 +96,15 @@ def test_container_run_words():
     assert launchers.container_run(["docker", "exec", "-d", "a", "bash", "-c"], runs) == runs["a"]
     assert launchers.container_run(["docker", "exec", "b", "sh"], runs) == "docker exec b"
     assert launchers.container_run(["srun", "-N1", "bash", "-c"], runs) == ""
+
+
+def test_sudo_docker_is_linked_too(scratch):
+    # `sudo docker run --name` / `sudo docker exec NAME`: the container's image and GPUs as without sudo
+    text = ("sudo docker run -d --name pd-0 --network host --gpus '\"device=0\"' lmsysorg/sglang:v0.5.9 sleep inf\n"
+            "sudo docker run -d --name pd-1 --network host --gpus '\"device=1\"' lmsysorg/sglang:v0.5.9 sleep inf\n"
+            f"sudo docker exec -d pd-0 {SG} --disaggregation-mode prefill --port 30000\n"
+            f"sudo docker exec -d pd-1 {SG} --disaggregation-mode decode --port 30001\n")
+    scratch.write("pd.sh", "#!/bin/bash\n" + text)
+    _, doc = scratch.lint("pd.sh")
+    assert [l["engine_version"] for l in doc["launches"]] == ["0.5.9", "0.5.9"]
+    assert not [f for f in doc["findings"] if f["code"] == "PD151"]

@@ -475,7 +475,7 @@ class Interpreter(Words, Conditions, Control, Builtins, Joins, Tails, EnvVariant
         self._seen.setdefault(key, []).append(cmd)
         self._seen_ids.setdefault(tuple(map(id, cmd.words)), []).append(cmd)
         self.commands.append(cmd)
-        if len(words) > 3 and words[1].text in ("run", "create"):  # (`docker exec NAME ...` links to it)
+        if _container_verb(words) in ("run", "create"):  # (`docker exec NAME ...` links to it)
             from pdlint.launchers import container_run, named_containers
             texts = [w.text for w in words]
             named = named_containers([texts])
@@ -486,7 +486,7 @@ class Interpreter(Words, Conditions, Control, Builtins, Joins, Tails, EnvVariant
 
     def _container(self, words: list) -> str:
         """:func:`pdlint.launchers.container_run` of a command's words (``docker exec NAME vllm serve ...``)."""
-        if len(words) < 3 or words[1].text not in ("run", "create", "exec"):
+        if _container_verb(words) is None:
             return ""
         from pdlint.launchers import container_run
         return container_run([w.text for w in words], self.container_runs)
@@ -494,7 +494,7 @@ class Interpreter(Words, Conditions, Control, Builtins, Joins, Tails, EnvVariant
     def _exec_image(self, words: list) -> str:
         """The image of the container a ``docker exec NAME COMMAND`` runs in, when this script started NAME
         (``docker run -d --name NAME IMAGE sleep infinity``; :attr:`containers`), else ``""``."""
-        if not self.containers or len(words) < 3 or words[1].text != "exec":
+        if not self.containers or _container_verb(words) != "exec":
             return ""
         from pdlint.launchers import exec_container_image
         return exec_container_image([w.text for w in words], self.containers) or ""
@@ -1074,3 +1074,17 @@ _BUILTINS = {
     "printf": Interpreter.b_printf_var,
     "read": Interpreter.b_read,
 }
+
+
+_CONTAINER_CLIS = frozenset({"docker", "podman", "nerdctl"})
+
+
+def _container_verb(words: list) -> Optional[str]:
+    """``run`` / ``create`` / ``exec`` of a container CLI among a command's first words (``docker exec``,
+    ``sudo docker run``, ``sudo -E podman exec``), else None."""
+    for i, w in enumerate(words[:4]):
+        if w.text.rsplit("/", 1)[-1] in _CONTAINER_CLIS:
+            verb = words[i + 1].text if i + 2 < len(words) else None
+            return verb if verb in ("run", "create", "exec") else None
+    return None
+
