@@ -317,3 +317,16 @@ def test_sgl_pdlb_load_balancer_is_a_router(tmp_path, capsys, monkeypatch):
     assert "PD154" in codes(fs)
     fs = check(tmp_path, capsys, monkeypatch, {"good/pd.sh": lb.format(40000) + servers})
     assert "PD154" not in codes(fs) and "PD020" not in codes(fs)
+
+
+@pytest.mark.parametrize("tpu,overlap", [
+    ("docker run -d --network host vllm/vllm-tpu:nightly", False),   # tpu-inference's examples: chips, not GPUs
+    ("TPU_VISIBLE_CHIPS={chip}", False),
+    ("", True),
+])
+def test_tpu_launches_have_no_gpu_placement(tpu, overlap, tmp_path, capsys, monkeypatch):
+    kv = '{"kv_connector":"NixlConnector","kv_role":"kv_%s"}'
+    text = "".join(f"{tpu.format(chip=chip)} vllm serve m --port {port} --kv-transfer-config '{kv % role}' &\n"
+                   for chip, port, role in ((0, 8100, "producer"), (4, 8200, "consumer")))
+    fs = check(tmp_path, capsys, monkeypatch, {"pd.sh": text})
+    assert ("PD151" in codes(fs)) is overlap, text

@@ -20,6 +20,7 @@ uses.
 
 from __future__ import annotations
 
+import re
 from typing import Callable, Optional
 
 from pdlint.engines.vllm import tjson
@@ -316,6 +317,18 @@ def release(launch: Launch, ctx) -> tuple:
     return version, pinned, note, approximate
 
 
+#: a TPU build of vLLM (vllm/vllm-tpu, tpu-inference), its chip mask, or its KV connector: no CUDA GPU indices
+_TPU_IMAGE = re.compile(r"(?:^|/)(?:vllm-tpu|tpu-inference)(?:[:@]|$)")
+_TPU_ENV = ("TPU_VISIBLE_CHIPS", "TPU_CHIPS_PER_PROCESS_BOUNDS", "TPU_PROCESS_BOUNDS")
+
+
+def _tpu(launch: Launch, connectors) -> bool:
+    """A launch on TPUs (vllm-project/tpu-inference's disagg examples, field test rw7/a): the GPU placement
+    rules (PD151-PD153) do not apply."""
+    return bool(_TPU_IMAGE.search(launch.meta.get("image", "") or "")) or "TPUConnector" in connectors or \
+        any(k in launch.env for k in _TPU_ENV)
+
+
 def _lmcache_config(launch: Launch, info: VllmInfo, ctx) -> None:
     """Read the LMCache config file ``LMCACHE_CONFIG_FILE`` names (a flat YAML mapping), when it is in the repo."""
     tok = launch.env.get("LMCACHE_CONFIG_FILE")
@@ -594,7 +607,7 @@ def facts(launch: Launch):
         ports.append(Port(int(dsp.text), "DYN_SYSTEM_PORT", dsp))
     f.ports = ports
     device = info.text("--device")
-    f.uses_gpus = device in (None, "cuda", "auto") and not launch.incomplete
+    f.uses_gpus = device in (None, "cuda", "auto") and not launch.incomplete and not _tpu(launch, conns)
     nnodes = info.int("--nnodes", 1)
     per_node = _gpus_per_node(tp, pp, dp, nnodes, info)
     if per_node is not None:
