@@ -69,7 +69,9 @@ GPU_OVERLAP = register(Rule(
     "tensor x pipeline (x data) parallel size devices from `--base-gpu-id`, counted in its "
     "`CUDA_VISIBLE_DEVICES` list (or the device mask of another accelerator: `HIP_VISIBLE_DEVICES`, "
     "`ROCR_VISIBLE_DEVICES`, `HABANA_VISIBLE_DEVICES`, `HABANA_VISIBLE_MODULES`, `ZE_AFFINITY_MASK`, "
-    "`ASCEND_RT_VISIBLE_DEVICES`; or `docker run --gpus`) when it sets one, else from GPU 0.",
+    "`ASCEND_RT_VISIBLE_DEVICES`; or the container's `docker run --gpus` / `-e NVIDIA_VISIBLE_DEVICES`) when it "
+    "sets one, else from GPU 0. Launches on TPUs, and launches in containers whose devices the script does not "
+    "say (a `docker run` without a GPU option, a `docker exec` into a container it did not start), are not compared.",
     "Both engines size their KV cache pools as a fraction of the whole GPU memory (SGLang `--mem-fraction-static`, "
     "vLLM `--gpu-memory-utilization`, about 0.9 by default): two of them on one GPU run out of memory at start-up "
     "or under load, and each one's CUDA graphs and activations come on top.",
