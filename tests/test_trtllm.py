@@ -50,6 +50,11 @@ CASES = [
      {"disagg.yaml": disagg(ctx="  cache_transceiver_config:\n    backend: NIXL\n",
                             gen="  cache_transceiver_config:\n    max_tokens_in_buffer: 2048\n")},
      {"disagg.yaml": disagg(top="cache_transceiver_config:\n  backend: NIXL\n")}),
+    ("TRT002",   # DEFAULT written on one side (field test rw7/e: Dynamo's default configs beside a UCX one)
+     {"disagg.yaml": disagg(ctx="  cache_transceiver_config:\n    backend: DEFAULT\n",
+                            gen="  cache_transceiver_config:\n    backend: UCX\n")},
+     {"disagg.yaml": disagg(ctx="  cache_transceiver_config:\n    backend: DEFAULT\n",
+                            gen="  cache_transceiver_config:\n    backend: default\n")}),
     ("TRT003",
      {"disagg.yaml": disagg(ctx="  tensor_parallel_size: 1\n", gen="  tensor_parallel_size: 4\n")},
      {"disagg.yaml": disagg(ctx="  tensor_parallel_size: 2\n", gen="  tensor_parallel_size: 2\n")}),

@@ -51,8 +51,8 @@ def _backend_mismatch(p, d, pi, di):
 
 @vllm_rule(
     "TRT002", "cache-transceiver-backend-on-one-side", kind="pair", engine="trtllm", category=_C, severity=WARNING,
-    summary="Reports a context/generation pair where only one side sets `cache_transceiver_config.backend` (the "
-            "other uses `DEFAULT`).",
+    summary="Reports a context/generation pair where only one side sets `cache_transceiver_config.backend` to a "
+            "transceiver (the other leaves it unset or writes `DEFAULT`).",
     why="`DEFAULT` picks the transceiver from environment variables and the TensorRT-LLM release (UCX in some, NIXL "
         "in others); it matches the explicit side only by luck.",
     fix="Set the same explicit backend on both sides.",
@@ -63,6 +63,15 @@ def _backend_one_side(p, d, pi, di):
     if pi is None or di is None:
         return None
     a, b = _backend(pi), _backend(di)
+    if "DEFAULT" in (a, b) and None not in (a, b) and a != b:
+        # `backend: DEFAULT` written on one side, a transceiver on the other (alisachen-google/gcp-dynamo-cuj's
+        # Dynamo defaults beside hand-written UCX configs, field test rw7/e): DEFAULT is resolved at start-up
+        has, lacks, hi, li, edit = (p, d, pi, di, "decode") if b == "DEFAULT" else (d, p, di, pi, "prefill")
+        return VHit(f"cache_transceiver_config.backend is {hi.text(BACKEND)} on the {_name(has.role)} server but "
+                    f"DEFAULT on the {_name(lacks.role)} server, which TensorRT-LLM resolves from environment "
+                    f"variables and its release: the two match only by luck",
+                    li.token(BACKEND), [related_at(hi.token(BACKEND), has, f"the {_name(has.role)} server's backend")],
+                    edit)
     if (a is None) == (b is None) or (a or b) == "DEFAULT":
         return None
     has, lacks, hi, edit = (p, d, pi, "decode") if b is None else (d, p, di, "prefill")
