@@ -87,3 +87,12 @@ def test_pip_pins():
     assert pip_pins("vllm==0.7.3\nsglang[all]==0.4.8 # pinned\ntensorrt_llm==1.0.0\n") == {
         "vllm": ("0.7.3", 1), "sglang": ("0.4.8", 2), "trtllm": ("1.0.0", 3)}
     assert pip_pins("vllm~=0.7\n") == {}
+
+
+def test_hostile_dockerfile_is_read_within_its_bounds():
+    from pdlint.formats import pins
+    long_run = "FROM img:1\nRUN a \\\n" + ("x" * 90 + " \\\n") * pins.MAX_LINES + "b\nCOPY run.sh /\n"
+    assert dockerfile_image(long_run, "run.sh") is None        # the COPY is past the lines read
+    # an exec form that is not JSON is the shell form, as Docker reads it: `["run.sh",` names no such file
+    assert dockerfile_image("FROM img:1\nCOPY [\"run.sh\", \"/\"\nCMD [\n", "run.sh") is None
+    assert dockerfile_image("\0\0FROM\n", "run.sh") is None

@@ -166,23 +166,24 @@ def dockerfile_image(text: str, script: str) -> Optional[tuple]:
 def _instructions(text: str) -> list:
     """(line, OP, rest) of each instruction, continuation lines joined and comments dropped."""
     out: list = []
-    buf, start = "", 0
+    parts: list = []  # the lines of the instruction being read (joined once: linear in the file's size)
+    start = 0
     for i, raw in enumerate(text.splitlines()[:MAX_LINES], 1):
         s = raw.strip()
-        if not buf and (not s or s.startswith("#")):
+        if not parts and (not s or s.startswith("#")):
             continue
-        if buf and s.startswith("#"):
+        if parts and s.startswith("#"):
             continue  # a comment inside a continued instruction
-        if not buf:
+        if not parts:
             start = i
         if s.endswith("\\"):
-            buf += s[:-1] + " "
+            parts.append(s[:-1] + " ")
             continue
-        buf += s
-        m = _INSTRUCTION.match(buf)
+        parts.append(s)
+        m = _INSTRUCTION.match("".join(parts))
         if m:
             out.append((start, m.group("op").upper(), m.group("rest")))
-        buf = ""
+        parts = []
     return out
 
 
