@@ -96,3 +96,6 @@ def test_hostile_dockerfile_is_read_within_its_bounds():
     # an exec form that is not JSON is the shell form, as Docker reads it: `["run.sh",` names no such file
     assert dockerfile_image("FROM img:1\nCOPY [\"run.sh\", \"/\"\nCMD [\n", "run.sh") is None
     assert dockerfile_image("\0\0FROM\n", "run.sh") is None
+    many = "".join(f'  "pkg{i}==1.0",\n' for i in range(pins.MAX_DEPENDENCIES))
+    assert pip_pins(f'[project]\ndependencies = [\n{many}  "vllm==0.9.2",\n]\n', True) == {}  # past the bound
+    assert pip_pins(f'[project]\ndependencies = [\n  "vllm==0.9.2",\n{many}]\n', True) == {"vllm": ("0.9.2", 3)}

@@ -41,6 +41,7 @@ _VAR = re.compile(r"\$(?:\{(?P<a>[A-Za-z_][A-Za-z0-9_]*)(?::?-(?P<d>[^}]*))?\}|(
 _INSTRUCTION = re.compile(r"^\s*(?P<op>[A-Za-z]+)\s+(?P<rest>.*)$", re.S)
 MAX_DIRS = 32  # directories searched above a script
 MAX_LINES = 20_000  # lines of one Dockerfile or requirements file read
+MAX_DEPENDENCIES = 1_000  # a pyproject.toml's dependencies read
 
 
 def release_pins(script: str, root: str, read: Callable[[str], Optional[str]],
@@ -113,11 +114,12 @@ def _pyproject_dependencies(text: str) -> list:
     deps = doc.get("project", {}).get("dependencies") if isinstance(doc.get("project"), dict) else None
     if not isinstance(deps, list):
         return []
-    lines = text.splitlines()
+    lines = text.splitlines()[:MAX_LINES]
     out = []
-    for dep in deps:
-        if not isinstance(dep, str):
-            continue
+    for dep in deps[:MAX_DEPENDENCIES]:
+        m = _PIN.match(dep) if isinstance(dep, str) else None
+        if m is None or m.group("name").lower().replace(".", "-") not in PACKAGES:
+            continue  # (only an engine's pin is looked for in the text)
         line = next((i + 1 for i, ln in enumerate(lines) if json.dumps(dep) in ln or f"'{dep}'" in ln), 0)
         out.append((line, dep))
     return out
