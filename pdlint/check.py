@@ -219,6 +219,10 @@ def _dep_candidates(dep, both, enabled_for, seen: set) -> list:
             if p.parsed is None or d.parsed is None:
                 continue
             for c in engine.pair_candidates(p, d, both(p, d)):
+                other = d if c.launch is p else p
+                run = other.meta.get("env_run")
+                if run and run != c.launch.meta.get("env_run"):  # only that run of the script starts them so
+                    c.related = list(c.related) + [Related(other.path, other.line, 1, _launch_note(other))]
                 key = (c.code, id(c.launch), c.token.origin.key if c.token is not None and c.token.pieces
                        else None, c.message)
                 if key not in seen and key not in local:

@@ -1451,7 +1451,7 @@ class Extractor:
                     m["written_files"] = written
                 m["shell_job"] = (run_label, cmd.serial)
                 if run_label in env_labels:  # another node or invocation: never beside the other runs' launches
-                    m["shell_run"] = run_label
+                    m["shell_run"] = m["env_run"] = run_label
                 if cmd.remote:  # in an `ssh HOST COMMAND` string: on another host
                     m["remote"] = True
                 if cmd.image and not m.get("image"):  # `docker run IMAGE bash -c "..."`: the image pins the release

@@ -179,13 +179,36 @@ class Pair:
     decode_variants: list = field(default_factory=list)
 
     def combos(self) -> list:
+        """The (prefill, decode) variants that one invocation may start together.  A variant made by a run of
+        a script with another value for an environment-defaulted variable that only changes its flags
+        (``meta['env_run']``, ``run with USE_FP8=1``: the base run has the same command) is another
+        configuration of it: it goes with the other role's variant of the same run, or, where that run left the
+        other role as it was, with its base variants; never with another run's configuration."""
+        ps = self.prefill_variants or [self.prefill]
+        ds = self.decode_variants or [self.decode]
+        p_runs = {p.meta.get("env_run") for p in ps}
+        d_runs = {d.meta.get("env_run") for d in ds}
         out = []
-        for p in self.prefill_variants or [self.prefill]:
-            for d in self.decode_variants or [self.decode]:
+        for p in ps:
+            for d in ds:
+                if not _one_run(p.meta.get("env_run"), d.meta.get("env_run"), p_runs, d_runs):
+                    continue
                 out.append((p, d))
                 if len(out) >= MAX_VARIANT_COMBOS:
                     return out
         return out
+
+
+def _one_run(rp: Optional[str], rd: Optional[str], p_runs: set, d_runs: set) -> bool:
+    """May a prefill variant of run ``rp`` start beside a decode variant of run ``rd`` (None: the base run;
+    ``p_runs`` / ``d_runs``: the runs of each role's variants)?  A variant is a configuration of its command
+    when the base run has the command too (None in its role's runs)."""
+    if rp == rd:
+        return True
+    if rp is not None and rp in d_runs or rd is not None and rd in p_runs:
+        return False  # that run has its own variant of the other role
+    # two runs' configurations
+    return not (rp is not None and None in p_runs and rd is not None and None in d_runs)
 
 
 @dataclass

@@ -235,3 +235,98 @@ def test_no_extra_run_the_file_budget_cannot_take(scratch_git, monkeypatch):
     _, report = scratch_git.lint("pd_server.sh")
     assert [l["role"] for l in report["launches"]] == ["prefill"]
     assert "PD020" in codes(report) and "PD008" not in codes(report)
+
+
+# -- flags an environment-defaulted switch adds (field test: littlemex/pd-disaggregated-inference-on-aws
+# 01-tutorial/docker/vllm-nixl/docker-entrypoint.sh: `ENABLE_LMCACHE="${ENABLE_LMCACHE:-false}"`, then
+# `VLLM_ARGS+=(--lmcache-config ...)` when it is "true"; `--lmcache-config` is no vLLM flag)
+
+LMCACHE_ENTRY = """\
+    #!/bin/bash
+    ENABLE_LMCACHE="${ENABLE_LMCACHE:-false}"
+    VLLM_ARGS=(--model Qwen/Qwen3-8B --port 8000)
+    if [ "$ENABLE_LMCACHE" = "true" ]; then
+        VLLM_ARGS+=(FLAG)
+    fi
+    exec vllm serve "${VLLM_ARGS[@]}"
+    """
+
+
+def test_a_flag_an_environment_switch_adds_is_checked(scratch_git):
+    scratch_git.write("entry.sh", LMCACHE_ENTRY.replace("FLAG", "--lmcache-config /config/lmcache.yaml"))
+    code, report = scratch_git.lint("entry.sh")
+    assert codes(report) == ["VLLM018"]
+    f = report["findings"][0]
+    assert (f["line"], f["column"]) == (5, 17)
+    assert any("run with ENABLE_LMCACHE=true" in r["note"] for r in f["related"])
+    assert [l["context"] for l in report["launches"]] == ["", "run with ENABLE_LMCACHE=true"]
+    assert code == 1
+
+
+def test_a_valid_flag_an_environment_switch_adds_is_quiet(scratch_git):
+    scratch_git.write("entry.sh", LMCACHE_ENTRY.replace("FLAG", "--enable-prefix-caching"))
+    code, report = scratch_git.lint("entry.sh")
+    assert codes(report) == [] and code == 0
+    assert len(report["launches"]) == 2
+
+
+def test_values_where_the_default_skips_flags(shell_eval):
+    # an assignment that adds a long option, in the arm the default skips
+    for arm in ('EXTRA="$EXTRA --enable-metrics"', "ARGS+=(--enable-metrics)", "export EXTRA='--enable-metrics'"):
+        script = f'if [ "${{METRICS:-0}}" = 1 ]; then {arm}; fi\n{SERVER} $EXTRA "${{ARGS[@]}}"\n'
+        assert env_values(shell_eval, script) == {"METRICS": ["1"]}, arm
+    # not an option: a value, or a command in the arm
+    for arm in ('LOG=/tmp/--x.log', 'echo "--enable-metrics"', 'MODEL=/models/llama'):
+        script = f'if [ "${{METRICS:-0}}" = 1 ]; then {arm}; fi\n{SERVER}\n'
+        assert env_values(shell_eval, script) == {}, arm
+
+
+SHARED_SWITCH = f"""\
+    #!/bin/bash
+    USE_FP8="${{USE_FP8:-0}}"
+    ARGS="--page-size 16"
+    PARGS="$ARGS"
+    if [ "$USE_FP8" = "1" ]; then
+        TARGET="$TARGET --kv-cache-dtype fp8_e4m3"
+    fi
+    CUDA_VISIBLE_DEVICES=0 {SERVER} $PARGS --disaggregation-mode prefill --port 30000 &
+    CUDA_VISIBLE_DEVICES=1 {SERVER} $ARGS --disaggregation-mode decode --port 30001 &
+    wait
+    """
+
+
+def test_a_switch_both_roles_share_is_one_configuration(scratch_git):
+    """The run with USE_FP8=1 changes both launches: its prefill goes with its decode, not with the decode
+    of the run with the defaults (which has no --kv-cache-dtype): no SGL804 either way."""
+    scratch_git.write("pd.sh", SHARED_SWITCH.replace("TARGET", "ARGS").replace('PARGS="$ARGS"', ""
+                                                                                ).replace("$PARGS", "$ARGS"))
+    _, report = scratch_git.lint("pd.sh")
+    assert sorted(l["context"] for l in report["launches"]) == ["", "", "run with USE_FP8=1", "run with USE_FP8=1"]
+    assert "SGL804" not in codes(report)
+    assert sorted((p["prefill_variants"], p["decode_variants"]) for d in report["pairs"] for p in d["pairs"]) \
+        == [(2, 2)]
+
+
+def test_a_switch_on_one_role_is_paired_with_the_other_role_as_it_is(scratch_git):
+    """The run with USE_FP8=1 changes the prefill only: that prefill goes with the decode every run starts."""
+    scratch_git.write("pd.sh", SHARED_SWITCH.replace("TARGET", "PARGS"))
+    _, report = scratch_git.lint("pd.sh")
+    assert codes(report) == ["SGL804"]
+    f = report["findings"][0]
+    assert f["role"] == "decode" and f["line"] == 9
+    assert [r["note"] for r in f["related"]][-1] == "prefill launch: python -m sglang.launch_server (run with USE_FP8=1)"
+
+
+@pytest.mark.parametrize("rp, rd, p_runs, d_runs, together", [
+    (None, None, {None, "a"}, {None, "a"}, True),
+    ("a", "a", {None, "a"}, {None, "a"}, True),
+    ("a", None, {None, "a"}, {None, "a"}, False),  # run a has its own decode
+    (None, "a", {None, "a"}, {None, "a"}, False),
+    ("a", None, {None, "a"}, {None}, True),  # run a left the decode as it was
+    ("a", "b", {None, "a"}, {None, "b"}, False),  # two runs' configurations
+    ("a", "b", {"a"}, {"b"}, True),  # launches only those runs start (NODE_RANK=1, =2): two nodes
+    ("a", None, {"a"}, {None, "a"}, False),  # only run a starts the prefill, beside its own decode
+])
+def test_which_variants_start_together(rp, rd, p_runs, d_runs, together):
+    from pdlint.pairing import _one_run
+    assert _one_run(rp, rd, p_runs, d_runs) is together

@@ -19,8 +19,9 @@ variables:
   would decide it otherwise: the literal words (``case`` patterns without glob characters), or for a
   numeric test the value on the other side of the literal from the default (``-eq 0`` with default 0: 1);
 * those values are kept (``ShellContext.env_values``) only when the decision skipped a part of the
-  statement that holds launch text, or names a function that does (:meth:`EnvVariants.may_launch`): a
-  script whose defaults reach every launch costs nothing more.
+  statement that holds launch text, or names a function that does, or assigns a long option to a
+  variable (``ARGS+=(--lmcache-config ...)``: flags a switch adds; :meth:`EnvVariants.may_launch`): a
+  script whose defaults reach every launch and every such flag costs nothing more.
 
 Not recorded: arithmetic conditions other than one comparison of a name with a number, ``test`` words
 made by expansion, globs, variables read in a function the script never calls.
@@ -35,6 +36,9 @@ from pdlint.text import TStr
 
 _INT = re.compile(r"[-+]?[0-9]+")
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_:.-]*")
+#: an assignment whose value holds a long option (``ARGS+=(--lmcache-config ...)``, ``EXTRA="$EXTRA --enable-x"``)
+_FLAG_ASSIGNMENT = re.compile(r"^[ \t]*(?:(?:export|local|declare|typeset|readonly)(?:[ \t]+-\w+)*[ \t]+)?"
+                              r"[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]\n]*\])?\+?=[^\n]*?(?<=[\s(\"'=])--[A-Za-z]", re.M)
 _MIRROR = {"-gt": "-lt", "-lt": "-gt", "-ge": "-le", "-le": "-ge", "-eq": "-eq", "-ne": "-ne"}
 #: the values on the two sides of ``-OP N``, as offsets from N (a rank test ``-eq 0`` gives 0 and 1, not -1)
 _SIDES = {"-eq": (0, 1), "-ne": (0, 1), "-gt": (1, 0), "-ge": (0, -1), "-lt": (-1, 0), "-le": (0, 1)}
@@ -143,13 +147,17 @@ class EnvVariants:
 
     def may_launch(self, nodes: list) -> bool:
         """Do these statements (of the current unit) hold launch text (``ctx.launch_text``), in their own
-        text or in the body of a function they name (and so on)?  Launch text, not just a command that
-        might run one (``bash -c "$ROUTER_CMD"``, ``source "$DIR/server_vllm.sh"``): a run again costs a
-        whole evaluation of the script."""
+        text or in the body of a function they name (and so on), or assign a long option to a variable in
+        their own text (``VLLM_ARGS+=(--lmcache-config ...)``, littlemex/pd-disaggregated-inference-on-aws:
+        a flag an environment switch adds to a launch)?  Launch text, not just a command that might run one
+        (``bash -c "$ROUTER_CMD"``, ``source "$DIR/server_vllm.sh"``): a run again costs a whole
+        evaluation of the script."""
         if self.ctx.launch_text is None or not nodes:
             return False
         functions = self.function_definitions()
         texts = [self.unit.text[self.unit.start(n):self.unit.char(n.end_byte)] for n in nodes]
+        if any(_FLAG_ASSIGNMENT.search(t) for t in texts):
+            return True  # flags for a launch (in the statements themselves: a function's body must launch)
         seen: set = set()
         while texts:
             text = texts.pop()
