@@ -372,10 +372,31 @@ _MAX_LISTED = 16  # replicas one PD107 message names
 _ASSIGN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
 
 
+_HEREDOC = re.compile(r"<<(-?)[ \t]*(?:'([^'\n]*)'|\"([^\"\n]*)\"|\\?([A-Za-z0-9_.-]+))")
+
+
+def _heredoc_end(text: str, i: int, delimiters: list) -> int:
+    """Where the text resumes after the bodies of the here-documents ``delimiters`` ((word, strip tabs))
+    whose operators are on the line that ends at ``i`` (a newline): past each body's terminator line, or
+    the end of the text."""
+    n = len(text)
+    i += 1
+    for word, tabs in delimiters:
+        while i < n:
+            j = text.find("\n", i)
+            line = text[i:n if j < 0 else j]
+            i = n if j < 0 else j + 1
+            if (line.lstrip("\t") if tabs else line) == word:
+                break
+    return min(i, n)
+
+
 def _statements(text: str) -> list:
-    """(start, end) of top-level statements (split on ; & && || newlines outside quotes)."""
+    """(start, end) of top-level statements (split on ; & && || newlines outside quotes; here-document
+    bodies are no statements: ``python3 << EOF`` then ``run(capture_output=True)``)."""
     out, start, i, n = [], 0, 0, len(text)
     quote = None
+    heredocs: list = []  # (delimiter, strip tabs) of the here-documents whose bodies start at the next line
     while i < n:
         c = text[i]
         if quote:
@@ -397,8 +418,20 @@ def _statements(text: str) -> list:
             i = n if j < 0 else j
             start = i
             continue
+        elif c == "<" and text.startswith("<<", i):
+            if text.startswith("<<<", i):  # a here-string
+                i += 3
+                continue
+            m = _HEREDOC.match(text, i)
+            if m:
+                heredocs.append((next(g for g in m.groups()[1:] if g is not None), m.group(1) == "-"))
+                i = m.end()
+                continue
         elif c in ";\n&|":
             out.append((start, i))
+            if c == "\n" and heredocs:
+                i = _heredoc_end(text, i, heredocs)
+                heredocs = []
             while i < n and text[i] in ";\n&|":
                 i += 1
             start = i

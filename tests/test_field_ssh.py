@@ -2,6 +2,8 @@
 is a shell hand-off to the remote login shell (TonyLi15/sglang-benchmark, ZhaiFeiyue/amd-tools), and a command
 recovered from a shell parse error ends at its line's end (devopsrustem/slurmv4 terminal transcripts)."""
 
+import pytest
+
 from pdlint.extract import Options
 from pdlint.lint import run
 from pdlint.text import TStr
@@ -41,6 +43,7 @@ def test_an_ssh_command_string_is_a_shell_hand_off(scratch_git):
     # the flag only the decode carries is checked as the decode's (the report's true finding)
     flagged = [f for f in doc["findings"] if "--prefill-round-robin-balance" in f["message"]]
     assert flagged and all(f["line"] == 5 for f in flagged)
+    assert "--prefill-round-robin-balance" in decode["argv"]
 
 
 def test_the_remote_shell_sees_the_local_expansions_and_the_prefix_assignments(tmp_path):
@@ -152,6 +155,51 @@ def test_an_unexported_assignment_in_an_ssh_string_is_named_as_such(scratch_git)
     (f,) = doc["findings"]
     assert (f["code"], f["line"], f["column"]) == ("PD103", 1, 12)
     assert "the command run by this `ssh` command string never sees it" in f["message"]
+
+
+# reduced from anyscale/ray-serve-llm-perf-examples prefill_decode/debug/deploy_nixl_all_nodes.sh: a helper
+# runs its argument with `bash -c` or `ssh`, and the argument is a Python here-document
+HEREDOC_STRING = """\
+    #!/bin/bash
+    exec_cmd() {
+        if [ "$IS_LOCAL" = "true" ]; then bash -c "$1"; else ssh -p 22 node "$1"; fi
+    }
+    OUT=$(exec_cmd "
+        python3 << 'VERIFY_EOF'
+    import subprocess
+    result = subprocess.run(['ldd', 'x.so'],
+        capture_output=True, text=True)
+    VERIFY_EOF
+        AFTER
+    " 2>&1)
+    ssh node "python3 -m sglang.launch_server --model-path m --disaggregation-mode decode"
+    """
+
+
+def test_a_here_document_in_a_command_string_sets_no_variable(scratch_git):
+    scratch_git.write("verify.sh", HEREDOC_STRING.replace("AFTER", "echo done"))
+    code, doc = scratch_git.lint("verify.sh")
+    assert doc["findings"] == [] and len(doc["launches"]) == 1
+
+
+def test_an_assignment_after_a_here_document_in_a_command_string_still_fires(scratch_git):
+    scratch_git.write("verify.sh", HEREDOC_STRING.replace("AFTER", "SGLANG_Y=1"))
+    code, doc = scratch_git.lint("verify.sh")
+    assert sorted({(f["code"], f["line"], f["column"]) for f in doc["findings"]}) == [("PD103", 11, 5)]
+
+
+@pytest.mark.parametrize("script, names", [
+    ("cat <<EOF\nA=1\nEOF\nB=2\n", ["B"]),
+    ("cat <<-'E'\n\tA=1\n\tE\nB=2\n", ["B"]),
+    ('cat <<"X" <<Y\nA=1\nX\nC=3\nY\nB=2\n', ["B"]),
+    ("cat <<< A=1\nB=2\n", ["B"]),
+    ('echo "<<EOF"\nB=2\n', ["B"]),
+    ("cat <<EOF\nA=1\n", []),  # a body with no terminator runs to the end
+])
+def test_statements_skip_here_document_bodies(script, names):
+    from pdlint.structure_rules import unexported_assignments
+    from pdlint.text import TStr
+    assert [name for _, name in unexported_assignments(TStr.synthetic(script, "<test>"))] == names
 
 
 def test_docker_exec_is_followed_in_an_ssh_string(scratch_git):
