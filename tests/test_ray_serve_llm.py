@@ -55,3 +55,49 @@ def test_other_ray_serve_applications_are_not_launches(scratch_git):
                                     "            model_id: m\n")
     code, report = scratch_git.lint("serve.yaml")
     assert report["launches"] == [] and code == 0
+
+
+# reduced from anyscale/ray-serve-llm-perf-examples pd+kv_offloading/collocated_lmcache.yaml (a builder's own
+# `llm_config`) and horizontal_scaling configs; `build_openai_app` takes the same configs as `llm_configs`
+OPENAI_APP = """\
+    applications:
+      - name: gptoss
+        import_path: builder:collocated_builder
+        runtime_env:
+          env_vars:
+            LMCACHE_LOCAL_CPU: "True"
+        args:
+          KEY:
+            model_loading_config:
+              model_id: openai/gpt-oss-120b
+            engine_kwargs:
+              max_model_len: 16000
+              tensor_parallel_size: 4
+              kv_transfer_config:
+                kv_connector: LMCacheConnectorV1
+                kv_role: kv_both
+    """
+
+
+def test_an_openai_app_config_with_engine_arguments_is_a_server(scratch_git):
+    scratch_git.write("serve.yaml", OPENAI_APP.replace("KEY", "llm_config"))
+    code, report = scratch_git.lint("serve.yaml")
+    assert report["findings"] == [] and code == 0 and report["coverage"]["unchecked"] == 0
+    (launch,) = report["launches"]
+    assert (launch["line"], launch["role"], launch["entrypoint"]) == (8, None, "vllm serve")
+    assert launch["argv"][:3] == ["openai/gpt-oss-120b", "--max_model_len", "16000"]
+    from pdlint.extract import Options
+    from pdlint.lint import run
+    (l,) = run([str(scratch_git.root / "serve.yaml")], Options(cwd=str(scratch_git.root))).launches
+    assert l.env["LMCACHE_LOCAL_CPU"].text == "True"  # the application's runtime_env
+
+
+def test_each_config_of_an_llm_configs_list_is_checked(scratch_git):
+    text = OPENAI_APP.replace("KEY:", "llm_configs:").replace("            model_loading_config:",
+                                                               "          - model_loading_config:")
+    text = text.replace("max_model_len: 16000", "max_model_length: 16000")
+    scratch_git.write("serve.yaml", text)
+    code, report = scratch_git.lint("serve.yaml")
+    (f,) = report["findings"]
+    assert (f["code"], f["line"], f["column"]) == ("VLLM018", 12, 11) and code == 1
+    assert "did you mean --max-model-len" in f["message"]

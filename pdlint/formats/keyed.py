@@ -462,15 +462,28 @@ def ray_serve_llm(job, src, doc: TStr, root: yt.Ref) -> list:
     passes to vLLM's engine arguments with ``model_loading_config.model_id`` as the model.  Checked as
     ``vllm serve MODEL --key VALUE ...`` as a vLLM ``--config`` file's keys are (``_`` -> ``-``, true the bare
     flag, false ``--no-key``, a list's items, a mapping as JSON traced key by key), the role the key names;
-    Ray adds settings of its own, so the launch may hold flags pdlint does not see."""
+    Ray adds settings of its own, so the launch may hold flags pdlint does not see.  An application with
+    neither key (``build_openai_app``'s ``args.llm_configs`` list, or a builder's own ``args.llm_config``,
+    anyscale/ray-serve-llm-perf-examples): each such config with ``engine_kwargs`` is a server of no
+    structural role.  The environment: the application's ``runtime_env.env_vars``, then the config's."""
     out = []
     for i, app in enumerate(yt.seq_items(yt.get(root, "applications"))):
         args = yt.get(app, "args")
         if args is None or not isinstance(yt.deref(args).node, yt.YMap):
             continue
         name = yt.scalar_text(yt.get(app, "name")) or f"applications[{i}]"
-        for key, role in (("prefill_config", "prefill"), ("decode_config", "decode")):
-            cfg = yt.get(args, key)
+        configs = [(yt.get(args, key), key, role, _key_origin(doc, args, key))
+                   for key, role in (("prefill_config", "prefill"), ("decode_config", "decode"))]
+        if not any(c[0] is not None for c in configs):
+            # an OpenAI app (`build_openai_app`'s `llm_configs`, or a builder's own `llm_config`): a server
+            # of no structural role (its kv_role may give one), when it has engine arguments
+            configs = [(yt.get(args, "llm_config"), "llm_config", None, _key_origin(doc, args, "llm_config"))]
+            for j, cfg in enumerate(yt.seq_items(yt.get(args, "llm_configs"))):
+                t = crd.at_node(doc, cfg, "")
+                configs.append((cfg, f"llm_configs[{j}]", None, t.origin if t.pieces else None))
+            configs = [c for c in configs if c[0] is not None and _is_map(yt.get(c[0], "engine_kwargs"))]
+        app_env = _env_map(doc, crd.at(app, "runtime_env", "env_vars"))
+        for cfg, key, role, origin in configs:
             if cfg is None or not isinstance(yt.deref(cfg).node, yt.YMap):
                 continue
             model = crd.at(cfg, "model_loading_config", "model_id")
@@ -480,17 +493,20 @@ def ray_serve_llm(job, src, doc: TStr, root: yt.Ref) -> list:
                 from pdlint.engines.vllm import flags as vflags
                 from pdlint.engines.vllm.engine import mapping_args
                 argv += mapping_args(doc, kwargs, vflags.load(vflags.pick(None)[0]), path=src.path)
-            origin = _key_origin(doc, args, key)
             l = _launch(src, origin.line if origin else 1, "vllm", "vllm serve", role, origin,
                         f"Ray Serve LLM args.{key}", f"{job.display}#ray/{name}",
                         f"Ray Serve LLM application {name!r} args.{key} (engine_kwargs as vLLM engine arguments)",
                         argv=argv, command=[crd.at_node(doc, cfg, "vllm"), crd.at_node(doc, cfg, "serve")],
-                        env=_env_map(doc, crd.at(cfg, "runtime_env", "env_vars")),
+                        env={**app_env, **_env_map(doc, crd.at(cfg, "runtime_env", "env_vars"))},
                         replicas=_int(crd.at(cfg, "deployment_config", "num_replicas")),
                         env_partial=True)  # the Ray cluster's and the job's environment come on top
             l.incomplete = True
             out.append(l)
     return out
+
+
+def _is_map(ref) -> bool:
+    return ref is not None and isinstance(yt.deref(ref).node, yt.YMap)
 
 
 def _int(ref) -> Optional[int]:
