@@ -3,7 +3,6 @@
 arguments. They had been PD020 ("a structure pdlint does not recognise")."""
 
 import os
-import shutil
 
 DATA = os.path.join(os.path.dirname(__file__), "data", "ray")
 
