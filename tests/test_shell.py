@@ -1059,3 +1059,55 @@ def test_pd061_placeholder_redirection(tmp_path, capsys, monkeypatch, text, fire
         assert "`--port` never reaches the command" in f["message"]
     else:
         assert not found
+
+
+# reduced from a public P2pNcclConnector launcher: a function prints the --kv-transfer-config JSON with
+# `cat <<JSON`, each launch takes it from `"$(kv_json ROLE PORT)"`
+KV_JSON = """kv_json(){
+  local role="$1" zmq_p="$2"
+  CAT <<JSON
+{"kv_connector":"P2pNcclConnector",
+ "kv_role":"${role}", "kv_port":${zmq_p}}
+JSON
+}
+vllm serve m --kv-transfer-config "$(kv_json "kv_consumer" 14579)"
+"""
+
+
+def test_command_substitution_of_a_function_printing_a_heredoc():
+    for cat in ("cat", "cat -"):
+        r = Run(KV_JSON.replace("CAT", cat))
+        (cmd,) = r.find("vllm")
+        value = cmd.words[-1]
+        assert value.text == '{"kv_connector":"P2pNcclConnector",\n "kv_role":"kv_consumer", "kv_port":14579}'
+        assert not value.opaque
+        role = value[value.text.index("kv_consumer"):]
+        assert where(role) == ("launch.sh", 8, 47)  # the caller's word, through $role and $1
+        assert where(value) == ("launch.sh", 4, 1)  # the here-document's text
+        assert r.find("cat") == []  # captured, not run as a command
+
+
+def test_command_substitution_of_a_quoted_heredoc_is_not_expanded():
+    r = Run(KV_JSON.replace("CAT <<JSON", "cat <<'JSON'"))
+    (cmd,) = r.find("vllm")
+    assert '"kv_role":"${role}"' in cmd.words[-1].text
+
+
+def test_a_heredoc_cat_does_not_print_stays_a_placeholder():
+    for cat in ("cat > /tmp/kv.json", "cat | jq -c .", "cat -n"):
+        r = Run(KV_JSON.replace("CAT", cat))
+        (cmd,) = r.find("vllm")
+        assert cmd.words[-1].opaque, cat
+
+
+def test_roles_from_a_heredoc_printing_function_pair(scratch_git):
+    text = KV_JSON.replace("CAT", "cat").replace(
+        'vllm serve m --kv-transfer-config "$(kv_json "kv_consumer" 14579)"',
+        'CUDA_VISIBLE_DEVICES=0 vllm serve m --port 8100 --kv-transfer-config "$(kv_json kv_producer 14580)" &\n'
+        'CUDA_VISIBLE_DEVICES=1 vllm serve m --port 8200 --kv-transfer-config "$(kv_json kv_consumer 14579)" &')
+    scratch_git.write("run.sh", text)
+    scratch_git.write("pyproject.toml", '[tool.pdlint]\nvllm-version = "0.20.0"\n')  # P2pNcclConnector's releases
+    _, report = scratch_git.lint("run.sh")
+    assert sorted(l["role"] for l in report["launches"]) == ["decode", "prefill"]
+    assert report["coverage"]["unchecked"] == 0 and report["findings"] == []
+    assert sum(len(d["pairs"]) for d in report["pairs"]) == 1

@@ -738,6 +738,8 @@ class Interpreter(Words, Conditions, Control, Builtins, Joins, Tails, EnvVariant
         body = node.child_by_field_name("body")
         if body is None:
             return [Out(st, True)]
+        if st.out is not None and self.cat_heredoc(node, body, st):
+            return [Out(st, True)]
         if body.type == "command":
             # tree-sitter hangs the words after a redirection's target on it (`cmd > log --flag x`): the
             # shell passes them to the command (`--model <path> \ --kv-transfer-config '{...}'`)
@@ -747,6 +749,32 @@ class Interpreter(Words, Conditions, Control, Builtins, Joins, Tails, EnvVariant
             if extra:
                 return self.exec_command(body, st, extra)
         return self.exec_stmt(body, st)
+
+    def cat_heredoc(self, node, body, st: State) -> bool:
+        """``cat <<EOF`` (or ``cat - <<EOF``) with nothing else redirected, in a command substitution: its
+        output is the here-document as the shell expands it (a function that prints the
+        ``--kv-transfer-config`` JSON: ``kv_json(){ cat <<JSON {"kv_role":"${role}"...} JSON }``, then
+        ``"$(kv_json kv_consumer)"``).  False (nothing captured) for any other statement."""
+        if body.type != "command" or [c.type for c in node.named_children[1:]] != ["heredoc_redirect"]:
+            return False
+        words = [self.unit.source_text(c) for c in body.named_children]
+        if words not in (["cat"], ["cat", "-"]) or body.child_by_field_name("name") is None:
+            return False
+        red = node.named_children[1]
+        if any(c.type in ("pipeline", "file_redirect", "herestring_redirect") or
+               (c.type not in ("heredoc_start", "heredoc_body", "heredoc_end") and c.is_named)
+               for c in red.named_children):
+            return False  # `cat <<EOF | jq`, `cat <<EOF > file`, `cat <<EOF && ...`
+        found = syntax.heredoc_parts(self.unit, red)
+        if found is None:
+            return False
+        unk: set = set()
+        text = self.expand_heredoc(found, st, unk)
+        self.spend(len(text.text))
+        st.out = st.out + (text,)
+        if self.capture_unk:
+            self.capture_unk[-1].update(unk)
+        return True
 
     @staticmethod
     def redirect_args(redirect) -> list:
