@@ -405,3 +405,48 @@ def test_literal_args_after_another_key_are_their_own_run():
     src = SourceFile("t.yaml", "command:\n  - vllm\n  - serve\nenv:\n  - name: X\nargs:\n  - --port\n  - '1'\n", None)
     runs = [[w.text for w in words] for _, words in helm.literal_commands(src)]
     assert runs == [["vllm", "serve"], ["name: X"], ["--port", "1"]]
+
+
+# DaoCloud/dce-charts-repackage, argo-cd's redis-ha statefulset: a chart pdlint cannot render whose init
+# containers run `sh -c` with a double-quoted script continued over lines with `\`; its literal lines were
+# read as a script starting `"timeout -t {{ ... }} \`, three PD009s on a chart with no launch text
+REDIS_INIT = """\
+apiVersion: apps/v1
+kind: StatefulSet
+metadata:
+  name: redis
+  labels:
+    {{- include "common.labels.standard" . | nindent 4 }}
+spec:
+  template:
+    spec:
+      initContainers:
+      - name: restore-ssh
+        image: lgatica/openssh-client:latest
+        command:
+        - sh
+        args:
+        - "-c"
+        - "rm -f key && echo -e \\"${SSH_KEY}\\" >key \\
+           && chmod 400 key \\
+           && timeout {{ .Values.restore.timeout }} scp -i key '{{ .Values.restore.ssh.source }}' /data/dump.rdb"
+"""
+
+
+def test_an_unrendered_chart_without_launch_text_is_not_read(scratch_git):
+    scratch_git.write("chart/Chart.yaml", "apiVersion: v2\nname: c\nversion: 0.1.0\n")
+    scratch_git.write("chart/values.yaml", "restore:\n  timeout: 600\n")
+    scratch_git.write("chart/templates/sts.yaml", REDIS_INIT)
+    code, report = scratch_git.lint(".")
+    assert report["findings"] == [] and report["launches"] == [] and code == 0
+
+
+def test_a_quoted_item_continued_on_the_next_lines_is_opaque():
+    from pdlint.text import SourceFile
+    src = SourceFile("t.yaml", REDIS_INIT, None)
+    (run,) = [words for _, words in helm.literal_commands(src) if words[0].text == "sh"]
+    assert [w.text for w in run[:2]] == ["sh", "-c"]
+    assert run[2].text.startswith('"rm -f key') and run[2].opaque  # not the script: its first line only
+    src = SourceFile("t.yaml", "command:\n  - sh\n  - '-c'\n  - 'echo hi'\n", None)
+    ((_, words),) = helm.literal_commands(src)
+    assert [(w.text, w.opaque) for w in words] == [("sh", False), ("-c", False), ("echo hi", False)]

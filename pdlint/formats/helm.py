@@ -1762,9 +1762,10 @@ def literal_commands(src: SourceFile) -> list:
         if m and not line.lstrip().startswith("{{"):
             start = off + m.start(2)
             word = doc[start:start + len(m.group(2))]
-            if "{{" in word.text:
-                word = word.as_opaque()
-            elif word.text[:1] in "\"'" and word.text[-1:] == word.text[:1] and len(word.text) >= 2:
+            quoted = word.text[:1] in "\"'"
+            if "{{" in word.text or (quoted and (len(word.text) < 2 or word.text[-1:] != word.text[:1])):
+                word = word.as_opaque()  # an action, or a quoted scalar that goes on over the next lines
+            elif quoted:
                 word = word[1:-1]
             if not cur:
                 command_key, pending_key = pending_key, None
