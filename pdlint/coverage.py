@@ -222,6 +222,14 @@ def _marker_lines(text: str) -> list:
     return out
 
 
+def may_hold_launch(text: str) -> bool:
+    """True when ``text`` holds one of the literals launch text is found from (:data:`_LITERALS`, any case, or
+    ``trtllm``): the least a file that can make launch text - a Helm chart's template or values, the words of a
+    list (``- vllm`` / ``- serve``) - must hold.  Far weaker than :func:`has_launch_text`: for skipping work."""
+    low = text.lower()
+    return any(lit in low for lit in _LITERALS) or "trtllm" in low
+
+
 def has_launch_text(text: str) -> bool:
     """True when ``text`` holds launch text (a match of :data:`MARKER`, comments included).  Searched on
     the lines that hold one of :data:`_LITERALS` only, each line once (a line of many literals: a file over

@@ -314,6 +314,8 @@ class Extractor:
             self.read(job.abspath)  # a chart file pdlint cannot read is reported at the file (the render skips it)
             if chart not in self._charts_done:
                 self._charts_done.add(chart)
+                if not self.chart_may_launch(chart):
+                    return  # an operator's or a database's chart: no render of it holds launch text
                 try:
                     self.helm(job, chart)
                 except (yt.LimitError, RecursionError) as e:  # alias/merge bombs in values or manifests
@@ -680,6 +682,31 @@ class Extractor:
             self.chart_launches(job, res, chart_display, f"helm:{chart_display} --values {rel}",
                                 self.render_how(res, helm_failed), rel)
         return runs
+
+    def chart_may_launch(self, chart: str) -> bool:
+        """Can a render of the chart hold launch text: does a file it renders from hold a word launch text is
+        made of (:func:`pdlint.coverage.may_hold_launch`: ``vllm``, ``sglang``, ``disagg``..., comments too) -
+        its templates, a YAML file of its tree (values.yaml, the values overlays), the helper templates of its
+        dependencies in ``charts/`` (an archived dependency counts as one that may), a values file the config's
+        ``helm-values`` names?  A chart without (redis, argo-cd: most charts of a charts repository) is not
+        rendered at all."""
+        from pdlint.coverage import may_hold_launch
+        from pdlint.formats import helm
+        tdir = os.path.join(chart, "templates")
+        paths = [p for p in helm.chart_files(chart)
+                 if p.startswith(tdir + os.sep) or p.endswith((".yaml", ".yml", ".json", ".tpl"))]
+        cdir = os.path.join(chart, "charts")
+        for name in sorted(os.listdir(cdir)) if os.path.isdir(cdir) else ():
+            if name.endswith((".tgz", ".tar.gz")):
+                return True
+            sub = os.path.join(cdir, name, "templates")
+            if os.path.isdir(sub) and not os.path.islink(os.path.join(cdir, name)):
+                paths += [p for p in helm.chart_files(sub) if os.path.basename(p).startswith("_")]
+        for path in paths + self.named_overlays(chart):
+            src = self.read(path, report=False)
+            if src is not None and may_hold_launch(src.text):
+                return True
+        return False
 
     def chart_has_launch_text(self, chart: str) -> bool:
         """Does a chart's values.yaml or any file of its templates hold launch text (outside comments: a
