@@ -521,7 +521,7 @@ class Extractor:
         """Render a chart (``helm template``, else pdlint's template subset) and read its manifests;
         when neither works, check values role sections and literal flag lines (PD104)."""
         from pdlint import structure_rules
-        from pdlint.coverage import has_launch_text
+        from pdlint.coverage import may_hold_launch
         from pdlint.formats import helm, keyed
         budget.stage("helm render")
         chart_display = display_path(chart, self.opt.cwd)
@@ -569,7 +569,7 @@ class Extractor:
             if not (helm.manifest_name(f) or f.endswith(".tpl")):
                 continue
             src = self.read(f, report=False)
-            if src is None or not has_launch_text(src.text):
+            if src is None or not may_hold_launch(src.text):
                 continue  # (a redis init container's `sh -c` in an argo-cd chart: nothing pdlint checks)
             self.go_template_literals(FileJob(f, src.path, job.root, "yaml"), src, unit, label,
                                       {"chart": chart_display})

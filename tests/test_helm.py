@@ -481,3 +481,18 @@ def test_a_chart_without_launch_text_is_not_rendered(scratch_git, monkeypatch):
     (scratch_git.root / "archive/charts").mkdir()
     (scratch_git.root / "archive/charts/common-1.0.0.tgz").write_bytes(b"")  # its helpers are not looked into
     assert _rendered_charts(scratch_git.root, monkeypatch) == ["archive", "helper", "overlay", "vllm"]
+
+
+def test_literal_lines_without_a_marker_are_still_read(scratch_git):
+    """llm-d/llm-d-deployer's presets: `- vllm` / `- serve` items and plain flags, no PD flag on any line; the
+    launches come from the literal lines all the same (only a template without any engine word is skipped)."""
+    scratch_git.write("chart/Chart.yaml", "apiVersion: v2\nname: c\nversion: 0.1.0\n")
+    scratch_git.write("chart/values.yaml", "image: vllm/vllm-openai:v0.11.0\n")
+    text = LITERAL_CHART.format(pre="", name="decode", port=8001)
+    text = text.replace("""            - "--kv-transfer-config"\n""", "").replace(
+        """            - '{"kv_connector":"NixlConnector","kv_role":"kv_both"}'\n""", "")
+    assert "kv_role" not in text
+    scratch_git.write("chart/templates/pd.yaml", text)
+    code, report = scratch_git.lint(".")
+    assert [l["argv"][:3] for l in report["launches"]] == [["Qwen/Qwen3-0.6B", "--port", "8001"]]
+    assert sorted(f["code"] for f in report["findings"]) == ["VLLM018"]
