@@ -100,3 +100,74 @@ def test_each_config_of_an_llm_configs_list_is_checked(scratch_git):
     (f,) = report["findings"]
     assert (f["code"], f["line"], f["column"]) == ("VLLM018", 12, 11) and code == 1
     assert "did you mean --max-model-len" in f["message"]
+
+
+# Ray's SGLang integration (docs.ray.io serve/llm/user-guides/sglang): `server_cls` names SGLangServer and the
+# engine_kwargs are SGLang's server arguments; they had been checked as vLLM's (three false VLLM018)
+SGLANG_APP = """\
+    applications:
+      - name: sglang-app
+        import_path: ray.serve.llm:build_openai_app
+        args:
+          llm_configs:
+            - model_loading_config:
+                model_id: qwen
+                model_source: Qwen/Qwen3-8B
+              server_cls: ray.llm._internal.serve.engines.sglang:SGLangServer
+              engine_kwargs:
+                tp_size: 2
+                mem_fraction_static: 0.8
+    """
+
+
+def test_an_sglang_server_class_takes_sglang_arguments(scratch_git):
+    scratch_git.write("serve.yaml", SGLANG_APP)
+    code, report = scratch_git.lint("serve.yaml")
+    assert report["findings"] == [] and code == 0
+    (launch,) = report["launches"]
+    assert (launch["engine"], launch["line"]) == ("sglang", 6)
+    assert launch["argv"] == ["--model-path", "Qwen/Qwen3-8B", "--tp-size", "2", "--mem-fraction-static", "0.8"]
+
+
+def test_an_sglang_engine_argument_typo_is_sglangs(scratch_git):
+    scratch_git.write("serve.yaml", SGLANG_APP.replace("mem_fraction_static", "mem_fraction_statik"))
+    code, report = scratch_git.lint("serve.yaml")
+    (f,) = report["findings"]
+    assert f["code"].startswith("SGL") and (f["line"], f["column"]) == (12, 13) and code == 1
+    assert "--mem-fraction-static" in f["message"]
+
+
+SGLANG_PD = """\
+    applications:
+      - name: sglang-pd
+        import_path: ray.serve.llm:build_pd_openai_app
+        args:
+          prefill_config:
+            model_loading_config: {model_source: Qwen/Qwen3-8B}
+            server_cls: ray.llm._internal.serve.engines.sglang:SGLangServer
+            engine_kwargs:
+              disaggregation_transfer_backend: nixl
+              enable_linear_replayssm_spec: true
+          decode_config:
+            model_loading_config: {model_source: Qwen/Qwen3-8B}
+            server_cls: ray.llm._internal.serve.engines.sglang:SGLangServer
+            engine_kwargs:
+              disaggregation_transfer_backend: nixl
+    """
+
+
+def test_sglang_prefill_and_decode_configs_get_their_mode(scratch_git):
+    scratch_git.write("serve.yaml", SGLANG_PD)
+    code, report = scratch_git.lint("serve.yaml")
+    roles = {l["role"]: l["argv"] for l in report["launches"]}
+    assert roles["prefill"][2:4] == ["--disaggregation-mode", "prefill"]
+    assert roles["decode"][2:4] == ["--disaggregation-mode", "decode"]
+    assert [(f["code"], f["role"], f["line"]) for f in report["findings"]] == [("SGL101", "prefill", 10)]
+    assert sum(len(d["pairs"]) for d in report["pairs"]) == 1 and code == 1
+
+
+def test_another_server_class_is_no_vllm_launch(scratch_git):
+    scratch_git.write("serve.yaml", SGLANG_APP.replace("ray.llm._internal.serve.engines.sglang:SGLangServer",
+                                                       "my_pkg.server:CustomServer"))
+    code, report = scratch_git.lint("serve.yaml")
+    assert report["launches"] == [] and report["findings"] == [] and code == 0

@@ -465,7 +465,9 @@ def ray_serve_llm(job, src, doc: TStr, root: yt.Ref) -> list:
     Ray adds settings of its own, so the launch may hold flags pdlint does not see.  An application with
     neither key (``build_openai_app``'s ``args.llm_configs`` list, or a builder's own ``args.llm_config``,
     anyscale/ray-serve-llm-perf-examples): each such config with ``engine_kwargs`` is a server of no
-    structural role.  The environment: the application's ``runtime_env.env_vars``, then the config's."""
+    structural role.  The environment: the application's ``runtime_env.env_vars``, then the config's.  A config
+    whose ``server_cls`` is Ray's SGLangServer (or ``llm_engine: SGLang``) is an SGLang server
+    (:func:`_ray_sglang`); one with another ``server_cls`` or engine is no launch."""
     out = []
     for i, app in enumerate(yt.seq_items(yt.get(root, "applications"))):
         args = yt.get(app, "args")
@@ -479,16 +481,23 @@ def ray_serve_llm(job, src, doc: TStr, root: yt.Ref) -> list:
             # of no structural role (its kv_role may give one), when it has engine arguments
             configs = [(yt.get(args, "llm_config"), "llm_config", None, _key_origin(doc, args, "llm_config"))]
             for j, cfg in enumerate(yt.seq_items(yt.get(args, "llm_configs"))):
-                t = crd.at_node(doc, cfg, "")
-                configs.append((cfg, f"llm_configs[{j}]", None, t.origin if t.pieces else None))
+                first = next(iter(yt.map_items(cfg)), (None,))[0] if _is_map(cfg) else None
+                configs.append((cfg, f"llm_configs[{j}]", None, _key_origin(doc, cfg, first) if first else None))
             configs = [c for c in configs if c[0] is not None and _is_map(yt.get(c[0], "engine_kwargs"))]
         app_env = _env_map(doc, crd.at(app, "runtime_env", "env_vars"))
         for cfg, key, role, origin in configs:
             if cfg is None or not isinstance(yt.deref(cfg).node, yt.YMap):
                 continue
+            kwargs = yt.get(cfg, "engine_kwargs")
+            server = (yt.scalar_text(yt.get(cfg, "server_cls")) or "").lower()
+            engine = (yt.scalar_text(yt.get(cfg, "llm_engine")) or "vllm").lower()
+            if "sglang" in server or engine == "sglang":
+                out.append(_ray_sglang(job, src, doc, cfg, kwargs, key, role, origin, name, app_env))
+                continue
+            if server or engine != "vllm":
+                continue  # another engine's server class: its engine_kwargs are no vLLM arguments
             model = crd.at(cfg, "model_loading_config", "model_id")
             argv = [yt.scalar_tstr(doc, model)] if model is not None else []
-            kwargs = yt.get(cfg, "engine_kwargs")
             if kwargs is not None and isinstance(yt.deref(kwargs).node, yt.YMap):
                 from pdlint.engines.vllm import flags as vflags
                 from pdlint.engines.vllm.engine import mapping_args
@@ -503,6 +512,29 @@ def ray_serve_llm(job, src, doc: TStr, root: yt.Ref) -> list:
             l.incomplete = True
             out.append(l)
     return out
+
+
+def _ray_sglang(job, src, doc: TStr, cfg, kwargs, key: str, role: Optional[str], origin, name: str,
+               app_env: dict) -> Launch:
+    """A Ray Serve LLM config served by SGLang (``server_cls: ...engines.sglang:SGLangServer``, Ray's SGLang
+    integration; ``llm_engine: SGLang``): ``engine_kwargs`` are SGLang's server arguments (``tp_size`` ->
+    ``--tp-size``, as an srt-slurm recipe's keys), the model ``model_loading_config.model_source`` (else its
+    ``model_id``); a prefill/decode config gets the ``--disaggregation-mode`` Ray's PD builder sets, unless it
+    sets its own."""
+    model = crd.at(cfg, "model_loading_config", "model_source") or crd.at(cfg, "model_loading_config", "model_id")
+    argv = [crd.at_node(doc, model, "--model-path"), yt.scalar_tstr(doc, model)] if model is not None else []
+    own_mode = _is_map(kwargs) and any(_flag_key(k) == "disaggregation-mode" for k, _ in yt.map_items(kwargs))
+    knode = yt.get(cfg, "engine_kwargs") if role in ("prefill", "decode") and not own_mode else None
+    if knode is not None:
+        argv += [crd.at_node(doc, knode, "--disaggregation-mode"), crd.at_node(doc, knode, role)]
+    argv += cli_tokens(doc, kwargs) if _is_map(kwargs) else []
+    l = _launch(src, origin.line if origin else 1, "sglang", "python -m sglang.launch_server", role, origin,
+                f"Ray Serve LLM args.{key}", f"{job.display}#ray/{name}",
+                f"Ray Serve LLM application {name!r} args.{key} (engine_kwargs as SGLang server arguments, "
+                f"served by Ray's SGLangServer)", argv=argv, env={**app_env, **_env_map(doc, crd.at(
+                    cfg, "runtime_env", "env_vars"))}, env_partial=True)
+    l.incomplete = True
+    return l
 
 
 def _is_map(ref) -> bool:
