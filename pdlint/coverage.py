@@ -46,8 +46,9 @@ _LAUNCHERS = (
     r"vllm\s+serve", r"vllm\.entrypoints\.openai\.api_server", r"vllm\.entrypoints\.grpc_server", r"trtllm-serve",
     # vLLM's CLI module (what the `vllm` console script runs) with its `serve` sub-command, also as list items
     r"vllm\.entrypoints\.cli\.main(?=(?:[ \t]+|[\"'][ \t]*,[ \t]*[\"'])serve\b)",
-    # the same CLIs as list items (`command: ["vllm", "serve"]`, aws-samples/sample-genai-on-eks-starter-kit)
-    r"(?:vllm|sglang)(?=[\"'][ \t]*,[ \t]*[\"']serve[\"'])",
+    # the same CLIs as list items (`command: ["vllm", "serve"]`, aws-samples/sample-genai-on-eks-starter-kit;
+    # unquoted in a flow sequence too: `command: [vllm, serve]`)
+    r"(?:vllm|sglang)(?=[\"'][ \t]*,[ \t]*[\"']serve[\"']|[ \t]*,[ \t]*serve[ \t]*[,\]])",
     r"sglang_router\.launch_(?:router|server)",
     # SGLang's load balancer by its module path (sglang/srt/disaggregation/mini_lb.py, launch_lb.py until the
     # router moved to the sglang-router package) and the package's CLI (`python -m sglang_router launch|server`)

@@ -99,7 +99,7 @@ def test_a_crd_description_is_no_launch_text(scratch_git):
     ("  description: >-\n    Extra arguments for\n    vllm serve\n", []),
     ("- description: |\n    vllm serve m\n  command: vllm serve m\n", [(3, "vllm serve")]),
     ("x:\n  description: the server\n  command: [vllm, serve, m, --kv-transfer-config, '{}']\n",
-     [(3, "--kv-transfer-config")]),
+     [(3, "vllm"), (3, "--kv-transfer-config")]),
     ("description:\n  command: vllm serve m\n", [(2, "vllm serve")]),  # no value on its line: not read as one
     # a word a template's condition compares (the Gateway API Inference Extension charts, field test rw6/e)
     ('{{- if eq .Values.inferencePool.modelServerType "trtllm-serve" }}\n', []),
@@ -205,3 +205,22 @@ def test_a_chart_whose_only_launch_words_are_a_comment_and_a_condition_is_no_unr
     scratch_git.write("chart/templates/server.yaml", "command: [trtllm-serve, '{{ .Values.model }}']\n")
     code, report = scratch_git.lint(".")
     assert "PD104" in [f["code"] for f in report["findings"]]
+
+
+# -- a CLI as an unquoted flow sequence ----------------------------------------------------------------
+
+@pytest.mark.parametrize("line, found", [
+    ("cmd: [vllm, serve, Qwen/Qwen3-8B]", ["vllm"]),
+    ("cmd: [sglang , serve ]", ["sglang"]),
+    ('cmd: ["vllm", "serve"]', ["vllm"]),
+    ("we support vllm, serve it", []),  # prose
+    ("image: vllm, served", []),
+])
+def test_an_unquoted_flow_sequence_names_the_cli(line, found):
+    assert [m.text for m in find_markers(line + "\n")] == found
+
+
+def test_an_unknown_structure_with_an_unquoted_cli_is_not_a_clean_pass(scratch_git):
+    scratch_git.write("foo.yaml", 'kind: Foo\nspec:\n  runtime:\n    cmd: [vllm, serve, Qwen/Qwen3-8B, --port, "8000"]\n')
+    code, report = scratch_git.lint("foo.yaml")
+    assert [(path, line) for path, line, _ in _pd020(report)] == [("foo.yaml", 4)] and code == 0
