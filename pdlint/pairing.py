@@ -729,8 +729,9 @@ def pair_launches(launches: list) -> list:
             # next layout): they never serve together
             # nor of two configurations a branch chooses between (each arm starts both roles)
             arms = arm_roles([l for l in d.servers if l.engine == eng])
+            objects = object_roles([l for l in d.servers if l.engine == eng])
             apart = lambda p, q: sequential(p.launch, q.launch) or \
-                other_configuration(p.launch, q.launch, arms)  # noqa: E731
+                other_configuration(p.launch, q.launch, arms) or other_object(p.launch, q.launch, objects)  # noqa: E731
             combos = [(p, q) for p in ps for q in ds if not apart(p, q) and routed(p.launch, q.launch)]
             if len(combos) > MAX_PAIRS_PER_ENGINE:
                 combos = [(p, ds[0]) for p in ps] + [(ps[0], q) for q in ds[1:]]
@@ -992,6 +993,36 @@ def other_configuration(a: Launch, b: Launch, arms: dict) -> bool:
         both = {"prefill", "decode"}
         return both <= arms.get((a.path, run, ca[:i + 1]), set()) and both <= arms.get((a.path, run, cb[:i + 1]), set())
     return False
+
+
+def _object(launch: Launch) -> Optional[tuple]:
+    """The Kubernetes object a launch is a container of (file, document, kind, name), None for other launches."""
+    kind = launch.meta.get("resource_kind")
+    if not kind:
+        return None
+    return (launch.path, launch.meta.get("doc_index"), kind, launch.meta.get("resource_name"))
+
+
+def object_roles(servers: list) -> dict:
+    """Kubernetes object -> the pair roles of its servers (for :func:`other_object`)."""
+    out: dict = {}
+    for l in servers:
+        k = _object(l)
+        if k is not None:
+            out.setdefault(k, set()).add(pair_role(l))
+    return out
+
+
+def other_object(a: Launch, b: Launch, objects: dict) -> bool:
+    """A prefill and a decode of two Kubernetes objects of which one starts both roles itself (an OME
+    ClusterServingRuntime, a RoleBasedGroup, a DynamoGraphDeployment): that object is a deployment of its own,
+    also where a kustomize build or a chart puts several in one unit (sgl-project/ome's
+    config/clusterresources build holds every runtime: a Kimi prefill was paired with a DeepSeek decode)."""
+    x, y = _object(a), _object(b)
+    if x is None or y is None or x == y:
+        return False
+    both = {"prefill", "decode"}
+    return both <= objects.get(x, set()) or both <= objects.get(y, set())
 
 
 def sequential(a: Launch, b: Launch) -> bool:
