@@ -396,6 +396,10 @@ class _Parser:
     def store(self, flag: Flag, option: str, name_tok: TStr, values: list, index: int, written: str,
               indexes: tuple = ()) -> Occurrence:
         value: Any
+        if flag.action == "deprecated":
+            # argparse calls a DeprecatedAction on the option, and it raises ValueError(help): the server stops
+            self.err("deprecated-action", name_tok, (flag.deprecated or {}).get("message") or flag.help, option,
+                     flag=option)
         if flag.nargs_zero:
             if flag.action == "boolean_optional":
                 value = not option.startswith("--no-")

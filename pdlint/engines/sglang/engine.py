@@ -379,6 +379,12 @@ def _parse_candidates(launch: Launch, info: SglangInfo, enabled) -> list:
             if moved:  # a removed or renamed flag, not an abbreviation the user meant
                 kind, message = "not-in-version", f"{moved}; SGLang {info.version} stops with \"{err.message}\""
             autofix = _renamed_fix(err, info)
+        if kind == "deprecated-action":
+            kind = "not-in-version"
+            repl = (occ_flag_deprecated(parsed, err.option).get("replacement") or "")
+            message = (f"{err.option} is withdrawn in SGLang {info.version}: the option is still registered, but "
+                       f"giving it stops the server with ValueError: \"{_fill(err.message, err)}\"" +
+                       (f"; use {repl}" if repl else ""))
         if kind == "value-for-flag":
             message = (f"{err.extra.get('flag')} takes no value; the stray {err.token.text!r} makes SGLang stop "
                        f"with \"unrecognized arguments: {err.token.text}\"")
@@ -578,7 +584,7 @@ def _deprecations(launch: Launch, info: SglangInfo, enabled) -> list:
     out = []
     for occ in info.parsed.occurrences:
         dep = occ.flag.deprecated
-        if not dep:
+        if not dep or occ.flag.action == "deprecated":  # (a DeprecatedAction stops the server: SGL009)
             continue
         repl = dep.get("replacement")
         msg = f"{occ.option} is deprecated in SGLang {info.version}"
@@ -597,6 +603,12 @@ def _deprecations(launch: Launch, info: SglangInfo, enabled) -> list:
 
 def _fill(message: str, occ) -> str:
     return message.replace("{option_string}", occ.option).replace("{replacement}", "")
+
+
+def occ_flag_deprecated(parsed, option: Optional[str]) -> dict:
+    """The deprecation record of the flag ``option`` names in the parsed table ({} when none)."""
+    flag = parsed.table.lookup(option) if option else None
+    return (flag.deprecated or {}) if flag is not None else {}
 
 
 def occurrence_groups(launch: Launch) -> list:

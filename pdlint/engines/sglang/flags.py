@@ -245,7 +245,7 @@ def _release_options(version: str) -> list:
     store = flag_store()
     if store is None or version not in store:
         return []
-    return sorted({o for f in store.flags(version) for o in f["option_strings"]})
+    return sorted({o for f in store.flags(version) if f.get("action") != "deprecated" for o in f["option_strings"]})
 
 
 @functools.lru_cache(maxsize=2048)

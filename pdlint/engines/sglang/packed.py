@@ -147,7 +147,10 @@ class FlagStore:
         self._fill(range(len(self._lines) - self._pool_start - 1))
         for v in self.versions:
             for i in self.ids(v):
-                for o in self.pooled(i)["option_strings"]:
+                f = self.pooled(i)
+                if f.get("action") == "deprecated":
+                    continue  # a DeprecatedAction: registered, but it stops the server (the release refuses it)
+                for o in f["option_strings"]:
                     out.setdefault(o, set()).add(v)
         return {o: frozenset(vs) for o, vs in out.items()}
 

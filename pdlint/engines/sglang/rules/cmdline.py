@@ -112,7 +112,11 @@ NOT_IN_VERSION = _r(
     "`unrecognized arguments`.",
     "Use the spelling of the release you deploy, or set `engine-version` to the release you run.",
     "python -m sglang.launch_server --model-path M --disaggregation-decode-tp 2   # removed after 0.5.9",
-    "python -m sglang.launch_server --model-path M", autofix=REPLACE)
+    "python -m sglang.launch_server --model-path M", autofix=REPLACE,
+    notes="A flag a release still registers as a `DeprecatedAction` (`--enable-deepep-moe` and "
+          "`--enable-ep-moe` in 0.5.3-0.5.4) is reported here too: argparse calls the action, which raises "
+          "`ValueError` with the flag's help, so the server stops as surely as with an unknown flag. Such a "
+          "release does not count as accepting the flag when an unpinned launch is judged (SGL012).")
 
 MISSING_MODEL = _r(
     "SGL010", "missing-model-path", ERROR,

@@ -115,8 +115,11 @@ def moe_a2a(a) -> Optional[str]:
     if not pipeline(a) or not prefill_cp_off(a):
         return None
     v, runner, wf, d = a.get("moe_a2a_backend"), a.get("moe_runner_backend"), a.get("enable_waterfill"), dwdp(a)
-    if OPAQUE in (v, runner, wf) or d is None:
+    old = a.get("enable_deepep_moe")  # (until 0.5.2 a flag of its own: __post_init__ sets the backend to deepep)
+    if OPAQUE in (v, runner, wf, old) or d is None:
         return None
+    if old is True:
+        v = "deepep"
     if runner == "megamoe":
         v = "megamoe"
     if d > 1:
@@ -137,7 +140,7 @@ def ep_size(a) -> Optional[int]:
     backend = moe_a2a(a)
     if backend is None:
         return None
-    if backend in A2A_EP_SPANNING:
+    if backend in A2A_EP_SPANNING or a.is_true("enable_ep_moe"):  # (--enable-ep-moe until 0.5.2: EP = TP)
         return num(a, "tp_size")
     d = dwdp(a)
     return d if d > 1 else num(a, "ep_size")

@@ -1,0 +1,50 @@
+"""Flags SGLang still registers but refuses, and the old MoE switches (field test: sgl-project/ome's
+config/runtimes/srt/kimi-k2-pd-rt.yaml, unpinned, `--enable-deepep-moe --enable-eplb --tp-size $(N)`).
+
+* 0.5.3-0.5.4 register `--enable-deepep-moe` / `--enable-ep-moe` as a `DeprecatedAction`, which raises
+  `ValueError` with the flag's help when given: the server stops. pdlint had said SGL008 "deprecated" (a
+  warning), and counted those releases as accepting the flag when it judged an unpinned launch.
+* Until 0.5.2 `--enable-deepep-moe` sets `--moe-a2a-backend deepep` (EP = TP) and `--enable-ep-moe` sets
+  EP = TP in `__post_init__`; SGL246 ("--enable-eplb needs expert parallelism, EP size 1") ignored them."""
+
+import pytest
+
+SERVER = "python3 -m sglang.launch_server --model-path m"
+
+
+def _lint(scratch_git, flags, *opts):
+    scratch_git.write("run.sh", f"{SERVER} {flags}\n")
+    code, report = scratch_git.lint(*opts, "run.sh")
+    return code, [(f["code"], f["severity"], f["message"]) for f in report["findings"]]
+
+
+@pytest.mark.parametrize("flag", ["--enable-deepep-moe", "--enable-ep-moe"])
+def test_a_deprecated_action_stops_the_server(scratch_git, flag):
+    code, found = _lint(scratch_git, f"{flag} --tp-size 8", "--sglang-version", "0.5.4")
+    ((rule, severity, message),) = found
+    assert (rule, severity, code) == ("SGL009", "error", 1)
+    assert message.startswith(f"{flag} is withdrawn in SGLang 0.5.4") and "ValueError" in message
+
+
+def test_the_same_flag_where_it_still_works_is_quiet(scratch_git):
+    code, found = _lint(scratch_git, "--enable-deepep-moe --tp-size 8", "--sglang-version", "0.5.2")
+    assert found == [] and code == 0
+
+
+def test_an_unpinned_launch_is_judged_by_the_releases_that_take_the_flag(scratch_git):
+    code, found = _lint(scratch_git, "--enable-deepep-moe --tp-size 8")
+    ((rule, _, message),) = found
+    assert rule == "SGL012" and "valid only for SGLang 0.4.4.post2–0.5.2" in message
+    assert message.endswith("judged against 0.5.2 [SGLang 0.5.2]")
+
+
+@pytest.mark.parametrize("flags, fires", [
+    ("--enable-eplb --tp-size 8", True),
+    ("--enable-eplb --enable-deepep-moe --tp-size 8", False),  # deepep: EP = TP
+    ("--enable-eplb --enable-ep-moe --tp-size 8", False),  # EP = TP
+    ("--enable-eplb --enable-ep-moe --tp-size 1", True),
+    ("--enable-eplb --enable-deepep-moe --tp-size $N", False),  # EP = TP, unknown
+])
+def test_the_old_moe_switches_give_expert_parallelism(scratch_git, flags, fires):
+    _, found = _lint(scratch_git, flags, "--sglang-version", "0.5.2")
+    assert ("SGL246" in [r for r, _, _ in found]) is fires, found
