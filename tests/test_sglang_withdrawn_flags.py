@@ -48,3 +48,37 @@ def test_an_unpinned_launch_is_judged_by_the_releases_that_take_the_flag(scratch
 def test_the_old_moe_switches_give_expert_parallelism(scratch_git, flags, fires):
     _, found = _lint(scratch_git, flags, "--sglang-version", "0.5.2")
     assert ("SGL246" in [r for r, _, _ in found]) is fires, found
+
+
+# -- a choice only older releases have (sgl-project/ome's Nemotron runtimes: `--reasoning-parser nano_v3` on a
+# nightly image that pins no release; 0.5.7-0.5.9 have it, `nemotron_3` since)
+
+def test_an_unpinned_launch_with_an_old_choice_is_judged_by_the_releases_that_have_it(scratch_git):
+    code, found = _lint(scratch_git, "--reasoning-parser nano_v3")
+    ((rule, severity, message),) = found
+    assert (rule, severity, code) == ("SGL012", "warning", 0)
+    assert message.startswith("valid only for SGLang 0.5.7–0.5.9;")
+    assert "--reasoning-parser nano_v3 is none of its choices in SGLang" in message
+    assert message.endswith("judged against 0.5.9 [SGLang 0.5.9]")
+
+
+def test_the_old_choice_against_a_pinned_release_is_an_error(scratch_git):
+    code, found = _lint(scratch_git, "--reasoning-parser nano_v3", "--sglang-version", "0.5.23")
+    assert [r for r, _, _ in found] == ["SGL004"] and code == 1
+
+
+@pytest.mark.parametrize("flags", [
+    "--reasoning-parser nano_v9",
+    # 0.4.5.post1-post2 list no choices for the backend and take any word: that says nothing of a typo
+    "--disaggregation-transfer-backend moonkake",
+])
+def test_a_choice_no_release_lists_is_an_error(scratch_git, flags):
+    code, found = _lint(scratch_git, flags)
+    assert [r for r, _, _ in found] == ["SGL004"] and code == 1
+
+
+def test_an_old_flag_and_an_old_choice_narrow_the_releases_together(scratch_git):
+    code, found = _lint(scratch_git, "--disaggregation-decode-tp 2 --reasoning-parser nano_v3")
+    ((rule, _, message),) = found
+    assert rule == "SGL012" and "--disaggregation-decode-tp" in message
+    assert message.endswith("judged against 0.5.9 [SGLang 0.5.9]")

@@ -94,10 +94,10 @@ def interpret(launch: Launch, ctx: EngineContext) -> None:
     if requested is None and not dynamo_launch:
         inferred = infer_releases(info.parsed)
         if inferred is not None:
-            consistent, token = inferred
+            consistent, token, choice = inferred
             judged = max(consistent, key=flags.version_key)
             info = _interpret_as(launch, ctx, judged, None)
-            info.inferred = (consistent, token, version)
+            info.inferred = (consistent, token, version, choice)
     launch.parsed = info
     launch.incomplete = launch.incomplete or info.parsed.incomplete
     mode = info.parsed.value("disaggregation_mode")
@@ -183,20 +183,49 @@ def _written_options(parsed: argv_mod.Parsed) -> list:
 
 
 def infer_releases(parsed: argv_mod.Parsed) -> Optional[tuple]:
-    """For a launch judged against the newest table with flags that table lacks: the releases whose
-    parser accepts every option written (exactly or as a unique prefix) and the first token the newest
-    rejects, when those releases exist and exclude the newest; else None."""
+    """For a launch judged against the newest table with flags that table lacks, or a value that is none of
+    a flag's choices there (``--reasoning-parser nano_v3``: 0.5.7-0.5.9, renamed ``nemotron_3`` since): the
+    releases whose parser accepts every option written (exactly or as a unique prefix) and each such value,
+    the first token the newest rejects, and (option, value) when that token is a refused choice; None when
+    no release accepts them all."""
     newest = parsed.table.version
-    bad = [(name, tok) for name, tok in _written_options(parsed)
-           if not flags.release_accepts(newest, name)]
-    if not bad:
+    bad = [tok for name, tok in _written_options(parsed) if not flags.release_accepts(newest, name)]
+    choices = [(e.option, e.token) for e in parsed.errors
+               if e.kind == "invalid-choice" and e.option and e.token.text and not e.token.opaque]
+    if not bad and not choices:
         return None
     consistent = set(flags.available_versions())
     for name, _ in _written_options(parsed):
         consistent &= flags.releases_accepting(name)
         if not consistent:
             return None
-    return frozenset(consistent), bad[0][1]
+    for option, tok in choices:
+        consistent &= _releases_with_choice(option, tok.text)
+        if not consistent:
+            return None
+    if bad:
+        return frozenset(consistent), bad[0], None
+    option, tok = choices[0]
+    return frozenset(consistent), tok, (option, tok.text)
+
+
+@functools.lru_cache(maxsize=256)
+def _releases_with_choice(option: str, text: str) -> frozenset:
+    """The releases whose flag ``option`` lists the value ``text`` among its choices.  A release whose flag
+    lists none is not one: it takes any word at parse time and tells nothing of the value (0.4.5's
+    ``--disaggregation-transfer-backend`` took the typo ``moonkake``)."""
+    out = set()
+    for v in flags.available_versions():
+        f = flags.load(v).lookup(option)
+        if f is None or f.action == "deprecated" or f.choices is None:
+            continue
+        try:
+            value = argv_mod.convert(f, text)
+        except Exception:
+            continue
+        if value in f.choices:
+            out.add(v)
+    return frozenset(out)
 
 
 def _rejected(parsed: argv_mod.Parsed) -> list:
@@ -401,10 +430,13 @@ def _parse_candidates(launch: Launch, info: SglangInfo, enabled) -> list:
     if info.inferred is not None:
         from pdlint.engines.sglang.rules.cmdline import UNPINNED
         from pdlint.engines.sglang.versions import describe
-        releases, token, newest = info.inferred
+        releases, token, newest, choice = info.inferred
         if enabled(UNPINNED.code):
             name = token.text.partition("=")[0]
-            moved = not_in_release(name, newest) or f"{name} is not a flag of SGLang {newest}"
+            if choice is not None:
+                moved = f"{choice[0]} {choice[1]} is none of its choices in SGLang {newest}"
+            else:
+                moved = not_in_release(name, newest) or f"{name} is not a flag of SGLang {newest}"
             message = (f"valid only for SGLang {describe(releases)}; pin the release (image tag or "
                        f"`engine-version`): no release is pinned and {moved}; judged against {info.version}")
             # the flag's deprecation in the release judged (SGL008) is what this says already, with its removal

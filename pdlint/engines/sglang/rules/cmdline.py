@@ -140,8 +140,9 @@ UNEXPECTED = _r(
 UNPINNED = _r(
     "SGL012", "unpinned-release-flags", WARNING,
     "Reports a launch that pins no SGLang release (no image tag, no `engine-version`) and uses a flag the newest "
-    "release does not have, while some older releases accept every flag it uses: pdlint judges it against the "
-    "newest of those and names the range. The same for a `python -m dynamo.sglang` launch whose image tag "
+    "release does not have, or a value that is none of a flag's choices there (`--reasoning-parser nano_v3`, "
+    "renamed `nemotron_3` after 0.5.9), while some older releases accept every flag and value it uses: pdlint "
+    "judges it against the newest of those and names the range. The same for a `python -m dynamo.sglang` launch whose image tag "
     "names no Dynamo release and that uses a flag of Dynamo's own parsers the newest Dynamo release lacks: it "
     "is judged against the newest Dynamo release that accepts all its flags (and the SGLang that release "
     "installs).",
