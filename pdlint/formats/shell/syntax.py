@@ -74,6 +74,11 @@ class Unit:
         if "{{" in self.text:
             data = _actions_respelled(tstr, data)
         self.root = parser().parse(data).root_node
+        if b"`" in data and _COMMENT_SUB.search(data):
+            again = _comment_substitutions_blanked(self.root, data)
+            if again is not data:
+                data = again
+                self.root = parser().parse(data).root_node
         if self.root.has_error and (kind.endswith(" -c string") or kind == "eval"):
             again = _placeholders_respelled(tstr, data)
             if again is not data:
@@ -173,6 +178,37 @@ def _drop_final_continuation(data: bytes) -> bytes:
     if (end - 1 - i) % 2 == 0:  # an escaped backslash
         return data
     return data[:end - 1] + b" " + data[end:]
+
+
+#: A backquoted substitution holding only a comment: ``\`# why this flag\` \\`` between flags.
+_COMMENT_SUB = re.compile(rb"`[ \t]*#[^`\n]*`")
+
+
+def _comment_substitutions_blanked(root, data: bytes) -> bytes:
+    """``--host 0.0.0.0 \\`` / ```# Unconditional -- see recipe/serve.sh.` \\`` / ``--disable-radix-cache``
+    (a comment inside a flag list, from an AWS DeepSeek-R1 PD-over-EFA ``serve-pd.sh``): bash runs the
+    backquoted text, a comment, and the unquoted empty output is no word.  tree-sitter-bash reads the comment
+    on to the end of the line, closing backquote included, so every later flag fell into the substitution
+    (one opaque word) or an error.  Each such substitution standing as a word of its own (not inside quotes,
+    a comment, a here-document or another word) is parsed as blanks (same length, every position holds): ``data`` itself when there
+    is none."""
+    buf = None
+    for m in _COMMENT_SUB.finditer(data):
+        a, b = m.start(), m.end()
+        if (a and data[a - 1] not in b" \t\n") or (b < len(data) and data[b] not in b" \t\r\n;|&)"):
+            continue  # part of a longer word
+        node = root.descendant_for_byte_range(a, a + 1)
+        if node is None or node.type != "`" or node.parent is None:
+            continue  # quoted, or inside a comment
+        outer = node.parent
+        while outer is not None and outer.type not in ("string", "heredoc_body"):
+            outer = outer.parent
+        if outer is not None:
+            continue
+        if buf is None:
+            buf = bytearray(data)
+        buf[a:b] = b" " * (b - a)
+    return data if buf is None else bytes(buf)
 
 
 _SHELL_SYNTAX = re.compile(r"""[\s'"`$(){}\[\];|&<>\\#]""")
