@@ -388,6 +388,23 @@ def _docker_image_index(texts: list, j: int) -> tuple:
     return j, entry
 
 
+def entrypoint_shell_image(texts: list, shells) -> Optional[tuple]:
+    """``docker run [OPTIONS] --entrypoint bash [OPTIONS] IMAGE -c SCRIPT`` (``--entrypoint=/bin/sh``; podman,
+    nerdctl; ``create``): the container's shell runs the words after the image, as ``docker run IMAGE bash -c``
+    does.  ``(index of the image, the shell's name)`` when the entry point is one of ``shells``, else None."""
+    for i in range(len(texts) - 1):
+        if basename(texts[i]) not in _CONTAINER_CLIS or texts[i + 1] not in ("run", "create"):
+            continue
+        j, entry = _docker_image_index(texts, i + 2)
+        if entry is None or j >= len(texts):
+            return None
+        prog = next((t.split("=", 1)[1] for t in texts[i + 2:j] if t.startswith("--entrypoint=")), "") \
+            if entry == -1 else texts[entry]
+        shell = basename(prog)
+        return (j, shell) if shell in shells else None
+    return None
+
+
 def _docker_image_entrypoint(texts: list) -> Optional[Match]:
     """``docker run [OPTIONS] IMAGE ARGS`` (or podman) with an image whose entry point is a
     server and no ``--entrypoint``: the server's argv are the ARGS.  With ``--entrypoint PROG``

@@ -44,3 +44,36 @@ def test_an_entrypoint_shell_or_an_unknown_program_is_no_server(scratch_git):
         """)
     _, report = scratch_git.lint("s.sh")
     assert [l for l in report["launches"] if l["kind"] == "server"] == []
+
+
+ENTRY_SHELL = """\
+    #!/usr/bin/env bash
+    ROLE=${1:?need ROLE}
+    case "$ROLE" in
+        prefill) PORT=30000 ;;
+        decode)  PORT=30001 ;;
+    esac
+    docker run -d --name "r1-pd-$ROLE" --gpus all --network host \\
+        --entrypoint bash lmsysorg/sglang:v0.5.9 -c "
+            python3 -m sglang.launch_server --model-path Qwen/Qwen3-8B \\
+                --disaggregation-mode ${ROLE} --port ${PORT} --page-size 64 --chunked-prefill-size 8192
+        "
+    """
+
+
+def test_an_entrypoint_shell_runs_its_dash_c_script(scratch_git):
+    """`docker run --entrypoint bash IMAGE -c "<launch>"` (an AWS DeepSeek-R1 PD-over-EFA serve-pd.sh): the
+    container's bash runs the string, as with `IMAGE bash -c`.  It was PD020 "`docker` is not a launcher"."""
+    scratch_git.write("serve.sh", ENTRY_SHELL)
+    code, report = scratch_git.lint("serve.sh")
+    assert report["findings"] == [] and code == 0
+    assert sorted((l["role"], l["context"].split(",")[0]) for l in report["launches"]) == [
+        ("decode", "bash -c at line 8"), ("prefill", "bash -c at line 8")]
+
+
+def test_an_entrypoint_shell_launch_is_judged_against_the_image(scratch_git):
+    scratch_git.write("serve.sh", ENTRY_SHELL.replace("--page-size 64", "--page-size 3").replace(
+        "--entrypoint bash", "--entrypoint=/bin/sh"))
+    _, report = scratch_git.lint("serve.sh")
+    assert [(f["code"], f["role"], f["line"], "SGLang 0.5.9" in f["message"]) for f in report["findings"]] == [
+        ("SGL103", "prefill", 10, True)]

@@ -260,13 +260,20 @@ class Builtins:
         a STRING for the remote login shell, which sees none of this shell's
         variables.  Not behind a program that runs none of its words (``echo
         ssh HOST ...``)."""
-        from pdlint.launchers import NOT_RUNNERS, is_assignment, ssh_command_index, ssh_script
+        from pdlint.launchers import NOT_RUNNERS, entrypoint_shell_image, is_assignment, ssh_command_index, ssh_script
         texts = [w.text for w in words]
         prog = next((t for t in texts if not is_assignment(t)), "")
         if prog.rsplit("/", 1)[-1] in NOT_RUNNERS:
             return False
         remote = False
+        entry = entrypoint_shell_image(texts, _SHELLS) if "--entrypoint" in " ".join(texts) else None
         for i in range(len(words) - 1):
+            if entry is not None and i == entry[0]:  # `docker run --entrypoint bash IMAGE -c SCRIPT`
+                at = _dash_c_script(words, i)
+                if at is not None:
+                    base, i = entry[1], i + 1  # (the words before `i` hold the image)
+                    script, rest = words[at], words[at + 1:]
+                    break
             base = texts[i].rsplit("/", 1)[-1]
             if base == "ssh":
                 at = ssh_command_index(texts, i)
