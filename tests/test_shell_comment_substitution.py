@@ -31,6 +31,18 @@ def test_the_comment_gives_no_word(shell_eval):
     assert [[w.text for w in c.words] for c in cmds] == [["run", "--a", "--b", "--c"], ["echo", "`# q`", "x"]]
 
 
+def test_comments_inside_a_dash_c_script_string(shell_eval):
+    """The same recipe's flags are in `docker run --entrypoint bash IMAGE -c "..."`, three comment lines in a
+    row: the flags after them were dropped without a word (a launch with fewer flags, no PD023)."""
+    cmds, _ = shell_eval('bash -c "\n  python3 -m sglang.launch_server --port 1 \\\n'
+                         '    `# one. The` \\\n    `# two` \\\n    --disable-radix-cache \\\n'
+                         '    --mem-fraction-static 0.8\n"\necho "a `# c` b"\n')
+    assert [[w.text for w in c.words] for c in cmds][1:] == [
+        ["python3", "-m", "sglang.launch_server", "--port", "1", "--disable-radix-cache", "--mem-fraction-static",
+         "0.8"], ["echo", "a  b"]]
+    assert not any(w.opaque for c in cmds[1:] for w in c.words)
+
+
 def test_a_clean_list_with_a_comment_is_quiet(scratch_git):
     scratch_git.write("serve.sh", SCRIPT.replace("--page-size 3", "--page-size 64"))
     code, report = scratch_git.lint("serve.sh")

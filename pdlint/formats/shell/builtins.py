@@ -209,6 +209,8 @@ class Builtins:
     def command_substitution(self, node, st: State, unk: set) -> TStr:
         """The output of ``$(...)`` when it is made of ``echo``/``printf`` of
         known text (e.g. a function emitting flags); else a placeholder."""
+        if self.unit.comment_subs and self.unit.char(node.end_byte) in self.unit.comment_subs:
+            return EMPTY  # `# a comment` in backquotes: no output
         use = self.unit.slice(node)
         placeholder = use.as_opaque()
         items = self.statements(node)

@@ -59,7 +59,8 @@ def parser():
 class Unit:
     """A parsed shell text and the byte -> character index map of its TStr."""
 
-    __slots__ = ("tstr", "text", "root", "_b2c", "top", "kind", "parts_cache", "bad_subs", "quoted_subs")
+    __slots__ = ("tstr", "text", "root", "_b2c", "top", "kind", "parts_cache", "bad_subs", "quoted_subs",
+                 "comment_subs")
 
     def __init__(self, tstr: TStr, top: bool = False, kind: str = "script"):
         self.tstr = tstr
@@ -74,11 +75,14 @@ class Unit:
         if "{{" in self.text:
             data = _actions_respelled(tstr, data)
         self.root = parser().parse(data).root_node
+        #: where the backquoted comments parsed as empty substitutions end (characters; _comment_substitutions_blanked)
+        self.comment_subs: frozenset = frozenset()
         if b"`" in data and _COMMENT_SUB.search(data):
-            again = _comment_substitutions_blanked(self.root, data)
+            again, ends = _comment_substitutions_blanked(self.root, data)
             if again is not data:
                 data = again
                 self.root = parser().parse(data).root_node
+                self.comment_subs = frozenset(self.char(b) for b in ends)
         if self.root.has_error and (kind.endswith(" -c string") or kind == "eval"):
             again = _placeholders_respelled(tstr, data)
             if again is not data:
@@ -184,31 +188,38 @@ def _drop_final_continuation(data: bytes) -> bytes:
 _COMMENT_SUB = re.compile(rb"`[ \t]*#[^`\n]*`")
 
 
-def _comment_substitutions_blanked(root, data: bytes) -> bytes:
+def _comment_substitutions_blanked(root, data: bytes) -> tuple:
     """``--host 0.0.0.0 \\`` / ```# Unconditional -- see recipe/serve.sh.` \\`` / ``--disable-radix-cache``
-    (a comment inside a flag list, from an AWS DeepSeek-R1 PD-over-EFA ``serve-pd.sh``): bash runs the
-    backquoted text, a comment, and the unquoted empty output is no word.  tree-sitter-bash reads the comment
-    on to the end of the line, closing backquote included, so every later flag fell into the substitution
-    (one opaque word) or an error.  Each such substitution standing as a word of its own (not inside quotes,
-    a comment, a here-document or another word) is parsed as blanks (same length, every position holds): ``data`` itself when there
-    is none."""
-    buf = None
+    (a comment inside a flag list, an AWS DeepSeek-R1 PD-over-EFA ``serve-pd.sh``, there inside the
+    double-quoted script of ``docker run --entrypoint bash IMAGE -c "..."``): bash runs the backquoted text,
+    a comment, and its output is empty (no word when unquoted).  tree-sitter-bash reads the comment on to the
+    end of the line, closing backquote included, so the later flags fell into the substitution (one opaque
+    word, or in a string dropped without a word).  Each such substitution standing alone (after a blank or
+    an opening quote, before a blank, a closing quote or an operator; not inside single quotes, a comment or
+    a here-document) is parsed as ``$(:   )`` (same length, every position holds), a substitution the
+    evaluator gives no output for (its end byte is in the second item returned: tree-sitter may start a
+    substitution in a string at the blanks before it; `` `#` `` is left as it is).  ``(data, offsets)``:
+    ``data`` itself when there is none."""
+    buf, ends = None, set()
     for m in _COMMENT_SUB.finditer(data):
         a, b = m.start(), m.end()
-        if (a and data[a - 1] not in b" \t\n") or (b < len(data) and data[b] not in b" \t\r\n;|&)"):
+        if (a and data[a - 1] not in b" \t\n\"") or (b < len(data) and data[b] not in b" \t\r\n;|&)\""):
             continue  # part of a longer word
         node = root.descendant_for_byte_range(a, a + 1)
         if node is None or node.type != "`" or node.parent is None:
-            continue  # quoted, or inside a comment
+            continue  # in single quotes, or inside a comment
         outer = node.parent
-        while outer is not None and outer.type not in ("string", "heredoc_body"):
+        while outer is not None and outer.type != "heredoc_body":
             outer = outer.parent
         if outer is not None:
             continue
+        if b - a < 4:
+            continue  # (`#`: no room for `$(:)`)
         if buf is None:
             buf = bytearray(data)
-        buf[a:b] = b" " * (b - a)
-    return data if buf is None else bytes(buf)
+        buf[a:b] = b"$(:" + b" " * (b - a - 4) + b")"
+        ends.add(b)
+    return (data, frozenset()) if buf is None else (bytes(buf), frozenset(ends))
 
 
 _SHELL_SYNTAX = re.compile(r"""[\s'"`$(){}\[\];|&<>\\#]""")
