@@ -106,3 +106,18 @@ def test_a_role_only_flag_in_a_model_table_is_reported_at_the_table_line(scratch
     assert code == 1
     _, report = scratch_git.lint("--var", "MODEL_NAME=DeepSeek-V3", "server.sh")
     assert report["findings"] == []
+
+
+def test_a_positional_parameter_names_the_key():
+    """``echo "${MODEL_CONFIGS[$1]}"`` in a function given the model: it was an opaque word (PD023)."""
+    script = 'declare -A M=(["R1"]="--page-size 64")\npick() { echo "${M[$1]}" "${M[${1}]}"; }\nrun $(pick R1)\n'
+    assert argv(script) == [["run", "--page-size", "64", "--page-size", "64"]]
+    assert argv(script.replace("pick R1", "pick Qwen")) == [["run"]]
+
+
+def test_seq_output_fills_an_array():
+    """``prefill_cuda_graph_bs=($(seq 1 128))`` then ``--cuda-graph-bs ${prefill_cuda_graph_bs[*]}`` (the same
+    launcher): ``seq`` was no command pdlint evaluated, and the whole model configuration was opaque."""
+    script = 'bs=($(seq 1 3))\nrun --cuda-graph-bs ${bs[*]} $(seq 2) $(seq 5 -2 1) $(seq 3 1)\n'
+    assert argv(script) == [["run", "--cuda-graph-bs", "1", "2", "3", "1", "2", "5", "3", "1"]]
+    assert opaque("run $(seq 1 100000) $(seq -w 1 3) $(seq 1 0 3) $(seq 1.5 3)\n")[-1] == [False, True, True, True, True]

@@ -406,6 +406,10 @@ class Interpreter(Words, Conditions, Control, Builtins, Joins, Tails, EnvVariant
             if name in ("echo", "printf"):
                 self.capture(words, st, unk)
                 return [Out(st, True)]
+            numbers = _seq_output(words) if name == "seq" else None
+            if numbers is not None:  # `bs=($(seq 1 128))`: the numbers, one per line
+                st.out = st.out + (numbers,)
+                return [Out(st, True)]
             program = _located_program(words)
             if program is not None:  # `PY=$(command -v python3)`: the program, as the shell finds it on PATH
                 st.out = st.out + (program + computed("\n", program),)
@@ -1078,6 +1082,8 @@ def _located_program(words: list) -> Optional[TStr]:
     return name
 
 
+_INTEGER = re.compile(r"[-+]?[0-9]+")
+
 _BUILTINS = {
     "eval": Interpreter.b_eval,
     "source": Interpreter.b_source,
@@ -1105,6 +1111,27 @@ _BUILTINS = {
 
 
 _CONTAINER_CLIS = frozenset({"docker", "podman", "nerdctl"})
+#: the most numbers a ``seq`` inside ``$(...)`` is evaluated for (more: its output stays unknown)
+MAX_SEQ = 4096
+
+
+def _seq_output(words: list) -> Optional[TStr]:
+    """The output of ``seq [FIRST [INCREMENT]] LAST`` with integer operands and no options (``cuda_graph_bs=($(seq
+    1 128))``, billishyahao/sglang_disagg): the numbers, each on a line, located at ``seq``; None for anything
+    else or more than :data:`MAX_SEQ` numbers."""
+    args = [w.text for w in words[1:]]
+    if not 1 <= len(args) <= 3 or not all(_INTEGER.fullmatch(a) for a in args):
+        return None
+    nums = [int(a) for a in args]
+    first, step, last = (1, 1, nums[0]) if len(nums) == 1 else (
+        (nums[0], 1, nums[1]) if len(nums) == 2 else tuple(nums))
+    if step == 0:
+        return None
+    count = max(0, (last - first) // step + 1)
+    if count > MAX_SEQ:
+        return None
+    text = "".join(f"{first + i * step}\n" for i in range(count))
+    return computed(text, words[0]) if text else EMPTY
 
 
 def _container_verb(words: list) -> Optional[str]:

@@ -40,7 +40,7 @@ _SIMPLE_REF_RE = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?")
 _MAX_PATTERN_SUBJECT = 4096
 _MAX_REPLACE_SUBJECT = 512
 #: a subscript that is one variable reference (``$name``, ``${name}``), and one that is literal text
-_KEY_REF = re.compile(r"\$(?:([A-Za-z_][A-Za-z0-9_]*)|\{([A-Za-z_][A-Za-z0-9_]*)\})")
+_KEY_REF = re.compile(r"\$(?:([A-Za-z_][A-Za-z0-9_]*|[1-9])|\{([A-Za-z_][A-Za-z0-9_]*|[1-9][0-9]*)\})")
 _KEY_LITERAL = re.compile(r"[^$`\\\"'*?\[\]]*")
 
 
@@ -702,10 +702,12 @@ class Words:
         if m is None:
             return text if _KEY_LITERAL.fullmatch(text) else None
         var = self.lookup(m.group(1) or m.group(2), st)
-        if not isinstance(var, Var) or var.unknown or var.is_array:
+        if not isinstance(var, Var) or var.is_array:
             return None
         value = var.value
-        return "" if value is None else (None if value.opaque else value.text)
+        if value is None or (not value.text and not value.opaque):
+            return ""  # (empty, also when only because a variable with no known value counts as unset)
+        return None if var.unknown or value.opaque else value.text
 
     def _deliver(self, val, fb: Fields, quoted: bool, star: bool, sep: TStr, unk: set) -> None:
         if val is None or val is UNKNOWN:
