@@ -330,3 +330,53 @@ def test_a_switch_on_one_role_is_paired_with_the_other_role_as_it_is(scratch_git
 def test_which_variants_start_together(rp, rd, p_runs, d_runs, together):
     from pdlint.pairing import _one_run
     assert _one_run(rp, rd, p_runs, d_runs) is together
+
+
+# reduced from billishyahao/sglang_disagg sglang_disagg_server.sh: every model flag is an item of an associative
+# array keyed by MODEL_NAME, whose default is empty; a `[[ -n "$model_name" ]]` guards the lookup
+MODEL_TABLE = """\
+    #!/bin/bash
+    MODEL_NAME="${MODEL_NAME:-}"
+    declare -A MODEL_BASE_CONFIGS=(
+        ["DeepSeek-R1"]="--chunked-prefill-size 262144 --page-size 64 --attention-backend aiter"
+        ["Qwen3"]="--chunked-prefill-size 8192"
+    )
+    build_server_config() {
+        local model_name="$1"
+        local base_config=""
+        if [[ -n "$model_name" ]]; then
+            if [[ -n "${MODEL_BASE_CONFIGS[$model_name]}" ]]; then
+                base_config="${MODEL_BASE_CONFIGS[$model_name]}"
+            fi
+        fi
+        echo "--tp-size 8 $base_config"
+    }
+    PREFILL_SERVER_CONFIG=$(build_server_config "$MODEL_NAME")
+    PREFILL_CMD="python3 -m sglang.launch_server --model-path /models/$MODEL_NAME --disaggregation-mode prefill \\
+        ${PREFILL_SERVER_CONFIG}"
+    eval "$PREFILL_CMD" &
+    """
+
+
+def test_flags_an_empty_default_keys_are_checked(scratch_git):
+    """The lookup was skipped with MODEL_NAME empty: one launch with `--tp-size 8` only, a clean pass on flags
+    pdlint never read.  Each key of the array is now a value to run the script with."""
+    scratch_git.write("server.sh", MODEL_TABLE.replace("--page-size 64", "--page-size 3"))
+    code, report = scratch_git.lint("server.sh")
+    assert [(f["code"], f["line"]) for f in report["findings"]] == [("SGL103", 4)]
+    assert sorted(l["context"] for l in report["launches"]) == [
+        "eval at line 20", "eval at line 20, run with MODEL_NAME=DeepSeek-R1", "eval at line 20, run with MODEL_NAME=Qwen3"]
+    assert code == 1
+
+
+def test_valid_keyed_flags_are_quiet(scratch_git):
+    scratch_git.write("server.sh", MODEL_TABLE)
+    code, report = scratch_git.lint("server.sh")
+    assert report["findings"] == [] and code == 0 and len(report["launches"]) == 3
+
+
+def test_a_table_the_skipped_part_does_not_read_gives_no_run(scratch_git):
+    scratch_git.write("server.sh", MODEL_TABLE.replace("${MODEL_BASE_CONFIGS[$model_name]}", "--enable-metrics"))
+    _, report = scratch_git.lint("server.sh")
+    assert [l["context"] for l in report["launches"]] == ["eval at line 20"]
+

@@ -156,6 +156,8 @@ class Conditions:
         if op in ("-z", "-n") and self._named_by_value_unknown(args[-1], st):
             return Cond(op == "-n")
         operand = self.operand(args[-1], st, unk, False)
+        if op in ("-z", "-n") and operand.known and not operand.t.text and operand.unknown:
+            self.note_env_empty(operand.unknown, st)  # (what the environment may set it to: EnvVariants)
         if op == "-z":
             return self._nonempty(operand).negated()
         if op == "-n":

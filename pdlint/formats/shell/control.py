@@ -416,7 +416,11 @@ class Control:
 
     # -- functions ----------------------------------------------------------------
     def call_function(self, fd: FuncDef, words: list, st: State, unk: set, penv: list,
-                      label: Optional[str] = None, tail: bool = False) -> list:
+                      label: Optional[str] = None, tail: bool = False, empty_unknown=None) -> list:
+        """``empty_unknown``: {index in ``words`` of an empty argument: the unknown variables it was made of}
+        (``build_config "$MODEL_NAME"`` with ``MODEL_NAME="${MODEL_NAME:-}"``): that positional parameter is
+        unknown too, so a test of it is an assumption (billishyahao/sglang_disagg picks a model's flags with
+        ``[[ -n "$model_name" ]]``), not decided as empty."""
         quiet = (st.out is not None or fd.key in self.active_calls or self.uncalled) and \
             not self.launches_in(fd.name)
         if not quiet and self.depth >= self.ctx.max_eval_depth:
@@ -434,7 +438,8 @@ class Control:
         self.called.add(fd.key)
         saved_pos, saved_bind = st.positional, st.pos_bind
         if words is not None:
-            st.positional = tuple(Var(w, frozenset(unk) if w.opaque else frozenset()) for w in words[1:])
+            st.positional = tuple(Var(w, frozenset(unk) if w.opaque else
+                                      (empty_unknown or {}).get(i, frozenset())) for i, w in enumerate(words[1:], 1))
         else:
             st.positional = None
         st.pos_bind = {}

@@ -36,6 +36,8 @@ from pdlint.text import TStr
 
 _INT = re.compile(r"[-+]?[0-9]+")
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_:.-]*")
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_LONG_OPTION = re.compile(r"(?:^|\s)--[A-Za-z]")
 #: an assignment whose value holds a long option (``ARGS+=(--lmcache-config ...)``, ``EXTRA="$EXTRA --enable-x"``)
 _FLAG_ASSIGNMENT = re.compile(r"^[ \t]*(?:(?:export|local|declare|typeset|readonly)(?:[ \t]+-\w+)*[ \t]+)?"
                               r"[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]\n]*\])?\+?=[^\n]*?(?<=[\s(\"'=])--[A-Za-z]", re.M)
@@ -136,12 +138,40 @@ class EnvVariants:
             if t.text != subject.text:
                 self.ctx.env_values.setdefault(name, {}).setdefault(t.text, t)
 
+    def note_env_empty(self, unknown: frozenset, st) -> None:
+        """``[[ -n "$model_name" ]]`` decided false because the value is empty only as the default of a
+        variable with no known value (``MODEL_NAME="${MODEL_NAME:-}"``, passed on as ``"$1"``): the keys of
+        each associative array whose items hold long options (``declare -A MODEL_BASE_CONFIGS=(["DeepSeek-R1"]=
+        "--chunked-prefill-size 262144 --page-size 3")``, billishyahao/sglang_disagg) are that variable's
+        values to try, kept when the part the test skipped reads that array (:meth:`env_commit`)."""
+        if len(unknown) != 1 or self.uncalled or self.ctx.launch_text is None:
+            return
+        name = next(iter(unknown))
+        if not _NAME.fullmatch(name):
+            return
+        for array, var in st.vars.items():
+            if var is None or not var.is_assoc or not isinstance(var.value, tuple):
+                continue
+            for key, value in zip(var.keys, var.value):
+                if key and _LONG_OPTION.search(value.text):
+                    self.env_pending.append((name, key, _computed(key, value), array))
+
     def env_commit(self, mark: int, skipped: list) -> None:
         """Keep the values noted since ``mark`` when the statement nodes ``skipped`` (a part a decided
-        condition did not run) may start a launch; drop them otherwise."""
+        condition did not run) may start a launch; drop them otherwise.  A value taken from an array's keys
+        (:meth:`note_env_empty`) is kept when the skipped part reads that array."""
         new = self.env_pending[mark:]
         del self.env_pending[mark:]
-        if new and skipped and not self.uncalled and self.may_launch(skipped):
+        if not new or not skipped or self.uncalled:
+            return
+        keyed = [e for e in new if len(e) == 4]
+        if keyed:
+            texts = "\n".join(self.unit.text[self.unit.start(n):self.unit.char(n.end_byte)] for n in skipped)
+            for name, text, where, array in keyed:
+                if re.search(r"\$\{" + re.escape(array) + r"\[", texts):
+                    self.ctx.env_values.setdefault(name, {}).setdefault(text, where)
+            new = [e for e in new if len(e) == 3]
+        if new and self.may_launch(skipped):
             for name, text, where in new:
                 self.ctx.env_values.setdefault(name, {}).setdefault(text, where)
 

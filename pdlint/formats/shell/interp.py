@@ -359,14 +359,27 @@ class Interpreter(Words, Conditions, Control, Builtins, Joins, Tails, EnvVariant
         cut = None
         if self.unit.root.has_error and syntax.in_error_region(node):
             args, cut = syntax.first_line_words(self.unit, name, args)
-        words = self.expand_args([name] + args, st, unk)
+        words = self.expand_word(name, st, unk)
+        func = st.funcs.get(words[0].text) if len(words) == 1 else None
+        if func is None:
+            words += self.expand_args(args, st, unk)
+            empty_unknown = None
+        else:  # a function's arguments: which unknown variables went into an empty one (`f "$MODEL_NAME"`)
+            empty_unknown = {}
+            for arg in args:
+                u: set = set()
+                got = self.expand_word(arg, st, u)
+                unk |= u
+                if u:
+                    empty_unknown.update((len(words) + k, frozenset(u)) for k, w in enumerate(got) if not w.text)
+                words += got
         if cut is not None:
             words += self.expand_parts(cut, st, unk)
         words += self.expand_args(list(extra), st, unk)
         if not words:
             return self.assign_all(prefix, st)
         penv = self.prefix_env(prefix, st, unk)
-        return self.run_words(words, st, unk, penv, node)
+        return self.run_words(words, st, unk, penv, node, empty_unknown)
 
     def prefix_env(self, prefix: list, st: State, unk: set) -> list:
         """``VAR=value cmd``: the assignments, in order (each sees the earlier ones)."""
@@ -384,7 +397,9 @@ class Interpreter(Words, Conditions, Control, Builtins, Joins, Tails, EnvVariant
                 out.append((name, var))
         return out
 
-    def run_words(self, words: list, st: State, unk: set, penv: list, node) -> list:
+    def run_words(self, words: list, st: State, unk: set, penv: list, node, empty_unknown=None) -> list:
+        """``empty_unknown``: {index of an empty argument word of a function call: the unknown variables it
+        was made of}."""
         name = words[0].text
         if st.jobs and (name in KILLERS or name in PASS_THROUGH):
             kw = _killer_words(words)
@@ -394,7 +409,8 @@ class Interpreter(Words, Conditions, Control, Builtins, Joins, Tails, EnvVariant
                     st.ended = st.ended | self.substituted_pids(node, kw, st)
         func = st.funcs.get(name)
         if func is not None:
-            return self.call_function(func, words, st, unk, penv, tail=self.tail_whole(node))
+            return self.call_function(func, words, st, unk, penv, tail=self.tail_whole(node),
+                                      empty_unknown=empty_unknown)
         builtin = _BUILTINS.get(name)
         if builtin is not None:
             return builtin(self, words, st, unk, penv, node)
