@@ -193,6 +193,8 @@ class Pair:
             for d in ds:
                 if not _one_run(p.meta.get("env_run"), d.meta.get("env_run"), p_runs, d_runs):
                     continue
+                if sequential(p, d):  # one loop iteration's servers, ended (`pkill -f "vllm serve"`) before the next
+                    continue
                 out.append((p, d))
                 if len(out) >= MAX_VARIANT_COMBOS:
                     return out
@@ -207,8 +209,21 @@ def _one_run(rp: Optional[str], rd: Optional[str], p_runs: set, d_runs: set) -> 
         return True
     if rp is not None and rp in d_runs or rd is not None and rd in p_runs:
         return False  # that run has its own variant of the other role
+    if rp is not None and rd is not None and (None in p_runs or None in d_runs) and _run_var(rp) != _run_var(rd):
+        # `run with MODEL_NAME=DeepSeek-R1` (a prefill's flags) beside `run with NODE_RANK=1` (the only decode):
+        # no run set both, and the base run's prefill is the one that starts with that decode
+        return False
     # two runs' configurations
     return not (rp is not None and None in p_runs and rd is not None and None in d_runs)
+
+
+_RUN_VAR = re.compile(r"run with ([A-Za-z_][A-Za-z0-9_]*)=")
+
+
+def _run_var(run: str) -> str:
+    """The variable a run of a script sets (``NODE_RANK`` of ``..., run with NODE_RANK=1``), else ``run``."""
+    m = _RUN_VAR.search(run)
+    return m.group(1) if m else run
 
 
 @dataclass

@@ -326,6 +326,9 @@ def test_a_switch_on_one_role_is_paired_with_the_other_role_as_it_is(scratch_git
     ("a", "b", {None, "a"}, {None, "b"}, False),  # two runs' configurations
     ("a", "b", {"a"}, {"b"}, True),  # launches only those runs start (NODE_RANK=1, =2): two nodes
     ("a", None, {"a"}, {None, "a"}, False),  # only run a starts the prefill, beside its own decode
+    # a model's flags (run M) and the only decode (run N, another node): no run set both variables
+    ("run with M=x", "run with N=1", {None, "run with M=x"}, {"run with N=1"}, False),
+    ("run with N=1", "run with N=2", {None, "run with N=1"}, {"run with N=2"}, True),  # one variable: nodes
 ])
 def test_which_variants_start_together(rp, rd, p_runs, d_runs, together):
     from pdlint.pairing import _one_run
@@ -380,3 +383,33 @@ def test_a_table_the_skipped_part_does_not_read_gives_no_run(scratch_git):
     _, report = scratch_git.lint("server.sh")
     assert [l["context"] for l in report["launches"]] == ["eval at line 20"]
 
+
+NODES = """\
+    #!/bin/bash
+    NODE_RANK="${NODE_RANK:-0}"
+    MODEL_NAME="${MODEL_NAME:-}"
+    declare -A MODEL_CONFIGS=(["DeepSeek-R1"]="--chunked-prefill-size 8192")
+    pick() {
+        if [[ -n "$1" ]]; then
+            echo "${MODEL_CONFIGS[$1]}"
+        fi
+    }
+    CFG=$(pick "$MODEL_NAME")
+    if [ "$NODE_RANK" -eq 0 ]; then
+        python3 -m sglang.launch_server --model-path /models/$MODEL_NAME --disaggregation-mode prefill $CFG &
+    else
+        python3 -m sglang.launch_server --model-path /models/$MODEL_NAME --disaggregation-mode decode $CFG &
+    fi
+    """
+
+
+def test_a_model_run_and_a_node_run_are_not_paired(scratch_git):
+    """billishyahao/sglang_disagg: the run with MODEL_NAME=DeepSeek-R1 starts a prefill (rank 0) of that model,
+    the run with NODE_RANK=1 the only decode, of no model: paired, they gave a false SGL821 (two models)."""
+    scratch_git.write("server.sh", NODES)
+    code, report = scratch_git.lint("server.sh")
+    assert sorted((l["role"], l["context"].rsplit(", ", 1)[-1]) for l in report["launches"]) == [
+        ("decode", "run with NODE_RANK=1"), ("prefill", "if [ \"$NODE_RANK\" -eq 0 ] (then)"),
+        ("prefill", "run with MODEL_NAME=DeepSeek-R1")]
+    assert report["findings"] == [] and code == 0
+    assert [(p["prefill_variants"], p["decode_variants"]) for d in report["pairs"] for p in d["pairs"]] == [(2, 1)]
