@@ -1466,15 +1466,25 @@ class Extractor:
                 if not hd.launch_text:
                     continue  # a config file the script writes: read when a launch names it (_written_files)
                 n += self.heredoc(job, src, doc, hd, render_role, role, run_label, context, meta, seen_heredocs)
+        from pdlint.formats.pins import install_pins
         for cmds, role, run_label, heredocs in runs:
             written = _written_files(heredocs, doc)
+            installed: dict = dict((meta or {}).get("installed_pins") or {})  # engine -> (version, word)
             for cmd in cmds:
                 if cmd.start in orphans:
                     continue  # flags cut off their launch (PD060): no command, no image entry point's args
+                if not (cmd.uncalled or cmd.remote or cmd.container or cmd.image):
+                    # `pip install "sglang[all]==0.5.9"` on this host: the release of what starts after it
+                    for engine, (version, k) in install_pins([w.text for w in cmd.words]).items():
+                        installed[engine] = (version, cmd.words[k])
                 ctx_text = ", ".join(x for x in (context, cmd.context, run_label) if x)
                 merged_env = dict(env or {})
                 merged_env.update(cmd.env)
                 m = _run_meta(meta, cmd.role_hint, role, cmd.uncalled, run_label)
+                if installed:
+                    m["pins"] = {**(m.get("pins") or {}), **{e: v for e, (v, _) in installed.items()}}
+                    m["pins_at"] = {**(m.get("pins_at") or {}),
+                                    **{e: (w.origin.path, w.origin.line) for e, (_, w) in installed.items()}}
                 if written:
                     m["written_files"] = written
                 m["shell_job"] = (run_label, cmd.serial)

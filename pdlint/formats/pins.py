@@ -19,6 +19,10 @@ own image (``docker run IMAGE``, ``srun --container-image``) always wins over th
 ``sglang-version`` / ``vllm-version`` over everything.  The files are read through the repository boundary and
 recorded for the result cache, their absence too (``Dockerfile``, ``Containerfile``, ``requirements.txt``,
 ``pyproject.toml`` in each directory searched).
+
+A script that installs the engine itself before it starts it (``pip install "sglang[all]==0.5.9"``, a SkyPilot
+task's ``setup:``) pins the release of the launches it starts after that install (:func:`install_pins`,
+``extract.Extractor.shell``): that pin wins over a file beside the script, a launch's own image over it.
 """
 
 from __future__ import annotations
@@ -101,6 +105,27 @@ def pip_pins(text: str, pyproject: bool = False) -> dict:
         engine = PACKAGES.get(m.group("name").lower().replace(".", "-"))
         if engine is not None:
             out.setdefault(engine, (m.group("version"), line))
+    return out
+
+
+def install_pins(texts: list) -> dict:
+    """``{engine: (version, index of its word)}`` of the exact engine pins a package install names (``pip install
+    "sglang[all]==0.5.9"``, ``uv pip install vllm==0.11.0``, ``python3 -m pip install -U tensorrt_llm==1.0.0``),
+    {} for any other command."""
+    if not any("==" in t for t in texts):
+        return {}
+    from pdlint.launchers import basename, package_command, program_at
+    out: dict = {}
+    start = program_at(texts, 0) if texts else 0  # (the command's program: not `echo pip install ...`)
+    if start + 2 < len(texts) and basename(texts[start]).startswith("python") and texts[start + 1] == "-m":
+        start += 2  # `python3 -m pip install`
+    if start >= len(texts) or not package_command(texts, start) or "install" not in texts[start + 1:start + 4]:
+        return out  # (not `pip uninstall` / `pip download`)
+    for k in range(start + 1, len(texts)):
+        m = _PIN.match(texts[k]) if "==" in texts[k] else None
+        engine = PACKAGES.get(m.group("name").lower().replace(".", "-")) if m else None
+        if engine is not None:
+            out.setdefault(engine, (m.group("version"), k))
     return out
 
 
@@ -216,4 +241,4 @@ def _substitute(word: str, args: dict) -> str:
     return _VAR.sub(one, word)
 
 
-__all__ = ["release_pins", "pip_pins", "dockerfile_image", "PACKAGES", "PROBED"]
+__all__ = ["release_pins", "pip_pins", "install_pins", "dockerfile_image", "PACKAGES", "PROBED"]

@@ -202,7 +202,26 @@ def scripts(doc: TStr, docs: list, skip: set) -> list:
         exprs = _expressions(doc, root, dia)
         walker = _Walker(doc, dia, exprs, skip, out)
         walker.operators = {yt.scalar_text(yt.get(o, "name")): o for o in yt.seq_items(yt.get(root, "operators"))}
+        setup = yt.get(root, "setup") if dia == "skypilot" else None
+        if setup is not None and isinstance(yt.deref(setup).node, yt.YScalar):
+            walker.setup_pins = _install_pins(yt.scalar_tstr(doc, setup))
         walker.walk(root, (), {}, [], None)
+    return out
+
+
+def _install_pins(text: TStr) -> dict:
+    """``{engine: (version, its word)}`` of the engine pins a SkyPilot ``setup:`` installs (``pip install
+    "sglang[all]==0.5.9"``): the release its ``run:`` starts (:func:`pdlint.formats.pins.install_pins`)."""
+    from pdlint.formats.pins import install_pins
+    out: dict = {}
+    pos = 0
+    for line in text.text.split("\n"):
+        if "==" in line:
+            raw = line.split()
+            for engine, (version, k) in install_pins([w.strip("\"'") for w in raw]).items():
+                i = line.find(raw[k])
+                out[engine] = (version, text[pos + i:pos + i + len(raw[k])])
+        pos += len(line) + 1
     return out
 
 
@@ -212,6 +231,7 @@ class _Walker:
         self.budget = _MAX_NODES
         self.active: set = set()
         self.operators: dict = {}
+        self.setup_pins: dict = {}  # a SkyPilot task's setup installs these releases for its run
 
     def walk(self, ref: yt.Ref, path: tuple, env: dict, names: list, image: Optional[TStr]) -> None:
         r = yt.deref(ref)
@@ -336,6 +356,8 @@ class _Walker:
                 break
         label = _context(self.dia, names, path)
         meta = {"image": image.text} if image is not None and not image.opaque else {}
+        if self.setup_pins and path[:1] == ("run",):
+            meta["installed_pins"] = self.setup_pins
         self.out.append(Script(self._subst(text) if text is not None else None, words or [], dict(env), label, role,
                                tok, how, path, meta))
 
