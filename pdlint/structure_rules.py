@@ -92,16 +92,24 @@ HELM_NOT_RENDERED = register(Rule(
 ROLE_FLAG_MISSING = register(Rule(
     "PD105", "structural-role-without-role-flag", WARNING,
     "Reports an SGLang server whose structure names it prefill or decode (RoleBasedGroup role, LeaderWorkerSet or "
-    "Deployment name, DisaggregatedSet role, StormService role) but whose command line has no "
-    "`--disaggregation-mode`, so it starts as an ordinary (non-disaggregated) server.",
+    "Deployment name, DisaggregatedSet role, StormService role, Compose service name) but whose command line has "
+    "no `--disaggregation-mode`, so it starts as an ordinary (non-disaggregated) server; and a vLLM server so "
+    "named prefill with no `--kv-transfer-config`.",
     "A server without `--disaggregation-mode` neither hosts the bootstrap server (prefill) nor waits for KV "
-    "transfers (decode): the router's PD hand-off to it fails or it silently serves whole requests alone.",
-    "Add `--disaggregation-mode prefill` (or `decode`) to the role's command.",
+    "transfers (decode): the router's PD hand-off to it fails or it silently serves whole requests alone. A vLLM "
+    "server without a KV connector neither sends nor receives KV caches: the proxy's prefill step is wasted work "
+    "and the decode recomputes the whole prompt.",
+    "Add `--disaggregation-mode prefill` (or `decode`) to the role's command; for vLLM, a `--kv-transfer-config` "
+    "with the connector and `kv_role` of the role.",
     example="- name: prefill\n  ... command: [python3, -m, sglang.launch_server, --model-path, m]",
     example_fixed="- name: prefill\n  ... command: [python3, -m, sglang.launch_server, --model-path, m, "
                   "--disaggregation-mode, prefill]",
     category=_C,
-    notes="Not reported where an operator injects the role flag itself (Dynamo DGD, KServe)."))
+    notes="Not reported where an operator injects the role flag itself (Dynamo DGD, KServe), nor for a vLLM server "
+          "with a word pdlint cannot see (a variable may hold the connector) or an unread `--config`; Dynamo's vLLM "
+          "workers have their own rules (VLLM025, VLLM026). For vLLM only a prefill is reported: llm-d names the "
+          "pods of aggregated serving `decode`, and a decode beside a prefill with a connector is VLLM011; nor one "
+          "whose role pdlint read from its file name."))
 
 KUSTOMIZE_ERROR = register(Rule(
     "PD106", "kustomize-build-error", ERROR,
@@ -206,6 +214,11 @@ def role_findings(launch: Launch) -> list:
                                 f"{how} makes this the {sr} server, but it has no --disaggregation-mode: SGLang "
                                 f"starts it as an ordinary (non-disaggregated) server",
                                 _structure_related(launch), sr))
+    elif _vllm_without_connector(launch):
+        out.append(_finding(ROLE_FLAG_MISSING, launch.command[-1] if launch.command else None, launch,
+                            f"{how} makes this the {sr} server, but it has no --kv-transfer-config: vLLM starts it "
+                            f"as an ordinary server with no KV connector, so no KV cache is handed over",
+                            _structure_related(launch), sr))
     elif launch.role in ROLES and launch.role != sr:
         kv = getattr(launch.parsed, "kv", None)  # vLLM: the kv_role value itself
         node = kv.get("kv_role") if kv is not None and getattr(kv, "node", None) is not None else None
@@ -222,6 +235,25 @@ def role_findings(launch: Launch) -> list:
                                 f"{how} makes this the {sr} role, but the {note} says {role!r}",
                                 _structure_related(launch), role))
     return out
+
+
+def _vllm_without_connector(launch: Launch) -> bool:
+    """A vLLM server (not Dynamo's: VLLM025/VLLM026) with no ``--kv-transfer-config`` anywhere pdlint can see:
+    every word known, its ``--config`` read (wodubayo/disaggregeted_inference_and_kv-caching_offloading runs a
+    Compose service named ``prefill`` as a plain ``vllm/vllm-openai`` server)."""
+    info = launch.parsed
+    if launch.engine != "vllm" or info is None or not hasattr(info, "kv") or info.kv is not None:
+        return False
+    if launch.structural_role != "prefill" or launch.meta.get("role_from_sibling"):
+        # a decode so named with no prefill is llm-d's aggregated serving (modelservice's decode-only pods); one
+        # beside a prefill with a connector is VLLM011; a file name (`server_decode_profile.sh` beside a prefill
+        # one) names what the script studies (ZhaiFeiyue/amd-tools profiles a plain server)
+        return False
+    if getattr(info, "dynamo", False) or getattr(info, "incomplete", False) or launch.incomplete:
+        return False
+    if launch.kind != "server" or launch.meta.get("injects_role") or launch.meta.get("keyed"):
+        return False
+    return not any(t.opaque for t in launch.argv)
 
 
 # ---------------------------------------------------------------------------
