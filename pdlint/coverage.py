@@ -303,6 +303,36 @@ def find_markers(text: str, kind: str = "", skip: frozenset = frozenset()) -> li
             continue
         for m in _line_markers(code):
             out.append(Marker(n, m.start() + 1, m.group(0).rstrip(":= \t\"'\\"), m.lastgroup or "flag"))
+    if "serve" in text and _BLOCK_CLI_HINT.search(text):
+        out += _block_list_markers(text, skip)
+        out.sort(key=lambda mk: (mk.line, mk.column))
+    return out
+
+
+#: a CLI written as YAML block-sequence items, one word per line (``- vllm`` / ``- serve``): line by line no
+#: marker holds (the program and its sub-command are on two lines)
+_BLOCK_CLI_HINT = re.compile(r"^[ \t]*-[ \t]+[\"']?(?:vllm|sglang)[\"']?[ \t]*$", re.M)
+_BLOCK_CLI = re.compile(r"^(?P<indent>[ \t]*)-[ \t]+(?P<q>[\"']?)(?P<cli>vllm|sglang)(?P=q)[ \t]*(?:#[^\n]*)?\n"
+                        r"(?:[ \t]*(?:#[^\n]*)?\n)*(?P=indent)-[ \t]+([\"']?)serve\4[ \t]*(?:#[^\n]*)?$", re.M)
+
+
+def _block_list_markers(text: str, skip: frozenset) -> list:
+    """Launchers written as a block list, ``- vllm`` then ``- serve`` at the same indentation (an argv list under
+    a key pdlint does not read as a command: ``launchArgv:`` of an unknown resource), outside ``description:``
+    values: a marker at the program's word."""
+    out = []
+    lines = None
+    for m in _BLOCK_CLI.finditer(text):
+        a = m.start("cli")
+        n = text.count("\n", 0, a) + 1
+        if n in skip:
+            continue
+        if lines is None:
+            lines = text.split("\n")
+            described = _description_lines(lines) if "description:" in text else frozenset()
+        if n in described:
+            continue
+        out.append(Marker(n, a - (text.rfind("\n", 0, a) + 1) + 1, m.group("cli"), "launcher"))
     return out
 
 

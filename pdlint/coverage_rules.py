@@ -14,8 +14,9 @@ _C = "coverage"
 UNCHECKED = register(Rule(
     "PD020", "unchecked-launch-text", WARNING,
     "Reports launch text (a known launcher such as `sglang.launch_server`, `vllm serve`, `trtllm-serve`, "
-    "`dynamo.sglang`, a router, or an engine-only flag such as `--disaggregation-mode` or `--kv-transfer-config`) "
-    "from which no launch pdlint checked was built.",
+    "`dynamo.sglang`, a router, also written as list items: `[vllm, serve]`, or `- vllm` / `- serve` on two "
+    "lines; or an engine-only flag such as `--disaggregation-mode` or `--kv-transfer-config`) from which no "
+    "launch pdlint checked was built.",
     "pdlint found a server launch it did not understand: an unknown file structure, a launcher behind a variable or "
     "wrapper pdlint does not follow, a template branch no role value renders, or a file kind pdlint does not read. "
     "Its flags were not checked at all, so a passing run says nothing about this launch.",
