@@ -5,7 +5,7 @@ against the newest vLLM and told to "pin the release")."""
 
 import pytest
 
-from pdlint.formats.pins import dockerfile_image, pip_pins
+from pdlint.formats.pins import dockerfile_image, dockerfile_release, pip_pins
 
 # PyNcclConnector and kv_buffer_size: vLLM 0.9.2-0.20.0, not the newest release (VLLM030 / VLLM032 there)
 KV = '{"kv_connector":"PyNcclConnector","kv_role":"kv_producer","kv_rank":0,"kv_parallel_size":2}'
@@ -81,6 +81,23 @@ def test_dockerfile_parsing():
     assert dockerfile_image("FROM python:3.11 AS b\nCOPY run.sh /\nFROM scratch\n", "run.sh") is None
     cont = "FROM img:1\nCOPY \\\n  run.sh \\\n  /app/\n"
     assert dockerfile_image(cont, "run.sh") == ("img:1", 1)
+
+
+def test_a_dockerfile_that_installs_the_engine_pins_its_release(scratch):
+    """A `python:3.11` base names no engine; its `RUN pip install vllm==0.9.2` does."""
+    scratch.write("docker/start.sh", SCRIPT)
+    scratch.write("docker/Dockerfile", "FROM python:3.11-slim\nRUN apt-get update && \\\n"
+                                       "    pip install --no-cache-dir 'vllm==0.9.2' nixl\nCOPY start.sh /\n"
+                                       'CMD ["bash", "/start.sh"]\n')
+    assert _version(scratch, "docker/start.sh") == ("0.9.2", [])
+
+
+def test_dockerfile_run_pins():
+    text = ("FROM python:3.11 AS base\nRUN pip install sglang==0.5.2\nFROM base\n"
+            "RUN uv pip install --system 'sglang[all]==0.5.4'; pip uninstall -y vllm==0.9.2\nCOPY run.sh /\n")
+    assert dockerfile_release(text, "run.sh") == ("python:3.11", 1, {"sglang": ("0.5.4", 4)})
+    assert dockerfile_release(text.replace("[all]==0.5.4", ">=0.5.4"), "run.sh")[2] == {"sglang": ("0.5.2", 2)}
+    assert dockerfile_release(text.replace("COPY run.sh", "COPY x.sh"), "run.sh") is None
 
 
 def test_pip_pins():

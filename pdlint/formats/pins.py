@@ -9,7 +9,8 @@ in a file next to it (field test rw7/a):
   pd-disaggregated-inference-on-aws): the script runs in the final stage's image.  The Dockerfile must name
   the script: a ``COPY``/``ADD`` of it by name, or an ``ENTRYPOINT``/``CMD`` that names it (``COPY . /app``
   with ``CMD ["bash", "start.sh"]``).  The image is the final stage's ``FROM`` (through the stages it is
-  built on), its ``ARG`` defaults substituted;
+  built on), its ``ARG`` defaults substituted.  A ``RUN pip install "sglang[all]==0.5.9"`` in that stage
+  (or one it is built on) pins the engine's release too (a ``python:3.11`` base names no engine);
 * **a pip pin**: ``vllm==0.7.3`` (``sglang[all]==0.4.8``, ``tensorrt_llm==1.0.0``) in a ``requirements*.txt``
   or in a ``pyproject.toml``'s ``[project] dependencies`` (wang-zr12/PD-Disaggregation-Eval).  Only an exact
   ``==`` pin is one; a range pins nothing.
@@ -40,6 +41,8 @@ _DOCKERFILE = re.compile(r"^(?:Dockerfile(?:\.[\w.-]+)?|Containerfile(?:\.[\w.-]
                          re.I)
 _REQUIREMENTS = re.compile(r"^requirements[\w.-]*\.txt$", re.I)
 _PIN = re.compile(r"^\s*(?P<name>[A-Za-z0-9][A-Za-z0-9._-]*)\s*(?:\[[^\]]*\])?\s*===?\s*(?P<version>[0-9][\w.+-]*)\s*(?:;.*)?$")
+#: the operators between the commands of a ``RUN`` shell line
+_SHELL_LIST = re.compile(r"&&|\|\||;|\|")
 _VAR = re.compile(r"\$(?:\{(?P<a>[A-Za-z_][A-Za-z0-9_]*)(?::?-(?P<d>[^}]*))?\}|(?P<b>[A-Za-z_][A-Za-z0-9_]*))")
 #: a Dockerfile's instruction at the start of a logical line
 _INSTRUCTION = re.compile(r"^\s*(?P<op>[A-Za-z]+)\s+(?P<rest>.*)$", re.S)
@@ -72,9 +75,11 @@ def release_pins(script: str, root: str, read: Callable[[str], Optional[str]],
             for n in names:
                 if _DOCKERFILE.match(n):
                     text = read(os.path.join(d, n))
-                    found = dockerfile_image(text, name) if text else None
+                    found = dockerfile_release(text, name) if text else None
                     if found is not None:
                         out["image"] = (found[0], os.path.join(d, n), found[1])
+                        for engine, (version, line) in found[2].items():  # (`RUN pip install sglang==X`)
+                            out.setdefault(engine, (version, os.path.join(d, n), line))
                         break
         if not any(k in out for k in ("vllm", "sglang", "trtllm")):
             for n in names:
@@ -153,6 +158,14 @@ def _pyproject_dependencies(text: str) -> list:
 def dockerfile_image(text: str, script: str) -> Optional[tuple]:
     """``(image, line of its FROM)`` when the Dockerfile ``text`` puts the script named ``script`` (a base
     name) in its final stage and runs it there: see the module docstring; else None."""
+    found = dockerfile_release(text, script)
+    return found[:2] if found is not None else None
+
+
+def dockerfile_release(text: str, script: str) -> Optional[tuple]:
+    """:func:`dockerfile_image` and ``{engine: (version, line)}`` of the exact engine pins the ``RUN``
+    instructions of the final stage (and the stages it is built on) install (``RUN pip install
+    "sglang[all]==0.5.9"`` on a ``python:3.11`` base): ``(image, line, pins)``, else None."""
     args: dict = {}
     stages: list = []  # [{"base", "alias", "line", "names_it", "args"}]
     for line, op, rest in _instructions(text):
@@ -167,7 +180,11 @@ def dockerfile_image(text: str, script: str) -> Optional[tuple]:
                 return None
             alias = words[2] if len(words) >= 3 and words[1].lower() == "as" else None
             stages.append({"base": _substitute(words[0], args), "alias": alias, "line": line, "names_it": False,
-                           "args": {}})
+                           "args": {}, "pins": {}})
+        elif stages and op == "RUN" and "==" in rest:
+            for part in _SHELL_LIST.split(rest):
+                for engine, (version, _) in install_pins([w.strip("\"'") for w in part.split()]).items():
+                    stages[-1]["pins"][engine] = (version, line)
         elif stages and op in ("COPY", "ADD"):
             if any(_basename(w) == script for w in _words(rest)[:-1] if not w.startswith("--")):
                 stages[-1]["names_it"] = True
@@ -178,16 +195,18 @@ def dockerfile_image(text: str, script: str) -> Optional[tuple]:
         return None
     stage, seen = stages[-1], 0
     names_it = stage["names_it"]
+    pins = dict(stage["pins"])
     while seen < len(stages):  # a stage built on an earlier one: that one's base (and what it copied)
         base = next((s for s in stages[:stages.index(stage)] if s["alias"] and s["alias"] == stage["base"]), None)
         if base is None:
             break
         stage, seen = base, seen + 1
         names_it = names_it or stage["names_it"]
+        pins = {**stage["pins"], **pins}  # (a later stage's install wins)
     image = stage["base"]
     if not names_it or not image or "$" in image or image.lower() == "scratch":
         return None
-    return image, stage["line"]
+    return image, stage["line"], pins
 
 
 def _instructions(text: str) -> list:
@@ -241,4 +260,5 @@ def _substitute(word: str, args: dict) -> str:
     return _VAR.sub(one, word)
 
 
-__all__ = ["release_pins", "pip_pins", "install_pins", "dockerfile_image", "PACKAGES", "PROBED"]
+__all__ = ["release_pins", "pip_pins", "install_pins", "dockerfile_image", "dockerfile_release", "PACKAGES",
+           "PROBED"]
