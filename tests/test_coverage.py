@@ -643,7 +643,8 @@ def _markers_line_by_line(text: str) -> list:
             continue
         for m in cov.MARKER.finditer(code):
             out.append(cov.Marker(n, m.start() + 1, m.group(0).rstrip(":= \t\"'\\"), m.lastgroup or "flag"))
-    return out
+    # (a CLI as block-list items spans two lines: its own search over the whole text)
+    return sorted(out + cov._block_list_markers(text, frozenset()), key=lambda mk: (mk.line, mk.column))
 
 
 def test_marker_prefilter_finds_what_every_line_search_finds():
