@@ -1776,9 +1776,13 @@ class Extractor:
             for p in w.pieces:
                 if p.src is None:
                     continue
+                end = p.offset + (p.end - p.start if p.exact else 1)
                 line, _ = p.src.position(p.offset)
-                spans.setdefault((p.src.path, line), (p.src, []))[1].append(
-                    (p.offset, p.offset + (p.end - p.start if p.exact else 1)))
+                last = p.src.position(end - 1)[0] if end - p.offset > 1 else line
+                for n in range(line, min(last, line + _NOTE_LINES) + 1):
+                    # (every line of a piece: the script of `sh -c "..."` over lines 4-9 holds the launcher on
+                    # line 5 and the flags on 7-8, one command and one finding, not one per line a piece starts)
+                    spans.setdefault((p.src.path, n), (p.src, []))[1].append((p.offset, end))
         for (path, line), (src, got) in spans.items():
             if reason is None and _launch_text_beside(src, line, got):
                 continue  # `echo "... sglang.launch_server"; torchrun -m sglang.launch_server ...`: not for the
@@ -2243,6 +2247,10 @@ def _uncalled_once(runs: list) -> list:
                 keep.append(c)
         out.append((keeps[0], role, label, keeps[1]))
     return out
+
+
+#: the most lines of one piece of a command's word noted as that command's (note_unrecognised)
+_NOTE_LINES = 200
 
 
 def internal_error(path: str, e: BaseException, where: str = "this file") -> Finding:

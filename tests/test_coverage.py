@@ -701,3 +701,26 @@ def test_an_invalid_config_file_of_launch_text_is_reported_as_such(repo, capsys)
     code, doc = run(capsys, ".")
     assert {(f["path"], f["code"]) for f in doc["findings"]} == {("bad.yaml", "PD003"), ("run.sh", "PD022")}, \
         doc["findings"]
+
+
+def test_one_unrecognised_command_over_many_lines_is_one_finding(scratch_git):
+    """A launcher on line 5 and its flags on lines 7-8, all inside the `-c` script of one command pdlint does not
+    know (rw10/c: an AWS recipe's `docker run --entrypoint bash IMAGE -c "..."` before pdlint followed it): two
+    PD020s, the launcher's with the generic reason, because only the lines where a piece of a word starts were
+    the command's."""
+    scratch_git.write("serve.sh", """\
+        #!/usr/bin/env bash
+        ROLE=${1:?need ROLE: prefill | decode}
+        mystery run -d --name "r1-pd-$ROLE" \\
+            --entry /opt/start img:v0.5.9 -c "
+                python3 -m sglang.launch_server \\
+                    --model-path deepseek-ai/DeepSeek-R1 --tp-size 16 \\
+                    --disaggregation-mode ${ROLE} \\
+                    --disaggregation-transfer-backend mooncake
+            "
+        """)
+    _, report = scratch_git.lint("serve.sh")
+    (f,) = report["findings"]
+    assert (f["code"], f["line"]) == ("PD020", 3)
+    assert "`sglang.launch_server` with engine flags" in f["message"] and "lines 5-8" in f["message"]
+    assert "`mystery` is not a launcher pdlint knows" in f["message"]
