@@ -77,7 +77,7 @@ VLLM = """\
     ("v0.6.0", "--speculative_model", False),   # older than every table: may be that release's own option
     ("v0.6.0", "--maxModelLen", True),          # camelCase: no release spells an option so
     ("v0.11.0", "--speculative_model", True),   # its own table: not an option of 0.11.0
-    ("v0.10.1", "--max-num-seqs-typo", True),   # between tables (judged against 0.10.2's nearest older)
+    ("v0.10.1.1", "--max-num-seqs-typo", True),  # between tables (judged against 0.10.1, the nearest older)
 ])
 def test_unknown_flags_with_an_approximate_table(scratch_git, capsys, tag, flag, reported):
     (scratch_git.root / "d.yaml").write_text(textwrap.dedent(VLLM.format(tag=tag, flag=flag)))

@@ -400,8 +400,10 @@ def test_flag_tables_and_release_pinning(tmp_path, capsys, monkeypatch):
     from pdlint.engines.vllm import flags
     assert {"0.9.2", "0.10.2", "0.11.0", "0.20.0", "0.33.0"} <= set(flags.available_versions())
     assert flags.pick(None)[:2] == (flags.available_versions()[0], False)
-    assert flags.pick("0.10.1") == ("0.9.2", True, "no vLLM 0.10.1 table; judged against 0.9.2, the nearest older "
-                                                    "release")
+    assert flags.pick("0.10.1.1") == ("0.10.1", True, "no vLLM 0.10.1.1 table; judged against 0.10.1, the nearest "
+                                                      "older release")
+    assert flags.pick("0.9.3") == ("0.9.2", True, "no vLLM 0.9.3 table; judged against 0.9.2, the nearest older "
+                                                  "release")
     assert flags.image_version("docker.io/vllm/vllm-openai:v0.10.2") == "0.10.2"
     assert flags.image_version("nvcr.io/nvidia/ai-dynamo/vllm-runtime:0.4.1") is None
     t = flags.load("0.33.0")
@@ -810,13 +812,14 @@ def test_kv_connector_registered(text, version, expect, tmp_path, capsys, monkey
 
 def test_release_spans_name_only_the_releases_that_have_it(tmp_path, capsys, monkeypatch):
     from pdlint.engines.vllm.flags import release_span
-    assert release_span(["0.9.2", "0.10.2", "0.11.0"]) == "0.9.2-0.11.0"
+    assert release_span(["0.9.2", "0.10.0", "0.10.1", "0.10.2", "0.11.0"]) == "0.9.2-0.11.0"
+    assert release_span(["0.9.2", "0.10.2", "0.11.0"]) == "0.9.2, 0.10.2-0.11.0"
     assert release_span(["0.9.2", "0.20.0", "0.33.0"]) == "0.9.2, 0.20.0-0.33.0"
-    # MooncakeConnector: registered by 0.9.2 (v0) and again from 0.20.0, not by 0.10.2 / 0.11.0
+    # MooncakeConnector: registered by 0.9.2 and 0.10.0 (v0) and again from 0.20.0, not by 0.10.1-0.11.0
     doc = check(tmp_path, capsys, monkeypatch, _kv_run('{"kv_connector":"MooncakeConnector","kv_role":"kv_producer"}',
                                                        "0.11.0"))
     (f,) = [f for f in doc["findings"] if f["code"] == "VLLM031"]
-    assert "(registered in vLLM 0.9.2, 0.20.0-0.33.0)" in f["message"], f["message"]
+    assert "(registered in vLLM 0.9.2-0.10.0, 0.20.0-0.33.0)" in f["message"], f["message"]
 
 
 @pytest.mark.parametrize("version,args,expect", [

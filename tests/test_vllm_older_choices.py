@@ -42,7 +42,7 @@ def test_a_value_only_an_older_release_allows_is_a_warning_on_an_llm_d_image(scr
     f = found["VLLM034"]
     assert (f["severity"], f["line"], f["column"]) == ("warning", 14, 11)
     assert f["message"] == (
-        "'builtin' is a choice of --prefix-caching-hash-algo only in vLLM 0.9.2 (not 0.33.0, the newest release "
+        "'builtin' is a choice of --prefix-caching-hash-algo only in vLLM 0.9.2-0.10.1 (not 0.33.0, the newest release "
         "pdlint knows, which stops with \"argument --prefix-caching-hash-algo: invalid choice: 'builtin' (choose "
         "from 'sha256', 'sha256_cbor', 'xxhash', 'xxhash_cbor')\"); pin the release: an image tag "
         "(vllm/vllm-openai:vX.Y.Z) or `vllm-version` in [tool.pdlint]")
@@ -52,7 +52,7 @@ def test_the_same_with_no_image_at_all(scratch_git):
     scratch_git.write("serve.sh", "vllm serve m --prefix-caching-hash-algo builtin --convert reward\n")
     code, report = scratch_git.lint("serve.sh")
     assert [f["code"] for f in report["findings"]] == ["VLLM034", "VLLM034"] and code == 0
-    assert report["findings"][1]["message"].startswith("'reward' is a choice of --convert only in vLLM 0.10.2-0.11.0 ")
+    assert report["findings"][1]["message"].startswith("'reward' is a choice of --convert only in vLLM 0.10.1-0.11.0 ")
 
 
 def test_a_pinned_release_keeps_the_error_and_names_where_the_value_is_a_choice(scratch_git):
@@ -60,7 +60,7 @@ def test_a_pinned_release_keeps_the_error_and_names_where_the_value_is_a_choice(
     f = found["VLLM019"]
     assert "VLLM034" not in found and code == 1
     assert f["message"] == ("argument --prefix-caching-hash-algo: invalid choice: 'builtin' (choose from 'sha256', "
-                            "'sha256_cbor') [vLLM 0.10.2; a choice in vLLM 0.9.2]")
+                            "'sha256_cbor') [vLLM 0.10.2; a choice in vLLM 0.9.2-0.10.1]")
 
 
 def test_the_release_that_allows_it_is_quiet(scratch_git):
