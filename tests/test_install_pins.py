@@ -77,3 +77,12 @@ def test_a_skypilot_setup_pins_its_run(scratch_git):
     scratch_git.write("task.yaml", SKY.replace("RELEASE", "0.5.2"))
     code, report = scratch_git.lint("task.yaml")
     assert report["findings"] == [] and code == 0
+
+
+def test_a_setup_install_after_other_commands_on_its_line(scratch_git):
+    """`apt-get update && pip install \\` / `"sglang[all]==0.5.4"`: one command per operator, continued lines
+    joined (pins.text_install_pins, shared with Dockerfile RUN lines)."""
+    scratch_git.write("task.yaml", SKY.replace('uv pip install "sglang[all]==RELEASE"',
+                                               'apt-get update -y && pip install \\\\\n        "sglang[all]==0.5.4"'))
+    _, report = scratch_git.lint("task.yaml")
+    assert codes(report) == [("SGL009", 8, "SGLang 0.5.4]")]

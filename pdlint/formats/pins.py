@@ -41,8 +41,8 @@ _DOCKERFILE = re.compile(r"^(?:Dockerfile(?:\.[\w.-]+)?|Containerfile(?:\.[\w.-]
                          re.I)
 _REQUIREMENTS = re.compile(r"^requirements[\w.-]*\.txt$", re.I)
 _PIN = re.compile(r"^\s*(?P<name>[A-Za-z0-9][A-Za-z0-9._-]*)\s*(?:\[[^\]]*\])?\s*===?\s*(?P<version>[0-9][\w.+-]*)\s*(?:;.*)?$")
-#: the operators between the commands of a ``RUN`` shell line
-_SHELL_LIST = re.compile(r"&&|\|\||;|\|")
+#: what separates the commands of a shell text (a ``RUN`` line, a SkyPilot ``setup:``): operators and newlines
+_SHELL_LIST = re.compile(r"&&|\|\||;|\||\n")
 _VAR = re.compile(r"\$(?:\{(?P<a>[A-Za-z_][A-Za-z0-9_]*)(?::?-(?P<d>[^}]*))?\}|(?P<b>[A-Za-z_][A-Za-z0-9_]*))")
 #: a Dockerfile's instruction at the start of a logical line
 _INSTRUCTION = re.compile(r"^\s*(?P<op>[A-Za-z]+)\s+(?P<rest>.*)$", re.S)
@@ -134,6 +134,29 @@ def install_pins(texts: list) -> dict:
     return out
 
 
+def text_install_pins(text: str) -> dict:
+    """``{engine: (version, start, end)}`` of the exact engine pins the package installs of a shell text name
+    (a Dockerfile ``RUN`` line, a SkyPilot task's ``setup:``; a later install wins), the offsets of each pin's
+    word in ``text``: each command between ``;``, ``&&``, ``||``, ``|`` and line ends (a ``\\`` continues the
+    line), its words split at blanks and their quotes dropped (:func:`install_pins`)."""
+    out: dict = {}
+    if "==" not in text:
+        return out
+    flat = text.replace("\\\n", "  ")  # (same length: the offsets hold)
+    start = 0
+    for sep in list(_SHELL_LIST.finditer(flat)) + [None]:
+        end = sep.start() if sep is not None else len(flat)
+        if "==" in flat[start:end]:
+            words = list(_BLANK_WORD.finditer(flat, start, end))
+            for engine, (version, k) in install_pins([w.group().strip("\"'") for w in words]).items():
+                out[engine] = (version, words[k].start(), words[k].end())
+        start = sep.end() if sep is not None else end
+    return out
+
+
+_BLANK_WORD = re.compile(r"\S+")
+
+
 def _pyproject_dependencies(text: str) -> list:
     """(line, requirement) of a pyproject.toml's ``[project] dependencies``, each at the line it is written."""
     try:
@@ -181,10 +204,9 @@ def dockerfile_release(text: str, script: str) -> Optional[tuple]:
             alias = words[2] if len(words) >= 3 and words[1].lower() == "as" else None
             stages.append({"base": _substitute(words[0], args), "alias": alias, "line": line, "names_it": False,
                            "args": {}, "pins": {}})
-        elif stages and op == "RUN" and "==" in rest:
-            for part in _SHELL_LIST.split(rest):
-                for engine, (version, _) in install_pins([w.strip("\"'") for w in part.split()]).items():
-                    stages[-1]["pins"][engine] = (version, line)
+        elif stages and op == "RUN":
+            for engine, (version, _, _) in text_install_pins(rest).items():
+                stages[-1]["pins"][engine] = (version, line)
         elif stages and op in ("COPY", "ADD"):
             if any(_basename(w) == script for w in _words(rest)[:-1] if not w.startswith("--")):
                 stages[-1]["names_it"] = True
@@ -260,5 +282,5 @@ def _substitute(word: str, args: dict) -> str:
     return _VAR.sub(one, word)
 
 
-__all__ = ["release_pins", "pip_pins", "install_pins", "dockerfile_image", "dockerfile_release", "PACKAGES",
-           "PROBED"]
+__all__ = ["release_pins", "pip_pins", "install_pins", "text_install_pins", "dockerfile_image", "dockerfile_release",
+           "PACKAGES", "PROBED"]

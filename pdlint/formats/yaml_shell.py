@@ -211,18 +211,9 @@ def scripts(doc: TStr, docs: list, skip: set) -> list:
 
 def _install_pins(text: TStr) -> dict:
     """``{engine: (version, its word)}`` of the engine pins a SkyPilot ``setup:`` installs (``pip install
-    "sglang[all]==0.5.9"``): the release its ``run:`` starts (:func:`pdlint.formats.pins.install_pins`)."""
-    from pdlint.formats.pins import install_pins
-    out: dict = {}
-    pos = 0
-    for line in text.text.split("\n"):
-        if "==" in line:
-            raw = line.split()
-            for engine, (version, k) in install_pins([w.strip("\"'") for w in raw]).items():
-                i = line.find(raw[k])
-                out[engine] = (version, text[pos + i:pos + i + len(raw[k])])
-        pos += len(line) + 1
-    return out
+    "sglang[all]==0.5.9"``): the release its ``run:`` starts (:func:`pdlint.formats.pins.text_install_pins`)."""
+    from pdlint.formats.pins import text_install_pins
+    return {e: (v, text[a:b]) for e, (v, a, b) in text_install_pins(text.text).items()}
 
 
 class _Walker:
