@@ -36,7 +36,6 @@ from pdlint.text import TStr
 
 _INT = re.compile(r"[-+]?[0-9]+")
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_:.-]*")
-_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _LONG_OPTION = re.compile(r"(?:^|\s)--[A-Za-z]")
 #: an assignment whose value holds a long option (``ARGS+=(--lmcache-config ...)``, ``EXTRA="$EXTRA --enable-x"``)
 _FLAG_ASSIGNMENT = re.compile(r"^[ \t]*(?:(?:export|local|declare|typeset|readonly)(?:[ \t]+-\w+)*[ \t]+)?"
@@ -54,8 +53,9 @@ _TESTS = {"-eq": lambda a, b: a == b, "-ne": lambda a, b: a != b, "-lt": lambda 
 
 class EnvVariants:
     """Mixed into the interpreter.  ``env_spans``: (name, source, start, end) of each default text taken
-    for a variable with no known value; ``env_pending``: (name, value text, where) noted by conditions,
-    kept by the ``if``/``case``/``&&`` around them (:meth:`env_commit`) or dropped."""
+    for a variable with no known value; ``env_pending``: (name, value text, where, array or None) noted by
+    conditions, kept by the ``if``/``case``/``&&`` around them (:meth:`env_commit`) or dropped; ``array``: the
+    associative array whose key the value is (:meth:`note_env_empty`)."""
 
     def note_env_default(self, name: str, default: TStr) -> None:
         """``${name:-default}`` took ``default`` because ``name`` has no known value."""
@@ -89,7 +89,7 @@ class EnvVariants:
             return
         if op in ("=", "==", "!="):
             if literal.text != value.text:
-                self.env_pending.append((name, literal.text, literal))
+                self.env_pending.append((name, literal.text, literal, None))
             return
         op = _MIRROR.get(op, "") if flipped else op
         test = _TESTS.get(op)
@@ -100,7 +100,7 @@ class EnvVariants:
         for c in (n + _SIDES[op][0], n + _SIDES[op][1]):
             if test(c, n) is not was and str(c) != value.text.strip():
                 self.env_pending.append((name, str(c), literal if str(c) == literal.text else
-                                         _computed(str(c), literal)))
+                                         _computed(str(c), literal), None))
                 if was is not None:
                     break  # one value on the other side is enough
 
@@ -146,8 +146,9 @@ class EnvVariants:
         values to try, kept when the part the test skipped reads that array (:meth:`env_commit`)."""
         if len(unknown) != 1 or self.uncalled or self.ctx.launch_text is None:
             return
+        from .words import _NAME_RE
         name = next(iter(unknown))
-        if not _NAME.fullmatch(name):
+        if not _NAME_RE.fullmatch(name):
             return
         for array, var in st.vars.items():
             if var is None or not var.is_assoc or not isinstance(var.value, tuple):
@@ -164,15 +165,18 @@ class EnvVariants:
         del self.env_pending[mark:]
         if not new or not skipped or self.uncalled:
             return
-        keyed = [e for e in new if len(e) == 4]
-        if keyed:
-            texts = "\n".join(self.unit.text[self.unit.start(n):self.unit.char(n.end_byte)] for n in skipped)
-            for name, text, where, array in keyed:
-                if re.search(r"\$\{" + re.escape(array) + r"\[", texts):
-                    self.ctx.env_values.setdefault(name, {}).setdefault(text, where)
-            new = [e for e in new if len(e) == 3]
-        if new and self.may_launch(skipped):
-            for name, text, where in new:
+        texts = None
+        launches = None
+        for name, text, where, array in new:
+            if array is not None:  # (a key of that array: kept when the skipped part reads it)
+                if texts is None:
+                    texts = "\n".join(self.unit.text[self.unit.start(n):self.unit.char(n.end_byte)] for n in skipped)
+                keep = re.search(r"\$\{" + re.escape(array) + r"\[", texts) is not None
+            else:
+                if launches is None:
+                    launches = self.may_launch(skipped)
+                keep = launches
+            if keep:
                 self.ctx.env_values.setdefault(name, {}).setdefault(text, where)
 
     def may_launch(self, nodes: list) -> bool:
