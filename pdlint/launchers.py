@@ -388,21 +388,28 @@ def _docker_image_index(texts: list, j: int) -> tuple:
     return j, entry
 
 
+def _container_run(texts: list, clis=None) -> Optional[tuple]:
+    """The first ``docker run`` / ``create`` (podman, nerdctl; or the ``clis`` given) in ``texts``:
+    ``(index of the CLI, index of the image, index of the --entrypoint value or None, -1 inside its option's
+    word)``, the image index ``len(texts)`` when there is none; None when there is no such command."""
+    for i in range(len(texts) - 1):
+        if basename(texts[i]) in (clis or _CONTAINER_CLIS) and texts[i + 1] in ("run", "create"):
+            return (i,) + _docker_image_index(texts, i + 2)
+    return None
+
+
 def entrypoint_shell_image(texts: list, shells) -> Optional[tuple]:
     """``docker run [OPTIONS] --entrypoint bash [OPTIONS] IMAGE -c SCRIPT`` (``--entrypoint=/bin/sh``; podman,
     nerdctl; ``create``): the container's shell runs the words after the image, as ``docker run IMAGE bash -c``
     does.  ``(index of the image, the shell's name)`` when the entry point is one of ``shells``, else None."""
-    for i in range(len(texts) - 1):
-        if basename(texts[i]) not in _CONTAINER_CLIS or texts[i + 1] not in ("run", "create"):
-            continue
-        j, entry = _docker_image_index(texts, i + 2)
-        if entry is None or j >= len(texts):
-            return None
-        prog = next((t.split("=", 1)[1] for t in texts[i + 2:j] if t.startswith("--entrypoint=")), "") \
-            if entry == -1 else texts[entry]
-        shell = basename(prog)
-        return (j, shell) if shell in shells else None
-    return None
+    run = _container_run(texts)
+    if run is None or run[2] is None or run[1] >= len(texts):
+        return None
+    i, j, entry = run
+    prog = next((t.split("=", 1)[1] for t in texts[i + 2:j] if t.startswith("--entrypoint=")), "") \
+        if entry == -1 else texts[entry]
+    shell = basename(prog)
+    return (j, shell) if shell in shells else None
 
 
 def _docker_image_entrypoint(texts: list) -> Optional[Match]:
@@ -410,21 +417,20 @@ def _docker_image_entrypoint(texts: list) -> Optional[Match]:
     server and no ``--entrypoint``: the server's argv are the ARGS.  With ``--entrypoint PROG``
     the container runs ``PROG ARGS``: a server when that is one (``--entrypoint python3 IMAGE -m
     sglang_router.launch_router ...``, whn09/kimi-k3-sglang)."""
-    for i in range(len(texts) - 1):
-        if basename(texts[i]) not in ("docker", "podman") or texts[i + 1] not in ("run", "create"):
-            continue
-        j, entry = _docker_image_index(texts, i + 2)  # (entry: index of the --entrypoint value)
-        if entry == -1:
-            return None  # (the program inside one word: no index of its own)
-        if j >= len(texts):
-            return None
-        if entry is not None:
-            return _entrypoint_match(texts, entry, j, i)
-        hit = image_server(texts[j])
-        if hit is None:
-            return None
-        return Match(hit[0], hit[1], hit[2], j, j + 1, module_word=j, line_word=i)
-    return None
+    run = _container_run(texts, ("docker", "podman"))
+    if run is None:
+        return None
+    i, j, entry = run  # (entry: index of the --entrypoint value)
+    if entry == -1:
+        return None  # (the program inside one word: no index of its own)
+    if j >= len(texts):
+        return None
+    if entry is not None:
+        return _entrypoint_match(texts, entry, j, i)
+    hit = image_server(texts[j])
+    if hit is None:
+        return None
+    return Match(hit[0], hit[1], hit[2], j, j + 1, module_word=j, line_word=i)
 
 
 def _entrypoint_match(texts: list, entry: int, image: int, line_word: int) -> Optional[Match]:
