@@ -1094,10 +1094,17 @@ def test_command_substitution_of_a_quoted_heredoc_is_not_expanded():
 
 
 def test_a_heredoc_cat_does_not_print_stays_a_placeholder():
-    for cat in ("cat > /tmp/kv.json", "cat | jq -c .", "cat -n"):
+    for cat in ("cat | jq -c .", "cat -n"):
         r = Run(KV_JSON.replace("CAT", cat))
         (cmd,) = r.find("vllm")
         assert cmd.words[-1].opaque, cat
+
+
+def test_a_heredoc_written_to_a_file_prints_nothing():
+    """``cat > FILE <<JSON`` in ``$(...)``: the JSON goes to the file; the substitution is empty."""
+    r = Run(KV_JSON.replace("CAT", "cat > /tmp/kv.json"))
+    (cmd,) = r.find("vllm")
+    assert cmd.words[-1].text == "" and not cmd.words[-1].opaque
 
 
 def test_roles_from_a_heredoc_printing_function_pair(scratch_git):

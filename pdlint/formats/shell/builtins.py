@@ -13,8 +13,14 @@ from .control import short
 from .state import CWD, Ctx, Out, State, Var, tstr_key
 from .words import _ANSI, computed, has_known_char, join_with, opaque_mask
 
+#: at most this many possible outputs of one ``$(...)`` are followed, each on its own path (and at most this many
+#: paths made by one statement's substitutions)
+MAX_OUTPUTS = 4
+
 _SHELLS = frozenset({"sh", "bash", "dash", "ksh", "zsh", "ash"})
 _DASH_C = re.compile(r"-[a-zA-Z]*c[a-zA-Z]*")
+#: a wrapper option that runs the command in the background and prints an id instead (`docker run -d`)
+_DETACH = re.compile(r"-[a-zA-Z]*d[a-zA-Z]*|--detach")
 _ECHO_FLAGS = re.compile(r"-[neE]+")
 _PRINTF_CONV = re.compile(r"%([-+ #0]*)(\d*)(?:\.(\d*))?([sdibqc%])")
 _SCRIPT_DIR = re.compile(r"^\$\{(0|BASH_SOURCE(\[0\])?)%/\*\}$")
@@ -211,6 +217,11 @@ class Builtins:
         known text (e.g. a function emitting flags); else a placeholder."""
         if self.unit.comment_subs and self.unit.char(node.end_byte) in self.unit.comment_subs:
             return EMPTY  # `# a comment` in backquotes: no output
+        key = (id(self.unit), node.start_byte)
+        picked = self.sub_pick.get(key)
+        if picked is not None:  # the statement is being run once per possible output (Interpreter.per_output)
+            unk |= picked[1]
+            return picked[0]
         use = self.unit.slice(node)
         placeholder = use.as_opaque()
         items = self.statements(node)
@@ -220,20 +231,37 @@ class Builtins:
         sub.out, sub.out_bad, sub.flow = (), False, None
         sub.push_ctx(Ctx(f"command substitution at line {use.origin.line}"))
         self.capture_unk.append(set())
+        forks, self.sub_forks = self.sub_forks, None  # (only the statement's own substitutions fork it)
         try:
             outs = self.run_seq(items, sub)
         finally:
             inner_unk = self.capture_unk.pop()
-        outputs = {tuple(tstr_key(t) for t in o.st.out or ()) for o in outs}
-        if any(o.st.out_bad or o.st.out is None for o in outs) or len(outputs) != 1:
+            self.sub_forks = forks
+        if any(o.st.out_bad or o.st.out is None for o in outs):
             return placeholder
-        out = TStr.join(outs[0].st.out)
-        out = out[:len(out.text.rstrip("\n"))]
-        unk |= inner_unk
-        self.spend(len(out.text))
+        outputs = list({tuple(tstr_key(t) for t in o.st.out): o.st.out for o in outs}.values())
         inner = use.text[2:] if use.text.startswith("$(") else use.text[1:]
         first = inner.split()[0] if inner.split() else ""
-        return out.reached_via(use, f"$({first.rstrip(')')})")
+
+        def output(parts: tuple) -> TStr:
+            out = TStr.join(parts)
+            out = out[:len(out.text.rstrip("\n"))]
+            self.spend(len(out.text))
+            return out.reached_via(use, f"$({first.rstrip(')')})")
+
+        if len(outputs) != 1:
+            if forks is not None and len(outputs) <= MAX_OUTPUTS and len(forks) < MAX_OUTPUTS:
+                # `x=$(f)` where f prints one of a few texts, by a condition pdlint cannot decide
+                label = f"$({short(inner.rstrip(')'), 40)})"
+                alternatives = []
+                for o in outputs:
+                    text = output(o)
+                    said = f"printing {short(text.text, 40)!r}" if text.text.strip() else "printing nothing"
+                    alternatives.append((text, frozenset(inner_unk), f"{label} {said}"))
+                forks.append((key, alternatives))
+            return placeholder
+        unk |= inner_unk
+        return output(outputs[0])
 
     def capture(self, words: list, st: State, unk: set) -> None:
         """``echo``/``printf`` inside ``$(...)``: append to the captured output."""
@@ -314,9 +342,14 @@ class Builtins:
         self.depth += 1
         try:
             with self.in_unit(unit):
-                self.run_block(unit.root, child)
+                outs = self.run_block(unit.root, child)
         finally:
             self.depth -= 1
+        if child.out is not None and not any(_DETACH.fullmatch(t) for t in texts[:i]):
+            printed = {tuple(tstr_key(t) for t in o.st.out): o.st.out for o in outs
+                       if o.st.out is not None and not o.st.out_bad}
+            if len(printed) == 1 and len(outs) == sum(1 for o in outs if o.st.out is not None and not o.st.out_bad):
+                self.nested_out = next(iter(printed.values()))  # (read by Interpreter.external)
         return True
 
     @staticmethod

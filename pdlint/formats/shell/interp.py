@@ -19,7 +19,7 @@ from pdlint.launchers import PASS_THROUGH, program_at
 from pdlint.text import EMPTY, TStr
 
 from . import syntax
-from .builtins import Builtins, filter_text
+from .builtins import MAX_OUTPUTS, Builtins, filter_text
 from .conditions import Conditions, bind
 from .jobs import KILLERS, checks_only, job_pid, killed, listed, piped_kill
 from .joins import Joins
@@ -104,6 +104,9 @@ class Interpreter(Words, Conditions, Control, Builtins, Joins, Tails, EnvVariant
         self.tail_defs: Optional[int] = None  # units seen when tail_memo was last valid (Tails.tail_functions)
         self.env_spans: set = set()  # the defaults taken for variables with no known value (EnvVariants)
         self.env_pending: list = []  # values of those noted by the conditions being decided (EnvVariants)
+        self.sub_forks: Optional[list] = None  # substitutions with several outputs in the statement (per_output)
+        self.sub_pick: dict = {}  # (id(unit), start) of such a substitution -> the output this run takes
+        self.nested_out: Optional[tuple] = None  # what the last `sh -c` child printed, when known (nested_shell)
 
     # -- driver -----------------------------------------------------------------
     def run(self, script: TStr, env: Optional[dict], positional: Optional[list],
@@ -438,14 +441,20 @@ class Interpreter(Words, Conditions, Control, Builtins, Joins, Tails, EnvVariant
                 # `ROOT=$(cd "$SCRIPT_DIR/../.." && pwd)`: the directory as the script names it
                 st.out = st.out + (cwd.value + computed("\n", words[0]),)
                 return [Out(st, True)]
-            st.out_bad = True
+        captured = st.out
+        if captured is not None and not _prints_nothing(words):
+            st.out_bad, bad = True, st.out_bad
         if name == "cd":
             _change_directory(words, st)
         if name == "exec" and len(words) == 1:
             return [Out(st, True)]
         cmd = self.emit(words, st, unk, penv, node)
+        self.nested_out = None
         if self.nested_shell(words, st, penv) and cmd is not None:
             cmd.runs_shell = True
+            if captured is not None and self.nested_out is not None:
+                # `$(docker exec C bash -c "ls ... >/dev/null 2>&1")`: what the child shell prints
+                st.out, st.out_bad = captured + self.nested_out, bad
         if name == "exec":
             st.flow = "exit"
         return [Out(st, True if name in ("echo", "printf") else None)]
@@ -614,6 +623,42 @@ class Interpreter(Words, Conditions, Control, Builtins, Joins, Tails, EnvVariant
             items = items + (scalar,)
         return Var(items, (old.unknown if old else frozenset()) | unknown)
 
+    def per_output(self, node, st: State, run) -> list:
+        """Run an assignment statement (``run(st)``); when a command substitution in it
+        prints one of a few texts by a condition pdlint cannot decide (``x=$(f)``, f
+        printing ``HF_HUB_OFFLINE=1 `` or nothing), run it again once per text, each on
+        its own path, as for an ``if`` whose condition is not known.  A substitution
+        with more possible outputs (:data:`MAX_OUTPUTS`) stays a placeholder."""
+        text = self.unit.source_text(node)
+        if "$(" not in text and "`" not in text:
+            return run(st)
+        before = st.fork()
+        forks, self.sub_forks = self.sub_forks, []
+        try:
+            outs = run(st)
+            found = self.sub_forks
+        finally:
+            self.sub_forks = forks
+        if not found:
+            return outs
+        picks = [{}]
+        for key, alternatives in found:
+            picks = [{**p, key: alt} for p in picks for alt in alternatives]
+            if len(picks) > MAX_OUTPUTS:
+                return outs
+        done = []
+        for pick in picks:
+            saved, self.sub_pick = self.sub_pick, {**self.sub_pick, **pick}
+            try:
+                outs = run(before.fork())
+            finally:
+                self.sub_pick = saved
+            for o in outs:  # (the commands after it say which output they follow)
+                for _, _, said in pick.values():
+                    o.st.push_ctx(Ctx(said, enclosing=False))
+            done.extend(outs)
+        return done
+
     def assign_all(self, nodes: list, st: State) -> list:
         for node in nodes:
             res = self.assignment(node, st, set())
@@ -622,12 +667,16 @@ class Interpreter(Words, Conditions, Control, Builtins, Joins, Tails, EnvVariant
         return [Out(st, True)]
 
     def exec_assignment(self, node, st: State) -> list:
-        return self.assign_all([node], st)
+        return self.per_output(node, st, lambda s: self.assign_all([node], s))
 
     def exec_assignments(self, node, st: State) -> list:
-        return self.assign_all([c for c in node.named_children if c.type == "variable_assignment"], st)
+        nodes = [c for c in node.named_children if c.type == "variable_assignment"]
+        return self.per_output(node, st, lambda s: self.assign_all(nodes, s))
 
     def exec_declaration(self, node, st: State) -> list:
+        return self.per_output(node, st, lambda s: self.declaration(node, s))
+
+    def declaration(self, node, st: State) -> list:
         """``export``/``local``/``declare``/``typeset``/``readonly`` as parsed."""
         cmd = syntax.first_token(node) or "declare"
         flags: set = set()
@@ -758,8 +807,19 @@ class Interpreter(Words, Conditions, Control, Builtins, Joins, Tails, EnvVariant
         body = node.child_by_field_name("body")
         if body is None:
             return [Out(st, True)]
+        if st.out is not None and _stdout_away(node):
+            # `ls x >/dev/null 2>&1` in `$(...)`: the output goes elsewhere; the substitution captures none of it
+            out, bad = st.out, st.out_bad
+            st.out, st.out_bad = (), False
+            outs = self.redirected_body(node, body, st)
+            for o in outs:
+                o.st.out, o.st.out_bad = out, bad
+            return outs
         if st.out is not None and self.cat_heredoc(node, body, st):
             return [Out(st, True)]
+        return self.redirected_body(node, body, st)
+
+    def redirected_body(self, node, body, st: State) -> list:
         if body.type == "command":
             # tree-sitter hangs the words after a redirection's target on it (`cmd > log --flag x`): the
             # shell passes them to the command (`--model <path> \ --kv-transfer-config '{...}'`)
@@ -1021,6 +1081,33 @@ def _assoc_merge(old: Var, new: Var) -> Var:
     return Var(tuple(values), old.unknown | new.unknown, tuple(keys))
 
 
+#: redirection operators that can send standard output elsewhere
+_OUT_OPS = frozenset({">", ">>", ">|", "&>", "&>>", ">&"})
+
+
+def _stdout_away(node) -> bool:
+    """Does the redirected statement ``node`` send its standard output anywhere but
+    the standard output (a file, ``/dev/null``, ``>&2``)?  The last redirection of
+    descriptor 1 decides; ``> >(tee ...)`` still prints."""
+    away = False
+    for r in node.named_children:
+        if r.type != "file_redirect" or not r.children:
+            continue
+        first = r.children[0]
+        fd = "1"
+        if first.type == "file_descriptor":
+            fd = first.text.decode("utf-8", "replace")
+            op = r.children[1].type if len(r.children) > 1 else ""
+        else:
+            op = first.type
+        if op not in _OUT_OPS or (fd != "1" and op not in ("&>", "&>>")):
+            continue
+        dest = r.children_by_field_name("destination")
+        away = not dest or not (dest[0].type == "process_substitution" or
+                                (op == ">&" and dest[0].text == b"1"))
+    return away
+
+
 def _same_env(a: dict, b: dict) -> bool:
     if a.keys() != b.keys():
         return False
@@ -1080,6 +1167,23 @@ def _moved(st: State, target: Optional[TStr]) -> None:
     here = st.vars.get(CWD)
     base = here.value.text + "/" if here is not None and isinstance(here.value, TStr) else ""
     st.vars[CWD] = Var(computed(base + target.text, target))
+
+
+#: programs that print nothing on standard output unless asked (``-v``): ``d=$(mkdir -p "$D"; echo "$D")``
+_SILENT = frozenset({"mkdir", "rm", "rmdir", "touch", "sleep", "chmod", "chown", "cp", "mv", "ln", "wait"})
+_VERBOSE = re.compile(r"-[a-zA-Z]*v[a-zA-Z]*|--verbose(=.*)?|--help|--version")
+_GREP_QUIET = re.compile(r"-[a-zA-Z]*q[a-zA-Z]*|--quiet|--silent")
+
+
+def _prints_nothing(words: list) -> bool:
+    """Does the command print nothing on standard output (``mkdir -p DIR``, ``grep -q X FILE``)?"""
+    name = words[0].text.rsplit("/", 1)[-1]
+    args = [w.text for w in words[1:]]
+    if name in _SILENT:
+        return not any(w.opaque or _VERBOSE.fullmatch(a) for w, a in zip(words[1:], args))
+    if name in ("grep", "egrep", "fgrep"):
+        return any(_GREP_QUIET.fullmatch(a) for a in args) and not any(a in ("--help", "--version") for a in args)
+    return False
 
 
 def _located_program(words: list) -> Optional[TStr]:
