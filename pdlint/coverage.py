@@ -919,6 +919,8 @@ def _opaque_name(tok) -> bool:
 
 
 _REF = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)")
+#: a positional parameter: ``$2``, ``"${6:-}"``, ``${1}``
+_POSITIONAL = re.compile(r"[\"']?\$\{?([1-9][0-9]*)(?=[}:\-\"'\s]|$)")
 
 
 def _var_name(tok) -> str:
@@ -940,6 +942,12 @@ def _opaque_gap(tok) -> Gap:
                    "flags into the launch, or into a config file the launch names (`--config`)")
     ref = _REF.search(tok.text) if not tok.text.startswith("$") else None
     var = ref.group(1) if ref else name.lstrip('$').strip('{}')
+    positional = _POSITIONAL.match(tok.text)
+    if positional:  # `${6:-""}`: no `vars` entry can set an argument
+        return Gap(CR.OPAQUE_ARGS.code, tok, what,
+                   f"${positional.group(1)} is an argument of the script or function it is in, and no call pdlint "
+                   f"follows gives it a value (a function's calls in its script, a script's calls in the other files "
+                   f"of the repository): write its flags into the launch, or into a call pdlint can read")
     return Gap(CR.OPAQUE_ARGS.code, tok, what,
                f"give {var} its deploy-time value in `[tool.pdlint.vars]`, a `values` "
                f"file or `--var` (an empty string when it is normally unset), or write its flags into the launch")

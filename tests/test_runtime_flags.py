@@ -100,3 +100,18 @@ def test_a_loop_on_a_known_condition_still_iterates(scratch_git):
                               'python3 -m sglang.launch_server --model-path /m "${ARGS[@]}"\n')
     code, doc = scratch_git.lint("w.sh")
     assert _codes(doc) == [] and len(doc["launches"]) == 1
+
+
+@pytest.mark.parametrize("word, hint", [
+    ('${2:-""}', "$2 is an argument of the script or function"),
+    ('"$3"', "$3 is an argument of the script or function"),
+    ("$EXTRA", "give EXTRA its deploy-time value in `[tool.pdlint.vars]`"),
+])
+def test_the_hint_of_an_argument_is_not_a_vars_entry(scratch_git, word, hint):
+    """`${6:-""}` in Mooncake's uncalled `launch_sglang_server`: the hint said to give `6:-""` a value in
+    `[tool.pdlint.vars]`, which no configuration can do."""
+    scratch_git.write("lib.sh", "launch() {\n  local extra=" + word + "\n"
+                      "  python3 -m sglang.launch_server --model-path /m ${extra}\n}\n")
+    code, doc = scratch_git.lint("lib.sh")
+    (f,) = doc["findings"]
+    assert f["code"] == "PD023" and f["fix"].startswith(hint), f["fix"]
