@@ -124,6 +124,7 @@ class Extractor:
         self._placeholders: set = set()  # PD061 places reported
         self._repo_files: dict = {}  # repository root -> its files (callers of scripts)
         self._repo_data: dict = {}  # their contents, read once
+        self._caller_cmds: dict = {}  # path of a script that calls another -> its commands (caller_args)
         self._included: set = set()  # realpaths of the templates a render included, imported or extended
         from pdlint.safeio import Boundary
         # every repository file is read through it (pdlint.safeio): inside its root, regular, bounded
@@ -1437,21 +1438,32 @@ class Extractor:
                     ctx.env_values = again_ctx.env_values
         runs = [(cmds, render_role, label, heredocs)]
         from pdlint.formats.shell.conditions import role_of as _role_of
-        if per_arg and positional is None and render_role is None and \
-                any(launchers.find(c.words) is not None and
-                    ("1" in c.unset_vars or {_role_of(t) for t in ctx.arg_values} >= {"prefill", "decode"})
-                    for c in cmds):
+        read = set()  # the arguments the launches read ("1", "6")
+        if per_arg and positional is None and render_role is None:
+            for c in cmds:
+                if launchers.find(c.words) is not None:
+                    read.update(v for v in c.unset_vars if v.isdigit() and v != "0")
+        own = {_role_of(t) for t in ctx.arg_values} >= {"prefill", "decode"} and per_arg and positional is None \
+            and render_role is None and any(launchers.find(c.words) is not None for c in cmds)
+        if read or own:
             # the launch reads $1, or the script itself dispatches on $1 by role (`[ "$role" = GEN ]`
             # in TensorRT-LLM's start_worker.sh, whose launch line does not mention it)
-            values = self.arg_values(job, ctx.arg_values)
+            k, values = 1, {}
+            if "1" in read or own:
+                values = self.arg_values(job, ctx.arg_values)
+            if not values and read:  # the role names the calling scripts pass at a position the launch reads
+                by_position = self.caller_args(job)
+                k = next((int(v) for v in sorted(read, key=int) if by_position.get(int(v))), 1)
+                values = by_position.get(k, {})
             if values:
                 from pdlint.formats.shell.conditions import role_of
                 name = os.path.basename(job.abspath)
                 runs = []
                 for text, tok in values.items():
                     run_ctx = quiet()
-                    runs.append((shell_commands(doc, run_ctx, env=env, bound={1: tok}), role_of(text),
-                                 ", ".join(x for x in (label, f"run as `{name} {text}`") if x), run_ctx.heredocs))
+                    how = f"run as `{name} {text}`" if k == 1 else f"run with `{text}` as ${k}"
+                    runs.append((shell_commands(doc, run_ctx, env=env, bound={k: tok}), role_of(text),
+                                 ", ".join(x for x in (label, how) if x), run_ctx.heredocs))
                 runs = _uncalled_once(runs)
         env_labels: set = set()
         if per_arg and positional is None and render_role is None and len(runs) == 1 and ctx.env_values:
@@ -1604,17 +1616,54 @@ class Extractor:
         """Role names passed as the first argument of this script by the other
         files of its repository: text -> the word where the first caller writes it."""
         import re as _re
-        from pdlint.discover import _git_files, kind_of
         from pdlint.formats.shell.conditions import ROLE_WORDS
+        name = os.path.basename(job.abspath)
+        words = "|".join(sorted((_re.escape(w) for w in ROLE_WORDS), key=len, reverse=True))
+        pat = _re.compile(r"(?<![\w.-])" + _re.escape(name) + r"[\"']?(?:\s*,\s*|\s+-\s+|[ \t]+)[\"']?(" + words +
+                          r")[\"']?(?=[\s,;)\]]|$)", _re.I)
+        out: dict = {}
+        for src in self.callers(job):
+            for m in pat.finditer(src.text):
+                out.setdefault(m.group(1), TStr.at(m.group(1), src, m.start(1), exact=True))
+        return out
+
+    def caller_args(self, job: FileJob) -> dict:
+        """Role names the shell scripts of the repository pass to this script, by
+        position, as pdlint evaluates those scripts: {k: {text: the word}} for ``$k``.
+        Evaluated, not read as text, so that an unquoted empty variable before the
+        role drops out as in bash (``start_disagg_worker.sh $cfg ... ${nsys_on}
+        $model_path 'prefill'`` with ``nsys_on=""`` gives ``$6``, Dynamo's TensorRT-LLM
+        performance sweeps)."""
+        from pdlint.discover import kind_of
+        from pdlint.formats.shell import ShellContext, shell_commands
+        from pdlint.formats.shell.conditions import role_of
+        name = os.path.basename(job.abspath)
+        out: dict = {}
+        for src in self.callers(job):
+            if kind_of(src.path, src.text[:64].encode("utf-8", "replace")) != "shell":
+                continue
+            cmds = self._caller_cmds.get(src.abspath)
+            if cmds is None:
+                ctx = ShellContext(resolve_source=lambda n, c: None, report=lambda *a: None)
+                cmds = self._caller_cmds[src.abspath] = shell_commands(TStr.from_source(src), ctx)
+            for cmd in cmds:
+                at = next((i for i, w in enumerate(cmd.words) if w.text.rsplit("/", 1)[-1] == name), None)
+                if at is None:
+                    continue
+                for k, w in enumerate(cmd.words[at + 1:], 1):
+                    if len(w.text) > 3 and not w.opaque and role_of(w.text):  # (not `p`, `d`, `gen`: too loose here)
+                        out.setdefault(k, {}).setdefault(w.text, w)
+        return out
+
+    def callers(self, job: FileJob) -> list:
+        """The other files of the repository (scripts, manifests) that name this script."""
+        from pdlint.discover import _git_files, kind_of
         name = os.path.basename(job.abspath)
         files = self._repo_files.get(job.root)
         if files is None:
             files = _git_files(job.root, job.root)
             self._repo_files[job.root] = files = sorted(files or [])
-        words = "|".join(sorted((_re.escape(w) for w in ROLE_WORDS), key=len, reverse=True))
-        pat = _re.compile(r"(?<![\w.-])" + _re.escape(name) + r"[\"']?(?:\s*,\s*|\s+-\s+|[ \t]+)[\"']?(" + words +
-                          r")[\"']?(?=[\s,;)\]]|$)", _re.I)
-        out: dict = {}
+        out: list = []
         for f in files:
             if os.path.abspath(f) == os.path.abspath(job.abspath) or not kind_of(f, b"#!/bin/sh"):
                 continue
@@ -1631,10 +1680,8 @@ class Extractor:
             if name.encode() not in data:
                 continue
             src = self.read(f, report=False)
-            if src is None:
-                continue
-            for m in pat.finditer(src.text):
-                out.setdefault(m.group(1), TStr.at(m.group(1), src, m.start(1), exact=True))
+            if src is not None:
+                out.append(src)
         return out
 
     # -- launches ------------------------------------------------------------------
