@@ -134,3 +134,10 @@ def test_commands_that_print_nothing(shell_eval):
     assert runs == [(("--a", False), ("--c", False)), (("--a", False), ("--d", False))]
     run = [c for c in cmds if c.words[0].text == "run"][0]
     assert [w.opaque for w in run.words[3:]] == [True, True]
+
+
+def test_a_nested_child_does_not_speak_for_its_parent(shell_eval):
+    """The outer child prints something unknown (``ls``); the inner one's known output is not the outer's."""
+    cmds, _ = shell_eval('A=$(ssh h "ls /x; bash -c \'echo --inner\'")\nrun --a "$A"\n')
+    run = [c for c in cmds if c.words[0].text == "run"][0]
+    assert run.words[-1].opaque

@@ -345,6 +345,7 @@ class Builtins:
                 outs = self.run_block(unit.root, child)
         finally:
             self.depth -= 1
+        self.nested_out = None  # (not what a shell nested in this one printed)
         if child.out is not None and not any(_DETACH.fullmatch(t) for t in texts[:i]):
             printed = {tuple(tstr_key(t) for t in o.st.out): o.st.out for o in outs
                        if o.st.out is not None and not o.st.out_bad}

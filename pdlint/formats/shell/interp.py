@@ -441,9 +441,9 @@ class Interpreter(Words, Conditions, Control, Builtins, Joins, Tails, EnvVariant
                 # `ROOT=$(cd "$SCRIPT_DIR/../.." && pwd)`: the directory as the script names it
                 st.out = st.out + (cwd.value + computed("\n", words[0]),)
                 return [Out(st, True)]
-        captured = st.out
+        captured, bad = st.out, st.out_bad
         if captured is not None and not _prints_nothing(words):
-            st.out_bad, bad = True, st.out_bad
+            st.out_bad = True
         if name == "cd":
             _change_directory(words, st)
         if name == "exec" and len(words) == 1:
