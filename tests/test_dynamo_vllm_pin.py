@@ -123,3 +123,18 @@ def test_generator_reads_the_vllm_pin_and_the_worker_option_strings(tmp_path):
     opts = gen.dynamo_vllm_options(str(wheel))
     assert {"--enable-foo", "--no-enable-foo", "--namespace"} <= opts
     assert "--connector" not in opts and "--only-in-a-test" not in opts  # (whole strings only; tests left out)
+
+
+@pytest.mark.parametrize("image, release", [
+    ("nvcr.io/nvidia/ai-dynamo/vllm-runtime:0.8.1", "0.8.1"),
+    ("nvcr.io/nvidia/ai-dynamo/sglang-runtime:1.0.0.post1", "1.0.0.post1"),
+    ("my.registry/Dynamo/vllm-runtime:v1.2.0", "1.2.0"),
+    ("vllm/vllm-openai:v0.10.2", None),
+    ("nvcr.io/nvidia/ai-dynamo/vllm-runtime:latest", None),
+    (None, None),
+])
+def test_one_reader_of_a_dynamo_image_release(image, release):
+    """The SGLang and vLLM adapters and the vLLM Dynamo mode rule read the tag with one function."""
+    from pdlint.engines import dynamo_image_release
+    from pdlint.engines.sglang.dynamo import image_version
+    assert dynamo_image_release(image) == release == image_version(image)

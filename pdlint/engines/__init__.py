@@ -11,7 +11,18 @@ from __future__ import annotations
 import functools
 import importlib
 import importlib.util
+import re
 from typing import Optional
+
+#: the Dynamo release a runtime image's tag names (``nvcr.io/nvidia/ai-dynamo/sglang-runtime:0.6.1``,
+#: ``.../vllm-runtime:1.0.0.post1``)
+_DYNAMO_IMAGE = re.compile(r"(?:ai-dynamo|dynamo)[^:\s]*:v?(\d+\.\d+\.\d+(?:\.post\d+)?)", re.I)
+
+
+def dynamo_image_release(image: Optional[str]) -> Optional[str]:
+    """The Dynamo release an image tag names, or None (another image, no tag, a tag naming no release)."""
+    m = _DYNAMO_IMAGE.search(image or "")
+    return m.group(1) if m else None
 
 
 @functools.lru_cache(maxsize=None)

@@ -33,7 +33,6 @@ from pdlint.records import dataclass, field, replace
 from pdlint.text import TStr
 
 _FILE = re.compile(r"^dynamo-sglang-(.+)\.json$")
-_IMAGE = re.compile(r"(?:ai-dynamo|dynamo)[^:\s]*:v?(\d+\.\d+\.\d+(?:\.post\d+)?)")
 
 
 @dataclass
@@ -78,8 +77,8 @@ def pins() -> dict:
 
 def image_version(image: str):
     """The Dynamo release an image tag names (``nvcr.io/nvidia/ai-dynamo/sglang-runtime:1.6.0``)."""
-    m = _IMAGE.search(image or "")
-    return m.group(1) if m else None
+    from pdlint.engines import dynamo_image_release
+    return dynamo_image_release(image)
 
 
 def _series(v: str) -> tuple:

@@ -175,8 +175,6 @@ def image_version(image: str) -> Optional[str]:
     return m.group(1) if m else None
 
 
-# a Dynamo runtime image's tag (nvcr.io/nvidia/ai-dynamo/vllm-runtime:0.8.1), as pdlint.engines.sglang.dynamo reads it
-_DYNAMO_IMAGE = re.compile(r"(?:ai-dynamo|dynamo)[^:\s]*:v?(\d+\.\d+\.\d+(?:\.post\d+)?)")
 
 
 @functools.lru_cache(maxsize=1)
@@ -206,10 +204,11 @@ def dynamo_pin(image: str) -> Optional[tuple]:
     """``(Dynamo release, vLLM release)`` of a Dynamo runtime image: the vLLM that release pins, or that of the
     nearest older release the table has (a patch release after the table); None for another image, or a release
     older than every one in the table."""
-    m = _DYNAMO_IMAGE.search(image or "")
-    if not m:
+    from pdlint.engines import dynamo_image_release
+    dyn = dynamo_image_release(image)
+    if dyn is None:
         return None
-    dyn, pins = m.group(1), dynamo_pins()
+    pins = dynamo_pins()
     if dyn in pins:
         return dyn, pins[dyn]
     older = [v for v in pins if version_key(v) < version_key(dyn)]

@@ -8,7 +8,6 @@ image tag), else unknown.
 
 from __future__ import annotations
 
-import re
 from typing import Optional
 
 from pdlint.engines.vllm.engine import VllmInfo
@@ -18,7 +17,6 @@ from pdlint.model import Related
 
 NIXL_P_GT_D_FIXED = "0.14.0"  # first release whose NIXL connector reads from a larger prefill TP
 PYNCCL_CONNECTORS = ("PyNcclConnector", "MooncakeConnector")  # v0 SimpleConnector (removed in 0.10.0)
-_DYNAMO_IMAGE = re.compile(r"(?:ai-dynamo|dynamo)[\w./-]*:v?(\d+\.\d+\.\d+)", re.I)
 DYNAMO_MODE_ENUM = "1.0.0"  # first ai-dynamo release with vLLM's --disaggregation-mode
 
 
@@ -236,8 +234,8 @@ def _lmcache_tp(p, d, pi, di):
 # ---------------------------------------------------------------------------
 
 def dynamo_release(launch) -> Optional[str]:
-    m = _DYNAMO_IMAGE.search(launch.meta.get("image", "") or "")
-    return m.group(1) if m else None
+    from pdlint.engines import dynamo_image_release
+    return dynamo_image_release(launch.meta.get("image"))
 
 
 def mode_enum(launch) -> bool:
