@@ -141,3 +141,21 @@ def test_a_nested_child_does_not_speak_for_its_parent(shell_eval):
     cmds, _ = shell_eval('A=$(ssh h "ls /x; bash -c \'echo --inner\'")\nrun --a "$A"\n')
     run = [c for c in cmds if c.words[0].text == "run"][0]
     assert run.words[-1].opaque
+
+
+def test_a_path_keeps_its_choice_in_a_loop(shell_eval):
+    """Ten iterations of ``X=$(f)`` are two paths (the output taken first, again), not 2**10 cut at the path
+    limit: a path that took one output of a substitution takes it again."""
+    cmds, ctx = shell_eval('f() { if grep -q x /etc/a; then echo "--a"; else echo "--b"; fi; }\n'
+                           'Y=""\nfor i in 1 2 3 4 5 6 7 8 9 10; do\n  X=$(f)\n  Y="$Y $X"\ndone\nrun $Y\n')
+    runs = sorted(tuple(w.text for w in c.words) for c in cmds if c.words[0].text == "run")
+    assert runs == [("run",) + ("--a",) * 10, ("run",) + ("--b",) * 10]
+
+
+def test_a_second_call_takes_the_same_output(scratch_git):
+    """Both calls of ``launch`` see one answer of ``hf_offline_prefix`` per path: two paths, and each decode
+    launch says which output it follows."""
+    scratch_git.write("run.sh", SCRIPT)
+    code, report = scratch_git.lint("run.sh")
+    assert len(report["launches"]) == 4
+    assert all(" printing " in l["context"] for l in report["launches"])

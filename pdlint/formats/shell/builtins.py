@@ -250,14 +250,26 @@ class Builtins:
             return out.reached_via(use, f"$({first.rstrip(')')})")
 
         if len(outputs) != 1:
+            label = f"$({short(inner.rstrip(')'), 40)})"
+
+            def said(text: TStr) -> str:
+                return f"{label} printing {short(text.text, 40)!r}" if text.text.strip() else \
+                    f"{label} printing nothing"
+
+            chosen = st.picks.get(key) if st.picks else None
+            if chosen is not None and chosen < len(outputs):
+                # this path took that output of the substitution before (a loop, a second call of the
+                # function): the same one again, as the script would see (one path per choice, not per call)
+                unk |= inner_unk
+                text = output(outputs[chosen])
+                st.push_ctx(Ctx(said(text), enclosing=False))
+                return text
             if forks is not None and len(outputs) <= MAX_OUTPUTS and len(forks) < MAX_OUTPUTS:
                 # `x=$(f)` where f prints one of a few texts, by a condition pdlint cannot decide
-                label = f"$({short(inner.rstrip(')'), 40)})"
                 alternatives = []
-                for o in outputs:
+                for i, o in enumerate(outputs):
                     text = output(o)
-                    said = f"printing {short(text.text, 40)!r}" if text.text.strip() else "printing nothing"
-                    alternatives.append((text, frozenset(inner_unk), f"{label} {said}"))
+                    alternatives.append((text, frozenset(inner_unk), said(text), i))
                 forks.append((key, alternatives))
             return placeholder
         unk |= inner_unk

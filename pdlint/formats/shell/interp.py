@@ -653,9 +653,11 @@ class Interpreter(Words, Conditions, Control, Builtins, Joins, Tails, EnvVariant
                 outs = run(before.fork())
             finally:
                 self.sub_pick = saved
+            chosen = {key: alt[3] for key, alt in pick.items()}
             for o in outs:  # (the commands after it say which output they follow)
-                for _, _, said in pick.values():
+                for _, _, said, _ in pick.values():
                     o.st.push_ctx(Ctx(said, enclosing=False))
+                o.st.picks = {**(o.st.picks or {}), **chosen}
             done.extend(outs)
         return done
 

@@ -120,7 +120,7 @@ class State:
     """Mutable state of one path (mutated in place; :meth:`fork` to branch)."""
 
     __slots__ = ("vars", "exported", "positional", "pos_bind", "funcs", "frames", "ctx",
-                 "flow", "flow_n", "allexport", "out", "out_bad", "jobs", "ended")
+                 "flow", "flow_n", "allexport", "out", "out_bad", "jobs", "ended", "picks")
 
     def __init__(self):
         self.vars: dict = {}  # name -> Var; a missing name has no known value
@@ -137,6 +137,9 @@ class State:
         self.out_bad = False  # the captured output is not known
         self.jobs: tuple = ()  # background jobs started on this path: tuples of ShellCommand
         self.ended: frozenset = frozenset()  # serials of those commands a `kill`/`pkill` on this path ended
+        # command substitutions this path took one of several outputs of (Interpreter.per_output): (id(unit),
+        # start) -> the output's index; replaced, never changed in place, so forks share it
+        self.picks: Optional[dict] = None
 
     def fork(self) -> "State":
         s = State.__new__(State)
@@ -154,6 +157,7 @@ class State:
         s.out_bad = self.out_bad
         s.jobs = self.jobs
         s.ended = self.ended
+        s.picks = self.picks
         return s
 
     # -- variables ------------------------------------------------------------
