@@ -187,6 +187,42 @@ def test_standalone_config_detection():
     assert not config_merge.looks_like_config(["model-path", "foo", "bar", "baz"], T)
 
 
+BENCH_CONFIG = """\
+model: meta-llama/Llama-3.2-1B
+tokenizer-mode: auto
+trust-remote-code: true
+chat-template: llama-2
+device : cpu
+attention-backend: torch_native
+kv-cache-dtype: bfloat16
+max-total-tokens: 120000
+chunked-prefill-size: -1
+
+run-name: decode-18-feb
+batch-size: 8
+input-len: 2048
+output-len: 128
+prompt-filename: /prompts/1.txt
+correctness-test: true
+"""
+
+
+def test_a_benchmark_config_is_no_server_config(scratch_git):
+    """udbhav-ag/SGLang_setup's decode.yaml is the ``--config`` of a copy of ``sglang.bench_one_batch``
+    (server arguments plus BenchArgs): it was read as a server's config file, with 6 false SGL001."""
+    scratch_git.write("decode.yaml", BENCH_CONFIG)
+    code, report = scratch_git.lint(".")
+    assert report["findings"] == [] and report["launches"] == [] and code == 0
+    assert config_merge.looks_like_config(["model-path", "tp-size", "port"], T)
+    assert config_merge.looks_like_config(["model-path", "batch-size", "disaggregation-mode"], T)
+
+
+def test_a_server_config_with_a_typo_is_still_one(scratch_git):
+    scratch_git.write("server.yaml", BENCH_CONFIG.split("\nrun-name")[0] + "\nmax-prefil-tokens: 8\n")
+    code, report = scratch_git.lint(".")
+    assert [f["code"] for f in report["findings"]] == ["SGL001"] and code == 1
+
+
 def test_args_answers_are_memoised_and_a_later_resolution_replaces_one():
     table = flags.load("0.5.23")
     toks = [TStr.synthetic(w, "<t>") for w in shlex.split("--model-path m --disaggregation-mode prefill --port 30000")]

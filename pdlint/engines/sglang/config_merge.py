@@ -308,13 +308,25 @@ def placed(tok: TStr, text: str, at: Optional[TStr] = None) -> TStr:
     return TStr.at(text, p.src, p.offset, p.chain, exact=False, label=p.label)
 
 
+#: options of SGLang's benchmark programs (``sglang.bench_one_batch``'s BenchArgs, sglang/benchmark/one_batch.py
+#: :246-306 in 0.5.23) that are no server flag: a ``--config`` file holding one is a benchmark's, not a server's
+_BENCH_KEYS = frozenset({
+    "run-name", "batch-size", "input-len", "output-len", "prompt-filename", "result-filename", "correctness-test",
+    "cut-len", "log-decode-step", "profile-record-shapes", "profile-activities", "profile-stage", "profile-prefix",
+    "profile-start-step", "profile-steps"})
+
+
 def looks_like_config(keys: list, table: FlagTable) -> bool:
-    """Is a top-level mapping with these keys an SGLang ``--config`` file?"""
+    """Is a top-level mapping with these keys an SGLang ``--config`` file?  Not when it also sets a benchmark
+    option (``run-name``, ``batch-size``, ``input-len``: the config of a ``bench_one_batch``-style script, which
+    takes server and benchmark arguments), unless it names a PD role."""
     if not keys:
         return False
     norm = [k.replace("_", "-") for k in keys]
     if "disaggregation-mode" in norm:
         return True
+    if any(k in _BENCH_KEYS and ("--" + k) not in table.by_option for k in norm):
+        return False
     known = sum(1 for k in norm if ("--" + k) in table.by_option)
     has_model = any(k in ("model-path", "model") for k in norm)
     return has_model and known >= max(2, (len(keys) + 1) // 2)
