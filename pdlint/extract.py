@@ -1024,7 +1024,12 @@ class Extractor:
         else:
             words = crd.effective_words(w, env)
         image = crd.effective_image(w)
-        if w.virtual is None and not any(yt.get(ref, "command") is not None for _, ref in w.layers):
+        no_command = not any(yt.get(ref, "command") is not None for _, ref in w.layers)
+        # an LLMInferenceService container with no command and one `args` item holding a command line: Open Data
+        # Hub / RHOAI's controller runs its template's `command: [/bin/bash, -c]` with that item as the script
+        shell_line = (w.virtual is None and no_command and (w.resource_kind or "").startswith("LLMInferenceService")
+                      and len(words) == 1 and any(c in words[0].text.strip() for c in " \t\n"))
+        if w.virtual is None and no_command and not shell_line:
             at = next((crd.tstr(d, yt.get(r, "image")) for d, r in reversed(w.layers) if yt.get(r, "image") is not None),
                       None)
             given, words = words, image_entry_words(image, words, at)
@@ -1049,6 +1054,17 @@ class Extractor:
                                     "unquoted (a worker requests nvidia.com/gpu and its connector needs a pip install, "
                                     "or a Ray leader starts it); KTHENA_SKIP_ENGINE_DEPENDENCY_INSTALL=true in the "
                                     "backend's env skips the install")
+        elif shell_line:
+            src = next((p.src for p in w.doc.pieces if p.src is not None), None)
+            before = len(self.out.launches)
+            self.shell(job, src, words[0], render_role, env=env, context=context + ", bash -c by the controller",
+                       meta={**meta, "exec_form": False})
+            launches = self.out.launches[before:]
+            for launch in launches:
+                launch.notes.append("the LLMInferenceService controller supplies the command: Open Data Hub / RHOAI "
+                                    "run this `args` item as a script (`/bin/bash -c`), as checked here; a "
+                                    "controller whose template appends `args` to its own `vllm serve` would pass "
+                                    "the whole line to that server as arguments")
         else:
             launches = self.command_launches(job, words, env, context, render_role, meta)
         scope = None

@@ -770,6 +770,9 @@ def shell_split(s: TStr) -> list:
         elif c == '"':
             j = i + 1
             while j < n and t[j] != '"':
+                if t[j] == "\\" and j + 1 < n and t[j + 1] == "\n":  # a line continuation: removed
+                    j += 2
+                    continue
                 if t[j] == "\\" and j + 1 < n and t[j + 1] in '"\\$`':
                     cur.append(s[j + 1:j + 2])
                     j += 2
@@ -777,6 +780,9 @@ def shell_split(s: TStr) -> list:
                 cur.append(s[j:j + 1])
                 j += 1
             i = j + 1
+        elif c == "\\" and i + 1 < n and t[i + 1] == "\n":  # a line continuation: no character, no word
+            started = bool(cur)
+            i += 2
         elif c == "\\" and i + 1 < n:
             cur.append(s[i + 1:i + 2])
             i += 2

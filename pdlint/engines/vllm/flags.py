@@ -169,10 +169,16 @@ def pick(requested: Optional[str]) -> tuple:
 def image_version(image: str) -> Optional[str]:
     """A vLLM release named by an image tag (``vllm/vllm-openai:v0.10.2``, also inside a build's tag:
     ``vllm:vllm-x86_64-cu13-0.25.1-7a33ba9``)."""
-    if not image or "dynamo" in image.lower():
+    if not image or "dynamo" in image.lower() or _PRODUCT.search(image):
         return None
     m = _IMAGE.search(image) or _IMAGE_INSIDE.search(image)
     return m.group(1) if m else None
+
+
+#: images whose tag is a product's version, not vLLM's (Red Hat AI Inference Server:
+#: ``registry.redhat.io/rhaiis/vllm-tpu-rhel9:3.2.5``): judged as an image that pins no release (a released vLLM
+#: inside, which one the tag does not say), not as a custom build
+_PRODUCT = re.compile(r"(?:^|/)rhaiis/", re.I)
 
 
 
@@ -220,7 +226,7 @@ def dynamo_pin(image: str) -> Optional[tuple]:
 def unreleased_image(image: str) -> bool:
     """A vLLM image whose tag names no release (``:nightly``, ``:dsv4-megamoe-...-4ba0a72``, a digest, any llm-d
     image: its tag is llm-d's version): a build the tables may not describe; ``latest`` is the newest release."""
-    if not image or "dynamo" in image.lower() or image_version(image) is not None:
+    if not image or "dynamo" in image.lower() or image_version(image) is not None or _PRODUCT.search(image):
         return False
     if _LLMD.search(image):
         return True
