@@ -34,11 +34,21 @@ def _controller_owned(launch: Launch) -> bool:
     return bool(m.get("controller_generated") or m.get("injects_role") or m.get("keyed"))
 
 
+#: controllers that pass a ``--kv-transfer-config`` the manifest writes as written
+_PASSES_CONFIG = frozenset({
+    # the Dynamo operator: a DynamoGraphDeployment worker's args (DO-Solutions/gtc-2026-doks, field test rw6/d:
+    # `kv_role: kv_bogus` passed in a DGD, an error on the same shell line)
+    "DynamoGraphDeployment",
+    # KServe: its prefill/decode templates add their own config only when neither VLLM_ADDITIONAL_ARGS nor the
+    # args hold one (kserve config-llm-prefill-template.yaml); Open Data Hub's passes VLLM_ADDITIONAL_ARGS verbatim
+    # (aneeshkp/llm-d-conformance-manifests, field test rw11/a: `NixlConector` there fails as in a plain Pod)
+    "LLMInferenceService", "LLMInferenceServiceConfig"})
+
+
 def _config_rewritten(launch: Launch) -> bool:
-    """May an operator write the ``--kv-transfer-config`` this launch's engine reads?  Not the Dynamo
-    operator: it passes a DynamoGraphDeployment worker's args as written (DO-Solutions/gtc-2026-doks, field
-    test rw6/d: ``kv_role: kv_bogus`` passed in a DGD, an error on the same shell line)."""
-    return _controller_owned(launch) and launch.meta.get("resource_kind") != "DynamoGraphDeployment"
+    """May an operator write the ``--kv-transfer-config`` this launch's engine reads?  Not one that passes
+    the manifest's as written (:data:`_PASSES_CONFIG`)."""
+    return _controller_owned(launch) and launch.meta.get("resource_kind") not in _PASSES_CONFIG
 
 
 # ---------------------------------------------------------------------------
@@ -539,7 +549,8 @@ def _seen(node) -> bool:
            "(tests/conformance/vllm-kv-config-recorded-0.33.0.jsonl)",
     notes="Unknown keys are judged only for a release that rejects them (0.20.0 and later; 0.9.2-0.11.0 drop "
           "them); with no release pinned, a key only older releases have is VLLM030 (a warning) instead. Not "
-          "reported where an operator writes the config (AIBrix, llm-d controllers).")
+          "reported where an operator writes the config (AIBrix, llm-d controllers); a DynamoGraphDeployment's or "
+          "a KServe LLMInferenceService's config as the manifest writes it is judged.")
 def _kv_rejected(launch, info):
     members = _kv_members(info)
     if members is None or _config_rewritten(launch):
