@@ -2397,6 +2397,10 @@ def crd_apply(launch: Launch, w) -> None:
         launch.incomplete = True
         launch.meta["controller_generated"] = w.virtual
         launch.notes.append("the controller writes this command; pdlint sees only the flags the manifest adds")
+        if w.flag_args:
+            launch.notes.append("the container's args are taken as flags the controller appends to its `vllm serve` "
+                                "(upstream KServe); Open Data Hub / RHOAI's template runs its own script from args, "
+                                "which these would replace")
 
 
 # programs whose arguments mention launch text without running it (usage messages, process management)

@@ -123,3 +123,39 @@ def test_a_registered_connector_is_quiet(scratch_git):
     code, report = scratch_git.lint(".")
     assert report["findings"] == [] and code == 0
     assert sorted(l["role"] for l in report["launches"]) == ["decode", "prefill"]
+
+
+FLAGS_ONLY = """\
+    apiVersion: serving.kserve.io/v1alpha1
+    kind: LLMInferenceService
+    metadata:
+      name: qwen
+    spec:
+      model:
+        uri: hf://Qwen/Qwen3-0.6B
+      template:
+        containers:
+          - name: main
+            args:
+              - --max-model-len
+              - "8192"
+              - --kv-transfer-config
+              - '{"kv_connector":"NixlConnector","kv_role":"kv_both"}'
+    """
+
+
+def test_flag_args_are_the_controllers_server_flags(scratch_git):
+    """Flags-only `args` (field report rw11/a): PD020 said "'--max-model-len' is not a launcher pdlint knows".
+    The controller appends them to its `vllm serve`; they are checked as that server's flags."""
+    scratch_git.write("isvc.yaml", FLAGS_ONLY.replace("--max-model-len", "--max-modle-len"))
+    code, report = scratch_git.lint(".")
+    assert [(f["code"], f["line"]) for f in report["findings"]] == [("VLLM018", 12)]
+    assert "did you mean --max-model-len" in report["findings"][0]["message"]
+
+
+def test_clean_flag_args_are_quiet(scratch_git):
+    scratch_git.write("isvc.yaml", FLAGS_ONLY)
+    code, report = scratch_git.lint(".")
+    assert report["findings"] == [] and code == 0
+    (launch,) = report["launches"]
+    assert launch["argv"][:2] == ["--max-model-len", "8192"]

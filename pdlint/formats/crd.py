@@ -85,6 +85,7 @@ class Workload:
     extra_env: dict = field(default_factory=dict)  # lower priority than the container's own env
     claims: list = field(default_factory=list)  # [(role, TStr, note)]: other places that name the role
     virtual: Optional[str] = None  # "kserve": the controller writes the command
+    flag_args: bool = False  # (kserve) the container's args are flags the controller appends to its command
     controller: dict = field(default_factory=dict)  # what a controller's command depends on (Kthena's)
     injects_role: bool = False  # the operator adds the role flag itself
     router: bool = False  # the structure says this is the router/frontend
@@ -733,20 +734,35 @@ def _kserve(ctx: _Doc) -> list:
             if multi:
                 w.group = f"{ctx.unit}:{pool or 'main'}"
                 w.group_role = "worker" if path[-1] == "worker" else "leader"
-            if yt.get(cref, "command") is None and yt.get(cref, "args") is None:
+            args = yt.get(cref, "args")
+            if yt.get(cref, "command") is None and (args is None or _flags_first(ctx.doc, args)):
+                # the controller writes `vllm serve /mnt/models ... ${VLLM_ADDITIONAL_ARGS} "$@"`: args that
+                # start with a flag are that server's (upstream KServe's templates append them)
                 w.virtual = "kserve"
+                w.flag_args = args is not None
             w.injects_role = True
             out.append(w)
     return out
 
 
 def kserve_words(w: Workload, env: dict) -> list:
-    """The controller's ``vllm serve`` plus ``$VLLM_ADDITIONAL_ARGS`` (shell-split, traced)."""
+    """The controller's ``vllm serve`` plus ``$VLLM_ADDITIONAL_ARGS`` (shell-split, traced) and the container's
+    ``args`` when they start with a flag."""
     words = [at_node(w.doc, w.ref, "vllm"), at_node(w.doc, w.ref, "serve")]
     extra = env.get("VLLM_ADDITIONAL_ARGS")
     if extra is not None and not extra.opaque:
         words += shell_split(extra)
+    if w.flag_args:
+        words += effective_words(w, env)
     return words
+
+
+def _flags_first(doc: TStr, args) -> bool:
+    """Is a container's ``args`` a list whose first item is a flag (``--max-model-len``)?"""
+    items = list(yt.seq_items(args)) if isinstance(yt.deref(args).node, yt.YSeq) else []
+    if not items or not isinstance(yt.deref(items[0]).node, yt.YScalar):
+        return False
+    return str(yt.scalar_value(yt.deref(items[0]).node)).startswith("-")
 
 
 def shell_split(s: TStr) -> list:
