@@ -1562,6 +1562,18 @@ class Extractor:
             return 0
         before = len(self.out.launches)
         self.yaml(job, src, hd.text, render_role, keyed=False, docs=docs, label=label, unit_meta=m)
+        if len(self.out.launches) == before and docs and len(docs) == 1 and isinstance(docs[0].root, yt.YMap):
+            # `cat > disagg-config.yml <<EOF` with `context_servers:` / `generation_servers:` for the script's
+            # `trtllm-serve disaggregated -c disagg-config.yml` (TensorRT-LLM's README): its servers, as for such
+            # a file in the repository (other keyed files a script writes are read where a launch names them)
+            root = yt.Ref(docs[0].root)
+            if {k for k, _ in yt.map_items(root)} & {"context_servers", "generation_servers"}:
+                from pdlint.formats import keyed
+                for launch in keyed.trtllm_disagg(job, src, hd.text, root):
+                    if not launch.meta.get("no_servers"):
+                        launch.meta.update(m)
+                        launch.context = ", ".join(x for x in (launch.context, where) if x)
+                        self.add_launch(launch)
         return len(self.out.launches) - before
 
     def heredoc_script(self, job: FileJob, src: SourceFile, hd, render_role: Optional[str], label: str,

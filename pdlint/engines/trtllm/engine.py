@@ -173,7 +173,8 @@ def _read_command(launch: Launch, info: TrtInfo, ctx) -> None:
         if src is None:
             loaded_all = False
             continue
-        info.options_file = src.path
+        # (the name the launch gives it: a file the script writes, `echo -e ... > ctx.yml`, is held by the script)
+        info.options_file = src.path if getattr(src, "doc", None) is None else tok.text
         loaded = _load_settings(src)
         if loaded is None:
             loaded_all = False

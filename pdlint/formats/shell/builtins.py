@@ -278,10 +278,13 @@ class Builtins:
     def capture(self, words: list, st: State, unk: set) -> None:
         """``echo``/``printf`` inside ``$(...)``: append to the captured output."""
         if words[0].text == "echo":
-            args, newline = words[1:], True
+            args, newline, escapes = words[1:], True, False
             while args and _ECHO_FLAGS.fullmatch(args[0].text):
                 newline = newline and "n" not in args[0].text
+                escapes = escapes or "e" in args[0].text  # (`-eE`: the last one wins; rare enough)
                 args = args[1:]
+            if escapes:  # `echo -e "backend: UCX\nmax_tokens: 8"`
+                args = [_echo_escapes(a) for a in args]
             out = join_with(args, computed(" ", words[0]))
             if newline:
                 out = out + computed("\n", words[0])
@@ -380,6 +383,23 @@ class Builtins:
         for name, value in wrapper_env(words, i).items():
             child.vars[name] = Var(value)
             child.exported[name] = True
+
+
+_ESCAPE = re.compile(r"\\([ntr\\])")
+_ESCAPED = {"n": "\n", "t": "\t", "r": "\r", "\\": "\\"}
+
+
+def _echo_escapes(t: TStr) -> TStr:
+    """``echo -e``'s ``\\n``, ``\\t``, ``\\r`` and ``\\\\`` in ``t``, each replaced by its character (placed at
+    the escape); other text kept with its origins."""
+    if "\\" not in t.text:
+        return t
+    parts, last = [], 0
+    for m in _ESCAPE.finditer(t.text):
+        parts += [t[last:m.start()], computed(_ESCAPED[m.group(1)], t[m.start():m.end()])]
+        last = m.end()
+    parts.append(t[last:])
+    return TStr.join(parts)
 
 
 def _dash_c_script(words: list, i: int) -> Optional[int]:

@@ -809,6 +809,10 @@ class Interpreter(Words, Conditions, Control, Builtins, Joins, Tails, EnvVariant
         body = node.child_by_field_name("body")
         if body is None:
             return [Out(st, True)]
+        if st.out is None and self.ctx.heredoc_filter is not None and body.type == "command":
+            written = self.echoed_file(node, body, st)
+            if written is not None:
+                return written
         if st.out is not None and _stdout_away(node):
             # `ls x >/dev/null 2>&1` in `$(...)`: the output goes elsewhere; the substitution captures none of it
             out, bad = st.out, st.out_bad
@@ -820,6 +824,41 @@ class Interpreter(Words, Conditions, Control, Builtins, Joins, Tails, EnvVariant
         if st.out is not None and self.cat_heredoc(node, body, st):
             return [Out(st, True)]
         return self.redirected_body(node, body, st)
+
+    def echoed_file(self, node, body, st: State) -> Optional[list]:
+        """``echo -e "backend: UCX\\n..." > ctx.yml`` (TensorRT-LLM's README) or ``printf`` to a ``.yaml`` /
+        ``.yml`` / ``.json`` file: the file's text is kept for the launch that names it, as a here-document's
+        (:meth:`heredocs`).  None for any other statement (it is run as usual)."""
+        name = self.unit.source_text(body.child_by_field_name("name") or body).strip()
+        if name not in ("echo", "printf"):
+            return None
+        reds = [r for r in node.named_children if r.type == "file_redirect"]
+        if len(reds) != 1 or not any(c.type == ">" for c in reds[0].children) or \
+                reds[0].children[0].type == "file_descriptor":
+            return None
+        dest = reds[0].child_by_field_name("destination")
+        if dest is None or not self.unit.source_text(dest).strip("'\"").endswith((".yaml", ".yml", ".json")):
+            return None
+        unk: set = set()
+        path = self.expand_value(dest, st, unk)
+        if unk or path.opaque or not path.text:
+            return None
+        st.out, st.out_bad = (), False
+        try:
+            outs = self.redirected_body(node, body, st)
+        finally:
+            captured = [(o.st.out, o.st.out_bad) for o in outs]
+            for o in outs:
+                o.st.out, o.st.out_bad = None, False
+        texts = {tuple(tstr_key(t) for t in out): out for out, bad in captured if not bad and out is not None}
+        if len(texts) == 1 and len(captured) == len(outs):
+            text = TStr.join(next(iter(texts.values())))
+            self.ctx.heredocs.append(ShellHeredoc(
+                text=text, start=self.unit.start(node) if self.unit.top else self.anchor,
+                context=st.context_text(), role_hint=st.role_hint(), evaluated=True, uncalled=self.uncalled,
+                reader=name, target=self.unit.source_text(dest), path=path,
+                launch_text=bool(self.ctx.heredoc_filter(text.text))))
+        return outs
 
     def redirected_body(self, node, body, st: State) -> list:
         if body.type == "command":
