@@ -83,8 +83,10 @@ class Unit:
                 data = again
                 self.root = parser().parse(data).root_node
                 self.comment_subs = frozenset(self.char(b) for b in ends)
-        if self.root.has_error and (kind.endswith(" -c string") or kind == "eval"):
-            again = _placeholders_respelled(tstr, data)
+        if kind.endswith(" -c string") or kind == "eval":
+            # (a quote in a placeholder's source parses, but ends the quoted string around it: ROCm/MAD's
+            # `'{"kv_role":"$role",...,"proxy_ip":"$HOST_IP"}'` with HOST_IP=$(... | awk '/src/{print $7}'))
+            again = _placeholders_respelled(tstr, data, quoted_only=not self.root.has_error)
             if again is not data:
                 data = again
                 self.root = parser().parse(data).root_node
@@ -223,16 +225,24 @@ def _comment_substitutions_blanked(root, data: bytes) -> tuple:
 
 
 _SHELL_SYNTAX = re.compile(r"""[\s'"`$(){}\[\];|&<>\\#]""")
+_QUOTE = re.compile(r"['\"]")
 
 
-def _placeholders_respelled(tstr: TStr, data: bytes) -> bytes:
+def _placeholders_respelled(tstr: TStr, data: bytes, quoted_only: bool = False) -> bytes:
     """A ``sh -c`` / ``eval`` text built by the outer script holds a placeholder for each value pdlint does not
     know, written as its source (``$(awk '/^'"$M"':/{...}' "$F")``); at run time that is the value, whose
     characters are no shell syntax of the inner script (``if [ -d '$path' ]`` with the awk output in it).  Each
     placeholder holding shell syntax is parsed as one run of word characters (same length, every position
     holds; the word's text is still the placeholder, opaque) when the text does not parse as it is (a
-    placeholder that parses, `$((N * G))`, is evaluated again in the inner shell, as before)."""
+    placeholder that parses, `$((N * G))`, is evaluated again in the inner shell, as before).  ``quoted_only``
+    (the text parses): only each placeholder holding a quote, which parses but ends the quoted string around
+    it (ROCm/MAD's ``'{..."proxy_ip":"$HOST_IP"}'`` with ``HOST_IP=$(... | awk '/src/{print $7}')``)."""
     text = tstr.text
+    if quoted_only:  # the text parses: only the placeholders with a quote in them change it
+        if "'" not in text and '"' not in text:
+            return data
+        return _as_word(text, data, [(p.start, p.end) for p in tstr.pieces
+                                     if p.opaque and _QUOTE.search(text, p.start, p.end)])
     return _as_word(text, data, [(p.start, p.end) for p in tstr.pieces
                                  if p.opaque and _SHELL_SYNTAX.search(text, p.start, p.end)])
 
