@@ -299,7 +299,7 @@ def find_markers(text: str, kind: str = "", skip: frozenset = frozenset()) -> li
         if n in described:
             continue
         code = _strip_line_comment(line)
-        if _prose(code):
+        if _prose(code) or _PY_IMPORT.match(code):
             continue
         for m in _line_markers(code):
             out.append(Marker(n, m.start() + 1, m.group(0).rstrip(":= \t\"'\\"), m.lastgroup or "flag"))
@@ -307,6 +307,10 @@ def find_markers(text: str, kind: str = "", skip: frozenset = frozenset()) -> li
         out += _block_list_markers(text, skip)
         out.sort(key=lambda mk: (mk.line, mk.column))
     return out
+
+
+#: a Python import of a server module (``from vllm.entrypoints.openai.api_server import (``): no launch
+_PY_IMPORT = re.compile(r"[ \t]*(?:from[ \t]+[\w.]+[ \t]+import\b|import[ \t]+[\w.]+(?:[ \t]+as[ \t]+\w+)?[ \t]*(?:,|$))")
 
 
 #: a CLI written as YAML block-sequence items, one word per line (``- vllm`` / ``- serve``): line by line no

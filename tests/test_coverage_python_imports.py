@@ -1,0 +1,41 @@
+"""``from vllm.entrypoints.openai.api_server import (...)`` in a Python module (triton-inference-server's
+triton_distributed, field report rw11/b) was reported as launch text pdlint does not read (PD020): an import runs
+no server.  A command line in the same file still is."""
+
+import pytest
+
+from pdlint.coverage import find_markers
+
+
+@pytest.mark.parametrize("line", [
+    "from vllm.entrypoints.openai.api_server import (",
+    "    from sglang.launch_server import launch_server",
+    "import sglang.launch_server",
+    "import sglang.launch_server as ls",
+    "import os, sglang.launch_server",
+])
+def test_an_import_is_no_launch_text(line):
+    assert find_markers(line + "\n") == []
+
+
+@pytest.mark.parametrize("line", [
+    'cmd = "python -m sglang.launch_server --disaggregation-mode prefill"',
+    "subprocess.run(['python3', '-m', 'vllm.entrypoints.openai.api_server', '--port', '8000'])",
+    "python -m sglang.launch_server --model-path m  # from x import y",
+])
+def test_a_command_line_still_is(line):
+    assert find_markers(line + "\n")
+
+
+def test_a_module_that_only_imports_the_server_is_quiet(scratch_git):
+    scratch_git.write("engine.py", "import logging\nfrom vllm.engine.arg_utils import AsyncEngineArgs\n"
+                                   "from vllm.entrypoints.openai.api_server import (\n    build_app,\n)\n")
+    code, report = scratch_git.lint("engine.py")
+    assert report["findings"] == [] and code == 0
+
+
+def test_a_module_that_starts_the_server_is_reported(scratch_git):
+    scratch_git.write("run.py", "import subprocess\nsubprocess.run(['vllm', 'serve', 'm', '--kv-transfer-config',"
+                                " '{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_both\"}'])\n")
+    code, report = scratch_git.lint("run.py")
+    assert [f["code"] for f in report["findings"]] == ["PD020"]
