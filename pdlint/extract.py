@@ -940,13 +940,13 @@ class Extractor:
             self.problem_at(C.LIMIT, doc, e.index, e.message)
             return
         except yt.YamlError as e:
-            found = _without_placeholder_lines(doc.text)
+            found = _without_placeholder_lines(doc.text) or _inline_placeholders_respelled(doc.text, e)
             if found is None:
                 what = "rendered YAML" if render_role is not None or label else "YAML"
                 self.problem_at(C.INVALID_YAML, doc, e.index, f"invalid {what}: {e.message_in(doc)}")
                 return
             docs, blanked, placeholders = found
-            label = ", ".join(x for x in (label, f"a template: {blanked} read as empty") if x)
+            label = ", ".join(x for x in (label, f"a template: {blanked}") if x)
             before = len(self.out.launches)
             self.yaml(job, src, doc, render_role, label, unit, unit_meta, keyed, docs)
             _placeholder_gaps(doc, placeholders, self.out.launches[before:])
@@ -2068,8 +2068,53 @@ def _without_placeholder_lines(text: str) -> Optional[tuple]:
             names.append(name)
     line = text.count("\n", 0, found[0][0]) + 1
     shown = ", ".join(names[:3]) + (", ..." if len(names) > 3 else "")
-    return (docs, f"placeholder line{'s' if len(found) > 1 else ''} {shown} (line {line}{', ...' if len(found) > 1 else ''})",
-            found)
+    return (docs, f"placeholder line{'s' if len(found) > 1 else ''} {shown} (line {line}{', ...' if len(found) > 1 else ''})"
+                  f" read as empty", found)
+
+
+#: an envsubst placeholder written inside a line (``prefill-set: ${PREFILL_NAME}}``)
+_INLINE_PLACEHOLDER = re.compile(r"\$\{[A-Za-z_][A-Za-z0-9_]*\}")
+_FLOW_START = re.compile(r"[{\[]")
+
+
+def _inline_placeholders_respelled(text: str, error, tries: int = 4) -> Optional[tuple]:
+    """(documents, what was changed, []) of a YAML text invalid only because of ``${NAME}`` placeholders in
+    flow collections (``labels: {app: x, set: ${NAME}}``: the braces are YAML's there), which ``envsubst`` fills
+    in before anything reads the file (teppakorn/design-inference-cluster..., field report rw11/a): composed
+    with the placeholders of the line the error points at spelled ``$_NAME_`` (same length, every position
+    holds), then those of every line with a flow collection (at most ``tries`` compositions); None when the
+    error is elsewhere."""
+    chars = list(text)
+    names: list = []
+    first = None
+    for _ in range(tries):
+        at = getattr(error, "index", None)
+        if at is None or not 0 <= at <= len(text):
+            return None
+        a = text.rfind("\n", 0, at) + 1
+        b = text.find("\n", at)
+        b = len(text) if b < 0 else b
+        spans = [m.span() for m in _INLINE_PLACEHOLDER.finditer(text, a, b) if chars[m.start() + 1] == "{"]
+        if not spans:
+            return None
+        if first is not None:  # a second line: every placeholder on a line with a flow collection, at once
+            spans += [m.span() for m in _INLINE_PLACEHOLDER.finditer(text) if chars[m.start() + 1] == "{" and
+                      _FLOW_START.search(text, text.rfind("\n", 0, m.start()) + 1, m.start())]
+        for i, j in spans:
+            chars[i + 1], chars[j - 1] = "_", "_"
+            if text[i:j] not in names:
+                names.append(text[i:j])
+        first = first if first is not None else text.count("\n", 0, a) + 1
+        try:
+            docs = yt.compose("".join(chars))
+        except yt.LimitError:
+            return None
+        except yt.YamlError as e:
+            error = e
+            continue
+        shown = ", ".join(names[:3]) + (", ..." if len(names) > 3 else "")
+        return docs, f"placeholder{'s' if len(names) > 1 else ''} {shown} (line {first}) read as text", []
+    return None
 
 
 def _placeholder_gaps(doc: TStr, placeholders: list, launches: list) -> None:

@@ -48,3 +48,49 @@ def test_a_placeholder_inside_a_line_is_not_a_placeholder_line(scratch_git):
     scratch_git.write("t.yaml", "a: b: c\n  ${B} x\n")
     _, report = scratch_git.lint("t.yaml")
     assert [f["code"] for f in report["findings"]] == ["PD003"]
+
+
+FLOW = """apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: ${PREFILL_NAME}
+  labels: {app: vllm-prefill, role: prefill, prefill-set: ${PREFILL_NAME}}
+spec:
+  selector:
+    matchLabels: {app: vllm-prefill, prefill-set: ${PREFILL_NAME}}
+  template:
+    metadata:
+      labels: {app: vllm-prefill, prefill-set: ${PREFILL_NAME}}
+    spec:
+      containers:
+        - name: vllm
+          image: vllm/vllm-openai:v0.20.0
+          args:
+            - Qwen/Qwen3.5-4B
+            - --enable-prefix-caching
+EXTRA            - '--kv-transfer-config={"kv_connector":"NixlConnector","kv_role":"kv_producer"}'
+"""
+
+
+def test_placeholders_in_flow_collections_are_read_as_text(scratch_git):
+    """teppakorn/design-inference-cluster-for-knowledge-based-agent (field report rw11/a) renders its manifests
+    with envsubst: `labels: {..., prefill-set: ${PREFILL_NAME}}` is invalid YAML only before that.  It was
+    PD003, and the prefill Deployment went unchecked."""
+    scratch_git.write("p.yaml", FLOW.replace("EXTRA", "            - --bogus-flag\n"))
+    code, report = scratch_git.lint("p.yaml")
+    assert [(f["code"], f["line"]) for f in report["findings"]] == [("VLLM018", 19)]
+    (launch,) = report["launches"]
+    assert launch["role"] == "prefill"
+    assert "placeholder ${PREFILL_NAME} (line 5) read as text" in launch["context"]
+
+
+def test_a_clean_envsubst_manifest_is_quiet(scratch_git):
+    scratch_git.write("p.yaml", FLOW.replace("EXTRA", ""))
+    code, report = scratch_git.lint("p.yaml")
+    assert report["findings"] == [] and code == 0
+
+
+def test_invalid_yaml_elsewhere_is_still_pd003(scratch_git):
+    scratch_git.write("p.yaml", FLOW.replace("EXTRA", "            - [unclosed\n"))
+    code, report = scratch_git.lint("p.yaml")
+    assert [f["code"] for f in report["findings"]] == ["PD003"] and code == 1
