@@ -1042,29 +1042,23 @@ class Extractor:
         context = w.context() + (f", {label}" if label else "")
         if words is not given:
             context += f", args of the image's ENTRYPOINT ({' '.join(t.text for t in words[:len(words) - len(given)])})"
-        if w.virtual == "kthena" and len(words) == 3 and words[1].text == "-c":
-            # the controller's `bash -c "pip install ... && python3 -m vllm..."`: run as the shell runs it
+        kthena = w.virtual == "kthena" and len(words) == 3 and words[1].text == "-c"
+        if kthena or shell_line:
+            # the controller's `bash -c` runs the script: Kthena's `bash -c "pip install ... && python3 -m
+            # vllm..."`, an LLMInferenceService's one `args` line on Open Data Hub / RHOAI's template
             src = next((p.src for p in w.doc.pieces if p.src is not None), None)
             before = len(self.out.launches)
-            self.shell(job, src, words[2], render_role, env=env, context=context + ", bash -c by the controller",
-                       meta={**meta, "exec_form": False})
+            self.shell(job, src, words[2] if kthena else words[0], render_role, env=env,
+                       context=context + ", bash -c by the controller", meta={**meta, "exec_form": False})
             launches = self.out.launches[before:]
+            note = ("the controller runs it through `bash -c` with its words joined by blanks, unquoted (a worker "
+                    "requests nvidia.com/gpu and its connector needs a pip install, or a Ray leader starts it); "
+                    "KTHENA_SKIP_ENGINE_DEPENDENCY_INSTALL=true in the backend's env skips the install") if kthena \
+                else ("the LLMInferenceService controller supplies the command: Open Data Hub / RHOAI run this "
+                      "`args` item as a script (`/bin/bash -c`), as checked here; a controller whose template "
+                      "appends `args` to its own `vllm serve` would pass the whole line to that server as arguments")
             for launch in launches:
-                launch.notes.append("the controller runs it through `bash -c` with its words joined by blanks, "
-                                    "unquoted (a worker requests nvidia.com/gpu and its connector needs a pip install, "
-                                    "or a Ray leader starts it); KTHENA_SKIP_ENGINE_DEPENDENCY_INSTALL=true in the "
-                                    "backend's env skips the install")
-        elif shell_line:
-            src = next((p.src for p in w.doc.pieces if p.src is not None), None)
-            before = len(self.out.launches)
-            self.shell(job, src, words[0], render_role, env=env, context=context + ", bash -c by the controller",
-                       meta={**meta, "exec_form": False})
-            launches = self.out.launches[before:]
-            for launch in launches:
-                launch.notes.append("the LLMInferenceService controller supplies the command: Open Data Hub / RHOAI "
-                                    "run this `args` item as a script (`/bin/bash -c`), as checked here; a "
-                                    "controller whose template appends `args` to its own `vllm serve` would pass "
-                                    "the whole line to that server as arguments")
+                launch.notes.append(note)
         else:
             launches = self.command_launches(job, words, env, context, render_role, meta)
         scope = None
