@@ -846,10 +846,12 @@ class Interpreter(Words, Conditions, Control, Builtins, Joins, Tails, EnvVariant
         st.out, st.out_bad = (), False
         try:
             outs = self.redirected_body(node, body, st)
-        finally:
-            captured = [(o.st.out, o.st.out_bad) for o in outs]
-            for o in outs:
-                o.st.out, o.st.out_bad = None, False
+        except BaseException:
+            st.out, st.out_bad = None, False
+            raise
+        captured = [(o.st.out, o.st.out_bad) for o in outs]
+        for o in outs:
+            o.st.out, o.st.out_bad = None, False
         texts = {tuple(tstr_key(t) for t in out): out for out, bad in captured if not bad and out is not None}
         if len(texts) == 1 and len(captured) == len(outs):
             text = TStr.join(next(iter(texts.values())))
