@@ -90,3 +90,43 @@ def test_the_servers_a_proxy_script_starts_are_judged_and_no_gap_is_left(scratch
     assert sorted((f["code"], f["path"]) for f in report["findings"]) == [
         ("TRT005", "ctx_config.yaml"), ("TRT005", "run.sh")], report["findings"]
     assert report["coverage"]["files"]["disagg_config.yaml"]["status"] == "checked"
+
+
+SEPARATE_RUN = """\
+#!/bin/bash
+CUDA_VISIBLE_DEVICES=0 trtllm-serve serve Qwen/Qwen3-8B --host localhost --port 8001 --config ctx.yaml &> log_ctx &
+CUDA_VISIBLE_DEVICES=1 trtllm-serve serve Qwen/Qwen3-8B --host localhost --port 8002 --config gen.yaml &> log_gen &
+"""
+LOCAL_URLS = """\
+hostname: localhost
+port: 8000
+context_servers:
+  num_instances: 1
+  urls:
+    - "localhost:8001"
+generation_servers:
+  num_instances: 1
+  urls:
+    - "localhost:8002"
+"""
+
+
+def _separate(scratch_git, where: str) -> dict:
+    scratch_git.write(f"{where}run.sh", SEPARATE_RUN)
+    scratch_git.write(f"{where}ctx.yaml", "disable_overlap_scheduler: true\ncache_transceiver_config:\n  backend: UCX\n")
+    scratch_git.write(f"{where}gen.yaml", "cache_transceiver_config:\n  backend: UCX\n")
+    scratch_git.write("disagg.yaml", LOCAL_URLS)
+    code, report = scratch_git.lint(".")
+    return report
+
+
+def test_servers_a_script_beside_the_config_starts_are_found(scratch_git):
+    """The servers are started by run.sh beside the config, the proxy by hand (field report rw11/b): their
+    options files are read and checked, so 'settings ... which pdlint did not find' (PD022) was wrong."""
+    report = _separate(scratch_git, "")
+    assert report["findings"] == []
+
+
+def test_servers_elsewhere_leave_the_config_unchecked(scratch_git):
+    report = _separate(scratch_git, "other/")
+    assert sorted((f["code"], f["line"]) for f in report["findings"]) == [("PD022", 6), ("PD022", 10)]

@@ -323,7 +323,7 @@ def deployment_roles(launches: list) -> list:
         return []
     from pdlint.pairing import group
     for dep in group(launches):
-        _routes_only_gaps(dep)
+        _routes_only_gaps(dep, launches)
         if not unroled:
             continue
         linked = linked_servers(dep)
@@ -351,14 +351,20 @@ _ROUTES_ONLY_HINT = ("check the script or manifest that starts those servers tog
                      "URLs), or keep the servers' options files in the repository beside their launch")
 
 
-def _routes_only_gaps(dep) -> None:
+def _routes_only_gaps(dep, launches: list = ()) -> None:
     """PD022 on each server group of a disaggregated config that lists only URLs when the deployment starts none
-    of the servers at them: their settings live in options files pdlint has not found."""
+    of the servers at them: their settings live in options files pdlint has not found.  Not when a script beside
+    the config starts a server at each of them (a ``run.sh`` for the servers, the proxy started by hand: field
+    report rw11/b): those servers and their options files are checked."""
     from pdlint import coverage_rules as CR
     from pdlint.model import Gap
     linked = linked_servers(dep)
     for l in dep.launches:
         if not (described(l) and l.meta.get("routes_only")) or linked.get(id(l)):
+            continue
+        here = os.path.dirname(l.path)
+        beside = [s for s in launches if started(s) and os.path.dirname(s.path) == here]
+        if beside and all(any(url_matches(u, s) for s in beside) for u in l.meta.get("urls") or ()):
             continue
         if any(g.code == CR.UNRESOLVED_CONFIG.code for g in l.gaps):
             continue
