@@ -237,9 +237,9 @@ class Builtins:
         finally:
             inner_unk = self.capture_unk.pop()
             self.sub_forks = forks
-        if any(o.st.out_bad or o.st.out is None for o in outs):
+        outputs = printed_texts([(o.st.out, o.st.out_bad) for o in outs])
+        if outputs is None:
             return placeholder
-        outputs = list({tuple(tstr_key(t) for t in o.st.out): o.st.out for o in outs}.values())
         inner = use.text[2:] if use.text.startswith("$(") else use.text[1:]
         first = inner.split()[0] if inner.split() else ""
 
@@ -362,10 +362,9 @@ class Builtins:
             self.depth -= 1
         self.nested_out = None  # (not what a shell nested in this one printed)
         if child.out is not None and not any(_DETACH.fullmatch(t) for t in texts[:i]):
-            printed = {tuple(tstr_key(t) for t in o.st.out): o.st.out for o in outs
-                       if o.st.out is not None and not o.st.out_bad}
-            if len(printed) == 1 and len(outs) == sum(1 for o in outs if o.st.out is not None and not o.st.out_bad):
-                self.nested_out = next(iter(printed.values()))  # (read by Interpreter.external)
+            printed = printed_texts([(o.st.out, o.st.out_bad) for o in outs])
+            if printed is not None and len(printed) == 1:
+                self.nested_out = printed[0]  # (read by Interpreter.external)
         return True
 
     @staticmethod
@@ -383,6 +382,14 @@ class Builtins:
         for name, value in wrapper_env(words, i).items():
             child.vars[name] = Var(value)
             child.exported[name] = True
+
+
+def printed_texts(captured: list) -> Optional[list]:
+    """The distinct texts the paths of a statement printed, given each path's ``(out, out_bad)``, in path order;
+    None when what one path printed is not known."""
+    if any(bad or out is None for out, bad in captured):
+        return None
+    return list({tuple(tstr_key(t) for t in out): out for out, _ in captured}.values())
 
 
 _ESCAPE = re.compile(r"\\([ntr\\])")

@@ -19,7 +19,7 @@ from pdlint.launchers import PASS_THROUGH, program_at
 from pdlint.text import EMPTY, TStr
 
 from . import syntax
-from .builtins import MAX_OUTPUTS, Builtins, filter_text
+from .builtins import MAX_OUTPUTS, Builtins, filter_text, printed_texts
 from .conditions import Conditions, bind
 from .jobs import KILLERS, checks_only, job_pid, killed, listed, piped_kill
 from .joins import Joins
@@ -815,12 +815,7 @@ class Interpreter(Words, Conditions, Control, Builtins, Joins, Tails, EnvVariant
                 return written
         if st.out is not None and _stdout_away(node):
             # `ls x >/dev/null 2>&1` in `$(...)`: the output goes elsewhere; the substitution captures none of it
-            out, bad = st.out, st.out_bad
-            st.out, st.out_bad = (), False
-            outs = self.redirected_body(node, body, st)
-            for o in outs:
-                o.st.out, o.st.out_bad = out, bad
-            return outs
+            return self.captured_body(node, body, st)[0]
         if st.out is not None and self.cat_heredoc(node, body, st):
             return [Out(st, True)]
         return self.redirected_body(node, body, st)
@@ -843,24 +838,31 @@ class Interpreter(Words, Conditions, Control, Builtins, Joins, Tails, EnvVariant
         path = self.expand_value(dest, st, unk)
         if unk or path.opaque or not path.text:
             return None
-        st.out, st.out_bad = (), False
-        try:
-            outs = self.redirected_body(node, body, st)
-        except BaseException:
-            st.out, st.out_bad = None, False
-            raise
-        captured = [(o.st.out, o.st.out_bad) for o in outs]
-        for o in outs:
-            o.st.out, o.st.out_bad = None, False
-        texts = {tuple(tstr_key(t) for t in out): out for out, bad in captured if not bad and out is not None}
-        if len(texts) == 1 and len(captured) == len(outs):
-            text = TStr.join(next(iter(texts.values())))
+        outs, captured = self.captured_body(node, body, st)
+        texts = printed_texts(captured)
+        if texts is not None and len(texts) == 1:
+            text = TStr.join(texts[0])
             self.ctx.heredocs.append(ShellHeredoc(
                 text=text, start=self.unit.start(node) if self.unit.top else self.anchor,
                 context=st.context_text(), role_hint=st.role_hint(), evaluated=True, uncalled=self.uncalled,
                 reader=name, target=self.unit.source_text(dest), path=path,
                 launch_text=bool(self.ctx.heredoc_filter(text.text))))
         return outs
+
+    def captured_body(self, node, body, st: State) -> tuple:
+        """Run a redirected statement's body with its standard output captured: (the paths, what each printed as
+        ``(out, out_bad)``); every path's capture is what it was before."""
+        out, bad = st.out, st.out_bad
+        st.out, st.out_bad = (), False
+        try:
+            outs = self.redirected_body(node, body, st)
+        except BaseException:
+            st.out, st.out_bad = out, bad
+            raise
+        captured = [(o.st.out, o.st.out_bad) for o in outs]
+        for o in outs:
+            o.st.out, o.st.out_bad = out, bad
+        return outs, captured
 
     def redirected_body(self, node, body, st: State) -> list:
         if body.type == "command":
