@@ -1449,12 +1449,12 @@ class Extractor:
         runs = [(cmds, render_role, label, heredocs)]
         from pdlint.formats.shell.conditions import role_of as _role_of
         read = set()  # the arguments the launches read ("1", "6")
+        launching = []
         if per_arg and positional is None and render_role is None:
-            for c in cmds:
-                if launchers.find(c.words) is not None:
-                    read.update(v for v in c.unset_vars if v.isdigit() and v != "0")
-        own = {_role_of(t) for t in ctx.arg_values} >= {"prefill", "decode"} and per_arg and positional is None \
-            and render_role is None and any(launchers.find(c.words) is not None for c in cmds)
+            launching = [c for c in cmds if launchers.find(c.words) is not None]
+            for c in launching:
+                read.update(v for v in c.unset_vars if v.isdigit() and v != "0")
+        own = bool(launching) and {_role_of(t) for t in ctx.arg_values} >= {"prefill", "decode"}
         if read or own:
             # the launch reads $1, or the script itself dispatches on $1 by role (`[ "$role" = GEN ]`
             # in TensorRT-LLM's start_worker.sh, whose launch line does not mention it)

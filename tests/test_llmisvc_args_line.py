@@ -82,14 +82,17 @@ def test_shell_split_removes_line_continuations():
     assert [w.text for w in words] == ["a", "bc", "de"]
 
 
-PD_SERVICE = """\
+HEAD = """\
     apiVersion: serving.kserve.io/v1alpha1
     kind: LLMInferenceService
     metadata:
-      name: pd-rdma
+      name: NAME
     spec:
       model:
         uri: hf://Qwen/Qwen3-0.6B
+"""
+
+PD_SERVICE = HEAD.replace("NAME", "pd-rdma") + """\
       template:
         containers:
           - name: main
@@ -125,14 +128,7 @@ def test_a_registered_connector_is_quiet(scratch_git):
     assert sorted(l["role"] for l in report["launches"]) == ["decode", "prefill"]
 
 
-FLAGS_ONLY = """\
-    apiVersion: serving.kserve.io/v1alpha1
-    kind: LLMInferenceService
-    metadata:
-      name: qwen
-    spec:
-      model:
-        uri: hf://Qwen/Qwen3-0.6B
+FLAGS_ONLY = HEAD.replace("NAME", "qwen") + """\
       template:
         containers:
           - name: main

@@ -174,7 +174,8 @@ def _read_command(launch: Launch, info: TrtInfo, ctx) -> None:
             loaded_all = False
             continue
         # (the name the launch gives it: a file the script writes, `echo -e ... > ctx.yml`, is held by the script)
-        info.options_file = src.path if getattr(src, "doc", None) is None else tok.text
+        from pdlint.engines.sglang.config_merge import EmbeddedFile
+        info.options_file = tok.text if isinstance(src, EmbeddedFile) else src.path
         loaded = _load_settings(src)
         if loaded is None:
             loaded_all = False
@@ -351,7 +352,7 @@ _ROUTES_ONLY_HINT = ("check the script or manifest that starts those servers tog
                      "URLs), or keep the servers' options files in the repository beside their launch")
 
 
-def _routes_only_gaps(dep, launches: list = ()) -> None:
+def _routes_only_gaps(dep, launches: list) -> None:
     """PD022 on each server group of a disaggregated config that lists only URLs when the deployment starts none
     of the servers at them: their settings live in options files pdlint has not found.  Not when a script beside
     the config starts a server at each of them (a ``run.sh`` for the servers, the proxy started by hand: field

@@ -181,8 +181,6 @@ def image_version(image: str) -> Optional[str]:
 _PRODUCT = re.compile(r"(?:^|/)rhaiis/", re.I)
 
 
-
-
 @functools.lru_cache(maxsize=1)
 def dynamo_pins() -> dict:
     """``{Dynamo release: the vLLM release its vllm extra installs}`` (data/dynamo-vllm-pins.json, generated from
