@@ -409,3 +409,36 @@ def test_speculative_recipe_option_files_have_roles(method, tmp_path, capsys, mo
             "backend: pytorch\ncache_transceiver_config:\n  backend: NIXL\n" + spec})
     assert sorted(l["role"] for l in doc["launches"]) == ["decode", "prefill"]
     assert codes(doc) == ["TRT001"]
+
+
+@pytest.mark.parametrize("ctx, expect", [
+    ("tensor_parallel_size: 1\n", "keeps the overlap scheduler on"),
+    ("enable_overlap_scheduler: false\n", None),
+    ("pytorch_backend_config:\n  enable_overlap_scheduler: false\n", None),
+    ("pytorch_backend_config:\n  enable_overlap_scheduler: true\n",
+     "pytorch_backend_config.enable_overlap_scheduler: true turns the overlap scheduler on"),
+    ("pytorch_backend_config:\n  disable_overlap_scheduler: true\n", None),
+])
+def test_overlap_scheduler_spelt_before_the_rename(ctx, expect, tmp_path, capsys, monkeypatch):
+    """triton-inference-server/triton_distributed (field test rw11/b) targets TensorRT-LLM 0.17/0.18, whose
+    `enable_overlap_scheduler` was off unless set (PR #4174 renamed it and turned it on): a config that writes the
+    old key is judged by its value, not as "keeps the overlap scheduler on"."""
+    doc = check(tmp_path, capsys, monkeypatch, {"disagg.yaml": (
+        "hostname: localhost\nport: 8000\nmodel: M\nbackend: pytorch\ncontext_servers:\n  num_instances: 1\n"
+        + "".join("  " + line + "\n" for line in ctx.splitlines())
+        + "  urls: [\"localhost:8001\"]\ngeneration_servers:\n  num_instances: 1\n  urls: [\"localhost:8002\"]\n")})
+    msgs = [f["message"] for f in findings(doc, "TRT005")]
+    assert [expect in m for m in msgs] == ([True] if expect else []), msgs
+
+
+@pytest.mark.parametrize("tag, fires", [("0.18.2", False), ("0.19.0", False), ("0.20.0", True), ("1.0.0rc4", True)])
+def test_overlap_scheduler_by_the_release_an_image_names(tag, fires, tmp_path, capsys, monkeypatch):
+    # before 0.20 the overlap scheduler is off unless enabled: a context server without the key keeps it off
+    doc = check(tmp_path, capsys, monkeypatch, {
+        "engine.yaml": "cache_transceiver_config:\n  backend: UCX\n",
+        "ctx.yaml": (
+            "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: ctx\nspec:\n  template:\n    spec:\n"
+            "      containers:\n      - name: ctx\n        image: nvcr.io/nvidia/tensorrt-llm/release:" + tag + "\n"
+            "        command: [\"trtllm-serve\", \"M\", \"--port\", \"8001\", \"--server_role\", \"context\", "
+            "\"--extra_llm_api_options\", \"engine.yaml\"]\n")})
+    assert len(findings(doc, "TRT005")) == (1 if fires else 0), [f["message"] for f in doc["findings"]]

@@ -157,6 +157,13 @@ def _pytorch(info: TrtInfo) -> bool:
     return backend is None or backend.lower() in ("pytorch", "_autodeploy")
 
 
+# TensorRT-LLM PR #4174 (May 2025) renamed PyTorchConfig's enable_overlap_scheduler (default off) to
+# disable_overlap_scheduler (default on); 0.19.0 (branched as 0.19.0rc0 in April) still has the old key
+OVERLAP_ON_BY_DEFAULT = "0.20.0"
+_ENABLE_OVERLAP = ("enable_overlap_scheduler", "pytorch_backend_config.enable_overlap_scheduler")
+_DISABLE_OVERLAP = ("disable_overlap_scheduler", "pytorch_backend_config.disable_overlap_scheduler")
+
+
 @vllm_rule(
     "TRT005", "context-server-overlap-scheduler", kind="unit", engine="trtllm", category=_C, severity=WARNING,
     roles=("prefill",),
@@ -172,7 +179,9 @@ def _pytorch(info: TrtInfo) -> bool:
                   "backend: UCX",
     upstream="Context only requests are not supported in pytorch backend when overlap is enabled.",
     source="tensorrt_llm/_torch/pyexecutor/py_executor.py",
-    notes="Version-dependent (a warning): pdlint does not know the TensorRT-LLM release. Not reported for the "
+    notes="Version-dependent (a warning). Releases before 0.20 spelt the setting `enable_overlap_scheduler` and kept "
+          "the scheduler off unless it was true (PR #4174): a context server that writes that key is reported only "
+          "when it is true, and one whose image names a release before 0.20 only then. Not reported for the "
           "TensorRT (non-PyTorch) backend, which rejects the key itself (NVIDIA/TensorRT-LLM#7752). When the "
           "script that runs `trtllm-serve disaggregated -c CONFIG` also starts the servers at the config's URLs, "
           "those servers' own settings (their `--config` / `--extra_llm_api_options` file) are judged, not the "
@@ -180,17 +189,30 @@ def _pytorch(info: TrtInfo) -> bool:
           "no settings but `backend` / `model` at the top level) holds no server settings and is not judged "
           "(PD022 says its servers were not checked).")
 def _overlap(dep):
+    from pdlint.engines.sglang.flags import version_key
     out = []
     for launch in judged_servers(dep):
         info = launch.parsed
         if launch.role != "prefill" or not _pytorch(info):
             continue
-        v = info.truthy("disable_overlap_scheduler")
-        if v is True or (v is None and "disable_overlap_scheduler" in info.settings):
+        old_key = next((k for k in _ENABLE_OVERLAP if k in info.settings), None)
+        if old_key is not None:  # a config for a release before the rename, where the scheduler is off unless enabled
+            if info.truthy(old_key) is not True:
+                continue
+            out.append(VHit(f"{old_key}: true turns the overlap scheduler on for this context server; TensorRT-LLM "
+                            f"rejects its requests: \"Context only requests are not supported in pytorch backend when "
+                            f"overlap is enabled.\" (remove it or set it to false)", info.token(old_key),
+                            launch=launch))
+            continue
+        key = next((k for k in _DISABLE_OVERLAP if k in info.settings), _DISABLE_OVERLAP[0])
+        v = info.truthy(key)
+        if v is True or (v is None and key in info.settings):
             continue
         if launch.argv and not info.complete:
             continue  # an options file pdlint could not read may disable it
-        tok = info.token("disable_overlap_scheduler")
+        if info.release is not None and version_key(info.release) < version_key(OVERLAP_ON_BY_DEFAULT):
+            continue  # the release the image names keeps the overlap scheduler off unless enabled
+        tok = info.token(key)
         out.append(VHit("this context server keeps the overlap scheduler on; TensorRT-LLM releases before PR #10755 "
                         "reject its requests: \"Context only requests are not supported in pytorch backend when "
                         "overlap is enabled.\" (set disable_overlap_scheduler: true)", tok, launch=launch))
