@@ -114,3 +114,25 @@ def test_a_pinned_release_without_the_sglang_flag_is_an_error(scratch_git):
     scratch_git.write("p.sh", V4.format(entry="dynamo.sglang").replace("--cuda-graph-max-bs", "--cuda-graf-max-bs"))
     code, report = scratch_git.lint("p.sh")
     assert code == 1 and report["findings"][0]["severity"] == "error"
+
+
+def test_a_flag_no_known_release_defines_says_a_newer_build_may(scratch_git):
+    """A Dynamo decode-migration script (stop 32) runs flags of Dynamo's main branch (`--decode-migration-class`):
+    SGL001 said only "not an SGLang 0.5.21 flag". With no release pinned it now says that no release pdlint knows
+    defines it and a newer build may; a pinned release says no more, and a vLLM flag is named as one."""
+    scratch_git.write("run.sh", "python3 -m dynamo.sglang --model-path m --decode-migration-class fast "
+                                "--disaggregation-mode decode\n")
+    code, report = scratch_git.lint("run.sh")
+    (f,) = report["findings"]
+    assert f["code"] == "SGL001" and "; no release up to Dynamo 1.6.1 and SGLang 0.5.23 defines " \
+        "--decode-migration-class: a newer build may, and pdlint has no table to check it against)" in f["message"]
+    scratch_git.write("w.yaml", _pod("1.6.1", "--decode-migration-class, fast"))
+    code, report = scratch_git.lint("w.yaml")
+    (f,) = report["findings"]
+    assert f["message"].endswith("(not an SGLang 0.5.21 flag) [SGLang 0.5.21]"), f["message"]
+    scratch_git.write("s.sh", "python3 -m sglang.launch_server --model-path m --max-num-seqs 4 --frobnicate\n")
+    code, report = scratch_git.lint("s.sh")
+    assert [f["message"].partition("(")[2] for f in report["findings"]] == [
+        "not an SGLang 0.5.23 flag; --max-num-seqs is a flag of vLLM 0.9.2-0.33.0) [SGLang 0.5.23]",
+        "not an SGLang 0.5.23 flag; no release up to SGLang 0.5.23 defines --frobnicate: a newer build may, and "
+        "pdlint has no table to check it against) [SGLang 0.5.23]"]

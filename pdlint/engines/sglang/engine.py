@@ -56,6 +56,7 @@ class SglangInfo:
     inferred: Optional[tuple] = None  # (releases, token, newest): no release pinned, flags the newest lacks
     dynamo_inferred: Optional[tuple] = None  # the same for the Dynamo release of a dynamo.sglang launch
     disagg_unresolved: Optional[TStr] = None  # Dynamo's --disagg-config path, when pdlint could not read it
+    pinned: bool = False  # a release was named (configuration, image tag, pip pin), not the newest table assumed
 
 
 def version_hint(launch: Launch) -> Optional[str]:
@@ -98,6 +99,11 @@ def interpret(launch: Launch, ctx: EngineContext) -> None:
             judged = max(consistent, key=flags.version_key)
             info = _interpret_as(launch, ctx, judged, None)
             info.inferred = (consistent, token, version, choice)
+    if ctx.version or version_hint(launch):
+        info.pinned = True
+    elif dynamo_launch:
+        from pdlint.engines.sglang import dynamo
+        info.pinned = dynamo.image_version(launch.meta.get("image", "")) is not None
     launch.parsed = info
     launch.incomplete = launch.incomplete or info.parsed.incomplete
     mode = info.parsed.value("disaggregation_mode")
@@ -510,7 +516,28 @@ def _explain_unknown(err, parsed, info: SglangInfo, launch: Launch) -> tuple:
     else:
         from pdlint.suggest import hint as close_hint
         hint = close_hint(name, table.options)
+    if not hint and name.startswith("--"):
+        hint = _elsewhere(name, info)
     return "unknown", f"{err.message} (not an SGLang {info.version} flag{hint})"
+
+
+def _elsewhere(name: str, info: SglangInfo) -> str:
+    """Where a flag that no SGLang release pdlint knows defines, and nothing known resembles, comes from: a vLLM
+    release's flag, else (no release pinned) perhaps a build newer than pdlint's tables (Dynamo's
+    ``--decode-migration-class`` from its main branch)."""
+    from pdlint.engines.vllm import flags as vllm_flags
+    vllm = vllm_flags.releases_with(name)
+    if vllm:
+        return f"; {name} is a flag of vLLM {vllm_flags.release_span(vllm)}"
+    if info.pinned:
+        return ""
+    if info.wrapper is not None:
+        from pdlint.engines.sglang import dynamo
+        newest = f"Dynamo {dynamo.versions()[0]} and SGLang {flags.newest()}"
+    else:
+        newest = f"SGLang {flags.newest()}"
+    return (f"; no release up to {newest} defines {name}: a newer build may, and pdlint has no table to check "
+            f"it against")
 
 
 def _unknown_fix(kind: str, err, parsed, info: SglangInfo):
