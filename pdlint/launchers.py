@@ -243,6 +243,10 @@ def find(words: list) -> Optional[object]:
             at = ssh_command_index(texts, i)
             if at is not None:
                 return ShellHandoff(ssh_script(words, at), [], {}, i, remote=True)
+        if b == "tmux":
+            typed = tmux_script(words, i)
+            if typed is not None:
+                return ShellHandoff(typed, [], wrapper_env(words, i), i)
         if b in SHELLS:
             script_at = _shell_script_index(texts, i)
             if script_at is not None and script_at < n:
@@ -585,6 +589,65 @@ def ssh_script(words: list, at: int) -> TStr:
                          else TStr.synthetic(" ", "<ssh>"))
         parts.append(w)
     return TStr.join(parts)
+
+
+# tmux: `send-keys` types its keys into a pane's shell (a key name is a key, any other word its characters, with
+# no space between words; Enter runs the line); `new-session`/`new-window`/`split-window`/`respawn-pane` run one
+# shell-command argument with the default shell (tmux(1)); each command's options that take a value
+_TMUX_OPTIONS = {"send-keys": frozenset("ctN"), "send": frozenset("ctN"),
+                 "new-session": frozenset("cefnstxyFX"), "new": frozenset("cefnstxyFX"),
+                 "new-window": frozenset("censtF"), "neww": frozenset("censtF"),
+                 "split-window": frozenset("celstF"), "splitw": frozenset("celstF"),
+                 "respawn-pane": frozenset("cet"), "respawnp": frozenset("cet")}
+_TMUX_ENTER = frozenset({"Enter", "C-m", "KPEnter", "C-j", "^M", "^J"})
+_TMUX_TYPED = {"Space": " ", "Tab": "\t"}
+_TMUX_KEY = re.compile(r"(?:[CMS]-)+\S|\^\S|[A-Z][A-Za-z]*\d*|F\d+")  # C-c, M-x, ^C, Escape, BSpace, F5
+
+
+def tmux_script(words: list, i: int) -> Optional[TStr]:
+    """The shell command ``tmux`` at ``words[i]`` has a shell run: ``send-keys [-t PANE] KEYS... Enter`` (the
+    words typed before the last Enter, each run of them a line), or ``new-session|new-window|split-window
+    [OPTIONS] 'COMMAND'`` (one argument: tmux runs it with ``sh -c``); None otherwise (``-l`` types even
+    key names literally: no line is entered)."""
+    texts = [w.text for w in words]
+    j = i + 1
+    while j < len(texts) and texts[j].startswith("-"):  # tmux's own options (-L socket, -S path, -f file)
+        j += 2 if texts[j] in ("-L", "-S", "-f", "-T") else 1
+    if j >= len(texts) or texts[j] not in _TMUX_OPTIONS:
+        return None
+    command, takes = texts[j], _TMUX_OPTIONS[texts[j]]
+    j += 1
+    while j < len(texts) and texts[j].startswith("-") and len(texts[j]) > 1:
+        if texts[j] == "--":
+            j += 1
+            break
+        if command.startswith("send") and "l" in texts[j][1:]:
+            return None
+        flags = texts[j][1:]
+        j += 2 if flags[-1] in takes and len(flags) == 1 else 1
+    rest = words[j:]
+    if not command.startswith("send"):
+        return rest[0] if len(rest) == 1 else None
+    lines, line = [], []
+    for w in rest:
+        if w.text in _TMUX_ENTER:
+            if line:
+                lines.append(TStr.join(line))
+            line = []
+        elif w.text in _TMUX_TYPED:
+            p = w.pieces[0] if w.pieces else None
+            line.append(TStr.at(_TMUX_TYPED[w.text], p.src, p.offset, p.chain, label=p.label) if p is not None
+                        else TStr.synthetic(_TMUX_TYPED[w.text], "<tmux>"))
+        elif not _TMUX_KEY.fullmatch(w.text):
+            line.append(w)
+    if not lines:
+        return None
+    out: list = []
+    for t in lines:
+        if out:
+            out.append(TStr.synthetic("\n", "<tmux>"))
+        out.append(t)
+    return TStr.join(out)
 
 
 def wrapper_env(words: list, upto: int) -> dict:

@@ -305,7 +305,8 @@ class Builtins:
         a STRING for the remote login shell, which sees none of this shell's
         variables.  Not behind a program that runs none of its words (``echo
         ssh HOST ...``)."""
-        from pdlint.launchers import NOT_RUNNERS, entrypoint_shell_image, is_assignment, ssh_command_index, ssh_script
+        from pdlint.launchers import (NOT_RUNNERS, entrypoint_shell_image, is_assignment, ssh_command_index, ssh_script,
+                                      tmux_script)
         texts = [w.text for w in words]
         prog = next((t for t in texts if not is_assignment(t)), "")
         if prog.rsplit("/", 1)[-1] in NOT_RUNNERS:
@@ -325,6 +326,11 @@ class Builtins:
                 if at is not None:
                     script, rest, remote = ssh_script(words, at), [], True
                     break
+            if base == "tmux":  # (a pane's shell: started by this script's tmux, with its environment)
+                typed = tmux_script(words, i)
+                if typed is not None:
+                    script, rest = typed, []
+                    break
             if base in _SHELLS and i < len(words) - 2:
                 at = _dash_c_script(words, i)
                 if at is not None:
@@ -332,7 +338,7 @@ class Builtins:
                     break
         else:
             return False
-        what = "ssh" if remote else f"{base} -c"
+        what = "ssh" if remote else "tmux" if base == "tmux" else f"{base} -c"
         if not has_known_char(script) or not self.deeper(what):
             return False
         child = State()
@@ -353,7 +359,8 @@ class Builtins:
                                   container=container_run(texts[:i], self.container_runs)),)
         if st.out is not None:
             child.out = ()
-        unit = self.parse(script, kind="ssh command" if remote else f"{base} -c string")
+        unit = self.parse(script, kind="ssh command" if remote else "tmux command" if base == "tmux"
+                          else f"{base} -c string")
         self.depth += 1
         try:
             with self.in_unit(unit):

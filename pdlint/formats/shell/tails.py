@@ -51,7 +51,7 @@ from . import syntax
 TAIL = "tail"
 #: programs that run code pdlint follows (shells: ``sh -c``; ``ssh``; ``eval``; ``source``), define commands
 #: (``alias``), or start a container whose image may be a server (``docker run vllm/vllm-openai ...``)
-_RUNNERS = frozenset(launchers.SHELLS | {"ssh", "eval", "source", ".", "alias", "docker", "podman", "nerdctl",
+_RUNNERS = frozenset(launchers.SHELLS | {"ssh", "tmux", "eval", "source", ".", "alias", "docker", "podman", "nerdctl",
                                          "kubectl", "helm", "apptainer", "singularity", "enroot"})
 _SUBCOMMANDS = frozenset({"serve", "launch", "server", "disaggregated"})
 #: server programs named by one word (``trtllm-serve``); the others need a sub-command word (``vllm serve``)
