@@ -252,16 +252,32 @@ class Control:
             unk.add("@")
         body = self.statements(body_node)
         states, done = [st], []
+        # a polling loop (`for i in {1..15}; do pid=$(...); if [ -n "$pid" ]; then return 0; fi; sleep 1; done`)
+        # that can start nothing: once an iteration leaves the paths as the one before did but for the loop's
+        # variable, the rest would too (each would split the paths again: Mooncake's tone_tests reached the
+        # path limit before their prefill)
+        idle = len(items) > 2 and self.idle_loop(node, body_node)
         for n, item in enumerate(items):
             if n >= MAX_LOOP_ITERATIONS:
                 self.limit("loop", f"a loop ran more than {MAX_LOOP_ITERATIONS} iterations; the rest was skipped")
                 break
             nxt: list = []
+            before = [s.fork() for s in states] if idle and n else None
+            stopped = len(done)
             for s in states:
                 s.assign(var, Var(item, frozenset(unk) if item.opaque else frozenset()))
                 for o in self.run_arm(body, s, Ctx(f"for {var} in ... ({var}={short(item.text, 40)})"), False):
                     self.loop_step(o, nxt, done)
             states = [o.st for o in self.merge(nxt, node)]
+            if before is not None:
+                # (a path that stopped as one of an earlier iteration did: the same but for the variable)
+                done[stopped:] = [o for o in done[stopped:]
+                                  if not any(_same_but(o.st, d.st, var) for d in done[:stopped])]
+                if len(states) <= len(before) and all(any(_same_but(s, p, var) for p in before) for s in states):
+                    last = items[-1]
+                    for s in states:
+                        s.assign(var, Var(last, frozenset(unk) if last.opaque else frozenset()))
+                    break
             if not states:
                 break
         return self.merge([Out(s, True) for s in states] + done, node)
@@ -596,3 +612,11 @@ def _extends(old: Optional[Var], new: Var) -> bool:
     if not old.is_array and not new.is_array:
         return len(new.value.text) > len(old.value.text) and new.value.text.startswith(old.value.text)
     return False
+
+
+def _same_but(a: State, b: State, name: str) -> bool:
+    """``a`` and ``b`` are :meth:`State.same` once variable ``name`` is given ``a``'s value in both."""
+    if a.vars.get(name) is not None and b.vars.get(name) is not None:
+        b = b.fork()
+        b.vars[name] = a.vars[name]
+    return a.same(b)

@@ -53,6 +53,10 @@ _REF_RE = re.compile(rb"\$\{?(?:#|(!))?([A-Za-z_][A-Za-z0-9_]*)")
 _NAMEREF_RE = re.compile(rb"\b(?:declare|local|typeset)\s+(?:-\w*\s+)*-\w*n")
 #: tree-sitter parents of a ``variable_name`` that writes or declares the name instead of reading it
 _WRITES = frozenset({"variable_assignment", "declaration_command", "unset_command", "for_statement"})
+#: container CLIs and their sub-commands that start nothing (``docker inspect --format '{{.State.Pid}}' C``)
+_CONTAINER_CLIS = frozenset({"docker", "podman", "nerdctl", "kubectl"})
+_INSPECTS = frozenset({"inspect", "ps", "logs", "images", "stop", "kill", "rm", "pull", "get", "describe", "wait", "top",
+                       "port", "version", "info", "stats"})
 _EVERYWHERE = object()  # reads index marker: the script reads variables pdlint cannot name
 
 
@@ -255,6 +259,37 @@ class Joins:
             return False
         return not self._statement_reaches_launch(unit, body, set()) and self._runs_only_named(unit, body, set())
 
+    def idle_loop(self, node, body) -> bool:
+        """Can the loop ``node`` start nothing and change no state but variables, whatever it iterates over?
+        Its text (and that of the functions it names) holds no launch text and no word where a launch or a
+        hand-off may begin (:func:`tails._risky_word`; ``docker inspect``/``ps``/``logs``... start nothing),
+        and its ``body`` runs only commands its text names (:meth:`_runs_only_named`)."""
+        if self.ctx.launch_text is None or self.ctx.launch_text(self.unit.source_text(node)):
+            return False
+        return self._starts_nothing(self.unit, body, set()) and self._runs_only_named(self.unit, body, set(),
+                                                                                     loops=False)
+
+    def _starts_nothing(self, unit, body, funcs_seen: set) -> bool:
+        text = unit.source_text(body)
+        if self.ctx.launch_text(text):
+            return False
+        stack = [body]
+        while stack:
+            n = stack.pop()
+            if n.type == "command":
+                words = [unit.source_text(c) for c in n.named_children if c.type in ("command_name", "word")]
+                if _inspects(words):
+                    words = words[2:]
+                if any(_risky_word(w) for w in words):
+                    return False
+            stack.extend(n.children)
+        for fname, (fn_unit, fn_body) in self.function_bodies().items():
+            if fname not in funcs_seen and names_word(fname, text):
+                funcs_seen.add(fname)
+                if not self._starts_nothing(fn_unit, fn_body, funcs_seen):
+                    return False
+        return True
+
     def uncalled_inert(self, unit, body) -> bool:
         """Can evaluating ``body``, a function the script never calls (``Control.evaluate_uncalled``: what it
         sets and returns reaches nothing), start no launch, so that a limit hit in it (paths cut, its evaluation
@@ -327,7 +362,8 @@ class Joins:
                     name.named_children[0].type == "word" else None
                 if prog is None or prog in _STATEFUL:
                     return False
-                if prog not in launchers.NOT_RUNNERS and prog not in self.function_bodies() and _expands(n):
+                if prog not in launchers.NOT_RUNNERS and prog not in self.function_bodies() and _expands(n) and \
+                        not _inspects([prog] + [unit.source_text(c) for c in n.named_children[1:2]]):
                     return False
             stack.extend(n.children)
         text = unit.source_text(body)
@@ -532,6 +568,11 @@ def _runs_inside(node) -> bool:
             return True
         stack.extend(n.children)
     return False
+
+
+def _inspects(words: list) -> bool:
+    """``docker inspect ...`` (``ps``, ``logs``, ``kubectl get``...): a container CLI command that starts nothing."""
+    return len(words) > 1 and words[0].rsplit("/", 1)[-1] in _CONTAINER_CLIS and words[1] in _INSPECTS
 
 
 def _expands(command) -> bool:
