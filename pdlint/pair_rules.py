@@ -19,8 +19,8 @@ import re
 from typing import Callable, Optional
 
 from pdlint.model import ERROR, WARNING, Candidate, Launch, Related
-from pdlint.pairing import (Deployment, alternatives, arm_roles, colocated_candidate, docker_gpus, facts,
-                            other_configuration, parse_url, same_device_space, sequential, shares_network,
+from pdlint.pairing import (Deployment, alternatives, arm_roles, colocated_candidate, docker_gpus, engine_libraries,
+                            facts, other_configuration, parse_url, same_device_space, sequential, shares_network,
                             shell_launch, wrapper_text)
 from pdlint.rules import Rule, register
 from pdlint.text import TStr
@@ -210,7 +210,8 @@ def _colocated_pairs(dep: Deployment) -> list:
             if taken.get(g, 0) >= MAX_PARTNERS:
                 continue
             if a.path == b.path and (a.path, a.line) != (b.path, b.line) and a.render_role == b.render_role \
-                    and not alternatives(a, b) and not sequential(a, b) and not other_configuration(a, b, arms):
+                    and not alternatives(a, b) and not sequential(a, b) and not other_configuration(a, b, arms) \
+                    and not engine_libraries(a, b):
                 taken[g] = taken.get(g, 0) + 1
                 out.append((a, b))
     dep._colocated = out

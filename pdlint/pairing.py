@@ -974,6 +974,18 @@ def alternatives(a: Launch, b: Launch) -> bool:
     return False
 
 
+def engine_libraries(a: Launch, b: Launch) -> bool:
+    """Launches of two engines in two functions the script never calls (:func:`_entry_functions`): a library
+    of launchers (Mooncake's tone_tests common.sh: ``launch_sglang_server``, ``launch_vllm_server``) whose
+    callers start one engine or the other, not both on one host."""
+    if a.engine == b.engine:
+        return False
+    for x, y in zip(_contexts(a), _contexts(b)):
+        if x != y:
+            return _entry_functions(x, y)
+    return False
+
+
 def _contexts(launch: Launch) -> list:
     return launch.context.split(" > ") if launch.context else []
 
@@ -1147,7 +1159,7 @@ def colocated(a: Launch, b: Launch) -> bool:
         return False  # two renderings of one template, one per role
     if not (shell_launch(a) and shell_launch(b)):
         return False
-    if alternatives(a, b):
+    if alternatives(a, b) or engine_libraries(a, b):
         return False
     return colocated_candidate(a) and colocated_candidate(b)
 

@@ -5,6 +5,8 @@
 one ``${!name}`` read elsewhere in the library turned the joining of paths off, so the script reached the
 path limit (PD015) after its first server and its prefill was never checked. A ``for`` loop that can start
 nothing now stops once an iteration leaves the paths as the one before did but for its variable.
+The library's ``launch_sglang_server`` and ``launch_vllm_server``, each evaluated as a function the script
+never calls, are not one host's two servers (no PD151 between two engines' library functions).
 """
 
 POLLING = """\
@@ -80,3 +82,25 @@ python -m sglang.launch_server --model-path m --disaggregation-mode prefill $FLA
     code, doc = scratch_git.lint("run.sh")
     (launch,) = doc["launches"]
     assert launch["argv"][-3:] == ["--enable-metrics", "--trust-remote-code", "--skip-server-warmup"]
+
+
+LIBRARY = """\
+launch_sglang_server() {
+    python -m sglang.launch_server --model-path m --port 30000 &
+}
+launch_vllm_server() {
+    python3 -m vllm.entrypoints.openai.api_server --model m --port 30001 &
+}
+"""
+
+
+def test_two_engines_library_functions_share_no_host(scratch_git):
+    scratch_git.write("common.sh", LIBRARY)
+    code, doc = scratch_git.lint("common.sh")
+    assert [f["code"] for f in doc["findings"] if f["code"].startswith("PD15")] == []
+    # two servers of one engine in two such functions still do (a caller may start both)
+    scratch_git.write("common.sh", LIBRARY.replace(
+        "python3 -m vllm.entrypoints.openai.api_server --model m --port 30001",
+        "python -m sglang.launch_server --model-path m --port 30001"))
+    code, doc = scratch_git.lint("common.sh")
+    assert "PD151" in [f["code"] for f in doc["findings"]]
