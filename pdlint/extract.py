@@ -797,9 +797,13 @@ class Extractor:
         variables, role_vars = self.variables(cfg, bools, ansible_role_files(job.abspath, job.root))
         limits = Limits(render_seconds=cfg.render_timeout or self.opt.render_seconds, max_file_bytes=MAX_FILE_BYTES)
 
+        read_here: list = []  # what this template includes or imports (its text: may it hold a launch?)
+
         def read_file(full: str) -> Optional[SourceFile]:
             self._included.add(os.path.realpath(full))
             src = self.read(full, report=False)
+            if src is not None:
+                read_here.append(src.text)
             refused = self.refused.get(os.path.abspath(full)) if src is None else None
             if refused is not None and refused.kind != "missing":
                 import jinja2  # the template exists but is no file pdlint reads: say why (PD007)
@@ -818,10 +822,11 @@ class Extractor:
             search_dirs=tuple(search), options=cfg.jinja, value_positions=bools)
         rule_for = {"syntax": C.TEMPLATE_SYNTAX, "undefined": C.UNDEFINED, "render": C.RENDER_ERROR,
                     "include": C.INCLUDE, "limit": C.LIMIT}
-        foreign = _not_a_launch_template(job.abspath, src, renders)
+        includes = _includes_may_launch(src, read_here, problems)
+        foreign = _not_a_launch_template(job.abspath, src, renders, includes)
         if foreign:
             problems = [p for p in problems if p.code == "limit"]  # a chat template: its Jinja is not ours to judge
-        elif not _may_launch(src, renders, (variables, role_vars)):
+        elif not _may_launch(src, renders, (variables, role_vars), includes):
             drop = ("render",) if _may_take_a_command(job.abspath, src, renders) else ("render", "undefined")
             problems = [p for p in problems if p.code not in drop]
         for p, also in _one_per_undefined_name(problems, src):
@@ -2470,9 +2475,27 @@ def _launch_text_beside(src, line: int, spans: list) -> bool:
                for m in find_markers(src.line_text(line)))  # as coverage finds them (comments left out)
 
 
-def _not_a_launch_template(path: str, src: SourceFile, renders: list) -> bool:
+def _includes_may_launch(src: SourceFile, read: list, problems: list) -> bool:
+    """May what a Jinja template includes, imports or extends hold launch text: it names a template and one
+    that its renders read holds some or a command-line option, or one could not be read, or none was read (an
+    include in a branch no render took, a name computed from a variable)?  keivenchang/dynamo-utils' HTML dashboards import their
+    macros and extend a layout (field test rw12/d): read as launch templates, 22 PD005 errors and a PD009."""
+    from pdlint.coverage import has_launch_text
+    if not re.search(_INCLUDE_NAME, src.text):
+        return False
+    return not read or any(p.code == "include" for p in problems) or \
+        any(has_launch_text(t) or _OPTION_WORD.search(t) for t in read)
+
+
+# a command-line option among the words of an included template (a partial of shared flags: `--tp-size 2`), not
+# a CSS custom property (`--main-color: #fff`, `var(--gap)`) or an HTML comment's dashes
+_OPTION_WORD = re.compile(r"(?:^|\s)--[A-Za-z][\w-]*(?=[\s=]|$)", re.M)
+
+
+def _not_a_launch_template(path: str, src: SourceFile, renders: list, includes: bool) -> bool:
     """A Jinja file that is no launch template: no launch text in it or in what it renders, no other
-    template it includes, a name that says no YAML or shell, and neither a script (``#!``) nor YAML structure
+    template it includes that may hold some (``includes``: :func:`_includes_may_launch`), a name that says no
+    YAML or shell, and neither a script (``#!``) nor YAML structure
     (a Deployment whose command comes from variables) in it or its renders. A model's chat template
     (``template_chatml.jinja`` with ``messages`` and ``add_generation_prompt``, rendered by the server, not by
     a deployment tool), an nginx.conf template. Its undefined variables and syntax pdlint does not report (a
@@ -2480,7 +2503,7 @@ def _not_a_launch_template(path: str, src: SourceFile, renders: list) -> bool:
     from pdlint.coverage import has_launch_text
     name = os.path.basename(path).lower()
     if _inner_kind(path) is not None or re.search(r"(?:[._-](?:ya?ml|sh|bash)|\.json)\.(?:j2|jinja2?)$", name) \
-            or re.search(_INCLUDE_NAME, src.text) or has_launch_text(src.text) or src.text.lstrip().startswith("#!"):
+            or includes or has_launch_text(src.text) or src.text.lstrip().startswith("#!"):
         return False
     for r in renders:
         text = r.text.text
@@ -2497,9 +2520,9 @@ def _not_a_launch_template(path: str, src: SourceFile, renders: list) -> bool:
     return True
 
 
-def _may_launch(src: SourceFile, renders: list, values) -> bool:
-    """May a Jinja template's renders hold a launch: launch text in it, in a template it includes or imports, in
-    a render, or in the values it renders with?  One that may not (gpu-recipes' Ray values template, whose
+def _may_launch(src: SourceFile, renders: list, values, includes: bool) -> bool:
+    """May a Jinja template's renders hold a launch: launch text in it, in a template it includes or imports
+    (``includes``: :func:`_includes_may_launch`), in a render, or in the values it renders with?  One that may not (gpu-recipes' Ray values template, whose
     ``{{ fluent_bit_conf | indent(8) }}`` its deploy script fills: Jinja's ``indent`` raises on the undefined
     value) gets no render error (PD006): pdlint would check nothing in what it renders, as it reads no
     non-launch template's renders (:func:`_not_a_launch_template`).  (A render that failed has no text: the
@@ -2509,8 +2532,7 @@ def _may_launch(src: SourceFile, renders: list, values) -> bool:
     the script that renders them) got 291 PD005 errors in 17 files without any launch text.  Syntax errors
     (PD004) stay: the template does not compile for any tool."""
     from pdlint.coverage import has_launch_text
-    if has_launch_text(src.text) or re.search(_INCLUDE_NAME, src.text) or \
-            any(has_launch_text(r.text.text) for r in renders):
+    if has_launch_text(src.text) or includes or any(has_launch_text(r.text.text) for r in renders):
         return True
     return has_launch_text("\n".join(_strings(values)))
 
