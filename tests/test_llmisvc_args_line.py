@@ -67,6 +67,7 @@ def test_a_deployment_with_the_same_item_is_still_pd050(scratch_git):
 
 @pytest.mark.parametrize("image, release", [
     ("registry.redhat.io/rhaiis/vllm-tpu-rhel9:3.2.5", None),
+    ("lmcache/vllm-openai:v0.3.5", None),  # LMCache 0.3.5, not vLLM 0.3.5 (field test rw12/d)
     ("vllm/vllm-openai:v0.10.2", "0.10.2"),
 ])
 def test_a_product_tag_names_no_vllm_release(image, release):

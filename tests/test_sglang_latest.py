@@ -35,7 +35,11 @@ def test_latest_is_judged_as_the_newest_release(scratch_git, image):
     assert f["engine_version"] == report["launches"][0]["engine_version"] and code == 1
 
 
-@pytest.mark.parametrize("image", ["lmsysorg/sglang", "lmsysorg/sglang:dev", "lmsysorg/sglang:latestfoo"])
+@pytest.mark.parametrize("image", ["lmsysorg/sglang", "lmsysorg/sglang:dev", "lmsysorg/sglang:latestfoo",
+                                   # another project's image built on some SGLang release (ai-dynamo/modelexpress:
+                                   # FROM lmsysorg/sglang:v0.5.13.post1, field test rw12/d): its tag is its own
+                                   "registry.example.com/modelexpress-sglang:latest",
+                                   "registry.example.com/modelexpress-sglang:0.5.9"])
 def test_an_unpinned_image_is_still_judged_by_its_flags(scratch_git, image):
     scratch_git.write("d.yaml", POD.format(image=image))
     code, report = scratch_git.lint("d.yaml")

@@ -26,13 +26,15 @@ from pdlint.rules import engine_rules
 from pdlint.text import TStr
 
 #: (AMD's ROCm builds of SGLang are ``rocm/sgl-dev:v0.5.10.post1-rocm720-mi35x-...``: field test rw6/g)
-_IMAGE_VERSION = re.compile(r"(?:sglang|sgl-dev)[^:\s]*:v?(\d+\.\d+\.\d+(?:\.post\d+)?)")
+#: an SGLang image whose tag names its release (``lmsysorg/sglang:v0.5.9``, ``lmsysorg/sglang-rocm:v0.5.9``): the
+#: repository's last path component starts with ``sglang`` (``modelexpress-sglang:0.1.0`` is another project's)
+_IMAGE_VERSION = re.compile(r"(?:^|[/=\s\"'])(?:sglang|sgl-dev)[^:/\s]*:v?(\d+\.\d+\.\d+(?:\.post\d+)?)")
 #: another project's image built on an SGLang release it names in its tag (lightseekorg/smg's
 #: ``lightseekorg/smg:1.3.3-sglang-v0.5.9``)
 _TAG_SGLANG_VERSION = re.compile(r":(?:[\w.]*[-_])?sglang[-_]?v?(\d+\.\d+\.\d+(?:\.post\d+)?)(?![\w.])")
 #: an SGLang image tagged ``latest`` (``lmsysorg/sglang:latest``, ``:latest-cu130``): the newest release, whatever a launch's
 #: flags suit, so a flag it no longer has is the error a pull of that image starts with
-_IMAGE_LATEST = re.compile(r"sglang[^:\s]*:latest(?:-[\w.-]*)?(?![\w.])")
+_IMAGE_LATEST = re.compile(r"(?:^|[/=\s\"'])sglang[^:/\s]*:latest(?:-[\w.-]*)?(?![\w.])")
 DYNAMO_ENTRYPOINTS = ("python -m dynamo.sglang", "python -m dynamo.sglang.worker",
                       "python -m dynamo.sglang.decode_worker")
 

@@ -176,9 +176,10 @@ def image_version(image: str) -> Optional[str]:
 
 
 #: images whose tag is a product's version, not vLLM's (Red Hat AI Inference Server:
-#: ``registry.redhat.io/rhaiis/vllm-tpu-rhel9:3.2.5``): judged as an image that pins no release (a released vLLM
-#: inside, which one the tag does not say), not as a custom build
-_PRODUCT = re.compile(r"(?:^|/)rhaiis/", re.I)
+#: ``registry.redhat.io/rhaiis/vllm-tpu-rhel9:3.2.5``; LMCache's ``lmcache/vllm-openai:v0.3.5``, LMCache 0.3.5 on a
+#: vLLM 0.10-era build, field test rw12/d): judged as an image that pins no release (a released vLLM inside,
+#: which one the tag does not say), not as a custom build
+_PRODUCT = re.compile(r"(?:^|/)(?:rhaiis|lmcache)/", re.I)
 
 
 @functools.lru_cache(maxsize=1)
