@@ -94,3 +94,35 @@ def test_invalid_yaml_elsewhere_is_still_pd003(scratch_git):
     scratch_git.write("p.yaml", FLOW.replace("EXTRA", "            - [unclosed\n"))
     code, report = scratch_git.lint("p.yaml")
     assert [f["code"] for f in report["findings"]] == ["PD003"] and code == 1
+
+
+JOB = """\
+apiVersion: batch/v1
+kind: Job
+metadata:
+  name: NAME
+spec:
+  template:
+    spec:
+      containers:
+        - name: worker
+          image: IMAGE
+          command: ["python3", "-m", "sglang.launch_server"]
+          args: ["--model-path", "${MX_CI_MODEL}", "--port", "${WORKER_PORT}", "--tp", "1"]
+"""
+
+
+def test_an_envsubst_manifest_keeps_its_placeholders_opaque(scratch_git):
+    """ai-dynamo/modelexpress's CI Jobs (field test rw12/d) are applied with `envsubst < manifest | kubectl
+    apply -f -`: `--port "${WORKER_PORT}"` was SGL005 "invalid int value: '${WORKER_PORT}'". A `${NAME}` in the
+    object's name, its image or its container's name (where Kubernetes takes no such text) makes the manifest
+    an envsubst template: its `${NAME}` and `$NAME` are values pdlint cannot see."""
+    scratch_git.write("j.yaml", JOB.replace("NAME", "${JOB_NAME}", 1).replace("IMAGE", "${WORKER_IMAGE}"))
+    code, report = scratch_git.lint("j.yaml")
+    assert (code, report["findings"]) == (0, [])
+    (launch,) = report["launches"]
+    assert launch["argv"][:4] == ["--model-path", "${MX_CI_MODEL}", "--port", "${WORKER_PORT}"]
+    # without such a sign, `${WORKER_PORT}` reaches SGLang as written (Kubernetes expands only $(VAR))
+    scratch_git.write("j.yaml", JOB.replace("NAME", "mx-source", 1).replace("IMAGE", "lmsysorg/sglang:v0.5.9"))
+    code, report = scratch_git.lint("j.yaml")
+    assert [f["code"] for f in report["findings"]] == ["SGL005"]

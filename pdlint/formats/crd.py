@@ -284,6 +284,8 @@ def effective_words(w: Workload, env: dict) -> list:
     """``command`` + ``args``; each list comes whole from the most specific layer
     that sets it (strategic merge replaces lists of scalars)."""
     words: list = []
+    envsubst = kube.envsubst_template([w.resource_name, effective_image(w)]
+                                      + [yt.scalar_text(yt.get(ref, "name")) for _, ref in w.layers])
     for key in ("command", "args"):
         chosen = None
         for doc, ref in w.layers:
@@ -292,7 +294,8 @@ def effective_words(w: Workload, env: dict) -> list:
         if chosen is None:
             continue
         doc, ref = chosen
-        words += kube.container_words(doc, kube.Container(ref, w.path, w.doc_index), env, keys=(key,))
+        words += kube.container_words(doc, kube.Container(ref, w.path, w.doc_index), env, keys=(key,),
+                                      envsubst=envsubst)
     return words
 
 

@@ -20,6 +20,19 @@ from pdlint.text import TStr
 
 CONTAINER_LISTS = ("containers", "initContainers")
 _REF = re.compile(r"\$\$|\$\(([A-Za-z_][A-Za-z0-9_.-]*)\)")
+#: the same with envsubst's ``${NAME}`` and ``$NAME``
+_REF_ENVSUBST = re.compile(r"\$\$|\$\(([A-Za-z_][A-Za-z0-9_.-]*)\)|\$\{[A-Za-z_]\w*\}|\$[A-Za-z_]\w*")
+
+
+def envsubst_template(texts) -> bool:
+    """Is a manifest an ``envsubst`` template: ``${NAME}`` in one of ``texts`` (its object's name, its image, its
+    container's name), where Kubernetes takes no such text (a name is a DNS label, an image a reference)?
+    ai-dynamo/modelexpress's CI Jobs (``name: ${JOB_NAME}``, ``image: ${WORKER_IMAGE}``, ``--port
+    "${WORKER_PORT}"``, applied with ``envsubst < manifest | kubectl apply -f -``): field test rw12/d."""
+    return any(t and _ENVSUBST_NAME.search(t) for t in texts)
+
+
+_ENVSUBST_NAME = re.compile(r"\$\{[A-Za-z_]\w*\}")
 
 
 @dataclass
@@ -126,7 +139,9 @@ def container_env(doc: TStr, c: Container) -> dict:
     return env
 
 
-def container_words(doc: TStr, c: Container, env: dict, keys: tuple = ("command", "args")) -> list:
+def container_words(doc: TStr, c: Container, env: dict, keys: tuple = ("command", "args"),
+                    envsubst: bool = False) -> list:
+    """The container's ``command`` / ``args`` words, ``$(VAR)`` expanded (:func:`expand_refs`)."""
     words: list = []
     for key in keys:
         ref = yt.get(c.ref, key)
@@ -136,24 +151,28 @@ def container_words(doc: TStr, c: Container, env: dict, keys: tuple = ("command"
         items = yt.seq_items(ref) if isinstance(node, yt.YSeq) else [ref] if isinstance(node, yt.YScalar) else []
         for item in items:
             if isinstance(yt.deref(item).node, yt.YScalar):
-                words.append(expand_refs(yt.scalar_tstr(doc, item), env))
+                words.append(expand_refs(yt.scalar_tstr(doc, item), env, envsubst))
     return words
 
 
-def expand_refs(word: TStr, env: dict) -> TStr:
-    """Kubernetes dependent-variable expansion of ``$(VAR)`` in one argument."""
+def expand_refs(word: TStr, env: dict, envsubst: bool = False) -> TStr:
+    """Kubernetes dependent-variable expansion of ``$(VAR)`` in one argument.  In a manifest that is an
+    ``envsubst`` template (``envsubst``: :func:`envsubst_template`), ``${NAME}`` and ``$NAME`` are the values the
+    shell that applies it has: opaque."""
     text = word.text
     if "$" not in text:
         return word
     parts, last = [], 0
-    for m in _REF.finditer(text):
+    for m in (_REF_ENVSUBST if envsubst else _REF).finditer(text):
         parts.append(word[last:m.start()])
+        use = word[m.start():m.end()]
         if m.group(0) == "$$":
             parts.append(word[m.start():m.start() + 1])
+        elif m.group(1) is None:  # envsubst's
+            parts.append(use.as_opaque())
         else:
             var = m.group(1)
             value = env.get(var)
-            use = word[m.start():m.end()]
             if value is not None and not value.opaque:
                 parts.append(value.reached_via(use, f"$({var})"))
             else:
