@@ -1773,6 +1773,14 @@ class Extractor:
         o = entry.origin
         line = o.line if o.path == job.display else next(
             (h.line for h in o.chain if h.path == job.display), 1)
+        if o.chain or o.path != job.display:
+            # a program named by a variable (`$PYTHON -m sglang.launch_server`, `"$VLLM_BIN" serve`): the launch is
+            # where its command is written, the first of its words written in place, not the variable's assignment
+            # (two launches there were one site to the same-host rules, field test rw12/c)
+            here = next((w.origin for w in words[m.start:] if w.pieces and not w.opaque and
+                         not w.origin.chain and w.origin.path == job.display), None)
+            if here is not None:
+                line = here.line
         if start is not None and start.pieces and entry.pieces and not o.chain:
             sp, ep = start.pieces[0], entry.pieces[0]
             if sp.src is ep.src and sp.src is not None and sp.offset <= ep.offset and o.path == job.display:
