@@ -974,6 +974,22 @@ def alternatives(a: Launch, b: Launch) -> bool:
     return False
 
 
+def distinct_instances(a: Launch, b: Launch) -> bool:
+    """Two launches of one command line that are two processes: started by two iterations of a ``for`` loop
+    or by two calls of a function (their contexts first differ there).  haNa-meister/sglang's start_pd.sh
+    starts ``NUM_PREFILL`` prefills in ``for (( i=0; i<NUM_PREFILL; i++ ))``, each on the default bootstrap
+    port 8998 (field test rw12/c): launches of one line were never compared for the host's ports and GPUs."""
+    if a.path != b.path or a.line != b.line or a.context == b.context:
+        return False
+    for x, y in zip(_contexts(a), _contexts(b)):
+        if x != y:
+            return x.startswith(_INSTANCES) and y.startswith(_INSTANCES) and not _entry_functions(x, y)
+    return False
+
+
+_INSTANCES = ("for ", "function ")  # context items of a loop iteration and of a function's call
+
+
 def engine_libraries(a: Launch, b: Launch) -> bool:
     """Launches of two engines in two functions the script never calls (:func:`_entry_functions`): a library
     of launchers (Mooncake's tone_tests common.sh: ``launch_sglang_server``, ``launch_vllm_server``) whose
@@ -1153,7 +1169,7 @@ def shares_network(launch: Launch) -> bool:
 def colocated(a: Launch, b: Launch) -> bool:
     """Known to run on one host at the same time: two shell launches of one
     script, not alternatives, not multi-node, not started through ssh/srun."""
-    if a is b or a.path != b.path or (a.path, a.line) == (b.path, b.line):
+    if a is b or a.path != b.path or ((a.path, a.line) == (b.path, b.line) and not distinct_instances(a, b)):
         return False
     if a.render_role != b.render_role:
         return False  # two renderings of one template, one per role

@@ -36,7 +36,7 @@ def test_a_launch_function_called_after_the_explosion_keeps_it_reported(scratch_
     launch = LAUNCH.replace(" &", " --port 3000$A0 &")
     scratch_git.write("bench.sh", "#!/bin/bash\nstart() {\n  " + launch + "}\nstart\n" + EXPLODE + "start\n")
     code, report = scratch_git.lint("bench.sh")
-    assert _pd015(report) and code == 0
+    assert _pd015(report)  # (and PD150: the two calls are two prefills on one host, one bootstrap port)
 
 
 def test_the_same_launch_again_after_the_explosion_cost_nothing(scratch_git):

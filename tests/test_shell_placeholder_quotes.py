@@ -11,7 +11,7 @@ SCRIPT = """\
 
     serve(){ local name=$1 gpus=$2 role=$3 port=$4 conn=${5:-NixlConnector}
       docker run -d --name "$name" --entrypoint bash --network host \\
-        -e CUDA_VISIBLE_DEVICES=$gpus \\
+        -e CUDA_VISIBLE_DEVICES=$gpus -e VLLM_NIXL_SIDE_CHANNEL_PORT=$((5600+port)) \\
         rocm/vllm-dev:latest -c "vllm serve $MODEL --port $port \\
           --kv-transfer-config '{\\"kv_connector\\":\\"$conn\\",\\"kv_role\\":\\"$role\\",\\"kv_connector_extra_config\\":{\\"proxy_ip\\":\\"$HOST_IP\\"}}'"; }
 

@@ -30,15 +30,15 @@ SCRIPT = """\
     }
 
     launch() {
-        local mode=$1
+        local mode=$1 port=$2 gpu=$3
         local offline_prefix=$(hf_offline_prefix "Qwen/Qwen3-8B")
         local cmd="${docker_exec} \\"${offline_prefix}python -m sglang.launch_server --model-path Qwen/Qwen3-8B \\
-            --disaggregation-mode ${mode} --enable-linear-replayssm-spec --port 30000\\""
+            --disaggregation-mode ${mode} --enable-linear-replayssm-spec --port ${port} --base-gpu-id ${gpu}\\""
         eval "$cmd" &
     }
 
-    launch prefill
-    launch decode
+    launch prefill 30000 0
+    launch decode 30001 1
     """
 
 

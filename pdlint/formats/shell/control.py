@@ -382,8 +382,8 @@ class Control:
                     done.extend(once(s))
                 elif not value:
                     done.append(Out(s, True))
-                else:
-                    for r in self.run_arm(body, s, Ctx("for ((...)) (loop body)"), False):
+                else:  # (each iteration named: the launches two of them start are two processes, pdlint.pairing)
+                    for r in self.run_arm(body, s, Ctx(f"for ((...)) (iteration {it + 1})"), False):
                         self.loop_step(r, nxt, done)
             busy = busy or (it > 0 and self.new_work(mark))
             states = []
