@@ -71,7 +71,8 @@ _KEYS = (r"disaggregation[-_]mode\s*[:=]", r"[\"']?kv[-_]transfer[-_]config[\"']
          r"\\*[\"']?kv_role\\*[\"']?\s*(?::|=(?![ \t]*[\"']?[$`]))", r"context_servers\s*:(?![ \t]*\d+[ \t]*$)",
          r"generation_servers\s*:(?![ \t]*\d+[ \t]*$)")
 #: example proxy scripts run as routers (launchers.SCRIPT_ROUTERS), also by a path (``$GIT_ROOT/.../toy_proxy_server.py``)
-_SCRIPT_LAUNCHERS = (r"toy_proxy_server\.py", r"disagg_proxy_demo\.py")
+_SCRIPT_LAUNCHERS = (r"toy_proxy_server\.py", r"disagg_proxy_demo\.py", r"mooncake_connector_proxy\.py",
+                     r"disagg_epd_proxy\.py")
 MARKER = re.compile(  # a launcher is not part of an image name (lmsysorg/sglang-router:v0.2) or a submodule
     r"(?P<launcher>(?:(?<![\w./-])(?:" + "|".join(_LAUNCHERS) + r")|(?<![\w.-])(?:" + "|".join(_SCRIPT_LAUNCHERS)
     + r"))(?![\w:-]|\.\w))"
@@ -194,7 +195,7 @@ _CONDITION_ACTION = re.compile(r"\{\{-?\s*(?:if|else\s+if|with)\b.*?\}\}|\{%-?\s
 
 # Every match of MARKER holds one of these: only the lines that hold one are searched.
 _LITERALS = ("sglang", "dynamo.", "vllm", "trtllm-serve", "disagg", "kv-transfer-config", "kv_transfer_config",
-             "-worker", "kv_role", "smg", "amg", "toy_proxy_server", "disagg_proxy_demo",
+             "-worker", "kv_role", "smg", "amg", "toy_proxy_server", "disagg_proxy_demo", "mooncake_connector_proxy",
              "context_servers", "generation_servers", "sgl_pdlb")
 
 

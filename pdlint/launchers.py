@@ -65,11 +65,17 @@ SCRIPTS = {
 }
 #: example proxies a deployment copies and runs as ``python [PATH/]NAME.py``: vLLM's NixlConnector proxy
 #: (tests/v1/kv_connector/nixl_integration/toy_proxy_server.py: ``--prefiller-hosts/--prefiller-ports``,
-#: ``--decoder-hosts/--decoder-ports``; the form vLLM's NixlConnector docs use) and its disaggregated-serving
-#: demo (examples/online_serving/disaggregated_serving/disagg_proxy_demo.py: ``--prefill/--decode HOST:PORT``)
+#: ``--decoder-hosts/--decoder-ports``; the form vLLM's NixlConnector docs use), its disaggregated-serving
+#: demo (examples/online_serving/disaggregated_serving/disagg_proxy_demo.py: ``--prefill/--decode HOST:PORT``),
+#: its MooncakeConnector proxy (.../mooncake_connector/mooncake_connector_proxy.py: ``--prefill URL [BOOTSTRAP]``,
+#: ``--decode URL``, each repeated) and its encoder-disaggregation proxy
+#: (examples/online_serving/disaggregated_encoder/disagg_epd_proxy.py: ``--prefill-servers-urls`` /
+#: ``--decode-servers-urls``, comma-separated)
 SCRIPT_ROUTERS = {
     "toy_proxy_server.py": ("vllm", "router", "python toy_proxy_server.py"),
     "disagg_proxy_demo.py": ("vllm", "router", "python disagg_proxy_demo.py"),
+    "mooncake_connector_proxy.py": ("vllm", "router", "python mooncake_connector_proxy.py"),
+    "disagg_epd_proxy.py": ("vllm", "router", "python disagg_epd_proxy.py"),
 }
 SHELLS = {"sh", "bash", "zsh", "dash", "ksh", "ash"}
 #: programs that run the rest of their words as a command (after their own options): the process a command

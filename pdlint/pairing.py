@@ -79,6 +79,8 @@ URL_FLAGS = {"--prefill": "prefill", "--decode": "decode", "--prefill-urls": "pr
              "--prefill-url": "prefill", "--decode-url": "decode"}
 SELECTOR_FLAGS = {"--prefill-selector": "prefill", "--decode-selector": "decode"}
 BOOTSTRAP_LIST_FLAGS = {"--prefill-bootstrap-ports": "prefill"}
+#: URL lists in one comma-separated value (vLLM's disagg_epd_proxy.py; "disable"/"none": no prefill servers)
+COMMA_URL_FLAGS = {"--prefill-servers-urls": "prefill", "--decode-servers-urls": "decode"}
 #: vLLM's toy proxy names its servers by host and port lists (launchers.SCRIPT_ROUTERS): flag -> (role, part)
 HOST_PORT_FLAGS = {"--prefiller-hosts": ("prefill", "host"), "--prefiller-host": ("prefill", "host"),
                    "--prefiller-ports": ("prefill", "port"), "--prefiller-port": ("prefill", "port"),
@@ -818,6 +820,17 @@ def router_args(router: Launch) -> tuple:
                 j += 1
             parts.setdefault(HOST_PORT_FLAGS[name], []).extend(vals)
             i = j if not eq else i + 1
+            continue
+        if name in COMMA_URL_FLAGS:
+            val = argv[i][len(name) + 1:] if eq else (argv[i + 1] if i + 1 < len(argv) else None)
+            if val is not None and val.text.strip().lower() not in ("disable", "none", ""):
+                at = 0
+                for part in val.text.split(","):
+                    lead = len(part) - len(part.lstrip())
+                    if part.strip():
+                        items.append((COMMA_URL_FLAGS[name], "url", val[at + lead:at + lead + len(part.strip())], None))
+                    at += len(part) + 1
+            i += 1 if eq else 2
             continue
         if name in URL_FLAGS or name in SELECTOR_FLAGS or name in BOOTSTRAP_LIST_FLAGS:
             vals = [argv[i][len(name) + 1:]] if eq else []
