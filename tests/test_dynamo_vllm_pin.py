@@ -81,6 +81,17 @@ def test_a_misspelt_option_of_a_dynamo_vllm_worker_is_vllm018(scratch):
     assert "nor of Dynamo's vLLM worker" in codes[0][1]
 
 
+def test_a_misspelt_option_of_a_later_release_is_reported_between_tables(scratch):
+    """RenSilvaAU/optimise-llm with `--attention-backendz` (field test rw12/c): Dynamo 1.1.1 installs vLLM 0.19.0,
+    judged against the 0.11.0 table, which has no `--attention-backend`: the near-miss went unreported."""
+    _, doc = _lint(scratch, "nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.1.1", DYN_FLAGS + ", --attention-backendz, X")
+    (f,) = [f for f in doc["findings"] if f["code"] == "VLLM018"]
+    assert "not a flag of any vLLM release pdlint knows nor of Dynamo's vLLM worker; did you mean " \
+           "--attention-backend?" in f["message"]
+    _, doc = _lint(scratch, "nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.1.1", DYN_FLAGS + ", --attention-backend, X")
+    assert not [f for f in doc["findings"] if f["code"] == "VLLM018"]
+
+
 def test_dynamos_own_options_and_abbreviations_are_not_reported(scratch):
     _, doc = _lint(scratch, "nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.6.1", DYN_FLAGS + ", --is-prefill")
     assert not [f for f in doc["findings"] if f["code"] == "VLLM018"]

@@ -233,6 +233,16 @@ def unreleased_image(image: str) -> bool:
     return bool(m) and (m.group(1) or "").lower() != "latest"  # (no group: a digest)
 
 
+@functools.lru_cache(maxsize=1)
+def every_option() -> tuple:
+    """The options any release's table defines (for a near-miss hint when the release judged is not the one a
+    launch runs)."""
+    out: dict = {}
+    for v in available_versions():
+        out.update(dict.fromkeys(load(v).options))
+    return tuple(out)
+
+
 def releases_with(option: str) -> list:
     """Releases (oldest first) whose table knows ``option`` exactly."""
     return [v for v in reversed(available_versions()) if load(v).lookup(normalise(option)) is not None]
