@@ -1523,6 +1523,8 @@ class Extractor:
                     m["image"] = cmd.image
                 if cmd.container:  # its devices and network (pairing.container_text)
                     m["container_run"] = cmd.container
+                if cmd.instances:  # loop iterations / function calls whose launches run side by side (pairing)
+                    m["instances"] = frozenset(cmd.instances)
                 if cmd.ended_before:  # background launches a kill ended before this one runs (shell.jobs)
                     m["ended_before"] = frozenset((run_label, s) for s in cmd.ended_before)
                 start = doc[cmd.start:cmd.start + 1] if 0 <= cmd.start < len(doc.text) else None

@@ -989,18 +989,16 @@ def alternatives(a: Launch, b: Launch) -> bool:
 
 def distinct_instances(a: Launch, b: Launch) -> bool:
     """Two launches of one command line that are two processes: started by two iterations of a ``for`` loop
-    or by two calls of a function (their contexts first differ there).  haNa-meister/sglang's start_pd.sh
+    or by two calls of a function whose launches keep running beside the next one's (their contexts first
+    differ there: shell.state.Ctx.instance).  haNa-meister/sglang's start_pd.sh
     starts ``NUM_PREFILL`` prefills in ``for (( i=0; i<NUM_PREFILL; i++ ))``, each on the default bootstrap
     port 8998 (field test rw12/c): launches of one line were never compared for the host's ports and GPUs."""
     if a.path != b.path or a.line != b.line or a.context == b.context:
         return False
     for x, y in zip(_contexts(a), _contexts(b)):
         if x != y:
-            return x.startswith(_INSTANCES) and y.startswith(_INSTANCES) and not _entry_functions(x, y)
+            return x in a.meta.get("instances", ()) and y in b.meta.get("instances", ())
     return False
-
-
-_INSTANCES = ("for ", "function ")  # context items of a loop iteration and of a function's call
 
 
 def engine_libraries(a: Launch, b: Launch) -> bool:

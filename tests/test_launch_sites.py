@@ -77,3 +77,20 @@ def test_two_calls_of_a_function_are_two_processes(scratch_git):
         "--base-gpu-id $3 &", "--base-gpu-id $3 $X &"))
     code, report = scratch_git.lint("run.sh")
     assert len(report["launches"]) == 2 and _found(report) == []
+
+
+def test_a_loop_that_measures_and_ends_its_server_runs_one_at_a_time(scratch_git):
+    """vllm-project/tpu-inference's benchmark loops start a server per model, run a client and call a clean-up
+    pdlint cannot read (a file sourced by a computed path): the iterations run one after another."""
+    scratch_git.write("bench.sh", """\
+#!/bin/bash
+source "$(dirname "$0")/utils.sh"
+for m in Qwen/Qwen3-8B meta-llama/Llama-3.1-8B; do
+    (vllm serve "$m" --port 8000 2>&1 | tee -a log) &
+    waitForServerReady
+    python benchmark_serving.py --model "$m" --port 8000
+    cleanUp "$m"
+done
+""")
+    code, report = scratch_git.lint("bench.sh")
+    assert len(report["launches"]) == 2 and _found(report) == []

@@ -68,6 +68,9 @@ class ShellCommand:
     #: serials of earlier background commands a ``kill``/``pkill``/``killall`` ended before this command
     #: runs, on every path that runs it: the two never run at the same time
     ended_before: frozenset = frozenset()
+    #: the context entries of the loop iterations and function calls it is in whose launches keep running
+    #: beside the next iteration's or call's (:attr:`pdlint.formats.shell.state.Ctx.instance`)
+    instances: tuple = ()
 
 
 @dataclass

@@ -257,6 +257,7 @@ class Control:
         # variable, the rest would too (each would split the paths again: Mooncake's tone_tests reached the
         # path limit before their prefill)
         idle = len(items) > 2 and self.idle_loop(node, body_node)
+        overlap = len(items) > 1 and self.overlapping(self.unit, body_node)
         for n, item in enumerate(items):
             if n >= MAX_LOOP_ITERATIONS:
                 self.limit("loop", f"a loop ran more than {MAX_LOOP_ITERATIONS} iterations; the rest was skipped")
@@ -266,7 +267,8 @@ class Control:
             stopped = len(done)
             for s in states:
                 s.assign(var, Var(item, frozenset(unk) if item.opaque else frozenset()))
-                for o in self.run_arm(body, s, Ctx(f"for {var} in ... ({var}={short(item.text, 40)})"), False):
+                for o in self.run_arm(body, s, Ctx(f"for {var} in ... ({var}={short(item.text, 40)})",
+                                                   instance=overlap), False):
                     self.loop_step(o, nxt, done)
             states = [o.st for o in self.merge(nxt, node)]
             if before is not None:
@@ -371,6 +373,7 @@ class Control:
         states, done = [st], []
         if run("initializer", st, 0) is None:
             return self.merge(once(st), node)
+        overlap = self.overlapping(self.unit, body_node) if body_node is not None else False
         busy = False
         for it in range(MAX_LOOP_ITERATIONS):
             nxt: list = []
@@ -382,8 +385,8 @@ class Control:
                     done.extend(once(s))
                 elif not value:
                     done.append(Out(s, True))
-                else:  # (each iteration named: the launches two of them start are two processes, pdlint.pairing)
-                    for r in self.run_arm(body, s, Ctx(f"for ((...)) (iteration {it + 1})"), False):
+                else:  # (each iteration named: the launches two of them start may be two processes, pdlint.pairing)
+                    for r in self.run_arm(body, s, Ctx(f"for ((...)) (iteration {it + 1})", instance=overlap), False):
                         self.loop_step(r, nxt, done)
             busy = busy or (it > 0 and self.new_work(mark))
             states = []
@@ -465,7 +468,7 @@ class Control:
         st.frames.append({})
         if label is None:
             label = f"function {fd.name} (called at line {words[0].origin.line})"
-        depth = st.push_ctx(Ctx(label))
+        depth = st.push_ctx(Ctx(label, instance=words is not None and self.overlapping(fd.unit, fd.body)))
         self.depth += 1
         self.active_calls.append(fd.key)
         try:

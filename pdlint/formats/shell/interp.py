@@ -83,6 +83,7 @@ class Interpreter(Words, Conditions, Control, Builtins, Joins, Tails, EnvVariant
         self.container_runs: dict = {}  # container name -> the words of that `docker run` (launchers.container_run)
         self.uncalled_fd: Optional[FuncDef] = None  # that function (Control.evaluate_uncalled)
         self.uncalled_memo: dict = {}  # FuncDef.key -> can a limit in it stay quiet (uncalled_quiet)
+        self.overlap_memo: dict = {}  # (id(unit), start byte) -> Joins.overlapping
         self.units: dict = {}  # id(SourceFile) -> Unit
         self.sourcing: list = []  # ids of the files being sourced (innermost last)
         self.initial: dict = {}  # name -> Var given by the caller's env
@@ -495,6 +496,7 @@ class Interpreter(Words, Conditions, Control, Builtins, Joins, Tails, EnvVariant
             words=list(words), env=env, context=st.context_text(), role_hint=role, start=start,
             background=self.bg > 0, unset_vars=sorted(unknown), uncalled=self.uncalled, serial=len(self.commands),
             ended_before=st.ended, remote=any(c.remote for c in st.ctx),
+            instances=tuple(c.text for c in st.ctx if c.instance),
             image=next((c.image for c in reversed(st.ctx) if c.image), "") or self._exec_image(words),
             container=next((c.container for c in reversed(st.ctx) if c.container), "") or self._container(words))
         if self._started is not None:

@@ -53,6 +53,11 @@ _REF_RE = re.compile(rb"\$\{?(?:#|(!))?([A-Za-z_][A-Za-z0-9_]*)")
 _NAMEREF_RE = re.compile(rb"\b(?:declare|local|typeset)\s+(?:-\w*\s+)*-\w*n")
 #: tree-sitter parents of a ``variable_name`` that writes or declares the name instead of reading it
 _WRITES = frozenset({"variable_assignment", "declaration_command", "unset_command", "for_statement"})
+#: commands that end no process and wait for none (a loop or function running only these beside its launches
+#: leaves them running: Joins.overlapping); not ``wait``, ``kill``, ``source``
+_PASSIVE = frozenset({"sleep", "local", "export", "declare", "typeset", "readonly", "set", "shift", "return",
+                      "true", "false", ":", "test", "[", "[[", "cd", "pushd", "popd", "mkdir", "touch", "nohup",
+                      "setsid", "env", "ulimit", "umask", "date", "seq", "basename", "dirname"})
 #: container CLIs and their sub-commands that start nothing (``docker inspect --format '{{.State.Pid}}' C``)
 _CONTAINER_CLIS = frozenset({"docker", "podman", "nerdctl", "kubectl"})
 _INSPECTS = frozenset({"inspect", "ps", "logs", "images", "stop", "kill", "rm", "pull", "get", "describe", "wait", "top",
@@ -258,6 +263,44 @@ class Joins:
         if self.ctx.launch_text is None or self.reads_index() is _EVERYWHERE:
             return False
         return not self._statement_reaches_launch(unit, body, set()) and self._runs_only_named(unit, body, set())
+
+    def overlapping(self, unit, body) -> bool:
+        """Do the launches one run of ``body`` (a loop's, a function's) starts keep running while the next run
+        starts its own: it runs nothing but its launches, commands that only print, test, wait for a port with
+        ``curl`` or ``sleep``, set variables or directories, and functions that do the same (haNa-meister/sglang's
+        ``for (( i=0; i<NUM_PREFILL; i++ )); do port=...; nohup python -m sglang.launch_server ... & done``)?
+        Not when it runs ``wait``, a ``kill``, a benchmark client or anything else pdlint cannot tell ends
+        nothing (vllm-project/tpu-inference's benchmark loop: start a server, measure, ``cleanUp``)."""
+        key = (id(unit), body.start_byte)
+        got = self.overlap_memo.get(key)
+        if got is None:
+            self.overlap_memo[key] = False  # (a function calling itself)
+            got = self.overlap_memo[key] = self._overlapping(unit, body)
+        return got
+
+    def _overlapping(self, unit, body) -> bool:
+        if self.ctx.launch_text is None:
+            return False
+        stack = [body]
+        while stack:
+            n = stack.pop()
+            if n.type == "command":
+                name = n.child_by_field_name("name")
+                prog = unit.source_text(name) if name is not None and name.named_child_count == 1 and \
+                    name.named_children[0].type == "word" else None
+                if prog is None:
+                    return False
+                if prog in self.function_bodies():
+                    fn_unit, fn_body = self.function_bodies()[prog]
+                    if not self.overlapping(fn_unit, fn_body):
+                        return False
+                elif prog not in _PASSIVE and prog.rsplit("/", 1)[-1] not in launchers.NOT_RUNNERS and \
+                        not self.ctx.launch_text(unit.source_text(n)):
+                    return False
+            elif n.type in ("unset_command", "function_definition"):
+                return False
+            stack.extend(n.children)
+        return True
 
     def idle_loop(self, node, body) -> bool:
         """Can the loop ``node`` start nothing and change no state but variables, whatever it iterates over?

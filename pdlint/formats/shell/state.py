@@ -93,9 +93,12 @@ class Ctx:
     remote: bool = False  # the commands inside run on another host (``ssh HOST COMMAND``)
     image: str = ""  # the commands inside run in this container image (``docker run IMAGE bash -c ...``)
     container: str = ""  # ... in the container these words made (launchers.container_run)
+    # a loop iteration or function call whose launches stay running beside the next one's (Joins.overlapping):
+    # the launches of one line it and another such entry start are two processes (pdlint.pairing)
+    instance: bool = False
 
     def closed(self) -> "Ctx":
-        return Ctx(self.text, self.role, self.decision, False, self.remote, self.image, self.container)
+        return Ctx(self.text, self.role, self.decision, False, self.remote, self.image, self.container, self.instance)
 
 
 @dataclass(frozen=True)
