@@ -300,7 +300,7 @@ def find_markers(text: str, kind: str = "", skip: frozenset = frozenset()) -> li
         if n in described:
             continue
         code = _strip_line_comment(line)
-        if _prose(code) or _PY_IMPORT.match(code):
+        if _prose(code) or _PY_IMPORT.match(code) or (kind == "python" and _PY_ANNOTATION.match(code)):
             continue
         for m in _line_markers(code):
             out.append(Marker(n, m.start() + 1, m.group(0).rstrip(":= \t\"'\\"), m.lastgroup or "flag"))
@@ -312,6 +312,10 @@ def find_markers(text: str, kind: str = "", skip: frozenset = frozenset()) -> li
 
 #: a Python import of a server module (``from vllm.entrypoints.openai.api_server import (``): no launch
 _PY_IMPORT = re.compile(r"[ \t]*(?:from[ \t]+[\w.]+[ \t]+import\b|import[ \t]+[\w.]+(?:[ \t]+as[ \t]+\w+)?[ \t]*(?:,|$))")
+#: a Python field's annotation, in a .py file (``disaggregation_mode: str``, ``kv_role: Optional[str] = None``:
+#: a dataclass of a log parser, ishandhanani/infbench, field test rw12/c): a name and a type, no launch
+_PY_ANNOTATION = re.compile(r"[ \t]*\w+[ \t]*:[ \t]*(?:str|int|bool|float|dict|list|Any|(?:Optional|Literal|Union|list|"
+                            r"dict)\[[^\]]*\])[ \t]*(?:=[ \t]*(?:None|\w+|[\"'][^\"']*[\"'])[ \t]*)?$")
 
 
 #: a CLI written as YAML block-sequence items, one word per line (``- vllm`` / ``- serve``): line by line no
@@ -504,7 +508,7 @@ def assess(jobs: list, extraction, findings: list, strict: bool = False, shown=N
         else:
             text = src.text
         lines = covered.get(job.display, set())
-        markers = find_markers(text, skip=lines)
+        markers = find_markers(text, "python" if job.display.endswith(".py") else "", skip=lines)
         # markers on covered lines are not searched: a file with some has launches, which is what the count
         # tells (Coverage.launch_text)
         fc.markers = len(markers)

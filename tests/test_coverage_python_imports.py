@@ -39,3 +39,21 @@ def test_a_module_that_starts_the_server_is_reported(scratch_git):
                                 " '{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_both\"}'])\n")
     code, report = scratch_git.lint("run.py")
     assert [f["code"] for f in report["findings"]] == ["PD020"]
+
+
+@pytest.mark.parametrize("line, python, markers", [
+    ("    disaggregation_mode: str", True, 0),  # ishandhanani/infbench's log parser (field test rw12/c)
+    ("    kv_role: Optional[str] = None", True, 0),
+    ('    disaggregation_mode: str = "prefill"', True, 0),
+    ("    disaggregation_mode: str", False, 1),  # in YAML or a script it is still a key with a value
+    ('    disaggregation_mode = "prefill"', True, 1),  # an assignment: still
+])
+def test_a_python_field_annotation_is_no_launch_text(line, python, markers):
+    assert len(find_markers(line + "\n", "python" if python else "")) == markers
+
+
+def test_a_python_dataclass_with_pd_fields_is_quiet(scratch_git):
+    scratch_git.write("models.py", "class Server(TypedDict, total=False):\n    tp_size: int\n"
+                                   "    disaggregation_mode: str\n    kv_role: Optional[str]\n")
+    code, report = scratch_git.lint("models.py")
+    assert report["findings"] == [] and code == 0
