@@ -143,6 +143,27 @@ ROUTER_REPLICAS = register(Rule(
                   "--prefill http://g-prefill-1.s-g-prefill:8000\n- name: prefill\n  replicas: 2",
     category=_C))
 
+ROUTER_NO_COMMAND = register(Rule(
+    "PD108", "router-cli-without-command", ERROR,
+    "Reports `python -m sglang_router` or the `sglang-router` console script run without a `launch` or "
+    "`server` sub-command.",
+    "sglang-router's CLI (`sglang_router/cli.py` `main`, behind `python -m sglang_router` and the console "
+    "scripts since 0.3) prints its help and exits with status 1 unless its first argument is `launch`, `server`, "
+    "`--help` or a version flag; releases before 0.3 have neither `sglang_router/__main__.py` nor the console "
+    "scripts, so the command fails there too. The router never starts, and the prefill and decode servers "
+    "receive no requests.",
+    "Add the sub-command (`python -m sglang_router launch --pd-disaggregation ...`), or run the module "
+    "`python -m sglang_router.launch_router` with the same flags.",
+    example="python -m sglang_router --pd-disaggregation --prefill http://p:30000 --decode http://d:30001",
+    example_fixed="python -m sglang_router launch --pd-disaggregation --prefill http://p:30000 "
+                  "--decode http://d:30001",
+    category=_C,
+    notes="Checked from sglang-router 0.1.4, 0.2.1 and 0.3.2's wheels. The router's own flags are not checked."))
+
+#: sglang-router's CLI entry points and the first arguments its main() accepts (sglang_router/cli.py)
+ROUTER_CLIS = ("python -m sglang_router", "sglang-router")
+ROUTER_CLI_FIRST = ("launch", "server", "-h", "--help", "--version", "-V", "--version-verbose")
+
 # flags that must differ between ranks of one multi-node instance
 RANK_DESTS = {"node_rank", "dist_init_addr", "host", "port", "nnodes", "nccl_init_addr"}
 # (vLLM's --api-server-count: the leader's API servers; a --headless worker must not set it - run_headless:
@@ -347,6 +368,19 @@ def _drift(lmap: dict, wmap: dict) -> int:
 
 
 
+def router_cli_findings(launch: Launch) -> list:
+    """PD108: sglang-router's CLI without its sub-command."""
+    if launch.kind != "router" or launch.entrypoint not in ROUTER_CLIS or launch.incomplete:
+        return []
+    first = launch.argv[0] if launch.argv else None
+    if first is not None and (first.opaque or first.text in ROUTER_CLI_FIRST):
+        return []
+    tok = first if first is not None else (launch.command[-1] if launch.command else None)
+    return [_finding(ROUTER_NO_COMMAND, tok, launch,
+                     f"`{launch.entrypoint}` needs the `launch` or `server` sub-command first: without it "
+                     f"sglang-router's CLI prints its help and exits with status 1, and the router never starts")]
+
+
 def router_findings(launches: list) -> list:
     out = []
     by_unit: dict = {}
@@ -538,13 +572,13 @@ def sh_c_findings(script: TStr, what: str = "`sh -c` script") -> list:
 # ---------------------------------------------------------------------------
 
 def check(launches: list) -> list:
-    """PD101, PD102, PD105 and PD107 over all extracted launches."""
+    """PD101, PD102, PD105, PD107 and PD108 over all extracted launches."""
     from pdlint.pairing import router_structure, sibling_structure
     out: list = []
     sibling_structure(launches)
     router_structure(launches)
     for l in launches:
-        out += role_findings(l)
+        out += role_findings(l) + router_cli_findings(l)
     out += drift_findings(launches)
     out += router_findings(launches)
     return out

@@ -1,0 +1,28 @@
+"""PD108: sglang-router's CLI needs its sub-command (haNa-meister/sglang's start_pd.sh, field test rw12/c:
+`nohup python -m sglang_router --pd-disaggregation --prefill-urls ... &` prints the help and exits 1; 0.3.2's
+sglang_router/cli.py main() accepts only `launch`, `server`, `-h`/`--help` or a version flag first, and 0.1.4 /
+0.2.1 have no sglang_router/__main__.py)."""
+
+import pytest
+
+SERVERS = ("python -m sglang.launch_server --model-path m --disaggregation-mode prefill --port 30000 "
+           "--base-gpu-id 0 &\n"
+           "python -m sglang.launch_server --model-path m --disaggregation-mode decode --port 30001 "
+           "--base-gpu-id 1 &\n")
+ROUTER = "--pd-disaggregation --prefill http://localhost:30000 --decode http://localhost:30001 --port 8000 &\n"
+
+
+@pytest.mark.parametrize("cli", ["python -m sglang_router", "python3 -m sglang_router", "sglang-router"])
+def test_the_router_cli_without_its_sub_command(scratch_git, cli):
+    scratch_git.write("run.sh", SERVERS + f"{cli} {ROUTER}")
+    code, report = scratch_git.lint("run.sh")
+    assert [(f["code"], f["line"], f["column"]) for f in report["findings"]] == [("PD108", 3, len(cli) + 2)]
+    assert code == 1
+
+
+@pytest.mark.parametrize("cli", ["python -m sglang_router launch", "sglang-router launch",
+                                 "python -m sglang_router.launch_router", "python -m sglang_router --version"])
+def test_with_its_sub_command_or_the_module(scratch_git, cli):
+    scratch_git.write("run.sh", SERVERS + f"{cli} {ROUTER}")
+    code, report = scratch_git.lint("run.sh")
+    assert not [f for f in report["findings"] if f["code"] == "PD108"]
