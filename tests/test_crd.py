@@ -160,6 +160,17 @@ def test_role_name_words():
     assert crd.role_of_name("prefill-decode") is None and crd.role_of_name("router") is None
 
 
+@pytest.mark.parametrize("name, role", [
+    # names Helm's `title` filter writes (vllm-project/semantic-router's Dynamo chart, field test rw12/d)
+    ("Decodeworker1", "decode"), ("Tinyllamadecode", "decode"), ("Prefillworker0", "prefill"),
+    ("Mistraldecode", "decode"),
+    # words that only contain the letters: no role
+    ("unicode", None), ("encoder", None), ("general", None), ("contextual", None), ("Prefilldecode", None),
+])
+def test_role_words_inside_one_word(name, role):
+    assert crd.role_of_name(name) == role
+
+
 # -- PD101 ---------------------------------------------------------------------------
 
 RBG = textwrap.dedent("""\

@@ -142,11 +142,20 @@ def role_of_name(name: Optional[str]) -> Optional[str]:
     elif ws & _SPEC_METHODS:
         ws -= _SPEC_NOUNS
     p, d = bool(ws & PREFILL_WORDS), bool(ws & DECODE_WORDS)
+    if not (p or d):
+        # one word of a name Helm's `title` wrote (`Decodeworker1`, `Tinyllamadecode` from `tinyllama-decode`:
+        # vllm-project/semantic-router's chart, field test rw12/d): a word that starts or ends with a long role word
+        p = any(w.startswith(_LONG_PREFILL) or w.endswith(_LONG_PREFILL) for w in ws)
+        d = any(w.startswith(_LONG_DECODE) or w.endswith(_LONG_DECODE) for w in ws) and not ws & _NOT_PD
     if p and not d:
         return "prefill"
     if d and not p:
         return "decode"
     return None
+
+
+_LONG_PREFILL = ("prefill", "prefiller")
+_LONG_DECODE = ("decode", "decoder")
 
 
 def narrow(tok: Optional[TStr], role: Optional[str]) -> Optional[TStr]:
