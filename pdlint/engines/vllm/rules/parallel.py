@@ -318,6 +318,45 @@ def _decode_without_mode_at(launch, info) -> Optional[VHit]:
 
 
 @vllm_rule(
+    "VLLM035", "dynamo-prefill-worker-without-mode", kind="launch", severity=WARNING, roles=("prefill",),
+    summary="Reports a `python -m dynamo.vllm` worker that its deployment makes the prefill worker (a "
+            "DynamoGraphDeployment service's `subComponentType: prefill` or name, a values section, a file named "
+            "for prefill) but whose command has neither `--disaggregation-mode prefill` (Dynamo 1.0 and later) "
+            "nor `--is-prefill-worker` (before 1.0).",
+    why="Dynamo's vLLM worker takes its role from its command line only, and the Dynamo operator passes a "
+        "service's args as written. Without the flag the worker registers as a decode worker (before 1.0) or "
+        "an aggregated one (`--disaggregation-mode` defaults to `agg`): the deployment has no prefill tier, "
+        "every request is prefilled where it is decoded, and a planner that scales the prefill service scales "
+        "decode capacity instead.",
+    fix="Add `--disaggregation-mode prefill` (Dynamo 1.0 and later) or `--is-prefill-worker` (earlier releases) "
+        "to the prefill worker's command.",
+    example="# VllmPrefillWorker (subComponentType: prefill), image vllm-runtime:0.8.0\n"
+            "python3 -m dynamo.vllm --model M --migration-limit=3",
+    example_fixed="python3 -m dynamo.vllm --model M --migration-limit=3 --is-prefill-worker",
+    source="ai-dynamo 0.8 components/backends/vllm/src/dynamo/vllm/main.py (the role from --is-prefill-worker); "
+           "1.0.0 dynamo/vllm/backend_args.py:32 (--disaggregation-mode, default agg)",
+    notes="NVIDIA/nim-deploy's AKS workshop copied Dynamo's disagg_planner.yaml without the prefill service's "
+          "`--is-prefill-worker` (field test rw12/d). Not reported where an operator other than Dynamo's injects "
+          "the role flag (KServe), nor for a worker whose role pdlint read from its flags.")
+def _prefill_without_mode(launch, info):
+    if not isinstance(info, VllmInfo) or not info.dynamo or launch.incomplete or launch.structural_role != "prefill":
+        return None
+    if launch.meta.get("injects_role") and launch.meta.get("resource_kind") != "DynamoGraphDeployment":
+        return None
+    if info.has("--disaggregation-mode") or info.has("--is-prefill-worker") or info.has("--is-decode-worker"):
+        return None
+    how = launch.meta.get("role_how") or "its structure"
+    rel = dynamo_release(launch)
+    flag = "--disaggregation-mode prefill" if mode_enum(launch) else "--is-prefill-worker"
+    starts = ("an aggregated worker (--disaggregation-mode defaults to agg)" if mode_enum(launch)
+              else "a decode worker")
+    return VHit(f"{how} makes this the prefill worker, but its command has no {flag}: Dynamo {rel or '1.x'} starts "
+                f"it as {starts}, and the deployment has no prefill tier", launch.command[-1] if launch.command
+                else None, [Related(o.path, o.line, o.column, f"{how} names the prefill role")
+                            for o in [launch.structural_origin] if o is not None], launch=launch)
+
+
+@vllm_rule(
     "VLLM026", "dynamo-prefill-without-kv-transfer-config", kind="launch", roles=("prefill",),
     summary="Reports a `python -m dynamo.vllm --disaggregation-mode prefill` (or legacy `--is-prefill-worker`) "
             "worker without `--kv-transfer-config`, in Dynamo 1.0 and later.",
