@@ -23,11 +23,12 @@ from pdlint.cli import main as pdlint_main
 HERE = os.path.dirname(os.path.abspath(__file__))
 SET = os.path.join(HERE, "data", "realworld")
 
-# reached on the set (137 reviewed launches in 60 files); on the first, larger draft of the set (164 launches
+# reached on the set (138 reviewed launches in 60 files: 137, and the mooncake example's proxy once pdlint read it
+# as a router); on the first, larger draft of the set (164 launches
 # in 64 files) main before these fixes had 149 roles, 149 exact argv, 2 silent files, 34 launches nobody expected;
 # the 6 files of the Kubernetes round (kserve, llm-d-modelservice, llm-d, aibrix neuron, two rbg: 16 launches)
 # had 6 of their launches with the role and 4 with the exact argv before its fixes
-PINNED = {"files": 60, "launches": 137, "argv_ok": 137}
+PINNED = {"files": 60, "launches": 138, "argv_ok": 138}
 
 
 def _eval_module():
