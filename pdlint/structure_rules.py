@@ -127,7 +127,9 @@ KUSTOMIZE_ERROR = register(Rule(
           "when the target may be in a resource pdlint cannot see: one it did not read (larger than the read limit "
           "or over a budget, reported as PD008), a remote base, the kustomization that includes a Component, or a "
           "resource a JSON 6902 patch renames in a way pdlint does not follow. The launches the patch would change "
-          "are then checked without it, and their context says so."))
+          "are then checked without it, and their context says so. A missing resource that a script in its "
+          "directory writes (`envsubst < t.tpl.yaml > cm.yaml`, `| sponge cm.yaml`, `tee`, `-o`, `cp`) is not "
+          "reported: the script generates it before `kubectl apply -k`; the build's context names the script."))
 
 ROUTER_REPLICAS = register(Rule(
     "PD107", "router-static-urls-miss-replicas", WARNING,

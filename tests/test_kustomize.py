@@ -4,6 +4,8 @@ patches over a base, an overlay, launch-unit expansion and PD106."""
 import os
 import textwrap
 
+import pytest
+
 from pdlint.discover import discover, expand_units
 from pdlint.extract import Extractor, Options
 from pdlint.lint import ConfigResolver
@@ -98,6 +100,24 @@ def test_pd106_missing_file_and_missing_target(tmp_path):
     found = sorted((f.path, f.line) for f in out.findings if f.code == "PD106")
     assert found == [("kustomization.yaml", 3), ("p.yaml", 4)]
     assert all(f.severity == "error" for f in out.findings if f.code == "PD106")
+
+
+@pytest.mark.parametrize("writes, pd106", [
+    ('envsubst < "${MY_PATH}/templates/cm.tpl.yaml" > "${MY_PATH}/cm.yaml"\n', False),
+    ("envsubst < templates/cm.tpl.yaml | sponge cm.yaml\n", False),
+    ('envsubst < "${MY_PATH}/templates/cm.tpl.yaml" > "${MY_PATH}/other-cm.yaml"\n', True),
+])
+def test_pd106_not_for_a_resource_a_script_beside_it_writes(tmp_path, writes, pd106):
+    """GoogleCloudPlatform/accelerated-platforms' configure_benchmark.sh writes configmap-benchmark.yaml before
+    `kubectl apply -k` (field test rw12/d: 7 PD106 errors on kustomizations without a launch)."""
+    deploy = DEPLOY.rstrip("\n") + "\n              command: [python3, -m, sglang.launch_server, --model-path, m]\n"
+    _write(tmp_path, {"d.yaml": deploy, "configure.sh": '#!/bin/bash\nMY_PATH="$(dirname "$0")"\n' + writes,
+                      "kustomization.yaml": "resources:\n  - d.yaml\n  - cm.yaml\n"})
+    out = extract(".", cwd=str(tmp_path))
+    assert bool([f for f in out.findings if f.code == "PD106"]) == pd106
+    assert len(out.launches) == 1
+    if not pd106:
+        assert "'cm.yaml' is written by configure.sh:3, not read" in out.launches[0].context
 
 
 def test_pd106_quiet_on_a_good_build(tmp_path):
