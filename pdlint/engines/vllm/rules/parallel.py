@@ -393,6 +393,49 @@ def _prefill_without_kv(launch, info):
                 opt.value or opt.name_tok)
 
 
+@vllm_rule(
+    "VLLM036", "dynamo-prefill-with-connector-null", kind="launch", severity=WARNING, roles=("prefill",),
+    summary="Reports a `python -m dynamo.vllm` prefill worker (`--is-prefill-worker`, or "
+            "`--disaggregation-mode prefill`) of a Dynamo release before 1.0 started with `--connector null` (or "
+            "`none`): no KV connector.",
+    why="Dynamo before 1.0 builds no `kv_transfer_config` for `--connector null` (dynamo/vllm/args.py: an empty "
+        "connector list), but its frontend still routes every request to the prefill worker first and hands the "
+        "decode worker the prefill's `kv_transfer_params`, which a worker without a connector ignores: the decode "
+        "worker computes the whole prompt again. Every prompt is prefilled twice and the prefill tier only adds "
+        "latency.",
+    fix="Start the prefill and decode workers with a KV connector (`--connector nixl`, the default), or run "
+        "one aggregated worker without `--is-prefill-worker`.",
+    example="python3 -m dynamo.vllm --model M --is-prefill-worker --connector null",
+    example_fixed="python3 -m dynamo.vllm --model M --is-prefill-worker --connector nixl",
+    source="ai-dynamo 0.6.1 dynamo/vllm/args.py:202-218 (none/null: connector_list = []), :334-336 (no "
+           "kv_transfer_config), handlers.py:175-186 (decode: kv_transfer_params from the prefill router)",
+    notes="vllm-project/semantic-router's Dynamo resources and Helm chart default (`connector: \"null\"`, "
+          "\"null for disaggregated mode\", field test rw12/d). From 1.0 `--connector` is deprecated and a prefill "
+          "worker without `--kv-transfer-config` stops at start-up (VLLM026). Reported for a release before 1.0 "
+          "(an image tag), or, with none pinned, for a worker written with `--is-prefill-worker`.")
+def _prefill_connector_null(launch, info):
+    if not isinstance(info, VllmInfo) or not info.dynamo or launch.incomplete or info.has("--kv-transfer-config"):
+        return None
+    opt = info.opts.get("--connector")
+    if opt is None or opt.value is None:
+        return None
+    values = [opt.value] + list(opt.extra)
+    if any(v.opaque for v in values) or not all(v.text.strip().lower() in ("null", "none") for v in values):
+        return None
+    mode = info.text("--disaggregation-mode")
+    prefill = (mode or "").lower() == "prefill" or (mode is None and info.has("--is-prefill-worker"))
+    if not prefill:
+        return None
+    rel = dynamo_release(launch)
+    if rel is not None and mode_enum(launch):
+        return None  # 1.0 and later: VLLM026
+    if rel is None and not info.has("--is-prefill-worker"):
+        return None
+    return VHit(f"--connector {opt.value.text} gives this prefill worker no KV connector: Dynamo "
+                f"{rel or 'before 1.0'} still sends each request's prefill here first, and the decode worker, "
+                f"given no transferable KV cache, computes the whole prompt again", opt.value)
+
+
 def _dynamo_mode(info) -> Optional[str]:
     """The role a ``python -m dynamo.vllm`` command line names (mode or legacy flag); None when it names none."""
     mode = info.text("--disaggregation-mode")
