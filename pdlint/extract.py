@@ -1767,6 +1767,12 @@ class Extractor:
                        positional=positional[1:], context=context, meta=inner_meta)
             return self.out.launches[before:]
         m: launchers.Match = found
+        if m.entrypoint == "sglang serve" and _diffusion_serve(words[m.argv_start:]):
+            self.note_unrecognised(words, (
+                "`sglang serve` of a diffusion model runs SGLang's diffusion server (sglang.multimodal_gen), whose "
+                "flags pdlint does not check"), "nothing to change if it serves an image or video model; a "
+                "prefill/decode pair is an LLM server's (`--model-type llm` makes `sglang serve` one)")
+            return []
         launch_env = dict(env)
         launch_env.update(m.env)
         entry = words[m.line_word if m.line_word is not None else m.start] if words else None
@@ -1821,8 +1827,9 @@ class Extractor:
             else:
                 lines.add(first)
 
-    def note_unrecognised(self, words: list) -> None:
-        """A command that is no launch pdlint knows but holds launch text: say why on its lines."""
+    def note_unrecognised(self, words: list, why: Optional[str] = None, why_hint: str = "") -> None:
+        """A command that is no launch pdlint knows but holds launch text: say why on its lines (``why``: a
+        reason the caller knows, with ``why_hint``)."""
         from pdlint.coverage import MARKER
         if not words or not MARKER.search(" ".join(w.text for w in words)):
             return
@@ -1831,8 +1838,10 @@ class Extractor:
             i += 1
         prog = words[i]
         texts = [w.text for w in words]
-        if launchers.basename(texts[launchers.program_at(texts, i)]) in _NOT_RUN or any(launchers.package_command(texts, k)
-                                                            for k in range(i, len(texts))):
+        if why is not None:
+            reason, hint = why, why_hint
+        elif launchers.basename(texts[launchers.program_at(texts, i)]) in _NOT_RUN or \
+                any(launchers.package_command(texts, k) for k in range(i, len(texts))):
             reason = None  # printed, searched for, killed by name or installed as a package: not a launch
             hint = ""
         elif prog.opaque:
@@ -2475,6 +2484,27 @@ _NOT_RUN = launchers.NOT_RUNNERS | {"pip", "pip3", "uv"}
 
 # the template names of include / import / from ... import / extends tags (their string literals)
 _INCLUDE_NAME = (r"""\{%-?\s*(?:include|import|from|extends)\s+(?:\[[^\]]*?)?["']([^"'\n]+)["']""")  # a re pattern
+
+
+#: diffusion model families `sglang serve` hands to its diffusion server (SGLang 0.5.23 sglang/cli/serve.py:
+#: `--model-type diffusion`, or a model its registry or model_index.json says is one; pdlint reads no model files)
+_DIFFUSION_MODEL = re.compile(r"(?:^|[/_-])(?:flux|stable-diffusion|sdxl|sd3|sd-3|wan2|wan-2|hunyuan-?video|"
+                              r"qwen-image|z-image|ltx-video|cogvideo|mochi|kandinsky|pixart|hidream)", re.I)
+
+
+def _diffusion_serve(argv: list) -> bool:
+    """Does ``sglang serve ARGV`` serve a diffusion model (GoogleCloudPlatform/accelerated-platforms' FLUX.2
+    overlays, field test rw12/d: its `--backend` and `--num-gpus` were SGL001 errors of the LLM server)?"""
+    texts = [t.text for t in argv]
+    for i, t in enumerate(texts):
+        if t == "--model-type" and i + 1 < len(texts):
+            return texts[i + 1].lower() == "diffusion"
+        if t.startswith("--model-type="):
+            return t.partition("=")[2].lower() == "diffusion"
+    model = texts[0] if texts and not texts[0].startswith("-") else next(
+        (texts[i + 1] for i, t in enumerate(texts[:-1]) if t in ("--model-path", "--model")), None) or next(
+        (t.partition("=")[2] for t in texts if t.startswith(("--model-path=", "--model="))), None)
+    return bool(model) and _DIFFUSION_MODEL.search(model) is not None
 
 
 def _launch_text_beside(src, line: int, spans: list) -> bool:
