@@ -56,6 +56,8 @@ _LAUNCHERS = (
     # sglang-router's console scripts, with their sub-command (also as list items: "smg", "launch") or a flag:
     # the package's name alone is a resource name (`name: sglang-router`, awslabs/ai-on-eks) or a case label
     r"(?:smg|amg)(?=(?:[ \t]+|[\"'][ \t]*,[ \t]*[\"'])(?:launch|server)\b)",
+    # (not a container's or job's name: `docker run --name sglang-router --network host IMAGE ...`)
+    r"(?<!--name )(?<!--name=)(?<!--hostname )(?<!--container-name )"
     r"sglang-router(?=(?:[ \t]+|[\"'][ \t]*,[ \t]*[\"'])(?:launch\b|server\b|--))",
 )
 # (vLLM's FlexibleArgumentParser reads an option's underscores as dashes: --kv_transfer_config; SGLang's and

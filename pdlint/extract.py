@@ -1780,7 +1780,13 @@ class Extractor:
             return []
         o = entry.origin
         line = o.line if o.path == job.display else next(
-            (h.line for h in o.chain if h.path == job.display), 1)
+            (h.line for h in o.chain if h.path == job.display), None)
+        if line is None:
+            # written wholly in another file (a function of a sourced library): where this file's own statement
+            # that reached it starts (`start`), not line 1 (kvcache-ai/Mooncake's test_epd_sglang.sh)
+            sp = start.pieces[0] if start is not None and start.pieces else None
+            line = sp.src.position(sp.offset)[0] if sp is not None and sp.src is not None and \
+                sp.src.path == job.display else 1
         if o.chain or o.path != job.display:
             # a program named by a variable (`$PYTHON -m sglang.launch_server`, `"$VLLM_BIN" serve`): the launch is
             # where its command is written, the first of its words written in place, not the variable's assignment

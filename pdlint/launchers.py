@@ -235,7 +235,8 @@ def find(words: list) -> Optional[object]:
     program that runs none of its words (:data:`NOT_RUNNERS`)."""
     texts = [w.text for w in words]
     n = len(texts)
-    if n and basename(texts[program_at(texts, 0)]) in NOT_RUNNERS:  # (`sudo pkill -f "vllm serve"` too)
+    if n and (basename(texts[program_at(texts, 0)]) in NOT_RUNNERS or  # (`sudo pkill -f "vllm serve"` too)
+              runs_no_words(texts)):
         return None
     for i in range(n):
         if package_command(texts, i):
@@ -497,9 +498,39 @@ def _match_at(texts: list, i: int) -> Optional[Match]:
     if hit:
         return Match(hit[0], hit[1], hit[2], i, i + 2, module_word=i + 1)
     hit = PROGRAMS.get((b, None))
-    if hit:
+    if hit and not (i and texts[i - 1] in _NAMING_OPTIONS):
         return Match(hit[0], hit[1], hit[2], i, i + 1, module_word=i)
     return None
+
+
+#: options whose value names a container, host or job (`docker run --name sglang-router IMAGE ...`): a program's
+#: name there is no program (field test rw13/e)
+_NAMING_OPTIONS = frozenset({"--name", "--hostname", "--container-name", "--network-alias", "--job-name", "-J",
+                             "--label", "-l"})
+#: sub-commands of container and cluster CLIs that run none of the words after them (`docker logs sglang-router`,
+#: `kubectl rollout restart deployment/sglang-router`); `run`, `create`, `exec`, `compose` may
+_QUIET_SUBCOMMANDS = {
+    "docker": frozenset({"rm", "logs", "stop", "kill", "restart", "inspect", "ps", "pull", "push", "tag", "images",
+                         "rmi", "network", "volume", "wait", "top", "port", "stats", "cp", "commit", "save", "load",
+                         "login", "logout", "attach", "pause", "unpause", "rename", "start", "update"}),
+    "kubectl": frozenset({"logs", "get", "describe", "delete", "rollout", "scale", "apply", "edit", "label",
+                          "annotate", "port-forward", "wait", "top", "cp", "expose", "patch", "set"}),
+}
+_QUIET_SUBCOMMANDS["podman"] = _QUIET_SUBCOMMANDS["nerdctl"] = _QUIET_SUBCOMMANDS["docker"]
+_QUIET_SUBCOMMANDS["oc"] = _QUIET_SUBCOMMANDS["kubectl"]
+#: programs that run none of their words (service managers, Helm)
+_QUIET_PROGRAMS = frozenset({"systemctl", "journalctl", "service", "helm", "supervisorctl"})
+
+
+def runs_no_words(texts: list) -> bool:
+    """Does the command run none of its words as a program: `docker logs sglang-router`, `systemctl restart
+    sglang-router`, `helm install sglang-router ./chart` (field test rw13/e: PD108 on each of them)?"""
+    p = program_at(texts, 0)
+    b = basename(texts[p])
+    if b in _QUIET_PROGRAMS:
+        return True
+    quiet = _QUIET_SUBCOMMANDS.get(b)
+    return quiet is not None and p + 1 < len(texts) and texts[p + 1] in quiet
 
 
 def _module_match(texts: list, i: int, mod: str, word: int) -> Optional[Match]:

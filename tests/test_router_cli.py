@@ -26,3 +26,24 @@ def test_with_its_sub_command_or_the_module(scratch_git, cli):
     scratch_git.write("run.sh", SERVERS + f"{cli} {ROUTER}")
     code, report = scratch_git.lint("run.sh")
     assert not [f for f in report["findings"] if f["code"] == "PD108"]
+
+
+def test_a_container_or_service_named_sglang_router_is_no_router(scratch_git):
+    """dstackai/dstack and others name the router's container `sglang-router` (field test rw13/e): `docker rm`,
+    `docker logs`, `systemctl`, `helm install` on it were PD108, and `docker run --name sglang-router IMAGE python3
+    -m sglang_router.launch_router ...` made the name the program and the real router its arguments."""
+    scratch_git.write("run.sh", SERVERS + """\
+docker rm -f sglang-router
+docker logs --tail 15 sglang-router
+docker run -d --name sglang-router --network host lmsysorg/sglang:v0.5.9 python3 -m sglang_router.launch_router \\
+  --pd-disaggregation --prefill http://localhost:30000 --decode http://localhost:30001
+kubectl logs sglang-router
+systemctl restart sglang-router
+journalctl -u sglang-router -f
+helm install sglang-router ./charts/router
+kubectl rollout restart deployment/sglang-router
+""")
+    code, report = scratch_git.lint("run.sh")
+    assert report["findings"] == [] and code == 0
+    (router,) = [l for l in report["launches"] if l["kind"] == "router"]
+    assert router["entrypoint"] == "python -m sglang_router.launch_router" and router["line"] == 5
