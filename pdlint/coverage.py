@@ -302,9 +302,12 @@ def find_markers(text: str, kind: str = "", skip: frozenset = frozenset()) -> li
         if n in described:
             continue
         code = _strip_line_comment(line)
-        if _prose(code) or _PY_IMPORT.match(code) or (kind == "python" and _PY_ANNOTATION.match(code)):
+        if _prose(code) or _PY_IMPORT.match(code) or (kind == "python" and (
+                _PY_ANNOTATION.match(code) or "add_argument(" in code)):
             continue
         for m in _line_markers(code):
+            if "install" in code and _installs(code, m.start()):
+                continue  # `RUN pip install sglang-router --force-reinstall`: a package, not a launch
             out.append(Marker(n, m.start() + 1, m.group(0).rstrip(":= \t\"'\\"), m.lastgroup or "flag"))
     if "serve" in text and _BLOCK_CLI_HINT.search(text):
         out += _block_list_markers(text, skip)
@@ -314,10 +317,18 @@ def find_markers(text: str, kind: str = "", skip: frozenset = frozenset()) -> li
 
 #: a Python import of a server module (``from vllm.entrypoints.openai.api_server import (``): no launch
 _PY_IMPORT = re.compile(r"[ \t]*(?:from[ \t]+[\w.]+[ \t]+import\b|import[ \t]+[\w.]+(?:[ \t]+as[ \t]+\w+)?[ \t]*(?:,|$))")
-#: a Python field's annotation, in a .py file (``disaggregation_mode: str``, ``kv_role: Optional[str] = None``:
-#: a dataclass of a log parser, ishandhanani/infbench, field test rw12/c): a name and a type, no launch
-_PY_ANNOTATION = re.compile(r"[ \t]*\w+[ \t]*:[ \t]*(?:str|int|bool|float|dict|list|Any|(?:Optional|Literal|Union|list|"
-                            r"dict)\[[^\]]*\])[ \t]*(?:=[ \t]*(?:None|\w+|[\"'][^\"']*[\"'])[ \t]*)?$")
+#: a Python field's or parameter's annotation, in a .py file (``disaggregation_mode: str``, ``kv_role: Optional[str] =
+#: None``, ``disaggregation_mode: DisaggregationMode,``: a log parser's dataclass, ishandhanani/infbench, and an
+#: SGLang fork's own source, field tests rw12/c and rw13/e): a name and a type, no launch; nor an argparse definition
+_PY_ANNOTATION = re.compile(r"[ \t]*\w+[ \t]*:[ \t]*[A-Za-z_][\w.]*(?:\[[^\]]*\])?(?:[ \t]*\|[ \t]*[A-Za-z_][\w.]*)*"
+                            r"[ \t]*(?:=[ \t]*(?:None|[\w.]+|[\"'][^\"']*[\"'])[ \t]*)?,?[ \t]*$")
+#: a package manager's install, up to a marker (no command separator between them)
+_INSTALL = re.compile(r"\b(?:pip3?|uv[ \t]+pip|conda|mamba|micromamba|apt(?:-get)?|yum|dnf|apk)[ \t]+install\b[^;&|]*$")
+
+
+def _installs(code: str, at: int) -> bool:
+    """Is the marker at ``at`` a word of a package manager's install command (a package's name)?"""
+    return _INSTALL.search(code[:at]) is not None
 
 
 #: a CLI written as YAML block-sequence items, one word per line (``- vllm`` / ``- serve``): line by line no

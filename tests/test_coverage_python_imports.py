@@ -47,6 +47,9 @@ def test_a_module_that_starts_the_server_is_reported(scratch_git):
     ('    disaggregation_mode: str = "prefill"', True, 0),
     ("    disaggregation_mode: str", False, 1),  # in YAML or a script it is still a key with a value
     ('    disaggregation_mode = "prefill"', True, 1),  # an assignment: still
+    # an SGLang fork's own source (meituan-longcat/SGLang-FluentLLM, field test rw13/e)
+    ("        disaggregation_mode: DisaggregationMode,", True, 0),
+    ('    parser.add_argument("--disaggregation-mode", type=str, default="null")', True, 0),
 ])
 def test_a_python_field_annotation_is_no_launch_text(line, python, markers):
     assert len(find_markers(line + "\n", "python" if python else "")) == markers
@@ -57,3 +60,12 @@ def test_a_python_dataclass_with_pd_fields_is_quiet(scratch_git):
                                    "    disaggregation_mode: str\n    kv_role: Optional[str]\n")
     code, report = scratch_git.lint("models.py")
     assert report["findings"] == [] and code == 0
+
+
+@pytest.mark.parametrize("line, markers", [
+    ("RUN pip install sglang-router --force-reinstall", 0),  # a Dockerfile's package (field test rw13/e)
+    ("RUN uv pip install --system sglang-router --no-deps", 0),
+    ("RUN pip install sglang-router && sglang-router launch --pd-disaggregation", 2),  # the launch after it
+])
+def test_a_package_install_is_no_launch_text(line, markers):
+    assert len(find_markers(line + "\n")) == markers
