@@ -828,6 +828,10 @@ class Extractor:
             problems = [p for p in problems if p.code == "limit"]  # a chat template: its Jinja is not ours to judge
         elif not _may_launch(src, renders, (variables, role_vars), includes):
             drop = ("render",) if _may_take_a_command(job.abspath, src, renders) else ("render", "undefined")
+            if _OTHER_DELIMITERS.search(src.text):
+                # nor its syntax, when its tool sets other delimiters and keeps GitHub's `${{ a || b }}` for
+                # Actions (THUDM/slime's `<% %>` workflow templates, field test rw13/e)
+                drop += ("syntax",)
             problems = [p for p in problems if p.code not in drop]
         for p, also in _one_per_undefined_name(problems, src):
             message = p.message + (f" (also used on line{'s' if len(also) > 1 else ''} "
@@ -2519,6 +2523,11 @@ def _launch_text_beside(src, line: int, spans: list) -> bool:
     base = src.offset_of(line)
     return any(not any(s <= base + m.column - 1 < e for s, e in spans)
                for m in find_markers(src.line_text(line)))  # as coverage finds them (comments left out)
+
+
+#: a template written for other delimiters than Jinja's (`<% if x %>`, `<< var >>`, `[[ var ]]`) beside text that
+#: is not Jinja (GitHub Actions' `${{ expression }}`)
+_OTHER_DELIMITERS = re.compile(r"<%-?\s*(?:if|for|set|endif|endfor|else|elif)\b|<<-?\s*[\w.]+\s*-?>>|\$\{\{")
 
 
 def _includes_may_launch(src: SourceFile, read: list, problems: list) -> bool:

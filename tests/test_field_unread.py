@@ -159,3 +159,13 @@ def test_undefined_variables_stay_where_a_command_may_come_from_one(scratch_git,
     scratch_git.write(name, text)
     code, doc = scratch_git.lint(".")
     assert "PD005" in {c for _, _, c in found(doc)}
+
+
+def test_a_template_for_other_delimiters_gets_no_syntax_error(scratch_git):
+    """THUDM/slime renders its workflow templates with `<% %>` / `<< >>` and keeps GitHub's `${{ a || b }}`
+    (field test rw13/e): Jinja's parser stopped at `||`, a PD004 error on a file without launch text."""
+    scratch_git.write(".github/workflows/pr-test.yml.j2", "name: PR Test\nconcurrency:\n"
+                      "  group: ${{ github.workflow }}-${{ github.event.pull_request.number || github.ref }}\n"
+                      "jobs:\n<% for job in jobs %>\n  << job.name >>:\n    runs-on: ubuntu-latest\n<% endfor %>\n")
+    code, doc = scratch_git.lint(".")
+    assert (code, found(doc)) == (0, [])
