@@ -54,3 +54,27 @@ def test_known_words_before_it_are_its_first_arguments(shell_eval):
     cmds, _ = shell_eval('f() { run "$1" "$2"; }\nf a "$@"\n')
     (run,) = [c for c in cmds if c.words[0].text == "run"]
     assert run.words[1].text == "a" and run.words[2].opaque
+
+
+def test_a_functions_own_arguments_are_not_the_scripts(scratch_git):
+    """kvcache-ai/Mooncake's test_epd_sglang.sh: `start_component) shift; start_epd_component "$@"`, whose
+    `case $1 in prefill) ... decode)` is the function's argument, not the script's. Read as the script's `$1`,
+    pdlint ran the whole script as `test_epd_sglang.sh decode` (12 false PD105, 3 PD101)."""
+    scratch_git.write("t.sh", """\
+#!/bin/bash
+start_component() {
+    local role=$1
+    case $role in
+        prefill) args="--disaggregation-mode prefill --port 30001" ;;
+        decode) args="--disaggregation-mode decode --port 30002 --base-gpu-id 1" ;;
+    esac
+    python -m sglang.launch_server --model-path m $args &
+}
+case "$1" in
+    start_component) shift; start_component "$@" ;;
+    *) start_component prefill; start_component decode ;;
+esac
+""")
+    code, report = scratch_git.lint("t.sh")
+    assert not [f for f in report["findings"] if f["code"] in ("PD101", "PD105")], report["findings"]
+    assert "run as" not in " ".join(l["context"] for l in report["launches"])

@@ -10,7 +10,7 @@ from typing import Optional
 from pdlint.text import EMPTY, SourceFile, TStr
 
 from .control import short
-from .state import CWD, Ctx, Out, State, Var, tstr_key
+from .state import CWD, Ctx, Out, State, Var, rest_of_args, tstr_key
 from .words import _ANSI, computed, has_known_char, join_with, opaque_mask
 
 #: at most this many possible outputs of one ``$(...)`` are followed, each on its own path (and at most this many
@@ -113,6 +113,11 @@ class Builtins:
     def b_shift(self, words, st, unk, penv, node) -> list:
         n = int(words[1].text) if len(words) > 1 and words[1].text.isdigit() else 1
         if st.positional is not None:
+            if rest_of_args(st.positional) and n >= len(st.positional):
+                # (`f a "$@"`: the caller's unknown arguments, as many as they are: shifting past the known
+                # ones leaves them unknown, MindLab-Research/sglang's `while [[ $# -gt 0 ]] ... shift 2`)
+                st.positional = st.positional[-1:]
+                return [Out(st, None)]
             if n > len(st.positional):
                 return [Out(st, False)]
             st.positional = st.positional[n:]

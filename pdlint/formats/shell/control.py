@@ -14,7 +14,6 @@ from .state import Ctx, Fact, FuncDef, Out, State, Var
 from .words import computed, has_glob
 
 MAX_LOOP_ITERATIONS = 256
-_ALL_ARGS = frozenset({"$@", "${@}", "$*", "${*}"})  # an unknown "$@" expanded: its placeholder word
 _CTX_TEXT = 80
 
 #: Commands that do not make a function worth evaluating when the script never
@@ -457,19 +456,12 @@ class Control:
             return [Out(st, None)]
         self.called.add(fd.key)
         saved_pos, saved_bind = st.positional, st.pos_bind
-        args = None
         if words is not None:
-            args = tuple(Var(w, frozenset(unk) if w.opaque else
-                             (empty_unknown or {}).get(i, frozenset())) for i, w in enumerate(words[1:], 1))
-        rest = next((i for i, w in enumerate(words[1:]) if w.opaque and w.text in _ALL_ARGS), None) \
-            if words is not None else None
-        if rest is not None:
-            # `router "$@"` where the caller's arguments are not known (a script run with only its role, `$1`,
-            # known): as many words as they hold, not one; the words before it are $1.. (MindLab-Research/sglang's
-            # router(): `while [[ $# -gt 0 ]]; case "$1" ... shift 2` looped to the limit on one placeholder word)
-            st.positional, st.pos_bind = None, {i: args[i - 1] for i in range(1, rest + 1)}
+            st.positional = tuple(Var(w, frozenset(unk) if w.opaque else
+                                      (empty_unknown or {}).get(i, frozenset())) for i, w in enumerate(words[1:], 1))
         else:
-            st.positional, st.pos_bind = args, {}
+            st.positional = None
+        st.pos_bind = {}
         saved_env = [(name, st.vars.get(name), name in st.exported) for name, _ in penv]
         for name, var in penv:
             st.assign(name, var, export=True)

@@ -74,6 +74,19 @@ def tstr_key(t: TStr) -> tuple:
     return (t.text, t.pieces)
 
 
+#: the placeholder word an unknown ``"$@"`` / ``"$*"`` expands to: passed on (``router "$@"``), it stands for as
+#: many words as the caller's arguments hold, not one
+ALL_ARGS = frozenset({"$@", "${@}", "$*", "${*}"})
+
+
+def rest_of_args(positional: Optional[tuple]) -> bool:
+    """Does a known argument list end with the caller's unknown arguments (``f a "$@"``)?"""
+    if not positional:
+        return False
+    last = positional[-1].value
+    return isinstance(last, TStr) and last.opaque and last.text in ALL_ARGS
+
+
 @dataclass(frozen=True)
 class Ctx:
     """One entry of a path's context.

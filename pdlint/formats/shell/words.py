@@ -20,7 +20,7 @@ from typing import Optional
 from pdlint.text import EMPTY, Piece, TStr
 
 from . import arith
-from .state import Var
+from .state import Var, rest_of_args
 from .matching import MAX_STEPS as MAX_MATCH_STEPS, Glob
 from .syntax import SPECIAL_WORD_NODES as _SPECIAL_TYPES, special_parts
 
@@ -723,7 +723,7 @@ class Words:
         fb.value(val, quoted)
 
     def _count_positional(self, st, use: TStr):
-        if st.positional is None:
+        if st.positional is None or rest_of_args(st.positional):
             return use.as_opaque()
         return computed(str(len(st.positional)), use)
 
