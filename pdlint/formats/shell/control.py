@@ -14,6 +14,9 @@ from .state import Ctx, Fact, FuncDef, Out, State, Var
 from .words import computed, has_glob
 
 MAX_LOOP_ITERATIONS = 256
+#: iterations of a ``while`` loop whose paths still differ after which it is read as a loop pdlint does not count
+SPLIT_ITERATIONS = 4
+_IMPLICIT_VARS = ("?", "!", "_", "PIPESTATUS", "RANDOM", "LINENO")
 _CTX_TEXT = 80
 
 #: Commands that do not make a function worth evaluating when the script never
@@ -295,6 +298,7 @@ class Control:
         body = self.statements(body_node) if body_node is not None else []
         label = f"{keyword} {self.cond_text(cond)}"
         states, done = [st], []
+        entry = st.fork()
         busy = False  # an iteration after the first ran a command other than echo / sleep / ...
         for it in range(MAX_LOOP_ITERATIONS):
             nxt: list = []
@@ -337,6 +341,14 @@ class Control:
                 self.widen_loop(new, node)
             if len(new) <= len(before) and all(any(n.same(p) for p in before) for n in new):
                 done.extend(Out(s, True) for s in new)  # no progress: stop iterating
+                break
+            if it + 1 >= SPLIT_ITERATIONS and len(new) > 1:
+                # its paths keep splitting on what each iteration probes (`while [ "${#free_ports[@]}" -lt 4 ];
+                # do if ! lsof -iTCP:$port ...; then free_ports+=($port); fi; ((port++)); done`, LMCache's
+                # LMBench: the file's time limit): go on as for a loop pdlint does not count, what it sets unknown
+                self.mark_appends(entry, [Out(s, True) for s in new], node)
+                self.mark_changed(entry, new, node)
+                done.append(Out(entry, True))
                 break
             states = new
         else:
@@ -407,6 +419,21 @@ class Control:
                 self.limit("loop", f"a loop ran more than {MAX_LOOP_ITERATIONS} iterations; the rest was skipped")
             done.extend(Out(s, True) for s in states)
         return self.merge(done, node)
+
+    def mark_changed(self, before: State, after: list, node) -> None:
+        """After :meth:`mark_appends`: a variable some of the states ``after`` the loop hold with another value
+        than ``before`` does gets a placeholder (what the loop leaves in it)."""
+        at = self.unit.slice(node)
+        line = at.origin_at(0).line if at.text else 0
+        for name in {n for s in after for n in s.vars} - set(_IMPLICIT_VARS):
+            old = before.vars.get(name)
+            if old is not None and old.unknown and any(t.opaque for t in (
+                    old.value if old.is_array else (old.value,)) if t is not None):
+                continue  # (mark_appends gave it its placeholder)
+            if all(s.vars.get(name) is not None and old is not None and s.vars[name].same(old) for s in after):
+                continue
+            before.vars[name] = Var(computed(f"<what the loop at line {line} leaves in {name}>", at).as_opaque(),
+                                    frozenset((name,)))
 
     def mark_appends(self, before: State, after: list, node) -> None:
         """A loop pdlint does not count goes on with the state from before its body; a variable the body

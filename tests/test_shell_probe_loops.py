@@ -1,0 +1,53 @@
+"""A `while` loop whose paths keep splitting on a probe (LMCache/LMBench's find_free_ports, field test rw13/f:
+`while [ "${#free_ports[@]}" -lt "$count" ]; do if ! lsof -iTCP:$port ...; then free_ports+=($port); fi;
+((port++)); done`) took each script to its 10 s time limit (PD008, launches unchecked). After a few iterations
+whose paths still differ it is read as a loop pdlint does not count: what it sets is unknown."""
+
+FREE_PORTS = """\
+#!/bin/bash
+find_free_ports() {
+    local start=$1
+    local count=$2
+    local port=$start
+    local free_ports=()
+    while [ "${#free_ports[@]}" -lt "$count" ]; do
+        if ! lsof -iTCP:$port -sTCP:LISTEN &>/dev/null; then
+            free_ports+=($port)
+        fi
+        ((port++))
+    done
+    echo "${free_ports[@]}"
+}
+free_ports=($(find_free_ports 8000 4))
+vllm serve M --port "${free_ports[0]}" --kv-transfer-config '{"kv_connector":"NixlConnector","kv_role":"kv_both"}'
+"""
+
+COUNTER = """\
+#!/bin/bash
+n=0
+port=8000
+while [ "$n" -lt 4 ]; do
+    if ! lsof -iTCP:$port; then
+        n=$((n+1))
+    fi
+    port=$((port+1))
+done
+vllm serve M --port "$port"
+"""
+
+
+def test_a_probing_loop_ends_quickly_with_its_values_unknown(scratch_git):
+    scratch_git.write("a.sh", FREE_PORTS)
+    scratch_git.write("e.sh", COUNTER)
+    code, report = scratch_git.lint(".")
+    assert report["findings"] == [] and code == 0  # (not PD008: the file's time limit)
+    by_file = {l["path"]: l for l in report["launches"]}
+    assert sorted(by_file) == ["a.sh", "e.sh"] and len(report["launches"]) == 2
+    port = by_file["e.sh"]["argv"][by_file["e.sh"]["argv"].index("--port") + 1]
+    assert port == "<what the loop at line 4 leaves in port>"
+
+
+def test_a_loop_of_known_count_still_runs_each_iteration(shell_eval):
+    cmds, _ = shell_eval('i=0\nwhile [ $i -lt 6 ]; do\n  if [ -n "$X" ]; then echo x; fi\n  run --n $i\n'
+                         '  i=$((i+1))\ndone\n')
+    assert sorted(c.words[-1].text for c in cmds if c.words[0].text == "run") == ["0", "1", "2", "3", "4", "5"]
