@@ -190,12 +190,15 @@ class Pair:
         ds = self.decode_variants or [self.decode]
         p_runs = {p.meta.get("env_run") for p in ps}
         d_runs = {d.meta.get("env_run") for d in ds}
+        models = model_roles(list(ps) + list(ds)) if len(ps) > 1 or len(ds) > 1 else {}
         out = []
         for p in ps:
             for d in ds:
                 if not _one_run(p.meta.get("env_run"), d.meta.get("env_run"), p_runs, d_runs):
                     continue
                 if sequential(p, d):  # one loop iteration's servers, ended (`pkill -f "vllm serve"`) before the next
+                    continue
+                if models and other_model(p, d, models):  # (the variants of one template line, one per model)
                     continue
                 out.append((p, d))
                 if len(out) >= MAX_VARIANT_COMBOS:
@@ -747,8 +750,11 @@ def pair_launches(launches: list) -> list:
             # nor of two configurations a branch chooses between (each arm starts both roles)
             arms = arm_roles([l for l in d.servers if l.engine == eng])
             objects = object_roles([l for l in d.servers if l.engine == eng])
+            models = model_roles([l for l in d.servers if l.engine == eng])
+            named = _named_together(d.links)  # (a router that names both pairs them, whatever they serve)
             apart = lambda p, q: sequential(p.launch, q.launch) or \
-                other_configuration(p.launch, q.launch, arms) or other_object(p.launch, q.launch, objects)  # noqa: E731
+                other_configuration(p.launch, q.launch, arms) or other_object(p.launch, q.launch, objects) or \
+                (other_model(p.launch, q.launch, models) and (id(p.launch), id(q.launch)) not in named)  # noqa: E731
             combos = [(p, q) for p in ps for q in ds if not apart(p, q) and routed(p.launch, q.launch)]
             if len(combos) > MAX_PAIRS_PER_ENGINE:
                 combos = [(p, ds[0]) for p in ps] + [(ps[0], q) for q in ds[1:]]
@@ -756,6 +762,41 @@ def pair_launches(launches: list) -> list:
             for p, q in combos:
                 d.pairs.append(Pair(p.launch, q.launch, eng, d.key, p.variants, q.variants))
     return deps
+
+
+def _model_of(launch: Launch) -> Optional[str]:
+    m = facts(launch).model
+    return m.text.rstrip("/").rsplit("/", 1)[-1].lower() if m is not None and not m.opaque and m.text else None
+
+
+def model_roles(servers: list) -> dict:
+    """model (its name's last part) -> the pair roles of the servers that serve it."""
+    out: dict = {}
+    for l in servers:
+        m = _model_of(l)
+        if m is not None:
+            out.setdefault(m, set()).add(pair_role(l))
+    return out
+
+
+def other_model(a: Launch, b: Launch, models: dict) -> bool:
+    """A prefill and a decode of two models in a deployment that runs a prefill and a decode of each: one
+    deployment serving several models, each by its own pair (vllm-project/semantic-router's multi-model Dynamo
+    values: TinyLlama, Llama-2 and Mistral workers behind one model-aware frontend, field test rw12/d)."""
+    ma, mb = _model_of(a), _model_of(b)
+    if ma is None or mb is None or ma == mb:
+        return False
+    both = {"prefill", "decode"}
+    return both <= models.get(ma, set()) and both <= models.get(mb, set())
+
+
+def _named_together(links: list) -> set:
+    """(id of a prefill, id of a decode) that one router names, each by its exact address."""
+    named: dict = {}
+    for link in links:
+        if link.exact and link.how == "url":
+            named.setdefault(id(link.router), {}).setdefault(link.role, set()).update(map(id, link.servers))
+    return {(a, b) for roles in named.values() for a in roles.get("prefill", ()) for b in roles.get("decode", ())}
 
 
 def _routed_pairs(links: list):

@@ -351,3 +351,18 @@ def test_a_cached_half_is_paired_with_a_new_file(scratch_git, capsys, first, sec
     main(["--format", "json", "."])
     out = json.loads(capsys.readouterr().out)
     assert _codes(out) == ["SGL805"] and _unpaired(out) == (0, 0)
+
+
+def test_a_deployment_of_several_models_pairs_each_models_servers(scratch_git):
+    """vllm-project/semantic-router's multi-model Dynamo values (field test rw12/d): a prefill and a decode for each
+    of three models behind one model-aware frontend were paired across models: 6 false VLLM013. A router that
+    names a prefill and a decode of two models still pairs them (test_only_servers_one_router_names_...)."""
+    scratch_git.write("run.sh", "".join(
+        f"CUDA_VISIBLE_DEVICES={2 * i} vllm serve {m} --port {8100 + i} --kv-transfer-config "
+        f"'{{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_producer\"}}' &\n"
+        f"CUDA_VISIBLE_DEVICES={2 * i + 1} VLLM_NIXL_SIDE_CHANNEL_PORT={5700 + i} vllm serve {m} --port {8200 + i} "
+        f"--kv-transfer-config '{{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_consumer\"}}' &\n"
+        for i, m in enumerate(["Qwen/Qwen3-8B", "meta-llama/Llama-3.1-8B"])))
+    code, out = scratch_git.lint(".")
+    assert "VLLM013" not in _codes(out)
+    assert sorted(_paired(out)) == [("run.sh", "run.sh")] * 2
