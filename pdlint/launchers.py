@@ -77,6 +77,18 @@ SCRIPT_ROUTERS = {
     "mooncake_connector_proxy.py": ("vllm", "router", "python mooncake_connector_proxy.py"),
     "disagg_epd_proxy.py": ("vllm", "router", "python disagg_epd_proxy.py"),
 }
+#: vLLM's NixlConnector proxy copied under another name (novitalabs/pegaflow's nixl_proxy_server.py, a
+#: disagg_proxy_server.py: field test rw13/f), told by its flags: prefiller and decoder hosts or ports
+_TOY_PROXY = SCRIPT_ROUTERS["toy_proxy_server.py"]
+PREFILLER_FLAGS = ("--prefiller-host", "--prefiller-hosts", "--prefiller-port", "--prefiller-ports")
+_DECODER = ("--decoder-host", "--decoder-hosts", "--decoder-port", "--decoder-ports")
+
+
+def _toy_proxy_flags(texts: list) -> bool:
+    names = {t.partition("=")[0] for t in texts if t.startswith("--")}
+    return any(f in names for f in PREFILLER_FLAGS) and any(f in names for f in _DECODER)
+
+
 SHELLS = {"sh", "bash", "zsh", "dash", "ksh", "ash"}
 #: programs that run the rest of their words as a command (after their own options): the process a command
 #: becomes, and the program a PD020 reason names, come after them
@@ -488,7 +500,8 @@ def _match_at(texts: list, i: int) -> Optional[Match]:
                 if t == suffix or t.endswith("/" + suffix):
                     hit = MODULES[mod]
                     return Match(hit[0], hit[1], hit[2], i, j + 1, module_word=j)
-            hit = SCRIPT_ROUTERS.get(basename(t))
+            hit = SCRIPT_ROUTERS.get(basename(t)) or (_TOY_PROXY if t.endswith(".py") and
+                                                      _toy_proxy_flags(texts[j + 1:]) else None)
             if hit:
                 return Match(hit[0], hit[1], hit[2], i, j + 1, module_word=j)
             return None

@@ -38,3 +38,23 @@ def test_an_epd_proxy_without_prefill_servers_names_none(scratch_git):
                       .replace("DPORT", "8200"))
     code, report = scratch_git.lint("run.sh")
     assert not [f for f in report["findings"] if f["code"] == "PD154"]
+
+
+@pytest.mark.parametrize("script", ["./nixl_proxy_server.py", "tools/disagg_proxy_server.py"])
+def test_a_renamed_copy_of_the_toy_proxy_is_a_router(scratch_git, script):
+    """novitalabs/pegaflow runs vLLM's toy proxy as nixl_proxy_server.py (field test rw13/f): told by its flags."""
+    proxy = (f'python "{script}" --port 8000 --prefiller-host localhost --prefiller-port PPORT '
+             f'--decoder-host localhost --decoder-port 8200\n')
+    scratch_git.write("run.sh", SERVERS + proxy.replace("PPORT", "8100"))
+    code, report = scratch_git.lint("run.sh")
+    assert (code, report["findings"]) == (0, [])
+    assert sorted(l["role"] or l["kind"] for l in report["launches"]) == ["decode", "prefill", "router"]
+    scratch_git.write("run.sh", SERVERS + proxy.replace("PPORT", "8101"))
+    code, report = scratch_git.lint("run.sh")
+    assert [f["code"] for f in report["findings"]] == ["PD154"]
+
+
+def test_a_script_with_other_flags_is_no_router(scratch_git):
+    scratch_git.write("run.sh", SERVERS + "python bench.py --prefiller-host localhost --num-prompts 10\n")
+    code, report = scratch_git.lint("run.sh")
+    assert [l["kind"] for l in report["launches"]] == ["server", "server"]

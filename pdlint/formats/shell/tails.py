@@ -75,7 +75,8 @@ def _risky_word(word: str) -> bool:
     begins?"""
     base = word.rsplit("/", 1)[-1]
     return base in _RUNNERS or base in _PROGRAMS or base in _SUBCOMMANDS or word in _MODULES or \
-        word.endswith(_SCRIPT_SUFFIXES) or _MODULE_PART.search(word) is not None
+        word.endswith(_SCRIPT_SUFFIXES) or _MODULE_PART.search(word) is not None or \
+        word.partition("=")[0] in launchers.PREFILLER_FLAGS  # (a renamed copy of vLLM's toy proxy)
 
 
 class Tails:
