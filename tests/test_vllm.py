@@ -864,3 +864,16 @@ def test_kv_both_servers_behind_a_proxy_whose_ports_pdlint_cannot_see_are_an_unr
     script = script.replace("--decoder-ports 8200", "--decoder-ports $D_PORTS")
     doc = check(tmp_path / "both", capsys, monkeypatch, {"run.sh": script})
     assert sorted(f["line"] for f in doc["findings"] if f["code"] == "PD021") == [2, 3]
+
+
+@pytest.mark.parametrize("version, advice", [
+    ("0.25.0", "; use a decode TP that is a multiple of 4"),  # no table: judged against 0.20.0, but pinned
+    (None, "; pin the release or use a decode TP that is a multiple of 4"),
+])
+def test_vllm022_tells_to_pin_only_an_unpinned_release(tmp_path, capsys, monkeypatch, version, advice):
+    """A release pinned without a table of its own (vllm/vllm-openai:v0.25.0, judged against 0.20.0) was told to
+    pin the release, and named the table's release (field test rw13/f)."""
+    files = _pinned(_pair(4, 2), version) if version else _pair(4, 2)
+    doc = check(tmp_path, capsys, monkeypatch, files)
+    (f,) = [f for f in doc["findings"] if f["code"] == "VLLM022"]
+    assert f["message"].endswith(advice) and (version is None or f"on vLLM {version} the NIXL" in f["message"])

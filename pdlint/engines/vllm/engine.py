@@ -105,6 +105,7 @@ class VllmInfo:
     version_note: Optional[str] = None
     #: the table judged is another release's (no table for the one pinned): "older" / "newer" than it
     approximate: Optional[str] = None
+    release: Optional[str] = None  # the release pinned (its table may be another release's: ``version``)
     table: Optional[object] = None  # flags.FlagTable
     lmcache: Optional[dict] = None  # the LMCache config file LMCACHE_CONFIG_FILE names (top-level keys)
     lmcache_path: str = ""
@@ -292,7 +293,7 @@ def _number(text: str) -> bool:
 
 
 def release(launch: Launch, ctx) -> tuple:
-    """``(version, pinned, note, approximate)`` of the vLLM release to judge against: the config's
+    """``(version, pinned, note, approximate, release pinned)`` of the vLLM release to judge against: the config's
     ``vllm-version``, else the image tag (``vllm/vllm-openai:v0.10.2``), else the newest table (not pinned);
     ``approximate``: "older" / "newer" when the table is another release's than the one pinned, "unreleased" for
     an image whose tag names no release (a nightly or custom build, which may have options and choices no
@@ -314,7 +315,7 @@ def release(launch: Launch, ctx) -> tuple:
     elif not requested and flags.unreleased_image(launch.meta.get("image", "") or ""):
         approximate = "unreleased"
         note = f"image {launch.meta['image']} names no vLLM release; judged against {version}, the newest table"
-    return version, pinned, note, approximate
+    return version, pinned, note, approximate, (requested.lstrip("v") if pinned and requested else None)
 
 
 #: a TPU build of vLLM (vllm/vllm-tpu, tpu-inference), its chip mask, or its KV connector: no CUDA GPU indices
@@ -510,12 +511,12 @@ def _json_tstr(doc: TStr, ref, budget: list) -> Optional[TStr]:
 
 def interpret(launch: Launch, ctx) -> None:
     from pdlint.engines.vllm import flags
-    version, pinned, note, approximate = release(launch, ctx)
+    version, pinned, note, approximate, pinned_release = release(launch, ctx)
     table = flags.load(version) if version else None
     argv, config_path, config_unread = _with_config_file(launch, ctx, table)
     info = parse_argv(argv, launch.entrypoint, table)
     info.version, info.pinned, info.version_note, info.table = version, pinned, note, table
-    info.approximate = approximate
+    info.approximate, info.release = approximate, pinned_release
     info.config_path, info.config_unread, info.tokens = config_path, config_unread, argv
     if config_unread:
         # vLLM reads further flags from that YAML file (FlexibleArgumentParser's --config), which pdlint could

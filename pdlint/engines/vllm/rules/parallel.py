@@ -56,7 +56,9 @@ def _edit_tp(p, d, pi, di, a, b, msg):
 
 
 def _release(info: VllmInfo) -> Optional[str]:
-    return info.version if info.pinned else None
+    """The release pinned (not the table judged, when pdlint has none for it: vllm/vllm-openai:v0.25.0 is
+    judged against 0.20.0, field test rw13/f), None when none is."""
+    return (info.release or info.version) if info.pinned else None
 
 
 # ---------------------------------------------------------------------------
@@ -132,10 +134,12 @@ def _nixl_p_gt_d_unpinned(p, d, pi, di):
         return None
     a, b = tp
     where = f"vLLM {rel}" if rel else "an unpinned vLLM release"
+    advice = f"use a decode TP that is a multiple of {a}" if rel else \
+        f"pin the release or use a decode TP that is a multiple of {a}"
     return _edit_tp(p, d, pi, di, a, b,
                     f"the prefill's tensor parallel size {a} is larger than (or does not divide) the decode's {b}: "
                     f"vLLM up to 0.13 refuses it at the first request, and on {where} the NIXL connector supports "
-                    f"it only for some KV layouts; pin the release or use a decode TP that is a multiple of {a}")
+                    f"it only for some KV layouts; {advice}")
 
 
 # ---------------------------------------------------------------------------
