@@ -44,6 +44,9 @@ _KEY_REF = re.compile(r"\$(?:([A-Za-z_][A-Za-z0-9_]*|[1-9])|\{([A-Za-z_][A-Za-z0
 _KEY_LITERAL = re.compile(r"[^$`\\\"'*?\[\]]*")
 
 
+#: blanks and line continuations, then the `$` of an expansion (what tree-sitter-bash's `${` / `$` token may hold)
+_CONTINUED = re.compile(r"(?:[ \t]*\\\n)+[ \t]*\$")
+
 class _Unknown:
     """Marker: the variable has no value known at lint time."""
 
@@ -591,6 +594,20 @@ class Words:
         a, b = u.start(node), u.char(node.end_byte)
         use = u.tstr[a:b]
         text = use.text
+        if not text.startswith("$") and _CONTINUED.match(text):
+            # tree-sitter-bash puts the blanks and a line continuation before a `${` / `$` in a double-quoted
+            # string into that token (`"run ${X} \<newline>  ${Y}"`): they are the string's text, the continuation
+            # removed; the expansion starts at `${` (whn09/LongCat-2.0-SGLang-EFA's `bash -c "...
+            # ${MOE_A2A_ARGS} \"`, field test rw13/e: read as a literal `${Y}`, its flags unchecked)
+            lead = text.index("$")
+            at = a
+            for piece in re.split(r"(\\\n)", text[:lead]):
+                if piece and piece != "\\\n":
+                    fb.lit(u.tstr[at:at + len(piece)], quoted)
+                at += len(piece)
+            a += lead
+            use = u.tstr[a:b]
+            text = use.text
         sep = computed(" ", use)
         if node.type == "simple_expansion":
             name = text[1:]
