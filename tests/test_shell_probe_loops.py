@@ -51,3 +51,38 @@ def test_a_loop_of_known_count_still_runs_each_iteration(shell_eval):
     cmds, _ = shell_eval('i=0\nwhile [ $i -lt 6 ]; do\n  if [ -n "$X" ]; then echo x; fi\n  run --n $i\n'
                          '  i=$((i+1))\ndone\n')
     assert sorted(c.words[-1].text for c in cmds if c.words[0].text == "run") == ["0", "1", "2", "3", "4", "5"]
+
+
+FREE_GPUS = """\
+#!/bin/bash
+find_free_gpus() {
+    local count=$1
+    local free_gpus=()
+    local total_gpus
+    total_gpus=$(nvidia-smi --query-gpu=name --format=csv,noheader | wc -l)
+    for ((i=0; i<total_gpus; i++)); do
+        if [[ "$(nvidia-smi --query-compute-apps=gpu_uuid -i $i)" == "" ]]; then
+            free_gpus+=("$i")
+        fi
+    done
+    if [[ "${#free_gpus[@]}" -lt "$count" ]]; then
+        echo "ERROR: only ${#free_gpus[@]} free GPUs" >&2
+        exit 1
+    fi
+    echo "${free_gpus[@]}"
+}
+free_gpus=($(find_free_gpus 2))
+if [ "${#free_gpus[@]}" -ne 2 ]; then exit 1; fi
+for i in 0 1; do
+    CUDA_VISIBLE_DEVICES="${free_gpus[$i]}" vllm serve M --port "800$i" &
+done
+"""
+
+
+def test_a_loop_of_unknown_count_appends_an_unknown_number_of_items(scratch_git):
+    """LMCache/LMBench's find_free_gpus (field test rw13/f): one iteration of `for ((i=0; i<total_gpus; i++))`
+    left one GPU in the array, `${#free_gpus[@]} -lt $count` exited before every launch, and then
+    "${free_gpus[$i]}" past the known items was empty (a false PD153 "0 GPUs visible")."""
+    scratch_git.write("run.sh", FREE_GPUS)
+    code, report = scratch_git.lint("run.sh")
+    assert len(report["launches"]) == 2 and report["findings"] == [] and code == 0

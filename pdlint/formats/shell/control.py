@@ -378,8 +378,13 @@ class Control:
             (``decode_args+=" --decode ..."``: a router with none, TonyLi15/sglang-benchmark), and a loop
             over a count of workers or retries runs at least once."""
             out: list = []
+            entry = s.fork()
             for r in self.run_arm(body, s, Ctx("for ((...)) (loop body)"), False):
                 self.loop_step(r, out, out)
+            # what the iteration appends, the others may append again: an array it grows holds an unknown number
+            # of items (LMCache/LMBench's `for ((i=0; i<total_gpus; i++)); do ... free_gpus+=("$i")`, whose
+            # `${#free_gpus[@]} -lt $count` then read 1 < 4 and exited before the launches, field test rw13/f)
+            self.append_unknown(entry, out, node)
             return out
 
         states, done = [st], []
@@ -434,6 +439,20 @@ class Control:
                 continue
             before.vars[name] = Var(computed(f"<what the loop at line {line} leaves in {name}>", at).as_opaque(),
                                     frozenset((name,)))
+
+    def append_unknown(self, entry: State, outs: list, node) -> None:
+        """After one iteration of a loop whose count pdlint cannot tell: each array the iteration extended
+        (relative to ``entry``) ends with a placeholder for what the other iterations add."""
+        at = self.unit.slice(node)
+        line = at.origin_at(0).line if at.text else 0
+        for o in outs:
+            if o.st.flow:
+                continue
+            for name, var in list(o.st.vars.items()):
+                old = entry.vars.get(name)
+                if var.is_array and _extends(old, var):
+                    tail = computed(f"<what the loop at line {line} adds to {name}>", at).as_opaque()
+                    o.st.vars[name] = Var(tuple(var.value) + (tail,), frozenset(var.unknown | {name}))
 
     def mark_appends(self, before: State, after: list, node) -> None:
         """A loop pdlint does not count goes on with the state from before its body; a variable the body

@@ -701,6 +701,11 @@ class Words:
             if index is None:
                 return UNKNOWN
             items = v if isinstance(v, tuple) else ((v,) if v is not None else ())
+            if any(t.opaque for t in items) and not (0 <= index < len(items) and not any(
+                    t.opaque for t in items[:index + 1])):
+                # an item at or before it is a placeholder (what a loop or an unknown output adds: any number
+                # of words), so which item this is is not known (LMCache/LMBench's "${free_gpus[$i]}")
+                return UNKNOWN
             if index < 0:
                 index += len(items)
             v = items[index] if 0 <= index < len(items) else None
