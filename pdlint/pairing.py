@@ -790,13 +790,19 @@ def other_model(a: Launch, b: Launch, models: dict) -> bool:
     return both <= models.get(ma, set()) and both <= models.get(mb, set())
 
 
-def _named_together(links: list) -> set:
-    """(id of a prefill, id of a decode) that one router names, each by its exact address."""
+def _exact_names(links: list) -> dict:
+    """router id -> {role: ids of the servers it names by exact address (URL port, and ``--host``)}."""
     named: dict = {}
     for link in links:
         if link.exact and link.how == "url":
             named.setdefault(id(link.router), {}).setdefault(link.role, set()).update(map(id, link.servers))
-    return {(a, b) for roles in named.values() for a in roles.get("prefill", ()) for b in roles.get("decode", ())}
+    return named
+
+
+def _named_together(links: list) -> set:
+    """(id of a prefill, id of a decode) that one router names, each by its exact address."""
+    return {(a, b) for roles in _exact_names(links).values() for a in roles.get("prefill", ())
+            for b in roles.get("decode", ())}
 
 
 def _routed_pairs(links: list):
@@ -805,14 +811,11 @@ def _routed_pairs(links: list):
     ``--host`` where written), a prefill and a decode both so named are a pair only when one router names
     both (three routers over four servers, two experiments bridged by one of them: YZY00Raiser/mysglang);
     a server no router names exactly pairs as before."""
-    named: dict = {}  # router id -> {role: set of server ids}
-    for link in links:
-        if link.exact and link.how == "url":
-            named.setdefault(id(link.router), {}).setdefault(link.role, set()).update(map(id, link.servers))
+    named = _exact_names(links)
     if not named:
         return lambda p, q: True
     covered = {sid for roles in named.values() for ids in roles.values() for sid in ids}
-    together = {(a, b) for roles in named.values() for a in roles.get("prefill", ()) for b in roles.get("decode", ())}
+    together = _named_together(links)
     return lambda p, q: id(p) not in covered or id(q) not in covered or (id(p), id(q)) in together
 
 

@@ -326,10 +326,15 @@ class Joins:
                 if any(_risky_word(w) for w in words):
                     return False
             stack.extend(n.children)
+        return self._named_functions_all(text, funcs_seen, self._starts_nothing)
+
+    def _named_functions_all(self, text: str, funcs_seen: set, check) -> bool:
+        """``check(unit, body, funcs_seen)`` holds for every function ``text`` names that ``funcs_seen`` does not
+        hold yet (added to it as checked)."""
         for fname, (fn_unit, fn_body) in self.function_bodies().items():
             if fname not in funcs_seen and names_word(fname, text):
                 funcs_seen.add(fname)
-                if not self._starts_nothing(fn_unit, fn_body, funcs_seen):
+                if not check(fn_unit, fn_body, funcs_seen):
                     return False
         return True
 
@@ -376,12 +381,7 @@ class Joins:
         if self.ctx.launch_text(text) or _SPECIAL_READ.search(text):
             return False
         whole = unit.source_text(body)
-        for fname, (fn_unit, fn_body) in self.function_bodies().items():
-            if fname not in funcs_seen and names_word(fname, whole):
-                funcs_seen.add(fname)
-                if not self._prints_only(fn_unit, fn_body, funcs_seen):
-                    return False
-        return True
+        return self._named_functions_all(whole, funcs_seen, self._prints_only)
 
     def _runs_only_named(self, unit, body, funcs_seen: set, loops: bool = True) -> bool:
         """Does ``body`` (and every function it names) run only commands its text names, and change no
@@ -410,12 +410,8 @@ class Joins:
                     return False
             stack.extend(n.children)
         text = unit.source_text(body)
-        for fname, (fn_unit, fn_body) in self.function_bodies().items():
-            if fname not in funcs_seen and names_word(fname, text):
-                funcs_seen.add(fname)
-                if not self._runs_only_named(fn_unit, fn_body, funcs_seen, loops):
-                    return False
-        return True
+        return self._named_functions_all(text, funcs_seen,
+                                         lambda u, b, seen: self._runs_only_named(u, b, seen, loops))
 
     def function_bodies(self) -> dict:
         """name -> (unit, body node) of the functions the units parsed so far define (a later one wins)."""
