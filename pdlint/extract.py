@@ -2502,6 +2502,14 @@ _DIFFUSION_MODEL = re.compile(r"(?:^|[/_-])(?:flux|stable-diffusion|sdxl|sd3|sd-
                               r"qwen-image|z-image|ltx-video|cogvideo|mochi|kandinsky|pixart|hidream)", re.I)
 
 
+#: options only SGLang 0.5.23's diffusion server defines (sglang/multimodal_gen/runtime/server_args/server_args.py,
+#: none of them the LLM server's): MiniMax-H3's `sglang serve --model-variant fl2va --num-gpus 8 --ulysses-degree ...`
+_DIFFUSION_FLAGS = frozenset({"--num-gpus", "--ulysses-degree", "--ring-degree", "--model-variant",
+                              "--text-encoder-cpu-offload", "--vae-cpu-offload", "--dit-cpu-offload",
+                              "--image-encoder-cpu-offload", "--enable-cfg-parallel", "--cfg-parallel-size",
+                              "--pipeline-class-name", "--performance-mode", "--encoder-parallel"})
+
+
 def _diffusion_serve(argv: list) -> bool:
     """Does ``sglang serve ARGV`` serve a diffusion model (GoogleCloudPlatform/accelerated-platforms' FLUX.2
     overlays, field test rw12/d: its `--backend` and `--num-gpus` were SGL001 errors of the LLM server)?"""
@@ -2511,6 +2519,8 @@ def _diffusion_serve(argv: list) -> bool:
             return texts[i + 1].lower() == "diffusion"
         if t.startswith("--model-type="):
             return t.partition("=")[2].lower() == "diffusion"
+    if any(t.partition("=")[0] in _DIFFUSION_FLAGS for t in texts):
+        return True
     model = texts[0] if texts and not texts[0].startswith("-") else next(
         (texts[i + 1] for i, t in enumerate(texts[:-1]) if t in ("--model-path", "--model")), None) or next(
         (t.partition("=")[2] for t in texts if t.startswith(("--model-path=", "--model="))), None)

@@ -9,6 +9,8 @@ import pytest
     "/gcs/black-forest-labs/flux.2-klein-4b --backend=sglang --num-gpus=2",
     "--model-path Wan-AI/Wan2.2-T2V-A14B-Diffusers --num-gpus 4",
     "--model-type diffusion --model-path /models/my-pipeline --num-gpus 4",
+    # a model pdlint does not know by name, with the diffusion server's own options (MiniMax-H3, field test rw13/e)
+    "--model-path /models/MiniMax-H3 --model-variant fl2va --ulysses-degree 8 --tp-size 1",
 ])
 def test_a_diffusion_model_is_not_checked_as_an_llm_server(scratch_git, args):
     scratch_git.write("run.sh", f"sglang serve {args} --port 3000\n")
