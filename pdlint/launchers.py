@@ -525,9 +525,10 @@ _NAMING_OPTIONS = frozenset({"--name", "--hostname", "--container-name", "--netw
 _QUIET_SUBCOMMANDS = {
     "docker": frozenset({"rm", "logs", "stop", "kill", "restart", "inspect", "ps", "pull", "push", "tag", "images",
                          "rmi", "network", "volume", "wait", "top", "port", "stats", "cp", "commit", "save", "load",
-                         "login", "logout", "attach", "pause", "unpause", "rename", "start", "update"}),
+                         "login", "logout", "attach", "pause", "unpause", "rename", "start", "update", "version",
+                         "info"}),
     "kubectl": frozenset({"logs", "get", "describe", "delete", "rollout", "scale", "apply", "edit", "label",
-                          "annotate", "port-forward", "wait", "top", "cp", "expose", "patch", "set"}),
+                          "annotate", "port-forward", "wait", "top", "cp", "expose", "patch", "set", "version"}),
 }
 _QUIET_SUBCOMMANDS["podman"] = _QUIET_SUBCOMMANDS["nerdctl"] = _QUIET_SUBCOMMANDS["docker"]
 _QUIET_SUBCOMMANDS["oc"] = _QUIET_SUBCOMMANDS["kubectl"]

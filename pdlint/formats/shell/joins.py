@@ -58,10 +58,6 @@ _WRITES = frozenset({"variable_assignment", "declaration_command", "unset_comman
 _PASSIVE = frozenset({"sleep", "local", "export", "declare", "typeset", "readonly", "set", "shift", "return",
                       "true", "false", ":", "test", "[", "[[", "cd", "pushd", "popd", "mkdir", "touch", "nohup",
                       "setsid", "env", "ulimit", "umask", "date", "seq", "basename", "dirname"})
-#: container CLIs and their sub-commands that start nothing (``docker inspect --format '{{.State.Pid}}' C``)
-_CONTAINER_CLIS = frozenset({"docker", "podman", "nerdctl", "kubectl"})
-_INSPECTS = frozenset({"inspect", "ps", "logs", "images", "stop", "kill", "rm", "pull", "get", "describe", "wait", "top",
-                       "port", "version", "info", "stats"})
 _EVERYWHERE = object()  # reads index marker: the script reads variables pdlint cannot name
 
 
@@ -321,8 +317,8 @@ class Joins:
             n = stack.pop()
             if n.type == "command":
                 words = [unit.source_text(c) for c in n.named_children if c.type in ("command_name", "word")]
-                if _inspects(words):
-                    words = words[2:]
+                if words and launchers.runs_no_words(words):  # (`docker inspect --format ... C` starts nothing)
+                    words = []
                 if any(_risky_word(w) for w in words):
                     return False
             stack.extend(n.children)
@@ -406,7 +402,7 @@ class Joins:
                 if prog is None or prog in _STATEFUL:
                     return False
                 if prog not in launchers.NOT_RUNNERS and prog not in self.function_bodies() and _expands(n) and \
-                        not _inspects([prog] + [unit.source_text(c) for c in n.named_children[1:2]]):
+                        not launchers.runs_no_words([prog] + [unit.source_text(c) for c in n.named_children[1:2]]):
                     return False
             stack.extend(n.children)
         text = unit.source_text(body)
@@ -607,11 +603,6 @@ def _runs_inside(node) -> bool:
             return True
         stack.extend(n.children)
     return False
-
-
-def _inspects(words: list) -> bool:
-    """``docker inspect ...`` (``ps``, ``logs``, ``kubectl get``...): a container CLI command that starts nothing."""
-    return len(words) > 1 and words[0].rsplit("/", 1)[-1] in _CONTAINER_CLIS and words[1] in _INSPECTS
 
 
 def _expands(command) -> bool:
