@@ -1483,7 +1483,7 @@ class Extractor:
                     how = f"run as `{name} {text}`" if k == 1 else f"run with `{text}` as ${k}"
                     runs.append((shell_commands(doc, run_ctx, env=env, bound={k: tok}), role_of(text),
                                  ", ".join(x for x in (label, how) if x), run_ctx.heredocs))
-                runs = _uncalled_once(runs)
+                runs = _uncalled_once(_new_launches_only(runs, [role_of(t) is None for t in values]))
         env_labels: set = set()
         if per_arg and positional is None and render_role is None and len(runs) == 1 and ctx.env_values:
             extra = _env_runs(doc, ctx.env_values, runs[0], env, lambda: quiet(loops_once=loops), label, took)
@@ -2366,20 +2366,46 @@ def _env_runs(doc: TStr, env_values: dict, first: tuple, env: Optional[dict], qu
     return out
 
 
+def _command_key(item) -> tuple:
+    """A command (its words where they were written, its environment) or here-document of a script run,
+    to find it in another run."""
+    if not hasattr(item, "words"):  # a here-document
+        from pdlint.formats.shell.state import tstr_key
+        return ("heredoc", tstr_key(item.text))
+    return (tuple((w.text, w.pieces) for w in item.words), tuple(sorted((k, v.text) for k, v in item.env.items())))
+
+
+def _new_launches_only(runs: list, extra: list) -> list:
+    """The runs of a script with a value of ``$1`` that names no role (``router)`` or ``all)`` of
+    ``case "$1" in prefill) ... decode) ... router) ... all) ...``): keep only the launches no role
+    run has (the router); ``all`` starting the role runs' servers again is not counted twice."""
+    if not any(extra):
+        return runs
+    key = _command_key
+    seen = {key(c) for run, x in zip(runs, extra) if not x for c in run[0] if launchers.find(c.words) is not None}
+    out = []
+    for run, x in zip(runs, extra):
+        if x:
+            cmds = []
+            for c in run[0]:
+                if launchers.find(c.words) is not None:
+                    k = key(c)
+                    if k in seen:
+                        continue
+                    seen.add(k)
+                cmds.append(c)
+            run = (cmds,) + tuple(run[1:])
+        out.append(run)
+    return out
+
+
 def _uncalled_once(runs: list) -> list:
     """A script evaluated once per role value of ``$1``: a command (or here-document) found only in a
     function that run never calls (``start_prefill`` of a ``case "$1" in decode)``
     dispatcher) is not what the script runs with that value, so it takes no role
     from the run; it is kept once, in the first run, and not at all when another
     run calls it."""
-    from pdlint.formats.shell.state import tstr_key
-
-    def key(item) -> tuple:
-        if not hasattr(item, "words"):  # a here-document
-            return ("heredoc", tstr_key(item.text))
-        return (tuple((w.text, w.pieces) for w in item.words),
-                tuple(sorted((k, v.text) for k, v in item.env.items())))
-
+    key = _command_key
     called = {key(c) for run in runs for items in (run[0], run[3]) for c in items if not c.uncalled}
     kept: set = set()
     out = []

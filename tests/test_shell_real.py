@@ -258,6 +258,47 @@ def test_a_function_the_run_does_not_call_takes_no_role_from_the_run(repo, capsy
     assert code == 0 and "PD101" not in out, out
 
 
+# whn09/LongCat-2.0-SGLang-EFA setup/skills/www/scripts/launch-2p2d.sh, cut down: one script per node,
+# `launch-2p2d.sh prefill|decode|router`, the router's arm reached only with `router` as $1
+CASE_ROUTER = """\
+    #!/bin/bash
+    set -e
+    ROLE=${1:?usage: $0 <prefill|decode|router> <node_rank> <master_ip>}
+    MODEL_PATH="${MODEL_PATH:-/models/DeepSeek-R1}"
+    case "$ROLE" in
+      prefill)
+        exec python3 -m sglang.launch_server --model-path "$MODEL_PATH" --disaggregation-mode prefill --port 30000
+        ;;
+      decode)
+        exec python3 -m sglang.launch_server --model-path "$MODEL_PATH" --disaggregation-mode decode --port 30001
+        ;;
+      router)
+        : "${PREFILL_ADDR:?router needs PREFILL_ADDR}"
+        exec python3 -m sglang_router.launch_router --pd-disaggregation \\
+          --prefill "http://${PREFILL_ADDR}:30000" --decode "http://${DECODE_ADDR}:DECODE_PORT"
+        ;;
+    esac
+    """
+
+
+def test_a_case_arm_that_starts_the_router_is_run_too(repo, capsys):
+    """The router's arm was never run (the script was run only as `prefill` and `decode`): PD020 on a
+    router pdlint could check.  Its literal is a value to run the script with, as the role names are."""
+    write(repo, "launch-2p2d.sh", CASE_ROUTER.replace("DECODE_PORT", "30001"))
+    data = show_json(capsys, "launch-2p2d.sh")
+    assert [(l["role"], l["line"]) for l in data["launches"]] == [("prefill", 7), ("decode", 10), (None, 14)]
+    assert "run as `launch-2p2d.sh router`" in data["launches"][2]["context"]
+    code, out = check(capsys, "launch-2p2d.sh")
+    assert code == 0 and "PD020" not in out and "0 places with launch text not checked" in out, out
+
+
+def test_the_router_arm_is_checked_against_the_role_arms(repo, capsys):
+    """Checked, the router's decode URL names a port no decode listens on (PD154)."""
+    write(repo, "launch-2p2d.sh", CASE_ROUTER.replace("DECODE_PORT", "30002"))
+    code, out = check(capsys, "launch-2p2d.sh")
+    assert code == 1 and "launch-2p2d.sh:15:" in out and "PD154" in out, out
+
+
 def test_a_function_each_run_calls_still_takes_the_run_role(repo, capsys):
     write(repo, "run.sh", """\
         #!/bin/bash

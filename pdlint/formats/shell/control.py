@@ -3,6 +3,7 @@ variable bindings of unknown conditions), loops, and function calls."""
 
 from __future__ import annotations
 
+import re
 from typing import Optional
 
 from pdlint.text import TStr
@@ -18,6 +19,8 @@ MAX_LOOP_ITERATIONS = 256
 SPLIT_ITERATIONS = 4
 _IMPLICIT_VARS = ("?", "!", "_", "PIPESTATUS", "RANDOM", "LINENO")
 _CTX_TEXT = 80
+#: a case item's word that names what the script starts (`router`, `lb`, `agg`), not an option (`-h`)
+_ARM_NAME = re.compile(r"[A-Za-z][\w.-]*")
 
 #: Commands that do not make a function worth evaluating when the script never
 #: calls it (see :meth:`Control.evaluate_uncalled`).
@@ -142,10 +145,20 @@ class Control:
             entering = [(c, Ctx(label, self.pattern_role(patterns))) for c in carry]
             carry, still = [], []
             if subject.opaque and "1" in subject_unknown:
+                launching = None  # (asked once per item: does its body hold launch text?)
                 for p in patterns:
                     if is_literal(self.unit, p):
                         t, mask = self.expand_pattern(p, st, set())
-                        if not has_glob(t.text, mask):
+                        if has_glob(t.text, mask):
+                            continue
+                        if role_of(t.text) is None and _ARM_NAME.fullmatch(t.text):
+                            # `router) exec python3 -m sglang_router.launch_router ...`: another value the
+                            # script is run with, beside the role names (whn09/LongCat-2.0-SGLang-EFA)
+                            if launching is None:
+                                launching = self.may_launch([n for n, _ in body])
+                            if launching:
+                                self.ctx.arg_values.setdefault(t.text, t)
+                        else:
                             self.note_arg_value(subject_unknown, t)
             if self.env_spans and not subject.opaque and body:
                 self.env_case_item(subject, patterns, body, st)
