@@ -57,6 +57,10 @@ FAMILIES = (
     (r"moonlight", Family("Moonlight", "mla", None, ("DeepseekV3ForCausalLM",))),
     (r"minicpm3", Family("MiniCPM3", "mla", None, ("MiniCPM3ForCausalLM",))),
     (r"glm-5(?![0-9])", Family("GLM-5", "mla", None, ("GlmMoeDsaForCausalLM",))),
+    # LongCat-Flash-Chat / -Thinking (and their -FP8 builds): LongcatFlashForCausalLM, which SGLang 0.5.23's
+    # ModelConfig classifies as MLA; not LongCat-Flash-Omni or LongCat-Video, other architectures
+    (r"longcat-flash-chat", Family("LongCat-Flash", "mla", None, ("LongcatFlashForCausalLM",))),
+    (r"longcat-flash-thinking", Family("LongCat-Flash", "mla", None, ("LongcatFlashForCausalLM",))),
     (r"mistral-large-3", Family("Mistral-Large-3", "mla", None, ("MistralLarge3ForCausalLM",))),
     (r"gpt-oss", Family("gpt-oss", "mha", "swa", ("GptOssForCausalLM",))),
 )

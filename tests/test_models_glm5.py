@@ -48,3 +48,20 @@ def test_served_model_name_places_a_mounted_model(scratch_git):
     scratch_git.write("path_wins.sh", PAIR.format(m="deepseek-ai/DeepSeek-R1-Distill-Qwen-7B --served-model-name deepseek-ai/DeepSeek-R1"))
     _, report = scratch_git.lint("mounted.sh", "unnamed.sh", "path_wins.sh")
     assert sorted(f["path"] for f in report["findings"] if f["code"] == "SGL815") == ["path_wins.sh", "unnamed.sh"]
+
+
+def test_longcat_flash_is_mla():
+    # SGLang 0.5.23 configs/model_config.py: LongcatFlashForCausalLM takes the MLA branch (field test rw13/e:
+    # whn09/LongCat-2.0-SGLang-EFA launch-2p2d.sh, prefill attention TP 8 against decode 1, a false SGL815)
+    for name in ("meituan-longcat/LongCat-Flash-Chat", "/models/LongCat-Flash-Chat-FP8",
+                 "meituan-longcat/LongCat-Flash-Thinking-2601"):
+        assert family(name).name == "LongCat-Flash" and family(name).mla
+    for name in ("meituan-longcat/LongCat-Flash-Omni", "meituan-longcat/LongCat-Video", "/models/LongCat-2.0"):
+        assert family(name) is None
+
+
+def test_sgl815_quiet_for_longcat_flash(scratch_git):
+    scratch_git.write("longcat.sh", PAIR.format(m="/models/LongCat-Flash-Chat"))
+    scratch_git.write("omni.sh", PAIR.format(m="/models/LongCat-Flash-Omni"))
+    _, report = scratch_git.lint("longcat.sh", "omni.sh")
+    assert [(f["path"], f["code"]) for f in report["findings"] if f["code"] == "SGL815"] == [("omni.sh", "SGL815")]
