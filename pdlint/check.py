@@ -277,7 +277,8 @@ def _finding(rule, c, launch: Launch) -> Finding:
 
 
 def _launch_note(launch: Launch) -> str:
-    role = launch.role_word("unknown role")
+    from pdlint.pairing import role_word
+    role = role_word(launch, "router" if launch.kind == "router" else "unknown role")
     where = f" ({launch.context})" if launch.context else ""
     return f"{role} launch: {launch.entrypoint}{where}"
 

@@ -59,12 +59,15 @@ _LAUNCHERS = (
     # (not a container's or job's name: `docker run --name sglang-router --network host IMAGE ...`)
     r"(?<!--name )(?<!--name=)(?<!--hostname )(?<!--container-name )"
     r"sglang-router(?=(?:[ \t]+|[\"'][ \t]*,[ \t]*[\"'])(?:launch\b|server\b|--))",
+    # vLLM's router (vllm-project/router): its module, and its console script followed by a flag
+    r"vllm_router\.launch_router",
+    r"(?<!--name )(?<!--name=)(?<!--hostname )(?<!--container-name )vllm-router(?=(?:[ \t]+|[\"'][ \t]*,[ \t]*[\"'])--)",
 )
 # (vLLM's FlexibleArgumentParser reads an option's underscores as dashes: --kv_transfer_config; SGLang's and
 # Dynamo's own argparse options take the dash spelling only)
 # (--pd-disaggregation: sglang-router's PD mode, also behind an image whose entry point pdlint does not know)
 _FLAGS = (r"--disaggregation-[a-z][a-z-]*", r"--kv(?:-transfer-config|_transfer_config)",
-          r"--is-(?:prefill|decode)-worker", r"--disagg-config", r"--pd-disaggregation")
+          r"--is-(?:prefill|decode)-worker", r"--disagg-config", r"--(?:vllm-)?pd-disaggregation")
 # the same settings as config-file keys (SGLang --config, TRT-LLM disaggregated configs, vLLM kv_role JSON)
 # (``context_servers: 1`` is a count - TensorRT-LLM's disagg_cluster.minimal_instances - not a server section)
 # (kv_role also in escaped JSON: "--kv-transfer-config={\"kv_role\":...}" in a double-quoted YAML string; not

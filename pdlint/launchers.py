@@ -38,6 +38,10 @@ MODULES = {
     "dynamo.vllm.unified_main": ("vllm", "server", "python -m dynamo.vllm.unified_main"),
     "dynamo.trtllm": ("trtllm", "server", "python -m dynamo.trtllm"),
     "dynamo.frontend": ("dynamo", "router", "python -m dynamo.frontend"),
+    # vLLM's router (vllm-project/router, PyPI vllm-router 0.1.17: vllm_router/launch_router.py, behind the
+    # `vllm-router` console script): sglang-router's CLI, `--vllm-pd-disaggregation --prefill URL [BOOTSTRAP]
+    # --decode URL`, each repeated
+    "vllm_router.launch_router": ("vllm", "router", "python -m vllm_router.launch_router"),
 }
 # (module, sub-command) -> (engine, kind, canonical entry point): a CLI module that starts a server only with
 # its sub-command word (vllm/entrypoints/cli/main.py, what the `vllm` console script runs: `python -m
@@ -52,6 +56,7 @@ PROGRAMS = {
     ("trtllm-serve", "disaggregated"): ("trtllm", "router", "trtllm-serve disaggregated"),
     ("trtllm-serve", None): ("trtllm", "server", "trtllm-serve"),
     ("sglang-router", None): ("sglang", "router", "sglang-router"),
+    ("vllm-router", None): ("vllm", "router", "vllm-router"),
     # the same CLI's other console scripts (sglang-router 0.3.2 entry_points.txt: amg, smg = sglang_router.cli:main)
     ("smg", "launch"): ("sglang", "router", "smg launch"),
     ("smg", "server"): ("sglang", "router", "smg server"),

@@ -20,7 +20,7 @@ from typing import Callable, Optional
 
 from pdlint.model import ERROR, WARNING, Candidate, Launch, Related
 from pdlint.pairing import (Deployment, alternatives, arm_roles, colocated_candidate, distinct_instances, docker_gpus,
-                            engine_libraries, facts, other_configuration, parse_url, same_device_space, sequential,
+                            engine_libraries, facts, other_configuration, parse_url, role_word, same_device_space, sequential,
                             shares_network, shell_launch, wrapper_text)
 from pdlint.rules import Rule, register
 from pdlint.text import TStr
@@ -170,7 +170,7 @@ def rel_token(tok: Optional[TStr], launch: Launch, note: str) -> Related:
 
 
 def who(launch: Launch) -> str:
-    role = launch.role_word("router" if launch.kind == "router" else "unknown-role")
+    role = role_word(launch, "router" if launch.kind == "router" else "unknown-role")
     return f"{role} launch ({launch.entrypoint}, {launch.path}:{launch.line})"
 
 

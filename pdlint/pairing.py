@@ -249,7 +249,7 @@ class Deployment:
         return [l for l in self.launches if l.kind == "router"]
 
     def role_servers(self, role: str) -> list:
-        return [l for l in self.servers if l.role == role]
+        return [l for l in self.servers if pair_role(l) == role]
 
 
 def unit_key(launch: Launch) -> str:
@@ -268,6 +268,15 @@ def pair_role(launch: Launch) -> Optional[str]:
     if sr in ("prefill", "decode") and sr != launch.role and launch.kind == "server":
         return sr  # flags name the other role, or none (PD101 / PD105 report it)
     return launch.role
+
+
+def role_word(launch: Launch, default: str) -> str:
+    """The role a message names a launch by: a server of no role (vLLM ``kv_both``) that a router's URL or its
+    file's name gives a role is named by that role (:func:`router_structure`, :func:`sibling_structure`)."""
+    paired = pair_role(launch)
+    if launch.role in (None, "null") and paired in ("prefill", "decode"):
+        return paired
+    return launch.role_word(default)
 
 
 def _roles(launches: list) -> set:
@@ -328,9 +337,14 @@ def router_structure(launches: list) -> None:
     write one) gets that role as its structural role, so the two are paired and the pair rules run.  Runs
     with :func:`sibling_structure`."""
     hidden: list = []  # (router, token) of URLs pdlint cannot read: the role of a server they name is unknown
+    # (router, [(role, token)] of loopback URLs whose port no server of no role listens on, [servers its URLs name])
+    missed: list = []
+    named: set = set()  # (path, port) a router URL names
     for r in launches:
         if r.kind != "router" or r.engine != "vllm":
             continue
+        urls: list = []
+        reached: list = []
         for role, how, tok, _ in router_args(r)[0]:
             if how == "url" and tok.opaque:
                 hidden.append((r, tok))
@@ -339,6 +353,8 @@ def router_structure(launches: list) -> None:
             host, port, _ = parse_url(tok)
             if port is None:
                 continue
+            named.add((r.path, port))
+            hit = False
             for s in launches:
                 if s.kind != "server" or s.engine != r.engine or s.path != r.path or s.structural_role is not None \
                         or s.role not in (None, "null") or facts(s).http_port != port or not same_side(r, s):
@@ -346,8 +362,26 @@ def router_structure(launches: list) -> None:
                 written = _written_host(s)
                 if _ip_literal(host) and written is not None and _ip_literal(written) and written != host:
                     continue
+                hit = True
+                reached.append(s)
                 s.structural_role = role
                 s.meta["role_how"] = f"the router's {tok.text} ({r.path}:{r.line}, {r.entrypoint})"
+            if not hit and host.strip("[]").lower() in _LOOPBACK:
+                urls.append((role, tok))
+        if urls:
+            missed.append((r, urls, reached))
+    for r, urls, reached in missed:
+        # a port typo (`--decode http://localhost:8002` beside kv_both servers on 8000 and 8001): the one server of
+        # no role on this host that no URL names, of the model the router's other servers serve, is the one it
+        # meant; with its role PD154 reports the port
+        left = [s for s in launches if s.kind == "server" and s.engine == r.engine and s.path == r.path and
+                s.structural_role is None and s.role in (None, "null") and same_side(r, s) and
+                facts(s).http_port is not None and (s.path, facts(s).http_port) not in named]
+        if len(urls) == 1 and len(left) == 1 and not _other_model(left[0], reached):
+            role, tok = urls[0]
+            left[0].structural_role = role
+            left[0].meta["role_how"] = (f"the router's {tok.text} ({r.path}:{r.line}, {r.entrypoint}): the only "
+                                        f"server of no role here that no router URL names")
     if not hidden:
         return
     from pdlint.coverage_rules import UNRESOLVED_ROLE
@@ -366,6 +400,15 @@ def router_structure(launches: list) -> None:
                                   f"them ({tok.text}): its role-specific checks did not run and it was not paired",
                                   "give the variables the router's addresses come from their deploy-time values "
                                   "(`[tool.pdlint.vars]`, `--var`, a `values` file)"))
+
+
+def _other_model(server: Launch, others: list) -> bool:
+    """Does ``server`` serve another model than the servers ``others`` (where both names are known)?"""
+    mine = facts(server).model
+    if mine is None or mine.opaque:
+        return False
+    return any(facts(o).model is not None and not facts(o).model.opaque and facts(o).model.text != mine.text
+               for o in others)
 
 
 def _names_a_mode(launch: Launch) -> bool:

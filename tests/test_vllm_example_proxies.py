@@ -58,3 +58,60 @@ def test_a_script_with_other_flags_is_no_router(scratch_git):
     scratch_git.write("run.sh", SERVERS + "python bench.py --prefiller-host localhost --num-prompts 10\n")
     code, report = scratch_git.lint("run.sh")
     assert [l["kind"] for l in report["launches"]] == ["server", "server"]
+
+
+# vLLM's own router (vllm-project/router, PyPI vllm-router 0.1.17), as vllm-project/recipes' DeepSeek-V4-Flash
+# "H200 Single-Node PD (NIXL)" runs it (field test rw13/f): kv_both on both servers, so the router's URLs are
+# the only place the roles are written
+BOTH = """\
+#!/bin/bash
+CUDA_VISIBLE_DEVICES=0,1 VLLM_NIXL_SIDE_CHANNEL_PORT=5557 vllm serve MODEL_P --port 8000 --tensor-parallel-size 2 \\
+  --kv-transfer-config '{"kv_connector":"NixlConnector","kv_role":"kv_both"}' &
+CUDA_VISIBLE_DEVICES=2,3 VLLM_NIXL_SIDE_CHANNEL_PORT=5558 vllm serve MODEL_D --port 8001 --tensor-parallel-size TP \\
+  --kv-transfer-config '{"kv_connector":"NixlConnector","kv_role":"kv_both"}' &
+ROUTER --policy round_robin --vllm-pd-disaggregation \\
+  --prefill http://localhost:8000 --decode http://localhost:DPORT --host 127.0.0.1 --port 30000
+"""
+
+
+def _both(router="vllm-router", tp="2", dport="8001", model_d="M"):
+    return (BOTH.replace("ROUTER", router).replace("TP", tp).replace("DPORT", dport).replace("MODEL_P", "M")
+            .replace("MODEL_D", model_d))
+
+
+@pytest.mark.parametrize("router", ["vllm-router", "python -m vllm_router.launch_router"])
+def test_vllm_router_names_the_roles_of_kv_both_servers(scratch_git, router):
+    scratch_git.write("run.sh", _both(router))
+    code, report = scratch_git.lint("run.sh")
+    assert (code, report["findings"]) == (0, [])
+    assert [(l["kind"], l["structural_role"]) for l in report["launches"]] == [
+        ("server", "prefill"), ("server", "decode"), ("router", None)]
+    # paired, so the pair rules run: the prefill's TP 2 against the decode's 1
+    scratch_git.write("run.sh", _both(router, tp="1"))
+    code, report = scratch_git.lint("run.sh")
+    assert [(f["code"], f["line"]) for f in report["findings"]] == [("VLLM022", 4)]
+
+
+def test_a_vllm_router_port_typo_beside_kv_both_servers(scratch_git):
+    """The decode URL's port names no server: the one server of no role it can mean takes the decode role, so
+    PD154 reports the port (it passed clean: no roles, no pair)."""
+    scratch_git.write("run.sh", _both(dport="8002"))
+    code, report = scratch_git.lint("run.sh")
+    assert [(f["code"], f["line"]) for f in report["findings"]] == [("PD154", 7)]
+    assert "listens on 8001" in report["findings"][0]["message"]
+    assert "the decode launch (vllm serve, run.sh:4)" in str(report["findings"][0]["related"])
+
+
+def test_a_server_of_another_model_is_not_the_one_a_wrong_port_meant(scratch_git):
+    scratch_git.write("run.sh", _both(dport="8002", model_d="Other"))
+    code, report = scratch_git.lint("run.sh")
+    assert "PD154" not in [f["code"] for f in report["findings"]]
+    assert [l["structural_role"] for l in report["launches"] if l["kind"] == "server"] == ["prefill", None]
+
+
+def test_vllm_router_is_launch_text():
+    from pdlint.coverage import has_launch_text
+    assert has_launch_text("vllm-router --vllm-pd-disaggregation --prefill http://p:8000 --decode http://d:8001")
+    assert has_launch_text("python3 -m vllm_router.launch_router --worker-urls http://w:8000")
+    assert not has_launch_text("docker run --name vllm-router --network host image")
+    assert not has_launch_text("pip install vllm-router")
