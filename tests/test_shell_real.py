@@ -653,3 +653,36 @@ def test_bash_parses_only(tmp_path, monkeypatch):
     assert not bashparse.bash_accepts("if then fi\n")
     assert not bashparse.bash_accepts("x" * (bashparse.MAX_BYTES + 1))
     assert not marker.exists()
+
+
+# NVIDIA/cloudai tests/ref_data/sglang-disagg.sbatch (field test rw14/g): start the servers, wait for each one's
+# health endpoint in a loop bounded by `$(date +%s)`, then start the router
+HEALTH_WAIT = """\
+    #!/bin/bash
+    wait_for_health() {
+        local endpoint="$1"
+        local end_time=$(($(date +%s) + 300))
+        while [ "$(date +%s)" -lt "$end_time" ]; do
+            if curl -sf "$endpoint" > /dev/null 2>&1; then
+                RETURN
+            fi
+            sleep 5
+        done
+        echo "Timeout waiting for: $endpoint"
+        return 1
+    }
+    wait_for_health "http://localhost:30000/health" || exit 1
+    python3 -m sglang_router.launch_router --pd-disaggregation --prefill http://localhost:30000 --decode http://localhost:30001
+    """
+
+
+def test_a_return_inside_a_loop_of_unknown_count_returns(repo, capsys):
+    """The loop's condition is unknown: its body was probed once and the `return 0` there dropped, so the
+    function only returned 1, `|| exit 1` always exited and the router was a branch not taken (PD020)."""
+    write(repo, "run.sh", HEALTH_WAIT.replace("RETURN", "return 0"))
+    code, out = check(capsys, "run.sh")
+    assert code == 0 and "1 router" in out and "PD020" not in out, out
+    # a body that never leaves the function: only the timeout's `return 1`, and the router is not started
+    write(repo, "run.sh", HEALTH_WAIT.replace("RETURN", "echo up"))
+    code, out = check(capsys, "run.sh")
+    assert "PD020" in out and "No launch checked" in out, out

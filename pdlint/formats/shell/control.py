@@ -344,6 +344,10 @@ class Control:
                             self.loop_step(r, once, once)
                         self.mark_appends(o.st, once, node)
                         done.append(Out(o.st, True))
+                        # a path the body ends (`if curl -sf "$url"; then return 0; fi` in a health wait bounded by
+                        # `$(date +%s)`): the function returns there (NVIDIA/cloudai's `wait_for_health URL || exit
+                        # 1` returned only 1, and every launch after it was a branch not taken)
+                        done.extend(r for r in once if r.st.flow)
                         if self.ctx.loops_once:  # also one iteration: what the body set reaches the rest
                             done.extend(r for r in once if not r.st.flow)
             busy = busy or (it > 0 and self.new_work(mark))
