@@ -44,6 +44,7 @@ from pdlint.records import dataclass, field
 _LAUNCHERS = (
     r"sglang\.launch_server", r"sglang\s+serve", r"dynamo\.(?:sglang|vllm|trtllm|frontend)",
     r"vllm\s+serve", r"vllm\.entrypoints\.openai\.api_server", r"vllm\.entrypoints\.grpc_server", r"trtllm-serve",
+    r"tensorrt_llm\.commands\.serve(?![ \t]+import\b)",
     # vLLM's CLI module (what the `vllm` console script runs) with its `serve` sub-command, also as list items
     r"vllm\.entrypoints\.cli\.main(?=(?:[ \t]+|[\"'][ \t]*,[ \t]*[\"'])serve\b)",
     # the same CLIs as list items (`command: ["vllm", "serve"]`, aws-samples/sample-genai-on-eks-starter-kit;
@@ -909,7 +910,8 @@ def _trtllm_file_gaps(launch: Launch, info) -> list:
         if read is not None:
             return []
         why = "is a value pdlint cannot see" if tok.opaque else not_found(launch, tok.text)
-        what = "the servers it routes to and their settings" if router else "the settings in that file"
+        what = ("the settings in that file" if not router else "the servers it starts and their settings"
+                if launch.entrypoint.endswith("disaggregated_mpi_worker") else "the servers it routes to and their settings")
         return [Gap(CR.UNRESOLVED_CONFIG.code, tok, f"{opt} {tok.text} {why}: {what} were not checked",
                     _CONFIG_HINT)]
     return []

@@ -48,12 +48,20 @@ MODULES = {
 # vllm.entrypoints.cli.main serve M` is `vllm serve M`; its `bench`, `chat`, `--help` start no server)
 MODULE_COMMANDS = {
     ("vllm.entrypoints.cli.main", "serve"): ("vllm", "server", "vllm serve"),
+    # the module behind the `trtllm-serve` console script (tensorrt_llm/commands/serve.py, a click group)
+    ("tensorrt_llm.commands.serve", "disaggregated"): ("trtllm", "router", "trtllm-serve disaggregated"),
+    ("tensorrt_llm.commands.serve", "disaggregated_mpi_worker"):
+        ("trtllm", "router", "trtllm-serve disaggregated_mpi_worker"),
 }
 # program (+ subcommand) -> (engine, kind, entry point, number of words it spans)
 PROGRAMS = {
     ("sglang", "serve"): ("sglang", "server", "sglang serve"),
     ("vllm", "serve"): ("vllm", "server", "vllm serve"),
     ("trtllm-serve", "disaggregated"): ("trtllm", "router", "trtllm-serve disaggregated"),
+    # one MPI job that starts every context and generation server of its -c config (TensorRT-LLM
+    # tensorrt_llm/commands/serve.py `disaggregated_mpi_worker`; MLPerf Inference v5.1/v6.0 Llama3.1-405B
+    # disaggregated submissions): read like the proxy's -c config, whose servers pdlint checks
+    ("trtllm-serve", "disaggregated_mpi_worker"): ("trtllm", "router", "trtllm-serve disaggregated_mpi_worker"),
     ("trtllm-serve", None): ("trtllm", "server", "trtllm-serve"),
     ("sglang-router", None): ("sglang", "router", "sglang-router"),
     ("vllm-router", None): ("vllm", "router", "vllm-router"),

@@ -442,3 +442,37 @@ def test_overlap_scheduler_by_the_release_an_image_names(tag, fires, tmp_path, c
             "        command: [\"trtllm-serve\", \"M\", \"--port\", \"8001\", \"--server_role\", \"context\", "
             "\"--extra_llm_api_options\", \"engine.yaml\"]\n")})
     assert len(findings(doc, "TRT005")) == (1 if fires else 0), [f["message"] for f in doc["findings"]]
+
+
+# MLPerf Inference v5.1 closed/NVIDIA/code/llama3_1-405b/tensorrt/run_disagg_405B/start_worker.sh (field test
+# rw14/g): one MPI job starts every context and generation server of its -c config
+MPI_WORKER = """\
+#! /bin/bash
+config_file=CONFIG
+if [ -z "${work_dir}" ]; then
+    python -m tensorrt_llm.commands.serve disaggregated_mpi_worker -c ${config_file} --disable_gc
+else
+    trtllm-serve disaggregated_mpi_worker -c ${config_file}
+fi
+"""
+
+
+def test_disaggregated_mpi_worker_reads_its_config(tmp_path, capsys, monkeypatch):
+    """It was an unknown-role server serving the model `disaggregated_mpi_worker`, and its unseen -c config
+    passed as checked; `python -m tensorrt_llm.commands.serve` was no launch at all."""
+    doc = check(tmp_path / "opaque", capsys, monkeypatch, {"start_worker.sh": MPI_WORKER.replace("CONFIG", "$1")})
+    assert [(l["entrypoint"], l["kind"]) for l in doc["launches"]] == [
+        ("trtllm-serve disaggregated_mpi_worker", "router")] * 2
+    assert [(f["code"], f["line"]) for f in doc["findings"]] == [("PD022", 2)]
+    assert "the servers it starts and their settings were not checked" in doc["findings"][0]["message"]
+    # the config in the repository: its servers are checked (a TP mismatch), nothing unseen
+    doc = check(tmp_path / "seen", capsys, monkeypatch,
+                {"start_worker.sh": MPI_WORKER.replace("CONFIG", "disagg.yaml"),
+                 "disagg.yaml": disagg(ctx="  tensor_parallel_size: 4\n", gen="  tensor_parallel_size: 8\n")})
+    assert sorted(f["code"] for f in doc["findings"]) == ["TRT003", "TRT010", "TRT010"]
+
+
+def test_the_trtllm_serve_module_is_launch_text():
+    from pdlint.coverage import has_launch_text
+    assert has_launch_text("python -m tensorrt_llm.commands.serve disaggregated -c disagg.yaml")
+    assert not has_launch_text("from tensorrt_llm.commands.serve import main")
