@@ -81,7 +81,9 @@ _SCRIPT_LAUNCHERS = (r"toy_proxy_server\.py", r"disagg_proxy_demo\.py", r"moonca
                      r"disagg_epd_proxy\.py")
 MARKER = re.compile(  # a launcher is not part of an image name (lmsysorg/sglang-router:v0.2) or a submodule
     r"(?P<launcher>(?:(?<![\w./-])(?:" + "|".join(_LAUNCHERS) + r")|(?<![\w.-])(?:" + "|".join(_SCRIPT_LAUNCHERS)
-    + r"))(?![\w:-]|\.\w))"
+    # a console script by its installed path (`ExecStart=/opt/venv/bin/vllm serve M`, `{{ venv }}/bin/vllm serve`:
+    # field test rw14/h, systemd units and Ansible templates)
+    + r")|(?<=/bin/)(?:vllm\s+serve|sglang\s+serve|trtllm-serve))(?![\w:-]|\.\w))"
     # a flag ends at a non-word character or at a run of underscores standing for blanks (llm-d-benchmark's
     # "--kv-transfer-config____'{...}'" env values), not at one underscore continuing a name
     r"|(?P<flag>(?<![\w-])(?:" + "|".join(_FLAGS) + r")(?![A-Za-z0-9-]|_(?!_)))"

@@ -67,6 +67,18 @@ def test_markers_of_flags_in_env_values_and_router_args(text, found):
     assert [m.text for m in find_markers(text + "\n") if m.kind == "flag"] == found
 
 
+@pytest.mark.parametrize("text, found", [
+    # field test rw14/h: systemd units and Ansible templates name the console script by its installed path
+    ("ExecStart=/opt/venv/bin/vllm serve M --max-model-len 8192", ["vllm serve"]),
+    ("ExecStart={{ vllm_venv_directory }}/bin/vllm serve {{ vllm_model }}", ["vllm serve"]),
+    ("command: [\"/usr/local/bin/trtllm-serve\", \"M\"]", ["trtllm-serve"]),
+    ("image: lmsysorg/sglang serve", []),  # a path that is no bin directory: an image or a package name
+    ("ExecStart=/opt/venv/bin/vllm-serve-helper M", []),
+])
+def test_markers_of_console_scripts_by_their_installed_path(text, found):
+    assert [m.text for m in find_markers(text + "\n") if m.kind == "launcher"] == found
+
+
 def test_markers_skip_comments_image_names_submodules_and_prose():
     text = ("# python3 -m sglang.launch_server --disaggregation-mode prefill\n"
             "image: lmsysorg/sglang-router:v0.2.4   # sglang-router image\n"
