@@ -35,7 +35,7 @@ SHELL_EXT = (".sh", ".bash", ".slurm", ".sbatch")  # Slurm batch scripts are she
 # Jenkins and Tilt files)
 OTHER_TEXT_EXT = (".py", ".mk", ".json", ".toml", ".ini", ".cfg", ".conf", ".env", ".tmpl", ".template",
                   ".tftpl", ".dockerfile", ".containerfile", ".ipynb", ".hcl", ".nomad", ".tf", ".tfvars",
-                  ".service", ".jsonnet", ".libsonnet", ".cue", ".nix", ".ps1", ".bat", ".cmd", ".groovy")
+                  ".jsonnet", ".libsonnet", ".cue", ".nix", ".ps1", ".bat", ".cmd", ".groovy")
 OTHER_TEXT_NAMES = re.compile(r"(?:GNUmakefile|[Mm]akefile|Dockerfile(?:\.[\w.-]+)?|Containerfile|Procfile"
                               r"|Jenkinsfile|Tiltfile)")
 _SHEBANG = re.compile(rb"^#!\s*\S*?(?:/|env\s+)(?:ba|z|k|da|a)?sh\b")
@@ -121,6 +121,8 @@ def kind_of(name: str, head: bytes = b"") -> Optional[str]:
     if is_justfile(name):
         return "justfile"
     lower = name.lower()
+    if lower.endswith(".service"):  # a systemd unit (pdlint.formats.systemd)
+        return "systemd"
     if lower.endswith(JINJA_EXT):
         return "jinja"
     if lower.endswith(".tpl"):
@@ -471,7 +473,7 @@ def _config_dependents(named: list, files: list, resolver, boundary=None, root: 
     out = []
     for f in files:
         kind = file_kind(f, root or os.path.dirname(f), _head(f, boundary) if "." not in os.path.basename(f) else b"")
-        if kind not in ("jinja", "tpl", "shell", "justfile"):
+        if kind not in ("jinja", "tpl", "shell", "justfile", "systemd"):
             continue
         cfg = resolver.for_file(f)
         if any(cfg is c for c in hit):

@@ -359,6 +359,8 @@ class Extractor:
                        meta=self.release_pins(job))
         elif job.kind == "justfile":
             self.justfile(job, src)
+        elif job.kind == "systemd":
+            self.systemd(job, src, TStr.from_source(src), None)
         elif job.kind == "unknown" and worth_parsing("yaml", data):
             self.unknown(job, src)
 
@@ -847,6 +849,8 @@ class Extractor:
             before = len(self.out.launches)
             if kind == "yaml":
                 self.yaml(job, src, r.text, r.role, label)
+            elif kind == "systemd":
+                self.systemd(job, src, r.text, r.role, label)
             else:
                 self.shell(job, src, r.text, r.role, label)
             if r.role_var:
@@ -1366,6 +1370,19 @@ class Extractor:
                 meta["role_hint"] = role
             meta["shell_run"] = f"just recipe {r.name!r}"  # each recipe is its own invocation: not co-located
             self.shell(job, src, r.body, None, env=None, context=f"just recipe {r.name!r}", meta=meta)
+
+    # -- systemd units ---------------------------------------------------------------
+    def systemd(self, job: FileJob, src: SourceFile, doc: TStr, render_role: Optional[str], label: str = "") -> None:
+        """Each ``ExecStart=`` of the unit's ``[Service]`` section, as a shell command with the unit's
+        ``Environment=`` (:mod:`pdlint.formats.systemd`)."""
+        from pdlint.formats import systemd
+        unit = systemd.parse(doc)
+        env = dict(self.shell_env(job))
+        env.update(unit.env)
+        for cmd, line in unit.commands:
+            context = ", ".join(x for x in (label, f"systemd unit ExecStart= (line {line})") if x)
+            self.shell(job, src, cmd, render_role, env=env or None, context=context,
+                       meta={"shell_run": f"systemd unit {os.path.basename(job.abspath)}"})
 
     # -- shell ---------------------------------------------------------------------
     def shell(self, job: FileJob, src: SourceFile, doc: TStr, render_role: Optional[str], label: str = "",
@@ -2668,6 +2685,8 @@ def _inner_kind(path: str) -> Optional[str]:
         return "yaml"
     if base.endswith((".sh", ".bash", ".slurm", ".sbatch")):
         return "shell"
+    if base.endswith(".service"):
+        return "systemd"
     return None
 
 
