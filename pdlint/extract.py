@@ -797,6 +797,16 @@ class Extractor:
         cfg: Config = self.config_for(job.abspath)
         bools: dict = {}
         variables, role_vars = self.variables(cfg, bools, ansible_role_files(job.abspath, job.root))
+        options = cfg.jinja
+        role_dir = ansible_role_dir(job.abspath, job.root)
+        if role_dir is not None and (options is None or options.preset == "ansible"):
+            # a role's template renders with Ansible's filters and facts (`{{ ansible_managed | comment }}`,
+            # `| to_json`: PD004 stopped the render, jedmund/homelab, field test rw14/h), and the inventory's
+            # variables (group_vars/, host_vars/) are values of the host it deploys to
+            from pdlint.records import replace
+            from pdlint.render.jinja import JinjaOptions
+            options = replace(options or JinjaOptions.for_preset("ansible"),
+                              inventory=self.inventory_names(role_dir, job.root))
         limits = Limits(render_seconds=cfg.render_timeout or self.opt.render_seconds, max_file_bytes=MAX_FILE_BYTES)
 
         read_here: list = []  # what this template includes or imports (its text: may it hold a launch?)
@@ -821,7 +831,7 @@ class Extractor:
         renders, problems, _ = render_template(
             src, job.rel, root=job.root, cwd=self.opt.cwd, variables=variables,
             role_var=self.opt.role_var or cfg.role_var, role_vars=role_vars, limits=limits, read_file=read_file,
-            search_dirs=tuple(search), options=cfg.jinja, value_positions=bools)
+            search_dirs=tuple(search), options=options, value_positions=bools)
         rule_for = {"syntax": C.TEMPLATE_SYNTAX, "undefined": C.UNDEFINED, "render": C.RENDER_ERROR,
                     "include": C.INCLUDE, "limit": C.LIMIT}
         includes = _includes_may_launch(src, read_here, problems)
@@ -851,11 +861,36 @@ class Extractor:
                 self.yaml(job, src, r.text, r.role, label)
             elif kind == "systemd":
                 self.systemd(job, src, r.text, r.role, label)
+            elif kind == "text":
+                pass  # (its launch text: PD020)
             else:
                 self.shell(job, src, r.text, r.role, label)
             if r.role_var:
                 for launch in self.out.launches[before:]:  # pdlint --fix can add a branch on this variable
                     launch.meta.setdefault("render_var", (r.role_var, r.role_value))
+
+    def inventory_names(self, role_dir: str, root: str) -> frozenset:
+        """The variables an Ansible inventory kept in the repository sets (top-level keys of the files under
+        ``group_vars/`` and ``host_vars/`` at the role's directory or above it, inside ``root``)."""
+        names: set = set()
+        d = os.path.dirname(role_dir)
+        while True:
+            for rel in _INVENTORY_DIRS:
+                base = os.path.join(d, rel)
+                if not os.path.isdir(base):
+                    continue
+                for top, dirs, files in os.walk(base):
+                    dirs[:] = sorted(x for x in dirs if not x.startswith("."))[:64]
+                    for n in sorted(files)[:256]:
+                        if n.startswith(".") or not (n.endswith((".yml", ".yaml")) or "." not in n):
+                            continue
+                        src = self.read(os.path.join(top, n), report=False)
+                        if src is not None:
+                            names.update(_TOP_KEY.findall(src.text))
+            if d == root or len(d) <= len(root) or os.path.dirname(d) == d:
+                break
+            d = os.path.dirname(d)
+        return frozenset(names)
 
     def release_pins(self, job: FileJob) -> Optional[dict]:
         """The release a script's launches run with by a file beside it (:mod:`pdlint.formats.pins`): the
@@ -2309,15 +2344,12 @@ MAX_ENV_RUNS = 4
 _ROLE_VAR_FILES = ("main.yml", "main.yaml")
 
 
-def ansible_role_files(abspath: str, root: str) -> tuple:
-    """(defaults files, vars files) of the Ansible role a template belongs to (``roles/<role>/templates/...``,
-    or ``<role>/templates/...`` beside ``<role>/tasks/``):
-    ``defaults/main.yml`` or ``defaults/main/*.yml`` and the same under ``vars``, inside ``root``; empty
-    tuples for a file of no role.  openshift-psap/topsail (field test rw6/e): every role template's variables
-    were undefined (PD005 errors), and a launch's real error hid behind them."""
+def ansible_role_dir(abspath: str, root: str) -> Optional[str]:
+    """The Ansible role a template belongs to (``roles/<role>/templates/...``, or ``<role>/templates/...``
+    beside ``<role>/tasks/``), inside ``root``; None for a file of no role."""
     parts = os.path.relpath(abspath, root).split(os.sep)
     if ".." in parts:
-        return (), ()
+        return None
     for i in range(len(parts) - 2, 0, -1):
         if parts[i] != "templates":
             continue
@@ -2325,8 +2357,23 @@ def ansible_role_files(abspath: str, root: str) -> tuple:
         # under a `roles/` directory, or a role directory anywhere a roles_path names (topsail's
         # projects/*/toolbox/<role>/): its tasks/ beside templates/
         if (i >= 2 and parts[i - 2] == "roles") or os.path.isdir(os.path.join(role_dir, "tasks")):
-            break
-    else:
+            return role_dir
+    return None
+
+
+#: where a repository keeps the inventory's variables, relative to a directory at or above a role's
+_INVENTORY_DIRS = ("group_vars", "host_vars", "inventory/group_vars", "inventory/host_vars")
+_TOP_KEY = re.compile(r"(?m)^([A-Za-z_][A-Za-z0-9_]*)[ \t]*:")
+
+
+def ansible_role_files(abspath: str, root: str) -> tuple:
+    """(defaults files, vars files) of the Ansible role a template belongs to (``roles/<role>/templates/...``,
+    or ``<role>/templates/...`` beside ``<role>/tasks/``):
+    ``defaults/main.yml`` or ``defaults/main/*.yml`` and the same under ``vars``, inside ``root``; empty
+    tuples for a file of no role.  openshift-psap/topsail (field test rw6/e): every role template's variables
+    were undefined (PD005 errors), and a launch's real error hid behind them."""
+    role_dir = ansible_role_dir(abspath, root)
+    if role_dir is None:
         return (), ()
     out = []
     for kind in ("defaults", "vars"):
@@ -2344,7 +2391,17 @@ def _ansible_values(vals: dict) -> dict:
     """A role's variables as a template sees them: a value that is itself a template (``"{{ base_port + 1
     }}"``, which Ansible renders lazily) is one pdlint cannot tell: an opaque placeholder."""
     from pdlint.render.ansible import Opaque
-    return {k: (Opaque("$" + k) if isinstance(v, str) and ("{{" in v or "{%" in v) else v) for k, v in vals.items()}
+
+    def lazy(v, name: str):
+        if isinstance(v, str):
+            return Opaque("$" + name) if "{{" in v or "{%" in v else v
+        if isinstance(v, dict):  # (also in a list's or a mapping's values: `extra_volumes: ["{{ base }}/c:/c"]`,
+            return type(v)((k, lazy(x, f"{name}.{k}")) for k, x in v.items())  # jedmund/homelab, rw14/h)
+        if isinstance(v, list):
+            return type(v)(lazy(x, f"{name}_{i}") for i, x in enumerate(v))
+        return v
+
+    return {k: lazy(v, k) for k, v in vals.items()}
 
 
 def _env_runs(doc: TStr, env_values: dict, first: tuple, env: Optional[dict], quiet, label: str,
@@ -2687,7 +2744,16 @@ def _inner_kind(path: str) -> Optional[str]:
         return "shell"
     if base.endswith(".service"):
         return "systemd"
+    if _OTHER_RENDERED.search(base):
+        return "text"
     return None
+
+
+#: what a template renders that is neither YAML nor a shell script (`opencode.jsonc.j2`, `vllm.conf.j2`): its
+#: launch text is reported as not checked (PD020), it is not parsed as a script (jedmund/homelab's JSONC
+#: template: three PD009 and an exit 1 on a file with no launch, field test rw14/h)
+_OTHER_RENDERED = re.compile(r"\.(?:jsonc|json5|toml|ini|cfg|conf|py|md|txt|html?|xml|properties|js|ts|lua|tf|hcl"
+                             r"|nomad|nginx|caddyfile|cs?v|sql)$")
 
 
 def _sniff(text: str) -> str:

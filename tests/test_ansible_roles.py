@@ -64,3 +64,80 @@ def test_a_role_outside_a_roles_directory_is_found_by_its_tasks(scratch_git):
                       "sglang_model_path: /m\nsglang_prefill_port: 1\nsglang_transfer_backend: fake\n")
     code, report = scratch_git.lint(".")
     assert [c for _, c in _codes(report)] == ["SGL104"]
+
+
+# field test rw14/h (jedmund/homelab roles/vllm/templates/compose.yaml.j2, cut down): Ansible's own filters and
+# facts, the inventory's variables (group_vars/), a default whose list items are templates
+COMPOSE = """\
+{{ ansible_managed | comment }}
+services:
+  prefill:
+    image: lmsysorg/sglang:v0.5.23
+    restart: {{ restart_policy }}
+    volumes:
+{% for v in extra_volumes %}
+      - {{ v }}
+{% endfor %}
+    command:
+{% for arg in sglang_args %}
+      - {{ arg | to_json }}
+{% endfor %}
+"""
+DEFAULTS = """\
+extra_volumes:
+  - "{{ config_base }}/cache:/cache"
+sglang_args: [python3, -m, sglang.launch_server, --model-path, /m, --disaggregation-mode, prefill,
+              --disaggregation-transfer-backend, BACKEND]
+"""
+
+
+def test_a_role_template_renders_with_ansible_filters_facts_and_inventory_variables(scratch_git):
+    """Before: `comment` and `to_json` were no filters (PD004 stopped the render: the launch was never built),
+    `restart_policy` (group_vars) and `ansible_managed` were undefined (494 PD005 errors in homelab)."""
+    scratch_git.write("roles/sglang/templates/compose.yaml.j2", COMPOSE)
+    scratch_git.write("roles/sglang/defaults/main.yml", DEFAULTS.replace("BACKEND", "mooncake"))
+    scratch_git.write("group_vars/compute_servers/common.yml", "restart_policy: unless-stopped\n")
+    code, report = scratch_git.lint(".")
+    assert (code, _codes(report)) == (0, [])
+    assert [l["role"] for l in report["launches"]] == ["prefill", "prefill"]  # (the defaults file read alone too)
+    scratch_git.write("roles/sglang/defaults/main.yml", DEFAULTS.replace("BACKEND", "fake"))
+    code, report = scratch_git.lint(".")
+    assert {c for _, c in _codes(report)} == {"SGL104"}
+    # a variable no inventory file, default or fact sets is still undefined
+    scratch_git.write("roles/sglang/defaults/main.yml", DEFAULTS.replace("BACKEND", "mooncake"))
+    scratch_git.write("group_vars/compute_servers/common.yml", "restart: always\n")
+    code, report = scratch_git.lint(".")
+    assert _codes(report) == [("roles/sglang/templates/compose.yaml.j2", "PD005")]
+    assert "restart_policy" in report["findings"][0]["message"]
+
+
+OPENCODE = """\
+{
+  "mcp": {
+    "agents": {
+      "url": "http://127.0.0.1:6767/mcp/agents",
+      // TEMPORARILY DISABLED 2026-06-18
+      "enabled": false
+    },
+    "edra": {
+      "command": ["node", "{{ home | default('/h') }}/dist/index.js"],
+      "enabled": true
+    }
+  },
+  "models": {
+    // Q4_K_XL runs at 64K per slot (not 80K like iq3/iq4) because
+    "qwen": {"name": "qwen"}
+  }
+}
+"""
+
+
+def test_a_template_rendering_json_with_comments_is_not_a_script(scratch_git):
+    # jedmund/homelab roles/agents_linux/templates/opencode.jsonc.j2 (cut down): three PD009 on a file with no launch
+    scratch_git.write("templates/opencode.jsonc.j2", OPENCODE)
+    code, report = scratch_git.lint(".")
+    assert (code, report["findings"]) == (0, [])
+    scratch_git.write("templates/opencode.jsonc.j2", OPENCODE.replace('"qwen": {"name": "qwen"}',
+                      '"cmd": "python3 -m sglang.launch_server --disaggregation-mode prefill"'))
+    code, report = scratch_git.lint(".")
+    assert [(f["code"], f["line"]) for f in report["findings"]] == [("PD020", 15)]

@@ -108,6 +108,9 @@ class JinjaOptions:
     keep_trailing_newline: bool = True
     extensions: tuple = ()  # import paths, from EXTENSIONS only
     preset: Optional[str] = None  # "ansible": its filters, tests, facts and whitespace settings
+    #: with the ansible preset: the variables the repository's inventory sets (group_vars/, host_vars/), whose
+    #: value depends on the host a play runs on: opaque, as facts are
+    inventory: frozenset = frozenset()
 
     @classmethod
     def for_preset(cls, name: Optional[str]) -> "JinjaOptions":
@@ -428,7 +431,8 @@ def make_environment(state: _State, traced: bool = True):
 
         def undefined(hint=None, obj=missing, name=None, exc=jinja2.exceptions.UndefinedError):
             # facts and inventory variables exist on the controller at deploy time: opaque, not undefined
-            if obj is missing and hint is None and name is not None and ansible.is_fact_name(name):
+            if obj is missing and hint is None and name is not None and (ansible.is_fact_name(name) or
+                                                                          name in opts.inventory):
                 return ansible.Fact(name)
             return Recording(hint, obj, name, exc)
 
