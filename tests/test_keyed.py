@@ -144,6 +144,33 @@ def test_values_flag_sections_without_a_chart(tmp_path):
     assert [f.line for f in out.findings if f.code == "PD101"] == [7]
 
 
+MLPERF_DEPLOY = """\
+    container_image: /lustre/images/mlperf-inference+dynamo-v0.8.0-tensorrt_llm_release.sqsh
+    prefill:
+      system: GB200-NVL72_GB200-186GB_aarch64x4
+      gpus_per_worker: 4
+      config: config/dsr1_gb200_ctx_DEP4.yaml
+    decode:
+      system: GB200-NVL72_GB200-186GB_aarch64x8
+      gpus_per_worker: 8
+      config: config/dsr1_gb200_gen_DEP8.yaml
+    """
+
+
+def test_a_section_whose_only_flag_is_config_is_no_sglang_launch(tmp_path):
+    """MLPerf Inference v6.0's Dynamo + TensorRT-LLM deployment files (field test rw14/g): `config: <file>` was
+    read as SGLang's --config, two `sglang.launch_server` launches were built, and their TensorRT-LLM option
+    files judged as SGLang configs."""
+    (tmp_path / "deploy.yaml").write_text(textwrap.dedent(MLPERF_DEPLOY))
+    assert extract("deploy.yaml", cwd=str(tmp_path)).launches == []
+    # with an SGLang image it is one
+    (tmp_path / "deploy.yaml").write_text(textwrap.dedent(MLPERF_DEPLOY).replace(
+        "mlperf-inference+dynamo-v0.8.0-tensorrt_llm_release.sqsh", "lmsysorg/sglang:v0.5.9"))
+    out = extract("deploy.yaml", cwd=str(tmp_path))
+    assert [(l.role, argv(l)) for l in out.launches] == [("prefill", ["--config", "config/dsr1_gb200_ctx_DEP4.yaml"]),
+                                                         ("decode", ["--config", "config/dsr1_gb200_gen_DEP8.yaml"])]
+
+
 def test_a_section_of_vllm_engine_args_is_not_read_as_sglang_flags(tmp_path):
     """raihan0824/dynamo-helm configs/multinode-405b.yaml, a Dynamo SDK graph config of vLLM workers (field test
     rw6/d): its PrefillWorker section became `python -m sglang.launch_server`, and `kv-cache-dtype: fp8` (valid

@@ -990,8 +990,14 @@ def _flag_section(job, src, doc, root, ref, key, role, origin, how, unit) -> lis
             argv += [ftok, vtok]
             mapped.append(k)
     engine_hint = " ".join(filter(None, [crd.text_at(root, "global", "image", "repository"),
-                                         crd.text_at(ref, "image", "repository"), crd.text_at(ref, "image")]))
+                                         crd.text_at(ref, "image", "repository"), crd.text_at(ref, "image"),
+                                         crd.text_at(root, "container_image"), crd.text_at(root, "image")]))
     if not mapped and not argv:
+        return []
+    if mapped == ["config"] and not _section_args(doc, ref) and "sglang" not in engine_hint.lower():
+        # `config: <file>` alone is no SGLang flag list: MLPerf's Dynamo + TensorRT-LLM deployment files
+        # (`prefill: {system, gpus_per_worker, config: .../ctx.yaml}`) became `sglang.launch_server --config`
+        # pairs, and their TensorRT-LLM option files SGLang configs (field test rw14/g: 16 SGL001/SGL020)
         return []
     if "vllm" in engine_hint.lower() and "sglang" not in engine_hint.lower():
         return []  # vLLM values sections: left to the chart (no name-based mapping for vLLM)
