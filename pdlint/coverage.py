@@ -311,9 +311,15 @@ def find_markers(text: str, kind: str = "", skip: frozenset = frozenset()) -> li
         if _prose(code) or _PY_IMPORT.match(code) or (kind == "python" and (
                 _PY_ANNOTATION.match(code) or "add_argument(" in code)):
             continue
+        shell_case = _CASE_LABEL.match(code) if kind == "shell" and ")" in code else None
         for m in _line_markers(code):
             if "install" in code and _installs(code, m.start()):
                 continue  # `RUN pip install sglang-router --force-reinstall`: a package, not a launch
+            if kind == "shell" and (shell_case is not None and m.start() < shell_case.end() or
+                                    m.lastgroup == "key" and _SHELL_ASSIGNED.match(code[m.start():])):
+                # a script's own option parser (`--disaggregation-mode) mode="$2"; shift 2 ;;`) and its variables
+                # (`disaggregation_mode="none"`): no launch (NVIDIA/cloudai's dynamo_mocker.sh, field test rw14/g)
+                continue
             out.append(Marker(n, m.start() + 1, m.group(0).rstrip(":= \t\"'\\"), m.lastgroup or "flag"))
     if "serve" in text and _BLOCK_CLI_HINT.search(text):
         out += _block_list_markers(text, skip)
@@ -328,6 +334,10 @@ _PY_IMPORT = re.compile(r"[ \t]*(?:from[ \t]+[\w.]+[ \t]+import\b|import[ \t]+[\
 #: SGLang fork's own source, field tests rw12/c and rw13/e): a name and a type, no launch; nor an argparse definition
 _PY_ANNOTATION = re.compile(r"[ \t]*\w+[ \t]*:[ \t]*[A-Za-z_][\w.]*(?:\[[^\]]*\])?(?:[ \t]*\|[ \t]*[A-Za-z_][\w.]*)*"
                             r"[ \t]*(?:=[ \t]*(?:None|[\w.]+|[\"'][^\"']*[\"'])[ \t]*)?,?[ \t]*$")
+#: a ``case`` item's patterns in a script (``--disaggregation-mode)``, ``-m|--mode)``)
+_CASE_LABEL = re.compile(r"[ \t]*\(?[ \t]*[\"']?[\w*.-]+[\"']?(?:[ \t]*\|[ \t]*[\"']?[\w*.-]+[\"']?)*[ \t]*\)")
+#: a shell variable assigned (``disaggregation_mode="none"``, ``kv_role=kv_both``): a name, not a config key
+_SHELL_ASSIGNED = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
 #: a package manager's install, up to a marker (no command separator between them)
 _INSTALL = re.compile(r"\b(?:pip3?|uv[ \t]+pip|conda|mamba|micromamba|apt(?:-get)?|yum|dnf|apk)[ \t]+install\b[^;&|]*$")
 
@@ -527,7 +537,8 @@ def assess(jobs: list, extraction, findings: list, strict: bool = False, shown=N
         else:
             text = src.text
         lines = covered.get(job.display, set())
-        markers = find_markers(text, "python" if job.display.endswith(".py") else "", skip=lines)
+        kind = "python" if job.display.endswith(".py") else "shell" if job.kind in ("shell", "justfile") else ""
+        markers = find_markers(text, kind, skip=lines)
         # markers on covered lines are not searched: a file with some has launches, which is what the count
         # tells (Coverage.launch_text)
         fc.markers = len(markers)

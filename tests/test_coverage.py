@@ -105,6 +105,35 @@ def test_fully_checked_files_are_quiet_and_summarised(repo, capsys):
         "Found 0 errors and 0 warnings in 1 file."]
 
 
+def test_a_scripts_own_options_and_variables_named_for_engine_flags_are_no_launch_text(repo, capsys):
+    """NVIDIA/cloudai dynamo_mocker.sh (field test rw14/g): its option parser's `--disaggregation-mode)` item and
+    its `disaggregation_mode="none"` variable were PD020 'launch text not checked'."""
+    write(repo, "run.sh", """
+        #!/bin/bash
+        disaggregation_mode="none"
+        while [[ $# -gt 0 ]]; do
+          case "$1" in
+            --disaggregation-mode|-m)   disaggregation_mode="$2"; shift 2 ;;
+            *) shift ;;
+          esac
+        done
+        echo "mode=$disaggregation_mode"
+        """)
+    code, doc = run(capsys, ".")
+    assert code == 0 and codes(doc) == []
+    # the same words where a launch would read them are still launch text
+    write(repo, "run.sh", """
+        #!/bin/bash
+        disaggregation_mode="none"
+        ./mocker --disaggregation-mode "$disaggregation_mode"
+        cat > cfg.yaml <<EOF
+        disaggregation_mode: prefill
+        EOF
+        """)
+    code, doc = run(capsys, ".")
+    assert codes(doc) == [("run.sh", 3, "PD020"), ("run.sh", 5, "PD020")]
+
+
 def test_unknown_program_with_engine_flags_is_reported_with_the_reason(repo, capsys):
     write(repo, "run.sh", """
         #!/bin/sh
