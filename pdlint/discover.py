@@ -116,11 +116,20 @@ def repo_root(path: str, cache: dict) -> Optional[str]:
     return root
 
 
+#: a copy to fill in (`docker-compose.yml.example`, `start_model.sh.example`, `values.yaml.sample`, `.dist`): read as
+#: the file it is a copy of, as the users who copy it will run it (field test rw14/h: tobrun/vllm-server's
+#: start_model.sh.example and 3,000+ indexed `docker-compose.yml.example` files passed unseen)
+COPY_SUFFIXES = (".example", ".sample", ".dist")
+
+
 def kind_of(name: str, head: bytes = b"") -> Optional[str]:
     from pdlint.formats.justfile import is_justfile
     if is_justfile(name):
         return "justfile"
     lower = name.lower()
+    if lower.endswith(COPY_SUFFIXES):
+        inner = name[:name.rfind(".")]
+        return kind_of(inner, head) if "." in os.path.basename(inner) or is_justfile(inner) else None
     if lower.endswith(".service"):  # a systemd unit (pdlint.formats.systemd)
         return "systemd"
     if lower.endswith(JINJA_EXT):

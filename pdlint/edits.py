@@ -49,8 +49,11 @@ _YAML_TYPED = re.compile(
 
 
 def kind_of(path: str) -> str:
-    """``yaml``, ``jinja`` (any template), ``shell`` or ``other``, by file name."""
+    """``yaml``, ``jinja`` (any template), ``shell`` or ``other``, by file name (``x.yaml.example``: as ``x.yaml``)."""
+    from pdlint.discover import COPY_SUFFIXES
     lower = path.lower()
+    if lower.endswith(COPY_SUFFIXES):
+        lower = lower[:lower.rfind(".")]
     if lower.endswith((".j2", ".jinja", ".jinja2", ".tpl")):
         return "jinja"
     if lower.endswith((".yaml", ".yml")):

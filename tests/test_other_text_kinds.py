@@ -38,3 +38,16 @@ def test_those_kinds_without_launch_text_are_not_reported(scratch_git):
     scratch_git.write("nb.ipynb", json.dumps({"cells": [], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}))
     code, out = scratch_git.lint(".")
     assert code == 0 and out["findings"] == []
+
+
+def test_a_copy_to_fill_in_is_read_as_the_file_it_copies(scratch_git):
+    """tobrun/vllm-server's start_model.sh.example and a docker-compose.yml.example (field test rw14/h): a
+    directory scan skipped them ('No files to check'); named, the compose file was an SGL101 error."""
+    scratch_git.write("start_prefill.sh.example", "#!/bin/bash\n" + LAUNCH + "\n")
+    scratch_git.write("docker-compose.yml.example", "services:\n  prefill:\n    image: lmsysorg/sglang:v0.5.23\n"
+                      "    command: " + LAUNCH.replace("fake", "mooncake") + " --enable-linear-replayssm-spec\n")
+    scratch_git.write("notes.txt.example", LAUNCH + "\n")  # a kind pdlint does not scan, copied or not
+    code, out = scratch_git.lint(".")
+    assert sorted((f["path"], f["code"]) for f in out["findings"]) == [
+        ("docker-compose.yml.example", "SGL101"), ("start_prefill.sh.example", "SGL104")]
+    assert code == 1
