@@ -253,6 +253,18 @@ def test_ansible_preset_template_renders_with_facts_opaque(repo, capsys):
     assert host == "$ansible_default_ipv4.address"
 
 
+def test_the_loop_item_of_the_rendering_task_is_a_fact(repo, capsys):
+    # githubixx/ansible-collection-ai's llamafile templates, rendered by a task with `loop:` (field test rw14/h)
+    write(repo, ".pdlint.yaml", "jinja: {preset: ansible}\n")
+    write(repo, "dl.sh.j2", "python3 -m sglang.launch_server --model-path {{ item.path | quote }}\n")
+    code, out = run(capsys, "dl.sh.j2")
+    assert "PD005" not in out, out
+    assert launches(capsys, "dl.sh.j2")[0]["argv"] == ["--model-path", "$item.path"]
+    write(repo, "dl.sh.j2", "python3 -m sglang.launch_server --model-path {{ items.path }}\n")
+    code, out = run(capsys, "dl.sh.j2")
+    assert "PD005" in out and "'items'" in out, out
+
+
 def test_ansible_filters_modelled():
     F, T = ansible.FILTERS, ansible.TESTS
     assert F["to_json"]({"a": [1, True]}) == '{"a": [1, true]}'

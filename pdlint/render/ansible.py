@@ -73,7 +73,9 @@ class Fact:
 #: names Ansible defines for every template besides the play's variables
 FACT_NAMES = ("hostvars", "groups", "group_names", "inventory_hostname", "inventory_hostname_short",
               "inventory_dir", "inventory_file", "play_hosts", "playbook_dir", "role_path", "role_name",
-              "omit", "vars", "environment")
+              "omit", "vars", "environment",
+              # the loop variable of the task that renders the template (`loop:` / `with_items:`)
+              "item")
 #: undefined names taken as facts (``ansible_default_ipv4``, ``ansible_host`` ...)
 FACT_PREFIX = "ansible_"
 
