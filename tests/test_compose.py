@@ -243,3 +243,61 @@ def test_pd050_reported_by_the_cli(tmp_path, capsys, monkeypatch):
     assert main(["deploy.yaml"]) == 1
     out = capsys.readouterr().out
     assert "deploy.yaml:12:15: PD050 error" in out and "help: Write one list item per argument" in out
+
+
+# av/harbor services/compose.vllm.yml and services/vllm/Dockerfile (field test rw14/h), cut down: the service's
+# image is built from a Dockerfile whose FROM names vLLM's image through build arguments
+HARBOR_COMPOSE = """\
+    services:
+      vllm:
+        build:
+          context: ./vllm
+          dockerfile: Dockerfile
+          args:
+            HARBOR_VLLM_VERSION: v0.11.0
+        command: >
+          --model Qwen/Qwen3-8B
+          --no-such-flag
+    """
+HARBOR_DOCKERFILE = """\
+    ARG HARBOR_VLLM_VERSION=latest
+    ARG HARBOR_VLLM_IMAGE=vllm/vllm-openai
+
+    FROM ${HARBOR_VLLM_IMAGE}:${HARBOR_VLLM_VERSION}
+    RUN pip install bitsandbytes
+    """
+
+
+def _findings(tmp_path, monkeypatch, capsys):
+    import json
+    monkeypatch.chdir(tmp_path)
+    main(["check", "--format", "json", "--no-cache", "--exit-zero", "compose.yaml"])
+    return [(f["code"], f["path"], f["line"]) for f in json.loads(capsys.readouterr().out)["findings"]]
+
+
+def test_a_service_built_from_a_dockerfile_runs_its_base_images_entry_point(tmp_path, monkeypatch, capsys):
+    """Its command passed as 'No launch text found': the service had no image pdlint knew."""
+    write(tmp_path, "compose.yaml", HARBOR_COMPOSE)
+    write(tmp_path, "vllm/Dockerfile", HARBOR_DOCKERFILE)
+    out = extract("compose.yaml", cwd=str(tmp_path))
+    [launch] = out.launches
+    assert (launch.entrypoint, launch.meta["image"]) == ("python -m vllm.entrypoints.openai.api_server",
+                                                         "vllm/vllm-openai:v0.11.0")
+    assert _findings(tmp_path, monkeypatch, capsys) == [("VLLM018", "compose.yaml", 10)]
+
+
+def test_a_dockerfile_with_its_own_entry_point(tmp_path, monkeypatch, capsys):
+    write(tmp_path, "compose.yaml", HARBOR_COMPOSE.replace("--model Qwen/Qwen3-8B", "Qwen/Qwen3-8B"))
+    # an exec-form ENTRYPOINT of the last stage is the program; a stage named in FROM gives its base image
+    write(tmp_path, "vllm/Dockerfile", HARBOR_DOCKERFILE.replace("RUN pip", "FROM base AS final\n    RUN pip")
+          .replace("FROM ${", "FROM ${", 1).replace("}:${HARBOR_VLLM_VERSION}", "}:${HARBOR_VLLM_VERSION} AS base")
+          + '    ENTRYPOINT ["vllm", "serve"]\n')
+    out = extract("compose.yaml", cwd=str(tmp_path))
+    [launch] = out.launches
+    assert launch.entrypoint == "vllm serve" and launch.meta["image"] == "vllm/vllm-openai:v0.11.0"
+    assert launch.argv[0].origin.path.endswith("compose.yaml")
+    assert [c for c, _, _ in _findings(tmp_path, monkeypatch, capsys)] == ["VLLM018"]
+    # a shell-form ENTRYPOINT pdlint does not read: the base image's entry point is not the program
+    write(tmp_path, "vllm/Dockerfile", HARBOR_DOCKERFILE + "    ENTRYPOINT /start.sh\n")
+    out = extract("compose.yaml", cwd=str(tmp_path))
+    assert out.launches == [] and _findings(tmp_path, monkeypatch, capsys) == []

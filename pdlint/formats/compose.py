@@ -157,9 +157,129 @@ def _service(doc: TStr, svcs: yt.Ref, name: str, ref: yt.Ref, variables: dict, r
     image_tok = _field(layers, "image")
     if image and "$" in image and image_tok is not None:
         image = interpolate(yt.scalar_tstr(doc, image_tok), variables).text
+    itok = yt.scalar_tstr(doc, image_tok) if image_tok is not None else None
+    entrypoint_set = entry is not None
+    build = _field(layers, "build")
+    if build is not None:
+        # the image is built from a Dockerfile of the repository: its last FROM is the image whose entry point
+        # runs `command` (av/harbor's vllm service, `FROM ${HARBOR_VLLM_IMAGE}` with `ARG
+        # HARBOR_VLLM_IMAGE=vllm/vllm-openai`: its command passed unseen, field test rw14/h), unless the
+        # Dockerfile sets an ENTRYPOINT of its own
+        built = _built_image(doc, build, variables, read)
+        if built is not None:
+            base, base_tok, entry_words = built
+            image, itok = base, base_tok
+            if entry_words is not None and not entrypoint_set:
+                words = entry_words + words
+                exec_form = True
+                entrypoint_set = True
     return Service(name, name_tok, words, exec_form, env, image, crd.role_of_name(name),
-                   entrypoint_set=entry is not None,
-                   image_tok=yt.scalar_tstr(doc, image_tok) if image_tok is not None else None)
+                   entrypoint_set=entrypoint_set, image_tok=itok)
+
+
+_FROM = re.compile(r"^FROM[ \t]+(?:--\S+[ \t]+)*(?P<image>\S+)(?:[ \t]+AS[ \t]+(?P<stage>\S+))?[ \t]*$", re.I)
+_ARG = re.compile(r"^ARG[ \t]+(?P<name>[A-Za-z_][A-Za-z0-9_]*)(?:=(?P<value>.*))?$", re.I)
+_ENTRYPOINT = re.compile(r"^ENTRYPOINT[ \t]+(?P<value>.*)$", re.I)
+_DOCKER_VAR = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)(?::?[-+][^}]*)?\}?")
+
+
+def _built_image(doc: TStr, build: yt.Ref, variables: dict, read) -> Optional[tuple]:
+    """``(base image, where it is named, ENTRYPOINT words or None)`` of a service's ``build:`` (a context
+    path, or ``context`` / ``dockerfile`` / ``args``), from the Dockerfile pdlint reads; None when it cannot
+    read it or the base image is not known (a variable with no default)."""
+    node = yt.deref(build).node
+    if isinstance(node, yt.YScalar):
+        context, dockerfile, args = yt.scalar_text(build) or ".", "Dockerfile", {}
+    elif isinstance(node, yt.YMap):
+        context = yt.scalar_text(yt.get(build, "context")) or "."
+        dockerfile = yt.scalar_text(yt.get(build, "dockerfile")) or "Dockerfile"
+        args = {}
+        a = yt.get(build, "args")
+        if a is not None and isinstance(yt.deref(a).node, yt.YMap):
+            args = {k: yt.scalar_text(v) for k, v in yt.map_items(a)}
+        elif a is not None:
+            for item in yt.seq_items(a):
+                k, eq, v = (yt.scalar_text(item) or "").partition("=")
+                if eq:
+                    args[k] = v
+    else:
+        return None
+    if "$" in context or "$" in dockerfile or "://" in context:
+        return None
+    src = read(os.path.normpath(os.path.join(context, dockerfile)))
+    if src is None:
+        return None
+    text = TStr.from_source(src)
+    values: dict = {}  # ARG defaults, then the build's args
+    stages: dict = {}  # stage name -> (image, token)
+    base = None
+    entry = None  # the last stage's ENTRYPOINT: None (the base image's), its words, or False (one pdlint cannot read)
+    for raw in _instructions(src.text):
+        line, start = raw
+        m = _ARG.match(line)
+        if m:
+            name = m.group("name")
+            if name in args and args[name] is not None:
+                values[name] = args[name]
+            elif m.group("value") is not None:
+                values.setdefault(name, m.group("value").strip().strip("\"'"))
+            continue
+        m = _FROM.match(line)
+        if m:
+            ref = m.group("image")
+            img = _DOCKER_VAR.sub(lambda v: values.get(v.group(1), v.group(0)), ref)
+            tok = text[start + m.start("image"):start + m.end("image")]
+            if img in stages:
+                img, tok = stages[img]
+            base = None if "$" in img else (img, tok)
+            if m.group("stage"):
+                stages[m.group("stage")] = (img, tok)
+            entry = None  # a stage starts with its base's entry point
+            continue
+        m = _ENTRYPOINT.match(line)
+        if m:
+            entry = _exec_form(text, start + m.start("value"), m.group("value")) or False
+    if base is None:
+        return None
+    if entry is False:  # an entry point of its own pdlint cannot read (shell form): not the base image's
+        return "", None, None
+    return base[0], base[1], entry
+
+
+def _instructions(text: str) -> list:
+    """``(instruction, offset)`` of a Dockerfile: comments dropped, ``\\``-continued lines joined (only the
+    first physical line's text is kept for a continued one: FROM, ARG and ENTRYPOINT fit on it)."""
+    out = []
+    pos = 0
+    for physical in text.split("\n"):
+        stripped = physical.strip()
+        if stripped and not stripped.startswith("#"):
+            out.append((stripped.rstrip("\\").rstrip(), pos + (len(physical) - len(physical.lstrip()))))
+        pos += len(physical) + 1
+    return out
+
+
+def _exec_form(text: TStr, at: int, value: str) -> Optional[list]:
+    """The words of an exec-form ENTRYPOINT (``["vllm", "serve"]``), traced to the Dockerfile; None for a shell
+    form (run by ``/bin/sh -c``) or one pdlint cannot read."""
+    import json
+    v = value.strip()
+    if not v.startswith("["):
+        return None
+    try:
+        items = json.loads(v)
+    except ValueError:
+        return None
+    if not isinstance(items, list) or not all(isinstance(i, str) for i in items):
+        return None
+    words, search = [], at
+    for item in items:
+        i = text.text.find(json.dumps(item), search)
+        if i < 0:
+            return None
+        words.append(text[i + 1:i + 1 + len(item)])
+        search = i + len(json.dumps(item))
+    return words
 
 
 def _env_files(ref: Optional[yt.Ref]) -> list:
