@@ -315,6 +315,9 @@ def find_markers(text: str, kind: str = "", skip: frozenset = frozenset()) -> li
         for m in _line_markers(code):
             if "install" in code and _installs(code, m.start()):
                 continue  # `RUN pip install sglang-router --force-reinstall`: a package, not a launch
+            if kind == "python" and m.lastgroup == "key" and code[m.start()] not in "\"'" and \
+                    _PY_INTERPOLATED.match(code, m.end()):
+                continue  # `f"... kv_transfer_config:{vllm_config.kv_transfer_config}"`: a log message (llumnix)
             if kind == "shell" and (shell_case is not None and m.start() < shell_case.end() or
                                     m.lastgroup == "key" and _SHELL_ASSIGNED.match(code[m.start():])):
                 # a script's own option parser (`--disaggregation-mode) mode="$2"; shift 2 ;;`) and its variables
@@ -334,6 +337,8 @@ _PY_IMPORT = re.compile(r"[ \t]*(?:from[ \t]+[\w.]+[ \t]+import\b|import[ \t]+[\
 #: SGLang fork's own source, field tests rw12/c and rw13/e): a name and a type, no launch; nor an argparse definition
 _PY_ANNOTATION = re.compile(r"[ \t]*\w+[ \t]*:[ \t]*[A-Za-z_][\w.]*(?:\[[^\]]*\])?(?:[ \t]*\|[ \t]*[A-Za-z_][\w.]*)*"
                             r"[ \t]*(?:=[ \t]*(?:None|[\w.]+|[\"'][^\"']*[\"'])[ \t]*)?,?[ \t]*$")
+#: an f-string's replacement field right after a marker (``kv_transfer_config:{cfg.kv_transfer_config}``)
+_PY_INTERPOLATED = re.compile(r"[ \t]*\{[A-Za-z_]")
 #: a ``case`` item's patterns in a script (``--disaggregation-mode)``, ``-m|--mode)``)
 _CASE_LABEL = re.compile(r"[ \t]*\(?[ \t]*[\"']?[\w*.-]+[\"']?(?:[ \t]*\|[ \t]*[\"']?[\w*.-]+[\"']?)*[ \t]*\)")
 #: a shell variable assigned (``disaggregation_mode="none"``, ``kv_role=kv_both``): a name, not a config key

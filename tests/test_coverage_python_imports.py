@@ -69,3 +69,15 @@ def test_a_python_dataclass_with_pd_fields_is_quiet(scratch_git):
 ])
 def test_a_package_install_is_no_launch_text(line, markers):
     assert len(find_markers(line + "\n")) == markers
+
+
+@pytest.mark.parametrize("line, markers", [
+    # llumnix vllm_llumlet_proxy.py (field test rw14/h): an f-string log message naming the config attribute
+    ('    f"Failed to initialize migration frontend. kv_transfer_config:{vllm_config.kv_transfer_config}"', []),
+    ('    msg = f"kv_role: {cfg.kv_role}"', []),
+    # a dict of engine arguments is still launch text
+    ('engine_args = {"kv_transfer_config": {"kv_connector": "NixlConnector"}}', ['"kv_transfer_config']),
+    ('cmd = "vllm serve m --kv-transfer-config \'{\\"kv_role\\":\\"kv_producer\\"}\'"', ["vllm serve", "--kv-transfer-config", '\\"kv_role']),
+])
+def test_an_f_string_field_after_a_config_key_is_no_launch_text(line, markers):
+    assert [m.text for m in find_markers(line + "\n", "python")] == markers

@@ -330,6 +330,8 @@ SH = textwrap.dedent("""\
     ("X=1; export X; python3 -m sglang.launch_server --model-path m", False),
     ("P=8000; python3 -m sglang.launch_server --model-path m --port $P", False),
     ("set -a; X=1; python3 -m sglang.launch_server --model-path m", False),
+    # a script that starts no server (llumnix's mooncake_master container, field test rw14/h)
+    ("PORTS=\"$A $B\"; mooncake_master --rpc_port 50051", False),
 ])
 def test_pd103_cases(tmp_path, script, fires):
     (tmp_path / "s.yaml").write_text(SH.replace("SCRIPT", repr(script)))
