@@ -2259,9 +2259,24 @@ def _run_program(words: list, i: int) -> str:
     the unknown part, not the wrapper (ROCm/ATOM, AMD-AGI/Infera)."""
     j = launchers.program_at([w.text for w in words], i)
     prog = words[j].text
+    if launchers.basename(prog) in _JOB_RUNNERS:
+        # `srun --nodes=1 --container-image=X bash /install/ai_dynamo.sh ...` (NVIDIA/cloudai, field test rw14/g):
+        # the program srun runs, not srun (a wrapper pdlint follows); its options' values are no programs
+        for k in range(j + 1, len(words)):
+            t = words[k].text
+            b = launchers.basename(t)
+            if not t.startswith("-") and ":" not in t and "=" not in t and (
+                    b in launchers.SHELLS or b.startswith("python") or "/" in t or t.startswith(".")):
+                return _run_program(words, k)
     if launchers.basename(prog).startswith("python") and j + 2 < len(words) and words[j + 1].text == "-m":
         return f"{prog} -m {words[j + 2].text}"
+    if launchers.basename(prog) in launchers.SHELLS and j + 1 < len(words) and not words[j + 1].text.startswith("-"):
+        return f"{prog} {words[j + 1].text}"  # the script it runs
     return prog
+
+
+#: programs that run a command on allocated nodes or ranks, after options of their own
+_JOB_RUNNERS = frozenset({"srun", "salloc", "mpirun", "mpiexec", "pdsh"})
 
 
 #: here-document scripts inside here-document scripts (each level's text is part of the one before)

@@ -149,6 +149,11 @@ def test_a_patch_may_target_a_resource_by_its_prefixed_name(scratch_git, target,
      "python3 -m atom.entrypoints.openai_server"),
     ("nohup numactl --cpunodebind=0 infera-exec --disaggregation-mode prefill", "infera-exec"),
     ("timeout 3600 ./serve.sh --disaggregation-mode prefill", "./serve.sh"),
+    # NVIDIA/cloudai ai-dynamo.sbatch (field test rw14/g): srun's program, and the script a shell runs
+    ('srun --nodes=1 --container-image=nvcr.io/nvidia/ai-dynamo:0.6 --container-mounts /a:/b bash '
+     '/cloudai_install/ai_dynamo.sh --prefill-cmd "python3 -m dynamo.vllm --is-prefill-worker"',
+     "bash /cloudai_install/ai_dynamo.sh"),
+    ("srun -N 1 python3 -m my_pd.worker --disaggregation-mode prefill", "python3 -m my_pd.worker"),
 ])
 def test_the_reason_names_the_unknown_program_not_its_wrapper(scratch_git, line, named):
     # ROCm/ATOM pd_server_atom.sh and AMD-AGI/Infera: "`setsid` / `env` / `nohup` is not a launcher pdlint knows"
