@@ -183,9 +183,15 @@ def test_a_here_document_in_a_command_string_sets_no_variable(scratch_git):
 
 
 def test_an_assignment_after_a_here_document_in_a_command_string_still_fires(scratch_git):
-    scratch_git.write("verify.sh", HEREDOC_STRING.replace("AFTER", "SGLANG_Y=1"))
+    # (PD103 is about the server the string starts: one follows the assignment)
+    scratch_git.write("verify.sh", HEREDOC_STRING.replace(
+        "AFTER", "SGLANG_Y=1\n        python3 -m sglang.launch_server --model-path m --disaggregation-mode prefill"))
     code, doc = scratch_git.lint("verify.sh")
     assert sorted({(f["code"], f["line"], f["column"]) for f in doc["findings"]}) == [("PD103", 11, 5)]
+    # a string that starts no server: what it sets harms none
+    scratch_git.write("verify.sh", HEREDOC_STRING.replace("AFTER", "SGLANG_Y=1"))
+    code, doc = scratch_git.lint("verify.sh")
+    assert doc["findings"] == []
 
 
 @pytest.mark.parametrize("script, names", [
