@@ -476,3 +476,23 @@ def test_the_trtllm_serve_module_is_launch_text():
     from pdlint.coverage import has_launch_text
     assert has_launch_text("python -m tensorrt_llm.commands.serve disaggregated -c disagg.yaml")
     assert not has_launch_text("from tensorrt_llm.commands.serve import main")
+
+
+OPTIONS = ("tensor_parallel_size: {tp}\nenable_attention_dp: false\nmax_num_tokens: 8192\n"
+           "cache_transceiver_config:\n  backend: UCX\n{extra}")
+
+
+def test_an_options_file_takes_its_role_from_its_folder(tmp_path, capsys, monkeypatch):
+    """MLPerf Inference v6.0 configs/<system>/Interactive/disagg_prefill/llama3_1-405b.yaml and disagg_decode/
+    (field test rw14/g): roles unknown, no pair, so TRT003 and TRT005 never ran."""
+    files = {"c/disagg_prefill/llama3_1-405b.yaml": OPTIONS.format(tp=4, extra="disable_overlap_scheduler: true\n"),
+             "c/disagg_decode/llama3_1-405b.yaml": OPTIONS.format(tp=8, extra="")}
+    doc = check(tmp_path / "a", capsys, monkeypatch, files)
+    assert sorted(l["role"] for l in doc["launches"]) == ["decode", "prefill"]
+    assert codes(doc) == ["TRT003"]
+    files["c/disagg_decode/llama3_1-405b.yaml"] = OPTIONS.format(tp=4, extra="")
+    doc = check(tmp_path / "b", capsys, monkeypatch, files)
+    assert codes(doc) == []
+    # the file name still wins over its folder
+    doc = check(tmp_path / "c", capsys, monkeypatch, {"c/disagg_decode/ctx_config.yaml": OPTIONS.format(tp=4, extra="")})
+    assert [l["role"] for l in doc["launches"]] == ["prefill"]

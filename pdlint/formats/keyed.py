@@ -638,14 +638,20 @@ def trtllm_slurm_benchmark(job, src, doc: TStr, root: yt.Ref) -> list:
 def trtllm_options(job, src, doc: TStr, root: yt.Ref) -> list:
     base = os.path.splitext(os.path.basename(job.abspath))[0]
     role = crd.role_of_name(base)
+    how = "file name"
+    if role is None:
+        # MLPerf Inference v6.0's configs/<system>/<scenario>/disagg_prefill/llama3_1-405b.yaml and
+        # disagg_decode/...: the folder names the role (field test rw14/g: no role, no pair, TRT005 never ran)
+        role = crd.role_of_name(os.path.basename(os.path.dirname(job.abspath)))
+        how = "directory name"
     dynamo = "dynamo" in job.rel.lower() or "engine_configs" in job.rel.lower()
     entry = "python -m dynamo.trtllm" if dynamo else "trtllm-serve"
     settings = flatten(doc, root)
     origin = Origin(src.path, 1, 1)
     opt = "--extra-engine-args" if dynamo else "--extra_llm_api_options"
-    l = _launch(src, 1, "trtllm", entry, role, origin, "file name", job.display,
+    l = _launch(src, 1, "trtllm", entry, role, origin, how, job.display,
                 f"TRT-LLM LLM-API options file ({opt} {os.path.basename(job.abspath)})"
-                + ("; role from the file name" if role else ""), settings=settings, options_file=True)
+                + (f"; role from the {how}" if role else ""), settings=settings, options_file=True)
     l.role = role
     l.incomplete = True
     return [l]
