@@ -686,3 +686,27 @@ def test_a_return_inside_a_loop_of_unknown_count_returns(repo, capsys):
     write(repo, "run.sh", HEALTH_WAIT.replace("RETURN", "echo up"))
     code, out = check(capsys, "run.sh")
     assert "PD020" in out and "No launch checked" in out, out
+
+
+# av/harbor harbor.sh (field test rw14/h), cut down: valid bash arithmetic (an array subscript is an arithmetic
+# expression, here with parentheses of its own) that tree-sitter-bash 0.25 does not read; its error recovery
+# swallowed the next lines
+ARITH_SUBSCRIPT = """\
+    #!/bin/bash
+    lev() {
+        local d=(0 1 2 3)
+        local del=$((d[((i - 1) * (t_len + 1) + j)] + 1))
+        echo "$del"
+    }
+    vllm serve Qwen/Qwen3-8B FLAG
+    """
+
+
+def test_a_launch_after_arithmetic_tree_sitter_does_not_read_is_checked(repo, capsys):
+    write(repo, "run.sh", ARITH_SUBSCRIPT.replace("FLAG", "--no-such-flag"))
+    code, out = check(capsys, "run.sh")
+    # the PD009 stays (bash -n cannot tell whether arithmetic is valid), the launch is checked
+    assert code == 1 and "VLLM018" in out and "PD020" not in out and "run.sh:4:15: PD009" in out, out
+    write(repo, "run.sh", ARITH_SUBSCRIPT.replace("FLAG", "--max-model-len 8192"))
+    code, out = check(capsys, "run.sh")
+    assert code == 0 and "VLLM018" not in out and "PD020" not in out and "1 launch checked" in out, out

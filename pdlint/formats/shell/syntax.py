@@ -60,7 +60,7 @@ class Unit:
     """A parsed shell text and the byte -> character index map of its TStr."""
 
     __slots__ = ("tstr", "text", "root", "_b2c", "top", "kind", "parts_cache", "bad_subs", "quoted_subs",
-                 "comment_subs")
+                 "comment_subs", "arith_errors")
 
     def __init__(self, tstr: TStr, top: bool = False, kind: str = "script"):
         self.tstr = tstr
@@ -90,6 +90,9 @@ class Unit:
             if again is not data:
                 data = again
                 self.root = parser().parse(data).root_node
+        self.arith_errors: list = []  # (node, offset) of arithmetic errors parsed around (_recover_arithmetic)
+        if self.root.has_error and b"$((" in data:
+            data = self._recover_arithmetic(data)
         self.parts_cache: dict = {}
         #: character spans of ``${a.b}`` words bash rejects ("bad substitution")
         self.bad_subs: list = []
@@ -98,6 +101,35 @@ class Unit:
         self.quoted_subs: list = []
         if self.root.has_error and "${" in self.text:
             self._recover_bad_substitutions(data)
+
+    def _recover_arithmetic(self, data: bytes) -> bytes:
+        """``$((d[((i - 1) * (n + 1) + j)] + 1))`` is valid bash (an array subscript is an arithmetic
+        expression) that tree-sitter-bash 0.25 does not read, and its error recovery swallows the lines after
+        it (av/harbor's harbor.sh, field test rw14/g: every launch after such a line was PD020).  Parse again
+        with the expansion's inside respelled ``0`` and blanks (same length: every position holds); the
+        expansion's own text is still the original one, which the evaluator reads.  The errors met are kept
+        (``arith_errors``) for the PD009 bash cannot confirm or refute (:func:`arithmetic`)."""
+        for _ in range(MAX_ARITH_RECOVERIES):
+            hit = None
+            for node, off in errors(self.root):
+                if node.type == "ERROR" and node.end_point.row > node.start_point.row and arithmetic(node):
+                    hit = node, off
+                    break
+            if hit is None:
+                break
+            node, off = hit
+            start = _arith_start(node, off)
+            end = _arith_end(data, start) if start is not None else None
+            if end is None or end - start < 6:
+                break
+            inner = bytes(c if c == 10 else 32 for c in data[start + 3:end - 2])
+            again = data[:start + 3] + b"0" + inner[1:] + data[end - 2:]
+            root = parser().parse(again).root_node
+            if sum(1 for _ in errors(root)) > sum(1 for _ in errors(self.root)):
+                break
+            self.arith_errors.append((node, start))  # (reported at the expansion it could not read)
+            data, self.root = again, root
+        return data
 
     def _recover_bad_substitutions(self, data: bytes) -> None:
         """``${name.field}`` (a template placeholder, e.g. llm-d-benchmark's
@@ -435,6 +467,41 @@ def _semicolon_in_default(node) -> bool:
 #: what tree-sitter-bash splits a parameter expansion's word at (``${X:-a;b}``, ``${GREP:-FATAL|Traceback}``:
 #: dcotroneCLT/llm-serving-bench, field test rw6/f)
 _DEFAULT_WORD_PARTS = frozenset({"word", ";", "|", "&", "||", "&&"})
+
+
+MAX_ARITH_RECOVERIES = 16
+
+
+def _arith_start(node, off: int) -> Optional[int]:
+    """The byte offset of the ``$((`` an arithmetic parse error at ``off`` is in: the last one of the error's
+    node before it, else the node's first."""
+    found = []
+    stack = [node]
+    while stack and len(found) < 64:
+        n = stack.pop()
+        if n.type == "$((":
+            found.append(n.start_byte)
+        stack.extend(n.children)
+    before = [b for b in found if b <= off]
+    return max(before) if before else (min(found) if found else None)
+
+
+def _arith_end(data: bytes, start: int) -> Optional[int]:
+    """The offset just past the ``))`` closing the ``$((`` at ``start``, counting parentheses; None when the
+    expansion does not close (or closes with a single parenthesis, ``$((a)+b)``: a command substitution)."""
+    depth, i, n = 0, start + 1, len(data)
+    while i < n:
+        c = data[i]
+        if c == 40:  # (
+            depth += 1
+        elif c == 41:  # )
+            depth -= 1
+            if depth == 0:
+                return i + 1 if data[i - 1] == 41 else None
+        elif c == 10 and i > 0 and data[i - 1] != 92:  # an unescaped line end inside: not an expansion we close
+            return None
+        i += 1
+    return None
 
 
 def arithmetic(node) -> bool:
