@@ -174,6 +174,17 @@ def parse_argv(tokens: list, entrypoint: str, table=None) -> VllmInfo:
             positional.append(t)
             i += 1
             continue
+        if text.startswith("-O") and len(text) > 2 and text[2] != "." and table is not None and (
+                table.lookup("--optimization-level") or table.lookup("-O")):
+            # `-O3`, `-O=3`, `-Odecode`: FlexibleArgumentParser splits it into `--optimization-level 3` (vLLM 0.12
+            # and later; `-O 3`, the compilation config's short option, before): not an unknown option
+            value = t[3:] if text[2] == "=" else t[2:]
+            norm = "--optimization-level" if table.lookup("--optimization-level") else "-O"
+            opt = Opt(norm, t[:2], value, i)
+            info.opts[norm] = opt
+            info.occurrences.append(opt)
+            i += 1
+            continue
         if text.startswith("-") and len(text) > 1 and not _number(text):
             name, eq, _ = text.partition("=")
             norm = normalise(name)
@@ -225,7 +236,7 @@ def _dotted_json_args(info: VllmInfo) -> None:
     merged: dict = {}  # base option -> (nested dict of (key, value TStr) leaves, first name token)
     for opt in info.occurrences:
         name = opt.name_tok.text
-        if not name.startswith("--") or "." not in name or opt.value is None or opt.name_tok.opaque:
+        if not name.startswith("-") or "." not in name or opt.value is None or opt.name_tok.opaque:
             continue
         base, _, rest = name.partition(".")
         keys = rest.split(".")

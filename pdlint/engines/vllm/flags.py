@@ -67,7 +67,7 @@ class Flag:
         read JSON text accepts it: a JSON option, ``json.loads`` itself, a converter the generator could not
         classify (``--speculative-config``'s ``optional_type(json.loads)``: never stricter than vLLM)."""
         return self.nargs is None and not self.choices and self.action == "store" and \
-            self.type in ("json", "loads", "custom")
+            self.type in ("json", "loads", "custom", "str")
 
 
 class FlagTable:
@@ -91,7 +91,7 @@ class FlagTable:
         f = self.by_option.get(name)
         if f is not None:
             return f, "exact"
-        if name.startswith("--") and "." in name:
+        if name.startswith("-") and "." in name:  # (`-cc.use_inductor_graph_partition`: a short option's too)
             base = self.by_option.get(name.split(".", 1)[0])
             if base is not None and base.takes_dotted:
                 return base, "dotted"
