@@ -1239,6 +1239,8 @@ class Extractor:
         found: list = []
         for s in yaml_shell.scripts(doc, docs, skip):
             meta = {"yaml_path": s.path, "unit": unit or job.display, **s.meta}
+            if "unit_suffix" in meta:
+                meta["unit"] += meta.pop("unit_suffix")
             meta.update(unit_meta or {})
             context = s.context + (f", {label}" if label else "")
             if s.text is not None:
@@ -1830,6 +1832,14 @@ class Extractor:
                 "`sglang serve` of a diffusion model runs SGLang's diffusion server (sglang.multimodal_gen), whose "
                 "flags pdlint does not check"), "nothing to change if it serves an image or video model; a "
                 "prefill/decode pair is an LLM server's (`--model-type llm` makes `sglang serve` one)")
+            return []
+        image = (meta or {}).get("image") or launchers.wrapper_image([w.text for w in words[:m.start]]) or ""
+        if m.engine == "vllm" and any(w.text == "--omni" for w in words[m.argv_start:]) and \
+                not _PLAIN_VLLM_IMAGE.search(image):
+            self.note_unrecognised(words, (
+                "`--omni` runs vLLM-Omni (the vllm-omni plugin's omni-modality and diffusion server), whose "
+                "flags pdlint does not check"), "nothing to change if it serves an omni-modal or diffusion model; "
+                "a prefill/decode pair of vLLM's own is checked without `--omni`")
             return []
         launch_env = dict(env)
         launch_env.update(m.env)
@@ -2625,6 +2635,10 @@ _DIFFUSION_FLAGS = frozenset({"--num-gpus", "--ulysses-degree", "--ring-degree",
                               "--text-encoder-cpu-offload", "--vae-cpu-offload", "--dit-cpu-offload",
                               "--image-encoder-cpu-offload", "--enable-cfg-parallel", "--cfg-parallel-size",
                               "--pipeline-class-name", "--performance-mode", "--encoder-parallel"})
+
+
+#: vLLM's own images (mirrors too), which have no vLLM-Omni: `--omni` there is an unknown option (VLLM018)
+_PLAIN_VLLM_IMAGE = re.compile(r"(?:^|/)vllm-openai(?:[:@]|$)")
 
 
 def _diffusion_serve(argv: list) -> bool:

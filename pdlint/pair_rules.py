@@ -487,7 +487,7 @@ def _routers(dep: Deployment, enabled) -> list:
                                 f"{link.role} work to {named} servers", rel))
             continue
         if link.port_mismatch and enabled(ROUTER_PORT.code) and (
-                _pod_address(host) or shell_launch(r) and all(shell_launch(s) for s in dep.role_servers(link.role))):
+                _pod_address(host) or _on_a_host(r) and all(_on_a_host(s) for s in dep.role_servers(link.role))):
             servers = dep.role_servers(link.role)
             ports = sorted({facts(s).http_port for s in servers if facts(s).http_port is not None})
             msg = (f"the router sends {link.role} requests to port {link.url_port}, but the {link.role} "
@@ -514,6 +514,12 @@ def _routers(dep: Deployment, enabled) -> list:
                                 f"(bootstrap host/port/room), not {eng}'s KV connector hand-off",
                                 [Related(s.path, s.line, 1, f"the {who(s)}") for s in reached[:4]]))
     return out
+
+
+def _on_a_host(launch) -> bool:
+    """Started on a host, where a URL's port is the server's own: a script's launch, or one of a guide's shell
+    code blocks kept in YAML (vllm-project/recipes; each block its own command, so not co-located)."""
+    return shell_launch(launch) or bool(launch.meta.get("markdown_block"))
 
 
 #: a pod's own DNS name through its headless Service (StatefulSet, LeaderWorkerSet, RoleBasedGroup):

@@ -357,7 +357,8 @@ def router_structure(launches: list) -> None:
             hit = False
             for s in launches:
                 if s.kind != "server" or s.engine != r.engine or s.path != r.path or s.structural_role is not None \
-                        or s.role not in (None, "null") or facts(s).http_port != port or not same_side(r, s):
+                        or s.role not in (None, "null") or facts(s).http_port != port or not same_side(r, s) \
+                        or unit_key(s) != unit_key(r):
                     continue
                 written = _written_host(s)
                 if _ip_literal(host) and written is not None and _ip_literal(written) and written != host:
@@ -375,6 +376,7 @@ def router_structure(launches: list) -> None:
         # no role on this host that no URL names, of the model the router's other servers serve, is the one it
         # meant; with its role PD154 reports the port
         left = [s for s in launches if s.kind == "server" and s.engine == r.engine and s.path == r.path and
+                unit_key(s) == unit_key(r) and
                 s.structural_role is None and s.role in (None, "null") and same_side(r, s) and
                 facts(s).http_port is not None and (s.path, facts(s).http_port) not in named]
         if len(urls) == 1 and len(left) == 1 and not _other_model(left[0], reached):

@@ -56,7 +56,7 @@ ENV_KEYS = ("variables", "env", "envs", "environment")
 _SUFFIX = re.compile(r"(?:_command|_cmd|_script|Command|Cmd|Script)$")
 _LAUNCHER = re.compile(r"sglang\.launch_server|sglang\s+serve|dynamo\.(?:sglang|vllm|trtllm|frontend)|vllm\s+serve"
                        r"|vllm\.entrypoints\.(?:openai\.api_server|cli\.main\s+serve)|trtllm-serve"
-                       r"|sglang_router\.launch_|sglang-router"
+                       r"|sglang_router\.launch_|sglang-router|vllm-router|vllm_router\.launch_router"
                        r"|disaggregation\.(?:mini_lb|launch_lb)|sgl_pdlb\.launch_lb|\b(?:smg|amg|sglang_router)\s+(?:launch|server)\b")
 #: a key whose value some harness runs as a command line (``server_cmd``, ``launch_command``): no runner pdlint
 #: knows, which may split it itself rather than hand it to a shell
@@ -298,6 +298,20 @@ class _Walker:
             # (a Buildkite step's `command:` list is commands run one after another, as `commands:`)
             is_script_key = key in SCRIPT_KEYS or bool(_SUFFIX.search(key)) or (self.dia == "buildkite"
                                                                                 and key == "command")
+            if isinstance(vnode, yt.YScalar) and not is_script_key and key not in COMMAND_KEYS and "```" in vnode.value \
+                    and isinstance(yt.scalar_value(vnode), str) and has_launcher(vnode.value):
+                # Markdown kept in a value (vllm-project/recipes' `guide: |`): each shell code block is a script
+                # (field test rw13/f: 444 PD020 in one repository, a NIXL port overlap unseen)
+                text = yt.scalar_tstr(self.doc, v)
+                for body, heading, lead in fenced_shell(text):
+                    if not may_hold_script_text(body.text):  # (a launcher, or an image's: an engine flag)
+                        continue
+                    extra = [(key, crd.key_tstr(self.doc, r, key), False)]
+                    if lead is not None:  # (`**Prefill** (GPUs 0-3):` names a role; a heading, a topic, does not)
+                        extra.append((_lead_word(lead.text), lead, False))
+                    self._emit(body, None, env, names + extra, path + (key,), image,
+                               unit="#" + (heading.text.lstrip("# ") if heading is not None else key))
+                continue
             if isinstance(vnode, yt.YScalar) and not is_script_key and key not in COMMAND_KEYS and \
                     (_SCRIPT_FILE.search(key) or _SHEBANG.match(vnode.value)):
                 # a script kept as a value (a ConfigMap's `prefill.sh: |` a container runs): named by its key
@@ -338,7 +352,7 @@ class _Walker:
         return substitute(t, self.exprs, self.dia)
 
     def _emit(self, text: Optional[TStr], words: Optional[list], env: dict, names: list, path: tuple,
-              image: Optional[TStr]) -> None:
+              image: Optional[TStr], unit: str = "") -> None:
         role, tok, how = None, None, ""
         for name, ntok, _ in reversed(names):
             r = crd.role_of_name(name if isinstance(name, str) else None)
@@ -349,8 +363,61 @@ class _Walker:
         meta = {"image": image.text} if image is not None and not image.opaque else {}
         if self.setup_pins and path[:1] == ("run",):
             meta["installed_pins"] = self.setup_pins
+        if unit:
+            meta["unit_suffix"] = unit  # (a Markdown section: its blocks are one deployment, other sections others)
+            meta["markdown_block"] = True
         self.out.append(Script(self._subst(text) if text is not None else None, words or [], dict(env), label, role,
                                tok, how, path, meta))
+
+
+#: a Markdown code block of shell (```bash, ```sh, ```shell, ```zsh, or no language) and its fences
+_FENCE = re.compile(r"^(?P<indent>[ \t]*)```[ \t]*(?P<lang>[A-Za-z]*)[^\n]*\n(?P<body>.*?)^(?P=indent)```[ \t]*$",
+                    re.M | re.S)
+_HEADING = re.compile(r"^[ \t]*#{1,6}[ \t]+\S[^\n]*$", re.M)
+_SHELL_LANGS = {"", "bash", "sh", "shell", "zsh"}
+
+
+def fenced_shell(text: TStr) -> list:
+    """``(body, heading, lead)`` of each shell code block of a Markdown text: its body, the last heading
+    above it and the last non-blank line before it (``**Prefill** (GPUs 0-3):``), each a slice of ``text``
+    (None when there is none)."""
+    out = []
+    t = text.text
+    for m in _FENCE.finditer(t):
+        if m.group("lang").lower() not in _SHELL_LANGS:
+            continue
+        heading = None
+        for h in _HEADING.finditer(t, 0, m.start()):
+            heading = text[h.start():h.end()].strip()
+        end = len(t[:m.start()].rstrip(" \t\n"))  # the text before the block, its trailing blank lines left out
+        a = t.rfind("\n", 0, end) + 1
+        lead_text = t[a:end]
+        lead = None
+        if lead_text.strip() and not _HEADING.match(lead_text) and len(lead_text.strip()) <= 120:
+            lead = text[a:end].strip()
+        out.append((_ellipses_opaque(text[m.start("body"):m.end("body")]), heading, lead))
+    return out
+
+
+_ELLIPSIS = re.compile(r"(?<!\S)(?:\.\.\.|\u2026)(?!\S)")
+
+
+def _ellipses_opaque(body: TStr) -> TStr:
+    """A documentation block's ``...`` word (``vllm serve MODEL ...``: more options) stands for words the guide
+    leaves out: a value pdlint cannot see, not an argument."""
+    if "..." not in body.text and "\u2026" not in body.text:
+        return body
+    parts, last = [], 0
+    for m in _ELLIPSIS.finditer(body.text):
+        parts += [body[last:m.start()], body[m.start():m.end()].as_opaque()]
+        last = m.end()
+    return TStr.join(parts + [body[last:]]) if parts else body
+
+
+def _lead_word(line: str) -> str:
+    """The first word of a line before a code block (``**Prefill** (GPUs 0-3, port 8000):`` -> ``Prefill``)."""
+    words = re.findall(r"[A-Za-z][\w-]*", line)
+    return words[0] if words else ""
 
 
 def _how(dia: str) -> str:
