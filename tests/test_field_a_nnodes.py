@@ -80,3 +80,17 @@ def test_a_ray_cluster_places_the_tp_group_on_its_nodes(scratch_git, backend):
                                "--distributed-executor-backend mp --port 8999\n")
     code, out = scratch_git.lint("tp.sh")
     assert len(_pd153(out)) == 1
+
+
+def test_an_external_dp_rank_is_one_replica(scratch_git):
+    """wjc129/vllm-ascend's xPyD scripts (field test rw15/j): one `vllm serve` per DP rank, each given one device;
+    with --data-parallel-rank vLLM runs one replica in the process (arg_utils.py: data_parallel_size_local = 1),
+    and PD153 counted all 16 (24 false errors)."""
+    flags = "--tensor-parallel-size 1 --data-parallel-size 16 --data-parallel-rank 3 --data-parallel-address 10.0.0.2"
+    scratch_git.write("dp.sh", _vllm("3", flags))
+    code, out = scratch_git.lint("dp.sh")
+    assert _pd153(out) == [] and code == 0, out["findings"]
+    # its own TP group still has to fit
+    scratch_git.write("dp.sh", _vllm("3", flags.replace("--tensor-parallel-size 1", "--tensor-parallel-size 2")))
+    code, out = scratch_git.lint("dp.sh")
+    assert [m.split(" but ")[1] for m in _pd153(out)] == ["uses 2 (--tensor-parallel-size 2)"]

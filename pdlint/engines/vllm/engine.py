@@ -599,6 +599,11 @@ def facts(launch: Launch):
     dp = info.int("--data-parallel-size-local", None)
     if dp is None:
         dp = info.int("--data-parallel-size", 1)
+    if info.has("--data-parallel-rank"):
+        # external load balancing: the process is one DP rank (vllm/engine/arg_utils.py: with a data-parallel
+        # rank, data_parallel_size_local = 1), TP x PP devices of its own (wjc129/vllm-ascend's xPyD scripts,
+        # field test rw15/j: 24 false PD153)
+        dp = 1
     conns = info.kv.connectors if info.kv is not None else []
     # the NIXL side channel opens only where --kv-transfer-config names the connector: Dynamo 1.0 and later
     # clear the legacy --connector list (vllm/args.py: "the default is no longer nixl") and, as vLLM, run none
