@@ -171,3 +171,36 @@ def test_another_server_class_is_no_vllm_launch(scratch_git):
                                                        "my_pkg.server:CustomServer"))
     code, report = scratch_git.lint("serve.yaml")
     assert report["launches"] == [] and report["findings"] == [] and code == 0
+
+
+RAY_PD = """\
+applications:
+  - name: gptoss-pd-nixl
+    import_path: builder:pd_builder
+    args:
+      prefill_config:
+        model_loading_config:
+          model_id: gptoss
+          model_source: openai/gpt-oss-120b
+        engine_kwargs:
+          kv_transfer_config: {kv_connector: NixlConnector, kv_role: kv_both}
+      decode_config:
+        model_loading_config:
+          model_id: gptoss
+          model_source: DECODE
+        engine_kwargs:
+          kv_transfer_config: {kv_connector: NixlConnector, kv_role: kv_both}
+"""
+
+
+def test_the_model_is_the_weights_model_source_names(scratch_git):
+    """anyscale/ray-serve-llm-perf-examples pd+kv_offloading/pd_nixl.yaml (field test rw15/i): `model_id` is the
+    name clients ask for, `model_source` the weights vLLM loads; a 120b prefill and a 20b decode under one id
+    passed clean."""
+    scratch_git.write("pd.yaml", RAY_PD.replace("DECODE", "openai/gpt-oss-20b"))
+    code, report = scratch_git.lint("pd.yaml")
+    assert [(f["code"], f["line"]) for f in report["findings"]] == [("VLLM013", 14)]  # the decode's model_source
+    scratch_git.write("pd.yaml", RAY_PD.replace("DECODE", "openai/gpt-oss-120b"))
+    code, report = scratch_git.lint("pd.yaml")
+    assert report["findings"] == [] and code == 0
+    assert [l["argv"][0] for l in report["launches"]] == ["openai/gpt-oss-120b"] * 2

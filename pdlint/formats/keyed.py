@@ -496,7 +496,11 @@ def ray_serve_llm(job, src, doc: TStr, root: yt.Ref) -> list:
                 continue
             if server or engine != "vllm":
                 continue  # another engine's server class: its engine_kwargs are no vLLM arguments
-            model = crd.at(cfg, "model_loading_config", "model_id")
+            # the weights vLLM loads: model_source (model_id is the name clients ask for; Ray's VLLMEngineConfig
+            # .actual_hf_model_id), as for SGLang below (anyscale/ray-serve-llm-perf-examples, field test rw15/i)
+            source = crd.at(cfg, "model_loading_config", "model_source")
+            model = source if source is not None and isinstance(yt.deref(source).node, yt.YScalar) else \
+                crd.at(cfg, "model_loading_config", "model_id")
             argv = [yt.scalar_tstr(doc, model)] if model is not None else []
             if kwargs is not None and isinstance(yt.deref(kwargs).node, yt.YMap):
                 from pdlint.engines.vllm import flags as vflags
