@@ -45,3 +45,11 @@ def test_a_value_of_an_older_release_s_option_is_no_stray_argument(scratch_git):
 @pytest.mark.parametrize("image", ["vllm/vllm-openai:v0.9.2", "vllm/vllm-openai:v0.20.0"])
 def test_a_stray_word_is_still_reported_when_the_release_has_its_table(scratch_git, image):
     assert _codes(scratch_git, image, "--enable-chunked-prefill false") == ["VLLM018"]
+
+
+def test_the_values_of_another_release_s_list_option_are_its_own(scratch_git):
+    """Duyi-Wang/rllm's MI300X scripts (field test rw15/j), unpinned: `--cuda-graph-sizes 1 2 4 8` (nargs "+" in
+    0.9.2-0.11.0, gone since) gave VLLM020 and a VLLM018 'stray positional' per value."""
+    assert _codes(scratch_git, "vllm/vllm-openai", "--cuda-graph-sizes 1 2 4 8 --max-model-len 4096") == ["VLLM020"]
+    # a stray word after it on a release that takes one value is still one
+    assert _codes(scratch_git, "vllm/vllm-openai", "--max-model-len 4096 8192") == ["VLLM018"]

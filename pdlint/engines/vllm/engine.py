@@ -280,6 +280,10 @@ def _extra_values(norm: str, table) -> int:
     if table is None:
         return 0
     flag, how = table.resolve(norm)
+    if flag is None and how == "unknown" and norm.startswith("--"):
+        # an option of another release (`--cuda-graph-sizes 1 2 4`, list-valued up to 0.11 and gone since):
+        # its words are taken as that release took them, not as stray positionals (VLLM020 names the option)
+        flag = _other_release_flag(norm)
     if flag is None or how == "dotted":
         return 0
     if flag.nargs in ("+", "*"):
@@ -287,9 +291,18 @@ def _extra_values(norm: str, table) -> int:
     return flag.nargs - 1 if isinstance(flag.nargs, int) and flag.nargs > 1 else 0
 
 
+def _other_release_flag(norm: str):
+    """The newest definition of an option the judged release lacks, from the release tables that have it."""
+    from pdlint.engines.vllm import flags as vflags
+    have = vflags.releases_with(norm)
+    return vflags.load(have[-1]).lookup(norm) if have else None
+
+
 def _switch(norm: str, table) -> bool:
     if table is not None:
         flag, how = table.resolve(norm)
+        if flag is None and how == "unknown" and norm.startswith("--"):
+            flag = _other_release_flag(norm)  # (an option of another release: as it was)
         if flag is not None and how != "dotted":
             return not flag.takes_value and not flag.optional_value
     return norm in SWITCHES or norm.startswith("--no-")
