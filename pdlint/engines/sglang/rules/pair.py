@@ -22,8 +22,8 @@ from pdlint.engines.sglang.pairbase import WARNING, PairHit, px, sgl_pair_rule, 
 from pdlint.model import ERROR as _E
 from pdlint.rules import Rule, register
 
-_SPEC_KEYS = ("speculative_eagle_topk", "speculative_num_steps", "speculative_num_draft_tokens",
-              "speculative_draft_model_path")
+#: what shapes the draft state a prefill hands over (SGL812); DSpark adds speculative_num_draft_tokens
+_SPEC_KEYS = ("speculative_eagle_topk", "speculative_draft_model_path")
 
 
 def _val(a, dest):
@@ -353,26 +353,33 @@ def _spec_algo(p, d):
     message="speculative decoding is configured differently on the two roles: {diffs}; the decode continues from "
             "the draft top-k and hidden states of the prefill's draft pass, which are shaped by these settings",
     source="disaggregation/decode.py:2727", upstream_id="xr-speculative",
-    summary="Reports a pair running the same speculative algorithm with different `--speculative-eagle-topk`, "
-            "`--speculative-num-steps`, `--speculative-num-draft-tokens` or draft model.",
-    why="SGLang does not check that both roles speculate alike; the draft state handed over with the KV is sized "
-        "by the prefill's settings. Asymmetric settings (e.g. the Ascend DeepSeek-R1 launchers: prefill 1 step / 2 "
-        "draft tokens, decode 3 steps / 4 draft tokens) are at best untested and at worst degrade acceptance.",
-    fix="Use the same speculative settings on both roles (share them in the template).",
-    fire=[px("--speculative-algorithm NEXTN --speculative-num-steps 1 --speculative-eagle-topk 1 "
-             "--speculative-num-draft-tokens 2",
-             "--speculative-algorithm NEXTN --speculative-num-steps 3 --speculative-eagle-topk 1 "
-             "--speculative-num-draft-tokens 4")],
-    quiet=[px("--speculative-algorithm NEXTN --speculative-num-steps 3", "--speculative-algorithm NEXTN "
-              "--speculative-num-steps 3"), px("--speculative-algorithm NEXTN", "--speculative-algorithm NEXTN")],
+    summary="Reports a pair running the same speculative algorithm with a different `--speculative-eagle-topk` or "
+            "draft model, or (DSpark) a different `--speculative-num-draft-tokens`.",
+    why="SGLang does not check that both roles speculate alike. What the prefill hands over with the KV is its draft "
+        "pass's top-k (`output_topk_p` / `output_topk_index`, `--speculative-eagle-topk` of them) and the draft "
+        "model's hidden states (disaggregation/prefill.py:1036, decode.py:2727); DeepSeek-V4.1's DSpark also puts "
+        "`num_draft_tokens` in its transfer layout (disaggregation/utils.py:1908). Different values there hand the "
+        "decode a state shaped for another configuration. The number of draft steps is each role's own: the Ascend "
+        "launchers' prefill 1 step / 2 draft tokens against decode 3 / 4 (NEXTN) is not reported.",
+    fix="Use the same top-k and draft model on both roles (share them in the template).",
+    fire=[px("--speculative-algorithm NEXTN --speculative-num-steps 1 --speculative-eagle-topk 1",
+             "--speculative-algorithm NEXTN --speculative-num-steps 3 --speculative-eagle-topk 4"),
+          px("--speculative-algorithm DSPARK --speculative-num-draft-tokens 2",
+             "--speculative-algorithm DSPARK --speculative-num-draft-tokens 4")],
+    quiet=[px("--speculative-algorithm NEXTN --speculative-num-steps 1 --speculative-eagle-topk 1 "
+              "--speculative-num-draft-tokens 2",
+              "--speculative-algorithm NEXTN --speculative-num-steps 3 --speculative-eagle-topk 1 "
+              "--speculative-num-draft-tokens 4"),
+           px("--speculative-algorithm NEXTN", "--speculative-algorithm NEXTN")],
     notes="Only settings written on at least one side are compared (the per-architecture defaults are the same on "
-          "both).")
+          "both). Field test rw15/j (chenxu214/ci_sglang's Ascend GLM-5 1P1D): the step counts alone were reported.")
 def _spec_settings(p, d):
     pa, da = _algo(p), _algo(d)
     if pa is None or da is None or pa != da:
         return None
     diffs, blame = [], []
-    for k in _SPEC_KEYS:
+    keys = _SPEC_KEYS + (("speculative_num_draft_tokens",) if pa.upper() == "DSPARK" else ())
+    for k in keys:
         if not (p.explicit(k) or d.explicit(k)) or not _known_both(p, d, k):
             continue
         pv, dv = p.get(k), d.get(k)
