@@ -710,3 +710,18 @@ def test_a_launch_after_arithmetic_tree_sitter_does_not_read_is_checked(repo, ca
     write(repo, "run.sh", ARITH_SUBSCRIPT.replace("FLAG", "--max-model-len 8192"))
     code, out = check(capsys, "run.sh")
     assert code == 0 and "VLLM018" not in out and "PD020" not in out and "1 launch checked" in out, out
+
+
+def test_a_shift_in_arithmetic_inside_a_default_is_no_here_document(repo, capsys):
+    """AMD-AGI/Infera launch_vllm_kvd_v2_kimi.sh (field test rw15/j): tree-sitter-bash read the `<<` of
+    `${KV_CACHE_BYTES:-$((26 << 30))}` as a here-document that swallowed the launch (PD020)."""
+    write(repo, "run.sh", """\
+        #!/usr/bin/env bash
+        KV_CACHE_BYTES=${KV_CACHE_BYTES:-$((26 << 30))}
+        exec vllm serve /m --kv-cache-memory-bytes "$KV_CACHE_BYTES" FLAG
+        """.replace("FLAG", "--no-such-flag"))
+    code, out = check(capsys, "run.sh")
+    assert code == 1 and "VLLM018" in out and "PD020" not in out, out
+    write(repo, "run.sh", "#!/bin/bash\ncat <<EOF\npython3 -m sglang.launch_server --disaggregation-mode prefill\nEOF\n")
+    code, out = check(capsys, "run.sh")  # a real here-document is still one (its text is printed: no launch)
+    assert "0 launches" in out or "No launch checked" in out, out

@@ -72,6 +72,8 @@ class Unit:
         data = _drop_final_continuation(data)
         if b"<>" in data:
             data = _read_write_respelled(data)
+        if b"$((" in data and b"<<" in data:
+            data = _arith_shift_respelled(data)
         if "{{" in self.text:
             data = _actions_respelled(tstr, data)
         self.root = parser().parse(data).root_node
@@ -199,6 +201,36 @@ def _read_write_respelled(data: bytes) -> bytes:
     redirection either way, and words are read from the original text).  Inside quotes ``< `` is text
     as ``<>`` was."""
     return _READ_WRITE.sub(b"< ", data)
+
+
+def _arith_shift_respelled(data: bytes) -> bytes:
+    """``${KV_CACHE_BYTES:-$((26 << 30))}`` is valid bash, but tree-sitter-bash 0.25 reads the ``<<`` of an
+    arithmetic expansion inside a parameter expansion as a here-document, whose body swallows the rest of the
+    script (AMD-AGI/Infera's launch_vllm_kvd_v2_kimi.sh, field test rw15/j: its launch was PD020).  Inside
+    each ``$(( ... ))`` a ``<<`` is parsed as ``**`` (same length, every position holds; another arithmetic
+    operator, and the evaluator reads the original text)."""
+    out = bytearray(data)
+    i = data.find(b"$((")
+    while i >= 0:
+        depth, j, n = 0, i + 1, len(data)
+        while j < n:
+            c = data[j]
+            if c == 40:
+                depth += 1
+            elif c == 41:
+                depth -= 1
+                if depth == 0:
+                    break
+            elif c == 10:
+                break
+            j += 1
+        if j < n and depth == 0:
+            k = data.find(b"<<", i, j)
+            while 0 <= k < j:
+                out[k:k + 2] = b"**"
+                k = data.find(b"<<", k + 2, j)
+        i = data.find(b"$((", i + 3)
+    return bytes(out)
 
 
 def _drop_final_continuation(data: bytes) -> bytes:
