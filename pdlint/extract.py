@@ -2269,6 +2269,13 @@ def _run_program(words: list, i: int) -> str:
     the unknown part, not the wrapper (ROCm/ATOM, AMD-AGI/Infera)."""
     j = launchers.program_at([w.text for w in words], i)
     prog = words[j].text
+    if launchers.basename(prog) in ("docker", "podman", "nerdctl") and j + 1 < len(words) and \
+            words[j + 1].text in ("run", "create"):
+        # `docker run [OPTIONS] IMAGE python -m infera.engine.sglang` (AMD-AGI/Infera, field test rw15/j): the
+        # program the container runs, not docker (a wrapper pdlint follows)
+        k = launchers._docker_image_index([w.text for w in words], j + 2)[0] + 1
+        if k < len(words):
+            return _run_program(words, k)
     if launchers.basename(prog) in _JOB_RUNNERS:
         # `srun --nodes=1 --container-image=X bash /install/ai_dynamo.sh ...` (NVIDIA/cloudai, field test rw14/g):
         # the program srun runs, not srun (a wrapper pdlint follows); its options' values are no programs

@@ -154,6 +154,9 @@ def test_a_patch_may_target_a_resource_by_its_prefixed_name(scratch_git, target,
      '/cloudai_install/ai_dynamo.sh --prefill-cmd "python3 -m dynamo.vllm --is-prefill-worker"',
      "bash /cloudai_install/ai_dynamo.sh"),
     ("srun -N 1 python3 -m my_pd.worker --disaggregation-mode prefill", "python3 -m my_pd.worker"),
+    # AMD-AGI/Infera (field test rw15/j): the program the container runs
+    ("docker run --rm --network host -e X=1 rocm/infera:v1 python -m infera.engine.sglang --disaggregation-mode "
+     "prefill", "python -m infera.engine.sglang"),
 ])
 def test_the_reason_names_the_unknown_program_not_its_wrapper(scratch_git, line, named):
     # ROCm/ATOM pd_server_atom.sh and AMD-AGI/Infera: "`setsid` / `env` / `nohup` is not a launcher pdlint knows"
