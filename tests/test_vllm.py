@@ -877,3 +877,15 @@ def test_vllm022_tells_to_pin_only_an_unpinned_release(tmp_path, capsys, monkeyp
     doc = check(tmp_path, capsys, monkeypatch, files)
     (f,) = [f for f in doc["findings"] if f["code"] == "VLLM022"]
     assert f["message"].endswith(advice) and (version is None or f"on vLLM {version} the NIXL" in f["message"])
+
+
+def test_vllm016_not_for_a_proxy_at_another_hosts_address(tmp_path, capsys, monkeypatch):
+    """Duyi-Wang/rllm's per-node p2pp.sh / p2pd.sh (field test rw15/j): `proxy_ip` is the proxy host's address,
+    and a sibling script starts the proxy there."""
+    remote = {"kv_connector_extra_config": {"proxy_ip": "10.194.132.29", "proxy_port": "30001"}}
+    doc = check(tmp_path / "remote", capsys, monkeypatch, {
+        "p2pp.sh": f"CUDA_VISIBLE_DEVICES=0 {VS} --kv-transfer-config {kv('P2pNcclConnector', 'kv_producer', **remote)} &\n"})
+    assert "VLLM016" not in codes(doc)
+    doc = check(tmp_path / "local", capsys, monkeypatch, {
+        "p2pp.sh": f"CUDA_VISIBLE_DEVICES=0 {VS} --kv-transfer-config {kv('P2pNcclConnector', 'kv_producer', **PROXY)} &\n"})
+    assert "VLLM016" in codes(doc)

@@ -416,6 +416,10 @@ _P2P_PROXY = re.compile(r"p2p_nccl[\w.-]*proxy|proxy[\w.-]*p2p_nccl|disagg_proxy
 _ANY_PROXY = re.compile(r"[\w./-]*proxy[\w.-]*\.py")
 
 
+#: addresses that name the host a script runs on
+_THIS_HOST = frozenset({"127.0.0.1", "localhost", "0.0.0.0", "::1"})
+
+
 @vllm_rule(
     "VLLM016", "p2p-nccl-proxy-not-started", kind="unit", severity=WARNING,
     summary="Reports a script that starts vLLM servers with `P2pNcclConnector` pointing at a proxy "
@@ -432,7 +436,8 @@ _ANY_PROXY = re.compile(r"[\w./-]*proxy[\w.-]*\.py")
             "python3 disagg_prefill_proxy_server.py &",
     example_fixed="vllm serve M --kv-transfer-config '{\"kv_connector\":\"P2pNcclConnector\",...}' &\n"
                   "python3 disagg_proxy_p2p_nccl_xpyd.py &",
-    notes="Scripts only: the proxy may be started elsewhere for Kubernetes manifests.")
+    notes="Scripts only: the proxy may be started elsewhere for Kubernetes manifests; and only for a proxy on this "
+          "host (`proxy_ip` 127.0.0.1, localhost, 0.0.0.0): one at another address is that host's to start.")
 def _p2p_proxy(dep):
     users = []
     for l in dep.servers:
@@ -441,6 +446,11 @@ def _p2p_proxy(dep):
             continue
         port = info.kv.get("kv_connector_extra_config", "proxy_port")
         if port is None or port.tok.opaque:
+            continue
+        ip = info.kv.get("kv_connector_extra_config", "proxy_ip")
+        if ip is None or ip.tok.opaque or str(ip.value).strip("[]").lower() not in _THIS_HOST:
+            # a proxy at another host's address (or one pdlint cannot see) is started there (Duyi-Wang/rllm's
+            # per-node p2pp.sh / p2pd.sh, the proxy in p2ppro.sh; field test rw15/j)
             continue
         users.append((l, info, port))
     if not users:
