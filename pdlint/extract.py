@@ -1000,6 +1000,8 @@ class Extractor:
             _placeholder_gaps(doc, placeholders, self.out.launches[before:])
             return
         doc = yt.go_actions_opaque(doc, docs)  # the same text: the nodes' positions hold
+        if "serveConfigV2" in doc.text:
+            self.ray_service_configs(job, src, doc, docs, render_role, label)
         from pdlint.formats import compose
         found = False
         try:
@@ -1026,6 +1028,26 @@ class Extractor:
             self.problem_at(C.LIMIT, doc, docs[0].start if docs else 0, str(e))
         except yt.LimitError as e:  # merge keys over their budget
             self.problem_at(C.LIMIT, doc, e.index, e.message)
+
+    def ray_service_configs(self, job: FileJob, src: SourceFile, doc: TStr, docs: list, render_role: Optional[str],
+                            label: str) -> None:
+        """A KubeRay RayService's ``spec.serveConfigV2``: the Ray Serve config (a YAML text in a string) its
+        cluster runs, read as such a file is (Ray Serve LLM prefill/decode applications; GKE/EKS/AKS deploy Ray
+        Serve this way: field test rw15/i, where it was two PD020)."""
+        for d in docs:
+            root = yt.Ref(d.root) if d.root is not None else None
+            if root is None or not isinstance(yt.deref(root).node, yt.YMap) or \
+                    yt.scalar_text(yt.get(root, "kind")) != "RayService":
+                continue
+            node = crd.at(root, "spec", "serveConfigV2")
+            if node is None or not isinstance(yt.deref(node).node, yt.YScalar):
+                continue
+            text = yt.scalar_tstr(doc, node)
+            if "applications" not in text.text:
+                continue
+            name = crd.text_at(root, "metadata", "name") or "rayservice"
+            self.yaml(job, src, text, render_role, ", ".join(x for x in (label, f"RayService {name} serveConfigV2")
+                                                             if x), unit=f"{job.display}#rayservice/{name}")
 
     def duplicate_keys(self, docs: list, doc: TStr, w, rendered: bool) -> None:
         """PD052: a mapping on the way from the document's root to a launch's container (and the container

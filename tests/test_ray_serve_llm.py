@@ -204,3 +204,17 @@ def test_the_model_is_the_weights_model_source_names(scratch_git):
     code, report = scratch_git.lint("pd.yaml")
     assert report["findings"] == [] and code == 0
     assert [l["argv"][0] for l in report["launches"]] == ["openai/gpt-oss-120b"] * 2
+
+
+def test_a_ray_service_s_serve_config_is_read(scratch_git):
+    """KubeRay RayService (field test rw15/i: the same config in spec.serveConfigV2 was two PD020)."""
+    inner = "\n".join("    " + line for line in RAY_PD.splitlines())
+    svc = ("apiVersion: ray.io/v1\nkind: RayService\nmetadata:\n  name: gptoss-pd\nspec:\n  serveConfigV2: |\n"
+           + inner + "\n  rayClusterConfig:\n    headGroupSpec: {}\n")
+    scratch_git.write("svc.yaml", svc.replace("DECODE", "openai/gpt-oss-20b"))
+    code, report = scratch_git.lint("svc.yaml")
+    assert [(f["code"], f["line"]) for f in report["findings"]] == [("VLLM013", 20)]  # in the string, at its line
+    assert sorted(l["role"] for l in report["launches"]) == ["decode", "prefill"]
+    scratch_git.write("svc.yaml", svc.replace("DECODE", "openai/gpt-oss-120b"))
+    code, report = scratch_git.lint("svc.yaml")
+    assert (code, report["findings"]) == (0, []) and report["coverage"]["unchecked"] == 0
