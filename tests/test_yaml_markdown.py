@@ -11,6 +11,7 @@ guide: |
   ## Single node
 
   ```bash
+  export HF_TOKEN=<your HF token>
   vllm serve deepseek-ai/DeepSeek-V4-Flash --port 8000 --tensor-parallel-size 8 ...
   ```
 
@@ -53,12 +54,13 @@ def _recipe(dtp="4", dport="8001"):
 def test_the_code_blocks_of_a_guide_are_scripts_and_each_section_a_deployment(scratch_git):
     scratch_git.write("models/ds.yaml", _recipe())
     code, report = scratch_git.lint(".")
-    # (the guide's `...`, options it leaves out, is no argument: a value pdlint cannot see, not VLLM018)
-    assert code == 0 and [(f["code"], f["line"]) for f in report["findings"]] == [("PD023", 7)]
+    # (the guide's `...`, options it leaves out, is no argument: a value pdlint cannot see, not VLLM018; its
+    # `<your HF token>` a value to write in, not a redirection: no PD009)
+    assert code == 0 and [(f["code"], f["line"]) for f in report["findings"]] == [("PD023", 8)]
     assert [(l["line"], l["kind"], l["role"] or l["structural_role"]) for l in report["launches"]] == [
-        (7, "server", None), (15, "server", "prefill"), (23, "server", "decode"), (32, "router", None)]
+        (8, "server", None), (16, "server", "prefill"), (24, "server", "decode"), (33, "router", None)]
     [dep] = [d for d in report["pairs"] if d["pairs"]]
-    assert [(p["prefill"]["line"], p["decode"]["line"]) for p in dep["pairs"]] == [(15, 23)]
+    assert [(p["prefill"]["line"], p["decode"]["line"]) for p in dep["pairs"]] == [(16, 24)]
     # the single-node server on port 8000 is another section's: the router does not make it a prefill
     assert report["coverage"]["unchecked"] == 1  # (the `...`)
 
@@ -66,7 +68,7 @@ def test_the_code_blocks_of_a_guide_are_scripts_and_each_section_a_deployment(sc
 def test_the_pair_rules_run_on_a_guides_pd_section(scratch_git):
     scratch_git.write("models/ds.yaml", _recipe(dtp="2"))
     code, report = scratch_git.lint(".")
-    assert [(f["code"], f["line"]) for f in report["findings"] if f["code"] != "PD023"] == [("VLLM022", 24)]
+    assert [(f["code"], f["line"]) for f in report["findings"] if f["code"] != "PD023"] == [("VLLM022", 25)]
     scratch_git.write("models/ds.yaml", _recipe(dport="8002"))
     code, report = scratch_git.lint(".")
-    assert [(f["code"], f["line"]) for f in report["findings"] if f["code"] != "PD023"] == [("PD154", 33)]
+    assert [(f["code"], f["line"]) for f in report["findings"] if f["code"] != "PD023"] == [("PD154", 34)]

@@ -395,8 +395,25 @@ def fenced_shell(text: TStr) -> list:
         lead = None
         if lead_text.strip() and not _HEADING.match(lead_text) and len(lead_text.strip()) <= 120:
             lead = text[a:end].strip()
-        out.append((_ellipses_opaque(text[m.start("body"):m.end("body")]), heading, lead))
+        out.append((_placeholders_opaque(_ellipses_opaque(text[m.start("body"):m.end("body")])), heading, lead))
     return out
+
+
+#: a documentation placeholder (`export HF_TOKEN=<your HF token>`, `--model <model_path>`): not a redirection
+_PLACEHOLDER = re.compile(r"(?<![<\w$])<(?![<(&])[A-Za-z][^<>\n\"']{0,60}>(?![>&])")
+
+
+def _placeholders_opaque(body: TStr) -> TStr:
+    """A guide's ``<your HF token>`` stands for a value the reader writes: one word pdlint cannot see (bash would
+    read ``<`` as a redirection: PD009 on every such block of vllm-project/recipes)."""
+    if "<" not in body.text:
+        return body
+    from pdlint.formats.shell.words import computed
+    parts, last = [], 0
+    for m in _PLACEHOLDER.finditer(body.text):
+        parts += [body[last:m.start()], computed("_" * (m.end() - m.start()), body[m.start():m.end()]).as_opaque()]
+        last = m.end()
+    return TStr.join(parts + [body[last:]]) if parts else body
 
 
 _ELLIPSIS = re.compile(r"(?<!\S)(?:\.\.\.|\u2026)(?!\S)")
