@@ -11,32 +11,38 @@ CUDA_VISIBLE_DEVICES=4,5,6,7 python3 -m sglang.launch_server --model-path {m} --
 """
 
 
+def _mla_family(name: str, members: tuple, others: tuple = ()) -> None:
+    for m in members:
+        assert family(m).name == name and family(m).mla, m
+    for m in others:
+        assert family(m) is None, m
+
+
+def _sgl815_only_for(scratch_git, mla_model: str, other_model: str) -> None:
+    """A pair of the MLA model with different attention TP is quiet; the same pair of the other model warns."""
+    scratch_git.write("mla.sh", PAIR.format(m=mla_model))
+    scratch_git.write("other.sh", PAIR.format(m=other_model))
+    _, report = scratch_git.lint("mla.sh", "other.sh")
+    assert [(f["path"], f["code"]) for f in report["findings"] if f["code"] == "SGL815"] == [("other.sh", "SGL815")]
+
+
 def test_glm5_names():
-    for name in ("zai-org/GLM-5", "nvidia/GLM-5-NVFP4", "zai-org/GLM-5.1-FP8", "/models/glm_5.2"):
-        assert family(name).name == "GLM-5" and family(name).mla
-    for name in ("THUDM/glm-4-9b-chat", "zai-org/GLM-4.6", "x/glm-50b"):
-        assert family(name) is None
+    _mla_family("GLM-5", ("zai-org/GLM-5", "nvidia/GLM-5-NVFP4", "zai-org/GLM-5.1-FP8", "/models/glm_5.2"),
+                ("THUDM/glm-4-9b-chat", "zai-org/GLM-4.6", "x/glm-50b"))
 
 
 def test_sgl815_quiet_for_glm5_and_still_warns_for_an_unknown_model(scratch_git):
-    scratch_git.write("glm.sh", PAIR.format(m="nvidia/GLM-5-NVFP4"))
-    scratch_git.write("other.sh", PAIR.format(m="acme/SomeModel-70B"))
-    _, report = scratch_git.lint("glm.sh", "other.sh")
-    assert [(f["path"], f["code"]) for f in report["findings"] if f["code"] == "SGL815"] == [("other.sh", "SGL815")]
+    _sgl815_only_for(scratch_git, "nvidia/GLM-5-NVFP4", "acme/SomeModel-70B")
 
 
 def test_kimi_k3_is_mla():
     # SGLang 0.5.23 configs/model_config.py: KimiK3ForConditionalGeneration / KimiK3LinearForCausalLM take the
     # Kimi-Linear (MLA) branch (field test rw6/a: yangwhale/gpu-tpu-pedia kimi-k3 PD scripts, a false SGL815)
-    for name in ("/mnt/ssd/Kimi-K3", "moonshotai/Kimi-K3-Instruct", "/models/kimi_k3"):
-        assert family(name).name == "Kimi-K3" and family(name).mla
+    _mla_family("Kimi-K3", ("/mnt/ssd/Kimi-K3", "moonshotai/Kimi-K3-Instruct", "/models/kimi_k3"))
 
 
 def test_sgl815_quiet_for_kimi_k3(scratch_git):
-    scratch_git.write("k3.sh", PAIR.format(m="/mnt/ssd/Kimi-K3"))
-    scratch_git.write("other.sh", PAIR.format(m="/mnt/ssd/Other-K3"))
-    _, report = scratch_git.lint("k3.sh", "other.sh")
-    assert [(f["path"], f["code"]) for f in report["findings"] if f["code"] == "SGL815"] == [("other.sh", "SGL815")]
+    _sgl815_only_for(scratch_git, "/mnt/ssd/Kimi-K3", "/mnt/ssd/Other-K3")
 
 
 def test_served_model_name_places_a_mounted_model(scratch_git):
@@ -53,15 +59,10 @@ def test_served_model_name_places_a_mounted_model(scratch_git):
 def test_longcat_flash_is_mla():
     # SGLang 0.5.23 configs/model_config.py: LongcatFlashForCausalLM takes the MLA branch (field test rw13/e:
     # whn09/LongCat-2.0-SGLang-EFA launch-2p2d.sh, prefill attention TP 8 against decode 1, a false SGL815)
-    for name in ("meituan-longcat/LongCat-Flash-Chat", "/models/LongCat-Flash-Chat-FP8",
-                 "meituan-longcat/LongCat-Flash-Thinking-2601"):
-        assert family(name).name == "LongCat-Flash" and family(name).mla
-    for name in ("meituan-longcat/LongCat-Flash-Omni", "meituan-longcat/LongCat-Video", "/models/LongCat-2.0"):
-        assert family(name) is None
+    _mla_family("LongCat-Flash", ("meituan-longcat/LongCat-Flash-Chat", "/models/LongCat-Flash-Chat-FP8",
+                                  "meituan-longcat/LongCat-Flash-Thinking-2601"),
+                ("meituan-longcat/LongCat-Flash-Omni", "meituan-longcat/LongCat-Video", "/models/LongCat-2.0"))
 
 
 def test_sgl815_quiet_for_longcat_flash(scratch_git):
-    scratch_git.write("longcat.sh", PAIR.format(m="/models/LongCat-Flash-Chat"))
-    scratch_git.write("omni.sh", PAIR.format(m="/models/LongCat-Flash-Omni"))
-    _, report = scratch_git.lint("longcat.sh", "omni.sh")
-    assert [(f["path"], f["code"]) for f in report["findings"] if f["code"] == "SGL815"] == [("omni.sh", "SGL815")]
+    _sgl815_only_for(scratch_git, "/models/LongCat-Flash-Chat", "/models/LongCat-Flash-Omni")
