@@ -247,14 +247,17 @@ def _built_image(doc: TStr, build: yt.Ref, variables: dict, read) -> Optional[tu
 
 
 def _instructions(text: str) -> list:
-    """``(instruction, offset)`` of a Dockerfile: comments dropped, ``\\``-continued lines joined (only the
-    first physical line's text is kept for a continued one: FROM, ARG and ENTRYPOINT fit on it)."""
+    """``(instruction, offset)`` of a Dockerfile: comments dropped; of an instruction continued with ``\\`` only
+    its first line (FROM, ARG and ENTRYPOINT fit on it; the lines that continue a RUN are no instructions)."""
     out = []
     pos = 0
+    continued = False
     for physical in text.split("\n"):
         stripped = physical.strip()
         if stripped and not stripped.startswith("#"):
-            out.append((stripped.rstrip("\\").rstrip(), pos + (len(physical) - len(physical.lstrip()))))
+            if not continued:
+                out.append((stripped.rstrip("\\").rstrip(), pos + (len(physical) - len(physical.lstrip()))))
+            continued = stripped.endswith("\\")
         pos += len(physical) + 1
     return out
 

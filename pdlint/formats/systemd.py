@@ -19,7 +19,6 @@ A unit starts one process per ``ExecStart=`` of a ``Type=oneshot`` unit, else ex
 from __future__ import annotations
 
 import re
-from typing import Optional
 
 from pdlint.records import dataclass
 from pdlint.text import TStr
@@ -122,8 +121,4 @@ def _specifiers(t: TStr) -> TStr:
     return TStr.join(parts)
 
 
-def is_unit(name: str) -> bool:
-    return name.lower().endswith(".service")
-
-
-__all__ = ["Unit", "parse", "is_unit"]
+__all__ = ["Unit", "parse"]
