@@ -116,6 +116,7 @@ class Extractor:
         self._ordinals: dict = {}  # path -> launches found so far
         self._charts_done: set = set()
         self._chart_overlays: dict = {}  # chart directory -> abspaths of the values overlays found in its tree
+        self._inventory_memo: dict = {}  # (directory above a role, root) -> (inventory files, variable names)
         self._orphans: dict = {}  # PD060 place -> [index in findings, render roles]
         self._heredoc_depth = 0  # here-document scripts being evaluated (Extractor.heredoc_script)
         self._shell_problems: set = set()  # PD008 / PD009 places reported
@@ -872,7 +873,15 @@ class Extractor:
     def inventory_names(self, role_dir: str, root: str) -> frozenset:
         """The variables an Ansible inventory kept in the repository sets (top-level keys of the files under
         ``group_vars/`` and ``host_vars/`` at the role's directory or above it, inside ``root``)."""
+        memo = self._inventory_memo
+        key = (os.path.dirname(role_dir), root)
+        if key in memo:  # (every role of a repository: one walk; each file read again records it for the cache)
+            paths, names = memo[key]
+            for path in paths:
+                self.read(path, report=False)
+            return names
         names: set = set()
+        paths: list = []
         d = os.path.dirname(role_dir)
         while True:
             for rel in _INVENTORY_DIRS:
@@ -884,13 +893,15 @@ class Extractor:
                     for n in sorted(files)[:256]:
                         if n.startswith(".") or not (n.endswith((".yml", ".yaml")) or "." not in n):
                             continue
-                        src = self.read(os.path.join(top, n), report=False)
+                        paths.append(os.path.join(top, n))
+                        src = self.read(paths[-1], report=False)
                         if src is not None:
                             names.update(_TOP_KEY.findall(src.text))
             if d == root or len(d) <= len(root) or os.path.dirname(d) == d:
                 break
             d = os.path.dirname(d)
-        return frozenset(names)
+        memo[key] = (paths, frozenset(names))
+        return memo[key][1]
 
     def release_pins(self, job: FileJob) -> Optional[dict]:
         """The release a script's launches run with by a file beside it (:mod:`pdlint.formats.pins`): the
