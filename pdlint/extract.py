@@ -2306,9 +2306,15 @@ def _run_program(words: list, i: int) -> str:
             words[j + 1].text in ("run", "create"):
         # `docker run [OPTIONS] IMAGE python -m infera.engine.sglang` (AMD-AGI/Infera, field test rw15/j): the
         # program the container runs, not docker (a wrapper pdlint follows)
-        k = launchers._docker_image_index([w.text for w in words], j + 2)[0] + 1
-        if k < len(words):
-            return _run_program(words, k)
+        texts = [w.text for w in words]
+        image, entry = launchers._docker_image_index(texts, j + 2)
+        if entry is not None:  # `--entrypoint PROG`: the program, whatever follows the image
+            return texts[entry] if entry >= 0 else next(t.split("=", 1)[1] for t in texts[j + 2:image]
+                                                        if t.startswith("--entrypoint="))
+        if image + 1 < len(words) and not texts[image + 1].startswith("-"):
+            return _run_program(words, image + 1)
+        if image < len(words):
+            return f"{texts[image]}'s entry point"  # (only its arguments follow the image)
     if launchers.basename(prog) in _JOB_RUNNERS:
         # `srun --nodes=1 --container-image=X bash /install/ai_dynamo.sh ...` (NVIDIA/cloudai, field test rw14/g):
         # the program srun runs, not srun (a wrapper pdlint follows); its options' values are no programs

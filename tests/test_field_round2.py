@@ -157,6 +157,9 @@ def test_a_patch_may_target_a_resource_by_its_prefixed_name(scratch_git, target,
     # AMD-AGI/Infera (field test rw15/j): the program the container runs
     ("docker run --rm --network host -e X=1 rocm/infera:v1 python -m infera.engine.sglang --disaggregation-mode "
      "prefill", "python -m infera.engine.sglang"),
+    ("podman run --rm -e A=1 --entrypoint /opt/venv/bin/python myorg/img:1 -c 'x' --disaggregation-mode prefill",
+     "/opt/venv/bin/python"),
+    ("podman run --rm -it myorg/img:1 --model m --disaggregation-mode prefill", "myorg/img:1's entry point"),
 ])
 def test_the_reason_names_the_unknown_program_not_its_wrapper(scratch_git, line, named):
     # ROCm/ATOM pd_server_atom.sh and AMD-AGI/Infera: "`setsid` / `env` / `nohup` is not a launcher pdlint knows"
