@@ -120,7 +120,7 @@ class Unit:
             if hit is None:
                 break
             node, off = hit
-            start = _arith_start(node, off)
+            start = _arith_start(node)
             end = _arith_end(data, start) if start is not None else None
             if end is None or end - start < 6:
                 break
@@ -504,18 +504,27 @@ _DEFAULT_WORD_PARTS = frozenset({"word", ";", "|", "&", "||", "&&"})
 MAX_ARITH_RECOVERIES = 16
 
 
-def _arith_start(node, off: int) -> Optional[int]:
-    """The byte offset of the ``$((`` an arithmetic parse error at ``off`` is in: the last one of the error's
-    node before it, else the node's first."""
-    found = []
-    stack = [node]
-    while stack and len(found) < 64:
-        n = stack.pop()
-        if n.type == "$((":
-            found.append(n.start_byte)
-        stack.extend(n.children)
-    before = [b for b in found if b <= off]
-    return max(before) if before else (min(found) if found else None)
+def _arith_start(node) -> Optional[int]:
+    """The byte offset of the ``$((`` an arithmetic parse error is in: from the innermost ERROR node of
+    ``node``, the nearest ``$((`` token before it among its earlier siblings, then its parents' (an ERROR
+    node may span the whole script: av/harbor's harbor.sh)."""
+    inner = node
+    for _ in range(100):
+        nxt = next((c for c in inner.children if c.type == "ERROR"), None)
+        if nxt is None:
+            break
+        inner = nxt
+    cur = inner
+    while cur is not None:
+        sib = cur.prev_sibling
+        while sib is not None:
+            if sib.type == "$((":
+                return sib.start_byte
+            sib = sib.prev_sibling
+        if cur == node:
+            break
+        cur = cur.parent
+    return None
 
 
 def _arith_end(data: bytes, start: int) -> Optional[int]:
