@@ -134,6 +134,25 @@ def test_a_scripts_own_options_and_variables_named_for_engine_flags_are_no_launc
     assert codes(doc) == [("run.sh", 3, "PD020"), ("run.sh", 5, "PD020")]
 
 
+def test_a_kill_command_line_a_function_prints_is_no_launch_text(repo, capsys):
+    """MLPerf v6.0 benchmark_llama2_70b.sh (field test rw14/g): `log_command "pkill -9 trtllm-serve"` (a clean-up
+    hint its sourced common.sh prints) was PD020."""
+    write(repo, "run.sh", """
+        #!/bin/bash
+        source "$REPO/common.sh"
+        log_command "pkill -9 trtllm-serve"
+        """)
+    code, doc = run(capsys, ".")
+    assert code == 0 and codes(doc) == []
+    write(repo, "run.sh", """
+        #!/bin/bash
+        source "$REPO/common.sh"
+        log_command "trtllm-serve disaggregated -c cfg.yaml"
+        """)
+    code, doc = run(capsys, ".")
+    assert codes(doc) == [("run.sh", 3, "PD020")]
+
+
 def test_unknown_program_with_engine_flags_is_reported_with_the_reason(repo, capsys):
     write(repo, "run.sh", """
         #!/bin/sh
