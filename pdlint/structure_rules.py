@@ -162,6 +162,23 @@ ROUTER_NO_COMMAND = register(Rule(
     category=_C,
     notes="Checked from sglang-router 0.1.4, 0.2.1 and 0.3.2's wheels. The router's own flags are not checked."))
 
+RAY_MODEL_ID = register(Rule(
+    "PD109", "ray-pd-model-id-mismatch", ERROR,
+    "Reports a Ray Serve LLM prefill/decode application whose `prefill_config` and `decode_config` name different "
+    "`model_loading_config.model_id`s.",
+    "Ray's prefill/decode builder (`build_pd_openai_app`, `PDServingArgs`) checks that both configs serve one model "
+    "id and raises `ValueError(\"P/D model id mismatch\")` otherwise: the application is never deployed. The id is "
+    "the name clients ask for; the weights come from `model_source` (compared by the engines' model rules, "
+    "VLLM013 / SGL821), so two ids for the same weights fail too.",
+    "Give both configs the same `model_id` (the weights stay in `model_source`).",
+    example="prefill_config:\n  model_loading_config: {model_id: gptoss, model_source: openai/gpt-oss-120b}\n"
+            "decode_config:\n  model_loading_config: {model_id: gptoss-decode, model_source: openai/gpt-oss-120b}",
+    example_fixed="prefill_config:\n  model_loading_config: {model_id: gptoss, model_source: openai/gpt-oss-120b}\n"
+                  "decode_config:\n  model_loading_config: {model_id: gptoss, model_source: openai/gpt-oss-120b}",
+    category=_C,
+    notes="Checked from Ray 2.52.0's wheel: ray/llm/_internal/serve/serving_patterns/prefill_decode/builder.py:101 "
+          "(`_validate_model_ids`). Field test rw15/i, anyscale/ray-serve-llm-perf-examples."))
+
 #: sglang-router's CLI entry points and the first arguments its main() accepts (sglang_router/cli.py)
 ROUTER_CLIS = ("python -m sglang_router", "sglang-router")
 ROUTER_CLI_FIRST = ("launch", "server", "-h", "--help", "--version", "-V", "--version-verbose")
@@ -383,6 +400,30 @@ def router_cli_findings(launch: Launch) -> list:
                      f"sglang-router's CLI prints its help and exits with status 1, and the router never starts")]
 
 
+def ray_model_id_findings(launches: list) -> list:
+    """PD109: a Ray Serve LLM prefill/decode application whose two configs name different model ids."""
+    apps: dict = {}
+    for l in launches:
+        app = l.meta.get("ray_app")
+        if app is not None and l.structural_role in ("prefill", "decode") and l.meta.get("ray_model_id") is not None:
+            apps.setdefault(app, {}).setdefault(l.structural_role, l)
+    out = []
+    for app, by_role in apps.items():
+        p, d = by_role.get("prefill"), by_role.get("decode")
+        if p is None or d is None:
+            continue
+        pid, did = p.meta["ray_model_id"], d.meta["ray_model_id"]
+        if pid.opaque or did.opaque or pid.text == did.text:
+            continue
+        out.append(_finding(RAY_MODEL_ID, did, d,
+                            f"the prefill config's model_id is {pid.text!r} but the decode config's {did.text!r}: "
+                            f"Ray's prefill/decode builder raises \"P/D model id mismatch\" and the application is "
+                            f"not deployed",
+                            [Related(pid.origin.path, pid.origin.line, pid.origin.column,
+                                     "the prefill config's model_id")] if pid.pieces else []))
+    return out
+
+
 def router_findings(launches: list) -> list:
     out = []
     by_unit: dict = {}
@@ -574,7 +615,7 @@ def sh_c_findings(script: TStr, what: str = "`sh -c` script") -> list:
 # ---------------------------------------------------------------------------
 
 def check(launches: list) -> list:
-    """PD101, PD102, PD105, PD107 and PD108 over all extracted launches."""
+    """PD101, PD102, PD105, PD107, PD108 and PD109 over all extracted launches."""
     from pdlint.pairing import router_structure, sibling_structure
     out: list = []
     sibling_structure(launches)
@@ -583,4 +624,5 @@ def check(launches: list) -> list:
         out += role_findings(l) + router_cli_findings(l)
     out += drift_findings(launches)
     out += router_findings(launches)
+    out += ray_model_id_findings(launches)
     return out

@@ -218,3 +218,17 @@ def test_a_ray_service_s_serve_config_is_read(scratch_git):
     scratch_git.write("svc.yaml", svc.replace("DECODE", "openai/gpt-oss-120b"))
     code, report = scratch_git.lint("svc.yaml")
     assert (code, report["findings"]) == (0, []) and report["coverage"]["unchecked"] == 0
+
+
+def test_pd109_the_two_configs_must_name_one_model_id(scratch_git):
+    """Ray 2.52.0 prefill_decode/builder.py:101: `if self.prefill_config.model_id != self.decode_config.model_id:
+    raise ValueError("P/D model id mismatch")` (field test rw15/i: the same weights under two ids)."""
+    head, _, tail = RAY_PD.replace("DECODE", "openai/gpt-oss-120b").rpartition("model_id: gptoss")
+    two_ids = head + "model_id: gptoss-decode" + tail  # (the decode's)
+    scratch_git.write("pd.yaml", two_ids)
+    code, report = scratch_git.lint("pd.yaml")
+    assert [(f["code"], f["line"]) for f in report["findings"]] == [("PD109", 13)] and code == 1
+    assert "'gptoss' but the decode config's 'gptoss-decode'" in report["findings"][0]["message"]
+    scratch_git.write("pd.yaml", RAY_PD.replace("DECODE", "openai/gpt-oss-120b"))
+    code, report = scratch_git.lint("pd.yaml")
+    assert report["findings"] == [] and code == 0

@@ -491,8 +491,13 @@ def ray_serve_llm(job, src, doc: TStr, root: yt.Ref) -> list:
             kwargs = yt.get(cfg, "engine_kwargs")
             server = (yt.scalar_text(yt.get(cfg, "server_cls")) or "").lower()
             engine = (yt.scalar_text(yt.get(cfg, "llm_engine")) or "vllm").lower()
+            mid = crd.at(cfg, "model_loading_config", "model_id")
+            ray_meta = {"ray_app": (job.display, name)}
+            if mid is not None and isinstance(yt.deref(mid).node, yt.YScalar):
+                ray_meta["ray_model_id"] = yt.scalar_tstr(doc, mid)  # (PD109: Ray checks both roles name one id)
             if "sglang" in server or engine == "sglang":
                 out.append(_ray_sglang(job, src, doc, cfg, kwargs, key, role, origin, name, app_env))
+                out[-1].meta.update(ray_meta)
                 continue
             if server or engine != "vllm":
                 continue  # another engine's server class: its engine_kwargs are no vLLM arguments
@@ -514,6 +519,7 @@ def ray_serve_llm(job, src, doc: TStr, root: yt.Ref) -> list:
                         replicas=_int(crd.at(cfg, "deployment_config", "num_replicas")),
                         env_partial=True)  # the Ray cluster's and the job's environment come on top
             l.incomplete = True
+            l.meta.update(ray_meta)
             out.append(l)
     return out
 
