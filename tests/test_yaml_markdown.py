@@ -72,3 +72,14 @@ def test_the_pair_rules_run_on_a_guides_pd_section(scratch_git):
     scratch_git.write("models/ds.yaml", _recipe(dport="8002"))
     code, report = scratch_git.lint(".")
     assert [(f["code"], f["line"]) for f in report["findings"] if f["code"] != "PD023"] == [("PD154", 34)]
+
+
+def test_code_blocks_are_found_in_one_pass_and_an_unclosed_fence_runs_to_the_end():
+    from pdlint.formats.yaml_shell import fenced_shell
+    from pdlint.text import SourceFile, TStr
+    text = ("## PD\n**Prefill**:\n\n```bash\nvllm serve a\n```\nsome text\n```python\nprint(1)\n```\n"
+            "```\nvllm serve b\n```\n  ```bash\nvllm serve c\n```\n")
+    found = fenced_shell(TStr.from_source(SourceFile("g.md", text)))
+    # the third fence is indented: its block runs to the end (its closer must be indented alike), so it holds none
+    assert [(b.text, h.text, l.text if l else None) for b, h, l in found] == [
+        ("vllm serve a\n", "## PD", "**Prefill**:"), ("vllm serve b\n", "## PD", None)]

@@ -370,9 +370,8 @@ class _Walker:
                                tok, how, path, meta))
 
 
-#: a Markdown code block of shell (```bash, ```sh, ```shell, ```zsh, or no language) and its fences
-_FENCE = re.compile(r"^(?P<indent>[ \t]*)```[ \t]*(?P<lang>[A-Za-z]*)[^\n]*\n(?P<body>.*?)^(?P=indent)```[ \t]*$",
-                    re.M | re.S)
+#: a Markdown code block's opening fence (```bash, ```sh, ```shell, ```zsh, or no language: shell)
+_OPEN = re.compile(r"(?P<indent>[ \t]*)```[ \t]*(?P<lang>[A-Za-z]*)[^\n`]*$")
 _HEADING = re.compile(r"^[ \t]*#{1,6}[ \t]+\S[^\n]*$", re.M)
 _SHELL_LANGS = {"", "bash", "sh", "shell", "zsh"}
 
@@ -380,22 +379,34 @@ _SHELL_LANGS = {"", "bash", "sh", "shell", "zsh"}
 def fenced_shell(text: TStr) -> list:
     """``(body, heading, lead)`` of each shell code block of a Markdown text: its body, the last heading
     above it and the last non-blank line before it (``**Prefill** (GPUs 0-3):``), each a slice of ``text``
-    (None when there is none)."""
+    (None when there is none).  One pass over the lines (an unclosed fence runs to the end, as in Markdown)."""
     out = []
     t = text.text
-    for m in _FENCE.finditer(t):
-        if m.group("lang").lower() not in _SHELL_LANGS:
+    heading = None
+    pos, n = 0, len(t)
+    prev = None  # (start, end) of the last non-blank line outside a block
+    while pos < n:
+        nl = t.find("\n", pos)
+        end = n if nl < 0 else nl
+        m = _OPEN.match(t, pos, end)
+        if m is None:
+            if t[pos:end].strip():
+                if _HEADING.match(t, pos, end):
+                    heading, prev = text[pos:end].strip(), None
+                else:
+                    prev = (pos, end)
+            pos = end + 1
             continue
-        heading = None
-        for h in _HEADING.finditer(t, 0, m.start()):
-            heading = text[h.start():h.end()].strip()
-        end = len(t[:m.start()].rstrip(" \t\n"))  # the text before the block, its trailing blank lines left out
-        a = t.rfind("\n", 0, end) + 1
-        lead_text = t[a:end]
-        lead = None
-        if lead_text.strip() and not _HEADING.match(lead_text) and len(lead_text.strip()) <= 120:
-            lead = text[a:end].strip()
-        out.append((_placeholders_opaque(_ellipses_opaque(text[m.start("body"):m.end("body")])), heading, lead))
+        close = re.compile(r"^" + re.escape(m.group("indent")) + r"```[ \t]*$", re.M).search(t, end + 1)
+        if close is None:
+            break
+        if m.group("lang").lower() in _SHELL_LANGS:
+            lead = text[prev[0]:prev[1]].strip() if prev is not None and \
+                len(t[prev[0]:prev[1]].strip()) <= 120 else None
+            body = text[end + 1:close.start()]
+            out.append((_placeholders_opaque(_ellipses_opaque(body)), heading, lead))
+        prev = None
+        pos = close.end() + 1
     return out
 
 
