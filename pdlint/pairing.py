@@ -814,14 +814,19 @@ def _model_of(launch: Launch) -> Optional[str]:
     return m.text.rstrip("/").rsplit("/", 1)[-1].lower() if m is not None and not m.opaque and m.text else None
 
 
-def model_roles(servers: list) -> dict:
-    """model (its name's last part) -> the pair roles of the servers that serve it."""
+def _roles_by(servers: list, key) -> dict:
+    """``key(server)`` -> the pair roles of the servers with that key (a None key counts for none)."""
     out: dict = {}
     for l in servers:
-        m = _model_of(l)
-        if m is not None:
-            out.setdefault(m, set()).add(pair_role(l))
+        k = key(l)
+        if k is not None:
+            out.setdefault(k, set()).add(pair_role(l))
     return out
+
+
+def model_roles(servers: list) -> dict:
+    """model (its name's last part) -> the pair roles of the servers that serve it."""
+    return _roles_by(servers, _model_of)
 
 
 def other_model(a: Launch, b: Launch, models: dict) -> bool:
@@ -1148,12 +1153,7 @@ def _object(launch: Launch) -> Optional[tuple]:
 
 def object_roles(servers: list) -> dict:
     """Kubernetes object -> the pair roles of its servers (for :func:`other_object`)."""
-    out: dict = {}
-    for l in servers:
-        k = _object(l)
-        if k is not None:
-            out.setdefault(k, set()).add(pair_role(l))
-    return out
+    return _roles_by(servers, _object)
 
 
 def other_object(a: Launch, b: Launch, objects: dict) -> bool:
