@@ -22,7 +22,9 @@ from pdlint.records import dataclass
 
 JINJA_EXT = (".j2", ".jinja", ".jinja2")
 YAML_EXT = (".yaml", ".yml")
-SHELL_EXT = (".sh", ".bash", ".slurm", ".sbatch")  # Slurm batch scripts are shell scripts
+# Slurm, PBS and LSF batch scripts are shell scripts (ALCF / NCAR clusters start vLLM from `*.pbs` job scripts), and
+# zsh / ksh scripts are read as bash reads them (what bash cannot parse is PD009, never a silent pass)
+SHELL_EXT = (".sh", ".bash", ".slurm", ".sbatch", ".pbs", ".qsub", ".lsf", ".bsub", ".zsh", ".ksh")
 # Text files that hold launches in real repositories but in a form pdlint does not read (Python that builds the
 # argv, Makefiles, Dockerfiles, JSON/TOML configs, envsubst and Terraform templates): a directory scan (when they
 # hold launch text) and a file named on the command line list them as kind "unsupported", so that launch text in

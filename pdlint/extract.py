@@ -20,7 +20,7 @@ from pdlint import budget
 from pdlint import core_rules as C
 from pdlint import launchers
 from pdlint.config import Config
-from pdlint.discover import FileJob, chart_root, display_path, worth_parsing
+from pdlint.discover import SHELL_EXT, FileJob, chart_root, display_path, worth_parsing
 from pdlint.formats import crd, kube
 from pdlint.formats import yamltree as yt
 from pdlint.model import ERROR, Finding, Launch
@@ -2826,7 +2826,7 @@ def _inner_kind(path: str) -> Optional[str]:
             break
     if base.endswith((".yaml", ".yml", ".json")):
         return "yaml"
-    if base.endswith((".sh", ".bash", ".slurm", ".sbatch")):
+    if base.endswith(SHELL_EXT):
         return "shell"
     if base.endswith(".service"):
         return "systemd"

@@ -51,3 +51,16 @@ def test_a_copy_to_fill_in_is_read_as_the_file_it_copies(scratch_git):
     assert sorted((f["path"], f["code"]) for f in out["findings"]) == [
         ("docker-compose.yml.example", "SGL101"), ("start_prefill.sh.example", "SGL104")]
     assert code == 1
+
+
+@pytest.mark.parametrize("name", ["serve.pbs", "serve.qsub", "serve.lsf", "serve.bsub", "serve.zsh", "serve.ksh"])
+def test_batch_job_and_other_shell_scripts_are_read_as_scripts(scratch_git, name):
+    """PBS (ALCF's Polaris, NCAR's Derecho) and LSF job scripts start servers as Slurm's do, and zsh / ksh scripts
+    run the same command lines: a directory scan passed them by, not even counted among the files."""
+    scratch_git.write(name, "#!/bin/bash\n#PBS -l select=1\n" + LAUNCH + " &\n")
+    code, out = scratch_git.lint(".")
+    assert [(f["path"], f["line"], f["code"]) for f in out["findings"]] == [(name, 3, "SGL104")]
+    assert code == 1
+    scratch_git.write(name, "#!/bin/bash\n#PBS -l select=1\n" + LAUNCH.replace("fake", "mooncake") + " &\n")
+    code, out = scratch_git.lint(".")
+    assert (code, out["findings"], [la["role"] for la in out["launches"]]) == (0, [], ["prefill"])
