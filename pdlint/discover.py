@@ -34,10 +34,10 @@ SHELL_EXT = (".sh", ".bash", ".slurm", ".sbatch", ".pbs", ".qsub", ".lsf", ".bsu
 # not launch configurations.
 # (and the deploy formats of other tools: Jupyter notebooks' `!python -m sglang.launch_server` cells, Terraform /
 # Nomad HCL, systemd units' ExecStart, Jsonnet / CUE / Nix that generate manifests, PowerShell and batch files,
-# Jenkins and Tilt files)
+# Jenkins and Tilt files, helmfile's Go-templated values `*.yaml.gotmpl`)
 OTHER_TEXT_EXT = (".py", ".mk", ".json", ".toml", ".ini", ".cfg", ".conf", ".env", ".tmpl", ".template",
                   ".tftpl", ".dockerfile", ".containerfile", ".ipynb", ".hcl", ".nomad", ".tf", ".tfvars",
-                  ".jsonnet", ".libsonnet", ".cue", ".nix", ".ps1", ".bat", ".cmd", ".groovy")
+                  ".jsonnet", ".libsonnet", ".cue", ".nix", ".ps1", ".bat", ".cmd", ".groovy", ".gotmpl")
 OTHER_TEXT_NAMES = re.compile(r"(?:GNUmakefile|[Mm]akefile|Dockerfile(?:\.[\w.-]+)?|Containerfile|Procfile"
                               r"|Jenkinsfile|Tiltfile)")
 _SHEBANG = re.compile(rb"^#!\s*\S*?(?:/|env\s+)(?:ba|z|k|da|a)?sh\b")

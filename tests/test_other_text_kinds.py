@@ -21,6 +21,7 @@ FILES = {
     "run.ps1": LAUNCH + "\n",
     "Jenkinsfile": "pipeline { stages { stage('x') { steps { sh '" + LAUNCH + "' } } } }\n",
     "Tiltfile": "local_resource('prefill', serve_cmd='" + LAUNCH + "')\n",
+    "values.yaml.gotmpl": "prefill:\n  args: {{ .Values.prefillArgs | default \"" + LAUNCH + "\" }}\n",
 }
 
 

@@ -209,7 +209,7 @@ SELECTED = ["a.yaml", "k8s/b.yml", "deploy/pd.yaml.j2", "run/serve.sh.j2", "t.ji
             "notebooks/serve.ipynb", "infra/main.tf", "prod.tfvars", "job.nomad.hcl", "pd.nomad", "sglang.service",
             "k8s.jsonnet", "lib.libsonnet", "pd.cue", "module.nix", "run.ps1", "run.bat", "run.cmd", "ci.groovy",
             "Jenkinsfile", "Tiltfile", "job.slurm", "job.sbatch", "job.pbs", "job.qsub", "job.lsf", "job.bsub",
-            "serve.zsh", "serve.ksh",
+            "serve.zsh", "serve.ksh", "helmfile.d/values.yaml.gotmpl",
             # copies to fill in, read as the file they copy
             "docker-compose.yml.example", "start_model.sh.example", "values.yaml.sample", "pd.yaml.j2.dist"]
 NOT_SELECTED = ["README.md", "LICENSE", "CODEOWNERS", "yaml", "x.yaml.bak", "docs/guide.rst", "README.md.example",
