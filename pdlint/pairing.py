@@ -715,7 +715,14 @@ def _join_routed_servers(launches: list, uf: _UF, how: dict) -> None:
             for k in address_keys(l):
                 servers.setdefault(k, []).append(l)
     for r, keys in routers:
-        named = [s for k in keys for s in servers.get(k, ()) if not alternative_renders(r, s)]
+        named = []
+        for k in keys:
+            at = [s for s in servers.get(k, ()) if not alternative_renders(r, s)]
+            # a server of the router's own deployment at that address is the one it names: experiments kept
+            # in sibling scripts reuse the same hosts and ports (devopsrustem/slurmv4, field test rw16/k: a NIXL
+            # pair's router joined the Mooncake pairs of four other scripts, SGL805 on each)
+            own = [s for s in at if uf.find(unit_key(s)) == uf.find(unit_key(r))]
+            named += [] if own else at
         for s in named:
             uf.union(unit_key(r), unit_key(s))
         if named:

@@ -1,0 +1,45 @@
+"""Field test rw16 (SGLang PD launches checked against SGLang 0.5.23's oracle, Kubernetes wrappers of PD
+serving, vLLM / TensorRT-LLM deployments by teams other than the engines'): what it found, each with the
+repository it came from."""
+
+import textwrap
+
+
+def _codes(out):
+    return sorted((f["path"], f["code"]) for f in out["findings"])
+
+
+def _script(backend: str) -> str:
+    flag = f" --disaggregation-transfer-backend {backend}" if backend else ""
+    return textwrap.dedent(f"""\
+        #!/bin/bash
+        CUDA_VISIBLE_DEVICES=0 python3 -m sglang.launch_server --model-path /models/m --host 10.0.0.1 --port 30000 \\
+          --disaggregation-mode prefill{flag} &
+        CUDA_VISIBLE_DEVICES=1 python3 -m sglang.launch_server --model-path /models/m --host 10.0.0.1 --port 30001 \\
+          --disaggregation-mode decode{flag} &
+        python3 -m sglang_router.launch_router --pd-disaggregation --prefill http://10.0.0.1:30000 \\
+          --decode http://10.0.0.1:30001 --port 8000
+        """)
+
+
+def test_a_router_names_the_servers_of_its_own_script_not_a_sibling_experiments_at_the_same_address(scratch_git):
+    """devopsrustem/slurmv4: one script per experiment, all on the same hosts and ports; the router of the NIXL
+    experiment joined the Mooncake experiments' servers (by their address) and SGL805 paired a NIXL prefill with
+    a Mooncake decode of another script."""
+    scratch_git.write("exp/run_mooncake.sh", _script(""))
+    scratch_git.write("exp/run_nixl.sh", _script("nixl"))
+    code, out = scratch_git.lint(".")
+    assert (code, out["findings"]) == (0, [])
+    assert sorted((p["prefill"]["path"], p["decode"]["path"]) for u in out["pairs"] for p in u["pairs"]) == [
+        ("exp/run_mooncake.sh", "exp/run_mooncake.sh"), ("exp/run_nixl.sh", "exp/run_nixl.sh")]
+
+
+def test_a_router_still_joins_the_servers_of_another_script_it_names(scratch_git):
+    """The router in its own script (hhhh1252023/pass's router.sh) still pairs the servers other scripts start at
+    the addresses it names; a mismatch between them is found."""
+    text = _script("nixl").splitlines(keepends=True)
+    scratch_git.write("exp/prefill.sh", "".join(text[:3]))
+    scratch_git.write("exp/decode.sh", "#!/bin/bash\n" + "".join(text[3:5]).replace(" nixl", ""))
+    scratch_git.write("exp/router.sh", "#!/bin/bash\n" + "".join(text[5:]))
+    code, out = scratch_git.lint(".")
+    assert code == 1 and ("exp/decode.sh", "SGL805") in _codes(out)
