@@ -1606,6 +1606,8 @@ class Extractor:
                 if written:
                     m["written_files"] = written
                 m["shell_job"] = (run_label, cmd.serial)
+                if not (cmd.background or cmd.uncalled):  # the script waits for it to end before going on
+                    m["foreground"] = True
                 if run_label in env_labels:  # another node or invocation: never beside the other runs' launches
                     m["shell_run"] = m["env_run"] = run_label
                 if cmd.remote:  # in an `ssh HOST COMMAND` string: on another host

@@ -8,7 +8,8 @@ other accelerators' device masks, :data:`DEVICE_MASKS`),
 and only compare launches :func:`pdlint.pairing.colocated` says run on one
 host at the same time: launches of one shell script, not on alternative
 branches of an ``if``/``case``, not one a ``kill``/``pkill`` ended before the
-other started (:func:`pdlint.pairing.sequential`), not multi-node, not started
+other started (:func:`pdlint.pairing.sequential`), not one started after a server the
+script runs in the foreground (:func:`pdlint.pairing.one_after_the_other`), not multi-node, not started
 through ``ssh``/``srun``.  Kubernetes pods never count as co-located (each has its
 own network namespace and GPU allocation).
 """
@@ -20,8 +21,8 @@ from typing import Callable, Optional
 
 from pdlint.model import ERROR, WARNING, Candidate, Launch, Related
 from pdlint.pairing import (Deployment, alternatives, arm_roles, colocated_candidate, distinct_instances, docker_gpus,
-                            engine_libraries, facts, other_configuration, parse_url, role_word, same_device_space, sequential,
-                            shares_network, shell_launch, wrapper_text)
+                            engine_libraries, facts, one_after_the_other, other_configuration, parse_url, role_word,
+                            same_device_space, sequential, shares_network, shell_launch, wrapper_text)
 from pdlint.rules import Rule, register
 from pdlint.text import TStr
 
@@ -60,7 +61,8 @@ PORT_COLLISION = register(Rule(
                   "--disaggregation-bootstrap-port 8999 ... &",
     category=_C, roles=("prefill", "decode"),
     notes="Only launches one script starts on one host are compared, and only while both run (a background job "
-          "a `kill $PID` / `pkill` ended before the other started is not); containers started with `docker run` "
+          "a `kill $PID` / `pkill` ended before the other started is not, nor a server started after one the script "
+          "runs in the foreground: the script goes on only when that one has ended); containers started with `docker run` "
           "without `--network host` have their own ports."))
 
 GPU_OVERLAP = register(Rule(
@@ -211,7 +213,7 @@ def _colocated_pairs(dep: Deployment) -> list:
                 continue
             if a.path == b.path and (a.line != b.line or distinct_instances(a, b)) and a.render_role == b.render_role \
                     and not alternatives(a, b) and not sequential(a, b) and not other_configuration(a, b, arms) \
-                    and not engine_libraries(a, b):
+                    and not engine_libraries(a, b) and not one_after_the_other(a, b):
                 taken[g] = taken.get(g, 0) + 1
                 out.append((a, b))
     dep._colocated = out

@@ -1183,6 +1183,37 @@ def sequential(a: Launch, b: Launch) -> bool:
                                                   jb in a.meta.get("ended_before", ()))
 
 
+def one_after_the_other(a: Launch, b: Launch) -> bool:
+    """Launches of one run of a script whose first runs in the foreground (:func:`blocks`): the script goes on
+    only when it has ended, so the two never share the host (a "on node A: ... / on node B: ..." script, field
+    test rw16/k).  They are still a pair: such a script writes down the commands of two hosts."""
+    ja, jb = a.meta.get("shell_job"), b.meta.get("shell_job")
+    if ja is None or jb is None or ja[0] != jb[0] or ja[1] == jb[1]:
+        return False
+    return blocks(a if ja[1] < jb[1] else b)
+
+
+#: a wrapper that starts its command and returns: a terminal multiplexer's detached session, a new session
+#: forked off (`setsid -f`), a service manager, a job runner that runs commands side by side
+_RETURNS = re.compile(r"(^|[\s;&|(/])(tmux|screen|setsid|systemd-run|start-stop-daemon|daemonize|pm2|supervisorctl|"
+                      r"parallel|xargs|sbatch|kubectl|helm|disown)(\s|$)")
+_CONTAINER_RUN = re.compile(r"(^|[\s;&|(/])(docker|podman|nerdctl|apptainer|singularity)(\s|$)")
+_DETACHED = re.compile(r"\s(-[a-zA-Z]*d[a-zA-Z]*|--detach)(=\S*)?(\s|$)")
+
+
+def blocks(launch: Launch) -> bool:
+    """Does the script wait for this server to end before its next command?  A shell launch run in the
+    foreground (not ``&``, not in a background job, not in a function the script never calls) whose wrapper does not return at once (``docker run
+    -d``, ``tmux new -d``, ``systemd-run``)."""
+    if not launch.meta.get("foreground"):
+        return False
+    w = wrapper_text(launch)
+    if _RETURNS.search(w):
+        return False
+    c = container_text(launch) or w
+    return not (_CONTAINER_RUN.search(c) and _DETACHED.search(c))
+
+
 def wrapper_text(launch: Launch) -> str:
     """What runs the entry point: the words of its wrapper (``docker run ... IMAGE``, ``srun ...``), as the
     script evaluates them; else the text written before the entry point on the same (continued) shell
@@ -1282,7 +1313,7 @@ def colocated(a: Launch, b: Launch) -> bool:
         return False  # two renderings of one template, one per role
     if not (shell_launch(a) and shell_launch(b)):
         return False
-    if alternatives(a, b) or engine_libraries(a, b):
+    if alternatives(a, b) or engine_libraries(a, b) or one_after_the_other(a, b):
         return False
     return colocated_candidate(a) and colocated_candidate(b)
 

@@ -165,7 +165,7 @@ def test_alignment_matches_difflib_and_is_bounded_in_steps():
 
 def test_identical_launch_lines_are_paired_near_linearly(repo, capsys):
     from pdlint.check import MAX_RELATED
-    (repo / "run.sh").write_text("python -m sglang.launch_server --model-path m --disaggregation-mode prefill\n"
+    (repo / "run.sh").write_text("python -m sglang.launch_server --model-path m --disaggregation-mode prefill &\n"
                                  * 300)  # 103 s before
     with Clock(45):
         code, doc = scan(capsys, ".")

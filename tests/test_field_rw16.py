@@ -43,3 +43,29 @@ def test_a_router_still_joins_the_servers_of_another_script_it_names(scratch_git
     scratch_git.write("exp/router.sh", "#!/bin/bash\n" + "".join(text[5:]))
     code, out = scratch_git.lint(".")
     assert code == 1 and ("exp/decode.sh", "SGL805") in _codes(out)
+
+
+def test_servers_started_in_the_foreground_one_after_the_other_never_share_the_host_but_still_pair(scratch_git):
+    """devopsrustem/slurmv4's notes scripts ("# run on node A" / "# run on node B"): the second server starts only
+    when the first has ended, so PD151 "both use GPU 0" was false; their configurations are still compared."""
+    scratch_git.write("pd.sh", textwrap.dedent("""\
+        #!/bin/bash
+        # run on node A
+        python3 -m sglang.launch_server --model-path /models/m --port 30000 --disaggregation-mode prefill
+        # run on node B
+        python3 -m sglang.launch_server --model-path /models/m --port 30001 --disaggregation-mode decode \\
+          --disaggregation-transfer-backend nixl
+        """))
+    code, out = scratch_git.lint(".")
+    assert (code, _codes(out)) == (1, [("pd.sh", "SGL805")])
+
+
+def test_a_background_server_or_a_detached_container_still_shares_the_host(scratch_git):
+    for first in ("python3 -m sglang.launch_server --model-path /models/m --port 30000 --disaggregation-mode "
+                  "prefill &",
+                  "docker run -d --gpus all --network host lmsysorg/sglang:v0.5.23 python3 -m sglang.launch_server "
+                  "--model-path /models/m --port 30000 --disaggregation-mode prefill"):
+        scratch_git.write("pd.sh", "#!/bin/bash\n" + first + "\n" + first.replace("prefill", "decode").replace(
+            "30000", "30001").rstrip(" &") + "\n")
+        code, out = scratch_git.lint(".")
+        assert (code, _codes(out)) == (1, [("pd.sh", "PD151")]), first
