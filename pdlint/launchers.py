@@ -240,6 +240,21 @@ NOT_RUNNERS = frozenset({"echo", "printf", "cat", "grep", "egrep", "fgrep", "pgr
                          "true", ":", "wc", "head", "tail", "curl", "wget"})
 
 
+_LOOKUP = re.compile(r"-[pvV]*[vV][pvV]*")
+
+
+def _looks_up(texts: list) -> bool:
+    """``command -v NAME`` / ``command -V NAME``: prints where NAME is, runs nothing (bytedance-iaas/vllm's
+    start-router.sh `command -v vllm-router >/dev/null`, field test rw16/l: a router launch without arguments,
+    paired with every server)."""
+    for j, t in enumerate(texts[:-1]):
+        if basename(t) == "command":
+            return bool(_LOOKUP.fullmatch(texts[j + 1]))
+        if not (basename(t) in PASS_THROUGH or is_assignment(t)):
+            return False
+    return False
+
+
 def program_at(texts: list, i: int) -> int:
     """The index of the program a command from ``texts[i]`` runs: past assignments and the wrappers pdlint
     follows (``sudo -E``, ``env X=1``, ``nohup``, ``timeout 10``) with their options; the last word at most."""
@@ -261,7 +276,7 @@ def find(words: list) -> Optional[object]:
     texts = [w.text for w in words]
     n = len(texts)
     if n and (basename(texts[program_at(texts, 0)]) in NOT_RUNNERS or  # (`sudo pkill -f "vllm serve"` too)
-              runs_no_words(texts)):
+              runs_no_words(texts) or _looks_up(texts)):
         return None
     for i in range(n):
         if package_command(texts, i):

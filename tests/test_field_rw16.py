@@ -69,3 +69,17 @@ def test_a_background_server_or_a_detached_container_still_shares_the_host(scrat
             "30000", "30001").rstrip(" &") + "\n")
         code, out = scratch_git.lint(".")
         assert (code, _codes(out)) == (1, [("pd.sh", "PD151")]), first
+
+
+def test_command_v_looks_a_program_up_and_starts_nothing(scratch_git):
+    """bytedance-iaas/vllm's start-router.sh: `command -v vllm-router >/dev/null 2>&1` was a router launch without
+    arguments, paired with every server; `command vllm-router ...` still runs it."""
+    scratch_git.write("start-router.sh", textwrap.dedent("""\
+        #!/bin/bash
+        if ! command -v vllm-router >/dev/null 2>&1; then pip install vllm-router; fi
+        sudo command -V vllm-router
+        command vllm-router --port 8000 --prefill http://10.0.0.1:8100 --decode http://10.0.0.2:8200
+        """))
+    code, out = scratch_git.lint(".")
+    assert [(la["line"], la["kind"]) for la in out["launches"]] == [(4, "router")]
+    assert out["findings"] == []
