@@ -482,6 +482,12 @@ PAR_CASES = [
     ("VLLM022", _pinned(_pair(4, 2), "0.33.0"), _pair(2, 2)),
     ("VLLM023", _pair(2, 1, "PyNcclConnector", ("kv_producer", "kv_consumer")),
      _pair(2, 2, "PyNcclConnector", ("kv_producer", "kv_consumer"))),
+    # MooncakeConnector is v0's SimpleConnector up to 0.9.2, v1's Mooncake connector (different TP sizes paired)
+    # from 0.10 (bytedance-iaas/vllm's chart on vllm/vllm-openai:v0.20.0, field test rw16/l)
+    ("VLLM023", _pinned(_pair(2, 1, "MooncakeConnector", ("kv_producer", "kv_consumer")), "0.9.2"),
+     _pinned(_pair(2, 1, "MooncakeConnector", ("kv_producer", "kv_consumer")), "0.20.0")),
+    ("VLLM023", _pinned(_pair(2, 1, "MooncakeConnector", ("kv_producer", "kv_consumer")), "0.9.2"),
+     _pair(2, 1, "MooncakeConnector", ("kv_producer", "kv_consumer"))),
     ("VLLM024", {**LMC, **_pair(2, 1, "LMCacheConnectorV1", ("kv_producer", "kv_consumer"),
                                  "LMCACHE_CONFIG_FILE=prefiller.yaml PYTHONHASHSEED=0 ",
                                  "LMCACHE_CONFIG_FILE=decoder.yaml PYTHONHASHSEED=0 ")},

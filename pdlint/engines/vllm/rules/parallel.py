@@ -16,7 +16,6 @@ from pdlint.engines.vllm.rulebase import WARNING, VHit, related_at, vllm_rule
 from pdlint.model import Related
 
 NIXL_P_GT_D_FIXED = "0.14.0"  # first release whose NIXL connector reads from a larger prefill TP
-PYNCCL_CONNECTORS = ("PyNcclConnector", "MooncakeConnector")  # v0 SimpleConnector (removed in 0.10.0)
 DYNAMO_MODE_ENUM = "1.0.0"  # first ai-dynamo release with vLLM's --disaggregation-mode
 
 
@@ -146,10 +145,19 @@ def _nixl_p_gt_d_unpinned(p, d, pi, di):
 # PyNccl (v0 SimpleConnector): one pipe per rank
 # ---------------------------------------------------------------------------
 
+def _v0_conns(info: VllmInfo) -> list:
+    """The launch's connectors that are the v0 SimpleConnector: `PyNcclConnector`, and `MooncakeConnector` on the
+    releases before 0.10.0 (from 0.10 the name is v1's Mooncake connector, which pairs different TP sizes:
+    vllm 0.20.0 kv_connector/v1/mooncake/mooncake_connector.py:84-167; field test rw16/l)."""
+    release = info.release or info.version
+    v0 = release is not None and version_key(release) < version_key("0.10.0")
+    return [c for c in _conns(info) if c == "PyNcclConnector" or (c == "MooncakeConnector" and v0)]
+
+
 @vllm_rule(
     "VLLM023", "pynccl-connector-tp-mismatch", kind="pair",
-    summary="Reports a `PyNcclConnector` (or v0 `MooncakeConnector`) prefill/decode pair whose tensor-parallel "
-            "sizes differ.",
+    summary="Reports a `PyNcclConnector` (or, before vLLM 0.10, `MooncakeConnector`) prefill/decode pair whose "
+            "tensor-parallel sizes differ.",
     why="The v0 `SimpleConnector` behind these names opens two pipes per rank (`port_offset_base = 2 * rank`) and "
         "pairs prefill rank i with decode rank i: with different TP sizes ranks are left without a peer and the "
         "KV send/receive blocks, or heads are exchanged between ranks that hold different slices. vLLM's v0 "
@@ -166,15 +174,15 @@ def _nixl_p_gt_d_unpinned(p, d, pi, di):
 def _pynccl(p, d, pi, di):
     if pi is None or di is None:
         return None
-    pc, dc = _conns(pi), _conns(di)
-    if not any(c in PYNCCL_CONNECTORS for c in pc) or not any(c in PYNCCL_CONNECTORS for c in dc):
+    pc, dc = _v0_conns(pi), _v0_conns(di)
+    if not pc or not dc:
         return None
     tp = _tp_pair(p, d, pi, di)
     if tp is None or tp[0] == tp[1]:
         return None
     a, b = tp
     return _edit_tp(p, d, pi, di, a, b,
-                    f"{'/'.join(c for c in dc if c in PYNCCL_CONNECTORS)} pairs each prefill rank with the decode "
+                    f"{'/'.join(dc)} pairs each prefill rank with the decode "
                     f"rank of the same index, but the prefill runs tensor parallel size {a} and the decode {b}: "
                     f"the KV hand-off blocks")
 
