@@ -83,3 +83,47 @@ def test_command_v_looks_a_program_up_and_starts_nothing(scratch_git):
     code, out = scratch_git.lint(".")
     assert [(la["line"], la["kind"]) for la in out["launches"]] == [(4, "router")]
     assert out["findings"] == []
+
+
+_CONFIGS = """\
+#!/bin/bash
+MODEL=Qwen/Qwen3-8B
+C_prefill() {
+  CUDA_VISIBLE_DEVICES=0,1 vllm serve $MODEL --tensor-parallel-size 2 --port 8100 \\
+    --kv-transfer-config '{"kv_connector":"NixlConnector","kv_role":"kv_producer"}'
+}
+C_decode() {
+  CUDA_VISIBLE_DEVICES=2,3 vllm serve $MODEL --tensor-parallel-size 2 --port 8200 \\
+    --kv-transfer-config '{"kv_connector":"NixlConnector","kv_role":"kv_consumer"}'
+}
+D_prefill() {
+  local decoder_host="${DECODER_HOST:-NOT_SET}"
+  if [[ "$decoder_host" == "NOT_SET" ]]; then echo "set DECODER_HOST"; exit 1; fi
+  CUDA_VISIBLE_DEVICES=0 vllm serve $MODEL --tensor-parallel-size D_TP --port 8100 \\
+    --kv-transfer-config '{"kv_connector":"NixlConnector","kv_role":"kv_producer"}'
+}
+D_decode() {
+  CUDA_VISIBLE_DEVICES=0 vllm serve $MODEL --tensor-parallel-size 1 --port 8200 \\
+    --kv-transfer-config '{"kv_connector":"NixlConnector","kv_role":"kv_consumer"}'
+}
+case "$1" in
+  C) case "$2" in prefill) C_prefill ;; decode) C_decode ;; esac ;;
+  D) case "$2" in prefill) D_prefill ;; decode) D_decode ;; esac ;;
+esac
+"""
+
+
+def test_a_launch_after_a_guard_on_an_environment_default_is_checked_and_pairs_in_its_configuration(scratch_git):
+    """ddps-lab/vllm-disaggregation disagg-exp/launch_configs.sh: `[[ "${DECODER_HOST:-NOT_SET}" == NOT_SET ]] &&
+    exit` ended the run with the default, so configuration D's prefill was PD020 and D's TP-1 decode was paired with
+    configuration C's TP-2 prefill (a false VLLM021 error on vLLM 0.11.0)."""
+    scratch_git.write("pyproject.toml", '[tool.pdlint]\nvllm-version = "0.11.0"\n')
+    scratch_git.write("launch.sh", _CONFIGS.replace("D_TP", "1"))
+    code, out = scratch_git.lint(".")
+    assert (code, out["findings"]) == (0, [])
+    assert sorted(la["line"] for la in out["launches"]) == [4, 8, 14, 18]
+    scratch_git.write("launch.sh", _CONFIGS.replace("=0 vllm serve $MODEL --tensor-parallel-size D_TP",
+                                                    "=0,1 vllm serve $MODEL --tensor-parallel-size 2"))  # D's own pair
+    code, out = scratch_git.lint(".")
+    assert (code, sorted({f["code"] for f in out["findings"]})) == (1, ["VLLM021"])
+    assert {f["line"] for f in out["findings"]} <= {14, 18}

@@ -79,8 +79,10 @@ class Control:
                 self.probe_env_arm(cond, body, st)
             nxt = []
             for s, else_facts in pending:
-                mark = len(self.env_pending)
+                mark, tested = len(self.env_pending), len(self.env_tested)
                 outs = self.run_seq(cond, s)
+                env_names = set(self.env_tested[tested:])
+                del self.env_tested[tested:]
                 if len(self.env_pending) > mark:  # a test of an environment default: what did its decision skip?
                     self.env_commit(mark, _skipped_arms(outs, arms, i, else_items))
                 for o in outs:
@@ -89,7 +91,13 @@ class Control:
                         continue
                     if o.status is not False:
                         decided = o.status is True and not o.forked
-                        spare = unassumed(o.st.fork()) if decided and o.assumed else None
+                        spare = None
+                        if decided and (o.assumed or env_names):
+                            spare = o.st.fork()
+                            if o.assumed:
+                                spare = unassumed(spare)
+                            if env_names:
+                                self.forget_env(spare, env_names)
                         taken = o.st if o.status is True else o.st.fork()
                         if not decided:
                             for fact in o.if_true:
@@ -99,7 +107,9 @@ class Control:
                         results.extend(outs)
                         if spare is not None and all_exit(outs):
                             # `if [ -z "${MODEL:-}" ]; then echo usage; exit 1; fi`: an unknown MODEL counted as
-                            # unset ends the script here; the deploy environment may set it, so go on as if it did
+                            # unset ends the script here; the deploy environment may set it, so go on as if it did;
+                            # the same for a test of a default (`[[ "${DECODER_HOST:-NOT_SET}" == NOT_SET ]] && exit`,
+                            # ddps-lab/vllm-disaggregation, field test rw16/m)
                             nxt.append((spare, else_facts))
                     if o.status is not True:
                         decided = o.status is False and not o.forked

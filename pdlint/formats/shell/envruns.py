@@ -87,6 +87,7 @@ class EnvVariants:
         name = self.env_source(value)
         if name is None or literal.opaque:
             return
+        self.env_tested.append(name)
         if op in ("=", "==", "!="):
             if literal.text != value.text:
                 self.env_pending.append((name, literal.text, literal, None))
@@ -128,6 +129,15 @@ class EnvVariants:
         var = self.lookup(name, st)
         value = getattr(var, "value", None)
         return value if isinstance(value, TStr) else None
+
+    def forget_env(self, st, names: set) -> None:
+        """``st`` (a fork) where the variables that hold the default of one of the environment-defaulted
+        ``names`` have no known value: the path that goes on as if the environment set them."""
+        for name, var in list(st.vars.items()):
+            value = getattr(var, "value", None)
+            if name in names or (isinstance(value, TStr) and not getattr(var, "is_array", False)
+                                 and self.env_source(value) in names):
+                del st.vars[name]
 
     def note_env_case(self, subject: TStr, literals: list) -> None:
         """``case SUBJECT in`` an item with these literal patterns (TStr) whose body holds launch text."""

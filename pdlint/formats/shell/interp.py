@@ -105,6 +105,7 @@ class Interpreter(Words, Conditions, Control, Builtins, Joins, Tails, EnvVariant
         self.tail_defs: Optional[int] = None  # units seen when tail_memo was last valid (Tails.tail_functions)
         self.env_spans: set = set()  # the defaults taken for variables with no known value (EnvVariants)
         self.env_pending: list = []  # values of those noted by the conditions being decided (EnvVariants)
+        self.env_tested: list = []  # the environment-defaulted variables the conditions compared (EnvVariants)
         self.sub_forks: Optional[list] = None  # substitutions with several outputs in the statement (per_output)
         self.sub_pick: dict = {}  # (id(unit), start) of such a substitution -> the output this run takes
         self.nested_out: Optional[tuple] = None  # what the last `sh -c` child printed, when known (nested_shell)
