@@ -563,20 +563,29 @@ class Extractor:
                 docs = []
             if docs and docs[0].root is not None and isinstance(yt.deref(yt.Ref(docs[0].root)).node, yt.YMap):
                 vjob = FileJob(res.values.abspath, res.values.path, job.root, "yaml")
+                engines = keyed.chart_engines(src.text for _, src in self.chart_templates(chart))
                 for launch in keyed.values_launches(vjob, res.values, vdoc, yt.Ref(docs[0].root), unit,
-                                                    chart=chart_display):
+                                                    chart=chart_display, chart_engines=engines):
                     launch.context += f"; {label}"
                     launch.meta["chart"] = chart_display
                     self.add_launch(launch)
-        for f in helm.chart_files(os.path.join(chart, "templates")) if os.path.isdir(
-                os.path.join(chart, "templates")) else []:
-            if not (helm.manifest_name(f) or f.endswith(".tpl")):
-                continue
-            src = self.read(f, report=False)
-            if src is None or not may_hold_launch(src.text):
+        for f, src in self.chart_templates(chart):
+            if not may_hold_launch(src.text):
                 continue  # (a redis init container's `sh -c` in an argo-cd chart: nothing pdlint checks)
             self.go_template_literals(FileJob(f, src.path, job.root, "yaml"), src, unit, label,
                                       {"chart": chart_display})
+
+    def chart_templates(self, chart: str) -> list:
+        """(path, source) of the manifest and ``.tpl`` files of a chart's ``templates/`` folder that can be read."""
+        from pdlint.formats import helm
+        folder = os.path.join(chart, "templates")
+        out = []
+        for f in helm.chart_files(folder) if os.path.isdir(folder) else []:
+            if helm.manifest_name(f) or f.endswith(".tpl"):
+                src = self.read(f, report=False)
+                if src is not None:
+                    out.append((f, src))
+        return out
 
     def render_chart(self, chart: str, read, root: str, overlay: Optional[SourceFile] = None) -> tuple:
         """(the chart's render: ``helm template``, else pdlint's template subset; whether ``helm template``

@@ -127,3 +127,42 @@ def test_a_launch_after_a_guard_on_an_environment_default_is_checked_and_pairs_i
     code, out = scratch_git.lint(".")
     assert (code, sorted({f["code"] for f in out["findings"]})) == (1, ["VLLM021"])
     assert {f["line"] for f in out["findings"]} <= {14, 18}
+
+
+def _unrendered_chart(scratch_git, command: str) -> dict:
+    scratch_git.write("chart/Chart.yaml", "apiVersion: v2\nname: pd\nversion: 0.1.0\n")
+    scratch_git.write("chart/values.yaml", textwrap.dedent("""\
+        prefill:
+          nodes: []
+          extraArgs: [--gpu-memory-utilization, "0.85", --enable-linear-replayssm-spec]
+        decode:
+          nodes: []
+          extraArgs: [--gpu-memory-utilization, "0.85"]
+        """))
+    scratch_git.write("chart/templates/prefill.yaml", textwrap.dedent(f"""\
+        apiVersion: apps/v1
+        kind: Deployment
+        metadata: {{name: prefill}}
+        spec:
+          template:
+            spec:
+              containers:
+              - name: engine
+                command: {command}
+                args:
+                {{{{- range .Values.prefill.extraArgs }}}}
+                - {{{{ . | quote }}}}
+                {{{{- end }}}}
+        """))
+    scratch_git.write("chart/templates/validations.yaml",
+                      '{{- if empty .Values.prefill.nodes -}}\n{{- fail "prefill.nodes must be set" -}}\n{{- end -}}\n')
+    return scratch_git.lint(".")[1]
+
+
+def test_an_unrendered_charts_values_are_not_judged_as_sglang_flags_when_its_templates_start_vllm(scratch_git):
+    """bytedance-iaas/vllm examples/deployment/deepseek-v4-flash-pd: a chart that `fail`s until node names are set,
+    whose templates run `vllm serve`; its prefill/decode extraArgs were 8 SGL001 errors for vLLM's flags."""
+    out = _unrendered_chart(scratch_git, '["vllm", "serve", "Qwen/Qwen3-0.6B"]')
+    assert sorted({f["code"] for f in out["findings"]}) == ["PD020", "PD104"]
+    out = _unrendered_chart(scratch_git, '["python3", "-m", "sglang.launch_server"]')  # an SGLang chart: judged
+    assert {f["code"] for f in out["findings"] if f["path"] == "chart/values.yaml"} == {"SGL001"}

@@ -701,16 +701,30 @@ def camel_to_flag(key: str) -> str:
     return "--" + _CAMEL.sub(r"-\1", key).lower().replace("_", "-")
 
 
-def values_launches(job, src, doc: TStr, root: yt.Ref, unit: str, chart: Optional[str] = None) -> list:
+def values_launches(job, src, doc: TStr, root: yt.Ref, unit: str, chart: Optional[str] = None,
+                    chart_engines: Optional[set] = None) -> list:
+    """``chart_engines``: the engines the templates of the (unrendered) chart ``chart`` start, by their text."""
     out = []
     spec = yt.get(root, "servingEngineSpec")
     if spec is not None:
         return _vllm_stack(job, src, doc, root, spec, unit)
-    out += _role_sections(job, src, doc, root, unit, chart)
+    out += _role_sections(job, src, doc, root, unit, chart, chart_engines)
     return out + argv_lists(src, doc, root, unit)
 
 
-def _role_sections(job, src, doc: TStr, root: yt.Ref, unit: str, chart: Optional[str] = None) -> list:
+#: the engine a chart's template text starts (its launcher or image)
+CHART_ENGINE_TEXT = {"sglang": re.compile(r"sglang"),
+                     "vllm": re.compile(r"\bvllm\b[\"',\s-]*serve\b|vllm\.entrypoints|vllm/vllm-openai|dynamo\.vllm|vllm-ascend"),
+                     "trtllm": re.compile(r"trtllm-serve|tensorrt_llm|dynamo\.trtllm")}
+
+
+def chart_engines(texts) -> set:
+    """The engines (:data:`CHART_ENGINE_TEXT`) template texts start."""
+    return {e for t in texts for e, rx in CHART_ENGINE_TEXT.items() if rx.search(t)}
+
+
+def _role_sections(job, src, doc: TStr, root: yt.Ref, unit: str, chart: Optional[str] = None,
+                   engines: Optional[set] = None) -> list:
     out = []
     for key, ref in yt.map_items(root):
         role = crd.role_of_value(key) or (crd.role_of_name(key) if key not in ("global",) else None)
@@ -724,6 +738,11 @@ def _role_sections(job, src, doc: TStr, root: yt.Ref, unit: str, chart: Optional
             continue
         if chart is None and _vllm_section(key, ref, doc):
             out.append(_vllm_section_launch(src, doc, root, ref, key, role, origin, unit))
+            continue
+        if chart is not None and engines and "sglang" not in engines:
+            # an unrendered chart whose templates start another engine (bytedance-iaas/vllm's deepseek-v4-flash-pd
+            # chart, `exec vllm serve`: its prefill.extraArgs were 8 false SGL001 errors, field test rw16/l): its
+            # keys are not SGLang's flags; PD104 says the chart was not rendered
             continue
         out += _flag_section(job, src, doc, root, ref, key, role, origin, how, unit)
     return out
