@@ -135,9 +135,11 @@ INTERNAL = register(Rule(
 OUTSIDE_REF = register(Rule(
     "PD014", "reference-outside-repository", WARNING,
     "Reports a shell `source FILE` / `. FILE` or a Compose `env_file` naming a file pdlint does not read: a "
-    "relative path that leaves the repository, a symlink pointing outside it, or no regular file. (An "
+    "relative path that leaves the repository, a symlink pointing outside it, or no regular file. An "
     "absolute path such as `source /opt/env.sh` is a file of the deploy host: pdlint looks for it inside the "
-    "repository and, when it is not there, does not report it.)",
+    "repository (also the file of its name beside the script: a mounted checkout, `source "
+    "/host/repo/env.sh`) and, when it is not there, reports it only when a launch after it reads variables no "
+    "file pdlint read sets (as for a relative path that is not in the repository).",
     "pdlint never reads files outside the repository (a pull request could otherwise print any file of the CI "
     "machine into the log), so whatever that file sets - variables, functions, flags - was not checked.",
     "Keep the sourced file inside the repository, or give the variables it sets their values in "

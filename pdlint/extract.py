@@ -228,6 +228,34 @@ class Extractor:
                                          max(column, 1), rule.code, rule.name, rule.severity, None, message,
                                          fix=fix))
 
+    def _unread_source_values(self, unread: list, cmds: list) -> None:
+        """PD014 at a ``source FILE`` of a file that is not in the repository (``source /opt/env.sh``, a deploy
+        host's file) when a launch after it reads variables no line pdlint read sets: their values were not
+        checked (whn09/kimi-k3-sglang's ``--tp-size "$TP_SIZE"``, field test rw16/k).  A source whose variables
+        no launch reads (``source /opt/conda/etc/profile.d/conda.sh``) is not reported."""
+        from pdlint import launchers
+        for word, name in unread:
+            o = word.origin
+            names: list = []
+            for c in cmds:
+                m = launchers.find(c.words) if c.unset_vars and not c.uncalled and c.words else None
+                if not isinstance(m, launchers.Match):
+                    continue
+                w = c.words[0].origin if c.words[0].pieces else None
+                if w is None or w.path != o.path or w.line <= o.line:
+                    continue
+                argv = " ".join(t.text for t in c.words[m.argv_start:])  # (a server argument, not a wrapper's)
+                names += [v for v in c.unset_vars if v not in names and re.fullmatch(r"[A-Za-z_]\w*", v)
+                          and re.search(r"\$\{?" + re.escape(v) + r"\b", argv)]
+            if names:
+                shown = ", ".join(f"${v}" for v in names[:6]) + (f" and {len(names) - 6} more" if len(names) > 6
+                                                                  else "")
+                host = " (a file of the deploy host)" if name.startswith("/") else ""
+                self.outside_reference(word, f"sourced file {name} is not in the repository{host}; the launches after it read {shown}, which no file pdlint read "
+                                             f"sets, so their values were not checked: give them in "
+                                             f"[tool.pdlint.vars], or keep the file in the repository and source it "
+                                             f"by a path relative to the script")
+
     def outside_reference(self, where: TStr, message: str) -> None:
         """PD014 at the word that names a file pdlint refused to read (once per place)."""
         if not where.pieces:
@@ -1482,8 +1510,13 @@ class Extractor:
         sourced: list = []  # the texts the evaluation sourced (a launch function may be defined there)
 
         def resolve_source(name: str, current: SourceFile) -> Optional[SourceFile]:
-            found = self.resolve_in_repo(name, current.abspath if current and current.abspath else job.abspath,
-                                         root)
+            base = current.abspath if current and current.abspath else job.abspath
+            found = self.resolve_in_repo(name, base, root)
+            if found is None and name.startswith("/") and "\0" not in name and not name.endswith("/"):
+                # a host or container path of the repository's own file, mounted there (`source
+                # /host/kimi-k3-sglang/env_common.sh` beside env_common.sh, whn09/kimi-k3-sglang, field test rw16/k):
+                # the file of that name beside the script (or between it and the root)
+                found = self.resolve_in_repo(os.path.basename(name), base, root)
             if found is not None:
                 sourced.append(found.text)
             return found
@@ -1510,12 +1543,16 @@ class Extractor:
             self._shell_problems.add(key)
             self.problem_at(rule, where, index, message)
 
+        unread_sources: list = []  # (word, name): `source FILE` of a file not in the repository (a deploy host's)
+
         def source_refused(name: str, current: SourceFile, word: TStr) -> None:
             base = current.abspath if current and current.abspath else job.abspath
             why = self.refused_reference(name, base, root)
             if why:
                 self.outside_reference(word, f"sourced file {name} {why}; pdlint does not read it, so what it "
                                              f"sets (variables, functions, flags) was not checked")
+            elif word.pieces:
+                unread_sources.append((word, name))
 
         from pdlint.coverage import has_launch_text
 
@@ -1536,6 +1573,8 @@ class Extractor:
         started = time.monotonic()
         cmds = shell_commands(doc, ctx, env=env, positional=positional)
         took = time.monotonic() - started  # (what another run of the script may take: _env_runs)
+        if unread_sources:
+            self._unread_source_values(unread_sources, cmds)
         for args, serial in zip(held, ctx.limit_serials):
             if _limit_matters(args[3], serial, doc, cmds, sourced):
                 report(*args)

@@ -166,3 +166,29 @@ def test_an_unrendered_charts_values_are_not_judged_as_sglang_flags_when_its_tem
     assert sorted({f["code"] for f in out["findings"]}) == ["PD020", "PD104"]
     out = _unrendered_chart(scratch_git, '["python3", "-m", "sglang.launch_server"]')  # an SGLang chart: judged
     assert {f["code"] for f in out["findings"] if f["path"] == "chart/values.yaml"} == {"SGL001"}
+
+
+_START = ('#!/bin/bash\nset -euo pipefail\nsource SOURCE\nexec python3 -m sglang.launch_server --model-path /models/m '
+          '--tp-size "$TP_SIZE" --attn-dp-size 2 --disaggregation-mode prefill --port 30000\n')
+
+
+def test_a_sourced_deploy_host_file_whose_variables_a_launch_reads_is_reported(scratch_git):
+    """whn09/kimi-k3-sglang: `source /host/kimi-k3-sglang/env_common.sh` (the repository mounted in the container)
+    left `--tp-size "$TP_SIZE"` unseen and passed with no word; the file beside the script is read now, and a file
+    the repository does not have is PD014 at the `source` line, naming the variables."""
+    scratch_git.write("env_common.sh", 'TP_SIZE="${TP_SIZE:-3}"\n')
+    scratch_git.write("start_prefill.sh", _START.replace("SOURCE", "/host/kimi-k3-sglang/env_common.sh"))
+    code, out = scratch_git.lint(".")
+    assert [(f["path"], f["line"], f["code"]) for f in out["findings"]] == [("env_common.sh", 1, "SGL205")]
+    scratch_git.write("start_prefill.sh", _START.replace("SOURCE", "/opt/site/env.sh"))
+    code, out = scratch_git.lint(".")
+    (f,) = out["findings"]
+    assert (f["path"], f["line"], f["code"]) == ("start_prefill.sh", 3, "PD014")
+    assert "$TP_SIZE" in f["message"] and "deploy host" in f["message"]
+
+
+def test_a_sourced_deploy_host_file_no_launch_reads_from_is_not_reported(scratch_git):
+    scratch_git.write("start_prefill.sh", _START.replace("SOURCE", "/opt/conda/etc/profile.d/conda.sh").replace(
+        '"$TP_SIZE"', "2"))
+    code, out = scratch_git.lint(".")
+    assert (code, out["findings"]) == (0, [])
