@@ -582,6 +582,18 @@ def assess(jobs: list, extraction, findings: list, strict: bool = False, shown=N
                                  f"know, so they were not checked as a server's",
                                  "write the server command into the container's command (e.g. `vllm serve MODEL` or "
                                  "`python3 -m sglang.launch_server`), so that pdlint sees which server runs"))
+    # parts of a build pdlint did not apply (a kustomize JSON 6902 operation), at the text to edit
+    for gap, fallback in getattr(extraction, "build_gaps", ()):
+        tok = gap.token
+        if tok is not None and tok.pieces and not tok.origin.path.startswith("<"):
+            o = tok.origin
+            spot = Spot(o.path, o.line, o.column, o.line, gap.code, gap.reason, gap.hint, tok.text)
+        else:
+            spot = Spot(fallback, 1, 1, 1, gap.code, gap.reason, gap.hint)
+        fc = cov.files.setdefault(spot.path, FileCoverage(spot.path))
+        if not any((s.line, s.column, s.code, s.reason) == (spot.line, spot.column, spot.code, spot.reason)
+                   for s in fc.spots):
+            fc.spots.append(spot)
     # explicit and engine-derived gaps on launches: one spot per place and word (launches of one template or
     # shared line give one), but two words traced to one line are two spots (`$HOME/prefill.yaml` and
     # `$HOME/decode.yaml` both start at HOME's value: each file is unread)

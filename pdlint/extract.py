@@ -60,6 +60,15 @@ class Extraction:
     # containers whose args (no program of their own) go to an engine image's entry point pdlint does not
     # know: display path -> [(line, column, image)]; launch text even without an engine-only flag
     entry_gaps: dict = field(default_factory=dict)
+    # parts of a build pdlint did not apply that may change a launch (a kustomize JSON 6902 operation):
+    # [(Gap at the text to edit, the display path to report at when that text has no place)]
+    build_gaps: list = field(default_factory=list)
+
+
+#: what makes a JSON 6902 operation pdlint did not apply checkable
+_UNAPPLIED_HINT = ("make the operation apply to the resource as written (compare its path with `kubectl kustomize` "
+                   "output), or write the change as a strategic-merge patch (the container by `name` with its "
+                   "whole `args` list), which pdlint applies")
 
 
 @dataclass
@@ -470,6 +479,13 @@ class Extractor:
                 self.problem_at(rule, p.where, 0, p.message)
             else:
                 self.problem(rule, None, 1, 1, p.message, path=job.display)
+        if build.unapplied:
+            from pdlint import coverage_rules as CR
+            from pdlint.model import Gap
+            for where, why in build.unapplied:
+                self.out.build_gaps.append((Gap(CR.UNCHECKED.code, where, why + ": the launches built from this "
+                                                "kustomization may differ from what pdlint checked", _UNAPPLIED_HINT),
+                                            job.display))
         unit = f"kustomization:{os.path.dirname(job.display) or '.'}"
         label = f"kustomize build of {job.display}"
         if build.skipped:

@@ -199,10 +199,21 @@ def test_untargeted_patch_by_the_new_name_and_pd106_for_another(tmp_path):
     assert [(p, line) for p, line, _ in pd106(out)] == [("p.yaml", 4)]
 
 
-def test_a_rename_pdlint_does_not_follow_makes_the_name_unknown_not_missing(tmp_path):
+def test_a_whole_metadata_replace_is_followed_as_a_rename(tmp_path):
+    # (JSON 6902 operations are applied to the resource's tree: the name the new /metadata gives it is its name)
     cwd = write(tmp_path, {
         "d.yaml": deploy("decode-mock"), "p.yaml": patch("decode-a40"),
         "meta.yaml": "- op: replace\n  path: /metadata\n  value: {name: decode-a40}\n",
+        "kustomization.yaml": "resources: [d.yaml]\npatches:\n"
+                              "  - path: meta.yaml\n    target: {kind: Deployment}\n  - path: p.yaml\n"})
+    out = extract(cwd)
+    assert pd106(out) == [] and patched(out) == ["decode-mock"]
+
+
+def test_a_rename_pdlint_does_not_follow_makes_the_name_unknown_not_missing(tmp_path):
+    cwd = write(tmp_path, {
+        "d.yaml": deploy("decode-mock"), "p.yaml": patch("decode-a40"),
+        "meta.yaml": "- op: remove\n  path: /metadata/name\n",
         "kustomization.yaml": "resources: [d.yaml]\npatches:\n"
                               "  - path: meta.yaml\n    target: {kind: Deployment}\n  - path: p.yaml\n"})
     out = extract(cwd)

@@ -10,9 +10,12 @@ parts that decide a server's command line:
   includes it: ones pdlint cannot see);
 * ``patchesStrategicMerge`` (paths or inline documents) and ``patches``
   (``path:`` or inline ``patch:``, with an optional ``target`` selector, which
-  picks resources as kustomize does and ignores the patch's own name); of
-  JSON 6902 patches (``op:`` lists) only a rename (``/metadata/name``) is
-  applied, so that a later patch finds the resource by its new name;
+  picks resources as kustomize does and ignores the patch's own name);
+  JSON 6902 patches (``op:`` lists in ``patches`` or ``patchesJson6902``) are
+  applied to the resources' trees (:mod:`pdlint.formats.json6902`), their
+  values traced to the patch, and a rename is followed so that a later patch
+  finds the resource by its new name; an operation pdlint does not apply that
+  may change a launch is in ``Build.unapplied`` (PD020 at the operation);
 * strategic merge of containers by ``name``: ``command`` and ``args`` lists are
   replaced wholesale by the patch that sets them, ``env`` is merged by name,
   other fields are taken from the most specific layer;
@@ -37,6 +40,7 @@ import re
 from typing import Callable, Optional
 
 from pdlint.formats import crd, kube, mounts
+from pdlint.formats import json6902 as jp
 from pdlint.formats import yamltree as yt
 from pdlint.records import dataclass, field
 from pdlint.text import SourceFile, TStr
@@ -103,7 +107,9 @@ class Build:
     images: dict = field(default_factory=dict)  # image name -> new reference
     members: set = field(default_factory=set)  # abspaths consumed by the build
     problems: list = field(default_factory=list)
-    skipped: list = field(default_factory=list)  # notes: remote bases, JSON patches
+    skipped: list = field(default_factory=list)  # notes: remote bases
+    #: JSON 6902 operations pdlint did not apply that may change a launch: [(the operation's text, why)]
+    unapplied: list = field(default_factory=list)
     generated: dict = field(default_factory=dict)  # configMapGenerator name -> {key: TStr of the value}
 
 
@@ -310,6 +316,15 @@ class Builder:
                 patches += self._patch_file(yt.scalar_text(p), yt.scalar_tstr(doc, p), here, b, selector)
             elif inline is not None:
                 patches += self._inline(yt.scalar_tstr(doc, inline), b, selector)
+        for item in yt.seq_items(yt.get(kroot, "patchesJson6902")):  # (kustomize applies them after `patches`)
+            target = yt.get(item, "target")
+            selector = _selector(target) if target is not None else None
+            p = yt.get(item, "path")
+            inline = yt.get(item, "patch")
+            if p is not None and yt.scalar_text(p):
+                patches += self._patch_file(yt.scalar_text(p), yt.scalar_tstr(doc, p), here, b, selector)
+            elif inline is not None:
+                patches += self._inline(yt.scalar_tstr(doc, inline), b, selector)
         for pdoc, pdocs, selector, blame, path in patches:
             for d in pdocs:
                 if d.root is None:
@@ -317,7 +332,8 @@ class Builder:
                 proot = yt.Ref(d.root)
                 node = yt.deref(proot).node
                 if isinstance(node, yt.YSeq):
-                    if _json6902(proot, selector, resources, b) and path:
+                    _json6902(pdoc, proot, selector, resources, b)
+                    if path:
                         b.members.add(os.path.abspath(path))
                     continue
                 if not isinstance(node, yt.YMap):
@@ -528,32 +544,108 @@ def _select(selector: Selector, resources: list) -> tuple:
     return hits, unsure
 
 
-def _json6902(proot: yt.Ref, selector: Optional[Selector], resources: list, b: Build) -> bool:
-    """A JSON 6902 patch: its renames (``replace``/``add`` of ``/metadata/name``) applied to the resources its
-    target selects, in order, so that a later patch selecting the new name finds them; another change of the
-    name (``remove``, ``move``, a whole ``/metadata``) leaves them with a name pdlint does not know.  Other
-    operations are not applied.  True when it selected a resource."""
-    if selector is None:
-        b.skipped.append("JSON 6902 patch not applied")
-        return False
-    hits, unsure = _select(selector, resources)
-    for op in yt.seq_items(proot):
-        where = crd.text_at(op, "path")
-        if crd.text_at(op, "op") == "test" or where is None or where.rstrip("/") not in ("", "/metadata",
-                                                                                         "/metadata/name"):
-            b.skipped.append("JSON 6902 patch not applied")
+#: the keys under which a resource holds what its launches are built from
+_LAUNCH_KEYS = frozenset(kube.CONTAINER_LISTS) | {"mainContainer", "volumes"}
+
+
+def _may_launch(segs: list, r: Resource) -> bool:
+    """Could an operation at ``segs`` change what a launch of ``r`` is built from (a container, a pod volume, a
+    ConfigMap's data, a resource pdlint cannot see)?  An operation elsewhere (``/spec/replicas``, a label) changes
+    no command line: not applying it leaves nothing unchecked."""
+    if any(s in _LAUNCH_KEYS for s in segs) or r.kind in (None, "ConfigMap") or not r.docs:
+        return True
+    root = yt.Ref(r.docs[r.di].root)
+    n = len(segs)
+    for lpath, _, _, _ in _container_items(root):
+        if len(lpath) >= n and [str(x) for x in lpath[:n]] == segs:
+            return True  # (it replaces or removes what holds containers)
+    return False
+
+
+def _json6902(pdoc: TStr, proot: yt.Ref, selector: Optional[Selector], resources: list, b: Build) -> bool:
+    """A JSON 6902 patch, applied in order to the resources its target selects (:mod:`pdlint.formats.json6902`):
+    each operation makes a new tree for the resource, with the patch's values traced to the patch.  A rename
+    (``replace``/``add`` of ``/metadata/name``) is followed, so that a later patch selecting the new name finds
+    them; another change of the name (``remove``, ``move``, a whole ``/metadata``) leaves them with a name pdlint
+    does not know.  An operation pdlint does not apply that may change a launch is in ``b.unapplied``, at the
+    operation.  True when it selected a resource."""
+    ops = yt.seq_items(proot)
+    hits, unsure = _select(selector, resources) if selector is not None else ([], [])
+    failed: dict = {}  # id(resource) -> the operation that was not applied
+    budget = [jp.MAX_VALUE_NODES]
+    for op in ops[:MAX_OPS]:
+        verb, where = crd.text_at(op, "op"), crd.text_at(op, "path")
+        blame = crd.tstr(pdoc, yt.get(op, "op")) or yt.node_tstr(pdoc, op)
+        what = f"JSON 6902 operation `{verb} {where}`" if verb and where is not None else "JSON 6902 operation"
+        try:
+            segs = jp.pointer(where)
+        except jp.NotApplied as e:
+            segs, bad = None, str(e)
+        if selector is None:
+            b.unapplied.append((blame, f"{what} not applied: this JSON 6902 patch has no `target`, and kustomize "
+                                       f"applies one only to the resources its target selects"))
             continue
-        value = crd.text_at(op, "value")
-        if where == "/metadata/name" and crd.text_at(op, "op") in ("replace", "add") and value:
-            for r in hits:
-                r.rename(value)
-        else:
-            for r in hits:
-                r.opaque = f"a JSON 6902 patch renames {r.kind}/{r.name} in a way pdlint does not follow"
+        maybe = [r for r in unsure if r.docs and (segs is None or _may_launch(segs, r))]
         for r in unsure:
-            if r.docs:
+            if r.docs and (segs is None or segs == ["metadata", "name"][:len(segs)]):
                 r.opaque = r.opaque or f"a JSON 6902 patch may rename {r.kind}/{r.name}"
+        if maybe:
+            why = "pdlint cannot evaluate this target selector" if not selector.known else maybe[0].opaque
+            names = ", ".join(sorted({f"{r.kind}/{r.current_name()}" for r in maybe}))
+            b.unapplied.append((blame, f"{what} not applied to {names}, which target {selector.text} may select: "
+                                       f"{why}"))
+        for r in hits:
+            if not r.docs:
+                continue
+            if id(r) in failed:
+                if segs is None or _may_launch(segs, r):
+                    b.unapplied.append((blame, f"{what} not applied to {r.kind}/{r.current_name()}: an earlier "
+                                               f"operation of this patch was not ({failed[id(r)]})"))
+                continue
+            try:
+                if segs is None:
+                    raise jp.NotApplied(bad)
+                _apply_op(pdoc, op, verb, segs, r, budget)
+            except jp.NotApplied as e:
+                if segs is None or _may_launch(segs, r):  # (else the later operations still apply)
+                    failed[id(r)] = f"`{verb} {where}`"
+                    b.unapplied.append((blame, f"{what} not applied to {r.kind}/{r.current_name()}: {e}"))
+            except (yt.LimitError, RecursionError) as e:
+                failed[id(r)] = f"`{verb} {where}`"
+                b.unapplied.append((blame, f"{what} not applied to {r.kind}/{r.current_name()}: too large ({e})"))
+    if len(ops) > MAX_OPS:
+        b.unapplied.append((yt.node_tstr(pdoc, ops[MAX_OPS]), f"JSON 6902 operations past the first {MAX_OPS} of "
+                                                              f"this patch not applied"))
     return bool(hits)
+
+
+MAX_OPS = 4096  # operations of one JSON 6902 patch pdlint applies
+
+
+def _apply_op(pdoc: TStr, op: yt.Ref, verb: Optional[str], segs: list, r: Resource, budget: list) -> None:
+    """One operation on ``r``'s tree (:class:`pdlint.formats.json6902.NotApplied` when it cannot be)."""
+    source = None
+    if verb in ("move", "copy"):
+        source = jp.pointer(crd.text_at(op, "from"), "from")
+    name = ["metadata", "name"]
+    touched = [s for s in (segs, source) if s is not None and s == name[:len(s)]]
+    if r.patches and _may_launch(segs, r) and any(next(_container_items(p), None) for _, p in r.patches):
+        raise jp.NotApplied("an earlier strategic-merge patch changes its containers, and pdlint applies a JSON "
+                            "6902 operation to them only before such a patch")
+    vref = yt.get(op, "value")
+    value = None if vref is None else (lambda at: jp.imported(pdoc, vref, at, budget))
+    d = r.docs[r.di]
+    new = jp.apply(d.root, verb or "", segs, value, source)
+    if new is not d.root:
+        r.docs = list(r.docs)
+        r.docs[r.di] = yt.YDoc(new, d.start, d.end, d.anchors)
+    if touched and verb in ("add", "replace", "remove", "move"):  # (a copy from the name or a test keeps it)
+        new_name = crd.text_at(yt.Ref(new), "metadata", "name")
+        if new_name:
+            if new_name != r.current_name():
+                r.rename(new_name)
+        else:
+            r.opaque = f"a JSON 6902 patch renames {r.kind}/{r.name} in a way pdlint does not follow"
 
 
 # ---------------------------------------------------------------------------
