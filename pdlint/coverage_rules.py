@@ -16,14 +16,18 @@ UNCHECKED = register(Rule(
     "Reports launch text (a known launcher such as `sglang.launch_server`, `vllm serve`, `trtllm-serve`, "
     "`dynamo.sglang`, a router, also written as list items: `[vllm, serve]`, or `- vllm` / `- serve` on two "
     "lines; or an engine-only flag such as `--disaggregation-mode` or `--kv-transfer-config`) from which no "
-    "launch pdlint checked was built.",
+    "launch pdlint checked was built; and a kustomize JSON 6902 patch operation pdlint did not apply that may change "
+    "a launch (a path not in the resource as pdlint built it, an index past the end of a list, a target selector "
+    "pdlint cannot evaluate), at the operation.",
     "pdlint found a server launch it did not understand: an unknown file structure, a launcher behind a variable or "
     "wrapper pdlint does not follow, a template branch no role value renders, or a file kind pdlint does not read. "
-    "Its flags were not checked at all, so a passing run says nothing about this launch.",
+    "Its flags were not checked at all, so a passing run says nothing about this launch (nor about a launch a patch "
+    "operation pdlint did not apply changes).",
     "Make the launch checkable: start the command with a known launcher (or a wrapper pdlint follows: `srun`, "
     "`docker run`, `env`, `sh -c`), name the template's role variable with `role-var`, give variables set outside "
     "the repository a value in `[tool.pdlint.vars]` or a `values` file. If the text is not a launch (a usage "
-    "message, documentation), exclude the file or suppress the finding.",
+    "message, documentation), exclude the file or suppress the finding. A JSON 6902 operation: make its path match "
+    "the resource as built (`kubectl kustomize`), or write the change as a strategic-merge patch.",
     example="#!/bin/sh\n$LAUNCHER --model-path /models/qwen --disaggregation-mode prefill",
     example_fixed="#!/bin/sh\npython3 -m sglang.launch_server --model-path /models/qwen --disaggregation-mode prefill",
     category=_C))
