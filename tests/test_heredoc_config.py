@@ -1,6 +1,6 @@
 """Config files a script writes from a here-document and then passes with --config (TensorRT-LLM's
 examples/disaggregated/slurm/service_discovery_example/launch.slurm: `cat >${work_path}/ctx_config.yaml << EOL`,
-then `trtllm-serve ... --config ${work_path}/ctx_config.yaml --server-role context`): read from the text the
+then `trtllm-serve ... --config ${work_path}/ctx_config.yaml --server_role context`): read from the text the
 script writes, each key at its line there."""
 
 TRT = """#!/bin/bash
@@ -10,7 +10,7 @@ cache_transceiver_config:
   backend: UCX
 %s
 EOL
-srun -N 1 bash -c "trtllm-serve TinyLlama/TinyLlama-1.1B-Chat-v1.0 --port 8001 --config ${work_path}/ctx_config.yaml --server-role context" &
+srun -N 1 bash -c "trtllm-serve TinyLlama/TinyLlama-1.1B-Chat-v1.0 --port 8001 --config ${work_path}/ctx_config.yaml --server_role context" &
 """
 
 

@@ -153,9 +153,11 @@ def release_of(launch: Launch) -> Optional[str]:
 
 
 def _read_command(launch: Launch, info: TrtInfo, ctx) -> None:
+    from pdlint.engines.trtllm import options
     from pdlint.engines.vllm.engine import parse_argv
+    command = options.COMMAND_OF.get(launch.entrypoint)  # trtllm-serve's click command (its own options)
     cli = parse_argv(list(launch.argv), "vllm serve" if launch.entrypoint.startswith("trtllm-serve")
-                     else launch.entrypoint)
+                     else launch.entrypoint, options.resolver(command) if command else None)
     info.cli = cli
     if cli.incomplete:
         launch.incomplete = True
@@ -187,8 +189,14 @@ def _read_command(launch: Launch, info: TrtInfo, ctx) -> None:
     loaded_all = loaded_all and overridden
     for opt, key in CLI_KEYS.items():
         v = cli.value(opt)
-        if v is not None:
-            info.settings[key] = v  # the command line wins over the options file
+        if v is None:
+            continue
+        if command == "serve" and not options.defined("serve", cli.opts[opt].name_tok.text.partition("=")[0]):
+            # an option trtllm-serve refuses (`--tensor-parallel-size 2`: "No such option", TRT011) sets nothing:
+            # the server never starts (field test rw16/m).  Dynamo's `python -m dynamo.trtllm` has its own
+            # parser, whose dashed options these are
+            continue
+        info.settings[key] = v  # the command line wins over the options file
     if cli.model is not None and "model" not in info.settings:
         info.settings["model"] = cli.model
     unresolved = any(cli.value(opt) is not None and cli.value(opt).opaque for opt in OPTION_FILES)
