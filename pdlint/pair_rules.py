@@ -134,7 +134,8 @@ ROUTER_PORT = register(Rule(
     category=_C, roles=("prefill", "decode"),
     notes="In Kubernetes a URL is compared only when it names one pod through its headless Service "
           "(`sglang-pd-prefill-0.sglang-pd-prefill:8000`, as RoleBasedGroup, LeaderWorkerSet and StatefulSet pods are "
-          "reached): a Service name may map its port to another container port."))
+          "reached): a Service name may map its port to another container port. In Docker Compose a URL that names "
+          "a service of the router's project is compared (the service name reaches the container at its own port).",))
 
 ROUTER_ROLE = register(Rule(
     "PD155", "router-url-names-other-role", ERROR,
@@ -489,7 +490,8 @@ def _routers(dep: Deployment, enabled) -> list:
                                 f"{link.role} work to {named} servers", rel))
             continue
         if link.port_mismatch and enabled(ROUTER_PORT.code) and (
-                _pod_address(host) or _on_a_host(r) and all(_on_a_host(s) for s in dep.role_servers(link.role))):
+                _pod_address(host) or _compose_service(host, r, dep.role_servers(link.role)) or
+                _on_a_host(r) and all(_on_a_host(s) for s in dep.role_servers(link.role))):
             servers = dep.role_servers(link.role)
             ports = sorted({facts(s).http_port for s in servers if facts(s).http_port is not None})
             msg = (f"the router sends {link.role} requests to port {link.url_port}, but the {link.role} "
@@ -534,6 +536,17 @@ def _pod_address(host: str) -> bool:
     (field test rw8/a: an RBG router's `--prefill http://sglang-pd-prefill-0.sglang-pd-prefill:9999` to a
     server on 8000)."""
     return bool(host) and bool(_POD_DNS.match(host.lower()))
+
+
+def _compose_service(host: str, router: Launch, servers: list) -> bool:
+    """The URL of a Compose service's router names a service of its project that runs a server of that role:
+    on the project's network the service name reaches the container itself, at its own port (a `ports:` mapping
+    is only for the host's clients; field test rw16/m: a toy proxy's `--decoder-port 8201` to a decode service
+    listening on 8200 passed)."""
+    if not host or router.meta.get("resource_kind") != "compose service":
+        return False
+    return any(s.meta.get("resource_kind") == "compose service" and s.meta.get("resource_name") == host
+               and s.path == router.path for s in servers)
 
 
 def _port_token(tok: TStr) -> TStr:

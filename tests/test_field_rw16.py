@@ -192,3 +192,32 @@ def test_a_sourced_deploy_host_file_no_launch_reads_from_is_not_reported(scratch
         '"$TP_SIZE"', "2"))
     code, out = scratch_git.lint(".")
     assert (code, out["findings"]) == (0, [])
+
+
+_COMPOSE = """\
+services:
+  prefill:
+    image: vllm/vllm-openai:v0.11.0
+    environment: [CUDA_VISIBLE_DEVICES=0]
+    command: --model Qwen/Qwen3-8B --port 8100 --kv-transfer-config '{"kv_connector":"NixlConnector","kv_role":"kv_both"}'
+  decode:
+    image: vllm/vllm-openai:v0.11.0
+    environment: [CUDA_VISIBLE_DEVICES=1]
+    ports: ["8201:8200"]
+    command: --model Qwen/Qwen3-8B --port 8200 --kv-transfer-config '{"kv_connector":"NixlConnector","kv_role":"kv_both"}'
+  proxy:
+    image: vllm/vllm-openai:v0.11.0
+    entrypoint: ["python3", "/app/toy_proxy_server.py"]
+    command: ["--prefiller-host", "prefill", "--prefiller-port", "8100", "--decoder-host", "decode", "--decoder-port", "PORT"]
+"""
+
+
+def test_a_compose_routers_url_to_a_service_is_compared_with_the_services_port(scratch_git):
+    """A toy proxy service sending decode requests to `decode:8201` while the decode service's vLLM listens on 8200
+    (the `ports:` mapping is for the host's clients, not the project network): PD154, as for a shell script."""
+    scratch_git.write("docker-compose.yml", _COMPOSE.replace("PORT", "8201"))
+    code, out = scratch_git.lint(".")
+    assert [(f["line"], f["code"]) for f in out["findings"]] == [(14, "PD154")]
+    scratch_git.write("docker-compose.yml", _COMPOSE.replace("PORT", "8200"))
+    code, out = scratch_git.lint(".")
+    assert (code, out["findings"]) == (0, [])
