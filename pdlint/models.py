@@ -63,6 +63,14 @@ FAMILIES = (
     (r"longcat-flash-thinking", Family("LongCat-Flash", "mla", None, ("LongcatFlashForCausalLM",))),
     (r"mistral-large-3", Family("Mistral-Large-3", "mla", None, ("MistralLarge3ForCausalLM",))),
     (r"gpt-oss", Family("gpt-oss", "mha", "swa", ("GptOssForCausalLM",))),
+    # dense / MoE models without MLA (SGLang 0.5.23 configs/model_config.py: none of their architectures is in
+    # its MLA list): what the DCP relay and the attention-TP rules need to know (field test rw16/k)
+    (r"qwen3-next", Family("Qwen3-Next", "mha", None, ("Qwen3NextForCausalLM",))),
+    (r"qwen3", Family("Qwen3", "mha", None, ("Qwen3ForCausalLM", "Qwen3MoeForCausalLM",
+                                              "Qwen3VLForConditionalGeneration", "Qwen3VLMoeForConditionalGeneration"))),
+    (r"qwen2", Family("Qwen2", "mha", None, ("Qwen2ForCausalLM", "Qwen2MoeForCausalLM"))),
+    (r"qwq", Family("Qwen2", "mha", None, ("Qwen2ForCausalLM",))),
+    (r"llama-?3", Family("Llama-3", "mha", None, ("LlamaForCausalLM",))),
 )
 _COMPILED = tuple((re.compile(r"^(?:[a-z0-9]+-)?" + p), f) for p, f in FAMILIES)
 _HASH = re.compile(r"^[0-9a-f]{20,}$")

@@ -255,11 +255,12 @@ def test_model_family_inference_and_its_doc():
     assert family("deepseek-ai/DeepSeek-V3-0324").mla and family("/models/Kimi-K2-Instruct/").mla
     assert family("nvidia/DeepSeek-R1-FP4").name == "DeepSeek-R1"
     assert family("deepseek-ai/DeepSeek-R1-Distill-Qwen-7B") is None
-    assert family("/data/deepseek-v3-models/Qwen3-8B") is None  # only the last component counts
+    assert family("/data/deepseek-v3-models/Qwen3-8B").name == "Qwen3"  # only the last component counts
     assert family("/hf/hub/models--deepseek-ai--DeepSeek-V2-Lite/snapshots/" + "a" * 40).name == "DeepSeek-V2"
     v4 = family("deepseek-ai/DeepSeek-V4")
     assert (v4.mla, v4.hybrid) == (False, "swa")
-    assert family(None) is None and family("") is None and family("Qwen/Qwen3-8B") is None
+    assert family(None) is None and family("") is None and family("mistralai/Mistral-7B-v0.1") is None
+    assert not family("Qwen/Qwen3-8B").mla and family("Qwen/Qwen3-8B").hybrid is None
     doc = open(os.path.join(os.path.dirname(__file__), "..", "docs", "models.md")).read()
     assert markdown() in doc
 

@@ -623,23 +623,60 @@ def _dcp_sharding(p, d):
 
 
 @sgl_pair_rule(
-    "SGL818", "prefill-dcp-layout-differs", severity=WARNING,
-    message="the prefill server runs --dcp-size {p} but the decode server {d}: DCP on a PD prefill is only "
-            "supported when both roles use the same DCP layout",
-    upstream="DCP on a PD prefill server is supported when prefill and decode use the same DCP layout, but it "
-             "usually adds communication overhead without improving prefill performance.",
-    source="arg_groups/pd_disaggregation_hook.py:58", upstream_id="xr-prefill-dcp-layout",
+    "SGL818", "prefill-dcp-layout-differs",
+    message="the prefill server runs --dcp-size {p} but the decode server --dcp-size {d}: the prefill's KV transfer refuses "
+            "the pair at the first request (\"Unsupported PD DCP topology: {p} -> {d}\")",
+    upstream="Unsupported PD DCP topology: {p} -> {d}",
+    source="disaggregation/common/conn.py:531 (requires_dcp_relayout, called from the prefill's bootstrap thread: "
+           "mooncake/conn.py:2981, mori/conn.py:1118); arg_groups/pd_disaggregation_hook.py:58 warns at launch",
+    upstream_id="xr-prefill-dcp-layout",
     summary="Reports a prefill with `--dcp-size` > 1 whose decode uses a different `--dcp-size`.",
-    why="The prefill's DCP layout decides how its KV is split across ranks; the decode must use the same layout to "
-        "receive it.",
+    why="The prefill's DCP layout decides how its KV is split across ranks. SGLang relays a KV layout only from a "
+        "prefill without DCP to a DCP decode (of an MLA model); any other pair of different DCP sizes raises "
+        "`RuntimeError: Unsupported PD DCP topology` in the prefill's bootstrap thread, so no KV reaches the decode "
+        "(at launch SGLang only warns: \"DCP on a PD prefill server is supported when prefill and decode use the "
+        "same DCP layout\").",
     fix="Use the same `--dcp-size` on both roles, or drop DCP on the prefill.",
-    fire=[px("--tp-size 2 --dcp-size 2", "--tp-size 2")],
+    fire=[px("--tp-size 2 --dcp-size 2", "--tp-size 2"), px("--tp-size 8 --dcp-size 8", "--tp-size 8 --dcp-size 4")],
     quiet=[px("--tp-size 2 --dcp-size 2", "--tp-size 2 --dcp-size 2"), px("", "")])
 def _prefill_dcp(p, d):
     pv, dv = _int(p, "dcp_size"), _int(d, "dcp_size")
     if pv is None or dv is None or pv <= 1 or pv == dv:
         return None
     return PairHit("decode", "dcp_size", other=("dcp_size",), fmt={"p": pv, "d": dv})
+
+
+@sgl_pair_rule(
+    "SGL832", "decode-dcp-non-mla-model",
+    message="the decode server runs --dcp-size {d} and the prefill none, serving {model}, which is not an MLA "
+            "model: the prefill's KV transfer refuses the pair at the first request (\"Unsupported PD DCP "
+            "topology: 1 -> {d}\")",
+    upstream="Unsupported PD DCP topology: {p} -> {d}",
+    source="disaggregation/common/conn.py:531 (requires_dcp_relayout: a prefill without DCP relays its KV to a DCP "
+           "decode only for MLA or hybrid-MLA attention)",
+    upstream_id="xr-decode-dcp-non-mla",
+    summary="Reports a decode with `--dcp-size` > 1 paired with a prefill without DCP when the model (named by "
+            "`--model-path`) is known not to be an MLA model.",
+    why="Decode context parallelism splits each request's KV over the DCP ranks. SGLang re-lays a prefill's KV out "
+        "for such a decode only when the attention is MLA (one latent row per token); for any other model the "
+        "prefill's bootstrap thread raises `RuntimeError: Unsupported PD DCP topology: 1 -> N` and the pair never "
+        "transfers KV (whn09/kimi-k3-sglang documents hitting it). Each server alone starts.",
+    fix="Drop `--dcp-size` on the decode (or give the prefill the same DCP size), or serve an MLA model.",
+    fire=[px("--model-path Qwen/Qwen3-32B --tp-size 8", "--model-path Qwen/Qwen3-32B --tp-size 8 --dcp-size 8")],
+    quiet=[px("--model-path deepseek-ai/DeepSeek-V3 --tp-size 8",
+              "--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --dcp-size 8"),
+           px("--tp-size 8", "--tp-size 8 --dcp-size 8"),
+           px("--model-path Qwen/Qwen3-32B --tp-size 8", "--model-path Qwen/Qwen3-32B --tp-size 8")],
+    notes="Only for a model pdlint knows (docs/models.md): whether the attention is MLA is not in the flags, so a "
+          "model path that names no known family is not judged.")
+def _decode_dcp_non_mla(p, d):
+    pv, dv = _int(p, "dcp_size"), _int(d, "dcp_size")
+    if pv != 1 or dv is None or dv <= 1:
+        return None
+    fams = [model_family(a) for a in (p, d)]
+    if any(f is None or f.mla for f in fams):
+        return None
+    return PairHit("decode", "dcp_size", fmt={"p": pv, "d": dv, "model": fams[1].name})
 
 
 UM_LAYOUT = ("PD KV layout mismatch on the whole-envelope path: prefill has {} KV region(s) with item_lens={}, decode "
