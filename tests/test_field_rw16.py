@@ -221,3 +221,46 @@ def test_a_compose_routers_url_to_a_service_is_compared_with_the_services_port(s
     scratch_git.write("docker-compose.yml", _COMPOSE.replace("PORT", "8200"))
     code, out = scratch_git.lint(".")
     assert (code, out["findings"]) == (0, [])
+
+
+_KV = ("CUDA_VISIBLE_DEVICES={gpu} vllm serve Qwen/Qwen3-0.6B --port {port} --kv-transfer-config "
+       "'{{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"{role}\",\"kv_connector_extra_config\":"
+       "{{\"num_threads\":'$THREADS'}}}}' &\n")
+
+
+def test_a_kv_transfer_config_with_a_value_pdlint_cannot_see_keeps_its_literal_role(scratch_git):
+    """littlemex's P2P NCCL scripts (field test rw16/m): `..."kv_buffer_size":'$BUF'}` made the whole JSON unreadable:
+    PD021 said the literal kv_role came from a value pdlint cannot see, and no pair or config rule ran."""
+    text = "#!/bin/bash\n" + _KV.format(gpu=0, port=8100, role="kv_producer") + \
+        _KV.format(gpu=1, port=8200, role="kv_consumer").replace("NixlConnector", "P2pNcclConnector") + "wait\n"
+    scratch_git.write("pyproject.toml", '[tool.pdlint]\nvllm-version = "0.33.0"\n')
+    scratch_git.write("launch.sh", text)
+    code, out = scratch_git.lint(".")
+    assert sorted(la["role"] for la in out["launches"]) == ["decode", "prefill"]
+    assert "VLLM010" in {f["code"] for f in out["findings"]}  # the connectors differ: a pair rule ran
+    assert "PD021" not in {f["code"] for f in out["findings"]}
+    scratch_git.write("launch.sh", text.replace("P2pNcclConnector", "NixlConnector"))
+    code, out = scratch_git.lint(".")
+    assert {f["code"] for f in out["findings"]} <= {"PD150"}  # (both NIXL side channels on the default port)
+
+
+def test_a_value_pdlint_cannot_see_is_unknown_to_the_config_rules():
+    from pdlint.engines.vllm import tjson
+    from pdlint.text import Piece, TStr
+    text = '{"kv_connector":"NixlConnector","kv_role":"kv_both","kv_buffer_size":$BUF}'
+    a = text.index("$BUF")
+    tok = TStr(text, (Piece(0, a, None, 0, label="<t>"), Piece(a, a + 4, None, a, opaque=True, label="<t>"),
+                      Piece(a + 4, len(text), None, a + 4, label="<t>")))
+    node = tjson.parse(tok)
+    assert node.get("kv_role").value == "kv_both" and not node.get("kv_role").tok.opaque
+    assert node.get("kv_buffer_size").value is None and node.get("kv_buffer_size").tok.opaque
+    members = '{"kv_role":"kv_both",$EXTRA}'  # members pdlint cannot see: not JSON with a number there either
+    a = members.index("$EXTRA")
+    bad = TStr(members, (Piece(0, a, None, 0, label="<t>"), Piece(a, a + 6, None, a, opaque=True, label="<t>"),
+                         Piece(a + 6, len(members), None, a + 6, label="<t>")))
+    try:
+        tjson.parse(bad)
+    except tjson.JSONError:
+        pass
+    else:
+        raise AssertionError("not JSON")

@@ -60,18 +60,60 @@ def parse(tok: TStr) -> JNode:
     try:
         json.loads(text)
     except json.JSONDecodeError as e:
-        raise JSONError(f"{e.msg}: line {e.lineno} column {e.colno} (char {e.pos})", e.pos) from None
+        stand_in = _stand_in(tok)
+        if stand_in is None:
+            raise JSONError(f"{e.msg}: line {e.lineno} column {e.colno} (char {e.pos})", e.pos) from None
+        text = stand_in
     except RecursionError:
         raise TooDeep() from None
-    p = _Parser(tok)
+    p = _Parser(tok, text)
     node = p.value(0)
     return node
 
 
+def _stand_in(tok: TStr) -> Optional[str]:
+    """The text of ``tok`` with each value pdlint cannot see that stands outside a JSON string (``..."kv_buffer_size":
+    '$BUF'}``) written as a number of the same length, when the result is JSON: the members around such a value
+    stay readable (the literal ``kv_role`` beside it, field test rw16/m), the value itself is unknown (None, its
+    token opaque).  None when there is no such value or the text is not JSON even so."""
+    spans = [(p.start, p.end) for p in tok.pieces if p.opaque and p.end > p.start]
+    if not spans:
+        return None
+    text = tok.text
+    chars = list(text)
+    for a, b in spans:
+        if _in_string(text, a):
+            continue
+        chars[a:b] = ["0"] + [" "] * (b - a - 1)
+    out = "".join(chars)
+    if out == text:
+        return None
+    try:
+        json.loads(out)
+    except (json.JSONDecodeError, RecursionError):
+        return None
+    return out
+
+
+def _in_string(text: str, i: int) -> bool:
+    """Is position ``i`` of ``text`` inside a JSON string (counting unescaped quotes before it)?"""
+    inside, j = False, 0
+    while j < i:
+        c = text[j]
+        if c == "\\" and inside:
+            j += 2
+            continue
+        if c == '"':
+            inside = not inside
+        j += 1
+    return inside
+
+
 class _Parser:
-    def __init__(self, tok: TStr):
+    def __init__(self, tok: TStr, text: Optional[str] = None):
         self.tok = tok
-        self.text = tok.text
+        self.text = tok.text if text is None else text  # (a stand-in of the same length: _stand_in)
+        self.stand_in = text is not None and text != tok.text
         self.i = 0
 
     def ws(self):
@@ -127,7 +169,10 @@ class _Parser:
         dec = json.JSONDecoder()
         val, end = dec.raw_decode(t, self.i)
         self.i = end
-        return JNode(val, self.tok[start:end])
+        at = self.tok[start:end]
+        if self.stand_in and at.opaque:
+            val = None  # (a value pdlint cannot see, written as a number in the stand-in text)
+        return JNode(val, at)
 
     def string(self) -> JNode:
         t = self.text
