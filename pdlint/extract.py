@@ -2596,7 +2596,9 @@ def _new_launches_only(runs: list, extra: list) -> list:
     if not any(extra):
         return runs
     key = _command_key
-    seen = {key(c) for run, x in zip(runs, extra) if not x for c in run[0] if launchers.find(c.words) is not None}
+    seen = {key(c) for run, x in zip(runs, extra) if not x for c in run[0]
+            if not c.uncalled and launchers.find(c.words) is not None}  # (what a role run only found uncalled:
+    # the `proxy)` run's `start_proxy` is its own launch, not the role runs' "not called" one)
     out = []
     for run, x in zip(runs, extra):
         if x:
@@ -2613,6 +2615,15 @@ def _new_launches_only(runs: list, extra: list) -> list:
     return out
 
 
+def _written_at(cmd) -> Optional[tuple]:
+    """Where a command's first word is written (file, line, column), when it is written there exactly."""
+    w = cmd.words[0] if cmd.words else None
+    if w is None or not w.pieces or w.opaque or w.pieces[0].src is None:
+        return None
+    o = w.origin
+    return (o.path, o.line, o.column)
+
+
 def _uncalled_once(runs: list) -> list:
     """A script evaluated once per role value of ``$1``: a command (or here-document) found only in a
     function that run never calls (``start_prefill`` of a ``case "$1" in decode)``
@@ -2621,6 +2632,10 @@ def _uncalled_once(runs: list) -> list:
     run calls it."""
     key = _command_key
     called = {key(c) for run in runs for items in (run[0], run[3]) for c in items if not c.uncalled}
+    # (and where it is written: a run calls the function with its arguments, the uncalled evaluation has them
+    # unknown; ddps-lab/disaggregation-TensorRT-LLM's `launch_worker 8001 ctx.yaml` under `context)` was also a
+    # launch of `--port $1 --extra_llm_api_options $2` "not called" by the `proxy)` run: PD022, TRT008)
+    called_at = {at for run in runs for c in run[0] if not c.uncalled for at in [_written_at(c)] if at is not None}
     kept: set = set()
     out = []
     for cmds, role, label, heredocs in runs:
@@ -2629,7 +2644,7 @@ def _uncalled_once(runs: list) -> list:
             for c in items:
                 if c.uncalled:
                     k = key(c)
-                    if k in called or k in kept:
+                    if k in called or k in kept or (hasattr(c, "words") and _written_at(c) in called_at):
                         continue
                     kept.add(k)
                 keep.append(c)

@@ -264,3 +264,41 @@ def test_a_value_pdlint_cannot_see_is_unknown_to_the_config_rules():
         pass
     else:
         raise AssertionError("not JSON")
+
+
+_DISPATCH = """\
+#!/bin/bash
+launch_worker() {
+  local port="$1" extra="$2"
+  trtllm-serve Qwen/Qwen3-4B --backend pytorch --port "$port" --extra_llm_api_options "$extra" &
+}
+start_proxy() {
+  trtllm-serve disaggregated -c disagg.yaml
+}
+case "${1:-}" in
+  context)    launch_worker 8001 ctx.yaml; wait ;;
+  generation) launch_worker 8011 gen.yaml; wait ;;
+  proxy)      start_proxy ;;
+esac
+"""
+
+
+def test_a_function_a_role_run_calls_is_no_uncalled_launch_of_another_run(scratch_git):
+    """ddps-lab/disaggregation-TensorRT-LLM disagg-exp/launch_trtllm.sh: the `proxy` run added launch_worker's
+    command "not called in this script" with `--port $1 --extra_llm_api_options $2` unknown (PD022, TRT008), and
+    the proxy was labelled as the context run's uncalled start_proxy."""
+    scratch_git.write("launch.sh", _DISPATCH)
+    scratch_git.write("ctx.yaml", "disable_overlap_scheduler: true\ncache_transceiver_config:\n  backend: UCX\n")
+    scratch_git.write("gen.yaml", "cache_transceiver_config:\n  backend: UCX\n")
+    scratch_git.write("disagg.yaml", "hostname: localhost\nport: 8000\nbackend: pytorch\ncontext_servers:\n"
+                      "  num_instances: 1\n  urls: [localhost:8001]\ngeneration_servers:\n  num_instances: 1\n"
+                      "  urls: [localhost:8011]\n")
+    code, out = scratch_git.lint(".")
+    assert (code, out["findings"]) == (0, [])
+    shell = [(la["line"], la["role"], la["context"].split(", run as ")[-1]) for la in out["launches"]
+             if la["path"] == "launch.sh"]
+    assert shell == [(4, "prefill", "`launch.sh context`"), (4, "decode", "`launch.sh generation`"),
+                     (7, None, "`launch.sh proxy`")]
+    scratch_git.write("gen.yaml", "cache_transceiver_config:\n  backend: NIXL\n")  # the pair is still judged
+    code, out = scratch_git.lint(".")
+    assert "TRT001" in {f["code"] for f in out["findings"]}
