@@ -302,3 +302,47 @@ def test_a_function_a_role_run_calls_is_no_uncalled_launch_of_another_run(scratc
     scratch_git.write("gen.yaml", "cache_transceiver_config:\n  backend: NIXL\n")  # the pair is still judged
     code, out = scratch_git.lint(".")
     assert "TRT001" in {f["code"] for f in out["findings"]}
+
+
+_RBG_V1ALPHA1 = """\
+apiVersion: workloads.x-k8s.io/v1alpha1
+kind: RoleBasedGroup
+metadata:
+  name: sglang-pd
+spec:
+  roleTemplates:
+    - name: engine-base
+      template:
+        spec:
+          containers:
+            - name: sglang
+              image: lmsysorg/sglang:v0.5.23
+              command: [python3, -m, sglang.launch_server, --model-path, Qwen/Qwen3-8B, --port, "30000"]
+  roles:
+    - name: prefill
+      templateRef: {name: engine-base}
+      templatePatch:
+        spec:
+          containers:
+            - name: sglang
+              args: [--disaggregation-mode, prefill, --page-size, "64"]
+    - name: decode
+      templateRef: {name: engine-base}
+      templatePatch:
+        spec:
+          containers:
+            - name: sglang
+              args: [--disaggregation-mode, decode, --page-size, "PAGE"]
+"""
+
+
+def test_a_v1alpha1_role_based_groups_template_patch_is_applied(scratch_git):
+    """RoleBasedGroup v1alpha1 (sgl-project/rbg api/workloads/v1alpha1: RoleSpec.TemplatePatch, a strategic-merge
+    patch of the referenced template): the patch was dropped, its --disaggregation-mode with it (two false PD105)."""
+    scratch_git.write("rbg.yaml", _RBG_V1ALPHA1.replace("PAGE", "64"))
+    code, out = scratch_git.lint(".")
+    assert (code, out["findings"]) == (0, [])
+    assert sorted(la["role"] for la in out["launches"]) == ["decode", "prefill"]
+    scratch_git.write("rbg.yaml", _RBG_V1ALPHA1.replace("PAGE", "32"))
+    code, out = scratch_git.lint(".")
+    assert [(f["line"], f["code"]) for f in out["findings"]] == [(28, "SGL801")]  # page sizes differ

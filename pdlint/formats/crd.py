@@ -14,7 +14,7 @@ Known shapes:
   ``standalonePattern`` / ``leaderWorkerPattern`` (``template`` or
   ``templateRef`` to ``spec.roleTemplates[]`` with ``patch`` applied as a
   strategic merge; ``leaderTemplatePatch`` / ``workerTemplatePatch``);
-  v1alpha1 ``template`` + ``leaderWorkerSet.patchLeaderTemplate`` /
+  v1alpha1 ``template`` (or ``templateRef`` with the role's ``templatePatch``) + ``leaderWorkerSet.patchLeaderTemplate`` /
   ``patchWorkerTemplate``; ``engineRuntimes`` sidecars whose
   ``--instance-info`` JSON names a ``worker_type`` (a role claim).
 * LeaderWorkerSet: ``leaderTemplate`` / ``workerTemplate``; the role comes from
@@ -498,6 +498,12 @@ def _rbg(ctx: _Doc) -> list:
                 base_pod = yt.get(templates[tname][1], "template")
             pod = yt.get(tref, "patch")
             pod_path = base_path + ((pname,) if pname else ()) + ("templateRef", "patch")
+            if pod is None and pname is None and yt.get(role, "templatePatch") is not None:
+                # v1alpha1: the role's `templatePatch` (a strategic-merge patch of the referenced template,
+                # rbg api/workloads/v1alpha1/rolebasedgroup_types.go RoleSpec.TemplatePatch; field test rw16/l:
+                # its --disaggregation-mode was dropped, two false PD105)
+                pod = yt.get(role, "templatePatch")
+                pod_path = base_path + ("templatePatch",)
         merged = merge_by_name(containers_of(base_pod), containers_of(pod))
         lwp = pattern if pname == "leaderWorkerPattern" else yt.get(role, "leaderWorkerSet")
         patches = {}
