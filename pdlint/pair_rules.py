@@ -160,6 +160,68 @@ ROUTER_ENGINE = register(Rule(
     "router, Dynamo frontend), or check that the router release supports that engine's PD protocol.",
     category=_C, roles=("prefill", "decode")))
 
+#: `python -m sglang.srt.disaggregation.mini_lb`: SGLang's Python PD load balancer up to 0.5.1; from 0.5.2 the
+#: module only raises (relocated to the sglang-router package, `--mini-lb`), from 0.5.6 it is gone (the wheels)
+MINI_LB = "python -m sglang.srt.disaggregation.mini_lb"
+MINI_LB_LAST = "0.5.1"
+_MINI_LB_WHY = ("SGLang moved its Python PD load balancer into the sglang-router package: from 0.5.2 `python -m "
+                "sglang.srt.disaggregation.mini_lb` only raises `RuntimeError: The 'mini_lb' module has been relocated "
+                "to the 'sglang_router' package` (sglang 0.5.2-0.5.5 srt/disaggregation/mini_lb.py), and from 0.5.6 "
+                "the module is gone (`No module named sglang.srt.disaggregation.mini_lb`): the router never starts "
+                "and no request reaches the servers.")
+_MINI_LB_FIX = ("Start the router from the sglang-router package: `python -m sglang_router.launch_router "
+                "--pd-disaggregation --mini-lb --prefill URL [BOOTSTRAP_PORT] --decode URL` (`--mini-lb` keeps the "
+                "Python load balancer; without it the Rust router runs).")
+MINI_LB_REMOVED = register(Rule(
+    "PD157", "sglang-mini-lb-removed", ERROR,
+    "Reports `python -m sglang.srt.disaggregation.mini_lb` in a deployment whose SGLang release (an image tag or "
+    "pin of the router or of its servers) is 0.5.2 or newer.",
+    _MINI_LB_WHY, _MINI_LB_FIX,
+    example="python -m sglang.srt.disaggregation.mini_lb --prefill http://p:30000 --decode http://d:30001",
+    example_fixed="python -m sglang_router.launch_router --pd-disaggregation --mini-lb --prefill http://p:30000 "
+                  "--decode http://d:30001",
+    category=_C, roles=("prefill", "decode")))
+MINI_LB_UNPINNED = register(Rule(
+    "PD158", "sglang-mini-lb-unpinned", WARNING,
+    "Reports `python -m sglang.srt.disaggregation.mini_lb` in a deployment that pins no SGLang release: it starts "
+    "only on SGLang 0.5.1 or older.",
+    _MINI_LB_WHY, "Pin the SGLang release the script was written for (an image tag such as "
+    "`lmsysorg/sglang:v0.5.1`), or - for a current SGLang - " + _MINI_LB_FIX[0].lower() + _MINI_LB_FIX[1:],
+    example="python -m sglang.srt.disaggregation.mini_lb --prefill http://p:30000 --decode http://d:30001",
+    example_fixed="python -m sglang_router.launch_router --pd-disaggregation --mini-lb --prefill http://p:30000 "
+                  "--decode http://d:30001",
+    category=_C, roles=("prefill", "decode")))
+
+
+@unit_check
+def _mini_lb(dep: Deployment, enabled) -> list:
+    routers = [r for r in dep.routers if r.entrypoint == MINI_LB]
+    if not routers:
+        return []
+    from pdlint.engines.sglang.engine import version_hint
+    from pdlint.engines.sglang.flags import LATEST, version_key
+    out = []
+    servers = [s for s in dep.servers if s.engine == "sglang"]
+    for r in routers:
+        pins = [(v, l) for l in [r] + servers for v in [version_hint(l)] if v]
+        if not pins:
+            if enabled(MINI_LB_UNPINNED.code):
+                out.append(cand(MINI_LB_UNPINNED, r, r.command[-1] if r.command else None,
+                                f"{MINI_LB} starts only on SGLang {MINI_LB_LAST} or older, and no release is "
+                                f"pinned here: on a current SGLang the module is gone (relocated to sglang-router "
+                                f"in 0.5.2) and the router never starts"))
+            continue
+        version, where = pins[0]
+        if enabled(MINI_LB_REMOVED.code) and (version == LATEST or
+                                               version_key(version) > version_key(MINI_LB_LAST)):
+            shown = "the latest SGLang" if version == LATEST else f"SGLang {version}"
+            rel = [] if where is r else [Related(where.path, where.line, 1, f"the {who(where)} runs {shown}")]
+            out.append(cand(MINI_LB_REMOVED, r, r.command[-1] if r.command else None,
+                            f"{shown} has no working {MINI_LB}: the module was relocated to the sglang-router "
+                            f"package in 0.5.2 (it only raises there) and removed in 0.5.6; the router never "
+                            f"starts", rel))
+    return out
+
 
 # ---------------------------------------------------------------------------
 # helpers

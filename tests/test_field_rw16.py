@@ -346,3 +346,30 @@ def test_a_v1alpha1_role_based_groups_template_patch_is_applied(scratch_git):
     scratch_git.write("rbg.yaml", _RBG_V1ALPHA1.replace("PAGE", "32"))
     code, out = scratch_git.lint(".")
     assert [(f["line"], f["code"]) for f in out["findings"]] == [(28, "SGL801")]  # page sizes differ
+
+
+_LB = """\
+#!/bin/bash
+PIN
+python3 -m sglang.launch_server --model-path /models/m --port 30000 --disaggregation-mode prefill &
+CUDA_VISIBLE_DEVICES=1 python3 -m sglang.launch_server --model-path /models/m --port 30001 --disaggregation-mode decode &
+ROUTER --prefill http://127.0.0.1:30000 --decode http://127.0.0.1:30001 --host 0.0.0.0 --port 8000
+"""
+_MINI = "python3 -m sglang.srt.disaggregation.mini_lb"
+
+
+def _lb(scratch_git, pin: str, router: str = _MINI) -> list:
+    scratch_git.write("lb.sh", _LB.replace("PIN", pin).replace("ROUTER", router).replace(
+        "python3 -m sglang.launch_server --model-path /models/m --port 30000", "CUDA_VISIBLE_DEVICES=0 python3 -m "
+        "sglang.launch_server --model-path /models/m --port 30000"))
+    return [(f["line"], f["code"]) for f in scratch_git.lint(".")[1]["findings"]]
+
+
+def test_sglangs_mini_lb_module_is_reported_where_the_release_has_none(scratch_git):
+    """coco-alen/sglang_assistance test_script/pd_lb.sh: `python -m sglang.srt.disaggregation.mini_lb` raises from
+    SGLang 0.5.2 (relocated to sglang-router) and is gone from 0.5.6 (the wheels); pdlint passed it as a router."""
+    assert _lb(scratch_git, "pip install 'sglang[all]==0.5.4'") == [(5, "PD157")]
+    assert _lb(scratch_git, "") == [(5, "PD158")]
+    assert _lb(scratch_git, "pip install 'sglang[all]==0.5.1'") == []
+    assert _lb(scratch_git, "pip install 'sglang[all]==0.5.4'",
+               "python3 -m sglang_router.launch_router --pd-disaggregation --mini-lb") == []
