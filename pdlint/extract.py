@@ -2877,8 +2877,12 @@ def _may_take_a_command(path: str, src: SourceFile, renders: list) -> bool:
     may render a launch pdlint checks.  A data template (an iperf3 task list in JSON) gets none."""
     if _inner_kind(path) == "shell" or re.search(r"[._-](?:sh|bash)\.(?:j2|jinja2?)$", os.path.basename(path).lower()):
         return True
-    return any(t.lstrip().startswith("#!") or _MANIFEST_KEY.search(t)
-               for t in [src.text] + [r.text.text for r in renders])
+    texts = [src.text] + [r.text.text for r in renders]
+    if not any(_LAUNCH_KEY.search(t) for t in texts):
+        kinds = {k for t in texts for k in _KIND.findall(t)}
+        if kinds and kinds <= _NO_POD_KINDS:
+            return False  # a PVC, a namespace's RBAC, an HTTPRoute (llm-d-benchmark's 46 PD005, field test rw16/l)
+    return any(t.lstrip().startswith("#!") or _MANIFEST_KEY.search(t) for t in texts)
 
 
 def _strings(value, limit: int = 10_000) -> list:
@@ -2897,6 +2901,17 @@ def _strings(value, limit: int = 10_000) -> list:
 
 
 _MANIFEST_KEY = re.compile(r"(?m)^[ \t-]*([\"']?)(?:apiVersion|kind|containers|command|args|image|env)\1[ \t]*:")
+_LAUNCH_KEY = re.compile(r"(?m)^[ \t-]*([\"']?)(?:containers|command|args|image|env|template|data)\1[ \t]*:"
+                         r"|^[ \t-]*([\"']?)spec\2[ \t]*:[ \t]*\{\{")
+_KIND = re.compile(r"(?m)^kind:[ \t]*[\"']?([A-Za-z]+)[\"']?[ \t]*(?:#.*)?$")
+#: Kubernetes kinds that hold no pod and no script (a ConfigMap may hold one): a template of only these (and no
+#: container, command, args or image key) launches nothing whatever its variables are
+_NO_POD_KINDS = frozenset({"PersistentVolumeClaim", "PersistentVolume", "Namespace", "ServiceAccount", "Role",
+                           "RoleBinding", "ClusterRole", "ClusterRoleBinding", "Service", "Secret", "HTTPRoute",
+                           "GRPCRoute", "Gateway", "Ingress", "NetworkPolicy", "StorageClass", "PodDisruptionBudget",
+                           "HorizontalPodAutoscaler", "ResourceQuota", "LimitRange", "InferencePool", "InferenceModel",
+                           "InferenceObjective", "ServiceMonitor", "PodMonitor", "PriorityClass", "DestinationRule",
+                           "VirtualService", "EnvoyFilter", "ReferenceGrant"})
 
 
 def _inner_kind(path: str) -> Optional[str]:

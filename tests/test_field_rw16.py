@@ -373,3 +373,19 @@ def test_sglangs_mini_lb_module_is_reported_where_the_release_has_none(scratch_g
     assert _lb(scratch_git, "pip install 'sglang[all]==0.5.1'") == []
     assert _lb(scratch_git, "pip install 'sglang[all]==0.5.4'",
                "python3 -m sglang_router.launch_router --pd-disaggregation --mini-lb") == []
+
+
+def test_undefined_variables_of_a_template_of_resources_without_pods_are_not_errors(scratch_git):
+    """llm-d/llm-d-benchmark config/templates/jinja: 46 PD005 errors on PVC, RBAC and HTTPRoute templates that launch
+    nothing whatever their variables are (the benchmark renders them with its own values); a Deployment template
+    whose variables pdlint lacks keeps them (given values, it may render a launch)."""
+    scratch_git.write("templates/pvc.yaml.j2", "apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata:\n"
+                      "  name: {{ name }}\nspec:\n  storageClassName: {{ storage.class }}\n---\napiVersion: rbac."
+                      "authorization.k8s.io/v1\nkind: Role\nmetadata:\n  name: {{ name }}\n")
+    code, out = scratch_git.lint(".")
+    assert (code, out["findings"]) == (0, [])
+    scratch_git.write("templates/engine.yaml.j2", "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: x\n"
+                      "spec:\n  template:\n    spec:\n      containers:\n      - name: e\n        image: {{ image }}\n"
+                      "        command: {{ command }}\n")
+    code, out = scratch_git.lint(".")
+    assert code == 1 and {(f["path"], f["code"]) for f in out["findings"]} == {("templates/engine.yaml.j2", "PD005")}
