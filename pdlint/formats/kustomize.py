@@ -307,16 +307,8 @@ class Builder:
                 patches += self._inline(tok, b, None)
             else:
                 patches += self._patch_file(text, tok, here, b, None)
-        for item in yt.seq_items(yt.get(kroot, "patches")):
-            target = yt.get(item, "target")
-            selector = _selector(target) if target is not None else None
-            p = yt.get(item, "path")
-            inline = yt.get(item, "patch")
-            if p is not None and yt.scalar_text(p):
-                patches += self._patch_file(yt.scalar_text(p), yt.scalar_tstr(doc, p), here, b, selector)
-            elif inline is not None:
-                patches += self._inline(yt.scalar_tstr(doc, inline), b, selector)
-        for item in yt.seq_items(yt.get(kroot, "patchesJson6902")):  # (kustomize applies them after `patches`)
+        items = yt.seq_items(yt.get(kroot, "patches")) + yt.seq_items(yt.get(kroot, "patchesJson6902"))
+        for item in items:  # (kustomize applies `patchesJson6902` after `patches`)
             target = yt.get(item, "target")
             selector = _selector(target) if target is not None else None
             p = yt.get(item, "path")
