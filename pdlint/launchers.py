@@ -120,6 +120,11 @@ IMAGE_ENTRYPOINTS = {
     # Volcano Kthena's vLLM-Ascend engine (volcano-sh/kthena docker/Dockerfile.mooncake-npu-a3: ENTRYPOINT
     # ["/bin/bash", "/app/entrypoint.sh"], whose last line is `exec vllm serve "$@"`)
     "volcano-sh/kthena-engine": (("vllm", "serve"), ("vllm", "serve")),
+    # llm-d's vLLM image (llm-d/llm-d Dockerfile: ENTRYPOINT ["python3", "-m", "vllm.entrypoints.openai.api_server"];
+    # the routing sidecar's README runs `ghcr.io/llm-d/llm-d:0.0.8 --model ... --kv-transfer-config ...`): args-only
+    # containers of ModelService and llm-d-benchmark manifests (field test rw16/m: PD020 "`--model=...` is not a
+    # launcher pdlint knows")
+    "llm-d/llm-d": (("python3", "-m", "vllm.entrypoints.openai.api_server"), ("vllm", "serve")),
     # SGLang's router images (sgl-project/sglang docker/gateway.Dockerfile, docker/Dockerfile.router: ENTRYPOINT
     # ["python3", "-m", "sglang_router.launch_router"]), the image renamed sgl-model-gateway in December 2025
     "lmsysorg/sgl-model-gateway": (("python3", "-m", "sglang_router.launch_router"),) * 2,

@@ -389,3 +389,33 @@ def test_undefined_variables_of_a_template_of_resources_without_pods_are_not_err
                       "        command: {{ command }}\n")
     code, out = scratch_git.lint(".")
     assert code == 1 and {(f["path"], f["code"]) for f in out["findings"]} == {("templates/engine.yaml.j2", "PD005")}
+
+
+_LLMD = """\
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: dec}
+spec:
+  template:
+    spec:
+      containers:
+      - name: vllm
+        image: ghcr.io/llm-d/llm-d:v0.2.0
+        args:
+        - "--model=Qwen/Qwen3-0.6B"
+        - "EXTRA"
+        - "--kv-transfer-config={\\"kv_connector\\":\\"NixlConnector\\",\\"kv_role\\":\\"kv_both\\"}"
+"""
+
+
+def test_an_args_only_container_of_the_llm_d_image_is_a_vllm_server(scratch_git):
+    """llm-d's image runs vLLM's OpenAI server on its arguments (llm-d/llm-d Dockerfile's ENTRYPOINT): a container
+    with only `args:` (cnuland/hello-chris-llm-d, field test rw16/m) was PD020 "`--model=...` is not a launcher"."""
+    scratch_git.write("decode.yaml", _LLMD.replace("EXTRA", "--enable-prefix-caching"))
+    code, out = scratch_git.lint(".")
+    assert (code, out["findings"]) == (0, [])
+    assert [(la["engine"], la["entrypoint"]) for la in out["launches"]] == [
+        ("vllm", "python -m vllm.entrypoints.openai.api_server")]
+    scratch_git.write("decode.yaml", _LLMD.replace("EXTRA", "--enable-prefix-cache"))
+    code, out = scratch_git.lint(".")
+    assert [(f["line"], f["code"]) for f in out["findings"]] == [(12, "VLLM018")]
