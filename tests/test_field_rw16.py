@@ -419,3 +419,41 @@ def test_an_args_only_container_of_the_llm_d_image_is_a_vllm_server(scratch_git)
     scratch_git.write("decode.yaml", _LLMD.replace("EXTRA", "--enable-prefix-cache"))
     code, out = scratch_git.lint(".")
     assert [(f["line"], f["code"]) for f in out["findings"]] == [(12, "VLLM018")]
+
+
+_SSH = """\
+#!/bin/bash
+# starts the vllm prefill experiment on node 1
+ACTION="$1"
+shift
+LAYER=""
+while [[ $# -gt 0 ]]; do
+    case $1 in
+        --layer) LAYER="$2"; shift 2 ;;
+        *) shift ;;
+    esac
+done
+start_experiment() {
+    local layer_opt=""
+    if [ -n "$LAYER" ]; then
+        layer_opt="--layer $LAYER"
+    fi
+    local experiment_cmd="cd /home/ubuntu/experiments && ./run_phase2.sh $layer_opt TAIL"
+    ssh "ubuntu@$NODE1_IP" "$experiment_cmd" 2>&1 | tee /tmp/x.log &
+}
+case "$ACTION" in
+    start) start_experiment ;;
+esac
+"""
+
+
+def test_a_built_remote_command_is_not_a_syntax_error_for_a_value_pdlint_stands_in_for(scratch_git):
+    """littlemex's experiments/scripts/control_experiment.sh (valid bash): the `ssh` string holds a value the option
+    loop sets, which pdlint writes as `<what the loop at line 6 adds to LAYER>`; parsing that as shell gave a
+    PD009 "cannot parse '>'" at the loop.  A real error in the string's own text is still reported."""
+    scratch_git.write("run.sh", _SSH.replace(" TAIL", ""))
+    code, out = scratch_git.lint(".")
+    assert (code, out["findings"]) == (0, [])
+    scratch_git.write("run.sh", _SSH.replace("TAIL", "&& ( echo"))
+    code, out = scratch_git.lint(".")
+    assert [(f["line"], f["code"]) for f in out["findings"]] == [(17, "PD009")]
