@@ -457,3 +457,15 @@ def test_a_built_remote_command_is_not_a_syntax_error_for_a_value_pdlint_stands_
     scratch_git.write("run.sh", _SSH.replace("TAIL", "&& ( echo"))
     code, out = scratch_git.lint(".")
     assert [(f["line"], f["code"]) for f in out["findings"]] == [(17, "PD009")]
+
+
+def test_an_epd_forks_disaggregation_mode_names_sglangs_encoder_and_language_only_servers(scratch_git):
+    """coco-alen/sglang_assistance: `--disaggregation-mode encode` / `language` (an EPD fork's modes): SGL004 said
+    "use one of the listed values", and prefill/decode would silently make the split a PD pair."""
+    for mode in ("encode", "language", "prefil"):
+        scratch_git.write("e.sh", "#!/bin/bash\npython3 -m sglang.launch_server --model-path Qwen/Qwen2.5-VL-7B-Instruct "
+                          f"--disaggregation-mode {mode} --port 30000\n")
+        code, out = scratch_git.lint(".")
+        (f,) = out["findings"]
+        assert f["code"] == "SGL004"
+        assert ("--encoder-only" in f["message"]) == (mode != "prefil"), mode

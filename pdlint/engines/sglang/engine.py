@@ -427,6 +427,13 @@ def _parse_candidates(launch: Launch, info: SglangInfo, enabled) -> list:
                        f"with \"unrecognized arguments: {err.token.text}\"")
         if kind == "explicit-ignored":
             message = f"{message} ({err.option} is a switch: write it bare to enable it)"
+        if kind == "invalid-choice" and err.option == "--disaggregation-mode" and \
+                err.token.text.split("=", 1)[-1].strip("'\"") in ("encode", "language") \
+                and parsed.table.lookup("--encoder-only") is not None:
+            # an EPD fork's mode (coco-alen/sglang_assistance, field test rw16/k): prefill/decode would quietly turn
+            # the encoder and the language model into a PD pair (arg_groups/fields/disagg.py: encoder_only)
+            message += ("; SGLang runs an encoder / language-model split (EPD) with `--encoder-only` and "
+                        "`--language-only`, not a --disaggregation-mode value")
         rule = KIND_TO_RULE.get(kind)
         if rule is None or not enabled(rule.code):
             continue
