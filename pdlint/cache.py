@@ -397,6 +397,9 @@ def pair_keys(launch) -> set:
         keys.add("a:" + key)
     for key, _, _ in role_word_keys(launch.path):
         keys.add("s:" + key)
+    if launch.engine == "trtllm":  # a disaggregated config and the servers a script beside it starts at its URLs
+        from pdlint.engines.trtllm.engine import served_keys
+        keys |= {"t:" + k for k in served_keys(launch)}
     return keys
 
 

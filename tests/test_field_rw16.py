@@ -469,3 +469,53 @@ def test_an_epd_forks_disaggregation_mode_names_sglangs_encoder_and_language_onl
         (f,) = out["findings"]
         assert f["code"] == "SGL004"
         assert ("--encoder-only" in f["message"]) == (mode != "prefil"), mode
+
+
+_DISAGG = """\
+hostname: 0.0.0.0
+port: 8000
+model: Qwen/Qwen3-4B
+backend: pytorch
+context_servers:
+  num_instances: 1
+  tensor_parallel_size: 1
+  cache_transceiver_config: {backend: UCX}
+  urls: ["localhost:8001"]
+generation_servers:
+  num_instances: 1
+  tensor_parallel_size: 1
+  cache_transceiver_config: {backend: UCX}
+  urls: ["localhost:8011"]
+"""
+_STARTS = ("#!/bin/bash\ntrtllm-serve Qwen/Qwen3-4B --backend pytorch --port PORT --extra_llm_api_options ctx.yaml &\n"
+           "trtllm-serve Qwen/Qwen3-4B --backend pytorch --port 8011 --extra_llm_api_options gen.yaml &\n")
+
+
+def test_a_disaggregated_config_no_proxy_names_is_not_its_url_servers_settings(scratch_git):
+    """ddps-lab/disaggregation-TensorRT-LLM: a URL-mode disaggregated config kept beside the script that starts the
+    servers at its URLs (the proxy's -c config is generated): TRT005 judged the config's context_servers block,
+    not the context server's own ctx.yaml (disable_overlap_scheduler: true).  With no server at its URL the block
+    is judged as before; the result cache re-checks the config when the script changes."""
+    scratch_git.write("disagg_config.yaml", _DISAGG)
+    scratch_git.write("ctx.yaml", "disable_overlap_scheduler: true\ncache_transceiver_config: {backend: UCX}\n")
+    scratch_git.write("gen.yaml", "cache_transceiver_config: {backend: UCX}\n")
+    scratch_git.write("start.sh", _STARTS.replace("PORT", "8001"))
+    code, out = scratch_git.lint(".")
+    assert (code, out["findings"]) == (0, [])
+    scratch_git.write("start.sh", _STARTS.replace("PORT", "8002"))
+    code, out = scratch_git.lint(".")
+    assert [(f["path"], f["code"]) for f in out["findings"]] == [("disagg_config.yaml", "TRT005")]
+
+
+def test_the_result_cache_rechecks_a_disaggregated_config_with_the_script_beside_it(scratch_git):
+    from pdlint.cli import main
+    import json
+    scratch_git.write("disagg_config.yaml", _DISAGG)
+    scratch_git.write("ctx.yaml", "disable_overlap_scheduler: true\ncache_transceiver_config: {backend: UCX}\n")
+    scratch_git.write("gen.yaml", "cache_transceiver_config: {backend: UCX}\n")
+    runs = []
+    for port in ("8001", "8002", "8001"):
+        scratch_git.write("start.sh", _STARTS.replace("PORT", port))
+        main(["--format", "json", "."])  # (the cache on)
+        runs.append(sorted(f["code"] for f in json.loads(scratch_git._capsys.readouterr().out)["findings"]))
+    assert runs == [[], ["TRT005"], []]

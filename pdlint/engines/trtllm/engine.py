@@ -321,12 +321,43 @@ def linked_servers(dep) -> dict:
     return out
 
 
+def _served_beside(launches: list) -> None:
+    """A disaggregated config no proxy of the repository names (a script generates the one it passes to ``-c``;
+    ddps-lab/disaggregation-TensorRT-LLM, field test rw16/m) whose URLs are those of ``trtllm-serve`` servers a
+    script of its directory starts: those servers run their own settings, so the config's groups are not judged
+    as theirs (``meta['served_by']``: the servers, read by ``judged_servers``)."""
+    named = {l.parsed.proxy_config for l in launches if l.engine == "trtllm" and l.kind == "router"
+             and isinstance(l.parsed, TrtInfo) and l.parsed.proxy_config}
+    starters = [l for l in launches if started(l)]
+    if not starters:
+        return
+    for l in launches:
+        if not described(l) or l.path in named:
+            continue
+        here = os.path.dirname(l.path)
+        by = [s for s in starters if os.path.dirname(s.path) == here
+              and any(url_matches(u, s) for u in l.meta.get("urls") or ())]
+        if by:
+            l.meta["served_by"] = by
+
+
+def served_keys(launch: Launch) -> set:
+    """``directory:port`` of the URLs of a disaggregated config's server group, and of the port a ``trtllm-serve``
+    server listens on: what :func:`_served_beside` links (so that the result cache re-checks them together)."""
+    here = os.path.dirname(launch.path)
+    if described(launch):
+        return {f"{here}:{w[1]}" for u in launch.meta.get("urls") or () for w in [split_url(u)] if w is not None}
+    listen = launch.parsed.listen() if started(launch) else None
+    return {f"{here}:{listen[1]}"} if listen is not None else set()
+
+
 def deployment_roles(launches: list) -> list:
     """Give a ``trtllm-serve`` server of a proxy's script whose own words name no role the role of the
     disaggregated config's list its ``--host``/``--port`` is in (``context_servers.urls`` = prefill,
     ``generation_servers.urls`` = decode): the proxy sends it that phase. Run after every launch is interpreted,
     before the structure rules and pairing; a server listed under both roles keeps no role.  A config group that
     only routes (``routes_only``) and whose servers the deployment does not start gets its coverage gap."""
+    _served_beside(launches)
     unroled = any(started(l) and l.role is None for l in launches)
     if not unroled and not any(l.meta.get("routes_only") and described(l) for l in launches):
         return []

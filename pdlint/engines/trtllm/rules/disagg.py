@@ -149,7 +149,7 @@ def judged_servers(dep) -> list:
     (``routes_only``: the servers' settings are elsewhere)."""
     linked = linked_servers(dep)
     return [l for l in dep.launches if l.engine == "trtllm" and l.kind == "server" and isinstance(l.parsed, TrtInfo)
-            and not linked.get(id(l)) and not l.meta.get("routes_only")]
+            and not linked.get(id(l)) and not l.meta.get("routes_only") and not l.meta.get("served_by")]
 
 
 def _pytorch(info: TrtInfo) -> bool:
@@ -185,7 +185,8 @@ _DISABLE_OVERLAP = ("disable_overlap_scheduler", "pytorch_backend_config.disable
           "TensorRT (non-PyTorch) backend, which rejects the key itself (NVIDIA/TensorRT-LLM#7752). When the "
           "script that runs `trtllm-serve disaggregated -c CONFIG` also starts the servers at the config's URLs, "
           "those servers' own settings (their `--config` / `--extra_llm_api_options` file) are judged, not the "
-          "config's `context_servers` block. A `context_servers` block with only `num_instances` and `urls` (and "
+          "config's `context_servers` block; so too for a config no proxy of the repository names (a script makes "
+          "the one it passes) when a script of its directory starts the servers at its URLs. A `context_servers` block with only `num_instances` and `urls` (and "
           "no settings but `backend` / `model` at the top level) holds no server settings and is not judged "
           "(PD022 says its servers were not checked).")
 def _overlap(dep):
