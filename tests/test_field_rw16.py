@@ -519,3 +519,29 @@ def test_the_result_cache_rechecks_a_disaggregated_config_with_the_script_beside
         main(["--format", "json", "."])  # (the cache on)
         runs.append(sorted(f["code"] for f in json.loads(scratch_git._capsys.readouterr().out)["findings"]))
     assert runs == [[], ["TRT005"], []]
+
+
+_SCENARIO = """\
+scenario:
+  - name: "tiered"
+    decode:
+      replicas: 1
+      vllm:
+        customCommand: |
+          vllm serve /model-cache/$MODEL_PATH \\
+          --port 8200 \\
+          --kv-transfer-config '{"kv_connector":"OffloadingConnector","kv_role":"kv_both","kv_connector_extra_config":{"cpu_bytes_to_use":$(CPU_BYTES_TO_USE)}}'
+ENV"""
+
+
+def test_a_yaml_held_command_expands_the_dependent_variables_its_env_list_sets(scratch_git):
+    """llm-d/llm-d-benchmark config/scenarios/guides/tiered-prefix-cache.yaml: Kubernetes replaces
+    `$(CPU_BYTES_TO_USE)` (set by the role's `extraEnvVars`) in the container's args before the shell runs, so vLLM
+    gets valid JSON; pdlint said VLLM001.  Without the variable the text reaches vLLM as written: VLLM001."""
+    scratch_git.write("scenario.yaml", _SCENARIO.replace(
+        "ENV", '      extraEnvVars:\n        - name: CPU_BYTES_TO_USE\n          value: "214748364800"\n'))
+    code, out = scratch_git.lint(".")
+    assert (code, out["findings"]) == (0, [])
+    scratch_git.write("scenario.yaml", _SCENARIO.replace("ENV", ""))
+    code, out = scratch_git.lint(".")
+    assert [f["code"] for f in out["findings"]] == ["VLLM001"]

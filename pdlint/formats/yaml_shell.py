@@ -52,7 +52,7 @@ from pdlint.text import TStr
 SCRIPT_KEYS = {"run", "script", "before_script", "after_script", "setup", "source", "commands", "pre_script",
                "post_script"}
 COMMAND_KEYS = {"command", "cmd", "entrypoint", "exec", "args"}
-ENV_KEYS = ("variables", "env", "envs", "environment")
+ENV_KEYS = ("variables", "env", "envs", "environment", "extraEnvVars")
 _SUFFIX = re.compile(r"(?:_command|_cmd|_script|Command|Cmd|Script)$")
 _LAUNCHER = re.compile(r"sglang\.launch_server|sglang\s+serve|dynamo\.(?:sglang|vllm|trtllm|frontend)|vllm\s+serve"
                        r"|vllm\.entrypoints\.(?:openai\.api_server|cli\.main\s+serve)|trtllm-serve"
@@ -366,8 +366,36 @@ class _Walker:
         if unit:
             meta["unit_suffix"] = unit  # (a Markdown section: its blocks are one deployment, other sections others)
             meta["markdown_block"] = True
+        if env:
+            text = _dependent_refs(text, env) if text is not None else None
+            words = [_dependent_refs(w, env) for w in words or []]
         self.out.append(Script(self._subst(text) if text is not None else None, words or [], dict(env), label, role,
                                tok, how, path, meta))
+
+
+_DEPENDENT = re.compile(r"\$\(([A-Za-z_][A-Za-z0-9_]*)\)")
+
+
+def _dependent_refs(t: TStr, env: dict) -> TStr:
+    """``$(NAME)`` of a variable the YAML's own env list sets, as Kubernetes expands it in a container's command
+    and args before any shell runs (llm-d-benchmark's `customCommand` with `"cpu_bytes_to_use":$(CPU_BYTES_TO_USE)`
+    inside single quotes and `extraEnvVars` setting it: a false VLLM001, field test rw16/l).  Other ``$(...)`` (a
+    command substitution) are left to the shell."""
+    if "$(" not in t.text:
+        return t
+    parts, last = [], 0
+    for m in _DEPENDENT.finditer(t.text):
+        value = env.get(m.group(1))
+        if value is None:
+            continue
+        parts.append(t[last:m.start()])
+        use = t[m.start():m.end()]
+        parts.append(value.reached_via(use, f"$({m.group(1)})") if not value.opaque else use.as_opaque())
+        last = m.end()
+    if not parts:
+        return t
+    parts.append(t[last:])
+    return TStr.join(parts)
 
 
 #: a Markdown code block's opening fence (```bash, ```sh, ```shell, ```zsh, or no language: shell)
