@@ -260,7 +260,8 @@ class Extractor:
                 shown = ", ".join(f"${v}" for v in names[:6]) + (f" and {len(names) - 6} more" if len(names) > 6
                                                                   else "")
                 host = " (a file of the deploy host)" if name.startswith("/") else ""
-                self.outside_reference(word, f"sourced file {name} is not in the repository{host}; the launches after it read {shown}, which no file pdlint read "
+                self.outside_reference(word, f"sourced file {name} is not in the repository{host}; the launches "
+                                             f"after it read {shown}, which no file pdlint read "
                                              f"sets, so their values were not checked: give them in "
                                              f"[tool.pdlint.vars], or keep the file in the repository and source it "
                                              f"by a path relative to the script")

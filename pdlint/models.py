@@ -67,7 +67,8 @@ FAMILIES = (
     # its MLA list): what the DCP relay and the attention-TP rules need to know (field test rw16/k)
     (r"qwen3-next", Family("Qwen3-Next", "mha", None, ("Qwen3NextForCausalLM",))),
     (r"qwen3", Family("Qwen3", "mha", None, ("Qwen3ForCausalLM", "Qwen3MoeForCausalLM",
-                                              "Qwen3VLForConditionalGeneration", "Qwen3VLMoeForConditionalGeneration"))),
+                                              "Qwen3VLForConditionalGeneration",
+                                              "Qwen3VLMoeForConditionalGeneration"))),
     (r"qwen2", Family("Qwen2", "mha", None, ("Qwen2ForCausalLM", "Qwen2MoeForCausalLM"))),
     (r"qwq", Family("Qwen2", "mha", None, ("Qwen2ForCausalLM",))),
     (r"llama-?3", Family("Llama-3", "mha", None, ("LlamaForCausalLM",))),

@@ -62,7 +62,8 @@ PORT_COLLISION = register(Rule(
     category=_C, roles=("prefill", "decode"),
     notes="Only launches one script starts on one host are compared, and only while both run (a background job "
           "a `kill $PID` / `pkill` ended before the other started is not, nor a server started after one the script "
-          "runs in the foreground: the script goes on only when that one has ended); containers started with `docker run` "
+          "runs in the foreground: the script goes on only when that one has ended); containers started with "
+          "`docker run` "
           "without `--network host` have their own ports."))
 
 GPU_OVERLAP = register(Rule(

@@ -1203,8 +1203,8 @@ _DETACHED = re.compile(r"\s(-[a-zA-Z]*d[a-zA-Z]*|--detach)(=\S*)?(\s|$)")
 
 def blocks(launch: Launch) -> bool:
     """Does the script wait for this server to end before its next command?  A shell launch run in the
-    foreground (not ``&``, not in a background job, not in a function the script never calls) whose wrapper does not return at once (``docker run
-    -d``, ``tmux new -d``, ``systemd-run``)."""
+    foreground (not ``&``, not in a background job, not in a function the script never calls) whose wrapper
+    does not return at once (``docker run -d``, ``tmux new -d``, ``systemd-run``)."""
     if not launch.meta.get("foreground"):
         return False
     w = wrapper_text(launch)

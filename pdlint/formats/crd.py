@@ -14,7 +14,8 @@ Known shapes:
   ``standalonePattern`` / ``leaderWorkerPattern`` (``template`` or
   ``templateRef`` to ``spec.roleTemplates[]`` with ``patch`` applied as a
   strategic merge; ``leaderTemplatePatch`` / ``workerTemplatePatch``);
-  v1alpha1 ``template`` (or ``templateRef`` with the role's ``templatePatch``) + ``leaderWorkerSet.patchLeaderTemplate`` /
+  v1alpha1 ``template`` (or ``templateRef`` with the role's ``templatePatch``) +
+  ``leaderWorkerSet.patchLeaderTemplate`` /
   ``patchWorkerTemplate``; ``engineRuntimes`` sidecars whose
   ``--instance-info`` JSON names a ``worker_type`` (a role claim).
 * LeaderWorkerSet: ``leaderTemplate`` / ``workerTemplate``; the role comes from

@@ -714,7 +714,8 @@ def values_launches(job, src, doc: TStr, root: yt.Ref, unit: str, chart: Optiona
 
 #: the engine a chart's template text starts (its launcher or image)
 CHART_ENGINE_TEXT = {"sglang": re.compile(r"sglang"),
-                     "vllm": re.compile(r"\bvllm\b[\"',\s-]*serve\b|vllm\.entrypoints|vllm/vllm-openai|dynamo\.vllm|vllm-ascend"),
+                     "vllm": re.compile(r"\bvllm\b[\"',\s-]*serve\b|vllm\.entrypoints|vllm/vllm-openai|dynamo\.vllm"
+                                        r"|vllm-ascend"),
                      "trtllm": re.compile(r"trtllm-serve|tensorrt_llm|dynamo\.trtllm")}
 
 

@@ -624,8 +624,8 @@ def _dcp_sharding(p, d):
 
 @sgl_pair_rule(
     "SGL818", "prefill-dcp-layout-differs",
-    message="the prefill server runs --dcp-size {p} but the decode server --dcp-size {d}: the prefill's KV transfer refuses "
-            "the pair at the first request (\"Unsupported PD DCP topology: {p} -> {d}\")",
+    message="the prefill server runs --dcp-size {p} but the decode server --dcp-size {d}: the prefill's KV "
+            "transfer refuses the pair at the first request (\"Unsupported PD DCP topology: {p} -> {d}\")",
     upstream="Unsupported PD DCP topology: {p} -> {d}",
     source="disaggregation/common/conn.py:531 (requires_dcp_relayout, called from the prefill's bootstrap thread: "
            "mooncake/conn.py:2981, mori/conn.py:1118); arg_groups/pd_disaggregation_hook.py:58 warns at launch",

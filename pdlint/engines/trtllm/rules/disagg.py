@@ -186,7 +186,8 @@ _DISABLE_OVERLAP = ("disable_overlap_scheduler", "pytorch_backend_config.disable
           "script that runs `trtllm-serve disaggregated -c CONFIG` also starts the servers at the config's URLs, "
           "those servers' own settings (their `--config` / `--extra_llm_api_options` file) are judged, not the "
           "config's `context_servers` block; so too for a config no proxy of the repository names (a script makes "
-          "the one it passes) when a script of its directory starts the servers at its URLs. A `context_servers` block with only `num_instances` and `urls` (and "
+          "the one it passes) when a script of its directory starts the servers at its URLs. A `context_servers` "
+          "block with only `num_instances` and `urls` (and "
           "no settings but `backend` / `model` at the top level) holds no server settings and is not judged "
           "(PD022 says its servers were not checked).")
 def _overlap(dep):
