@@ -8,21 +8,13 @@ the built Deployments; ``kubectl kustomize`` (v5.5.0) renders both, and pdlint s
 patch, and one pdlint cannot apply that may change a launch is a PD020 at the operation, never a silent pass.
 """
 
-import textwrap
 
 import pytest
 
 from pdlint.extract import Options
 from pdlint.formats import json6902 as jp
 from pdlint.lint import run
-
-
-def write(tmp, files):
-    for name, text in files.items():
-        path = tmp / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(textwrap.dedent(text))
-    return str(tmp)
+from test_kustomize_targets import write  # (tests/ is on sys.path under pytest)
 
 
 def check(tmp, files, *paths):
