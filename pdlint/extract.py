@@ -65,6 +65,12 @@ class Extraction:
     build_gaps: list = field(default_factory=list)
 
 
+#: variables the login shell, the job scheduler or the launcher sets, not a sourced file (`$USER`, `$HOME` after
+#: `source /etc/profile.d/modules.sh` or a venv's `activate`: field test rw17/n)
+_HOST_VARIABLE = re.compile(r"(?:USER|HOME|PATH|PWD|OLDPWD|SHELL|LOGNAME|HOSTNAME|HOST|TMPDIR|LANG|TERM|VIRTUAL_ENV|"
+                            r"CONDA_PREFIX|CONDA_DEFAULT_ENV|(?:SLURM|PBS|LSB|OMPI|PMI|PMIX|FLUX|SGE|MPI|LSF)_\w+)")
+
+
 #: what makes a JSON 6902 operation pdlint did not apply checkable
 _UNAPPLIED_HINT = ("make the operation apply to the resource as written (compare its path with `kubectl kustomize` "
                    "output), or write the change as a strategic-merge patch (the container by `name` with its "
@@ -255,7 +261,7 @@ class Extractor:
                     continue
                 argv = " ".join(t.text for t in c.words[m.argv_start:])  # (a server argument, not a wrapper's)
                 names += [v for v in c.unset_vars if v not in names and re.fullmatch(r"[A-Za-z_]\w*", v)
-                          and re.search(r"\$\{?" + re.escape(v) + r"\b", argv)]
+                          and not _HOST_VARIABLE.fullmatch(v) and re.search(r"\$\{?" + re.escape(v) + r"\b", argv)]
             if names:
                 shown = ", ".join(f"${v}" for v in names[:6]) + (f" and {len(names) - 6} more" if len(names) > 6
                                                                   else "")

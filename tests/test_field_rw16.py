@@ -545,3 +545,19 @@ def test_a_yaml_held_command_expands_the_dependent_variables_its_env_list_sets(s
     scratch_git.write("scenario.yaml", _SCENARIO.replace("ENV", ""))
     code, out = scratch_git.lint(".")
     assert [f["code"] for f in out["findings"]] == ["VLLM001"]
+
+
+def test_variables_the_host_sets_after_an_unread_source_are_not_reported(scratch_git):
+    """Field test rw17/n: `source /etc/profile.d/modules.sh` (or a venv's `activate`) then `--model-path
+    /home/$USER/...`: $USER is the login shell's, not the sourced file's; PD014 stays for a variable of its own."""
+    launch = ("python3 -m sglang.launch_server --model-path /home/$USER/models/m --disaggregation-mode prefill "
+              "--port 30000 --tp-size TP\n")
+    scratch_git.write("job.sbatch", "#!/bin/bash\n#SBATCH -N 1\nsource /etc/profile.d/modules.sh\n" +
+                      launch.replace("TP", "1"))
+    code, out = scratch_git.lint(".")
+    assert (code, out["findings"]) == (0, [])
+    scratch_git.write("job.sbatch", "#!/bin/bash\n#SBATCH -N 1\nsource /etc/profile.d/modules.sh\n" +
+                      launch.replace("TP", "$TP_SIZE"))
+    code, out = scratch_git.lint(".")
+    assert [(f["line"], f["code"]) for f in out["findings"]] == [(3, "PD014")]
+    assert "$TP_SIZE" in out["findings"][0]["message"] and "$USER" not in out["findings"][0]["message"]
