@@ -6,8 +6,11 @@ Usage::
 
     # from a clone of NVIDIA/TensorRT-LLM, one table per release tag
     python scripts/gen_trtllm_options.py --git-dir TensorRT-LLM/.git v1.0.0 v1.2.0rc6 ...
-    # or from serve.py files (LABEL: the release or ``main@<commit>``)
+    # or from serve.py files (LABEL: the release its version.py names, ``main@<commit>``, or
+    # ``fork@<owner>/<name>@<commit>`` when no version.py of that commit is at hand)
     python scripts/gen_trtllm_options.py --file serve.py LABEL ...
+    # keep a table of the current output as it is (its source is no longer at hand)
+    python scripts/gen_trtllm_options.py --keep main@00209af --file serve.py 1.3.0rc3 ...
 
 ``trtllm-serve`` is a click group (``DefaultGroup``: a first word that is no
 sub-command runs ``serve``).  Each ``@click.command("NAME")`` function's
@@ -20,8 +23,13 @@ Releases before the group (a single ``@click.command("trtllm-serve")``) give
 that command as ``serve``.
 
 The output, ``pdlint/engines/trtllm/data/serve-options.json``, holds one table
-per source, in the order given.  Only the standard library is used; the output
-is deterministic.
+per distinct option set, in the order given (``--keep`` tables first): sources
+whose tables are identical (options, flags, types, choices) collapse into one,
+labelled ``SMALLEST..LARGEST`` of the labels it covers, its ``covers`` listing
+them and its ``versions`` the releases among them (``version``: the one release
+when it covers exactly one).  A release is a label of the form ``1.2.0rc6`` /
+``0.17.0.dev2024121700`` (the ``__version__`` of that commit's ``version.py``).
+Only the standard library is used; the output is deterministic.
 """
 
 from __future__ import annotations
@@ -159,11 +167,76 @@ def _version(text: Optional[str]) -> Optional[str]:
     return m.group(1) if m else None
 
 
+RELEASE = re.compile(r"^v?(\d+\.\d+\.\d+(?:rc\d+)?(?:\.post\d+)?(?:\.dev\d+)?)$")
+
+
+def release_of_label(label: str) -> Optional[str]:
+    """``1.2.0rc6`` / ``v1.0.0`` -> the release; a ``main@`` / ``fork@`` label -> None."""
+    m = RELEASE.match(label)
+    return m.group(1) if m else None
+
+
+def version_key(label: str) -> tuple:
+    """Order of labels: releases by version (``1.0.0rc4`` < ``1.0.0``), then the others by name."""
+    v = release_of_label(label)
+    if v is None:
+        return (1, label)
+    m = re.match(r"(\d+)\.(\d+)\.(\d+)(?:rc(\d+))?(?:\.post(\d+))?(?:\.dev(\d+))?", v)
+    major, minor, patch, rc, post, dev = m.groups()
+    # a dev build precedes its release candidates, which precede the release and its post releases
+    stage = (0, int(dev)) if dev else (1, int(rc)) if rc else (2, int(post or 0))
+    return (0, int(major), int(minor), int(patch)) + stage
+
+
+def _strip_lines(commands: dict) -> dict:
+    return {c: [{k: v for k, v in o.items() if k != "line"} for o in opts] for c, opts in commands.items()}
+
+
+def dedupe(tables: list) -> list:
+    """Tables with the same option sets collapse into one (in the place of the first)."""
+    groups, order = {}, []
+    for t in tables:
+        key = json.dumps(_strip_lines(t["commands"]), sort_keys=True)
+        if key not in groups:
+            groups[key] = []
+            order.append(key)
+        groups[key].append(t)
+    out = []
+    for key in order:
+        group = groups[key]
+        covers = sorted({c for t in group for c in (t.get("covers") or [t["label"]])}, key=version_key)
+        versions = sorted({v for t in group for v in (t.get("versions") or ([t["version"]] if t.get("version")
+                                                                             else []))}, key=version_key)
+        if len(group) == 1:
+            t = dict(group[0])
+        else:
+            t = {"label": covers[0] if len(covers) == 1 else f"{covers[0]}..{covers[-1]}",
+                 "source": "; ".join(dict.fromkeys(g["source"] for g in group)),
+                 "commands": json.loads(key)}  # (the lines of one file are not the others')
+        t["covers"] = covers
+        t["versions"] = versions
+        t["version"] = versions[0] if len(versions) == 1 else None
+        out.append(t)
+    return out
+
+
+class _InOrder(argparse.Action):
+    """``--keep`` and ``--file`` into one list, in the order given (the order of the tables)."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        items = list(getattr(namespace, self.dest, None) or [])
+        items.append((option_string, values))
+        setattr(namespace, self.dest, items)
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--git-dir", help="a TensorRT-LLM git directory; the positional words are revisions (tags)")
-    ap.add_argument("--file", nargs=2, action="append", metavar=("SERVE_PY", "LABEL"), default=[],
-                    help="a serve.py file and the label of its table (a release, or main@<commit>)")
+    ap.add_argument("--file", nargs=2, action=_InOrder, dest="sources", metavar=("SERVE_PY", "LABEL"),
+                    help="a serve.py file and the label of its table (the release its version.py names, "
+                         "main@<commit>, or fork@<owner>/<name>@<commit>)")
+    ap.add_argument("--keep", action=_InOrder, dest="sources", metavar="LABEL",
+                    help="copy the table of that label from the current output (its source is not at hand)")
     ap.add_argument("--out", default=OUT)
     ap.add_argument("revs", nargs="*")
     args = ap.parse_args(argv)
@@ -178,13 +251,23 @@ def main(argv=None) -> int:
         version = _version(_git(args.git_dir, rev, VERSION_PY))
         tables.append({"label": version or rev, "source": f"{SERVE_PY} at {rev}", "version": version,
                        "commands": commands_of(text)})
-    for path, label in args.file:
+    old = None
+    for kind, value in args.sources or ():  # --keep and --file tables in the order given
+        if kind == "--keep":
+            if old is None:
+                with open(args.out, encoding="utf-8") as fh:
+                    old = {t["label"]: t for t in json.load(fh).get("tables") or ()}
+            if value not in old:
+                print(f"--keep {value}: no such table in {args.out}", file=sys.stderr)
+                return 1
+            tables.append(old[value])
+            continue
+        path, label = value
         with open(path, encoding="utf-8") as fh:
             text = fh.read()
-        m = re.match(r"^v?(\d+\.\d+\.\d+(?:rc\d+)?(?:\.post\d+)?)$", label)
-        tables.append({"label": label, "source": f"{SERVE_PY} ({label})", "version": m.group(1) if m else None,
-                       "commands": commands_of(text, lines=False)})  # (an excerpt's lines are not the file's)
-    doc = {"generator": GENERATOR, "schema": 1, "tables": tables}
+        tables.append({"label": label, "source": f"{SERVE_PY} ({label})", "version": release_of_label(label),
+                       "commands": commands_of(text, lines=False)})  # (a copy's lines may not be the file's)
+    doc = {"generator": GENERATOR, "schema": 2, "tables": dedupe(tables)}
     with open(args.out, "w", encoding="utf-8") as fh:
         json.dump(doc, fh, indent=1, sort_keys=True)
         fh.write("\n")

@@ -118,13 +118,13 @@ def interpret(launch: Launch, ctx) -> None:
     if isinstance(settings, dict):
         info.settings = dict(settings)
         info.inherited = list(launch.meta.get("inherited") or [])
+    info.release = release_of(launch)  # (before the command line: the release's own option table judges it)
     if launch.argv or launch.kind == "router":
         _read_command(launch, info, ctx)
     elif "urls" in launch.meta:
         # a disaggregated config's server: its block and the inherited keys are all it sets, unless the config
         # only routes to servers started elsewhere (keyed.trtllm_disagg: routes_only)
         info.complete = not launch.meta.get("routes_only")
-    info.release = release_of(launch)
     launch.parsed = info
     role, how = None, ""
     if launch.structural_role in ("prefill", "decode"):
@@ -191,7 +191,8 @@ def _read_command(launch: Launch, info: TrtInfo, ctx) -> None:
         v = cli.value(opt)
         if v is None:
             continue
-        if command == "serve" and not options.defined("serve", cli.opts[opt].name_tok.text.partition("=")[0]):
+        if command == "serve" and not options.defined("serve", cli.opts[opt].name_tok.text.partition("=")[0],
+                                                       info.release):
             # an option trtllm-serve refuses (`--tensor-parallel-size 2`: "No such option", TRT011) sets nothing:
             # the server never starts (field test rw16/m).  Dynamo's `python -m dynamo.trtllm` has its own
             # parser, whose dashed options these are

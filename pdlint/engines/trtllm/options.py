@@ -40,6 +40,7 @@ class Table:
     label: str
     version: Optional[str]
     commands: dict = field(default_factory=dict)  # command -> {option string: Flag}
+    versions: tuple = ()  # the releases whose serve.py gave this option set (identical sources collapse)
 
     def options(self, command: str) -> dict:
         return self.commands.get(command) or {}
@@ -60,20 +61,29 @@ def tables() -> tuple:
                 for s in f.options:
                     by[s] = f
             cmds[name] = by
-        out.append(Table(t["label"], t.get("version"), cmds))
+        versions = tuple(t.get("versions") or ([t["version"]] if t.get("version") else ()))
+        out.append(Table(t["label"], t.get("version"), cmds, versions))
     return tuple(out)
 
 
 def table_for(release: Optional[str]) -> Optional[Table]:
-    """The table of that release, or None."""
+    """The table of that release (one whose ``versions`` name it), or None: a release pdlint has no table of is
+    judged against every table (:func:`defined`), not the nearest older one (a fork's or a ``main`` commit's
+    table has no place in the release order)."""
+    if release is None:
+        return None
     for t in tables():
-        if release is not None and t.version == release:
+        if release in t.versions:
             return t
     return None
 
 
-def defined(command: str, option: str) -> bool:
-    """Whether any table's ``command`` has that exact option string."""
+def defined(command: str, option: str, release: Optional[str] = None) -> bool:
+    """Whether ``command`` has that exact option string: in the table of ``release`` when pdlint has one, else in
+    any table."""
+    own = table_for(release)
+    if own is not None:
+        return option in own.options(command)
     return any(option in t.options(command) for t in tables())
 
 
