@@ -82,3 +82,66 @@ def test_tables_are_generated_from_the_click_decorators():
                                               ["--backend"]]
     assert serve[1]["is_flag"] and serve[2]["choices"] == ["pytorch", "tensorrt"]
     assert options.defined("serve", "--tp_size") and not options.defined("serve", "--tp-size")
+
+
+def _gen():
+    from importlib import util
+    import pathlib
+    spec = util.spec_from_file_location("gen", pathlib.Path(__file__).parents[1] / "scripts" /
+                                        "gen_trtllm_options.py")
+    gen = util.module_from_spec(spec)
+    spec.loader.exec_module(gen)
+    return gen
+
+
+def test_a_pinned_release_is_judged_with_its_own_table(tmp_path, capsys, monkeypatch):
+    # `--backend` came after the December 2024 table (0.17.0.dev2024121700): a launch pinned to that release is
+    # refused it, an unpinned one is judged against every table (some release defines it)
+    run = "trtllm-serve Qwen/Qwen3-4B --backend pytorch --tp_size 2\n"
+    doc = check(tmp_path, capsys, monkeypatch, {"run.sh": run})
+    assert not [f for f in trt(doc) if f["code"] == "TRT011"]
+    (tmp_path / "old").mkdir()
+    doc = check(tmp_path / "old", capsys, monkeypatch,
+                {"run.sh": run, "requirements.txt": "tensorrt_llm==0.17.0.dev2024121700\n"})
+    (f,) = [f for f in trt(doc) if f["code"] == "TRT011"]
+    assert f["message"].startswith("No such option: --backend (not an option of trtllm-serve in TensorRT-LLM "
+                                   "0.17.0.dev2024121700")
+    assert options.table_for("0.17.0.dev2024121700").label == "0.17.0.dev2024121700"
+
+
+def test_an_image_release_with_a_table_is_judged_with_it(tmp_path, capsys, monkeypatch):
+    # 1.3.0rc3's serve.py has no `--disable_kv_cache_reuse` (a fork's option, in the union of the tables)
+    def k8s(image):
+        return {"gen.yaml": (
+            "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: gen\nspec:\n  template:\n    spec:\n"
+            "      containers:\n      - name: gen\n        image: " + image + "\n"
+            "        command: [\"trtllm-serve\", \"M\", \"--port\", \"8002\", \"--disable_kv_cache_reuse\"]\n")}
+    (tmp_path / "a").mkdir()
+    doc = check(tmp_path / "a", capsys, monkeypatch, k8s("nvcr.io/nvidia/tensorrt-llm/release:1.3.0rc3"))
+    (f,) = [f for f in trt(doc) if f["code"] == "TRT011"]
+    assert "in TensorRT-LLM 1.3.0rc3" in f["message"]
+    (tmp_path / "b").mkdir()
+    doc = check(tmp_path / "b", capsys, monkeypatch, k8s("nvcr.io/nvidia/tensorrt-llm/release"))
+    assert not [f for f in trt(doc) if f["code"] == "TRT011"]
+
+
+def test_identical_sources_collapse_into_one_table_of_their_releases():
+    gen = _gen()
+    src = '@click.command("serve")\n@click.option("--tp_size", type=int)\ndef serve(): pass\n'
+    newer = src.replace('type=int)', 'type=int)\n@click.option("--backend")')
+    one = lambda text, label: {"label": label, "source": label, "version": gen.release_of_label(label),  # noqa
+                               "commands": gen.commands_of(text, lines=False)}
+    out = gen.dedupe([one(src, "1.0.0"), one(src, "fork@a/TensorRT-LLM@1234567"), one(src, "1.0.0rc4"),
+                      one(newer, "1.1.0")])
+    assert [t["label"] for t in out] == ["1.0.0rc4..fork@a/TensorRT-LLM@1234567", "1.1.0"]
+    assert out[0]["versions"] == ["1.0.0rc4", "1.0.0"] and out[0]["version"] is None
+    assert out[1]["versions"] == ["1.1.0"] and out[1]["version"] == "1.1.0"
+    assert gen.version_key("1.0.0rc4") < gen.version_key("1.0.0") < gen.version_key("1.0.0.post1")
+    assert gen.release_of_label("main@00209af") is None
+
+
+def test_every_table_is_generated_from_a_source_the_readme_names():
+    import pathlib
+    readme = (pathlib.Path(options.__file__).parent / "data" / "README.md").read_text()
+    for t in options.tables():
+        assert f"`{t.label}`" in readme
