@@ -164,6 +164,8 @@ ROUTER_ENGINE = register(Rule(
 #: `python -m sglang.srt.disaggregation.mini_lb`: SGLang's Python PD load balancer up to 0.5.1; from 0.5.2 the
 #: module only raises (relocated to the sglang-router package, `--mini-lb`), from 0.5.6 it is gone (the wheels)
 MINI_LB = "python -m sglang.srt.disaggregation.mini_lb"
+#: and its launcher module (`launch_lb`, in the 0.4.8-0.5.1 wheels, gone from 0.5.2: field test rw17/n)
+MINI_LB_MODULES = (MINI_LB, "python -m sglang.srt.disaggregation.launch_lb")
 MINI_LB_LAST = "0.5.1"
 _MINI_LB_WHY = ("SGLang moved its Python PD load balancer into the sglang-router package: from 0.5.2 `python -m "
                 "sglang.srt.disaggregation.mini_lb` only raises `RuntimeError: The 'mini_lb' module has been relocated "
@@ -175,8 +177,8 @@ _MINI_LB_FIX = ("Start the router from the sglang-router package: `python -m sgl
                 "Python load balancer; without it the Rust router runs).")
 MINI_LB_REMOVED = register(Rule(
     "PD157", "sglang-mini-lb-removed", ERROR,
-    "Reports `python -m sglang.srt.disaggregation.mini_lb` in a deployment whose SGLang release (an image tag or "
-    "pin of the router or of its servers) is 0.5.2 or newer.",
+    "Reports `python -m sglang.srt.disaggregation.mini_lb` (or its launcher `...disaggregation.launch_lb`) in a "
+    "deployment whose SGLang release (an image tag or pin of the router or of its servers) is 0.5.2 or newer.",
     _MINI_LB_WHY, _MINI_LB_FIX,
     example="python -m sglang.srt.disaggregation.mini_lb --prefill http://p:30000 --decode http://d:30001",
     example_fixed="python -m sglang_router.launch_router --pd-disaggregation --mini-lb --prefill http://p:30000 "
@@ -184,8 +186,8 @@ MINI_LB_REMOVED = register(Rule(
     category=_C, roles=("prefill", "decode")))
 MINI_LB_UNPINNED = register(Rule(
     "PD158", "sglang-mini-lb-unpinned", WARNING,
-    "Reports `python -m sglang.srt.disaggregation.mini_lb` in a deployment that pins no SGLang release: it starts "
-    "only on SGLang 0.5.1 or older.",
+    "Reports `python -m sglang.srt.disaggregation.mini_lb` (or `...disaggregation.launch_lb`) in a deployment that "
+    "pins no SGLang release: it starts only on SGLang 0.5.1 or older.",
     _MINI_LB_WHY, "Pin the SGLang release the script was written for (an image tag such as "
     "`lmsysorg/sglang:v0.5.1`), or - for a current SGLang - " + _MINI_LB_FIX[0].lower() + _MINI_LB_FIX[1:],
     example="python -m sglang.srt.disaggregation.mini_lb --prefill http://p:30000 --decode http://d:30001",
@@ -196,7 +198,7 @@ MINI_LB_UNPINNED = register(Rule(
 
 @unit_check
 def _mini_lb(dep: Deployment, enabled) -> list:
-    routers = [r for r in dep.routers if r.entrypoint == MINI_LB]
+    routers = [r for r in dep.routers if r.entrypoint in MINI_LB_MODULES]
     if not routers:
         return []
     from pdlint.engines.sglang.engine import version_hint
@@ -208,7 +210,7 @@ def _mini_lb(dep: Deployment, enabled) -> list:
         if not pins:
             if enabled(MINI_LB_UNPINNED.code):
                 out.append(cand(MINI_LB_UNPINNED, r, r.command[-1] if r.command else None,
-                                f"{MINI_LB} starts only on SGLang {MINI_LB_LAST} or older, and no release is "
+                                f"{r.entrypoint} starts only on SGLang {MINI_LB_LAST} or older, and no release is "
                                 f"pinned here: on a current SGLang the module is gone (relocated to sglang-router "
                                 f"in 0.5.2) and the router never starts"))
             continue
@@ -218,9 +220,9 @@ def _mini_lb(dep: Deployment, enabled) -> list:
             shown = "the latest SGLang" if version == LATEST else f"SGLang {version}"
             rel = [] if where is r else [Related(where.path, where.line, 1, f"the {who(where)} runs {shown}")]
             out.append(cand(MINI_LB_REMOVED, r, r.command[-1] if r.command else None,
-                            f"{shown} has no working {MINI_LB}: the module was relocated to the sglang-router "
-                            f"package in 0.5.2 (it only raises there) and removed in 0.5.6; the router never "
-                            f"starts", rel))
+                            f"{shown} has no working {r.entrypoint}: SGLang moved its PD load balancer to the "
+                            f"sglang-router package in 0.5.2 (mini_lb only raises there, launch_lb is gone; mini_lb "
+                            f"is gone from 0.5.6); the router never starts", rel))
     return out
 
 

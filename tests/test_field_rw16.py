@@ -373,6 +373,11 @@ def test_sglangs_mini_lb_module_is_reported_where_the_release_has_none(scratch_g
     assert _lb(scratch_git, "pip install 'sglang[all]==0.5.1'") == []
     assert _lb(scratch_git, "pip install 'sglang[all]==0.5.4'",
                "python3 -m sglang_router.launch_router --pd-disaggregation --mini-lb") == []
+    # its launcher module, in the 0.4.8-0.5.1 wheels (field test rw17/n)
+    assert _lb(scratch_git, "pip install 'sglang[all]==0.5.2'", "python3 -m sglang.srt.disaggregation.launch_lb") \
+        == [(5, "PD157")]
+    assert _lb(scratch_git, "pip install 'sglang[all]==0.4.10'", "python3 -m sglang.srt.disaggregation.launch_lb") \
+        == []
 
 
 def test_undefined_variables_of_a_template_of_resources_without_pods_are_not_errors(scratch_git):
