@@ -606,6 +606,7 @@ class Extractor:
             self.problem(structure_rules.HELM_NOT_RENDERED, None, 1, 1, message,
                          path=display_path(os.path.join(chart, "Chart.yaml"), self.opt.cwd))
         label = f"chart {chart_display} not rendered"
+        templates = self.chart_templates(chart)
         if res.values is not None:
             vdoc = TStr.from_source(res.values)
             try:
@@ -614,13 +615,13 @@ class Extractor:
                 docs = []
             if docs and docs[0].root is not None and isinstance(yt.deref(yt.Ref(docs[0].root)).node, yt.YMap):
                 vjob = FileJob(res.values.abspath, res.values.path, job.root, "yaml")
-                engines = keyed.chart_engines(src.text for _, src in self.chart_templates(chart))
+                engines = keyed.chart_engines(src.text for _, src in templates)
                 for launch in keyed.values_launches(vjob, res.values, vdoc, yt.Ref(docs[0].root), unit,
                                                     chart=chart_display, chart_engines=engines):
                     launch.context += f"; {label}"
                     launch.meta["chart"] = chart_display
                     self.add_launch(launch)
-        for f, src in self.chart_templates(chart):
+        for f, src in templates:
             if not may_hold_launch(src.text):
                 continue  # (a redis init container's `sh -c` in an argo-cd chart: nothing pdlint checks)
             self.go_template_literals(FileJob(f, src.path, job.root, "yaml"), src, unit, label,

@@ -155,10 +155,11 @@ def container_words(doc: TStr, c: Container, env: dict, keys: tuple = ("command"
     return words
 
 
-def expand_refs(word: TStr, env: dict, envsubst: bool = False) -> TStr:
+def expand_refs(word: TStr, env: dict, envsubst: bool = False, known_only: bool = False) -> TStr:
     """Kubernetes dependent-variable expansion of ``$(VAR)`` in one argument.  In a manifest that is an
     ``envsubst`` template (``envsubst``: :func:`envsubst_template`), ``${NAME}`` and ``$NAME`` are the values the
-    shell that applies it has: opaque."""
+    shell that applies it has: opaque.  ``known_only``: only the variables ``env`` sets are replaced, the rest
+    (and ``$$``) left as written - a command kept in YAML whose other ``$(...)`` are the shell's."""
     text = word.text
     if "$" not in text:
         return word
@@ -166,7 +167,9 @@ def expand_refs(word: TStr, env: dict, envsubst: bool = False) -> TStr:
     for m in (_REF_ENVSUBST if envsubst else _REF).finditer(text):
         parts.append(word[last:m.start()])
         use = word[m.start():m.end()]
-        if m.group(0) == "$$":
+        if known_only and (m.group(1) is None or env.get(m.group(1)) is None):
+            parts.append(use)
+        elif m.group(0) == "$$":
             parts.append(word[m.start():m.start() + 1])
         elif m.group(1) is None:  # envsubst's
             parts.append(use.as_opaque())

@@ -366,36 +366,13 @@ class _Walker:
         if unit:
             meta["unit_suffix"] = unit  # (a Markdown section: its blocks are one deployment, other sections others)
             meta["markdown_block"] = True
-        if env:
-            text = _dependent_refs(text, env) if text is not None else None
-            words = [_dependent_refs(w, env) for w in words or []]
+        if env:  # `$(NAME)` of a variable the env list sets: Kubernetes expands it in a container's args before
+            # the shell runs (llm-d-benchmark's customCommand with extraEnvVars, field test rw16/l)
+            from pdlint.formats.kube import expand_refs
+            text = expand_refs(text, env, known_only=True) if text is not None else None
+            words = [expand_refs(w, env, known_only=True) for w in words or []]
         self.out.append(Script(self._subst(text) if text is not None else None, words or [], dict(env), label, role,
                                tok, how, path, meta))
-
-
-_DEPENDENT = re.compile(r"\$\(([A-Za-z_][A-Za-z0-9_]*)\)")
-
-
-def _dependent_refs(t: TStr, env: dict) -> TStr:
-    """``$(NAME)`` of a variable the YAML's own env list sets, as Kubernetes expands it in a container's command
-    and args before any shell runs (llm-d-benchmark's `customCommand` with `"cpu_bytes_to_use":$(CPU_BYTES_TO_USE)`
-    inside single quotes and `extraEnvVars` setting it: a false VLLM001, field test rw16/l).  Other ``$(...)`` (a
-    command substitution) are left to the shell."""
-    if "$(" not in t.text:
-        return t
-    parts, last = [], 0
-    for m in _DEPENDENT.finditer(t.text):
-        value = env.get(m.group(1))
-        if value is None:
-            continue
-        parts.append(t[last:m.start()])
-        use = t[m.start():m.end()]
-        parts.append(value.reached_via(use, f"$({m.group(1)})") if not value.opaque else use.as_opaque())
-        last = m.end()
-    if not parts:
-        return t
-    parts.append(t[last:])
-    return TStr.join(parts)
 
 
 #: a Markdown code block's opening fence (```bash, ```sh, ```shell, ```zsh, or no language: shell)
