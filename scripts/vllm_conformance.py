@@ -95,13 +95,36 @@ def random_cases(rng: random.Random, options: list, others: list, n: int) -> lis
     return cases
 
 
+#: values for options vLLM converts to a number: what its converters accept (int(), float(), human_readable_int's
+#: `32k`, `auto` / `-1`, optional_type's `None`) and what a template may put there instead
+NUMBER_VALUES = ("2", "8", " 16 ", "-1", "1_000", "2.0", "0.9", "0,9", "1e-1", "32k", "1.5M", "16K", "auto", "None",
+                 "abc", "8GB", "true", "0x10", "nan")
+
+
+def number_cases(rng: random.Random, options: list, table, n: int) -> list:
+    """``-n`` command lines giving one value to an option the flag table reads as an int or a float (which vLLM
+    may convert with a function of its own: optional_type, human_readable_int)."""
+    def number(o):
+        flag = table.lookup(o["option_strings"][0]) if table is not None else None
+        return flag is not None and flag.type in ("int", "float") and flag.nargs is None and not o["choices"]
+    typed = [o for o in options if o["nargs"] is None and number(o)]
+    cases = []
+    for k in range(n):
+        o = rng.choice(typed)
+        name = rng.choice([s for s in o["option_strings"] if s.startswith("--")])
+        v = rng.choice(NUMBER_VALUES)
+        argv = [MODEL, f"{name}={v}"] if rng.random() < 0.3 else [MODEL, name, v]
+        cases.append({"id": f"number-{k}", "argv": argv})
+    return cases
+
+
 def example_cases() -> list:
     sys.path.insert(0, ROOT)
     from pdlint.rules import all_rules
     import shlex
     out = []
     for r in sorted(all_rules().values(), key=lambda r: r.code):
-        if r.engine != "vllm" or r.code not in ("VLLM018", "VLLM019"):
+        if r.engine != "vllm" or r.code not in ("VLLM018", "VLLM019", "VLLM037"):
             continue
         for tag, text in (("fire", r.example), ("quiet", r.example_fixed)):
             words = shlex.split(text, comments=True)
@@ -127,7 +150,9 @@ def main() -> int:
     mine = set(flags.load(args.version).options) if args.version in flags.available_versions() else set()
     others = sorted({o for v in flags.available_versions() for o in flags.load(v).options} - mine)
     rng = random.Random(args.seed)
-    cases = example_cases() + random_cases(rng, live["options"], others, args.n)
+    cases = example_cases() + random_cases(rng, live["options"], others, args.n) + \
+        number_cases(random.Random(args.seed + 1), live["options"],
+                     flags.load(args.version) if mine else None, args.n // 2)
     recorded = run_oracle(args.oracle_python, cases)
     with open(os.path.join(OUT, f"vllm-recorded-{args.version}.jsonl"), "w") as fh:
         for rec in recorded:

@@ -29,6 +29,7 @@ import contextlib
 import io
 import json
 import os
+import re
 import sys
 
 os.environ.setdefault("VLLM_TARGET_DEVICE", "cpu")
@@ -55,8 +56,9 @@ def dump(parser) -> dict:
         choices = None
         if a.choices is not None:
             choices = sorted(str(c) for c in a.choices)
+        conv = None if a.type is None else getattr(a.type, "__name__", type(a.type).__name__)
         out.append({"option_strings": sorted(strings.get(id(a), a.option_strings)),
-                    "nargs": a.nargs if a.nargs is not None else None, "choices": choices})
+                    "nargs": a.nargs if a.nargs is not None else None, "choices": choices, "type": conv})
     out.sort(key=lambda d: d["option_strings"])
     return {"vllm": vllm.__version__, "options": out}
 
@@ -69,7 +71,8 @@ def judge(parser, argv: list) -> dict:
         return {"verdict": "ACCEPT", "message": ""}
     except SystemExit:
         lines = [l for l in err.getvalue().splitlines() if l.strip()]
-        return {"verdict": "REJECT", "message": lines[-1] if lines else ""}
+        # (a converter's repr carries its address: `<function human_readable_int at 0x7f..>`)
+        return {"verdict": "REJECT", "message": re.sub(r" at 0x[0-9a-f]+>", ">", lines[-1]) if lines else ""}
     except Exception as e:  # vLLM's own checks inside parse_args (ValueError ...)
         return {"verdict": "REJECT", "message": f"{type(e).__name__}: {e}"}
 

@@ -168,6 +168,7 @@ CASES += [
               "--kv-transfer-config.kv_role kv_both\n"}),
     ("VLLM019", {"a.sh": f"{VS} --dtype fp16\n"}, {"a.sh": f"{VS} --dtype float16 --moe-backend Triton\n"}),
     ("VLLM019", {"a.sh": f"{VS} --moe-backend tritonx\n"}, {"a.sh": f"{VS} --moe-backend TRITON\n"}),
+    ("VLLM037", {"a.sh": f"{VS} --tensor-parallel-size 2.0\n"}, {"a.sh": f"{VS} --tensor-parallel-size 2\n"}),
     ("VLLM020", {"a.sh": f"{VS} --guided-decoding-backend xgrammar\n"}, {"a.sh": f"{VS} --enforce-eager\n"}),
 ]
 
@@ -316,7 +317,7 @@ def test_a_vllm_port_is_unknown_when_words_pdlint_cannot_see_may_set_it(tmp_path
 def test_rules_are_registered_with_docs():
     rules = all_rules()
     vl = [r for r in rules.values() if r.engine == "vllm"]
-    assert len(vl) == 32
+    assert len(vl) == 33
     for r in vl:
         assert r.code.startswith("VLLM") and r.summary and r.why and r.fix and r.example and r.example_fixed, r.code
     assert "remote_host" in get("VLLM005").why

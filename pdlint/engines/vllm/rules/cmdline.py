@@ -177,6 +177,80 @@ def _choices(launch, info):
     return out
 
 
+@vllm_rule(
+    "VLLM037", "vllm-invalid-number", kind="launch",
+    summary="Reports a value vLLM's parser cannot convert for an option that takes a number "
+            "(`--tensor-parallel-size 2.0`, `--gpu-memory-utilization 0,9`, `--port http`) in the release judged.",
+    why="argparse converts the value with the option's type before anything runs and stops: `argument "
+        "--tensor-parallel-size/-tp: invalid int value: '2.0'`. A value templated in the wrong shape (a float "
+        "from a values file, a decimal comma, a word) kills the pod at start-up on every node.",
+    fix="Write the number as the option takes it: a whole number for integer options (`2`, or `32k` / `1M` "
+        "where vLLM reads human-readable sizes), a decimal point for fractions.",
+    example="vllm serve Qwen/Qwen3-8B --tensor-parallel-size 2.0",
+    example_fixed="vllm serve Qwen/Qwen3-8B --tensor-parallel-size 2",
+    upstream="argument {option}: invalid {type} value: {value!r}",
+    source="vllm/engine/arg_utils.py (_compute_kwargs: int and float fields get type=int / float, Optional ones "
+           "optional_type); vllm/utils/argparse_utils.py (human_readable_int, human_readable_int_or_auto); "
+           "argparse _get_values. Verdicts recorded from vLLM 0.33.0's parser in "
+           "tests/conformance/vllm-recorded-0.33.0.jsonl",
+    notes="Only options that every vLLM release pdlint knows reads as an int or a float. A value any of vLLM's "
+          "number converters accepts passes: `None` and the empty value (optional numbers), `32k` / `1M` / "
+          "`auto` / `-1` for integers (`--max-model-len`, `--max-num-batched-tokens` read human-readable sizes), "
+          "Python's int() and float() spellings (`1e-1`, ` 8 `, `1_000`). For an option vLLM converts with its own "
+          "function argparse names that function (`invalid human_readable_int value`) where pdlint says int. A "
+          "value from a variable pdlint cannot see is not judged. Not for `python -m dynamo.vllm`, whose own "
+          "options come first.")
+def _numbers(launch, info):
+    if not _judged(launch, info) or info.dynamo:
+        return None
+    out = []
+    for opt in info.occurrences:
+        if opt.name_tok.opaque or opt.value is None or opt.value.opaque:
+            continue
+        flag, how = info.table.resolve(opt.name)
+        if flag is None or how == "dotted" or flag.type not in ("int", "float") or flag.nargs is not None or \
+                flag.action != "store":
+            continue
+        kinds = _number_kinds(flag.primary)
+        if kinds and not _number_ok(opt.value.text, kinds):
+            out.append(VHit(f"argument {'/'.join(flag.option_strings)}: invalid {flag.type} value: "
+                            f"{opt.value.text!r} (vLLM {info.version})", opt.value))
+    return out
+
+
+def _number_kinds(option: str) -> frozenset:
+    """The number types the releases pdlint knows give ``option`` (empty when one of them takes anything else:
+    its value is not judged)."""
+    from pdlint.engines.vllm import flags
+    kinds = set()
+    for version in flags.available_versions():
+        flag, how = flags.load(version).resolve(option)
+        if flag is None:
+            continue
+        if how == "dotted" or flag.type not in ("int", "float") or flag.nargs is not None:
+            return frozenset()
+        kinds.add(flag.type)
+    return frozenset(kinds)
+
+
+#: what vLLM's human_readable_int reads (vllm/utils/argparse_utils.py): `32k`, `1M`, `25.6k`
+_HUMAN_INT = re.compile(r"\d+(?:\.\d+)?[kKmMgGtT]")
+
+
+def _number_ok(text: str, kinds: frozenset) -> bool:
+    """Does any number converter vLLM gives such an option accept ``text``?"""
+    if text in ("", "None"):  # optional_type: an Optional number's unset value
+        return True
+    for conv in ((int,) if kinds == {"int"} else (int, float)):
+        try:
+            conv(text)
+            return True
+        except ValueError:
+            pass
+    s = text.strip()
+    return "int" in kinds and (bool(_HUMAN_INT.fullmatch(s)) or s == "-1" or s.lower() == "auto")
+
+
 def _invalid_choice(flag, v: str) -> str:
     """argparse's message (``_check_value``)."""
     shown = ", ".join(repr(c) for c in flag.choices)
