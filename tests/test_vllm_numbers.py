@@ -73,3 +73,12 @@ def test_dynamo_workers_are_not_judged(scratch_git):
     scratch_git.write("worker.sh", "python -m dynamo.vllm --model m --tensor-parallel-size two\n")
     code, report = scratch_git.lint("worker.sh")
     assert "VLLM037" not in [f["code"] for f in report["findings"]]
+
+
+def test_a_placeholder_another_tool_fills_is_not_judged(scratch_git):
+    # littlemex/disaggregated-inference-with-nixl-over-aws-efa: a Jinja template writes JSON command lists whose
+    # `{{PORT}}` a second stage fills
+    scratch_git.write("serve.sh", "vllm serve m --port {{PORT}} --max-num-seqs {seqs} "
+                                  "--tensor-parallel-size @TP@ --gpu-memory-utilization __GMU__\n")
+    code, report = scratch_git.lint("serve.sh")
+    assert "VLLM037" not in [f["code"] for f in report["findings"]]

@@ -198,7 +198,8 @@ def _choices(launch, info):
           "`auto` / `-1` for integers (`--max-model-len`, `--max-num-batched-tokens` read human-readable sizes), "
           "Python's int() and float() spellings (`1e-1`, ` 8 `, `1_000`). For an option vLLM converts with its own "
           "function argparse names that function (`invalid human_readable_int value`) where pdlint says int. A "
-          "value from a variable pdlint cannot see is not judged. Not for `python -m dynamo.vllm`, whose own "
+          "value from a variable pdlint cannot see is not judged, nor a placeholder another tool fills in (`{{PORT}}`, "
+          "`{port}`, `<TP>`, `%(port)s`). Not for `python -m dynamo.vllm`, whose own "
           "options come first.")
 def _numbers(launch, info):
     if not _judged(launch, info) or info.dynamo:
@@ -212,7 +213,7 @@ def _numbers(launch, info):
                 flag.action != "store":
             continue
         kinds = _number_kinds(flag.primary)
-        if kinds and not _number_ok(opt.value.text, kinds):
+        if kinds and not _number_ok(opt.value.text, kinds) and not _PLACEHOLDER.search(opt.value.text):
             out.append(VHit(f"argument {'/'.join(flag.option_strings)}: invalid {flag.type} value: "
                             f"{opt.value.text!r} (vLLM {info.version})", opt.value))
     return out
@@ -232,6 +233,11 @@ def _number_kinds(option: str) -> frozenset:
         kinds.add(flag.type)
     return frozenset(kinds)
 
+
+#: a value another tool fills in before vLLM runs: `{{PORT}}` (a second template stage: the field test's
+#: littlemex/disaggregated-inference-with-nixl-over-aws-efa renders JSON command lists holding them), `{port}`,
+#: `<TP>`, `%(port)s`, `@PORT@`, `__PORT__`
+_PLACEHOLDER = re.compile(r"[{}<>]|%\(\w+\)|@\w+@|__\w+__")
 
 #: what vLLM's human_readable_int reads (vllm/utils/argparse_utils.py): `32k`, `1M`, `25.6k`
 _HUMAN_INT = re.compile(r"\d+(?:\.\d+)?[kKmMgGtT]")
