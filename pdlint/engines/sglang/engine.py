@@ -97,10 +97,10 @@ def interpret(launch: Launch, ctx: EngineContext) -> None:
     if requested is None and not dynamo_launch:
         inferred = infer_releases(info.parsed)
         if inferred is not None:
-            consistent, token, choice = inferred
+            consistent, token, choice, also = inferred
             judged = max(consistent, key=flags.version_key)
             info = _interpret_as(launch, ctx, judged, None)
-            info.inferred = (consistent, token, version, choice)
+            info.inferred = (consistent, token, version, choice, also)
     if ctx.version or version_hint(launch):
         info.pinned = True
     elif dynamo_launch:
@@ -194,8 +194,9 @@ def infer_releases(parsed: argv_mod.Parsed) -> Optional[tuple]:
     """For a launch judged against the newest table with flags that table lacks, or a value that is none of
     a flag's choices there (``--reasoning-parser nano_v3``: 0.5.7-0.5.9, renamed ``nemotron_3`` since): the
     releases whose parser accepts every option written (exactly or as a unique prefix) and each such value,
-    the first token the newest rejects, and (option, value) when that token is a refused choice; None when
-    no release accepts them all."""
+    the first token the newest rejects, (option, value) when that token is a refused choice, and the other
+    option tokens the newest rejects (each one a user updating the flags must change too); None when no
+    release accepts them all."""
     newest = parsed.table.version
     bad = [tok for name, tok in _written_options(parsed) if not flags.release_accepts(newest, name)]
     choices = [(e.option, e.token) for e in parsed.errors
@@ -212,9 +213,9 @@ def infer_releases(parsed: argv_mod.Parsed) -> Optional[tuple]:
         if not consistent:
             return None
     if bad:
-        return frozenset(consistent), bad[0], None
+        return frozenset(consistent), bad[0], None, tuple(bad[1:])
     option, tok = choices[0]
-    return frozenset(consistent), tok, (option, tok.text)
+    return frozenset(consistent), tok, (option, tok.text), ()
 
 
 @functools.lru_cache(maxsize=256)
@@ -445,18 +446,28 @@ def _parse_candidates(launch: Launch, info: SglangInfo, enabled) -> list:
     if info.inferred is not None:
         from pdlint.engines.sglang.rules.cmdline import UNPINNED
         from pdlint.engines.sglang.versions import describe
-        releases, token, newest, choice = info.inferred
+        releases, token, newest, choice, also = info.inferred
         if enabled(UNPINNED.code):
             name = token.text.partition("=")[0]
             if choice is not None:
                 moved = f"{choice[0]} {choice[1]} is none of its choices in SGLang {newest}"
             else:
                 moved = not_in_release(name, newest) or f"{name} is not a flag of SGLang {newest}"
+            # every other flag the newest release refuses: updating only the first would still fail there
+            # (field test rw16/k, liyuanzhe1991/sgl_pd_bench: --cuda-graph-bs and --prefill-round-robin-balance)
+            others, related = [], []
+            for tok in also:
+                other = tok.text.partition("=")[0]
+                others.append(not_in_release(other, newest) or f"{other} is not a flag of SGLang {newest}")
+                o = tok.origin
+                related.append(Related(o.path, o.line, o.column, f"{other}: not a flag of SGLang {newest} either"))
+            more = "".join(f"; and {o}" for o in others)
             message = (f"valid only for SGLang {describe(releases)}; pin the release (image tag or "
-                       f"`engine-version`): no release is pinned and {moved}; judged against {info.version}")
-            # the flag's deprecation in the release judged (SGL008) is what this says already, with its removal
-            out = [c for c in out if not (c.code == "SGL008" and c.token is token)]
-            out.append(Candidate(UNPINNED.code, launch, token, message, False, info.version, [], UNPINNED.fix))
+                       f"`engine-version`): no release is pinned and {moved}{more}; judged against {info.version}")
+            # the flags' deprecation in the release judged (SGL008) is what this says already, with their removal
+            said = [token, *also]
+            out = [c for c in out if not (c.code == "SGL008" and any(c.token is t for t in said))]
+            out.append(Candidate(UNPINNED.code, launch, token, message, False, info.version, related, UNPINNED.fix))
     if info.dynamo_inferred is not None:
         unpinned = _dynamo_unpinned(launch, info, enabled)
         if unpinned:  # (as above: the deprecation in the release judged is said with the removal)
