@@ -41,6 +41,16 @@ OTHER_TEXT_EXT = (".py", ".mk", ".json", ".toml", ".ini", ".cfg", ".conf", ".env
 OTHER_TEXT_NAMES = re.compile(r"(?:GNUmakefile|[Mm]akefile|Dockerfile(?:\.[\w.-]+)?|Containerfile|Procfile"
                               r"|Jenkinsfile|Tiltfile)")
 _SHEBANG = re.compile(rb"^#!\s*\S*?(?:/|env\s+)(?:ba|z|k|da|a)?sh\b")
+# Generic suffixes that Slurm / PBS / LSF / SGE job files use too (`run.job`, `train.sub`, `serve.run`), but that other
+# files use as well (`.sub` subtitles, `.run` self-extracting installers): such a file is a shell script when its first
+# SNIFF_BYTES say so (a shell shebang; without a shebang, a `#SBATCH` / `#PBS` / `#BSUB` / `#$` header line), a text
+# file of a kind pdlint does not read otherwise (its launch text is PD020), and never read when its head is binary,
+# it is larger than SNIFF_MAX_SIZE or it is a makeself installer (field test rw17/n: a directory scan passed `*.job`
+# PBS scripts by without a word, while the same file named alone was PD020)
+SNIFF_SHELL_EXT = (".job", ".run", ".sub")
+SNIFF_BYTES = 4096
+SNIFF_MAX_SIZE = 256 * 1024
+_BATCH_HEADER = re.compile(rb"^#(?:SBATCH|PBS|BSUB|\$)[ \t]", re.M)
 KEYWORDS = (b"sglang", b"vllm", b"trtllm", b"dynamo", b"disaggregation", b"launch_server", b"tensorrt",
             b"kv_role", b"kv-role", b"prefill", b"decode", b"context_servers", b"generation_servers",
             b"cache_transceiver", b"pd_role", b"kv-transfer-config", b"kv_transfer_config", b"disagg-config",
@@ -145,6 +155,21 @@ def kind_of(name: str, head: bytes = b"") -> Optional[str]:
     if "." not in os.path.basename(name) and _SHEBANG.match(head):
         return "shell"
     return None
+
+
+def sniffed_kind(path: str, boundary) -> Optional[str]:
+    """The kind of a file with a generic suffix (SNIFF_SHELL_EXT) by its head: "shell" (a shell shebang, or no
+    shebang and a batch scheduler header line), "unknown" (text of another kind), None (empty, binary, larger than
+    SNIFF_MAX_SIZE, a makeself installer, or a file the boundary refuses).  Reads at most SNIFF_BYTES."""
+    ident = boundary.identity(path)
+    if ident is None or not 0 < ident[0] <= SNIFF_MAX_SIZE:
+        return None
+    head = boundary.head(path, SNIFF_BYTES)
+    if not head or b"\0" in head or b"Makeself" in head or b"makeself" in head:
+        return None
+    if head.startswith(b"#!"):
+        return "shell" if _SHEBANG.match(head) else "unknown"
+    return "shell" if _BATCH_HEADER.search(head) else "unknown"
 
 
 def chart_root(path: str, repo_root: str) -> Optional[str]:
@@ -324,6 +349,10 @@ def discover(paths: list, cwd: str, excluded=lambda p: False, force_exclude=lamb
                     continue
                 head = _head(f, boundary) if "." not in os.path.basename(f) else b""
                 kind = file_kind(f, boundary.root_for(f), head)
+                if kind is None and f.lower().endswith(SNIFF_SHELL_EXT) and not os.path.islink(f):
+                    kind = sniffed_kind(f, boundary)
+                    if kind == "unknown" and not _has_launch_text(f, boundary):
+                        continue  # subtitles, a data file: not a file pdlint scans
                 if kind is None:
                     kind = _other_text(f)
                     if kind is not None and not _has_launch_text(f, boundary):
@@ -338,6 +367,10 @@ def discover(paths: list, cwd: str, excluded=lambda p: False, force_exclude=lamb
             # named explicitly: a kind pdlint reads, another text kind, else sniffed by the extract stage
             head = _head(ap, boundary)
             kind = file_kind(ap, boundary.root_for(ap), head) or _other_text(ap, named=True)
+            if kind is None and ap.lower().endswith(SNIFF_SHELL_EXT):
+                kind = sniffed_kind(ap, boundary)
+                if kind is None and boundary.identity(ap) is not None:
+                    continue  # binary, an installer, too large: not a file pdlint scans (as in a walk)
             if kind is None and "." not in os.path.basename(ap):
                 kind = _unnamed_kind(ap, boundary, head, walked=False)
             kind = kind or "unknown"

@@ -50,7 +50,7 @@ _YAML_TYPED = re.compile(
 
 def kind_of(path: str) -> str:
     """``yaml``, ``jinja`` (any template), ``shell`` or ``other``, by file name (``x.yaml.example``: as ``x.yaml``)."""
-    from pdlint.discover import COPY_SUFFIXES, SHELL_EXT
+    from pdlint.discover import COPY_SUFFIXES, SHELL_EXT, SNIFF_SHELL_EXT
     lower = path.lower()
     if lower.endswith(COPY_SUFFIXES):
         lower = lower[:lower.rfind(".")]
@@ -58,7 +58,7 @@ def kind_of(path: str) -> str:
         return "jinja"
     if lower.endswith((".yaml", ".yml")):
         return "yaml"
-    if lower.endswith(SHELL_EXT) or "." not in lower.rsplit("/", 1)[-1]:
+    if lower.endswith(SHELL_EXT + SNIFF_SHELL_EXT) or "." not in lower.rsplit("/", 1)[-1]:
         return "shell"
     return "other"
 

@@ -209,7 +209,7 @@ SELECTED = ["a.yaml", "k8s/b.yml", "deploy/pd.yaml.j2", "run/serve.sh.j2", "t.ji
             "notebooks/serve.ipynb", "infra/main.tf", "prod.tfvars", "job.nomad.hcl", "pd.nomad", "sglang.service",
             "k8s.jsonnet", "lib.libsonnet", "pd.cue", "module.nix", "run.ps1", "run.bat", "run.cmd", "ci.groovy",
             "Jenkinsfile", "Tiltfile", "job.slurm", "job.sbatch", "job.pbs", "job.qsub", "job.lsf", "job.bsub",
-            "serve.zsh", "serve.ksh", "helmfile.d/values.yaml.gotmpl",
+            "serve.zsh", "serve.ksh", "run.job", "serve.run", "train.sub", "helmfile.d/values.yaml.gotmpl",
             # copies to fill in, read as the file they copy
             "docker-compose.yml.example", "start_model.sh.example", "values.yaml.sample", "pd.yaml.j2.dist"]
 NOT_SELECTED = ["README.md", "LICENSE", "CODEOWNERS", "yaml", "x.yaml.bak", "docs/guide.rst", "README.md.example",
@@ -219,7 +219,7 @@ NOT_SELECTED = ["README.md", "LICENSE", "CODEOWNERS", "yaml", "x.yaml.bak", "doc
 def test_manifest_files_regex_selects_every_kind_a_directory_scan_reads_or_reports():
     from pdlint import discover
     files = manifest_hook()["files"]
-    for ext in discover.YAML_EXT + discover.JINJA_EXT + discover.SHELL_EXT + discover.OTHER_TEXT_EXT + (".tpl",):
+    for ext in discover.YAML_EXT + discover.JINJA_EXT + discover.SHELL_EXT + discover.SNIFF_SHELL_EXT + discover.OTHER_TEXT_EXT + (".tpl",):
         assert re.search(files, "dir/x" + ext), ext
     for name in ("Makefile", "GNUmakefile", "Dockerfile", "Containerfile", "Procfile", "Jenkinsfile", "Tiltfile"):
         assert discover.OTHER_TEXT_NAMES.fullmatch(name) and re.search(files, "dir/" + name), name
