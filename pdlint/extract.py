@@ -493,6 +493,13 @@ class Extractor:
                 self.out.build_gaps.append((Gap(CR.UNCHECKED.code, where, why + ": the launches built from this "
                                                 "kustomization may differ from what pdlint checked", _UNAPPLIED_HINT),
                                             job.display))
+        for text in build.superseded:  # base text an applied replace / remove took out: covered by the overlay
+            for p in text.pieces:
+                if p.src is not None:
+                    width = p.end - p.start if p.exact and p.end > p.start else 1
+                    first, last = p.src.position(p.offset)[0], p.src.position(p.offset + width - 1)[0]
+                    for n in range(first, min(last, first + _NOTE_LINES) + 1):
+                        self.out.notes.setdefault(p.src.path, {}).setdefault(n, None)
         unit = f"kustomization:{os.path.dirname(job.display) or '.'}"
         label = f"kustomize build of {job.display}"
         if build.skipped:

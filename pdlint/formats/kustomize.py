@@ -110,6 +110,9 @@ class Build:
     skipped: list = field(default_factory=list)  # notes: remote bases
     #: JSON 6902 operations pdlint did not apply that may change a launch: [(the operation's text, why)]
     unapplied: list = field(default_factory=list)
+    #: the resource text an applied JSON 6902 ``replace`` / ``remove`` took out: [TStr of a base scalar], covered
+    #: by the overlay (its launch text was superseded, not left unrecognised: field test rw17/n)
+    superseded: list = field(default_factory=list)
     generated: dict = field(default_factory=dict)  # configMapGenerator name -> {key: TStr of the value}
 
 
@@ -597,7 +600,7 @@ def _json6902(pdoc: TStr, proot: yt.Ref, selector: Optional[Selector], resources
             try:
                 if segs is None:
                     raise jp.NotApplied(bad)
-                _apply_op(pdoc, op, verb, segs, r, budget)
+                _apply_op(pdoc, op, verb, segs, r, budget, b.superseded)
             except jp.NotApplied as e:
                 if segs is None or _may_launch(segs, r):  # (else the later operations still apply)
                     failed[id(r)] = f"`{verb} {where}`"
@@ -614,8 +617,10 @@ def _json6902(pdoc: TStr, proot: yt.Ref, selector: Optional[Selector], resources
 MAX_OPS = 4096  # operations of one JSON 6902 patch pdlint applies
 
 
-def _apply_op(pdoc: TStr, op: yt.Ref, verb: Optional[str], segs: list, r: Resource, budget: list) -> None:
-    """One operation on ``r``'s tree (:class:`pdlint.formats.json6902.NotApplied` when it cannot be)."""
+def _apply_op(pdoc: TStr, op: yt.Ref, verb: Optional[str], segs: list, r: Resource, budget: list,
+              superseded: Optional[list] = None) -> None:
+    """One operation on ``r``'s tree (:class:`pdlint.formats.json6902.NotApplied` when it cannot be); the text of
+    the resource a ``replace`` or ``remove`` took out goes to ``superseded`` (:func:`_written`)."""
     source = None
     if verb in ("move", "copy"):
         source = jp.pointer(crd.text_at(op, "from"), "from")
@@ -628,6 +633,8 @@ def _apply_op(pdoc: TStr, op: yt.Ref, verb: Optional[str], segs: list, r: Resour
     value = None if vref is None else (lambda at: jp.imported(pdoc, vref, at, budget))
     d = r.docs[r.di]
     new = jp.apply(d.root, verb or "", segs, value, source)
+    if superseded is not None and verb in ("replace", "remove") and new is not d.root:
+        superseded += _written(r.doc, jp.get(d.root, segs))
     if new is not d.root:
         r.docs = list(r.docs)
         r.docs[r.di] = yt.YDoc(new, d.start, d.end, d.anchors)
@@ -638,6 +645,30 @@ def _apply_op(pdoc: TStr, op: yt.Ref, verb: Optional[str], segs: list, r: Resour
                 r.rename(new_name)
         else:
             r.opaque = f"a JSON 6902 patch renames {r.kind}/{r.name} in a way pdlint does not follow"
+
+
+MAX_SUPERSEDED = 4096  # nodes of one replaced or removed value whose text is looked up
+
+
+def _written(doc: TStr, node: yt.YNode) -> list:
+    """The text of the scalars (keys too) in ``node`` that the resource's file holds as written - not the ones an
+    earlier patch put there, nor an alias's target, which other places may still use - as traced strings of
+    ``doc``; at most MAX_SUPERSEDED nodes are visited."""
+    out: list = []
+    todo = [node]
+    seen = 0
+    while todo and seen < MAX_SUPERSEDED:
+        n = todo.pop()
+        seen += 1
+        if n.__class__ is yt.YScalar:
+            if n.end > n.start:
+                out.append(doc[n.start:n.end])
+        elif isinstance(n, yt.YSeq):
+            todo += n.items
+        elif isinstance(n, yt.YMap):
+            for k, v in n.pairs:
+                todo += (k, v)
+    return out
 
 
 # ---------------------------------------------------------------------------
