@@ -1386,6 +1386,8 @@ class Extractor:
                 svc.words = image_entry_words(svc.image, svc.words, svc.image_tok)
             meta = {"image": svc.image, "yaml_path": ("services", svc.name), "resource_kind": "compose service",
                     "resource_name": svc.name, "unit": unit, "exec_form": svc.exec_form}
+            if svc.dns_names:
+                meta["compose_names"] = svc.dns_names
             if project is not None:
                 meta["compose_project"] = project
             meta.update(unit_meta or {})

@@ -136,7 +136,8 @@ ROUTER_PORT = register(Rule(
     notes="In Kubernetes a URL is compared only when it names one pod through its headless Service "
           "(`sglang-pd-prefill-0.sglang-pd-prefill:8000`, as RoleBasedGroup, LeaderWorkerSet and StatefulSet pods are "
           "reached): a Service name may map its port to another container port. In Docker Compose a URL that names "
-          "a service of the router's project is compared (the service name reaches the container at its own port).",))
+          "a service of the router's project - by its name, `container_name`, `hostname` or a network alias - is compared "
+          "(each reaches the container at its own port).",))
 
 ROUTER_ROLE = register(Rule(
     "PD155", "router-url-names-other-role", ERROR,
@@ -604,14 +605,16 @@ def _pod_address(host: str) -> bool:
 
 
 def _compose_service(host: str, router: Launch, servers: list) -> bool:
-    """The URL of a Compose service's router names a service of its project that runs a server of that role:
+    """The URL of a Compose service's router names a service of its project that runs a server of that role (its
+    service name, or its ``container_name``, ``hostname`` or a network alias: field test rw17/n):
     on the project's network the service name reaches the container itself, at its own port (a `ports:` mapping
     is only for the host's clients; field test rw16/m: a toy proxy's `--decoder-port 8201` to a decode service
     listening on 8200 passed)."""
     if not host or router.meta.get("resource_kind") != "compose service":
         return False
-    return any(s.meta.get("resource_kind") == "compose service" and s.meta.get("resource_name") == host
-               and s.path == router.path for s in servers)
+    return any(s.meta.get("resource_kind") == "compose service" and s.path == router.path
+               and (s.meta.get("resource_name") == host or host in s.meta.get("compose_names", ()))
+               for s in servers)
 
 
 def _port_token(tok: TStr) -> TStr:

@@ -1046,6 +1046,8 @@ def same_side(router: Launch, server: Launch) -> bool:
 
 
 def host_role_matches(server: Launch, host: str) -> bool:
+    if host and host in server.meta.get("compose_names", ()):  # a Compose container name, hostname or alias
+        return True
     name = server.meta.get("role_name") or server.meta.get("resource_name") or ""
     return bool(name) and name.lower() in host.lower()
 

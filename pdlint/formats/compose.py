@@ -65,6 +65,10 @@ class Service:
     notes: list = field(default_factory=list)
     entrypoint_set: bool = False  # else `command` is the arguments of the image's ENTRYPOINT
     image_tok: Optional[TStr] = None  # where the image is named
+    #: the other names the project's network resolves to its container besides the service name: its
+    #: ``container_name``, ``hostname`` and ``networks.<net>.aliases`` (Docker Engine API 1.44+
+    #: EndpointSettings.DNSNames: "based on the container name, network aliases, container short ID, and hostname")
+    dns_names: tuple = ()
 
 
 def is_compose(docs: list) -> bool:
@@ -174,7 +178,30 @@ def _service(doc: TStr, svcs: yt.Ref, name: str, ref: yt.Ref, variables: dict, r
                 exec_form = True
                 entrypoint_set = True
     return Service(name, name_tok, words, exec_form, env, image, crd.role_of_name(name),
-                   entrypoint_set=entrypoint_set, image_tok=itok)
+                   entrypoint_set=entrypoint_set, image_tok=itok, dns_names=_dns_names(doc, ref, layers, variables))
+
+
+MAX_DNS_NAMES = 64  # names of one service pdlint keeps (container name, hostname, network aliases)
+
+
+def _dns_names(doc: TStr, ref: yt.Ref, layers: list, variables: dict) -> tuple:
+    """The service's ``container_name`` (its own, not inherited through ``extends``: a container name is
+    unique), ``hostname`` and the ``aliases`` of each network it joins; names with a variable pdlint cannot
+    resolve are left out.  Sorted, at most MAX_DNS_NAMES."""
+    refs = [yt.get(ref, "container_name"), _field(layers, "hostname")]
+    nets = _field(layers, "networks")
+    if nets is not None and isinstance(yt.deref(nets).node, yt.YMap):
+        for _, net in yt.map_items(nets)[:MAX_DNS_NAMES]:
+            if net is not None and isinstance(yt.deref(net).node, yt.YMap):
+                refs += yt.seq_items(yt.get(net, "aliases"))[:MAX_DNS_NAMES]
+    out = set()
+    for r in refs:
+        if r is None or not isinstance(yt.deref(r).node, yt.YScalar) or yt.scalar_value(yt.deref(r).node) is None:
+            continue
+        t = interpolate(yt.scalar_tstr(doc, r), variables)
+        if t.text and not t.opaque:
+            out.add(t.text)
+    return tuple(sorted(out)[:MAX_DNS_NAMES])
 
 
 _FROM = re.compile(r"^FROM[ \t]+(?:--\S+[ \t]+)*(?P<image>\S+)(?:[ \t]+AS[ \t]+(?P<stage>\S+))?[ \t]*$", re.I)
