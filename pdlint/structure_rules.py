@@ -111,6 +111,32 @@ ROLE_FLAG_MISSING = register(Rule(
           "pods of aggregated serving `decode`, and a decode beside a prefill with a connector is VLLM011; nor one "
           "whose role pdlint read from its file name."))
 
+MODE_MISSING = register(Rule(
+    "PD110", "disaggregation-flags-without-mode", WARNING,
+    "Reports an SGLang server that sets disaggregation flags (`--disaggregation-transfer-backend`, "
+    "`--disaggregation-bootstrap-port`, `--disaggregation-decode-*`...) but has no `--disaggregation-mode`, where "
+    "nothing around it names a role either.",
+    "Without `--disaggregation-mode` SGLang starts an ordinary (aggregated) server: `disaggregation_mode` is `null`, "
+    "no bootstrap server and no KV receiver start, and the flags are read by nobody. SGLang accepts the command "
+    "without a word, so a deployment meant as prefill/decode runs every request whole on each server (a launch "
+    "template missing its per-role flag, a copied example).",
+    "Add `--disaggregation-mode prefill` or `--disaggregation-mode decode` to the server of each role, or drop the "
+    "disaggregation flags from an aggregated server.",
+    example="python -m sglang.launch_server --model-path m --disaggregation-transfer-backend nixl "
+            "--disaggregation-bootstrap-port 30001",
+    example_fixed="python -m sglang.launch_server --model-path m --disaggregation-mode prefill "
+                  "--disaggregation-transfer-backend nixl --disaggregation-bootstrap-port 30001",
+    category=_C,
+    source="sglang/srt/managers/disagg_service.py (start_disagg_service: the bootstrap server only for a prefill "
+           "or a role-switching server), managers/scheduler.py (init_disaggregation), SGLang 0.5.23; field test "
+           "rw18/o: skypilot-org/skypilot examples/serve/nvidia-dynamo/nvidia-dynamo-multinode.sky.yaml, accepted "
+           "by SGLang 0.5.23's argument resolution with disaggregation_mode 'null'",
+    notes="Where the structure names the role (a Deployment or container called prefill, a RoleBasedGroup role) the "
+          "missing flag is PD105 instead. Not reported for `--disaggregation-ib-device` alone (SGLang also gives it "
+          "to Mooncake for HiCache storage and elastic expert parallelism), for encoder disaggregation "
+          "(`--encoder-only`, `--language-only`), when a word or a `--config` file pdlint cannot see may hold the "
+          "mode, nor where an operator or chart adds the role flag itself."))
+
 KUSTOMIZE_ERROR = register(Rule(
     "PD106", "kustomize-build-error", ERROR,
     "Reports a `kustomization.yaml` pdlint cannot build: a resource, base or patch file that is missing or "
@@ -275,6 +301,33 @@ def role_findings(launch: Launch) -> list:
                                 f"{how} makes this the {sr} role, but the {note} says {role!r}",
                                 _structure_related(launch), role))
     return out
+
+
+#: SGLang dests that act only on a prefill or decode server (disaggregation_ib_device also reaches Mooncake for
+#: HiCache storage and elastic EP: mooncake_transfer_engine.maybe_init_shared_mooncake_transfer_engine)
+_MODE_ONLY_EXEMPT = {"disaggregation_mode", "disaggregation_ib_device"}
+
+
+def mode_missing_findings(launch: Launch) -> list:
+    """PD110: disaggregation flags on an SGLang server with no --disaggregation-mode and no structural role."""
+    parsed = _sglang_parsed(launch)
+    if parsed is None or launch.kind != "server" or launch.structural_role in ROLES or launch.role in ROLES:
+        return []
+    if parsed.occurrence("disaggregation_mode") is not None or parsed.incomplete or launch.incomplete or \
+            launch.meta.get("injects_role") or launch.meta.get("keyed") or \
+            any(parsed.occurrence(d) is not None for d in ("encoder_only", "language_only")):
+        return []
+    flags = [o for o in parsed.occurrences
+             if o.dest.startswith("disaggregation_") and o.dest not in _MODE_ONLY_EXEMPT and not o.name_tok.opaque]
+    if not flags:
+        return []
+    shown = " and ".join(dict.fromkeys(o.option for o in flags))
+    related = [Related(o.name_tok.origin.path, o.name_tok.origin.line, o.name_tok.origin.column,
+                       f"{o.option} is set here too") for o in flags[1:] if o.name_tok.pieces]
+    return [_finding(MODE_MISSING, flags[0].name_tok, launch,
+                     f"{shown} {'is' if len(flags) == 1 else 'are'} set, but there is no --disaggregation-mode: "
+                     f"SGLang starts an ordinary (aggregated) server and no prefill/decode transfer happens",
+                     related)]
 
 
 def _vllm_without_connector(launch: Launch) -> bool:
@@ -615,13 +668,13 @@ def sh_c_findings(script: TStr, what: str = "`sh -c` script") -> list:
 # ---------------------------------------------------------------------------
 
 def check(launches: list) -> list:
-    """PD101, PD102, PD105, PD107, PD108 and PD109 over all extracted launches."""
+    """PD101, PD102, PD105, PD107, PD108, PD109 and PD110 over all extracted launches."""
     from pdlint.pairing import router_structure, sibling_structure
     out: list = []
     sibling_structure(launches)
     router_structure(launches)
     for l in launches:
-        out += role_findings(l) + router_cli_findings(l)
+        out += role_findings(l) + router_cli_findings(l) + mode_missing_findings(l)
     out += drift_findings(launches)
     out += router_findings(launches)
     out += ray_model_id_findings(launches)
