@@ -35,16 +35,27 @@ class Family:
     attention: str  # "mla" | "mha"
     hybrid: Optional[str] = None  # None | "swa" (sliding-window + full attention layers)
     architectures: tuple = ()
+    #: how SGLang's PD KV transfer treats the model's KV pool when that differs from ``attention``: "mla" for a pool
+    #: ``disaggregation/utils.py`` ``is_mla_backend`` counts as MLA (DeepSeek-V4's, 0.5.19-0.5.23)
+    transfer: Optional[str] = None
 
     @property
     def mla(self) -> bool:
         return self.attention == "mla"
 
+    @property
+    def transfer_mla(self) -> bool:
+        """Does SGLang's PD transfer move this model's KV as MLA rows (no slicing by heads, a DCP relay allowed)?"""
+        return (self.transfer or self.attention) == "mla"
+
 
 # (pattern over the normalised last path component, family); first match wins
 FAMILIES = (
     (r"deepseek-r1-distill", None),  # Qwen / Llama students: not DeepSeek's architecture
-    (r"deepseek-v4", Family("DeepSeek-V4", "mha", "swa", ("DeepseekV4ForCausalLM",))),
+    # ModelConfig gives DeepSeek-V4 MHA attention, but its KV pool (DeepSeekV4TokenToKVPool) is an MLA backend to
+    # the PD transfer (disaggregation/utils.py is_mla_backend, 0.5.19-0.5.23): field test rw18/o, six InferenceX
+    # DeepSeek-V4 recipes got the non-MLA SGL815 warning
+    (r"deepseek-v4", Family("DeepSeek-V4", "mha", "swa", ("DeepseekV4ForCausalLM",), transfer="mla")),
     (r"deepseek-(coder-)?v2", Family("DeepSeek-V2", "mla", None, ("DeepseekV2ForCausalLM",))),
     (r"deepseek-v3", Family("DeepSeek-V3", "mla", None, ("DeepseekV3ForCausalLM", "DeepseekV32ForCausalLM"))),
     (r"deepseek-r1", Family("DeepSeek-R1", "mla", None, ("DeepseekV3ForCausalLM",))),
@@ -109,14 +120,14 @@ def named(path: Optional[str]) -> bool:
 
 def markdown() -> str:
     """The family table for ``docs/models.md``."""
-    out = ["| name pattern (last path component) | family | attention | hybrid | architectures |",
-           "|---|---|---|---|---|"]
+    out = ["| name pattern (last path component) | family | attention | PD transfer | hybrid | architectures |",
+           "|---|---|---|---|---|---|"]
     for p, f in FAMILIES:
         if f is None:
-            out.append(f"| `{p}` | none (another architecture: not inferred) | | | |")
+            out.append(f"| `{p}` | none (another architecture: not inferred) | | | | |")
         else:
-            out.append(f"| `{p}` | {f.name} | {f.attention.upper()} | {f.hybrid or ''} | "
-                       f"{', '.join(f.architectures)} |")
+            out.append(f"| `{p}` | {f.name} | {f.attention.upper()} | {'MLA' if f.transfer_mla else 'MHA'} | "
+                       f"{f.hybrid or ''} | {', '.join(f.architectures)} |")
     return "\n".join(out)
 
 

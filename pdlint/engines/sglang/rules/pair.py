@@ -458,19 +458,22 @@ def attn_tp(a):
           px("--model-path Qwen/Qwen3-8B --tp-size 4", "--model-path Qwen/Qwen3-8B --tp-size 2")],
     quiet=[px("--tp-size 2", "--tp-size 2"), px("--tp-size 8 --dp-size 8 --enable-dp-attention", "--tp-size 1"),
            px("--model-path deepseek-ai/DeepSeek-V3 --tp-size 8", "--model-path deepseek-ai/DeepSeek-V3 --tp-size 4"),
-           px("--model-path /models/Kimi-K2-Instruct --tp-size 4", "--model-path /models/Kimi-K2-Instruct --tp-size 8")],
+           px("--model-path /models/Kimi-K2-Instruct --tp-size 4", "--model-path /models/Kimi-K2-Instruct --tp-size 8"),
+           px("--model-path deepseek-ai/DeepSeek-V4-Pro --tp-size 4", "--model-path deepseek-ai/DeepSeek-V4-Pro --tp-size 8")],
     notes="A warning: whether the model is MLA (or hybrid) is not in the flags. Quiet when the model path (or, "
           "for a path that names no model, `--served-model-name`) names a family known to be MLA (DeepSeek "
-          "V2/V3/R1, Kimi K2, ...: the inference is documented in docs/models.md); for a known non-MLA sliding-window hybrid (DeepSeek-V4) with pipeline parallelism on "
-          "the prefill SGLang refuses the transfer (SGL830).")
+          "V2/V3/R1, Kimi K2, ..., and DeepSeek-V4, whose KV pool the PD transfer moves as MLA rows: the inference is "
+          "documented in docs/models.md); for a known non-MLA sliding-window hybrid (gpt-oss) SGLang refuses the "
+          "transfer on some backends (SGL831) or with pipeline parallelism on the prefill (SGL830).")
 def _attn_tp(p, d):
     pt, dt = attn_tp(p), attn_tp(d)
     if pt is None or dt is None or pt == dt:
         return None
     fams = [model_family(a) for a in (p, d)]
-    if any(f is not None and f.mla for f in fams) and not any(f is not None and not f.mla for f in fams):
-        return None  # an MLA model: the decode pulls whole latent rows, as SGLang expects
-    if any(f is not None and f.hybrid == "swa" for f in fams) and p.gt("pp_size", 1):
+    if any(f is not None and f.transfer_mla for f in fams) and not any(f is not None and not f.transfer_mla
+                                                                     for f in fams):
+        return None  # an MLA model (to the PD transfer): the decode pulls whole latent rows, as SGLang expects
+    if any(f is not None and f.hybrid == "swa" and not f.transfer_mla for f in fams) and p.gt("pp_size", 1):
         return None  # SGL830 reports the refusal
     if _swa_tp_refused(p, d):
         return None  # SGL831 reports the refusal
@@ -503,31 +506,39 @@ def named_family(a) -> tuple:
     "SGL830", "attention-tp-differs-swa-hybrid-with-pp",
     upstream="PD Disaggregation does NOT support PD different TP sizes for non-MLA SWA hybrid models with pipeline "
              "parallelism yet.",
-    source="disaggregation/common/conn.py:1766", upstream_id="xr-attn-tp-ratio",
-    summary="Reports a pair serving a known non-MLA sliding-window hybrid model (DeepSeek-V4, inferred from "
+    source="disaggregation/common/conn.py:1766 (0.5.23; 0.5.22: common/conn.py:1580), reached from "
+           "mooncake/conn.py:2083 when the KV is sliced by heads", upstream_id="xr-attn-tp-ratio",
+    summary="Reports a pair serving a known non-MLA sliding-window hybrid model (gpt-oss, inferred from "
             "`--model-path`) whose attention TP sizes differ while the prefill runs pipeline parallelism "
-            "(`--pp-size` > 1).",
+            "(`--pp-size` > 1), on SGLang 0.5.22 or later.",
     why="With different attention TP the prefill slices the sliding-window KV by heads for each decode rank; the "
         "SWA pool has no layer ids and starts every pipeline stage at layer 0, so a prefill stage's entries cannot "
         "be paired with the decode's layers and SGLang raises at the first transfer, after both servers booted "
         "(the warning SGL815 gives for unknown models is an error for this family).",
     fix="Use the same attention TP size on both roles, or run the prefill with `--pp-size 1`.",
-    fire=[px("--model-path deepseek-ai/DeepSeek-V4 --tp-size 4 --pp-size 2",
-             "--model-path deepseek-ai/DeepSeek-V4 --tp-size 8")],
-    quiet=[px("--model-path deepseek-ai/DeepSeek-V4 --tp-size 8 --pp-size 2",
+    fire=[px("--model-path openai/gpt-oss-120b --tp-size 4 --pp-size 2",
+             "--model-path openai/gpt-oss-120b --tp-size 8")],
+    quiet=[px("--model-path openai/gpt-oss-120b --tp-size 8 --pp-size 2",
+              "--model-path openai/gpt-oss-120b --tp-size 8"),
+           px("--model-path deepseek-ai/DeepSeek-V4 --tp-size 4 --pp-size 2",
               "--model-path deepseek-ai/DeepSeek-V4 --tp-size 8"),
-           px("--model-path deepseek-ai/DeepSeek-V4 --tp-size 4", "--model-path deepseek-ai/DeepSeek-V4 --tp-size 8"),
            px("--model-path deepseek-ai/DeepSeek-V3 --tp-size 4 --pp-size 2",
               "--model-path deepseek-ai/DeepSeek-V3 --tp-size 8")],
     notes="The model family comes from the last component of `--model-path` (docs/models.md); a model pdlint "
-          "cannot name keeps the SGL815 warning.")
+          "cannot name keeps the SGL815 warning. DeepSeek-V4 is not sliced (its KV pool is an MLA backend to the PD "
+          "transfer: disaggregation/utils.py is_mla_backend). Before 0.5.22 the backends refuse different attention "
+          "TP for these models outright (SGL831).")
 def _swa_hybrid_tp_pp(p, d):
     pt, dt = attn_tp(p), attn_tp(d)
     if pt is None or dt is None or pt == dt or not p.gt("pp_size", 1):
         return None
     fams = [model_family(a) for a in (p, d)]
-    if not any(f is not None and f.hybrid == "swa" and not f.mla for f in fams):
+    if not any(f is not None and f.hybrid == "swa" and not f.transfer_mla for f in fams) or \
+            any(f is not None and f.transfer_mla for f in fams):
         return None
+    from pdlint.engines.sglang.flags import version_key
+    if p.version is None or version_key(p.version) < version_key("0.5.22") or _swa_tp_refused(p, d):
+        return None  # (older releases refuse the pair whatever the PP size: SGL831)
     return PairHit("prefill", "pp_size", other=("tp_size",),
                    note=f"{next(f.name for f in fams if f is not None)}: attention TP {pt} on the prefill, "
                         f"{dt} on the decode, --pp-size {p.get('pp_size')} on the prefill")
@@ -538,10 +549,9 @@ def _swa_tp_refused(p, d):
     non-MLA sliding-window hybrid (data/sglang-values.jsonl ``pd_swa_hybrid_heterogeneous_tp``), else None."""
     from pdlint.engines.sglang.versions import value_set
     fams = [f for f in (model_family(a) for a in (p, d)) if f is not None]
-    # DeepSeek-V4's compressed KV takes another path (SGL830); the GQA sliding-window hybrids are sliced here
-    fam = next((f for f in fams if f.hybrid == "swa" and not f.mla and "DeepseekV4ForCausalLM" not in f.architectures),
-               None)
-    if fam is None or any(f.mla for f in fams):
+    # (DeepSeek-V4's KV pool is an MLA backend to the transfer: never sliced by heads)
+    fam = next((f for f in fams if f.hybrid == "swa" and not f.transfer_mla), None)
+    if fam is None or any(f.transfer_mla for f in fams):
         return None
     vs = value_set(p.version, "pd_swa_hybrid_heterogeneous_tp")
     backend = p.get("disaggregation_transfer_backend")
@@ -665,6 +675,8 @@ def _prefill_dcp(p, d):
     fire=[px("--model-path Qwen/Qwen3-32B --tp-size 8", "--model-path Qwen/Qwen3-32B --tp-size 8 --dcp-size 8")],
     quiet=[px("--model-path deepseek-ai/DeepSeek-V3 --tp-size 8",
               "--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --dcp-size 8"),
+           px("--model-path deepseek-ai/DeepSeek-V4-Flash --tp-size 8",
+              "--model-path deepseek-ai/DeepSeek-V4-Flash --tp-size 8 --dcp-size 8"),
            px("--tp-size 8", "--tp-size 8 --dcp-size 8"),
            px("--model-path Qwen/Qwen3-32B --tp-size 8", "--model-path Qwen/Qwen3-32B --tp-size 8")],
     notes="Only for a model pdlint knows (docs/models.md): whether the attention is MLA is not in the flags, so a "
@@ -674,7 +686,7 @@ def _decode_dcp_non_mla(p, d):
     if pv != 1 or dv is None or dv <= 1:
         return None
     fams = [model_family(a) for a in (p, d)]
-    if any(f is None or f.mla for f in fams):
+    if any(f is None or f.transfer_mla for f in fams):  # (DeepSeek-V4's pool is an MLA backend: relaid out)
         return None
     return PairHit("decode", "dcp_size", fmt={"p": pv, "d": dv, "model": fams[1].name})
 
