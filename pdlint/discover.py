@@ -144,6 +144,9 @@ def kind_of(name: str, head: bytes = b"") -> Optional[str]:
         return kind_of(inner, head) if "." in os.path.basename(inner) or is_justfile(inner) else None
     if lower.endswith(".service"):  # a systemd unit (pdlint.formats.systemd)
         return "systemd"
+    from pdlint.formats.dockerfile import is_dockerfile
+    if is_dockerfile(name):  # what its stages run (pdlint.formats.dockerfile)
+        return "dockerfile"
     if lower.endswith(JINJA_EXT):
         return "jinja"
     if lower.endswith(".tpl"):

@@ -406,6 +406,8 @@ class Extractor:
             self.justfile(job, src)
         elif job.kind == "systemd":
             self.systemd(job, src, TStr.from_source(src), None)
+        elif job.kind == "dockerfile":
+            self.dockerfile(job, src)
         elif job.kind == "unknown" and worth_parsing("yaml", data):
             self.unknown(job, src)
 
@@ -1523,6 +1525,35 @@ class Extractor:
             context = ", ".join(x for x in (label, f"systemd unit ExecStart= (line {line})") if x)
             self.shell(job, src, cmd, render_role, env=env or None, context=context,
                        meta={"shell_run": f"systemd unit {os.path.basename(job.abspath)}"})
+
+    # -- Dockerfiles ---------------------------------------------------------------
+    def dockerfile(self, job: FileJob, src: SourceFile) -> None:
+        """What each build stage with an ``ENTRYPOINT`` or ``CMD`` of its own runs (:mod:`pdlint.formats.dockerfile`),
+        in its base image (whose tag pins the engine release) with its ``ENV``."""
+        from pdlint.formats import dockerfile
+        for st in dockerfile.parse(TStr.from_source(src)):
+            if not st.own:
+                continue
+            env = dict(self.shell_env(job))
+            env.update(st.env)
+            where = f"Dockerfile stage {st.name!r} (FROM {st.image or 'an image pdlint cannot see'}, line {st.line})"
+            meta = {"image": st.image, "shell_run": f"Dockerfile {job.display} stage {st.name}"}
+            entry, cmd = st.entry, st.cmd
+            if entry is not None and entry.shell is not None:  # `/bin/sh -c`, CMD ignored
+                self.shell(job, src, entry.shell, None, env=env, context=f"{where}, ENTRYPOINT", meta=meta)
+            elif entry is not None:
+                words = list(entry.exec_words)
+                if cmd is not None:
+                    words += cmd.exec_words if cmd.exec_words is not None else \
+                        [TStr.synthetic("/bin/sh", "<CMD shell form>"), TStr.synthetic("-c", "<CMD shell form>"),
+                         cmd.shell]
+                self.command_launches(job, words, env, f"{where}, ENTRYPOINT and CMD", None,
+                                      {**meta, "exec_form": True})
+            elif cmd is not None and cmd.shell is not None:
+                self.shell(job, src, cmd.shell, None, env=env, context=f"{where}, CMD", meta=meta)
+            elif cmd is not None:
+                words = image_entry_words(st.image, list(cmd.exec_words), st.image_tok)
+                self.command_launches(job, words, env, f"{where}, CMD", None, {**meta, "exec_form": True})
 
     # -- shell ---------------------------------------------------------------------
     def shell(self, job: FileJob, src: SourceFile, doc: TStr, render_role: Optional[str], label: str = "",

@@ -1,4 +1,4 @@
-"""Text files of kinds pdlint does not read (Python that builds an argv, Makefiles, Dockerfiles, JSON/TOML
+"""Text files of kinds pdlint does not read (Python that builds an argv, Makefiles, JSON/TOML
 configs, envsubst templates): a directory scan reports their launch text as unchecked (PD020), as a run that
 names the file does, instead of passing them unseen."""
 
@@ -17,8 +17,6 @@ def start(role):
 OTHERS = {
     "scripts/worker_setup.py": PYTHON,
     "Makefile": "serve:\n\tpython3 -m sglang.launch_server --model-path /m --disaggregation-mode prefill\n",
-    "docker/Dockerfile.gpu": 'FROM lmsysorg/sglang:v0.5.23\nCMD ["python3", "-m", "sglang.launch_server", '
-                             '"--disaggregation-mode", "decode"]\n',
     "deploy/pd.yaml.tmpl": "args: [--model-path, '${MODEL}', --disaggregation-mode, prefill]\n",
     "configs/kv.json": '{"kv_connector": "NixlConnector", "kv_role": "kv_both"}\n',
 }

@@ -204,12 +204,6 @@ def _dns_names(doc: TStr, ref: yt.Ref, layers: list, variables: dict) -> tuple:
     return tuple(sorted(out)[:MAX_DNS_NAMES])
 
 
-_FROM = re.compile(r"^FROM[ \t]+(?:--\S+[ \t]+)*(?P<image>\S+)(?:[ \t]+AS[ \t]+(?P<stage>\S+))?[ \t]*$", re.I)
-_ARG = re.compile(r"^ARG[ \t]+(?P<name>[A-Za-z_][A-Za-z0-9_]*)(?:=(?P<value>.*))?$", re.I)
-_ENTRYPOINT = re.compile(r"^ENTRYPOINT[ \t]+(?P<value>.*)$", re.I)
-_DOCKER_VAR = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)(?::?[-+][^}]*)?\}?")
-
-
 def _built_image(doc: TStr, build: yt.Ref, variables: dict, read) -> Optional[tuple]:
     """``(base image, where it is named, ENTRYPOINT words or None)`` of a service's ``build:`` (a context
     path, or ``context`` / ``dockerfile`` / ``args``), from the Dockerfile pdlint reads; None when it cannot
@@ -236,80 +230,15 @@ def _built_image(doc: TStr, build: yt.Ref, variables: dict, read) -> Optional[tu
     src = read(os.path.normpath(os.path.join(context, dockerfile)))
     if src is None:
         return None
-    text = TStr.from_source(src)
-    values: dict = {}  # ARG defaults, then the build's args
-    stages: dict = {}  # stage name -> (image, token)
-    base = None
-    entry = None  # the last stage's ENTRYPOINT: None (the base image's), its words, or False (one pdlint cannot read)
-    for raw in _instructions(src.text):
-        line, start = raw
-        m = _ARG.match(line)
-        if m:
-            name = m.group("name")
-            if name in args and args[name] is not None:
-                values[name] = args[name]
-            elif m.group("value") is not None:
-                values.setdefault(name, m.group("value").strip().strip("\"'"))
-            continue
-        m = _FROM.match(line)
-        if m:
-            ref = m.group("image")
-            img = _DOCKER_VAR.sub(lambda v: values.get(v.group(1), v.group(0)), ref)
-            tok = text[start + m.start("image"):start + m.end("image")]
-            if img in stages:
-                img, tok = stages[img]
-            base = None if "$" in img else (img, tok)
-            if m.group("stage"):
-                stages[m.group("stage")] = (img, tok)
-            entry = None  # a stage starts with its base's entry point
-            continue
-        m = _ENTRYPOINT.match(line)
-        if m:
-            entry = _exec_form(text, start + m.start("value"), m.group("value")) or False
-    if base is None:
+    from pdlint.formats.dockerfile import parse
+    stages = parse(TStr.from_source(src), args)
+    if not stages or not stages[-1].image:
         return None
-    if entry is False:  # an entry point of its own pdlint cannot read (shell form): not the base image's
+    last = stages[-1]
+    if last.entry is not None and last.entry.exec_words is None:
+        # an entry point of its own pdlint cannot read (shell form): not the base image's
         return "", None, None
-    return base[0], base[1], entry
-
-
-def _instructions(text: str) -> list:
-    """``(instruction, offset)`` of a Dockerfile: comments dropped; of an instruction continued with ``\\`` only
-    its first line (FROM, ARG and ENTRYPOINT fit on it; the lines that continue a RUN are no instructions)."""
-    out = []
-    pos = 0
-    continued = False
-    for physical in text.split("\n"):
-        stripped = physical.strip()
-        if stripped and not stripped.startswith("#"):
-            if not continued:
-                out.append((stripped.rstrip("\\").rstrip(), pos + (len(physical) - len(physical.lstrip()))))
-            continued = stripped.endswith("\\")
-        pos += len(physical) + 1
-    return out
-
-
-def _exec_form(text: TStr, at: int, value: str) -> Optional[list]:
-    """The words of an exec-form ENTRYPOINT (``["vllm", "serve"]``), traced to the Dockerfile; None for a shell
-    form (run by ``/bin/sh -c``) or one pdlint cannot read."""
-    import json
-    v = value.strip()
-    if not v.startswith("["):
-        return None
-    try:
-        items = json.loads(v)
-    except ValueError:
-        return None
-    if not isinstance(items, list) or not all(isinstance(i, str) for i in items):
-        return None
-    words, search = [], at
-    for item in items:
-        i = text.text.find(json.dumps(item), search)
-        if i < 0:
-            return None
-        words.append(text[i + 1:i + 1 + len(item)])
-        search = i + len(json.dumps(item))
-    return words
+    return last.image, last.image_tok, (list(last.entry.exec_words) if last.entry is not None else None)
 
 
 def _env_files(ref: Optional[yt.Ref]) -> list:

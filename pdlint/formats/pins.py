@@ -33,12 +33,12 @@ import os
 import re
 from typing import Callable, Optional
 
+from pdlint.formats.dockerfile import is_dockerfile
+
 #: pip names -> the engine whose release they pin (launch.meta["pins"])
 PACKAGES = {"vllm": "vllm", "sglang": "sglang", "tensorrt-llm": "trtllm", "tensorrt_llm": "trtllm"}
 #: names probed in every directory searched (recorded, present or not, for the result cache)
 PROBED = ("Dockerfile", "Containerfile", "requirements.txt", "pyproject.toml")
-_DOCKERFILE = re.compile(r"^(?:Dockerfile(?:\.[\w.-]+)?|Containerfile(?:\.[\w.-]+)?|[\w.-]+\.(?:dockerfile|containerfile))$",
-                         re.I)
 _REQUIREMENTS = re.compile(r"^requirements[\w.-]*\.txt$", re.I)
 _PIN = re.compile(r"^\s*(?P<name>[A-Za-z0-9][A-Za-z0-9._-]*)\s*(?:\[[^\]]*\])?\s*===?\s*(?P<version>[0-9][\w.+-]*)\s*(?:;.*)?$")
 #: what separates the commands of a shell text (a ``RUN`` line, a SkyPilot ``setup:``): operators and newlines
@@ -73,7 +73,7 @@ def release_pins(script: str, root: str, read: Callable[[str], Optional[str]],
             names = []
         if "image" not in out:
             for n in names:
-                if _DOCKERFILE.match(n):
+                if is_dockerfile(n):
                     text = read(os.path.join(d, n))
                     found = dockerfile_release(text, name) if text else None
                     if found is not None:

@@ -1,0 +1,185 @@
+"""Dockerfiles (``Dockerfile``, ``Dockerfile.prefill``, ``prefill.Dockerfile``, ``Containerfile``): the command an
+image built from it runs, per build stage.
+
+What the image runs is its ``ENTRYPOINT`` followed by its ``CMD`` (the Dockerfile reference, "Understand how CMD
+and ENTRYPOINT interact"):
+
+* both in exec form (a JSON array): the entry point's words, then the command's;
+* a shell-form ``ENTRYPOINT`` (``ENTRYPOINT python3 -m ...``) runs as ``/bin/sh -c`` and ignores ``CMD``;
+* no ``ENTRYPOINT`` of the file's own: the ``CMD`` alone, after the base image's entry point when pdlint knows
+  it (``vllm/vllm-openai``'s is ``vllm serve``: :func:`pdlint.launchers.image_entrypoint`); a shell-form
+  ``CMD`` runs as ``/bin/sh -c``;
+* a stage's ``ENTRYPOINT`` resets the ``CMD`` it inherited; an array that is not valid JSON is the shell form.
+
+Every stage that writes its own ``ENTRYPOINT`` or ``CMD`` is one launch (``docker build --target`` may pick any
+stage); a stage ``FROM`` another inherits its entry point, command and environment.  ``ENV`` sets the launch's
+environment, ``ARG`` defaults fill ``FROM`` (whose image tag pins the engine release, as a container's
+``image:`` does).  ``RUN`` lines run at build time and start no server: their launch text, if any, is left to
+coverage (PD020).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Optional
+
+from pdlint.records import dataclass, field
+from pdlint.text import TStr
+
+#: file names of Dockerfiles (a base name, case-insensitively)
+NAME = re.compile(r"^(?:Dockerfile(?:\.[\w.-]+)?|Containerfile(?:\.[\w.-]+)?|[\w.-]+\.(?:dockerfile|containerfile))$",
+                  re.I)
+
+_INSTRUCTION = re.compile(r"^[ \t]*([A-Za-z]+)(?:[ \t]+|$)")
+_FROM = re.compile(r"^(?:--\S+[ \t]+)*(?P<image>\S+)(?:[ \t]+AS[ \t]+(?P<stage>\S+))?[ \t]*$", re.I)
+_ARG = re.compile(r"^(?P<name>[A-Za-z_][A-Za-z0-9_]*)(?:=(?P<value>.*))?$")
+_VAR = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)(?::?[-+][^}]*)?\}?")
+_ENV_PAIR = re.compile(r"""([A-Za-z_][A-Za-z0-9_.-]*)=("(?:[^"\\]|\\.)*"|'[^']*'|(?:[^\s\\]|\\.)*)""")
+
+MAX_STAGES = 64
+MAX_INSTRUCTIONS = 5000
+
+
+def is_dockerfile(name: str) -> bool:
+    return bool(NAME.match(name.replace("\\", "/").rsplit("/", 1)[-1]))
+
+
+@dataclass
+class Form:
+    exec_words: Optional[list] = None  # [TStr] of an exec-form array
+    shell: Optional[TStr] = None  # the text of a shell form
+    line: int = 0
+
+
+@dataclass
+class Stage:
+    name: str  # its `AS` name, else its index
+    image: str  # the base image (ARG defaults filled), "" when a variable pdlint cannot see names it
+    image_tok: Optional[TStr]
+    line: int
+    env: dict = field(default_factory=dict)  # NAME -> TStr
+    entry: Optional[Form] = None
+    cmd: Optional[Form] = None
+    own: bool = False  # writes an ENTRYPOINT or CMD of its own
+
+
+def _logical(doc: TStr):
+    """``(TStr, first line)`` of each instruction: a line ending in a backslash continues on the next; comment
+    lines inside a continued instruction are dropped by Docker and skipped here (their text stays in the slice
+    only when they are inside it: a shell form is then read as the shell reads it, comments and all)."""
+    text = doc.text
+    n = len(text)
+    start, line = 0, 1
+    while start < n:
+        end = text.find("\n", start)
+        end = n if end < 0 else end
+        first, stop = line, end
+        while stop > start and text[stop - 1] == "\\" and stop < n:
+            nxt = text.find("\n", stop + 1)
+            nxt = n if nxt < 0 else nxt
+            line += 1
+            stop = nxt
+        yield doc[start:stop], first
+        start = stop + 1
+        line += 1
+
+
+def _form(value: TStr, line: int) -> Form:
+    v = value.text.strip()
+    if v.startswith("["):
+        try:
+            items = json.loads(v.replace("\\\n", ""))
+        except ValueError:
+            items = None
+        if isinstance(items, list) and all(isinstance(i, str) for i in items):
+            words, search = [], 0
+            raw = value.text
+            for item in items:
+                quoted = json.dumps(item)
+                i = raw.find(quoted, search)
+                if i < 0:  # escaped differently than json.dumps writes it: placed at the array
+                    words.append(TStr.synthetic(item, "<Dockerfile array item>"))
+                    continue
+                raw_item = value[i + 1:i + len(quoted) - 1]
+                if quoted[1:-1] == item or not raw_item.pieces:
+                    words.append(raw_item if quoted[1:-1] == item else TStr.synthetic(item, "<Dockerfile array item>"))
+                else:  # JSON escapes (`\"`): the item's text, placed where it is written
+                    p = raw_item.pieces[0]
+                    words.append(TStr.at(item, p.src, p.offset, p.chain, label=p.label))
+                search = i + len(quoted)
+            return Form(exec_words=words, line=line)
+    return Form(shell=value, line=line)
+
+
+def _env(value: TStr) -> dict:
+    """``ENV A=1 B="x y"`` or the legacy ``ENV A 1 2`` (one variable, the rest of the line its value)."""
+    text = value.text
+    out: dict = {}
+    first = text.split(None, 1)[0] if text.split() else ""
+    if "=" in first:
+        for m in _ENV_PAIR.finditer(text):
+            v = m.group(2)
+            a, b = m.start(2), m.end(2)
+            if len(v) >= 2 and v[0] == v[-1] and v[0] in "\"'":
+                a, b = a + 1, b - 1
+            out[m.group(1)] = value[a:b]
+        return out
+    parts = text.split(None, 1)
+    if len(parts) == 2:
+        i = text.find(parts[1], len(parts[0]))
+        out[parts[0]] = value[i:i + len(parts[1].rstrip())]
+    return out
+
+
+def parse(doc: TStr, build_args: Optional[dict] = None) -> list:
+    """The stages of a Dockerfile, in order (at most MAX_STAGES, MAX_INSTRUCTIONS instructions read);
+    ``build_args`` (``docker build --build-arg``, Compose ``build.args``) override the ``ARG`` defaults."""
+    stages: list = []
+    by_name: dict = {}
+    args: dict = {}  # ARG values before the first FROM
+    given = {k: v for k, v in (build_args or {}).items() if v is not None}
+    cur: Optional[Stage] = None
+    for count, (item, line) in enumerate(_logical(doc)):
+        if count >= MAX_INSTRUCTIONS or len(stages) > MAX_STAGES:
+            break
+        text = item.text
+        stripped = text.lstrip()
+        if not stripped or stripped.startswith("#"):
+            continue
+        m = _INSTRUCTION.match(text)
+        if not m:
+            continue
+        word = m.group(1).upper()
+        value = item[m.end():]
+        if word == "ARG" and cur is None:
+            a = _ARG.match(value.text.strip())
+            if a and a.group("name") in given:
+                args[a.group("name")] = given[a.group("name")]
+            elif a and a.group("value") is not None:
+                args.setdefault(a.group("name"), a.group("value").strip().strip("\"'"))
+        elif word == "FROM":
+            f = _FROM.match(value.text.strip())
+            if not f:
+                cur = Stage(str(len(stages)), "", None, line)
+            else:
+                ref = f.group("image")
+                img = _VAR.sub(lambda v: args.get(v.group(1), v.group(0)), ref)
+                at = value.text.find(ref)
+                tok = value[at:at + len(ref)] if at >= 0 else None
+                parent = by_name.get(img.lower())
+                cur = Stage(f.group("stage") or str(len(stages)), "" if "$" in img else img, tok, line)
+                if parent is not None:  # FROM an earlier stage: its image, entry point, command, environment
+                    cur.image, cur.image_tok = parent.image, parent.image_tok
+                    cur.env, cur.entry, cur.cmd = dict(parent.env), parent.entry, parent.cmd
+            stages.append(cur)
+            by_name[cur.name.lower()] = cur
+        elif cur is None:
+            continue
+        elif word == "ENV":
+            cur.env.update(_env(value))
+        elif word == "ENTRYPOINT":
+            cur.entry, cur.cmd, cur.own = _form(value, line), None, True
+        elif word == "CMD":
+            cur.cmd, cur.own = _form(value, line), True
+    return stages

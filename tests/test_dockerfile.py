@@ -1,0 +1,76 @@
+"""Dockerfiles: what each build stage runs (ENTRYPOINT and CMD) is a launch, in its FROM image.
+
+Field test rw18/o (repro 6): a Dockerfile's `CMD ["python3", "-m", "sglang.launch_server", ..., "--no-such-flag"]`
+was only PD020 "a file kind pdlint does not read"; its FROM tag (lmsysorg/sglang:v0.5.9) pins the release."""
+
+import pytest
+
+
+def _lint(scratch_git, text, name="Dockerfile"):
+    scratch_git.write(name, text)
+    code, report = scratch_git.lint(name)
+    return code, report
+
+
+def _found(report):
+    return [(f["code"], f["line"], f["column"]) for f in report["findings"]]
+
+
+def test_an_exec_form_cmd_is_checked_against_the_from_release(scratch_git):
+    code, report = _lint(scratch_git, 'FROM lmsysorg/sglang:v0.5.9\nCMD ["python3", "-m", "sglang.launch_server", '
+                                      '"--model-path", "Qwen/Qwen3-8B", "--disaggregation-mode", "prefill", '
+                                      '"--no-such-flag"]\n')
+    assert _found(report) == [("SGL001", 2, 117)] and code == 1
+    assert report["findings"][0]["message"].endswith("[SGLang 0.5.9]")
+    (launch,) = report["launches"]
+    assert (launch["role"], launch["line"]) == ("prefill", 2)
+
+
+def test_a_shell_form_entrypoint_over_lines_with_env_and_an_arg_tag(scratch_git):
+    text = ("ARG TAG=v0.5.9\n"
+            "FROM lmsysorg/sglang:${TAG} AS server\n"
+            "ENV TP=2\n"
+            "ENTRYPOINT python3 -m sglang.launch_server --model-path m --tp-size $TP \\\n"
+            "    --disaggregation-mode decode --disaggregation-transfer-backend mooncak\n")
+    code, report = _lint(scratch_git, text, "prefill.Dockerfile")
+    assert [(c, l) for c, l, _ in _found(report)] == [("SGL004", 5)]
+    assert "[SGLang 0.5.9]" in report["findings"][0]["message"]
+    assert report["launches"][0]["role"] == "decode"
+
+
+def test_a_cmd_behind_a_known_image_entrypoint_and_a_stage_from_another(scratch_git):
+    text = ('FROM vllm/vllm-openai:v0.10.1 AS base\n'
+            'CMD ["--model", "m", "--tensor-parallel-size", "2.0"]\n'
+            'FROM base AS tuned\n'
+            'ENV VLLM_LOGGING_LEVEL=DEBUG\n')
+    code, report = _lint(scratch_git, text)
+    # one launch: the stage that writes no ENTRYPOINT / CMD of its own runs its parent's
+    assert len(report["launches"]) == 1 and report["launches"][0]["engine"] == "vllm"
+    assert [(c, l) for c, l, _ in _found(report)] == [("VLLM037", 2)]
+
+
+def test_an_entrypoint_resets_the_inherited_cmd(scratch_git):
+    text = ('FROM lmsysorg/sglang:v0.5.9 AS a\n'
+            'CMD ["python3", "-m", "sglang.launch_server", "--model-path", "m", "--bogus"]\n'
+            'FROM a AS b\n'
+            'ENTRYPOINT ["python3", "-m", "sglang.launch_server", "--model-path", "m"]\n')
+    code, report = _lint(scratch_git, text)
+    assert [(c, l) for c, l, _ in _found(report)] == [("SGL001", 2)]  # stage b: no --bogus
+    assert len(report["launches"]) == 2
+
+
+@pytest.mark.parametrize("text", [
+    'FROM lmsysorg/sglang:v0.5.9\nCMD ["python3", "-m", "sglang.launch_server", "--model-path", "m", '
+    '"--disaggregation-mode", "prefill"]\n',
+    'FROM python:3.12\nRUN pip install vllm==0.10.1\nCMD ["bash"]\n',
+    'FROM ubuntu\n# a comment that names sglang.launch_server\n',
+])
+def test_quiet(scratch_git, text):
+    code, report = _lint(scratch_git, text)
+    assert report["findings"] == [] and code == 0
+
+
+def test_a_server_started_in_a_run_line_is_reported_not_checked(scratch_git):
+    code, report = _lint(scratch_git, "FROM lmsysorg/sglang:v0.5.9\n"
+                                      "RUN python3 -m sglang.launch_server --model-path m --bogus & sleep 5\n")
+    assert [c for c, _, _ in _found(report)] == ["PD020"]
