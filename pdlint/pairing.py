@@ -20,7 +20,9 @@ disaggregated model together:
   and do not each hold both roles (one file per node);
 * a router and the servers of its directory whose literal ``--host`` and
   port its ``--prefill`` / ``--decode`` URLs name (not servers of another
-  render of its chart, :func:`alternative_renders`).
+  render of its chart, :func:`alternative_renders`); for a URL whose port no
+  server of its role listens on, the servers of that role its host writes
+  (one deployment's), when the router's own deployment has none of that role.
 
 Prefill and decode servers left with no partner (:func:`unpaired`) are counted
 in the coverage summary: no pair rule checked them.
@@ -710,12 +712,21 @@ def _join_routed_servers(launches: list, uf: _UF, how: dict) -> None:
     if not routers:
         return
     servers: dict = {}  # (role, address key) -> servers
+    on_host: dict = {}  # (role, directory and host) -> servers of that role there, any port
+    role_servers: dict = {}  # role -> servers
     for l in launches:
         if l.kind == "server":
             for k in address_keys(l):
                 servers.setdefault(k, []).append(l)
+                on_host.setdefault((k[0], k[1].rsplit(":", 1)[0]), []).append(l)
+                role_servers.setdefault(k[0], []).append(l)
+    if role_servers:
+        for l in launches:
+            if l.kind == "server" and pair_role(l) in ("prefill", "decode") and not address_keys(l):
+                role_servers.setdefault(pair_role(l), []).append(l)
     for r, keys in routers:
         named = []
+        missed = []  # URLs no server of their role listens at
         for k in keys:
             at = [s for s in servers.get(k, ()) if not alternative_renders(r, s)]
             # a server of the router's own deployment at that address is the one it names: experiments kept
@@ -723,8 +734,24 @@ def _join_routed_servers(launches: list, uf: _UF, how: dict) -> None:
             # pair's router joined the Mooncake pairs of four other scripts, SGL805 on each)
             own = [s for s in at if uf.find(unit_key(s)) == uf.find(unit_key(r))]
             named += [] if own else at
+            if not at:
+                missed.append(k)
         for s in named:
             uf.union(unit_key(r), unit_key(s))
+        # a URL whose port no server of its role listens on names the servers of that role its host writes in
+        # other files, when the router's own deployment has no server of that role and the host's are one
+        # deployment's: a node's script that starts a decode and the router, the prefill in the prefill node's
+        # script on another port (field test rw17/n: the router's PD154 was missed)
+        for role, k in missed:
+            at = [s for s in on_host.get((role, k.rsplit(":", 1)[0]), ()) if not alternative_renders(r, s)]
+            if not at or len({uf.find(unit_key(s)) for s in at}) != 1:
+                continue
+            root = uf.find(unit_key(r))
+            if any(uf.find(unit_key(s)) == root for s in role_servers.get(role, ())):
+                continue
+            named += at
+            for s in at:
+                uf.union(unit_key(r), unit_key(s))
         if named:
             where = ", ".join(dict.fromkeys(f"{s.path}:{s.line}" for s in named))
             how[uf.find(unit_key(r))] = f"router {r.path}:{r.line} names the addresses of {where}"
