@@ -37,7 +37,7 @@ def _did_you_mean(raw: str, command: str, table) -> str:
     "TRT011", "trtllm-serve-unknown-option", kind="launch", engine="trtllm", category=_C,
     summary="Reports an option `trtllm-serve` (its `serve` command, or `disaggregated` / "
             "`disaggregated_mpi_worker`) does not define in the TensorRT-LLM release judged (the release the image "
-            "tag or a pip pin names, when pdlint has its table; else every table pdlint has).",
+            "tag or a pip pin names, when pdlint has its table; else the union of every table pdlint has).",
     why="trtllm-serve is a click command: click matches an option only by its exact spelling (no prefixes, and "
         "`-` is not `_`) and stops before loading anything: `Error: No such option: --tensor-parallel-size`. "
         "Its options are spelled with underscores (`--tp_size`, `--extra_llm_api_options`), so the vLLM / SGLang "
@@ -52,9 +52,9 @@ def _did_you_mean(raw: str, command: str, table) -> str:
     notes="A launch whose release has a table is judged against that table alone (identical serve.py sources "
           "share one table, which lists their releases). An unpinned launch is judged against the union of the "
           "tables (an option any of them defines is accepted; some tables come from forks of TensorRT-LLM, whose "
-          "own options are accepted too). When the image names a release pdlint has no table for, the union is "
-          "judged (not the nearest older table) and only an option close to one of a table "
-          "(a misspelling, or dashes for underscores) is reported: that release may define others. Sub-commands "
+          "own options are accepted too). When the image or a pip pin names a release pdlint has no table for, it "
+          "is judged against the union too (not the nearest older table), and the message says the release has "
+          "no table. Sub-commands "
           "pdlint has no table of (`trtllm-serve grpc`, `mm_embedding_serve`) are not judged. An option a table "
           "refuses does not feed the other rules (`--tensor-parallel-size 2` sets no TP).")
 def _unknown(launch, info):
@@ -85,10 +85,9 @@ def _unknown(launch, info):
         else:
             if O.defined(command, raw):
                 continue
-            dym = _did_you_mean(raw, command, None)
-            if info.release is not None and not dym:
-                continue  # a release pdlint has no table of may define it
-            judged = (f"any TensorRT-LLM source pdlint has a table of: {_span()}; none of "
+            # a release pdlint has no table of is judged as an unpinned launch is: against every table (field
+            # test rw17/n, P1: `--kv_cache_fraction` passed under `release:1.0.0` and failed unpinned)
+            judged = (f"any TensorRT-LLM source pdlint has a table of: {_span()}; pdlint has no table of "
                       f"{info.release}" if info.release else
                       f"any TensorRT-LLM source pdlint has a table of: {_span()}; no release named")
         where = "trtllm-serve" if command == "serve" else f"trtllm-serve {command}"
