@@ -19,6 +19,9 @@ the command's role flag (``context``/``prefill`` = prefill, ``generation`` /
 ``decode`` = decode), else the name of the options file the command loads
 (``--config ctx_config.yaml``), else the list of the disaggregated config its
 proxy routes with that names the server's host:port (:func:`deployment_roles`).
+A command line whose role only a name gives (a Compose service, a resource or
+container, an options file) keeps it only when something else of its
+deployment is disaggregated (:func:`_names_alone`).
 
 A ``trtllm-serve disaggregated -c CONFIG`` proxy names the disaggregated config
 it routes with: the launch joins that config's deployment (``meta['joins']``),
@@ -359,6 +362,7 @@ def deployment_roles(launches: list) -> list:
     before the structure rules and pairing; a server listed under both roles keeps no role.  A config group that
     only routes (``routes_only``) and whose servers the deployment does not start gets its coverage gap."""
     _served_beside(launches)
+    _names_alone(launches)
     unroled = any(started(l) and l.role is None for l in launches)
     if not unroled and not any(l.meta.get("routes_only") and described(l) for l in launches):
         return []
@@ -385,6 +389,52 @@ def deployment_roles(launches: list) -> list:
             s.role = role
             s.parsed.role_from = s.meta["role_how"] = f"{host}:{port} is listed under {section}.urls of {l.path}"
     return []
+
+
+#: how a role was read from a name (a Compose service, a Kubernetes resource or container, a template, an options
+#: file): the name of an aggregated server may hold a role word too (`ctx`, `llm-prefill-cache`)
+_NAME_HOWS = ("compose service name", "resource name", "container name", "template file name", "named template")
+
+
+def _name_alone(launch: Launch) -> bool:
+    """A ``trtllm-serve`` command line whose role only a name gives: no role flag, no transceiver settings."""
+    if not started(launch) or launch.role not in ("prefill", "decode"):
+        return False
+    info = launch.parsed
+    how = info.role_from or ""
+    if not (how in _NAME_HOWS or how.startswith(("label ", "options file name "))):
+        return False
+    if info.cli is None or not info.complete or launch.incomplete:
+        return False  # what pdlint did not read may name the role
+    if any(info.cli.text(o) is not None for o in ("--server_role", "--server-role", "--disaggregation-mode",
+                                                   "--disagg_cluster_uri", "--disagg-cluster-uri")):
+        return False
+    return not any(k.startswith("cache_transceiver_config") for k in info.settings)
+
+
+def _names_alone(launches: list) -> None:
+    """Take the role off a ``trtllm-serve`` server whose role only a name gives (a Compose service ``ctx``) when
+    nothing else of its deployment is disaggregated: no server of the other role, no server whose role its flags
+    or settings give, no proxy and no disaggregated config (field test rw17/n: a lone aggregated service named
+    ``ctx`` got TRT009 as a context server)."""
+    if not any(_name_alone(l) for l in launches):
+        return
+    from pdlint.pairing import group
+    for dep in group(launches):
+        alone = [l for l in dep.launches if _name_alone(l)]
+        if not alone:
+            continue
+        others = [l for l in dep.launches if l not in alone]
+        roles = {l.role for l in alone}
+        if len(roles) > 1 or any(l.kind == "router" or described(l) or
+                                 (l.kind == "server" and l.role in ("prefill", "decode")) for l in others):
+            continue
+        for l in alone:
+            l.meta["role_name_only"] = l.parsed.role_from
+            l.role = None
+            l.structural_role = None
+            l.structural_origin = None
+            l.parsed.role_from = ""
 
 
 _ROUTES_ONLY_HINT = ("check the script or manifest that starts those servers together with this config (pdlint "
