@@ -713,17 +713,19 @@ def _join_routed_servers(launches: list, uf: _UF, how: dict) -> None:
         return
     servers: dict = {}  # (role, address key) -> servers
     on_host: dict = {}  # (role, directory and host) -> servers of that role there, any port
-    role_servers: dict = {}  # role -> servers
     for l in launches:
         if l.kind == "server":
             for k in address_keys(l):
                 servers.setdefault(k, []).append(l)
                 on_host.setdefault((k[0], k[1].rsplit(":", 1)[0]), []).append(l)
-                role_servers.setdefault(k[0], []).append(l)
-    if role_servers:
-        for l in launches:
-            if l.kind == "server" and pair_role(l) in ("prefill", "decode") and not address_keys(l):
-                role_servers.setdefault(pair_role(l), []).append(l)
+    root_roles: Optional[dict] = None  # deployment root -> the roles of its servers (built when first needed)
+
+    def join(a: str, b: str) -> None:
+        ra, rb = uf.find(a), uf.find(b)
+        uf.union(a, b)
+        if root_roles is not None and ra != rb:
+            root_roles[uf.find(a)] = root_roles.get(ra, set()) | root_roles.get(rb, set())
+
     for r, keys in routers:
         named = []
         missed = []  # URLs no server of their role listens at
@@ -737,21 +739,28 @@ def _join_routed_servers(launches: list, uf: _UF, how: dict) -> None:
             if not at:
                 missed.append(k)
         for s in named:
-            uf.union(unit_key(r), unit_key(s))
+            join(unit_key(r), unit_key(s))
         # a URL whose port no server of its role listens on names the servers of that role its host writes in
         # other files, when the router's own deployment has no server of that role and the host's are one
         # deployment's: a node's script that starts a decode and the router, the prefill in the prefill node's
         # script on another port (field test rw17/n: the router's PD154 was missed)
         for role, k in missed:
-            at = [s for s in on_host.get((role, k.rsplit(":", 1)[0]), ()) if not alternative_renders(r, s)]
-            if not at or len({uf.find(unit_key(s)) for s in at}) != 1:
+            host = (role, k.rsplit(":", 1)[0])
+            if host not in on_host:
                 continue
-            root = uf.find(unit_key(r))
-            if any(uf.find(unit_key(s)) == root for s in role_servers.get(role, ())):
+            if root_roles is None:
+                root_roles = {}
+                for l in launches:
+                    if l.kind == "server" and pair_role(l) in ("prefill", "decode"):
+                        root_roles.setdefault(uf.find(unit_key(l)), set()).add(pair_role(l))
+            if role in root_roles.get(uf.find(unit_key(r)), ()):
+                continue
+            at = [s for s in on_host[host] if not alternative_renders(r, s)]
+            if not at or len({uf.find(unit_key(s)) for s in at}) != 1:
                 continue
             named += at
             for s in at:
-                uf.union(unit_key(r), unit_key(s))
+                join(unit_key(r), unit_key(s))
         if named:
             where = ", ".join(dict.fromkeys(f"{s.path}:{s.line}" for s in named))
             how[uf.find(unit_key(r))] = f"router {r.path}:{r.line} names the addresses of {where}"
