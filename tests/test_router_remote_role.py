@@ -60,3 +60,18 @@ def test_a_router_whose_own_script_starts_a_prefill_does_not_look_elsewhere(scra
     code, out = scratch_git.lint(".")
     assert _router_servers(out, "node2.sh")["prefill"] == ["node2.sh"]
     assert ("node2.sh", 4, "PD154") in _codes(out)
+
+
+def test_a_router_alone_naming_a_servers_host_on_another_port_joins_it(scratch_git):
+    """hhhh1252023/pass's layout (router.sh beside pnode60.sh / dnode102.sh, tests/test_field_pairs.py) with the
+    prefill URL's port not the prefill's: the router names 192.168.0.60's prefill, and PD154 says the ports differ
+    (this layout paired nothing before, and reported nothing)."""
+    server = ("python -m sglang.launch_server --model-path /models/DeepSeek-R1 --tp 16 --host {h} --port 30000 "
+              "--disaggregation-mode {m}\n")
+    scratch_git.write("cp/pnode60.sh", server.format(h="192.168.0.60", m="prefill"))
+    scratch_git.write("cp/dnode102.sh", server.format(h="192.168.0.102", m="decode"))
+    scratch_git.write("cp/router.sh", "python -m sglang_router.launch_router --pd-disaggregation --prefill "
+                                      "http://192.168.0.60:30001 --decode http://192.168.0.102:30000 --port 6688\n")
+    code, out = scratch_git.lint(".")
+    assert (code, _codes(out)) == (1, [("cp/router.sh", 1, "PD154")])
+    assert _router_servers(out, "cp/router.sh") == {"prefill": ["cp/pnode60.sh"], "decode": ["cp/dnode102.sh"]}
