@@ -382,7 +382,7 @@ class UnionFind:
 def pair_keys(launch) -> set:
     """Keys two launches share when the pair stage could put them in one deployment
     (:func:`pdlint.pairing.group`): unit keys, replica groups, Compose projects, role-word sibling keys, the
-    server addresses routers name."""
+    server addresses routers name and their hosts."""
     from pdlint.pairing import address_keys, compose_project_key, model_sibling_key, role_word_keys, unit_key
     keys = {"u:" + unit_key(launch)}
     sibling = model_sibling_key(launch)
@@ -395,6 +395,7 @@ def pair_keys(launch) -> set:
         keys.add("c:" + project)
     for _, key in address_keys(launch):
         keys.add("a:" + key)
+        keys.add("h:" + key.rsplit(":", 1)[0])  # a router's URL names the servers of its host on another port too
     for key, _, _ in role_word_keys(launch.path):
         keys.add("s:" + key)
     if launch.engine == "trtllm":  # a disaggregated config and the servers a script beside it starts at its URLs

@@ -75,3 +75,24 @@ def test_a_router_alone_naming_a_servers_host_on_another_port_joins_it(scratch_g
     code, out = scratch_git.lint(".")
     assert (code, _codes(out)) == (1, [("cp/router.sh", 1, "PD154")])
     assert _router_servers(out, "cp/router.sh") == {"prefill": ["cp/pnode60.sh"], "decode": ["cp/dnode102.sh"]}
+
+
+def test_the_cache_rechecks_the_router_with_the_prefill_its_host_names(scratch_git, capsys):
+    """The result cache keeps a router and the server its URL's host names in one component: a change of the
+    prefill's script alone re-checks the router's (else the stored PD154 and the fresh "not paired" disagreed)."""
+    from pdlint.cli import main
+    scratch_git.write("node2.sh", _node2())
+    prefill = scratch_git.write("prefill.sh", "#!/bin/bash\n" + SERVER.format(role="prefill", host="10.0.0.5",
+                                                                              port=30001) + "\n")
+
+    def same() -> str:
+        want = (main(["check", "--no-cache", "."]), capsys.readouterr())
+        got = (main(["check", "."]), capsys.readouterr())
+        assert got == want
+        return want[1].out
+
+    assert "PD154" in same()
+    prefill.write_text(prefill.read_text() + "# edited\n")
+    assert "PD154" in same()
+    prefill.write_text(prefill.read_text().replace("--port 30001", "--port 30000"))
+    assert "PD154" not in same()
