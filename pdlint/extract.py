@@ -1532,12 +1532,19 @@ class Extractor:
         in its base image (whose tag pins the engine release) with its ``ENV``."""
         from pdlint.formats import dockerfile
         for st in dockerfile.parse(TStr.from_source(src)):
-            if not st.own:
-                continue
             env = dict(self.shell_env(job))
             env.update(st.env)
             where = f"Dockerfile stage {st.name!r} (FROM {st.image or 'an image pdlint cannot see'}, line {st.line})"
             meta = {"image": st.image, "shell_run": f"Dockerfile {job.display} stage {st.name}"}
+            for run in st.runs:  # build steps
+                build = {**meta, "shell_run": f"Dockerfile {job.display} RUN at line {run.line}"}
+                if run.shell is not None:
+                    self.shell(job, src, run.shell, None, env=env, context=f"{where}, RUN (a build step)", meta=build)
+                else:
+                    self.command_launches(job, list(run.exec_words), env, f"{where}, RUN (a build step)", None,
+                                          {**build, "exec_form": True})
+            if not st.own:
+                continue
             entry, cmd = st.entry, st.cmd
             if entry is not None and entry.shell is not None:  # `/bin/sh -c`, CMD ignored
                 self.shell(job, src, entry.shell, None, env=env, context=f"{where}, ENTRYPOINT", meta=meta)

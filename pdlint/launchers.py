@@ -193,7 +193,10 @@ _PACKAGE_VERBS = {
     "conda": _INSTALL, "mamba": _INSTALL, "micromamba": _INSTALL,
     "apt": _INSTALL, "apt-get": _INSTALL | {"source", "build-dep"}, "aptitude": _INSTALL, "yum": _INSTALL,
     "dnf": _INSTALL, "microdnf": _INSTALL, "zypper": _INSTALL, "apk": _INSTALL, "brew": _INSTALL,
-    "npm": _INSTALL | {"ci"}, "pnpm": _INSTALL, "yarn": _INSTALL, "gem": _INSTALL, "cargo": {"install"},
+    "npm": _INSTALL | {"ci"}, "pnpm": _INSTALL, "yarn": _INSTALL, "gem": _INSTALL,
+    # (a build names the binary it builds: `cargo build --release --bin sglang-router`, sgl-project/sglang's
+    # docker/Dockerfile, field compare of Dockerfile RUN lines; `cargo run --bin X` runs it)
+    "cargo": {"install", "build", "check", "test", "fetch", "clippy", "doc", "bench", "b", "c", "t"},
     "snap": _INSTALL, "spack": _INSTALL, "easy_install": None,
 }
 # sub-command namespaces between a manager and its verb (``uv pip install``, ``uv tool install``, ``conda env
@@ -242,7 +245,10 @@ def package_command(texts: list, i: int) -> bool:
 #: (``echo python3 -m sglang.launch_server ...``, ``grep 8998 ... python3 -m sglang.launch_server``)
 NOT_RUNNERS = frozenset({"echo", "printf", "cat", "grep", "egrep", "fgrep", "pgrep", "pkill", "killall", "kill",
                          "ps", "sed", "awk", "tee", "logger", "read", "test", "[", "[[", "which", "type", "hash",
-                         "true", ":", "wc", "head", "tail", "curl", "wget"})
+                         "true", ":", "wc", "head", "tail", "curl", "wget",
+                         # file operations on a program's file (`cp target/release/sglang-router /usr/local/bin/`)
+                         "cp", "mv", "ln", "install", "chmod", "chown", "rm", "ls", "mkdir", "touch", "stat", "file",
+                         "strip"})
 
 
 _LOOKUP = re.compile(r"-[pvV]*[vV][pvV]*")

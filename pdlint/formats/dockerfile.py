@@ -14,8 +14,9 @@ and ENTRYPOINT interact"):
 Every stage that writes its own ``ENTRYPOINT`` or ``CMD`` is one launch (``docker build --target`` may pick any
 stage); a stage ``FROM`` another inherits its entry point, command and environment.  ``ENV`` sets the launch's
 environment, ``ARG`` defaults fill ``FROM`` (whose image tag pins the engine release, as a container's
-``image:`` does).  ``RUN`` lines run at build time and start no server: their launch text, if any, is left to
-coverage (PD020).
+``image:`` does).  A ``RUN`` line is a build step: its commands are read as a script's are (a server it starts
+fails the build with the same flags; ``pip install`` and ``cp`` of an engine are no launches), each stage's own; a
+``RUN <<EOF`` here-document script is left to coverage (PD020 for its launch text).
 """
 
 from __future__ import annotations
@@ -37,6 +38,8 @@ _ARG = re.compile(r"^(?P<name>[A-Za-z_][A-Za-z0-9_]*)(?:=(?P<value>.*))?$")
 _VAR = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)(?::?[-+][^}]*)?\}?")
 _ENV_PAIR = re.compile(r"""([A-Za-z_][A-Za-z0-9_.-]*)=("(?:[^"\\]|\\.)*"|'[^']*'|(?:[^\s\\]|\\.)*)""")
 
+#: RUN's own flags before the command (`--mount=type=cache,target=/root/.cache`, `--network=none`)
+_RUN_FLAGS = re.compile(r"(?:[ \t]*--[a-z-]+=\S+)+[ \t]*")
 MAX_STAGES = 64
 MAX_INSTRUCTIONS = 5000
 
@@ -62,6 +65,7 @@ class Stage:
     entry: Optional[Form] = None
     cmd: Optional[Form] = None
     own: bool = False  # writes an ENTRYPOINT or CMD of its own
+    runs: list = field(default_factory=list)  # [Form] of its RUN instructions (build steps), flags dropped
 
 
 def _logical(doc: TStr):
@@ -182,4 +186,9 @@ def parse(doc: TStr, build_args: Optional[dict] = None) -> list:
             cur.entry, cur.cmd, cur.own = _form(value, line), None, True
         elif word == "CMD":
             cur.cmd, cur.own = _form(value, line), True
+        elif word == "RUN":
+            flags = _RUN_FLAGS.match(value.text)
+            body = value[flags.end():] if flags else value
+            if not body.text.lstrip().startswith("<<"):  # (a here-document script: left to coverage)
+                cur.runs.append(_form(body, line))
     return stages
