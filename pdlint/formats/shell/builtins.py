@@ -222,6 +222,14 @@ class Builtins:
         known text (e.g. a function emitting flags); else a placeholder."""
         if self.unit.comment_subs and self.unit.char(node.end_byte) in self.unit.comment_subs:
             return EMPTY  # `# a comment` in backquotes: no output
+        if _misparsed_arithmetic(self.unit, node):
+            # tree-sitter-bash reads `$(( ... ))` inside a `${X:-...}` word as `$( ( ... ) )`, a subshell running
+            # `4 > 2 ? 4 : 2` (output '' into a file "2"); bash evaluates it as arithmetic (SemiAnalysisAI/InferenceX
+            # dsv4_fp4_b300_sglang.sh's `"${MAX_RUNNING_REQUESTS:-$(( CONC * 3 / 2 > 8 ? CONC * 3 / 2 : 8 ))}"`,
+            # field test rw18/o: '' and a false SGL005)
+            use = self.unit.slice(node)
+            value = self.arith_text(use.text[3:-2], st, unk, use)
+            return use.as_opaque() if value is None else computed(str(value), use)
         key = (id(self.unit), node.start_byte)
         picked = self.sub_pick.get(key)
         if picked is not None:  # the statement is being run once per possible output (Interpreter.per_output)
@@ -693,3 +701,13 @@ def _ifs_split(line: TStr, ifs: str) -> list:
     if start < len(text):
         out.append(line[start:])
     return out
+
+
+def _misparsed_arithmetic(unit, node) -> bool:
+    """``$(( ... ))`` that tree-sitter-bash parsed as a command substitution of a subshell (it does so inside a
+    ``${X:-...}`` word): the text is ``$((...))`` with no blank after ``$(`` and the only child is that subshell."""
+    text = unit.source_text(node)
+    if not (text.startswith("$((") and text.endswith("))")):
+        return False
+    kids = node.named_children
+    return len(kids) == 1 and kids[0].type == "subshell"
