@@ -47,3 +47,74 @@ def test_a_subshell_in_a_command_substitution_in_a_parameter_default_is_still_ru
     code, out = scratch_git.lint(".")
     assert code == 0
     assert _argv(out)[0][-1] == "7"
+
+
+_RANK = """\
+#!/usr/bin/env bash
+# every node of a Slurm job runs this script; the rank picks the role
+NODE_RANK="${NODE_RANK:-${SLURM_PROCID:-0}}"
+PREFILL_NODES="${PREFILL_NODES:-1}"
+if [[ "$NODE_RANK" -lt "$PREFILL_NODES" ]]; then
+    KV_ROLE=kv_producer
+else
+    KV_ROLE=kv_consumer
+fi
+vllm serve Qwen/Qwen3-8B --port 8200 \\
+  --kv-transfer-config "{\\"kv_connector\\":\\"NixlConnector\\",\\"kv_role\\":\\"$KV_ROLE\\"}"
+"""
+
+
+def _roles(out):
+    return sorted((la["line"], la["role"]) for la in out["launches"])
+
+
+def test_a_role_chosen_from_a_rank_the_environment_sets_builds_both_roles(scratch_git):
+    """InferenceX benchmarks/multi_node/llm-d/server.sh: `NODE_RANK="${NODE_RANK:-${SLURM_PROCID:-0}}"`, compared
+    with `PREFILL_NODES="${PREFILL_NODES:-1}"`, picks the kv_role a launch after the `if` reads; only the default
+    (prefill) was built, so no decode-side or pair rule ran."""
+    scratch_git.write("server.sh", _RANK)
+    code, out = scratch_git.lint(".")
+    assert (code, out["findings"]) == (0, [])
+    assert _roles(out) == [(10, "decode"), (10, "prefill")]
+    assert len(out["pairs"]) == 1
+
+
+def test_a_rank_default_deciding_a_launch_in_the_branch_against_another_default_builds_both_roles(scratch_git):
+    """amd_utils/server_sglang.sh's shape: the launches in the branches, the rank compared with another
+    environment default (was PD020 "a branch not taken" for the decode)."""
+    scratch_git.write("server.sh", textwrap.dedent("""\
+        #!/usr/bin/env bash
+        NODE_RANK="${NODE_RANK:-0}"
+        PREFILL_NODES="${PREFILL_NODES:-1}"
+        if [[ "$NODE_RANK" -lt "$PREFILL_NODES" ]]; then
+          vllm serve Qwen/Qwen3-8B --port 8100 --kv-transfer-config '{"kv_connector":"NixlConnector","kv_role":"kv_producer"}'
+        else
+          vllm serve Qwen/Qwen3-8B --port 8200 --kv-transfer-config '{"kv_connector":"NixlConnector","kv_role":"kv_consumer"}'
+        fi
+        """))
+    code, out = scratch_git.lint(".")
+    assert (code, [f["code"] for f in out["findings"]]) == (0, [])
+    assert _roles(out) == [(5, "prefill"), (7, "decode")]
+
+
+def test_a_rank_default_whose_branch_sets_no_role_a_launch_reads_is_not_run_again(scratch_git):
+    """Quiet: the skipped branch sets a variable no launch reads, or a value of another configuration a launch
+    reads (NVIDIA/TensorRT-LLM examples/disaggregated/slurm/service_discovery_example/launch.slurm's
+    `enable_etcd="${enable_etcd:-0}"` choosing an etcd or http cluster URI): the default's value stays the only
+    run, and the default is still the value used in the argv."""
+    scratch_git.write("server.sh", textwrap.dedent("""\
+        #!/usr/bin/env bash
+        NODE_RANK="${NODE_RANK:-0}"
+        if [[ "$NODE_RANK" -lt 1 ]]; then
+            BANNER=first; URI=http://head:8000
+        else
+            BANNER=other; URI=etcd://head:2379
+        fi
+        echo "$BANNER"
+        vllm serve Qwen/Qwen3-8B --port "${PORT:-8200}" --served-model-name "$URI" \\
+          --kv-transfer-config '{"kv_connector":"NixlConnector","kv_role":"kv_producer"}'
+        """))
+    code, out = scratch_git.lint(".")
+    assert (code, out["findings"]) == (0, [])
+    assert [(la["line"], la["role"], la["context"]) for la in out["launches"]] == [(9, "prefill", "")]
+    assert out["launches"][0]["argv"][1:3] == ["--port", "8200"]

@@ -33,6 +33,7 @@ ROLE_WORDS = {
 _REFS = frozenset({"simple_expansion", "expansion"})
 _EXPANDING = frozenset({"simple_expansion", "expansion", "command_substitution",
                         "arithmetic_expansion", "process_substitution"})
+_INT_TEXT = re.compile(r"[-+]?[0-9]+")
 _NUMERIC = {"-eq": lambda a, b: a == b, "-ne": lambda a, b: a != b, "-lt": lambda a, b: a < b,
             "-le": lambda a, b: a <= b, "-gt": lambda a, b: a > b, "-ge": lambda a, b: a >= b}
 _INT_RE = re.compile(r"\s*[-+]?[0-9]+\s*")
@@ -210,6 +211,12 @@ class Conditions:
         if self.env_spans and (op in ("=", "==", "!=") or op in _NUMERIC):
             for ref, lit, flipped in ((left, right, False), (right, left, True)):
                 if lit.literal and not lit.t.opaque and not (pattern and has_glob(lit.t.text, lit.mask)):
+                    self.note_env_compare(op, ref.t, lit.t, flipped)
+                elif not flipped and op in _NUMERIC and not left.literal and _INT_TEXT.fullmatch(lit.t.text) and \
+                        self.env_source(lit.t) is not None:
+                    # both sides environment defaults (`[[ $NODE_RANK -lt $PREFILL_NODES ]]` with
+                    # `PREFILL_NODES="${PREFILL_NODES:-1}"`, SemiAnalysisAI/InferenceX llm-d/server.sh): the right
+                    # side's default counts as the number written there, the left side's values are tried
                     self.note_env_compare(op, ref.t, lit.t, flipped)
         if cond.value is None and op in ("=", "==", "!="):
             for ref, lit in ((left, right), (right, left)):

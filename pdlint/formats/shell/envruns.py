@@ -18,9 +18,13 @@ variables:
   was copied through: ``NODE_RANK="${NODE_RANK:-0}"; [[ $NODE_RANK -eq 0 ]]``) gives the values that
   would decide it otherwise: the literal words (``case`` patterns without glob characters), or for a
   numeric test the value on the other side of the literal from the default (``-eq 0`` with default 0: 1);
+  in a numeric test of two such defaults (``[[ $NODE_RANK -lt $PREFILL_NODES ]]``) the right one counts as
+  the number written there; in a nested default (``${NODE_RANK:-${SLURM_PROCID:-0}}``) the outermost
+  variable is the one tried;
 * those values are kept (``ShellContext.env_values``) only when the decision skipped a part of the
   statement that holds launch text, or names a function that does, or assigns a long option to a
-  variable (``ARGS+=(--lmcache-config ...)``: flags a switch adds; :meth:`EnvVariants.may_launch`): a
+  variable (``ARGS+=(--lmcache-config ...)``: flags a switch adds), or gives a variable a launch reads a
+  role word (``KV_ROLE=kv_consumer``; :meth:`EnvVariants.may_launch`): a
   script whose defaults reach every launch and every such flag costs nothing more.
 
 Not recorded: arithmetic conditions other than one comparison of a name with a number, ``test`` words
@@ -40,6 +44,7 @@ _LONG_OPTION = re.compile(r"(?:^|\s)--[A-Za-z]")
 #: an assignment whose value holds a long option (``ARGS+=(--lmcache-config ...)``, ``EXTRA="$EXTRA --enable-x"``)
 _FLAG_ASSIGNMENT = re.compile(r"^[ \t]*(?:(?:export|local|declare|typeset|readonly)(?:[ \t]+-\w+)*[ \t]+)?"
                               r"[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]\n]*\])?\+?=[^\n]*?(?<=[\s(\"'=])--[A-Za-z]", re.M)
+_KV_ROLES = frozenset({"kv_producer", "kv_consumer", "kv_both"})
 _MIRROR = {"-gt": "-lt", "-lt": "-gt", "-ge": "-le", "-le": "-ge", "-eq": "-eq", "-ne": "-ne"}
 #: the values on the two sides of ``-OP N``, as offsets from N (a rank test ``-eq 0`` gives 0 and 1, not -1)
 _SIDES = {"-eq": (0, 1), "-ne": (0, 1), "-gt": (1, 0), "-ge": (0, -1), "-lt": (-1, 0), "-le": (0, 1)}
@@ -70,16 +75,23 @@ class EnvVariants:
         there; else None."""
         if not self.env_spans or not t.text or t.opaque:
             return None
-        names = set()
+        names: dict = {}
         for p in t.pieces:
             if p.src is None:
                 return None
             end = p.offset + p.end - p.start
-            hit = {n for n, src, a, b in self.env_spans if src is p.src and a <= p.offset and end <= b}
+            hit = [(n, b - a) for n, src, a, b in self.env_spans if src is p.src and a <= p.offset and end <= b]
             if not hit:
                 return None
-            names |= hit
-        return names.pop() if len(names) == 1 else None
+            for n, width in hit:
+                names[n] = max(names.get(n, 0), width)
+        if len(names) == 1:
+            return next(iter(names))
+        # a nested default (`NODE_RANK="${NODE_RANK:-${SLURM_PROCID:-0}}"`, SemiAnalysisAI/InferenceX
+        # llm-d/server.sh): the outermost variable, whose default holds the others' whole text
+        widest = max(names.values())
+        outer = sorted(n for n, w in names.items() if w == widest)
+        return outer[0] if len(outer) == 1 else None
 
     def note_env_compare(self, op: str, value: TStr, literal: TStr, flipped: bool) -> None:
         """A test ``value OP literal`` (``literal OP value`` when ``flipped``): the values of the variable
@@ -211,7 +223,28 @@ class EnvVariants:
                 if word in functions and word not in seen:
                     seen.add(word)
                     texts.extend(u.text[u.start(body):u.char(body.end_byte)] for u, body in functions[word])
-        return False
+        # a role the skipped part gives a variable a launch reads (`if [[ $NODE_RANK -lt $PREFILL_NODES ]]; then
+        # KV_ROLE=kv_producer; else KV_ROLE=kv_consumer; fi`, then `vllm serve ... "kv_role":"$KV_ROLE"`,
+        # SemiAnalysisAI/InferenceX llm-d/server.sh, field test rw18/o: the decode launch was never built); other
+        # values (an etcd URI instead of an http one) are another configuration, not the other role: no second run
+        return any(self.launch_relevant(name) for name in sorted(self._role_assignments(nodes)))
+
+    def _role_assignments(self, nodes: list) -> set:
+        """Names the statements ``nodes`` assign a literal role word (``decode``, ``generation``, ``kv_consumer``)."""
+        from .conditions import role_of
+        out = set()
+        stack = list(nodes)
+        while stack:
+            n = stack.pop()
+            if n.type == "variable_assignment":
+                name, value = n.child_by_field_name("name"), n.child_by_field_name("value")
+                if name is not None and value is not None:
+                    text = self.unit.source_text(value).strip("\"'")
+                    if role_of(text) is not None or text in _KV_ROLES:
+                        out.add(self.unit.source_text(name).split("[", 1)[0])
+                continue
+            stack.extend(n.children)
+        return out
 
 
 def _computed(text: str, at: TStr) -> TStr:
