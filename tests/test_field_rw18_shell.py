@@ -118,3 +118,62 @@ def test_a_rank_default_whose_branch_sets_no_role_a_launch_reads_is_not_run_agai
     assert (code, out["findings"]) == (0, [])
     assert [(la["line"], la["role"], la["context"]) for la in out["launches"]] == [(9, "prefill", "")]
     assert out["launches"][0]["argv"][1:3] == ["--port", "8200"]
+
+
+_VLLM = ("vllm serve Qwen/Qwen3-8B --port 8100 \\\n"
+         "  --kv-transfer-config '{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_producer\"}' $ROLE_EXTRA_ARGS\n")
+
+
+def _pd023(out):
+    return [(f["line"], f["code"]) for f in out["findings"] if f["code"] == "PD023"]
+
+
+def test_a_variable_an_eval_of_a_command_substitution_sets_has_no_known_value_after_it(scratch_git):
+    """InferenceX benchmarks/multi_node/llm-d/server.sh: `ROLE_EXTRA_ARGS=""`, then `eval "$(python3 - <<PY ...
+    print(f"ROLE_EXTRA_ARGS={shlex.quote(extra)}") ... PY)"`, then `vllm serve ... $ROLE_EXTRA_ARGS`: the recipe's
+    per-role flags were dropped without a word (the pre-eval ""); now PD023 says they were not checked."""
+    scratch_git.write("server.sh", textwrap.dedent("""\
+        #!/usr/bin/env bash
+        ROLE_EXTRA_ARGS=""
+        eval "$(python3 - "$RECIPE" <<PY
+        import shlex, sys, yaml
+        extra = yaml.safe_load(open(sys.argv[1]))["prefill"]["extra-args"]
+        print(f"ROLE_EXTRA_ARGS={shlex.quote(extra)}")
+        PY
+        )"
+        """) + _VLLM)
+    code, out = scratch_git.lint(".")
+    assert (code, _pd023(out)) == (0, [(10, "PD023")])
+
+
+def test_a_script_file_the_substitution_runs_shows_the_names_source_and_declare_of_it_set(scratch_git):
+    """The same through `source <(python3 tools/render.py)` and `declare "$(...)"`: the names the repository's
+    render script prints, or the substitution's text shows, have no known value afterwards."""
+    scratch_git.write("tools/render.py", 'print(f"ROLE_EXTRA_ARGS={args}")\n')
+    scratch_git.write("a.sh", '#!/bin/bash\nROLE_EXTRA_ARGS=""\nsource <(python3 tools/render.py prefill)\n' + _VLLM)
+    scratch_git.write("b.sh", '#!/bin/bash\nROLE_EXTRA_ARGS=""\n'
+                              'declare "$(python3 -c \'print("ROLE_EXTRA_ARGS=--max-num-seqs 8")\')"\n' + _VLLM)
+    scratch_git.write("c.sh", '#!/bin/bash\nROLE_EXTRA_ARGS=""\nread -r ROLE_EXTRA_ARGS < extra.txt\n' + _VLLM)
+    code, out = scratch_git.lint(".")
+    assert sorted((f["path"], f["line"]) for f in out["findings"] if f["code"] == "PD023") == [
+        ("a.sh", 5), ("b.sh", 5), ("c.sh", 5)]
+
+
+def test_an_eval_that_shows_no_assignment_of_a_launch_variable_keeps_its_value(scratch_git):
+    """Quiet: `eval "$(conda shell.bash hook)"` and an eval'd script assigning other names leave the launch's
+    variables as they were, and an eval of known text still assigns what it says."""
+    scratch_git.write("server.sh", textwrap.dedent("""\
+        #!/usr/bin/env bash
+        ROLE_EXTRA_ARGS=""
+        eval "$(conda shell.bash hook)"
+        eval "$(python3 - <<PY
+        print(f"OTHER={1}")
+        open("x", encoding="utf-8")
+        PY
+        )"
+        """) + _VLLM + textwrap.dedent("""\
+        eval "ROLE_EXTRA_ARGS='--max-num-seqs 8'"
+        """) + _VLLM.replace("8100", "8101"))
+    code, out = scratch_git.lint(".")
+    assert (code, [f["code"] for f in out["findings"] if f["code"].startswith("PD")]) == (0, [])
+    assert [la["argv"][5:] for la in out["launches"]] == [[], ["--max-num-seqs", "8"]]

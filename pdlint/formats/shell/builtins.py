@@ -35,9 +35,8 @@ class Builtins:
         if not args:
             return [Out(st, True)]
         text = join_with(args, computed(" ", words[0]))
-        if not has_known_char(text):
-            return [Out(st, None)]
-        if not self.deeper("eval"):
+        if not has_known_char(text) or not self.deeper("eval"):
+            self.forget_shown(node, words[0], [st])
             return [Out(st, None)]
         self.spend(len(text.text))
         unit = self.parse(text, kind="eval")
@@ -50,7 +49,39 @@ class Builtins:
             self.depth -= 1
         for o in outs:
             o.st.close_ctx(depth)
+        if any(p.opaque for p in text.pieces):  # (a part pdlint cannot see ran too)
+            self.forget_shown(node, words[0], [o.st for o in outs])
         return outs
+
+    def forget_shown(self, node, at: TStr, states: list) -> None:
+        """After ``eval "$(...)"`` / ``source <(...)`` / ``declare "$(...)"`` of text pdlint cannot see: the
+        variables that text may assign have no known value on ``states``, at least every name the command
+        substitutions of ``node`` (their here-documents included, and the script file they run when the
+        repository has it) show assigned: ``NAME=``, ``print(f"NAME=...")``, ``export NAME``.  Keeping the
+        old value dropped the flags silently (SemiAnalysisAI/InferenceX benchmarks/multi_node/llm-d/server.sh:
+        ``ROLE_EXTRA_ARGS=""``, then ``eval "$(python3 - <<PY ... PY)"`` sets it from a recipe, then ``vllm serve
+        ... $ROLE_EXTRA_ARGS``, field test rw18/o); now the launch reports the part it did not check (PD023)."""
+        if node is None or not states:
+            return
+        texts = _substitution_texts(self.unit, node)
+        if not texts:
+            return
+        current = file_of(at) or (file_of(self.top.tstr) if self.top else None)
+        names: set = set()
+        for text in texts:
+            names |= shown_assigned(text)
+            if current is None:
+                continue
+            for path in _RUN_FILE.findall(text)[:_MAX_RUN_FILES]:
+                try:
+                    src = self.ctx.resolve_source(path, current)
+                except Exception:  # the caller's resolver must not stop the evaluation
+                    src = None
+                if src is not None and len(src.text) <= _MAX_SCANNED:
+                    names |= shown_assigned(src.text)
+        for s in states:
+            for name in names:
+                s.vars.pop(name, None)
 
     def b_source(self, words, st, unk, penv, node) -> list:
         if len(words) < 2:
@@ -68,6 +99,8 @@ class Builtins:
         except Exception:  # the caller's resolver must not stop the evaluation
             src = None
         if src is None:
+            if any(p.opaque for p in words[1].pieces) or not words[1].pieces:
+                self.forget_shown(node, words[0], [st])  # `source <(python3 render.py)`
             if self.ctx.source_refused is not None:  # reported at the `source` / `.` word: the line to edit
                 self.ctx.source_refused(path, current, words[0])
             return [Out(st, None)]
@@ -711,3 +744,39 @@ def _misparsed_arithmetic(unit, node) -> bool:
         return False
     kids = node.named_children
     return len(kids) == 1 and kids[0].type == "subshell"
+
+
+#: a name shown assigned in text a command prints for ``eval``: ``NAME=``, ``NAME+=`` (not ``--flag=``, ``a.b=``,
+#: ``x==``); ``export NAME`` / ``declare -x NAME ...``
+_SHOWN_ASSIGN = re.compile(r"(?<![\w$.{}\-])([A-Za-z_][A-Za-z0-9_]*)\+?=(?![=~])")
+_SHOWN_DECLARED = re.compile(r"\b(?:export|declare|typeset|readonly)((?:[ \t]+-[A-Za-z]+)*(?:[ \t]+[A-Za-z_][A-Za-z0-9_]*)+)")
+#: the script file a command substitution runs (``python3 tools/render.py``, ``bash ./env.sh``)
+_RUN_FILE = re.compile(r"(?:^|[\s;|&(])(?:python3?|bash|sh)\s+(?:-[A-Za-z]+\s+)*[\"']?([\w./-]+\.(?:py|sh))\b")
+_MAX_RUN_FILES = 4
+_MAX_SCANNED = 256 * 1024
+
+
+def shown_assigned(text: str) -> set:
+    """The variable names ``text`` shows assigned (see :data:`_SHOWN_ASSIGN`)."""
+    names = set(_SHOWN_ASSIGN.findall(text))
+    for m in _SHOWN_DECLARED.finditer(text):
+        names.update(w for w in m.group(1).split() if not w.startswith("-"))
+    return names
+
+
+def _substitution_texts(unit, node) -> list:
+    """The source texts of the command / process substitutions in ``node`` (and in the here-documents of the
+    statement it heads)."""
+    out = []
+    top = node.parent if node.parent is not None and node.parent.type == "redirected_statement" else node
+    stack = [top]
+    while stack:
+        n = stack.pop()
+        if n.type in ("command_substitution", "process_substitution"):
+            out.append(unit.source_text(n))
+            continue
+        if n.type == "heredoc_body" and n.parent is not None and n.parent.parent is top:
+            out.append(unit.source_text(n))
+            continue
+        stack.extend(n.children)
+    return out

@@ -702,6 +702,9 @@ class Interpreter(Words, Conditions, Control, Builtins, Joins, Tails, EnvVariant
                 self.declare(cmd, flags, self.unit.source_text(child), None, st)
             elif child.type != "comment":
                 for word in self.expand_word(child, st, set()):
+                    if word.opaque:
+                        # `declare "$(python3 render.py)"`: names pdlint cannot see (Builtins.forget_shown)
+                        self.forget_shown(node, self.unit.slice(node), [st])
                     self.declare_word(cmd, flags, word, st)
         return [Out(st, True)]
 
