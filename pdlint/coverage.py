@@ -542,7 +542,7 @@ def assess(jobs: list, extraction, findings: list, strict: bool = False, shown=N
         else:
             text = src.text
         lines = covered.get(job.display, set())
-        kind = "python" if job.display.endswith(".py") else "shell" if job.kind in ("shell", "justfile") else ""
+        kind = "python" if job.display.endswith(".py") else "shell" if job.kind in ("shell", "justfile", "makefile") else ""
         markers = find_markers(text, kind, skip=lines)
         # markers on covered lines are not searched: a file with some has launches, which is what the count
         # tells (Coverage.launch_text)

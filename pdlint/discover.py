@@ -147,6 +147,9 @@ def kind_of(name: str, head: bytes = b"") -> Optional[str]:
     from pdlint.formats.dockerfile import is_dockerfile
     if is_dockerfile(name):  # what its stages run (pdlint.formats.dockerfile)
         return "dockerfile"
+    from pdlint.formats.makefile import is_makefile
+    if is_makefile(name):  # its rules' recipes (pdlint.formats.makefile)
+        return "makefile"
     if lower.endswith(JINJA_EXT):
         return "jinja"
     if lower.endswith(".tpl"):
@@ -520,7 +523,7 @@ def _config_dependents(named: list, files: list, resolver, boundary=None, root: 
     out = []
     for f in files:
         kind = file_kind(f, root or os.path.dirname(f), _head(f, boundary) if "." not in os.path.basename(f) else b"")
-        if kind not in ("jinja", "tpl", "shell", "justfile", "systemd"):
+        if kind not in ("jinja", "tpl", "shell", "justfile", "systemd", "dockerfile", "makefile"):
             continue
         cfg = resolver.for_file(f)
         if any(cfg is c for c in hit):

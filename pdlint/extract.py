@@ -408,6 +408,8 @@ class Extractor:
             self.systemd(job, src, TStr.from_source(src), None)
         elif job.kind == "dockerfile":
             self.dockerfile(job, src)
+        elif job.kind == "makefile":
+            self.makefile(job, src)
         elif job.kind == "unknown" and worth_parsing("yaml", data):
             self.unknown(job, src)
 
@@ -1525,6 +1527,19 @@ class Extractor:
             context = ", ".join(x for x in (label, f"systemd unit ExecStart= (line {line})") if x)
             self.shell(job, src, cmd, render_role, env=env or None, context=context,
                        meta={"shell_run": f"systemd unit {os.path.basename(job.abspath)}"})
+
+    # -- Makefiles -----------------------------------------------------------------
+    def makefile(self, job: FileJob, src: SourceFile) -> None:
+        """Each rule's recipe as a shell script (:mod:`pdlint.formats.makefile`), the target name a role hint."""
+        from pdlint.formats import makefile
+        found, _ = makefile.rules(TStr.from_source(src))
+        for r in found:
+            meta = {"shell_run": f"make {r.target}"}  # each target is its own invocation: not co-located
+            role = makefile.role_hint(r.target)
+            if role:
+                meta["role_hint"] = role
+            self.shell(job, src, r.body, None, env=self.shell_env(job) or None, context=f"make target {r.target!r}",
+                       meta=meta)
 
     # -- Dockerfiles ---------------------------------------------------------------
     def dockerfile(self, job: FileJob, src: SourceFile) -> None:

@@ -287,7 +287,7 @@ def _prewarm(jobs: list) -> None:
             from pdlint.render import jinja
             jinja._environment_classes()
             jinja._code_generator()
-        if kinds & {"shell", "jinja", "justfile", "systemd"}:
+        if kinds & {"shell", "jinja", "justfile", "systemd", "dockerfile", "makefile"}:
             from pdlint.formats.shell import syntax
             syntax.parser()
         from pdlint.engines.sglang import engine, flags, prefilter

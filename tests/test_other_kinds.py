@@ -1,4 +1,4 @@
-"""Text files of kinds pdlint does not read (Python that builds an argv, Makefiles, JSON/TOML
+"""Text files of kinds pdlint does not read (Python that builds an argv, JSON/TOML
 configs, envsubst templates): a directory scan reports their launch text as unchecked (PD020), as a run that
 names the file does, instead of passing them unseen."""
 
@@ -16,7 +16,6 @@ def start(role):
 
 OTHERS = {
     "scripts/worker_setup.py": PYTHON,
-    "Makefile": "serve:\n\tpython3 -m sglang.launch_server --model-path /m --disaggregation-mode prefill\n",
     "deploy/pd.yaml.tmpl": "args: [--model-path, '${MODEL}', --disaggregation-mode, prefill]\n",
     "configs/kv.json": '{"kv_connector": "NixlConnector", "kv_role": "kv_both"}\n',
 }

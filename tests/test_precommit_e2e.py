@@ -245,18 +245,19 @@ def test_documented_files_override_reaches_extensionless_scripts_and_pdlint_skip
     m = re.search(r"^ +files: (\(\?i\).*\[\^/\.\]\+\).*\$)$", doc, re.M)
     assert m, "the override in docs/pre-commit.md"
     override = m.group(1)
-    for path in SELECTED + ["bin/serve-prefill", "Makefile", "LICENSE"]:
+    for path in SELECTED + ["bin/serve-prefill", "Makefile", "Procfile", "LICENSE"]:
         assert re.search(override, path), path
     for path in ["README.md", "x.yaml.bak", "script.pyc", ".gitignore"]:
         assert not re.search(override, path), path
     monkeypatch.chdir(tmp_path)
     (tmp_path / "LICENSE").write_text("* not yaml: [\n")
-    (tmp_path / "Makefile").write_text("all:\n\tpython -m sglang.launch_server --disaggregation-mode prefill "
-                                        "--enable-linear-replayssm-spec\n")
+    # (a Procfile is a kind pdlint does not read: its launch text is PD020, a warning)
+    (tmp_path / "Procfile").write_text("web: python -m sglang.launch_server --disaggregation-mode prefill "
+                                       "--enable-linear-replayssm-spec\n")
     (tmp_path / "CODEOWNERS").write_text("key: value\n")
-    assert main(["check", "LICENSE", "Makefile", "CODEOWNERS"]) == 0
+    assert main(["check", "LICENSE", "Procfile", "CODEOWNERS"]) == 0
     (tmp_path / "serve-prefill").write_text(BROKEN_SCRIPT)
-    assert main(["check", "LICENSE", "Makefile", "CODEOWNERS", "serve-prefill"]) == 1
+    assert main(["check", "LICENSE", "Procfile", "CODEOWNERS", "serve-prefill"]) == 1
 
 
 def test_git_hook_uses_the_manifest_pattern():
