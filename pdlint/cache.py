@@ -528,8 +528,8 @@ def partition(jobs: list, res, deps: Deps, resolver, cwd: str, docs: bool) -> li
             c["notes"].add(note)
         if checked(launch):
             c["launches"] += 1
-            key = "routers" if launch.kind == "router" else (
-                launch.role if launch.role in ("prefill", "decode") else "other")
+            role = pair_role(launch)  # (as coverage._count counts it)
+            key = "routers" if launch.kind == "router" else (role if role in ("prefill", "decode") else "other")
             c["by_role"][key] = c["by_role"].get(key, 0) + 1
 
     out = []

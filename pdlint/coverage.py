@@ -631,9 +631,13 @@ def _within(src, marker: Marker, stretches: list) -> bool:
 
 
 def _count(cov: Coverage, launches: list) -> None:
+    """Each launch once, by the role it is paired as (:func:`pdlint.pairing.pair_role`): the not-paired line
+    counts by the same role, so the summary never counts one launch as decode and then as prefill."""
+    from pdlint.pairing import pair_role
     cov.launches = len(launches)
     for l in launches:
-        key = "routers" if l.kind == "router" else (l.role if l.role in ("prefill", "decode") else "other")
+        role = pair_role(l)
+        key = "routers" if l.kind == "router" else (role if role in ("prefill", "decode") else "other")
         cov.by_role[key] = cov.by_role.get(key, 0) + 1
 
 

@@ -28,7 +28,8 @@ ROLE_MISMATCH = register(Rule(
     "PD101", "structural-role-mismatch", ERROR,
     "Reports a launch whose structure names one role (a CRD field such as a RoleBasedGroup role name, Dynamo "
     "`subComponentType`/`type`, OME `engineConfig`/`decoderConfig`, KServe `spec.prefill`, a Helm values or "
-    "srt-slurm `prefill:`/`decode:` section, a resource name, a sibling file name such as `decode.sh` beside "
+    "srt-slurm `prefill:`/`decode:` section, a container's or Tekton step's name, else the resource's name "
+    "(the innermost unit that names a role wins), a sibling file name such as `decode.sh` beside "
     "`prefill.sh`) while its flags (`--disaggregation-mode`, vLLM's `kv_role`, a runtime sidecar's "
     "`worker_type`) name the other. The launch is then paired as the role its structure names, so the "
     "prefill/decode pair checks still run (e.g. two `kv_producer`s).",

@@ -413,11 +413,18 @@ def _generic(doc: TStr, c: kube.Container, ctx: Optional[_Doc], unit: str) -> Wo
         hint(ctx, c.path, w)
         if w.role is not None or w.router:
             return w
-    # generic: resource name, role labels, container name
+    # generic: container name, resource name, role labels.  The innermost unit wins: a Tekton Task or a
+    # Deployment named after what it tests (`prefill-latency-smoke`) may hold a `prefill` and a `decode`
+    # step / container, each the server its own name says (field test rw18/o, repro 5: the Task's name made
+    # the decode step a prefill server, a false PD101 error)
     meta = yt.get(root, "metadata")
     name_ref = yt.get(meta, "name") if meta is not None else None
-    r = role_of_name(yt.scalar_text(name_ref))
+    cname_ref = yt.get(c.ref, "name")
+    r = role_of_name(yt.scalar_text(cname_ref))
     if r:
+        w.role, w.role_tok, w.role_how = r, tstr(doc, cname_ref), "container name"
+    elif role_of_name(yt.scalar_text(name_ref)):
+        r = role_of_name(yt.scalar_text(name_ref))
         w.role, w.role_tok, w.role_how = r, narrow(tstr(doc, name_ref), r), "resource name"
         w.role_label = ""
     else:
@@ -430,11 +437,6 @@ def _generic(doc: TStr, c: kube.Container, ctx: Optional[_Doc], unit: str) -> Wo
                     break
             if w.role:
                 break
-    if w.role is None:
-        cn = yt.scalar_text(yt.get(c.ref, "name"))
-        r = role_of_name(cn)
-        if r:
-            w.role, w.role_tok, w.role_how = r, tstr(doc, yt.get(c.ref, "name")), "container name"
     if w.role is None and hint is None:  # (a resource's own handler may leave the role open on purpose)
         r, tok = _path_key_role(doc, root, c.path)
         if r:
