@@ -134,7 +134,7 @@ def check(launches: list, enabled_for: Callable[[str], Callable[[str], bool]]) -
     findings: "OrderedDict[tuple, Finding]" = OrderedDict()
     merged: dict = {}  # key -> _Merged: findings met more than once (linear, however many times)
     for i, c in plain:
-        f = _finding(rule(c.code), c, launches[i])
+        f = _finding(rule(c.code), c, launches[i], id(c) in paired)
         k = (f.code, f.path, f.line, f.column, f.message)
         if launches[i].meta.get("variant") is not None:
             # the variants of one srt-slurm recipe (override sections, sweep jobs) share its lines: a rule is
@@ -262,8 +262,14 @@ def _via(chain) -> list:
     return [Related(h.path, h.line, h.column, f"via {h.note}") for h in chain]
 
 
-def _finding(rule, c, launch: Launch) -> Finding:
+def _finding(rule, c, launch: Launch, pair: bool = False) -> Finding:
+    """``pair``: a pair rule's finding, tagged with the role the launch was paired as (a server of no role flag
+    that its structure names, e.g. a values section's ``decode:``, is that role there, never ``non-PD``)."""
     path, line, col, chain = _location(c, launch)
+    role = launch.role
+    if pair and role in (None, "null"):
+        from pdlint.pairing import pair_role
+        role = pair_role(launch) if pair_role(launch) in ("prefill", "decode") else role
     related = list(c.related) + _via(chain)
     if (launch.path, launch.line) != (path, line):
         related.append(Related(launch.path, launch.line, 1, _launch_note(launch)))
@@ -271,7 +277,7 @@ def _finding(rule, c, launch: Launch) -> Finding:
     if c.version and rule.engine == "sglang":
         message += f" [SGLang {c.version}]"
     return Finding(path, line, col, rule.code, rule.name, rule.severity,
-                   launch.role if c.role_specific else None, message, tuple(_uniq(related)), c.fix, c.version,
+                   role if c.role_specific else None, message, tuple(_uniq(related)), c.fix, c.version,
                    col + len(c.token.text) if c.token is not None and c.token.pieces else None, c.autofix,
                    token=c.token.text if c.token is not None and c.token.pieces else None)
 

@@ -37,7 +37,8 @@ Each reader returns launches (not yet interpreted by an engine adapter) whose
   templates decide for real (``pdlint.formats.helm`` renders them when it can).
   Outside a chart, a role section whose name or image says vLLM, or whose args
   hold ``--kv-transfer-config``, is ``vllm serve MODEL ARGS`` (LMCache's CI
-  configs: ``vllm-prefiller: {model, args}``).
+  configs: ``vllm-prefiller: {model, args}``); its keys are read as SGLang
+  flags only when the file names SGLang (:func:`_sglang_signal`).
 """
 
 from __future__ import annotations
@@ -727,6 +728,7 @@ def chart_engines(texts) -> set:
 def _role_sections(job, src, doc: TStr, root: yt.Ref, unit: str, chart: Optional[str] = None,
                    engines: Optional[set] = None) -> list:
     out = []
+    sglang_ok = True if chart is not None else None  # (looked for once, when a section needs it)
     for key, ref in yt.map_items(root):
         role = crd.role_of_value(key) or (crd.role_of_name(key) if key not in ("global",) else None)
         if role is None or not isinstance(yt.deref(ref).node, yt.YMap):
@@ -745,8 +747,63 @@ def _role_sections(job, src, doc: TStr, root: yt.Ref, unit: str, chart: Optional
             # chart, `exec vllm serve`: its prefill.extraArgs were 8 false SGL001 errors, field test rw16/l): its
             # keys are not SGLang's flags; PD104 says the chart was not rendered
             continue
+        if sglang_ok is None:
+            sglang_ok = _sglang_signal(job, root)
+        if not sglang_ok:
+            # outside a chart, a `prefill:` / `decode:` mapping with nothing SGLang in the file (InferenceX's
+            # llm-d recipes: `prefill: {tp: 1, extra-args: "<vLLM flags>"}`, read by a harness script) is no
+            # SGLang values section: reading `tp` as --tp-size made two invented servers and a false SGL815
+            # (field test rw18/o, repro 9); its launch text, if any, stays PD020 (not checked)
+            continue
         out += _flag_section(job, src, doc, root, ref, key, role, origin, how, unit)
     return out
+
+
+#: SGLang server flags (as keys, camelCase -> dashes) that a harness's own per-role settings do not use: one of
+#: them anywhere in the file says its role sections are SGLang's flags
+_SGLANG_KEYS = frozenset({"disaggregation-mode", "model-path", "disaggregation-transfer-backend",
+                          "disaggregation-bootstrap-port", "mem-fraction-static", "chunked-prefill-size",
+                          "enable-dp-attention"})
+_CHART_UP = 4  # folders above a values file searched for the Chart.yaml that renders it
+_SIGNAL_NODES = 4000  # nodes of a file looked at for an SGLang word
+
+
+def _sglang_signal(job, root: yt.Ref) -> bool:
+    """Does a role-keyed file outside a rendered chart say its role sections are SGLang's: a ``Chart.yaml`` in
+    its folder or one of the :data:`_CHART_UP` above it (a chart's values overlay), an SGLang-only key in
+    any mapping (``disaggregation-mode``, ``model-path``, ``modelPath`` ...) or as a flag in a value
+    (``args: [--model-path, /m]``), or ``sglang`` in a key or a value (an image ``lmsysorg/sglang``,
+    ``engine: sglang``; not a comment)?"""
+    d = os.path.dirname(job.abspath)
+    top = os.path.abspath(getattr(job, "root", "") or d)
+    for _ in range(_CHART_UP + 1):
+        if os.path.isfile(os.path.join(d, "Chart.yaml")):
+            return True
+        up = os.path.dirname(d)
+        if up == d or d == top or not up.startswith(top):  # (never above the repository)
+            break
+        d = up
+    stack, n = [root], 0
+    while stack and n < _SIGNAL_NODES:
+        ref = stack.pop()
+        n += 1
+        node = yt.deref(ref).node
+        if isinstance(node, yt.YMap):
+            for k, v in yt.map_items(ref):
+                if isinstance(k, str) and ("sglang" in k.lower() or camel_to_flag(k)[2:] in _SGLANG_KEYS):
+                    return True
+                stack.append(v)
+        elif isinstance(node, yt.YSeq):
+            stack.extend(yt.seq_items(ref))
+        elif isinstance(node, yt.YScalar):
+            value = yt.scalar_value(node)
+            if isinstance(value, str) and ("sglang" in value.lower() or any(
+                    m.group(1)[2:].replace("_", "-") in _SGLANG_KEYS for m in _FLAG_WORD_ANY.finditer(value))):
+                return True
+    return False
+
+
+_FLAG_WORD_ANY = re.compile(r"(?:^|[\s\[,'\"=])(--[A-Za-z][A-Za-z0-9_-]*)")
 
 
 def _section_args(doc: TStr, ref) -> list:
