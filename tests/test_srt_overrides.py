@@ -50,7 +50,9 @@ def test_example_override_expands_every_variant_base_excluded():
     assert [t.text for t in tps] == ["16", "32", "64"] and len({t.origin.column for t in tps}) == 3
     # srtctl writes --disaggregation-mode from the key; the image names the release
     p = by["override_tp64", "prefill"]
-    assert argv(p)[:2] == ["--disaggregation-mode", "prefill"] and p.argv[0].origin.line == 39
+    # (after the --served-model-name srtctl passes before it, from the recipe's first section that names one)
+    assert argv(p)[:2] == ["--served-model-name", "deepseek-ai/DeepSeek-R1"]
+    assert argv(p)[2:4] == ["--disaggregation-mode", "prefill"] and p.argv[2].origin.line == 39
     assert p.parsed.version == "0.5.5.post2"  # lmsysorg+sglang+v0.5.5.post2.sqsh
 
 

@@ -256,7 +256,8 @@ def srt_slurm(job, src, doc: TStr, root: yt.Ref, variant=None) -> list:
         # srtctl's _config_to_cli_args (backends/sglang.py build_worker_command); a `common` section (no srtctl
         # key: the launchers that write one give its flags to every server, the server's own win) first
         own = {_flag_key(k) for k, _ in yt.map_items(ref)}
-        argv = (cli_tokens(doc, common, skip=own) if common is not None else []) + cli_tokens(doc, ref)
+        argv = (cli_tokens(doc, common, skip=own | SRTCTL_POPPED) if common is not None else []) \
+            + cli_tokens(doc, ref, skip=SRTCTL_POPPED)
         knode = yt.key_node(cfg, key)
         own_mode = any(k.replace("_", "-") == "disaggregation-mode" for k, _ in yt.map_items(ref))
         if role in ("prefill", "decode") and knode is not None and not own_mode:
@@ -266,7 +267,7 @@ def srt_slurm(job, src, doc: TStr, root: yt.Ref, variant=None) -> list:
             # role is PD101 at the recipe's key)
             argv = [crd.at_node(doc, yt.Ref(knode), "--disaggregation-mode"), crd.at_node(doc, yt.Ref(knode), role)] \
                 + argv
-        argv = _srt_model_path(doc, root) + argv
+        argv = _srt_model_path(doc, root) + _srt_served_name(doc, cfg) + argv
         env = _env_map(doc, yt.get(backend, f"{key}_environment"))
         line = _key_origin(doc, cfg, key)
         l = _launch(src, line.line if line else 1, "sglang", "python -m sglang.launch_server", role, line,
@@ -283,6 +284,38 @@ def srt_slurm(job, src, doc: TStr, root: yt.Ref, variant=None) -> list:
     table = flags.load(picked)
     _foreign_sections(doc, root, out, lambda k: table.lookup("--" + k.replace("_", "-")) is not None)
     return out
+
+
+# The keys srtctl's ``build_worker_command`` pops from each ``sglang_config`` section before it turns the rest
+# into flags, passing its own ``--model-path`` (the Hugging Face id of an ``hf:`` model, else ``/model``, the
+# mount point), ``--served-model-name``, ``--nccl-port`` (SGLANG_NCCL_PORT_BASE + the worker's offset) and, for
+# its sidecar frontend only, ``--grpc-port``: NVIDIA/srt-slurm src/srtctl/backends/sglang.py:309-318 (commit
+# c88ef731: model-path, served-model-name, nccl-port, with `_` spellings) and build_worker_command's
+# `config.pop("grpc-port")` / `("grpc_port")` of commit 00660c91 (sidecar frontend).  A recipe's own value never
+# reaches the server (field test rw18/o, repro 8: InferenceX's `model-path: /model/` beside `model.path: hf:...`
+# was a false SGL007 naming /model/ as the path SGLang uses).
+SRTCTL_POPPED = frozenset({"model-path", "served-model-name", "nccl-port", "grpc-port"})
+
+
+def _srt_served_name(doc: TStr, cfg) -> list:
+    """``--served-model-name NAME`` as srtctl passes it to every worker (``get_served_model_name``,
+    backends/sglang.py): the first of the ``prefill``, ``aggregated``, ``decode`` sections that names one
+    (``served-model-name`` or ``served_model_name``); none: the model directory's name, which pdlint cannot
+    see (nothing)."""
+    for section in ("prefill", "aggregated", "decode"):
+        ref = yt.get(cfg, section) if cfg is not None else None
+        if ref is None or not isinstance(yt.deref(ref).node, yt.YMap):
+            continue
+        for key in ("served-model-name", "served_model_name"):
+            v = yt.get(ref, key)
+            text = yt.scalar_text(v) if v is not None else None
+            if isinstance(text, str) and text:
+                knode = yt.key_node(ref, key)
+                flag = yt.scalar_tstr(doc, yt.Ref(knode)) if knode is not None else None
+                ftok = config_merge_as(flag, "--served-model-name") if flag is not None and flag.pieces \
+                    else TStr.synthetic("--served-model-name", "<srtctl>")
+                return [ftok, config_merge_as(yt.scalar_tstr(doc, v), text)]
+    return []
 
 
 def _srt_model_path(doc: TStr, root: yt.Ref) -> list:
