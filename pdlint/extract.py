@@ -131,6 +131,7 @@ class Extractor:
         self._ordinals: dict = {}  # path -> launches found so far
         self._charts_done: set = set()
         self._chart_overlays: dict = {}  # chart directory -> abspaths of the values overlays found in its tree
+        self._listings: dict = {}  # directory -> its names (Ansible playbooks and inventories looked for)
         self._inventory_memo: dict = {}  # (directory above a role, root) -> (inventory files, variable names)
         self._orphans: dict = {}  # PD060 place -> [index in findings, render roles]
         self._heredoc_depth = 0  # here-document scripts being evaluated (Extractor.heredoc_script)
@@ -868,18 +869,33 @@ class Extractor:
         from pdlint.render.jinja import Limits, render_template
         budget.stage("template transform")
         cfg: Config = self.config_for(job.abspath)
-        bools: dict = {}
-        variables, role_vars = self.variables(cfg, bools, ansible_role_files(job.abspath, job.root))
+        role_files = ansible_role_files(job.abspath, job.root)
         options = cfg.jinja
         role_dir = ansible_role_dir(job.abspath, job.root)
-        if role_dir is not None and (options is None or options.preset == "ansible"):
+        plays = self.ansible_plays(job, role_dir) if options is None or options.preset in (None, "ansible") else []
+        if (role_dir is not None or plays) and (options is None or options.preset == "ansible"):
             # a role's template renders with Ansible's filters and facts (`{{ ansible_managed | comment }}`,
             # `| to_json`: PD004 stopped the render, jedmund/homelab, field test rw14/h), and the inventory's
             # variables (group_vars/, host_vars/) are values of the host it deploys to
             from pdlint.records import replace
             from pdlint.render.jinja import JinjaOptions
-            options = replace(options or JinjaOptions.for_preset("ansible"),
-                              inventory=self.inventory_names(role_dir, job.root))
+            names = set(self.inventory_names(role_dir, job.root)) if role_dir is not None else set()
+            for play in plays:
+                names |= self.inventory_names(os.path.join(os.path.dirname(play.playbook), "_"), job.root)
+            options = replace(options or JinjaOptions.for_preset("ansible"), inventory=frozenset(names))
+        # one render (per role) with the config's variables, or one per play of the repository's playbooks that
+        # renders this template, with the variables Ansible gives it there (field test rw18/o, repro 7)
+        contexts: list = []
+        seen: set = set()
+        for play in plays or [None]:
+            bools: dict = {}
+            layers = self.play_layers(play) if play is not None else ((), ())
+            variables, role_vars = self.variables(cfg, bools, role_files, layers)
+            key = repr(sorted((k, _plain_repr(v)) for k, v in variables.items()))
+            if key not in seen:
+                seen.add(key)
+                given = frozenset(k for layer in layers[0] + layers[1] for k in layer)
+                contexts.append((play, variables, role_vars, bools, given))
         limits = Limits(render_seconds=cfg.render_timeout or self.opt.render_seconds, max_file_bytes=MAX_FILE_BYTES)
 
         read_here: list = []  # what this template includes or imports (its text: may it hold a launch?)
@@ -901,18 +917,35 @@ class Extractor:
             rel = os.path.relpath(cfg.root, job.root).replace(os.sep, "/")
             if rel != ".":
                 search.append(rel)
-        renders, problems, _ = render_template(
-            src, job.rel, root=job.root, cwd=self.opt.cwd, variables=variables,
-            role_var=self.opt.role_var or cfg.role_var, role_vars=role_vars, limits=limits, read_file=read_file,
-            search_dirs=tuple(search), options=options, value_positions=bools)
+        renders: list = []  # [(Rendered, the play it renders for or None)]
+        problems: list = []
+        known: set = set()
+        for play, variables, role_vars, bools, given in contexts:
+            got, found, _ = render_template(
+                src, job.rel, root=job.root, cwd=self.opt.cwd, variables=variables,
+                role_var=self.opt.role_var or cfg.role_var, role_vars=role_vars, limits=limits,
+                read_file=read_file, search_dirs=tuple(search), options=options, value_positions=bools,
+                given=given)
+            renders += [(r, play) for r in got]
+            for p in found:
+                if play is not None and p.code == "undefined":
+                    # a variable no play, inventory file, role file or fact set: given at deploy time (extra
+                    # vars, an inventory outside the repository); rendered as a value pdlint cannot see
+                    continue
+                k = (p.code, p.src.path if p.src else None, p.line, p.column, p.message)
+                if k not in known:
+                    known.add(k)
+                    problems.append(p)
+        variables, role_vars = contexts[0][1], contexts[0][2]
+        plain = [r for r, _ in renders]
         rule_for = {"syntax": C.TEMPLATE_SYNTAX, "undefined": C.UNDEFINED, "render": C.RENDER_ERROR,
                     "include": C.INCLUDE, "limit": C.LIMIT}
         includes = _includes_may_launch(src, read_here, problems)
-        foreign = _not_a_launch_template(job.abspath, src, renders, includes)
+        foreign = _not_a_launch_template(job.abspath, src, plain, includes)
         if foreign:
             problems = [p for p in problems if p.code == "limit"]  # a chat template: its Jinja is not ours to judge
-        elif not _may_launch(src, renders, (variables, role_vars), includes):
-            drop = ("render",) if _may_take_a_command(job.abspath, src, renders) else ("render", "undefined")
+        elif not _may_launch(src, plain, (variables, role_vars), includes):
+            drop = ("render",) if _may_take_a_command(job.abspath, src, plain) else ("render", "undefined")
             if _OTHER_DELIMITERS.search(src.text):
                 # nor its syntax, when its tool sets other delimiters and keeps GitHub's `${{ a || b }}` for
                 # Actions (THUDM/slime's `<% %>` workflow templates, field test rw13/e)
@@ -923,12 +956,14 @@ class Extractor:
                                    f"{_line_list(also)})" if also else "")
             self.problem(rule_for[p.code], p.src or src, p.line, p.column, message, fix=p.hint)
         inner = _inner_kind(job.abspath)
-        for r in renders:
+        for r, play in renders:
             self.note_rendered(r.text)
             if foreign:
                 continue  # nor is its output shell or YAML (`{{- '<|begin_of_sentence|>' -}}` is no redirection)
             kind = inner or _sniff(r.text.text)
             label = f"rendered with {r.role_var}={r.role_value!r}" if r.role_var else "rendered"
+            if play is not None:
+                label += f" for {play.label(display_path(play.playbook, self.opt.cwd))}"
             before = len(self.out.launches)
             if kind == "yaml":
                 self.yaml(job, src, r.text, r.role, label)
@@ -941,6 +976,53 @@ class Extractor:
             if r.role_var:
                 for launch in self.out.launches[before:]:  # pdlint --fix can add a branch on this variable
                     launch.meta.setdefault("render_var", (r.role_var, r.role_value))
+
+    def ansible_plays(self, job: FileJob, role_dir: Optional[str]) -> list:
+        """The plays of the repository's playbooks that render this template
+        (:func:`pdlint.formats.ansible_plays.plays_rendering`), in a stable order."""
+        from pdlint.formats.ansible_plays import plays_rendering
+
+        def listdir(path: str) -> list:
+            names = self._listings.get(path)
+            if names is None:
+                try:
+                    names = sorted(os.listdir(path))[:4096] if os.path.isdir(path) else []
+                except OSError:
+                    names = []
+                self._listings[path] = names
+            return names
+
+        def read(path: str) -> Optional[SourceFile]:
+            return self.read(path, report=False) if os.path.isfile(path) else None
+
+        try:
+            return plays_rendering(job.abspath, role_dir, job.root, read, listdir)
+        except (yt.YamlError, RecursionError):
+            return []
+
+    def play_layers(self, play) -> tuple:
+        """(low, high) variable mappings of an Ansible play (:class:`~pdlint.formats.ansible_plays.Play`), each
+        value positioned where it is written (a value that is a template itself: opaque)."""
+        from pdlint.config import MAX_VALUES_NODES, _positioned_value
+
+        def values(layer) -> dict:
+            try:
+                ref = layer.ref
+                if ref is None:
+                    docs = yt.compose(layer.src.text)
+                    if not docs or docs[0].root is None:
+                        return {}
+                    ref = yt.Ref(docs[0].root)
+                if not isinstance(yt.deref(ref).node, yt.YMap):
+                    return {}
+                doc = TStr.from_source(layer.src)
+                spend = [MAX_VALUES_NODES]
+                return _ansible_values({k: _positioned_value(doc, v, spend, (k,)) for k, v in yt.map_items(ref)
+                                        if isinstance(k, str) and k not in layer.skip})
+            except (yt.YamlError, RecursionError):
+                return {}
+
+        return tuple(values(x) for x in play.low), tuple(values(x) for x in play.high)
 
     def inventory_names(self, role_dir: str, root: str) -> frozenset:
         """The variables an Ansible inventory kept in the repository sets (top-level keys of the files under
@@ -1029,15 +1111,24 @@ class Extractor:
                 env[k] = TStr.synthetic(str(v), "<command line>" if k in self.opt.variables else "<config>")
         return env
 
-    def variables(self, cfg: Config, bools: Optional[dict] = None, role_files: tuple = ((), ())) -> tuple:
+    def variables(self, cfg: Config, bools: Optional[dict] = None, role_files: tuple = ((), ()),
+                  play: tuple = ((), ())) -> tuple:
         """(variables, per-role variables) of a config: values files, ``vars``,
         ``--var``; ``bools`` collects where the values files' booleans are set.  ``role_files``: an Ansible
         role's ``defaults`` files (below the values files) and ``vars`` files (above them, below ``vars`` and
-        ``--var``, as Ansible's extra vars are above a role's vars)."""
+        ``--var``, as Ansible's extra vars are above a role's vars).  ``play``: (low, high) mappings of the
+        Ansible play that renders the template (:meth:`play_layers`): inventory and play variables below the
+        role's vars files, task variables, facts and role parameters above them."""
         from pdlint.config import ConfigError, load_values_file
         variables: dict = {}
         defaults, role_vars_files = role_files
-        for path in tuple(defaults) + tuple(cfg.values_files) + tuple(role_vars_files):
+        low, high = play
+        for path in tuple(defaults) + tuple(cfg.values_files) + (None,) + tuple(role_vars_files) + (None,):
+            if path is None:  # the play's inventory and vars, then its task vars, facts and role parameters
+                for layer in low if low is not None else high:
+                    variables.update(layer)
+                low = None
+                continue
             if self.deps is not None:
                 self.deps.weak(path)
             try:
@@ -2595,6 +2686,15 @@ def ansible_role_files(abspath: str, root: str) -> tuple:
                            if n.endswith((".yml", ".yaml")) and os.path.isfile(os.path.join(sub, n)))
         out.append(tuple(files))
     return out[0], out[1]
+
+
+def _plain_repr(value) -> str:
+    """A value as text, whatever its origin (two plays that give a template the same values render it once)."""
+    if isinstance(value, dict):
+        return repr(sorted((str(k), _plain_repr(v)) for k, v in value.items()))
+    if isinstance(value, (list, tuple)):
+        return repr([_plain_repr(v) for v in value])
+    return f"{type(value).__name__}:{value}"
 
 
 def _ansible_values(vals: dict) -> dict:

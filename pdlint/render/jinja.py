@@ -830,10 +830,13 @@ def collect_role_info(tree, kinds: Optional[dict] = None) -> RoleInfo:
     return info
 
 
-def choose_role_var(info: RoleInfo, known_vars: set) -> tuple:
-    """(name, {canonical role: literal}) or (None, {})."""
+def choose_role_var(info: RoleInfo, known_vars: set, given: frozenset = frozenset()) -> tuple:
+    """(name, {canonical role: literal}) or (None, {}); ``given``: names whose value the deployment tool gives
+    the template (an Ansible play's variables), never enumerated."""
     scored = []
     for name, values in info.compared.items():
+        if name in given:
+            continue
         roles = {ROLE_SYNONYMS.get(v.lower()) for v in values} - {None}
         if roles:
             scored.append((-len(roles), -len(values), name))
@@ -842,7 +845,8 @@ def choose_role_var(info: RoleInfo, known_vars: set) -> tuple:
         name = scored[0][2]
         return name, _role_values(info.compared[name])
     for name in sorted(info.after_flag):
-        return name, {"prefill": "prefill", "decode": "decode"}
+        if name not in given:
+            return name, {"prefill": "prefill", "decode": "decode"}
     for name in ROLE_NAMES:
         if name in info.names and name not in info.assigned and name not in known_vars:
             return name, {"prefill": "prefill", "decode": "decode"}
@@ -935,8 +939,10 @@ def _alarm(seconds: float):
 def render_template(src: SourceFile, name: str, *, root: str, cwd: str, variables: dict,
                     role_var: Optional[str], role_vars: dict, limits: Limits,
                     read_file: Callable[[str], Optional[SourceFile]], search_dirs: tuple = (),
-                    options: Optional[JinjaOptions] = None, value_positions: Optional[dict] = None) -> tuple:
-    """Render ``src`` (repository-relative ``name``) once per role.
+                    options: Optional[JinjaOptions] = None, value_positions: Optional[dict] = None,
+                    given: frozenset = frozenset()) -> tuple:
+    """Render ``src`` (repository-relative ``name``) once per role (``given``: variables whose value the
+    deployment tool gives, never a role variable to enumerate).
 
     Returns ``(renders, problems, role_var)``; ``renders`` is a list of
     :class:`Rendered`; problems are located template diagnostics.
@@ -960,7 +966,8 @@ def render_template(src: SourceFile, name: str, *, root: str, cwd: str, variable
     budget.stage("jinja render")
     info = state.role_info.get(name, RoleInfo())
     known = set(variables)
-    var, values = (role_var, {"prefill": "prefill", "decode": "decode"}) if role_var else choose_role_var(info, known)
+    var, values = (role_var, {"prefill": "prefill", "decode": "decode"}) if role_var else \
+        choose_role_var(info, known, given)
     if role_var and info.compared.get(role_var):
         values = _role_values(info.compared[role_var])
     elif role_var and switch_values(role_var):  # a boolean switch ({% if is_prefill %}): true for its role

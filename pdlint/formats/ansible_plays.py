@@ -1,0 +1,292 @@
+"""The plays of the repository's Ansible playbooks that render a Jinja template, and the variables each
+gives it (read statically: nothing is run, no lookup is made).
+
+A template is rendered by a play when one of the play's tasks is an ``ansible.builtin.template`` /
+``template`` task whose literal ``src`` resolves to it (Ansible looks in the playbook directory's
+``templates/`` and then in the playbook directory), or, for a role's template
+(``roles/<role>/templates/...``), when the play applies the role (``roles:``, ``include_role`` /
+``import_role``).  Per play, the variables come in Ansible's precedence, lowest first:
+
+* ``low``: the inventory's ``group_vars/all`` and ``group_vars/<group>`` (a play on one group),
+  ``host_vars/<host>`` (a play on one host), then the play's ``vars:`` and its ``vars_files:``;
+* ``high`` (above a role's ``vars/main.yml``): the task's ``vars:``, the literal ``include_vars`` and
+  ``set_fact`` tasks of the play, and a role's parameters (``roles: [{role: x, port: 1}]``).
+
+Values are untrusted YAML: every file is read through the caller's reader (inside the repository,
+under its size limits), the walk is bounded (:data:`MAX_PLAYBOOKS` files, :data:`MAX_TASKS` tasks,
+:data:`MAX_NESTING` levels of blocks), and a value that is itself a template stays a value pdlint cannot
+see (the caller makes it opaque).  Field test rw18/o (repro 7): a systemd unit rendered by two plays
+(``vars: {sglang_role, sglang_port, model_path}``) had PD005 errors for the plays' variables.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from typing import Callable, Optional
+
+from pdlint.formats import yamltree as yt
+from pdlint.records import dataclass, field
+
+#: candidate playbook files read per template (the YAML files of its directory and the ones above it)
+MAX_PLAYBOOKS = 64
+#: directories above the template searched for playbooks
+MAX_LEVELS = 6
+#: tasks looked at per playbook, and nesting of blocks
+MAX_TASKS = 4000
+MAX_NESTING = 8
+#: plays (distinct variable sets) a template is rendered for
+MAX_PLAYS = 8
+#: group_vars / host_vars / vars files read per play
+MAX_VAR_FILES = 32
+
+TEMPLATE_MODULES = ("template", "ansible.builtin.template", "ansible.legacy.template")
+ROLE_MODULES = ("include_role", "import_role", "ansible.builtin.include_role", "ansible.builtin.import_role",
+                "ansible.legacy.include_role", "ansible.legacy.import_role")
+SET_FACT = ("set_fact", "ansible.builtin.set_fact", "ansible.legacy.set_fact")
+INCLUDE_VARS = ("include_vars", "ansible.builtin.include_vars", "ansible.legacy.include_vars")
+_TASK_LISTS = ("pre_tasks", "tasks", "post_tasks", "handlers")
+_BLOCK_LISTS = ("block", "rescue", "always")
+_YAML = (".yml", ".yaml")
+#: keys of a play's `roles:` entry that are no role parameters
+_ROLE_KEYWORDS = ("role", "name", "vars", "tags", "when", "become", "become_user", "delegate_to", "environment",
+                  "ignore_errors", "tasks_from", "defaults_from", "vars_from", "public", "apply", "collections")
+_NAME = re.compile(r"[A-Za-z0-9_.-]+")
+_KV = re.compile(r"""([A-Za-z_][A-Za-z0-9_]*)=("[^"]*"|'[^']*'|\S+)""")
+#: where a repository keeps the inventory's variables, relative to the playbook's directory or one above it
+INVENTORY_DIRS = ("", "inventory")
+
+
+@dataclass
+class Layer:
+    """A mapping of variables: the whole file ``src`` (``ref`` None) or the mapping at ``ref`` in it."""
+    src: object  # SourceFile
+    ref: Optional[yt.Ref] = None
+    doc: Optional[object] = None  # the composed document (for ``ref``)
+    skip: tuple = ()  # keys that are no variables (a role entry's `role:`, `when:` ...)
+
+
+@dataclass
+class Play:
+    playbook: str  # abspath
+    line: int
+    hosts: str
+    low: list = field(default_factory=list)  # [Layer], below a role's vars
+    high: list = field(default_factory=list)  # [Layer], above them
+
+    def label(self, display: str) -> str:
+        return f"play 'hosts: {self.hosts}' of {display}:{self.line}"
+
+
+def plays_rendering(template: str, role_dir: Optional[str], root: str,
+                    read: Callable[[str], Optional[object]], listdir: Callable[[str], list]) -> list:
+    """The plays (:class:`Play`) of the playbooks in the template's directory and the ones above it (inside
+    ``root``) that render ``template``; ``read(abspath)`` gives a SourceFile or None, ``listdir(dir)`` the
+    names in a directory (empty when it is none)."""
+    template = os.path.abspath(template)
+    role = os.path.basename(role_dir) if role_dir else None
+    start = os.path.dirname(role_dir) if role_dir else os.path.dirname(template)
+    word = role if role else os.path.basename(template)
+    plays: list = []
+    budget = [MAX_TASKS]
+    for path in _candidates(start, root, listdir):
+        src = read(path)
+        if src is None or word not in src.text or "hosts" not in src.text:
+            continue
+        try:
+            docs = yt.compose(src.text)
+        except (yt.YamlError, RecursionError):
+            continue
+        for d in docs[:4]:
+            if d.root is None or not isinstance(yt.deref(yt.Ref(d.root)).node, yt.YSeq):
+                continue
+            for item in yt.seq_items(yt.Ref(d.root))[:64]:
+                try:
+                    play = _play(item, d, src, path, template, role, root, read, listdir, budget)
+                except (yt.YamlError, RecursionError):
+                    play = None
+                if play is not None:
+                    plays.append(play)
+                    if len(plays) >= MAX_PLAYS:
+                        return plays
+    return plays
+
+
+def _candidates(start: str, root: str, listdir) -> list:
+    out: list = []
+    d = start
+    for _ in range(MAX_LEVELS):
+        if not (d == root or d.startswith(root + os.sep)):
+            break
+        for sub in ("", "playbooks"):
+            base = os.path.join(d, sub) if sub else d
+            for n in sorted(listdir(base)):
+                if n.endswith(_YAML) and not n.startswith("."):
+                    out.append(os.path.join(base, n))
+                    if len(out) >= MAX_PLAYBOOKS:
+                        return out
+        if d == root or os.path.dirname(d) == d:
+            break
+        d = os.path.dirname(d)
+    return out
+
+
+def _play(item: yt.Ref, d, src, path: str, template: str, role: Optional[str], root: str, read, listdir,
+          budget: list) -> Optional[Play]:
+    if not isinstance(yt.deref(item).node, yt.YMap):
+        return None
+    hosts_ref = yt.get(item, "hosts")
+    if hosts_ref is None:
+        return None
+    hosts = yt.scalar_text(hosts_ref)
+    if hosts is None:
+        hosts = ",".join(x for x in (yt.scalar_text(r) for r in yt.seq_items(hosts_ref)[:16]) if x)
+    pbdir = os.path.dirname(path)
+    found: list = []  # [(task ref, its vars Layer or None)]
+    high: list = []
+    role_params: list = []
+    if role:
+        for r in yt.seq_items(yt.get(item, "roles"))[:64]:
+            name = yt.scalar_text(r) if not isinstance(yt.deref(r).node, yt.YMap) else \
+                yt.scalar_text(yt.get(r, "role")) or yt.scalar_text(yt.get(r, "name"))
+            if _is_role(name, role):
+                found.append(r)
+                if isinstance(yt.deref(r).node, yt.YMap):
+                    v = yt.get(r, "vars")
+                    if v is not None:
+                        role_params.append(Layer(src, v, d))
+                    role_params.append(Layer(src, r, d, _ROLE_KEYWORDS))  # its other keys: role parameters
+    facts: list = []
+
+    def walk(tasks: Optional[yt.Ref], depth: int) -> None:
+        if tasks is None or depth > MAX_NESTING:
+            return
+        for t in yt.seq_items(tasks):
+            budget[0] -= 1
+            if budget[0] < 0 or not isinstance(yt.deref(t).node, yt.YMap):
+                return
+            keys = [k for k, _ in yt.map_items(t)]
+            for k in _BLOCK_LISTS:
+                if k in keys:
+                    walk(yt.get(t, k), depth + 1)
+            for k in keys:
+                if k in TEMPLATE_MODULES and _renders(yt.get(t, k), yt.get(t, "args"), pbdir, template):
+                    found.append(t)
+                    v = yt.get(t, "vars")
+                    if v is not None:
+                        high.append(Layer(src, v, d))
+                elif role and k in ROLE_MODULES:
+                    name = _arg(yt.get(t, k), yt.get(t, "args"), "name")
+                    if _is_role(name, role):
+                        found.append(t)
+                        v = yt.get(t, "vars")
+                        if v is not None:
+                            high.append(Layer(src, v, d))
+                elif k in SET_FACT and yt.get(t, k) is not None and isinstance(yt.deref(yt.get(t, k)).node,
+                                                                              yt.YMap):
+                    facts.append(Layer(src, yt.get(t, k), d, ("cacheable",)))
+                elif k in INCLUDE_VARS:
+                    name = _arg(yt.get(t, k), yt.get(t, "args"), "file", free=True)
+                    f = _in_repo(name, (os.path.join(pbdir, "vars"), pbdir), root)
+                    if f:
+                        vsrc = read(f)
+                        if vsrc is not None:
+                            facts.append(Layer(vsrc))
+
+    for key in _TASK_LISTS:
+        walk(yt.get(item, key), 0)
+    if not found:
+        return None
+    low: list = []
+    groups = [g for g in re.split(r"[:,\s]+", hosts or "") if g]
+    low += _inventory(pbdir, root, groups, read, listdir)
+    v = yt.get(item, "vars")
+    if v is not None and isinstance(yt.deref(v).node, yt.YMap):
+        low.append(Layer(src, v, d))
+    for f in yt.seq_items(yt.get(item, "vars_files"))[:MAX_VAR_FILES]:
+        p = _in_repo(yt.scalar_text(f), (pbdir,), root)
+        vsrc = read(p) if p else None
+        if vsrc is not None:
+            low.append(Layer(vsrc))
+    line = src.position(yt.deref(item).node.start)[0]
+    return Play(path, line, hosts or "?", low, high + facts[:MAX_VAR_FILES] + role_params)
+
+
+def _is_role(name: Optional[str], role: str) -> bool:
+    """Does a role reference (``sglang``, ``roles/sglang``, ``acme.llm.sglang``) name the role directory
+    ``role``?"""
+    if not name:
+        return False
+    base = name.replace("\\", "/").rstrip("/").split("/")[-1]
+    return role in (base, base.split(".")[-1])
+
+
+def _arg(ref: Optional[yt.Ref], args: Optional[yt.Ref], key: str, free: bool = False) -> Optional[str]:
+    """A task's argument ``key``: from its mapping, its ``args:``, or its ``k=v`` string (the free form's
+    first word when ``free``)."""
+    if ref is None:
+        return None
+    if isinstance(yt.deref(ref).node, yt.YMap):
+        return yt.scalar_text(yt.get(ref, key))
+    text = yt.scalar_text(ref)
+    if text is None:
+        return None
+    for k, v in _KV.findall(text):
+        if k == key:
+            return v.strip("\"'")
+    if args is not None and isinstance(yt.deref(args).node, yt.YMap):
+        return yt.scalar_text(yt.get(args, key))
+    if free and text.strip() and "=" not in text.split()[0]:
+        return text.split()[0]
+    return None
+
+
+def _renders(ref, args, pbdir: str, template: str) -> bool:
+    src = _arg(ref, args, "src")
+    if not src or "{{" in src or "{%" in src or os.path.isabs(src):
+        return False
+    return any(os.path.normpath(os.path.join(base, src)) == template
+               for base in (os.path.join(pbdir, "templates"), pbdir))
+
+
+def _in_repo(name: Optional[str], bases: tuple, root: str) -> Optional[str]:
+    if not name or "{{" in name or "{%" in name or os.path.isabs(name) or "\0" in name:
+        return None
+    for base in bases:
+        p = os.path.normpath(os.path.join(base, name))
+        if p.startswith(root + os.sep) and os.path.isfile(p):
+            return p
+    return None
+
+
+def _inventory(pbdir: str, root: str, groups: list, read, listdir) -> list:
+    """Layers of ``group_vars/all``, ``group_vars/<group>`` (a play on one group) and ``host_vars/<host>`` (a
+    play on one host or group name), from the directory farthest above the playbook down to its own (the
+    nearer wins), each as a file ``NAME.yml`` or a directory ``NAME/*.yml``.  A play on several groups
+    gets ``all`` only: the others' values depend on the host (the names stay values pdlint cannot see)."""
+    dirs: list = []
+    d = pbdir
+    for _ in range(MAX_LEVELS):
+        dirs.append(d)
+        if d == root or not d.startswith(root + os.sep):
+            break
+        d = os.path.dirname(d)
+    names = [("group_vars", "all")]
+    if len(groups) == 1 and _NAME.fullmatch(groups[0]) and groups[0] != "all":
+        names += [("group_vars", groups[0]), ("host_vars", groups[0])]
+    out: list = []
+    for base in reversed(dirs):
+        for inv in INVENTORY_DIRS:
+            for kind, name in names:
+                here = os.path.join(base, inv, kind) if inv else os.path.join(base, kind)
+                entries = listdir(here)
+                files = [os.path.join(here, n) for n in sorted(entries)
+                         if n in (name, name + ".yml", name + ".yaml")]
+                if name in entries:
+                    sub = os.path.join(here, name)
+                    files = [os.path.join(sub, n) for n in sorted(listdir(sub)) if n.endswith(_YAML)]
+                for f in files[:MAX_VAR_FILES]:
+                    s = read(f) if os.path.isfile(f) else None
+                    if s is not None:
+                        out.append(Layer(s))
+    return out[:MAX_VAR_FILES]
