@@ -85,3 +85,23 @@ def test_building_and_copying_a_router_binary_is_no_launch(scratch_git):
                                       "    && cargo build --release --bin sglang-router --features vendored-openssl \\\n"
                                       "    && cp target/release/sglang-router /usr/local/bin/sglang-router\n")
     assert report["findings"] == [] and report["launches"] == []
+
+
+def test_comment_and_empty_lines_inside_a_continued_run_are_dropped_as_docker_does(scratch_git):
+    # vllm-project/vllm docker/Dockerfile (a copy in ddps-lab/vllm-disaggregation): a false PD009 "missing 'fi'"
+    code, report = _lint(scratch_git, "FROM ubuntu:22.04\n"
+                                      "RUN if [ \"${BUILD_OS}\" = manylinux ]; then \\\n"
+                                      "        # rdma-core-devel provides libibverbs headers\n"
+                                      "        dnf install -y git \\\n"
+                                      "\n"
+                                      "        && dnf clean all; \\\n"
+                                      "    else apt-get update -y; fi\n")
+    assert report["findings"] == []
+
+
+def test_an_arg_of_the_stage_is_a_variable_of_its_run_lines(scratch_git):
+    # sgl-project/sglang docker/npu.Dockerfile: `ARG PIP_INSTALL="python3 -m pip install ..."` then
+    # `RUN ${PIP_INSTALL} sglang-router` (a false PD108: the package's name read as a router launch)
+    code, report = _lint(scratch_git, 'FROM ubuntu:22.04\nARG PIP_INSTALL="python3 -m pip install --no-cache-dir"\n'
+                                      'RUN ${PIP_INSTALL} sglang-router\n')
+    assert report["findings"] == [] and report["launches"] == []

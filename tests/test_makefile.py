@@ -59,3 +59,14 @@ def test_values_make_computes_or_the_environment_gives_are_not_guessed(scratch_g
 def test_a_makefile_without_launches_is_quiet(scratch_git):
     code, report = _lint(scratch_git, "all:\n\tpip install sglang==0.5.9\n\techo done\n")
     assert report["findings"] == [] and report["launches"] == [] and code == 0
+
+
+def test_nested_functions_are_one_value_pdlint_cannot_see(scratch_git):
+    # jedmund/homelab's Makefile: `$(if $(wildcard $(VAULT_PASS)),--vault-password-file $(VAULT_PASS),...)`
+    # (a false PD009 when only the innermost reference was expanded)
+    code, report = _lint(scratch_git, "FLAG := $(if $(wildcard $(PASS)),--file $(PASS),--ask)\n"
+                                      "serve:\n\tpython3 -m sglang.launch_server --model-path m $(if $(X),--tp-size 2)\n")
+    # the function's flags are a value pdlint cannot see: PD023 says so, at the reference
+    assert [(f["code"], f["line"], f["column"]) for f in report["findings"]] == [("PD023", 3, 49)]
+    assert report["findings"][0]["message"].startswith("`make-if` stands where flags could be")
+    assert len(report["launches"]) == 1

@@ -69,24 +69,29 @@ class Stage:
 
 
 def _logical(doc: TStr):
-    """``(TStr, first line)`` of each instruction: a line ending in a backslash continues on the next; comment
-    lines inside a continued instruction are dropped by Docker and skipped here (their text stays in the slice
-    only when they are inside it: a shell form is then read as the shell reads it, comments and all)."""
+    """``(TStr, first line)`` of each instruction: a line ending in a backslash continues on the next.  Inside a
+    continued instruction Docker drops comment lines and empty lines (the Dockerfile reference, "Parser
+    directives" and "Comments": `RUN if ...; then \\` / `# a note` / `apt-get ...`), so they are left out of it."""
     text = doc.text
-    n = len(text)
-    start, line = 0, 1
-    while start < n:
-        end = text.find("\n", start)
-        end = n if end < 0 else end
-        first, stop = line, end
-        while stop > start and text[stop - 1] == "\\" and stop < n:
-            nxt = text.find("\n", stop + 1)
-            nxt = n if nxt < 0 else nxt
-            line += 1
-            stop = nxt
-        yield doc[start:stop], first
-        start = stop + 1
-        line += 1
+    lines = text.split("\n")
+    offsets, pos = [], 0
+    for ln in lines:
+        offsets.append(pos)
+        pos += len(ln) + 1
+    i = 0
+    while i < len(lines):
+        first = i
+        parts = [doc[offsets[i]:offsets[i] + len(lines[i])]]
+        kept = i
+        while lines[kept].rstrip().endswith("\\") and i + 1 < len(lines):
+            i += 1
+            physical = lines[i]
+            if not physical.strip() or physical.lstrip().startswith("#"):
+                continue  # dropped by Docker inside a continued instruction
+            parts.append(doc[offsets[i] - 1:offsets[i] + len(physical)])  # (with the line break before it)
+            kept = i
+        yield TStr.join(parts), first + 1
+        i += 1
 
 
 def _form(value: TStr, line: int) -> Form:
@@ -162,6 +167,18 @@ def parse(doc: TStr, build_args: Optional[dict] = None) -> list:
                 args[a.group("name")] = given[a.group("name")]
             elif a and a.group("value") is not None:
                 args.setdefault(a.group("name"), a.group("value").strip().strip("\"'"))
+        elif word == "ARG":  # in a stage: a variable of its RUN lines (the build argument, else the default)
+            a = _ARG.match(value.text.strip())
+            if a:
+                name = a.group("name")
+                if name in given or (a.group("value") is None and name in args):
+                    cur.env[name] = TStr.synthetic(str(given.get(name, args.get(name))), "<build argument>")
+                elif a.group("value") is not None:
+                    at = value.text.find("=") + 1
+                    v = value[at:len(value.text.rstrip())]
+                    if len(v.text) >= 2 and v.text[0] == v.text[-1] and v.text[0] in "\"'":
+                        v = v[1:-1]
+                    cur.env[name] = v
         elif word == "FROM":
             f = _FROM.match(value.text.strip())
             if not f:

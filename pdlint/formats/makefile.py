@@ -27,7 +27,6 @@ from pdlint.text import TStr
 NAMES = ("makefile", "gnumakefile")
 _ASSIGN = re.compile(r"^(?:(?:export|override)[ \t]+)*([A-Za-z_][A-Za-z0-9_.-]*)[ \t]*(::=|:::=|:=|\?=|\+=|!=|=)[ \t]*")
 _TARGET = re.compile(r"^([^\s:=#][^:=#]*?)[ \t]*::?(?!=)")
-_REF = re.compile(r"\$(?:\(([^()$]*)\)|\{([^{}$]*)\}|(\$)|(.))")
 _VARNAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]*")
 MAX_DEPTH = 8  # nested variable references followed
 MAX_RULES = 2000
@@ -141,39 +140,70 @@ def _recipe(body: TStr, variables: dict) -> TStr:
     return TStr.join(parts)
 
 
+def _refs(text: str):
+    """``(start, end, inner)`` of each make reference in ``text``: ``inner`` is the text between balanced parentheses
+    or braces (``$(if $(wildcard $(F)),a,b)`` is one reference), ``"$"`` for ``$$``, the character of a one-character
+    reference (``$@``), or None for an unclosed one (to the end of the text)."""
+    i, n = 0, len(text)
+    while True:
+        i = text.find("$", i)
+        if i < 0 or i + 1 >= n:
+            return
+        c = text[i + 1]
+        if c not in "({":
+            yield i, i + 2, "$" if c == "$" else c
+            i += 2
+            continue
+        close = ")" if c == "(" else "}"
+        depth, j = 0, i + 1
+        while j < n:
+            if text[j] == c:
+                depth += 1
+            elif text[j] == close:
+                depth -= 1
+                if depth == 0:
+                    break
+            j += 1
+        if j >= n:
+            yield i, n, None
+            return
+        yield i, j + 1, text[i + 2:j]
+        i = j + 1
+
+
 def _expand(s: TStr, variables: dict, depth: int) -> TStr:
     parts, last = [], 0
-    for m in _REF.finditer(s.text):
-        parts.append(s[last:m.start()])
-        ref = s[m.start():m.end()]
-        name = m.group(1) if m.group(1) is not None else m.group(2)
-        if m.group(3):  # `$$`: one `$` for the shell
+    for a, b, inner in _refs(s.text):
+        parts.append(s[last:a])
+        ref = s[a:b]
+        if inner == "$" and b - a == 2:  # `$$`: one `$` for the shell
             parts.append(ref[1:])
-        elif name is not None and _VARNAME.fullmatch(name.strip()):
-            name = name.strip()
+        elif inner is not None and b - a > 2 and _VARNAME.fullmatch(inner.strip()):
+            name = inner.strip()
             if name in variables:
                 value = variables[name]
-                if value is None or depth >= MAX_DEPTH:
-                    parts.append(_opaque_word(ref))
-                else:
-                    parts.append(_expand(value, variables, depth + 1))
+                parts.append(_opaque_word(ref) if value is None or depth >= MAX_DEPTH else
+                             _expand(value, variables, depth + 1))
             else:  # from the environment make imports: the shell's variable of that name
                 p = ref.pieces[0] if ref.pieces else None
                 parts.append(TStr.at("${" + name + "}", p.src, p.offset, p.chain, label=p.label) if p is not None
                              else TStr.synthetic("${" + name + "}", "<make variable>"))
         else:  # an automatic variable, a function, a substitution reference
-            parts.append(_opaque_word(ref))
-        last = m.end()
+            parts.append(_opaque_word(ref, inner))
+        last = b
     parts.append(s[last:])
     return TStr.join(parts)
 
 
-def _opaque_word(ref: TStr) -> TStr:
-    """A value pdlint cannot see, at ``ref``, spelt as one shell word (its text may hold blanks or parentheses)."""
+def _opaque_word(ref: TStr, inner: Optional[str] = None) -> TStr:
+    """A value pdlint cannot see, at ``ref``, spelt as one shell word naming what make computes there (``make-if``,
+    ``make-shell``, ``make-var``: the reference's own text may hold blanks or parentheses)."""
+    what = re.match(r"[A-Za-z0-9_-]+", (inner or "").strip())
+    word = "make-" + (what.group(0) if what and inner and not _VARNAME.fullmatch(inner.strip()) else "var")
     if not ref.pieces:
-        return TStr.synthetic("MAKE_VALUE", "<make expansion>", opaque=True)
+        return TStr.synthetic(word, "<make expansion>", opaque=True)
     p = ref.pieces[0]
-    return TStr.at("MAKE_VALUE", p.src, p.offset, p.chain, opaque=True, label=p.label)
+    return TStr.at(word, p.src, p.offset, p.chain, opaque=True, label=p.label)
 
 
 def role_hint(target: str) -> Optional[str]:
