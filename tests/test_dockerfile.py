@@ -105,3 +105,16 @@ def test_an_arg_of_the_stage_is_a_variable_of_its_run_lines(scratch_git):
     code, report = _lint(scratch_git, 'FROM ubuntu:22.04\nARG PIP_INSTALL="python3 -m pip install --no-cache-dir"\n'
                                       'RUN ${PIP_INSTALL} sglang-router\n')
     assert report["findings"] == [] and report["launches"] == []
+
+
+def test_a_comment_ending_in_a_backslash_does_not_swallow_the_next_stage(scratch_git):
+    # vllm-project/vllm docker/Dockerfile: `#   docker build --target vllm-openai-nonroot ... \` above a FROM
+    code, report = _lint(scratch_git, 'FROM vllm/vllm-openai:v0.10.1 AS base\n'
+                                      'ENTRYPOINT ["vllm", "serve"]\n'
+                                      '# Built via:\n'
+                                      '#   docker build --target nonroot \\\n'
+                                      '#       -f docker/Dockerfile .\n'
+                                      'FROM base AS nonroot\n'
+                                      'CMD ["--model", "m", "--tensor-parallel-size", "two"]\n')
+    assert [(f["code"], f["line"]) for f in report["findings"]] == [("VLLM037", 7)]
+    assert len(report["launches"]) == 2

@@ -83,7 +83,9 @@ def _logical(doc: TStr):
         first = i
         parts = [doc[offsets[i]:offsets[i] + len(lines[i])]]
         kept = i
-        while lines[kept].rstrip().endswith("\\") and i + 1 < len(lines):
+        # (a comment line is never continued: `#   docker build ... \\` above a FROM, vLLM's docker/Dockerfile)
+        while not lines[first].lstrip().startswith("#") and lines[kept].rstrip().endswith("\\") and \
+                i + 1 < len(lines):
             i += 1
             physical = lines[i]
             if not physical.strip() or physical.lstrip().startswith("#"):
