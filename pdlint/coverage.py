@@ -820,9 +820,11 @@ def _reason(job, group: list, notes: dict, rendered: Optional[set], err) -> tupl
 
 
 # a file with neither an extension nor a shebang that does not read as a script (pdlint.discover._reads_as_shell)
-_SHEBANG_HINT = ("if it is a shell script, make `#!/bin/bash` its first line (pdlint then reads it as one); "
-                 "else move the launch into a shell script, Kubernetes/compose YAML or template pdlint reads, "
-                 "or exclude the file")
+_UNREAD_KIND_HINT = ("pdlint does not read this kind of file yet: check this launch by hand, or start it from a file "
+                     "pdlint reads (a shell script, Dockerfile, Makefile, Kubernetes/Compose YAML or template); to "
+                     "accept it unchecked, put `# pdlint: ignore[PD020]` on the line or exclude the file")
+_SHEBANG_HINT = ("if it is a shell script, make `#!/bin/bash` its first line (pdlint then reads it as one); else "
+                 + _UNREAD_KIND_HINT)
 
 
 def _why(job, group: list, notes: dict, rendered: Optional[set], err) -> tuple:
@@ -835,9 +837,7 @@ def _why(job, group: list, notes: dict, rendered: Optional[set], err) -> tuple:
             return f"launch text ({what}) not checked: {note[0]}", note[1], note[2]
         name = os.path.basename(job.abspath)
         return (f"launch text ({what}) in a file kind pdlint does not read ({name})",
-                _SHEBANG_HINT if "." not in name and job.kind == "unknown" else
-                "move the launch into a shell script, Kubernetes/compose YAML or template pdlint reads, "
-                "or exclude the file")
+                _SHEBANG_HINT if "." not in name and job.kind == "unknown" else _UNREAD_KIND_HINT)
     if err is not None and err.code == "PD013":  # read, but pdlint failed on it (a rule, the engine)
         return (f"launch text ({what}) not checked: pdlint failed on this file ({err.code} {err.name})",
                 f"see the {err.code} finding: a pdlint bug, to report")

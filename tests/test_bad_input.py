@@ -126,11 +126,12 @@ def test_bad_config_is_a_finding_at_its_line(repo, capsys):
 
 def test_named_files_of_unknown_kind_are_sniffed_not_reported(repo, capsys):
     (repo / "CODEOWNERS").write_text("* @team # decode prefill sglang\n*.yaml @ops\n")
-    (repo / "Makefile").write_text("run:\n\tpython -m sglang.launch_server --model-path m\n")
+    (repo / "Procfile").write_text("web: python -m sglang.launch_server --model-path m\n")
     (repo / "pods").write_text(GOOD)
-    code, doc, by = scan(capsys, "CODEOWNERS", "Makefile", "pods")
-    # never reported as invalid YAML; the Makefile's launch is not checked, and pdlint says so (coverage)
+    code, doc, by = scan(capsys, "CODEOWNERS", "Procfile", "pods")
+    # never reported as invalid YAML; the Procfile's launch is not checked, and pdlint says so (coverage)
     assert sorted(f["code"] for f in doc["findings"]) == ["PD020", "SGL104"] and by[("pods", "SGL104")]
-    assert "file kind pdlint does not read" in by[("Makefile", "PD020")]["message"]
-    assert doc["coverage"]["files"]["Makefile"]["status"] == "unchecked"
+    assert "file kind pdlint does not read" in by[("Procfile", "PD020")]["message"]
+    assert "`# pdlint: ignore[PD020]`" in by[("Procfile", "PD020")]["fix"]
+    assert doc["coverage"]["files"]["Procfile"]["status"] == "unchecked"
     assert doc["coverage"]["files"]["CODEOWNERS"]["status"] == "none"
