@@ -2175,9 +2175,10 @@ class Extractor:
         if why is not None:
             reason, hint = why, why_hint
         elif launchers.basename(texts[launchers.program_at(texts, i)]) in _NOT_RUN or \
+                launchers.asks_help(texts[i + 1:]) or \
                 any(launchers.package_command(texts, k) for k in range(i, len(texts))) or \
                 _quoted_not_run(texts[i + 1:]):
-            reason = None  # printed, searched for, killed by name or installed as a package: not a launch
+            reason = None  # printed, searched for, killed by name, asked for help or installed as a package: no launch
             hint = ""
         elif prog.opaque:
             var = _PLAIN_VAR.fullmatch(prog.text)

@@ -280,6 +280,12 @@ def program_at(texts: list, i: int) -> int:
     return j
 
 
+def asks_help(argv: list) -> bool:
+    """``--help`` / ``-h`` among a server's arguments: argparse (SGLang, vLLM) and click (trtllm-serve) print the
+    options and exit 0 at it, so nothing starts (an image's default ``CMD [..., "--help"]``: field test rw18/p)."""
+    return any(t in ("--help", "-h") for t in argv)
+
+
 def find(words: list) -> Optional[object]:
     """The first entry point (:class:`Match`) or shell hand-off in ``words``; None for a package manager's
     install (:func:`package_command`), whose words name packages (``pip install sglang-router``), and for a
@@ -294,6 +300,8 @@ def find(words: list) -> Optional[object]:
             return None
         m = _match_at(texts, i)
         if m is not None:
+            if asks_help(texts[m.argv_start:]):
+                return None  # prints its options and exits 0: starts no server
             m.env = wrapper_env(words, i)
             return m
         b = basename(texts[i])

@@ -118,3 +118,37 @@ def test_a_comment_ending_in_a_backslash_does_not_swallow_the_next_stage(scratch
                                       'CMD ["--model", "m", "--tensor-parallel-size", "two"]\n')
     assert [(f["code"], f["line"]) for f in report["findings"]] == [("VLLM037", 7)]
     assert len(report["launches"]) == 2
+
+
+def test_env_values_are_substituted_as_docker_does(scratch_git):
+    # field test rw18/p (repro 17): `ARG ROLE=prefill` + `ENV ROLE=${ROLE}` left the literal `${ROLE}` in the argv
+    # (a false SGL004); a build argument without a default is a value pdlint cannot see, not '' (SGL005)
+    code, report = _lint(scratch_git, "FROM lmsysorg/sglang:v0.5.5\nARG ROLE=prefill\nARG TP\n"
+                                      "ENV ROLE=${ROLE} MODE=\"$ROLE\" TPS=${TP:-1}\n"
+                                      "CMD python3 -m sglang.launch_server --model-path m --disaggregation-mode "
+                                      "${MODE} --tp-size $TPS\n")
+    assert report["findings"] == []
+    (launch,) = report["launches"]
+    assert launch["role"] == "prefill"
+
+
+def test_an_undefined_variable_in_env_is_empty_at_build_time(scratch_git):
+    code, report = _lint(scratch_git, "FROM lmsysorg/sglang:v0.5.5\nENV MODE=${NOT_SET}prefil\n"
+                                      "CMD python3 -m sglang.launch_server --model-path m --disaggregation-mode $MODE\n")
+    assert [f["code"] for f in report["findings"]] == ["SGL004"]
+
+
+@pytest.mark.parametrize("cmd", ['CMD ["python3", "-m", "sglang.launch_server", "--help"]',
+                                 'CMD ["vllm", "serve", "-h"]', 'CMD trtllm-serve --help'])
+def test_a_default_command_asking_for_help_starts_no_server(scratch_git, cmd):
+    # field test rw18/p: `--help` got false SGL010 / SGL001 / VLLM018 / TRT011 errors; the oracle prints help, exit 0
+    code, report = _lint(scratch_git, f"FROM lmsysorg/sglang:v0.5.9\n{cmd}\n")
+    assert report["findings"] == [] and report["launches"] == []
+
+
+def test_here_documents_of_run_lines(scratch_git):
+    # field test rw18/p: `RUN python - <<'PY'` ... `PY` was a false PD009; `RUN <<EOF` ... `EOF` is a script
+    code, report = _lint(scratch_git, "FROM lmsysorg/sglang:v0.5.9\n"
+                                      "RUN python - <<'PY'\nimport os\nprint(os.getcwd())\nPY\n"
+                                      "RUN <<EOF\nset -e\npython3 -m sglang.launch_server --model-path m --bogus &\nEOF\n")
+    assert [(f["code"], f["line"]) for f in report["findings"]] == [("SGL001", 8)]

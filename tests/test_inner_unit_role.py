@@ -66,3 +66,27 @@ def test_a_step_name_contradicting_its_flag_is_still_reported(scratch):
     # the closest unit names the other role than the flag: that contradiction is real
     code, found, _ = run(scratch, tekton("pd-smoke", modes=("decode", "decode")))
     assert code == 1 and found == [(9, "PD101", "decode")]
+
+
+def test_a_container_named_after_a_model_part_does_not_override_the_resource(scratch_git):
+    # field test rw18/p (repro 19): container `encoder-decoder` in Deployment `t5-prefill` (and `prefill-cache-client`
+    # in `t5-decode`) made false PD101 errors; a container named for the role itself (`sglang-decode`) still wins
+    docs = []
+    for dep, container, mode in (("t5-prefill", "encoder-decoder", "prefill"),
+                                 ("t5-decode", "prefill-cache-client", "decode")):
+        docs.append(f"""apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: {dep}
+spec:
+  template:
+    spec:
+      containers:
+      - name: {container}
+        image: lmsysorg/sglang:v0.5.9
+        command: [python3, -m, sglang.launch_server]
+        args: [--model-path, m, --disaggregation-mode, {mode}]
+""")
+    scratch_git.write("t5.yaml", "---\n".join(docs))
+    code, report = scratch_git.lint("t5.yaml")
+    assert report["findings"] == [] and code == 0

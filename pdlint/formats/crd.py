@@ -155,6 +155,20 @@ def role_of_name(name: Optional[str]) -> Optional[str]:
     return None
 
 
+#: the words that name a PD role itself, and the words a server's name may add around one (`sglang-decode`,
+#: `prefill-worker`): such a name is that role's server whatever its resource is called
+_ROLE_ITSELF = {"prefill", "decode"}
+_SERVER_WORDS = {"sglang", "vllm", "trtllm", "dynamo", "server", "worker", "main", "engine", "pd", "llm", "serve",
+                 "serving", "node", "instance", "pod", "container", "step", "leader"}
+
+
+def _names_role_itself(name: Optional[str]) -> bool:
+    """Is ``name`` a role's server name: one of :data:`_ROLE_ITSELF` and nothing but server words and numbers
+    (not `encoder-decoder`, `whisper-decoder`, `prefill-cache-client`: field test rw18/p)?"""
+    ws = [w for w in words_of(name or "") if not w.isdigit()]
+    roles = [w for w in ws if w in _ROLE_ITSELF]
+    return len(roles) == 1 and all(w in _ROLE_ITSELF or w in _SERVER_WORDS for w in ws)
+
 _LONG_PREFILL = ("prefill", "prefiller")
 _LONG_DECODE = ("decode", "decoder")
 
@@ -421,9 +435,12 @@ def _generic(doc: TStr, c: kube.Container, ctx: Optional[_Doc], unit: str) -> Wo
     name_ref = yt.get(meta, "name") if meta is not None else None
     cname_ref = yt.get(c.ref, "name")
     r = role_of_name(yt.scalar_text(cname_ref))
-    if r:
+    outer = role_of_name(yt.scalar_text(name_ref))
+    # (against a resource name of the other role, only a container name that says the role itself wins: not a
+    # model's `encoder-decoder` / `whisper-decoder` container in Deployment `t5-prefill`, field test rw18/p)
+    if r and (outer is None or outer == r or _names_role_itself(yt.scalar_text(cname_ref))):
         w.role, w.role_tok, w.role_how = r, tstr(doc, cname_ref), "container name"
-    elif role_of_name(yt.scalar_text(name_ref)):
+    elif outer:
         r = role_of_name(yt.scalar_text(name_ref))
         w.role, w.role_tok, w.role_how = r, narrow(tstr(doc, name_ref), r), "resource name"
         w.role_label = ""

@@ -38,6 +38,8 @@ _ARG = re.compile(r"^(?P<name>[A-Za-z_][A-Za-z0-9_]*)(?:=(?P<value>.*))?$")
 _VAR = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)(?::?[-+][^}]*)?\}?")
 _ENV_PAIR = re.compile(r"""([A-Za-z_][A-Za-z0-9_.-]*)=("(?:[^"\\]|\\.)*"|'[^']*'|(?:[^\s\\]|\\.)*)""")
 
+_HEREDOC = re.compile(r"<<(-?)[ \t]*(['\"]?)([A-Za-z_][A-Za-z0-9_]*)\2")
+MAX_HEREDOC_LINES = 20_000
 #: RUN's own flags before the command (`--mount=type=cache,target=/root/.cache`, `--network=none`)
 _RUN_FLAGS = re.compile(r"(?:[ \t]*--[a-z-]+=\S+)+[ \t]*")
 MAX_STAGES = 64
@@ -92,6 +94,16 @@ def _logical(doc: TStr):
                 continue  # dropped by Docker inside a continued instruction
             parts.append(doc[offsets[i] - 1:offsets[i] + len(physical)])  # (with the line break before it)
             kept = i
+        if not lines[first].lstrip().startswith("#"):
+            # BuildKit here-documents (`RUN python - <<'PY'` ... `PY`, `RUN <<EOF` ... `EOF`): the lines up to each
+            # delimiter belong to the instruction
+            for m in _HEREDOC.finditer("".join(p.text for p in parts)):
+                tabs, delim = m.group(1) == "-", m.group(3)
+                while i + 1 < len(lines) and i - first < MAX_HEREDOC_LINES:
+                    i += 1
+                    parts.append(doc[offsets[i] - 1:offsets[i] + len(lines[i])])
+                    if (lines[i].lstrip("\t") if tabs else lines[i]) == delim:
+                        break
         yield TStr.join(parts), first + 1
         i += 1
 
@@ -123,8 +135,9 @@ def _form(value: TStr, line: int) -> Form:
     return Form(shell=value, line=line)
 
 
-def _env(value: TStr) -> dict:
-    """``ENV A=1 B="x y"`` or the legacy ``ENV A 1 2`` (one variable, the rest of the line its value)."""
+def _env(value: TStr, env: dict) -> dict:
+    """``ENV A=1 B="x y"`` or the legacy ``ENV A 1 2`` (one variable, the rest of the line its value), with Docker's
+    substitution of the variables set before (:func:`_substitute`; not inside single quotes)."""
     text = value.text
     out: dict = {}
     first = text.split(None, 1)[0] if text.split() else ""
@@ -132,15 +145,70 @@ def _env(value: TStr) -> dict:
         for m in _ENV_PAIR.finditer(text):
             v = m.group(2)
             a, b = m.start(2), m.end(2)
-            if len(v) >= 2 and v[0] == v[-1] and v[0] in "\"'":
+            quote = v[0] if len(v) >= 2 and v[0] == v[-1] and v[0] in "\"'" else ""
+            if quote:
                 a, b = a + 1, b - 1
-            out[m.group(1)] = value[a:b]
+            out[m.group(1)] = value[a:b] if quote == "'" else _substitute(value[a:b], {**env, **out})
         return out
     parts = text.split(None, 1)
     if len(parts) == 2:
         i = text.find(parts[1], len(parts[0]))
-        out[parts[0]] = value[i:i + len(parts[1].rstrip())]
+        out[parts[0]] = _substitute(value[i:i + len(parts[1].rstrip())], env)
     return out
+
+
+_SUBST = re.compile(r"\\\$|\$(?:\{([A-Za-z_][A-Za-z0-9_]*)(?::([-+])([^}]*))?\}|([A-Za-z_][A-Za-z0-9_]*))")
+
+
+def _substitute(value: TStr, env: dict) -> TStr:
+    """Docker's variable substitution in an instruction's value (the Dockerfile reference, "Environment
+    replacement"): ``$NAME``, ``${NAME}``, ``${NAME:-word}``, ``${NAME:+word}`` from the ``ENV`` and ``ARG`` values
+    set before; a name nobody set is empty, one only a build argument gives (``ARG TP`` with no default) a value
+    pdlint cannot see; ``\\$`` is a ``$``."""
+    if "$" not in value.text:
+        return value
+    parts, last = [], 0
+    for m in _SUBST.finditer(value.text):
+        parts.append(value[last:m.start()])
+        last = m.end()
+        if m.group(0) == "\\$":
+            parts.append(value[m.start() + 1:m.end()])
+            continue
+        name = m.group(1) or m.group(4)
+        got = env.get(name)
+        if m.group(2) == "-":
+            if got is None or (not got.opaque and got.text == ""):
+                w = m.start(3)
+                parts.append(_substitute(value[w:w + len(m.group(3))], env))
+            else:
+                parts.append(got)
+        elif m.group(2) == "+":
+            if got is not None and got.opaque:
+                parts.append(value[m.start():m.end()].as_opaque())
+            elif got is not None and got.text:
+                w = m.start(3)
+                parts.append(_substitute(value[w:w + len(m.group(3))], env))
+        elif got is not None:
+            parts.append(got)
+    parts.append(value[last:])
+    return TStr.join(parts)
+
+
+_SHELL_BANG = re.compile(r"#!\s*\S*?(?:/|env\s+)(?:ba|da|a)?sh\b")
+
+
+def _heredoc_script(body: TStr) -> Optional[TStr]:
+    """The text of ``RUN <<EOF`` ... ``EOF`` (the instruction's first here-document, its delimiter line left out);
+    None when the instruction does not start with one."""
+    text = body.text
+    m = _HEREDOC.match(text.lstrip())
+    if m is None:
+        return None
+    start = text.find("\n")
+    if start < 0:
+        return None
+    end = text.rfind("\n")
+    return body[start + 1:end] if end > start else body[start + 1:start + 1]
 
 
 def parse(doc: TStr, build_args: Optional[dict] = None) -> list:
@@ -180,7 +248,9 @@ def parse(doc: TStr, build_args: Optional[dict] = None) -> list:
                     v = value[at:len(value.text.rstrip())]
                     if len(v.text) >= 2 and v.text[0] == v.text[-1] and v.text[0] in "\"'":
                         v = v[1:-1]
-                    cur.env[name] = v
+                    cur.env[name] = _substitute(v, cur.env)
+                else:  # given at build time (`--build-arg`), if at all
+                    cur.env[name] = TStr.synthetic("${" + name + "}", f"<build argument {name}>", opaque=True)
         elif word == "FROM":
             f = _FROM.match(value.text.strip())
             if not f:
@@ -200,7 +270,7 @@ def parse(doc: TStr, build_args: Optional[dict] = None) -> list:
         elif cur is None:
             continue
         elif word == "ENV":
-            cur.env.update(_env(value))
+            cur.env.update(_env(value, cur.env))
         elif word == "ENTRYPOINT":
             cur.entry, cur.cmd, cur.own = _form(value, line), None, True
         elif word == "CMD":
@@ -208,6 +278,10 @@ def parse(doc: TStr, build_args: Optional[dict] = None) -> list:
         elif word == "RUN":
             flags = _RUN_FLAGS.match(value.text)
             body = value[flags.end():] if flags else value
-            if not body.text.lstrip().startswith("<<"):  # (a here-document script: left to coverage)
+            script = _heredoc_script(body)
+            if script is not None:  # `RUN <<EOF` ... `EOF`: the here-document is the script
+                if not script.text.startswith("#!") or _SHELL_BANG.match(script.text):
+                    cur.runs.append(Form(shell=script, line=line))
+            else:
                 cur.runs.append(_form(body, line))
     return stages
