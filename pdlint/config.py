@@ -612,7 +612,10 @@ def load_values_file(path: str, display: str, bools: Optional[dict] = None, boun
     if not docs or docs[0].root is None:
         return {}, src
     root_ref = yt.Ref(docs[0].root)
-    if not isinstance(yt.deref(root_ref).node, yt.YMap):
+    node = yt.deref(root_ref).node
+    if isinstance(node, yt.YScalar) and yt.scalar_value(node) is None:
+        return {}, src  # `---` and comments only (an `ansible-galaxy init` skeleton's vars/main.yml)
+    if not isinstance(node, yt.YMap):
         raise ConfigError("a values file must be a mapping", display, 1)
     doc = TStr.from_source(src)
     budget = [MAX_VALUES_NODES]

@@ -2652,7 +2652,7 @@ def ansible_role_dir(abspath: str, root: str) -> Optional[str]:
     parts = os.path.relpath(abspath, root).split(os.sep)
     if ".." in parts:
         return None
-    for i in range(len(parts) - 2, 0, -1):
+    for i in range(len(parts) - 2, -1, -1):  # (i 0: a Galaxy role that is the repository, CyVerse-Ansible/ansible-vllm)
         if parts[i] != "templates":
             continue
         role_dir = os.path.join(root, *parts[:i])

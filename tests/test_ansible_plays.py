@@ -166,3 +166,25 @@ def test_hostile_playbooks_are_bounded_and_never_read_outside_the_repository(scr
     code, report = scratch_git.lint(".")
     assert "SGL104" not in [c for _, c in _codes(report)]  # (the file outside the repository is never read)
     assert [l["role"] for l in report["launches"]] == ["prefill"]
+
+
+def test_a_galaxy_role_that_is_the_repository(scratch_git):
+    # field test rw18/p (CyVerse-Ansible/ansible-vllm): a role at the repository root (`ansible-galaxy init`
+    # layout) was no role: `| bool` an unknown filter (PD006) or an undefined variable (PD005), and its
+    # `---`-only vars/main.yml "not a mapping" (PD010), depending on the working directory
+    scratch_git.write("defaults/main.yml", "---\nPORT: 8000\nLOCAL_ONLY: false\n")
+    scratch_git.write("vars/main.yml", "---\n# vars file for the role\n")
+    scratch_git.write("tasks/main.yml", "- ansible.builtin.template: {src: launch.sh.j2, dest: /opt/launch.sh}\n")
+    scratch_git.write("templates/launch.sh.j2", """\
+        #!/bin/bash
+        python3 -m vllm.entrypoints.openai.api_server --model {{ VLLM_MODEL }} \\
+        {% if LOCAL_ONLY | bool %}    --host 127.0.0.1 \\
+        {% endif %}    --port {{ PORT }}
+        """)
+    scratch_git.write("tests/test.yml", f"- hosts: localhost\n  roles:\n    - {scratch_git.root.name}\n")
+    code, report = scratch_git.lint(".")
+    assert report["findings"] == [] and code == 0
+    assert len(report["launches"]) == 1
+    scratch_git.write("defaults/main.yml", "---\nPORT: http\nLOCAL_ONLY: false\n")
+    code, report = scratch_git.lint(".")
+    assert [(f["path"], f["code"]) for f in report["findings"]] == [("defaults/main.yml", "VLLM037")]

@@ -85,7 +85,9 @@ def plays_rendering(template: str, role_dir: Optional[str], root: str,
     names in a directory (empty when it is none)."""
     template = os.path.abspath(template)
     role = os.path.basename(role_dir) if role_dir else None
-    start = os.path.dirname(role_dir) if role_dir else os.path.dirname(template)
+    # (a role that is the repository itself, `ansible-galaxy init` layout: its own directory and tests/test.yml)
+    start = (os.path.dirname(role_dir) if os.path.abspath(role_dir) != os.path.abspath(root) else role_dir) \
+        if role_dir else os.path.dirname(template)
     word = role if role else os.path.basename(template)
     plays: list = []
     budget = [MAX_TASKS]
@@ -118,7 +120,7 @@ def _candidates(start: str, root: str, listdir) -> list:
     for _ in range(MAX_LEVELS):
         if not (d == root or d.startswith(root + os.sep)):
             break
-        for sub in ("", "playbooks"):
+        for sub in ("", "playbooks", "tests"):  # (tests/test.yml: an `ansible-galaxy init` role's play)
             base = os.path.join(d, sub) if sub else d
             for n in sorted(listdir(base)):
                 if n.endswith(_YAML) and not n.startswith("."):
