@@ -318,8 +318,11 @@ def mode_missing_findings(launch: Launch) -> list:
             launch.meta.get("injects_role") or launch.meta.get("keyed") or \
             any(parsed.occurrence(d) is not None for d in ("encoder_only", "language_only")):
         return []
+    # (a flag whose value SGLang refuses is that error's line already: SGL004 / SGL005)
+    refused = {e.option for e in parsed.errors if e.option}
     flags = [o for o in parsed.occurrences
-             if o.dest.startswith("disaggregation_") and o.dest not in _MODE_ONLY_EXEMPT and not o.name_tok.opaque]
+             if o.dest.startswith("disaggregation_") and o.dest not in _MODE_ONLY_EXEMPT and not o.name_tok.opaque
+             and o.value is not None and o.option not in refused and o.written not in refused]
     if not flags:
         return []
     shown = " and ".join(dict.fromkeys(o.option for o in flags))

@@ -78,7 +78,8 @@ def test_a_choice_no_release_lists_is_an_error(scratch_git, flags):
 
 
 def test_an_old_flag_and_an_old_choice_narrow_the_releases_together(scratch_git):
-    code, found = _lint(scratch_git, "--disaggregation-decode-tp 2 --reasoning-parser nano_v3")
+    code, found = _lint(scratch_git, "--disaggregation-mode prefill --disaggregation-decode-tp 2 "
+                                     "--reasoning-parser nano_v3")
     ((rule, _, message),) = found
     assert rule == "SGL012" and "--disaggregation-decode-tp" in message
     assert message.endswith("judged against 0.5.9 [SGLang 0.5.9]")
