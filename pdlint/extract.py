@@ -1398,6 +1398,21 @@ class Extractor:
             for cm in mounts.configmaps(docs, TStr.from_source(src), src.path, src.abspath).values():
                 self.remember_configmap(cm)
 
+    def bound_file(self, tok: TStr, launch: Launch, root: str) -> Optional[SourceFile]:
+        """A container path a bind mount of the launch's ``docker run -v`` or Compose ``volumes:`` puts a file of
+        the repository at (``-v $(pwd)/ctx.yaml:/cfg/ctx.yaml``, ``./configs:/configs``), relative to the file that
+        writes the mount (field test rw17/n: PD022 "not found" on a Compose service's mounted config)."""
+        if tok.opaque or not tok.text.startswith("/"):
+            return None
+        from pdlint.formats import mounts
+        binds = launch.meta.get("binds")
+        if binds is None:
+            binds = mounts.docker_binds([w.text for w in launch.meta.get("wrapper_words", ())])
+        host = mounts.bind_source(tok.text, binds) if binds else None
+        if host is None or host.startswith(("~", "/")):
+            return None  # (a path of the host pdlint cannot place in the repository)
+        return self.resolve_in_repo(host, os.path.join(self.opt.cwd, launch.path), root)
+
     def mounted_config(self, tok: TStr, launch: Launch):
         """A ``--config`` path inside the container, resolved through its ConfigMap mounts: a
         :class:`pdlint.engines.sglang.config_merge.EmbeddedFile`, else None (the reason, when a mount covers
@@ -1483,6 +1498,8 @@ class Extractor:
                     "resource_name": svc.name, "unit": unit, "exec_form": svc.exec_form}
             if svc.dns_names:
                 meta["compose_names"] = svc.dns_names
+            if svc.binds:
+                meta["binds"] = svc.binds
             if project is not None:
                 meta["compose_project"] = project
             meta.update(unit_meta or {})
@@ -2339,6 +2356,10 @@ class Extractor:
             if base is None:
                 base = os.path.join(self.opt.cwd, launch.path)
             root = self.boundary.root_for(base)
+            bound = self.bound_file(tok, launch, root)
+            if bound is not None:
+                referenced.add(bound.abspath)
+                return bound
             src = self.resolve_in_repo(tok.text, base, root)
             if src is not None and not launch.meta.get("virtual_config"):
                 referenced.add(src.abspath)

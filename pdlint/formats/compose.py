@@ -69,6 +69,7 @@ class Service:
     #: ``container_name``, ``hostname`` and ``networks.<net>.aliases`` (Docker Engine API 1.44+
     #: EndpointSettings.DNSNames: "based on the container name, network aliases, container short ID, and hostname")
     dns_names: tuple = ()
+    binds: list = field(default_factory=list)  # its bind mounts: [(host path as written, container path)]
 
 
 def is_compose(docs: list) -> bool:
@@ -178,7 +179,27 @@ def _service(doc: TStr, svcs: yt.Ref, name: str, ref: yt.Ref, variables: dict, r
                 exec_form = True
                 entrypoint_set = True
     return Service(name, name_tok, words, exec_form, env, image, crd.role_of_name(name),
-                   entrypoint_set=entrypoint_set, image_tok=itok, dns_names=_dns_names(doc, ref, layers, variables))
+                   entrypoint_set=entrypoint_set, image_tok=itok, dns_names=_dns_names(doc, ref, layers, variables),
+                   binds=_binds(doc, _field(layers, "volumes"), variables))
+
+
+def _binds(doc: TStr, volumes: Optional[yt.Ref], variables: dict) -> list:
+    """A service's bind mounts: short syntax ``./ctx.yaml:/cfg/ctx.yaml[:ro]`` and long syntax ``{type: bind,
+    source, target}``; variables interpolated, named volumes left out."""
+    from pdlint.formats import mounts
+    out: list = []
+    for item in yt.seq_items(volumes)[:mounts.MAX_BINDS] if volumes is not None else ():
+        node = yt.deref(item).node
+        if isinstance(node, yt.YScalar):
+            got = mounts.bind_spec(interpolate(yt.scalar_tstr(doc, item), variables).text)
+        elif isinstance(node, yt.YMap) and yt.scalar_text(yt.get(item, "type")) == "bind":
+            src, dst = yt.scalar_text(yt.get(item, "source")), yt.scalar_text(yt.get(item, "target"))
+            got = (src, dst) if src and dst and dst.startswith("/") and not src.startswith("$") else None
+        else:
+            got = None
+        if got is not None:
+            out.append(got)
+    return out
 
 
 MAX_DNS_NAMES = 64  # names of one service pdlint keeps (container name, hostname, network aliases)

@@ -21,6 +21,7 @@ the ConfigMap lacks, no mount at all).
 from __future__ import annotations
 
 import posixpath
+import re
 from typing import Callable, Optional
 
 from pdlint.formats import yamltree as yt
@@ -245,3 +246,70 @@ def resolve(path: str, mounts: list, volumes: dict, find: Callable[[str], Option
     return (f"is under mountPath {best.path}, but volume {best.volume!r} (ConfigMap {names}) puts no file "
             f"{inner} there (its `items` do not list it)",
             "list the file in the volume's `items`, or fix the file name in the path")
+
+
+# ---------------------------------------------------------------------------
+# Bind mounts (`docker run -v SRC:DST`, Compose `volumes:`): a container path that is a file of the repository
+# ---------------------------------------------------------------------------
+
+#: what a bind mount's source may start with for "the directory the command runs in"
+_CWD = re.compile(r"^(?:\$\(pwd\)|`pwd`|\$\{PWD\}|\$PWD)(?=/|$)")
+MAX_BINDS = 64
+
+
+def bind_spec(text: str) -> Optional[tuple]:
+    """``(source, target)`` of a ``-v`` / Compose short-syntax volume ``SRC:DST[:OPTIONS]`` whose source is a host
+    path (``./configs``, ``$(pwd)/ctx.yaml``, ``/abs``; not a named volume), else None."""
+    parts = text.split(":")
+    if len(parts) < 2 or not parts[1].startswith("/"):
+        return None
+    src = _CWD.sub(".", parts[0])
+    if not src.startswith(("/", ".", "~")):
+        return None  # a named volume
+    return src, parts[1]
+
+
+def mount_spec(text: str) -> Optional[tuple]:
+    """``(source, target)`` of a ``--mount type=bind,source=...,target=...``, else None."""
+    fields = dict(f.split("=", 1) for f in text.split(",") if "=" in f)
+    if fields.get("type", "volume") != "bind":
+        return None
+    src = fields.get("source") or fields.get("src")
+    dst = fields.get("target") or fields.get("destination") or fields.get("dst")
+    if not src or not dst or not dst.startswith("/"):
+        return None
+    return _CWD.sub(".", src), dst
+
+
+def docker_binds(texts: list) -> list:
+    """The bind mounts of the ``docker run`` / ``podman run`` among ``texts`` (a launch's wrapper words)."""
+    out: list = []
+    for i, t in enumerate(texts):
+        got = None
+        if t in ("-v", "--volume") and i + 1 < len(texts):
+            got = bind_spec(texts[i + 1])
+        elif t.startswith("--volume="):
+            got = bind_spec(t[len("--volume="):])
+        elif t == "--mount" and i + 1 < len(texts):
+            got = mount_spec(texts[i + 1])
+        elif t.startswith("--mount="):
+            got = mount_spec(t[len("--mount="):])
+        if got is not None and len(out) < MAX_BINDS:
+            out.append(got)
+    return out
+
+
+def bind_source(path: str, binds: list) -> Optional[str]:
+    """The host path (as the mount writes it, relative to where the command runs) the container path ``path``
+    comes from through ``binds`` (the longest target that covers it), else None."""
+    best = None
+    for src, dst in binds:
+        d = dst.rstrip("/") or "/"
+        if path == d or path.startswith(d + "/"):
+            if best is None or len(d) > len(best[1]):
+                best = (src, d)
+    if best is None:
+        return None
+    src, d = best
+    rest = path[len(d):].lstrip("/")
+    return posixpath.normpath(posixpath.join(src, rest)) if rest else posixpath.normpath(src)
