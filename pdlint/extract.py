@@ -1640,14 +1640,24 @@ class Extractor:
     def makefile(self, job: FileJob, src: SourceFile) -> None:
         """Each rule's recipe as a shell script (:mod:`pdlint.formats.makefile`), the target name a role hint."""
         from pdlint.formats import makefile
-        found, _ = makefile.rules(TStr.from_source(src))
-        for r in found:
-            meta = {"shell_run": f"make {r.target}"}  # each target is its own invocation: not co-located
-            role = makefile.role_hint(r.target)
-            if role:
-                meta["role_hint"] = role
-            self.shell(job, src, r.body, None, env=self.shell_env(job) or None, context=f"make target {r.target!r}",
-                       meta=meta)
+
+        def read(name: str) -> Optional[TStr]:  # `include other.mk`: relative to the Makefile, in the repository
+            found = self.read_beside(name, job)
+            return TStr.from_source(found) if found is not None else None
+
+        env = self.shell_env(job)
+        given = {k: v.text for k, v in env.items() if isinstance(v, TStr)}
+        for label, found in makefile.variants(TStr.from_source(src), read, given):
+            # one variant per value of a variable a conditional tests that comes from the make command line
+            # (`make ROLE=prefill`): each is its own invocation, as each target is
+            for r in found:
+                run = f"make {r.target}" + (f" with {label}" if label else "")
+                meta = {"shell_run": run}  # each target is its own invocation: not co-located
+                role = makefile.role_hint(r.target)
+                if role:
+                    meta["role_hint"] = role
+                self.shell(job, src, r.body, None, env=env or None, context=f"make target {r.target!r}" +
+                           (f" with {label}" if label else ""), meta=meta)
 
     # -- Dockerfiles ---------------------------------------------------------------
     def dockerfile(self, job: FileJob, src: SourceFile) -> None:

@@ -70,3 +70,147 @@ def test_nested_functions_are_one_value_pdlint_cannot_see(scratch_git):
     assert [(f["code"], f["line"], f["column"]) for f in report["findings"]] == [("PD023", 3, 49)]
     assert report["findings"][0]["message"].startswith("`make-if` stands where flags could be")
     assert len(report["launches"]) == 1
+
+
+# -- conditionals (field test rw18/p, P7: `ifeq ($(ROLE),prefill) ... else ... endif` had both branches merged, the last
+# assignment winning: one decode launch with the prefill's flags, a combination make never runs, and no pair) ------------
+
+ROLE_BRANCHES = """\
+MODEL := Qwen/Qwen3-8B
+ifeq ($(ROLE),prefill)
+MODE := prefill
+BACKEND := {prefill_backend}
+else
+MODE := decode
+BACKEND := mooncake
+endif
+ifeq ($(ROLE),prefill)
+EXTRA := --disaggregation-bootstrap-port 8998
+endif
+server:
+\tpython3 -m sglang.launch_server --model-path $(MODEL) --disaggregation-mode $(MODE) \\
+\t  --disaggregation-transfer-backend $(BACKEND) $(EXTRA)
+"""
+
+
+def test_a_conditional_on_a_command_line_variable_builds_one_launch_per_branch(scratch_git):
+    code, report = _lint(scratch_git, ROLE_BRANCHES.format(prefill_backend="fake"))
+    launches = sorted(report["launches"], key=lambda l: l["role"])
+    assert [(l["role"], l["context"]) for l in launches] == [
+        ("decode", "make target 'server' with ROLE unset"), ("prefill", "make target 'server' with ROLE=prefill")]
+    decode, prefill = launches
+    assert "--disaggregation-bootstrap-port" not in decode["argv"]  # EXTRA is assigned only in the prefill branch
+    assert prefill["argv"][prefill["argv"].index("--disaggregation-bootstrap-port") + 1] == "8998"
+    # the prefill's fake backend (SGLang rejects it on a prefill), at the assignment of its branch; the two are
+    # paired (the pair rule compares the backends)
+    assert sorted((f["code"], f["line"], f["role"]) for f in report["findings"]) == [
+        ("SGL104", 4, "prefill"), ("SGL805", 7, "decode")]
+
+
+def test_both_branches_are_quiet_when_correct_and_paired(scratch_git):
+    code, report = _lint(scratch_git, ROLE_BRANCHES.format(prefill_backend="mooncake"))
+    assert sorted(l["role"] for l in report["launches"]) == ["decode", "prefill"]
+    assert report["findings"] == [] and code == 0
+
+
+@pytest.mark.parametrize("head", ["ROLE := decode\n", "ROLE = $(SIDE)\nSIDE := decode\n"])
+def test_a_conditional_on_a_variable_the_file_assigns_is_evaluated(scratch_git, head):
+    code, report = _lint(scratch_git, head + ROLE_BRANCHES.format(prefill_backend="fake"))
+    assert [(l["role"], l["context"]) for l in report["launches"]] == [("decode", "make target 'server'")]
+    # the prefill branch is not a launch pdlint built: its flags are launch text not checked (PD020), not merged
+    assert [(f["code"], f["line"]) for f in report["findings"]] == [("PD020", head.count("\n") + 10)]
+
+
+def test_ifdef_and_else_ifeq_chains(scratch_git):
+    text = ("ifdef PREFILL\nMODE := prefill\nelse ifeq ($(X),1)\nMODE := decode\nelse\nMODE := decode\nendif\n"
+            "serve:\n\tpython3 -m sglang.launch_server --model-path m --disaggregation-mode $(MODE)\n")
+    code, report = _lint(scratch_git, text)
+    # the `else ifeq` branch and the `else` one assign MODE on different lines: two decode variants
+    assert sorted((l["role"], l["context"]) for l in report["launches"]) == [
+        ("decode", "make target 'serve' with PREFILL unset, X unset"),
+        ("decode", "make target 'serve' with PREFILL unset, X=1"),
+        ("prefill", "make target 'serve' with PREFILL defined, X=1")]
+
+
+def test_hostile_conditionals_are_bounded(scratch_git):
+    deep = "".join(f"ifeq ($(V{i}),{i})\nA{i} := {i}\n" for i in range(300)) + "else\nelse\nendif\n" * 3
+    many = "".join(f"ifeq ($(R),v{i})\nMODE := prefill\nendif\n" for i in range(50))
+    text = deep + many + "endif\n" * 400 + ("serve:\n\tpython3 -m sglang.launch_server --model-path m "
+                                            "--disaggregation-mode decode\n")
+    code, report = _lint(scratch_git, text)
+    assert len(report["launches"]) <= 4 and not [f for f in report["findings"] if f["severity"] == "error"]
+
+
+# -- several targets, target-specific variables, include (rw18/p, P8: `prefill decode:` with `--disaggregation-mode $@`
+# and `prefill: PORT := 30000` was one launch whose role pdlint could not see, PD021; `include common.mk` was not
+# read) ------------------------------------------------------------------------------------------------------------------
+
+TARGETS = """\
+MODEL := Qwen/Qwen3-8B
+BACKEND := mooncake
+prefill: PORT := 30000
+prefill: override BACKEND := {backend}
+decode: export PORT := 30001
+prefill decode:
+\tpython3 -m sglang.launch_server --model-path $(MODEL) --disaggregation-mode $@ --port $(PORT) \\
+\t  --disaggregation-transfer-backend $(BACKEND)
+"""
+
+
+def test_a_rule_with_several_targets_runs_once_per_target_with_its_own_variables(scratch_git):
+    code, report = _lint(scratch_git, TARGETS.format(backend="fake"))
+    by_role = {l["role"]: l for l in report["launches"]}
+    assert sorted(by_role) == ["decode", "prefill"]
+    assert by_role["prefill"]["argv"][by_role["prefill"]["argv"].index("--port") + 1] == "30000"
+    assert by_role["decode"]["argv"][by_role["decode"]["argv"].index("--port") + 1] == "30001"
+    assert sorted((f["code"], f["line"], f["role"]) for f in report["findings"]) == [
+        ("SGL104", 4, "prefill"), ("SGL805", 2, "decode")]
+
+
+def test_several_targets_quiet_when_correct(scratch_git):
+    code, report = _lint(scratch_git, TARGETS.format(backend="mooncake"))
+    assert sorted(l["role"] for l in report["launches"]) == ["decode", "prefill"]
+    assert report["findings"] == [] and code == 0
+
+
+def test_dollar_at_is_traced_to_the_target_in_the_rule_line(scratch_git):
+    # a finding about the role's value is reported where the target is named
+    code, report = _lint(scratch_git, "prefill decodee:\n\tpython3 -m sglang.launch_server --model-path m "
+                                      "--disaggregation-mode $@\n")
+    bad = [f for f in report["findings"] if f["severity"] == "error"]
+    assert bad and all((f["line"], f["column"]) == (1, 9) for f in bad)
+
+
+def test_an_included_file_in_the_repository_gives_its_variables(scratch_git):
+    scratch_git.write("deploy/common.mk", "ARGS := --model-path m --tp-sizee 2\n-include missing.mk\n")
+    code, report = _lint(scratch_git, "include common.mk\nserve:\n\tpython3 -m sglang.launch_server $(ARGS)\n",
+                         "deploy/Makefile")
+    assert [(f["code"], f["path"], f["line"]) for f in report["findings"]] == [("SGL001", "deploy/common.mk", 1)]
+
+
+def test_includes_outside_the_repository_or_cyclic_are_not_followed(scratch_git):
+    scratch_git.write("a.mk", "include b.mk\nTP := 2\n")
+    scratch_git.write("b.mk", "include a.mk\n")
+    code, report = _lint(scratch_git, "include a.mk ../outside.mk /etc/x.mk $(shell ls)\nserve:\n"
+                                      "\tpython3 -m sglang.launch_server --model-path m --tp-size $(TP)\n")
+    argv = report["launches"][0]["argv"]
+    assert argv[argv.index("--tp-size") + 1] == "2" and report["findings"] == []
+
+
+def test_values_referencing_each_other_many_times_are_bounded(scratch_git):
+    text = "".join(f"V{i} = " + f"$(V{i + 1}) " * 60 + "\n" for i in range(8)) + "V8 = x\n"
+    text += "ifeq ($(V0),x)\nA := 1\nendif\nserve:\n\tpython3 -m sglang.launch_server --model-path m $(V0)\n"
+    code, report = _lint(scratch_git, text)
+    assert len(report["launches"]) == 1
+
+
+def test_a_conditional_that_does_not_change_a_recipe_does_not_duplicate_its_launch(scratch_git):
+    text = ("ifeq ($(DEBUG),1)\nLOG := debug\nendif\nserve:\nifeq ($(GPU),h100)\n"
+            "\tpython3 -m sglang.launch_server --model-path m --tp-size 4\nelse\n"
+            "\tpython3 -m sglang.launch_server --model-path m --tp-size 2\nendif\n"
+            "other:\n\tpython3 -m sglang.launch_server --model-path m --tp-size 8\n")
+    code, report = _lint(scratch_git, text)
+    assert sorted((l["line"], l["context"]) for l in report["launches"]) == [
+        (6, "make target 'serve' with DEBUG=1, GPU=h100"), (8, "make target 'serve' with DEBUG=1, GPU unset"),
+        (11, "make target 'other'")]
+    assert report["findings"] == []

@@ -9,8 +9,18 @@ role hint, as a Justfile recipe's name).  What make does to a recipe line before
   ``override`` too) is its value, expanded in turn and traced to its assignment; a variable the file does not assign
   comes from the environment (make imports it), so it is the shell's ``${NAME}``: a value pdlint cannot see unless
   the configuration gives it;
-* ``$$`` is a ``$`` for the shell; automatic variables (``$@``, ``$<``), functions (``$(shell ...)``,
-  ``$(or ...)``), substitution references (``$(X:.c=.o)``) and ``define`` blocks are values pdlint cannot see.
+* ``$$`` is a ``$`` for the shell; ``$@`` is the target; other automatic variables (``$<``), functions
+  (``$(shell ...)``, ``$(or ...)``), substitution references (``$(X:.c=.o)``) and ``define`` blocks are values pdlint
+  cannot see.
+
+A rule with several targets (``prefill decode:``) runs its recipe once per target: one :class:`Rule` each, ``$@`` the
+target's name where the rule line writes it, with the target's own variables (``prefill: PORT := 30000``).
+``include`` / ``-include`` give the variables of the files they name (read through a callback: pdlint's reader, inside
+the repository; :data:`MAX_INCLUDE_DEPTH` deep).  Conditionals (``ifeq`` / ``ifneq`` / ``ifdef`` / ``ifndef``,
+``else ifeq``) are evaluated with the file's values; one that tests a variable the file does not assign (``make
+ROLE=prefill``) makes :func:`variants` read the file once per value the conditional compares it with and once with it
+unset (field test rw18/p: both branches' assignments were merged, the last winning).  A branch pdlint cannot tell is
+taken (nested too deep, a function in the test, too many variants) makes what it assigns a value pdlint cannot see.
 
 ``make NAME=value`` on the command line overrides any assignment: an assignment's value is what runs when nobody
 does.
@@ -19,7 +29,7 @@ does.
 from __future__ import annotations
 
 import re
-from typing import Optional
+from typing import Callable, Optional
 
 from pdlint.records import dataclass
 from pdlint.text import TStr
@@ -60,72 +70,367 @@ def _strip_comment(value: TStr) -> TStr:
     return value[:end]
 
 
-def rules(doc: TStr) -> tuple:
-    """``(rules, variables)`` of a Makefile."""
-    text = doc.text
-    lines = text.split("\n")
-    offsets, pos = [], 0
-    for ln in lines:
-        offsets.append(pos)
-        pos += len(ln) + 1
-    variables: dict = {}  # NAME -> TStr (None: a value pdlint cannot see)
-    raw: list = []
-    i = 0
-    while i < len(lines) and len(raw) < MAX_RULES:
-        line = lines[i]
-        if line.startswith("define") and re.match(r"define[ \t]+([A-Za-z_][A-Za-z0-9_.-]*)", line):
-            name = re.match(r"define[ \t]+([A-Za-z_][A-Za-z0-9_.-]*)", line).group(1)
-            variables[name] = None
-            while i < len(lines) and not lines[i].startswith("endef"):
+def rules(doc: TStr, read: Optional[Callable] = None, given: Optional[dict] = None,
+          assume: Optional[dict] = None) -> tuple:
+    """``(rules, variables)`` of a Makefile: ``read(name)`` gives the text of an included file (None: not read),
+    ``given`` the values pdlint knows of variables from outside the file (the configuration's), ``assume`` those of a
+    variant (:func:`variants`)."""
+    p = _Parser(read, given or {}, assume or {})
+    p.feed(doc, 0)
+    return p.finish(), p.variables
+
+
+def variants(doc: TStr, read: Optional[Callable] = None, given: Optional[dict] = None) -> list:
+    """``[(label, rules)]``: one entry per value of each variable from outside the file (``make ROLE=prefill``) that a
+    conditional tests - the values it is compared with, and unset - at most :data:`MAX_VARIANTS`; ``label`` names the
+    values (``ROLE=prefill``), empty when no conditional depends on such a variable."""
+    p = _Parser(read, given or {}, {})
+    p.feed(doc, 0)
+    first = p.finish()
+    if not p.wanted:
+        return [("", first)]
+    combos: list = [{}]
+    for name, values in p.wanted.items():  # in the order the file tests them
+        grown = [{**c, name: v} for c in combos for v in list(values.values())[:MAX_VALUES] + [_UNSET]]
+        if len(grown) > MAX_VARIANTS:
+            break
+        combos = grown
+    built = []  # (label, rule)
+    for c in combos:
+        q = _Parser(read, given or {}, c)
+        q.feed(doc, 0)
+        label = ", ".join(f"{k} unset" if v[2] == "unset" else f"{k} defined" if v[2] == "defined" else f"{k}={v[0]}"
+                          for k, v in c.items())
+        built.extend((label, r) for r in q.finish())
+    # a recipe the conditionals do not change is one launch, not one per variant (`ifeq ($(DEBUG),1)` elsewhere)
+    seen: dict = {}  # (target, line) -> [recipe keys]
+    kept = []
+    for label, r in built:
+        key = (r.body.text, tuple((p.start, p.end, p.offset, p.src is not None and p.src.path) for p in r.body.pieces))
+        keys = seen.setdefault((r.target, r.line), [])
+        if key not in keys:
+            keys.append(key)
+            kept.append((label, r))
+    return [("" if len(seen[(r.target, r.line)]) == 1 else label, [r]) for label, r in kept]
+
+
+_UNSET = ("", None, "unset")  # a variant's value of a variable: (text, where it is written, kind)
+_DEFINED = ("", None, "defined")  # `ifdef NAME` taken: a value pdlint cannot see
+_COND = re.compile(r"^ *(ifeq|ifneq|ifdef|ifndef)(?![A-Za-z0-9_.-])[ \t]*")
+_ELSE = re.compile(r"^ *else(?![A-Za-z0-9_.-])[ \t]*")
+_ENDIF = re.compile(r"^ *endif(?![A-Za-z0-9_.-])")
+_INCLUDE = re.compile(r"^ *(?:-include|sinclude|include)[ \t]+")
+MAX_COND_DEPTH = 16  # nested conditionals evaluated; deeper ones are unknown
+MAX_VARIANTS = 4  # variants of a Makefile built for the values of variables from the make command line
+MAX_VALUES = 3  # values of one such variable (besides unset)
+MAX_INCLUDE_DEPTH = 4
+MAX_INCLUDES = 32
+MAX_LINES = 200000  # lines read in all (the Makefile and what it includes)
+MAX_STEPS = 20000  # references expanded to evaluate the conditionals of one reading
+MAX_TEST = 4096  # characters of a conditional's test (or a value it expands to) evaluated
+MAX_EXPANSION = 20000  # references expanded in one recipe
+
+
+class _Unknown(Exception):
+    pass
+
+
+class _Parser:
+    """make's reading of a Makefile: assignments, conditionals, includes and rules, in order."""
+
+    def __init__(self, read, given: dict, assume: dict):
+        self.read, self.given, self.assume = read, given, assume
+        self.variables: dict = {}  # NAME -> TStr (None: a value pdlint cannot see)
+        self.target_vars: dict = {}  # target -> [(name, op, value)]
+        self.raw: list = []  # (targets [(name, TStr)], grouped, [recipe line TStr], line)
+        self.wanted: dict = {}  # variable from outside the file -> {value: (text, TStr)} a conditional compares
+        self.untaken: set = set()  # variables assigned only in branches not taken
+        self.includes = 0
+        self.lines_read = 0
+        self.steps = 0  # references expanded to evaluate conditionals
+
+    # -- reading ----------------------------------------------------------------
+    def feed(self, doc: TStr, depth: int) -> None:
+        text = doc.text
+        lines = text.split("\n")
+        offsets, pos = [], 0
+        for ln in lines:
+            offsets.append(pos)
+            pos += len(ln) + 1
+        stack: list = []  # [current branch: True / False / None (unknown), a branch taken: True / False / None]
+        rule = None  # the rule whose recipe is being read
+        i = 0
+        while i < len(lines) and len(self.raw) < MAX_RULES and self.lines_read < MAX_LINES:
+            self.lines_read += 1
+            line = lines[i]
+            j = i  # a logical line: a backslash at the end continues it
+            while lines[j].endswith("\\") and j + 1 < len(lines):
+                j += 1
+            logical = doc[offsets[i]:offsets[j] + len(lines[j])]
+            state = _state(stack)
+            if line.startswith("\t") and rule is not None:
+                if state is not False:
+                    rule[2].append(logical)
+                    rule[2].append(doc[offsets[j] + len(lines[j]):offsets[j] + len(lines[j]) + 1] or
+                                   TStr.synthetic("\n", "<make>"))
+                i = j + 1
+                continue
+            if line.startswith("\t") or not line.strip() or line.lstrip().startswith("#"):
+                i = j + 1
+                continue
+            m = _COND.match(line)
+            if m:
+                if state is False:
+                    stack.append([False, True])
+                elif len(stack) >= MAX_COND_DEPTH:
+                    stack.append([None, None])
+                else:
+                    t = self.test(m.group(1), _strip_comment(logical[m.end():]))
+                    stack.append([t, t])
+                i = j + 1
+                continue
+            m = _ELSE.match(line)
+            if m and stack:
+                frame = stack[-1]
+                outer = _state(stack[:-1])
+                rest = _strip_comment(logical[m.end():])
+                c = _COND.match(rest.text)
+                if frame[1] is True or outer is False:
+                    frame[0] = False
+                elif c and len(stack) > MAX_COND_DEPTH:
+                    frame[0], frame[1] = None, None
+                elif c:
+                    t = self.test(c.group(1), rest[c.end():])
+                    if frame[1] is False:
+                        frame[0], frame[1] = t, t
+                    else:
+                        frame[0] = False if t is False else None
+                        frame[1] = True if t is True else None
+                else:
+                    frame[0] = True if frame[1] is False else None
+                    frame[1] = True if frame[1] is False else None
+                i = j + 1
+                continue
+            if _ENDIF.match(line):
+                if stack:
+                    stack.pop()
+                i = j + 1
+                continue
+            rule = None
+            if line.startswith("define") and re.match(r"define[ \t]+([A-Za-z_][A-Za-z0-9_.-]*)", line):
+                name = re.match(r"define[ \t]+([A-Za-z_][A-Za-z0-9_.-]*)", line).group(1)
+                if state is not False:
+                    self.variables[name] = None
+                while i < len(lines) and not lines[i].startswith("endef"):
+                    i += 1
                 i += 1
-            i += 1
-            continue
-        # a logical line: a backslash at the end continues it
-        j = i
-        while lines[j].endswith("\\") and j + 1 < len(lines):
-            j += 1
-        if line.startswith("\t") or not line.strip() or line.lstrip().startswith("#"):
+                continue
+            if state is False:
+                m = _ASSIGN.match(line)
+                if m and len(self.untaken) < MAX_RULES:  # assigned in a branch make does not take: empty
+                    self.untaken.add(m.group(1))
+                i = j + 1
+                continue
+            m = _INCLUDE.match(line)
+            if m:
+                self.include(_strip_comment(logical[m.end():]), depth)
+                i = j + 1
+                continue
+            m = _ASSIGN.match(line)
+            if m:
+                value = _strip_comment(logical[m.end():])
+                self.assign(self.variables, m.group(1), m.group(2), value, state is None)
+                i = j + 1
+                continue
+            t = _TARGET.match(line)
+            if t:
+                targets = _words(logical[:t.end(1)])
+                grouped = bool(targets) and targets[-1][0] == "&"
+                if grouped:
+                    targets = targets[:-1]
+                rest = logical[t.end():]
+                a = _ASSIGN.match(rest.text.lstrip(" \t"))
+                if a and not rest.text.lstrip(" \t").startswith(("|", ";")):  # `target: VAR := value`
+                    k = len(rest.text) - len(rest.text.lstrip(" \t"))
+                    value = _strip_comment(rest[k + a.end():])
+                    for name, _ in targets:
+                        self.target_vars.setdefault(name, []).append((a.group(1), a.group(2), value, state is None))
+                elif depth == 0 and targets:
+                    rule = (targets, grouped, [], i + 1)
+                    self.raw.append(rule)
+                    semi = rest.text.find(";")  # `target: deps ; recipe`
+                    if semi >= 0 and rest.text[semi + 1:].strip():
+                        rule[2].append(rest[semi + 1:])
+                        rule[2].append(TStr.synthetic("\n", "<make>"))
             i = j + 1
-            continue
-        m = _ASSIGN.match(line)
-        if m:
-            start = offsets[i] + m.end()
-            value = _strip_comment(doc[start:offsets[j] + len(lines[j])])
-            name, op = m.group(1), m.group(2)
-            if op == "!=":  # the output of a shell command
-                variables[name] = None
-            elif op == "+=" and variables.get(name) is not None:
+
+    def include(self, names: TStr, depth: int) -> None:
+        if self.read is None or depth >= MAX_INCLUDE_DEPTH:
+            return
+        for word, _ in _words(names):
+            try:
+                name = self.text_of(word, 0)
+            except _Unknown:
+                continue
+            for n in name.split():
+                if self.includes >= MAX_INCLUDES or any(c in n for c in "*?["):
+                    continue
+                self.includes += 1
+                sub = self.read(n)
+                if sub is not None:
+                    self.feed(sub, depth + 1)
+
+    @staticmethod
+    def assign(variables: dict, name: str, op: str, value: TStr, unknown: bool) -> None:
+        if unknown or op == "!=":  # a branch pdlint cannot tell is taken; the output of a shell command
+            variables[name] = None
+        elif op == "+=":
+            if variables.get(name) is not None:
                 variables[name] = TStr.join([variables[name], TStr.synthetic(" ", "<+=>"), value])
-            elif op == "?=":
-                variables.setdefault(name, value)
-            else:
+            elif name not in variables:
                 variables[name] = value
-            i = j + 1
-            continue
-        t = _TARGET.match(line)
-        if t:
-            k = j + 1
-            while k < len(lines) and (lines[k].startswith("\t") or not lines[k].strip() or
-                                      lines[k].startswith("#")):
-                k += 1
-            while k > j + 1 and not lines[k - 1].startswith("\t"):
-                k -= 1
-            if k > j + 1:
-                raw.append((t.group(1).strip(), doc[offsets[j + 1]:offsets[k - 1] + len(lines[k - 1])], i + 1))
-            i = k
-            continue
-        i = j + 1
-    out = [Rule(target, _recipe(body, variables), line) for target, body, line in raw]
-    return out, variables
+        elif op == "?=":
+            variables.setdefault(name, value)
+        else:
+            variables[name] = value
+
+    # -- conditionals -----------------------------------------------------------
+    def test(self, kind: str, args: TStr) -> Optional[bool]:
+        """Whether a conditional's branch is taken: None when pdlint cannot tell."""
+        try:
+            if kind in ("ifdef", "ifndef"):
+                name = self.text_of(args.text.strip(), 0).strip()
+                if not _VARNAME.fullmatch(name):
+                    return None
+                defined = self.defined(name, args)
+                return None if defined is None else defined == (kind == "ifdef")
+            pair = _pair(args)
+            if pair is None:
+                return None
+            for a, b in (pair, pair[::-1]):  # `ifeq ($(ROLE),prefill)`: ROLE from the make command line
+                r = re.fullmatch(r"\$[({]([A-Za-z_][A-Za-z0-9_.-]*)[)}]", a.text.strip())
+                if r and "$" not in b.text and r.group(1) not in self.variables and r.group(1) not in self.given \
+                        and r.group(1) not in self.assume:
+                    k = len(b.text) - len(b.text.lstrip())
+                    lit = b[k:k + len(b.text.strip())]
+                    self.wanted.setdefault(r.group(1), {}).setdefault(lit.text, (lit.text, lit, "value"))
+            same = self.text_of(pair[0].text, 0).strip() == self.text_of(pair[1].text, 0).strip()
+            return same == (kind == "ifeq")
+        except _Unknown:
+            return None
+
+    def defined(self, name: str, at: TStr) -> Optional[bool]:
+        if name in self.variables:
+            v = self.variables[name]
+            return None if v is None else bool(v.text.strip())
+        if name in self.given:
+            return bool(self.given[name].strip())
+        if name in self.assume:
+            return self.assume[name][2] != "unset"
+        self.wanted.setdefault(name, {}).setdefault("", _DEFINED)
+        raise _Unknown
+
+    def text_of(self, text: str, depth: int) -> str:
+        """The value of a text as make expands it; :class:`_Unknown` when it depends on a value pdlint cannot see."""
+        self.steps += 1
+        if depth >= MAX_DEPTH or self.steps > MAX_STEPS or len(text) > MAX_TEST:
+            raise _Unknown
+        out, last = [], 0
+        for a, b, inner in _refs(text):
+            out.append(text[last:a])
+            last = b
+            if inner == "$" and b - a == 2:
+                out.append("$")
+                continue
+            name = (inner or "").strip()
+            if inner is None or b - a <= 2 or not _VARNAME.fullmatch(name):
+                raise _Unknown
+            if name in self.variables:
+                if self.variables[name] is None:
+                    raise _Unknown
+                out.append(self.text_of(self.variables[name].text, depth + 1))
+            elif name in self.given:
+                out.append(self.given[name])
+            elif name in self.assume:
+                if self.assume[name][2] == "defined":
+                    raise _Unknown
+                out.append(self.assume[name][0])
+            else:  # from outside the file
+                raise _Unknown
+        out.append(text[last:])
+        return "".join(out)
+
+    # -- rules ------------------------------------------------------------------
+    def finish(self) -> list:
+        base = dict(self.variables)
+        for name in sorted(self.untaken - set(base) - set(self.given) - set(self.assume)):
+            base[name] = TStr.synthetic("", "<make: assigned in a branch not taken>")
+        for name, v in self.assume.items():  # `make ROLE=prefill`: the value, at the conditional that compares it
+            if v[1] is not None:
+                base[name] = v[1]
+        out = []
+        for targets, grouped, body, line in self.raw:
+            if not body:
+                continue
+            body = TStr.join(body)
+            for name, tok in (targets[:1] if grouped else targets):
+                variables = base
+                if self.target_vars.get(name):
+                    variables = dict(base)
+                    for var, op, value, unknown in self.target_vars[name]:
+                        self.assign(variables, var, "=" if op == "+=" and var not in variables else op, value,
+                                    unknown)
+                auto = {} if grouped else {"@": tok}
+                out.append(Rule(name, _recipe(body, variables, auto), line))
+        return out
 
 
-def _recipe(body: TStr, variables: dict) -> TStr:
+def _state(stack: list) -> Optional[bool]:
+    """Whether the lines here are read: False in a branch not taken, None in one pdlint cannot tell."""
+    state = True
+    for frame in stack:
+        if frame[0] is False:
+            return False
+        if frame[0] is None:
+            state = None
+    return state
+
+
+def _pair(args: TStr) -> Optional[tuple]:
+    """The two arguments of ``ifeq (a,b)`` / ``ifeq "a" "b"`` / ``ifeq 'a' 'b'``."""
+    text = args.text.strip()
+    if len(text) > MAX_TEST:
+        return None
+    k = len(args.text) - len(args.text.lstrip())
+    args = args[k:k + len(text)]
+    if text.startswith("(") and text.endswith(")"):
+        depth = 0
+        for i, c in enumerate(text[:-1]):
+            if c in "({":
+                depth += 1
+            elif c in ")}":
+                depth -= 1
+            elif c == "," and depth == 1:
+                return args[1:i], args[i + 1:len(text) - 1]
+        return None
+    m = re.fullmatch(r"""(["'])(.*?)\1[ \t]+(["'])(.*)\3""", text)
+    if m:
+        return args[m.start(2):m.end(2)], args[m.start(4):m.end(4)]
+    return None
+
+
+def _words(s: TStr) -> list:
+    return [(s[m.start():m.end()].text, s[m.start():m.end()]) for m in re.finditer(r"\S+", s.text)]
+
+
+def _recipe(body: TStr, variables: dict, auto: Optional[dict] = None) -> TStr:
     """The recipe as the shell gets it: each line's tab and ``@``/``-``/``+`` prefixes dropped, make's references
     expanded."""
     parts = []
     text = body.text
     pos = 0
     continued = False
+    budget = [MAX_EXPANSION]
     for ln in text.split("\n"):
         end = pos + len(ln)
         k = pos
@@ -133,7 +438,7 @@ def _recipe(body: TStr, variables: dict) -> TStr:
             k += 1
         while not continued and k < end and text[k] in "@-+ \t":  # (a continuation line keeps its words)
             k += 1
-        parts.append(_expand(body[k:end], variables, 0))
+        parts.append(_expand(body[k:end], variables, 0, auto or {}, budget))
         parts.append(body[end:end + 1])
         continued = ln.endswith("\\")
         pos = end + 1
@@ -171,19 +476,28 @@ def _refs(text: str):
         i = j + 1
 
 
-def _expand(s: TStr, variables: dict, depth: int) -> TStr:
+def _expand(s: TStr, variables: dict, depth: int, auto: Optional[dict] = None, budget: Optional[list] = None) -> TStr:
+    auto = auto or {}
+    budget = budget if budget is not None else [MAX_EXPANSION]
     parts, last = [], 0
     for a, b, inner in _refs(s.text):
         parts.append(s[last:a])
         ref = s[a:b]
+        budget[0] -= 1
+        if budget[0] < 0:  # (hostile input: values that reference each other many times over)
+            parts.append(_opaque_word(ref, inner))
+            last = b
+            continue
         if inner == "$" and b - a == 2:  # `$$`: one `$` for the shell
             parts.append(ref[1:])
+        elif inner is not None and inner.strip() in auto:  # `$@` of a rule: the target, where the rule names it
+            parts.append(auto[inner.strip()])
         elif inner is not None and b - a > 2 and _VARNAME.fullmatch(inner.strip()):
             name = inner.strip()
             if name in variables:
                 value = variables[name]
                 parts.append(_opaque_word(ref) if value is None or depth >= MAX_DEPTH else
-                             _expand(value, variables, depth + 1))
+                             _expand(value, variables, depth + 1, auto, budget))
             else:  # from the environment make imports: the shell's variable of that name
                 p = ref.pieces[0] if ref.pieces else None
                 parts.append(TStr.at("${" + name + "}", p.src, p.offset, p.chain, label=p.label) if p is not None
