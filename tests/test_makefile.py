@@ -214,3 +214,10 @@ def test_a_conditional_that_does_not_change_a_recipe_does_not_duplicate_its_laun
         (6, "make target 'serve' with DEBUG=1, GPU=h100"), (8, "make target 'serve' with DEBUG=1, GPU unset"),
         (11, "make target 'other'")]
     assert report["findings"] == []
+
+
+def test_a_semicolon_in_a_help_comment_of_a_target_line_is_no_recipe(scratch_git):
+    # jedmund/homelab's Makefile: `deploy-vllm: ## Deploy ... (compose rendered; bring ... up)`: a false PD009
+    code, report = _lint(scratch_git, "deploy-vllm: ## Deploy vLLM (compose rendered; bring it up)\n"
+                                      "\tvllm serve m --port 8000\n")
+    assert report["findings"] == [] and len(report["launches"]) == 1

@@ -258,7 +258,10 @@ class _Parser:
                 elif depth == 0 and targets:
                     rule = (targets, grouped, [], i + 1)
                     self.raw.append(rule)
-                    semi = rest.text.find(";")  # `target: deps ; recipe`
+                    semi = rest.text.find(";")  # `target: deps ; recipe` (not in a `## help` comment before it)
+                    hash_at = rest.text.find("#")
+                    if 0 <= hash_at < semi:
+                        semi = -1
                     if semi >= 0 and rest.text[semi + 1:].strip():
                         rule[2].append(rest[semi + 1:])
                         rule[2].append(TStr.synthetic("\n", "<make>"))
