@@ -1662,7 +1662,8 @@ class Extractor:
     # -- Dockerfiles ---------------------------------------------------------------
     def dockerfile(self, job: FileJob, src: SourceFile) -> None:
         """What each build stage with an ``ENTRYPOINT`` or ``CMD`` of its own runs (:mod:`pdlint.formats.dockerfile`),
-        in its base image (whose tag pins the engine release) with its ``ENV``."""
+        in its base image (whose tag pins the engine release, else the engine pins its ``RUN`` lines install) with
+        its ``ENV``."""
         from pdlint.formats import dockerfile
         for st in dockerfile.parse(TStr.from_source(src)):
             env = dict(self.shell_env(job))
@@ -1678,6 +1679,9 @@ class Extractor:
                                           {**build, "exec_form": True})
             if not st.own:
                 continue
+            if st.pins:  # `RUN pip install "sglang[all]==0.5.9"`: the release the image runs (its FROM tag wins)
+                meta["pins"] = {e: v for e, (v, _) in st.pins.items()}
+                meta["pins_at"] = {e: (o.path, o.line) for e, (_, o) in st.pins.items()}
             entry, cmd = st.entry, st.cmd
             if entry is not None and entry.shell is not None:  # `/bin/sh -c`, CMD ignored
                 self.shell(job, src, entry.shell, None, env=env, context=f"{where}, ENTRYPOINT", meta=meta)

@@ -14,7 +14,11 @@ and ENTRYPOINT interact"):
 Every stage that writes its own ``ENTRYPOINT`` or ``CMD`` is one launch (``docker build --target`` may pick any
 stage); a stage ``FROM`` another inherits its entry point, command and environment.  ``ENV`` sets the launch's
 environment, ``ARG`` defaults fill ``FROM`` (whose image tag pins the engine release, as a container's
-``image:`` does).  A ``RUN`` line is a build step: its commands are read as a script's are (a server it starts
+``image:`` does, and wins).  An exact pin of an engine a stage's ``RUN`` installs (``RUN pip install
+"sglang[all]==${SGLANG_VERSION}"``, ``uv pip install vllm==0.10.1``: :func:`pdlint.formats.pins.text_install_pins`,
+the stage's ``ARG`` and ``ENV`` values substituted) pins the release of its launches too, as does one in a stage
+it is built on or whose ``site-packages`` it copies (``COPY --from=builder /usr/local/lib/python3.12/dist-packages
+...``); a later install wins.  A ``RUN`` line is a build step: its commands are read as a script's are (a server it starts
 fails the build with the same flags; ``pip install`` and ``cp`` of an engine are no launches), each stage's own; a
 ``RUN <<EOF`` here-document script is left to coverage (PD020 for its launch text).
 """
@@ -44,6 +48,7 @@ MAX_HEREDOC_LINES = 20_000
 _RUN_FLAGS = re.compile(r"(?:[ \t]*--[a-z-]+=\S+)+[ \t]*")
 MAX_STAGES = 64
 MAX_INSTRUCTIONS = 5000
+MAX_EXPANDED = 100_000  # characters a RUN line's variables may add when it is read for an engine pin
 
 
 def is_dockerfile(name: str) -> bool:
@@ -68,6 +73,53 @@ class Stage:
     cmd: Optional[Form] = None
     own: bool = False  # writes an ENTRYPOINT or CMD of its own
     runs: list = field(default_factory=list)  # [Form] of its RUN instructions (build steps), flags dropped
+    pins: dict = field(default_factory=dict)  # engine -> (version, Origin of the pin) its RUN lines install
+
+
+#: a variable reference in a RUN line: `$A`, `${A}`, `${A:-default}`
+_REF = re.compile(r"\$(?:\{(?P<a>[A-Za-z_][A-Za-z0-9_]*)(?::?-(?P<d>[^}]*))?\}|(?P<b>[A-Za-z_][A-Za-z0-9_]*))")
+#: a COPY source that carries installed Python packages
+_PACKAGES_DIR = re.compile(r"(?:site|dist)-packages")
+
+
+def _run_pins(run: Form, env: dict) -> dict:
+    """``{engine: (version, Origin)}`` of the exact engine pins a RUN installs (:mod:`pdlint.formats.pins`), its
+    variables (the stage's ARG and ENV values) substituted first; where each is written (the variable's
+    reference when it came from one)."""
+    if run.exec_words is not None:  # (the exec form substitutes no variables)
+        if not any("==" in w.text for w in run.exec_words):
+            return {}
+        from pdlint.formats.pins import install_pins
+        return {e: (v, run.exec_words[k].origin) for e, (v, k) in install_pins([w.text for w in run.exec_words]).items()}
+    text = run.shell.text if run.shell is not None else ""
+    if "==" not in text:
+        return {}
+    from pdlint.formats.pins import text_install_pins
+    parts, spans, pos, shift = [], [], 0, 0  # spans: (start in the new text, end there, start, end in the old)
+    for m in _REF.finditer(text):
+        name = m.group("a") or m.group("b")
+        value = env[name].text if name in env else m.group("d")
+        if value is None or "$" in value or shift + len(value) > MAX_EXPANDED:
+            continue  # (a value pdlint cannot see: no pin; past the bound: left as written)
+        parts.append(text[pos:m.start()])
+        start = m.start() + shift
+        parts.append(value)
+        spans.append((start, start + len(value), m.start(), m.end()))
+        shift += len(value) - (m.end() - m.start())
+        pos = m.end()
+    parts.append(text[pos:])
+    new = "".join(parts)
+
+    def old(i: int) -> int:  # an offset of the new text in the old one
+        delta = 0
+        for a, b, o, oe in spans:
+            if i < a:
+                break
+            if i < b:
+                return o  # (inside a substituted value: its reference)
+            delta = oe - b
+        return i + delta
+    return {e: (v, run.shell.origin_at(old(a))) for e, (v, a, _) in text_install_pins(new).items()}
 
 
 def _logical(doc: TStr):
@@ -265,6 +317,7 @@ def parse(doc: TStr, build_args: Optional[dict] = None) -> list:
                 if parent is not None:  # FROM an earlier stage: its image, entry point, command, environment
                     cur.image, cur.image_tok = parent.image, parent.image_tok
                     cur.env, cur.entry, cur.cmd = dict(parent.env), parent.entry, parent.cmd
+                    cur.pins = dict(parent.pins)
             stages.append(cur)
             by_name[cur.name.lower()] = cur
         elif cur is None:
@@ -284,4 +337,13 @@ def parse(doc: TStr, build_args: Optional[dict] = None) -> list:
                     cur.runs.append(Form(shell=script, line=line))
             else:
                 cur.runs.append(_form(body, line))
+                cur.pins.update(_run_pins(cur.runs[-1], cur.env))  # (a later install wins)
+        elif word in ("COPY", "ADD") and "--from=" in value.text and _PACKAGES_DIR.search(value.text):
+            # `COPY --from=builder /usr/local/lib/python3.12/dist-packages ...`: the packages that stage installed
+            words = value.text.split()
+            source = next((w.split("=", 1)[1] for w in words if w.lower().startswith("--from=")), "")
+            copied = by_name.get(source.lower())
+            paths = [w for w in words if not w.startswith("--")][:-1]
+            if copied is not None and copied is not cur and any(_PACKAGES_DIR.search(w) for w in paths):
+                cur.pins.update(copied.pins)
     return stages
