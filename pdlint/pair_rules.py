@@ -563,9 +563,17 @@ def _routers(dep: Deployment, enabled) -> list:
             msg = (f"the router sends {link.role} requests to port {link.url_port}, but the {link.role} "
                    f"server{'s' if len(servers) > 1 else ''} of this deployment listen"
                    f"{'' if len(servers) > 1 else 's'} on {', '.join(map(str, ports))}")
-            wrong = [s for s in dep.servers if s.role not in (link.role, None) and facts(s).http_port == link.url_port]
+            # (another role's server on that port only when the URL's host reaches it: `http://sgl-decode:30000`
+            # names the decode container, not the prefill one listening on 30000; field test rw18/p P11)
+            one = _pod_address(host) or _compose_service(host, r, dep.servers)  # (the host names one server)
+            named = [s for s in dep.servers if _names_server(host, r, s)] if one else []
+            wrong = [s for s in dep.servers if s.role not in (link.role, None) and facts(s).http_port == link.url_port
+                     and (not one or s in named)]
             if wrong:
                 msg += f" - port {link.url_port} is the {wrong[0].role_word()} server's"
+            elif named and host:
+                msg += f" - {host} is the {named[0].role_word()} server's address: nothing listens on port " \
+                       f"{link.url_port} there"
             rel = [rel_token(facts(s).http_token, s, f"the {who(s)} listens on port {facts(s).http_port}"
                              + ("" if facts(s).http_token is not None else " (default)")) for s in servers]
             out.append(cand(ROUTER_PORT, r, _port_token(link.token), msg, rel))
@@ -615,6 +623,18 @@ def _compose_service(host: str, router: Launch, servers: list) -> bool:
     return any(s.meta.get("resource_kind") == "compose service" and s.path == router.path
                and (s.meta.get("resource_name") == host or host in s.meta.get("compose_names", ()))
                for s in servers)
+
+
+def _names_server(host: str, router: Launch, server: Launch) -> bool:
+    """Does the URL host ``host`` name this one server: a Compose service of the router's project by its name,
+    ``container_name``, ``hostname`` or a network alias (:func:`_compose_service`), or a pod through its headless
+    Service (`sglang-pd-decode-0.sglang-pd-decode`, :func:`_pod_address`) of the resource it runs in?"""
+    if not host:
+        return False
+    if _compose_service(host, router, [server]):
+        return True
+    m = _POD_DNS.match(host.lower())
+    return m is not None and server.meta.get("resource_name") == m.group("svc")
 
 
 def _port_token(tok: TStr) -> TStr:
