@@ -152,3 +152,12 @@ def test_here_documents_of_run_lines(scratch_git):
                                       "RUN python - <<'PY'\nimport os\nprint(os.getcwd())\nPY\n"
                                       "RUN <<EOF\nset -e\npython3 -m sglang.launch_server --model-path m --bogus &\nEOF\n")
     assert [(f["code"], f["line"]) for f in report["findings"]] == [("SGL001", 8)]
+
+
+def test_env_values_built_from_values_are_bounded(scratch_git):
+    # `ENV B=$A$A`, `ENV C=$B$B` ...: each line doubles the text; past the bound the value is one pdlint cannot see
+    lines = ["FROM lmsysorg/sglang:v0.5.9", "ENV A0=xxxxxxxxxx"]
+    lines += [f"ENV A{i}=$A{i - 1}$A{i - 1}" for i in range(1, 60)]
+    lines += ["CMD python3 -m sglang.launch_server --model-path $A59"]
+    code, report = _lint(scratch_git, "\n".join(lines) + "\n")
+    assert report["findings"] == [] and len(report["launches"]) == 1

@@ -48,7 +48,7 @@ MAX_HEREDOC_LINES = 20_000
 _RUN_FLAGS = re.compile(r"(?:[ \t]*--[a-z-]+=\S+)+[ \t]*")
 MAX_STAGES = 64
 MAX_INSTRUCTIONS = 5000
-MAX_EXPANDED = 100_000  # characters a RUN line's variables may add when it is read for an engine pin
+MAX_EXPANDED = 100_000  # characters a value may have once its variables are substituted
 
 
 def is_dockerfile(name: str) -> bool:
@@ -76,50 +76,24 @@ class Stage:
     pins: dict = field(default_factory=dict)  # engine -> (version, Origin of the pin) its RUN lines install
 
 
-#: a variable reference in a RUN line: `$A`, `${A}`, `${A:-default}`
-_REF = re.compile(r"\$(?:\{(?P<a>[A-Za-z_][A-Za-z0-9_]*)(?::?-(?P<d>[^}]*))?\}|(?P<b>[A-Za-z_][A-Za-z0-9_]*))")
 #: a COPY source that carries installed Python packages
 _PACKAGES_DIR = re.compile(r"(?:site|dist)-packages")
 
 
 def _run_pins(run: Form, env: dict) -> dict:
     """``{engine: (version, Origin)}`` of the exact engine pins a RUN installs (:mod:`pdlint.formats.pins`), its
-    variables (the stage's ARG and ENV values) substituted first; where each is written (the variable's
-    reference when it came from one)."""
+    variables (the stage's ARG and ENV values) substituted first (:func:`_substitute`): each is placed where its
+    version is written (an ``ARG`` default's line when it came from one)."""
     if run.exec_words is not None:  # (the exec form substitutes no variables)
         if not any("==" in w.text for w in run.exec_words):
             return {}
         from pdlint.formats.pins import install_pins
         return {e: (v, run.exec_words[k].origin) for e, (v, k) in install_pins([w.text for w in run.exec_words]).items()}
-    text = run.shell.text if run.shell is not None else ""
-    if "==" not in text:
+    if run.shell is None or "==" not in run.shell.text:
         return {}
     from pdlint.formats.pins import text_install_pins
-    parts, spans, pos, shift = [], [], 0, 0  # spans: (start in the new text, end there, start, end in the old)
-    for m in _REF.finditer(text):
-        name = m.group("a") or m.group("b")
-        value = env[name].text if name in env else m.group("d")
-        if value is None or "$" in value or shift + len(value) > MAX_EXPANDED:
-            continue  # (a value pdlint cannot see: no pin; past the bound: left as written)
-        parts.append(text[pos:m.start()])
-        start = m.start() + shift
-        parts.append(value)
-        spans.append((start, start + len(value), m.start(), m.end()))
-        shift += len(value) - (m.end() - m.start())
-        pos = m.end()
-    parts.append(text[pos:])
-    new = "".join(parts)
-
-    def old(i: int) -> int:  # an offset of the new text in the old one
-        delta = 0
-        for a, b, o, oe in spans:
-            if i < a:
-                break
-            if i < b:
-                return o  # (inside a substituted value: its reference)
-            delta = oe - b
-        return i + delta
-    return {e: (v, run.shell.origin_at(old(a))) for e, (v, a, _) in text_install_pins(new).items()}
+    text = _substitute(run.shell, env)
+    return {e: (v, text.origin_at(a)) for e, (v, a, _) in text_install_pins(text.text).items()}
 
 
 def _logical(doc: TStr):
@@ -243,7 +217,9 @@ def _substitute(value: TStr, env: dict) -> TStr:
         elif got is not None:
             parts.append(got)
     parts.append(value[last:])
-    return TStr.join(parts)
+    out = TStr.join(parts)
+    # (values built from values: `ENV B=$A$A`, `ENV C=$B$B` ... doubles each line)
+    return out if len(out.text) <= MAX_EXPANDED else value.as_opaque()
 
 
 _SHELL_BANG = re.compile(r"#!\s*\S*?(?:/|env\s+)(?:ba|da|a)?sh\b")
