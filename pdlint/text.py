@@ -371,3 +371,13 @@ def hop_from(tstr: TStr, i: int, note: str) -> Hop:
     """A hop located where ``tstr[i]`` is written (keeps no chain of its own)."""
     o = tstr.origin_at(i)
     return Hop(o.path, o.line, o.column, note)
+
+
+def split_lines(text: str) -> tuple:
+    """``(lines, offsets)``: the text's lines split at ``\\n`` (without it) and the offset each starts at."""
+    lines = text.split("\n")
+    offsets, pos = [], 0
+    for ln in lines:
+        offsets.append(pos)
+        pos += len(ln) + 1
+    return lines, offsets

@@ -30,7 +30,7 @@ import re
 from typing import Optional
 
 from pdlint.records import dataclass, field
-from pdlint.text import TStr
+from pdlint.text import TStr, split_lines
 
 #: file names of Dockerfiles (a base name, case-insensitively)
 NAME = re.compile(r"^(?:Dockerfile(?:\.[\w.-]+)?|Containerfile(?:\.[\w.-]+)?|[\w.-]+\.(?:dockerfile|containerfile))$",
@@ -101,11 +101,7 @@ def _logical(doc: TStr):
     continued instruction Docker drops comment lines and empty lines (the Dockerfile reference, "Parser
     directives" and "Comments": `RUN if ...; then \\` / `# a note` / `apt-get ...`), so they are left out of it."""
     text = doc.text
-    lines = text.split("\n")
-    offsets, pos = [], 0
-    for ln in lines:
-        offsets.append(pos)
-        pos += len(ln) + 1
+    lines, offsets = split_lines(text)
     i = 0
     while i < len(lines):
         first = i

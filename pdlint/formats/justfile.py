@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from pdlint.records import dataclass
-from pdlint.text import TStr
+from pdlint.text import TStr, split_lines
 
 # name, then parameters (`x`, `x="default"`, `+rest`, `*rest`, `$env`), then `:` (not `:=`)
 _HEADER = re.compile(r"""^@?([A-Za-z_][A-Za-z0-9_-]*)((?:\s+[+*$]?[A-Za-z_][A-Za-z0-9_-]*"""
@@ -41,11 +41,7 @@ def is_justfile(name: str) -> bool:
 def recipes(doc: TStr) -> tuple:
     """``(recipes, variables)`` of a Justfile."""
     text = doc.text
-    lines = text.split("\n")
-    offsets, pos = [], 0
-    for ln in lines:
-        offsets.append(pos)
-        pos += len(ln) + 1
+    lines, offsets = split_lines(text)
     out, variables = [], {}
     aliases: dict = {}  # NAME := OTHER
     i = 0

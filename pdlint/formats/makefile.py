@@ -32,7 +32,7 @@ import re
 from typing import Callable, Optional
 
 from pdlint.records import dataclass
-from pdlint.text import TStr
+from pdlint.text import TStr, split_lines
 
 NAMES = ("makefile", "gnumakefile")
 _ASSIGN = re.compile(r"^(?:(?:export|override)[ \t]+)*([A-Za-z_][A-Za-z0-9_.-]*)[ \t]*(::=|:::=|:=|\?=|\+=|!=|=)[ \t]*")
@@ -152,11 +152,7 @@ class _Parser:
     # -- reading ----------------------------------------------------------------
     def feed(self, doc: TStr, depth: int) -> None:
         text = doc.text
-        lines = text.split("\n")
-        offsets, pos = [], 0
-        for ln in lines:
-            offsets.append(pos)
-            pos += len(ln) + 1
+        lines, offsets = split_lines(text)
         stack: list = []  # [current branch: True / False / None (unknown), a branch taken: True / False / None]
         rule = None  # the rule whose recipe is being read
         i = 0
