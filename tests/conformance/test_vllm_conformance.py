@@ -22,7 +22,7 @@ from pdlint.text import TStr
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 VERSION = "0.33.0"
-DECIDABLE = re.compile(r"unrecognized arguments|invalid choice|ambiguous option|invalid \\S+ value|cannot be converted "
+DECIDABLE = re.compile(r"unrecognized arguments|invalid choice|ambiguous option|invalid \S+ value|cannot be converted "
                        r"to|Decimals are not allowed")
 # a number one of vLLM's number converters reads (`None`, `32k`, `auto`) refused by the option's own converter: the
 # table does not tell optional_type / human_readable_int from int, so VLLM037 lets these pass (its notes)
