@@ -136,7 +136,8 @@ MODE_MISSING = register(Rule(
           "missing flag is PD105 instead. Not reported for `--disaggregation-ib-device` alone (SGLang also gives it "
           "to Mooncake for HiCache storage and elastic expert parallelism), for encoder disaggregation "
           "(`--encoder-only`, `--language-only`), when a word or a `--config` file pdlint cannot see may hold the "
-          "mode, nor where an operator or chart adds the role flag itself."))
+          "mode, where an operator or chart adds the role flag itself, nor for a flag (or value) SGLang refuses: "
+          "its SGL001 / SGL004 / SGL005 is the line to edit."))
 
 KUSTOMIZE_ERROR = register(Rule(
     "PD106", "kustomize-build-error", ERROR,
