@@ -48,6 +48,7 @@ MAX_HEREDOC_LINES = 20_000
 _RUN_FLAGS = re.compile(r"(?:[ \t]*--[a-z-]+=\S+)+[ \t]*")
 MAX_STAGES = 64
 MAX_INSTRUCTIONS = 5000
+MAX_NAMED = 4096  # file names one stage's COPY / ADD lines record
 MAX_EXPANDED = 100_000  # characters a value may have once its variables are substituted
 
 
@@ -74,6 +75,9 @@ class Stage:
     own: bool = False  # writes an ENTRYPOINT or CMD of its own
     runs: list = field(default_factory=list)  # [Form] of its RUN instructions (build steps), flags dropped
     pins: dict = field(default_factory=dict)  # engine -> (version, Origin of the pin) its RUN lines install
+    #: base names of the files it (or a stage it is built on) copies in or runs (COPY / ADD sources, ENTRYPOINT and
+    #: CMD words): which scripts the image runs (pdlint.formats.pins)
+    named: set = field(default_factory=set)
 
 
 #: a COPY source that carries installed Python packages
@@ -94,6 +98,23 @@ def _run_pins(run: Form, env: dict) -> dict:
     from pdlint.formats.pins import text_install_pins
     text = _substitute(run.shell, env)
     return {e: (v, text.origin_at(a)) for e, (v, a, _) in text_install_pins(text.text).items()}
+
+
+def _words(text: str) -> list:
+    """The words of an instruction's value: its JSON array (exec form), else split at blanks."""
+    r = text.strip()
+    if r.startswith("["):
+        try:
+            v = json.loads(r.replace("\\\n", ""))
+            if isinstance(v, list):
+                return [str(x) for x in v]
+        except ValueError:
+            pass
+    return r.split()
+
+
+def _basename(word: str) -> str:
+    return word.rstrip("/").rsplit("/", 1)[-1].strip("\"'")
 
 
 def _logical(doc: TStr):
@@ -289,7 +310,7 @@ def parse(doc: TStr, build_args: Optional[dict] = None) -> list:
                 if parent is not None:  # FROM an earlier stage: its image, entry point, command, environment
                     cur.image, cur.image_tok = parent.image, parent.image_tok
                     cur.env, cur.entry, cur.cmd = dict(parent.env), parent.entry, parent.cmd
-                    cur.pins = dict(parent.pins)
+                    cur.pins, cur.named = dict(parent.pins), set(parent.named)
             stages.append(cur)
             by_name[cur.name.lower()] = cur
         elif cur is None:
@@ -298,8 +319,10 @@ def parse(doc: TStr, build_args: Optional[dict] = None) -> list:
             cur.env.update(_env(value, cur.env))
         elif word == "ENTRYPOINT":
             cur.entry, cur.cmd, cur.own = _form(value, line), None, True
+            cur.named.update(_basename(w) for w in _words(value.text))
         elif word == "CMD":
             cur.cmd, cur.own = _form(value, line), True
+            cur.named.update(_basename(w) for w in _words(value.text))
         elif word == "RUN":
             flags = _RUN_FLAGS.match(value.text)
             body = value[flags.end():] if flags else value
@@ -310,7 +333,9 @@ def parse(doc: TStr, build_args: Optional[dict] = None) -> list:
             else:
                 cur.runs.append(_form(body, line))
                 cur.pins.update(_run_pins(cur.runs[-1], cur.env))  # (a later install wins)
-        elif word in ("COPY", "ADD") and "--from=" in value.text and _PACKAGES_DIR.search(value.text):
+        elif word in ("COPY", "ADD") and len(cur.named) < MAX_NAMED:
+            cur.named.update(_basename(w) for w in _words(value.text)[:-1] if not w.startswith("--"))
+        if word in ("COPY", "ADD") and "--from=" in value.text and _PACKAGES_DIR.search(value.text):
             # `COPY --from=builder /usr/local/lib/python3.12/dist-packages ...`: the packages that stage installed
             words = value.text.split()
             source = next((w.split("=", 1)[1] for w in words if w.lower().startswith("--from=")), "")

@@ -43,9 +43,6 @@ _REQUIREMENTS = re.compile(r"^requirements[\w.-]*\.txt$", re.I)
 _PIN = re.compile(r"^\s*(?P<name>[A-Za-z0-9][A-Za-z0-9._-]*)\s*(?:\[[^\]]*\])?\s*===?\s*(?P<version>[0-9][\w.+-]*)\s*(?:;.*)?$")
 #: what separates the commands of a shell text (a ``RUN`` line, a SkyPilot ``setup:``): operators and newlines
 _SHELL_LIST = re.compile(r"&&|\|\||;|\||\n")
-_VAR = re.compile(r"\$(?:\{(?P<a>[A-Za-z_][A-Za-z0-9_]*)(?::?-(?P<d>[^}]*))?\}|(?P<b>[A-Za-z_][A-Za-z0-9_]*))")
-#: a Dockerfile's instruction at the start of a logical line
-_INSTRUCTION = re.compile(r"^\s*(?P<op>[A-Za-z]+)\s+(?P<rest>.*)$", re.S)
 MAX_DIRS = 32  # directories searched above a script
 MAX_LINES = 20_000  # lines of one Dockerfile or requirements file read
 MAX_DEPENDENCIES = 1_000  # a pyproject.toml's dependencies read
@@ -188,98 +185,21 @@ def dockerfile_image(text: str, script: str) -> Optional[tuple]:
 def dockerfile_release(text: str, script: str) -> Optional[tuple]:
     """:func:`dockerfile_image` and ``{engine: (version, line)}`` of the exact engine pins the ``RUN``
     instructions of the final stage (and the stages it is built on) install (``RUN pip install
-    "sglang[all]==0.5.9"`` on a ``python:3.11`` base): ``(image, line, pins)``, else None."""
-    args: dict = {}
-    stages: list = []  # [{"base", "alias", "line", "names_it", "args"}]
-    for line, op, rest in _instructions(text):
-        if op == "ARG":
-            for part in rest.split():
-                k, eq, v = part.partition("=")
-                target = stages[-1]["args"] if stages else args
-                target[k] = v.strip("\"'") if eq else target.get(k, args.get(k, ""))
-        elif op == "FROM":
-            words = [w for w in rest.split() if not w.startswith("--")]
-            if not words:
-                return None
-            alias = words[2] if len(words) >= 3 and words[1].lower() == "as" else None
-            stages.append({"base": _substitute(words[0], args), "alias": alias, "line": line, "names_it": False,
-                           "args": {}, "pins": {}})
-        elif stages and op == "RUN":
-            for engine, (version, _, _) in text_install_pins(rest).items():
-                stages[-1]["pins"][engine] = (version, line)
-        elif stages and op in ("COPY", "ADD"):
-            if any(_basename(w) == script for w in _words(rest)[:-1] if not w.startswith("--")):
-                stages[-1]["names_it"] = True
-        elif stages and op in ("ENTRYPOINT", "CMD"):
-            if any(_basename(w) == script for w in _words(rest)):
-                stages[-1]["names_it"] = True
+    "sglang[all]==0.5.9"`` on a ``python:3.11`` base): ``(image, line, pins)``, else None.  The stages are
+    :func:`pdlint.formats.dockerfile.parse`'s."""
+    from pdlint.formats.dockerfile import parse
+    from pdlint.text import SourceFile, TStr
+    lines = text.split("\n")
+    if len(lines) > MAX_LINES:
+        text = "\n".join(lines[:MAX_LINES])
+    stages = parse(TStr.from_source(SourceFile("Dockerfile", text)))
     if not stages:
         return None
-    stage, seen = stages[-1], 0
-    names_it = stage["names_it"]
-    pins = dict(stage["pins"])
-    while seen < len(stages):  # a stage built on an earlier one: that one's base (and what it copied)
-        base = next((s for s in stages[:stages.index(stage)] if s["alias"] and s["alias"] == stage["base"]), None)
-        if base is None:
-            break
-        stage, seen = base, seen + 1
-        names_it = names_it or stage["names_it"]
-        pins = {**stage["pins"], **pins}  # (a later stage's install wins)
-    image = stage["base"]
-    if not names_it or not image or "$" in image or image.lower() == "scratch":
+    st = stages[-1]
+    if script not in st.named or not st.image or st.image.lower() == "scratch":
         return None
-    return image, stage["line"], pins
-
-
-def _instructions(text: str) -> list:
-    """(line, OP, rest) of each instruction, continuation lines joined and comments dropped."""
-    out: list = []
-    parts: list = []  # the lines of the instruction being read (joined once: linear in the file's size)
-    start = 0
-    for i, raw in enumerate(text.splitlines()[:MAX_LINES], 1):
-        s = raw.strip()
-        if not parts and (not s or s.startswith("#")):
-            continue
-        if parts and s.startswith("#"):
-            continue  # a comment inside a continued instruction
-        if not parts:
-            start = i
-        if s.endswith("\\"):
-            parts.append(s[:-1] + " ")
-            continue
-        parts.append(s)
-        m = _INSTRUCTION.match("".join(parts))
-        if m:
-            out.append((start, m.group("op").upper(), m.group("rest")))
-        parts = []
-    return out
-
-
-def _words(rest: str) -> list:
-    """The words of an instruction: its JSON array (exec form), else split at blanks."""
-    r = rest.strip()
-    if r.startswith("["):
-        try:
-            v = json.loads(r)
-            if isinstance(v, list):
-                return [str(x) for x in v]
-        except ValueError:
-            pass
-    return r.split()
-
-
-def _basename(word: str) -> str:
-    return word.rstrip("/").rsplit("/", 1)[-1].strip("\"'")
-
-
-def _substitute(word: str, args: dict) -> str:
-    def one(m):
-        name = m.group("a") or m.group("b")
-        value = args.get(name)
-        if value:
-            return value
-        return m.group("d") if m.group("d") is not None else m.group(0)
-    return _VAR.sub(one, word)
+    line = st.image_tok.origin.line if st.image_tok is not None and st.image_tok.pieces else st.line
+    return st.image, line, {e: (v, o.line) for e, (v, o) in st.pins.items()}
 
 
 __all__ = ["release_pins", "pip_pins", "install_pins", "text_install_pins", "dockerfile_image", "dockerfile_release",
