@@ -269,7 +269,8 @@ def _finding(rule, c, launch: Launch, pair: bool = False) -> Finding:
     role = launch.role
     if pair and role in (None, "null"):
         from pdlint.pairing import pair_role
-        role = pair_role(launch) if pair_role(launch) in ("prefill", "decode") else role
+        paired_as = pair_role(launch)
+        role = paired_as if paired_as in ("prefill", "decode") else role
     related = list(c.related) + _via(chain)
     if (launch.path, launch.line) != (path, line):
         related.append(Related(launch.path, launch.line, 1, _launch_note(launch)))

@@ -26,7 +26,7 @@ YAML_EXT = (".yaml", ".yml")
 # zsh / ksh scripts are read as bash reads them (what bash cannot parse is PD009, never a silent pass)
 SHELL_EXT = (".sh", ".bash", ".slurm", ".sbatch", ".pbs", ".qsub", ".lsf", ".bsub", ".zsh", ".ksh")
 # Text files that hold launches in real repositories but in a form pdlint does not read (Python that builds the
-# argv, Makefiles, Dockerfiles, JSON/TOML configs, envsubst and Terraform templates): a directory scan (when they
+# argv, JSON/TOML configs, envsubst and Terraform templates; Makefiles and Dockerfiles are read: kind_of): a directory scan (when they
 # hold launch text) and a file named on the command line list them as kind "unsupported", so that launch text in
 # them is reported (PD020) instead of passing unseen.  (A JSON file named on the command line is sniffed as YAML by the
 # extract stage, as any other file of a kind the name does not tell; a walk does not sniff: pdlint's own JSON
@@ -35,11 +35,10 @@ SHELL_EXT = (".sh", ".bash", ".slurm", ".sbatch", ".pbs", ".qsub", ".lsf", ".bsu
 # (and the deploy formats of other tools: Jupyter notebooks' `!python -m sglang.launch_server` cells, Terraform /
 # Nomad HCL, systemd units' ExecStart, Jsonnet / CUE / Nix that generate manifests, PowerShell and batch files,
 # Jenkins and Tilt files, helmfile's Go-templated values `*.yaml.gotmpl`)
-OTHER_TEXT_EXT = (".py", ".mk", ".json", ".toml", ".ini", ".cfg", ".conf", ".env", ".tmpl", ".template",
-                  ".tftpl", ".dockerfile", ".containerfile", ".ipynb", ".hcl", ".nomad", ".tf", ".tfvars",
+OTHER_TEXT_EXT = (".py", ".json", ".toml", ".ini", ".cfg", ".conf", ".env", ".tmpl", ".template",
+                  ".tftpl", ".ipynb", ".hcl", ".nomad", ".tf", ".tfvars",
                   ".jsonnet", ".libsonnet", ".cue", ".nix", ".ps1", ".bat", ".cmd", ".groovy", ".gotmpl")
-OTHER_TEXT_NAMES = re.compile(r"(?:GNUmakefile|[Mm]akefile|Dockerfile(?:\.[\w.-]+)?|Containerfile|Procfile"
-                              r"|Jenkinsfile|Tiltfile)")
+OTHER_TEXT_NAMES = re.compile(r"(?:Procfile|Jenkinsfile|Tiltfile)")
 _SHEBANG = re.compile(rb"^#!\s*\S*?(?:/|env\s+)(?:ba|z|k|da|a)?sh\b")
 # Generic suffixes that Slurm / PBS / LSF / SGE job files use too (`run.job`, `train.sub`, `serve.run`), but that other
 # files use as well (`.sub` subtitles, `.run` self-extracting installers): such a file is a shell script when its first

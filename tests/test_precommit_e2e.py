@@ -219,10 +219,14 @@ NOT_SELECTED = ["README.md", "LICENSE", "CODEOWNERS", "yaml", "x.yaml.bak", "doc
 def test_manifest_files_regex_selects_every_kind_a_directory_scan_reads_or_reports():
     from pdlint import discover
     files = manifest_hook()["files"]
-    for ext in discover.YAML_EXT + discover.JINJA_EXT + discover.SHELL_EXT + discover.SNIFF_SHELL_EXT + discover.OTHER_TEXT_EXT + (".tpl",):
+    for ext in discover.YAML_EXT + discover.JINJA_EXT + discover.SHELL_EXT + discover.SNIFF_SHELL_EXT + discover.OTHER_TEXT_EXT + (
+            ".tpl", ".mk", ".dockerfile", ".containerfile"):
         assert re.search(files, "dir/x" + ext), ext
-    for name in ("Makefile", "GNUmakefile", "Dockerfile", "Containerfile", "Procfile", "Jenkinsfile", "Tiltfile"):
-        assert discover.OTHER_TEXT_NAMES.fullmatch(name) and re.search(files, "dir/" + name), name
+    for name in ("Makefile", "GNUmakefile", "Dockerfile", "Dockerfile.gpu", "Containerfile", "Containerfile.arm",
+                 "Procfile", "Jenkinsfile", "Tiltfile"):
+        kind = discover.kind_of(name)
+        assert (kind in ("makefile", "dockerfile") or discover.OTHER_TEXT_NAMES.fullmatch(name)) and \
+            re.search(files, "dir/" + name), name
 
 
 @pytest.mark.parametrize("path", SELECTED)
