@@ -48,7 +48,7 @@ import os
 import re
 from typing import Optional
 
-from pdlint.formats import crd
+from pdlint.formats import crd, kube
 from pdlint.formats import yamltree as yt
 from pdlint.model import Launch, Origin
 from pdlint.text import TStr
@@ -764,11 +764,17 @@ def _role_sections(job, src, doc: TStr, root: yt.Ref, unit: str, chart: Optional
     sglang_ok = True if chart is not None else None  # (looked for once, when a section needs it)
     for key, ref in yt.map_items(root):
         role = crd.role_of_value(key) or (crd.role_of_name(key) if key not in ("global",) else None)
-        if role is None or not isinstance(yt.deref(ref).node, yt.YMap):
+        if not isinstance(yt.deref(ref).node, yt.YMap):
+            continue
+        containers = [c for c in yt.seq_items(yt.get(ref, "containers")) if isinstance(yt.deref(c).node, yt.YMap)]
+        if role is None:
+            written = [c for c in containers
+                       if yt.scalar_text(yt.get(c, "modelCommand")) in kube.CHART_WRITTEN_COMMANDS]
+            if written:  # (not read as Kubernetes containers: the chart writes their command)
+                out += _modelservice(job, src, doc, root, ref, key, None, None, "", written, unit)
             continue
         origin = _key_origin(doc, root, key)
         how = f"Helm values section {key}:"
-        containers = [c for c in yt.seq_items(yt.get(ref, "containers")) if isinstance(yt.deref(c).node, yt.YMap)]
         if containers:
             out += _modelservice(job, src, doc, root, ref, key, role, origin, how, containers, unit)
             continue
@@ -1036,7 +1042,7 @@ def _modelservice(job, src, doc, root, ref, key, role, origin, how, containers, 
         mc = yt.scalar_text(yt.get(c, "modelCommand"))
         env = crd.effective_env(crd.Workload(layers=[(doc, c)], path=(key, "containers", i), doc_index=0))
         words = crd.effective_words(crd.Workload(layers=[(doc, c)], path=(key, "containers", i), doc_index=0), env)
-        injected = []
+        injected, gpus_known = [], False
         if mc in ("vllmServe", "vllm-serve", None) and not (words and words[0].text in ("vllm", "python", "python3")):
             if mc is None and yt.get(c, "command") is not None:
                 pass
@@ -1046,10 +1052,12 @@ def _modelservice(job, src, doc, root, ref, key, role, origin, how, containers, 
                 model = crd.at(root, "modelArtifacts", "name")
                 if model is not None:
                     injected.append(yt.scalar_tstr(doc, model))
-                tp = crd.at(ref, "parallelism", "tensor")
-                if tp is not None:
-                    injected += [crd.at_node(doc, tp, "--tensor-parallel-size"), yt.scalar_tstr(doc, tp)]
+                injected += _modelservice_parallelism(doc, crd.at(ref, "parallelism"))
                 words = cmd + injected + words
+                # one pod per replica writes every size (not so for a LeaderWorkerSet's workers: the ranks each
+                # worker runs are the chart's and the launcher's business)
+                gpus_known = yt.scalar_text(yt.get(root, "multinode")) not in ("true", "True") and \
+                    (_int(crd.at(ref, "parallelism", "workers")) or 1) <= 1
         if not words or words[0].text not in ("vllm", "python", "python3", "sglang"):
             continue
         from pdlint import launchers
@@ -1061,8 +1069,39 @@ def _modelservice(job, src, doc, root, ref, key, role, origin, how, containers, 
                     f"{' from modelCommand ' + mc if mc else ''})", argv=words[m.argv_start:], env=env,
                     command=words[m.start:m.argv_start], image=yt.scalar_text(yt.get(c, "image")) or "",
                     replicas=_int(yt.get(ref, "replicas")))
-        l.incomplete = True
+        l.incomplete = True  # the chart adds --port, --served-model-name and tracing flags from values elsewhere
+        if gpus_known:
+            l.meta["gpus_known"] = True  # ... but every parallel size it writes is here (GPU checks apply)
         out.append(l)
+    return out
+
+
+def _modelservice_parallelism(doc: TStr, par: Optional[yt.Ref]) -> list:
+    """The parallel-size flags llm-d-modelservice's ``vllmServeModelCommand`` writes from ``parallelism``
+    (its ``_helpers.tpl``: tensor; data, else dataLocal x workers, else dataLocal; dataLocal, else data / workers,
+    else data; each only when above 1), positioned at the value they come from."""
+    if par is None:
+        return []
+    def num(key):
+        r = crd.at(par, key)
+        v = _int(r)
+        return (v, r) if v is not None and v > 0 else (None, r)
+    (tp, tref), (dp, dref), (dpl, lref), (w, wref) = num("tensor"), num("data"), num("dataLocal"), num("workers")
+    out = []
+
+    def put(flag, value, ref):
+        if value is not None and ref is not None:
+            out.extend([crd.at_node(doc, ref, flag), yt.scalar_tstr(doc, ref) if _int(ref) == value
+                        else crd.at_node(doc, ref, str(value))])
+    if tref is not None and tp is not None:
+        put("--tensor-parallel-size", tp, tref)
+    data = (dp, dref) if dp else ((dpl * w, lref) if dpl and w else ((dpl, lref) if dpl else (None, None)))
+    if data[0] is not None and data[0] > 1:
+        put("--data-parallel-size", *data)
+    local = (dpl, lref) if dpl else ((dp // w, dref) if dp and w and dp % w == 0 else ((dp, dref) if dp else
+                                                                                         (None, None)))
+    if local[0] is not None and local[0] > 1:
+        put("--data-parallel-size-local", *local)
     return out
 
 

@@ -82,7 +82,9 @@ def _walk(ref: yt.Ref, path: tuple, di: int, kind, name, out: list, budget: list
         if nm is not None:
             names = dict(names)
             names[len(path)] = nm
-        if path and _is_container(path, first.keys()):
+        if path and _is_container(path, first.keys()) and not (
+                kind is None and len(path) == 3 and
+                yt.scalar_text(first.get("modelCommand")) in CHART_WRITTEN_COMMANDS):
             out.append(Container(r, path, di, kind, name, names))
             return
         children = items
@@ -106,6 +108,14 @@ def _spend(budget: list) -> None:
     budget[0] -= 1
     if budget[0] < 0:
         raise WalkLimit("YAML alias expansion limit exceeded (the document expands to too many nodes)")
+
+
+#: llm-d-modelservice values (a top-level section's ``decode.containers[0]``) whose command the chart writes
+#: (``vllm serve`` with the parallel sizes from ``parallelism``): read by the values adapter
+#: (:mod:`pdlint.formats.keyed`), not as the image's own entry point with these args (the llm-d image's:
+#: ``parallelism.tensor`` was lost, a true PD153 missed; field test rw18/o, repro 10).  ``custom`` (the container's own command) and ``imageDefault`` (the
+#: image's entry point) containers are containers
+CHART_WRITTEN_COMMANDS = frozenset({"vllmServe", "vllm-serve"})
 
 
 def _is_container(path: tuple, keys) -> bool:

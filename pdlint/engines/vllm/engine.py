@@ -637,7 +637,8 @@ def facts(launch: Launch):
         ports.append(Port(int(dsp.text), "DYN_SYSTEM_PORT", dsp))
     f.ports = ports
     device = info.text("--device")
-    f.uses_gpus = device in (None, "cuda", "auto") and not launch.incomplete and not _tpu(launch, conns)
+    f.uses_gpus = device in (None, "cuda", "auto") and not (launch.incomplete and not launch.meta.get("gpus_known")) \
+        and not _tpu(launch, conns)
     nnodes = info.int("--nnodes", 1)
     per_node = _gpus_per_node(tp, pp, dp, nnodes, info)
     if per_node is not None:
