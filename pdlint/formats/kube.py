@@ -113,8 +113,8 @@ def _spend(budget: list) -> None:
 #: llm-d-modelservice values (a top-level section's ``decode.containers[0]``) whose command the chart writes
 #: (``vllm serve`` with the parallel sizes from ``parallelism``): read by the values adapter
 #: (:mod:`pdlint.formats.keyed`), not as the image's own entry point with these args (the llm-d image's:
-#: ``parallelism.tensor`` was lost, a true PD153 missed; field test rw18/o, repro 10).  ``custom`` (the container's own command) and ``imageDefault`` (the
-#: image's entry point) containers are containers
+#: ``parallelism.tensor`` was lost, a true PD153 missed; field test rw18/o, repro 10).  ``custom`` (the
+#: container's own command) and ``imageDefault`` (the image's entry point) containers are containers
 CHART_WRITTEN_COMMANDS = frozenset({"vllmServe", "vllm-serve"})
 
 
