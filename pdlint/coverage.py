@@ -823,6 +823,10 @@ def _reason(job, group: list, notes: dict, rendered: Optional[set], err) -> tupl
 _UNREAD_KIND_HINT = ("pdlint does not read this kind of file yet: check this launch by hand, or start it from a file "
                      "pdlint reads (a shell script, Dockerfile, Makefile, Kubernetes/Compose YAML or template); to "
                      "accept it unchecked, put `# pdlint: ignore[PD020]` on the line or exclude the file")
+# the same for a kind with no `#` comments (JSON, a notebook, a batch file, Groovy, CUE): no inline directive fits
+_UNREAD_KIND_HINT_NO_COMMENT = (_UNREAD_KIND_HINT.rsplit("; to accept", 1)[0] + "; to accept it unchecked, give the "
+                                "file PD020 in `per-file-ignores` or exclude it")
+_NO_HASH_COMMENT = (".json", ".ipynb", ".bat", ".cmd", ".groovy", ".cue", "jenkinsfile")
 _SHEBANG_HINT = ("if it is a shell script, make `#!/bin/bash` its first line (pdlint then reads it as one); else "
                  + _UNREAD_KIND_HINT)
 
@@ -837,7 +841,8 @@ def _why(job, group: list, notes: dict, rendered: Optional[set], err) -> tuple:
             return f"launch text ({what}) not checked: {note[0]}", note[1], note[2]
         name = os.path.basename(job.abspath)
         return (f"launch text ({what}) in a file kind pdlint does not read ({name})",
-                _SHEBANG_HINT if "." not in name and job.kind == "unknown" else _UNREAD_KIND_HINT)
+                _SHEBANG_HINT if "." not in name and job.kind == "unknown" else
+                _UNREAD_KIND_HINT_NO_COMMENT if name.lower().endswith(_NO_HASH_COMMENT) else _UNREAD_KIND_HINT)
     if err is not None and err.code == "PD013":  # read, but pdlint failed on it (a rule, the engine)
         return (f"launch text ({what}) not checked: pdlint failed on this file ({err.code} {err.name})",
                 f"see the {err.code} finding: a pdlint bug, to report")

@@ -223,6 +223,23 @@ def _other_text(name: str, named: bool = False) -> Optional[str]:
     return None
 
 
+#: the top-level keys of a Kubernetes object in JSON (`kubectl apply -f deploy.json`): ``"apiVersion"`` within
+#: the first JSON_MANIFEST_HEAD bytes, and a ``"kind"`` key
+_JSON_API = re.compile(rb'^\s*[\[{][^"]*"apiVersion"\s*:|[{,]\s*"apiVersion"\s*:\s*"[^"]+/?[^"]*"')
+_JSON_KIND = re.compile(rb'"kind"\s*:\s*"[A-Z]')
+JSON_MANIFEST_HEAD = 4096
+
+
+def _json_manifest(path: str, boundary) -> bool:
+    """Is a walked ``.json`` file a Kubernetes manifest (an object, or a list of objects, with ``apiVersion``
+    and ``kind``)?  Such a file is YAML to pdlint, read as a named JSON file is; other JSON files (benchmark
+    results, tool settings) holding launch text are not read in a walk (their launch text is PD020)."""
+    if not path.lower().endswith(".json"):
+        return False
+    head = boundary.head(path, JSON_MANIFEST_HEAD)
+    return bool(head) and bool(_JSON_API.search(head)) and bool(_JSON_KIND.search(head))
+
+
 def _has_launch_text(path: str, boundary) -> bool:
     """Does a file of another text kind hold launch text (as coverage finds it)?  A file that cannot be read
     here is kept: the extract stage reports why."""
@@ -362,6 +379,8 @@ def discover(paths: list, cwd: str, excluded=lambda p: False, force_exclude=lamb
                     kind = _other_text(f)
                     if kind is not None and not _has_launch_text(f, boundary):
                         continue  # a Python module, a JSON file with no launch in it: not a file pdlint scans
+                    if kind is not None and _json_manifest(f, boundary):
+                        kind = "unknown"  # read as YAML, as when it is named (a JSON file of data stays PD020)
                     if kind is None and "." not in os.path.basename(f) and not os.path.islink(f):
                         kind = _unnamed_kind(f, boundary, head)
                 if kind and f not in jobs:
