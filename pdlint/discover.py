@@ -474,6 +474,9 @@ def expand_units(jobs: list, cwd: str, excluded=lambda p: False, resolver=None,
                 if f not in have and f not in extra:
                     kind = file_kind(f, root, _head(f, boundary)) or "unknown"
                     extra[f] = FileJob(f, display_path(f, cwd), root, kind)
+        for f in _pair_siblings(named, files, root, boundary):
+            if f not in have and f not in extra:
+                extra[f] = FileJob(f, display_path(f, cwd), root, file_kind(f, root, _head(f, boundary)) or "unknown")
         needles = {os.path.basename(j.abspath).encode() for j in named}
         needles |= {os.path.basename(f).encode() for f in extra if extra[f].kind in ("jinja", "tpl", "shell")}
         configmaps = set()
@@ -516,6 +519,29 @@ def expand_units(jobs: list, cwd: str, excluded=lambda p: False, resolver=None,
             if not dir_needles and not needles:
                 break
     return sorted(list(jobs) + list(extra.values()), key=lambda j: j.display)
+
+
+def _pair_siblings(named: list, files: list, root: str, boundary) -> list:
+    """The files of the repository that the pairing joins with a named file by their names alone
+    (:func:`pdlint.pairing.role_word_keys`: ``run_prefill.sh`` beside ``run_decode.sh`` and its ``run_lb.sh``,
+    ``prefill/x.yaml`` and ``decode/x.yaml``), of a kind pdlint reads: a commit that changes one file of a
+    pair is judged with the other (its pair findings kept where they involve the named file), not as a
+    launch with no partner (field test rw19/c: a decode's changed connector passed the hook that a scan
+    failed).  Whether they really pair is the pairing's business (their flags, their roles)."""
+    from pdlint.pairing import role_word_keys
+    wanted: dict = {}  # key (the path with a role or router word taken out) -> the roles named files give it
+    for j in named:
+        for key, _, role in role_word_keys(os.path.relpath(j.abspath, root).replace(os.sep, "/")):
+            wanted.setdefault(key, set()).add(role)
+    if not wanted:
+        return []
+    out = []
+    for f in files:
+        rel = os.path.relpath(f, root).replace(os.sep, "/")
+        if any(key in wanted and role not in wanted[key] for key, _, role in role_word_keys(rel)) and \
+                file_kind(f, root, _head(f, boundary) if "." not in os.path.basename(f) else b""):
+            out.append(f)
+    return out
 
 
 _CONFIG_NAMES = (".pdlint.yaml", "pyproject.toml")

@@ -213,8 +213,9 @@ def run(paths: list, options: Options, config: Optional[str] = None) -> Result:
 
 def _restrict_to_named(result: Result, jobs: list) -> None:
     """Files named on the command line (a pre-commit run) bring in the files whose launches read them
-    (:func:`pdlint.discover.expand_units`): a commit that touches only a sourced library or a values file
-    checks the launches that use it.  Of those files' findings, report what involves a named file - a
+    and the sibling files their launches pair with (:func:`pdlint.discover.expand_units`): a commit that
+    touches only a sourced library or a values file checks the launches that use it, one that touches a
+    decode script checks it against its prefill.  Of those files' findings, report what involves a named file - a
     finding at a named file, or at (or related to) a line of a launch that reads a named file - and say how
     many others were left out: they are not the commit's doing (checking those files shows them)."""
     named = {j.display for j in jobs if j.explicit}
@@ -245,8 +246,9 @@ def _restrict_to_named(result: Result, jobs: list) -> None:
     if left:
         result.findings = kept
         result.warnings.append(
-            f"{left} finding{'s' if left != 1 else ''} in files checked because their launches read a named "
-            f"file {'were' if left != 1 else 'was'} left out: {'they involve' if left != 1 else 'it involves'} "
+            f"{left} finding{'s' if left != 1 else ''} in files checked because their launches read or pair "
+            f"with a named file {'were' if left != 1 else 'was'} left out: "
+            f"{'they involve' if left != 1 else 'it involves'} "
             f"none of the named files (check those files to see {'them' if left != 1 else 'it'})")
 
 

@@ -34,7 +34,7 @@ def test_the_left_out_count_is_said(repo, capsys):
     from pdlint.cli import main
     assert main(["--no-cache", "lib.sh"]) == 1
     err = capsys.readouterr().err
-    assert "1 finding in files checked because their launches read a named file was left out" in err
+    assert "1 finding in files checked because their launches read or pair with a named file was left out" in err
 
 
 def test_with_the_result_cache(repo, capsys):
