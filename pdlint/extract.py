@@ -1586,14 +1586,25 @@ class Extractor:
         if not isinstance(yt.deref(root).node, yt.YMap):
             return
         keys = [k for k, _ in yt.map_items(root)]
-        if not config_merge.looks_like_config(keys, flags.load(flags.newest())):
+        table = flags.load(flags.newest())
+        vllm_keys = _vllm_config_keys(keys, table)
+        if not vllm_keys and not config_merge.looks_like_config(keys, table):
             return
         first = doc[docs[0].root.start:docs[0].root.start + 1]
         cfg_tok = TStr.at("--config", first.pieces[0].src if first.pieces else src, docs[0].root.start)
         path_tok = TStr.at(job.rel, src, docs[0].root.start)
-        launch = Launch(path=src.path, line=1, engine="sglang", entrypoint="python -m sglang.launch_server",
-                        kind="server", command=[], argv=[cfg_tok, path_tok], context="SGLang --config file",
-                        meta={"virtual_config": job.abspath})
+        if vllm_keys:
+            # keys only vLLM has (`kv-transfer-config`, `gpu-memory-utilization`): a `vllm serve --config` file,
+            # judged as vLLM reads it (field test rw19/a: checked alone, as pre-commit does, it was judged as an
+            # SGLang config, a false SGL001 on its kv-transfer-config)
+            launch = Launch(path=src.path, line=1, engine="vllm", entrypoint="vllm serve", kind="server",
+                            command=[], argv=[cfg_tok, path_tok], context="vLLM --config file (keys "
+                            + ", ".join(vllm_keys[:3]) + ")", meta={"virtual_config": job.abspath})
+            launch.incomplete = True  # the command line that reads it may add what it leaves out
+        else:
+            launch = Launch(path=src.path, line=1, engine="sglang", entrypoint="python -m sglang.launch_server",
+                            kind="server", command=[], argv=[cfg_tok, path_tok], context="SGLang --config file",
+                            meta={"virtual_config": job.abspath})
         self.add_launch(launch)
 
     def unknown(self, job: FileJob, src: SourceFile) -> None:
@@ -2415,6 +2426,18 @@ class Extractor:
                 self.per_file(self.out.launches, engine.deployment_roles, "the deployment roles")
         for l in self.out.launches:
             l.meta.pop("mounts", None)  # read by the --config resolution only (it holds whole YAML trees)
+
+
+def _vllm_config_keys(keys: list, sglang_table) -> list:
+    """The keys of a top-level mapping that are options of vLLM's newest release and neither options nor
+    abbreviations of SGLang's (none when it names an SGLang disaggregation mode)."""
+    norm = [str(k).replace("_", "-") for k in keys]
+    if "disaggregation-mode" in norm:
+        return []
+    from pdlint.engines.vllm import flags as vflags
+    vtable = vflags.load(vflags.available_versions()[0])
+    return [k for k in norm if sglang_table.lookup("--" + k) is None and not sglang_table.prefix_matches("--" + k)
+            and vtable.resolve("--" + k)[1] == "exact"]
 
 
 def image_entry_words(image: str, words: list, at: Optional[TStr]) -> list:

@@ -282,8 +282,9 @@ def program_at(texts: list, i: int) -> int:
 
 def asks_help(argv: list) -> bool:
     """``--help`` / ``-h`` among a server's arguments: argparse (SGLang, vLLM) and click (trtllm-serve) print the
-    options and exit 0 at it, so nothing starts (an image's default ``CMD [..., "--help"]``: field test rw18/p)."""
-    return any(t in ("--help", "-h") for t in argv)
+    options and exit 0 at it, so nothing starts (an image's default ``CMD [..., "--help"]``: field test rw18/p).
+    So does ``--version`` / ``-V`` as the only argument (``vllm-router --version`` in a CI step: rw19/a)."""
+    return any(t in ("--help", "-h") for t in argv) or (len(argv) == 1 and argv[0] in ("--version", "-V"))
 
 
 def find(words: list) -> Optional[object]:
