@@ -172,14 +172,23 @@ def image_version(image: str) -> Optional[str]:
     if not image or "dynamo" in image.lower() or _PRODUCT.search(image):
         return None
     m = _IMAGE.search(image) or _IMAGE_INSIDE.search(image)
+    if m and int(m.group(1).split(".")[0]) >= _NOT_A_RELEASE_MAJOR:
+        return None  # a date or a product's version (`vllm-serving:24.12`), not a vLLM release
     return m.group(1) if m else None
+
+
+#: the first major number no vLLM release has (vLLM is 0.x; a tag 20.x and up is a year or a product version)
+_NOT_A_RELEASE_MAJOR = 20
 
 
 #: images whose tag is a product's version, not vLLM's (Red Hat AI Inference Server:
 #: ``registry.redhat.io/rhaiis/vllm-tpu-rhel9:3.2.5``; LMCache's ``lmcache/vllm-openai:v0.3.5``, LMCache 0.3.5 on a
 #: vLLM 0.10-era build, field test rw12/d): judged as an image that pins no release (a released vLLM inside,
 #: which one the tag does not say), not as a custom build
-_PRODUCT = re.compile(r"(?:^|/)(?:rhaiis|lmcache)/", re.I)
+#: NVIDIA's NGC vLLM container (``nvcr.io/nvidia/vllm:25.09-py3``): its tag is the container release (YY.MM), whose
+#: vLLM NVIDIA's release notes give (25.09 is a 0.10 build): read as "vLLM 25.09", a pin newer than every table,
+#: its P2pNcclConnector and kv_rank were six false errors (field test rw19/a, cloudone365/technical-depth)
+_PRODUCT = re.compile(r"(?:^|/)(?:rhaiis|lmcache)/|(?:^|/)nvcr\.io/nvidia/vllm[:@]", re.I)
 
 
 @functools.lru_cache(maxsize=1)
