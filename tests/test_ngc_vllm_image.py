@@ -44,7 +44,8 @@ def test_a_vllm_release_tag_still_pins(scratch_git):
     assert _found(report) == []
 
 
-@pytest.mark.parametrize("image,version", [("nvcr.io/nvidia/vllm:25.09-py3", None), ("vllm/vllm-openai:v0.10.2", "0.10.2"),
+@pytest.mark.parametrize("image,version", [("nvcr.io/nvidia/vllm:25.09-py3", None),
+                                           ("vllm/vllm-openai:v0.10.2", "0.10.2"),
                                            ("registry.example.com/vllm-serving:24.12", None),
                                            ("vllm/vllm-openai:v0.9.2", "0.9.2")])
 def test_image_version(image, version):
