@@ -1070,6 +1070,7 @@ def _modelservice(job, src, doc, root, ref, key, role, origin, how, containers, 
                     command=words[m.start:m.argv_start], image=yt.scalar_text(yt.get(c, "image")) or "",
                     replicas=_int(yt.get(ref, "replicas")))
         l.incomplete = True  # the chart adds --port, --served-model-name and tracing flags from values elsewhere
+        l.meta["config_as_written"] = True  # ... and passes the container's args, --kv-transfer-config too, as written
         if gpus_known:
             l.meta["gpus_known"] = True  # ... but every parallel size it writes is here (GPU checks apply)
         out.append(l)

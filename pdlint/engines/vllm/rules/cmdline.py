@@ -219,6 +219,50 @@ def _numbers(launch, info):
     return out
 
 
+@vllm_rule(
+    "VLLM038", "vllm-repeated-option", kind="launch", severity=WARNING,
+    summary="Reports an option given twice on one `vllm serve` command line with different values "
+            "(`--tensor-parallel-size 8 ... --tensor-parallel-size 1`).",
+    why="vLLM keeps the last value and only logs \"Found duplicate keys --tensor-parallel-size\" at start-up: the "
+        "earlier value is dead. When a chart or a wrapper writes one copy (llm-d-modelservice writes "
+        "`--tensor-parallel-size` from `parallelism.tensor`) and the container's args another, the server runs "
+        "with a size nobody chose for the pod it was given (one GPU of eight).",
+    fix="Keep one copy of the option, with the value you mean; where a chart writes it from a value, set that "
+        "value instead of adding the option to the args.",
+    example="vllm serve M --tensor-parallel-size 8 --tensor-parallel-size 1",
+    example_fixed="vllm serve M --tensor-parallel-size 8",
+    upstream="Found duplicate keys {option}",
+    source="vllm/utils/argparse_utils.py (FlexibleArgumentParser.parse_args: the duplicate-keys warning; argparse "
+           "stores the last value). Checked with vLLM 0.33.0's parser: `--tensor-parallel-size 8 "
+           "--tensor-parallel-size 1` gives tensor_parallel_size 1",
+    notes="Only options that store one value (not lists, appended or dotted `--x.y` ones, which vLLM merges), "
+          "given with different literal values; two equal copies are not reported. An alias counts as its "
+          "option (`-tp 2 --tensor-parallel-size 4`). Not for `python -m dynamo.vllm`.")
+def _repeated(launch, info):
+    if not isinstance(info, VllmInfo) or info.dynamo:
+        return None
+    seen: dict = {}  # primary option -> [occurrence]
+    for opt in info.occurrences:
+        if opt.name_tok.opaque or opt.value is None:
+            continue
+        flag, how = info.table.resolve(opt.name)
+        if flag is None or how == "dotted" or flag.action != "store" or flag.nargs is not None:
+            continue
+        seen.setdefault(flag.primary, []).append(opt)
+    out = []
+    from pdlint.engines.vllm.rulebase import related_at
+    for primary, opts in seen.items():
+        if len(opts) < 2 or any(o.value.opaque for o in opts) or len({o.value.text for o in opts}) < 2:
+            continue
+        last = opts[-1]
+        for o in opts[:-1]:
+            out.append(VHit(f"{primary} is given {len(opts)} times: vLLM keeps the last value "
+                            f"({last.value.text!r}), this {o.value.text!r} is dead (\"Found duplicate keys "
+                            f"{primary}\")", o.value,
+                            related=[related_at(last.value, launch, f"the value vLLM uses: {last.value.text}")]))
+    return out
+
+
 def _number_kinds(option: str) -> frozenset:
     """The number types the releases pdlint knows give ``option`` (empty when one of them takes anything else:
     its value is not judged)."""

@@ -43,12 +43,15 @@ _PASSES_CONFIG = frozenset({
     # args hold one (kserve config-llm-prefill-template.yaml); Open Data Hub's passes VLLM_ADDITIONAL_ARGS verbatim
     # (aneeshkp/llm-d-conformance-manifests, field test rw11/a: `NixlConector` there fails as in a plain Pod)
     "LLMInferenceService", "LLMInferenceServiceConfig"})
+# (a launch whose adapter knows its chart passes the args as written says so: ``meta['config_as_written']``,
+# llm-d-modelservice's vllmServe containers, field test rw19/a: `kv_role: kv_bogus` passed there)
 
 
 def _config_rewritten(launch: Launch) -> bool:
     """May an operator write the ``--kv-transfer-config`` this launch's engine reads?  Not one that passes
     the manifest's as written (:data:`_PASSES_CONFIG`)."""
-    return _controller_owned(launch) and launch.meta.get("resource_kind") not in _PASSES_CONFIG
+    return _controller_owned(launch) and launch.meta.get("resource_kind") not in _PASSES_CONFIG and \
+        not launch.meta.get("config_as_written")
 
 
 # ---------------------------------------------------------------------------
