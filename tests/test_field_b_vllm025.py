@@ -74,6 +74,9 @@ def test_decode_script_beside_a_prefill_script_still_needs_the_mode(scratch_git)
     scratch_git.write("decode.sh", f"python3 -m dynamo.vllm --model M --kv-transfer-config {kv}\n")
     _, report = scratch_git.lint("prefill.sh", "decode.sh")
     assert [f["path"] for f in report["findings"] if f["code"] == "VLLM025"] == ["decode.sh"], report["findings"]
+    _, report = scratch_git.lint("decode.sh")  # named alone, its sibling prefill.sh is judged with it
+    assert [f["path"] for f in report["findings"] if f["code"] == "VLLM025"] == ["decode.sh"], report["findings"]
+    (scratch_git.root / "prefill.sh").unlink()
     _, report = scratch_git.lint("decode.sh")  # alone: nothing says a prefill tier exists
     assert "VLLM025" not in _codes(report), report["findings"]
 

@@ -317,7 +317,7 @@ def test_a_vllm_port_is_unknown_when_words_pdlint_cannot_see_may_set_it(tmp_path
 def test_rules_are_registered_with_docs():
     rules = all_rules()
     vl = [r for r in rules.values() if r.engine == "vllm"]
-    assert len(vl) == 33
+    assert len(vl) == 34
     for r in vl:
         assert r.code.startswith("VLLM") and r.summary and r.why and r.fix and r.example and r.example_fixed, r.code
     assert "remote_host" in get("VLLM005").why
@@ -688,10 +688,12 @@ def test_config_equals_path_is_not_loaded(tmp_path, capsys, monkeypatch):
     (f,) = [f for f in doc["findings"] if f["code"] == "VLLM028"]
     assert (f["path"], f["line"], f["column"], f["severity"]) == ("run.sh", 1, 26, "error"), f
     assert "PD022" not in {x["code"] for x in doc["findings"]}
-    assert doc["launches"][0]["role"] == "null"  # the file never reaches the server: an aggregated one
+    # the file never reaches the server: an aggregated one (the file, alone, is a vLLM config of its own)
+    assert next(l for l in doc["launches"] if l["path"] == "run.sh")["role"] == "null"
     files["run.sh"] = "vllm serve Qwen/Qwen3-8B --config p.yaml --port 8200\n"
     doc = check(tmp_path, capsys, monkeypatch, files)
     assert "VLLM028" not in {x["code"] for x in doc["findings"]} and doc["launches"][0]["role"] == "prefill"
+    assert [l["path"] for l in doc["launches"]] == ["run.sh"]  # read by it: no launch of its own
 
 
 def test_dotted_json_arguments_make_the_kv_transfer_config():

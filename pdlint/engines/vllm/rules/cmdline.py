@@ -236,7 +236,8 @@ def _numbers(launch, info):
            "stores the last value). Checked with vLLM 0.33.0's parser: `--tensor-parallel-size 8 "
            "--tensor-parallel-size 1` gives tensor_parallel_size 1",
     notes="Only options that store one value (not lists, appended or dotted `--x.y` ones, which vLLM merges), "
-          "given with different literal values; two equal copies are not reported. An alias counts as its "
+          "given with different literal values; two equal copies are not reported, nor a `--config` file's value "
+          "that the command line overrides (vLLM's documented precedence). An alias counts as its "
           "option (`-tp 2 --tensor-parallel-size 4`). Not for `python -m dynamo.vllm`.")
 def _repeated(launch, info):
     if not isinstance(info, VllmInfo) or info.dynamo:
@@ -256,6 +257,8 @@ def _repeated(launch, info):
             continue
         last = opts[-1]
         for o in opts[:-1]:
+            if o.value.origin.path != last.value.origin.path:
+                continue  # a `--config` file's value the command line overrides: vLLM's documented precedence
             out.append(VHit(f"{primary} is given {len(opts)} times: vLLM keeps the last value "
                             f"({last.value.text!r}), this {o.value.text!r} is dead (\"Found duplicate keys "
                             f"{primary}\")", o.value,
