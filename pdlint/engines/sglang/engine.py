@@ -625,7 +625,31 @@ def _replacement(option: str, last: str, judged: str) -> Optional[str]:
     now = flags.load(judged).by_dest.get(flag.dest)
     if now is not None and option not in now.option_strings:
         return now.primary
+    key = flags.version_key
+    for v in reversed(flags.available_versions()):  # the releases that kept it as a DeprecatedAction, oldest first
+        if not key(last) < key(v) <= key(judged):
+            continue
+        kept = flags.load(v).lookup(option)
+        dep = (kept.deprecated or {}) if kept is not None else {}
+        found = dep.get("replacement") or _named_replacement(dep.get("message") or "")
+        if found:
+            return found
     return None
+
+
+#: the replacement a DeprecatedAction's message names: "Please set `--moe-a2a-backend` to 'deepep' instead"
+#: (--enable-deepep-moe in 0.5.3-0.5.4), "use --X instead" (field test rw19/b: OME's runtimes still pass
+#: --enable-deepep-moe, and SGL009 named no replacement)
+_SET_TO = re.compile(r"set\s+`?(--[\w-]+)`?\s+to\s+['\"`]([\w.-]+)['\"`]", re.I)
+_USE = re.compile(r"\buse\s+`?(--[\w-]+(?:[ =][\w.-]+)?)`?\s+instead", re.I)
+
+
+def _named_replacement(message: str) -> Optional[str]:
+    m = _SET_TO.search(message)
+    if m:
+        return f"{m.group(1)} {m.group(2)}"
+    m = _USE.search(message)
+    return m.group(1) if m else None
 
 
 def _repeats(launch: Launch, info: SglangInfo, enabled) -> list:

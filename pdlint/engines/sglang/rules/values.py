@@ -267,12 +267,43 @@ def _pdmux_overlap(a):
           "name `None` is refused on every host.")
 def _ib_none(a):
     v = given(a, "disaggregation_ib_device")
-    if not isinstance(v, str) or v.strip() != "None":
+    if not isinstance(v, str) or v.strip().lower() != "none" or not _ib_validated(a):
         return None
+    name = v.strip()
+    return Hit("disaggregation_ib_device", fmt={"context": "all GPUs", "invalid": repr([name]), "available": "[...]"},
+               note="the name None comes from a null value (a --config file's `disaggregation-ib-device: null` is "
+                    "passed as the string None)" if name == "None" else "no host has an InfiniBand device of that "
+                                                                      "name")
+
+
+def _ib_validated(a) -> bool:
+    """Does SGLang validate ``--disaggregation-ib-device`` here (validate_ib_devices): a PD server on Mooncake
+    (not ``mooncake_tcp``, which clears the device), or Mooncake encoder transfer."""
     pd_mooncake = a.role in ("prefill", "decode") and a.eq("disaggregation_transfer_backend", "mooncake") and \
         a.raw("disaggregation_transfer_backend") != "mooncake_tcp"
-    if pd_mooncake or a.eq("encoder_transfer_backend", "mooncake"):
-        return Hit("disaggregation_ib_device", fmt={"context": "all GPUs", "invalid": "['None']",
-                                                    "available": "[...]"},
-                   note="the name None comes from a null value (a --config file's `disaggregation-ib-device: null` "
-                        "is passed as the string None)")
+    return pd_mooncake or a.eq("encoder_transfer_backend", "mooncake")
+
+
+@sgl_rule(
+    "SGL049", "ib-device-empty", category=CAT, roles=("prefill", "decode", "null"),
+    upstream="No valid IB devices specified",
+    source="arg_groups/validation_hook.py:533",
+    why="An empty `--disaggregation-ib-device` (a Helm `{{ .Values.ibDevice | quote }}` of an unset value gives "
+        "`\"\"`) is not the absent flag: SGLang strips it and stops before a Mooncake server starts, on every "
+        "host. Auto-discovery happens only when the flag is left out.",
+    fix="Leave the flag out when there is no device list (render it only when the value is set), or name the "
+        "devices (`mlx5_0,mlx5_1`).",
+    fire=["--disaggregation-mode prefill --disaggregation-ib-device ''",
+          "--disaggregation-mode decode --disaggregation-ib-device ' '"],
+    quiet=["--disaggregation-mode prefill",
+           "--disaggregation-mode prefill --disaggregation-ib-device '' --disaggregation-transfer-backend nixl",
+           "--disaggregation-ib-device ''"],
+    notes="A list of only commas (`,`) is refused too (\"No valid IB devices specified for all GPUs\", after the "
+          "host's device directory is read) and reported here. The device names of a host are not checked "
+          "(they need its /sys/class/infiniband).")
+def _ib_empty(a):
+    v = given(a, "disaggregation_ib_device")
+    if not isinstance(v, str) or any(d.strip() for d in v.split(",")) or not _ib_validated(a):
+        return None
+    return Hit("disaggregation_ib_device",
+               note="an empty value is not the absent flag: only a launch without it discovers the devices")
