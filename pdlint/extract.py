@@ -1282,6 +1282,9 @@ class Extractor:
         meta = {"image": image, "yaml_path": w.path, "resource_kind": w.resource_kind,
                 "resource_name": w.resource_name, "names": w.names, "doc_index": w.doc_index,
                 "exec_form": w.virtual != "kserve"}
+        limit = crd.gpu_limit(w) if w.virtual is None else None
+        if limit is not None:
+            meta["gpu_limit"] = limit  # the devices the container gets (pair_rules PD153)
         meta.update(unit_meta or {})
         context = w.context() + (f", {label}" if label else "")
         if words is not given:

@@ -111,11 +111,15 @@ PARTIAL_PINNING = register(Rule(
 
 FEW_GPUS = register(Rule(
     "PD153", "fewer-visible-gpus-than-parallel-size", ERROR,
-    "Reports a server launch whose `CUDA_VISIBLE_DEVICES` list (or `docker run --gpus`) makes fewer GPUs "
-    "visible than its parallel sizes use (tensor x pipeline x data parallel, per node, from `--base-gpu-id`).",
+    "Reports a server launch whose `CUDA_VISIBLE_DEVICES` list (or `docker run --gpus`, or a Kubernetes "
+    "container's `nvidia.com/gpu` / `amd.com/gpu` limit) makes fewer GPUs visible than its parallel sizes use "
+    "(tensor x pipeline x data parallel, per node, from `--base-gpu-id`).",
     "The engine starts one worker per GPU and indexes the visible devices: with too few of them the launch fails "
-    "with an invalid device ordinal (or NCCL/topology) error.",
-    "List as many devices in `CUDA_VISIBLE_DEVICES` as the launch's parallel sizes need, or lower the sizes.",
+    "with an invalid device ordinal (or NCCL/topology) error; SGLang asserts `gpu_id < "
+    "torch.cuda.device_count()` as each TP rank starts (sglang/srt/utils/common.py). A Kubernetes container gets "
+    "as many devices as its GPU limit, numbered from 0.",
+    "List as many devices in `CUDA_VISIBLE_DEVICES` (or the container's GPU limit) as the launch's parallel "
+    "sizes need, or lower the sizes.",
     example="CUDA_VISIBLE_DEVICES=1 python -m sglang.launch_server --tp 2 ...",
     example_fixed="CUDA_VISIBLE_DEVICES=1,2 python -m sglang.launch_server --tp 2 ...",
     category=_C, roles=("prefill", "decode")))
@@ -459,6 +463,20 @@ def _gpus(dep: Deployment, enabled) -> list:
                 rel = [rel_token(f.gpus_token, l, "the parallel size is set here")] if f.gpus_token is not None \
                     else []
                 out.append(cand(FEW_GPUS, l, g.token, msg, rel))
+            elif g.ok and g.visible is None and isinstance(l.meta.get("gpu_limit"), tuple):
+                # a Kubernetes container: its GPU limit is the devices it gets, numbered from 0 (SGLang asserts
+                # gpu_id < torch.cuda.device_count() as each TP rank starts: utils/common.py; vLLM's workers
+                # find no device; field test rw19/b: a Deployment with nvidia.com/gpu 4 and --tp-size 8 passed)
+                count, tok, what = l.meta["gpu_limit"]
+                f = g.facts
+                last = f.base_gpu + (g.needed - 1) * f.gpu_step
+                if 0 < count <= MAX_GPUS and (last >= count or f.base_gpu >= count):
+                    msg = (f"this container gets {count} GPU{'s' if count != 1 else ''} ({what}: {count}) but the "
+                           f"launch uses {g.needed}{' from --base-gpu-id ' + str(f.base_gpu) if f.base_gpu else ''}"
+                           f" ({f.gpus_note or 'its parallel sizes'})")
+                    rel = [rel_token(f.gpus_token, l, "the parallel size is set here")] \
+                        if f.gpus_token is not None else []
+                    out.append(cand(FEW_GPUS, l, tok, msg, rel))
     if not (enabled(GPU_OVERLAP.code) or enabled(PARTIAL_PINNING.code)):
         return out
     unpinned: dict = {}  # id(unpinned launch) -> (launch, its GPUs, [(pinned peer, its GPUs)])

@@ -945,6 +945,31 @@ def _quantity(ref) -> int:
     return int(t) if t.isdigit() else 0
 
 
+#: the extended resources that give a container whole GPUs (NVIDIA's and AMD's device plugins): a container
+#: sees as many devices as its limit, numbered from 0
+GPU_RESOURCES = ("nvidia.com/gpu", "amd.com/gpu")
+
+
+def gpu_limit(w) -> Optional[tuple]:
+    """``(count, token, resource)``: the GPU limit of an effective container (the last layer that sets one; its
+    request when it sets no limit: Kubernetes makes an extended resource's request its limit), None when no
+    layer sets a whole number of them."""
+    for doc, ref in reversed(w.layers):
+        res = yt.get(ref, "resources")
+        if res is None:
+            continue
+        for part in ("limits", "requests"):
+            for name in GPU_RESOURCES:
+                q = at(res, part, name)
+                if q is None:
+                    continue
+                t = (yt.scalar_text(q) or "").strip()
+                if not t.isdigit() or len(t) > 6:
+                    return None
+                return int(t), yt.scalar_tstr(doc, q), f"resources.{part}[{name}]"
+    return None
+
+
 def _devices(worker) -> int:
     """utils.GetDeviceNum: the worker's accelerator limits (``nvidia.com/gpu``, ``huawei.com/ascend-1980``)."""
     return sum(_quantity(at(worker, "resources", "limits", r)) for r in ("nvidia.com/gpu", "huawei.com/ascend-1980"))
