@@ -308,12 +308,37 @@ def analyse(jobs: list, options: Options, resolver: ConfigResolver, deps=None) -
             return resolver.for_display(path).enabled(code, path)
 
         counts = None if deps is None else deps.suppressed
-        findings, suppressed = stage(lambda: suppress.apply(findings, extraction.sources, enabled, counts),
+        judged = _judged_paths(jobs, extraction.launches, findings)
+        findings, suppressed = stage(lambda: suppress.apply(findings, extraction.sources, enabled, counts, judged),
                                      lambda: _suppress_per_file(findings, extraction.sources, enabled, counts))
     findings.sort(key=lambda f: f.sort_key())
     launches = sorted(extraction.launches, key=lambda l: (l.path, l.line, l.ordinal))
     return Result(findings, launches, extraction.files, extraction.sources,
                   resolver.warnings + release_notes(launches), cov, suppressed)
+
+
+def _judged_paths(jobs: list, launches: list, findings: list):
+    """``judged(path)``: the run checked that file's lines - a file it was asked to check, one a launch read
+    tokens from (a values file, a partial, a `--config` file), or one with a finding.  (The launches' tokens
+    are walked only when a file outside the jobs holds a directive.)"""
+    known = {j.display for j in jobs} | {f.path for f in findings}
+    read: Optional[set] = None
+
+    def judged(path: str) -> bool:
+        nonlocal read
+        if path in known:
+            return True
+        if read is None:
+            read = set()
+            for l in launches:
+                for t in list(l.command) + list(l.argv) + list(l.env.values()):
+                    for p in getattr(t, "pieces", ()):
+                        if p.src is not None:
+                            read.add(p.src.path)
+                            for hop in p.chain or ():
+                                read.add(getattr(hop, "path", None))
+        return path in read
+    return judged
 
 
 def nothing_to_check(excluded: int) -> str:

@@ -208,11 +208,14 @@ class _FileDirectives:
 
 
 def apply(findings: list, sources: dict, enabled: Callable[[str, str], bool],
-          counts: Optional[dict] = None) -> tuple:
+          counts: Optional[dict] = None, judged: Optional[Callable[[str], bool]] = None) -> tuple:
     """(findings left, number suppressed): drop what a directive covers, add
     PD070 for every directive code that covered nothing.  ``enabled(code,
     path)`` tells whether a rule is on for a file; ``counts`` (if given)
-    collects the number suppressed per path."""
+    collects the number suppressed per path; ``judged(path)`` (if given) tells
+    whether the run judged a file's lines at all (a file read only to look at it,
+    a YAML beside a template that might be a playbook, cannot have used its
+    directives: no PD070 there, field test rw19/c)."""
     files: dict = {}
 
     def for_path(path: str) -> Optional[_FileDirectives]:
@@ -243,7 +246,7 @@ def apply(findings: list, sources: dict, enabled: Callable[[str, str], bool],
             kept.append(f)
     for path in sorted(sources):
         fd = for_path(path)
-        if fd is None or not enabled(UNUSED_CODE, path):
+        if fd is None or not enabled(UNUSED_CODE, path) or (judged is not None and not judged(path)):
             continue
         for d in fd.all:
             if d.form == "skip-file" or UNUSED_CODE in d.codes:
