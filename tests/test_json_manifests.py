@@ -54,3 +54,17 @@ def test_a_script_keeps_the_comment_hint(scratch_git):
     _, report = scratch_git.lint(".")
     [f] = report["findings"]
     assert f["code"] == "PD020" and "# pdlint: ignore[PD020]" in f["fix"]
+
+
+def test_pdlint_baseline_is_no_launch_text(scratch_git):
+    # field test rw19/c: the baseline the README says to commit quoted flags and was a PD020 (an error with
+    # --strict) in a scan and when a commit named it
+    scratch_git.write("run.sh", "python3 -m sglang.launch_server --model-path m --disaggregation-mode prefill "
+                                "--enable-linear-replayssm-spec\n")
+    from pdlint.cli import main
+    assert main(["--no-cache", "--write-baseline", ".pdlint-baseline.json", "."]) == 0
+    assert "enable-linear-replayssm-spec" in (scratch_git.root / ".pdlint-baseline.json").read_text()
+    code, report = scratch_git.lint("--strict", "--baseline", ".pdlint-baseline.json", ".")
+    assert report["findings"] == [] and code == 0
+    code, report = scratch_git.lint("--strict", ".pdlint-baseline.json")
+    assert report["findings"] == [] and code == 0
