@@ -2433,14 +2433,17 @@ class Extractor:
 
 def _vllm_config_keys(keys: list, sglang_table) -> list:
     """The keys of a top-level mapping that are options of vLLM's newest release and neither options nor
-    abbreviations of SGLang's (none when it names an SGLang disaggregation mode)."""
+    abbreviations of SGLang's (none when it names an SGLang disaggregation mode, or when fewer than half its
+    keys, or fewer than two, are vLLM options)."""
     norm = [str(k).replace("_", "-") for k in keys]
     if "disaggregation-mode" in norm:
         return []
     from pdlint.engines.vllm import flags as vflags
     vtable = vflags.load(vflags.available_versions()[0])
-    return [k for k in norm if sglang_table.lookup("--" + k) is None and not sglang_table.prefix_matches("--" + k)
-            and vtable.resolve("--" + k)[1] == "exact"]
+    known = [k for k in norm if vtable.resolve("--" + k)[1] == "exact"]
+    if len(known) < max(2, (len(norm) + 1) // 2):
+        return []  # mostly other keys: some tool's settings (sgl-project/ome's ome-agent.yaml has `hf_token`)
+    return [k for k in known if sglang_table.lookup("--" + k) is None and not sglang_table.prefix_matches("--" + k)]
 
 
 def image_entry_words(image: str, words: list, at: Optional[TStr]) -> list:

@@ -34,3 +34,12 @@ def test_an_sglang_config_stays_sglang(scratch_git):
         """)
     _, report = scratch_git.lint("prefill.yaml")
     assert [l["engine"] for l in report["launches"]] == ["sglang"]
+
+
+def test_another_tools_settings_with_one_vllm_key_are_no_config(scratch_git):
+    # sgl-project/ome's ome-agent.yaml: 41 settings of a model downloader, one of them `hf_token` (a vLLM
+    # option too): 35 false VLLM018 when it was read as a vLLM config (found by the field compare)
+    scratch_git.write("agent.yaml", "hf_token: ''\ncache_dir: /tmp/hf\nregion: us-ashburn-1\nmax_workers: 8\n"
+                                    "enable_dedup: true\n")
+    code, report = scratch_git.lint("agent.yaml")
+    assert report["launches"] == [] and report["findings"] == [] and code == 0

@@ -283,6 +283,13 @@ class Builtins:
         finally:
             inner_unk = self.capture_unk.pop()
             self.sub_forks = forks
+        if len(outs) > 1 and _exits_on_failure(self.unit, node):
+            # `X=$(f)` under `set -e`: a path on which f fails ends the script there, so what it printed (often
+            # nothing: `echo "none found" >&2; return 1`) is no value X takes (libertywing/FlashMemory-
+            # Deepseek-V4's ci_start_disaggregation_servers.sh: `DEVICE=$(find_active_ib_device)`, a false
+            # SGL049 for an empty --disaggregation-ib-device)
+            ok = [o for o in outs if o.status is not False]
+            outs = ok or outs
         outputs = printed_texts([(o.st.out, o.st.out_bad) for o in outs])
         if outputs is None:
             return placeholder
@@ -435,6 +442,22 @@ class Builtins:
         for name, value in wrapper_env(words, i).items():
             child.vars[name] = Var(value)
             child.exported[name] = True
+
+
+_ERREXIT = re.compile(r"^[ \t]*set[ \t]+(?:-[a-zA-Z]*e[a-zA-Z]*\b|-o[ \t]+errexit\b)", re.M)
+
+
+def _exits_on_failure(unit, node) -> bool:
+    """Does a failing ``$(...)`` end the script here: the whole value of a plain assignment statement
+    (``X=$(f)``, not ``local X=$(f)`` nor ``X=$(f) cmd``, whose status is another's) in a script that sets
+    ``errexit`` (``set -e``, ``set -euo pipefail``, ``set -o errexit``; anywhere in it: an approximation)."""
+    parent = node.parent
+    if parent is None or parent.type != "variable_assignment" or parent.parent is None or \
+            parent.parent.type in ("declaration_command", "command"):
+        return False
+    if unit.errexit is None:
+        unit.errexit = bool(_ERREXIT.search(unit.text))
+    return unit.errexit
 
 
 def printed_texts(captured: list) -> Optional[list]:

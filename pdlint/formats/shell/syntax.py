@@ -60,11 +60,12 @@ class Unit:
     """A parsed shell text and the byte -> character index map of its TStr."""
 
     __slots__ = ("tstr", "text", "root", "_b2c", "top", "kind", "parts_cache", "bad_subs", "quoted_subs",
-                 "comment_subs", "arith_errors")
+                 "comment_subs", "arith_errors", "errexit")
 
     def __init__(self, tstr: TStr, top: bool = False, kind: str = "script"):
         self.tstr = tstr
         self.text = tstr.text
+        self.errexit = None  # does the text set errexit (builtins._exits_on_failure; asked lazily)
         self.top = top
         self.kind = kind
         data = self.text.encode("utf-8", "surrogatepass")
