@@ -328,11 +328,11 @@ def _scan_and_report(ns, progress=None, skip=None) -> int:
         _emit(jsonfmt.render(result.findings, result.launches, result.files, result.coverage, result.docs,
                              result.baseline), ns.output_file)
     elif ns.format == "sarif":
-        from pdlint.report import sarif
-        _emit(sarif.render(result.findings, opts.cwd), ns.output_file)
+        from pdlint.report import repository_paths, sarif
+        _emit(sarif.render(*repository_paths(result.findings, opts.cwd)), ns.output_file)
     elif ns.format == "github":
-        from pdlint.report import github
-        _emit(github.render(result.findings), ns.output_file)
+        from pdlint.report import github, repository_paths
+        _emit(github.render(repository_paths(result.findings, opts.cwd)[0]), ns.output_file)
     else:
         from pdlint.report import text
         report = text.render(result.findings, result.sources, result.files,

@@ -4,8 +4,8 @@ dashboards read (``github/codeql-action/upload-sarif``).
 One run; ``tool.driver.rules`` describes every rule that has a result (code,
 kebab name, What it does / Why is this bad / Fix, the full rule docs as
 ``help.markdown``, default level).  A result carries the rule, the level
-(``error`` / ``warning``), the message, the location to edit (the path as
-reported, relative to ``%SRCROOT%``, which is the directory pdlint ran in),
+(``error`` / ``warning``), the message, the location to edit (relative to
+``%SRCROOT%``: the git work tree pdlint ran in, else the directory it ran in),
 and every ``related:`` location of the text output as a related location.
 The prefill/decode role and the engine release checked are result
 properties.  Output is deterministic: results in the order of the findings
