@@ -25,6 +25,7 @@ def _common(p: argparse.ArgumentParser, formats: tuple = ("text", "json")) -> No
     p.add_argument("--role-var", metavar="NAME", help="the template variable that holds the role")
     p.add_argument("--config", metavar="FILE", help="use this config file instead of discovering one")
     p.add_argument("--sglang-version", metavar="VERSION", help="SGLang release to judge against")
+    p.add_argument("--vllm-version", metavar="VERSION", help="vLLM release to judge vLLM launches against")
     p.add_argument("--format", choices=formats, default="text",
                    help="output format" + (" (github: Actions annotations; sarif: SARIF 2.1.0 for code scanning)"
                                            if "sarif" in formats else ""))
@@ -275,9 +276,16 @@ def _scan_and_report(ns, progress=None, skip=None) -> int:
             check_release(ns.sglang_version)
         except UnknownRelease as e:
             raise UsageError(f"--sglang-version: {e}") from None
+    if getattr(ns, "vllm_version", None) is not None:
+        from pdlint.engines.vllm.flags import UnknownRelease as UnknownVllm, check_release as check_vllm
+        try:
+            check_vllm(ns.vllm_version)
+        except UnknownVllm as e:
+            raise UsageError(f"--vllm-version: {e}") from None
     cwd = os.getcwd()
     opts = Options(cwd=cwd, variables=_variables(ns.var), role_var=ns.role_var,
-                   engine_version=ns.sglang_version, selection=_selection(ns),
+                   engine_version=ns.sglang_version, vllm_version=getattr(ns, "vllm_version", None),
+                   selection=_selection(ns),
                    strict=bool(getattr(ns, "strict", False)), force_exclude=ns.force_exclude,
                    ignore_noqa=getattr(ns, "ignore_noqa", False), debug=bool(getattr(ns, "debug", False)),
                    progress=progress, skip=dict(skip or {}))

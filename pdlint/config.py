@@ -461,6 +461,13 @@ def _from_table(table: dict, path: str, src: SourceFile, toml: bool, yroot=None,
     ev = table.get("engine-version", table.get("sglang-version"))
     cfg.engine_version = ev
     cfg.vllm_version = table.get("vllm-version")
+    if cfg.vllm_version is not None:
+        from pdlint.engines.vllm.flags import UnknownRelease as UnknownVllm, check_release as check_vllm
+        try:
+            check_vllm(cfg.vllm_version)
+        except UnknownVllm as e:
+            raise ConfigError(f"vllm-version: {e}", src.path, _key_line(src, toml, (), "vllm-version", yroot)) \
+                from None
     if cfg.engine_version is not None:
         from pdlint.engines.sglang.flags import UnknownRelease, check_release
         try:

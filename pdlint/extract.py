@@ -2414,7 +2414,7 @@ class Extractor:
                             self.deps.job = self.deps.launch_job.get(id(launch))
                         cfg = self.config_for(os.path.join(self.opt.cwd, launch.path))
                         ctx = EngineContext(resolve_config, self.opt.engine_version or cfg.engine_version,
-                                            getattr(cfg, "vllm_version", None))
+                                            self.opt.vllm_version or getattr(cfg, "vllm_version", None))
                         if not self.isolated(launch.path, lambda: engine.interpret(launch, ctx),
                                              "a launch in this file"):
                             failed.add(launch.path)

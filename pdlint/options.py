@@ -14,6 +14,7 @@ class Options:
     variables: dict = field(default_factory=dict)  # --var
     role_var: Optional[str] = None  # --role-var
     engine_version: Optional[str] = None  # --sglang-version
+    vllm_version: Optional[str] = None  # --vllm-version
     force_exclude: Optional[bool] = None  # --force-exclude / --no-force-exclude (None: config, else off)
     render_seconds: float = 5.0
     selection: Any = None  # the command line's rule selection (config.Selection)

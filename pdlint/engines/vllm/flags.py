@@ -166,6 +166,26 @@ def pick(requested: Optional[str]) -> tuple:
     return versions[-1], True, f"no vLLM {req} table; judged against {versions[-1]}, the oldest table"
 
 
+class UnknownRelease(ValueError):
+    pass
+
+
+_RELEASE_NAME = re.compile(r"[vV]?\d+\.\d+(?:\.\d+)?(?:\.post\d+|rc\d+)?")
+
+
+def check_release(name: str) -> str:
+    """A configured vLLM release (``vllm-version``, ``--vllm-version``), normalised; raises
+    :class:`UnknownRelease` for a text that is no release number (``banana`` was judged against the oldest
+    table, with a warning only: field test rw19/c).  A release between or beyond the tables is judged against
+    the nearest older one (with a note), as an image tag's is."""
+    text = str(name).strip()
+    if not _RELEASE_NAME.fullmatch(text):
+        raise UnknownRelease(f"unknown vLLM release {text!r}: a release number such as "
+                             f"{available_versions()[0] if available_versions() else '0.10.2'} is expected "
+                             f"(tables: {', '.join(reversed(available_versions()))})")
+    return text.lstrip("vV")
+
+
 def image_version(image: str) -> Optional[str]:
     """A vLLM release named by an image tag (``vllm/vllm-openai:v0.10.2``, also inside a build's tag:
     ``vllm:vllm-x86_64-cu13-0.25.1-7a33ba9``)."""
