@@ -447,6 +447,18 @@ class _Gpus:
         return f"{self.mask[0]}={self.token.text}" if self.mask and self.token is not None else ""
 
 
+#: workloads whose pod runs a whole server: a container's GPU limit is all the devices its launch has (not a
+#: LeaderWorkerSet / RoleBasedGroup / Kthena ModelServing group, whose leader's vLLM spreads its ranks over
+#: the group's pods through Ray: LWS's own vLLM example, tensor 8 x pipeline 2 on two 8-GPU pods)
+_ONE_POD_KINDS = frozenset({"Deployment", "StatefulSet", "Pod", "Job", "ReplicaSet", "DaemonSet", "CronJob"})
+
+
+def _one_pod_server(launch: Launch, g) -> bool:
+    """(A vLLM launch over a Ray cluster has no per-node size: its facts say nothing for PD153 to compare.)"""
+    return launch.meta.get("resource_kind") in _ONE_POD_KINDS and not launch.meta.get("group_role") and \
+        not g.facts.multi_node
+
+
 @unit_check
 def _gpus(dep: Deployment, enabled) -> list:
     out = []
@@ -463,7 +475,7 @@ def _gpus(dep: Deployment, enabled) -> list:
                 rel = [rel_token(f.gpus_token, l, "the parallel size is set here")] if f.gpus_token is not None \
                     else []
                 out.append(cand(FEW_GPUS, l, g.token, msg, rel))
-            elif g.ok and g.visible is None and isinstance(l.meta.get("gpu_limit"), tuple):
+            elif g.ok and g.visible is None and isinstance(l.meta.get("gpu_limit"), tuple) and _one_pod_server(l, g):
                 # a Kubernetes container: its GPU limit is the devices it gets, numbered from 0 (SGLang asserts
                 # gpu_id < torch.cuda.device_count() as each TP rank starts: utils/common.py; vLLM's workers
                 # find no device; field test rw19/b: a Deployment with nvidia.com/gpu 4 and --tp-size 8 passed)

@@ -77,3 +77,42 @@ def test_two_containers_of_one_pod_do_not_share_devices(scratch_git):
     scratch_git.write("d.yaml", two)
     _, report = scratch_git.lint("d.yaml")
     assert not {"PD151", "PD152", "PD153"} & {f["code"] for f in report["findings"]}, report["findings"]
+
+
+LWS = """\
+    apiVersion: leaderworkerset.x-k8s.io/v1
+    kind: LeaderWorkerSet
+    metadata: {name: vllm}
+    spec:
+      leaderWorkerTemplate:
+        size: 2
+        leaderTemplate:
+          spec:
+            containers:
+              - name: vllm-leader
+                image: vllm/vllm-openai:v0.11.0
+                command: [sh, -c, "bash multi-node-serving.sh leader --ray_cluster_size=$(LWS_GROUP_SIZE);
+                  python3 -m vllm.entrypoints.openai.api_server --model M --tensor-parallel-size 8
+                  --pipeline_parallel_size 2"]
+                resources:
+                  limits:
+                    nvidia.com/gpu: "8"
+        workerTemplate:
+          spec:
+            containers:
+              - name: vllm-worker
+                image: vllm/vllm-openai:v0.11.0
+                command: [sh, -c, "bash multi-node-serving.sh worker --ray_address=$(LWS_LEADER_ADDRESS)"]
+                resources:
+                  limits:
+                    nvidia.com/gpu: "8"
+    """
+
+
+def test_a_group_over_several_pods_is_not_one_pods_devices(scratch_git):
+    # found by the field compare on kubernetes-sigs/lws's own vLLM example: tensor 8 x pipeline 2 over the two
+    # 8-GPU pods of the group through Ray, not 16 GPUs in the leader's pod
+    scratch_git.write("lws.yaml", LWS)
+    _, report = scratch_git.lint("lws.yaml")
+    assert "PD153" not in [f["code"] for f in report["findings"]]
+
