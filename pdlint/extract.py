@@ -599,6 +599,7 @@ class Extractor:
         if res.rendered and res.failed is None:
             how = self.render_how(res, helm_failed)
             self.chart_launches(job, res, chart_display, unit, how)
+            self.report_not_yaml(res, how)
             took = time.monotonic() - started
             overlays = self.chart_render_overlays(job, chart, chart_display, read, res, took)
             self.note_unrendered_chart_lines(chart, chart_display, how, overlays)
@@ -670,14 +671,44 @@ class Extractor:
         if res is None or not res.rendered:
             res = helm.render_subset(chart, read, overlay, self.read_bytes)
         if res.rendered and res.failed is None:
+            good, bad = [], []
             for r in res.rendered:
                 try:
                     yt.compose(r.text.text)
                 except yt.YamlError as e:
-                    res.failed = helm.Unsupported(f"the rendered {os.path.basename(r.template.path)} is not YAML "
-                                                  f"({e.message_in(r.text)})", r.text[e.index:e.index + 1])
-                    break
+                    bad.append((r, e))
+                else:
+                    good.append(r)
+            if bad and not good:
+                r, e = bad[0]
+                res.failed = helm.Unsupported(f"the rendered {os.path.basename(r.template.path)} is not YAML "
+                                              f"({e.message_in(r.text)})", r.text[e.index:e.index + 1])
+            elif bad:
+                # one template whose render is not YAML does not change what the others render: they are read,
+                # it is reported (volcano-sh/kthena's chart, field test rw19/b: one over-indented non-PD template
+                # left the whole chart unrendered, four errors in its PD templates unseen)
+                res.rendered = good
+                res.not_yaml = bad
         return res, helm_failed
+
+    def report_not_yaml(self, res, how: str) -> None:
+        """PD003 for a chart template whose render is not YAML at a line without a template action (every
+        render fails there, `helm template` too); PD104 where template logic produced the bad text (pdlint's
+        subset may be what got it wrong)."""
+        from pdlint import structure_rules
+        for r, e in res.not_yaml:
+            o = r.text.origin_at(e.index) if r.text.pieces else None
+            lines = r.template.text.split("\n")
+            near = [lines[i] for i in (o.line - 2, o.line - 1) if o is not None and 0 <= i < len(lines)]
+            name = os.path.basename(r.template.path)
+            if near and not any("{{" in line for line in near):
+                self.problem_at(C.INVALID_YAML, r.text, e.index,
+                                f"invalid YAML in every render of {name} (no template action here): "
+                                f"{e.message_in(r.text)}; the chart's other templates were checked")
+            else:
+                self.problem_at(structure_rules.HELM_NOT_RENDERED, r.text, e.index,
+                                f"the render of {name} by {how} is not YAML ({e.message_in(r.text)}): its launches "
+                                f"were not checked; the chart's other templates were")
 
     @staticmethod
     def render_how(res, helm_failed: bool) -> str:

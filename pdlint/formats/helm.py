@@ -1288,6 +1288,7 @@ class ChartResult:
     how: str = ""
     values: Optional[SourceFile] = None
     overlay: Optional[SourceFile] = None  # the values overlay rendered with values.yaml (None: values.yaml alone)
+    not_yaml: list = field(default_factory=list)  # (Rendered, YamlError): templates left out, their render not YAML
 
 
 # ---------------------------------------------------------------------------

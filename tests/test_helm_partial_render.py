@@ -1,0 +1,69 @@
+"""One chart template whose render is not YAML no longer leaves the whole chart unrendered.
+
+Field test rw19/b (volcano-sh/kthena `cli/kthena/helm`): an over-indented block in a non-PD template made every
+render of it invalid YAML, so pdlint fell back to the chart's literal lines (PD104 "helm is not on PATH") and the
+four VLLM001 errors of its PD templates went unseen.  Now the others are rendered and checked, and the broken
+template is reported: PD003 where no template action is near (every render fails there, `helm template` too),
+PD104 where template logic produced the bad text."""
+
+import pytest
+
+from pdlint.formats import helm
+
+PD = """\
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: {{ .Release.Name }}-prefill
+spec:
+  template:
+    spec:
+      containers:
+        - name: prefill
+          image: {{ .Values.image }}
+          command: [vllm, serve, m, --kv-transfer-config, '{"kv_connector":"NixlConnector","kv_role":"kv_bogus"}']
+"""
+
+BROKEN_LITERAL = """\
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: other
+data:
+  a: "x"
+    b: y
+"""
+
+
+@pytest.fixture
+def no_helm(monkeypatch):
+    monkeypatch.setattr(helm, "helm_binary", lambda: None)
+
+
+def _chart(scratch_git, broken):
+    scratch_git.write("chart/Chart.yaml", "apiVersion: v2\nname: c\nversion: 0.1.0\n")
+    scratch_git.write("chart/values.yaml", "image: vllm/vllm-openai:v0.11.0\nb: y\n")
+    scratch_git.write("chart/templates/pd.yaml", PD)
+    scratch_git.write("chart/templates/other.yaml", broken)
+
+
+def test_the_other_templates_are_checked_and_the_broken_one_reported(scratch_git, no_helm):
+    _chart(scratch_git, BROKEN_LITERAL)
+    code, report = scratch_git.lint(".")
+    found = sorted((f["code"], f["path"], f["line"]) for f in report["findings"])
+    assert found == [("PD003", "chart/templates/other.yaml", 7), ("VLLM029", "chart/templates/pd.yaml", 11)]
+    assert code == 1
+
+
+def test_bad_text_from_a_template_action_is_a_warning(scratch_git, no_helm):
+    _chart(scratch_git, BROKEN_LITERAL.replace("    b: y", "    b: {{ .Values.b }}"))
+    _, report = scratch_git.lint(".")
+    found = sorted((f["code"], f["severity"]) for f in report["findings"])
+    assert found == [("PD104", "warning"), ("VLLM029", "error")]
+
+
+def test_a_chart_whose_every_template_is_broken_falls_back_as_before(scratch_git, no_helm):
+    _chart(scratch_git, BROKEN_LITERAL)
+    scratch_git.write("chart/templates/pd.yaml", PD + "  extra: x\n    bad: y\n")
+    _, report = scratch_git.lint(".")
+    assert "PD104" in [f["code"] for f in report["findings"]]
