@@ -1907,6 +1907,7 @@ class Extractor:
                 if written:
                     m["written_files"] = written
                 m["shell_job"] = (run_label, cmd.serial)
+                m["script_command"] = True  # a command of a script, never a container's args
                 if not (cmd.background or cmd.uncalled):  # the script waits for it to end before going on
                     m["foreground"] = True
                 if run_label in env_labels:  # another node or invocation: never beside the other runs' launches
@@ -2119,9 +2120,12 @@ class Extractor:
         if meta.get("exec_form") and depth == 0:
             words = self.unpack_exec_form(words, meta)
         found = launchers.find(words)
-        if found is None and words and words[0].text.startswith("-") and meta.get("image"):
+        if found is None and words and words[0].text.startswith("-") and meta.get("image") and \
+                not meta.get("script_command"):
             # a container (Compose command, Kubernetes args) with no program of its own runs its
-            # image's entry point with these words
+            # image's entry point with these words (not a command of a script that starts with a flag: the shell
+            # runs it as a program of that name and fails; Kthena's `bash -c` of a multi-line JSON made a
+            # phantom server of `} --served-model-name m ...`, field test rw19/a)
             found = launchers.image_match(meta["image"])
             if found is None and _engine_image(meta["image"]) and words[0].pieces:
                 o = words[0].origin
