@@ -1122,12 +1122,41 @@ class Extractor:
             meta["pins_at"] = {k: (display_path(v[1], self.opt.cwd), v[2]) for k, v in pins.items()}
         return meta
 
+    def role_var_runs(self, job: FileJob, doc: TStr, cmds: list, env: Optional[dict], label: str, quiet) -> list:
+        """A script whose launch reads a variable it leaves unset that the config's ``roles.prefill.vars`` and
+        ``roles.decode.vars`` both give (``--disaggregation-mode "$ROLE"``): one run per role with that role's
+        variables, as a template is rendered once per role (field test rw19/c: PD021's help named those tables,
+        which only templates read, and the script stayed "role unknown")."""
+        from pdlint.formats.shell import shell_commands
+        cfg = self.config_for(job.abspath)
+        per_role = {r: self.env_tstrs(cfg.role_vars.get(r) or {}, {}) for r in ("prefill", "decode")}
+        if not all(per_role.values()):
+            return []
+        names = set(per_role["prefill"]) | set(per_role["decode"])
+        read = set()
+        for c in cmds:
+            if launchers.find(c.words) is not None:
+                read |= set(c.unset_vars)
+        if not read & names:
+            return []
+        runs = []
+        for role, extra in per_role.items():
+            run_ctx = quiet()
+            how = f"run with roles.{role}.vars (" + ", ".join(f"{k}={v.text}" for k, v in sorted(extra.items())) + ")"
+            runs.append((shell_commands(doc, run_ctx, env={**(env or {}), **extra}), role,
+                         ", ".join(x for x in (label, how) if x), run_ctx.heredocs))
+        return runs
+
     def shell_env(self, job: FileJob) -> dict:
         """The environment a script starts with: the config's variables and ``--var`` (scalars only),
         so a variable set outside the repository can be given the value it has at deploy time."""
-        from pdlint.render.jinja import OFloat, OInt, OStr
         bools: dict = {}
         variables, _ = self.variables(self.config_for(job.abspath), bools)
+        return self.env_tstrs(variables, bools)
+
+    def env_tstrs(self, variables: dict, bools: dict) -> dict:
+        """Scalar variables (identifiers) as traced strings a shell environment holds."""
+        from pdlint.render.jinja import OFloat, OInt, OStr
         env = {}
         for k, v in variables.items():
             if not isinstance(k, str) or not k.isidentifier():
@@ -1872,6 +1901,8 @@ class Extractor:
                     runs.append((shell_commands(doc, run_ctx, env=env, bound={k: tok}), role_of(text),
                                  ", ".join(x for x in (label, how) if x), run_ctx.heredocs))
                 runs = _uncalled_once(_new_launches_only(runs, [role_of(t) is None for t in values]))
+        if per_arg and positional is None and render_role is None and len(runs) == 1:
+            runs = self.role_var_runs(job, doc, cmds, env, label, quiet) or runs
         env_labels: set = set()
         if per_arg and positional is None and render_role is None and len(runs) == 1 and ctx.env_values:
             extra = _env_runs(doc, ctx.env_values, runs[0], env, lambda: quiet(loops_once=loops), label, took)
