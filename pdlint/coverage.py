@@ -989,6 +989,13 @@ _REF = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)")
 _POSITIONAL = re.compile(r"[\"']?\$\{?([1-9][0-9]*)(?=[}:\-\"'\s]|$)")
 
 
+_VAR_NOTE = re.compile(r"\$\{?[A-Za-z_][A-Za-z0-9_]*\}?")
+
+
+def short_text(text: str, n: int = 40) -> str:
+    return text if len(text) <= n else text[:n - 3] + "..."
+
+
 def _var_name(tok) -> str:
     t = tok.text
     return t if t.startswith("$") or t.startswith("<") else f"`{t}`"
@@ -1008,6 +1015,14 @@ def _opaque_gap(tok) -> Gap:
                    "flags into the launch, or into a config file the launch names (`--config`)")
     ref = _REF.search(tok.text) if not tok.text.startswith("$") else None
     var = ref.group(1) if ref else name.lstrip('$').strip('{}')
+    via = [h.note for h in (tok.origin.chain if tok.pieces else ()) if _VAR_NOTE.fullmatch(h.note)]
+    if tok.text.startswith("$(") and via:
+        # `X=$(f)` reached the launch through $X: X is what the user can give (rw19/c: the help named "(f)")
+        assigned = via[-1].lstrip("$").strip("{}")
+        return Gap(CR.OPAQUE_ARGS.code, tok, what,
+                   f"give {assigned} (set here from {short_text(tok.text)}) its deploy-time value in "
+                   f"`[tool.pdlint.vars]` or `--var` (an empty string when it adds nothing): that value stands for "
+                   f"what pdlint cannot compute; or write its flags into the launch")
     positional = _POSITIONAL.match(tok.text)
     if positional:  # `${6:-""}`: no `vars` entry can set an argument
         return Gap(CR.OPAQUE_ARGS.code, tok, what,

@@ -1838,9 +1838,12 @@ class Extractor:
 
         from pdlint.coverage import has_launch_text
 
+        cfg = self.config_for(job.abspath)
+        given = frozenset(k for k in list(cfg.vars) + list(self.opt.variables) if isinstance(k, str))
+
         def quiet(**kw) -> ShellContext:  # a run again: its problems were reported by the first one
             return ShellContext(resolve_source=resolve_source, report=lambda *a: None, heredoc_filter=has_launch_text,
-                                env_checked=env_checked, launch_text=has_launch_text, **kw)
+                                env_checked=env_checked, launch_text=has_launch_text, given=given, **kw)
 
         held: list = []  # the evaluator's limits: reported when they may have cost a launch (below)
 
@@ -1851,7 +1854,8 @@ class Extractor:
                 report(code, message, where, index)
 
         ctx = ShellContext(resolve_source=resolve_source, report=report_or_hold, source_refused=source_refused,
-                           heredoc_filter=has_launch_text, env_checked=env_checked, launch_text=has_launch_text)
+                           heredoc_filter=has_launch_text, env_checked=env_checked, launch_text=has_launch_text,
+                           given=given)
         started = time.monotonic()
         cmds = shell_commands(doc, ctx, env=env, positional=positional)
         took = time.monotonic() - started  # (what another run of the script may take: _env_runs)

@@ -140,6 +140,10 @@ class ShellContext:
     #: environment (``SGLANG_...``, ``PYTHONHASHSEED``): paths that give it different values stay apart
     #: (see ``joins``); None: no name is
     env_checked: Optional[Callable[[str], bool]] = None
+    #: variables whose values the user gave (the config's ``vars``, ``--var``): where the script assigns one a
+    #: value pdlint cannot see (``GPU_MEM_ARGS=$(build_args)``, a function of a file it cannot read), the given
+    #: value stands for it - what "give X its deploy-time value" asks for (field test rw19/c)
+    given: frozenset = frozenset()
     #: output: for each limit reported (``PD-SHELL-LIMIT``, in order), how many commands had been recorded
     #: when it was hit (a command with a higher ``serial`` came after it)
     limit_serials: list = field(default_factory=list)

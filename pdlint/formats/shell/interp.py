@@ -673,8 +673,17 @@ class Interpreter(Words, Conditions, Control, Builtins, Joins, Tails, EnvVariant
         for node in nodes:
             res = self.assignment(node, st, set())
             if res is not None:
-                st.assign(res[0], res[1])
+                st.assign(res[0], self.given_instead(res[0], res[1]))
         return [Out(st, True)]
+
+    def given_instead(self, name: str, var: Var) -> Var:
+        """The user's value of ``name`` (ShellContext.given) where the script assigns it one pdlint cannot see."""
+        if name not in self.ctx.given or name not in self.initial:
+            return var
+        v = var.value
+        if isinstance(v, TStr) and v.pieces and all(p.opaque for p in v.pieces):
+            return self.initial[name]
+        return var
 
     def exec_assignment(self, node, st: State) -> list:
         return self.per_output(node, st, lambda s: self.assign_all([node], s))
