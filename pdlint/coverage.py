@@ -574,14 +574,25 @@ def assess(jobs: list, extraction, findings: list, strict: bool = False, shown=N
         if fc is None:
             continue
         for line, col, image in gaps:
-            if line in covered.get(path, set()) or line in partial.get(path, ()) or \
-                    any(s.line == line for s in fc.spots):
+            if line in covered.get(path, set()) or line in partial.get(path, ()):
                 continue
-            fc.spots.append(Spot(path, line, col, line, CR.UNCHECKED.code,
-                                 f"these arguments go to the entry point of image {image}, which pdlint does not "
-                                 f"know, so they were not checked as a server's",
-                                 "write the server command into the container's command (e.g. `vllm serve MODEL` or "
-                                 "`python3 -m sglang.launch_server`), so that pdlint sees which server runs"))
+            reason = (f"these arguments go to the entry point of image {image}, which pdlint does not know, so they "
+                      f"were not checked as a server's")
+            hint = ("write the server command into the container's command (e.g. `vllm serve MODEL` or `python3 -m "
+                    "sglang.launch_server`), so that pdlint sees which server runs")
+            if "sglang" in image.lower():
+                # lmsysorg/sglang's entry point is a shell (field test rw19/c: the first flag was called "not a
+                # launcher pdlint knows")
+                reason = (f"these arguments go to the entry point of image {image}, and SGLang's images start no "
+                          f"server of their own (their entry point runs the command given), so they were not checked "
+                          f"as a server's")
+                hint = "add the server command: `command: [python3, -m, sglang.launch_server]` before these args"
+            same = next((x for x in fc.spots if x.line == line), None)
+            if same is not None:
+                if _NOT_A_LAUNCHER in same.reason:  # the args' first flag read as a program: say what runs them
+                    same.reason, same.hint = reason, hint
+                continue
+            fc.spots.append(Spot(path, line, col, line, CR.UNCHECKED.code, reason, hint))
     # parts of a build pdlint did not apply (a kustomize JSON 6902 operation), at the text to edit
     for gap, fallback in getattr(extraction, "build_gaps", ()):
         tok = gap.token
@@ -818,6 +829,9 @@ def _reason(job, group: list, notes: dict, rendered: Optional[set], err) -> tupl
     reason, hint, *at = _why(job, group, notes, rendered, err) + (None,)
     return reason, hint, at[0]
 
+
+#: the reason pdlint.extract gives for words whose first one is no known program (Extractor.note_unrecognised)
+_NOT_A_LAUNCHER = "is not a launcher pdlint knows"
 
 # a file with neither an extension nor a shebang that does not read as a script (pdlint.discover._reads_as_shell)
 _UNREAD_KIND_HINT = ("pdlint does not read this kind of file yet: check this launch by hand, or start it from a file "
