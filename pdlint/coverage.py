@@ -947,6 +947,17 @@ _CONFIG_HINT = ("reference a config file kept in the repository (relative to the
                 "root), or provide it from a ConfigMap in the same manifest")
 
 
+def _config_hint(tok) -> str:
+    """PD022's help; for a path made of a variable pdlint cannot see (`--config "$CFG_PATH"`), how to give it
+    one (field test rw19/c: `--var CFG_PATH=cfg/p.yaml` made the launch checkable, and the help did not say)."""
+    ref = _REF.search(tok.text) if tok is not None and tok.opaque else None
+    if ref is None:
+        return _CONFIG_HINT
+    name = ref.group(1)
+    return (f"give {name} the path it has at deploy time, as a file of the repository, in `[tool.pdlint.vars]` or "
+            f"`--var {name}=PATH`; or " + _CONFIG_HINT)
+
+
 def _trtllm_file_gaps(launch: Launch, info) -> list:
     """PD022 for a TensorRT-LLM server's options file (``--extra_llm_api_options``, ``--config``) or a
     ``trtllm-serve disaggregated -c`` config that pdlint could not read."""
@@ -966,7 +977,7 @@ def _trtllm_file_gaps(launch: Launch, info) -> list:
         what = ("the settings in that file" if not router else "the servers it starts and their settings"
                 if launch.entrypoint.endswith("disaggregated_mpi_worker") else "the servers it routes to and their settings")
         return [Gap(CR.UNRESOLVED_CONFIG.code, tok, f"{opt} {tok.text} {why}: {what} were not checked",
-                    _CONFIG_HINT)]
+                    _config_hint(tok))]
     return []
 
 
@@ -979,7 +990,7 @@ def _vllm_config_gaps(launch: Launch, info) -> list:
     tok = opt.value if opt.value is not None else opt.name_tok
     return [Gap(CR.UNRESOLVED_CONFIG.code, tok,
                 f"--config {tok.text} {why}: the flags in that file were not checked (a --kv-transfer-config "
-                f"there would also decide this launch's role)", _CONFIG_HINT)]
+                f"there would also decide this launch's role)", _config_hint(tok))]
 
 
 def _opaque(tok) -> bool:
@@ -1073,9 +1084,7 @@ def _sglang_gaps(launch: Launch, info) -> list:
             why = not_found(launch, path_tok.text) if path_tok is not None else "was not found in the repository"
         out.append(Gap(CR.UNRESOLVED_CONFIG.code, path_tok,
                        f"{flag} {where} {why}: the flags in that file were not checked",
-                       hint if not opaque and launch.meta.get("config_mount") else
-                       "reference a config file kept in the repository (relative to the launch file or the "
-                       "repository root), or provide it from a ConfigMap in the same manifest"))
+                       hint if not opaque and launch.meta.get("config_mount") else _config_hint(path_tok)))
     consumed = set()
     for occ in parsed.occurrences:
         for i in occ.indexes:
