@@ -67,13 +67,21 @@ def render(findings: list, sources: dict, files: int, color: bool = False, show_
 
 def coverage_line(cov, files: int) -> str:
     """What was checked: never a bare "0 errors" when launch text went unchecked."""
+    failed = sum(1 for f in cov.files.values() if f.status == "error")
+    if failed and not cov.launches and not cov.unchecked:
+        # (an invalid config: its files were not read at all, so nobody knows whether they hold launch text;
+        # field test rw19/c: this said "No launch text found" over three launches)
+        return f"{failed} of {files} file{'s' if files != 1 else ''} not checked (see above); no launch checked."
     if not cov.launches and not cov.unchecked:
         return f"No launch text found in {files} file{'s' if files != 1 else ''}."
     if not cov.launches:
         n = cov.unchecked
         return (f"No launch checked: {n} place{'s' if n != 1 else ''} with launch text not checked "
                 f"(pdlint could not turn them into launches; see the findings above).")
-    return cov.summary() + "."
+    line = cov.summary() + "."
+    if failed:
+        line += f" {failed} file{'s' if failed != 1 else ''} not checked (see above)."
+    return line
 
 
 def write(text: str, stream=None) -> None:
