@@ -577,9 +577,16 @@ def test_deprecated_flag_with_two_replacements(repo, capsys):
                                   "      - --cuda-graph-backend-prefill=disabled\n")
     assert codes(capsys, "pd.yaml") == (0, [])
     s = put(repo, "run.sh", "python3 -m sglang.launch_server --model-path /m --disable-cuda-graph --port 1\n")
+    # no release pinned: the replacement may be missing from the release that runs (field test rw19/c), so the
+    # fix is unsafe - applied with --unsafe-fixes only
     fix_twice(capsys, "run.sh")
+    assert "--disable-cuda-graph" in s.read_text()
+    fix_twice(capsys, "run.sh", extra=("--unsafe-fixes",))
     assert s.read_text() == ("python3 -m sglang.launch_server --model-path /m --cuda-graph-backend-decode=disabled "
                              "--cuda-graph-backend-prefill=disabled --port 1\n")
+    s.write_text("python3 -m sglang.launch_server --model-path /m --disable-cuda-graph --port 1\n")
+    fix_twice(capsys, "run.sh", extra=("--sglang-version", "0.5.23"))  # pinned: safe
+    assert "--cuda-graph-backend-decode=disabled" in s.read_text()
 
 
 @pytest.mark.parametrize("where", ["middle", "last"])

@@ -45,5 +45,13 @@ def test_demo_text_report_is_golden(capsys, monkeypatch):
 
 def test_clean_demo_files_have_no_findings(capsys, monkeypatch):
     code, out = run(capsys, monkeypatch, "--strict", "fixtures/k8s/clean.yaml", "fixtures/templates/launch.sh.j2",
-                    "fixtures/scripts/clean.sh", "fixtures/sglang/decode.yaml")
+                    "fixtures/scripts/clean.sh")
     assert code == 0, out
+
+
+def test_a_clean_file_named_alone_is_judged_with_its_broken_sibling(capsys, monkeypatch):
+    # fixtures/sglang/decode.yaml is clean, but a commit that touches it is judged with prefill.yaml beside it
+    # (pdlint.discover.expand_units): the pair's TP mismatch (the prefill's `tp_size` key is refused, so its TP
+    # stays 1) is reported at the decode's line; the prefill's own errors are not the commit's
+    code, out = run(capsys, monkeypatch, "fixtures/sglang/decode.yaml")
+    assert "decode.yaml:4:10: SGL815" in out and "SGL020" not in out and code == 0, out

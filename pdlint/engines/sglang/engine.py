@@ -20,7 +20,7 @@ from pdlint.engines.sglang import config_merge, fixes, flags, prefilter
 from pdlint.engines.sglang.resolve import Args
 from pdlint.engines.sglang.rulebase import Hit, format_message
 from pdlint.engines.sglang.versions import rule_applies
-from pdlint.model import Candidate, Launch, Related
+from pdlint.model import SAFE, UNSAFE, Candidate, Launch, Related
 from pdlint.records import dataclass
 from pdlint.rules import engine_rules
 from pdlint.text import TStr
@@ -697,8 +697,13 @@ def _deprecations(launch: Launch, info: SglangInfo, enabled) -> list:
             msg += f" (SGLang: \"{_fill(dep['message'], occ)}\")"
         new = fixes.deprecated(occ, info.parsed.table)
         token = info.parsed.tokens[occ.index] if occ.index < len(info.parsed.tokens) else occ.name_tok
-        autofix = fixes.replace(token, occ.written, new, f"Replace {occ.written} with {' '.join(new)}") \
-            if new else None
+        # safe only for a pinned release: judged against a guessed one, the replacement may be missing from the
+        # older releases the launch starts on today (field test rw19/c: a --fix on ai-dynamo/dynamo's
+        # disagg_dp_attn.sh narrowed it from Dynamo 1.1.1-1.4.2 to 1.3.1-1.4.2)
+        autofix = fixes.replace(token, occ.written, new, f"Replace {occ.written} with {' '.join(new)}"
+                                + ("" if info.pinned else f" (no release is pinned: {' '.join(new)} may not exist in "
+                                                          f"the release you run)"),
+                                SAFE if info.pinned else UNSAFE) if new else None
         out.append(Candidate(DEPRECATED.code, launch, occ.name_tok, msg, False, info.version, [], DEPRECATED.fix,
                              autofix))
     return out
