@@ -103,7 +103,8 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--write-baseline", metavar="FILE",
                    help="write the run's findings to FILE as a baseline (exit 0) instead of reporting them")
     c.add_argument("--statistics", action="store_true",
-                   help="print the number of findings per rule instead of the findings")
+                   help="print the number of findings per rule instead of the findings (as text, or JSON with "
+                        "--format json)")
     c.add_argument("--quiet", "-q", action="store_true",
                    help="print the findings and nothing else (no summary, no warnings)")
     _selection_options(c)
@@ -270,6 +271,10 @@ def _scan(ns, progress=None, skip=None) -> int:
 def _scan_and_report(ns, progress=None, skip=None) -> int:
     from pdlint.options import Options
     from pdlint.lint import UsageError, run
+    if getattr(ns, "statistics", False) and ns.format in ("sarif", "github"):
+        # (statistics are no findings: a SARIF upload or annotations step given text fails later, field test
+        # rw19/c; the action's `args` could add --statistics to its --format sarif)
+        raise UsageError(f"--statistics prints text or JSON, not --format {ns.format}")
     if ns.sglang_version is not None:
         from pdlint.engines.sglang.flags import UnknownRelease, check_release
         try:

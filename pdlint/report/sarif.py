@@ -57,13 +57,30 @@ def _descriptor(rule) -> dict:
     d = {
         "id": rule.code,
         "name": rule.name,
-        "shortDescription": {"text": rule.summary},
-        "fullDescription": {"text": rule.why or rule.summary},
+        # SARIF: the short one a single sentence, the full one the whole (field test rw19/c: PD020's short was
+        # the longer of the two)
+        "shortDescription": {"text": _first_sentence(rule.summary)},
+        "fullDescription": {"text": " ".join(t for t in (rule.summary, rule.why) if t)},
         "help": {"text": rule.fix or rule.summary, "markdown": rule.docs()},
         "defaultConfiguration": {"level": _level(rule.severity)},
-        "properties": {"tags": [t for t in (rule.engine, rule.category) if t]},
+        "properties": {"tags": list(dict.fromkeys(t for t in (rule.engine, rule.category) if t))},
     }
     return d
+
+
+def _first_sentence(text: str) -> str:
+    """Up to the first ". " outside backquotes and parentheses (the whole text when there is none)."""
+    depth, quoted = 0, False
+    for i, ch in enumerate(text):
+        if ch == "`":
+            quoted = not quoted
+        elif not quoted and ch in "([":
+            depth += 1
+        elif not quoted and ch in ")]":
+            depth = max(0, depth - 1)
+        elif ch == "." and not quoted and depth == 0 and text[i + 1:i + 2] in (" ", ""):
+            return text[:i + 1]
+    return text
 
 
 def _result(f, rule_index: int) -> dict:
