@@ -1368,6 +1368,11 @@ class Extractor:
                 launch.notes.append(note)
         else:
             launches = self.command_launches(job, words, env, context, render_role, meta)
+        if launches and w.virtual is None:
+            refs, env_from = crd.env_refs(w)
+            if refs:
+                from pdlint.structure_rules import undefined_ref_findings
+                self.out.findings += undefined_ref_findings(refs, env, w.resource_kind, env_from)
         scope = None
         for launch in launches:
             crd_apply(launch, w)

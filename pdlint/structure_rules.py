@@ -19,6 +19,7 @@ from typing import Optional
 
 from pdlint.model import ERROR, ROLES, WARNING, Finding, Launch, Related
 from pdlint.pairing import router_args
+from pdlint.records import replace
 from pdlint.rules import Rule, register
 from pdlint.text import TStr
 
@@ -206,6 +207,64 @@ RAY_MODEL_ID = register(Rule(
     category=_C,
     notes="Checked from Ray 2.52.0's wheel: ray/llm/_internal/serve/serving_patterns/prefill_decode/builder.py:101 "
           "(`_validate_model_ids`). Field test rw15/i, anyscale/ray-serve-llm-perf-examples."))
+
+UNDEFINED_REF = register(Rule(
+    "PD112", "undefined-env-reference", WARNING,
+    "Reports a Kubernetes `$(NAME)` reference in a container's `command` or `args` (of a Deployment, StatefulSet, "
+    "Pod, Job, ReplicaSet, DaemonSet, CronJob or LeaderWorkerSet) that no variable of the container defines: not "
+    "in its `env`, no `envFrom` that could, not one LeaderWorkerSet injects (`LWS_LEADER_ADDRESS`, "
+    "`LWS_GROUP_SIZE`, `LWS_WORKER_INDEX`), not a service variable.",
+    "Kubernetes leaves a reference it cannot resolve as written, so the server receives the text `$(NAME)`: "
+    "`--node-rank $(LWS_WORKER_IDX)` stops SGLang with \"invalid int value: '$(LWS_WORKER_IDX)'\", and "
+    "`--dist-init-addr $(LEADER_ADDR):5000` makes every node wait for a host that does not exist.",
+    "Define the variable in the container's `env` (a `fieldRef` for pod fields), or use the name the controller "
+    "injects.",
+    example="args: [--nnodes, $(LWS_GROUP_SIZE), --node-rank, $(LWS_WORKER_IDX)]   # in a LeaderWorkerSet",
+    example_fixed="args: [--nnodes, $(LWS_GROUP_SIZE), --node-rank, $(LWS_WORKER_INDEX)]",
+    category=_C,
+    source="Kubernetes API: Container.args (\"If a variable cannot be resolved, the reference in the input string "
+           "will be unchanged\"); LWS site docs, reference/labels-annotations-and-environment-variables; field test "
+           "rw19/b (the SGLang 0.5.23 oracle: \"argument --node-rank: invalid int value: '$(LWS_WORKER_IDX)'\")",
+    notes="An error for an `LWS_` name that LeaderWorkerSet does not inject (a typo: it injects exactly those "
+          "three, and TPU_* on TPU pods); a warning otherwise, since an admission webhook may add variables the "
+          "manifest does not show. Not reported where the container has `envFrom`, for `$$(NAME)` (an escaped "
+          "reference) or for Kubernetes service variables (`*_SERVICE_HOST`, `*_SERVICE_PORT`, `*_PORT_*`)."))
+
+#: the variables LeaderWorkerSet's controller adds to every pod of a group (its site docs, "Labels, Annotations and
+#: Environment Variables"); TPU_* only on TPU pods
+LWS_ENV = frozenset({"LWS_LEADER_ADDRESS", "LWS_GROUP_SIZE", "LWS_WORKER_INDEX", "TPU_WORKER_HOSTNAMES",
+                     "TPU_WORKER_ID", "TPU_NAME"})
+#: workloads whose pods get no variables but those the manifest and the namespace's services give
+_CORE_KINDS = frozenset({"Deployment", "StatefulSet", "Pod", "Job", "ReplicaSet", "DaemonSet", "CronJob"})
+_SERVICE_VAR = re.compile(r"[A-Z0-9_]+_(?:SERVICE_HOST|SERVICE_PORT(?:_[A-Z0-9_]+)?|PORT(?:_\d+_(?:TCP|UDP|SCTP)"
+                          r"(?:_PROTO|_PORT|_ADDR)?)?)")
+
+
+def undefined_ref_findings(refs: list, env: dict, kind: Optional[str], env_from: bool) -> list:
+    """PD112 for each ``(name, token)`` of a container's ``$(NAME)`` references that nothing defines."""
+    if kind not in _CORE_KINDS and kind != "LeaderWorkerSet":
+        return []  # another controller's resource (RoleBasedGroup: RBG_LWP_*, Kthena, ...) may inject its own
+    out = []
+    seen = set()
+    for name, tok in refs:
+        if name in env or env_from or _SERVICE_VAR.fullmatch(name) or (kind == "LeaderWorkerSet" and name in LWS_ENV):
+            continue
+        key = (tok.origin.path, tok.origin.line, tok.origin.column) if tok.pieces else None
+        if key is None or key in seen:
+            continue
+        seen.add(key)
+        typo = kind == "LeaderWorkerSet" and name.startswith("LWS_")
+        from pdlint.suggest import hint
+        known = sorted(set(env) | (LWS_ENV if kind == "LeaderWorkerSet" else set()))
+        msg = (f"$({name}) is no variable of this container (not in its env" +
+               (", not one LeaderWorkerSet injects" if kind == "LeaderWorkerSet" else "") +
+               f"): Kubernetes passes the text `$({name})` to the server unchanged{hint(name, known)}")
+        f = _finding(UNDEFINED_REF, tok, None, msg)
+        if typo:
+            f = replace(f, severity=ERROR)
+        out.append(f)
+    return out
+
 
 #: sglang-router's CLI entry points and the first arguments its main() accepts (sglang_router/cli.py)
 ROUTER_CLIS = ("python -m sglang_router", "sglang-router")

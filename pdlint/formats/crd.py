@@ -950,6 +950,32 @@ def _quantity(ref) -> int:
 GPU_RESOURCES = ("nvidia.com/gpu", "amd.com/gpu")
 
 
+_K8S_REF = re.compile(r"(?<!\$)\$\(([A-Za-z_][A-Za-z0-9_]*)\)")
+
+
+def env_refs(w) -> tuple:
+    """``([(name, token)], has envFrom)``: the ``$(NAME)`` references of an effective container's ``command``
+    and ``args`` (each from the last layer that sets it), and whether a layer takes variables from ``envFrom``."""
+    refs = []
+    env_from = any(yt.get(ref, "envFrom") is not None for _, ref in w.layers)
+    for key in ("command", "args"):
+        layer = next(((d, r) for d, r in reversed(w.layers) if yt.get(r, key) is not None), None)
+        if layer is None:
+            continue
+        doc, ref = layer
+        node = yt.get(ref, key)
+        items = yt.seq_items(node) if isinstance(yt.deref(node).node, yt.YSeq) else [node]
+        for item in items:
+            if not isinstance(yt.deref(item).node, yt.YScalar):
+                continue
+            t = yt.scalar_tstr(doc, item)
+            if "$(" not in t.text:
+                continue
+            for m in _K8S_REF.finditer(t.text):
+                refs.append((m.group(1), t[m.start():m.end()]))
+    return refs, env_from
+
+
 def gpu_limit(w) -> Optional[tuple]:
     """``(count, token, resource)``: the GPU limit of an effective container (the last layer that sets one; its
     request when it sets no limit: Kubernetes makes an extended resource's request its limit), None when no
