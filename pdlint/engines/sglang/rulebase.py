@@ -96,7 +96,7 @@ def sgl_rule(code: str, name: str, *, upstream: str, why: str, fix: str, fire: l
         first_quiet = next(e for e in examples if not e.fires)
         register(Rule(
             code=code, name=name, severity=severity,
-            summary=summary or _default_summary(upstream, roles),
+            summary=summary or _default_summary(upstream, roles, severity),
             why=why, fix=fix,
             example=_shell(first_fire), example_fixed=_shell(first_quiet),
             engine="sglang", roles=roles, versions=versions, since=since, until=until, upstream=upstream, upstream_id=upstream_id,
@@ -120,9 +120,12 @@ def _shell(e: Example) -> str:
     return release + (env + " " if env else "") + "python -m sglang.launch_server --model-path MODEL " + e.argv
 
 
-def _default_summary(upstream: str, roles: tuple) -> str:
+def _default_summary(upstream: str, roles: tuple, severity: str = ERROR) -> str:
     where = f" on {'/'.join(roles)} servers" if roles else ""
-    return f"Reports the launch SGLang rejects{where} with: {upstream.split(': ')[0] if len(upstream) > 160 else upstream}"
+    # (a warning rule reports what SGLang logs and starts anyway: field test rw19/b read SGL154's "rejects" for
+    # the "falling back to auto discovery" warning)
+    verb = "rejects" if severity == ERROR else "starts with a warning"
+    return f"Reports the launch SGLang {verb}{where}: {upstream.split(': ')[0] if len(upstream) > 160 else upstream}"
 
 
 # the rule rejects the flag on some roles only, whatever else the launch carries: at a shared origin the fix
