@@ -42,10 +42,11 @@ def test_unpinned_dynamo_launch_is_judged_against_a_release_with_its_flags(scrat
     assert code == 0, report["findings"]
     assert _found(report) == [("SGL012", "warning", 2), ("SGL012", "warning", 3), ("SGL012", "warning", 4)]
     first, durable = report["findings"][0]["message"], report["findings"][1]["message"]
-    assert first.startswith("valid only for Dynamo 0.6.1–1.3.1; pin the release"), first
+    assert first.startswith("--multimodal-encode-worker: this launch's flags are valid together only for Dynamo "
+                            "0.6.1–1.3.1: no Dynamo release is pinned"), first
     assert "--multimodal-encode-worker is a dynamo.sglang flag of Dynamo 0.6.1–1.3.1, not of Dynamo 1.4.2 " \
-           "and later; judged against Dynamo 1.3.1 (SGLang 0.5.14)" in first, first
-    assert durable.startswith("valid only for Dynamo 1.0.2–1.3.1"), durable  # --durable-kv-events: 1.0+
+           "and later; pin the release" in first and "judged against Dynamo 1.3.1 (SGLang 0.5.14)" in first, first
+    assert "valid together only for Dynamo 1.0.2–1.3.1" in durable, durable  # --durable-kv-events: 1.0+
     assert report["coverage"]["prefill"] == 1 and report["coverage"]["decode"] == 1
 
 
@@ -96,7 +97,8 @@ def test_an_unpinned_dynamo_launch_with_an_sglang_flag_older_releases_have(scrat
     code, report = scratch_git.lint("p.sh")
     assert code == 0 and _found(report) == [("SGL012", "warning", 1)]  # no SGL008 on the same token either
     message = report["findings"][0]["message"]
-    assert message.startswith("valid only for Dynamo 0.4.1–1.4.2; pin the release"), message
+    assert message.startswith("--cuda-graph-max-bs: this launch's flags are valid together only for Dynamo "
+                              "0.4.1–1.4.2: no Dynamo release is pinned"), message
     assert "SGLang 0.5.21, which Dynamo 1.6.1 installs, does not have it: --cuda-graph-max-bs was removed in " \
            "SGLang 0.5.20" in message
     assert report["launches"][0]["engine_version"] == "0.5.16"

@@ -505,9 +505,11 @@ def _dynamo_unpinned(launch: Launch, info: SglangInfo, enabled) -> list:
         pin = dynamo.pin_of(newest)
         moved = (f"SGLang {pin}, which Dynamo {newest} installs, does not have it: "
                  f"{not_in_release(name, pin) or f'{name} is not a flag of SGLang {pin}'}")
-    message = (f"valid only for Dynamo {dynamo.describe(releases)}; pin the release (an image tag such as "
-               f"nvcr.io/nvidia/ai-dynamo/sglang-runtime:{info.wrapper.version}): no Dynamo release is pinned and {moved}; "
-               f"judged against Dynamo {info.wrapper.version} (SGLang {info.version})")
+    # the flag first (field test rw19/b: it came after ~200 characters of releases)
+    message = (f"{name}: this launch's flags are valid together only for Dynamo {dynamo.describe(releases)}: no "
+               f"Dynamo release is pinned and "
+               f"{moved}; pin the release (an image tag such as nvcr.io/nvidia/ai-dynamo/sglang-runtime:"
+               f"{info.wrapper.version}); judged against Dynamo {info.wrapper.version} (SGLang {info.version})")
     return [Candidate(UNPINNED.code, launch, token, message, False, info.version, [], UNPINNED.fix)]
 
 
