@@ -169,6 +169,8 @@ def test_formats_and_statistics_report_only_new_findings(repo, capsys, fmt):
     run(capsys, "--write-baseline", BASELINE, ".")
     code, out, _ = run(capsys, "--baseline", BASELINE, "--format", fmt, ".")
     assert code == 0 and "SGL101" not in out
+    if fmt in ("sarif", "github"):  # statistics are text or JSON (a usage error with these)
+        return
     code, out, _ = run(capsys, "--baseline", BASELINE, "--statistics", "--format", fmt, ".")
     assert code == 0 and "SGL101" not in out
 

@@ -74,18 +74,21 @@ def test_trtllm_option_files_roles_from_file_names():
              "python -m dynamo.trtllm"),
             ("components__backends__trtllm__engine_configs__gpt_oss__decode.yaml", "decode",
              "python -m dynamo.trtllm")]:
-        (l,) = extract("keyed/" + name).launches
+        # (named alone, a sibling of the other role is extracted with it: pdlint.discover.expand_units)
+        (l,) = [x for x in extract("keyed/" + name).launches if x.path.endswith(name)]
         assert (l.engine, l.role, l.structural_role, l.entrypoint) == ("trtllm", role, role, entry), name
         assert l.meta["settings"]["cache_transceiver_config.backend"].text.lower() == "ucx"
 
 
 def test_lmcache_configs():
-    (p,) = extract("keyed/examples__others__lmcache__disagg_prefill_lmcache_v1__configs__lmcache-prefiller-config.yaml"
-                   ).launches
+    (p,) = [x for x in extract(
+        "keyed/examples__others__lmcache__disagg_prefill_lmcache_v1__configs__lmcache-prefiller-config.yaml").launches
+        if x.path.endswith("prefiller-config.yaml")]
     assert (p.engine, p.role, p.structural_origin.line) == ("lmcache", "prefill", 8)
     assert p.meta["settings"]["transfer_channel"].text == "nixl"
-    (d,) = extract("keyed/examples__others__lmcache__disagg_prefill_lmcache_v1__configs__lmcache-decoder-config.yaml"
-                   ).launches
+    (d,) = [x for x in extract(
+        "keyed/examples__others__lmcache__disagg_prefill_lmcache_v1__configs__lmcache-decoder-config.yaml").launches
+        if x.path.endswith("decoder-config.yaml")]
     assert d.role == "decode" and d.meta["settings"]["pd_buffer_size"].text == "2147483648"
 
 
