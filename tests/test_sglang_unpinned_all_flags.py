@@ -20,10 +20,10 @@ def test_every_flag_the_newest_release_refuses_is_named_once(scratch_git):
     f = found[0]
     assert (f["line"], f["column"]) == (2, 3)
     assert f["message"] == (
-        "valid only for SGLang 0.5.2–0.5.19; pin the release (image tag or `engine-version`): no release is pinned "
+        "--cuda-graph-bs: this launch's flags are valid together only for SGLang 0.5.2–0.5.19: no release is pinned "
         "and --cuda-graph-bs was removed in SGLang 0.5.20 (it exists in 0.4.1.post5–0.5.19); use "
         "--cuda-graph-bs-decode; and --prefill-round-robin-balance was removed in SGLang 0.5.20 (it exists in "
-        "0.5.2–0.5.19); judged against 0.5.19 [SGLang 0.5.19]")
+        "0.5.2–0.5.19); pin the release (image tag or `engine-version`); judged against 0.5.19 [SGLang 0.5.19]")
     assert [(r["line"], r["column"], r["note"]) for r in f["related"]] == [
         (2, 22, "--prefill-round-robin-balance: not a flag of SGLang 0.5.23 either"),
         (1, 1, "decode launch: python -m sglang.launch_server")]

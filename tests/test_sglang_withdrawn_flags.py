@@ -34,7 +34,7 @@ def test_the_same_flag_where_it_still_works_is_quiet(scratch_git):
 def test_an_unpinned_launch_is_judged_by_the_releases_that_take_the_flag(scratch_git):
     code, found = _lint(scratch_git, "--enable-deepep-moe --tp-size 8")
     ((rule, _, message),) = found
-    assert rule == "SGL012" and "valid only for SGLang 0.4.4.post2–0.5.2" in message
+    assert rule == "SGL012" and "valid together only for SGLang 0.4.4.post2–0.5.2" in message
     assert message.endswith("judged against 0.5.2 [SGLang 0.5.2]")
 
 
@@ -57,7 +57,8 @@ def test_an_unpinned_launch_with_an_old_choice_is_judged_by_the_releases_that_ha
     code, found = _lint(scratch_git, "--reasoning-parser nano_v3")
     ((rule, severity, message),) = found
     assert (rule, severity, code) == ("SGL012", "warning", 0)
-    assert message.startswith("valid only for SGLang 0.5.7–0.5.9;")
+    assert message.startswith("--reasoning-parser nano_v3: this launch's flags are valid together only for SGLang "
+                              "0.5.7–0.5.9:")
     assert "--reasoning-parser nano_v3 is none of its choices in SGLang" in message
     assert message.endswith("judged against 0.5.9 [SGLang 0.5.9]")
 
