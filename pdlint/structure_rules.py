@@ -164,7 +164,8 @@ ROUTER_REPLICAS = register(Rule(
     "PD107", "router-static-urls-miss-replicas", WARNING,
     "Reports a router inside a RoleBasedGroup that is given static `--prefill`/`--decode` URLs for fewer "
     "replicas than the role runs (e.g. only `<group>-prefill-0` while the prefill role has `replicas: 2`), "
-    "without service discovery.",
+    "without service discovery; likewise a router whose URLs name some of the pods of a StatefulSet of its "
+    "directory by their stable names (`http://prefill-0.prefill:30001` while the StatefulSet has `replicas: 3`).",
     "Replicas the router does not know about never receive traffic: the extra prefill or decode instances burn "
     "GPUs idle, and scaling the role up changes nothing.",
     "List every replica's URL, or use the router's service discovery (`--service-discovery` with "
@@ -542,6 +543,60 @@ def ray_model_id_findings(launches: list) -> list:
 
 
 def router_findings(launches: list) -> list:
+    return _rbg_router_findings(launches) + _statefulset_router_findings(launches)
+
+
+def _missing_replicas(router: Launch, tok: TStr, idx: set, n: int, label: str, name) -> Finding:
+    """PD107 for a router given ``idx`` of ``n`` replicas' URLs (``name(k)``: replica k's name)."""
+    missing, k = [], 0  # the first missing replicas, never a list sized by the replica count (a number from the file)
+    while k < n and len(missing) < _MAX_LISTED:
+        if k not in idx:
+            missing.append(k)
+        k += 1
+    left = n - len({i for i in idx if 0 <= i < n}) - len(missing)
+    more = f" and {left} more" if left > 0 else ""
+    return _finding(ROUTER_REPLICAS, tok, router,
+                    f"the router is given {len(idx)} static URL(s) for {label}, which runs {n} replicas: "
+                    f"{', '.join(name(k) for k in missing)}{more} never "
+                    f"receive{'s' if len(missing) == 1 and not more else ''} traffic")
+
+
+def _statefulset_router_findings(launches: list) -> list:
+    """PD107 for a router whose URLs name pods of a StatefulSet of its directory by their stable names
+    (``http://prefill-0.prefill:30001``, the headless service's per-pod DNS name) but not all its replicas
+    (field test rw19/b: only RoleBasedGroups were looked at)."""
+    import posixpath
+    sets: dict = {}  # (directory, StatefulSet name) -> replicas
+    for l in launches:
+        n, name = l.meta.get("replicas"), l.meta.get("resource_name")
+        if l.meta.get("resource_kind") == "StatefulSet" and name and isinstance(n, int) and 0 < n <= 4096:
+            sets[(posixpath.dirname(l.path), name)] = n
+    if not sets:
+        return []
+    out = []
+    for r in (l for l in launches if l.kind == "router"):
+        names = sorted((name, n) for (d, name), n in sets.items() if d == posixpath.dirname(r.path))
+        if not names or any(t.text.startswith("--service-discovery") for t in r.argv):
+            continue
+        seen: dict = {}
+        first: dict = {}
+        for _, how, tok, _ in router_args(r)[0]:
+            if how != "url":
+                continue
+            for name, _ in names:
+                m = re.match(r"^(?:https?://)?" + re.escape(name) + r"-(\d+)(?:[.:/]|$)", tok.text)
+                if m:
+                    seen.setdefault(name, set()).add(int(m.group(1)))
+                    first.setdefault(name, tok)
+        for name, n in names:
+            idx = seen.get(name)
+            if idx and len(idx) < n:
+                out.append(_missing_replicas(r, first[name], idx, n, f"StatefulSet {name!r}",
+                                             lambda k, name=name: f"{name}-{k}"))
+    return out
+
+
+def _rbg_router_findings(launches: list) -> list:
     out = []
     by_unit: dict = {}
     for l in launches:
@@ -572,19 +627,8 @@ def router_findings(launches: list) -> list:
             for rn, idx in seen.items():
                 n = replicas.get(rn)
                 if n is not None and len(idx) < n:
-                    # the first missing replicas, never a list sized by the replica count (a number from the file)
-                    missing, k = [], 0
-                    while k < n and len(missing) < _MAX_LISTED:
-                        if k not in idx:
-                            missing.append(k)
-                        k += 1
-                    left = n - len({i for i in idx if 0 <= i < n}) - len(missing)
-                    more = f" and {left} more" if left > 0 else ""
-                    out.append(_finding(
-                        ROUTER_REPLICAS, first[rn], r,
-                        f"the router is given {len(idx)} static URL(s) for role {rn!r}, which runs {n} replicas: "
-                        f"{', '.join(f'{group}-{rn}-{k}' for k in missing)}{more} never "
-                        f"receive{'s' if len(missing) == 1 and not more else ''} traffic"))
+                    out.append(_missing_replicas(r, first[rn], idx, n, f"role {rn!r}",
+                                                 lambda k, rn=rn: f"{group}-{rn}-{k}"))
     return out
 
 

@@ -420,6 +420,8 @@ def _generic(doc: TStr, c: kube.Container, ctx: Optional[_Doc], unit: str) -> Wo
     if ctx is None:
         return w
     root = ctx.root
+    if ctx.kind == "StatefulSet":  # its pods' stable names <name>-<ordinal> (PD107: a router that lists some)
+        w.replicas = _int(at(root, "spec", "replicas"))
     # a role the resource's path names (RBG roles[i], OME engineConfig, ...), when a special handler
     # did not take the container (sidecars, init containers)
     hint = _PATH_ROLES.get(ctx.kind or "")
