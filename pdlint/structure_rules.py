@@ -448,13 +448,76 @@ def _flag_map(launch: Launch) -> dict:
     return out
 
 
+SAME_RANK = register(Rule(
+    "PD113", "same-node-rank-in-group", ERROR,
+    "Reports a multi-node instance (a LeaderWorkerSet or RoleBasedGroup leader and its workers) whose leader and a "
+    "worker are given the same literal `--node-rank`.",
+    "Each node of one instance must have its own rank: SGLang derives the TP ranks a node runs from `--node-rank` "
+    "(tp_size_per_node x node_rank ...), so two nodes with rank 0 both claim ranks 0-7, and the rendezvous on "
+    "`--dist-init-addr` waits for the missing ranks until it times out; vLLM's multi-node start does the same "
+    "with its `--node-rank`.",
+    "Give each node its rank from the controller (`--node-rank $(LWS_WORKER_INDEX)` in a LeaderWorkerSet, the "
+    "RBG index variable), not a literal copied into every template.",
+    example="leaderTemplate: ... --nnodes 2 --node-rank 0\nworkerTemplate: ... --nnodes 2 --node-rank 0",
+    example_fixed="leaderTemplate: ... --nnodes 2 --node-rank 0\nworkerTemplate: ... --nnodes 2 --node-rank 1",
+    category=_C,
+    source="sglang/srt/entrypoints/engine.py (the node's TP ranks from node_rank), SGLang 0.5.23; field test rw19/b "
+           "(RoleBasedGroup leader and worker templates both with --node-rank 0)"))
+
+
+def _literal_rank(launch: Launch) -> Optional[TStr]:
+    """The written ``--node-rank`` value of a launch, when it is a literal whole number."""
+    argv = list(launch.argv)
+    for i, t in enumerate(argv):
+        name, eq, val = t.text.partition("=")
+        if name.replace("_", "-") != "--node-rank":
+            continue
+        tok = t if eq else (argv[i + 1] if i + 1 < len(argv) else None)
+        text = val if eq else (tok.text if tok is not None else "")
+        if tok is not None and not tok.opaque and text.isdigit():
+            return tok
+    return None
+
+
+def same_rank_findings(groups: dict) -> list:
+    out = []
+    for ls in groups.values():
+        leaders = [l for l in ls if l.meta["group_role"] == "leader"]
+        for worker in (l for l in ls if l.meta["group_role"] == "worker"):
+            wtok = _literal_rank(worker)
+            if wtok is None:
+                continue
+            for leader in leaders:
+                ltok = _literal_rank(leader)
+                if ltok is None or _rank_text(ltok) != _rank_text(wtok):
+                    continue
+                out.append(_finding(SAME_RANK, wtok, worker,
+                                    f"this worker is given --node-rank {_rank_text(wtok)}, the rank its leader has: "
+                                    f"two nodes of one instance claim the same ranks and the group never "
+                                    f"completes its rendezvous",
+                                    [Related(ltok.origin.path, ltok.origin.line, ltok.origin.column,
+                                             "the leader's --node-rank")] if ltok.pieces else [],
+                                    worker.role if worker.role in ROLES else None))
+                break
+    seen, unique = set(), []
+    for f in out:  # (one template line rendered per worker: once)
+        if (f.path, f.line, f.column) not in seen:
+            seen.add((f.path, f.line, f.column))
+            unique.append(f)
+    return unique
+
+
+def _rank_text(tok: TStr) -> str:
+    return tok.text.partition("=")[2] if tok.text.startswith("--") else tok.text
+
+
 def drift_findings(launches: list) -> list:
     groups: dict = {}
     for l in launches:
         g = l.meta.get("replica_of")
         if g and l.meta.get("group_role") in ("leader", "worker") and l.kind == "server":
             groups.setdefault(g, []).append(l)
-    out = []
+    out = same_rank_findings(groups)
     for g, ls in groups.items():
         leaders = [l for l in ls if l.meta["group_role"] == "leader"]
         workers = [l for l in ls if l.meta["group_role"] == "worker"]
