@@ -190,7 +190,7 @@ ROUTER_NO_COMMAND = register(Rule(
     example_fixed="python -m sglang_router launch --pd-disaggregation --prefill http://p:30000 "
                   "--decode http://d:30001",
     category=_C,
-    notes="Checked from sglang-router 0.1.4, 0.2.1 and 0.3.2's wheels. The router's own flags are not checked."))
+    notes="Checked from sglang-router 0.1.4, 0.2.1 and 0.3.2's wheels. The router's own flags are PD111."))
 
 RAY_MODEL_ID = register(Rule(
     "PD109", "ray-pd-model-id-mismatch", ERROR,
@@ -209,6 +209,40 @@ RAY_MODEL_ID = register(Rule(
     notes="Checked from Ray 2.52.0's wheel: ray/llm/_internal/serve/serving_patterns/prefill_decode/builder.py:101 "
           "(`_validate_model_ids`). Field test rw15/i, anyscale/ray-serve-llm-perf-examples."))
 
+ROUTER_FLAG = register(Rule(
+    "PD111", "router-flag-rejected", ERROR,
+    "Reports a word on an sglang-router command line (`python -m sglang_router.launch_router`, `python -m "
+    "sglang_router launch`, `sglang-router launch`, the `lmsysorg/sgl-model-gateway` and `lmsysorg/sglang-router` "
+    "images up to the newest release pdlint knows) that the router's argument parser rejects in every known "
+    "release: a flag that is neither an option nor an unambiguous prefix of one (with the closest spellings), or a "
+    "value outside the option's choices (`--policy`, `--prefill-policy`, `--log-level`, ...).",
+    "sglang-router parses its command line with plain argparse (`parse_router_args` in "
+    "`sglang_router/launch_router.py`) and exits at start-up with `unrecognized arguments` or `invalid choice`: "
+    "the router never starts, and the prefill and decode servers behind it receive no requests.",
+    "Fix the spelling (see the suggestion) or remove the flag; give the option one of the listed values.",
+    example="python -m sglang_router.launch_router --pd-disaggregation --prefill http://p:30000 8998 "
+            "--decode http://d:30001 --policy cache_awar --bogus-router-flag",
+    example_fixed="python -m sglang_router.launch_router --pd-disaggregation --prefill http://p:30000 8998 "
+                  "--decode http://d:30001 --policy cache_aware",
+    upstream="unrecognized arguments: {args}\nargument {flag}: invalid choice: {value!r} (choose from {choices})\n"
+             "ambiguous option: {option} could match {matches}",
+    source="sglang_router/launch_router.py:100 (parse_router_args: parser.parse_args), "
+           "sglang_router/router_args.py:245 (--policy choices), sglang-router 0.3.2; every release's options: "
+           "pdlint/engines/sglang/data/router-flags.json",
+    category=_C,
+    notes="Judged against every sglang-router release of the table (0.1.0 to 0.3.2, from the wheels' own "
+          "parsers): a flag or value any of them accepts is not reported, whatever release the launch runs. Values "
+          "a flag takes (`--prefill URL [BOOTSTRAP_PORT]`, `--worker-urls URL...`, a negative number) are never "
+          "read as flags. Not checked: a launch pdlint could not read whole (marked incomplete), a flag or value a "
+          "variable writes (`--policy $POLICY`; a literal flag beside `$EXTRA_ARGS` is still checked: no expansion "
+          "makes argparse accept it), "
+          "the words after `--`, `sglang_router.launch_server` / `sglang-router server` (they also take SGLang's "
+          "server flags), `smg launch` / `amg launch` (sglang-router 0.2.4-0.3.2's console scripts, but also those of "
+          "lightseekorg/smg, the Shepherd Model Gateway sglang-router became, whose parser has options and choices "
+          "no sglang-router release has: `--enable-rl`, `--policy prefix_hash`), a router image tagged `latest`, "
+          "untagged or newer than the table, mini_lb, vllm-router and Dynamo's frontend. Field test rw19/b: an "
+          "`lmsysorg/sgl-model-gateway` StatefulSet with `--bogus-router-flag` and `--policy cache_awar` counted as "
+          "checked."))
 UNDEFINED_REF = register(Rule(
     "PD112", "undefined-env-reference", WARNING,
     "Reports a Kubernetes `$(NAME)` reference in a container's `command` or `args` (of a Deployment, StatefulSet, "
@@ -581,6 +615,67 @@ def router_cli_findings(launch: Launch) -> list:
                      f"sglang-router's CLI prints its help and exits with status 1, and the router never starts")]
 
 
+#: the entry points that run sglang-router's `parse_router_args` on their argv (the CLI forms of ROUTER_CLIS after
+#: their `launch` sub-command: sglang_router/cli.py).  Not `smg launch` / `amg launch`: sglang-router 0.2.4-0.3.2
+#: has those console scripts, but so has lightseekorg/smg, the Shepherd Model Gateway it became (its clap CLI
+#: `shepherd-model-gateway` with aliases smg, amg, and its Python package `smg`), whose parser has many options and
+#: choices no sglang-router release has (`--enable-rl`, `--prefix-token-count`, `--policy prefix_hash`,
+#: `--backend vllm`)
+ROUTER_PARSERS = ("python -m sglang_router.launch_router",)
+#: the router images (pdlint.launchers.IMAGE_ENTRYPOINTS) and their tag: judged only when the tag names a release
+#: of the table (an image built after it, `latest` or no tag may run a parser with options the table lacks)
+_ROUTER_IMAGE = re.compile(r"(?:^|/)(?:sgl-model-gateway|sglang-router)(?::([^@/\s]*))?(?:@|$)")
+_RELEASE_TAG = re.compile(r"v?(\d+)\.(\d+)\.(\d+)")
+
+
+def _router_image_unknown(launch: Launch) -> bool:
+    """The launch runs in an sglang-router image whose tag names no release up to the table's newest."""
+    from pdlint.engines.sglang.router_flags import releases
+    m = _ROUTER_IMAGE.search(str(launch.meta.get("image") or ""))
+    if m is None:
+        return False
+    tag = _RELEASE_TAG.fullmatch(m.group(1) or "")
+    rels = releases()
+    if tag is None or not rels:
+        return True
+    newest = tuple(int(x) for x in rels[-1].version.split("."))
+    return tuple(int(x) for x in tag.groups()) > newest
+
+
+def router_flag_findings(launch: Launch) -> list:
+    """PD111: router flags and choices that no sglang-router release accepts."""
+    if launch.kind != "router" or launch.engine != "sglang" or launch.incomplete:
+        return []
+    argv = launch.argv
+    if launch.entrypoint in ROUTER_CLIS:
+        if not argv or argv[0].opaque or argv[0].text != "launch":
+            return []  # (`server` takes SGLang's server flags too; no sub-command is PD108)
+        argv = argv[1:]
+    elif launch.entrypoint not in ROUTER_PARSERS:
+        return []
+    if _router_image_unknown(launch):
+        return []
+    from pdlint.engines.sglang import router_flags
+    from pdlint.suggest import hint
+    out = []
+    for rej in router_flags.check(argv):
+        msg = rej.message
+        if rej.kind == "unknown":
+            msg += " (no sglang-router release from " + _router_span() + " has this flag" + \
+                hint(rej.option, router_flags.all_options()) + ")"
+        elif rej.kind == "choice":
+            msg += " (in every sglang-router release from " + _router_span() + " that has the option" + \
+                hint(rej.token.text, rej.choices) + ")"
+        out.append(_finding(ROUTER_FLAG, rej.token, launch, msg))
+    return out
+
+
+def _router_span() -> str:
+    from pdlint.engines.sglang.router_flags import releases
+    rels = releases()
+    return f"{rels[0].version} to {rels[-1].version}" if rels else "the table"
+
+
 def ray_model_id_findings(launches: list) -> list:
     """PD109: a Ray Serve LLM prefill/decode application whose two configs name different model ids."""
     apps: dict = {}
@@ -839,13 +934,13 @@ def sh_c_findings(script: TStr, what: str = "`sh -c` script") -> list:
 # ---------------------------------------------------------------------------
 
 def check(launches: list) -> list:
-    """PD101, PD102, PD105, PD107, PD108, PD109 and PD110 over all extracted launches."""
+    """PD101, PD102, PD105, PD107, PD108, PD109, PD110 and PD111 over all extracted launches."""
     from pdlint.pairing import router_structure, sibling_structure
     out: list = []
     sibling_structure(launches)
     router_structure(launches)
     for l in launches:
-        out += role_findings(l) + router_cli_findings(l) + mode_missing_findings(l)
+        out += role_findings(l) + router_cli_findings(l) + mode_missing_findings(l) + router_flag_findings(l)
     out += drift_findings(launches)
     out += router_findings(launches)
     out += ray_model_id_findings(launches)
