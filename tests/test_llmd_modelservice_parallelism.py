@@ -90,3 +90,24 @@ def test_a_custom_command_is_the_containers_own(scratch_git):
     assert sorted(l["role"] for l in report["launches"]) == ["decode", "prefill"]
     assert all(l["argv"][:3] == ["m", "--tensor-parallel-size", "2"] for l in report["launches"])
     assert [f["code"] for f in report["findings"]] == ["PD153"]
+
+
+def test_the_chart_writes_the_port_from_routing(scratch_git):
+    # rw19/a: vllmPort is routing.servicePort for the prefill, routing.proxy.targetPort for the decode behind the
+    # routing sidecar (routing.servicePort when the proxy is off); unset here: nothing written
+    routing = "routing:\n  servicePort: 8000\n  proxy:\n    targetPort: 8200\n"
+    scratch_git.write("values.yaml", VALUES)
+    with open(scratch_git.root / "values.yaml", "a") as f:
+        f.write(routing)
+    _, report = scratch_git.lint("values.yaml")
+    argv = {l["role"]: l["argv"] for l in report["launches"]}
+    assert argv["prefill"][1:3] == ["--port", "8000"] and argv["decode"][1:3] == ["--port", "8200"]
+    scratch_git.write("values.yaml", VALUES)
+    with open(scratch_git.root / "values.yaml", "a") as f:
+        f.write(routing.replace("    targetPort: 8200\n", "    enabled: false\n"))
+    _, report = scratch_git.lint("values.yaml")
+    argv = {l["role"]: l["argv"] for l in report["launches"]}
+    assert argv["decode"][1:3] == ["--port", "8000"]
+    scratch_git.write("values.yaml", VALUES)
+    _, report = scratch_git.lint("values.yaml")
+    assert all("--port" not in l["argv"] for l in report["launches"])

@@ -1052,6 +1052,7 @@ def _modelservice(job, src, doc, root, ref, key, role, origin, how, containers, 
                 model = crd.at(root, "modelArtifacts", "name")
                 if model is not None:
                     injected.append(yt.scalar_tstr(doc, model))
+                injected += _modelservice_port(doc, root, key)
                 injected += _modelservice_parallelism(doc, crd.at(ref, "parallelism"))
                 words = cmd + injected + words
                 # one pod per replica writes every size (not so for a LeaderWorkerSet's workers: the ranks each
@@ -1075,6 +1076,19 @@ def _modelservice(job, src, doc, root, ref, key, role, origin, how, containers, 
             l.meta["gpus_known"] = True  # ... but every parallel size it writes is here (GPU checks apply)
         out.append(l)
     return out
+
+
+def _modelservice_port(doc: TStr, root: yt.Ref, key: str) -> list:
+    """``--port`` as llm-d-modelservice's ``vllmPort`` helper writes it: ``routing.servicePort`` for the prefill
+    (and for a decode when ``routing.proxy.enabled`` is false), else ``routing.proxy.targetPort`` (the decode
+    behind the routing sidecar); nothing when the values file does not set the one that applies (the chart's
+    default is the chart's business).  Field test rw19/a: the ports rules ran on vLLM's default 8000."""
+    proxy_off = yt.scalar_text(crd.at(root, "routing", "proxy", "enabled")) in ("false", "False")
+    ref = crd.at(root, "routing", "servicePort") if key == "prefill" or proxy_off else \
+        crd.at(root, "routing", "proxy", "targetPort")
+    if ref is None or _int(ref) is None:
+        return []
+    return [crd.at_node(doc, ref, "--port"), yt.scalar_tstr(doc, ref)]
 
 
 def _modelservice_parallelism(doc: TStr, par: Optional[yt.Ref]) -> list:
