@@ -1781,7 +1781,7 @@ class Extractor:
     # -- shell ---------------------------------------------------------------------
     def shell(self, job: FileJob, src: SourceFile, doc: TStr, render_role: Optional[str], label: str = "",
               env: Optional[dict] = None, positional: Optional[list] = None, context: str = "",
-              meta: Optional[dict] = None, per_arg: bool = False) -> int:
+              meta: Optional[dict] = None, per_arg: bool = False, kind: str = "script") -> int:
         """Launches of a shell text.  ``per_arg`` (a script file): when a launch
         depends on the script's unknown first argument, the script is evaluated
         once per role value for it - the role names the script itself compares
@@ -1860,7 +1860,7 @@ class Extractor:
 
         ctx = ShellContext(resolve_source=resolve_source, report=report_or_hold, source_refused=source_refused,
                            heredoc_filter=has_launch_text, env_checked=env_checked, launch_text=has_launch_text,
-                           given=given)
+                           given=given, script_kind=kind)
         started = time.monotonic()
         cmds = shell_commands(doc, ctx, env=env, positional=positional)
         took = time.monotonic() - started  # (what another run of the script may take: _env_runs)
@@ -1987,7 +1987,7 @@ class Extractor:
         if heredoc_script(hd):
             if _reader_program(hd) == "ssh":  # `ssh HOST <<EOF`: the script runs on that host
                 m["remote"] = True
-            return self.heredoc_script(job, src, hd, render_role, label, m)
+            return self.heredoc_script(job, src, hd, render_role, label, m, line)
         try:
             docs = yt.compose(hd.text.text)
         except yt.YamlError:
@@ -2013,7 +2013,7 @@ class Extractor:
         return len(self.out.launches) - before
 
     def heredoc_script(self, job: FileJob, src: SourceFile, hd, render_role: Optional[str], label: str,
-                       meta: dict) -> int:
+                       meta: dict, line: Optional[int] = None) -> int:
         """A shell script a script writes or runs from a here-document (``cat > prefill_entry.sh <<EOF``,
         ``bash <<EOF``): evaluated as a script of its own, from the text the outer script writes (its
         variables expanded there, each character traced to where it is written); it runs later, in
@@ -2022,8 +2022,11 @@ class Extractor:
             return 0
         self._heredoc_depth += 1
         try:
+            # (a syntax error in it is the written script's: field test rw19/a, a `cat > /tmp/router_deploy.sh
+            # <<EOF` whose `\\\$(if ...)` made the generated script fail, was "missing ';' (script)" at the outer one)
             return self.shell(job, src, hd.text, render_role, label=label, env=self.shell_env(job), context=label,
-                              meta=meta)
+                              meta=meta, kind="script the here-document" + (f" at line {line}" if line else "")
+                              + " writes or runs")
         finally:
             self._heredoc_depth -= 1
 

@@ -144,6 +144,8 @@ class ShellContext:
     #: value pdlint cannot see (``GPU_MEM_ARGS=$(build_args)``, a function of a file it cannot read), the given
     #: value stands for it - what "give X its deploy-time value" asks for (field test rw19/c)
     given: frozenset = frozenset()
+    #: what the text is, as syntax errors name it ("script"; "script the here-document at line 880 writes")
+    script_kind: str = "script"
     #: output: for each limit reported (``PD-SHELL-LIMIT``, in order), how many commands had been recorded
     #: when it was hit (a command with a higher ``serial`` came after it)
     limit_serials: list = field(default_factory=list)

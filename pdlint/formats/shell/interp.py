@@ -123,7 +123,7 @@ class Interpreter(Words, Conditions, Control, Builtins, Joins, Tails, EnvVariant
             st.positional = tuple(Var(t) for t in positional)
         elif bound:
             st.pos_bind = {i: Var(t) for i, t in bound.items()}
-        unit = self.parse(script, top=True, kind="script")
+        unit = self.parse(script, top=True, kind=self.ctx.script_kind)
         self.top = self.unit = unit
         try:
             outs = self.run_block(unit.root, st, tail=True)
