@@ -231,7 +231,11 @@ ROUTER_FLAG = register(Rule(
            "pdlint/engines/sglang/data/router-flags.json",
     category=_C,
     notes="Judged against every sglang-router release of the table (0.1.0 to 0.3.2, from the wheels' own "
-          "parsers): a flag or value any of them accepts is not reported, whatever release the launch runs. Values "
+          "parsers): a flag or value any of them accepts is not reported, whatever release the launch runs. An "
+          "error only for a router image tagged with one of those releases; elsewhere the router may be a newer "
+          "build (SGLang's images build it from its repository, with options and policies of its own: "
+          "`--policy consistent_hashing`), so only a likely typo (a close spelling exists) is reported, as a "
+          "warning. Values "
           "a flag takes (`--prefill URL [BOOTSTRAP_PORT]`, `--worker-urls URL...`, a negative number) are never "
           "read as flags. Not checked: a launch pdlint could not read whole (marked incomplete), a flag or value a "
           "variable writes (`--policy $POLICY`; a literal flag beside `$EXTRA_ARGS` is still checked: no expansion "
@@ -655,19 +659,43 @@ def router_flag_findings(launch: Launch) -> list:
         return []
     if _router_image_unknown(launch):
         return []
+    pinned = _router_image_pinned(launch)
     from pdlint.engines.sglang import router_flags
     from pdlint.suggest import hint
     out = []
     for rej in router_flags.check(argv):
         msg = rej.message
         if rej.kind == "unknown":
-            msg += " (no sglang-router release from " + _router_span() + " has this flag" + \
-                hint(rej.option, router_flags.all_options()) + ")"
+            near = hint(rej.option, router_flags.all_options())
+            msg += " (no sglang-router release from " + _router_span() + " has this flag" + near + ")"
         elif rej.kind == "choice":
-            msg += " (in every sglang-router release from " + _router_span() + " that has the option" + \
-                hint(rej.token.text, rej.choices) + ")"
+            near = hint(rej.token.text, rej.choices)
+            msg += " (in every sglang-router release from " + _router_span() + " that has the option" + near + ")"
+        else:
+            near = ""
+        if not pinned:
+            # the router in SGLang's images is built from its repository, newer than the last PyPI release the
+            # table has, with options and choices of its own (SemiAnalysisAI/InferenceX: `--policy
+            # consistent_hashing` with "sglang-router >= 0.5.14"): unpinned, only a likely typo is said, as a warning
+            if not near:
+                continue
+            f = _finding(ROUTER_FLAG, rej.token, launch, msg + "; no router release is pinned: a router newer than "
+                         "the table may differ")
+            out.append(replace(f, severity=WARNING))
+            continue
         out.append(_finding(ROUTER_FLAG, rej.token, launch, msg))
     return out
+
+
+def _router_image_pinned(launch: Launch) -> bool:
+    """The launch runs in an sglang-router image tagged with a release of the table, or beside an exact
+    ``sglang-router==X`` pin of one (``pip install``, requirements.txt, a Dockerfile: pdlint.formats.pins)."""
+    m = _ROUTER_IMAGE.search(str(launch.meta.get("image") or ""))
+    if m is not None and _RELEASE_TAG.fullmatch(m.group(1) or "") is not None and not _router_image_unknown(launch):
+        return True
+    from pdlint.engines.sglang.router_flags import releases
+    pin = (launch.meta.get("pins") or {}).get("sglang-router")
+    return pin is not None and any(r.version == str(pin).lstrip("v") for r in releases())
 
 
 def _router_span() -> str:

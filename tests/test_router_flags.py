@@ -87,8 +87,11 @@ def _pd111(report) -> list:
     return [(f["line"], f["column"], f["message"]) for f in report["findings"] if f["code"] == "PD111"]
 
 
-def _run(scratch_git, router: str, name: str = "run.sh") -> list:
-    scratch_git.write(name, SERVERS + router + "\n")
+PIN = "pip install sglang-router==0.3.2\n"  # (a pinned router release: its rejections are errors)
+
+
+def _run(scratch_git, router: str, name: str = "run.sh", pin: str = PIN) -> list:
+    scratch_git.write(name, pin + SERVERS + router + "\n")
     _, report = scratch_git.lint(name)
     return _pd111(report)
 
@@ -118,7 +121,18 @@ def test_typo_gets_a_suggestion(scratch_git):
     (found,) = _run(scratch_git, f"python -m sglang_router.launch_router {PD} --prefil-policy cache_aware")
     assert found[2] == ("unrecognized arguments: --prefil-policy (no sglang-router release from 0.1.0 to 0.3.2 has "
                         "this flag; did you mean --prefill-policy?)")
-    assert found[:2] == (3, len("python -m sglang_router.launch_router " + PD) + 2)
+    assert found[:2] == (4, len("python -m sglang_router.launch_router " + PD) + 2)  # (line 1: the pin)
+
+
+def test_an_unpinned_router_gets_typos_only_as_warnings(scratch_git):
+    # the router SGLang's images build is newer than the table (SemiAnalysisAI/InferenceX: `--policy
+    # consistent_hashing`, "sglang-router >= 0.5.14"): no pin, no error; a likely typo is a warning
+    router = f"python -m sglang_router.launch_router {PD} --policy consistent_hashing --prefil-policy cache_aware"
+    scratch_git.write("run.sh", SERVERS + router + "\n")
+    _, report = scratch_git.lint("run.sh")
+    found = [(f["severity"], f["message"]) for f in report["findings"] if f["code"] == "PD111"]
+    assert len(found) == 1 and found[0][0] == "warning" and "did you mean --prefill-policy?" in found[0][1]
+    assert _run(scratch_git, router)[0][2].startswith("argument --policy: invalid choice: 'consistent_hashing'")
 
 
 @pytest.mark.parametrize("router, bad", [

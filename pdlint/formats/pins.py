@@ -36,7 +36,8 @@ from typing import Callable, Optional
 from pdlint.formats.dockerfile import is_dockerfile
 
 #: pip names -> the engine whose release they pin (launch.meta["pins"])
-PACKAGES = {"vllm": "vllm", "sglang": "sglang", "tensorrt-llm": "trtllm", "tensorrt_llm": "trtllm"}
+PACKAGES = {"vllm": "vllm", "sglang": "sglang", "tensorrt-llm": "trtllm", "tensorrt_llm": "trtllm",
+            "sglang-router": "sglang-router"}  # (the router's release: PD111 judges its flags)
 #: names probed in every directory searched (recorded, present or not, for the result cache)
 PROBED = ("Dockerfile", "Containerfile", "requirements.txt", "pyproject.toml")
 _REQUIREMENTS = re.compile(r"^requirements[\w.-]*\.txt$", re.I)
