@@ -105,8 +105,10 @@ def test_llm_d_modelservice_values():
     d, p = out.launches
     assert (d.structural_role, p.structural_role, d.entrypoint) == ("decode", "prefill", "vllm serve")
     a = argv(p)
-    assert a[:3] == ["openai/gpt-oss-120b", "--tensor-parallel-size", "1"]  # chart-injected, traced to values
-    assert p.argv[2].origin.line == 140 and argv(d)[2] == "4"
+    # chart-injected, traced to values: the prefill's --port from routing.servicePort (the chart's vllmPort), the
+    # tensor size from parallelism.tensor
+    assert a[:5] == ["openai/gpt-oss-120b", "--port", "8000", "--tensor-parallel-size", "1"], a
+    assert p.argv[4].origin.line == 140 and argv(d)[argv(d).index("--tensor-parallel-size") + 1] == "4"
     assert "--kv-transfer-config" in a and p.incomplete
 
 
