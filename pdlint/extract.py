@@ -1320,7 +1320,7 @@ class Extractor:
                           unit_meta: Optional[dict] = None, configmaps: Optional[dict] = None) -> list:
         """Launches of one effective container (:class:`pdlint.formats.crd.Workload`); ``configmaps``:
         those of its YAML stream or kustomize build, first in line for the files it mounts."""
-        env = crd.effective_env(w)
+        env = crd.effective_env(w, configmaps)
         if w.virtual == "kserve":
             words = crd.kserve_words(w, env)
         elif w.virtual == "kthena":

@@ -297,10 +297,10 @@ def containers_of(pod: Optional[yt.Ref], lists=("containers",)) -> list:
 # Effective container: strategic merge over layers
 # ---------------------------------------------------------------------------
 
-def effective_env(w: Workload) -> dict:
+def effective_env(w: Workload, configmaps: Optional[dict] = None) -> dict:
     env: dict = dict(w.extra_env)
     for doc, ref in w.layers:
-        env.update(kube.container_env(doc, kube.Container(ref, w.path, w.doc_index)))
+        env.update(kube.container_env(doc, kube.Container(ref, w.path, w.doc_index), configmaps))
     return env
 
 

@@ -131,8 +131,10 @@ def _is_container(path: tuple, keys) -> bool:
     return "image" in keys
 
 
-def container_env(doc: TStr, c: Container) -> dict:
-    """Literal ``env`` values as traced strings; ``valueFrom`` ones opaque."""
+def container_env(doc: TStr, c: Container, configmaps: Optional[dict] = None) -> dict:
+    """Literal ``env`` values as traced strings; a ``configMapKeyRef`` into a ConfigMap of ``configmaps`` (those
+    of the same YAML stream or kustomize build: name -> pdlint.formats.mounts.ConfigMap) as that key's value;
+    other ``valueFrom`` ones opaque."""
     env: dict = {}
     for item in yt.seq_items(yt.get(c.ref, "env")):
         name = yt.scalar_text(yt.get(item, "name"))
@@ -141,12 +143,33 @@ def container_env(doc: TStr, c: Container) -> dict:
         vref = yt.get(item, "value")
         if vref is not None and isinstance(yt.deref(vref).node, yt.YScalar):
             env[name] = yt.scalar_tstr(doc, vref)
+            continue
+        from_cm = _configmap_value(yt.get(yt.get(item, "valueFrom"), "configMapKeyRef"), configmaps)
+        if from_cm is not None:
+            # (field test rw19/a, yeqcharlotte/router's vllm-deepseek-deployment.yaml: TP, DP and both ports from
+            # its ConfigMap; the pair's size and port rules ran on opaque `$(TP_SIZE)` without a word)
+            env[name] = from_cm
         else:  # valueFrom (secrets, downward API): known only at run time
             where = yt.node_tstr(doc, item)
             p = where.pieces[0] if where.pieces else None
             env[name] = TStr.at(f"$({name})", p.src if p else None, p.offset if p else 0,
                                 p.chain if p else (), opaque=True)
     return env
+
+
+def _configmap_value(ref, configmaps: Optional[dict]) -> Optional[TStr]:
+    """The value a ``configMapKeyRef`` names, when its ConfigMap is one of ``configmaps`` and holds the key as
+    a scalar."""
+    if ref is None or not configmaps:
+        return None
+    cm = configmaps.get(yt.scalar_text(yt.get(ref, "name")) or "")
+    key = yt.scalar_text(yt.get(ref, "key"))
+    value = cm.data.get(key) if cm is not None and key else None
+    if isinstance(value, TStr):
+        return value
+    if value is not None and isinstance(yt.deref(value).node, yt.YScalar):
+        return yt.scalar_tstr(cm.doc, value)
+    return None
 
 
 def container_words(doc: TStr, c: Container, env: dict, keys: tuple = ("command", "args"),
