@@ -1017,10 +1017,6 @@ _POSITIONAL = re.compile(r"[\"']?\$\{?([1-9][0-9]*)(?=[}:\-\"'\s]|$)")
 _VAR_NOTE = re.compile(r"\$\{?[A-Za-z_][A-Za-z0-9_]*\}?")
 
 
-def short_text(text: str, n: int = 40) -> str:
-    return text if len(text) <= n else text[:n - 3] + "..."
-
-
 def _var_name(tok) -> str:
     t = tok.text
     return t if t.startswith("$") or t.startswith("<") else f"`{t}`"
@@ -1044,8 +1040,9 @@ def _opaque_gap(tok) -> Gap:
     if tok.text.startswith("$(") and via:
         # `X=$(f)` reached the launch through $X: X is what the user can give (rw19/c: the help named "(f)")
         assigned = via[-1].lstrip("$").strip("{}")
+        from pdlint.formats.shell.control import short  # (the token is the shell front-end's: it is loaded)
         return Gap(CR.OPAQUE_ARGS.code, tok, what,
-                   f"give {assigned} (set here from {short_text(tok.text)}) its deploy-time value in "
+                   f"give {assigned} (set here from {short(tok.text, 40)}) its deploy-time value in "
                    f"`[tool.pdlint.vars]` or `--var` (an empty string when it adds nothing): that value stands for "
                    f"what pdlint cannot compute; or write its flags into the launch")
     positional = _POSITIONAL.match(tok.text)

@@ -447,15 +447,13 @@ class _Gpus:
         return f"{self.mask[0]}={self.token.text}" if self.mask and self.token is not None else ""
 
 
-#: workloads whose pod runs a whole server: a container's GPU limit is all the devices its launch has (not a
-#: LeaderWorkerSet / RoleBasedGroup / Kthena ModelServing group, whose leader's vLLM spreads its ranks over
-#: the group's pods through Ray: LWS's own vLLM example, tensor 8 x pipeline 2 on two 8-GPU pods)
-_ONE_POD_KINDS = frozenset({"Deployment", "StatefulSet", "Pod", "Job", "ReplicaSet", "DaemonSet", "CronJob"})
-
-
 def _one_pod_server(launch: Launch, g) -> bool:
-    """(A vLLM launch over a Ray cluster has no per-node size: its facts say nothing for PD153 to compare.)"""
-    return launch.meta.get("resource_kind") in _ONE_POD_KINDS and not launch.meta.get("group_role") and \
+    """A launch whose container's GPU limit is all the devices it has: a core workload's (not a LeaderWorkerSet
+    group, whose leader's vLLM spreads its ranks over the group's pods through Ray: LWS's own vLLM example, tensor
+    8 x pipeline 2 on two 8-GPU pods), one node's.  (A vLLM launch over a Ray cluster has no per-node size: its
+    facts say nothing for PD153 to compare.)"""
+    from pdlint.formats.crd import CORE_WORKLOAD_KINDS
+    return launch.meta.get("resource_kind") in CORE_WORKLOAD_KINDS and not launch.meta.get("group_role") and \
         not g.facts.multi_node
 
 

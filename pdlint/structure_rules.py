@@ -273,15 +273,14 @@ UNDEFINED_REF = register(Rule(
 #: Environment Variables"); TPU_* only on TPU pods
 LWS_ENV = frozenset({"LWS_LEADER_ADDRESS", "LWS_GROUP_SIZE", "LWS_WORKER_INDEX", "TPU_WORKER_HOSTNAMES",
                      "TPU_WORKER_ID", "TPU_NAME"})
-#: workloads whose pods get no variables but those the manifest and the namespace's services give
-_CORE_KINDS = frozenset({"Deployment", "StatefulSet", "Pod", "Job", "ReplicaSet", "DaemonSet", "CronJob"})
 _SERVICE_VAR = re.compile(r"[A-Z0-9_]+_(?:SERVICE_HOST|SERVICE_PORT(?:_[A-Z0-9_]+)?|PORT(?:_\d+_(?:TCP|UDP|SCTP)"
                           r"(?:_PROTO|_PORT|_ADDR)?)?)")
 
 
 def undefined_ref_findings(refs: list, env: dict, kind: Optional[str], env_from: bool) -> list:
     """PD112 for each ``(name, token)`` of a container's ``$(NAME)`` references that nothing defines."""
-    if kind not in _CORE_KINDS and kind != "LeaderWorkerSet":
+    from pdlint.formats.crd import CORE_WORKLOAD_KINDS
+    if kind not in CORE_WORKLOAD_KINDS and kind != "LeaderWorkerSet":
         return []  # another controller's resource (RoleBasedGroup: RBG_LWP_*, Kthena, ...) may inject its own
     out = []
     seen = set()

@@ -947,12 +947,14 @@ def _quantity(ref) -> int:
     return int(t) if t.isdigit() else 0
 
 
+#: workloads whose pods run a whole server each and get no variables but those the manifest and the namespace's
+#: services give (not a LeaderWorkerSet / RoleBasedGroup / Kthena group, whose controller spreads one server over
+#: several pods and injects variables of its own)
+CORE_WORKLOAD_KINDS = frozenset({"Deployment", "StatefulSet", "Pod", "Job", "ReplicaSet", "DaemonSet", "CronJob"})
+
 #: the extended resources that give a container whole GPUs (NVIDIA's and AMD's device plugins): a container
 #: sees as many devices as its limit, numbered from 0
 GPU_RESOURCES = ("nvidia.com/gpu", "amd.com/gpu")
-
-
-_K8S_REF = re.compile(r"(?<!\$)\$\(([A-Za-z_][A-Za-z0-9_]*)\)")
 
 
 def env_refs(w) -> tuple:
@@ -968,13 +970,8 @@ def env_refs(w) -> tuple:
         node = yt.get(ref, key)
         items = yt.seq_items(node) if isinstance(yt.deref(node).node, yt.YSeq) else [node]
         for item in items:
-            if not isinstance(yt.deref(item).node, yt.YScalar):
-                continue
-            t = yt.scalar_tstr(doc, item)
-            if "$(" not in t.text:
-                continue
-            for m in _K8S_REF.finditer(t.text):
-                refs.append((m.group(1), t[m.start():m.end()]))
+            if isinstance(yt.deref(item).node, yt.YScalar):
+                refs += kube.ref_names(yt.scalar_tstr(doc, item))
     return refs, env_from
 
 

@@ -1043,7 +1043,7 @@ def _modelservice(job, src, doc, root, ref, key, role, origin, how, containers, 
         env = crd.effective_env(crd.Workload(layers=[(doc, c)], path=(key, "containers", i), doc_index=0))
         words = crd.effective_words(crd.Workload(layers=[(doc, c)], path=(key, "containers", i), doc_index=0), env)
         injected, gpus_known = [], False
-        if mc in ("vllmServe", "vllm-serve", None) and not (words and words[0].text in ("vllm", "python", "python3")):
+        if (mc is None or mc in kube.CHART_WRITTEN_COMMANDS) and not (words and words[0].text in ("vllm", "python", "python3")):
             if mc is None and yt.get(c, "command") is not None:
                 pass
             else:
@@ -1101,15 +1101,14 @@ def _modelservice_parallelism(doc: TStr, par: Optional[yt.Ref]) -> list:
         r = crd.at(par, key)
         v = _int(r)
         return (v, r) if v is not None and v > 0 else (None, r)
-    (tp, tref), (dp, dref), (dpl, lref), (w, wref) = num("tensor"), num("data"), num("dataLocal"), num("workers")
+    (tp, tref), (dp, dref), (dpl, lref), (w, _) = num("tensor"), num("data"), num("dataLocal"), num("workers")
     out = []
 
     def put(flag, value, ref):
         if value is not None and ref is not None:
             out.extend([crd.at_node(doc, ref, flag), yt.scalar_tstr(doc, ref) if _int(ref) == value
                         else crd.at_node(doc, ref, str(value))])
-    if tref is not None and tp is not None:
-        put("--tensor-parallel-size", tp, tref)
+    put("--tensor-parallel-size", tp, tref)
     data = (dp, dref) if dp else ((dpl * w, lref) if dpl and w else ((dpl, lref) if dpl else (None, None)))
     if data[0] is not None and data[0] > 1:
         put("--data-parallel-size", *data)

@@ -157,6 +157,14 @@ def container_env(doc: TStr, c: Container, configmaps: Optional[dict] = None) ->
     return env
 
 
+def ref_names(word: TStr) -> list:
+    """``(name, token)`` of each ``$(NAME)`` reference in one argument, as :func:`expand_refs` reads them
+    (``$$(NAME)`` is an escape, no reference)."""
+    if "$(" not in word.text:
+        return []
+    return [(m.group(1), word[m.start():m.end()]) for m in _REF.finditer(word.text) if m.group(1) is not None]
+
+
 def _configmap_value(ref, configmaps: Optional[dict]) -> Optional[TStr]:
     """The value a ``configMapKeyRef`` names, when its ConfigMap is one of ``configmaps`` and holds the key as
     a scalar."""

@@ -7,7 +7,6 @@ def role_label(role):
     return "non-PD" if role == "null" else role
 
 
-
 def repository_paths(findings: list, cwd: str) -> tuple:
     """``(findings, root)``: the findings with every relative path made relative to the git work tree that
     holds ``cwd`` (GitHub resolves an annotation's ``file=`` and a SARIF result's relative URI against the

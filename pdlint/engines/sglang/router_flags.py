@@ -75,7 +75,6 @@ def resolve(word: str, rel: Release):
         name = word.split("=", 1)[0]
         if name in opts:
             return "option", name
-    matches = []
     if word[1] == "-":
         prefix = word.split("=", 1)[0]
         matches = [o for o in opts if o.startswith(prefix)]
@@ -126,7 +125,7 @@ def check(argv: list) -> list:
         verdicts = seen.get(text)
         if verdicts is None:
             verdicts = seen[text] = [(r, resolve(text, r)) for r in rels]
-        if any(v[0] in ("value",) for _, v in verdicts):
+        if any(v[0] == "value" for _, v in verdicts):
             continue
         accepted = [(r, v[1]) for r, v in verdicts if v[0] == "option"]
         if not accepted:
