@@ -359,6 +359,32 @@ def insert_after(spot: Spot, entries: list) -> Optional[Edit]:
     return Edit(spot.src.path, spot.end, spot.end, "".join(" " + e for e in entries))
 
 
+def trailing_comment(spot: Spot) -> str:
+    """The comment (``# ...``, with the blanks before it) that ends a block entry's line, else ""."""
+    if spot.kind != "block":
+        return ""
+    text = spot.src.text
+    m = re.match(r"[ \t]+#[^\n]*", text[spot.end:_line_end(text, spot.end)])
+    return m.group().rstrip() if m else ""
+
+
+def comment_after(spot: Spot, comments: list) -> Optional[Edit]:
+    """An edit that writes ``comments`` (from :func:`trailing_comment`) at the end of the line of the flow
+    entry at ``spot``, where entries were just added after it; None where a comment there could land in a
+    string or a template tag (then it is not moved)."""
+    comments = [c.strip() for c in comments if c]
+    if not comments or spot.kind != "flow" or spot.in_tag or spot.file_kind == "shell":
+        return None
+    text = spot.src.text
+    ls = text.rfind("\n", 0, spot.start) + 1
+    le = _line_end(text, spot.end)
+    line, rest = text[ls:le], text[spot.end:le]
+    if re.search(r"[#\"'\\{}%]", rest) or "{{" in line or "{%" in line or "{#" in line \
+            or text[ls:spot.end].count('"') % 2 or text[ls:spot.end].count("'") % 2:
+        return None
+    return Edit(spot.src.path, le, le, "  " + " ".join(comments))
+
+
 def insert_after_line(src: SourceFile, offset: int, lines: list) -> Edit:
     le = _line_end(src.text, offset)
     return Edit(src.path, le, le, "".join("\n" + x for x in lines))
@@ -369,9 +395,10 @@ def block_line_prefix(spot: Spot) -> str:
     return text[text.rfind("\n", 0, spot.start) + 1:spot.start]
 
 
-def remove(spots: list) -> Optional[list]:
+def remove(spots: list, keep_comments: bool = False) -> Optional[list]:
     """Edits that remove the consecutive entries (or words) at ``spots`` from their list; None when they
-    are not consecutive, would empty the list, or the list cannot be edited as text."""
+    are not consecutive, would empty the list, or the list cannot be edited as text.  ``keep_comments``:
+    the comments that end removed block entries' lines stay, each on a line of its own."""
     if not spots:
         return None
     spots = sorted(spots, key=lambda s: s.start)
@@ -395,7 +422,12 @@ def remove(spots: list) -> Optional[list]:
             return None  # the list would be empty: YAML reads an empty block list as null
         ls = text.rfind("\n", 0, start) + 1
         le = _line_end(text, end)
-        return [Edit(src.path, ls, min(le + 1, len(text)), "")]
+        kept = ""
+        if keep_comments:
+            dash = text[ls:start]
+            indent = dash[:len(dash) - len(dash.lstrip(" \t"))]
+            kept = "".join(indent + c.strip() + "\n" for c in map(trailing_comment, spots) if c)
+        return [Edit(src.path, ls, min(le + 1, len(text)), kept)]
     if kind == "flow":
         before = text[:start].rstrip()
         if before.endswith(","):

@@ -169,9 +169,11 @@ class Planner:
         spots = [E.locate(*s) for s in spans]
         if None in spots:
             return None
-        out = E.remove(spots)
-        if out is None:
+        comments = [E.trailing_comment(s) for s in spots]  # a block entry's comment goes with it
+        if E.remove(spots) is None:
             return None
+        out: list = []
+        placed = True  # every keeping launch got the comments: none stays where the entries were
         raws = [s.src.text[s.start:s.end] if s.file_kind == "yaml" and s.kind != "word" else None for s in spots]
         texts = [t.text for t in moved]
         target_ids = {id(l) for l in intent.target}
@@ -180,16 +182,18 @@ class Planner:
             groups = self._groups(launch) or []
             if any(d == dest and tuple(t.origin_key() for t in g) != moved_keys for d, g in groups):
                 return None  # the keeping launch writes the flag again: moving could change which one wins
-            ins = self._insert(launch, groups, set(moved_keys), texts, raws, target_ids) or \
-                self._branch(launch, groups, set(moved_keys), texts, target_ids | source_ids, intent)
+            ins = self._insert(launch, groups, set(moved_keys), texts, raws, target_ids, comments) or \
+                self._branch(launch, groups, set(moved_keys), texts, target_ids | source_ids, intent, comments)
             if ins is None:
                 return None
-            out += ins
-        return out
+            edits, with_comments = ins
+            placed = placed and with_comments
+            out += edits
+        return E.remove(spots, keep_comments=not placed) + out
 
-    def _insert(self, launch, groups, moved_keys, texts, raws, target_ids) -> Optional[list]:
+    def _insert(self, launch, groups, moved_keys, texts, raws, target_ids, comments) -> Optional[tuple]:
         """After the last flag of ``launch`` that only keeping launches reach and that is written there
-        whole (the flag with its values, in one place)."""
+        whole (the flag with its values, in one place): (edits, whether ``comments`` went with them)."""
         for _, g in reversed(groups):
             keys = [t.origin_key() for t in g]
             if any(k in moved_keys for k in keys):
@@ -203,7 +207,7 @@ class Planner:
             entries = [E.entry_text(t, spot, r) for t, r in zip(texts, raws)]
             if None in entries:
                 return None
-            return [E.insert_after(spot, entries)]
+            return _with_comments(spot, entries, comments)
         return None
 
     def _spot_after(self, tok):
@@ -213,7 +217,7 @@ class Planner:
         at = E.point_after(tok)
         return E.locate_end(*at) if at is not None else None
 
-    def _branch(self, launch, groups, moved_keys, texts, render_ids, intent) -> Optional[list]:
+    def _branch(self, launch, groups, moved_keys, texts, render_ids, intent, comments) -> Optional[tuple]:
         """No part of the template is the keeping role's own: add a branch on the role variable after the
         launch's last flag written directly in the template."""
         var = launch.meta.get("render_var")
@@ -245,12 +249,24 @@ class Planner:
                 prefix = E.block_line_prefix(spot)
                 tags_at_0 = any(line.startswith("{%") for line in spot.src.text.split("\n"))
                 indent = "" if tags_at_0 else prefix[:len(prefix) - len(prefix.lstrip(" \t"))]
-                lines = [indent + cond] + [prefix + e for e in entries] + [indent + "{% endif %}"]
-                return [E.insert_after_line(spot.src, spot.end, lines)]
+                lines = [indent + cond] + [prefix + e + c for e, c in zip(entries, comments)] + \
+                    [indent + "{% endif %}"]
+                return [E.insert_after_line(spot.src, spot.end, lines)], True
             sep = ", " if spot.kind == "flow" else " "
             return [Edit(spot.src.path, spot.end, spot.end, cond + "".join(sep + e for e in entries) +
-                         "{% endif %}")]
+                         "{% endif %}")], not any(comments)
         return None
+
+
+def _with_comments(spot, entries: list, comments: list) -> tuple:
+    """The edits that add ``entries`` after ``spot`` with the comments their lines had (a block entry's on
+    its own line, the flow list's at the end of its line where that is safe), and whether they went too."""
+    if not any(comments):
+        return [E.insert_after(spot, entries)], True
+    if spot.kind == "block":
+        return [E.insert_after(spot, [e + c for e, c in zip(entries, comments)])], True
+    note = E.comment_after(spot, comments)
+    return [E.insert_after(spot, entries)] + ([note] if note is not None else []), note is not None
 
 
 def _written_together(group: list) -> bool:

@@ -84,14 +84,74 @@ def test_seed_anchor_moves_the_flag_into_the_decode_container(repo, capsys):
     assert minus == ["  - --enable-linear-replayssm-spec   # decode-only: SGLang refuses it on a prefill server",
                      '              command: [python3, -m, sglang.launch_server, --disaggregation-mode, decode, '
                      '--port, "30001"]']
+    # the entry's comment goes with it, to the end of the flow list's line
     assert plus == ['              command: [python3, -m, sglang.launch_server, --disaggregation-mode, decode, '
-                    '--port, "30001", --enable-linear-replayssm-spec]']
+                    '--port, "30001", --enable-linear-replayssm-spec]  '
+                    '# decode-only: SGLang refuses it on a prefill server']
     assert codes(capsys, "pd.yaml") == (0, [])
     # the decode launch still carries the flag, the prefill launch no longer does
     code, out, _ = run(capsys, "show", "--format", "json", "pd.yaml")
     argv = {l["role"]: l["argv"] for l in json.loads(out)["launches"]}
     assert "--enable-linear-replayssm-spec" in argv["decode"]
     assert "--enable-linear-replayssm-spec" not in argv["prefill"]
+
+
+COMMENTED_ANCHOR = """\
+    apiVersion: v1
+    kind: List
+    x-sglang-args: &sglang_args
+      - --model-path
+      - /models/Qwen3-8B
+      - --enable-linear-replayssm-spec  # decode-only
+      - --tp-size
+      - "2"
+    items:
+      - apiVersion: apps/v1
+        kind: Deployment
+        metadata: {name: qwen-prefill}
+        spec:
+          template:
+            spec:
+              containers:
+                - name: sglang
+                  image: lmsysorg/sglang:v0.5.23
+                  command: [python3, -m, sglang.launch_server, --disaggregation-mode, prefill]
+                  args: *sglang_args
+      - apiVersion: apps/v1
+        kind: Deployment
+        metadata: {name: qwen-decode}
+        spec:
+          template:
+            spec:
+              containers:
+                - name: sglang
+                  image: lmsysorg/sglang:v0.5.23
+                  DECODE_COMMAND
+                  args: *sglang_args
+    """
+
+
+@pytest.mark.parametrize("decode_command, minus, plus", [
+    # a block list: the comment ends the moved entry's new line
+    ("command:\n                    - python3\n                    - -m\n                    - sglang.launch_server\n"
+     "                    - --disaggregation-mode\n                    - decode   # the role",
+     ["  - --enable-linear-replayssm-spec  # decode-only"],
+     ["                - --enable-linear-replayssm-spec  # decode-only"]),
+    # a flow list whose line has a comment of its own: the moved comment stays, on a line of its own
+    ("command: [python3, -m, sglang.launch_server, --disaggregation-mode, decode]  # decode",
+     ["  - --enable-linear-replayssm-spec  # decode-only",
+      "              command: [python3, -m, sglang.launch_server, --disaggregation-mode, decode]  # decode"],
+     ["  # decode-only",
+      "              command: [python3, -m, sglang.launch_server, --disaggregation-mode, decode, "
+      "--enable-linear-replayssm-spec]  # decode"]),
+])
+def test_a_moved_entry_keeps_its_comment(repo, capsys, decode_command, minus, plus):
+    p = put(repo, "pd.yaml", COMMENTED_ANCHOR.replace("DECODE_COMMAND", decode_command))
+    before = p.read_text()
+    code, out, _ = fix_twice(capsys, "pd.yaml")
+    assert code == 0 and "Fixed 1 finding (0 remaining)." in out, out
+    assert changed_lines(before, p.read_text()) == (minus, plus)
+    assert codes(capsys, "pd.yaml") == (0, [])
 
 
 def test_demo_diff_is_golden(capsys, monkeypatch):
