@@ -27,7 +27,8 @@ def _common(p: argparse.ArgumentParser, formats: tuple = ("text", "json")) -> No
     p.add_argument("--sglang-version", metavar="VERSION", help="SGLang release to judge against")
     p.add_argument("--vllm-version", metavar="VERSION", help="vLLM release to judge vLLM launches against")
     p.add_argument("--format", choices=formats, default="text",
-                   help="output format" + (" (github: Actions annotations; sarif: SARIF 2.1.0 for code scanning)"
+                   help="output format" + (" (github: Actions annotations; sarif: SARIF 2.1.0 for code scanning; "
+                                           "gitlab: a GitLab Code Quality report; junit: JUnit XML)"
                                            if "sarif" in formats else ""))
     p.add_argument("--debug", action="store_true",
                    help="show tracebacks of internal errors (and scan in-process, without the worker process)")
@@ -86,7 +87,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command")
     c = sub.add_parser("check", help="check files and directories (default)")
     c.add_argument("paths", nargs="*", metavar="PATH", help="files or directories (default: .)")
-    _common(c, ("text", "json", "github", "sarif"))
+    _common(c, ("text", "json", "github", "sarif", "gitlab", "junit"))
     c.add_argument("--strict", action="store_true", help="warnings fail the run too")
     c.add_argument("--exit-zero", action="store_true", help="exit 0 even with findings")
     c.add_argument("--no-hints", action="store_true", help="do not print fix hints")
@@ -271,7 +272,7 @@ def _scan(ns, progress=None, skip=None) -> int:
 def _scan_and_report(ns, progress=None, skip=None) -> int:
     from pdlint.options import Options
     from pdlint.lint import UsageError, run
-    if getattr(ns, "statistics", False) and ns.format in ("sarif", "github"):
+    if getattr(ns, "statistics", False) and ns.format not in ("text", "json"):
         # (statistics are no findings: a SARIF upload or annotations step given text fails later, field test
         # rw19/c; the action's `args` could add --statistics to its --format sarif)
         raise UsageError(f"--statistics prints text or JSON, not --format {ns.format}")
@@ -346,6 +347,12 @@ def _scan_and_report(ns, progress=None, skip=None) -> int:
     elif ns.format == "github":
         from pdlint.report import github, repository_paths
         _emit(github.render(repository_paths(result.findings, opts.cwd)[0]), ns.output_file)
+    elif ns.format == "gitlab":
+        from pdlint.report import gitlab, repository_paths
+        _emit(gitlab.render(*repository_paths(result.findings, opts.cwd)), ns.output_file)
+    elif ns.format == "junit":
+        from pdlint.report import junit
+        _emit(junit.render(result.findings), ns.output_file)
     else:
         from pdlint.report import text
         report = text.render(result.findings, result.sources, result.files,

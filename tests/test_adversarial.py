@@ -17,6 +17,7 @@ test_safe_output.py; this file is the list of attacks, kept in one table.
 from __future__ import annotations
 
 import json
+import xml.etree.ElementTree as ET
 import os
 import subprocess
 import sys
@@ -91,7 +92,7 @@ ATTACKS = [
     # -- reads outside the repository -------------------------------------------------
     Attack("symlink-to-dev-zero", {"zero.yaml": ("symlink", "/dev/zero")}, {"zero.yaml": {"PD001"}}),
     Attack("symlink-to-outside-secret", {"leak.yaml": ("symlink", "../outside/secret.yaml")}, {"leak.yaml": {"PD001"}},
-           leak=SECRET, formats=("json", "text", "sarif", "github")),
+           leak=SECRET, formats=("json", "text", "sarif", "github", "gitlab", "junit")),
     Attack("symlink-loop", {"loop.yaml": ("symlink", "loop2.yaml"), "loop2.yaml": ("symlink", "loop.yaml")},
            {"loop.yaml": {"PD001"}}),
     Attack("values-absolute-path", {"v1/pyproject.toml": '[tool.pdlint]\nvalues = ["/proc/self/status"]\n',
@@ -128,11 +129,12 @@ ATTACKS = [
                                     "s9/t.sh": GOOD}, {"s9/pyproject.toml": {"PD012"}}),
     # -- output -------------------------------------------------------------------------
     Attack("forged-annotation-file-name", {"x\n::error file=forged.py,line=1::forged.sh": GOOD},
-           formats=("text", "github", "json", "sarif"), leak=b"\n::error file=forged.py"),
+           formats=("text", "github", "json", "sarif", "gitlab", "junit"), leak=b"\n::error file=forged.py"),
     Attack("forged-annotation-token", {
         "tok.sh": "python3 -m sglang.launch_server --model-path /m --tp-size $'x\\n::error file=f::forged'\n"},
         formats=("text", "github"), leak=b"\n::error file=f::forged"),
-    Attack("non-utf8-file-name", {os.fsdecode(b"bad-\xff.sh"): GOOD}, formats=("json", "sarif", "text", "github")),
+    Attack("non-utf8-file-name", {os.fsdecode(b"bad-\xff.sh"): GOOD},
+           formats=("json", "sarif", "text", "github", "gitlab", "junit")),
     # -- sandbox escapes that already held ----------------------------------------------
     Attack("jinja-class-mro", {"e1.sh.j2": "{{ ''.__class__.__mro__[1].__subclasses__() }}\n" + LAUNCH},
            {"e1.sh.j2": {"PD006"}}),
@@ -198,8 +200,10 @@ def test_attack_is_bounded_and_the_good_file_still_reported(hostile, capsys, att
         if attack.leak:
             assert attack.leak not in out.encode("utf-8", "surrogateescape"), (attack.name, fmt)
             assert attack.leak not in err.encode("utf-8", "surrogateescape"), (attack.name, fmt)
-        if fmt == "sarif":
+        if fmt in ("sarif", "gitlab"):
             json.loads(out)
+        elif fmt == "junit":
+            ET.fromstring(out.encode("utf-8"))
         if fmt != "json":
             continue
         doc = json.loads(out)

@@ -9,6 +9,7 @@ import re
 import subprocess
 import sys
 import urllib.parse
+import xml.etree.ElementTree as ET
 
 import pytest
 
@@ -46,7 +47,8 @@ def repo(tmp_path, monkeypatch):
 def all_formats(cwd):
     outs = {}
     for name, args in (("text", []), ("github", ["--format", "github"]), ("json", ["--format", "json"]),
-                       ("sarif", ["--format", "sarif"]), ("show", ["show", "."]), ("stats", ["--statistics"])):
+                       ("sarif", ["--format", "sarif"]), ("gitlab", ["--format", "gitlab"]),
+                       ("junit", ["--format", "junit"]), ("show", ["show", "."]), ("stats", ["--statistics"])):
         argv = args if name == "show" else args + ["."]
         outs[name] = pdlint(cwd, "--no-cache", *argv) if name != "show" else pdlint(cwd, *argv)
     return outs
@@ -67,8 +69,11 @@ def test_a_file_name_cannot_forge_an_annotation(repo):
     assert forged and all("file=a\\n%3A%3Aerror file=x.yaml%2Cline=1%3A%3Aforged" in l for l in forged)
     text = outs["text"][1]
     assert "a\\n::error file=x.yaml,line=1::forged finding\\n\\x1b[2Jb\\u202e.yaml:4:" in text
-    for name in ("json", "sarif"):
+    for name in ("json", "sarif", "gitlab"):
         json.loads(outs[name][1])
+    junit = outs["junit"][1]
+    assert command_lines(junit) == [] and "\x1b" not in junit and "\u202e" not in junit
+    ET.fromstring(junit.encode("utf-8"))
 
 
 def test_a_token_cannot_forge_an_annotation(repo):
@@ -87,7 +92,7 @@ def test_a_yaml_key_cannot_forge_a_legacy_command(repo):
     """``##[error]`` anywhere in a line is a workflow command for the runner (its legacy form)."""
     (repo / "key.yaml").write_text(TEMPLATE.format(name='"##[error]forged"', arg="--tp-size"))
     outs = all_formats(repo)
-    for name in ("text", "github", "show", "json", "sarif"):
+    for name in ("text", "github", "show", "json", "sarif", "gitlab", "junit"):
         out = outs[name][1]
         assert "##[" not in out, name
     assert "container '##\\x5berror]forged'" in outs["text"][1]
@@ -111,6 +116,8 @@ def test_json_and_sarif_stay_valid_with_a_name_that_is_not_utf8(repo):
     sarif = json.loads(outs["sarif"][1])
     uris = {r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in sarif["runs"][0]["results"]}
     assert "bad%FF%2541.yaml" in uris
+    assert "bad%FF%2541.yaml" in {i["location"]["path"] for i in json.loads(outs["gitlab"][1])}
+    assert "bad%FF%2541.yaml" in {s.get("name") for s in ET.fromstring(outs["junit"][1].encode("utf-8"))}
     assert "bad%FF%2541.yaml:4:" in outs["text"][1]
     # the result cache keeps such a name too, and gives the same report
     env_dir = str(repo / ".cache-dir")
