@@ -70,9 +70,19 @@ def _selection_options(p: argparse.ArgumentParser) -> None:
     g.add_argument("--extend-select", action="append", metavar="CODES",
                    help="codes or prefixes to enable in addition (e.g. an off-by-default rule)")
     g.add_argument("--ignore", action="append", metavar="CODES", help="codes or prefixes to disable")
+    g.add_argument("--per-file-ignores", action="append", metavar="GLOB:CODES",
+                   help="codes or prefixes to disable in files whose reported path matches GLOB; replaces the "
+                        "config's per-file-ignores (repeat for more globs)")
+    g.add_argument("--extend-per-file-ignores", action="append", metavar="GLOB:CODES",
+                   help="like --per-file-ignores, in addition to the config's")
 
 
 def _force_exclude(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--exclude", action="append", metavar="GLOBS",
+                   help="comma-separated globs (relative to the current directory) of files and directories not "
+                        "to scan; replaces the config's exclude")
+    p.add_argument("--extend-exclude", action="append", metavar="GLOBS",
+                   help="like --exclude, in addition to the config's exclude")
     p.add_argument("--force-exclude", action=argparse.BooleanOptionalAction, default=None,
                    help="apply `exclude` to files named on the command line too (the pre-commit hook does; "
                         "default: the config's force-exclude, else off)")
@@ -228,6 +238,32 @@ def _selection(ns):
     return sel if sel else None
 
 
+def _globs(values) -> list:
+    """``--exclude 'a/**,b' --exclude c`` -> ``["a/**", "b", "c"]``."""
+    return [g.strip() for v in values or () for g in v.split(",") if g.strip()]
+
+
+def _per_file_ignores(values) -> Optional[dict]:
+    """``--per-file-ignores 'legacy/*:SGL1,PD020'`` (repeatable) -> ``{"legacy/*": ["SGL1", "PD020"]}``;
+    None when not given."""
+    if values is None:
+        return None
+    from pdlint.config import parse_selectors, unknown_selectors
+    from pdlint.lint import UsageError
+    out: dict = {}
+    for v in values:
+        glob, sep, codes = v.rpartition(":")
+        selectors = parse_selectors([codes])
+        if not sep or not glob.strip() or not selectors:
+            raise UsageError(f"--per-file-ignores: expected GLOB:CODES (e.g. 'legacy/*:SGL1,PD020'), got {v!r}")
+        bad = unknown_selectors(selectors)
+        if bad:
+            raise UsageError(f"--per-file-ignores: unknown rule selector{'s' if len(bad) > 1 else ''} "
+                             f"{', '.join(map(repr, bad))} (codes or prefixes from `pdlint rules`)")
+        out.setdefault(glob.strip(), []).extend(selectors)
+    return out
+
+
 def _variables(pairs: list) -> dict:
     out = {}
     for p in pairs:
@@ -292,6 +328,10 @@ def _scan_and_report(ns, progress=None, skip=None) -> int:
     opts = Options(cwd=cwd, variables=_variables(ns.var), role_var=ns.role_var,
                    engine_version=ns.sglang_version, vllm_version=getattr(ns, "vllm_version", None),
                    selection=_selection(ns),
+                   exclude=tuple(_globs(ns.exclude)) if ns.exclude is not None else None,
+                   extend_exclude=tuple(_globs(ns.extend_exclude)),
+                   per_file_ignores=_per_file_ignores(ns.per_file_ignores),
+                   extend_per_file_ignores=_per_file_ignores(ns.extend_per_file_ignores) or {},
                    strict=bool(getattr(ns, "strict", False)), force_exclude=ns.force_exclude,
                    ignore_noqa=getattr(ns, "ignore_noqa", False), debug=bool(getattr(ns, "debug", False)),
                    progress=progress, skip=dict(skip or {}))

@@ -107,6 +107,9 @@ class Config:
     vllm_version: Optional[str] = None  # the vLLM release to judge vLLM launches against
     selection: Selection = field(default_factory=Selection)  # this file's select / extend-select / ignore
     overlay: Optional[Selection] = None  # the command line's, applied after this file's
+    # the command line's per-file ignores: (whether they replace this file's, {glob: codes}) (--per-file-ignores,
+    # --extend-per-file-ignores); None: none given
+    cli_ignores: Optional[tuple] = None
     exclude: list = field(default_factory=list)
     force_exclude: Optional[bool] = None  # None: not set (the command line decides; default off)
     per_file_ignores: dict = field(default_factory=dict)
@@ -127,12 +130,13 @@ class Config:
     def ignore(self) -> list:
         return self.selection.ignore
 
-    def with_overlay(self, overlay: Optional[Selection]) -> "Config":
-        """This config with the command line's rule selection applied after its own."""
-        if not overlay:
+    def with_overlay(self, overlay: Optional[Selection], cli_ignores: Optional[tuple] = None) -> "Config":
+        """This config with the command line's rule selection applied after its own (and its per-file
+        ignores: ``(replace, {glob: codes})``)."""
+        if not overlay and not cli_ignores:
             return self
         from pdlint.records import replace
-        return replace(self, overlay=overlay, _enabled={})
+        return replace(self, overlay=overlay or None, cli_ignores=cli_ignores, _enabled={})
 
     def enabled(self, code: str, path: Optional[str] = None) -> bool:
         """On in the default set, or chosen by ``select`` / ``extend-select``,
@@ -150,7 +154,11 @@ class Config:
         if not on:
             return False
         if path is not None:
-            for pattern, codes in self.per_file_ignores.items():
+            table = list(self.per_file_ignores.items())
+            if self.cli_ignores:
+                replaces, given = self.cli_ignores
+                table = (list(given.items()) if replaces else table + list(given.items()))
+            for pattern, codes in table:
                 if fnmatch.fnmatch(path, pattern) and any(code.startswith(c) for c in codes):
                     return False
         return True
@@ -158,9 +166,13 @@ class Config:
     def excluded(self, abspath: str) -> bool:
         if not self.exclude or not self.root:
             return False
-        rel = os.path.relpath(abspath, self.root).replace(os.sep, "/")
-        return any(fnmatch.fnmatch(rel, pat) or fnmatch.fnmatch(rel, pat.rstrip("/") + "/*")
-                   for pat in self.exclude)
+        return glob_match(os.path.relpath(abspath, self.root).replace(os.sep, "/"), self.exclude)
+
+
+def glob_match(rel: str, patterns) -> bool:
+    """Does the '/'-separated relative path ``rel`` match one of the ``exclude`` globs (a directory's glob
+    covers what is under it)?"""
+    return any(fnmatch.fnmatch(rel, pat) or fnmatch.fnmatch(rel, pat.rstrip("/") + "/*") for pat in patterns)
 
 
 def _load_toml(text: str) -> dict:

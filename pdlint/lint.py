@@ -44,10 +44,18 @@ class ConfigResolver:
     pyproject.toml without ``[tool.pdlint]`` is not a config at all, whatever
     it holds."""
 
-    def __init__(self, cwd: str, explicit: Optional[str] = None, overlay=None, boundary=None):
+    def __init__(self, cwd: str, explicit: Optional[str] = None, overlay=None, boundary=None, options=None):
         from pdlint.safeio import Boundary
         self.cwd = cwd
         self.overlay = overlay  # the command line's rule selection (config.Selection), over every config
+        # the command line's exclusion globs (relative to cwd) and whether they replace the configs' own
+        # (--exclude) or add to them (--extend-exclude); its per-file ignores, as (replace, {glob: codes})
+        given = getattr(options, "exclude", None)
+        self.cli_exclude = tuple(given or ()) + tuple(getattr(options, "extend_exclude", ()) or ())
+        self.replace_exclude = given is not None
+        pfi, extend = getattr(options, "per_file_ignores", None), getattr(options, "extend_per_file_ignores", None)
+        self.cli_ignores = ((pfi is not None, {**(pfi or {}), **(extend or {})})
+                            if pfi is not None or extend else None)
         self.boundary = boundary or Boundary(cwd)
         self.explicit = None
         self.by_dir: dict = {}
@@ -71,7 +79,7 @@ class ConfigResolver:
             self.broken[path] = cfg
         else:
             self.warnings += cfg.warnings
-        return cfg.with_overlay(self.overlay)
+        return cfg.with_overlay(self.overlay, self.cli_ignores)
 
     def for_file(self, abspath: str) -> Config:
         if self.explicit is not None:
@@ -94,7 +102,7 @@ class ConfigResolver:
                 break
             parent = os.path.dirname(d)
             if d == root or parent == d or not d.startswith(root):
-                cfg = Config().with_overlay(self.overlay)
+                cfg = Config().with_overlay(self.overlay, self.cli_ignores)
                 break
             d = parent
         for c in chain:
@@ -121,7 +129,12 @@ class ConfigResolver:
         return None
 
     def excluded(self, abspath: str) -> bool:
-        return self.for_file(abspath).excluded(abspath)
+        if not self.replace_exclude and self.for_file(abspath).excluded(abspath):
+            return True
+        if not self.cli_exclude:
+            return False
+        from pdlint.config import glob_match
+        return glob_match(os.path.relpath(abspath, self.cwd).replace(os.sep, "/"), self.cli_exclude)
 
     def force_exclude(self, flag: Optional[bool]):
         """Does ``exclude`` apply to a file named on the command line?  The
@@ -161,7 +174,7 @@ def config_finding(e: ConfigError, display: str):
 def run(paths: list, options: Options, config: Optional[str] = None) -> Result:
     from pdlint.safeio import Boundary
     options.boundary = Boundary(options.cwd, list(paths) or ["."])
-    resolver = ConfigResolver(options.cwd, config, options.selection, options.boundary)
+    resolver = ConfigResolver(options.cwd, config, options.selection, options.boundary, options)
     listings: dict = {}  # repository root -> its files (git ls-files), listed once per run
     excluded: set = set()
 

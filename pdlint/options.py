@@ -18,6 +18,10 @@ class Options:
     force_exclude: Optional[bool] = None  # --force-exclude / --no-force-exclude (None: config, else off)
     render_seconds: float = 5.0
     selection: Any = None  # the command line's rule selection (config.Selection)
+    exclude: Optional[tuple] = None  # --exclude: globs (relative to cwd) instead of the configs' `exclude`
+    extend_exclude: tuple = ()  # --extend-exclude: globs in addition to them
+    per_file_ignores: Optional[dict] = None  # --per-file-ignores: {glob: codes} instead of the configs' own
+    extend_per_file_ignores: dict = field(default_factory=dict)  # --extend-per-file-ignores: in addition
     strict: bool = False  # --strict: coverage findings are errors
     ignore_noqa: bool = False  # --ignore-noqa: inline suppressions off
     cache: bool = False  # consult and update the result cache (pdlint.cache); off for --fix, show, --no-cache

@@ -86,6 +86,61 @@ def test_command_line_selection_applies_after_the_config(repo, capsys):
     assert codes(capsys, "--extend-select", "SGL101", "run.sh") == (1, ["SGL101"])
 
 
+def _two_files(repo):
+    os.makedirs(repo / "legacy", exist_ok=True)
+    (repo / "legacy" / "old.sh").write_text(SCRIPT)
+
+
+@pytest.mark.parametrize("args, config, expected", [
+    # --per-file-ignores replaces the config's table, --extend-per-file-ignores adds to it
+    (["--per-file-ignores", "legacy/*:SGL101"], "", (1, ["SGL101"])),
+    (["--per-file-ignores", "legacy/*:SGL1", "--per-file-ignores", "run.sh:SGL101"], "", (0, [])),
+    (["--per-file-ignores", "nothing/*:SGL101"], '"legacy/*" = ["SGL101"]', (1, ["SGL101", "SGL101"])),
+    (["--extend-per-file-ignores", "run.sh:SGL"], '"legacy/*" = ["SGL101"]', (0, [])),
+    ([], '"legacy/*" = ["SGL101"]', (1, ["SGL101"])),
+])
+def test_per_file_ignores_on_the_command_line(repo, capsys, args, config, expected):
+    _two_files(repo)
+    if config:
+        (repo / "pyproject.toml").write_text("[tool.pdlint.per-file-ignores]\n" + config + "\n")
+    assert codes(capsys, "--no-cache", *args, ".") == expected
+
+
+@pytest.mark.parametrize("args, config, expected", [
+    # --exclude replaces the config's exclude, --extend-exclude adds to it; globs from the current directory
+    (["--exclude", "legacy"], "", (1, ["SGL101"])),
+    (["--exclude", "legacy/*,run.sh"], "", (0, [])),
+    (["--exclude", "nothing"], 'exclude = ["legacy"]', (1, ["SGL101", "SGL101"])),
+    (["--extend-exclude", "run.sh"], 'exclude = ["legacy"]', (0, [])),
+    ([], 'exclude = ["legacy"]', (1, ["SGL101"])),
+])
+def test_exclude_on_the_command_line(repo, capsys, args, config, expected):
+    _two_files(repo)
+    if config:
+        (repo / "pyproject.toml").write_text("[tool.pdlint]\n" + config + "\n")
+    assert codes(capsys, "--no-cache", *args, ".") == expected
+
+
+def test_command_line_exclude_is_relative_to_the_current_directory(repo, capsys, monkeypatch):
+    _two_files(repo)
+    monkeypatch.chdir(repo / "legacy")
+    assert codes(capsys, "--no-cache", "--exclude", "old.sh", "..") == (1, ["SGL101"])
+    # a file named on the command line is excluded only with --force-exclude, as for the config's exclude
+    assert codes(capsys, "--no-cache", "--exclude", "old.sh", "old.sh") == (1, ["SGL101"])
+    assert main(["--no-cache", "--force-exclude", "--exclude", "old.sh", "old.sh"]) == 0
+
+
+@pytest.mark.parametrize("value, message", [
+    ("legacy/*", "expected GLOB:CODES"),
+    (":SGL101", "expected GLOB:CODES"),
+    ("legacy/*:", "expected GLOB:CODES"),
+    ("legacy/*:NOPE1", "unknown rule selector 'NOPE1'"),
+])
+def test_bad_per_file_ignores_is_a_usage_error(repo, capsys, value, message):
+    assert main(["--per-file-ignores", value, "run.sh"]) == 2
+    assert message in capsys.readouterr().err
+
+
 def test_unknown_selector_in_config_is_a_warning(repo, capsys):
     (repo / "pyproject.toml").write_text('[tool.pdlint]\nignore = ["SGL101", "NOPE"]\n')
     assert main(["run.sh"]) == 0
