@@ -478,6 +478,12 @@ def _attn_tp(p, d):
     if _swa_tp_refused(p, d):
         return None  # SGL831 reports the refusal
     note = f"attention TP {pt} on the prefill, {dt} on the decode"
+    known = next((f for f in fams if f is not None), None)
+    if known is not None:
+        note += f"; {known.name} is not an MLA model"
+    else:  # SGLang's message says "non-MLA" of a model pdlint cannot name: say what is not known (rw19/b)
+        note += ("; whether the model is MLA, for which different sizes are expected, is not in the flags "
+                 "(pdlint knows no family by this model path)")
     if max(pt, dt) % min(pt, dt):
         note += "; the sizes do not divide each other, which SGLang's KV slicing assumes"
     return PairHit("decode", "tp_size", other=("tp_size",), note=note)
