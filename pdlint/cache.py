@@ -348,11 +348,23 @@ class Store:
                     os.unlink(os.path.join(ddir, n))
 
 
-def _trusted(directory: str, listings: dict) -> bool:
-    """A cache directory inside a repository is trusted only when git ignores it (its
-    generated .gitignore): a committed cache could claim results for files it never saw."""
-    prefix = os.path.join(directory, "")
-    return not any(f.startswith(prefix) for files in listings.values() if files for f in files)
+def _refusal(directory: str, listings: dict) -> Optional[str]:
+    """Why the cache directory is not used, or None.  A cache directory inside a repository is trusted only
+    when git ignores it (its generated .gitignore): a committed cache could claim results for files it never
+    saw.  The default one (``.pdlint_cache``, no ``PDLINT_CACHE_DIR``) must be a directory of its own: a
+    symlink committed in its place would make pdlint write where the link points, outside the repository,
+    or read an index committed under the link's target (field test rw20/h)."""
+    if not os.environ.get(ENV_DIR) and (os.path.islink(directory) or (
+            os.path.lexists(directory) and not os.path.isdir(directory))):
+        return (f"the result cache {directory} is a symlink or not a directory, so it is not used (pdlint writes its "
+                f"cache only into a directory of its own); delete it (pdlint recreates it) or set {ENV_DIR}")
+    places = {os.path.join(directory, ""), os.path.join(os.path.realpath(directory), "")}
+    for files in listings.values():
+        for f in files or ():
+            if f.startswith(tuple(places)) or os.path.join(f, "") in places:
+                return (f"the result cache {directory} is listed by git (committed or not ignored), so it is not "
+                        f"used; delete it (pdlint recreates it with a .gitignore) or set {ENV_DIR}")
+    return None
 
 
 # ---------------------------------------------------------------------------
@@ -690,10 +702,9 @@ def run(jobs: list, options, resolver, config: Optional[str], listings: dict):
     start_ns = time.time_ns()
     directory = cache_dir(options.cwd)
     listing = _listing(roots, listings, directory)
-    if not _trusted(directory, listings):
-        resolver.warnings.append(f"the result cache {directory} is listed by git (committed or not ignored), so "
-                                 f"it is not used; delete it (pdlint recreates it with a .gitignore) or set "
-                                 f"{ENV_DIR}")
+    refused = _refusal(directory, listings)
+    if refused:
+        resolver.warnings.append(refused)
         return analyse(jobs, options, resolver)
     store = Store(directory, environment(options, config))
     index = store.load_index()

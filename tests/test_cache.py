@@ -263,6 +263,46 @@ def test_a_cache_git_lists_is_not_trusted(tmp_path, monkeypatch, capsys):
     assert not (root / ".pdlint_cache" / ".gitignore").exists()
 
 
+@pytest.mark.parametrize("target", ["outside", "inside"])
+def test_a_symlink_in_the_cache_place_is_not_followed(tmp_path, monkeypatch, capsys, target):
+    """A pull request that commits `.pdlint_cache` as a symlink: pdlint writes nothing where it points (outside
+    the repository, or into a directory of the repository that holds a forged index) and reads nothing from
+    there (field test rw20/h)."""
+    root = _scenario("demo", tmp_path / "d")
+    monkeypatch.chdir(root)
+    monkeypatch.delenv(C.ENV_DIR)
+    pointed = tmp_path / "elsewhere" if target == "outside" else root / "pc"
+    pointed.mkdir()
+    (root / ".pdlint_cache").symlink_to(pointed)
+    code, out, err = _run(capsys, "check", ".")
+    assert "is a symlink or not a directory, so it is not used" in err
+    assert (code, out) == _run(capsys, "check", "--no-cache", ".")[:2]
+    assert list(pointed.iterdir()) == []
+
+
+def test_a_cache_place_that_is_a_file_is_not_used(tmp_path, monkeypatch, capsys):
+    root = _scenario("demo", tmp_path / "d")
+    monkeypatch.chdir(root)
+    monkeypatch.delenv(C.ENV_DIR)
+    (root / ".pdlint_cache").write_text("not a directory\n")
+    code, out, err = _run(capsys, "check", ".")
+    assert "is a symlink or not a directory" in err
+    assert (code, out) == _run(capsys, "check", "--no-cache", ".")[:2]
+
+
+def test_a_cache_directory_git_lists_under_another_name_is_not_trusted(tmp_path, monkeypatch, capsys):
+    """PDLINT_CACHE_DIR set to a link whose target holds files git lists: the listed target is refused."""
+    root = _scenario("demo", tmp_path / "d")
+    monkeypatch.chdir(root)
+    (root / "pc").mkdir()
+    (root / "pc" / "index-0.json").write_text("committed by someone\n")
+    (root / "link").symlink_to(root / "pc")
+    monkeypatch.setenv(C.ENV_DIR, str(root / "link"))
+    code, out, err = _run(capsys, "check", ".")
+    assert "is listed by git" in err
+    assert sorted(p.name for p in (root / "pc").iterdir()) == ["index-0.json"]
+
+
 def test_time_dependent_results_are_not_stored(tmp_path, monkeypatch, capsys):
     root = tmp_path / "r"
     root.mkdir()
