@@ -1820,7 +1820,7 @@ class Extractor:
                                                      None, message, fix=rule.fix, end_column=o.column + len(token),
                                                      token=token))
                 return
-            rule = C.SHELL_LIMIT if code.endswith("LIMIT") else C.SHELL_PARSE
+            rule = C.SHELL_LIMIT if code.endswith(("LIMIT", "ABORT")) else C.SHELL_PARSE
             o = where.origin_at(index) if where.pieces else None
             # (a parse error's message names the text kind: the same error read as a script and as a sourced file)
             key = (o.path, o.line, o.column, rule.code, message if rule is C.SHELL_LIMIT else "") \
@@ -1828,6 +1828,13 @@ class Extractor:
             if key in self._shell_problems:
                 return  # the same text again: another path's `sh -c` string, a library each script sources
             self._shell_problems.add(key)
+            if code == "PD-SHELL-ABORT" and o is not None:
+                # the evaluation stopped altogether (expansion size, statements, commands: limits no launch
+                # script reaches) with launch text after it unevaluated: an error, as a file over its resource
+                # budget is (PD008), so that one line cannot switch a script's checks off (field test rw20/h)
+                self.out.findings.append(Finding(o.path, o.line, o.column, rule.code, rule.name, ERROR, None,
+                                                 message + "; the launches after it were not evaluated"))
+                return
             self.problem_at(rule, where, index, message)
 
         unread_sources: list = []  # (word, name): `source FILE` of a file not in the repository (a deploy host's)
@@ -1853,7 +1860,7 @@ class Extractor:
         held: list = []  # the evaluator's limits: reported when they may have cost a launch (below)
 
         def report_or_hold(code: str, message: str, where: TStr, index: int) -> None:
-            if code == "PD-SHELL-LIMIT":
+            if code in ("PD-SHELL-LIMIT", "PD-SHELL-ABORT"):
                 held.append((code, message, where, index))
             else:
                 report(code, message, where, index)

@@ -43,3 +43,33 @@ def test_the_same_launch_again_after_the_explosion_cost_nothing(scratch_git):
     scratch_git.write("bench.sh", "#!/bin/bash\nstart() {\n  " + LAUNCH + "}\nstart\n" + EXPLODE + "start\n")
     code, report = scratch_git.lint("bench.sh")
     assert _pd015(report) == [] and code == 0
+
+
+# a limit that stops the whole evaluation (expansion size): what follows was not evaluated at all
+DOUBLING = 'X=ab\nfor i in $(seq 1 30); do X="$X$X"; done\n'
+
+
+def _pd015_findings(report):
+    return [(f["line"], f["severity"]) for f in report["findings"] if f["code"] == "PD015"]
+
+
+def test_an_evaluation_stopped_before_a_launch_is_an_error(scratch_git):
+    """One line of a pull request must not switch a script's checks off with only warnings (field test rw20/h):
+    the launch after the stop, with its unknown flag, was never evaluated."""
+    scratch_git.write("run.sh", "#!/bin/bash\n" + DOUBLING + LAUNCH.replace(" &", " --no-such-flag &"))
+    code, report = scratch_git.lint("run.sh")
+    assert _pd015_findings(report) == [(3, "error")] and code == 1
+    (f,) = [f for f in report["findings"] if f["code"] == "PD015"]
+    assert "evaluation stopped; the launches after it were not evaluated" in f["message"]
+
+
+def test_a_limit_that_only_cuts_paths_stays_a_warning(scratch_git):
+    scratch_git.write("bench.sh", "#!/bin/bash\n" + EXPLODE + LAUNCH)
+    code, report = scratch_git.lint("bench.sh")
+    assert [s for _, s in _pd015_findings(report)] == ["warning"] and code == 0
+
+
+def test_an_evaluation_stopped_after_the_last_launch_is_not_reported(scratch_git):
+    scratch_git.write("run.sh", "#!/bin/bash\n" + LAUNCH + DOUBLING + "python3 client.py --port 30000\n")
+    code, report = scratch_git.lint("run.sh")
+    assert _pd015_findings(report) == [] and len(report["launches"]) == 1 and code == 0

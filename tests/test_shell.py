@@ -671,13 +671,13 @@ def test_path_limit_keeps_the_first_paths():
 
 def test_command_limit():
     r = Run("".join(f"python {i}\n" for i in range(50)), max_commands=10)
-    assert len(r.cmds) == 10 and r.codes() == ["PD-SHELL-LIMIT"]
+    assert len(r.cmds) == 10 and r.codes() == ["PD-SHELL-ABORT"]  # the evaluation stopped altogether
 
 
 def test_expansion_limit():
     text = "A=xxxxxxxxxxxxxxxx\n" + 'A="$A$A"\n' * 30 + "python $A\n"
     r = Run(text, max_expansion=100_000)
-    assert r.codes() == ["PD-SHELL-LIMIT"] and "expansions produced more than" in r.reports[0][1]
+    assert r.codes() == ["PD-SHELL-ABORT"] and "expansions produced more than" in r.reports[0][1]
 
 
 def test_parse_errors_are_reported_and_the_rest_is_evaluated():

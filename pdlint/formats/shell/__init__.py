@@ -111,7 +111,8 @@ class ShellContext:
     #: to the directory of the sourcing file (the second argument).
     resolve_source: Callable[[str, SourceFile], Optional[SourceFile]]
     #: report(code, message, where, index): 'PD-SHELL-PARSE' (unparsable
-    #: region) or 'PD-SHELL-LIMIT' (a limit was hit); ``where[index]`` is the position
+    #: region), 'PD-SHELL-LIMIT' (a limit was hit) or 'PD-SHELL-ABORT' (a limit
+    #: stopped the whole evaluation); ``where[index]`` is the position
     report: Callable[[str, str, TStr, int], None]
     #: source_refused(path, sourcing file, word): called when ``resolve_source``
     #: gave None, so the caller can report a file it refused to read (outside

@@ -192,7 +192,9 @@ class Interpreter(Words, Conditions, Control, Builtins, Joins, Tails, EnvVariant
             self.reported.add(kind)
             where = self.top.tstr if self.top is not None else EMPTY
             self.ctx.limit_serials.append(len(self.commands))
-            self.ctx.report("PD-SHELL-LIMIT", message, where, min(self.anchor, max(len(where.text) - 1, 0)))
+            # (an evaluation stopped altogether is reported as such: what follows was not evaluated)
+            self.ctx.report("PD-SHELL-ABORT" if abort else "PD-SHELL-LIMIT", message, where,
+                            min(self.anchor, max(len(where.text) - 1, 0)))
         if abort:
             raise LimitReached(kind)
 
