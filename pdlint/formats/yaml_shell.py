@@ -51,7 +51,7 @@ from pdlint.text import TStr
 
 SCRIPT_KEYS = {"run", "script", "before_script", "after_script", "setup", "source", "commands", "pre_script",
                "post_script"}
-COMMAND_KEYS = {"command", "cmd", "entrypoint", "exec", "args"}
+COMMAND_KEYS = {"command", "cmd", "entrypoint", "exec", "args", "argv"}
 ENV_KEYS = ("variables", "env", "envs", "environment", "extraEnvVars")
 _SUFFIX = re.compile(r"(?:_command|_cmd|_script|Command|Cmd|Script)$")
 _LAUNCHER = re.compile(r"sglang\.launch_server|sglang\s+serve|dynamo\.(?:sglang|vllm|trtllm|frontend)|vllm\s+serve"
@@ -161,8 +161,41 @@ def may_hold_scripts(docs: list, skip: set) -> bool:
         d.root is not None and dialect(yt.Ref(d.root)) in WORKFLOWS for d in docs)
 
 
+#: Ansible task keywords (a task list that holds them beside a `command:` is Ansible's)
+_ANSIBLE_TASK_KEYS = {"become", "register", "when", "notify", "args", "changed_when", "failed_when", "ignore_errors",
+                      "delegate_to", "async", "poll", "loop", "with_items", "tags", "environment", "become_user"}
+_ANSIBLE_PLAY_KEYS = {"tasks", "roles", "pre_tasks", "post_tasks", "handlers"}
+
+
+def ansible_module(key: str) -> str:
+    """A task's module key without its collection (``ansible.builtin.shell`` -> ``shell``)."""
+    for prefix in ("ansible.builtin.", "ansible.legacy."):
+        if key.startswith(prefix):
+            return key[len(prefix):]
+    return key
+
+
+def _ansible(root: yt.Ref) -> bool:
+    """A playbook (plays with ``hosts`` and tasks or roles) or a task list (a role's ``tasks/main.yml``)."""
+    for item in yt.seq_items(root)[:50]:
+        if not isinstance(yt.deref(item).node, yt.YMap):
+            continue
+        keys = {k for k, _ in yt.map_items(item) if isinstance(k, str)}
+        if "hosts" in keys and keys & _ANSIBLE_PLAY_KEYS:
+            return True
+        modules = {ansible_module(k) for k in keys}
+        if any(k.startswith(("ansible.builtin.", "ansible.legacy.")) for k in keys) or \
+                ({"shell", "command", "raw"} & modules and keys & (_ANSIBLE_TASK_KEYS | {"name"}) and
+                 ("command" not in modules or keys & _ANSIBLE_TASK_KEYS or "shell" in modules)):
+            return True
+    return False
+
+
 def dialect(root: yt.Ref) -> str:
-    if not isinstance(yt.deref(root).node, yt.YMap):
+    node = yt.deref(root).node
+    if isinstance(node, yt.YSeq):
+        return "ansible" if _ansible(root) else "generic"
+    if not isinstance(node, yt.YMap):
         return "generic"
     keys = {k for k, _ in yt.map_items(root)}
     if "jobs" in keys and ("on" in keys or "name" in keys):
@@ -231,13 +264,18 @@ class _Walker:
         if self.budget < 0 or len(path) > 48 or id(node) in self.active or id(node) in self.skip:
             return
         self.active.add(id(node))
+        outer = self.exprs
         try:
             if isinstance(node, yt.YMap):
+                if self.dia == "ansible" and yt.get(r, "hosts") is not None:
+                    # a play: Ansible renders its tasks' `{{ name }}` with the play's `vars` first
+                    self.exprs = {**outer, **_named_values(self.doc, yt.get(r, "vars"))}
                 self._map(r, path, env, names, image)
             elif isinstance(node, yt.YSeq):
                 for i, item in enumerate(yt.seq_items(r)):
                     self.walk(item, path + (i,), env, names, image)
         finally:
+            self.exprs = outer
             self.active.discard(id(node))
 
     def _image(self, r: yt.Ref) -> Optional[TStr]:
@@ -295,9 +333,14 @@ class _Walker:
             if key in ENV_KEYS and path == () and self.dia in ("sflow",):
                 continue
             vnode = yt.deref(v).node
-            # (a Buildkite step's `command:` list is commands run one after another, as `commands:`)
+            module = ansible_module(key) if self.dia == "ansible" and isinstance(key, str) else None
+            # (a Buildkite step's `command:` list is commands run one after another, as `commands:`; an Ansible
+            # task's `shell:` / `raw:` is a script, its `command:` a command line, `argv:` its words)
             is_script_key = key in SCRIPT_KEYS or bool(_SUFFIX.search(key)) or (self.dia == "buildkite"
-                                                                                and key == "command")
+                                                                                and key == "command") \
+                or module in ("shell", "raw")
+            if module in ("command", "argv"):
+                key = module
             if isinstance(vnode, yt.YScalar) and not is_script_key and key not in COMMAND_KEYS and "```" in vnode.value \
                     and isinstance(yt.scalar_value(vnode), str) and has_launcher(vnode.value):
                 # Markdown kept in a value (vllm-project/recipes' `guide: |`): each shell code block is a script
@@ -456,7 +499,7 @@ def _lead_word(line: str) -> str:
 def _how(dia: str) -> str:
     return {"github": "GitHub Actions job/step name", "gitlab": "GitLab CI job name", "sflow": "sflow task name",
             "argo": "Argo template name", "skypilot": "SkyPilot task name",
-            "buildkite": "Buildkite step label"}.get(dia, "YAML job/task name")
+            "buildkite": "Buildkite step label", "ansible": "Ansible task name"}.get(dia, "YAML job/task name")
 
 
 def _context(dia: str, names: list, path: tuple) -> str:
@@ -464,7 +507,8 @@ def _context(dia: str, names: list, path: tuple) -> str:
     for p in path:
         where += f"[{p}]" if isinstance(p, int) else (("." if where else "") + str(p))
     label = {"github": "GitHub Actions workflow", "gitlab": "GitLab CI", "sflow": "sflow workflow",
-             "argo": "Argo workflow", "skypilot": "SkyPilot task", "buildkite": "Buildkite pipeline"}.get(dia, "YAML")
+             "argo": "Argo workflow", "skypilot": "SkyPilot task", "buildkite": "Buildkite pipeline",
+             "ansible": "Ansible play"}.get(dia, "YAML")
     named = [n for n, _, field in names if field and isinstance(n, str)]
     if dia == "sflow" and named:
         return f"{label} task {named[-1]!r} ({where})"
@@ -569,9 +613,10 @@ def substitute(t: TStr, exprs: dict, dia: str, depth: int = 0) -> TStr:
     by an opaque word when the value is unknown."""
     if dia == "buildkite":
         return _buildkite_escapes(t)
-    pattern = _ARGO_EXPR if dia == "argo" else _GH_EXPR
+    braces = dia in ("argo", "ansible")  # `{{ x }}` (Argo's parameters, Ansible's Jinja), else `${{ x }}`
+    pattern = _ARGO_EXPR if braces else _GH_EXPR
     text = t.text
-    if ("${{" not in text and dia != "argo") or (dia == "argo" and "{{" not in text):
+    if ("${{" not in text and not braces) or (braces and "{{" not in text):
         return t
     parts, last = [], 0
     for m in pattern.finditer(text, 0, text.rfind("}}") + 2):  # no further than the last "}}": linear

@@ -1,0 +1,73 @@
+"""Ansible tasks that start a server: a playbook's (or a role's task list's) ``command:`` / ``shell:`` / ``raw:``
+in any spelling (``ansible.builtin.shell``), a module's ``cmd:`` and ``argv:``, with the play's ``vars:`` in
+their ``{{ }}`` as Ansible renders them before the module runs (field test rw20/f: ``--model-path {{ model }}``
+was split into three words, two false SGL011 errors; ``shell:`` and FQCN tasks were PD020)."""
+
+import pytest
+
+PLAY = """\
+    - hosts: decode
+      vars:
+        model: Qwen/Qwen3-8B
+      tasks:
+        - name: start decode
+          TASK
+"""
+
+
+def _run(scratch_git, task, name="pd.yml"):
+    scratch_git.write(name, PLAY.replace("TASK", task))
+    code, report = scratch_git.lint(name)
+    return code, report
+
+
+def _argv(report):
+    (launch,) = report["launches"]
+    return launch["argv"]
+
+
+def test_a_play_variable_is_rendered_into_the_command(scratch_git):
+    code, report = _run(scratch_git, "command: python3 -m sglang.launch_server --model-path {{ model }} "
+                                     "--disaggregation-mode decode --port 30002")
+    assert code == 0 and [f["code"] for f in report["findings"]] == []
+    assert _argv(report)[:2] == ["--model-path", "Qwen/Qwen3-8B"]
+
+
+def test_a_variable_the_play_does_not_set_is_one_opaque_word(scratch_git):
+    code, report = _run(scratch_git, "command: python3 -m sglang.launch_server --model-path {{ model_path }} "
+                                     "--disaggregation-mode decode --port 30002")
+    assert code == 0 and [f["code"] for f in report["findings"]] == []
+    assert len(_argv(report)) == 6  # --model-path <one word> --disaggregation-mode decode --port 30002
+
+
+@pytest.mark.parametrize("task", [
+    'shell: "nohup python3 -m sglang.launch_server --model-path m --disaggregation-mode decod --port 1 &"',
+    'ansible.builtin.shell: "python3 -m sglang.launch_server --model-path m --disaggregation-mode decod"',
+    "ansible.builtin.command:\n            cmd: python3 -m sglang.launch_server --model-path m --disaggregation-mode decod",
+    "ansible.builtin.command:\n            argv: [python3, -m, sglang.launch_server, --model-path, m, --disaggregation-mode, "
+    "decod]",
+    'ansible.legacy.raw: "python3 -m sglang.launch_server --model-path m --disaggregation-mode decod"',
+])
+def test_every_module_spelling_is_read(scratch_git, task):
+    code, report = _run(scratch_git, task)
+    assert code == 1 and [f["code"] for f in report["findings"]] == ["SGL004"], report["findings"]
+
+
+def test_a_role_task_list_is_read(scratch_git):
+    scratch_git.write("roles/sglang/tasks/main.yml", """\
+        - name: start the decode server
+          ansible.builtin.shell: python3 -m sglang.launch_server --model-path m --disaggregation-mode decod
+          become: true
+    """)
+    code, report = scratch_git.lint("roles/sglang/tasks/main.yml")
+    assert code == 1 and [f["code"] for f in report["findings"]] == ["SGL004"]
+
+
+def test_a_list_that_is_no_playbook_keeps_its_braces(scratch_git):
+    # a harness's own list of commands (no play, no task keyword): `{{ }}` is not Ansible's there
+    scratch_git.write("cases.yml", """\
+        - id: one
+          command: python3 -m sglang.launch_server --model-path {{model}} --disaggregation-mode decode
+    """)
+    code, report = scratch_git.lint("cases.yml")
+    assert "{{model}}" in _argv(report)
