@@ -1808,6 +1808,8 @@ class Extractor:
                 sourced.append(found.text)
             return found
 
+        from pdlint.formats.yaml_shell import has_launcher
+
         def report(code: str, message: str, where: TStr, index: int) -> None:
             if code == "PD-SHELL-PLACEHOLDER":
                 from pdlint.shell_rules import PLACEHOLDER_REDIRECT as rule
@@ -1828,10 +1830,12 @@ class Extractor:
             if key in self._shell_problems:
                 return  # the same text again: another path's `sh -c` string, a library each script sources
             self._shell_problems.add(key)
-            if code == "PD-SHELL-ABORT" and o is not None:
+            if code == "PD-SHELL-ABORT" and o is not None and (
+                    has_launcher(where.text[index:]) or any(has_launcher(t) for t in sourced)):
                 # the evaluation stopped altogether (expansion size, statements, commands: limits no launch
-                # script reaches) with launch text after it unevaluated: an error, as a file over its resource
-                # budget is (PD008), so that one line cannot switch a script's checks off (field test rw20/h)
+                # script reaches) before a server's entry point: an error, as a file over its resource budget is
+                # (PD008), so that one line cannot switch a script's checks off (field test rw20/h); a checker
+                # that only greps for engine flags after it keeps the warning (littlemex's verify-s3-deployment.sh)
                 self.out.findings.append(Finding(o.path, o.line, o.column, rule.code, rule.name, ERROR, None,
                                                  message + "; the launches after it were not evaluated"))
                 return

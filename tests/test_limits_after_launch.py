@@ -73,3 +73,19 @@ def test_an_evaluation_stopped_after_the_last_launch_is_not_reported(scratch_git
     scratch_git.write("run.sh", "#!/bin/bash\n" + LAUNCH + DOUBLING + "python3 client.py --port 30000\n")
     code, report = scratch_git.lint("run.sh")
     assert _pd015_findings(report) == [] and len(report["launches"]) == 1 and code == 0
+
+
+def test_an_evaluation_stopped_before_flags_a_checker_greps_for_stays_a_warning(scratch_git):
+    # no server's entry point after the stop, only engine flags a verification script searches for
+    # (littlemex/disaggregated-inference-with-nixl-over-aws-efa's verify-s3-deployment.sh)
+    scratch_git.write("verify.sh", "#!/bin/bash\n" + DOUBLING +
+                      "grep -q '\"kv_role\":\"kv_producer\"' prefill.json && echo ok --kv-transfer-config\n")
+    code, report = scratch_git.lint("verify.sh")
+    assert [s for _, s in _pd015_findings(report)] in ([], ["warning"]) and code == 0
+
+
+def test_an_evaluation_stopped_before_a_sourced_launcher_is_an_error(scratch_git):
+    scratch_git.write("lib.sh", "start() {\n  " + LAUNCH + "}\n")
+    scratch_git.write("run.sh", "#!/bin/bash\nsource ./lib.sh\n" + DOUBLING + "start\n")
+    code, report = scratch_git.lint("run.sh")
+    assert [s for _, s in _pd015_findings(report)] == ["error"] and code == 1
