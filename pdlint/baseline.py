@@ -172,6 +172,9 @@ def load(path: str, cwd: str) -> Baseline:
                             f"{e.msg}") from None
     except RecursionError:
         raise BaselineError(f"{path}: not a pdlint baseline: JSON nested too deeply") from None
+    except ValueError as e:  # (after JSONDecodeError, its subclass) an integer of more than 4300 digits
+        from pdlint.config import value_error
+        raise BaselineError(f"{path}: not a pdlint baseline: {value_error(e)}") from None
     if not isinstance(doc, dict) or FORMAT_KEY not in doc:
         raise BaselineError(f"{path}: not a pdlint baseline (no \"{FORMAT_KEY}\" key; write one with "
                             f"`pdlint --write-baseline {path}`)")

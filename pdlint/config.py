@@ -222,9 +222,19 @@ def load_config_file(path: str, display: str, boundary=None, data: Optional[byte
         raise ConfigError(f"invalid YAML: {what}", display, mark.line + 1 if mark is not None else None) from None
     except RecursionError:
         raise ConfigError("invalid YAML: nested too deep", display) from None
+    except (ValueError, OverflowError) as e:  # an integer of more than 4300 digits (field test rw20/h)
+        raise ConfigError(f"invalid YAML: {value_error(e)}", display) from None
     if not isinstance(doc, dict):
         raise ConfigError("the config must be a mapping", display, 1)
     return _from_table(doc, path, src, toml=False, yroot=_yaml_root(src.text), root=root, boundary=boundary)
+
+
+def value_error(e: Exception) -> str:
+    """A ValueError of a parser as a message (Python's advice on its integer digit limit left out)."""
+    text = str(e).splitlines()[0] if str(e) else type(e).__name__
+    if "Exceeds the limit" in text and "digits" in text:
+        return "an integer with too many digits (more than 4300)"
+    return text[:200]
 
 
 _TABLE_HEADER = re.compile(rb"^\s*\[\s*tool\s*\.\s*pdlint\b", re.M)

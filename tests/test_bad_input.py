@@ -124,6 +124,17 @@ def test_bad_config_is_a_finding_at_its_line(repo, capsys):
     assert code == 1 and "invalid TOML" in by[("pyproject.toml", "PD012")]["message"]
 
 
+def test_a_config_with_a_huge_integer_is_a_finding_and_the_rest_is_checked(repo, capsys):
+    """Python refuses to convert an integer of more than 4300 digits: a `.pdlint.yaml` holding one lost the whole
+    run to an internal error (exit 2, field test rw20/h)."""
+    (repo / "sub").mkdir()
+    (repo / "sub" / ".pdlint.yaml").write_text("vars:\n  tp: " + "9" * 5000 + "\n")
+    (repo / "sub" / "run.sh").write_text("python -m sglang.launch_server --model-path m --disaggregation-mode decode\n")
+    code, doc, by = scan(capsys, ".")
+    assert code == 1 and "an integer with too many digits" in by[("sub/.pdlint.yaml", "PD012")]["message"]
+    assert ("good.yaml", "SGL104") in by
+
+
 def test_named_files_of_unknown_kind_are_sniffed_not_reported(repo, capsys):
     (repo / "CODEOWNERS").write_text("* @team # decode prefill sglang\n*.yaml @ops\n")
     (repo / "Procfile").write_text("web: python -m sglang.launch_server --model-path m\n")

@@ -212,6 +212,9 @@ def test_fix_and_diff_leave_baselined_findings_alone(repo, capsys):
     ('{"pdlint-baseline": 1, "findings": [{"path": "a", "code": "X", "token": "t", "line": 3}]}',
      "findings[0]: unknown key 'line'"),
     ("[" * 100000 + "]" * 100000, "not a pdlint baseline"),
+    # (Python refuses to convert an integer of more than 4300 digits: an internal error before; rw20/h)
+    ('{"pdlint-baseline": 1, "findings": [{"path": "a", "code": "X", "token": "t", "count": ' + "9" * 5000 + "}]}",
+     "not a pdlint baseline: an integer with too many digits (more than 4300)"),
     (b"\xff\xfe".decode("latin-1"), "not a pdlint baseline"),
 ])
 def test_a_corrupt_or_wrong_version_baseline_is_a_usage_error(repo, capsys, content, message):
