@@ -209,6 +209,10 @@ def _emit(text: str, output_file: Optional[str] = None) -> None:
         sys.stdout.flush()
     except BrokenPipeError:
         _stdout_gone()
+    except OSError as e:  # a full disk (`>/dev/full`): the report is lost, so the run cannot say it passed
+        _stdout_gone()
+        from pdlint.lint import UsageError
+        raise UsageError(f"cannot write the report to standard output: {e.strerror or e}") from None
 
 
 def _esc(text: str) -> str:

@@ -105,14 +105,17 @@ def run(scan: Callable[[Optional[Callable], dict], int], memory_mb: float = 0.0)
         outcome.kind = "failed"
         outcome.message = (f"stopped after {MAX_RESTARTS} files that the worker process could not finish "
                            f"({', '.join(sorted(skip))[:200]})")
-    _forward(outcome)
+    written = _forward(outcome)
     if outcome.kind == "failed":
         sys.stderr.write(f"pdlint: internal error: {outcome.message}\n")
         return 2
-    return outcome.code
+    return outcome.code if written else 2
 
 
-def _forward(outcome: _Outcome) -> None:
+def _forward(outcome: _Outcome) -> bool:
+    """Write the worker's output; False when the report could not be written (a full disk: the run's result
+    is not known to whoever reads it, so it exits 2, as `--output-file` on a full disk does)."""
+    ok = True
     for data, stream in ((outcome.out, sys.stdout), (outcome.err, sys.stderr)):
         if not data:
             continue
@@ -121,11 +124,27 @@ def _forward(outcome: _Outcome) -> None:
             stream.write(data.decode(enc, "replace"))
             stream.flush()
         except BrokenPipeError:  # a reader that went away (`pdlint | head -1`): quiet, the exit code stands
-            try:
-                devnull = os.open(os.devnull, os.O_WRONLY)
-                os.dup2(devnull, stream.fileno())
-            except (OSError, ValueError, AttributeError):
-                pass
+            _to_devnull(stream)
+        except OSError as e:  # (field test rw20/h: `pdlint check . >/dev/full` ended in a traceback, exit 1)
+            _to_devnull(stream)
+            if stream is sys.stdout:
+                ok = False
+                try:
+                    sys.stderr.write(f"pdlint: error: cannot write the report to standard output: "
+                                     f"{e.strerror or e}\n")
+                except OSError:
+                    pass
+    return ok
+
+
+def _to_devnull(stream) -> None:
+    """Point ``stream`` at /dev/null: what it still buffers is dropped (the interpreter's final flush then
+    succeeds, with no "Exception ignored" message)."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, stream.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass
 
 
 SLOTS = 17  # progress slots: the worker's own, and one for each process of a parallel scan (pdlint.parallel)

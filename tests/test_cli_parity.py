@@ -231,3 +231,19 @@ def test_broken_pipe_ends_quietly(repo, args):
         os.close(write_end)
     assert r.stderr == "", r.stderr
     assert r.returncode == (1 if "run.sh" in args and args[0] != "show" else 0)
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+@pytest.mark.parametrize("worker", ["", "1"])
+@pytest.mark.parametrize("args", [["check", "--no-cache", "run.sh"], ["check", "--no-cache", "--format", "json",
+                                                                       "run.sh"]])
+def test_a_report_that_cannot_be_written_is_an_error(repo, args, worker):
+    """Standard output on a full disk (`>/dev/full`): one error line and exit 2, as for `--output-file` (a
+    traceback and exit 1 before, field test rw20/h); with the worker process and without it."""
+    env = {**os.environ, "PDLINT_NO_WORKER": worker} if worker else {k: v for k, v in os.environ.items()
+                                                                      if k != "PDLINT_NO_WORKER"}
+    with open("/dev/full", "w") as full:
+        r = subprocess.run([sys.executable, "-m", "pdlint", *args], stdout=full, stderr=subprocess.PIPE, text=True,
+                           timeout=120, env=env)
+    assert r.returncode == 2
+    assert r.stderr == "pdlint: error: cannot write the report to standard output: No space left on device\n"
