@@ -142,7 +142,10 @@ def container_env(doc: TStr, c: Container, configmaps: Optional[dict] = None) ->
             continue
         vref = yt.get(item, "value")
         if vref is not None and isinstance(yt.deref(vref).node, yt.YScalar):
-            env[name] = yt.scalar_tstr(doc, vref)
+            value = yt.scalar_tstr(doc, vref)
+            # a `$(NAME)` of a variable defined earlier in the list is expanded in the value, as the kubelet does
+            # (`B: "$(A)"` after `A: "2"` is 2: a false SGL005 "invalid int value: '$(A)'" before, rw20/h)
+            env[name] = expand_refs(value, env, known_only=True) if "$(" in value.text else value
             continue
         from_cm = _configmap_value(yt.get(yt.get(item, "valueFrom"), "configMapKeyRef"), configmaps)
         if from_cm is not None:
