@@ -24,3 +24,45 @@ def test_a_configmap_of_another_stream_or_a_missing_key_stays_unknown(scratch_gi
     scratch_git.write("cm.yaml", CM.replace("key: TP_SIZE}", "key: NO_SUCH_KEY}").replace("key: KV_ROLE_CFG}", "key: X}"))
     _, report = scratch_git.lint("cm.yaml")
     assert not {"VLLM037", "VLLM029"} & {c for c, _ in _found(report)}
+
+
+TWO_NAMESPACES = """\
+    apiVersion: v1
+    kind: ConfigMap
+    metadata: {name: cfg, namespace: team-a}
+    data: {TP: "2"}
+    ---
+    apiVersion: v1
+    kind: ConfigMap
+    metadata: {name: cfg, namespace: NS}
+    data: {TP: "two"}
+    ---
+    apiVersion: apps/v1
+    kind: Deployment
+    metadata: {name: prefill, namespace: team-b}
+    spec:
+      template:
+        spec:
+          containers:
+          - name: p
+            image: lmsysorg/sglang:v0.5.2
+            command: [python3, -m, sglang.launch_server, --model-path, m, --disaggregation-mode, prefill, --tp, $(TP)]
+            env:
+            - name: TP
+              valueFrom: {configMapKeyRef: {name: cfg, key: TP}}
+"""
+
+
+def test_a_configmap_name_in_two_namespaces_is_not_guessed(scratch_git):
+    """Which of two ConfigMaps named `cfg` a container reads is its namespace's: the first of the stream was taken
+    (team-a's 2 for a team-b workload whose value is 'two'; field test rw20/h)."""
+    scratch_git.write("pd.yaml", TWO_NAMESPACES.replace("NS", "team-b"))
+    code, report = scratch_git.lint("pd.yaml")
+    assert code == 0 and report["findings"] == []
+    (launch,) = report["launches"]
+    assert launch["argv"][-2] == "--tp" and launch["argv"][-1] != "2"
+    # one namespace (the same ConfigMap written twice): its value
+    scratch_git.write("pd.yaml", TWO_NAMESPACES.replace("NS", "team-a"))
+    code, report = scratch_git.lint("pd.yaml")
+    (launch,) = report["launches"]
+    assert launch["argv"][-2:] == ["--tp", "2"]

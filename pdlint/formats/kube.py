@@ -174,6 +174,8 @@ def _configmap_value(ref, configmaps: Optional[dict]) -> Optional[TStr]:
     if ref is None or not configmaps:
         return None
     cm = configmaps.get(yt.scalar_text(yt.get(ref, "name")) or "")
+    if cm is not None and getattr(cm, "ambiguous", False):
+        return None  # one of that name in each of two namespaces: the workload's decides (not followed)
     key = yt.scalar_text(yt.get(ref, "key"))
     value = cm.data.get(key) if cm is not None and key else None
     if isinstance(value, TStr):

@@ -52,6 +52,9 @@ class ConfigMap:
     doc: TStr
     path: str  # display path of the file that defines it
     abspath: Optional[str] = None
+    # another ConfigMap of this name in another namespace is in the same stream: which one a workload's
+    # `configMapKeyRef` reads depends on the workload's namespace, which pdlint does not follow (rw20/h)
+    ambiguous: bool = False
 
 
 @dataclass
@@ -162,8 +165,10 @@ def _cm_source(cm: yt.Ref) -> tuple:
 
 
 def configmaps(docs: list, doc: TStr, path: str, abspath: Optional[str] = None) -> dict:
-    """name -> :class:`ConfigMap` of the ``kind: ConfigMap`` documents of a YAML stream."""
+    """name -> :class:`ConfigMap` of the ``kind: ConfigMap`` documents of a YAML stream (the first of a name;
+    ``ambiguous`` when another namespace has one of that name too)."""
     out: dict = {}
+    namespaces: dict = {}
     for d in docs:
         if d.root is None:
             continue
@@ -175,7 +180,13 @@ def configmaps(docs: list, doc: TStr, path: str, abspath: Optional[str] = None) 
         if not name or data is None or not isinstance(yt.deref(data).node, yt.YMap):
             continue
         values = {k: v for k, v in yt.map_items(data) if isinstance(yt.deref(v).node, yt.YScalar)}
-        out.setdefault(name, ConfigMap(name, values, doc, path, abspath))
+        namespace = yt.scalar_text(yt.get(yt.get(root, "metadata"), "namespace")) or ""
+        if name in out:
+            if namespaces.get(name) != namespace:
+                out[name].ambiguous = True
+            continue
+        namespaces[name] = namespace
+        out[name] = ConfigMap(name, values, doc, path, abspath)
     return out
 
 
