@@ -1118,3 +1118,15 @@ def test_roles_from_a_heredoc_printing_function_pair(scratch_git):
     assert sorted(l["role"] for l in report["launches"]) == ["decode", "prefill"]
     assert report["coverage"]["unchecked"] == 0 and report["findings"] == []
     assert sum(len(d["pairs"]) for d in report["pairs"]) == 1
+
+
+def test_exec_with_a_named_descriptor_goes_on(shell_eval):
+    """`exec {fd}>file` opens a descriptor (its number in fd) and the script goes on: taken for a program `{fd}`
+    that replaced the shell, the launch after it was lost (field test rw20/h)."""
+    script = ('exec {lock_fd}>/tmp/prefill.lock\nflock -n "$lock_fd" || exit 1\n'
+              "python -m sglang.launch_server --model-path m --disaggregation-mode prefill\n")
+    cmds, _ = shell_eval(script)
+    assert [c.words[0].text for c in cmds][-1] == "python"
+    # `exec PROGRAM` still ends the script
+    cmds, _ = shell_eval("exec python -m sglang.launch_server --model-path m\necho after\n")
+    assert [c.words[0].text for c in cmds] == ["exec"]

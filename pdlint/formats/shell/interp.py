@@ -39,6 +39,10 @@ PATHS_LIMIT = " branch paths; only the first "
 _QUIET_UNCALLED = frozenset({"paths", "expansion"})
 
 
+#: a bash named-descriptor redirection's word (`{name}` of `exec {name}>file`)
+_NAMED_FD = re.compile(r"\{[A-Za-z_][A-Za-z0-9_]*\}\Z")
+
+
 class LimitReached(Exception):
     """Raised to stop the evaluation when a global budget is exhausted (``quiet``: in a function the script
     never calls that cannot start a launch: only that function's evaluation stops,
@@ -456,6 +460,12 @@ class Interpreter(Words, Conditions, Control, Builtins, Joins, Tails, EnvVariant
         if name == "cd":
             _change_directory(words, st)
         if name == "exec" and len(words) == 1:
+            return [Out(st, True)]
+        if name == "exec" and all(_NAMED_FD.match(w.text) for w in words[1:]):
+            # `exec {lock_fd}>/tmp/x`: bash opens a descriptor and puts its number in lock_fd; the shell goes on
+            # (tree-sitter leaves `{lock_fd}` a word: taken for a program, the rest of the script was lost, rw20/h)
+            for w in words[1:]:
+                st.vars[w.text[1:-1]] = Var(TStr.synthetic("10", "<fd>", opaque=True))
             return [Out(st, True)]
         cmd = self.emit(words, st, unk, penv, node)
         self.nested_out = None
