@@ -1614,6 +1614,8 @@ class Extractor:
             self.problem(C.LIMIT, src, 1, 1, f"role-keyed file too deep or too large: {e}")
             return True
         except Exception:  # an unexpected shape: the file is simply not a role-keyed config
+            if getattr(self.opt, "debug", False):
+                raise  # (--debug shows what the adapter failed on)
             return False
         for launch in found:
             if launch.meta.get("no_servers"):

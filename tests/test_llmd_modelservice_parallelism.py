@@ -111,3 +111,14 @@ def test_the_chart_writes_the_port_from_routing(scratch_git):
     scratch_git.write("values.yaml", VALUES)
     _, report = scratch_git.lint("values.yaml")
     assert all("--port" not in l["argv"] for l in report["launches"])
+
+
+def test_a_size_too_large_to_be_one_is_not_read_and_the_file_still_is(scratch_git):
+    """`dataLocal` and `workers` of 2200 digits: their product (4400 digits) could not be written as a number, the
+    exception lost both launches of the file and their findings (field test rw20/h)."""
+    huge = "9" * 2200
+    scratch_git.write("values.yaml", VALUES.replace("tensor: 1\n", f"tensor: 1\n        dataLocal: {huge}\n"
+                                                                   f"        workers: {huge}\n"))
+    code, report = scratch_git.lint("values.yaml")
+    assert {l["role"] for l in report["launches"]} == {"prefill", "decode"}
+    assert ("PD153", 15) in [(f["code"], f["line"]) for f in report["findings"]] and code == 1

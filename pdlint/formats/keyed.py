@@ -585,12 +585,18 @@ def _is_map(ref) -> bool:
     return ref is not None and isinstance(yt.deref(ref).node, yt.YMap)
 
 
+#: the largest size or count read as a number (a larger one is no parallel size: products of two such values
+#: stay far from Python's 4300-digit conversion limit, field test rw20/h)
+MAX_INT = 1 << 31
+
+
 def _int(ref) -> Optional[int]:
     t = yt.scalar_text(ref)
     try:
-        return int(t) if t is not None else None
+        v = int(t) if t is not None and len(t) < 20 else None
     except ValueError:
         return None
+    return v if v is not None and abs(v) < MAX_INT else None
 
 
 # ---------------------------------------------------------------------------
