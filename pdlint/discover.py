@@ -311,11 +311,17 @@ def _head(path: str, boundary=None) -> bytes:
     return (boundary or Boundary(os.path.dirname(os.path.abspath(path)))).head(path, 128)
 
 
+#: git run on a scanned repository runs nothing that repository's own configuration names: `core.fsmonitor` is a
+#: program git starts for `ls-files` (a `.git/config` written by whoever made the tree - an archive, a copied work
+#: tree, a nested checkout - ran its command on `pdlint check`, field test rw20/h); no optional locks (a read only)
+GIT = ("git", "-c", "core.fsmonitor=false", "-c", "core.untrackedCache=false", "--no-optional-locks")
+
+
 def _git_files(root: str, directory: str) -> Optional[list]:
     """Tracked and untracked-but-not-ignored files under ``directory``."""
     try:
         out = subprocess.run(
-            ["git", "-C", root, "ls-files", "-z", "--cached", "--others", "--exclude-standard", "--",
+            [*GIT, "-C", root, "ls-files", "-z", "--cached", "--others", "--exclude-standard", "--",
              os.path.relpath(directory, root)],
             capture_output=True, timeout=30, check=True).stdout
     except (OSError, subprocess.SubprocessError):

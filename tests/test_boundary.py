@@ -405,3 +405,18 @@ def test_baseline_file_is_read_inside_the_repository(repo, capsys, tmp_path):
         assert "not a regular file (FIFO)" in capsys.readouterr().err
     assert main(["--baseline", "none.json", "good.yaml"]) == 2
     assert "baseline file not found" in capsys.readouterr().err
+
+
+def test_git_runs_no_program_the_repositorys_own_config_names(repo, capsys, tmp_path):
+    """`git ls-files` starts the program `core.fsmonitor` names: a work tree whose `.git/config` someone else wrote
+    (an archive, a copied checkout) ran its command on `pdlint check` (field test rw20/h)."""
+    git(repo, "init", "-q", ".")
+    marker = tmp_path / "PWNED"
+    hook = repo / ".git" / "hook.sh"
+    hook.write_text(f"#!/bin/sh\ntouch '{marker}'\n")
+    hook.chmod(0o755)
+    git(repo, "config", "core.fsmonitor", str(hook))
+    code = main(["--no-cache", "--format", "json", "."])
+    found = {f["code"] for f in json.loads(capsys.readouterr().out)["findings"]}
+    assert not marker.exists()
+    assert code == 1 and "SGL104" in found  # the files were listed all the same
