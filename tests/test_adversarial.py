@@ -80,6 +80,11 @@ ATTACKS = [
     # (with launch text: a big file without any is nothing to check, test_field_cov_big_files.py)
     Attack("two-megabyte-template", {"big.j2": "{{ a }}\n" * 260_000 + LAUNCH}, {"big.j2": {"PD008"}}),
     Attack("jinja-huge-power", {"pow.j2": "{{ 9**(9**9) }}\n" + LAUNCH}, {"pow.j2": {"PD006"}}),
+    # (one C regex scan no signal interrupts: striptags is quadratic on unclosed `<`, rw20/h)
+    Attack("jinja-striptags-quadratic", {"st.j2": "{{ ('<' * 3000000)|striptags }}\n" + LAUNCH}, {"st.j2": {"PD006"}}),
+    Attack("ansible-regex-exponential", {
+        "roles/r/templates/re.sh.j2": "{{ ('a' * 40 + 'b') | regex_search('(a+)+$') }}\n" + LAUNCH},
+        {"roles/r/templates/re.sh.j2": {"PD006"}}),
     Attack("jinja-huge-repetition", {"mul.j2": "{{ ('x'*10**9)|length }} {{ ([0]*10**9)|length }}\n" + LAUNCH},
            {"mul.j2": {"PD006"}}),
     Attack("huge-tp-size", {
