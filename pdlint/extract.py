@@ -485,7 +485,13 @@ class Extractor:
     def kustomize(self, job: FileJob, build) -> None:
         from pdlint import structure_rules
         from pdlint.formats import kustomize
+        seen: set = set()
         for p in build.problems:
+            o = p.where.origin_at(0) if p.where.pieces else None
+            key = ((o.path, o.line, o.column) if o is not None else None, p.message)
+            if key in seen:
+                continue  # one base reached along several paths: its problem once
+            seen.add(key)
             rule = C.INVALID_YAML if p.invalid_yaml else structure_rules.KUSTOMIZE_ERROR
             if p.where.pieces:
                 self.problem_at(rule, p.where, 0, p.message)

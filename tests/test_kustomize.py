@@ -1,11 +1,13 @@
 """Kustomize builds in pdlint (pdlint.formats.kustomize): the llm-d SGLang P/D
 patches over a base, an overlay, launch-unit expansion and PD106."""
 
+import json
 import os
 import textwrap
 
 import pytest
 
+from pdlint.cli import main
 from pdlint.discover import discover, expand_units
 from pdlint.extract import Extractor, Options
 from pdlint.lint import ConfigResolver
@@ -148,3 +150,33 @@ def test_inline_patch_with_target_and_cycle(tmp_path):
     (l,) = out.launches
     assert l.argv[1].origin.path == "kustomization.yaml" and l.argv[1].origin.line == 14
     assert any(f.code == "PD106" and "cycle" in f.message for f in out.findings)
+
+
+def _lattice(root, n):
+    for i in range(n + 1):
+        d = root / "fan" / f"l{i}"
+        d.mkdir(parents=True)
+        (d / "kustomization.yaml").write_text(f"resources: [../l{i + 1}, ../l{i + 1}/]\n" if i < n
+                                              else "resources: [../../../outside]\n")
+
+
+def test_a_base_reached_along_many_paths_reports_its_problem_once(tmp_path, monkeypatch, capsys):
+    """Each kustomization of a lattice includes the next twice: 2^N paths reach the last one, whose problem was
+    reported once per path (16,384 identical findings for N=14, field test rw20/h)."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / ".git").mkdir()
+    _lattice(tmp_path, 4)
+    code = main(["--no-cache", "--format", "json", "."])
+    found = [(f["path"], f["code"]) for f in json.loads(capsys.readouterr().out)["findings"]]
+    assert code == 1 and found == [("fan/l4/kustomization.yaml", "PD106")]
+
+
+def test_a_build_that_reaches_too_many_kustomizations_stops_there(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / ".git").mkdir()
+    _lattice(tmp_path, 12)
+    code = main(["--no-cache", "--format", "json", "."])
+    found = json.loads(capsys.readouterr().out)["findings"]
+    assert code == 1 and [(f["path"], f["code"]) for f in found] == [("fan/l0/kustomization.yaml", "PD106"),
+                                                                    ("fan/l12/kustomization.yaml", "PD106")]
+    assert "reaches more than 500 kustomizations" in found[0]["message"]

@@ -47,6 +47,9 @@ from pdlint.text import SourceFile, TStr
 
 NAMES = ("kustomization.yaml", "kustomization.yml", "Kustomization")
 MAX_DEPTH = 16
+#: kustomizations one build reads (each time one is reached: a base two overlays include counts twice); a
+#: lattice of kustomizations that each include the next twice reached 2^N of them (field test rw20/h)
+MAX_VISITS = 500
 
 
 def is_kustomization(path: str) -> bool:
@@ -114,6 +117,7 @@ class Build:
     #: by the overlay (its launch text was superseded, not left unrecognised: field test rw17/n)
     superseded: list = field(default_factory=list)
     generated: dict = field(default_factory=dict)  # configMapGenerator name -> {key: TStr of the value}
+    visits: int = 0  # kustomizations read (MAX_VISITS)
 
 
 class Builder:
@@ -124,6 +128,9 @@ class Builder:
     def build(self, kfile: str) -> Build:
         b = Build(kfile)
         self._build(kfile, b, (), 0)
+        if b.visits > MAX_VISITS:
+            b.problems.append(Problem(TStr("", ()), f"the build reaches more than {MAX_VISITS} kustomizations (bases "
+                                                    f"included more than once); pdlint stopped reading it there"))
         return b
 
     # -- helpers -----------------------------------------------------------
@@ -154,7 +161,8 @@ class Builder:
     # -- the build -----------------------------------------------------------
     def _build(self, kfile: str, b: Build, stack: tuple, depth: int) -> list:
         """Resources of one kustomization (its patches applied); appended to ``b`` by the caller."""
-        if depth > MAX_DEPTH:
+        b.visits += 1
+        if depth > MAX_DEPTH or b.visits > MAX_VISITS:
             return []
         src = self.read(kfile)
         if src is None:  # (too large, over a budget: reported at the file)
