@@ -606,6 +606,7 @@ class Extractor:
             how = self.render_how(res, helm_failed)
             self.chart_launches(job, res, chart_display, unit, how)
             self.report_not_yaml(res, how)
+            self.report_unrendered(job, chart, res, chart_display, unit, helm_failed)
             took = time.monotonic() - started
             overlays = self.chart_render_overlays(job, chart, chart_display, read, res, took)
             self.note_unrendered_chart_lines(chart, chart_display, how, overlays)
@@ -696,6 +697,31 @@ class Extractor:
                 res.rendered = good
                 res.not_yaml = bad
         return res, helm_failed
+
+    def report_unrendered(self, job: FileJob, chart: str, res, chart_display: str, unit: str,
+                          helm_failed: bool) -> None:
+        """PD104 for each template of a chart pdlint's subset could not render while it rendered the others (one
+        that holds launch text, or includes a define that may); the literal flag lines of such a template are
+        checked as for a chart that is not rendered at all."""
+        from pdlint import structure_rules
+        from pdlint.coverage import may_hold_launch
+        for src, e in res.unrendered:
+            if not may_hold_launch(src.text) and not (
+                    re.search(r"\b(?:include|template)\s+\"", src.text) and self.chart_has_launch_text(chart)):
+                continue  # (`checksum/config: {{ include ... | sha256sum }}` on a ConfigMap: no launch lost)
+            name = os.path.basename(src.path)
+            message = (f"{name} of Helm chart {chart_display} was not rendered: "
+                       + ("helm template failed and " if helm_failed else "helm is not on PATH and ")
+                       + f"pdlint's template subset stopped there ({e.message}); only its literal flag lines were "
+                         f"checked, the chart's other templates were rendered and checked")
+            if e.where is not None and e.where.pieces and not e.where.origin.path.startswith("<"):
+                self.problem_at(structure_rules.HELM_NOT_RENDERED, e.where, 0, message)
+            else:
+                self.problem(structure_rules.HELM_NOT_RENDERED, None, 1, 1, message, path=src.path)
+            if src.abspath and may_hold_launch(src.text):
+                self.go_template_literals(FileJob(src.abspath, src.path, job.root, "yaml"), src, unit,
+                                          f"template {name} of chart {chart_display} not rendered",
+                                          {"chart": chart_display})
 
     def report_not_yaml(self, res, how: str) -> None:
         """PD003 for a chart template whose render is not YAML at a line without a template action (every

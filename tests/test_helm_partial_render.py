@@ -67,3 +67,45 @@ def test_a_chart_whose_every_template_is_broken_falls_back_as_before(scratch_git
     scratch_git.write("chart/templates/pd.yaml", PD + "  extra: x\n    bad: y\n")
     _, report = scratch_git.lint(".")
     assert "PD104" in [f["code"] for f in report["findings"]]
+
+
+# a template the subset cannot render (a Helm function it lacks): the others are still rendered (field test rw20/h:
+# one `sha256sum` anywhere in a chart left every template unrendered, the errors of its PD templates unseen)
+UNSUPPORTED_CONFIG = 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata:\n  sum: {{ sha256sum "x" }}\n'
+UNSUPPORTED_LAUNCH = """\
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: decode, annotations: {checksum: '{{ sha256sum "x" }}'}}
+spec:
+  template:
+    spec:
+      containers:
+        - name: decode
+          image: lmsysorg/sglang:v0.5.23
+          command:
+            - python3
+            - -m
+            - sglang.launch_server
+            - --model-path
+            - m
+            - --disaggregation-mode
+            - decod
+"""
+
+
+def test_a_template_the_subset_cannot_render_leaves_the_others_rendered(scratch_git, no_helm):
+    _chart(scratch_git, UNSUPPORTED_CONFIG)
+    code, report = scratch_git.lint(".")
+    assert [(f["path"], f["code"]) for f in report["findings"]] == [("chart/templates/pd.yaml", "VLLM029")]
+    assert code == 1  # the ConfigMap holds no launch text: nothing lost, nothing said
+
+
+def test_an_unrendered_template_with_launch_text_is_reported_and_its_literal_flags_checked(scratch_git, no_helm):
+    _chart(scratch_git, UNSUPPORTED_LAUNCH)
+    code, report = scratch_git.lint(".")
+    found = sorted((f["path"], f["code"], f["line"]) for f in report["findings"])
+    assert found == [("chart/templates/other.yaml", "PD104", 3), ("chart/templates/other.yaml", "SGL004", 17),
+                     ("chart/templates/pd.yaml", "VLLM029", 11)]
+    pd104 = next(f for f in report["findings"] if f["code"] == "PD104")
+    assert "other.yaml of Helm chart chart was not rendered" in pd104["message"]
+    assert "function 'sha256sum' is not in pdlint's template subset" in pd104["message"]

@@ -1289,6 +1289,9 @@ class ChartResult:
     values: Optional[SourceFile] = None
     overlay: Optional[SourceFile] = None  # the values overlay rendered with values.yaml (None: values.yaml alone)
     not_yaml: list = field(default_factory=list)  # (Rendered, YamlError): templates left out, their render not YAML
+    # (SourceFile, Unsupported): templates the subset could not render while it rendered others (a function it
+    # does not have in one of them no longer leaves the whole chart unrendered, field test rw20/h)
+    unrendered: list = field(default_factory=list)
 
 
 # ---------------------------------------------------------------------------
@@ -1512,31 +1515,40 @@ def render_subset(chart: str, read, overlay: Optional[SourceFile] = None, read_b
             parse(TStr.from_source(lib), defines)
         except (Unsupported, RecursionError):
             continue
+    def isolated(src: SourceFile, work):
+        """``work()``, or None with the template recorded as not rendered (the others go on)."""
+        try:
+            return work()
+        except Unsupported as e:
+            res.unrendered.append((src, e))
+        except RecursionError:
+            res.unrendered.append((src, Unsupported("template nesting too deep")))
+        except Exception as e:  # untrusted input: a construct the subset mishandles must not stop the scan
+            res.unrendered.append((src, Unsupported(f"template evaluation failed ({type(e).__name__}: {e})")))
+        return None
+
+    for f in files:
+        if not template_source(f) or os.path.basename(f) == "NOTES.txt":
+            continue  # (NOTES.txt: printed after an install, never a manifest; `helm create`'s quotes braces)
+        src = read(f)
+        if src is None:
+            continue
+        nodes = isolated(src, lambda: parse(TStr.from_source(src), defines))
+        if nodes is not None and not os.path.basename(f).startswith("_") and manifest_name(f):
+            parsed.append((src, nodes))
     try:
-        for f in files:
-            if not template_source(f) or os.path.basename(f) == "NOTES.txt":
-                continue  # (NOTES.txt: printed after an install, never a manifest; `helm create`'s quotes braces)
-            src = read(f)
-            if src is None:
-                continue
-            nodes = parse(TStr.from_source(src), defines)
-            if not os.path.basename(f).startswith("_") and manifest_name(f):
-                parsed.append((src, nodes))
         if overlay is not None:
             vdoc, vroot = overlay_values(vdoc, vroot, overlay)
         r = Renderer(vdoc, vroot, load_chart_meta(chart, read), defines)
-        for src, nodes in parsed:
-            out = TStr.join(r.render(nodes, r.root_val(), {}))
-            res.rendered.append(Rendered(src, out, "pdlint subset"))
     except Unsupported as e:
         res.failed = e
-        res.rendered = []
-    except RecursionError:
-        res.failed = Unsupported("template nesting too deep")
-        res.rendered = []
-    except Exception as e:  # untrusted input: a construct the subset mishandles must not stop the scan
-        res.failed = Unsupported(f"template evaluation failed ({type(e).__name__}: {e})")
-        res.rendered = []
+        return res
+    for src, nodes in parsed:
+        out = isolated(src, lambda: TStr.join(r.render(nodes, r.root_val(), {})))
+        if out is not None:
+            res.rendered.append(Rendered(src, out, "pdlint subset"))
+    if res.unrendered and not res.rendered:
+        res.failed = res.unrendered[0][1]  # nothing rendered: the chart is not (tier 3)
     return res
 
 
