@@ -234,11 +234,40 @@ JSON_MANIFEST_HEAD = 4096
 def _json_manifest(path: str, boundary) -> bool:
     """Is a walked ``.json`` file a Kubernetes manifest (an object, or a list of objects, with ``apiVersion``
     and ``kind``)?  Such a file is YAML to pdlint, read as a named JSON file is; other JSON files (benchmark
-    results, tool settings) holding launch text are not read in a walk (their launch text is PD020)."""
+    results, tool settings) holding launch text are not read in a walk (their launch text is PD020).  The keys
+    are looked for in the file's head, else in the whole file parsed (JSON keys come in any order: a manifest
+    whose long `metadata` came first passed a CI walk unread, field test rw20/h)."""
     if not path.lower().endswith(".json"):
         return False
     head = boundary.head(path, JSON_MANIFEST_HEAD)
-    return bool(head) and bool(_JSON_API.search(head)) and bool(_JSON_KIND.search(head))
+    if not head:
+        return False
+    if _JSON_API.search(head) and _JSON_KIND.search(head):
+        return True
+    doc = _json_of(path, boundary)
+
+    def k8s(o) -> bool:
+        return isinstance(o, dict) and isinstance(o.get("apiVersion"), str) and isinstance(o.get("kind"), str)
+    return k8s(doc) or (isinstance(doc, list) and any(k8s(o) for o in doc[:1000]))
+
+
+def _json_of(path: str, boundary):
+    """The parsed JSON of a file inside the boundary (at most MAX_FILE_BYTES), or None."""
+    import json
+    from pdlint.safeio import Refused
+    try:
+        return json.loads(boundary.read(path).decode("utf-8"))
+    except (Refused, ValueError, RecursionError, UnicodeDecodeError):
+        return None
+
+
+def is_baseline(path: str, boundary) -> bool:
+    """Is a ``.json`` file pdlint's own baseline: ``{"pdlint-baseline": N, "findings": [...]}`` and nothing else
+    (a manifest whose first key is ``"pdlint-baseline"`` is no baseline, field test rw20/h)?"""
+    if not path.lower().endswith(".json") or not _BASELINE_HEAD.match(boundary.head(path, 200)):
+        return False
+    doc = _json_of(path, boundary)
+    return isinstance(doc, dict) and set(doc) <= {"pdlint-baseline", "findings"}
 
 
 def _has_launch_text(path: str, boundary) -> bool:
@@ -252,7 +281,7 @@ def _has_launch_text(path: str, boundary) -> bool:
         data = boundary.read(path)
     except Refused:
         return True
-    if not worth_parsing("unsupported", data) or _BASELINE_HEAD.match(data[:200]):
+    if not worth_parsing("unsupported", data) or (_BASELINE_HEAD.match(data[:200]) and is_baseline(path, boundary)):
         return False
     return bool(find_markers(data.decode("utf-8", "replace")))
 
@@ -399,7 +428,7 @@ def discover(paths: list, cwd: str, excluded=lambda p: False, force_exclude=lamb
                 continue
             # named explicitly: a kind pdlint reads, another text kind, else sniffed by the extract stage
             head = _head(ap, boundary)
-            if ap.lower().endswith(".json") and _BASELINE_HEAD.match(boundary.head(ap, 200)):
+            if is_baseline(ap, boundary):
                 continue  # pdlint's own baseline (a commit that updates it names it)
             kind = file_kind(ap, boundary.root_for(ap), head) or _other_text(ap, named=True)
             if kind is None and ap.lower().endswith(SNIFF_SHELL_EXT):

@@ -68,3 +68,22 @@ def test_pdlint_baseline_is_no_launch_text(scratch_git):
     assert report["findings"] == [] and code == 0
     code, report = scratch_git.lint("--strict", ".pdlint-baseline.json")
     assert report["findings"] == [] and code == 0
+
+
+def test_a_manifest_whose_keys_come_late_is_read(scratch_git):
+    """JSON keys come in any order: `apiVersion` after a long `metadata` (past the head pdlint sniffs) kept the
+    manifest out of a walk while naming it read it (field test rw20/h)."""
+    doc = json.loads(_deployment(CMD))
+    late = {"metadata": {"name": "p", "annotations": {"note": "x" * 5000}}, "spec": doc["spec"],
+            "kind": "Deployment", "apiVersion": "apps/v1"}
+    scratch_git.write("prefill.json", json.dumps(late, indent=2))
+    code, report = scratch_git.lint(".")
+    assert [f["code"] for f in report["findings"]] == ["SGL101"] and code == 1
+
+
+def test_a_manifest_that_starts_like_a_baseline_is_read(scratch_git):
+    doc = {"pdlint-baseline": 1, **json.loads(_deployment(CMD))}
+    scratch_git.write("prefill.json", json.dumps(doc, indent=2))
+    for args in (["."], ["prefill.json"]):
+        code, report = scratch_git.lint(*args)
+        assert [f["code"] for f in report["findings"]] == ["SGL101"] and code == 1, args
