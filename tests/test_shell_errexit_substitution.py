@@ -48,3 +48,20 @@ def test_local_masks_the_status(scratch_git):
     scratch_git.write("run.sh", script)
     _, report = scratch_git.lint("--sglang-version", "0.5.23", "run.sh")
     assert sorted({l["argv"][-1] for l in report["launches"]}) == ["", "mlx5_0", "mlx5_1"]
+
+
+@pytest.mark.parametrize("sete, assign", [
+    # field test rw20/h: the text held `set -e`, but bash goes on at this assignment
+    ("set -euo pipefail", "DEVICE=$(find_device) || true"),  # a `||` list: only its last command exits
+    ("set -e\nset +e", "DEVICE=$(find_device)"),  # errexit turned off again before it
+    ("set -o errexit\nset +o errexit", "DEVICE=$(find_device)"),
+    ("cat > /tmp/helper.sh <<'H'\nset -e\nH", "DEVICE=$(find_device)"),  # a here-document's text is not the script's
+    ("set -e", "if DEVICE=$(find_device); then :; fi"),  # a condition
+])
+def test_where_bash_goes_on_the_empty_value_is_used(scratch_git, sete, assign):
+    values, codes = _run(scratch_git, sete, assign)
+    assert values == ["", "mlx5_0", "mlx5_1"] and codes == ["SGL049"]
+
+
+def test_errexit_turned_on_after_an_off_still_counts(scratch_git):
+    assert _run(scratch_git, "set +e\nset -e") == (["mlx5_0", "mlx5_1"], [])

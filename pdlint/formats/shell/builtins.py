@@ -444,20 +444,56 @@ class Builtins:
             child.exported[name] = True
 
 
-_ERREXIT = re.compile(r"^[ \t]*set[ \t]+(?:-[a-zA-Z]*e[a-zA-Z]*\b|-o[ \t]+errexit\b)", re.M)
+_ERREXIT_ON = re.compile(r"(?:^|[ \t])(?:-[a-zA-Z]*e[a-zA-Z]*\b|-o[ \t]+errexit\b)")
+_ERREXIT_OFF = re.compile(r"(?:^|[ \t])(?:\+[a-zA-Z]*e[a-zA-Z]*\b|\+o[ \t]+errexit\b)")
+#: statements a failing assignment does not end the script from (bash ignores errexit in a `||` / `&&` list
+#: but its last command, a pipeline but its last command, after `!`, and in a condition)
+_NOT_STATEMENT = frozenset({"declaration_command", "command", "list", "pipeline", "negated_command",
+                            "test_command", "binary_expression", "unary_expression"})
+
+
+def _errexit_switches(unit) -> list:
+    """``(start byte, on)`` of each ``set`` command of the text that turns errexit on or off, in text order
+    (a here-document's body is text, no command: a `set -e` a script writes into another file is not its own)."""
+    out = []
+    stack = [unit.root]
+    while stack:
+        n = stack.pop()
+        if n.type == "command":
+            name = n.child_by_field_name("name")
+            if name is not None and unit.text[unit.char(name.start_byte):unit.char(name.end_byte)] == "set":
+                args = unit.text[unit.char(name.end_byte):unit.char(n.end_byte)]
+                if _ERREXIT_ON.search(args):
+                    out.append((n.start_byte, True))
+                elif _ERREXIT_OFF.search(args):
+                    out.append((n.start_byte, False))
+            continue
+        if n.type in ("heredoc_body", "command_substitution", "subshell", "string", "raw_string"):
+            continue
+        stack.extend(n.children)
+    return sorted(out)
 
 
 def _exits_on_failure(unit, node) -> bool:
     """Does a failing ``$(...)`` end the script here: the whole value of a plain assignment statement
-    (``X=$(f)``, not ``local X=$(f)`` nor ``X=$(f) cmd``, whose status is another's) in a script that sets
-    ``errexit`` (``set -e``, ``set -euo pipefail``, ``set -o errexit``; anywhere in it: an approximation)."""
+    (``X=$(f)``, not ``local X=$(f)``, ``X=$(f) cmd`` whose status is another's, ``X=$(f) || true``, nor a
+    condition's) where errexit is on: the last ``set -e`` / ``set +e`` (``-o errexit``) of the text before it
+    (in text order: an approximation of the order they run in; field test rw20/h)."""
     parent = node.parent
-    if parent is None or parent.type != "variable_assignment" or parent.parent is None or \
-            parent.parent.type in ("declaration_command", "command"):
+    stmt = parent.parent if parent is not None else None
+    if parent is None or parent.type != "variable_assignment" or stmt is None or stmt.type in _NOT_STATEMENT:
+        return False
+    if stmt.type in ("if_statement", "elif_clause", "while_statement", "until_statement") and any(
+            c.start_byte <= parent.start_byte < c.end_byte for c in stmt.children_by_field_name("condition")):
         return False
     if unit.errexit is None:
-        unit.errexit = bool(_ERREXIT.search(unit.text))
-    return unit.errexit
+        unit.errexit = _errexit_switches(unit)
+    on = False
+    for at, state in unit.errexit:
+        if at >= parent.start_byte:
+            break
+        on = state
+    return on
 
 
 def printed_texts(captured: list) -> Optional[list]:

@@ -65,7 +65,7 @@ class Unit:
     def __init__(self, tstr: TStr, top: bool = False, kind: str = "script"):
         self.tstr = tstr
         self.text = tstr.text
-        self.errexit = None  # does the text set errexit (builtins._exits_on_failure; asked lazily)
+        self.errexit = None  # where the text turns errexit on and off (builtins._exits_on_failure; asked lazily)
         self.top = top
         self.kind = kind
         data = self.text.encode("utf-8", "surrogatepass")
