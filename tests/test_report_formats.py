@@ -95,6 +95,18 @@ def test_github_escaping():
                                   "100%25 bad\\nreally (SGL001 unknown-flag)%0Arelated: x.yaml:1:1: see: here\n")
 
 
+def test_github_file_property_is_the_name_escaped_once():
+    """A name holding `%XX`: the runner unescapes `%25` to `%` once, so `file=` must be the name escaped once (the
+    reversible form other formats write, `%250A`, escaped again named no file; field test rw20/h)."""
+    from urllib.parse import unquote
+    from pdlint.model import Finding
+    from pdlint.report import github
+    name = "b%0A::warning::x.sh"
+    out = github.render([Finding(name, 1, 1, "SGL001", "unknown-flag", "error", None, "m")])
+    prop = out.split("file=", 1)[1].split(",", 1)[0]
+    assert prop == "b%250A%3A%3Awarning%3A%3Ax.sh" and unquote(prop) == name
+
+
 def test_github_annotation_of_a_token_over_several_lines_has_its_end_line():
     from pdlint.model import Finding
     from pdlint.report import github

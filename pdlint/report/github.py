@@ -21,7 +21,9 @@ from pdlint.report import escape as esc, role_label
 def render(findings: list) -> str:
     out = []
     for f in findings:
-        props = [f"title={_prop(f'pdlint ({f.code})')}", f"file={_prop(esc.path(f.path))}", f"line={f.line}",
+        # (the file property is the name itself, escaped once, as the runner unescapes it: the reversible `%XX`
+        # form of other formats, escaped again, named no file, field test rw20/h)
+        props = [f"title={_prop(f'pdlint ({f.code})')}", f"file={_prop(esc.text(f.path))}", f"line={f.line}",
                  f"col={f.column}"]
         end_line = f.end_line or f.line
         if end_line > f.line:
