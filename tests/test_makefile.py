@@ -221,3 +221,13 @@ def test_a_semicolon_in_a_help_comment_of_a_target_line_is_no_recipe(scratch_git
     code, report = _lint(scratch_git, "deploy-vllm: ## Deploy vLLM (compose rendered; bring it up)\n"
                                       "\tvllm serve m --port 8000\n")
     assert report["findings"] == [] and len(report["launches"]) == 1
+
+
+def test_a_variable_that_references_itself_is_named_once(scratch_git):
+    """`A = $(A)$(A)`: make stops ("Recursive variable 'A' references itself"); pdlint followed it eight levels
+    deep and named 256 placeholder words in one 2 KB message (field test rw20/h)."""
+    scratch_git.write("Makefile", "A = $(A)$(A)\nrun:\n\tpython -m sglang.launch_server --model-path m "
+                                  "--disaggregation-mode prefill --port 30000 $(A)\n")
+    _, report = scratch_git.lint("Makefile")
+    (f,) = [f for f in report["findings"] if f["code"] == "PD023"]
+    assert "`make-var-Amake-var-A`" in f["message"] and len(f["message"]) < 200

@@ -475,7 +475,8 @@ def _refs(text: str):
         i = j + 1
 
 
-def _expand(s: TStr, variables: dict, depth: int, auto: Optional[dict] = None, budget: Optional[list] = None) -> TStr:
+def _expand(s: TStr, variables: dict, depth: int, auto: Optional[dict] = None, budget: Optional[list] = None,
+            active: frozenset = frozenset()) -> TStr:
     auto = auto or {}
     budget = budget if budget is not None else [MAX_EXPANSION]
     parts, last = [], 0
@@ -495,8 +496,10 @@ def _expand(s: TStr, variables: dict, depth: int, auto: Optional[dict] = None, b
             name = inner.strip()
             if name in variables:
                 value = variables[name]
-                parts.append(_opaque_word(ref) if value is None or depth >= MAX_DEPTH else
-                             _expand(value, variables, depth + 1, auto, budget))
+                # (a variable that references itself, `A = $(A)$(A)`: make stops, "Recursive variable 'A'
+                # references itself"; one word naming it, not 2^8 of them, field test rw20/h)
+                parts.append(_opaque_word(ref, name=name) if value is None or depth >= MAX_DEPTH or name in active
+                             else _expand(value, variables, depth + 1, auto, budget, active | {name}))
             else:  # from the environment make imports: the shell's variable of that name
                 p = ref.pieces[0] if ref.pieces else None
                 parts.append(TStr.at("${" + name + "}", p.src, p.offset, p.chain, label=p.label) if p is not None
@@ -508,11 +511,13 @@ def _expand(s: TStr, variables: dict, depth: int, auto: Optional[dict] = None, b
     return TStr.join(parts)
 
 
-def _opaque_word(ref: TStr, inner: Optional[str] = None) -> TStr:
+def _opaque_word(ref: TStr, inner: Optional[str] = None, name: Optional[str] = None) -> TStr:
     """A value pdlint cannot see, at ``ref``, spelt as one shell word naming what make computes there (``make-if``,
-    ``make-shell``, ``make-var``: the reference's own text may hold blanks or parentheses)."""
+    ``make-shell``, ``make-var``, ``make-var-NAME``: the reference's own text may hold blanks or parentheses)."""
     what = re.match(r"[A-Za-z0-9_-]+", (inner or "").strip())
     word = "make-" + (what.group(0) if what and inner and not _VARNAME.fullmatch(inner.strip()) else "var")
+    if name and re.fullmatch(r"[A-Za-z0-9_.-]+", name):
+        word = f"make-var-{name}"
     if not ref.pieces:
         return TStr.synthetic(word, "<make expansion>", opaque=True)
     p = ref.pieces[0]
