@@ -30,6 +30,7 @@ class Result:
     baseline: object = None  # pdlint.baseline.Outcome when --baseline was given
     # what the run judged: (display paths of the files scanned, absolute directories walked)
     scope: tuple = ((), ())
+    left_out: frozenset = frozenset()  # paths of findings a run on named files left out (_restrict_to_named)
 
 
 class ConfigResolver:
@@ -257,6 +258,7 @@ def _restrict_to_named(result: Result, jobs: list) -> None:
     kept = [f for f in result.findings if involved(f)]
     left = len(result.findings) - len(kept)
     if left:
+        result.left_out = frozenset(f.path for f in result.findings if not involved(f))
         result.findings = kept
         result.warnings.append(
             f"{left} finding{'s' if left != 1 else ''} in files checked because their launches read or pair "

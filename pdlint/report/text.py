@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import sys
+from typing import Optional
 
 from pdlint.report import escape as esc, role_label
 
@@ -21,7 +22,7 @@ def use_color(stream) -> bool:
 
 
 def render(findings: list, sources: dict, files: int, color: bool = False, show_fix: bool = True,
-           summary: bool = True, coverage=None) -> str:
+           summary: bool = True, coverage=None, left_out: Optional[set] = None) -> str:
     """The report.  Paths, messages, source lines and hints come from the scanned
     files: they are escaped (:mod:`pdlint.report.escape`) so that none can start a
     line of its own, forge a finding or a CI annotation, or send a terminal escape."""
@@ -57,7 +58,7 @@ def render(findings: list, sources: dict, files: int, color: bool = False, show_
         out.append("")
     noun = "file" if files == 1 else "files"
     if coverage is not None:
-        out.append(coverage_line(coverage, files))
+        out.append(coverage_line(coverage, files, left_out))
         if coverage.unpaired_summary():
             out.append(coverage.unpaired_summary() + ".")
     out.append(f"Found {errors} error{'s' if errors != 1 else ''} and {warnings} warning"
@@ -65,13 +66,21 @@ def render(findings: list, sources: dict, files: int, color: bool = False, show_
     return esc.lines("\n".join(out) + "\n")
 
 
-def coverage_line(cov, files: int) -> str:
-    """What was checked: never a bare "0 errors" when launch text went unchecked."""
-    failed = sum(1 for f in cov.files.values() if f.status == "error")
+def coverage_line(cov, files: int, left_out: Optional[set] = None) -> str:
+    """What was checked: never a bare "0 errors" when launch text went unchecked.  ``left_out``: the files whose
+    findings the report left out (a pre-commit run reports only what involves the named files); one of them not
+    checked is named, not pointed at "above" (field test rw20/h)."""
+    failed_paths = sorted(p for p, f in cov.files.items() if f.status == "error")
+    failed = len(failed_paths)
+    unseen = [p for p in failed_paths if left_out and p in left_out]
+    where = (f"see above" if not unseen else
+             ("; ".join(esc.path(p) for p in unseen[:3]) + (" and others" if len(unseen) > 3 else "") +
+              ": check " + ("it" if len(unseen) == 1 else "them") + " to see why" +
+              ("; the others: see above" if len(unseen) < failed else "")))
     if failed and not cov.launches and not cov.unchecked:
         # (an invalid config: its files were not read at all, so nobody knows whether they hold launch text;
         # field test rw19/c: this said "No launch text found" over three launches)
-        return f"{failed} of {files} file{'s' if files != 1 else ''} not checked (see above); no launch checked."
+        return f"{failed} of {files} file{'s' if files != 1 else ''} not checked ({where}); no launch checked."
     if not cov.launches and not cov.unchecked:
         return f"No launch text found in {files} file{'s' if files != 1 else ''}."
     if not cov.launches:
@@ -80,7 +89,7 @@ def coverage_line(cov, files: int) -> str:
                 f"(pdlint could not turn them into launches; see the findings above).")
     line = cov.summary() + "."
     if failed:
-        line += f" {failed} file{'s' if failed != 1 else ''} not checked (see above)."
+        line += f" {failed} file{'s' if failed != 1 else ''} not checked ({where})."
     return line
 
 
