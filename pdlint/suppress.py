@@ -80,6 +80,7 @@ def directives(src) -> list:
     from pdlint.rules import all_rules, get
     rules = all_rules()
     out = []
+    inside = None  # (start, end) character spans of strings that run over several lines (_string_spans)
     for m in _DIRECTIVE.finditer(text):
         opener = m.group("jinja") or m.group("go") or m.group("hash")
         if opener is None:
@@ -88,6 +89,11 @@ def directives(src) -> list:
         line, column = src.position(start)
         if m.group("hash") and _quoted(src.line_text(line), column, src.path):
             continue  # "# pdlint: ..." inside a quoted string (an echo, a value): text, not a comment
+        if m.group("hash"):
+            if inside is None:
+                inside = _string_spans(text, src.path)
+            if any(a <= start < b for a, b in inside):
+                continue  # a line of a string opened on an earlier line (a usage text): text, not a comment
         own = _own_line(src.line_text(line), column, m)
         end_column = column + len(m.group(0))
         if m.group("skip"):
@@ -107,6 +113,49 @@ def directives(src) -> list:
             rule = get(word)
             codes.append(rule.code if rule is not None else word.upper())
         out.append(Directive(src.path, line, column, end_column, tuple(codes), "pdlint", own))
+    return out
+
+
+def _string_spans(text: str, path: str) -> list:
+    """Character spans of the strings of a shell script or YAML file that run over several lines (a shell
+    string, a here-document's body; a quoted or block YAML scalar): a ``#`` line inside one is text (field test
+    rw20/h: `# pdlint: skip-file` in a script's multi-line usage string skipped the whole file)."""
+    from pdlint.edits import kind_of
+    kind = kind_of(path)
+    out = []
+    if kind == "shell":
+        from pdlint.formats.shell.syntax import ParserUnavailable, parser
+        try:
+            data = text.encode("utf-8", "surrogatepass")
+            root = parser().parse(data).root_node
+        except (ParserUnavailable, ValueError):
+            return out
+        stack = [root]
+        while stack:
+            n = stack.pop()
+            if n.type in ("string", "raw_string", "heredoc_body", "ansi_c_string") and \
+                    n.start_point[0] != n.end_point[0]:
+                out.append((len(data[:n.start_byte].decode("utf-8", "surrogatepass")),
+                            len(data[:n.end_byte].decode("utf-8", "surrogatepass"))))
+                continue
+            stack.extend(n.children)
+    elif kind == "yaml":
+        from pdlint.formats import yamltree as yt
+        try:
+            docs = yt.compose(text)
+        except yt.YamlError:
+            return out
+        stack = [d.root for d in docs if d.root is not None]
+        while stack:
+            n = stack.pop()
+            if isinstance(n, yt.YScalar):
+                if n.style is not None and "\n" in text[n.start:n.end]:
+                    out.append((n.start, n.end))
+            elif isinstance(n, yt.YMap):
+                for k, v in n.pairs:
+                    stack += [k, v]
+            elif isinstance(n, yt.YSeq):
+                stack += n.items
     return out
 
 

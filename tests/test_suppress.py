@@ -234,6 +234,20 @@ def test_a_hash_directive_inside_a_quoted_string_is_text(path, line, is_directiv
     assert bool(directives(SourceFile(path, line + "\n"))) is is_directive
 
 
+@pytest.mark.parametrize("path, text, is_directive", [
+    # a line of a string opened on an earlier line: text, not a comment (field test rw20/h)
+    ("run.sh", 'usage="Usage: run.sh\n# pdlint: skip-file\n"\n', False),
+    ("run.sh", "cat > x.sh <<'EOF'\n# pdlint: skip-file\nEOF\n", False),  # a here-document's body
+    ("pd.yaml", 'a: "x\n  # pdlint: skip-file\n  y"\n', False),
+    ("pd.yaml", "a: |\n  # pdlint: skip-file\n  y\n", False),
+    # a comment after such a string
+    ("run.sh", 'usage="Usage: run.sh\n"\n# pdlint: skip-file\n', True),
+    ("pd.yaml", 'a: "x\n  y"\n# pdlint: skip-file\n', True),
+])
+def test_a_directive_line_inside_a_string_of_several_lines_is_text(path, text, is_directive):
+    assert bool(directives(SourceFile(path, text))) is is_directive
+
+
 def test_skip_file_in_a_usage_message_does_not_skip_the_file(repo, capsys):
     usage = 'usage() { echo "to opt out of pdlint add # pdlint: skip-file to a script"; }\n'
     (repo / "run.sh").write_text(SCRIPT.format(above=usage, trailing=""))
