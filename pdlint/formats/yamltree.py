@@ -538,6 +538,11 @@ def scalar_tstr(doc: TStr, ref: Ref) -> TStr:
     value = node.value
     start, end = node.start, node.end  # marks of the parsed doc.text: in range, as span() needs
     raw = doc.text[start:end]
+    if raw[:1] in ("&", "!"):  # an anchor or a tag before the value (`&a "--x"`): its mark starts there
+        props = _PROPERTIES.match(raw)
+        if props is not None:
+            start += props.end()
+            raw = raw[props.end():]
     # the common cases, a plain scalar or a quoted one read exactly as written:
     # one run, the same result as the alignment below
     style = node.style
@@ -545,11 +550,14 @@ def scalar_tstr(doc: TStr, ref: Ref) -> TStr:
         return apply_hops(doc.span(start, end), doc, r.hops)
     if (style == "'" or style == '"') and raw[1:-1] == value and len(raw) >= 2:
         return apply_hops(doc.span(start + 1, end - 1), doc, r.hops)
+    cached = getattr(node, "_aligned", None)  # one alignment per scalar, however many aliases reach it (rw20/h)
+    if cached is not None and cached[0] is doc:
+        return apply_hops(cached[1], doc, r.hops)
     parts = []
     for vs, ve, rs in _align(value, raw, node.style):
         # same length as the raw run; the text is the value's (a folded line
         # break reads as a space), the positions the raw characters'
-        run = doc[node.start + rs: node.start + rs + (ve - vs)]
+        run = doc[start + rs: start + rs + (ve - vs)]
         parts.append(TStr(value[vs:ve], run.pieces))
     out = TStr.join(parts) if parts else TStr("", ())
     if out.text != value:
@@ -558,7 +566,12 @@ def scalar_tstr(doc: TStr, ref: Ref) -> TStr:
         p = o.pieces[0] if o.pieces else None
         out = TStr.at(value, p.src if p else None, p.offset if p else 0, p.chain if p else (),
                       exact=False, label=p.label if p else "")
+    node._aligned = (doc, out)
     return apply_hops(out, doc, r.hops)
+
+
+#: the properties (anchor, tag) written before a scalar's value: the scalar's mark starts at them
+_PROPERTIES = re.compile(r"(?:[&!][^\s]*[ \t]+)+")
 
 
 def apply_hops(value: TStr, doc: TStr, hops: tuple) -> TStr:
