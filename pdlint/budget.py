@@ -459,7 +459,15 @@ class _Section:
             b.record(self.path, ev)
             return False
         if isinstance(ev, MemoryError) or (et is not None and issubclass(et, MemoryError)):
-            # the file's own limit, or the whole run's (pdlint.worker) when that one was the tighter
+            # the file's own limit, or the whole run's (pdlint.worker) when that one was the tighter.  What the
+            # failed work allocated is still reachable from the traceback, and the soft limit still in force:
+            # lifted and dropped first, or making the report itself raises MemoryError again, an internal error
+            # that lost the whole run (field test rw20/h: a Helm template doubling a string, --memory-per-file 100)
+            if self.limited:
+                b.memory.release()
+            if ev is not None:
+                ev.__traceback__ = None
+            tb = None  # noqa: F841
             limit = f"{b.limit_of(self.path)[1]:g} MB" if self.limited else "the run's memory limit"
             exc = OverBudget("memory", stage_now, limit)
             b.record(self.path, exc)

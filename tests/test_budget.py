@@ -320,6 +320,27 @@ def test_a_memory_error_in_one_file_leaves_the_others_intact(repo, capsys, monke
     assert_good_reported(code, doc)
 
 
+def test_memory_the_failed_work_still_holds_does_not_end_the_run(repo, capsys, monkeypatch):
+    """A Helm template doubling a string (its traced pieces with it) until the file's memory runs out: what the
+    failed work allocated was still reachable, and making the PD008 finding raised MemoryError again, an internal
+    error that lost the whole run (field test rw20/h).  The subset's own size guard is lifted to get there."""
+    from pdlint.formats import helm
+    monkeypatch.setattr(helm, "MAX_OUTPUT", 10 ** 12)
+    monkeypatch.setattr(helm, "helm_binary", lambda: None)
+    chart = repo / "chart"
+    (chart / "templates").mkdir(parents=True)
+    (chart / "Chart.yaml").write_text("apiVersion: v2\nname: c\nversion: 0.1.0\n")
+    (chart / "values.yaml").write_text("tp: 2\n")
+    (chart / "templates" / "a.yaml").write_text(
+        'x: {{ $s := "ab" }}{{ range $i := until 40 }}{{ $s = printf "%s%s" $s $s }}{{ end }}{{ len $s }}\n'
+        "y: python3 -m sglang.launch_server --model-path m --disaggregation-mode prefill\n")
+    with Clock(60):
+        code, doc = scan(capsys, "--memory-per-file", "100", ".")
+    (f,) = by_path(doc)["chart/Chart.yaml"]
+    assert (f["code"], f["message"]) == ("PD008", "not checked: exceeded 100 MB in helm render")
+    assert_good_reported(code, doc)
+
+
 def test_a_swallowed_time_out_still_ends_the_file(repo, capsys, monkeypatch):
     def swallow():
         try:

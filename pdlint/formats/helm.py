@@ -60,6 +60,9 @@ from pdlint.text import SourceFile, TStr
 RELEASE_NAME = "release-name"  # what `helm template` calls an unnamed release
 HELM_TIMEOUT = 30
 MAX_OUTPUT = 4_000_000
+#: pieces of a traced value a function passes on (past it, its text is placed at the call: a value doubled in a
+#: loop doubles its pieces too)
+MAX_PIECES = 4096
 MAX_STEPS = 200_000
 
 
@@ -500,6 +503,8 @@ class Renderer:
             if e.where is None:
                 e.where = act
             raise
+        except MemoryError:
+            raise  # the file's memory budget (pdlint.budget reports it)
         except Exception as e:
             raise Unsupported(f"{name}: {e or type(e).__name__}", act) from None
 
@@ -851,6 +856,9 @@ def _printf(r, act, fmt, *args):
     f = _str(fmt.py)
     if len(args) == 1 and f in ("%s", "%v") and isinstance(args[0].py, str):
         return _t(args[0], act)
+    if len(f) + sum(len(a.py) for a in args if isinstance(a.py, str)) > MAX_OUTPUT:
+        # refused before it is made (`$s = printf "%s%s" $s $s` in a loop reached 400 MB, field test rw20/h)
+        raise Unsupported(f"a value of more than {MAX_OUTPUT} characters or items", act)
     parts, pos, n = [], 0, 0
     for m in _VERB.finditer(f):
         if m.start() > pos:
@@ -866,7 +874,8 @@ def _printf(r, act, fmt, *args):
         a = args[n]
         n += 1
         text = _verb(verb, flags, width, prec, a.py)
-        parts.append(_t(a, act) if text == _str(a.py) and a.py is not None else _at(act, text))
+        traced = text == _str(a.py) and a.py is not None and (a.t is None or len(a.t.pieces) <= MAX_PIECES)
+        parts.append(_t(a, act) if traced else _at(act, text))  # (a value of many pieces: placed at the call)
     if pos < len(f):
         parts.append(_at(act, f[pos:]))
     if n < len(args):
@@ -1523,6 +1532,8 @@ def render_subset(chart: str, read, overlay: Optional[SourceFile] = None, read_b
             res.unrendered.append((src, e))
         except RecursionError:
             res.unrendered.append((src, Unsupported("template nesting too deep")))
+        except MemoryError:
+            raise  # the file's memory budget (pdlint.budget): PD008 for the chart's file, not a template's failure
         except Exception as e:  # untrusted input: a construct the subset mishandles must not stop the scan
             res.unrendered.append((src, Unsupported(f"template evaluation failed ({type(e).__name__}: {e})")))
         return None
