@@ -51,7 +51,7 @@ from pdlint.text import TStr
 
 SCRIPT_KEYS = {"run", "script", "before_script", "after_script", "setup", "source", "commands", "pre_script",
                "post_script"}
-COMMAND_KEYS = {"command", "cmd", "entrypoint", "exec", "args", "argv"}
+COMMAND_KEYS = {"command", "cmd", "entrypoint", "exec", "args"}
 ENV_KEYS = ("variables", "env", "envs", "environment", "extraEnvVars")
 _SUFFIX = re.compile(r"(?:_command|_cmd|_script|Command|Cmd|Script)$")
 _LAUNCHER = re.compile(r"sglang\.launch_server|sglang\s+serve|dynamo\.(?:sglang|vllm|trtllm|frontend)|vllm\s+serve"
@@ -339,9 +339,9 @@ class _Walker:
             is_script_key = key in SCRIPT_KEYS or bool(_SUFFIX.search(key)) or (self.dia == "buildkite"
                                                                                 and key == "command") \
                 or module in ("shell", "raw")
-            if module in ("command", "argv"):
-                key = module
-            if isinstance(vnode, yt.YScalar) and not is_script_key and key not in COMMAND_KEYS and "```" in vnode.value \
+            ckey = "command" if module in ("command", "argv") else key  # (Ansible's `argv:` list: exec-form words)
+            if isinstance(vnode, yt.YScalar) and not is_script_key and ckey not in COMMAND_KEYS and \
+                    "```" in vnode.value \
                     and isinstance(yt.scalar_value(vnode), str) and has_launcher(vnode.value):
                 # Markdown kept in a value (vllm-project/recipes' `guide: |`): each shell code block is a script
                 # (field test rw13/f: 444 PD020 in one repository, a NIXL port overlap unseen)
@@ -355,13 +355,13 @@ class _Walker:
                     self._emit(body, None, env, names + extra, path + (key,), image,
                                unit="#" + (heading.text.lstrip("# ") if heading is not None else key))
                 continue
-            if isinstance(vnode, yt.YScalar) and not is_script_key and key not in COMMAND_KEYS and \
+            if isinstance(vnode, yt.YScalar) and not is_script_key and ckey not in COMMAND_KEYS and \
                     (_SCRIPT_FILE.search(key) or _SHEBANG.match(vnode.value)):
                 # a script kept as a value (a ConfigMap's `prefill.sh: |` a container runs): named by its key
                 if isinstance(yt.scalar_value(vnode), str) and has_launcher(vnode.value):
                     self._emit(yt.scalar_tstr(self.doc, v), None, env,
                                names + [(key, crd.key_tstr(self.doc, r, key), False)], path + (key,), image)
-            elif isinstance(vnode, yt.YScalar) and (is_script_key or key in COMMAND_KEYS):
+            elif isinstance(vnode, yt.YScalar) and (is_script_key or ckey in COMMAND_KEYS):
                 if isinstance(yt.scalar_value(vnode), str) and (
                         _script_text(vnode.value, self.dia) if is_script_key else has_launcher(vnode.value)):
                     text = yt.scalar_tstr(self.doc, v)
@@ -371,7 +371,7 @@ class _Walker:
                         # a script whose every line is a command
                         text = _one_line(text)
                     self._emit(text, None, env, names, path + (key,), image)
-            elif isinstance(vnode, yt.YSeq) and (is_script_key or key in COMMAND_KEYS):
+            elif isinstance(vnode, yt.YSeq) and (is_script_key or ckey in COMMAND_KEYS):
                 lines = [it for it in yt.seq_items(v) if isinstance(yt.deref(it).node, yt.YScalar)]
                 if not lines or len(lines) != len(yt.seq_items(v)):
                     self.walk(v, path + (key,), env, names + [(key, crd.key_tstr(self.doc, r, key), False)], image)
@@ -380,7 +380,7 @@ class _Walker:
                 joined_text = " ".join(t.text for t in texts)
                 if not (_script_text(joined_text, self.dia) if is_script_key else has_launcher(joined_text)):
                     continue
-                if key in COMMAND_KEYS and not is_script_key:
+                if ckey in COMMAND_KEYS and not is_script_key:
                     self._emit(None, [self._subst(t) for t in texts], env, names, path + (key,), image)
                 else:
                     nl = TStr.synthetic("\n", "<lines>")
