@@ -445,7 +445,7 @@ def _fc_doc(fc) -> dict:
 
 def partition(jobs: list, res, deps: Deps, resolver, cwd: str, docs: bool) -> list:
     """The components of a fresh run on ``jobs`` (see the module docstring), each as stored."""
-    from pdlint.coverage import checked
+    from pdlint.coverage import checked, role_keys
     from pdlint.discover import display_path
     from pdlint.pairing import pair_role
     order = {j.abspath: i for i, j in enumerate(jobs)}
@@ -540,9 +540,8 @@ def partition(jobs: list, res, deps: Deps, resolver, cwd: str, docs: bool) -> li
             c["notes"].add(note)
         if checked(launch):
             c["launches"] += 1
-            role = pair_role(launch)  # (as coverage._count counts it)
-            key = "routers" if launch.kind == "router" else (role if role in ("prefill", "decode") else "other")
-            c["by_role"][key] = c["by_role"].get(key, 0) + 1
+            for key in role_keys(launch, pair_role(launch)):  # (as coverage._count counts it)
+                c["by_role"][key] = c["by_role"].get(key, 0) + 1
 
     out = []
     for c in comps.values():

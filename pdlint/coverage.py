@@ -448,7 +448,13 @@ class Coverage:
         parts = [f"{self.by_role.get('prefill', 0)} prefill", f"{self.by_role.get('decode', 0)} decode"]
         if self.by_role.get("other"):
             parts.append(f"{self.by_role['other']} other")
-        parts.append(_n(self.by_role.get("routers", 0), "router"))
+        n = self.by_role.get("routers", 0)
+        routers = _n(n, "router")
+        unjudged = self.by_role.get("routers_unjudged", 0)
+        if unjudged:  # (a router's URLs are checked; its own options only where a table has them)
+            routers += ("; its options" if n == 1 else f"; the options of {unjudged}") + \
+                " not checked: pdlint has no table of them"
+        parts.append(routers)
         f = self.files_with_launches
         text = (f"{_n(self.launches, 'launch', 'launches')} checked ({', '.join(parts)}) in "
                 f"{_n(f, 'file')}")
@@ -473,6 +479,7 @@ class Coverage:
             "decode": self.by_role.get("decode", 0),
             "other": self.by_role.get("other", 0),
             "routers": self.by_role.get("routers", 0),
+            "routers_options_unchecked": self.by_role.get("routers_unjudged", 0),
             "files_with_launches": self.files_with_launches,
             "unchecked": self.unchecked,
             "unpaired_prefill": self.unpaired.get("prefill", 0),
@@ -647,9 +654,17 @@ def _count(cov: Coverage, launches: list) -> None:
     from pdlint.pairing import pair_role
     cov.launches = len(launches)
     for l in launches:
-        role = pair_role(l)
-        key = "routers" if l.kind == "router" else (role if role in ("prefill", "decode") else "other")
-        cov.by_role[key] = cov.by_role.get(key, 0) + 1
+        for key in role_keys(l, pair_role(l)):
+            cov.by_role[key] = cov.by_role.get(key, 0) + 1
+
+
+def role_keys(launch: Launch, role) -> tuple:
+    """The coverage counters a checked launch adds one to: its role's, and for a router whose own options no
+    table judges, ``routers_unjudged`` too."""
+    if launch.kind != "router":
+        return (role if role in ("prefill", "decode") else "other",)
+    from pdlint.structure_rules import router_options_judged
+    return ("routers",) if router_options_judged(launch) else ("routers", "routers_unjudged")
 
 
 def _count_unpaired(cov: Coverage, launches: list) -> None:

@@ -645,6 +645,18 @@ def _router_image_unknown(launch: Launch) -> bool:
     return tuple(int(x) for x in tag.groups()) > newest
 
 
+def router_options_judged(launch: Launch) -> bool:
+    """Does PD111 judge this router's own options against a table (sglang-router's parser, its release in the
+    table or unknown; unpinned, for likely typos only)?  vllm-router, mini_lb, Dynamo's frontend, `smg launch`,
+    a toy proxy: no table (coverage says so: field test rw20/f, vllm-router's `--bogus-router-flag` passed)."""
+    if launch.kind != "router" or launch.engine != "sglang":
+        return False
+    argv = launch.argv
+    if launch.entrypoint in ROUTER_CLIS:
+        return bool(argv) and not argv[0].opaque and argv[0].text == "launch" and not _router_image_unknown(launch)
+    return launch.entrypoint in ROUTER_PARSERS and not _router_image_unknown(launch)
+
+
 def router_flag_findings(launch: Launch) -> list:
     """PD111: router flags and choices that no sglang-router release accepts."""
     if launch.kind != "router" or launch.engine != "sglang" or launch.incomplete:

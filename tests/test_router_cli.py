@@ -47,3 +47,34 @@ kubectl rollout restart deployment/sglang-router
     assert report["findings"] == [] and code == 0
     (router,) = [l for l in report["launches"] if l["kind"] == "router"]
     assert router["entrypoint"] == "python -m sglang_router.launch_router" and router["line"] == 5
+
+
+ROUTED = """\
+#!/bin/bash
+python3 -m sglang.launch_server --model-path m --disaggregation-mode prefill --port 30000 &
+python3 -m sglang.launch_server --model-path m --disaggregation-mode decode --port 30001 &
+ROUTER
+"""
+
+
+def _coverage(scratch_git, router):
+    scratch_git.write("run.sh", ROUTED.replace("ROUTER", router))
+    code, report = scratch_git.lint("run.sh")
+    return report["coverage"]
+
+
+def test_a_router_whose_options_no_table_judges_is_said_so(scratch_git, capsys):
+    """vllm-router's options (a clap binary: an unknown one stops it) have no table: the router was counted as
+    checked with nothing said (field test rw20/f: `--bogus-router-flag` passed)."""
+    cov = _coverage(scratch_git, "vllm-router --port 8000 --prefill http://127.0.0.1:30000 "
+                                 "--decode http://127.0.0.1:30001 --bogus-router-flag 1")
+    assert (cov["routers"], cov["routers_options_unchecked"]) == (1, 1)
+    from pdlint.cli import main
+    main(["--no-cache", "run.sh"])
+    assert "1 router; its options not checked: pdlint has no table of them" in capsys.readouterr().out
+
+
+def test_sglang_routers_options_are_judged(scratch_git):
+    cov = _coverage(scratch_git, "python3 -m sglang_router.launch_router --pd-disaggregation "
+                                 "--prefill http://127.0.0.1:30000 --decode http://127.0.0.1:30001")
+    assert (cov["routers"], cov["routers_options_unchecked"]) == (1, 0)
