@@ -305,11 +305,13 @@ def find_markers(text: str, kind: str = "", skip: frozenset = frozenset()) -> li
         if described is None:
             described = _description_lines(lines) if "description:" in text or "last-applied-configuration" in text \
                 else frozenset()
+            if kind == "python":
+                described = described | _docstring_lines(text)
         if n in described:
             continue
         code = _strip_line_comment(line)
         if _prose(code) or _PY_IMPORT.match(code) or (kind == "python" and (
-                _PY_ANNOTATION.match(code) or "add_argument(" in code)):
+                _PY_ANNOTATION.match(code) or "add_argument(" in code or _PY_DEF.match(code))):
             continue
         shell_case = _CASE_LABEL.match(code) if kind == "shell" and ")" in code else None
         for m in _line_markers(code):
@@ -337,6 +339,29 @@ _PY_IMPORT = re.compile(r"[ \t]*(?:from[ \t]+[\w.]+[ \t]+import\b|import[ \t]+[\
 #: SGLang fork's own source, field tests rw12/c and rw13/e): a name and a type, no launch; nor an argparse definition
 _PY_ANNOTATION = re.compile(r"[ \t]*\w+[ \t]*:[ \t]*[A-Za-z_][\w.]*(?:\[[^\]]*\])?(?:[ \t]*\|[ \t]*[A-Za-z_][\w.]*)*"
                             r"[ \t]*(?:=[ \t]*(?:None|[\w.]+|[\"'][^\"']*[\"'])[ \t]*)?,?[ \t]*$")
+#: a Python function's signature (``def __init__(self, kv_transfer_config: KVTransferConfig):``, field test rw20/f)
+_PY_DEF = re.compile(r"[ \t]*(?:async[ \t]+)?def[ \t]+\w+[ \t]*\(")
+
+
+def _docstring_lines(text: str) -> frozenset:
+    """The lines of a Python file's docstrings (a module's, class's or function's first string): documentation, a
+    usage example (`vllm serve <your_model> \\ --swap-space 16` in vLLM's benchmark_serving.py, copied into many
+    benchmark repositories: field test rw20/f), never a command.  Parsed, never run; none when it does not parse."""
+    import ast
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return frozenset()
+    out = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.body:
+            first = node.body[0]
+            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and \
+                    isinstance(first.value.value, str):
+                out.update(range(first.lineno, (first.end_lineno or first.lineno) + 1))
+    return frozenset(out)
+
+
 #: an f-string's replacement field right after a marker (``kv_transfer_config:{cfg.kv_transfer_config}``)
 _PY_INTERPOLATED = re.compile(r"[ \t]*\{[A-Za-z_]")
 #: a ``case`` item's patterns in a script (``--disaggregation-mode)``, ``-m|--mode)``)

@@ -81,3 +81,21 @@ def test_a_package_install_is_no_launch_text(line, markers):
 ])
 def test_an_f_string_field_after_a_config_key_is_no_launch_text(line, markers):
     assert [m.text for m in find_markers(line + "\n", "python")] == markers
+
+
+@pytest.mark.parametrize("text, markers", [
+    # a docstring's usage example: documentation (vLLM's benchmark_serving.py, copied into many benchmark
+    # repositories; field test rw20/f)
+    ('"""Benchmark online serving.\n\nOn the server side, run:\n    vllm serve <your_model> \\\\\n'
+     '        --swap-space 16 --kv-transfer-config x\n"""\nimport argparse\n', []),
+    ('def serve():\n    """Starts `python -m sglang.launch_server --disaggregation-mode prefill`."""\n    pass\n', []),
+    # a parameter's annotation in a signature (rebel-daekyeong's disagg_deployment.py)
+    ("    def __init__(self, kv_transfer_config: KVTransferConfig):\n", []),
+    # a string a program runs is still launch text, docstring-like or not
+    ('CMD = """python -m sglang.launch_server --disaggregation-mode prefill"""\nos.system(CMD)\n',
+     ["sglang.launch_server", "--disaggregation-mode"]),
+    ('def f():\n    x = 1\n    """python -m sglang.launch_server --disaggregation-mode decode"""\n',
+     ["sglang.launch_server", "--disaggregation-mode"]),  # not the body's first statement: no docstring
+])
+def test_python_docstrings_and_signatures_are_no_launch_text(text, markers):
+    assert [m.text for m in find_markers(text, "python")] == markers
