@@ -591,6 +591,8 @@ def assess(jobs: list, extraction, findings: list, strict: bool = False, shown=N
             _groups(loose, lines, file_notes)
         for group in groups:
             reason, hint, at = _reason(job, group, file_notes, rendered.get(job.display), err)
+            if hint == _UNREAD_KIND_HINT and job.display.endswith(".py") and _RAY_SERVE_LLM.search(text):
+                hint = _RAY_HINT
             first = group[0]
             line, col, text = (first.line, first.column, first.text) if at is None else (at[0], at[1], "")
             # (a spot moved to the command that reads the text - a variable set above it - ends on its own line)
@@ -881,6 +883,12 @@ _UNREAD_KIND_HINT = ("pdlint does not read this kind of file yet: check this lau
 _UNREAD_KIND_HINT_NO_COMMENT = (_UNREAD_KIND_HINT.rsplit("; to accept", 1)[0] + "; to accept it unchecked, give the "
                                 "file PD020 in `per-file-ignores` or exclude it")
 _NO_HASH_COMMENT = (".json", ".ipynb", ".bat", ".cmd", ".groovy", ".cue", "jenkinsfile")
+#: a Python program that builds a Ray Serve LLM application: the same application as a Serve config file is read
+_RAY_SERVE_LLM = re.compile(r"\bray\.serve\.llm\b|\bbuild_pd_openai_app\b")
+_RAY_HINT = ("pdlint does not read Python; the same Ray Serve LLM application written as a Serve config file is "
+             "checked (`applications: - import_path: ray.serve.llm:build_pd_openai_app` with `args: {prefill_config: "
+             "..., decode_config: ...}`, each an LLMConfig with `engine_kwargs`; `serve run config.yaml` deploys it); "
+             "else check this launch by hand, or put `# pdlint: ignore[PD020]` on the line or exclude the file")
 _SHEBANG_HINT = ("if it is a shell script, make `#!/bin/bash` its first line (pdlint then reads it as one); else "
                  + _UNREAD_KIND_HINT)
 

@@ -232,3 +232,29 @@ def test_pd109_the_two_configs_must_name_one_model_id(scratch_git):
     scratch_git.write("pd.yaml", RAY_PD.replace("DECODE", "openai/gpt-oss-120b"))
     code, report = scratch_git.lint("pd.yaml")
     assert report["findings"] == [] and code == 0
+
+
+RAY_PY = """\
+from ray import serve
+from ray.serve.llm import LLMConfig, build_pd_openai_app
+
+def cfg(role):
+    return LLMConfig(model_loading_config={"model_id": "qwen"},
+                     engine_kwargs={"kv_transfer_config": {"kv_connector": "NixlConnector", "kv_role": role}})
+
+serve.run(build_pd_openai_app({"prefill_config": cfg("kv_producer"), "decode_config": cfg("kv_consumer")}))
+"""
+
+
+def test_a_python_ray_serve_application_points_at_the_config_form(scratch_git):
+    """The PD020 hint for a Ray Serve LLM application built in Python names the Serve config file pdlint reads
+    (it named shell scripts and manifests, which cannot hold the application; field test rw20/f)."""
+    scratch_git.write("launch.py", RAY_PY)
+    _, report = scratch_git.lint("launch.py")
+    (f,) = report["findings"]
+    assert f["code"] == "PD020" and "ray.serve.llm:build_pd_openai_app" in f["fix"]
+    scratch_git.write("other.py", RAY_PY.replace("from ray import serve\nfrom ray.serve.llm import LLMConfig, "
+                                                 "build_pd_openai_app\n", "").replace("build_pd_openai_app", "build"))
+    _, report = scratch_git.lint("other.py")
+    (f,) = report["findings"]
+    assert "ray.serve.llm" not in f["fix"]
