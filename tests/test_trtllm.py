@@ -40,7 +40,18 @@ CASES = [
      {"disagg.yaml": disagg(ctx="  cache_transceiver_config:\n    backend: UCX\n",
                             gen="  cache_transceiver_config:\n    backend: NIXL\n")},
      {"disagg.yaml": disagg(ctx="  cache_transceiver_config:\n    backend: UCX\n",
+                            gen="  cache_transceiver_config:\n    backend: UCX\n")}),
+    ("TRT001",  # case only: no release takes both spellings (field test rw20/f)
+     {"disagg.yaml": disagg(ctx="  cache_transceiver_config:\n    backend: ucx\n",
+                            gen="  cache_transceiver_config:\n    backend: UCX\n")},
+     {"disagg.yaml": disagg(ctx="  cache_transceiver_config:\n    backend: ucx\n",
                             gen="  cache_transceiver_config:\n    backend: ucx\n")}),
+    ("TRT012",
+     {"disagg.yaml": disagg(top="cache_transceiver_config:\n  backend: BOGUS\n")},
+     {"disagg.yaml": disagg(top="cache_transceiver_config:\n  backend: MOONCAKE\n")}),
+    ("TRT012",
+     {"gen_extra-llm-api-config.yaml": "cache_transceiver_config:\n  backend: nccl\n"},
+     {"gen_extra-llm-api-config.yaml": "cache_transceiver_config:\n  backend: nixl\n"}),
     ("TRT001",
      {"ctx_extra-llm-api-config.yaml": "disable_overlap_scheduler: true\ncache_transceiver_config:\n  backend: UCX\n",
       "gen_extra-llm-api-config.yaml": "cache_transceiver_config:\n  backend: NIXL\n"},
@@ -54,7 +65,7 @@ CASES = [
      {"disagg.yaml": disagg(ctx="  cache_transceiver_config:\n    backend: DEFAULT\n",
                             gen="  cache_transceiver_config:\n    backend: UCX\n")},
      {"disagg.yaml": disagg(ctx="  cache_transceiver_config:\n    backend: DEFAULT\n",
-                            gen="  cache_transceiver_config:\n    backend: default\n")}),
+                            gen="  cache_transceiver_config:\n    backend: DEFAULT\n")}),
     ("TRT003",
      {"disagg.yaml": disagg(ctx="  tensor_parallel_size: 1\n", gen="  tensor_parallel_size: 4\n")},
      {"disagg.yaml": disagg(ctx="  tensor_parallel_size: 2\n", gen="  tensor_parallel_size: 2\n")}),
@@ -101,7 +112,7 @@ def test_command_line_launch_reads_its_options_file(tmp_path):
 
 def test_rules_are_registered_with_docs():
     trt = [r for r in all_rules().values() if r.engine == "trtllm"]
-    assert [r.code for r in sorted(trt, key=lambda r: r.code)] == [f"TRT{i:03d}" for i in range(1, 12)]
+    assert [r.code for r in sorted(trt, key=lambda r: r.code)] == [f"TRT{i:03d}" for i in range(1, 13)]
     for r in trt:
         assert r.summary and r.why and r.fix and r.example and r.example_fixed, r.code
 

@@ -24,10 +24,40 @@ def _backend(info: TrtInfo):
     return t.upper() if t is not None else None
 
 
+#: `cache_transceiver_config.backend` as TensorRT-LLM's releases take it (tensorrt_llm/llmapi/llm_args.py,
+#: CacheTransceiverConfig, a StrictBaseModel: `Literal["default", "ucx", "nixl", "mpi"]`, later
+#: `Literal["DEFAULT", "UCX", "NIXL", "MPI"]`, then with "MOONCAKE"; the first releases had no backend field)
+BACKENDS_UPPER = ("DEFAULT", "UCX", "NIXL", "MPI", "MOONCAKE")
+BACKENDS_LOWER = ("default", "ucx", "nixl", "mpi")
+
+
+@vllm_rule(
+    "TRT012", "cache-transceiver-backend-invalid", kind="launch", engine="trtllm", category=_C,
+    summary="Reports a `cache_transceiver_config.backend` that no TensorRT-LLM release accepts (those with the "
+            "setting take `DEFAULT`, `UCX`, `NIXL`, `MPI`, `MOONCAKE`; earlier ones `default`, `ucx`, `nixl`, "
+            "`mpi`).",
+    why="The LLM-API options are a strict pydantic model: a backend outside the release's `Literal` fails "
+        "validation and the server does not start.",
+    fix="Write one of the backends the release takes, in its case (`UCX` since the upper-case names came in).",
+    example="cache_transceiver_config:\n  backend: nccl",
+    example_fixed="cache_transceiver_config:\n  backend: UCX",
+    source="tensorrt_llm/llmapi/llm_args.py (CacheTransceiverConfig.backend)")
+def _backend_invalid(launch, info):
+    if info is None:
+        return None
+    value = info.text(BACKEND)
+    if value is None or value in BACKENDS_UPPER or value in BACKENDS_LOWER:
+        return None
+    return VHit(f"cache_transceiver_config.backend {value!r} is no backend of any TensorRT-LLM release: releases "
+                f"with the setting take {', '.join(BACKENDS_UPPER)} (earlier ones {', '.join(BACKENDS_LOWER)}), and "
+                f"the options fail validation at start-up", info.token(BACKEND))
+
+
 @vllm_rule(
     "TRT001", "cache-transceiver-backend-mismatch", kind="pair", engine="trtllm", category=_C,
     summary="Reports a context (prefill) and a generation (decode) server whose "
-            "`cache_transceiver_config.backend` values differ (`ucx` and `UCX` are the same).",
+            "`cache_transceiver_config.backend` values differ, also in case only (`ucx` and `UCX`: no release "
+            "takes both).",
     why="The cache transceiver is the KV transfer path between the two servers: UCX, NIXL, MPI and Mooncake "
         "speak different protocols, so a mismatched pair never exchanges KV and generation requests fail or hang.",
     fix="Set the same `cache_transceiver_config.backend` for context and generation servers (e.g. at the top level "
@@ -41,6 +71,15 @@ def _backend_mismatch(p, d, pi, di):
     if pi is None or di is None:
         return None
     a, b = _backend(pi), _backend(di)
+    if a is not None and a == b and pi.text(BACKEND) != di.text(BACKEND):
+        # (field test rw20/f: `ucx` on the context server, `UCX` on the generation one: the releases with
+        # lower-case names refuse `UCX`, the later ones `ucx`; whichever runs both, one side stops)
+        return VHit(f"cache_transceiver_config.backend is written {pi.text(BACKEND)} on the context server but "
+                    f"{di.text(BACKEND)} on the generation server: no TensorRT-LLM release takes both spellings "
+                    f"(the first releases with the setting take lower case, the later ones upper case), so one of "
+                    f"the two servers fails validation at start-up",
+                    di.token(BACKEND), [related_at(pi.token(BACKEND), p, f"the context server's backend "
+                                                                         f"{pi.text(BACKEND)}")], "decode")
     if a is None or b is None or a == b or "DEFAULT" in (a, b):
         return None
     return VHit(f"cache_transceiver_config.backend is {pi.text(BACKEND)} on the context server but "
