@@ -84,14 +84,14 @@ SHELL_LIMIT = register(Rule(
     "Reports a limit pdlint's shell evaluation reached in a script that is otherwise checked: more than 16 "
     "branch paths at once, a loop past 256 iterations, nesting, expansion size or step count "
     "(docs/shell-parser.md, Limits), when the paths or iterations it stopped following may have held a launch "
-    "(launch text after it, or launch text in a script that launched nothing). A warning, except where a limit "
-    "stopped the evaluation altogether (more than 1,000,000 expanded characters, 100,000 statements or 2,000 "
-    "commands: limits no launch script reaches): that is an error, as a file over its resource budget is "
-    "(PD008), since the script's launches after it were not evaluated.",
+    "(launch text after it, or launch text in a script that launched nothing). Where a limit stopped the "
+    "evaluation altogether (more than 1,000,000 expanded characters, 100,000 statements or 2,000 commands) before "
+    "a server's entry point, the message says the launches after it were not evaluated.",
     "The launches on the paths pdlint stopped following were not checked; the script itself is valid, so this "
     "says what pdlint did not see rather than what is wrong (launch text it never reached is also reported "
-    "as PD020). An evaluation stopped altogether is what a hostile script does to switch the checks of its "
-    "launches off: `X=ab; for i in $(seq 30); do X=$X$X; done` before them.",
+    "as PD020). A warning, as PD020 is: legitimate scripts reach these limits too; a hostile one can use them "
+    "(`X=ab; for i in $(seq 30); do X=$X$X; done` before its launches), so a CI gate that must not pass "
+    "unchecked launches runs with `--strict`.",
     "Give the variables the script branches on their deploy-time values (`[tool.pdlint.vars]`, `--var`, a "
     "`values` file) so that fewer paths stay open, split the option parser or helpers from the launch, or "
     "suppress it where the paths cut hold no launch.",

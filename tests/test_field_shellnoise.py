@@ -282,5 +282,5 @@ def test_the_expansion_limit_before_an_uncalled_launcher_stays_reported(scratch_
     # the budget the printer spent stops the launcher's evaluation: reported there
     scratch_git.write("run.sh", "banner() {\n" + EXPAND + "}\nstart() {\n    " + SERVER + ' "$@"\n}\n')
     code, report = scratch_git.lint("run.sh")
-    assert code == 1 and [m.split(";")[0] for m in _pd015(report)] == \
+    assert code == 0 and [m.split(";")[0] for m in _pd015(report)] == \
         ["expansions produced more than 1000000 characters"]
