@@ -704,10 +704,11 @@ class Extractor:
         that holds launch text, or includes a define that may); the literal flag lines of such a template are
         checked as for a chart that is not rendered at all."""
         from pdlint import structure_rules
-        from pdlint.coverage import may_hold_launch
+        from pdlint.coverage import has_launch_text, may_hold_launch
+        if not res.unrendered or not self.chart_has_launch_text(chart):
+            return  # nothing a render would have checked (sgl-project/ome's ome-resources chart): no coverage lost
         for src, e in res.unrendered:
-            if not may_hold_launch(src.text) and not (
-                    re.search(r"\b(?:include|template)\s+\"", src.text) and self.chart_has_launch_text(chart)):
+            if not has_launch_text(src.text) and not re.search(r"\b(?:include|template)\s+\"", src.text):
                 continue  # (`checksum/config: {{ include ... | sha256sum }}` on a ConfigMap: no launch lost)
             name = os.path.basename(src.path)
             message = (f"{name} of Helm chart {chart_display} was not rendered: "

@@ -109,3 +109,16 @@ def test_an_unrendered_template_with_launch_text_is_reported_and_its_literal_fla
     pd104 = next(f for f in report["findings"] if f["code"] == "PD104")
     assert "other.yaml of Helm chart chart was not rendered" in pd104["message"]
     assert "function 'sha256sum' is not in pdlint's template subset" in pd104["message"]
+
+
+def test_a_chart_without_launch_text_says_nothing_of_a_template_it_could_not_render(scratch_git, no_helm):
+    # sgl-project/ome's ome-resources chart (the field compare): an agent DaemonSet whose image a `merge` the subset
+    # refuses writes; nothing in the chart starts a server, so no coverage was lost
+    scratch_git.write("chart/Chart.yaml", "apiVersion: v2\nname: c\nversion: 0.1.0\n")
+    scratch_git.write("chart/values.yaml", "image: agent:v1\n")
+    scratch_git.write("chart/templates/_h.tpl", '{{- define "c.image" -}}{{ .Values.image }}{{- end -}}\n')
+    scratch_git.write("chart/templates/ds.yaml", 'kind: DaemonSet\nmetadata: {name: agent}\nspec:\n  template:\n'
+                                                 '    spec:\n      containers:\n        - name: agent\n'
+                                                 '          image: {{ include "c.image" . }}{{ sha256sum "x" }}\n')
+    code, report = scratch_git.lint(".")
+    assert report["findings"] == [] and code == 0
