@@ -115,10 +115,12 @@ def test_a_chart_without_launch_text_says_nothing_of_a_template_it_could_not_ren
     # sgl-project/ome's ome-resources chart (the field compare): an agent DaemonSet whose image a `merge` the subset
     # refuses writes; nothing in the chart starts a server, so no coverage was lost
     scratch_git.write("chart/Chart.yaml", "apiVersion: v2\nname: c\nversion: 0.1.0\n")
-    scratch_git.write("chart/values.yaml", "image: agent:v1\n")
+    scratch_git.write("chart/values.yaml", "image: ghcr.io/sgl-project/ome-agent:v1\n")  # (names sglang)
     scratch_git.write("chart/templates/_h.tpl", '{{- define "c.image" -}}{{ .Values.image }}{{- end -}}\n')
+    scratch_git.write("chart/templates/cm.yaml", "kind: ConfigMap\nmetadata: {name: c}\ndata: {a: b}\n")
     scratch_git.write("chart/templates/ds.yaml", 'kind: DaemonSet\nmetadata: {name: agent}\nspec:\n  template:\n'
                                                  '    spec:\n      containers:\n        - name: agent\n'
-                                                 '          image: {{ include "c.image" . }}{{ sha256sum "x" }}\n')
+                                                 '          image: {{ include "c.image" . }}{{ sha256sum "x" }}\n'
+                                                 '          env: [{name: SGLANG_AGENT, value: "1"}]\n')
     code, report = scratch_git.lint(".")
     assert report["findings"] == [] and code == 0
