@@ -581,7 +581,24 @@ def _pair_siblings(named: list, files: list, root: str, boundary) -> list:
         if any(key in wanted and role not in wanted[key] for key, _, role in role_word_keys(rel)) and \
                 file_kind(f, root, _head(f, boundary) if "." not in os.path.basename(f) else b""):
             out.append(f)
+    if len(out) > MAX_SIBLINGS * len(named):
+        # (names are matched in any case: a repository of 1,920 case variants of `run_decode.sh` pulled every one
+        # into a commit's run, each with its own time budget, field test rw20/h) the nearest spellings are kept
+        spelled = {os.path.relpath(j.abspath, root).replace(os.sep, "/") for j in named}
+        out.sort(key=lambda f: (min(_spelling_distance(os.path.relpath(f, root).replace(os.sep, "/"), n)
+                                    for n in spelled), f))
+        out = sorted(out[:MAX_SIBLINGS * len(named)])
     return out
+
+
+#: sibling files one named file brings into a run at most (a pair has a few: the other role's, a router's)
+MAX_SIBLINGS = 16
+
+
+def _spelling_distance(a: str, b: str) -> int:
+    """How far the case of ``a``'s letters is from ``b``'s (upper-case letters of one the other lacks): a sibling
+    written like the named file (`run_decode.sh` beside `run_prefill.sh`) first."""
+    return abs(sum(c.isupper() for c in a) - sum(c.isupper() for c in b))
 
 
 _CONFIG_NAMES = (".pdlint.yaml", "pyproject.toml")

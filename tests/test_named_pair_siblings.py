@@ -49,3 +49,18 @@ def test_the_siblings_own_findings_are_left_out(scratch_git, capsys):
     assert report["findings"] == [] and code == 0
     _, report = scratch_git.lint("run_prefill.sh", "run_decode.sh")
     assert ("run_prefill.sh", "VLLM018") in _codes(report)
+
+
+def test_a_named_file_brings_in_a_bounded_number_of_siblings(scratch_git):
+    """Names are matched in any case: 64 case variants of `run_decode.sh` were all pulled into a commit's run,
+    each with its own time budget (field test rw20/h: 1,920 of them); at most 16 per named file now."""
+    import itertools
+    from pdlint.discover import MAX_SIBLINGS
+    scratch_git.write("run_prefill.sh", "python -m sglang.launch_server --model-path m --disaggregation-mode prefill "
+                                        "--port 1\n")
+    for combo in itertools.product(*[(c, c.upper()) for c in "decode"]):
+        scratch_git.write(f"run_{''.join(combo)}.sh", "python -m sglang.launch_server --model-path m "
+                                                      "--disaggregation-mode decode --port 2\n")
+    _, report = scratch_git.lint("run_prefill.sh")
+    assert len(report["launches"]) == 1 + MAX_SIBLINGS
+    assert "run_decode.sh" in {l["path"] for l in report["launches"]}  # the named file's own spelling first
