@@ -414,7 +414,7 @@ def _spend(node: YMap, cost: int) -> None:
     if budget is not None:
         budget.merge -= cost
         if budget.merge < 0:
-            raise LimitError(f"YAML merge keys expand to more than {MAX_MERGE_COST} entries", node.start)
+            raise LimitError(f"YAML aliases and merge keys expand to more than {MAX_MERGE_COST} entries", node.start)
 
 
 def _first(items: tuple) -> dict:
