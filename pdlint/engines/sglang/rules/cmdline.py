@@ -10,6 +10,10 @@ from pdlint.model import ERROR, WARNING, AutoFix
 from pdlint.rules import Rule, register
 
 _C = "command line"
+#: SGL001 / SGL004 in a repository with an SGLang source tree of its own (pdlint.lint._in_a_fork)
+_FORK_NOTE = ("A warning, saying so, in a repository that holds an SGLang source tree of its own "
+              "(`python/sglang/srt/server_args.py` or `sglang/srt/server_args.py`: a fork, whose scripts run that "
+              "tree and whose options and choices may differ from the releases' tables).")
 _F = "config file"
 REPLACE = AutoFix("replace")  # the engine adapter names the replacement (pdlint/engines/sglang/fixes.py)
 
@@ -29,7 +33,8 @@ UNKNOWN = _r(
     "`--kv-transfer-config`, Dynamo's wrapper flags) do not belong on an SGLang server.",
     "python -m sglang.launch_server --model-path M --disagregation-mode prefill",
     "python -m sglang.launch_server --model-path M --disaggregation-mode prefill",
-    upstream="sglang serve: error: unrecognized arguments: {args}", source="argparse", autofix=REPLACE)
+    upstream="sglang serve: error: unrecognized arguments: {args}", source="argparse", autofix=REPLACE,
+    notes=_FORK_NOTE)
 
 AMBIGUOUS = _r(
     "SGL002", "ambiguous-flag-prefix", ERROR,
@@ -58,7 +63,7 @@ INVALID_CHOICE = _r(
     "Use one of the listed values.",
     "python -m sglang.launch_server --model-path M --disaggregation-mode prefil",
     "python -m sglang.launch_server --model-path M --disaggregation-mode prefill",
-    upstream="argument {flag}: invalid choice: {value!r} (choose from {choices})", source="argparse")
+    upstream="argument {flag}: invalid choice: {value!r} (choose from {choices})", source="argparse", notes=_FORK_NOTE)
 
 INVALID_VALUE = _r(
     "SGL005", "invalid-flag-value", ERROR,
