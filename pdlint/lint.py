@@ -55,8 +55,11 @@ class ConfigResolver:
         self.cli_exclude = tuple(given or ()) + tuple(getattr(options, "extend_exclude", ()) or ())
         self.replace_exclude = given is not None
         pfi, extend = getattr(options, "per_file_ignores", None), getattr(options, "extend_per_file_ignores", None)
-        self.cli_ignores = ((pfi is not None, {**(pfi or {}), **(extend or {})})
-                            if pfi is not None or extend else None)
+        merged: dict = {}
+        for table in (pfi or {}, extend or {}):
+            for glob, codes in table.items():
+                merged.setdefault(glob, []).extend(codes)
+        self.cli_ignores = (pfi is not None, merged) if pfi is not None or extend else None
         self.boundary = boundary or Boundary(cwd)
         self.explicit = None
         self.by_dir: dict = {}
