@@ -646,9 +646,10 @@ def _router_image_unknown(launch: Launch) -> bool:
 
 
 def router_options_judged(launch: Launch) -> bool:
-    """Does PD111 judge this router's own options against a table (sglang-router's parser, its release in the
-    table or unknown; unpinned, for likely typos only)?  vllm-router, mini_lb, Dynamo's frontend, `smg launch`,
-    a toy proxy: no table (coverage says so: field test rw20/f, vllm-router's `--bogus-router-flag` passed)."""
+    """Does PD111 judge this router's own options against a table: sglang-router's parser (`launch_router`, the
+    CLI's `launch`), not in an image tagged newer than the table, `latest` or untagged (unpinned, for likely typos
+    only)?  vllm-router, mini_lb, Dynamo's frontend, `smg launch`, a toy proxy: no table (coverage says so: field
+    test rw20/f, vllm-router's `--bogus-router-flag` passed)."""
     if launch.kind != "router" or launch.engine != "sglang":
         return False
     argv = launch.argv
