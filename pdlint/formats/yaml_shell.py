@@ -183,10 +183,12 @@ def _ansible(root: yt.Ref) -> bool:
         keys = {k for k, _ in yt.map_items(item) if isinstance(k, str)}
         if "hosts" in keys and keys & _ANSIBLE_PLAY_KEYS:
             return True
-        modules = {ansible_module(k) for k in keys}
-        if any(k.startswith(("ansible.builtin.", "ansible.legacy.")) for k in keys) or \
-                ({"shell", "command", "raw"} & modules and keys & (_ANSIBLE_TASK_KEYS | {"name"}) and
-                 ("command" not in modules or keys & _ANSIBLE_TASK_KEYS or "shell" in modules)):
+        if any(k.startswith(("ansible.builtin.", "ansible.legacy.")) for k in keys):
+            return True
+        # a task: `shell:` / `raw:` beside its `name:` or a task keyword; `command:` only beside a task keyword
+        # (`- {name: x, command: ...}` is also how harnesses list their commands)
+        if ({"shell", "raw"} & keys and keys & (_ANSIBLE_TASK_KEYS | {"name"})) or \
+                ("command" in keys and keys & _ANSIBLE_TASK_KEYS):
             return True
     return False
 
