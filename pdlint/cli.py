@@ -223,11 +223,8 @@ def _esc(text: str) -> str:
 def _stdout_gone() -> None:
     """Point stdout at /dev/null, so that the interpreter's final flush does
     not print "Exception ignored ... BrokenPipeError" (Python's documented recipe)."""
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-    except (OSError, ValueError, AttributeError):  # stdout without a file descriptor (tests)
-        pass
+    from pdlint.worker import to_devnull
+    to_devnull(sys.stdout)
 
 
 def _selection(ns):

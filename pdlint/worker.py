@@ -124,9 +124,9 @@ def _forward(outcome: _Outcome) -> bool:
             stream.write(data.decode(enc, "replace"))
             stream.flush()
         except BrokenPipeError:  # a reader that went away (`pdlint | head -1`): quiet, the exit code stands
-            _to_devnull(stream)
+            to_devnull(stream)
         except OSError as e:  # (field test rw20/h: `pdlint check . >/dev/full` ended in a traceback, exit 1)
-            _to_devnull(stream)
+            to_devnull(stream)
             if stream is sys.stdout:
                 ok = False
                 try:
@@ -137,9 +137,9 @@ def _forward(outcome: _Outcome) -> bool:
     return ok
 
 
-def _to_devnull(stream) -> None:
+def to_devnull(stream) -> None:
     """Point ``stream`` at /dev/null: what it still buffers is dropped (the interpreter's final flush then
-    succeeds, with no "Exception ignored" message)."""
+    succeeds, with no "Exception ignored" message); a stream without a file descriptor (tests) is left."""
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, stream.fileno())
