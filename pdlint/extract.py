@@ -1046,23 +1046,43 @@ class Extractor:
         (:func:`pdlint.formats.ansible_plays.plays_rendering`), in a stable order."""
         from pdlint.formats.ansible_plays import plays_rendering
 
-        def listdir(path: str) -> list:
-            names = self._listings.get(path)
-            if names is None:
-                try:
-                    names = sorted(os.listdir(path))[:4096] if os.path.isdir(path) else []
-                except OSError:
-                    names = []
-                self._listings[path] = names
-            return names
-
         def read(path: str) -> Optional[SourceFile]:
             return self.read(path, report=False) if os.path.isfile(path) else None
 
         try:
-            return plays_rendering(job.abspath, role_dir, job.root, read, listdir)
+            return plays_rendering(job.abspath, role_dir, job.root, read, self.listdir)
         except (yt.YamlError, RecursionError):
             return []
+
+    def listdir(self, path: str) -> list:
+        """The names in a directory, sorted, at most 4096 (empty when it is none): Ansible playbooks and
+        inventories looked for."""
+        names = self._listings.get(path)
+        if names is None:
+            try:
+                names = sorted(os.listdir(path))[:4096] if os.path.isdir(path) else []
+            except OSError:
+                names = []
+            self._listings[path] = names
+        return names
+
+    def layer_values(self, layer) -> dict:
+        """name -> TStr of the scalar variables of an Ansible variables layer
+        (:class:`~pdlint.formats.ansible_plays.Layer`): a whole file, or a mapping in one."""
+        from pdlint.formats.yaml_shell import named_values
+        try:
+            ref = layer.ref
+            if ref is None:
+                docs = yt.compose(layer.src.text)
+                if not docs or docs[0].root is None:
+                    return {}
+                ref = yt.Ref(docs[0].root)
+            if not isinstance(yt.deref(ref).node, yt.YMap):
+                return {}
+            return {k: v for k, v in named_values(TStr.from_source(layer.src), ref).items()
+                    if isinstance(k, str) and k not in layer.skip}
+        except (yt.YamlError, RecursionError):
+            return {}
 
     def play_layers(self, play) -> tuple:
         """(low, high) variable mappings of an Ansible play (:class:`~pdlint.formats.ansible_plays.Play`), each
@@ -1549,7 +1569,7 @@ class Extractor:
         if not yaml_shell.may_hold_scripts(docs, skip):
             return []
         found: list = []
-        for s in yaml_shell.scripts(doc, docs, skip):
+        for s in yaml_shell.scripts(doc, docs, skip, _AnsibleScope(self, job)):
             meta = {"yaml_path": s.path, "unit": unit or job.display, **s.meta}
             if "unit_suffix" in meta:
                 meta["unit"] += meta.pop("unit_suffix")
@@ -2832,14 +2852,82 @@ MAX_ENV_RUNS = 4
 _ROLE_VAR_FILES = ("main.yml", "main.yaml")
 
 
-def ansible_role_dir(abspath: str, root: str) -> Optional[str]:
+class _AnsibleScope:
+    """The variables Ansible gives the tasks of a YAML file from other files of the repository
+    (:func:`pdlint.formats.yaml_shell.scripts`): asked only of a file that is an Ansible task list or playbook.
+    Field test rw20/f: a role's `command: ... --tp {{ tp }}` with `tp` in `defaults/main.yml` was an opaque
+    word, so a launch's real value went unchecked."""
+
+    def __init__(self, x: "Extractor", job: FileJob):
+        self.x, self.job = x, job
+
+    def _read(self, path: str) -> Optional[SourceFile]:
+        return self.x.read(path, report=False) if os.path.isfile(path) else None
+
+    def _file(self, path: str) -> dict:
+        from pdlint.formats.ansible_plays import Layer
+        src = self._read(path)
+        return self.x.layer_values(Layer(src)) if src is not None else {}
+
+    def role(self) -> dict:
+        """A role's task file: its ``defaults/`` < what every play applying the role gives alike < its
+        ``vars/`` < the plays' higher variables (role parameters, the task's ``vars:``), as for its templates."""
+        from pdlint.formats.ansible_plays import plays_rendering
+        job = self.job
+        role_dir = ansible_role_dir(job.abspath, job.root, ("tasks", "handlers"))
+        if role_dir is None:
+            return {}
+        defaults, role_vars = ansible_role_files(job.abspath, job.root, ("tasks", "handlers"))
+        try:
+            plays = plays_rendering(job.abspath, role_dir, job.root, self._read, self.x.listdir)
+        except (yt.YamlError, RecursionError):
+            plays = []
+        low = [self._merged(p.low) for p in plays]
+        high = [self._merged(p.high) for p in plays]
+        out: dict = {}
+        for f in defaults:
+            out.update(self._file(f))
+        out.update(_agreed(low))
+        for f in role_vars:
+            out.update(self._file(f))
+        out.update(_agreed(high))
+        return out
+
+    def _merged(self, layers: list) -> dict:
+        out: dict = {}
+        for layer in layers:
+            out.update(self.x.layer_values(layer))
+        return out
+
+    def play(self, item: yt.Ref) -> tuple:
+        """(the inventory's, the ``vars_files:``) variables of a play of this file."""
+        from pdlint.formats.ansible_plays import play_files, play_hosts
+        job = self.job
+        inventory, files = play_files(item, play_hosts(item), os.path.dirname(job.abspath), job.root,
+                                      self._read, self.x.listdir)
+        return self._merged(inventory), self._merged(files)
+
+
+def _agreed(scopes: list) -> dict:
+    """The variables every scope gives the same value (by text); one that differs between plays stays a value
+    pdlint cannot see (each play would start another command)."""
+    if not scopes:
+        return {}
+    out = dict(scopes[0])
+    for other in scopes[1:]:
+        out = {k: v for k, v in out.items() if k in other and other[k].text == v.text}
+    return out
+
+
+def ansible_role_dir(abspath: str, root: str, kinds: tuple = ("templates",)) -> Optional[str]:
     """The Ansible role a template belongs to (``roles/<role>/templates/...``, or ``<role>/templates/...``
-    beside ``<role>/tasks/``), inside ``root``; None for a file of no role."""
+    beside ``<role>/tasks/``), inside ``root``; None for a file of no role.  ``kinds``: the role's
+    directories the file may be in (``("tasks", "handlers")``: a task file's role)."""
     parts = os.path.relpath(abspath, root).split(os.sep)
     if ".." in parts:
         return None
     for i in range(len(parts) - 2, -1, -1):  # (i 0: a Galaxy role that is the repository, CyVerse-Ansible/ansible-vllm)
-        if parts[i] != "templates":
+        if parts[i] not in kinds:
             continue
         role_dir = os.path.join(root, *parts[:i])
         # under a `roles/` directory, or a role directory anywhere a roles_path names (topsail's
@@ -2854,13 +2942,13 @@ _INVENTORY_DIRS = ("group_vars", "host_vars", "inventory/group_vars", "inventory
 _TOP_KEY = re.compile(r"(?m)^([A-Za-z_][A-Za-z0-9_]*)[ \t]*:")
 
 
-def ansible_role_files(abspath: str, root: str) -> tuple:
+def ansible_role_files(abspath: str, root: str, kinds: tuple = ("templates",)) -> tuple:
     """(defaults files, vars files) of the Ansible role a template belongs to (``roles/<role>/templates/...``,
     or ``<role>/templates/...`` beside ``<role>/tasks/``):
     ``defaults/main.yml`` or ``defaults/main/*.yml`` and the same under ``vars``, inside ``root``; empty
     tuples for a file of no role.  openshift-psap/topsail (field test rw6/e): every role template's variables
     were undefined (PD005 errors), and a launch's real error hid behind them."""
-    role_dir = ansible_role_dir(abspath, root)
+    role_dir = ansible_role_dir(abspath, root, kinds)
     if role_dir is None:
         return (), ()
     out = []

@@ -71,3 +71,100 @@ def test_a_list_that_is_no_playbook_keeps_its_braces(scratch_git):
     """)
     code, report = scratch_git.lint("cases.yml")
     assert "{{model}}" in _argv(report)
+
+
+# -- variables from the repository's other files (stop 38's Left: play `vars:` only) -------------------------
+
+ROLE_TASK = """\
+    - name: start the server
+      ansible.builtin.command: python3 -m sglang.launch_server --model-path m --disaggregation-mode {{ mode }}
+"""
+
+
+def _codes(report):
+    return [f["code"] for f in report["findings"]]
+
+
+def test_a_role_task_takes_the_role_defaults(scratch_git):
+    scratch_git.write("roles/sglang/tasks/main.yml", ROLE_TASK)
+    scratch_git.write("roles/sglang/defaults/main.yml", "mode: decod\n")
+    code, report = scratch_git.lint("roles/sglang/tasks/main.yml")
+    assert code == 1 and _codes(report) == ["SGL004"]
+    assert _argv(report)[-1] == "decod"
+
+
+def test_the_role_vars_override_its_defaults(scratch_git):
+    scratch_git.write("roles/sglang/tasks/main.yml", ROLE_TASK)
+    scratch_git.write("roles/sglang/defaults/main.yml", "mode: decod\n")
+    scratch_git.write("roles/sglang/vars/main.yml", "mode: decode\n")
+    code, report = scratch_git.lint("roles/sglang/tasks/main.yml")
+    assert code == 0 and _codes(report) == [] and _argv(report)[-1] == "decode"
+
+
+def test_a_play_applying_the_role_gives_its_parameters(scratch_git):
+    scratch_git.write("roles/sglang/tasks/main.yml", ROLE_TASK)
+    scratch_git.write("roles/sglang/defaults/main.yml", "mode: decode\n")
+    scratch_git.write("site.yml", """\
+        - hosts: gpu
+          roles:
+            - role: sglang
+              mode: prefil
+    """)
+    code, report = scratch_git.lint("roles/sglang/tasks/main.yml")
+    assert code == 1 and _codes(report) == ["SGL004"] and _argv(report)[-1] == "prefil"
+
+
+def test_plays_that_disagree_leave_the_value_unseen(scratch_git):
+    scratch_git.write("roles/sglang/tasks/main.yml", ROLE_TASK)
+    scratch_git.write("site.yml", """\
+        - hosts: a
+          roles: [{role: sglang, mode: prefill}]
+        - hosts: b
+          roles: [{role: sglang, mode: decod}]
+    """)
+    code, report = scratch_git.lint("roles/sglang/tasks/main.yml")
+    assert code == 0 and _codes(report) == ["PD021"]  # (the role is a value pdlint cannot see: said so)
+    assert _argv(report)[-1].startswith("{{")
+
+
+def test_a_play_takes_its_vars_files_over_its_vars_and_the_inventory_below(scratch_git):
+    scratch_git.write("group_vars/all.yml", "model: from-inventory\nport: '30002'\n")
+    scratch_git.write("vars/serve.yml", "mode: decod\n")
+    scratch_git.write("pd.yml", """\
+        - hosts: decode
+          vars:
+            mode: decode
+          vars_files: [vars/serve.yml]
+          tasks:
+            - command: python3 -m sglang.launch_server --model-path {{ model }} --port {{ port }} --disaggregation-mode {{ mode }}
+    """)
+    code, report = scratch_git.lint("pd.yml")
+    assert code == 1 and _codes(report) == ["SGL004"]
+    assert _argv(report) == ["--model-path", "from-inventory", "--port", "30002", "--disaggregation-mode", "decod"]
+
+
+def test_a_task_vars_override_the_play(scratch_git):
+    scratch_git.write("pd.yml", """\
+        - hosts: decode
+          vars:
+            mode: decod
+          tasks:
+            - command: python3 -m sglang.launch_server --model-path m --disaggregation-mode {{ mode }}
+              vars:
+                mode: decode
+    """)
+    code, report = scratch_git.lint("pd.yml")
+    assert code == 0 and _codes(report) == []
+
+
+def test_a_vars_file_outside_the_repository_is_not_read(scratch_git, tmp_path_factory):
+    outside = tmp_path_factory.mktemp("outside") / "serve.yml"
+    outside.write_text("mode: decod\n")
+    scratch_git.write("pd.yml", f"""\
+        - hosts: decode
+          vars_files: [{outside}, ../{outside.parent.name}/serve.yml]
+          tasks:
+            - command: python3 -m sglang.launch_server --model-path m --disaggregation-mode {{{{ mode }}}}
+    """)
+    code, report = scratch_git.lint("pd.yml")
+    assert code == 0 and _codes(report) == ["PD021"] and _argv(report)[-1].startswith("{{")

@@ -137,12 +137,9 @@ def _play(item: yt.Ref, d, src, path: str, template: str, role: Optional[str], r
           budget: list) -> Optional[Play]:
     if not isinstance(yt.deref(item).node, yt.YMap):
         return None
-    hosts_ref = yt.get(item, "hosts")
-    if hosts_ref is None:
-        return None
-    hosts = yt.scalar_text(hosts_ref)
+    hosts = play_hosts(item)
     if hosts is None:
-        hosts = ",".join(x for x in (yt.scalar_text(r) for r in yt.seq_items(hosts_ref)[:16]) if x)
+        return None
     pbdir = os.path.dirname(path)
     found: list = []  # [(task ref, its vars Layer or None)]
     high: list = []
@@ -199,19 +196,38 @@ def _play(item: yt.Ref, d, src, path: str, template: str, role: Optional[str], r
         walk(yt.get(item, key), 0)
     if not found:
         return None
-    low: list = []
-    groups = [g for g in re.split(r"[:,\s]+", hosts or "") if g]
-    low += _inventory(pbdir, root, groups, read, listdir)
+    inventory, files = play_files(item, hosts, pbdir, root, read, listdir)
+    low = list(inventory)
     v = yt.get(item, "vars")
     if v is not None and isinstance(yt.deref(v).node, yt.YMap):
         low.append(Layer(src, v, d))
+    low += files
+    line = src.position(yt.deref(item).node.start)[0]
+    return Play(path, line, hosts or "?", low, high + facts[:MAX_VAR_FILES] + role_params)
+
+
+def play_hosts(item: yt.Ref) -> Optional[str]:
+    """A play's ``hosts:`` (a list joined by commas), None when it has none."""
+    ref = yt.get(item, "hosts")
+    if ref is None:
+        return None
+    hosts = yt.scalar_text(ref)
+    if hosts is None:
+        hosts = ",".join(x for x in (yt.scalar_text(r) for r in yt.seq_items(ref)[:16]) if x)
+    return hosts
+
+
+def play_files(item: yt.Ref, hosts: Optional[str], pbdir: str, root: str, read, listdir) -> tuple:
+    """(the inventory's layers, the ``vars_files:`` layers) a play gives its tasks: below and above the
+    play's own ``vars:`` in Ansible's precedence."""
+    groups = [g for g in re.split(r"[:,\s]+", hosts or "") if g]
+    files: list = []
     for f in yt.seq_items(yt.get(item, "vars_files"))[:MAX_VAR_FILES]:
         p = _in_repo(yt.scalar_text(f), (pbdir,), root)
         vsrc = read(p) if p else None
         if vsrc is not None:
-            low.append(Layer(vsrc))
-    line = src.position(yt.deref(item).node.start)[0]
-    return Play(path, line, hosts or "?", low, high + facts[:MAX_VAR_FILES] + role_params)
+            files.append(Layer(vsrc))
+    return _inventory(pbdir, root, groups, read, listdir), files
 
 
 def _is_role(name: Optional[str], role: str) -> bool:

@@ -225,9 +225,12 @@ _BUILDKITE_STEP = {"label", "group", "wait", "block", "trigger", "plugins", "age
                    "soft_fail", "artifact_paths"}
 
 
-def scripts(doc: TStr, docs: list, skip: set) -> list:
+def scripts(doc: TStr, docs: list, skip: set, ansible=None) -> list:
     """Every shell script / exec argv holding a launcher in ``docs``; ``skip``:
-    ids of nodes (containers) another adapter reads."""
+    ids of nodes (containers) another adapter reads; ``ansible``: the variables Ansible gives the file's
+    tasks from other files (``ansible.role()``: a role's defaults, the plays that apply it and its vars,
+    lowest first; ``ansible.play(ref)``: (the inventory's, the ``vars_files:``) variables of a play in
+    the file), each a dict name -> TStr."""
     out: list = []
     for d in docs:
         if d.root is None:
@@ -235,7 +238,10 @@ def scripts(doc: TStr, docs: list, skip: set) -> list:
         root = yt.Ref(d.root)
         dia = dialect(root)
         exprs = _expressions(doc, root, dia)
+        if dia == "ansible" and ansible is not None:
+            exprs = {**ansible.role(), **exprs}
         walker = _Walker(doc, dia, exprs, skip, out)
+        walker.ansible = ansible
         walker.operators = {yt.scalar_text(yt.get(o, "name")): o for o in yt.seq_items(yt.get(root, "operators"))}
         setup = yt.get(root, "setup") if dia == "skypilot" else None
         if setup is not None and isinstance(yt.deref(setup).node, yt.YScalar):
@@ -258,6 +264,7 @@ class _Walker:
         self.active: set = set()
         self.operators: dict = {}
         self.setup_pins: dict = {}  # a SkyPilot task's setup installs these releases for its run
+        self.ansible = None  # (see scripts())
 
     def walk(self, ref: yt.Ref, path: tuple, env: dict, names: list, image: Optional[TStr]) -> None:
         r = yt.deref(ref)
@@ -270,8 +277,13 @@ class _Walker:
         try:
             if isinstance(node, yt.YMap):
                 if self.dia == "ansible" and yt.get(r, "hosts") is not None:
-                    # a play: Ansible renders its tasks' `{{ name }}` with the play's `vars` first
-                    self.exprs = {**outer, **_named_values(self.doc, yt.get(r, "vars"))}
+                    # a play: Ansible renders its tasks' `{{ name }}` with the inventory's variables, the play's
+                    # `vars:` over them and its `vars_files:` over those
+                    below, above = self.ansible.play(r) if self.ansible is not None else ({}, {})
+                    self.exprs = {**outer, **below, **named_values(self.doc, yt.get(r, "vars")), **above}
+                elif self.dia == "ansible" and yt.get(r, "vars") is not None:
+                    # a block's or a task's own `vars:` (over the play's)
+                    self.exprs = {**outer, **named_values(self.doc, yt.get(r, "vars"))}
                 self._map(r, path, env, names, image)
             elif isinstance(node, yt.YSeq):
                 for i, item in enumerate(yt.seq_items(r)):
@@ -562,10 +574,10 @@ def _expressions(doc: TStr, root: yt.Ref, dia: str) -> dict:
     ex: dict = {}
     if dia == "sflow":
         for scope in (yt.get(root, "variables"), yt.get(yt.get(root, "workflow"), "variables")):
-            for name, v in _named_values(doc, scope).items():
+            for name, v in named_values(doc, scope).items():
                 ex[f"variables.{name}"] = v
     elif dia == "github":
-        for name, v in _named_values(doc, yt.get(root, "env")).items():
+        for name, v in named_values(doc, yt.get(root, "env")).items():
             ex[f"env.{name}"] = v
         inputs = yt.get(yt.get(yt.get(root, "on"), "workflow_dispatch"), "inputs")
         for name, v in yt.map_items(inputs) if inputs is not None else ():
@@ -594,7 +606,7 @@ def _expressions(doc: TStr, root: yt.Ref, dia: str) -> dict:
     return ex
 
 
-def _named_values(doc: TStr, ref) -> dict:
+def named_values(doc: TStr, ref) -> dict:
     out: dict = {}
     if ref is None:
         return out
