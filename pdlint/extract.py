@@ -3015,12 +3015,18 @@ def _env_runs(doc: TStr, env_values: dict, first: tuple, env: Optional[dict], qu
             break
         started = time.monotonic()
         run_env = dict(env or {})
-        run_env[name] = tok
+        bound = None
+        if name.isdigit():  # the script's argument (`NNODES=${2:-2}`): run with it given
+            bound = {int(name): tok}
+        else:
+            run_env[name] = tok
         run_ctx = quiet()
         base = {key(b, name) for b in first[0]}
-        cmds = [c for c in shell_commands(doc, run_ctx, env=run_env) if not c.uncalled and key(c, name) not in base]
+        cmds = [c for c in shell_commands(doc, run_ctx, env=run_env, bound=bound)
+                if not c.uncalled and key(c, name) not in base]
         heredocs = [h for h in run_ctx.heredocs if not h.uncalled and tstr_key(h.text) not in had]
-        out.append((cmds, role_of(text), ", ".join(x for x in (label, f"run with {name}={text}") if x), heredocs))
+        how = f"run with ${name}={text}" if bound else f"run with {name}={text}"
+        out.append((cmds, role_of(text), ", ".join(x for x in (label, how) if x), heredocs))
         took = max(took, time.monotonic() - started)
     return out
 

@@ -413,3 +413,64 @@ def test_a_model_run_and_a_node_run_are_not_paired(scratch_git):
         ("prefill", "run with MODEL_NAME=DeepSeek-R1")]
     assert report["findings"] == [] and code == 0
     assert [(p["prefill_variants"], p["decode_variants"]) for d in report["pairs"] for p in d["pairs"]] == [(2, 1)]
+
+
+# -- the script's own arguments with a number for default (field test rw21/b, uccl-project/uccl's
+#    ep/bench/sglang/*_uep_*.sh: `NNODES=${2:-2}`, `--tp-size $((NNODES * GPUS_PER_NODE))` stayed text) --------
+
+NODE = """\
+    #!/bin/bash
+    NODE_RANK=${1:?Usage: $0 <node_rank> [nnodes] [gpus_per_node]}
+    NNODES=${2:-2}
+    GPUS_PER_NODE=${3:-8}
+    python -m sglang.launch_server --model-path /m --tp-size $((NNODES * GPUS_PER_NODE)) --dp-size DP \\
+      --enable-dp-attention --nnodes $NNODES --node-rank $NODE_RANK --disaggregation-mode decode
+    """
+
+
+def test_a_number_an_argument_defaults_to_is_the_value_checked(scratch_git):
+    scratch_git.write("node.sh", NODE.replace("DP", "3"))
+    code, report = scratch_git.lint("--sglang-version", "0.5.23", "node.sh")
+    (launch,) = report["launches"]
+    assert launch["argv"][launch["argv"].index("--tp-size") + 1] == "16"
+    assert launch["argv"][launch["argv"].index("--nnodes") + 1] == "2"
+    assert "SGL205" in codes(report) and code == 1  # TP 16 is no multiple of attention DP 3
+
+
+def test_a_valid_default_passes_and_a_required_argument_stays_unseen(scratch_git):
+    scratch_git.write("node.sh", NODE.replace("DP", "4"))
+    code, report = scratch_git.lint("--sglang-version", "0.5.23", "node.sh")
+    (launch,) = report["launches"]
+    assert launch["argv"][launch["argv"].index("--node-rank") + 1].startswith("${1:?")  # (`?`: no default)
+    assert "SGL205" not in codes(report) and code == 0
+
+
+def test_a_rank_argument_with_a_default_runs_the_script_for_the_other_rank(scratch_git):
+    scratch_git.write("pd_node.sh", f"""\
+        #!/bin/bash
+        RANK=${{1:-0}}
+        if [ "$RANK" -eq 0 ]; then
+            {SERVER} --disaggregation-mode prefill --disaggregation-transfer-backend mooncake &
+        else
+            {SERVER} --disaggregation-mode decode --disaggregation-transfer-backend nixl &
+        fi
+        """)
+    code, report = scratch_git.lint("pd_node.sh")
+    launches = report["launches"]
+    assert [l["role"] for l in launches] == ["prefill", "decode"]
+    assert "run with $1=1" in launches[1]["context"]
+    assert codes(report) == ["SGL805"] and code == 1  # the pair was judged: mooncake against nixl
+
+
+def test_a_word_an_argument_defaults_to_stays_the_callers(scratch_git):
+    # `${1:-all}` in a dispatching script: every arm stays reachable, as before
+    scratch_git.write("pd.sh", f"""\
+        #!/bin/bash
+        case "${{1:-prefill}}" in
+            prefill) {SERVER} --disaggregation-mode prefill & ;;
+            decode) {SERVER} --disaggregation-mode decode & ;;
+        esac
+        """)
+    code, report = scratch_git.lint("pd.sh")
+    assert [l["role"] for l in report["launches"]] == ["prefill", "decode"]
+    assert all("run as `pd.sh" in l["context"] for l in report["launches"])

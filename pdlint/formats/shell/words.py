@@ -31,6 +31,7 @@ _PARAM_RE = re.compile(r"\$\{([#!]?)([A-Za-z_][A-Za-z0-9_]*|[0-9]+|[@*#?$!\-])(\
 _OPS = (":-", ":=", ":+", ":?", "##", "%%", "//", "/#", "/%", "^^", ",,",
         "-", "=", "+", "?", "#", "%", "/", "^", ",", ":", "@")
 _NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_NUMBER = re.compile(r"[-+]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)")
 #: Word parts bash expands (a placeholder carried into eval'd text is not expanded again).
 _EXPANDING_TYPES = frozenset(("simple_expansion", "expansion", "command_substitution",
                               "arithmetic_expansion", "process_substitution"))
@@ -770,14 +771,22 @@ class Words:
     def _default_op(self, op, name, val, use, oa, ob, specials, st, fb, quoted, star, sep, unk) -> None:
         """``${X-w} ${X:-w} ${X=w} ${X:=w} ${X+w} ${X:+w} ${X?w} ${X:?w}``.
         A variable with no known value counts as unset (so the defaults a script
-        carries get checked), except for ``?`` and for the script's own
-        arguments: ``ROLE=${1:-prefill}`` in a role-dispatch script is whatever
-        the caller passes, and every ``case "$ROLE"`` arm must stay reachable."""
+        carries get checked), except for ``?`` and for a word the script's
+        own arguments default to: ``ROLE=${1:-prefill}`` in a role-dispatch script
+        is whatever the caller passes, and every ``case "$ROLE"`` arm must stay
+        reachable.  A number an argument defaults to (``NNODES=${2:-2}``) is taken,
+        the argument still counted as read (so the roles callers pass at its
+        position are tried) and noted as the environment's defaults are, so that
+        a test of it runs the script again with the other value (field test
+        rw21/b: ``--tp-size $((NNODES * GPUS_PER_NODE))`` was unchecked, unsaid)."""
         kind = op[-1]
-        if val is UNKNOWN and (kind == "?" or name.isdigit() or name in ("@", "*")):
+        if val is UNKNOWN and (kind == "?" or name in ("@", "*") or (name.isdigit() and (
+                name == "0" or kind == "+" or self._role_default(oa, ob)))):
             unk.add(name)
             fb.value(use.as_opaque(), quoted)
             return
+        if val is UNKNOWN and name.isdigit():
+            unk.add(name)
         is_set = val is not UNKNOWN and val is not None and not (isinstance(val, list) and not val)
         if is_set and op.startswith(":"):
             is_set = any(t.text for t in val) if isinstance(val, list) else bool(val.text)
@@ -793,7 +802,7 @@ class Words:
             return
         if val is UNKNOWN and oa >= ob:
             unk.add(name)  # `${X:-}`: empty because X counts as unset; a test of it is an assumption (Cond)
-        elif val is UNKNOWN and _NAME_RE.fullmatch(name):
+        elif val is UNKNOWN and (_NAME_RE.fullmatch(name) or name.isdigit()):
             self.note_env_default(name, self.unit.tstr[oa:ob])  # the environment may set it (EnvVariants)
         if kind == "=":
             sub_fb, local = Fields(nosplit=True), set()
@@ -805,6 +814,12 @@ class Words:
             self._deliver(value, fb, quoted, False, sep, unk)
             return
         self.emit_range(oa, ob, specials, st, fb, quoted, not quoted, unk)
+
+    def _role_default(self, oa: int, ob: int) -> bool:
+        """Is the default text at ``oa:ob`` anything but a number (``${1:-prefill}``, ``${1:-all}``,
+        ``${1:-$ROLE}``)?  A word an argument defaults to may be what a script dispatches on (every
+        ``case`` arm must stay reachable): it stays the caller's to give."""
+        return not _NUMBER.fullmatch(self.unit.tstr.text[oa:ob].strip("\"'"))
 
     def glob(self, text: str, mask: list) -> Glob:
         """A shell pattern drawing on the script's matching budget."""
