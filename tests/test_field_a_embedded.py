@@ -20,6 +20,7 @@ CONFIGMAP = """\
         cache_transceiver_config:
           backend: UCX
         tensor_parallel_size: {decode_tp}
+        attn_backend: FLASHINFER
     ---
     apiVersion: nvidia.com/v1alpha1
     kind: DynamoGraphDeployment

@@ -230,6 +230,7 @@ TRT_ZIP = textwrap.dedent("""\
           decode:
             tensor_parallel_size: 8
             cache_transceiver_config: {backend: UCX}
+            attn_backend: FLASHINFER
     zip_override_ctx:
       backend:
         trtllm_config:
@@ -246,8 +247,8 @@ def test_trt003_once_per_recipe_line_over_variants(scratch_git):
     assert (f["line"], f["column"]) == (10, _col(TRT_ZIP, 10, "8")), f
     assert "(and 1 other finding of this rule here, in other variants of the recipe" in f["message"]
     notes = {(r["line"], r["note"]) for r in f["related"]}
-    assert {(16, "the context server's tensor_parallel_size 2"),
-            (16, "the context server's tensor_parallel_size 4")} <= notes, f["related"]
+    assert {(17, "the context server's tensor_parallel_size 2"),
+            (17, "the context server's tensor_parallel_size 4")} <= notes, f["related"]
 
 
 def test_trt003_once_per_sweep_line(scratch_git):
@@ -257,7 +258,7 @@ def test_trt003_once_per_sweep_line(scratch_git):
         backend:
           trtllm_config:
             prefill: {tensor_parallel_size: "{ctx_tp}", disable_overlap_scheduler: true}
-            decode: {tensor_parallel_size: 8}
+            decode: {tensor_parallel_size: 8, attn_backend: FLASHINFER}
         """)
     _, report = scratch_git.lint("t.yaml")
     (f,) = _codes(report, "TRT003")
@@ -278,7 +279,8 @@ def test_same_message_variants_keep_the_plain_message(scratch_git):
     scratch_git.write("r.yaml", TRT_ZIP.replace("[2, 4, 4]", "[2, 2]"))
     _, report = scratch_git.lint("r.yaml")
     (f,) = _codes(report, "TRT003")
-    assert f["message"] == "tensor_parallel_size is 2 on the context server but 8 on the generation server"
+    assert f["message"] == ("tensor_parallel_size is 2 on the context server but 8 on the generation server, with "
+                            "the FlashInfer attention backend")
 
 
 def _span_releases(message):

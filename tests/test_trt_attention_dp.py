@@ -2,7 +2,9 @@
 
 Field test: NVIDIA/srt-slurm's DeepSeek-R1 TensorRT-LLM recipes run a DEP4 context beside a DEP8 generation
 (``tensor_parallel_size`` 4 and 8, ``enable_attention_dp: true`` on both): attention TP is 1 on both sides, each
-rank keeps whole KV heads, and nothing is split between the layouts; pdlint warned on 137 such pairs."""
+rank keeps whole KV heads, and nothing is split between the layouts; pdlint warned on 137 such pairs.
+TRT003 judges only pairs with the FlashInfer attention backend (field test rw21/a: NVIDIA/TensorRT-LLM#6507 is
+FlashInfer's), so the recipe below sets it."""
 
 RECIPE = """\
 name: "dsr1-trtllm-dep4-dep8"
@@ -25,6 +27,7 @@ backend:
       tensor_parallel_size: 4
       moe_expert_parallel_size: 4
       enable_attention_dp: true
+      attn_backend: FLASHINFER
       disable_overlap_scheduler: true
       cache_transceiver_config:
         backend: UCX
@@ -35,6 +38,7 @@ backend:
       tensor_parallel_size: 8
       moe_expert_parallel_size: 8
       enable_attention_dp: true
+      attn_backend: FLASHINFER
       cache_transceiver_config:
         backend: UCX
       speculative_config:
@@ -56,3 +60,10 @@ def test_attention_dp_on_both_sides_is_quiet(scratch_git):
 def test_attention_dp_on_one_side_only_still_warns(scratch_git):
     i = RECIPE.rindex("      enable_attention_dp: true\n")
     assert "TRT003" in codes(scratch_git, RECIPE[:i] + RECIPE[i + len("      enable_attention_dp: true\n"):])
+
+
+def test_attention_dp_on_one_side_with_the_default_backend_is_quiet(scratch_git):
+    # richardhuo-nv/srt-slurm-trtllm's ctx DEP4 / gen TEP8 recipes (73 warnings, field test rw21/a)
+    text = RECIPE.replace("      attn_backend: FLASHINFER\n", "")
+    i = text.rindex("      enable_attention_dp: true\n")
+    assert "TRT003" not in codes(scratch_git, text[:i] + text[i + len("      enable_attention_dp: true\n"):])

@@ -67,8 +67,14 @@ CASES = [
      {"disagg.yaml": disagg(ctx="  cache_transceiver_config:\n    backend: DEFAULT\n",
                             gen="  cache_transceiver_config:\n    backend: DEFAULT\n")}),
     ("TRT003",
-     {"disagg.yaml": disagg(ctx="  tensor_parallel_size: 1\n", gen="  tensor_parallel_size: 4\n")},
-     {"disagg.yaml": disagg(ctx="  tensor_parallel_size: 2\n", gen="  tensor_parallel_size: 2\n")}),
+     {"disagg.yaml": disagg(top="attn_backend: FLASHINFER\n", ctx="  tensor_parallel_size: 1\n",
+                            gen="  tensor_parallel_size: 4\n")},
+     {"disagg.yaml": disagg(top="attn_backend: FLASHINFER\n", ctx="  tensor_parallel_size: 2\n",
+                            gen="  tensor_parallel_size: 2\n")}),
+    ("TRT003",  # the default TRTLLM backend handles both layouts (NVIDIA/TensorRT-LLM#6507, field test rw21/a)
+     {"disagg.yaml": disagg(gen="  tensor_parallel_size: 4\n  attn_backend: flashinfer\n",
+                            ctx="  tensor_parallel_size: 1\n")},
+     {"disagg.yaml": disagg(ctx="  tensor_parallel_size: 1\n", gen="  tensor_parallel_size: 4\n")}),
     ("TRT004",
      {"disagg.yaml": disagg(ctx="  kv_cache_config:\n    dtype: fp8\n", gen="  kv_cache_config:\n    dtype: auto\n")},
      {"disagg.yaml": disagg(top="kv_cache_config:\n  dtype: fp8\n")}),
@@ -297,17 +303,19 @@ def test_no_link_without_the_proxy_or_with_unknown_ports(tmp_path, capsys, monke
 
 def test_unset_tensor_parallel_size_is_one(tmp_path, capsys, monkeypatch):
     files = proxy_files()
-    files["gen_config.yaml"] += "tensor_parallel_size: 4\n"
+    files["gen_config.yaml"] += "tensor_parallel_size: 4\nattn_backend: FLASHINFER\n"
     doc = check(tmp_path / "a", capsys, monkeypatch, files)
     msgs = [f["message"] for f in findings(doc, "TRT003")]
     assert msgs and all("1 (unset: the LLM API's default) on the context server but 4" in m for m in msgs)
     # two options files alone: the command lines that load them may pass --tp_size: not assumed
     doc = check(tmp_path / "b", capsys, monkeypatch, {
         "ctx_config.yaml": "disable_overlap_scheduler: true\ncache_transceiver_config:\n  backend: UCX\n",
-        "gen_config.yaml": "tensor_parallel_size: 4\ncache_transceiver_config:\n  backend: UCX\n"})
+        "gen_config.yaml": "tensor_parallel_size: 4\nattn_backend: FLASHINFER\ncache_transceiver_config:\n"
+                           "  backend: UCX\n"})
     assert findings(doc, "TRT003") == []
     # a disaggregated config's server without tensor_parallel_size runs TP 1
-    doc = check(tmp_path / "c", capsys, monkeypatch, {"disagg.yaml": disagg(gen="  tensor_parallel_size: 2\n")})
+    doc = check(tmp_path / "c", capsys, monkeypatch,
+                {"disagg.yaml": disagg(top="attn_backend: FLASHINFER\n", gen="  tensor_parallel_size: 2\n")})
     assert len(findings(doc, "TRT003")) == 1
 
 
@@ -479,7 +487,8 @@ def test_disaggregated_mpi_worker_reads_its_config(tmp_path, capsys, monkeypatch
     # the config in the repository: its servers are checked (a TP mismatch), nothing unseen
     doc = check(tmp_path / "seen", capsys, monkeypatch,
                 {"start_worker.sh": MPI_WORKER.replace("CONFIG", "disagg.yaml"),
-                 "disagg.yaml": disagg(ctx="  tensor_parallel_size: 4\n", gen="  tensor_parallel_size: 8\n")})
+                 "disagg.yaml": disagg(top="attn_backend: FLASHINFER\n", ctx="  tensor_parallel_size: 4\n",
+                                       gen="  tensor_parallel_size: 8\n")})
     assert sorted(f["code"] for f in doc["findings"]) == ["TRT003", "TRT010", "TRT010"]
 
 
@@ -489,7 +498,7 @@ def test_the_trtllm_serve_module_is_launch_text():
     assert not has_launch_text("from tensorrt_llm.commands.serve import main")
 
 
-OPTIONS = ("tensor_parallel_size: {tp}\nenable_attention_dp: false\nmax_num_tokens: 8192\n"
+OPTIONS = ("tensor_parallel_size: {tp}\nenable_attention_dp: false\nmax_num_tokens: 8192\nattn_backend: FLASHINFER\n"
            "cache_transceiver_config:\n  backend: UCX\n{extra}")
 
 

@@ -13,8 +13,8 @@ START = ("#!/bin/bash\n"
          "--tensor-parallel-size 2 --bogus-flag 1 --extra_llm_api_options ctx.yaml &\n"
          "CUDA_VISIBLE_DEVICES=2 trtllm-serve Qwen/Qwen3-4B --backend pytorch --port 8011 "
          "--extra_llm_api_options gen.yaml &\nwait\n")
-CTX = "disable_overlap_scheduler: true\ncache_transceiver_config:\n  backend: UCX\n"
-GEN = "cache_transceiver_config:\n  backend: UCX\n"
+CTX = "disable_overlap_scheduler: true\nattn_backend: FLASHINFER\ncache_transceiver_config:\n  backend: UCX\n"
+GEN = "attn_backend: FLASHINFER\ncache_transceiver_config:\n  backend: UCX\n"  # (TRT003 judges TP with FlashInfer)
 
 
 def check(root, capsys, monkeypatch, files):

@@ -128,34 +128,46 @@ def _name(role):
 
 @vllm_rule(
     "TRT003", "tensor-parallel-size-differs", kind="pair", engine="trtllm", category=_C, severity=WARNING,
-    summary="Reports a context/generation pair whose `tensor_parallel_size` values differ (an unset "
-            "`tensor_parallel_size` is the LLM API's default, 1, when pdlint sees every setting of the server).",
-    why="The cache transceiver has to split and concatenate KV heads between different TP layouts; "
-        "NVIDIA/TensorRT-LLM#6507 reports wrong outputs for prefill and decode with different `tp_size` (KV layout "
-        "mismatch in the split/concat kernels). Supported in newer releases, but worth a deliberate choice. A "
-        "server that does not set `tensor_parallel_size` runs TP 1, so a generation config written for TP 4 "
-        "beside a context config that leaves it out is such a pair.",
-    fix="Use the same `tensor_parallel_size` on both sides (write it on both), or verify outputs on the release "
-        "you deploy.",
-    example="context_servers:\n  tensor_parallel_size: 1\ngeneration_servers:\n  tensor_parallel_size: 4",
-    example_fixed="context_servers:\n  tensor_parallel_size: 2\ngeneration_servers:\n  tensor_parallel_size: 2",
+    summary="Reports a context/generation pair whose `tensor_parallel_size` values differ while one side runs the "
+            "FlashInfer attention backend (`attn_backend: FLASHINFER`); an unset `tensor_parallel_size` is the "
+            "LLM API's default, 1, when pdlint sees every setting of the server.",
+    why="The cache transceiver splits and concatenates KV heads between the two TP layouts. With the FlashInfer "
+        "attention backend its kernels index the KV cache in another layout than the one FlashInfer's cache "
+        "manager exposes, and the generation server decodes from wrongly placed KV: NVIDIA/TensorRT-LLM#6507 "
+        "(wrong outputs with prefill and decode on different `tp_size`; the maintainers confirmed the default "
+        "TRTLLM backend is correct in both cases). A server that does not set `tensor_parallel_size` runs TP 1, so "
+        "a generation config written for TP 4 beside a context config that leaves it out is such a pair.",
+    fix="Use the same `tensor_parallel_size` on both sides (write it on both), or the default TRTLLM attention "
+        "backend.",
+    example="context_servers:\n  tensor_parallel_size: 1\n  attn_backend: FLASHINFER\ngeneration_servers:\n"
+            "  tensor_parallel_size: 4\n  attn_backend: FLASHINFER",
+    example_fixed="context_servers:\n  tensor_parallel_size: 2\n  attn_backend: FLASHINFER\ngeneration_servers:\n"
+                  "  tensor_parallel_size: 2\n  attn_backend: FLASHINFER",
     notes="An options file on its own (`ctx_*.yaml` without the command line that loads it) is not complete: the "
           "command line may pass `--tp_size`, so an unset value there is not assumed to be 1. Not reported when "
-          "both sides run `enable_attention_dp: true`: attention is data-parallel, each rank keeps whole KV heads "
-          "and nothing is split between the layouts (NVIDIA/srt-slurm's DEP4 context with a DEP8 generation).")
+          "neither side sets `attn_backend: FLASHINFER` (field test rw21/a: 73 warnings on NVIDIA's srt-slurm "
+          "recipes, a DEP4 context beside a TEP8 generation on the default backend), nor when both sides run "
+          "`enable_attention_dp: true` (each rank keeps whole KV heads, nothing is split).")
 def _tp(p, d, pi, di):
     if pi is None or di is None:
         return None
+    if not (_flashinfer(pi) or _flashinfer(di)):
+        return None  # the split/concat layout bug of #6507 is FlashInfer's; the TRTLLM backend handles both
     a, b = pi.tp(), di.tp()
     if a is None or b is None or a == b:
         return None
     if pi.truthy("enable_attention_dp") and di.truthy("enable_attention_dp"):
         return None  # attention data-parallel on both: every rank holds whole KV heads, attention TP is 1 on both
     return VHit(f"tensor_parallel_size is {_tp_text(pi, a)} on the context server but {_tp_text(di, b)} on the "
-                f"generation server", di.token("tensor_parallel_size"),
+                f"generation server, with the FlashInfer attention backend",
+                di.token("tensor_parallel_size"),
                 [related_at(pi.token("tensor_parallel_size"), p, f"the context server's tensor_parallel_size {a}")],
                 "decode" if "tensor_parallel_size" in di.settings or "tensor_parallel_size" not in pi.settings
                 else "prefill")
+
+
+def _flashinfer(info) -> bool:
+    return (info.text("attn_backend") or "").strip().lower() == "flashinfer"
 
 
 def _tp_text(info, n) -> str:
