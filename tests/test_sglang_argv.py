@@ -49,6 +49,9 @@ def test_defaults_types_and_nargs():
     ("--model-path m --bogus-flag 3", "unknown", "unrecognized arguments: --bogus-flag 3"),
     ("--model-path m --tp-size 2 4", "unknown-positional", "unrecognized arguments: 4"),
     ("--tp-size 2", "required", "the following arguments are required: --model-path/--model"),
+    # the model flag written without its value: that one error, not also "required" (field test rw21/b)
+    ("--model-path --tp-size 2", "missing-value", "argument --model-path/--model: expected one argument"),
+    ("--model --tp-size 2", "missing-value", "argument --model-path/--model: expected one argument"),
     ("--model-path m --cuda-graph-bs-decode", "missing-value",
      "argument --cuda-graph-bs-decode: expected at least one argument"),
 ])

@@ -458,8 +458,11 @@ class _Parser:
     def required(self) -> None:
         if self.out.incomplete:
             return
+        # a required flag given without its value is that flag's SGL003, not also SGL010 (argparse stops at the
+        # first; field test rw21/b: `--model-path ${MODEL_PATH}` with MODEL_PATH empty gave both)
+        valueless = {e.option for e in self.out.errors if e.kind == "missing-value"}
         for flag in self.table.required:
-            if flag.dest not in self.out.last:
+            if flag.dest not in self.out.last and not valueless.intersection(flag.option_strings):
                 self.out.errors.append(ArgError(
                     "required", TStr("", ()),
                     f"the following arguments are required: {action_name(flag)}", flag.primary))
