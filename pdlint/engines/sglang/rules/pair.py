@@ -784,13 +784,16 @@ def _model(p, d):
             "computed by differently quantized weights",
     source="disaggregation/common/conn.py", upstream_id="xr-model",
     summary="Reports a pair whose `--quantization` values differ (unset counts as the checkpoint's own format: "
-            "not reported when the model's name says that format is the other side's, `Qwen/Qwen3-8B-FP8` with "
-            "`fp8`).",
+            "not reported when the model's name, or the name both sides serve it under, says that format is the "
+            "other side's, `Qwen/Qwen3-8B-FP8` with `fp8`).",
     why="Prefill and decode must run the same weights: KV produced by one quantization and continued by another "
         "changes outputs (and some methods change the KV geometry as well). Nothing in SGLang checks it.",
     fix="Use the same `--quantization` on both roles.",
-    fire=[px("--quantization fp8", ""), px("--quantization fp8", "--quantization awq")],
-    quiet=[px("--quantization fp8", "--quantization fp8"), px("", "")])
+    fire=[px("--quantization fp8", ""), px("--quantization fp8", "--quantization awq"),
+          px("--served-model-name Qwen/Qwen3-8B-FP8", "--served-model-name Qwen/Qwen3-8B --quantization fp8")],
+    quiet=[px("--quantization fp8", "--quantization fp8"), px("", ""),
+           px("--served-model-name Qwen/Qwen3-8B-FP8",
+              "--served-model-name Qwen/Qwen3-8B-FP8 --quantization fp8")])
 def _quant(p, d):
     if not _known_both(p, d, "quantization"):
         return None
@@ -810,11 +813,30 @@ def _checkpoint_format(p, d, method: str) -> bool:
     SGLang takes an unset ``--quantization`` from the checkpoint's config (``model_config.py``), so that side
     runs ``method`` too (SGL822 noise on NVIDIA/srt-slurm's Qwen3.5 FP8 recipes)."""
     pm, dm = _model_name(p), _model_name(d)
-    if pm is None or pm != dm or not isinstance(method, str):
-        return False
-    words = set(re.split(r"[^a-z0-9]+", pm.rsplit("/", 1)[-1].lower()))
+    if pm != dm or not isinstance(method, str):
+        return False  # (both None: a recipe whose tool mounts one model for both, srtctl's `model.path`)
+    names = [pm] if pm is not None else []
+    ps, ds = _served_name(p), _served_name(d)
+    if ps is not None and ps == ds:
+        # the checkpoint mounted at a neutral path (`--model-path /model/`) and served under its own name
+        # (`--served-model-name Qwen/Qwen3.5-397B-A17B-FP8`: NVIDIA/srt-slurm's recipes, field test rw21/b)
+        names.append(ps)
     token = method.lower().replace("modelopt_", "")
-    return token in words or (token == "fp4" and "nvfp4" in words)
+    for name in names:
+        words = set(re.split(r"[^a-z0-9]+", name.rstrip("/").rsplit("/", 1)[-1].lower()))
+        if token in words or (token == "fp4" and "nvfp4" in words):
+            return True
+    return False
+
+
+def _served_name(a):
+    v = _val(a, "served_model_name")
+    tok = a.token("served_model_name")
+    if isinstance(v, list):
+        v = v[0] if len(v) == 1 else None
+    if not isinstance(v, str) or not v or (tok is not None and tok.opaque):
+        return None
+    return v
 
 
 @sgl_pair_rule(
