@@ -364,6 +364,35 @@ def _refusal(directory: str, listings: dict) -> Optional[str]:
             if f.startswith(tuple(places)) or os.path.join(f, "") in places:
                 return (f"the result cache {directory} is listed by git (committed or not ignored), so it is not "
                         f"used; delete it (pdlint recreates it with a .gitignore) or set {ENV_DIR}")
+    return _path_refusal(directory, listings)
+
+
+def _path_refusal(directory: str, listings: dict) -> Optional[str]:
+    """Why a cache directory inside a listed work tree is not used: a directory on its way from the work
+    tree's root is a symlink (pdlint would write where it points, outside the repository), a path git lists
+    (a committed file or symlink, a submodule's gitlink), or a work tree of its own (a submodule or a nested
+    checkout, whose committed files the listing does not show).  Field test rw21/h: `PDLINT_CACHE_DIR` set to
+    `$CI_PROJECT_DIR/.cache/pdlint` (GitLab's in-project caches) and a pull request committing `.cache` as a
+    symlink out of the repository, or as a submodule holding a forged index."""
+    for root, files in listings.items():
+        base = os.path.join(root, "")
+        if not directory.startswith(base):
+            continue
+        listed = set(files or ())
+        here = root
+        for part in os.path.relpath(directory, root).split(os.sep):
+            here = os.path.join(here, part)
+            if os.path.islink(here):
+                why = "a symlink"
+            elif here in listed:
+                why = "a path git lists (a committed file or a submodule)"
+            elif os.path.lexists(os.path.join(here, ".git")):
+                why = "a git work tree of its own"
+            else:
+                continue
+            return (f"the result cache {directory} is not used: {here} on its way is {why}, and pdlint writes "
+                    f"its cache only into directories the repository cannot redirect; set {ENV_DIR} to a "
+                    f"directory outside the repository or ignored by git")
     return None
 
 

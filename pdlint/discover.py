@@ -350,7 +350,10 @@ def _git_files(root: str, directory: str) -> Optional[list]:
     """Tracked and untracked-but-not-ignored files under ``directory``."""
     try:
         out = subprocess.run(
-            [*GIT, "-C", root, "ls-files", "-z", "--cached", "--others", "--exclude-standard", "--",
+            # (the work tree given: a `core.worktree` in the scanned tree's .git/config listed another
+            # directory, whose file names reached the report; field test rw21/h)
+            [*GIT, "-C", root, f"--work-tree={root}", "ls-files", "-z", "--cached", "--others",
+             "--exclude-standard", "--",
              os.path.relpath(directory, root)],
             capture_output=True, timeout=30, check=True).stdout
     except (OSError, subprocess.SubprocessError):

@@ -420,3 +420,14 @@ def test_git_runs_no_program_the_repositorys_own_config_names(repo, capsys, tmp_
     found = {f["code"] for f in json.loads(capsys.readouterr().out)["findings"]}
     assert not marker.exists()
     assert code == 1 and "SGL104" in found  # the files were listed all the same
+
+
+def test_the_listing_is_the_repositorys_own_work_tree(repo, capsys, tmp_path):
+    """A `.git/config` with `core.worktree` pointing elsewhere made `git ls-files --others` list that directory:
+    names of files outside the repository reached the report as PD001 (field test rw21/h)."""
+    git(repo, "init", "-q", ".")
+    git(repo, "config", "core.worktree", str(tmp_path / "outside"))
+    code = main(["--no-cache", "--format", "json", "."])
+    out = capsys.readouterr().out
+    assert "secret.yaml" not in out and "x.sh" not in out
+    assert code == 1 and "SGL104" in {f["code"] for f in json.loads(out)["findings"]}  # good.yaml: listed, read

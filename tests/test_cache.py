@@ -546,3 +546,52 @@ def test_a_release_pin_beside_a_script_is_an_input(tmp_path, monkeypatch, capsys
     assert _same(capsys, ".") == before
     (root / "docker" / "Dockerfile").write_text("FROM vllm/vllm-openai:v0.9.2\nCOPY start.sh /\n")
     assert "VLLM032" not in _same(capsys, ".")
+
+
+def test_a_cache_dir_set_inside_the_repository_through_a_committed_symlink_is_not_used(tmp_path, monkeypatch,
+                                                                                          capsys):
+    """PDLINT_CACHE_DIR=$CI_PROJECT_DIR/.cache/pdlint (GitLab's in-project caches) and a pull request that
+    commits `.cache` as a symlink out of the repository: pdlint wrote its cache where the link points (field
+    test rw21/h)."""
+    root = _scenario("demo", tmp_path / "d")
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (root / ".cache").symlink_to(outside)
+    _git_init(root)
+    monkeypatch.chdir(root)
+    monkeypatch.setenv(C.ENV_DIR, str(root / ".cache" / "pdlint"))
+    code, out, err = _run(capsys, "check", ".")
+    assert "on its way is a symlink" in err
+    assert (code, out) == _run(capsys, "check", "--no-cache", ".")[:2]
+    assert list(outside.iterdir()) == []
+
+
+def test_a_cache_dir_inside_a_path_git_lists_is_not_used(tmp_path, monkeypatch, capsys):
+    """The same place committed as a submodule (a gitlink holding a forged index): git lists only `.cache`, none
+    of the files under it (field test rw21/h)."""
+    root = _scenario("demo", tmp_path / "d")
+    monkeypatch.chdir(root)
+    sub = root / ".cache"
+    (sub / "pdlint").mkdir(parents=True)
+    (sub / "pdlint" / "index-0.json").write_text("committed by someone\n")
+    subprocess.run(["git", "-C", str(sub), "init", "-q"], check=True)
+    subprocess.run(["git", "-C", str(sub), "add", "-A"], check=True)
+    subprocess.run(["git", "-C", str(sub), "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "x"],
+                   check=True)
+    subprocess.run(["git", "-C", str(root), "add", ".cache"], check=True, capture_output=True)
+    monkeypatch.setenv(C.ENV_DIR, str(sub / "pdlint"))
+    code, out, err = _run(capsys, "check", ".")
+    assert "is a path git lists" in err or "a git work tree of its own" in err
+    assert (code, out) == _run(capsys, "check", "--no-cache", ".")[:2]
+    assert sorted(p.name for p in (sub / "pdlint").iterdir()) == ["index-0.json"]
+
+
+def test_a_cache_dir_in_an_ignored_directory_of_the_repository_is_used(tmp_path, monkeypatch, capsys):
+    root = _scenario("demo", tmp_path / "d")
+    (root / ".gitignore").write_text(".cache/\n")
+    _git_init(root)
+    monkeypatch.chdir(root)
+    monkeypatch.setenv(C.ENV_DIR, str(root / ".cache" / "pdlint"))
+    code, out, err = _run(capsys, "check", ".")
+    assert "not used" not in err
+    assert list((root / ".cache" / "pdlint").glob("index-*.json"))
