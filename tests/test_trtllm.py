@@ -118,7 +118,7 @@ def test_command_line_launch_reads_its_options_file(tmp_path):
 
 def test_rules_are_registered_with_docs():
     trt = [r for r in all_rules().values() if r.engine == "trtllm"]
-    assert [r.code for r in sorted(trt, key=lambda r: r.code)] == [f"TRT{i:03d}" for i in range(1, 13)]
+    assert [r.code for r in sorted(trt, key=lambda r: r.code)] == [f"TRT{i:03d}" for i in range(1, 14)]
     for r in trt:
         assert r.summary and r.why and r.fix and r.example and r.example_fixed, r.code
 
@@ -516,3 +516,27 @@ def test_an_options_file_takes_its_role_from_its_folder(tmp_path, capsys, monkey
     # the file name still wins over its folder
     doc = check(tmp_path / "c", capsys, monkeypatch, {"c/disagg_decode/ctx_config.yaml": OPTIONS.format(tp=4, extra="")})
     assert [l["role"] for l in doc["launches"]] == ["prefill"]
+
+
+@pytest.mark.parametrize("gen,why,where", [
+    ("cache_transceiver_config:\n  backend: NIXL\n---\n", "holds 2 YAML documents", ("gen_config.yaml", 3)),
+    ("", "is empty", ("run.sh", 2)),  # (no text to point at: the option that names it)
+    ("- cache_transceiver_config\n", "is not a mapping of options", ("gen_config.yaml", 1)),
+])
+def test_an_options_file_trtllm_serve_cannot_load(gen, why, where, tmp_path, capsys, monkeypatch):
+    """Field test rw21/h: a generation options file with a stray `---` was dropped without a word; its NIXL/UCX
+    mismatch vanished and TRT002 said the server "uses DEFAULT" (exit 0)."""
+    files = proxy_files()
+    files["gen_config.yaml"] = gen
+    doc = check(tmp_path, capsys, monkeypatch, files)
+    (f,) = findings(doc, "TRT013")
+    assert (f["path"], f["line"], f["severity"]) == (*where, "error")
+    assert why in f["message"] and "none of its settings were checked" in f["message"]
+    assert findings(doc, "TRT002") == []
+
+
+def test_an_options_file_of_one_mapping_is_quiet(tmp_path, capsys, monkeypatch):
+    files = proxy_files()
+    files["gen_config.yaml"] = "---\ncache_transceiver_config:\n  backend: UCX\n"  # (a leading `---`: one document)
+    doc = check(tmp_path, capsys, monkeypatch, files)
+    assert findings(doc, "TRT013") == [] and codes(doc) == []

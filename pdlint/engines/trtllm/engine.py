@@ -72,6 +72,7 @@ class TrtInfo:
     complete: bool = False  # every setting of the server is visible (unset keys take the LLM API defaults)
     proxy_config: Optional[str] = None  # trtllm-serve disaggregated: the config it routes with
     release: Optional[str] = None  # TensorRT-LLM release named by the launch's image
+    options_problem: Optional[tuple] = None  # (token, why): the options file trtllm-serve cannot load (TRT013)
 
     def tp(self) -> Optional[int]:
         """``tensor_parallel_size``: the written value, 1 when unset and nothing unseen could set it, else None."""
@@ -182,6 +183,10 @@ def _read_command(launch: Launch, info: TrtInfo, ctx) -> None:
         from pdlint.engines.sglang.config_merge import EmbeddedFile
         info.options_file = tok.text if isinstance(src, EmbeddedFile) else src.path
         loaded = _load_settings(src)
+        if isinstance(loaded, tuple):  # not one mapping: the server does not start (TRT013)
+            at, why = loaded
+            info.options_problem = (at if at.pieces else tok, why)  # (an empty file: at the option naming it)
+            loaded = None
         if loaded is None:
             loaded_all = False
             loaded = {}
@@ -264,15 +269,31 @@ def _read_proxy(launch: Launch, info: TrtInfo, cli, ctx) -> None:
         return
 
 
-def _load_settings(src) -> Optional[dict]:
+def _load_settings(src):
+    """The options file's settings (dotted key -> TStr); ``(token, why)`` when it is valid YAML but not the one
+    mapping trtllm-serve loads (``yaml.safe_load`` takes exactly one document, and its result is merged key by
+    key into the LLM arguments); None when it is no YAML pdlint can read (PD003 / PD008 say so where the file
+    is checked)."""
     from pdlint.formats import keyed
     from pdlint.formats import yamltree as yt
     try:
         docs = yt.compose(src.text)
-        if len(docs) != 1 or docs[0].root is None or not isinstance(docs[0].root, yt.YMap):
-            return None
-        return keyed.flatten(TStr.from_source(src), yt.Ref(docs[0].root))
     except (yt.YamlError, RecursionError):  # invalid, or over a limit (alias/merge bombs): no settings
+        return None
+    text = TStr.from_source(src)
+    if len(docs) > 1:
+        at = docs[1].start
+        return (text[at:at + 3] if text.text[at:at + 3] == "---" else text[at:at + 1],
+                f"holds {len(docs)} YAML documents, and yaml.safe_load takes exactly one (\"expected a single "
+                f"document in the stream\")")
+    if not docs or docs[0].root is None:
+        return (text[:1] if text.text else text, "is empty: yaml.safe_load gives None, not a mapping of options")
+    if not isinstance(docs[0].root, yt.YMap):
+        at = docs[0].root.start
+        return (text[at:at + 1], "is not a mapping of options")
+    try:
+        return keyed.flatten(text, yt.Ref(docs[0].root))
+    except (yt.YamlError, RecursionError):
         return None
 
 

@@ -54,6 +54,28 @@ def _backend_invalid(launch, info):
 
 
 @vllm_rule(
+    "TRT013", "options-file-not-a-mapping", kind="launch", engine="trtllm", category=_C,
+    summary="Reports an LLM-API options file (`--extra_llm_api_options`, `--config`, Dynamo's `--extra-engine-args`) "
+            "that is valid YAML but not one mapping of options: several documents (`---`), an empty file, a list "
+            "or a scalar.",
+    why="trtllm-serve reads the file with `yaml.safe_load`, which refuses a stream of several documents "
+        "(`expected a single document in the stream`), and merges the result key by key into the LLM arguments, "
+        "which fails for anything but a mapping: the server does not start. pdlint cannot read the server's "
+        "settings from such a file either, so no rule compared them.",
+    fix="Keep one YAML mapping in the file (delete the stray `---` and what follows it, or move it to a file of "
+        "its own).",
+    example="cache_transceiver_config:\n  backend: UCX\n---\n",
+    example_fixed="cache_transceiver_config:\n  backend: UCX\n",
+    source="tensorrt_llm/commands/serve.py (yaml.safe_load of the options file)")
+def _options_file(launch, info):
+    if info is None or info.options_problem is None:
+        return None
+    tok, why = info.options_problem
+    return VHit(f"the options file {info.options_file} {why}: the server does not start, and none of its settings "
+                f"were checked", tok)
+
+
+@vllm_rule(
     "TRT001", "cache-transceiver-backend-mismatch", kind="pair", engine="trtllm", category=_C,
     summary="Reports a context (prefill) and a generation (decode) server whose "
             "`cache_transceiver_config.backend` values differ, also in case only (`ucx` and `UCX`: no release "
@@ -114,8 +136,8 @@ def _backend_one_side(p, d, pi, di):
     if (a is None) == (b is None) or (a or b) == "DEFAULT":
         return None
     has, lacks, hi, edit = (p, d, pi, "decode") if b is None else (d, p, di, "prefill")
-    if lacks.meta.get("options_file") and not lacks.parsed.settings:
-        return None
+    if (lacks.meta.get("options_file") and not lacks.parsed.settings) or lacks.parsed.options_problem is not None:
+        return None  # (an options file pdlint could not read: TRT013 there, not "uses DEFAULT")
     return VHit(f"cache_transceiver_config.backend is {hi.text(BACKEND)} on the {_name(has.role)} "
                 f"server only; the {_name(lacks.role)} server uses DEFAULT (chosen by environment and release) "
                 f"before TensorRT-LLM {FIRST_RELEASE}, and no transceiver at all from {FIRST_RELEASE} on",
