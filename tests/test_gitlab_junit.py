@@ -110,3 +110,17 @@ def test_reports_stay_valid_with_control_characters_in_a_file_name(tmp_path, mon
 def test_statistics_is_not_a_report_format(fmt, repo, capsys):
     code = main(["--statistics", "--format", fmt, "."])
     assert code == 2 and "--statistics prints text or JSON" in capsys.readouterr().err
+
+
+def test_junit_stays_well_formed_with_xml_non_characters(tmp_path, monkeypatch, capsys):
+    """U+FFFE / U+FFFF are no XML 1.0 characters: a flag or a file name holding one made the report not
+    well-formed, and a CI junit reader dropped every finding (field test rw21/h)."""
+    monkeypatch.chdir(tmp_path)
+    name = "a\uffffb.sh"
+    (tmp_path / name).write_text("python -m sglang.launch_server --model-path m --disaggregation-mode prefill "
+                                 "--bogus\ufffe\n")
+    code, out = run(capsys, "--format", "junit", ".")
+    root = ET.fromstring(out.encode("utf-8"))
+    assert code == 1 and "\uffff" not in out and "\ufffe" not in out
+    assert [s.get("name") for s in root] == ["a\\uffffb.sh"]
+    assert "--bogus\\ufffe" in root.find(".//failure").get("message")

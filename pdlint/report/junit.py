@@ -10,9 +10,18 @@ cannot hold most of them).
 
 from __future__ import annotations
 
+import re
 import xml.etree.ElementTree as ET
 
 from pdlint.report import escape as esc, role_label
+
+#: what XML 1.0's `Char` production leaves out beyond the control characters :mod:`escape` already writes as
+#: ``\xNN`` (U+FFFE, U+FFFF; a flag `--bogus\uffff` made the report not well-formed: field test rw21/h)
+_NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
+def _x(s: str) -> str:
+    return _NOT_XML.sub(lambda m: f"\\u{ord(m.group()):04x}", s) if _NOT_XML.search(s) else s
 
 
 def render(findings: list) -> str:
@@ -25,18 +34,18 @@ def render(findings: list) -> str:
     for f in findings:
         by_path.setdefault(f.path, []).append(f)
     for path, group in by_path.items():  # in report order: sorted by path
-        name = esc.path(path)
+        name = _x(esc.path(path))
         suite = ET.SubElement(root, "testsuite", name=name, tests=str(len(group)), failures=str(len(group)),
                               errors="0")
         for f in group:
             case = ET.SubElement(suite, "testcase", name=f"pdlint.{f.code}", classname=name,
                                  line=str(f.line), column=str(f.column))
-            message = (f"[{esc.text(role_label(f.role))}] " if f.role else "") + esc.text(f.message)
+            message = _x((f"[{esc.text(role_label(f.role))}] " if f.role else "") + esc.text(f.message))
             body = [f"line {f.line}, col {f.column}, {f.code} {f.name}: {message}"]
             body += [f"related: {esc.path(r.path)}:{r.line}:{r.column}: {esc.text(r.note)}" for r in f.related]
             if f.fix:
                 body.append(f"help: {esc.text(f.fix)}")
             failure = ET.SubElement(case, "failure", message=message, type=f.severity)
-            failure.text = "\n".join(body)
+            failure.text = _x("\n".join(body))
     ET.indent(root)
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
