@@ -70,12 +70,14 @@ def test_a_chart_whose_every_template_is_broken_falls_back_as_before(scratch_git
 
 
 # a template the subset cannot render (a Helm function it lacks): the others are still rendered (field test rw20/h:
-# one `sha256sum` anywhere in a chart left every template unrendered, the errors of its PD templates unseen)
-UNSUPPORTED_CONFIG = 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata:\n  sum: {{ sha256sum "x" }}\n'
+# one `sha256sum` (since in the subset) anywhere in a chart left every template unrendered, the errors of its PD
+# templates unseen)
+UNSUPPORTED_CONFIG = ('apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata:\n'
+                      '  sum: {{ semverCompare ">=1.2" "1.3" }}\n')
 UNSUPPORTED_LAUNCH = """\
 apiVersion: apps/v1
 kind: Deployment
-metadata: {name: decode, annotations: {checksum: '{{ sha256sum "x" }}'}}
+metadata: {name: decode, annotations: {checksum: '{{ semverCompare ">=1.2" "1.3" }}'}}
 spec:
   template:
     spec:
@@ -108,7 +110,7 @@ def test_an_unrendered_template_with_launch_text_is_reported_and_its_literal_fla
                      ("chart/templates/pd.yaml", "VLLM029", 11)]
     pd104 = next(f for f in report["findings"] if f["code"] == "PD104")
     assert "other.yaml of Helm chart chart was not rendered" in pd104["message"]
-    assert "function 'sha256sum' is not in pdlint's template subset" in pd104["message"]
+    assert "function 'semverCompare' is not in pdlint's template subset" in pd104["message"]
 
 
 def test_a_chart_without_launch_text_says_nothing_of_a_template_it_could_not_render(scratch_git, no_helm):
@@ -120,7 +122,8 @@ def test_a_chart_without_launch_text_says_nothing_of_a_template_it_could_not_ren
     scratch_git.write("chart/templates/cm.yaml", "kind: ConfigMap\nmetadata: {name: c}\ndata: {a: b}\n")
     scratch_git.write("chart/templates/ds.yaml", 'kind: DaemonSet\nmetadata: {name: agent}\nspec:\n  template:\n'
                                                  '    spec:\n      containers:\n        - name: agent\n'
-                                                 '          image: {{ include "c.image" . }}{{ sha256sum "x" }}\n'
+                                                 '          image: {{ include "c.image" . }}'
+                                                 '{{ semverCompare ">=1.2" "1.3" }}\n'
                                                  '          env: [{name: SGLANG_AGENT, value: "1"}]\n')
     code, report = scratch_git.lint(".")
     assert report["findings"] == [] and code == 0

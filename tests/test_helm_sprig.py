@@ -313,3 +313,28 @@ def test_archive_helpers_refuse_a_decompression_bomb():
     bomb = gzip.compress(b"\0" * (helm.MAX_ARCHIVE_BYTES + 1))
     assert helm._archive_helpers("c.tgz", bomb) == []
     assert helm._archive_helpers("c.tgz", b"not a gzip file") == []
+
+
+def test_to_yaml_of_the_values_and_the_checksum_idiom_render(tmp_path, no_helm):
+    """Field test rw21/h: `toYaml .Values` failed on pdlint's lazy values object, whose address then made the
+    PD104 message differ on every run (baseline keys and GitLab fingerprints with it); Helm's checksum idiom
+    (`include (print $.Template.BasePath "/cm.yaml") . | sha256sum`) named no template pdlint knew."""
+    import hashlib
+    _render(tmp_path, "a: {{ toYaml .Values | sha256sum }}\nb: {{ toYaml .Values.pd | nindent 2 }}\n"
+                            "c: {{ toJson .Values.pd }}\n"
+                            "d: {{ include (print $.Template.BasePath \"/cm.yaml\") . | sha256sum }}\n",
+                  values="pd:\n  connector: X\n")
+    (tmp_path / "chart" / "templates" / "cm.yaml").write_text("kind: ConfigMap\n")
+    res = helm.render_subset(str(tmp_path / "chart"), lambda p: SourceFile(p, open(p, encoding="utf-8").read()))
+    assert res.unrendered == [] and res.failed is None
+    out = {r.template.path.rsplit("/", 1)[-1]: r.text.text for r in res.rendered}["pd.yaml"]
+    lines = out.splitlines()
+    assert lines[0] == "a: " + hashlib.sha256(b"pd:\n  connector: X").hexdigest()
+    assert lines[1:3] == ["b: ", "  connector: X"]
+    assert lines[3] == 'c: {"connector":"X"}'
+    assert lines[4] == "d: " + hashlib.sha256(b"kind: ConfigMap\n").hexdigest()
+
+
+def test_a_failure_message_holds_no_object_address():
+    assert helm._why(ValueError("cannot represent <pdlint.formats.helm._Lazy object at 0x7fe3ce2b8750>")) == \
+        "cannot represent <pdlint.formats.helm._Lazy>"

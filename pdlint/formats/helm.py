@@ -48,6 +48,7 @@ import shutil
 import stat
 import subprocess
 import tempfile
+import zlib
 from typing import Any, Optional
 
 import yaml
@@ -303,6 +304,24 @@ def _truthy(v: Val) -> bool:
     return not (x is None or x is False or x == 0 or x == "" or x == [] or x == {})
 
 
+_ADDRESS = re.compile(r" (?:object )?at 0x[0-9a-fA-F]+")
+
+
+def _why(e: BaseException) -> str:
+    """An exception's text for a message: without object addresses (`<... object at 0x7fe3...>` made the
+    report, its baseline key and GitLab fingerprint differ on every run: field test rw21/h), bounded."""
+    text = _ADDRESS.sub("", str(e)) or type(e).__name__
+    return text if len(text) <= 200 else text[:200] + "..."
+
+
+def _digest(algorithm: str, text: str) -> str:
+    data = text.encode("utf-8", "surrogatepass")
+    if algorithm == "adler32":
+        return str(zlib.adler32(data))
+    import hashlib
+    return hashlib.new(algorithm, data).hexdigest()
+
+
 def values_val(doc: TStr, ref: Optional[yt.Ref]) -> Val:
     if ref is None:
         return Val(None)
@@ -506,7 +525,7 @@ class Renderer:
         except MemoryError:
             raise  # the file's memory budget (pdlint.budget reports it)
         except Exception as e:
-            raise Unsupported(f"{name}: {e or type(e).__name__}", act) from None
+            raise Unsupported(f"{name}: {_why(e)}", act) from None
 
     def tpl(self, text: Val, dot: Val, act: TStr) -> TStr:
         """Helm's ``tpl STRING DOT``: the string (a value, traced to values.yaml) rendered as a template."""
@@ -561,6 +580,15 @@ class _Lazy:
             return Val(None)
         ref = self.r.vroot
         for p in self.path + (key,):
+            ref = yt.get(ref, p) if ref is not None else None
+        return values_val(self.r.vdoc, ref)
+
+    def whole(self) -> Val:
+        """The values as one value (``toYaml .Values``: a `_Lazy` is no value a YAML or JSON writer knows)."""
+        if self.r.vroot is None:
+            return Val({})
+        ref = self.r.vroot
+        for p in self.path:
             ref = yt.get(ref, p) if ref is not None else None
         return values_val(self.r.vdoc, ref)
 
@@ -757,7 +785,7 @@ def _plain(v: Any, budget: Optional[list] = None) -> Any:
     if isinstance(v, (list, tuple)):
         return [_plain(x, budget) for x in v]
     if isinstance(v, _Lazy):
-        return {}
+        return _plain(v.whole().py, budget)
     return v
 
 
@@ -802,6 +830,8 @@ def _indent(n, act, v, newline):
 
 
 def _to_yaml(r, act, v):
+    if isinstance(v.py, _Lazy):
+        v = v.py.whole()
     if v.py is None:
         return TStr("", ())
     if v.ref is not None and v.doc is not None:
@@ -1084,6 +1114,11 @@ FUNCS = {
     "mustToRawJson": lambda r, act, v: _json_t(r, act, v, False),
     "toPrettyJson": lambda r, act, v: _at(act, json.dumps(_plain(v.py), indent=2, sort_keys=True, ensure_ascii=False)),
     "b64enc": lambda r, act, v: _at(act, "<b64>"),
+    # Sprig's digests (the checksum annotations `{{ include ... | sha256sum }}`): the hex digest of the text
+    "sha1sum": lambda r, act, v: _at(act, _digest("sha1", _t(v, act).text)),
+    "sha256sum": lambda r, act, v: _at(act, _digest("sha256", _t(v, act).text)),
+    "sha512sum": lambda r, act, v: _at(act, _digest("sha512", _t(v, act).text)),
+    "adler32sum": lambda r, act, v: _at(act, _digest("adler32", _t(v, act).text)),
     "len": lambda r, act, v: Val(len(v.py) if v.py is not None else 0),
     "join": lambda r, act, sep, v: _bounded(Val(_str(sep.py).join(_str(x) for x in (v.py or []))), act),
     "add": lambda r, act, *vs: Val(_wrap64(sum(_int64(v) for v in vs))),
@@ -1519,6 +1554,7 @@ def render_subset(chart: str, read, overlay: Optional[SourceFile] = None, read_b
     files = [f for f in chart_files(tdir)] if os.path.isdir(tdir) else []
     defines: dict = {}
     parsed = []
+    by_file: list = []  # (path, nodes) of every template file parsed
     for lib in library_helpers(chart, read, read_bytes):
         try:  # the chart's own defines, parsed after, win; a helper file outside the subset is left out
             parse(TStr.from_source(lib), defines)
@@ -1535,7 +1571,7 @@ def render_subset(chart: str, read, overlay: Optional[SourceFile] = None, read_b
         except MemoryError:
             raise  # the file's memory budget (pdlint.budget): PD008 for the chart's file, not a template's failure
         except Exception as e:  # untrusted input: a construct the subset mishandles must not stop the scan
-            res.unrendered.append((src, Unsupported(f"template evaluation failed ({type(e).__name__}: {e})")))
+            res.unrendered.append((src, Unsupported(f"template evaluation failed ({type(e).__name__}: {_why(e)})")))
         return None
 
     for f in files:
@@ -1545,12 +1581,20 @@ def render_subset(chart: str, read, overlay: Optional[SourceFile] = None, read_b
         if src is None:
             continue
         nodes = isolated(src, lambda: parse(TStr.from_source(src), defines))
+        if nodes is not None:
+            by_file.append((f, nodes))
         if nodes is not None and not os.path.basename(f).startswith("_") and manifest_name(f):
             parsed.append((src, nodes))
     try:
         if overlay is not None:
             vdoc, vroot = overlay_values(vdoc, vroot, overlay)
-        r = Renderer(vdoc, vroot, load_chart_meta(chart, read), defines)
+        meta = load_chart_meta(chart, read)
+        # each template file is a template named by its path too (`include (print $.Template.BasePath
+        # "/configmap.yaml") . | sha256sum`, Helm's checksum idiom: "no template named", field test rw21/h)
+        for f, nodes in by_file:
+            name = f"{meta.get('Name', '')}/templates/{os.path.relpath(f, tdir).replace(os.sep, '/')}"
+            defines.setdefault(name, Node("define", body=nodes, name=name))
+        r = Renderer(vdoc, vroot, meta, defines)
     except Unsupported as e:
         res.failed = e
         return res
