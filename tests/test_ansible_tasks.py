@@ -168,3 +168,12 @@ def test_a_vars_file_outside_the_repository_is_not_read(scratch_git, tmp_path_fa
     """)
     code, report = scratch_git.lint("pd.yml")
     assert code == 0 and _codes(report) == ["PD021"] and _argv(report)[-1].startswith("{{")
+
+
+def test_a_play_after_many_imports_is_read(scratch_git):
+    # field test rw21/h: only the first 50 items were looked at; a play after 50 `import_playbook` lines was PD020
+    imports = "".join(f"- import_playbook: p{i}.yml\n" for i in range(60))
+    scratch_git.write("site.yml", imports + "- hosts: decode\n  tasks:\n    - name: start\n      shell: python3 -m "
+                                            "sglang.launch_server --model-path m --disaggregation-mode decod\n")
+    code, report = scratch_git.lint("site.yml")
+    assert code == 1 and _codes(report) == ["SGL004"]

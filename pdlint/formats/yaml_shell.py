@@ -165,6 +165,7 @@ def may_hold_scripts(docs: list, skip: set) -> bool:
 _ANSIBLE_TASK_KEYS = {"become", "register", "when", "notify", "args", "changed_when", "failed_when", "ignore_errors",
                       "delegate_to", "async", "poll", "loop", "with_items", "tags", "environment", "become_user"}
 _ANSIBLE_PLAY_KEYS = {"tasks", "roles", "pre_tasks", "post_tasks", "handlers"}
+_ANSIBLE_IMPORTS = {"import_playbook", "import_tasks", "include_tasks", "import_role", "include_role"}
 
 
 def ansible_module(key: str) -> str:
@@ -176,12 +177,14 @@ def ansible_module(key: str) -> str:
 
 
 def _ansible(root: yt.Ref) -> bool:
-    """A playbook (plays with ``hosts`` and tasks or roles) or a task list (a role's ``tasks/main.yml``)."""
-    for item in yt.seq_items(root)[:50]:
+    """A playbook (plays with ``hosts`` and tasks or roles, ``import_playbook`` entries) or a task list (a
+    role's ``tasks/main.yml``).  Every item is looked at (their keys only; bounded by :data:`_MAX_NODES`): a play
+    after 50 ``import_playbook`` lines made the file generic YAML, its launch PD020 (field test rw21/h)."""
+    for item in yt.seq_items(root)[:_MAX_NODES]:
         if not isinstance(yt.deref(item).node, yt.YMap):
             continue
         keys = {k for k, _ in yt.map_items(item) if isinstance(k, str)}
-        if "hosts" in keys and keys & _ANSIBLE_PLAY_KEYS:
+        if ("hosts" in keys and keys & _ANSIBLE_PLAY_KEYS) or keys & _ANSIBLE_IMPORTS:
             return True
         if any(k.startswith(("ansible.builtin.", "ansible.legacy.")) for k in keys):
             return True
