@@ -177,3 +177,32 @@ def test_a_play_after_many_imports_is_read(scratch_git):
                                             "sglang.launch_server --model-path m --disaggregation-mode decod\n")
     code, report = scratch_git.lint("site.yml")
     assert code == 1 and _codes(report) == ["SGL004"]
+
+
+# -- Ansible's Jinja in a task's command (field test rw21/h) ----------------------------------------------------
+
+def test_a_default_filter_and_a_literal_are_rendered(scratch_git):
+    code, report = _run(scratch_git, "shell: \"python3 -m sglang.launch_server --model-path {{ model | default('x') }} "
+                                     "{{ extra | default('--bogus-default') }} {{ '--disaggregation-mode' }} decode\"")
+    assert _argv(report) == ["--model-path", "Qwen/Qwen3-8B", "--bogus-default", "--disaggregation-mode", "decode"]
+    assert code == 1 and _codes(report) == ["SGL001"]  # the default's flag, at the default's text
+
+
+def test_default_omit_leaves_nothing(scratch_git):
+    code, report = _run(scratch_git, "shell: \"python3 -m sglang.launch_server --model-path m {{ extra | "
+                                     "default(omit) }} --disaggregation-mode decode\"")
+    assert code == 0 and _codes(report) == [] and _argv(report) == ["--model-path", "m", "--disaggregation-mode",
+                                                                       "decode"]
+
+
+def test_a_statement_block_is_one_value_pdlint_cannot_see(scratch_git):
+    code, report = _run(scratch_git, "shell: \"python3 -m sglang.launch_server --model-path m --disaggregation-mode "
+                                     "decode {% if nixl %}--disaggregation-transfer-backend nixl{% endif %}\"")
+    assert code == 0 and _codes(report) == ["PD023"]  # not seven SGL011 for `{%`, `if`, `nixl` ...
+    assert "{%if_nixl%}" in report["findings"][0]["message"]
+
+
+def test_an_unclosed_statement_block_stays_opaque_to_the_end(scratch_git):
+    code, report = _run(scratch_git, "shell: \"python3 -m sglang.launch_server --model-path m --disaggregation-mode "
+                                     "decode {% for f in flags %}{{ f }} --bogus\"")
+    assert code == 0 and "SGL001" not in _codes(report) and "SGL011" not in _codes(report)

@@ -85,6 +85,14 @@ _SCRIPT_FILE = re.compile(r"\.(?:sh|bash)$")
 _SHEBANG = re.compile(r"#![^\n]*?\b(?:ba|da|k|z)?sh\b")
 _GH_EXPR = re.compile(r"\$\{\{(.*?)\}\}", re.S)
 _ARGO_EXPR = re.compile(r"(?<!\$)\{\{(.*?)\}\}", re.S)
+#: Ansible's Jinja: an expression (group 1) or a statement (`{% if x %}`, group 1 None)
+_ANSIBLE_EXPR = re.compile(r"\{\{(.*?)\}\}|\{%.*?%\}", re.S)
+_STATEMENT = re.compile(r"\{%[-+]?\s*(\w*)")
+_BLOCKS = {"if", "for", "macro", "call", "filter", "with", "block", "raw", "autoescape"}
+#: the expressions of an Ansible task string pdlint evaluates: a quoted literal, a name with `default(...)`
+_ANSIBLE_LITERAL = re.compile(r"""\s*(?:'([^'\\]*)'|"([^"\\]*)")\s*""")
+_ANSIBLE_DEFAULT = re.compile(r"""\s*([A-Za-z_][A-Za-z0-9_]*)\s*\|\s*(?:default|d)\s*\(\s*(?:'([^'\\]*)'|"([^"\\]*)"|"""
+                              r"""(omit))\s*(?:,\s*(?:true|True|false|False)\s*)?\)\s*""")
 _MAX_NODES = 50_000
 
 
@@ -633,10 +641,31 @@ def substitute(t: TStr, exprs: dict, dia: str, depth: int = 0) -> TStr:
     braces = dia in ("argo", "ansible")  # `{{ x }}` (Argo's parameters, Ansible's Jinja), else `${{ x }}`
     pattern = _ARGO_EXPR if braces else _GH_EXPR
     text = t.text
-    if ("${{" not in text and not braces) or (braces and "{{" not in text):
+    if ("${{" not in text and not braces) or (braces and "{{" not in text and (dia != "ansible" or "{%" not in text)):
         return t
+    if dia == "ansible" and "{%" in text:
+        pattern = _ANSIBLE_EXPR
     parts, last = [], 0
-    for m in pattern.finditer(text, 0, text.rfind("}}") + 2):  # no further than the last "}}": linear
+    block_at, depth_in, shown = -1, 0, ""  # an Ansible `{% if %}...{% endif %}` skipped: its start, nesting, tag
+    for m in pattern.finditer(text, 0, max(text.rfind("}}"), text.rfind("%}")) + 2):  # (linear)
+        if m.group(1) is None or block_at >= 0:
+            # an Ansible `{% ... %}` statement: what a block decides is not seen, so the whole block (from its
+            # `{% if %}` to its `{% endif %}`) is one opaque word, as is a statement of its own (field test
+            # rw21/h: `{% if use_nixl %}--disaggregation-transfer-backend nixl{% endif %}` was seven SGL011)
+            word = _STATEMENT.match(m.group(0)).group(1) if m.group(1) is None else ""
+            if block_at < 0:
+                parts.append(t[last:m.start()])
+                block_at = m.start()  # (shown as one word: the shell splits the placeholder's text)
+                shown = "{%" + re.sub(r"[^\w.]+", "_", m.group(0)[2:-2].strip(" -+"))[:60] + "%}"
+            if word in _BLOCKS or (word == "set" and "=" not in m.group(0)):
+                depth_in += 1
+            elif word.startswith("end"):
+                depth_in -= 1
+            if depth_in > 0:
+                continue
+            parts.append(_opaque_at(t[block_at:m.end()], shown))
+            block_at, depth_in, last = -1, 0, m.end()
+            continue
         parts.append(t[last:m.start()])
         use = t[m.start():m.end()]
         expr = re.sub(r"\s+", "", m.group(1))
@@ -645,6 +674,8 @@ def substitute(t: TStr, exprs: dict, dia: str, depth: int = 0) -> TStr:
             value = substitute(value, exprs, dia, depth + 1)
         if value is None and dia == "sflow" and depth < 8:
             value = _sflow_expression(m.group(1), exprs, use, depth)
+        if value is None and dia == "ansible" and depth < 8:
+            value = _ansible_expression(m.group(1), m.start(1), t, exprs, depth)
         if value is not None and not value.opaque:
             parts.append(value.reached_via(use, use.text.strip()) if value.text else TStr("", ()))
         else:
@@ -653,8 +684,39 @@ def substitute(t: TStr, exprs: dict, dia: str, depth: int = 0) -> TStr:
             parts.append(TStr.at(shown, p.src if p else None, p.offset if p else 0, p.chain if p else (),
                                  opaque=True, label=p.label if p else ""))
         last = m.end()
+    if block_at >= 0:  # a block never closed: opaque to the end
+        parts.append(_opaque_at(t[block_at:], shown))
+        return TStr.join(parts)
     parts.append(t[last:])
     return TStr.join(parts)
+
+
+def _opaque_at(use: TStr, shown: str) -> TStr:
+    """One opaque word ``shown``, placed where ``use`` starts."""
+    p = use.pieces[0] if use.pieces else None
+    return TStr.at(shown, p.src if p else None, p.offset if p else 0, p.chain if p else (), opaque=True,
+                   label=p.label if p else "")
+
+
+def _ansible_expression(expr: str, at: int, t: TStr, exprs: dict, depth: int) -> Optional[TStr]:
+    """An Ansible task's ``{{ 'literal' }}`` or ``{{ name | default('value') }}`` (``d(...)``, ``default(omit)``:
+    nothing) as Ansible renders it, the literal traced to where it is written (``at``: where ``expr`` starts in
+    ``t``); None for any other expression (opaque).  Field test rw21/h: `{{ extra | default('') }}` with `extra` in
+    the play's vars was an opaque word, its flag unchecked."""
+    m = _ANSIBLE_LITERAL.fullmatch(expr)
+    if m:
+        g = 1 if m.group(1) is not None else 2
+        return t[at + m.start(g):at + m.end(g)]
+    m = _ANSIBLE_DEFAULT.fullmatch(expr)
+    if not m:
+        return None
+    value = exprs.get(m.group(1))
+    if value is not None:
+        return substitute(value, exprs, "ansible", depth + 1)
+    if m.group(4):  # default(omit): the module argument is left out; in a string, nothing
+        return TStr("", ())
+    g = 2 if m.group(2) is not None else 3
+    return t[at + m.start(g):at + m.end(g)]
 
 
 def _buildkite_escapes(t: TStr) -> TStr:
