@@ -240,6 +240,10 @@ def test_a_hash_directive_inside_a_quoted_string_is_text(path, line, is_directiv
     ("run.sh", "cat > x.sh <<'EOF'\n# pdlint: skip-file\nEOF\n", False),  # a here-document's body
     ("pd.yaml", 'a: "x\n  # pdlint: skip-file\n  y"\n', False),
     ("pd.yaml", "a: |\n  # pdlint: skip-file\n  y\n", False),
+    # a template's strings, read with its `{{ }}` / `{% %}` blanked (field test rw21/h)
+    ("run.sh.j2", 'usage="Usage: {{ name }}\n# pdlint: skip-file\n"\n', False),
+    ("pd.yaml.j2", 'a: |\n  {% if x %}\n  # pdlint: skip-file\n  {% endif %}\n', False),
+    ("run.sh.j2", 'usage="{{ name }}"\n# pdlint: skip-file\n', True),
     # a comment after such a string
     ("run.sh", 'usage="Usage: run.sh\n"\n# pdlint: skip-file\n', True),
     ("pd.yaml", 'a: "x\n  y"\n# pdlint: skip-file\n', True),
