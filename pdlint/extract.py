@@ -1925,6 +1925,8 @@ class Extractor:
         ctx = ShellContext(resolve_source=resolve_source, report=report_or_hold, source_refused=source_refused,
                            heredoc_filter=has_launch_text, env_checked=env_checked, launch_text=has_launch_text,
                            given=given, script_kind=kind)
+        if kind == "script" and "#SBATCH" in doc.text[:65536]:
+            env = {**slurm_env(doc), **(env or {})}
         started = time.monotonic()
         cmds = shell_commands(doc, ctx, env=env, positional=positional)
         took = time.monotonic() - started  # (what another run of the script may take: _env_runs)
@@ -2987,6 +2989,31 @@ def _ansible_values(vals: dict) -> dict:
         return v
 
     return {k: lazy(v, k) for k, v in vals.items()}
+
+
+_SBATCH_NODES = re.compile(r"(?:--nodes[= ]|-N[= ]?)\s*([0-9]+)(?![-0-9:,])")
+
+
+def slurm_env(doc: TStr) -> dict:
+    """The variables Slurm sets for a batch script from its ``#SBATCH`` header (the comment lines before its first
+    command, as sbatch reads them): ``--nodes=N`` / ``-N N`` gives ``SLURM_JOB_NUM_NODES`` and ``SLURM_NNODES``,
+    valued at the number in the header.  Field test rw21/b (pbelevich/awsome-ai-research's kimi-k2-sgl.sbatch):
+    `--nnodes $SLURM_JOB_NUM_NODES` beside `#SBATCH --nodes=2` was a value pdlint could not see, so `--tp 15` over
+    two nodes passed."""
+    text = doc.text
+    out: dict = {}
+    pos = 0
+    for line in text[:65536].split("\n"):
+        stripped = line.strip()
+        if stripped and not stripped.startswith("#"):
+            break  # sbatch stops at the first command
+        if stripped.startswith("#SBATCH"):
+            for m in _SBATCH_NODES.finditer(line):
+                at = pos + m.start(1)
+                tok = doc[at:at + len(m.group(1))]
+                out = {"SLURM_JOB_NUM_NODES": tok, "SLURM_NNODES": tok}
+        pos += len(line) + 1
+    return out
 
 
 def _env_runs(doc: TStr, env_values: dict, first: tuple, env: Optional[dict], quiet, label: str,
