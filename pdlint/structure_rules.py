@@ -14,6 +14,7 @@ are emitted by the Helm and Kustomize adapters.
 
 from __future__ import annotations
 
+import os
 import re
 from typing import Optional
 
@@ -46,7 +47,9 @@ ROLE_MISMATCH = register(Rule(
 LEADER_WORKER_DRIFT = register(Rule(
     "PD102", "leader-worker-flag-drift", WARNING,
     "Reports server flags that differ between the leader and worker templates of one multi-node role instance "
-    "(LeaderWorkerSet, RoleBasedGroup leader/worker patches, DisaggregatedSet, OME `leader`/`worker`), apart from "
+    "(LeaderWorkerSet, RoleBasedGroup leader/worker patches, DisaggregatedSet, OME `leader`/`worker`, or SGLang "
+    "launches written one per node: one directory and role, the same literal `--dist-init-addr` and `--nnodes`, "
+    "rank 0 the leader), apart from "
     "the rank and address flags that must differ (`--node-rank`, `--dist-init-addr`, `--host`, `--port`, "
     "`--nnodes`) and the SGLang options only the first node's HTTP server reads or that only switch a rank's own "
     "metrics on (`--enable-metrics`, `--api-key`, `--chat-template`, `--tool-call-parser`, `--log-requests`, ...).",
@@ -487,8 +490,9 @@ def _flag_map(launch: Launch) -> dict:
 
 SAME_RANK = register(Rule(
     "PD113", "same-node-rank-in-group", ERROR,
-    "Reports a multi-node instance (a LeaderWorkerSet or RoleBasedGroup leader and its workers) whose leader and a "
-    "worker are given the same literal `--node-rank`.",
+    "Reports a multi-node instance (a LeaderWorkerSet or RoleBasedGroup leader and its workers, or an SGLang "
+    "instance written as one launch per node: launches of one directory and role with the same literal "
+    "`--dist-init-addr` and `--nnodes`) two of whose nodes are given the same literal `--node-rank`.",
     "Each node of one instance must have its own rank: SGLang derives the TP ranks a node runs from `--node-rank` "
     "(tp_size_per_node x node_rank ...), so two nodes with rank 0 both claim ranks 0-7, and the rendezvous on "
     "`--dist-init-addr` waits for the missing ranks until it times out; vLLM's multi-node start does the same "
@@ -558,8 +562,15 @@ def drift_findings(launches: list) -> list:
     for g, ls in groups.items():
         leaders = [l for l in ls if l.meta["group_role"] == "leader"]
         workers = [l for l in ls if l.meta["group_role"] == "worker"]
-        if not leaders or not workers:
-            continue
+        out += _group_drift(leaders, workers)
+    out += node_script_findings(launches)
+    return out
+
+
+def _group_drift(leaders: list, workers: list, what_is=lambda l: l.meta["group_role"]) -> list:
+    """PD102 between the leaders and the workers of one multi-node instance."""
+    out: list = []
+    if leaders and workers:
         lmaps = [(l, _flag_map(l)) for l in leaders]
         reported: set = set()
         for worker in workers:
@@ -585,12 +596,70 @@ def drift_findings(launches: list) -> list:
                 if (tok.origin_key(), msg) in reported:
                     continue  # (the same difference on another path)
                 reported.add((tok.origin_key(), msg))
-                rel = [Related(other.path, other.line, 1, f"{other.meta['group_role']} launch ({other.context})")]
+                rel = [Related(other.path, other.line, 1, f"{what_is(other)} launch ({other.context})")]
                 if a is not None and b is not None:
                     ob = b[1].origin
                     rel.insert(0, Related(ob.path, ob.line, ob.column, "the worker's value"))
                 out.append(_finding(LEADER_WORKER_DRIFT, tok, leader,
                                     msg + " (ranks of one instance must run the same server flags)", rel, role))
+    return out
+
+
+def _literal_flag(launch: Launch, flag: str) -> Optional[TStr]:
+    """The written value of ``flag`` on an SGLang server's command line (the last one), when no part of it is
+    a value pdlint cannot see."""
+    argv = list(launch.argv)
+    found = None
+    for i, t in enumerate(argv):
+        name, eq, _ = t.text.partition("=")
+        if name.replace("_", "-") != flag:
+            continue
+        tok = t if eq else (argv[i + 1] if i + 1 < len(argv) else None)
+        if tok is not None and not tok.opaque and not any(p.opaque for p in tok.pieces):
+            found = tok
+    return found
+
+
+def node_script_findings(launches: list) -> list:
+    """PD113 and PD102 for the nodes of one multi-node SGLang instance written as a launch per node (a script
+    per node, the same script run per rank): launches of one directory and role with the same literal
+    ``--dist-init-addr`` and ``--nnodes`` (2 or more) are one instance, rank 0 its leader.  Field test rw21/b
+    (hhhh1252023/pass cp/pnode60.sh and cp/pnode234.sh, nodes 0 and 1 of one prefill instance: the rank-1 node
+    alone had `--quantization modelsliim` and another `--mem-fraction-static`); two nodes given one rank
+    passed."""
+    groups: dict = {}
+    for l in launches:
+        if l.kind != "server" or l.engine != "sglang" or l.meta.get("replica_of") or not l.argv:
+            continue
+        addr, nnodes, rank = (_literal_flag(l, f) for f in ("--dist-init-addr", "--nnodes", "--node-rank"))
+        if addr is None or nnodes is None or rank is None or not nnodes.text.isdigit() or int(nnodes.text) < 2:
+            continue
+        key = (os.path.dirname(l.path), _rank_text(addr), nnodes.text, l.role)
+        groups.setdefault(key, {}).setdefault((_rank_text(rank), l.path, l.line), (l, rank))
+    out: list = []
+    for (_, addr, nnodes, role), members in sorted(groups.items(), key=lambda kv: repr(kv[0])):
+        nodes = [members[k] for k in sorted(members)]
+        if len({(l.path, l.line) for l, _ in nodes}) < 2:
+            continue  # one line (a script run once per rank): its ranks come from one place
+        by_rank: dict = {}
+        for l, rank in nodes:
+            by_rank.setdefault(_rank_text(rank), []).append((l, rank))
+        for text, same in sorted(by_rank.items()):
+            first = same[0]
+            for l, rank in same[1:]:
+                if (l.path, l.line) == (first[0].path, first[0].line):
+                    continue
+                o = first[1].origin
+                out.append(_finding(
+                    SAME_RANK, rank, l,
+                    f"this node is given --node-rank {text}, as is {first[0].path}:{first[0].line}, a node of the "
+                    f"same instance (--dist-init-addr {addr}, --nnodes {nnodes}): two nodes claim the same ranks "
+                    f"and the instance never completes its rendezvous",
+                    [Related(o.path, o.line, o.column, "the other node's --node-rank")] if first[1].pieces else [],
+                    role if role in ROLES else None))
+        leaders = [l for l, _ in by_rank.get("0", [])[:1]]
+        workers = [l for t, ns in sorted(by_rank.items()) if t != "0" for l, _ in ns]
+        out += _group_drift(leaders, workers, what_is=lambda l: "node")
     return out
 
 
