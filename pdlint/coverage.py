@@ -1024,7 +1024,12 @@ def _trtllm_file_gaps(launch: Launch, info) -> list:
         why = "is a value pdlint cannot see" if tok.opaque else not_found(launch, tok.text)
         what = ("the settings in that file" if not router else "the servers it starts and their settings"
                 if launch.entrypoint.endswith("disaggregated_mpi_worker") else "the servers it routes to and their settings")
-        return [Gap(CR.UNRESOLVED_CONFIG.code, tok, f"{opt} {tok.text} {why}: {what} were not checked",
+        # (the option as written: trtllm-serve's own spelling is `--extra_llm_api_options`, and the dashed one is
+        # TRT011's "No such option"; field test rw21/a)
+        occ = getattr(cli, "opts", {}).get(opt)
+        name_tok = getattr(occ, "name_tok", None)
+        written = name_tok.text.partition("=")[0] if name_tok is not None and name_tok.text.startswith("-") else opt
+        return [Gap(CR.UNRESOLVED_CONFIG.code, tok, f"{written} {tok.text} {why}: {what} were not checked",
                     _config_hint(tok))]
     return []
 

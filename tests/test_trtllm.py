@@ -540,3 +540,11 @@ def test_an_options_file_of_one_mapping_is_quiet(tmp_path, capsys, monkeypatch):
     files["gen_config.yaml"] = "---\ncache_transceiver_config:\n  backend: UCX\n"  # (a leading `---`: one document)
     doc = check(tmp_path, capsys, monkeypatch, files)
     assert findings(doc, "TRT013") == [] and codes(doc) == []
+
+
+def test_an_options_file_not_found_is_named_with_the_option_as_written(tmp_path, capsys, monkeypatch):
+    # field test rw21/a: PD022 wrote trtllm-serve's `--extra_llm_api_options` with dashes, the spelling TRT011 refuses
+    doc = check(tmp_path, capsys, monkeypatch, {"run.sh": "trtllm-serve M --port 8001 --extra_llm_api_options "
+                                                          "/logs/ctx.yaml &\n"})
+    (f,) = [f for f in doc["findings"] if f["code"] == "PD022"]
+    assert f["message"].startswith("--extra_llm_api_options /logs/ctx.yaml was not found")
