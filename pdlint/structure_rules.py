@@ -32,7 +32,8 @@ ROLE_MISMATCH = register(Rule(
     "`subComponentType`/`type`, OME `engineConfig`/`decoderConfig`, KServe `spec.prefill`, a Helm values or "
     "srt-slurm `prefill:`/`decode:` section, a container's or Tekton step's name, else the resource's name "
     "(the innermost unit that names a role wins), a sibling file name such as `decode.sh` beside "
-    "`prefill.sh`) while its flags (`--disaggregation-mode`, vLLM's `kv_role`, a runtime sidecar's "
+    "`prefill.sh`) while its flags (`--disaggregation-mode` of SGLang or of Dynamo's TensorRT-LLM and vLLM "
+    "workers, vLLM's `kv_role`, a runtime sidecar's "
     "`worker_type`) name the other. The launch is then paired as the role its structure names, so the "
     "prefill/decode pair checks still run (e.g. two `kv_producer`s).",
     "The operator, router and pairing all treat the pod as the role its structure names (service selectors, "
@@ -382,6 +383,14 @@ def role_findings(launch: Launch) -> list:
                                 f"{how} makes this the {sr} server, but it has no --disaggregation-mode: SGLang "
                                 f"starts it as an ordinary (non-disaggregated) server",
                                 _structure_related(launch), sr))
+    elif _wrapper_mode(launch) is not None and _wrapper_mode(launch).text in ROLES and \
+            _wrapper_mode(launch).text != sr:
+        # Dynamo's TensorRT-LLM / vLLM worker takes its role from its own --disaggregation-mode, as SGLang does
+        # (field test rw21/a: a DynamoGraphDeployment's TRTLLMDecodeWorker started with `prefill` passed)
+        tok = _wrapper_mode(launch)
+        out.append(_finding(ROLE_MISMATCH, tok, launch,
+                            f"{how} makes this the {sr} server, but --disaggregation-mode is {tok.text!r}",
+                            _structure_related(launch), tok.text))
     elif _vllm_without_connector(launch):
         out.append(_finding(ROLE_FLAG_MISSING, launch.command[-1] if launch.command else None, launch,
                             f"{how} makes this the {sr} server, but it has no --kv-transfer-config: vLLM starts it "
@@ -403,6 +412,15 @@ def role_findings(launch: Launch) -> list:
                                 f"{how} makes this the {sr} role, but the {note} says {role!r}",
                                 _structure_related(launch), role))
     return out
+
+
+def _wrapper_mode(launch: Launch) -> Optional[TStr]:
+    """The literal ``--disaggregation-mode`` value of a Dynamo TensorRT-LLM or vLLM worker (``python -m
+    dynamo.trtllm`` / ``dynamo.vllm``), None for any other launch."""
+    if launch.kind != "server" or not launch.entrypoint.startswith(("python -m dynamo.trtllm",
+                                                                    "python -m dynamo.vllm")):
+        return None
+    return _literal_flag(launch, "--disaggregation-mode")
 
 
 #: SGLang dests that act only on a prefill or decode server (disaggregation_ib_device also reaches Mooncake for
@@ -614,7 +632,7 @@ def _literal_flag(launch: Launch, flag: str) -> Optional[TStr]:
         name, eq, _ = t.text.partition("=")
         if name.replace("_", "-") != flag:
             continue
-        tok = t if eq else (argv[i + 1] if i + 1 < len(argv) else None)
+        tok = t[len(name) + 1:] if eq else (argv[i + 1] if i + 1 < len(argv) else None)
         if tok is not None and not tok.opaque and not any(p.opaque for p in tok.pieces):
             found = tok
     return found
