@@ -138,3 +138,15 @@ def test_a_flag_no_known_release_defines_says_a_newer_build_may(scratch_git):
         "not an SGLang 0.5.23 flag; --max-num-seqs is a flag of vLLM 0.9.2-0.33.0) [SGLang 0.5.23]",
         "not an SGLang 0.5.23 flag; no release up to SGLang 0.5.23 defines --frobnicate: a newer build may, and "
         "pdlint has no table to check it against) [SGLang 0.5.23]"]
+
+
+def test_a_release_that_withdraws_a_flag_is_no_release_with_it(scratch_git):
+    # field test rw21/a (RogerLiu312/dynamo-trtllm-benchmark): --enable-deepep-moe was "valid together only for
+    # Dynamo 0.4.1–0.6.1" and judged against 0.6.1, whose SGLang 0.5.3.post2 registers it as a DeprecatedAction that
+    # stops the server: SGL009 "withdrawn" on the same token as the SGL012 that named 0.6.1
+    scratch_git.write("p.sh", "python3 -m dynamo.sglang --model-path m --enable-deepep-moe --disaggregation-mode "
+                              "prefill\n")
+    code, report = scratch_git.lint("p.sh")
+    assert code == 0 and _found(report) == [("SGL012", "warning", 1)]
+    message = report["findings"][0]["message"]
+    assert "valid together only for Dynamo 0.4.1–0.5.1" in message, message

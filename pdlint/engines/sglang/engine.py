@@ -267,7 +267,10 @@ def infer_dynamo(launch: Launch, ctx: EngineContext, info: "SglangInfo",
             continue
         version, note = flags.pick(sglang or dynamo.pin_of(v))
         other = _interpret_as(launch, ctx, version, note, v)
-        if not _rejected(other.parsed):
+        # (a flag the release still registers as a DeprecatedAction stops its server as surely: not a fit, as for
+        # SGLang's own releases; field test rw21/a: --enable-deepep-moe "valid together only for Dynamo
+        # 0.4.1-0.6.1", judged against 0.6.1, whose SGLang 0.5.3.post2 withdraws it, SGL009 on the same token)
+        if not _rejected(other.parsed) and not any(e.kind == "deprecated-action" for e in other.parsed.errors):
             fits[v] = other
     if not fits:
         return None
