@@ -548,3 +548,18 @@ def test_an_options_file_not_found_is_named_with_the_option_as_written(tmp_path,
                                                           "/logs/ctx.yaml &\n"})
     (f,) = [f for f in doc["findings"] if f["code"] == "PD022"]
     assert f["message"].startswith("--extra_llm_api_options /logs/ctx.yaml was not found")
+
+
+def test_the_options_file_wins_over_the_command_line(tmp_path, capsys, monkeypatch):
+    """trtllm-serve merges the options file over the arguments its command line gives (`llm_args | llm_args_dict`,
+    update_llm_args_with_extra_dict): `--tp_size 2` with `tensor_parallel_size: 4` in the file runs TP 4 (field
+    test rw21/a: the context server's TP 4 against the generation server's 2 went unseen)."""
+    files = proxy_files()
+    files["run.sh"] = files["run.sh"].replace("--config", "--tp_size 2 --config")
+    files["ctx_config.yaml"] += "attn_backend: FLASHINFER\ntensor_parallel_size: 4\n"
+    doc = check(tmp_path / "a", capsys, monkeypatch, files)
+    (f,) = findings(doc, "TRT003")
+    assert "tensor_parallel_size is 4 on the context server but 2 on the generation server" in f["message"]
+    files["ctx_config.yaml"] = files["ctx_config.yaml"].replace("tensor_parallel_size: 4\n", "")
+    doc = check(tmp_path / "b", capsys, monkeypatch, files)
+    assert findings(doc, "TRT003") == []  # both run the command line's TP 2

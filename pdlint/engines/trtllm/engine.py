@@ -205,7 +205,11 @@ def _read_command(launch: Launch, info: TrtInfo, ctx) -> None:
             # the server never starts (field test rw16/m).  Dynamo's `python -m dynamo.trtllm` has its own
             # parser, whose dashed options these are
             continue
-        info.settings[key] = v  # the command line wins over the options file
+        # the options file wins over the command line: trtllm-serve (and Dynamo's worker) build the LLM arguments
+        # from the options first, then merge the file over them (`llm_args | llm_args_dict`,
+        # update_llm_args_with_extra_dict); field test rw21/a: `--tp_size 2` with `tensor_parallel_size: 4` in the
+        # context server's file runs TP 4, and the TP mismatch with the generation server went unseen
+        info.settings.setdefault(key, v)
     if cli.model is not None and "model" not in info.settings:
         info.settings["model"] = cli.model
     unresolved = any(cli.value(opt) is not None and cli.value(opt).opaque for opt in OPTION_FILES)
