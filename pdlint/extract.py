@@ -769,12 +769,11 @@ class Extractor:
     def named_overlays(self, chart: str) -> list:
         """The values files the config's ``helm-values`` names for ``chart`` (globs relative to the config's
         directory), in name order per glob, each once; never the chart's own values.yaml."""
-        import glob
         cfg = self.config_for(os.path.join(chart, "Chart.yaml"))
         own = os.path.join(os.path.normpath(chart), "values.yaml")
         out: list = []
         for pattern in cfg.helm_values.get(os.path.normpath(chart), ()):
-            for p in sorted(glob.glob(pattern, recursive=True)):
+            for p in safe_glob(pattern):
                 p = os.path.abspath(p)
                 if p not in out and p != own and os.path.isfile(p):
                     out.append(p)
@@ -2852,6 +2851,75 @@ MAX_ENV_RUNS = 4
 
 
 _ROLE_VAR_FILES = ("main.yml", "main.yaml")
+
+
+#: paths a config glob (`helm-values`) looks at, and the matches it keeps
+MAX_GLOB_WALK = 50_000
+MAX_GLOB_MATCHES = 1_000
+
+
+def safe_glob(pattern: str) -> list:
+    """The files an absolute glob (``*``, ``?``, ``[...]`` within a name, ``**`` for any directories) matches,
+    sorted: found by a walk from its fixed leading directories that never follows a symlinked directory and
+    stops after :data:`MAX_GLOB_WALK` entries (at most :data:`MAX_GLOB_MATCHES` kept).  Names starting with
+    ``.`` match only a pattern part that starts with ``.``, as glob's.  Field test rw21/h: ``glob.glob(...,
+    recursive=True)`` followed two committed links to ``.`` in ``envs/**/*.yaml``: 2^depth paths, a run that
+    never ended, outside any file's budget."""
+    parts = pattern.split(os.sep)
+    fixed = 0
+    while fixed < len(parts) - 1 and not any(c in parts[fixed] for c in "*?["):
+        fixed += 1
+    base = os.sep.join(parts[:fixed]) or os.sep
+    rest = parts[fixed:]
+    if not any(c in "".join(rest) for c in "*?["):
+        return [pattern] if os.path.lexists(pattern) else []
+    rx = re.compile(_glob_regex(rest))
+    dots = any(p.startswith(".") for p in rest)
+    out: list = []
+    seen = 0
+    for top, dirs, files in os.walk(base):  # (followlinks False: a linked directory is not entered)
+        dirs.sort()
+        if not dots:
+            dirs[:] = [d for d in dirs if not d.startswith(".")]
+        for name in sorted(files + [d for d in dirs if rest[-1] == "**"]):
+            seen += 1
+            if not dots and name.startswith("."):
+                continue
+            path = os.path.join(top, name)
+            if rx.fullmatch(os.path.relpath(path, base).replace(os.sep, "/")):
+                out.append(path)
+                if len(out) >= MAX_GLOB_MATCHES:
+                    return sorted(out)
+        seen += len(dirs)
+        if seen > MAX_GLOB_WALK:
+            break
+    return sorted(out)
+
+
+def _glob_regex(parts: list) -> str:
+    out = []
+    for i, part in enumerate(parts):
+        last = i == len(parts) - 1
+        if part == "**":
+            out.append(".*" if last else "(?:[^/]+/)*")
+            continue
+        rx, j = "", 0
+        while j < len(part):
+            c = part[j]
+            if c == "*":
+                rx += "[^/]*"
+            elif c == "?":
+                rx += "[^/]"
+            elif c == "[" and "]" in part[j + 1:]:
+                end = part.index("]", j + 2) if part[j + 1:j + 2] == "]" else part.index("]", j + 1)
+                body = part[j + 1:end]
+                rx += "[" + ("^" + body[1:] if body.startswith("!") else body).replace("\\", "\\\\") + "]"
+                j = end
+            else:
+                rx += re.escape(c)
+            j += 1
+        out.append(rx + ("" if last else "/"))
+    return "".join(out)
 
 
 class _AnsibleScope:

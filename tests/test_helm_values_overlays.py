@@ -393,3 +393,21 @@ def test_overlays_the_time_budget_cannot_afford_are_named(no_helm, tmp_path, mon
     assert out.launches == []
     (note,) = {n[0] for n in out.notes["chart/templates/pd.yaml"].values()}
     assert "; values overlay values-pd.yaml was not rendered (too little of the file's time budget left)" in note
+
+
+def test_a_values_glob_does_not_follow_symlinked_directories(tmp_path):
+    """Field test rw21/h: `envs/**/*.yaml` with two committed links `envs/a -> .`, `envs/b -> .` made glob.glob walk
+    2^depth paths: a run that never ended, outside any file's budget."""
+    import glob
+    import os
+    from pdlint.extract import safe_glob
+    (tmp_path / "envs" / "prod" / ".hidden").mkdir(parents=True)
+    for rel in ("envs/a.yaml", "envs/prod/b.yaml", "envs/prod/c.yml", "envs/.h.yaml", "envs/prod/.hidden/d.yaml"):
+        (tmp_path / rel).write_text("x: 1\n")
+    for pattern in ("envs/**/*.yaml", "envs/*.yaml", "envs/prod/[bc].y*ml", "envs/prod/b.yaml", "envs/**/*.y?ml"):
+        want = sorted(p for p in glob.glob(str(tmp_path / pattern), recursive=True) if os.path.isfile(p))
+        assert safe_glob(str(tmp_path / pattern)) == want, pattern
+    os.symlink(".", tmp_path / "envs" / "l1")
+    os.symlink(".", tmp_path / "envs" / "l2")
+    assert [os.path.relpath(p, tmp_path) for p in safe_glob(str(tmp_path / "envs/**/*.yaml"))] == \
+        ["envs/a.yaml", "envs/prod/b.yaml"]
