@@ -563,3 +563,11 @@ def test_the_options_file_wins_over_the_command_line(tmp_path, capsys, monkeypat
     files["ctx_config.yaml"] = files["ctx_config.yaml"].replace("tensor_parallel_size: 4\n", "")
     doc = check(tmp_path / "b", capsys, monkeypatch, files)
     assert findings(doc, "TRT003") == []  # both run the command line's TP 2
+
+
+def test_a_url_with_a_port_of_thousands_of_digits_is_no_port(tmp_path, capsys, monkeypatch):
+    # field test rw21/h: int() of a 5000-digit port stopped the rules of the file (PD013), its TRT001 lost
+    doc = check(tmp_path, capsys, monkeypatch, {"disagg.yaml": disagg(
+        ctx="  cache_transceiver_config:\n    backend: UCX\n",
+        gen="  cache_transceiver_config:\n    backend: NIXL\n").replace("localhost:8002", "localhost:" + "9" * 5000)})
+    assert "PD013" not in codes(doc) and "TRT001" in codes(doc)

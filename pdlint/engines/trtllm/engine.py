@@ -501,8 +501,8 @@ def split_url(url: str) -> Optional[tuple]:
     """``(host, port)`` of a disaggregated config URL (``localhost:8001``, ``http://node1:8001``); None when
     it has no literal port."""
     m = re.match(r"^(?:[a-zA-Z][a-zA-Z0-9+.-]*://)?(\[[^\]]*\]|[^:/]*)(?::(\d+))?", url.strip())
-    if m is None or m.group(2) is None:
-        return None
+    if m is None or m.group(2) is None or len(m.group(2)) > 5:
+        return None  # (no port of a TCP socket: a 5000-digit one stopped int(), field test rw21/h)
     return m.group(1), int(m.group(2))
 
 
