@@ -567,7 +567,13 @@ def test_the_options_file_wins_over_the_command_line(tmp_path, capsys, monkeypat
 
 def test_a_url_with_a_port_of_thousands_of_digits_is_no_port(tmp_path, capsys, monkeypatch):
     # field test rw21/h: int() of a 5000-digit port stopped the rules of the file (PD013), its TRT001 lost
-    doc = check(tmp_path, capsys, monkeypatch, {"disagg.yaml": disagg(
-        ctx="  cache_transceiver_config:\n    backend: UCX\n",
-        gen="  cache_transceiver_config:\n    backend: NIXL\n").replace("localhost:8002", "localhost:" + "9" * 5000)})
+    script = ("#!/bin/bash\ncat > ctx.yml << EOF\ncache_transceiver_config:\n  backend: UCX\nEOF\n"
+              "cat > gen.yml << EOF\ncache_transceiver_config:\n  backend: NIXL\nEOF\n"
+              "cat > disagg-config.yml << EOF\nhostname: localhost\nport: 36125\nbackend: pytorch\ncontext_servers:\n"
+              "  num_instances: 1\n  urls: [\"localhost:36123\"]\ngeneration_servers:\n  num_instances: 1\n"
+              f"  urls: [\"localhost:{'9' * 5000}\"]\nEOF\n"
+              "trtllm-serve /m --host localhost --port 36123 --backend pytorch --extra_llm_api_options ./ctx.yml &\n"
+              "trtllm-serve /m --host localhost --port 36124 --backend pytorch --extra_llm_api_options ./gen.yml &\n"
+              "trtllm-serve disaggregated -c disagg-config.yml &\n")
+    doc = check(tmp_path, capsys, monkeypatch, {"launch.sh": script})
     assert "PD013" not in codes(doc) and "TRT001" in codes(doc)
