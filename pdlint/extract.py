@@ -631,8 +631,12 @@ class Extractor:
             vdoc = TStr.from_source(res.values)
             try:
                 docs = yt.compose(res.values.text)
-            except yt.YamlError:
+            except yt.YamlError as e:
                 docs = []
+                # the chart's values do not parse: helm cannot render or install the chart either (an error at
+                # values.yaml's own line, not only the PD104 warning at Chart.yaml; field test rw21/h)
+                self.problem_at(C.INVALID_YAML, vdoc, e.index, f"invalid YAML: {e.message_in(vdoc)} (the values of "
+                                                               f"Helm chart {chart_display}: it cannot be rendered)")
             if docs and docs[0].root is not None and isinstance(yt.deref(yt.Ref(docs[0].root)).node, yt.YMap):
                 vjob = FileJob(res.values.abspath, res.values.path, job.root, "yaml")
                 engines = keyed.chart_engines(src.text for _, src in templates)

@@ -127,3 +127,13 @@ def test_a_chart_without_launch_text_says_nothing_of_a_template_it_could_not_ren
                                                  '          env: [{name: SGLANG_AGENT, value: "1"}]\n')
     code, report = scratch_git.lint(".")
     assert report["findings"] == [] and code == 0
+
+
+def test_values_that_do_not_parse_are_an_error_at_their_line(scratch_git, no_helm):
+    # field test rw21/h: only a PD104 warning at Chart.yaml:1:1 and a PD020 (exit 0); helm cannot render the chart
+    _chart(scratch_git, UNSUPPORTED_CONFIG)
+    scratch_git.write("chart/values.yaml", "image: vllm/vllm-openai:v0.11.0\nb: [\n")
+    code, report = scratch_git.lint(".")
+    (f,) = [f for f in report["findings"] if f["code"] == "PD003"]
+    assert (f["path"], f["line"], f["severity"]) == ("chart/values.yaml", 2, "error") and code == 1
+    assert "the values of Helm chart chart" in f["message"]
