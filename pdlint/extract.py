@@ -1599,15 +1599,17 @@ class Extractor:
         """A Docker Compose file (:mod:`pdlint.formats.compose`): one launch per service command."""
         from pdlint.formats import compose
 
-        def read(name: str) -> Optional[SourceFile]:
+        def read(name: str, what: str = "env file", at: Optional[TStr] = None) -> Optional[SourceFile]:
             src = self.read_beside(name, job)
             if src is None and name and not os.path.isabs(name) and "\0" not in name:
                 why = self.refused_reference(name, job.abspath, job.root)
                 if why:
                     i = doc.text.find(name) if name != ".env" else -1
-                    where = doc[i:i + len(name)] if i >= 0 else doc[:1]
-                    self.outside_reference(where, f"compose env file {name} {why}; pdlint does not read it, so "
-                                                  f"the variables it sets were not checked")
+                    where = doc[i:i + len(name)] if i >= 0 else (at if at is not None and at.pieces else doc[:1])
+                    # (a service's `build:` Dockerfile: named as one, at its `build:` - field test rw21/h)
+                    sets = "the variables it sets" if what == "env file" else "the image and entry point it builds"
+                    self.outside_reference(where, f"compose {what} {name} {why}; pdlint does not read it, so "
+                                                  f"{sets} were not checked")
             return src
 
         unit = f"{job.display}#compose"

@@ -301,3 +301,18 @@ def test_a_dockerfile_with_its_own_entry_point(tmp_path, monkeypatch, capsys):
     write(tmp_path, "vllm/Dockerfile", HARBOR_DOCKERFILE + "    ENTRYPOINT /start.sh\n")
     out = extract("compose.yaml", cwd=str(tmp_path))
     assert out.launches == [] and _findings(tmp_path, monkeypatch, capsys) == []
+
+
+def test_a_dockerfile_outside_the_repository_is_named_as_a_dockerfile_at_its_build(tmp_path, monkeypatch, capsys):
+    # field test rw21/h: "compose env file lnk/Dockerfile ..." at line 1
+    import json
+    import os
+    repo = tmp_path / "repo"
+    write(repo, "compose.yaml", HARBOR_COMPOSE)
+    write(tmp_path, "outside/Dockerfile", HARBOR_DOCKERFILE)
+    os.symlink(tmp_path / "outside", repo / "vllm")
+    monkeypatch.chdir(repo)
+    main(["check", "--format", "json", "--no-cache", "--exit-zero", "compose.yaml"])
+    (f,) = [f for f in json.loads(capsys.readouterr().out)["findings"] if f["code"] == "PD014"]
+    assert f["message"].startswith("compose Dockerfile vllm/Dockerfile is a symlink") and f["line"] > 1
+    assert "the image and entry point it builds were not checked" in f["message"]

@@ -248,7 +248,7 @@ def _built_image(doc: TStr, build: yt.Ref, variables: dict, read) -> Optional[tu
         return None
     if "$" in context or "$" in dockerfile or "://" in context:
         return None
-    src = read(os.path.normpath(os.path.join(context, dockerfile)))
+    src = read(os.path.normpath(os.path.join(context, dockerfile)), "Dockerfile", yt.node_tstr(doc, build))
     if src is None:
         return None
     from pdlint.formats.dockerfile import parse
