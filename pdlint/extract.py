@@ -132,6 +132,7 @@ class Extractor:
         self._charts_done: set = set()
         self._chart_overlays: dict = {}  # chart directory -> abspaths of the values overlays found in its tree
         self._listings: dict = {}  # directory -> its names (Ansible playbooks and inventories looked for)
+        self._trims: dict = {}  # repository root -> its Python renders templates with trim_blocks (PD060)
         self._inventory_memo: dict = {}  # (directory above a role, root) -> (inventory files, variable names)
         self._orphans: dict = {}  # PD060 place -> [index in findings, render roles]
         self._heredoc_depth = 0  # here-document scripts being evaluated (Extractor.heredoc_script)
@@ -2113,7 +2114,7 @@ class Extractor:
             if not at.pieces or at.pieces[0].src is not first.src or at.origin.key != cmd.words[0].origin.key:
                 continue  # the command's words are not written where its statement starts (eval, $CMD ...)
             f = orphaned_flags(doc, cmd.start, cmd.words)
-            if f is None:
+            if f is None or self.cut_by_trimmed_tag(f, doc, cmd.start):
                 continue
             starts.add(cmd.start)
             for w in cmd.words:  # reported as PD060, not as launch text pdlint did not understand
@@ -2130,6 +2131,57 @@ class Extractor:
                 i = seen[0]
                 self.out.findings[i] = replace(self.out.findings[i], role=None)
         return starts
+
+    def cut_by_trimmed_tag(self, f: Finding, doc: TStr, start: int) -> bool:
+        """A PD060 whose blank lines are all a template's block-tag lines (``{% if x %}`` alone on its line) in
+        a repository whose own Python renders templates with Jinja's ``trim_blocks`` (and no
+        ``[tool.pdlint.jinja]`` says how they render): there those lines are never blank.  Field test rw21/a:
+        ai-dynamo/aiconfigurator renders with ``Environment(trim_blocks=True, lstrip_blocks=True)``; two false
+        PD060 errors on its benchmark templates."""
+        if not any(r.note == "the command is cut here (a blank line)" for r in f.related) or not doc.pieces:
+            return False
+        text = doc.text
+        end = text.rfind("\n", 0, start)  # the newline ending the line above the flags
+        src = None
+        while end > 0:
+            line_start = text.rfind("\n", 0, end) + 1
+            if text[line_start:end].strip():
+                break
+            o = doc.origin_at(end)  # (a blank line's newline: the template line it comes from)
+            s = self.out.sources.get(o.path) if o is not None else None
+            if s is None or not s.abspath or (src is not None and s is not src) or \
+                    not _TAG_LINE.fullmatch(s.line_text(o.line)):
+                return False
+            src, end = s, line_start - 1
+        if src is None or self.config_for(src.abspath).jinja is not None:
+            return False  # (the config says how templates are rendered)
+        from pdlint.discover import repo_root
+        return self.repo_trims_blocks(repo_root(src.abspath, {}) or os.path.dirname(src.abspath))
+
+    def repo_trims_blocks(self, root: str) -> bool:
+        """Does a Python file of the repository (at most :data:`MAX_PY_SCAN` of them, each read through the
+        boundary, never run) create a Jinja environment with ``trim_blocks=True``?"""
+        cached = self._trims.get(root)
+        if cached is not None:
+            return cached
+        from pdlint.discover import _git_files
+        from pdlint.safeio import Refused
+        repo = self._repo_files.get(root)
+        if repo is None:
+            repo = self._repo_files[root] = sorted(_git_files(root, root) or [])
+        found = False
+        for path in [f for f in repo if f.endswith(".py")][:MAX_PY_SCAN]:
+            try:
+                data = self.boundary.read(path, root)
+            except (Refused, OSError, TypeError):
+                continue
+            if self.deps is not None:  # a file that says so later changes the result
+                self.deps.weak(path, data)
+            if b"trim_blocks" in data and _TRIM_BLOCKS.search(data):
+                found = True
+                break
+        self._trims[root] = found
+        return found
 
     def arg_values(self, job: FileJob, own: dict) -> dict:
         """The values to run a script with as its first argument: the role
@@ -2858,6 +2910,12 @@ MAX_ENV_RUNS = 4
 
 _ROLE_VAR_FILES = ("main.yml", "main.yaml")
 
+
+#: a template line that is one block tag (`{% if x %}`, `{%- endif %}`): blank when rendered without trim_blocks
+_TAG_LINE = re.compile(r"[ \t]*\{%[^\n]*?%\}[ \t]*")
+_TRIM_BLOCKS = re.compile(rb"Environment\([^)]{0,400}?trim_blocks\s*=\s*True", re.S)
+#: Python files read to tell whether the repository renders its templates with trim_blocks
+MAX_PY_SCAN = 2000
 
 #: paths a config glob (`helm-values`) looks at, and the matches it keeps
 MAX_GLOB_WALK = 50_000

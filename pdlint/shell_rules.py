@@ -32,6 +32,9 @@ BROKEN_CONTINUATION = register(Rule(
     "(`jinja: {trim-blocks: true, lstrip-blocks: true}` in .pdlint.yaml).",
     example="python3 -m sglang.launch_server --model-path /m \\\n\n  --disaggregation-mode prefill",
     example_fixed="python3 -m sglang.launch_server --model-path /m \\\n  --disaggregation-mode prefill",
+    notes="A break made only of a template's block-tag lines is not reported when no `[tool.pdlint.jinja]` "
+          "says how templates render and a Python file of the repository creates a Jinja `Environment(..., "
+          "trim_blocks=True)` (its generator renders them so: ai-dynamo/aiconfigurator).",
     category=_C))
 
 PLACEHOLDER_REDIRECT = register(Rule(
