@@ -116,7 +116,9 @@ FEW_GPUS = register(Rule(
     "(tensor x pipeline x data parallel, per node, from `--base-gpu-id`).",
     "The engine starts one worker per GPU and indexes the visible devices: with too few of them the launch fails "
     "with an invalid device ordinal (or NCCL/topology) error; SGLang asserts `gpu_id < "
-    "torch.cuda.device_count()` as each TP rank starts (sglang/srt/utils/common.py). A Kubernetes container gets "
+    "torch.cuda.device_count()` as each TP rank starts (sglang/srt/utils/common.py); a `trtllm-serve` started on "
+    "its own stops with \"Only N GPUs are available, but M are required\" (tensorrt_llm/llmapi/llm.py). A "
+    "Kubernetes container gets "
     "as many devices as its GPU limit, numbered from 0.",
     "List as many devices in `CUDA_VISIBLE_DEVICES` (or the container's GPU limit) as the launch's parallel "
     "sizes need, or lower the sizes.",
@@ -494,6 +496,8 @@ def _gpus(dep: Deployment, enabled) -> list:
         ga, gb = _gpus_of(a), _gpus_of(b)
         if not (ga.ok and gb.ok) or (ga.mask and gb.mask and ga.mask != gb.mask) or not same_device_space(a, b):
             continue  # unknown devices, or masks of two accelerators: which one this host honours is not known
+        if ga.facts.visible_only or gb.facts.visible_only:
+            continue  # (a launch whose GPU placement another process decides: only its visible count is judged)
         common = ga.physical & gb.physical
         if common:
             if not enabled(GPU_OVERLAP.code):

@@ -128,6 +128,7 @@ class Facts:
     node_rank: Optional[int] = None  # known node rank of a multi-node launch
     rank_written: bool = False  # a node rank is on the command line (its value may be unknown)
     multi_node: bool = False  # part of a multi-node instance (--nnodes > 1, --node-rank set)
+    visible_only: bool = False  # only PD153 (too few visible GPUs) judges its GPUs, not the placement rules
     model: Optional[TStr] = None
 
 

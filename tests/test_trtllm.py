@@ -577,3 +577,19 @@ def test_a_url_with_a_port_of_thousands_of_digits_is_no_port(tmp_path, capsys, m
               "trtllm-serve disaggregated -c disagg-config.yml &\n")
     doc = check(tmp_path, capsys, monkeypatch, {"launch.sh": script})
     assert "PD013" not in codes(doc) and "TRT001" in codes(doc)
+
+
+def test_fewer_visible_gpus_than_a_trtllm_serve_needs(tmp_path, capsys, monkeypatch):
+    """PD153 for trtllm-serve started on its own: it spawns tensor x pipeline parallel workers on the visible GPUs
+    ("Only 2 GPUs are available, but 4 are required", llmapi/llm.py; field test rw21/a). The options file's
+    tensor_parallel_size counts (it wins over the command line)."""
+    files = {"run.sh": "CUDA_VISIBLE_DEVICES=0,1 trtllm-serve M --tp_size 2 --port 8001 --config ctx.yaml &\n"
+                       "CUDA_VISIBLE_DEVICES=2,3 srun -n 4 trtllm-llmapi-launch trtllm-serve M --tp_size 4 --port 8002 &\n"
+                       "CUDA_VISIBLE_DEVICES=4,5,6,7 trtllm-serve M --tp_size 2 --pp_size 2 --port 8003 &\n"
+                       "CUDA_VISIBLE_DEVICES=0 trtllm-serve M --port 8004\n",
+             "ctx.yaml": "tensor_parallel_size: 4\n"}
+    doc = check(tmp_path, capsys, monkeypatch, files)
+    (f,) = findings(doc, "PD153")
+    assert (f["path"], f["line"]) == ("run.sh", 1)
+    assert "makes 2 GPUs visible (CUDA_VISIBLE_DEVICES=0,1) but uses 4" in f["message"]
+    assert findings(doc, "PD151") == findings(doc, "PD152") == []  # (GPU placement: not judged for trtllm-serve)

@@ -530,4 +530,19 @@ def facts(launch: Launch):
     f = Facts(uses_gpus=False)  # GPU placement of TRT-LLM servers is decided by MPI/Slurm, not pinned here
     tok = info.settings.get("model")
     f.model = tok
+    if launch.entrypoint == "trtllm-serve" and launch.kind == "server" and launch.argv and \
+            not any(w.text.rsplit("/", 1)[-1] in _RANK_LAUNCHERS for w in launch.meta.get("wrapper_words") or ()):
+        # a trtllm-serve started on its own spawns its tensor x pipeline parallel workers on this node's visible
+        # GPUs: "Only N GPUs are available, but M are required" (llmapi/llm.py) when it sees fewer (PD153; field
+        # test rw21/a). Under mpirun / srun / trtllm-llmapi-launch each rank is a process of its own
+        tp, pp = info.tp(), info.int("pipeline_parallel_size") or 1
+        if tp is not None and tp > 0 and pp > 0:
+            f.uses_gpus, f.visible_only = True, True
+            f.gpus_needed = tp * pp
+            f.gpus_token = info.token("tensor_parallel_size")
+            f.gpus_note = f"tensor_parallel_size {tp} x pipeline_parallel_size {pp}"
     return f
+
+
+#: programs that start each rank of a TensorRT-LLM server as a process of its own
+_RANK_LAUNCHERS = {"mpirun", "mpiexec", "srun", "trtllm-llmapi-launch", "orterun", "jsrun", "flux"}
