@@ -1931,7 +1931,7 @@ class Extractor:
         ctx = ShellContext(resolve_source=resolve_source, report=report_or_hold, source_refused=source_refused,
                            heredoc_filter=has_launch_text, env_checked=env_checked, launch_text=has_launch_text,
                            given=given, script_kind=kind)
-        if kind == "script" and "#SBATCH" in doc.text[:65536]:
+        if kind == "script" and doc.text.find("#SBATCH", 0, 65536) >= 0:
             env = {**slurm_env(doc), **(env or {})}
         started = time.monotonic()
         cmds = shell_commands(doc, ctx, env=env, positional=positional)
