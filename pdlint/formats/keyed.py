@@ -476,11 +476,12 @@ def srt_slurm_trtllm(job, src, doc: TStr, root: yt.Ref, variant=None) -> list:
         if not isinstance(yt.deref(ref).node, yt.YMap):
             continue
         origin = _key_origin(doc, cfg, key)
+        file_keys: dict = {}
         l = _launch(src, origin.line if origin else 1, "trtllm", "python -m dynamo.trtllm", role, origin,
                     f"srt-slurm recipe key trtllm_config.{key}", f"{job.display}#recipe/{name}",
                     f"srt-slurm recipe {name!r}{of} trtllm_config.{key} (srtctl writes it to the worker's "
                     f"--extra-engine-args file)", env=_env_map(doc, yt.get(backend, f"{key}_environment")),
-                    settings=flatten(doc, ref), options_file=True,
+                    settings=flatten(doc, ref, keys=file_keys), options_file=True, setting_keys=file_keys,
                     replicas=_int(crd.at(root, "resources", f"{key}_workers")))
         l.role = role
         l.incomplete = True
@@ -603,16 +604,27 @@ def _int(ref) -> Optional[int]:
 # TRT-LLM
 # ---------------------------------------------------------------------------
 
-def flatten(doc: TStr, ref: yt.Ref, prefix: str = "", out: Optional[dict] = None, skip=()) -> dict:
-    """{dotted.key: TStr of the value} (lists and empty mappings as one value)."""
+def flatten(doc: TStr, ref: yt.Ref, prefix: str = "", out: Optional[dict] = None, skip=(),
+            keys: Optional[dict] = None) -> dict:
+    """{dotted.key: TStr of the value} (lists and empty mappings as one value).  ``keys``, when given, gets
+    {dotted.key: TStr of the key as written} of every key, mappings' too (TRT014 reports there)."""
     out = {} if out is None else out
+    written: dict = {}  # key text -> its node, the mapping's own keys (one pass: a key is not looked up per key)
+    if keys is not None and isinstance(yt.deref(ref).node, yt.YMap):
+        for kn, _ in yt.deref(ref).node.pairs:
+            if isinstance(kn, yt.YScalar) and isinstance(kn.value, str):
+                written.setdefault(kn.value, kn)
     for k, v in yt.map_items(ref):
         if not prefix and k in skip:
             continue
         key = f"{prefix}{k}"
+        if k in written:
+            kt = doc[written[k].start:written[k].end]
+            if kt.pieces:
+                keys.setdefault(key, kt)
         node = yt.deref(v).node
         if isinstance(node, yt.YMap) and node.pairs:
-            flatten(doc, v, key + ".", out)
+            flatten(doc, v, key + ".", out, keys=keys)
         elif isinstance(node, yt.YScalar):
             out[key] = yt.scalar_tstr(doc, v)
         else:
@@ -629,14 +641,15 @@ def trtllm_disagg(job, src, doc: TStr, root: yt.Ref) -> list:
             continue
         own = {k for k, _ in yt.map_items(block)}
         settings: dict = {}
+        file_keys: dict = {}
         inherited = []
         for k in top_keys:
             if k in own:
                 continue
             inherited.append(k)
             sub = yt.YMap(0, 0, None, None, [(yt.key_node(root, k), yt.deref(yt.get(root, k)).node)])
-            flatten(doc, yt.Ref(sub, yt.deref(root).hops), "", settings)
-        flatten(doc, block, "", settings, skip=DISAGG_SERVER_KEYS)
+            flatten(doc, yt.Ref(sub, yt.deref(root).hops), "", settings, keys=file_keys)
+        flatten(doc, block, "", settings, skip=DISAGG_SERVER_KEYS, keys=file_keys)
         origin = _key_origin(doc, root, key)
         url_nodes = list(yt.seq_items(yt.get(block, "urls")))
         urls = [yt.scalar_text(u) for u in url_nodes]
@@ -644,7 +657,7 @@ def trtllm_disagg(job, src, doc: TStr, root: yt.Ref) -> list:
                     f"TRT-LLM disaggregated config key {key}", job.display,
                     f"trtllm-serve disaggregated config {key}" + (f" (inherits top-level {', '.join(inherited)})"
                                                                   if inherited else ""),
-                    settings=settings, inherited=inherited, urls=[u for u in urls if u],
+                    settings=settings, inherited=inherited, urls=[u for u in urls if u], setting_keys=file_keys,
                     url_tokens=[yt.scalar_tstr(doc, n) for n, u in zip(url_nodes, urls) if u],
                     replicas=_int(yt.get(block, "num_instances")))
         if l.meta["replicas"] == 0 and not l.meta["urls"]:
@@ -672,10 +685,12 @@ def trtllm_slurm_benchmark(job, src, doc: TStr, root: yt.Ref) -> list:
             continue
         role = crd.role_of_value(key)
         origin = _key_origin(doc, cfg, key)
+        file_keys: dict = {}
         l = _launch(src, origin.line if origin else 1, "trtllm", "trtllm-serve", role, origin,
                     f"TRT-LLM slurm benchmark config key worker_config.{key}", job.display,
                     f"TRT-LLM slurm benchmark config worker_config.{key} (submit.py writes it to the {key} "
-                    f"servers' --extra_llm_api_options file {key}_config.yaml)", settings=flatten(doc, ref),
+                    f"servers' --extra_llm_api_options file {key}_config.yaml)",
+                    settings=flatten(doc, ref, keys=file_keys), setting_keys=file_keys,
                     options_file=True, replicas=_int(crd.at(root, "hardware", count)))
         if l.meta["replicas"] == 0:
             l.meta["no_servers"] = True  # `num_ctx_servers: 0`: the benchmark starts none
@@ -696,12 +711,14 @@ def trtllm_options(job, src, doc: TStr, root: yt.Ref) -> list:
         how = "directory name"
     dynamo = "dynamo" in job.rel.lower() or "engine_configs" in job.rel.lower()
     entry = "python -m dynamo.trtllm" if dynamo else "trtllm-serve"
-    settings = flatten(doc, root)
+    file_keys: dict = {}
+    settings = flatten(doc, root, keys=file_keys)
     origin = Origin(src.path, 1, 1)
     opt = "--extra-engine-args" if dynamo else "--extra_llm_api_options"
     l = _launch(src, 1, "trtllm", entry, role, origin, how, job.display,
                 f"TRT-LLM LLM-API options file ({opt} {os.path.basename(job.abspath)})"
-                + (f"; role from the {how}" if role else ""), settings=settings, options_file=True)
+                + (f"; role from the {how}" if role else ""), settings=settings, options_file=True,
+                setting_keys=file_keys)
     l.role = role
     l.incomplete = True
     return [l]

@@ -73,6 +73,7 @@ class TrtInfo:
     proxy_config: Optional[str] = None  # trtllm-serve disaggregated: the config it routes with
     release: Optional[str] = None  # TensorRT-LLM release named by the launch's image
     options_problem: Optional[tuple] = None  # (token, why): the options file trtllm-serve cannot load (TRT013)
+    keys: dict = field(default_factory=dict)  # dotted key -> TStr of the key as an options file writes it (TRT014)
 
     def tp(self) -> Optional[int]:
         """``tensor_parallel_size``: the written value, 1 when unset and nothing unseen could set it, else None."""
@@ -122,6 +123,7 @@ def interpret(launch: Launch, ctx) -> None:
     if isinstance(settings, dict):
         info.settings = dict(settings)
         info.inherited = list(launch.meta.get("inherited") or [])
+        info.keys = dict(launch.meta.get("setting_keys") or {})
     info.release = release_of(launch)  # (before the command line: the release's own option table judges it)
     if launch.argv or launch.kind == "router":
         _read_command(launch, info, ctx)
@@ -182,7 +184,8 @@ def _read_command(launch: Launch, info: TrtInfo, ctx) -> None:
         # (the name the launch gives it: a file the script writes, `echo -e ... > ctx.yml`, is held by the script)
         from pdlint.engines.sglang.config_merge import EmbeddedFile
         info.options_file = tok.text if isinstance(src, EmbeddedFile) else src.path
-        loaded = _load_settings(src)
+        file_keys: dict = {}
+        loaded = _load_settings(src, file_keys)
         if isinstance(loaded, tuple):  # not one mapping: the server does not start (TRT013)
             at, why = loaded
             info.options_problem = (at if at.pieces else tok, why)  # (an empty file: at the option naming it)
@@ -192,6 +195,8 @@ def _read_command(launch: Launch, info: TrtInfo, ctx) -> None:
             loaded = {}
         for k, v in loaded.items():
             info.settings.setdefault(k, v)
+        for k, v in file_keys.items():
+            info.keys.setdefault(k, v)
         break
     overridden = _engine_overrides(launch, cli, info)
     loaded_all = loaded_all and overridden
@@ -273,7 +278,7 @@ def _read_proxy(launch: Launch, info: TrtInfo, cli, ctx) -> None:
         return
 
 
-def _load_settings(src):
+def _load_settings(src, keys: Optional[dict] = None):
     """The options file's settings (dotted key -> TStr); ``(token, why)`` when it is valid YAML but not the one
     mapping trtllm-serve loads (``yaml.safe_load`` takes exactly one document, and its result is merged key by
     key into the LLM arguments); None when it is no YAML pdlint can read (PD003 / PD008 say so where the file
@@ -296,7 +301,7 @@ def _load_settings(src):
         at = docs[0].root.start
         return (text[at:at + 1], "is not a mapping of options")
     try:
-        return keyed.flatten(text, yt.Ref(docs[0].root))
+        return keyed.flatten(text, yt.Ref(docs[0].root), keys=keys)
     except (yt.YamlError, RecursionError):
         return None
 
