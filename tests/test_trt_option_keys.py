@@ -189,3 +189,15 @@ def test_many_keys_stay_linear(tmp_path, capsys, monkeypatch):
     assert time.monotonic() - t0 < 60
     got = trt014(doc)
     assert len(got) == 20000 and got[0][1:3] == (3, 1)
+
+
+def test_slurm_benchmark_worker_config(tmp_path, capsys, monkeypatch):
+    # NVIDIA/TensorRT-LLM examples/disaggregated/slurm/benchmark/config.yaml: submit.py writes worker_config.ctx /
+    # gen as the servers' --extra_llm_api_options files
+    cfg = ("hardware:\n  num_ctx_servers: 1\n  num_gen_servers: 1\n"
+           "worker_config:\n  ctx:\n    tensor_parallel_size: 4\n    cache_transceiver_config:\n      backend: UCX\n"
+           "      max_tokens_in_bufer: 8448\n  gen:\n    tensor_parallel_size: 4\n    cache_transceiver_config:\n"
+           "      backend: UCX\n      max_tokens_in_buffer: 8448\n")
+    got = trt014(check(tmp_path, capsys, monkeypatch, {"config.yaml": cfg}))
+    assert [(l, c) for _, l, c, _ in got] == [(9, 7)]
+    assert "did you mean `max_tokens_in_buffer`?" in got[0][3]
