@@ -639,12 +639,14 @@ def _literal_flag(launch: Launch, flag: str) -> Optional[TStr]:
 
 
 def node_script_findings(launches: list) -> list:
-    """PD113 and PD102 for the nodes of one multi-node SGLang instance written as a launch per node (a script
-    per node, the same script run per rank): launches of one directory and role with the same literal
-    ``--dist-init-addr`` and ``--nnodes`` (2 or more) are one instance, rank 0 its leader.  Field test rw21/b
-    (hhhh1252023/pass cp/pnode60.sh and cp/pnode234.sh, nodes 0 and 1 of one prefill instance: the rank-1 node
-    alone had `--quantization modelsliim` and another `--mem-fraction-static`); two nodes given one rank
-    passed."""
+    """PD113 and PD102 for the nodes of one multi-node SGLang instance written as one script per node: launches
+    of one directory and role with the same literal ``--dist-init-addr`` and ``--nnodes`` (2 or more), each file
+    holding one node (one rank), are one instance when there are as many such files as nodes; rank 0 is its
+    leader.  A file that starts several ranks itself is an instance of its own, and more files than nodes are
+    alternatives (attempts, variants), not one instance: neither is grouped (devopsrustem/slurmv4, the field
+    compare).  Field test rw21/b (hhhh1252023/pass cp/pnode60.sh and cp/pnode234.sh, nodes 0 and 1 of one
+    prefill instance: the rank-1 node alone had `--quantization modelsliim` and another
+    `--mem-fraction-static`); two nodes given one rank passed."""
     groups: dict = {}
     for l in launches:
         if l.kind != "server" or l.engine != "sglang" or l.meta.get("replica_of") or not l.argv:
@@ -653,31 +655,30 @@ def node_script_findings(launches: list) -> list:
         if addr is None or nnodes is None or rank is None or not nnodes.text.isdigit() or int(nnodes.text) < 2:
             continue
         key = (os.path.dirname(l.path), _rank_text(addr), nnodes.text, l.role)
-        groups.setdefault(key, {}).setdefault((_rank_text(rank), l.path, l.line), (l, rank))
+        groups.setdefault(key, {}).setdefault(l.path, {}).setdefault(_rank_text(rank), (l, rank))
     out: list = []
-    for (_, addr, nnodes, role), members in sorted(groups.items(), key=lambda kv: repr(kv[0])):
-        nodes = [members[k] for k in sorted(members)]
-        if len({(l.path, l.line) for l, _ in nodes}) < 2:
-            continue  # one line (a script run once per rank): its ranks come from one place
+    for (_, addr, nnodes, role), files in sorted(groups.items(), key=lambda kv: repr(kv[0])):
+        nodes = [next(iter(ranks.values())) for _, ranks in sorted(files.items()) if len(ranks) == 1]
+        if len(nodes) != len(files) or len(nodes) != int(nnodes):
+            continue  # a file of several ranks, or more (or fewer) files than nodes: not one instance
         by_rank: dict = {}
         for l, rank in nodes:
             by_rank.setdefault(_rank_text(rank), []).append((l, rank))
         for text, same in sorted(by_rank.items()):
             first = same[0]
             for l, rank in same[1:]:
-                if (l.path, l.line) == (first[0].path, first[0].line):
-                    continue
                 o = first[1].origin
                 out.append(_finding(
                     SAME_RANK, rank, l,
-                    f"this node is given --node-rank {text}, as is {first[0].path}:{first[0].line}, a node of the "
-                    f"same instance (--dist-init-addr {addr}, --nnodes {nnodes}): two nodes claim the same ranks "
-                    f"and the instance never completes its rendezvous",
+                    f"this node is given --node-rank {text}, as is {first[0].path}:{first[0].line}, the other node "
+                    f"of the same instance (--dist-init-addr {addr}, --nnodes {nnodes}): two nodes claim the same "
+                    f"ranks and the instance never completes its rendezvous",
                     [Related(o.path, o.line, o.column, "the other node's --node-rank")] if first[1].pieces else [],
                     role if role in ROLES else None))
-        leaders = [l for l, _ in by_rank.get("0", [])[:1]]
-        workers = [l for t, ns in sorted(by_rank.items()) if t != "0" for l, _ in ns]
-        out += _group_drift(leaders, workers, what_is=lambda l: "node")
+        if len(by_rank) == len(nodes):
+            leaders = [l for l, _ in by_rank.get("0", [])]
+            workers = [l for t, ns in sorted(by_rank.items()) if t != "0" for l, _ in ns]
+            out += _group_drift(leaders, workers, what_is=lambda l: "node")
     return out
 
 

@@ -53,3 +53,16 @@ def test_one_script_run_per_rank_is_one_place(scratch_git):
                                  "--dist-init-addr 10.0.0.1:5000\n")
     _, report = scratch_git.lint("node.sh")
     assert "PD113" not in [f["code"] for f in report["findings"]]
+
+
+def test_alternatives_are_not_one_instance(scratch_git):
+    # devopsrustem/slurmv4 (the field compare): numbered attempts of one deployment in one directory, each a node
+    # script or a script of both nodes; more files than nodes, or a file of several ranks, are no instance
+    found, _ = _lint(scratch_git, {"p0.sh": {"rank": 0, "host": 1}, "p0b.sh": {"rank": 0, "host": 1},
+                                   "p1.sh": {"rank": 1, "host": 2, "tp": 32}})
+    assert found == []
+    scratch_git.write("both.sh", NODE.format(tp=16, rank=0, addr="10.0.0.1:5000", host=1)
+                      + NODE.format(tp=16, rank=1, addr="10.0.0.1:5000", host=2).split("\n", 1)[1])
+    scratch_git.write("other.sh", NODE.format(tp=32, rank=0, addr="10.0.0.1:5000", host=3))
+    _, report = scratch_git.lint("both.sh", "other.sh")
+    assert [f["code"] for f in report["findings"] if f["code"] in ("PD102", "PD113")] == []
