@@ -1075,13 +1075,8 @@ class Extractor:
         (:class:`~pdlint.formats.ansible_plays.Layer`): a whole file, or a mapping in one."""
         from pdlint.formats.yaml_shell import named_values
         try:
-            ref = layer.ref
+            ref = _layer_mapping(layer)
             if ref is None:
-                docs = yt.compose(layer.src.text)
-                if not docs or docs[0].root is None:
-                    return {}
-                ref = yt.Ref(docs[0].root)
-            if not isinstance(yt.deref(ref).node, yt.YMap):
                 return {}
             return {k: v for k, v in named_values(TStr.from_source(layer.src), ref).items()
                     if isinstance(k, str) and k not in layer.skip}
@@ -1095,13 +1090,8 @@ class Extractor:
 
         def values(layer) -> dict:
             try:
-                ref = layer.ref
+                ref = _layer_mapping(layer)
                 if ref is None:
-                    docs = yt.compose(layer.src.text)
-                    if not docs or docs[0].root is None:
-                        return {}
-                    ref = yt.Ref(docs[0].root)
-                if not isinstance(yt.deref(ref).node, yt.YMap):
                     return {}
                 doc = TStr.from_source(layer.src)
                 spend = [MAX_VALUES_NODES]
@@ -2984,6 +2974,18 @@ def _glob_regex(parts: list) -> str:
             j += 1
         out.append(rx + ("" if last else "/"))
     return "".join(out)
+
+
+def _layer_mapping(layer) -> Optional[yt.Ref]:
+    """The mapping of an Ansible variables layer (its ``ref``, or its file's first document), None when it is
+    none; raises :class:`yt.YamlError` for a file that does not parse."""
+    ref = layer.ref
+    if ref is None:
+        docs = yt.compose(layer.src.text)
+        if not docs or docs[0].root is None:
+            return None
+        ref = yt.Ref(docs[0].root)
+    return ref if isinstance(yt.deref(ref).node, yt.YMap) else None
 
 
 class _AnsibleScope:
