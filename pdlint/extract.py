@@ -2964,8 +2964,8 @@ def _glob_regex(parts: list) -> str:
                 rx += "[^/]*"
             elif c == "?":
                 rx += "[^/]"
-            elif c == "[" and "]" in part[j + 1:]:
-                end = part.index("]", j + 2) if part[j + 1:j + 2] == "]" else part.index("]", j + 1)
+            elif c == "[" and part.find("]", j + 2) > j:  # (a `]` right after `[` is a member, as glob's)
+                end = part.find("]", j + 2)
                 body = part[j + 1:end]
                 rx += "[" + ("^" + body[1:] if body.startswith("!") else body).replace("\\", "\\\\") + "]"
                 j = end

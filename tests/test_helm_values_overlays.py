@@ -404,7 +404,8 @@ def test_a_values_glob_does_not_follow_symlinked_directories(tmp_path):
     (tmp_path / "envs" / "prod" / ".hidden").mkdir(parents=True)
     for rel in ("envs/a.yaml", "envs/prod/b.yaml", "envs/prod/c.yml", "envs/.h.yaml", "envs/prod/.hidden/d.yaml"):
         (tmp_path / rel).write_text("x: 1\n")
-    for pattern in ("envs/**/*.yaml", "envs/*.yaml", "envs/prod/[bc].y*ml", "envs/prod/b.yaml", "envs/**/*.y?ml"):
+    for pattern in ("envs/**/*.yaml", "envs/*.yaml", "envs/prod/[bc].y*ml", "envs/prod/b.yaml", "envs/**/*.y?ml",
+                    "envs/[]a].yaml", "envs/*[", "envs/[]", "envs/prod/[!c]*"):
         want = sorted(p for p in glob.glob(str(tmp_path / pattern), recursive=True) if os.path.isfile(p))
         assert safe_glob(str(tmp_path / pattern)) == want, pattern
     os.symlink(".", tmp_path / "envs" / "l1")
