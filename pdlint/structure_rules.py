@@ -383,11 +383,9 @@ def role_findings(launch: Launch) -> list:
                                 f"{how} makes this the {sr} server, but it has no --disaggregation-mode: SGLang "
                                 f"starts it as an ordinary (non-disaggregated) server",
                                 _structure_related(launch), sr))
-    elif _wrapper_mode(launch) is not None and _wrapper_mode(launch).text in ROLES and \
-            _wrapper_mode(launch).text != sr:
+    elif (tok := _wrapper_mode(launch)) is not None and tok.text in ROLES and tok.text != sr:
         # Dynamo's TensorRT-LLM / vLLM worker takes its role from its own --disaggregation-mode, as SGLang does
         # (field test rw21/a: a DynamoGraphDeployment's TRTLLMDecodeWorker started with `prefill` passed)
-        tok = _wrapper_mode(launch)
         out.append(_finding(ROLE_MISMATCH, tok, launch,
                             f"{how} makes this the {sr} server, but --disaggregation-mode is {tok.text!r}",
                             _structure_related(launch), tok.text))
