@@ -118,7 +118,7 @@ def test_command_line_launch_reads_its_options_file(tmp_path):
 
 def test_rules_are_registered_with_docs():
     trt = [r for r in all_rules().values() if r.engine == "trtllm"]
-    assert [r.code for r in sorted(trt, key=lambda r: r.code)] == [f"TRT{i:03d}" for i in range(1, 15)]
+    assert [r.code for r in sorted(trt, key=lambda r: r.code)] == [f"TRT{i:03d}" for i in range(1, 16)]
     for r in trt:
         assert r.summary and r.why and r.fix and r.example and r.example_fixed, r.code
 
@@ -593,3 +593,21 @@ def test_fewer_visible_gpus_than_a_trtllm_serve_needs(tmp_path, capsys, monkeypa
     assert (f["path"], f["line"]) == ("run.sh", 1)
     assert "makes 2 GPUs visible (CUDA_VISIBLE_DEVICES=0,1) but uses 4" in f["message"]
     assert findings(doc, "PD151") == findings(doc, "PD152") == []  # (GPU placement: not judged for trtllm-serve)
+
+
+def test_a_pair_serving_different_models(tmp_path, capsys, monkeypatch):
+    # field test rw21/a (repro 3): the context server on Llama, the generation server on Qwen, behind one proxy
+    files = proxy_files()
+    files["run.sh"] = files["run.sh"].replace("trtllm-serve Qwen/Qwen3-8B --host localhost --port 8001",
+                                              "trtllm-serve meta-llama/Llama-3.1-8B-Instruct --host localhost "
+                                              "--port 8001")
+    doc = check(tmp_path / "a", capsys, monkeypatch, files)
+    (f,) = findings(doc, "TRT015")
+    assert (f["path"], f["line"], f["severity"]) == ("run.sh", 2, "error")
+    assert "serves meta-llama/Llama-3.1-8B-Instruct but the generation server Qwen/Qwen3-8B" in f["message"]
+    # the same model under another directory (a mount point) is the same model
+    files = proxy_files()
+    files["run.sh"] = files["run.sh"].replace("trtllm-serve Qwen/Qwen3-8B --host localhost --port 8001",
+                                              "trtllm-serve /models/Qwen3-8B/ --host localhost --port 8001")
+    doc = check(tmp_path / "b", capsys, monkeypatch, files)
+    assert findings(doc, "TRT015") == []

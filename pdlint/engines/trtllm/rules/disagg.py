@@ -215,6 +215,33 @@ def _kv_dtype(p, d, pi, di):
                 [related_at(pi.token("kv_cache_config.dtype"), p, f"the context server's KV dtype {a}")], "decode")
 
 
+@vllm_rule(
+    "TRT015", "trtllm-model-mismatch", kind="pair", engine="trtllm", category=_C,
+    summary="Reports a context/generation pair serving different models (the last path component of the model "
+            "differs: `trtllm-serve MODEL`, `model:` of an options file or a disaggregated config).",
+    why="The generation server continues from the context server's KV cache and first token, which only fit the "
+        "same model (layers, KV heads, head size, tokenizer); TensorRT-LLM checks nothing of it: the transfer "
+        "fails at the first request or decodes garbage.",
+    fix="Serve the same model on both sides (paths that differ only in their directory, different mount points, "
+        "are the same model).",
+    example="# ctx\ntrtllm-serve meta-llama/Llama-3.1-8B-Instruct ...\n# gen\ntrtllm-serve Qwen/Qwen3-8B ...",
+    example_fixed="# ctx and gen\ntrtllm-serve Qwen/Qwen3-8B ...",
+    notes="Field test rw21/a: a public script starts its context and generation servers from separate `CTX_MODEL` "
+          "and `GEN_MODEL` variables; vLLM's pairs had this check (VLLM013), TensorRT-LLM's none.")
+def _model_mismatch(p, d, pi, di):
+    if pi is None or di is None:
+        return None
+    a, b = pi.text("model"), di.text("model")
+    if not a or not b:
+        return None
+    a, b = a.rstrip("/"), b.rstrip("/")
+    if a == b or a.rsplit("/", 1)[-1].lower() == b.rsplit("/", 1)[-1].lower():
+        return None
+    return VHit(f"the context server serves {a} but the generation server {b}: the KV cache handed over only fits "
+                f"the same model", di.token("model"),
+                [related_at(pi.token("model"), p, f"the context server serves {a}")], "decode")
+
+
 def judged_servers(dep) -> list:
     """The TRT-LLM servers whose own settings the per-server rules judge: every one of the deployment, except a
     server a disaggregated config describes when its proxy's script starts the servers at its URLs (those run
