@@ -240,8 +240,21 @@ def _selection(ns):
 
 
 def _globs(values) -> list:
-    """``--exclude 'a/**,b' --exclude c`` -> ``["a/**", "b", "c"]``."""
-    return [g.strip() for v in values or () for g in v.split(",") if g.strip()]
+    """``--exclude 'a/**,b' --exclude c`` -> ``["a/**", "b", "c"]``, each as :func:`_cli_glob` writes it."""
+    return [_cli_glob(g.strip()) for v in values or () for g in v.split(",") if g.strip()]
+
+
+def _cli_glob(glob: str) -> str:
+    """A command-line path glob as the paths it is matched with are written (relative to the working directory,
+    '/'-separated): `./legacy/*` and an absolute `$PWD/legacy/*` are `legacy/*`, as ruff reads them (field test
+    rw21/h: they matched nothing, without a word)."""
+    if os.path.isabs(glob):
+        rel = os.path.relpath(glob, os.getcwd())
+        if not rel.startswith(".."):
+            glob = rel.replace(os.sep, "/")
+    while glob.startswith("./"):
+        glob = glob[2:]
+    return glob
 
 
 def _per_file_ignores(values) -> Optional[dict]:
@@ -261,7 +274,7 @@ def _per_file_ignores(values) -> Optional[dict]:
         if bad:
             raise UsageError(f"--per-file-ignores: unknown rule selector{'s' if len(bad) > 1 else ''} "
                              f"{', '.join(map(repr, bad))} (codes or prefixes from `pdlint rules`)")
-        out.setdefault(glob.strip(), []).extend(selectors)
+        out.setdefault(_cli_glob(glob.strip()), []).extend(selectors)
     return out
 
 

@@ -247,3 +247,12 @@ def test_a_report_that_cannot_be_written_is_an_error(repo, args, worker):
                            timeout=120, env=env)
     assert r.returncode == 2
     assert r.stderr == "pdlint: error: cannot write the report to standard output: No space left on device\n"
+
+
+@pytest.mark.parametrize("form", ["./legacy/*", "././legacy/*", "ABS/legacy/*"])
+def test_command_line_globs_written_from_here_or_absolute(repo, capsys, form):
+    # field test rw21/h: `./legacy/*` and `$PWD/legacy/*` matched nothing, without a word (ruff reads them so)
+    _two_files(repo)
+    glob = form.replace("ABS", os.getcwd())
+    assert codes(capsys, "--no-cache", "--exclude", glob, ".") == (1, ["SGL101"])
+    assert codes(capsys, "--no-cache", "--per-file-ignores", glob + ":SGL101", ".") == (1, ["SGL101"])
