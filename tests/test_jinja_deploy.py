@@ -277,6 +277,8 @@ def test_ansible_filters_modelled():
     assert F["combine"]({"a": {"x": 1}}, {"a": {"y": 2}}, recursive=True) == {"a": {"x": 1, "y": 2}}
     assert F["combine"]({"a": {"x": 1}}, {"a": {"y": 2}}) == {"a": {"y": 2}}
     assert F["quote"]("a b") == "'a b'" and F["b64decode"](F["b64encode"]("x")) == "x"
+    with pytest.raises(ValueError, match="b64decode: the value is not base64"):  # (was "Error: Incorrect padding")
+        F["b64decode"]("abc")
     assert F["dict2items"]({"k": 1}) == [{"key": "k", "value": 1}]
     assert F["flatten"]([1, [2, [3]]], levels=1) == [1, 2, [3]]
     assert F["union"]([1, 2], [2, 3]) == [1, 2, 3] and F["difference"]([1, 2], [2]) == [1]

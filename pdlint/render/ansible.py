@@ -225,7 +225,10 @@ def b64encode(value, encoding="utf-8") -> str:
 
 
 def b64decode(value, encoding="utf-8") -> str:
-    return base64.b64decode(str(value)).decode(encoding, "replace")
+    try:
+        return base64.b64decode(str(value)).decode(encoding, "replace")
+    except ValueError as e:  # (binascii.Error: the render failure names the filter, as Ansible's does)
+        raise ValueError(f"b64decode: the value is not base64 ({e})") from None
 
 
 def dict2items(value, key_name="key", value_name="value") -> list:
