@@ -60,6 +60,13 @@ def vllm_rule(code: str, name: str, *, kind: str, summary: str, why: str, fix: s
     return deco
 
 
+def same_model(a: str, b: str) -> bool:
+    """Do two model names or paths name one model (the same last path component, in any case: different mount
+    points of one checkpoint)?  VLLM013 and TRT015."""
+    a, b = a.rstrip("/"), b.rstrip("/")
+    return a == b or a.rsplit("/", 1)[-1].lower() == b.rsplit("/", 1)[-1].lower()
+
+
 def related_at(tok: Optional[TStr], launch: Launch, note: str) -> Related:
     if tok is not None and tok.pieces and not tok.origin.path.startswith("<"):
         o = tok.origin

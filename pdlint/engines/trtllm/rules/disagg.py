@@ -9,7 +9,7 @@ included).
 from __future__ import annotations
 
 from pdlint.engines.trtllm.engine import TrtInfo, described, linked_servers, split_url, started, url_matches
-from pdlint.engines.vllm.rulebase import WARNING, VHit, related_at, vllm_rule
+from pdlint.engines.vllm.rulebase import WARNING, VHit, related_at, same_model, vllm_rule
 
 BACKEND = "cache_transceiver_config.backend"
 _C = "trtllm"
@@ -232,11 +232,9 @@ def _model_mismatch(p, d, pi, di):
     if pi is None or di is None:
         return None
     a, b = pi.text("model"), di.text("model")
-    if not a or not b:
+    if not a or not b or same_model(a, b):
         return None
     a, b = a.rstrip("/"), b.rstrip("/")
-    if a == b or a.rsplit("/", 1)[-1].lower() == b.rsplit("/", 1)[-1].lower():
-        return None
     return VHit(f"the context server serves {a} but the generation server {b}: the KV cache handed over only fits "
                 f"the same model", di.token("model"),
                 [related_at(pi.token("model"), p, f"the context server serves {a}")], "decode")

@@ -11,7 +11,7 @@ import re
 from pdlint.engines.vllm.engine import KV_ROLES, VllmInfo
 from pdlint.engines.vllm.flags import kv_releases_with
 from pdlint.engines.vllm.flags import release_span as _span
-from pdlint.engines.vllm.rulebase import WARNING, VHit, related_at, vllm_rule
+from pdlint.engines.vllm.rulebase import WARNING, VHit, related_at, same_model, vllm_rule
 from pdlint.engines.vllm.rules.parallel import DYNAMO_MODE_ENUM, dynamo_release, mode_enum
 from pdlint.model import Launch
 
@@ -343,7 +343,7 @@ def _model_mismatch(p, d, pi, di):
     if pi is None or di is None:
         return None
     a, b = _model(pi), _model(di)
-    if a is None or b is None or a == b or a.rsplit("/", 1)[-1].lower() == b.rsplit("/", 1)[-1].lower():
+    if a is None or b is None or same_model(a, b):
         return None
     return VHit(f"the prefill serves {a} but the decode {b}: the KV cache handed over only fits the same model",
                 di.model, [related_at(pi.model, p, f"the prefill launch serves {a}")], "decode")
