@@ -311,3 +311,31 @@ def test_pin_help_static_text_is_in_the_range_too():
     from pdlint.rules import rule
     for code in ("VLLM030", "VLLM032"):
         assert "vllm/vllm-openai:v0.20.0" in rule(code).fix  # 0.9.2-0.20.0 for the keys and connectors named
+
+
+ALIAS_RECIPE = textwrap.dedent("""\
+    name: "alias"
+    model:
+      path: "deepseek-r1"
+      container: "CONTAINER"
+    resources: {prefill_workers: 1, decode_workers: 1, gpus_per_node: 4}
+    backend:
+      sglang_config:
+        prefill:
+          tensor-parallel-size: 4
+          cuda-graph-max-bs: 256
+        decode:
+          tensor-parallel-size: 4
+    """)
+
+
+def test_a_container_alias_that_reads_like_a_release_is_named_in_the_unpinned_warning(scratch_git):
+    # field test rw21/b (NVIDIA/srt-slurm): `container: "v0.5.7"` is an alias of the site's srtslurm.yaml
+    scratch_git.write("r.yaml", ALIAS_RECIPE.replace("CONTAINER", "v0.5.7"))
+    _, report = scratch_git.lint("r.yaml")
+    (f,) = _codes(report, "SGL012")
+    assert "(the recipe's `model.container: v0.5.7` is an alias of the site's srtslurm.yaml" in f["message"]
+    assert "`identity.frameworks.sglang` pins the release" in f["message"]
+    scratch_git.write("r.yaml", ALIAS_RECIPE.replace("CONTAINER", "dynamo-sglang"))
+    _, report = scratch_git.lint("r.yaml")
+    assert all("srtslurm.yaml" not in f["message"] for f in _codes(report, "SGL012"))

@@ -221,6 +221,10 @@ def _swept(job, src, doc: TStr, root: yt.Ref, variant, problems: dict) -> list:
     return out
 
 
+#: an srt-slurm container alias that reads like a release (`0.5.7`, `v0.5.6.post2`)
+_ALIAS_RELEASE = re.compile(r"v?\d+\.\d+\.\d+(?:\.post\d+)?")
+
+
 def srt_slurm(job, src, doc: TStr, root: yt.Ref, variant=None) -> list:
     backend = yt.get(root, "backend")
     if yt.get(backend, "sglang_config") is None and yt.get(backend, "trtllm_config") is not None:
@@ -276,6 +280,12 @@ def srt_slurm(job, src, doc: TStr, root: yt.Ref, variant=None) -> list:
                     f"adds --disaggregation-mode, the model path, ports and node addresses{note})", argv=argv, env=env, image=image,
                     replicas=_int(crd.at(root, "resources", f"{key}_workers")))
         l.incomplete = True
+        if not version and _ALIAS_RELEASE.fullmatch(image.strip()):
+            # `container: "v0.5.7"`: an alias the site's srtslurm.yaml maps to an image; what release it is is not in
+            # the repository (field test rw21/b, NVIDIA/srt-slurm): said in SGL012, with the key that pins it
+            l.meta["unpinned_why"] = (f"the recipe's `model.container: {image.strip()}` is an alias of the site's "
+                                      f"srtslurm.yaml, whose image pdlint cannot see; `identity.frameworks.sglang` "
+                                      f"pins the release")
         if common is not None:
             l.context += " with sglang_config.common before it"
         if variant is not None:

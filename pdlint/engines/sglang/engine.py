@@ -466,9 +466,10 @@ def _parse_candidates(launch: Launch, info: SglangInfo, enabled) -> list:
                 related.append(Related(o.path, o.line, o.column, f"{other}: not a flag of SGLang {newest} either"))
             more = "".join(f"; and {o}" for o in others)
             lead = f"{choice[0]} {choice[1]}" if choice is not None else name
+            why = launch.meta.get("unpinned_why")
             message = (f"{lead}: this launch's flags are valid together only for SGLang {describe(releases)}: no "
-                       f"release is pinned and {moved}{more}; pin the release (image tag or `engine-version`); "
-                       f"judged against {info.version}")
+                       f"release is pinned{f' ({why})' if why else ''} and {moved}{more}; pin the release (image tag "
+                       f"or `engine-version`); judged against {info.version}")
             # the flags' deprecation in the release judged (SGL008) is what this says already, with their removal
             said = [token, *also]
             out = [c for c in out if not (c.code == "SGL008" and any(c.token is t for t in said))]
