@@ -524,16 +524,8 @@ SAME_RANK = register(Rule(
 
 def _literal_rank(launch: Launch) -> Optional[TStr]:
     """The written ``--node-rank`` value of a launch, when it is a literal whole number."""
-    argv = list(launch.argv)
-    for i, t in enumerate(argv):
-        name, eq, val = t.text.partition("=")
-        if name.replace("_", "-") != "--node-rank":
-            continue
-        tok = t if eq else (argv[i + 1] if i + 1 < len(argv) else None)
-        text = val if eq else (tok.text if tok is not None else "")
-        if tok is not None and not tok.opaque and text.isdigit():
-            return tok
-    return None
+    tok = _literal_flag(launch, "--node-rank")
+    return tok if tok is not None and tok.text.isdigit() else None
 
 
 def same_rank_findings(groups: dict) -> list:
@@ -546,10 +538,10 @@ def same_rank_findings(groups: dict) -> list:
                 continue
             for leader in leaders:
                 ltok = _literal_rank(leader)
-                if ltok is None or _rank_text(ltok) != _rank_text(wtok):
+                if ltok is None or ltok.text != wtok.text:
                     continue
                 out.append(_finding(SAME_RANK, wtok, worker,
-                                    f"this worker is given --node-rank {_rank_text(wtok)}, the rank its leader has: "
+                                    f"this worker is given --node-rank {wtok.text}, the rank its leader has: "
                                     f"two nodes of one instance claim the same ranks and the group never "
                                     f"completes its rendezvous",
                                     [Related(ltok.origin.path, ltok.origin.line, ltok.origin.column,
@@ -562,10 +554,6 @@ def same_rank_findings(groups: dict) -> list:
             seen.add((f.path, f.line, f.column))
             unique.append(f)
     return unique
-
-
-def _rank_text(tok: TStr) -> str:
-    return tok.text.partition("=")[2] if tok.text.startswith("--") else tok.text
 
 
 def drift_findings(launches: list) -> list:
@@ -652,8 +640,8 @@ def node_script_findings(launches: list) -> list:
         addr, nnodes, rank = (_literal_flag(l, f) for f in ("--dist-init-addr", "--nnodes", "--node-rank"))
         if addr is None or nnodes is None or rank is None or not nnodes.text.isdigit() or int(nnodes.text) < 2:
             continue
-        key = (os.path.dirname(l.path), _rank_text(addr), nnodes.text, l.role)
-        groups.setdefault(key, {}).setdefault(l.path, {}).setdefault(_rank_text(rank), (l, rank))
+        key = (os.path.dirname(l.path), addr.text, nnodes.text, l.role)
+        groups.setdefault(key, {}).setdefault(l.path, {}).setdefault(rank.text, (l, rank))
     out: list = []
     for (_, addr, nnodes, role), files in sorted(groups.items(), key=lambda kv: repr(kv[0])):
         nodes = [next(iter(ranks.values())) for _, ranks in sorted(files.items()) if len(ranks) == 1]
@@ -661,7 +649,7 @@ def node_script_findings(launches: list) -> list:
             continue  # a file of several ranks, or more (or fewer) files than nodes: not one instance
         by_rank: dict = {}
         for l, rank in nodes:
-            by_rank.setdefault(_rank_text(rank), []).append((l, rank))
+            by_rank.setdefault(rank.text, []).append((l, rank))
         for text, same in sorted(by_rank.items()):
             first = same[0]
             for l, rank in same[1:]:
