@@ -359,41 +359,46 @@ def _refusal(directory: str, listings: dict) -> Optional[str]:
         return (f"the result cache {directory} is a symlink or not a directory, so it is not used (pdlint writes its "
                 f"cache only into a directory of its own); delete it (pdlint recreates it) or set {ENV_DIR}")
     places = {os.path.join(directory, ""), os.path.join(os.path.realpath(directory), "")}
+    way = _way(directory, listings)
+    on_way: set = set()  # the directories on the cache's way that git lists (one pass over the listing for both)
     for files in listings.values():
         for f in files or ():
             if f.startswith(tuple(places)) or os.path.join(f, "") in places:
                 return (f"the result cache {directory} is listed by git (committed or not ignored), so it is not "
                         f"used; delete it (pdlint recreates it with a .gitignore) or set {ENV_DIR}")
-    return _path_refusal(directory, listings)
+            if f in way:
+                on_way.add(f)
+    for here in way:
+        if os.path.islink(here):
+            why = "a symlink"
+        elif here in on_way:
+            why = "a path git lists (a committed file or a submodule)"
+        elif os.path.lexists(os.path.join(here, ".git")):
+            why = "a git work tree of its own"
+        else:
+            continue
+        return (f"the result cache {directory} is not used: {here} on its way is {why}, and pdlint writes its "
+                f"cache only into directories the repository cannot redirect; set {ENV_DIR} to a directory "
+                f"outside the repository or ignored by git")
+    return None
 
 
-def _path_refusal(directory: str, listings: dict) -> Optional[str]:
-    """Why a cache directory inside a listed work tree is not used: a directory on its way from the work
-    tree's root is a symlink (pdlint would write where it points, outside the repository), a path git lists
-    (a committed file or symlink, a submodule's gitlink), or a work tree of its own (a submodule or a nested
-    checkout, whose committed files the listing does not show).  Field test rw21/h: `PDLINT_CACHE_DIR` set to
+def _way(directory: str, listings: dict) -> list:
+    """The directories from a listed work tree's root down to a cache directory inside it (the directory
+    included), in order; [] outside every listed tree.  A cache there is not used when one of them is a
+    symlink (pdlint would write where it points, outside the repository), a path git lists (a committed file
+    or symlink, a submodule's gitlink) or a work tree of its own (a submodule or a nested checkout, whose
+    committed files the listing does not show).  Field test rw21/h: `PDLINT_CACHE_DIR` set to
     `$CI_PROJECT_DIR/.cache/pdlint` (GitLab's in-project caches) and a pull request committing `.cache` as a
     symlink out of the repository, or as a submodule holding a forged index."""
-    for root, files in listings.items():
-        base = os.path.join(root, "")
-        if not directory.startswith(base):
-            continue
-        listed = set(files or ())
-        here = root
-        for part in os.path.relpath(directory, root).split(os.sep):
-            here = os.path.join(here, part)
-            if os.path.islink(here):
-                why = "a symlink"
-            elif here in listed:
-                why = "a path git lists (a committed file or a submodule)"
-            elif os.path.lexists(os.path.join(here, ".git")):
-                why = "a git work tree of its own"
-            else:
-                continue
-            return (f"the result cache {directory} is not used: {here} on its way is {why}, and pdlint writes "
-                    f"its cache only into directories the repository cannot redirect; set {ENV_DIR} to a "
-                    f"directory outside the repository or ignored by git")
-    return None
+    for root in listings:
+        if directory.startswith(os.path.join(root, "")):
+            here, out = root, []
+            for part in os.path.relpath(directory, root).split(os.sep):
+                here = os.path.join(here, part)
+                out.append(here)
+            return out
+    return []
 
 
 # ---------------------------------------------------------------------------
