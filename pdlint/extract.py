@@ -2996,6 +2996,7 @@ class _AnsibleScope:
 
     def __init__(self, x: "Extractor", job: FileJob):
         self.x, self.job = x, job
+        self._role: Optional[dict] = None  # (role(): once per file, however many documents it holds)
 
     def _read(self, path: str) -> Optional[SourceFile]:
         return self.x.read(path, report=False) if os.path.isfile(path) else None
@@ -3008,6 +3009,11 @@ class _AnsibleScope:
     def role(self) -> dict:
         """A role's task file: its ``defaults/`` < what every play applying the role gives alike < its
         ``vars/`` < the plays' higher variables (role parameters, the task's ``vars:``), as for its templates."""
+        if self._role is None:
+            self._role = self._role_vars()
+        return self._role
+
+    def _role_vars(self) -> dict:
         from pdlint.formats.ansible_plays import plays_rendering
         job = self.job
         role_dir = ansible_role_dir(job.abspath, job.root, ("tasks", "handlers"))

@@ -781,7 +781,7 @@ class Words:
         rw21/b: ``--tp-size $((NNODES * GPUS_PER_NODE))`` was unchecked, unsaid)."""
         kind = op[-1]
         if val is UNKNOWN and (kind == "?" or name in ("@", "*") or (name.isdigit() and (
-                name == "0" or kind == "+" or self._role_default(oa, ob)))):
+                name == "0" or kind == "+" or self._word_default(oa, ob)))):
             unk.add(name)
             fb.value(use.as_opaque(), quoted)
             return
@@ -815,7 +815,7 @@ class Words:
             return
         self.emit_range(oa, ob, specials, st, fb, quoted, not quoted, unk)
 
-    def _role_default(self, oa: int, ob: int) -> bool:
+    def _word_default(self, oa: int, ob: int) -> bool:
         """Is the default text at ``oa:ob`` anything but a number (``${1:-prefill}``, ``${1:-all}``,
         ``${1:-$ROLE}``)?  A word an argument defaults to may be what a script dispatches on (every
         ``case`` arm must stay reachable): it stays the caller's to give."""
