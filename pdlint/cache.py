@@ -61,7 +61,7 @@ from typing import Optional
 
 from pdlint.safeio import MAX_FILE_BYTES, MAX_SEARCHED_BYTES  # noqa: F401  (files above them are not read)
 
-FORMAT = 2  # 2: findings carry end_line and token
+FORMAT = 3  # 2: findings carry end_line and token; 3: coverage carries undecided values
 MAX_INDEXES = 8  # environments kept (option sets, working directories)
 MAX_COMPONENTS = 50_000  # components kept per index
 MAX_DOCS = 100_000  # --format json launch files kept
@@ -474,7 +474,8 @@ def _finding(d: list):
 
 def _fc_doc(fc) -> dict:
     return {"status": fc.status, "launches": fc.launches, "markers": fc.markers, "error": fc.error,
-            "spots": [[s.path, s.line, s.column, s.end_line, s.code, s.reason, s.hint, s.text] for s in fc.spots]}
+            "spots": [[s.path, s.line, s.column, s.end_line, s.code, s.reason, s.hint, s.text] for s in fc.spots],
+            "undecided": [[u.line, u.column, u.flag, u.text, u.name] for u in fc.undecided]}
 
 
 def partition(jobs: list, res, deps: Deps, resolver, cwd: str, docs: bool) -> list:
@@ -937,7 +938,7 @@ def merge(jobs: list, usable: list, fresh: list, fresh_sources: dict, options, r
     """The result of the whole run from stored (``usable``) and fresh components; ``fresh_sources``: the
     files this process read for the fresh ones (display path -> SourceFile), the others are read again
     (for the report's snippets)."""
-    from pdlint.coverage import Coverage, FileCoverage, Spot
+    from pdlint.coverage import Coverage, FileCoverage, Spot, Undecided
     from pdlint.lint import Result
     comps = usable + fresh
     stored = {id(c) for c in usable}
@@ -960,7 +961,7 @@ def merge(jobs: list, usable: list, fresh: list, fresh_sources: dict, options, r
             cov.unpaired[k] = cov.unpaired.get(k, 0) + n
         for path, d in c["coverage"].items():
             fc = FileCoverage(path, d["status"], d["launches"], d["markers"],
-                              [Spot(*s) for s in d["spots"]], d["error"])
+                              [Spot(*s) for s in d["spots"]], d["error"], [Undecided(*u) for u in d["undecided"]])
             cov.files[path] = fc
             cov.spots += fc.spots
     cov.spots.sort(key=lambda s: (s.path, s.line, s.column, s.code))

@@ -36,7 +36,7 @@ from bisect import bisect_right
 from typing import Callable, Optional
 
 from pdlint import coverage_rules as CR
-from pdlint.model import ERROR, Finding, Gap, Launch
+from pdlint.model import ERROR, Finding, Gap, Launch, Origin
 from pdlint.records import dataclass, field
 
 # -- markers -------------------------------------------------------------------------------------
@@ -430,6 +430,24 @@ class Spot:
 
 
 @dataclass
+class Undecided:
+    """A flag's value written where pdlint cannot see it (``--tp-size $TP``) that a check needed: that check
+    decided nothing.  ``name``: the variable to give a value (``TP``), "" when the text names none."""
+
+    line: int
+    column: int
+    flag: str
+    text: str
+    name: str = ""
+
+    def as_dict(self) -> dict:
+        d = {"line": self.line, "column": self.column, "flag": self.flag, "text": self.text}
+        if self.name:
+            d["name"] = self.name
+        return d
+
+
+@dataclass
 class FileCoverage:
     path: str
     status: str = "none"  # checked | partial | unchecked | error | none
@@ -437,11 +455,14 @@ class FileCoverage:
     markers: int = 0
     spots: list = field(default_factory=list)
     error: Optional[str] = None
+    undecided: list = field(default_factory=list)  # Undecided, sorted
 
     def as_dict(self) -> dict:
         d = {"status": self.status, "launches": self.launches, "unchecked": [s.as_dict() for s in self.spots]}
         if self.error:
             d["error"] = self.error
+        if self.undecided:
+            d["undecided"] = [u.as_dict() for u in self.undecided]
         return d
 
 
@@ -462,6 +483,10 @@ class Coverage:
     @property
     def unchecked(self) -> int:
         return len(self.spots)
+
+    @property
+    def undecided(self) -> int:
+        return sum(len(f.undecided) for f in self.files.values())
 
     @property
     def launch_text(self) -> bool:
@@ -497,6 +522,31 @@ class Coverage:
                 f"role in {'its' if p + d == 1 else 'their'} deployment, so the prefill/decode pair rules did not "
                 f"check {'it' if p + d == 1 else 'them'}")
 
+    def undecided_summary(self) -> str:
+        """``N flag values pdlint cannot see left checks undecided: --tp-size $TP (run.sh:2:99); ...``, or "":
+        a check that read a value from the environment or a template placeholder decided nothing, and the
+        summary says so instead of passing it as checked."""
+        items = [(p, u) for p, f in sorted(self.files.items()) for u in f.undecided]
+        if not items:
+            return ""
+        shown = "; ".join(f"{u.flag} {u.text} ({p}:{u.line}:{u.column})" for p, u in items[:3])
+        more = f"; and {len(items) - 3} more (`--format json` lists them under coverage.files)" if len(items) > 3 else ""
+        names = sorted({u.name for _, u in items if u.name and not u.name.startswith(".Values.")})
+        one = len(items) == 1
+        value = "value" if one else "values"
+        ways = []
+        if names:
+            ways.append(f"give the {value} you deploy with as "
+                        f"{'--var ' + names[0] + '=VALUE' if len(names) == 1 else '--var NAME=VALUE'} or in "
+                        f"[tool.pdlint.vars]")
+        if any(u.name.startswith(".Values.") for _, u in items):
+            ways.append(f"give the {value} you deploy with in the chart's values file or `helm-values`")
+        if any(not u.name for _, u in items):  # a Kubernetes $(NAME) from a secret, the downward API...
+            ways.append(f"write the {value} into the file")
+        return (f"{_n(len(items), 'flag value')} pdlint cannot see left the checks that read "
+                f"{'it' if one else 'them'} undecided: {shown}{more}; to check {'it' if one else 'them'}, "
+                + "; or ".join(ways))
+
     def as_dict(self) -> dict:
         return {
             "launches": self.launches,
@@ -509,6 +559,7 @@ class Coverage:
             "unchecked": self.unchecked,
             "unpaired_prefill": self.unpaired.get("prefill", 0),
             "unpaired_decode": self.unpaired.get("decode", 0),
+            "undecided": self.undecided,
             "files": {p: fc.as_dict() for p, fc in sorted(self.files.items())},
         }
 
@@ -648,6 +699,7 @@ def assess(jobs: list, extraction, findings: list, strict: bool = False, shown=N
             fc = cov.files.setdefault(spot.path, FileCoverage(spot.path))
             if not any(s.line == spot.line and s.code == spot.code and s.text == spot.text for s in fc.spots):
                 fc.spots.append(spot)
+    _undecided(cov, launches)
     for fc in cov.files.values():
         fc.spots.sort(key=lambda s: (s.line, s.column, s.code))
         if fc.error and not fc.launches:
@@ -665,6 +717,45 @@ def assess(jobs: list, extraction, findings: list, strict: bool = False, shown=N
     cov.findings = [_finding(s, _shown(errors.get(s.path), shown), strict) for s in cov.spots]
     cov.findings = [f for f in cov.findings if f is not None]
     return cov
+
+
+#: values that differ between the processes of one deployment by design (each node's rank and address): no one
+#: value given to pdlint stands for them, so a check that needs them is not counted as undecided
+_PER_PROCESS = frozenset(("node_rank", "dist_init_addr", "host"))
+#: (a role from a value pdlint cannot see is PD021's, with its own hint)
+_REPORTED = _PER_PROCESS | {"disaggregation_mode"}
+#: what names the value: a shell variable or a Jinja template's (``--var`` gives both their value), a chart's
+#: ``.Values`` path (a values file does), a Kubernetes ``$(NAME)`` reference (only the container's env does); in
+#: shell arithmetic (``$((NNODES * 8))``) the first variable
+_VAR = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)|\$\(\(\s*\$?([A-Za-z_][A-Za-z0-9_]*)|\$\(([A-Za-z_][A-Za-z0-9_]*)\)|"
+                  r"\{\{-?\s*\.Values\.([A-Za-z_][A-Za-z0-9_.]*)|\{\{-?\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:[|}-])")
+
+
+def _undecided(cov: Coverage, launches: list) -> None:
+    """The flag values pdlint cannot see that a check of an SGLang server read (:meth:`Parsed.undecided`), once
+    per place they are written, in the file they are written in."""
+    for launch in launches:
+        parsed = getattr(launch.parsed, "parsed", None)
+        if launch.engine != "sglang" or parsed is None or not hasattr(parsed, "undecided"):
+            continue
+        for occ in parsed.undecided():
+            if occ.dest in _REPORTED:
+                continue
+            tok = occ.values[0]
+            at = next((p.start for p in tok.pieces if p.opaque), 0)
+            o = tok.origin_at(at)
+            if o.path not in cov.files:  # written in a file this run did not scan: at the flag, else the launch
+                o = occ.name_tok.origin
+                if o.path != launch.path:
+                    o = Origin(launch.path, launch.line, 1)
+            fc = cov.files.setdefault(o.path, FileCoverage(o.path))
+            m = _VAR.search(tok.text)
+            name = "" if m is None or m.group(3) else (m.group(1) or m.group(2) or m.group(5) or ".Values." + m.group(4))
+            u = Undecided(o.line, o.column, occ.option, tok.text, name)
+            if not any((x.line, x.column, x.flag) == (u.line, u.column, u.flag) for x in fc.undecided):
+                fc.undecided.append(u)
+    for fc in cov.files.values():
+        fc.undecided.sort(key=lambda u: (u.line, u.column, u.flag))
 
 
 def _within(src, marker: Marker, stretches: list) -> bool:

@@ -465,7 +465,19 @@ def _generic(doc: TStr, c: kube.Container, ctx: Optional[_Doc], unit: str) -> Wo
             if p in ("leaderTemplate", "workerTemplate"):
                 w.group_role = LEADER_KEYS[p]
                 w.group = f"{ctx.unit}:{ctx.name}"
+                _group_size_env(w, ctx.doc, at(root, "spec", "leaderWorkerTemplate"), "LWS_GROUP_SIZE")
     return w
+
+
+def _group_size_env(w: Workload, doc: TStr, group: Optional[yt.Ref], name: str) -> None:
+    """The group size a leader/worker controller puts in every container's environment as ``name``
+    (LeaderWorkerSet's ``LWS_GROUP_SIZE``: the pods' size annotation, from ``leaderWorkerTemplate.size``; a
+    v1alpha2 RoleBasedGroup's ``RBG_LWP_GROUP_SIZE`` from ``leaderWorkerPattern.size``), below the container's
+    own ``env`` (the controller adds it only where the container does not set it): `--nnodes
+    $(LWS_GROUP_SIZE)` is that number, not a value pdlint cannot see."""
+    size = at(group, "size") if group is not None else None
+    if size is not None and _int(size) is not None:
+        w.extra_env.setdefault(name, tstr(doc, size))
 
 
 def _label_maps(root: yt.Ref, path: tuple) -> list:
@@ -535,6 +547,8 @@ def _rbg(ctx: _Doc) -> list:
                 if p is not None and containers_of(p):
                     patches[LEADER_KEYS[key]] = containers_of(p)
         group = f"{ctx.unit}:{rname}" if lwp is not None else None
+        # (v1alpha2's leaderWorkerPattern: RBG's own variables; v1alpha1's leaderWorkerSet: an LWS it creates)
+        size_env = "RBG_LWP_GROUP_SIZE" if pname == "leaderWorkerPattern" else "LWS_GROUP_SIZE"
         for ci, (cname, refs) in enumerate(merged):
             variants = [(None, refs)]
             if patches:
@@ -545,6 +559,8 @@ def _rbg(ctx: _Doc) -> list:
             for gr, layers in variants:
                 path = pod_path + ("spec", "containers", ci)
                 w = ctx.workload(layers, path, group_role=gr, group=group, **info)
+                if lwp is not None:
+                    _group_size_env(w, ctx.doc, lwp, size_env)
                 out.append(w)
         # engineRuntimes sidecars (v1alpha1): --instance-info={"data": {"worker_type": ...}}
         for er in yt.seq_items(yt.get(role, "engineRuntimes")):
@@ -603,6 +619,8 @@ def _roles_list(ctx: _Doc, roles_path: tuple, how: str) -> list:
                     continue
                 w = ctx.workload([cref], ppath + ("spec", "containers", ci),
                                  group_role=LEADER_KEYS[key] if group and key else None, group=group, **info)
+                if lwt is not None:  # (a DisaggregatedSet role's leaderWorkerTemplate is a LeaderWorkerSet's)
+                    _group_size_env(w, ctx.doc, lwt, "LWS_GROUP_SIZE")
                 out.append(w)
     return out
 

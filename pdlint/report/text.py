@@ -61,6 +61,8 @@ def render(findings: list, sources: dict, files: int, color: bool = False, show_
         out.append(coverage_line(coverage, files, left_out))
         if coverage.unpaired_summary():
             out.append(coverage.unpaired_summary() + ".")
+        if coverage.undecided_summary():
+            out.append(esc.text(coverage.undecided_summary()) + ".")
     out.append(f"Found {errors} error{'s' if errors != 1 else ''} and {warnings} warning"
                f"{'s' if warnings != 1 else ''} in {files} {noun}.")
     return esc.lines("\n".join(out) + "\n")

@@ -105,6 +105,17 @@ class Parsed:
             value = self._values[dest] = self._value(dest)
         return value
 
+    def undecided(self) -> list:
+        """The occurrences whose value a rule asked for and pdlint cannot see (a written value that is an
+        environment variable, a template placeholder...): the checks that read them decided nothing."""
+        out, seen = [], set()
+        for dest, value in self._values.items():
+            occ = self.last.get(self.dest(dest)) if value is OPAQUE else None
+            if occ is not None and id(occ) not in seen and _any_opaque(occ.values):
+                seen.add(id(occ))
+                out.append(occ)
+        return out
+
     def _value(self, dest: str) -> Any:
         dest = self.dest(dest)
         occ = self.last.get(dest)

@@ -1,0 +1,182 @@
+"""Flag values pdlint cannot see that a check needed (``--tp-size $TP``): the summary says which checks were left
+undecided and how to make them checkable, instead of "0 places with launch text not checked" alone; and the group
+size a leader/worker controller injects (``$(LWS_GROUP_SIZE)``, ``$(RBG_LWP_GROUP_SIZE)``) is the number its
+resource names."""
+
+import json
+import textwrap
+
+import pytest
+
+from pdlint.cli import main
+
+
+@pytest.fixture
+def repo(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("NO_COLOR", "1")
+    monkeypatch.delenv("PDLINT_CACHE_DIR", raising=False)
+    (tmp_path / ".git").mkdir()
+    return tmp_path
+
+
+def write(repo, name, text):
+    p = repo / name
+    p.parent.mkdir(parents=True, exist_ok=True)
+    p.write_text(textwrap.dedent(text).lstrip("\n"))
+    return p
+
+
+def run_json(capsys, *args):
+    code = main(["check", "--format", "json", "--no-cache", *args])
+    out = capsys.readouterr()
+    assert "Traceback" not in out.err
+    return code, json.loads(out.out)
+
+
+def run_text(capsys, *args):
+    code = main(["check", *args])
+    out = capsys.readouterr()
+    assert "Traceback" not in out.err
+    return code, out.out
+
+
+SCRIPT = """
+#!/bin/bash
+python -m sglang.launch_server --model-path Qwen/Qwen3-8B --disaggregation-mode prefill --tp-size {tp} --dp-size 3 --enable-dp-attention --port 30000 &
+python -m sglang.launch_server --model-path Qwen/Qwen3-8B --disaggregation-mode decode --tp-size 6 --dp-size 3 --enable-dp-attention --port 30001 &
+"""
+
+
+def test_value_from_the_environment_a_check_needed_is_named(repo, capsys):
+    write(repo, "run.sh", SCRIPT.format(tp="$TP"))
+    code, doc = run_json(capsys)
+    assert code == 0 and not [f for f in doc["findings"] if f["severity"] == "error"]
+    assert doc["coverage"]["undecided"] == 1
+    assert doc["coverage"]["files"]["run.sh"]["undecided"] == [
+        {"line": 2, "column": 99, "flag": "--tp-size", "text": "$TP", "name": "TP"}]
+    code, out = run_text(capsys, "--no-cache")
+    assert ("1 flag value pdlint cannot see left the checks that read it undecided: --tp-size $TP (run.sh:2:99); "
+            "to check it, give the value you deploy with as --var TP=VALUE or in [tool.pdlint.vars].") in out
+
+
+def test_the_value_given_decides_the_check(repo, capsys):
+    write(repo, "run.sh", SCRIPT.format(tp="$TP"))
+    code, doc = run_json(capsys, "--var", "TP=8")
+    assert code == 1 and "SGL205" in [f["code"] for f in doc["findings"] if f["severity"] == "error"]
+    assert doc["coverage"]["undecided"] == 0 and "undecided" not in doc["coverage"]["files"]["run.sh"]
+    code, out = run_text(capsys, "--no-cache", "--var", "TP=6")
+    assert code == 1 and "undecided" not in out  # (SGL008 warnings only)
+
+
+def test_quiet_on_literal_values_and_per_process_ones(repo, capsys):
+    write(repo, "run.sh", SCRIPT.format(tp="6"))
+    assert run_json(capsys)[1]["coverage"]["undecided"] == 0
+    # each node's rank and address differ by design: no one value stands for them
+    write(repo, "run.sh", """
+        #!/bin/bash
+        python -m sglang.launch_server --model-path m --disaggregation-mode prefill --tp-size 16 --nnodes 2 --node-rank $RANK --dist-init-addr $MASTER:5000 &
+        python -m sglang.launch_server --model-path m --disaggregation-mode decode --tp-size 16 --nnodes 2 --node-rank $RANK --dist-init-addr $MASTER:5001 --port 30001 &
+        """)
+    code, doc = run_json(capsys)
+    assert doc["coverage"]["undecided"] == 0
+    # a value no check read is not listed (--api-key)
+    write(repo, "run.sh", SCRIPT.format(tp="6").replace("--port 30000", "--port 30000 --api-key $KEY"))
+    assert run_json(capsys)[1]["coverage"]["undecided"] == 0
+
+
+def test_one_entry_per_place_and_the_cache_keeps_them(repo, capsys, tmp_path_factory, monkeypatch):
+    # one shared variable read by both roles' launches: one place, one entry
+    write(repo, "run.sh", """
+        #!/bin/bash
+        python -m sglang.launch_server --model-path m --disaggregation-mode prefill --tp-size $TP --dp-size 3 --enable-dp-attention &
+        python -m sglang.launch_server --model-path m --disaggregation-mode decode --tp-size $TP --dp-size 3 --enable-dp-attention --port 30001 &
+        """)
+    code, doc = run_json(capsys)
+    assert [(u["line"], u["flag"]) for u in doc["coverage"]["files"]["run.sh"]["undecided"]] == \
+        [(2, "--tp-size"), (3, "--tp-size")]
+    monkeypatch.setenv("PDLINT_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
+    cold = run_text(capsys)[1]
+    warm = run_text(capsys)[1]
+    assert "2 flag values pdlint cannot see" in cold and cold == warm
+
+
+LWS = """
+apiVersion: leaderworkerset.x-k8s.io/v1
+kind: LeaderWorkerSet
+metadata:
+  name: m-prefill
+spec:
+  leaderWorkerTemplate:
+    @SIZE@
+    leaderTemplate:
+      spec:
+        containers:
+          - name: l
+            @ENV@
+            command: [python3, -m, sglang.launch_server, --model-path, m, --disaggregation-mode, prefill,
+                      --nnodes, $(LWS_GROUP_SIZE), --node-rank, "0", --tp-size, "15"]
+    workerTemplate:
+      spec:
+        containers:
+          - name: w
+            command: [python3, -m, sglang.launch_server, --model-path, m, --disaggregation-mode, prefill,
+                      --nnodes, $(LWS_GROUP_SIZE), --node-rank, "1", --tp-size, "15"]
+"""
+
+
+def _lws(size="size: 2", env=""):
+    return LWS.replace("@SIZE@", size).replace("@ENV@", env)
+
+
+def test_lws_group_size_is_the_resources_size(repo, capsys):
+    write(repo, "lws.yaml", _lws())
+    code, doc = run_json(capsys)
+    sgl201 = [f for f in doc["findings"] if f["code"] == "SGL201"]
+    assert code == 1 and sgl201 and doc["coverage"]["undecided"] == 0
+    write(repo, "lws.yaml", _lws("size: 3"))
+    code, doc = run_json(capsys)
+    assert not [f for f in doc["findings"] if f["code"] == "SGL201"]
+
+
+def test_lws_group_size_unknown_without_a_size_and_below_the_containers_env(repo, capsys):
+    write(repo, "lws.yaml", _lws("size: $(N)"))
+    code, doc = run_json(capsys)
+    assert not [f for f in doc["findings"] if f["code"] == "SGL201"]
+    assert doc["coverage"]["undecided"] == 2  # leader and worker: --nnodes $(LWS_GROUP_SIZE), each its line
+    # (a manifest's $(NAME) takes no --var: only the file can say it)
+    assert "to check them, write the values into the file." in run_text(capsys, "--no-cache")[1]
+    # the container's own env wins (the controller adds its variable only where the container has none)
+    write(repo, "lws.yaml", _lws(env='env: [{name: LWS_GROUP_SIZE, value: "3"}]'))
+    code, doc = run_json(capsys)
+    f201 = [f for f in doc["findings"] if f["code"] == "SGL201"]
+    assert len(f201) == 1 and f201[0]["line"] == 20  # the worker only: the leader's env says 3
+
+
+RBG = """
+apiVersion: workloads.x-k8s.io/v1alpha2
+kind: RoleBasedGroup
+metadata:
+  name: pd
+spec:
+  roles:
+    - name: prefill
+      replicas: 1
+      leaderWorkerPattern:
+        size: @SIZE@
+        template:
+          spec:
+            containers:
+              - name: sglang
+                command: [python3, -m, sglang.launch_server, --model-path, m, --disaggregation-mode, prefill,
+                          --tp-size, "15", --dist-init-addr, "$(RBG_LWP_LEADER_ADDRESS):6379",
+                          --nnodes, $(RBG_LWP_GROUP_SIZE), --node-rank, $(RBG_LWP_WORKER_INDEX)]
+"""
+
+
+@pytest.mark.parametrize("size, fires", [("2", True), ("5", False)])
+def test_rbg_leader_worker_pattern_group_size(repo, capsys, size, fires):
+    write(repo, "rbg.yaml", RBG.replace("@SIZE@", size))
+    code, doc = run_json(capsys)
+    assert bool([f for f in doc["findings"] if f["code"] == "SGL201"]) is fires
+    assert doc["coverage"]["undecided"] == 0
