@@ -721,9 +721,10 @@ def assess(jobs: list, extraction, findings: list, strict: bool = False, shown=N
 
 #: values that differ between the processes of one deployment by design (each node's rank and address): no one
 #: value given to pdlint stands for them, so a check that needs them is not counted as undecided
-_PER_PROCESS = frozenset(("node_rank", "dist_init_addr", "host"))
+_PER_PROCESS = frozenset(("node_rank", "dist_init_addr", "host", "data_parallel_rank", "data_parallel_start_rank",
+                          "data_parallel_address", "master_addr", "data_parallel_rpc_port"))
 #: (a role from a value pdlint cannot see is PD021's, with its own hint)
-_REPORTED = _PER_PROCESS | {"disaggregation_mode"}
+_REPORTED = _PER_PROCESS | {"disaggregation_mode", "kv_transfer_config"}
 #: what names the value: a shell variable or a Jinja template's (``--var`` gives both their value), a chart's
 #: ``.Values`` path (a values file does), a Kubernetes ``$(NAME)`` reference (only the container's env does); in
 #: shell arithmetic (``$((NNODES * 8))``) the first variable
@@ -731,27 +732,34 @@ _VAR = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)|\$\(\(\s*\$?([A-Za-z_][A-Za-z0
                   r"\{\{-?\s*\.Values\.([A-Za-z_][A-Za-z0-9_.]*)|\{\{-?\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:[|}-])")
 
 
+def _undecided_values(launch: Launch) -> list:
+    """``(dest, option, value token, option token)`` of each value pdlint cannot see that a check of the launch
+    asked for: an SGLang server's (:meth:`Parsed.undecided`) or a vLLM server's (``VllmInfo.undecided``)."""
+    info = launch.parsed
+    if launch.engine == "sglang" and hasattr(getattr(info, "parsed", None), "undecided"):
+        return [(o.dest, o.option, o.values[0], o.name_tok) for o in info.parsed.undecided()]
+    if launch.engine == "vllm" and hasattr(info, "undecided"):
+        return [(o.name.lstrip("-").replace("-", "_"), o.name, o.value, o.name_tok) for o in info.undecided()]
+    return []
+
+
 def _undecided(cov: Coverage, launches: list) -> None:
-    """The flag values pdlint cannot see that a check of an SGLang server read (:meth:`Parsed.undecided`), once
+    """The flag values pdlint cannot see that a check of a server read (:func:`_undecided_values`), once
     per place they are written, in the file they are written in."""
     for launch in launches:
-        parsed = getattr(launch.parsed, "parsed", None)
-        if launch.engine != "sglang" or parsed is None or not hasattr(parsed, "undecided"):
-            continue
-        for occ in parsed.undecided():
-            if occ.dest in _REPORTED:
+        for dest, option, tok, name_tok in _undecided_values(launch):
+            if dest in _REPORTED:
                 continue
-            tok = occ.values[0]
             at = next((p.start for p in tok.pieces if p.opaque), 0)
             o = tok.origin_at(at)
             if o.path not in cov.files:  # written in a file this run did not scan: at the flag, else the launch
-                o = occ.name_tok.origin
+                o = name_tok.origin
                 if o.path != launch.path:
                     o = Origin(launch.path, launch.line, 1)
             fc = cov.files.setdefault(o.path, FileCoverage(o.path))
             m = _VAR.search(tok.text)
             name = "" if m is None or m.group(3) else (m.group(1) or m.group(2) or m.group(5) or ".Values." + m.group(4))
-            u = Undecided(o.line, o.column, occ.option, tok.text, name)
+            u = Undecided(o.line, o.column, option, tok.text, name)
             if not any((x.line, x.column, x.flag) == (u.line, u.column, u.flag) for x in fc.undecided):
                 fc.undecided.append(u)
     for fc in cov.files.values():

@@ -180,3 +180,22 @@ def test_rbg_leader_worker_pattern_group_size(repo, capsys, size, fires):
     code, doc = run_json(capsys)
     assert bool([f for f in doc["findings"] if f["code"] == "SGL201"]) is fires
     assert doc["coverage"]["undecided"] == 0
+
+
+VLLM = """
+#!/bin/bash
+CUDA_VISIBLE_DEVICES=0,1 vllm serve Qwen/Qwen3-8B --port 8100 --tensor-parallel-size {tp} --kv-transfer-config '{{"kv_connector":"NixlConnector","kv_role":"kv_producer"}}' &
+CUDA_VISIBLE_DEVICES=2,3 VLLM_NIXL_SIDE_CHANNEL_PORT=5700 vllm serve Qwen/Qwen3-8B --port 8200 --tensor-parallel-size 2 --kv-transfer-config '{{"kv_connector":"NixlConnector","kv_role":"kv_consumer"}}' &
+"""
+
+
+def test_vllm_value_a_check_needed(repo, capsys):
+    write(repo, "run.sh", VLLM.format(tp="$TP"))
+    code, doc = run_json(capsys)
+    assert code == 0 and doc["coverage"]["files"]["run.sh"]["undecided"] == [
+        {"line": 2, "column": 86, "flag": "--tensor-parallel-size", "text": "$TP", "name": "TP"}]
+    code, doc = run_json(capsys, "--var", "TP=4")
+    assert "PD153" in [f["code"] for f in doc["findings"]] and doc["coverage"]["undecided"] == 0
+    write(repo, "run.sh", VLLM.format(tp="2"))
+    code, doc = run_json(capsys)
+    assert code == 0 and doc["coverage"]["undecided"] == 0

@@ -112,6 +112,7 @@ class VllmInfo:
     config_path: str = ""  # the --config file whose flags are in the argv read
     config_unread: str = ""  # why the --config file was not read (PD022)
     tokens: list = field(default_factory=list)  # the argv read: the --config file's flags in their place
+    asked: set = field(default_factory=set)  # options whose text a check asked for and pdlint cannot see
 
     def value(self, name: str) -> Optional[TStr]:
         o = self.opts.get(name)
@@ -119,7 +120,15 @@ class VllmInfo:
 
     def text(self, name: str) -> Optional[str]:
         v = self.value(name)
-        return None if v is None or v.opaque else v.text
+        if v is not None and v.opaque:
+            self.asked.add(name)
+            return None
+        return None if v is None else v.text
+
+    def undecided(self) -> list:
+        """The options whose value a check asked for and pdlint cannot see (``--tensor-parallel-size $TP``):
+        those checks decided nothing."""
+        return [self.opts[n] for n in sorted(self.asked) if n in self.opts]
 
     def has(self, name: str) -> bool:
         return name in self.opts
