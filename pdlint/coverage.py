@@ -73,9 +73,10 @@ _FLAGS = (r"--disaggregation-[a-z][a-z-]*", r"--kv(?:-transfer-config|_transfer_
 # (``context_servers: 1`` is a count - TensorRT-LLM's disagg_cluster.minimal_instances - not a server section)
 # (kv_role also in escaped JSON: "--kv-transfer-config={\"kv_role\":...}" in a double-quoted YAML string; not
 # a shell variable of that name given an expansion, `kv_role=$(python3 -c ...)`: its value is no config's)
-_KEYS = (r"disaggregation[-_]mode\s*[:=]", r"[\"']?kv[-_]transfer[-_]config[\"']?\s*:",
-         r"\\*[\"']?kv_role\\*[\"']?\s*(?::|=(?![ \t]*[\"']?[$`]))", r"context_servers\s*:(?![ \t]*\d+[ \t]*$)",
-         r"generation_servers\s*:(?![ \t]*\d+[ \t]*$)")
+# (a JSON file's keys are quoted: `"disaggregation_mode": "prefill"`, field test rw22/a)
+_KEYS = (r"disaggregation[-_]mode[\"']?\s*[:=]", r"[\"']?kv[-_]transfer[-_]config[\"']?\s*:",
+         r"\\*[\"']?kv_role\\*[\"']?\s*(?::|=(?![ \t]*[\"']?[$`]))",
+         r"context_servers[\"']?\s*:(?![ \t]*\d+[ \t]*$)", r"generation_servers[\"']?\s*:(?![ \t]*\d+[ \t]*$)")
 #: example proxy scripts run as routers (launchers.SCRIPT_ROUTERS), also by a path (``$GIT_ROOT/.../toy_proxy_server.py``)
 _SCRIPT_LAUNCHERS = (r"toy_proxy_server\.py", r"disagg_proxy_demo\.py", r"mooncake_connector_proxy\.py",
                      r"disagg_epd_proxy\.py")

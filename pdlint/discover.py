@@ -251,6 +251,23 @@ def _json_manifest(path: str, boundary) -> bool:
     return k8s(doc) or (isinstance(doc, list) and any(k8s(o) for o in doc[:1000]))
 
 
+def _json_config(path: str, boundary) -> bool:
+    """Is a walked ``.json`` file an engine's configuration: launch text in it as config keys
+    (``"disaggregation_mode":``, ``"kv_transfer_config":``, ``"context_servers":``), read as YAML as when it is
+    named?  A role-keyed config (`{"prefill": {"disaggregation_mode": "prefill", ...}, "decode": {...}}`) was
+    skipped by a walk without a word and checked when named (field test rw22/a).  Benchmark records that quote
+    a server's command line (launcher and flags in strings, no keys) stay PD020, not read as launches."""
+    from pdlint.coverage import find_markers
+    from pdlint.safeio import Refused
+    if not path.lower().endswith(".json"):
+        return False
+    try:
+        data = boundary.read(path)
+    except Refused:
+        return False
+    return any(m.kind == "key" for m in find_markers(data.decode("utf-8", "replace")))
+
+
 def _json_of(path: str, boundary):
     """The parsed JSON of a file inside the boundary (at most MAX_FILE_BYTES), or None."""
     import json
@@ -259,6 +276,21 @@ def _json_of(path: str, boundary):
         return json.loads(boundary.read(path).decode("utf-8"))
     except (Refused, ValueError, RecursionError, UnicodeDecodeError):
         return None
+
+
+#: pdlint's own ``--format json`` report (docs/json.md): its findings and launches quote flags, but it starts nothing
+_REPORT_HEAD = re.compile(rb'\s*\{\s*"version"\s*:\s*\d+\s*,\s*"files"\s*:')
+_REPORT_KEYS = {"version", "files", "findings", "launches", "pairs", "coverage", "baseline"}
+
+
+def is_report(path: str, boundary) -> bool:
+    """Is a ``.json`` file a report pdlint wrote (``--format json -o report.json``): an object of the report's
+    keys only, with its ``version`` and ``findings``?  Read as YAML its launches' argv lists were launches of
+    their own (false SGL010 errors), walked it was a PD020."""
+    if not path.lower().endswith(".json") or not _REPORT_HEAD.match(boundary.head(path, 200)):
+        return False
+    doc = _json_of(path, boundary)
+    return isinstance(doc, dict) and {"version", "findings"} <= set(doc) <= _REPORT_KEYS
 
 
 def is_baseline(path: str, boundary) -> bool:
@@ -281,7 +313,8 @@ def _has_launch_text(path: str, boundary) -> bool:
         data = boundary.read(path)
     except Refused:
         return True
-    if not worth_parsing("unsupported", data) or (_BASELINE_HEAD.match(data[:200]) and is_baseline(path, boundary)):
+    if not worth_parsing("unsupported", data) or (_BASELINE_HEAD.match(data[:200]) and is_baseline(path, boundary)) \
+            or (_REPORT_HEAD.match(data[:200]) and is_report(path, boundary)):
         return False
     return bool(find_markers(data.decode("utf-8", "replace")))
 
@@ -420,7 +453,7 @@ def discover(paths: list, cwd: str, excluded=lambda p: False, force_exclude=lamb
                     kind = _other_text(f)
                     if kind is not None and not _has_launch_text(f, boundary):
                         continue  # a Python module, a JSON file with no launch in it: not a file pdlint scans
-                    if kind is not None and _json_manifest(f, boundary):
+                    if kind is not None and (_json_manifest(f, boundary) or _json_config(f, boundary)):
                         kind = "unknown"  # read as YAML, as when it is named (a JSON file of data stays PD020)
                     if kind is None and "." not in os.path.basename(f) and not os.path.islink(f):
                         kind = _unnamed_kind(f, boundary, head)
@@ -431,8 +464,8 @@ def discover(paths: list, cwd: str, excluded=lambda p: False, force_exclude=lamb
                 continue
             # named explicitly: a kind pdlint reads, another text kind, else sniffed by the extract stage
             head = _head(ap, boundary)
-            if is_baseline(ap, boundary):
-                continue  # pdlint's own baseline (a commit that updates it names it)
+            if is_baseline(ap, boundary) or is_report(ap, boundary):
+                continue  # pdlint's own baseline (a commit that updates it names it) or report
             kind = file_kind(ap, boundary.root_for(ap), head) or _other_text(ap, named=True)
             if kind is None and ap.lower().endswith(SNIFF_SHELL_EXT):
                 kind = sniffed_kind(ap, boundary)

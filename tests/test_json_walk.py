@@ -1,0 +1,77 @@
+"""JSON files in a directory walk (field test rw22/a): an engine config keyed by role is read as when it is named,
+pdlint's own JSON report is never read as launches, and config keys in JSON's quoted form are launch text."""
+
+import json
+import textwrap
+
+import pytest
+
+from pdlint.cli import main
+
+
+@pytest.fixture
+def repo(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("NO_COLOR", "1")
+    (tmp_path / ".git").mkdir()
+    return tmp_path
+
+
+def run(capsys, *args):
+    code = main(["check", "--format", "json", "--no-cache", *args])
+    out = capsys.readouterr()
+    assert "Traceback" not in out.err
+    return code, json.loads(out.out)
+
+
+def role_config(decode_backend):
+    return json.dumps({
+        "prefill": {"disaggregation_mode": "prefill", "model_path": "Qwen/Qwen2.5-7B-Instruct",
+                    "disaggregation_transfer_backend": "nixl"},
+        "decode": {"disaggregation_mode": "decode", "model_path": "Qwen/Qwen2.5-7B-Instruct",
+                   "disaggregation_transfer_backend": decode_backend}})
+
+
+@pytest.mark.parametrize("backend, fires", [("mooncake", True), ("nixl", False)])
+def test_a_walk_reads_a_role_keyed_json_config_as_a_named_run_does(repo, capsys, backend, fires):
+    (repo / "pd.json").write_text(role_config(backend))
+    (repo / "x.sh").write_text("echo hi\n")
+    code, walked = run(capsys)
+    code2, named = run(capsys, "--", "pd.json")
+    assert sorted(l["role"] for l in walked["launches"]) == ["decode", "prefill"]
+    assert [f["code"] for f in walked["findings"]] == [f["code"] for f in named["findings"]]
+    assert ("SGL805" in [f["code"] for f in walked["findings"]]) is fires and code == int(fires)
+
+
+def test_a_benchmark_record_quoting_a_command_stays_unread_launch_text(repo, capsys):
+    (repo / "results.json").write_text(json.dumps({"server_cmd": "python -m sglang.launch_server --model-path m "
+                                                                 "--disaggregation-mode prefill", "tput": 1.5}))
+    code, doc = run(capsys)
+    assert doc["launches"] == [] and [f["code"] for f in doc["findings"]] == ["PD020"]
+
+
+def test_pdlints_own_report_is_not_launch_text(repo, capsys):
+    (repo / "run.sh").write_text(
+        "python -m sglang.launch_server --model-path m --disaggregation-mode prefill &\n"
+        "python -m sglang.launch_server --model-path m --disaggregation-mode decode --port 30001 &\n")
+    code, doc = run(capsys)
+    (repo / "report.json").write_text(json.dumps(doc, indent=2))
+    code, again = run(capsys)
+    assert again["findings"] == doc["findings"] and list(again["coverage"]["files"]) == ["run.sh"]
+    # named (a commit that adds it): not read as YAML, whose argv lists were launches missing --model-path
+    code, named = run(capsys, "--", "report.json")
+    assert code == 0 and named["findings"] == [] and named["launches"] == []
+    # a file with the report's first keys and others is no report
+    doc["apiVersion"] = "v1"
+    (repo / "report.json").write_text(json.dumps(doc, indent=2))
+    code, other = run(capsys)
+    assert "report.json" in other["coverage"]["files"]
+
+
+def test_a_quoted_yaml_config_key_is_launch_text(repo, capsys):
+    (repo / "cfg.yaml").write_text(textwrap.dedent("""\
+        servers:
+          "disaggregation_mode": prefill
+        """))
+    code, doc = run(capsys)
+    assert [(f["code"], f["line"]) for f in doc["findings"]] == [("PD020", 2)]
