@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 import re
 import time
-from typing import Optional
+from typing import Callable, Optional
 
 from pdlint import budget
 from pdlint import core_rules as C
@@ -131,6 +131,8 @@ class Extractor:
         self._ordinals: dict = {}  # path -> launches found so far
         self._charts_done: set = set()
         self._chart_overlays: dict = {}  # chart directory -> abspaths of the values overlays found in its tree
+        self._named_overlays: dict = {}  # chart directory -> the helm-values files its config names (memo)
+        self._glob_walk = [MAX_GLOB_RUN]  # entries all helm-values globs of this run may still walk
         self._listings: dict = {}  # directory -> its names (Ansible playbooks and inventories looked for)
         self._trims: dict = {}  # repository root -> its Python renders templates with trim_blocks (PD060)
         self._inventory_memo: dict = {}  # (directory above a role, root) -> (inventory files, variable names)
@@ -774,15 +776,22 @@ class Extractor:
     def named_overlays(self, chart: str) -> list:
         """The values files the config's ``helm-values`` names for ``chart`` (globs relative to the config's
         directory), in name order per glob, each once; never the chart's own values.yaml."""
+        hit = self._named_overlays.get(chart)
+        if hit is not None:  # (asked for by the chart's members, its render and its overlays: walked once)
+            return list(hit)
         cfg = self.config_for(os.path.join(chart, "Chart.yaml"))
         own = os.path.join(os.path.normpath(chart), "values.yaml")
+        root = self.boundary.root_for(os.path.join(chart, "Chart.yaml"))
         out: list = []
         for pattern in cfg.helm_values.get(os.path.normpath(chart), ()):
-            for p in safe_glob(pattern):
+            # (field test rw22/h: a glob through a committed link out of the repository listed the names of
+            # the files there in the overlay's "cannot be read" message; what is outside is never matched)
+            for p in safe_glob(pattern, lambda d: self.boundary.contains(d, root), self._glob_walk):
                 p = os.path.abspath(p)
-                if p not in out and p != own and os.path.isfile(p):
+                if p not in out and p != own and self.boundary.is_file(p, root):
                     out.append(p)
-        return out
+        self._named_overlays[chart] = out
+        return list(out)
 
     def chart_overlay_paths(self, chart: str) -> list:
         """The values overlays of a chart: those found in its tree, then those its config's ``helm-values``
@@ -2910,15 +2919,20 @@ MAX_PY_SCAN = 2000
 #: paths a config glob (`helm-values`) looks at, and the matches it keeps
 MAX_GLOB_WALK = 50_000
 MAX_GLOB_MATCHES = 1_000
+#: entries all the globs of one run walk at most (field test rw22/h: 300 globs over a tree of 50,000 files took
+#: 107 s, mostly outside any file's budget)
+MAX_GLOB_RUN = 200_000
 
 
-def safe_glob(pattern: str) -> list:
+def safe_glob(pattern: str, contains: Optional[Callable[[str], bool]] = None, budget: Optional[list] = None) -> list:
     """The files an absolute glob (``*``, ``?``, ``[...]`` within a name, ``**`` for any directories) matches,
     sorted: found by a walk from its fixed leading directories that never follows a symlinked directory and
     stops after :data:`MAX_GLOB_WALK` entries (at most :data:`MAX_GLOB_MATCHES` kept).  Names starting with
     ``.`` match only a pattern part that starts with ``.``, as glob's.  Field test rw21/h: ``glob.glob(...,
     recursive=True)`` followed two committed links to ``.`` in ``envs/**/*.yaml``: 2^depth paths, a run that
-    never ended, outside any file's budget."""
+    never ended, outside any file's budget.  ``contains(directory)``: may the walk start there (its fixed
+    directories may be a link out of the repository; os.walk follows the top it is given); ``budget``: a
+    one-item list of the entries the caller's globs may still walk, spent here."""
     parts = pattern.split(os.sep)
     fixed = 0
     while fixed < len(parts) - 1 and not any(c in parts[fixed] for c in "*?["):
@@ -2927,10 +2941,15 @@ def safe_glob(pattern: str) -> list:
     rest = parts[fixed:]
     if not any(c in "".join(rest) for c in "*?["):
         return [pattern] if os.path.lexists(pattern) else []
+    if contains is not None and not contains(base):
+        return []
+    if budget is not None and budget[0] <= 0:
+        return []
     rx = re.compile(_glob_regex(rest))
     dots = any(p.startswith(".") for p in rest)
     out: list = []
     seen = 0
+    limit = MAX_GLOB_WALK if budget is None else min(MAX_GLOB_WALK, budget[0])
     for top, dirs, files in os.walk(base):  # (followlinks False: a linked directory is not entered)
         dirs.sort()
         if not dots:
@@ -2943,10 +2962,12 @@ def safe_glob(pattern: str) -> list:
             if rx.fullmatch(os.path.relpath(path, base).replace(os.sep, "/")):
                 out.append(path)
                 if len(out) >= MAX_GLOB_MATCHES:
-                    return sorted(out)
+                    break
         seen += len(dirs)
-        if seen > MAX_GLOB_WALK:
+        if seen > limit or len(out) >= MAX_GLOB_MATCHES:
             break
+    if budget is not None:
+        budget[0] -= seen
     return sorted(out)
 
 
