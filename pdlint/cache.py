@@ -391,13 +391,23 @@ def _way(directory: str, listings: dict) -> list:
     committed files the listing does not show).  Field test rw21/h: `PDLINT_CACHE_DIR` set to
     `$CI_PROJECT_DIR/.cache/pdlint` (GitLab's in-project caches) and a pull request committing `.cache` as a
     symlink out of the repository, or as a submodule holding a forged index."""
-    for root in listings:
-        if directory.startswith(os.path.join(root, "")):
-            here, out = root, []
-            for part in os.path.relpath(directory, root).split(os.sep):
-                here = os.path.join(here, part)
+    # (the directory as written may reach the tree through a symlink above it - a CI workspace reached through
+    # a link, `$CI_PROJECT_DIR/.cache/pdlint` - while the listed roots are real paths: each component's parent
+    # is resolved before the component is compared, and the components inside the tree are kept as written,
+    # so that a link among them is seen; field test rw22/h)
+    parts = [p for p in os.path.abspath(directory).split(os.sep) if p]
+    parent = os.sep
+    for i, part in enumerate(parts):
+        here = os.path.join(parent, part)
+        root = next((r for r in listings if here == r or here.startswith(os.path.join(r, ""))), None)
+        if root is not None:
+            rel = [] if here == root else os.path.relpath(here, root).split(os.sep)
+            out = [os.path.join(root, *rel[:k + 1]) for k in range(len(rel))]
+            for rest in parts[i + 1:]:
+                here = os.path.join(here, rest)
                 out.append(here)
             return out
+        parent = os.path.realpath(here)
     return []
 
 

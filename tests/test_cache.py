@@ -566,6 +566,27 @@ def test_a_cache_dir_set_inside_the_repository_through_a_committed_symlink_is_no
     assert list(outside.iterdir()) == []
 
 
+@pytest.mark.parametrize("through_link", [False, True])
+def test_a_cache_dir_set_through_a_linked_workspace_is_checked_as_the_real_one(tmp_path, monkeypatch, capsys,
+                                                                                through_link):
+    """Field test rw22/h: the CI workspace reached through a symlink (`ws -> real`, a symlinked build directory)
+    and PDLINT_CACHE_DIR=$PWD/.cache/pdlint: the cache's path was compared with the repository's real path as
+    text, no tree held it, and the link `.cache -> ../outside` the pull request committed was followed (files
+    written outside the repository)."""
+    root = _scenario("demo", tmp_path / "real" / "d")
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (root / ".cache").symlink_to(outside)
+    _git_init(root)
+    (tmp_path / "ws").symlink_to(tmp_path / "real")
+    here = tmp_path / "ws" / "d" if through_link else root
+    monkeypatch.chdir(here)
+    monkeypatch.setenv(C.ENV_DIR, str(here / ".cache" / "pdlint"))
+    code, out, err = _run(capsys, "check", ".")
+    assert "on its way is a symlink" in err
+    assert list(outside.iterdir()) == []
+
+
 def test_a_cache_dir_inside_a_path_git_lists_is_not_used(tmp_path, monkeypatch, capsys):
     """The same place committed as a submodule (a gitlink holding a forged index): git lists only `.cache`, none
     of the files under it (field test rw21/h)."""
