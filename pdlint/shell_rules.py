@@ -32,9 +32,11 @@ BROKEN_CONTINUATION = register(Rule(
     "(`jinja: {trim-blocks: true, lstrip-blocks: true}` in .pdlint.yaml).",
     example="python3 -m sglang.launch_server --model-path /m \\\n\n  --disaggregation-mode prefill",
     example_fixed="python3 -m sglang.launch_server --model-path /m \\\n  --disaggregation-mode prefill",
-    notes="A break made only of a template's block-tag lines is not reported when no `[tool.pdlint.jinja]` "
-          "says how templates render and a Python file of the repository creates a Jinja `Environment(..., "
-          "trim_blocks=True)` (its generator renders them so: ai-dynamo/aiconfigurator).",
+    notes="A break made only of a template's block-tag lines is a warning, not an error, when no "
+          "`[tool.pdlint.jinja]` says how templates render and a Python file of the repository creates a Jinja "
+          "`Environment(..., trim_blocks=True)` (its generator renders them so: ai-dynamo/aiconfigurator): the "
+          "command is whole where it is deployed, but pdlint rendered it without `trim_blocks`, so the flags after "
+          "the tag lines were not checked as part of it until the config says how templates render.",
     category=_C))
 
 PLACEHOLDER_REDIRECT = register(Rule(

@@ -1,7 +1,11 @@
 """PD060 on a template's block-tag line when the repository's own Python renders its templates with Jinja's
 `trim_blocks`: there the `{% if %}` line is never blank.  Field test rw21/a: ai-dynamo/aiconfigurator
 (src/aiconfigurator/generator/rendering/engine.py: `Environment(trim_blocks=True, lstrip_blocks=True)`) had two false
-PD060 errors on its benchmark templates."""
+PD060 errors on its benchmark templates.  Field test rw22/h: dropping the finding left the flags after the tag lines
+unchecked (pdlint still rendered without trim_blocks), and a comment naming the option turned it off: it is now a
+warning that says so, and only a real `Environment(...)` call counts."""
+
+import pytest
 
 TEMPLATE = """\
 #!/bin/bash
@@ -15,11 +19,15 @@ python3 -m sglang.launch_server --model-path m --disaggregation-mode {{ role }} 
 RENDER_PY = "import jinja2\nENV = jinja2.Environment(\n    loader=None,\n    trim_blocks=True,\n    lstrip_blocks=True,\n)\n"
 
 
-def _codes(scratch_git, files):
+def _findings(scratch_git, files):
     for name, text in files.items():
         scratch_git.write(name, text)
     _, report = scratch_git.lint("--var", "tp=2", "run.sh.j2")
-    return [f["code"] for f in report["findings"]]
+    return report["findings"]
+
+
+def _codes(scratch_git, files, severity="error"):
+    return [f["code"] for f in _findings(scratch_git, files) if f["severity"] == severity]
 
 
 def test_a_tag_line_breaks_the_command_where_nothing_trims_it(scratch_git):
@@ -27,7 +35,27 @@ def test_a_tag_line_breaks_the_command_where_nothing_trims_it(scratch_git):
 
 
 def test_the_repositorys_renderer_trims_block_lines(scratch_git):
-    assert "PD060" not in _codes(scratch_git, {"run.sh.j2": TEMPLATE, "gen/render.py": RENDER_PY})
+    found = _findings(scratch_git, {"run.sh.j2": TEMPLATE, "gen/render.py": RENDER_PY})
+    f, g = [f for f in found if f["code"] == "PD060"]  # (after the `{% if %}` line and the `{% endif %}` line)
+    assert f["severity"] == g["severity"] == "warning"
+    assert f["message"].startswith("`--tp-size 2` not checked as part of the launch: the template's block-tag lines")
+    assert "renders templates with trim_blocks=True (gen/render.py:2), where the command is whole" in f["message"]
+    assert "[tool.pdlint.jinja] trim-blocks = true" in f["fix"]
+
+
+@pytest.mark.parametrize("py", [
+    "# ENV = jinja2.Environment(trim_blocks=True)\n",  # a comment
+    "DOC = 'Environment(loader=None, trim_blocks=True)'\n",  # a string
+    "ENV = jinja2.Environment(trim_blocks=False)\n",
+])
+def test_only_a_real_environment_call_with_trim_blocks_counts(scratch_git, py):
+    assert "PD060" in _codes(scratch_git, {"run.sh.j2": TEMPLATE, "notes.py": py})
+
+
+def test_the_config_then_checks_the_command_whole(scratch_git):
+    files = {"run.sh.j2": TEMPLATE.replace("--tp-size {{ tp }}", "--tp-size {{ tp }} --bogus-after-tag"),
+             "gen/render.py": RENDER_PY, "pyproject.toml": "[tool.pdlint.jinja]\ntrim-blocks = true\n"}
+    assert _codes(scratch_git, files) == ["SGL001"]
 
 
 def test_a_config_that_says_how_templates_render_wins(scratch_git):
