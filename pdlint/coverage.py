@@ -1119,9 +1119,10 @@ def _trtllm_file_gaps(launch: Launch, info) -> list:
         tok = cli.value(opt)
         if tok is None:
             continue
-        if read is not None:
+        unread = "" if router else getattr(info, "options_unread", "")
+        if read is not None and not unread:
             return []
-        why = "is a value pdlint cannot see" if tok.opaque else not_found(launch, tok.text)
+        why = unread or ("is a value pdlint cannot see" if tok.opaque else not_found(launch, tok.text))
         what = ("the settings in that file" if not router else "the servers it starts and their settings"
                 if launch.entrypoint.endswith("disaggregated_mpi_worker") else "the servers it routes to and their settings")
         # (the option as written: trtllm-serve's own spelling is `--extra_llm_api_options`, and the dashed one is

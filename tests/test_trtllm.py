@@ -535,6 +535,33 @@ def test_an_options_file_trtllm_serve_cannot_load(gen, why, where, tmp_path, cap
     assert findings(doc, "TRT002") == []
 
 
+def test_an_options_file_that_does_not_parse_whatever_its_name(tmp_path, capsys, monkeypatch):
+    """Field test rw22/h: `--config ./gen.opts` (no YAML extension, so no PD003) whose text does not parse:
+    trtllm-serve's yaml.safe_load fails, but pdlint dropped it without a word, lost the UCX/NIXL mismatch and
+    said the server "uses DEFAULT" (exit 0)."""
+    files = proxy_files(gen_file="gen.opts")
+    del files["gen_config.yaml"]
+    files["gen.opts"] = "cache_transceiver_config: {backend: NIXL}\nx: [\n"
+    doc = check(tmp_path, capsys, monkeypatch, files)
+    (f,) = findings(doc, "TRT013")
+    assert (f["path"], f["line"], f["severity"]) == ("gen.opts", 2, "error")
+    assert "does not parse as YAML (while parsing a flow node" in f["message"]
+    assert findings(doc, "TRT002") == []
+
+
+def test_an_options_file_over_pdlints_limits_is_named_unread(tmp_path, capsys, monkeypatch):
+    from pdlint.formats import yamltree as yt
+    files = proxy_files(gen_file="gen.opts")
+    del files["gen_config.yaml"]
+    files["gen.opts"] = "cache_transceiver_config: {backend: UCX}\nk: [" + ", ".join(["1"] * 80) + "]\n"
+    compose = yt.compose
+    monkeypatch.setattr(yt, "compose", lambda text, max_nodes=0: compose(text, max_nodes=60))  # (200,000 for real)
+    doc = check(tmp_path, capsys, monkeypatch, files)
+    (f,) = findings(doc, "PD022")
+    assert f["message"].startswith("--config ./gen.opts is over pdlint's YAML limits")
+    assert findings(doc, "TRT013") == [] and findings(doc, "TRT002") == []
+
+
 def test_an_options_file_of_one_mapping_is_quiet(tmp_path, capsys, monkeypatch):
     files = proxy_files()
     files["gen_config.yaml"] = "---\ncache_transceiver_config:\n  backend: UCX\n"  # (a leading `---`: one document)

@@ -73,6 +73,7 @@ class TrtInfo:
     proxy_config: Optional[str] = None  # trtllm-serve disaggregated: the config it routes with
     release: Optional[str] = None  # TensorRT-LLM release named by the launch's image
     options_problem: Optional[tuple] = None  # (token, why): the options file trtllm-serve cannot load (TRT013)
+    options_unread: str = ""  # why pdlint did not read the options file (over its limits: PD022)
     keys: dict = field(default_factory=dict)  # dotted key -> TStr of the key as an options file writes it (TRT014)
 
     def tp(self) -> Optional[int]:
@@ -190,6 +191,9 @@ def _read_command(launch: Launch, info: TrtInfo, ctx) -> None:
             at, why = loaded
             info.options_problem = (at if at.pieces else tok, why)  # (an empty file: at the option naming it)
             loaded = None
+        elif isinstance(loaded, Unread):
+            info.options_unread = loaded.why
+            loaded = None
         if loaded is None:
             loaded_all = False
             loaded = {}
@@ -285,11 +289,16 @@ def _load_settings(src, keys: Optional[dict] = None):
     is checked)."""
     from pdlint.formats import keyed
     from pdlint.formats import yamltree as yt
+    text = TStr.from_source(src)
     try:
         docs = yt.compose(src.text)
-    except (yt.YamlError, RecursionError):  # invalid, or over a limit (alias/merge bombs): no settings
-        return None
-    text = TStr.from_source(src)
+    except (yt.LimitError, RecursionError):  # over a limit (alias/merge bombs, size): not read
+        return Unread("is over pdlint's YAML limits (too deep or too many nodes)")
+    except yt.YamlError as e:
+        # (whatever the file's name: trtllm-serve loads it with yaml.safe_load, which fails; field test rw22/h, a
+        # `gen.opts` that does not parse lost its UCX/NIXL mismatch and passed with exit 0)
+        at = min(max(e.index, 0), max(len(text.text) - 1, 0))
+        return (text[at:at + 1] if text.text else text, f"does not parse as YAML ({e.message_in(text)})")
     if len(docs) > 1:
         at = docs[1].start
         return (text[at:at + 3] if text.text[at:at + 3] == "---" else text[at:at + 1],
@@ -303,7 +312,14 @@ def _load_settings(src, keys: Optional[dict] = None):
     try:
         return keyed.flatten(text, yt.Ref(docs[0].root), keys=keys)
     except (yt.YamlError, RecursionError):
-        return None
+        return Unread("is over pdlint's YAML limits (too deep or too many nodes)")
+
+
+class Unread:
+    """An options file pdlint did not read (over its limits): its settings were not checked (PD022)."""
+
+    def __init__(self, why: str):
+        self.why = why
 
 
 def candidates(launch: Launch, enabled: Callable[[str], bool]) -> list:

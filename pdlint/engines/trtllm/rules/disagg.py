@@ -56,8 +56,8 @@ def _backend_invalid(launch, info):
 @vllm_rule(
     "TRT013", "options-file-not-a-mapping", kind="launch", engine="trtllm", category=_C,
     summary="Reports an LLM-API options file (`--extra_llm_api_options`, `--config`, Dynamo's `--extra-engine-args`) "
-            "that is valid YAML but not one mapping of options: several documents (`---`), an empty file, a list "
-            "or a scalar.",
+            "that is not one YAML mapping of options: several documents (`---`), an empty file, a list or a "
+            "scalar, or text that does not parse as YAML (whatever the file's name).",
     why="trtllm-serve reads the file with `yaml.safe_load`, which refuses a stream of several documents "
         "(`expected a single document in the stream`), and merges the result key by key into the LLM arguments, "
         "which fails for anything but a mapping: the server does not start. pdlint cannot read the server's "
@@ -136,7 +136,8 @@ def _backend_one_side(p, d, pi, di):
     if (a is None) == (b is None) or (a or b) == "DEFAULT":
         return None
     has, lacks, hi, edit = (p, d, pi, "decode") if b is None else (d, p, di, "prefill")
-    if (lacks.meta.get("options_file") and not lacks.parsed.settings) or lacks.parsed.options_problem is not None:
+    if (lacks.meta.get("options_file") and not lacks.parsed.settings) or lacks.parsed.options_problem is not None \
+            or lacks.parsed.options_unread:
         return None  # (an options file pdlint could not read: TRT013 there, not "uses DEFAULT")
     return VHit(f"cache_transceiver_config.backend is {hi.text(BACKEND)} on the {_name(has.role)} "
                 f"server only; the {_name(lacks.role)} server uses DEFAULT (chosen by environment and release) "
