@@ -550,7 +550,7 @@ def expand_units(jobs: list, cwd: str, excluded=lambda p: False, resolver=None,
                 if f not in have and f not in extra:
                     kind = file_kind(f, root, _head(f, boundary)) or "unknown"
                     extra[f] = FileJob(f, display_path(f, cwd), root, kind)
-        for f in _pair_siblings(named, files, root, boundary):
+        for f in _pair_siblings(named, files, root, boundary) + _compose_of_env_files(named, files):
             if f not in have and f not in extra:
                 extra[f] = FileJob(f, display_path(f, cwd), root, file_kind(f, root, _head(f, boundary)) or "unknown")
         needles = {os.path.basename(j.abspath).encode() for j in named}
@@ -629,6 +629,23 @@ def _pair_siblings(named: list, files: list, root: str, boundary) -> list:
 
 #: sibling files one named file brings into a run at most (a pair has a few: the other role's, a router's)
 MAX_SIBLINGS = 16
+
+#: Compose files of a project directory (Compose's default names and the variants teams give theirs)
+_COMPOSE_NAME = re.compile(r"(?:docker-)?compose(?:[._-][\w.-]+)?\.ya?ml")
+#: environment files: the project's `.env` (Compose interpolates the file's `${VAR}` from it) and `env_file:` ones
+_ENV_FILE_NAME = re.compile(r"\.env(?:\.[\w.-]+)?|[\w.-]+\.env")
+
+
+def _compose_of_env_files(named: list, files: list) -> list:
+    """The Compose files beside a named environment file (``.env``, ``prod.env``, ``.env.local``): Compose reads
+    the project directory's ``.env`` without any file naming it, and ``env_file:`` lists its files in a
+    Compose file of the same directory most often.  Field test rw22/a: SGL805 was reported at ``.env:2`` (the
+    backend written there), but a commit changing only ``.env`` passed the hook ("No launch text found", exit
+    0)."""
+    dirs = {os.path.dirname(j.abspath) for j in named if _ENV_FILE_NAME.fullmatch(os.path.basename(j.abspath))}
+    if not dirs:
+        return []
+    return [f for f in files if os.path.dirname(f) in dirs and _COMPOSE_NAME.fullmatch(os.path.basename(f))]
 
 
 def _spelling_distance(a: str, b: str) -> int:
