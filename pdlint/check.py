@@ -26,7 +26,7 @@ from itertools import groupby
 from typing import Callable, Optional
 
 from pdlint import budget
-from pdlint.model import Finding, FixIntent, Launch, Related
+from pdlint.model import ERROR, WARNING, Finding, FixIntent, Launch, Related
 from pdlint.rules import engine_rules, rule
 
 
@@ -275,12 +275,25 @@ def _finding(rule, c, launch: Launch, pair: bool = False) -> Finding:
     if (launch.path, launch.line) != (path, line):
         related.append(Related(launch.path, launch.line, 1, _launch_note(launch)))
     message = c.message
+    severity = rule.severity
+    if rule.code in FORK_DEFINED and severity == ERROR:
+        src = launch.meta.get("engine_source")
+        if src is not None:  # a fork may define the flag or field: what pdlint knows is the released engine's
+            severity = WARNING
+            message += (f" (this repository holds {_ENGINE_NAMES.get(launch.engine, launch.engine)}'s own source, "
+                        f"{src}: a fork may define it, and pdlint judges the released engine)")
     if c.version and rule.engine == "sglang":
         message += f" [SGLang {c.version}]"
-    return Finding(path, line, col, rule.code, rule.name, rule.severity,
+    return Finding(path, line, col, rule.code, rule.name, severity,
                    role if c.role_specific else None, message, tuple(_uniq(related)), c.fix, c.version,
                    col + len(c.token.text) if c.token is not None and c.token.pieces else None, c.autofix,
                    token=c.token.text if c.token is not None and c.token.pieces else None)
+
+
+#: rules that refuse a flag, option, key or value the released engine does not define, which the engine's own
+#: source in the repository (a fork) may define: warnings there
+FORK_DEFINED = frozenset({"SGL001", "SGL002", "SGL021", "VLLM018", "VLLM019", "VLLM029", "TRT011"})
+_ENGINE_NAMES = {"sglang": "SGLang", "vllm": "vLLM", "trtllm": "TensorRT-LLM"}
 
 
 def _launch_note(launch: Launch) -> str:

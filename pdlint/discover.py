@@ -105,6 +105,22 @@ def display_path(abspath: str, cwd: str) -> str:
     return rel.replace(os.sep, "/")
 
 
+#: files that only an engine's own source tree holds, by engine: a repository with one at its root is that engine
+#: (a fork, or its upstream), whose own flags and fields pdlint's tables of the released engine do not know
+ENGINE_SOURCES = {
+    "sglang": ("python/sglang/srt/server_args.py", "sglang/srt/server_args.py"),
+    "vllm": ("vllm/engine/arg_utils.py",),
+    "trtllm": ("tensorrt_llm/commands/serve.py",),
+}
+
+
+def engine_source(root: str, engine: str) -> Optional[str]:
+    """The file that shows the repository at ``root`` is ``engine``'s own source (``vllm/engine/arg_utils.py``),
+    relative to it, or None.  Field test rw22/a: vLLM forks that add KVTransferConfig fields or flags
+    (ggaaooppeenngg/vllm's `kv_producers_size`, jikunshang/vllm's HPU flags) were told vLLM refuses them."""
+    return next((rel for rel in ENGINE_SOURCES.get(engine, ()) if os.path.isfile(os.path.join(root, rel))), None)
+
+
 def repo_root(path: str, cache: dict) -> Optional[str]:
     d = path if os.path.isdir(path) else os.path.dirname(path)
     d = os.path.abspath(d)
@@ -418,7 +434,7 @@ def repo_files(root: str, listings: Optional[dict] = None) -> Optional[list]:
 
 
 def discover(paths: list, cwd: str, excluded=lambda p: False, force_exclude=lambda p: False,
-             listings: Optional[dict] = None, boundary=None) -> tuple:
+             listings: Optional[dict] = None, boundary=None, notes: Optional[list] = None) -> tuple:
     """``(jobs, missing)``: the files to scan and the named paths that do not exist.
 
     ``excluded(abspath)`` filters the files found by walking a directory;
@@ -428,11 +444,18 @@ def discover(paths: list, cwd: str, excluded=lambda p: False, force_exclude=lamb
     (:class:`pdlint.safeio.Boundary`) gives each file its root.  Symlinks
     (git lists committed ones) and special files (a FIFO named ``x.yaml``)
     whose name makes them a launch file are jobs like any other: the extract
-    stage refuses to read them, with a finding, and nothing here opens them."""
+    stage refuses to read them, with a finding, and nothing here opens them.
+
+    In a repository that is an engine's own source (:func:`engine_source`: a fork of SGLang or vLLM), a walk
+    leaves out the Python files and notebooks of the engine's own tests and examples (launch text pdlint does
+    not read, which were a PD020 each: 48 in benenzhu/sglang_P, field tests rw22/a and rw22/b) and says so in
+    ``notes`` (a file named on the command line is scanned as always)."""
     from pdlint.safeio import Boundary
     boundary = boundary or Boundary(cwd, paths or ["."])
     jobs: dict = {}
     missing: list = []
+    engine_repos: dict = {}  # git root -> (engine, its source file) or None
+    left: dict = {}  # git root -> the engine's own Python files and notebooks with launch text a walk left out
     for p in paths or ["."]:
         ap = os.path.abspath(os.path.join(cwd, p))
         if os.path.isdir(ap):
@@ -453,6 +476,14 @@ def discover(paths: list, cwd: str, excluded=lambda p: False, force_exclude=lamb
                     kind = _other_text(f)
                     if kind is not None and not _has_launch_text(f, boundary):
                         continue  # a Python module, a JSON file with no launch in it: not a file pdlint scans
+                    top = git or ap  # (a tree that is no git work tree: the directory named)
+                    if kind is not None and f.endswith((".py", ".ipynb")):
+                        if top not in engine_repos:
+                            engine_repos[top] = next(((e, rel) for e in ENGINE_SOURCES
+                                                      for rel in (engine_source(top, e),) if rel), None)
+                        if engine_repos[top] is not None:
+                            left[top] = left.get(top, 0) + 1
+                            continue
                     if kind is not None and (_json_manifest(f, boundary) or _json_config(f, boundary)):
                         kind = "unknown"  # read as YAML, as when it is named (a JSON file of data stays PD020)
                     if kind is None and "." not in os.path.basename(f) and not os.path.islink(f):
@@ -477,6 +508,13 @@ def discover(paths: list, cwd: str, excluded=lambda p: False, force_exclude=lamb
             jobs[ap] = FileJob(ap, display_path(ap, cwd), boundary.root_for(ap), kind, explicit=True)
         else:
             missing.append(p)
+    if notes is not None:
+        names = {"sglang": "SGLang", "vllm": "vLLM", "trtllm": "TensorRT-LLM"}
+        for git, n in sorted(left.items()):
+            engine, rel = engine_repos[git]
+            notes.append(f"{display_path(git, cwd)} holds {names[engine]}'s own source ({rel}): {n} of its Python "
+                         f"files and notebooks with launch text (the engine's tests and examples) were not scanned "
+                         f"(name one to have its launch text reported)")
     return sorted(jobs.values(), key=lambda j: j.display), missing
 
 

@@ -132,6 +132,8 @@ class Extractor:
         self._charts_done: set = set()
         self._chart_overlays: dict = {}  # chart directory -> abspaths of the values overlays found in its tree
         self._named_overlays: dict = {}  # chart directory -> the helm-values files its config names (memo)
+        self._repo_roots: dict = {}  # directory -> its repository root (discover.repo_root's memo)
+        self._engine_sources: dict = {}  # (root, engine) -> the engine's own source file there, or None
         self._glob_walk = [MAX_GLOB_RUN]  # entries all helm-values globs of this run may still walk
         self._listings: dict = {}  # directory -> its names (Ansible playbooks and inventories looked for)
         self._trims: dict = {}  # repository root -> its Python renders templates with trim_blocks (PD060)
@@ -2496,9 +2498,29 @@ class Extractor:
     def add_launch(self, launch: Launch) -> None:
         if self.deps is not None:
             self.deps.launch(launch)
+        self._engine_source(launch)
         launch.ordinal = self._ordinals.get(launch.path, 0)
         self._ordinals[launch.path] = launch.ordinal + 1
         self.out.launches.append(launch)
+
+    def _engine_source(self, launch: Launch) -> None:
+        """``launch.meta["engine_source"]``: the file showing that the launch's repository is its engine's own
+        source (a fork: :func:`pdlint.discover.engine_source`), which the check stage names in the findings a
+        fork may not deserve; its presence and absence are inputs of the result (the cache's)."""
+        from pdlint.discover import ENGINE_SOURCES, engine_source, repo_root
+        if launch.engine not in ENGINE_SOURCES:
+            return
+        root = repo_root(os.path.abspath(launch.path), self._repo_roots)
+        if root is None:
+            return
+        key = (root, launch.engine)
+        if key not in self._engine_sources:
+            self._engine_sources[key] = engine_source(root, launch.engine)
+        if self.deps is not None:
+            for rel in ENGINE_SOURCES[launch.engine]:
+                self.deps.weak(os.path.join(root, rel))
+        if self._engine_sources[key] is not None:
+            launch.meta["engine_source"] = self._engine_sources[key]
 
     # -- files referenced from launches ------------------------------------------------
     def resolve_in_repo(self, name: str, from_abspath: str, root: str) -> Optional[SourceFile]:

@@ -189,7 +189,7 @@ def run(paths: list, options: Options, config: Optional[str] = None) -> Result:
         return False
 
     jobs, missing = discover(paths, options.cwd, excluding, resolver.force_exclude(options.force_exclude),
-                             listings=listings, boundary=options.boundary)
+                             listings=listings, boundary=options.boundary, notes=resolver.warnings)
     if missing:
         raise UsageError("no such file or directory: " + ", ".join(missing))
     jobs = expand_units(jobs, options.cwd, resolver.excluded, resolver, listings=listings,
