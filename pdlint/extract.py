@@ -1755,6 +1755,7 @@ class Extractor:
         from pdlint.render.jinja import ROLE_SYNONYMS
         from pdlint.formats import crd
         found, _ = justfile.recipes(TStr.from_source(src))
+        called = justfile.calls(found)
         for r in found:
             meta = {}
             # a recipe named for its role, whole or as a word (`prefill`, `decode-worker-pd`)
@@ -1762,7 +1763,15 @@ class Extractor:
             if role:
                 meta["role_hint"] = role
             meta["shell_run"] = f"just recipe {r.name!r}"  # each recipe is its own invocation: not co-located
-            self.shell(job, src, r.body, None, env=None, context=f"just recipe {r.name!r}", meta=meta)
+            for call in called.get(r.name, ()):
+                # a recipe another one calls with literal arguments: run with them, as part of the caller's run
+                # (the calls of one `pd:` recipe start the servers of one deployment)
+                words = " ".join(a.text for a in call.args)
+                self.shell(job, src, justfile.bind(r, call), None, env=None,
+                           context=f"just recipe {r.name!r} as `just {r.name} {words}` (line {call.line})",
+                           meta=dict(meta, shell_run=f"just recipe {call.caller!r}"))
+            if r.name not in called:
+                self.shell(job, src, r.body, None, env=None, context=f"just recipe {r.name!r}", meta=meta)
 
     # -- systemd units ---------------------------------------------------------------
     def systemd(self, job: FileJob, src: SourceFile, doc: TStr, render_role: Optional[str], label: str = "") -> None:

@@ -5,7 +5,8 @@ dependencies after the colon) followed by indented body lines; each body is
 handed to the shell front-end with the recipe name as context (a recipe named
 ``prefill``/``decode`` is a role hint).  Top-level ``name := "value"``
 assignments become variables, and ``{{ NAME }}`` is the value of one (traced to
-its assignment); other ``{{ expr }}`` interpolations are kept as opaque values.
+its assignment); other ``{{ expr }}`` interpolations are kept as opaque values.  A recipe another recipe calls
+with literal arguments (``just serve prefill nixl``) is bound to them per call (:func:`calls`, :func:`bind`).
 """
 
 from __future__ import annotations
@@ -31,6 +32,23 @@ class Recipe:
     body: TStr  # the body lines, positions in the Justfile
     line: int
     params: tuple = ()  # its parameter names
+    raw: object = None  # the body before interpolation (TStr)
+    variables: object = None  # the Justfile's variables (for binding parameters later)
+
+
+@dataclass
+class Call:
+    """``just RECIPE ARG...`` in another recipe's body: the recipe with these literal arguments."""
+
+    caller: str
+    args: tuple  # TStr each, where written
+    line: int
+
+
+#: `just NAME ARG...` as a command of a recipe body (its own line or after `&&` / `;` / `&`), literal words only
+_CALL = re.compile(r"(?:^|[;&|])[ \t]*@?just[ \t]+([A-Za-z_][A-Za-z0-9_-]*)((?:[ \t]+[A-Za-z0-9_./:=,+-]+)*)"
+                   r"[ \t]*(?=$|[;&|>\n])", re.M)
+MAX_CALLS = 8  # calls of one recipe run (each its own render of the recipe)
 
 
 def is_justfile(name: str) -> bool:
@@ -86,7 +104,40 @@ def recipes(doc: TStr) -> tuple:
         value = variables.get(other)
         variables[name] = value if not isinstance(value, str) else None
     # (just evaluates every top-level assignment before any recipe runs, wherever it is written)
-    return [Recipe(r.name, _interpolations(r.body, variables, r.params), r.line, r.params) for r in out], variables
+    return [Recipe(r.name, _interpolations(r.body, variables, r.params), r.line, r.params, r.body, variables)
+            for r in out], variables
+
+
+def calls(found: list) -> dict:
+    """Recipe name -> the :class:`Call` s other recipes of the Justfile make of it with literal arguments, as many
+    as it has parameters (tlrmchlsmth/vllm's `pd:` recipe runs `just serve prefill nixl &` and `just serve decode
+    mooncake &`: `serve role backend:` was a launch whose role pdlint could not see, field test rw22/a)."""
+    by_name = {r.name: r for r in found if r.params}
+    out: dict = {}
+    for r in found:
+        body = r.raw if r.raw is not None else r.body
+        for m in _CALL.finditer(body.text):
+            target = by_name.get(m.group(1))
+            if target is None or target is r:
+                continue
+            words = [(w.start(), w.group(0)) for w in re.finditer(r"\S+", m.group(2))]
+            if len(words) != len(target.params):
+                continue  # (fewer: parameter defaults, more: variadic; not bound)
+            base = m.start(2)
+            args = tuple(body[base + i:base + i + len(w)] for i, w in words)
+            line = r.line + body.text.count("\n", 0, m.start(1)) + 1
+            lst = out.setdefault(target.name, [])
+            if len(lst) < MAX_CALLS and all([a.text for a in c.args] != [a.text for a in args] for c in lst):
+                lst.append(Call(r.name, args, line))
+    return out
+
+
+def bind(recipe: Recipe, call: Call) -> TStr:
+    """The recipe's body with its parameters taken from ``call``'s arguments (each traced to the call)."""
+    bound = dict(recipe.variables or {})
+    for name, arg in zip(recipe.params, call.args):
+        bound[name] = arg
+    return _interpolations(recipe.raw, bound, ())
 
 
 def _interpolations(body: TStr, variables: dict, params: tuple) -> TStr:
