@@ -31,7 +31,8 @@ the document).
   opaque.
 * **Runner expressions** are substituted as text before the shell parses
   the script, as the runner does: ``${{ env.X }}`` / ``${{ matrix.x }}``
-  (one value) / ``${{ inputs.x }}`` (default) for GitHub, ``${{
+  (a job once per combination of its matrix: :func:`matrix_combinations`) / ``${{ inputs.x }}`` (default) for
+  GitHub, ``${{
   variables.X }}`` for sflow, ``{{inputs.parameters.x}}`` /
   ``{{workflow.parameters.x}}`` for Argo.  An expression with no known value
   becomes an opaque word.
@@ -295,6 +296,15 @@ class _Walker:
                 elif self.dia == "ansible" and yt.get(r, "vars") is not None:
                     # a block's or a task's own `vars:` (over the play's)
                     self.exprs = {**outer, **named_values(self.doc, yt.get(r, "vars"))}
+                elif self.dia == "github" and len(path) == 2 and path[0] == "jobs":
+                    combos = matrix_combinations(self.doc, yt.get(yt.get(r, "strategy"), "matrix"))
+                    if combos:
+                        # the job once per combination of its matrix, as the runner starts it (field test rw22/a:
+                        # `role: [prefill, decode]` with `--disaggregation-mode ${{ matrix.role }}` was PD021)
+                        for combo in combos:
+                            self.exprs = {**outer, **combo}
+                            self._map(r, path, env, names, image)
+                        return
                 self._map(r, path, env, names, image)
             elif isinstance(node, yt.YSeq):
                 for i, item in enumerate(yt.seq_items(r)):
@@ -615,6 +625,52 @@ def _expressions(doc: TStr, root: yt.Ref, dia: str) -> dict:
                 if n and v is not None and isinstance(yt.deref(v).node, yt.YScalar):
                     ex.setdefault(f"inputs.parameters.{n}", yt.scalar_tstr(doc, v))
     return ex
+
+
+#: combinations of one job's matrix expanded at most (each a run of its steps)
+MAX_MATRIX = 16
+
+
+def matrix_combinations(doc: TStr, matrix) -> list:
+    """The ``{"matrix.KEY": value}`` of each combination a GitHub Actions ``strategy.matrix`` starts: the product
+    of its lists of scalars, less ``exclude:`` entries, with ``include:`` entries added to the combinations they
+    match (or as combinations of their own), as the runner expands it; at most :data:`MAX_MATRIX`.  A key whose
+    value is not a list of scalars (an expression, a list of mappings) is left out (its expression stays a value
+    pdlint cannot see)."""
+    if matrix is None or not isinstance(yt.deref(matrix).node, yt.YMap):
+        return []
+    keys: list = []
+    for name, v in yt.map_items(matrix):
+        if name in ("include", "exclude"):
+            continue
+        items = yt.seq_items(v) if isinstance(yt.deref(v).node, yt.YSeq) else []
+        vals = [yt.scalar_tstr(doc, i) for i in items if isinstance(yt.deref(i).node, yt.YScalar)]
+        if vals and len(vals) == len(items):
+            keys.append((name, vals))
+    combos: list = [{}]
+    for name, vals in keys:
+        combos = [{**c, name: v} for c in combos for v in vals][:MAX_MATRIX * 4]
+
+    def entry(item) -> dict:
+        return {k: yt.scalar_tstr(doc, v) for k, v in yt.map_items(item)
+                if isinstance(yt.deref(v).node, yt.YScalar)} if isinstance(yt.deref(item).node, yt.YMap) else {}
+
+    for ex in (entry(i) for i in yt.seq_items(yt.get(matrix, "exclude"))):
+        if ex:
+            combos = [c for c in combos if not all(k in c and c[k].text == v.text for k, v in ex.items())]
+    original = {name for name, _ in keys}
+    for inc in (entry(i) for i in yt.seq_items(yt.get(matrix, "include"))):
+        if not inc:
+            continue
+        hit = False
+        for c in combos:
+            if c and all(c[k].text == v.text for k, v in inc.items() if k in original):
+                c.update({k: v for k, v in inc.items() if k not in original})
+                hit = True
+        if not hit:
+            combos.append(dict(inc))
+    combos = [c for c in combos if c][:MAX_MATRIX]
+    return [{f"matrix.{k}": v for k, v in c.items()} for c in combos]
 
 
 def named_values(doc: TStr, ref) -> dict:

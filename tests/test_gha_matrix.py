@@ -1,0 +1,57 @@
+"""GitHub Actions: a job's `strategy.matrix` is expanded as the runner starts it (field test rw22/a, repro 4:
+`role: [prefill, decode]` with `--disaggregation-mode ${{ matrix.role }}` was one launch whose role pdlint could not
+see, PD021, although the values are written in the file)."""
+
+import pytest
+
+WORKFLOW = """\
+    name: pd
+    on: push
+    jobs:
+      serve:
+        strategy:
+          matrix:
+            role: [prefill, decode]
+            include:
+              - role: prefill
+                backend: nixl
+              - role: decode
+                backend: DECODE
+            EXCLUDE
+        runs-on: [gpu]
+        steps:
+          - run: python -m sglang.launch_server --model-path Qwen/Qwen2.5-7B-Instruct --disaggregation-mode ${{ matrix.role }} --disaggregation-transfer-backend ${{ matrix.backend }}
+    """
+
+
+@pytest.mark.parametrize("decode, fires", [("mooncake", True), ("nixl", False)])
+def test_each_matrix_combination_is_a_run_of_the_job(scratch_git, decode, fires):
+    scratch_git.write(".github/workflows/pd.yml", WORKFLOW.replace("DECODE", decode).replace("EXCLUDE", ""))
+    code, doc = scratch_git.lint(".")
+    assert sorted(l["role"] for l in doc["launches"]) == ["decode", "prefill"]
+    found = [(f["code"], f["line"]) for f in doc["findings"]]
+    assert found == ([("SGL805", 12)] if fires else []) and code == int(fires)  # (at the include's value)
+
+
+def test_an_excluded_combination_does_not_run_unless_an_include_adds_it_back(scratch_git):
+    plain = WORKFLOW.replace("DECODE", "mooncake").replace("EXCLUDE", "exclude:\n              - role: decode")
+    scratch_git.write(".github/workflows/pd.yml", plain)
+    code, doc = scratch_git.lint(".")
+    # (includes are applied after excludes: the decode include is a combination of its own again, as GitHub's)
+    assert sorted(l["role"] for l in doc["launches"]) == ["decode", "prefill"]
+    lines = plain.splitlines()
+    del lines[7:12]  # the include entries
+    scratch_git.write(".github/workflows/pd.yml", "\n".join(lines) + "\n")
+    code, doc = scratch_git.lint(".")
+    assert [l["role"] for l in doc["launches"]] == ["prefill"]
+
+
+def test_matrix_combinations_are_bounded():
+    from pdlint.formats import yaml_shell, yamltree as yt
+    from pdlint.text import SourceFile, TStr
+    text = "a: [" + ", ".join(map(str, range(10))) + "]\nb: [" + ", ".join(map(str, range(10))) + "]\n"
+    doc = TStr.from_source(SourceFile("m.yml", text))
+    (d,) = yt.compose(text)
+    combos = yaml_shell.matrix_combinations(doc, yt.Ref(d.root))
+    assert len(combos) == yaml_shell.MAX_MATRIX
+    assert [(c["matrix.a"].text, c["matrix.b"].text) for c in combos[:2]] == [("0", "0"), ("0", "1")]
