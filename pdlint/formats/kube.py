@@ -107,7 +107,9 @@ def _spend(budget: list) -> None:
     """Count one node against the walk's budget (alias bombs expand to millions)."""
     budget[0] -= 1
     if budget[0] < 0:
-        raise WalkLimit("YAML alias expansion limit exceeded (the document expands to too many nodes)")
+        # (a document of 60,000 URLs and no alias was told "alias expansion": field test rw22/h)
+        raise WalkLimit("the document has or expands to more YAML nodes than pdlint walks (each use of an alias "
+                        "counts: the YAML alias expansion limit)")
 
 
 #: llm-d-modelservice values (a top-level section's ``decode.containers[0]``) whose command the chart writes
