@@ -389,6 +389,11 @@ class Builtins:
                 if at is not None:
                     script, rest = words[at], words[at + 1:]
                     break
+            if base in ("su", "runuser"):  # `su [-] [USER] -c CMD [USER]`: CMD run by the user's shell
+                at = next((j + 1 for j in range(i + 1, len(texts) - 1) if texts[j] in ("-c", "--command")), None)
+                if at is not None:  # (field test rw22/h: only a PD020 "su is not a launcher")
+                    script, rest = words[at], []
+                    break
         else:
             return False
         what = "ssh" if remote else "tmux" if base == "tmux" else f"{base} -c"
