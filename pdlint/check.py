@@ -280,8 +280,8 @@ def _finding(rule, c, launch: Launch, pair: bool = False) -> Finding:
         src = launch.meta.get("engine_source")
         if src is not None:  # a fork may define the flag or field: what pdlint knows is the released engine's
             severity = WARNING
-            message += (f" (this repository holds {_ENGINE_NAMES.get(launch.engine, launch.engine)}'s own source, "
-                        f"{src}: a fork may define it, and pdlint judges the released engine)")
+            message += (f" (this repository holds {_ENGINE_NAMES.get(launch.engine, launch.engine)} source tree of "
+                        f"its own, {src}: a launch that runs it may accept this)")
     if c.version and rule.engine == "sglang":
         message += f" [SGLang {c.version}]"
     return Finding(path, line, col, rule.code, rule.name, severity,
@@ -290,10 +290,11 @@ def _finding(rule, c, launch: Launch, pair: bool = False) -> Finding:
                    token=c.token.text if c.token is not None and c.token.pieces else None)
 
 
-#: rules that refuse a flag, option, key or value the released engine does not define, which the engine's own
-#: source in the repository (a fork) may define: warnings there
-FORK_DEFINED = frozenset({"SGL001", "SGL002", "SGL021", "VLLM018", "VLLM019", "VLLM029", "TRT011"})
-_ENGINE_NAMES = {"sglang": "SGLang", "vllm": "vLLM", "trtllm": "TensorRT-LLM"}
+#: rules that refuse a flag, option, choice, key or value the released engine does not define, which the engine's
+#: own source tree in the repository (a fork: its scripts run that tree) may define: warnings there that say so
+#: (field tests rw20/f, deepgrove-ai/sglang's `--quantization ternary`; rw22/a, vLLM forks' KVTransferConfig fields)
+FORK_DEFINED = frozenset({"SGL001", "SGL002", "SGL004", "SGL021", "VLLM018", "VLLM019", "VLLM029", "TRT011"})
+_ENGINE_NAMES = {"sglang": "an SGLang", "vllm": "a vLLM", "trtllm": "a TensorRT-LLM"}
 
 
 def _launch_note(launch: Launch) -> str:

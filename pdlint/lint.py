@@ -304,7 +304,6 @@ def analyse(jobs: list, options: Options, resolver: ConfigResolver, deps=None) -
                                      failed))
         if failed:  # no rule checked their launches: coverage counts them as not checked, not as checked
             extraction.launches = launches = [l for l in extraction.launches if l.path not in failed]
-        findings = _in_a_fork(findings, options)
     if b.over:
         extraction.launches = launches = [l for l in extraction.launches if l.path not in b.over]
         findings = [f for f in findings if f.path not in b.over] + over_budget_findings(b)
@@ -334,34 +333,6 @@ def analyse(jobs: list, options: Options, resolver: ConfigResolver, deps=None) -
     launches = sorted(extraction.launches, key=lambda l: (l.path, l.line, l.ordinal))
     return Result(findings, launches, extraction.files, extraction.sources,
                   resolver.warnings + release_notes(launches), cov, suppressed)
-
-
-#: where an SGLang source tree sits in a repository that holds one (a fork: deepgrove-ai/sglang, meituan-longcat's
-#: SGLang-FluentLLM), relative to its root
-FORK_SERVER_ARGS = ("python/sglang/srt/server_args.py", "sglang/srt/server_args.py")
-#: findings that a fork's own parser may decide otherwise: an option or choice SGLang's releases do not have
-FORK_CODES = ("SGL001", "SGL004")
-
-
-def _in_a_fork(findings: list, options: Options) -> list:
-    """SGL001 / SGL004 in a repository that holds an SGLang source tree of its own are warnings that say so: its
-    scripts run that tree (`PYTHONPATH=$SCRIPT_DIR/python`), whose options and choices may differ from the
-    releases pdlint's tables hold (field test rw20/f: deepgrove-ai/sglang's `--quantization ternary`)."""
-    if not any(f.code in FORK_CODES for f in findings) or options.boundary is None:
-        return findings
-    from pdlint.model import ERROR, WARNING
-    forks: dict = {}  # repository root -> the fork's server_args.py, relative, or ""
-    out = []
-    for f in findings:
-        if f.code in FORK_CODES and f.severity == ERROR and not f.path.startswith("<"):
-            root = options.boundary.root_for(os.path.join(options.cwd, f.path))
-            if root not in forks:
-                forks[root] = next((rel for rel in FORK_SERVER_ARGS if os.path.isfile(os.path.join(root, rel))), "")
-            if forks[root]:
-                f = replace(f, severity=WARNING, message=f"{f.message} (this repository holds an SGLang source tree "
-                            f"of its own, {forks[root]}: a launch that runs it may accept this)")
-        out.append(f)
-    return out
 
 
 def _judged_paths(jobs: list, launches: list, findings: list):

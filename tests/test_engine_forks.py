@@ -36,8 +36,8 @@ def test_a_field_the_fork_may_define_is_a_warning_in_the_engines_own_repository(
     code, doc, _ = run(capsys)
     (f,) = [f for f in doc["findings"] if f["code"] == "VLLM029"]
     assert f["severity"] == ("warning" if fork else "error")
-    assert ("this repository holds vLLM's own source, vllm/engine/arg_utils.py: a fork may define it"
-            in f["message"]) is fork
+    assert ("this repository holds a vLLM source tree of its own, vllm/engine/arg_utils.py: a launch that runs it "
+            "may accept this" in f["message"]) is fork
     assert code == (0 if fork else 1)
 
 

@@ -10,7 +10,7 @@ from pdlint.model import ERROR, WARNING, AutoFix
 from pdlint.rules import Rule, register
 
 _C = "command line"
-#: SGL001 / SGL004 in a repository with an SGLang source tree of its own (pdlint.lint._in_a_fork)
+#: SGL001 / SGL004 in a repository with an SGLang source tree of its own (pdlint.check.FORK_DEFINED)
 _FORK_NOTE = ("A warning, saying so, in a repository that holds an SGLang source tree of its own "
               "(`python/sglang/srt/server_args.py` or `sglang/srt/server_args.py`: a fork, whose scripts run that "
               "tree and whose options and choices may differ from the releases' tables).")
