@@ -11,12 +11,14 @@ variables:
 * a variable is *environment-defaulted* where ``${V:-d}`` / ``${V-d}`` / ``${V:=d}`` (``d`` not empty)
   takes the default because ``V`` has no known value: not assigned before on the path, not given by the
   caller (``--var``, ``[tool.pdlint.vars]``: those are known, so nothing is recorded);
-* a test (``=``, ``==``, ``!=``, ``-eq``... with a literal on the other side), an arithmetic condition
+* a test (``=``, ``==``, ``!=``, ``-eq``... with a literal on the other side; ``[ ]``, ``[[ ]]`` or the
+  ``test`` builtin; in an ``&&``/``||`` list, judged by the ``if`` the list is the condition of), an arithmetic condition
   comparing one variable or expansion with a number (``(( NODE_RANK == 0 ))``, ``(( ${RANK:-0} > 0 ))``)
   or a ``case`` whose subject
   is exactly such a default (every character of it written in the default, however many variables it
   was copied through: ``NODE_RANK="${NODE_RANK:-0}"; [[ $NODE_RANK -eq 0 ]]``) gives the values that
-  would decide it otherwise: the literal words (``case`` patterns without glob characters), or for a
+  would decide it otherwise: the literal words (``case`` patterns without glob characters; for a word that is
+  the default itself, ``[ "$NNODES" != 1 ]``, another value: :func:`_other`), or for a
   numeric test the value on the other side of the literal from the default (``-eq 0`` with default 0: 1);
   in a numeric test of two such defaults (``[[ $NODE_RANK -lt $PREFILL_NODES ]]``) the right one counts as
   the number written there; in a nested default (``${NODE_RANK:-${SLURM_PROCID:-0}}``) the outermost
@@ -27,8 +29,7 @@ variables:
   role word (``KV_ROLE=kv_consumer``; :meth:`EnvVariants.may_launch`): a
   script whose defaults reach every launch and every such flag costs nothing more.
 
-Not recorded: arithmetic conditions other than one comparison of a name with a number, ``test`` words
-made by expansion, globs, variables read in a function the script never calls.
+Not recorded: arithmetic conditions other than one comparison of a name with a number, globs, variables read in a function the script never calls.
 """
 
 from __future__ import annotations
@@ -103,6 +104,8 @@ class EnvVariants:
         if op in ("=", "==", "!="):
             if literal.text != value.text:
                 self.env_pending.append((name, literal.text, literal, None))
+            else:  # the default itself (`[ "$NNODES" != "1" ]` with `NNODES=${NNODES:-1}`): any other value
+                self.env_pending.append((name,) + _other(literal) + (None,))
             return
         op = _MIRROR.get(op, "") if flipped else op
         test = _TESTS.get(op)
@@ -245,6 +248,19 @@ class EnvVariants:
                 continue
             stack.extend(n.children)
         return out
+
+
+def _other(literal: TStr) -> tuple:
+    """(text, value) of a value other than ``literal``: the next number, or a word pdlint cannot see (opaque:
+    no check judges a value the script never writes) located at the literal."""
+    if _INT.fullmatch(literal.text.strip()):
+        text = str(int(literal.text) + 1)
+        return text, _computed(text, literal)
+    text = "OTHER"
+    if not literal.pieces:
+        return f"<not {literal.text}>", TStr.synthetic(text, "<shell>", opaque=True)
+    p = literal.pieces[0]
+    return f"<not {literal.text}>", TStr.at(text, p.src, p.offset, p.chain, False, True, p.label)
 
 
 def _computed(text: str, at: TStr) -> TStr:
