@@ -1781,13 +1781,15 @@ class Extractor:
             # one variant per value of a variable a conditional tests that comes from the make command line
             # (`make ROLE=prefill`): each is its own invocation, as each target is
             for r in found:
-                run = f"make {r.target}" + (f" with {label}" if label else "")
+                # (`make decode` running `serve`'s recipe with decode's target-specific variables, or a recursive
+                # `$(MAKE) serve ROLE=prefill`: that invocation, rw22/a)
+                run = (r.via or f"make {r.target}") + (f" with {label}" if label else "")
                 meta = {"shell_run": run}  # each target is its own invocation: not co-located
-                role = makefile.role_hint(r.target)
+                role = (makefile.role_hint(r.root) if r.root else None) or makefile.role_hint(r.target)
                 if role:
                     meta["role_hint"] = role
                 self.shell(job, src, r.body, None, env=env or None, context=f"make target {r.target!r}" +
-                           (f" with {label}" if label else ""), meta=meta)
+                           (f" via {r.via}" if r.via else "") + (f" with {label}" if label else ""), meta=meta)
 
     # -- Dockerfiles ---------------------------------------------------------------
     def dockerfile(self, job: FileJob, src: SourceFile) -> None:
