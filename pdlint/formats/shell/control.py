@@ -208,7 +208,7 @@ class Control:
                 return
             literals.append(t)
         if literals and self.env_source(subject) is not None and self.may_launch([n for n, _ in body]):
-            self.note_env_case(subject, literals)
+            self.note_env_case(subject, literals, [n for n, _ in body])
 
     def pattern_role(self, patterns: list) -> Optional[str]:
         roles = {role_of(self.unit.source_text(p)) for p in patterns}
