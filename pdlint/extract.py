@@ -1801,13 +1801,15 @@ class Extractor:
             # one variant per value of a variable a conditional tests that comes from the make command line
             # (`make ROLE=prefill`): each is its own invocation, as each target is
             for r in found:
-                run = f"make {r.target}" + (f" with {label}" if label else "")
+                # (`make decode` running `serve`'s recipe with decode's target-specific variables, or a recursive
+                # `$(MAKE) serve ROLE=prefill`: that invocation, rw22/a)
+                run = (r.via or f"make {r.target}") + (f" with {label}" if label else "")
                 meta = {"shell_run": run}  # each target is its own invocation: not co-located
-                role = makefile.role_hint(r.target)
+                role = (makefile.role_hint(r.root) if r.root else None) or makefile.role_hint(r.target)
                 if role:
                     meta["role_hint"] = role
                 self.shell(job, src, r.body, None, env=env or None, context=f"make target {r.target!r}" +
-                           (f" with {label}" if label else ""), meta=meta)
+                           (f" via {r.via}" if r.via else "") + (f" with {label}" if label else ""), meta=meta)
 
     # -- Dockerfiles ---------------------------------------------------------------
     def dockerfile(self, job: FileJob, src: SourceFile) -> None:
@@ -1962,7 +1964,7 @@ class Extractor:
                 again = shell_commands(doc, again_ctx, env=env)
                 if any(launchers.find(c.words) is not None for c in again):
                     cmds, heredocs, loops = again, again_ctx.heredocs, True
-                    ctx.env_values = again_ctx.env_values
+                    ctx.env_values, ctx.env_reach = again_ctx.env_values, again_ctx.env_reach
         runs = [(cmds, render_role, label, heredocs)]
         from pdlint.formats.shell.conditions import role_of as _role_of
         read = set()  # the arguments the launches read ("1", "6")
@@ -1996,7 +1998,10 @@ class Extractor:
             runs = self.role_var_runs(job, doc, cmds, env, label, quiet) or runs
         env_labels: set = set()
         if per_arg and positional is None and render_role is None and len(runs) == 1 and ctx.env_values:
-            extra = _env_runs(doc, ctx.env_values, runs[0], env, lambda: quiet(loops_once=loops), label, took)
+            extra, unreached = _env_runs(doc, ctx.env_values, runs[0], env, lambda: quiet(loops_once=loops), label,
+                                         took, ctx.env_reach)
+            for (path, line), (reason, hint) in sorted(unreached.items()):
+                self.out.notes.setdefault(path, {}).setdefault(line, (reason, hint, None))
             env_labels = {r[2] for r in extra}
             runs += extra
         orphans = self.orphaned_flags(doc, cmds, render_role)
@@ -3251,14 +3256,21 @@ def slurm_env(doc: TStr) -> dict:
 
 
 def _env_runs(doc: TStr, env_values: dict, first: tuple, env: Optional[dict], quiet, label: str,
-              took: float) -> list:
+              took: float, reach: Optional[dict] = None) -> tuple:
     """The script run again once per value (at most :data:`MAX_ENV_RUNS`) of a variable the environment
     may set that would reach launch text its default skips (``NODE_RANK=1`` for ``if [[ $NODE_RANK -eq 0
     ]]; then <prefill>; else <decode>; fi``): each run's commands and here-documents that its run with the
     defaults (``first``) did not have, labelled ``run with NAME=VALUE``; the value is located where the
     script writes the literal it was compared with.  ``took``: the seconds the first run took; a run that
     would leave the file less than twice that of its budget (for the rules and the pair stage) is not
-    made: a file checked with fewer runs, not one over budget and not checked at all."""
+    made: a file checked with fewer runs, not one over budget and not checked at all.
+
+    ``reach``: (name, value) -> {(path, line, text, start, end)} the launch text lines that value would run
+    (``ShellContext.env_reach``).  The values are tried first that reach launch text no run built yet and no value
+    tried reaches with the same text (four switches each starting the same prefill do not use up the runs before
+    the rank test whose other arm is the decode, field test rw22/h); a value whose lines every run so far built is
+    not tried.  Returns ``(runs, notes)``: ``notes`` (path, line) -> (reason, hint) at the launch text of each
+    value not tried for the bound or the time budget, which no run built."""
     from pdlint.formats.shell import shell_commands
     from pdlint.formats.shell.conditions import role_of
     from pdlint.formats.shell.state import tstr_key
@@ -3267,13 +3279,53 @@ def _env_runs(doc: TStr, env_values: dict, first: tuple, env: Optional[dict], qu
         return (tuple(tstr_key(w) for w in c.words), tuple(sorted((k, v.text) for k, v in c.env.items()
                                                                  if k != name)))
 
-    values = [(name, text, tok) for name, vs in env_values.items() for text, tok in vs.items()]
+    def offsets_of(cmds, into: dict) -> None:
+        for c in cmds:
+            for w in c.words:
+                for p in w.pieces:
+                    if p.src is not None and not p.opaque:
+                        into.setdefault(p.src.path, set()).add(p.offset)
+
+    def built(x: tuple) -> bool:  # a word of a command built so far is in this line of launch text
+        return any(x[3] <= o < x[4] for o in covered.get(x[0], ()))
+
+    reach = reach or {}
+    # ("<not worker>": any value but the default a test compared with, pdlint.formats.shell.envruns._other; only
+    # when no test gave the variable a value of its own: `elif [ "$ROLE" = decode ]` says which other value)
+    values = [(name, text, tok) for name, vs in env_values.items() for text, tok in vs.items()
+              if not (text.startswith("<not ") and any(not t.startswith("<not ") for t in vs))]
     out = []
     had = {tstr_key(h.text) for h in first[3]}
-    for name, text, tok in values[:MAX_ENV_RUNS]:
+    covered: dict = {}  # path -> offsets of the words of the commands built so far
+    offsets_of(first[0], covered)
+    claimed: set = set()  # the launch texts of the values tried
+    pending = list(range(len(values)))
+    why = None
+
+    def rank(i: int) -> tuple:
+        lines = reach.get(values[i][:2]) or ()
+        if not lines:
+            return (0, i)  # (flags, a role word, an array's keys: what it changes is not a line of its own)
+        fresh = [x for x in lines if not built(x)]
+        if not fresh:
+            return (2, i)  # every line it reaches is built already
+        return (0 if any(x[2] not in claimed for x in fresh) else 1, i)
+
+    while pending:
+        i = min(pending, key=rank)
+        if rank(i)[0] == 2:
+            pending.remove(i)
+            continue
+        if len(out) >= MAX_ENV_RUNS:
+            why = "bound"
+            break
         left = budget.time_left()
         if left is not None and left < 3 * took:
+            why = "time"
             break
+        pending.remove(i)
+        name, text, tok = values[i]
+        claimed.update(x[2] for x in reach.get((name, text), ()))
         started = time.monotonic()
         run_env = dict(env or {})
         bound = None
@@ -3285,11 +3337,31 @@ def _env_runs(doc: TStr, env_values: dict, first: tuple, env: Optional[dict], qu
         base = {key(b, name) for b in first[0]}
         cmds = [c for c in shell_commands(doc, run_ctx, env=run_env, bound=bound)
                 if not c.uncalled and key(c, name) not in base]
+        offsets_of(cmds, covered)
         heredocs = [h for h in run_ctx.heredocs if not h.uncalled and tstr_key(h.text) not in had]
         how = f"run with ${name}={text}" if bound else f"run with {name}={text}"
         out.append((cmds, role_of(text), ", ".join(x for x in (label, how) if x), heredocs))
         took = max(took, time.monotonic() - started)
-    return out
+    notes: dict = {}
+    for i in pending if why else ():
+        name, text, _ = values[i]
+        what = f"the script's argument ${name} is {text}" if name.isdigit() else \
+            f"the environment sets {name}={text}"
+        give = f"run it with that argument from a script pdlint reads" if name.isdigit() else \
+            f"give {name} the value you deploy with (`--var {name}={text}` or `[tool.pdlint.vars]`)"
+        if why == "bound":
+            reason = (f"the script builds this launch only when {what}, and pdlint runs a script again for at "
+                      f"most {MAX_ENV_RUNS} such values (environment switches that lead to other launch text); "
+                      f"this one was past that bound")
+            hint = f"{give} to check it, or split the script so that fewer switches pick its launches"
+        else:
+            reason = (f"the script builds this launch only when {what}, and the file's time budget had too little "
+                      f"left for another run of the script with that value")
+            hint = f"raise `--time-per-file`, or {give} to check it"
+        for x in sorted(reach.get((name, text), ())):
+            if not built(x):
+                notes.setdefault((x[0], x[1]), (reason, hint))
+    return out, notes
 
 
 def _command_key(item) -> tuple:

@@ -139,7 +139,7 @@ def env_values(shell_eval, script: str) -> dict:
     ('[[ 0 -eq $R ]]', "0", ["1"]),  # the variable on the right
     ('[ 2 -lt "$R" ]', "0", ["3"]),
     ('[[ $R == head ]]', "worker", ["head"]),
-    ('[ "$R" != worker ]', "worker", []),  # the only value compared is the default
+    ('[ "$R" != worker ]', "worker", ["<not worker>"]),  # only the default compared: any other value (rw22/h)
     # arithmetic conditions: a name, $R or ${R} against a number written in the condition
     ("(( R == 0 ))", "0", ["1"]),
     ("(( $R > 0 ))", "0", ["1"]),

@@ -14,7 +14,12 @@ role hint, as a Justfile recipe's name).  What make does to a recipe line before
   cannot see.
 
 A rule with several targets (``prefill decode:``) runs its recipe once per target: one :class:`Rule` each, ``$@`` the
-target's name where the rule line writes it, with the target's own variables (``prefill: PORT := 30000``).
+target's name where the rule line writes it, with the target's own variables (``prefill: PORT := 30000``).  A target's
+variables are in effect for its prerequisites too (GNU make): ``decode: ROLE=decode`` + ``decode: serve`` makes
+``make decode`` run ``serve``'s recipe with ROLE=decode, one more :class:`Rule` (``via``); so does a recipe line
+``$(MAKE) serve ROLE=prefill`` (command-line variables win over the file's).  A recipe that reads a variable only such
+runs give (``--tp $(TP)``, TP set per role target) is a helper: its plain ``make serve`` is not built (field test
+rw22/a).
 ``include`` / ``-include`` give the variables of the files they name (read through a callback: pdlint's reader, inside
 the repository; :data:`MAX_INCLUDE_DEPTH` deep).  Conditionals (``ifeq`` / ``ifneq`` / ``ifdef`` / ``ifndef``,
 ``else ifeq``) are evaluated with the file's values; one that tests a variable the file does not assign (``make
@@ -47,6 +52,11 @@ class Rule:
     target: str
     body: TStr  # the recipe, make's expansion done, positions in the Makefile
     line: int
+    #: the invocation that runs this recipe with other values than ``make TARGET`` does: a target whose
+    #: target-specific variables its prerequisites see (``make decode``, ``decode: ROLE=decode``, ``decode: serve``)
+    #: or a recursive make call (``make serve ROLE=prefill``, from ``$(MAKE) serve ROLE=prefill`` in ``pd``'s recipe)
+    via: str = ""
+    root: str = ""  # the target that invocation names (``decode``), for its role hint
 
 
 def is_makefile(name: str) -> bool:
@@ -142,6 +152,7 @@ class _Parser:
         self.read, self.given, self.assume = read, given, assume
         self.variables: dict = {}  # NAME -> TStr (None: a value pdlint cannot see)
         self.target_vars: dict = {}  # target -> [(name, op, value)]
+        self.prereqs: dict = {}  # target -> [prerequisite as written]
         self.raw: list = []  # (targets [(name, TStr)], grouped, [recipe line TStr], line)
         self.wanted: dict = {}  # variable from outside the file -> {value: (text, TStr)} a conditional compares
         self.untaken: set = set()  # variables assigned only in branches not taken
@@ -258,6 +269,11 @@ class _Parser:
                     hash_at = rest.text.find("#")
                     if 0 <= hash_at < semi:
                         semi = -1
+                    deps = rest.text[:semi if semi >= 0 else hash_at if hash_at >= 0 else len(rest.text)]
+                    for name, _ in targets:  # its prerequisites (order-only ones too: make builds them first)
+                        for dep in deps.split():
+                            if dep != "|" and len(self.prereqs) < MAX_RULES:
+                                self.prereqs.setdefault(name, []).append(dep)
                     if semi >= 0 and rest.text[semi + 1:].strip():
                         rule[2].append(rest[semi + 1:])
                         rule[2].append(TStr.synthetic("\n", "<make>"))
@@ -367,21 +383,161 @@ class _Parser:
         for name, v in self.assume.items():  # `make ROLE=prefill`: the value, at the conditional that compares it
             if v[1] is not None:
                 base[name] = v[1]
-        out = []
+        recipes: list = []  # (target, its name where written, grouped, recipe as written, line)
         for targets, grouped, body, line in self.raw:
             if not body:
                 continue
             body = TStr.join(body)
             for name, tok in (targets[:1] if grouped else targets):
-                variables = base
-                if self.target_vars.get(name):
-                    variables = dict(base)
-                    for var, op, value, unknown in self.target_vars[name]:
-                        self.assign(variables, var, "=" if op == "+=" and var not in variables else op, value,
-                                    unknown)
-                auto = {} if grouped else {"@": tok}
-                out.append(Rule(name, _recipe(body, variables, auto), line))
+                recipes.append((name, tok, grouped, body, line))
+        bound = self.bound_runs(recipes, base)
+        helpers = {k for k, (names, _) in bound.items() if names}
+        out = []
+        for k, (name, tok, grouped, body, line) in enumerate(recipes):
+            if k not in helpers:
+                out.append(Rule(name, _recipe(body, self.chain_variables(base, (name,), {}),
+                                              {} if grouped else {"@": tok}), line))
+        for k, (_, runs) in sorted(bound.items()):
+            name, tok, grouped, body, line = recipes[k]
+            for via, root, recipe in runs:
+                out.append(Rule(name, recipe, line, via, root))
         return out
+
+    def chain_variables(self, base: dict, chain: tuple, overrides: dict) -> dict:
+        """The variables a recipe of ``chain[-1]`` sees when make builds it for ``chain[0]`` through the
+        prerequisites ``chain`` (GNU make: a target's target-specific variables are in effect for its prerequisites,
+        a prerequisite's own win), ``overrides`` from the make command line winning over all."""
+        if not overrides and not any(self.target_vars.get(t) for t in chain):
+            return base
+        variables = dict(base)
+        for t in chain:
+            for var, op, value, unknown in self.target_vars.get(t, ()):
+                if var not in overrides:
+                    self.assign(variables, var, "=" if op == "+=" and var not in variables else op, value, unknown)
+        variables.update(overrides)
+        return variables
+
+    def bound_runs(self, recipes: list, base: dict) -> dict:
+        """The recipes make runs with other values than ``make TARGET`` gives them: reached through the
+        prerequisites of a target with target-specific variables (``decode: ROLE=decode``, ``decode: serve``: ``make
+        decode`` runs ``serve``'s recipe with ROLE=decode), or named by a recursive make call with variables
+        (``$(MAKE) serve ROLE=prefill``).  ``{recipe index: (variables only such runs give it that the recipe
+        reads, [(invocation, target it names, recipe expanded)])}``; a run whose recipe is the plain one's is none.
+        The plain ``make TARGET`` of a recipe that reads a variable only such runs give (a helper target) is not
+        built.  At most :data:`MAX_BOUND` runs, :data:`MAX_CHAIN` prerequisites deep, :data:`MAX_BOUND_STEPS` targets
+        visited."""
+        by_target: dict = {}
+        for k, r in enumerate(recipes):
+            by_target.setdefault(r[0], []).append(k)
+        starts: list = []  # (invocation, root target, overrides)
+        for root, assigns in self.target_vars.items():
+            if root in self.prereqs and any(not unknown for _, _, _, unknown in assigns):
+                starts.append((f"make {root}", root, {}))
+        for k, (name, _, _, body, _) in enumerate(recipes):
+            for call in _make_calls(body, self.default_goal()):
+                targets, overrides, words = call
+                for t in targets:
+                    starts.append((f"make {' '.join([t] + words)} (in make {name})", t, overrides))
+        out: dict = {}
+        seen: set = set()
+        count = 0
+        plain: dict = {}
+        steps = 0
+        for via, root, overrides in starts:
+            stack = [(root,)]
+            while stack and count < MAX_BOUND and steps < MAX_BOUND_STEPS:
+                steps += 1
+                chain = stack.pop()
+                t = chain[-1]
+                if len(chain) < MAX_CHAIN:
+                    stack.extend(chain + (d,) for d in reversed(self.prereqs.get(t, ())) if d not in chain)
+                if len(chain) == 1 and not overrides:
+                    continue  # (the root's own recipe with its own variables: the plain run)
+                for k in by_target.get(t, ()):
+                    name, tok, grouped, body, line = recipes[k]
+                    auto = {} if grouped else {"@": tok}
+                    variables = self.chain_variables(base, chain, overrides)
+                    recipe = _recipe(body, variables, auto)
+                    if k not in plain:
+                        plain[k] = _key(_recipe(body, self.chain_variables(base, (name,), {}), auto))
+                    key = _key(recipe)
+                    if key == plain[k] or (k, key) in seen:
+                        continue
+                    seen.add((k, key))
+                    count += 1
+                    names, runs = out.setdefault(k, (set(), []))
+                    runs.append((via, root, recipe))
+                    reads = {inner.strip() for _, _, inner in _refs(body.text) if inner}
+                    names.update(n for n in reads if n in variables and n not in base and n not in self.given)
+        return out
+
+    def default_goal(self) -> Optional[str]:
+        """The target ``make`` builds when given none: the first one not starting with ``.``."""
+        for targets, _, _, _ in self.raw:
+            for name, _ in targets:
+                if not name.startswith("."):
+                    return name
+        return None
+
+
+MAX_BOUND = 32  # recipes built with the variables of a target or a recursive make call, per reading
+MAX_CHAIN = 8  # prerequisites followed deep
+MAX_BOUND_STEPS = 2000  # targets visited following prerequisites, per reading
+#: a recipe line that runs make again (``$(MAKE) serve ROLE=prefill &``, ``@make -s decode TP=4``)
+_MAKE_CALL = re.compile(r"^\t?[@+\- \t]*(?:\$\(MAKE\)|\$\{MAKE\}|make)[ \t]+(.*)$", re.M)
+_CALL_ASSIGN = re.compile(r"([A-Za-z_][A-Za-z0-9_.-]*)=(.*)", re.S)
+_CALL_END = frozenset(("&", "&&", ";", "||", "|", ">", ">>", "2>&1", "\\"))
+
+
+def _key(t: TStr) -> tuple:
+    return t.text, tuple((p.start, p.end, p.offset, p.opaque, p.src is not None and p.src.path) for p in t.pieces)
+
+
+def _make_calls(body: TStr, default: Optional[str]) -> list:
+    """``(targets, {NAME: value TStr or None}, words)`` of each recursive make call a recipe (as written) makes at
+    the start of a line: ``$(MAKE) serve ROLE=prefill BACKEND=nixl &``.  A call with ``-C`` / ``-f`` (another
+    Makefile) is not one of this file; a value with a reference in it is one pdlint cannot see (None)."""
+    out = []
+    for m in _MAKE_CALL.finditer(body.text):
+        targets, overrides, words, other = [], {}, [], False
+        pos = m.start(1)
+        skip_number = False
+        for w in re.finditer(r"\S+", m.group(1)):
+            text = w.group(0)
+            if text in _CALL_END or text.endswith(("&", ";")) and not _CALL_ASSIGN.fullmatch(text):
+                break
+            if skip_number and text.isdigit():
+                skip_number = False
+                continue
+            skip_number = False
+            if text.startswith("-"):
+                if text in ("-C", "-f", "--file", "--makefile", "--directory") or text.startswith(
+                        ("-C", "-f", "--file=", "--makefile=", "--directory=")) and text != "-f":
+                    other = True
+                    break
+                skip_number = text in ("-j", "-l", "--jobs", "--load-average")
+                continue
+            a = _CALL_ASSIGN.fullmatch(text)
+            tok = body[pos + w.start():pos + w.end()]
+            if a:
+                value = tok[a.start(2):]
+                v = value.text
+                if len(v) >= 2 and v[0] == v[-1] and v[0] in "'\"":
+                    value = value[1:-1]
+                overrides[a.group(1)] = None if "$" in value.text else value
+                words.append(text)
+            elif "$" not in text and "=" not in text:
+                targets.append(text)
+                words.append(text)
+            else:
+                other = True
+                break
+        if other or not overrides:
+            continue  # (no variables: `$(MAKE) decode` runs decode as `make decode` does)
+        if not targets and default:
+            targets = [default]
+        out.append((targets, overrides, [x for x in words if "=" in x]))
+    return out[:MAX_BOUND]
 
 
 def _state(stack: list) -> Optional[bool]:

@@ -128,6 +128,10 @@ class ShellContext:
     #: in decode)``), in script order: name -> {value text -> where it is written (or computed from)}
     #: (:mod:`pdlint.formats.shell.envruns`)
     env_values: dict = field(default_factory=dict)
+    #: output: (name, value text) of ``env_values`` -> {(path, line, launch text, start, end offsets)} the part its
+    #: value would run holds (:meth:`EnvVariants.launch_lines`), to order the runs and to say where a run not made
+    #: leaves launch text unchecked (``extract._env_runs``)
+    env_reach: dict = field(default_factory=dict)
     #: a ``while`` loop whose condition is unknown also continues after one
     #: iteration of its body, not only after none: the script run with one
     #: option (``while [[ $# -gt 0 ]]; do case "$1" in --role) ROLE="$2"; shift 2``)

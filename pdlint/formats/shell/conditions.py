@@ -259,7 +259,17 @@ class Conditions:
                 return self._nonempty(ops[1])
             return Cond(None)
         if len(ops) == 3:
-            return self.matched(compare(ops[1].t.text, ops[0], ops[2], False, self.match_budget))
+            op = ops[1].t.text
+            if self.env_spans and (op in ("=", "==", "!=") or op in _NUMERIC):
+                # `test $NNODES -gt 1` (the builtin, not `[ ]`): what the environment may set NNODES to, as for
+                # `[ "$NNODES" -gt 1 ]` (field test rw22/h); the literal side is any word not an environment
+                # default, or a number one is (`test $RANK -lt $PREFILL_NODES`: the left one's values are tried)
+                a, b = args[0], args[2]
+                for ref, lit, flipped in ((a, b, False), (b, a, True)):
+                    if not lit.opaque and (self.env_source(lit) is None or (
+                            not flipped and op in _NUMERIC and _INT_TEXT.fullmatch(lit.text))):
+                        self.note_env_compare(op, ref, lit, flipped)
+            return self.matched(compare(op, ops[0], ops[2], False, self.match_budget))
         return Cond(None)
 
 

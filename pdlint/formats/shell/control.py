@@ -80,7 +80,11 @@ class Control:
             nxt = []
             for s, else_facts in pending:
                 mark, tested = len(self.env_pending), len(self.env_tested)
-                outs = self.run_seq(cond, s)
+                self.env_outer += 1
+                try:
+                    outs = self.run_seq(cond, s)
+                finally:
+                    self.env_outer -= 1
                 env_names = set(self.env_tested[tested:])
                 del self.env_tested[tested:]
                 if len(self.env_pending) > mark:  # a test of an environment default: what did its decision skip?
@@ -129,9 +133,11 @@ class Control:
         <launch>``): its condition is evaluated on a copy of the state at the ``if`` only to note the values
         that would run its body (:class:`EnvVariants`); what it ran is not kept."""
         mark, count = len(self.env_pending), len(self.commands)
+        self.env_outer += 1
         try:
             self.run_seq(cond, st.fork())
         finally:
+            self.env_outer -= 1
             del self.commands[count:]
         if len(self.env_pending) > mark:
             self.env_commit(mark, [n for n, _ in body])
@@ -202,7 +208,7 @@ class Control:
                 return
             literals.append(t)
         if literals and self.env_source(subject) is not None and self.may_launch([n for n, _ in body]):
-            self.note_env_case(subject, literals)
+            self.note_env_case(subject, literals, [n for n, _ in body])
 
     def pattern_role(self, patterns: list) -> Optional[str]:
         roles = {role_of(self.unit.source_text(p)) for p in patterns}

@@ -11,12 +11,14 @@ variables:
 * a variable is *environment-defaulted* where ``${V:-d}`` / ``${V-d}`` / ``${V:=d}`` (``d`` not empty)
   takes the default because ``V`` has no known value: not assigned before on the path, not given by the
   caller (``--var``, ``[tool.pdlint.vars]``: those are known, so nothing is recorded);
-* a test (``=``, ``==``, ``!=``, ``-eq``... with a literal on the other side), an arithmetic condition
+* a test (``=``, ``==``, ``!=``, ``-eq``... with a literal on the other side; ``[ ]``, ``[[ ]]`` or the
+  ``test`` builtin; in an ``&&``/``||`` list, judged by the ``if`` the list is the condition of), an arithmetic condition
   comparing one variable or expansion with a number (``(( NODE_RANK == 0 ))``, ``(( ${RANK:-0} > 0 ))``)
   or a ``case`` whose subject
   is exactly such a default (every character of it written in the default, however many variables it
   was copied through: ``NODE_RANK="${NODE_RANK:-0}"; [[ $NODE_RANK -eq 0 ]]``) gives the values that
-  would decide it otherwise: the literal words (``case`` patterns without glob characters), or for a
+  would decide it otherwise: the literal words (``case`` patterns without glob characters; for a word that is
+  the default itself, ``[ "$NNODES" != 1 ]``, another value: :func:`_other`), or for a
   numeric test the value on the other side of the literal from the default (``-eq 0`` with default 0: 1);
   in a numeric test of two such defaults (``[[ $NODE_RANK -lt $PREFILL_NODES ]]``) the right one counts as
   the number written there; in a nested default (``${NODE_RANK:-${SLURM_PROCID:-0}}``) the outermost
@@ -27,8 +29,7 @@ variables:
   role word (``KV_ROLE=kv_consumer``; :meth:`EnvVariants.may_launch`): a
   script whose defaults reach every launch and every such flag costs nothing more.
 
-Not recorded: arithmetic conditions other than one comparison of a name with a number, ``test`` words
-made by expansion, globs, variables read in a function the script never calls.
+Not recorded: arithmetic conditions other than one comparison of a name with a number, globs, variables read in a function the script never calls.
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ _LONG_OPTION = re.compile(r"(?:^|\s)--[A-Za-z]")
 #: an assignment whose value holds a long option (``ARGS+=(--lmcache-config ...)``, ``EXTRA="$EXTRA --enable-x"``)
 _FLAG_ASSIGNMENT = re.compile(r"^[ \t]*(?:(?:export|local|declare|typeset|readonly)(?:[ \t]+-\w+)*[ \t]+)?"
                               r"[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]\n]*\])?\+?=[^\n]*?(?<=[\s(\"'=])--[A-Za-z]", re.M)
+MAX_REACH_LINES = 64  # lines of launch text recorded for one value (EnvVariants.launch_lines)
 _KV_ROLES = frozenset({"kv_producer", "kv_consumer", "kv_both"})
 _MIRROR = {"-gt": "-lt", "-lt": "-gt", "-ge": "-le", "-le": "-ge", "-eq": "-eq", "-ne": "-ne"}
 #: the values on the two sides of ``-OP N``, as offsets from N (a rank test ``-eq 0`` gives 0 and 1, not -1)
@@ -103,6 +105,8 @@ class EnvVariants:
         if op in ("=", "==", "!="):
             if literal.text != value.text:
                 self.env_pending.append((name, literal.text, literal, None))
+            else:  # the default itself (`[ "$NNODES" != "1" ]` with `NNODES=${NNODES:-1}`): any other value
+                self.env_pending.append((name,) + _other(literal) + (None,))
             return
         op = _MIRROR.get(op, "") if flipped else op
         test = _TESTS.get(op)
@@ -151,14 +155,19 @@ class EnvVariants:
                                  and self.env_source(value) in names):
                 del st.vars[name]
 
-    def note_env_case(self, subject: TStr, literals: list) -> None:
-        """``case SUBJECT in`` an item with these literal patterns (TStr) whose body holds launch text."""
+    def note_env_case(self, subject: TStr, literals: list, body: Optional[list] = None) -> None:
+        """``case SUBJECT in`` an item with these literal patterns (TStr) whose body (statement nodes) holds
+        launch text."""
         name = self.env_source(subject)
         if name is None or self.uncalled:
             return
+        reach = None
         for t in literals:
             if t.text != subject.text:
                 self.ctx.env_values.setdefault(name, {}).setdefault(t.text, t)
+                if body:
+                    reach = self.launch_lines(body) if reach is None else reach
+                    self.ctx.env_reach.setdefault((name, t.text), set()).update(reach)
 
     def note_env_empty(self, unknown: frozenset, st) -> None:
         """``[[ -n "$model_name" ]]`` decided false because the value is empty only as the default of a
@@ -189,6 +198,7 @@ class EnvVariants:
             return
         texts = None
         launches = None
+        reach = None
         for name, text, where, array in new:
             if array is not None:  # (a key of that array: kept when the skipped part reads it)
                 if texts is None:
@@ -200,6 +210,9 @@ class EnvVariants:
                 keep = launches
             if keep:
                 self.ctx.env_values.setdefault(name, {}).setdefault(text, where)
+                if array is None:
+                    reach = self.launch_lines(skipped) if reach is None else reach
+                    self.ctx.env_reach.setdefault((name, text), set()).update(reach)
 
     def may_launch(self, nodes: list) -> bool:
         """Do these statements (of the current unit) hold launch text (``ctx.launch_text``), in their own
@@ -229,6 +242,33 @@ class EnvVariants:
         # values (an etcd URI instead of an http one) are another configuration, not the other role: no second run
         return any(self.launch_relevant(name) for name in sorted(self._role_assignments(nodes)))
 
+    def launch_lines(self, nodes: list) -> set:
+        """``{(path, line, text, start, end)}`` of the lines with launch text in these statements (of the current unit) and
+        in the functions they name (and so on): what a run that takes them may build.  At most
+        :data:`MAX_REACH_LINES` lines."""
+        functions = self.function_definitions()
+        todo = [(self.unit, n) for n in nodes]
+        seen: set = set()
+        out: set = set()
+        while todo and len(out) < MAX_REACH_LINES:
+            unit, n = todo.pop()
+            a, b = unit.start(n), unit.char(n.end_byte)
+            text = unit.text[a:b]
+            pos = 0
+            for line in text.split("\n"):
+                if self.ctx.launch_text(line):
+                    seg = unit.tstr[a + pos:a + pos + len(line)]
+                    if seg.pieces and seg.pieces[0].src is not None:
+                        o, first, last = seg.origin, seg.pieces[0], seg.pieces[-1]
+                        out.add((o.path, o.line, " ".join(line.split()), first.offset,
+                                 last.offset + last.end - last.start))
+                pos += len(line) + 1
+            for word in set(_WORD.findall(text)):
+                if word in functions and word not in seen:
+                    seen.add(word)
+                    todo.extend(functions[word])
+        return out
+
     def _role_assignments(self, nodes: list) -> set:
         """Names the statements ``nodes`` assign a literal role word (``decode``, ``generation``, ``kv_consumer``)."""
         from .conditions import role_of
@@ -245,6 +285,19 @@ class EnvVariants:
                 continue
             stack.extend(n.children)
         return out
+
+
+def _other(literal: TStr) -> tuple:
+    """(text, value) of a value other than ``literal``: the next number, or a word pdlint cannot see (opaque:
+    no check judges a value the script never writes) located at the literal."""
+    if _INT.fullmatch(literal.text.strip()):
+        text = str(int(literal.text) + 1)
+        return text, _computed(text, literal)
+    text = "OTHER"
+    if not literal.pieces:
+        return f"<not {literal.text}>", TStr.synthetic(text, "<shell>", opaque=True)
+    p = literal.pieces[0]
+    return f"<not {literal.text}>", TStr.at(text, p.src, p.offset, p.chain, False, True, p.label)
 
 
 def _computed(text: str, at: TStr) -> TStr:

@@ -110,6 +110,7 @@ class Interpreter(Words, Conditions, Control, Builtins, Joins, Tails, EnvVariant
         self.env_spans: set = set()  # the defaults taken for variables with no known value (EnvVariants)
         self.env_pending: list = []  # values of those noted by the conditions being decided (EnvVariants)
         self.env_tested: list = []  # the environment-defaulted variables the conditions compared (EnvVariants)
+        self.env_outer = 0  # enclosing conditions that judge the values noted (an `if`'s, a list's left part)
         self.sub_forks: Optional[list] = None  # substitutions with several outputs in the statement (per_output)
         self.sub_pick: dict = {}  # (id(unit), start) of such a substitution -> the output this run takes
         self.nested_out: Optional[tuple] = None  # what the last `sh -c` child printed, when known (nested_shell)
@@ -1064,10 +1065,19 @@ class Interpreter(Words, Conditions, Control, Builtins, Joins, Tails, EnvVariant
         left, right, op = named[0], named[-1], ops[0]
         results = []
         mark = len(self.env_pending)
-        lefts = self.exec_stmt(left, st)
+        self.env_outer += 1
+        try:
+            lefts = self.exec_stmt(left, st)
+        finally:
+            self.env_outer -= 1
         if len(self.env_pending) > mark:  # `[ "$ROLE" = decode ] && launch_decode`: was the launch skipped?
             skips = any(o.status is (op == "||") and not o.forked and not o.st.flow for o in lefts)
-            self.env_commit(mark, [right] if skips else [])
+            if self.env_outer and not (skips and self.may_launch([right])):
+                # `if [ "$NNODES" -gt 1 ] && [ -n "$HOST" ]; then <flags>`: the `if` around judges them (what its
+                # decision skipped), as it does a test in the list's last part (field test rw22/h)
+                pass
+            else:
+                self.env_commit(mark, [right] if skips else [])
         for o in lefts:
             if o.st.flow:
                 results.append(o)
