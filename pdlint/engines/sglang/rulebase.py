@@ -79,12 +79,15 @@ def sgl_rule(code: str, name: str, *, upstream: str, why: str, fix: str, fire: l
              roles: tuple = (), severity: str = ERROR, source: str = "", upstream_id: str = "",
              category: str = "pd", summary: str = "", env: tuple = (), notes: str = "",
              versions: tuple = (), default: bool = True, autofix: Optional[AutoFix] = None, since: str = "",
-             until: str = "", valueset: str = ""):
+             until: str = "", valueset: str = "", doc_fix: int = 0):
     """Register an SGLang rule whose predicate is the decorated function.  ``since`` / ``until``: the first /
     last release that has the check, for checks whose message cannot date them (a bare ``assert``, a crash, a
     module the message corpus does not cover); ``valueset`` names the set of ``data/sglang-values.jsonl`` whose
     check the rule reports (generated from each release's source): the rule applies to the releases that have
-    it. The release range is otherwise derived from each release's source (:mod:`pdlint.engines.sglang.versions`)."""
+    it. The release range is otherwise derived from each release's source (:mod:`pdlint.engines.sglang.versions`).
+    The docs show the first firing example and the quiet example ``doc_fix`` (an index into ``quiet``; the
+    examples keep their order, which names them in the recorded conformance verdicts): the quiet example that
+    fixes the shown launch the way ``fix`` says, not one that only changes its role."""
     def deco(fn):
         if valueset:
             from pdlint.engines.sglang.versions import VALUE_SETS
@@ -93,7 +96,7 @@ def sgl_rule(code: str, name: str, *, upstream: str, why: str, fix: str, fire: l
         if not any(e.fires for e in examples) or not any(not e.fires for e in examples):
             raise ValueError(f"{code}: a rule needs at least one firing and one quiet example")
         first_fire = next(e for e in examples if e.fires)
-        first_quiet = next(e for e in examples if not e.fires)
+        first_quiet = [e for e in examples if not e.fires][doc_fix]
         register(Rule(
             code=code, name=name, severity=severity,
             summary=summary or _default_summary(upstream, roles, severity),
@@ -114,10 +117,27 @@ def _example(e, fires: bool) -> Example:
     return Example(e, fires)
 
 
+# The examples name the SGLang oracle's tiny config-only models (``@TINY@``: dense, ``@TINY_MOE@``: MoE,
+# ``@TINY_HYBRID@``: Qwen3-Next hybrid) so that the conformance suite can run them; the rule docs show a
+# real model of the same kind instead (field test rw22/b P6: `pdlint rule` printed the placeholders, and
+# two --model-path).  ``@TINY@`` is only ever a speculative draft (the target is MODEL): DRAFT.
+DOC_MODELS = {"@TINY_MOE@": "Qwen/Qwen3-30B-A3B", "@TINY_HYBRID@": "Qwen/Qwen3-Next-80B-A3B-Instruct",
+              "@TINY@": "DRAFT"}
+_DOC_MODEL_RE = re.compile("|".join(re.escape(k) for k in sorted(DOC_MODELS, key=len, reverse=True)))
+_HAS_MODEL = re.compile(r"(^|\s)--model(-path)?[\s=]")
+
+
+def doc_argv(argv: str) -> str:
+    """An example's command line as the docs show it: a real model for an oracle placeholder, and
+    ``--model-path MODEL`` first only when the example names no model."""
+    argv = _DOC_MODEL_RE.sub(lambda m: DOC_MODELS[m.group(0)], argv)
+    return argv if _HAS_MODEL.search(argv) else "--model-path MODEL " + argv
+
+
 def _shell(e: Example) -> str:
     env = " ".join(f"{k}={v}" for k, v in e.env)
     release = f"# SGLang {e.version}\n" if e.version else ""
-    return release + (env + " " if env else "") + "python -m sglang.launch_server --model-path MODEL " + e.argv
+    return release + (env + " " if env else "") + "python -m sglang.launch_server " + doc_argv(e.argv)
 
 
 def _default_summary(upstream: str, roles: tuple, severity: str = ERROR) -> str:

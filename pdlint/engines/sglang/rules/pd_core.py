@@ -55,7 +55,7 @@ def _decode_hicache(a):
 
 
 @sgl_rule(
-    "SGL103", "chunked-prefill-not-page-multiple", roles=("prefill", "null"),
+    "SGL103", "chunked-prefill-not-page-multiple", doc_fix=1, roles=("prefill", "null"),
     upstream="chunked_prefill_size must be divisible by page_size",
     source="arg_groups/validation_hook.py:244", upstream_id="pd-chunked-prefill-page-multiple",
     why="Prefill (and non-PD) servers split prompts into chunks of `--chunked-prefill-size` tokens, divided by "
@@ -80,7 +80,7 @@ def _chunked_prefill_page(a):
 
 
 @sgl_rule(
-    "SGL104", "fake-transfer-backend-on-prefill", roles=("prefill",),
+    "SGL104", "fake-transfer-backend-on-prefill", doc_fix=1, roles=("prefill",),
     upstream="Prefill server does not support 'fake' as the transfer backend",
     source="arg_groups/pd_disaggregation_hook.py:146", upstream_id="pd-prefill-no-fake-backend",
     why="The `fake` transfer backend moves no KV; it exists for synthetic decode benchmarks only.",
@@ -398,7 +398,7 @@ def _pc_rust(a):
 # -- pipeline parallelism with speculative decoding -----------------------------------------------
 
 @sgl_rule(
-    "SGL124", "pp-speculation-not-on-prefill", roles=("decode", "null"),
+    "SGL124", "pp-speculation-not-on-prefill", doc_fix=1, roles=("decode", "null"),
     upstream="PP + speculative decoding (MTP) is only supported on prefill nodes (disaggregation-mode=prefill)",
     source="arg_groups/validation_hook.py:161", upstream_id="pd-pp-spec-prefill-only",
     why="Pipeline parallelism with EAGLE/NEXTN speculation relays draft state between stages only on PD prefill "

@@ -27,7 +27,7 @@ def _env_note(name: str, value: int) -> str:
 
 
 @sgl_rule(
-    "SGL163", "mori-dispatch-budget", roles=("prefill", "null"),
+    "SGL163", "mori-dispatch-budget", doc_fix=1, roles=("prefill", "null"),
     upstream="SGLANG_MORI_NUM_MAX_DISPATCH_TOKENS_PER_RANK (default 4096) must be >= the per-rank MoRI dispatch "
              "tokens (chunked_prefill_size by default)",
     source="arg_groups/moe_hook.py:567", upstream_id="pd-mori-dispatch-budget",
@@ -85,7 +85,7 @@ def _pplx_budget(a):
 
 
 @sgl_rule(
-    "SGL165", "flashinfer-a2a-without-chunked-prefill", roles=("prefill", "null"),
+    "SGL165", "flashinfer-a2a-without-chunked-prefill", doc_fix=1, roles=("prefill", "null"),
     upstream="FlashInfer MoE A2A requires chunked prefill: eager prefill dispatches the whole per-rank extend batch "
              "through a fixed-size workspace, so --chunked-prefill-size must be > 0.",
     source="arg_groups/moe_hook.py:756", upstream_id="pd-flashinfer-a2a-needs-chunked-prefill",
