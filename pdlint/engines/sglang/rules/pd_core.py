@@ -6,7 +6,7 @@ in ``source``; ``a`` is the resolved :class:`~pdlint.engines.sglang.resolve.Args
 (role-driven defaults already applied).
 """
 
-from pdlint.engines.sglang.rulebase import MOVE, MOVE_UNSAFE, Hit, ex, sgl_rule
+from pdlint.engines.sglang.rulebase import MOVE, MOVE_UNSAFE, Hit, attention_backend, ex, sgl_rule
 from pdlint.engines.sglang.versions import value_set
 
 PC = "--disaggregation-decode-allocation-policy prefill_complete does not yet support "
@@ -77,6 +77,54 @@ def _chunked_prefill_page(a):
     if chunk % int(page) != 0:
         return Hit("chunked_prefill_size", "page_size",
                    note=f"the prefill chunk is {chunk} tokens per attention-DP rank, page size {int(page)}")
+
+
+# overrides._mla_backend_page_constraints rewrites the page size of these attention backends (0 included)
+# before check_server_args divides by it
+_PAGE_FORCING_BACKENDS = {"flashmla", "trtllm_mla", "cutedsl_mla", "trtllm_mha", "hpc_ops"}
+
+
+@sgl_rule(
+    "SGL194", "page-size-zero", roles=("prefill", "null"), since="0.5.20",
+    upstream="",  # a crash: Python's "integer modulo by zero" (ZeroDivisionError), no SGLang message
+    source="arg_groups/validation_hook.py:244", upstream_id="pd-chunked-prefill-page-multiple",
+    summary="Reports `--page-size 0` on a prefill (or non-PD) server with chunked prefill: SGLang crashes at "
+            "start with ZeroDivisionError (\"integer modulo by zero\").",
+    why="check_server_args checks `chunked_prefill_size % page_size == 0` on every server but a decode one, with "
+        "the chunked prefill size SGLang derives from GPU memory when none is given; a page size of 0 makes that "
+        "a ZeroDivisionError instead of a readable message. A decode server skips the check, so a flag list that "
+        "starts on decode crashes the prefill.",
+    fix="Use a positive `--page-size` (the same on both roles), or drop it to take the attention backend's default.",
+    fire=["--disaggregation-mode prefill --page-size 0",
+          "--page-size 0 --chunked-prefill-size 8192"],
+    quiet=["--disaggregation-mode decode --page-size 0",
+           "--disaggregation-mode prefill --page-size 64",
+           "--disaggregation-mode prefill --page-size 0 --chunked-prefill-size -1",
+           "--disaggregation-mode prefill --page-size 0 --attention-backend trtllm_mha"],
+    doc_fix=1,
+    notes="Field test rw22/b (differential test against SGLang 0.5.23): the oracle rejects `--page-size 0` on "
+          "prefill and non-PD servers with this ZeroDivisionError and accepts it on decode. Quiet when chunked "
+          "prefill is off (`--chunked-prefill-size` <= 0, `--enable-mis`) or an attention backend that forces its "
+          "own page size is given. Checked from 0.5.20 (the argument pipeline, verified on 0.5.21 and 0.5.23); "
+          "older releases make the same division in `check_server_args` but are not verified.")
+def _page_size_zero(a):
+    if a.role not in ("prefill", "null") or not a.explicit("page_size") or a.num("page_size") != 0:
+        return None
+    if a.explicit("chunked_prefill_size"):
+        chunk = a.num("chunked_prefill_size")
+        if chunk is None or chunk <= 0:
+            return None
+    if a.is_true("enable_mis"):
+        return None
+    backends = [attention_backend(a, d) for d in ("attention_backend", "prefill_attention_backend",
+                                                 "decode_attention_backend", "speculative_draft_attention_backend")]
+    if any(b is None and a.explicit(d) or b in _PAGE_FORCING_BACKENDS
+           for b, d in zip(backends, ("attention_backend", "prefill_attention_backend", "decode_attention_backend",
+                                      "speculative_draft_attention_backend"))):
+        return None
+    return Hit("page_size", note=f"--page-size 0 on a {'prefill' if a.role == 'prefill' else 'non-PD'} server: "
+                                 "SGLang checks `chunked_prefill_size % page_size` and crashes at start with "
+                                 "ZeroDivisionError (\"integer modulo by zero\"); decode servers skip that check")
 
 
 @sgl_rule(
