@@ -120,16 +120,20 @@ def _example(e, fires: bool) -> Example:
 # The examples name the SGLang oracle's tiny config-only models (``@TINY@``: dense, ``@TINY_MOE@``: MoE,
 # ``@TINY_HYBRID@``: Qwen3-Next hybrid) so that the conformance suite can run them; the rule docs show a
 # real model of the same kind instead (field test rw22/b P6: `pdlint rule` printed the placeholders, and
-# two --model-path).  ``@TINY@`` is only ever a speculative draft (the target is MODEL): DRAFT.
+# two --model-path).  ``@TINY@`` as a speculative draft (the target is MODEL) is DRAFT, as the served model
+# the dense Llama it is.
 DOC_MODELS = {"@TINY_MOE@": "Qwen/Qwen3-30B-A3B", "@TINY_HYBRID@": "Qwen/Qwen3-Next-80B-A3B-Instruct",
               "@TINY@": "DRAFT"}
+DOC_DENSE_MODEL = "meta-llama/Llama-3.1-8B-Instruct"
 _DOC_MODEL_RE = re.compile("|".join(re.escape(k) for k in sorted(DOC_MODELS, key=len, reverse=True)))
 _HAS_MODEL = re.compile(r"(^|\s)--model(-path)?[\s=]")
+_MODEL_TINY = re.compile(r"(--model(?:-path)?[\s=])@TINY@")
 
 
 def doc_argv(argv: str) -> str:
     """An example's command line as the docs show it: a real model for an oracle placeholder, and
     ``--model-path MODEL`` first only when the example names no model."""
+    argv = _MODEL_TINY.sub(lambda m: m.group(1) + DOC_DENSE_MODEL, argv)
     argv = _DOC_MODEL_RE.sub(lambda m: DOC_MODELS[m.group(0)], argv)
     return argv if _HAS_MODEL.search(argv) else "--model-path MODEL " + argv
 
