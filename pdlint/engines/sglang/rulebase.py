@@ -61,6 +61,9 @@ def ex(argv: str, env: Optional[dict] = None, note: str = "", version: str = "")
     return (argv, tuple(sorted((env or {}).items())), note, version)
 
 
+# code -> what pdlint cannot see that decides the rejection the warning reports (``sgl_rule(unseen=)``)
+UNSEEN: dict = {}
+
 _PLACEHOLDER = re.compile(r"\{([a-zA-Z_][a-zA-Z0-9_]*)(![rs])?\}")
 
 
@@ -79,7 +82,7 @@ def sgl_rule(code: str, name: str, *, upstream: str, why: str, fix: str, fire: l
              roles: tuple = (), severity: str = ERROR, source: str = "", upstream_id: str = "",
              category: str = "pd", summary: str = "", env: tuple = (), notes: str = "",
              versions: tuple = (), default: bool = True, autofix: Optional[AutoFix] = None, since: str = "",
-             until: str = "", valueset: str = "", doc_fix: int = 0):
+             until: str = "", valueset: str = "", doc_fix: int = 0, unseen: str = ""):
     """Register an SGLang rule whose predicate is the decorated function.  ``since`` / ``until``: the first /
     last release that has the check, for checks whose message cannot date them (a bare ``assert``, a crash, a
     module the message corpus does not cover); ``valueset`` names the set of ``data/sglang-values.jsonl`` whose
@@ -87,8 +90,17 @@ def sgl_rule(code: str, name: str, *, upstream: str, why: str, fix: str, fire: l
     it. The release range is otherwise derived from each release's source (:mod:`pdlint.engines.sglang.versions`).
     The docs show the first firing example and the quiet example ``doc_fix`` (an index into ``quiet``; the
     examples keep their order, which names them in the recorded conformance verdicts): the quiet example that
-    fixes the shown launch the way ``fix`` says, not one that only changes its role."""
+    fixes the shown launch the way ``fix`` says, not one that only changes its role.  ``unseen`` (warnings
+    only) says what pdlint cannot see that decides a rejection SGLang makes (the GPU that picks the default
+    attention backend, an environment variable set elsewhere): the rule warns about a launch SGLang refuses
+    unless that saves it, so its firing examples are refused by the oracle (emulated H200, no environment
+    beyond the example's) - :data:`UNSEEN`, read by the conformance suite."""
+    if unseen and severity != WARNING:
+        raise ValueError(f"{code}: only a warning depends on what pdlint cannot see")
+
     def deco(fn):
+        if unseen:
+            UNSEEN[code] = unseen
         if valueset:
             from pdlint.engines.sglang.versions import VALUE_SETS
             VALUE_SETS[code] = valueset
@@ -158,7 +170,7 @@ MOVE = AutoFix("move", SAFE)
 # moving fixes the finding, but the role that fails could also keep the flag another way (the rule's fix names it)
 MOVE_UNSAFE = AutoFix("move", UNSAFE)
 
-__all__ = ["Hit", "Example", "ex", "sgl_rule", "format_message", "ERROR", "WARNING", "MOVE", "MOVE_UNSAFE"]
+__all__ = ["Hit", "Example", "ex", "sgl_rule", "format_message", "ERROR", "WARNING", "MOVE", "MOVE_UNSAFE", "UNSEEN"]
 
 
 # -- helpers the rule modules share -------------------------------------------------------------------
