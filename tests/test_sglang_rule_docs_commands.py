@@ -79,3 +79,5 @@ def test_doc_argv_renders_placeholders_and_adds_model_only_when_missing():
     assert doc_argv("--model-path @TINY_HYBRID@") == "--model-path Qwen/Qwen3-Next-80B-A3B-Instruct"
     assert doc_argv("--speculative-algorithm EAGLE --speculative-draft-model-path @TINY@") == \
         "--model-path MODEL --speculative-algorithm EAGLE --speculative-draft-model-path DRAFT"
+    # the tiny model as the served model is the dense Llama it is
+    assert doc_argv("--model-path @TINY@ --tp-size 2") == "--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 2"

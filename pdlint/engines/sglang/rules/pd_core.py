@@ -7,6 +7,7 @@ in ``source``; ``a`` is the resolved :class:`~pdlint.engines.sglang.resolve.Args
 """
 
 from pdlint.engines.sglang.rulebase import MOVE, MOVE_UNSAFE, Hit, attention_backend, ex, sgl_rule
+from pdlint.engines.sglang.rules.pd_kv_shard import PAGE_FORCING_BACKENDS
 from pdlint.engines.sglang.versions import value_set
 
 PC = "--disaggregation-decode-allocation-policy prefill_complete does not yet support "
@@ -79,10 +80,6 @@ def _chunked_prefill_page(a):
                    note=f"the prefill chunk is {chunk} tokens per attention-DP rank, page size {int(page)}")
 
 
-# overrides._mla_backend_page_constraints rewrites the page size of these attention backends (0 included)
-# before check_server_args divides by it
-_PAGE_FORCING_BACKENDS = {"flashmla", "trtllm_mla", "cutedsl_mla", "trtllm_mha", "hpc_ops"}
-
 
 @sgl_rule(
     "SGL194", "page-size-zero", roles=("prefill", "null"), since="0.5.20",
@@ -116,12 +113,12 @@ def _page_size_zero(a):
             return None
     if a.is_true("enable_mis"):
         return None
-    backends = [attention_backend(a, d) for d in ("attention_backend", "prefill_attention_backend",
-                                                 "decode_attention_backend", "speculative_draft_attention_backend")]
-    if any(b is None and a.explicit(d) or b in _PAGE_FORCING_BACKENDS
-           for b, d in zip(backends, ("attention_backend", "prefill_attention_backend", "decode_attention_backend",
-                                      "speculative_draft_attention_backend"))):
-        return None
+    for dest in ("attention_backend", "prefill_attention_backend", "decode_attention_backend",
+                 "speculative_draft_attention_backend"):
+        # overrides._mla_backend_page_constraints rewrites the page size of these backends (0 included) before
+        # check_server_args divides by it; a backend pdlint cannot read may be one of them
+        if a.explicit(dest) and (attention_backend(a, dest) in PAGE_FORCING_BACKENDS or not a.known(dest)):
+            return None
     return Hit("page_size", note=f"--page-size 0 on a {'prefill' if a.role == 'prefill' else 'non-PD'} server: "
                                  "SGLang checks `chunked_prefill_size % page_size` and crashes at start with "
                                  "ZeroDivisionError (\"integer modulo by zero\"); decode servers skip that check")
