@@ -37,7 +37,7 @@ import shlex
 from typing import Callable, Optional
 
 from pdlint.engines.sglang.argv import OPAQUE
-from pdlint.engines.sglang.rulebase import format_message
+from pdlint.engines.sglang.rulebase import doc_argv, format_message
 from pdlint.model import ERROR, WARNING, Candidate, Launch, Related
 from pdlint.records import dataclass, field
 from pdlint.rules import Rule, register
@@ -124,9 +124,8 @@ def _example(e, fires: bool) -> PairExample:
 def _shell(e: PairExample) -> str:
     def line(role, argv, env):
         pre = " ".join(f"{k}={v}" for k, v in env)
-        model = "" if re.search(r"(^|\s)--model(-path)?[\s=]", argv) else "--model-path MODEL "
-        return (pre + " " if pre else "") + (f"python -m sglang.launch_server {model}"
-                                             f"--disaggregation-mode {role} {argv}").rstrip()
+        return (pre + " " if pre else "") + (f"python -m sglang.launch_server "
+                                             f"{doc_argv(f'--disaggregation-mode {role} {argv}')}").rstrip()
     return "# prefill\n" + line("prefill", e.prefill, e.env_prefill) + " &\n# decode\n" + \
         line("decode", e.decode, e.env_decode)
 

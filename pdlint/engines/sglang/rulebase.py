@@ -61,6 +61,9 @@ def ex(argv: str, env: Optional[dict] = None, note: str = "", version: str = "")
     return (argv, tuple(sorted((env or {}).items())), note, version)
 
 
+# code -> what pdlint cannot see that decides the rejection the warning reports (``sgl_rule(unseen=)``)
+UNSEEN: dict = {}
+
 _PLACEHOLDER = re.compile(r"\{([a-zA-Z_][a-zA-Z0-9_]*)(![rs])?\}")
 
 
@@ -79,13 +82,25 @@ def sgl_rule(code: str, name: str, *, upstream: str, why: str, fix: str, fire: l
              roles: tuple = (), severity: str = ERROR, source: str = "", upstream_id: str = "",
              category: str = "pd", summary: str = "", env: tuple = (), notes: str = "",
              versions: tuple = (), default: bool = True, autofix: Optional[AutoFix] = None, since: str = "",
-             until: str = "", valueset: str = ""):
+             until: str = "", valueset: str = "", doc_fix: int = 0, unseen: str = ""):
     """Register an SGLang rule whose predicate is the decorated function.  ``since`` / ``until``: the first /
     last release that has the check, for checks whose message cannot date them (a bare ``assert``, a crash, a
     module the message corpus does not cover); ``valueset`` names the set of ``data/sglang-values.jsonl`` whose
     check the rule reports (generated from each release's source): the rule applies to the releases that have
-    it. The release range is otherwise derived from each release's source (:mod:`pdlint.engines.sglang.versions`)."""
+    it. The release range is otherwise derived from each release's source (:mod:`pdlint.engines.sglang.versions`).
+    The docs show the first firing example and the quiet example ``doc_fix`` (an index into ``quiet``; the
+    examples keep their order, which names them in the recorded conformance verdicts): the quiet example that
+    fixes the shown launch the way ``fix`` says, not one that only changes its role.  ``unseen`` (warnings
+    only) says what pdlint cannot see that decides a rejection SGLang makes (the GPU that picks the default
+    attention backend, an environment variable set elsewhere): the rule warns about a launch SGLang refuses
+    unless that saves it, so its firing examples are refused by the oracle (emulated H200, no environment
+    beyond the example's) - :data:`UNSEEN`, read by the conformance suite."""
+    if unseen and severity != WARNING:
+        raise ValueError(f"{code}: only a warning depends on what pdlint cannot see")
+
     def deco(fn):
+        if unseen:
+            UNSEEN[code] = unseen
         if valueset:
             from pdlint.engines.sglang.versions import VALUE_SETS
             VALUE_SETS[code] = valueset
@@ -93,7 +108,7 @@ def sgl_rule(code: str, name: str, *, upstream: str, why: str, fix: str, fire: l
         if not any(e.fires for e in examples) or not any(not e.fires for e in examples):
             raise ValueError(f"{code}: a rule needs at least one firing and one quiet example")
         first_fire = next(e for e in examples if e.fires)
-        first_quiet = next(e for e in examples if not e.fires)
+        first_quiet = [e for e in examples if not e.fires][doc_fix]
         register(Rule(
             code=code, name=name, severity=severity,
             summary=summary or _default_summary(upstream, roles, severity),
@@ -114,10 +129,31 @@ def _example(e, fires: bool) -> Example:
     return Example(e, fires)
 
 
+# The examples name the SGLang oracle's tiny config-only models (``@TINY@``: dense, ``@TINY_MOE@``: MoE,
+# ``@TINY_HYBRID@``: Qwen3-Next hybrid) so that the conformance suite can run them; the rule docs show a
+# real model of the same kind instead (field test rw22/b P6: `pdlint rule` printed the placeholders, and
+# two --model-path).  ``@TINY@`` as a speculative draft (the target is MODEL) is DRAFT, as the served model
+# the dense Llama it is.
+DOC_MODELS = {"@TINY_MOE@": "Qwen/Qwen3-30B-A3B", "@TINY_HYBRID@": "Qwen/Qwen3-Next-80B-A3B-Instruct",
+              "@TINY@": "DRAFT"}
+DOC_DENSE_MODEL = "meta-llama/Llama-3.1-8B-Instruct"
+_DOC_MODEL_RE = re.compile("|".join(re.escape(k) for k in sorted(DOC_MODELS, key=len, reverse=True)))
+_HAS_MODEL = re.compile(r"(^|\s)--model(-path)?[\s=]")
+_MODEL_TINY = re.compile(r"(--model(?:-path)?[\s=])@TINY@")
+
+
+def doc_argv(argv: str) -> str:
+    """An example's command line as the docs show it: a real model for an oracle placeholder, and
+    ``--model-path MODEL`` first only when the example names no model."""
+    argv = _MODEL_TINY.sub(lambda m: m.group(1) + DOC_DENSE_MODEL, argv)
+    argv = _DOC_MODEL_RE.sub(lambda m: DOC_MODELS[m.group(0)], argv)
+    return argv if _HAS_MODEL.search(argv) else "--model-path MODEL " + argv
+
+
 def _shell(e: Example) -> str:
     env = " ".join(f"{k}={v}" for k, v in e.env)
     release = f"# SGLang {e.version}\n" if e.version else ""
-    return release + (env + " " if env else "") + "python -m sglang.launch_server --model-path MODEL " + e.argv
+    return release + (env + " " if env else "") + "python -m sglang.launch_server " + doc_argv(e.argv)
 
 
 def _default_summary(upstream: str, roles: tuple, severity: str = ERROR) -> str:
@@ -134,7 +170,7 @@ MOVE = AutoFix("move", SAFE)
 # moving fixes the finding, but the role that fails could also keep the flag another way (the rule's fix names it)
 MOVE_UNSAFE = AutoFix("move", UNSAFE)
 
-__all__ = ["Hit", "Example", "ex", "sgl_rule", "format_message", "ERROR", "WARNING", "MOVE", "MOVE_UNSAFE"]
+__all__ = ["Hit", "Example", "ex", "sgl_rule", "format_message", "ERROR", "WARNING", "MOVE", "MOVE_UNSAFE", "UNSEEN"]
 
 
 # -- helpers the rule modules share -------------------------------------------------------------------

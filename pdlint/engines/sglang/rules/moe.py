@@ -18,8 +18,8 @@ CAT = "moe"
 PH = "arg_groups/parallel_hook.py"
 
 
-def _rule(code, name, upstream, source, upstream_id, why, fix, fire, quiet, notes="", summary="", since=""):
-    return sgl_rule(code, name, category=CAT, upstream=upstream, source=source, upstream_id=upstream_id, why=why,
+def _rule(code, name, upstream, source, upstream_id, why, fix, fire, quiet, notes="", summary="", since="", doc_fix=0):
+    return sgl_rule(code, name, doc_fix=doc_fix, category=CAT, upstream=upstream, source=source, upstream_id=upstream_id, why=why,
                     fix=fix, fire=fire, quiet=quiet, notes=notes, summary=summary, since=since)
 
 
@@ -570,7 +570,8 @@ PPLX_OK = "--moe-a2a-backend pplx --tp-size 2 --attn-dp-size 2 --disaggregation-
        "moe_a2a_backend='pplx' only supports low-latency mode; set --deepep-mode to 'low_latency' or 'auto'.",
        f"{MH}:577", "pplx-constraints", "The PPLX all-to-all kernels implement the low-latency dispatch only.",
        "Use `--deepep-mode low_latency` or `auto` with `--moe-a2a-backend pplx`.",
-       ["--moe-a2a-backend pplx --deepep-mode normal"], [PPLX_OK, PPLX_OK + " --deepep-mode low_latency"])
+       ["--moe-a2a-backend pplx --deepep-mode normal"], [PPLX_OK, PPLX_OK + " --deepep-mode low_latency"],
+       doc_fix=1)
 def _pplx_mode(a):
     if moe_a2a(a) == "pplx" and a.eq("deepep_mode", "normal"):
         return Hit("deepep_mode", "moe_a2a_backend")

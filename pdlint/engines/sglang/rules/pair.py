@@ -36,6 +36,13 @@ def _int(a, dest):
     return v if isinstance(v, int) and not isinstance(v, bool) else None
 
 
+def _page(a):
+    """An explicit page size (a positive int); 0 is no page size but a crash on prefill (SGL194, field test
+    rw22/b: SGL802 described `--page-size 0` as a size set on one role)."""
+    v = _int(a, "page_size")
+    return v if v is not None and v > 0 else None
+
+
 def _known_both(p, d, dest) -> bool:
     return p.known(dest) and d.known(dest)
 
@@ -62,7 +69,7 @@ PAGE_MSG = ("Page size mismatch: prefill server has page_size={p}, but decode se
     notes="SGLang 0.5.x derives an unset page size from the attention backend and model, so a value written on one "
           "side only is SGL802 (warning); 0.4.x defaults it to 1, which is compared.")
 def _page_size(p, d):
-    pv, dv = _int(p, "page_size"), _int(d, "page_size")
+    pv, dv = _page(p), _page(d)
     if pv is None or dv is None or pv == dv:
         return None
     return PairHit("decode", "page_size", other=("page_size",), fmt={"p": pv, "d": dv})
@@ -81,15 +88,16 @@ def _page_size(p, d):
         "first request.",
     fix="Write the same `--page-size` on both roles.",
     fire=[px("--page-size 64", ""), px("", "--page-size 32")],
-    quiet=[px("--page-size 64", "--page-size 64"), px("", ""), px("--page-size 1", "", version="0.4.8.post1")])
+    quiet=[px("--page-size 64", "--page-size 64"), px("", ""), px("--page-size 1", "", version="0.4.8.post1"),
+           px("--page-size 0", ""), px("", "--page-size 0")])
 def _page_size_one_side(p, d):
-    if _int(p, "page_size") is not None and _int(d, "page_size") is not None:
+    if _page(p) is not None and _page(d) is not None:
         return None
-    if p.explicit("page_size") and d.is_unset("page_size") and _int(p, "page_size") is not None:
-        return PairHit("decode", other=("page_size",), fmt={"v": _int(p, "page_size"), "side": "prefill",
+    if p.explicit("page_size") and d.is_unset("page_size") and _page(p) is not None:
+        return PairHit("decode", other=("page_size",), fmt={"v": _page(p), "side": "prefill",
                                                             "other": "decode"})
-    if d.explicit("page_size") and p.is_unset("page_size") and _int(d, "page_size") is not None:
-        return PairHit("prefill", other=("page_size",), fmt={"v": _int(d, "page_size"), "side": "decode",
+    if d.explicit("page_size") and p.is_unset("page_size") and _page(d) is not None:
+        return PairHit("prefill", other=("page_size",), fmt={"v": _page(d), "side": "decode",
                                                              "other": "prefill"})
     return None
 

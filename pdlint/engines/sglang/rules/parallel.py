@@ -546,8 +546,8 @@ def _tp_lm_cp(a):
 
 # -- check_server_args: dense TP, pipeline parallelism, GPU ids ---------------------------------------------
 
-def _check_rule(code, name, upstream, line, upstream_id, why, fix, fire, quiet, notes="", summary=""):
-    return sgl_rule(code, name, category=CAT, upstream=upstream, source=f"arg_groups/validation_hook.py:{line}",
+def _check_rule(code, name, upstream, line, upstream_id, why, fix, fire, quiet, notes="", summary="", doc_fix=0):
+    return sgl_rule(code, name, doc_fix=doc_fix, category=CAT, upstream=upstream, source=f"arg_groups/validation_hook.py:{line}",
                     upstream_id=upstream_id, why=why, fix=fix, fire=fire, quiet=quiet, notes=notes, summary=summary)
 
 
@@ -602,7 +602,7 @@ def _pp_min_free(a):
               "--speculative-draft-model-path @TINY@"],
              ["--pp-size 2 --disaggregation-mode prefill --speculative-algorithm NEXTN "
               "--speculative-draft-model-path @TINY@", "--speculative-algorithm NGRAM"],
-             notes="EAGLE on a decode or non-PD server fails differently (SGL124).")
+             notes="EAGLE on a decode or non-PD server fails differently (SGL124).", doc_fix=1)
 def _pp_spec(a):
     pp, algo = pp_final(a), a.get("speculative_algorithm")
     if pp is None or pp <= 1 or not isinstance(algo, str) or algo == "DSPARK":

@@ -6,7 +6,8 @@ in ``source``; ``a`` is the resolved :class:`~pdlint.engines.sglang.resolve.Args
 (role-driven defaults already applied).
 """
 
-from pdlint.engines.sglang.rulebase import MOVE, MOVE_UNSAFE, Hit, ex, sgl_rule
+from pdlint.engines.sglang.rulebase import MOVE, MOVE_UNSAFE, Hit, attention_backend, ex, sgl_rule
+from pdlint.engines.sglang.rules.pd_kv_shard import PAGE_FORCING_BACKENDS
 from pdlint.engines.sglang.versions import value_set
 
 PC = "--disaggregation-decode-allocation-policy prefill_complete does not yet support "
@@ -55,7 +56,7 @@ def _decode_hicache(a):
 
 
 @sgl_rule(
-    "SGL103", "chunked-prefill-not-page-multiple", roles=("prefill", "null"),
+    "SGL103", "chunked-prefill-not-page-multiple", doc_fix=1, roles=("prefill", "null"),
     upstream="chunked_prefill_size must be divisible by page_size",
     source="arg_groups/validation_hook.py:244", upstream_id="pd-chunked-prefill-page-multiple",
     why="Prefill (and non-PD) servers split prompts into chunks of `--chunked-prefill-size` tokens, divided by "
@@ -79,8 +80,52 @@ def _chunked_prefill_page(a):
                    note=f"the prefill chunk is {chunk} tokens per attention-DP rank, page size {int(page)}")
 
 
+
 @sgl_rule(
-    "SGL104", "fake-transfer-backend-on-prefill", roles=("prefill",),
+    "SGL194", "page-size-zero", roles=("prefill", "null"), since="0.5.20",
+    upstream="",  # a crash: Python's "integer modulo by zero" (ZeroDivisionError), no SGLang message
+    source="arg_groups/validation_hook.py:244", upstream_id="pd-chunked-prefill-page-multiple",
+    summary="Reports `--page-size 0` on a prefill (or non-PD) server with chunked prefill: SGLang crashes at "
+            "start with ZeroDivisionError (\"integer modulo by zero\").",
+    why="check_server_args checks `chunked_prefill_size % page_size == 0` on every server but a decode one, with "
+        "the chunked prefill size SGLang derives from GPU memory when none is given; a page size of 0 makes that "
+        "a ZeroDivisionError instead of a readable message. A decode server skips the check, so a flag list that "
+        "starts on decode crashes the prefill.",
+    fix="Use a positive `--page-size` (the same on both roles), or drop it to take the attention backend's default.",
+    fire=["--disaggregation-mode prefill --page-size 0",
+          "--page-size 0 --chunked-prefill-size 8192"],
+    quiet=["--disaggregation-mode decode --page-size 0",
+           "--disaggregation-mode prefill --page-size 64",
+           "--disaggregation-mode prefill --page-size 0 --chunked-prefill-size -1",
+           "--disaggregation-mode prefill --page-size 0 --attention-backend trtllm_mha"],
+    doc_fix=1,
+    notes="Field test rw22/b (differential test against SGLang 0.5.23): the oracle rejects `--page-size 0` on "
+          "prefill and non-PD servers with this ZeroDivisionError and accepts it on decode. Quiet when chunked "
+          "prefill is off (`--chunked-prefill-size` <= 0, `--enable-mis`) or an attention backend that forces its "
+          "own page size is given. Checked from 0.5.20 (the argument pipeline, verified on 0.5.21 and 0.5.23); "
+          "older releases make the same division in `check_server_args` but are not verified.")
+def _page_size_zero(a):
+    if a.role not in ("prefill", "null") or not a.explicit("page_size") or a.num("page_size") != 0:
+        return None
+    if a.explicit("chunked_prefill_size"):
+        chunk = a.num("chunked_prefill_size")
+        if chunk is None or chunk <= 0:
+            return None
+    if a.is_true("enable_mis"):
+        return None
+    for dest in ("attention_backend", "prefill_attention_backend", "decode_attention_backend",
+                 "speculative_draft_attention_backend"):
+        # overrides._mla_backend_page_constraints rewrites the page size of these backends (0 included) before
+        # check_server_args divides by it; a backend pdlint cannot read may be one of them
+        if a.explicit(dest) and (attention_backend(a, dest) in PAGE_FORCING_BACKENDS or not a.known(dest)):
+            return None
+    return Hit("page_size", note=f"--page-size 0 on a {'prefill' if a.role == 'prefill' else 'non-PD'} server: "
+                                 "SGLang checks `chunked_prefill_size % page_size` and crashes at start with "
+                                 "ZeroDivisionError (\"integer modulo by zero\"); decode servers skip that check")
+
+
+@sgl_rule(
+    "SGL104", "fake-transfer-backend-on-prefill", doc_fix=1, roles=("prefill",),
     upstream="Prefill server does not support 'fake' as the transfer backend",
     source="arg_groups/pd_disaggregation_hook.py:146", upstream_id="pd-prefill-no-fake-backend",
     why="The `fake` transfer backend moves no KV; it exists for synthetic decode benchmarks only.",
@@ -398,7 +443,7 @@ def _pc_rust(a):
 # -- pipeline parallelism with speculative decoding -----------------------------------------------
 
 @sgl_rule(
-    "SGL124", "pp-speculation-not-on-prefill", roles=("decode", "null"),
+    "SGL124", "pp-speculation-not-on-prefill", doc_fix=1, roles=("decode", "null"),
     upstream="PP + speculative decoding (MTP) is only supported on prefill nodes (disaggregation-mode=prefill)",
     source="arg_groups/validation_hook.py:161", upstream_id="pd-pp-spec-prefill-only",
     why="Pipeline parallelism with EAGLE/NEXTN speculation relays draft state between stages only on PD prefill "

@@ -92,7 +92,7 @@ def _um_pp(a):
 
 
 @sgl_rule(
-    "SGL150", "unified-memory-pd-mooncake-speculation", roles=("prefill", "decode"),
+    "SGL150", "unified-memory-pd-mooncake-speculation", doc_fix=1, roles=("prefill", "decode"),
     upstream="--enable-unified-memory with PD disaggregation does not support speculative decoding with the "
              "Mooncake transfer backend.",
     source="arg_groups/kv_cache_hook.py:547", upstream_id="pd-unified-memory-mooncake-no-spec",

@@ -241,13 +241,34 @@ def _ks_staging(a):
           "models. With neither there is nothing to shard across.",
           "Add `--enable-prefill-cp --attn-cp-size N --cp-strategy interleave` (GQA/MHA models), or use plain "
           "`--tp-size N` without attention DP (MLA models).",
-          fire=[KS, KS + " --tp-size 2 --attn-dp-size 2"], quiet=[KS_OK, KS_OK.replace("interleave", "zigzag")],
+          fire=[KS, KS + " --tp-size 2 --attn-dp-size 2",
+                # a model pdlint knows is not MLA (the served name; the oracle's tiny model is that Llama
+                # architecture): oracle 0.5.23 REJECTs with this message (field test rw22/b, P2)
+                KS + " --model-path @TINY@ --served-model-name meta-llama/Llama-3.1-8B-Instruct --tp-size 2",
+                KS + " --model-path @TINY@ --served-model-name meta-llama/Llama-3.1-8B-Instruct --tp-size 2 "
+                     "--attn-cp-size 2"],
+          quiet=[KS_OK, KS_OK.replace("interleave", "zigzag"),
+                 KS_OK + " --model-path @TINY@ --served-model-name meta-llama/Llama-3.1-8B-Instruct"],
           upstream_id="pd-kv-sharding-topology",
-          notes="Which topology applies depends on the model (MLA or not); pdlint reports only launches that fail "
-                "both: no `--enable-prefill-cp`, and `--tp-size` 1 or attention DP. For an MLA model SGLang's "
+          notes="Which topology applies depends on the model (MLA or not: SGLang's ModelConfig attention "
+                "architecture). For a model path (or served name) of a family pdlint knows (docs/models.md) that "
+                "is not MLA, pdlint reports any sharded prefill without `--enable-prefill-cp` and "
+                "`--attn-cp-size` > 1, whatever `--tp-size`; for any other model only launches that fail both: "
+                "no `--enable-prefill-cp`, and `--tp-size` 1 or attention DP. For an MLA model SGLang's "
                 "message says instead that plain TP with tp_size > 1 (and `--attn-dp-size` 1) is needed.")
 def _ks_topology(a):
-    if (sharding(a) and a.is_false("enable_prefill_cp") and a.le("attn_cp_size", 1)
+    if not sharding(a):
+        return None
+    from pdlint.engines.sglang.rules.pair import named_family
+    fam, flag = named_family(a)
+    if (fam is not None and not fam.mla and a.known("enable_prefill_cp") and a.known("attn_cp_size")
+            and not (a.is_true("enable_prefill_cp") and a.gt("attn_cp_size", 1))):
+        # SGLang takes the GQA branch for every non-MLA model: tensor parallelism does not shard its pool
+        blame = "attn_cp_size" if a.is_true("enable_prefill_cp") else "enable_kv_cache_sharding"
+        return Hit(blame, note=(
+            f"{fam.name} ({flag}) is not an MLA model: its sharded pool needs --enable-prefill-cp with "
+            "--attn-cp-size > 1; --tp-size does not shard it"))
+    if (a.is_false("enable_prefill_cp") and a.le("attn_cp_size", 1)
             and (a.le("tp_size", 1) or a.attn_dp_enabled)):
         blame = "attn_dp_size" if a.attn_dp_enabled else "tp_size"
         return Hit("enable_kv_cache_sharding", blame, note=(

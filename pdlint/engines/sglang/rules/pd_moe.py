@@ -9,12 +9,18 @@ environment variables: pdlint compares only when the variable is visibly set
 ``--chunked-prefill-size`` (SGLang derives the default from GPU memory).
 """
 
-from pdlint.engines.sglang.rulebase import Hit, ex, sgl_rule
+from pdlint.engines.sglang.rulebase import WARNING, Hit, ex, sgl_rule
 
 MOE = "--model-path @TINY_MOE@ "
 MORI = MOE + "--moe-a2a-backend mori --tp-size 2 --ep-size 2 --chunked-prefill-size 8192"
 PPLX = MOE + "--moe-a2a-backend pplx --tp-size 2 --attn-dp-size 2 --chunked-prefill-size 4096"
 FI = MOE + "--moe-a2a-backend flashinfer --tp-size 2 --attn-dp-size 2 --moe-runner-backend flashinfer_cutlass"
+
+
+SGL163_MSG = ("SGLANG_MORI_NUM_MAX_DISPATCH_TOKENS_PER_RANK (default 4096) must be >= the per-rank MoRI dispatch "
+              "tokens (chunked_prefill_size by default)")
+SGL164_MSG = ("SGLANG_PPLX_NUM_MAX_DISPATCH_TOKENS_PER_RANK (default 128) must be >= the per-rank pplx dispatch "
+              "tokens (chunked_prefill_size, or the decode cuda-graph batch size)")
 
 
 def _a2a(a, backend: str) -> bool:
@@ -27,9 +33,8 @@ def _env_note(name: str, value: int) -> str:
 
 
 @sgl_rule(
-    "SGL163", "mori-dispatch-budget", roles=("prefill", "null"),
-    upstream="SGLANG_MORI_NUM_MAX_DISPATCH_TOKENS_PER_RANK (default 4096) must be >= the per-rank MoRI dispatch "
-             "tokens (chunked_prefill_size by default)",
+    "SGL163", "mori-dispatch-budget", doc_fix=1, roles=("prefill", "null"),
+    upstream=SGL163_MSG,
     source="arg_groups/moe_hook.py:567", upstream_id="pd-mori-dispatch-budget",
     env=("SGLANG_MORI_NUM_MAX_DISPATCH_TOKENS_PER_RANK",),
     why="A prefill (or non-PD) server dispatches a whole prefill chunk per attention-DP rank through MoRI's "
@@ -44,7 +49,7 @@ def _env_note(name: str, value: int) -> str:
            ex(MOE + "--disaggregation-mode prefill --moe-a2a-backend mori --tp-size 2 --dwdp-size 2 "
                     "--chunked-prefill-size 8192", {"SGLANG_MORI_NUM_MAX_DISPATCH_TOKENS_PER_RANK": "4096"})],
     notes="With the variable unset the budget is 4096: SGLang then rejects chunks above 4096 per rank, which "
-          "pdlint does not report because the variable may be set outside the launch it sees.")
+          "SGL195 reports as a warning (the variable may be set outside the launch pdlint sees).")
 def _mori_budget(a):
     cap = a.env_int("SGLANG_MORI_NUM_MAX_DISPATCH_TOKENS_PER_RANK")
     chunk = a.resolved_chunked_prefill_size()
@@ -56,8 +61,7 @@ def _mori_budget(a):
 
 @sgl_rule(
     "SGL164", "pplx-dispatch-budget", roles=("prefill", "null"),
-    upstream="SGLANG_PPLX_NUM_MAX_DISPATCH_TOKENS_PER_RANK (default 128) must be >= the per-rank pplx dispatch "
-             "tokens (chunked_prefill_size, or the decode cuda-graph batch size)",
+    upstream=SGL164_MSG,
     source="arg_groups/moe_hook.py:615", upstream_id="pd-pplx-dispatch-budget",
     env=("SGLANG_PPLX_NUM_MAX_DISPATCH_TOKENS_PER_RANK",),
     why="A prefill (or non-PD) server dispatches a whole prefill chunk per attention-DP rank (or a decode CUDA "
@@ -69,7 +73,8 @@ def _mori_budget(a):
              {"SGLANG_PPLX_NUM_MAX_DISPATCH_TOKENS_PER_RANK": "4096"})],
     quiet=[ex("--disaggregation-mode prefill " + PPLX, {"SGLANG_PPLX_NUM_MAX_DISPATCH_TOKENS_PER_RANK": "4096"}),
            ex("--disaggregation-mode decode " + PPLX, {"SGLANG_PPLX_NUM_MAX_DISPATCH_TOKENS_PER_RANK": "1024"})],
-    notes="With the variable unset the budget is 128; pdlint compares only with a visible value.")
+    notes="With the variable unset the budget is 128: SGL196 warns about a larger chunk (the variable may be set "
+          "outside the launch pdlint sees).")
 def _pplx_budget(a):
     cap = a.env_int("SGLANG_PPLX_NUM_MAX_DISPATCH_TOKENS_PER_RANK")
     chunk = a.resolved_chunked_prefill_size()
@@ -84,8 +89,75 @@ def _pplx_budget(a):
                    + f"; {required} tokens are needed per rank")
 
 
+MORI_ENV, PPLX_ENV = "SGLANG_MORI_NUM_MAX_DISPATCH_TOKENS_PER_RANK", "SGLANG_PPLX_NUM_MAX_DISPATCH_TOKENS_PER_RANK"
+
+
+def _unset_budget(a, backend: str, name: str, default: int):
+    """The per-rank prefill chunk when ``name`` is not in the launch's environment and the chunk is above
+    SGLang's default budget: SGLang refuses the launch unless the variable is set where pdlint cannot see."""
+    if a.role not in ("prefill", "null") or not _a2a(a, backend) or name in a.env:
+        return None
+    chunk = a.resolved_chunked_prefill_size()
+    return chunk if chunk is not None and chunk > default else None
+
+
 @sgl_rule(
-    "SGL165", "flashinfer-a2a-without-chunked-prefill", roles=("prefill", "null"),
+    "SGL195", "mori-dispatch-budget-default", roles=("prefill", "null"), severity=WARNING,
+    unseen=MORI_ENV + " set outside the launch pdlint reads (a Dockerfile ENV, the pod spec, the shell profile)",
+    upstream=SGL163_MSG, source="arg_groups/moe_hook.py:567", upstream_id="pd-mori-dispatch-budget",
+    env=(MORI_ENV,),
+    summary="Reports a prefill (or non-PD) server with `--moe-a2a-backend mori` whose per-rank prefill chunk is "
+            "above MoRI's default dispatch budget (4096) while the launch sets no "
+            "`SGLANG_MORI_NUM_MAX_DISPATCH_TOKENS_PER_RANK`: SGLang refuses it unless the variable is set elsewhere.",
+    why="Unset, the budget is 4096 tokens per rank and SGLang refuses a larger chunk (SGL163 reports the variable "
+        "when the launch sets it). The variable may come from the image or the pod environment, which pdlint "
+        "does not always see, hence a warning.",
+    fix="Set `SGLANG_MORI_NUM_MAX_DISPATCH_TOKENS_PER_RANK` to at least the per-rank chunk in the launch's "
+        "environment, or lower `--chunked-prefill-size` to 4096 per attention-DP rank.",
+    fire=["--disaggregation-mode prefill " + MORI, MOE + "--moe-a2a-backend mori --tp-size 2 --chunked-prefill-size 8192"],
+    quiet=[ex("--disaggregation-mode prefill " + MORI, {MORI_ENV: "8192"}),
+           "--disaggregation-mode decode " + MORI,
+           MOE + "--disaggregation-mode prefill --moe-a2a-backend mori --tp-size 2 --ep-size 2 "
+                 "--chunked-prefill-size 4096"],
+    notes="Field test rw22/b (differential test against SGLang 0.5.23): 10 launches the oracle refused with the "
+          "variable unset and accepted with 8192 passed without a word. With the variable set in the launch "
+          "SGL163 compares it (and this rule stays quiet).")
+def _mori_budget_default(a):
+    chunk = _unset_budget(a, "mori", MORI_ENV, 4096)
+    if chunk is not None:
+        return Hit("chunked_prefill_size", "moe_a2a_backend", lead=True, note=(
+            f"{MORI_ENV} is not set in this launch's environment, so unless it is set elsewhere the MoRI budget is "
+            f"4096 tokens per rank; the per-rank chunk is {chunk}"))
+
+
+@sgl_rule(
+    "SGL196", "pplx-dispatch-budget-default", roles=("prefill", "null"), severity=WARNING,
+    unseen=PPLX_ENV + " set outside the launch pdlint reads (a Dockerfile ENV, the pod spec, the shell profile)",
+    upstream=SGL164_MSG, source="arg_groups/moe_hook.py:615", upstream_id="pd-pplx-dispatch-budget",
+    env=(PPLX_ENV,),
+    summary="Reports a prefill (or non-PD) server with `--moe-a2a-backend pplx` whose per-rank prefill chunk is "
+            "above pplx's default dispatch budget (128) while the launch sets no "
+            "`SGLANG_PPLX_NUM_MAX_DISPATCH_TOKENS_PER_RANK`: SGLang refuses it unless the variable is set elsewhere.",
+    why="Unset, the budget is 128 tokens per rank and SGLang refuses a larger chunk (SGL164 reports the variable "
+        "when the launch sets it). The variable may come from the image or the pod environment, which pdlint "
+        "does not always see, hence a warning.",
+    fix="Set `SGLANG_PPLX_NUM_MAX_DISPATCH_TOKENS_PER_RANK` to at least the per-rank chunk in the launch's "
+        "environment.",
+    fire=["--disaggregation-mode prefill " + PPLX],
+    quiet=[ex("--disaggregation-mode prefill " + PPLX, {PPLX_ENV: "4096"}),
+           "--disaggregation-mode decode " + PPLX],
+    notes="pdlint compares the explicit prefill chunk only (SGLang also counts the decode CUDA graph batch size). "
+          "Quiet with the variable set in the launch: SGL164 compares it.")
+def _pplx_budget_default(a):
+    chunk = _unset_budget(a, "pplx", PPLX_ENV, 128)
+    if chunk is not None:
+        return Hit("chunked_prefill_size", "moe_a2a_backend", lead=True, note=(
+            f"{PPLX_ENV} is not set in this launch's environment, so unless it is set elsewhere the pplx budget is "
+            f"128 tokens per rank; the per-rank chunk is {chunk}"))
+
+
+@sgl_rule(
+    "SGL165", "flashinfer-a2a-without-chunked-prefill", doc_fix=1, roles=("prefill", "null"),
     upstream="FlashInfer MoE A2A requires chunked prefill: eager prefill dispatches the whole per-rank extend batch "
              "through a fixed-size workspace, so --chunked-prefill-size must be > 0.",
     source="arg_groups/moe_hook.py:756", upstream_id="pd-flashinfer-a2a-needs-chunked-prefill",

@@ -52,7 +52,7 @@ def _watermark(a):
 
 
 @sgl_rule(
-    "SGL156", "pp-spec-env-with-pd", roles=("prefill", "decode"),
+    "SGL156", "pp-spec-env-with-pd", doc_fix=1, roles=("prefill", "decode"),
     upstream="SGLANG_ENABLE_PP_SPEC is not compatible with --disaggregation-mode",
     source="arg_groups/validation_hook.py:145", upstream_id="pd-pp-spec-env-no-pd",
     env=("SGLANG_ENABLE_PP_SPEC",),

@@ -328,6 +328,39 @@ def _ngram_tree(a):
                    fmt={"speculative_eagle_topk": int(breadth), "page_size": page})
 
 
+@rule("SGL467", "spec-ngram-tree-default-backend", source=SP + ":1361", uid="spec-ngram-tree-paged",
+      severity=WARNING,
+      unseen="the GPU, which picks SGLang's default attention backend (fa3 on Hopper refuses the launch)",
+      upstream="speculative_eagle_topk({speculative_eagle_topk}) > 1 with page_size({page_size}) > 1 is unstable "
+               "and produces incorrect results for paged attention backends. This combination is only supported "
+               "for the 'flashinfer' backend.",
+      summary="Reports NGRAM speculation with a tree (`--speculative-ngram-max-bfs-breadth` > 1, default 10) and "
+              "`--page-size` > 1 but no `--attention-backend`: SGLang refuses it unless the GPU's default backend "
+              "is flashinfer (on Hopper the default, fa3, refuses it).",
+      why="Tree verification on pages larger than one token is only correct on flashinfer, and SGLang checks the "
+          "backend it resolved. With no `--attention-backend` that backend is the platform's default: fa3 on "
+          "Hopper (H100/H200), where the launch fails at start; A100 and B200 defaults accept it. The same "
+          "command line therefore starts or fails depending on the node it lands on.",
+      fix="Add `--attention-backend flashinfer` (or use `--page-size 1`, or `--speculative-ngram-max-bfs-breadth 1`).",
+      fire=["--speculative-algorithm NGRAM --page-size 16",
+            "--disaggregation-mode prefill --speculative-algorithm NGRAM --page-size 64"],
+      quiet=["--speculative-algorithm NGRAM --page-size 16 --attention-backend flashinfer",
+             "--speculative-algorithm NGRAM --page-size 16 --speculative-ngram-max-bfs-breadth 1",
+             "--speculative-algorithm NGRAM --page-size 1"],
+      notes="A warning: pdlint does not know the GPU. Field test rw22/b (differential test against SGLang 0.5.23): "
+            "21 corpus launches with `--page-size 16/64` and NGRAM, refused by the oracle on an emulated H200 "
+            "(SM90) and accepted on SM80 and SM100. With an explicit backend SGL412 decides.")
+def _ngram_tree_default_backend(a):
+    breadth, page = a.num("speculative_ngram_max_bfs_breadth"), _page_size(a)
+    if not (_algo(a) == "NGRAM" and breadth is not None and breadth > 1 and page is not None and page > 1):
+        return None
+    if not all(a.is_unset(d) for d in ("attention_backend", "prefill_attention_backend", "decode_attention_backend")):
+        return None  # a backend on the command line (or one pdlint cannot read): SGL412's case
+    return Hit("page_size", "speculative_algorithm", fmt={"speculative_eagle_topk": int(breadth), "page_size": page},
+               lead=True, note="no --attention-backend: SGLang uses the GPU's default, which on Hopper (fa3) refuses "
+                               "this; add --attention-backend flashinfer")
+
+
 @rule("SGL413", "spec-eagle-tree-on-paged-backend", source=SP + ":1278", uid="spec-eagle-tree-paged-backends",
       upstream="speculative_eagle_topk > 1 with page_size > 1 is only supported on {backends}; got "
                "attention_backend={attention_backend!r}. Use page_size == 1 or one of those backends.",
