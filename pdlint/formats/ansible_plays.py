@@ -28,8 +28,11 @@ from typing import Callable, Optional
 from pdlint.formats import yamltree as yt
 from pdlint.records import dataclass, field
 
-#: candidate playbook files read per template (the YAML files of its directory and the ones above it)
+#: candidate playbook files parsed per template: the YAML files of its directory and the ones above it that
+#: name the role (or the template) and `hosts` (a substring test on the text picks them, not the name order)
 MAX_PLAYBOOKS = 64
+#: YAML files looked at (read and searched for the role's name) per template
+MAX_SCANNED = 1024
 #: directories above the template searched for playbooks
 MAX_LEVELS = 6
 #: tasks looked at per playbook, and nesting of blocks
@@ -37,6 +40,8 @@ MAX_TASKS = 4000
 MAX_NESTING = 8
 #: plays (distinct variable sets) a template is rendered for
 MAX_PLAYS = 8
+#: plays gathered per template (before those giving the same variables are merged)
+MAX_FOUND = 64
 #: group_vars / host_vars / vars files read per play
 MAX_VAR_FILES = 32
 
@@ -74,8 +79,22 @@ class Play:
     low: list = field(default_factory=list)  # [Layer], below a role's vars
     high: list = field(default_factory=list)  # [Layer], above them
 
+    offset: int = 0  # where the play starts in its playbook
+
     def label(self, display: str) -> str:
         return f"play 'hosts: {self.hosts}' of {display}:{self.line}"
+
+
+@dataclass
+class Found:
+    """What :func:`search_plays` found: the plays (at most :data:`MAX_FOUND`); ``over``: the first play past
+    them (None: none); ``unread``: candidate playbooks that name the role (or the template) not parsed, past
+    :data:`MAX_PLAYBOOKS`; ``unscanned``: there were more than :data:`MAX_SCANNED` YAML files to look at.  The
+    plays that render the template may be among those not read."""
+    plays: list = field(default_factory=list)
+    over: Optional[Play] = None
+    unread: int = 0
+    unscanned: bool = False
 
 
 def plays_rendering(template: str, role_dir: Optional[str], root: str,
@@ -83,18 +102,33 @@ def plays_rendering(template: str, role_dir: Optional[str], root: str,
     """The plays (:class:`Play`) of the playbooks in the template's directory and the ones above it (inside
     ``root``) that render ``template``; ``read(abspath)`` gives a SourceFile or None, ``listdir(dir)`` the
     names in a directory (empty when it is none)."""
+    return search_plays(template, role_dir, root, read, listdir).plays
+
+
+def search_plays(template: str, role_dir: Optional[str], root: str,
+                 read: Callable[[str], Optional[object]], listdir: Callable[[str], list]) -> Found:
+    """:func:`plays_rendering`, and what it could not look at (:class:`Found`).  Field test rw22/h (items
+    7, 8): a ninth play, and a play in a playbook after 64 other YAML files, were dropped with no word."""
     template = os.path.abspath(template)
     role = os.path.basename(role_dir) if role_dir else None
     # (a role that is the repository itself, `ansible-galaxy init` layout: its own directory and tests/test.yml)
     start = (os.path.dirname(role_dir) if os.path.abspath(role_dir) != os.path.abspath(root) else role_dir) \
         if role_dir else os.path.dirname(template)
     word = role if role else os.path.basename(template)
-    plays: list = []
+    out = Found()
     budget = [MAX_TASKS]
-    for path in _candidates(start, root, listdir):
+    candidates = _candidates(start, root, listdir)
+    out.unscanned = len(candidates) > MAX_SCANNED
+    parsed = 0
+    for path in candidates[:MAX_SCANNED]:
         src = read(path)
+        # (the substring test: a file that does not name the role, or has no play, costs no parse)
         if src is None or word not in src.text or "hosts" not in src.text:
             continue
+        if parsed >= MAX_PLAYBOOKS:
+            out.unread += 1
+            continue
+        parsed += 1
         try:
             docs = yt.compose(src.text)
         except (yt.YamlError, RecursionError):
@@ -108,13 +142,16 @@ def plays_rendering(template: str, role_dir: Optional[str], root: str,
                 except (yt.YamlError, RecursionError):
                     play = None
                 if play is not None:
-                    plays.append(play)
-                    if len(plays) >= MAX_PLAYS:
-                        return plays
-    return plays
+                    if len(out.plays) >= MAX_FOUND:
+                        out.over = play
+                        return out
+                    out.plays.append(play)
+    return out
 
 
 def _candidates(start: str, root: str, listdir) -> list:
+    """The YAML files of ``start``, its ``playbooks/`` and ``tests/`` and of the directories above it (inside
+    ``root``), at most :data:`MAX_SCANNED` + 1 (one more: some were left)."""
     out: list = []
     d = start
     for _ in range(MAX_LEVELS):
@@ -125,7 +162,7 @@ def _candidates(start: str, root: str, listdir) -> list:
             for n in sorted(listdir(base)):
                 if n.endswith(_YAML) and not n.startswith("."):
                     out.append(os.path.join(base, n))
-                    if len(out) >= MAX_PLAYBOOKS:
+                    if len(out) > MAX_SCANNED:
                         return out
         if d == root or os.path.dirname(d) == d:
             break
@@ -202,8 +239,9 @@ def _play(item: yt.Ref, d, src, path: str, template: str, role: Optional[str], r
     if v is not None and isinstance(yt.deref(v).node, yt.YMap):
         low.append(Layer(src, v, d))
     low += files
-    line = src.position(yt.deref(item).node.start)[0]
-    return Play(path, line, hosts or "?", low, high + facts[:MAX_VAR_FILES] + role_params)
+    start = yt.deref(item).node.start
+    return Play(path, src.position(start)[0], hosts or "?", low, high + facts[:MAX_VAR_FILES] + role_params,
+                start)
 
 
 def play_hosts(item: yt.Ref) -> Optional[str]:

@@ -1,0 +1,76 @@
+"""Ansible inputs a hostile-input tester built (field test rw22/h, items 7, 8, 9 and 15; no public repository:
+synthetic repositories shaped as its reproductions): a role template rendered by more plays than pdlint renders,
+the play that applies the role hidden behind many other playbooks, group variables kept in inventory *files*,
+and a shell task whose `{% if %}` / inline `if` is decided by the play's variables.  Each was a silent pass."""
+
+LAUNCH = """\
+    #!/bin/bash
+    python -m sglang.launch_server --model-path m --disaggregation-mode {{ sgl_role }} {% if spec %}--enable-linear-replayssm-spec{% endif %} --port {{ port }}
+    """
+TASKS = "- name: write launch\n  template:\n    src: launch.sh.j2\n    dest: /opt/launch.sh\n"
+BAD = "- hosts: prefill\n  roles:\n    - role: sgl\n      vars: {sgl_role: prefill, spec: true}\n"
+
+
+def _role(repo, defaults="spec: false\nport: 30000\n"):
+    repo.write("roles/sgl/templates/launch.sh.j2", LAUNCH)
+    repo.write("roles/sgl/tasks/main.yml", TASKS)
+    repo.write("roles/sgl/defaults/main.yml", defaults)
+
+
+def _decoys(n, port=True):
+    return "".join(f"- hosts: h{i}\n  roles:\n    - role: sgl\n      vars: {{sgl_role: decode, spec: false"
+                   f"{f', port: 3000{i}' if port else ''}}}\n" for i in range(1, n + 1))
+
+
+def _found(report, code):
+    return [(f["path"], f["line"]) for f in report["findings"] if f["code"] == code]
+
+
+# -- item 7: more plays than pdlint renders a template for ---------------------------------------------------
+
+def test_plays_past_the_render_cap_are_reported_at_the_first_dropped_play(scratch_git):
+    _role(scratch_git)
+    scratch_git.write("site.yml", _decoys(8) + BAD)
+    code, report = scratch_git.lint(".")
+    pd020 = [f for f in report["findings"] if f["code"] == "PD020"]
+    assert [(f["path"], f["line"]) for f in pd020] == [("site.yml", 33)]  # the ninth play
+    assert "at most 8 plays" in pd020[0]["message"] and "not checked" in pd020[0]["message"]
+
+
+def test_plays_giving_the_same_variables_take_one_render(scratch_git):
+    # nine plays, but the eight decoys give the template the same variables: two renders, the bad one checked
+    _role(scratch_git)
+    scratch_git.write("site.yml", _decoys(8, port=False) + BAD)
+    code, report = scratch_git.lint(".")
+    assert code == 1 and _found(report, "SGL101") == [("roles/sgl/templates/launch.sh.j2", 2)]
+    assert _found(report, "PD020") == []
+
+
+def test_plays_within_the_cap_say_nothing_of_a_cap(scratch_git):
+    _role(scratch_git)
+    scratch_git.write("site.yml", _decoys(7) + BAD)
+    code, report = scratch_git.lint(".")
+    assert code == 1 and _found(report, "SGL101") and _found(report, "PD020") == []
+
+
+# -- item 8: the play that applies the role behind many other YAML files -----------------------------------
+
+def test_playbooks_are_picked_by_what_they_name_not_by_name_order(scratch_git):
+    _role(scratch_git)
+    scratch_git.write("site.yml", BAD)
+    for i in range(1, 80):  # (sorting before site.yml, none naming the role)
+        scratch_git.write(f"a{i:02d}.yml", "- hosts: x\n  tasks: []\n")
+    code, report = scratch_git.lint(".")
+    assert code == 1 and _found(report, "SGL101") == [("roles/sgl/templates/launch.sh.j2", 2)]
+    assert _found(report, "PD020") == []
+
+
+def test_playbooks_naming_the_role_past_the_parse_cap_are_reported(scratch_git):
+    _role(scratch_git)
+    scratch_git.write("site.yml", BAD)
+    for i in range(1, 70):  # each names the role (in a comment) and has a play: parsed, up to the cap
+        scratch_git.write(f"a{i:02d}.yml", "# not sgl\n- hosts: x\n  tasks: []\n")
+    code, report = scratch_git.lint(".")
+    pd020 = [f for f in report["findings"] if f["code"] == "PD020"]
+    assert [(f["path"], f["line"]) for f in pd020] == [("roles/sgl/templates/launch.sh.j2", 1)]
+    assert "6 playbooks naming the role past the first 64 were not read" in pd020[0]["message"]
