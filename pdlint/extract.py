@@ -1104,6 +1104,9 @@ class Extractor:
                             "plays' values in `[tool.pdlint.vars]`"), job.display))
         return out
 
+    def _read_quietly(self, path: str) -> Optional[SourceFile]:
+        return self.read(path, report=False) if os.path.isfile(path) else None
+
     def listdir(self, path: str) -> list:
         """The names in a directory, sorted, at most 4096 (empty when it is none): Ansible playbooks and
         inventories looked for."""
@@ -1120,6 +1123,8 @@ class Extractor:
         """name -> TStr of the scalar variables of an Ansible variables layer
         (:class:`~pdlint.formats.ansible_plays.Layer`): a whole file, or a mapping in one."""
         from pdlint.formats.yaml_shell import named_values
+        if layer.pairs:  # an INI inventory's `[group:vars]`: each value a string, as Ansible reads them
+            return {k: TStr.from_source(layer.src, a, b) for k, a, b in layer.pairs}
         try:
             ref = _layer_mapping(layer)
             if ref is None:
@@ -1135,6 +1140,9 @@ class Extractor:
         from pdlint.config import MAX_VALUES_NODES, _positioned_value
 
         def values(layer) -> dict:
+            if layer.pairs:  # an INI inventory's `[group:vars]`: strings (Ansible does not parse them)
+                from pdlint.render.jinja import OStr
+                return _ansible_values({k: OStr(TStr.from_source(layer.src, a, b)) for k, a, b in layer.pairs})
             try:
                 ref = _layer_mapping(layer)
                 if ref is None:
@@ -1150,7 +1158,10 @@ class Extractor:
 
     def inventory_names(self, role_dir: str, root: str) -> frozenset:
         """The variables an Ansible inventory kept in the repository sets (top-level keys of the files under
-        ``group_vars/`` and ``host_vars/`` at the role's directory or above it, inside ``root``)."""
+        ``group_vars/`` and ``host_vars/`` at the role's directory or above it, inside ``root``, and the group
+        variables of its inventory files)."""
+        from pdlint.formats.ansible_plays import inventory_files
+        from pdlint.formats.ansible_plays import inventory_names as inventory_file_names
         memo = self._inventory_memo
         key = (os.path.dirname(role_dir), root)
         if key in memo:  # (every role of a repository: one walk; each file read again records it for the cache)
@@ -1162,6 +1173,15 @@ class Extractor:
         paths: list = []
         d = os.path.dirname(role_dir)
         while True:
+            for f in inventory_files(d, root, self._read_quietly, self.listdir):
+                # (an inventory file's group variables: INI `[group:vars]`, YAML `vars:`, field test rw22/h)
+                paths.append(f)
+                src = self.read(f, report=False)
+                if src is not None:
+                    try:
+                        names.update(inventory_file_names(src))
+                    except (yt.YamlError, RecursionError):
+                        pass
             for rel in _INVENTORY_DIRS:
                 base = os.path.join(d, rel)
                 if not os.path.isdir(base):

@@ -74,3 +74,78 @@ def test_playbooks_naming_the_role_past_the_parse_cap_are_reported(scratch_git):
     pd020 = [f for f in report["findings"] if f["code"] == "PD020"]
     assert [(f["path"], f["line"]) for f in pd020] == [("roles/sgl/templates/launch.sh.j2", 1)]
     assert "6 playbooks naming the role past the first 64 were not read" in pd020[0]["message"]
+
+
+# -- item 9: group variables in inventory files ------------------------------------------------------------
+
+IF_SPEC = """\
+    #!/bin/bash
+    python -m sglang.launch_server --model-path m --disaggregation-mode prefill {% if spec %}--enable-linear-replayssm-spec{% endif %} --port 1
+    """
+
+
+def _inventory_repo(repo, template=IF_SPEC):
+    repo.write("roles/sgl/templates/launch.sh.j2", template)
+    repo.write("roles/sgl/tasks/main.yml", "- name: w\n  template:\n    src: launch.sh.j2\n    dest: /opt/l.sh\n")
+    repo.write("roles/sgl/defaults/main.yml", "spec: false\n")
+    repo.write("site.yml", "- hosts: prefill\n  roles: [sgl]\n")
+
+
+def test_an_ini_inventory_files_group_vars_reach_the_template(scratch_git):
+    _inventory_repo(scratch_git)
+    scratch_git.write("inventory.ini", "[prefill]\nnode1\n\n[prefill:vars]\nspec=true\n")
+    code, report = scratch_git.lint(".")
+    assert code == 1 and _found(report, "SGL101") == [("roles/sgl/templates/launch.sh.j2", 2)]
+
+
+def test_a_yaml_inventorys_child_group_vars_reach_the_template(scratch_git):
+    _inventory_repo(scratch_git)
+    scratch_git.write("hosts.yml", "all:\n  children:\n    pd:\n      children:\n        prefill:\n"
+                                   "          vars:\n            spec: true\n          hosts:\n            node1:\n")
+    code, report = scratch_git.lint(".")
+    assert code == 1 and _found(report, "SGL101") == [("roles/sgl/templates/launch.sh.j2", 2)]
+
+
+def test_an_inventory_ansible_cfg_names_is_read(scratch_git):
+    _inventory_repo(scratch_git)
+    scratch_git.write("ansible.cfg", "[defaults]\ninventory = envs/prod\n")
+    scratch_git.write("envs/prod", "[pd:children]\nprefill\n\n[pd:vars]\nspec=True\n")
+    code, report = scratch_git.lint(".")
+    assert code == 1 and _found(report, "SGL101") == [("roles/sgl/templates/launch.sh.j2", 2)]
+
+
+def test_inventory_files_are_below_group_vars_and_other_groups_stay_out(scratch_git):
+    _inventory_repo(scratch_git)
+    # (group_vars/prefill.yml wins over the inventory file's value; the decode group's is not the play's)
+    scratch_git.write("inventory.ini", "[prefill:vars]\nspec=true\n[decode:vars]\nspec=true\n")
+    scratch_git.write("group_vars/prefill.yml", "spec: false\n")
+    code, report = scratch_git.lint(".")
+    assert (code, _found(report, "SGL101")) == (0, [])
+    (scratch_git.root / "group_vars/prefill.yml").unlink()
+    scratch_git.write("inventory.ini", "[decode:vars]\nspec=true\n")
+    code, report = scratch_git.lint(".")
+    assert (code, _found(report, "SGL101")) == (0, [])
+
+
+def test_an_ini_vars_value_is_a_string_as_ansible_reads_it(scratch_git):
+    # `spec=false` in a `:vars` section is the string 'false' (true in `{% if %}`); `| bool` makes it false
+    _inventory_repo(scratch_git, IF_SPEC.replace("if spec", "if spec | bool"))
+    scratch_git.write("inventory", "[prefill:vars]\nspec=false\n")
+    code, report = scratch_git.lint(".")
+    assert (code, _found(report, "SGL101")) == (0, [])
+    _inventory_repo(scratch_git)
+    code, report = scratch_git.lint(".")
+    assert code == 1 and _found(report, "SGL101")
+
+
+def test_inventory_files_outside_the_repository_are_never_read(scratch_git, tmp_path_factory):
+    import os
+    outside = tmp_path_factory.mktemp("outside") / "inv.ini"
+    outside.write_text("[prefill:vars]\nspec=true\n")
+    _inventory_repo(scratch_git)
+    scratch_git.write("ansible.cfg", f"[defaults]\ninventory = {outside},../{outside.parent.name}/inv.ini\n")
+    os.symlink(outside, scratch_git.root / "inventory.ini")
+    scratch_git.write("hosts", "[prefill:vars\n" + "x" * 5000 + "\n[:vars]\n=\n[a:children]\na\n")  # (hostile)
+    code, report = scratch_git.lint(".")
+    assert _found(report, "SGL101") == []
+    assert str(outside) not in str(report)

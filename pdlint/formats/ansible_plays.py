@@ -69,6 +69,7 @@ class Layer:
     ref: Optional[yt.Ref] = None
     doc: Optional[object] = None  # the composed document (for ``ref``)
     skip: tuple = ()  # keys that are no variables (a role entry's `role:`, `when:` ...)
+    pairs: tuple = ()  # an INI inventory's `[group:vars]` lines: ((name, start, end) of each value in src.text)
 
 
 @dataclass
@@ -315,6 +316,157 @@ def _in_repo(name: Optional[str], bases: tuple, root: str) -> Optional[str]:
     return None
 
 
+#: inventory files read per play (INI or YAML: `inventory*`, `hosts*`, the files of an `inventory/` directory,
+#: what an `ansible.cfg` names), groups and nodes looked at in one
+MAX_INVENTORY_FILES = 16
+MAX_INVENTORY_GROUPS = 512
+_INI_SECTION = re.compile(r"\[([^\]:\s]+)(?::(\w+))?\]")
+_INI_VAR = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)[ \t]*=[ \t]*(.*?)[ \t]*$")
+_CFG_INVENTORY = re.compile(r"(?m)^[ \t]*inventory[ \t]*[=:][ \t]*(.*?)[ \t]*$")
+_NOT_INVENTORY = (".j2", ".jinja", ".jinja2", ".tpl", ".py", ".sh", ".md", ".json", ".txt", ".retry", ".bak")
+
+
+def inventory_files(d: str, root: str, read, listdir) -> list:
+    """The inventory files a directory (inside ``root``) holds: ``inventory*`` / ``hosts*`` files, the files
+    of an ``inventory/`` (``inventories/``) directory in it, and what its ``ansible.cfg``'s ``inventory =``
+    names (a file, or a directory's files), in that order, at most :data:`MAX_INVENTORY_FILES`; none outside
+    ``root``."""
+    out: list = []
+
+    def add(path: str) -> None:
+        path = os.path.normpath(path)
+        if path not in out and path.startswith(root + os.sep) and len(out) < MAX_INVENTORY_FILES \
+                and not path.lower().endswith(_NOT_INVENTORY) and os.path.isfile(path):
+            out.append(path)
+
+    def add_dir(path: str) -> None:
+        for n in listdir(path)[:64]:
+            if not n.startswith(".") and n not in ("group_vars", "host_vars"):
+                add(os.path.join(path, n))
+
+    names = listdir(d)
+    for n in names:
+        low = n.lower()
+        if low.startswith(("inventory", "hosts")) and not n.startswith("."):
+            p = os.path.join(d, n)
+            add_dir(p) if os.path.isdir(p) and low in ("inventory", "inventories", "hosts") else add(p)
+    if "ansible.cfg" in names:
+        src = read(os.path.join(d, "ansible.cfg"))
+        m = _CFG_INVENTORY.search(src.text) if src is not None else None
+        for name in (m.group(1).split(",") if m else [])[:8]:
+            name = name.strip().strip("\"'")
+            if not name or os.path.isabs(name) or name.startswith("~") or "$" in name or "\0" in name:
+                continue
+            p = os.path.normpath(os.path.join(d, name))
+            if p.startswith(root + os.sep):
+                add_dir(p) if os.path.isdir(p) else add(p)
+    return out
+
+
+def inventory_names(src) -> set:
+    """The names of the group variables an inventory file (INI or YAML) sets."""
+    out: set = set()
+    for layers in parse_inventory(src)[0].values():
+        for layer in layers:
+            if layer.pairs:
+                out.update(k for k, _, _ in layer.pairs)
+            else:
+                out.update(k for k, _ in yt.map_items(layer.ref) if isinstance(k, str))
+    return out
+
+
+def _inventory_file(src, group: Optional[str]) -> list:
+    """Layers of an inventory file (INI or YAML) for a play on ``group`` (None: on several, or on `all`):
+    ``all``'s variables, then those of the groups ``group`` is a child of (the farthest first), then its
+    own; [] for a file that is no inventory."""
+    vars_of, parents = parse_inventory(src)
+    if not vars_of:
+        return []
+    chain: list = []  # the group and its ancestors, nearest first (bounded: a cycle stops)
+    todo = [group] if group and group != "all" else []
+    while todo and len(chain) < 64:
+        g = todo.pop(0)
+        if g in chain or g == "all":
+            continue
+        chain.append(g)
+        todo += parents.get(g, [])
+    out = list(vars_of.get("all", []))
+    for g in reversed(chain):
+        out += vars_of.get(g, [])
+    return out
+
+
+def parse_inventory(src) -> tuple:
+    """({group: [Layer of its variables]}, {group: [its parent groups]}) of an inventory file, INI or YAML
+    (empty for a file that is no inventory); raises nothing on hostile text (bounded)."""
+    vars_of: dict = {}  # group -> [Layer]
+    parents: dict = {}  # group -> [parent group]
+    text = src.text
+    if src.path.endswith(_YAML) or not _INI_SECTION.search(text):
+        try:
+            docs = yt.compose(text, max_nodes=20_000)
+        except (yt.YamlError, RecursionError):
+            return {}, {}
+        if not docs or docs[0].root is None or not isinstance(yt.deref(yt.Ref(docs[0].root)).node, yt.YMap):
+            return {}, {}
+        d = docs[0]
+        seen = [0]
+
+        def walk(name: str, ref, parent: Optional[str], depth: int) -> None:
+            seen[0] += 1
+            if seen[0] > MAX_INVENTORY_GROUPS or depth > MAX_NESTING or ref is None \
+                    or not isinstance(yt.deref(ref).node, yt.YMap):
+                return
+            if parent is not None:
+                parents.setdefault(name, []).append(parent)
+            v = yt.get(ref, "vars")
+            if v is not None and isinstance(yt.deref(v).node, yt.YMap):
+                vars_of.setdefault(name, []).append(Layer(src, v, d))
+            kids = yt.get(ref, "children")
+            if kids is not None and isinstance(yt.deref(kids).node, yt.YMap):
+                for k, sub in yt.map_items(kids)[:MAX_INVENTORY_GROUPS]:
+                    if isinstance(k, str):
+                        walk(k, sub, name, depth + 1)
+
+        top = yt.map_items(yt.Ref(d.root))
+        if not any(isinstance(yt.deref(v).node, yt.YMap) and any(k in ("hosts", "children", "vars")
+                                                                 for k, _ in yt.map_items(v))
+                   for _, v in top[:64]):
+            return {}, {}  # (no group in it: a vars file or anything else)
+        for k, v in top[:MAX_INVENTORY_GROUPS]:
+            if isinstance(k, str):
+                walk(k, v, None, 0)
+    else:
+        section, kind, spans = None, None, []
+        pos = 0
+        for line in text.split("\n")[:20_000]:
+            start, pos = pos, pos + len(line) + 1
+            body = line.strip()
+            if not body or body[0] in "#;":
+                continue
+            m = _INI_SECTION.fullmatch(body)
+            if m:
+                if kind == "vars" and spans:
+                    vars_of.setdefault(section, []).append(Layer(src, pairs=tuple(spans)))
+                section, kind, spans = m.group(1), m.group(2), []
+                continue
+            if section is None:
+                continue
+            if kind == "vars":
+                v = _INI_VAR.match(line.lstrip())
+                if v:
+                    off = start + len(line) - len(line.lstrip())
+                    a, b = off + v.start(2), off + v.end(2)
+                    if b - a >= 2 and text[a] == text[b - 1] and text[a] in "\"'":
+                        a, b = a + 1, b - 1  # (a quoted value: its text)
+                    spans.append((v.group(1), a, b))
+            elif kind == "children" and len(parents) < MAX_INVENTORY_GROUPS:
+                parents.setdefault(body.split()[0], []).append(section)
+        if kind == "vars" and spans:
+            vars_of.setdefault(section, []).append(Layer(src, pairs=tuple(spans)))
+    return vars_of, parents
+
+
 def _inventory(pbdir: str, root: str, groups: list, read, listdir) -> list:
     """Layers of ``group_vars/all``, ``group_vars/<group>`` (a play on one group) and ``host_vars/<host>`` (a
     play on one host or group name), from the directory farthest above the playbook down to its own (the
@@ -328,9 +480,24 @@ def _inventory(pbdir: str, root: str, groups: list, read, listdir) -> list:
             break
         d = os.path.dirname(d)
     names = [("group_vars", "all")]
-    if len(groups) == 1 and _NAME.fullmatch(groups[0]) and groups[0] != "all":
+    one = groups[0] if len(groups) == 1 and _NAME.fullmatch(groups[0]) and groups[0] != "all" else None
+    if one:
         names += [("group_vars", groups[0]), ("host_vars", groups[0])]
     out: list = []
+    # the inventory files' group variables, below every group_vars/ file (Ansible's precedence: an inventory
+    # file's group vars < group_vars/all < group_vars/<group>; field test rw22/h item 9: `[prefill:vars]` in
+    # inventory.ini and `children: prefill: vars:` in hosts.yml were ignored, the role default taken as final)
+    files = 0
+    for base in reversed(dirs):
+        for f in inventory_files(base, root, read, listdir):
+            files += 1
+            s = read(f) if files <= MAX_INVENTORY_FILES else None
+            if s is not None:
+                try:
+                    out += _inventory_file(s, one)
+                except (yt.YamlError, RecursionError):
+                    pass
+    out = out[:MAX_VAR_FILES]
     for base in reversed(dirs):
         for inv in INVENTORY_DIRS:
             for kind, name in names:
@@ -345,4 +512,4 @@ def _inventory(pbdir: str, root: str, groups: list, read, listdir) -> list:
                     s = read(f) if os.path.isfile(f) else None
                     if s is not None:
                         out.append(Layer(s))
-    return out[:MAX_VAR_FILES]
+    return out[:2 * MAX_VAR_FILES]
