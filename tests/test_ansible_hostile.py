@@ -149,3 +149,74 @@ def test_inventory_files_outside_the_repository_are_never_read(scratch_git, tmp_
     code, report = scratch_git.lint(".")
     assert _found(report, "SGL101") == []
     assert str(outside) not in str(report)
+
+
+# -- item 15: a shell task's `{% if %}` / inline `if` with the play's variables ----------------------------
+
+def _task(repo, expr, spec="true", extra=""):
+    repo.write("play.yml", f"""\
+        - hosts: prefill
+          vars:
+            spec: {spec}
+          tasks:
+            - name: launch
+              shell: "python -m sglang.launch_server --model-path m --disaggregation-mode prefill --tp 2 {expr}"{extra}
+        """)
+
+
+IF_BLOCK = "{% if spec %}--enable-linear-replayssm-spec{% endif %}"
+IF_EXPR = "{{ '--enable-linear-replayssm-spec' if spec else '' }}"
+
+
+def test_a_task_strings_if_block_renders_with_the_plays_variables(scratch_git):
+    _task(scratch_git, IF_BLOCK)
+    code, report = scratch_git.lint(".")
+    sgl = [f for f in report["findings"] if f["code"] == "SGL101"]
+    assert code == 1 and [(f["path"], f["line"], f["column"]) for f in sgl] == [("play.yml", 6, 111)]
+    assert _found(report, "PD023") == []
+
+
+def test_a_task_strings_inline_if_renders_with_the_plays_variables(scratch_git):
+    _task(scratch_git, IF_EXPR)
+    code, report = scratch_git.lint(".")
+    assert code == 1 and _found(report, "SGL101") == [("play.yml", 6)] and _found(report, "PD023") == []
+
+
+def test_a_task_string_rendered_false_holds_no_flag(scratch_git):
+    for expr in (IF_BLOCK, IF_EXPR):
+        _task(scratch_git, expr, spec="false")
+        code, report = scratch_git.lint(".")
+        assert (code, [f["code"] for f in report["findings"]]) == (0, [])
+        assert [l["argv"][-1] for l in report["launches"]] == ["2"]
+
+
+def test_a_task_var_a_block_var_and_a_role_default_decide_too(scratch_git):
+    # the task's own vars win over the play's
+    _task(scratch_git, IF_BLOCK, spec="false", extra="\n              vars: {spec: true}")
+    code, report = scratch_git.lint(".")
+    assert code == 1 and _found(report, "SGL101") == [("play.yml", 6)]
+    # a role's task file: the role's defaults
+    scratch_git.root.joinpath("play.yml").unlink()
+    scratch_git.write("roles/sgl/defaults/main.yml", "spec: yes\n")
+    scratch_git.write("roles/sgl/tasks/main.yml", f"""\
+        - name: launch prefill
+          shell: "python -m sglang.launch_server --model-path m --disaggregation-mode prefill {IF_BLOCK}"
+        """)
+    code, report = scratch_git.lint(".")
+    assert code == 1 and _found(report, "SGL101") == [("roles/sgl/tasks/main.yml", 2)]
+
+
+def test_a_name_no_play_gives_stays_opaque(scratch_git):
+    # (`other` is given at deploy time: the block stays one value pdlint cannot see, PD023)
+    _task(scratch_git, "{% if other %}--enable-linear-replayssm-spec{% endif %}")
+    code, report = scratch_git.lint(".")
+    assert (code, _found(report, "SGL101"), _found(report, "PD023")) == (0, [], [("play.yml", 6)])
+    _task(scratch_git, "{% include 'x' %}{{ lookup('env', 'X') }}")
+    code, report = scratch_git.lint(".")
+    assert _found(report, "SGL101") == [] and "Traceback" not in str(report)
+
+
+def test_a_hostile_task_string_is_bounded(scratch_git):
+    _task(scratch_git, "{% for i in range(10**9) %}{{ spec * 1000000 }}{% endfor %}")
+    code, report = scratch_git.lint(".")
+    assert _found(report, "SGL101") == []
