@@ -1099,9 +1099,9 @@ class Extractor:
                 what += (" and " if what else "") + f"the YAML files past the first {ap.MAX_SCANNED} beside it"
             out.append((Gap(CR.UNCHECKED.code, None,
                             f"{what} were not read: the plays that render this template may be among them, with "
-                            f"values pdlint did not check", "move the playbooks that apply the role into a "
-                            "directory of their own (a `playbooks/` directory beside the roles), or give the "
-                            "plays' values in `[tool.pdlint.vars]`"), job.display))
+                            f"values pdlint did not check", "keep fewer playbooks naming the role beside it and "
+                            "above it (pdlint parses at most "
+                            f"{ap.MAX_PLAYBOOKS}), or give the plays' values in `[tool.pdlint.vars]`"), job.display))
         return out
 
     def _read_quietly(self, path: str) -> Optional[SourceFile]:
