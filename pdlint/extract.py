@@ -29,6 +29,7 @@ from pdlint.records import dataclass, field, replace
 from pdlint.text import SourceFile, TStr
 
 from pdlint.safeio import MAX_FILE_BYTES  # noqa: E402  (its home before pdlint.safeio)
+from pdlint.formats.ansible_plays import MAX_PLAYS as MAX_RENDERED_PLAYS  # noqa: E402
 
 
 _ENGINE_IMAGE = re.compile(r"vllm|sglang|tensorrt|trtllm|dynamo", re.I)  # an image named for an engine
@@ -951,7 +952,8 @@ class Extractor:
         role_files = ansible_role_files(job.abspath, job.root)
         options = cfg.jinja
         role_dir = ansible_role_dir(job.abspath, job.root)
-        plays = self.ansible_plays(job, role_dir) if options is None or options.preset in (None, "ansible") else []
+        found = self.ansible_plays(job, role_dir) if options is None or options.preset in (None, "ansible") else None
+        plays = found.plays if found is not None else []
         if (role_dir is not None or plays) and (options is None or options.preset == "ansible"):
             # a role's template renders with Ansible's filters and facts (`{{ ansible_managed | comment }}`,
             # `| to_json`: PD004 stopped the render, jedmund/homelab, field test rw14/h), and the inventory's
@@ -975,6 +977,10 @@ class Extractor:
                 seen.add(key)
                 given = frozenset(k for layer in layers[0] + layers[1] for k in layer)
                 contexts.append((play, variables, role_vars, bools, given))
+        # plays past the cap (after those giving the same variables are merged): said where they start, as
+        # are playbooks not read (field test rw22/h items 7, 8: a ninth play's SGL101 was dropped with no word)
+        lost = self._plays_not_rendered(job, found, contexts)
+        del contexts[MAX_RENDERED_PLAYS:]
         limits = Limits(render_seconds=cfg.render_timeout or self.opt.render_seconds, max_file_bytes=MAX_FILE_BYTES)
 
         read_here: list = []  # what this template includes or imports (its text: may it hold a launch?)
@@ -1030,6 +1036,9 @@ class Extractor:
                 # Actions (THUDM/slime's `<% %>` workflow templates, field test rw13/e)
                 drop += ("syntax",)
             problems = [p for p in problems if p.code not in drop]
+            lost = []  # (a template that holds no launch: nothing of it went unchecked)
+        if not foreign:
+            self.out.build_gaps.extend(lost)
         for p, also in _one_per_undefined_name(problems, src):
             message = p.message + (f" (also used on line{'s' if len(also) > 1 else ''} "
                                    f"{_line_list(also)})" if also else "")
@@ -1056,18 +1065,58 @@ class Extractor:
                 for launch in self.out.launches[before:]:  # pdlint --fix can add a branch on this variable
                     launch.meta.setdefault("render_var", (r.role_var, r.role_value))
 
-    def ansible_plays(self, job: FileJob, role_dir: Optional[str]) -> list:
-        """The plays of the repository's playbooks that render this template
-        (:func:`pdlint.formats.ansible_plays.plays_rendering`), in a stable order."""
-        from pdlint.formats.ansible_plays import plays_rendering
+    def ansible_plays(self, job: FileJob, role_dir: Optional[str]):
+        """The plays of the repository's playbooks that render this template, in a stable order, and what was
+        not looked at (:func:`pdlint.formats.ansible_plays.search_plays`, a ``Found``)."""
+        from pdlint.formats.ansible_plays import Found, search_plays
 
         def read(path: str) -> Optional[SourceFile]:
             return self.read(path, report=False) if os.path.isfile(path) else None
 
         try:
-            return plays_rendering(job.abspath, role_dir, job.root, read, self.listdir)
+            return search_plays(job.abspath, role_dir, job.root, read, self.listdir)
         except (yt.YamlError, RecursionError):
-            return []
+            return Found()
+
+    def _plays_not_rendered(self, job: FileJob, found, contexts: list) -> list:
+        """PD020 gaps (``build_gaps`` entries) for the plays that render the template past
+        :data:`MAX_RENDERED_PLAYS` distinct variable sets (at the first of them), and for candidate playbooks
+        not read (at the template)."""
+        from pdlint import coverage_rules as CR
+        from pdlint.formats import ansible_plays as ap
+        from pdlint.model import Gap
+        out: list = []
+        if found is None:
+            return out
+        first = contexts[MAX_RENDERED_PLAYS][0] if len(contexts) > MAX_RENDERED_PLAYS else found.over
+        if first is not None:
+            more = len(contexts) - MAX_RENDERED_PLAYS
+            count = "this play, with variables of its own, also renders" if more == 1 and found.over is None \
+                else f"{more if found.over is None else f'{max(more, 1)} or more'} plays from this one on, each " \
+                     f"with variables of its own, also render"
+            src = self.read(first.playbook, report=False)
+            where = TStr.at("-", src, first.offset) if src is not None else None
+            out.append((Gap(CR.UNCHECKED.code, where,
+                            f"{count} {job.display}, but pdlint renders a template for at most {MAX_RENDERED_PLAYS} "
+                            f"plays' variables: their renders were not checked",
+                            "give the plays that render the template the same variables where they agree (pdlint "
+                            "renders plays with equal variables once), or check this play's values with "
+                            "`[tool.pdlint.vars]` in a config of its own"), job.display))
+        if found.unread or found.unscanned:
+            what = (f"{found.unread} playbook{'s' if found.unread != 1 else ''} naming "
+                    f"{'the role' if ansible_role_dir(job.abspath, job.root) else 'this template'} "
+                    f"past the first {ap.MAX_PLAYBOOKS}") if found.unread else ""
+            if found.unscanned:
+                what += (" and " if what else "") + f"the YAML files past the first {ap.MAX_SCANNED} beside it"
+            out.append((Gap(CR.UNCHECKED.code, None,
+                            f"{what} were not read: the plays that render this template may be among them, with "
+                            f"values pdlint did not check", "keep fewer playbooks naming the role beside it and "
+                            "above it (pdlint parses at most "
+                            f"{ap.MAX_PLAYBOOKS}), or give the plays' values in `[tool.pdlint.vars]`"), job.display))
+        return out
+
+    def _read_quietly(self, path: str) -> Optional[SourceFile]:
+        return self.read(path, report=False) if os.path.isfile(path) else None
 
     def listdir(self, path: str) -> list:
         """The names in a directory, sorted, at most 4096 (empty when it is none): Ansible playbooks and
@@ -1085,6 +1134,8 @@ class Extractor:
         """name -> TStr of the scalar variables of an Ansible variables layer
         (:class:`~pdlint.formats.ansible_plays.Layer`): a whole file, or a mapping in one."""
         from pdlint.formats.yaml_shell import named_values
+        if layer.pairs:  # an INI inventory's `[group:vars]`: each value a string, as Ansible reads them
+            return {k: TStr.from_source(layer.src, a, b) for k, a, b in layer.pairs}
         try:
             ref = _layer_mapping(layer)
             if ref is None:
@@ -1100,6 +1151,9 @@ class Extractor:
         from pdlint.config import MAX_VALUES_NODES, _positioned_value
 
         def values(layer) -> dict:
+            if layer.pairs:  # an INI inventory's `[group:vars]`: strings (Ansible does not parse them)
+                from pdlint.render.jinja import OStr
+                return _ansible_values({k: OStr(TStr.from_source(layer.src, a, b)) for k, a, b in layer.pairs})
             try:
                 ref = _layer_mapping(layer)
                 if ref is None:
@@ -1115,7 +1169,10 @@ class Extractor:
 
     def inventory_names(self, role_dir: str, root: str) -> frozenset:
         """The variables an Ansible inventory kept in the repository sets (top-level keys of the files under
-        ``group_vars/`` and ``host_vars/`` at the role's directory or above it, inside ``root``)."""
+        ``group_vars/`` and ``host_vars/`` at the role's directory or above it, inside ``root``, and the group
+        variables of its inventory files)."""
+        from pdlint.formats.ansible_plays import inventory_files
+        from pdlint.formats.ansible_plays import inventory_names as inventory_file_names
         memo = self._inventory_memo
         key = (os.path.dirname(role_dir), root)
         if key in memo:  # (every role of a repository: one walk; each file read again records it for the cache)
@@ -1127,6 +1184,15 @@ class Extractor:
         paths: list = []
         d = os.path.dirname(role_dir)
         while True:
+            for f in inventory_files(d, root, self._read_quietly, self.listdir):
+                # (an inventory file's group variables: INI `[group:vars]`, YAML `vars:`, field test rw22/h)
+                paths.append(f)
+                src = self.read(f, report=False)
+                if src is not None:
+                    try:
+                        names.update(inventory_file_names(src))
+                    except (yt.YamlError, RecursionError):
+                        pass
             for rel in _INVENTORY_DIRS:
                 base = os.path.join(d, rel)
                 if not os.path.isdir(base):

@@ -48,7 +48,7 @@ from typing import Optional
 from pdlint.formats import crd
 from pdlint.formats import yamltree as yt
 from pdlint.records import dataclass, field
-from pdlint.text import TStr
+from pdlint.text import Piece, TStr
 
 SCRIPT_KEYS = {"run", "script", "before_script", "after_script", "setup", "source", "commands", "pre_script",
                "post_script"}
@@ -699,6 +699,13 @@ def substitute(t: TStr, exprs: dict, dia: str, depth: int = 0) -> TStr:
     text = t.text
     if ("${{" not in text and not braces) or (braces and "{{" not in text and (dia != "ansible" or "{%" not in text)):
         return t
+    if dia == "ansible" and depth < 8 and ("{%" in text or any(
+            not _SIMPLE_EXPR.fullmatch(e) for e in _ARGO_EXPR.findall(text, 0, 20_000))):
+        # a statement or an expression beyond a name, a literal and a default (`{% if spec %}`, `{{ 'x' if spec
+        # else '' }}`): rendered as Ansible renders it, when every name it uses is known (field test rw22/h item 15)
+        rendered = _ansible_render(t, exprs, depth)
+        if rendered is not None:
+            return rendered
     if dia == "ansible" and "{%" in text:
         pattern = _ANSIBLE_EXPR
     parts, last = [], 0
@@ -744,6 +751,103 @@ def substitute(t: TStr, exprs: dict, dia: str, depth: int = 0) -> TStr:
         parts.append(_opaque_at(t[block_at:], shown))
         return TStr.join(parts)
     parts.append(t[last:])
+    return TStr.join(parts)
+
+
+#: an Ansible expression the substitution above reads itself: a (dotted) name, a literal, a name's default
+_SIMPLE_EXPR = re.compile(r"""\s*(?:[A-Za-z_][A-Za-z0-9_.]*|'[^'\\]*'|"[^"\\]*"|"""
+                          r"""[A-Za-z_][A-Za-z0-9_]*\s*\|\s*(?:default|d)\s*\([^()]*\))\s*""")
+_YAML_TRUE = ("true", "yes", "on")
+_YAML_FALSE = ("false", "no", "off")
+#: task strings rendered with Jinja: their size
+_MAX_RENDERED_TASK = 20_000
+
+
+def _ansible_render(t: TStr, exprs: dict, depth: int) -> Optional[TStr]:
+    """An Ansible task string rendered with the sandboxed Jinja and the ``ansible`` preset (the one the
+    ``template:`` tasks use), with the variables ``exprs`` gives (the play's, its blocks' and the task's, the
+    inventory's, the role's), each piece of the output traced to where it is written; None when the text uses
+    a name ``exprs`` does not give (a fact, an extra var: the caller keeps it opaque), includes anything, or
+    does not render."""
+    if len(t.text) > _MAX_RENDERED_TASK:
+        return None
+    from pdlint.render.jinja import JinjaOptions, Limits, OStr, _jinja, render_template
+    from pdlint.render.ansible import Opaque
+    from pdlint.text import SourceFile
+    jinja2 = _jinja()
+    import jinja2.meta
+    try:
+        tree = jinja2.sandbox.ImmutableSandboxedEnvironment().parse(t.text)
+        names = jinja2.meta.find_undeclared_variables(tree)
+    except Exception:  # (any syntax error: the caller's opaque words)
+        return None
+    if any(True for _ in tree.find_all((jinja2.nodes.Include, jinja2.nodes.Import, jinja2.nodes.FromImport,
+                                        jinja2.nodes.Extends))):
+        return None
+    ctx: dict = {}
+    for name in sorted(names):
+        v = exprs.get(name)
+        if v is None:
+            return None
+        if "{{" in v.text or "{%" in v.text:
+            v = substitute(v, exprs, "ansible", depth + 1)
+            ctx[name] = Opaque("$" + name) if any(p.opaque for p in v.pieces) else OStr(v)
+        else:
+            ctx[name] = _typed(v)
+    src = SourceFile("<ansible task>", t.text)
+    try:
+        renders, problems, _ = render_template(
+            src, "<ansible task>", root=".", cwd=".", variables=ctx, role_var=None, role_vars={},
+            limits=Limits(render_seconds=2.0, max_output=200_000, max_file_bytes=_MAX_RENDERED_TASK),
+            read_file=lambda path: None, options=JinjaOptions.for_preset("ansible"), given=frozenset(ctx))
+    except MemoryError:
+        raise
+    except Exception:
+        return None
+    if problems or len(renders) != 1:
+        return None
+    return _rebase(renders[0].text, src, t)
+
+
+def _typed(v: TStr):
+    """A variable's value as Ansible's YAML gives it: a plain ``true`` / ``no`` a boolean, digits an int (each
+    remembering where it is written), anything else (a quoted scalar, an INI inventory's value) a string."""
+    from pdlint.render.jinja import OInt, OStr
+    p = v.pieces[0] if v.pieces else None
+    src = p.src if p is not None else None
+    quoted = src is None or (p.offset > 0 and src.text[p.offset - 1:p.offset] in ("'", '"'))
+    if quoted or not str(getattr(src, "path", "")).endswith((".yml", ".yaml")):
+        return OStr(v)
+    word = v.text.strip()
+    if word.lower() in _YAML_TRUE or word.lower() in _YAML_FALSE:
+        return word.lower() in _YAML_TRUE
+    if re.fullmatch(r"[-+]?[0-9]{1,18}", word):
+        return OInt(int(word), v)
+    return OStr(v)
+
+
+def _rebase(out: TStr, src, t: TStr) -> TStr:
+    """``out`` (rendered from ``src``, whose text is ``t``'s) with what came from ``src`` placed where ``t``
+    is written."""
+    parts, at = [], 0
+    n = len(t.text)
+    for p in out.pieces:
+        if p.start > at:
+            parts.append(TStr(out.text[at:p.start], ()))
+        text = out.text[p.start:p.end]
+        if p.src is src:
+            if p.exact and not p.opaque and t.text[p.offset:p.offset + len(text)] == text:
+                parts.append(t.span(p.offset, p.offset + len(text)))
+            else:
+                q = t.span(min(p.offset, n - 1), min(p.offset, n - 1) + 1).pieces if n else ()
+                q0 = q[0] if q else None
+                parts.append(TStr.at(text, q0.src if q0 else None, q0.offset if q0 else 0, q0.chain if q0 else (),
+                                     exact=False, opaque=p.opaque, label=q0.label if q0 else ""))
+        else:
+            parts.append(TStr(text, (Piece(0, len(text), p.src, p.offset, p.chain, p.exact, p.opaque, p.label),)))
+        at = p.end
+    if at < len(out.text):
+        parts.append(TStr(out.text[at:], ()))
     return TStr.join(parts)
 
 
