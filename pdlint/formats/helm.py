@@ -65,15 +65,48 @@ MAX_OUTPUT = 4_000_000
 #: loop doubles its pieces too)
 MAX_PIECES = 4096
 MAX_STEPS = 200_000
+#: entries a walk of a chart reads (:func:`chart_files`, :func:`unsafe_chart_entry`)
+MAX_CHART_ENTRIES = 20_000
 
 
-def chart_files(chart: str) -> list:
+def chart_files(chart: str, root: Optional[str] = None) -> list:
+    """The files under ``chart`` (a chart or its ``templates`` folder; ``.git`` and ``charts`` left out), sorted
+    by folder, at most :data:`MAX_CHART_ENTRIES` entries.  A ``chart`` that is a symlink is walked only when it
+    resolves inside the repository ``root`` (default: :func:`_repo_root`):
+    a library sub-chart's committed ``templates -> /`` made pdlint walk the machine (field test rw22/h); links
+    below the top are never followed (``os.walk``)."""
+    if os.path.islink(chart.rstrip(os.sep) or chart):
+        real = os.path.realpath(chart)
+        top = os.path.realpath(root if root is not None else _repo_root(chart))
+        if not (real == top or real.startswith(top.rstrip(os.sep) + os.sep)):
+            return []
     out = []
+    n = 0
     for dirpath, dirnames, filenames in os.walk(chart):
         dirnames[:] = sorted(x for x in dirnames if x not in (".git", "charts"))
+        n += len(dirnames) + len(filenames)
         for f in sorted(filenames):
             out.append(os.path.join(dirpath, f))
-    return out
+        if n > MAX_CHART_ENTRIES:
+            break
+    return out[:MAX_CHART_ENTRIES]
+
+
+def _repo_root(path: str) -> str:
+    """The root ``path`` is read inside, as :meth:`pdlint.safeio.Boundary.root_for` finds it: the git work tree
+    holding it (the nearest folder upward with a ``.git``), else the working directory when it holds ``path``,
+    else ``path``'s folder."""
+    start = os.path.dirname(os.path.abspath(path))
+    d = start
+    for _ in range(256):
+        if os.path.lexists(os.path.join(d, ".git")):
+            return d
+        parent = os.path.dirname(d)
+        if parent == d:
+            break
+        d = parent
+    cwd = os.getcwd()
+    return cwd if start == cwd or start.startswith(cwd.rstrip(os.sep) + os.sep) else start
 
 
 _TEMPLATE_EXT = (".j2", ".jinja", ".jinja2", ".tmpl", ".template")
@@ -1653,7 +1686,6 @@ def render_helm(chart: str, read, repo_root: str, overlay: Optional[SourceFile] 
     return map_helm_output(out, chart, read, overlay)
 
 
-MAX_CHART_ENTRIES = 20_000
 
 
 def unsafe_chart_entry(chart: str, root: str) -> Optional[str]:
