@@ -42,6 +42,7 @@ file and line that set it.
 from __future__ import annotations
 
 import json
+import math
 import os
 import re
 import shutil
@@ -863,17 +864,159 @@ def _indent(n, act, v, newline):
 
 
 def _to_yaml(r, act, v):
-    if isinstance(v.py, _Lazy):
-        v = v.py.whole()
+    """Helm's ``toYaml`` (go-yaml's block style: map keys sorted, a list under a key not indented, the trailing
+    newline cut) with every scalar traced to where it was written, as :func:`_json_t` does for ``toJson``: ``toYaml
+    .Values.prefill.args | nindent 12`` puts each list item at its own values.yaml line (all of them were placed at
+    the first item: an ignore comment there hid a later item's finding, field test rw22/h).  Iterative: a value
+    nested however deep is written (``toYaml .Values | sha256sum`` over a list nested 400 deep hit Python's
+    recursion limit); bounded by :data:`MAX_OUTPUT` characters."""
+    v = _whole(v)
     if v.py is None:
         return TStr("", ())
-    if v.ref is not None and v.doc is not None:
-        text = yaml.safe_dump(v.py, default_flow_style=False, sort_keys=True).rstrip("\n")
-        base = yt.node_tstr(v.doc, v.ref)
-        p = base.pieces[0] if base.pieces else None
-        if p is not None:
-            return TStr.at(text, p.src, p.offset, p.chain, exact=False, label=p.label)
-    return _at(act, yaml.safe_dump(v.py, default_flow_style=False).rstrip("\n"))
+    parts: list = []
+    size = 0
+    # tasks, last first: ("text", str) | ("key", TStr) | ("node", Val, indent, inline)
+    stack: list = [("node", v, 0, True)]
+    while stack:
+        task = stack.pop()
+        if task[0] == "text":
+            parts.append(_at(act, task[1]))
+            size += len(task[1])
+        elif task[0] == "key":
+            parts.append(task[1])
+            size += len(task[1].text)
+        else:
+            _, cur, indent, inline = task
+            x = cur.py
+            if isinstance(x, dict) and x:
+                keys = sorted(x, key=str)
+                children = _yaml_children(r, cur)
+                knodes = _key_nodes(cur.ref) if cur.ref is not None and cur.doc is not None else {}
+                todo = []
+                for i, k in enumerate(keys):
+                    child = children[i]
+                    if i or not inline:
+                        todo.append(("text", "\n" + " " * indent))
+                    todo.append(("key", _yaml_key(cur, str(k), knodes, act)))
+                    todo.append(("text", ":"))
+                    if _yaml_nested(child):
+                        todo.append(("node", child, indent + 2 if isinstance(child.py, dict) else indent, False))
+                    else:
+                        todo.append(("text", " "))
+                        todo.append(("node", child, indent, True))
+                stack.extend(reversed(todo))
+            elif isinstance(x, (list, tuple)) and x:
+                children = _yaml_children(r, cur)
+                todo = []
+                for i, child in enumerate(children):
+                    if i or not inline:
+                        todo.append(("text", "\n" + " " * indent))
+                    todo.append(("text", "- "))
+                    todo.append(("node", child, indent + 2, True))
+                stack.extend(reversed(todo))
+            else:
+                t = _yaml_scalar(cur, act)
+                parts.append(t)
+                size += len(t.text)
+        if size > MAX_OUTPUT:
+            raise Unsupported(f"a value of more than {MAX_OUTPUT} characters or items", act)
+    return TStr.join(parts)
+
+
+def _whole(v: Val) -> Val:
+    return v.py.whole() if isinstance(v.py, _Lazy) else v
+
+
+def _yaml_nested(v: Val) -> bool:
+    """Is ``v`` written on lines of its own below its key (a map or list that is not empty)?"""
+    return isinstance(v.py, (dict, list, tuple)) and bool(v.py)
+
+
+def _yaml_children(r, v: Val) -> list:
+    """The items of a map (in key order) or list ``v`` as values, each with its values.yaml node when it has
+    one (a scalar traced to its line, a map or list walked further) - the Python value already made is reused,
+    not made again per level (:func:`yt.to_python` draws every node from the document's budget)."""
+    x = v.py
+    out = []
+    if isinstance(x, dict):
+        ref = yt.deref(v.ref) if v.ref is not None and v.doc is not None else None
+        subs = dict(yt.map_items(ref)) if ref is not None and isinstance(ref.node, yt.YMap) else {}
+        for k in sorted(x, key=str):
+            if v.sets is not None and k in v.sets:
+                out.append(_whole(v.sets[k]) if v.sets[k] is not None else Val(None))
+            else:
+                out.append(_child(x[k], subs.get(k), v.doc))
+        return out
+    refs = yt.seq_items(v.ref) if v.ref is not None and v.doc is not None else []
+    return [_child(item, refs[i] if i < len(refs) else None, v.doc) for i, item in enumerate(x)]
+
+
+def _child(x: Any, ref: Optional[yt.Ref], doc: Optional[TStr]) -> Val:
+    if isinstance(x, Val):
+        return _whole(x)
+    if isinstance(x, _Lazy):
+        return x.whole()
+    if ref is not None:
+        node = yt.deref(ref).node
+        if isinstance(node, yt.YScalar):
+            if not isinstance(x, (dict, list)) and yt.scalar_value(node) == x:
+                return Val(x, yt.scalar_tstr(doc, ref))
+        elif isinstance(node, yt.YMap if isinstance(x, dict) else yt.YSeq if isinstance(x, list) else type(None)):
+            return Val(x, None, ref, doc)
+    return Val(x)
+
+
+#: a string go-yaml and PyYAML both write as it is (a flag, a path, a name); others are double-quoted
+_YAML_PLAIN = re.compile(r"(?:[A-Za-z0-9_./]|-(?=[^\s]))[A-Za-z0-9_./=+@%,:~ -]*")
+
+
+def _yaml_str(s: str) -> str:
+    if (_YAML_PLAIN.fullmatch(s) and not s.endswith((":", " ")) and ": " not in s and " #" not in s
+            and not s.startswith(("---", "..."))
+            and yt._resolver.resolve(yaml.ScalarNode, s, (True, False)) == "tag:yaml.org,2002:str"):
+        return s
+    return go_quote(s)  # (Go's escapes are YAML's double-quoted escapes)
+
+
+def _yaml_key(m: Val, k: str, knodes: dict, act: TStr) -> TStr:
+    text = _yaml_str(k)
+    if text == k and not (m.sets and k in m.sets):
+        kn = knodes.get(k)
+        if kn is not None:
+            return yt.scalar_tstr(m.doc, yt.Ref(kn))
+    return _at(act, text)
+
+
+def _key_nodes(ref: yt.Ref) -> dict:
+    """A map's key nodes by their text (the first of a key written twice), made once per map written."""
+    r = yt.deref(ref)
+    out: dict = {}
+    for k, _ in getattr(r.node, "pairs", ()):
+        if isinstance(k, yt.YScalar):
+            out.setdefault(k.value, k)
+    return out
+
+
+def _yaml_scalar(v: Val, act: TStr) -> TStr:
+    x = v.py
+    if isinstance(x, dict):
+        return _at(act, "{}")
+    if isinstance(x, (list, tuple)):
+        return _at(act, "[]")
+    if isinstance(x, str):
+        text = _yaml_str(x)
+        if text == x:
+            return _t(v, act)
+        return TStr.join([_at(act, '"'), _escaped(_t(v, act), act), _at(act, '"')])
+    if x is None:
+        text = "null"
+    elif isinstance(x, float) and not math.isfinite(x):
+        text = ".nan" if math.isnan(x) else ".inf" if x > 0 else "-.inf"
+    else:
+        text = _str(x)
+    if text == _str(x) and v.t is not None:
+        return _t(v, act)
+    return _keep(v, act, text) if v.t is not None else _at(act, text)
 
 
 def _keep(v: Val, act: TStr, text: str) -> TStr:
