@@ -202,6 +202,31 @@ def test_the_checksum_idiom_over_deep_values_leaves_the_launch_checked(no_helm, 
     assert code == 1 and [f["code"] for f in out["findings"]] == ["SGL101"]
 
 
+def test_a_digest_the_subset_cannot_make_is_opaque_and_the_rest_is_rendered(no_helm, scratch_git):
+    # toJson is bounded (64 levels; 900 hit Python's recursion limit): the annotation's digest is opaque, the
+    # launch below it still checked
+    scratch_git.write("chart/Chart.yaml", "apiVersion: v2\nname: chart\nversion: 0.1.0\n")
+    scratch_git.write("chart/values.yaml", _deep(900))
+    scratch_git.write("chart/templates/dep.yaml", CHECKSUM.replace("FUNC", "toJson"))
+    code, out = scratch_git.lint(".")
+    assert code == 1 and [f["code"] for f in out["findings"]] == ["SGL101"]
+
+
+def test_an_opaque_digest_is_marked_opaque_and_a_made_one_is_not(tmp_path):
+    text = _one(_render(tmp_path, "a: {{ toJson .Values | sha256sum }}\nb: {{ toJson .Values.tp | sha256sum }}\n",
+                        _deep(400)))
+    a, b = text.text.split("\n")[:2]
+    assert text[3:len(a)].opaque and a == "a: pdlint-opaque-digest"
+    import hashlib
+    assert b == "b: " + hashlib.sha256(b"2").hexdigest() and not text[len(a) + 4:].opaque
+
+
+def test_a_value_nested_too_deep_elsewhere_is_refused_with_a_clear_message(tmp_path):
+    res = _render(tmp_path, "a: {{ toJson .Values.extra }}\n", _deep(400))
+    assert res.rendered == [] and res.failed is not None
+    assert "nested more than 64 levels deep" in res.failed.message
+
+
 # -- item 4: a library sub-chart's templates folder that links out of the repository ---------------------------
 
 def _lib_chart(tmp_path, target):
