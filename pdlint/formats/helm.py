@@ -901,15 +901,19 @@ def _to_yaml(r, act, v):
     if v.py is None:
         return TStr("", ())
     parts: list = []
+    lit: list = []  # literal text (indentation, `- `, `:`) not yet placed: one piece at the call per run
     size = 0
     # tasks, last first: ("text", str) | ("key", TStr) | ("node", Val, indent, inline)
     stack: list = [("node", v, 0, True)]
     while stack:
         task = stack.pop()
         if task[0] == "text":
-            parts.append(_at(act, task[1]))
+            lit.append(task[1])
             size += len(task[1])
         elif task[0] == "key":
+            if lit:
+                parts.append(_at(act, "".join(lit)))
+                lit.clear()
             parts.append(task[1])
             size += len(task[1].text)
         else:
@@ -943,10 +947,15 @@ def _to_yaml(r, act, v):
                 stack.extend(reversed(todo))
             else:
                 t = _yaml_scalar(cur, act)
+                if lit:
+                    parts.append(_at(act, "".join(lit)))
+                    lit.clear()
                 parts.append(t)
                 size += len(t.text)
         if size > MAX_OUTPUT:
             raise Unsupported(f"a value of more than {MAX_OUTPUT} characters or items", act)
+    if lit:
+        parts.append(_at(act, "".join(lit)))
     return TStr.join(parts)
 
 
@@ -986,7 +995,8 @@ def _child(x: Any, ref: Optional[yt.Ref], doc: Optional[TStr]) -> Val:
     if ref is not None:
         node = yt.deref(ref).node
         if isinstance(node, yt.YScalar):
-            if not isinstance(x, (dict, list)) and yt.scalar_value(node) == x:
+            if (x == node.value and isinstance(x, str) and node.tag is None) or (
+                    not isinstance(x, (dict, list)) and yt.scalar_value(node) == x):
                 return Val(x, yt.scalar_tstr(doc, ref))
         elif isinstance(node, yt.YMap if isinstance(x, dict) else yt.YSeq if isinstance(x, list) else type(None)):
             return Val(x, None, ref, doc)
