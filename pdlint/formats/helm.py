@@ -42,6 +42,7 @@ file and line that set it.
 from __future__ import annotations
 
 import json
+import math
 import os
 import re
 import shutil
@@ -65,15 +66,51 @@ MAX_OUTPUT = 4_000_000
 #: loop doubles its pieces too)
 MAX_PIECES = 4096
 MAX_STEPS = 200_000
+#: entries a walk of a chart reads (:func:`chart_files`, :func:`unsafe_chart_entry`)
+MAX_CHART_ENTRIES = 20_000
+#: levels of nested maps and lists a function other than ``toYaml`` (which writes any depth) takes
+MAX_NESTING = 64
+_TOO_DEEP = f"a value nested more than {MAX_NESTING} levels deep (pdlint's template subset writes it only with toYaml)"
 
 
-def chart_files(chart: str) -> list:
+def chart_files(chart: str, root: Optional[str] = None) -> list:
+    """The files under ``chart`` (a chart or its ``templates`` folder; ``.git`` and ``charts`` left out), sorted
+    by folder, at most :data:`MAX_CHART_ENTRIES` entries.  A ``chart`` that is a symlink is walked only when it
+    resolves inside the repository ``root`` (default: :func:`_repo_root`):
+    a library sub-chart's committed ``templates -> /`` made pdlint walk the machine (field test rw22/h); links
+    below the top are never followed (``os.walk``)."""
+    if os.path.islink(chart.rstrip(os.sep) or chart):
+        real = os.path.realpath(chart)
+        top = os.path.realpath(root if root is not None else _repo_root(chart))
+        if not (real == top or real.startswith(top.rstrip(os.sep) + os.sep)):
+            return []
     out = []
+    n = 0
     for dirpath, dirnames, filenames in os.walk(chart):
         dirnames[:] = sorted(x for x in dirnames if x not in (".git", "charts"))
+        n += len(dirnames) + len(filenames)
         for f in sorted(filenames):
             out.append(os.path.join(dirpath, f))
-    return out
+        if n > MAX_CHART_ENTRIES:
+            break
+    return out[:MAX_CHART_ENTRIES]
+
+
+def _repo_root(path: str) -> str:
+    """The root ``path`` is read inside, as :meth:`pdlint.safeio.Boundary.root_for` finds it: the git work tree
+    holding it (the nearest folder upward with a ``.git``), else the working directory when it holds ``path``,
+    else ``path``'s folder."""
+    start = os.path.dirname(os.path.abspath(path))
+    d = start
+    for _ in range(256):
+        if os.path.lexists(os.path.join(d, ".git")):
+            return d
+        parent = os.path.dirname(d)
+        if parent == d:
+            break
+        d = parent
+    cwd = os.getcwd()
+    return cwd if start == cwd or start.startswith(cwd.rstrip(os.sep) + os.sep) else start
 
 
 _TEMPLATE_EXT = (".j2", ".jinja", ".jinja2", ".tmpl", ".template")
@@ -331,6 +368,18 @@ def values_val(doc: TStr, ref: Optional[yt.Ref]) -> Val:
     return Val(yt.to_python(ref), None, ref, doc)
 
 
+_DIGESTS = ("sha1sum", "sha256sum", "sha512sum", "adler32sum")
+
+
+def _digest_action(expr: str) -> bool:
+    """Does the action print a digest (its pipeline's last command is ``sha256sum``...)?"""
+    try:
+        last = _split_pipes(expr)[-1].strip()
+    except Exception:  # (untrusted text: an expression the splitter refuses is no digest)
+        return False
+    return last.split(None, 1)[0] in _DIGESTS if last else False
+
+
 class Renderer:
     def __init__(self, values_doc: Optional[TStr], values_root: Optional[yt.Ref], chart: dict, defines: dict):
         self.vdoc = values_doc
@@ -356,7 +405,15 @@ class Renderer:
             if n.kind == "text":
                 out.append(n.text)
             elif n.kind == "expr":
-                v = self.pipeline(n.expr, dot, scope, n.text)
+                try:
+                    v = self.pipeline(n.expr, dot, scope, n.text)
+                except (Unsupported, RecursionError):
+                    if not _digest_action(n.expr):
+                        raise
+                    # `checksum/values: {{ toYaml .Values | sha256sum }}`: a digest never changes a launch's
+                    # argv, so one the subset cannot make is an opaque value, the rest of the template rendered
+                    # and checked (the whole template was left unrendered, its launch unchecked: rw22/h)
+                    v = _at(n.text, "pdlint-opaque-digest").as_opaque()
                 if v is not None:
                     out.append(v if isinstance(v, TStr) else v.text(n.text))
             elif n.kind == "if":
@@ -770,22 +827,26 @@ def go_json(v: Any, html: bool = True) -> str:
     return text
 
 
-def _plain(v: Any, budget: Optional[list] = None) -> Any:
+def _plain(v: Any, budget: Optional[list] = None, depth: int = 0) -> Any:
     """``v`` with its :class:`Val` wrappers taken off; at most :data:`MAX_OUTPUT` items in all, so a value
-    built as ``$l = list $l $l`` in a loop (a list of 2**n leaves sharing two objects) is refused, not expanded."""
+    built as ``$l = list $l $l`` in a loop (a list of 2**n leaves sharing two objects) is refused, not expanded;
+    at most :data:`MAX_NESTING` levels deep (``toJson`` of a values.yaml list nested 400 deep hit Python's
+    recursion limit: field test rw22/h)."""
     if budget is None:
         budget = [MAX_OUTPUT]
     budget[0] -= 1
     if budget[0] < 0:
         raise Unsupported(f"a value of more than {MAX_OUTPUT} characters or items")
     if isinstance(v, Val):
-        return _plain(v.py, budget)
-    if isinstance(v, dict):
-        return {str(k): _plain(x, budget) for k, x in v.items()}
-    if isinstance(v, (list, tuple)):
-        return [_plain(x, budget) for x in v]
+        return _plain(v.py, budget, depth)
     if isinstance(v, _Lazy):
-        return _plain(v.whole().py, budget)
+        return _plain(v.whole().py, budget, depth)
+    if isinstance(v, (dict, list, tuple)):
+        if depth >= MAX_NESTING:
+            raise Unsupported(_TOO_DEEP)
+        if isinstance(v, dict):
+            return {str(k): _plain(x, budget, depth + 1) for k, x in v.items()}
+        return [_plain(x, budget, depth + 1) for x in v]
     return v
 
 
@@ -830,17 +891,169 @@ def _indent(n, act, v, newline):
 
 
 def _to_yaml(r, act, v):
-    if isinstance(v.py, _Lazy):
-        v = v.py.whole()
+    """Helm's ``toYaml`` (go-yaml's block style: map keys sorted, a list under a key not indented, the trailing
+    newline cut) with every scalar traced to where it was written, as :func:`_json_t` does for ``toJson``: ``toYaml
+    .Values.prefill.args | nindent 12`` puts each list item at its own values.yaml line (all of them were placed at
+    the first item: an ignore comment there hid a later item's finding, field test rw22/h).  Iterative: a value
+    nested however deep is written (``toYaml .Values | sha256sum`` over a list nested 400 deep hit Python's
+    recursion limit); bounded by :data:`MAX_OUTPUT` characters."""
+    v = _whole(v)
     if v.py is None:
         return TStr("", ())
-    if v.ref is not None and v.doc is not None:
-        text = yaml.safe_dump(v.py, default_flow_style=False, sort_keys=True).rstrip("\n")
-        base = yt.node_tstr(v.doc, v.ref)
-        p = base.pieces[0] if base.pieces else None
-        if p is not None:
-            return TStr.at(text, p.src, p.offset, p.chain, exact=False, label=p.label)
-    return _at(act, yaml.safe_dump(v.py, default_flow_style=False).rstrip("\n"))
+    parts: list = []
+    lit: list = []  # literal text (indentation, `- `, `:`) not yet placed: one piece at the call per run
+    size = 0
+    # tasks, last first: ("text", str) | ("key", TStr) | ("node", Val, indent, inline)
+    stack: list = [("node", v, 0, True)]
+    while stack:
+        task = stack.pop()
+        if task[0] == "text":
+            lit.append(task[1])
+            size += len(task[1])
+        elif task[0] == "key":
+            if lit:
+                parts.append(_at(act, "".join(lit)))
+                lit.clear()
+            parts.append(task[1])
+            size += len(task[1].text)
+        else:
+            _, cur, indent, inline = task
+            x = cur.py
+            if isinstance(x, dict) and x:
+                keys = sorted(x, key=str)
+                children = _yaml_children(r, cur)
+                knodes = _key_nodes(cur.ref) if cur.ref is not None and cur.doc is not None else {}
+                todo = []
+                for i, k in enumerate(keys):
+                    child = children[i]
+                    if i or not inline:
+                        todo.append(("text", "\n" + " " * indent))
+                    todo.append(("key", _yaml_key(cur, str(k), knodes, act)))
+                    todo.append(("text", ":"))
+                    if _yaml_nested(child):
+                        todo.append(("node", child, indent + 2 if isinstance(child.py, dict) else indent, False))
+                    else:
+                        todo.append(("text", " "))
+                        todo.append(("node", child, indent, True))
+                stack.extend(reversed(todo))
+            elif isinstance(x, (list, tuple)) and x:
+                children = _yaml_children(r, cur)
+                todo = []
+                for i, child in enumerate(children):
+                    if i or not inline:
+                        todo.append(("text", "\n" + " " * indent))
+                    todo.append(("text", "- "))
+                    todo.append(("node", child, indent + 2, True))
+                stack.extend(reversed(todo))
+            else:
+                t = _yaml_scalar(cur, act)
+                if lit:
+                    parts.append(_at(act, "".join(lit)))
+                    lit.clear()
+                parts.append(t)
+                size += len(t.text)
+        if size > MAX_OUTPUT:
+            raise Unsupported(f"a value of more than {MAX_OUTPUT} characters or items", act)
+    if lit:
+        parts.append(_at(act, "".join(lit)))
+    return TStr.join(parts)
+
+
+def _whole(v: Val) -> Val:
+    return v.py.whole() if isinstance(v.py, _Lazy) else v
+
+
+def _yaml_nested(v: Val) -> bool:
+    """Is ``v`` written on lines of its own below its key (a map or list that is not empty)?"""
+    return isinstance(v.py, (dict, list, tuple)) and bool(v.py)
+
+
+def _yaml_children(r, v: Val) -> list:
+    """The items of a map (in key order) or list ``v`` as values, each with its values.yaml node when it has
+    one (a scalar traced to its line, a map or list walked further) - the Python value already made is reused,
+    not made again per level (:func:`yt.to_python` draws every node from the document's budget)."""
+    x = v.py
+    out = []
+    if isinstance(x, dict):
+        ref = yt.deref(v.ref) if v.ref is not None and v.doc is not None else None
+        subs = dict(yt.map_items(ref)) if ref is not None and isinstance(ref.node, yt.YMap) else {}
+        for k in sorted(x, key=str):
+            if v.sets is not None and k in v.sets:
+                out.append(_whole(v.sets[k]) if v.sets[k] is not None else Val(None))
+            else:
+                out.append(_child(x[k], subs.get(k), v.doc))
+        return out
+    refs = yt.seq_items(v.ref) if v.ref is not None and v.doc is not None else []
+    return [_child(item, refs[i] if i < len(refs) else None, v.doc) for i, item in enumerate(x)]
+
+
+def _child(x: Any, ref: Optional[yt.Ref], doc: Optional[TStr]) -> Val:
+    if isinstance(x, Val):
+        return _whole(x)
+    if isinstance(x, _Lazy):
+        return x.whole()
+    if ref is not None:
+        node = yt.deref(ref).node
+        if isinstance(node, yt.YScalar):
+            if (x == node.value and isinstance(x, str) and node.tag is None) or (
+                    not isinstance(x, (dict, list)) and yt.scalar_value(node) == x):
+                return Val(x, yt.scalar_tstr(doc, ref))
+        elif isinstance(node, yt.YMap if isinstance(x, dict) else yt.YSeq if isinstance(x, list) else type(None)):
+            return Val(x, None, ref, doc)
+    return Val(x)
+
+
+#: a string go-yaml and PyYAML both write as it is (a flag, a path, a name); others are double-quoted
+_YAML_PLAIN = re.compile(r"(?:[A-Za-z0-9_./]|-(?=[^\s]))[A-Za-z0-9_./=+@%,:~ -]*")
+
+
+def _yaml_str(s: str) -> str:
+    if (_YAML_PLAIN.fullmatch(s) and not s.endswith((":", " ")) and ": " not in s and " #" not in s
+            and not s.startswith(("---", "..."))
+            and yt._resolver.resolve(yaml.ScalarNode, s, (True, False)) == "tag:yaml.org,2002:str"):
+        return s
+    return go_quote(s)  # (Go's escapes are YAML's double-quoted escapes)
+
+
+def _yaml_key(m: Val, k: str, knodes: dict, act: TStr) -> TStr:
+    text = _yaml_str(k)
+    if text == k and not (m.sets and k in m.sets):
+        kn = knodes.get(k)
+        if kn is not None:
+            return yt.scalar_tstr(m.doc, yt.Ref(kn))
+    return _at(act, text)
+
+
+def _key_nodes(ref: yt.Ref) -> dict:
+    """A map's key nodes by their text (the first of a key written twice), made once per map written."""
+    r = yt.deref(ref)
+    out: dict = {}
+    for k, _ in getattr(r.node, "pairs", ()):
+        if isinstance(k, yt.YScalar):
+            out.setdefault(k.value, k)
+    return out
+
+
+def _yaml_scalar(v: Val, act: TStr) -> TStr:
+    x = v.py
+    if isinstance(x, dict):
+        return _at(act, "{}")
+    if isinstance(x, (list, tuple)):
+        return _at(act, "[]")
+    if isinstance(x, str):
+        text = _yaml_str(x)
+        if text == x:
+            return _t(v, act)
+        return TStr.join([_at(act, '"'), _escaped(_t(v, act), act), _at(act, '"')])
+    if x is None:
+        text = "null"
+    elif isinstance(x, float) and not math.isfinite(x):
+        text = ".nan" if math.isnan(x) else ".inf" if x > 0 else "-.inf"
+    else:
+        text = _str(x)
+    if text == _str(x) and v.t is not None:
+        return _t(v, act)
+    return _keep(v, act, text) if v.t is not None else _at(act, text)
 
 
 def _keep(v: Val, act: TStr, text: str) -> TStr:
@@ -959,8 +1172,8 @@ def _json_t(r, act: TStr, v: Val, html: bool) -> TStr:
 
 def _json_parts(r, act: TStr, v: Val, html: bool, parts: list, depth: int) -> None:
     x = v.py
-    if depth > 64:
-        raise Unsupported("a value nested too deep", act)
+    if depth > MAX_NESTING:
+        raise Unsupported(_TOO_DEEP, act)
     if isinstance(x, dict):
         parts.append(_at(act, "{"))
         for i, k in enumerate(sorted(x, key=str)):
@@ -1653,7 +1866,6 @@ def render_helm(chart: str, read, repo_root: str, overlay: Optional[SourceFile] 
     return map_helm_output(out, chart, read, overlay)
 
 
-MAX_CHART_ENTRIES = 20_000
 
 
 def unsafe_chart_entry(chart: str, root: str) -> Optional[str]:

@@ -489,21 +489,31 @@ def to_python(ref: Ref, budget: Optional[Budget] = None):
 
 
 def _to_python(ref: Ref, budget: Budget):
-    r = deref(ref)
-    budget.expand -= 1
-    if budget.expand < 0:
-        raise LimitError(f"YAML alias expansion limit exceeded (more than {MAX_EXPANSION} values)", r.node.start)
-    n = r.node
-    if isinstance(n, YScalar):
-        return scalar_value(n)
-    if isinstance(n, YSeq):
-        return [_to_python(Ref(i), budget) for i in n.items]
-    if isinstance(n, YMap):
-        out = {}
-        for k, v in map_items(Ref(n)):
-            out[k] = _to_python(v, budget)
-        return out
-    return None
+    """Iterative (a values.yaml list nested 400 deep hit Python's recursion limit in `toYaml .Values`, Helm's
+    checksum idiom: field test rw22/h)."""
+    box: list = [None]
+    stack: list = [(ref, box, 0)]  # (node, container, key): the node's value goes to container[key]
+    while stack:
+        r, into, key = stack.pop()
+        r = deref(r)
+        budget.expand -= 1
+        if budget.expand < 0:
+            raise LimitError(f"YAML alias expansion limit exceeded (more than {MAX_EXPANSION} values)", r.node.start)
+        n = r.node
+        if isinstance(n, YScalar):
+            into[key] = scalar_value(n)
+        elif isinstance(n, YSeq):
+            out = into[key] = [None] * len(n.items)
+            stack.extend((Ref(item), out, i) for i, item in reversed(list(enumerate(n.items))))
+        elif isinstance(n, YMap):
+            items = map_items(Ref(n))
+            d = into[key] = {}
+            for k, _ in items:
+                d[k] = None  # (the keys in their order; a key written twice keeps its first place)
+            stack.extend((v, d, k) for k, v in reversed(items))
+        else:
+            into[key] = None
+    return box[0]
 
 
 def iter_nodes(root: Optional[YNode]) -> Iterator[YNode]:
