@@ -220,3 +220,27 @@ def test_a_hostile_task_string_is_bounded(scratch_git):
     _task(scratch_git, "{% for i in range(10**9) %}{{ spec * 1000000 }}{% endfor %}")
     code, report = scratch_git.lint(".")
     assert _found(report, "SGL101") == []
+
+
+# -- item 4: an inventory directory that links out of the repository -----------------------------------------
+
+def test_an_inventory_directory_linking_out_of_the_repository_is_not_walked(scratch_git, tmp_path_factory,
+                                                                             monkeypatch):
+    """`group_vars -> /` committed made pdlint walk the machine's directories (18,515 of them, 300 MB; field test
+    rw22/h); nothing outside was read, but the walk cost the template its findings (PD008)."""
+    import os
+    from pdlint import extract
+    outside = tmp_path_factory.mktemp("outside")
+    (outside / "deep" / "er").mkdir(parents=True)
+    (outside / "deep" / "er" / "all.yml").write_text("spec: true\n")
+    _role(scratch_git)
+    scratch_git.write("site.yml", "- hosts: prefill\n  roles:\n    - role: sgl\n      vars: {sgl_role: prefill}\n")
+    os.symlink(str(outside), os.path.join(str(scratch_git.root), "group_vars"))
+    scratch_git.write("host_vars/h1.yml", "port: 30000\n")  # (inside: walked as always)
+    monkeypatch.setenv("PDLINT_NO_WORKER", "1")  # (in this process, where os.walk is watched)
+    walked = []
+    real_walk = os.walk
+    monkeypatch.setattr(extract.os, "walk", lambda top, *a, **k: (walked.append(top), real_walk(top, *a, **k))[1])
+    code, report = scratch_git.lint(".")
+    assert walked and not any(os.path.realpath(t).startswith(str(outside)) for t in walked)
+    assert _found(report, "SGL101") == [] and _found(report, "PD008") == []
