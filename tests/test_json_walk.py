@@ -10,11 +10,9 @@ from pdlint.cli import main
 
 
 @pytest.fixture
-def repo(tmp_path, monkeypatch):
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.setenv("NO_COLOR", "1")
-    (tmp_path / ".git").mkdir()
-    return tmp_path
+def repo(scratch):
+    """The scratch repository (conftest's ``scratch``), as a path."""
+    return scratch.root
 
 
 def run(capsys, *args):

@@ -92,13 +92,17 @@ def _pplx_budget(a):
 MORI_ENV, PPLX_ENV = "SGLANG_MORI_NUM_MAX_DISPATCH_TOKENS_PER_RANK", "SGLANG_PPLX_NUM_MAX_DISPATCH_TOKENS_PER_RANK"
 
 
-def _unset_budget(a, backend: str, name: str, default: int):
-    """The per-rank prefill chunk when ``name`` is not in the launch's environment and the chunk is above
-    SGLang's default budget: SGLang refuses the launch unless the variable is set where pdlint cannot see."""
+def _unset_budget(a, backend: str, label: str, name: str, default: int):
+    """SGL195 / SGL196: the per-rank prefill chunk is above SGLang's default dispatch budget and ``name`` is not
+    in the launch's environment: SGLang refuses the launch unless the variable is set where pdlint cannot see."""
     if a.role not in ("prefill", "null") or not _a2a(a, backend) or name in a.env:
         return None
     chunk = a.resolved_chunked_prefill_size()
-    return chunk if chunk is not None and chunk > default else None
+    if chunk is None or chunk <= default:
+        return None
+    return Hit("chunked_prefill_size", "moe_a2a_backend", lead=True, note=(
+        f"{name} is not set in this launch's environment, so unless it is set elsewhere the {label} budget is "
+        f"{default} tokens per rank; the per-rank chunk is {chunk}"))
 
 
 @sgl_rule(
@@ -123,11 +127,7 @@ def _unset_budget(a, backend: str, name: str, default: int):
           "variable unset and accepted with 8192 passed without a word. With the variable set in the launch "
           "SGL163 compares it (and this rule stays quiet).")
 def _mori_budget_default(a):
-    chunk = _unset_budget(a, "mori", MORI_ENV, 4096)
-    if chunk is not None:
-        return Hit("chunked_prefill_size", "moe_a2a_backend", lead=True, note=(
-            f"{MORI_ENV} is not set in this launch's environment, so unless it is set elsewhere the MoRI budget is "
-            f"4096 tokens per rank; the per-rank chunk is {chunk}"))
+    return _unset_budget(a, "mori", "MoRI", MORI_ENV, 4096)
 
 
 @sgl_rule(
@@ -149,11 +149,7 @@ def _mori_budget_default(a):
     notes="pdlint compares the explicit prefill chunk only (SGLang also counts the decode CUDA graph batch size). "
           "Quiet with the variable set in the launch: SGL164 compares it.")
 def _pplx_budget_default(a):
-    chunk = _unset_budget(a, "pplx", PPLX_ENV, 128)
-    if chunk is not None:
-        return Hit("chunked_prefill_size", "moe_a2a_backend", lead=True, note=(
-            f"{PPLX_ENV} is not set in this launch's environment, so unless it is set elsewhere the pplx budget is "
-            f"128 tokens per rank; the per-rank chunk is {chunk}"))
+    return _unset_budget(a, "pplx", "pplx", PPLX_ENV, 128)
 
 
 @sgl_rule(
