@@ -5,6 +5,8 @@ Field test rw16/k, liyuanzhe1991/sgl_pd_bench launch_decode.sh (unpinned): `--cu
 other was an SGL008 "deprecated in 0.5.19" warning, so a user who followed SGL012's hint still got SGLang
 0.5.23's "unrecognized arguments: --prefill-round-robin-balance"."""
 
+import pytest
+
 SERVER = "python3 -m sglang.launch_server --model-path m --disaggregation-mode decode"
 
 
@@ -33,3 +35,17 @@ def test_one_such_flag_is_named_alone(scratch_git):
     code, found = _lint(scratch_git, "--cuda-graph-bs 13")
     assert [f["code"] for f in found] == ["SGL012"]
     assert "; and " not in found[0]["message"]
+
+
+
+@pytest.mark.parametrize("flag", ["--cuda-graph-bs=13", "--cuda-graph-max-bs=512", "--cuda-graph-bs 13"])
+def test_the_deprecation_is_not_said_again_beside_the_removal(scratch_git, flag):
+    """Field test rw22/b (benenzhu/sglang_P run_server.sh, `--cuda-graph-max-bs=512`): the `=` form got SGL008
+    "deprecated in 0.5.19" and SGL012 "removed in 0.5.20" on one token, two stories of one fix."""
+    code, found = _lint(scratch_git, flag)
+    assert [f["code"] for f in found] == ["SGL012"]
+
+
+def test_a_deprecated_flag_the_newest_release_keeps_is_still_sgl008(scratch_git):
+    code, found = _lint(scratch_git, "--enable-dp-attention --dp-size 2 --tp-size 2")
+    assert "SGL008" in [f["code"] for f in found] and "SGL012" not in [f["code"] for f in found]

@@ -471,8 +471,11 @@ def _parse_candidates(launch: Launch, info: SglangInfo, enabled) -> list:
                        f"release is pinned{f' ({why})' if why else ''} and {moved}{more}; pin the release (image tag "
                        f"or `engine-version`); judged against {info.version}")
             # the flags' deprecation in the release judged (SGL008) is what this says already, with their removal
-            said = [token, *also]
-            out = [c for c in out if not (c.code == "SGL008" and any(c.token is t for t in said))]
+            # (by place, not identity: `--cuda-graph-max-bs=512`'s SGL008 names the option part of the word; field
+            # test rw22/b, benenzhu/sglang_P run_server.sh had both warnings on one token)
+            said = {t.origin_key() for t in (token, *also) if t is not None and t.pieces}
+            out = [c for c in out if not (c.code == "SGL008" and c.token is not None and c.token.pieces
+                                          and c.token.origin_key() in said)]
             out.append(Candidate(UNPINNED.code, launch, token, message, False, info.version, related, UNPINNED.fix))
     if info.dynamo_inferred is not None:
         unpinned = _dynamo_unpinned(launch, info, enabled)
