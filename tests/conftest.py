@@ -80,6 +80,12 @@ def scratch(tmp_path, monkeypatch, capsys):
 
 
 @pytest.fixture
+def scratch_dir(scratch):
+    """The :class:`Scratch` repository's directory (a path), for tests that write files themselves."""
+    return scratch.root
+
+
+@pytest.fixture
 def scratch_git(tmp_path, monkeypatch, capsys):
     """A :class:`Scratch` repository that is a real git work tree (what the hook's expansion needs)."""
     import subprocess

@@ -9,12 +9,6 @@ import pytest
 from pdlint.cli import main
 
 
-@pytest.fixture
-def repo(scratch):
-    """The scratch repository (conftest's ``scratch``), as a path."""
-    return scratch.root
-
-
 def run(capsys, *args):
     code = main(["check", "--format", "json", "--no-cache", *args])
     out = capsys.readouterr()
@@ -31,9 +25,9 @@ def role_config(decode_backend):
 
 
 @pytest.mark.parametrize("backend, fires", [("mooncake", True), ("nixl", False)])
-def test_a_walk_reads_a_role_keyed_json_config_as_a_named_run_does(repo, capsys, backend, fires):
-    (repo / "pd.json").write_text(role_config(backend))
-    (repo / "x.sh").write_text("echo hi\n")
+def test_a_walk_reads_a_role_keyed_json_config_as_a_named_run_does(scratch_dir, capsys, backend, fires):
+    (scratch_dir / "pd.json").write_text(role_config(backend))
+    (scratch_dir / "x.sh").write_text("echo hi\n")
     code, walked = run(capsys)
     code2, named = run(capsys, "--", "pd.json")
     assert sorted(l["role"] for l in walked["launches"]) == ["decode", "prefill"]
@@ -41,19 +35,19 @@ def test_a_walk_reads_a_role_keyed_json_config_as_a_named_run_does(repo, capsys,
     assert ("SGL805" in [f["code"] for f in walked["findings"]]) is fires and code == int(fires)
 
 
-def test_a_benchmark_record_quoting_a_command_stays_unread_launch_text(repo, capsys):
-    (repo / "results.json").write_text(json.dumps({"server_cmd": "python -m sglang.launch_server --model-path m "
+def test_a_benchmark_record_quoting_a_command_stays_unread_launch_text(scratch_dir, capsys):
+    (scratch_dir / "results.json").write_text(json.dumps({"server_cmd": "python -m sglang.launch_server --model-path m "
                                                                  "--disaggregation-mode prefill", "tput": 1.5}))
     code, doc = run(capsys)
     assert doc["launches"] == [] and [f["code"] for f in doc["findings"]] == ["PD020"]
 
 
-def test_pdlints_own_report_is_not_launch_text(repo, capsys):
-    (repo / "run.sh").write_text(
+def test_pdlints_own_report_is_not_launch_text(scratch_dir, capsys):
+    (scratch_dir / "run.sh").write_text(
         "python -m sglang.launch_server --model-path m --disaggregation-mode prefill &\n"
         "python -m sglang.launch_server --model-path m --disaggregation-mode decode --port 30001 &\n")
     code, doc = run(capsys)
-    (repo / "report.json").write_text(json.dumps(doc, indent=2))
+    (scratch_dir / "report.json").write_text(json.dumps(doc, indent=2))
     code, again = run(capsys)
     assert again["findings"] == doc["findings"] and list(again["coverage"]["files"]) == ["run.sh"]
     # named (a commit that adds it): not read as YAML, whose argv lists were launches missing --model-path
@@ -61,13 +55,13 @@ def test_pdlints_own_report_is_not_launch_text(repo, capsys):
     assert code == 0 and named["findings"] == [] and named["launches"] == []
     # a file with the report's first keys and others is no report
     doc["apiVersion"] = "v1"
-    (repo / "report.json").write_text(json.dumps(doc, indent=2))
+    (scratch_dir / "report.json").write_text(json.dumps(doc, indent=2))
     code, other = run(capsys)
     assert "report.json" in other["coverage"]["files"]
 
 
-def test_a_quoted_yaml_config_key_is_launch_text(repo, capsys):
-    (repo / "cfg.yaml").write_text(textwrap.dedent("""\
+def test_a_quoted_yaml_config_key_is_launch_text(scratch_dir, capsys):
+    (scratch_dir / "cfg.yaml").write_text(textwrap.dedent("""\
         servers:
           "disaggregation_mode": prefill
         """))

@@ -11,14 +11,8 @@ import pytest
 from pdlint.cli import main
 
 
-@pytest.fixture
-def repo(scratch):
-    """The scratch repository (conftest's ``scratch``), as a path."""
-    return scratch.root
-
-
-def write(repo, name, text):
-    p = repo / name
+def write(scratch_dir, name, text):
+    p = scratch_dir / name
     p.parent.mkdir(parents=True, exist_ok=True)
     p.write_text(textwrap.dedent(text).lstrip("\n"))
     return p
@@ -45,8 +39,8 @@ python -m sglang.launch_server --model-path Qwen/Qwen3-8B --disaggregation-mode 
 """
 
 
-def test_value_from_the_environment_a_check_needed_is_named(repo, capsys):
-    write(repo, "run.sh", SCRIPT.format(tp="$TP"))
+def test_value_from_the_environment_a_check_needed_is_named(scratch_dir, capsys):
+    write(scratch_dir, "run.sh", SCRIPT.format(tp="$TP"))
     code, doc = run_json(capsys)
     assert code == 0 and not [f for f in doc["findings"] if f["severity"] == "error"]
     assert doc["coverage"]["undecided"] == 1
@@ -57,8 +51,8 @@ def test_value_from_the_environment_a_check_needed_is_named(repo, capsys):
             "to check it, give the value you deploy with as --var TP=VALUE or in [tool.pdlint.vars].") in out
 
 
-def test_the_value_given_decides_the_check(repo, capsys):
-    write(repo, "run.sh", SCRIPT.format(tp="$TP"))
+def test_the_value_given_decides_the_check(scratch_dir, capsys):
+    write(scratch_dir, "run.sh", SCRIPT.format(tp="$TP"))
     code, doc = run_json(capsys, "--var", "TP=8")
     assert code == 1 and "SGL205" in [f["code"] for f in doc["findings"] if f["severity"] == "error"]
     assert doc["coverage"]["undecided"] == 0 and "undecided" not in doc["coverage"]["files"]["run.sh"]
@@ -66,11 +60,11 @@ def test_the_value_given_decides_the_check(repo, capsys):
     assert code == 1 and "undecided" not in out  # (SGL008 warnings only)
 
 
-def test_quiet_on_literal_values_and_per_process_ones(repo, capsys):
-    write(repo, "run.sh", SCRIPT.format(tp="6"))
+def test_quiet_on_literal_values_and_per_process_ones(scratch_dir, capsys):
+    write(scratch_dir, "run.sh", SCRIPT.format(tp="6"))
     assert run_json(capsys)[1]["coverage"]["undecided"] == 0
     # each node's rank and address differ by design: no one value stands for them
-    write(repo, "run.sh", """
+    write(scratch_dir, "run.sh", """
         #!/bin/bash
         python -m sglang.launch_server --model-path m --disaggregation-mode prefill --tp-size 16 --nnodes 2 --node-rank $RANK --dist-init-addr $MASTER:5000 &
         python -m sglang.launch_server --model-path m --disaggregation-mode decode --tp-size 16 --nnodes 2 --node-rank $RANK --dist-init-addr $MASTER:5001 --port 30001 &
@@ -78,13 +72,13 @@ def test_quiet_on_literal_values_and_per_process_ones(repo, capsys):
     code, doc = run_json(capsys)
     assert doc["coverage"]["undecided"] == 0
     # a value no check read is not listed (--api-key)
-    write(repo, "run.sh", SCRIPT.format(tp="6").replace("--port 30000", "--port 30000 --api-key $KEY"))
+    write(scratch_dir, "run.sh", SCRIPT.format(tp="6").replace("--port 30000", "--port 30000 --api-key $KEY"))
     assert run_json(capsys)[1]["coverage"]["undecided"] == 0
 
 
-def test_one_entry_per_place_and_the_cache_keeps_them(repo, capsys, tmp_path_factory, monkeypatch):
+def test_one_entry_per_place_and_the_cache_keeps_them(scratch_dir, capsys, tmp_path_factory, monkeypatch):
     # one shared variable read by both roles' launches: one place, one entry
-    write(repo, "run.sh", """
+    write(scratch_dir, "run.sh", """
         #!/bin/bash
         python -m sglang.launch_server --model-path m --disaggregation-mode prefill --tp-size $TP --dp-size 3 --enable-dp-attention &
         python -m sglang.launch_server --model-path m --disaggregation-mode decode --tp-size $TP --dp-size 3 --enable-dp-attention --port 30001 &
@@ -126,25 +120,25 @@ def _lws(size="size: 2", env=""):
     return LWS.replace("@SIZE@", size).replace("@ENV@", env)
 
 
-def test_lws_group_size_is_the_resources_size(repo, capsys):
-    write(repo, "lws.yaml", _lws())
+def test_lws_group_size_is_the_resources_size(scratch_dir, capsys):
+    write(scratch_dir, "lws.yaml", _lws())
     code, doc = run_json(capsys)
     sgl201 = [f for f in doc["findings"] if f["code"] == "SGL201"]
     assert code == 1 and sgl201 and doc["coverage"]["undecided"] == 0
-    write(repo, "lws.yaml", _lws("size: 3"))
+    write(scratch_dir, "lws.yaml", _lws("size: 3"))
     code, doc = run_json(capsys)
     assert not [f for f in doc["findings"] if f["code"] == "SGL201"]
 
 
-def test_lws_group_size_unknown_without_a_size_and_below_the_containers_env(repo, capsys):
-    write(repo, "lws.yaml", _lws("size: $(N)"))
+def test_lws_group_size_unknown_without_a_size_and_below_the_containers_env(scratch_dir, capsys):
+    write(scratch_dir, "lws.yaml", _lws("size: $(N)"))
     code, doc = run_json(capsys)
     assert not [f for f in doc["findings"] if f["code"] == "SGL201"]
     assert doc["coverage"]["undecided"] == 2  # leader and worker: --nnodes $(LWS_GROUP_SIZE), each its line
     # (a manifest's $(NAME) takes no --var: only the file can say it)
     assert "to check them, write the values into the file." in run_text(capsys, "--no-cache")[1]
     # the container's own env wins (the controller adds its variable only where the container has none)
-    write(repo, "lws.yaml", _lws(env='env: [{name: LWS_GROUP_SIZE, value: "3"}]'))
+    write(scratch_dir, "lws.yaml", _lws(env='env: [{name: LWS_GROUP_SIZE, value: "3"}]'))
     code, doc = run_json(capsys)
     f201 = [f for f in doc["findings"] if f["code"] == "SGL201"]
     assert len(f201) == 1 and f201[0]["line"] == 20  # the worker only: the leader's env says 3
@@ -172,8 +166,8 @@ spec:
 
 
 @pytest.mark.parametrize("size, fires", [("2", True), ("5", False)])
-def test_rbg_leader_worker_pattern_group_size(repo, capsys, size, fires):
-    write(repo, "rbg.yaml", RBG.replace("@SIZE@", size))
+def test_rbg_leader_worker_pattern_group_size(scratch_dir, capsys, size, fires):
+    write(scratch_dir, "rbg.yaml", RBG.replace("@SIZE@", size))
     code, doc = run_json(capsys)
     assert bool([f for f in doc["findings"] if f["code"] == "SGL201"]) is fires
     assert doc["coverage"]["undecided"] == 0
@@ -186,13 +180,13 @@ CUDA_VISIBLE_DEVICES=2,3 VLLM_NIXL_SIDE_CHANNEL_PORT=5700 vllm serve Qwen/Qwen3-
 """
 
 
-def test_vllm_value_a_check_needed(repo, capsys):
-    write(repo, "run.sh", VLLM.format(tp="$TP"))
+def test_vllm_value_a_check_needed(scratch_dir, capsys):
+    write(scratch_dir, "run.sh", VLLM.format(tp="$TP"))
     code, doc = run_json(capsys)
     assert code == 0 and doc["coverage"]["files"]["run.sh"]["undecided"] == [
         {"line": 2, "column": 86, "flag": "--tensor-parallel-size", "text": "$TP", "name": "TP"}]
     code, doc = run_json(capsys, "--var", "TP=4")
     assert "PD153" in [f["code"] for f in doc["findings"]] and doc["coverage"]["undecided"] == 0
-    write(repo, "run.sh", VLLM.format(tp="2"))
+    write(scratch_dir, "run.sh", VLLM.format(tp="2"))
     code, doc = run_json(capsys)
     assert code == 0 and doc["coverage"]["undecided"] == 0
