@@ -333,6 +333,47 @@ def find_markers(text: str, kind: str = "", skip: frozenset = frozenset()) -> li
     return out
 
 
+# -- engines pdlint has no rules for -------------------------------------------------------------
+
+#: the flag (and value) that makes a LightLLM or LMDeploy server a prefill/decode one (PD024), also as list items
+#: (`"--run_mode", "prefill"`, `- --role` / `- Prefill`); each searched in files that name its engine
+_LIGHTLLM_PD = re.compile(r"--run_mode[\"']?(?:[ \t]*[=,][ \t]*|\s+)(?:-[ \t]+)?[\"']?"
+                          r"(?:prefill|decode|pd_master|config_server|nixl_prefill|nixl_decode)(?![\w-])")
+_LMDEPLOY_PD = re.compile(r"--role[\"']?(?:[ \t]*[=,][ \t]*|\s+)(?:-[ \t]+)?[\"']?(?:Prefill|Decode)(?![\w-])|"
+                          r"--serving-strategy[\"']?(?:[ \t]*[=,][ \t]*|\s+)(?:-[ \t]+)?[\"']?DistServe(?![\w-])")
+_OTHER_ENGINES = (("lightllm", "LightLLM", _LIGHTLLM_PD), ("lmdeploy", "LMDeploy", _LMDEPLOY_PD))
+
+
+def other_engine_spots(path: str, text: str) -> list:
+    """PD024 spots: the prefill/decode launches in ``text`` of an engine pdlint has no rules for
+    (:data:`_OTHER_ENGINES`), at the flag that makes each one PD; text in a ``#`` comment left out."""
+    if "--" not in text:
+        return []
+    low = None
+    out = []
+    for word, name, rx in _OTHER_ENGINES:
+        if low is None:
+            low = text.lower()
+        if word not in low:
+            continue
+        for m in rx.finditer(text):
+            start = text.rfind("\n", 0, m.start()) + 1
+            line_text = text[start:text.find("\n", m.start()) if "\n" in text[m.start():] else len(text)]
+            if len(_strip_line_comment(line_text)) <= m.start() - start:
+                continue  # in a comment
+            line = text.count("\n", 0, m.start()) + 1
+            shown = " ".join(m.group(0).replace('"', " ").replace("'", " ").replace(",", " ").replace("-\n", " ")
+                             .split())
+            reason = (f"{name} prefill/decode launch (`{shown}`) not checked: pdlint has rules for SGLang, vLLM and "
+                      f"TensorRT-LLM servers only")
+            hint = (f"check this launch against {name}'s own arguments by hand; to record that it stays unchecked, put "
+                    f"`# pdlint: ignore[PD024]` on the line or give the file PD024 in `per-file-ignores`")
+            out.append(Spot(path, line, m.start() - start + 1, line, CR.OTHER_ENGINE.code, reason, hint,
+                            m.group(0) if "\n" not in m.group(0) else "--run_mode" if word == "lightllm" else
+                            m.group(0).split()[0].strip("\"',")))
+    return out
+
+
 #: a Python import of a server module (``from vllm.entrypoints.openai.api_server import (``): no launch
 _PY_IMPORT = re.compile(r"[ \t]*(?:from[ \t]+[\w.]+[ \t]+import\b|import[ \t]+[\w.]+(?:[ \t]+as[ \t]+\w+)?[ \t]*(?:,|$))")
 #: a Python field's or parameter's annotation, in a .py file (``disaggregation_mode: str``, ``kv_role: Optional[str] =
@@ -631,6 +672,7 @@ def assess(jobs: list, extraction, findings: list, strict: bool = False, shown=N
         # markers on covered lines are not searched: a file with some has launches, which is what the count
         # tells (Coverage.launch_text)
         fc.markers = len(markers)
+        fc.spots += other_engine_spots(job.display, text)
         part = partial.get(job.display)
         file_notes = notes.get(job.display, {})
         loose = [m for m in markers if m.line not in lines

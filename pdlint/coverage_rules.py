@@ -75,4 +75,21 @@ OPAQUE_ARGS = register(Rule(
     example_fixed="[tool.pdlint.vars]\nEXTRA_ARGS = \"--enable-metrics\"",
     category=_C))
 
-CODES = (UNCHECKED.code, UNRESOLVED_ROLE.code, UNRESOLVED_CONFIG.code, OPAQUE_ARGS.code)
+OTHER_ENGINE = register(Rule(
+    "PD024", "unsupported-engine-launch", WARNING,
+    "Reports a prefill/decode launch of a serving engine pdlint has no rules for: LightLLM (`lightllm.server."
+    "api_server --run_mode prefill|decode|pd_master|config_server|nixl_prefill|nixl_decode`) and LMDeploy (`lmdeploy "
+    "serve api_server --role Prefill|Decode`, `lmdeploy serve proxy --serving-strategy DistServe`), at the flag that "
+    "makes it a PD server. A non-PD launch of those engines is not reported.",
+    "pdlint checks SGLang, vLLM and TensorRT-LLM servers (and the wrappers that start them). Nothing in this launch "
+    "was checked, so a run that passes says nothing about it; without this finding the run would read as \"the PD "
+    "configuration was verified\".",
+    "Check this launch against the engine's own arguments by hand. To record that it stays unchecked, put "
+    "`# pdlint: ignore[PD024]` on the line (or give the file PD024 in `per-file-ignores`); `ignore = [\"PD024\"]` "
+    "accepts every such launch of the repository.",
+    example="python -m lightllm.server.api_server --model_dir /models/llama --run_mode prefill --pd_master_port 60011",
+    example_fixed="python -m lightllm.server.api_server --model_dir /models/llama --run_mode prefill "
+                  "--pd_master_port 60011  # pdlint: ignore[PD024] LightLLM: checked by hand",
+    category=_C))
+
+CODES = (UNCHECKED.code, UNRESOLVED_ROLE.code, UNRESOLVED_CONFIG.code, OPAQUE_ARGS.code, OTHER_ENGINE.code)

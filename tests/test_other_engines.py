@@ -1,0 +1,68 @@
+"""PD024: prefill/decode launches of engines pdlint has no rules for (LightLLM, LMDeploy) are reported as not
+checked, never passed without a word (field test rw22/a: zhhangBian/lightllm-note's PD scripts gave exit 0 and
+no finding)."""
+
+from pdlint.cli import main
+
+
+def codes(report, code="PD024"):
+    return [(f["path"], f["line"], f["column"]) for f in report["findings"] if f["code"] == code]
+
+
+def test_lightllm_pd_scripts_are_reported_at_the_run_mode(scratch):
+    scratch.write("pd_prefill.sh", """\
+        export host=$1
+        KV_TRANS_USE_P2P=1 python -m lightllm.server.api_server --model_dir /path/DeepSeek-R1 \\
+        --run_mode "prefill" \\
+        --tp 8 --pd_master_ip $2 --pd_master_port 60011
+        """)
+    scratch.write("pd_master.sh", """\
+        python -m lightllm.server.api_server --model_dir /m --run_mode=pd_master --port 60011
+        """)
+    code, report = scratch.lint(".")
+    assert codes(report) == [("pd_master.sh", 1, 53), ("pd_prefill.sh", 3, 1)]
+    f = next(f for f in report["findings"] if f["path"] == "pd_prefill.sh")
+    assert "LightLLM" in f["message"] and "`--run_mode prefill`" in f["message"] and "ignore[PD024]" in f["fix"]
+    assert f["severity"] == "warning" and code == 0
+    assert report["coverage"]["unchecked"] == 2
+    assert main(["--no-cache", "--strict", "-q", "."]) == 1  # --strict: not checked fails the run
+
+
+def test_lmdeploy_pd_servers_and_proxy_in_yaml_lists(scratch):
+    scratch.write("k8s.yaml", """\
+        apiVersion: apps/v1
+        kind: Deployment
+        metadata: {name: lmdeploy-decode}
+        spec:
+          template:
+            spec:
+              containers:
+                - name: decode
+                  image: openmmlab/lmdeploy:latest
+                  command: ["lmdeploy", "serve", "api_server", "/models/qwen", "--role", "Decode"]
+                - name: proxy
+                  image: openmmlab/lmdeploy:latest
+                  args:
+                    - --serving-strategy
+                    - DistServe
+        """)
+    code, report = scratch.lint(".")
+    assert codes(report) == [("k8s.yaml", 10, 73), ("k8s.yaml", 14, 15)]
+
+
+def test_quiet_on_non_pd_launches_comments_and_other_tools(scratch):
+    scratch.write("normal.sh", """\
+        python -m lightllm.server.api_server --model_dir /m --run_mode normal
+        # python -m lightllm.server.api_server --model_dir /m --run_mode prefill
+        lmdeploy serve api_server /m --role Hybrid
+        """)
+    scratch.write("tool.sh", "python train.py --run_mode decode --role Prefill\n")  # neither engine named
+    scratch.write("other.py", "import lightllm\nrun_mode = 'prefill'\n")
+    code, report = scratch.lint(".")
+    assert codes(report) == [] and code == 0
+
+
+def test_suppressed_on_the_line(scratch):
+    scratch.write("pd.sh", "python -m lightllm.server.api_server --run_mode decode  # pdlint: ignore[PD024] by hand\n")
+    code, report = scratch.lint(".")
+    assert codes(report) == [] and codes(report, "PD070") == [] and code == 0
