@@ -52,3 +52,16 @@ def test_markers():
     assert [(m.line, m.column, m.text, m.kind) for m in find_markers(text)] == [(2, 5, "vllm", "launcher")]
     assert find_markers("description: >\n  - vllm\n  - serve\n") == []
     assert find_markers(text, skip=frozenset({2})) == []
+
+
+def test_block_cli_hint_matches_the_multiline_pattern_it_replaces():
+    import random
+    import re
+    from pdlint.coverage import _block_cli_hint
+    old = re.compile(r"^[ \t]*-[ \t]+[\"']?(?:vllm|sglang)[\"']?[ \t]*$", re.M)
+    pieces = ["- vllm", "  - 'sglang'", '- "vllm"  ', "-\tsglang", "- vllmx", "x - vllm", "- serve", "vllm", "\n",
+              "\n", "\r\n", " ", "# - vllm", "- sglang # c", "-vllm"]
+    rng = random.Random(7)
+    for _ in range(3000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 8)))
+        assert _block_cli_hint(text) == bool(old.search(text)), repr(text)

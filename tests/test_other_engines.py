@@ -66,3 +66,4 @@ def test_suppressed_on_the_line(scratch):
     scratch.write("pd.sh", "python -m lightllm.server.api_server --run_mode decode  # pdlint: ignore[PD024] by hand\n")
     code, report = scratch.lint(".")
     assert codes(report) == [] and codes(report, "PD070") == [] and code == 0
+
