@@ -278,7 +278,8 @@ def _finding(rule, c, launch: Launch, pair: bool = False) -> Finding:
     severity = rule.severity
     if rule.code in FORK_DEFINED and severity == ERROR:
         src = launch.meta.get("engine_source")
-        if src is not None:  # a fork may define the flag or field: what pdlint knows is the released engine's
+        if src is not None and _fork_may_define(launch, c.token):
+            # a fork may define the flag or field: what pdlint knows is the released engine's
             severity = WARNING
             message += (f" (this repository holds {_ENGINE_NAMES.get(launch.engine, launch.engine)} source tree of "
                         f"its own, {src}: a launch that runs it may accept this)")
@@ -295,6 +296,18 @@ def _finding(rule, c, launch: Launch, pair: bool = False) -> Finding:
 #: (field tests rw20/f, deepgrove-ai/sglang's `--quantization ternary`; rw22/a, vLLM forks' KVTransferConfig fields)
 FORK_DEFINED = frozenset({"SGL001", "SGL002", "SGL004", "SGL021", "VLLM018", "VLLM019", "VLLM029", "TRT011"})
 _ENGINE_NAMES = {"sglang": "an SGLang", "vllm": "a vLLM", "trtllm": "a TensorRT-LLM"}
+
+
+def _fork_may_define(launch: Launch, token) -> bool:
+    """May the engine's own source tree in the repository define the name ``token`` writes?  Not when the launch
+    runs a release it names (an image tag, a pip pin: the fork's tree is not what runs), nor when the tree's
+    definition files do not write the name (``--bogus-flag`` as ``bogus-flag`` or ``bogus_flag``; a choice, a
+    config field); field test rw23/h: any file at the marker's path downgraded every such error of the repository."""
+    if getattr(launch.parsed, "pinned", False):
+        return False
+    words = launch.meta.get("engine_words") or frozenset()
+    name = (token.text if token is not None else "").split("=", 1)[0].strip().strip("\"'").lstrip("-")
+    return bool(name) and (name in words or name.replace("-", "_") in words or name.replace("_", "-") in words)
 
 
 def _launch_note(launch: Launch) -> str:

@@ -114,11 +114,68 @@ ENGINE_SOURCES = {
 }
 
 
+#: the files whose words are what an engine's own source tree may define beyond the released engine (its argument
+#: parser, and vLLM's and TensorRT-LLM's config classes: KVTransferConfig's fields, the LLM API's options)
+ENGINE_DEFINITIONS = {
+    "sglang": ("python/sglang/srt/server_args.py", "sglang/srt/server_args.py"),
+    "vllm": ("vllm/engine/arg_utils.py", "vllm/config/kv_transfer.py", "vllm/config/__init__.py", "vllm/config.py"),
+    "trtllm": ("tensorrt_llm/commands/serve.py", "tensorrt_llm/llmapi/llm_args.py"),
+}
+#: an engine's argument parser is tens of kilobytes (SGLang's server_args.py 0.5.23: 280 KB; vLLM's arg_utils.py and
+#: TensorRT-LLM's serve.py: over 20 KB): a smaller file at that path is no engine source tree (field test rw23/h: an
+#: empty `sglang/srt/server_args.py` committed by a pull request turned every SGL001 error of the repository into a
+#: warning)
+MIN_ENGINE_SOURCE_BYTES = 4096
+MAX_ENGINE_DEFINITION_BYTES = 8 * 1024 * 1024
+
+
 def engine_source(root: str, engine: str) -> Optional[str]:
     """The file that shows the repository at ``root`` is ``engine``'s own source (``vllm/engine/arg_utils.py``),
-    relative to it, or None.  Field test rw22/a: vLLM forks that add KVTransferConfig fields or flags
+    relative to it, or None: a regular file of :data:`MIN_ENGINE_SOURCE_BYTES` or more, reached through no
+    symbolic link below ``root``.  Field test rw22/a: vLLM forks that add KVTransferConfig fields or flags
     (ggaaooppeenngg/vllm's `kv_producers_size`, jikunshang/vllm's HPU flags) were told vLLM refuses them."""
-    return next((rel for rel in ENGINE_SOURCES.get(engine, ()) if os.path.isfile(os.path.join(root, rel))), None)
+    return next((rel for rel in ENGINE_SOURCES.get(engine, ())
+                 if _plain_file(root, rel, MIN_ENGINE_SOURCE_BYTES) is not None), None)
+
+
+def _plain_file(root: str, rel: str, min_size: int = 0) -> Optional[int]:
+    """The size of ``root/rel`` when it is a regular file of ``min_size`` bytes or more and no component of
+    ``rel`` is a symbolic link, else None."""
+    import stat
+    path = root
+    parts = rel.split("/")
+    for i, part in enumerate(parts):
+        path = os.path.join(path, part)
+        try:
+            st = os.lstat(path)
+        except OSError:
+            return None
+        if stat.S_ISLNK(st.st_mode) or (i < len(parts) - 1 and not stat.S_ISDIR(st.st_mode)):
+            return None
+    return st.st_size if stat.S_ISREG(st.st_mode) and st.st_size >= min_size else None
+
+
+def engine_words(root: str, engine: str) -> tuple:
+    """``(words, files)``: the words (``[A-Za-z0-9_-]`` runs, dashes trimmed) of the definition files of
+    ``engine``'s source tree at ``root`` (:data:`ENGINE_DEFINITIONS`: plain files within
+    :data:`MAX_ENGINE_DEFINITION_BYTES`), and the paths of those files: what a fork may define that the released
+    engine does not (a flag, a choice, a config field)."""
+    import re
+    words: set = set()
+    files = []
+    for rel in ENGINE_DEFINITIONS.get(engine, ()):
+        size = _plain_file(root, rel)
+        if size is None or size > MAX_ENGINE_DEFINITION_BYTES:
+            continue
+        path = os.path.join(root, rel)
+        try:
+            with open(path, "rb") as f:
+                data = f.read(MAX_ENGINE_DEFINITION_BYTES + 1)
+        except OSError:
+            continue
+        files.append(path)
+        words.update(w.strip("-") for w in re.findall(r"[A-Za-z0-9_-]+", data.decode("utf-8", "replace")))
+    return frozenset(words), files
 
 
 def repo_root(path: str, cache: dict) -> Optional[str]:

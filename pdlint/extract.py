@@ -2592,8 +2592,10 @@ class Extractor:
     def _engine_source(self, launch: Launch) -> None:
         """``launch.meta["engine_source"]``: the file showing that the launch's repository is its engine's own
         source (a fork: :func:`pdlint.discover.engine_source`), which the check stage names in the findings a
-        fork may not deserve; its presence and absence are inputs of the result (the cache's)."""
-        from pdlint.discover import ENGINE_SOURCES, engine_source, repo_root
+        fork may not deserve, and ``launch.meta["engine_words"]`` the words its definitions hold
+        (:func:`pdlint.discover.engine_words`: a refused name the fork does not write is refused there too);
+        those files' presence and contents are inputs of the result (the cache's)."""
+        from pdlint.discover import ENGINE_DEFINITIONS, ENGINE_SOURCES, engine_source, engine_words, repo_root
         if launch.engine not in ENGINE_SOURCES:
             return
         root = repo_root(os.path.abspath(launch.path), self._repo_roots)
@@ -2601,12 +2603,13 @@ class Extractor:
             return
         key = (root, launch.engine)
         if key not in self._engine_sources:
-            self._engine_sources[key] = engine_source(root, launch.engine)
-        if self.deps is not None:
-            for rel in ENGINE_SOURCES[launch.engine]:
+            rel = engine_source(root, launch.engine)
+            self._engine_sources[key] = None if rel is None else (rel, engine_words(root, launch.engine)[0])
+        if self.deps is not None:  # (their contents: the words a fork defines are an input of the result)
+            for rel in ENGINE_SOURCES[launch.engine] + ENGINE_DEFINITIONS[launch.engine]:
                 self.deps.weak(os.path.join(root, rel))
         if self._engine_sources[key] is not None:
-            launch.meta["engine_source"] = self._engine_sources[key]
+            launch.meta["engine_source"], launch.meta["engine_words"] = self._engine_sources[key]
 
     # -- files referenced from launches ------------------------------------------------
     def resolve_in_repo(self, name: str, from_abspath: str, root: str) -> Optional[SourceFile]:
