@@ -1646,7 +1646,8 @@ class Extractor:
         if not yaml_shell.may_hold_scripts(docs, skip):
             return []
         found: list = []
-        for s in yaml_shell.scripts(doc, docs, skip, _AnsibleScope(self, job)):
+        cut: list = []
+        for s in yaml_shell.scripts(doc, docs, skip, _AnsibleScope(self, job), cut):
             meta = {"yaml_path": s.path, "unit": unit or job.display, **s.meta}
             if "unit_suffix" in meta:
                 meta["unit"] += meta.pop("unit_suffix")
@@ -1666,6 +1667,16 @@ class Extractor:
                         else None
                     launch.meta["role_how"] = s.role_how
             found += new
+        if cut:
+            from pdlint import coverage_rules as CR
+            from pdlint.model import Gap
+            for where, started, ran in cut:
+                self.out.build_gaps.append((Gap(
+                    CR.UNCHECKED.code, where,
+                    f"this job's matrix starts {started} combinations; pdlint ran its steps for {ran} of them (each "
+                    f"value of each key at least once where {ran} allow it): the other runs were not checked",
+                    f"split the job so that one matrix starts at most {yaml_shell.MAX_MATRIX} combinations, or check "
+                    f"the others' values with `[tool.pdlint.vars]` in a config of their own"), job.display))
         return found
 
     def compose(self, job: FileJob, src: SourceFile, doc: TStr, docs: list, render_role: Optional[str],

@@ -55,3 +55,63 @@ def test_matrix_combinations_are_bounded():
     combos = yaml_shell.matrix_combinations(doc, yt.Ref(d.root))
     assert len(combos) == yaml_shell.MAX_MATRIX
     assert [(c["matrix.a"].text, c["matrix.b"].text) for c in combos[:2]] == [("0", "0"), ("0", "1")]
+
+
+INCLUDE_ONLY = """\
+    on: push
+    jobs:
+      serve:
+        strategy:
+          matrix:
+            include:
+              - role: prefill
+                extra: --enable-linear-replayssm-spec
+              - role: decode
+                extra: --log-level=info
+        runs-on: [gpu]
+        steps:
+          - run: python -m sglang.launch_server --model-path Qwen/Qwen2.5-7B-Instruct --disaggregation-mode ${{ matrix.role }} ${{ matrix.extra }}
+    """
+
+
+def test_include_entries_that_fit_no_combination_are_each_a_run(scratch_git):
+    """Field test rw23/h: the second entry of an include-only matrix was merged into the first one's run (GitHub
+    starts two jobs): one decode launch, the prefill's SGL101 unseen, exit 0."""
+    scratch_git.write(".github/workflows/pd.yml", INCLUDE_ONLY)
+    code, doc = scratch_git.lint(".")
+    assert sorted(l["role"] for l in doc["launches"]) == ["decode", "prefill"]
+    assert [f["code"] for f in doc["findings"]] == ["SGL101"] and code == 1
+
+
+SHARDED = """\
+    on: push
+    jobs:
+      serve:
+        strategy:
+          matrix:
+            role: [decode, prefill]
+            shard: [SHARDS]
+            include:
+              - role: prefill
+                extra: --enable-linear-replayssm-spec
+        runs-on: [gpu]
+        steps:
+          - run: python -m sglang.launch_server --model-path Qwen/Qwen2.5-7B-Instruct --disaggregation-mode ${{ matrix.role }} --base-gpu-id ${{ matrix.shard }} ${{ matrix.extra }}
+    """
+
+
+@pytest.mark.parametrize("shards", [8, 16])
+def test_a_matrix_past_the_bound_runs_every_value_and_says_what_it_left(scratch_git, shards):
+    """Field test rw23/h: with 16 shards the product's first 16 combinations were all decode; the prefill runs
+    (and their SGL101) were dropped without a word."""
+    scratch_git.write(".github/workflows/pd.yml", SHARDED.replace("SHARDS", ", ".join(map(str, range(shards)))))
+    code, doc = scratch_git.lint(".")
+    assert {l["role"] for l in doc["launches"]} == {"decode", "prefill"}
+    codes = sorted({f["code"] for f in doc["findings"]})
+    cut = [f for f in doc["findings"] if f["code"] == "PD020"]
+    if shards == 8:
+        assert codes == ["SGL101"] and cut == []
+    else:
+        assert codes == ["PD020", "SGL101"] and code == 1
+        (f,) = cut
+        assert f["line"] == 6 and "starts 32 combinations; pdlint ran its steps for 16 of them" in f["message"]

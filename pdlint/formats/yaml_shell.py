@@ -237,12 +237,13 @@ _BUILDKITE_STEP = {"label", "group", "wait", "block", "trigger", "plugins", "age
                    "soft_fail", "artifact_paths"}
 
 
-def scripts(doc: TStr, docs: list, skip: set, ansible=None) -> list:
+def scripts(doc: TStr, docs: list, skip: set, ansible=None, cut: Optional[list] = None) -> list:
     """Every shell script / exec argv holding a launcher in ``docs``; ``skip``:
     ids of nodes (containers) another adapter reads; ``ansible``: the variables Ansible gives the file's
     tasks from other files (``ansible.role()``: a role's defaults, the plays that apply it and its vars,
     lowest first; ``ansible.play(ref)``: (the inventory's, the ``vars_files:``) variables of a play in
-    the file), each a dict name -> TStr."""
+    the file), each a dict name -> TStr.  ``cut`` gets ``(where, started, run)`` of each job matrix whose
+    combinations were not all run (:data:`MAX_MATRIX`)."""
     out: list = []
     for d in docs:
         if d.root is None:
@@ -259,6 +260,8 @@ def scripts(doc: TStr, docs: list, skip: set, ansible=None) -> list:
         if setup is not None and isinstance(yt.deref(setup).node, yt.YScalar):
             walker.setup_pins = _install_pins(yt.scalar_tstr(doc, setup))
         walker.walk(root, (), {}, [], None)
+        if cut is not None:
+            cut += walker.matrix_cut
     return out
 
 
@@ -277,6 +280,7 @@ class _Walker:
         self.operators: dict = {}
         self.setup_pins: dict = {}  # a SkyPilot task's setup installs these releases for its run
         self.ansible = None  # (see scripts())
+        self.matrix_cut: list = []  # (where, combinations started, combinations run) of matrices cut short
 
     def walk(self, ref: yt.Ref, path: tuple, env: dict, names: list, image: Optional[TStr]) -> None:
         r = yt.deref(ref)
@@ -297,7 +301,11 @@ class _Walker:
                     # a block's or a task's own `vars:` (over the play's)
                     self.exprs = {**outer, **named_values(self.doc, yt.get(r, "vars"))}
                 elif self.dia == "github" and len(path) == 2 and path[0] == "jobs":
-                    combos = matrix_combinations(self.doc, yt.get(yt.get(r, "strategy"), "matrix"))
+                    matrix = yt.get(yt.get(r, "strategy"), "matrix")
+                    combos, total = matrix_runs(self.doc, matrix)
+                    if total > len(combos):  # said at the matrix: the other runs were not checked
+                        at = yt.deref(matrix).node.start
+                        self.matrix_cut.append((self.doc[at:at + 1], total, len(combos)))
                     if combos:
                         # the job once per combination of its matrix, as the runner starts it (field test rw22/a:
                         # `role: [prefill, decode]` with `--disaggregation-mode ${{ matrix.role }}` was PD021)
@@ -629,16 +637,30 @@ def _expressions(doc: TStr, root: yt.Ref, dia: str) -> dict:
 
 #: combinations of one job's matrix expanded at most (each a run of its steps)
 MAX_MATRIX = 16
+#: combinations of a matrix's lists, and include entries, computed at most (GitHub starts at most 256 jobs of
+#: one matrix)
+MAX_MATRIX_PRODUCT = 1024
 
 
 def matrix_combinations(doc: TStr, matrix) -> list:
-    """The ``{"matrix.KEY": value}`` of each combination a GitHub Actions ``strategy.matrix`` starts: the product
-    of its lists of scalars, less ``exclude:`` entries, with ``include:`` entries added to the combinations they
-    match (or as combinations of their own), as the runner expands it; at most :data:`MAX_MATRIX`.  A key whose
-    value is not a list of scalars (an expression, a list of mappings) is left out (its expression stays a value
-    pdlint cannot see)."""
+    """The ``{"matrix.KEY": value}`` of the combinations of a job's matrix pdlint runs its steps for (at most
+    :data:`MAX_MATRIX`: :func:`matrix_runs`)."""
+    return matrix_runs(doc, matrix)[0]
+
+
+def matrix_runs(doc: TStr, matrix) -> tuple:
+    """``(combinations, how many the runner starts)`` of a GitHub Actions ``strategy.matrix``: the product of
+    its lists of scalars less ``exclude:`` entries, then each ``include:`` entry added to every combination of
+    the product whose values it does not change (its other keys may overwrite what an earlier entry added), or a
+    combination of its own when it fits none - later entries are not added to those (GitHub's documented
+    expansion; field test rw23/h: an include-only matrix kept its last entry only).  Past :data:`MAX_MATRIX`
+    the combinations kept are those that bring a value of a key no earlier one has, then the first others
+    (`role: [decode, prefill]` with 16 shards: the product's first 16 are all decode).  A key whose value is not
+    a list of scalars (an expression, a list of mappings) is left out (its expression stays a value pdlint
+    cannot see)."""
+    import itertools
     if matrix is None or not isinstance(yt.deref(matrix).node, yt.YMap):
-        return []
+        return [], 0
     keys: list = []
     for name, v in yt.map_items(matrix):
         if name in ("include", "exclude"):
@@ -647,30 +669,63 @@ def matrix_combinations(doc: TStr, matrix) -> list:
         vals = [yt.scalar_tstr(doc, i) for i in items if isinstance(yt.deref(i).node, yt.YScalar)]
         if vals and len(vals) == len(items):
             keys.append((name, vals))
-    combos: list = [{}]
-    for name, vals in keys:
-        combos = [{**c, name: v} for c in combos for v in vals][:MAX_MATRIX * 4]
+    total = 1 if keys else 0
+    for _, vals in keys:
+        total *= len(vals)
+    names = [name for name, _ in keys]
+    product = itertools.product(*(vals for _, vals in keys)) if keys else iter(())
+    originals = [dict(zip(names, combo)) for combo in itertools.islice(product, MAX_MATRIX_PRODUCT)]
 
     def entry(item) -> dict:
         return {k: yt.scalar_tstr(doc, v) for k, v in yt.map_items(item)
                 if isinstance(yt.deref(v).node, yt.YScalar)} if isinstance(yt.deref(item).node, yt.YMap) else {}
 
-    for ex in (entry(i) for i in yt.seq_items(yt.get(matrix, "exclude"))):
-        if ex:
-            combos = [c for c in combos if not all(k in c and c[k].text == v.text for k, v in ex.items())]
-    original = {name for name, _ in keys}
-    for inc in (entry(i) for i in yt.seq_items(yt.get(matrix, "include"))):
+    excludes = [ex for ex in (entry(i) for i in yt.seq_items(yt.get(matrix, "exclude"))) if ex]
+    for ex in excludes:
+        kept = [c for c in originals if not all(k in c and c[k].text == v.text for k, v in ex.items())]
+        total -= len(originals) - len(kept)
+        originals = kept
+    original = set(names)
+    added: list = []
+    includes = list(yt.seq_items(yt.get(matrix, "include")))
+    total += max(0, len(includes) - MAX_MATRIX_PRODUCT)  # (entries past the bound: runs not made)
+    for inc in (entry(i) for i in includes[:MAX_MATRIX_PRODUCT]):
         if not inc:
             continue
-        hit = False
-        for c in combos:
-            if c and all(c[k].text == v.text for k, v in inc.items() if k in original):
-                c.update({k: v for k, v in inc.items() if k not in original})
-                hit = True
-        if not hit:
-            combos.append(dict(inc))
-    combos = [c for c in combos if c][:MAX_MATRIX]
-    return [{f"matrix.{k}": v for k, v in c.items()} for c in combos]
+        fits = [c for c in originals if all(c[k].text == v.text for k, v in inc.items() if k in original)]
+        for c in fits:
+            c.update({k: v for k, v in inc.items() if k not in original})
+        if not fits:
+            added.append(dict(inc))
+            total += 1
+    combos = originals + added
+    if len(combos) > MAX_MATRIX:  # the combinations that bring the most values not yet run, first
+        pairs = [{(k, v.text) for k, v in c.items()} for c in combos]
+        seen: set = set()
+        chosen: list = []
+        while len(chosen) < MAX_MATRIX:
+            best, gain = -1, 0
+            for i, p in enumerate(pairs):
+                g = len(p - seen)
+                if g > gain:
+                    best, gain = i, g
+            if best < 0:
+                break
+            chosen.append(best)
+            seen |= pairs[best]
+        taken = set(chosen)
+        chosen += [i for i in range(len(combos)) if i not in taken][:MAX_MATRIX - len(chosen)]
+        combos = [combos[i] for i in sorted(chosen)]
+    every = list(dict.fromkeys(k for c in combos for k in c))
+    # (a key of some combinations only is the empty string in the others, as the runner evaluates it)
+    return ([{f"matrix.{k}": c[k] if k in c else _empty_at(doc, matrix) for k in every} for c in combos],
+            max(total, len(combos)))
+
+
+def _empty_at(doc: TStr, ref) -> TStr:
+    """An empty value traced to the matrix (a key a combination does not have)."""
+    at = yt.deref(ref).node.start
+    return doc[at:at]
 
 
 def named_values(doc: TStr, ref) -> dict:
