@@ -1838,7 +1838,19 @@ class Extractor:
         from pdlint.render.jinja import ROLE_SYNONYMS
         from pdlint.formats import crd
         found, _ = justfile.recipes(TStr.from_source(src))
-        called = justfile.calls(found)
+        left: dict = {}
+        called = justfile.calls(found, left)
+        for name, (count, first) in sorted(left.items()):  # said at the first call not run
+            from pdlint import coverage_rules as CR
+            from pdlint.model import Gap
+            at = first.args[0] if first.args else None
+            self.out.build_gaps.append((Gap(
+                CR.UNCHECKED.code, at,
+                f"{count} more call{'s' if count != 1 else ''} of recipe {name!r} with other arguments (from this one "
+                f"on) {'were' if count != 1 else 'was'} not run: pdlint runs a recipe for at most "
+                f"{justfile.MAX_CALLS} distinct calls (those bringing the most argument values)",
+                "call the recipe with fewer distinct arguments, or check those calls' launches in a recipe of their "
+                "own"), job.display))
         for r in found:
             meta = {}
             # a recipe named for its role, whole or as a word (`prefill`, `decode-worker-pd`)
@@ -1880,7 +1892,19 @@ class Extractor:
 
         env = self.shell_env(job)
         given = {k: v.text for k, v in env.items() if isinstance(v, TStr)}
-        for label, found in makefile.variants(TStr.from_source(src), read, given):
+        left: list = []
+        readings = makefile.variants(TStr.from_source(src), read, given, left)
+        for count, via, at in left[:1]:  # said at the first run not built
+            from pdlint import coverage_rules as CR
+            from pdlint.model import Gap
+            self.out.build_gaps.append((Gap(
+                CR.UNCHECKED.code, at,
+                f"{count} more run{'s' if count != 1 else ''} of recipes with other variables ({via} and later) "
+                f"{'were' if count != 1 else 'was'} not built: pdlint builds at most {makefile.MAX_BOUND} per "
+                f"reading of the Makefile (those bringing the most values)",
+                "give fewer distinct variable values to recursive `$(MAKE)` calls of one target, or check the others "
+                "with `[tool.pdlint.vars]` in a config of their own"), job.display))
+        for label, found in readings:
             # one variant per value of a variable a conditional tests that comes from the make command line
             # (`make ROLE=prefill`): each is its own invocation, as each target is
             for r in found:

@@ -497,7 +497,7 @@ def _inventory(pbdir: str, root: str, groups: list, read, listdir) -> list:
                     out += _inventory_file(s, one)
                 except (yt.YamlError, RecursionError):
                     pass
-    out = out[:MAX_VAR_FILES]
+    out = out[-MAX_VAR_FILES:]  # (lowest first: the files that win kept)
     for base in reversed(dirs):
         for inv in INVENTORY_DIRS:
             for kind, name in names:
@@ -508,8 +508,8 @@ def _inventory(pbdir: str, root: str, groups: list, read, listdir) -> list:
                 if name in entries:
                     sub = os.path.join(here, name)
                     files = [os.path.join(sub, n) for n in sorted(listdir(sub)) if n.endswith(_YAML)]
-                for f in files[:MAX_VAR_FILES]:
+                for f in files[-MAX_VAR_FILES:]:  # (a directory's files in name order, the last winning)
                     s = read(f) if os.path.isfile(f) else None
                     if s is not None:
                         out.append(Layer(s))
-    return out[:2 * MAX_VAR_FILES]
+    return out[-2 * MAX_VAR_FILES:]

@@ -49,6 +49,7 @@ class Call:
 _CALL = re.compile(r"(?:^|[;&|])[ \t]*@?just[ \t]+([A-Za-z_][A-Za-z0-9_-]*)((?:[ \t]+[A-Za-z0-9_./:=,+-]+)*)"
                    r"[ \t]*(?=$|[;&|>\n])", re.M)
 MAX_CALLS = 8  # calls of one recipe run (each its own render of the recipe)
+MAX_CALLS_SEEN = 1024  # distinct calls of one recipe the choice is made from
 
 
 def is_justfile(name: str) -> bool:
@@ -108,10 +109,13 @@ def recipes(doc: TStr) -> tuple:
             for r in out], variables
 
 
-def calls(found: list) -> dict:
+def calls(found: list, left: dict = None) -> dict:
     """Recipe name -> the :class:`Call` s other recipes of the Justfile make of it with literal arguments, as many
     as it has parameters (tlrmchlsmth/vllm's `pd:` recipe runs `just serve prefill nixl &` and `just serve decode
-    mooncake &`: `serve role backend:` was a launch whose role pdlint could not see, field test rw22/a)."""
+    mooncake &`: `serve role backend:` was a launch whose role pdlint could not see, field test rw22/a): at most
+    :data:`MAX_CALLS` distinct ones, those bringing the most argument values first
+    (:func:`pdlint.formats.choose.most_varied`); ``left`` gets recipe name -> (calls not run, the first of them)."""
+    from pdlint.formats.choose import most_varied
     by_name = {r.name: r for r in found if r.params}
     out: dict = {}
     for r in found:
@@ -127,8 +131,15 @@ def calls(found: list) -> dict:
             args = tuple(body[base + i:base + i + len(w)] for i, w in words)
             line = r.line + body.text.count("\n", 0, m.start(1)) + 1
             lst = out.setdefault(target.name, [])
-            if len(lst) < MAX_CALLS and all([a.text for a in c.args] != [a.text for a in args] for c in lst):
+            if len(lst) < MAX_CALLS_SEEN and all([a.text for a in c.args] != [a.text for a in args] for c in lst):
                 lst.append(Call(r.name, args, line))
+    for name, lst in out.items():
+        keep = most_varied([{(i, a.text) for i, a in enumerate(c.args)} for c in lst], MAX_CALLS)
+        if len(keep) < len(lst) and left is not None:
+            kept = set(keep)
+            dropped = [c for i, c in enumerate(lst) if i not in kept]
+            left[name] = (len(dropped), dropped[0])
+        out[name] = [lst[i] for i in keep]
     return out
 
 

@@ -90,13 +90,18 @@ def rules(doc: TStr, read: Optional[Callable] = None, given: Optional[dict] = No
     return p.finish(), p.variables
 
 
-def variants(doc: TStr, read: Optional[Callable] = None, given: Optional[dict] = None) -> list:
+def variants(doc: TStr, read: Optional[Callable] = None, given: Optional[dict] = None,
+             left: Optional[list] = None) -> list:
     """``[(label, rules)]``: one entry per value of each variable from outside the file (``make ROLE=prefill``) that a
     conditional tests - the values it is compared with, and unset - at most :data:`MAX_VARIANTS`; ``label`` names the
-    values (``ROLE=prefill``), empty when no conditional depends on such a variable."""
+    values (``ROLE=prefill``), empty when no conditional depends on such a variable.  ``left`` gets ``(runs not
+    built, the invocation of the first, a word of it)`` of each reading whose bound runs were cut
+    (:meth:`_Parser.bound_runs`)."""
     p = _Parser(read, given or {}, {})
     p.feed(doc, 0)
     first = p.finish()
+    if left is not None and p.left is not None:
+        left.append(p.left)
     if not p.wanted:
         return [("", first)]
     combos: list = [{}]
@@ -112,6 +117,8 @@ def variants(doc: TStr, read: Optional[Callable] = None, given: Optional[dict] =
         label = ", ".join(f"{k} unset" if v[2] == "unset" else f"{k} defined" if v[2] == "defined" else f"{k}={v[0]}"
                           for k, v in c.items())
         built.extend((label, r) for r in q.finish())
+        if left is not None and q.left is not None and q.left not in left:
+            left.append(q.left)
     # a recipe the conditionals do not change is one launch, not one per variant (`ifeq ($(DEBUG),1)` elsewhere)
     seen: dict = {}  # (target, line) -> [recipe keys]
     kept = []
@@ -150,6 +157,7 @@ class _Parser:
 
     def __init__(self, read, given: dict, assume: dict):
         self.read, self.given, self.assume = read, given, assume
+        self.left = None  # (bound runs not built, the invocation of the first, a word of it): bound_runs
         self.variables: dict = {}  # NAME -> TStr (None: a value pdlint cannot see)
         self.target_vars: dict = {}  # target -> [(name, op, value)]
         self.prereqs: dict = {}  # target -> [prerequisite as written]
@@ -438,14 +446,16 @@ class _Parser:
                 targets, overrides, words = call
                 for t in targets:
                     starts.append((f"make {' '.join([t] + words)} (in make {name})", t, overrides))
-        out: dict = {}
+        from pdlint.formats.choose import most_varied
+        found: list = []  # (recipe index, via, root, recipe, names read, values read, a word of the invocation)
         seen: set = set()
         count = 0
         plain: dict = {}
         steps = 0
         for via, root, overrides in starts:
             stack = [(root,)]
-            while stack and count < MAX_BOUND and steps < MAX_BOUND_STEPS:
+            at = next((v for v in overrides.values() if v is not None), None)
+            while stack and count < MAX_BOUND_SEEN and steps < MAX_BOUND_STEPS:
                 steps += 1
                 chain = stack.pop()
                 t = chain[-1]
@@ -465,10 +475,22 @@ class _Parser:
                         continue
                     seen.add((k, key))
                     count += 1
-                    names, runs = out.setdefault(k, (set(), []))
-                    runs.append((via, root, recipe))
                     reads = {inner.strip() for _, _, inner in _refs(body.text) if inner}
-                    names.update(n for n in reads if n in variables and n not in base and n not in self.given)
+                    names = {n for n in reads if n in variables and n not in base and n not in self.given}
+                    values = {(n, getattr(variables.get(n), "text", None)) for n in reads if n in variables}
+                    found.append((k, via, root, recipe, names, values | {("", t)}, at))
+        keep = most_varied([f[5] for f in found], MAX_BOUND)  # (the runs bringing the most values, first)
+        if len(keep) < len(found):
+            kept = set(keep)
+            dropped = [f for i, f in enumerate(found) if i not in kept]
+            self.left = (len(dropped) if count < MAX_BOUND_SEEN else f"{len(dropped)} or more", dropped[0][1],
+                         dropped[0][6])
+        out: dict = {}
+        for i in keep:
+            k, via, root, recipe, names, _, _ = found[i]
+            got, runs = out.setdefault(k, (set(), []))
+            runs.append((via, root, recipe))
+            got.update(names)
         return out
 
     def default_goal(self) -> Optional[str]:
@@ -481,6 +503,7 @@ class _Parser:
 
 
 MAX_BOUND = 32  # recipes built with the variables of a target or a recursive make call, per reading
+MAX_BOUND_SEEN = 512  # such runs the ones built are chosen from (those bringing the most values: choose.most_varied)
 MAX_CHAIN = 8  # prerequisites followed deep
 MAX_BOUND_STEPS = 2000  # targets visited following prerequisites, per reading
 #: a recipe line that runs make again (``$(MAKE) serve ROLE=prefill &``, ``@make -s decode TP=4``)
@@ -537,7 +560,7 @@ def _make_calls(body: TStr, default: Optional[str]) -> list:
         if not targets and default:
             targets = [default]
         out.append((targets, overrides, [x for x in words if "=" in x]))
-    return out[:MAX_BOUND]
+    return out[:MAX_BOUND_SEEN]
 
 
 def _state(stack: list) -> Optional[bool]:

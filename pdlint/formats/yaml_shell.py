@@ -700,22 +700,8 @@ def matrix_runs(doc: TStr, matrix) -> tuple:
             total += 1
     combos = originals + added
     if len(combos) > MAX_MATRIX:  # the combinations that bring the most values not yet run, first
-        pairs = [{(k, v.text) for k, v in c.items()} for c in combos]
-        seen: set = set()
-        chosen: list = []
-        while len(chosen) < MAX_MATRIX:
-            best, gain = -1, 0
-            for i, p in enumerate(pairs):
-                g = len(p - seen)
-                if g > gain:
-                    best, gain = i, g
-            if best < 0:
-                break
-            chosen.append(best)
-            seen |= pairs[best]
-        taken = set(chosen)
-        chosen += [i for i in range(len(combos)) if i not in taken][:MAX_MATRIX - len(chosen)]
-        combos = [combos[i] for i in sorted(chosen)]
+        from pdlint.formats.choose import most_varied
+        combos = [combos[i] for i in most_varied([{(k, v.text) for k, v in c.items()} for c in combos], MAX_MATRIX)]
     every = list(dict.fromkeys(k for c in combos for k in c))
     # (a key of some combinations only is the empty string in the others, as the runner evaluates it)
     return ([{f"matrix.{k}": c[k] if k in c else _empty_at(doc, matrix) for k in every} for c in combos],

@@ -1,0 +1,34 @@
+"""Which of many runs of one launch text pdlint builds when it cannot build them all.
+
+A job matrix, the calls of one Justfile recipe, the recursive ``$(MAKE)`` runs of one target: each is the same
+launch text run with other values, and pdlint builds a bounded number of them.  The first ones in the file are
+often alike (a matrix's product puts every ``decode`` combination before the first ``prefill``; eight decode
+calls before the prefill one): the runs kept are those that bring the most values no kept run has yet, so every
+role and every value is run once where the bound allows it (field test rw23/h: the prefill runs and their errors
+were dropped without a word).  Callers report the runs left out.
+"""
+
+from __future__ import annotations
+
+
+def most_varied(features: list, limit: int) -> list:
+    """Indices (ascending) of at most ``limit`` of the items whose ``features`` (a set of hashable values each)
+    are given: one at a time the item with the most features no chosen item has (ties: the earliest), while one
+    brings any; then the first others."""
+    if len(features) <= limit:
+        return list(range(len(features)))
+    seen: set = set()
+    chosen: list = []
+    while len(chosen) < limit:
+        best, gain = -1, 0
+        for i, f in enumerate(features):
+            g = len(f - seen)
+            if g > gain:
+                best, gain = i, g
+        if best < 0:
+            break
+        chosen.append(best)
+        seen |= features[best]
+    taken = set(chosen)
+    chosen += [i for i in range(len(features)) if i not in taken][:limit - len(chosen)]
+    return sorted(chosen)
