@@ -10,6 +10,10 @@ FLAG = "--enable-linear-replayssm-spec"
     'su -c "{cmd}" svc',
     'su - svc -c "{cmd}"',
     'runuser -u svc --command "{cmd}"',
+    # getopt's other spellings (field test rw23/h: each was only a PD020)
+    'su svc --command="{cmd}"', 'su -c"{cmd}" svc', 'su -lc "{cmd}" svc', 'su -pc "{cmd}" svc',
+    'su --session-command "{cmd}" svc', 'su --session-command="{cmd}" svc', 'runuser svc --command="{cmd}"',
+    'su -s /bin/bash svc -c "{cmd}"', 'su --shell /bin/bash -lc "{cmd}" svc',
 ])
 def test_su_command_strings_are_scripts(scratch, wrap):
     cmd = f"python3 -m sglang.launch_server --model-path m --disaggregation-mode prefill {FLAG}"

@@ -390,9 +390,9 @@ class Builtins:
                     script, rest = words[at], words[at + 1:]
                     break
             if base in ("su", "runuser"):  # `su [-] [USER] -c CMD [USER]`: CMD run by the user's shell
-                at = next((j + 1 for j in range(i + 1, len(texts) - 1) if texts[j] in ("-c", "--command")), None)
-                if at is not None:  # (field test rw22/h: only a PD020 "su is not a launcher")
-                    script, rest = words[at], []
+                found = _su_command(words, texts, i)
+                if found is not None:  # (field test rw22/h: only a PD020 "su is not a launcher")
+                    script, rest = found, []
                     break
         else:
             return False
@@ -844,3 +844,41 @@ def _substitution_texts(unit, node) -> list:
             continue
         stack.extend(n.children)
     return out
+
+
+#: su's and runuser's options that take a value (util-linux): in a cluster the rest of it, else the next word
+_SU_SHORT_VALUE = "gGsw"
+_SU_LONG_VALUE = ("--shell", "--group", "--supp-group", "--whitelist-environment")
+_SU_COMMAND = ("--command", "--session-command")
+
+
+def _su_command(words: list, texts: list, i: int):
+    """The command ``su`` / ``runuser`` at ``words[i]`` runs with the user's shell, as getopt reads its options:
+    ``-c CMD``, ``-cCMD``, a cluster ending in it (``-lc CMD``, ``-pcCMD``), ``--command[=]CMD``,
+    ``--session-command[=]CMD`` (field test rw23/h: every spelling but ``-c`` / ``--command`` was a PD020); None
+    when it runs none."""
+    j = i + 1
+    while j < len(texts):
+        t = texts[j]
+        if t == "--":
+            return None  # (what follows is the user and the shell's own arguments)
+        if t in _SU_COMMAND:
+            return words[j + 1] if j + 1 < len(texts) else None
+        for long in _SU_COMMAND:
+            if t.startswith(long + "="):
+                return words[j][len(long) + 1:]
+        if t.startswith("--"):
+            j += 2 if t in _SU_LONG_VALUE else 1
+            continue
+        if t.startswith("-") and len(t) > 1:
+            for k in range(1, len(t)):
+                if t[k] == "c":
+                    if k + 1 < len(t):
+                        return words[j][k + 1:]
+                    return words[j + 1] if j + 1 < len(texts) else None
+                if t[k] in _SU_SHORT_VALUE:
+                    if k + 1 == len(t):
+                        j += 1  # (its value is the next word)
+                    break
+        j += 1
+    return None
