@@ -320,6 +320,27 @@ def test_a_memory_error_in_one_file_leaves_the_others_intact(repo, capsys, monke
     assert_good_reported(code, doc)
 
 
+def test_memory_running_out_inside_the_shell_evaluation_is_the_files_budget(repo, capsys, monkeypatch):
+    """Field test rw23/h: a MemoryError inside the shell front-end was caught as a bug of the evaluation, a PD009
+    warning "shell evaluation failed (MemoryError: )" with what was found so far."""
+    from pdlint.formats.shell import interp
+    real = interp.Interpreter.run
+
+    def run(self, script, *a, **k):
+        if script.pieces and script.pieces[0].src is not None and script.pieces[0].src.path == "hostile.sh":
+            bytearray(4 << 30)  # 4 GB
+        return real(self, script, *a, **k)
+
+    monkeypatch.setattr(interp.Interpreter, "run", run)
+    (repo / "hostile.sh").write_text(GOOD)
+    (repo / "also-good.sh").write_text(GOOD)
+    with Clock(20):
+        code, doc = scan(capsys, "--memory-per-file", "64", ".")
+    found = by_path(doc)
+    assert [(f["code"], f["message"]) for f in found["hostile.sh"]] == [("PD008", "not checked: exceeded 64 MB in shell")]
+    assert_good_reported(code, doc)
+
+
 def test_memory_the_failed_work_still_holds_does_not_end_the_run(repo, capsys, monkeypatch):
     """A Helm template doubling a string (its traced pieces with it) until the file's memory runs out: what the
     failed work allocated was still reachable, and making the PD008 finding raised MemoryError again, an internal

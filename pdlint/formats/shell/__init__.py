@@ -189,6 +189,8 @@ def shell_commands(script: TStr, ctx: ShellContext, env: Optional[dict[str, TStr
         ctx.report("PD-SHELL-PARSE", f"shell scripts cannot be parsed: tree-sitter-bash is not installed ({exc})",
                    script, 0)
         return []
+    except MemoryError:  # the file's memory budget (pdlint.budget: a PD008), not the script's fault (rw23/h)
+        raise
     except Exception as exc:  # a bug must not stop the lint of the other files
         ctx.report("PD-SHELL-PARSE", f"shell evaluation failed ({type(exc).__name__}: {exc})", script, 0)
         return list(interp.commands)
