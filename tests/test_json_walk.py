@@ -67,3 +67,14 @@ def test_a_quoted_yaml_config_key_is_launch_text(scratch_dir, capsys):
         """))
     code, doc = run(capsys)
     assert [(f["code"], f["line"]) for f in doc["findings"]] == [("PD020", 2)]
+
+
+def test_a_key_written_with_a_json_escape_is_launch_text_in_a_walk(scratch_dir, capsys):
+    """Field test rw23/h: `"disaggregation\\u005fmode"` is `disaggregation_mode` to every JSON reader, but the walk
+    searched the raw text: the file was skipped without a word (named, it was checked)."""
+    text = role_config("mooncake").replace("disaggregation_mode", "disaggregation\\u005fmode")
+    assert "\\u005f" in text
+    (scratch_dir / "pd.json").write_text(text)
+    code, walked = run(capsys)
+    assert sorted(l["role"] for l in walked["launches"]) == ["decode", "prefill"]
+    assert "SGL805" in [f["code"] for f in walked["findings"]] and code == 1
