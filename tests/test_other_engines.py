@@ -2,6 +2,8 @@
 checked, never passed without a word (field test rw22/a: zhhangBian/lightllm-note's PD scripts gave exit 0 and
 no finding)."""
 
+import pytest
+
 from pdlint.cli import main
 
 
@@ -67,3 +69,18 @@ def test_suppressed_on_the_line(scratch):
     code, report = scratch.lint(".")
     assert codes(report) == [] and codes(report, "PD070") == [] and code == 0
 
+
+
+@pytest.mark.parametrize("name, text", [
+    ("index.ts", "const c = {args: ['vllm', 'serve', 'm', '--kv-transfer-config',\n"
+                 "  '{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_producer\"}']};\n"),
+    ("main.go", 'args := []string{"--kv-transfer-config", `{"kv_connector":"NixlConnector","kv_role":"kv_consumer"}`}\n'),
+])
+def test_launch_text_in_program_sources_is_reported_unchecked(scratch, name, text):
+    """Field test rw23/a: a Pulumi program (TypeScript) or a Go file starting a PD server was left out of a walk
+    without a word (a Python or Terraform file with the same text is a PD020)."""
+    scratch.write(name, text)
+    scratch.write("notes.ts", "export const port = 8000;\n")  # (no launch text: not reported)
+    code, report = scratch.lint(".")
+    assert [(f["path"], f["code"]) for f in report["findings"]] == [(name, "PD020")]
+    assert "per-file-ignores" in report["findings"][0]["fix"] and code == 0
