@@ -594,9 +594,8 @@ class Coverage:
         value = "value" if one else "values"
         ways = []
         if names:
-            ways.append(f"give the {value} you deploy with as "
-                        f"{'--var ' + names[0] + '=VALUE' if len(names) == 1 else '--var NAME=VALUE'} or in "
-                        f"[tool.pdlint.vars]")
+            given = " ".join(f"--var {n}=VALUE" for n in names[:3]) + (" ..." if len(names) > 3 else "")
+            ways.append(f"give the {value} you deploy with as {given} or in [tool.pdlint.vars]")
         if any(u.name.startswith(".Values.") for _, u in items):
             ways.append(f"give the {value} you deploy with in the chart's values file or `helm-values`")
         if any(not u.name for _, u in items):  # a Kubernetes $(NAME) from a secret, the downward API...

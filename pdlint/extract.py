@@ -1699,7 +1699,7 @@ class Extractor:
 
         unit = f"{job.display}#compose"
         project = compose.project_name(docs)
-        for svc in compose.services(doc, docs, read):
+        for svc in compose.services(doc, docs, read, self.shell_env(job)):
             if not svc.words:
                 continue
             given = svc.words

@@ -190,3 +190,32 @@ def test_vllm_value_a_check_needed(scratch_dir, capsys):
     write(scratch_dir, "run.sh", VLLM.format(tp="2"))
     code, doc = run_json(capsys)
     assert code == 0 and doc["coverage"]["undecided"] == 0
+
+
+COMPOSE = """
+services:
+  prefill:
+    image: lmsysorg/sglang:v0.5.23
+    command: >
+      python3 -m sglang.launch_server --model-path /models/ds --disaggregation-mode prefill
+      --tp ${TP} --dp ${DP} --attn-dp-size ${DP} --port 30000
+  decode:
+    image: lmsysorg/sglang:v0.5.23
+    command: >
+      python3 -m sglang.launch_server --model-path /models/ds --disaggregation-mode decode
+      --tp ${TP} --dp ${DP} --attn-dp-size ${DP} --port 30001
+"""
+
+
+def test_compose_interpolation_takes_the_values_given_as_its_hint_says(scratch_dir, capsys):
+    """Field test rw23/a: the summary asked for `--var NAME=VALUE`, and Compose's `${TP}` ignored it (only a
+    project `.env` gave values): the user followed the hint and nothing changed."""
+    write(scratch_dir, "docker-compose.yml", COMPOSE)
+    code, out = run_text(capsys, "--no-cache")
+    assert "give the values you deploy with as --var DP=VALUE --var TP=VALUE or in [tool.pdlint.vars]" in out
+    code, doc = run_json(capsys, "--var", "TP=6", "--var", "DP=4")
+    assert code == 1 and {"SGL203", "SGL205"} <= {f["code"] for f in doc["findings"]}
+    assert doc["coverage"]["undecided"] == 0
+    write(scratch_dir, ".env", "TP=6\nDP=4\n")
+    code, doc = run_json(capsys, "--var", "TP=8", "--var", "DP=1")  # (given values win over .env's, as the shell's)
+    assert code == 0 and not [f for f in doc["findings"] if f["severity"] == "error"]

@@ -9,7 +9,8 @@ Kubernetes ``apiVersion``/``kind``).  For each service:
   (nested defaults too) and ``$$`` for a literal ``$``.  Values come from
   the ``.env`` file beside the Compose file (Compose's project directory);
   the shell environment of whoever runs ``docker compose`` is unknown at lint
-  time, so a variable it would supply stays opaque, and a variable with no
+  time (unless ``--var`` / ``[tool.pdlint.vars]`` give it: those win over ``.env``), so a variable it would
+  supply stays opaque, and a variable with no
   known value takes the default the file writes.  ``$VAR`` in ``command`` is
   Compose's, not the container's: it is *not* read from the service's
   ``environment:`` (``$$VAR`` passes ``$VAR`` on to a shell in the container).
@@ -101,12 +102,14 @@ def project_name(docs: list) -> Optional[str]:
     return name.strip()
 
 
-def services(doc: TStr, docs: list, read: Callable[[str], Optional[SourceFile]]) -> list:
+def services(doc: TStr, docs: list, read: Callable[[str], Optional[SourceFile]], given: Optional[dict] = None) -> list:
     """The services of a Compose document.  ``read(name)`` reads a file named
-    relative to the Compose file (``.env``, ``env_file`` entries), or None."""
+    relative to the Compose file (``.env``, ``env_file`` entries), or None; ``given``: the values pdlint was
+    given for the environment ``docker compose`` runs in (``--var``, ``[tool.pdlint.vars]``), which win over
+    ``.env``'s as the shell's do (field test rw23/a: the summary's hint to give them did nothing for Compose)."""
     root = yt.Ref(docs[0].root)
     svcs = yt.get(root, "services")
-    variables = dotenv(read(".env"))
+    variables = {**dotenv(read(".env")), **(given or {})}
     out = []
     for name, ref in yt.map_items(svcs):
         out.append(_service(doc, svcs, name, ref, variables, read))
