@@ -3387,9 +3387,9 @@ def _env_runs(doc: TStr, env_values: dict, first: tuple, env: Optional[dict], qu
     from pdlint.formats.shell.conditions import role_of
     from pdlint.formats.shell.state import tstr_key
 
-    def key(c, name: str) -> tuple:
+    def key(c, names: frozenset) -> tuple:
         return (tuple(tstr_key(w) for w in c.words), tuple(sorted((k, v.text) for k, v in c.env.items()
-                                                                 if k != name)))
+                                                                 if k not in names)))
 
     def offsets_of(cmds, into: dict) -> None:
         for c in cmds:
@@ -3404,18 +3404,21 @@ def _env_runs(doc: TStr, env_values: dict, first: tuple, env: Optional[dict], qu
     reach = reach or {}
     # ("<not worker>": any value but the default a test compared with, pdlint.formats.shell.envruns._other; only
     # when no test gave the variable a value of its own: `elif [ "$ROLE" = decode ]` says which other value)
-    values = [(name, text, tok) for name, vs in env_values.items() for text, tok in vs.items()
+    values = [((name, text, tok),) for name, vs in env_values.items() for text, tok in vs.items()
               if not (text.startswith("<not ") and any(not t.startswith("<not ") for t in vs))]
+    reaches = [reach.get(v[0][:2]) or () for v in values]  # the launch text lines each run may build
     out = []
     had = {tstr_key(h.text) for h in first[3]}
     covered: dict = {}  # path -> offsets of the words of the commands built so far
     offsets_of(first[0], covered)
     claimed: set = set()  # the launch texts of the values tried
+    tried: set = set()  # the single values tried
+    made: list = []  # the commands the runs built (a pair of values builds only what no run did)
     pending = list(range(len(values)))
     why = None
 
     def rank(i: int) -> tuple:
-        lines = reach.get(values[i][:2]) or ()
+        lines = reaches[i]
         if not lines:
             return (0, i)  # (flags, a role word, an array's keys: what it changes is not a line of its own)
         fresh = [x for x in lines if not built(x)]
@@ -3436,27 +3439,49 @@ def _env_runs(doc: TStr, env_values: dict, first: tuple, env: Optional[dict], qu
             why = "time"
             break
         pending.remove(i)
-        name, text, tok = values[i]
-        claimed.update(x[2] for x in reach.get((name, text), ()))
+        assigns = values[i]
+        claimed.update(x[2] for x in reaches[i])
         started = time.monotonic()
         run_env = dict(env or {})
         bound = None
-        if name.isdigit():  # the script's argument (`NNODES=${2:-2}`): run with it given
-            bound = {int(name): tok}
-        else:
-            run_env[name] = tok
+        for name, text, tok in assigns:
+            if name.isdigit():  # the script's argument (`NNODES=${2:-2}`): run with it given
+                bound = {**(bound or {}), int(name): tok}
+            else:
+                run_env[name] = tok
+        names = frozenset(a[0] for a in assigns)
         run_ctx = quiet()
-        base = {key(b, name) for b in first[0]}
+        base = {key(b, names) for b in first[0] + (made if len(assigns) > 1 else [])}
         cmds = [c for c in shell_commands(doc, run_ctx, env=run_env, bound=bound)
-                if not c.uncalled and key(c, name) not in base]
+                if not c.uncalled and key(c, names) not in base]
         offsets_of(cmds, covered)
+        made += cmds
         heredocs = [h for h in run_ctx.heredocs if not h.uncalled and tstr_key(h.text) not in had]
-        how = f"run with ${name}={text}" if bound else f"run with {name}={text}"
-        out.append((cmds, role_of(text), ", ".join(x for x in (label, how) if x), heredocs))
+        how = " and ".join(f"${n}={x}" if n.isdigit() else f"{n}={x}" for n, x, _ in assigns)
+        out.append((cmds, next((role_of(x) for _, x, _ in assigns if role_of(x)), None),
+                    ", ".join(x for x in (label, f"run with {how}") if x), heredocs))
         took = max(took, time.monotonic() - started)
+        if len(assigns) == 1:
+            tried.add(assigns[0][:2])
+            # a switch this run reached that its default passed by (`NODE_RANK=1` takes the decode branch, whose
+            # per-model flags `MODEL_NAME` selects): tried together with this run's value, when it may build launch
+            # text no run built (field test rw23/b, sabreshao/sglang_disagg: the decode ran with no model's flags)
+            for n2, vs in run_ctx.env_values.items():
+                if n2 in names:
+                    continue
+                for t2, tok2 in vs.items():
+                    if t2.startswith("<not "):
+                        continue
+                    lines = run_ctx.env_reach.get((n2, t2)) or ()
+                    if (lines and any(not built(x) for x in lines)) or (not lines and (n2, t2) in tried):
+                        values.append(assigns + ((n2, t2, tok2),))
+                        reaches.append(lines)
+                        pending.append(len(values) - 1)
     notes: dict = {}
     for i in pending if why else ():
-        name, text, _ = values[i]
+        if len(values[i]) > 1:
+            continue  # (a pair of values: each is said on its own)
+        name, text, _ = values[i][0]
         what = f"the script's argument ${name} is {text}" if name.isdigit() else \
             f"the environment sets {name}={text}"
         give = f"run it with that argument from a script pdlint reads" if name.isdigit() else \

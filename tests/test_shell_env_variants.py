@@ -408,11 +408,13 @@ def test_a_model_run_and_a_node_run_are_not_paired(scratch_git):
     the run with NODE_RANK=1 the only decode, of no model: paired, they gave a false SGL821 (two models)."""
     scratch_git.write("server.sh", NODES)
     code, report = scratch_git.lint("server.sh")
+    # (and the decode run again with the model the rank-0 run tried: the decode's per-model flags, field test
+    # rw23/b, sabreshao/sglang_disagg)
     assert sorted((l["role"], l["context"].rsplit(", ", 1)[-1]) for l in report["launches"]) == [
-        ("decode", "run with NODE_RANK=1"), ("prefill", "if [ \"$NODE_RANK\" -eq 0 ] (then)"),
-        ("prefill", "run with MODEL_NAME=DeepSeek-R1")]
+        ("decode", "run with NODE_RANK=1"), ("decode", "run with NODE_RANK=1 and MODEL_NAME=DeepSeek-R1"),
+        ("prefill", "if [ \"$NODE_RANK\" -eq 0 ] (then)"), ("prefill", "run with MODEL_NAME=DeepSeek-R1")]
     assert report["findings"] == [] and code == 0
-    assert [(p["prefill_variants"], p["decode_variants"]) for d in report["pairs"] for p in d["pairs"]] == [(2, 1)]
+    assert [(p["prefill_variants"], p["decode_variants"]) for d in report["pairs"] for p in d["pairs"]] == [(2, 2)]
 
 
 # -- the script's own arguments with a number for default (field test rw21/b, uccl-project/uccl's

@@ -1,0 +1,75 @@
+"""Per-model flag tables and per-node switches in multi-node launch scripts (sabreshao/sglang_disagg's
+sglang_disagg_server.sh, field tests rw23/a and rw23/b): one value pdlint cannot see inside an associative array's
+item no longer hides the item's other flags (nor makes `[[ -n "${A[k]}" ]]` undecided), and a switch the
+per-node run reaches is tried together with that run's value."""
+
+
+TABLE = """\
+    #!/bin/bash
+    source $WS/env.sh
+    cps=$((MAX_TOK * 8))
+    declare -A DECODE_CFGS=(
+        ["m"]="--port 30001 --chunked-prefill-size ${cps} --cuda-graph-bs 1 2 3"
+    )
+    DCFG=""
+    if [[ -n "${DECODE_CFGS[m]}" ]]; then DCFG="${DECODE_CFGS[m]}"; fi
+    CUDA_VISIBLE_DEVICES=0 python3 -m sglang.launch_server --model-path /m --disaggregation-mode prefill --port 30000 &
+    CUDA_VISIBLE_DEVICES=1 python3 -m sglang.launch_server --model-path /m --disaggregation-mode decode $DCFG &
+    """
+
+
+def test_an_array_item_with_one_unseen_value_keeps_its_other_flags(scratch_git):
+    """rw23/a repro 4 and 9: the whole item was one opaque word (`--cuda-graph-bs` unchecked), and the `-n` test of
+    it was tried false too: a decode without `--port 30001`, a false PD150 (port 30000 twice)."""
+    scratch_git.write("run.sh", TABLE)
+    code, doc = scratch_git.lint("run.sh")
+    (decode,) = [l for l in doc["launches"] if l["role"] == "decode"]
+    assert decode["argv"][-8:] == ["--port", "30001", "--chunked-prefill-size", "$((MAX_TOK * 8))", "--cuda-graph-bs",
+                                   "1", "2", "3"]
+    codes = sorted({f["code"] for f in doc["findings"]})
+    assert "PD150" not in codes and "SGL012" in codes
+
+
+def test_a_fully_known_item_and_an_unknown_key_are_as_before(scratch_git):
+    scratch_git.write("run.sh", TABLE.replace("${cps}", "8192").replace('["m"]', '["$KEY"]'))
+    code, doc = scratch_git.lint("run.sh")
+    assert "--cuda-graph-bs" not in [w for l in doc["launches"] for w in l["argv"]]  # (a key pdlint cannot see)
+
+
+NODES = """\
+    #!/bin/bash
+    MODEL_NAME="${MODEL_NAME:-}"
+    NODE_RANK="${NODE_RANK:-0}"
+    declare -A PCFG=(["DeepSeek-R1"]="--disable-radix-cache")
+    declare -A DCFG=(["DeepSeek-R1"]="--disaggregation-transfer-backend fake --disaggregation-decode-enable-radix-cache")
+    cfg() {
+        local specific=""
+        if [[ -n "$2" ]]; then
+            if [[ "$1" == "prefill" ]]; then specific="${PCFG[$2]}"; else specific="${DCFG[$2]}"; fi
+        fi
+        echo "--tp-size 8 $specific"
+    }
+    P=$(cfg prefill "$MODEL_NAME")
+    D=$(cfg decode "$MODEL_NAME")
+    if [ "$NODE_RANK" -eq 0 ]; then
+        python3 -m sglang.launch_server --model-path /m/$MODEL_NAME --disaggregation-mode prefill $P
+    else
+        python3 -m sglang.launch_server --model-path /m/$MODEL_NAME --disaggregation-mode decode $D
+    fi
+    """
+
+
+def test_the_per_node_run_is_tried_with_the_models_the_first_run_tried(scratch_git):
+    """rw23/b repro 3: the decode was built with no model only (NODE_RANK=1 alone), its per-model flags never
+    checked; SGLang 0.5.23 refuses the decode radix cache with the fake backend (pd_disaggregation_hook.py:106)."""
+    scratch_git.write("launch.sh", NODES)
+    code, doc = scratch_git.lint("launch.sh")
+    runs = sorted(l["context"].rsplit(", ", 1)[-1] for l in doc["launches"] if l["role"] == "decode")
+    assert runs == ["run with NODE_RANK=1", "run with NODE_RANK=1 and MODEL_NAME=DeepSeek-R1"]
+    assert [f["code"] for f in doc["findings"]] == ["SGL137"] and code == 1
+
+
+def test_no_pair_run_when_the_per_node_branch_reads_no_table(scratch_git):
+    scratch_git.write("launch.sh", NODES.replace(" $D\n", "\n").replace("/m/$MODEL_NAME", "/m"))
+    code, doc = scratch_git.lint("launch.sh")
+    assert not any(" and " in (l["context"] or "") for l in doc["launches"])
