@@ -99,3 +99,16 @@ def test_amds_rocm_sglang_image_names_its_release(scratch_git):
     scratch_git.write("pod.yaml", POD % "rocm/sgl-dev:20260301")  # a date only: no release
     _, report = scratch_git.lint("pod.yaml")
     assert report["launches"][0]["engine_version"] == "0.5.23"
+
+
+def test_amds_development_build_named_for_a_release_pins_none(scratch_git):
+    """Field test rw23/a (sabreshao/sglang_disagg): `rocm/sgl-dev:sglang-0.5.8-rocm700-mi35x-mori-0210` runs the MoRI
+    transfer backend (its committed server log shows `disaggregation_transfer_backend='mori'`), which the 0.5.8 release
+    does not have (server_args.py: 0.5.9 added it): judged as that release, a false SGL004 error."""
+    pod = POD.replace("--disaggregation-mode,", "--disaggregation-transfer-backend, mori, --disaggregation-mode,")
+    scratch_git.write("pod.yaml", pod % "rocm/sgl-dev:sglang-0.5.8-rocm700-mi35x-mori-0210")
+    _, report = scratch_git.lint("pod.yaml")
+    assert "SGL004" not in [f["code"] for f in report["findings"]]
+    scratch_git.write("pod.yaml", pod % "lmsysorg/sglang:v0.5.8")  # (the release itself: refused)
+    _, report = scratch_git.lint("pod.yaml")
+    assert "SGL004" in [f["code"] for f in report["findings"]]

@@ -32,6 +32,10 @@ _IMAGE_VERSION = re.compile(r"(?:^|[/=\s\"'])(?:sglang|sgl-dev)[^:/\s]*:v?(\d+\.
 #: another project's image built on an SGLang release it names in its tag (lightseekorg/smg's
 #: ``lightseekorg/smg:1.3.3-sglang-v0.5.9``)
 _TAG_SGLANG_VERSION = re.compile(r":(?:[\w.]*[-_])?sglang[-_]?v?(\d+\.\d+\.\d+(?:\.post\d+)?)(?![\w.])")
+#: AMD's development builds named for the release they follow, not built from it (``rocm/sgl-dev:sglang-0.5.8-rocm700-
+#: mi35x-mori-0210`` runs `--disaggregation-transfer-backend mori`, which came in 0.5.9: field test rw23/a,
+#: sabreshao/sglang_disagg's committed server log): no release pinned (``rocm/sgl-dev:v0.5.10.post1-...`` tags name one)
+_DEV_BUILD = re.compile(r"(?:^|[/=\s\"'])sgl-dev:sglang[-_]")
 #: an SGLang image tagged ``latest`` (``lmsysorg/sglang:latest``, ``:latest-cu130``): the newest release, whatever a launch's
 #: flags suit, so a flag it no longer has is the error a pull of that image starts with
 _IMAGE_LATEST = re.compile(r"(?:^|[/=\s\"'])sglang[^:/\s]*:latest(?:-[\w.-]*)?(?![\w.])")
@@ -69,7 +73,8 @@ def version_hint(launch: Launch) -> Optional[str]:
     for t in texts:
         if "dynamo" in (t or "").lower():
             continue
-        m = _IMAGE_VERSION.search(t or "") or _TAG_SGLANG_VERSION.search(t or "")
+        m = _IMAGE_VERSION.search(t or "") or (_TAG_SGLANG_VERSION.search(t or "") if not _DEV_BUILD.search(t or "")
+                                                else None)
         if m:
             return m.group(1)
         if _IMAGE_LATEST.search(t or ""):
