@@ -245,10 +245,10 @@ class Extractor:
         return None
 
     def problem(self, rule, src: Optional[SourceFile], line: int, column: int, message: str,
-                path: Optional[str] = None, fix: Optional[str] = None) -> None:
+                path: Optional[str] = None, fix: Optional[str] = None, severity: Optional[str] = None) -> None:
         self.out.findings.append(Finding(src.path if src else (path or "<unknown>"), max(line, 1),
-                                         max(column, 1), rule.code, rule.name, rule.severity, None, message,
-                                         fix=fix))
+                                         max(column, 1), rule.code, rule.name, severity or rule.severity, None,
+                                         message, fix=fix))
 
     def _unread_source_values(self, unread: list, cmds: list) -> None:
         """PD014 at a ``source FILE`` of a file that is not in the repository (``source /opt/env.sh``, a deploy
@@ -1039,10 +1039,11 @@ class Extractor:
             lost = []  # (a template that holds no launch: nothing of it went unchecked)
         if not foreign:
             self.out.build_gaps.extend(lost)
-        for p, also in _one_per_undefined_name(problems, src):
+        for p, also, tested in _one_per_undefined_name(problems, src):
             message = p.message + (f" (also used on line{'s' if len(also) > 1 else ''} "
-                                   f"{_line_list(also)})" if also else "")
-            self.problem(rule_for[p.code], p.src or src, p.line, p.column, message, fix=p.hint)
+                                   f"{_line_list(also)})" if also else "") + (_ONLY_TESTED if tested else "")
+            self.problem(rule_for[p.code], p.src or src, p.line, p.column, message, fix=p.hint,
+                         severity=WARNING if tested else None)
         inner = _inner_kind(job.abspath)
         for r, play in renders:
             self.note_rendered(r.text)
@@ -3605,23 +3606,32 @@ def isolate_per_file(items: list, stage, what: str, path_of, failed: Optional[se
 
 
 def _one_per_undefined_name(problems: list, src) -> list:
-    """[(problem, later lines of the same file with the same undefined name)]: one PD005 per variable and file,
-    at its first use (a template rendered from a generator's objects, ai-dynamo/aiconfigurator's
-    ``BenchConfig.*``, gave one error per use: 69 for 15 names); other problems as they are."""
+    """[(problem, later lines of the same file with the same undefined name, only tested)]: one PD005 per
+    variable and file, at its first use (a template rendered from a generator's objects,
+    ai-dynamo/aiconfigurator's ``BenchConfig.*``, gave one error per use: 69 for 15 names); ``only tested``: every
+    use is a truth test or a loop (:class:`pdlint.render.jinja.Problem`); other problems as they are."""
     out: list = []
     first: dict = {}
     for p in sorted(problems, key=lambda q: (q.line or 0, q.column or 0)):  # (the report sorts them again)
         if p.code != "undefined":
-            out.append((p, []))
+            out.append([p, [], False])
             continue
         key = ((p.src or src).path, p.message)
         if key in first:
             if p.line != first[key][0].line and p.line not in first[key][1]:
                 first[key][1].append(p.line)
+            first[key][2] = first[key][2] and p.test
             continue
-        first[key] = (p, [])
+        first[key] = [p, [], p.test]
         out.append(first[key])
     return out
+
+
+#: said of an undefined variable a template only tests (``{% if shared_volume_path %}``, ``{% for s in steps %}``):
+#: Jinja's default undefined makes it false / empty without an error (the `jinja2` command line renders it so,
+#: vllm-project/vllm-ascend's nightly LWS templates, field test rw23/b), so a warning, not PD005's error
+_ONLY_TESTED = (" (only tested or looped over here: rendered as false / empty, as Jinja's default undefined does; "
+                "what it guards was not rendered)")
 
 
 def _line_list(lines: list, most: int = 5) -> str:

@@ -137,6 +137,7 @@ class Problem:
     line: int
     column: int = 1
     hint: Optional[str] = None  # what to do (the finding's help line), when the problem knows better than its rule
+    test: bool = False  # an undefined variable used in a truth test or a loop here (Recording._record)
 
 
 @dataclass
@@ -364,33 +365,35 @@ def make_environment(state: _State, traced: bool = True):
     class Recording(jinja2.ChainableUndefined):
         __slots__ = ()
 
-        def _record(self):
+        def _record(self, test: bool = False):
+            # (``test``: a truth test, a loop or a comparison, which Jinja's default undefined answers as false /
+            # empty without an error; a value written out or computed with is what a strict tool refuses)
             name = self._undefined_name or "<undefined>"
             src, line = _current_template_line(state)
-            state.undefined.append((name, src, line))
+            state.undefined.append((name, src, line, test))
 
         def __str__(self):
             self._record()
             return f"${{{self._undefined_name}}}"
 
         def __iter__(self):
-            self._record()
+            self._record(True)
             return iter(())
 
         def __bool__(self):
-            self._record()
+            self._record(True)
             return False
 
         def __len__(self):
-            self._record()
+            self._record(True)
             return 0
 
         def __eq__(self, other):
-            self._record()
+            self._record(True)
             return False
 
         def __ne__(self, other):
-            self._record()
+            self._record(True)
             return True
 
         def _value(self, *args):
@@ -444,7 +447,7 @@ def make_environment(state: _State, traced: bool = True):
         if isinstance(value, jinja2.Undefined):
             name = value._undefined_name or "<undefined>"
             line, _ = seg.src.position(seg.offset) if seg.src else (1, 1)
-            state.undefined.append((name, seg.src, line))
+            state.undefined.append((name, seg.src, line, False))
             inner = state.add(Segment(seg.src, seg.offset, False, None, opaque=True))
             return f"{OPEN}{seg_id}{SEP}{OPEN}{inner}{SEP}${{{name}}}{CLOSE}{CLOSE}"
         if state.options.preset == "ansible" and _is_opaque_value(value):
@@ -985,10 +988,13 @@ def render_template(src: SourceFile, name: str, *, root: str, cwd: str, variable
         if err is not None:
             problems.append(err)
             continue
-        for uname, usrc, uline in state.undefined:
+        for uname, usrc, uline, utest in state.undefined:
             message, hint = undefined_message(uname, var, variables, role_vars, state.role_info)
+            # (a test of a name close to a defined one, or of a role switch, stays the error it was: a typo, or the
+            # role variable pdlint must be told)
             problems.append(Problem("undefined", message, usrc or src, uline,
-                                    _name_column(usrc or src, uline, uname), hint))
+                                    _name_column(usrc or src, uline, uname), hint,
+                                    utest and hint is None and "did you mean" not in message))
         tstr, traced = _decode(out, state)
         if state.risky or risky_before:
             plain_state = _State(root, cwd, limits, read_file, options)

@@ -1,0 +1,48 @@
+"""An undefined variable a template only tests or loops over (`{% if shared_volume_path %}`, `{% for s in steps %}`)
+is false / empty under Jinja's default undefined, as the `jinja2` command line renders it (vllm-project/vllm-ascend's
+nightly LWS templates, field test rw23/b: a PD005 error on a template with no launch text at all): a warning that
+says so.  A value written out, a name close to a defined one, and a role switch stay errors."""
+
+import pytest
+
+LWS = """\
+    apiVersion: leaderworkerset.x-k8s.io/v1
+    kind: LeaderWorkerSet
+    metadata:
+      name: {{ lws_name | default("vllm") }}
+    spec:
+      leaderWorkerTemplate:
+        leaderTemplate:
+          spec:
+            containers:
+              - name: vllm-leader
+                image: vllm/vllm-openai:v0.33.0
+                command: ["bash", "-c", "echo start"]
+    {% if shared_volume_path %}
+                volumeMounts:
+                  - name: shared
+                    mountPath: "{{ shared_volume_path }}"
+    {% endif %}
+    """
+
+
+def _pd005(doc):
+    return [(f["severity"], f["message"]) for f in doc["findings"] if f["code"] == "PD005"]
+
+
+def test_a_variable_only_tested_is_a_warning(scratch):
+    scratch.write("lws.yaml.jinja2", LWS)
+    code, doc = scratch.lint(".")
+    [(severity, message)] = _pd005(doc)
+    assert severity == "warning" and message.startswith("undefined variable 'shared_volume_path' (only tested")
+    assert code == 0
+
+
+@pytest.mark.parametrize("text, why", [
+    ("mountPath: {{ shared_volume_path }}\n", "written out"),
+    ("{% if shared_volume_pat %}x{% endif %}{% set shared_volume_path = 1 %}\n", "a typo"),
+])
+def test_a_value_written_out_or_a_typo_stays_an_error(scratch, text, why):
+    scratch.write("pod.yaml.j2", "apiVersion: v1\nkind: Pod\nspec:\n  containers:\n    - command: [x]\n" + text)
+    code, doc = scratch.lint(".")
+    assert [s for s, _ in _pd005(doc)] == ["error"] and code == 1, why
