@@ -964,6 +964,26 @@ class Extractor:
             for play in plays:
                 names |= self.inventory_names(os.path.join(os.path.dirname(play.playbook), "_"), job.root)
             options = replace(options or JinjaOptions.for_preset("ansible"), inventory=frozenset(names))
+        if options is None and _CONTINUED_TAG.search(src.text):
+            # a command continued across block-tag lines, in a repository whose Python renders templates with
+            # trim_blocks: rendered so, the command whole and its flags checked (field test rw23/h: rendered
+            # without it, the flags after the tag lines were a PD060 warning, unchecked, and any such call - dead
+            # code, a test helper - passed them); said where the tag lines are
+            from pdlint.discover import repo_root
+            trimmed_by = self.repo_trims_blocks(repo_root(src.abspath, {}) or os.path.dirname(src.abspath))
+            if trimmed_by:
+                from pdlint.render.jinja import JinjaOptions
+                from pdlint.shell_rules import BROKEN_CONTINUATION
+                options = JinjaOptions(trim_blocks=True)
+                at = _CONTINUED_TAG.search(src.text).start() + 1
+                line, col = src.position(at + src.text[at:].index("{%"))
+                self.problem(BROKEN_CONTINUATION, src, line, col,
+                             f"a command continues across block-tag lines: rendered without trim_blocks they are blank "
+                             f"lines that end it; checked as rendered with trim_blocks=True, as the repository's Python "
+                             f"renders templates ({trimmed_by})", severity=WARNING,
+                             fix="Say how the templates render: `[tool.pdlint.jinja] trim-blocks = true` (then this "
+                                 "is not reported), or write the tags as `{%- ... %}` so that any render keeps the "
+                                 "command whole.")
         # one render (per role) with the config's variables, or one per play of the repository's playbooks that
         # renders this template, with the variables Ansible gives it there (field test rw18/o, repro 7)
         contexts: list = []
@@ -3076,6 +3096,9 @@ MAX_ENV_RUNS = 4
 _ROLE_VAR_FILES = ("main.yml", "main.yaml")
 
 
+#: a line continued by `\` over one or more lines that are one block tag without whitespace control each
+#: (`{% if spec %}`): blank lines, which end the command, unless the template renders with trim_blocks
+_CONTINUED_TAG = re.compile(r"\\[ \t]*\n(?:[ \t]*\{%(?!-)[^\n]*?(?<!-)%\}[ \t]*\n)+")
 #: a template line that is one block tag (`{% if x %}`, `{%- endif %}`): blank when rendered without trim_blocks
 _TAG_LINE = re.compile(r"[ \t]*\{%[^\n]*?%\}[ \t]*")
 _TRIM_BLOCKS = re.compile(rb"Environment\([^)]{0,400}?trim_blocks\s*=\s*True", re.S)

@@ -35,8 +35,8 @@ BROKEN_CONTINUATION = register(Rule(
     notes="A break made only of a template's block-tag lines is a warning, not an error, when no "
           "`[tool.pdlint.jinja]` says how templates render and a Python file of the repository creates a Jinja "
           "`Environment(..., trim_blocks=True)` (its generator renders them so: ai-dynamo/aiconfigurator): the "
-          "command is whole where it is deployed, but pdlint rendered it without `trim_blocks`, so the flags after "
-          "the tag lines were not checked as part of it until the config says how templates render.",
+          "command is whole where it is deployed, so pdlint renders that template with `trim_blocks` and checks the "
+          "command whole; the warning, at the tag lines, says so until the config says how templates render.",
     category=_C))
 
 PLACEHOLDER_REDIRECT = register(Rule(

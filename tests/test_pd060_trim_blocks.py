@@ -35,12 +35,19 @@ def test_a_tag_line_breaks_the_command_where_nothing_trims_it(scratch_git):
 
 
 def test_the_repositorys_renderer_trims_block_lines(scratch_git):
-    found = _findings(scratch_git, {"run.sh.j2": TEMPLATE, "gen/render.py": RENDER_PY})
-    f, g = [f for f in found if f["code"] == "PD060"]  # (after the `{% if %}` line and the `{% endif %}` line)
-    assert f["severity"] == g["severity"] == "warning"
-    assert f["message"].startswith("`--tp-size 2` not checked as part of the launch: the template's block-tag lines")
-    assert "renders templates with trim_blocks=True (gen/render.py:2), where the command is whole" in f["message"]
+    """The command is checked as the repository's Python renders it, whole; one warning at the tag lines says so
+    (field test rw23/h: the flags after them were a PD060 warning and never checked, so any trim_blocks call in the
+    repository - dead code - passed an SGL001 / SGL101 there)."""
+    files = {"run.sh.j2": TEMPLATE.replace("--tp-size {{ tp }}", "--tp-size {{ tp }} --bogus-after-tag"),
+             "gen/render.py": RENDER_PY}
+    found = _findings(scratch_git, files)
+    (f,) = [f for f in found if f["code"] == "PD060"]
+    assert (f["severity"], f["line"], f["column"]) == ("warning", 3, 1)
+    assert f["message"].startswith("a command continues across block-tag lines: rendered without trim_blocks")
+    assert "checked as rendered with trim_blocks=True, as the repository's Python renders templates " \
+           "(gen/render.py:2)" in f["message"]
     assert "[tool.pdlint.jinja] trim-blocks = true" in f["fix"]
+    assert [g["code"] for g in found if g["severity"] == "error"] == ["SGL001"]  # (the flags after the tags)
 
 
 @pytest.mark.parametrize("py", [
