@@ -282,6 +282,10 @@ def _description_lines(lines: list) -> frozenset:
     return frozenset(out)
 
 
+#: markers examined on one line (field test rw23/h: 90,000 on one 2 MB line took 90 s, each checked against the line)
+MAX_LINE_MARKERS = 64
+
+
 def find_markers(text: str, kind: str = "", skip: frozenset = frozenset()) -> list:
     """Launch-text markers of one file's text, comments and YAML ``description:`` values left out, in text
     order; none on the lines in ``skip`` (lines a checked launch covers whole: what they hold was checked)."""
@@ -315,14 +319,19 @@ def find_markers(text: str, kind: str = "", skip: frozenset = frozenset()) -> li
                 _PY_ANNOTATION.match(code) or "add_argument(" in code or _PY_DEF.match(code))):
             continue
         shell_case = _CASE_LABEL.match(code) if kind == "shell" and ")" in code else None
+        installs = "install" in code
+        seen = 0
         for m in _line_markers(code):
-            if "install" in code and _installs(code, m.start()):
+            seen += 1
+            if seen > MAX_LINE_MARKERS:
+                break  # (a line's spot needs its first ones; each further one costs a scan of the line)
+            if installs and _installs(code, m.start()):
                 continue  # `RUN pip install sglang-router --force-reinstall`: a package, not a launch
             if kind == "python" and m.lastgroup == "key" and code[m.start()] not in "\"'" and \
                     _PY_INTERPOLATED.match(code, m.end()):
                 continue  # `f"... kv_transfer_config:{vllm_config.kv_transfer_config}"`: a log message (llumnix)
             if kind == "shell" and (shell_case is not None and m.start() < shell_case.end() or
-                                    m.lastgroup == "key" and _SHELL_ASSIGNED.match(code[m.start():])):
+                                    m.lastgroup == "key" and _SHELL_ASSIGNED.match(code, m.start())):
                 # a script's own option parser (`--disaggregation-mode) mode="$2"; shift 2 ;;`) and its variables
                 # (`disaggregation_mode="none"`): no launch (NVIDIA/cloudai's dynamo_mocker.sh, field test rw14/g)
                 continue

@@ -310,3 +310,29 @@ def test_matching_budget_is_shared_by_the_script_and_reported():
     assert r.codes() == ["PD-SHELL-LIMIT"] and "pattern matching took more than" in r.reports[0][1]
     # past the budget the values are unknown (opaque), never guessed
     assert r.cmds[-1].words[1].opaque and r.cmds[-2].words[1].opaque
+
+
+def test_blanking_template_tags_matches_the_lazy_pattern_and_is_linear():
+    """Field test rw23/h: `\\{\\{.*?\\}\\}|\\{%.*?%\\}|\\{#.*?#\\}` (re.S) scans to the end of the text from every
+    unclosed opener: 60,000 `{{` with a suppression comment took 98 s in the suppression stage."""
+    import random
+    import re
+    from pdlint.suppress import _blank_tags
+    lazy = re.compile(r"\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\}", re.S)
+    rng = random.Random(3)
+    pieces = ["{{", "}}", "{%", "%}", "{#", "#}", "{", "}", "x", "\n", " a ", "%", "#"]
+    for _ in range(3000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 14)))
+        assert _blank_tags(text) == lazy.sub(lambda m: re.sub(r"[^\n]", "_", m.group(0)), text), repr(text)
+    with Clock(2):
+        _blank_tags("{{ x " * 200_000 + "# pdlint: ignore[SGL101]\n")
+
+
+def test_a_line_of_many_markers_costs_a_bounded_search():
+    """Field test rw23/h: 90,000 `--disaggregation-mode` on one 2 MB line: each marker was checked against the whole
+    line (an install command before it, an assignment at it): 90 s after the file's own budget had run out."""
+    from pdlint.coverage import MAX_LINE_MARKERS, find_markers
+    line = "pip install x; echo " + "--disaggregation-mode " * 90_000
+    with Clock(5):
+        found = find_markers(line + "\n", "shell")
+    assert 0 < len(found) <= MAX_LINE_MARKERS
