@@ -2128,8 +2128,13 @@ class Extractor:
         if per_arg and positional is None and render_role is None and len(runs) == 1 and ctx.env_values:
             extra, unreached = _env_runs(doc, ctx.env_values, runs[0], env, lambda: quiet(loops_once=loops), label,
                                          took, ctx.env_reach)
-            for (path, line), (reason, hint) in sorted(unreached.items()):
+            for (path, line), (reason, hint) in sorted((k, v) for k, v in unreached.items() if k[0] is not None):
                 self.out.notes.setdefault(path, {}).setdefault(line, (reason, hint, None))
+            for (_, tok), (reason, hint) in unreached.items():  # (values that change flags: at the value)
+                if _ is None:
+                    from pdlint import coverage_rules as CR
+                    from pdlint.model import Gap
+                    self.out.build_gaps.append((Gap(CR.UNCHECKED.code, tok, reason, hint), job.display))
             env_labels = {r[2] for r in extra}
             runs += extra
         orphans = self.orphaned_flags(doc, cmds, render_role)
@@ -3436,23 +3441,26 @@ def _env_runs(doc: TStr, env_values: dict, first: tuple, env: Optional[dict], qu
     covered: dict = {}  # path -> offsets of the words of the commands built so far
     offsets_of(first[0], covered)
     claimed: set = set()  # the launch texts of the values tried
-    tried: set = set()  # the single values tried
+    singles = {v[0][:2] for v in values}  # the values the first run noted, each tried on its own
     made: list = []  # the commands the runs built (a pair of values builds only what no run did)
     pending = list(range(len(values)))
     why = None
 
     def rank(i: int) -> tuple:
+        # launch text no run built first (the other arm of a rank test: field test rw23/a, sabreshao/sglang_disagg,
+        # four per-model flag values used up the runs before NODE_RANK=1 and its decode), then values that change
+        # flags, a role word or an array's keys (no line of their own), then lines another value already claims
         lines = reaches[i]
         if not lines:
-            return (0, i)  # (flags, a role word, an array's keys: what it changes is not a line of its own)
+            return (1, i)
         fresh = [x for x in lines if not built(x)]
         if not fresh:
-            return (2, i)  # every line it reaches is built already
-        return (0 if any(x[2] not in claimed for x in fresh) else 1, i)
+            return (3, i)  # every line it reaches is built already
+        return (0 if any(x[2] not in claimed for x in fresh) else 2, i)
 
     while pending:
         i = min(pending, key=rank)
-        if rank(i)[0] == 2:
+        if rank(i)[0] == 3:
             pending.remove(i)
             continue
         if len(out) >= MAX_ENV_RUNS:
@@ -3486,7 +3494,6 @@ def _env_runs(doc: TStr, env_values: dict, first: tuple, env: Optional[dict], qu
                     ", ".join(x for x in (label, f"run with {how}") if x), heredocs))
         took = max(took, time.monotonic() - started)
         if len(assigns) == 1:
-            tried.add(assigns[0][:2])
             # a switch this run reached that its default passed by (`NODE_RANK=1` takes the decode branch, whose
             # per-model flags `MODEL_NAME` selects): tried together with this run's value, when it may build launch
             # text no run built (field test rw23/b, sabreshao/sglang_disagg: the decode ran with no model's flags)
@@ -3497,7 +3504,7 @@ def _env_runs(doc: TStr, env_values: dict, first: tuple, env: Optional[dict], qu
                     if t2.startswith("<not "):
                         continue
                     lines = run_ctx.env_reach.get((n2, t2)) or ()
-                    if (lines and any(not built(x) for x in lines)) or (not lines and (n2, t2) in tried):
+                    if (lines and any(not built(x) for x in lines)) or (not lines and (n2, t2) in singles):
                         values.append(assigns + ((n2, t2, tok2),))
                         reaches.append(lines)
                         pending.append(len(values) - 1)
@@ -3505,7 +3512,7 @@ def _env_runs(doc: TStr, env_values: dict, first: tuple, env: Optional[dict], qu
     for i in pending if why else ():
         if len(values[i]) > 1:
             continue  # (a pair of values: each is said on its own)
-        name, text, _ = values[i][0]
+        name, text, tok = values[i][0]
         what = f"the script's argument ${name} is {text}" if name.isdigit() else \
             f"the environment sets {name}={text}"
         give = f"run it with that argument from a script pdlint reads" if name.isdigit() else \
@@ -3519,9 +3526,14 @@ def _env_runs(doc: TStr, env_values: dict, first: tuple, env: Optional[dict], qu
             reason = (f"the script builds this launch only when {what}, and the file's time budget had too little "
                       f"left for another run of the script with that value")
             hint = f"raise `--time-per-file`, or {give} to check it"
-        for x in sorted(reach.get((name, text), ())):
+        lines = reaches[i]
+        for x in sorted(lines):
             if not built(x):
                 notes.setdefault((x[0], x[1]), (reason, hint))
+        if not lines and tok.pieces and not tok.opaque and len([k for k in notes if k[0] is None]) < 8:
+            # a value that changes flags (an array's key, a switch adding an option): said where it is written
+            notes.setdefault((None, tok), (reason.replace("builds this launch only", "runs its launch with other "
+                                                          "flags"), hint))
     return out, notes
 
 

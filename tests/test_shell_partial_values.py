@@ -73,3 +73,37 @@ def test_no_pair_run_when_the_per_node_branch_reads_no_table(scratch_git):
     scratch_git.write("launch.sh", NODES.replace(" $D\n", "\n").replace("/m/$MODEL_NAME", "/m"))
     code, doc = scratch_git.lint("launch.sh")
     assert not any(" and " in (l["context"] or "") for l in doc["launches"])
+
+
+RANKED = """\
+    #!/bin/bash
+    NODE_RANK="${NODE_RANK:-0}"
+    MODEL_NAME="${MODEL_NAME:-}"
+    LOAD_DUMMY="${LOAD_DUMMY:-0}"
+    declare -A BASE=(
+        ["A"]="--watchdog-timeout 3600"
+        ["B"]="--watchdog-timeout 3600 --kv-cache-dtype fp8_e4m3"
+        ["C"]="--watchdog-timeout 1800"
+        ["D"]="--watchdog-timeout 900"
+    )
+    EXTRA=""
+    if [[ "$LOAD_DUMMY" == "1" ]]; then EXTRA="--load-format dummy"; fi
+    CFG=""
+    if [[ -n "$MODEL_NAME" ]] && [[ -n "${BASE[$MODEL_NAME]}" ]]; then CFG="${BASE[$MODEL_NAME]}"; fi
+    if [ "$NODE_RANK" -eq 0 ]; then
+        python3 -m sglang.launch_server --model-path /models/$MODEL_NAME $EXTRA --disaggregation-mode prefill --port 8000 --tp-size 8 $CFG &
+    else
+        python3 -m sglang.launch_server --model-path /models/$MODEL_NAME $EXTRA --disaggregation-mode decode --port 8000 --tp-size 8 $CFG &
+    fi
+    """
+
+
+def test_the_switch_to_other_launch_text_runs_before_flag_values(scratch_git):
+    """rw23/a repro 6: four per-model flag values used up the runs (at most 4) before NODE_RANK=1, whose decode was
+    never built (no pair checked); the flag values past the bound were dropped without a word."""
+    scratch_git.write("server.sh", RANKED)
+    code, doc = scratch_git.lint("server.sh")
+    assert "decode" in {l["role"] for l in doc["launches"]}
+    left = [(f["line"], f["message"]) for f in doc["findings"] if f["code"] == "PD020"]
+    assert [line for line, _ in left] == [8, 9]  # (MODEL_NAME=C and =D: at their flags)
+    assert left[0][1].startswith("the script runs its launch with other flags when the environment sets MODEL_NAME=C")
