@@ -336,3 +336,6 @@ def test_a_line_of_many_markers_costs_a_bounded_search():
     with Clock(5):
         found = find_markers(line + "\n", "shell")
     assert 0 < len(found) <= MAX_LINE_MARKERS
+    line = "args: " + "--disaggregation-mode {{ if a }} " * 30_000  # (each marker against each template test)
+    with Clock(5):
+        assert 0 < len(find_markers(line + "\n")) <= MAX_LINE_MARKERS
