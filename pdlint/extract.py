@@ -272,12 +272,40 @@ class Extractor:
             if names:
                 shown = ", ".join(f"${v}" for v in names[:6]) + (f" and {len(names) - 6} more" if len(names) > 6
                                                                   else "")
+                found = self._sourced_by_name(name, o.path)
+                if found is not None:
+                    # (`source $SGL_WS_PATH/set_env_vars.sh`, the file beside the script: "is not in the
+                    # repository" was wrong, field test rw23/a, sabreshao/sglang_disagg)
+                    var, rel = found
+                    self.outside_reference(word, f"sourced file {name}: pdlint cannot see ${var}, so it did not read "
+                                                 f"the file; {rel} in the repository may be it; the launches after it "
+                                                 f"read {shown}, whose values were not checked: give {var} its value "
+                                                 f"(`--var {var}=DIR`, the directory the script runs it from) or "
+                                                 f"source the file by a path relative to the script")
+                    continue
                 host = " (a file of the deploy host)" if name.startswith("/") else ""
                 self.outside_reference(word, f"sourced file {name} is not in the repository{host}; the launches "
                                              f"after it read {shown}, which no file pdlint read "
                                              f"sets, so their values were not checked: give them in "
                                              f"[tool.pdlint.vars], or keep the file in the repository and source it "
                                              f"by a path relative to the script")
+
+    def _sourced_by_name(self, name: str, script: str) -> Optional[tuple]:
+        """``(variable, repository path)`` when a sourced path starts with a variable pdlint cannot see
+        (``$SGL_WS_PATH/set_env_vars.sh``) and a file of that name is beside the script or at the repository's
+        root: the file it likely names."""
+        m = re.match(r"\$\{?([A-Za-z_]\w*)\}?/(.+)$", name)
+        src = self.out.sources.get(script)
+        if m is None or src is None or not src.abspath or "$" in m.group(2):
+            return None
+        from pdlint.discover import repo_root
+        here = os.path.dirname(src.abspath)
+        root = repo_root(src.abspath, self._repo_roots) or here
+        for d in (here, root):
+            cand = os.path.join(d, m.group(2))
+            if self.boundary.is_file(cand, root):
+                return m.group(1), os.path.relpath(cand, root).replace(os.sep, "/")
+        return None
 
     def outside_reference(self, where: TStr, message: str) -> None:
         """PD014 at the word that names a file pdlint refused to read (once per place)."""

@@ -107,3 +107,20 @@ def test_the_switch_to_other_launch_text_runs_before_flag_values(scratch_git):
     left = [(f["line"], f["message"]) for f in doc["findings"] if f["code"] == "PD020"]
     assert [line for line, _ in left] == [8, 9]  # (MODEL_NAME=C and =D: at their flags)
     assert left[0][1].startswith("the script runs its launch with other flags when the environment sets MODEL_NAME=C")
+
+
+def test_a_sourced_path_through_an_unseen_directory_names_the_repository_file(scratch_git):
+    """rw23/a repro 7 (sabreshao/sglang_disagg's `source $SGL_WS_PATH/set_env_vars.sh`, the file beside the
+    script): PD014 said the file "is not in the repository"; it names the variable and the file that may be it."""
+    scratch_git.write("env.sh", "export IBDEVICES=mlx5_0\n")
+    scratch_git.write("server.sh", "source $WS_PATH/env.sh\npython3 -m sglang.launch_server --model-path m "
+                                   "--disaggregation-mode prefill --disaggregation-ib-device $IBDEVICES\n")
+    code, doc = scratch_git.lint("server.sh")
+    (f,) = [f for f in doc["findings"] if f["code"] == "PD014"]
+    assert "pdlint cannot see $WS_PATH" in f["message"] and "env.sh in the repository may be it" in f["message"]
+    assert "is not in the repository" not in f["message"]
+    scratch_git.write("server.sh", "source /opt/env.sh\npython3 -m sglang.launch_server --model-path m "
+                                   "--disaggregation-mode prefill --disaggregation-ib-device $IBDEVICES\n")
+    code, doc = scratch_git.lint("server.sh")
+    (f,) = [f for f in doc["findings"] if f["code"] == "PD014"]
+    assert "is not in the repository (a file of the deploy host)" in f["message"]
