@@ -119,7 +119,7 @@ def test_a_sourced_path_through_an_unseen_directory_names_the_repository_file(sc
     (f,) = [f for f in doc["findings"] if f["code"] == "PD014"]
     assert "pdlint cannot see $WS_PATH" in f["message"] and "env.sh in the repository may be it" in f["message"]
     assert "is not in the repository" not in f["message"]
-    scratch_git.write("server.sh", "source /opt/env.sh\npython3 -m sglang.launch_server --model-path m "
+    scratch_git.write("server.sh", "source /opt/host.sh\npython3 -m sglang.launch_server --model-path m "
                                    "--disaggregation-mode prefill --disaggregation-ib-device $IBDEVICES\n")
     code, doc = scratch_git.lint("server.sh")
     (f,) = [f for f in doc["findings"] if f["code"] == "PD014"]
