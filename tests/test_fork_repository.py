@@ -14,7 +14,10 @@ def _found(report):
 
 @pytest.mark.parametrize("tree", ["python/sglang/srt/server_args.py", "sglang/srt/server_args.py"])
 def test_in_a_fork_unknown_options_and_choices_are_warnings_that_say_so(scratch_git, tree):
-    scratch_git.write(tree, "# the fork's own server arguments\n")
+    # (a real parser's size, defining what the fork adds: tests/test_engine_forks.py for files that do not)
+    scratch_git.write(tree, "# the fork's own server arguments\n" + "".join(
+        f"    parser.add_argument('--upstream-flag-{i}', type=int)\n" for i in range(80)) +
+        '    parser.add_argument("--fork-only-flag", type=int)\n    QUANTIZATION_CHOICES = ["fp8", "ternary"]\n')
     scratch_git.write("run.sh", RUN)
     code, report = scratch_git.lint(".")
     assert _found(report) == [("SGL001", "warning"), ("SGL004", "warning")] and code == 0
