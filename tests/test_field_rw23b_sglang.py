@@ -1,0 +1,69 @@
+"""Field test rw23/b: a differential test of pdlint's SGLang rules against SGLang 0.5.23's own argument
+resolution (the oracle, emulated H200, tiny config-only models).  What it found that pdlint missed, each with
+the oracle's verdict (recorded in the docstrings; the tests do not run the oracle) and, where the launch came
+from one, the repository.
+
+- SGL683: `--language-only` / `--encoder-only` on a text-only model (problem 4);
+- SGL286 / SGL287: `--moe-runner-backend flashinfer_cutlass` with an unsupported quantization or an EP size other
+  than 1 or the TP size (problem 6);
+- SGL515: `--attention-backend trtllm_mla` off Blackwell (problem 7, a warning: the GPU is unseen);
+- SGL012: an unpinned flag the newest release refuses as an ambiguous abbreviation (problem 2,
+  sabreshao/sglang_disagg's `--cuda-graph-bs`)."""
+
+import pytest
+
+from pdlint.engines.sglang.judge import judge
+
+SERVER = "python3 -m sglang.launch_server"
+
+
+def _findings(out, code):
+    return [f for f in out["findings"] if f["code"] == code]
+
+
+# -- SGL683: encoder disaggregation on a model SGLang's allow-list does not hold ------------------------------
+
+def test_language_only_on_deepseek_r1_is_an_error_at_the_flag(scratch):
+    """rw23/b repro 4: oracle REJECT, "Model type DeepseekV3ForCausalLM is not supported for encoder
+    disaggregation. Supported architectures: Qwen2VL, Qwen3VL, ..." (pd_disaggregation_hook.py:372)."""
+    scratch.write("launch.sh", f"""\
+        #!/bin/bash
+        {SERVER} --model-path deepseek-ai/DeepSeek-R1 --disaggregation-mode decode --tp 8 \\
+          --trust-remote-code --language-only
+        """)
+    code, out = scratch.lint("launch.sh")
+    [f] = _findings(out, "SGL683")
+    assert code == 1 and f["severity"] == "error" and (f["line"], f["column"]) == (3, 23)
+    assert "Model type DeepseekV3ForCausalLM is not supported for encoder disaggregation" in f["message"]
+    assert "--model-path names DeepSeek-R1" in f["message"]
+
+
+@pytest.mark.parametrize("argv", [
+    # oracle REJECT (tiny Llama / Qwen3-Next configs): "Model type LlamaForCausalLM|Qwen3NextForCausalLM is not
+    # supported for encoder disaggregation"
+    "--model-path meta-llama/Llama-3.1-8B-Instruct --encoder-only",
+    "--model-path Qwen/Qwen3-Next-80B-A3B-Instruct --disaggregation-mode prefill --language-only",
+    "--model-path /model --served-model-name deepseek-ai/DeepSeek-V3 --language-only",
+    "--model-path openai/gpt-oss-120b --language-only --encoder-urls http://enc:30000",
+])
+def test_encoder_disaggregation_on_a_known_text_only_family_fires(argv):
+    assert "SGL683" in judge(argv).errors
+
+
+@pytest.mark.parametrize("argv", [
+    # architectures on SGLang 0.5.23's list (no tiny config of them for the oracle: taken from the source)
+    "--model-path Qwen/Qwen2.5-VL-7B-Instruct --language-only --encoder-urls http://enc:30000",
+    "--model-path moonshotai/Kimi-VL-A3B-Instruct --encoder-only",
+    # the Qwen3 pattern also covers Qwen3-VL (on the list): pdlint cannot tell, so it stays quiet
+    "--model-path Qwen/Qwen3-30B-A3B --language-only",
+    # Kimi-K2 shares its pattern with Kimi-K2.5 (KimiK25ForConditionalGeneration, on the list)
+    "--model-path moonshotai/Kimi-K2-Instruct --language-only",
+    # a name pdlint cannot place: oracle REJECT for the tiny Llama, but pdlint does not know the architecture
+    "--model-path /models/served --language-only",
+    # a multimodal word in a name whose pattern is a text-only family's (GLM-5 / Glm5NextForConditionalGeneration)
+    "--model-path zai-org/GLM-5-Next --language-only",
+    # no encoder disaggregation: oracle ACCEPT
+    "--model-path deepseek-ai/DeepSeek-R1 --disaggregation-mode decode",
+])
+def test_encoder_disaggregation_quiet_where_the_model_is_supported_or_unknown(argv):
+    assert "SGL683" not in judge(argv).codes
