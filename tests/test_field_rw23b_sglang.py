@@ -67,3 +67,52 @@ def test_encoder_disaggregation_on_a_known_text_only_family_fires(argv):
 ])
 def test_encoder_disaggregation_quiet_where_the_model_is_supported_or_unknown(argv):
     assert "SGL683" not in judge(argv).codes
+
+
+# -- SGL286 / SGL287: the FlashInfer Cutlass MoE runner's asserts ------------------------------------------------
+
+def test_flashinfer_cutlass_with_ep_other_than_tp_is_an_error(scratch):
+    """rw23/b repro 8: `--tp 4 --ep 8` alone is accepted by the oracle; with `--moe-runner-backend
+    flashinfer_cutlass` it is refused, "The expert parallel size must be 1 or the same as the tensor parallel
+    size" (moe_hook.py:89)."""
+    scratch.write("launch.sh", f"""\
+        #!/bin/bash
+        {SERVER} --model-path Qwen/Qwen3-30B-A3B --tp 4 --disaggregation-mode decode --ep 8
+        {SERVER} --model-path Qwen/Qwen3-30B-A3B --tp 4 --disaggregation-mode decode --port 33000 --ep 8 \\
+          --moe-runner-backend flashinfer_cutlass
+        """)
+    code, out = scratch.lint("launch.sh")
+    [f] = _findings(out, "SGL287")
+    assert code == 1 and (f["line"], f["column"]) == (3, 119)  # the value of --ep
+    assert f["message"].startswith("The expert parallel size must be 1 or the same as the tensor parallel size")
+
+
+@pytest.mark.parametrize("argv,fires", [
+    # oracle REJECT: the assert reads --ep-size as written, before deepep widens EP to the TP size
+    ("--tp-size 4 --ep-size 2 --moe-runner-backend flashinfer_cutlass --moe-a2a-backend deepep", True),
+    # oracle ACCEPT
+    ("--tp-size 4 --ep-size 4 --moe-runner-backend flashinfer_cutlass", False),
+    ("--tp-size 4 --moe-runner-backend flashinfer_cutlass --moe-a2a-backend deepep", False),
+    ("--tp-size 4 --ep-size 8 --moe-runner-backend triton", False),
+    # oracle ACCEPT: mxfp8 replaces the runner (flashinfer_trtllm) before the assert
+    ("--tp-size 4 --ep-size 2 --moe-runner-backend flashinfer_cutlass --quantization mxfp8", False),
+])
+def test_flashinfer_cutlass_ep_size(argv, fires):
+    assert ("SGL287" in judge("--model-path Qwen/Qwen3-30B-A3B " + argv).errors) is fires
+
+
+@pytest.mark.parametrize("argv,fires", [
+    # oracle REJECT: "Invalid quantization 'fp8'. FlashInfer Cutlass MOE supports only: ..." (moe_hook.py:81)
+    ("--moe-runner-backend flashinfer_cutlass --quantization fp8", True),
+    ("--moe-runner-backend flashinfer_cutlass --quantization w8a8_fp8", True),
+    # oracle ACCEPT
+    ("--moe-runner-backend flashinfer_cutlass --quantization modelopt_fp8", False),
+    ("--moe-runner-backend flashinfer_cutlass", False),
+    ("--quantization fp8", False),
+    ("--moe-runner-backend flashinfer_cutlass --quantization mxfp8", False),
+])
+def test_flashinfer_cutlass_quantization(argv, fires):
+    j = judge("--model-path Qwen/Qwen3-30B-A3B " + argv)
+    assert ("SGL286" in j.errors) is fires
+    if fires:
+        assert "SGL287" not in j.codes  # the quantization assert comes first
