@@ -116,3 +116,32 @@ def test_flashinfer_cutlass_quantization(argv, fires):
     assert ("SGL286" in j.errors) is fires
     if fires:
         assert "SGL287" not in j.codes  # the quantization assert comes first
+
+
+# -- SGL515: trtllm_mla is Blackwell-only (a warning: pdlint does not know the GPU) ----------------------------
+
+def test_trtllm_mla_warns_naming_the_platform(scratch):
+    """rw23/b rows *__attn_trtllm_mla: oracle (emulated H200, SM 9.0) REJECT, "TRTLLM MLA backend is only
+    supported on Blackwell GPUs (SM100/SM12x). Please use a different backend." (overrides.py:1211)."""
+    scratch.write("launch.sh", f"""\
+        #!/bin/bash
+        {SERVER} --model-path deepseek-ai/DeepSeek-R1 --disaggregation-mode decode --tp 8 \\
+          --attention-backend trtllm_mla
+        """)
+    code, out = scratch.lint("launch.sh")
+    [f] = _findings(out, "SGL515")
+    assert code == 0 and f["severity"] == "warning" and (f["line"], f["column"]) == (3, 23)
+    assert "Blackwell GPU (SM100/SM12x)" in f["message"]
+    assert "TRTLLM MLA backend is only supported on Blackwell GPUs" in f["message"]
+
+
+@pytest.mark.parametrize("argv,fires", [
+    ("--disaggregation-mode decode --decode-attention-backend trtllm_mla", True),
+    # oracle ACCEPT: SGLang checks --attention-backend and --decode-attention-backend only
+    ("--disaggregation-mode prefill --prefill-attention-backend trtllm_mla", False),
+    ("--attention-backend flashmla", False),
+    ("--attention-backend fa3", False),
+])
+def test_trtllm_mla_backends(argv, fires):
+    j = judge("--model-path deepseek-ai/DeepSeek-R1 " + argv)
+    assert ("SGL515" in j.codes) is fires and "SGL515" not in j.errors
