@@ -145,3 +145,61 @@ def test_trtllm_mla_warns_naming_the_platform(scratch):
 def test_trtllm_mla_backends(argv, fires):
     j = judge("--model-path deepseek-ai/DeepSeek-R1 " + argv)
     assert ("SGL515" in j.codes) is fires and "SGL515" not in j.errors
+
+
+# -- SGL012: the newest release's ambiguous-abbreviation refusal, named ----------------------------------------
+
+def test_unpinned_cuda_graph_bs_names_the_ambiguity_of_the_newest_release(scratch):
+    """sabreshao/sglang_disagg@01d360d5 sglang_disagg_server.sh (rw23/b repro 5): oracle 0.5.23 REJECT, "sglang
+    serve: error: ambiguous option: --cuda-graph-bs could match --cuda-graph-bs-decode, --cuda-graph-bs-prefill".
+    No release is pinned, so SGL012 stays a warning and now says so."""
+    scratch.write("launch.sh", f"""\
+        #!/bin/bash
+        {SERVER} --model-path deepseek-ai/DeepSeek-R1 --disaggregation-mode prefill --tp-size 8 \\
+          --trust-remote-code --cuda-graph-bs 1 2 3 --disable-radix-cache
+        """)
+    code, out = scratch.lint("launch.sh")
+    [f] = _findings(out, "SGL012")
+    assert code == 0 and f["severity"] == "warning" and (f["line"], f["column"]) == (3, 23)
+    assert ('(SGLang 0.5.23 stops at it: "ambiguous option: --cuda-graph-bs could match --cuda-graph-bs-decode, '
+            '--cuda-graph-bs-prefill")') in f["message"]
+    assert "--cuda-graph-bs was removed in SGLang 0.5.20" in f["message"]
+
+
+def test_unpinned_config_key_that_is_an_ambiguous_prefix_says_so(scratch):
+    """rw23/b sgl2 `dsp__prefix_key`: a `--config` file with `page: 64`; oracle 0.5.23 REJECT, "ambiguous
+    option: --page could match --page-size, --paged-experts-num-resident"."""
+    scratch.write("c.yaml", "page: 64\n")
+    scratch.write("launch.sh", f"""\
+        #!/bin/bash
+        {SERVER} --model-path deepseek-ai/DeepSeek-R1 --tp 8 --disaggregation-mode prefill --config c.yaml
+        """)
+    code, out = scratch.lint(".")
+    [f] = _findings(out, "SGL012")
+    assert f["path"] == "c.yaml" and f["severity"] == "warning"
+    assert ('SGLang 0.5.23 refuses --page as an ambiguous abbreviation ("ambiguous option: --page could match '
+            '--page-size, --paged-experts-num-resident")') in f["message"]
+
+
+def test_unpinned_flag_that_is_simply_gone_says_nothing_of_ambiguity(scratch):
+    """`--disaggregation-decode-tp` (removed after 0.5.9) is no prefix of a 0.5.23 flag: oracle 0.5.23 REJECT,
+    "unrecognized arguments"; the message stays as it was."""
+    scratch.write("launch.sh", f"""\
+        #!/bin/bash
+        {SERVER} --model-path /models/m --disaggregation-mode decode --disaggregation-decode-tp 2
+        """)
+    code, out = scratch.lint("launch.sh")
+    [f] = _findings(out, "SGL012")
+    assert "ambiguous" not in f["message"] and "stops at it" not in f["message"]
+
+
+def test_pinned_release_keeps_cuda_graph_bs_quiet(scratch):
+    """The same sabreshao launch with its release pinned (an image tag of 0.5.19, which has --cuda-graph-bs): no
+    SGL012 and no ambiguity to report."""
+    scratch.write("launch.sh", f"""\
+        #!/bin/bash
+        docker run lmsysorg/sglang:v0.5.19 {SERVER} --model-path deepseek-ai/DeepSeek-R1 \\
+          --disaggregation-mode prefill --tp-size 8 --cuda-graph-bs 1 2 3
+        """)
+    code, out = scratch.lint("launch.sh")
+    assert not _findings(out, "SGL012") and not any("ambiguous" in f["message"] for f in out["findings"])
