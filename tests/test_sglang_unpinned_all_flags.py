@@ -24,7 +24,9 @@ def test_every_flag_the_newest_release_refuses_is_named_once(scratch_git):
     assert f["message"] == (
         "--cuda-graph-bs: this launch's flags are valid together only for SGLang 0.5.2–0.5.19: no release is pinned "
         "and --cuda-graph-bs was removed in SGLang 0.5.20 (it exists in 0.4.1.post5–0.5.19); use "
-        "--cuda-graph-bs-decode; and --prefill-round-robin-balance was removed in SGLang 0.5.20 (it exists in "
+        "--cuda-graph-bs-decode (SGLang 0.5.23 stops at it: \"ambiguous option: --cuda-graph-bs could match "
+        "--cuda-graph-bs-decode, --cuda-graph-bs-prefill\"); and --prefill-round-robin-balance was removed in "
+        "SGLang 0.5.20 (it exists in "
         "0.5.2–0.5.19); pin the release (image tag or `engine-version`); judged against 0.5.19 [SGLang 0.5.19]")
     assert [(r["line"], r["column"], r["note"]) for r in f["related"]] == [
         (2, 22, "--prefill-round-robin-balance: not a flag of SGLang 0.5.23 either"),

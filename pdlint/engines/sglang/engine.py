@@ -59,7 +59,9 @@ class SglangInfo:
     merge: config_merge.Merge
     virtual: bool = False
     wrapper: Optional[object] = None  # dynamo.Wrapped for python -m dynamo.sglang launches
-    inferred: Optional[tuple] = None  # (releases, token, newest): no release pinned, flags the newest lacks
+    # (releases, token, newest, choice, also, ambiguous): no release pinned, flags the newest lacks; ambiguous:
+    # (token, argparse's message) of the options the newest refuses as ambiguous abbreviations
+    inferred: Optional[tuple] = None
     dynamo_inferred: Optional[tuple] = None  # the same for the Dynamo release of a dynamo.sglang launch
     disagg_unresolved: Optional[TStr] = None  # Dynamo's --disagg-config path, when pdlint could not read it
     pinned: bool = False  # a release was named (configuration, image tag, pip pin), not the newest table assumed
@@ -103,9 +105,12 @@ def interpret(launch: Launch, ctx: EngineContext) -> None:
         inferred = infer_releases(info.parsed)
         if inferred is not None:
             consistent, token, choice, also = inferred
+            # the newest release's own words for an option it refuses as an abbreviation of several of its
+            # flags (field test rw23/b: --cuda-graph-bs, "could match --cuda-graph-bs-decode, ...-prefill")
+            refused = tuple((e.token, e.message) for e in info.parsed.errors if e.kind == "ambiguous")
             judged = max(consistent, key=flags.version_key)
             info = _interpret_as(launch, ctx, judged, None)
-            info.inferred = (consistent, token, version, choice, also)
+            info.inferred = (consistent, token, version, choice, also, refused)
     if ctx.version or version_hint(launch):
         info.pinned = True
     elif dynamo_launch:
@@ -454,19 +459,31 @@ def _parse_candidates(launch: Launch, info: SglangInfo, enabled) -> list:
     if info.inferred is not None:
         from pdlint.engines.sglang.rules.cmdline import UNPINNED
         from pdlint.engines.sglang.versions import describe
-        releases, token, newest, choice, also = info.inferred
+        releases, token, newest, choice, also, ambiguous = info.inferred
+
+        def why_not(tok, name: str) -> str:
+            # with argparse's message when the newest release reads the option as an ambiguous abbreviation: an
+            # error there, whatever the option was in the releases that had it
+            msg = next((m for t, m in ambiguous if t is tok), None)
+            gone = not_in_release(name, newest)
+            if msg is None:
+                return gone or f"{name} is not a flag of SGLang {newest}"
+            if gone is None:  # an abbreviation that was unique in older releases (a YAML key `page`)
+                return f"SGLang {newest} refuses {name} as an ambiguous abbreviation (\"{msg}\")"
+            return f"{gone} (SGLang {newest} stops at it: \"{msg}\")"
+
         if enabled(UNPINNED.code):
             name = token.text.partition("=")[0]
             if choice is not None:
                 moved = f"{choice[0]} {choice[1]} is none of its choices in SGLang {newest}"
             else:
-                moved = not_in_release(name, newest) or f"{name} is not a flag of SGLang {newest}"
+                moved = why_not(token, name)
             # every other flag the newest release refuses: updating only the first would still fail there
             # (field test rw16/k, liyuanzhe1991/sgl_pd_bench: --cuda-graph-bs and --prefill-round-robin-balance)
             others, related = [], []
             for tok in also:
                 other = tok.text.partition("=")[0]
-                others.append(not_in_release(other, newest) or f"{other} is not a flag of SGLang {newest}")
+                others.append(why_not(tok, other))
                 o = tok.origin
                 related.append(Related(o.path, o.line, o.column, f"{other}: not a flag of SGLang {newest} either"))
             more = "".join(f"; and {o}" for o in others)

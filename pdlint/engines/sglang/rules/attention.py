@@ -8,7 +8,7 @@ state) are never guessed: a rule fires only when the values it needs are
 written on the command line, or when the check does not depend on them.
 """
 
-from pdlint.engines.sglang.rulebase import Hit, attention_backend, ex, given, sgl_rule
+from pdlint.engines.sglang.rulebase import WARNING, Hit, attention_backend, ex, given, sgl_rule
 
 CAT = "attention"
 DETERMINISTIC_BACKENDS = ("ascend", "fa3", "fa4", "flashinfer", "intel_xpu", "triton")
@@ -361,3 +361,38 @@ def _megamoe_layernorm_sp(a):
 def _cutedsl_mla_prefill(a):
     if _pipeline(a) and given(a, "prefill_attention_backend") == "cutedsl_mla":
         return Hit("prefill_attention_backend")
+
+
+@sgl_rule(
+    "SGL515", "trtllm-mla-off-blackwell", category=CAT, severity=WARNING,
+    unseen="the GPU: SGLang accepts the TRTLLM MLA backend on Blackwell (SM100/SM12x) only",
+    upstream="TRTLLM MLA backend is only supported on Blackwell GPUs (SM100/SM12x). Please use a different "
+             "backend.",
+    source="arg_groups/overrides.py:1211", upstream_id="trtllm-mla-blackwell-only",
+    summary="Reports `--attention-backend trtllm_mla` or `--decode-attention-backend trtllm_mla`: SGLang refuses "
+            "it unless the server runs on a Blackwell GPU (SM100/SM12x), which pdlint cannot see.",
+    why="The TensorRT-LLM MLA kernels exist for Blackwell only. SGLang checks the GPU it starts on and stops with "
+        "this message on Hopper (H100/H200), Ampere and every other platform, so the same command line starts "
+        "on a B200/GB200 node and fails on an H200 one. In a PD deployment it is typically copied from a "
+        "Blackwell recipe onto servers scheduled elsewhere.",
+    fix="Run the server on Blackwell (SM100/SM12x) nodes only (a node selector), or use an MLA backend of the "
+        "target GPU (`flashmla` or `fa3` on Hopper, `triton` anywhere).",
+    fire=["--attention-backend trtllm_mla",
+          "--disaggregation-mode decode --decode-attention-backend trtllm_mla",
+          "--model-path @TINY_MOE@ --disaggregation-mode prefill --attention-backend trtllm_mla"],
+    quiet=["--attention-backend fa3", "--attention-backend flashmla",
+           "--disaggregation-mode prefill --prefill-attention-backend trtllm_mla"],
+    notes="A warning: pdlint does not know the GPU. Only `--attention-backend` and `--decode-attention-backend` "
+          "are checked by SGLang (a prefill-only `--prefill-attention-backend trtllm_mla` is not), and a backend "
+          "SGLang picks itself (trtllm_mla is the default for DeepSeek models on Blackwell) is never refused. On "
+          "Blackwell the same check also requires `--kv-cache-dtype` fp8_e4m3, bf16 or auto. Field test rw23/b "
+          "(differential test against SGLang 0.5.23, emulated H200): four `--attention-backend trtllm_mla` "
+          "variants refused by the oracle with no pdlint finding.")
+def _trtllm_mla_blackwell(a):
+    if not _pipeline(a):
+        return None
+    for dest in ("attention_backend", "decode_attention_backend"):
+        if given(a, dest) == "trtllm_mla":
+            return Hit(dest, lead=True, note="the server starts only on a Blackwell GPU (SM100/SM12x), which "
+                                             "pdlint cannot see: on Hopper (H100/H200) or older GPUs SGLang refuses "
+                                             "it")

@@ -159,7 +159,13 @@ UNPINNED = _r(
     "`nvcr.io/nvidia/ai-dynamo/sglang-runtime:1.3.1`) or `engine-version` in `.pdlint.yaml` / "
     "`[tool.pdlint]` (or `--sglang-version`); or update the flags to the newest release.",
     "python -m sglang.launch_server --model-path M --disaggregation-decode-tp 2   # no image tag, no engine-version",
-    "python -m sglang.launch_server --model-path M --disaggregation-decode-tp 2   # engine-version = \"0.5.9\"")
+    "python -m sglang.launch_server --model-path M --disaggregation-decode-tp 2   # engine-version = \"0.5.9\"",
+    notes="When the newest release reads the option as an abbreviation of several of its flags, the message quotes "
+          "the error that release stops with (`--cuda-graph-bs`, removed in 0.5.20: SGLang 0.5.23 says \"ambiguous "
+          "option: --cuda-graph-bs could match --cuda-graph-bs-decode, --cuda-graph-bs-prefill\"; a `--config` key "
+          "`page`: \"could match --page-size, --paged-experts-num-resident\"), so that an unpinned launch meant for "
+          "the newest release is read as the error it is there. Field test rw23/b (differential test against "
+          "SGLang 0.5.23): sabreshao/sglang_disagg's `--cuda-graph-bs` launches, refused by the oracle.")
 
 CFG_UNDERSCORE = _r(
     "SGL020", "config-underscore-key", ERROR,

@@ -671,3 +671,75 @@ def _fi_runner(a):
             and a.not_among("moe_runner_backend", FI_RUNNERS + ("auto",))
             and a.not_among("quantization", ("mxfp8", "nvfp4_online"))):
         return Hit("moe_runner_backend", "moe_a2a_backend")
+
+
+# -- FlashInfer Cutlass MoE runner (moe_hook.handle_moe_kernel_config) -------------------------------------
+
+FI_CUTLASS_QUANT = ("modelopt_fp4", "modelopt_fp8", "modelopt_mixed", None)
+# --quantization values for which _moe_runner_backend_quant_constraints (overrides.py:1449) replaces or refuses
+# an explicit runner before this check: mxfp8 (off Ascend) picks flashinfer_trtllm, nvfp4_online raises its own
+_FI_QUANT_RESOLVED = ("mxfp8", "nvfp4_online")
+
+
+def _fi_cutlass(a) -> bool:
+    """An explicit `--moe-runner-backend flashinfer_cutlass` the quantization pass keeps."""
+    return (pipeline(a) and a.explicit("moe_runner_backend") and a.eq("moe_runner_backend", "flashinfer_cutlass")
+            and a.not_among("quantization", _FI_QUANT_RESOLVED))
+
+
+@_rule("SGL286", "flashinfer-cutlass-moe-quantization",
+       "Invalid quantization '{quantization}'. FlashInfer Cutlass MOE supports only: 'modelopt_fp4', "
+       "'modelopt_fp8', 'modelopt_mixed', or bfloat16 (None).", f"{MH}:81", "flashinfer-cutlass-moe-compat",
+       "The FlashInfer Cutlass MoE kernels take bf16 experts or ModelOpt FP8/FP4 checkpoints only; SGLang asserts "
+       "the quantization before the server starts.",
+       "Use a ModelOpt checkpoint (`--quantization modelopt_fp8` / `modelopt_fp4`) or bf16 weights with "
+       "`--moe-runner-backend flashinfer_cutlass`, or pick another runner (`auto`, `triton`, `deep_gemm`) for this "
+       "quantization.",
+       ["--moe-runner-backend flashinfer_cutlass --quantization fp8",
+        "--disaggregation-mode prefill --moe-runner-backend flashinfer_cutlass --quantization awq"],
+       ["--moe-runner-backend flashinfer_cutlass --quantization modelopt_fp8",
+        "--moe-runner-backend flashinfer_cutlass", "--quantization fp8",
+        "--moe-runner-backend flashinfer_cutlass --quantization mxfp8"],
+       summary="Reports `--moe-runner-backend flashinfer_cutlass` with a `--quantization` other than modelopt_fp4, "
+               "modelopt_fp8, modelopt_mixed or none.",
+       notes="Only an explicit `--quantization` is judged: without one, SGLang on Blackwell (SM100) takes the "
+             "checkpoint's quantization method, which pdlint cannot read. `--quantization mxfp8` replaces the "
+             "runner (with a warning) and `nvfp4_online` has its own check, so pdlint is quiet for both. "
+             "Field test rw23/b (differential test against SGLang 0.5.23): unclaimed until then; the oracle "
+             "refuses the firing examples and accepts the quiet ones.")
+def _fi_cutlass_quant(a):
+    if _fi_cutlass(a) and a.explicit("quantization") and a.not_among("quantization", FI_CUTLASS_QUANT):
+        return Hit("quantization", "moe_runner_backend")
+
+
+@_rule("SGL287", "flashinfer-cutlass-moe-ep-size",
+       "The expert parallel size must be 1 or the same as the tensor parallel size", f"{MH}:89",
+       "flashinfer-cutlass-moe-compat",
+       "The FlashInfer Cutlass MoE kernels shard experts either not at all or across the whole TP group. SGLang "
+       "asserts this on the EP size as written (or as DWDP sets it), before the MoE all-to-all backend would "
+       "widen EP to the TP size, so `--ep-size 2 --tp-size 4` fails even with `--moe-a2a-backend deepep`.",
+       "Set `--ep-size` to 1 or to `--tp-size`, or use another `--moe-runner-backend`.",
+       ["--tp-size 4 --ep-size 8 --moe-runner-backend flashinfer_cutlass",
+        "--disaggregation-mode decode --tp-size 4 --ep-size 2 --moe-runner-backend flashinfer_cutlass",
+        "--tp-size 4 --ep-size 2 --moe-runner-backend flashinfer_cutlass --moe-a2a-backend deepep"],
+       ["--tp-size 4 --ep-size 4 --moe-runner-backend flashinfer_cutlass",
+        "--tp-size 4 --moe-runner-backend flashinfer_cutlass",
+        "--tp-size 4 --ep-size 8",
+        "--tp-size 4 --moe-runner-backend flashinfer_cutlass --moe-a2a-backend deepep"],
+       summary="Reports `--moe-runner-backend flashinfer_cutlass` with an expert-parallel size other than 1 or "
+               "`--tp-size`.",
+       notes="Only the FlashInfer Cutlass (and CuteDSL) runners assert this: plain `--ep-size 8 --tp-size 4` "
+             "starts. Field test rw23/b (differential test against SGLang 0.5.23): `--tp 4 --ep 8 "
+             "--moe-runner-backend flashinfer_cutlass` refused by the oracle (moe_hook.py:89) with no pdlint "
+             "finding; the oracle refuses the firing examples and accepts the quiet ones. `--quantization mxfp8` "
+             "(0.5.23: the runner is replaced first; 0.5.9: a check of its own, \"FP8/MXFP8 Cutlass MoE is only "
+             "supported with ep_size == 1\") is left quiet.")
+def _fi_cutlass_ep(a):
+    if not _fi_cutlass(a) or not a.among("quantization", FI_CUTLASS_QUANT):
+        return None  # (a quantization the assert above refuses first: SGL286; or one pdlint cannot read)
+    tp, d = num(a, "tp_size"), dwdp(a)
+    ep = d if d is not None and d > 1 else num(a, "ep_size")
+    if tp is None or ep is None or ep in (1, tp):
+        return None
+    return Hit("dwdp_size" if d is not None and d > 1 else "ep_size", "moe_runner_backend", "tp_size",
+               note=f"--ep-size {ep} with --tp-size {tp}")

@@ -12,6 +12,7 @@ the default).
 """
 
 import json
+import re
 
 from pdlint.engines.sglang.rulebase import WARNING, Hit, at_least, ex, sgl_rule
 from pdlint.text import TStr
@@ -1206,6 +1207,70 @@ def _language_model_only(a):
             return Hit(dest, "language_model_only", fmt={"name": name})
         if not a.known(dest):
             return None
+
+
+# SGLang 0.5.23 arg_groups/pd_disaggregation_hook.py:353-372: the architectures encoder disaggregation serves
+ENCODER_DISAGG_ARCHITECTURES = frozenset((
+    "Qwen2VLForConditionalGeneration", "Qwen3VLForConditionalGeneration", "Qwen2_5_VLForConditionalGeneration",
+    "Qwen3VLMoeForConditionalGeneration", "Qwen3_5ForConditionalGeneration", "Qwen3_5MoeForConditionalGeneration",
+    "InternS2PreviewForConditionalGeneration", "Qwen3OmniMoeForConditionalGeneration",
+    "Qwen2AudioForConditionalGeneration", "Qwen2_5OmniForConditionalGeneration", "Dots3NoteForCausalLM",
+    "KimiVLForConditionalGeneration", "KimiK25ForConditionalGeneration", "KimiK3ForConditionalGeneration",
+    "MiMoV2ForCausalLM", "Glm5NextForConditionalGeneration", "MiniMaxM3SparseForConditionalGeneration",
+    "MuseSparkForConditionalGeneration",
+))
+# a word in the model's name that may mean a multimodal sibling the family table does not list (GLM-5-Next's
+# Glm5NextForConditionalGeneration under the GLM-5 pattern, a "-VL"/"-Omni" build): pdlint then stays quiet
+_MM_NAME = re.compile(r"(?:^|[-.])(?:vl|vision|omni|audio|next|mm)(?=[-.]|$)")
+
+
+@sgl_rule(
+    "SGL683", "encoder-disaggregation-unsupported-model", category=CAT,
+    upstream="Model type {model_arch} is not supported for encoder disaggregation. Supported architectures: "
+             "Qwen2VL, Qwen3VL, Qwen3.5, InternS2, Qwen2Audio, Qwen2.5Omni, Dots3-Note, Kimi, MiMoV2, GLM5Next, "
+             "MiniMax-M3, MuseSpark.",
+    source="arg_groups/pd_disaggregation_hook.py:372", upstream_id="encoder-disagg-model-arch",
+    summary="Reports `--language-only` or `--encoder-only` (encoder disaggregation) for a model whose family "
+            "pdlint knows from `--model-path` (or `--served-model-name`) and none of whose architectures "
+            "SGLang's encoder-disaggregation allow-list holds (DeepSeek-R1, Llama 3, Qwen3-Next, gpt-oss, ...).",
+    why="Encoder disaggregation moves a multimodal model's vision/audio encoder to separate `--encoder-only` "
+        "servers and feeds the embeddings to `--language-only` servers. SGLang checks the checkpoint's "
+        "architecture against a fixed list of multimodal models and refuses any other at start-up, so a text-only "
+        "model (which has no encoder to split off) never starts with either flag.",
+    fix="Drop `--language-only` / `--encoder-only` for a text-only model (plain prefill/decode disaggregation "
+        "needs neither), or serve a supported multimodal model (Qwen2.5-VL, Qwen3-VL, Qwen3.5, Kimi-VL, ...).",
+    fire=["--model-path @TINY@ --served-model-name meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode decode "
+          "--language-only",
+          "--model-path @TINY@ --served-model-name meta-llama/Llama-3.1-8B-Instruct --language-only",
+          "--model-path @TINY_HYBRID@ --served-model-name Qwen/Qwen3-Next-80B-A3B-Instruct --disaggregation-mode "
+          "prefill --language-only",
+          "--model-path @TINY@ --served-model-name meta-llama/Llama-3.1-8B-Instruct --encoder-only"],
+    quiet=["--model-path @TINY@ --served-model-name meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode decode"],
+    notes="Model-dependent: SGLang reads the architecture from the checkpoint's config.json. pdlint infers the "
+          "family from the last component of `--model-path` (else `--served-model-name`; docs/models.md) and "
+          "reports only a family none of whose architectures is on the list, and whose name has no word of a "
+          "multimodal build (`VL`, `Vision`, `Omni`, `Audio`, `Next` outside Qwen3-Next); for a model it cannot "
+          "place it stays quiet. Field test rw23/b (differential test against SGLang 0.5.23): "
+          "`deepseek-ai/DeepSeek-R1 --disaggregation-mode decode --language-only` was refused by the oracle "
+          "(\"Model type DeepseekV3ForCausalLM is not supported for encoder disaggregation\"), and pdlint said "
+          "nothing.")
+def _encoder_disagg_model(a):
+    if not _pipeline(a):
+        return None
+    flag = next((d for d in ("language_only", "encoder_only") if a.is_true(d)), None)
+    if flag is None:
+        return None
+    from pdlint.engines.sglang.rules.pair import named_family
+    from pdlint.models import component
+    fam, named_by = named_family(a)
+    if fam is None or not fam.architectures or any(x in ENCODER_DISAGG_ARCHITECTURES for x in fam.architectures):
+        return None
+    name = a.get("model_path" if named_by == "--model-path" else "served_model_name")
+    if fam.name != "Qwen3-Next" and _MM_NAME.search(component(name)):
+        return None
+    return Hit(flag, "model_path", fmt={"model_arch": " or ".join(fam.architectures)},
+               note=f"{named_by} names {fam.name} ({', '.join(fam.architectures)}), a model without the multimodal "
+                    "encoder SGLang splits off")
 
 
 def _mm_transport(a):
