@@ -333,7 +333,21 @@ def _dotted(node: ast.AST) -> Optional[str]:
 # kwargs of a config field, as vLLM's _compute_kwargs builds them
 # ---------------------------------------------------------------------------
 
-def field_kwargs(res: Resolver, module: str, ann: ast.AST, newer_optional_bool: bool) -> dict:
+def field_kwargs(res: Resolver, module: str, ann: ast.AST, newer_optional_bool: bool, name: str = "",
+                 converters: Optional[dict] = None) -> dict:
+    kw = _field_kwargs(res, module, ann, newer_optional_bool)
+    if kw.get("type") in ("int", "float"):
+        # the function argparse calls: vLLM's _compute_kwargs names its own for some int fields
+        # (human_readable_int: `32k`), and wraps an Optional field's in optional_type (`None` and `` pass)
+        conv = (converters or {}).get("fields", {}).get(name, kw["type"]) if kw["type"] == "int" else kw["type"]
+        atoms = res.atoms(module, ann)
+        if (converters or {}).get("optional") and any(a[0] == "none" for a in atoms):
+            conv = f"optional_type({conv})"
+        kw["converter"] = conv
+    return kw
+
+
+def _field_kwargs(res: Resolver, module: str, ann: ast.AST, newer_optional_bool: bool) -> dict:
     atoms = res.atoms(module, ann)
     kinds = {a[0] for a in atoms}
     optional = "none" in kinds
@@ -388,6 +402,7 @@ class Collector:
         self.options: List[dict] = []
         self.seen: Dict[str, dict] = {}
         self.newer_optional_bool = False
+        self.converters: dict = {}
 
     def add(self, entry: dict) -> None:
         fresh = [o for o in entry["option_strings"] if o not in self.seen]
@@ -496,7 +511,8 @@ class Collector:
                 cmod, cls = kw_sources[v.value.id]
                 fld = self.res.fields(cmod, cls).get(v.slice.value)
                 if fld is not None:
-                    kw.update(field_kwargs(self.res, fld[0], fld[1], self.newer_optional_bool))
+                    kw.update(field_kwargs(self.res, fld[0], fld[1], self.newer_optional_bool, v.slice.value,
+                                           self.converters))
                 for key, val in overrides.get((v.value.id, v.slice.value), {}).items():
                     explicit[key] = val
 
@@ -510,6 +526,7 @@ class Collector:
         entry = {"option_strings": opts, "action": kw.get("action", "store"), "nargs": kw.get("nargs"),
                  "type": kw.get("type"), "choices": kw.get("choices"), "deprecated": bool(kw.get("deprecated")),
                  "source": f"{path}:{call.lineno}"}
+        _converter(entry, kw)
         if entry["action"] == "boolean_optional":
             entry["option_strings"] = opts + ["--no-" + o[2:] for o in opts if o.startswith("--")]
         self.add(entry)
@@ -540,6 +557,7 @@ class Collector:
                               f"{arg}.lower()": "lower"}.get(body, "custom")
             else:
                 kw["type"] = (_dotted(val) or "custom").split(".")[-1]
+            kw["converter"] = kw["type"]  # (written: the field's converter is replaced)
         elif key == "deprecated":
             kw["deprecated"] = isinstance(val, ast.Constant) and bool(val.value)
         elif key == "const":
@@ -571,13 +589,14 @@ class Collector:
         mod, cls = r
         flags, overrides = self._frontend_customisation(mod, cls)
         for name, (fmod, ann, line) in self.res.fields(mod, cls).items():
-            kw = field_kwargs(self.res, fmod, ann, self.newer_optional_bool)
+            kw = field_kwargs(self.res, fmod, ann, self.newer_optional_bool, name, self.converters)
             for key, val in overrides.get(name, {}).items():
                 self._apply(fmod, kw, key, val)
             opt = "--" + name.replace("_", "-")
             entry = {"option_strings": list(flags.get(name, [])) + [opt], "action": kw.get("action", "store"),
                      "nargs": kw.get("nargs"), "type": kw.get("type"), "choices": kw.get("choices"),
                      "deprecated": False, "source": f"{self.w.file_of(fmod)}:{line}"}
+            _converter(entry, kw)
             if entry["action"] == "boolean_optional":
                 entry["option_strings"].append("--no-" + opt[2:])
             self.add(entry)
@@ -608,6 +627,54 @@ class Collector:
         return flags, overrides
 
 
+def _converter(entry: dict, kw: dict) -> None:
+    """``converter``: for a number option, the function argparse converts its value with (``int``, ``float``,
+    ``human_readable_int``, ``human_readable_int_or_auto``, ``optional_type(...)`` of one of them): which texts it
+    takes (``32k`` only where vLLM names human_readable_int, ``None`` only for an Optional field)."""
+    if entry["type"] in ("int", "float") and entry["action"] == "store":
+        entry["converter"] = kw.get("converter") or entry["type"]
+
+
+def number_converters(w: Wheel) -> dict:
+    """What the release's ``_compute_kwargs`` (vllm/engine/arg_utils.py) gives int fields: ``fields`` (field name ->
+    the converter it names: ``if name == "max_model_len": kwargs[name]["type"] = human_readable_int_or_auto``,
+    ``elif name in {...}: ... = human_readable_int``) and ``optional`` (an Optional field's converter wrapped in
+    ``optional_type``)."""
+    tree = w.module("vllm.engine.arg_utils")
+    fn = next((n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and n.name == "_compute_kwargs"),
+              None) if tree is not None else None
+    if fn is None:
+        return {"fields": {}, "optional": False}
+    sets: dict = {}  # local name -> field names (`human_readable_ints = {...}`)
+    for n in ast.walk(fn):
+        if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name) and \
+                isinstance(n.value, (ast.Set, ast.Tuple, ast.List)):
+            sets[n.targets[0].id] = [e.value for e in n.value.elts if isinstance(e, ast.Constant)]
+    out: dict = {}
+    for n in ast.walk(fn):
+        if not (isinstance(n, ast.If) and isinstance(n.test, ast.Compare) and isinstance(n.test.left, ast.Name)
+                and n.test.left.id == "name" and len(n.test.ops) == 1):
+            continue
+        right = n.test.comparators[0]
+        if isinstance(n.test.ops[0], ast.Eq) and isinstance(right, ast.Constant):
+            names = [right.value]
+        elif isinstance(n.test.ops[0], ast.In) and isinstance(right, (ast.Set, ast.Tuple, ast.List)):
+            names = [e.value for e in right.elts if isinstance(e, ast.Constant)]
+        elif isinstance(n.test.ops[0], ast.In) and isinstance(right, ast.Name):
+            names = sets.get(right.id, [])
+        else:
+            continue
+        for st in n.body:
+            if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Subscript) \
+                    and isinstance(st.targets[0].slice, ast.Constant) and st.targets[0].slice.value == "type" \
+                    and isinstance(st.value, ast.Name):
+                for name in names:
+                    out.setdefault(name, st.value.id)
+    optional = any(isinstance(n, ast.Call) and _dotted(n.func) == "optional_type" and n.args and
+                   isinstance(n.args[0], ast.Subscript) for n in ast.walk(fn))
+    return {"fields": out, "optional": optional}
+
+
 def generate(wheel_path: str) -> dict:
     w = Wheel(wheel_path)
     version = w.version()
@@ -615,6 +682,7 @@ def generate(wheel_path: str) -> dict:
     au = w.module("vllm.engine.arg_utils")
     c.newer_optional_bool = au is not None and "type_hints == {bool, str, type(None)}" in \
         w.zip.read(w.file_of("vllm.engine.arg_utils")).decode("utf-8")
+    c.converters = number_converters(w)
     for module, cls, fn in ENTRY_FUNCTIONS:
         c.function(module, cls, fn)
     for module in FRONTEND_MODULES:

@@ -40,6 +40,10 @@ class Flag:
     choices: Optional[tuple]
     deprecated: bool
     source: str
+    #: a number option's converter, as vLLM names it: ``int``, ``float``, ``human_readable_int``,
+    #: ``human_readable_int_or_auto``, ``optional_type(<one of them>)`` (None: not a number option, or a table
+    #: without converters)
+    converter: Optional[str] = None
 
     @property
     def primary(self) -> str:
@@ -145,7 +149,7 @@ def load(version: str) -> FlagTable:
         data = json.load(fh)
     flags = [Flag(tuple(d["option_strings"]), d["action"], d.get("nargs"), d.get("type"),
                   tuple(d["choices"]) if d.get("choices") is not None else None, bool(d.get("deprecated")),
-                  d.get("source") or "") for d in data["flags"]]
+                  d.get("source") or "", d.get("converter")) for d in data["flags"]]
     return FlagTable(data.get("version", version), flags, bool(data.get("allow_abbrev", True)))
 
 

@@ -193,14 +193,15 @@ def _choices(launch, info):
            "optional_type); vllm/utils/argparse_utils.py (human_readable_int, human_readable_int_or_auto); "
            "argparse _get_values. Verdicts recorded from vLLM 0.33.0's parser in "
            "tests/conformance/vllm-recorded-0.33.0.jsonl",
-    notes="Only options that every vLLM release pdlint knows reads as an int or a float. A value any of vLLM's "
-          "number converters accepts passes: `None` and the empty value (optional numbers), `32k` / `1M` / "
-          "`auto` / `-1` for integers (`--max-model-len`, `--max-num-batched-tokens` read human-readable sizes), "
-          "Python's int() and float() spellings (`1e-1`, ` 8 `, `1_000`). For an option vLLM converts with its own "
-          "function argparse names that function (`invalid human_readable_int value`) where pdlint says int. A "
-          "value from a variable pdlint cannot see is not judged, nor a placeholder another tool fills in (`{{PORT}}`, "
-          "`{port}`, `<TP>`, `%(port)s`). Not for `python -m dynamo.vllm`, whose own "
-          "options come first.")
+    notes="Only options that every vLLM release pdlint knows reads as an int or a float, each judged by the "
+          "converter the release gives it (the flag table's `converter`): `None` and the empty value only for an "
+          "Optional field (`optional_type`), a `k`/`M`/`G`/`T` size suffix only where vLLM reads human-readable "
+          "sizes (`--max-model-len`, `--max-num-batched-tokens`, `--kv-cache-memory-bytes`: `human_readable_int`; "
+          "`--max-num-seqs 1k` is `invalid int value`), `auto` / `-1` for `--max-model-len` from 0.20.0, Python's "
+          "int() and float() spellings (`1e-1`, ` 8 `, `1_000`). With no release pinned, a value an older "
+          "release's converter takes is not reported. A value from a variable pdlint cannot see is not judged, nor "
+          "a placeholder another tool fills in (`{{PORT}}`, `{port}`, `<TP>`, `%(port)s`). Not for `python -m "
+          "dynamo.vllm`, whose own options come first.")
 def _numbers(launch, info):
     if not _judged(launch, info) or info.dynamo:
         return None
@@ -213,10 +214,80 @@ def _numbers(launch, info):
                 flag.action != "store":
             continue
         kinds = _number_kinds(flag.primary)
-        if kinds and not _number_ok(opt.value.text, kinds) and not _PLACEHOLDER.search(opt.value.text):
-            out.append(VHit(f"argument {'/'.join(flag.option_strings)}: invalid {flag.type} value: "
-                            f"{opt.value.text!r} (vLLM {info.version})", opt.value))
+        text = opt.value.text
+        if not kinds or _PLACEHOLDER.search(text):
+            continue
+        if flag.converter is None:  # (a table without converters: what any of vLLM's number converters takes)
+            if not _number_ok(text, kinds):
+                out.append(VHit(f"argument {'/'.join(flag.option_strings)}: invalid {flag.type} value: "
+                                f"{text!r} (vLLM {info.version})", opt.value))
+            continue
+        refused = _converted(flag.converter, text)
+        if refused is None:
+            continue
+        if not info.pinned and _other_release_takes(opt.name, text, info.version):
+            continue  # the release is not known and an older one's converter reads it
+        out.append(VHit(f"argument {'/'.join(flag.option_strings)}: {refused} (vLLM {info.version}"
+                        f"{_converter_note(flag.converter, text)})", opt.value))
     return out
+
+
+def _converted(converter: str, text: str):
+    """None when vLLM's ``converter`` (a flag table's ``converter``) takes ``text``, else argparse's message for
+    it (vllm/utils/argparse_utils.py human_readable_int, human_readable_int_or_auto; vllm/engine/arg_utils.py
+    optional_type / parse_type; argparse _get_value: ``invalid <function name> value: '...'``)."""
+    m = re.fullmatch(r"optional_type\((\w+)\)", converter)
+    if m:
+        if text in ("", "None"):
+            return None
+        inner = m.group(1)
+        if _converted(inner, text) is None:
+            return None
+        shown = f"<class '{inner}'>" if inner in ("int", "float") else f"<function {inner}>"
+        return f"Value {text} cannot be converted to {shown}."
+    if converter in ("int", "float"):
+        try:
+            (int if converter == "int" else float)(text)
+            return None
+        except ValueError:
+            return f"invalid {converter} value: {text!r}"
+    if converter in ("human_readable_int", "human_readable_int_or_auto"):
+        s = text.strip()
+        if converter == "human_readable_int_or_auto" and (s == "-1" or s.lower() == "auto"):
+            return None
+        hm = re.fullmatch(r"(\d+(?:\.\d+)?)([kKmMgGtT])", s)
+        if hm and "." in hm.group(1) and hm.group(2).isupper():
+            return (f"Decimals are not allowed with binary suffixes like {hm.group(2)}. Did you mean to use "
+                    f"{hm.group(1)}{hm.group(2).lower()} instead?")
+        if hm:
+            return None
+        try:
+            int(s)
+            return None
+        except ValueError:
+            return f"invalid {converter} value: {text!r}"
+    return None  # a converter pdlint does not model: not judged
+
+
+def _other_release_takes(option: str, text: str, but: str) -> bool:
+    from pdlint.engines.vllm import flags
+    for version in flags.available_versions():
+        if version == but:
+            continue
+        flag, how = flags.load(version).resolve(option)
+        if flag is not None and how != "dotted" and flag.converter and _converted(flag.converter, text) is None:
+            return True
+    return False
+
+
+def _converter_note(converter: str, text: str) -> str:
+    """Why a size suffix or ``None`` is refused here: only some options' converters read them."""
+    if re.fullmatch(r"\s*\d+(?:\.\d+)?[kKmMgGtT]\s*", text) and "human_readable_int" not in converter:
+        return "; only --max-model-len, --max-num-batched-tokens and vLLM's other human-readable size options " \
+               "take a k/M/G/T suffix: write the whole number"
+    if text == "None" and not converter.startswith("optional_type"):
+        return "; the option is not optional: leave it out for its default"
+    return ""
 
 
 @vllm_rule(
