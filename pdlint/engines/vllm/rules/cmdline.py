@@ -515,3 +515,77 @@ def _config_equals(launch, info):
                             f"`--config {opt.value.text}` (two arguments), so its flags never reach the server",
                             read[opt.index]))
     return out
+
+
+@vllm_rule(
+    "VLLM039", "vllm-switch-given-a-value", kind="launch",
+    summary="Reports `--switch=VALUE` for a vLLM option that takes no value (`--enable-prefix-caching=True`, "
+            "`--enforce-eager=false`, `--headless=1`): a `BooleanOptionalAction` or `store_true` option.",
+    why="argparse refuses an explicit value for an option that takes none and vLLM stops before anything runs: "
+        "`argument --enable-prefix-caching/--disable-prefix-caching: ignored explicit argument 'True'`. The "
+        "`=true` / `=false` spelling comes from other servers' flags and from templates that render every option "
+        "as `--name={{ value }}`; `=false` does not even mean off.",
+    fix="Write the switch alone to turn it on (`--enable-prefix-caching`), its negation to turn it off "
+        "(`--no-enable-prefix-caching`, or `--disable-prefix-caching` where vLLM pairs them), or leave it out.",
+    example="vllm serve Qwen/Qwen3-8B --enable-prefix-caching=True",
+    example_fixed="vllm serve Qwen/Qwen3-8B --enable-prefix-caching",
+    upstream="argument {option}: ignored explicit argument {value!r}",
+    source="argparse (_parse_optional / consume_optional: an explicit argument for an action with nargs 0); "
+           "vllm/engine/arg_utils.py (_compute_kwargs: bool fields get BooleanOptionalAction), "
+           "vllm/utils/argparse_utils.py:120 (EnableDisableAction). Seen with vLLM 0.33.0's parser",
+    notes="With no release pinned, an option that an older release reads with a value (0.7's `StoreBoolean`, "
+          "nargs `?`) is not reported. A `--config` YAML key gives its value as a separate word, which is an "
+          "extra positional argument (VLLM018).")
+def _switch_value(launch, info):
+    if not _judged(launch, info) or info.dynamo:
+        return None
+    out = []
+    for opt in info.occurrences:
+        if opt.index < 0 or opt.value is None or opt.name_tok.opaque or not opt.name.startswith("--"):
+            continue
+        flag, how = info.table.resolve(opt.name)
+        if flag is None or how == "dotted" or flag.takes_value or flag.optional_value:
+            continue
+        if not info.pinned and _other_release_takes_value(opt.name, info.version):
+            continue
+        value = opt.value.text if not opt.value.opaque else "..."
+        out.append(VHit(f"argument {_argparse_name(flag, info.table)}: ignored explicit argument {value!r} "
+                        f"(vLLM {info.version}: {flag.primary} takes no value)", opt.name_tok,
+                        fix=_switch_fix(flag, opt)))
+    return out
+
+
+def _argparse_name(flag, table) -> str:
+    """How argparse names the option in its messages: every option string, but the hidden `--no-enable-x` of an
+    option vLLM pairs `--enable-x` with `--disable-x` (EnableDisableAction.visible_option_strings)."""
+    strings = list(flag.option_strings)
+    paired = any(o.startswith(("--enable-", "--disable-")) and
+                 ("--disable-" + o[9:] if o.startswith("--enable-") else "--enable-" + o[10:]) in strings
+                 for o in strings)
+    if paired:
+        strings = [o for o in strings if not o.startswith("--no-")]
+    return "/".join(strings)
+
+
+def _switch_fix(flag, opt) -> str:
+    from pdlint.engines.vllm.flags import normalise
+    value = opt.value
+    written = normalise(opt.name_tok.text.partition("=")[0])
+    text = "" if value is None or value.opaque else value.text.strip().lower()
+    negative = [o for o in flag.option_strings if o.startswith(("--no-", "--disable-")) and o != flag.primary]
+    if text in ("false", "0", "no", "off") and flag.action == "boolean_optional" and negative:
+        return f"To turn it off write `{negative[-1]}` (no value), or leave the option out."
+    if text in ("false", "0", "no", "off"):
+        return f"Leave `{flag.primary}` out to keep it off (it takes no value)."
+    return f"Write `{written}` alone (it takes no value)."
+
+
+def _other_release_takes_value(option: str, but: str) -> bool:
+    from pdlint.engines.vllm import flags
+    for version in flags.available_versions():
+        if version == but:
+            continue
+        flag, how = flags.load(version).resolve(option)
+        if flag is not None and how != "dotted" and (flag.takes_value or flag.optional_value):
+            return True
+    return False
