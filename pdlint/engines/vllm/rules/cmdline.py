@@ -15,7 +15,7 @@ import re
 
 from pdlint.engines.vllm.engine import VllmInfo
 from pdlint.engines.vllm.flags import release_span as _span
-from pdlint.engines.vllm.rulebase import WARNING, VHit, vllm_rule
+from pdlint.engines.vllm.rulebase import WARNING, VHit, related_at, vllm_rule
 from pdlint.suggest import hint
 
 _PIN = "pin the release: an image tag (vllm/vllm-openai:vX.Y.Z) or `vllm-version` in [tool.pdlint]"
@@ -589,3 +589,71 @@ def _other_release_takes_value(option: str, but: str) -> bool:
         if flag is not None and how != "dotted" and (flag.takes_value or flag.optional_value):
             return True
     return False
+
+
+@vllm_rule(
+    "VLLM041", "json-option-replaced-by-dotted-keys", kind="launch",
+    summary="Reports a JSON value for a vLLM config option (`--kv-transfer-config '{...}'`, `--compilation-config`) "
+            "on a command line that also gives keys of the same option one by one (`--kv-transfer-config.kv_role "
+            "kv_producer`): vLLM does not merge them, the dotted keys replace the JSON.",
+    why="FlexibleArgumentParser gathers every `--OPTION.KEY VALUE` into one JSON object and passes it as one more "
+        "`--OPTION` after all other arguments; argparse keeps the last value. The JSON written is still validated "
+        "on its own (a `kv_connector` without `kv_role` stops vLLM: \"Please specify kv_role when kv_connector is "
+        "set\"), and when it passes, its keys are dropped: `--kv-transfer-config '{\"kv_connector\":"
+        "\"NixlConnector\",\"kv_role\":\"kv_producer\"}' --kv-transfer-config.kv_port 1234` runs with "
+        "`kv_connector=None`, a server with no KV connector.",
+    fix="Give the option one way: every key in the JSON value, or every key as a `--OPTION.KEY VALUE` argument.",
+    example="vllm serve M --kv-transfer-config '{\"kv_connector\":\"NixlConnector\"}' --kv-transfer-config.kv_role "
+            "kv_producer",
+    example_fixed="vllm serve M --kv-transfer-config '{\"kv_connector\":\"NixlConnector\",\"kv_role\":"
+                  "\"kv_producer\"}'",
+    source="vllm/utils/argparse_utils.py (FlexibleArgumentParser.parse_args: dict_args appended after the "
+           "processed arguments). Seen with vLLM 0.33.0's parser: the JSON plus --kv-transfer-config.kv_port 1234 "
+           "gives KVTransferConfig(kv_connector=None, kv_role=None, kv_port=1234), in either order",
+    notes="The same in every release pdlint has a table for (0.9.2 on). The JSON's own refusals are reported too "
+          "(VLLM029 for --kv-transfer-config).")
+def _dotted_replaces(launch, info):
+    if not _judged(launch, info) or not info.dotted:
+        return None
+    out = []
+    by_flag = {}  # (`-cc.mode` replaces a `--compilation-config` JSON: one option)
+    for base, tok in info.dotted.items():
+        flag = info.table.resolve(base)[0]
+        if flag is not None:
+            by_flag.setdefault(flag.primary, tok)
+    for opt in info.occurrences:
+        if opt.index < 0 or opt.value is None or "." in opt.name_tok.text.partition("=")[0]:
+            continue
+        flag = info.table.resolve(opt.name)[0]
+        dotted = by_flag.get(flag.primary) if flag is not None else None
+        if dotted is None:
+            continue
+        keys = _json_keys(opt.value)
+        lost = f": its {', '.join(keys)} never reach{'es' if len(keys) == 1 else ''} vLLM" if keys else ""
+        out.append(VHit(f"this {opt.name} value is replaced by the {dotted.text.partition('=')[0]}... argument"
+                        f"{'s' if _dotted_count(info, flag) > 1 else ''}: vLLM passes dotted keys as one more "
+                        f"{opt.name} after all others and keeps the last{lost}", opt.value,
+                        related=[related_at(dotted, launch, "the dotted key that replaces it")]))
+    return out
+
+
+def _json_keys(tok) -> list:
+    """The top-level keys of a JSON object value (empty when it is not one, or pdlint cannot read it)."""
+    from pdlint.engines.vllm import tjson
+    if tok.opaque:
+        return []
+    try:
+        node = tjson.parse(tok)
+    except (tjson.JSONError, tjson.TooDeep):
+        return []
+    return list(node.value) if isinstance(node.value, dict) else []
+
+
+def _dotted_count(info, flag) -> int:
+    from pdlint.engines.vllm.engine import normalise
+    n = 0
+    for o in info.occurrences:
+        name = o.name_tok.text.partition("=")[0]
+        if "." in name and name.startswith("-") and info.table.resolve(normalise(name.partition(".")[0]))[0] is flag:
+            n += 1
+    return n

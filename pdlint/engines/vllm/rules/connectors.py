@@ -524,11 +524,12 @@ def _one_sided(dep):
 # the KVTransferConfig vLLM builds of --kv-transfer-config
 # ---------------------------------------------------------------------------
 
-def _kv_members(info):
-    """(key, JNode) of the --kv-transfer-config object, and the release's KVTransferConfig description;
-    None when there is nothing to judge (no object, no description, text pdlint cannot see)."""
+def _kv_members(info, kv=None):
+    """(key, JNode) of the --kv-transfer-config object (``kv``, else the value vLLM keeps), and the release's
+    KVTransferConfig description; None when there is nothing to judge (no object, no description, text pdlint
+    cannot see)."""
     from pdlint.engines.vllm import flags
-    kv = info.kv if info is not None else None
+    kv = kv if kv is not None else (info.kv if info is not None else None)
     if kv is None or kv.node is None or not isinstance(kv.node.value, dict) or info.version is None:
         return None
     spec = flags.kv_transfer_config(info.version)
@@ -569,10 +570,19 @@ def _seen(node) -> bool:
           "reported where an operator writes the config (AIBrix, llm-d controllers); a DynamoGraphDeployment's or "
           "a KServe LLMInferenceService's config as the manifest writes it is judged.")
 def _kv_rejected(launch, info):
-    members = _kv_members(info)
-    if members is None or _config_rewritten(launch):
+    if info is None or _config_rewritten(launch):
         return None
-    items, spec = members
+    out = []
+    # every value written is converted (validated) by argparse, the one vLLM keeps last (field test rw23/b: a
+    # JSON value without kv_role before a --kv-transfer-config.kv_role)
+    for kv in info.written_kv() + [info.kv]:
+        members = _kv_members(info, kv) if kv is not None else None
+        if members is not None:
+            out += _kv_refusals(info, *members)
+    return out
+
+
+def _kv_refusals(info, items, spec) -> list:
     fields = spec["fields"]
     out = []
     by_key = dict(items)
