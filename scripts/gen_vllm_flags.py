@@ -336,6 +336,11 @@ def _dotted(node: ast.AST) -> Optional[str]:
 def field_kwargs(res: Resolver, module: str, ann: ast.AST, newer_optional_bool: bool, name: str = "",
                  converters: Optional[dict] = None) -> dict:
     kw = _field_kwargs(res, module, ann, newer_optional_bool)
+    values = int_enum_values(res, module, ann)
+    if values is not None:
+        # argparse passes the text on (type str); the config's pydantic validation then takes only the enum's
+        # values: `--optimization-level 5` / `-O5` stops the engine with "Input should be 0, 1, 2 or 3"
+        kw["enum_values"] = values
     if kw.get("type") in ("int", "float"):
         # the function argparse calls: vLLM's _compute_kwargs names its own for some int fields
         # (human_readable_int: `32k`), and wraps an Optional field's in optional_type (`None` and `` pass)
@@ -345,6 +350,19 @@ def field_kwargs(res: Resolver, module: str, ann: ast.AST, newer_optional_bool: 
             conv = f"optional_type({conv})"
         kw["converter"] = conv
     return kw
+
+
+def int_enum_values(res: Resolver, module: str, ann: ast.AST) -> Optional[list]:
+    """The member values of an ``IntEnum`` annotation (``OptimizationLevel``), as text; None for another one."""
+    name = _dotted(ann)
+    r = res.lookup(module, name.split(".")[-1]) if name else None
+    if r is None or not isinstance(r[1], ast.ClassDef):
+        return None
+    if not any((_dotted(b) or "").split(".")[-1] == "IntEnum" for b in r[1].bases):
+        return None
+    out = [str(n.value.value) for n in r[1].body if isinstance(n, ast.Assign) and isinstance(n.value, ast.Constant)
+           and isinstance(n.value.value, int)]
+    return out or None
 
 
 def _field_kwargs(res: Resolver, module: str, ann: ast.AST, newer_optional_bool: bool) -> dict:
@@ -628,9 +646,12 @@ class Collector:
 
 
 def _converter(entry: dict, kw: dict) -> None:
+    if kw.get("enum_values") and entry["action"] == "store" and not entry.get("choices"):
+        entry["enum_values"] = kw["enum_values"]
     """``converter``: for a number option, the function argparse converts its value with (``int``, ``float``,
     ``human_readable_int``, ``human_readable_int_or_auto``, ``optional_type(...)`` of one of them): which texts it
-    takes (``32k`` only where vLLM names human_readable_int, ``None`` only for an Optional field)."""
+    takes (``32k`` only where vLLM names human_readable_int, ``None`` only for an Optional field).
+    ``enum_values``: an IntEnum field's values (validated after parsing, not by argparse)."""
     if entry["type"] in ("int", "float") and entry["action"] == "store":
         entry["converter"] = kw.get("converter") or entry["type"]
 

@@ -206,10 +206,20 @@ def parse_argv(tokens: list, entrypoint: str, table=None) -> VllmInfo:
             positional.append(t)
             i += 1
             continue
-        if text.startswith("-O") and len(text) > 2 and text[2] != "." and table is not None and (
-                table.lookup("--optimization-level") or table.lookup("-O")):
+        if text == "-O" and i + 1 < n and tokens[i + 1].text in ("0", "1", "2", "3") and table is not None and \
+                table.lookup("--optimization-level"):
+            # `-O 3`: FlexibleArgumentParser makes it `--optimization-level 3` (only for a level 0-3)
+            opt = Opt("--optimization-level", t, tokens[i + 1], i)
+            info.opts[opt.name] = opt
+            info.occurrences.append(opt)
+            i += 2
+            continue
+        if text.startswith("-O") and len(text) > 2 and table is not None and (
+                table.lookup("--optimization-level") or (table.lookup("-O") and text[2] != ".")):
             # `-O3`, `-O=3`, `-Odecode`: FlexibleArgumentParser splits it into `--optimization-level 3` (vLLM 0.12
-            # and later; `-O 3`, the compilation config's short option, before): not an unknown option
+            # and later; `-O 3`, the compilation config's short option, before): not an unknown option.  From
+            # 0.12 `-O.cudagraph_mode=X` too is `--optimization-level .cudagraph_mode=X` (argparse_utils.py:395;
+            # before, a dotted key of the compilation config: field test rw23/b)
             value = t[3:] if text[2] == "=" else t[2:]
             norm = "--optimization-level" if table.lookup("--optimization-level") else "-O"
             opt = Opt(norm, t[:2], value, i)

@@ -44,6 +44,9 @@ class Flag:
     #: ``human_readable_int_or_auto``, ``optional_type(<one of them>)`` (None: not a number option, or a table
     #: without converters)
     converter: Optional[str] = None
+    #: an IntEnum field's values (``--optimization-level``: 0-3), which the engine's config validation takes (argparse
+    #: passes any text)
+    enum_values: Optional[tuple] = None
 
     @property
     def primary(self) -> str:
@@ -149,7 +152,8 @@ def load(version: str) -> FlagTable:
         data = json.load(fh)
     flags = [Flag(tuple(d["option_strings"]), d["action"], d.get("nargs"), d.get("type"),
                   tuple(d["choices"]) if d.get("choices") is not None else None, bool(d.get("deprecated")),
-                  d.get("source") or "", d.get("converter")) for d in data["flags"]]
+                  d.get("source") or "", d.get("converter"),
+                  tuple(d["enum_values"]) if d.get("enum_values") else None) for d in data["flags"]]
     return FlagTable(data.get("version", version), flags, bool(data.get("allow_abbrev", True)))
 
 

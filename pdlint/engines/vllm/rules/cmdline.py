@@ -657,3 +657,63 @@ def _dotted_count(info, flag) -> int:
         if "." in name and name.startswith("-") and info.table.resolve(normalise(name.partition(".")[0]))[0] is flag:
             n += 1
     return n
+
+
+@vllm_rule(
+    "VLLM042", "vllm-invalid-optimization-level", kind="launch",
+    summary="Reports an `--optimization-level` (`-O<x>`) value vLLM's `OptimizationLevel` does not have (`-O5`), "
+            "including `-O.cudagraph_mode=...`, which vLLM 0.12 and later read as `--optimization-level "
+            ".cudagraph_mode=...`, not as a compilation-config key.",
+    why="The parser takes any text for the level and the engine's config validation then stops: \"Input should be "
+        "0, 1, 2 or 3\". `-O.key=value` was the compilation config's dotted form while `-O` was its short option "
+        "(up to 0.11); since `-O` became `--optimization-level`, FlexibleArgumentParser rewrites every `-O<x>` to "
+        "`--optimization-level <x>`, so an old launch line fails at start-up.",
+    fix="Give a level 0-3 (`-O3`), and set compilation-config keys with `-cc.<key>=<value>` (or "
+        "`--compilation-config.<key>`).",
+    example="vllm serve Qwen/Qwen3-8B -O.cudagraph_mode=FULL_DECODE_ONLY",
+    example_fixed="vllm serve Qwen/Qwen3-8B -cc.cudagraph_mode=FULL_DECODE_ONLY",
+    upstream="Input should be 0, 1, 2 or 3",
+    source="vllm/utils/argparse_utils.py:395 (FlexibleArgumentParser.parse_args: -O<x> -> --optimization-level <x>), "
+           "vllm/config/vllm.py:132 (OptimizationLevel, an IntEnum: pydantic's enum validation); the values are the "
+           "flag table's enum_values (scripts/gen_vllm_flags.py)",
+    notes="Only for releases whose table gives `--optimization-level` an IntEnum's values (0.20.0 and later of "
+          "the tables). vLLM 0.33.0's parser itself accepts these lines (the refusal comes when the engine "
+          "config is built, before any model is loaded).")
+def _optimization_level(launch, info):
+    if not _judged(launch, info) or info.dynamo:
+        return None
+    flag = info.table.lookup("--optimization-level")
+    if flag is None or not flag.enum_values:
+        return None
+    out = []
+    for opt in info.occurrences:
+        if opt.value is None or opt.value.opaque or info.table.resolve(opt.name)[0] is not flag or \
+                _PLACEHOLDER.search(opt.value.text):
+            continue
+        text = opt.value.text
+        if _enum_ok(text, flag.enum_values):
+            continue
+        allowed = ", ".join(flag.enum_values[:-1]) + f" or {flag.enum_values[-1]}"
+        written = opt.name_tok.text
+        if written == "-O":
+            how = f"vLLM {info.version} reads -O{text} as --optimization-level {text!r}"
+        else:
+            how = f"--optimization-level {text!r}"
+        hint_cc = f"; for a compilation-config key write -cc{text}" if text.startswith(".") else ""
+        if text.startswith(".") and written == "-O":
+            from pdlint.engines.vllm import flags as vflags
+            old = [v for v in vflags.releases_with("-O") if vflags.load(v).lookup("-O").takes_dotted]
+            if old:
+                hint_cc += f" (in vLLM {_span(old)} -O was --compilation-config's short option)"
+        out.append(VHit(f"{how}: \"Input should be {allowed}\" (OptimizationLevel) when vLLM builds its config"
+                        f"{hint_cc}", opt.name_tok if written == "-O" else opt.value))
+    return out
+
+
+def _enum_ok(text: str, values: tuple) -> bool:
+    """pydantic's lax enum validation of a str: the int it parses to (`" 2"`, `"3.0"`) is a member's value."""
+    try:
+        f = float(text.strip())
+    except ValueError:
+        return False
+    return f.is_integer() and str(int(f)) in values
