@@ -68,4 +68,5 @@ def test_the_tables_record_each_number_options_converter():
     assert flags["--max-num-batched-tokens"]["converter"] == "human_readable_int"
     assert flags["--max-num-scheduled-tokens"]["converter"] == "optional_type(human_readable_int)"
     assert flags["--gpu-memory-utilization"]["converter"] == "float"
-    assert "converter" not in flags["--kv-transfer-config"]
+    assert flags["--kv-transfer-config"]["converter"] == "optional_type(parse_dataclass)"
+    assert "converter" not in flags["--model"]

@@ -78,8 +78,10 @@ class Flag:
 
 
 class FlagTable:
-    def __init__(self, version: str, flags: list, allow_abbrev: bool = True):
+    def __init__(self, version: str, flags: list, allow_abbrev: bool = True, json_numbers: bool = False):
         self.version = version
+        #: parse_dataclass expands bare `32k` in the JSON before validating it (0.20.0 on)
+        self.json_numbers = json_numbers
         self.flags = flags
         self.allow_abbrev = allow_abbrev
         self.by_option: dict = {}
@@ -154,7 +156,8 @@ def load(version: str) -> FlagTable:
                   tuple(d["choices"]) if d.get("choices") is not None else None, bool(d.get("deprecated")),
                   d.get("source") or "", d.get("converter"),
                   tuple(d["enum_values"]) if d.get("enum_values") else None) for d in data["flags"]]
-    return FlagTable(data.get("version", version), flags, bool(data.get("allow_abbrev", True)))
+    return FlagTable(data.get("version", version), flags, bool(data.get("allow_abbrev", True)),
+                     bool(data.get("json_human_readable_numbers")))
 
 
 def pick(requested: Optional[str]) -> tuple:

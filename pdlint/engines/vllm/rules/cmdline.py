@@ -717,3 +717,77 @@ def _enum_ok(text: str, values: tuple) -> bool:
     except ValueError:
         return False
     return f.is_integer() and str(int(f)) in values
+
+
+@vllm_rule(
+    "VLLM043", "vllm-json-option-invalid", kind="launch",
+    summary="Reports a value a vLLM JSON option's converter refuses: text that is not JSON for a config option "
+            "(`--compilation-config '{cudagraph_mode:FULL}'`, `--speculative-config '{method: ngram}'`, "
+            "`--additional-config '{enable_graph_mode: True}'`), or JSON that is no object for a config dataclass "
+            "(`--compilation-config 3`).",
+    why="vLLM converts the value while it reads its arguments (pydantic's `validate_json` for a config class, "
+        "`json.loads` for a dict) and stops: `json_invalid`, `dataclass_type`, `Value ... cannot be converted to "
+        "<function loads>`. Unquoted keys and Python's `True` are the usual slips; `--compilation-config 3` was "
+        "the level form of releases before `-O` became `--optimization-level`.",
+    fix="Write JSON: keys and strings in double quotes, `true`/`false`/`null` in lower case, an object `{...}` "
+        "for a config (`-O3` or `--optimization-level 3` for a level).",
+    example="vllm serve Qwen/Qwen3-8B --compilation-config '{cudagraph_mode: FULL}'",
+    example_fixed="vllm serve Qwen/Qwen3-8B --compilation-config '{\"cudagraph_mode\": \"FULL\"}'",
+    upstream="Value {value} cannot be converted to <function loads>.",
+    source="vllm/engine/arg_utils.py (_compute_kwargs: parse_dataclass, parse_type(json.loads), "
+           "union_dict_and_str, optional_type; the flag table's converter, scripts/gen_vllm_flags.py). Seen with "
+           "vLLM 0.33.0's parser",
+    notes="`--kv-transfer-config` is VLLM001. A config class's JSON is read as the release reads it (bare `32k` "
+          "numbers expanded from 0.20.0); JSON that is no object is judged for 0.20.0 and later only. Unknown keys "
+          "of these config classes are not checked yet. A value pdlint cannot see, `None` and the empty value of "
+          "an optional config are not judged.")
+def _json_invalid(launch, info):
+    if not _judged(launch, info) or info.dynamo:
+        return None
+    out = []
+    for opt in info.occurrences:
+        if opt.index < 0 or opt.value is None or opt.value.opaque or "." in opt.name_tok.text.partition("=")[0]:
+            continue
+        flag, how = info.table.resolve(opt.name)
+        if flag is None or how == "dotted" or not flag.converter or "--kv-transfer-config" in flag.option_strings:
+            continue
+        refused = _json_refusal(flag.converter, opt.value.text, info.table.json_numbers)
+        if refused:
+            out.append(VHit(f"argument {'/'.join(flag.option_strings)}: {refused} (vLLM {info.version})", opt.value))
+    return out
+
+
+def _json_refusal(converter: str, text: str, json_numbers: bool):
+    import json
+    m = re.fullmatch(r"optional_type\((.+)\)", converter)
+    if m:
+        if text in ("", "None"):
+            return None
+        converter = m.group(1)
+    if _PLACEHOLDER.search(text) and not text.lstrip().startswith("{"):
+        return None
+    if converter == "union_dict_and_str" and not re.match(r"(?s)^\s*{.*}\s*$", text):
+        return None  # any other text is the string
+    if converter in ("union_dict_and_str", "parse_type(loads)", "loads"):
+        try:
+            json.loads(text)
+            return None
+        except ValueError:
+            return f"Value {text} cannot be converted to <function loads>."
+    if converter == "parse_dataclass":
+        raw = _expand_numbers(text) if json_numbers else text
+        try:
+            value = json.loads(raw)
+        except ValueError as e:
+            return f"invalid JSON ({e}) [type=json_invalid]: vLLM refuses to start"
+        if not isinstance(value, dict) and json_numbers:
+            return f"{text!r} is not a JSON object [type=dataclass_type]: vLLM refuses to start"
+    return None
+
+
+def _expand_numbers(text: str) -> str:
+    """vLLM's _expand_json_human_readable_numbers: bare `32k` outside strings becomes a number."""
+    parts = re.split(r'("(?:[^"\\]|\\.)*")', text)
+    for i in range(0, len(parts), 2):
+        parts[i] = re.sub(r"\b\d+(?:\.\d+)?[kKmMgGtT]\b", "0", parts[i])
+    return "".join(parts)
