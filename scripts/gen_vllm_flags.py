@@ -333,7 +333,55 @@ def _dotted(node: ast.AST) -> Optional[str]:
 # kwargs of a config field, as vLLM's _compute_kwargs builds them
 # ---------------------------------------------------------------------------
 
-def field_kwargs(res: Resolver, module: str, ann: ast.AST, newer_optional_bool: bool) -> dict:
+def field_kwargs(res: Resolver, module: str, ann: ast.AST, newer_optional_bool: bool, name: str = "",
+                 converters: Optional[dict] = None) -> dict:
+    kw = _field_kwargs(res, module, ann, newer_optional_bool)
+    if kw.get("type") == "json":
+        # a config dataclass: parse_dataclass (TypeAdapter(cls).validate_json); a dict: json.loads, or for a dict
+        # that may also be a string (`str | dict`) union_dict_and_str, where the release has them
+        atoms = res.atoms(module, ann)
+        kinds = {a[0] for a in atoms}
+        conv = None
+        if "dataclass" in kinds:
+            conv = "parse_dataclass"
+        elif (converters or {}).get("union_dict_and_str") and kinds & {"str", "other"}:
+            conv = "union_dict_and_str"
+        elif (converters or {}).get("parse_loads"):
+            conv = "parse_type(loads)"
+        if conv and (converters or {}).get("optional") and "none" in kinds and conv != "union_dict_and_str":
+            conv = f"optional_type({conv})"
+        if conv:
+            kw["converter"] = conv
+    values = int_enum_values(res, module, ann)
+    if values is not None:
+        # argparse passes the text on (type str); the config's pydantic validation then takes only the enum's
+        # values: `--optimization-level 5` / `-O5` stops the engine with "Input should be 0, 1, 2 or 3"
+        kw["enum_values"] = values
+    if kw.get("type") in ("int", "float"):
+        # the function argparse calls: vLLM's _compute_kwargs names its own for some int fields
+        # (human_readable_int: `32k`), and wraps an Optional field's in optional_type (`None` and `` pass)
+        conv = (converters or {}).get("fields", {}).get(name, kw["type"]) if kw["type"] == "int" else kw["type"]
+        atoms = res.atoms(module, ann)
+        if (converters or {}).get("optional") and any(a[0] == "none" for a in atoms):
+            conv = f"optional_type({conv})"
+        kw["converter"] = conv
+    return kw
+
+
+def int_enum_values(res: Resolver, module: str, ann: ast.AST) -> Optional[list]:
+    """The member values of an ``IntEnum`` annotation (``OptimizationLevel``), as text; None for another one."""
+    name = _dotted(ann)
+    r = res.lookup(module, name.split(".")[-1]) if name else None
+    if r is None or not isinstance(r[1], ast.ClassDef):
+        return None
+    if not any((_dotted(b) or "").split(".")[-1] == "IntEnum" for b in r[1].bases):
+        return None
+    out = [str(n.value.value) for n in r[1].body if isinstance(n, ast.Assign) and isinstance(n.value, ast.Constant)
+           and isinstance(n.value.value, int)]
+    return out or None
+
+
+def _field_kwargs(res: Resolver, module: str, ann: ast.AST, newer_optional_bool: bool) -> dict:
     atoms = res.atoms(module, ann)
     kinds = {a[0] for a in atoms}
     optional = "none" in kinds
@@ -388,6 +436,7 @@ class Collector:
         self.options: List[dict] = []
         self.seen: Dict[str, dict] = {}
         self.newer_optional_bool = False
+        self.converters: dict = {}
 
     def add(self, entry: dict) -> None:
         fresh = [o for o in entry["option_strings"] if o not in self.seen]
@@ -496,7 +545,8 @@ class Collector:
                 cmod, cls = kw_sources[v.value.id]
                 fld = self.res.fields(cmod, cls).get(v.slice.value)
                 if fld is not None:
-                    kw.update(field_kwargs(self.res, fld[0], fld[1], self.newer_optional_bool))
+                    kw.update(field_kwargs(self.res, fld[0], fld[1], self.newer_optional_bool, v.slice.value,
+                                           self.converters))
                 for key, val in overrides.get((v.value.id, v.slice.value), {}).items():
                     explicit[key] = val
 
@@ -510,6 +560,7 @@ class Collector:
         entry = {"option_strings": opts, "action": kw.get("action", "store"), "nargs": kw.get("nargs"),
                  "type": kw.get("type"), "choices": kw.get("choices"), "deprecated": bool(kw.get("deprecated")),
                  "source": f"{path}:{call.lineno}"}
+        _converter(entry, kw)
         if entry["action"] == "boolean_optional":
             entry["option_strings"] = opts + ["--no-" + o[2:] for o in opts if o.startswith("--")]
         self.add(entry)
@@ -540,6 +591,9 @@ class Collector:
                               f"{arg}.lower()": "lower"}.get(body, "custom")
             else:
                 kw["type"] = (_dotted(val) or "custom").split(".")[-1]
+            kw["converter"] = kw["type"]  # (written: the field's converter is replaced)
+            if isinstance(val, ast.Call) and len(val.args) == 1 and _dotted(val.func) in ("optional_type", "parse_type"):
+                kw["converter"] = f"{_dotted(val.func)}({(_dotted(val.args[0]) or 'custom').split('.')[-1]})"
         elif key == "deprecated":
             kw["deprecated"] = isinstance(val, ast.Constant) and bool(val.value)
         elif key == "const":
@@ -571,13 +625,14 @@ class Collector:
         mod, cls = r
         flags, overrides = self._frontend_customisation(mod, cls)
         for name, (fmod, ann, line) in self.res.fields(mod, cls).items():
-            kw = field_kwargs(self.res, fmod, ann, self.newer_optional_bool)
+            kw = field_kwargs(self.res, fmod, ann, self.newer_optional_bool, name, self.converters)
             for key, val in overrides.get(name, {}).items():
                 self._apply(fmod, kw, key, val)
             opt = "--" + name.replace("_", "-")
             entry = {"option_strings": list(flags.get(name, [])) + [opt], "action": kw.get("action", "store"),
                      "nargs": kw.get("nargs"), "type": kw.get("type"), "choices": kw.get("choices"),
                      "deprecated": False, "source": f"{self.w.file_of(fmod)}:{line}"}
+            _converter(entry, kw)
             if entry["action"] == "boolean_optional":
                 entry["option_strings"].append("--no-" + opt[2:])
             self.add(entry)
@@ -608,6 +663,66 @@ class Collector:
         return flags, overrides
 
 
+def _converter(entry: dict, kw: dict) -> None:
+    if kw.get("enum_values") and entry["action"] == "store" and not entry.get("choices"):
+        entry["enum_values"] = kw["enum_values"]
+    """``converter``: for a number option, the function argparse converts its value with (``int``, ``float``,
+    ``human_readable_int``, ``human_readable_int_or_auto``, ``optional_type(...)`` of one of them): which texts it
+    takes (``32k`` only where vLLM names human_readable_int, ``None`` only for an Optional field).
+    ``enum_values``: an IntEnum field's values (validated after parsing, not by argparse)."""
+    if entry["type"] in ("int", "float") and entry["action"] == "store":
+        entry["converter"] = kw.get("converter") or entry["type"]
+    elif entry["action"] == "store" and entry["nargs"] is None and kw.get("converter") in JSON_CONVERTERS:
+        entry["converter"] = kw["converter"]
+
+
+#: converters of options that take JSON text (recorded in ``converter``): what VLLM043 judges
+JSON_CONVERTERS = ("parse_dataclass", "optional_type(parse_dataclass)", "parse_type(loads)",
+                   "optional_type(parse_type(loads))", "optional_type(loads)", "union_dict_and_str")
+
+
+def number_converters(w: Wheel) -> dict:
+    """What the release's ``_compute_kwargs`` (vllm/engine/arg_utils.py) gives int fields: ``fields`` (field name ->
+    the converter it names: ``if name == "max_model_len": kwargs[name]["type"] = human_readable_int_or_auto``,
+    ``elif name in {...}: ... = human_readable_int``) and ``optional`` (an Optional field's converter wrapped in
+    ``optional_type``)."""
+    tree = w.module("vllm.engine.arg_utils")
+    fn = next((n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and n.name == "_compute_kwargs"),
+              None) if tree is not None else None
+    if fn is None:
+        return {"fields": {}, "optional": False, "union_dict_and_str": False, "parse_loads": False}
+    sets: dict = {}  # local name -> field names (`human_readable_ints = {...}`)
+    for n in ast.walk(fn):
+        if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name) and \
+                isinstance(n.value, (ast.Set, ast.Tuple, ast.List)):
+            sets[n.targets[0].id] = [e.value for e in n.value.elts if isinstance(e, ast.Constant)]
+    out: dict = {}
+    for n in ast.walk(fn):
+        if not (isinstance(n, ast.If) and isinstance(n.test, ast.Compare) and isinstance(n.test.left, ast.Name)
+                and n.test.left.id == "name" and len(n.test.ops) == 1):
+            continue
+        right = n.test.comparators[0]
+        if isinstance(n.test.ops[0], ast.Eq) and isinstance(right, ast.Constant):
+            names = [right.value]
+        elif isinstance(n.test.ops[0], ast.In) and isinstance(right, (ast.Set, ast.Tuple, ast.List)):
+            names = [e.value for e in right.elts if isinstance(e, ast.Constant)]
+        elif isinstance(n.test.ops[0], ast.In) and isinstance(right, ast.Name):
+            names = sets.get(right.id, [])
+        else:
+            continue
+        for st in n.body:
+            if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Subscript) \
+                    and isinstance(st.targets[0].slice, ast.Constant) and st.targets[0].slice.value == "type" \
+                    and isinstance(st.value, ast.Name):
+                for name in names:
+                    out.setdefault(name, st.value.id)
+    optional = any(isinstance(n, ast.Call) and _dotted(n.func) == "optional_type" and n.args and
+                   isinstance(n.args[0], ast.Subscript) for n in ast.walk(fn))
+    text = ast.unparse(fn) if hasattr(ast, "unparse") else ""
+    return {"fields": out, "optional": optional, "union_dict_and_str": "union_dict_and_str" in text,
+            "parse_loads": "parse_type(json.loads)" in text}
+
+
 def generate(wheel_path: str) -> dict:
     w = Wheel(wheel_path)
     version = w.version()
@@ -615,6 +730,7 @@ def generate(wheel_path: str) -> dict:
     au = w.module("vllm.engine.arg_utils")
     c.newer_optional_bool = au is not None and "type_hints == {bool, str, type(None)}" in \
         w.zip.read(w.file_of("vllm.engine.arg_utils")).decode("utf-8")
+    c.converters = number_converters(w)
     for module, cls, fn in ENTRY_FUNCTIONS:
         c.function(module, cls, fn)
     for module in FRONTEND_MODULES:
@@ -647,6 +763,9 @@ def generate(wheel_path: str) -> dict:
         "wheel_sha256": w.sha256,
         "generator": GENERATOR,
         "allow_abbrev": True,  # FlexibleArgumentParser keeps argparse's unique-prefix matching
+        # parse_dataclass expands bare `32k` / `80m` in the JSON before validating it (0.20.0 on)
+        "json_human_readable_numbers": "_expand_json_human_readable_numbers(val)" in
+        w.zip.read(w.file_of("vllm.engine.arg_utils")).decode("utf-8"),
         "flags": c.options,
     }
 

@@ -16,6 +16,10 @@ never imported.  For every release the output (default
 * ``fields``: the dataclass's fields (``name: annotation = default``), each with
   its ``choices`` when the annotation is a ``Literal`` (through the module's
   type aliases: ``KVRole = Literal[KVProducer, KVConsumer]``), else ``null``;
+  its ``type`` - ``str``, ``int``, ``float``, ``bool`` or ``dict``, what pydantic
+  validates a JSON value against (lax mode: ``"30000"`` is an int, ``0`` no
+  string) - or ``null`` for any other annotation (a Literal, a union of several
+  types); and ``optional``: ``None`` (JSON ``null``) is in the annotation;
 * ``extra``: ``forbid`` when the class is a pydantic dataclass whose config
   forbids extra fields (vLLM's ``@config`` decorator in ``vllm/config/utils.py``
   builds ``ConfigDict(extra="forbid")``: an unknown key stops vLLM with
@@ -99,6 +103,47 @@ def _literal_values(node, aliases: dict, depth: int = 0):
     return None
 
 
+_SIMPLE = {"str": "str", "int": "int", "float": "float", "bool": "bool", "dict": "dict", "Dict": "dict"}
+
+
+def _type_atoms(node, aliases: dict, depth: int = 0) -> list:
+    """The members of an annotation's union: ``str`` / ``int`` / ``float`` / ``bool`` / ``dict`` / ``none``, or
+    ``other`` (a Literal, a class, a list...)."""
+    if depth > 10 or node is None:
+        return ["other"]
+    if isinstance(node, ast.Constant) and node.value is None:
+        return ["none"]
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):  # a string annotation
+        try:
+            return _type_atoms(ast.parse(node.value, mode="eval").body, aliases, depth + 1)
+        except SyntaxError:
+            return ["other"]
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+        return _type_atoms(node.left, aliases, depth + 1) + _type_atoms(node.right, aliases, depth + 1)
+    if isinstance(node, ast.Name):
+        if node.id in _SIMPLE:
+            return [_SIMPLE[node.id]]
+        if node.id in aliases:
+            return _type_atoms(aliases[node.id], aliases, depth + 1)
+        return ["other"]
+    if isinstance(node, ast.Subscript):
+        head = node.value.id if isinstance(node.value, ast.Name) else getattr(node.value, "attr", "")
+        items = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+        if head == "Optional":
+            return _type_atoms(items[0], aliases, depth + 1) + ["none"]
+        if head == "Union":
+            return [a for it in items for a in _type_atoms(it, aliases, depth + 1)]
+        if head in ("dict", "Dict"):
+            return ["dict"]
+    return ["other"]
+
+
+def _field_type(annotation, aliases: dict) -> dict:
+    atoms = _type_atoms(annotation, aliases)
+    kinds = sorted({a for a in atoms if a != "none"})
+    return {"type": kinds[0] if len(kinds) == 1 and kinds[0] != "other" else None, "optional": "none" in atoms}
+
+
 def _message(call) -> str:
     """The text of ``raise ValueError("..." f"...")``: literal parts as written, ``{expr}`` kept."""
     if not call.args:
@@ -146,7 +191,8 @@ def release(path: str) -> tuple:
             for st in node.body:
                 if isinstance(st, ast.AnnAssign) and isinstance(st.target, ast.Name):
                     choices = _literal_values(st.annotation, aliases)
-                    fields[st.target.id] = {"choices": sorted(set(choices)) if choices is not None else None}
+                    fields[st.target.id] = {"choices": sorted(set(choices)) if choices is not None else None,
+                                            **_field_type(st.annotation, aliases)}
             missing = ""
             for fn in node.body:
                 if isinstance(fn, ast.FunctionDef) and fn.name == "__post_init__":

@@ -162,7 +162,8 @@ def test_live_config_expansion_agrees_with_the_records():
 
 # -- --kv-transfer-config: what KVTransferConfig refuses --------------------------------------------------------
 # Recorded by ``scripts/vllm_oracle.py --batch`` (vLLM 0.33.0's parser) from the argv in the file: kv_role
-# values and case, kv_connector without kv_role, keys removed after 0.20.0, typos, every field 0.33.0 has,
+# values and case, kv_connector without kv_role, keys removed after 0.20.0, typos, every field 0.33.0 has, field
+# types as pydantic validates them (engine_id 0, kv_port "abc" / 30000.5 / "30000", enable_permute_local_kv "yes"),
 # dotted arguments.
 
 def _kv_records():

@@ -113,6 +113,29 @@ class VllmInfo:
     config_unread: str = ""  # why the --config file was not read (PD022)
     tokens: list = field(default_factory=list)  # the argv read: the --config file's flags in their place
     asked: set = field(default_factory=set)  # options whose text a check asked for and pdlint cannot see
+    #: option -> the first ``--OPTION.KEY`` name token: FlexibleArgumentParser passes the dotted keys as one more
+    #: ``--OPTION JSON`` after every other argument, which replaces a JSON value written for the option
+    dotted: dict = field(default_factory=dict)
+
+    def written_kv(self) -> list:
+        """A :class:`KVConfig` for each ``--kv-transfer-config`` value written on the command line (or in the
+        ``--config`` file) that is not the value vLLM keeps: argparse converts, and so validates, every
+        occurrence (field test rw23/b: a JSON without kv_role stops vLLM although a later
+        ``--kv-transfer-config.kv_role`` gives one)."""
+        out = []
+        for opt in self.occurrences:
+            if opt.name != "--kv-transfer-config" or opt.value is None or opt.index < 0 or \
+                    (self.kv is not None and opt.value is self.kv.tok):
+                continue
+            cfg = KVConfig(opt.value)
+            try:
+                cfg.node = tjson.parse(opt.value)
+            except tjson.JSONError as e:
+                cfg.error = e
+            except tjson.TooDeep:
+                pass
+            out.append(cfg)
+        return out
 
     def value(self, name: str) -> Optional[TStr]:
         o = self.opts.get(name)
@@ -183,10 +206,20 @@ def parse_argv(tokens: list, entrypoint: str, table=None) -> VllmInfo:
             positional.append(t)
             i += 1
             continue
-        if text.startswith("-O") and len(text) > 2 and text[2] != "." and table is not None and (
-                table.lookup("--optimization-level") or table.lookup("-O")):
+        if text == "-O" and i + 1 < n and tokens[i + 1].text in ("0", "1", "2", "3") and table is not None and \
+                table.lookup("--optimization-level"):
+            # `-O 3`: FlexibleArgumentParser makes it `--optimization-level 3` (only for a level 0-3)
+            opt = Opt("--optimization-level", t, tokens[i + 1], i)
+            info.opts[opt.name] = opt
+            info.occurrences.append(opt)
+            i += 2
+            continue
+        if text.startswith("-O") and len(text) > 2 and table is not None and (
+                table.lookup("--optimization-level") or (table.lookup("-O") and text[2] != ".")):
             # `-O3`, `-O=3`, `-Odecode`: FlexibleArgumentParser splits it into `--optimization-level 3` (vLLM 0.12
-            # and later; `-O 3`, the compilation config's short option, before): not an unknown option
+            # and later; `-O 3`, the compilation config's short option, before): not an unknown option.  From
+            # 0.12 `-O.cudagraph_mode=X` too is `--optimization-level .cudagraph_mode=X` (argparse_utils.py:395;
+            # before, a dotted key of the compilation config: field test rw23/b)
             value = t[3:] if text[2] == "=" else t[2:]
             norm = "--optimization-level" if table.lookup("--optimization-level") else "-O"
             opt = Opt(norm, t[:2], value, i)
@@ -252,6 +285,7 @@ def _dotted_json_args(info: VllmInfo) -> None:
         if not all(keys):
             continue
         tree, _ = merged.setdefault(normalise(base), ({}, opt.name_tok))
+        info.dotted.setdefault(normalise(base), opt.name_tok)
         for k in keys[:-1]:
             tree = tree.setdefault(k, {}) if isinstance(tree.get(k, {}), dict) else {}
         tree[keys[-1]] = opt.value

@@ -40,6 +40,13 @@ class Flag:
     choices: Optional[tuple]
     deprecated: bool
     source: str
+    #: a number option's converter, as vLLM names it: ``int``, ``float``, ``human_readable_int``,
+    #: ``human_readable_int_or_auto``, ``optional_type(<one of them>)`` (None: not a number option, or a table
+    #: without converters)
+    converter: Optional[str] = None
+    #: an IntEnum field's values (``--optimization-level``: 0-3), which the engine's config validation takes (argparse
+    #: passes any text)
+    enum_values: Optional[tuple] = None
 
     @property
     def primary(self) -> str:
@@ -71,8 +78,10 @@ class Flag:
 
 
 class FlagTable:
-    def __init__(self, version: str, flags: list, allow_abbrev: bool = True):
+    def __init__(self, version: str, flags: list, allow_abbrev: bool = True, json_numbers: bool = False):
         self.version = version
+        #: parse_dataclass expands bare `32k` in the JSON before validating it (0.20.0 on)
+        self.json_numbers = json_numbers
         self.flags = flags
         self.allow_abbrev = allow_abbrev
         self.by_option: dict = {}
@@ -145,8 +154,10 @@ def load(version: str) -> FlagTable:
         data = json.load(fh)
     flags = [Flag(tuple(d["option_strings"]), d["action"], d.get("nargs"), d.get("type"),
                   tuple(d["choices"]) if d.get("choices") is not None else None, bool(d.get("deprecated")),
-                  d.get("source") or "") for d in data["flags"]]
-    return FlagTable(data.get("version", version), flags, bool(data.get("allow_abbrev", True)))
+                  d.get("source") or "", d.get("converter"),
+                  tuple(d["enum_values"]) if d.get("enum_values") else None) for d in data["flags"]]
+    return FlagTable(data.get("version", version), flags, bool(data.get("allow_abbrev", True)),
+                     bool(data.get("json_human_readable_numbers")))
 
 
 def pick(requested: Optional[str]) -> tuple:

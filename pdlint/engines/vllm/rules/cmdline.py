@@ -15,7 +15,7 @@ import re
 
 from pdlint.engines.vllm.engine import VllmInfo
 from pdlint.engines.vllm.flags import release_span as _span
-from pdlint.engines.vllm.rulebase import WARNING, VHit, vllm_rule
+from pdlint.engines.vllm.rulebase import WARNING, VHit, related_at, vllm_rule
 from pdlint.suggest import hint
 
 _PIN = "pin the release: an image tag (vllm/vllm-openai:vX.Y.Z) or `vllm-version` in [tool.pdlint]"
@@ -193,14 +193,15 @@ def _choices(launch, info):
            "optional_type); vllm/utils/argparse_utils.py (human_readable_int, human_readable_int_or_auto); "
            "argparse _get_values. Verdicts recorded from vLLM 0.33.0's parser in "
            "tests/conformance/vllm-recorded-0.33.0.jsonl",
-    notes="Only options that every vLLM release pdlint knows reads as an int or a float. A value any of vLLM's "
-          "number converters accepts passes: `None` and the empty value (optional numbers), `32k` / `1M` / "
-          "`auto` / `-1` for integers (`--max-model-len`, `--max-num-batched-tokens` read human-readable sizes), "
-          "Python's int() and float() spellings (`1e-1`, ` 8 `, `1_000`). For an option vLLM converts with its own "
-          "function argparse names that function (`invalid human_readable_int value`) where pdlint says int. A "
-          "value from a variable pdlint cannot see is not judged, nor a placeholder another tool fills in (`{{PORT}}`, "
-          "`{port}`, `<TP>`, `%(port)s`). Not for `python -m dynamo.vllm`, whose own "
-          "options come first.")
+    notes="Only options that every vLLM release pdlint knows reads as an int or a float, each judged by the "
+          "converter the release gives it (the flag table's `converter`): `None` and the empty value only for an "
+          "Optional field (`optional_type`), a `k`/`M`/`G`/`T` size suffix only where vLLM reads human-readable "
+          "sizes (`--max-model-len`, `--max-num-batched-tokens`, `--kv-cache-memory-bytes`: `human_readable_int`; "
+          "`--max-num-seqs 1k` is `invalid int value`), `auto` / `-1` for `--max-model-len` from 0.20.0, Python's "
+          "int() and float() spellings (`1e-1`, ` 8 `, `1_000`). With no release pinned, a value an older "
+          "release's converter takes is not reported. A value from a variable pdlint cannot see is not judged, nor "
+          "a placeholder another tool fills in (`{{PORT}}`, `{port}`, `<TP>`, `%(port)s`). Not for `python -m "
+          "dynamo.vllm`, whose own options come first.")
 def _numbers(launch, info):
     if not _judged(launch, info) or info.dynamo:
         return None
@@ -213,10 +214,80 @@ def _numbers(launch, info):
                 flag.action != "store":
             continue
         kinds = _number_kinds(flag.primary)
-        if kinds and not _number_ok(opt.value.text, kinds) and not _PLACEHOLDER.search(opt.value.text):
-            out.append(VHit(f"argument {'/'.join(flag.option_strings)}: invalid {flag.type} value: "
-                            f"{opt.value.text!r} (vLLM {info.version})", opt.value))
+        text = opt.value.text
+        if not kinds or _PLACEHOLDER.search(text):
+            continue
+        if flag.converter is None:  # (a table without converters: what any of vLLM's number converters takes)
+            if not _number_ok(text, kinds):
+                out.append(VHit(f"argument {'/'.join(flag.option_strings)}: invalid {flag.type} value: "
+                                f"{text!r} (vLLM {info.version})", opt.value))
+            continue
+        refused = _converted(flag.converter, text)
+        if refused is None:
+            continue
+        if not info.pinned and _other_release_takes(opt.name, text, info.version):
+            continue  # the release is not known and an older one's converter reads it
+        out.append(VHit(f"argument {'/'.join(flag.option_strings)}: {refused} (vLLM {info.version}"
+                        f"{_converter_note(flag.converter, text)})", opt.value))
     return out
+
+
+def _converted(converter: str, text: str):
+    """None when vLLM's ``converter`` (a flag table's ``converter``) takes ``text``, else argparse's message for
+    it (vllm/utils/argparse_utils.py human_readable_int, human_readable_int_or_auto; vllm/engine/arg_utils.py
+    optional_type / parse_type; argparse _get_value: ``invalid <function name> value: '...'``)."""
+    m = re.fullmatch(r"optional_type\((\w+)\)", converter)
+    if m:
+        if text in ("", "None"):
+            return None
+        inner = m.group(1)
+        if _converted(inner, text) is None:
+            return None
+        shown = f"<class '{inner}'>" if inner in ("int", "float") else f"<function {inner}>"
+        return f"Value {text} cannot be converted to {shown}."
+    if converter in ("int", "float"):
+        try:
+            (int if converter == "int" else float)(text)
+            return None
+        except ValueError:
+            return f"invalid {converter} value: {text!r}"
+    if converter in ("human_readable_int", "human_readable_int_or_auto"):
+        s = text.strip()
+        if converter == "human_readable_int_or_auto" and (s == "-1" or s.lower() == "auto"):
+            return None
+        hm = re.fullmatch(r"(\d+(?:\.\d+)?)([kKmMgGtT])", s)
+        if hm and "." in hm.group(1) and hm.group(2).isupper():
+            return (f"Decimals are not allowed with binary suffixes like {hm.group(2)}. Did you mean to use "
+                    f"{hm.group(1)}{hm.group(2).lower()} instead?")
+        if hm:
+            return None
+        try:
+            int(s)
+            return None
+        except ValueError:
+            return f"invalid {converter} value: {text!r}"
+    return None  # a converter pdlint does not model: not judged
+
+
+def _other_release_takes(option: str, text: str, but: str) -> bool:
+    from pdlint.engines.vllm import flags
+    for version in flags.available_versions():
+        if version == but:
+            continue
+        flag, how = flags.load(version).resolve(option)
+        if flag is not None and how != "dotted" and flag.converter and _converted(flag.converter, text) is None:
+            return True
+    return False
+
+
+def _converter_note(converter: str, text: str) -> str:
+    """Why a size suffix or ``None`` is refused here: only some options' converters read them."""
+    if re.fullmatch(r"\s*\d+(?:\.\d+)?[kKmMgGtT]\s*", text) and "human_readable_int" not in converter:
+        return "; only --max-model-len, --max-num-batched-tokens and vLLM's other human-readable size options " \
+               "take a k/M/G/T suffix: write the whole number"
+    if text == "None" and not converter.startswith("optional_type"):
+        return "; the option is not optional: leave it out for its default"
+    return ""
 
 
 @vllm_rule(
@@ -444,3 +515,279 @@ def _config_equals(launch, info):
                             f"`--config {opt.value.text}` (two arguments), so its flags never reach the server",
                             read[opt.index]))
     return out
+
+
+@vllm_rule(
+    "VLLM039", "vllm-switch-given-a-value", kind="launch",
+    summary="Reports `--switch=VALUE` for a vLLM option that takes no value (`--enable-prefix-caching=True`, "
+            "`--enforce-eager=false`, `--headless=1`): a `BooleanOptionalAction` or `store_true` option.",
+    why="argparse refuses an explicit value for an option that takes none and vLLM stops before anything runs: "
+        "`argument --enable-prefix-caching/--disable-prefix-caching: ignored explicit argument 'True'`. The "
+        "`=true` / `=false` spelling comes from other servers' flags and from templates that render every option "
+        "as `--name={{ value }}`; `=false` does not even mean off.",
+    fix="Write the switch alone to turn it on (`--enable-prefix-caching`), its negation to turn it off "
+        "(`--no-enable-prefix-caching`, or `--disable-prefix-caching` where vLLM pairs them), or leave it out.",
+    example="vllm serve Qwen/Qwen3-8B --enable-prefix-caching=True",
+    example_fixed="vllm serve Qwen/Qwen3-8B --enable-prefix-caching",
+    upstream="argument {option}: ignored explicit argument {value!r}",
+    source="argparse (_parse_optional / consume_optional: an explicit argument for an action with nargs 0); "
+           "vllm/engine/arg_utils.py (_compute_kwargs: bool fields get BooleanOptionalAction), "
+           "vllm/utils/argparse_utils.py:120 (EnableDisableAction). Seen with vLLM 0.33.0's parser",
+    notes="With no release pinned, an option that an older release reads with a value (0.7's `StoreBoolean`, "
+          "nargs `?`) is not reported. A `--config` YAML key gives its value as a separate word, which is an "
+          "extra positional argument (VLLM018).")
+def _switch_value(launch, info):
+    if not _judged(launch, info) or info.dynamo:
+        return None
+    out = []
+    for opt in info.occurrences:
+        if opt.index < 0 or opt.value is None or opt.name_tok.opaque or not opt.name.startswith("--"):
+            continue
+        flag, how = info.table.resolve(opt.name)
+        if flag is None or how == "dotted" or flag.takes_value or flag.optional_value:
+            continue
+        if not info.pinned and _other_release_takes_value(opt.name, info.version):
+            continue
+        value = opt.value.text if not opt.value.opaque else "..."
+        out.append(VHit(f"argument {_argparse_name(flag, info.table)}: ignored explicit argument {value!r} "
+                        f"(vLLM {info.version}: {flag.primary} takes no value)", opt.name_tok,
+                        fix=_switch_fix(flag, opt)))
+    return out
+
+
+def _argparse_name(flag, table) -> str:
+    """How argparse names the option in its messages: every option string, but the hidden `--no-enable-x` of an
+    option vLLM pairs `--enable-x` with `--disable-x` (EnableDisableAction.visible_option_strings)."""
+    strings = list(flag.option_strings)
+    paired = any(o.startswith(("--enable-", "--disable-")) and
+                 ("--disable-" + o[9:] if o.startswith("--enable-") else "--enable-" + o[10:]) in strings
+                 for o in strings)
+    if paired:
+        strings = [o for o in strings if not o.startswith("--no-")]
+    return "/".join(strings)
+
+
+def _switch_fix(flag, opt) -> str:
+    from pdlint.engines.vllm.flags import normalise
+    value = opt.value
+    written = normalise(opt.name_tok.text.partition("=")[0])
+    text = "" if value is None or value.opaque else value.text.strip().lower()
+    negative = [o for o in flag.option_strings if o.startswith(("--no-", "--disable-")) and o != flag.primary]
+    if text in ("false", "0", "no", "off") and flag.action == "boolean_optional" and negative:
+        return f"To turn it off write `{negative[-1]}` (no value), or leave the option out."
+    if text in ("false", "0", "no", "off"):
+        return f"Leave `{flag.primary}` out to keep it off (it takes no value)."
+    return f"Write `{written}` alone (it takes no value)."
+
+
+def _other_release_takes_value(option: str, but: str) -> bool:
+    from pdlint.engines.vllm import flags
+    for version in flags.available_versions():
+        if version == but:
+            continue
+        flag, how = flags.load(version).resolve(option)
+        if flag is not None and how != "dotted" and (flag.takes_value or flag.optional_value):
+            return True
+    return False
+
+
+@vllm_rule(
+    "VLLM041", "json-option-replaced-by-dotted-keys", kind="launch",
+    summary="Reports a JSON value for a vLLM config option (`--kv-transfer-config '{...}'`, `--compilation-config`) "
+            "on a command line that also gives keys of the same option one by one (`--kv-transfer-config.kv_role "
+            "kv_producer`): vLLM does not merge them, the dotted keys replace the JSON.",
+    why="FlexibleArgumentParser gathers every `--OPTION.KEY VALUE` into one JSON object and passes it as one more "
+        "`--OPTION` after all other arguments; argparse keeps the last value. The JSON written is still validated "
+        "on its own (a `kv_connector` without `kv_role` stops vLLM: \"Please specify kv_role when kv_connector is "
+        "set\"), and when it passes, its keys are dropped: `--kv-transfer-config '{\"kv_connector\":"
+        "\"NixlConnector\",\"kv_role\":\"kv_producer\"}' --kv-transfer-config.kv_port 1234` runs with "
+        "`kv_connector=None`, a server with no KV connector.",
+    fix="Give the option one way: every key in the JSON value, or every key as a `--OPTION.KEY VALUE` argument.",
+    example="vllm serve M --kv-transfer-config '{\"kv_connector\":\"NixlConnector\"}' --kv-transfer-config.kv_role "
+            "kv_producer",
+    example_fixed="vllm serve M --kv-transfer-config '{\"kv_connector\":\"NixlConnector\",\"kv_role\":"
+                  "\"kv_producer\"}'",
+    source="vllm/utils/argparse_utils.py (FlexibleArgumentParser.parse_args: dict_args appended after the "
+           "processed arguments). Seen with vLLM 0.33.0's parser: the JSON plus --kv-transfer-config.kv_port 1234 "
+           "gives KVTransferConfig(kv_connector=None, kv_role=None, kv_port=1234), in either order",
+    notes="The same in every release pdlint has a table for (0.9.2 on). The JSON's own refusals are reported too "
+          "(VLLM029 for --kv-transfer-config).")
+def _dotted_replaces(launch, info):
+    if not _judged(launch, info) or not info.dotted:
+        return None
+    out = []
+    by_flag = {}  # (`-cc.mode` replaces a `--compilation-config` JSON: one option)
+    for base, tok in info.dotted.items():
+        flag = info.table.resolve(base)[0]
+        if flag is not None:
+            by_flag.setdefault(flag.primary, tok)
+    for opt in info.occurrences:
+        if opt.index < 0 or opt.value is None or "." in opt.name_tok.text.partition("=")[0]:
+            continue
+        flag = info.table.resolve(opt.name)[0]
+        dotted = by_flag.get(flag.primary) if flag is not None else None
+        if dotted is None:
+            continue
+        keys = _json_keys(opt.value)
+        lost = f": its {', '.join(keys)} never reach{'es' if len(keys) == 1 else ''} vLLM" if keys else ""
+        out.append(VHit(f"this {opt.name} value is replaced by the {dotted.text.partition('=')[0]}... argument"
+                        f"{'s' if _dotted_count(info, flag) > 1 else ''}: vLLM passes dotted keys as one more "
+                        f"{opt.name} after all others and keeps the last{lost}", opt.value,
+                        related=[related_at(dotted, launch, "the dotted key that replaces it")]))
+    return out
+
+
+def _json_keys(tok) -> list:
+    """The top-level keys of a JSON object value (empty when it is not one, or pdlint cannot read it)."""
+    from pdlint.engines.vllm import tjson
+    if tok.opaque:
+        return []
+    try:
+        node = tjson.parse(tok)
+    except (tjson.JSONError, tjson.TooDeep):
+        return []
+    return list(node.value) if isinstance(node.value, dict) else []
+
+
+def _dotted_count(info, flag) -> int:
+    from pdlint.engines.vllm.engine import normalise
+    n = 0
+    for o in info.occurrences:
+        name = o.name_tok.text.partition("=")[0]
+        if "." in name and name.startswith("-") and info.table.resolve(normalise(name.partition(".")[0]))[0] is flag:
+            n += 1
+    return n
+
+
+@vllm_rule(
+    "VLLM042", "vllm-invalid-optimization-level", kind="launch",
+    summary="Reports an `--optimization-level` (`-O<x>`) value vLLM's `OptimizationLevel` does not have (`-O5`), "
+            "including `-O.cudagraph_mode=...`, which vLLM 0.12 and later read as `--optimization-level "
+            ".cudagraph_mode=...`, not as a compilation-config key.",
+    why="The parser takes any text for the level and the engine's config validation then stops: \"Input should be "
+        "0, 1, 2 or 3\". `-O.key=value` was the compilation config's dotted form while `-O` was its short option "
+        "(up to 0.11); since `-O` became `--optimization-level`, FlexibleArgumentParser rewrites every `-O<x>` to "
+        "`--optimization-level <x>`, so an old launch line fails at start-up.",
+    fix="Give a level 0-3 (`-O3`), and set compilation-config keys with `-cc.<key>=<value>` (or "
+        "`--compilation-config.<key>`).",
+    example="vllm serve Qwen/Qwen3-8B -O.cudagraph_mode=FULL_DECODE_ONLY",
+    example_fixed="vllm serve Qwen/Qwen3-8B -cc.cudagraph_mode=FULL_DECODE_ONLY",
+    upstream="Input should be 0, 1, 2 or 3",
+    source="vllm/utils/argparse_utils.py:395 (FlexibleArgumentParser.parse_args: -O<x> -> --optimization-level <x>), "
+           "vllm/config/vllm.py:132 (OptimizationLevel, an IntEnum: pydantic's enum validation); the values are the "
+           "flag table's enum_values (scripts/gen_vllm_flags.py)",
+    notes="Only for releases whose table gives `--optimization-level` an IntEnum's values (0.20.0 and later of "
+          "the tables). vLLM 0.33.0's parser itself accepts these lines (the refusal comes when the engine "
+          "config is built, before any model is loaded).")
+def _optimization_level(launch, info):
+    if not _judged(launch, info) or info.dynamo:
+        return None
+    flag = info.table.lookup("--optimization-level")
+    if flag is None or not flag.enum_values:
+        return None
+    out = []
+    for opt in info.occurrences:
+        if opt.value is None or opt.value.opaque or info.table.resolve(opt.name)[0] is not flag or \
+                _PLACEHOLDER.search(opt.value.text):
+            continue
+        text = opt.value.text
+        if _enum_ok(text, flag.enum_values):
+            continue
+        allowed = ", ".join(flag.enum_values[:-1]) + f" or {flag.enum_values[-1]}"
+        written = opt.name_tok.text
+        if written == "-O":
+            how = f"vLLM {info.version} reads -O{text} as --optimization-level {text!r}"
+        else:
+            how = f"--optimization-level {text!r}"
+        hint_cc = f"; for a compilation-config key write -cc{text}" if text.startswith(".") else ""
+        if text.startswith(".") and written == "-O":
+            from pdlint.engines.vllm import flags as vflags
+            old = [v for v in vflags.releases_with("-O") if vflags.load(v).lookup("-O").takes_dotted]
+            if old:
+                hint_cc += f" (in vLLM {_span(old)} -O was --compilation-config's short option)"
+        out.append(VHit(f"{how}: \"Input should be {allowed}\" (OptimizationLevel) when vLLM builds its config"
+                        f"{hint_cc}", opt.name_tok if written == "-O" else opt.value))
+    return out
+
+
+def _enum_ok(text: str, values: tuple) -> bool:
+    """pydantic's lax enum validation of a str: the int it parses to (`" 2"`, `"3.0"`) is a member's value."""
+    try:
+        f = float(text.strip())
+    except ValueError:
+        return False
+    return f.is_integer() and str(int(f)) in values
+
+
+@vllm_rule(
+    "VLLM043", "vllm-json-option-invalid", kind="launch",
+    summary="Reports a value a vLLM JSON option's converter refuses: text that is not JSON for a config option "
+            "(`--compilation-config '{cudagraph_mode:FULL}'`, `--speculative-config '{method: ngram}'`, "
+            "`--additional-config '{enable_graph_mode: True}'`), or JSON that is no object for a config dataclass "
+            "(`--compilation-config 3`).",
+    why="vLLM converts the value while it reads its arguments (pydantic's `validate_json` for a config class, "
+        "`json.loads` for a dict) and stops: `json_invalid`, `dataclass_type`, `Value ... cannot be converted to "
+        "<function loads>`. Unquoted keys and Python's `True` are the usual slips; `--compilation-config 3` was "
+        "the level form of releases before `-O` became `--optimization-level`.",
+    fix="Write JSON: keys and strings in double quotes, `true`/`false`/`null` in lower case, an object `{...}` "
+        "for a config (`-O3` or `--optimization-level 3` for a level).",
+    example="vllm serve Qwen/Qwen3-8B --compilation-config '{cudagraph_mode: FULL}'",
+    example_fixed="vllm serve Qwen/Qwen3-8B --compilation-config '{\"cudagraph_mode\": \"FULL\"}'",
+    upstream="Value {value} cannot be converted to <function loads>.",
+    source="vllm/engine/arg_utils.py (_compute_kwargs: parse_dataclass, parse_type(json.loads), "
+           "union_dict_and_str, optional_type; the flag table's converter, scripts/gen_vllm_flags.py). Seen with "
+           "vLLM 0.33.0's parser",
+    notes="`--kv-transfer-config` is VLLM001. A config class's JSON is read as the release reads it (bare `32k` "
+          "numbers expanded from 0.20.0); JSON that is no object is judged for 0.20.0 and later only. Unknown keys "
+          "of these config classes are not checked yet. A value pdlint cannot see, `None` and the empty value of "
+          "an optional config are not judged.")
+def _json_invalid(launch, info):
+    if not _judged(launch, info) or info.dynamo:
+        return None
+    out = []
+    for opt in info.occurrences:
+        if opt.index < 0 or opt.value is None or opt.value.opaque or "." in opt.name_tok.text.partition("=")[0]:
+            continue
+        flag, how = info.table.resolve(opt.name)
+        if flag is None or how == "dotted" or not flag.converter or "--kv-transfer-config" in flag.option_strings:
+            continue
+        refused = _json_refusal(flag.converter, opt.value.text, info.table.json_numbers)
+        if refused:
+            out.append(VHit(f"argument {'/'.join(flag.option_strings)}: {refused} (vLLM {info.version})", opt.value))
+    return out
+
+
+def _json_refusal(converter: str, text: str, json_numbers: bool):
+    import json
+    m = re.fullmatch(r"optional_type\((.+)\)", converter)
+    if m:
+        if text in ("", "None"):
+            return None
+        converter = m.group(1)
+    if _PLACEHOLDER.search(text) and not text.lstrip().startswith("{"):
+        return None
+    if converter == "union_dict_and_str" and not re.match(r"(?s)^\s*{.*}\s*$", text):
+        return None  # any other text is the string
+    if converter in ("union_dict_and_str", "parse_type(loads)", "loads"):
+        try:
+            json.loads(text)
+            return None
+        except ValueError:
+            return f"Value {text} cannot be converted to <function loads>."
+    if converter == "parse_dataclass":
+        raw = _expand_numbers(text) if json_numbers else text
+        try:
+            value = json.loads(raw)
+        except ValueError as e:
+            return f"invalid JSON ({e}) [type=json_invalid]: vLLM refuses to start"
+        if not isinstance(value, dict) and json_numbers:
+            return f"{text!r} is not a JSON object [type=dataclass_type]: vLLM refuses to start"
+    return None
+
+
+def _expand_numbers(text: str) -> str:
+    """vLLM's _expand_json_human_readable_numbers: bare `32k` outside strings becomes a number."""
+    parts = re.split(r'("(?:[^"\\]|\\.)*")', text)
+    for i in range(0, len(parts), 2):
+        parts[i] = re.sub(r"\b\d+(?:\.\d+)?[kKmMgGtT]\b", "0", parts[i])
+    return "".join(parts)

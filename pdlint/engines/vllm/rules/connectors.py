@@ -524,11 +524,12 @@ def _one_sided(dep):
 # the KVTransferConfig vLLM builds of --kv-transfer-config
 # ---------------------------------------------------------------------------
 
-def _kv_members(info):
-    """(key, JNode) of the --kv-transfer-config object, and the release's KVTransferConfig description;
-    None when there is nothing to judge (no object, no description, text pdlint cannot see)."""
+def _kv_members(info, kv=None):
+    """(key, JNode) of the --kv-transfer-config object (``kv``, else the value vLLM keeps), and the release's
+    KVTransferConfig description; None when there is nothing to judge (no object, no description, text pdlint
+    cannot see)."""
     from pdlint.engines.vllm import flags
-    kv = info.kv if info is not None else None
+    kv = kv if kv is not None else (info.kv if info is not None else None)
     if kv is None or kv.node is None or not isinstance(kv.node.value, dict) or info.version is None:
         return None
     spec = flags.kv_transfer_config(info.version)
@@ -543,8 +544,9 @@ def _seen(node) -> bool:
     "VLLM029", "kv-transfer-config-rejected", kind="launch",
     summary="Reports a `--kv-transfer-config` that vLLM's `KVTransferConfig` refuses while it reads its arguments: "
             "a `kv_connector` without a `kv_role`, a `kv_role` (or another field with fixed values) outside its "
-            "values, or - in releases whose config classes forbid extra fields (0.20.0 on) - a key the class does "
-            "not have.",
+            "values, a value of the wrong type (`\"engine_id\": 0`, `\"kv_port\": \"abc\"`, "
+            "`\"kv_connector_extra_config\": \"x\"`), or - in releases whose config classes forbid extra fields "
+            "(0.20.0 on) - a key the class does not have.",
     why="vLLM validates the JSON into `KVTransferConfig` with pydantic before anything starts (`argument "
         "--kv-transfer-config: 1 validation error for KVTransferConfig`): \"Please specify kv_role when "
         "kv_connector is set\", \"Input should be 'kv_producer', 'kv_both' or 'kv_consumer'\", \"Unexpected "
@@ -561,14 +563,26 @@ def _seen(node) -> bool:
            "scripts/gen_vllm_kv_config.py; verdicts recorded from vLLM 0.33.0 "
            "(tests/conformance/vllm-kv-config-recorded-0.33.0.jsonl)",
     notes="Unknown keys are judged only for a release that rejects them (0.20.0 and later; 0.9.2-0.11.0 drop "
-          "them); with no release pinned, a key only older releases have is VLLM030 (a warning) instead. Not "
+          "them); with no release pinned, a key only older releases have is VLLM030 (a warning) instead. Types "
+          "are judged as pydantic's lax mode reads JSON (`\"30000\"` and `30000.0` are an int, `\"yes\"` a "
+          "bool, `0` no string), for the fields whose type is one of str, int, float, bool, dict (the table's "
+          "`type`); with no release pinned, a value only another release's type takes is VLLM040 (a warning). Not "
           "reported where an operator writes the config (AIBrix, llm-d controllers); a DynamoGraphDeployment's or "
           "a KServe LLMInferenceService's config as the manifest writes it is judged.")
 def _kv_rejected(launch, info):
-    members = _kv_members(info)
-    if members is None or _config_rewritten(launch):
+    if info is None or _config_rewritten(launch):
         return None
-    items, spec = members
+    out = []
+    # every value written is converted (validated) by argparse, the one vLLM keeps last (field test rw23/b: a
+    # JSON value without kv_role before a --kv-transfer-config.kv_role)
+    for kv in info.written_kv() + [info.kv]:
+        members = _kv_members(info, kv) if kv is not None else None
+        if members is not None:
+            out += _kv_refusals(info, *members)
+    return out
+
+
+def _kv_refusals(info, items, spec) -> list:
     fields = spec["fields"]
     out = []
     by_key = dict(items)
@@ -587,6 +601,10 @@ def _kv_rejected(launch, info):
                 shown = ", ".join(f"'{c}'" for c in choices)
                 out.append(VHit(f"{key} {node.value!r} is not one of {shown}: vLLM {info.version} refuses to start "
                                 f"(KVTransferConfig validation)", node.tok))
+            wrong = _wrong_type(key, node, fields[key])
+            if wrong is not None and (info.pinned or not _kv_type_elsewhere(key, node, info.version)):
+                out.append(VHit(f"{wrong} (vLLM {info.version}'s KVTransferConfig.{key} is "
+                                f"{_shown_type(fields[key])}): vLLM refuses to start", node.tok))
             continue
         if spec["extra"] != "forbid":
             continue
@@ -640,6 +658,151 @@ def _kv_older_key(launch, info):
                 f"(vllm/vllm-openai:vX.Y.Z) or `vllm-version` in [tool.pdlint]", first.key_tok or first.tok,
                 [related_at(node.key_tok or node.tok, launch, f"{key} (vLLM {_span(r)})") for key, node, r in old[1:]],
                 fix=_pin_help(_newest([r for _, _, r in old]), "drop the key for a current vLLM"))
+
+
+@vllm_rule(
+    "VLLM040", "kv-transfer-config-type-only-in-other-releases", kind="launch", severity=WARNING,
+    summary="Reports a `--kv-transfer-config` value of a type the newest vLLM release pdlint knows refuses for "
+            "that field but another release accepts (`\"kv_buffer_device\": null`: Optional up to 0.11.0, a "
+            "string since 0.20.0), on a launch whose release is not pinned.",
+    why="vLLM validates the JSON with pydantic while it reads its arguments; whether this value passes depends "
+        "on the release that runs, which pdlint cannot tell.",
+    fix="Write the value in the type the newest release takes (a string, an integer, an object), or pin the "
+        "release the config was written for (an image tag or `vllm-version` in `[tool.pdlint]`).",
+    example="vllm serve M --kv-transfer-config '{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_both\","
+            "\"kv_buffer_device\":null}'",
+    example_fixed="vllm serve M --kv-transfer-config '{\"kv_connector\":\"NixlConnector\",\"kv_role\":"
+                  "\"kv_both\",\"kv_buffer_device\":\"cuda\"}'",
+    upstream="1 validation error for KVTransferConfig",
+    source="vllm/config/kv_transfer.py per release (field annotations; scripts/gen_vllm_kv_config.py), "
+           "vllm/engine/arg_utils.py (parse_dataclass: TypeAdapter(KVTransferConfig).validate_json)",
+    notes="A type no release pdlint knows accepts, or any wrong type with the release pinned, is VLLM029 (an "
+          "error).")
+def _kv_type_older(launch, info):
+    members = _kv_members(info)
+    if members is None or _config_rewritten(launch) or info.pinned:
+        return None
+    items, spec = members
+    out = []
+    for key, node in items:
+        if key not in spec["fields"] or (node.key_tok is not None and node.key_tok.opaque):
+            continue
+        wrong = _wrong_type(key, node, spec["fields"][key])
+        if wrong is None:
+            continue
+        others = _kv_type_elsewhere(key, node, info.version)
+        if others:
+            out.append(VHit(f"{wrong} in vLLM {info.version}, the newest release pdlint knows "
+                            f"(KVTransferConfig.{key} is {_shown_type(spec['fields'][key])}); vLLM {_span(others)} "
+                            f"take{'s' if len(others) == 1 else ''} it", node.tok,
+                            fix=_pin_help(others[-1], "write the value as the newest release takes it")))
+    return out
+
+
+#: what pydantic's lax mode takes for a bool from a JSON string (pydantic-core: bool parsing)
+_BOOL_STRINGS = {"0", "off", "f", "false", "n", "no", "1", "on", "t", "true", "y", "yes"}
+#: a JSON string pydantic's lax mode reads as an int (`"30000"`, `" 12 "`, `"1_000"`, `"12.0"`; not `"1e3"`)
+_INT_STRING = re.compile(r"\s*[+-]?\d+(?:_\d+)*(?:\.0*)?\s*")
+
+_TYPE_ERRORS = {
+    "str": ("string_type", "Input should be a valid string"),
+    "int": ("int_type", "Input should be a valid integer"),
+    "float": ("float_type", "Input should be a valid number"),
+    "bool": ("bool_type", "Input should be a valid boolean"),
+    "dict": ("dict_type", "Input should be an object"),
+}
+
+
+def _pydantic_refusal(typ: str, optional: bool, value):
+    """``(error type, message)`` pydantic (lax mode, ``validate_json``) gives a JSON ``value`` for a field of type
+    ``typ`` (``str`` / ``int`` / ``float`` / ``bool`` / ``dict``), None when it takes it.  Checked against
+    pydantic 2.14 (vLLM 0.33.0's): ``0`` for str, ``"abc"`` / ``30000.5`` / null for int, ``"maybe"`` for bool,
+    ``"x"`` for dict refused; ``"30000"``, ``30000.0``, ``true`` for int, ``"yes"`` / ``1`` for bool taken."""
+    if value is None:
+        return None if optional else _TYPE_ERRORS[typ]
+    if typ == "str":
+        return None if isinstance(value, str) else _TYPE_ERRORS[typ]
+    if typ == "dict":
+        return None if isinstance(value, dict) else _TYPE_ERRORS[typ]
+    if typ == "int":
+        if isinstance(value, bool) or isinstance(value, int):
+            return None
+        if isinstance(value, float):
+            return None if value.is_integer() else ("int_from_float", "Input should be a valid integer, got a "
+                                                                      "number with a fractional part")
+        if isinstance(value, str):
+            return None if _INT_STRING.fullmatch(value) else ("int_parsing", "Input should be a valid integer, "
+                                                                             "unable to parse string as an integer")
+        return _TYPE_ERRORS[typ]
+    if typ == "float":
+        if isinstance(value, (bool, int, float)):
+            return None
+        if isinstance(value, str):
+            try:
+                float(value.strip())
+                return None
+            except ValueError:
+                return "float_parsing", "Input should be a valid number, unable to parse string as a number"
+        return _TYPE_ERRORS[typ]
+    if typ == "bool":
+        if isinstance(value, bool):
+            return None
+        if isinstance(value, (int, float)):
+            return None if value in (0, 1) else ("bool_parsing", "Input should be a valid boolean, unable to "
+                                                                 "interpret input")
+        if isinstance(value, str):
+            return None if value.strip().lower() in _BOOL_STRINGS else (
+                "bool_parsing", "Input should be a valid boolean, unable to interpret input")
+        return _TYPE_ERRORS[typ]
+    return None
+
+
+def _plain(node):
+    """The JSON value of a traced node (None for one pdlint cannot see: a variable's text)."""
+    return node.plain()
+
+
+def _wrong_type(key: str, node, field: dict):
+    """pydantic's message for ``node``'s value in a field described by the kv-config table, or None (a type the
+    table does not record, text pdlint cannot see)."""
+    typ = field.get("type")
+    if typ not in _TYPE_ERRORS or not _seen(node) or _opaque_inside(node):
+        return None
+    value = _plain(node)
+    refused = _pydantic_refusal(typ, bool(field.get("optional")), value)
+    if refused is None:
+        return None
+    import json
+    shown = json.dumps(value) if not isinstance(value, (dict, list)) else ("{...}" if isinstance(value, dict) else "[...]")
+    return f"{key}: {refused[1]} [type={refused[0]}, input_value={shown}]"
+
+
+def _opaque_inside(node, depth: int = 0) -> bool:
+    if node.tok is not None and node.tok.opaque:
+        return True
+    if depth > 8:
+        return True
+    if isinstance(node.value, dict):
+        return any(_opaque_inside(v, depth + 1) for v in node.value.values())
+    if isinstance(node.value, list):
+        return any(_opaque_inside(v, depth + 1) for v in node.value)
+    return False
+
+
+def _shown_type(field: dict) -> str:
+    return f"{field['type']}{' | None' if field.get('optional') else ''}"
+
+
+def _kv_type_elsewhere(key: str, node, but: str) -> list:
+    """Releases (oldest first) other than ``but`` whose KVTransferConfig has ``key`` and takes ``node``'s value."""
+    from pdlint.engines.vllm import flags
+    out = []
+    for v in reversed(flags.available_versions()):
+        field = ((flags.kv_transfer_config(v) or {}).get("fields") or {}).get(key)
+        if v != but and field is not None and field.get("type") in _TYPE_ERRORS and \
+                _pydantic_refusal(field["type"], bool(field.get("optional")), _plain(node)) is None:
+            out.append(v)
+    return out
 
 
 def _between_tables(info, releases: list) -> bool:
