@@ -318,6 +318,12 @@ class Extractor:
         self._files[key] = True
         self.problem_at(C.OUTSIDE_REF, where, 0, message)
 
+    def unchecked(self, where: Optional[TStr], reason: str, hint: str, job: FileJob) -> None:
+        """A PD020 at ``where`` (else at ``job``'s file): launch text a bound of pdlint left unbuilt."""
+        from pdlint import coverage_rules as CR
+        from pdlint.model import Gap
+        self.out.build_gaps.append((Gap(CR.UNCHECKED.code, where, reason, hint), job.display))
+
     def problem_at(self, rule, where: TStr, index: int, message: str) -> None:
         o = where.origin_at(index) if where.pieces else None
         if o is None:
@@ -1716,16 +1722,12 @@ class Extractor:
                         else None
                     launch.meta["role_how"] = s.role_how
             found += new
-        if cut:
-            from pdlint import coverage_rules as CR
-            from pdlint.model import Gap
-            for where, started, ran in cut:
-                self.out.build_gaps.append((Gap(
-                    CR.UNCHECKED.code, where,
-                    f"this job's matrix starts {started} combinations; pdlint ran its steps for {ran} of them (each "
-                    f"value of each key at least once where {ran} allow it): the other runs were not checked",
-                    f"split the job so that one matrix starts at most {yaml_shell.MAX_MATRIX} combinations, or check "
-                    f"the others' values with `[tool.pdlint.vars]` in a config of their own"), job.display))
+        for where, started, ran in cut:
+            self.unchecked(where, f"this job's matrix starts {started} combinations; pdlint ran its steps for {ran} "
+                                  f"of them (each value of each key at least once where {ran} allow it): the other "
+                                  f"runs were not checked",
+                           f"split the job so that one matrix starts at most {yaml_shell.MAX_MATRIX} combinations, or "
+                           f"check the others' values with `[tool.pdlint.vars]` in a config of their own", job)
         return found
 
     def compose(self, job: FileJob, src: SourceFile, doc: TStr, docs: list, render_role: Optional[str],
@@ -1890,16 +1892,12 @@ class Extractor:
         left: dict = {}
         called = justfile.calls(found, left)
         for name, (count, first) in sorted(left.items()):  # said at the first call not run
-            from pdlint import coverage_rules as CR
-            from pdlint.model import Gap
-            at = first.args[0] if first.args else None
-            self.out.build_gaps.append((Gap(
-                CR.UNCHECKED.code, at,
-                f"{count} more call{'s' if count != 1 else ''} of recipe {name!r} with other arguments (from this one "
-                f"on) {'were' if count != 1 else 'was'} not run: pdlint runs a recipe for at most "
-                f"{justfile.MAX_CALLS} distinct calls (those bringing the most argument values)",
-                "call the recipe with fewer distinct arguments, or check those calls' launches in a recipe of their "
-                "own"), job.display))
+            self.unchecked(first.args[0] if first.args else None,
+                           f"{count} more call{'s' if count != 1 else ''} of recipe {name!r} with other arguments "
+                           f"(from this one on) {'were' if count != 1 else 'was'} not run: pdlint runs a recipe for at "
+                           f"most {justfile.MAX_CALLS} distinct calls (those bringing the most argument values)",
+                           "call the recipe with fewer distinct arguments, or check those calls' launches in a recipe "
+                           "of their own", job)
         for r in found:
             meta = {}
             # a recipe named for its role, whole or as a word (`prefill`, `decode-worker-pd`)
@@ -1944,15 +1942,11 @@ class Extractor:
         left: list = []
         readings = makefile.variants(TStr.from_source(src), read, given, left)
         for count, via, at in left[:1]:  # said at the first run not built
-            from pdlint import coverage_rules as CR
-            from pdlint.model import Gap
-            self.out.build_gaps.append((Gap(
-                CR.UNCHECKED.code, at,
-                f"{count} more run{'s' if count != 1 else ''} of recipes with other variables ({via} and later) "
-                f"{'were' if count != 1 else 'was'} not built: pdlint builds at most {makefile.MAX_BOUND} per "
-                f"reading of the Makefile (those bringing the most values)",
-                "give fewer distinct variable values to recursive `$(MAKE)` calls of one target, or check the others "
-                "with `[tool.pdlint.vars]` in a config of their own"), job.display))
+            self.unchecked(at, f"{count} more run{'s' if count != 1 else ''} of recipes with other variables ({via} "
+                               f"and later) {'were' if count != 1 else 'was'} not built: pdlint builds at most "
+                               f"{makefile.MAX_BOUND} per reading of the Makefile (those bringing the most values)",
+                           "give fewer distinct variable values to recursive `$(MAKE)` calls of one target, or check "
+                           "the others with `[tool.pdlint.vars]` in a config of their own", job)
         for label, found in readings:
             # one variant per value of a variable a conditional tests that comes from the make command line
             # (`make ROLE=prefill`): each is its own invocation, as each target is
@@ -2156,13 +2150,12 @@ class Extractor:
         if per_arg and positional is None and render_role is None and len(runs) == 1 and ctx.env_values:
             extra, unreached = _env_runs(doc, ctx.env_values, runs[0], env, lambda: quiet(loops_once=loops), label,
                                          took, ctx.env_reach)
-            for (path, line), (reason, hint) in sorted((k, v) for k, v in unreached.items() if k[0] is not None):
-                self.out.notes.setdefault(path, {}).setdefault(line, (reason, hint, None))
-            for (_, tok), (reason, hint) in unreached.items():  # (values that change flags: at the value)
-                if _ is None:
-                    from pdlint import coverage_rules as CR
-                    from pdlint.model import Gap
-                    self.out.build_gaps.append((Gap(CR.UNCHECKED.code, tok, reason, hint), job.display))
+            for (path, at), (reason, hint) in sorted(((k, v) for k, v in unreached.items() if k[0] is not None),
+                                                     key=lambda kv: kv[0]):
+                self.out.notes.setdefault(path, {}).setdefault(at, (reason, hint, None))
+            for (path, at), (reason, hint) in unreached.items():  # (values that change flags: at the value)
+                if path is None:
+                    self.unchecked(at, reason, hint, job)
             env_labels = {r[2] for r in extra}
             runs += extra
         orphans = self.orphaned_flags(doc, cmds, render_role)
@@ -3438,8 +3431,10 @@ def _env_runs(doc: TStr, env_values: dict, first: tuple, env: Optional[dict], qu
     (``ShellContext.env_reach``).  The values are tried first that reach launch text no run built yet and no value
     tried reaches with the same text (four switches each starting the same prefill do not use up the runs before
     the rank test whose other arm is the decode, field test rw22/h); a value whose lines every run so far built is
-    not tried.  Returns ``(runs, notes)``: ``notes`` (path, line) -> (reason, hint) at the launch text of each
-    value not tried for the bound or the time budget, which no run built."""
+    not tried.  A value another run reaches (``MODEL_NAME`` in the ``NODE_RANK=1`` run) is tried with that run's
+    value too.  Returns ``(runs, notes)``: ``notes`` (path, line) -> (reason, hint) at the launch text of each
+    value not tried for the bound or the time budget, which no run built; (None, the value's token) -> (reason,
+    hint) for such a value that only changes flags (at most 8)."""
     from pdlint.formats.shell import shell_commands
     from pdlint.formats.shell.conditions import role_of
     from pdlint.formats.shell.state import tstr_key
