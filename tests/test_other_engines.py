@@ -1,6 +1,6 @@
-"""PD024: prefill/decode launches of engines pdlint has no rules for (LightLLM, LMDeploy) are reported as not
-checked, never passed without a word (field test rw22/a: zhhangBian/lightllm-note's PD scripts gave exit 0 and
-no finding)."""
+"""Launch text pdlint cannot check is reported, never passed without a word: PD024 for prefill/decode launches of
+engines pdlint has no rules for (LightLLM, LMDeploy; field test rw22/a: zhhangBian/lightllm-note's PD scripts gave
+exit 0 and no finding), PD020 for launch text in program sources (field test rw23/a: a Pulumi program)."""
 
 import pytest
 
