@@ -898,3 +898,13 @@ def test_vllm016_not_for_a_proxy_at_another_hosts_address(tmp_path, capsys, monk
     doc = check(tmp_path / "local", capsys, monkeypatch, {
         "p2pp.sh": f"CUDA_VISIBLE_DEVICES=0 {VS} --kv-transfer-config {kv('P2pNcclConnector', 'kv_producer', **PROXY)} &\n"})
     assert "VLLM016" in codes(doc)
+
+
+def test_lmcache_tp_message_names_the_configured_channel(tmp_path, capsys, monkeypatch):
+    # (shengyan-chen/lmcache-ascend-deploy, field test rw23/a: `transfer_channel: "hccl"` was called NIXL)
+    hccl = {k: v.replace("enable_nixl: true", "enable_pd: true\ntransfer_channel: hccl") for k, v in LMC.items()}
+    doc = check(tmp_path, capsys, monkeypatch, {**hccl, **_pair(2, 1, "LMCacheConnectorV1", ("kv_producer", "kv_consumer"),
+                                                                "LMCACHE_CONFIG_FILE=prefiller.yaml PYTHONHASHSEED=0 ",
+                                                                "LMCACHE_CONFIG_FILE=decoder.yaml PYTHONHASHSEED=0 ")})
+    (f,) = [f for f in doc["findings"] if f["code"] == "VLLM024"]
+    assert f["message"].startswith("LMCache moves the KV over HCCL (enable_pd: true in prefiller.yaml)")

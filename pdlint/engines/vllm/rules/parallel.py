@@ -236,9 +236,12 @@ def _lmcache_tp(p, d, pi, di):
     if how is None or tp is None or tp[0] == tp[1]:
         return None
     a, b = tp
+    # (the channel its config names: `transfer_channel: "hccl"` on Ascend, field test rw23/a; NIXL by default)
+    channel = next((str(c) for c in ((pi.lmcache or {}).get("transfer_channel"),
+                                     (di.lmcache or {}).get("transfer_channel")) if c), "nixl")
     return _edit_tp(p, d, pi, di, a, b,
-                    f"LMCache moves the KV over NIXL ({how}) rank by rank, but the prefill runs tensor parallel "
-                    f"size {a} and the decode {b}: the ranks without a peer wait and requests hang")
+                    f"LMCache moves the KV over {channel.upper()} ({how}) rank by rank, but the prefill runs tensor "
+                    f"parallel size {a} and the decode {b}: the ranks without a peer wait and requests hang")
 
 
 # ---------------------------------------------------------------------------
