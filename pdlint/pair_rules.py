@@ -249,9 +249,10 @@ def who(launch: Launch) -> str:
     return f"{role} launch ({launch.entrypoint}, {launch.path}:{launch.line})"
 
 
-def cand(rule: Rule, launch: Launch, token: Optional[TStr], message: str, related=()) -> Candidate:
+def cand(rule: Rule, launch: Launch, token: Optional[TStr], message: str, related=(), fix: Optional[str] = None) \
+        -> Candidate:
     tok = token if token is not None and token.pieces and not token.origin.path.startswith("<") else None
-    return Candidate(rule.code, launch, tok, message, True, None, list(related), rule.fix)
+    return Candidate(rule.code, launch, tok, message, True, None, list(related), fix or rule.fix)
 
 
 def _servers(dep: Deployment) -> list:
@@ -474,7 +475,9 @@ def _gpus(dep: Deployment, enabled) -> list:
                        f" ({f.gpus_note or 'its parallel sizes'})")
                 rel = [rel_token(f.gpus_token, l, "the parallel size is set here")] if f.gpus_token is not None \
                     else []
-                out.append(cand(FEW_GPUS, l, g.token, msg, rel))
+                # (the variable the launch's mask is: `ASCEND_RT_VISIBLE_DEVICES` on Ascend, field test rw23/a)
+                fix = FEW_GPUS.fix.replace("CUDA_VISIBLE_DEVICES", g.mask[0]) if g.mask else None
+                out.append(cand(FEW_GPUS, l, g.token, msg, rel, fix))
             elif g.ok and g.visible is None and isinstance(l.meta.get("gpu_limit"), tuple) and _one_pod_server(l, g):
                 # a Kubernetes container: its GPU limit is the devices it gets, numbered from 0 (SGLang asserts
                 # gpu_id < torch.cuda.device_count() as each TP rank starts: utils/common.py; vLLM's workers

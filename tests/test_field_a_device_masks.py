@@ -77,3 +77,12 @@ def test_a_mask_of_non_ascii_digits_is_not_a_device_number(scratch_git):
     scratch_git.write("disagg.sh", _script("CUDA_VISIBLE_DEVICES=\u00b2", "CUDA_VISIBLE_DEVICES=\u00b2"))
     code, out = scratch_git.lint("disagg.sh")
     assert "PD013" not in _codes(out) and "PD151" not in _codes(out)
+
+
+@pytest.mark.parametrize("var", ["ASCEND_RT_VISIBLE_DEVICES", "CUDA_VISIBLE_DEVICES"])
+def test_too_few_visible_devices_names_the_mask_the_launch_uses(scratch_git, var):
+    # (shengyan-chen/lmcache-ascend-deploy, field test rw23/a: the help said CUDA_VISIBLE_DEVICES on an Ascend launch)
+    scratch_git.write("disagg.sh", _script(f"{var}=0", f"{var}=1,2", decode_tp=4))
+    code, out = scratch_git.lint("disagg.sh")
+    [f] = [f for f in out["findings"] if f["code"] == "PD153"]
+    assert f["fix"].startswith(f"List as many devices in `{var}`")
