@@ -40,3 +40,13 @@ def test_json_vllm_reads_is_quiet(scratch_git):
                                "'{\"cudagraph_mode\":\"FULL\",\"max_cudagraph_capture_size\":1k}' --speculative-config "
                                "'{\"method\":\"ngram\"}' --additional-config '{\"a\":1}' --hf-overrides plain\n") == []
     assert _found(scratch_git, "vllm serve M --speculative-config None --compilation-config \"$CC\"\n") == []
+
+
+def test_key_value_pairs_are_a_dict_up_to_vllm_0_9(scratch_git):
+    """vLLM 0.9.2's parse_type(json.loads) reads a value not written as `{...}` as KEY=INT pairs (nullable_kvs,
+    arg_utils.py:61, removed in 0.10.0): XinyueZhang369/ome's runtimes (`--limit-mm-per-prompt image=1` on 0.9.2)
+    got a false VLLM043 (field compare, stop 41)."""
+    pin = "vllm/vllm-openai:v0.9.2"
+    assert _found(scratch_git, f"docker run {pin} --model M --limit-mm-per-prompt image=1,video=2\n") == []
+    [(line, message)] = _found(scratch_git, f"docker run {pin} --model M --limit-mm-per-prompt image=one\n")
+    assert message.startswith("argument --limit-mm-per-prompt: Failed to parse value of item image=one")

@@ -751,13 +751,18 @@ def _json_invalid(launch, info):
         flag, how = info.table.resolve(opt.name)
         if flag is None or how == "dotted" or not flag.converter or "--kv-transfer-config" in flag.option_strings:
             continue
-        refused = _json_refusal(flag.converter, opt.value.text, info.table.json_numbers)
+        from pdlint.engines.vllm.flags import version_key
+        refused = _json_refusal(flag.converter, opt.value.text, info.table.json_numbers,
+                                version_key(info.version) < version_key("0.10.0"))
         if refused:
             out.append(VHit(f"argument {'/'.join(flag.option_strings)}: {refused} (vLLM {info.version})", opt.value))
     return out
 
 
-def _json_refusal(converter: str, text: str, json_numbers: bool):
+def _json_refusal(converter: str, text: str, json_numbers: bool, kvs: bool = False):
+    """Why a JSON option's converter refuses ``text``, or None.  ``kvs``: a release before 0.10.0, whose
+    ``parse_type(json.loads)`` reads a value not written as ``{...}`` as ``KEY=INT,...`` pairs (``nullable_kvs``:
+    OME's `--limit-mm-per-prompt image=1` on vLLM 0.9.2, field compare of stop 41)."""
     import json
     m = re.fullmatch(r"optional_type\((.+)\)", converter)
     if m:
@@ -768,6 +773,14 @@ def _json_refusal(converter: str, text: str, json_numbers: bool):
         return None
     if converter == "union_dict_and_str" and not re.match(r"(?s)^\s*{.*}\s*$", text):
         return None  # any other text is the string
+    if kvs and converter == "parse_type(loads)" and not re.match(r"^{.*}$", text):
+        for item in text.split(","):
+            parts = [p.strip() for p in item.split("=")]
+            if len(parts) != 2:
+                return "Each item should be in the form KEY=VALUE"
+            if not re.fullmatch(r"[-+]?\d+", parts[1]):
+                return f"Failed to parse value of item {parts[0].lower()}={parts[1].lower()}"
+        return None
     if converter in ("union_dict_and_str", "parse_type(loads)", "loads"):
         try:
             json.loads(text)
