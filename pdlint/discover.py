@@ -38,9 +38,10 @@ SHELL_EXT = (".sh", ".bash", ".slurm", ".sbatch", ".pbs", ".qsub", ".lsf", ".bsu
 OTHER_TEXT_EXT = (".py", ".json", ".toml", ".ini", ".cfg", ".conf", ".env", ".tmpl", ".template",
                   ".tftpl", ".ipynb", ".hcl", ".nomad", ".tf", ".tfvars",
                   ".jsonnet", ".libsonnet", ".cue", ".nix", ".ps1", ".bat", ".cmd", ".groovy", ".gotmpl",
-                  # programs that build a launch (Pulumi / CDK in TypeScript, a Go or Rust operator, a Node launcher:
-                  # field test rw23/a, `vllm serve ... kv_role` in index.ts passed a walk without a word)
-                  ".ts", ".mts", ".js", ".mjs", ".cjs", ".go", ".rs", ".java", ".kt", ".rb")
+                  # deployment programs (Pulumi / CDK in TypeScript, a Node launcher: field test rw23/a, `vllm serve
+                  # ... kv_role` in index.ts passed a walk without a word); not Go / Rust, mostly an operator's or a
+                  # router's own source (volcano-sh/kthena, sgl-model-gateway: their CLI definitions)
+                  ".ts", ".mts", ".js", ".mjs", ".cjs")
 OTHER_TEXT_NAMES = re.compile(r"(?:Procfile|Jenkinsfile|Tiltfile)")
 _SHEBANG = re.compile(rb"^#!\s*\S*?(?:/|env\s+)(?:ba|z|k|da|a)?sh\b")
 # Generic suffixes that Slurm / PBS / LSF / SGE job files use too (`run.job`, `train.sub`, `serve.run`), but that other
