@@ -23,7 +23,7 @@ def _found(scratch_git, text: str) -> list:
 
 def test_text_that_is_no_json_and_a_non_object_are_errors(scratch_git):
     found = _found(scratch_git, "vllm serve M --compilation-config '{cudagraph_mode:FULL}'\n"
-                                "vllm serve M --compilation-config 3\n"
+                                "docker run vllm/vllm-openai:v0.33.0 --model M --compilation-config 3\n"
                                 "vllm serve M --speculative-config '{method: ngram}'\n"
                                 "vllm serve M --additional-config '{enable_graph_mode: True}'\n")
     assert [(line, m.split(" [type=")[0].split(" (vLLM")[0]) for line, m in found] == [
@@ -50,3 +50,9 @@ def test_key_value_pairs_are_a_dict_up_to_vllm_0_9(scratch_git):
     assert _found(scratch_git, f"docker run {pin} --model M --limit-mm-per-prompt image=1,video=2\n") == []
     [(line, message)] = _found(scratch_git, f"docker run {pin} --model M --limit-mm-per-prompt image=one\n")
     assert message.startswith("argument --limit-mm-per-prompt: Failed to parse value of item image=one")
+
+
+def test_a_level_for_the_compilation_config_is_judged_for_a_pinned_release_only(scratch_git):
+    """vllm-project/production-stack's `lmcache/vllm-openai:2025-05-05-v1` (a build of a release that took
+    `--compilation-config 3` as a level) got a false VLLM043 error, judged as 0.33.0 (field compare, stop 41)."""
+    assert _found(scratch_git, "docker run lmcache/vllm-openai:2025-05-05-v1 --model M --compilation-config 3\n") == []

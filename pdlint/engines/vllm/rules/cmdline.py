@@ -739,7 +739,9 @@ def _enum_ok(text: str, values: tuple) -> bool:
            "vLLM 0.33.0's parser",
     notes="`--kv-transfer-config` is VLLM001. A config class's JSON is read as the release reads it (bare `32k` "
           "numbers expanded from 0.20.0); JSON that is no object is judged for 0.20.0 and later only. Unknown keys "
-          "of these config classes are not checked yet. A value pdlint cannot see, `None` and the empty value of "
+          "of these config classes are not checked yet; JSON that is no object only where a release is pinned "
+          "(older releases took `--compilation-config 3` as a level). A value pdlint cannot see, `None` and the "
+          "empty value of "
           "an optional config are not judged.")
 def _json_invalid(launch, info):
     if not _judged(launch, info) or info.dynamo:
@@ -753,16 +755,18 @@ def _json_invalid(launch, info):
             continue
         from pdlint.engines.vllm.flags import version_key
         refused = _json_refusal(flag.converter, opt.value.text, info.table.json_numbers,
-                                version_key(info.version) < version_key("0.10.0"))
+                                version_key(info.version) < version_key("0.10.0"), info.pinned)
         if refused:
             out.append(VHit(f"argument {'/'.join(flag.option_strings)}: {refused} (vLLM {info.version})", opt.value))
     return out
 
 
-def _json_refusal(converter: str, text: str, json_numbers: bool, kvs: bool = False):
+def _json_refusal(converter: str, text: str, json_numbers: bool, kvs: bool = False, pinned: bool = True):
     """Why a JSON option's converter refuses ``text``, or None.  ``kvs``: a release before 0.10.0, whose
     ``parse_type(json.loads)`` reads a value not written as ``{...}`` as ``KEY=INT,...`` pairs (``nullable_kvs``:
-    OME's `--limit-mm-per-prompt image=1` on vLLM 0.9.2, field compare of stop 41)."""
+    OME's `--limit-mm-per-prompt image=1` on vLLM 0.9.2, field compare of stop 41).  JSON that is no object
+    (`--compilation-config 3`, the level form of releases before 0.20.0) is judged for a pinned release only
+    (vllm-project/production-stack's `lmcache/vllm-openai:2025-05-05-v1`, a build of those releases)."""
     import json
     m = re.fullmatch(r"optional_type\((.+)\)", converter)
     if m:
@@ -793,7 +797,7 @@ def _json_refusal(converter: str, text: str, json_numbers: bool, kvs: bool = Fal
             value = json.loads(raw)
         except ValueError as e:
             return f"invalid JSON ({e}) [type=json_invalid]: vLLM refuses to start"
-        if not isinstance(value, dict) and json_numbers:
+        if not isinstance(value, dict) and json_numbers and pinned:
             return f"{text!r} is not a JSON object [type=dataclass_type]: vLLM refuses to start"
     return None
 
