@@ -1012,9 +1012,9 @@ class Extractor:
                 at = _CONTINUED_TAG.search(src.text).start() + 1
                 line, col = src.position(at + src.text[at:].index("{%"))
                 self.problem(BROKEN_CONTINUATION, src, line, col,
-                             f"a command continues across block-tag lines: rendered without trim_blocks they are blank "
-                             f"lines that end it; checked as rendered with trim_blocks=True, as the repository's Python "
-                             f"renders templates ({trimmed_by})", severity=WARNING,
+                             f"a command continues across block-tag lines: rendered without trim_blocks they are "
+                             f"blank lines that end it; checked as rendered with trim_blocks=True, as the "
+                             f"repository's Python renders templates ({trimmed_by})", severity=WARNING,
                              fix="Say how the templates render: `[tool.pdlint.jinja] trim-blocks = true` (then this "
                                  "is not reported), or write the tags as `{%- ... %}` so that any render keeps the "
                                  "command whole.")
@@ -3532,6 +3532,7 @@ def _env_runs(doc: TStr, env_values: dict, first: tuple, env: Optional[dict], qu
                         reaches.append(lines)
                         pending.append(len(values) - 1)
     notes: dict = {}
+    flag_values: dict = {}  # variable -> [(value, its token, hint)] of the flag values past the bound
     for i in pending if why else ():
         if len(values[i]) > 1:
             continue  # (a pair of values: each is said on its own)
@@ -3553,10 +3554,17 @@ def _env_runs(doc: TStr, env_values: dict, first: tuple, env: Optional[dict], qu
         for x in sorted(lines):
             if not built(x):
                 notes.setdefault((x[0], x[1]), (reason, hint))
-        if not lines and tok.pieces and not tok.opaque and len([k for k in notes if k[0] is None]) < 8:
-            # a value that changes flags (an array's key, a switch adding an option): said where it is written
-            notes.setdefault((None, tok), (reason.replace("builds this launch only", "runs its launch with other "
-                                                          "flags"), hint))
+        if not lines and why == "bound" and tok.pieces and not tok.opaque:
+            # a value that changes flags (an array's key, a switch adding an option) past the bound: said once per
+            # variable, where its first such value is written (a time budget's cut depends on the machine: not said)
+            flag_values.setdefault(name, []).append((text, tok, hint))
+    for name, vals in list(flag_values.items())[:8]:
+        text, tok, hint = vals[0]
+        more = f" (or {', '.join(v[0] for v in vals[1:4])}{', ...' if len(vals) > 4 else ''})" if len(vals) > 1 else ""
+        notes[(None, tok)] = (f"the script runs its launch with other flags when the environment sets {name}={text}"
+                              f"{more}, and pdlint runs a script again for at most {MAX_ENV_RUNS} such values "
+                              f"(environment switches that lead to other launch text); "
+                              f"{'these were' if more else 'this one was'} past that bound", hint)
     return out, notes
 
 

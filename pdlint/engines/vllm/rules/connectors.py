@@ -773,7 +773,8 @@ def _wrong_type(key: str, node, field: dict):
     if refused is None:
         return None
     import json
-    shown = json.dumps(value) if not isinstance(value, (dict, list)) else ("{...}" if isinstance(value, dict) else "[...]")
+    shown = json.dumps(value) if not isinstance(value, (dict, list)) else \
+        ("{...}" if isinstance(value, dict) else "[...]")
     return f"{key}: {refused[1]} [type={refused[0]}, input_value={shown}]"
 
 
