@@ -1036,7 +1036,11 @@ def router_args(router: Launch) -> tuple:
         for n, b in zip(urls, boots):
             r, how, tok, old = items[n]
             items[n] = (r, how, tok, old or b)
-    return items, discovery
+    return items[:MAX_ROUTER_ITEMS], discovery
+
+
+#: a router's servers read from its argv at most (field test rw24/h: 3,000 `--prefiller-port` entries, a PD154 each)
+MAX_ROUTER_ITEMS = 256
 
 
 def host_role(host: str) -> Optional[str]:

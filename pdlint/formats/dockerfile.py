@@ -108,7 +108,7 @@ def _words(text: str) -> list:
             v = json.loads(r.replace("\\\n", ""))
             if isinstance(v, list):
                 return [str(x) for x in v]
-        except ValueError:
+        except (ValueError, RecursionError):
             pass
     return r.split()
 
@@ -156,7 +156,7 @@ def _form(value: TStr, line: int) -> Form:
     if v.startswith("["):
         try:
             items = json.loads(v.replace("\\\n", ""))
-        except ValueError:
+        except (ValueError, RecursionError):
             items = None
         if isinstance(items, list) and all(isinstance(i, str) for i in items):
             words, search = [], 0

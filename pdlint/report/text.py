@@ -21,6 +21,11 @@ def use_color(stream) -> bool:
     return hasattr(stream, "isatty") and stream.isatty()
 
 
+#: columns of a source line quoted under a finding, and how many of them before the token
+SNIPPET_COLUMNS = 160
+SNIPPET_LEAD = 60
+
+
 def render(findings: list, sources: dict, files: int, color: bool = False, show_fix: bool = True,
            summary: bool = True, coverage=None, left_out: Optional[set] = None) -> str:
     """The report.  Paths, messages, source lines and hints come from the scanned
@@ -36,12 +41,21 @@ def render(findings: list, sources: dict, files: int, color: bool = False, show_
         if src is not None:
             text = src.line_text(f.line)
             if text.strip():
+                column = f.column
                 width = max(1, (f.end_column or f.column + 1) - f.column)
                 width = min(width, max(1, len(text) - f.column + 1))
+                if len(text) > SNIPPET_COLUMNS:
+                    # a window of a long line around the token: the whole line under each of many findings on it
+                    # was N x its length (field test rw24/h: 6,000 flags on one 53 KB line, a MemoryError, exit 2)
+                    start = max(0, min(column - 1 - SNIPPET_LEAD, len(text) - SNIPPET_COLUMNS))
+                    end = start + SNIPPET_COLUMNS
+                    width = max(1, min(width, end - (column - 1)))
+                    text = ("..." if start else "") + text[start:end] + ("..." if end < len(text) else "")
+                    column += (3 if start else 0) - start
                 text = text.expandtabs(1)
                 # the caret under the token as displayed (escapes make some characters wider)
-                before, under = text[:f.column - 1], text[f.column - 1:f.column - 1 + width]
-                pad = len(esc.text(before)) + (f.column - 1 - len(before))
+                before, under = text[:column - 1], text[column - 1:column - 1 + width]
+                pad = len(esc.text(before)) + (column - 1 - len(before))
                 width = len(esc.text(under)) + (width - len(under))
                 caret = " " * pad + "^" + "~" * (max(1, width) - 1)
                 out.append(f"  {f.line:>4} | {esc.text(text)}")

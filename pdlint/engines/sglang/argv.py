@@ -183,12 +183,12 @@ def convert(flag: Flag, text: str) -> Any:
     if t in ("json.loads", "loads"):
         try:
             return json.loads(text)
-        except ValueError:
+        except (ValueError, RecursionError):
             raise _TypeError(f"invalid loads value: {text!r}") from None
     if t == "json_list_type":
         try:
             return json.loads(text)
-        except ValueError:
+        except (ValueError, RecursionError):
             raise _TypeError(f"Invalid JSON list: {text}. Please provide a valid JSON list.", False) from None
     if t == "nullable_str":
         return None if not text or text == "None" else text
@@ -201,7 +201,7 @@ def convert(flag: Flag, text: str) -> Any:
     if t == "parse_cuda_graph_config_arg":
         try:
             parsed = json.loads(text)
-        except ValueError as e:
+        except (ValueError, RecursionError) as e:
             raise _TypeError(f"--cuda-graph-config must be JSON: {e}", False) from None
         if not isinstance(parsed, dict):
             raise _TypeError(f"--cuda-graph-config must be a JSON object, got {type(parsed).__name__}", False)

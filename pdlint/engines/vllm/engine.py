@@ -309,7 +309,7 @@ def _dotted_json_args(info: VllmInfo) -> None:
         try:
             json.loads(tok.text)
             return tok
-        except ValueError:
+        except (ValueError, RecursionError):
             return TStr.join([lit('"'), tok, lit('"')]) if json.dumps(tok.text) == f'"{tok.text}"' \
                 else lit(json.dumps(tok.text))
 

@@ -597,7 +597,7 @@ def filter_text(words: list, text: TStr) -> Optional[TStr]:
         import json
         try:
             json.loads(text.text)
-        except ValueError:
+        except (ValueError, RecursionError):
             return None
         inside, escaped, drop = False, False, set()
         for i, c in enumerate(text.text):

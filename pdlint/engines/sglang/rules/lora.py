@@ -177,7 +177,7 @@ def _json_keys(a):
     for i, text in _json_items(a):
         try:
             obj = json.loads(text)
-        except ValueError:
+        except (ValueError, RecursionError):
             continue
         if not ("lora_path" in obj and "lora_name" in obj):
             hits.append(Hit(_item_token(a, i), fmt={"lora_path": text}))
@@ -198,7 +198,7 @@ def _json_invalid(a):
     for i, text in _json_items(a):
         try:
             json.loads(text)
-        except ValueError as e:
+        except (ValueError, RecursionError) as e:
             hits.append(Hit(_item_token(a, i), fmt={"error": str(e)},
                             note=f"--lora-paths item {text!r} is not valid JSON"))
     return hits

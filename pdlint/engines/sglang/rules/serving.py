@@ -792,7 +792,7 @@ def _kv_events(a):
         return None
     try:
         return json.loads(v)
-    except ValueError as e:
+    except (ValueError, RecursionError) as e:
         return e
 
 
@@ -1049,7 +1049,7 @@ def _json_value(a, dest):
     if isinstance(v, str):
         try:
             return json.loads(v)
-        except ValueError:
+        except (ValueError, RecursionError):
             return None
     return v
 

@@ -789,13 +789,13 @@ def _json_refusal(converter: str, text: str, json_numbers: bool, kvs: bool = Fal
         try:
             json.loads(text)
             return None
-        except ValueError:
+        except (ValueError, RecursionError):
             return f"Value {text} cannot be converted to <function loads>."
     if converter == "parse_dataclass":
         raw = _expand_numbers(text) if json_numbers else text
         try:
             value = json.loads(raw)
-        except ValueError as e:
+        except (ValueError, RecursionError) as e:
             return f"invalid JSON ({e}) [type=json_invalid]: vLLM refuses to start"
         if not isinstance(value, dict) and json_numbers and pinned:
             return f"{text!r} is not a JSON object [type=dataclass_type]: vLLM refuses to start"
