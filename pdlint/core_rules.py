@@ -48,8 +48,9 @@ UNDEFINED = register(Rule(
     "Reports a template variable that has no value: not set in the template, in `[tool.pdlint.vars]`, a values "
     "file, a per-role `roles.<role>.vars` table or `--var`. Once per variable and template file, at its first use; "
     "the message names the other lines that use it. A variable the template only tests or loops over (`{% if x %}`, "
-    "`{% for s in steps %}`), whose name is close to no defined one and looks like no role switch, is a warning: "
-    "Jinja's default undefined makes it false / empty without an error, and the message says what was not rendered.",
+    "`{% for s in steps %}`), whose name is close to no defined one, looks like no role switch and guards no flags "
+    "or role words, is a warning: Jinja's default undefined makes it false / empty without an error, and the "
+    "message says what was not rendered.",
     "Templates are rendered with strict undefined semantics: a deployment tool rendering this template would fail "
     "or emit an empty value where a flag value belongs.",
     "Define the variable (in the template, the pdlint config or a values file), or pass it with `--var NAME=VALUE`.",

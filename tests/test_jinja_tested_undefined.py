@@ -46,3 +46,16 @@ def test_a_value_written_out_or_a_typo_stays_an_error(scratch, text, why):
     scratch.write("pod.yaml.j2", "apiVersion: v1\nkind: Pod\nspec:\n  containers:\n    - command: [x]\n" + text)
     code, doc = scratch.lint(".")
     assert [s for s, _ in _pd005(doc)] == ["error"] and code == 1, why
+
+
+@pytest.mark.parametrize("text", [
+    'python -m sglang.launch_server --model-path m --disaggregation-mode {{ "prefill" if is_first else "decode" }}\n',
+    "python -m sglang.launch_server --model-path m \\\n{% if is_first %}\n  --enable-linear-replayssm-spec \\\n"
+    "{% endif %}\n  --port 30001\n",
+])
+def test_a_tested_variable_that_picks_a_role_or_flags_stays_an_error(scratch, text):
+    """Field test rw24/h: `{{ "prefill" if is_first else "decode" }}` rendered the decode only, and the undefined
+    switch had become a warning (exit 0): what it guards is launch text, so it stays PD005's error."""
+    scratch.write("launch.sh.j2", text)
+    code, doc = scratch.lint(".")
+    assert [s for s, _ in _pd005(doc)] == ["error"] and code == 1

@@ -877,6 +877,27 @@ def switch_values(name: str) -> Optional[dict]:
     return {"prefill": role == "prefill", "decode": role == "decode"}
 
 
+#: flags or role words in what a test guards: a variable it tests picks launch text (a role, a flag)
+_LAUNCH_WORDS = re.compile(r"(?<![\w-])--[A-Za-z]|prefill|decode|kv_producer|kv_consumer|kv_both", re.I)
+_BLOCK_END = re.compile(r"\{%-?\s*(?:endif|else|elif)\b")
+
+
+def _guards_launch_text(src, line: int, most: int = 64) -> bool:
+    """Do the test on ``line`` of ``src`` and what it guards (up to the ``{% endif %}`` / ``{% else %}``, at most
+    ``most`` lines) hold flags or role words?  Then a variable only tested there picks launch text
+    (``--disaggregation-mode {{ "prefill" if is_first else "decode" }}``, field test rw24/h): a PD005 error, as
+    a value written out is; a guard of other text (a volume mount) is a warning."""
+    if src is None:
+        return True
+    for n in range(line, line + most):
+        text = src.line_text(n) if n <= src.text.count("\n") + 1 else ""
+        if _LAUNCH_WORDS.search(text):
+            return True
+        if _BLOCK_END.search(text):
+            return False
+    return False
+
+
 def undefined_message(name: str, role_var: Optional[str], variables: dict, role_vars: dict,
                       role_info: dict) -> tuple:
     """(message, hint) of an undefined variable: a did-you-mean over the names the template can see (the
@@ -994,7 +1015,8 @@ def render_template(src: SourceFile, name: str, *, root: str, cwd: str, variable
             # role variable pdlint must be told)
             problems.append(Problem("undefined", message, usrc or src, uline,
                                     _name_column(usrc or src, uline, uname), hint,
-                                    utest and hint is None and "did you mean" not in message))
+                                    utest and hint is None and "did you mean" not in message
+                                    and not _guards_launch_text(usrc or src, uline)))
         tstr, traced = _decode(out, state)
         if state.risky or risky_before:
             plain_state = _State(root, cwd, limits, read_file, options)
