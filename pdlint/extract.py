@@ -11,6 +11,7 @@ role).  Problems with the input itself become ``PD`` findings here.
 
 from __future__ import annotations
 
+import bisect
 import os
 import re
 import time
@@ -2155,7 +2156,7 @@ class Extractor:
                 self.out.notes.setdefault(path, {}).setdefault(at, (reason, hint, None))
             for (path, at), (reason, hint) in unreached.items():  # (values that change flags: at the value)
                 if path is None:
-                    self.unchecked(at, reason, hint, job)
+                    self.unchecked(at[0], reason, hint, job)
             env_labels = {r[2] for r in extra}
             runs += extra
         orphans = self.orphaned_flags(doc, cmds, render_role)
@@ -3117,6 +3118,9 @@ _PIN_FILE = re.compile(r"(?i)^(?:(?:docker|container)file(?:\.[\w.-]+)?|[\w.-]+\
 #: (:mod:`pdlint.formats.shell.envruns`), beyond its run with the defaults; the launch text only the values
 #: left out reach stays reported as not checked (PD020)
 MAX_ENV_RUNS = 4
+#: values of environment switches a run is chosen from (field test rw24/h: a 39 KB `case` gave thousands, and choosing
+#: among them took the file's whole budget)
+MAX_ENV_VALUES = 256
 
 
 _ROLE_VAR_FILES = ("main.yml", "main.yaml")
@@ -3433,8 +3437,8 @@ def _env_runs(doc: TStr, env_values: dict, first: tuple, env: Optional[dict], qu
     the rank test whose other arm is the decode, field test rw22/h); a value whose lines every run so far built is
     not tried.  A value another run reaches (``MODEL_NAME`` in the ``NODE_RANK=1`` run) is tried with that run's
     value too.  Returns ``(runs, notes)``: ``notes`` (path, line) -> (reason, hint) at the launch text of each
-    value not tried for the bound or the time budget, which no run built; (None, the value's token) -> (reason,
-    hint) for such a value that only changes flags (at most 8)."""
+    value not tried for the bound or the time budget, which no run built; (None, (the value's token, its variable)) -> (reason,
+    hint) for such a value that only changes flags, or a pair of values whose first is a role switch's (at most 8)."""
     from pdlint.formats.shell import shell_commands
     from pdlint.formats.shell.conditions import role_of
     from pdlint.formats.shell.state import tstr_key
@@ -3450,14 +3454,20 @@ def _env_runs(doc: TStr, env_values: dict, first: tuple, env: Optional[dict], qu
                     if p.src is not None and not p.opaque:
                         into.setdefault(p.src.path, set()).add(p.offset)
 
+    ordered: dict = {}  # path -> the covered offsets sorted (made again after each run)
+
     def built(x: tuple) -> bool:  # a word of a command built so far is in this line of launch text
-        return any(x[3] <= o < x[4] for o in covered.get(x[0], ()))
+        offsets = ordered.get(x[0])
+        if offsets is None:
+            offsets = ordered[x[0]] = sorted(covered.get(x[0], ()))
+        k = bisect.bisect_left(offsets, x[3])
+        return k < len(offsets) and offsets[k] < x[4]
 
     reach = reach or {}
     # ("<not worker>": any value but the default a test compared with, pdlint.formats.shell.envruns._other; only
     # when no test gave the variable a value of its own: `elif [ "$ROLE" = decode ]` says which other value)
     values = [((name, text, tok),) for name, vs in env_values.items() for text, tok in vs.items()
-              if not (text.startswith("<not ") and any(not t.startswith("<not ") for t in vs))]
+              if not (text.startswith("<not ") and any(not t.startswith("<not ") for t in vs))][:MAX_ENV_VALUES]
     reaches = [reach.get(v[0][:2]) or () for v in values]  # the launch text lines each run may build
     out = []
     had = {tstr_key(h.text) for h in first[3]}
@@ -3466,6 +3476,7 @@ def _env_runs(doc: TStr, env_values: dict, first: tuple, env: Optional[dict], qu
     claimed: set = set()  # the launch texts of the values tried
     singles = {v[0][:2] for v in values}  # the values the first run noted, each tried on its own
     made: list = []  # the commands the runs built (a pair of values builds only what no run did)
+    after_switch: set = set()  # pairs whose first value reached launch text of its own (a role switch)
     pending = list(range(len(values)))
     why = None
 
@@ -3482,10 +3493,11 @@ def _env_runs(doc: TStr, env_values: dict, first: tuple, env: Optional[dict], qu
         return (0 if any(x[2] not in claimed for x in fresh) else 2, i)
 
     while pending:
-        i = min(pending, key=rank)
-        if rank(i)[0] == 3:
-            pending.remove(i)
-            continue
+        ranks = {j: rank(j) for j in pending}  # (they change only with a run: once per run, not per value)
+        pending = [j for j in pending if ranks[j][0] != 3]  # every line each reaches is built already
+        if not pending:
+            break
+        i = min(pending, key=ranks.__getitem__)
         if len(out) >= MAX_ENV_RUNS:
             why = "bound"
             break
@@ -3510,6 +3522,7 @@ def _env_runs(doc: TStr, env_values: dict, first: tuple, env: Optional[dict], qu
         cmds = [c for c in shell_commands(doc, run_ctx, env=run_env, bound=bound)
                 if not c.uncalled and key(c, names) not in base]
         offsets_of(cmds, covered)
+        ordered.clear()
         made += cmds
         heredocs = [h for h in run_ctx.heredocs if not h.uncalled and tstr_key(h.text) not in had]
         how = " and ".join(f"${n}={x}" if n.isdigit() else f"{n}={x}" for n, x, _ in assigns)
@@ -3527,15 +3540,24 @@ def _env_runs(doc: TStr, env_values: dict, first: tuple, env: Optional[dict], qu
                     if t2.startswith("<not "):
                         continue
                     lines = run_ctx.env_reach.get((n2, t2)) or ()
+                    if len(values) >= 2 * MAX_ENV_VALUES:
+                        break
                     if (lines and any(not built(x) for x in lines)) or (not lines and (n2, t2) in singles):
                         values.append(assigns + ((n2, t2, tok2),))
                         reaches.append(lines)
                         pending.append(len(values) - 1)
+                        if reaches[i]:
+                            after_switch.add(len(values) - 1)
     notes: dict = {}
     flag_values: dict = {}  # variable -> [(value, its token, hint)] of the flag values past the bound
     for i in pending if why else ():
-        if len(values[i]) > 1:
-            continue  # (a pair of values: each is said on its own)
+        if len(values[i]) > 1:  # (a pair of values another run reached: said at the second one, past the bound)
+            (n1, t1, _), (name, text, tok) = values[i][:2]
+            if why == "bound" and i in after_switch and tok.pieces and not tok.opaque:
+                flag_values.setdefault(f"{n1}={t1} and {name}", []).append(
+                    (text, tok, f"give {n1} and {name} the values you deploy with (`--var {n1}={t1} --var {name}="
+                                f"{text}`) to check it"))
+            continue
         name, text, tok = values[i][0]
         what = f"the script's argument ${name} is {text}" if name.isdigit() else \
             f"the environment sets {name}={text}"
@@ -3561,10 +3583,10 @@ def _env_runs(doc: TStr, env_values: dict, first: tuple, env: Optional[dict], qu
     for name, vals in list(flag_values.items())[:8]:
         text, tok, hint = vals[0]
         more = f" (or {', '.join(v[0] for v in vals[1:4])}{', ...' if len(vals) > 4 else ''})" if len(vals) > 1 else ""
-        notes[(None, tok)] = (f"the script runs its launch with other flags when the environment sets {name}={text}"
-                              f"{more}, and pdlint runs a script again for at most {MAX_ENV_RUNS} such values "
-                              f"(environment switches that lead to other launch text); "
-                              f"{'these were' if more else 'this one was'} past that bound", hint)
+        notes[(None, (tok, name))] = (
+            f"the script runs its launch with other flags when the environment sets {name}={text}{more}, and pdlint "
+            f"runs a script again for at most {MAX_ENV_RUNS} such values (environment switches that lead to other "
+            f"launch text); {'these were' if more else 'this one was'} past that bound", hint)
     return out, notes
 
 

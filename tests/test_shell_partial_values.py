@@ -105,9 +105,11 @@ def test_the_switch_to_other_launch_text_runs_before_flag_values(scratch_git):
     code, doc = scratch_git.lint("server.sh")
     assert "decode" in {l["role"] for l in doc["launches"]}
     left = [(f["line"], f["message"]) for f in doc["findings"] if f["code"] == "PD020"]
-    assert [line for line, _ in left] == [8]  # (MODEL_NAME=C and =D: once, at the first one's flags)
-    assert left[0][1].startswith("the script runs its launch with other flags when the environment sets MODEL_NAME=C "
+    # (MODEL_NAME=C and =D once, at the first one's flags; the decode's runs with each model, and with LOAD_DUMMY)
+    assert [line for line, _ in left] == [6, 8, 12]
+    assert left[1][1].startswith("the script runs its launch with other flags when the environment sets MODEL_NAME=C "
                                  "(or D), and pdlint runs a script again for at most 4 such values")
+    assert "sets NODE_RANK=1 and MODEL_NAME=A (or B, C, D)" in left[0][1]
 
 
 def test_a_sourced_path_through_an_unseen_directory_names_the_repository_file(scratch_git):
@@ -125,3 +127,44 @@ def test_a_sourced_path_through_an_unseen_directory_names_the_repository_file(sc
     code, doc = scratch_git.lint("server.sh")
     (f,) = [f for f in doc["findings"] if f["code"] == "PD014"]
     assert "is not in the repository (a file of the deploy host)" in f["message"]
+
+
+DECOYS = """\
+    #!/bin/bash
+    MODEL=${MODEL:-small}
+    NODE_RANK=${NODE_RANK:-0}
+    EXTRA=""
+    case "$MODEL" in big) EXTRA="--enable-linear-replayssm-spec" ;; esac
+    LOG=""
+    if [ "${D1:-0}" = 1 ]; then LOG="--log-level debug"; fi
+    if [ "${D2:-0}" = 1 ]; then LOG="--log-level debug"; fi
+    if [ "$NODE_RANK" = 1 ]; then
+      python -m sglang.launch_server --model-path m --disaggregation-mode prefill --port 30001 $EXTRA $LOG
+    else
+      python -m sglang.launch_server --model-path m --disaggregation-mode decode --port 30002 $EXTRA $LOG
+    fi
+    """
+
+
+def test_a_role_switch_pair_past_the_bound_is_said(scratch_git):
+    """Field test rw24/h: two decoy switches used up the runs (at most 4) before the pair NODE_RANK=1 with
+    MODEL=big, whose prefill carries the SGL101 flag; the pair was dropped without a word (exit 0, --strict too).
+    (Run before the single values it would leave the prefill without the model's run: pairs of other models.)"""
+    scratch_git.write("run.sh", DECOYS)
+    code, doc = scratch_git.lint("--strict", "run.sh")
+    said = [f["message"] for f in doc["findings"] if f["code"] == "PD020"]
+    assert any("sets NODE_RANK=1 and MODEL=big" in m for m in said) and code == 1
+
+
+def test_choosing_among_many_switch_values_is_bounded(scratch_git):
+    """Field test rw24/h: a `case` with 8,000 alternatives (39 KB) took the file's whole budget choosing the runs
+    (each value re-ranked once per value dropped)."""
+    import time
+    alts = "|".join(str(i) for i in range(1, 8000))
+    scratch_git.write("run.sh", f'#!/bin/bash\nR=${{R:-0}}\ncase "$R" in {alts}) python -m sglang.launch_server '
+                                f'--model-path m --disaggregation-mode prefill ;; esac\n'
+                                f'python -m sglang.launch_server --model-path m --disaggregation-mode decode\n')
+    t = time.monotonic()
+    code, doc = scratch_git.lint("run.sh")
+    assert time.monotonic() - t < 8 and "PD008" not in {f["code"] for f in doc["findings"]}
+    assert sorted(l["role"] for l in doc["launches"]) == ["decode", "prefill"]
