@@ -693,6 +693,13 @@ def assess(jobs: list, extraction, findings: list, strict: bool = False, shown=N
         lines = covered.get(job.display, set())
         kind = "python" if job.display.endswith(".py") else "shell" if job.kind in ("shell", "justfile", "makefile") else ""
         markers = find_markers(text, kind, skip=lines)
+        if not markers and not fc.launches and "\\u" in text and job.display.lower().endswith(".json"):
+            # launch text written with JSON escapes (`"disaggregation\\u005fmode"`) in a file no launch came from
+            # (one the YAML reader refused: a lone surrogate `"\\ud800"`, field test rw24/h): said at its start
+            from pdlint.discover import _searched_text
+            decoded = find_markers(_searched_text(job.display, text.encode("utf-8", "surrogatepass")), kind)
+            if decoded:
+                markers = [Marker(1, 1, decoded[0].text, "key")]
         # markers on covered lines are not searched: a file with some has launches, which is what the count
         # tells (Coverage.launch_text)
         fc.markers = len(markers)

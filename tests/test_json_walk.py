@@ -78,3 +78,12 @@ def test_a_key_written_with_a_json_escape_is_launch_text_in_a_walk(scratch_dir, 
     code, walked = run(capsys)
     assert sorted(l["role"] for l in walked["launches"]) == ["decode", "prefill"]
     assert "SGL805" in [f["code"] for f in walked["findings"]] and code == 1
+
+
+def test_escaped_launch_text_in_a_json_file_pdlint_cannot_read_is_reported(scratch_dir, capsys):
+    """Field test rw24/h: a lone surrogate (`"\\ud800"`, which Python's json reads) made the YAML reader refuse the
+    file, and its launch text was written with `\\u` escapes: no finding at all (exit 0 with --strict)."""
+    text = role_config("nixl").replace("disaggregation_mode", "disaggregation\\u005fmode")[:-1] + ', "note": "\\ud800"}'
+    (scratch_dir / "pd.json").write_text(text)
+    code, walked = run(capsys, "--strict")
+    assert [(f["code"], f["line"]) for f in walked["findings"]] == [("PD020", 1)] and code == 1
