@@ -3553,7 +3553,7 @@ def _env_runs(doc: TStr, env_values: dict, first: tuple, env: Optional[dict], qu
     for i in pending if why else ():
         if len(values[i]) > 1:  # (a pair of values another run reached: said at the second one, past the bound)
             (n1, t1, _), (name, text, tok) = values[i][:2]
-            if why == "bound" and i in after_switch and tok.pieces and not tok.opaque:
+            if why == "bound" and i in after_switch and not reaches[i] and tok.pieces and not tok.opaque:
                 flag_values.setdefault(f"{n1}={t1} and {name}", []).append(
                     (text, tok, f"give {n1} and {name} the values you deploy with (`--var {n1}={t1} --var {name}="
                                 f"{text}`) to check it"))
