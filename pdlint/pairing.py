@@ -626,36 +626,15 @@ def address_keys(launch: Launch) -> list:
             host, port, _ = parse_url(tok)
             if port is not None and _named_host(host):
                 out.append((role, f"{d}\0{host.lower()}:{port}"))
-            elif port is not None and host and host.strip("[]").lower() in _LOOPBACK:
-                out.append((role, f"{d}\0{LOCAL}:{port}"))
-        local = [k for _, k in out if f"\0{LOCAL}:" in k]
-        if len(set(local)) != len(local):
-            # (two servers on one port are no one host's: `--prefill http://127.0.0.1:30000 --decode
-            # http://127.0.0.1:30000` names each node's own server, not the scripts beside it)
-            out = [(r, k) for r, k in out if f"\0{LOCAL}:" not in k]
         return out
     host, port = _written_host(launch), facts(launch).http_port
-    if port is None or pair_role(launch) not in ("prefill", "decode"):
+    if host is None or port is None or pair_role(launch) not in ("prefill", "decode"):
         return []
-    if host is None:  # (reached at localhost by a router beside it, unless its --host is a value pdlint cannot see)
-        return [] if _host_written(launch) else [(pair_role(launch), f"{d}\0{LOCAL}:{port}")]
     return [(pair_role(launch), f"{d}\0{host.lower()}:{port}")]
-
-
-#: the host part of an address key for a loopback URL of a router and a server that listens on every or the
-#: loopback interface: joined only where the directory holds one deployment's servers at that port
-LOCAL = "<local>"
 
 
 def _named_host(host: str) -> bool:
     return bool(host) and host.strip("[]").lower() not in _LOOPBACK and host != "::"
-
-
-def _host_written(launch: Launch) -> bool:
-    """Does the server's argv write a ``--host`` whose value pdlint cannot see (``--host $HOST``)?  Then it is
-    not known to listen where a router's localhost reaches."""
-    return any((t.text == "--host" and i + 1 < len(launch.argv) and launch.argv[i + 1].opaque) or
-               (t.text.startswith("--host=") and t.opaque) for i, t in enumerate(launch.argv))
 
 
 def _written_host(launch: Launch) -> Optional[str]:
@@ -753,8 +732,6 @@ def _join_routed_servers(launches: list, uf: _UF, how: dict) -> None:
         missed = []  # URLs no server of their role listens at
         for k in keys:
             at = [s for s in servers.get(k, ()) if not alternative_renders(r, s)]
-            if f"\0{LOCAL}:" in k[1] and len({uf.find(unit_key(s)) for s in at}) > 1:
-                at = []  # (localhost:7100 in a directory of experiments that reuse the port: which one is not known)
             # a server of the router's own deployment at that address is the one it names: experiments kept
             # in sibling scripts reuse the same hosts and ports (devopsrustem/slurmv4, field test rw16/k: a NIXL
             # pair's router joined the Mooncake pairs of four other scripts, SGL805 on each)

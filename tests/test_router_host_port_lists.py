@@ -1,0 +1,42 @@
+"""A proxy fronting several prefill and decode servers by comma-separated host and port lists (LMCache's proxy:
+`--prefiller-host A,B --prefiller-port 7100,7200`, shengyan-chen/lmcache-ascend-deploy, field test rw23/a): each
+entry names a server, so a 2P2D deployment behind it is four pairs, not two 1P1D pairs by file name (a TP 4 prefill
+sending to a TP 2 decode was missed).  (A proxy's localhost URLs join nothing: a directory's scripts may run on
+other nodes, and joining by port made the result cache's components a directory wide: bench/ "1 changed" +28%.)"""
+
+import pytest
+
+
+def _vllm(role: str, port: int, tp: int) -> str:
+    kv = "kv_producer" if role == "prefill" else "kv_consumer"
+    return (f"vllm serve Qwen/Qwen3-8B --host 10.0.0.5 --port {port} --tensor-parallel-size {tp} "
+            f"--kv-transfer-config '{{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"{kv}\"}}'\n")
+
+
+@pytest.mark.parametrize("ports", [
+    "--prefiller-hosts 10.0.0.5 10.0.0.5 --prefiller-ports 7100 7200 --decoder-hosts 10.0.0.5 10.0.0.5 "
+    "--decoder-ports 7600 7700",
+    "--prefiller-host 10.0.0.5,10.0.0.5 --prefiller-port 7100,7200 --decoder-host 10.0.0.5 --decoder-port 7600,7700"])
+def test_a_proxys_host_and_port_lists_join_the_servers_it_names(scratch_git, ports):
+    scratch_git.write("pd/start_prefiller_1.sh", _vllm("prefill", 7100, 4))
+    scratch_git.write("pd/start_decoder_1.sh", _vllm("decode", 7600, 4))
+    scratch_git.write("pd/start_prefiller_2.sh", _vllm("prefill", 7200, 2))
+    scratch_git.write("pd/start_decoder_2.sh", _vllm("decode", 7700, 2))
+    scratch_git.write("pd/start_proxy.sh", f"python3 toy_proxy_server.py --port 8100 {ports}\n")
+    code, doc = scratch_git.lint(".")
+    pairs = sorted((p["prefill"]["path"], p["decode"]["path"]) for d in doc["pairs"] for p in d["pairs"])
+    assert len(pairs) == 4
+    # (TP 4 prefill -> TP 2 decode, through the proxy: refused by NIXL up to vLLM 0.13, no release pinned)
+    assert sorted((f["code"], f["path"]) for f in doc["findings"]) == [("VLLM022", "pd/start_decoder_2.sh")]
+
+
+def test_a_proxy_names_at_most_256_servers():
+    from pdlint.model import Launch
+    from pdlint.pairing import MAX_ROUTER_ITEMS, router_args
+    from pdlint.text import SourceFile, TStr
+    args = "--prefiller-port " + ",".join(str(7000 + i) for i in range(3000))
+    doc = TStr.from_source(SourceFile("pd/proxy.sh", args))
+    words = [doc[:len("--prefiller-port")], doc[len("--prefiller-port") + 1:]]
+    router = Launch(path="pd/proxy.sh", line=1, engine="vllm", entrypoint="toy_proxy_server.py", kind="router",
+                    argv=words)
+    assert len(router_args(router)[0]) == MAX_ROUTER_ITEMS
