@@ -358,16 +358,15 @@ def other_engine_spots(path: str, text: str) -> list:
     (:data:`_OTHER_ENGINES`), at the flag that makes each one PD; text in a ``#`` comment left out."""
     if "--" not in text:
         return []
-    low = None
+    low = text.lower()
     out = []
     for word, name, rx in _OTHER_ENGINES:
-        if low is None:
-            low = text.lower()
         if word not in low:
             continue
         for m in rx.finditer(text):
             start = text.rfind("\n", 0, m.start()) + 1
-            line_text = text[start:text.find("\n", m.start()) if "\n" in text[m.start():] else len(text)]
+            end = text.find("\n", m.start())
+            line_text = text[start:end if end >= 0 else len(text)]
             if len(_strip_line_comment(line_text)) <= m.start() - start:
                 continue  # in a comment
             line = text.count("\n", 0, m.start()) + 1

@@ -159,27 +159,23 @@ def _plain_file(root: str, rel: str, min_size: int = 0) -> Optional[int]:
     return st.st_size if stat.S_ISREG(st.st_mode) and st.st_size >= min_size else None
 
 
-def engine_words(root: str, engine: str) -> tuple:
-    """``(words, files)``: the words (``[A-Za-z0-9_-]`` runs, dashes trimmed) of the definition files of
-    ``engine``'s source tree at ``root`` (:data:`ENGINE_DEFINITIONS`: plain files within
-    :data:`MAX_ENGINE_DEFINITION_BYTES`), and the paths of those files: what a fork may define that the released
-    engine does not (a flag, a choice, a config field)."""
+def engine_words(root: str, engine: str, boundary) -> frozenset:
+    """The words (``[A-Za-z0-9_-]`` runs, dashes trimmed) of the definition files of ``engine``'s source tree at
+    ``root`` (:data:`ENGINE_DEFINITIONS`: plain files, read through ``boundary`` within
+    :data:`MAX_ENGINE_DEFINITION_BYTES`): what a fork may define that the released engine does not (a flag, a
+    choice, a config field)."""
     import re
+    from pdlint.safeio import Refused
     words: set = set()
-    files = []
     for rel in ENGINE_DEFINITIONS.get(engine, ()):
-        size = _plain_file(root, rel)
-        if size is None or size > MAX_ENGINE_DEFINITION_BYTES:
+        if _plain_file(root, rel) is None:
             continue
-        path = os.path.join(root, rel)
         try:
-            with open(path, "rb") as f:
-                data = f.read(MAX_ENGINE_DEFINITION_BYTES + 1)
-        except OSError:
+            data = boundary.read(os.path.join(root, rel), root, limit=MAX_ENGINE_DEFINITION_BYTES)
+        except Refused:
             continue
-        files.append(path)
         words.update(w.strip("-") for w in re.findall(r"[A-Za-z0-9_-]+", data.decode("utf-8", "replace")))
-    return frozenset(words), files
+    return frozenset(words)
 
 
 def repo_root(path: str, cache: dict) -> Optional[str]:

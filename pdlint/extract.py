@@ -2687,7 +2687,7 @@ class Extractor:
         key = (root, launch.engine)
         if key not in self._engine_sources:
             rel = engine_source(root, launch.engine)
-            self._engine_sources[key] = None if rel is None else (rel, engine_words(root, launch.engine)[0])
+            self._engine_sources[key] = None if rel is None else (rel, engine_words(root, launch.engine, self.boundary))
         if self.deps is not None:  # (their contents: the words a fork defines are an input of the result)
             for rel in ENGINE_SOURCES[launch.engine] + ENGINE_DEFINITIONS[launch.engine]:
                 self.deps.weak(os.path.join(root, rel))

@@ -889,8 +889,8 @@ def _guards_launch_text(src, line: int, most: int = 64) -> bool:
     a value written out is; a guard of other text (a volume mount) is a warning."""
     if src is None:
         return True
-    for n in range(line, line + most):
-        text = src.line_text(n) if n <= src.text.count("\n") + 1 else ""
+    for n in range(line, min(line + most, src.text.count("\n") + 2)):
+        text = src.line_text(n)
         if _LAUNCH_WORDS.search(text):
             return True
         if _BLOCK_END.search(text):
