@@ -1085,7 +1085,8 @@ class Extractor:
         if foreign:
             problems = [p for p in problems if p.code == "limit"]  # a chat template: its Jinja is not ours to judge
         elif not _may_launch(src, plain, (variables, role_vars), includes):
-            drop = ("render",) if _may_take_a_command(job.abspath, src, plain) else ("render", "undefined")
+            drop = ("render", "unrendered") if _may_take_a_command(job.abspath, src, plain) else \
+                ("render", "undefined", "unrendered")
             if _OTHER_DELIMITERS.search(src.text):
                 # nor its syntax, when its tool sets other delimiters and keeps GitHub's `${{ a || b }}` for
                 # Actions (THUDM/slime's `<% %>` workflow templates, field test rw13/e)
@@ -1094,6 +1095,12 @@ class Extractor:
             lost = []  # (a template that holds no launch: nothing of it went unchecked)
         if not foreign:
             self.out.build_gaps.extend(lost)
+        for p in problems:
+            if p.code == "unrendered":  # a branch of launch text Jinja skipped: unchecked, at its guard
+                at = p.src or src
+                name = re.match(r"\w*", at.line_text(p.line)[p.column - 1:]).group() or "-"
+                self.unchecked(TStr.at(name, at, at.offset_of(p.line, p.column)), p.message, p.hint, job)
+        problems = [p for p in problems if p.code != "unrendered"]
         for p, also, tested in _one_per_undefined_name(problems, src):
             message = p.message + (f" (also used on line{'s' if len(also) > 1 else ''} "
                                    f"{_line_list(also)})" if also else "") + (_ONLY_TESTED if tested else "")

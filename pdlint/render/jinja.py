@@ -140,6 +140,10 @@ class Problem:
     test: bool = False  # an undefined variable used in a truth test or a loop here (Recording._record)
 
 
+#: how an unset variable was used where Jinja asks only whether it is set (``is defined``, ``default(false)``)
+OPTIONAL = "optional"
+
+
 @dataclass
 class Rendered:
     text: TStr
@@ -373,6 +377,8 @@ def make_environment(state: _State, traced: bool = True):
             state.undefined.append((name, src, line, test))
 
         def __str__(self):
+            if _no_else(self):
+                return ""
             self._record()
             return f"${{{self._undefined_name}}}"
 
@@ -444,6 +450,8 @@ def make_environment(state: _State, traced: bool = True):
 
     def mark(value, seg_id):
         seg = state.segments[seg_id]
+        if isinstance(value, jinja2.Undefined) and _no_else(value):
+            value = ""  # (`{{ '--flag' if x }}` with x false: Jinja writes nothing)
         if isinstance(value, jinja2.Undefined):
             name = value._undefined_name or "<undefined>"
             line, _ = seg.src.position(seg.offset) if seg.src else (1, 1)
@@ -473,12 +481,42 @@ def make_environment(state: _State, traced: bool = True):
             items = [env.getitem(x, attribute) for x in items]
         return str(d).join(_ostr_marked(state, x) for x in items)
 
+    def optional(value) -> None:
+        # `{% if spec is defined %}`, `{% if spec | default(false) %}`: Jinja answers an unset variable without
+        # touching it, so the branch it guards is silently not rendered (rw24/h item 5)
+        if isinstance(value, Recording):
+            src, line = _current_template_line(state)
+            state.undefined.append((value._undefined_name or "<undefined>", src, line, OPTIONAL))
+
+    def defined(value):
+        optional(value)
+        return not isinstance(value, jinja2.Undefined)
+
+    def undefined_(value):
+        optional(value)
+        return isinstance(value, jinja2.Undefined)
+
+    plain_default = env.filters["default"]
+
+    def default(value, default_value="", boolean=False):
+        if not default_value:
+            optional(value)  # (a value default, `{{ port | default(8000) }}`, is rendered and checked)
+        return plain_default(value, default_value, boolean)
+
+    env.tests["defined"], env.tests["undefined"] = defined, undefined_
+    env.filters["default"] = env.filters["d"] = default
     env._pdl_mark = mark
     env._pdl_ostr = ostr
     env.filters["__pdl_mark"] = mark  # around includes (_Transformer._wrap_include)
     if traced:
         env.filters["join"] = join
     return env
+
+
+def _no_else(value) -> bool:
+    """Is ``value`` the undefined an inline ``a if b`` without ``else`` gives when ``b`` is false?  Jinja writes it
+    as nothing; it names no variable (it was PD005's "undefined variable '<undefined>'")."""
+    return value._undefined_name is None and str(value._undefined_hint or "").startswith("the inline if-expression")
 
 
 def _is_opaque_value(value) -> bool:
@@ -898,6 +936,45 @@ def _guards_launch_text(src, line: int, most: int = 64) -> bool:
     return False
 
 
+#: a test on the line: ``{% if %}`` / ``{% elif %}``, or an inline ``{{ a if b }}``
+_GUARD_TAG = re.compile(r"\{%-?\s*(?:el)?if\b|\{\{[^}]*\bif\b")
+
+
+def _unrendered_guard(name: str, src, line: int, variables: dict, role_vars: dict) -> Optional[Problem]:
+    """The problem of a branch of launch text guarded by ``name is defined`` / ``name | default(false)`` for a
+    ``name`` nothing gives a value: Jinja renders it as off without an error, so the flags it guards were never
+    rendered, hence never checked (a PD020 warning, so that ``--strict`` fails; a guard of other text, or of a
+    variable set for one role only, says nothing)."""
+    if src is None or name in variables or any(name in vs for vs in role_vars.values()):
+        return None
+    column = _name_column(src, line, name) - 1
+    text = src.line_text(line)
+    tag = None
+    for m in _GUARD_TAG.finditer(text):  # the test the name is in (the last one starting before it)
+        if m.start() < column:
+            tag = m
+    if tag is None:
+        return None
+    if tag.group().startswith("{{"):  # `{{ '--flag' if spec is defined }}`: what the expression writes
+        end = text.find("}}", column)
+        guarded = text[tag.start():end if end >= 0 else len(text)]
+        if not _LAUNCH_WORDS.search(guarded):
+            return None
+    else:
+        rest = text[text.find("%}", column) + 2:] if text.find("%}", column) >= 0 else ""
+        stop = _BLOCK_END.search(rest)
+        if stop is not None:  # `{% if spec is defined %}--flag{% endif %}`: one line
+            if not _LAUNCH_WORDS.search(rest[:stop.start()]):
+                return None
+        elif not _LAUNCH_WORDS.search(rest) and not _guards_launch_text(src, line + 1):
+            return None
+    return Problem("unrendered", f"launch text guarded by '{name}' on this line was not rendered: no file pdlint "
+                                 f"read sets '{name}', so Jinja took it as unset and what it guards went unchecked",
+                   src, line, column + 1,
+                   f"give '{name}' the value the deployment gives it (`--var {name}=...`, or `{name} = ...` under "
+                   f"`[tool.pdlint.vars]`) to check that branch, or `# pdlint: ignore[PD020]` if it is never set")
+
+
 def undefined_message(name: str, role_var: Optional[str], variables: dict, role_vars: dict,
                       role_info: dict) -> tuple:
     """(message, hint) of an undefined variable: a did-you-mean over the names the template can see (the
@@ -1010,6 +1087,11 @@ def render_template(src: SourceFile, name: str, *, root: str, cwd: str, variable
             problems.append(err)
             continue
         for uname, usrc, uline, utest in state.undefined:
+            if utest == OPTIONAL:
+                p = _unrendered_guard(uname, usrc or src, uline, variables, role_vars)
+                if p is not None:
+                    problems.append(p)
+                continue
             message, hint = undefined_message(uname, var, variables, role_vars, state.role_info)
             # (a test of a name close to a defined one, or of a role switch, stays the error it was: a typo, or the
             # role variable pdlint must be told)
