@@ -3496,21 +3496,21 @@ def _env_runs(doc: TStr, env_values: dict, first: tuple, env: Optional[dict], qu
             return (1, i)
         fresh = [x for x in lines if not built(x)]
         if not fresh:
-            return (3, i)  # every line it reaches is built already
+            # every line it reaches is built already: last, for the runs left, as the line may read a variable this
+            # value sets otherwise (`case $NODE_RANK in 1|2)` whose rank 2 adds a flag, rw24/h item 3)
+            return (3, i)
         return (0 if any(x[2] not in claimed for x in fresh) else 2, i)
 
     while pending:
         ranks = {j: rank(j) for j in pending}  # (they change only with a run: once per run, not per value)
-        pending = [j for j in pending if ranks[j][0] != 3]  # every line each reaches is built already
-        if not pending:
-            break
         i = min(pending, key=ranks.__getitem__)
+        last = ranks[i][0] == 3  # (only values whose lines a run built are left: not said when cut)
         if len(out) >= MAX_ENV_RUNS:
-            why = "bound"
+            why = None if last else "bound"
             break
         left = budget.time_left()
         if left is not None and left < 3 * took:
-            why = "time"
+            why = None if last else "time"
             break
         pending.remove(i)
         assigns = values[i]
@@ -3525,7 +3525,7 @@ def _env_runs(doc: TStr, env_values: dict, first: tuple, env: Optional[dict], qu
                 run_env[name] = tok
         names = frozenset(a[0] for a in assigns)
         run_ctx = quiet()
-        base = {key(b, names) for b in first[0] + (made if len(assigns) > 1 else [])}
+        base = {key(b, names) for b in first[0] + (made if len(assigns) > 1 or last else [])}
         cmds = [c for c in shell_commands(doc, run_ctx, env=run_env, bound=bound)
                 if not c.uncalled and key(c, names) not in base]
         offsets_of(cmds, covered)

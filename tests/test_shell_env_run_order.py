@@ -70,3 +70,45 @@ def test_a_value_whose_launch_an_earlier_run_built_is_not_run(scratch_git):
     _, report = scratch_git.lint("pd.sh")
     runs = sorted(l["context"] for l in report["launches"])
     assert len(report["launches"]) == 2 and sum("run with" in c for c in runs) == 1
+
+
+RANKS = """\
+#!/bin/bash
+NODE_RANK=${NODE_RANK:-0}
+EXTRA=""
+case "$NODE_RANK" in
+  1|2)
+    if [ "$NODE_RANK" = 2 ]; then EXTRA="%s"; fi
+    python -m sglang.launch_server --model-path m --disaggregation-mode prefill --port 30001 $EXTRA
+    ;;
+  *)
+    python -m sglang.launch_server --model-path m --disaggregation-mode decode --port 30002
+    ;;
+esac
+"""
+
+
+def test_a_value_whose_launch_line_a_run_built_is_still_run_for_its_other_flags(scratch_git):
+    """Hostile-input test rw24/h item 3: NODE_RANK=2 reaches the prefill line NODE_RANK=1's run built, so it was
+    never run, though it gives that line a refused flag (exit 0 with --strict)."""
+    scratch_git.write("run.sh", RANKS % "--enable-linear-replayssm-spec")
+    code, report = scratch_git.lint("--strict", "run.sh")
+    assert codes(report) == ["SGL101"] and code == 1
+    assert any("run with NODE_RANK=2" in l["context"] for l in report["launches"])
+
+
+def test_a_value_that_builds_the_same_launch_again_adds_nothing(scratch_git):
+    scratch_git.write("run.sh", RANKS % "")
+    code, report = scratch_git.lint("--strict", "run.sh")
+    assert codes(report) == [] and code == 0
+    assert sorted(l["role"] for l in report["launches"]) == ["decode", "prefill"]
+
+
+def test_values_whose_lines_were_built_are_not_said_when_the_runs_run_out(scratch_git):
+    script = ["#!/bin/bash", 'NODE_RANK="${NODE_RANK:-0}"', 'case "$NODE_RANK" in',
+              f"  0) {SERVER} --disaggregation-mode decode --port 5 ;;"]
+    script += [f"  {'|'.join(map(str, range(1, 9)))}) {SERVER} --disaggregation-mode prefill --port 6 ;;"]
+    script += ["esac", ""]
+    scratch_git.write("run.sh", "\n".join(script))
+    code, report = scratch_git.lint("--strict", "run.sh")
+    assert codes(report) == [] and code == 0
