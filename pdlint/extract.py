@@ -999,7 +999,8 @@ class Extractor:
             for play in plays:
                 names |= self.inventory_names(os.path.join(os.path.dirname(play.playbook), "_"), job.root)
             options = replace(options or JinjaOptions.for_preset("ansible"), inventory=frozenset(names))
-        if options is None and _CONTINUED_TAG.search(src.text):
+        from pdlint.render.jinja import CONTINUED_TAG
+        if options is None and CONTINUED_TAG.search(src.text):
             # a command continued across block-tag lines, in a repository whose Python renders templates with
             # trim_blocks: rendered so, the command whole and its flags checked (field test rw23/h: rendered
             # without it, the flags after the tag lines were a PD060 warning, unchecked, and any such call - dead
@@ -1007,14 +1008,18 @@ class Extractor:
             from pdlint.discover import repo_root
             trimmed_by = self.repo_trims_blocks(repo_root(src.abspath, {}) or os.path.dirname(src.abspath))
             if trimmed_by:
-                from pdlint.render.jinja import JinjaOptions
+                from pdlint.render.jinja import JinjaOptions, trim_continued
                 from pdlint.shell_rules import BROKEN_CONTINUATION
-                options = JinjaOptions(trim_blocks=True)
-                at = _CONTINUED_TAG.search(src.text).start() + 1
+                trimmed = trim_continued(src.text)
+                # (only there: the other lines as a render without it writes them, rw24/h item 8)
+                options = JinjaOptions(trimmed_source=trimmed) if trimmed is not None else \
+                    JinjaOptions(trim_blocks=True)
+                at = CONTINUED_TAG.search(src.text).start() + 1
                 line, col = src.position(at + src.text[at:].index("{%"))
                 self.problem(BROKEN_CONTINUATION, src, line, col,
                              f"a command continues across block-tag lines: rendered without trim_blocks they are "
-                             f"blank lines that end it; checked as rendered with trim_blocks=True, as the "
+                             f"blank lines that end it; checked as rendered with trim_blocks=True "
+                             f"{'there' if trimmed is not None else 'in the whole template'}, as the "
                              f"repository's Python renders templates ({trimmed_by})", severity=WARNING,
                              fix="Say how the templates render: `[tool.pdlint.jinja] trim-blocks = true` (then this "
                                  "is not reported), or write the tags as `{%- ... %}` so that any render keeps the "
@@ -3133,9 +3138,6 @@ MAX_ENV_VALUES = 256
 _ROLE_VAR_FILES = ("main.yml", "main.yaml")
 
 
-#: a line continued by `\` over one or more lines that are one block tag without whitespace control each
-#: (`{% if spec %}`): blank lines, which end the command, unless the template renders with trim_blocks
-_CONTINUED_TAG = re.compile(r"\\[ \t]*\n(?:[ \t]*\{%(?!-)[^\n]*?(?<!-)%\}[ \t]*\n)+")
 #: a template line that is one block tag (`{% if x %}`, `{%- endif %}`): blank when rendered without trim_blocks
 _TAG_LINE = re.compile(r"[ \t]*\{%[^\n]*?%\}[ \t]*")
 _TRIM_BLOCKS = re.compile(rb"Environment\([^)]{0,400}?trim_blocks\s*=\s*True", re.S)

@@ -44,7 +44,7 @@ def test_the_repositorys_renderer_trims_block_lines(scratch_git):
     (f,) = [f for f in found if f["code"] == "PD060"]
     assert (f["severity"], f["line"], f["column"]) == ("warning", 3, 1)
     assert f["message"].startswith("a command continues across block-tag lines: rendered without trim_blocks")
-    assert "checked as rendered with trim_blocks=True, as the repository's Python renders templates " \
+    assert "checked as rendered with trim_blocks=True there, as the repository's Python renders templates " \
            "(gen/render.py:2)" in f["message"]
     assert "[tool.pdlint.jinja] trim-blocks = true" in f["fix"]
     assert [g["code"] for g in found if g["severity"] == "error"] == ["SGL001"]  # (the flags after the tags)
@@ -74,3 +74,37 @@ def test_a_config_that_says_how_templates_render_wins(scratch_git):
 def test_a_real_blank_line_still_breaks_it(scratch_git):
     text = TEMPLATE.replace("{% endif %}\n", "{% endif %}\n\n")
     assert "PD060" in _codes(scratch_git, {"run.sh.j2": text, "gen/render.py": RENDER_PY})
+
+
+def test_only_the_continued_command_is_trimmed(scratch_git):
+    """Hostile-input test rw24/h item 8: the whole template rendered with trim_blocks joined a line ending in a
+    `{% if %}{% endif %}` comment with the next one, a launch, in pdlint's render only: that launch (markers split
+    with `{{ "_" }}`) was a comment, unchecked, no word.  A render without trim_blocks keeps it a line of its own."""
+    text = ("#!/bin/bash\n"
+            "python3 -m sglang.launch_server --model-path m --disaggregation-mode decode \\\n"
+            "{% if tp %}\n"
+            "    --tp-size {{ tp }} \\\n"
+            "{% endif %}\n"
+            "    --port 30000 &\n"
+            "echo ready # {% if true %}{% endif %}\n"
+            'python -m sglang.launch{{ "_" }}server --model-path m --disaggregation{{ "-" }}mode prefill '
+            "--port 30001 --enable-linear-replayssm-spec &\n"
+            "wait\n")
+    found = _findings(scratch_git, {"run.sh.j2": text, "gen/render.py": RENDER_PY})
+    assert [(f["code"], f["line"]) for f in found if f["code"] in ("PD060", "PD020", "SGL101")] == \
+        [("PD060", 3), ("SGL101", 8)]
+
+
+@pytest.mark.parametrize("tag, trimmed", [
+    ("{% if tp %}", "{% if tp-%}"),
+    ("{%if tp%}", None),  # (no space to trade for the `-`: the whole template is trimmed, as before)
+])
+def test_trim_continued_keeps_positions(tag, trimmed):
+    from pdlint.render.jinja import trim_continued
+    text = f"cmd \\\n{tag}\n  --a \\\n{{% endif %}}\n  --b\nnext # {{% if x %}}{{% endif %}}\nlast\n"
+    out = trim_continued(text)
+    if trimmed is None:
+        assert out is None
+    else:
+        assert out == text.replace(tag, trimmed).replace("{% endif %}\n  --b", "{% endif-%}\n  --b")
+        assert len(out) == len(text)

@@ -111,6 +111,10 @@ class JinjaOptions:
     #: with the ansible preset: the variables the repository's inventory sets (group_vars/, host_vars/), whose
     #: value depends on the host a play runs on: opaque, as facts are
     inventory: frozenset = frozenset()
+    #: the template's own source with the block tags of a command continued across them trimmed, as trim_blocks
+    #: would, and the rest as written (:func:`trim_continued`): how pdlint renders a template when only the
+    #: repository's Python says that templates render with trim_blocks
+    trimmed_source: Optional[str] = None
 
     @classmethod
     def for_preset(cls, name: Optional[str]) -> "JinjaOptions":
@@ -120,6 +124,33 @@ class JinjaOptions:
             return cls(trim_blocks=True, lstrip_blocks=False, keep_trailing_newline=True,
                        extensions=("jinja2.ext.do", "jinja2.ext.loopcontrols"), preset="ansible")
         return cls()
+
+
+#: a line continued by `\` over one or more lines that are one block tag without whitespace control each
+#: (`{% if spec %}`): blank lines, which end the command, unless the template renders with trim_blocks
+CONTINUED_TAG = re.compile(r"\\[ \t]*\n(?:[ \t]*\{%(?!-)[^\n]*?(?<!-)%\}[ \t]*\n)+")
+_TAG_END = re.compile(r"[ \t]%\}[ \t]*\n")
+
+
+def trim_continued(text: str) -> Optional[str]:
+    """``text`` with each block tag of a command continued across tag lines (:data:`CONTINUED_TAG`) ending in
+    ``-%}`` where it ended in `` %}``, so that a render without trim_blocks keeps the command whole there and
+    nowhere else (a whole-template trim_blocks render also joins other lines: a `# ... {% if %}{% endif %}`
+    comment line swallowed the next launch, hostile-input test rw24/h item 8); the same length, so positions
+    hold.  ``None`` when a tag there has no space before its ``%}`` to trade for the ``-``."""
+    out = list(text)
+    for m in CONTINUED_TAG.finditer(text):
+        pos = m.start() + text[m.start():m.end()].index("\n") + 1
+        while pos < m.end():
+            nl = text.index("\n", pos)
+            end = _TAG_END.search(text, pos, nl + 1)
+            if end is None:
+                return None
+            nxt = text.find("\n", nl + 1)
+            if text[nl + 1:nxt if nxt >= 0 else len(text)].strip():  # (a blank line after it ends the command, as
+                out[end.start()] = "-"  # trim_blocks leaves it)
+            pos = nl + 1
+    return "".join(out)
 
 
 @dataclass
@@ -200,6 +231,7 @@ class _State:
         self.traced = True
         self.search_dirs: list = []  # extra repository-relative directories for includes
         self.value_positions: dict = {}  # values files' booleans: (key, subkey, ...) -> TStr
+        self.main: Optional[str] = None  # the name of the template rendered (not an include)
 
     def add(self, seg: Segment) -> int:
         self.segments.append(seg)
@@ -298,6 +330,8 @@ def _environment_classes() -> tuple:
                 state.sources[template] = src
             # the "filename" is the template name: Jinja's rewritten tracebacks
             # then name the template (and its line) for every frame
+            if state.options.trimmed_source is not None and template == state.main:
+                return state.options.trimmed_source, template, lambda: True
             return src.text, template, lambda: True
 
     class Env(ImmutableSandboxedEnvironment):
@@ -1052,6 +1086,7 @@ def render_template(src: SourceFile, name: str, *, root: str, cwd: str, variable
     state = _State(root, cwd, limits, read_file, options)
     state.value_positions = value_positions or {}
     state.sources[name] = src
+    state.main = name
     state.search_dirs = list(search_dirs)
     env = make_environment(state, traced=True)
     problems: list = []
@@ -1104,6 +1139,7 @@ def render_template(src: SourceFile, name: str, *, root: str, cwd: str, variable
             plain_state = _State(root, cwd, limits, read_file, options)
             plain_state.sources = dict(state.sources)
             plain_state.search_dirs = state.search_dirs
+            plain_state.main = name
             plain_state.traced = False
             plain_env = make_environment(plain_state, traced=False)
             try:
