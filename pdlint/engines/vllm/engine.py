@@ -109,6 +109,9 @@ class VllmInfo:
     table: Optional[object] = None  # flags.FlagTable
     lmcache: Optional[dict] = None  # the LMCache config file LMCACHE_CONFIG_FILE names (top-level keys)
     lmcache_path: str = ""
+    #: LMCache's per-rank PD port lists (``pd_peer_init_port: [7300, 7301]``, the environment's
+    #: ``LMCACHE_PD_PEER_INIT_PORT=7300,7301`` over the file's): key -> (how many ports, where they are written)
+    lmcache_ports: dict = field(default_factory=dict)
     config_path: str = ""  # the --config file whose flags are in the argv read
     config_unread: str = ""  # why the --config file was not read (PD022)
     tokens: list = field(default_factory=list)  # the argv read: the --config file's flags in their place
@@ -418,6 +421,54 @@ def _lmcache_config(launch: Launch, info: VllmInfo, ctx) -> None:
     if isinstance(data, dict):
         info.lmcache = {str(k): v for k, v in data.items() if not isinstance(v, (dict, list))}
         info.lmcache_path = src.path
+        if any(k in data for k in LMCACHE_PORT_KEYS):
+            _lmcache_port_lists(src, info)
+
+
+#: LMCache's PD port lists, indexed by the worker's rank (lmcache/v1/storage_backend/pd_backend.py
+#: PDConfig.from_cache_engine_config), with the older names its config still reads (lmcache/v1/config.py
+#: _CONFIG_ALIASES): new name -> old name
+LMCACHE_PORT_KEYS = {"pd_peer_init_port": "nixl_peer_init_port", "pd_peer_alloc_port": "nixl_peer_alloc_port",
+                     "pd_peer_query_port": None}
+
+
+def _lmcache_port_lists(src, info: VllmInfo) -> None:
+    """``info.lmcache_ports`` from the LMCache config file ``src``: each port key's list (a number is a list of
+    one, as LMCache's ``_to_int_list`` reads it; an older name only as a list), located at its value."""
+    from pdlint.formats import yamltree as yt
+    from pdlint.text import TStr
+    try:
+        docs = yt.compose(src.text, max_nodes=20_000)
+    except yt.YamlError:
+        return
+    if not docs or docs[0].root is None or not isinstance(yt.deref(yt.Ref(docs[0].root)).node, yt.YMap):
+        return
+    doc, root = TStr.from_source(src), yt.Ref(docs[0].root)
+    for key, old in LMCACHE_PORT_KEYS.items():
+        for name in (key, old):
+            ref = yt.get(root, name) if name else None
+            if ref is None:
+                continue
+            node = yt.deref(ref).node
+            if isinstance(node, yt.YSeq) and node.items:
+                info.lmcache_ports[key] = (len(node.items), yt.node_tstr(doc, ref), name)
+            elif name == key and isinstance(node, yt.YScalar) and re.fullmatch(r"\d+", node.value or ""):
+                info.lmcache_ports[key] = (1, yt.node_tstr(doc, ref), name)
+            break
+
+
+def _lmcache_env_ports(launch: Launch, info: VllmInfo) -> None:
+    """The environment's port lists over the file's (LMCache's update_config_from_env):
+    ``LMCACHE_PD_PEER_INIT_PORT=7300,7301``."""
+    for key in LMCACHE_PORT_KEYS:
+        tok = launch.env.get("LMCACHE_" + key.upper())
+        if tok is None:
+            continue
+        if tok.opaque or not re.fullmatch(r"\s*\d+\s*(?:,\s*\d+\s*)*,?\s*", tok.text):
+            info.lmcache_ports.pop(key, None)  # (a value pdlint cannot see replaces the file's)
+            continue
+        info.lmcache_ports[key] = (len([p for p in tok.text.split(",") if p.strip()]), tok,
+                                   "LMCACHE_" + key.upper())
 
 
 def _with_config_file(launch: Launch, ctx, table) -> tuple:
@@ -590,6 +641,7 @@ def interpret(launch: Launch, ctx) -> None:
         # not read: what the command line lacks may be there (coverage: PD022)
         info.incomplete = True
     _lmcache_config(launch, info, ctx)
+    _lmcache_env_ports(launch, info)
     launch.parsed = info
     launch.incomplete = launch.incomplete or info.incomplete
     role, how = None, ""

@@ -244,6 +244,68 @@ def _lmcache_tp(p, d, pi, di):
                     f"parallel size {a} and the decode {b}: the ranks without a peer wait and requests hang")
 
 
+def lmcache_pd(launch, info: VllmInfo) -> Optional[str]:
+    """How the launch's LMCache turns its PD backend on (``enable_pd`` / the older ``enable_xpyd`` in its config
+    file, ``LMCACHE_ENABLE_PD`` over it), or None."""
+    tok = launch.env.get("LMCACHE_ENABLE_PD")
+    if tok is not None:
+        on = not tok.opaque and tok.text.strip().lower() in ("true", "1", "yes")
+        return f"LMCACHE_ENABLE_PD={tok.text}" if on else None
+    cfg = info.lmcache or {}
+    for key in ("enable_pd", "enable_xpyd"):
+        if str(cfg.get(key, "")).strip().lower() in ("true", "1", "yes"):
+            return f"{key}: true in {info.lmcache_path}"
+    return None
+
+
+@vllm_rule(
+    "VLLM050", "lmcache-pd-port-list-short", kind="launch",
+    summary="Reports an `LMCacheConnectorV1` launch whose LMCache PD backend is on (`enable_pd: true`) and whose "
+            "`pd_peer_init_port` / `pd_peer_alloc_port` / `pd_peer_query_port` list (in the config file "
+            "`LMCACHE_CONFIG_FILE` names, or the `LMCACHE_PD_PEER_*` variables) has fewer ports than the server "
+            "has workers (tensor parallel size x pipeline parallel size).",
+    why="LMCache gives each vLLM worker the port at its rank in the list (`config.pd_peer_init_port[tp_rank]`, "
+        "the rank vLLM's parallel config gives the worker): a worker whose rank is past the end of the list stops "
+        "with `IndexError: list index out of range` while the server starts, and the server with it.",
+    fix="List one port per worker (as many as tensor parallel size x pipeline parallel size), in the config "
+        "file and in the peer's matching list.",
+    example="# LMCACHE_CONFIG_FILE=decoder.yaml: enable_pd: true, pd_peer_init_port: [7300, 7301]\n"
+            "vllm serve M --tensor-parallel-size 4 --kv-transfer-config "
+            "'{\"kv_connector\":\"LMCacheConnectorV1\",\"kv_role\":\"kv_consumer\"}'",
+    example_fixed="# decoder.yaml: pd_peer_init_port: [7300, 7301, 7302, 7303]",
+    upstream="IndexError: list index out of range",
+    env=("LMCACHE_CONFIG_FILE", "LMCACHE_ENABLE_PD", "LMCACHE_PD_PEER_INIT_PORT", "LMCACHE_PD_PEER_ALLOC_PORT",
+         "LMCACHE_PD_PEER_QUERY_PORT"),
+    source="LMCache 0.5.6 lmcache/v1/storage_backend/pd_backend.py:145-158 (PDConfig.from_cache_engine_config: "
+           "the port lists indexed by tp_rank), lmcache/integration/vllm/utils.py:433 (worker_id = the parallel "
+           "config's rank), lmcache/v1/config.py:245-259 (the lists, `_to_int_list`: a number is a list of one; "
+           "`nixl_peer_*_port` the older names)",
+    notes="Found in shengyan-chen/lmcache-ascend-deploy (GLM-5.1 1p1d: eight ports for tensor parallel size 16, "
+          "field test rw23/a). Not reported when the PD backend is off (the lists are read by it only), nor when "
+          "a size or a list is a value pdlint cannot see.")
+def _lmcache_ports_short(launch, info):
+    if not isinstance(info, VllmInfo) or not info.lmcache_ports or not any("LMCache" in c for c in _conns(info)):
+        return None
+    how = lmcache_pd(launch, info)
+    tp = _tp(info)
+    pp_tok = info.token("--pipeline-parallel-size")
+    if how is None or tp is None or (pp_tok is not None and pp_tok.opaque):
+        return None
+    pp = info.int("--pipeline-parallel-size", 1) or 1
+    workers = tp * pp
+    out = []
+    for key, (count, tok, name) in sorted(info.lmcache_ports.items()):
+        if count >= workers:
+            continue
+        size = f"tensor parallel size {tp}" + (f" x pipeline parallel size {pp}" if pp != 1 else "")
+        rel = [related_at(info.token("--tensor-parallel-size"), launch, f"the server runs {size}")] \
+            if info.token("--tensor-parallel-size") is not None else []
+        out.append(VHit(f"LMCache's PD backend ({how}) gives each of the server's {workers} workers ({size}) the "
+                        f"port at its rank in {name}, which lists {count}: the workers of rank {count} and up stop "
+                        f"with IndexError and the server does not start", tok, rel))
+    return out
+
+
 # ---------------------------------------------------------------------------
 # Dynamo vLLM worker modes
 # ---------------------------------------------------------------------------
