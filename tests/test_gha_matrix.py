@@ -115,3 +115,34 @@ def test_a_matrix_past_the_bound_runs_every_value_and_says_what_it_left(scratch_
         assert codes == ["PD020", "SGL101"] and code == 1
         (f,) = cut
         assert f["line"] == 6 and "starts 32 combinations; pdlint ran its steps for 16 of them" in f["message"]
+
+
+OBJECTS = """\
+    name: pd
+    on: push
+    jobs:
+      serve:
+        runs-on: gpu
+        strategy:
+          matrix:
+            cfg:
+              - role: prefill
+                port: 30001
+                extra: EXTRA
+              - role: decode
+                port: 30002
+            tp: [1]
+        steps:
+          - run: python -m sglang.launch_server --model-path m --disaggregation-mode ${{ matrix.cfg.role }} --port ${{ matrix.cfg.port }} --tp-size ${{ matrix.tp }} ${{ matrix.cfg.extra }}
+    """
+
+
+@pytest.mark.parametrize("extra, fires", [("--enable-linear-replayssm-spec", True), ("--log-level info", False)])
+def test_a_matrix_list_of_mappings_gives_each_mapping_s_keys(scratch_git, extra, fires):
+    """Hostile-input test rw24/h (notes): `cfg: [{role: prefill, ...}, ...]` with `${{ matrix.cfg.role }}` was a
+    launch whose role and flags pdlint could not see (PD021, PD023; exit 0)."""
+    scratch_git.write(".github/workflows/pd.yml", OBJECTS.replace("EXTRA", extra))
+    code, doc = scratch_git.lint("--strict", ".")
+    assert sorted(l["role"] for l in doc["launches"]) == ["decode", "prefill"]
+    found = [(f["code"], f["line"]) for f in doc["findings"]]
+    assert found == ([("SGL101", 11)] if fires else []) and code == int(fires)  # (at the mapping's value)

@@ -667,14 +667,29 @@ def matrix_runs(doc: TStr, matrix) -> tuple:
             continue
         items = yt.seq_items(v) if isinstance(yt.deref(v).node, yt.YSeq) else []
         vals = [yt.scalar_tstr(doc, i) for i in items if isinstance(yt.deref(i).node, yt.YScalar)]
+        if not vals and items and all(isinstance(yt.deref(i).node, yt.YMap) for i in items):
+            # a list of mappings (`cfg: [{role: prefill, port: 30001}, ...]`, `${{ matrix.cfg.role }}`): each
+            # mapping one value, its scalar keys read as `matrix.cfg.KEY` (rw24/h: PD021 / PD023, unchecked)
+            vals = [{f"{name}.{k}": yt.scalar_tstr(doc, x) for k, x in yt.map_items(i)
+                     if isinstance(yt.deref(x).node, yt.YScalar)} for i in items]
         if vals and len(vals) == len(items):
             keys.append((name, vals))
     total = 1 if keys else 0
     for _, vals in keys:
         total *= len(vals)
-    names = [name for name, _ in keys]
+
+    def flat(combo) -> dict:
+        out: dict = {}
+        for name, val in zip([name for name, _ in keys], combo):
+            if isinstance(val, dict):
+                out.update(val)
+            else:
+                out[name] = val
+        return out
+
     product = itertools.product(*(vals for _, vals in keys)) if keys else iter(())
-    originals = [dict(zip(names, combo)) for combo in itertools.islice(product, MAX_MATRIX_PRODUCT)]
+    originals = [flat(combo) for combo in itertools.islice(product, MAX_MATRIX_PRODUCT)]
+    names = list(dict.fromkeys(k for c in originals for k in c))
 
     def entry(item) -> dict:
         return {k: yt.scalar_tstr(doc, v) for k, v in yt.map_items(item)
@@ -692,7 +707,7 @@ def matrix_runs(doc: TStr, matrix) -> tuple:
     for inc in (entry(i) for i in includes[:MAX_MATRIX_PRODUCT]):
         if not inc:
             continue
-        fits = [c for c in originals if all(c[k].text == v.text for k, v in inc.items() if k in original)]
+        fits = [c for c in originals if all(k in c and c[k].text == v.text for k, v in inc.items() if k in original)]
         for c in fits:
             c.update({k: v for k, v in inc.items() if k not in original})
         if not fits:
