@@ -77,7 +77,9 @@ LIMIT = register(Rule(
     "Reports input that exceeds one of pdlint's safety limits: the resource budget of one file (10 s and 512 MB "
     "for all its stages by default; `time-per-file`, `memory-per-file`: the file is then not checked, "
     "docs/safety.md), file size, render time, rendered size, YAML node count or alias expansion (a limit of "
-    "the shell evaluation within a file that is still checked is PD015).",
+    "the shell evaluation within a file that is still checked is PD015). A file over its time whose text holds "
+    "no launch text is a warning: the budget stopped a search that had found nothing, and a busy CI runner "
+    "must not fail on it.",
     "Untrusted input must not hang or exhaust CI; a launch file this large or slow is almost certainly a mistake "
     "(or an attack such as a YAML alias bomb).",
     "Shrink the input, or exclude the file.", category=_C))

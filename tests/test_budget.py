@@ -292,6 +292,20 @@ def test_a_file_over_its_time_budget_is_one_finding(repo, capsys, monkeypatch):
     assert_good_reported(code, doc)
 
 
+def test_a_file_with_no_launch_text_over_its_time_is_a_warning(repo, capsys, monkeypatch):
+    """Field test rw25/a: Tennsoku/k8s-llm-serving-public's 1137-line evidence script (its only engine word in
+    `python3 -c 'import vllm'`) took 8 to 10 s and was a PD008 error, failing CI, whenever the runner was busy."""
+    (repo / "evidence.sh").write_text("echo collecting\npython3 -c 'import vllm; print(vllm.__version__)'\n")
+    hostile_stage(monkeypatch, spin, "evidence.sh")
+    with Clock(15):
+        code, doc = scan(capsys, "--time-per-file", "1", ".")
+    (f,) = by_path(doc)["evidence.sh"]
+    assert (f["code"], f["severity"]) == ("PD008", "warning")
+    assert f["message"].startswith("not checked: exceeded 1 s in shell; it holds no launch text pdlint knows")
+    assert "--time-per-file" in f["fix"]
+    assert_good_reported(code, doc)
+
+
 @pytest.mark.parametrize("configured,option,limit", [
     ("0.5", [], "0.5 s"),  # the config lowers the run's budget
     ("60", ["--time-per-file", "1"], "1 s"),  # ... but never raises it
