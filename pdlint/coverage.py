@@ -738,6 +738,10 @@ def assess(jobs: list, extraction, findings: list, strict: bool = False, shown=N
                       f"were not checked as a server's")
             hint = ("write the server command into the container's command (e.g. `vllm serve MODEL` or `python3 -m "
                     "sglang.launch_server`), so that pdlint sees which server runs")
+            placeholder = re.search(r"\$\{([A-Za-z_]\w*)\}", image)
+            if placeholder:  # (an envsubst template's image: rw25/a, llm-d-inference-scheduler's ${VLLM_IMAGE})
+                hint = (f"give {placeholder.group(1)} the image you deploy with (`--var {placeholder.group(1)}="
+                        f"vllm/vllm-openai:v0.11.0` or `[tool.pdlint.vars]`), or " + hint)
             if "sglang" in image.lower():
                 # lmsysorg/sglang's entry point is a shell (field test rw19/c: the first flag was called "not a
                 # launcher pdlint knows")
@@ -1363,8 +1367,9 @@ def _generic_gaps(launch: Launch, info, role_flag: tuple, switch: Optional[Calla
     values_of_flags = set()
     argv = list(launch.argv)
     for i, tok in enumerate(argv):
-        if tok.text.startswith("-") and i + 1 < len(argv) and not argv[i + 1].text.startswith("-") and \
-                not ("=" not in tok.text and switch is not None and switch(tok.text)):
+        # (`--port=8000` holds its value: the word after it is no value of it, rw25/a)
+        if tok.text.startswith("-") and "=" not in tok.text and i + 1 < len(argv) and \
+                not argv[i + 1].text.startswith("-") and not (switch is not None and switch(tok.text)):
             values_of_flags.add(i + 1)
     model = getattr(info, "model", None)
     for i, tok in enumerate(argv):

@@ -1524,7 +1524,14 @@ class Extractor:
         elif w.virtual == "kthena":
             words = crd.kthena_words(w, w.doc)
         else:
-            words = crd.effective_words(w, env)
+            # (`${NAME}` placeholders an envsubst step fills: the values the config and --var give them, rw25/a)
+            given = self.shell_env(job) if any("${" in d.text for d, _ in w.layers) else None
+            words = crd.effective_words(w, env, given)
+            if given and not w.image_override and "${" in crd.effective_image(w):
+                from pdlint.formats.kube import envsubst_text
+                image = envsubst_text(crd.effective_image(w), given)
+                if image != crd.effective_image(w):
+                    w.image_override = image
         image = crd.effective_image(w)
         no_command = not any(yt.get(ref, "command") is not None for _, ref in w.layers)
         # an LLMInferenceService container with no command and one `args` item holding a command line: Open Data

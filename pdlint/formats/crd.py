@@ -304,9 +304,9 @@ def effective_env(w: Workload, configmaps: Optional[dict] = None) -> dict:
     return env
 
 
-def effective_words(w: Workload, env: dict) -> list:
+def effective_words(w: Workload, env: dict, given: Optional[dict] = None) -> list:
     """``command`` + ``args``; each list comes whole from the most specific layer
-    that sets it (strategic merge replaces lists of scalars)."""
+    that sets it (strategic merge replaces lists of scalars); ``given``: envsubst placeholders' values."""
     words: list = []
     envsubst = kube.envsubst_template([w.resource_name, effective_image(w)]
                                       + [yt.scalar_text(yt.get(ref, "name")) for _, ref in w.layers])
@@ -319,7 +319,7 @@ def effective_words(w: Workload, env: dict) -> list:
             continue
         doc, ref = chosen
         words += kube.container_words(doc, kube.Container(ref, w.path, w.doc_index), env, keys=(key,),
-                                      envsubst=envsubst)
+                                      envsubst=envsubst, given=given)
     return words
 
 

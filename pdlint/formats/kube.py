@@ -35,6 +35,16 @@ def envsubst_template(texts) -> bool:
 _ENVSUBST_NAME = re.compile(r"\$\{[A-Za-z_]\w*\}")
 
 
+def envsubst_text(text: str, given: Optional[dict]) -> str:
+    """``text`` with each ``${NAME}`` that ``given`` has a value for replaced by it (an image reference)."""
+    if not given or "${" not in text:
+        return text
+    def one(m):
+        v = given.get(m.group(0)[2:-1])
+        return v.text if v is not None and not v.opaque else m.group(0)
+    return _ENVSUBST_NAME.sub(one, text)
+
+
 @dataclass
 class Container:
     ref: yt.Ref
@@ -188,8 +198,9 @@ def _configmap_value(ref, configmaps: Optional[dict]) -> Optional[TStr]:
 
 
 def container_words(doc: TStr, c: Container, env: dict, keys: tuple = ("command", "args"),
-                    envsubst: bool = False) -> list:
-    """The container's ``command`` / ``args`` words, ``$(VAR)`` expanded (:func:`expand_refs`)."""
+                    envsubst: bool = False, given: Optional[dict] = None) -> list:
+    """The container's ``command`` / ``args`` words, ``$(VAR)`` expanded (:func:`expand_refs`); ``given``: the
+    values the config and ``--var`` give an envsubst placeholder."""
     words: list = []
     for key in keys:
         ref = yt.get(c.ref, key)
@@ -199,15 +210,26 @@ def container_words(doc: TStr, c: Container, env: dict, keys: tuple = ("command"
         items = yt.seq_items(ref) if isinstance(node, yt.YSeq) else [ref] if isinstance(node, yt.YScalar) else []
         for item in items:
             if isinstance(yt.deref(item).node, yt.YScalar):
-                words.append(expand_refs(yt.scalar_tstr(doc, item), env, envsubst))
+                word = yt.scalar_tstr(doc, item)
+                # an argument that is one `${NAME}` (or `--flag=${NAME}`) is a placeholder a templating step
+                # fills (envsubst, Flux's post-build substitution): Kubernetes would pass it as written, which no
+                # server takes (llm-d-inference-scheduler's "${VLLM_EXTRA_ARGS_P}", field test rw25/a: read as
+                # no flag at all, a false PD105)
+                words.append(expand_refs(word, env, envsubst or bool(_PLACEHOLDER_ARG.fullmatch(word.text)),
+                                         given=given))
     return words
 
 
-def expand_refs(word: TStr, env: dict, envsubst: bool = False, known_only: bool = False) -> TStr:
+_PLACEHOLDER_ARG = re.compile(r"(?:--?[\w.-]+=)?\$\{[A-Za-z_]\w*\}")
+
+
+def expand_refs(word: TStr, env: dict, envsubst: bool = False, known_only: bool = False,
+                given: Optional[dict] = None) -> TStr:
     """Kubernetes dependent-variable expansion of ``$(VAR)`` in one argument.  In a manifest that is an
     ``envsubst`` template (``envsubst``: :func:`envsubst_template`), ``${NAME}`` and ``$NAME`` are the values the
-    shell that applies it has: opaque.  ``known_only``: only the variables ``env`` sets are replaced, the rest
-    (and ``$$``) left as written - a command kept in YAML whose other ``$(...)`` are the shell's."""
+    shell that applies it has: the value ``given`` (the config's ``vars``, ``--var``) has, else opaque.
+    ``known_only``: only the variables ``env`` sets are replaced, the rest (and ``$$``) left as written - a command
+    kept in YAML whose other ``$(...)`` are the shell's."""
     text = word.text
     if "$" not in text:
         return word
@@ -220,7 +242,9 @@ def expand_refs(word: TStr, env: dict, envsubst: bool = False, known_only: bool 
         elif m.group(0) == "$$":
             parts.append(word[m.start():m.start() + 1])
         elif m.group(1) is None:  # envsubst's
-            parts.append(use.as_opaque())
+            value = (given or {}).get(m.group(0).strip("${}"))
+            parts.append(value.reached_via(use, m.group(0)) if value is not None and not value.opaque
+                         else use.as_opaque())
         else:
             var = m.group(1)
             value = env.get(var)
