@@ -3483,12 +3483,21 @@ def _env_runs(doc: TStr, env_values: dict, first: tuple, env: Optional[dict], qu
     # ("<not worker>": any value but the default a test compared with, pdlint.formats.shell.envruns._other; only
     # when no test gave the variable a value of its own: `elif [ "$ROLE" = decode ]` says which other value)
     values = [((name, text, tok),) for name, vs in env_values.items() for text, tok in vs.items()
-              if not (text.startswith("<not ") and any(not t.startswith("<not ") for t in vs))][:MAX_ENV_VALUES]
+              if not (text.startswith("<not ") and any(not t.startswith("<not ") for t in vs))]
     reaches = [reach.get(v[0][:2]) or () for v in values]  # the launch text lines each run may build
     out = []
     had = {tstr_key(h.text) for h in first[3]}
     covered: dict = {}  # path -> offsets of the words of the commands built so far
     offsets_of(first[0], covered)
+    cut: list = []  # the values past MAX_ENV_VALUES that may change what runs: said, never dropped unsaid
+    if len(values) > MAX_ENV_VALUES:
+        # the values whose every line the first run built go past the bound first (256 decoy `case` values
+        # reaching one built line pushed a flag switch out of the list with no word, rw25/h item 2)
+        done = [bool(r) and all(built(x) for x in r) for r in reaches]
+        order = sorted(range(len(values)), key=lambda j: (done[j], j))
+        keep = sorted(order[:MAX_ENV_VALUES])
+        cut = [(values[j], reaches[j]) for j in order[MAX_ENV_VALUES:] if not done[j]]
+        values, reaches = [values[j] for j in keep], [reaches[j] for j in keep]
     claimed: set = set()  # the launch texts of the values tried
     singles = {v[0][:2] for v in values}  # the values the first run noted, each tried on its own
     made: list = []  # the commands the runs built (a pair of values builds only what no run did)
@@ -3545,7 +3554,7 @@ def _env_runs(doc: TStr, env_values: dict, first: tuple, env: Optional[dict], qu
         out.append((cmds, next((role_of(x) for _, x, _ in assigns if role_of(x)), None),
                     ", ".join(x for x in (label, f"run with {how}") if x), heredocs))
         took = max(took, time.monotonic() - started)
-        if len(assigns) == 1:
+        if len(assigns) == 1 and not last:  # (a run for the runs left, its lines built: no pairs of its own)
             # a switch this run reached that its default passed by (`NODE_RANK=1` takes the decode branch, whose
             # per-model flags `MODEL_NAME` selects): tried together with this run's value, when it may build launch
             # text no run built (field test rw23/b, sabreshao/sglang_disagg: the decode ran with no model's flags)
@@ -3565,20 +3574,21 @@ def _env_runs(doc: TStr, env_values: dict, first: tuple, env: Optional[dict], qu
                         if reaches[i]:
                             after_switch.add(len(values) - 1)
     notes: dict = {}
-    flag_values: dict = {}  # variable -> [(value, its token, hint)] of the flag values past the bound
-    for i in pending if why else ():
-        if len(values[i]) > 1:  # (a pair of values another run reached: said at the second one, past the bound)
-            (n1, t1, _), (name, text, tok) = values[i][:2]
-            if why == "bound" and i in after_switch and not reaches[i] and tok.pieces and not tok.opaque:
+    flag_values: dict = {}  # variable -> [(value, its token, hint, why)] of the flag values not tried
+
+    def note(assigns: tuple, lines: tuple, why: str, after: bool) -> None:
+        if len(assigns) > 1:  # (a pair of values another run reached: said at the second one, past the bound)
+            (n1, t1, _), (name, text, tok) = assigns[:2]
+            if after and not lines and tok.pieces and not tok.opaque:
                 flag_values.setdefault(f"{n1}={t1} and {name}", []).append(
-                    (text, tok, f"give {n1} and {name} the values you deploy with (`--var {n1}={t1} --var {name}="
-                                f"{text}`) to check it"))
-            continue
-        name, text, tok = values[i][0]
+                    (text, tok, f"give {n1} and {name} the values you deploy with ({_var_args((n1, t1), (name, text))})"
+                                f" to check it", why))
+            return
+        name, text, tok = assigns[0]
         what = f"the script's argument ${name} is {text}" if name.isdigit() else \
             f"the environment sets {name}={text}"
         give = f"run it with that argument from a script pdlint reads" if name.isdigit() else \
-            f"give {name} the value you deploy with (`--var {name}={text}` or `[tool.pdlint.vars]`)"
+            f"give {name} the value you deploy with ({_var_args((name, text))})"
         if why == "bound":
             reason = (f"the script builds this launch only when {what}, and pdlint runs a script again for at "
                       f"most {MAX_ENV_RUNS} such values (environment switches that lead to other launch text); "
@@ -3588,22 +3598,45 @@ def _env_runs(doc: TStr, env_values: dict, first: tuple, env: Optional[dict], qu
             reason = (f"the script builds this launch only when {what}, and the file's time budget had too little "
                       f"left for another run of the script with that value")
             hint = f"raise `--time-per-file`, or {give} to check it"
-        lines = reaches[i]
         for x in sorted(lines):
             if not built(x):
                 notes.setdefault((x[0], x[1]), (reason, hint))
-        if not lines and why == "bound" and tok.pieces and not tok.opaque:
-            # a value that changes flags (an array's key, a switch adding an option) past the bound: said once per
-            # variable, where its first such value is written (a time budget's cut depends on the machine: not said)
-            flag_values.setdefault(name, []).append((text, tok, hint))
+        if not lines and tok.pieces and not tok.opaque:
+            # a value that changes flags (an array's key, a switch adding an option) not tried: said once per
+            # variable, where its first such value is written (for the time budget too, in words that name no
+            # figure of the machine's: a --strict scan must not pass it, rw25/h item 4)
+            flag_values.setdefault(name, []).append((text, tok, hint, why))
+
+    for i in pending if why else ():
+        note(values[i], reaches[i], why, i in after_switch)
+    for assigns, lines in cut:
+        note(assigns, lines, "bound", False)
     for name, vals in list(flag_values.items())[:8]:
-        text, tok, hint = vals[0]
+        text, tok, hint, why = vals[0]
         more = f" (or {', '.join(v[0] for v in vals[1:4])}{', ...' if len(vals) > 4 else ''})" if len(vals) > 1 else ""
+        cause = (f"pdlint runs a script again for at most {MAX_ENV_RUNS} such values (environment switches that lead "
+                 f"to other launch text, of at most {MAX_ENV_VALUES} values)") if why == "bound" else \
+            "the file's time budget had too little left for another run of the script"
         notes[(None, (tok, name))] = (
-            f"the script runs its launch with other flags when the environment sets {name}={text}{more}, and pdlint "
-            f"runs a script again for at most {MAX_ENV_RUNS} such values (environment switches that lead to other "
-            f"launch text); {'these were' if more else 'this one was'} past that bound", hint)
+            f"the script runs its launch with other flags when the environment sets {name}={text}{more}, and "
+            f"{cause}; {'these were' if more else 'this one was'} not tried", hint)
     return out, notes
+
+
+#: a value a suggested command may hold as written (anything else is quoted: it comes from the repository, and a
+#: `case` pattern `big $(curl ... | sh)` pasted from the help would run, rw25/h item 11)
+_SAFE_ARG = re.compile(r"[\w.,:/@+=%-]*")
+
+
+def _var_args(*pairs) -> str:
+    """``--var NAME=VALUE ...`` for the help of a value not tried, each argument shell-quoted when it must be, or
+    the config's form when a value holds a backquote (which no code span shows)."""
+    import shlex
+    if any("`" in text for _, text in pairs):
+        return "in `[tool.pdlint.vars]`"
+    args = " ".join(f"--var {a}" if _SAFE_ARG.fullmatch(a) else f"--var {shlex.quote(a)}"
+                    for a in (f"{name}={text}" for name, text in pairs))
+    return f"`{args}`" + (" or `[tool.pdlint.vars]`" if len(pairs) == 1 else "")
 
 
 def _command_key(item) -> tuple:

