@@ -169,6 +169,8 @@ class Planner:
         spots = [E.locate(*s) for s in spans]
         if None in spots:
             return None
+        if not self._every_alias_reached(spots, intent.source + intent.target, key):
+            return None
         comments = [E.trailing_comment(s) for s in spots]  # a block entry's comment goes with it
         if E.remove(spots) is None:
             return None
@@ -190,6 +192,32 @@ class Planner:
             placed = placed and with_comments
             out += edits
         return E.remove(spots, keep_comments=not placed) + out
+
+    def _every_alias_reached(self, spots: list, launches: list, key) -> bool:
+        """Does every alias of the YAML anchors holding ``spots`` lead to one of ``launches``?  An alias that
+        another object uses (a benchmark Job's ``args: *sglang_args``, no server) would lose the moved flag
+        with no word: no fix then (hostile-input test rw25/h item 1)."""
+        from pdlint.formats import yamltree as yt
+        used = set()
+        for launch in launches:
+            for _, g in self._groups(launch) or []:
+                for t in g:
+                    if t.origin_key() == key:
+                        used |= {(h.path, h.line, h.column) for h in t.origin.chain if h.note.startswith("alias ")}
+        for spot in spots:
+            if spot.file_kind != "yaml" or "*" not in spot.src.text:
+                continue
+            try:
+                docs = yt.compose(spot.src.text)
+            except yt.YamlError:
+                return False
+            holders = {n.anchor for n in _nodes(docs) if n.anchor and n.start <= spot.start < n.end}
+            for n in _nodes(docs):
+                if isinstance(n, yt.YAlias) and n.name in holders:
+                    line, col = spot.src.position(n.start)
+                    if (spot.src.path, line, col) not in used:
+                        return False
+        return True
 
     def _insert(self, launch, groups, moved_keys, texts, raws, target_ids, comments) -> Optional[tuple]:
         """After the last flag of ``launch`` that only keeping launches reach and that is written there
@@ -256,6 +284,13 @@ class Planner:
             return [Edit(spot.src.path, spot.end, spot.end, cond + "".join(sep + e for e in entries) +
                          "{% endif %}")], not any(comments)
         return None
+
+
+def _nodes(docs: list):
+    """Every node of composed YAML documents, aliases as themselves (not followed)."""
+    from pdlint.formats import yamltree as yt
+    for d in docs:
+        yield from yt.iter_nodes(d.root)
 
 
 def _with_comments(spot, entries: list, comments: list) -> tuple:

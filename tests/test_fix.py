@@ -96,6 +96,30 @@ def test_seed_anchor_moves_the_flag_into_the_decode_container(repo, capsys):
     assert "--enable-linear-replayssm-spec" not in argv["prefill"]
 
 
+def test_an_anchor_another_object_also_uses_is_not_moved(repo, capsys):
+    """Hostile-input test rw25/h item 1: a benchmark Job's `args: *sglang_args` (no server) lost the flag when
+    `--fix` moved it out of the anchor into the decode containers; the fix is not made (the finding stays)."""
+    seed = open(os.path.join(FIXTURES, "k8s", "shared-anchor.yaml")).read()
+    job = textwrap.dedent("""\
+          - apiVersion: batch/v1
+            kind: Job
+            metadata: {name: bench}
+            spec:
+              template:
+                spec:
+                  containers:
+                    - name: bench
+                      image: busybox
+                      command: [sh, -c, 'echo "$@"', --]
+                      args: *sglang_args
+        """)
+    (repo / "pd.yaml").write_text(seed.rstrip("\n") + "\n" + job)
+    before = (repo / "pd.yaml").read_text()
+    code, out, _ = run(capsys, "--fix", "pd.yaml")
+    assert "Fixed 0 findings (1 remaining)." in out and code == 1
+    assert (repo / "pd.yaml").read_text() == before
+
+
 COMMENTED_ANCHOR = """\
     apiVersion: v1
     kind: List
