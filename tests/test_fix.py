@@ -113,11 +113,13 @@ def test_an_anchor_another_object_also_uses_is_not_moved(repo, capsys):
                       command: [sh, -c, 'echo "$@"', --]
                       args: *sglang_args
         """)
-    (repo / "pd.yaml").write_text(seed.rstrip("\n") + "\n" + job)
+    (repo / "pd.yaml").write_text(seed.rstrip("\n") + "\n" + textwrap.indent(job, "  "))
     before = (repo / "pd.yaml").read_text()
     code, out, _ = run(capsys, "--fix", "pd.yaml")
     assert "Fixed 0 findings (1 remaining)." in out and code == 1
     assert (repo / "pd.yaml").read_text() == before
+    code, out, _ = run(capsys, "show", "--format", "json", "pd.yaml")
+    assert sorted(l["role"] for l in json.loads(out)["launches"]) == ["decode", "prefill"]  # (the Job: none)
 
 
 COMMENTED_ANCHOR = """\
