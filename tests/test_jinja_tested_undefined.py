@@ -59,3 +59,25 @@ def test_a_tested_variable_that_picks_a_role_or_flags_stays_an_error(scratch, te
     scratch.write("launch.sh.j2", text)
     code, doc = scratch.lint(".")
     assert [s for s, _ in _pd005(doc)] == ["error"] and code == 1
+
+
+@pytest.mark.parametrize("guarded", [
+    "{%- if true %}{% endif %}\n  --enable-linear-replayssm-spec \\\n",  # a nested block ends before the flag
+    "  {{ spec }} \\\n",  # a value written into the continued command: arguments
+])
+def test_what_a_test_guards_is_read_past_nested_blocks(scratch, guarded):
+    """Hostile-input test rw25/h item 9: the scan stopped at the first `{% endif %}` of any nesting (and saw no
+    flag in `{{ spec }} \\`), so the test of launch text became a warning (exit 0)."""
+    text = ("{% set spec = '-'*2 ~ 'enable-linear-replayssm-spec' %}\n"
+            "python -m sglang.launch_server --model-path m --disaggregation-mode prefill --port 30001 \\\n"
+            "{%- if use_spec %}\n" + guarded + "{%- endif %}\n  --host 0.0.0.0\n")
+    scratch.write("launch.sh.j2", text)
+    code, doc = scratch.lint(".")
+    assert [s for s, _ in _pd005(doc)] == ["error"] and code == 1
+
+
+def test_a_guard_whose_nested_block_holds_no_launch_text_stays_a_warning(scratch):
+    scratch.write("pod.yaml.j2", LWS.replace('{% if shared_volume_path %}',
+                                             '{% if shared_volume_path %}\n    {% if true %}{% endif %}'))
+    code, doc = scratch.lint(".")
+    assert [s for s, _ in _pd005(doc)] == ["warning"] and code == 0

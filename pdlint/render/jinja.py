@@ -952,21 +952,35 @@ def switch_values(name: str) -> Optional[dict]:
 #: flags or role words in what a test guards: a variable it tests picks launch text (a role, a flag)
 _LAUNCH_WORDS = re.compile(r"(?<![\w-])--[A-Za-z]|prefill|decode|kv_producer|kv_consumer|kv_both", re.I)
 _BLOCK_END = re.compile(r"\{%-?\s*(?:endif|else|elif)\b")
+#: the block tags a guard's body may nest (their ends do not end the guard: rw25/h item 9)
+_BLOCK_TAG = re.compile(r"\{%-?\s*(if|for|endif|endfor|else|elif)\b")
 
 
-def _guards_launch_text(src, line: int, most: int = 64) -> bool:
+def _guards_launch_text(src, line: int, most: int = 64, test_on_line: bool = True) -> bool:
     """Do the test on ``line`` of ``src`` and what it guards (up to the ``{% endif %}`` / ``{% else %}``, at most
     ``most`` lines) hold flags or role words?  Then a variable only tested there picks launch text
     (``--disaggregation-mode {{ "prefill" if is_first else "decode" }}``, field test rw24/h): a PD005 error, as
     a value written out is; a guard of other text (a volume mount) is a warning."""
     if src is None:
         return True
+    depth = 0
     for n in range(line, min(line + most, src.text.count("\n") + 2)):
         text = src.line_text(n)
-        if _LAUNCH_WORDS.search(text):
-            return True
-        if _BLOCK_END.search(text):
-            return False
+        if _LAUNCH_WORDS.search(text) or (n > line and "{{" in text and text.rstrip().endswith("\\")):
+            return True  # (a value written into a continued command line: arguments, whatever they hold)
+        for m in _BLOCK_TAG.finditer(text):
+            word = m.group(1)
+            if test_on_line and n == line and word in ("if", "for") and depth == 0 and \
+                    not _BLOCK_END.search(text, m.end()):
+                continue  # (the test itself)
+            if word in ("if", "for"):
+                depth += 1
+            elif word in ("endif", "endfor"):
+                depth -= 1
+                if depth < 0:
+                    return False
+            elif depth == 0:  # an `else` / `elif` of the guard: what it guards ends here
+                return False
     return False
 
 
@@ -1000,7 +1014,7 @@ def _unrendered_guard(name: str, src, line: int, variables: dict, role_vars: dic
         if stop is not None:  # `{% if spec is defined %}--flag{% endif %}`: one line
             if not _LAUNCH_WORDS.search(rest[:stop.start()]):
                 return None
-        elif not _LAUNCH_WORDS.search(rest) and not _guards_launch_text(src, line + 1):
+        elif not _LAUNCH_WORDS.search(rest) and not _guards_launch_text(src, line + 1, test_on_line=False):
             return None
     return Problem("unrendered", f"launch text guarded by '{name}' on this line was not rendered: no file pdlint "
                                  f"read sets '{name}', so Jinja took it as unset and what it guards went unchecked",
