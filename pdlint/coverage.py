@@ -1136,6 +1136,16 @@ def _finding(spot: Spot, err, strict: bool) -> Optional[Finding]:
 def engine_gaps(launch: Launch) -> list:
     """Gaps of an interpreted server launch: unresolved role, unresolved
     ``--config``, opaque words where flags could stand."""
+    cut = launch.meta.get("router_items_cut") if launch.kind == "router" else None
+    if cut is not None:
+        from pdlint.pairing import MAX_ROUTER_ITEMS
+        tok, role = cut
+        return [Gap(CR.UNCHECKED.code, tok,
+                    f"this router lists more than {MAX_ROUTER_ITEMS} distinct {role} servers; pdlint reads at most "
+                    f"{MAX_ROUTER_ITEMS} per role, so the servers from this one on were not checked against the "
+                    f"launches they name", "split the router's server list, or check its tail by hand")] + \
+            (_trtllm_file_gaps(launch, launch.parsed) if launch.engine == "trtllm" and launch.parsed is not None
+             else [])
     if launch.engine == "trtllm" and launch.kind == "router" and launch.parsed is not None:
         return _trtllm_file_gaps(launch, launch.parsed)
     if launch.kind != "server" or launch.parsed is None:

@@ -1013,10 +1013,30 @@ def router_args(router: Launch) -> tuple:
         for n, b in zip(urls, boots):
             r, how, tok, old = items[n]
             items[n] = (r, how, tok, old or b)
-    return items[:MAX_ROUTER_ITEMS], discovery
+    if len(items) > MAX_ROUTER_ITEMS:
+        # the same server written again adds nothing; then at most MAX_ROUTER_ITEMS per role, so that one role's
+        # padding does not push the other's out, and the first left out is said (rw25/h item 6: 256 copies of a
+        # --prefill URL hid a --decode URL at the prefill's port, PD154, with no word)
+        seen: set = set()
+        unique = []
+        for it in items:
+            k = (it[0], it[1], it[2].text, it[3].text if it[3] is not None else None)
+            if k not in seen:
+                seen.add(k)
+                unique.append(it)
+        kept, count = [], {}
+        for it in unique:
+            count[it[0]] = count.get(it[0], 0) + 1
+            if count[it[0]] <= MAX_ROUTER_ITEMS:
+                kept.append(it)
+            elif "router_items_cut" not in router.meta:
+                router.meta["router_items_cut"] = (it[2], it[0])
+        items = kept
+    return items, discovery
 
 
-#: a router's servers read from its argv at most (field test rw24/h: 3,000 `--prefiller-port` entries, a PD154 each)
+#: a router's servers of one role read from its argv at most (field test rw24/h: 3,000 `--prefiller-port` entries,
+#: a PD154 each)
 MAX_ROUTER_ITEMS = 256
 
 

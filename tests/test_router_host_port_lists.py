@@ -40,3 +40,32 @@ def test_a_proxy_names_at_most_256_servers():
     router = Launch(path="pd/proxy.sh", line=1, engine="vllm", entrypoint="toy_proxy_server.py", kind="router",
                     argv=words)
     assert len(router_args(router)[0]) == MAX_ROUTER_ITEMS
+
+
+def _padded_router(scratch_git, prefill_urls: list) -> tuple:
+    lines = ["#!/bin/bash",
+             "CUDA_VISIBLE_DEVICES=0 python -m sglang.launch_server --model-path m --disaggregation-mode prefill "
+             "--port 30001 &",
+             "CUDA_VISIBLE_DEVICES=1 python -m sglang.launch_server --model-path m --disaggregation-mode decode "
+             "--port 30002 &",
+             "python -m sglang_router.launch_router --pd-disaggregation "
+             + " ".join(f"--prefill {u}" for u in prefill_urls) + " --decode http://127.0.0.1:30001", ""]
+    scratch_git.write("run.sh", "\n".join(lines))
+    return scratch_git.lint("--strict", "run.sh")
+
+
+def test_padding_one_role_does_not_push_the_others_servers_out(scratch_git):
+    """Hostile-input test rw25/h item 6: 256 copies of a --prefill URL filled the bound in argv order and the --decode
+    URL after them (the prefill's port: PD154) was dropped with no word (exit 0 with --strict)."""
+    from pdlint.pairing import MAX_ROUTER_ITEMS
+    code, doc = _padded_router(scratch_git, ["http://127.0.0.1:30001"] * MAX_ROUTER_ITEMS)
+    assert [f["code"] for f in doc["findings"]] == ["PD154"] and code == 1
+
+
+def test_servers_past_the_bound_are_said(scratch_git):
+    from pdlint.pairing import MAX_ROUTER_ITEMS
+    urls = ["http://127.0.0.1:30001"] + [f"http://10.0.{i // 250}.{i % 250 + 1}:30001" for i in range(MAX_ROUTER_ITEMS)]
+    code, doc = _padded_router(scratch_git, urls)
+    cut = [f for f in doc["findings"] if f["code"] == "PD020"]
+    assert len(cut) == 1 and f"more than {MAX_ROUTER_ITEMS} distinct prefill servers" in cut[0]["message"]
+    assert "PD154" in [f["code"] for f in doc["findings"]] and code == 1
