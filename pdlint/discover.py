@@ -351,8 +351,18 @@ def _searched_text(path: str, data: bytes) -> str:
         try:
             text += "\n" + json.dumps(json.loads(text), ensure_ascii=False, indent=0)
         except (ValueError, RecursionError):
-            pass
+            # a file Python's parser does not read whole (a `//` comment, nesting past its recursion limit) is
+            # searched with its escapes decoded one by one (rw25/h item 7: "No launch text found", exit 0)
+            text += "\n" + _JSON_ESCAPE.sub(_unescape, text)
     return text
+
+
+_JSON_ESCAPE = re.compile(r"\\u([0-9a-fA-F]{4})")
+
+
+def _unescape(m) -> str:
+    c = int(m.group(1), 16)
+    return "\ufffd" if 0xD800 <= c <= 0xDFFF else chr(c)
 
 
 def _json_of(path: str, boundary):

@@ -87,3 +87,18 @@ def test_escaped_launch_text_in_a_json_file_pdlint_cannot_read_is_reported(scrat
     (scratch_dir / "pd.json").write_text(text)
     code, walked = run(capsys, "--strict")
     assert [(f["code"], f["line"]) for f in walked["findings"]] == [("PD020", 1)] and code == 1
+
+
+@pytest.mark.parametrize("shape", ["comment", "deep"])
+def test_escaped_launch_text_in_json_python_cannot_read_whole_is_reported(scratch_dir, capsys, shape):
+    """Hostile-input test rw25/h item 7: a `//` comment line (JSONC), or one value nested past Python's recursion
+    limit, kept json.loads from decoding the escapes, and the escaped keys were no launch text: "No launch text
+    found", exit 0 with --strict (the same file without escapes was a PD020)."""
+    text = role_config("nixl").replace("disaggregation_mode", "disaggregation\\u005fmode")
+    if shape == "comment":
+        text = "// deploy config (read with json5)\n" + text
+    else:
+        text = text[:-1] + ', "x": ' + "[" * 1500 + "]" * 1500 + "}"
+    (scratch_dir / "pd.json").write_text(text)
+    code, walked = run(capsys, "--strict")
+    assert [f["code"] for f in walked["findings"]] == ["PD020"] and code == 1
