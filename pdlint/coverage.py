@@ -346,10 +346,14 @@ def find_markers(text: str, kind: str = "", skip: frozenset = frozenset()) -> li
 
 #: the flag (and value) that makes a LightLLM or LMDeploy server a prefill/decode one (PD024), also as list items
 #: (`"--run_mode", "prefill"`, `- --role` / `- Prefill`); each searched in files that name its engine
-_LIGHTLLM_PD = re.compile(r"--run_mode[\"']?(?:[ \t]*[=,][ \t]*|\s+)(?:-[ \t]+)?[\"']?"
-                          r"(?:prefill|decode|pd_master|config_server|nixl_prefill|nixl_decode)(?![\w-])")
-_LMDEPLOY_PD = re.compile(r"--role[\"']?(?:[ \t]*[=,][ \t]*|\s+)(?:-[ \t]+)?[\"']?(?:Prefill|Decode)(?![\w-])|"
-                          r"--serving-strategy[\"']?(?:[ \t]*[=,][ \t]*|\s+)(?:-[ \t]+)?[\"']?DistServe(?![\w-])")
+#: between a flag and its value: `=`, a list's comma (the value may be on the next line of a flow list), blanks and
+#: `\`-continued lines (rw25/h item 5); the value may be a variable (`--run_mode $MODE`: maybe PD, said as such)
+_SEP = r"(?:[ \t]*[=,]\s*|(?:\s|\\\n)+)(?:-[ \t]+)?[\"']?"
+_VAR = r"\$\{?[A-Za-z_]\w*\}?"
+_LIGHTLLM_PD = re.compile(r"--run_mode[\"']?" + _SEP +
+                          r"(?:prefill|decode|pd_master|config_server|nixl_prefill|nixl_decode|" + _VAR + r")(?![\w-])")
+_LMDEPLOY_PD = re.compile(r"--role[\"']?" + _SEP + r"(?:Prefill|Decode|" + _VAR + r")(?![\w-])|"
+                          r"--serving-strategy[\"']?" + _SEP + r"(?:DistServe|" + _VAR + r")(?![\w-])")
 _OTHER_ENGINES = (("lightllm", "LightLLM", _LIGHTLLM_PD), ("lmdeploy", "LMDeploy", _LMDEPLOY_PD))
 
 
@@ -371,14 +375,17 @@ def other_engine_spots(path: str, text: str) -> list:
                 continue  # in a comment
             line = text.count("\n", 0, m.start()) + 1
             shown = " ".join(m.group(0).replace('"', " ").replace("'", " ").replace(",", " ").replace("-\n", " ")
-                             .split())
-            reason = (f"{name} prefill/decode launch (`{shown}`) not checked: pdlint has rules for SGLang, vLLM and "
-                      f"TensorRT-LLM servers only")
+                             .replace("\\", " ").split())
+            if "$" in shown.split()[-1]:  # (a mode pdlint cannot see: maybe prefill/decode, said as such)
+                reason = (f"{name} launch whose mode is a value pdlint cannot see (`{shown}`), a prefill/decode server "
+                          f"if it says so, not checked: pdlint has rules for SGLang, vLLM and TensorRT-LLM servers only")
+            else:
+                reason = (f"{name} prefill/decode launch (`{shown}`) not checked: pdlint has rules for SGLang, vLLM "
+                          f"and TensorRT-LLM servers only")
             hint = (f"check this launch against {name}'s own arguments by hand; to record that it stays unchecked, put "
                     f"`# pdlint: ignore[PD024]` on the line or give the file PD024 in `per-file-ignores`")
             out.append(Spot(path, line, m.start() - start + 1, line, CR.OTHER_ENGINE.code, reason, hint,
-                            m.group(0) if "\n" not in m.group(0) else "--run_mode" if word == "lightllm" else
-                            m.group(0).split()[0].strip("\"',")))
+                            m.group(0) if "\n" not in m.group(0) else m.group(0).split()[0].strip("\"',")))
     return out
 
 

@@ -52,6 +52,24 @@ def test_lmdeploy_pd_servers_and_proxy_in_yaml_lists(scratch):
     assert codes(report) == [("k8s.yaml", 10, 73), ("k8s.yaml", 14, 15)]
 
 
+@pytest.mark.parametrize("name, text, where, shown", [
+    ("a.sh", "MODE=prefill\npython -m lightllm.server.api_server --model_dir /m --run_mode $MODE --tp 8\n",
+     (2, 53), "a value pdlint cannot see (`--run_mode $MODE`)"),
+    ("b.sh", "python -m lightllm.server.api_server --model_dir /m --run_mode \\\n  decode --tp 8\n",
+     (1, 53), "(`--run_mode decode`)"),
+    ("f.yaml", 'apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n    - name: s\n'
+               '      image: openmmlab/lmdeploy:latest\n      command: ["lmdeploy", "serve", "api_server", "/m", "--role",\n'
+               '                "Prefill", "--port", "8000"]\n', (8, 59), "(`--role Prefill`)"),
+])
+def test_the_mode_after_a_continuation_a_list_break_or_from_a_variable(scratch, name, text, where, shown):
+    """Hostile-input test rw25/h item 5: `--run_mode $MODE`, `--run_mode \\` + `decode` and a flow list's
+    `"--role",` + newline + `"Prefill"` were "No launch text found" (exit 0 with --strict)."""
+    scratch.write(name, text)
+    code, report = scratch.lint("--strict", ".")
+    assert codes(report) == [(name, *where)] and code == 1
+    assert shown in report["findings"][0]["message"]
+
+
 def test_quiet_on_non_pd_launches_comments_and_other_tools(scratch):
     scratch.write("normal.sh", """\
         python -m lightllm.server.api_server --model_dir /m --run_mode normal
