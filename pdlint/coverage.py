@@ -354,13 +354,17 @@ _LIGHTLLM_PD = re.compile(r"--run_mode[\"']?" + _SEP +
                           r"(?:prefill|decode|pd_master|config_server|nixl_prefill|nixl_decode|" + _VAR + r")(?![\w-])")
 _LMDEPLOY_PD = re.compile(r"--role[\"']?" + _SEP + r"(?:Prefill|Decode|" + _VAR + r")(?![\w-])|"
                           r"--serving-strategy[\"']?" + _SEP + r"(?:DistServe|" + _VAR + r")(?![\w-])")
-_OTHER_ENGINES = (("lightllm", "LightLLM", _LIGHTLLM_PD), ("lmdeploy", "LMDeploy", _LMDEPLOY_PD))
+#: MindIE's PD ("dmi") mode, in its start script's environment or its config.json (rw25/a: a MindIE PD start script
+#: passed with no word)
+_MINDIE_PD = re.compile(r"MINDIE_INFER_MODE[\"']?" + _SEP + r"dmi(?![\w-])|\"inferMode\"\s*:\s*\"dmi\"")
+_OTHER_ENGINES = (("lightllm", "LightLLM", _LIGHTLLM_PD), ("lmdeploy", "LMDeploy", _LMDEPLOY_PD),
+                  ("mindie", "MindIE", _MINDIE_PD))
 
 
 def other_engine_spots(path: str, text: str) -> list:
     """PD024 spots: the prefill/decode launches in ``text`` of an engine pdlint has no rules for
     (:data:`_OTHER_ENGINES`), at the flag that makes each one PD; text in a ``#`` comment left out."""
-    if "--" not in text:
+    if "--" not in text and "dmi" not in text:
         return []
     low = text.lower()
     out = []

@@ -79,8 +79,10 @@ OTHER_ENGINE = register(Rule(
     "PD024", "unsupported-engine-launch", WARNING,
     "Reports a prefill/decode launch of a serving engine pdlint has no rules for: LightLLM (`lightllm.server."
     "api_server --run_mode prefill|decode|pd_master|config_server|nixl_prefill|nixl_decode`) and LMDeploy (`lmdeploy "
-    "serve api_server --role Prefill|Decode`, `lmdeploy serve proxy --serving-strategy DistServe`), at the flag that "
-    "makes it a PD server. A non-PD launch of those engines is not reported.",
+    "serve api_server --role Prefill|Decode`, `lmdeploy serve proxy --serving-strategy DistServe`) and MindIE "
+    "(`MINDIE_INFER_MODE=dmi` in a start script naming MindIE), at the flag that makes it a PD server; a mode "
+    "written as a variable (`--run_mode $MODE`) is said as a launch that may be one. A non-PD launch of those "
+    "engines is not reported.",
     "pdlint checks SGLang, vLLM and TensorRT-LLM servers (and the wrappers that start them). Nothing in this launch "
     "was checked, so a run that passes says nothing about it; without this finding the run would read as \"the PD "
     "configuration was verified\".",

@@ -57,7 +57,7 @@ _BATCH_HEADER = re.compile(rb"^#(?:SBATCH|PBS|BSUB|\$)[ \t]", re.M)
 KEYWORDS = (b"sglang", b"vllm", b"trtllm", b"dynamo", b"disaggregation", b"launch_server", b"tensorrt",
             b"kv_role", b"kv-role", b"prefill", b"decode", b"context_servers", b"generation_servers",
             b"cache_transceiver", b"pd_role", b"kv-transfer-config", b"kv_transfer_config", b"disagg-config",
-            b"smg launch", b"amg launch", b"smg server", b"amg server")
+            b"smg launch", b"amg launch", b"smg server", b"amg server", b"mindie_infer_mode", b"infermode")
 # (a file holding launch text coverage.MARKER finds holds one of them, so that it is read and reported: the
 # exec-form list items "smg", "launch" are the exception, PD020 without a launch either way)
 # Documentation named without an extension: its commands are examples, as in a .md file (a walk does not list it)

@@ -104,3 +104,13 @@ def test_launch_text_in_program_sources_is_reported_unchecked(scratch, name, tex
     code, report = scratch.lint(".")
     assert [(f["path"], f["code"]) for f in report["findings"]] == [(name, "PD020")]
     assert "per-file-ignores" in report["findings"][0]["fix"] and code == 0
+
+
+def test_a_mindie_pd_start_script_is_reported(scratch):
+    """Field test rw25/a: a MindIE start script in its PD ("dmi") mode passed with no word."""
+    scratch.write("boot_pd.sh", "source /usr/local/Ascend/mindie/set_env.sh\nexport MINDIE_INFER_MODE=dmi\n"
+                                "cd /usr/local/Ascend/mindie/latest/mindie-service/bin\n./mindieservice_daemon\n")
+    scratch.write("boot.sh", "source /usr/local/Ascend/mindie/set_env.sh\nexport MINDIE_INFER_MODE=standard\n"
+                             "./mindieservice_daemon\n")
+    code, report = scratch.lint(".")
+    assert codes(report) == [("boot_pd.sh", 2, 8)] and "MindIE" in report["findings"][0]["message"]
