@@ -92,6 +92,9 @@ class Workload:
     router: bool = False  # the structure says this is the router/frontend
     image_override: Optional[str] = None  # e.g. a Kustomize ``images:`` entry
     volumes: list = field(default_factory=list)  # Refs of the pod's ``volumes`` lists, base first (mounts)
+    #: an Argo workflow's container: the values its ``{{workflow.parameters.X}}`` / ``{{inputs.parameters.X}}``
+    #: take (the workflow's arguments, the template's inputs), None elsewhere
+    params: Optional[dict] = None
 
     @property
     def doc(self) -> TStr:
@@ -320,6 +323,8 @@ def effective_words(w: Workload, env: dict, given: Optional[dict] = None) -> lis
         doc, ref = chosen
         words += kube.container_words(doc, kube.Container(ref, w.path, w.doc_index), env, keys=(key,),
                                       envsubst=envsubst, given=given)
+    if w.params is not None:
+        words = [argo_substitute(t, w.params) for t in words]
     return words
 
 
@@ -397,7 +402,60 @@ def workloads(docs: list, doc: TStr, containers: list, unit_base: str) -> list:
             vols = mounts.volumes_of(root, w.path)
             if vols is not None:
                 w.volumes.append(vols)
+            if kind in ARGO_KINDS:
+                w.params = argo_params(doc, root, w.path)
     return out
+
+
+ARGO_KINDS = ("Workflow", "WorkflowTemplate", "ClusterWorkflowTemplate", "CronWorkflow")
+_ARGO_PARAM = re.compile(r"\{\{\s*([^{}]*?)\s*\}\}")
+
+
+def argo_params(doc: TStr, root: yt.Ref, path: tuple) -> dict:
+    """``{"workflow.parameters.X": value, "inputs.parameters.X": value}`` for a container at ``path`` of an Argo
+    workflow: the workflow's ``spec.arguments.parameters`` (a CronWorkflow's under ``spec.workflowSpec``) and the
+    ``inputs.parameters`` defaults of the template holding the container (field test rw25/a: the parameters were
+    passed to SGLang as written, a false SGL004 / SGL005)."""
+    out: dict = {}
+    spec = yt.get(root, "spec")
+    if yt.get(spec, "workflowSpec") is not None:
+        spec = yt.get(spec, "workflowSpec")
+
+    def take(params, prefix: str, keys: tuple) -> None:
+        for item in yt.seq_items(params) if params is not None and isinstance(yt.deref(params).node, yt.YSeq) else ():
+            name = yt.scalar_text(yt.get(item, "name"))
+            for key in keys:
+                v = yt.get(item, key)
+                if name and v is not None and isinstance(yt.deref(v).node, yt.YScalar):
+                    out[f"{prefix}.{name}"] = yt.scalar_tstr(doc, v)
+                    break
+
+    take(at(spec, "arguments", "parameters"), "workflow.parameters", ("value",))
+    if "templates" in path:
+        k = path.index("templates")
+        template = root
+        for step in path[:k + 2]:
+            template = at(template, step) if template is not None else None
+        if template is not None:
+            take(at(template, "inputs", "parameters"), "inputs.parameters", ("value", "default"))
+    return out
+
+
+def argo_substitute(word: TStr, params: dict) -> TStr:
+    """``{{workflow.parameters.X}}`` / ``{{inputs.parameters.X}}`` in one argument, as Argo fills them: the value
+    ``params`` has, else a value pdlint cannot see."""
+    if "{{" not in word.text:
+        return word
+    parts, last = [], 0
+    for m in _ARGO_PARAM.finditer(word.text):
+        parts.append(word[last:m.start()])
+        use = word[m.start():m.end()]
+        value = params.get(m.group(1))
+        parts.append(value.reached_via(use, m.group(0)) if value is not None and not value.opaque
+                     else use.as_opaque())
+        last = m.end()
+    parts.append(word[last:])
+    return TStr.join(parts)
 
 
 @dataclass
