@@ -908,3 +908,23 @@ def test_lmcache_tp_message_names_the_configured_channel(tmp_path, capsys, monke
                                                                 "LMCACHE_CONFIG_FILE=decoder.yaml PYTHONHASHSEED=0 ")})
     (f,) = [f for f in doc["findings"] if f["code"] == "VLLM024"]
     assert f["message"].startswith("LMCache moves the KV over HCCL (enable_pd: true in prefiller.yaml)")
+
+
+def _multi(role):
+    return ("'{\"kv_connector\":\"MultiConnector\",\"kv_role\":\"kv_both\",\"kv_connector_extra_config\":"
+            "{\"connectors\":[{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_both\"},"
+            "{\"kv_connector\":\"LMCacheConnectorV1\",\"kv_role\":\"kv_both\"}]}}'")
+
+
+@pytest.mark.parametrize("env, fires", [
+    ("", False),  # LMCache's defaults: a private CPU offload next to NIXL, no chunk is looked up across servers
+    ("LMCACHE_REMOTE_URL=lm://cache:65432 ", True),  # a shared backend: the seed decides the keys
+    ("LMCACHE_ENABLE_PD=True ", True),
+])
+def test_vllm015_for_lmcache_next_to_nixl_only_when_it_shares(tmp_path, capsys, monkeypatch, env, fires):
+    """Field test rw25/a: llm-d/llm-d-routing-sidecar's test pods run a MultiConnector of NixlConnector (the KV
+    transfer) and LMCacheConnectorV1 with no LMCache config: each pod's LMCache is a private offload (LMCache 0.5.6
+    config defaults), and VLLM015 warned that the decode never finds what the prefill stored."""
+    files = {"run_prefill.sh": f"{env}{VS} --kv-transfer-config {_multi('p')}\n",
+             "run_decode.sh": f"{env}{VS} --kv-transfer-config {_multi('d')}\n"}
+    assert ("VLLM015" in codes(check(tmp_path, capsys, monkeypatch, files))) == fires

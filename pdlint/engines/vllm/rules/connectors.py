@@ -374,6 +374,30 @@ def _lmcache_hashing(info: VllmInfo) -> bool:
     return any("LMCache" in c and c != "LMCacheMPConnector" for c in _conns(info))
 
 
+def _lmcache_shares(launch, info: VllmInfo) -> bool:
+    """May the launch's LMCache share KV with another server (so that the hash seed matters)?  Yes where it is
+    the only KV connector (the PD transfer), or its config or environment turns on a PD / NIXL / P2P channel or a
+    remote backend, or names a config file pdlint did not read.  No for LMCache next to another transfer connector
+    (a MultiConnector of NIXL and LMCache) with its defaults: a private CPU offload (LMCache 0.5.6
+    lmcache/v1/config.py: local_cpu True, remote_url None, enable_p2p / enable_pd False; llm-d-routing-sidecar's
+    test pods, field test rw25/a)."""
+    if not any("LMCache" not in c for c in _conns(info)):
+        return True
+    env = launch.env
+    if "LMCACHE_CONFIG_FILE" in env and info.lmcache is None:
+        return True
+    cfg = info.lmcache or {}
+
+    def on(v) -> bool:
+        return str(v).strip().lower() in ("true", "1", "yes")
+
+    for key in ("enable_pd", "enable_nixl", "enable_xpyd", "enable_p2p"):
+        tok = env.get("LMCACHE_" + key.upper())
+        if on(cfg.get(key)) or (tok is not None and (tok.opaque or on(tok.text))):
+            return True
+    return bool(cfg.get("remote_url")) or "LMCACHE_REMOTE_URL" in env
+
+
 @vllm_rule(
     "VLLM015", "lmcache-pythonhashseed-differs", kind="pair", severity=WARNING,
     summary="Reports an LMCache prefill/decode pair (`LMCacheConnectorV1`) whose `PYTHONHASHSEED` differs, or is "
@@ -388,9 +412,13 @@ def _lmcache_hashing(info: VllmInfo) -> bool:
     example_fixed="export PYTHONHASHSEED=123  # before both launches", env=("PYTHONHASHSEED",),
     source="vllm examples/others/lmcache/disagg_prefill_lmcache_v1/disagg_vllm_launcher.sh",
     notes="Not reported for `LMCacheMPConnector`: its workers send token ids to one `lmcache server` process, "
-          "which hashes them.")
+          "which hashes them; nor for LMCache next to another KV connector (a MultiConnector of NixlConnector and "
+          "LMCacheConnectorV1) with no config that shares its cache (a PD, NIXL or P2P channel, a remote backend): "
+          "there each server's LMCache is a private offload.")
 def _hashseed(p, d, pi, di):
     if pi is None or di is None or not (_lmcache_hashing(pi) and _lmcache_hashing(di)):
+        return None
+    if not (_lmcache_shares(p, pi) or _lmcache_shares(d, di)):
         return None
     a, b = p.env.get("PYTHONHASHSEED"), d.env.get("PYTHONHASHSEED")
     if (a is not None and a.opaque) or (b is not None and b.opaque):
