@@ -739,7 +739,7 @@ def _enum_ok(text: str, values: tuple) -> bool:
            "vLLM 0.33.0's parser",
     notes="`--kv-transfer-config` is VLLM001. A config class's JSON is read as the release reads it (bare `32k` "
           "numbers expanded from 0.20.0); JSON that is no object is judged for 0.20.0 and later only. Unknown keys "
-          "of these config classes are not checked yet; JSON that is no object only where a release is pinned "
+          "of these config classes are VLLM044 / VLLM045; JSON that is no object only where a release is pinned "
           "(older releases took `--compilation-config 3` as a level). A value pdlint cannot see, `None` and the "
           "empty value of "
           "an optional config are not judged.")
@@ -808,3 +808,192 @@ def _expand_numbers(text: str) -> str:
     for i in range(0, len(parts), 2):
         parts[i] = re.sub(r"\b\d+(?:\.\d+)?[kKmMgGtT]\b", "0", parts[i])
     return "".join(parts)
+
+
+#: nested config objects judged below a JSON option's class (`pass_config` of the compilation config)
+_MAX_CONFIG_DEPTH = 4
+
+
+def _config_class(spec: dict, flag) -> tuple:
+    """(class name, stage) the flag's value becomes: ``parse`` (argparse's converter validates it) or ``engine``
+    (``--speculative-config``'s dict, validated when the engine config is built); (None, None) otherwise."""
+    for stage, part in (("parse", "options"), ("engine", "engine_options")):
+        for o in flag.option_strings:
+            name = (spec.get(part) or {}).get(o)
+            if name and name in spec.get("classes", {}):
+                return name, stage
+    return None, None
+
+
+def _unknown_config_keys(launch, info):
+    """(option as written, class name, stage, key path, the key's token, fields of the class holding it, spec)
+    for every key of a config class's JSON (or ``--OPTION.KEY`` argument) the class lacks.  Every written value is
+    converted by argparse (VLLM041: dotted keys replace the JSON, which is still validated); the merged dotted
+    value pdlint builds is not judged again, each dotted argument is, at its name."""
+    from pdlint.engines.vllm import flags, tjson
+    spec = flags.config_fields(info.version)
+    if not spec:
+        return
+    classes = spec["classes"]
+    for opt in info.occurrences:
+        if opt.index < 0 or opt.value is None or opt.name_tok.opaque:
+            continue
+        written = opt.name_tok.text.partition("=")[0]
+        flag, how = info.table.resolve(opt.name)
+        if flag is None or "--kv-transfer-config" in flag.option_strings:  # (VLLM029)
+            continue
+        cls, stage = _config_class(spec, flag)
+        if cls is None:
+            continue
+        dash = stage == "engine" and spec.get("engine_dash_keys")
+        if how == "dotted":
+            keys = written.split(".")[1:]
+            if not all(keys) or _PLACEHOLDER.search(written):
+                continue
+            keys[-1] = keys[-1][:-1] if keys[-1].endswith("+") else keys[-1]
+            cur = cls
+            for depth, key in enumerate(keys[:_MAX_CONFIG_DEPTH]):
+                fields = classes[cur]["fields"]
+                k = key.replace("-", "_") if dash and depth == 0 else key
+                if k not in fields:
+                    yield written.partition(".")[0], cls, stage, keys[:depth + 1], opt.name_tok, cur, spec
+                    break
+                cur = fields[k]
+                if cur is None or cur not in classes or stage == "engine":
+                    break
+            continue
+        if opt.value.opaque or not opt.value.text.lstrip().startswith("{"):
+            continue
+        try:
+            node = tjson.parse(opt.value)
+        except (tjson.JSONError, tjson.TooDeep):
+            continue  # (VLLM043)
+        todo = [(node, cls, [])]
+        while todo:
+            cur_node, cur, path = todo.pop(0)
+            if not isinstance(cur_node.value, dict):
+                continue
+            fields = classes[cur]["fields"]
+            for key, sub in cur_node.value.items():
+                if (sub.key_tok is not None and sub.key_tok.opaque) or _PLACEHOLDER.search(key):
+                    continue
+                k = key.replace("-", "_") if dash and not path else key
+                if k not in fields:
+                    yield written, cls, stage, path + [key], sub.key_tok or sub.tok, cur, spec
+                elif fields[k] in classes and stage == "parse" and len(path) + 1 < _MAX_CONFIG_DEPTH:
+                    todo.append((sub, fields[k], path + [key]))
+
+
+def _config_key_releases(option: str, path: list, stage: str, but: str) -> list:
+    """Releases (oldest first) other than ``but`` whose config class for ``option`` has the key ``path``."""
+    from pdlint.engines.vllm import flags
+    out = []
+    for v in reversed(flags.available_versions()):
+        spec = flags.config_fields(v) if v != but else None
+        table = flags.load(v) if spec else None
+        flag = table.resolve(option)[0] if table is not None else None
+        cls = _config_class(spec, flag)[0] if flag is not None else None
+        for depth, key in enumerate(path):
+            if cls is None:
+                break
+            fields = spec["classes"][cls]["fields"]
+            key = key.replace("-", "_") if stage == "engine" and depth == 0 and spec.get("engine_dash_keys") else key
+            if key not in fields:
+                cls = None
+                break
+            cls = fields[key] if depth + 1 < len(path) else cls
+            if depth + 1 < len(path) and cls not in spec["classes"]:
+                cls = None
+        if cls is not None:
+            out.append(v)
+    return out
+
+
+def _config_key_hits(launch, info, error: bool) -> list:
+    out = []
+    for option, cls, stage, path, tok, holder, spec in _unknown_config_keys(launch, info):
+        forbid = spec["classes"][holder]["extra"] == "forbid"
+        others = _config_key_releases(option, path, stage, info.version)
+        # an error: the release that runs is known and stops while it reads its arguments
+        is_error = info.pinned and not info.approximate and forbid and stage == "parse"
+        if is_error != error:
+            continue
+        if info.approximate and (others or info.approximate == "unreleased"):
+            continue  # another release's table: the release that runs may have the key
+        dotted, key = ".".join(path), path[-1]
+        fields = list(spec["classes"][holder]["fields"])
+        where = f"; it is a key in vLLM {_span(others)}" if others else hint(key, fields)
+        pydantic = (f"1 validation error for {holder}: {dotted}: Unexpected keyword argument "
+                    f"[type=unexpected_keyword_argument]")
+        if is_error:
+            msg = f"argument {option}: {pydantic} (vLLM {info.version} refuses to start{where})"
+        elif not forbid:
+            msg = (f"{dotted} is not a key of vLLM {info.version}'s {holder}: pydantic drops it without a word, the "
+                   f"setting has no effect{where}")
+        elif stage == "engine":
+            msg = (f"{option}: {dotted} is not a key of vLLM {info.version}'s {holder}: the server stops when vLLM "
+                   f"builds its engine config, after reading its arguments (\"{pydantic}\"){where}")
+        else:
+            msg = (f"argument {option}: {dotted} is not a key of {holder} in vLLM {info.version}, the newest "
+                   f"release pdlint knows, which refuses to start with it (\"Unexpected keyword argument\"; "
+                   f"0.9.2-0.11.0 drop unknown keys){where}; {_PIN}")
+        out.append(VHit(msg, tok))
+    return out
+
+
+@vllm_rule(
+    "VLLM044", "vllm-config-unknown-key", kind="launch",
+    summary="Reports a key a vLLM config option's class does not have (`--compilation-config "
+            "'{\"cudagraph_mod\": \"FULL\"}'`, `--compilation-config.bogus_key 1`, `-cc.pass_config.x true`, "
+            "`--eplb-config '{\"window_sze\": 10}'`), where the release is pinned and refuses unknown keys "
+            "(0.20.0 and later).",
+    why="vLLM converts the JSON into the option's config class with pydantic while it reads its arguments, and "
+        "its `@config` classes forbid extra fields: `argument --compilation-config: 1 validation error for "
+        "CompilationConfig ... Unexpected keyword argument`. A misspelt key, or one an older release had "
+        "(`level`), stops the server before any model is loaded.",
+    fix="Spell the key as the release's config class does (the message names close matches), or drop a key the "
+        "release no longer has.",
+    example="vllm serve Qwen/Qwen3-8B --compilation-config '{\"cudagraph_mod\": \"FULL\"}'",
+    example_fixed="vllm serve Qwen/Qwen3-8B --compilation-config '{\"cudagraph_mode\": \"FULL\"}'",
+    upstream="Unexpected keyword argument [type=unexpected_keyword_argument]",
+    source="vllm/config/utils.py:71 (config: ConfigDict(extra=\"forbid\")), vllm/engine/arg_utils.py:369 "
+           "(parse_dataclass: TypeAdapter(cls).validate_json), vLLM 0.33.0; the classes' fields per release in "
+           "data/config-fields.json (scripts/gen_vllm_config_fields.py). Verdicts from vLLM 0.33.0's parser",
+    notes="Keys of nested config objects (`pass_config`, `dynamic_shapes_config`) are judged too, in the JSON and "
+          "in the dotted form (`--compilation-config.pass_config.x`). `--kv-transfer-config` is VLLM029. With no "
+          "release pinned, or a release that drops unknown keys (0.9.2-0.11.0: pydantic dataclasses without "
+          "`extra=\"forbid\"`), or for `--speculative-config` (a dict refused only when the engine config is "
+          "built), it is VLLM045 (a warning). Options whose value may also be a dict "
+          "(`--override-pooler-config` before 0.11.0, `--quantization-config`) are not judged.")
+def _config_unknown_key(launch, info):
+    if not _judged(launch, info) or info.dynamo:
+        return None
+    return _config_key_hits(launch, info, True)
+
+
+@vllm_rule(
+    "VLLM045", "vllm-config-key-unknown-in-release", kind="launch", severity=WARNING,
+    summary="Reports a key a vLLM config option's class does not have where pdlint cannot say the server stops "
+            "on it while reading its arguments: no release is pinned (judged against the newest), the release "
+            "pinned drops unknown keys (0.9.2-0.11.0: the setting has no effect), or `--speculative-config`, whose "
+            "keys are validated only when the engine config is built.",
+    why="vLLM 0.20.0 and later refuse an unknown key of a config class (\"Unexpected keyword argument\"); older "
+        "releases drop it silently, so a misspelt `cudagraph_mode` just does nothing. `--speculative-config '{"
+        "\"method\": \"ngram\", \"bogus\": 2}'` passes the parser and stops the server in "
+        "`create_speculative_config` (vLLM 0.33.0: `1 validation error for SpeculativeConfig`).",
+    fix="Spell the key as the config class does (the message names close matches or the releases that have it), "
+        "and pin the release (an image tag or `vllm-version` in `[tool.pdlint]`).",
+    example="vllm serve Qwen/Qwen3-8B --speculative-config '{\"method\": \"ngram\", \"num_speculative_token\": 3}'",
+    example_fixed="vllm serve Qwen/Qwen3-8B --speculative-config '{\"method\": \"ngram\", "
+                  "\"num_speculative_tokens\": 3}'",
+    upstream="Unexpected keyword argument [type=unexpected_keyword_argument]",
+    source="vllm/engine/arg_utils.py:2139 (create_speculative_config: SpeculativeConfig(**speculative_config)), "
+           "vllm/config/utils.py:71 (extra=\"forbid\"), vLLM 0.33.0; data/config-fields.json "
+           "(scripts/gen_vllm_config_fields.py)",
+    notes="A pinned release that refuses the key while reading its arguments is VLLM044 (an error). Where the "
+          "release pinned has no table of its own, a key another release has is not reported. vLLM 0.33.0 reads "
+          "`-` as `_` in `--speculative-config` keys (`num-speculative-tokens`).")
+def _config_key_warning(launch, info):
+    if not _judged(launch, info) or info.dynamo:
+        return None
+    return _config_key_hits(launch, info, False)
