@@ -122,7 +122,14 @@ def test_an_envsubst_manifest_keeps_its_placeholders_opaque(scratch_git):
     assert (code, report["findings"]) == (0, [])
     (launch,) = report["launches"]
     assert launch["argv"][:4] == ["--model-path", "${MX_CI_MODEL}", "--port", "${WORKER_PORT}"]
-    # without such a sign, `${WORKER_PORT}` reaches SGLang as written (Kubernetes expands only $(VAR))
+    # an argument that is one placeholder is such a sign too (field test rw25/a, llm-d-inference-scheduler's
+    # "${VLLM_EXTRA_ARGS_P}"): a value pdlint cannot see, said as undecided
     scratch_git.write("j.yaml", JOB.replace("NAME", "mx-source", 1).replace("IMAGE", "lmsysorg/sglang:v0.5.9"))
+    code, report = scratch_git.lint("j.yaml")
+    assert report["findings"] == []
+    assert [u["flag"] for u in report["coverage"]["files"]["j.yaml"]["undecided"]] == ["--model-path", "--port"]
+    # without any, a placeholder inside a word reaches SGLang as written (Kubernetes expands only $(VAR))
+    scratch_git.write("j.yaml", JOB.replace("NAME", "mx-source", 1).replace("IMAGE", "lmsysorg/sglang:v0.5.9")
+                      .replace('"${WORKER_PORT}"', '"30${WORKER_PORT}"'))
     code, report = scratch_git.lint("j.yaml")
     assert [f["code"] for f in report["findings"]] == ["SGL005"]
