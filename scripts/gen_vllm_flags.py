@@ -471,10 +471,12 @@ class Collector:
             kw_sources[alias] = (var, fld)
             for key, val in overrides.get((alias, None), {}).items():
                 overrides.setdefault((var, fld), {})[key] = val
+        looped = _loop_calls(fn)
         for node in ast.walk(fn):
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
                     node.func.attr == "add_argument":
-                self._add_call(module, path, node, kw_sources, overrides)
+                for call in looped.get(id(node), [node]):
+                    self._add_call(module, path, call, kw_sources, overrides)
             if isinstance(node, ast.Call) and (_dotted(node.func) or "").endswith("FrontendArgs.add_cli_args"):
                 self.frontend(module)
 
@@ -768,6 +770,39 @@ def generate(wheel_path: str) -> dict:
         w.zip.read(w.file_of("vllm.engine.arg_utils")).decode("utf-8"),
         "flags": c.options,
     }
+
+
+def _loop_calls(fn: ast.AST) -> dict:
+    """id(add_argument call) -> its copies, one per iteration, for a call in ``for a, b in [(lit, lit), ...]:``
+    with the loop's names replaced by each item's values (vLLM 0.11.0's deprecated ``--guided-decoding-*``
+    options: ``for arg, type in [("--guided-decoding-backend", str), ...]: group.add_argument(arg, type=type,
+    deprecated=True)``, missing from the table: a false VLLM018, rw25/b)."""
+    import copy
+    out: dict = {}
+    for loop in ast.walk(fn):
+        if not isinstance(loop, ast.For) or not isinstance(loop.iter, (ast.List, ast.Tuple)):
+            continue
+        names = [t.id for t in (loop.target.elts if isinstance(loop.target, ast.Tuple) else [loop.target])
+                 if isinstance(t, ast.Name)]
+        items = []
+        for it in loop.iter.elts:
+            vals = it.elts if isinstance(it, ast.Tuple) and isinstance(loop.target, ast.Tuple) else [it]
+            if len(vals) != len(names):
+                break
+            items.append(dict(zip(names, vals)))
+        else:
+            for node in ast.walk(loop):
+                if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and
+                        node.func.attr == "add_argument"):
+                    continue
+                copies = []
+                for binding in items:
+                    class Sub(ast.NodeTransformer):
+                        def visit_Name(self, n):  # noqa: N802 (ast's visitor name)
+                            return copy.deepcopy(binding[n.id]) if n.id in binding else n
+                    copies.append(ast.fix_missing_locations(Sub().visit(copy.deepcopy(node))))
+                out[id(node)] = copies
+    return out
 
 
 def main(argv=None) -> int:

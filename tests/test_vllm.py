@@ -413,7 +413,7 @@ def test_flag_tables_and_release_pinning(tmp_path, capsys, monkeypatch):
     # a flag removed from the newest table: a warning naming the releases while nothing is pinned ...
     doc = check(tmp_path / "a", capsys, monkeypatch, {"a.sh": f"{VS} --guided-decoding-backend xgrammar\n"})
     (f,) = [f for f in doc["findings"] if f["code"].startswith("VLLM")]
-    assert f["code"] == "VLLM020" and "valid only for vLLM 0.9.2-0.10.2" in f["message"]
+    assert f["code"] == "VLLM020" and "valid only for vLLM 0.9.2-0.11.0" in f["message"]
     # ... an error once the image pins a release without it, and nothing on the release that has it
     pod = """apiVersion: v1
 kind: Pod
@@ -426,7 +426,7 @@ spec:
 """
     doc = check(tmp_path / "b", capsys, monkeypatch, {"p.yaml": pod % "0.20.0"})
     (f,) = [f for f in doc["findings"] if f["code"].startswith("VLLM")]
-    assert f["code"] == "VLLM018" and "not a flag of vLLM 0.20.0 (it exists in 0.9.2-0.10.2)" in f["message"]
+    assert f["code"] == "VLLM018" and "not a flag of vLLM 0.20.0 (it exists in 0.9.2-0.11.0)" in f["message"]
     doc = check(tmp_path / "c", capsys, monkeypatch, {"p.yaml": pod % "0.10.2"})
     assert [f for f in doc["findings"] if f["code"].startswith("VLLM")] == []
 

@@ -1,0 +1,29 @@
+"""Options vLLM adds in a loop over a literal list (0.11.0's deprecated `--guided-decoding-*`: `for arg, type in
+[("--guided-decoding-backend", str), ...]: group.add_argument(arg, type=type, deprecated=True)`,
+vllm/engine/arg_utils.py:630-641) are in the release's table: the differential test rw25/b found pdlint's 0.11.0 table
+without them, a false VLLM018 error ("is not a flag of vLLM 0.11.0") where 0.11.0's own parser ACCEPTs them."""
+
+import pytest
+
+SCRIPT = "vllm serve Qwen/Qwen3-8B --guided-decoding-backend xgrammar --guided-decoding-disable-fallback true\n"
+
+
+@pytest.mark.parametrize("version, refused", [("0.11.0", False), ("0.33.0", True)])
+def test_the_deprecated_guided_decoding_options_of_0_11_0(scratch, version, refused):
+    scratch.write("serve.sh", SCRIPT)
+    code, doc = scratch.lint("--vllm-version", version, ".")
+    errors = [f["code"] for f in doc["findings"] if f["severity"] == "error"]
+    assert bool(errors) == refused, errors
+
+
+def test_the_generator_expands_a_loop_of_add_argument_calls():
+    import ast
+    import importlib.util
+    import os
+    path = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "scripts", "gen_vllm_flags.py")
+    spec = importlib.util.spec_from_file_location("gen_vllm_flags", path)
+    gen = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(gen)
+    fn = ast.parse("def f(g):\n    for arg, t in [('--a', str), ('--b', bool)]:\n        g.add_argument(arg, type=t)\n")
+    [copies] = gen._loop_calls(fn).values()
+    assert [(c.args[0].value, c.keywords[0].value.id) for c in copies] == [("--a", "str"), ("--b", "bool")]
