@@ -88,3 +88,12 @@ def test_an_inline_if_without_else_that_is_false_writes_nothing(scratch):
     scratch.write("pyproject.toml", "[tool.pdlint.vars]\nuse_ring = true\n")
     code, doc = scratch.lint(".")
     assert [f["code"] for f in doc["findings"]] == ["SGL101"] and code == 1
+
+
+def test_an_unset_default_value_is_no_use_of_its_own(scratch):
+    """Field compare (llm-d/llm-d-benchmark's harness pod): `{{ harness.stackName | default(model_id_label) |
+    default('default') }}` asked the unset `model_id_label` for its truth, a new PD005 error; Jinja renders 'default'."""
+    scratch.write("pod.yaml.j2", "apiVersion: v1\nkind: Pod\nspec:\n  containers:\n    - command: [x]\n      env:\n"
+                                 "        - {name: S, value: \"{{ stack | default(label) | default('default') }}\"}\n")
+    code, doc = scratch.lint(".")
+    assert [f["code"] for f in doc["findings"]] == [] and code == 0

@@ -533,8 +533,10 @@ def make_environment(state: _State, traced: bool = True):
     plain_default = env.filters["default"]
 
     def default(value, default_value="", boolean=False):
-        if not default_value:
-            optional(value)  # (a value default, `{{ port | default(8000) }}`, is rendered and checked)
+        # (a value default, `{{ port | default(8000) }}`, is rendered and checked; an unset default, `default(x)`,
+        # is not asked for its truth here: that would be a use of it of its own, llm-d-benchmark's harness pod)
+        if not isinstance(default_value, jinja2.Undefined) and not default_value:
+            optional(value)
         return plain_default(value, default_value, boolean)
 
     env.tests["defined"], env.tests["undefined"] = defined, undefined_
