@@ -1744,8 +1744,8 @@ class Extractor:
             found += new
         for where, started, ran in cut:
             self.unchecked(where, f"this job's matrix starts {started} combinations; pdlint ran its steps for {ran} "
-                                  f"of them (each value of each key at least once where {ran} allow it): the other "
-                                  f"runs were not checked",
+                                  f"of them (each value of each key, and each pair of values, at least once where "
+                                  f"{ran} allow it): the other runs were not checked",
                            f"split the job so that one matrix starts at most {yaml_shell.MAX_MATRIX} combinations, or "
                            f"check the others' values with `[tool.pdlint.vars]` in a config of their own", job)
         return found

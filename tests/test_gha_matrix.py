@@ -146,3 +146,25 @@ def test_a_matrix_list_of_mappings_gives_each_mapping_s_keys(scratch_git, extra,
     assert sorted(l["role"] for l in doc["launches"]) == ["decode", "prefill"]
     found = [(f["code"], f["line"]) for f in doc["findings"]]
     assert found == ([("SGL101", 11)] if fires else []) and code == int(fires)  # (at the mapping's value)
+
+
+def test_past_the_bound_each_role_meets_each_value(scratch_git):
+    """Hostile-input test rw25/h item 10: `role` x `extra` x eight shards (48 combinations): the 16 kept covered every
+    value once, but the one prefill run carried a harmless extra, and the prefill with the refused flag was never
+    built (a PD020 warning only)."""
+    scratch_git.write(".github/workflows/serve.yml", """\
+        name: pd
+        on: push
+        jobs:
+          serve:
+            runs-on: gpu
+            strategy:
+              matrix:
+                role: [decode, prefill]
+                extra: ["", "--log-level info", "--enable-linear-replayssm-spec"]
+                a: [1, 2, 3, 4, 5, 6, 7, 8]
+            steps:
+              - run: python -m sglang.launch_server --model-path m --disaggregation-mode ${{ matrix.role }} --port 3000${{ matrix.a }} ${{ matrix.extra }}
+        """)
+    code, doc = scratch_git.lint(".")
+    assert [f["code"] for f in doc["findings"]] == ["PD020", "SGL101"] and code == 1
