@@ -69,3 +69,24 @@ def test_killed_matches_process_names_and_command_lines(shell_eval):
     assert k("pkill", "-f", "[") == frozenset()  # not a regex: a plain substring, found nowhere
     assert k("kill", "%2") == {vl.serial} and k("kill", "%-") == {py.serial} and k("kill", "%3") == frozenset()
     assert k("kill", "-l") == frozenset() and k("kill", "1234") == frozenset()
+
+
+@pytest.mark.parametrize("guard, overlap", [
+    ("if [[ -f /tmp/kernels.so ]]; then\n    return 0\n  fi\n", False),  # the other path never starts it
+    ("if [[ -f /tmp/kernels.so ]]; then\n    SKIP=1\n  fi\n", False),
+])
+def test_a_job_one_path_kills_and_another_never_starts_does_not_overlap(scratch_git, guard, overlap):
+    """Field test rw25/b (michael-amd/sglang-ci's grok_perf_online_csv.sh): a warm-up server a function starts and
+    kills after an early `return` guard was compared with the server started after the call (PD151): the ended jobs
+    of the paths were intersected, and the path that returned early had ended none."""
+    scratch_git.write("run.sh", f"#!/bin/bash\nwarmup() {{\n  {guard}  {SERVE}\n  pid=$!\n  kill $pid\n"
+                                f"  wait $pid\n}}\nwarmup\n{SERVE}\n")
+    code, report = scratch_git.lint("run.sh")
+    assert (_codes(report) == ["PD150", "PD151"]) == overlap
+
+
+def test_a_job_one_path_leaves_running_still_overlaps(scratch_git):
+    scratch_git.write("run.sh", f"#!/bin/bash\nwarmup() {{\n  {SERVE}\n  pid=$!\n  if [ -n \"$X\" ]; then\n"
+                                f"    kill $pid\n  fi\n}}\nwarmup\n{SERVE}\n")
+    code, report = scratch_git.lint("run.sh")
+    assert _codes(report) == ["PD150", "PD151"] and code == 1

@@ -66,8 +66,11 @@ class ShellCommand:
     #: container the script did not start (:func:`pdlint.launchers.container_run`); "" outside a container
     container: str = ""
     #: serials of earlier background commands a ``kill``/``pkill``/``killall`` ended before this command
-    #: runs, on every path that runs it: the two never run at the same time
+    #: runs, on every path that runs it (or that a path did not start): the two never run at the same time
     ended_before: frozenset = frozenset()
+    #: (the paths that run it: the background commands they started or ended, and those still running on one)
+    started_before: frozenset = frozenset()
+    running_before: frozenset = frozenset()
     #: the context entries of the loop iterations and function calls it is in whose launches keep running
     #: beside the next iteration's or call's (:attr:`pdlint.formats.shell.state.Ctx.instance`)
     instances: tuple = ()

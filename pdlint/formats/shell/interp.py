@@ -53,6 +53,11 @@ class LimitReached(Exception):
         self.quiet = quiet
 
 
+def _started_serials(st) -> frozenset:
+    """Serials of the background commands started on the path ``st`` is."""
+    return frozenset(c.serial for job in st.jobs for c in job)
+
+
 def _killer_words(words: list) -> list:
     """``kill ...`` / ``pkill ...`` / ``killall ...`` / ``fuser ...``, also behind the wrappers pdlint follows
     (``sudo -E kill ...``, ``timeout 5 pkill ...``); [] for any other command."""
@@ -505,7 +510,13 @@ class Interpreter(Words, Conditions, Control, Builtins, Joins, Tails, EnvVariant
             if _same_env(seen.env, env):
                 if seen.role_hint != role:
                     seen.role_hint = None
-                seen.ended_before &= st.ended
+                # (a job one path never started is not running there: a warm-up server a function starts and
+                # kills after an early `return` guard, michael-amd/sglang-ci, field test rw25/b - it was the
+                # intersection of the paths' ended jobs, so the path that skipped it made it overlap)
+                started = _started_serials(st)
+                seen.started_before = seen.started_before | started | st.ended
+                seen.running_before = seen.running_before | (started - st.ended)
+                seen.ended_before = seen.started_before - seen.running_before
                 if self._started is not None:
                     self._started.append(seen)
                 return seen
@@ -514,7 +525,8 @@ class Interpreter(Words, Conditions, Control, Builtins, Joins, Tails, EnvVariant
         cmd = self.command_type(
             words=list(words), env=env, context=st.context_text(), role_hint=role, start=start,
             background=self.bg > 0, unset_vars=sorted(unknown), uncalled=self.uncalled, serial=len(self.commands),
-            ended_before=st.ended, remote=any(c.remote for c in st.ctx),
+            ended_before=st.ended, started_before=_started_serials(st) | st.ended,
+            running_before=_started_serials(st) - st.ended, remote=any(c.remote for c in st.ctx),
             instances=tuple(c.text for c in st.ctx if c.instance),
             image=next((c.image for c in reversed(st.ctx) if c.image), "") or self._exec_image(words),
             container=next((c.container for c in reversed(st.ctx) if c.container), "") or self._container(words))
