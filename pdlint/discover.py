@@ -633,6 +633,17 @@ def _references(data: bytes, name: bytes, any_mention: bool = False) -> bool:
         start = i + len(name)
 
 
+#: an include / import / source whose file name is computed: a Jinja tag naming no string first, a shell `source`
+#: or `.` of a word with an expansion in it
+_COMPUTED_INCLUDE = re.compile(
+    rb"\{%-?\s*(?:include|import|from|extends)\s+(?!(?:\"[^\"\n]*\"|'[^'\n]*')\s*(?:-?%\}|ignore\b|with\b|without\b|"
+    rb"import\b|as\b))[^%\n]|"
+    # (a sourced file whose last path part has an expansion: `$SCRIPT_DIR/common.sh` names common.sh, which the
+    # textual search finds)
+    rb"(?:^|[;&|(]|\bthen|\bdo)[ \t]*(?:source|\.)[ \t]+[\"']?(?:[^\s;&|\"']*/)?[^\s;&|\"'/]*\$[^\s;&|\"'/]*"
+    rb"(?=[\s;&|\"']|$)", re.M)
+
+
 def expand_units(jobs: list, cwd: str, excluded=lambda p: False, resolver=None,
                  listings: Optional[dict] = None, boundary=None) -> list:
     """Add the repository files whose launches read an explicitly named file
@@ -681,6 +692,10 @@ def expand_units(jobs: list, cwd: str, excluded=lambda p: False, resolver=None,
         # kustomizations that list its directory: follow those (a few rounds)
         dir_needles: set = set()
         kinds: dict = {}  # file -> its kind (each file's head is read once for all the rounds below)
+        # a named partial or sourced file may be read through a name the includer computes (`{% include part ~
+        # ".j2" %}`, `source "models/${MODEL}.env"`): its includers are the files that compute one (rw25/h item 8:
+        # the hook run said "No launch text found" where the full scan reported SGL101 in that very file)
+        computed = any(j.kind in ("jinja", "tpl") or j.abspath.endswith(SHELL_EXT + (".env",)) for j in named)
         for _ in range(8):
             new: dict = {}
             for f in files:
@@ -700,7 +715,8 @@ def expand_units(jobs: list, cwd: str, excluded=lambda p: False, resolver=None,
                     continue
                 if any(_references(data, n, kust) for n in needles) or \
                         (kust and any(_references(data, d, True) for d in dir_needles)) or \
-                        (configmaps and _mounts_configmap(data, configmaps)):
+                        (configmaps and _mounts_configmap(data, configmaps)) or \
+                        (computed and _COMPUTED_INCLUDE.search(data)):
                     new[f] = FileJob(f, display_path(f, cwd), root, kind)
             if not new:
                 break
@@ -711,6 +727,7 @@ def expand_units(jobs: list, cwd: str, excluded=lambda p: False, resolver=None,
             needles = {os.path.basename(f).encode() for f in new
                        if new[f].kind in ("jinja", "tpl") or os.path.basename(f).endswith(SHELL_EXT)} - needles
             configmaps = set()
+            computed = False
             if not dir_needles and not needles:
                 break
     return sorted(list(jobs) + list(extra.values()), key=lambda j: j.display)

@@ -1,0 +1,33 @@
+"""The pre-commit hook names only the staged files: a partial or sourced file is checked in the launches that read it,
+found by its name in their text.  One read through a name the includer computes (`{% include part ~ ".j2" %}`,
+`source "scripts/models/${MODEL}.env"`) was not found: hostile-input test rw25/h item 8, "No launch text found" (exit
+0 with --strict) where the full scan reported SGL101 in that very file."""
+
+import pytest
+
+FILES = {
+    "tpl/flags.j2": "--enable-linear-replayssm-spec\n",
+    "tpl/prefill.sh.j2": '{% set part = "fl" ~ "ags" %}python -m sglang.launch_server --model-path m '
+                         '--disaggregation-mode prefill {% include part ~ ".j2" %}\n',
+    "scripts/models/llama.env": 'COMMON_ARGS="--model-path m --enable-linear-replayssm-spec"\n',
+    "scripts/prefill.sh": 'MODEL=llama\nsource "scripts/models/${MODEL}.env"\n'
+                          "python -m sglang.launch_server --disaggregation-mode prefill $COMMON_ARGS\n",
+}
+
+
+@pytest.mark.parametrize("named", ["tpl/flags.j2", "scripts/models/llama.env"])
+def test_a_staged_file_read_through_a_computed_name_is_checked_in_its_launch(scratch_git, named):
+    for path, text in FILES.items():
+        scratch_git.write(path, text)
+    code, doc = scratch_git.lint("--strict", "--force-exclude", "--", named)
+    assert [(f["code"], f["path"]) for f in doc["findings"]] == [("SGL101", named)] and code == 1
+
+
+def test_a_literal_source_path_is_not_taken_for_a_computed_one(scratch_git):
+    """`source "$SCRIPT_DIR/common.sh"` names common.sh (its last part is written): only its own includers come."""
+    scratch_git.write("a/common.sh", 'ARGS="--model-path m"\n')
+    scratch_git.write("a/run.sh", 'source "$SCRIPT_DIR/common.sh"\npython -m sglang.launch_server $ARGS\n')
+    scratch_git.write("b/other.sh", 'source "$HOME/env/${NAME}.sh"\npython -m sglang.launch_server --model-path m\n')
+    scratch_git.write("b/x.sh", "echo x\n")
+    code, doc = scratch_git.lint("--", "b/x.sh")
+    assert sorted(doc["coverage"]["files"]) == ["b/other.sh", "b/x.sh"]  # (x.sh may be what other.sh sources)
