@@ -1100,11 +1100,31 @@ class Extractor:
             lost = []  # (a template that holds no launch: nothing of it went unchecked)
         if not foreign:
             self.out.build_gaps.extend(lost)
+        guards: dict = {}  # file -> [(line, column, name, problem)] of the branches Jinja skipped
         for p in problems:
-            if p.code == "unrendered":  # a branch of launch text Jinja skipped: unchecked, at its guard
+            if p.code == "unrendered":
                 at = p.src or src
                 name = re.match(r"\w*", at.line_text(p.line)[p.column - 1:]).group() or "-"
-                self.unchecked(TStr.at(name, at, at.offset_of(p.line, p.column)), p.message, p.hint, job)
+                guards.setdefault(at.path, []).append((p.line, p.column, name, p, at))
+        for items in guards.values():
+            # one PD020 per file, at its first such guard (a generator's template guards every flag with
+            # `{% if sglang.x is defined %}`: ai-dynamo/aiconfigurator's cli_args.j2, one warning per line before)
+            items.sort(key=lambda x: x[:2])
+            line, column, name, p, at = items[0]
+            names = list(dict.fromkeys(x[2] for x in items))
+            lines = sorted({x[0] for x in items})
+            message, hint = p.message, p.hint
+            if len(items) > 1:
+                shown = ", ".join(f"'{n}'" for n in names[:5]) + (f" and {len(names) - 5} more" if len(names) > 5
+                                                                   else "")
+                message = (f"launch text guarded by {shown} on line{'s' if len(lines) > 1 else ''} "
+                           f"{_line_list(lines)} was not rendered: no file pdlint read sets "
+                           f"{'it' if len(names) == 1 else 'them'}, so Jinja took "
+                           f"{'it' if len(names) == 1 else 'them'} as unset and what they guard went unchecked")
+                hint = (f"give {'it' if len(names) == 1 else 'them'} the values the deployment gives (`--var "
+                        f"{names[0]}=...`, or under `[tool.pdlint.vars]`) to check those branches, or "
+                        f"`# pdlint: ignore[PD020]` where they are never set")
+            self.unchecked(TStr.at(name, at, at.offset_of(line, column)), message, hint, job)
         problems = [p for p in problems if p.code != "unrendered"]
         for p, also, tested in _one_per_undefined_name(problems, src):
             message = p.message + (f" (also used on line{'s' if len(also) > 1 else ''} "

@@ -97,3 +97,15 @@ def test_an_unset_default_value_is_no_use_of_its_own(scratch):
                                  "        - {name: S, value: \"{{ stack | default(label) | default('default') }}\"}\n")
     code, doc = scratch.lint(".")
     assert [f["code"] for f in doc["findings"]] == [] and code == 0
+
+
+def test_one_finding_per_file_names_every_guard(scratch):
+    """Field compare (ai-dynamo/aiconfigurator's generator templates guard every flag with `{% if sglang.x is defined
+    %}`): one PD020 per line was 127 warnings for a directory; one per file names the variables and lines."""
+    lines = [f"{{% if {n} is defined %}}--{n.replace('_', '-')} {{{{ {n} }}}}{{% endif %}}" for n in
+             ("tp_size", "dp_size", "page_size")]
+    scratch.write("cli_args.sh.j2", "python -m sglang.launch_server --model-path m \\\n" + " \\\n".join(lines) + "\n")
+    code, doc = scratch.lint(".")
+    [f] = [f for f in doc["findings"] if f["code"] == "PD020"]
+    assert (f["line"], f["column"]) == (2, 7)
+    assert "'tp_size', 'dp_size', 'page_size' on lines 2, 3, 4 was not rendered" in f["message"]
