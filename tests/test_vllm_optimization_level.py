@@ -42,3 +42,13 @@ def test_levels_vllm_takes_are_quiet(scratch_git):
 def test_dash_o_dotted_is_the_compilation_config_in_an_older_release(scratch_git):
     scratch_git.write("pyproject.toml", '[tool.pdlint]\nvllm-version = "0.11.0"\n')
     assert _found(scratch_git, "vllm serve Qwen/Qwen3-8B -O.cudagraph_mode=FULL_DECODE_ONLY") == []
+
+
+def test_a_json_value_after_dash_o_names_what_the_newest_release_reads(scratch_git):
+    """Differential test rw25/b P3: `-O '{"level":3}'` said "-O is valid only for vLLM 0.9.2-0.11.0", wrong for
+    0.33.0, which takes `-O3`; 0.33.0 refuses the JSON form (its parser: "unrecognized arguments")."""
+    scratch_git.write("serve.sh", "vllm serve Qwen/Qwen3-8B -O '{\"level\":3}'\n")
+    _, report = scratch_git.lint("serve.sh")
+    [f] = [f for f in report["findings"] if f["code"] == "VLLM020"]
+    assert f["message"].startswith("-O takes a JSON compilation config only in vLLM 0.9.2-0.11.0: vLLM 0.33.0")
+    assert "(`-O3`)" in f["message"] and "--compilation-config" in f["message"]

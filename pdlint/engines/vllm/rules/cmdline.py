@@ -454,6 +454,13 @@ def _older_only(launch, info):
         name = opt.name_tok.text.partition("=")[0]
         others = [v for v in flags.releases_with(name) if v != info.version]
         if how == "unknown" and others:
+            if name == "-O" and info.table.lookup("--optimization-level") is not None:
+                # (`-O '{"level": 3}'`: the newest releases read -O as a level 0-3 only, rw25/b)
+                out.append(VHit(f"-O takes a JSON compilation config only in vLLM {_span(others)}: vLLM "
+                                f"{info.version}, the newest release pdlint knows, reads -O as an optimization "
+                                f"level 0-3 (`-O3`) and refuses anything else (\"unrecognized arguments\"); write "
+                                f"the JSON as --compilation-config, or {_PIN}", opt.name_tok))
+                continue
             out.append(VHit(f"{name} is valid only for vLLM {_span(others)} (not {info.version}, the newest "
                             f"release pdlint knows); {_PIN}", opt.name_tok))
     return out
