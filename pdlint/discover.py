@@ -644,6 +644,18 @@ _COMPUTED_INCLUDE = re.compile(
     rb"(?=[\s;&|\"']|$)", re.M)
 
 
+def _launches_itself(path: str, boundary) -> bool:
+    """Does the file start a server of its own (a launcher in its text)?  Then it is no partial or sourced file
+    whose includers must be searched for by computed names."""
+    from pdlint.coverage import MARKER
+    from pdlint.safeio import Refused
+    try:
+        text = boundary.read(path).decode("utf-8", "replace")
+    except (Refused, OSError):
+        return False
+    return any(m.lastgroup == "launcher" for m in MARKER.finditer(text))
+
+
 def expand_units(jobs: list, cwd: str, excluded=lambda p: False, resolver=None,
                  listings: Optional[dict] = None, boundary=None) -> list:
     """Add the repository files whose launches read an explicitly named file
@@ -695,7 +707,8 @@ def expand_units(jobs: list, cwd: str, excluded=lambda p: False, resolver=None,
         # a named partial or sourced file may be read through a name the includer computes (`{% include part ~
         # ".j2" %}`, `source "models/${MODEL}.env"`): its includers are the files that compute one (rw25/h item 8:
         # the hook run said "No launch text found" where the full scan reported SGL101 in that very file)
-        computed = any(j.kind in ("jinja", "tpl") or j.abspath.endswith(SHELL_EXT + (".env",)) for j in named)
+        computed = any((j.kind in ("jinja", "tpl") or j.abspath.endswith(SHELL_EXT + (".env",)))
+                       and not _launches_itself(j.abspath, boundary) for j in named)
         for _ in range(8):
             new: dict = {}
             for f in files:
