@@ -303,6 +303,19 @@ class Resolver:
             return v
         if isinstance(node, ast.Dict):
             return {self.const(module, k, depth + 1): None for k in node.keys if k is not None}
+        if isinstance(node, ast.ListComp) and len(node.generators) == 1 and not node.generators[0].ifs and \
+                isinstance(node.elt, ast.Attribute) and node.elt.attr == "value" and \
+                isinstance(node.elt.value, ast.Name) and isinstance(node.generators[0].target, ast.Name) and \
+                node.elt.value.id == node.generators[0].target.id and _dotted(node.generators[0].iter):
+            # `[f.value for f in LoadFormat]` (vLLM 0.9.2's --load-format / --model-impl choices): the enum's
+            # members as its class body writes them (a member the source does not write as a literal: open)
+            r = self.lookup(module, _dotted(node.generators[0].iter).split(".")[-1])
+            if r is not None and isinstance(r[1], ast.ClassDef):
+                vals = [self.const(r[0], st.value, depth + 1) for st in r[1].body
+                        if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name)
+                        and not st.targets[0].id.startswith("_")]
+                if vals:
+                    return vals
         name = _dotted(node)
         if name is not None and depth < 10:
             r = self.lookup(module, name.split(".")[-1])

@@ -27,3 +27,20 @@ def test_the_generator_expands_a_loop_of_add_argument_calls():
     fn = ast.parse("def f(g):\n    for arg, t in [('--a', str), ('--b', bool)]:\n        g.add_argument(arg, type=t)\n")
     [copies] = gen._loop_calls(fn).values()
     assert [(c.args[0].value, c.keywords[0].value.id) for c in copies] == [("--a", "str"), ("--b", "bool")]
+
+
+@pytest.mark.parametrize("version, argv, refused", [
+    ("0.9.2", "--load-format foo", True), ("0.9.2", "--load-format fastsafetensors", False),
+    ("0.9.2", "--model-impl foo", True), ("0.9.2", "--config-format foo", True),
+    ("0.10.0", "--model-impl terratorch", True), ("0.10.1", "--load-format foo", False),
+    ("0.10.2", "--model-impl terratorch", False), ("0.10.2", "--logprobs-mode foo", True),
+    ("0.10.2", "--config-format foo", False),
+])
+def test_choices_from_an_enum_comprehension(scratch, version, argv, refused):
+    """Differential test rw25/b P12: `choices=[f.value for f in LoadFormat]` (vLLM 0.9.2 arg_utils.py:575-589) was
+    left open, so `--load-format foo` passed; each verdict here is the release's own parser's (its wheel on the
+    vLLM oracle venv's path, /tmp/rw25/b/harness/vllm_old_oracle.py: "invalid choice: 'foo' (choose from ...)")."""
+    scratch.write("serve.sh", f"vllm serve Qwen/Qwen3-8B {argv}\n")
+    code, doc = scratch.lint("--vllm-version", version, ".")
+    errors = [f["code"] for f in doc["findings"] if f["severity"] == "error"]
+    assert bool(errors) == refused, errors
