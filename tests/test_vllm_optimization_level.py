@@ -52,3 +52,11 @@ def test_a_json_value_after_dash_o_names_what_the_newest_release_reads(scratch_g
     [f] = [f for f in report["findings"] if f["code"] == "VLLM020"]
     assert f["message"].startswith("-O takes a JSON compilation config only in vLLM 0.9.2-0.11.0: vLLM 0.33.0")
     assert "(`-O3`)" in f["message"] and "--compilation-config" in f["message"]
+
+
+def test_a_refused_value_is_quoted_short(scratch_git):
+    """Hostile-input test rw25/h (notes): VLLM043 quoted the whole refused value, a 120 KB message line."""
+    scratch_git.write("serve.sh", "vllm serve Qwen/Qwen3-8B --override-generation-config '{\"image\": " + "x" * 5000 + "}'\n")
+    _, report = scratch_git.lint("serve.sh")
+    [f] = [f for f in report["findings"] if f["code"] == "VLLM043"]
+    assert len(f["message"]) < 400 and "(5011 characters)" in f["message"]

@@ -244,7 +244,7 @@ def _converted(converter: str, text: str):
         if _converted(inner, text) is None:
             return None
         shown = f"<class '{inner}'>" if inner in ("int", "float") else f"<function {inner}>"
-        return f"Value {text} cannot be converted to {shown}."
+        return f"Value {_quoted(text)} cannot be converted to {shown}."
     if converter in ("int", "float"):
         try:
             (int if converter == "int" else float)(text)
@@ -768,6 +768,12 @@ def _json_invalid(launch, info):
     return out
 
 
+def _quoted(text: str, most: int = 200) -> str:
+    """A value as a message quotes it: at most ``most`` characters (a 120 KB JSON value made a 120 KB message
+    line, hostile-input test rw25/h)."""
+    return text if len(text) <= most else f"{text[:most]}... ({len(text)} characters)"
+
+
 def _json_refusal(converter: str, text: str, json_numbers: bool, kvs: bool = False, pinned: bool = True):
     """Why a JSON option's converter refuses ``text``, or None.  ``kvs``: a release before 0.10.0, whose
     ``parse_type(json.loads)`` reads a value not written as ``{...}`` as ``KEY=INT,...`` pairs (``nullable_kvs``:
@@ -797,7 +803,7 @@ def _json_refusal(converter: str, text: str, json_numbers: bool, kvs: bool = Fal
             json.loads(text)
             return None
         except (ValueError, RecursionError):
-            return f"Value {text} cannot be converted to <function loads>."
+            return f"Value {_quoted(text)} cannot be converted to <function loads>."
     if converter == "parse_dataclass":
         raw = _expand_numbers(text) if json_numbers else text
         try:
