@@ -384,7 +384,11 @@ def other_engine_spots(path: str, text: str) -> list:
                 reason = (f"{name} launch whose mode is a value pdlint cannot see (`{shown}`), a prefill/decode server "
                           f"if it says so, not checked: pdlint has rules for SGLang, vLLM and TensorRT-LLM servers only")
             else:
-                reason = (f"{name} prefill/decode launch (`{shown}`) not checked: pdlint has rules for SGLang, vLLM "
+                last = shown.split()[-1]
+                # (a PD master, config server or proxy is no prefill/decode server: rw25/a)
+                what = {"pd_master": "prefill/decode master", "config_server": "prefill/decode config server",
+                        "DistServe": "prefill/decode proxy"}.get(last, "prefill/decode launch")
+                reason = (f"{name} {what} (`{shown}`) not checked: pdlint has rules for SGLang, vLLM "
                           f"and TensorRT-LLM servers only")
             hint = (f"check this launch against {name}'s own arguments by hand; to record that it stays unchecked, put "
                     f"`# pdlint: ignore[PD024]` on the line or give the file PD024 in `per-file-ignores`")

@@ -50,6 +50,8 @@ def test_lmdeploy_pd_servers_and_proxy_in_yaml_lists(scratch):
         """)
     code, report = scratch.lint(".")
     assert codes(report) == [("k8s.yaml", 10, 73), ("k8s.yaml", 14, 15)]
+    # (the proxy is said as one, not as a prefill/decode server: field test rw25/a)
+    assert report["findings"][1]["message"].startswith("LMDeploy prefill/decode proxy (`--serving-strategy DistServe`)")
 
 
 @pytest.mark.parametrize("name, text, where, shown", [
