@@ -378,8 +378,8 @@ def other_engine_spots(path: str, text: str) -> list:
             if len(_strip_line_comment(line_text)) <= m.start() - start:
                 continue  # in a comment
             line = text.count("\n", 0, m.start()) + 1
-            shown = " ".join(m.group(0).replace('"', " ").replace("'", " ").replace(",", " ").replace("-\n", " ")
-                             .replace("\\", " ").split())
+            shown = " ".join(w for w in m.group(0).replace('"', " ").replace("'", " ").replace(",", " ")
+                             .replace("\\", " ").split() if w != "-")  # (a YAML block list's `- ` items)
             if "$" in shown.split()[-1]:  # (a mode pdlint cannot see: maybe prefill/decode, said as such)
                 reason = (f"{name} launch whose mode is a value pdlint cannot see (`{shown}`), a prefill/decode server "
                           f"if it says so, not checked: pdlint has rules for SGLang, vLLM and TensorRT-LLM servers only")
