@@ -8,7 +8,7 @@ a2a backend and EP size, attention-DP width, ...) live in ``parallel.py``.
 from typing import Optional
 
 from pdlint.engines.sglang.argv import OPAQUE
-from pdlint.engines.sglang.rulebase import Hit, sgl_rule
+from pdlint.engines.sglang.rulebase import Hit, ex, sgl_rule
 from pdlint.engines.sglang.rules.parallel import (
     BARE, BARE_ASSERT, attn_cp, attn_dp, attn_dp_enabled, dp_lm_head, dwdp, ep_size, moe_a2a, num, pipeline,
     prefill_cp_off, scale_joiner,
@@ -743,3 +743,50 @@ def _fi_cutlass_ep(a):
         return None
     return Hit("dwdp_size" if d is not None and d > 1 else "ep_size", "moe_runner_backend", "tp_size",
                note=f"--ep-size {ep} with --tp-size {tp}")
+
+
+# -- DeepEP v2 model allow-list (moe_hook.validate_deepep_v2_model_architecture) ----------------------------
+
+# SGLang 0.5.23 configs/moe_model_registry.py _DEEPEP_V2_MODELS: the architectures DeepEP v2 is validated for
+DEEPEP_V2_ARCHITECTURES = frozenset((
+    "DeepseekV3ForCausalLM", "DeepseekV4ForCausalLM", "Qwen3MoeForCausalLM", "Glm5NextForConditionalGeneration",
+    "GlmMoeDsaForCausalLM", "MiMoV2ForCausalLM", "MiMoV2FlashForCausalLM",
+))
+_LLAMA_NAMED = "--model-path @TINY@ --served-model-name meta-llama/Llama-3.1-8B-Instruct"
+
+
+@_rule("SGL288", "deepep-v2-unvalidated-model",
+       "DeepEP v2 MoE is not validated for {model_arch}. The model package must register its architecture with "
+       "register_deepep_v2_model, because its combine and post-expert reduction semantics must be validated first.",
+       f"{MH}:726", "deepep-v2-model-architecture",
+       "DeepEP v2's combine and post-expert reduction are validated per model architecture (DeepSeek-V3/V4, "
+       "Qwen3-MoE, GLM-5, MiMo-V2); SGLang refuses `--moe-a2a-backend deepep_v2` for any other architecture "
+       "before anything else about DeepEP v2 is checked.",
+       "Use `--moe-a2a-backend deepep` (DeepEP v1) for this model, or serve a model DeepEP v2 supports.",
+       [_LLAMA_NAMED + " --moe-a2a-backend deepep_v2 --tp-size 2",
+        _LLAMA_NAMED + " --disaggregation-mode decode --moe-a2a-backend deepep_v2 --tp-size 2"],
+       [_LLAMA_NAMED + " --moe-a2a-backend deepep --tp-size 2",
+        ex("--model-path @TINY_MOE@ --served-model-name Qwen/Qwen3-30B-A3B --moe-a2a-backend deepep_v2 --tp-size 2",
+           {"SGLANG_DEEPEP_V2_NUM_MAX_DISPATCH_TOKENS_PER_RANK": "100000"})],
+       summary="Reports `--moe-a2a-backend deepep_v2` for a model whose family pdlint knows from `--model-path` (or "
+               "`--served-model-name`) and none of whose architectures is on SGLang's DeepEP v2 list "
+               "(DeepseekV3/V4, Qwen3Moe, GlmMoeDsa, Glm5Next, MiMoV2, MiMoV2Flash): Llama 3, Qwen2, gpt-oss, "
+               "DeepSeek-V2, ...",
+       notes="Model-dependent: SGLang reads the architecture from the checkpoint's config.json; pdlint infers the "
+             "family from the last component of `--model-path` (else `--served-model-name`; docs/models.md) and "
+             "stays quiet for a model it cannot place or a family with an architecture on the list (Qwen3 "
+             "covers dense Qwen3 as well as Qwen3-MoE). Field test rw25/b (differential test against SGLang "
+             "0.5.23): a Llama launch with DeepEP v2 was refused by the oracle (\"DeepEP v2 MoE is not validated "
+             "for 'LlamaForCausalLM'\") and pdlint said nothing; the oracle refuses the firing examples and "
+             "accepts the quiet ones.")
+def _deepep_v2_model(a):
+    if moe_a2a(a) != "deepep_v2":
+        return None
+    from pdlint.engines.sglang.rules.pair import named_family
+    fam, named_by = named_family(a)
+    if fam is None or not fam.architectures or any(x in DEEPEP_V2_ARCHITECTURES for x in fam.architectures):
+        return None
+    return Hit("moe_a2a_backend", "model_path",
+               fmt={"model_arch": " or ".join(repr(x) for x in fam.architectures)},
+               note=f"{named_by} names {fam.name} ({', '.join(fam.architectures)})")
+

@@ -1,0 +1,135 @@
+"""Field test rw25/b: a differential test of pdlint's SGLang rules against SGLang 0.5.23's own argument
+resolution (the oracle: emulated H200, tiny config-only models; 0.5.21 through the legacy oracle where said).
+What it found that pdlint missed, each with the oracle's verdict (recorded in the docstrings and comments; the
+tests do not run the oracle).  The base launches came from michael-amd/sglang-ci (test/pd/run_pd_docker.sh, a
+1P+1D SGLang PD pair), mutated by the harness.
+
+- P8: `--moe-a2a-backend deepep_v2` - the per-rank prefill budget (SGL197, SGL198 with the variable unset), the
+  decode CUDA graph budget (SGL199, SGL291 with the variable or the graph batch size left to SGLang) and the
+  model allow-list (SGL288);
+- P10: `--moe-runner-backend flashinfer_cutedsl` without an NVFP4 quantization (SGL289, SGL290 without
+  `--quantization`);
+- P11: SGL683 for the text-only Qwen3 / Qwen3-MoE families;
+- P9: `--enable-kv-cache-sharding` with `--page-size` left to SGLang (SGL350)."""
+
+import pytest
+
+from pdlint.engines.sglang.judge import judge
+
+SERVER = "python3 -m sglang.launch_server"
+V2_ENV = "SGLANG_DEEPEP_V2_NUM_MAX_DISPATCH_TOKENS_PER_RANK"
+QWEN_MOE = "--model-path Qwen/Qwen3-30B-A3B "
+V2 = QWEN_MOE + "--moe-a2a-backend deepep_v2 --tp-size 2 "
+
+
+def _findings(out, code):
+    return [f for f in out["findings"] if f["code"] == code]
+
+
+# -- P8: DeepEP v2 budgets and model allow-list ---------------------------------------------------------------
+
+def test_deepep_v2_pair_with_a_small_budget(scratch):
+    """rw25/b repro 7 (michael-amd/sglang-ci's PD pair with DeepEP v2 and the variable at 16; DeepSeek-V3 config).
+    Oracle: prefill REJECT "DeepEP v2 per-rank prefill budget exceeds ...: required=2048, capacity=16"
+    (moe_hook.py:689); decode REJECT "DeepEP v2 per-rank decode CUDA graph exceeds ...: required=512,
+    capacity=16" (moe_hook.py:700).  The prefill's chunk is left to SGLang, but even the smallest chunk SGLang
+    derives (2048, 512 per attention-DP rank) is over 16: an error.  The decode's graph batch size depends on the
+    GPU (512 on the H200): a warning."""
+    env = f"{V2_ENV}=16 "
+    common = "--model-path deepseek-ai/DeepSeek-V3-0324 --tp 4 --moe-a2a-backend deepep_v2 --attn-dp-size 4 --ep-size 4"
+    scratch.write("launch.sh", f"""\
+        #!/bin/bash
+        {env}{SERVER} {common} --disaggregation-mode prefill --port 30000 &
+        {env}{SERVER} {common} --disaggregation-mode decode --port 30001 --base-gpu-id 4 &
+        """)
+    code, out = scratch.lint("launch.sh")
+    [pre] = _findings(out, "SGL197")
+    assert code == 1 and pre["severity"] == "error" and pre["line"] == 2
+    assert "required=at least 512, capacity=16" in pre["message"]
+    assert f"{V2_ENV}=16 in this launch's environment" in pre["message"]
+    [dec] = _findings(out, "SGL291")
+    assert dec["severity"] == "warning" and dec["line"] == 3
+    assert "required=512, capacity=16 (requests=512, tokens/request=1)" in dec["message"]
+    assert not _findings(out, "SGL199") and not _findings(out, "SGL198") and not _findings(out, "SGL288")
+
+
+def test_deepep_v2_prefill_budget_from_a_written_chunk():
+    """Oracle 0.5.23 REJECT "required=2048, capacity=1024" (4096 per attention-DP rank over 2 TP ranks)."""
+    j = judge(V2 + "--disaggregation-mode prefill --chunked-prefill-size 4096", env={V2_ENV: "1024"})
+    assert j.errors == ["SGL197"]
+    assert "required=2048, capacity=1024" in " ".join(j.messages)
+
+
+@pytest.mark.parametrize("argv, env", [
+    # oracle 0.5.23 ACCEPT: 4096 over 2 TP ranks fits 2048
+    (V2 + "--disaggregation-mode prefill --chunked-prefill-size 4096", {V2_ENV: "2048"}),
+    # oracle ACCEPT: 2048 per attention-DP rank, not scattered further
+    (V2 + "--disaggregation-mode prefill --attn-dp-size 2 --chunked-prefill-size 4096", {V2_ENV: "2048"}),
+    # oracle ACCEPT: a decode server has no prefill budget
+    (V2 + "--disaggregation-mode decode --chunked-prefill-size 4096 --cuda-graph-max-bs-decode 64", {V2_ENV: "1024"}),
+    # oracle ACCEPT: the chunk left to SGLang, a large budget
+    (V2 + "--disaggregation-mode prefill", {V2_ENV: "100000"}),
+])
+def test_deepep_v2_prefill_budget_quiet(argv, env):
+    j = judge(argv, env=env)
+    assert "SGL197" not in j.codes and "SGL198" not in j.codes and not j.errors
+
+
+def test_deepep_v2_prefill_budget_before_0_5_22_counts_the_whole_chunk():
+    """SGLang 0.5.21 (legacy oracle) REJECTs "required=4096, capacity=2048": the scatter over TP ranks came in
+    0.5.22 (0.5.23 accepts the same launch, test above)."""
+    j = judge(V2 + "--disaggregation-mode prefill --chunked-prefill-size 4096", env={V2_ENV: "2048"},
+              version="0.5.21")
+    assert "SGL197" in j.errors
+
+
+def test_deepep_v2_prefill_with_the_variable_unset_is_a_warning():
+    """Oracle REJECT "required=2048, capacity=128" (the variable unset); it may be set in the image: a warning."""
+    j = judge(V2 + "--disaggregation-mode prefill --chunked-prefill-size 4096")
+    assert "SGL198" in j.codes and not j.errors
+
+
+def test_deepep_v2_decode_graph_budget():
+    """Oracle REJECT "DeepEP v2 per-rank decode CUDA graph exceeds ...: required=256, capacity=128 (requests=256,
+    tokens/request=1)"."""
+    j = judge(V2 + "--disaggregation-mode decode --cuda-graph-max-bs-decode 256", env={V2_ENV: "128"})
+    assert j.errors == ["SGL199"]
+    assert "required=256, capacity=128 (requests=256, tokens/request=1)" in " ".join(j.messages)
+
+
+@pytest.mark.parametrize("extra", [
+    "--cuda-graph-max-bs-decode 128",                               # oracle ACCEPT
+    "--cuda-graph-max-bs-decode 256 --disable-cuda-graph",          # oracle ACCEPT: no decode graph
+    "--cuda-graph-max-bs-decode 256 --max-running-requests 64",     # oracle ACCEPT: graph capped at 64
+])
+def test_deepep_v2_decode_graph_budget_quiet(extra):
+    j = judge(V2 + "--disaggregation-mode decode " + extra, env={V2_ENV: "128"})
+    assert "SGL199" not in j.codes and "SGL291" not in j.codes and not j.errors
+
+
+def test_deepep_v2_decode_with_everything_left_to_sglang_is_a_warning():
+    """Oracle (H200) REJECT "required=256, capacity=128": the default graph batch size (256 below --tp-size 4)
+    over the default budget.  Quiet (oracle ACCEPT) with the variable at 512."""
+    j = judge(V2 + "--disaggregation-mode decode")
+    assert "SGL291" in j.codes and not j.errors
+    assert "SGL291" not in judge(V2 + "--disaggregation-mode decode", env={V2_ENV: "512"}).codes
+
+
+def test_deepep_v2_on_a_model_it_is_not_validated_for():
+    """Oracle REJECT "DeepEP v2 MoE is not validated for 'LlamaForCausalLM'. The model package must register
+    its architecture with register_deepep_v2_model, ..." (moe_hook.py:726)."""
+    j = judge("--model-path meta-llama/Llama-3.1-8B-Instruct --moe-a2a-backend deepep_v2 --tp-size 2",
+              env={V2_ENV: "100000"})
+    assert j.errors == ["SGL288"]
+    assert "not validated for 'LlamaForCausalLM'" in " ".join(j.messages)
+
+
+@pytest.mark.parametrize("argv", [
+    V2,                                                                  # oracle ACCEPT (Qwen3-MoE config)
+    "--model-path deepseek-ai/DeepSeek-V3-0324 --moe-a2a-backend deepep_v2 --tp-size 2",  # DeepseekV3: listed
+    "--model-path /models/served --moe-a2a-backend deepep_v2 --tp-size 2",                 # a name pdlint cannot place
+    "--model-path meta-llama/Llama-3.1-8B-Instruct --moe-a2a-backend deepep --tp-size 2",  # DeepEP v1: no list
+])
+def test_deepep_v2_model_quiet(argv):
+    assert "SGL288" not in judge(argv, env={V2_ENV: "100000"}).codes
+
