@@ -133,3 +133,43 @@ def test_deepep_v2_on_a_model_it_is_not_validated_for():
 def test_deepep_v2_model_quiet(argv):
     assert "SGL288" not in judge(argv, env={V2_ENV: "100000"}).codes
 
+
+# -- P10: FlashInfer CuteDSL MoE runner's quantization --------------------------------------------------------
+
+def test_flashinfer_cutedsl_without_quantization_warns(scratch):
+    """rw25/b repro 10 (DeepSeek-V3 config without a quantization config): oracle REJECT on both roles
+    "Invalid quantization 'None'. FlashInfer CuteDSL MOE currently supports only: 'modelopt_fp4',
+    'modelopt_mixed' (with NVFP4 MoE layers), 'nvfp4_online', or hybrid NVFP4 models." (moe_hook.py:98).  An NVFP4
+    checkpoint passes without --quantization, so a warning."""
+    scratch.write("launch.sh", f"""\
+        #!/bin/bash
+        {SERVER} --model-path deepseek-ai/DeepSeek-V3-0324 --disaggregation-mode prefill --tp 4 --moe-runner-backend flashinfer_cutedsl --port 30000 &
+        {SERVER} --model-path deepseek-ai/DeepSeek-V3-0324 --disaggregation-mode decode --tp 4 --moe-runner-backend flashinfer_cutedsl --port 30001 --base-gpu-id 4 &
+        """)
+    code, out = scratch.lint("launch.sh")
+    found = _findings(out, "SGL290")
+    assert [f["line"] for f in found] == [2, 3] and {f["severity"] for f in found} == {"warning"}
+    assert code == 0 and not _findings(out, "SGL289")
+    assert "Invalid quantization 'None'" in found[0]["message"]
+
+
+def test_flashinfer_cutedsl_with_a_wrong_quantization_is_an_error():
+    """Oracle REJECT "Invalid quantization 'fp8'. FlashInfer CuteDSL MOE currently supports only: ..."."""
+    j = judge(QWEN_MOE + "--moe-runner-backend flashinfer_cutedsl --quantization fp8")
+    assert j.errors == ["SGL289"]
+    assert "Invalid quantization 'fp8'" in " ".join(j.messages)
+
+
+@pytest.mark.parametrize("argv", [
+    QWEN_MOE + "--moe-runner-backend flashinfer_cutedsl --quantization modelopt_fp4",  # oracle ACCEPT
+    QWEN_MOE + "--moe-runner-backend flashinfer_cutedsl --quantization mxfp8",         # oracle ACCEPT (runner replaced)
+    QWEN_MOE + "--moe-runner-backend flashinfer_cutlass --quantization fp8",           # another runner (SGL286's)
+    # an NVFP4 checkpoint by name (source: a hybrid FP8+NVFP4 checkpoint passes whatever --quantization says,
+    # and without one SGLang takes the checkpoint's modelopt_fp4)
+    "--model-path nvidia/DeepSeek-V4-Pro-NVFP4 --moe-runner-backend flashinfer_cutedsl --quantization fp8",
+    "--model-path nvidia/DeepSeek-R1-FP4 --moe-runner-backend flashinfer_cutedsl",
+])
+def test_flashinfer_cutedsl_quantization_quiet(argv):
+    j = judge(argv)
+    assert "SGL289" not in j.codes and "SGL290" not in j.codes
+
