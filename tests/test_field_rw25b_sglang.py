@@ -173,3 +173,36 @@ def test_flashinfer_cutedsl_quantization_quiet(argv):
     j = judge(argv)
     assert "SGL289" not in j.codes and "SGL290" not in j.codes
 
+
+# -- P11: SGL683 for text-only Qwen3 / Qwen3-MoE ----------------------------------------------------------------
+
+def test_language_only_on_qwen3_moe(scratch):
+    """rw25/b repro 9: oracle REJECT on both roles "Model type Qwen3MoeForCausalLM is not supported for encoder
+    disaggregation. Supported architectures: Qwen2VL, Qwen3VL, Qwen3.5, ..." (pd_disaggregation_hook.py:372)."""
+    scratch.write("launch.sh", f"""\
+        #!/bin/bash
+        {SERVER} --model-path Qwen/Qwen3-30B-A3B --disaggregation-mode prefill --tp 4 --language-only --port 30000 &
+        {SERVER} --model-path Qwen/Qwen3-30B-A3B --disaggregation-mode decode --tp 4 --language-only --port 30001 --base-gpu-id 4 &
+        """)
+    code, out = scratch.lint("launch.sh")
+    found = _findings(out, "SGL683")
+    assert code == 1 and [f["line"] for f in found] == [2, 3]
+    assert "Model type Qwen3MoeForCausalLM is not supported" in found[0]["message"]
+    assert "--model-path names Qwen3-MoE" in found[0]["message"]
+
+
+def test_language_only_on_dense_qwen3():
+    """Qwen3ForCausalLM is not on the list either (pd_disaggregation_hook.py:353-372)."""
+    j = judge("--model-path Qwen/Qwen3-8B --language-only")
+    assert j.errors == ["SGL683"] and "Model type Qwen3ForCausalLM" in " ".join(j.messages)
+
+
+@pytest.mark.parametrize("model", [
+    "Qwen/Qwen3-VL-30B-A3B-Instruct",    # Qwen3VLMoeForConditionalGeneration: on the list
+    "Qwen/Qwen3.5-397B-A17B",            # Qwen3_5MoeForConditionalGeneration: on the list
+    "Qwen/Qwen3-Omni-30B-A3B-Instruct",  # Qwen3OmniMoeForConditionalGeneration: on the list
+    "Qwen/Qwen3-Embedding-8B",           # a Qwen3 name pdlint does not place
+])
+def test_language_only_quiet_for_qwen3_multimodal_or_unplaced(model):
+    assert "SGL683" not in judge(f"--model-path {model} --language-only").codes
+
