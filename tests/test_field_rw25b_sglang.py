@@ -206,3 +206,25 @@ def test_language_only_on_dense_qwen3():
 def test_language_only_quiet_for_qwen3_multimodal_or_unplaced(model):
     assert "SGL683" not in judge(f"--model-path {model} --language-only").codes
 
+
+# -- P9: KV cache sharding with the page size left to SGLang ----------------------------------------------------
+
+def test_kv_sharding_with_the_default_page_size_warns():
+    """rw25/b env_results e017: a DeepSeek-V3 prefill with --enable-kv-cache-sharding and no --page-size, oracle
+    (H200) REJECT "--enable-kv-cache-sharding requires a real page size (--page-size 64 recommended) ..."
+    (kv_shard_hook.py:274): the default page size is 1.  On Blackwell SGLang's default MLA backend sets 64, so a
+    warning."""
+    j = judge("--model-path deepseek-ai/DeepSeek-V3-0324 --disaggregation-mode prefill --tp 8 "
+              "--enable-kv-cache-sharding")
+    assert "SGL350" in j.codes and not j.errors
+    assert "SGL185" not in j.codes
+
+
+@pytest.mark.parametrize("extra", [
+    "--page-size 64",                       # oracle ACCEPT (the tiny-model equivalent: SGL350's quiet examples)
+    "--attention-backend trtllm_mla",       # the backend sets page size 64 itself
+])
+def test_kv_sharding_page_size_quiet(extra):
+    j = judge("--model-path deepseek-ai/DeepSeek-V3-0324 --disaggregation-mode prefill --tp 8 "
+              "--enable-kv-cache-sharding " + extra)
+    assert "SGL350" not in j.codes and "SGL185" not in j.codes
