@@ -54,8 +54,9 @@ def test_encoder_disaggregation_on_a_known_text_only_family_fires(argv):
     # architectures on SGLang 0.5.23's list (no tiny config of them for the oracle: taken from the source)
     "--model-path Qwen/Qwen2.5-VL-7B-Instruct --language-only --encoder-urls http://enc:30000",
     "--model-path moonshotai/Kimi-VL-A3B-Instruct --encoder-only",
-    # the Qwen3 pattern also covers Qwen3-VL (on the list): pdlint cannot tell, so it stays quiet
-    "--model-path Qwen/Qwen3-30B-A3B --language-only",
+    # the Qwen3 pattern also covers Qwen3-VL (on the list): a -VL name stays quiet (the text-only
+    # Qwen/Qwen3-30B-A3B fires since rw25/b: tests/test_field_rw25b_sglang.py)
+    "--model-path Qwen/Qwen3-VL-30B-A3B-Instruct --language-only",
     # Kimi-K2 shares its pattern with Kimi-K2.5 (KimiK25ForConditionalGeneration, on the list)
     "--model-path moonshotai/Kimi-K2-Instruct --language-only",
     # a name pdlint cannot place: oracle REJECT for the tiny Llama, but pdlint does not know the architecture

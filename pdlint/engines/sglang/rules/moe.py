@@ -5,10 +5,11 @@ overlap and the MoE all-to-all backends (MegaMoE, PPLX, FlashInfer)
 a2a backend and EP size, attention-DP width, ...) live in ``parallel.py``.
 """
 
+import re
 from typing import Optional
 
 from pdlint.engines.sglang.argv import OPAQUE
-from pdlint.engines.sglang.rulebase import Hit, sgl_rule
+from pdlint.engines.sglang.rulebase import WARNING, Hit, ex, sgl_rule
 from pdlint.engines.sglang.rules.parallel import (
     BARE, BARE_ASSERT, attn_cp, attn_dp, attn_dp_enabled, dp_lm_head, dwdp, ep_size, moe_a2a, num, pipeline,
     prefill_cp_off, scale_joiner,
@@ -743,3 +744,131 @@ def _fi_cutlass_ep(a):
         return None
     return Hit("dwdp_size" if d is not None and d > 1 else "ep_size", "moe_runner_backend", "tp_size",
                note=f"--ep-size {ep} with --tp-size {tp}")
+
+
+# -- DeepEP v2 model allow-list (moe_hook.validate_deepep_v2_model_architecture) ----------------------------
+
+# SGLang 0.5.23 configs/moe_model_registry.py _DEEPEP_V2_MODELS: the architectures DeepEP v2 is validated for
+DEEPEP_V2_ARCHITECTURES = frozenset((
+    "DeepseekV3ForCausalLM", "DeepseekV4ForCausalLM", "Qwen3MoeForCausalLM", "Glm5NextForConditionalGeneration",
+    "GlmMoeDsaForCausalLM", "MiMoV2ForCausalLM", "MiMoV2FlashForCausalLM",
+))
+_LLAMA_NAMED = "--model-path @TINY@ --served-model-name meta-llama/Llama-3.1-8B-Instruct"
+
+
+@_rule("SGL288", "deepep-v2-unvalidated-model",
+       "DeepEP v2 MoE is not validated for {model_arch}. The model package must register its architecture with "
+       "register_deepep_v2_model, because its combine and post-expert reduction semantics must be validated first.",
+       f"{MH}:726", "deepep-v2-model-architecture",
+       "DeepEP v2's combine and post-expert reduction are validated per model architecture (DeepSeek-V3/V4, "
+       "Qwen3-MoE, GLM-5, MiMo-V2); SGLang refuses `--moe-a2a-backend deepep_v2` for any other architecture "
+       "before anything else about DeepEP v2 is checked.",
+       "Use `--moe-a2a-backend deepep` (DeepEP v1) for this model, or serve a model DeepEP v2 supports.",
+       [_LLAMA_NAMED + " --moe-a2a-backend deepep_v2 --tp-size 2",
+        _LLAMA_NAMED + " --disaggregation-mode decode --moe-a2a-backend deepep_v2 --tp-size 2"],
+       [_LLAMA_NAMED + " --moe-a2a-backend deepep --tp-size 2",
+        ex("--model-path @TINY_MOE@ --served-model-name Qwen/Qwen3-30B-A3B --moe-a2a-backend deepep_v2 --tp-size 2",
+           {"SGLANG_DEEPEP_V2_NUM_MAX_DISPATCH_TOKENS_PER_RANK": "100000"})],
+       summary="Reports `--moe-a2a-backend deepep_v2` for a model whose family pdlint knows from `--model-path` (or "
+               "`--served-model-name`) and none of whose architectures is on SGLang's DeepEP v2 list "
+               "(DeepseekV3/V4, Qwen3Moe, GlmMoeDsa, Glm5Next, MiMoV2, MiMoV2Flash): Llama 3, Qwen2, gpt-oss, "
+               "DeepSeek-V2, ...",
+       notes="Model-dependent: SGLang reads the architecture from the checkpoint's config.json; pdlint infers the "
+             "family from the last component of `--model-path` (else `--served-model-name`; docs/models.md) and "
+             "stays quiet for a model it cannot place or a family with an architecture on the list (Qwen3 "
+             "covers dense Qwen3 as well as Qwen3-MoE). Field test rw25/b (differential test against SGLang "
+             "0.5.23): a Llama launch with DeepEP v2 was refused by the oracle (\"DeepEP v2 MoE is not validated "
+             "for 'LlamaForCausalLM'\") and pdlint said nothing; the oracle refuses the firing examples and "
+             "accepts the quiet ones.")
+def _deepep_v2_model(a):
+    if moe_a2a(a) != "deepep_v2":
+        return None
+    from pdlint.engines.sglang.rules.pair import named_family
+    fam, named_by = named_family(a)
+    if fam is None or not fam.architectures or any(x in DEEPEP_V2_ARCHITECTURES for x in fam.architectures):
+        return None
+    return Hit("moe_a2a_backend", "model_path",
+               fmt={"model_arch": " or ".join(repr(x) for x in fam.architectures)},
+               note=f"{named_by} names {fam.name} ({', '.join(fam.architectures)})")
+
+
+# -- FlashInfer CuteDSL MoE runner (moe_hook.handle_moe_kernel_config) -------------------------------------
+
+FI_CUTEDSL_QUANT = ("modelopt_fp4", "modelopt_mixed", "nvfp4_online")
+SGL289_MSG = ("Invalid quantization '{quantization}'. FlashInfer CuteDSL MOE currently supports only: 'modelopt_fp4', "
+              "'modelopt_mixed' (with NVFP4 MoE layers), 'nvfp4_online', or hybrid NVFP4 models.")
+# a model name that says FP4 (nvidia/DeepSeek-V4-Pro-NVFP4, ...-FP4): a hybrid NVFP4 checkpoint SGLang accepts
+# whatever --quantization says, or one whose own quantization config is modelopt_fp4
+_FP4_NAME = re.compile(r"(?:^|[-_.])(?:nv)?fp4(?:[-_.]|$)|nvfp4")
+
+
+def _fi_cutedsl(a) -> bool:
+    """An explicit `--moe-runner-backend flashinfer_cutedsl` the quantization pass keeps (mxfp8 replaces it)."""
+    return (pipeline(a) and a.explicit("moe_runner_backend") and a.eq("moe_runner_backend", "flashinfer_cutedsl")
+            and a.not_among("quantization", ("mxfp8",)))
+
+
+def _fp4_named(a) -> bool:
+    from pdlint.models import component
+    for dest in ("model_path", "served_model_name"):
+        name = a.get(dest)
+        if not isinstance(name, str) or not a.known(dest):
+            if dest == "model_path":
+                return True  # (a model path pdlint cannot read may be an NVFP4 checkpoint)
+            continue
+        if _FP4_NAME.search(component(name)):
+            return True
+    return False
+
+
+@_rule("SGL289", "flashinfer-cutedsl-moe-quantization", SGL289_MSG, f"{MH}:98", "flashinfer-cutedsl-moe-compat",
+       "The FlashInfer CuteDSL MoE kernels run NVFP4 experts only; SGLang asserts the quantization (or a hybrid "
+       "NVFP4 checkpoint) before the server starts.",
+       "Use an NVFP4 checkpoint (`--quantization modelopt_fp4`, `modelopt_mixed` or `nvfp4_online`) with "
+       "`--moe-runner-backend flashinfer_cutedsl`, or pick another runner (`auto`, `flashinfer_cutlass`, "
+       "`triton`) for this quantization.",
+       ["--model-path @TINY_MOE@ --moe-runner-backend flashinfer_cutedsl --quantization fp8",
+        "--model-path @TINY_MOE@ --disaggregation-mode prefill --moe-runner-backend flashinfer_cutedsl "
+        "--quantization modelopt_fp8"],
+       ["--model-path @TINY_MOE@ --moe-runner-backend flashinfer_cutedsl --quantization modelopt_fp4",
+        "--model-path @TINY_MOE@ --quantization fp8",
+        "--model-path @TINY_MOE@ --moe-runner-backend flashinfer_cutedsl --quantization mxfp8"],
+       summary="Reports `--moe-runner-backend flashinfer_cutedsl` with a `--quantization` other than modelopt_fp4, "
+               "modelopt_mixed or nvfp4_online.",
+       notes="A hybrid FP8+NVFP4 checkpoint passes whatever `--quantization` says, so pdlint is quiet for a model "
+             "whose name says FP4 (`...-NVFP4`, `...-FP4`). `--quantization mxfp8` replaces the runner (with a "
+             "warning), so pdlint is quiet for it. Without `--quantization` SGL290 warns. Field test rw25/b "
+             "(differential test against SGLang 0.5.23): the oracle refuses the firing examples (\"Invalid "
+             "quantization 'fp8'\") and accepts the quiet ones.")
+def _fi_cutedsl_quant(a):
+    if (_fi_cutedsl(a) and a.explicit("quantization") and a.not_among("quantization", FI_CUTEDSL_QUANT)
+            and not _fp4_named(a)):
+        return Hit("quantization", "moe_runner_backend")
+
+
+@sgl_rule(
+    "SGL290", "flashinfer-cutedsl-moe-quantization-unset", category=CAT, severity=WARNING, upstream=SGL289_MSG,
+    source=f"{MH}:98", upstream_id="flashinfer-cutedsl-moe-compat",
+    unseen="the checkpoint's quantization config (an NVFP4 checkpoint passes without --quantization)",
+    why="The FlashInfer CuteDSL MoE kernels run NVFP4 experts only. Without `--quantization` SGLang takes the "
+        "checkpoint's own quantization: an NVFP4 checkpoint (ModelOpt FP4, or a hybrid FP8+NVFP4 one) passes, any "
+        "other model is refused with \"Invalid quantization 'None'\". pdlint cannot read the checkpoint, hence a "
+        "warning.",
+    fix="Serve an NVFP4 checkpoint with `--moe-runner-backend flashinfer_cutedsl` (say `--quantization "
+        "modelopt_fp4` to make it explicit), or drop the runner (`auto`) for a bf16/FP8 model.",
+    fire=["--model-path @TINY_MOE@ --moe-runner-backend flashinfer_cutedsl",
+          "--model-path @TINY_MOE@ --disaggregation-mode decode --moe-runner-backend flashinfer_cutedsl"],
+    quiet=["--model-path @TINY_MOE@ --moe-runner-backend flashinfer_cutedsl --quantization modelopt_fp4",
+           "--model-path @TINY_MOE@ --moe-runner-backend flashinfer_cutlass"],
+    summary="Reports `--moe-runner-backend flashinfer_cutedsl` without `--quantization` for a model whose name "
+            "does not say FP4: SGLang refuses it unless the checkpoint itself is NVFP4.",
+    notes="Quiet for a model whose name says FP4 (`nvidia/DeepSeek-R1-FP4`, `...-NVFP4`) or a model path pdlint "
+          "cannot read. Field test rw25/b (differential test against SGLang 0.5.23, DeepSeek-V3, Llama and "
+          "Qwen3-MoE configs without a quantization config): the oracle refused all six launches (\"Invalid "
+          "quantization 'None'\") and pdlint said nothing; the oracle refuses the firing examples and accepts "
+          "the quiet ones.")
+def _fi_cutedsl_quant_unset(a):
+    if _fi_cutedsl(a) and not a.explicit("quantization") and a.is_unset("quantization") and not _fp4_named(a):
+        return Hit("moe_runner_backend", lead=True, note=(
+            "no --quantization, so SGLang takes the checkpoint's own, and the model name does not say it is an NVFP4 "
+            "checkpoint: unless it is one"))

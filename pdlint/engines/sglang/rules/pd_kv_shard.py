@@ -1,5 +1,5 @@
 """KV cache sharding on PD prefill servers (``arg_groups/kv_shard_hook.py``):
-SGL167-SGL186.
+SGL167-SGL186 and SGL350.
 
 ``--enable-kv-cache-sharding`` is prefill-only (SGL126); on a prefill server
 SGLang then refuses, in this order, a list of features the sharded pool does
@@ -10,7 +10,7 @@ prefill.  Every refusal fails the launch, so a rule may fire even when an
 earlier (model-dependent) gate would fail first.
 """
 
-from pdlint.engines.sglang.rulebase import Hit, ex, sgl_rule
+from pdlint.engines.sglang.rulebase import WARNING, Hit, ex, sgl_rule
 
 KS = "--disaggregation-mode prefill --enable-kv-cache-sharding"
 # A sharded prefill SGLang accepts on the tiny (GQA) Llama: prefill CP over two ranks, real pages.
@@ -297,11 +297,55 @@ def _page_size_kept(a) -> bool:
                  "--disaggregation-mode prefill --page-size 1 --attention-backend fa3"],
           notes="SGLang's default page size is 1 for most attention backends, but several backends raise the "
                 "page size themselves, so pdlint checks only an explicit `--page-size` together with an explicit "
-                "attention backend that keeps it.")
+                "attention backend that keeps it; SGL350 warns when `--page-size` is not written.")
 def _ks_page(a):
     page = a.num("page_size")
     if sharding(a) and page is not None and page <= 1 and _page_size_kept(a):
         return Hit("page_size", "enable_kv_cache_sharding")
+
+
+# the sharded prefill of KS_OK with the page size left to SGLang
+KS_NO_PAGE = KS + " --enable-prefill-cp --attn-cp-size 2 --tp-size 2 --cp-strategy interleave"
+# backends that set a page size of their own where SGLang's default is 1 (overrides.py: FA4 on Blackwell for
+# non-MLA models, Intel XPU)
+_PAGE_SETTING_BACKENDS = PAGE_FORCING_BACKENDS + ("fa4", "intel_xpu")
+
+
+@sgl_rule(
+    "SGL350", "kv-sharding-default-page-size", roles=("prefill",), severity=WARNING,
+    unseen="the GPU: the attention backend SGLang picks for it may set a page size of its own (TensorRT-LLM MLA/MHA "
+           "on Blackwell: 64)",
+    upstream="--enable-kv-cache-sharding requires a real page size (--page-size 64 recommended): the physical page "
+             "is the P/D transfer descriptor and gather-copy unit; page_size=1 degenerates both into per-token "
+             "operations.",
+    source=SRC + "274", upstream_id="pd-kv-sharding-flag-conflicts",
+    summary="Reports a sharded prefill (`--enable-kv-cache-sharding`) that leaves `--page-size` to SGLang: its "
+            "default page size is 1, which the sharded pool refuses, unless the attention backend SGLang picks "
+            "for the GPU sets one of its own.",
+    why="SGLang's default page size is 1 (`_page_size_default`); only some attention backends replace it "
+        "(TensorRT-LLM MLA/MHA, FlashMLA, CuteDSL MLA: 64). The sharded pool uses the physical page as the P/D "
+        "transfer descriptor and gather-copy unit, so with the default page size (fa3, flashinfer or triton "
+        "attention: Hopper and older GPUs) SGLang refuses the launch. Which backend SGLang picks depends on the "
+        "GPU, hence a warning (SGL185 reports a written `--page-size 1`).",
+    fix="Write `--page-size 64` on the sharded prefill.",
+    fire=[KS_NO_PAGE, KS_NO_PAGE + " --attention-backend fa3"],
+    quiet=[KS_OK, KS_NO_PAGE + " --page-size 32",
+           "--disaggregation-mode prefill --enable-prefill-cp --attn-cp-size 2 --tp-size 2 --cp-strategy interleave"],
+    notes="Quiet when an attention backend that sets its own page size (trtllm_mla, trtllm_mha, flashmla, "
+          "cutedsl_mla, hpc_ops, fa4, intel_xpu) is written. Field test rw25/b (differential test against SGLang "
+          "0.5.23, emulated H200): a DeepSeek-V3 prefill with `--enable-kv-cache-sharding` and no `--page-size` "
+          "was refused (\"requires a real page size\") and pdlint said nothing; the oracle refuses the firing "
+          "examples and accepts the quiet ones.")
+def _ks_page_default(a):
+    if not sharding(a) or a.explicit("page_size") or not a.is_unset("page_size"):
+        return None
+    dests = ("attention_backend", "prefill_attention_backend", "decode_attention_backend",
+             "speculative_draft_attention_backend")
+    if not all(a.not_among(d, _PAGE_SETTING_BACKENDS) for d in dests):
+        return None  # (a backend that sets a page size, or one pdlint cannot read)
+    return Hit("enable_kv_cache_sharding", lead=True, note=(
+        "--page-size is not written, so SGLang's default page size 1 applies unless the attention backend it "
+        "picks for the GPU sets its own (TensorRT-LLM MLA/MHA on Blackwell: 64)"))
 
 
 @_ks_rule("SGL186", "kv-sharding-without-chunked-prefill", (),

@@ -1222,6 +1222,9 @@ ENCODER_DISAGG_ARCHITECTURES = frozenset((
 # a word in the model's name that may mean a multimodal sibling the family table does not list (GLM-5-Next's
 # Glm5NextForConditionalGeneration under the GLM-5 pattern, a "-VL"/"-Omni" build): pdlint then stays quiet
 _MM_NAME = re.compile(r"(?:^|[-.])(?:vl|vision|omni|audio|next|mm)(?=[-.]|$)")
+# a text-only Qwen3 name (the Qwen3 family row also lists the Qwen3-VL architectures, which the allow-list holds):
+# "Qwen3-<size>B[-A<active>B]" or "Qwen3-Coder-...", not Qwen3.5 / Qwen3-VL / Qwen3-Omni / Qwen3-Embedding / ...
+_QWEN3_TEXT = re.compile(r"^(?:[a-z0-9]+-)?qwen3-(?:coder-)?\d+(?:\.\d+)?b(?:-a(\d+(?:\.\d+)?)b)?(?=[-.]|$)")
 
 
 @sgl_rule(
@@ -1232,7 +1235,9 @@ _MM_NAME = re.compile(r"(?:^|[-.])(?:vl|vision|omni|audio|next|mm)(?=[-.]|$)")
     source="arg_groups/pd_disaggregation_hook.py:372", upstream_id="encoder-disagg-model-arch",
     summary="Reports `--language-only` or `--encoder-only` (encoder disaggregation) for a model whose family "
             "pdlint knows from `--model-path` (or `--served-model-name`) and none of whose architectures "
-            "SGLang's encoder-disaggregation allow-list holds (DeepSeek-R1, Llama 3, Qwen3-Next, gpt-oss, ...).",
+            "SGLang's encoder-disaggregation allow-list holds: a text-only model such as DeepSeek-R1, Llama 3, "
+            "Qwen3 / Qwen3-MoE, Qwen3-Next or gpt-oss (SGLang's list holds multimodal architectures only: "
+            "Qwen2-VL, Qwen3-VL, Qwen3.5, Kimi-VL, ...).",
     why="Encoder disaggregation moves a multimodal model's vision/audio encoder to separate `--encoder-only` "
         "servers and feeds the embeddings to `--language-only` servers. SGLang checks the checkpoint's "
         "architecture against a fixed list of multimodal models and refuses any other at start-up, so a text-only "
@@ -1244,7 +1249,10 @@ _MM_NAME = re.compile(r"(?:^|[-.])(?:vl|vision|omni|audio|next|mm)(?=[-.]|$)")
           "--model-path @TINY@ --served-model-name meta-llama/Llama-3.1-8B-Instruct --language-only",
           "--model-path @TINY_HYBRID@ --served-model-name Qwen/Qwen3-Next-80B-A3B-Instruct --disaggregation-mode "
           "prefill --language-only",
-          "--model-path @TINY@ --served-model-name meta-llama/Llama-3.1-8B-Instruct --encoder-only"],
+          "--model-path @TINY@ --served-model-name meta-llama/Llama-3.1-8B-Instruct --encoder-only",
+          "--model-path @TINY_MOE@ --served-model-name Qwen/Qwen3-30B-A3B --disaggregation-mode prefill "
+          "--language-only",
+          "--model-path @TINY_MOE@ --served-model-name Qwen/Qwen3-Coder-30B-A3B-Instruct --language-only"],
     quiet=["--model-path @TINY@ --served-model-name meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode decode"],
     notes="Model-dependent: SGLang reads the architecture from the checkpoint's config.json. pdlint infers the "
           "family from the last component of `--model-path` (else `--served-model-name`; docs/models.md) and "
@@ -1253,7 +1261,11 @@ _MM_NAME = re.compile(r"(?:^|[-.])(?:vl|vision|omni|audio|next|mm)(?=[-.]|$)")
           "place it stays quiet. Field test rw23/b (differential test against SGLang 0.5.23): "
           "`deepseek-ai/DeepSeek-R1 --disaggregation-mode decode --language-only` was refused by the oracle "
           "(\"Model type DeepseekV3ForCausalLM is not supported for encoder disaggregation\"), and pdlint said "
-          "nothing.")
+          "nothing. The Qwen3 family row also lists the Qwen3-VL architectures, so for Qwen3 pdlint reports only a "
+          "text-only name (`Qwen3-<size>B`, `Qwen3-<size>B-A<active>B` for Qwen3MoeForCausalLM, "
+          "`Qwen3-Coder-...`); field test rw25/b (differential test against SGLang 0.5.23): "
+          "`Qwen/Qwen3-30B-A3B --language-only` was refused by the oracle (\"Model type Qwen3MoeForCausalLM is "
+          "not supported for encoder disaggregation\") and pdlint said nothing.")
 def _encoder_disagg_model(a):
     if not _pipeline(a):
         return None
@@ -1263,13 +1275,21 @@ def _encoder_disagg_model(a):
     from pdlint.engines.sglang.rules.pair import named_family
     from pdlint.models import component
     fam, named_by = named_family(a)
-    if fam is None or not fam.architectures or any(x in ENCODER_DISAGG_ARCHITECTURES for x in fam.architectures):
+    if fam is None or not fam.architectures:
         return None
     name = a.get("model_path" if named_by == "--model-path" else "served_model_name")
-    if fam.name != "Qwen3-Next" and _MM_NAME.search(component(name)):
+    archs, label = fam.architectures, fam.name
+    if fam.name == "Qwen3":
+        text = _QWEN3_TEXT.match(component(name))
+        if text is None or _MM_NAME.search(component(name)):
+            return None  # (a Qwen3-VL / Qwen3-Omni build, or a Qwen3 name pdlint does not place)
+        archs, label = (("Qwen3MoeForCausalLM",), "Qwen3-MoE") if text.group(1) else (("Qwen3ForCausalLM",), "Qwen3")
+    if any(x in ENCODER_DISAGG_ARCHITECTURES for x in archs):
         return None
-    return Hit(flag, "model_path", fmt={"model_arch": " or ".join(fam.architectures)},
-               note=f"{named_by} names {fam.name} ({', '.join(fam.architectures)}), a model without the multimodal "
+    if fam.name not in ("Qwen3-Next", "Qwen3") and _MM_NAME.search(component(name)):
+        return None
+    return Hit(flag, "model_path", fmt={"model_arch": " or ".join(archs)},
+               note=f"{named_by} names {label} ({', '.join(archs)}), a model without the multimodal "
                     "encoder SGLang splits off")
 
 
