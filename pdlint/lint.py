@@ -428,7 +428,9 @@ def over_budget_findings(b, sources: Optional[dict] = None) -> list:
     out = []
     for path, exc in sorted(b.over.items()):
         src = (sources or {}).get(path)
-        if src is not None and exc.kind == "time" and not MARKER.search(src.text):
+        # (a chart's or a kustomization's finding stands for the files it renders or builds: never downgraded)
+        own = os.path.basename(path) not in ("Chart.yaml", "kustomization.yaml", "kustomization.yml", "Kustomization")
+        if src is not None and own and exc.kind == "time" and not MARKER.search(src.text):
             out.append(Finding(path, 1, 1, rule.code, rule.name, WARNING, None,
                                f"{exc.message}; it holds no launch text pdlint knows, so no launch it names went "
                                f"unchecked (one built from variables alone would have)",

@@ -306,6 +306,20 @@ def test_a_file_with_no_launch_text_over_its_time_is_a_warning(repo, capsys, mon
     assert_good_reported(code, doc)
 
 
+def test_a_chart_over_its_time_stays_an_error(repo, capsys, monkeypatch):
+    """A chart's PD008 is reported at its Chart.yaml, whose own text holds no launch text: the chart's templates,
+    which the budget cut, may (field compare: XinyueZhang369/ome's ome-crd chart became a warning)."""
+    from pdlint.lint import over_budget_findings
+    from pdlint.text import SourceFile
+
+    class B:
+        over = {"chart/Chart.yaml": budget.OverBudget("time", "yaml", "1 s"),
+                "other.sh": budget.OverBudget("time", "shell", "1 s")}
+    sources = {p: SourceFile(p, "apiVersion: v2\nname: c\n") for p in B.over}
+    assert [(f.path, f.severity) for f in over_budget_findings(B, sources)] == [
+        ("chart/Chart.yaml", "error"), ("other.sh", "warning")]
+
+
 @pytest.mark.parametrize("configured,option,limit", [
     ("0.5", [], "0.5 s"),  # the config lowers the run's budget
     ("60", ["--time-per-file", "1"], "1 s"),  # ... but never raises it
