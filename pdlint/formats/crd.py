@@ -408,7 +408,6 @@ def workloads(docs: list, doc: TStr, containers: list, unit_base: str) -> list:
 
 
 ARGO_KINDS = ("Workflow", "WorkflowTemplate", "ClusterWorkflowTemplate", "CronWorkflow")
-_ARGO_PARAM = re.compile(r"\{\{\s*([^{}]*?)\s*\}\}")
 
 
 def argo_params(doc: TStr, root: yt.Ref, path: tuple) -> dict:
@@ -443,19 +442,11 @@ def argo_params(doc: TStr, root: yt.Ref, path: tuple) -> dict:
 
 def argo_substitute(word: TStr, params: dict) -> TStr:
     """``{{workflow.parameters.X}}`` / ``{{inputs.parameters.X}}`` in one argument, as Argo fills them: the value
-    ``params`` has, else a value pdlint cannot see."""
+    ``params`` has, else a value pdlint cannot see (the substitution Argo ``script.source`` strings get)."""
     if "{{" not in word.text:
         return word
-    parts, last = [], 0
-    for m in _ARGO_PARAM.finditer(word.text):
-        parts.append(word[last:m.start()])
-        use = word[m.start():m.end()]
-        value = params.get(m.group(1))
-        parts.append(value.reached_via(use, m.group(0)) if value is not None and not value.opaque
-                     else use.as_opaque())
-        last = m.end()
-    parts.append(word[last:])
-    return TStr.join(parts)
+    from pdlint.formats.yaml_shell import substitute
+    return substitute(word, params, "argo")
 
 
 @dataclass

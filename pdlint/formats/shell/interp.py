@@ -522,11 +522,12 @@ class Interpreter(Words, Conditions, Control, Builtins, Joins, Tails, EnvVariant
                 return seen
         if len(self.commands) >= self.ctx.max_commands:
             self.limit("commands", f"more than {self.ctx.max_commands} commands; evaluation stopped", abort=True)
+        started = _started_serials(st)
         cmd = self.command_type(
             words=list(words), env=env, context=st.context_text(), role_hint=role, start=start,
             background=self.bg > 0, unset_vars=sorted(unknown), uncalled=self.uncalled, serial=len(self.commands),
-            ended_before=st.ended, started_before=_started_serials(st) | st.ended,
-            running_before=_started_serials(st) - st.ended, remote=any(c.remote for c in st.ctx),
+            ended_before=st.ended, started_before=started | st.ended,
+            running_before=started - st.ended, remote=any(c.remote for c in st.ctx),
             instances=tuple(c.text for c in st.ctx if c.instance),
             image=next((c.image for c in reversed(st.ctx) if c.image), "") or self._exec_image(words),
             container=next((c.container for c in reversed(st.ctx) if c.container), "") or self._container(words))
