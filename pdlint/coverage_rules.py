@@ -20,7 +20,8 @@ UNCHECKED = register(Rule(
     "a launch (a path not in the resource as pdlint built it, an index past the end of a list, a target selector "
     "pdlint cannot evaluate), at the operation.",
     "pdlint found a server launch it did not understand: an unknown file structure, a launcher behind a variable or "
-    "wrapper pdlint does not follow, a template branch no role value renders, or a file kind pdlint does not read. "
+    "wrapper pdlint does not follow, a template branch no role value renders (or one behind a Jinja `is defined` / "
+    "Helm `.Values` test of a value no file pdlint read sets), or a file kind pdlint does not read. "
     "Its flags were not checked at all, so a passing run says nothing about this launch (nor about a launch a patch "
     "operation pdlint did not apply changes).",
     "Make the launch checkable: start the command with a known launcher (or a wrapper pdlint follows: `srun`, "

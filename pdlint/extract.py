@@ -87,6 +87,23 @@ class OverlayRuns:
     rendered: list
     failed: list
     cut: list
+    guards: list = field(default_factory=list)  # per overlay rendered: the keys of its unrendered guards
+
+
+def _unset_hint(paths: list) -> str:
+    """The help of a chart branch not rendered because its test reads values nothing sets (``paths``)."""
+    keys = list(dict.fromkeys(".".join(p) for p in paths))
+    one = len(keys) == 1
+    return (f"give {'it' if one else 'them'} the value{'' if one else 's'} the chart is deployed with in values.yaml "
+            f"or in a values overlay (`{keys[0]}`{'' if one else ', ...'}; pdlint renders the chart once per overlay "
+            f"in its directory), or `{{{{/* pdlint: ignore[PD020] */}}}}` where {'it is' if one else 'they are'} "
+            f"never set")
+
+
+def _guard_key(g) -> tuple:
+    """A chart guard (``ChartResult.guards``) by where its action is: the same in every render of the chart."""
+    o = g[1].origin_at(0) if g[1].pieces else None
+    return (o.path, o.line, o.column) if o is not None else (g[0].path, 0, 0)
 
 
 def _render_signature(res) -> tuple:
@@ -650,6 +667,7 @@ class Extractor:
             self.report_unrendered(job, chart, res, chart_display, unit, helm_failed)
             took = time.monotonic() - started
             overlays = self.chart_render_overlays(job, chart, chart_display, read, res, took)
+            self.report_unset_guards(job, res, chart_display, overlays)
             self.note_unrendered_chart_lines(chart, chart_display, how, overlays)
             return
         # tier 3: values role sections + literal flag lines
@@ -867,6 +885,7 @@ class Extractor:
                 runs.failed.append((rel, res.failed.message if res.failed is not None else "no templates"))
                 continue
             runs.rendered.append(rel)
+            runs.guards.append({_guard_key(g) for g in res.guards})
             sig = _render_signature(res)
             if sig in seen:
                 continue
@@ -912,6 +931,52 @@ class Extractor:
             if src is not None and has_launch_text(src.text) and find_markers(src.text):
                 return True
         return False
+
+    def report_unset_guards(self, job: FileJob, res, chart_display: str, overlays: "OverlayRuns") -> None:
+        """PD020, once per template file, for branches that write flags and that no render of the chart (with
+        values.yaml, with each values overlay) took because their test reads a value no values file sets: the
+        template took it as nil, as Helm does, so the flags were never rendered, hence never checked
+        (``{{- if .Values.spec }} - --enable-x{{- end }}``; the Jinja twin is render/jinja's unrendered guard).
+        A value set to false in a values file is a default: its branch stays quiet, as one ``helm template`` with
+        that file would.  (``helm template``'s render tells no such thing: only pdlint's subset reports them.)"""
+        from pdlint.coverage import MARKER
+        from pdlint.structure_rules import router_options_judged
+        kept = [g for g in res.guards if all(_guard_key(g) in keys for keys in overlays.guards)]
+        checked = set()  # the template files that built a launch whose flags pdlint checks (a server, a router
+        for launch in self.out.launches:  # with a table): a flag in another container (a router image's own
+            if launch.meta.get("chart") == chart_display and (  # args, a sidecar) is no launch text
+                    launch.kind != "router" or router_options_judged(launch)):
+                checked.add(launch.path)
+        files = len(overlays.rendered)
+        read = "values.yaml" + (f" and {files} values overlay{'s' if files > 1 else ''}" if files else "")
+        by_file: dict = {}
+        for src, act, path, lines in kept:
+            o = act.origin_at(0) if act.pieces else None
+            if o is None or o.path.startswith("<"):
+                continue
+            # a branch whose launch text coverage names line by line (an engine word, a PD flag): those lines say
+            # why they were not checked; the PD020 below is for a branch of other flags, which coverage does not see
+            noted = False
+            for p, n in sorted(lines):
+                srcf = act.pieces[0].src if p == o.path else None
+                if srcf is None or n in self.out.rendered.get(p, set()) or not MARKER.search(srcf.line_text(n)):
+                    continue
+                self.out.notes.setdefault(p, {}).setdefault(n, (
+                    f"it is in a branch (line {o.line}) guarded by `.Values.{'.'.join(path)}`, which no values file "
+                    f"pdlint read ({read}) sets: the template took it as unset", _unset_hint([path]), None))
+                noted = True
+            if not noted and src.path in checked:
+                by_file.setdefault(o.path, []).append((o.line, o.column, act, path))
+        for items in by_file.values():
+            items.sort(key=lambda x: x[:2])
+            names = list(dict.fromkeys(".Values." + ".".join(x[3]) for x in items))
+            lines = sorted({x[0] for x in items})
+            shown = ", ".join(f"`{n}`" for n in names[:5]) + (f" and {len(names) - 5} more" if len(names) > 5 else "")
+            one = len(names) == 1
+            message = (f"flags guarded by {shown} on line{'s' if len(lines) > 1 else ''} {_line_list(lines)} were "
+                       f"not rendered: no values file pdlint read ({read}) sets {'it' if one else 'them'}, so the "
+                       f"template took {'it' if one else 'them'} as unset and the flags went unchecked")
+            self.unchecked(items[0][2], message, _unset_hint([x[3] for x in items]), job)
 
     def note_unrendered_chart_lines(self, chart: str, chart_display: str, how: str,
                                     overlays: Optional["OverlayRuns"] = None) -> None:

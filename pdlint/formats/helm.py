@@ -282,6 +282,42 @@ def parse(src: TStr, defines: dict) -> list:
     return stack[0].body
 
 
+#: a flag in a template's text or action (``- --enable-x``, ``{{ "--enable-x" }}``)
+_FLAG_TEXT = re.compile(r"(?<![\w-])--[A-Za-z]")
+_INCLUDE_NAME = re.compile(r"^\s*(?:include|template)\s+\"([^\"]+)\"")
+
+
+def _holds_flags(nodes: list, defines: dict, depth: int = 0) -> bool:
+    """Does a branch of a template (its nodes, and the defines it includes by a literal name) write a flag?"""
+    for n in nodes:
+        if n.kind in ("text", "expr"):
+            if n.text is not None and _FLAG_TEXT.search(n.text.text):
+                return True
+            m = _INCLUDE_NAME.match(n.expr) if n.kind == "expr" else None
+            if m and depth < 8 and m.group(1) in defines and _holds_flags(defines[m.group(1)].body, defines,
+                                                                          depth + 1):
+                return True
+        elif n.kind in ("if", "with", "range"):
+            if any(_holds_flags(body, defines, depth) for _, body, _ in n.branches):  # (an else is a branch)
+                return True
+    return False
+
+
+def _lines(nodes: list, out: Optional[set] = None) -> set:
+    """The (path, line) pairs a branch's own text is on (not the defines it includes)."""
+    out = set() if out is None else out
+    for n in nodes:
+        if n.text is not None and n.text.pieces:
+            for p in n.text.pieces:
+                if p.src is not None:
+                    first = p.src.line_of(p.offset)
+                    last = p.src.line_of(p.offset + (p.end - p.start - 1 if p.exact and p.end > p.start else 0))
+                    out.update((p.src.path, line) for line in range(first, last + 1))
+        for _, body, _ in n.branches:
+            _lines(body, out)
+    return out
+
+
 def _string_lit(s: str, act: TStr) -> str:
     m = re.match(r'^"((?:[^"\\]|\\.)*)"|^`([^`]*)`', s.strip())
     if not m:
@@ -299,6 +335,7 @@ class Val:
     ref: Optional[yt.Ref] = None
     doc: Optional[TStr] = None
     sets: Optional[dict] = None  # a map's keys `set` / `dict` gave values (with their traces); None: unset
+    vpath: Optional[tuple] = None  # where under ``.Values`` the value was read (keys), None: not from the values
 
     def text(self, at: TStr) -> TStr:
         if self.t is not None:
@@ -388,6 +425,8 @@ class Renderer:
         self.defines = defines
         self.steps = 0
         self.depth = 0
+        self.missing: list = []  # the ``.Values`` paths read and not set, in read order (``missing_guard``)
+        self.guards: list = []  # (action, path): a branch of launch text not rendered as a value nothing sets
 
     # -- values ----------------------------------------------------------------
     def root_val(self) -> Val:
@@ -416,20 +455,18 @@ class Renderer:
                     v = _at(n.text, "pdlint-opaque-digest").as_opaque()
                 if v is not None:
                     out.append(v if isinstance(v, TStr) else v.text(n.text))
-            elif n.kind == "if":
-                for expr, body, act in n.branches:
-                    if expr is None or _truthy(self.value(self.pipeline(expr, dot, scope, act))):
-                        out += self.render(body, dot, dict(scope))
-                        break
-            elif n.kind == "with":
+            elif n.kind in ("if", "with"):
                 for expr, body, act in n.branches:
                     if expr is None:
                         out += self.render(body, dot, dict(scope))
                         break
+                    mark = len(self.missing)
                     v = self.value(self.pipeline(expr, dot, scope, act))
                     if _truthy(v):
-                        out += self.render(body, v, dict(scope))
+                        out += self.render(body, v if n.kind == "with" else dot, dict(scope))
                         break
+                    if len(self.missing) > mark and _holds_flags(body, self.defines):
+                        self.guards.append((act, self.missing[mark], _lines(body)))
             elif n.kind == "range":
                 out += self.range(n, dot, scope)
         return out
@@ -549,8 +586,18 @@ class Renderer:
         if cur.ref is not None:
             sub = yt.get(cur.ref, key)
             if sub is not None:
-                return values_val(cur.doc, sub)
+                v = values_val(cur.doc, sub)
+                if cur.vpath is not None:
+                    v.vpath = cur.vpath + (key,)
+                return v
+            if cur.vpath is not None:
+                self.missing.append(cur.vpath + (key,))
             return Val(None)
+        if py is None and cur.vpath is not None:  # `.Values.router.enabled` with no `router`: the path read
+            path = cur.vpath + (key,)
+            if self.missing and self.missing[-1] == cur.vpath:
+                self.missing[-1] = path
+            return Val(None, vpath=path)
         if isinstance(py, dict):
             x = py.get(key)
             if isinstance(x, _Lazy):
@@ -633,12 +680,16 @@ class _Lazy:
         self.r, self.path = r, path
 
     def get(self, key: str) -> Val:
-        if self.r.vroot is None:
-            return Val(None)
+        path = self.path + (key,)
         ref = self.r.vroot
-        for p in self.path + (key,):
+        for p in path:
             ref = yt.get(ref, p) if ref is not None else None
-        return values_val(self.r.vdoc, ref)
+        if ref is None:
+            self.r.missing.append(path)
+            return Val(None, vpath=path)
+        v = values_val(self.r.vdoc, ref)
+        v.vpath = path
+        return v
 
     def whole(self) -> Val:
         """The values as one value (``toYaml .Values``: a `_Lazy` is no value a YAML or JSON writer knows)."""
@@ -1549,6 +1600,9 @@ class ChartResult:
     # (SourceFile, Unsupported): templates the subset could not render while it rendered others (a function it
     # does not have in one of them no longer leaves the whole chart unrendered, field test rw20/h)
     unrendered: list = field(default_factory=list)
+    # (SourceFile, action TStr, values path, lines): per template rendered, the first branch that writes flags and was not
+    # rendered because its test read a value no values file sets (`{{ if .Values.spec }}- --flag{{ end }}`)
+    guards: list = field(default_factory=list)  # (with the lines of the branch: set of (path, line))
 
 
 # ---------------------------------------------------------------------------
@@ -1812,9 +1866,11 @@ def render_subset(chart: str, read, overlay: Optional[SourceFile] = None, read_b
         res.failed = e
         return res
     for src, nodes in parsed:
+        r.missing, r.guards = [], []
         out = isolated(src, lambda: TStr.join(r.render(nodes, r.root_val(), {})))
         if out is not None:
             res.rendered.append(Rendered(src, out, "pdlint subset"))
+            res.guards += [(src, *g) for g in r.guards]
     if res.unrendered and not res.rendered:
         res.failed = res.unrendered[0][1]  # nothing rendered: the chart is not (tier 3)
     return res
