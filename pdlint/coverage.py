@@ -1278,10 +1278,20 @@ def _var_name(tok) -> str:
     return t if t.startswith("$") or t.startswith("<") else f"`{t}`"
 
 
+def _is_justfile(path: str) -> bool:
+    from pdlint.formats.justfile import is_justfile
+    return is_justfile(path)
+
+
 def _opaque_gap(tok) -> Gap:
     name = _var_name(tok)
     what = f"{name} stands where flags could be, and pdlint cannot see its value: whatever flags it adds were not " \
            f"checked"
+    if tok.text.startswith("{{") and tok.pieces and _is_justfile(tok.origin.path):
+        return Gap(CR.OPAQUE_ARGS.code, tok, what,
+                   "a just variable or expression pdlint cannot evaluate (set by `just --set`, the environment or an "
+                   "import it did not read): give it its deploy-time value with `--var NAME=VALUE` or in "
+                   "`[tool.pdlint.vars]`, or write the flags it adds as literal words")
     if tok.text.startswith("{{"):  # a template action of a tool pdlint does not run (kserve's controller)
         return Gap(CR.OPAQUE_ARGS.code, tok, what,
                    "a template action some other tool renders (a controller's Go template): check the command line it "

@@ -1993,7 +1993,17 @@ class Extractor:
         from pdlint.formats import justfile
         from pdlint.render.jinja import ROLE_SYNONYMS
         from pdlint.formats import crd
-        found, _ = justfile.recipes(TStr.from_source(src))
+        imported, refused = self.just_imports(job, src)
+        found, variables = justfile.recipes(TStr.from_source(src), imported, self.shell_env(job))
+        unset = justfile.unset_names(found, variables)
+        for name, outside in refused if unset else ():
+            shown = ", ".join(f"'{n}'" for n in unset[:5]) + (f" and {len(unset) - 5} more" if len(unset) > 5 else "")
+            self.outside_reference(name, f"imported justfile {name.text} is "
+                                         f"{'not in the repository' if outside else 'not a file pdlint can read'}: "
+                                         f"the recipes read {shown}, which no file pdlint read sets, so their values "
+                                         f"were not checked: keep the file in the repository, or give them with "
+                                         f"`--var NAME=VALUE`")
+        left: dict = {}
         left: dict = {}
         called = justfile.calls(found, left)
         for name, (count, first) in sorted(left.items()):  # said at the first call not run
@@ -2019,6 +2029,40 @@ class Extractor:
                            meta=dict(meta, shell_run=f"just recipe {call.caller!r}"))
             if r.name not in called:
                 self.shell(job, src, r.body, None, env=None, context=f"just recipe {r.name!r}", meta=meta)
+
+    def just_imports(self, job: FileJob, src: SourceFile) -> list:
+        """The justfiles ``src``'s ``import`` lines read (nested ones first, each once, at most
+        :data:`pdlint.formats.justfile.MAX_IMPORTS`), inside the repository, and ``(path, outside the repository)``
+        of each required one pdlint does not read (outside, missing: PD014 when a recipe reads a name nothing sets)."""
+        from pdlint.formats import justfile
+        out: list = []
+        refused: list = []
+        seen = {os.path.realpath(job.abspath)}
+
+        def walk(at: FileJob, text: TStr, depth: int) -> None:
+            for optional, name in justfile.imports(text):
+                if len(seen) > justfile.MAX_IMPORTS or depth > 8:
+                    return
+                found = self.read_beside(name.text, at)
+                if found is None or not found.abspath:
+                    if not optional:
+                        refused.append((name, self._outside(name.text, at)))
+                    continue
+                real = os.path.realpath(found.abspath)
+                if real in seen:
+                    continue
+                seen.add(real)
+                inner = TStr.from_source(found)
+                walk(FileJob(found.abspath, found.path, job.root, "justfile"), inner, depth + 1)
+                out.append(inner)
+
+        walk(job, TStr.from_source(src), 0)
+        return out, refused
+
+    def _outside(self, name: str, job: FileJob) -> bool:
+        """Does a path named relative to ``job``'s directory leave the repository?"""
+        return os.path.isabs(name) or not self.boundary.contains(os.path.join(os.path.dirname(job.abspath), name),
+                                                                 job.root)
 
     # -- systemd units ---------------------------------------------------------------
     def systemd(self, job: FileJob, src: SourceFile, doc: TStr, render_role: Optional[str], label: str = "") -> None:

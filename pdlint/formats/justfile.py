@@ -5,13 +5,15 @@ dependencies after the colon) followed by indented body lines; each body is
 handed to the shell front-end with the recipe name as context (a recipe named
 ``prefill``/``decode`` is a role hint).  Top-level ``name := "value"``
 assignments become variables, and ``{{ NAME }}`` is the value of one (traced to
-its assignment); other ``{{ expr }}`` interpolations are kept as opaque values.  A recipe another recipe calls
+its assignment, also in a justfile an ``import`` line reads); other ``{{ expr }}`` interpolations are kept as opaque
+values.  A recipe another recipe calls
 with literal arguments (``just serve prefill nixl``) is bound to them per call (:func:`calls`, :func:`bind`).
 """
 
 from __future__ import annotations
 
 import re
+from typing import Optional
 
 from pdlint.records import dataclass
 from pdlint.text import TStr, split_lines
@@ -23,6 +25,9 @@ _ASSIGN = re.compile(r"^(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*:=\s*(['\"]?)(.
 # an indented (triple-quoted) string over several lines: `NAME := '''` ... `'''`
 _ASSIGN_LONG = re.compile(r"^(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*:=\s*('''|\"\"\")")
 _INTERP = re.compile(r"\{\{(.*?)\}\}")
+#: `import 'path'` / `import? "path"` at column 0: the recipes and variables of another justfile, merged
+_IMPORT = re.compile(r"""^import(\?)?[ \t]+(?:'([^'\n]*)'|"([^"\\\n]*)")[ \t]*(?:#.*)?$""")
+MAX_IMPORTS = 32  # justfiles one justfile's imports read in all (nested too)
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
 
 
@@ -57,11 +62,30 @@ def is_justfile(name: str) -> bool:
     return base in ("Justfile", "justfile", ".justfile") or base.endswith(".just")
 
 
-def recipes(doc: TStr) -> tuple:
-    """``(recipes, variables)`` of a Justfile."""
+def imports(doc: TStr) -> list:
+    """``(optional, path TStr)`` of each ``import`` line of a Justfile (just reads the file relative to the
+    justfile's directory; ``import?`` does not fail when it is missing)."""
+    lines, offsets = split_lines(doc.text)
+    out = []
+    for line, offset in zip(lines, offsets):
+        if line.startswith("import"):
+            m = _IMPORT.match(line)
+            if m:
+                g = 2 if m.group(2) is not None else 3
+                out.append((bool(m.group(1)), doc[offset + m.start(g):offset + m.end(g)]))
+    return out
+
+
+def recipes(doc: TStr, imported: tuple = (), given: Optional[dict] = None) -> tuple:
+    """``(recipes, variables)`` of a Justfile; ``imported``: the TStr of the justfiles its ``import`` lines
+    read (their assignments are variables of this one, as just merges them; its own win); ``given``: values
+    (``--var``, the config's) of names neither sets (``just --set NAME VALUE`` at deploy time)."""
     text = doc.text
     lines, offsets = split_lines(text)
-    out, variables = [], {}
+    out, variables = [], dict(given or {})
+    for other in imported:
+        _, theirs = recipes(other)
+        variables.update(theirs)
     aliases: dict = {}  # NAME := OTHER
     i = 0
     while i < len(lines):
@@ -107,6 +131,17 @@ def recipes(doc: TStr) -> tuple:
     # (just evaluates every top-level assignment before any recipe runs, wherever it is written)
     return [Recipe(r.name, _interpolations(r.body, variables, r.params), r.line, r.params, r.body, variables)
             for r in out], variables
+
+
+def unset_names(found: list, variables: dict) -> list:
+    """The names the recipes' ``{{ NAME }}`` read that are neither a variable nor a parameter, sorted."""
+    out = set()
+    for r in found:
+        for m in _INTERP.finditer((r.raw if r.raw is not None else r.body).text):
+            name = m.group(1).strip()
+            if _NAME.fullmatch(name) and name not in r.params and variables.get(name) is None:
+                out.add(name)
+    return sorted(out)
 
 
 def calls(found: list, left: dict = None) -> dict:
