@@ -2089,7 +2089,16 @@ class Extractor:
         env = self.shell_env(job)
         given = {k: v.text for k, v in env.items() if isinstance(v, TStr)}
         left: list = []
-        readings = makefile.variants(TStr.from_source(src), read, given, left)
+        refused: list = []
+        readings = makefile.variants(TStr.from_source(src), read, given, left, refused)
+        from pdlint.coverage import has_launch_text
+        for name, word, unset in refused if has_launch_text(src.text) else ():
+            shown = ", ".join(f"$({n})" for n in unset[:5]) + (f" and {len(unset) - 5} more" if len(unset) > 5 else "")
+            self.outside_reference(word, f"included makefile {name} is "
+                                         f"{'not in the repository' if self._outside(name, job) else 'not a file pdlint can read'}: "
+                                         f"the recipes read {shown}, which no file pdlint read sets, so their values "
+                                         f"were not checked: keep the file in the repository, or give them with "
+                                         f"`--var NAME=VALUE`")
         for count, via, at in left[:1]:  # said at the first run not built
             self.unchecked(at, f"{count} more run{'s' if count != 1 else ''} of recipes with other variables ({via} "
                                f"and later) {'were' if count != 1 else 'was'} not built: pdlint builds at most "

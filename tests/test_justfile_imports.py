@@ -62,3 +62,32 @@ def test_a_missing_optional_import_is_quiet_and_var_gives_the_value(scratch):
     code, report = scratch.lint("--var", "shared=--enable-linear-replayssm-spec", "--", "justfile")
     # the value given: nothing unseen, so the refused import is no PD014; the flag is checked
     assert [f["code"] for f in report["findings"]] == ["SGL101"] and code == 1
+
+
+# the same for a Makefile's `include` (its variables inside the repository have been read since the Makefile format)
+MAKEFILE = """\
+{include}
+prefill:
+\tpython3 -m sglang.launch_server --model-path m --disaggregation-mode prefill $(SHARED)
+decode:
+\tpython3 -m sglang.launch_server --model-path m --disaggregation-mode decode $(SHARED)
+"""
+
+
+def test_a_makefile_include_outside_the_repository_is_said(scratch):
+    scratch.write("Makefile", MAKEFILE.format(include="include ../common/flags.mk"))
+    _, report = scratch.lint("--", "Makefile")
+    assert _found(report) == [("PD014", "Makefile", 1), ("PD023", "Makefile", 3), ("PD023", "Makefile", 5)]
+    assert "$(SHARED)" in report["findings"][0]["message"]
+
+
+def test_a_makefile_include_is_quiet_when_nothing_it_may_set_is_read(scratch):
+    # `-include` may be missing; a value given; an include whose variables no recipe reads; no launch at all
+    scratch.write("Makefile", MAKEFILE.format(include="-include ../common/flags.mk"))
+    scratch.write("b/Makefile", MAKEFILE.format(include="include ../../common/flags.mk"))
+    scratch.write("c/Makefile", MAKEFILE.format(include="include ../../common/flags.mk").replace("$(SHARED)", ""))
+    scratch.write("d/Makefile", "include ../../common/build.mk\nall:\n\t$(CC) -o x x.c $(OPT)\n")
+    _, report = scratch.lint("--var", "SHARED=", "--", "Makefile", "b/Makefile", "c/Makefile", "d/Makefile")
+    assert [f for f in report["findings"] if f["code"] == "PD014"] == []
+    _, report = scratch.lint("--", "c/Makefile", "d/Makefile")
+    assert _found(report) == []

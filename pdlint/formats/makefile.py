@@ -90,18 +90,42 @@ def rules(doc: TStr, read: Optional[Callable] = None, given: Optional[dict] = No
     return p.finish(), p.variables
 
 
+#: variables make sets itself (GNU make's own and its built-in rules' defaults)
+_MAKE_OWN = frozenset("MAKE MAKEFLAGS MAKELEVEL MAKECMDGOALS CURDIR SHELL MAKEFILE_LIST .SHELLFLAGS AR AS CC CXX CPP "
+                      "FC LD LEX YACC RM ARFLAGS ASFLAGS CFLAGS CXXFLAGS CPPFLAGS LDFLAGS LDLIBS".split())
+#: `$(NAME)` / `${NAME}` of a make variable in a recipe line (a tab first)
+_RECIPE_REF = re.compile(r"\$[({]([A-Za-z_][A-Za-z0-9_]*)[)}]")
+
+
+def unset_refs(doc: TStr, variables: dict, given: dict) -> list:
+    """The make variables recipe lines read (``$(NAME)``) that neither the Makefile, what it includes, nor
+    ``given`` sets, sorted (automatic and make's own variables aside)."""
+    out = set()
+    for line in doc.text.split("\n"):
+        if line.startswith("\t"):
+            for m in _RECIPE_REF.finditer(line):
+                name = m.group(1)
+                if name not in variables and name not in given and name not in _MAKE_OWN:
+                    out.add(name)
+    return sorted(out)
+
+
 def variants(doc: TStr, read: Optional[Callable] = None, given: Optional[dict] = None,
-             left: Optional[list] = None) -> list:
+             left: Optional[list] = None, refused: Optional[list] = None) -> list:
     """``[(label, rules)]``: one entry per value of each variable from outside the file (``make ROLE=prefill``) that a
     conditional tests - the values it is compared with, and unset - at most :data:`MAX_VARIANTS`; ``label`` names the
     values (``ROLE=prefill``), empty when no conditional depends on such a variable.  ``left`` gets ``(runs not
     built, the invocation of the first, a word of it)`` of each reading whose bound runs were cut
-    (:meth:`_Parser.bound_runs`)."""
+    (:meth:`_Parser.bound_runs`); ``refused`` gets ``(name, word, names)`` of each required include not read
+    when recipe lines read variables (``names``) that nothing read sets."""
     p = _Parser(read, given or {}, {})
     p.feed(doc, 0)
     first = p.finish()
     if left is not None and p.left is not None:
         left.append(p.left)
+    if refused is not None and p.refused:  # (names make's reading left unset: those a refused include may set)
+        unset = unset_refs(doc, p.variables, given or {})
+        refused.extend((n, word, unset) for n, word in p.refused if unset)
     if not p.wanted:
         return [("", first)]
     combos: list = [{}]
@@ -165,6 +189,7 @@ class _Parser:
         self.wanted: dict = {}  # variable from outside the file -> {value: (text, TStr)} a conditional compares
         self.untaken: set = set()  # variables assigned only in branches not taken
         self.includes = 0
+        self.refused: list = []  # (name, word naming it) of each required include not read
         self.lines_read = 0
         self.steps = 0  # references expanded to evaluate conditionals
 
@@ -248,7 +273,7 @@ class _Parser:
                 continue
             m = _INCLUDE.match(line)
             if m:
-                self.include(_strip_comment(logical[m.end():]), depth)
+                self.include(_strip_comment(logical[m.end():]), depth, m.group().strip() == "include")
                 i = j + 1
                 continue
             m = _ASSIGN.match(line)
@@ -287,10 +312,12 @@ class _Parser:
                         rule[2].append(TStr.synthetic("\n", "<make>"))
             i = j + 1
 
-    def include(self, names: TStr, depth: int) -> None:
+    def include(self, names: TStr, depth: int, required: bool = False) -> None:
+        """``required``: an ``include`` (not ``-include`` / ``sinclude``) - a file it names that is not read is
+        recorded in :attr:`refused` with the word that names it."""
         if self.read is None or depth >= MAX_INCLUDE_DEPTH:
             return
-        for word, _ in _words(names):
+        for word, at in _words(names):
             try:
                 name = self.text_of(word, 0)
             except _Unknown:
@@ -302,6 +329,8 @@ class _Parser:
                 sub = self.read(n)
                 if sub is not None:
                     self.feed(sub, depth + 1)
+                elif required and len(self.refused) < MAX_INCLUDES:
+                    self.refused.append((n, at))
 
     @staticmethod
     def assign(variables: dict, name: str, op: str, value: TStr, unknown: bool) -> None:
