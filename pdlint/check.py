@@ -330,21 +330,21 @@ def _shared_finding(rule, group: list, reached: dict, launches: list, rejected: 
     i0, c0 = group[0]
     path, line, col, _ = _location(c0, launches[i0])
     failing = {i for i, _ in group}
-    fail_roles = sorted({launches[i].role or "unknown" for i in failing})
-    all_roles = sorted({launches[j].role or "unknown" for j in reached})
+    fail_roles = sorted({launches[i].role_word("unknown") for i in failing})
+    all_roles = sorted({launches[j].role_word("unknown") for j in reached})
     refused = failing | {j for j in reached if j in rejected}  # by this rule or another
-    refused_roles = {launches[j].role or "unknown" for j in refused}
+    refused_roles = {launches[j].role_word("unknown") for j in refused}
     keep = [r for r in all_roles if r not in refused_roles]
     others: dict = {}  # role -> the other rules that refuse it there
     for j in sorted(refused - failing):
-        others.setdefault(launches[j].role or "unknown", set()).update(rejected[j] - {rule.code})
+        others.setdefault(launches[j].role_word("unknown"), set()).update(rejected[j] - {rule.code})
     related = []
     for j in sorted(reached, key=lambda j: (launches[j].path, launches[j].line, j)):
         launch, tok = launches[j], reached[j]
         hop = tok.origin.chain[0] if tok.origin.chain else None
         status = "fails" if j in failing else \
             f"fails with {', '.join(sorted(rejected[j]))}" if j in refused else "accepts it"
-        note = f"{launch.role or 'unknown-role'} launch ({launch.entrypoint}) {status}"
+        note = f"{launch.role_word('unknown-role')} launch ({launch.entrypoint}) {status}"
         if launch.context:
             note += f"; {launch.context}"
         if hop is not None:

@@ -1848,7 +1848,8 @@ class Extractor:
                     i = doc.text.find(name) if name != ".env" else -1
                     where = doc[i:i + len(name)] if i >= 0 else (at if at is not None and at.pieces else doc[:1])
                     # (a service's `build:` Dockerfile: named as one, at its `build:` - field test rw21/h)
-                    sets = "the variables it sets" if what == "env file" else "the image and entry point it builds"
+                    sets = {"env file": "the variables it sets", "extends file": "the service fields it gives"}.get(
+                        what, "the image and entry point it builds")
                     self.outside_reference(where, f"compose {what} {name} {why}; pdlint does not read it, so "
                                                   f"{sets} were not checked")
             return src

@@ -25,7 +25,8 @@ Kubernetes ``apiVersion``/``kind``).  For each service:
   is taken from the shell environment, so opaque) over ``env_file`` files
   found in the repository: the container's environment, which ``sh -c``
   scripts in the command read.
-* ``extends: {service: NAME}`` within the same file: the service inherits
+* ``extends: {service: NAME}`` within the same file, or ``{file: PATH, service: NAME}`` in another Compose file
+  of the repository: the service inherits
   the fields it does not set (``command`` and ``entrypoint`` whole; the
   environment key by key, the extending service's values winning).  Top-level ``x-*`` extension fields are templates reached through
   anchors, never services of their own.
@@ -116,36 +117,79 @@ def services(doc: TStr, docs: list, read: Callable[[str], Optional[SourceFile]],
     return out
 
 
-def _layers(svcs: yt.Ref, ref: yt.Ref, depth: int = 0) -> list:
-    """The service and the services it ``extends`` in this file, most specific first."""
-    layers = [ref]
+@dataclass
+class _Layer:
+    """A service a service is made of (itself, or one it ``extends``): its node, the document it is in, and how
+    files that document names are read (relative to its own directory)."""
+
+    doc: TStr
+    ref: yt.Ref
+    read: Callable
+
+
+MAX_EXTENDS = 8  # services one `extends` chain reads (a cycle ends there)
+
+
+def _layers(doc: TStr, svcs: yt.Ref, ref: yt.Ref, read, depth: int = 0) -> list:
+    """The service and the services it ``extends``, most specific first: in this file, or in the Compose file
+    ``extends: {file: ..., service: ...}`` names (inside the repository, read by ``read``: one it does not read
+    is PD014 there; its own relative paths are relative to its directory, as Compose reads them)."""
+    layers = [_Layer(doc, ref, read)]
     ext = yt.get(ref, "extends")
-    if ext is None or depth > 8:
+    if ext is None or depth >= MAX_EXTENDS:
         return layers
-    base = yt.scalar_text(ext) if isinstance(yt.deref(ext).node, yt.YScalar) else None
-    if base is None and yt.get(ext, "file") is None:
-        base = yt.scalar_text(yt.get(ext, "service"))
-    if base and yt.get(svcs, base) is not None:
-        layers += _layers(svcs, yt.get(svcs, base), depth + 1)
-    return layers
+    if isinstance(yt.deref(ext).node, yt.YScalar):
+        base, file = yt.scalar_text(ext), None
+    elif isinstance(yt.deref(ext).node, yt.YMap):
+        base, file = yt.scalar_text(yt.get(ext, "service")), yt.get(ext, "file")
+    else:
+        return layers
+    if not base:
+        return layers
+    if file is None:
+        if yt.get(svcs, base) is not None:
+            layers += _layers(doc, svcs, yt.get(svcs, base), read, depth + 1)
+        return layers
+    name = yt.scalar_text(file)
+    if not name or "$" in name:
+        return layers
+    other = read(name, "extends file", yt.node_tstr(doc, file))
+    if other is None:
+        return layers
+    try:
+        docs = yt.compose(other.text)
+    except (yt.YamlError, yt.LimitError, RecursionError):
+        return layers
+    root = yt.Ref(docs[0].root) if len(docs) == 1 and docs[0].root is not None else None
+    osvcs = yt.get(root, "services") if root is not None and isinstance(yt.deref(root).node, yt.YMap) else None
+    bref = yt.get(osvcs, base) if osvcs is not None and isinstance(yt.deref(osvcs).node, yt.YMap) else None
+    if bref is None or not isinstance(yt.deref(bref).node, yt.YMap):
+        return layers
+    where = os.path.dirname(name)
+
+    def their_read(n: str, *rest):  # a path the other file names: relative to its directory
+        return read(n if os.path.isabs(n) else os.path.normpath(os.path.join(where, n)), *rest)
+
+    return layers + _layers(TStr.from_source(other), osvcs, bref, their_read, depth + 1)
 
 
-def _field(layers: list, key: str) -> Optional[yt.Ref]:
-    for ref in layers:
-        v = yt.get(ref, key)
+def _field(layers: list, key: str) -> tuple:
+    """``(layer, node)`` of the most specific layer that sets ``key``, else ``(None, None)``."""
+    for layer in layers:
+        v = yt.get(layer.ref, key)
         if v is not None:
-            return v
-    return None
+            return layer, v
+    return None, None
 
 
 def _service(doc: TStr, svcs: yt.Ref, name: str, ref: yt.Ref, variables: dict, read) -> Service:
-    layers = _layers(svcs, ref)
+    layers = _layers(doc, svcs, ref, read)
     name_tok = crd.key_tstr(doc, svcs, name)
-    entry = _field(layers, "entrypoint")
-    command = _field(layers, "command")
+    entry_at, entry = _field(layers, "entrypoint")
+    command_at, command = _field(layers, "command")
     words: list = []
     exec_form = False
-    for part in (entry, command):
+    for at, part in ((entry_at, entry), (command_at, command)):
         if part is None:
             continue
         node = yt.deref(part).node
@@ -153,27 +197,27 @@ def _service(doc: TStr, svcs: yt.Ref, name: str, ref: yt.Ref, variables: dict, r
             exec_form = True
             for item in yt.seq_items(part):
                 if isinstance(yt.deref(item).node, yt.YScalar):
-                    words.append(interpolate(yt.scalar_tstr(doc, item), variables))
+                    words.append(interpolate(yt.scalar_tstr(at.doc, item), variables))
         elif isinstance(node, yt.YScalar) and yt.scalar_value(node) is not None:
-            words += shellwords(interpolate(yt.scalar_tstr(doc, part), variables))
+            words += shellwords(interpolate(yt.scalar_tstr(at.doc, part), variables))
     env: dict = {}
     for layer in reversed(layers):  # extends: the base's environment, then each override's, key by key
-        for ef in _env_files(yt.get(layer, "env_file")):
-            env.update(dotenv(read(ef)))
-        env.update(environment(doc, yt.get(layer, "environment"), variables))
-    image = yt.scalar_text(_field(layers, "image")) or ""
-    image_tok = _field(layers, "image")
+        for ef in _env_files(yt.get(layer.ref, "env_file")):
+            env.update(dotenv(layer.read(ef)))
+        env.update(environment(layer.doc, yt.get(layer.ref, "environment"), variables))
+    image_at, image_tok = _field(layers, "image")
+    image = yt.scalar_text(image_tok) or ""
     if image and "$" in image and image_tok is not None:
-        image = interpolate(yt.scalar_tstr(doc, image_tok), variables).text
-    itok = yt.scalar_tstr(doc, image_tok) if image_tok is not None else None
+        image = interpolate(yt.scalar_tstr(image_at.doc, image_tok), variables).text
+    itok = yt.scalar_tstr(image_at.doc, image_tok) if image_tok is not None else None
     entrypoint_set = entry is not None
-    build = _field(layers, "build")
+    build_at, build = _field(layers, "build")
     if build is not None:
         # the image is built from a Dockerfile of the repository: its last FROM is the image whose entry point
         # runs `command` (av/harbor's vllm service, `FROM ${HARBOR_VLLM_IMAGE}` with `ARG
         # HARBOR_VLLM_IMAGE=vllm/vllm-openai`: its command passed unseen, field test rw14/h), unless the
         # Dockerfile sets an ENTRYPOINT of its own
-        built = _built_image(doc, build, variables, read)
+        built = _built_image(build_at.doc, build, variables, build_at.read)
         if built is not None:
             base, base_tok, entry_words = built
             image, itok = base, base_tok
@@ -183,14 +227,15 @@ def _service(doc: TStr, svcs: yt.Ref, name: str, ref: yt.Ref, variables: dict, r
                 entrypoint_set = True
     return Service(name, name_tok, words, exec_form, env, image, crd.role_of_name(name),
                    entrypoint_set=entrypoint_set, image_tok=itok, dns_names=_dns_names(doc, ref, layers, variables),
-                   binds=_binds(doc, _field(layers, "volumes"), variables))
+                   binds=_binds(*_field(layers, "volumes"), variables))
 
 
-def _binds(doc: TStr, volumes: Optional[yt.Ref], variables: dict) -> list:
+def _binds(layer: Optional[_Layer], volumes: Optional[yt.Ref], variables: dict) -> list:
     """A service's bind mounts: short syntax ``./ctx.yaml:/cfg/ctx.yaml[:ro]`` and long syntax ``{type: bind,
     source, target}``; variables interpolated, named volumes left out."""
     from pdlint.formats import mounts
     out: list = []
+    doc = layer.doc if layer is not None else None
     for item in yt.seq_items(volumes)[:mounts.MAX_BINDS] if volumes is not None else ():
         node = yt.deref(item).node
         if isinstance(node, yt.YScalar):
@@ -212,17 +257,18 @@ def _dns_names(doc: TStr, ref: yt.Ref, layers: list, variables: dict) -> tuple:
     """The service's ``container_name`` (its own, not inherited through ``extends``: a container name is
     unique), ``hostname`` and the ``aliases`` of each network it joins; names with a variable pdlint cannot
     resolve are left out.  Sorted, at most MAX_DNS_NAMES."""
-    refs = [yt.get(ref, "container_name"), _field(layers, "hostname")]
-    nets = _field(layers, "networks")
+    host_at, host = _field(layers, "hostname")
+    refs = [(doc, yt.get(ref, "container_name")), (host_at.doc if host_at else doc, host)]
+    nets_at, nets = _field(layers, "networks")
     if nets is not None and isinstance(yt.deref(nets).node, yt.YMap):
         for _, net in yt.map_items(nets)[:MAX_DNS_NAMES]:
             if net is not None and isinstance(yt.deref(net).node, yt.YMap):
-                refs += yt.seq_items(yt.get(net, "aliases"))[:MAX_DNS_NAMES]
+                refs += [(nets_at.doc, a) for a in yt.seq_items(yt.get(net, "aliases"))[:MAX_DNS_NAMES]]
     out = set()
-    for r in refs:
+    for d, r in refs:
         if r is None or not isinstance(yt.deref(r).node, yt.YScalar) or yt.scalar_value(yt.deref(r).node) is None:
             continue
-        t = interpolate(yt.scalar_tstr(doc, r), variables)
+        t = interpolate(yt.scalar_tstr(d, r), variables)
         if t.text and not t.opaque:
             out.add(t.text)
     return tuple(sorted(out)[:MAX_DNS_NAMES])
