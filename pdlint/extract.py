@@ -90,6 +90,20 @@ class OverlayRuns:
     guards: list = field(default_factory=list)  # per overlay rendered: the keys of its unrendered guards
 
 
+def _merged_unless_ignored(groups, where) -> list:
+    """Each group of places (sorted) as one finding, except a place a PD020 directive covers (``where(x)``: its
+    source and line), which is a finding of its own: an ignore written for one place suppresses that place only
+    (rw26/h item 15), and is used."""
+    from pdlint.suppress import covered
+    out = []
+    for items in groups:
+        items = sorted(items, key=lambda x: x[:2])
+        own = [x for x in items if covered(*where(x), "PD020")]
+        rest = [x for x in items if not any(x is y for y in own)]
+        out += [[x] for x in own] + ([rest] if rest else [])
+    return out
+
+
 def _unset_hint(paths: list) -> str:
     """The help of a chart branch not rendered because its test reads values nothing sets (``paths``)."""
     keys = list(dict.fromkeys(".".join(p) for p in paths))
@@ -967,8 +981,7 @@ class Extractor:
                 noted = True
             if not noted and src.path in checked:
                 by_file.setdefault(o.path, []).append((o.line, o.column, act, path))
-        for items in by_file.values():
-            items.sort(key=lambda x: x[:2])
+        for items in _merged_unless_ignored(by_file.values(), lambda x: (x[2].pieces[0].src, x[0])):
             names = list(dict.fromkeys(".Values." + ".".join(x[3]) for x in items))
             lines = sorted({x[0] for x in items})
             shown = ", ".join(f"`{n}`" for n in names[:5]) + (f" and {len(names) - 5} more" if len(names) > 5 else "")
@@ -1171,10 +1184,9 @@ class Extractor:
                 at = p.src or src
                 name = re.match(r"\w*", at.line_text(p.line)[p.column - 1:]).group() or "-"
                 guards.setdefault(at.path, []).append((p.line, p.column, name, p, at))
-        for items in guards.values():
+        for items in _merged_unless_ignored(guards.values(), lambda x: (x[4], x[0])):
             # one PD020 per file, at its first such guard (a generator's template guards every flag with
             # `{% if sglang.x is defined %}`: ai-dynamo/aiconfigurator's cli_args.j2, one warning per line before)
-            items.sort(key=lambda x: x[:2])
             line, column, name, p, at = items[0]
             names = list(dict.fromkeys(x[2] for x in items))
             lines = sorted({x[0] for x in items})

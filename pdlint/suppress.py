@@ -295,6 +295,18 @@ class _FileDirectives:
         return out
 
 
+def covered(src, line: int, code: str) -> bool:
+    """Does a directive of ``src`` cover ``code`` at ``line`` (as :func:`apply` would judge a finding there)?
+    For findings merged before they are reported (one per file for several places): a place its own directive
+    covers is reported on its own, so that the directive suppresses that place only (rw26/h item 15: an ignore
+    written for a first, benign guard hid every later one merged into its finding)."""
+    found = directives(src) if src is not None else []
+    if not found:
+        return False
+    fd = _FileDirectives(src, found)
+    return bool(fd.skip) or any(d.names(code) for d in fd.covering(line))
+
+
 def apply(findings: list, sources: dict, enabled: Callable[[str, str], bool],
           counts: Optional[dict] = None, judged: Optional[Callable[[str], bool]] = None) -> tuple:
     """(findings left, number suppressed): drop what a directive covers, add

@@ -158,3 +158,15 @@ spec:
 """)
     code, report = scratch_git.lint(".", "--strict")
     assert _found(report) == [] and code == 0
+
+
+def test_an_ignore_on_one_guard_does_not_hide_the_others(scratch_git, no_helm):
+    twice = TEMPLATE.replace("        {{- end }}\n{{- end }}",
+                             "        {{- end }}\n        {{- if $.Values.other }}\n"
+                             "        - --enable-foo\n        {{- end }}\n{{- end }}").replace(
+        "        {{- if $.Values.GUARD }}",
+        "        {{- /* pdlint: ignore[PD020] a lab switch */}}\n        {{- if $.Values.GUARD }}")
+    _chart(scratch_git, template=twice)
+    _, report = scratch_git.lint(".")
+    (f,) = report["findings"]
+    assert f["line"] == 25 and "`.Values.other`" in f["message"] and "spec" not in f["message"]

@@ -109,3 +109,25 @@ def test_one_finding_per_file_names_every_guard(scratch):
     [f] = [f for f in doc["findings"] if f["code"] == "PD020"]
     assert (f["line"], f["column"]) == (2, 7)
     assert "'tp_size', 'dp_size', 'page_size' on lines 2, 3, 4 was not rendered" in f["message"]
+
+
+def test_an_ignore_on_one_guard_does_not_hide_the_others(scratch):
+    # rw26/h item 15: the file's guards are one finding at the first; an ignore written there for a debug switch
+    # hid a later guard of a refused flag.  A guard its own directive covers is a finding of its own now.
+    text = ("python -m sglang.launch_server --model-path m --disaggregation-mode prefill --port 30001 \\\n"
+            "{%- if dbg is defined %}  {#- pdlint: ignore[PD020] debug builds only #}\n"
+            "  --log-level debug \\\n"
+            "{%- endif %}\n"
+            "{%- if spec is defined %}\n"
+            "  --enable-linear-replayssm-spec \\\n"
+            "{%- endif %}\n"
+            "  --host 0.0.0.0\n")
+    scratch.write("prefill.sh.j2", text)
+    code, doc = scratch.lint(".", "--strict")
+    assert [(p, line) for p, line, *_ in _pd020(doc)] == [("prefill.sh.j2", 5)]
+    assert "'dbg'" not in _pd020(doc)[0][4] and code == 1
+    assert not [f for f in doc["findings"] if f["code"] == "PD070"]  # the ignore was used: no "unused" finding
+    # without the ignore: one finding for both, as before
+    scratch.write("prefill.sh.j2", text.replace("  {#- pdlint: ignore[PD020] debug builds only #}", ""))
+    _, doc = scratch.lint(".")
+    assert [(p, line) for p, line, *_ in _pd020(doc)] == [("prefill.sh.j2", 2)]
