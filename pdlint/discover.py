@@ -636,11 +636,12 @@ def _references(data: bytes, name: bytes, any_mention: bool = False) -> bool:
 #: an include / import / source whose file name is computed: a Jinja tag naming no string first, a shell `source`
 #: or `.` of a word with an expansion in it
 _COMPUTED_INCLUDE = re.compile(
-    rb"\{%-?\s*(?:include|import|from|extends)\s+(?!(?:\"[^\"\n]*\"|'[^'\n]*')\s*(?:-?%\}|ignore\b|with\b|without\b|"
+    rb"\{%[-+]?\s*(?:include|import|from|extends)\s+(?!(?:\"[^\"\n]*\"|'[^'\n]*')\s*(?:-?%\}|ignore\b|with\b|without\b|"
     rb"import\b|as\b))[^%\n]|"
     # (a sourced file whose last path part has an expansion: `$SCRIPT_DIR/common.sh` names common.sh, which the
     # textual search finds)
-    rb"(?:^|[;&|(]|\bthen|\bdo)[ \t]*(?:source|\.)[ \t]+[\"']?(?:[^\s;&|\"']*/)?[^\s;&|\"'/]*\$[^\s;&|\"'/]*"
+    # (after any separator or keyword a command may follow: `{ source ...; }`, `else source ...`, `! . x`: rw26/h)
+    rb"(?:^|[;&|({!]|\b(?:then|do|else|elif|if|while|until|time|builtin|command|exec))[ \t]*(?:source|\.)[ \t]+[\"']?(?:[^\s;&|\"']*/)?[^\s;&|\"'/]*\$[^\s;&|\"'/]*"
     rb"(?=[\s;&|\"']|$)", re.M)
 
 
@@ -653,7 +654,14 @@ def _launches_itself(path: str, boundary) -> bool:
         text = boundary.read(path).decode("utf-8", "replace")
     except (Refused, OSError):
         return False
+    # a launcher named in a comment (`{# used by: python -m sglang.launch_server #}`, `# sourced before: ...`) is no
+    # launch of the file's own (rw26/h item 3: it switched the search for its includers off)
+    text = _COMMENTS.sub("", text)
     return any(m.lastgroup == "launcher" for m in MARKER.finditer(text))
+
+
+#: Jinja comments and whole-line `#` comments (shell, YAML, Python)
+_COMMENTS = re.compile(r"\{#.*?#\}|^[ \t]*#.*$", re.S | re.M)
 
 
 def expand_units(jobs: list, cwd: str, excluded=lambda p: False, resolver=None,

@@ -31,3 +31,26 @@ def test_a_literal_source_path_is_not_taken_for_a_computed_one(scratch_git):
     scratch_git.write("b/x.sh", "echo x\n")
     code, doc = scratch_git.lint("--", "b/x.sh")
     assert sorted(doc["coverage"]["files"]) == ["b/other.sh", "b/x.sh"]  # (x.sh may be what other.sh sources)
+
+
+@pytest.mark.parametrize("include, source, comment", [
+    ('{%+ include part ~ ".j2" %}', '{ source "scripts/models/${MODEL}.env"; }', ""),
+    ('{% include part ~ ".j2" %}', 'if [ -n "$X" ]; then :; else source "scripts/models/${MODEL}.env"; fi', ""),
+    ('{% include part ~ ".j2" %}', 'source "scripts/models/${MODEL}.env"', "launcher"),
+])
+@pytest.mark.parametrize("named", ["tpl/flags.j2", "scripts/models/llama.env"])
+def test_other_spellings_of_a_computed_include_are_found(scratch_git, named, include, source, comment):
+    """rw26/h item 3: `{%+ include`, a `source` after `{` or `else`, and a partial whose comment names a launcher
+    (taken for a file that starts a server of its own) left the staged partial unexpanded."""
+    files = dict(FILES)
+    files["tpl/prefill.sh.j2"] = files["tpl/prefill.sh.j2"].replace('{% include part ~ ".j2" %}', include)
+    files["scripts/prefill.sh"] = files["scripts/prefill.sh"].replace('source "scripts/models/${MODEL}.env"', source)
+    if comment:
+        files["tpl/flags.j2"] = "{# used by: python -m sglang.launch_server #}" + files["tpl/flags.j2"]
+        files["scripts/models/llama.env"] = ("# sourced before: python -m sglang.launch_server $COMMON_ARGS\n"
+                                             + files["scripts/models/llama.env"])
+    for path, text in files.items():
+        scratch_git.write(path, text)
+    code, doc = scratch_git.lint("--strict", "--force-exclude", "--", named)
+    # (the `else` branch: X unknown, the launch without the file is a PD023 of its own)
+    assert ("SGL101", named) in [(f["code"], f["path"]) for f in doc["findings"]] and code == 1
