@@ -2231,6 +2231,8 @@ class Extractor:
                 # too (a GPU-memory wait loop before the next server in SemiAnalysisAI/InferenceX's speedbench
                 # scripts: eight errors in the field compare); `--strict` fails on both
                 message += "; the launches after it were not evaluated"
+            elif code == "PD-SHELL-ABORT" and o is not None and _ENGINE_WORDS.search(where.text, index):
+                message += "; what follows was not evaluated, and it names an engine (a launch built there was not seen)"
             self.problem_at(rule, where, index, message)
 
         unread_sources: list = []  # (word, name): `source FILE` of a file not in the repository (a deploy host's)
@@ -2272,7 +2274,7 @@ class Extractor:
         if unread_sources:
             self._unread_source_values(unread_sources, cmds)
         for args, serial in zip(held, ctx.limit_serials):
-            if _limit_matters(args[3], serial, doc, cmds, sourced):
+            if _limit_matters(args[3], serial, doc, cmds, sourced, args[0] == "PD-SHELL-ABORT"):
                 report(*args)
         heredocs = ctx.heredocs
         loops = False  # the run used is the one given one option (below)
@@ -3142,7 +3144,13 @@ def _placeholder_gaps(doc: TStr, placeholders: list, launches: list) -> None:
                                    "arguments into the template"))
 
 
-def _limit_matters(index: int, serial: int, doc: TStr, cmds: list, sourced: list = ()) -> bool:
+#: an engine's name or a PD setting: words a launch the shell builds from pieces still holds (`E=sgl; E=${E}ang`,
+#: `python3 -m $E.launch_server`: no launcher pdlint's text search finds)
+_ENGINE_WORDS = re.compile(r"launch_server|vllm|sglang|trtllm|tensorrt_llm|dynamo|disaggregation|kv.role|kv.transfer",
+                           re.I)
+
+
+def _limit_matters(index: int, serial: int, doc: TStr, cmds: list, sourced: list = (), abort: bool = False) -> bool:
     """Is a limit the shell evaluator hit at the statement starting at ``index``, after ``serial`` commands,
     worth a PD008?  Not when the text launched nothing and neither it nor a file it sourced holds launch
     text: whatever the evaluation did not reach, it could not have been a launch (an environment script other
@@ -3152,8 +3160,13 @@ def _limit_matters(index: int, serial: int, doc: TStr, cmds: list, sourced: list
     on holds launch text: the evaluation of a benchmark client after the servers started
     (SemiAnalysisAI/InferenceX's run_benchmark_serving option parser) cost no launch.  A hostile script's
     limits stay reported: before or among its launches, with launch text after them, or in a text with launch
-    text that launched nothing."""
+    text that launched nothing.  An evaluation that stopped altogether (``abort``) is reported when what it did
+    not reach names an engine or a PD setting at all: a launch the shell builds from pieces holds no launch text
+    (rw26/h item 1: a doubling loop before such launches left the file "no launch text found", exit 0 with
+    `--strict`)."""
     from pdlint.coverage import has_launch_text
+    if abort and _ENGINE_WORDS.search(doc.text, index):
+        return True
     found = [c for c in cmds if _starts_launch(c.words)]
     if not found:
         return has_launch_text(doc.text) or any(has_launch_text(t) for t in sourced)

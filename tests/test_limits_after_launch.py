@@ -98,3 +98,27 @@ def test_an_evaluation_stopped_before_a_sourced_launcher_says_so(scratch_git):
     scratch_git.write("run.sh", "#!/bin/bash\nsource ./lib.sh\n" + DOUBLING + "start\n")
     code, report = scratch_git.lint("run.sh")
     assert [m.endswith("the launches after it were not evaluated") for m in _messages(report)] == [True]
+
+
+# rw26/h item 1: launches the shell builds from pieces hold no launch text (`E=sgl; E=${E}ang`, `python3 -m
+# $E.launch_server`); an evaluation stopped altogether before them was not reported: "No launch text found", exit 0
+# with --strict.  What it did not reach names an engine: the stop is reported.
+PIECES = ('E=sgl\nE=${E}ang\nD="--disagg"\nD="${D}regation-mode"\n'
+          "python3 -m $E.launch_server --model-path m $D prefill --enable-linear-replayssm-spec &\n")
+DOUBLING = "X=ab\nfor i in $(seq 30); do X=$X$X; done\n"
+
+
+def test_a_stop_before_launches_built_from_pieces_is_reported(scratch_git):
+    scratch_git.write("run.sh", "#!/bin/bash\n" + DOUBLING + PIECES)
+    code, report = scratch_git.lint("--strict", "run.sh")
+    (f,) = [f for f in report["findings"] if f["code"] == "PD015"]
+    assert f["line"] == 3 and "names an engine" in f["message"] and code == 1
+    scratch_git.write("run.sh", "#!/bin/bash\n" + PIECES)  # (the control: built and checked)
+    assert [f["code"] for f in scratch_git.lint("run.sh")[1]["findings"]] == ["SGL101"]
+
+
+def test_a_stop_before_text_that_names_no_engine_stays_quiet(scratch_git):
+    scratch_git.write("run.sh", "#!/bin/bash\n" + PIECES.replace("&\n", "&\nwait\n") + DOUBLING +
+                      'echo "$X" | head -c 10\n')
+    code, report = scratch_git.lint("--strict", "run.sh")
+    assert _pd015(report) == [] and code == 1  # (1: the launch's own SGL101)
