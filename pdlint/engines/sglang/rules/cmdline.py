@@ -178,7 +178,9 @@ CFG_UNDERSCORE = _r(
 CFG_UNSUPPORTED = _r(
     "SGL021", "config-unsupported-key", ERROR,
     "Reports a `--config` key for a flag that SGLang's config merger refuses (BooleanOptionalAction flags such "
-    "as `enable-tf32-matmul`, `lora-paths`, the deprecated `enable-dp-attention` and `disable-cuda-graph`).",
+    "as `enable-tf32-matmul`, `lora-paths`, the deprecated `enable-dp-attention` and `disable-cuda-graph`). A "
+    "warning in a flag file no launch pdlint read gives to `--config` (a script may turn its keys into command-line "
+    "flags, which SGLang accepts).",
     "The merger raises `ValueError: Unsupported config option` before the server starts.",
     "Pass that flag on the command line instead of in the config file.",
     "lora-paths: [a=/loras/a]", "# on the command line: --lora-paths a=/loras/a",
