@@ -131,3 +131,18 @@ def test_an_ignore_on_one_guard_does_not_hide_the_others(scratch):
     scratch.write("prefill.sh.j2", text.replace("  {#- pdlint: ignore[PD020] debug builds only #}", ""))
     _, doc = scratch.lint(".")
     assert [(p, line) for p, line, *_ in _pd020(doc)] == [("prefill.sh.j2", 2)]
+
+
+@pytest.mark.parametrize("line, name, expected", [
+    ("{% if spec is defined %}--x{% endif %}", "spec", (0, False)),
+    ("{%- elif spec is defined %}", "spec", (0, False)),
+    ("a {{ '--x' if spec is defined }}", "spec", (2, True)),
+    ("{{ spec | default(1) }}", "spec", None),  # an expression that does not test
+    ("{% set y = spec is defined %}", "spec", None),
+    ("# {% raw %}" + "{{ " * 2000 + "{% endraw %}{% if spec is defined %} --x{% endif %}", "spec", (6023, False)),
+])
+def test_the_tag_a_name_is_in(line, name, expected):
+    """rw26/h item 2: the tag was found by a regex over every `{{` of the line, quadratic on a line of many `{{`
+    and no `}}` (a 60 KB template line exhausted the file's time budget); the last opener before the name is it."""
+    from pdlint.render.jinja import _guard_tag
+    assert _guard_tag(line, line.index(name, line.index("if") if "if" in line else 0)) == expected

@@ -986,8 +986,22 @@ def _guards_launch_text(src, line: int, most: int = 64, test_on_line: bool = Tru
     return False
 
 
-#: a test on the line: ``{% if %}`` / ``{% elif %}``, or an inline ``{{ a if b }}``
-_GUARD_TAG = re.compile(r"\{%-?\s*(?:el)?if\b|\{\{[^}]*\bif\b")
+#: a tag that tests: ``{% if %}`` / ``{% elif %}`` (matched at the tag's start)
+_IF_TAG = re.compile(r"\{%[-+]?\s*(?:el)?if\b")
+
+
+def _guard_tag(text: str, column: int) -> Optional[tuple]:
+    """``(start, inline)`` of the tag the name at ``column`` is in when that tag tests: an ``{% if %}`` /
+    ``{% elif %}``, or an expression ``{{ a if b }}`` with ``if`` before the name; else None.  Linear in the
+    line (the last opener before the name is the tag it is in: a regex over every ``{{`` of a line of many, with
+    no ``}}``, was quadratic - rw26/h item 2: a 60 KB template line exhausted the file's time budget)."""
+    s = text.rfind("{{", 0, column)
+    p = text.rfind("{%", 0, column)
+    if s > p:
+        return (s, True) if re.search(r"\bif\b", text[s + 2:column]) else None
+    if p >= 0 and _IF_TAG.match(text, p):
+        return p, False
+    return None
 
 
 def _unrendered_guard(name: str, src, line: int, variables: dict, role_vars: dict) -> Optional[Problem]:
@@ -999,15 +1013,12 @@ def _unrendered_guard(name: str, src, line: int, variables: dict, role_vars: dic
         return None
     column = _name_column(src, line, name) - 1
     text = src.line_text(line)
-    tag = None
-    for m in _GUARD_TAG.finditer(text):  # the test the name is in (the last one starting before it)
-        if m.start() < column:
-            tag = m
+    tag = _guard_tag(text, column)  # the test the name is in
     if tag is None:
         return None
-    if tag.group().startswith("{{"):  # `{{ '--flag' if spec is defined }}`: what the expression writes
+    if tag[1]:  # `{{ '--flag' if spec is defined }}`: what the expression writes
         end = text.find("}}", column)
-        guarded = text[tag.start():end if end >= 0 else len(text)]
+        guarded = text[tag[0]:end if end >= 0 else len(text)]
         if not _LAUNCH_WORDS.search(guarded):
             return None
     else:
