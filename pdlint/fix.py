@@ -29,6 +29,7 @@ from __future__ import annotations
 import difflib
 import json
 import os
+import re
 import tempfile
 from collections import Counter
 from typing import Optional
@@ -63,9 +64,12 @@ class FixRun:
 # ---------------------------------------------------------------------------
 
 class Planner:
-    def __init__(self, launches: list):
+    def __init__(self, launches: list, cwd: Optional[str] = None):
         from pdlint.check import launch_tokens
         self.launches = launches
+        self.cwd = cwd or os.getcwd()
+        self._listings: dict = {}  # repository root -> its files (readers search)
+        self._readers: dict = {}  # a shared file -> the files that read it (:meth:`_naming`)
         self.reach: dict = {}
         for launch in launches:
             # what the server's parser sees and every word written for the launch (a wrapper's own flags too)
@@ -171,6 +175,8 @@ class Planner:
             return None
         if not self._every_alias_reached(spots, intent.source + intent.target, key):
             return None
+        if not self._every_reader_reached(spots, intent.source + intent.target, key):
+            return None
         comments = [E.trailing_comment(s) for s in spots]  # a block entry's comment goes with it
         if E.remove(spots) is None:
             return None
@@ -218,6 +224,77 @@ class Planner:
                     if (spot.src.path, line, col) not in used:
                         return False
         return True
+
+    def _every_reader_reached(self, spots: list, launches: list, key) -> bool:
+        """Is every reader of the shared text the spots are in one of ``launches``?  The text is a shell or env
+        file variable's value (read as ``$NAME``), a Jinja ``{% set NAME %}`` (read as ``NAME``), or a partial
+        (read through an ``include`` / ``source`` of its file name); a reader elsewhere - a benchmark's
+        ``python3 bench/replay.py $COMMON``, a template including the partial - would lose the moved flag with no
+        word (hostile-input test rw26/h item 1; the YAML twin is :meth:`_every_alias_reached`).  The readers are
+        searched in the spot's file and in the repository's files that name it; when they cannot all be read,
+        no fix."""
+        used = {(os.path.normpath(os.path.join(self.cwd, h.path)), h.line)
+                for launch in launches for _, g in self._groups(launch) or [] for t in g
+                if t.origin_key() == key for h in t.origin.chain}
+        used |= {(os.path.normpath(os.path.join(self.cwd, launch.path)), launch.line) for launch in launches}
+        for spot in spots:
+            if spot.file_kind == "yaml" or spot.src.abspath is None:
+                continue
+            pattern, defined = _reader_pattern(spot)
+            if pattern is None:
+                continue  # the launch's own line (a template's, a script's): no other reader
+            files = self._naming(spot.src.abspath)
+            if files is None:
+                return False
+            for path, text in files:
+                for m in pattern.finditer(text):
+                    if path == spot.src.abspath and defined is not None and defined[0] <= m.start() < defined[1]:
+                        continue  # the definition itself
+                    line = text.count("\n", 0, m.start()) + 1
+                    lines = _loop_lines(text, m.start(), line) or (line,)
+                    if not any((os.path.normpath(path), n) in used for n in lines):
+                        return False
+        return True
+
+    def _naming(self, abspath: str) -> Optional[list]:
+        """``(abspath, text)`` of the file and of every file of its repository that reads it (a shell ``source``
+        / ``.``, a Jinja ``include`` / ``import`` / ``from`` / ``extends`` naming its base name), at most
+        :data:`MAX_READER_FILES` read; None when they cannot all be read."""
+        if abspath in self._readers:
+            return self._readers[abspath]
+        self._readers[abspath] = got = self._read_naming(abspath)
+        return got
+
+    def _read_naming(self, abspath: str) -> Optional[list]:
+        from pdlint import discover
+        root = discover.repo_root(abspath, {}) or os.path.dirname(abspath)
+        listed = discover.repo_files(root, self._listings)
+        if listed is None:  # not a git work tree (or git missing): its files, as a walk of pdlint lists them
+            listed = []
+            for dirpath, dirnames, filenames in os.walk(root):
+                dirnames[:] = sorted(d for d in dirnames if d not in discover._SKIP_DIRS)
+                listed += [os.path.join(dirpath, f) for f in sorted(filenames)]
+                if len(listed) > MAX_READER_FILES:
+                    return None
+        needle = os.path.basename(abspath).encode()
+        reads = re.compile(rb"(?:\bsource|(?:^|[;&|({])[ \t]*\.)[ \t]+[\"']?[^\s\"';&|]*" + re.escape(needle) +
+                           rb"|\{%[-+]?\s*(?:include|import|from|extends)\b[^%\n]*" + re.escape(needle), re.M)
+        out, read = [], 0
+        for f in listed:
+            path = f if os.path.isabs(f) else os.path.join(root, f)
+            try:
+                if os.path.islink(path) or not os.path.isfile(path) or os.path.getsize(path) > MAX_READER_BYTES:
+                    continue
+                read += 1
+                if read > MAX_READER_FILES:
+                    return None
+                with open(path, "rb") as fh:
+                    data = fh.read()
+            except OSError:
+                continue
+            if os.path.normpath(path) == os.path.normpath(abspath) or (needle in data and reads.search(data)):
+                out.append((os.path.normpath(path), data.decode("utf-8", "replace")))
+        return out
 
     def _insert(self, launch, groups, moved_keys, texts, raws, target_ids, comments) -> Optional[tuple]:
         """After the last flag of ``launch`` that only keeping launches reach and that is written there
@@ -284,6 +361,69 @@ class Planner:
             return [Edit(spot.src.path, spot.end, spot.end, cond + "".join(sep + e for e in entries) +
                          "{% endif %}")], not any(comments)
         return None
+
+
+MAX_READER_FILES = 20_000  # repository files a move's reader search opens (past it: no fix)
+MAX_READER_BYTES = 4_000_000  # larger files are not a script or template that reads a shared value
+
+#: `NAME=` / `export NAME=` / `local NAME=` ... at the start of a shell statement, up to the spot
+_ASSIGNMENT = re.compile(r"(?:^|[;&|(]|\b(?:export|local|readonly|declare(?:[ \t]+-\w+)*))[ \t]*"
+                         r"([A-Za-z_][A-Za-z0-9_]*)\+?=", re.M)
+_SET_TAG = re.compile(r"\{%[-+]?\s*set\s+([A-Za-z_][A-Za-z0-9_]*)\s*=")
+
+
+def _reader_pattern(spot) -> tuple:
+    """``(pattern of a read of the shared text at spot, the definition's span or None)``: ``$NAME`` of the shell
+    variable it is assigned to, ``NAME`` of the ``{% set %}`` it is in, or the file's name (an ``include`` /
+    ``source`` of a partial); ``(None, None)`` for text on a launch's own line."""
+    text, start = spot.src.text, spot.start
+    if spot.file_kind == "jinja" and spot.in_tag:
+        tag = text.rfind("{%", 0, start)
+        m = _SET_TAG.match(text, tag) if tag >= 0 else None
+        if m is None:
+            return None, None
+        end = text.find("%}", start)
+        return re.compile(r"(?<![\w.$])" + re.escape(m.group(1)) + r"(?!\w)"), (tag, end if end >= 0 else len(text))
+    statement = text.rfind("\n", 0, start) + 1
+    while statement > 1 and text[statement - 2] == "\\":  # (a value continued over lines)
+        statement = text.rfind("\n", 0, statement - 1) + 1
+    found = None
+    for m in _ASSIGNMENT.finditer(text, statement, start):
+        found = m
+    if found is not None and spot.file_kind != "jinja":
+        name = found.group(1)
+        return re.compile(r"\$\{?" + re.escape(name) + r"(?![A-Za-z0-9_])"), (found.start(1), start)
+    if _launch_line(text, start):
+        return None, None
+    base = os.path.basename(spot.src.abspath or spot.src.path)
+    return re.compile(r"(?<![\w.-])" + re.escape(base) + r"(?![\w-])"), None
+
+
+_FOR_TAG = re.compile(r"\{%[-+]?\s*for\b")
+_ENDFOR = re.compile(r"\{%[-+]?\s*endfor\b")
+
+
+def _loop_lines(text: str, at: int, line: int) -> tuple:
+    """The lines of a ``{% for x in NAME %}`` loop's body when the read at ``at`` is its iterable: what the
+    launches read of it is the body's ``{{ x }}`` (their tokens' hops are there); () otherwise."""
+    tag = text.rfind("{%", 0, at)
+    if tag < 0 or not _FOR_TAG.match(text, tag) or text.find("%}", tag, at) >= 0:
+        return ()
+    end = _ENDFOR.search(text, at)
+    last = line + text.count("\n", at, end.start()) if end is not None else line
+    return tuple(range(line, last + 1))
+
+
+def _launch_line(text: str, at: int) -> bool:
+    """Is ``at`` on a line (or a ``\``-continued run of lines) that starts a server (a launcher in it)?"""
+    from pdlint.coverage import has_launch_text
+    ls = text.rfind("\n", 0, at) + 1
+    while ls > 1 and text[ls - 2] == "\\":
+        ls = text.rfind("\n", 0, ls - 1) + 1
+    le = text.find("\n", at)
+    while le > 0 and text[le - 1] == "\\":
+        le = text.find("\n", le + 1)
+    return has_launch_text(text[ls:le if le >= 0 else len(text)])
 
 
 def _nodes(docs: list):
@@ -411,7 +551,7 @@ def run(paths: list, options, config: Optional[str], select, unsafe: bool = Fals
         return True
 
     for _ in range(MAX_PASSES):
-        planner = Planner(result.launches)
+        planner = Planner(result.launches, options.cwd)
         plans = []
         for f in findings:
             fx = planner.plan(f)
@@ -442,7 +582,7 @@ def run(paths: list, options, config: Optional[str], select, unsafe: bool = Fals
     state.result = result
     state.findings = findings
     if not unsafe:
-        planner = Planner(result.launches)
+        planner = Planner(result.launches, options.cwd)
         for f in findings:
             fx = planner.plan(f) if f.autofix is not None else None
             if fx is not None and fx.applicability != SAFE:
