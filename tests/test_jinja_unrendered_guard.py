@@ -133,16 +133,63 @@ def test_an_ignore_on_one_guard_does_not_hide_the_others(scratch):
     assert [(p, line) for p, line, *_ in _pd020(doc)] == [("prefill.sh.j2", 2)]
 
 
-@pytest.mark.parametrize("line, name, expected", [
-    ("{% if spec is defined %}--x{% endif %}", "spec", (0, False)),
-    ("{%- elif spec is defined %}", "spec", (0, False)),
-    ("a {{ '--x' if spec is defined }}", "spec", (2, True)),
-    ("{{ spec | default(1) }}", "spec", None),  # an expression that does not test
-    ("{% set y = spec is defined %}", "spec", None),
-    ("# {% raw %}" + "{{ " * 2000 + "{% endraw %}{% if spec is defined %} --x{% endif %}", "spec", (6023, False)),
+@pytest.mark.parametrize("text, expected", [
+    ("{% if spec is defined %}--x{% endif %}", ["--x"]),
+    ("{%- if a %}{% elif spec is defined %}--y{% else %}--z{% endif %}", ["--y"]),
+    ("a {{ '--x' if spec is defined }} b", ["{{ '--x' if spec is defined }}"]),
+    ("{{ spec | default(1) }}", None),  # an expression that does not test
+    ("{% if spec is defined %}{% if b %}--x{% endif %}--y{% else %}--z{% endif %}",
+     ["{% if b %}--x{% endif %}--y"]),
+    ("{%- if\n   spec is defined %}--x{% endif %}", ["--x"]),  # a tag over two lines
+    ("{% set s = spec | default(false) %}{% if s %}--x{% endif %}{{ '--y' if s }}{% if t %}--z{% endif %}",
+     ["--x", "{{ '--y' if s }}"]),  # the test's answer assigned: the later tests of it
+    ("# {% raw %}" + "{{ " * 2000 + "{% endraw %}{% if spec is defined %} --x{% endif %}", [" --x"]),
 ])
-def test_the_tag_a_name_is_in(line, name, expected):
-    """rw26/h item 2: the tag was found by a regex over every `{{` of the line, quadratic on a line of many `{{`
-    and no `}}` (a 60 KB template line exhausted the file's time budget); the last opener before the name is it."""
-    from pdlint.render.jinja import _guard_tag
-    assert _guard_tag(line, line.index(name, line.index("if") if "if" in line else 0)) == expected
+def test_the_branches_a_test_of_a_name_decides(text, expected):
+    """rw26/h items 2 and 5: the tag was found by a regex over every `{{` of the line (quadratic on a line of many
+    `{{` and no `}}`), on the name's own line only (a tag over two lines, a default assigned first: not seen)."""
+    from pdlint.render.jinja import _guarded
+    got = _guarded(text, text.index("spec"))
+    assert (None if got is None else [text[a:b] for a, b in got]) == expected
+
+
+@pytest.mark.parametrize("guard_open, guard_close, pre", [
+    ("{%- if spec is true %}", "{%- endif %}", ""),
+    ("{%- if spec is string %}", "{%- endif %}", ""),
+    ("{%- if spec is sameas true %}", "{%- endif %}", ""),
+    ("{%- if spec is number and spec > 0 %}", "{%- endif %}", ""),
+    ("{%- if\n      spec is defined %}", "{%- endif %}", ""),
+    ("{%- if s %}", "{%- endif %}", "{% set s = spec | default(false) %}"),
+    ("{%- with s = spec | default(false) %}{%- if s %}", "{%- endif %}{%- endwith %}", ""),
+    ("{%- if ns.spec %}", "{%- endif %}", "{% set ns = namespace(spec=spec is defined) %}"),
+])
+def test_other_tests_and_assigned_answers_are_guards_too(scratch, guard_open, guard_close, pre):
+    """rw26/h item 5: `is true`, `is string`, `is sameas`, `is number`, a tag over two lines, and a default or a
+    test whose answer is assigned first (`{% set %}`, `{% with %}`, `namespace()`) hid the refused flag: exit 0
+    with --strict."""
+    text = ((pre + "\n" if pre else "") +
+            "python -m sglang.launch_server --model-path m --disaggregation-mode prefill --port 30001 \\\n"
+            f"{guard_open}\n  --enable-linear-replayssm-spec \\\n{guard_close}\n  --host 0.0.0.0\n")
+    scratch.write("prefill.sh.j2", text)
+    code, doc = scratch.lint(".", "--strict")
+    assert [p for p, *_ in _pd020(doc)] == ["prefill.sh.j2"] and code == 1  # (--strict: PD020 fails the run)
+    assert "guarded by 'spec'" in _pd020(doc)[0][4]
+
+
+@pytest.mark.parametrize("extra", [
+    "{% if spec is not defined %}--page-size 16{% endif %}",
+    "{{ '--page-size 16' if spec is undefined }}",
+    "{% if spec is not string %}--page-size 16{% endif %}",
+])
+def test_a_branch_the_render_wrote_is_quiet(scratch, extra):
+    """A test of an unset variable whose branch Jinja did write (`is not defined`) left nothing unchecked: it was a
+    false PD020 until the render's own output was asked."""
+    _write_pair(scratch, extra)
+    code, doc = scratch.lint(".", "--strict")
+    assert _pd020(doc) == [] and code == 0
+
+
+def test_each_test_of_the_name_on_a_line_is_looked_at(scratch):
+    _write_pair(scratch, "{{ '--page-size 16' if spec is not defined }} {{ '--enable-x' if spec is defined }}")
+    _, doc = scratch.lint(".")
+    assert [(p, line) for p, line, *_ in _pd020(doc)] == [("decode.sh.j2", 1), ("prefill.sh.j2", 1)]

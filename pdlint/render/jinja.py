@@ -539,6 +539,8 @@ def make_environment(state: _State, traced: bool = True):
             optional(value)
         return plain_default(value, default_value, boolean)
 
+    for tname, fn in list(env.tests.items()):  # `spec is true`, `is string`, `is sameas true`, `is number`...:
+        env.tests[tname] = _recording_test(fn, optional)  # answered for an unset variable as quietly (rw26/h 5)
     env.tests["defined"], env.tests["undefined"] = defined, undefined_
     env.filters["default"] = env.filters["d"] = default
     env._pdl_mark = mark
@@ -547,6 +549,19 @@ def make_environment(state: _State, traced: bool = True):
     if traced:
         env.filters["join"] = join
     return env
+
+
+def _recording_test(fn, optional):
+    """A Jinja test that first records an unset variable it is asked about (``optional``)."""
+    import functools
+    passes = getattr(fn, "jinja_pass_arg", None) is not None  # (its first argument is the context/environment)
+
+    @functools.wraps(fn)
+    def test(*args, **kwargs):
+        value = args[1] if passes and len(args) > 1 else args[0] if args else None
+        optional(value)
+        return fn(*args, **kwargs)
+    return test
 
 
 def _no_else(value) -> bool:
@@ -986,49 +1001,117 @@ def _guards_launch_text(src, line: int, most: int = 64, test_on_line: bool = Tru
     return False
 
 
-#: a tag that tests: ``{% if %}`` / ``{% elif %}`` (matched at the tag's start)
-_IF_TAG = re.compile(r"\{%[-+]?\s*(?:el)?if\b")
+#: the block tags a branch may nest, and the ends of a branch (at depth 0)
+_BRANCH_TAG = re.compile(r"\{%[-+]?\s*(if|for|endif|endfor|else|elif)\b")
+_STMT_WORD = re.compile(r"\{%[-+]?\s*(\w+)")
+_ASSIGNED = re.compile(r"\{%[-+]?\s*(?:set|with)\s+([A-Za-z_]\w*)\s*=")
+#: what a branch writes that may be launch text: flags, role words, an include (its text)
+_BRANCH_LAUNCH = re.compile(_LAUNCH_WORDS.pattern + r"|\{%[-+]?\s*include\b", re.I)
+MAX_BRANCH_CHARS = 20_000  # of a branch's text looked at
+MAX_DERIVED_TESTS = 64  # later tests of a variable a default or a test was assigned to
 
 
-def _guard_tag(text: str, column: int) -> Optional[tuple]:
-    """``(start, inline)`` of the tag the name at ``column`` is in when that tag tests: an ``{% if %}`` /
-    ``{% elif %}``, or an expression ``{{ a if b }}`` with ``if`` before the name; else None.  Linear in the
-    line (the last opener before the name is the tag it is in: a regex over every ``{{`` of a line of many, with
-    no ``}}``, was quadratic - rw26/h item 2: a 60 KB template line exhausted the file's time budget)."""
-    s = text.rfind("{{", 0, column)
-    p = text.rfind("{%", 0, column)
-    if s > p:
-        return (s, True) if re.search(r"\bif\b", text[s + 2:column]) else None
-    if p >= 0 and _IF_TAG.match(text, p):
-        return p, False
-    return None
-
-
-def _unrendered_guard(name: str, src, line: int, variables: dict, role_vars: dict) -> Optional[Problem]:
-    """The problem of a branch of launch text guarded by ``name is defined`` / ``name | default(false)`` for a
-    ``name`` nothing gives a value: Jinja renders it as off without an error, so the flags it guards were never
-    rendered, hence never checked (a PD020 warning, so that ``--strict`` fails; a guard of other text, or of a
-    variable set for one role only, says nothing)."""
-    if src is None or name in variables or any(name in vs for vs in role_vars.values()):
+def _tag_at(text: str, pos: int) -> Optional[tuple]:
+    """``(start, end, expression?)`` of the Jinja tag ``pos`` is in (``{{ }}`` or ``{% %}``), or None.  Linear: the
+    last opener before ``pos`` (a regex over every ``{{`` of a line of many, with no ``}}``, was quadratic -
+    rw26/h item 2), also for a tag written over several lines (rw26/h item 5)."""
+    s, p = text.rfind("{{", 0, pos), text.rfind("{%", 0, pos)
+    start = max(s, p)
+    if start < 0:
         return None
-    column = _name_column(src, line, name) - 1
-    text = src.line_text(line)
-    tag = _guard_tag(text, column)  # the test the name is in
+    close = "}}" if start == s else "%}"
+    end = text.find(close, start + 2)
+    if 0 <= end < pos:
+        return None
+    return start, (end + 2 if end >= 0 else len(text)), start == s
+
+
+def _branch(text: str, after: int) -> tuple:
+    """``(start, end)`` of the branch a test's tag ending at ``after`` guards: to its ``{% else %}`` /
+    ``{% elif %}`` / ``{% endif %}`` (nested blocks skipped), at most :data:`MAX_BRANCH_CHARS`."""
+    depth = 0
+    stop = min(len(text), after + MAX_BRANCH_CHARS)
+    for m in _BRANCH_TAG.finditer(text, after, stop):
+        word = m.group(1)
+        if word in ("if", "for"):
+            depth += 1
+        elif word in ("endif", "endfor"):
+            if depth == 0:
+                return after, m.start()
+            depth -= 1
+        elif depth == 0:
+            return after, m.start()
+    return after, stop
+
+
+def _guarded(text: str, pos: int) -> Optional[list]:
+    """The branches (``(start, end)`` spans) a test of the name at ``pos`` decides: the ``{% if %}`` /
+    ``{% elif %}`` branch it is the test of, the inline ``{{ a if b }}`` it is in, or, when the test's answer is
+    assigned (``{% set s = spec | default(false) %}``, ``{% with %}``, ``namespace(spec=spec is defined)``), the
+    branches of the later tests of that name; None where the name is in no test."""
+    tag = _tag_at(text, pos)
     if tag is None:
         return None
-    if tag[1]:  # `{{ '--flag' if spec is defined }}`: what the expression writes
-        end = text.find("}}", column)
-        guarded = text[tag[0]:end if end >= 0 else len(text)]
-        if not _LAUNCH_WORDS.search(guarded):
-            return None
+    start, end, expression = tag
+    if expression:
+        return [(start, end)] if re.search(r"\bif\b", text[start + 2:pos]) else None
+    word = _STMT_WORD.match(text, start)
+    if word is None:
+        return None
+    if word.group(1) in ("if", "elif"):
+        return [_branch(text, end)]
+    assigned = _ASSIGNED.match(text, start)
+    if assigned is None:
+        return None
+    name = re.compile(r"(?<![\w.])" + re.escape(assigned.group(1)) + r"(?!\w)")
+    out: list = []
+    for m in name.finditer(text, end, min(len(text), end + 16 * MAX_BRANCH_CHARS)):
+        later = _guarded(text, m.start()) if not _ASSIGNED.match(text, max(text.rfind("{%", 0, m.start()), 0)) \
+            else None
+        if later:
+            out += later
+        if len(out) >= MAX_DERIVED_TESTS:
+            break
+    return out or None
+
+
+def _rendered_spans(tstr, src) -> Optional[list]:
+    """The spans of ``src`` a traced render wrote (sorted), None when the render is not traced."""
+    if tstr is None:
+        return None
+    out = []
+    for p in tstr.pieces:
+        if p.src is src or (p.src is not None and src is not None and p.src.path == src.path):
+            out.append((p.offset, p.offset + (p.end - p.start if p.exact else 1)))
+    return sorted(out)
+
+
+def _unrendered_guard(name: str, src, line: int, variables: dict, role_vars: dict,
+                      rendered: Optional[list] = None) -> Optional[Problem]:
+    """The problem of a branch of launch text guarded by a test of ``name`` (``is defined``, ``| default(false)``,
+    ``is true``, ``is string``...: Jinja answers it for an unset variable without an error) for a ``name`` nothing
+    gives a value, when the render did not write that branch (``rendered``: the spans of ``src`` it wrote; None:
+    unknown, taken as not written): the flags it guards were never rendered, hence never checked (a PD020 warning,
+    so that ``--strict`` fails).  A guard of other text, a branch the render wrote (``is not defined``), or a
+    variable set for one role only, says nothing."""
+    if src is None or name in variables or any(name in vs for vs in role_vars.values()):
+        return None
+    text = src.text
+    word = re.compile(r"(?<![\w.-])" + re.escape(name) + r"(?![\w-])")
+    columns: list = []
+    for at in (line, line + 1, line + 2):  # (Jinja may give the line before a `{%-` tag: its `-` took the break)
+        columns = [m.start() for m in word.finditer(src.line_text(at))]
+        if columns:
+            line = at
+            break
+    columns = columns or [len(src.line_text(line))]  # (a test of `s`, set from the name on an earlier line)
+    for column in columns:  # each test of the name on the line: the first whose branch of launch text is unwritten
+        branches = _guarded(text, src.offset_of(line, column + 1)) or []
+        if any(_BRANCH_LAUNCH.search(text, b[0], b[1]) and
+               not (rendered and any(a < b[1] and b[0] < e for a, e in rendered)) for b in branches):
+            break
     else:
-        rest = text[text.find("%}", column) + 2:] if text.find("%}", column) >= 0 else ""
-        stop = _BLOCK_END.search(rest)
-        if stop is not None:  # `{% if spec is defined %}--flag{% endif %}`: one line
-            if not _LAUNCH_WORDS.search(rest[:stop.start()]):
-                return None
-        elif not _LAUNCH_WORDS.search(rest) and not _guards_launch_text(src, line + 1, test_on_line=False):
-            return None
+        return None
     return Problem("unrendered", f"launch text guarded by '{name}' on this line was not rendered: no file pdlint "
                                  f"read sets '{name}', so Jinja took it as unset and what it guards went unchecked",
                    src, line, column + 1,
@@ -1148,11 +1231,10 @@ def render_template(src: SourceFile, name: str, *, root: str, cwd: str, variable
         if err is not None:
             problems.append(err)
             continue
+        optional_uses = []
         for uname, usrc, uline, utest in state.undefined:
             if utest == OPTIONAL:
-                p = _unrendered_guard(uname, usrc or src, uline, variables, role_vars)
-                if p is not None:
-                    problems.append(p)
+                optional_uses.append((uname, usrc or src, uline))
                 continue
             message, hint = undefined_message(uname, var, variables, role_vars, state.role_info)
             # (a test of a name close to a defined one, or of a role switch, stays the error it was: a typo, or the
@@ -1162,6 +1244,11 @@ def render_template(src: SourceFile, name: str, *, root: str, cwd: str, variable
                                     utest and hint is None and "did you mean" not in message
                                     and not _guards_launch_text(usrc or src, uline)))
         tstr, traced = _decode(out, state)
+        for uname, usrc, uline in dict.fromkeys(optional_uses):
+            p = _unrendered_guard(uname, usrc, uline, variables, role_vars,
+                                  _rendered_spans(tstr if traced else None, usrc))
+            if p is not None:
+                problems.append(p)
         if state.risky or risky_before:
             plain_state = _State(root, cwd, limits, read_file, options)
             plain_state.sources = dict(state.sources)
