@@ -38,6 +38,7 @@ _EXPANDING_TYPES = frozenset(("simple_expansion", "expansion", "command_substitu
 #: A reference whose value depends only on the named variable.
 _PURE_REF_RE = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*)|\$\{([A-Za-z_][A-Za-z0-9_]*)(?::?-[^}$`\"'\\]*)?\}")
 _SIMPLE_REF_RE = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?")
+_LENGTH_REF_RE = re.compile(r"\$\{#([A-Za-z_][A-Za-z0-9_]*)(\[[@*]\])?\}")
 _MAX_PATTERN_SUBJECT = 4096
 _MAX_REPLACE_SUBJECT = 512
 #: a subscript that is one variable reference (``$name``, ``${name}``), and one that is literal text
@@ -963,8 +964,32 @@ class Words:
             return None
 
     def _substitute_refs(self, text: str, st, unk: set) -> Optional[str]:
-        """Replace simple ``$X``/``${X}`` references in arithmetic text by values."""
+        """Replace simple ``$X``/``${X}`` references, and lengths ``${#X}`` / ``${#X[@]}``, in arithmetic text by
+        values (``(( ${#extra[@]} > 0 ))`` of an array the script built: field test rw26/b, both branches of the
+        test were launches, two of them phantom)."""
         missing = []
+
+        def length(m):
+            name, sub = m.group(1), m.group(2)
+            var = self.lookup(name, st)
+            if var is UNKNOWN:
+                missing.append(name)
+                return "0"
+            v = var.value
+            if sub:  # the number of items: each a word, known when none is a placeholder (any number of words)
+                items = v if isinstance(v, tuple) else (() if v is None else (v,))
+                if any(t.opaque for t in items):
+                    missing.append(name)
+                    return "0"
+                return str(len(items))
+            one = v[0] if isinstance(v, tuple) and v else (None if isinstance(v, tuple) else v)
+            if one is not None and one.opaque:
+                missing.append(name)
+                return "0"
+            return str(len(one.text) if one is not None else 0)
+
+        if "${#" in text:
+            text = _LENGTH_REF_RE.sub(length, text)
 
         def repl(m):
             var = self.lookup(m.group(1), st)
