@@ -776,7 +776,7 @@ class Extractor:
         return res, helm_failed
 
     def report_unrendered(self, job: FileJob, chart: str, res, chart_display: str, unit: str,
-                          helm_failed: bool) -> None:
+                          helm_failed: bool, overlay: Optional[str] = None, said: frozenset = frozenset()) -> None:
         """PD104 for each template of a chart pdlint's subset could not render while it rendered the others (one
         that holds launch text, or includes a define that may); the literal flag lines of such a template are
         checked as for a chart that is not rendered at all."""
@@ -788,7 +788,10 @@ class Extractor:
             if not has_launch_text(src.text) and not re.search(r"\b(?:include|template)\s+\"", src.text):
                 continue  # (`checksum/config: {{ include ... | sha256sum }}` on a ConfigMap: no launch lost)
             name = os.path.basename(src.path)
-            message = (f"{name} of Helm chart {chart_display} was not rendered: "
+            if src.path in said:
+                continue  # (said for the render with values.yaml already)
+            message = (f"{name} of Helm chart {chart_display}"
+                       + (f" with values overlay {overlay}" if overlay is not None else "") + " was not rendered: "
                        + ("helm template failed and " if helm_failed else "helm is not on PATH and ")
                        + f"pdlint's template subset stopped there ({e.message}); only its literal flag lines were "
                          f"checked, the chart's other templates were rendered and checked")
@@ -900,6 +903,10 @@ class Extractor:
                 continue
             runs.rendered.append(rel)
             runs.guards.append({_guard_key(g) for g in res.guards})
+            # a template this overlay's values lead into a construct the subset cannot render, while the others
+            # rendered: PD104 at it, not "no values reach it" (sjm446/ai-on-eks, field test rw26/a: `kebabcase`)
+            self.report_unrendered(job, chart, res, chart_display, f"helm:{chart_display} --values {rel}",
+                                   helm_failed, rel, {u[0].path for u in base.unrendered})
             sig = _render_signature(res)
             if sig in seen:
                 continue

@@ -318,6 +318,65 @@ def _lines(nodes: list, out: Optional[set] = None) -> set:
     return out
 
 
+#: the words of xstrings' case conversion: an abbreviation before a capitalised word, a word, an abbreviation, a
+#: number, a run of connectors, any other character
+_CASE_WORD = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+|[_\- ]+|.", re.S)
+
+
+def lower_case_words(text: str, connector: str) -> str:
+    """Sprig's ``snakecase`` / ``kebabcase`` (huandu/xstrings ToSnakeCase / ToKebabCase): words joined by
+    ``connector`` in lower case - "FirstName" first_name, "HTTPServer" http_server, "GO-PATH" go_path, "http2xx"
+    http_2xx, "HTTP20xOK" http_20x_ok, "Duration2m3s" duration_2m3s, "Bld4Floor3rd" bld4_floor_3rd (a number
+    followed by lower-case letters starts a word with them; one followed by a capital ends the word before it)."""
+    words = _CASE_WORD.findall(text)
+    out: list = []
+    joined = False  # the last word written may be followed by another without a connector
+    i = 0
+    while i < len(words):
+        w = words[i]
+        if w[0] in "_- ":
+            if out and out[-1] != connector:
+                out.append(connector)
+            joined = True
+            i += 1
+            continue
+        if not (w[0].isalnum()):  # punctuation: written as is, no connector around it
+            out.append(w)
+            joined = True
+            i += 1
+            continue
+        if w[0].isdigit():
+            nxt = words[i + 1] if i + 1 < len(words) else ""
+            if nxt[:1].islower():  # "2xx", "20x", "2m3s": a word of its own, with what follows in lower case
+                if out and not joined:
+                    out.append(connector)
+                out.append(w)
+                i += 1
+                while i < len(words) and (words[i][:1].islower() or words[i][:1].isdigit()):
+                    out.append(words[i].lower())
+                    i += 1
+                joined = False
+                continue
+            out.append(w)  # "Bld4": part of the word before it
+            joined = False
+            i += 1
+            continue
+        if out and not joined:
+            out.append(connector)
+        out.append(w.lower())
+        joined = False
+        i += 1
+    return "".join(out)
+
+
+def camel_case(text: str) -> str:
+    """Sprig's ``camelcase`` (xstrings ToCamelCase): "http_server" HttpServer, "some words" SomeWords; a leading
+    underscore stays."""
+    lead = len(text) - len(text.lstrip("_"))
+    parts = re.split(r"[_ ]+", text[lead:])
+    return "_" * lead + "".join(p[:1].upper() + p[1:] for p in parts if p)
+
+
 def _string_lit(s: str, act: TStr) -> str:
     m = re.match(r'^"((?:[^"\\]|\\.)*)"|^`([^`]*)`', s.strip())
     if not m:
@@ -1444,6 +1503,12 @@ FUNCS = {
     "cat": lambda r, act, *vs: _bounded(_at(act, " ".join(go_v(v.py) for v in vs if v.py is not None)), act),
     "nospace": lambda r, act, v: Val("".join(_str(v.py).split()), None),
     "title": lambda r, act, v: Val(re.sub(r"(?:^|(?<=\s))(\w)", lambda m: m.group(1).upper(), _str(v.py))),
+    # Sprig's case functions (xstrings): `printf "--%s %v" ($key | kebabcase) $value` builds flags from values keys
+    # (sjm446/ai-on-eks's inference chart, field test rw26/a: the function was missing, the template not rendered)
+    "kebabcase": lambda r, act, v: Val(lower_case_words(_str(v.py), "-")),
+    "snakecase": lambda r, act, v: Val(lower_case_words(_str(v.py), "_")),
+    "camelcase": lambda r, act, v: Val(camel_case(_str(v.py))),
+    "swapcase": lambda r, act, v: Val(_str(v.py).swapcase()),
     "trimAll": lambda r, act, cut, v: Val(_str(v.py).strip(_str(cut.py))),
     "repeat": lambda r, act, n, v: _bounded(Val(_str(v.py) * max(_go_int(n, act), 0)) if len(_str(v.py)) * max(
         _go_int(n, act), 0) <= MAX_OUTPUT else Val("x" * (MAX_OUTPUT + 1)), act),
