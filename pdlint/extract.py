@@ -104,6 +104,16 @@ def _merged_unless_ignored(groups, where) -> list:
     return out
 
 
+def _no_values_note(res) -> str:
+    """What a render failure of a chart that ships no values.yaml is likely to be: values missing, as `helm
+    template` would fail without them too (AI-Hypercomputer/gpu-recipes' a3mega charts, field test rw26/a:
+    `div .Values.job.gpus 8` with no value, "integer divide by zero")."""
+    if getattr(res, "values", None) is not None or getattr(res, "overlay", None) is not None:
+        return ""
+    return ("; the chart ships no values.yaml, so `helm template` fails the same way without the values it is "
+            "deployed with: name them with `helm-values` in pdlint's config to render it with them")
+
+
 def _unset_hint(paths: list) -> str:
     """The help of a chart branch not rendered because its test reads values nothing sets (``paths``)."""
     keys = list(dict.fromkeys(".".join(p) for p in paths))
@@ -690,7 +700,7 @@ class Extractor:
         message = (f"Helm chart {chart_display} was not rendered: " +
                    ("helm template failed and " if helm_failed else "helm is not on PATH and ") +
                    f"pdlint's template subset stopped ({why}); only values.yaml role sections and literal flag "
-                   f"lines of its templates were checked")
+                   f"lines of its templates were checked" + _no_values_note(res))
         if not self.chart_has_launch_text(chart):
             pass  # nothing a render would have checked (an operator's chart, a library chart): no coverage lost
         elif where is not None and where.pieces and not where.origin.path.startswith("<"):
@@ -794,7 +804,7 @@ class Extractor:
                        + (f" with values overlay {overlay}" if overlay is not None else "") + " was not rendered: "
                        + ("helm template failed and " if helm_failed else "helm is not on PATH and ")
                        + f"pdlint's template subset stopped there ({e.message}); only its literal flag lines were "
-                         f"checked, the chart's other templates were rendered and checked")
+                         f"checked, the chart's other templates were rendered and checked" + _no_values_note(res))
             if e.where is not None and e.where.pieces and not e.where.origin.path.startswith("<"):
                 self.problem_at(structure_rules.HELM_NOT_RENDERED, e.where, 0, message)
             else:

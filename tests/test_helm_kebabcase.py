@@ -62,3 +62,18 @@ def test_a_template_only_an_overlay_fails_to_render_is_said_as_such(scratch_git,
     assert [f["path"] for f in pd104] == ["chart/templates/vllm.yaml"]
     assert "with values overlay values-vllm.yaml" in pd104[0]["message"] and "nosuchfunc" in pd104[0]["message"]
     assert not any("none of those values reach" in f["message"] for f in report["findings"])
+
+
+def test_a_chart_without_values_that_fails_says_it_needs_its_values(scratch_git, no_helm):
+    # AI-Hypercomputer/gpu-recipes' a3mega charts ship no values.yaml: `div ... $gpusPerNode` divides by zero
+    # without the recipe's values, in `helm template` too
+    scratch_git.write("chart/Chart.yaml", CHART)
+    scratch_git.write("chart/templates/pod.yaml", "{{ $n := div 16 .Values.job.gpus }}\n" + POD.replace(
+        "{{- if eq .Values.framework \"vllm\" }}\n", "").replace("{{- end }}\n", "").replace(
+        "--{{ .Values.flag | FUNC }}", "--max-num-seqs"))
+    _, report = scratch_git.lint("chart")
+    (f,) = [f for f in report["findings"] if f["code"] == "PD104"]
+    assert "divide by zero" in f["message"] and "ships no values.yaml" in f["message"]
+    scratch_git.write("chart/values.yaml", "job: {gpus: 0}\n")  # (a chart that has values: no such note)
+    _, report = scratch_git.lint("chart")
+    assert all("ships no values.yaml" not in f["message"] for f in report["findings"])
