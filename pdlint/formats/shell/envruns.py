@@ -45,6 +45,7 @@ _LONG_OPTION = re.compile(r"(?:^|\s)--[A-Za-z]")
 #: an assignment whose value holds a long option (``ARGS+=(--lmcache-config ...)``, ``EXTRA="$EXTRA --enable-x"``)
 _FLAG_ASSIGNMENT = re.compile(r"^[ \t]*(?:(?:export|local|declare|typeset|readonly)(?:[ \t]+-\w+)*[ \t]+)?"
                               r"[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]\n]*\])?\+?=[^\n]*?(?<=[\s(\"'=])--[A-Za-z]", re.M)
+_OPTION_WORD = re.compile(r"(?<![\w-])--[A-Za-z]")  # (also after `(` or a quote: `ARGS+=(--x)`, `"--x"`)
 MAX_REACH_LINES = 64  # lines of launch text recorded for one value (EnvVariants.launch_lines)
 _KV_ROLES = frozenset({"kv_producer", "kv_consumer", "kv_both"})
 _MIRROR = {"-gt": "-lt", "-lt": "-gt", "-ge": "-le", "-le": "-ge", "-eq": "-eq", "-ne": "-ne"}
@@ -240,7 +241,50 @@ class EnvVariants:
         # KV_ROLE=kv_producer; else KV_ROLE=kv_consumer; fi`, then `vllm serve ... "kv_role":"$KV_ROLE"`,
         # SemiAnalysisAI/InferenceX llm-d/server.sh, field test rw18/o: the decode launch was never built); other
         # values (an etcd URI instead of an http one) are another configuration, not the other role: no second run
-        return any(self.launch_relevant(name) for name in sorted(self._role_assignments(nodes)))
+        if any(self.launch_relevant(name) for name in sorted(self._role_assignments(nodes))):
+            return True
+        # a flag switch: a variable the skipped part sets that the script turns into a flag where it is set
+        # (`if [ "$MODEL" = big ]; then SPEC=1; fi` ... `${SPEC:+--enable-x}`, or `[ -n "$SPEC" ] && ARGS+=(--x)`:
+        # rw26/h item 6, the prefill with the flag was never built)
+        return any(self._flag_switch(name) for name in sorted(self._assignments(nodes)))
+
+    def _assignments(self, nodes: list) -> set:
+        """Names the statements ``nodes`` assign (at most 64)."""
+        out: set = set()
+        stack = list(nodes)
+        while stack and len(out) < 64:
+            n = stack.pop()
+            if n.type == "variable_assignment":
+                name = n.child_by_field_name("name")
+                if name is not None:
+                    out.add(self.unit.source_text(name).split("[", 1)[0])
+                continue
+            stack.extend(n.children)
+        return out
+
+    def _flag_switch(self, name: str) -> bool:
+        """Does the script write a flag where ``name`` is set: ``${NAME:+--flag}`` (``${NAME+...}``), or a test
+        of it (``[ -n "$NAME" ]``, ``[[ $NAME ]]``, ``[ "$NAME" = 1 ]``) on a line that adds a long option or opens
+        a branch that does within three lines?"""
+        memo = self.__dict__.setdefault("_switch_memo", {})
+        if name in memo:
+            return memo[name]
+        text = self.unit.text
+        ref = r"\$\{?" + re.escape(name) + r"\b"
+        found = re.search(r"\$\{" + re.escape(name) + r":?\+[^}]*--[A-Za-z]", text) is not None
+        if not found:
+            for m in re.finditer(r"\[\[?[^\]\n]*" + ref + r"[^\]\n]*\]\]?", text):
+                end = m.end()
+                for _ in range(3):
+                    end = text.find("\n", end + 1)
+                    if end < 0:
+                        end = len(text)
+                        break
+                if _OPTION_WORD.search(text, m.end(), end):
+                    found = True
+                    break
+        memo[name] = found
+        return found
 
     def launch_lines(self, nodes: list) -> set:
         """``{(path, line, text, start, end)}`` of the lines with launch text in these statements (of the current unit) and
