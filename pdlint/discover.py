@@ -661,7 +661,7 @@ def _launches_itself(path: str, boundary) -> bool:
 
 
 #: Jinja comments and whole-line `#` comments (shell, YAML, Python)
-_COMMENTS = re.compile(r"\{#.*?#\}|^[ \t]*#.*$", re.S | re.M)
+_COMMENTS = re.compile(r"\{#(?s:.*?)#\}|^[ \t]*#[^\n]*", re.M)
 
 
 def expand_units(jobs: list, cwd: str, excluded=lambda p: False, resolver=None,

@@ -54,3 +54,12 @@ def test_other_spellings_of_a_computed_include_are_found(scratch_git, named, inc
     code, doc = scratch_git.lint("--strict", "--force-exclude", "--", named)
     # (the `else` branch: X unknown, the launch without the file is a PD023 of its own)
     assert ("SGL101", named) in [(f["code"], f["path"]) for f in doc["findings"]] and code == 1
+
+
+def test_a_script_that_starts_with_a_comment_still_launches_itself(scratch_git):
+    """A `#!` line is a comment: what follows it is the script's own launch (a comment pattern matched to the end of
+    the text once read it all as a comment, and the hook brought every file with a computed `source`)."""
+    scratch_git.write("a/run.sh", "#!/bin/bash\n# starts the prefill\npython -m sglang.launch_server --model-path m\n")
+    scratch_git.write("b/other.sh", 'source "$HOME/env/${NAME}.sh"\npython -m sglang.launch_server --model-path n\n')
+    _, doc = scratch_git.lint("--", "a/run.sh")
+    assert sorted(doc["coverage"]["files"]) == ["a/run.sh"]
