@@ -1557,7 +1557,8 @@ class Extractor:
             containers = kube.find_containers(docs)
             local = self.stream_configmaps(job, docs, doc)
             before = len(self.out.launches)
-            for w in crd.workloads(docs, doc, containers, unit or job.display):
+            cut: list = []
+            for w in crd.workloads(docs, doc, containers, unit or job.display, cut):
                 if self.workload_launches(job, w, render_role, label, unit_meta, local):
                     found = True
                     if not (unit_meta or {}).get("no_values"):
@@ -1565,6 +1566,8 @@ class Extractor:
                         # `if`/`else if` on empty values leave out keys the real install writes, AI-Hypercomputer/
                         # gpu-recipes' dynamo-deployment chart; the keys an empty render repeats say nothing)
                         self.duplicate_keys(docs, doc, w, render_role is not None or "rendered" in label)
+            for c in cut:
+                self.argo_cut(job, c.where, c.started, c.ran)
             found |= bool(self.yaml_scripts(job, src, doc, docs, containers, render_role, label, unit, unit_meta))
             if not found and keyed and not self.keyed(job, src, doc, docs, render_role, label, unit_meta):
                 self.sglang_config(job, src, doc, docs, render_role)
@@ -1856,13 +1859,25 @@ class Extractor:
                         else None
                     launch.meta["role_how"] = s.role_how
             found += new
-        for where, started, ran in cut:
+        for where, started, ran, *argo in cut:
+            if argo:
+                self.argo_cut(job, where, started, ran)
+                continue
             self.unchecked(where, f"this job's matrix starts {started} combinations; pdlint ran its steps for {ran} "
                                   f"of them (each value of each key, and each pair of values, at least once where "
                                   f"{ran} allow it): the other runs were not checked",
                            f"split the job so that one matrix starts at most {yaml_shell.MAX_MATRIX} combinations, or "
                            f"check the others' values with `[tool.pdlint.vars]` in a config of their own", job)
         return found
+
+    def argo_cut(self, job: FileJob, where: TStr, started: int, ran: int) -> None:
+        """PD020 at the calls of an Argo template that start more runs than pdlint checks."""
+        from pdlint.formats.argo import MAX_RUNS
+        self.unchecked(where, f"the steps / tasks that call this Argo template (and their withItems / withParam / "
+                              f"withSequence loops) run it {started} times; pdlint checked {ran} of them (each call at "
+                              f"least once where {ran} allow it): the others' arguments were not checked",
+                       f"have at most {MAX_RUNS} runs call one template (split a long loop), or check the others' "
+                       f"values in a workflow of their own", job)
 
     def compose(self, job: FileJob, src: SourceFile, doc: TStr, docs: list, render_role: Optional[str],
                 label: str = "", unit_meta: Optional[dict] = None) -> None:

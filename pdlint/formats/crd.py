@@ -44,7 +44,7 @@ from __future__ import annotations
 import re
 from typing import Optional
 
-from pdlint.formats import kube, mounts
+from pdlint.formats import argo, kube, mounts
 from pdlint.formats import yamltree as yt
 from pdlint.records import dataclass, field
 from pdlint.text import TStr
@@ -93,8 +93,10 @@ class Workload:
     image_override: Optional[str] = None  # e.g. a Kustomize ``images:`` entry
     volumes: list = field(default_factory=list)  # Refs of the pod's ``volumes`` lists, base first (mounts)
     #: an Argo workflow's container: the values its ``{{workflow.parameters.X}}`` / ``{{inputs.parameters.X}}``
-    #: take (the workflow's arguments, the template's inputs), None elsewhere
+    #: take in one run of its template (the workflow's arguments, the call's arguments over the template's input
+    #: defaults: :mod:`pdlint.formats.argo`), None elsewhere; ``call``: the step / task of that run
     params: Optional[dict] = None
+    call: str = ""
 
     @property
     def doc(self) -> TStr:
@@ -120,6 +122,8 @@ class Workload:
         cname = self.container_name()
         where = _path_text(self.path)
         tail = (f"container {cname!r} at {where}" if cname else where)
+        if self.call:
+            tail += f", run by {self.call}"
         if len(self.layers) > 1:
             tail += f", merged over {len(self.layers) - 1} base layer" + ("s" if len(self.layers) > 2 else "")
         return f"{parts[0]}, {tail}"
@@ -360,10 +364,12 @@ def merge_by_name(base: list, patch: list) -> list:
 # Entry point
 # ---------------------------------------------------------------------------
 
-def workloads(docs: list, doc: TStr, containers: list, unit_base: str) -> list:
+def workloads(docs: list, doc: TStr, containers: list, unit_base: str, cut: Optional[list] = None) -> list:
     """Every workload of a YAML stream; ``containers`` are those
-    :func:`pdlint.formats.kube.find_containers` found (the generic fallback)."""
+    :func:`pdlint.formats.kube.find_containers` found (the generic fallback); ``cut`` gets the
+    :class:`pdlint.formats.argo.Cut` of each Argo template whose runs were not all checked."""
     out: list = []
+    stream = None
     covered: set = set()
     by_doc: dict = {}
     for c in containers:
@@ -402,42 +408,32 @@ def workloads(docs: list, doc: TStr, containers: list, unit_base: str) -> list:
             vols = mounts.volumes_of(root, w.path)
             if vols is not None:
                 w.volumes.append(vols)
-            if kind in ARGO_KINDS:
-                w.params = argo_params(doc, root, w.path)
+        if kind in ARGO_KINDS and len(out) > start:
+            stream = stream or argo.Stream(doc, docs)
+            _argo_runs(out, start, stream, di, root)
+    if stream is not None and cut is not None:
+        cut += stream.cuts
     return out
 
 
-ARGO_KINDS = ("Workflow", "WorkflowTemplate", "ClusterWorkflowTemplate", "CronWorkflow")
+ARGO_KINDS = argo.KINDS
 
 
-def argo_params(doc: TStr, root: yt.Ref, path: tuple) -> dict:
-    """``{"workflow.parameters.X": value, "inputs.parameters.X": value}`` for a container at ``path`` of an Argo
-    workflow: the workflow's ``spec.arguments.parameters`` (a CronWorkflow's under ``spec.workflowSpec``) and the
-    ``inputs.parameters`` defaults of the template holding the container (field test rw25/a: the parameters were
-    passed to SGLang as written, a false SGL004 / SGL005)."""
-    out: dict = {}
-    spec = yt.get(root, "spec")
-    if yt.get(spec, "workflowSpec") is not None:
-        spec = yt.get(spec, "workflowSpec")
-
-    def take(params, prefix: str, keys: tuple) -> None:
-        for item in yt.seq_items(params) if params is not None and isinstance(yt.deref(params).node, yt.YSeq) else ():
-            name = yt.scalar_text(yt.get(item, "name"))
-            for key in keys:
-                v = yt.get(item, key)
-                if name and v is not None and isinstance(yt.deref(v).node, yt.YScalar):
-                    out[f"{prefix}.{name}"] = yt.scalar_tstr(doc, v)
-                    break
-
-    take(at(spec, "arguments", "parameters"), "workflow.parameters", ("value",))
-    if "templates" in path:
-        k = path.index("templates")
-        template = root
-        for step in path[:k + 2]:
-            template = at(template, step) if template is not None else None
-        if template is not None:
-            take(at(template, "inputs", "parameters"), "inputs.parameters", ("value", "default"))
-    return out
+def _argo_runs(out: list, start: int, stream: "argo.Stream", di: int, root: yt.Ref) -> None:
+    """The workloads ``out[start:]`` of an Argo object, each once per run of its template (a step / DAG task
+    that calls it, each item of its loop: :class:`pdlint.formats.argo.Stream`), with the values its
+    ``{{workflow.parameters.X}}`` / ``{{inputs.parameters.X}}`` take in that run (field test rw25/a: passed to
+    SGLang as written, a false SGL004 / SGL005; rw26/h: the arguments a call passes were ignored)."""
+    import copy
+    mine = out[start:]
+    del out[start:]
+    for w in mine:
+        name = argo.template_name(root, w.path)
+        runs = stream.runs(di, name) if name else [argo.Run(stream.workflow_params(di))]
+        for run in runs:
+            c = copy.copy(w) if len(runs) > 1 else w
+            c.params, c.call = run.params, run.call
+            out.append(c)
 
 
 def argo_substitute(word: TStr, params: dict) -> TStr:

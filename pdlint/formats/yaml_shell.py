@@ -243,14 +243,19 @@ def scripts(doc: TStr, docs: list, skip: set, ansible=None, cut: Optional[list] 
     tasks from other files (``ansible.role()``: a role's defaults, the plays that apply it and its vars,
     lowest first; ``ansible.play(ref)``: (the inventory's, the ``vars_files:``) variables of a play in
     the file), each a dict name -> TStr.  ``cut`` gets ``(where, started, run)`` of each job matrix whose
-    combinations were not all run (:data:`MAX_MATRIX`)."""
+    combinations were not all run (:data:`MAX_MATRIX`), ``(where, started, run, "argo")`` of each Argo template
+    whose runs were not all walked (:data:`pdlint.formats.argo.MAX_RUNS`)."""
     out: list = []
-    for d in docs:
+    stream = None
+    for di, d in enumerate(docs):
         if d.root is None:
             continue
         root = yt.Ref(d.root)
         dia = dialect(root)
         exprs = _expressions(doc, root, dia)
+        if dia == "argo":
+            from pdlint.formats import argo
+            stream = stream or argo.Stream(doc, docs)
         if dia == "ansible" and ansible is not None:
             exprs = {**ansible.role(), **exprs}
         walker = _Walker(doc, dia, exprs, skip, out)
@@ -259,9 +264,13 @@ def scripts(doc: TStr, docs: list, skip: set, ansible=None, cut: Optional[list] 
         setup = yt.get(root, "setup") if dia == "skypilot" else None
         if setup is not None and isinstance(yt.deref(setup).node, yt.YScalar):
             walker.setup_pins = _install_pins(yt.scalar_tstr(doc, setup))
+        if dia == "argo":
+            walker.argo = (stream, di)
         walker.walk(root, (), {}, [], None)
         if cut is not None:
             cut += walker.matrix_cut
+    if stream is not None and cut is not None:
+        cut += [(c.where, c.started, c.ran, "argo") for c in stream.cuts]
     return out
 
 
@@ -281,6 +290,8 @@ class _Walker:
         self.setup_pins: dict = {}  # a SkyPilot task's setup installs these releases for its run
         self.ansible = None  # (see scripts())
         self.matrix_cut: list = []  # (where, combinations started, combinations run) of matrices cut short
+        self.argo = None  # (argo.Stream, document index) of an Argo object: its templates' runs
+        self.call = ""  # the Argo step / task whose run of the template is walked
 
     def walk(self, ref: yt.Ref, path: tuple, env: dict, names: list, image: Optional[TStr]) -> None:
         r = yt.deref(ref)
@@ -312,6 +323,21 @@ class _Walker:
                         for combo in combos:
                             self.exprs = {**outer, **combo}
                             self._map(r, path, env, names, image)
+                        return
+                elif self.argo is not None and len(path) >= 2 and path[-2] == "templates" and \
+                        isinstance(path[-1], int) and path[:-2] in (("spec",), ("spec", "workflowSpec")) and \
+                        yt.get(r, "script") is not None:  # (a container template's runs: crd.workloads)
+                    # a template once per step / DAG task that runs it, with the arguments it passes (field test
+                    # rw26/h item 13: a server template's input defaults were taken for every call)
+                    stream, di = self.argo
+                    tname = yt.scalar_text(yt.get(r, "name"))
+                    for run in stream.runs(di, tname) if tname else ():
+                        self.exprs, self.call = {**outer, **run.params}, run.call
+                        try:
+                            self._map(r, path, env, names, image)
+                        finally:
+                            self.call = ""
+                    if tname:
                         return
                 self._map(r, path, env, names, image)
             elif isinstance(node, yt.YSeq):
@@ -446,6 +472,8 @@ class _Walker:
                 role, tok, how = r, crd.narrow(ntok, r) if ntok is not None else None, _how(self.dia)
                 break
         label = _context(self.dia, names, path)
+        if self.call:
+            label += f", run by {self.call}"
         meta = {"image": image.text} if image is not None and not image.opaque else {}
         if self.setup_pins and path[:1] == ("run",):
             meta["installed_pins"] = self.setup_pins
@@ -626,12 +654,7 @@ def _expressions(doc: TStr, root: yt.Ref, dia: str) -> dict:
             n, v = yt.scalar_text(yt.get(p, "name")), yt.get(p, "value")
             if n and v is not None and isinstance(yt.deref(v).node, yt.YScalar):
                 ex[f"workflow.parameters.{n}"] = yt.scalar_tstr(doc, v)
-        for t in yt.seq_items(yt.get(spec, "templates")):
-            for p in yt.seq_items(yt.get(yt.get(t, "inputs"), "parameters")):
-                n = yt.scalar_text(yt.get(p, "name"))
-                v = yt.get(p, "value") or yt.get(p, "default")
-                if n and v is not None and isinstance(yt.deref(v).node, yt.YScalar):
-                    ex.setdefault(f"inputs.parameters.{n}", yt.scalar_tstr(doc, v))
+        # (a template's `{{inputs.parameters.X}}`: per run of the template, _Walker.walk)
     return ex
 
 
@@ -795,7 +818,9 @@ def substitute(t: TStr, exprs: dict, dia: str, depth: int = 0) -> TStr:
             value = _sflow_expression(m.group(1), exprs, use, depth)
         if value is None and dia == "ansible" and depth < 8:
             value = _ansible_expression(m.group(1), m.start(1), t, exprs, depth)
-        if value is not None and not value.opaque:
+        if value is not None and (not value.opaque or (dia == "argo" and value.text)):
+            # (Argo: an argument a step passes that pdlint cannot read, `{{steps.x.outputs.result}}`, stays the
+            # step's word, reported where it is written)
             parts.append(value.reached_via(use, use.text.strip()) if value.text else TStr("", ()))
         else:
             p = use.pieces[0] if use.pieces else None
