@@ -1292,6 +1292,12 @@ def _opaque_gap(tok) -> Gap:
                    "a just variable or expression pdlint cannot evaluate (set by `just --set`, the environment or an "
                    "import it did not read): give it its deploy-time value with `--var NAME=VALUE` or in "
                    "`[tool.pdlint.vars]`, or write the flags it adds as literal words")
+    if re.match(r"\{\{\s*(?:steps|tasks|inputs|outputs|workflow|item|pod)\b", tok.text):
+        return Gap(CR.OPAQUE_ARGS.code, tok, what,
+                   "an Argo Workflows expression pdlint cannot read (a step's output, an item of a list computed at "
+                   "run time, a value from a ConfigMap): write the value in the call's arguments or the template's "
+                   "input default, or check the launch with the value it takes (`--var NAME=VALUE` for a "
+                   "workflow parameter)")
     if tok.text.startswith("{{"):  # a template action of a tool pdlint does not run (kserve's controller)
         return Gap(CR.OPAQUE_ARGS.code, tok, what,
                    "a template action some other tool renders (a controller's Go template): check the command line it "

@@ -146,6 +146,8 @@ def test_an_argument_pdlint_cannot_read_is_pd023_where_it_is_written(scratch):
     assert errors == []
     gaps = [(u["code"], u["line"], u["text"]) for u in doc["coverage"]["files"]["wf.yaml"]["unchecked"]]
     assert gaps == [("PD023", 15, "{{steps.gen.outputs.result}}")]
+    (pd023,) = [f for f in doc["findings"] if f["code"] == "PD023"]
+    assert "Argo Workflows expression" in pd023["fix"] and "Go template" not in pd023["fix"]
     decode = [l for l in doc["launches"] if l["role"] == "decode"]
     assert decode[0]["argv"][-1] == "--log-level=info"  # (the call that passes nothing: the default, known)
 
