@@ -81,3 +81,36 @@ def test_a_guard_whose_nested_block_holds_no_launch_text_stays_a_warning(scratch
                                              '{% if shared_volume_path %}\n    {% if true %}{% endif %}'))
     code, doc = scratch.lint(".")
     assert [s for s, _ in _pd005(doc)] == ["warning"] and code == 0
+
+
+DEPLOYMENT = """\
+    {% set spec = '-'*2 ~ 'enable-linear-replayssm-spec' %}
+    apiVersion: apps/v1
+    kind: Deployment
+    metadata: {name: prefill}
+    spec:
+      template:
+        spec:
+          containers:
+            - name: sglang
+              command: [python3, -m, sglang.launch_server, --disaggregation-mode, prefill]
+              KEY:
+                - --model-path
+                - m
+    {%- if use_spec %}
+                BODY
+    {%- endif %}
+    """
+
+
+@pytest.mark.parametrize("key, body, severity", [
+    ("args", "- {{ spec }}", "error"),  # rw26/h item 14: a flag a variable writes into a container's args
+    ("args", "- {% include 'spec.part' %}", "error"),
+    ("env", "- {{ spec }}", "warning"),  # (another list: not launch text)
+])
+def test_a_guarded_list_item_of_a_containers_args_is_launch_text(scratch, key, body, severity):
+    import textwrap
+    scratch.write("spec.part", "--enable-linear-replayssm-spec")
+    scratch.write("prefill.yaml.j2", textwrap.dedent(DEPLOYMENT).replace("KEY", key).replace("BODY", body))
+    _, doc = scratch.lint(".")
+    assert [s for s, _ in _pd005(doc)] == [severity]

@@ -985,6 +985,8 @@ def _guards_launch_text(src, line: int, most: int = 64, test_on_line: bool = Tru
         text = src.line_text(n)
         if _LAUNCH_WORDS.search(text) or (n > line and "{{" in text and text.rstrip().endswith("\\")):
             return True  # (a value written into a continued command line: arguments, whatever they hold)
+        if n > line and _ITEM_OF_TEMPLATE.match(text) and _list_key(src, n) in ("args", "command"):
+            return True  # (`- {{ spec }}`, `- {% include 'spec.part' %}` in a container's args: rw26/h item 14)
         for m in _BLOCK_TAG.finditer(text):
             word = m.group(1)
             if test_on_line and n == line and word in ("if", "for") and depth == 0 and \
@@ -999,6 +1001,28 @@ def _guards_launch_text(src, line: int, most: int = 64, test_on_line: bool = Tru
             elif depth == 0:  # an `else` / `elif` of the guard: what it guards ends here
                 return False
     return False
+
+
+#: a YAML list item whose value a template writes: ``- {{ spec }}``, ``- {% include 'x' %}``
+_ITEM_OF_TEMPLATE = re.compile(r"^([ \t]*)-[ \t]+[\"']?(?:\{\{|\{%[-+]?\s*include\b)")
+_KEY_LINE = re.compile(r"^([ \t]*)(?:-[ \t]+)?([\w.-]+):[ \t]*(?:#.*)?$")
+
+
+def _list_key(src, line: int, most: int = 200) -> Optional[str]:
+    """The YAML key whose block list the item on ``line`` is in (``args`` / ``command`` of a container), looked
+    for in the lines above it with less indentation (template tags skipped), at most ``most`` lines."""
+    indent = len(src.line_text(line)) - len(src.line_text(line).lstrip(" \t"))
+    for n in range(line - 1, max(0, line - most), -1):
+        text = src.line_text(n)
+        stripped = text.strip()
+        if not stripped or stripped.startswith(("{%", "{#", "#")):
+            continue
+        m = _KEY_LINE.match(text)
+        if m and len(m.group(1)) <= indent:
+            return m.group(2)
+        if len(text) - len(text.lstrip(" \t")) < indent and not stripped.startswith("-"):
+            return None
+    return None
 
 
 #: the block tags a branch may nest, and the ends of a branch (at depth 0)
