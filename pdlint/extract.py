@@ -2295,7 +2295,32 @@ class Extractor:
             else:
                 report(code, message, where, index)
 
+        def source_read(path: TStr, index: int, src: SourceFile) -> list:
+            """The texts the path's computed piece ``index`` may take to name another file beside ``src`` (the
+            computed part within the file's base name, the rest of it literal): ``big`` for ``models/big.env``."""
+            p = path.pieces[index]
+            before, value, after = path.text[:p.start], path.text[p.start:p.end], path.text[p.end:]
+            if "/" in value or "/" in after or not src.abspath:
+                return []
+            prefix = before.rsplit("/", 1)[-1]
+            folder = os.path.dirname(src.abspath)
+            try:
+                names = sorted(os.listdir(folder))[:MAX_SOURCE_SIBLINGS * 16]
+            except OSError:
+                return []
+            out = []
+            for n in names:
+                if n.startswith(prefix) and n.endswith(after) and len(n) > len(prefix) + len(after):
+                    text = n[len(prefix):len(n) - len(after) if after else len(n)]
+                    f = os.path.join(folder, n)
+                    if text != value and self.boundary.is_file(f, root):
+                        out.append(text)
+                        if len(out) >= MAX_SOURCE_SIBLINGS:
+                            break
+            return out
+
         ctx = ShellContext(resolve_source=resolve_source, report=report_or_hold, source_refused=source_refused,
+                           source_read=source_read,
                            heredoc_filter=has_launch_text, env_checked=env_checked, launch_text=has_launch_text,
                            given=given, script_kind=kind)
         if kind == "script" and doc.text.find("#SBATCH", 0, 65536) >= 0:
@@ -3180,6 +3205,9 @@ def _placeholder_gaps(doc: TStr, placeholders: list, launches: list) -> None:
 #: `python3 -m $E.launch_server`: no launcher pdlint's text search finds)
 _ENGINE_WORDS = re.compile(r"launch_server|vllm|sglang|trtllm|tensorrt_llm|dynamo|disaggregation|kv.role|kv.transfer",
                            re.I)
+
+
+MAX_SOURCE_SIBLINGS = 32  # other files a computed `source` name may take, tried as values of its variable
 
 
 def _limit_matters(index: int, serial: int, doc: TStr, cmds: list, sourced: list = (), abort: bool = False) -> bool:

@@ -121,6 +121,10 @@ class ShellContext:
     #: gave None, so the caller can report a file it refused to read (outside
     #: the repository, not a regular file) at the ``source`` / ``.`` word
     source_refused: Optional[Callable[[str, SourceFile, TStr], None]] = None
+    #: source_read(path word, index, file): ``resolve_source`` read ``file`` through a path a variable wrote
+    #: ``path word``'s piece ``index`` of (``source "models/${MODEL}.env"``): the other texts that piece may take
+    #: to name another file of the repository (``big`` for ``models/big.env``), at most a few dozen
+    source_read: Optional[Callable[[TStr, int, SourceFile], list]] = None
     #: output: the role names (``prefill``, ``p``, ``decode``...) the script
     #: compares with a value made from its unknown first argument (``case
     #: "$1" in prefill)``, ``ROLE=${1:?}; [[ $ROLE != decode ]]``), in script

@@ -83,6 +83,24 @@ class Builtins:
             for name in names:
                 s.vars.pop(name, None)
 
+    def note_source_values(self, word: TStr, src) -> None:
+        """``source "models/${MODEL}.env"`` with ``MODEL=${MODEL:-llama}``: the other files of the repository the
+        name may take (``models/big.env``) are values of ``MODEL`` to run the script with, as a test's values are
+        (hostile-input test rw26/h item 11: a sibling with a refused flag was never read, in a scan or a hook)."""
+        computed = [i for i, p in enumerate(word.pieces) if p.chain]
+        if len(computed) != 1:
+            return
+        p = word.pieces[computed[0]]
+        part = word[p.start:p.end]
+        name = self.env_source(part)
+        if name is None:
+            return
+        from .words import computed as _computed
+        for text in self.ctx.source_read(word, computed[0], src) or ():
+            if text != part.text:  # (the value, where the variable's default is written)
+                self.ctx.env_values.setdefault(name, {}).setdefault(text, _computed(text, part))
+                self.ctx.env_reach.setdefault((name, text), set())
+
     def b_source(self, words, st, unk, penv, node) -> list:
         if len(words) < 2:
             return [Out(st, False)]
@@ -104,6 +122,8 @@ class Builtins:
             if self.ctx.source_refused is not None:  # reported at the `source` / `.` word: the line to edit
                 self.ctx.source_refused(path, current, words[0])
             return [Out(st, None)]
+        if self.ctx.source_read is not None and not self.uncalled:
+            self.note_source_values(words[1], src)
         if id(src) in self.sourcing:
             self.limit("source-loop", f"{src.path} sources itself (directly or through other files);"
                                       " the inner source was not evaluated")
