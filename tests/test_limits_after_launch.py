@@ -122,3 +122,17 @@ def test_a_stop_before_text_that_names_no_engine_stays_quiet(scratch_git):
                       'echo "$X" | head -c 10\n')
     code, report = scratch_git.lint("--strict", "run.sh")
     assert _pd015(report) == [] and code == 1  # (1: the launch's own SGL101)
+
+
+def test_an_unquoted_here_document_is_judged_as_the_command_reads_it(scratch_git):
+    # rw26/h item 4, third trigger: the pieces written into a here-document a script runs (`cat > p.sh <<EOS`,
+    # `bash p.sh`): its text as written holds no launcher, its expanded text does
+    body = ('E=sgl\nE=${E}ang\nD="--disagg"\nD="${D}regation-mode"\ncat > /tmp/p.sh <<EOS\n'
+            "python3 -m $E.launch_server --model-path m $D prefill --enable-linear-replayssm-spec\nEOS\n"
+            "bash /tmp/p.sh &\n")
+    scratch_git.write("run.sh", "#!/bin/bash\n" + body)
+    code, report = scratch_git.lint("--strict", "run.sh")
+    assert [f["code"] for f in report["findings"]] == ["SGL101"] and code == 1
+    scratch_git.write("run.sh", "#!/bin/bash\n" + body.replace("<<EOS", "<<'EOS'"))  # quoted: written as is
+    code, report = scratch_git.lint("run.sh")
+    assert "SGL101" not in [f["code"] for f in report["findings"]]

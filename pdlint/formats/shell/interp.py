@@ -43,6 +43,10 @@ _QUIET_UNCALLED = frozenset({"paths", "expansion"})
 _NAMED_FD = re.compile(r"\{[A-Za-z_][A-Za-z0-9_]*\}\Z")
 
 
+
+#: words a launch the shell spells from its variables keeps (an engine's name, a launcher's module, a PD setting)
+_BUILT_LAUNCH_WORDS = re.compile(r"launch_server|serve\b|sglang|vllm|trtllm|dynamo|disagg|kv.role|kv.transfer", re.I)
+
 class LimitReached(Exception):
     """Raised to stop the evaluation when a global budget is exhausted (``quiet``: in a function the script
     never calls that cannot start a launch: only that function's evaluation stops,
@@ -817,10 +821,18 @@ class Interpreter(Words, Conditions, Control, Builtins, Joins, Tails, EnvVariant
             # names it later, launch text or not
             config = dest is not None and st is not None and \
                 unit.source_text(dest).strip("'\"").endswith((".yaml", ".yml", ".json"))
+            text = None
+            if not (accepted or config) and st is not None and not found[3] and \
+                    _BUILT_LAUNCH_WORDS.search(unit.text, found[1], found[2]) and "$" in unit.text[found[1]:found[2]]:
+                # an unquoted here-document whose launch the script's variables spell (`python3 -m
+                # $E.launch_server` with E=sglang: rw26/h item 4): judged as the command reads it
+                text = self.expand_heredoc(found, st, set())
+                accepted = bool(self.ctx.heredoc_filter(text.text))
             if not (accepted or config) or (st is None and where in self.heredocs_read):
                 continue
             self.heredocs_read.add(where)
-            text = self.expand_heredoc(found, st, set())
+            if text is None:
+                text = self.expand_heredoc(found, st, set())
             role = st.role_hint() if st is not None else None
             key = (tstr_key(text), role)
             if key in self.heredoc_keys:
