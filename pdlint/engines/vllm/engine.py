@@ -422,7 +422,7 @@ def _lmcache_config(launch: Launch, info: VllmInfo, ctx) -> None:
         info.lmcache = {str(k): v for k, v in data.items() if not isinstance(v, (dict, list))}
         info.lmcache_path = src.path
         if any(k in data for k in LMCACHE_PORT_KEYS):
-            _lmcache_port_lists(src, info)
+            _lmcache_port_lists(src, info, data)
 
 
 #: LMCache's PD port lists, indexed by the worker's rank (lmcache/v1/storage_backend/pd_backend.py
@@ -432,21 +432,36 @@ LMCACHE_PORT_KEYS = {"pd_peer_init_port": "nixl_peer_init_port", "pd_peer_alloc_
                      "pd_peer_query_port": None}
 
 
-def _lmcache_port_lists(src, info: VllmInfo) -> None:
-    """``info.lmcache_ports`` from the LMCache config file ``src``: each port key's list (a number is a list of
-    one, as LMCache's ``_to_int_list`` reads it; an older name only as a list), located at its value."""
+def _lmcache_port_lists(src, info: VllmInfo, data: dict) -> None:
+    """``info.lmcache_ports`` from the LMCache config file ``src``, whose mapping PyYAML read as ``data``: each port
+    key's list (a number is a list of one, as LMCache's ``_to_int_list`` reads it; an older name only as a list),
+    located at its value, or at the key's line where the file is too large to trace (over the node bound: one long
+    unrelated list of 21,000 items, hostile-input test rw26/h, made the lists unknown and VLLM050 silent)."""
     from pdlint.formats import yamltree as yt
     from pdlint.text import TStr
     try:
         docs = yt.compose(src.text, max_nodes=20_000)
-    except yt.YamlError:
+    except (yt.YamlError, RecursionError):
+        docs = None
+    if docs is not None and (not docs or docs[0].root is None
+                             or not isinstance(yt.deref(yt.Ref(docs[0].root)).node, yt.YMap)):
         return
-    if not docs or docs[0].root is None or not isinstance(yt.deref(yt.Ref(docs[0].root)).node, yt.YMap):
-        return
-    doc, root = TStr.from_source(src), yt.Ref(docs[0].root)
+    doc = TStr.from_source(src)
+    root = yt.Ref(docs[0].root) if docs is not None else None
     for key, old in LMCACHE_PORT_KEYS.items():
         for name in (key, old):
-            ref = yt.get(root, name) if name else None
+            if not name:
+                continue
+            if root is None:  # (the values PyYAML read, at the key's line)
+                if name not in data:
+                    continue
+                value, at = data[name], _key_line(src, doc, name)
+                if isinstance(value, list) and value:
+                    info.lmcache_ports[key] = (len(value), at, name)
+                elif name == key and not isinstance(value, bool) and re.fullmatch(r"\d+", str(value)):
+                    info.lmcache_ports[key] = (1, at, name)
+                break
+            ref = yt.get(root, name)
             if ref is None:
                 continue
             node = yt.deref(ref).node
@@ -455,6 +470,16 @@ def _lmcache_port_lists(src, info: VllmInfo) -> None:
             elif name == key and isinstance(node, yt.YScalar) and re.fullmatch(r"\d+", node.value or ""):
                 info.lmcache_ports[key] = (1, yt.node_tstr(doc, ref), name)
             break
+
+
+def _key_line(src, doc, name: str):
+    """Where a top-level key ``name:`` of a YAML mapping is written (a line that starts with it, quoted or not),
+    else the file's first line."""
+    m = re.search(rf"""(?m)^(?:{re.escape(name)}|"{re.escape(name)}"|'{re.escape(name)}')[ \t]*:""", src.text)
+    if m is not None:
+        return doc.span(m.start(), m.end() - 1)
+    first = src.text.find("\n")
+    return doc.span(0, first if first > 0 else len(src.text))
 
 
 def _lmcache_env_ports(launch: Launch, info: VllmInfo) -> None:

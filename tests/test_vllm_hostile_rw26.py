@@ -1,0 +1,68 @@
+"""vLLM engine robustness on hostile input (hostile-input test rw26/h; the launch shapes are vllm-project/vllm's
+PD examples and LMCache's disagg_prefill_lmcache_v1 configs, made large):
+
+* VLLM050: an LMCACHE_CONFIG_FILE over the YAML node bound pdlint traces (one long unrelated list of 21,000 items,
+  42 KB) kept its port lists unknown and VLLM050 went silent, exit 0 with --strict; PyYAML (LMCache's reader)
+  reads `pd_peer_init_port: [7300]` from it.  Now the lists come from what PyYAML read, at the key's line.
+* VLLM043: a dotted option of 1,000 keys (`--compilation-config.x0.x1...x999 1`) overflowed pdlint's recursion
+  (PD013, the launch not checked: its `--max-num-seqs 1k` lost).
+* VLLM044 / VLLM045: every unknown key of a config option's JSON was one finding (20,000 keys: 20,000 warnings,
+  12 MB of output); now the first five of one value and nesting level, then one finding naming the rest.
+
+Oracle verdicts (scripts/vllm_oracle.py --batch and its parser with the whole stderr, vLLM 0.33.0's parser):
+
+* `--compilation-config '{"k0": 0, ..., "k6": 6}'`  REJECT "7 validation errors for CompilationConfig" (each
+  "Unexpected keyword argument")
+* `--compilation-config '{"k0": 0, ..., "k299": 299}'`  REJECT unexpected_keyword_argument
+* `-cc.a1 1 ... -cc.a7 7`  REJECT "7 validation errors for CompilationConfig" (the dotted arguments are one value)
+* `--compilation-config.x0...x999 1 --max-num-seqs 1k`  RecursionError: maximum recursion depth exceeded while
+  encoding a JSON object (vllm/utils/argparse_utils.py:500, json.dumps of the nested dict; from 994 keys for
+  --compilation-config, 988 for --speculative-config, on Python 3.11; 993 keys: REJECT unexpected_keyword_argument)
+* `--compilation-config.x0...x499 1 --max-num-seqs 1k`  REJECT "argument --max-num-seqs: invalid int value: '1k'"
+* `--compilation-config.pass_config.x0...x149 1`  REJECT "1 validation error for CompilationConfig pass_config.x0"
+  (150 keys are read: no RecursionError)
+"""
+
+import json
+
+PIN = "docker run vllm/vllm-openai:v0.33.0 --model M"
+
+
+def _codes(report, code):
+    return [f for f in report["findings"] if f["code"] == code]
+
+
+# --- VLLM050: an LMCache config over the node bound -------------------------------------------------------------
+
+DECODE = ("LMCACHE_CONFIG_FILE=cfg/lm.yaml vllm serve M --port 8100 --tensor-parallel-size 4 --kv-transfer-config "
+          "'{\"kv_connector\":\"LMCacheConnectorV1\",\"kv_role\":\"kv_consumer\"}'\n")
+
+
+def _lmcache(scratch_git, ports: str, items: int = 21_000):
+    scratch_git.write("decode.sh", DECODE)
+    scratch_git.write("cfg/lm.yaml", f"enable_pd: true\npd_peer_init_port: {ports}\nextra_config:\n  blocklist: ["
+                      + ",".join(["0"] * items) + "]\n")
+    return scratch_git.lint("--strict", "decode.sh")
+
+
+def test_lmcache_port_list_of_a_config_over_the_node_bound_is_read(scratch_git):
+    code, report = _lmcache(scratch_git, "[7300]")
+    hits = _codes(report, "VLLM050")
+    assert [(f["path"], f["line"], f["column"]) for f in hits] == [("cfg/lm.yaml", 2, 1)]  # at the key's line
+    assert "4 workers" in hits[0]["message"] and "pd_peer_init_port, which lists 1" in hits[0]["message"]
+    assert code == 1
+
+
+def test_lmcache_number_of_a_large_config_is_a_list_of_one(scratch_git):
+    _, report = _lmcache(scratch_git, "7300")
+    assert [(f["line"], f["column"]) for f in _codes(report, "VLLM050")] == [(2, 1)]
+
+
+def test_lmcache_large_config_with_enough_ports_is_quiet(scratch_git):
+    code, report = _lmcache(scratch_git, "[7300, 7301, 7302, 7303]")
+    assert _codes(report, "VLLM050") == [] and _codes(report, "PD013") == [] and code == 0
+
+
+def test_lmcache_small_config_is_still_located_at_the_value(scratch_git):
+    _, report = _lmcache(scratch_git, "[7300]", items=10)
+    assert [(f["line"], f["column"]) for f in _codes(report, "VLLM050")] == [(2, 20)]
