@@ -66,3 +66,36 @@ def test_lmcache_large_config_with_enough_ports_is_quiet(scratch_git):
 def test_lmcache_small_config_is_still_located_at_the_value(scratch_git):
     _, report = _lmcache(scratch_git, "[7300]", items=10)
     assert [(f["line"], f["column"]) for f in _codes(report, "VLLM050")] == [(2, 20)]
+
+
+# --- VLLM043: a dotted option nested too deeply -----------------------------------------------------------------
+
+def _dotted(scratch_git, keys: int, prefix: str = ""):
+    dots = prefix + ".".join(f"x{i}" for i in range(keys))
+    scratch_git.write("c.sh", f"vllm serve M --port 8100 --compilation-config.{dots}=1 --max-num-seqs 1k\n")
+    return scratch_git.lint("--vllm-version", "0.33.0", "c.sh")
+
+
+def test_dotted_option_of_1000_keys_is_reported_and_the_launch_checked(scratch_git):
+    _, report = _dotted(scratch_git, 1000)
+    assert _codes(report, "PD013") == []
+    deep = _codes(report, "VLLM043")
+    assert [(f["line"], f["column"]) for f in deep] == [(1, 26)]  # at the dotted name
+    assert deep[0]["message"].startswith("--compilation-config.KEY...: 1000 nested keys: vLLM builds one JSON value")
+    assert "RecursionError: maximum recursion depth exceeded while encoding a JSON object" in deep[0]["message"]
+    assert len(_codes(report, "VLLM037")) == 1  # --max-num-seqs 1k: still checked
+
+
+def test_dotted_option_vllm_reads_is_not_reported_too_deep(scratch_git):
+    for keys, prefix in ((500, ""), (150, "pass_config.")):
+        _, report = _dotted(scratch_git, keys, prefix)
+        assert _codes(report, "PD013") == [] and _codes(report, "VLLM043") == [], keys
+        assert len(_codes(report, "VLLM037")) == 1
+
+
+def test_a_recursion_error_building_dotted_values_does_not_lose_the_launch(scratch_git, monkeypatch):
+    from pdlint.engines.vllm import engine
+    monkeypatch.setattr(engine, "_DOTTED_TRACED", 10 ** 6, raising=False)  # (no bound: dump overflows)
+    _, report = _dotted(scratch_git, 3000)
+    assert _codes(report, "PD013") == []
+    assert len(_codes(report, "VLLM037")) == 1

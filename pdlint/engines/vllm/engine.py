@@ -119,6 +119,9 @@ class VllmInfo:
     #: option -> the first ``--OPTION.KEY`` name token: FlexibleArgumentParser passes the dotted keys as one more
     #: ``--OPTION JSON`` after every other argument, which replaces a JSON value written for the option
     dotted: dict = field(default_factory=dict)
+    #: (Opt, how many keys) of each ``--OPTION.KEY.KEY...`` argument nested past what pdlint traces
+    #: (``_DOTTED_TRACED`` keys; the rest of its value is taken as a value pdlint cannot see)
+    dotted_deep: list = field(default_factory=list)
 
     def written_kv(self) -> list:
         """A :class:`KVConfig` for each ``--kv-transfer-config`` value written on the command line (or in the
@@ -254,7 +257,14 @@ def parse_argv(tokens: list, entrypoint: str, table=None) -> VllmInfo:
         positional.append(t)
         i += 1
     info.positional = positional
-    _dotted_json_args(info)
+    try:
+        _dotted_json_args(info)
+    except RecursionError:  # (bounded below; should it still overflow, the merged values are unseen, not a PD013)
+        for opt in info.occurrences:
+            base = opt.name_tok.text.partition(".")[0] if "." in opt.name_tok.text else ""
+            if base.startswith("-") and opt.value is not None:
+                info.opts[normalise(base)] = Opt(normalise(base), opt.name_tok,
+                                                 TStr.synthetic("{}", "<argv>", opaque=True), -1)
     if "--model" in info.opts and info.value("--model") is not None:
         info.model = info.value("--model")
     elif positional and entrypoint == "vllm serve":
@@ -270,6 +280,12 @@ def parse_argv(tokens: list, entrypoint: str, table=None) -> VllmInfo:
             pass  # valid JSON nested too deeply to trace: its values stay unknown
         info.kv = cfg
     return info
+
+
+#: keys of one ``--OPTION.KEY.KEY...`` argument pdlint builds into the option's JSON value (vLLM nests each key in
+#: a dict, and its json.dumps stops near Python's recursion limit: about 990 levels); deeper, the value is
+#: unseen (1,000 keys overflowed pdlint's own recursion: a PD013 lost the launch, hostile-input test rw26/h)
+_DOTTED_TRACED = 100
 
 
 def _dotted_json_args(info: VllmInfo) -> None:
@@ -289,9 +305,13 @@ def _dotted_json_args(info: VllmInfo) -> None:
             continue
         tree, _ = merged.setdefault(normalise(base), ({}, opt.name_tok))
         info.dotted.setdefault(normalise(base), opt.name_tok)
+        value = opt.value
+        if len(keys) > _DOTTED_TRACED:
+            info.dotted_deep.append((opt, len(keys)))
+            keys, value = keys[:_DOTTED_TRACED], TStr.synthetic("{}", "<argv>", opaque=True)
         for k in keys[:-1]:
             tree = tree.setdefault(k, {}) if isinstance(tree.get(k, {}), dict) else {}
-        tree[keys[-1]] = opt.value
+        tree[keys[-1]] = value
     lit = lambda text: TStr.synthetic(text, "<argv>")  # noqa: E731
 
     def dump(node) -> TStr:

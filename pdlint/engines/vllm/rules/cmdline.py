@@ -730,8 +730,9 @@ def _enum_ok(text: str, values: tuple) -> bool:
     "VLLM043", "vllm-json-option-invalid", kind="launch",
     summary="Reports a value a vLLM JSON option's converter refuses: text that is not JSON for a config option "
             "(`--compilation-config '{cudagraph_mode:FULL}'`, `--speculative-config '{method: ngram}'`, "
-            "`--additional-config '{enable_graph_mode: True}'`), or JSON that is no object for a config dataclass "
-            "(`--compilation-config 3`).",
+            "`--additional-config '{enable_graph_mode: True}'`), JSON that is no object for a config dataclass "
+            "(`--compilation-config 3`), or a dotted argument nested too deeply for vLLM to build its JSON "
+            "(`--compilation-config.x0.x1...x999 1`: 1,000 keys).",
     why="vLLM converts the value while it reads its arguments (pydantic's `validate_json` for a config class, "
         "`json.loads` for a dict) and stops: `json_invalid`, `dataclass_type`, `Value ... cannot be converted to "
         "<function loads>`. Unquoted keys and Python's `True` are the usual slips; `--compilation-config 3` was "
@@ -742,18 +743,28 @@ def _enum_ok(text: str, values: tuple) -> bool:
     example_fixed="vllm serve Qwen/Qwen3-8B --compilation-config '{\"cudagraph_mode\": \"FULL\"}'",
     upstream="Value {value} cannot be converted to <function loads>.",
     source="vllm/engine/arg_utils.py (_compute_kwargs: parse_dataclass, parse_type(json.loads), "
-           "union_dict_and_str, optional_type; the flag table's converter, scripts/gen_vllm_flags.py). Seen with "
-           "vLLM 0.33.0's parser",
+           "union_dict_and_str, optional_type; the flag table's converter, scripts/gen_vllm_flags.py); "
+           "vllm/utils/argparse_utils.py:500 (parse_args: json.dumps of the dotted arguments' nested dict), vLLM "
+           "0.33.0. Seen with vLLM 0.33.0's parser",
     notes="`--kv-transfer-config` is VLLM001. A config class's JSON is read as the release reads it (bare `32k` "
           "numbers expanded from 0.20.0); JSON that is no object is judged for 0.20.0 and later only. Unknown keys "
           "of these config classes are VLLM044 / VLLM045; JSON that is no object only where a release is pinned "
           "(older releases took `--compilation-config 3` as a level). A value pdlint cannot see, `None` and the "
           "empty value of "
-          "an optional config are not judged.")
+          "an optional config are not judged. A dotted argument of 1,000 keys or more is reported (vLLM 0.33.0 "
+          "on Python 3.11 stops from 988-994 levels, by option; a deeper stack limit may take more); pdlint "
+          "traces the first 100 keys of one, the rest of its value is one pdlint cannot see.")
 def _json_invalid(launch, info):
     if not _judged(launch, info) or info.dynamo:
         return None
     out = []
+    for opt, levels in info.dotted_deep:
+        if levels >= _NEST_LIMIT and info.table.resolve(opt.name)[1] == "dotted":
+            option = opt.name_tok.text.partition(".")[0]
+            out.append(VHit(f"{option}.KEY...: {levels} nested keys: vLLM builds one JSON value of the dotted "
+                            f"arguments and its json.dumps passes Python's recursion limit (\"RecursionError: "
+                            f"maximum recursion depth exceeded while encoding a JSON object\"): the server stops "
+                            f"with a traceback while reading its arguments", opt.name_tok))
     for opt in info.occurrences:
         if opt.index < 0 or opt.value is None or opt.value.opaque or "." in opt.name_tok.text.partition("=")[0]:
             continue
@@ -766,6 +777,12 @@ def _json_invalid(launch, info):
         if refused:
             out.append(VHit(f"argument {'/'.join(flag.option_strings)}: {refused} (vLLM {info.version})", opt.value))
     return out
+
+
+#: keys of one dotted argument vLLM cannot build into its JSON value: each is a nested dict, and json.dumps
+#: takes a frame per level under Python's default recursion limit of 1,000 (vLLM 0.33.0 on Python 3.11 stops
+#: from 988-994 levels, by option)
+_NEST_LIMIT = 1000
 
 
 def _quoted(text: str, most: int = 200) -> str:
