@@ -99,3 +99,66 @@ def test_a_recursion_error_building_dotted_values_does_not_lose_the_launch(scrat
     _, report = _dotted(scratch_git, 3000)
     assert _codes(report, "PD013") == []
     assert len(_codes(report, "VLLM037")) == 1
+
+
+# --- VLLM044 / VLLM045: unknown keys of one value ----------------------------------------------------------------
+
+def _config(scratch_git, line: str):
+    scratch_git.write("a.sh", line)
+    return scratch_git.lint("a.sh")
+
+
+def test_many_unknown_keys_are_five_findings_and_one_more(scratch_git):
+    value = json.dumps({f"k{i}": i for i in range(300)})
+    line = f"vllm serve M --port 8100 --compilation-config '{value}'\n"
+    _, report = _config(scratch_git, line)
+    hits = _codes(report, "VLLM045")
+    assert len(hits) == 6
+    assert [f["message"].split(" is not")[0] for f in hits[:5]] == [
+        f"argument --compilation-config: k{i}" for i in range(5)]
+    assert hits[5]["message"] == (
+        "--compilation-config: 295 more keys vLLM 0.33.0's CompilationConfig does not have besides the 5 reported by "
+        "themselves: k5, k6, k7, k8, k9 and 290 more (300 unknown keys of CompilationConfig in this value; vLLM "
+        "0.33.0, the newest release pdlint knows, refuses to start with them; pin the release: an image tag "
+        "(vllm/vllm-openai:vX.Y.Z) or `vllm-version` in [tool.pdlint])")
+    assert hits[5]["column"] == line.index('"k5"') + 2  # at k5
+
+
+def test_pinned_release_many_unknown_keys(scratch_git):
+    value = json.dumps({f"k{i}": i for i in range(7)})
+    _, report = _config(scratch_git, f"{PIN} --compilation-config '{value}'\n")
+    hits = _codes(report, "VLLM044")
+    assert len(hits) == 6 and _codes(report, "VLLM045") == []
+    assert hits[5]["message"] == (
+        "--compilation-config: 2 more keys vLLM 0.33.0's CompilationConfig does not have besides the 5 reported by "
+        "themselves: k5, k6 (7 unknown keys of CompilationConfig in this value; vLLM 0.33.0 refuses to start)")
+
+
+def test_dotted_arguments_of_one_option_are_one_value(scratch_git):
+    args = " ".join(f"-cc.a{i} {i}" for i in range(1, 8))
+    _, report = _config(scratch_git, f"{PIN} {args}\n")
+    hits = _codes(report, "VLLM044")
+    assert len(hits) == 6
+    assert hits[5]["message"].startswith("-cc: 2 more keys vLLM 0.33.0's CompilationConfig does not have besides "
+                                         "the 5 reported by themselves: a6, a7 (7 unknown keys")
+
+
+def test_five_unknown_keys_are_five_findings(scratch_git):
+    value = json.dumps({"cudagraph_mode": "FULL", **{f"k{i}": i for i in range(5)}, "pass_config": {"zz": 1}})
+    _, report = _config(scratch_git, f"{PIN} --compilation-config '{value}'\n")
+    msgs = [f["message"] for f in _codes(report, "VLLM044")]
+    assert len(msgs) == 6 and not any("more key" in m for m in msgs)  # five at the top, one in pass_config
+    assert msgs[5].startswith("argument --compilation-config: 1 validation error for PassConfig: pass_config.zz")
+
+
+def test_a_large_value_is_read_at_once(scratch_git):
+    value = json.dumps({f"k{i}": i for i in range(6000)})  # (84 KB: keys found at the value, not traced)
+    assert len(value) > 65536
+    _, report = _config(scratch_git, f"vllm serve M --port 8100 --compilation-config '{value}'\n")
+    hits = _codes(report, "VLLM045")
+    assert len(hits) == 6
+    assert {f["column"] for f in hits} == {len("vllm serve M --port 8100 --compilation-config '") + 1}
+    assert "5995 more keys" in hits[0]["message"] + hits[5]["message"]
+    value = json.dumps({"cudagraph_mode": "FULL", "compile_sizes": list(range(12000))})
+    _, report = _config(scratch_git, f"vllm serve M --port 8100 --compilation-config '{value}'\n")
+    assert _codes(report, "VLLM045") == [] and _codes(report, "VLLM043") == []
