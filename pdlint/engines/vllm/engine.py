@@ -119,6 +119,9 @@ class VllmInfo:
     #: option -> the first ``--OPTION.KEY`` name token: FlexibleArgumentParser passes the dotted keys as one more
     #: ``--OPTION JSON`` after every other argument, which replaces a JSON value written for the option
     dotted: dict = field(default_factory=dict)
+    #: (Opt, how many keys) of each ``--OPTION.KEY.KEY...`` argument nested past what pdlint traces
+    #: (``_DOTTED_TRACED`` keys; the rest of its value is taken as a value pdlint cannot see)
+    dotted_deep: list = field(default_factory=list)
 
     def written_kv(self) -> list:
         """A :class:`KVConfig` for each ``--kv-transfer-config`` value written on the command line (or in the
@@ -254,7 +257,14 @@ def parse_argv(tokens: list, entrypoint: str, table=None) -> VllmInfo:
         positional.append(t)
         i += 1
     info.positional = positional
-    _dotted_json_args(info)
+    try:
+        _dotted_json_args(info)
+    except RecursionError:  # (bounded below; should it still overflow, the merged values are unseen, not a PD013)
+        for opt in info.occurrences:
+            base = opt.name_tok.text.partition(".")[0] if "." in opt.name_tok.text else ""
+            if base.startswith("-") and opt.value is not None:
+                info.opts[normalise(base)] = Opt(normalise(base), opt.name_tok,
+                                                 TStr.synthetic("{}", "<argv>", opaque=True), -1)
     if "--model" in info.opts and info.value("--model") is not None:
         info.model = info.value("--model")
     elif positional and entrypoint == "vllm serve":
@@ -270,6 +280,12 @@ def parse_argv(tokens: list, entrypoint: str, table=None) -> VllmInfo:
             pass  # valid JSON nested too deeply to trace: its values stay unknown
         info.kv = cfg
     return info
+
+
+#: keys of one ``--OPTION.KEY.KEY...`` argument pdlint builds into the option's JSON value (vLLM nests each key in
+#: a dict, and its json.dumps stops near Python's recursion limit: about 990 levels); deeper, the value is
+#: unseen (1,000 keys overflowed pdlint's own recursion: a PD013 lost the launch, hostile-input test rw26/h)
+_DOTTED_TRACED = 100
 
 
 def _dotted_json_args(info: VllmInfo) -> None:
@@ -289,9 +305,13 @@ def _dotted_json_args(info: VllmInfo) -> None:
             continue
         tree, _ = merged.setdefault(normalise(base), ({}, opt.name_tok))
         info.dotted.setdefault(normalise(base), opt.name_tok)
+        value = opt.value
+        if len(keys) > _DOTTED_TRACED:
+            info.dotted_deep.append((opt, len(keys)))
+            keys, value = keys[:_DOTTED_TRACED], TStr.synthetic("{}", "<argv>", opaque=True)
         for k in keys[:-1]:
             tree = tree.setdefault(k, {}) if isinstance(tree.get(k, {}), dict) else {}
-        tree[keys[-1]] = opt.value
+        tree[keys[-1]] = value
     lit = lambda text: TStr.synthetic(text, "<argv>")  # noqa: E731
 
     def dump(node) -> TStr:
@@ -422,7 +442,7 @@ def _lmcache_config(launch: Launch, info: VllmInfo, ctx) -> None:
         info.lmcache = {str(k): v for k, v in data.items() if not isinstance(v, (dict, list))}
         info.lmcache_path = src.path
         if any(k in data for k in LMCACHE_PORT_KEYS):
-            _lmcache_port_lists(src, info)
+            _lmcache_port_lists(src, info, data)
 
 
 #: LMCache's PD port lists, indexed by the worker's rank (lmcache/v1/storage_backend/pd_backend.py
@@ -432,21 +452,36 @@ LMCACHE_PORT_KEYS = {"pd_peer_init_port": "nixl_peer_init_port", "pd_peer_alloc_
                      "pd_peer_query_port": None}
 
 
-def _lmcache_port_lists(src, info: VllmInfo) -> None:
-    """``info.lmcache_ports`` from the LMCache config file ``src``: each port key's list (a number is a list of
-    one, as LMCache's ``_to_int_list`` reads it; an older name only as a list), located at its value."""
+def _lmcache_port_lists(src, info: VllmInfo, data: dict) -> None:
+    """``info.lmcache_ports`` from the LMCache config file ``src``, whose mapping PyYAML read as ``data``: each port
+    key's list (a number is a list of one, as LMCache's ``_to_int_list`` reads it; an older name only as a list),
+    located at its value, or at the key's line where the file is too large to trace (over the node bound: one long
+    unrelated list of 21,000 items, hostile-input test rw26/h, made the lists unknown and VLLM050 silent)."""
     from pdlint.formats import yamltree as yt
     from pdlint.text import TStr
     try:
         docs = yt.compose(src.text, max_nodes=20_000)
-    except yt.YamlError:
+    except (yt.YamlError, RecursionError):
+        docs = None
+    if docs is not None and (not docs or docs[0].root is None
+                             or not isinstance(yt.deref(yt.Ref(docs[0].root)).node, yt.YMap)):
         return
-    if not docs or docs[0].root is None or not isinstance(yt.deref(yt.Ref(docs[0].root)).node, yt.YMap):
-        return
-    doc, root = TStr.from_source(src), yt.Ref(docs[0].root)
+    doc = TStr.from_source(src)
+    root = yt.Ref(docs[0].root) if docs is not None else None
     for key, old in LMCACHE_PORT_KEYS.items():
         for name in (key, old):
-            ref = yt.get(root, name) if name else None
+            if not name:
+                continue
+            if root is None:  # (the values PyYAML read, at the key's line)
+                if name not in data:
+                    continue
+                value, at = data[name], _key_line(src, doc, name)
+                if isinstance(value, list) and value:
+                    info.lmcache_ports[key] = (len(value), at, name)
+                elif name == key and not isinstance(value, bool) and re.fullmatch(r"\d+", str(value)):
+                    info.lmcache_ports[key] = (1, at, name)
+                break
+            ref = yt.get(root, name)
             if ref is None:
                 continue
             node = yt.deref(ref).node
@@ -455,6 +490,16 @@ def _lmcache_port_lists(src, info: VllmInfo) -> None:
             elif name == key and isinstance(node, yt.YScalar) and re.fullmatch(r"\d+", node.value or ""):
                 info.lmcache_ports[key] = (1, yt.node_tstr(doc, ref), name)
             break
+
+
+def _key_line(src, doc, name: str):
+    """Where a top-level key ``name:`` of a YAML mapping is written (a line that starts with it, quoted or not),
+    else the file's first line."""
+    m = re.search(rf"""(?m)^(?:{re.escape(name)}|"{re.escape(name)}"|'{re.escape(name)}')[ \t]*:""", src.text)
+    if m is not None:
+        return doc.span(m.start(), m.end() - 1)
+    first = src.text.find("\n")
+    return doc.span(0, first if first > 0 else len(src.text))
 
 
 def _lmcache_env_ports(launch: Launch, info: VllmInfo) -> None:

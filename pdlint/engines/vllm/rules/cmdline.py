@@ -11,6 +11,8 @@ option stops ``vllm serve`` with ``unrecognized arguments``, a value outside
 
 from __future__ import annotations
 
+import collections
+import json
 import re
 
 from pdlint.engines.vllm.engine import VllmInfo
@@ -730,8 +732,9 @@ def _enum_ok(text: str, values: tuple) -> bool:
     "VLLM043", "vllm-json-option-invalid", kind="launch",
     summary="Reports a value a vLLM JSON option's converter refuses: text that is not JSON for a config option "
             "(`--compilation-config '{cudagraph_mode:FULL}'`, `--speculative-config '{method: ngram}'`, "
-            "`--additional-config '{enable_graph_mode: True}'`), or JSON that is no object for a config dataclass "
-            "(`--compilation-config 3`).",
+            "`--additional-config '{enable_graph_mode: True}'`), JSON that is no object for a config dataclass "
+            "(`--compilation-config 3`), or a dotted argument nested too deeply for vLLM to build its JSON "
+            "(`--compilation-config.x0.x1...x999 1`: 1,000 keys).",
     why="vLLM converts the value while it reads its arguments (pydantic's `validate_json` for a config class, "
         "`json.loads` for a dict) and stops: `json_invalid`, `dataclass_type`, `Value ... cannot be converted to "
         "<function loads>`. Unquoted keys and Python's `True` are the usual slips; `--compilation-config 3` was "
@@ -742,18 +745,28 @@ def _enum_ok(text: str, values: tuple) -> bool:
     example_fixed="vllm serve Qwen/Qwen3-8B --compilation-config '{\"cudagraph_mode\": \"FULL\"}'",
     upstream="Value {value} cannot be converted to <function loads>.",
     source="vllm/engine/arg_utils.py (_compute_kwargs: parse_dataclass, parse_type(json.loads), "
-           "union_dict_and_str, optional_type; the flag table's converter, scripts/gen_vllm_flags.py). Seen with "
-           "vLLM 0.33.0's parser",
+           "union_dict_and_str, optional_type; the flag table's converter, scripts/gen_vllm_flags.py); "
+           "vllm/utils/argparse_utils.py:500 (parse_args: json.dumps of the dotted arguments' nested dict), vLLM "
+           "0.33.0. Seen with vLLM 0.33.0's parser",
     notes="`--kv-transfer-config` is VLLM001. A config class's JSON is read as the release reads it (bare `32k` "
           "numbers expanded from 0.20.0); JSON that is no object is judged for 0.20.0 and later only. Unknown keys "
           "of these config classes are VLLM044 / VLLM045; JSON that is no object only where a release is pinned "
           "(older releases took `--compilation-config 3` as a level). A value pdlint cannot see, `None` and the "
           "empty value of "
-          "an optional config are not judged.")
+          "an optional config are not judged. A dotted argument of 1,000 keys or more is reported (vLLM 0.33.0 "
+          "on Python 3.11 stops from 988-994 levels, by option; a deeper stack limit may take more); pdlint "
+          "traces the first 100 keys of one, the rest of its value is one pdlint cannot see.")
 def _json_invalid(launch, info):
     if not _judged(launch, info) or info.dynamo:
         return None
     out = []
+    for opt, levels in info.dotted_deep:
+        if levels >= _NEST_LIMIT and info.table.resolve(opt.name)[1] == "dotted":
+            option = opt.name_tok.text.partition(".")[0]
+            out.append(VHit(f"{option}.KEY...: {levels} nested keys: vLLM builds one JSON value of the dotted "
+                            f"arguments and its json.dumps passes Python's recursion limit (\"RecursionError: "
+                            f"maximum recursion depth exceeded while encoding a JSON object\"): the server stops "
+                            f"with a traceback while reading its arguments", opt.name_tok))
     for opt in info.occurrences:
         if opt.index < 0 or opt.value is None or opt.value.opaque or "." in opt.name_tok.text.partition("=")[0]:
             continue
@@ -766,6 +779,12 @@ def _json_invalid(launch, info):
         if refused:
             out.append(VHit(f"argument {'/'.join(flag.option_strings)}: {refused} (vLLM {info.version})", opt.value))
     return out
+
+
+#: keys of one dotted argument vLLM cannot build into its JSON value: each is a nested dict, and json.dumps
+#: takes a frame per level under Python's default recursion limit of 1,000 (vLLM 0.33.0 on Python 3.11 stops
+#: from 988-994 levels, by option)
+_NEST_LIMIT = 1000
 
 
 def _quoted(text: str, most: int = 200) -> str:
@@ -823,6 +842,9 @@ def _expand_numbers(text: str) -> str:
     return "".join(parts)
 
 
+#: characters of a config option's JSON whose keys are traced to their column (beyond: found at the value)
+_TRACED_JSON = 65536
+
 #: nested config objects judged below a JSON option's class (`pass_config` of the compilation config)
 _MAX_CONFIG_DEPTH = 4
 
@@ -839,10 +861,12 @@ def _config_class(spec: dict, flag) -> tuple:
 
 
 def _unknown_config_keys(launch, info):
-    """(option as written, class name, stage, key path, the key's token, fields of the class holding it, spec)
-    for every key of a config class's JSON (or ``--OPTION.KEY`` argument) the class lacks.  Every written value is
-    converted by argparse (VLLM041: dotted keys replace the JSON, which is still validated); the merged dotted
-    value pdlint builds is not judged again, each dotted argument is, at its name."""
+    """(option as written, class name, stage, key path, the key's token, fields of the class holding it, spec,
+    group) for every key of a config class's JSON (or ``--OPTION.KEY`` argument) the class lacks.  Every written
+    value is converted by argparse (VLLM041: dotted keys replace the JSON, which is still validated); the merged
+    dotted value pdlint builds is not judged again, each dotted argument is, at its name.  ``group``: the value
+    pydantic validates (one JSON argument, or every dotted argument of one option, which vLLM merges) and the
+    nesting level of the key in it."""
     from pdlint.engines.vllm import flags, tjson
     spec = flags.config_fields(info.version)
     if not spec:
@@ -869,7 +893,8 @@ def _unknown_config_keys(launch, info):
                 fields = classes[cur]["fields"]
                 k = key.replace("-", "_") if dash and depth == 0 else key
                 if k not in fields:
-                    yield written.partition(".")[0], cls, stage, keys[:depth + 1], opt.name_tok, cur, spec
+                    yield (written.partition(".")[0], cls, stage, keys[:depth + 1], opt.name_tok, cur, spec,
+                           ("dotted", tuple(flag.option_strings), tuple(keys[:depth])))
                     break
                 cur = fields[k]
                 if cur is None or cur not in classes or stage == "engine":
@@ -877,22 +902,33 @@ def _unknown_config_keys(launch, info):
             continue
         if opt.value.opaque or not opt.value.text.lstrip().startswith("{"):
             continue
-        try:
-            node = tjson.parse(opt.value)
-        except (tjson.JSONError, tjson.TooDeep):
-            continue  # (VLLM043)
-        todo = [(node, cls, [])]
+        if len(opt.value.text) > _TRACED_JSON:
+            # a large value: its keys read by json (tracing each to its column took 7 s for 100,000 keys,
+            # hostile-input test rw26/h), each reported at the value
+            try:
+                node = json.loads(opt.value.text)
+            except (ValueError, RecursionError):
+                continue  # (VLLM043)
+            at = lambda sub, tok=opt.value: tok  # noqa: E731
+            items = lambda value: value.items() if isinstance(value, dict) else ()  # noqa: E731
+        else:
+            try:
+                node = tjson.parse(opt.value)
+            except (tjson.JSONError, tjson.TooDeep):
+                continue  # (VLLM043)
+            at = lambda sub: sub.key_tok or sub.tok  # noqa: E731
+            items = lambda n: n.value.items() if isinstance(n.value, dict) else ()  # noqa: E731
+        todo = collections.deque([(node, cls, [])])
         while todo:
-            cur_node, cur, path = todo.pop(0)
-            if not isinstance(cur_node.value, dict):
-                continue
+            cur_node, cur, path = todo.popleft()
             fields = classes[cur]["fields"]
-            for key, sub in cur_node.value.items():
-                if (sub.key_tok is not None and sub.key_tok.opaque) or _PLACEHOLDER.search(key):
+            for key, sub in items(cur_node):
+                if (getattr(sub, "key_tok", None) is not None and sub.key_tok.opaque) or \
+                        (("__" in key or not key.isidentifier()) and _PLACEHOLDER.search(key)):
                     continue
                 k = key.replace("-", "_") if dash and not path else key
                 if k not in fields:
-                    yield written, cls, stage, path + [key], sub.key_tok or sub.tok, cur, spec
+                    yield written, cls, stage, path + [key], at(sub), cur, spec, (id(opt), tuple(path))
                 elif fields[k] in classes and stage == "parse" and len(path) + 1 < _MAX_CONFIG_DEPTH:
                     todo.append((sub, fields[k], path + [key]))
 
@@ -922,17 +958,45 @@ def _config_key_releases(option: str, path: list, stage: str, but: str) -> list:
     return out
 
 
+#: unknown keys of one value and nesting level reported one by one (each at its key, with its close matches);
+#: the rest are named in one more finding (a 318 KB `--compilation-config` of 20,000 unknown keys made 20,000
+#: findings, 12 MB of output, hostile-input test rw26/h)
+_KEYS_REPORTED = 5
+#: keys the summary finding names
+_KEYS_NAMED = 5
+
+
 def _config_key_hits(launch, info, error: bool) -> list:
     out = []
-    for option, cls, stage, path, tok, holder, spec in _unknown_config_keys(launch, info):
+    # group -> [keys, (unused), keys named in the summary, option, holder, is_error, forbid, stage,
+    # the first key not reported by itself (where the summary is)]
+    groups: dict = {}
+    for option, cls, stage, path, tok, holder, spec, group in _unknown_config_keys(launch, info):
         forbid = spec["classes"][holder]["extra"] == "forbid"
-        others = _config_key_releases(option, path, stage, info.version)
         # an error: the release that runs is known and stops while it reads its arguments
         is_error = info.pinned and not info.approximate and forbid and stage == "parse"
         if is_error != error:
             continue
+        seen = groups.get(group)
+        if seen is not None and seen[0] >= _KEYS_REPORTED and not info.approximate:
+            seen[0] += 1  # (past the keys reported one by one: counted and named, no per-key work)
+            if seen[8] is None:
+                seen[8] = tok
+            if len(seen[2]) < _KEYS_NAMED:
+                seen[2].append(".".join(path))
+            continue
+        others = _config_key_releases(option, path, stage, info.version)
         if info.approximate and (others or info.approximate == "unreleased"):
             continue  # another release's table: the release that runs may have the key
+        if seen is None:
+            seen = groups[group] = [0, None, [], option, holder, is_error, forbid, stage, None]
+        seen[0] += 1
+        if seen[0] > _KEYS_REPORTED:
+            if seen[8] is None:
+                seen[8] = tok
+            if len(seen[2]) < _KEYS_NAMED:
+                seen[2].append(".".join(path))
+            continue
         dotted, key = ".".join(path), path[-1]
         fields = list(spec["classes"][holder]["fields"])
         where = f"; it is a key in vLLM {_span(others)}" if others else hint(key, fields)
@@ -951,6 +1015,22 @@ def _config_key_hits(launch, info, error: bool) -> list:
                    f"release pdlint knows, which refuses to start with it (\"Unexpected keyword argument\"; "
                    f"0.9.2-0.11.0 drop unknown keys){where}; {_PIN}")
         out.append(VHit(msg, tok))
+    for count, _, named, option, holder, is_error, forbid, stage, at in groups.values():
+        if count <= _KEYS_REPORTED:
+            continue
+        more = count - _KEYS_REPORTED
+        names = ", ".join(named) + (f" and {more - len(named)} more" if more > len(named) else "")
+        if is_error:
+            then = f"vLLM {info.version} refuses to start"
+        elif not forbid:
+            then = "pydantic drops them without a word"
+        elif stage == "engine":
+            then = "the server stops when vLLM builds its engine config"
+        else:
+            then = f"vLLM {info.version}, the newest release pdlint knows, refuses to start with them; {_PIN}"
+        out.append(VHit(f"{option}: {more} more key{'s' * (more > 1)} vLLM {info.version}'s {holder} does not have "
+                        f"besides the {_KEYS_REPORTED} reported by themselves: {names} ({count} unknown keys of "
+                        f"{holder} in this value; {then})", at))
     return out
 
 
@@ -977,7 +1057,10 @@ def _config_key_hits(launch, info, error: bool) -> list:
           "release pinned, or a release that drops unknown keys (0.9.2-0.11.0: pydantic dataclasses without "
           "`extra=\"forbid\"`), or for `--speculative-config` (a dict refused only when the engine config is "
           "built), it is VLLM045 (a warning). Options whose value may also be a dict "
-          "(`--override-pooler-config` before 0.11.0, `--quantization-config`) are not judged.")
+          "(`--override-pooler-config` before 0.11.0, `--quantization-config`) are not judged. The first five "
+          "unknown keys of one value (a JSON argument, or the dotted arguments of one option, which vLLM merges) "
+          "and nesting level are reported each at its key; the rest in one more finding that names the next five "
+          "and counts them (keys of a JSON value over 64 KB are reported at the value).")
 def _config_unknown_key(launch, info):
     if not _judged(launch, info) or info.dynamo:
         return None
@@ -1005,7 +1088,8 @@ def _config_unknown_key(launch, info):
            "(scripts/gen_vllm_config_fields.py)",
     notes="A pinned release that refuses the key while reading its arguments is VLLM044 (an error). Where the "
           "release pinned has no table of its own, a key another release has is not reported. vLLM 0.33.0 reads "
-          "`-` as `_` in `--speculative-config` keys (`num-speculative-tokens`).")
+          "`-` as `_` in `--speculative-config` keys (`num-speculative-tokens`). As for VLLM044, five unknown keys "
+          "of one value and nesting level are reported by themselves, the rest in one more finding.")
 def _config_key_warning(launch, info):
     if not _judged(launch, info) or info.dynamo:
         return None

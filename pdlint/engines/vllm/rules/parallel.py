@@ -282,7 +282,8 @@ def lmcache_pd(launch, info: VllmInfo) -> Optional[str]:
            "`nixl_peer_*_port` the older names)",
     notes="Found in shengyan-chen/lmcache-ascend-deploy (GLM-5.1 1p1d: eight ports for tensor parallel size 16, "
           "field test rw23/a). Not reported when the PD backend is off (the lists are read by it only), nor when "
-          "a size or a list is a value pdlint cannot see.")
+          "a size or a list is a value pdlint cannot see. In a config file of more than 20,000 YAML nodes the "
+          "list is reported at its key's line.")
 def _lmcache_ports_short(launch, info):
     if not isinstance(info, VllmInfo) or not info.lmcache_ports or not any("LMCache" in c for c in _conns(info)):
         return None
