@@ -91,3 +91,16 @@ def test_a_makefile_include_is_quiet_when_nothing_it_may_set_is_read(scratch):
     assert [f for f in report["findings"] if f["code"] == "PD014"] == []
     _, report = scratch.lint("--", "c/Makefile", "d/Makefile")
     assert _found(report) == []
+
+
+def test_a_simply_expanded_self_reference_is_its_value_then(scratch):
+    # rw26/h notes: `E := sgl` / `E := $(E)ang` is `sglang` in GNU make; read at the recipe it was a value pdlint
+    # cannot see ("make-var-Eang"), and the launch was no launch at all
+    scratch.write("Makefile", "E := sgl\nE := $(E)ang\nprefill:\n\tpython3 -m $(E).launch_server --model-path m "
+                              "--disaggregation-mode prefill --enable-linear-replayssm-spec\n")
+    _, report = scratch.lint("--", "Makefile")
+    assert [f["code"] for f in report["findings"]] == ["SGL101"]
+    # a recursively expanded one still refers to itself (make stops there): not a launch pdlint builds
+    scratch.write("Makefile", "E = sgl\nE = $(E)ang\nprefill:\n\tpython3 -m $(E).launch_server --model-path m\n")
+    _, report = scratch.lint("--", "Makefile")
+    assert report["launches"] == []

@@ -334,6 +334,10 @@ class _Parser:
 
     @staticmethod
     def assign(variables: dict, name: str, op: str, value: TStr, unknown: bool) -> None:
+        if op in (":=", "::=", ":::=") and not unknown and "$" in value.text:
+            # simply expanded: the value's references are expanded now (`E := sgl`, `E := $(E)ang` is `sglang`;
+            # read later, the self-reference was a value pdlint cannot see: rw26/h notes)
+            value = _expand(value, variables, 0)
         if unknown or op == "!=":  # a branch pdlint cannot tell is taken; the output of a shell command
             variables[name] = None
         elif op == "+=":
