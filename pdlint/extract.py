@@ -1859,9 +1859,19 @@ class Extractor:
                         else None
                     launch.meta["role_how"] = s.role_how
             found += new
-        for where, started, ran, *argo in cut:
-            if argo:
+        for where, started, ran, kind, name in cut:
+            if kind == "argo":
                 self.argo_cut(job, where, started, ran)
+                continue
+            if started > yaml_shell.GITHUB_MAX_JOBS:  # (rw26/h item 8: 16,000 combinations read as 16 runs)
+                self.unchecked(where, f"this job's matrix produces {started} combinations, more than the "
+                                      f"{yaml_shell.GITHUB_MAX_JOBS} GitHub starts for one matrix: GitHub refuses the "
+                                      f"workflow (\"Strategy for job '{name}' produced {started} configurations which "
+                                      f"exceeds the maximum of {yaml_shell.GITHUB_MAX_JOBS} configurations\"); pdlint "
+                                      f"ran its steps for {ran} of them, the others were not checked",
+                               f"split the job so that one matrix produces at most {yaml_shell.GITHUB_MAX_JOBS} "
+                               f"combinations (GitHub's bound), and at most {yaml_shell.MAX_MATRIX} for pdlint to "
+                               f"check them all", job)
                 continue
             self.unchecked(where, f"this job's matrix starts {started} combinations; pdlint ran its steps for {ran} "
                                   f"of them (each value of each key, and each pair of values, at least once where "

@@ -194,10 +194,13 @@ class Pair:
         p_runs = {p.meta.get("env_run") for p in ps}
         d_runs = {d.meta.get("env_run") for d in ds}
         models = model_roles(list(ps) + list(ds)) if len(ps) > 1 or len(ds) > 1 else {}
+        runs = matrix_runs(list(ps) + list(ds))
         out = []
         for p in ps:
             for d in ds:
                 if not _one_run(p.meta.get("env_run"), d.meta.get("env_run"), p_runs, d_runs):
+                    continue
+                if runs and _other_runner(runs.get(id(p)), runs.get(id(d))):  # (two runners of a job matrix)
                     continue
                 if sequential(p, d):  # one loop iteration's servers, ended (`pkill -f "vllm serve"`) before the next
                     continue
@@ -841,7 +844,8 @@ def pair_launches(launches: list) -> list:
             objects = object_roles([l for l in d.servers if l.engine == eng])
             models = model_roles([l for l in d.servers if l.engine == eng])
             named = _named_together(d.links)  # (a router that names both pairs them, whatever they serve)
-            apart = lambda p, q: sequential(p.launch, q.launch) or \
+            runs = matrix_runs([l for l in d.servers if l.engine == eng])
+            apart = lambda p, q: matrix_apart(p, q, runs) or sequential(p.launch, q.launch) or \
                 other_configuration(p.launch, q.launch, arms) or other_object(p.launch, q.launch, objects) or \
                 (other_model(p.launch, q.launch, models) and (id(p.launch), id(q.launch)) not in named)  # noqa: E731
             combos = [(p, q) for p in ps for q in ds if not apart(p, q) and routed(p.launch, q.launch)]
@@ -1407,16 +1411,76 @@ def unique_servers(servers: list) -> list:
 
 def unpaired(deps: list) -> list:
     """The prefill and decode servers that have no server of the other role and the same engine in their
-    deployment: no pair rule checked them (the coverage summary counts them; a repository may hold one
-    role's launches only, or two halves pdlint did not join)."""
+    deployment (a run of a job matrix: none but runs of the same job's other combinations, :func:`matrix_runs`):
+    no pair rule checked them (the coverage summary counts them; a repository may hold one role's launches only,
+    or two halves pdlint did not join)."""
     out = []
     for d in deps:
-        have = {(pair_role(l), l.engine) for l in d.servers}
+        runs = matrix_runs(d.servers)
+        have: dict = {}  # (role, engine) -> the runs of its servers (None: not of a matrix)
+        jobs: dict = {}  # (role, engine) -> the matrix jobs of its servers
+        for l in d.servers:
+            r = runs.get(id(l))
+            have.setdefault((pair_role(l), l.engine), set()).add(r)
+            if r is not None:
+                jobs.setdefault((pair_role(l), l.engine), set()).add(r[:2])
         for l in d.servers:
             role = pair_role(l)
-            if role in ("prefill", "decode") and (_OTHER[role], l.engine) not in have:
+            if role not in ("prefill", "decode"):
+                continue
+            others = have.get((_OTHER[role], l.engine), set())
+            r = runs.get(id(l))
+            if not others:
                 out.append(l)
+            elif r is not None and None not in others and r not in others and \
+                    jobs.get((_OTHER[role], l.engine), set()) == {r[:2]}:
+                out.append(l)  # (only other combinations of its own job)
     return out
+
+
+def _other_runner(a: Optional[tuple], b: Optional[tuple]) -> bool:
+    """Are two runs (:func:`matrix_runs`) two combinations of one job matrix (never one runner)?"""
+    return a is not None and b is not None and a[:2] == b[:2] and a != b
+
+
+def matrix_runs(servers: list) -> dict:
+    """``id(server)`` -> its run of a GitHub Actions job matrix (``meta['matrix_run']``: the job and the values
+    of its matrix keys that do not name the roles, :func:`pdlint.formats.yaml_shell.matrix_plan`), less the keys
+    whose values no prefill run shares with a decode run of the job here (a key that decides the role in the
+    script: `node: [0, 1]`).  Each combination of a matrix is a runner of its own: two runs of one job that
+    differ elsewhere never serve together (rw26/h item 8: the one decode run kept of `role x 16 models` was
+    paired with every other model's prefill, 15 false SGL821)."""
+    jobs: dict = {}
+    for l in servers:
+        run = l.meta.get("matrix_run")
+        role = pair_role(l)
+        if run is None or role not in ("prefill", "decode"):
+            continue
+        vals = jobs.setdefault((l.path, run[0]), {}).setdefault(role, {})
+        for k, v in run[1]:
+            vals.setdefault(k, set()).add(v)
+    if not jobs:
+        return {}
+    out: dict = {}
+    for l in servers:
+        run = l.meta.get("matrix_run")
+        if run is None or pair_role(l) not in ("prefill", "decode"):
+            continue
+        by_role = jobs[(l.path, run[0])]
+        p, d = by_role.get("prefill", {}), by_role.get("decode", {})
+        out[id(l)] = (l.path, run[0], tuple((k, v) for k, v in run[1] if p.get(k, set()) & d.get(k, set())))
+    return out
+
+
+def matrix_apart(p: "Instance", q: "Instance", runs: dict) -> bool:
+    """Does every launch (each variant) of one instance run on a runner of a job matrix that runs none of the
+    other's (:func:`matrix_runs`)?"""
+    if not runs:
+        return False
+    a = {runs.get(id(l)) for l in p.variants or [p.launch]}
+    b = {runs.get(id(l)) for l in q.variants or [q.launch]}
+    return all(_other_runner(x, y) for x in a for y in b) if len(a) * len(b) <= 4096 else \
+        (None not in a and None not in b and len({x[:2] for x in a | b}) == 1 and not a & b)
 
 
 _OTHER = {"prefill": "decode", "decode": "prefill"}

@@ -242,9 +242,9 @@ def scripts(doc: TStr, docs: list, skip: set, ansible=None, cut: Optional[list] 
     ids of nodes (containers) another adapter reads; ``ansible``: the variables Ansible gives the file's
     tasks from other files (``ansible.role()``: a role's defaults, the plays that apply it and its vars,
     lowest first; ``ansible.play(ref)``: (the inventory's, the ``vars_files:``) variables of a play in
-    the file), each a dict name -> TStr.  ``cut`` gets ``(where, started, run)`` of each job matrix whose
-    combinations were not all run (:data:`MAX_MATRIX`), ``(where, started, run, "argo")`` of each Argo template
-    whose runs were not all walked (:data:`pdlint.formats.argo.MAX_RUNS`)."""
+    the file), each a dict name -> TStr.  ``cut`` gets ``(where, started, run, "matrix", job)`` of each job matrix
+    whose combinations were not all run (:data:`MAX_MATRIX`), ``(where, started, run, "argo", "")`` of each Argo
+    template whose runs were not all walked (:data:`pdlint.formats.argo.MAX_RUNS`)."""
     out: list = []
     stream = None
     for di, d in enumerate(docs):
@@ -270,7 +270,7 @@ def scripts(doc: TStr, docs: list, skip: set, ansible=None, cut: Optional[list] 
         if cut is not None:
             cut += walker.matrix_cut
     if stream is not None and cut is not None:
-        cut += [(c.where, c.started, c.ran, "argo") for c in stream.cuts]
+        cut += [(c.where, c.started, c.ran, "argo", "") for c in stream.cuts]
     return out
 
 
@@ -289,7 +289,9 @@ class _Walker:
         self.operators: dict = {}
         self.setup_pins: dict = {}  # a SkyPilot task's setup installs these releases for its run
         self.ansible = None  # (see scripts())
-        self.matrix_cut: list = []  # (where, combinations started, combinations run) of matrices cut short
+        # (where, combinations started, combinations run, "matrix", job) of matrices cut short
+        self.matrix_cut: list = []
+        self.matrix_run: Optional[tuple] = None  # (job, values of its non-role matrix keys) of the run walked
         self.argo = None  # (argo.Stream, document index) of an Argo object: its templates' runs
         self.call = ""  # the Argo step / task whose run of the template is walked
 
@@ -313,16 +315,21 @@ class _Walker:
                     self.exprs = {**outer, **named_values(self.doc, yt.get(r, "vars"))}
                 elif self.dia == "github" and len(path) == 2 and path[0] == "jobs":
                     matrix = yt.get(yt.get(r, "strategy"), "matrix")
-                    combos, total = matrix_runs(self.doc, matrix)
+                    combos, total, runs = matrix_plan(self.doc, matrix)
                     if total > len(combos):  # said at the matrix: the other runs were not checked
                         at = yt.deref(matrix).node.start
-                        self.matrix_cut.append((self.doc[at:at + 1], total, len(combos)))
+                        self.matrix_cut.append((self.doc[at:at + 1], total, len(combos), "matrix", str(path[1])))
                     if combos:
                         # the job once per combination of its matrix, as the runner starts it (field test rw22/a:
-                        # `role: [prefill, decode]` with `--disaggregation-mode ${{ matrix.role }}` was PD021)
-                        for combo in combos:
-                            self.exprs = {**outer, **combo}
-                            self._map(r, path, env, names, image)
+                        # `role: [prefill, decode]` with `--disaggregation-mode ${{ matrix.role }}` was PD021),
+                        # each run a runner of its own (pairing.matrix_apart)
+                        try:
+                            for combo, run in zip(combos, runs):
+                                self.exprs = {**outer, **combo}
+                                self.matrix_run = (str(path[1]), run)
+                                self._map(r, path, env, names, image)
+                        finally:
+                            self.matrix_run = None
                         return
                 elif self.argo is not None and len(path) >= 2 and path[-2] == "templates" and \
                         isinstance(path[-1], int) and path[:-2] in (("spec",), ("spec", "workflowSpec")) and \
@@ -477,6 +484,8 @@ class _Walker:
         meta = {"image": image.text} if image is not None and not image.opaque else {}
         if self.setup_pins and path[:1] == ("run",):
             meta["installed_pins"] = self.setup_pins
+        if self.matrix_run is not None:
+            meta["matrix_run"] = self.matrix_run
         if unit:
             meta["unit_suffix"] = unit  # (a Markdown section: its blocks are one deployment, other sections others)
             meta["markdown_block"] = True
@@ -672,18 +681,35 @@ def matrix_combinations(doc: TStr, matrix) -> list:
 
 
 def matrix_runs(doc: TStr, matrix) -> tuple:
-    """``(combinations, how many the runner starts)`` of a GitHub Actions ``strategy.matrix``: the product of
-    its lists of scalars less ``exclude:`` entries, then each ``include:`` entry added to every combination of
-    the product whose values it does not change (its other keys may overwrite what an earlier entry added), or a
-    combination of its own when it fits none - later entries are not added to those (GitHub's documented
-    expansion; field test rw23/h: an include-only matrix kept its last entry only).  Past :data:`MAX_MATRIX`
-    the combinations kept are those that bring a value of a key no earlier one has, then the first others
-    (`role: [decode, prefill]` with 16 shards: the product's first 16 are all decode).  A key whose value is not
-    a list of scalars (an expression, a list of mappings) is left out (its expression stays a value pdlint
-    cannot see)."""
+    """``(combinations, how many the runner starts)`` of a GitHub Actions ``strategy.matrix``
+    (:func:`matrix_plan`)."""
+    combos, total, _ = matrix_plan(doc, matrix)
+    return combos, total
+
+
+def matrix_plan(doc: TStr, matrix) -> tuple:
+    """``(combinations, how many the runner starts, the run of each)`` of a GitHub Actions ``strategy.matrix``:
+    the product of its lists of scalars less ``exclude:`` entries, then each ``include:`` entry added to every
+    combination of the product whose values it does not change (its other keys may overwrite what an earlier
+    entry added), or a combination of its own when it fits none - later entries are not added to those (GitHub's
+    documented expansion; field test rw23/h: an include-only matrix kept its last entry only).  A value of an entry
+    that is a mapping is flattened as the matrix's lists of mappings are (``cfg: {role: prefill}``: ``cfg.role``)
+    and compared whole (every sub-key equal), as GitHub compares objects; an entry with a value pdlint cannot
+    flatten (a list, a mapping in a mapping) for a matrix key is a combination of its own (whether it fits is not
+    known), such a value opaque (rw26/h item 12: an include's ``cfg: {role: prefill, ...}`` was dropped, its
+    ``extra`` merged into the decode combination).  Past :data:`MAX_MATRIX` the combinations kept are those that
+    bring a value of a key no earlier one has, then the first others (`role: [decode, prefill]` with 16 shards: the
+    product's first 16 are all decode), each kept combination of the other keys with every value of a key whose
+    values name the roles (:func:`_role_keys`: rw26/h item 8, of `role x 16 models` 15 prefill runs and 1 decode
+    were kept).  A key whose value is not a list of scalars or of mappings (an expression) is left out (its
+    expression stays a value pdlint cannot see).
+
+    The run of a combination (``meta['matrix_run']`` of its launches, :func:`pdlint.pairing.matrix_apart`): the
+    values of its matrix keys other than the role keys; each combination is a runner of its own, so two runs
+    whose values differ there never serve together."""
     import itertools
     if matrix is None or not isinstance(yt.deref(matrix).node, yt.YMap):
-        return [], 0
+        return [], 0, []
     keys: list = []
     for name, v in yt.map_items(matrix):
         if name in ("include", "exclude"):
@@ -700,6 +726,10 @@ def matrix_runs(doc: TStr, matrix) -> tuple:
     total = 1 if keys else 0
     for _, vals in keys:
         total *= len(vals)
+    roles = _role_keys(keys)
+    if total > MAX_MATRIX_PRODUCT:
+        # (only the product's first ones are computed: the role keys last, so that they hold every role)
+        keys = [k for k in keys if k[0] not in roles] + [k for k in keys if k[0] in roles]
 
     def flat(combo) -> dict:
         out: dict = {}
@@ -712,38 +742,131 @@ def matrix_runs(doc: TStr, matrix) -> tuple:
 
     product = itertools.product(*(vals for _, vals in keys)) if keys else iter(())
     originals = [flat(combo) for combo in itertools.islice(product, MAX_MATRIX_PRODUCT)]
-    names = list(dict.fromkeys(k for c in originals for k in c))
+    tops = [name for name, _ in keys]  # (the matrix's own keys: an entry may not change their values)
 
-    def entry(item) -> dict:
-        return {k: yt.scalar_tstr(doc, v) for k, v in yt.map_items(item)
-                if isinstance(yt.deref(v).node, yt.YScalar)} if isinstance(yt.deref(item).node, yt.YMap) else {}
+    def sig(c: dict) -> dict:  # matrix key -> its value, a mapping's whole (an include adds other keys only)
+        out: dict = {}
+        for k, v in c.items():
+            out.setdefault(_top(k, tops), set()).add((k, v.text))
+        return {top: frozenset(vals) for top, vals in out.items()}
 
-    excludes = [ex for ex in (entry(i) for i in yt.seq_items(yt.get(matrix, "exclude"))) if ex]
-    for ex in excludes:
-        kept = [c for c in originals if not all(k in c and c[k].text == v.text for k, v in ex.items())]
+    sigs = [sig(c) for c in originals]
+
+    def fits(i: int, ent: dict) -> bool:  # (an include's other keys are added)
+        return all(sigs[i].get(top) == vals for top, vals in ent.items() if top in tops)
+
+    def matches(i: int, ent: dict) -> bool:  # (an exclude names matrix keys only)
+        return all(top in tops and sigs[i].get(top) == vals for top, vals in ent.items())
+
+    excludes = [ex for ex in (_entry(doc, i) for i in yt.seq_items(yt.get(matrix, "exclude"))) if ex[0]]
+    for ex, opaque in excludes:
+        if any(_top(k, tops) in tops for k in opaque):  # (a value pdlint cannot compare: the runs are kept)
+            continue
+        esig = sig(ex)
+        kept = [i for i in range(len(originals)) if not matches(i, esig)]
         total -= len(originals) - len(kept)
-        originals = kept
-    original = set(names)
+        originals, sigs = [originals[i] for i in kept], [sigs[i] for i in kept]
     added: list = []
     includes = list(yt.seq_items(yt.get(matrix, "include")))
     total += max(0, len(includes) - MAX_MATRIX_PRODUCT)  # (entries past the bound: runs not made)
-    for inc in (entry(i) for i in includes[:MAX_MATRIX_PRODUCT]):
+    for inc, opaque in (_entry(doc, i) for i in includes[:MAX_MATRIX_PRODUCT]):
         if not inc:
             continue
-        fits = [c for c in originals if all(k in c and c[k].text == v.text for k, v in inc.items() if k in original)]
-        for c in fits:
-            c.update({k: v for k, v in inc.items() if k not in original})
-        if not fits:
+        isig = sig(inc)
+        # (a matrix key's value pdlint cannot flatten: whether it fits is not known, a combination of its own)
+        fit = [] if any(_top(k, tops) in tops for k in opaque) else \
+            [c for i, c in enumerate(originals) if fits(i, isig)]
+        for c in fit:
+            c.update({k: v for k, v in inc.items() if _top(k, tops) not in tops})
+        if not fit:
             added.append(dict(inc))
             total += 1
     combos = originals + added
+    role_names = {k for c in combos for k in c if _top(k, tops) in roles}
+    runs = [tuple(sorted((k, c[k].text) for k in c if _top(k, tops) in tops and k not in role_names))
+            for c in combos]
     if len(combos) > MAX_MATRIX:  # the combinations that bring the most values not yet run, first
         from pdlint.formats.choose import most_varied
-        combos = [combos[i] for i in most_varied([{(k, v.text) for k, v in c.items()} for c in combos], MAX_MATRIX)]
+        keep = most_varied([{(k, v.text) for k, v in c.items()} for c in combos], MAX_MATRIX,
+                           runs if roles else None)
+        combos, runs = [combos[i] for i in keep], [runs[i] for i in keep]
     every = list(dict.fromkeys(k for c in combos for k in c))
-    # (a key of some combinations only is the empty string in the others, as the runner evaluates it)
-    return ([{f"matrix.{k}": c[k] if k in c else _empty_at(doc, matrix) for k in every} for c in combos],
-            max(total, len(combos)))
+
+    def value(c: dict, k: str) -> TStr:
+        if k in c:
+            return c[k]
+        # (a key of some combinations only is the empty string in the others, as the runner evaluates it; one
+        # under a value pdlint could not flatten is that value's: unknown)
+        at = k.find(".")
+        while at > 0:
+            v = c.get(k[:at])
+            if v is not None and v.opaque:
+                return v
+            at = k.find(".", at + 1)
+        return _empty_at(doc, matrix)
+    return [{f"matrix.{k}": value(c, k) for k in every} for c in combos], max(total, len(combos)), runs
+
+
+#: GitHub's bound on the jobs of one matrix: a workflow whose matrix produces more is refused ("Strategy for
+#: job 'NAME' produced N configurations which exceeds the maximum of 256 configurations")
+GITHUB_MAX_JOBS = 256
+
+
+def _top(k: str, tops: list) -> str:
+    """The matrix key a flattened key ``k`` (``cfg.role``) is under (``cfg``), else ``k``."""
+    if k in tops:
+        return k
+    head = k.split(".", 1)[0]
+    return head if head in tops else k
+
+
+def _role_keys(keys: list) -> set:
+    """The matrix keys whose values name the roles: each value (or one flattened key of each mapping value)
+    names prefill or decode (:func:`pdlint.formats.crd.role_of_name`), and both are named."""
+    out = set()
+    for name, vals in keys:
+        if len(vals) < 2:
+            continue
+        subs = list(dict.fromkeys(k for v in vals if isinstance(v, dict) for k in v)) if isinstance(vals[0], dict) \
+            else [None]
+        for sub in subs:
+            named = [crd.role_of_name((v.get(sub).text if v.get(sub) is not None else "") if sub else v.text)
+                     for v in vals]
+            if all(named) and {"prefill", "decode"} <= set(named):
+                out.add(name)
+                break
+    return out
+
+
+def _entry(doc: TStr, item) -> tuple:
+    """``(flattened values, the opaque ones' keys)`` of an ``include:`` / ``exclude:`` entry: its scalars as
+    they are, the scalars of a mapping value as ``KEY.SUB``; a value pdlint cannot flatten (a list, a mapping in a
+    mapping) is an opaque word named ``matrix.KEY``."""
+    if not isinstance(yt.deref(item).node, yt.YMap):
+        return {}, set()
+    out: dict = {}
+    opaque: set = set()
+    for k, v in yt.map_items(item):
+        if not isinstance(k, str):
+            continue
+        node = yt.deref(v).node
+        if isinstance(node, yt.YScalar):
+            out[k] = yt.scalar_tstr(doc, v)
+            continue
+        if isinstance(node, yt.YMap):
+            for sub, x in yt.map_items(v):
+                if not isinstance(sub, str):
+                    continue
+                if isinstance(yt.deref(x).node, yt.YScalar):
+                    out[f"{k}.{sub}"] = yt.scalar_tstr(doc, x)
+                else:
+                    out[f"{k}.{sub}"] = _opaque_at(doc[yt.deref(x).node.start:yt.deref(x).node.start + 1],
+                                                   "{{matrix." + f"{k}.{sub}" + "}}")
+                    opaque.add(f"{k}.{sub}")
+            continue
+        out[k] = _opaque_at(doc[node.start:node.start + 1], "{{matrix." + k + "}}")
+        opaque.add(k)
+    return out, opaque
 
 
 def _empty_at(doc: TStr, ref) -> TStr:
