@@ -2274,7 +2274,7 @@ class Extractor:
                 # scripts: eight errors in the field compare); `--strict` fails on both
                 message += "; the launches after it were not evaluated"
             elif code == "PD-SHELL-ABORT" and o is not None and _ENGINE_WORDS.search(where.text, index):
-                message += "; what follows was not evaluated, and it names an engine (a launch built there was not seen)"
+                message += "; what follows was not evaluated, and it holds launch words (a launch built there was not seen)"
             self.problem_at(rule, where, index, message)
 
         unread_sources: list = []  # (word, name): `source FILE` of a file not in the repository (a deploy host's)
@@ -3213,8 +3213,9 @@ def _placeholder_gaps(doc: TStr, placeholders: list, launches: list) -> None:
 
 #: an engine's name or a PD setting: words a launch the shell builds from pieces still holds (`E=sgl; E=${E}ang`,
 #: `python3 -m $E.launch_server`: no launcher pdlint's text search finds)
-_ENGINE_WORDS = re.compile(r"launch_server|vllm|sglang|trtllm|tensorrt_llm|dynamo|disaggregation|kv.role|kv.transfer",
-                           re.I)
+_ENGINE_WORDS = re.compile(r"launch_server|(?<![\w/.-])serve\b|trtllm-serve|disaggregation|kv.role|kv.transfer", re.I)
+# (not an engine's bare name: `rm -f /tmp/vllm_*.log` after a stop is no launch - field compare,
+# littlemex/disaggregated-inference-with-nixl-over-aws-efa's run_experiment.sh)
 
 
 MAX_SOURCE_SIBLINGS = 32  # other files a computed `source` name may take, tried as values of its variable
@@ -3231,7 +3232,7 @@ def _limit_matters(index: int, serial: int, doc: TStr, cmds: list, sourced: list
     (SemiAnalysisAI/InferenceX's run_benchmark_serving option parser) cost no launch.  A hostile script's
     limits stay reported: before or among its launches, with launch text after them, or in a text with launch
     text that launched nothing.  An evaluation that stopped altogether (``abort``) is reported when what it did
-    not reach names an engine or a PD setting at all: a launch the shell builds from pieces holds no launch text
+    not reach holds launch words (a launcher module, `serve`, a PD setting): a launch the shell builds from pieces holds no launch text
     (rw26/h item 1: a doubling loop before such launches left the file "no launch text found", exit 0 with
     `--strict`)."""
     from pdlint.coverage import has_launch_text
