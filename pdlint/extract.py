@@ -104,6 +104,14 @@ def _merged_unless_ignored(groups, where) -> list:
     return out
 
 
+def _unread_include(what: str, name: str, outside: bool, unset: list) -> str:
+    """PD014's message for an include / import pdlint did not read while the recipes read names no file sets."""
+    shown = ", ".join(unset[:5]) + (f" and {len(unset) - 5} more" if len(unset) > 5 else "")
+    return (f"{what} {name} is {'not in the repository' if outside else 'not a file pdlint can read'}: the recipes "
+            f"read {shown}, which no file pdlint read sets, so their values were not checked: keep the file in the "
+            f"repository, or give them with `--var NAME=VALUE`")
+
+
 def _no_values_note(res) -> str:
     """What a render failure of a chart that ships no values.yaml is likely to be: values missing, as `helm
     template` would fail without them too (AI-Hypercomputer/gpu-recipes' a3mega charts, field test rw26/a:
@@ -2052,13 +2060,8 @@ class Extractor:
         found, variables = justfile.recipes(TStr.from_source(src), imported, self.shell_env(job))
         unset = justfile.unset_names(found, variables)
         for name, outside in refused if unset else ():
-            shown = ", ".join(f"'{n}'" for n in unset[:5]) + (f" and {len(unset) - 5} more" if len(unset) > 5 else "")
-            self.outside_reference(name, f"imported justfile {name.text} is "
-                                         f"{'not in the repository' if outside else 'not a file pdlint can read'}: "
-                                         f"the recipes read {shown}, which no file pdlint read sets, so their values "
-                                         f"were not checked: keep the file in the repository, or give them with "
-                                         f"`--var NAME=VALUE`")
-        left: dict = {}
+            self.outside_reference(name, _unread_include("imported justfile", name.text, outside,
+                                                         [f"'{n}'" for n in unset]))
         left: dict = {}
         called = justfile.calls(found, left)
         for name, (count, first) in sorted(left.items()):  # said at the first call not run
@@ -2148,12 +2151,8 @@ class Extractor:
         readings = makefile.variants(TStr.from_source(src), read, given, left, refused)
         from pdlint.coverage import has_launch_text
         for name, word, unset in refused if has_launch_text(src.text) else ():
-            shown = ", ".join(f"$({n})" for n in unset[:5]) + (f" and {len(unset) - 5} more" if len(unset) > 5 else "")
-            self.outside_reference(word, f"included makefile {name} is "
-                                         f"{'not in the repository' if self._outside(name, job) else 'not a file pdlint can read'}: "
-                                         f"the recipes read {shown}, which no file pdlint read sets, so their values "
-                                         f"were not checked: keep the file in the repository, or give them with "
-                                         f"`--var NAME=VALUE`")
+            self.outside_reference(word, _unread_include("included makefile", name, self._outside(name, job),
+                                                         [f"$({n})" for n in unset]))
         for count, via, at in left[:1]:  # said at the first run not built
             self.unchecked(at, f"{count} more run{'s' if count != 1 else ''} of recipes with other variables ({via} "
                                f"and later) {'were' if count != 1 else 'was'} not built: pdlint builds at most "
@@ -2274,7 +2273,8 @@ class Extractor:
                 # scripts: eight errors in the field compare); `--strict` fails on both
                 message += "; the launches after it were not evaluated"
             elif code == "PD-SHELL-ABORT" and o is not None and _ENGINE_WORDS.search(where.text, index):
-                message += "; what follows was not evaluated, and it holds launch words (a launch built there was not seen)"
+                message += ("; what follows was not evaluated, and it holds launch words (a launch built there was not "
+                            "seen)")
             self.problem_at(rule, where, index, message)
 
         unread_sources: list = []  # (word, name): `source FILE` of a file not in the repository (a deploy host's)
@@ -3232,7 +3232,8 @@ def _limit_matters(index: int, serial: int, doc: TStr, cmds: list, sourced: list
     (SemiAnalysisAI/InferenceX's run_benchmark_serving option parser) cost no launch.  A hostile script's
     limits stay reported: before or among its launches, with launch text after them, or in a text with launch
     text that launched nothing.  An evaluation that stopped altogether (``abort``) is reported when what it did
-    not reach holds launch words (a launcher module, `serve`, a PD setting): a launch the shell builds from pieces holds no launch text
+    not reach holds launch words (a launcher module, `serve`, a PD setting): a launch the shell builds from pieces
+    holds no launch text
     (rw26/h item 1: a doubling loop before such launches left the file "no launch text found", exit 0 with
     `--strict`)."""
     from pdlint.coverage import has_launch_text
