@@ -2869,10 +2869,14 @@ class Extractor:
             else:
                 hint = f"give the variables it reads their values in `[tool.pdlint.vars]` or `--var`, or {launcher}"
         else:
-            reason = f"`{_run_program(words, i)}` is not a launcher pdlint knows, so its arguments were not checked as " \
-                     f"a server's"
+            program = _run_program(words, i)
+            reason = f"`{program}` is not a launcher pdlint knows, so its arguments were not checked as a server's"
             hint = ("if it passes its arguments on to a server, call the server directly here, or check the script "
                     "it runs (pdlint checks a repository script called with literal role arguments)")
+            if program.endswith((".", "-", "_")):  # `python3 -m dynamo.{{ .Values.workload.framework }}` with no value
+                reason += " (its name ends where a value was written empty: a template value nothing set?)"
+                hint = ("give the value the name is made of in the values or variables pdlint reads (a values file, "
+                        "`--var`), or " + hint)
         start = prog.origin if prog.pieces else None
         spans: dict = {}  # (source path, line) -> [(start, end) character offsets of this command's words there]
         for w in words:

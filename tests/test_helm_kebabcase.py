@@ -77,3 +77,18 @@ def test_a_chart_without_values_that_fails_says_it_needs_its_values(scratch_git,
     scratch_git.write("chart/values.yaml", "job: {gpus: 0}\n")  # (a chart that has values: no such note)
     _, report = scratch_git.lint("chart")
     assert all("ships no values.yaml" not in f["message"] for f in report["findings"])
+
+
+def test_a_module_name_cut_short_by_an_empty_value_says_so(scratch_git, no_helm):
+    # gpu-recipes a3ultra: `python3 -m dynamo.{{ .Values.workload.framework }}` rendered with no value
+    scratch_git.write("chart/Chart.yaml", CHART)
+    scratch_git.write("chart/values.yaml", "workload: {}\n")
+    scratch_git.write("chart/templates/pod.yaml", "apiVersion: v1\nkind: Pod\nmetadata: {name: w}\nspec:\n"
+                      "  containers:\n    - name: w\n      command: [python3, -m, \"dynamo.{{ .Values.workload."
+                      "framework }}\", --disaggregation-mode, prefill]\n")
+    _, report = scratch_git.lint("chart")
+    (f,) = [f for f in report["findings"] if f["code"] == "PD020"]
+    assert "`python3 -m dynamo.`" in f["message"] and "written empty" in f["message"]
+    scratch_git.write("chart/values.yaml", "workload: {framework: bogus}\n")  # (a whole name: the usual words)
+    _, report = scratch_git.lint("chart")
+    assert all("written empty" not in f["message"] for f in report["findings"])
