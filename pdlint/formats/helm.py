@@ -484,8 +484,10 @@ class Renderer:
         self.defines = defines
         self.steps = 0
         self.depth = 0
-        self.missing: list = []  # the ``.Values`` paths read and not set, in read order (``missing_guard``)
-        self.guards: list = []  # (action, path): a branch of launch text not rendered as a value nothing sets
+        self.missing: list = []  # the ``.Values`` paths a test being evaluated read and no values file sets
+        self.testing = 0  # tests being evaluated (reads are recorded only then)
+        self.guards: list = []  # (action, path, lines): a branch of flags not rendered as its test read a value
+        # nothing sets (render_subset -> ChartResult.guards)
 
     # -- values ----------------------------------------------------------------
     def root_val(self) -> Val:
@@ -520,12 +522,18 @@ class Renderer:
                         out += self.render(body, dot, dict(scope))
                         break
                     mark = len(self.missing)
-                    v = self.value(self.pipeline(expr, dot, scope, act))
+                    self.testing += 1
+                    try:
+                        v = self.value(self.pipeline(expr, dot, scope, act))
+                    finally:
+                        self.testing -= 1
+                    missed = self.missing[mark] if len(self.missing) > mark else None
+                    del self.missing[mark:]  # (only a test's own reads are kept, and only while it is evaluated)
                     if _truthy(v):
                         out += self.render(body, v if n.kind == "with" else dot, dict(scope))
                         break
-                    if len(self.missing) > mark and _holds_flags(body, self.defines):
-                        self.guards.append((act, self.missing[mark], _lines(body)))
+                    if missed is not None and _holds_flags(body, self.defines):
+                        self.guards.append((act, missed, _lines(body)))
             elif n.kind == "range":
                 out += self.range(n, dot, scope)
         return out
@@ -649,12 +657,12 @@ class Renderer:
                 if cur.vpath is not None:
                     v.vpath = cur.vpath + (key,)
                 return v
-            if cur.vpath is not None:
+            if cur.vpath is not None and self.testing:
                 self.missing.append(cur.vpath + (key,))
             return Val(None)
         if py is None and cur.vpath is not None:  # `.Values.router.enabled` with no `router`: the path read
             path = cur.vpath + (key,)
-            if self.missing and self.missing[-1] == cur.vpath:
+            if self.testing and self.missing and self.missing[-1] == cur.vpath:
                 self.missing[-1] = path
             return Val(None, vpath=path)
         if isinstance(py, dict):
@@ -744,7 +752,8 @@ class _Lazy:
         for p in path:
             ref = yt.get(ref, p) if ref is not None else None
         if ref is None:
-            self.r.missing.append(path)
+            if self.r.testing:
+                self.r.missing.append(path)
             return Val(None, vpath=path)
         v = values_val(self.r.vdoc, ref)
         v.vpath = path
@@ -1931,7 +1940,7 @@ def render_subset(chart: str, read, overlay: Optional[SourceFile] = None, read_b
         res.failed = e
         return res
     for src, nodes in parsed:
-        r.missing, r.guards = [], []
+        r.missing, r.guards, r.testing = [], [], 0
         out = isolated(src, lambda: TStr.join(r.render(nodes, r.root_val(), {})))
         if out is not None:
             res.rendered.append(Rendered(src, out, "pdlint subset"))
