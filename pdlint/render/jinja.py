@@ -968,9 +968,9 @@ def switch_values(name: str) -> Optional[dict]:
 
 #: flags or role words in what a test guards: a variable it tests picks launch text (a role, a flag)
 _LAUNCH_WORDS = re.compile(r"(?<![\w-])--[A-Za-z]|prefill|decode|kv_producer|kv_consumer|kv_both", re.I)
-_BLOCK_END = re.compile(r"\{%-?\s*(?:endif|else|elif)\b")
+_BLOCK_END = re.compile(r"\{%[-+]?\s*(?:endif|else|elif)\b")
 #: the block tags a guard's body may nest (their ends do not end the guard: rw25/h item 9)
-_BLOCK_TAG = re.compile(r"\{%-?\s*(if|for|endif|endfor|else|elif)\b")
+_BLOCK_TAG = re.compile(r"\{%[-+]?\s*(if|for|endif|endfor|else|elif)\b")
 
 
 def _guards_launch_text(src, line: int, most: int = 64, test_on_line: bool = True) -> bool:
@@ -1025,8 +1025,6 @@ def _list_key(src, line: int, most: int = 200) -> Optional[str]:
     return None
 
 
-#: the block tags a branch may nest, and the ends of a branch (at depth 0)
-_BRANCH_TAG = re.compile(r"\{%[-+]?\s*(if|for|endif|endfor|else|elif)\b")
 _STMT_WORD = re.compile(r"\{%[-+]?\s*(\w+)")
 _ASSIGNED = re.compile(r"\{%[-+]?\s*(?:set|with)\s+([A-Za-z_]\w*)\s*=")
 #: what a branch writes that may be launch text: flags, role words, an include (its text)
@@ -1055,7 +1053,7 @@ def _branch(text: str, after: int) -> tuple:
     ``{% elif %}`` / ``{% endif %}`` (nested blocks skipped), at most :data:`MAX_BRANCH_CHARS`."""
     depth = 0
     stop = min(len(text), after + MAX_BRANCH_CHARS)
-    for m in _BRANCH_TAG.finditer(text, after, stop):
+    for m in _BLOCK_TAG.finditer(text, after, stop):
         word = m.group(1)
         if word in ("if", "for"):
             depth += 1
