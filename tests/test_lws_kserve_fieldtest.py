@@ -124,3 +124,158 @@ def test_double_quoted_escapes_are_placed():
         i = value.text.index(ch)
         o = value[i:i + 1].origin
         assert (o.line, o.column) == ((1, col) if ch not in "zw" else (2, col)), (ch, o)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# LeaderWorkerSet's injected variables (AI-Hypercomputer/gpu-recipes src/helm-charts/a4x/inference-templates/
+# lws-deployment/templates/lws-launcher.yaml: `RANK="${LWS_WORKER_INDEX:-0}"`, `SIZE="${LWS_GROUP_SIZE:-4}"`,
+# `--nnodes ${SIZE} --node-rank ${RANK}`).  LWS adds LWS_LEADER_ADDRESS, LWS_GROUP_SIZE and LWS_WORKER_INDEX to
+# every container (kubernetes-sigs/lws api/leaderworkerset/v1/leaderworkerset_types.go), listed in `env` or not.
+# ---------------------------------------------------------------------------------------------------------------
+
+LWS = """\
+apiVersion: leaderworkerset.x-k8s.io/v1
+kind: LeaderWorkerSet
+metadata:
+  name: sgl
+spec:
+  replicas: 1
+  leaderWorkerTemplate:
+    @SIZE@
+    leaderTemplate:
+      spec:
+        containers:
+          - name: leader
+            image: lmsysorg/sglang:v0.5.23
+            @ENV@
+            command: ["/bin/bash", "-c"]
+            args:
+              - |
+                SIZE="${LWS_GROUP_SIZE:-4}"
+                python3 -m sglang.launch_server --model-path /data/model --tp-size 16 \\
+                  --nnodes ${SIZE} --node-rank ${LWS_WORKER_INDEX:-0} --dist-init-addr ${LWS_LEADER_ADDRESS}:20000 \\
+                  --disaggregation-mode prefill
+    workerTemplate:
+      spec:
+        containers:
+          - name: worker
+            image: lmsysorg/sglang:v0.5.23
+            @ENV@
+            command: ["/bin/bash", "-c"]
+            args:
+              - |
+                SIZE="${LWS_GROUP_SIZE:-4}"
+                python3 -m sglang.launch_server --model-path /data/model --tp-size 16 \\
+                  --nnodes ${SIZE} --node-rank ${LWS_WORKER_INDEX:-0} --dist-init-addr ${LWS_LEADER_ADDRESS}:20000 \\
+                  --disaggregation-mode prefill
+"""
+
+#: gpu-recipes declares the size by a fieldRef to an annotation LWS does not set (its own is
+#: leaderworkerset.sigs.k8s.io/size); LWS writes its LWS_GROUP_SIZE over the container's entry
+#: (kubernetes-sigs/lws pkg/utils/pod/pod_utils.go addEnvVarsIfNotExists)
+GROUP_SIZE_ENV = ("env: [{name: LWS_GROUP_SIZE, valueFrom: {fieldRef: {fieldPath: "
+                  "\"metadata.annotations['leaderworkerset.sigs.k8s.io/group-size']\"}}}]")
+
+
+def _lws(size="size: 4", env=""):
+    return LWS.replace("@SIZE@", size).replace("@ENV@", env)
+
+
+def _argv(launch):
+    return dict(zip(launch["argv"], launch["argv"][1:]))
+
+
+def _codes(report):
+    return [f["code"] for f in report["findings"]]
+
+
+def test_a_defaulted_worker_index_is_not_rank_0_on_a_worker(scratch):
+    """Before: PD113 "this worker is given --node-rank 0, the rank its leader has" (the `:-0` default taken, as
+    if LWS_WORKER_INDEX were unset)."""
+    scratch.write("lws.yaml", _lws(env=GROUP_SIZE_ENV))
+    code, report = scratch.lint("lws.yaml")
+    assert "PD113" not in _codes(report) and code == 0
+    leader, worker = sorted(report["launches"], key=lambda l: l["line"])
+    assert _argv(leader)["--node-rank"] == "0"  # the leader's index is always 0
+    assert _argv(worker)["--node-rank"] == "$(LWS_WORKER_INDEX)"  # 1..size-1: one per worker pod
+    assert _argv(worker)["--dist-init-addr"].startswith("$(LWS_LEADER_ADDRESS)")  # not the empty default
+
+
+def test_a_literal_rank_0_on_the_worker_is_still_pd113(scratch):
+    scratch.write("lws.yaml", _lws().replace("--node-rank ${LWS_WORKER_INDEX:-0}", "--node-rank 0"))
+    _, report = scratch.lint("lws.yaml")
+    assert "PD113" in _codes(report)
+
+
+def test_another_kind_takes_the_default(scratch):
+    """Only a LeaderWorkerSet's pods get the variables: in a Deployment `${LWS_WORKER_INDEX:-0}` is 0."""
+    text = _lws().replace("kind: LeaderWorkerSet", "kind: Deployment")
+    scratch.write("dep.yaml", text)
+    _, report = scratch.lint("dep.yaml")
+    assert all(_argv(l).get("--node-rank") == "0" for l in report["launches"])
+
+
+def test_lws_group_size_is_the_size_of_the_same_object(scratch):
+    """size 3 and --tp-size 16: SGL201.  SGLang 0.5.23 oracle: `--tp-size 16 --nnodes 3 --node-rank 1
+    --dist-init-addr 10.0.0.1:20000 --disaggregation-mode prefill` -> REJECT: AssertionError: tp_size must be
+    divisible by number of nodes.  Before: no error, and "--nnodes $(LWS_GROUP_SIZE) (lws.yaml:15:17) ... write
+    the values into the file" (the text and place of the env entry)."""
+    scratch.write("lws.yaml", _lws("size: 3", GROUP_SIZE_ENV))
+    code, report = scratch.lint("lws.yaml")
+    sgl201 = [f for f in report["findings"] if f["code"] == "SGL201"]
+    assert code == 1 and len(sgl201) == 2  # the leader and the worker
+    assert "tp_size must be divisible by number of nodes" in sgl201[0]["message"]
+    assert report["coverage"]["undecided"] == 0
+
+
+def test_lws_group_size_fits(scratch):
+    """size 4 and --tp-size 16: oracle `--tp-size 16 --nnodes 4 --node-rank 1 ...` -> ACCEPT."""
+    scratch.write("lws.yaml", _lws("size: 4", GROUP_SIZE_ENV))
+    code, report = scratch.lint("lws.yaml")
+    assert "SGL201" not in _codes(report) and code == 0
+    assert all(_argv(l)["--nnodes"] == "4" for l in report["launches"])
+
+
+def test_a_fieldref_to_the_size_annotation_is_the_size(scratch):
+    env = ("env: [{name: NN, valueFrom: {fieldRef: {fieldPath: "
+           "\"metadata.annotations['leaderworkerset.sigs.k8s.io/size']\"}}}]")
+    scratch.write("lws.yaml", _lws("size: 3", env).replace('SIZE="${LWS_GROUP_SIZE:-4}"', 'SIZE="${NN:-4}"'))
+    _, report = scratch.lint("lws.yaml")
+    assert all(_argv(l)["--nnodes"] == "3" for l in report["launches"])
+    assert "SGL201" in _codes(report)
+
+
+def test_no_size_is_the_api_default_1(scratch):
+    scratch.write("lws.yaml", _lws("restartPolicy: None"))
+    _, report = scratch.lint("lws.yaml")
+    assert all(_argv(l)["--nnodes"] == "1" for l in report["launches"])
+
+
+def _text(capsys, *args):
+    from pdlint.cli import main
+    main(["check", "--no-cache", *args])
+    out = capsys.readouterr()
+    assert "Traceback" not in out.err
+    return out.out
+
+
+def test_a_size_pdlint_cannot_see_says_where_to_write_it(scratch, capsys):
+    """A size that is a template value: undecided at the `size:` line, and the hint names the chart value, not
+    "write the value into the file" (the controller, not the container, sets LWS_GROUP_SIZE)."""
+    scratch.write("lws.yaml", _lws("size: ${NNODES}"))
+    code, report = scratch.lint("lws.yaml")
+    assert "SGL201" not in _codes(report)
+    und = report["coverage"]["files"]["lws.yaml"]["undecided"]
+    assert [(u["line"], u["flag"], u["text"]) for u in und] == [(8, "--nnodes", "${NNODES}")]
+    text = _text(capsys, "lws.yaml")
+    assert "give the value you deploy with as --var NNODES=VALUE" in text
+    assert "write the value into the file" not in text
+
+
+def test_a_controller_variable_pdlint_cannot_see_names_the_field(scratch, capsys):
+    """Exec-form `--nnodes $(LWS_GROUP_SIZE)` with a size that is no number: the hint is the resource's field."""
+    text = _lws("size: $(N)").replace('SIZE="${LWS_GROUP_SIZE:-4}"', "SIZE=$(LWS_GROUP_SIZE)")
+    scratch.write("lws.yaml", text)
+    out = _text(capsys, "lws.yaml")
+    assert "write leaderWorkerTemplate.size as a number (the controller sets the variable from it)" in out
+    assert "write the value into the file" not in out and "write the values into the file" not in out
