@@ -9,6 +9,8 @@
 
 import json
 
+import pytest
+
 LLMISC = """\
 apiVersion: serving.kserve.io/v1alpha1
 kind: LLMInferenceServiceConfig
@@ -279,3 +281,63 @@ def test_a_controller_variable_pdlint_cannot_see_names_the_field(scratch, capsys
     out = _text(capsys, "lws.yaml")
     assert "write leaderWorkerTemplate.size as a number (the controller sets the variable from it)" in out
     assert "write the value into the file" not in out and "write the values into the file" not in out
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# PD112 and a shell's command substitution (AI-Hypercomputer/gpu-recipes src/helm-charts/a4xmax/inference-templates/
+# tensorrt-llm-deployment/templates/multi-node-aggregated-tensorrt-llm-deployment.yaml:117, `make -j$(nproc)
+# install`, a UCX build step before the server): Kubernetes leaves the unresolvable `$(nproc)` as written, bash runs
+# it as a command substitution; it is no text a server receives.
+# ---------------------------------------------------------------------------------------------------------------
+
+TRT = """\
+apiVersion: leaderworkerset.x-k8s.io/v1
+kind: LeaderWorkerSet
+metadata:
+  name: trt
+spec:
+  leaderWorkerTemplate:
+    size: 2
+    leaderTemplate:
+      spec:
+        containers:
+          - name: leader
+            image: nvcr.io/nvidia/tensorrt-llm/release:1.2.0rc6
+            command: @COMMAND@
+            args:
+              - |
+                cd /tmp/ucx && make -j$(nproc) install && cd /
+                trtllm-serve serve /models/llama --host 0.0.0.0 --port 8000 --tp_size 8
+"""
+
+
+def _pd112(report):
+    return [f for f in report["findings"] if f["code"] == "PD112"]
+
+
+@pytest.mark.parametrize("command", ['["/bin/bash", "-c"]', "[sh, -ec]", "[bash, -o, pipefail, -c]",
+                                     "[bash, --login, -c]"])
+def test_no_pd112_in_a_shell_script(scratch, command):
+    """Before: PD112 "$(nproc) is no variable of this container ...: Kubernetes passes the text `$(nproc)` to the
+    server unchanged"."""
+    scratch.write("lws.yaml", TRT.replace("@COMMAND@", command))
+    _, report = scratch.lint("lws.yaml")
+    assert _pd112(report) == [] and len(report["launches"]) == 1
+
+
+def test_pd112_still_for_a_server_argv_word(scratch):
+    """Exec form: the server receives `$(LWS_WORKER_IDX)` as written (SGLang 0.5.23: "argument --node-rank:
+    invalid int value: '$(LWS_WORKER_IDX)'")."""
+    text = TRT.replace("@COMMAND@", "[python3, -m, sglang.launch_server, --model-path, m, --node-rank, "
+                                    "$(LWS_WORKER_IDX), --nnodes, \"2\"]").split("            args:")[0]
+    scratch.write("lws.yaml", text)
+    _, report = scratch.lint("lws.yaml")
+    assert [f["severity"] for f in _pd112(report)] == ["error"]
+
+
+def test_pd112_still_for_the_words_after_a_shell_script(scratch):
+    """`sh -c SCRIPT $(NAME)`: the words after the script are its $0, $1... - Kubernetes' text, not the shell's."""
+    text = TRT.replace("@COMMAND@", '[sh, -c, "exec trtllm-serve serve /m --tp_size 8 $0", "$(EXTRA)"]')
+    scratch.write("lws.yaml", text.split("            args:")[0])
+    _, report = scratch.lint("lws.yaml")
+    assert [f["message"][:9] for f in _pd112(report)] == ["$(EXTRA) "]

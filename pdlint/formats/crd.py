@@ -1104,6 +1104,7 @@ def env_refs(w) -> tuple:
     and ``args`` (each from the last layer that sets it), and whether a layer takes variables from ``envFrom``."""
     refs = []
     env_from = any(yt.get(ref, "envFrom") is not None for _, ref in w.layers)
+    words = []
     for key in ("command", "args"):
         layer = next(((d, r) for d, r in reversed(w.layers) if yt.get(r, key) is not None), None)
         if layer is None:
@@ -1113,8 +1114,39 @@ def env_refs(w) -> tuple:
         items = yt.seq_items(node) if isinstance(yt.deref(node).node, yt.YSeq) else [node]
         for item in items:
             if isinstance(yt.deref(item).node, yt.YScalar):
-                refs += kube.ref_names(yt.scalar_tstr(doc, item))
+                words.append(yt.scalar_tstr(doc, item))
+    script = _shell_script_index([t.text for t in words])
+    for i, word in enumerate(words):
+        if i != script:
+            refs += kube.ref_names(word)
     return refs, env_from
+
+
+_SHELLS = frozenset(("sh", "bash", "dash", "zsh", "ksh", "ash"))
+
+
+def _shell_script_index(argv: list) -> Optional[int]:
+    """The index of the script in an exec-form ``sh -c SCRIPT`` / ``/bin/bash -ec SCRIPT`` argv, None when the
+    argv runs no shell script.  Its ``$(...)`` that Kubernetes cannot resolve is the shell's command
+    substitution (``make -j$(nproc)``), no text a server receives (field test rw26/a, AI-Hypercomputer/gpu-recipes'
+    a4xmax multi-node-aggregated-tensorrt-llm-deployment.yaml: a false PD112 on a UCX build step)."""
+    if not argv or argv[0].rsplit("/", 1)[-1] not in _SHELLS:
+        return None
+    i = 1
+    while i < len(argv) and i < 32:
+        a = argv[i]
+        if a in ("-o", "+o", "-O", "+O"):
+            i += 2
+            continue
+        if a == "--" or not a.startswith(("-", "+")):
+            return None  # a script file: no -c
+        if a.startswith("--"):  # (--login, --norc)
+            i += 1
+            continue
+        if "c" in a[1:]:
+            return i + 1 if i + 1 < len(argv) else None
+        i += 1
+    return None
 
 
 def gpu_limit(w) -> Optional[tuple]:
