@@ -621,7 +621,14 @@ class Coverage:
             ways.append(f"give the {value} you deploy with as {given} or in [tool.pdlint.vars]")
         if any(u.name.startswith(".Values.") for _, u in items):
             ways.append(f"give the {value} you deploy with in the chart's values file or `helm-values`")
-        if any(not u.name for _, u in items):  # a Kubernetes $(NAME) from a secret, the downward API...
+        # (a controller's variable: its value is a field of the resource, written there, not in the container;
+        # rw26/a, gpu-recipes' lws-launcher.yaml: "write the values into the file" for --nnodes $(LWS_GROUP_SIZE))
+        fields = sorted({_CONTROLLER_FIELD[m.group(1)] for _, u in items if not u.name
+                         for m in [_K8S_REF.search(u.text)] if m and m.group(1) in _CONTROLLER_FIELD})
+        if fields:
+            ways.append(f"write {' and '.join(fields)} as a number (the controller sets the variable from it)")
+        if any(not u.name and not (_K8S_REF.search(u.text) and _K8S_REF.search(u.text).group(1) in _CONTROLLER_FIELD)
+               for _, u in items):  # a Kubernetes $(NAME) from a secret, the downward API...
             ways.append(f"write the {value} into the file")
         return (f"{_n(len(items), 'flag value')} pdlint cannot see left the checks that read "
                 f"{'it' if one else 'them'} undecided: {shown}{more}; to check {'it' if one else 'them'}, "
@@ -822,6 +829,11 @@ _REPORTED = _PER_PROCESS | {"disaggregation_mode", "kv_transfer_config"}
 #: shell arithmetic (``$((NNODES * 8))``) the first variable
 _VAR = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)|\$\(\(\s*\$?([A-Za-z_][A-Za-z0-9_]*)|\$\(([A-Za-z_][A-Za-z0-9_]*)\)|"
                   r"\{\{-?\s*\.Values\.([A-Za-z_][A-Za-z0-9_.]*)|\{\{-?\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:[|}-])")
+
+
+#: a variable a leader/worker controller sets in every container -> the resource's field it takes the value of
+_CONTROLLER_FIELD = {"LWS_GROUP_SIZE": "leaderWorkerTemplate.size", "RBG_LWP_GROUP_SIZE": "leaderWorkerPattern.size"}
+_K8S_REF = re.compile(r"\$\(([A-Za-z_][A-Za-z0-9_]*)\)")
 
 
 def _undecided_values(launch: Launch) -> list:

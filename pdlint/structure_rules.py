@@ -271,7 +271,9 @@ UNDEFINED_REF = register(Rule(
     notes="An error for an `LWS_` name that LeaderWorkerSet does not inject (a typo: it injects exactly those "
           "three, and TPU_* on TPU pods); a warning otherwise, since an admission webhook may add variables the "
           "manifest does not show. Not reported where the container has `envFrom`, for `$$(NAME)` (an escaped "
-          "reference) or for Kubernetes service variables (`*_SERVICE_HOST`, `*_SERVICE_PORT`, `*_PORT_*`)."))
+          "reference), for Kubernetes service variables (`*_SERVICE_HOST`, `*_SERVICE_PORT`, `*_PORT_*`) or in "
+          "the script of an exec-form `sh -c` / `bash -c` (the shell runs an unresolved `$(nproc)` as a command "
+          "substitution: no server receives its text; field test rw26/a)."))
 
 #: the variables LeaderWorkerSet's controller adds to every pod of a group (its site docs, "Labels, Annotations and
 #: Environment Variables"); TPU_* only on TPU pods

@@ -135,8 +135,10 @@ def test_lws_group_size_unknown_without_a_size_and_below_the_containers_env(scra
     code, doc = run_json(capsys)
     assert not [f for f in doc["findings"] if f["code"] == "SGL201"]
     assert doc["coverage"]["undecided"] == 2  # leader and worker: --nnodes $(LWS_GROUP_SIZE), each its line
-    # (a manifest's $(NAME) takes no --var: only the file can say it)
-    assert "to check them, write the values into the file." in run_text(capsys, "--no-cache")[1]
+    # (a manifest's $(NAME) takes no --var: only the file can say it - in the resource's size, the controller's
+    # variable is not the container's to write: field test rw26/a)
+    assert ("to check them, write leaderWorkerTemplate.size as a number (the controller sets the variable from "
+            "it)." in run_text(capsys, "--no-cache")[1])
     # the container's own env wins (the controller adds its variable only where the container has none)
     write(scratch_dir, "lws.yaml", _lws(env='env: [{name: LWS_GROUP_SIZE, value: "3"}]'))
     code, doc = run_json(capsys)

@@ -84,6 +84,12 @@ class Workload:
     replicas: Optional[int] = None
     unit: str = ""
     extra_env: dict = field(default_factory=dict)  # lower priority than the container's own env
+    #: what a controller sets in every container whatever its own ``env`` says, above an entry pdlint cannot see
+    #: (a ``valueFrom``) - a literal the container writes stays (LeaderWorkerSet's ``LWS_GROUP_SIZE``)
+    injected: dict = field(default_factory=dict)
+    #: downward-API fields the controller fills (``metadata.annotations['leaderworkerset.sigs.k8s.io/size']``):
+    #: an ``env`` entry with that ``fieldRef`` takes the value
+    fields: dict = field(default_factory=dict)
     claims: list = field(default_factory=list)  # [(role, TStr, note)]: other places that name the role
     virtual: Optional[str] = None  # "kserve": the controller writes the command
     flag_args: bool = False  # (kserve) the container's args are flags the controller appends to its command
@@ -307,7 +313,10 @@ def containers_of(pod: Optional[yt.Ref], lists=("containers",)) -> list:
 def effective_env(w: Workload, configmaps: Optional[dict] = None) -> dict:
     env: dict = dict(w.extra_env)
     for doc, ref in w.layers:
-        env.update(kube.container_env(doc, kube.Container(ref, w.path, w.doc_index), configmaps))
+        env.update(kube.container_env(doc, kube.Container(ref, w.path, w.doc_index), configmaps, w.fields))
+    for name, value in w.injected.items():
+        if env.get(name) is None or env[name].opaque:
+            env[name] = value
     return env
 
 
@@ -510,19 +519,80 @@ def _generic(doc: TStr, c: kube.Container, ctx: Optional[_Doc], unit: str) -> Wo
             if p in ("leaderTemplate", "workerTemplate"):
                 w.group_role = LEADER_KEYS[p]
                 w.group = f"{ctx.unit}:{ctx.name}"
-                _group_size_env(w, ctx.doc, at(root, "spec", "leaderWorkerTemplate"), "LWS_GROUP_SIZE")
+                lwt = at(root, "spec", "leaderWorkerTemplate")
+                _group_size_env(w, ctx.doc, lwt, "LWS_GROUP_SIZE")
+                _lws_env(w, ctx.doc, lwt, p)
+                break
     return w
+
+
+#: the variables LeaderWorkerSet adds to every container of its pods (kubernetes-sigs/lws
+#: api/leaderworkerset/v1/leaderworkerset_types.go: ``LwsLeaderAddress``, ``LwsGroupSize``, ``LwsWorkerIndex``,
+#: "Environment variable added to all containers in the LeaderWorkerSet"), listed in the container's ``env`` or not
+LWS_INJECTED = ("LWS_LEADER_ADDRESS", "LWS_GROUP_SIZE", "LWS_WORKER_INDEX")
+#: the pod annotation / label LeaderWorkerSet sets (the same file: ``SizeAnnotationKey``, ``WorkerIndexLabelKey``)
+LWS_SIZE_FIELD = "metadata.annotations['leaderworkerset.sigs.k8s.io/size']"
+LWS_INDEX_FIELD = "metadata.labels['leaderworkerset.sigs.k8s.io/worker-index']"
+
+
+def _lws_env(w: Workload, doc: TStr, lwt: Optional[yt.Ref], template: Optional[str]) -> None:
+    """LeaderWorkerSet's variables in a container of its leader or worker pods, set (injected) even where its
+    ``env`` does not list them, so a script's ``${LWS_WORKER_INDEX:-0}`` never takes its default (field test
+    rw26/a, AI-Hypercomputer/gpu-recipes' lws-launcher.yaml: a false PD113 "this worker is given --node-rank 0").
+
+    * ``LWS_GROUP_SIZE``: ``leaderWorkerTemplate.size`` when it is a number (:func:`_group_size_env`), else
+      what the file writes there (a template's ``{{ .Values.workload.nnodes }}``, a chart's unset value rendered
+      as null), opaque; 1 (the API's default) when no size is written;
+    * ``LWS_WORKER_INDEX``: 0 in the ``leaderTemplate``'s pod (the leader's index is always 0); opaque in the
+      ``workerTemplate``'s, which runs the workers 1..size-1 (and the leader too when there is no
+      ``leaderTemplate``); ``template``: the key of the pod's template under ``lwt`` (the leader's patch key of a
+      RoleBasedGroup's ``leaderWorkerSet``), None for a template leader and workers share;
+    * ``LWS_LEADER_ADDRESS``: opaque (the leader pod's DNS name, ``<name>-<group>.<name>.<namespace>``).
+
+    A ``fieldRef`` to the size annotation or the worker-index label is the same value."""
+    if lwt is None:
+        return
+    size = at(lwt, "size")
+    written = tstr(doc, size) if size is not None else None
+    if written is None:  # (none written: the API's default)
+        value = at_node(doc, lwt, "1")
+    elif written.text.strip() in ("", "~", "null", "Null", "NULL"):
+        # (a chart's value the values files do not set, rendered as null: the value it is deployed with)
+        value = at_node(doc, size, "$(LWS_GROUP_SIZE)").as_opaque()
+    elif _int(size) is not None:
+        value = written
+    else:
+        value = written.as_opaque()
+    w.injected.setdefault("LWS_GROUP_SIZE", value)
+    w.fields.setdefault(LWS_SIZE_FIELD, value)
+    where = (key_tstr(doc, lwt, template) if template else None) or at_node(doc, lwt, "-")
+    if template and LEADER_KEYS.get(template) == "leader":
+        index = TStr.at("0", *_place(where), exact=False)
+    else:
+        index = TStr.at("$(LWS_WORKER_INDEX)", *_place(where), exact=False, opaque=True)
+    w.injected.setdefault("LWS_WORKER_INDEX", index)
+    w.fields.setdefault(LWS_INDEX_FIELD, index)
+    w.injected.setdefault("LWS_LEADER_ADDRESS", TStr.at("$(LWS_LEADER_ADDRESS)", *_place(where), exact=False,
+                                                        opaque=True))
+
+
+def _place(t: TStr) -> tuple:
+    """(src, offset, chain) of where ``t`` starts."""
+    p = t.pieces[0] if t.pieces else None
+    return (p.src, p.offset, p.chain) if p is not None else (None, 0, ())
 
 
 def _group_size_env(w: Workload, doc: TStr, group: Optional[yt.Ref], name: str) -> None:
     """The group size a leader/worker controller puts in every container's environment as ``name``
     (LeaderWorkerSet's ``LWS_GROUP_SIZE``: the pods' size annotation, from ``leaderWorkerTemplate.size``; a
-    v1alpha2 RoleBasedGroup's ``RBG_LWP_GROUP_SIZE`` from ``leaderWorkerPattern.size``), below the container's
-    own ``env`` (the controller adds it only where the container does not set it): `--nnodes
-    $(LWS_GROUP_SIZE)` is that number, not a value pdlint cannot see."""
+    v1alpha2 RoleBasedGroup's ``RBG_LWP_GROUP_SIZE`` from ``leaderWorkerPattern.size``), below a literal of the
+    container's own ``env``, above one pdlint cannot see (a ``fieldRef``: LeaderWorkerSet writes its own
+    variables over the container's, kubernetes-sigs/lws pkg/utils/pod/pod_utils.go addEnvVarsIfNotExists):
+    `--nnodes $(LWS_GROUP_SIZE)` is that number, not a value pdlint cannot see."""
     size = at(group, "size") if group is not None else None
     if size is not None and _int(size) is not None:
         w.extra_env.setdefault(name, tstr(doc, size))
+        w.injected.setdefault(name, tstr(doc, size))
 
 
 def _label_maps(root: yt.Ref, path: tuple) -> list:
@@ -606,6 +676,10 @@ def _rbg(ctx: _Doc) -> list:
                 w = ctx.workload(layers, path, group_role=gr, group=group, **info)
                 if lwp is not None:
                     _group_size_env(w, ctx.doc, lwp, size_env)
+                    if pname != "leaderWorkerPattern":  # (v1alpha1: the LeaderWorkerSet it creates injects its own)
+                        _lws_env(w, ctx.doc, lwp, next((k for k in ("leaderTemplatePatch", "patchLeaderTemplate")
+                                                        if yt.get(lwp, k) is not None), "leaderTemplatePatch")
+                                 if gr == "leader" else None)
                 out.append(w)
         # engineRuntimes sidecars (v1alpha1): --instance-info={"data": {"worker_type": ...}}
         for er in yt.seq_items(yt.get(role, "engineRuntimes")):
@@ -666,6 +740,7 @@ def _roles_list(ctx: _Doc, roles_path: tuple, how: str) -> list:
                                  group_role=LEADER_KEYS[key] if group and key else None, group=group, **info)
                 if lwt is not None:  # (a DisaggregatedSet role's leaderWorkerTemplate is a LeaderWorkerSet's)
                     _group_size_env(w, ctx.doc, lwt, "LWS_GROUP_SIZE")
+                    _lws_env(w, ctx.doc, lwt, key)
                 out.append(w)
     return out
 
@@ -1025,6 +1100,7 @@ def env_refs(w) -> tuple:
     and ``args`` (each from the last layer that sets it), and whether a layer takes variables from ``envFrom``."""
     refs = []
     env_from = any(yt.get(ref, "envFrom") is not None for _, ref in w.layers)
+    words = []
     for key in ("command", "args"):
         layer = next(((d, r) for d, r in reversed(w.layers) if yt.get(r, key) is not None), None)
         if layer is None:
@@ -1034,8 +1110,39 @@ def env_refs(w) -> tuple:
         items = yt.seq_items(node) if isinstance(yt.deref(node).node, yt.YSeq) else [node]
         for item in items:
             if isinstance(yt.deref(item).node, yt.YScalar):
-                refs += kube.ref_names(yt.scalar_tstr(doc, item))
+                words.append(yt.scalar_tstr(doc, item))
+    script = _shell_script_index([t.text for t in words])
+    for i, word in enumerate(words):
+        if i != script:
+            refs += kube.ref_names(word)
     return refs, env_from
+
+
+_SHELLS = frozenset(("sh", "bash", "dash", "zsh", "ksh", "ash"))
+
+
+def _shell_script_index(argv: list) -> Optional[int]:
+    """The index of the script in an exec-form ``sh -c SCRIPT`` / ``/bin/bash -ec SCRIPT`` argv, None when the
+    argv runs no shell script.  Its ``$(...)`` that Kubernetes cannot resolve is the shell's command
+    substitution (``make -j$(nproc)``), no text a server receives (field test rw26/a, AI-Hypercomputer/gpu-recipes'
+    a4xmax multi-node-aggregated-tensorrt-llm-deployment.yaml: a false PD112 on a UCX build step)."""
+    if not argv or argv[0].rsplit("/", 1)[-1] not in _SHELLS:
+        return None
+    i = 1
+    while i < len(argv) and i < 32:
+        a = argv[i]
+        if a in ("-o", "+o", "-O", "+O"):
+            i += 2
+            continue
+        if a == "--" or not a.startswith(("-", "+")):
+            return None  # a script file: no -c
+        if a.startswith("--"):  # (--login, --norc)
+            i += 1
+            continue
+        if "c" in a[1:]:
+            return i + 1 if i + 1 < len(argv) else None
+        i += 1
+    return None
 
 
 def gpu_limit(w) -> Optional[tuple]:

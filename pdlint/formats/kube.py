@@ -143,10 +143,11 @@ def _is_container(path: tuple, keys) -> bool:
     return "image" in keys
 
 
-def container_env(doc: TStr, c: Container, configmaps: Optional[dict] = None) -> dict:
+def container_env(doc: TStr, c: Container, configmaps: Optional[dict] = None, fields: Optional[dict] = None) -> dict:
     """Literal ``env`` values as traced strings; a ``configMapKeyRef`` into a ConfigMap of ``configmaps`` (those
-    of the same YAML stream or kustomize build: name -> pdlint.formats.mounts.ConfigMap) as that key's value;
-    other ``valueFrom`` ones opaque."""
+    of the same YAML stream or kustomize build: name -> pdlint.formats.mounts.ConfigMap) as that key's value; a
+    ``fieldRef`` to a pod field of ``fields`` (what a controller sets: LeaderWorkerSet's size annotation) as its
+    value; other ``valueFrom`` ones opaque."""
     env: dict = {}
     for item in yt.seq_items(yt.get(c.ref, "env")):
         name = yt.scalar_text(yt.get(item, "name"))
@@ -160,7 +161,10 @@ def container_env(doc: TStr, c: Container, configmaps: Optional[dict] = None) ->
             env[name] = expand_refs(value, env, known_only=True) if "$(" in value.text else value
             continue
         from_cm = _configmap_value(yt.get(yt.get(item, "valueFrom"), "configMapKeyRef"), configmaps)
-        if from_cm is not None:
+        field_value = _field_value(yt.get(yt.get(item, "valueFrom"), "fieldRef"), fields)
+        if field_value is not None:
+            env[name] = field_value
+        elif from_cm is not None:
             # (field test rw19/a, yeqcharlotte/router's vllm-deepseek-deployment.yaml: TP, DP and both ports from
             # its ConfigMap; the pair's size and port rules ran on opaque `$(TP_SIZE)` without a word)
             env[name] = from_cm
@@ -170,6 +174,15 @@ def container_env(doc: TStr, c: Container, configmaps: Optional[dict] = None) ->
             env[name] = TStr.at(f"$({name})", p.src if p else None, p.offset if p else 0,
                                 p.chain if p else (), opaque=True)
     return env
+
+
+def _field_value(ref, fields: Optional[dict]) -> Optional[TStr]:
+    """The value ``fields`` gives the ``fieldPath`` of a ``fieldRef`` (quotes and blanks as the API takes them:
+    ``metadata.annotations["k"]`` is ``metadata.annotations['k']``)."""
+    if ref is None or not fields:
+        return None
+    path = yt.scalar_text(yt.get(ref, "fieldPath"))
+    return fields.get(path.replace('"', "'").replace(" ", "")) if path else None
 
 
 def ref_names(word: TStr) -> list:

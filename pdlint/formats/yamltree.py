@@ -576,8 +576,20 @@ def scalar_tstr(doc: TStr, ref: Ref) -> TStr:
         p = o.pieces[0] if o.pieces else None
         out = TStr.at(value, p.src if p else None, p.offset if p else 0, p.chain if p else (),
                       exact=False, label=p.label if p else "")
+        if "{{" in value and any(q.opaque for q in doc[start:end].pieces):
+            # (the template actions go_actions_opaque marked stay opaque: one word each, never split by the shell)
+            out = _actions_kept_opaque(out)
     node._aligned = (doc, out)
     return apply_hops(out, doc, r.hops)
+
+
+def _actions_kept_opaque(t: TStr) -> TStr:
+    """``t`` with each ``{{ ... }}`` of its text opaque."""
+    parts, at = [], 0
+    for m in re.finditer(r"\{\{.*?\}\}", t.text, re.S):
+        parts += [t[at:m.start()], t[m.start():m.end()].as_opaque()]
+        at = m.end()
+    return TStr.join(parts + [t[at:]]) if parts else t
 
 
 #: the properties (anchor, tag) written before a scalar's value: the scalar's mark starts at them
@@ -624,12 +636,23 @@ def _align(value: str, raw: str, style: Optional[str]) -> list:
     elif style in ("'", '"'):
         p = 1
     n, m = len(value), len(raw)
+    dq = style == '"'
     cur = None
     while i < n and p < m:
         c = value[i]
         j = p
         limit = min(m, p + 256)
-        while j < limit and raw[j] != c and not (c == " " and raw[j] == "\n" and style != "|"):
+        step = 1
+        while j < limit:
+            if dq and raw[j] == "\\":  # an escape (`\n`, `\"`, `\x41`): one value character, or none
+                ch, step = _dq_escape(raw, j)
+                if ch == c:
+                    break
+                j += step
+                continue
+            step = 1
+            if raw[j] == c or (c == " " and raw[j] == "\n" and style != "|"):
+                break
             j += 1
         if j >= limit:
             break  # the caller notices the partial alignment and falls back
@@ -640,10 +663,39 @@ def _align(value: str, raw: str, style: Optional[str]) -> list:
                 runs.append(tuple(cur))
             cur = [i, i + 1, j]
         i += 1
-        p = j + 1
+        p = j + step
     if cur is not None:
         runs.append(tuple(cur))
     return runs
+
+
+_DQ_SIMPLE = {"0": "\0", "a": "\a", "b": "\b", "t": "\t", "\t": "\t", "n": "\n", "v": "\v", "f": "\f",
+              "r": "\r", "e": "\x1b", " ": " ", '"': '"', "/": "/", "\\": "\\", "N": "\x85", "_": "\xa0",
+              "L": "\u2028", "P": "\u2029"}
+_DQ_HEX = {"x": 2, "u": 4, "U": 8}
+
+
+def _dq_escape(raw: str, j: int) -> tuple:
+    """The value character of the double-quoted scalar escape at ``raw[j]`` (a backslash) and the escape's length
+    in ``raw``; ``""`` for an escaped line break (YAML 1.2 5.7, 7.3.1).  A KServe LLMInferenceServiceConfig's
+    script written as one "..." scalar with `\n` escapes (rhaii-on-xks, field test rw26/a): without this no
+    character after the first escape was placed, and the Go template actions in it lost their opaque marking."""
+    e = raw[j + 1:j + 2]
+    if e in _DQ_SIMPLE:
+        return _DQ_SIMPLE[e], 2
+    if e in _DQ_HEX:
+        n = _DQ_HEX[e]
+        digits = raw[j + 2:j + 2 + n]
+        if len(digits) == n and all(d in "0123456789abcdefABCDEF" for d in digits):
+            code = int(digits, 16)
+            return (chr(code) if code <= 0x10FFFF else ""), 2 + n
+        return "", 2
+    if e in ("\n", "\r"):  # an escaped line break: it and the next line's leading blanks are no content
+        k = j + 2 + (raw[j + 1:j + 3] == "\r\n")
+        while k < len(raw) and raw[k] in " \t":
+            k += 1
+        return "", k - j
+    return "", 1 + bool(e)
 
 
 #: the start of a Go template action (``{{ .Spec.Model.Name }}``, ``{{- if ... -}}``, ``{{ end }}``)

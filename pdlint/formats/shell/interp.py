@@ -46,6 +46,8 @@ _NAMED_FD = re.compile(r"\{[A-Za-z_][A-Za-z0-9_]*\}\Z")
 
 #: words a launch the shell spells from its variables keeps (an engine's name, a launcher's module, a PD setting)
 _BUILT_LAUNCH_WORDS = re.compile(r"launch_server|serve\b|sglang|vllm|trtllm|dynamo|disagg|kv.role|kv.transfer", re.I)
+#: a Go / Jinja template action left in shell text (what another tool fills in)
+_TEMPLATE_ACTION = re.compile(r"\{\{[^{}\n]{0,200}?\}\}")
 
 class LimitReached(Exception):
     """Raised to stop the evaluation when a global budget is exhausted (``quiet``: in a function the script
@@ -180,6 +182,11 @@ class Interpreter(Words, Conditions, Control, Builtins, Joins, Tails, EnvVariant
             else:
                 snippet = " ".join(unit.text[i:unit.char(err.end_byte)].split()[:4])[:40]
                 msg = f"shell syntax error: cannot parse {snippet!r}" if snippet else "shell syntax error"
+                stop = unit.text.find("\n", max(i, unit.char(err.end_byte)))
+                act = _TEMPLATE_ACTION.search(unit.text, i, stop if stop >= 0 else len(unit.text))
+                if act is not None:  # (rw26/a: a controller's `{{ or .X 1 }}` inside `$(( ))`)
+                    msg += (f": the template action {act.group(0)[:60]!r} in it is filled in by another tool (a "
+                            f"controller, Helm's tpl) before the shell runs")
             self.ctx.report("PD-SHELL-PARSE", msg + f" ({kind})", tstr, i)
         return unit
 
