@@ -1198,6 +1198,12 @@ def not_found(launch: Launch, name: str) -> str:
     the same path below the root when an absolute path has one (a container's ``/workspace`` that is the
     repository's checkout): pdlint does not read it, as the prefix is not known to be the root."""
     near = (launch.meta.get("config_near") or {}).get(name)
+    wd = launch.meta.get("working_dir")
+    if not near and wd and not name.startswith(("/", "$")):
+        # (ai-dynamo's DGDs: `workingDir: /workspace/components/backends/trtllm`, `--extra-engine-args
+        # engine_configs/agg.yaml`, a file of the Dynamo image: field test rw26/a)
+        return (f"was not found in the repository (relative to the container's workingDir {wd}: a file of its "
+                f"image, if not of the repository)")
     if not near:
         return "was not found in the repository"
     prefix = name[:len(name) - len(near)].rstrip("/") or "/"

@@ -1675,6 +1675,10 @@ class Extractor:
         limit = crd.gpu_limit(w) if w.virtual is None else None
         if limit is not None:
             meta["gpu_limit"] = limit  # the devices the container gets (pair_rules PD153)
+        wd = next((yt.scalar_text(yt.get(r, "workingDir")) for _, r in reversed(w.layers)
+                   if yt.get(r, "workingDir") is not None), None)
+        if isinstance(wd, str) and wd.startswith("/"):
+            meta["working_dir"] = wd  # (PD022: a relative file it names may be the image's)
         meta.update(unit_meta or {})
         context = w.context() + (f", {label}" if label else "")
         if words is not given:

@@ -341,3 +341,29 @@ def test_pd112_still_for_the_words_after_a_shell_script(scratch):
     scratch.write("lws.yaml", text.split("            args:")[0])
     _, report = scratch.lint("lws.yaml")
     assert [f["message"][:9] for f in _pd112(report)] == ["$(EXTRA) "]
+
+
+def test_pd022_for_a_relative_file_of_a_container_with_a_working_dir_names_it(scratch):
+    # field test rw26/a (sjm446/ai-on-eks trtllm router): `--extra-engine-args engine_configs/agg.yaml` under
+    # `workingDir: /workspace/components/backends/trtllm`, a file of the Dynamo image
+    manifest = """\
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: prefill}
+spec:
+  template:
+    spec:
+      containers:
+        - name: w
+          image: lmsysorg/sglang:v0.5.23
+          WORKDIR
+          command: [python3, -m, sglang.launch_server, --model-path, m, --config, cfg/p.yaml]
+"""
+    scratch.write("d.yaml", manifest.replace("WORKDIR", "workingDir: /workspace/components/backends/trtllm"))
+    _, doc = scratch.lint("d.yaml")
+    (f,) = [f for f in doc["findings"] if f["code"] == "PD022"]
+    assert "relative to the container's workingDir /workspace/components/backends/trtllm" in f["message"]
+    scratch.write("d.yaml", manifest.replace("WORKDIR", "env: []"))
+    _, doc = scratch.lint("d.yaml")
+    (f,) = [f for f in doc["findings"] if f["code"] == "PD022"]
+    assert "workingDir" not in f["message"]
