@@ -5,6 +5,8 @@ oracle's verdict (recorded in the docstrings and comments; the tests do not run 
 the harness's mutations of the PD pair of michael-amd/sglang-ci (test/pd/run_pd_docker.sh), the repository the
 rw25/b launches came from too.
 
+- 1: SGL288 did not place dense Qwen3 (the family row also holds Qwen3-MoE, which is on the DeepEP v2 list),
+  GLM-4.5/4.6/4.7 or MiniMax-M2;
 - 3: `--enable-kv-cache-sharding` with a written fa3 backend and no `--page-size` was only SGL350's warning
   (now SGL185's error)."""
 
@@ -13,10 +15,64 @@ import pytest
 from pdlint.engines.sglang.judge import judge
 
 SERVER = "python3 -m sglang.launch_server"
+V2_ENV = "SGLANG_DEEPEP_V2_NUM_MAX_DISPATCH_TOKENS_PER_RANK"
+V2 = "--moe-a2a-backend deepep_v2 --tp 8 "
 
 
 def _findings(out, code):
     return [f for f in out["findings"] if f["code"] == code]
+
+
+# -- 1: SGL288 places dense Qwen3, GLM-4.x and MiniMax-M2 --------------------------------------------------------
+
+def test_deepep_v2_pair_with_dense_qwen3(scratch):
+    """rw26/b repro 1: oracle (Qwen3-8B's config.json) REJECT "DeepEP v2 MoE is not validated for
+    'Qwen3ForCausalLM'. ..." (moe_hook.py:726); pdlint reported only the Qwen2.5 line."""
+    scratch.write("launch.sh", f"""\
+        #!/bin/bash
+        {V2_ENV}=65536 {SERVER} --model-path Qwen/Qwen3-8B --tp 8 --disaggregation-mode prefill --moe-a2a-backend deepep_v2 &
+        {V2_ENV}=65536 {SERVER} --model-path Qwen/Qwen2.5-7B-Instruct --tp 8 --port 30001 --disaggregation-mode decode --moe-a2a-backend deepep_v2 &
+        """)
+    code, out = scratch.lint("launch.sh")
+    found = _findings(out, "SGL288")
+    assert code == 1 and [f["line"] for f in found] == [2, 3]
+    assert "not validated for 'Qwen3ForCausalLM'. The model package" in found[0]["message"]
+    assert found[0]["severity"] == "error"
+
+
+@pytest.mark.parametrize("model, arch", [
+    ("Qwen/Qwen3-8B", "Qwen3ForCausalLM"),                          # oracle REJECT (real config)
+    ("Qwen/Qwen3-32B", "Qwen3ForCausalLM"),                         # rw26/b 1x/2
+    ("Qwen/Qwen3-4B-Instruct-2507", "Qwen3ForCausalLM"),            # rw26/b 1x/3
+    ("/models/Qwen3-8B-FP8", "Qwen3ForCausalLM"),                   # a local copy, FP8 build
+    ("zai-org/GLM-4.6", "Glm4MoeForCausalLM"),                      # rw26/b 1x/8 (not on the list: GLM-5 only)
+    ("zai-org/GLM-4.5-Air", "Glm4MoeForCausalLM"),
+    ("zai-org/GLM-4.7-Flash", "Glm4MoeLiteForCausalLM"),
+    ("MiniMaxAI/MiniMax-M2", "MiniMaxM2ForCausalLM"),               # rw26/b 1x/10
+])
+def test_deepep_v2_unvalidated_model_fires(model, arch):
+    j = judge(f"--model-path {model} {V2}--disaggregation-mode prefill", env={V2_ENV: "65536"})
+    assert "SGL288" in j.errors
+    assert f"not validated for '{arch}'" in " ".join(j.messages)
+
+
+@pytest.mark.parametrize("model", [
+    "Qwen/Qwen3-235B-A22B",              # Qwen3MoeForCausalLM: on the list (rw26/b 1x/5, accepted by this check)
+    "Qwen/Qwen3-30B-A3B",                # oracle ACCEPT (real config)
+    "Qwen/Qwen3-Coder-480B-A35B-Instruct",
+    "Qwen/Qwen3-VL-8B-Instruct",         # Qwen3-VL: not placed
+    "Qwen/Qwen3-Embedding-8B",           # a Qwen3 name pdlint does not place
+    "moonshotai/Kimi-K2-Instruct",       # DeepseekV3ForCausalLM (rw26/b 1x/9)
+    "zai-org/GLM-5",                     # GlmMoeDsaForCausalLM: on the list
+    "/models/my-model",                  # unknown: quiet
+])
+def test_deepep_v2_listed_or_unplaced_model_quiet(model):
+    j = judge(f"--model-path {model} {V2}--disaggregation-mode prefill", env={V2_ENV: "65536"})
+    assert "SGL288" not in j.codes
+
+
+def test_dense_qwen3_with_deepep_v1_quiet():
+    assert "SGL288" not in judge("--model-path Qwen/Qwen3-8B --moe-a2a-backend deepep --tp 8").codes
 
 
 # -- 3: a sharded prefill whose written backend keeps page size 1 ------------------------------------------------

@@ -754,6 +754,50 @@ DEEPEP_V2_ARCHITECTURES = frozenset((
     "GlmMoeDsaForCausalLM", "MiMoV2ForCausalLM", "MiMoV2FlashForCausalLM",
 ))
 _LLAMA_NAMED = "--model-path @TINY@ --served-model-name meta-llama/Llama-3.1-8B-Instruct"
+# names pdlint's family table (docs/models.md) does not place but whose architecture is known and off the list
+# (SGLang 0.5.23 models/glm4_moe.py, glm4_moe_lite.py, glm4v_moe.py, minimax_m2.py): GLM-4.5/4.6/4.7 (the
+# list holds GLM-5 only) and MiniMax-M2 / M2.x; matched like the table, from the start of the last component
+_DEEPEP_V2_EXTRA = tuple((re.compile(r"^(?:[a-z0-9]+-)?" + p), label, archs) for p, label, archs in (
+    (r"glm-4\.[5-7]v(?=[-.]|$)", "GLM-4.xV", ("Glm4vMoeForConditionalGeneration",)),
+    (r"glm-4\.7-flash(?=[-.]|$)", "GLM-4.7-Flash", ("Glm4MoeLiteForCausalLM",)),
+    (r"glm-4\.[5-7](?=[-.]|$)", "GLM-4.x", ("Glm4MoeForCausalLM",)),
+    (r"minimax-m2(?:\.[0-9]+)?(?=[-.]|$)", "MiniMax-M2", ("MiniMaxM2ForCausalLM",)),
+))
+_MOE_WORD = re.compile(r"(?:^|[-.])moe(?=[-.]|$)")
+
+
+def deepep_v2_architectures(a) -> Optional[tuple]:
+    """(architectures, label, the flag that names the model) SGLang's DeepEP v2 check would read, from the name
+    the launch serves; None when the name does not place the model.  The Qwen3 family row also holds
+    Qwen3-MoE (on the list) and Qwen3-VL: a text-only "Qwen3-<size>B" name is dense Qwen3ForCausalLM,
+    "Qwen3-<size>B-A<active>B" Qwen3MoeForCausalLM, any other Qwen3 name is not placed."""
+    from pdlint.engines.sglang.rules.pair import named_family
+    from pdlint.engines.sglang.rules.serving import _MM_NAME, _QWEN3_TEXT
+    from pdlint.models import component
+    fam, named_by = named_family(a)
+    if fam is not None:
+        if not fam.architectures:
+            return None
+        if fam.name != "Qwen3":
+            return fam.architectures, fam.name, named_by
+        name = component(a.get("model_path" if named_by == "--model-path" else "served_model_name"))
+        text = _QWEN3_TEXT.match(name)
+        if text is None or _MM_NAME.search(name) or _MOE_WORD.search(name):
+            return None  # (Qwen3-VL / -Omni / -Next / a MoE build named otherwise: not placed)
+        if text.group(1):
+            return ("Qwen3MoeForCausalLM",), "Qwen3-MoE", named_by
+        return ("Qwen3ForCausalLM",), "Qwen3 (dense)", named_by
+    if named_by is not None:
+        return None
+    for dest, flag in (("model_path", "--model-path"), ("served_model_name", "--served-model-name")):
+        name = a.get(dest)
+        if not a.known(dest) or not isinstance(name, str):
+            continue
+        comp = component(name)
+        for pat, label, archs in _DEEPEP_V2_EXTRA:
+            if pat.match(comp):
+                return archs, label, flag
+    return None
 
 
 @_rule("SGL288", "deepep-v2-unvalidated-model",
@@ -765,31 +809,44 @@ _LLAMA_NAMED = "--model-path @TINY@ --served-model-name meta-llama/Llama-3.1-8B-
        "before anything else about DeepEP v2 is checked.",
        "Use `--moe-a2a-backend deepep` (DeepEP v1) for this model, or serve a model DeepEP v2 supports.",
        [_LLAMA_NAMED + " --moe-a2a-backend deepep_v2 --tp-size 2",
-        _LLAMA_NAMED + " --disaggregation-mode decode --moe-a2a-backend deepep_v2 --tp-size 2"],
+        _LLAMA_NAMED + " --disaggregation-mode decode --moe-a2a-backend deepep_v2 --tp-size 2",
+        "--model-path @TINY@ --served-model-name Qwen/Qwen3-8B --moe-a2a-backend deepep_v2 --tp-size 2",
+        ex("--model-path @TINY@ --served-model-name zai-org/GLM-4.6 --disaggregation-mode prefill "
+           "--moe-a2a-backend deepep_v2 --tp-size 2",
+           {"SGLANG_DEEPEP_V2_NUM_MAX_DISPATCH_TOKENS_PER_RANK": "65536"})],
        [_LLAMA_NAMED + " --moe-a2a-backend deepep --tp-size 2",
         ex("--model-path @TINY_MOE@ --served-model-name Qwen/Qwen3-30B-A3B --moe-a2a-backend deepep_v2 --tp-size 2",
-           {"SGLANG_DEEPEP_V2_NUM_MAX_DISPATCH_TOKENS_PER_RANK": "100000"})],
-       summary="Reports `--moe-a2a-backend deepep_v2` for a model whose family pdlint knows from `--model-path` (or "
-               "`--served-model-name`) and none of whose architectures is on SGLang's DeepEP v2 list "
-               "(DeepseekV3/V4, Qwen3Moe, GlmMoeDsa, Glm5Next, MiMoV2, MiMoV2Flash): Llama 3, Qwen2, gpt-oss, "
-               "DeepSeek-V2, ...",
-       notes="Model-dependent: SGLang reads the architecture from the checkpoint's config.json; pdlint infers the "
-             "family from the last component of `--model-path` (else `--served-model-name`; docs/models.md) and "
-             "stays quiet for a model it cannot place or a family with an architecture on the list (Qwen3 "
-             "covers dense Qwen3 as well as Qwen3-MoE). Field test rw25/b (differential test against SGLang "
-             "0.5.23): a Llama launch with DeepEP v2 was refused by the oracle (\"DeepEP v2 MoE is not validated "
-             "for 'LlamaForCausalLM'\") and pdlint said nothing; the oracle refuses the firing examples and "
-             "accepts the quiet ones.")
+           {"SGLANG_DEEPEP_V2_NUM_MAX_DISPATCH_TOKENS_PER_RANK": "100000"}),
+        ex("--model-path @TINY_MOE@ --served-model-name Qwen/Qwen3-235B-A22B-Instruct-2507 --moe-a2a-backend "
+           "deepep_v2 --tp-size 2", {"SGLANG_DEEPEP_V2_NUM_MAX_DISPATCH_TOKENS_PER_RANK": "100000"})],
+       summary="Reports `--moe-a2a-backend deepep_v2` for a model whose architecture pdlint knows from "
+               "`--model-path` (or `--served-model-name`) and which is not on SGLang's DeepEP v2 list "
+               "(DeepseekV3/V4, Qwen3Moe, GlmMoeDsa, Glm5Next, MiMoV2, MiMoV2Flash): Llama 3, Qwen2, dense Qwen3, "
+               "Qwen3-Next, gpt-oss, DeepSeek-V2, GLM-4.5/4.6/4.7, MiniMax-M2, ...",
+       notes="Model-dependent: SGLang reads the architecture from the checkpoint's config.json (the first entry "
+             "of `architectures`); pdlint infers it from the last component of `--model-path` (else "
+             "`--served-model-name`; docs/models.md) and stays quiet for a model it cannot place or a family "
+             "with an architecture on the list. A Qwen3 name is placed by its form: `Qwen3-<size>B[-...]` is "
+             "dense Qwen3ForCausalLM (reported), `Qwen3-<size>B-A<active>B` (also `Qwen3-Coder-...-A<n>B`) "
+             "Qwen3MoeForCausalLM (on the list); Qwen3-VL, -Omni and other Qwen3 names are not placed. Beyond the "
+             "family table, GLM-4.5/4.6/4.7 (Glm4MoeForCausalLM; -Flash: Glm4MoeLiteForCausalLM; -V: "
+             "Glm4vMoeForConditionalGeneration) and MiniMax-M2 (MiniMaxM2ForCausalLM) are placed for this rule "
+             "(the list holds GLM-5 only). Field test rw25/b (differential test against SGLang 0.5.23): a Llama "
+             "launch with DeepEP v2 was refused by the oracle (\"DeepEP v2 MoE is not validated for "
+             "'LlamaForCausalLM'\") and pdlint said nothing; field test rw26/b: `Qwen/Qwen3-8B` (\"not validated "
+             "for 'Qwen3ForCausalLM'\", 18 variants), `zai-org/GLM-4.6` and `MiniMaxAI/MiniMax-M2` were silent. "
+             "The oracle refuses the firing examples and accepts the quiet ones (its tiny models stand in for the "
+             "named checkpoints: the Llama for the dense names, the Qwen3-MoE for the MoE ones).")
 def _deepep_v2_model(a):
     if moe_a2a(a) != "deepep_v2":
         return None
-    from pdlint.engines.sglang.rules.pair import named_family
-    fam, named_by = named_family(a)
-    if fam is None or not fam.architectures or any(x in DEEPEP_V2_ARCHITECTURES for x in fam.architectures):
+    placed = deepep_v2_architectures(a)
+    if placed is None or any(x in DEEPEP_V2_ARCHITECTURES for x in placed[0]):
         return None
+    archs, label, named_by = placed
     return Hit("moe_a2a_backend", "model_path",
-               fmt={"model_arch": " or ".join(repr(x) for x in fam.architectures)},
-               note=f"{named_by} names {fam.name} ({', '.join(fam.architectures)})")
+               fmt={"model_arch": " or ".join(repr(x) for x in archs)},
+               note=f"{named_by} names {label} ({', '.join(archs)})")
 
 
 # -- FlashInfer CuteDSL MoE runner (moe_hook.handle_moe_kernel_config) -------------------------------------
