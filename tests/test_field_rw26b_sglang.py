@@ -7,6 +7,7 @@ rw25/b launches came from too.
 
 - 1: SGL288 did not place dense Qwen3 (the family row also holds Qwen3-MoE, which is on the DeepEP v2 list),
   GLM-4.5/4.6/4.7 or MiniMax-M2;
+- 2: the speculative draft inherits `--moe-a2a-backend deepep_v2` (SGL292, new);
 - 3: `--enable-kv-cache-sharding` with a written fa3 backend and no `--page-size` was only SGL350's warning
   (now SGL185's error)."""
 
@@ -73,6 +74,67 @@ def test_deepep_v2_listed_or_unplaced_model_quiet(model):
 
 def test_dense_qwen3_with_deepep_v1_quiet():
     assert "SGL288" not in judge("--model-path Qwen/Qwen3-8B --moe-a2a-backend deepep --tp 8").codes
+
+
+# -- 2: the speculative draft inherits DeepEP v2 (SGL292) ----------------------------------------------------------
+
+DSV3_DECODE = ("--model-path deepseek-ai/DeepSeek-V3 --tp 8 --disaggregation-mode decode --moe-a2a-backend deepep_v2 "
+               "--cuda-graph-max-bs-decode 16 --speculative-algorithm NEXTN --speculative-num-steps 2 "
+               "--speculative-eagle-topk 1 --speculative-num-draft-tokens 3")
+
+
+def test_deepep_v2_mtp_decode(scratch):
+    """rw26/b repro 2: oracle (DeepSeek-V3-0324's config.json) REJECT "DeepEP v2 MoE is not validated as a
+    speculative draft backend. Select another --speculative-moe-a2a-backend." (moe_hook.py:635
+    validate_deepep_v2_speculative_draft); pdlint: 0 findings."""
+    scratch.write("launch.sh", f"""\
+        #!/bin/bash
+        {V2_ENV}=65536 {SERVER} {DSV3_DECODE} &
+        """)
+    code, out = scratch.lint("launch.sh")
+    [f] = _findings(out, "SGL292")
+    assert code == 1 and f["severity"] == "error" and f["line"] == 2
+    assert "not validated as a speculative draft backend" in f["message"]
+    assert "the NEXTN draft inherits deepep_v2" in f["message"]
+
+
+@pytest.mark.parametrize("extra", [
+    "",                                              # NEXTN (above): oracle REJECT
+    "--speculative-moe-a2a-backend deepep_v2",       # written: oracle REJECT
+])
+def test_deepep_v2_draft_fires(extra):
+    j = judge(DSV3_DECODE + " " + extra, env={V2_ENV: "65536"})
+    assert "SGL292" in j.errors
+
+
+@pytest.mark.parametrize("argv", [
+    "--model-path Qwen/Qwen3-30B-A3B --tp 2 --moe-a2a-backend deepep_v2 --speculative-algorithm STANDALONE "
+    "--speculative-draft-model-path Qwen/Qwen3-0.6B",
+    "--model-path Qwen/Qwen3-30B-A3B --speculative-algorithm NGRAM --speculative-moe-a2a-backend deepep_v2",
+    "--model-path Qwen/Qwen3-30B-A3B --speculative-moe-a2a-backend deepep_v2",  # no algorithm
+])
+def test_deepep_v2_draft_other_shapes_fire(argv):
+    """Oracle, on the tiny Qwen3-MoE config (without a draft path for STANDALONE): REJECT for all three - a written
+    draft backend is refused whatever the algorithm, NGRAM included."""
+    assert "SGL292" in judge(argv, env={V2_ENV: "100000"}).errors
+
+
+@pytest.mark.parametrize("extra", [
+    "--speculative-moe-a2a-backend none",    # oracle ACCEPT (rw26/b r2b)
+    "--speculative-moe-a2a-backend deepep",  # oracle ACCEPT (tiny Qwen3-MoE config)
+])
+def test_deepep_v2_draft_backend_written_quiet(extra):
+    j = judge(DSV3_DECODE + " " + extra, env={V2_ENV: "65536"})
+    assert "SGL292" not in j.codes
+
+
+@pytest.mark.parametrize("argv", [
+    "--model-path Qwen/Qwen3-30B-A3B --tp 2 --moe-a2a-backend deepep_v2 --speculative-algorithm NGRAM",  # tiny: ACCEPT
+    "--model-path Qwen/Qwen3-30B-A3B --tp 2 --moe-a2a-backend deepep_v2",                                # no draft
+    "--model-path Qwen/Qwen3-30B-A3B --tp 2 --moe-a2a-backend deepep --speculative-algorithm NEXTN",
+])
+def test_deepep_v2_draft_quiet(argv):
+    assert "SGL292" not in judge(argv, env={V2_ENV: "100000"}).codes
 
 
 # -- 3: a sharded prefill whose written backend keeps page size 1 ------------------------------------------------

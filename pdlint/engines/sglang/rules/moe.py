@@ -849,6 +849,54 @@ def _deepep_v2_model(a):
                note=f"{named_by} names {label} ({', '.join(archs)})")
 
 
+# -- DeepEP v2 as the speculative draft's a2a backend (moe_hook.validate_deepep_v2_speculative_draft) ----------
+
+_V2_MOE = "--model-path @TINY_MOE@ --moe-a2a-backend deepep_v2 --tp-size 2"
+_V2_ENV = {"SGLANG_DEEPEP_V2_NUM_MAX_DISPATCH_TOKENS_PER_RANK": "100000"}
+
+
+@_rule("SGL292", "deepep-v2-speculative-draft",
+       "DeepEP v2 MoE is not validated as a speculative draft backend. Select another "
+       "--speculative-moe-a2a-backend.",
+       f"{MH}:635", "deepep-v2-speculative-draft",
+       "The draft model's MoE layers use `--speculative-moe-a2a-backend`, which defaults to the target's "
+       "`--moe-a2a-backend` for every speculative algorithm but NGRAM. DeepEP v2 is not validated for draft "
+       "layers, so SGLang refuses a launch whose draft would run on it, written or inherited - the usual "
+       "DeepSeek/GLM MTP (NEXTN/EAGLE) decode launch with `--moe-a2a-backend deepep_v2` and nothing else.",
+       "Add `--speculative-moe-a2a-backend none` (or `deepep`) so the draft does not inherit DeepEP v2.",
+       [ex(_V2_MOE + " --speculative-algorithm NEXTN", _V2_ENV),
+        ex(_V2_MOE + " --disaggregation-mode decode --speculative-algorithm EAGLE", _V2_ENV),
+        ex(_V2_MOE + " --speculative-algorithm EAGLE --speculative-moe-a2a-backend deepep_v2", _V2_ENV),
+        ex("--model-path @TINY_MOE@ --speculative-algorithm EAGLE --speculative-moe-a2a-backend deepep_v2")],
+       [ex(_V2_MOE + " --speculative-algorithm NEXTN --speculative-moe-a2a-backend none", _V2_ENV),
+        ex(_V2_MOE + " --speculative-algorithm NGRAM", _V2_ENV),
+        ex(_V2_MOE, _V2_ENV),
+        "--model-path @TINY_MOE@ --moe-a2a-backend deepep --tp-size 2 --speculative-algorithm NEXTN"],
+       summary="Reports a speculative launch whose draft MoE would run on DeepEP v2: "
+               "`--speculative-moe-a2a-backend deepep_v2`, or `--moe-a2a-backend deepep_v2` with a speculative "
+               "algorithm other than NGRAM and no `--speculative-moe-a2a-backend`.",
+       notes="SGLang checks this after every other argument check (pipeline.py), for any model and role. "
+             "`--enable-return-aux-hidden-states` turns the algorithm off before the check, so pdlint is quiet "
+             "then. The check exists from SGLang 0.5.19 (moe_hook.py:362; 0.5.21: :530, 0.5.22: :548). Field "
+             "test rw26/b (differential test against SGLang 0.5.23): `--moe-a2a-backend deepep_v2 "
+             "--speculative-algorithm NEXTN` was refused by the oracle in 5 variants and pdlint said nothing; "
+             "with `--speculative-moe-a2a-backend none` the oracle accepts. The oracle refuses the firing "
+             "examples and accepts the quiet ones.")
+def _deepep_v2_draft(a):
+    if not pipeline(a) or not a.known("speculative_moe_a2a_backend"):
+        return None
+    if a.eq("speculative_moe_a2a_backend", "deepep_v2"):
+        return Hit("speculative_moe_a2a_backend")
+    if a.is_set("speculative_moe_a2a_backend") or moe_a2a(a) != "deepep_v2":
+        return None
+    from pdlint.engines.sglang.rules.speculative import _algo, _written
+    algo = _algo(a)
+    if algo is None or algo is OPAQUE or not isinstance(algo, str) or algo.upper() == "NGRAM":
+        return None
+    return Hit("moe_a2a_backend", "speculative_algorithm",
+               note=f"--speculative-moe-a2a-backend is not written, so the {_written(a)} draft inherits deepep_v2")
+
+
 # -- FlashInfer CuteDSL MoE runner (moe_hook.handle_moe_kernel_config) -------------------------------------
 
 FI_CUTEDSL_QUANT = ("modelopt_fp4", "modelopt_mixed", "nvfp4_online")
