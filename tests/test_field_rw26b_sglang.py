@@ -9,7 +9,8 @@ rw25/b launches came from too.
   GLM-4.5/4.6/4.7 or MiniMax-M2;
 - 2: the speculative draft inherits `--moe-a2a-backend deepep_v2` (SGL292, new);
 - 3: `--enable-kv-cache-sharding` with a written fa3 backend and no `--page-size` was only SGL350's warning
-  (now SGL185's error)."""
+  (now SGL185's error);
+- 6: `--quantization nvfp4_online` off Blackwell (SGL293, new, a warning like SGL515)."""
 
 import pytest
 
@@ -187,3 +188,24 @@ def test_kv_sharding_model_that_sets_its_page_size_not_an_error(model):
     j = judge(f"--model-path {model} --tp 8 --disaggregation-mode prefill --enable-kv-cache-sharding "
               "--attention-backend fa3")
     assert "SGL185" not in j.codes
+
+
+# -- 6: --quantization nvfp4_online off Blackwell (SGL293) -------------------------------------------------------
+
+def test_nvfp4_online_warns(scratch):
+    """rw26/b repro 7: oracle (Qwen3-30B-A3B's config.json, H200) REJECT "--quantization nvfp4_online is supported
+    only on NVIDIA Blackwell SM100/SM103 GPUs." (overrides.py:1458); on an emulated B200 (SM100) ACCEPT.  pdlint
+    cannot see the GPU: a warning, like SGL515."""
+    scratch.write("launch.sh", f"""\
+        #!/bin/bash
+        {SERVER} --model-path Qwen/Qwen3-30B-A3B --tp 8 --disaggregation-mode prefill --quantization nvfp4_online &
+        """)
+    code, out = scratch.lint("launch.sh")
+    [f] = _findings(out, "SGL293")
+    assert code == 0 and f["severity"] == "warning" and f["line"] == 2
+    assert "supported only on NVIDIA Blackwell SM100/SM103 GPUs" in f["message"]
+
+
+@pytest.mark.parametrize("extra", ["--quantization fp8", "--quantization modelopt_fp4", ""])
+def test_nvfp4_online_quiet(extra):
+    assert "SGL293" not in judge("--model-path Qwen/Qwen3-30B-A3B --tp 8 " + extra).codes

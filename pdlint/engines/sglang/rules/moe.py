@@ -9,7 +9,7 @@ import re
 from typing import Optional
 
 from pdlint.engines.sglang.argv import OPAQUE
-from pdlint.engines.sglang.rulebase import WARNING, Hit, ex, sgl_rule
+from pdlint.engines.sglang.rulebase import WARNING, Hit, ex, given, sgl_rule
 from pdlint.engines.sglang.rules.parallel import (
     BARE, BARE_ASSERT, attn_cp, attn_dp, attn_dp_enabled, dp_lm_head, dwdp, ep_size, moe_a2a, num, pipeline,
     prefill_cp_off, scale_joiner,
@@ -895,6 +895,42 @@ def _deepep_v2_draft(a):
         return None
     return Hit("moe_a2a_backend", "speculative_algorithm",
                note=f"--speculative-moe-a2a-backend is not written, so the {_written(a)} draft inherits deepep_v2")
+
+
+# -- --quantization nvfp4_online (overrides._moe_runner_backend_quant_constraints) --------------------------------
+
+@sgl_rule("SGL293", "nvfp4-online-off-blackwell", category=CAT, severity=WARNING,
+          unseen="the GPU: SGLang accepts --quantization nvfp4_online on Blackwell (SM100/SM103) only",
+          upstream="--quantization nvfp4_online is supported only on NVIDIA Blackwell SM100/SM103 GPUs.",
+          source="arg_groups/overrides.py:1458", upstream_id="nvfp4-online-blackwell-only",
+          summary="Reports `--quantization nvfp4_online`: SGLang refuses it unless the server runs on a Blackwell "
+                  "GPU (SM100/SM103), which pdlint cannot see.",
+          why="Online NVFP4 quantization runs on the Blackwell FP4 MoE kernels (FlashInfer TRT-LLM / CuteDSL) "
+              "only. SGLang checks the GPU it starts on and stops with this message on Hopper (H100/H200), "
+              "Ampere, SM12x and every other platform, so the same command line starts on a B200/GB200/B300 node "
+              "and fails on an H200 one. In a PD deployment it is typically copied from a Blackwell recipe onto "
+              "servers scheduled elsewhere.",
+          fix="Run the server on Blackwell (SM100/SM103) nodes only (a node selector), or drop "
+              "`--quantization nvfp4_online` (serve an FP8 or pre-quantized checkpoint on other GPUs).",
+          fire=["--model-path @TINY_MOE@ --quantization nvfp4_online",
+                "--model-path @TINY_MOE@ --disaggregation-mode decode --quantization nvfp4_online "
+                "--moe-runner-backend flashinfer_trtllm",
+                "--disaggregation-mode prefill --quantization nvfp4_online"],
+          quiet=["--model-path @TINY_MOE@ --quantization fp8",
+                 "--model-path @TINY_MOE@ --disaggregation-mode decode"],
+          notes="A warning: pdlint does not know the GPU. SGLang checks this for every model and role, before "
+                "it checks the MoE runner (on Blackwell `--quantization nvfp4_online` also needs "
+                "`--moe-runner-backend` auto, flashinfer_trtllm, flashinfer_trtllm_routed or flashinfer_cutedsl). "
+                "A checkpoint that is NVFP4 already (`--quantization modelopt_fp4`, or none) is not this check. "
+                "Field test rw26/b (differential test against SGLang 0.5.23, emulated H200): `--quantization "
+                "nvfp4_online` refused by the oracle in 10 variants with no pdlint finding (SGL515 warns about "
+                "the same kind of GPU-only choice for TRTLLM MLA); the oracle refuses the firing examples and "
+                "accepts the quiet ones.")
+def _nvfp4_online(a):
+    if pipeline(a) and given(a, "quantization") == "nvfp4_online":
+        return Hit("quantization", lead=True, note="the server starts only on a Blackwell GPU (SM100/SM103), "
+                                                   "which pdlint cannot see: on Hopper (H100/H200) or older GPUs "
+                                                   "SGLang refuses it")
 
 
 # -- FlashInfer CuteDSL MoE runner (moe_hook.handle_moe_kernel_config) -------------------------------------
