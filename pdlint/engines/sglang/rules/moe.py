@@ -9,7 +9,7 @@ import re
 from typing import Optional
 
 from pdlint.engines.sglang.argv import OPAQUE
-from pdlint.engines.sglang.rulebase import WARNING, Hit, ex, sgl_rule
+from pdlint.engines.sglang.rulebase import WARNING, Hit, ex, given, sgl_rule
 from pdlint.engines.sglang.rules.parallel import (
     BARE, BARE_ASSERT, attn_cp, attn_dp, attn_dp_enabled, dp_lm_head, dwdp, ep_size, moe_a2a, num, pipeline,
     prefill_cp_off, scale_joiner,
@@ -754,6 +754,50 @@ DEEPEP_V2_ARCHITECTURES = frozenset((
     "GlmMoeDsaForCausalLM", "MiMoV2ForCausalLM", "MiMoV2FlashForCausalLM",
 ))
 _LLAMA_NAMED = "--model-path @TINY@ --served-model-name meta-llama/Llama-3.1-8B-Instruct"
+# names pdlint's family table (docs/models.md) does not place but whose architecture is known and off the list
+# (SGLang 0.5.23 models/glm4_moe.py, glm4_moe_lite.py, glm4v_moe.py, minimax_m2.py): GLM-4.5/4.6/4.7 (the
+# list holds GLM-5 only) and MiniMax-M2 / M2.x; matched like the table, from the start of the last component
+_DEEPEP_V2_EXTRA = tuple((re.compile(r"^(?:[a-z0-9]+-)?" + p), label, archs) for p, label, archs in (
+    (r"glm-4\.[5-7]v(?=[-.]|$)", "GLM-4.xV", ("Glm4vMoeForConditionalGeneration",)),
+    (r"glm-4\.7-flash(?=[-.]|$)", "GLM-4.7-Flash", ("Glm4MoeLiteForCausalLM",)),
+    (r"glm-4\.[5-7](?=[-.]|$)", "GLM-4.x", ("Glm4MoeForCausalLM",)),
+    (r"minimax-m2(?:\.[0-9]+)?(?=[-.]|$)", "MiniMax-M2", ("MiniMaxM2ForCausalLM",)),
+))
+_MOE_WORD = re.compile(r"(?:^|[-.])moe(?=[-.]|$)")
+
+
+def deepep_v2_architectures(a) -> Optional[tuple]:
+    """(architectures, label, the flag that names the model) SGLang's DeepEP v2 check would read, from the name
+    the launch serves; None when the name does not place the model.  The Qwen3 family row also holds
+    Qwen3-MoE (on the list) and Qwen3-VL: a text-only "Qwen3-<size>B" name is dense Qwen3ForCausalLM,
+    "Qwen3-<size>B-A<active>B" Qwen3MoeForCausalLM, any other Qwen3 name is not placed."""
+    from pdlint.engines.sglang.rules.pair import named_family
+    from pdlint.engines.sglang.rules.serving import _MM_NAME, _QWEN3_TEXT
+    from pdlint.models import component
+    fam, named_by = named_family(a)
+    if fam is not None:
+        if not fam.architectures:
+            return None
+        if fam.name != "Qwen3":
+            return fam.architectures, fam.name, named_by
+        name = component(a.get("model_path" if named_by == "--model-path" else "served_model_name"))
+        text = _QWEN3_TEXT.match(name)
+        if text is None or _MM_NAME.search(name) or _MOE_WORD.search(name):
+            return None  # (Qwen3-VL / -Omni / -Next / a MoE build named otherwise: not placed)
+        if text.group(1):
+            return ("Qwen3MoeForCausalLM",), "Qwen3-MoE", named_by
+        return ("Qwen3ForCausalLM",), "Qwen3 (dense)", named_by
+    if named_by is not None:
+        return None
+    for dest, flag in (("model_path", "--model-path"), ("served_model_name", "--served-model-name")):
+        name = a.get(dest)
+        if not a.known(dest) or not isinstance(name, str):
+            continue
+        comp = component(name)
+        for pat, label, archs in _DEEPEP_V2_EXTRA:
+            if pat.match(comp):
+                return archs, label, flag
+    return None
 
 
 @_rule("SGL288", "deepep-v2-unvalidated-model",
@@ -765,31 +809,128 @@ _LLAMA_NAMED = "--model-path @TINY@ --served-model-name meta-llama/Llama-3.1-8B-
        "before anything else about DeepEP v2 is checked.",
        "Use `--moe-a2a-backend deepep` (DeepEP v1) for this model, or serve a model DeepEP v2 supports.",
        [_LLAMA_NAMED + " --moe-a2a-backend deepep_v2 --tp-size 2",
-        _LLAMA_NAMED + " --disaggregation-mode decode --moe-a2a-backend deepep_v2 --tp-size 2"],
+        _LLAMA_NAMED + " --disaggregation-mode decode --moe-a2a-backend deepep_v2 --tp-size 2",
+        "--model-path @TINY@ --served-model-name Qwen/Qwen3-8B --moe-a2a-backend deepep_v2 --tp-size 2",
+        ex("--model-path @TINY@ --served-model-name zai-org/GLM-4.6 --disaggregation-mode prefill "
+           "--moe-a2a-backend deepep_v2 --tp-size 2",
+           {"SGLANG_DEEPEP_V2_NUM_MAX_DISPATCH_TOKENS_PER_RANK": "65536"})],
        [_LLAMA_NAMED + " --moe-a2a-backend deepep --tp-size 2",
         ex("--model-path @TINY_MOE@ --served-model-name Qwen/Qwen3-30B-A3B --moe-a2a-backend deepep_v2 --tp-size 2",
-           {"SGLANG_DEEPEP_V2_NUM_MAX_DISPATCH_TOKENS_PER_RANK": "100000"})],
-       summary="Reports `--moe-a2a-backend deepep_v2` for a model whose family pdlint knows from `--model-path` (or "
-               "`--served-model-name`) and none of whose architectures is on SGLang's DeepEP v2 list "
-               "(DeepseekV3/V4, Qwen3Moe, GlmMoeDsa, Glm5Next, MiMoV2, MiMoV2Flash): Llama 3, Qwen2, gpt-oss, "
-               "DeepSeek-V2, ...",
-       notes="Model-dependent: SGLang reads the architecture from the checkpoint's config.json; pdlint infers the "
-             "family from the last component of `--model-path` (else `--served-model-name`; docs/models.md) and "
-             "stays quiet for a model it cannot place or a family with an architecture on the list (Qwen3 "
-             "covers dense Qwen3 as well as Qwen3-MoE). Field test rw25/b (differential test against SGLang "
-             "0.5.23): a Llama launch with DeepEP v2 was refused by the oracle (\"DeepEP v2 MoE is not validated "
-             "for 'LlamaForCausalLM'\") and pdlint said nothing; the oracle refuses the firing examples and "
-             "accepts the quiet ones.")
+           {"SGLANG_DEEPEP_V2_NUM_MAX_DISPATCH_TOKENS_PER_RANK": "100000"}),
+        ex("--model-path @TINY_MOE@ --served-model-name Qwen/Qwen3-235B-A22B-Instruct-2507 --moe-a2a-backend "
+           "deepep_v2 --tp-size 2", {"SGLANG_DEEPEP_V2_NUM_MAX_DISPATCH_TOKENS_PER_RANK": "100000"})],
+       summary="Reports `--moe-a2a-backend deepep_v2` for a model whose architecture pdlint knows from "
+               "`--model-path` (or `--served-model-name`) and which is not on SGLang's DeepEP v2 list "
+               "(DeepseekV3/V4, Qwen3Moe, GlmMoeDsa, Glm5Next, MiMoV2, MiMoV2Flash): Llama 3, Qwen2, dense Qwen3, "
+               "Qwen3-Next, gpt-oss, DeepSeek-V2, GLM-4.5/4.6/4.7, MiniMax-M2, ...",
+       notes="Model-dependent: SGLang reads the architecture from the checkpoint's config.json (the first entry "
+             "of `architectures`); pdlint infers it from the last component of `--model-path` (else "
+             "`--served-model-name`; docs/models.md) and stays quiet for a model it cannot place or a family "
+             "with an architecture on the list. A Qwen3 name is placed by its form: `Qwen3-<size>B[-...]` is "
+             "dense Qwen3ForCausalLM (reported), `Qwen3-<size>B-A<active>B` (also `Qwen3-Coder-...-A<n>B`) "
+             "Qwen3MoeForCausalLM (on the list); Qwen3-VL, -Omni and other Qwen3 names are not placed. Beyond the "
+             "family table, GLM-4.5/4.6/4.7 (Glm4MoeForCausalLM; -Flash: Glm4MoeLiteForCausalLM; -V: "
+             "Glm4vMoeForConditionalGeneration) and MiniMax-M2 (MiniMaxM2ForCausalLM) are placed for this rule "
+             "(the list holds GLM-5 only). Field test rw25/b (differential test against SGLang 0.5.23): a Llama "
+             "launch with DeepEP v2 was refused by the oracle (\"DeepEP v2 MoE is not validated for "
+             "'LlamaForCausalLM'\") and pdlint said nothing; field test rw26/b: `Qwen/Qwen3-8B` (\"not validated "
+             "for 'Qwen3ForCausalLM'\", 18 variants), `zai-org/GLM-4.6` and `MiniMaxAI/MiniMax-M2` were silent. "
+             "The oracle refuses the firing examples and accepts the quiet ones (its tiny models stand in for the "
+             "named checkpoints: the Llama for the dense names, the Qwen3-MoE for the MoE ones).")
 def _deepep_v2_model(a):
     if moe_a2a(a) != "deepep_v2":
         return None
-    from pdlint.engines.sglang.rules.pair import named_family
-    fam, named_by = named_family(a)
-    if fam is None or not fam.architectures or any(x in DEEPEP_V2_ARCHITECTURES for x in fam.architectures):
+    placed = deepep_v2_architectures(a)
+    if placed is None or any(x in DEEPEP_V2_ARCHITECTURES for x in placed[0]):
         return None
+    archs, label, named_by = placed
     return Hit("moe_a2a_backend", "model_path",
-               fmt={"model_arch": " or ".join(repr(x) for x in fam.architectures)},
-               note=f"{named_by} names {fam.name} ({', '.join(fam.architectures)})")
+               fmt={"model_arch": " or ".join(repr(x) for x in archs)},
+               note=f"{named_by} names {label} ({', '.join(archs)})")
+
+
+# -- DeepEP v2 as the speculative draft's a2a backend (moe_hook.validate_deepep_v2_speculative_draft) ----------
+
+_V2_MOE = "--model-path @TINY_MOE@ --moe-a2a-backend deepep_v2 --tp-size 2"
+_V2_ENV = {"SGLANG_DEEPEP_V2_NUM_MAX_DISPATCH_TOKENS_PER_RANK": "100000"}
+
+
+@_rule("SGL292", "deepep-v2-speculative-draft",
+       "DeepEP v2 MoE is not validated as a speculative draft backend. Select another "
+       "--speculative-moe-a2a-backend.",
+       f"{MH}:635", "deepep-v2-speculative-draft",
+       "The draft model's MoE layers use `--speculative-moe-a2a-backend`, which defaults to the target's "
+       "`--moe-a2a-backend` for every speculative algorithm but NGRAM. DeepEP v2 is not validated for draft "
+       "layers, so SGLang refuses a launch whose draft would run on it, written or inherited - the usual "
+       "DeepSeek/GLM MTP (NEXTN/EAGLE) decode launch with `--moe-a2a-backend deepep_v2` and nothing else.",
+       "Add `--speculative-moe-a2a-backend none` (or `deepep`) so the draft does not inherit DeepEP v2.",
+       [ex(_V2_MOE + " --speculative-algorithm NEXTN", _V2_ENV),
+        ex(_V2_MOE + " --disaggregation-mode decode --speculative-algorithm EAGLE", _V2_ENV),
+        ex(_V2_MOE + " --speculative-algorithm EAGLE --speculative-moe-a2a-backend deepep_v2", _V2_ENV),
+        ex("--model-path @TINY_MOE@ --speculative-algorithm EAGLE --speculative-moe-a2a-backend deepep_v2")],
+       [ex(_V2_MOE + " --speculative-algorithm NEXTN --speculative-moe-a2a-backend none", _V2_ENV),
+        ex(_V2_MOE + " --speculative-algorithm NGRAM", _V2_ENV),
+        ex(_V2_MOE, _V2_ENV),
+        "--model-path @TINY_MOE@ --moe-a2a-backend deepep --tp-size 2 --speculative-algorithm NEXTN"],
+       summary="Reports a speculative launch whose draft MoE would run on DeepEP v2: "
+               "`--speculative-moe-a2a-backend deepep_v2`, or `--moe-a2a-backend deepep_v2` with a speculative "
+               "algorithm other than NGRAM and no `--speculative-moe-a2a-backend`.",
+       notes="SGLang checks this after every other argument check (pipeline.py), for any model and role. "
+             "`--enable-return-aux-hidden-states` turns the algorithm off before the check, so pdlint is quiet "
+             "then. The check exists from SGLang 0.5.19 (moe_hook.py:362; 0.5.21: :530, 0.5.22: :548). Field "
+             "test rw26/b (differential test against SGLang 0.5.23): `--moe-a2a-backend deepep_v2 "
+             "--speculative-algorithm NEXTN` was refused by the oracle in 5 variants and pdlint said nothing; "
+             "with `--speculative-moe-a2a-backend none` the oracle accepts. The oracle refuses the firing "
+             "examples and accepts the quiet ones.")
+def _deepep_v2_draft(a):
+    if not pipeline(a) or not a.known("speculative_moe_a2a_backend"):
+        return None
+    if a.eq("speculative_moe_a2a_backend", "deepep_v2"):
+        return Hit("speculative_moe_a2a_backend")
+    if a.is_set("speculative_moe_a2a_backend") or moe_a2a(a) != "deepep_v2":
+        return None
+    from pdlint.engines.sglang.rules.speculative import _algo, _written
+    algo = _algo(a)
+    if algo is None or algo is OPAQUE or not isinstance(algo, str) or algo.upper() == "NGRAM":
+        return None
+    return Hit("moe_a2a_backend", "speculative_algorithm",
+               note=f"--speculative-moe-a2a-backend is not written, so the {_written(a)} draft inherits deepep_v2")
+
+
+# -- --quantization nvfp4_online (overrides._moe_runner_backend_quant_constraints) --------------------------------
+
+@sgl_rule("SGL293", "nvfp4-online-off-blackwell", category=CAT, severity=WARNING,
+          unseen="the GPU: SGLang accepts --quantization nvfp4_online on Blackwell (SM100/SM103) only",
+          upstream="--quantization nvfp4_online is supported only on NVIDIA Blackwell SM100/SM103 GPUs.",
+          source="arg_groups/overrides.py:1458", upstream_id="nvfp4-online-blackwell-only",
+          summary="Reports `--quantization nvfp4_online`: SGLang refuses it unless the server runs on a Blackwell "
+                  "GPU (SM100/SM103), which pdlint cannot see.",
+          why="Online NVFP4 quantization runs on the Blackwell FP4 MoE kernels (FlashInfer TRT-LLM / CuteDSL) "
+              "only. SGLang checks the GPU it starts on and stops with this message on Hopper (H100/H200), "
+              "Ampere, SM12x and every other platform, so the same command line starts on a B200/GB200/B300 node "
+              "and fails on an H200 one. In a PD deployment it is typically copied from a Blackwell recipe onto "
+              "servers scheduled elsewhere.",
+          fix="Run the server on Blackwell (SM100/SM103) nodes only (a node selector), or drop "
+              "`--quantization nvfp4_online` (serve an FP8 or pre-quantized checkpoint on other GPUs).",
+          fire=["--model-path @TINY_MOE@ --quantization nvfp4_online",
+                "--model-path @TINY_MOE@ --disaggregation-mode decode --quantization nvfp4_online "
+                "--moe-runner-backend flashinfer_trtllm",
+                "--disaggregation-mode prefill --quantization nvfp4_online"],
+          quiet=["--model-path @TINY_MOE@ --quantization fp8",
+                 "--model-path @TINY_MOE@ --disaggregation-mode decode"],
+          notes="A warning: pdlint does not know the GPU. SGLang checks this for every model and role, before "
+                "it checks the MoE runner (on Blackwell `--quantization nvfp4_online` also needs "
+                "`--moe-runner-backend` auto, flashinfer_trtllm, flashinfer_trtllm_routed or flashinfer_cutedsl). "
+                "A checkpoint that is NVFP4 already (`--quantization modelopt_fp4`, or none) is not this check. "
+                "Field test rw26/b (differential test against SGLang 0.5.23, emulated H200): `--quantization "
+                "nvfp4_online` refused by the oracle in 10 variants with no pdlint finding (SGL515 warns about "
+                "the same kind of GPU-only choice for TRTLLM MLA); the oracle refuses the firing examples and "
+                "accepts the quiet ones.")
+def _nvfp4_online(a):
+    if pipeline(a) and given(a, "quantization") == "nvfp4_online":
+        return Hit("quantization", lead=True, note="the server starts only on a Blackwell GPU (SM100/SM103), "
+                                                   "which pdlint cannot see: on Hopper (H100/H200) or older GPUs "
+                                                   "SGLang refuses it")
 
 
 # -- FlashInfer CuteDSL MoE runner (moe_hook.handle_moe_kernel_config) -------------------------------------

@@ -10,6 +10,9 @@ prefill.  Every refusal fails the launch, so a rule may fire even when an
 earlier (model-dependent) gate would fail first.
 """
 
+import re
+from typing import Optional
+
 from pdlint.engines.sglang.rulebase import WARNING, Hit, ex, sgl_rule
 
 KS = "--disaggregation-mode prefill --enable-kv-cache-sharding"
@@ -286,29 +289,86 @@ def _page_size_kept(a) -> bool:
             and all(a.not_among(d, PAGE_FORCING_BACKENDS) for d in dests))
 
 
+# the sharded prefill of KS_OK with the page size left to SGLang
+KS_NO_PAGE = KS + " --enable-prefill-cp --attn-cp-size 2 --tp-size 2 --cp-strategy interleave"
+# backends that set a page size of their own where SGLang's default is 1 (overrides.py: FA4 on Blackwell for
+# non-MLA models, Intel XPU)
+_PAGE_SETTING_BACKENDS = PAGE_FORCING_BACKENDS + ("fa4", "intel_xpu")
+# CUDA attention backends that leave SGLang's default page size (1) as it is (overrides.py
+# _mla_backend_page_constraints, _fa4_page_constraint, _intel_xpu_page_constraint, _page_size_default)
+_PAGE_KEEPING_BACKENDS = ("fa3", "flashinfer", "triton", "flex_attention", "torch_native")
+# models whose own override (arg_groups/model_overrides) writes the page size whatever the attention backend:
+# DeepSeek-V4 (deepseek_v4.py: 256), MiniMax-M3 NVFP4 (minimax_m3.py: 128), DSA models (deepseek_v2.py; they
+# need the dsa backend for sharding first)
+_PAGE_SETTING_MODELS = re.compile(r"^(?:[a-z0-9]+-)?(?:deepseek-v4|deepseek-v3\.2|minimax-m3|glm-5)")
+
+
+def _default_page_one(a) -> Optional[str]:
+    """--page-size is not written and the written attention backends keep SGLang's default page size 1 on a
+    CUDA server: the backend of each side (prefill, decode; the draft's when written) is one that sets no page
+    size, no diffusion-LLM block size applies, and the model is not named as one whose override sets a page
+    size.  Returns the backend to quote, else None (the GPU or the model may decide the page size)."""
+    from pdlint.engines.sglang.rulebase import attention_backend, attention_backends
+    from pdlint.engines.sglang.rules.pair import named_family
+    from pdlint.models import component
+    if a.explicit("page_size") or not a.is_unset("page_size") or not a.is_unset("dllm_algorithm"):
+        return None
+    device = a.get("device")
+    if not (device is None or isinstance(device, str) and device.startswith("cuda")):
+        return None
+    pre, dec = attention_backends(a)
+    if pre not in _PAGE_KEEPING_BACKENDS or dec not in _PAGE_KEEPING_BACKENDS:
+        return None
+    draft = attention_backend(a, "speculative_draft_attention_backend")
+    if draft is not None and draft not in _PAGE_KEEPING_BACKENDS or a.is_set("speculative_draft_attention_backend") \
+            and draft is None:
+        return None
+    for dest in ("model_path", "served_model_name"):
+        name = a.get(dest)
+        if not a.known(dest):
+            return None
+        if isinstance(name, str) and _PAGE_SETTING_MODELS.match(component(name)):
+            return None
+    fam, _ = named_family(a)
+    if fam is not None and fam.name == "DeepSeek-V4":
+        return None
+    return pre if pre == dec else f"{pre} (prefill) and {dec} (decode)"
+
+
 @_ks_rule("SGL185", "kv-sharding-page-size-one", (),
           "--enable-kv-cache-sharding requires a real page size (--page-size 64 recommended): the physical page is "
           "the P/D transfer descriptor and gather-copy unit; page_size=1 degenerates both into per-token "
           "operations.", 274,
           "The physical page is both the P/D transfer descriptor and the gather-copy unit of the sharded pool.",
           "Use `--page-size 64` on the sharded prefill.",
-          fire=[KS_OK + " --page-size 1 --attention-backend fa3"],
+          fire=[KS_OK + " --page-size 1 --attention-backend fa3", KS_NO_PAGE + " --attention-backend fa3",
+                KS_NO_PAGE + " --prefill-attention-backend fa3 --decode-attention-backend fa3"],
           quiet=[KS_OK + " --attention-backend fa3",
-                 "--disaggregation-mode prefill --page-size 1 --attention-backend fa3"],
+                 "--disaggregation-mode prefill --page-size 1 --attention-backend fa3",
+                 KS_NO_PAGE + " --attention-backend fa3 --decode-attention-backend trtllm_mha"],
           notes="SGLang's default page size is 1 for most attention backends, but several backends raise the "
-                "page size themselves, so pdlint checks only an explicit `--page-size` together with an explicit "
-                "attention backend that keeps it; SGL350 warns when `--page-size` is not written.")
+                "page size themselves, so pdlint reports a written `--page-size 1`, or no `--page-size`, only "
+                "together with written attention backends (`--attention-backend`, or both "
+                "`--prefill-attention-backend` and `--decode-attention-backend`) that keep it: fa3, flashinfer, "
+                "triton, flex_attention, torch_native on a CUDA server. It is quiet for a model whose own "
+                "override sets a page size (DeepSeek-V4, DeepSeek-V3.2 / GLM-5 DSA, MiniMax-M3, by name) and "
+                "with `--dllm-algorithm`. SGL350 warns when `--page-size` is not written and the backend is left "
+                "to SGLang. Field test rw26/b (differential test against SGLang 0.5.23): "
+                "`--enable-kv-cache-sharding --attention-backend fa3` without `--page-size` got only SGL350's "
+                "warning although the written backend sets no page size; the oracle refuses the firing "
+                "examples and accepts the quiet ones.")
 def _ks_page(a):
+    if not sharding(a):
+        return None
     page = a.num("page_size")
-    if sharding(a) and page is not None and page <= 1 and _page_size_kept(a):
+    if page is not None and page <= 1 and _page_size_kept(a):
         return Hit("page_size", "enable_kv_cache_sharding")
-
-
-# the sharded prefill of KS_OK with the page size left to SGLang
-KS_NO_PAGE = KS + " --enable-prefill-cp --attn-cp-size 2 --tp-size 2 --cp-strategy interleave"
-# backends that set a page size of their own where SGLang's default is 1 (overrides.py: FA4 on Blackwell for
-# non-MLA models, Intel XPU)
-_PAGE_SETTING_BACKENDS = PAGE_FORCING_BACKENDS + ("fa4", "intel_xpu")
+    backend = _default_page_one(a)
+    if backend is not None:
+        blame = "attention_backend" if a.explicit("attention_backend") else "prefill_attention_backend"
+        return Hit("enable_kv_cache_sharding", blame, lead=True, note=(
+            f"--page-size is not written and the written attention backend {backend} sets no page size of its "
+            "own, so SGLang's default page size 1 applies"))
 
 
 @sgl_rule(
@@ -328,11 +388,14 @@ _PAGE_SETTING_BACKENDS = PAGE_FORCING_BACKENDS + ("fa4", "intel_xpu")
         "attention: Hopper and older GPUs) SGLang refuses the launch. Which backend SGLang picks depends on the "
         "GPU, hence a warning (SGL185 reports a written `--page-size 1`).",
     fix="Write `--page-size 64` on the sharded prefill.",
-    fire=[KS_NO_PAGE, KS_NO_PAGE + " --attention-backend fa3"],
+    fire=[KS_NO_PAGE, KS_NO_PAGE + " --prefill-attention-backend fa3"],
     quiet=[KS_OK, KS_NO_PAGE + " --page-size 32",
-           "--disaggregation-mode prefill --enable-prefill-cp --attn-cp-size 2 --tp-size 2 --cp-strategy interleave"],
+           "--disaggregation-mode prefill --enable-prefill-cp --attn-cp-size 2 --tp-size 2 --cp-strategy interleave",
+           KS_NO_PAGE + " --attention-backend fa3 --decode-attention-backend trtllm_mha"],
     notes="Quiet when an attention backend that sets its own page size (trtllm_mla, trtllm_mha, flashmla, "
-          "cutedsl_mla, hpc_ops, fa4, intel_xpu) is written. Field test rw25/b (differential test against SGLang "
+          "cutedsl_mla, hpc_ops, fa4, intel_xpu) is written. When the written backends decide the page size "
+          "(`--attention-backend fa3`, or fa3 for both the prefill and the decode side) SGL185 reports the launch "
+          "as an error instead (field test rw26/b). Field test rw25/b (differential test against SGLang "
           "0.5.23, emulated H200): a DeepSeek-V3 prefill with `--enable-kv-cache-sharding` and no `--page-size` "
           "was refused (\"requires a real page size\") and pdlint said nothing; the oracle refuses the firing "
           "examples and accepts the quiet ones.")
@@ -343,6 +406,8 @@ def _ks_page_default(a):
              "speculative_draft_attention_backend")
     if not all(a.not_among(d, _PAGE_SETTING_BACKENDS) for d in dests):
         return None  # (a backend that sets a page size, or one pdlint cannot read)
+    if _default_page_one(a) is not None:
+        return None  # (the written backends keep page size 1: SGL185's error)
     return Hit("enable_kv_cache_sharding", lead=True, note=(
         "--page-size is not written, so SGLang's default page size 1 applies unless the attention backend it "
         "picks for the GPU sets its own (TensorRT-LLM MLA/MHA on Blackwell: 64)"))
