@@ -14,7 +14,8 @@ output (default ``pdlint/engines/vllm/data/config-fields.json``) records the cla
   ``field(init=False)`` fields left out: pydantic refuses those as unexpected keywords), each mapped to the
   config class of a nested field (``CompilationConfig.pass_config: PassConfig``) or null;
 * ``extra``: ``forbid`` when the class is built by vLLM's ``@config`` decorator and that decorator forbids extra
-  fields (``ConfigDict(extra="forbid")`` in vllm/config/utils.py, 0.20.0 on) or its own ``ConfigDict`` does;
+  fields (``ConfigDict(extra="forbid")`` in vllm/config/utils.py, 0.20.0 on) or its own ``ConfigDict`` does
+  (``CompilationConfig``, ``PassConfig``, ``DynamicShapesConfig``: 0.13.0 on; not in 0.12.0);
   else ``ignore`` (pydantic dataclasses' default: an unknown key is dropped);
 * ``source``: file and line of the class.
 

@@ -828,7 +828,7 @@ def test_release_spans_name_only_the_releases_that_have_it(tmp_path, capsys, mon
     doc = check(tmp_path, capsys, monkeypatch, _kv_run('{"kv_connector":"MooncakeConnector","kv_role":"kv_producer"}',
                                                        "0.11.0"))
     (f,) = [f for f in doc["findings"] if f["code"] == "VLLM031"]
-    assert "(registered in vLLM 0.9.2-0.10.0, 0.20.0-0.33.0)" in f["message"], f["message"]
+    assert "(registered in vLLM 0.9.2-0.10.0, 0.13.0-0.33.0)" in f["message"], f["message"]
 
 
 @pytest.mark.parametrize("version,args,expect", [
