@@ -57,7 +57,10 @@ def _unknowns(launch, info: VllmInfo):
           "(`--max_model_len`), `--<json option>.<key>` and unique prefixes are accepted, as vLLM's "
           "FlexibleArgumentParser does. With no release pinned, an option only older releases define is "
           "VLLM020 (a warning) instead. When pdlint has no table for the release pinned (judged against the "
-          "nearest one), an option another release defines is not reported, nor, for a release older than "
+          "nearest older one), an option the nearest newer table defines is not reported (a dotted or short "
+          "form too: `-cc.cudagraph_mode` on 0.12.0, whose `-cc` 0.13.0 has), one that neither table around "
+          "the release defines is (only older releases' options: with the releases that have it); beyond the "
+          "newest table, an option another release defines is not reported, nor, for a release older than "
           "every table, any option; for an image whose tag names no release (`:nightly`, a custom build's tag), "
           "only an option close to one the newest table has; the same on a vLLM plugin's image "
           "(`vllm/vllm-omni`), whose plugin adds options (`--omni`). Extra positional words are not reported when "
@@ -75,9 +78,10 @@ def _unknown(launch, info):
             matches = ", ".join(info.table.prefix_options(name))
             out.append(VHit(f"ambiguous option: {name} could match {matches} (vLLM {info.version})", opt.name_tok))
             continue
-        others = [v for v in flags.releases_with(name) if v != info.version]
+        others = [v for v in flags.releases_defining(name) if v != info.version]
         if others and not info.pinned:
             continue  # VLLM020
+        nxt = _newer_neighbour(info)
         camel = any(c.isupper() for c in name.lstrip("-")[1:])  # `--maxModelLen`: no release spells one so
         if (info.approximate == "unreleased" or _plugin_image(launch)) and \
                 not (camel or hint(flags.normalise(name), info.table.options)):
@@ -85,10 +89,17 @@ def _unknown(launch, info):
             # --omni): only a near-miss of a known option is reported
             continue
         if info.approximate and info.approximate != "unreleased" and (
-                others or (info.approximate == "newer" and not camel)):
+                others or (info.approximate == "newer" and not camel)) and (nxt is None or nxt in others):
             # no table for the pinned release: one that other releases define may be in it too, and the
             # releases older than every table may have had options removed before it (`--speculative_model`
-            # in vllm/vllm-openai:v0.6.0)
+            # in vllm/vllm-openai:v0.6.0); between two tables, one the newer table defines (or a dotted form of
+            # one it defines: `-cc.cudagraph_mode` on 0.12.0) may be in the release
+            continue
+        if others and nxt is not None:
+            # between two tables, neither of which has it: the release pinned has not either
+            out.append(VHit(f"{name} is not a flag of vLLM {info.release}: neither vLLM {info.version} nor "
+                            f"{nxt}, the releases around it pdlint has tables for, defines it (it exists in "
+                            f"{_span(others)}); vLLM stops with \"unrecognized arguments: {name}\"", opt.name_tok))
             continue
         if others:
             out.append(VHit(f"{name} is not a flag of vLLM {info.version} (it exists in {_span(others)}); vLLM "
@@ -105,6 +116,15 @@ def _unknown(launch, info):
                 out.append(VHit(f"unrecognized arguments: {tok.text} (vllm serve takes one positional argument, "
                                 f"the model; is an option name missing before it?)", tok))
     return out
+
+
+def _newer_neighbour(info) -> "str | None":
+    """The oldest table newer than the release pinned, when that release lies between two tables (judged against
+    the older): a flag, choice or config key neither table has is not in the release either."""
+    from pdlint.engines.vllm import flags
+    if info.approximate != "older" or not info.release or info.build:
+        return None  # (a build's tag, not a release's: the build may add options, choices and keys)
+    return flags.newer_table(info.release)
 
 
 def _dynamo_unknown(launch, info):
@@ -160,15 +180,28 @@ def _plugin_image(launch) -> bool:
           "release pinned, a value only older releases allow is VLLM034 (a warning) instead. When the release "
           "judged is not the image's (no table for the release its tag names, or a tag that names no vLLM "
           "release: a nightly or custom build, an llm-d image), only a value close to one of the choices and "
-          "allowed by no other release is reported.")
+          "allowed by no other release is reported; but a release between two tables (0.17.0: 0.15.0 and "
+          "0.20.0) is judged by both, and a value neither allows is an error (vLLM 0.15.0, before its table: "
+          "`--all2all-backend mori_foo`, `--max-lora-rank 7`).")
 def _choices(launch, info):
     if not _judged(launch, info):
         return None
     out = []
+    nxt = _newer_neighbour(info)
     for opt, flag, v in _refused_choices(info):
         others = _releases_with_choice(opt.name, opt.value.text, info.version)
         if others and not info.pinned:
             continue  # VLLM034
+        newer = _refused_by(nxt, opt.name, opt.value.text) if nxt and nxt not in others else None
+        if newer is not None:
+            # between two tables, neither of which allows it: argparse in the release pinned refuses it too
+            # (vLLM 0.15.0, judged by 0.13.0 and 0.20.0 before its table: `--all2all-backend mori_foo`, field test
+            # rw26/b item 12)
+            where = f"; a choice in vLLM {_span(others)}" if others else ""
+            out.append(VHit(f"argument {flag.primary}: invalid choice: {_shown_value(flag, v)} [vLLM {info.release}: "
+                            f"neither vLLM {info.version} nor {nxt}, the releases around it pdlint has tables for, "
+                            f"allows it; {nxt} chooses from {_shown(newer)}{where}]", opt.value))
+            continue
         if info.approximate and (others or not hint(v, list(flag.choices))):
             # judged against another release's table (a release pdlint has no table for, a nightly or custom
             # build): the image may accept it (a backend added since, a build's own, a choice of another
@@ -176,6 +209,23 @@ def _choices(launch, info):
             continue
         where = f"; a choice in vLLM {_span(others)}" if others else ""
         out.append(VHit(f"{_invalid_choice(flag, v)} [vLLM {info.version}{where}]", opt.value))
+    if nxt:
+        # an option the older table lacks and the newer one has (`--all2all-backend`, 0.13.0's and not 0.11.0's,
+        # on 0.12.0): a value the newer table refuses is refused - by the option's choices, or as an option the
+        # release does not have
+        for opt in info.occurrences:
+            if opt.name_tok.opaque or opt.value is None or opt.value.opaque or \
+                    info.table.resolve(opt.name) != (None, "unknown"):
+                continue
+            newer = _refused_by(nxt, opt.name, opt.value.text)
+            if newer is None:
+                continue
+            v = _compared(newer, opt.value.text)
+            others = _releases_with_choice(opt.name, opt.value.text, "")
+            where = f"; a choice in vLLM {_span(others)}" if others else ""
+            out.append(VHit(f"argument {newer.primary}: invalid choice: {_shown_value(newer, v)} [vLLM "
+                            f"{info.release}: vLLM {info.version} has no {newer.primary}, {nxt} chooses from "
+                            f"{_shown(newer)}{where}]", opt.value))
     return out
 
 
@@ -378,9 +428,28 @@ def _number_ok(text: str, kinds: frozenset) -> bool:
 
 
 def _invalid_choice(flag, v: str) -> str:
-    """argparse's message (``_check_value``)."""
-    shown = ", ".join(repr(c) for c in flag.choices)
-    return f"argument {flag.primary}: invalid choice: {v!r} (choose from {shown})"
+    """argparse's message (``_check_value``): an int option's value and choices are ints (``invalid choice: 7
+    (choose from 1, 8, 16, ...)``, vLLM 0.15.0's ``--max-lora-rank``)."""
+    return f"argument {flag.primary}: invalid choice: {_shown_value(flag, v)} (choose from {_shown(flag)})"
+
+
+def _shown(flag) -> str:
+    """An option's choices as argparse lists them."""
+    if flag.type == "int" and all(_int_text(c) for c in flag.choices):
+        return ", ".join(sorted(flag.choices, key=int))
+    return ", ".join(repr(c) for c in flag.choices)
+
+
+def _shown_value(flag, v: str) -> str:
+    return str(int(v)) if flag.type == "int" and _int_text(v) else repr(v)
+
+
+def _int_text(text: str) -> bool:
+    try:
+        int(text)
+        return True
+    except ValueError:
+        return False
 
 
 def _refused_choices(info: VllmInfo):
@@ -427,6 +496,17 @@ def _releases_with_choice(option: str, text: str, but: str) -> list:
             if w is not None and _accepts(flag, w):
                 out.append(version)
     return out
+
+
+def _refused_by(version: str, option: str, text: str):
+    """``version``'s flag for ``option`` when its choices (closed: no converter pdlint does not model) refuse
+    ``text``, else None."""
+    from pdlint.engines.vllm import flags
+    flag, how = flags.load(version).resolve(option)
+    if flag is None or how == "dotted" or not flag.choices or flag.nargs == "+":
+        return None
+    w = _compared(flag, text)
+    return flag if w is not None and not _accepts(flag, w) else None
 
 
 def _int_in(v: str, choices) -> bool:
@@ -971,10 +1051,17 @@ def _config_key_hits(launch, info, error: bool) -> list:
     # group -> [keys, (unused), keys named in the summary, option, holder, is_error, forbid, stage,
     # the first key not reported by itself (where the summary is)]
     groups: dict = {}
+    from pdlint.engines.vllm import flags
+    nxt = _newer_neighbour(info)
+    nxt_spec = flags.config_fields(nxt) if nxt else None
     for option, cls, stage, path, tok, holder, spec, group in _unknown_config_keys(launch, info):
         forbid = spec["classes"][holder]["extra"] == "forbid"
-        # an error: the release that runs is known and stops while it reads its arguments
-        is_error = info.pinned and not info.approximate and forbid and stage == "parse"
+        # between two tables: whether the newer one refuses unknown keys of the class (None: no newer table)
+        nxt_forbid = ((nxt_spec or {}).get("classes", {}).get(holder) or {}).get("extra") == "forbid" \
+            if nxt else None
+        # an error: the release that runs is known (or lies between two tables that both refuse unknown keys)
+        # and stops while it reads its arguments
+        is_error = info.pinned and forbid and stage == "parse" and (not info.approximate or bool(nxt_forbid))
         if is_error != error:
             continue
         seen = groups.get(group)
@@ -986,10 +1073,13 @@ def _config_key_hits(launch, info, error: bool) -> list:
                 seen[2].append(".".join(path))
             continue
         others = _config_key_releases(option, path, stage, info.version)
-        if info.approximate and (others or info.approximate == "unreleased"):
+        if info.approximate and (info.approximate == "unreleased" or (others and (nxt is None or nxt in others))):
             continue  # another release's table: the release that runs may have the key
+        if nxt is not None and not forbid and nxt_forbid:
+            forbid = None  # (between a table that drops it and one that refuses it: which, pdlint cannot tell)
         if seen is None:
-            seen = groups[group] = [0, None, [], option, holder, is_error, forbid, stage, None]
+            seen = groups[group] = [0, nxt if info.approximate else None, [], option, holder, is_error, forbid,
+                                    stage, None]
         seen[0] += 1
         if seen[0] > _KEYS_REPORTED:
             if seen[8] is None:
@@ -1002,8 +1092,21 @@ def _config_key_hits(launch, info, error: bool) -> list:
         where = f"; it is a key in vLLM {_span(others)}" if others else hint(key, fields)
         pydantic = (f"1 validation error for {holder}: {dotted}: Unexpected keyword argument "
                     f"[type=unexpected_keyword_argument]")
-        if is_error:
+        if is_error and nxt is not None:
+            msg = (f"argument {option}: {pydantic} (vLLM {info.release} refuses to start: {holder} refuses unknown "
+                   f"keys in vLLM {info.version} and {nxt}, the releases around it pdlint has tables for, and neither "
+                   f"has the key{where})")
+        elif is_error:
             msg = f"argument {option}: {pydantic} (vLLM {info.version} refuses to start{where})"
+        elif forbid is None:
+            msg = (f"{dotted} is not a key of {holder} in vLLM {info.version} nor {nxt}, the releases around "
+                   f"{info.release} pdlint has tables for: {info.version} drops it without a word (the setting has "
+                   f"no effect), {nxt} refuses to start with it (\"Unexpected keyword argument\"); which of the two "
+                   f"{info.release} does, pdlint cannot tell{where}")
+        elif nxt is not None and not forbid:
+            msg = (f"{dotted} is not a key of {holder} in vLLM {info.version} nor {nxt}, the releases around "
+                   f"{info.release} pdlint has tables for: pydantic drops it without a word, the setting has no "
+                   f"effect{where}")
         elif not forbid:
             msg = (f"{dotted} is not a key of vLLM {info.version}'s {holder}: pydantic drops it without a word, the "
                    f"setting has no effect{where}")
@@ -1011,17 +1114,20 @@ def _config_key_hits(launch, info, error: bool) -> list:
             msg = (f"{option}: {dotted} is not a key of vLLM {info.version}'s {holder}: the server stops when vLLM "
                    f"builds its engine config, after reading its arguments (\"{pydantic}\"){where}")
         else:
+            drop = _dropping(holder)
             msg = (f"argument {option}: {dotted} is not a key of {holder} in vLLM {info.version}, the newest "
-                   f"release pdlint knows, which refuses to start with it (\"Unexpected keyword argument\"; "
-                   f"0.9.2-0.11.0 drop unknown keys){where}; {_PIN}")
+                   f"release pdlint knows, which refuses to start with it (\"Unexpected keyword argument\""
+                   f"{f'; {drop} drop unknown keys' if drop else ''}){where}; {_PIN}")
         out.append(VHit(msg, tok))
-    for count, _, named, option, holder, is_error, forbid, stage, at in groups.values():
+    for count, around, named, option, holder, is_error, forbid, stage, at in groups.values():
         if count <= _KEYS_REPORTED:
             continue
         more = count - _KEYS_REPORTED
         names = ", ".join(named) + (f" and {more - len(named)} more" if more > len(named) else "")
         if is_error:
-            then = f"vLLM {info.version} refuses to start"
+            then = f"vLLM {info.release or info.version} refuses to start"
+        elif forbid is None:
+            then = f"vLLM {info.version} drops them, {around} refuses to start with them"
         elif not forbid:
             then = "pydantic drops them without a word"
         elif stage == "engine":
@@ -1034,12 +1140,21 @@ def _config_key_hits(launch, info, error: bool) -> list:
     return out
 
 
+def _dropping(holder: str) -> str:
+    """The releases (as text) whose ``holder`` class drops an unknown key (``extra: ignore``)."""
+    from pdlint.engines.vllm import flags
+    have = [v for v in reversed(flags.available_versions())
+            if (((flags.config_fields(v) or {}).get("classes") or {}).get(holder) or {}).get("extra") == "ignore"]
+    return _span(have) if have else ""
+
+
 @vllm_rule(
     "VLLM044", "vllm-config-unknown-key", kind="launch",
     summary="Reports a key a vLLM config option's class does not have (`--compilation-config "
             "'{\"cudagraph_mod\": \"FULL\"}'`, `--compilation-config.bogus_key 1`, `-cc.pass_config.x true`, "
             "`--eplb-config '{\"window_sze\": 10}'`), where the release is pinned and refuses unknown keys "
-            "(0.20.0 and later).",
+            "(`CompilationConfig` and its nested `PassConfig` / `DynamicShapesConfig` from 0.13.0, every config "
+            "class from 0.20.0).",
     why="vLLM converts the JSON into the option's config class with pydantic while it reads its arguments, and "
         "its `@config` classes forbid extra fields: `argument --compilation-config: 1 validation error for "
         "CompilationConfig ... Unexpected keyword argument`. A misspelt key, or one an older release had "
@@ -1054,9 +1169,12 @@ def _config_key_hits(launch, info, error: bool) -> list:
            "data/config-fields.json (scripts/gen_vllm_config_fields.py). Verdicts from vLLM 0.33.0's parser",
     notes="Keys of nested config objects (`pass_config`, `dynamic_shapes_config`) are judged too, in the JSON and "
           "in the dotted form (`--compilation-config.pass_config.x`). `--kv-transfer-config` is VLLM029. With no "
-          "release pinned, or a release that drops unknown keys (0.9.2-0.11.0: pydantic dataclasses without "
-          "`extra=\"forbid\"`), or for `--speculative-config` (a dict refused only when the engine config is "
-          "built), it is VLLM045 (a warning). Options whose value may also be a dict "
+          "release pinned, or a release that drops unknown keys (pydantic dataclasses without "
+          "`extra=\"forbid\"`: `CompilationConfig` up to 0.12, the other classes up to 0.15.0 at least), or for "
+          "`--speculative-config` (a dict refused only when the engine config is built), it is VLLM045 (a "
+          "warning). A release between two tables (0.14.0: 0.13.0 and 0.15.0) is judged by both: a key neither "
+          "has, where both refuse unknown keys, is an error (a key the newer table has is not reported). Options "
+          "whose value may also be a dict "
           "(`--override-pooler-config` before 0.11.0, `--quantization-config`) are not judged. The first five "
           "unknown keys of one value (a JSON argument, or the dotted arguments of one option, which vLLM merges) "
           "and nesting level are reported each at its key; the rest in one more finding that names the next five "
@@ -1071,10 +1189,10 @@ def _config_unknown_key(launch, info):
     "VLLM045", "vllm-config-key-unknown-in-release", kind="launch", severity=WARNING,
     summary="Reports a key a vLLM config option's class does not have where pdlint cannot say the server stops "
             "on it while reading its arguments: no release is pinned (judged against the newest), the release "
-            "pinned drops unknown keys (0.9.2-0.11.0: the setting has no effect), or `--speculative-config`, whose "
+            "pinned drops unknown keys (the setting has no effect), or `--speculative-config`, whose "
             "keys are validated only when the engine config is built.",
-    why="vLLM 0.20.0 and later refuse an unknown key of a config class (\"Unexpected keyword argument\"); older "
-        "releases drop it silently, so a misspelt `cudagraph_mode` just does nothing. `--speculative-config '{"
+    why="vLLM 0.20.0 and later refuse an unknown key of a config class (\"Unexpected keyword argument\"), "
+        "`CompilationConfig` from 0.13.0; older releases drop it silently, so a misspelt `cudagraph_mode` just does nothing. `--speculative-config '{"
         "\"method\": \"ngram\", \"bogus\": 2}'` passes the parser and stops the server in "
         "`create_speculative_config` (vLLM 0.33.0: `1 validation error for SpeculativeConfig`).",
     fix="Spell the key as the config class does (the message names close matches or the releases that have it), "
@@ -1087,7 +1205,9 @@ def _config_unknown_key(launch, info):
            "vllm/config/utils.py:71 (extra=\"forbid\"), vLLM 0.33.0; data/config-fields.json "
            "(scripts/gen_vllm_config_fields.py)",
     notes="A pinned release that refuses the key while reading its arguments is VLLM044 (an error). Where the "
-          "release pinned has no table of its own, a key another release has is not reported. vLLM 0.33.0 reads "
+          "release pinned has no table of its own, a key the nearest newer table has is not reported; where the "
+          "tables around the release disagree (0.12.0: 0.11.0 drops the key, 0.13.0 refuses it) the warning says "
+          "pdlint cannot tell which. vLLM 0.33.0 reads "
           "`-` as `_` in `--speculative-config` keys (`num-speculative-tokens`). As for VLLM044, five unknown keys "
           "of one value and nesting level are reported by themselves, the rest in one more finding.")
 def _config_key_warning(launch, info):
