@@ -16,6 +16,7 @@ import json
 import re
 
 from pdlint.engines.vllm.engine import VllmInfo
+from pdlint.engines.vllm.flags import normalise as flags_normalise
 from pdlint.engines.vllm.flags import release_span as _span
 from pdlint.engines.vllm.rulebase import WARNING, VHit, related_at, vllm_rule
 from pdlint.suggest import hint
@@ -176,7 +177,10 @@ def _plugin_image(launch) -> bool:
     upstream="argument {option}: invalid choice: {value!r} (choose from {choices})",
     source="vllm/engine/arg_utils.py (_compute_kwargs: Literal types become choices)",
     notes="Options whose values vLLM checks at run time against a registry (quantization methods, tool "
-          "parsers) or that also accept any string are not listed with choices and are not checked. With no "
+          "parsers) or that also accept any string are not listed with choices and are not checked; "
+          "`--reasoning-parser` in 0.9.2-0.11.0 is, whose choices are the parsers `vllm/reasoning/__init__.py` "
+          "registers (`invalid choice: 'glm45' (choose from 'deepseek_r1', 'granite', 'qwen3')` on 0.9.2; not "
+          "with `--reasoning-parser-plugin`). With no "
           "release pinned, a value only older releases allow is VLLM034 (a warning) instead. When the release "
           "judged is not the image's (no table for the release its tag names, or a tag that names no vLLM "
           "release: a nightly or custom build, an llm-d image), only a value close to one of the choices and "
@@ -202,7 +206,7 @@ def _choices(launch, info):
                             f"neither vLLM {info.version} nor {nxt}, the releases around it pdlint has tables for, "
                             f"allows it; {nxt} chooses from {_shown(newer)}{where}]", opt.value))
             continue
-        if info.approximate and (others or not hint(v, list(flag.choices))):
+        if info.approximate and (others or not hint(v, list(flag.choices)) or _open_in(nxt, opt.name)):
             # judged against another release's table (a release pdlint has no table for, a nightly or custom
             # build): the image may accept it (a backend added since, a build's own, a choice of another
             # release): only a near-miss is reported
@@ -455,12 +459,16 @@ def _int_text(text: str) -> bool:
 def _refused_choices(info: VllmInfo):
     """(occurrence, flag, value as argparse compares it) for each value outside its option's choices in the
     table judged."""
+    plugin = any(info.table.resolve(o.name)[0] is None and flags_normalise(o.name) == "--reasoning-parser-plugin"
+                 for o in info.occurrences)
     for opt in info.occurrences:
         if opt.name_tok.opaque or opt.value is None or opt.value.opaque:
             continue
         flag, how = info.table.resolve(opt.name)
         if flag is None or how == "dotted" or not flag.choices or flag.nargs == "+":
             continue  # (list values: each element is its own token, not read here)
+        if plugin and "--reasoning-parser" in flag.option_strings:
+            continue  # a parser the plugin file registers (a release without the option: VLLM018 says so)
         v = _compared(flag, opt.value.text)
         if v is not None and not _accepts(flag, v):
             yield opt, flag, v
@@ -496,6 +504,16 @@ def _releases_with_choice(option: str, text: str, but: str) -> list:
             if w is not None and _accepts(flag, w):
                 out.append(version)
     return out
+
+
+def _open_in(version, option: str) -> bool:
+    """``version``'s table takes any value for ``option`` (no choices: `--reasoning-parser` from 0.13.0, whose
+    parsers register lazily), so a release before it may too."""
+    from pdlint.engines.vllm import flags
+    if not version:
+        return False
+    flag, how = flags.load(version).resolve(option)
+    return flag is not None and how != "dotted" and not flag.choices
 
 
 def _refused_by(version: str, option: str, text: str):
