@@ -1232,3 +1232,157 @@ def _config_key_warning(launch, info):
     if not _judged(launch, info) or info.dynamo:
         return None
     return _config_key_hits(launch, info, False)
+
+
+#: values of config fields judged in one launch (a JSON of 100,000 keys is judged on its first ones: hostile input)
+_VALUES_JUDGED = 1000
+
+
+def _config_field_values(launch, info, spec):
+    """(option as written, holder class, key path, the value's text, its token, the field's ``values``) for every
+    string value a config option's JSON (or ``--OPTION.KEY VALUE`` argument) gives a field whose names are fixed
+    (data/config-fields.json ``values``: a Literal, or an Enum a validator looks names up in)."""
+    from pdlint.engines.vllm import tjson
+    classes = spec["classes"]
+    budget = _VALUES_JUDGED
+    for opt in info.occurrences:
+        if opt.index < 0 or opt.value is None or opt.name_tok.opaque or opt.value.opaque:
+            continue
+        written = opt.name_tok.text.partition("=")[0]
+        flag, how = info.table.resolve(opt.name)
+        if flag is None or "--kv-transfer-config" in flag.option_strings:  # (VLLM029)
+            continue
+        cls, stage = _config_class(spec, flag)
+        if cls is None or stage != "parse":
+            continue
+        if how == "dotted":
+            keys = written.split(".")[1:]
+            if not all(keys) or len(keys) > _MAX_CONFIG_DEPTH or _PLACEHOLDER.search(written) or \
+                    keys[-1].endswith("+"):
+                continue
+            cur = cls
+            for key in keys[:-1]:
+                cur = classes[cur]["fields"].get(key)
+                if cur not in classes:
+                    break
+            else:
+                values = (classes[cur].get("values") or {}).get(keys[-1])
+                try:  # (FlexibleArgumentParser: the value as JSON when it is JSON, else the text)
+                    v = json.loads(opt.value.text)
+                except (ValueError, RecursionError):
+                    v = opt.value.text
+                if values and isinstance(v, str) and not _PLACEHOLDER.search(v):
+                    yield written.partition(".")[0], cur, keys, v, opt.value, values
+            continue
+        if not opt.value.text.lstrip().startswith("{") or len(opt.value.text) > _TRACED_JSON:
+            continue
+        try:
+            node = tjson.parse(opt.value)
+        except (tjson.JSONError, tjson.TooDeep):
+            continue  # (VLLM043)
+        todo = collections.deque([(node, cls, [])])
+        while todo and budget > 0:
+            cur_node, cur, path = todo.popleft()
+            if not isinstance(cur_node.value, dict):
+                continue
+            fields, values = classes[cur]["fields"], classes[cur].get("values") or {}
+            for key, sub in cur_node.value.items():
+                budget -= 1
+                if budget <= 0:
+                    break
+                if fields.get(key) in classes and len(path) + 1 < _MAX_CONFIG_DEPTH:
+                    todo.append((sub, fields[key], path + [key]))
+                elif key in values and isinstance(sub.value, str) and not sub.tok.opaque and \
+                        not _PLACEHOLDER.search(sub.value):
+                    yield written, cur, path + [key], sub.value, sub.tok, values[key]
+
+
+def _value_refused(values: dict, v: str) -> bool:
+    if "literal" in values:
+        return v not in values["literal"]
+    return v.upper() not in values["enum"]
+
+
+def _value_elsewhere(option: str, path: list, v: str, but: str) -> list:
+    """Releases (oldest first) other than ``but`` whose config class for ``option`` takes ``v`` at ``path`` (the
+    field exists there and its names, if fixed, include it)."""
+    from pdlint.engines.vllm import flags
+    out = []
+    for version in reversed(flags.available_versions()):
+        spec = flags.config_fields(version) if version != but else None
+        flag = flags.load(version).resolve(option)[0] if spec else None
+        cls, stage = _config_class(spec, flag) if flag is not None else (None, None)
+        for key in path[:-1]:
+            cls = spec["classes"][cls]["fields"].get(key) if cls else None
+            cls = cls if cls in (spec or {}).get("classes", {}) else None
+        if cls is None or stage != "parse" or path[-1] not in spec["classes"][cls]["fields"]:
+            continue
+        values = (spec["classes"][cls].get("values") or {}).get(path[-1])
+        if not values or not _value_refused(values, v):
+            out.append(version)
+    return out
+
+
+def _pydantic_choices(names: list) -> str:
+    """pydantic's list of a Literal's values: `'a', 'b' or 'c'`."""
+    shown = [repr(n) for n in names]
+    return shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + f" or {shown[-1]}"
+
+
+@vllm_rule(
+    "VLLM046", "vllm-config-invalid-value", kind="launch",
+    summary="Reports a value a vLLM config option's field does not take, where the field's names are fixed: "
+            "`-cc.cudagraph_mode FULLY` or `--compilation-config '{\"cudagraph_mode\": \"FULLY\"}'` (an Enum "
+            "looked up by name), `--compilation-config '{\"mode\": \"VLLM_COMPILEX\"}'`, `--eplb-config "
+            "'{\"policy\": \"greedy\"}'` (a `Literal`), in the release judged.",
+    why="vLLM converts the JSON into the option's config class while it reads its arguments: a `Literal` field "
+        "refuses any other text (`1 validation error for EPLBConfig: policy: Input should be 'default'`), and "
+        "`cudagraph_mode`'s validator looks the upper-cased name up in `CUDAGraphMode` - `KeyError: 'FULLY'`, a "
+        "traceback before any model is loaded.",
+    fix="Use one of the names the message lists (case does not matter for `cudagraph_mode` and `mode`).",
+    example="vllm serve Qwen/Qwen3-8B -cc.cudagraph_mode FULLY",
+    example_fixed="vllm serve Qwen/Qwen3-8B -cc.cudagraph_mode FULL",
+    upstream="KeyError: '{NAME}' / Input should be {values} [type=literal_error]",
+    source="vllm/config/compilation.py:873 (validate_cudagraph_mode_before: CUDAGraphMode[value.upper()]), :853 "
+           "(validate_mode_before), vllm/config/parallel.py:40 (EPLBPolicyOption), vLLM 0.33.0; each release's "
+           "fields' names in data/config-fields.json `values` (scripts/gen_vllm_config_fields.py). Verdicts from "
+           "vLLM 0.33.0's parser and the 0.11.0, 0.14.0, 0.15.0 parsers",
+    notes="Only string values, of fields whose check vLLM does while it reads its arguments (not "
+          "`--speculative-config`, validated when the engine config is built; `--kv-transfer-config` is VLLM029). "
+          "Fields with another validator, or an Enum whose metaclass looks names up its own way "
+          "(`AttentionBackendEnum`), are not judged. With no release pinned, a value another release takes is not "
+          "reported; a release between two tables is judged by both (a value the newer table takes is not "
+          "reported); on an image whose tag names no release, or a build's tag, nothing is.")
+def _config_invalid_value(launch, info):
+    if not _judged(launch, info) or info.dynamo:
+        return None
+    from pdlint.engines.vllm import flags
+    spec = flags.config_fields(info.version)
+    if not spec:
+        return None
+    nxt = _newer_neighbour(info)
+    if info.approximate and nxt is None:
+        return None  # (another release's table, with nothing newer around the release to judge it by)
+    out = []
+    for option, holder, path, v, tok, values in _config_field_values(launch, info, spec):
+        if not _value_refused(values, v):
+            continue
+        others = _value_elsewhere(option, path, v, info.version)
+        if (not info.pinned and others) or (nxt is not None and nxt in others):
+            continue
+        dotted = ".".join(path)
+        where = f"; taken in vLLM {_span(others)}" if others else ""
+        release = f"vLLM {info.release}, judged by {info.version} and {nxt}" if nxt else f"vLLM {info.version}"
+        if "literal" in values:
+            msg = (f"argument {option}: 1 validation error for {holder}: {dotted}: Input should be "
+                   f"{_pydantic_choices(values['literal'])} [type=literal_error, input_value={v!r}, input_type=str] "
+                   f"({release}{where})")
+        elif values.get("error") == "KeyError":
+            msg = (f"KeyError: {v.upper()!r} (a traceback while {option} is read: {holder}.{dotted} is one of "
+                   f"{', '.join(values['enum'])}, in any case; {release}{where})")
+        else:
+            msg = (f"argument {option}: 1 validation error for {holder}: {dotted}: Value error, "
+                   f"{values['error'].replace('{}', v, 1).replace('{{', '{').replace('}}', '}')} [type=value_error, "
+                   f"input_value={v!r}, input_type=str] ({release}{where})")
+        out.append(VHit(msg, tok))
+    return out
