@@ -14,9 +14,16 @@ output (default ``pdlint/engines/vllm/data/config-fields.json``) records the cla
   ``field(init=False)`` fields left out: pydantic refuses those as unexpected keywords), each mapped to the
   config class of a nested field (``CompilationConfig.pass_config: PassConfig``) or null;
 * ``extra``: ``forbid`` when the class is built by vLLM's ``@config`` decorator and that decorator forbids extra
-  fields (``ConfigDict(extra="forbid")`` in vllm/config/utils.py, 0.20.0 on) or its own ``ConfigDict`` does;
+  fields (``ConfigDict(extra="forbid")`` in vllm/config/utils.py, 0.20.0 on) or its own ``ConfigDict`` does
+  (``CompilationConfig``, ``PassConfig``, ``DynamicShapesConfig``: 0.13.0 on; not in 0.12.0);
   else ``ignore`` (pydantic dataclasses' default: an unknown key is dropped);
-* ``source``: file and line of the class.
+* ``source``: file and line of the class;
+* ``values``: for a field whose string value is checked against fixed names while the JSON is validated, those
+  names: ``literal`` (a ``Literal[...]`` of strings, in source order as pydantic lists them; ``optional``: null is
+  taken too), or ``enum`` (the member names an Enum field's own ``mode="before"`` validator looks the upper-cased
+  text up in: ``CUDAGraphMode[value.upper()]``, whose miss is a ``KeyError``, or ``CompilationMode.__members__``,
+  whose miss is the validator's ``ValueError`` - ``error``, ``{}`` the value).  Fields with another validator, or
+  of a class with a ``model_validator(mode="before")``, are left out (VLLM046).
 
 ``--speculative-config`` (a dict, ``json.loads``) is recorded under ``engine_options``: its dict becomes a
 ``SpeculativeConfig(**dict)`` in ``EngineArgs.create_speculative_config`` when the engine config is built, after
@@ -119,15 +126,130 @@ def _extra(w, module: str, cls: ast.ClassDef) -> str:
     return "ignore"
 
 
+def _validators(cls: ast.ClassDef) -> tuple:
+    """({field: [(mode, FunctionDef)]} of the class's own ``@field_validator``s, whether it has a
+    ``@model_validator(mode="before")`` (which may rewrite any value))."""
+    out: dict = {}
+    model_before = False
+    for fn in cls.body:
+        if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        for d in fn.decorator_list:
+            if not isinstance(d, ast.Call):
+                continue
+            head = (G._dotted(d.func) or "").split(".")[-1]
+            mode = next((k.value.value for k in d.keywords if k.arg == "mode" and isinstance(k.value, ast.Constant)),
+                        "after")
+            if head == "model_validator" and mode != "after":
+                model_before = True
+            if head == "field_validator":
+                for a in d.args:
+                    if isinstance(a, ast.Constant) and isinstance(a.value, str):
+                        out.setdefault(a.value, []).append((mode, fn))
+    return out, model_before
+
+
+def _passes_through(mode: str, fn: ast.FunctionDef) -> bool:
+    """A ``mode="wrap"`` validator that only lets None through unvalidated (``if value is None: return value``,
+    then ``return handler(value)``: vLLM 0.33.0's ``_skip_none_validation``)."""
+    if mode != "wrap":
+        return False
+    body = [n for n in fn.body if not (isinstance(n, ast.Expr) and isinstance(n.value, ast.Constant))]
+    text = "\n".join(ast.unparse(n) for n in body)
+    return re.fullmatch(r"if (\w+) is None:\n\s+return \1\nreturn handler\(\1\)", text) is not None
+
+
+def _enum_members(res, module: str, name: str) -> list:
+    """The member names of an Enum class, as its body writes them (None when it is no such class, or one whose
+    metaclass may look names up its own way: vLLM 0.33.0's AttentionBackendEnum raises ValueError)."""
+    r = res.klass(module, name)
+    if r is None or r[1].keywords or not any((G._dotted(b) or "").split(".")[-1] in ("Enum", "IntEnum", "StrEnum")
+                            for b in r[1].bases):
+        return None
+    out = []
+    for n in r[1].body:
+        if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name) and \
+                not n.targets[0].id.startswith("_"):
+            out.append(n.targets[0].id)
+    return out or None
+
+
+def _render(node: ast.AST, param: str, members: list) -> str:
+    """The text of a validator's ``ValueError(f"...")`` for the value ``{value}`` (``{}`` in the output), the
+    enum's member names joined where it joins ``X.__members__`` (None: another expression)."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value.replace("{", "{{").replace("}", "}}")
+    if isinstance(node, ast.JoinedStr):
+        parts = [_render(v, param, members) for v in node.values]
+        return None if None in parts else "".join(parts)
+    if isinstance(node, ast.FormattedValue) and node.conversion == -1 and node.format_spec is None:
+        if isinstance(node.value, ast.Name) and node.value.id == param:
+            return "{}"
+        text = ast.unparse(node.value)
+        if re.fullmatch(r"[\"']([^\"']*)[\"']\.join\((\w+)\.__members__(?:\.keys\(\))?\)", text):
+            sep = re.match(r"[\"']([^\"']*)[\"']", text).group(1)
+            return sep.join(members).replace("{", "{{").replace("}", "}}")
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        a, b = _render(node.left, param, members), _render(node.right, param, members)
+        return None if a is None or b is None else a + b
+    return None
+
+
+def _field_values(res, module: str, cls: ast.ClassDef, fname: str, fmod: str, ann: ast.AST, validators: dict):
+    """What a string value of the field may be, where pydantic (or the field's own validator) checks it against
+    fixed names: ``{"literal": [...], "optional": bool}`` (a ``Literal`` of strings; pydantic's literal_error), or
+    ``{"enum": [member names], "upper": true, "error": "KeyError" | message}`` (a ``mode="before"`` validator that
+    looks the upper-cased text up in an Enum: ``CUDAGraphMode[value.upper()]``, KeyError on a miss; or checks
+    ``X.__members__`` and raises ValueError with ``message``, ``{}`` the value).  None: not fixed, or not known."""
+    own = [(mode, fn) for mode, fn in validators.get(fname) or [] if not _passes_through(mode, fn)]
+    if any(mode not in ("before", "after") for mode, _ in own):
+        return None  # (a wrap or plain validator: not modelled)
+    before = [fn for mode, fn in own if mode == "before"]
+    if len(before) > 1:
+        return None
+    if before:
+        fn = before[0]
+        param = fn.args.args[-1].arg if fn.args.args else "value"
+        text = ast.unparse(fn)
+        m = re.search(r"\breturn (\w+)\[" + re.escape(param) + r"\.upper\(\)\]", text)
+        if m:
+            members = _enum_members(res, module, m.group(1))
+            return {"enum": members, "upper": True, "error": "KeyError"} if members else None
+        m = re.search(r"(\w+)\.__members__", text)
+        if m and ".upper()" in text:
+            members = _enum_members(res, module, m.group(1))
+            raises = [n for n in ast.walk(fn) if isinstance(n, ast.Raise) and isinstance(n.exc, ast.Call) and
+                      G._dotted(n.exc.func) == "ValueError" and n.exc.args]
+            msg = _render(raises[0].exc.args[0], param, members or []) if len(raises) == 1 else None
+            return {"enum": members, "upper": True, "error": msg} if members and msg else None
+        return None
+    atoms = res.atoms(fmod, ann)
+    lits = [a for a in atoms if a[0] == "literal"]
+    if not lits or any(a[0] not in ("literal", "none") for a in atoms):
+        return None
+    vals = [v for a in lits for v in a[1]]
+    if not vals or not all(isinstance(v, str) for v in vals):
+        return None
+    return {"literal": list(dict.fromkeys(vals)), "optional": any(a[0] == "none" for a in atoms)}
+
+
 def _describe(w, res, module: str, cls: ast.ClassDef, classes: dict, depth: int = 0) -> str:
     name = cls.name
     if name in classes or depth > MAX_NEST:
         return name
     entry = {"source": f"{w.file_of(module)}:{cls.lineno}", "extra": _extra(w, module, cls), "fields": {}}
     classes[name] = entry
+    validators, model_before = _validators(cls)
+    values = {}
     for fname, (fmod, ann) in _fields(res, module, cls).items():
         sub = _dataclass_of(res, fmod, ann)
         entry["fields"][fname] = _describe(w, res, sub[0], sub[1], classes, depth + 1) if sub is not None else None
+        v = None if sub is not None or model_before else _field_values(res, module, cls, fname, fmod, ann,
+                                                                         validators)
+        if v is not None:
+            values[fname] = v
+    if values:
+        entry["values"] = values
     return name
 
 

@@ -442,6 +442,51 @@ def _choices(kw: dict, vals: list, optional: bool) -> dict:
 # add_argument calls
 # ---------------------------------------------------------------------------
 
+_REASONING_REGISTRY = "ReasoningParserManager.reasoning_parsers"
+
+
+def registered_reasoning_parsers(wheel: "Wheel", node: ast.AST) -> Optional[List[str]]:
+    """``choices=list(ReasoningParserManager.reasoning_parsers)`` (``--reasoning-parser``, vLLM 0.9.2-0.11.0): the
+    names the parser modules ``vllm/reasoning/__init__.py`` imports register with
+    ``@ReasoningParserManager.register_module("name")``, in registration order (import order; stacked decorators
+    apply bottom-up), as argparse lists them. None (left open) when a registration is not a literal name or a
+    lazy one, or the registry is not the one written."""
+    if not (isinstance(node, ast.Call) and _dotted(node.func) == "list" and len(node.args) == 1 and
+            _dotted(node.args[0]) == _REASONING_REGISTRY):
+        return None
+    pkg = wheel.module("vllm.reasoning")
+    if pkg is None:
+        return None
+    names: List[str] = []
+    for stmt in pkg.body:
+        if not (isinstance(stmt, ast.ImportFrom) and stmt.level == 1 and stmt.module):
+            continue
+        tree = wheel.module("vllm.reasoning." + stmt.module)
+        if tree is None:
+            return None
+        for sub in ast.walk(tree):
+            if isinstance(sub, ast.Call) and (_dotted(sub.func) or "").endswith("ReasoningParserManager.register_"
+                                                                                 "lazy_module"):
+                return None
+        for cls in tree.body:
+            if not isinstance(cls, ast.ClassDef):
+                continue
+            for dec in reversed(cls.decorator_list):
+                if not (isinstance(dec, ast.Call) and _dotted(dec.func) == "ReasoningParserManager.register_module"):
+                    continue
+                arg = dec.args[0] if dec.args else next((k.value for k in dec.keywords if k.arg == "name"), None)
+                if arg is None:
+                    names.append(cls.name)  # (register_module(): the class's name)
+                elif isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+                    names.append(arg.value)
+                elif isinstance(arg, (ast.List, ast.Tuple)) and all(
+                        isinstance(e, ast.Constant) and isinstance(e.value, str) for e in arg.elts):
+                    names.extend(e.value for e in arg.elts)
+                else:
+                    return None
+    return list(dict.fromkeys(names)) or None
+
+
 class Collector:
     def __init__(self, wheel: Wheel):
         self.w = wheel
@@ -592,7 +637,9 @@ class Collector:
             try:
                 kw["choices"] = [str(v) for v in self.res.const(module, val)]
             except ValueError:
-                kw["choices"] = None  # computed at run time (a registry): left open
+                # computed at run time: a registry the release's sources fill with literal names (reasoning
+                # parsers, 0.9.2-0.11.0), else left open
+                kw["choices"] = registered_reasoning_parsers(self.res.w, val)
         elif key == "nargs":
             try:
                 kw["nargs"] = self.res.const(module, val)

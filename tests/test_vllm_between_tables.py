@@ -24,8 +24,8 @@ def _lint(scratch, tag, conn):
 
 
 def test_a_connector_a_newer_table_registers_is_not_reported_between_tables(scratch):
-    # vLLM 0.16.0 (no table; judged against 0.11.0) has MooncakeConnector, which came in 0.12
-    code, doc = _lint(scratch, "v0.16.0", "MooncakeConnector")
+    # vLLM 0.12.0 (no table; judged against 0.11.0) has MooncakeConnector, which came in 0.12
+    code, doc = _lint(scratch, "v0.12.0", "MooncakeConnector")
     assert code == 0 and doc["findings"] == []
     assert doc["launches"][0]["engine_version"] == "0.11.0"
 
@@ -36,7 +36,7 @@ def test_on_the_tables_own_release_it_is_reported(scratch):
 
 
 def test_a_misspelling_between_tables_gets_the_did_you_mean_of_any_table(scratch):
-    _, doc = _lint(scratch, "v0.16.0", "MooncakeConector")
+    _, doc = _lint(scratch, "v0.12.0", "MooncakeConector")
     (f,) = doc["findings"]
     assert f["code"] == "VLLM031" and "did you mean MooncakeConnector?" in f["message"]
 

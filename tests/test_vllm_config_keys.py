@@ -6,7 +6,7 @@ Cases written for pdlint's own test (the launch shape of vllm-project/vllm's PD 
 
 * `--compilation-config '{"bogus_key": 1}'`                 REJECT unexpected_keyword_argument
 * `--compilation-config '{"cudagraph_mod": "FULL"}'`        REJECT unexpected_keyword_argument
-* `--compilation-config '{"level": 3}'`                     REJECT unexpected_keyword_argument (a 0.9.2-0.11.0 key)
+* `--compilation-config '{"level": 3}'`                     REJECT unexpected_keyword_argument (a 0.9.2-0.15.0 key)
 * `--compilation-config '{"enabled_custom_ops": 1}'`        REJECT unexpected_keyword_argument (a field(init=False))
 * `--compilation-config.bogus_key 1`                        REJECT unexpected_keyword_argument
 * `-cc.cudagraph_mod FULL`                                  REJECT unexpected_keyword_argument
@@ -41,7 +41,7 @@ def test_unknown_keys_are_errors_where_the_release_is_pinned(scratch_git):
             "cudagraph_mode?)"),
         (2, "argument --compilation-config: 1 validation error for CompilationConfig: level: Unexpected keyword "
             "argument [type=unexpected_keyword_argument] (vLLM 0.33.0 refuses to start; it is a key in vLLM "
-            "0.9.2-0.11.0)"),
+            "0.9.2-0.15.0)"),
         (2, "argument --compilation-config: 1 validation error for CompilationConfig: enabled_custom_ops: "
             "Unexpected keyword argument [type=unexpected_keyword_argument] (vLLM 0.33.0 refuses to start)"),
         (3, "argument --compilation-config: 1 validation error for PassConfig: pass_config.bogus: Unexpected "

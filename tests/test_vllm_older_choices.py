@@ -52,7 +52,7 @@ def test_the_same_with_no_image_at_all(scratch_git):
     scratch_git.write("serve.sh", "vllm serve m --prefix-caching-hash-algo builtin --convert reward\n")
     code, report = scratch_git.lint("serve.sh")
     assert [f["code"] for f in report["findings"]] == ["VLLM034", "VLLM034"] and code == 0
-    assert report["findings"][1]["message"].startswith("'reward' is a choice of --convert only in vLLM 0.10.1-0.11.0 ")
+    assert report["findings"][1]["message"].startswith("'reward' is a choice of --convert only in vLLM 0.10.1-0.15.0 ")
 
 
 def test_a_pinned_release_keeps_the_error_and_names_where_the_value_is_a_choice(scratch_git):

@@ -106,6 +106,9 @@ class VllmInfo:
     #: the table judged is another release's (no table for the one pinned): "older" / "newer" than it
     approximate: Optional[str] = None
     release: Optional[str] = None  # the release pinned (its table may be another release's: ``version``)
+    #: the release pinned is named inside a build's tag (``vllm:vllm-x86_64-cu13-0.25.1-7a33ba9``): a build that
+    #: may add options and choices of its own
+    build: bool = False
     table: Optional[object] = None  # flags.FlagTable
     lmcache: Optional[dict] = None  # the LMCache config file LMCACHE_CONFIG_FILE names (top-level keys)
     lmcache_path: str = ""
@@ -680,6 +683,8 @@ def interpret(launch: Launch, ctx) -> None:
     info = parse_argv(argv, launch.entrypoint, table)
     info.version, info.pinned, info.version_note, info.table = version, pinned, note, table
     info.approximate, info.release = approximate, pinned_release
+    info.build = bool(pinned_release) and not getattr(ctx, "vllm_version", None) and \
+        flags.build_tag(launch.meta.get("image", "") or "")
     info.config_path, info.config_unread, info.tokens = config_path, config_unread, argv
     if config_unread:
         # vLLM reads further flags from that YAML file (FlexibleArgumentParser's --config), which pdlint could

@@ -208,6 +208,15 @@ def image_version(image: str) -> Optional[str]:
     return m.group(1) if m else None
 
 
+def build_tag(image: str) -> bool:
+    """The release an image names is inside a build's tag (``semianalysis/vllm:vllm-x86_64-cu13-0.25.1-7a33ba9``,
+    ``rocm/vllm:rocm6.4_vllm_0.9.1_20250702``), not a release's own tag: a build that may add choices of its own."""
+    if not image or image_version(image) is None:
+        return False
+    m = _IMAGE.search(image)
+    return not (m and m.group(1) == image_version(image))
+
+
 #: the first major number no vLLM release has (vLLM is 0.x; a tag 20.x and up is a year or a product version)
 _NOT_A_RELEASE_MAJOR = 20
 
@@ -288,6 +297,27 @@ def releases_with(option: str) -> list:
     return [v for v in reversed(available_versions()) if load(v).lookup(normalise(option)) is not None]
 
 
+def releases_defining(option: str) -> list:
+    """Releases (oldest first) whose table defines ``option`` as written: exactly, or as a dotted form
+    (``-cc.cudagraph_mode``, ``--compilation-config.mode``) of an option that takes one (0.15.0's ``-cc``, which
+    0.11.0 lacks: an error for a 0.15.0 pin judged against 0.11.0 before, field test rw26/b item 10)."""
+    out = []
+    for v in reversed(available_versions()):
+        flag, how = load(v).resolve(option)
+        if flag is not None and how in ("exact", "dotted"):
+            out.append(v)
+    return out
+
+
+def newer_table(release: Optional[str]) -> Optional[str]:
+    """The oldest table newer than ``release`` (a release pdlint has no table for, judged against the nearest
+    older one): with it, what both tables around the release refuse is refused by the release too."""
+    if not release:
+        return None
+    newer = [v for v in available_versions() if version_key(v) > version_key(release)]
+    return newer[-1] if newer else None
+
+
 def release_span(versions: list) -> str:
     """Releases (oldest first) as text: ``0.9.2-0.20.0`` when they are consecutive tables, else listed
     (``0.9.2, 0.20.0-0.33.0``)."""
@@ -341,5 +371,5 @@ def config_fields(version: str) -> Optional[dict]:
 
 
 __all__ = ["Flag", "FlagTable", "available_versions", "load", "pick", "image_version", "normalise",
-           "releases_with", "version_key", "kv_transfer_config", "kv_releases_with",
+           "releases_with", "releases_defining", "newer_table", "version_key", "kv_transfer_config", "kv_releases_with",
            "release_span"]

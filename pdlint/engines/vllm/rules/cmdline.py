@@ -16,6 +16,7 @@ import json
 import re
 
 from pdlint.engines.vllm.engine import VllmInfo
+from pdlint.engines.vllm.flags import normalise as flags_normalise
 from pdlint.engines.vllm.flags import release_span as _span
 from pdlint.engines.vllm.rulebase import WARNING, VHit, related_at, vllm_rule
 from pdlint.suggest import hint
@@ -57,7 +58,10 @@ def _unknowns(launch, info: VllmInfo):
           "(`--max_model_len`), `--<json option>.<key>` and unique prefixes are accepted, as vLLM's "
           "FlexibleArgumentParser does. With no release pinned, an option only older releases define is "
           "VLLM020 (a warning) instead. When pdlint has no table for the release pinned (judged against the "
-          "nearest one), an option another release defines is not reported, nor, for a release older than "
+          "nearest older one), an option the nearest newer table defines is not reported (a dotted or short "
+          "form too: `-cc.cudagraph_mode` on 0.12.0, whose `-cc` 0.13.0 has), one that neither table around "
+          "the release defines is (only older releases' options: with the releases that have it); beyond the "
+          "newest table, an option another release defines is not reported, nor, for a release older than "
           "every table, any option; for an image whose tag names no release (`:nightly`, a custom build's tag), "
           "only an option close to one the newest table has; the same on a vLLM plugin's image "
           "(`vllm/vllm-omni`), whose plugin adds options (`--omni`). Extra positional words are not reported when "
@@ -75,9 +79,10 @@ def _unknown(launch, info):
             matches = ", ".join(info.table.prefix_options(name))
             out.append(VHit(f"ambiguous option: {name} could match {matches} (vLLM {info.version})", opt.name_tok))
             continue
-        others = [v for v in flags.releases_with(name) if v != info.version]
+        others = [v for v in flags.releases_defining(name) if v != info.version]
         if others and not info.pinned:
             continue  # VLLM020
+        nxt = _newer_neighbour(info)
         camel = any(c.isupper() for c in name.lstrip("-")[1:])  # `--maxModelLen`: no release spells one so
         if (info.approximate == "unreleased" or _plugin_image(launch)) and \
                 not (camel or hint(flags.normalise(name), info.table.options)):
@@ -85,10 +90,17 @@ def _unknown(launch, info):
             # --omni): only a near-miss of a known option is reported
             continue
         if info.approximate and info.approximate != "unreleased" and (
-                others or (info.approximate == "newer" and not camel)):
+                others or (info.approximate == "newer" and not camel)) and (nxt is None or nxt in others):
             # no table for the pinned release: one that other releases define may be in it too, and the
             # releases older than every table may have had options removed before it (`--speculative_model`
-            # in vllm/vllm-openai:v0.6.0)
+            # in vllm/vllm-openai:v0.6.0); between two tables, one the newer table defines (or a dotted form of
+            # one it defines: `-cc.cudagraph_mode` on 0.12.0) may be in the release
+            continue
+        if others and nxt is not None:
+            # between two tables, neither of which has it: the release pinned has not either
+            out.append(VHit(f"{name} is not a flag of vLLM {info.release}: neither vLLM {info.version} nor "
+                            f"{nxt}, the releases around it pdlint has tables for, defines it (it exists in "
+                            f"{_span(others)}); vLLM stops with \"unrecognized arguments: {name}\"", opt.name_tok))
             continue
         if others:
             out.append(VHit(f"{name} is not a flag of vLLM {info.version} (it exists in {_span(others)}); vLLM "
@@ -105,6 +117,15 @@ def _unknown(launch, info):
                 out.append(VHit(f"unrecognized arguments: {tok.text} (vllm serve takes one positional argument, "
                                 f"the model; is an option name missing before it?)", tok))
     return out
+
+
+def _newer_neighbour(info) -> "str | None":
+    """The oldest table newer than the release pinned, when that release lies between two tables (judged against
+    the older): a flag, choice or config key neither table has is not in the release either."""
+    from pdlint.engines.vllm import flags
+    if info.approximate != "older" or not info.release or info.build:
+        return None  # (a build's tag, not a release's: the build may add options, choices and keys)
+    return flags.newer_table(info.release)
 
 
 def _dynamo_unknown(launch, info):
@@ -156,26 +177,59 @@ def _plugin_image(launch) -> bool:
     upstream="argument {option}: invalid choice: {value!r} (choose from {choices})",
     source="vllm/engine/arg_utils.py (_compute_kwargs: Literal types become choices)",
     notes="Options whose values vLLM checks at run time against a registry (quantization methods, tool "
-          "parsers) or that also accept any string are not listed with choices and are not checked. With no "
+          "parsers) or that also accept any string are not listed with choices and are not checked; "
+          "`--reasoning-parser` in 0.9.2-0.11.0 is, whose choices are the parsers `vllm/reasoning/__init__.py` "
+          "registers (`invalid choice: 'glm45' (choose from 'deepseek_r1', 'granite', 'qwen3')` on 0.9.2; not "
+          "with `--reasoning-parser-plugin`). With no "
           "release pinned, a value only older releases allow is VLLM034 (a warning) instead. When the release "
           "judged is not the image's (no table for the release its tag names, or a tag that names no vLLM "
           "release: a nightly or custom build, an llm-d image), only a value close to one of the choices and "
-          "allowed by no other release is reported.")
+          "allowed by no other release is reported; but a release between two tables (0.17.0: 0.15.0 and "
+          "0.20.0) is judged by both, and a value neither allows is an error (vLLM 0.15.0, before its table: "
+          "`--all2all-backend mori_foo`, `--max-lora-rank 7`).")
 def _choices(launch, info):
     if not _judged(launch, info):
         return None
     out = []
+    nxt = _newer_neighbour(info)
     for opt, flag, v in _refused_choices(info):
         others = _releases_with_choice(opt.name, opt.value.text, info.version)
         if others and not info.pinned:
             continue  # VLLM034
-        if info.approximate and (others or not hint(v, list(flag.choices))):
+        newer = _refused_by(nxt, opt.name, opt.value.text) if nxt and nxt not in others else None
+        if newer is not None:
+            # between two tables, neither of which allows it: argparse in the release pinned refuses it too
+            # (vLLM 0.15.0, judged by 0.13.0 and 0.20.0 before its table: `--all2all-backend mori_foo`, field test
+            # rw26/b item 12)
+            where = f"; a choice in vLLM {_span(others)}" if others else ""
+            out.append(VHit(f"argument {flag.primary}: invalid choice: {_shown_value(flag, v)} [vLLM {info.release}: "
+                            f"neither vLLM {info.version} nor {nxt}, the releases around it pdlint has tables for, "
+                            f"allows it; {nxt} chooses from {_shown(newer)}{where}]", opt.value))
+            continue
+        if info.approximate and (others or not hint(v, list(flag.choices)) or _open_in(nxt, opt.name)):
             # judged against another release's table (a release pdlint has no table for, a nightly or custom
             # build): the image may accept it (a backend added since, a build's own, a choice of another
             # release): only a near-miss is reported
             continue
         where = f"; a choice in vLLM {_span(others)}" if others else ""
         out.append(VHit(f"{_invalid_choice(flag, v)} [vLLM {info.version}{where}]", opt.value))
+    if nxt:
+        # an option the older table lacks and the newer one has (`--all2all-backend`, 0.13.0's and not 0.11.0's,
+        # on 0.12.0): a value the newer table refuses is refused - by the option's choices, or as an option the
+        # release does not have
+        for opt in info.occurrences:
+            if opt.name_tok.opaque or opt.value is None or opt.value.opaque or \
+                    info.table.resolve(opt.name) != (None, "unknown"):
+                continue
+            newer = _refused_by(nxt, opt.name, opt.value.text)
+            if newer is None:
+                continue
+            v = _compared(newer, opt.value.text)
+            others = _releases_with_choice(opt.name, opt.value.text, "")
+            where = f"; a choice in vLLM {_span(others)}" if others else ""
+            out.append(VHit(f"argument {newer.primary}: invalid choice: {_shown_value(newer, v)} [vLLM "
+                            f"{info.release}: vLLM {info.version} has no {newer.primary}, {nxt} chooses from "
+                            f"{_shown(newer)}{where}]", opt.value))
     return out
 
 
@@ -378,20 +432,43 @@ def _number_ok(text: str, kinds: frozenset) -> bool:
 
 
 def _invalid_choice(flag, v: str) -> str:
-    """argparse's message (``_check_value``)."""
-    shown = ", ".join(repr(c) for c in flag.choices)
-    return f"argument {flag.primary}: invalid choice: {v!r} (choose from {shown})"
+    """argparse's message (``_check_value``): an int option's value and choices are ints (``invalid choice: 7
+    (choose from 1, 8, 16, ...)``, vLLM 0.15.0's ``--max-lora-rank``)."""
+    return f"argument {flag.primary}: invalid choice: {_shown_value(flag, v)} (choose from {_shown(flag)})"
+
+
+def _shown(flag) -> str:
+    """An option's choices as argparse lists them."""
+    if flag.type == "int" and all(_int_text(c) for c in flag.choices):
+        return ", ".join(sorted(flag.choices, key=int))
+    return ", ".join(repr(c) for c in flag.choices)
+
+
+def _shown_value(flag, v: str) -> str:
+    return str(int(v)) if flag.type == "int" and _int_text(v) else repr(v)
+
+
+def _int_text(text: str) -> bool:
+    try:
+        int(text)
+        return True
+    except ValueError:
+        return False
 
 
 def _refused_choices(info: VllmInfo):
     """(occurrence, flag, value as argparse compares it) for each value outside its option's choices in the
     table judged."""
+    plugin = any(info.table.resolve(o.name)[0] is None and flags_normalise(o.name) == "--reasoning-parser-plugin"
+                 for o in info.occurrences)
     for opt in info.occurrences:
         if opt.name_tok.opaque or opt.value is None or opt.value.opaque:
             continue
         flag, how = info.table.resolve(opt.name)
         if flag is None or how == "dotted" or not flag.choices or flag.nargs == "+":
             continue  # (list values: each element is its own token, not read here)
+        if plugin and "--reasoning-parser" in flag.option_strings:
+            continue  # a parser the plugin file registers (a release without the option: VLLM018 says so)
         v = _compared(flag, opt.value.text)
         if v is not None and not _accepts(flag, v):
             yield opt, flag, v
@@ -427,6 +504,27 @@ def _releases_with_choice(option: str, text: str, but: str) -> list:
             if w is not None and _accepts(flag, w):
                 out.append(version)
     return out
+
+
+def _open_in(version, option: str) -> bool:
+    """``version``'s table takes any value for ``option`` (no choices: `--reasoning-parser` from 0.13.0, whose
+    parsers register lazily), so a release before it may too."""
+    from pdlint.engines.vllm import flags
+    if not version:
+        return False
+    flag, how = flags.load(version).resolve(option)
+    return flag is not None and how != "dotted" and not flag.choices
+
+
+def _refused_by(version: str, option: str, text: str):
+    """``version``'s flag for ``option`` when its choices (closed: no converter pdlint does not model) refuse
+    ``text``, else None."""
+    from pdlint.engines.vllm import flags
+    flag, how = flags.load(version).resolve(option)
+    if flag is None or how == "dotted" or not flag.choices or flag.nargs == "+":
+        return None
+    w = _compared(flag, text)
+    return flag if w is not None and not _accepts(flag, w) else None
 
 
 def _int_in(v: str, choices) -> bool:
@@ -971,10 +1069,17 @@ def _config_key_hits(launch, info, error: bool) -> list:
     # group -> [keys, (unused), keys named in the summary, option, holder, is_error, forbid, stage,
     # the first key not reported by itself (where the summary is)]
     groups: dict = {}
+    from pdlint.engines.vllm import flags
+    nxt = _newer_neighbour(info)
+    nxt_spec = flags.config_fields(nxt) if nxt else None
     for option, cls, stage, path, tok, holder, spec, group in _unknown_config_keys(launch, info):
         forbid = spec["classes"][holder]["extra"] == "forbid"
-        # an error: the release that runs is known and stops while it reads its arguments
-        is_error = info.pinned and not info.approximate and forbid and stage == "parse"
+        # between two tables: whether the newer one refuses unknown keys of the class (None: no newer table)
+        nxt_forbid = ((nxt_spec or {}).get("classes", {}).get(holder) or {}).get("extra") == "forbid" \
+            if nxt else None
+        # an error: the release that runs is known (or lies between two tables that both refuse unknown keys)
+        # and stops while it reads its arguments
+        is_error = info.pinned and forbid and stage == "parse" and (not info.approximate or bool(nxt_forbid))
         if is_error != error:
             continue
         seen = groups.get(group)
@@ -986,10 +1091,13 @@ def _config_key_hits(launch, info, error: bool) -> list:
                 seen[2].append(".".join(path))
             continue
         others = _config_key_releases(option, path, stage, info.version)
-        if info.approximate and (others or info.approximate == "unreleased"):
+        if info.approximate and (info.approximate == "unreleased" or (others and (nxt is None or nxt in others))):
             continue  # another release's table: the release that runs may have the key
+        if nxt is not None and not forbid and nxt_forbid:
+            forbid = None  # (between a table that drops it and one that refuses it: which, pdlint cannot tell)
         if seen is None:
-            seen = groups[group] = [0, None, [], option, holder, is_error, forbid, stage, None]
+            seen = groups[group] = [0, nxt if info.approximate else None, [], option, holder, is_error, forbid,
+                                    stage, None]
         seen[0] += 1
         if seen[0] > _KEYS_REPORTED:
             if seen[8] is None:
@@ -1002,8 +1110,21 @@ def _config_key_hits(launch, info, error: bool) -> list:
         where = f"; it is a key in vLLM {_span(others)}" if others else hint(key, fields)
         pydantic = (f"1 validation error for {holder}: {dotted}: Unexpected keyword argument "
                     f"[type=unexpected_keyword_argument]")
-        if is_error:
+        if is_error and nxt is not None:
+            msg = (f"argument {option}: {pydantic} (vLLM {info.release} refuses to start: {holder} refuses unknown "
+                   f"keys in vLLM {info.version} and {nxt}, the releases around it pdlint has tables for, and neither "
+                   f"has the key{where})")
+        elif is_error:
             msg = f"argument {option}: {pydantic} (vLLM {info.version} refuses to start{where})"
+        elif forbid is None:
+            msg = (f"{dotted} is not a key of {holder} in vLLM {info.version} nor {nxt}, the releases around "
+                   f"{info.release} pdlint has tables for: {info.version} drops it without a word (the setting has "
+                   f"no effect), {nxt} refuses to start with it (\"Unexpected keyword argument\"); which of the two "
+                   f"{info.release} does, pdlint cannot tell{where}")
+        elif nxt is not None and not forbid:
+            msg = (f"{dotted} is not a key of {holder} in vLLM {info.version} nor {nxt}, the releases around "
+                   f"{info.release} pdlint has tables for: pydantic drops it without a word, the setting has no "
+                   f"effect{where}")
         elif not forbid:
             msg = (f"{dotted} is not a key of vLLM {info.version}'s {holder}: pydantic drops it without a word, the "
                    f"setting has no effect{where}")
@@ -1011,17 +1132,20 @@ def _config_key_hits(launch, info, error: bool) -> list:
             msg = (f"{option}: {dotted} is not a key of vLLM {info.version}'s {holder}: the server stops when vLLM "
                    f"builds its engine config, after reading its arguments (\"{pydantic}\"){where}")
         else:
+            drop = _dropping(holder)
             msg = (f"argument {option}: {dotted} is not a key of {holder} in vLLM {info.version}, the newest "
-                   f"release pdlint knows, which refuses to start with it (\"Unexpected keyword argument\"; "
-                   f"0.9.2-0.11.0 drop unknown keys){where}; {_PIN}")
+                   f"release pdlint knows, which refuses to start with it (\"Unexpected keyword argument\""
+                   f"{f'; {drop} drop unknown keys' if drop else ''}){where}; {_PIN}")
         out.append(VHit(msg, tok))
-    for count, _, named, option, holder, is_error, forbid, stage, at in groups.values():
+    for count, around, named, option, holder, is_error, forbid, stage, at in groups.values():
         if count <= _KEYS_REPORTED:
             continue
         more = count - _KEYS_REPORTED
         names = ", ".join(named) + (f" and {more - len(named)} more" if more > len(named) else "")
         if is_error:
-            then = f"vLLM {info.version} refuses to start"
+            then = f"vLLM {info.release or info.version} refuses to start"
+        elif forbid is None:
+            then = f"vLLM {info.version} drops them, {around} refuses to start with them"
         elif not forbid:
             then = "pydantic drops them without a word"
         elif stage == "engine":
@@ -1034,12 +1158,21 @@ def _config_key_hits(launch, info, error: bool) -> list:
     return out
 
 
+def _dropping(holder: str) -> str:
+    """The releases (as text) whose ``holder`` class drops an unknown key (``extra: ignore``)."""
+    from pdlint.engines.vllm import flags
+    have = [v for v in reversed(flags.available_versions())
+            if (((flags.config_fields(v) or {}).get("classes") or {}).get(holder) or {}).get("extra") == "ignore"]
+    return _span(have) if have else ""
+
+
 @vllm_rule(
     "VLLM044", "vllm-config-unknown-key", kind="launch",
     summary="Reports a key a vLLM config option's class does not have (`--compilation-config "
             "'{\"cudagraph_mod\": \"FULL\"}'`, `--compilation-config.bogus_key 1`, `-cc.pass_config.x true`, "
             "`--eplb-config '{\"window_sze\": 10}'`), where the release is pinned and refuses unknown keys "
-            "(0.20.0 and later).",
+            "(`CompilationConfig` and its nested `PassConfig` / `DynamicShapesConfig` from 0.13.0, every config "
+            "class from 0.20.0).",
     why="vLLM converts the JSON into the option's config class with pydantic while it reads its arguments, and "
         "its `@config` classes forbid extra fields: `argument --compilation-config: 1 validation error for "
         "CompilationConfig ... Unexpected keyword argument`. A misspelt key, or one an older release had "
@@ -1054,9 +1187,12 @@ def _config_key_hits(launch, info, error: bool) -> list:
            "data/config-fields.json (scripts/gen_vllm_config_fields.py). Verdicts from vLLM 0.33.0's parser",
     notes="Keys of nested config objects (`pass_config`, `dynamic_shapes_config`) are judged too, in the JSON and "
           "in the dotted form (`--compilation-config.pass_config.x`). `--kv-transfer-config` is VLLM029. With no "
-          "release pinned, or a release that drops unknown keys (0.9.2-0.11.0: pydantic dataclasses without "
-          "`extra=\"forbid\"`), or for `--speculative-config` (a dict refused only when the engine config is "
-          "built), it is VLLM045 (a warning). Options whose value may also be a dict "
+          "release pinned, or a release that drops unknown keys (pydantic dataclasses without "
+          "`extra=\"forbid\"`: `CompilationConfig` up to 0.12, the other classes up to 0.15.0 at least), or for "
+          "`--speculative-config` (a dict refused only when the engine config is built), it is VLLM045 (a "
+          "warning). A release between two tables (0.14.0: 0.13.0 and 0.15.0) is judged by both: a key neither "
+          "has, where both refuse unknown keys, is an error (a key the newer table has is not reported). Options "
+          "whose value may also be a dict "
           "(`--override-pooler-config` before 0.11.0, `--quantization-config`) are not judged. The first five "
           "unknown keys of one value (a JSON argument, or the dotted arguments of one option, which vLLM merges) "
           "and nesting level are reported each at its key; the rest in one more finding that names the next five "
@@ -1071,10 +1207,10 @@ def _config_unknown_key(launch, info):
     "VLLM045", "vllm-config-key-unknown-in-release", kind="launch", severity=WARNING,
     summary="Reports a key a vLLM config option's class does not have where pdlint cannot say the server stops "
             "on it while reading its arguments: no release is pinned (judged against the newest), the release "
-            "pinned drops unknown keys (0.9.2-0.11.0: the setting has no effect), or `--speculative-config`, whose "
+            "pinned drops unknown keys (the setting has no effect), or `--speculative-config`, whose "
             "keys are validated only when the engine config is built.",
-    why="vLLM 0.20.0 and later refuse an unknown key of a config class (\"Unexpected keyword argument\"); older "
-        "releases drop it silently, so a misspelt `cudagraph_mode` just does nothing. `--speculative-config '{"
+    why="vLLM 0.20.0 and later refuse an unknown key of a config class (\"Unexpected keyword argument\"), "
+        "`CompilationConfig` from 0.13.0; older releases drop it silently, so a misspelt `cudagraph_mode` just does nothing. `--speculative-config '{"
         "\"method\": \"ngram\", \"bogus\": 2}'` passes the parser and stops the server in "
         "`create_speculative_config` (vLLM 0.33.0: `1 validation error for SpeculativeConfig`).",
     fix="Spell the key as the config class does (the message names close matches or the releases that have it), "
@@ -1087,10 +1223,166 @@ def _config_unknown_key(launch, info):
            "vllm/config/utils.py:71 (extra=\"forbid\"), vLLM 0.33.0; data/config-fields.json "
            "(scripts/gen_vllm_config_fields.py)",
     notes="A pinned release that refuses the key while reading its arguments is VLLM044 (an error). Where the "
-          "release pinned has no table of its own, a key another release has is not reported. vLLM 0.33.0 reads "
+          "release pinned has no table of its own, a key the nearest newer table has is not reported; where the "
+          "tables around the release disagree (0.12.0: 0.11.0 drops the key, 0.13.0 refuses it) the warning says "
+          "pdlint cannot tell which. vLLM 0.33.0 reads "
           "`-` as `_` in `--speculative-config` keys (`num-speculative-tokens`). As for VLLM044, five unknown keys "
           "of one value and nesting level are reported by themselves, the rest in one more finding.")
 def _config_key_warning(launch, info):
     if not _judged(launch, info) or info.dynamo:
         return None
     return _config_key_hits(launch, info, False)
+
+
+#: values of config fields judged in one launch (a JSON of 100,000 keys is judged on its first ones: hostile input)
+_VALUES_JUDGED = 1000
+
+
+def _config_field_values(launch, info, spec):
+    """(option as written, holder class, key path, the value's text, its token, the field's ``values``) for every
+    string value a config option's JSON (or ``--OPTION.KEY VALUE`` argument) gives a field whose names are fixed
+    (data/config-fields.json ``values``: a Literal, or an Enum a validator looks names up in)."""
+    from pdlint.engines.vllm import tjson
+    classes = spec["classes"]
+    budget = _VALUES_JUDGED
+    for opt in info.occurrences:
+        if opt.index < 0 or opt.value is None or opt.name_tok.opaque or opt.value.opaque:
+            continue
+        written = opt.name_tok.text.partition("=")[0]
+        flag, how = info.table.resolve(opt.name)
+        if flag is None or "--kv-transfer-config" in flag.option_strings:  # (VLLM029)
+            continue
+        cls, stage = _config_class(spec, flag)
+        if cls is None or stage != "parse":
+            continue
+        if how == "dotted":
+            keys = written.split(".")[1:]
+            if not all(keys) or len(keys) > _MAX_CONFIG_DEPTH or _PLACEHOLDER.search(written) or \
+                    keys[-1].endswith("+"):
+                continue
+            cur = cls
+            for key in keys[:-1]:
+                cur = classes[cur]["fields"].get(key)
+                if cur not in classes:
+                    break
+            else:
+                values = (classes[cur].get("values") or {}).get(keys[-1])
+                try:  # (FlexibleArgumentParser: the value as JSON when it is JSON, else the text)
+                    v = json.loads(opt.value.text)
+                except (ValueError, RecursionError):
+                    v = opt.value.text
+                if values and isinstance(v, str) and not _PLACEHOLDER.search(v):
+                    yield written.partition(".")[0], cur, keys, v, opt.value, values
+            continue
+        if not opt.value.text.lstrip().startswith("{") or len(opt.value.text) > _TRACED_JSON:
+            continue
+        try:
+            node = tjson.parse(opt.value)
+        except (tjson.JSONError, tjson.TooDeep):
+            continue  # (VLLM043)
+        todo = collections.deque([(node, cls, [])])
+        while todo and budget > 0:
+            cur_node, cur, path = todo.popleft()
+            if not isinstance(cur_node.value, dict):
+                continue
+            fields, values = classes[cur]["fields"], classes[cur].get("values") or {}
+            for key, sub in cur_node.value.items():
+                budget -= 1
+                if budget <= 0:
+                    break
+                if fields.get(key) in classes and len(path) + 1 < _MAX_CONFIG_DEPTH:
+                    todo.append((sub, fields[key], path + [key]))
+                elif key in values and isinstance(sub.value, str) and not sub.tok.opaque and \
+                        not _PLACEHOLDER.search(sub.value):
+                    yield written, cur, path + [key], sub.value, sub.tok, values[key]
+
+
+def _value_refused(values: dict, v: str) -> bool:
+    if "literal" in values:
+        return v not in values["literal"]
+    return v.upper() not in values["enum"]
+
+
+def _value_elsewhere(option: str, path: list, v: str, but: str) -> list:
+    """Releases (oldest first) other than ``but`` whose config class for ``option`` takes ``v`` at ``path`` (the
+    field exists there and its names, if fixed, include it)."""
+    from pdlint.engines.vllm import flags
+    out = []
+    for version in reversed(flags.available_versions()):
+        spec = flags.config_fields(version) if version != but else None
+        flag = flags.load(version).resolve(option)[0] if spec else None
+        cls, stage = _config_class(spec, flag) if flag is not None else (None, None)
+        for key in path[:-1]:
+            cls = spec["classes"][cls]["fields"].get(key) if cls else None
+            cls = cls if cls in (spec or {}).get("classes", {}) else None
+        if cls is None or stage != "parse" or path[-1] not in spec["classes"][cls]["fields"]:
+            continue
+        values = (spec["classes"][cls].get("values") or {}).get(path[-1])
+        if not values or not _value_refused(values, v):
+            out.append(version)
+    return out
+
+
+def _pydantic_choices(names: list) -> str:
+    """pydantic's list of a Literal's values: `'a', 'b' or 'c'`."""
+    shown = [repr(n) for n in names]
+    return shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + f" or {shown[-1]}"
+
+
+@vllm_rule(
+    "VLLM046", "vllm-config-invalid-value", kind="launch",
+    summary="Reports a value a vLLM config option's field does not take, where the field's names are fixed: "
+            "`-cc.cudagraph_mode FULLY` or `--compilation-config '{\"cudagraph_mode\": \"FULLY\"}'` (an Enum "
+            "looked up by name), `--compilation-config '{\"mode\": \"VLLM_COMPILEX\"}'`, `--eplb-config "
+            "'{\"policy\": \"greedy\"}'` (a `Literal`), in the release judged.",
+    why="vLLM converts the JSON into the option's config class while it reads its arguments: a `Literal` field "
+        "refuses any other text (`1 validation error for EPLBConfig: policy: Input should be 'default'`), and "
+        "`cudagraph_mode`'s validator looks the upper-cased name up in `CUDAGraphMode` - `KeyError: 'FULLY'`, a "
+        "traceback before any model is loaded.",
+    fix="Use one of the names the message lists (case does not matter for `cudagraph_mode` and `mode`).",
+    example="vllm serve Qwen/Qwen3-8B -cc.cudagraph_mode FULLY",
+    example_fixed="vllm serve Qwen/Qwen3-8B -cc.cudagraph_mode FULL",
+    upstream="KeyError: '{NAME}' / Input should be {values} [type=literal_error]",
+    source="vllm/config/compilation.py:873 (validate_cudagraph_mode_before: CUDAGraphMode[value.upper()]), :853 "
+           "(validate_mode_before), vllm/config/parallel.py:40 (EPLBPolicyOption), vLLM 0.33.0; each release's "
+           "fields' names in data/config-fields.json `values` (scripts/gen_vllm_config_fields.py). Verdicts from "
+           "vLLM 0.33.0's parser and the 0.11.0, 0.14.0, 0.15.0 parsers",
+    notes="Only string values, of fields whose check vLLM does while it reads its arguments (not "
+          "`--speculative-config`, validated when the engine config is built; `--kv-transfer-config` is VLLM029). "
+          "Fields with another validator, or an Enum whose metaclass looks names up its own way "
+          "(`AttentionBackendEnum`), are not judged. With no release pinned, a value another release takes is not "
+          "reported; a release between two tables is judged by both (a value the newer table takes is not "
+          "reported); on an image whose tag names no release, or a build's tag, nothing is.")
+def _config_invalid_value(launch, info):
+    if not _judged(launch, info) or info.dynamo:
+        return None
+    from pdlint.engines.vllm import flags
+    spec = flags.config_fields(info.version)
+    if not spec:
+        return None
+    nxt = _newer_neighbour(info)
+    if info.approximate and nxt is None:
+        return None  # (another release's table, with nothing newer around the release to judge it by)
+    out = []
+    for option, holder, path, v, tok, values in _config_field_values(launch, info, spec):
+        if not _value_refused(values, v):
+            continue
+        others = _value_elsewhere(option, path, v, info.version)
+        if (not info.pinned and others) or (nxt is not None and nxt in others):
+            continue
+        dotted = ".".join(path)
+        where = f"; taken in vLLM {_span(others)}" if others else ""
+        release = f"vLLM {info.release}, judged by {info.version} and {nxt}" if nxt else f"vLLM {info.version}"
+        if "literal" in values:
+            msg = (f"argument {option}: 1 validation error for {holder}: {dotted}: Input should be "
+                   f"{_pydantic_choices(values['literal'])} [type=literal_error, input_value={v!r}, input_type=str] "
+                   f"({release}{where})")
+        elif values.get("error") == "KeyError":
+            msg = (f"KeyError: {v.upper()!r} (a traceback while {option} is read: {holder}.{dotted} is one of "
+                   f"{', '.join(values['enum'])}, in any case; {release}{where})")
+        else:
+            msg = (f"argument {option}: 1 validation error for {holder}: {dotted}: Value error, "
+                   f"{values['error'].replace('{}', v, 1).replace('{{', '{').replace('}}', '}')} [type=value_error, "
+                   f"input_value={v!r}, input_type=str] ({release}{where})")
+        out.append(VHit(msg, tok))
+    return out
