@@ -415,7 +415,7 @@ def _loop_lines(text: str, at: int, line: int) -> tuple:
 
 
 def _launch_line(text: str, at: int) -> bool:
-    """Is ``at`` on a line (or a ``\``-continued run of lines) that starts a server (a launcher in it)?"""
+    """Is ``at`` on a line (or a backslash-continued run of lines) that starts a server (a launcher in it)?"""
     from pdlint.coverage import has_launch_text
     ls = text.rfind("\n", 0, at) + 1
     while ls > 1 and text[ls - 2] == "\\":
