@@ -182,7 +182,11 @@ class Interpreter(Words, Conditions, Control, Builtins, Joins, Tails, EnvVariant
             else:
                 snippet = " ".join(unit.text[i:unit.char(err.end_byte)].split()[:4])[:40]
                 msg = f"shell syntax error: cannot parse {snippet!r}" if snippet else "shell syntax error"
-                stop = unit.text.find("\n", max(i, unit.char(err.end_byte)))
+                # (the action in what failed to parse, near its start: an error node can run to the end of the
+                # script, and a `docker info --format '{{.SecurityOptions}}'` 1,600 lines on is not its cause -
+                # field compare, av/harbor's harbor.sh)
+                end = min(unit.char(err.end_byte), i + 300)
+                stop = unit.text.find("\n", max(i, end))
                 act = _TEMPLATE_ACTION.search(unit.text, i, stop if stop >= 0 else len(unit.text))
                 if act is not None:  # (rw26/a: a controller's `{{ or .X 1 }}` inside `$(( ))`)
                     msg += (f": the template action {act.group(0)[:60]!r} in it is filled in by another tool (a "
