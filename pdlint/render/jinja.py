@@ -539,8 +539,9 @@ def make_environment(state: _State, traced: bool = True):
             optional(value)
         return plain_default(value, default_value, boolean)
 
+    env._pdl_optional = optional
     for tname, fn in list(env.tests.items()):  # `spec is true`, `is string`, `is sameas true`, `is number`...:
-        env.tests[tname] = _recording_test(fn, optional)  # answered for an unset variable as quietly (rw26/h 5)
+        env.tests[tname] = _recording_test(fn)  # answered for an unset variable as quietly (rw26/h 5)
     env.tests["defined"], env.tests["undefined"] = defined, undefined_
     env.filters["default"] = env.filters["d"] = default
     env._pdl_mark = mark
@@ -551,17 +552,25 @@ def make_environment(state: _State, traced: bool = True):
     return env
 
 
-def _recording_test(fn, optional):
-    """A Jinja test that first records an unset variable it is asked about (``optional``)."""
-    import functools
-    passes = getattr(fn, "jinja_pass_arg", None) is not None  # (its first argument is the context/environment)
+_RECORDING_TESTS: dict = {}  # a Jinja test -> its recording twin (made once: an environment is made per template)
 
-    @functools.wraps(fn)
-    def test(*args, **kwargs):
-        value = args[1] if passes and len(args) > 1 else args[0] if args else None
-        optional(value)
-        return fn(*args, **kwargs)
-    return test
+
+def _recording_test(fn):
+    """A Jinja test that first records an unset variable it is asked about (the environment's ``_pdl_optional``);
+    a test that takes the context or the environment itself (``test_filter``, ``test_test``: names, no variables)
+    is left as it is."""
+    if getattr(fn, "jinja_pass_arg", None) is not None:
+        return fn
+    got = _RECORDING_TESTS.get(fn)
+    if got is None:
+        jinja2 = _jinja()
+
+        @jinja2.pass_environment
+        def got(environment, value, *args, **kwargs):
+            environment._pdl_optional(value)
+            return fn(value, *args, **kwargs)
+        _RECORDING_TESTS[fn] = got
+    return got
 
 
 def _no_else(value) -> bool:
