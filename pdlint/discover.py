@@ -794,15 +794,19 @@ _ENV_FILE_NAME = re.compile(r"\.env(?:\.[\w.-]+)?|[\w.-]+\.env")
 
 
 def _compose_of_env_files(named: list, files: list) -> list:
-    """The Compose files beside a named environment file (``.env``, ``prod.env``, ``.env.local``): Compose reads
+    """The Compose files beside a named override file or environment file (``.env``, ``prod.env``, ``.env.local``): Compose reads
     the project directory's ``.env`` without any file naming it, and ``env_file:`` lists its files in a
     Compose file of the same directory most often.  Field test rw22/a: SGL805 was reported at ``.env:2`` (the
     backend written there), but a commit changing only ``.env`` passed the hook ("No launch text found", exit
     0)."""
     dirs = {os.path.dirname(j.abspath) for j in named if _ENV_FILE_NAME.fullmatch(os.path.basename(j.abspath))}
-    if not dirs:
-        return []
-    return [f for f in files if os.path.dirname(f) in dirs and _COMPOSE_NAME.fullmatch(os.path.basename(f))]
+    out = [f for f in files if os.path.dirname(f) in dirs and _COMPOSE_NAME.fullmatch(os.path.basename(f))]
+    from pdlint.formats.compose import DEFAULT_FILES, OVERRIDE_FILES
+    # a named override file (`docker-compose.override.yml`): its services are checked merged over the project
+    # file beside it, in that file's launches
+    dirs = {os.path.dirname(j.abspath) for j in named if os.path.basename(j.abspath) in OVERRIDE_FILES}
+    return out + [f for f in files if os.path.dirname(f) in dirs and os.path.basename(f) in DEFAULT_FILES
+                  and f not in out]
 
 
 def _spelling_distance(a: str, b: str) -> int:

@@ -190,6 +190,7 @@ class Extractor:
         self._trims: dict = {}  # repository root -> its Python renders templates with trim_blocks (PD060)
         self._inventory_memo: dict = {}  # (directory above a role, root) -> (inventory files, variable names)
         self._orphans: dict = {}  # PD060 place -> [index in findings, render roles]
+        self._problems: set = set()  # (path, line, column, code, message) of the problem_at findings made
         self._heredoc_depth = 0  # here-document scripts being evaluated (Extractor.heredoc_script)
         self._shell_problems: set = set()  # PD008 / PD009 places reported
         self._dir_names: dict = {}  # directory -> names of the release-pin files in it (release_pins)
@@ -378,6 +379,10 @@ class Extractor:
         o = where.origin_at(index) if where.pieces else None
         if o is None:
             return
+        key = (o.path, o.line, o.column, rule.code, message)
+        if key in self._problems:  # (a file two jobs read: an override file, read as Compose and merged)
+            return
+        self._problems.add(key)
         self.out.findings.append(Finding(o.path, o.line, o.column, rule.code, rule.name, rule.severity, None,
                                          message))
 
@@ -1559,6 +1564,8 @@ class Extractor:
         from pdlint.formats import compose
         found = False
         try:
+            if self.compose_override_read(job, src, render_role, label, docs):
+                return  # its services are the project's: checked merged over the project file beside it
             if compose.is_compose(docs):
                 self.compose(job, src, doc, docs, render_role, label, unit_meta)
                 return
@@ -1920,9 +1927,35 @@ class Extractor:
                                                   f"{sets} were not checked")
             return src
 
-        unit = f"{job.display}#compose"
+        self.compose_project(job, doc, docs, render_role, label, unit_meta, read, f"{job.display}#compose")
+        if render_role is None and not label and src is not None and src.abspath == job.abspath:
+            # `docker compose up` merges the override file beside it over this one (a developer's local changes,
+            # most often, while a deployment names its files with -f): the project checked both ways, each its
+            # own deployment
+            name = compose.override_of(job.abspath, lambda p: self.boundary.is_file(p, job.root))
+            osrc = self.read_beside(name, job) if name else None
+            if osrc is not None:
+                odoc = TStr.from_source(osrc)
+                try:
+                    override = compose.Override(odoc, yt.compose(osrc.text))
+                except (yt.YamlError, yt.LimitError) as e:
+                    # (the message the override file's own check gives, where it has one: one finding, not two)
+                    self.problem_at(C.INVALID_YAML if isinstance(e, yt.YamlError) else C.LIMIT, odoc, e.index,
+                                    f"invalid YAML: {e.message_in(odoc)}" if isinstance(e, yt.YamlError) else
+                                    e.message)
+                    return
+                except RecursionError:
+                    return
+                self.compose_project(job, doc, docs, render_role, f"merged with {name}", unit_meta, read,
+                                     f"{job.display}#compose+{name}", override)
+
+    def compose_project(self, job: FileJob, doc: TStr, docs: list, render_role: Optional[str], label: str,
+                        unit_meta: Optional[dict], read, unit: str, override=None) -> None:
+        """The launches of one Compose project: the file's services, or with ``override`` the services of the
+        file and the override file merged (:func:`pdlint.formats.compose.services`)."""
+        from pdlint.formats import compose
         project = compose.project_name(docs)
-        for svc in compose.services(doc, docs, read, self.shell_env(job)):
+        for svc in compose.services(doc, docs, read, self.shell_env(job), override):
             if not svc.words:
                 continue
             given = svc.words
@@ -1941,12 +1974,34 @@ class Extractor:
             if svc.words is not given:
                 entry = svc.words[:len(svc.words) - len(given)]
                 context += f", command of the image's ENTRYPOINT ({' '.join(t.text for t in entry)})"
-            for launch in self.command_launches(job, svc.words, svc.env, context, render_role, meta):
+            start = None
+            if override is not None and svc.words[0].origin.path != job.display:
+                start = svc.name_tok  # a command the override file writes: the launch is at the service's name
+            for launch in self.command_launches(job, svc.words, svc.env, context, render_role, meta, start=start):
                 launch.unit = launch.meta.get("unit") or unit
                 if svc.role and svc.name_tok is not None:
                     launch.structural_role = svc.role
                     launch.structural_origin = crd.narrow(svc.name_tok, svc.role).origin
                     launch.meta["role_how"] = "compose service name"
+
+    def compose_override_read(self, job: FileJob, src: SourceFile, render_role: Optional[str], label: str,
+                              docs: list) -> bool:
+        """Is ``job`` the override file ``docker compose`` merges over the project file beside it
+        (``docker-compose.override.yml`` beside ``docker-compose.yml``)?  Its services are checked merged over
+        the project file's (:meth:`compose`), in that file's launches: none of its own here.  Checked on its own,
+        a service it only changes was a launch without the project file's image, environment or flags, and its
+        prefill was never paired with the project's decode."""
+        from pdlint.formats import compose
+        if render_role is not None or label or src is None or src.abspath != job.abspath:
+            return False
+        base = compose.base_of(job.abspath, lambda p: self.boundary.is_file(p, job.root))
+        if base is None or compose.override_services(compose.Override(TStr("", ()), docs)) is None:
+            return False
+        bsrc = self.read_beside(base, job)  # (the project file must read as Compose: else this file is its own)
+        try:
+            return bsrc is not None and compose.is_compose(yt.compose(bsrc.text))
+        except (yt.YamlError, yt.LimitError, RecursionError):
+            return False
 
     def read_beside(self, name: str, job: FileJob) -> Optional[SourceFile]:
         """A file named relative to ``job``'s directory, inside the repository, or None."""

@@ -30,6 +30,12 @@ Kubernetes ``apiVersion``/``kind``).  For each service:
   the fields it does not set (``command`` and ``entrypoint`` whole; the
   environment key by key, the extending service's values winning).  Top-level ``x-*`` extension fields are templates reached through
   anchors, never services of their own.
+* **the override file**: ``docker compose up`` without ``-f`` reads the first of :data:`DEFAULT_FILES` in the
+  project directory and, beside it, the first of :data:`OVERRIDE_FILES` (compose-go's ``DefaultFileNames`` /
+  ``DefaultOverrideFileNames``), and merges them: a service of both is the base's with the override's fields
+  over it (``command`` / ``entrypoint`` / ``image`` replaced, the environment key by key), a service only the
+  override has is a service of the project.  The base file's launches are those of the merged project; the
+  override file has none of its own (:func:`override_of`, :func:`base_of`).
 * **role**: a service named after a role (``prefill``, ``decode-0``,
   ``sglang-prefill``) is that role's server.
 * **project**: the top-level ``name:`` (:func:`project_name`).  Compose files
@@ -103,17 +109,78 @@ def project_name(docs: list) -> Optional[str]:
     return name.strip()
 
 
-def services(doc: TStr, docs: list, read: Callable[[str], Optional[SourceFile]], given: Optional[dict] = None) -> list:
+#: the Compose files ``docker compose`` reads in a directory without ``-f``, in its order (compose-go's
+#: ``DefaultFileNames``): the first that exists is the project's
+DEFAULT_FILES = ("compose.yaml", "compose.yml", "docker-compose.yml", "docker-compose.yaml")
+#: and the first of these beside it is merged over it (``DefaultOverrideFileNames``)
+OVERRIDE_FILES = ("compose.override.yml", "compose.override.yaml", "docker-compose.override.yml",
+                  "docker-compose.override.yaml")
+
+
+def _first(folder: str, names: tuple, exists: Callable[[str], bool]) -> Optional[str]:
+    return next((n for n in names if exists(os.path.join(folder, n))), None)
+
+
+def override_of(path: str, exists: Callable[[str], bool]) -> Optional[str]:
+    """The override file (its base name) ``docker compose`` merges over the Compose file ``path``: only when
+    ``path`` is the project file of its directory (the first of :data:`DEFAULT_FILES` there)."""
+    folder, name = os.path.split(path)
+    if name not in DEFAULT_FILES or _first(folder, DEFAULT_FILES, exists) != name:
+        return None
+    return _first(folder, OVERRIDE_FILES, exists)
+
+
+def base_of(path: str, exists: Callable[[str], bool]) -> Optional[str]:
+    """The project file (its base name) the override file ``path`` is merged over, or None (not an override
+    file, or an override file no project file is beside: ``docker compose`` does not read it then)."""
+    folder, name = os.path.split(path)
+    if name not in OVERRIDE_FILES or _first(folder, OVERRIDE_FILES, exists) != name:
+        return None
+    return _first(folder, DEFAULT_FILES, exists)
+
+
+@dataclass
+class Override:
+    """The override file merged over a project file: its text, its documents and how it reads the files it names
+    (it is in the same directory: relative paths are the project's)."""
+
+    doc: TStr
+    docs: list
+
+
+def override_services(over: Override) -> Optional[yt.Ref]:
+    """The ``services`` mapping of an override file, or None (not a mapping of mappings)."""
+    if len(over.docs) != 1 or over.docs[0].root is None:
+        return None
+    root = yt.Ref(over.docs[0].root)
+    if not isinstance(yt.deref(root).node, yt.YMap):
+        return None
+    svcs = yt.get(root, "services")
+    return svcs if svcs is not None and isinstance(yt.deref(svcs).node, yt.YMap) else None
+
+
+def services(doc: TStr, docs: list, read: Callable[[str], Optional[SourceFile]], given: Optional[dict] = None,
+             override: Optional[Override] = None) -> list:
     """The services of a Compose document.  ``read(name)`` reads a file named
     relative to the Compose file (``.env``, ``env_file`` entries), or None; ``given``: the values pdlint was
     given for the environment ``docker compose`` runs in (``--var``, ``[tool.pdlint.vars]``), which win over
-    ``.env``'s as the shell's do (field test rw23/a: the summary's hint to give them did nothing for Compose)."""
+    ``.env``'s as the shell's do (field test rw23/a: the summary's hint to give them did nothing for Compose).
+    ``override``: the override file merged over this one (the services of the merged project)."""
     root = yt.Ref(docs[0].root)
     svcs = yt.get(root, "services")
     variables = {**dotenv(read(".env")), **(given or {})}
+    osvcs = override_services(override) if override is not None else None
+    over = dict(yt.map_items(osvcs)) if osvcs is not None else {}
     out = []
     for name, ref in yt.map_items(svcs):
-        out.append(_service(doc, svcs, name, ref, variables, read))
+        top = []
+        if isinstance(over.get(name), yt.Ref) and isinstance(yt.deref(over[name]).node, yt.YMap):
+            top = _layers(override.doc, osvcs, over[name], read)  # the override's fields over the base's
+        out.append(_service(doc, svcs, name, ref, variables, read, top))
+    names = {name for name, _ in yt.map_items(svcs)}
+    for name, ref in over.items():  # services only the override file has: the project's too
+        if name not in names and isinstance(ref, yt.Ref) and isinstance(yt.deref(ref).node, yt.YMap):
+            out.append(_service(override.doc, osvcs, name, ref, variables, read))
     return out
 
 
@@ -182,8 +249,8 @@ def _field(layers: list, key: str) -> tuple:
     return None, None
 
 
-def _service(doc: TStr, svcs: yt.Ref, name: str, ref: yt.Ref, variables: dict, read) -> Service:
-    layers = _layers(doc, svcs, ref, read)
+def _service(doc: TStr, svcs: yt.Ref, name: str, ref: yt.Ref, variables: dict, read, top: tuple = ()) -> Service:
+    layers = list(top) + _layers(doc, svcs, ref, read)
     name_tok = crd.key_tstr(doc, svcs, name)
     entry_at, entry = _field(layers, "entrypoint")
     command_at, command = _field(layers, "command")
@@ -225,9 +292,15 @@ def _service(doc: TStr, svcs: yt.Ref, name: str, ref: yt.Ref, variables: dict, r
                 words = entry_words + words
                 exec_form = True
                 entrypoint_set = True
+    # (a service's own container name: the override file's over the project file's, never one it `extends`)
+    own = [(t.doc, t.ref) for t in top[:1]] + [(doc, ref)]
+    binds = _binds(*_field(layers, "volumes"), variables)
+    if top:  # the override file's mounts merged over the project file's, by the path in the container
+        base_binds = _binds(*_field(layers[len(top):], "volumes"), variables)
+        binds += [b for b in base_binds if b[1] not in {t for _, t in binds}]
     return Service(name, name_tok, words, exec_form, env, image, crd.role_of_name(name),
-                   entrypoint_set=entrypoint_set, image_tok=itok, dns_names=_dns_names(doc, ref, layers, variables),
-                   binds=_binds(*_field(layers, "volumes"), variables))
+                   entrypoint_set=entrypoint_set, image_tok=itok, dns_names=_dns_names(own, layers, variables),
+                   binds=binds)
 
 
 def _binds(layer: Optional[_Layer], volumes: Optional[yt.Ref], variables: dict) -> list:
@@ -253,12 +326,16 @@ def _binds(layer: Optional[_Layer], volumes: Optional[yt.Ref], variables: dict) 
 MAX_DNS_NAMES = 64  # names of one service pdlint keeps (container name, hostname, network aliases)
 
 
-def _dns_names(doc: TStr, ref: yt.Ref, layers: list, variables: dict) -> tuple:
+def _dns_names(own: list, layers: list, variables: dict) -> tuple:
     """The service's ``container_name`` (its own, not inherited through ``extends``: a container name is
-    unique), ``hostname`` and the ``aliases`` of each network it joins; names with a variable pdlint cannot
-    resolve are left out.  Sorted, at most MAX_DNS_NAMES."""
+    unique; ``own``: the (document, node) of the service, the override file's first), ``hostname`` and the
+    ``aliases`` of each network it joins; names with a variable pdlint cannot resolve are left out.  Sorted, at
+    most MAX_DNS_NAMES."""
+    doc = own[-1][0]
     host_at, host = _field(layers, "hostname")
-    refs = [(doc, yt.get(ref, "container_name")), (host_at.doc if host_at else doc, host)]
+    named = next(((d, r) for d, r in ((d, yt.get(r, "container_name")) for d, r in own) if r is not None),
+                 (doc, None))
+    refs = [named, (host_at.doc if host_at else doc, host)]
     nets_at, nets = _field(layers, "networks")
     if nets is not None and isinstance(yt.deref(nets).node, yt.YMap):
         for _, net in yt.map_items(nets)[:MAX_DNS_NAMES]:
