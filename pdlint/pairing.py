@@ -941,6 +941,44 @@ def parse_url(tok: TStr) -> tuple:
     return host, port, ptok
 
 
+def _host_port_values(argv: list, i: int, name: str, eq: str, parts: dict, written: Optional[dict]) -> int:
+    """Read the values of the host / port list flag ``argv[i]`` (``name``) into ``parts`` ((role, "host" | "port") ->
+    [TStr]); ``written``: (role, "host" | "port") -> [(the flag word, its words, comma-separated?)].  The index
+    after them."""
+    vals = [argv[i][len(name) + 1:]] if eq else []
+    j = i + 1
+    while not eq and j < len(argv) and not argv[j].text.startswith("--"):
+        vals.append(argv[j])
+        j += 1
+    key = HOST_PORT_FLAGS[name]
+    if written is not None:
+        written.setdefault(key, []).append((argv[i], vals, any("," in v.text for v in vals)))
+    for v in vals:  # (LMCache's proxy takes them comma-separated: `--prefiller-port 7100,7200`)
+        at = 0
+        for part in v.text.split(","):
+            if part.strip():
+                lead = len(part) - len(part.lstrip())
+                parts.setdefault(key, []).append(v[at + lead:at + lead + len(part.strip())])
+            at += len(part) + 1
+    return j if not eq else i + 1
+
+
+def host_port_lists(router: Launch) -> dict:
+    """(role, "host" | "port") -> [(the flag word, its value words, comma-separated?)] of a proxy's
+    ``--prefiller-hosts`` / ``--prefiller-ports`` / ``--decoder-hosts`` / ``--decoder-ports`` (and the singular
+    spellings), as written."""
+    written: dict = {}
+    argv = router.argv
+    i = 0
+    while i < len(argv):
+        name, eq, _ = argv[i].text.partition("=")
+        if name in HOST_PORT_FLAGS:
+            i = _host_port_values(argv, i, name, eq, {}, written)
+        else:
+            i += 1
+    return written
+
+
 def router_args(router: Launch) -> tuple:
     """([(role, how, token, bootstrap token)], discovery?) from a router's argv."""
     argv = list(router.argv)
@@ -955,19 +993,7 @@ def router_args(router: Launch) -> tuple:
         if name in DISCOVERY_FLAGS:
             discovery = True
         if name in HOST_PORT_FLAGS:
-            vals = [argv[i][len(name) + 1:]] if eq else []
-            j = i + 1
-            while not eq and j < len(argv) and not argv[j].text.startswith("--"):
-                vals.append(argv[j])
-                j += 1
-            for v in vals:  # (LMCache's proxy takes them comma-separated: `--prefiller-port 7100,7200`)
-                at = 0
-                for part in v.text.split(","):
-                    if part.strip():
-                        lead = len(part) - len(part.lstrip())
-                        parts.setdefault(HOST_PORT_FLAGS[name], []).append(v[at + lead:at + lead + len(part.strip())])
-                    at += len(part) + 1
-            i = j if not eq else i + 1
+            i = _host_port_values(argv, i, name, eq, parts, None)
             continue
         if name in COMMA_URL_FLAGS:
             val = argv[i][len(name) + 1:] if eq else (argv[i + 1] if i + 1 < len(argv) else None)
@@ -1008,6 +1034,10 @@ def router_args(router: Launch) -> tuple:
         i += 1
     for role in ("prefill", "decode"):
         ports, hosts = parts.get((role, "port"), []), parts.get((role, "host"), [])
+        if len(ports) == 1 and len(hosts) > 1:
+            # (LMCache's k8s proxy: `--prefiller-host p-0.svc,p-1.svc --prefiller-port 8100`, the port of every
+            # host: field test rw27/a, LMCache's xp1d.yaml was a false PD107)
+            ports = ports * len(hosts)
         for n, port in enumerate(ports):  # the proxy's hosts default to localhost; one host serves every port
             host = hosts[n] if n < len(hosts) else (hosts[0] if len(hosts) == 1 else None)
             host = host if host is not None else TStr.synthetic("localhost", "<proxy default>")

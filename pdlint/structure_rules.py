@@ -523,6 +523,66 @@ SAME_RANK = register(Rule(
     source="sglang/srt/entrypoints/engine.py (the node's TP ranks from node_rank), SGLang 0.5.23; field test rw19/b "
            "(RoleBasedGroup leader and worker templates both with --node-rank 0)"))
 
+PROXY_COUNTS = register(Rule(
+    "PD114", "proxy-host-port-count-mismatch", ERROR,
+    "Reports vLLM's prefill/decode toy proxy (`toy_proxy_server.py`, and copies of it told by its "
+    "`--prefiller-hosts` / `--decoder-hosts` flags) given a different number of hosts and ports for one role: "
+    "`--prefiller-hosts localhost --prefiller-ports 8100 8101` (a flag not written counts its one default: "
+    "`localhost`, port 8100 / 8200).",
+    "The proxy pairs the lists item by item (`zip(args.prefiller_hosts, args.prefiller_ports)`) and checks their "
+    "lengths first: `ValueError: Number of prefiller hosts must match number of prefiller ports` at start-up, so "
+    "the proxy never starts and neither role receives a request.",
+    "Give one host per port (`--prefiller-hosts localhost localhost --prefiller-ports 8100 8101`).",
+    example="python toy_proxy_server.py --port 8000 --prefiller-hosts localhost --prefiller-ports 8100 8101 "
+            "--decoder-hosts localhost --decoder-ports 8200",
+    example_fixed="python toy_proxy_server.py --port 8000 --prefiller-hosts localhost localhost "
+                  "--prefiller-ports 8100 8101 --decoder-hosts localhost --decoder-ports 8200",
+    upstream="Number of prefiller hosts must match number of prefiller ports\n"
+             "Number of decoder hosts must match number of decoder ports",
+    source="vllm-project/vllm tests/v1/kv_connector/nixl_integration/toy_proxy_server.py (parse_args: the lengths "
+           "are checked before the lists are zipped)",
+    category=_C,
+    notes="An error for a script named `toy_proxy_server.py`; a warning for a proxy of another name with the same "
+          "flags (a copy, which may have changed its parsing). Lists written comma-separated "
+          "(`--prefiller-host a,b --prefiller-port 8100`: LMCache's proxies, which give every host the one port) "
+          "and lists a variable writes (`--prefiller-hosts $HOSTS`, which the shell may split) are not reported. "
+          "Field test rw27/a."))
+
+_PROXY_WORD = {"prefill": "prefiller", "decode": "decoder"}
+
+
+def proxy_count_findings(launch: Launch) -> list:
+    """PD114: a toy proxy's host and port lists of different lengths."""
+    if launch.kind != "router" or launch.engine != "vllm" or launch.incomplete or \
+            launch.entrypoint != "python toy_proxy_server.py":
+        return []
+    from pdlint.pairing import host_port_lists
+    written = host_port_lists(launch)
+    script = launch.command[-1].text.rsplit("/", 1)[-1] if launch.command else ""
+    out = []
+    for role in ("prefill", "decode"):
+        hosts, ports = written.get((role, "host"), []), written.get((role, "port"), [])
+        if not hosts and not ports:
+            continue
+        flags = hosts + ports
+        if any(comma or not vals or any(v.opaque or "$" in v.text for v in vals) for _, vals, comma in flags):
+            continue
+        nh = sum(len(vals) for _, vals, _ in hosts) or 1  # (the proxy's default: one host, one port)
+        np_ = sum(len(vals) for _, vals, _ in ports) or 1
+        if nh == np_:
+            continue
+        word = _PROXY_WORD[role]
+        flag, vals, _ = (ports or hosts)[-1]
+        msg = (f"{nh} {word} host{'s' if nh != 1 else ''} and {np_} {word} port{'s' if np_ != 1 else ''}"
+               f"{' (one default)' if not hosts or not ports else ''}: the proxy pairs them one by one and refuses "
+               f"to start (\"Number of {word} hosts must match number of {word} ports\")")
+        f = _finding(PROXY_COUNTS, flag, launch, msg)
+        if script != "toy_proxy_server.py":
+            f = replace(f, severity=WARNING, message=msg + f"; {script or 'this proxy'} is taken for a copy of "
+                                                           "vLLM's toy proxy by its flags")
+        out.append(f)
+    return out
+
 
 def _literal_rank(launch: Launch) -> Optional[TStr]:
     """The written ``--node-rank`` value of a launch, when it is a literal whole number."""
@@ -1050,13 +1110,14 @@ def sh_c_findings(script: TStr, what: str = "`sh -c` script") -> list:
 # ---------------------------------------------------------------------------
 
 def check(launches: list) -> list:
-    """PD101, PD102, PD105, PD107, PD108, PD109, PD110 and PD111 over all extracted launches."""
+    """PD101, PD102, PD105, PD107, PD108, PD109, PD110, PD111 and PD114 over all extracted launches."""
     from pdlint.pairing import router_structure, sibling_structure
     out: list = []
     sibling_structure(launches)
     router_structure(launches)
     for l in launches:
-        out += role_findings(l) + router_cli_findings(l) + mode_missing_findings(l) + router_flag_findings(l)
+        out += role_findings(l) + router_cli_findings(l) + mode_missing_findings(l) + router_flag_findings(l) + \
+            proxy_count_findings(l)
     out += drift_findings(launches)
     out += router_findings(launches)
     out += ray_model_id_findings(launches)

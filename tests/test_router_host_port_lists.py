@@ -69,3 +69,43 @@ def test_servers_past_the_bound_are_said(scratch_git):
     cut = [f for f in doc["findings"] if f["code"] == "PD020"]
     assert len(cut) == 1 and f"more than {MAX_ROUTER_ITEMS} distinct prefill servers" in cut[0]["message"]
     assert "PD154" in [f["code"] for f in doc["findings"]] and code == 1
+
+
+def test_a_comma_list_of_hosts_shares_the_one_port(scratch_git):
+    """Field test rw27/a (LMCache's examples/disagg_prefill/k8s/xp1d.yaml, reduced): the proxy is given both pods of
+    a two-replica prefill StatefulSet as `--prefiller-host p-0.svc,p-1.svc --prefiller-port 8100` - LMCache's proxy
+    gives every host the one port - and PD107 said p-1 never receives traffic."""
+    import pathlib
+    here = pathlib.Path(__file__).parent / "data" / "rw27a" / "lmcache_xp1d.yaml"
+    scratch_git.write("pd.yaml", here.read_text())
+    code, doc = scratch_git.lint("--strict", "pd.yaml")
+    assert [f["code"] for f in doc["findings"]] == []
+    assert code == 0
+    # one of the two hosts only: PD107 names the replica left out
+    scratch_git.write("pd.yaml", here.read_text().replace(",vllm-prefiller-1.vllm-prefiller-svc", ""))
+    _, doc = scratch_git.lint("--strict", "pd.yaml")
+    assert [f["code"] for f in doc["findings"]] == ["PD107"]
+
+
+TOY = ("python3 {script} --port 8192 --prefiller-hosts {ph} --prefiller-ports {pp} --decoder-hosts localhost "
+       "--decoder-ports 8200\n")
+
+
+@pytest.mark.parametrize("ph,pp,script,found", [
+    ("localhost", "8100 8101", "toy_proxy_server.py", [("PD114", "error", 1, 69)]),
+    ("localhost localhost", "8100 8101", "toy_proxy_server.py", []),
+    ("a b c", "8100", "toy_proxy_server.py", [("PD114", "error", 1, 65)]),
+    ("localhost", "8100 8101", "my_proxy.py", [("PD114", "warning", 1, 61)]),
+    ("a,b", "8100", "toy_proxy_server.py", []),  # comma-separated: LMCache's spelling, the one port for each host
+    ("$HOSTS", "8100 8101", "toy_proxy_server.py", []),  # the shell may split it
+])
+def test_a_toy_proxys_hosts_and_ports_pair_one_by_one(scratch_git, ph, pp, script, found):
+    scratch_git.write("proxy.sh", TOY.format(script=script, ph=ph, pp=pp))
+    _, doc = scratch_git.lint("proxy.sh")
+    assert [(f["code"], f["severity"], f["line"], f["column"]) for f in doc["findings"]] == found
+
+
+def test_a_toy_proxy_without_its_host_list_has_one_default_host(scratch_git):
+    scratch_git.write("proxy.sh", "python3 toy_proxy_server.py --prefiller-ports 8100 8101 --decoder-ports 8200\n")
+    _, doc = scratch_git.lint("proxy.sh")
+    assert [(f["code"], "(one default)" in f["message"]) for f in doc["findings"]] == [("PD114", True)]
