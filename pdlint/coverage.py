@@ -357,14 +357,19 @@ _LMDEPLOY_PD = re.compile(r"--role[\"']?" + _SEP + r"(?:Prefill|Decode|" + _VAR 
 #: MindIE's PD ("dmi") mode, in its start script's environment or its config.json (rw25/a: a MindIE PD start script
 #: passed with no word)
 _MINDIE_PD = re.compile(r"MINDIE_INFER_MODE[\"']?" + _SEP + r"dmi(?![\w-])|\"inferMode\"\s*:\s*\"dmi\"")
+#: Alibaba's RTP-LLM (`rtp_llm.start_server` with `ROLE_TYPE=PREFILL` / `--role_type DECODE`: its
+#: rtp_llm/server/server_args/role_group_args.py) and JD's xLLM (`xllm --enable_disagg_pd=true --instance_role=PREFILL`):
+#: field test rw27/a, both passed as "No launch text found"
+_RTP_LLM_PD = re.compile(r"(?:--role_type|\bROLE_TYPE)[\"']?" + _SEP + r"(?:PREFILL|DECODE|" + _VAR + r")(?![\w-])")
+_XLLM_PD = re.compile(r"--instance_role[\"']?" + _SEP + r"(?:PREFILL|DECODE|MIX|" + _VAR + r")(?![\w-])")
 _OTHER_ENGINES = (("lightllm", "LightLLM", _LIGHTLLM_PD), ("lmdeploy", "LMDeploy", _LMDEPLOY_PD),
-                  ("mindie", "MindIE", _MINDIE_PD))
+                  ("mindie", "MindIE", _MINDIE_PD), ("rtp_llm", "RTP-LLM", _RTP_LLM_PD), ("xllm", "xLLM", _XLLM_PD))
 
 
 def other_engine_spots(path: str, text: str) -> list:
     """PD024 spots: the prefill/decode launches in ``text`` of an engine pdlint has no rules for
     (:data:`_OTHER_ENGINES`), at the flag that makes each one PD; text in a ``#`` comment left out."""
-    if "--" not in text and "dmi" not in text:
+    if "--" not in text and "dmi" not in text and "ROLE_TYPE" not in text:
         return []
     low = text.lower()
     out = []

@@ -80,8 +80,9 @@ OTHER_ENGINE = register(Rule(
     "PD024", "unsupported-engine-launch", WARNING,
     "Reports a prefill/decode launch of a serving engine pdlint has no rules for: LightLLM (`lightllm.server."
     "api_server --run_mode prefill|decode|pd_master|config_server|nixl_prefill|nixl_decode`) and LMDeploy (`lmdeploy "
-    "serve api_server --role Prefill|Decode`, `lmdeploy serve proxy --serving-strategy DistServe`) and MindIE "
-    "(`MINDIE_INFER_MODE=dmi` in a start script naming MindIE), at the flag that makes it a PD server; a mode "
+    "serve api_server --role Prefill|Decode`, `lmdeploy serve proxy --serving-strategy DistServe`), MindIE "
+    "(`MINDIE_INFER_MODE=dmi` in a start script naming MindIE), RTP-LLM (`rtp_llm.start_server` with "
+    "`ROLE_TYPE=PREFILL|DECODE` or `--role_type`) and xLLM (`xllm --instance_role=PREFILL|DECODE|MIX`), at the flag that makes it a PD server; a mode "
     "written as a variable (`--run_mode $MODE`) is said as a launch that may be one. A non-PD launch of those "
     "engines is not reported.",
     "pdlint checks SGLang, vLLM and TensorRT-LLM servers (and the wrappers that start them). Nothing in this launch "

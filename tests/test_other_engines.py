@@ -116,3 +116,24 @@ def test_a_mindie_pd_start_script_is_reported(scratch):
                              "./mindieservice_daemon\n")
     code, report = scratch.lint(".")
     assert codes(report) == [("boot_pd.sh", 2, 8)] and "MindIE" in report["findings"][0]["message"]
+
+
+def test_rtp_llm_and_xllm_pd_launches_are_reported(scratch):
+    """Field test rw27/a: Alibaba RTP-LLM (`ROLE_TYPE=PREFILL ... python3 -m rtp_llm.start_server`, from its DeepSeek
+    deploy guide) and JD xLLM (`xllm --enable_disagg_pd=true --instance_role=PREFILL`, its disagg_pd guide) prefill
+    and decode launches were "No launch text found", exit 0."""
+    scratch.write("start_prefill.sh", "PD_SEPARATION=1 \\\nROLE_TYPE=PREFILL \\\n/opt/conda310/bin/python3 -m "
+                                      "rtp_llm.start_server --checkpoint_path /m --tp_size 1 --start_port 8090\n")
+    scratch.write("start_decode.sh", "python3 -m rtp_llm.start_server --checkpoint_path /m --role_type DECODE\n")
+    scratch.write("xllm_pd.sh", "/path/to/xllm --model=/m --port=8010 \\\n  --enable_disagg_pd=true \\\n"
+                                "  --instance_role=PREFILL &\n/path/to/xllm --model=/m --port=8020 "
+                                "--enable_disagg_pd=true --instance_role=$ROLE &\n")
+    # quiet: a fused (non-PD) RTP-LLM server, an xLLM default-role server, and the flag in a comment
+    scratch.write("start_fused.sh", "ROLE_TYPE=PDFUSION python3 -m rtp_llm.start_server --checkpoint_path /m\n")
+    scratch.write("xllm_one.sh", "/path/to/xllm --model=/m --port=8010 --instance_role=DEFAULT\n"
+                                 "# --instance_role=DECODE   for a decode instance\n")
+    code, report = scratch.lint(".")
+    assert codes(report) == [("start_decode.sh", 1, 54), ("start_prefill.sh", 2, 1), ("xllm_pd.sh", 3, 3),
+                             ("xllm_pd.sh", 4, 62)]
+    assert [f["message"].split(" ", 1)[0] for f in report["findings"]] == ["RTP-LLM", "RTP-LLM", "xLLM", "xLLM"]
+    assert "a value pdlint cannot see" in report["findings"][3]["message"] and code == 0
