@@ -141,3 +141,26 @@ def test_a_template_rendering_json_with_comments_is_not_a_script(scratch_git):
                       '"cmd": "python3 -m sglang.launch_server --disaggregation-mode prefill"'))
     code, report = scratch_git.lint(".")
     assert [(f["code"], f["line"]) for f in report["findings"]] == [("PD020", 15)]
+
+
+CROSSTOOL = """\
+#!/usr/bin/env python
+\"\"\"Crosstool wrapper (a Bazel template).\"\"\"
+import os
+GCC_HOST_COMPILER_PATH = '%{gcc_host_compiler_path}'
+PREFIX_DIR = os.path.dirname(GCC_HOST_COMPILER_PATH)
+print(PREFIX_DIR)
+"""
+
+
+def test_a_template_of_another_interpreters_script_is_not_a_shell_script(scratch_git):
+    # field test rw27/a: alibaba/rtp-llm's Bazel templates of Python wrappers (crosstool_wrapper_driver_is_not_gcc.tpl,
+    # `#!/opt/conda310/bin/python`) were parsed as shell: four PD009 and an exit 1 with --strict, no launch text
+    scratch_git.write("bin/crosstool_wrapper.tpl", CROSSTOOL)
+    scratch_git.write("bin/run.tpl", "#!/usr/bin/env -S bash -e\necho $((1 +\n")  # a shell template: still parsed
+    code, report = scratch_git.lint("--strict", ".")
+    assert [(f["path"], f["code"]) for f in report["findings"]] == [("bin/run.tpl", "PD009")]
+    scratch_git.write("bin/crosstool_wrapper.tpl", CROSSTOOL + "os.system('python3 -m sglang.launch_server "
+                                                               "--disaggregation-mode prefill')\n")
+    code, report = scratch_git.lint("bin/crosstool_wrapper.tpl")
+    assert [(f["code"], f["line"]) for f in report["findings"]] == [("PD020", 7)]
