@@ -374,11 +374,15 @@ def role_findings(launch: Launch) -> list:
     parsed = _sglang_parsed(launch)
     if parsed is not None:
         occ = parsed.occurrence("disaggregation_mode")
-        if occ is not None and occ.value in ROLES and occ.value != sr:
+        if occ is not None and (occ.value in ROLES or occ.value == "null") and occ.value != sr:
             tok = occ.value_tok if occ.value_tok is not None and occ.value_tok.text else occ.name_tok
+            # (`null`, written or a variable's default: an ordinary server the structure pairs as a role - field test
+            # rw27/b, it passed clean where no --disaggregation-mode at all was PD105)
             out.append(_finding(ROLE_MISMATCH, tok, launch,
-                                f"{how} makes this the {sr} server, but --disaggregation-mode is {occ.value!r}",
-                                _structure_related(launch), occ.value))
+                                f"{how} makes this the {sr} server, but --disaggregation-mode is {occ.value!r}" +
+                                (": SGLang starts it as an ordinary (non-disaggregated) server"
+                                 if occ.value == "null" else ""),
+                                _structure_related(launch), occ.value if occ.value in ROLES else None))
         elif occ is None and not parsed.incomplete and not launch.incomplete and not launch.meta.get("injects_role") \
                 and launch.kind == "server" and not launch.meta.get("keyed"):
             out.append(_finding(ROLE_FLAG_MISSING, launch.command[-1] if launch.command else None, launch,

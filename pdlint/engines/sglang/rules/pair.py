@@ -105,6 +105,11 @@ def _page_size_one_side(p, d):
 KV_DTYPE_MSG = ("KV cache dtype mismatch: prefill server has kv_cache_dtype={p}, but decode server has "
                 "kv_cache_dtype={d}. Both servers must use the same --kv-cache-dtype value.")
 _DTYPE_ALIAS = {"bfloat16": "bf16"}
+#: model families whose KV cache dtype SGLang sets while resolving the arguments, so the strings it compares are
+#: not the ones written: DSA models (`auto` -> fp8_e4m3 or bfloat16, `bf16` -> bfloat16: arg_groups/overrides.py
+#: _dsa_kv_cache_dtype_default; DeepSeek-V3.2, GLM-5, LongCat-Flash, Mistral-Large-3) and DeepSeek-V4 (`auto` ->
+#: fp8_e4m3: _deepseek_v4_kv_cache_dtype), 0.5.23
+_KV_DTYPE_SET_BY_MODEL = ("GLM-5", "DeepSeek-V4", "LongCat-Flash", "Mistral-Large-3")
 
 
 def _dtype(a):
@@ -112,48 +117,113 @@ def _dtype(a):
     return _DTYPE_ALIAS.get(v, v) if isinstance(v, str) else None
 
 
+def _strings_compared(p, d) -> str:
+    """How the release compares the two servers' KV dtypes, for a model whose dtype it does not set itself:
+    "raw" - the `--kv-cache-dtype` strings as resolved (0.5.10-0.5.16: `server_args.kv_cache_dtype`, so `auto`
+    stays `auto`), "resolved" - the same, but `auto` of a checkpoint that quantizes its KV cache to FP8 is
+    `fp8_e4m3` (0.5.17+: the model runner's `kv_cache_dtype_str`); "" - not by the strings, or not known: a release
+    before the check (0.5.9 and older), a model SGLang sets the dtype of (a DSA model renames `bf16` to
+    `bfloat16`), or a model pdlint cannot name."""
+    from pdlint.engines.sglang.flags import version_key
+    from pdlint.models import component
+    v = p.version or d.version
+    if v is not None and version_key(v) < version_key("0.5.10"):
+        return ""
+    fams = [model_family(a) for a in (p, d)]
+    if any(f is None or f.name in _KV_DTYPE_SET_BY_MODEL for f in fams):
+        return ""
+    for a, f in zip((p, d), fams):
+        if f.name == "DeepSeek-V3" and re.search(r"v3[.-]?2", component(str(a.get("model_path") or ""))):
+            return ""  # (DeepSeek-V3.2: a DSA model of the DeepSeek-V3 family)
+    return "raw" if v is not None and version_key(v) < version_key("0.5.17") else "resolved"
+
+
+def _refused_strings(p, d):
+    """(prefill's, decode's) KV dtype strings SGLang compares and refuses whatever the checkpoint, or None: `bf16`
+    against `bfloat16`, and `auto` against an explicit dtype (but `fp8_e4m3` from 0.5.17, which `auto` becomes
+    for a checkpoint with an FP8 KV cache)."""
+    pv, dv = _val(p, "kv_cache_dtype"), _val(d, "kv_cache_dtype")
+    if not isinstance(pv, str) or not isinstance(dv, str) or pv == dv:
+        return None
+    if _dtype(p) == _dtype(d) or "auto" in (pv, dv):
+        how = _strings_compared(p, d)
+        if not how or how == "resolved" and "fp8_e4m3" in (pv, dv):
+            return None
+        return pv, dv
+    return None
+
+
 @sgl_pair_rule(
     "SGL803", "kv-cache-dtype-mismatch", upstream=KV_DTYPE_MSG,
     source="disaggregation/common/conn.py:1331", upstream_id="xr-kv-cache-dtype",
-    summary="Reports a prefill and a decode server whose explicit `--kv-cache-dtype` values differ "
-            "(`bf16` and `bfloat16` are the same).",
+    summary="Reports a prefill and a decode server whose explicit `--kv-cache-dtype` values differ; on SGLang "
+            "0.5.10 and later, for a model pdlint can name whose KV dtype SGLang does not set itself, also `bf16` "
+            "against `bfloat16` and `auto` (unset) against an explicit dtype.",
     why="The decode copies the prefill's KV bytes as they are: a different element type means a different page "
-        "size in bytes and reinterpreted values. SGLang 0.5.15+ fails the first request; older releases decode "
-        "from corrupted KV.",
-    fix="Use the same `--kv-cache-dtype` on both roles.",
+        "size in bytes and reinterpreted values. SGLang 0.5.10+ sends the prefill's KV dtype string to the decode, "
+        "which compares it with its own as a string and fails the first request: `bf16` and `bfloat16` are the "
+        "same bytes and still differ there, and `auto` stays `auto` (0.5.17+: `fp8_e4m3` for a checkpoint that "
+        "quantizes its KV cache to FP8). Older releases decode from corrupted KV.",
+    fix="Write the same `--kv-cache-dtype` value, spelled the same way, on both roles.",
     fire=[px("--kv-cache-dtype fp8_e4m3", "--kv-cache-dtype fp8_e5m2"), px("--kv-cache-dtype bf16",
-                                                                           "--kv-cache-dtype fp8_e4m3")],
+                                                                           "--kv-cache-dtype fp8_e4m3"),
+          px("--model-path meta-llama/Llama-3.1-8B-Instruct --kv-cache-dtype bf16",
+             "--model-path meta-llama/Llama-3.1-8B-Instruct --kv-cache-dtype bfloat16"),
+          px("--model-path Qwen/Qwen3-8B", "--model-path Qwen/Qwen3-8B --kv-cache-dtype bf16"),
+          px("--model-path Qwen/Qwen3-8B", "--model-path Qwen/Qwen3-8B --kv-cache-dtype fp8_e4m3",
+             version="0.5.15")],
     quiet=[px("--kv-cache-dtype fp8_e4m3", "--kv-cache-dtype fp8_e4m3"), px("--kv-cache-dtype bf16",
-                                                                             "--kv-cache-dtype bfloat16"), px("", "")])
+                                                                             "--kv-cache-dtype bfloat16"), px("", ""),
+           px("--model-path Qwen/Qwen3-8B", "--model-path Qwen/Qwen3-8B --kv-cache-dtype fp8_e4m3"),
+           px("--model-path zai-org/GLM-5 --kv-cache-dtype bf16", "--model-path zai-org/GLM-5 --kv-cache-dtype "
+              "bfloat16"),
+           px("--model-path Qwen/Qwen3-8B", "--model-path Qwen/Qwen3-8B --kv-cache-dtype bf16", version="0.5.9")],
+    notes="`bf16` against `bfloat16`, and `auto` against an explicit dtype, are compared only where the model path "
+          "(or `--served-model-name`) names a family pdlint knows (docs/models.md) whose KV dtype SGLang does not "
+          "set: for DSA models (DeepSeek-V3.2, GLM-5, ...) and DeepSeek-V4 SGLang replaces `auto` and renames "
+          "`bf16`; for a model pdlint cannot name, `auto` against an explicit dtype is SGL804's warning. Field test "
+          "rw27/b, from SGLang 0.5.23's source (common/conn.py compares the strings; the 0.5.10-0.5.16 sources "
+          "compare `server_args.kv_cache_dtype`).")
 def _kv_dtype(p, d):
     pv, dv = _dtype(p), _dtype(d)
-    if pv is None or dv is None or "auto" in (pv, dv) or pv == dv:
+    if pv is None or dv is None:
         return None
+    if "auto" in (pv, dv) or pv == dv:
+        if _refused_strings(p, d) is None:
+            return None
     return PairHit("decode", "kv_cache_dtype", other=("kv_cache_dtype",),
                    fmt={"p": _val(p, "kv_cache_dtype"), "d": _val(d, "kv_cache_dtype")})
 
 
 @sgl_pair_rule(
     "SGL804", "kv-cache-dtype-on-one-side", severity=WARNING,
-    message="--kv-cache-dtype {v} is set on the {side} server only; the {other} server's auto KV dtype is the "
-            "model's dtype (or its checkpoint's KV quantization), which differs from {v} for most models",
+    message="--kv-cache-dtype {v} is set on the {side} server only; the {other} server's is `auto`, which SGLang "
+            "compares as the string `auto` (an FP8-KV checkpoint's `fp8_e4m3` from 0.5.17, or the dtype SGLang "
+            "sets for models such as DeepSeek-V3.2 and V4){why}",
     upstream=KV_DTYPE_MSG, source="disaggregation/common/conn.py:1331", upstream_id="xr-kv-cache-dtype",
     summary="Reports a deployment where an explicit `--kv-cache-dtype` is set on one role only (the other is "
-            "`auto`).",
-    why="`auto` resolves to the model's dtype (bf16/fp16), or fp8 for checkpoints that quantize the KV cache; "
-        "an explicit fp8 (or bf16) on the other side matches only for some checkpoints. A mismatch fails the "
-        "first request (0.5.15+) or corrupts the decode's KV (older releases).",
+            "`auto`) and whether the two match depends on the model: its checkpoint, or a model pdlint cannot "
+            "name (SGL803 reports the pairs that fail for every checkpoint of a model it names).",
+    why="`auto` is compared as the string `auto`, except for a checkpoint that quantizes its KV cache to FP8 "
+        "(`fp8_e4m3`, 0.5.17+) and the models SGLang sets the dtype of (DSA models, DeepSeek-V4); an explicit "
+        "dtype on the other side matches only in those cases. A mismatch fails the first request (0.5.10+) or "
+        "corrupts the decode's KV (older releases).",
     fix="Write the same `--kv-cache-dtype` on both roles.",
-    fire=[px("", "--kv-cache-dtype fp8_e4m3"), px("--kv-cache-dtype fp8_e5m2", "")],
+    fire=[px("", "--kv-cache-dtype fp8_e4m3"), px("--kv-cache-dtype fp8_e5m2", ""),
+          px("--model-path Qwen/Qwen3-8B", "--model-path Qwen/Qwen3-8B --kv-cache-dtype fp8_e4m3")],
     quiet=[px("--kv-cache-dtype fp8_e4m3", "--kv-cache-dtype fp8_e4m3"), px("--kv-cache-dtype auto", ""),
            px("", "")])
 def _kv_dtype_one_side(p, d):
     pv, dv = _dtype(p), _dtype(d)
-    if pv is None or dv is None or pv == dv or "auto" not in (pv, dv):
+    if pv is None or dv is None or pv == dv or "auto" not in (pv, dv) or _refused_strings(p, d) is not None:
         return None
+    why = ("; for this model only an FP8-KV checkpoint matches" if _strings_compared(p, d) else
+           "; whether it matches depends on the model, which pdlint cannot tell from the flags")
     if pv == "auto":
-        return PairHit("prefill", other=("kv_cache_dtype",), fmt={"v": dv, "side": "decode", "other": "prefill"})
-    return PairHit("decode", other=("kv_cache_dtype",), fmt={"v": pv, "side": "prefill", "other": "decode"})
+        return PairHit("prefill", other=("kv_cache_dtype",), fmt={"v": dv, "side": "decode", "other": "prefill",
+                                                                  "why": why})
+    return PairHit("decode", other=("kv_cache_dtype",), fmt={"v": pv, "side": "prefill", "other": "decode",
+                                                             "why": why})
 
 
 # ---------------------------------------------------------------------------
