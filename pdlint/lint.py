@@ -312,6 +312,7 @@ def analyse(jobs: list, options: Options, resolver: ConfigResolver, deps=None) -
     def shown(f) -> bool:
         return resolver.for_display(f.path).enabled(f.code, f.path)
 
+    findings = _at_the_text(findings, extraction.sources)
     cov = stage(lambda: coverage.assess(jobs, extraction, findings, strict=options.strict, shown=shown),
                 lambda: _coverage_per_file(jobs, extraction, findings, options.strict, shown))
     if b.over:
@@ -333,6 +334,33 @@ def analyse(jobs: list, options: Options, resolver: ConfigResolver, deps=None) -
     launches = sorted(extraction.launches, key=lambda l: (l.path, l.line, l.ordinal))
     return Result(findings, launches, extraction.files, extraction.sources,
                   resolver.warnings + release_notes(launches), cov, suppressed)
+
+
+def _at_the_text(findings: list, sources: dict) -> list:
+    """Findings (and their related places) about a whole launch point at its line, column 1: on an indented line
+    (a command in a YAML block scalar, an `if` body) column 1 is blank, and the caret stood under nothing (field
+    test rw27/a).  Such places move to the line's first character."""
+    from pdlint.records import replace
+
+    def first(path: str, line: int) -> int:
+        src = sources.get(path)
+        if src is None or line < 1 or line > src.line_count:
+            return 1
+        text = src.line_text(line)
+        return len(text) - len(text.lstrip(" \t")) + 1 if text.strip() else 1
+
+    out = []
+    for f in findings:
+        if f.column == 1 and f.end is None:
+            col = first(f.path, f.line)
+            if col != 1:
+                f = replace(f, column=col)
+        if any(r.column == 1 for r in f.related):
+            rel = tuple(replace(r, column=first(r.path, r.line)) if r.column == 1 else r for r in f.related)
+            if rel != f.related:
+                f = replace(f, related=rel)
+        out.append(f)
+    return out
 
 
 def _judged_paths(jobs: list, launches: list, findings: list):
