@@ -334,6 +334,88 @@ def _only_all_elements(unit, specials: list, a: int, b: int) -> bool:
     return s == a and e == b and _ALL_ELEMENTS.fullmatch(unit.text[s:e]) is not None
 
 
+# -- brace expansion ---------------------------------------------------------------
+
+#: words a brace expansion may make (a `for` loop over more is cut by its own iteration limit, said as such)
+MAX_BRACE_WORDS = 257
+#: word nodes whose text is quoted or an expansion as a whole: no brace expansion
+_NO_BRACES = frozenset({"string", "raw_string", "ansi_c_string", "translated_string", "simple_expansion", "expansion",
+                        "command_substitution", "arithmetic_expansion", "process_substitution"})
+_NUM_RANGE = re.compile(r"([+-]?\d+)\.\.([+-]?\d+)(?:\.\.([+-]?\d+))?")
+_CHAR_RANGE = re.compile(r"([A-Za-z])\.\.([A-Za-z])(?:\.\.([+-]?\d+))?")
+
+
+def _brace_in(pieces: list) -> Optional[tuple]:
+    """The first brace expression in the literal pieces of a word: ``(index of the piece, [alternative TStr...],
+    text before it in that piece, text after it)``, or None.  An expression lies within one literal piece (no
+    expansion inside the braces); a `\\{`, a `{}` or a `{x}` without a comma or a range is literal, as in bash."""
+    for i, piece in enumerate(pieces):
+        if not isinstance(piece, TStr) or "{" not in piece.text or any(p.opaque for p in piece.pieces):
+            continue  # (a template's placeholder, a value pdlint stands in for: not the script's own braces)
+        t = piece.text
+        start = t.find("{")
+        while start >= 0:
+            if start and t[start - 1] == "\\" or t.startswith("{}", start):
+                start = t.find("{", start + 1)
+                continue
+            depth, j, commas = 0, start, []
+            while j < len(t):
+                c = t[j]
+                if c == "\\":
+                    j += 2
+                    continue
+                if c == "{":
+                    depth += 1
+                elif c == "}":
+                    depth -= 1
+                    if depth == 0:
+                        break
+                elif c == "," and depth == 1:
+                    commas.append(j)
+                j += 1
+            if j >= len(t):
+                return None
+            inner = t[start + 1:j]
+            alts = None
+            if commas:
+                cuts = [start] + commas + [j]
+                alts = [piece[cuts[k] + 1:cuts[k + 1]] for k in range(len(cuts) - 1)]
+            else:
+                alts = _range_items(inner, piece[start:j + 1])
+            if alts is not None:
+                return i, alts, piece[:start], piece[j + 1:]
+            start = t.find("{", start + 1)
+    return None
+
+
+def _range_items(inner: str, where: TStr) -> Optional[list]:
+    """The words of a sequence expression (`0..3`, `01..10..2`, `a..e`, `5..1`), each placed at the braces; None
+    when ``inner`` is none."""
+    m = _NUM_RANGE.fullmatch(inner)
+    if m is not None:
+        lo, hi = int(m.group(1)), int(m.group(2))
+        step = abs(int(m.group(3) or 1)) or 1
+        width = max(len(m.group(1).lstrip("+-")), len(m.group(2).lstrip("+-")))
+        padded = any(x.lstrip("+-").startswith("0") and len(x.lstrip("+-")) > 1 for x in (m.group(1), m.group(2)))
+        seq = range(lo, hi + 1, step) if lo <= hi else range(lo, hi - 1, -step)
+        texts = []
+        for n in seq:
+            if len(texts) > MAX_BRACE_WORDS:
+                break
+            texts.append(("-" if n < 0 else "") + str(abs(n)).zfill(width - (n < 0)) if padded else str(n))
+    else:
+        m = _CHAR_RANGE.fullmatch(inner)
+        if m is None:
+            return None
+        lo, hi = ord(m.group(1)), ord(m.group(2))
+        step = abs(int(m.group(3) or 1)) or 1
+        seq = range(lo, hi + 1, step) if lo <= hi else range(lo, hi - 1, -step)
+        texts = [chr(n) for n in seq][:MAX_BRACE_WORDS + 1]
+    p = where.pieces[0] if where.pieces else None
+    return [TStr.at(x, p.src if p else None, p.offset if p else 0, p.chain if p else (), exact=False,
+                    label=p.label if p else "") for x in texts]
+
+
 # -- the expander ---------------------------------------------------------------
 
 class Words:
@@ -353,9 +435,63 @@ class Words:
         return list(self._memo(node, st, unk, "w", self._expand_word))
 
     def _expand_word(self, node, st, unk: set) -> list:
+        if node.type not in _NO_BRACES and self.unit.text.find("{", self.unit.start(node),
+                                                                self.unit.char(node.end_byte)) >= 0:
+            variants = self.brace_variants(node)
+            if variants is not None:  # `for i in {0..1}`, `--model-path /m/qwen{2,3}`: one word per variant
+                out: list = []
+                for pieces in variants:
+                    fb = Fields()
+                    for piece in pieces:
+                        if isinstance(piece, TStr):
+                            self.emit_literal(piece, fb, False, False)
+                        else:
+                            self.emit_node(piece, st, fb, False, False, unk)
+                    out += fb.finish()
+                return out
         fb = Fields()
         self.emit_node(node, st, fb, False, False, unk)
         return fb.finish()
+
+    def brace_variants(self, node) -> Optional[list]:
+        """Bash's brace expansion of an unquoted word, done before any other expansion: the word's variants, each a
+        list of pieces (literal text as a TStr, expanding nodes as nodes), or None when the word has no brace
+        expression (`{a,b}`, `{0..3}`, `{01..10..2}`, `{a..e}`) in its literal text.  At most
+        :data:`MAX_BRACE_WORDS` variants (a limit reached is said)."""
+        u = self.unit
+        a, b = u.start(node), u.char(node.end_byte)
+        pieces: list = []
+        pos = a
+        for s, e, sub in special_parts(u, node):
+            if s < pos or e > b:
+                continue
+            if s > pos:
+                pieces.append(u.tstr[pos:s])
+            pieces.append(sub)
+            pos = e
+        if pos < b:
+            pieces.append(u.tstr[pos:b])
+        done: list = []
+        todo = [pieces]
+        expanded = False
+        while todo:
+            cur = todo.pop(0)
+            hit = _brace_in(cur)
+            if hit is None:
+                done.append(cur)
+                continue
+            expanded = True
+            i, alternatives, before, after = hit
+            for alt in alternatives:
+                if len(done) + len(todo) >= MAX_BRACE_WORDS:
+                    self.limit("brace", f"a brace expansion made more than {MAX_BRACE_WORDS} words; the rest were "
+                                        "skipped")
+                    break
+                todo.append(cur[:i] + [x for x in (before, alt, after) if x.text] + cur[i + 1:])
+            if len(done) + len(todo) >= MAX_BRACE_WORDS:
+                done += todo
+                break
+        return done if expanded else None
 
     def expand_parts(self, parts: list, st, unk: set) -> list:
         """Expand the first parts of a word node (the children of a ``concatenation``) as one word would be."""

@@ -1,0 +1,52 @@
+"""Bash's brace expansion (hostile-input round rw27/h, item P1): `for i in {0..1}; do ... --port 3000$i
+--base-gpu-id $i` - the most common multi-GPU loop - ran once with the literal `{0..1}` (false SGL005 on the port and
+the GPU id), `for role in {prefill,decode}` gave SGL004 on '{prefill,decode}', and `--model-path /models/qwen{2,3}`,
+two words to bash (SGLang: unrecognized arguments), passed clean."""
+
+import pytest
+
+
+def words(shell_eval, script):
+    cmds, _ = shell_eval(script)
+    return [[w.text for w in c.words] for c in cmds]
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("echo {0..2}", ["echo", "0", "1", "2"]),
+    ("echo {3..1} {a..c} {c..a..2}", ["echo", "3", "2", "1", "a", "b", "c", "c", "a"]),
+    ("echo {01..10..3} {-1..1}", ["echo", "01", "04", "07", "10", "-1", "0", "1"]),
+    ("echo x{a,b}y a{b,c{d,e}}f", ["echo", "xay", "xby", "abf", "acdf", "acef"]),
+    ("echo {a,b}{1,2}", ["echo", "a1", "a2", "b1", "b2"]),
+    # not brace expressions: quoted, escaped, empty, no comma or range
+    ("echo '{a,b}' \"{0..1}\" \\{a,b\\} {x} {}", ["echo", "{a,b}", "{0..1}", "{a,b}", "{x}", "{}"]),
+])
+def test_brace_expressions(shell_eval, text, expected):
+    assert words(shell_eval, text) == [expected]
+
+
+def test_the_multi_gpu_loop(scratch):
+    scratch.write("run.sh", """\
+for i in {0..1}; do
+  CUDA_VISIBLE_DEVICES=$i python3 -m sglang.launch_server --model-path /m --port 3000$i \\
+    --disaggregation-bootstrap-port 899$i --disaggregation-mode prefill &
+done
+for role in {prefill,decode}; do :; done
+CUDA_VISIBLE_DEVICES=2 python3 -m sglang.launch_server --model-path /m --port 30002 --disaggregation-mode decode &
+""")
+    code, report = scratch.lint("run.sh")
+    assert (code, report["findings"]) == (0, [])
+    ports = sorted(l["argv"][l["argv"].index("--port") + 1] for l in report["launches"])
+    assert ports == ["30000", "30001", "30002"]
+
+
+def test_a_brace_word_in_a_flag_value_is_two_words(scratch):
+    scratch.write("run.sh", "python3 -m sglang.launch_server --model-path /models/qwen{2,3} "
+                            "--disaggregation-mode decode\n")
+    _, report = scratch.lint("run.sh")
+    assert [(f["code"], f["message"].split(" [")[0]) for f in report["findings"]] == [
+        ("SGL011", "unrecognized arguments: /models/qwen3")]
+
+
+def test_a_huge_range_is_cut_and_said(shell_eval):
+    cmds, _ = shell_eval("for i in {1..100000000}; do echo $i; done")
+    assert len(cmds) == 256
