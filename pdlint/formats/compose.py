@@ -461,11 +461,16 @@ def dotenv(src: Optional[SourceFile]) -> dict:
             continue
         value = value.strip()
         v = value.text
-        if len(v) >= 2 and v[0] == v[-1] and v[0] in "'\"":
+        if len(v) >= 2 and v[0] == v[-1] and v[0] == "'":
+            out[name] = value[1:-1]  # single-quoted: literal
+            continue
+        if len(v) >= 2 and v[0] == v[-1] and v[0] == '"':
             value = value[1:-1]
         elif " #" in v:
             value = value[:v.index(" #")].strip()
-        out[name] = value
+        # unquoted and double-quoted values are interpolated, from the lines above and the environment of
+        # `docker compose` (unknown: opaque, or the default written): `TP=${OTHER:-2}` is 2 (rw27/h P19)
+        out[name] = interpolate(value, out) if "$" in value.text else value
     return out
 
 
