@@ -405,9 +405,19 @@ class _Walker:
         name_ref = yt.get(r, "name")
         if name_ref is not None and isinstance(yt.deref(name_ref).node, yt.YScalar):
             names = names + [(yt.scalar_text(name_ref), yt.scalar_tstr(self.doc, name_ref), True)]
+        # a container-like mapping (`command: [...]` and `args: [...]`, no `image:` to make it a container: a values
+        # file's role section, an anchor merged into containers): one command line, the args after the command, as a
+        # container runs them (rw27/h P18: `command` alone was a launch missing its --model-path, a false SGL010)
+        joined_args = None
+        if self.dia not in ("ansible", "buildkite"):
+            cmd_ref, args_ref = yt.get(r, "command"), yt.get(r, "args")
+            if cmd_ref is not None and args_ref is not None and _scalar_list(cmd_ref) and _scalar_list(args_ref):
+                joined_args = yt.seq_items(args_ref)
         for key, v in items:
             if key in ENV_KEYS and path == () and self.dia in ("sflow",):
                 continue
+            if joined_args is not None and key == "args":
+                continue  # (read after `command`)
             vnode = yt.deref(v).node
             module = ansible_module(key) if self.dia == "ansible" and isinstance(key, str) else None
             # (a Buildkite step's `command:` list is commands run one after another, as `commands:`; an Ansible
@@ -449,7 +459,10 @@ class _Walker:
                     self._emit(text, None, env, names, path + (key,), image)
             elif isinstance(vnode, yt.YSeq) and (is_script_key or ckey in COMMAND_KEYS):
                 lines = [it for it in yt.seq_items(v) if isinstance(yt.deref(it).node, yt.YScalar)]
-                if not lines or len(lines) != len(yt.seq_items(v)):
+                if joined_args is not None and key == "command" and len(lines) == len(yt.seq_items(v)):
+                    lines = lines + list(joined_args)
+                    v = None
+                if not lines or v is not None and len(lines) != len(yt.seq_items(v)):
                     self.walk(v, path + (key,), env, names + [(key, crd.key_tstr(self.doc, r, key), False)], image)
                     continue
                 texts = [yt.scalar_tstr(self.doc, it) for it in lines]
@@ -502,6 +515,13 @@ class _Walker:
 _OPEN = re.compile(r"(?P<indent>[ \t]*)```[ \t]*(?P<lang>[A-Za-z]*)[^\n`]*$")
 _HEADING = re.compile(r"^[ \t]*#{1,6}[ \t]+\S[^\n]*$", re.M)
 _SHELL_LANGS = {"", "bash", "sh", "shell", "zsh"}
+
+
+def _scalar_list(ref: yt.Ref) -> bool:
+    """Is the node a non-empty list of scalars?"""
+    node = yt.deref(ref).node
+    return isinstance(node, yt.YSeq) and bool(yt.seq_items(ref)) and \
+        all(isinstance(yt.deref(it).node, yt.YScalar) for it in yt.seq_items(ref))
 
 
 def fenced_shell(text: TStr) -> list:
