@@ -41,8 +41,12 @@ OTHER_TEXT_EXT = (".py", ".json", ".toml", ".ini", ".cfg", ".conf", ".env", ".tm
                   # deployment programs (Pulumi / CDK in TypeScript, a Node launcher: field test rw23/a, `vllm serve
                   # ... kv_role` in index.ts passed a walk without a word); not Go / Rust, mostly an operator's or a
                   # router's own source (volcano-sh/kthena, sgl-model-gateway: their CLI definitions)
-                  ".ts", ".mts", ".js", ".mjs", ".cjs")
-OTHER_TEXT_NAMES = re.compile(r"(?:Procfile|Jenkinsfile|Tiltfile)")
+                  ".ts", ".mts", ".js", ".mjs", ".cjs",
+                  # other shells and script languages, and configure / CMake templates of scripts (`run.sh.in`):
+                  # hostile-input round rw27/h P13, a launch in `start.fish` or `run_server.sh.in` passed a walk
+                  # without a word while the same file named alone was PD020
+                  ".fish", ".csh", ".tcsh", ".xsh", ".command", ".in", ".pl", ".rb", ".lua", ".exp", ".awk")
+OTHER_TEXT_NAMES = re.compile(r"(?:Procfile|Jenkinsfile|Tiltfile|\.envrc)")
 _SHEBANG = re.compile(rb"^#!\s*\S*?(?:/|env\s+)(?:ba|z|k|da|a)?sh\b")
 # Generic suffixes that Slurm / PBS / LSF / SGE job files use too (`run.job`, `train.sub`, `serve.run`), but that other
 # files use as well (`.sub` subtitles, `.run` self-extracting installers): such a file is a shell script when its first

@@ -1,0 +1,25 @@
+"""Hostile-input round rw27/h P13: a directory scan passed launch text in `start.fish`, `start.csh`,
+`run_server.sh.in` and `.envrc` without a word ("No launch text found", exit 0) while each, named alone, was PD020.
+They are text kinds of the walk and the hook now."""
+
+import re
+
+import pytest
+
+LAUNCH = "python3 -m sglang.launch_server --model-path /m --disaggregation-mode prefill --tp-size x\n"
+
+
+@pytest.mark.parametrize("name", ["start.fish", "start.csh", "run_server.sh.in", ".envrc", "serve.pl", "go.command"])
+def test_launch_text_in_other_scripts_is_reported_in_a_walk(scratch, name):
+    scratch.write(name, LAUNCH)
+    scratch.write("notes.in", "nothing to launch here\n")  # (no launch text: quiet)
+    code, report = scratch.lint(".")
+    assert [(f["path"], f["code"]) for f in report["findings"]] == [(name, "PD020")] and code == 0
+
+
+def test_the_hook_passes_them():
+    import pathlib
+    manifest = (pathlib.Path(__file__).parent.parent / ".pre-commit-hooks.yaml").read_text()
+    files = re.search(r"^  files: (.*)$", manifest, re.M).group(1)
+    for path in ("deploy/start.fish", "run_server.sh.in", ".envrc", "x/start.csh"):
+        assert re.search(files, path), path
