@@ -191,6 +191,7 @@ class Extractor:
         self._inventory_memo: dict = {}  # (directory above a role, root) -> (inventory files, variable names)
         self._orphans: dict = {}  # PD060 place -> [index in findings, render roles]
         self._problems: set = set()  # (path, line, column, code, message) of the problem_at findings made
+        self._crlf: set = set()  # abspaths of the files read whose lines end in CRLF
         self._heredoc_depth = 0  # here-document scripts being evaluated (Extractor.heredoc_script)
         self._shell_problems: set = set()  # PD008 / PD009 places reported
         self._dir_names: dict = {}  # directory -> names of the release-pin files in it (release_pins)
@@ -249,6 +250,8 @@ class Extractor:
         text, bad = decode(data)
         if bad is not None:
             return self._bad(abspath, display, C.UNDECODABLE, bad[0], report, bad[1], bad[2])
+        if b"\r\n" in data:
+            self._crlf.add(abspath)  # (normalised for reading; a script run by bash keeps them: see shell_crlf)
         src = SourceFile(display, text, abspath)
         self._files[abspath] = src
         self.out.sources[display] = src
@@ -496,6 +499,10 @@ class Extractor:
                     return
             self.yaml(job, src, doc, None)
         elif job.kind == "shell":
+            if job.abspath in self._crlf:
+                from pdlint.formats.yaml_shell import may_hold_script_text
+                if may_hold_script_text(src.text):
+                    self.shell_crlf(src)
             self.shell(job, src, TStr.from_source(src), None, env=self.shell_env(job) or None, per_arg=True,
                        meta=self.release_pins(job))
         elif job.kind == "justfile":
@@ -2002,6 +2009,18 @@ class Extractor:
             return bsrc is not None and compose.is_compose(yt.compose(bsrc.text))
         except (yt.YamlError, yt.LimitError, RecursionError):
             return False
+
+    def shell_crlf(self, src: SourceFile) -> None:
+        """PD009 for a shell script with Windows (CRLF) line ends: bash keeps each line's carriage return in its last
+        word (`--disaggregation-mode prefill\\r`, which SGLang refuses as an invalid choice), a `\\` before one
+        continues nothing, and `#!/bin/bash\\r` names no interpreter.  pdlint reads the script with them removed
+        (its launches are still checked); hostile-input round rw27/h P11: such a script passed clean."""
+        self.problem(C.SHELL_PARSE, src, 1, 1, "the script's lines end in CRLF (Windows line ends): bash keeps the "
+                     "carriage return in each line's last word (a flag value `prefill\\r` the engine refuses), a `\\` "
+                     "before it continues nothing, and a `#!` line with it names no interpreter; pdlint checked the "
+                     "script as if its lines ended in LF",
+                     fix="Convert the file to LF line ends (`dos2unix FILE`, or `* text eol=lf` for scripts in "
+                         "`.gitattributes`).")
 
     def read_beside(self, name: str, job: FileJob) -> Optional[SourceFile]:
         """A file named relative to ``job``'s directory, inside the repository, or None."""
