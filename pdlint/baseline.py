@@ -44,6 +44,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import stat
 from collections import Counter
 from typing import Optional
 
@@ -237,6 +238,14 @@ def write(path: str, findings: list, cwd: str, scanned=(), scopes: list = ()) ->
     files (``pdlint --write-baseline b.json k8s/``) updates their entries only; an existing file that is
     not a valid baseline is replaced."""
     abspath = os.path.abspath(os.path.join(cwd, path))
+    try:
+        st = os.lstat(abspath)
+    except OSError:
+        st = None
+    if st is not None and not (stat.S_ISREG(st.st_mode) or stat.S_ISLNK(st.st_mode)):
+        # (a device, a FIFO, a directory: renamed over, `--write-baseline /dev/full` replaced the device node with a
+        # file and said "Wrote 1 finding" - hostile-input round rw27/h P27)
+        raise BaselineError(f"{path}: cannot write the baseline: not a regular file")
     root = root_for(abspath)
     kept: Counter = Counter()
     if os.path.lexists(abspath):

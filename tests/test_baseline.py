@@ -251,3 +251,18 @@ def test_normalise_message():
     assert normalise_message("x at k8s/a.yaml:12:5, see b.sh:3 (line 4, column 7) [SGLang 0.5.23]") == \
         "x at k8s/a.yaml, see b.sh (line N, column N)"
     assert normalise_message("given 2 times") == "given 2 times"
+
+
+def test_the_baseline_is_not_written_over_a_device_or_a_fifo(scratch, capsys, tmp_path):
+    """Hostile-input round rw27/h P27: `--write-baseline /dev/full` renamed the new file over the device node and said
+    "Wrote 1 finding"; a baseline path that exists must be a regular file (or a link, replaced)."""
+    import os
+    scratch.write("run.sh", "python -m sglang.launch_server --model-path /m --tp-size x\n")
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    from pdlint.cli import main
+    assert main(["check", "--write-baseline", str(fifo), "run.sh"]) == 2
+    assert "not a regular file" in capsys.readouterr().err
+    assert not fifo.is_file() and fifo.exists()
+    assert main(["check", "--write-baseline", "b.json", "run.sh"]) == 0  # a regular file: written
+    assert (scratch.root / "b.json").is_file()
