@@ -2979,7 +2979,9 @@ class Extractor:
         """PD050: exec-form list items holding several words; the words split as a shell would."""
         from pdlint import format_rules as F
         words, packed = launchers.unpack(words, crd.shell_split)
-        runtime = "Docker" if meta.get("resource_kind") == "compose service" else "the kubelet"
+        # (a Dockerfile's ENTRYPOINT / CMD: the container runtime, not the kubelet - rw27/h P28)
+        runtime = "Docker" if meta.get("resource_kind") == "compose service" else \
+            "the container runtime" if str(meta.get("shell_run", "")).startswith("Dockerfile ") else "the kubelet"
         for p in packed:
             self.out.findings.append(F.finding(F.PACKED_ITEM, p.item,
                                                F.packed_item_message(p.item, p.program, runtime)))

@@ -161,3 +161,13 @@ def test_env_values_built_from_values_are_bounded(scratch_git):
     lines += ["CMD python3 -m sglang.launch_server --model-path $A59"]
     code, report = _lint(scratch_git, "\n".join(lines) + "\n")
     assert report["findings"] == [] and len(report["launches"]) == 1
+
+
+def test_a_packed_exec_form_item_names_the_container_runtime(scratch):
+    # hostile-input round rw27/h P28: PD050 on a Dockerfile's CMD said "the kubelet runs a program literally named ..."
+    scratch.write("Dockerfile", 'FROM lmsysorg/sglang:v0.5.23\nCMD ["python3 -m sglang.launch_server --model-path /m '
+                                '--disaggregation-mode prefill"]\n')
+    _, report = scratch.lint("Dockerfile")
+    pd050 = [f for f in report["findings"] if f["code"] == "PD050"]
+    assert len(pd050) == 1 and "the container runtime runs" in pd050[0]["message"]
+    assert "kubelet" not in pd050[0]["message"]
