@@ -103,6 +103,18 @@ class Planner:
         new = intent.new[0]
         if new == old and len(intent.new) == 1:
             return None
+        whole = E.span(tok)
+        spot = E.locate(*whole) if whole is not None else None
+        if spot is not None:
+            # a flag written in shared text (a shell array, a `{% set %}`, a YAML anchor) that another command reads
+            # too (`python3 bench.py "${ARGS[@]}"`): renaming it there renames that command's word as well - no fix
+            # (hostile-input round rw27/h P21; the move fix refuses the same)
+            key = tok.origin_key()
+            readers = [l for l in self.launches if id(l) in self.reach.get(key, ())]
+            words = [t for l in readers for t in list(l.argv) + list(l.command) if t.pieces and t.origin_key() == key]
+            if not self._every_alias_reached([spot], readers, key) or \
+                    not self._every_reader_reached([spot], readers, key, words):
+                return None
         p = 0
         while p < min(len(old), len(new)) and old[p] == new[p]:
             p += 1
@@ -225,7 +237,7 @@ class Planner:
                         return False
         return True
 
-    def _every_reader_reached(self, spots: list, launches: list, key) -> bool:
+    def _every_reader_reached(self, spots: list, launches: list, key, words: tuple = ()) -> bool:
         """Is every reader of the shared text the spots are in one of ``launches``?  The text is a shell or env
         file variable's value (read as ``$NAME``), a Jinja ``{% set NAME %}`` (read as ``NAME``), or a partial
         (read through an ``include`` / ``source`` of its file name); a reader elsewhere - a benchmark's
@@ -237,6 +249,7 @@ class Planner:
                 for launch in launches for _, g in self._groups(launch) or [] for t in g
                 if t.origin_key() == key for h in t.origin.chain}
         used |= {(os.path.normpath(os.path.join(self.cwd, launch.path)), launch.line) for launch in launches}
+        used |= {(os.path.normpath(os.path.join(self.cwd, h.path)), h.line) for t in words for h in t.origin.chain}
         for spot in spots:
             if spot.file_kind == "yaml" or spot.src.abspath is None:
                 continue

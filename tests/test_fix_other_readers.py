@@ -78,3 +78,17 @@ def test_the_move_is_made_when_only_the_launches_read_it(repo, capsys, make, sha
     summary = _fix(capsys, repo, ".")
     assert summary.startswith("Fixed 1 finding")
     assert "replayssm" not in (repo / shared).read_text().splitlines()[0]  # (the shared part; a launch gets it)
+
+
+def test_a_rename_in_an_array_another_command_reads_is_not_made(scratch, capsys):
+    """Hostile-input round rw27/h P21: the safe SGL001 rename (`--tp_size` -> `--tp-size`) edited a shell array that
+    `python3 bench.py "${ARGS[@]}"` reads too, renaming that program's own flag; the move fix refuses this case."""
+    script = ('#!/bin/bash\nARGS=(--model-path /m --tp_size 2)\npython3 -m sglang.launch_server \\\n'
+              '  "${ARGS[@]}" --disaggregation-mode prefill\n')
+    scratch.write("run.sh", script + 'python3 bench.py "${ARGS[@]}"\n')
+    main(["check", "--no-cache", "--diff", "run.sh"])
+    cap = capsys.readouterr()
+    assert "No fixes available" in cap.out + cap.err and "+ARGS" not in cap.out
+    scratch.write("run.sh", script)  # read by the launch only (its words on the next line): renamed
+    main(["check", "--no-cache", "--diff", "run.sh"])
+    assert "+ARGS=(--model-path /m --tp-size 2)" in capsys.readouterr().out
