@@ -314,7 +314,9 @@ def find_markers(text: str, kind: str = "", skip: frozenset = frozenset()) -> li
                 described = described | _docstring_lines(text)
         if n in described:
             continue
-        code = _strip_line_comment(line)
+        # (a `#!` line is no comment to the kernel: `#!/usr/bin/env -S python3 -m sglang.launch_server ...` runs the
+        # server with the script's path appended - hostile-input round rw27/h P14)
+        code = line[2:] if n == 1 and line.startswith("#!") else _strip_line_comment(line)
         if _prose(code) or _PY_IMPORT.match(code) or (kind == "python" and (
                 _PY_ANNOTATION.match(code) or "add_argument(" in code or _PY_DEF.match(code))):
             continue

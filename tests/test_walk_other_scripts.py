@@ -23,3 +23,13 @@ def test_the_hook_passes_them():
     files = re.search(r"^  files: (.*)$", manifest, re.M).group(1)
     for path in ("deploy/start.fish", "run_server.sh.in", ".envrc", "x/start.csh"):
         assert re.search(files, path), path
+
+
+@pytest.mark.parametrize("name", ["serve.sh", "serve"])
+def test_a_launch_in_the_shebang_is_reported(scratch, name):
+    # hostile-input round rw27/h P14: `#!/usr/bin/env -S python3 -m sglang.launch_server ...` runs the server with the
+    # script's path appended; "No launch text found" before
+    scratch.write(name, "#!/usr/bin/env -S python3 -m sglang.launch_server --model-path /m --tp-size x\n")
+    scratch.write("ok.sh", "#!/usr/bin/env bash\necho ready\n")
+    _, report = scratch.lint(".")
+    assert [(f["path"], f["code"], f["line"]) for f in report["findings"]] == [(name, "PD020", 1)]
