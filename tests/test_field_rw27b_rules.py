@@ -1,0 +1,68 @@
+"""Field test rw27/b: a differential test of pdlint's SGLang rules against SGLang 0.5.23's own argument
+resolution (the oracle: emulated H200, config-only models).  The items pdlint missed or worded wrongly, each with
+the oracle's verdict in the docstrings (the tests do not run the oracle; the rule examples are replayed from
+tests/conformance/recorded-*.jsonl):
+
+- P4: `--page-size` written on a prefill that leaves `--chunked-prefill-size` to SGLang and divides none of the
+  sizes SGLang derives from GPU memory (SGL103 with written backends that keep the page size, SGL351 otherwise);
+- P5: `--enable-unified-memory --dcp-size N` on a non-MLA model (SGL352) or on a PD server (SGL353);
+- P6: `--enable-hisparse` on a model that is not DSA / DeepSeek-V4 / MiniMax-M3 (SGL354);
+- P7: `--kv-cache-dtype mxfp8` / `nvfp4` off Blackwell (SGL355 / SGL356, warnings like SGL293);
+- P8: a decode with `--max-running-requests` and zero DP ranks crashes with ZeroDivisionError before the
+  `--attn-dp-size must be positive` check SGL204 quoted (SGL294)."""
+
+import pytest
+
+from pdlint.engines.sglang.judge import judge
+
+LLAMA = "--model-path /models/Llama-3.1-8B-Instruct "
+
+
+def _severity(j, code):
+    from pdlint.rules import all_rules
+    assert code in j.codes
+    return all_rules()[code].severity
+
+
+# -- P4: the page size against SGLang's derived chunked prefill size ---------------------------------------------
+
+def test_prefill_page_size_dividing_no_default_chunk_warns():
+    """rw27/b repro 3: oracle REJECT `--disaggregation-mode prefill --page-size 48` ("chunked_prefill_size must be
+    divisible by page_size", validation_hook.py:244, chunked prefill size 8192 on the H200); emulating a B200 the
+    oracle accepts it (trtllm_mha replaces the page size with 64), so without a written backend a warning."""
+    j = judge(LLAMA + "--disaggregation-mode prefill --page-size 48")
+    assert _severity(j, "SGL351") == "warning" and "SGL103" not in j.codes and not j.reject
+    assert "2048, 4096, 8192 or 16384 tokens" in " ".join(j.messages)
+    j = judge(LLAMA + "--page-size 3")  # a non-PD server checks it too
+    assert "SGL351" in j.codes
+
+
+def test_prefill_page_size_with_page_keeping_backend_is_an_error():
+    """Oracle REJECT with `--attention-backend flashinfer` on the H200, and on a B200 (the written backend keeps
+    the page size there too)."""
+    j = judge(LLAMA + "--disaggregation-mode prefill --page-size 48 --attention-backend flashinfer")
+    assert "SGL103" in j.errors and "SGL351" not in j.codes
+    assert "every GPU refuses" in " ".join(j.messages)
+    j = judge(LLAMA + "--disaggregation-mode prefill --tp-size 2 --attn-dp-size 2 --page-size 16384 "
+                      "--attention-backend fa3")
+    assert "SGL103" in j.errors and "per attention-DP rank" in " ".join(j.messages)
+
+
+@pytest.mark.parametrize("extra", [
+    "--disaggregation-mode decode --page-size 48",                        # decode skips the check (oracle ACCEPT)
+    "--disaggregation-mode prefill --page-size 64",
+    "--disaggregation-mode prefill --page-size 1024",                     # divides 8192 and 16384 (oracle ACCEPT)
+    "--disaggregation-mode prefill --page-size 48 --chunked-prefill-size 4800",
+    "--disaggregation-mode prefill --page-size 48 --chunked-prefill-size -1",
+    "--disaggregation-mode prefill --page-size 48 --attention-backend trtllm_mha",  # rewrites the page size
+    "--disaggregation-mode prefill --tp-size 2 --attn-dp-size 2 --page-size 4096",
+])
+def test_prefill_page_size_quiet(extra):
+    j = judge(LLAMA + extra)
+    assert "SGL351" not in j.codes and "SGL103" not in j.codes
+
+
+def test_prefill_page_size_on_page_setting_model_quiet():
+    """DeepSeek-V3.2 (DSA) sets its own page size whatever the backend: not judged."""
+    j = judge("--model-path deepseek-ai/DeepSeek-V3.2 --disaggregation-mode prefill --page-size 48 --tp-size 8")
+    assert "SGL351" not in j.codes and "SGL103" not in j.codes
