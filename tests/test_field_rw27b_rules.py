@@ -66,3 +66,40 @@ def test_prefill_page_size_on_page_setting_model_quiet():
     """DeepSeek-V3.2 (DSA) sets its own page size whatever the backend: not judged."""
     j = judge("--model-path deepseek-ai/DeepSeek-V3.2 --disaggregation-mode prefill --page-size 48 --tp-size 8")
     assert "SGL351" not in j.codes and "SGL103" not in j.codes
+
+
+# -- P5: the unified memory pool with decode context parallelism --------------------------------------------------
+
+UM_DCP = "--tp-size 2 --enable-unified-memory --dcp-size 2"
+
+
+@pytest.mark.parametrize("role", ["prefill", "decode", None])
+def test_unified_memory_dcp_non_mla_model_fires(role):
+    """rw27/b repro 4: oracle REJECT on both roles (Llama) "--enable-unified-memory with decode context parallelism
+    (--dcp-size > 1) supports MLA models only (e.g. kimi-linear) ..." (kv_cache_hook.py:727); pdlint only warned
+    (SGL132, DCP on a prefill)."""
+    mode = f"--disaggregation-mode {role} " if role else ""
+    j = judge(LLAMA + mode + UM_DCP)
+    assert "SGL352" in j.errors and "SGL353" not in j.codes
+    assert "supports MLA models only" in " ".join(j.messages) and "names Llama-3" in " ".join(j.messages)
+
+
+@pytest.mark.parametrize("role", ["prefill", "decode"])
+def test_unified_memory_dcp_pd_mla_or_unknown_model_fires(role):
+    """An MLA model passes the MLA-only check and is refused for the PD role (oracle, a DeepSeek-V3 config.json
+    without weights: REJECT "... does not support PD disaggregation ..." at kv_cache_hook.py:740); a model pdlint
+    cannot place is refused by one of the three checks."""
+    for model in ("deepseek-ai/DeepSeek-V3-0324", "/models/my-model"):
+        j = judge(f"--model-path {model} --disaggregation-mode {role} " + UM_DCP)
+        assert "SGL353" in j.errors and "SGL352" not in j.codes
+
+
+@pytest.mark.parametrize("argv", [
+    "--model-path deepseek-ai/DeepSeek-V3-0324 " + UM_DCP,     # MLA, no PD role: the backend decides (not judged)
+    "--model-path /models/my-model " + UM_DCP,                  # unknown model, no PD role
+    LLAMA + "--disaggregation-mode decode --tp-size 2 --enable-unified-memory",
+    LLAMA + "--disaggregation-mode decode --tp-size 2 --dcp-size 2",
+])
+def test_unified_memory_dcp_quiet(argv):
+    j = judge(argv)
+    assert "SGL352" not in j.codes and "SGL353" not in j.codes

@@ -726,6 +726,54 @@ def _um_eagle_hicache(a):
         return Hit("enable_hierarchical_cache", "speculative_algorithm", "enable_unified_memory")
 
 
+
+# --enable-unified-memory with --dcp-size > 1 (kv_cache_hook._validate_unified_memory_dcp): an MLA model only, not a
+# hybrid sliding-window one, no PD role, a flashinfer / trtllm_mla / cutedsl_mla backend - in that order
+UM_DCP_MLA_ONLY = ("--enable-unified-memory with decode context parallelism (--dcp-size > 1) supports MLA models "
+                   "only (e.g. kimi-linear): the MHA unified pool has no DCP-aware masked write path "
+                   "(UnifiedMHATokenToKVPool.set_kv_buffer asserts dcp_kv_mask is None).")
+_LLAMA_NAMED = "--model-path @TINY@ --served-model-name meta-llama/Llama-3.1-8B-Instruct"
+
+
+def unified_memory_dcp(a) -> bool:
+    """--enable-unified-memory with --dcp-size > 1: SGLang's DCP checks of the unified pool run."""
+    return a.is_true("enable_unified_memory") and a.gt("dcp_size", 1)
+
+
+@rule("SGL352", "unified-memory-dcp-non-mla-model", source=KV + ":727", uid="unified-memory-dcp-mla-only",
+      upstream=UM_DCP_MLA_ONLY,
+      summary="Reports `--enable-unified-memory` with `--dcp-size` > 1 for a model pdlint knows is not an MLA "
+              "model (Llama 3, Qwen2/3, Qwen3-Next, gpt-oss, DeepSeek-V4, inferred from `--model-path` or "
+              "`--served-model-name`).",
+      why="Under decode context parallelism the unified pool widens its virtual page ids, and only the MLA pool "
+          "has the DCP-aware masked write path; SGLang refuses the unified pool with DCP for any other attention "
+          "architecture, on every role.",
+      fix="Drop `--dcp-size` (or `--enable-unified-memory`) for this model; DCP with the unified pool needs an MLA "
+          "model.",
+      fire=[_LLAMA_NAMED + " --enable-unified-memory --dcp-size 2 --tp-size 2",
+            _LLAMA_NAMED + " --disaggregation-mode decode --enable-unified-memory --dcp-size 2 --tp-size 2",
+            "--model-path @TINY_MOE@ --served-model-name Qwen/Qwen3-30B-A3B --disaggregation-mode prefill "
+            "--enable-unified-memory --dcp-size 2 --tp-size 2"],
+      quiet=[_LLAMA_NAMED + " --enable-unified-memory --tp-size 2",
+             _LLAMA_NAMED + " --dcp-size 2 --tp-size 2"],
+      notes="Model-dependent: SGLang reads the attention architecture from the checkpoint's config.json; pdlint "
+            "infers it from the model's name (docs/models.md) and is quiet for a model it cannot place and for "
+            "MLA families (DeepSeek-V2/V3/R1, Kimi, GLM-5, ...). On a PD server SGLang refuses the combination "
+            "for those too (SGL353). Field test rw27/b (differential test against SGLang 0.5.23): `--tp-size 2 "
+            "--enable-unified-memory --dcp-size 2` on a Llama-3.1-8B pair got only SGL132's warning while the "
+            "oracle refused both roles; the oracle refuses the firing examples and accepts the quiet ones (its "
+            "tiny Llama / Qwen3-MoE stand in for the named models).")
+def _um_dcp_non_mla(a):
+    if not unified_memory_dcp(a):
+        return None
+    from pdlint.engines.sglang.rules.pair import named_family
+    fam, flag = named_family(a)
+    if fam is None or fam.mla:
+        return None
+    return Hit("dcp_size", "enable_unified_memory", "model_path",
+               note=f"{flag} names {fam.name}, which is not an MLA model")
+
+
 # -- KV dtype, offload ----------------------------------------------------------------------------------
 
 @rule("SGL341", "prefill-kv-dequant-needs-nvfp4", source=KV + ":41", uid="prefill-kv-dequant-needs-nvfp4",
