@@ -103,3 +103,34 @@ def test_unified_memory_dcp_pd_mla_or_unknown_model_fires(role):
 def test_unified_memory_dcp_quiet(argv):
     j = judge(argv)
     assert "SGL352" not in j.codes and "SGL353" not in j.codes
+
+
+# -- P6: HiSparse on a model without a sparse-attention indexer ---------------------------------------------------
+
+@pytest.mark.parametrize("model", ["/models/Llama-3.1-8B-Instruct", "Qwen/Qwen3-30B-A3B", "Qwen/Qwen3-8B",
+                                   "openai/gpt-oss-120b", "zai-org/GLM-4.6", "MiniMaxAI/MiniMax-M2"])
+def test_hisparse_on_unsupported_model_fires(model):
+    """rw27/b repro 5: oracle REJECT `--disaggregation-mode decode --enable-hisparse` (Llama) "--enable-hisparse is
+    only supported for DSA (DeepSeek Sparse Attention) models (e.g., DeepSeek V3.2, GLM-5), DeepSeek V4, and MiniMax
+    M3 now." (hisparse_hook.py:104), on both roles and the Qwen3-MoE base too."""
+    j = judge(f"--model-path {model} --disaggregation-mode decode --enable-hisparse")
+    assert "SGL354" in j.errors
+    assert "only supported for DSA" in " ".join(j.messages)
+
+
+@pytest.mark.parametrize("model", [
+    "deepseek-ai/DeepSeek-V3.2",         # DSA (oracle ACCEPT with a DSA config.json, index_topk set)
+    "zai-org/GLM-5",
+    "deepseek-ai/DeepSeek-V4-Flash",
+    "deepseek-ai/DeepSeek-V3-0324",      # DeepseekV3ForCausalLM, DSA only with index_topk: not judged
+    "moonshotai/Kimi-K2-Instruct",
+    "MiniMaxAI/MiniMax-M3",              # not placed by name: quiet
+    "/models/my-model",
+])
+def test_hisparse_on_supported_or_unknown_model_quiet(model):
+    assert "SGL354" not in judge(f"--model-path {model} --disaggregation-mode decode --enable-hisparse").codes
+
+
+def test_hisparse_rule_not_applied_before_its_message():
+    """0.5.15 refuses other models with an earlier wording (\"... models now(e.g., ...)\"): not this rule."""
+    assert "SGL354" not in judge(LLAMA + "--disaggregation-mode decode --enable-hisparse", version="0.5.15").codes

@@ -774,6 +774,65 @@ def _um_dcp_non_mla(a):
                note=f"{flag} names {fam.name}, which is not an MLA model")
 
 
+
+# -- HiSparse (hisparse_hook.validate_hisparse) ------------------------------------------------------------------
+
+# the architectures --enable-hisparse accepts (configs/model_config.py, 0.5.23): is_deepseek_dsa (those with an
+# index_topk in their config), is_deepseek_v4, is_minimax_sparse
+HISPARSE_ARCHITECTURES = frozenset({
+    "DeepseekV3ForCausalLM", "DeepseekV32ForCausalLM", "DeepseekV3ForCausalLMNextN", "MistralLarge3ForCausalLM",
+    "PixtralForConditionalGeneration", "GlmMoeDsaForCausalLM", "GlmMoeDsaForCausalLMNextN",
+    "Glm5NextForConditionalGenerationNextN", "Glm5NextForConditionalGeneration", "LongcatFlashForCausalLM",
+    "LongcatFlashForCausalLMNextN", "Dots3NoteForCausalLM", "Dots3NoteForCausalLMNextN", "HYV4ForCausalLM",
+    "HYV4ForCausalLMNextN", "DeepseekV4ForCausalLM", "DeepseekV4ForCausalLMNextN", "DeepseekV4ForCausalLMDSpark",
+    "MiniMaxM3SparseForCausalLM", "MiniMaxM3SparseForConditionalGeneration"})
+
+
+@rule("SGL354", "hisparse-unsupported-model", source="arg_groups/hisparse_hook.py:104",
+      uid="hisparse-model-class",
+      upstream="--enable-hisparse is only supported for DSA (DeepSeek Sparse Attention) models (e.g., DeepSeek V3.2, "
+               "GLM-5), DeepSeek V4, and MiniMax M3 now.",
+      summary="Reports `--enable-hisparse` for a model pdlint knows is not a DSA (DeepSeek-V3.2, GLM-5), "
+              "DeepSeek-V4 or MiniMax-M3 model: Llama 3, Qwen2/3, Qwen3-Next, gpt-oss, DeepSeek-V2, Kimi-Linear, "
+              "GLM-4.x, MiniMax-M2, ... (inferred from `--model-path` or `--served-model-name`).",
+      why="Hierarchical sparse attention keeps the full KV cache in host memory and brings back the top-k pages a "
+          "sparse-attention indexer selects; only the DSA indexer models, DeepSeek-V4 and MiniMax-M3 have one. "
+          "SGLang refuses the flag for any other architecture, on every role - typically a flag list copied from a "
+          "DeepSeek-V3.2 recipe onto another model.",
+      fix="Drop `--enable-hisparse` for this model (keep it for DeepSeek-V3.2 / GLM-5 / DeepSeek-V4 / MiniMax-M3).",
+      fire=[_LLAMA_NAMED + " --enable-hisparse",
+            _LLAMA_NAMED + " --disaggregation-mode decode --enable-hisparse",
+            "--model-path @TINY_MOE@ --served-model-name Qwen/Qwen3-30B-A3B --disaggregation-mode prefill "
+            "--enable-hisparse"],
+      quiet=[_LLAMA_NAMED + " --disaggregation-mode decode",
+             "--model-path @TINY_MOE@ --served-model-name Qwen/Qwen3-30B-A3B --disaggregation-mode prefill"],
+      notes="Model-dependent: SGLang reads the architecture from the checkpoint's config.json (and, for a DSA "
+            "architecture, its `index_topk`); pdlint infers it from the model's name (docs/models.md) and is quiet "
+            "for a model it cannot place and for families with an architecture on the list (DeepSeek-V3/R1 and "
+            "Kimi-K2 share DeepseekV3ForCausalLM with DeepSeek-V3.2; GLM-5, LongCat-Flash, Mistral-Large-3, "
+            "DeepSeek-V4). Checked on the releases with this message (0.5.21-0.5.23; 0.5.10-0.5.20 refuse other "
+            "models with earlier wordings). Field test rw27/b (differential test against SGLang 0.5.23): the oracle "
+            "refused `--enable-hisparse` on Llama and Qwen3-MoE bases in 25 role cases and pdlint said nothing; it "
+            "refuses the firing examples and accepts the quiet ones (its tiny Llama / Qwen3-MoE stand in for the "
+            "named models).")
+def _hisparse_model(a):
+    if not a.is_true("enable_hisparse"):
+        return None
+    from pdlint.engines.sglang.rules.moe import deepep_v2_architectures
+    from pdlint.engines.sglang.rules.pair import named_family
+    fam, flag = named_family(a)
+    if fam is not None:
+        archs, label = fam.architectures, fam.name
+    else:
+        placed = deepep_v2_architectures(a)  # (GLM-4.x, MiniMax-M2: names the family table does not place)
+        if placed is None:
+            return None
+        archs, label, flag = placed
+    if not archs or any(x in HISPARSE_ARCHITECTURES for x in archs):
+        return None
+    return Hit("enable_hisparse", "model_path", note=f"{flag} names {label} ({', '.join(archs)})")
+
+
 # -- KV dtype, offload ----------------------------------------------------------------------------------
 
 @rule("SGL341", "prefill-kv-dequant-needs-nvfp4", source=KV + ":41", uid="prefill-kv-dequant-needs-nvfp4",
