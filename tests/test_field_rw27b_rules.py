@@ -134,3 +134,29 @@ def test_hisparse_on_supported_or_unknown_model_quiet(model):
 def test_hisparse_rule_not_applied_before_its_message():
     """0.5.15 refuses other models with an earlier wording (\"... models now(e.g., ...)\"): not this rule."""
     assert "SGL354" not in judge(LLAMA + "--disaggregation-mode decode --enable-hisparse", version="0.5.15").codes
+
+
+# -- P7: MXFP8 / NVFP4 KV cache off Blackwell ---------------------------------------------------------------------
+
+@pytest.mark.parametrize("dtype, code, sm", [("mxfp8", "SGL355", "SM100+"), ("nvfp4", "SGL356", "SM100 or SM120")])
+@pytest.mark.parametrize("role", ["prefill", "decode", None])
+def test_fp8_fp4_kv_cache_dtype_warns(dtype, code, sm, role):
+    """rw27/b repro 8: oracle (emulated H200) REJECT `--disaggregation-mode decode --kv-cache-dtype mxfp8` ("requires
+    an SM100+ (Blackwell) GPU ...", kv_cache_hook.py:106) and `nvfp4` ("requires Blackwell SM100 or SM120 ...",
+    :128); emulating a B200 it accepts both on a non-PD server. A warning: pdlint does not see the GPU."""
+    mode = f"--disaggregation-mode {role} " if role else ""
+    j = judge(LLAMA + mode + f"--kv-cache-dtype {dtype}")
+    assert _severity(j, code) == "warning" and not j.reject
+    assert sm in " ".join(j.messages)
+
+
+@pytest.mark.parametrize("dtype", ["fp8_e4m3", "bf16", "auto", "fp4_mx_block16"])
+def test_other_kv_cache_dtypes_quiet(dtype):
+    j = judge(LLAMA + f"--disaggregation-mode decode --kv-cache-dtype {dtype}")
+    assert "SGL355" not in j.codes and "SGL356" not in j.codes
+
+
+def test_fp4_kv_cache_rules_not_applied_before_their_release():
+    """0.5.15 has no mxfp8 / nvfp4 KV cache dtype (its parser refuses them): no platform warning there."""
+    j = judge(LLAMA + "--kv-cache-dtype nvfp4", version="0.5.15")
+    assert "SGL356" not in j.codes and "SGL355" not in j.codes

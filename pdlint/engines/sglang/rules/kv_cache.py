@@ -12,7 +12,7 @@ quiet.
 """
 
 from pdlint.engines.sglang.argv import OPAQUE
-from pdlint.engines.sglang.rulebase import Hit, at_least, attention_backends, given, sgl_rule
+from pdlint.engines.sglang.rulebase import WARNING, Hit, at_least, attention_backends, given, sgl_rule
 
 KV = "arg_groups/kv_cache_hook.py"
 HC = "arg_groups/hicache_hook.py"
@@ -834,6 +834,60 @@ def _hisparse_model(a):
 
 
 # -- KV dtype, offload ----------------------------------------------------------------------------------
+
+_KV_OFF_BLACKWELL_NOTES = (
+    "A warning: pdlint does not know the GPU (like SGL293 for `--quantization nvfp4_online`). SGLang checks the GPU "
+    "it starts on for every model and role. Field test rw27/b (differential test against SGLang 0.5.23, emulated "
+    "H200): `--kv-cache-dtype mxfp8` / `nvfp4` were refused by the oracle in 42 role cases and pdlint said nothing; "
+    "the oracle refuses the firing examples and accepts the quiet ones.")
+
+
+@rule("SGL355", "mxfp8-kv-cache-off-blackwell", source=KV + ":106", uid="kv-cache-dtype-platform",
+      severity=WARNING,
+      unseen="the GPU: SGLang accepts --kv-cache-dtype mxfp8 on Blackwell (SM100 and newer) only",
+      upstream="--kv-cache-dtype mxfp8 requires an SM100+ (Blackwell) GPU for the block-scaled operands used by the "
+               "FA4 MXFP8 attention path.",
+      summary="Reports `--kv-cache-dtype mxfp8`: SGLang refuses it unless the server runs on a Blackwell GPU "
+              "(SM100+), which pdlint cannot see.",
+      why="The MXFP8 KV cache is read by the FA4 attention path with block-scaled operands that only Blackwell "
+          "tensor cores have. SGLang checks the GPU it starts on and stops on Hopper (H100/H200) and older GPUs, "
+          "so the same command line starts on a B200/GB200 node and fails on an H200 one.",
+      fix="Run the server on Blackwell nodes only (a node selector), or use `--kv-cache-dtype fp8_e4m3` (the same "
+          "on both roles of a PD pair) on other GPUs.",
+      fire=["--disaggregation-mode decode --kv-cache-dtype mxfp8", "--kv-cache-dtype mxfp8"],
+      quiet=["--disaggregation-mode decode --kv-cache-dtype fp8_e4m3", "--disaggregation-mode decode"],
+      notes=_KV_OFF_BLACKWELL_NOTES)
+def _mxfp8_kv(a):
+    if given(a, "kv_cache_dtype") == "mxfp8":
+        return Hit("kv_cache_dtype", lead=True, note="the server starts only on a Blackwell GPU (SM100+), which "
+                                                     "pdlint cannot see: on Hopper (H100/H200) or older GPUs SGLang "
+                                                     "refuses it")
+
+
+@rule("SGL356", "nvfp4-kv-cache-off-blackwell", source=KV + ":128", uid="kv-cache-dtype-platform",
+      severity=WARNING,
+      unseen="the GPU: SGLang accepts --kv-cache-dtype nvfp4 on Blackwell SM100 or SM120 only",
+      upstream="--kv-cache-dtype=nvfp4 requires Blackwell SM100 or SM120. Use --kv-cache-dtype=fp4_mx_block16 for "
+               "the block-size-16 FP4 recipe.",
+      summary="Reports `--kv-cache-dtype nvfp4`: SGLang refuses it on a CUDA GPU other than Blackwell SM100/SM120, "
+              "which pdlint cannot see.",
+      why="The NVFP4 KV cache stores FP4 values with FP8 block scales in the layout Blackwell's attention kernels "
+          "read. SGLang checks the GPU it starts on and stops on Hopper (H100/H200) and older GPUs, so the same "
+          "command line starts on a B200 node and fails on an H200 one.",
+      fix="Run the server on Blackwell SM100/SM120 nodes only, or use `--kv-cache-dtype fp8_e4m3` (or "
+          "`fp4_mx_block16` with a backend that reads it, such as triton) elsewhere.",
+      fire=["--disaggregation-mode decode --kv-cache-dtype nvfp4", "--kv-cache-dtype nvfp4"],
+      quiet=["--kv-cache-dtype fp4_mx_block16 --attention-backend triton",
+             "--disaggregation-mode decode --kv-cache-dtype bf16"],
+      notes=_KV_OFF_BLACKWELL_NOTES + " On a PD server SGLang 0.5.23 also refuses NVFP4 on SM100 with its default "
+            "trtllm_mha backend (\"SM100 native NVFP4 with trtllm_mha does not yet support PD disaggregation\", "
+            "kv_cache_hook.py:252), which depends on the backend it picks for the GPU.")
+def _nvfp4_kv(a):
+    if given(a, "kv_cache_dtype") == "nvfp4" and a.get("device") in (None, "cuda"):
+        return Hit("kv_cache_dtype", lead=True, note="the server starts only on a Blackwell GPU (SM100 or SM120), "
+                                                     "which pdlint cannot see: on Hopper (H100/H200) or older GPUs "
+                                                     "SGLang refuses it")
+
 
 @rule("SGL341", "prefill-kv-dequant-needs-nvfp4", source=KV + ":41", uid="prefill-kv-dequant-needs-nvfp4",
       upstream="--prefill-kv-cache-dequant-dtype applies only with --kv-cache-dtype=nvfp4.",
