@@ -160,3 +160,36 @@ def test_fp4_kv_cache_rules_not_applied_before_their_release():
     """0.5.15 has no mxfp8 / nvfp4 KV cache dtype (its parser refuses them): no platform warning there."""
     j = judge(LLAMA + "--kv-cache-dtype nvfp4", version="0.5.15")
     assert "SGL356" not in j.codes and "SGL355" not in j.codes
+
+
+# -- P8: zero DP ranks on a decode with --max-running-requests ---------------------------------------------------
+
+@pytest.mark.parametrize("extra", ["--tp-size 2 --attn-dp-size 0", "--dp-size 0", "--dp-size 0 --enable-dp-attention"])
+def test_decode_zero_dp_ranks_with_max_running_requests_crash(extra):
+    """rw27/b repro 6: oracle REJECT `--disaggregation-mode decode --tp-size 2 --attn-dp-size 0
+    --max-running-requests 64` with ZeroDivisionError "integer division or modulo by zero"
+    (pd_disaggregation_hook.py:136), not SGL204's "--attn-dp-size must be positive" (that is the prefill's
+    message, parallel_hook.py:286). `--dp-size 0` crashes the same way (oracle), and pdlint was silent on it."""
+    j = judge(LLAMA + f"--disaggregation-mode decode {extra} --max-running-requests 64")
+    assert "SGL294" in j.errors and "SGL204" not in j.codes
+    text = " ".join(j.messages)
+    assert "ZeroDivisionError" in text and "must be positive" not in text
+
+
+@pytest.mark.parametrize("argv, code", [
+    ("--disaggregation-mode prefill --tp-size 2 --attn-dp-size 0 --max-running-requests 64", "SGL204"),  # oracle: :286
+    ("--disaggregation-mode decode --tp-size 2 --attn-dp-size 0", "SGL204"),                # no division: :286
+    ("--disaggregation-mode decode --attn-dp-size 0 --max-running-requests 64 "
+     "--disaggregation-decode-extra-slots 4", "SGL204"),                                     # oracle: :286
+    ("--disaggregation-mode decode --dp-size 0", None),                                      # oracle ACCEPT
+])
+def test_zero_dp_ranks_without_the_division_keeps_sgl204(argv, code):
+    j = judge(LLAMA + argv)
+    assert "SGL294" not in j.codes
+    assert (code in j.errors) if code else not j.reject
+
+
+def test_decode_zero_dp_ranks_on_0_5_21_quiet():
+    """0.5.21 divides by max(1, --dp-size) (pd_disaggregation_hook.py:130): no crash, no SGL294."""
+    j = judge(LLAMA + "--disaggregation-mode decode --dp-size 0 --max-running-requests 64", version="0.5.21")
+    assert "SGL294" not in j.codes and not j.reject
