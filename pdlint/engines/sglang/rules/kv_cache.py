@@ -12,7 +12,7 @@ quiet.
 """
 
 from pdlint.engines.sglang.argv import OPAQUE
-from pdlint.engines.sglang.rulebase import Hit, at_least, attention_backends, given, sgl_rule
+from pdlint.engines.sglang.rulebase import WARNING, Hit, at_least, attention_backends, given, sgl_rule
 
 KV = "arg_groups/kv_cache_hook.py"
 HC = "arg_groups/hicache_hook.py"
@@ -726,7 +726,168 @@ def _um_eagle_hicache(a):
         return Hit("enable_hierarchical_cache", "speculative_algorithm", "enable_unified_memory")
 
 
+
+# --enable-unified-memory with --dcp-size > 1 (kv_cache_hook._validate_unified_memory_dcp): an MLA model only, not a
+# hybrid sliding-window one, no PD role, a flashinfer / trtllm_mla / cutedsl_mla backend - in that order
+UM_DCP_MLA_ONLY = ("--enable-unified-memory with decode context parallelism (--dcp-size > 1) supports MLA models "
+                   "only (e.g. kimi-linear): the MHA unified pool has no DCP-aware masked write path "
+                   "(UnifiedMHATokenToKVPool.set_kv_buffer asserts dcp_kv_mask is None).")
+_LLAMA_NAMED = "--model-path @TINY@ --served-model-name meta-llama/Llama-3.1-8B-Instruct"
+
+
+def unified_memory_dcp(a) -> bool:
+    """--enable-unified-memory with --dcp-size > 1: SGLang's DCP checks of the unified pool run."""
+    return a.is_true("enable_unified_memory") and a.gt("dcp_size", 1)
+
+
+@rule("SGL352", "unified-memory-dcp-non-mla-model", source=KV + ":727", uid="unified-memory-dcp-mla-only",
+      upstream=UM_DCP_MLA_ONLY,
+      summary="Reports `--enable-unified-memory` with `--dcp-size` > 1 for a model pdlint knows is not an MLA "
+              "model (Llama 3, Qwen2/3, Qwen3-Next, gpt-oss, DeepSeek-V4, inferred from `--model-path` or "
+              "`--served-model-name`).",
+      why="Under decode context parallelism the unified pool widens its virtual page ids, and only the MLA pool "
+          "has the DCP-aware masked write path; SGLang refuses the unified pool with DCP for any other attention "
+          "architecture, on every role.",
+      fix="Drop `--dcp-size` (or `--enable-unified-memory`) for this model; DCP with the unified pool needs an MLA "
+          "model.",
+      fire=[_LLAMA_NAMED + " --enable-unified-memory --dcp-size 2 --tp-size 2",
+            _LLAMA_NAMED + " --disaggregation-mode decode --enable-unified-memory --dcp-size 2 --tp-size 2",
+            "--model-path @TINY_MOE@ --served-model-name Qwen/Qwen3-30B-A3B --disaggregation-mode prefill "
+            "--enable-unified-memory --dcp-size 2 --tp-size 2"],
+      quiet=[_LLAMA_NAMED + " --enable-unified-memory --tp-size 2",
+             _LLAMA_NAMED + " --dcp-size 2 --tp-size 2"],
+      notes="Model-dependent: SGLang reads the attention architecture from the checkpoint's config.json; pdlint "
+            "infers it from the model's name (docs/models.md) and is quiet for a model it cannot place and for "
+            "MLA families (DeepSeek-V2/V3/R1, Kimi, GLM-5, ...). On a PD server SGLang refuses the combination "
+            "for those too (SGL353). Field test rw27/b (differential test against SGLang 0.5.23): `--tp-size 2 "
+            "--enable-unified-memory --dcp-size 2` on a Llama-3.1-8B pair got only SGL132's warning while the "
+            "oracle refused both roles; the oracle refuses the firing examples and accepts the quiet ones (its "
+            "tiny Llama / Qwen3-MoE stand in for the named models).")
+def _um_dcp_non_mla(a):
+    if not unified_memory_dcp(a):
+        return None
+    from pdlint.engines.sglang.rules.pair import named_family
+    fam, flag = named_family(a)
+    if fam is None or fam.mla:
+        return None
+    return Hit("dcp_size", "enable_unified_memory", "model_path",
+               note=f"{flag} names {fam.name}, which is not an MLA model")
+
+
+
+# -- HiSparse (hisparse_hook.validate_hisparse) ------------------------------------------------------------------
+
+# the architectures --enable-hisparse accepts (configs/model_config.py, 0.5.23): is_deepseek_dsa (those with an
+# index_topk in their config), is_deepseek_v4, is_minimax_sparse
+HISPARSE_ARCHITECTURES = frozenset({
+    "DeepseekV3ForCausalLM", "DeepseekV32ForCausalLM", "DeepseekV3ForCausalLMNextN", "MistralLarge3ForCausalLM",
+    "PixtralForConditionalGeneration", "GlmMoeDsaForCausalLM", "GlmMoeDsaForCausalLMNextN",
+    "Glm5NextForConditionalGenerationNextN", "Glm5NextForConditionalGeneration", "LongcatFlashForCausalLM",
+    "LongcatFlashForCausalLMNextN", "Dots3NoteForCausalLM", "Dots3NoteForCausalLMNextN", "HYV4ForCausalLM",
+    "HYV4ForCausalLMNextN", "DeepseekV4ForCausalLM", "DeepseekV4ForCausalLMNextN", "DeepseekV4ForCausalLMDSpark",
+    "MiniMaxM3SparseForCausalLM", "MiniMaxM3SparseForConditionalGeneration"})
+
+
+@rule("SGL354", "hisparse-unsupported-model", source="arg_groups/hisparse_hook.py:104",
+      uid="hisparse-model-class",
+      upstream="--enable-hisparse is only supported for DSA (DeepSeek Sparse Attention) models (e.g., DeepSeek V3.2, "
+               "GLM-5), DeepSeek V4, and MiniMax M3 now.",
+      summary="Reports `--enable-hisparse` for a model pdlint knows is not a DSA (DeepSeek-V3.2, GLM-5), "
+              "DeepSeek-V4 or MiniMax-M3 model: Llama 3, Qwen2/3, Qwen3-Next, gpt-oss, DeepSeek-V2, Kimi-Linear, "
+              "GLM-4.x, MiniMax-M2, ... (inferred from `--model-path` or `--served-model-name`).",
+      why="Hierarchical sparse attention keeps the full KV cache in host memory and brings back the top-k pages a "
+          "sparse-attention indexer selects; only the DSA indexer models, DeepSeek-V4 and MiniMax-M3 have one. "
+          "SGLang refuses the flag for any other architecture, on every role - typically a flag list copied from a "
+          "DeepSeek-V3.2 recipe onto another model.",
+      fix="Drop `--enable-hisparse` for this model (keep it for DeepSeek-V3.2 / GLM-5 / DeepSeek-V4 / MiniMax-M3).",
+      fire=[_LLAMA_NAMED + " --enable-hisparse",
+            _LLAMA_NAMED + " --disaggregation-mode decode --enable-hisparse",
+            "--model-path @TINY_MOE@ --served-model-name Qwen/Qwen3-30B-A3B --disaggregation-mode prefill "
+            "--enable-hisparse"],
+      quiet=[_LLAMA_NAMED + " --disaggregation-mode decode",
+             "--model-path @TINY_MOE@ --served-model-name Qwen/Qwen3-30B-A3B --disaggregation-mode prefill"],
+      notes="Model-dependent: SGLang reads the architecture from the checkpoint's config.json (and, for a DSA "
+            "architecture, its `index_topk`); pdlint infers it from the model's name (docs/models.md) and is quiet "
+            "for a model it cannot place and for families with an architecture on the list (DeepSeek-V3/R1 and "
+            "Kimi-K2 share DeepseekV3ForCausalLM with DeepSeek-V3.2; GLM-5, LongCat-Flash, Mistral-Large-3, "
+            "DeepSeek-V4). Checked on the releases with this message (0.5.21-0.5.23; 0.5.10-0.5.20 refuse other "
+            "models with earlier wordings). Field test rw27/b (differential test against SGLang 0.5.23): the oracle "
+            "refused `--enable-hisparse` on Llama and Qwen3-MoE bases in 25 role cases and pdlint said nothing; it "
+            "refuses the firing examples and accepts the quiet ones (its tiny Llama / Qwen3-MoE stand in for the "
+            "named models).")
+def _hisparse_model(a):
+    if not a.is_true("enable_hisparse"):
+        return None
+    from pdlint.engines.sglang.rules.moe import deepep_v2_architectures
+    from pdlint.engines.sglang.rules.pair import named_family
+    fam, flag = named_family(a)
+    if fam is not None:
+        archs, label = fam.architectures, fam.name
+    else:
+        placed = deepep_v2_architectures(a)  # (GLM-4.x, MiniMax-M2: names the family table does not place)
+        if placed is None:
+            return None
+        archs, label, flag = placed
+    if not archs or any(x in HISPARSE_ARCHITECTURES for x in archs):
+        return None
+    return Hit("enable_hisparse", "model_path", note=f"{flag} names {label} ({', '.join(archs)})")
+
+
 # -- KV dtype, offload ----------------------------------------------------------------------------------
+
+_KV_OFF_BLACKWELL_NOTES = (
+    "A warning: pdlint does not know the GPU (like SGL293 for `--quantization nvfp4_online`). SGLang checks the GPU "
+    "it starts on for every model and role. Field test rw27/b (differential test against SGLang 0.5.23, emulated "
+    "H200): `--kv-cache-dtype mxfp8` / `nvfp4` were refused by the oracle in 42 role cases and pdlint said nothing; "
+    "the oracle refuses the firing examples and accepts the quiet ones.")
+
+
+@rule("SGL355", "mxfp8-kv-cache-off-blackwell", source=KV + ":106", uid="kv-cache-dtype-platform",
+      severity=WARNING,
+      unseen="the GPU: SGLang accepts --kv-cache-dtype mxfp8 on Blackwell (SM100 and newer) only",
+      upstream="--kv-cache-dtype mxfp8 requires an SM100+ (Blackwell) GPU for the block-scaled operands used by the "
+               "FA4 MXFP8 attention path.",
+      summary="Reports `--kv-cache-dtype mxfp8`: SGLang refuses it unless the server runs on a Blackwell GPU "
+              "(SM100+), which pdlint cannot see.",
+      why="The MXFP8 KV cache is read by the FA4 attention path with block-scaled operands that only Blackwell "
+          "tensor cores have. SGLang checks the GPU it starts on and stops on Hopper (H100/H200) and older GPUs, "
+          "so the same command line starts on a B200/GB200 node and fails on an H200 one.",
+      fix="Run the server on Blackwell nodes only (a node selector), or use `--kv-cache-dtype fp8_e4m3` (the same "
+          "on both roles of a PD pair) on other GPUs.",
+      fire=["--disaggregation-mode decode --kv-cache-dtype mxfp8", "--kv-cache-dtype mxfp8"],
+      quiet=["--disaggregation-mode decode --kv-cache-dtype fp8_e4m3", "--disaggregation-mode decode"],
+      notes=_KV_OFF_BLACKWELL_NOTES)
+def _mxfp8_kv(a):
+    if given(a, "kv_cache_dtype") == "mxfp8":
+        return Hit("kv_cache_dtype", lead=True, note="the server starts only on a Blackwell GPU (SM100+), which "
+                                                     "pdlint cannot see: on Hopper (H100/H200) or older GPUs SGLang "
+                                                     "refuses it")
+
+
+@rule("SGL356", "nvfp4-kv-cache-off-blackwell", source=KV + ":128", uid="kv-cache-dtype-platform",
+      severity=WARNING,
+      unseen="the GPU: SGLang accepts --kv-cache-dtype nvfp4 on Blackwell SM100 or SM120 only",
+      upstream="--kv-cache-dtype=nvfp4 requires Blackwell SM100 or SM120. Use --kv-cache-dtype=fp4_mx_block16 for "
+               "the block-size-16 FP4 recipe.",
+      summary="Reports `--kv-cache-dtype nvfp4`: SGLang refuses it on a CUDA GPU other than Blackwell SM100/SM120, "
+              "which pdlint cannot see.",
+      why="The NVFP4 KV cache stores FP4 values with FP8 block scales in the layout Blackwell's attention kernels "
+          "read. SGLang checks the GPU it starts on and stops on Hopper (H100/H200) and older GPUs, so the same "
+          "command line starts on a B200 node and fails on an H200 one.",
+      fix="Run the server on Blackwell SM100/SM120 nodes only, or use `--kv-cache-dtype fp8_e4m3` (or "
+          "`fp4_mx_block16` with a backend that reads it, such as triton) elsewhere.",
+      fire=["--disaggregation-mode decode --kv-cache-dtype nvfp4", "--kv-cache-dtype nvfp4"],
+      quiet=["--kv-cache-dtype fp4_mx_block16 --attention-backend triton",
+             "--disaggregation-mode decode --kv-cache-dtype bf16"],
+      notes=_KV_OFF_BLACKWELL_NOTES + " On a PD server SGLang 0.5.23 also refuses NVFP4 on SM100 with its default "
+            "trtllm_mha backend (\"SM100 native NVFP4 with trtllm_mha does not yet support PD disaggregation\", "
+            "kv_cache_hook.py:252), which depends on the backend it picks for the GPU.")
+def _nvfp4_kv(a):
+    if given(a, "kv_cache_dtype") == "nvfp4" and a.get("device") in (None, "cuda"):
+        return Hit("kv_cache_dtype", lead=True, note="the server starts only on a Blackwell GPU (SM100 or SM120), "
+                                                     "which pdlint cannot see: on Hopper (H100/H200) or older GPUs "
+                                                     "SGLang refuses it")
+
 
 @rule("SGL341", "prefill-kv-dequant-needs-nvfp4", source=KV + ":41", uid="prefill-kv-dequant-needs-nvfp4",
       upstream="--prefill-kv-cache-dequant-dtype applies only with --kv-cache-dtype=nvfp4.",

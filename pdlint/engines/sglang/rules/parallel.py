@@ -225,8 +225,62 @@ def _attn_dp_positive(a):
     if not pipeline(a) or dwdp(a) is None or dwdp(a) > 1:
         return None
     n = num(a, "attn_dp_size")
-    if n is not None and n < 1:
+    if n is not None and n < 1 and not _decode_zero_dp_ranks(a):  # (SGL294: SGLang crashes before this check)
         return Hit("attn_dp_size", "dp_size", fmt={"attn_dp_size": n})
+
+
+def _decode_zero_dp_ranks(a) -> bool:
+    """A decode server whose PD hook divides --max-running-requests by dp_size * attn_dp_size = 0 (0.5.22+,
+    pd_disaggregation_hook.py:136; 0.5.21 divided by max(1, dp_size)): the default for
+    --disaggregation-decode-extra-slots, computed before the parallel sizes are checked."""
+    from pdlint.engines.sglang.rulebase import at_least
+    if a.role != "decode" or not pipeline(a) or not at_least(a, "0.5.22"):
+        return False
+    if a.explicit("disaggregation_decode_extra_slots") or not a.explicit("max_running_requests"):
+        return False
+    mrr, d = num(a, "max_running_requests"), dwdp(a)
+    if mrr is None or d is None or d > 1:
+        return False
+    reps, n = num(a, "dp_size"), num(a, "attn_dp_size")
+    return reps is not None and n is not None and reps * n == 0
+
+
+@sgl_rule(
+    "SGL294", "decode-zero-dp-ranks-with-max-running-requests", category=CAT, roles=("decode",), since="0.5.22",
+    upstream="",  # a crash: Python's "integer division or modulo by zero" (ZeroDivisionError), no SGLang message
+    source="arg_groups/pd_disaggregation_hook.py:136", upstream_id="pd-decode-extra-slots-default",
+    summary="Reports a decode server with `--max-running-requests` whose `--dp-size` or `--attn-dp-size` is 0: "
+            "SGLang 0.5.22+ crashes at start with ZeroDivisionError (\"integer division or modulo by zero\") "
+            "before it checks the parallel sizes.",
+    why="When `--disaggregation-decode-extra-slots` is not given, the PD hook sizes the decode's extra "
+        "req_to_token slots from `--max-running-requests` divided by the number of DP ranks (`--dp-size` times "
+        "`--attn-dp-size`). It runs before the parallel sizes are checked, so a size of 0 (often an unset "
+        "template variable rendered as 0) crashes the decode server with a traceback instead of SGLang's "
+        "\"--attn-dp-size must be positive\" (SGL204), and `--dp-size 0`, which SGLang otherwise starts with, "
+        "crashes too.",
+    fix="Use positive `--dp-size` / `--attn-dp-size` values (1: no data parallelism).",
+    fire=["--disaggregation-mode decode --tp-size 2 --attn-dp-size 0 --max-running-requests 64",
+          "--disaggregation-mode decode --dp-size 0 --max-running-requests 64",
+          "--disaggregation-mode decode --dp-size 0 --enable-dp-attention --max-running-requests 64"],
+    quiet=["--disaggregation-mode decode --dp-size 0",
+           "--disaggregation-mode decode --tp-size 2 --attn-dp-size 2 --max-running-requests 64",
+           "--disaggregation-mode prefill --dp-size 0 --max-running-requests 64"],
+    doc_fix=1,
+    notes="Field test rw27/b (differential test against SGLang 0.5.23): a decode with `--attn-dp-size 0 "
+          "--max-running-requests 64` got SGL204, whose quoted message SGLang never prints there (the oracle "
+          "stops with ZeroDivisionError at pd_disaggregation_hook.py:136); SGL204 now leaves that case to this "
+          "rule. A written `--disaggregation-decode-extra-slots` skips the division (SGL204 then applies). "
+          "0.5.21 divided by max(1, --dp-size) and did not crash. The oracle refuses the firing examples with "
+          "ZeroDivisionError and accepts the quiet ones.")
+def _decode_zero_dp(a):
+    if not _decode_zero_dp_ranks(a):
+        return None
+    blame = "attn_dp_size" if num(a, "attn_dp_size") == 0 and a.explicit("attn_dp_size") else "dp_size"
+    return Hit(blame, "max_running_requests", note=(
+        f"on a decode server SGLang divides --max-running-requests by the number of DP ranks (--dp-size times "
+        f"--attn-dp-size, here 0) to size --disaggregation-decode-extra-slots, which is not given, and crashes "
+        f"at start with ZeroDivisionError (\"integer division or modulo by zero\") before it checks the "
+        f"parallel sizes"))
 
 
 @sgl_rule(

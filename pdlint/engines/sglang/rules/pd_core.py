@@ -6,8 +6,9 @@ in ``source``; ``a`` is the resolved :class:`~pdlint.engines.sglang.resolve.Args
 (role-driven defaults already applied).
 """
 
-from pdlint.engines.sglang.rulebase import MOVE, MOVE_UNSAFE, Hit, attention_backend, ex, sgl_rule
-from pdlint.engines.sglang.rules.pd_kv_shard import PAGE_FORCING_BACKENDS
+from pdlint.engines.sglang.rulebase import MOVE, MOVE_UNSAFE, WARNING, Hit, attention_backend, ex, sgl_rule
+from pdlint.engines.sglang.rules.pd_kv_shard import (PAGE_FORCING_BACKENDS, PAGE_SETTING_BACKENDS, page_kept_by_model,
+                                                   page_keeping_backends)
 from pdlint.engines.sglang.versions import value_set
 
 PC = "--disaggregation-decode-allocation-policy prefill_complete does not yet support "
@@ -55,6 +56,48 @@ def _decode_hicache(a):
             "--disable-radix-cache; SGLang's message names it anyway)"))
 
 
+# memory_hook.handle_gpu_memory_settings (0.5.20+; before, ServerArgs._handle_gpu_memory_settings): the chunked
+# prefill sizes SGLang derives from the GPU's memory when --chunked-prefill-size is not given - 2048 (under 20 GB;
+# 0.4.x: under 35 GB), 4096 (under 60 GB, and when it cannot read the memory), 8192 (under 160 GB: H100, H200,
+# A100), 16384 (B200, MI300) - then divided by the attention-DP size (parallel_hook.handle_data_parallelism)
+DEFAULT_CHUNKS = (2048, 4096, 8192, 16384)
+
+
+def _per_rank(a):
+    """What SGLang divides a prefill chunk by before it checks it (the DWDP size, else the attention-DP size);
+    None when unknown."""
+    dwdp = a.num("dwdp_size")
+    if dwdp is not None and dwdp > 1:
+        return int(dwdp)
+    if a.attn_dp_enabled:
+        return int(a.num("attn_dp_size"))
+    return 1 if a.known("attn_dp_size") else None
+
+
+def default_chunk_page(a):
+    """A prefill (or non-PD) server that writes ``--page-size`` and leaves ``--chunked-prefill-size`` to SGLang,
+    whose page size divides none of the chunk sizes SGLang may derive (:data:`DEFAULT_CHUNKS` per rank): (page,
+    per-rank sizes); None otherwise (a size it divides passes on the GPUs that get it)."""
+    if a.role not in ("prefill", "null") or not a.explicit("page_size") or a.explicit("chunked_prefill_size"):
+        return None
+    page = a.num("page_size")
+    if not a.is_unset("chunked_prefill_size") or page is None or isinstance(page, float) or page <= 0:
+        return None  # (page size 0: SGL194)
+    if a.is_true("enable_mis") or a.is_true("enable_kv_cache_sharding"):
+        return None  # (MIS turns chunked prefill off; KV sharding rounds the chunk up to a page multiple)
+    div = _per_rank(a)
+    if div is None or div < 1:
+        return None
+    chunks = tuple(c // div for c in DEFAULT_CHUNKS)
+    if any(c <= 0 or c % int(page) == 0 for c in chunks):
+        return None  # (a chunk of 0 tokens per rank skips the check)
+    return int(page), chunks
+
+
+def _sizes(chunks) -> str:
+    return ", ".join(str(c) for c in chunks[:-1]) + f" or {chunks[-1]}"
+
+
 @sgl_rule(
     "SGL103", "chunked-prefill-not-page-multiple", doc_fix=1, roles=("prefill", "null"),
     upstream="chunked_prefill_size must be divisible by page_size",
@@ -64,20 +107,100 @@ def _decode_hicache(a):
         "so a flag list that works on decode can fail on prefill.",
     fix="Make the chunked prefill size (per attention-DP rank) a multiple of `--page-size` on prefill servers.",
     fire=["--disaggregation-mode prefill --chunked-prefill-size 100 --page-size 64",
-          "--chunked-prefill-size 192 --page-size 64 --tp-size 2 --attn-dp-size 2"],
+          "--chunked-prefill-size 192 --page-size 64 --tp-size 2 --attn-dp-size 2",
+          "--disaggregation-mode prefill --page-size 48 --attention-backend flashinfer",
+          "--page-size 3 --attention-backend fa3",
+          "--disaggregation-mode prefill --tp-size 2 --attn-dp-size 2 --page-size 16384 --attention-backend fa3"],
     quiet=["--disaggregation-mode decode --chunked-prefill-size 100 --page-size 64",
-           "--disaggregation-mode prefill --chunked-prefill-size 128 --page-size 64"],
-    notes="Only decidable when both sizes are explicit: SGLang derives unset values from GPU memory and the "
-          "attention backend.")
+           "--disaggregation-mode prefill --chunked-prefill-size 128 --page-size 64",
+           "--disaggregation-mode prefill --page-size 1024 --attention-backend flashinfer",
+           "--disaggregation-mode prefill --page-size 48 --attention-backend flashinfer --chunked-prefill-size 4800",
+           "--disaggregation-mode prefill --tp-size 2 --attn-dp-size 2 --page-size 4096 --attention-backend fa3",
+           "--disaggregation-mode decode --page-size 48 --attention-backend flashinfer"],
+    notes="With both sizes on the command line the check is exact. With `--chunked-prefill-size` left to SGLang "
+          "(it derives 2048, 4096, 8192 or 16384 tokens from the GPU's memory, then divides them by the "
+          "attention-DP size) pdlint reports a page size that divides none of those, when the written attention "
+          "backends keep the page size (`--attention-backend` fa3, flashinfer, triton, flex_attention or "
+          "torch_native, or those for both the prefill and the decode side, on a CUDA server) and the model is "
+          "not named as one that sets its own page size (DeepSeek-V3.2 / GLM-5 DSA, DeepSeek-V4, MiniMax-M3): "
+          "that launch is refused on every GPU. Without a written backend SGL351 warns instead (on Blackwell "
+          "SGLang's default TensorRT-LLM backend replaces such a page size with 64). Field test rw27/b "
+          "(differential test against SGLang 0.5.23): `--disaggregation-mode prefill --page-size 48` (or 3) got "
+          "no finding while the oracle refused it (chunked prefill size 8192 on the emulated H200); the oracle "
+          "refuses the firing examples and accepts the quiet ones.")
 def _chunked_prefill_page(a):
     if a.role not in ("prefill", "null") or not a.explicit("page_size"):
         return None
     chunk, page = a.resolved_chunked_prefill_size(), a.num("page_size")
-    if chunk is None or page is None or chunk <= 0 or page <= 0:
+    if chunk is None:
+        got = default_chunk_page(a)
+        backend = page_keeping_backends(a) if got is not None else None
+        if backend is None:
+            return None
+        page, chunks = got
+        blame = "attention_backend" if a.explicit("attention_backend") else "prefill_attention_backend"
+        per = " per attention-DP rank" if chunks[0] != DEFAULT_CHUNKS[0] else ""
+        return Hit("page_size", blame, note=(
+            f"--chunked-prefill-size is left to SGLang, which derives {_sizes(chunks)} tokens{per} from the GPU's "
+            f"memory; page size {page} divides none of them, and the written attention backend {backend} keeps "
+            "it, so every GPU refuses the launch"))
+    if page is None or chunk <= 0 or page <= 0:
         return None
     if chunk % int(page) != 0:
         return Hit("chunked_prefill_size", "page_size",
                    note=f"the prefill chunk is {chunk} tokens per attention-DP rank, page size {int(page)}")
+
+
+@sgl_rule(
+    "SGL351", "chunked-prefill-default-not-page-multiple", roles=("prefill", "null"), severity=WARNING,
+    unseen="the GPU: its memory picks the default chunked prefill size, and on Blackwell SGLang's default "
+           "attention backend (TensorRT-LLM MHA/MLA) replaces the page size with 64",
+    upstream="chunked_prefill_size must be divisible by page_size",
+    source="arg_groups/validation_hook.py:244", upstream_id="pd-chunked-prefill-page-multiple",
+    summary="Reports a prefill (or non-PD) server that writes `--page-size` and leaves `--chunked-prefill-size` "
+            "to SGLang when the page size divides none of the chunk sizes SGLang derives from the GPU's memory "
+            "(2048, 4096, 8192, 16384, divided by the attention-DP size): SGLang refuses it unless the attention "
+            "backend it picks for the GPU replaces the page size.",
+    why="Without `--chunked-prefill-size` SGLang sizes the prefill chunk from the GPU's memory (8192 tokens on "
+        "H100/H200/A100-80GB, 16384 on B200, 4096 or 2048 on smaller GPUs; per attention-DP rank with attention "
+        "DP) and checks that it is a multiple of the page size. A page size that divides none of these fails on "
+        "Hopper and older GPUs, whose default attention backends (fa3, flashinfer, triton) keep it; on Blackwell "
+        "the default TensorRT-LLM backend only takes page sizes 16/32/64/128 and replaces any other with 64, so "
+        "the same launch starts there. Decode servers skip the check.",
+    fix="Use a power-of-two `--page-size` such as 64 (the same on both roles), or write a "
+        "`--chunked-prefill-size` that is a multiple of it.",
+    fire=["--disaggregation-mode prefill --page-size 48", "--page-size 3",
+          "--disaggregation-mode prefill --tp-size 2 --attn-dp-size 2 --page-size 12288"],
+    quiet=["--disaggregation-mode prefill --page-size 64", "--disaggregation-mode decode --page-size 48",
+           "--disaggregation-mode prefill --page-size 1024",
+           "--disaggregation-mode prefill --page-size 48 --chunked-prefill-size 4800",
+           "--disaggregation-mode prefill --page-size 48 --chunked-prefill-size -1"],
+    notes="A warning: pdlint does not know the GPU. A page size that divides some of the derived sizes (1024: "
+          "8192 and 16384, not 2048 or 4096) is not reported - it fails only on GPUs under 60 GB. With written "
+          "attention backends that keep the page size SGL103 reports the launch as an error; with one that sets "
+          "its own page size (trtllm_mha, trtllm_mla, flashmla, cutedsl_mla, hpc_ops, fa4, intel_xpu), "
+          "`--enable-mis` (chunked prefill off), `--enable-kv-cache-sharding` (which rounds the chunk up to a "
+          "page multiple), `--dllm-algorithm`, or a model named as one that sets its own page size (DeepSeek-V3.2 "
+          "/ GLM-5 DSA, DeepSeek-V4, MiniMax-M3) pdlint is quiet. Field test rw27/b (differential test against "
+          "SGLang 0.5.23): `--disaggregation-mode prefill --page-size 48` (or 3) got no finding while the oracle "
+          "(emulated H200) refused it; emulating a B200 the oracle accepts it with page size 64 (trtllm_mha). The "
+          "oracle refuses the firing examples and accepts the quiet ones.")
+def _chunked_prefill_default_page(a):
+    got = default_chunk_page(a)
+    if got is None or page_keeping_backends(a) is not None:
+        return None  # (SGL103)
+    dests = ("attention_backend", "prefill_attention_backend", "decode_attention_backend",
+             "speculative_draft_attention_backend")
+    if not all(a.not_among(d, PAGE_SETTING_BACKENDS) for d in dests) or not a.is_unset("dllm_algorithm"):
+        return None
+    if not page_kept_by_model(a) and a.known("model_path"):
+        return None
+    page, chunks = got
+    per = " per attention-DP rank" if chunks[0] != DEFAULT_CHUNKS[0] else ""
+    return Hit("page_size", lead=True, note=(
+        f"--chunked-prefill-size is left to SGLang, which derives {_sizes(chunks)} tokens{per} from the GPU's "
+        f"memory, and page size {page} divides none of them: SGLang refuses the launch unless the attention "
+        "backend it picks for the GPU replaces the page size (TensorRT-LLM MHA/MLA on Blackwell: 64)"))
 
 
 

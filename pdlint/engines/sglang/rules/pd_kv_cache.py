@@ -1,6 +1,6 @@
 """Role-dependent checks of SGLang's KV-cache hook: the decode host_pool
 retraction backup and the unified memory pool under PD disaggregation
-(``arg_groups/kv_cache_hook.py``): SGL146-SGL153.
+(``arg_groups/kv_cache_hook.py``): SGL146-SGL153, SGL353.
 
 The unified-memory checks run late (after the speculative hook) and only after
 the page-major layout gate, whose attention-backend allow-list is model and
@@ -139,6 +139,44 @@ def _um_lazy(a):
 def _um_hisparse(a):
     if _um_pd(a) and a.is_true("enable_hisparse"):
         return Hit("enable_hisparse", "enable_unified_memory")
+
+
+@sgl_rule(
+    "SGL353", "unified-memory-dcp-pd", roles=("prefill", "decode"),
+    upstream="--enable-unified-memory with decode context parallelism (--dcp-size > 1) does not support PD "
+             "disaggregation: the transfer ships whole page envelopes, which under DCP hold only this rank's shard "
+             "of each widened page. Rejected here rather than at the first KV transfer, where "
+             "translate_kv_indices_for_transfer would abort a server that had already booted.",
+    source="arg_groups/kv_cache_hook.py:740", upstream_id="pd-unified-memory-dcp-no-pd",
+    summary="Reports `--enable-unified-memory` with `--dcp-size` > 1 on a prefill or decode server, for any "
+            "model: SGLang refuses it for an MLA model because of the PD role, and for any other model earlier "
+            "(SGL352 when pdlint knows the model is not MLA).",
+    why="Under decode context parallelism each rank's page envelope holds only its shard of a widened page, and "
+        "the PD transfer ships whole envelopes. SGLang checks, in order, that the model is MLA, that it is not a "
+        "hybrid sliding-window model and that the server is not a PD one, so a PD server with the unified pool "
+        "and DCP is refused whatever it serves; only the message depends on the model.",
+    fix="Drop `--enable-unified-memory` on PD servers that run `--dcp-size` > 1, or run DCP without the unified "
+        "pool.",
+    fire=[UM_DECODE + " --dcp-size 2 --tp-size 2", UM_PREFILL + " --dcp-size 2 --tp-size 2"],
+    quiet=[UM_DECODE + " --tp-size 2", "--disaggregation-mode decode --dcp-size 2 --tp-size 2"],
+    notes="For a model pdlint cannot place SGLang's first message may be the MLA-only one (kv_cache_hook.py:727) "
+          "or the hybrid sliding-window one (:733) instead; each refuses the launch. Field test rw27/b "
+          "(differential test against SGLang 0.5.23): the oracle refused `--enable-unified-memory --dcp-size 2` on "
+          "both roles of a pair and pdlint only warned (SGL132); it refuses the firing examples (its tiny Llama: "
+          "the MLA-only message) and accepts the quiet ones.")
+def _um_dcp_pd(a):
+    from pdlint.engines.sglang.rules.kv_cache import unified_memory_dcp
+    from pdlint.engines.sglang.rules.pair import named_family
+    if not (a.pd and unified_memory_dcp(a)):
+        return None
+    fam, flag = named_family(a)
+    if fam is not None and not fam.mla:
+        return None  # (SGL352)
+    if fam is None:
+        return Hit("enable_unified_memory", "dcp_size", note=(
+            "on a PD server SGLang refuses the unified pool with DCP for any model; before this it refuses a "
+            "non-MLA or hybrid sliding-window model with its own message"))
+    return Hit("enable_unified_memory", "dcp_size", "disaggregation_mode")
 
 
 @sgl_rule(

@@ -293,7 +293,7 @@ def _page_size_kept(a) -> bool:
 KS_NO_PAGE = KS + " --enable-prefill-cp --attn-cp-size 2 --tp-size 2 --cp-strategy interleave"
 # backends that set a page size of their own where SGLang's default is 1 (overrides.py: FA4 on Blackwell for
 # non-MLA models, Intel XPU)
-_PAGE_SETTING_BACKENDS = PAGE_FORCING_BACKENDS + ("fa4", "intel_xpu")
+PAGE_SETTING_BACKENDS = PAGE_FORCING_BACKENDS + ("fa4", "intel_xpu")
 # CUDA attention backends that leave SGLang's default page size (1) as it is (overrides.py
 # _mla_backend_page_constraints, _fa4_page_constraint, _intel_xpu_page_constraint, _page_size_default)
 _PAGE_KEEPING_BACKENDS = ("fa3", "flashinfer", "triton", "flex_attention", "torch_native")
@@ -308,10 +308,34 @@ def _default_page_one(a) -> Optional[str]:
     CUDA server: the backend of each side (prefill, decode; the draft's when written) is one that sets no page
     size, no diffusion-LLM block size applies, and the model is not named as one whose override sets a page
     size.  Returns the backend to quote, else None (the GPU or the model may decide the page size)."""
-    from pdlint.engines.sglang.rulebase import attention_backend, attention_backends
+    if a.explicit("page_size") or not a.is_unset("page_size"):
+        return None
+    return page_keeping_backends(a)
+
+
+def page_kept_by_model(a) -> bool:
+    """The model is known and not named as one whose own override writes the page size whatever the attention
+    backend (:data:`_PAGE_SETTING_MODELS`, DeepSeek-V4)."""
     from pdlint.engines.sglang.rules.pair import named_family
     from pdlint.models import component
-    if a.explicit("page_size") or not a.is_unset("page_size") or not a.is_unset("dllm_algorithm"):
+    for dest in ("model_path", "served_model_name"):
+        name = a.get(dest)
+        if not a.known(dest):
+            return False
+        if isinstance(name, str) and _PAGE_SETTING_MODELS.match(component(name)):
+            return False
+    fam, _ = named_family(a)
+    return fam is None or fam.name != "DeepSeek-V4"
+
+
+def page_keeping_backends(a) -> Optional[str]:
+    """The page size SGLang has before its attention-backend passes (written, or its default 1) is the one it
+    checks, on a CUDA server: the written backend of each side (prefill, decode; the draft's when written) is
+    one that sets no page size, no diffusion-LLM block size applies, and the model is not named as one whose
+    override sets a page size.  Returns the backend to quote, else None (the GPU or the model may decide the
+    page size)."""
+    from pdlint.engines.sglang.rulebase import attention_backend, attention_backends
+    if not a.is_unset("dllm_algorithm"):
         return None
     device = a.get("device")
     if not (device is None or isinstance(device, str) and device.startswith("cuda")):
@@ -323,14 +347,7 @@ def _default_page_one(a) -> Optional[str]:
     if draft is not None and draft not in _PAGE_KEEPING_BACKENDS or a.is_set("speculative_draft_attention_backend") \
             and draft is None:
         return None
-    for dest in ("model_path", "served_model_name"):
-        name = a.get(dest)
-        if not a.known(dest):
-            return None
-        if isinstance(name, str) and _PAGE_SETTING_MODELS.match(component(name)):
-            return None
-    fam, _ = named_family(a)
-    if fam is not None and fam.name == "DeepSeek-V4":
+    if not page_kept_by_model(a):
         return None
     return pre if pre == dec else f"{pre} (prefill) and {dec} (decode)"
 
@@ -404,7 +421,7 @@ def _ks_page_default(a):
         return None
     dests = ("attention_backend", "prefill_attention_backend", "decode_attention_backend",
              "speculative_draft_attention_backend")
-    if not all(a.not_among(d, _PAGE_SETTING_BACKENDS) for d in dests):
+    if not all(a.not_among(d, PAGE_SETTING_BACKENDS) for d in dests):
         return None  # (a backend that sets a page size, or one pdlint cannot read)
     if _default_page_one(a) is not None:
         return None  # (the written backends keep page size 1: SGL185's error)
