@@ -162,7 +162,8 @@ class Interpreter(Words, Conditions, Control, Builtins, Joins, Tails, EnvVariant
             self.ctx.report("PD-SHELL-PARSE", f"shell syntax error: bad substitution {unit.text[a:b]!r}"
                             f" (a template placeholder? its value is unknown) ({kind})", tstr, a)
             n += 1
-        errors = unit.arith_errors + list(syntax.errors(unit.root))
+        errors = unit.arith_errors + [(e, o) for e, o in syntax.errors(unit.root)
+                                      if not (syntax.arithmetic(e) and syntax.arithmetic_readable(unit, e))]
         if errors and not unit.bad_subs and not any(syntax.arithmetic(e) for e, _ in errors):
             from pdlint.formats.shell.bashparse import bash_accepts
             if bash_accepts(unit.text):
