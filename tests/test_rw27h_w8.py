@@ -5,6 +5,10 @@ was.  Ground truth is bash itself (the argv a script runs) and the SGLang 0.5.23
 
 * P25: ``$((10#$P - 6))`` is valid bash (a base prefix before an expansion) that tree-sitter-bash 0.25 does not
   read; pdlint evaluated it and also reported PD009.
+* P5: ``"${F[@]/#/--}"``: an anchored empty pattern matches the start (end) of every item; pdlint dropped the
+  prefix (false SGL011 x2 and SGL010).
+* P23: ``${TP@Q}`` of a known ``2`` is ``'2'`` (oracle: REJECT invalid int value: "'2'"); pdlint kept the word
+  opaque and passed clean.  ``@E``, ``@U``, ``@L``, ``@u`` are computed too; the others stay opaque.
 """
 
 from __future__ import annotations
@@ -49,3 +53,43 @@ def test_p25_base_prefix_before_an_expansion_is_not_a_syntax_error():
 
 def test_p25_broken_arithmetic_is_still_a_syntax_error():
     assert "PD-SHELL-PARSE" in reports(f"P=08\n{LAUNCH} --model-path /m --tp-size $((10#$P - 6 +* ))\n")
+
+
+# --- P5: per-item pattern operations of an array --------------------------------------------------------------------
+
+def test_p5_anchored_empty_pattern_prefixes_and_suffixes_every_item():
+    # bash 5.2: --tp-size=2 --model-path=/m
+    script = f'F=(tp-size=2 model-path=/m)\n{LAUNCH} "${{F[@]/#/--}}" "${{F[@]/%/x}}"\n'
+    assert argv(script)[-1][3:] == ["--tp-size=2", "--model-path=/m", "tp-size=2x", "model-path=/mx"]
+
+
+def test_p5_unanchored_empty_pattern_and_the_other_item_operations_stay_as_bash():
+    script = ('F=(tp-size=2 model-path=/m)\nprintf "<%s>" "${F[@]//}" "${F[@]#tp-}" "${F[@]%%-*}" "${F[@]^^}" '
+              '${F[@]/-/_}\n')
+    assert argv(script)[-1][2:] == ["tp-size=2", "model-path=/m", "size=2", "model-path=/m", "tp", "model",
+                                    "TP-SIZE=2", "MODEL-PATH=/M", "tp_size=2", "model_path=/m"]
+
+
+def test_p5_array_prefix_gives_a_clean_launch(scratch_git):
+    scratch_git.write("run.sh", f'F=(tp-size=2 model-path=/m)\n{LAUNCH} "${{F[@]/#/--}}"\n')
+    code, report = scratch_git.lint("--strict", ".")
+    assert _codes(report) == [] and code == 0
+
+
+# --- P23: ${X@op} transformations of a known value --------------------------------------------------------------
+
+def test_p23_quoted_transformation_of_a_known_value_is_computed(scratch_git):
+    script = "TP=2\nY=\"a'b\"\nE=$'a\\\\tb'\nprintf '<%s>' ${TP@Q} ${Y@Q} ${Y@U} ${Y@u} \"${E@E}\" ${TP@A}\n"
+    # bash 5.2: <'2'><'a'\''b'><A'B><A'b><a	b> and ${TP@A} (not computed: opaque)
+    got = words(script)[-1][2:]
+    assert [t for t, _ in got[:5]] == ["'2'", "'a'\\''b'", "A'B", "A'b", "a\tb"]
+    assert got[5][1] is True
+    scratch_git.write("run.sh", f"TP=2\n{LAUNCH} --model-path /m --tp-size ${{TP@Q}}\n")
+    code, report = scratch_git.lint("--strict", ".")
+    assert _codes(report) == ["SGL005"] and code == 1
+
+
+def test_p23_case_transformation_of_a_flag_value_stays_clean(scratch_git):
+    scratch_git.write("run.sh", f"M=PREFILL\n{LAUNCH} --model-path /m --disaggregation-mode ${{M@L}}\n")
+    code, report = scratch_git.lint("--strict", ".")
+    assert "SGL004" not in _codes(report) and "PD023" not in _codes(report)

@@ -889,6 +889,8 @@ class Words:
             return _each(val, lambda t: _case(t, op))
         if op == ":":
             return self._substring(name, val, self.unit.text[oa:ob], st, use, unk)
+        if op == "@" and ob == oa + 1 and self.unit.text[oa] in _TRANSFORMS:
+            return _each(val, _TRANSFORMS[self.unit.text[oa]])
         return None
 
     def expand_range_value(self, a: int, b: int, specials: list, st, unk: set) -> TStr:
@@ -1048,6 +1050,12 @@ def _replace(t: TStr, glob: Glob, rep: TStr, op: str) -> Optional[TStr]:
     s = t.text
     n = len(s)
     if not glob.elems:
+        # an empty pattern matches nothing, but anchored it matches the empty start or end: `${F[@]/#/--}` puts
+        # `--` before every item (hostile-input round rw27/h item P5: the prefix was dropped, a false SGL011)
+        if op == "/#":
+            return TStr.join((rep, t))
+        if op == "/%":
+            return TStr.join((t, rep))
         return t
     if n > _MAX_REPLACE_SUBJECT:
         return None
@@ -1091,6 +1099,26 @@ def _case(t: TStr, op: str) -> TStr:
     if len(new) == len(s):
         return TStr(new, t.pieces)
     return computed(new, t)
+
+
+def _quoted(t: TStr) -> Optional[TStr]:
+    """``${X@Q}``: the value quoted for reuse as shell input, as bash 5 writes it (``'2'``, ``'a'\\''b'``); None
+    (unknown) for a value with a character bash writes as a ``$'...'`` escape."""
+    s = t.text
+    if any(not c.isprintable() for c in s):
+        return None
+    return computed("'" + s.replace("'", "'\\''") + "'", t)
+
+
+#: the ``${X@op}`` transformations of a known value pdlint computes (hostile-input round rw27/h item P23: the word
+#: was opaque, though ``${TP@Q}`` of a known ``2`` is ``'2'`` that SGLang refuses); the others stay unknown
+_TRANSFORMS = {
+    "Q": _quoted,
+    "E": lambda t: ansi_c(t),
+    "U": lambda t: _case(t, "^^"),
+    "L": lambda t: _case(t, ",,"),
+    "u": lambda t: _case(t, "^"),
+}
 
 
 def _top_level_slash(text: str, a: int, b: int, specials: list) -> Optional[int]:
