@@ -93,3 +93,57 @@ def test_p23_case_transformation_of_a_flag_value_stays_clean(scratch_git):
     scratch_git.write("run.sh", f"M=PREFILL\n{LAUNCH} --model-path /m --disaggregation-mode ${{M@L}}\n")
     code, report = scratch_git.lint("--strict", ".")
     assert "SGL004" not in _codes(report) and "PD023" not in _codes(report)
+
+
+# --- P2 / P2b: the script's IFS ----------------------------------------------------------------------------------
+
+IFS_CASES = r"""p() { printf '<%s>' "$@"; }
+IFS=,; x=",a"; p $x pre$x; x="a,"; p $x; x="a,,b"; p $x; x="a"; p $x"",
+IFS=", "; x=" a , b ,, c "; p $x
+IFS=; x="a b"; p $x; A=(1 2); p "${A[*]}"
+IFS=$'\n'; x="a b
+c d"; p $x
+IFS=:; p "${A[*]}"
+unset IFS; x="a b"; p $x
+f() { local IFS=,; x="a,b c"; p $x; }; f; x="a b"; p $x
+g() { local IFS; x="a b"; p $x; }; IFS=,; g
+x="a,b"; IFS=" " p $x  # (a prefix assignment does not split its own command's words: IFS is still ",")
+IFS=$(cat f); y="f g"; p $y
+"""
+
+
+def test_p2_words_split_at_the_scripts_ifs_as_bash_does():
+    got = [["<%s>" % t for t, _ in c[2:]] for c in words(IFS_CASES) if c and c[0][0] == "printf"]
+    # bash 5.2's output, one command per line
+    assert ["".join(c) for c in got[:-1]] == [
+        "<><a><pre><a>", "<a>", "<a><><b>", "<a,>",
+        "<a><b><><c>",
+        "<a b>", "<12>",
+        "<a b><c d>",
+        "<1:2>",
+        "<a><b>",
+        "<a><b c>", "<a><b>",
+        "<a><b>",
+        "<a><b>",
+    ]
+    last = [c for c in words(IFS_CASES) if c and c[0][0] == "printf"][-1]
+    assert last[2][1] is True  # an IFS pdlint cannot see: where the value splits is unknown
+
+
+def test_p2_empty_ifs_keeps_the_flags_one_word(scratch_git):
+    scratch_git.write("run.sh", f'IFS=\nA="--model-path /m --tp-size 2"\n{LAUNCH} $A\n')
+    code, report = scratch_git.lint("--strict", ".")
+    assert "SGL010" in _codes(report) and code == 1  # oracle: REJECT, one argument
+
+
+def test_p2b_comma_ifs_splits_a_valid_argv(scratch_git):
+    scratch_git.write("run.sh", f'IFS=,\nA="--model-path,/m,--tp-size,2"\n{LAUNCH} $A\n')
+    code, report = scratch_git.lint("--strict", ".")
+    assert _codes(report) == [] and code == 0
+
+
+def test_p2_default_ifs_and_read_with_an_ifs_prefix_stay_as_before(scratch_git):
+    scratch_git.write("run.sh", f'IFS=, read -ra P <<< "--model-path,/m"\nA="--tp-size 2"\n'
+                                f'{LAUNCH} "${{P[@]}}" $A\n')
+    code, report = scratch_git.lint("--strict", ".")
+    assert _codes(report) == [] and code == 0

@@ -231,6 +231,53 @@ def split_fields(t: TStr) -> list:
     return out
 
 
+def split_fields_ifs(t: TStr, ifs: str) -> list:
+    """:func:`split_fields` at a script's own ``IFS`` (not empty, not the default): ``(kind, run)`` pairs, kind 0 a
+    run of text, 1 a delimiter of IFS blanks only, 2 one of another IFS character with the IFS blanks around it
+    (it ends a field even an empty one: ``a,,b`` is three fields, ``,a`` two).  POSIX 2.6.5."""
+    s = t.text
+    if not any(c in ifs for c in s):
+        return [(0, t)] if s else []
+    ws = "".join(c for c in " \t\n" if c in ifs)
+    mask = opaque_mask(t)
+    out, i, n = [], 0, len(s)
+    while i < n:
+        if s[i] in ifs and not (mask and mask[i]):
+            j = i
+            while j < n and s[j] in ws and not (mask and mask[j]):
+                j += 1
+            hard = j < n and s[j] in ifs and s[j] not in ws and not (mask and mask[j])
+            if hard:
+                j += 1
+                while j < n and s[j] in ws and not (mask and mask[j]):
+                    j += 1
+            out.append((2 if hard else 1, t[i:j]))
+            i = j
+            continue
+        j = i + 1
+        while j < n and not (s[j] in ifs and not (mask and mask[j])):
+            j += 1
+        out.append((0, t[i:j]))
+        i = j
+    return out
+
+
+def ifs_of(st) -> Optional[str]:
+    """The ``IFS`` unquoted expansions are split at on this path: the default when the script never set it or
+    unset it, None when it set one pdlint cannot see (hostile-input round rw27/h item P2: the constant default
+    was used, so ``IFS=`` / ``IFS=$'\\n'`` / ``IFS=,`` scripts were split where bash does not, and not where it
+    does)."""
+    var = st.vars.get("IFS") if st is not None else None
+    if var is None:
+        return IFS
+    value = var.scalar()
+    if value is None:
+        return IFS
+    if value.opaque:
+        return None
+    return value.text
+
+
 def has_known_char(t: TStr) -> bool:
     mask = opaque_mask(t)
     return bool(t.text) and (mask is None or not all(mask))
@@ -252,10 +299,11 @@ class Fields:
     with a per-character literal mask for pattern matching.
     """
 
-    __slots__ = ("nosplit", "fields", "cur", "has", "parts")
+    __slots__ = ("nosplit", "fields", "cur", "has", "parts", "ifs")
 
-    def __init__(self, nosplit: bool = False):
+    def __init__(self, nosplit: bool = False, ifs: Optional[str] = IFS):
         self.nosplit = nosplit
+        self.ifs = ifs  # what unquoted expansion results split at; None: an IFS pdlint cannot see (ifs_of)
         self.fields: list = []
         self.cur: list = []
         self.has = False
@@ -277,12 +325,39 @@ class Fields:
         if quoted or self.nosplit:
             self.lit(t, quoted)
             return
+        ifs = self.ifs
+        if ifs != IFS:
+            self._value_ifs(t, ifs)
+            return
         for blank, run in split_fields(t):
             if blank:
                 self.end()
             else:
                 self.cur.append(run)
                 self.has = True
+
+    def _value_ifs(self, t: TStr, ifs: Optional[str]) -> None:
+        """:meth:`value` of an unquoted result at a script's own ``IFS``: none splits nothing, one pdlint
+        cannot see makes the result a placeholder (where it splits is unknown)."""
+        if not t.text:
+            return
+        if ifs is None:
+            self.cur.append(t if t.opaque else t.as_opaque())
+            self.has = True
+            return
+        if not ifs:
+            self.cur.append(t)
+            self.has = True
+            return
+        for kind, run in split_fields_ifs(t, ifs):
+            if kind == 0:
+                self.cur.append(run)
+                self.has = True
+            elif kind == 2:
+                self.has = True  # (a field ends here, even an empty one)
+                self.end()
+            else:
+                self.end()
 
     def many(self, items: list, quoted: bool, sep: TStr) -> None:
         """``"$@"`` / ``${A[@]}``: one field per item (the first and last join
@@ -353,13 +428,13 @@ class Words:
         return list(self._memo(node, st, unk, "w", self._expand_word))
 
     def _expand_word(self, node, st, unk: set) -> list:
-        fb = Fields()
+        fb = Fields(ifs=ifs_of(st))
         self.emit_node(node, st, fb, False, False, unk)
         return fb.finish()
 
     def expand_parts(self, parts: list, st, unk: set) -> list:
         """Expand the first parts of a word node (the children of a ``concatenation``) as one word would be."""
-        fb = Fields()
+        fb = Fields(ifs=ifs_of(st))
         for part in parts:
             self.emit_node(part, st, fb, False, False, unk)
         return fb.finish()
@@ -387,7 +462,7 @@ class Words:
             refs = self.ref_cache[key] = self._pure_refs(node)
         if refs is _DYNAMIC:
             return expand(node, st, unk)
-        full = (key, tuple(st.vars.get(name) for name in refs))
+        full = (key, tuple(st.vars.get(name) for name in refs), st.vars.get("IFS"))
         hit = self.static_cache.get(full)
         if hit is None:
             local: set = set()
@@ -610,7 +685,9 @@ class Words:
             a += lead
             use = u.tstr[a:b]
             text = use.text
-        sep = computed(" ", use)
+        ifs = ifs_of(st) if "IFS" in st.vars else IFS
+        # ("$*" / "${A[*]}" join at IFS's first character: none when it is empty, unknown when pdlint cannot see it)
+        sep = computed(ifs[:1], use) if ifs is not None else computed(" ", use).as_opaque()
         if node.type == "simple_expansion":
             name = text[1:]
             if not name:
