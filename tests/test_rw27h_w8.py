@@ -9,6 +9,10 @@ was.  Ground truth is bash itself (the argv a script runs) and the SGLang 0.5.23
   prefix (false SGL011 x2 and SGL010).
 * P23: ``${TP@Q}`` of a known ``2`` is ``'2'`` (oracle: REJECT invalid int value: "'2'"); pdlint kept the word
   opaque and passed clean.  ``@E``, ``@U``, ``@L``, ``@u`` are computed too; the others stay opaque.
+* P2 / P2b: the script's ``IFS`` was ignored in word splitting (a constant): ``IFS=`` kept a clean pass where bash
+  passes one word (oracle REJECT), ``IFS=,`` gave false SGL001/SGL010 on a valid argv.
+* P3 / P3b / P9: ``unset 'A[3]'`` was a no-op and ``X=(); X[5]=2`` put the item at index 0: indexed arrays now
+  keep their gaps (``Var.idx``).
 """
 
 from __future__ import annotations
@@ -147,3 +151,52 @@ def test_p2_default_ifs_and_read_with_an_ifs_prefix_stay_as_before(scratch_git):
                                 f'{LAUNCH} "${{P[@]}}" $A\n')
     code, report = scratch_git.lint("--strict", ".")
     assert _codes(report) == [] and code == 0
+
+
+# --- P3 / P3b / P9: indexed arrays with gaps -----------------------------------------------------------------------
+
+def test_p3_unset_element_and_assignment_past_the_end_as_bash():
+    got = [["<%s>" % w for w in c[2:]] for c in argv(r"""p() { printf '<%s>' "$@"; }
+A=(a b c d); unset 'A[1]'; p "${A[@]}" "${A[2]}" "${#A[@]}" "${!A[@]}" "$A"
+unset A[0]; p "${A[@]}" "${A[-1]}" "$A" x${A}x
+A+=(e f); p "${A[@]}" "${!A[@]}"
+A[1]=B; p "${A[@]}" "${!A[@]}"
+X=(); X[5]=2; p "${X[@]}" "${X[5]}" "${#X[@]}" "${!X[@]}" x${X}x
+X[-1]=9; unset 'X[-1]'; p "${X[@]}" "${!X[@]}"
+declare -A M=([a]=1 [b]=2); unset 'M[a]'; p "${M[@]}"
+C=(1 2 3); unset 'C[@]'; p "${C[@]-gone}"
+""") if c[0] == "printf"]
+    # bash 5.2's output, one command per line
+    assert ["".join(c) for c in got] == [
+        "<a><c><d><c><3><0><2><3><a>",
+        "<c><d><d><><xx>",
+        "<c><d><e><f><2><3><4><5>",
+        "<B><c><d><e><f><1><2><3><4><5>",
+        "<2><2><1><5><xx>",
+        "<>",
+        "<2>",
+        "<gone>",
+    ]
+
+
+def test_p3_unset_value_of_a_flag_is_seen(scratch_git):
+    scratch_git.write("run.sh", f"A=(--model-path /m --tp-size 2)\nunset 'A[3]'\n{LAUNCH} \"${{A[@]}}\"\n")
+    code, report = scratch_git.lint("--strict", ".")
+    assert _codes(report) == ["SGL003"] and code == 1  # oracle: expected one argument
+
+
+def test_p3b_unset_bad_value_gives_a_valid_argv(scratch_git):
+    scratch_git.write("run.sh", f"A=(--model-path /m --tp-size x)\nunset 'A[3]'\n{LAUNCH} \"${{A[@]}}\" 2\n")
+    code, report = scratch_git.lint("--strict", ".")
+    assert _codes(report) == [] and code == 0
+
+
+def test_p9_assignment_past_the_end_of_an_empty_array(scratch_git):
+    scratch_git.write("run.sh", f"X=()\nX[5]=2\n{LAUNCH} --model-path /m --tp-size ${{X[5]}}\n")
+    code, report = scratch_git.lint("--strict", ".")
+    assert _codes(report) == [] and code == 0
+
+
+def test_p3_dense_array_edits_stay_as_before():
+    assert argv('A=(a b); A[1]=c; A[2]=d; A+=(e); unset "A[4]"; printf "<%s>" "${A[@]}" "${A[1]}" "${!A[@]}"\n')[-1][2:] \
+        == ["a", "c", "d", "e", "c", "0", "1", "2", "3"]  # (bash 5.2)

@@ -24,14 +24,24 @@ class Var:
     None (known to be unset).  ``unknown`` names the variables with no known
     value that went into it (they are placeholders inside ``value``).  An
     associative array (``declare -A``) has ``keys``: the key of each item of
-    ``value``, in the order they were set."""
+    ``value``, in the order they were set.  An indexed array with gaps (``unset 'A[1]'``, ``X[5]=2`` past its
+    end) has ``idx``: the index of each item, ascending; None for the usual 0, 1, 2... (hostile-input round
+    rw27/h items P3 and P9)."""
 
-    __slots__ = ("value", "unknown", "keys")
+    __slots__ = ("value", "unknown", "keys", "idx")
 
-    def __init__(self, value, unknown: frozenset = frozenset(), keys: Optional[tuple] = None):
+    def __init__(self, value, unknown: frozenset = frozenset(), keys: Optional[tuple] = None,
+                 idx: Optional[tuple] = None):
         self.value = value
         self.unknown = unknown
         self.keys = keys
+        self.idx = idx if idx is not None and idx != tuple(range(len(idx))) else None
+
+    def indices(self) -> tuple:
+        """The index of each item of an indexed array."""
+        v = self.value
+        n = len(v) if isinstance(v, tuple) else (0 if v is None else 1)
+        return self.idx if self.idx is not None else tuple(range(n))
 
     @property
     def is_assoc(self) -> bool:
@@ -52,6 +62,8 @@ class Var:
         """The value as a scalar (an array's element 0), None when unset."""
         v = self.value
         if isinstance(v, tuple):
+            if self.idx is not None:
+                return v[0] if v and self.idx[0] == 0 else None
             return v[0] if v else None
         return v
 

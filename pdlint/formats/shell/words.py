@@ -718,8 +718,7 @@ class Words:
             if var.is_assoc:
                 keys = [computed(k, use) for k in var.keys]
             else:
-                n = len(var.value) if isinstance(var.value, tuple) else (0 if var.value is None else 1)
-                keys = [computed(str(k), use) for k in range(n)]
+                keys = [computed(str(k), use) for k in var.indices()]
             self._deliver(keys, fb, quoted, sub == "*", sep, unk)
             return
         if pre == "!":
@@ -780,6 +779,13 @@ class Words:
             if index is None:
                 return UNKNOWN
             items = v if isinstance(v, tuple) else ((v,) if v is not None else ())
+            if var.idx is not None and isinstance(v, tuple):  # an array with gaps: the item of that index
+                if any(t.opaque for t in items):
+                    return UNKNOWN
+                if index < 0:
+                    index += var.idx[-1] + 1 if var.idx else 0
+                v = items[var.idx.index(index)] if index in var.idx else None
+                return None if v is None else v.reached_via(use, note)
             if any(t.opaque for t in items) and not (0 <= index < len(items) and not any(
                     t.opaque for t in items[:index + 1])):
                 # an item at or before it is a placeholder (what a loop or an unknown output adds: any number
@@ -789,7 +795,7 @@ class Words:
                 index += len(items)
             v = items[index] if 0 <= index < len(items) else None
         elif isinstance(v, tuple):
-            v = v[0] if v else None
+            v = var.scalar()
         return None if v is None else v.reached_via(use, note)
 
     def assoc_key(self, text: str, st) -> Optional[str]:
@@ -965,6 +971,9 @@ class Words:
                 return None
             return _each(val, lambda t: _case(t, op))
         if op == ":":
+            var = self.lookup(name, st)
+            if isinstance(val, list) and isinstance(var, Var) and var.idx is not None:
+                return None  # (an array with gaps: its offset counts indices, not items)
             return self._substring(name, val, self.unit.text[oa:ob], st, use, unk)
         if op == "@" and ob == oa + 1 and self.unit.text[oa] in _TRANSFORMS:
             return _each(val, _TRANSFORMS[self.unit.text[oa]])
