@@ -13,6 +13,8 @@ was.  Ground truth is bash itself (the argv a script runs) and the SGLang 0.5.23
   passes one word (oracle REJECT), ``IFS=,`` gave false SGL001/SGL010 on a valid argv.
 * P3 / P3b / P9: ``unset 'A[3]'`` was a no-op and ``X=(); X[5]=2`` put the item at index 0: indexed arrays now
   keep their gaps (``Var.idx``).
+* P7 / P8: ``declare -n R=V`` read ``$R`` as the text ``V``; ``declare -i TP=1+1`` as the text ``1+1`` (false
+  SGL005 both).
 """
 
 from __future__ import annotations
@@ -200,3 +202,41 @@ def test_p9_assignment_past_the_end_of_an_empty_array(scratch_git):
 def test_p3_dense_array_edits_stay_as_before():
     assert argv('A=(a b); A[1]=c; A[2]=d; A+=(e); unset "A[4]"; printf "<%s>" "${A[@]}" "${A[1]}" "${!A[@]}"\n')[-1][2:] \
         == ["a", "c", "d", "e", "c", "0", "1", "2", "3"]  # (bash 5.2)
+
+
+# --- P7 / P8: declare -n and declare -i ------------------------------------------------------------------------
+
+REFS = r"""p() { printf '<%s>' "$@"; }
+declare -n R=V; V=2; p "$R" "${R}x" "${#R}"
+R=5; p "$V"
+f() { local -n arr=$1; p "${arr[@]}"; arr+=(z); }; L=(a b); f L; p "${L[@]}"
+declare -i N=1+1; p $N; N=3*4; p $N; M=3*4; p $M
+g() { local -i k=7/2; p $k; }; g; k=1+1; p $k
+declare -i Q=$X+1; p $Q
+"""
+
+
+def test_p7_p8_namerefs_and_integer_variables_as_bash():
+    got = [c[2:] for c in words(REFS) if c and c[0][0] == "printf"]
+    # bash 5.2's output, one command per line
+    assert ["".join("<%s>" % t for t, _ in c) for c in got[:-1]] == [
+        "<2><2x><1>", "<5>", "<a><b>", "<a><b><z>", "<2>", "<12>", "<3*4>", "<3>", "<1+1>"]
+    assert got[-1][0][1] is True  # an integer value pdlint cannot evaluate (X unknown): a placeholder
+
+
+def test_p7_nameref_value_is_the_target_s(scratch_git):
+    scratch_git.write("run.sh", f'declare -n R=V\nV=2\n{LAUNCH} --model-path /m --tp-size "$R"\n')
+    code, report = scratch_git.lint("--strict", ".")
+    assert _codes(report) == [] and code == 0
+
+
+def test_p8_integer_variable_is_evaluated(scratch_git):
+    scratch_git.write("run.sh", f"declare -i TP=1+1\n{LAUNCH} --model-path /m --tp-size $TP\n")
+    code, report = scratch_git.lint("--strict", ".")
+    assert _codes(report) == [] and code == 0
+
+
+def test_p8_plain_declare_keeps_the_text(scratch_git):
+    scratch_git.write("run.sh", f"declare TP=1+1\n{LAUNCH} --model-path /m --tp-size $TP\n")
+    code, report = scratch_git.lint("--strict", ".")
+    assert _codes(report) == ["SGL005"] and code == 1  # bash passes '1+1' (oracle: invalid int value)

@@ -27,7 +27,7 @@ from .tails import TAIL, Tails
 from .control import Control, all_exit, unassumed
 from .envruns import EnvVariants
 from .matching import Budget
-from .state import CWD, Ctx, FuncDef, Out, State, Var, tstr_key
+from .state import CWD, INTEGER, NAMEREF, Ctx, FuncDef, Out, State, Var, tstr_key
 from .words import Words, computed, join_with
 
 MAX_NESTING = 50
@@ -615,7 +615,7 @@ class Interpreter(Words, Conditions, Control, Builtins, Joins, Tails, EnvVariant
         return name, self.combine(st, name, value, append, frozenset(local))
 
     def combine(self, st: State, name: str, value, append: bool, unknown: frozenset) -> Var:
-        old = st.vars.get(name)
+        old = st.vars.get(st.resolve(name) or name if NAMEREF + name in st.vars else name)
         if not append or old is None or old.value is None:
             return Var(value, unknown)
         if isinstance(value, tuple):
@@ -656,7 +656,7 @@ class Interpreter(Words, Conditions, Control, Builtins, Joins, Tails, EnvVariant
 
     def set_element(self, st: State, name: str, index_text: str, value, append: bool, unknown) -> Var:
         """``A[i]=v``: the array after the assignment (``A[key]=v`` for an associative array)."""
-        old = st.vars.get(name)
+        old = st.vars.get(st.resolve(name) or name if NAMEREF + name in st.vars else name)
         if old is not None and old.is_assoc:
             scalar = value if isinstance(value, TStr) else join_with(list(value), EMPTY)
             key = self.assoc_key(index_text, st)
@@ -733,8 +733,23 @@ class Interpreter(Words, Conditions, Control, Builtins, Joins, Tails, EnvVariant
         for node in nodes:
             res = self.assignment(node, st, set())
             if res is not None:
-                st.assign(res[0], self.given_instead(res[0], res[1]))
+                var = res[1]
+                if INTEGER + (st.resolve(res[0]) or res[0]) in st.vars:
+                    var = self.integer_value(var, st, any(c.type == "+=" for c in node.children))
+                st.assign(res[0], self.given_instead(res[0], var))
         return [Out(st, True)]
+
+    def integer_value(self, var: Var, st: State, append: bool = False) -> Var:
+        """The value a ``declare -i`` variable takes: its text evaluated as arithmetic (``1+1`` is 2; hostile-input
+        round rw27/h item P8: read as the text ``1+1``, a false SGL005); a placeholder when pdlint cannot
+        evaluate it (or for ``+=``, which adds)."""
+        value = var.value
+        if not isinstance(value, TStr):
+            return var
+        n = None if append or value.opaque else self.arith_text(value.text, st, set(), value)
+        if n is None:
+            return Var(value.as_opaque() if value.text else value, var.unknown)
+        return Var(computed(str(n), value), var.unknown)
 
     def given_instead(self, name: str, var: Var) -> Var:
         """The user's value of ``name`` (ShellContext.given) where the script assigns it one pdlint cannot see."""
@@ -795,8 +810,22 @@ class Interpreter(Words, Conditions, Control, Builtins, Joins, Tails, EnvVariant
         unexport = "n" in letters and cmd == "export"
         export = (cmd == "export" and not unexport) or "x" in letters
         local = cmd == "local" or (cmd in ("declare", "typeset") and st.frames and "g" not in letters)
+        if "n" in letters and cmd != "export":
+            # a nameref: the variable its value names (State.resolve); one pdlint cannot see reads as unknown
+            if local:
+                st.declare_local(NAMEREF + name)
+            if var is not None:
+                target = var.scalar()
+                st.vars[NAMEREF + name] = Var(target if target is not None else EMPTY.as_opaque())
+            return
         if local:
             st.declare_local(name)
+        if "i" in letters and cmd != "export":
+            if local:
+                st.declare_local(INTEGER + name)
+            st.vars[INTEGER + name] = Var(EMPTY)
+            if var is not None:
+                var = self.integer_value(var, st)
         if var is not None:
             st.assign(name, var, export=export)
         elif "A" in letters and cmd in ("declare", "typeset", "local") and \

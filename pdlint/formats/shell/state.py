@@ -8,6 +8,7 @@ them, so copies are shallow.
 
 from __future__ import annotations
 
+import re
 from typing import Optional
 
 from pdlint.records import dataclass
@@ -17,6 +18,13 @@ from pdlint.text import EMPTY, TStr
 #: the variable holding the directory a literal relative ``cd`` moved to, from the one the script started in
 #: (a name no script can read; see ``interp._moved``)
 CWD = "\0cwd"
+#: prefixes of the names (no script can read them) that hold a variable's attributes: ``declare -n R=V`` stores
+#: ``V`` under NAMEREF + "R", ``declare -i N`` an empty value under INTEGER + "N" (hostile-input round rw27/h
+#: items P7 and P8); kept in ``vars`` so paths fork, merge and restore them (``local -n``) as values
+NAMEREF = "\0n "
+INTEGER = "\0i "
+_MAX_REFS = 8
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 class Var:
@@ -189,7 +197,22 @@ class State:
         return s
 
     # -- variables ------------------------------------------------------------
+    def resolve(self, name: str) -> Optional[str]:
+        """The variable ``name`` stands for: itself, or the one a nameref chain (``declare -n``) ends at; None
+        when a reference in it is not known (or the chain loops)."""
+        for _ in range(_MAX_REFS):
+            ref = self.vars.get(NAMEREF + name)
+            if ref is None:
+                return name
+            t = ref.value
+            if not isinstance(t, TStr) or t.opaque or not _NAME.fullmatch(t.text):
+                return None
+            name = t.text
+        return None
+
     def assign(self, name: str, var: Var, export: bool = False) -> None:
+        if NAMEREF + name in self.vars:
+            name = self.resolve(name) or name
         self.vars[name] = var
         if export or self.allexport:
             self.exported[name] = True

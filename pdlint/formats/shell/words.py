@@ -20,7 +20,7 @@ from typing import Optional
 from pdlint.text import EMPTY, Piece, TStr
 
 from . import arith
-from .state import Var, rest_of_args
+from .state import NAMEREF, Var, rest_of_args
 from .matching import MAX_STEPS as MAX_MATCH_STEPS, Glob
 from .syntax import SPECIAL_WORD_NODES as _SPECIAL_TYPES, special_parts
 
@@ -460,7 +460,7 @@ class Words:
         refs = self.ref_cache.get(key)
         if refs is None:
             refs = self.ref_cache[key] = self._pure_refs(node)
-        if refs is _DYNAMIC:
+        if refs is _DYNAMIC or any(NAMEREF + name in st.vars for name in refs):
             return expand(node, st, unk)
         full = (key, tuple(st.vars.get(name) for name in refs), st.vars.get("IFS"))
         hit = self.static_cache.get(full)
@@ -663,6 +663,10 @@ class Words:
             return st.vars.get("!", UNKNOWN)
         if len(name) == 1 and name in "#?$-_":
             return UNKNOWN
+        if NAMEREF + name in st.vars:  # `declare -n R=V`: $R is $V
+            name = st.resolve(name)
+            if name is None:
+                return UNKNOWN
         return st.vars.get(name, UNKNOWN)
 
     def parameter(self, node, st, fb: Fields, quoted: bool, unk: set) -> None:
