@@ -240,3 +240,17 @@ def test_p8_plain_declare_keeps_the_text(scratch_git):
     scratch_git.write("run.sh", f"declare TP=1+1\n{LAUNCH} --model-path /m --tp-size $TP\n")
     code, report = scratch_git.lint("--strict", ".")
     assert _codes(report) == ["SGL005"] and code == 1  # bash passes '1+1' (oracle: invalid int value)
+
+
+# --- P4: $(< file) ---------------------------------------------------------------------------------------------
+
+def test_p4_file_read_substitution_is_unseen_not_empty(scratch_git):
+    scratch_git.write("args.txt", "--model-path /m --tp-size 2\n")
+    scratch_git.write("run.sh", f"{LAUNCH} $(< args.txt)\n")
+    code, report = scratch_git.lint("--strict", ".")
+    assert _codes(report) == ["PD023"] and code == 1  # as for $(cat args.txt); no false SGL010
+
+
+def test_p4_cat_substitution_and_write_redirect_stay_as_before():
+    got = words('echo $(cat a.txt) x$(> /dev/null)y\n')[-1]
+    assert got[1] == ("$(cat a.txt)", True) and got[2] == ("xy", False)
