@@ -15,6 +15,9 @@ was.  Ground truth is bash itself (the argv a script runs) and the SGLang 0.5.23
   keep their gaps (``Var.idx``).
 * P7 / P8: ``declare -n R=V`` read ``$R`` as the text ``V``; ``declare -i TP=1+1`` as the text ``1+1`` (false
   SGL005 both).
+* P4: ``$(< file)`` gave no output (a clean pass of the file's flags, a false SGL010); now as ``$(cat file)``.
+* P6: ``echo ... | xargs LAUNCH`` and ``xargs LAUNCH < file``: the words xargs appends were dropped (false
+  SGL010); now the echoed words, or one placeholder (PD023).
 """
 
 from __future__ import annotations
@@ -254,3 +257,28 @@ def test_p4_file_read_substitution_is_unseen_not_empty(scratch_git):
 def test_p4_cat_substitution_and_write_redirect_stay_as_before():
     got = words('echo $(cat a.txt) x$(> /dev/null)y\n')[-1]
     assert got[1] == ("$(cat a.txt)", True) and got[2] == ("xy", False)
+
+
+# --- P6: xargs appends the words it reads -------------------------------------------------------------------------
+
+def test_p6_xargs_appends_the_echoed_words(scratch_git):
+    scratch_git.write("run.sh", f"echo --model-path /m --tp-size 2 | xargs {LAUNCH}\n")
+    code, report = scratch_git.lint("--strict", ".")
+    assert _codes(report) == [] and code == 0
+
+
+def test_p6_xargs_of_a_file_ends_in_words_pdlint_cannot_see(scratch_git):
+    scratch_git.write("args.txt", "--tp-size x\n")
+    scratch_git.write("run.sh", f"xargs {LAUNCH} < args.txt\n")
+    code, report = scratch_git.lint("--strict", ".")
+    assert _codes(report) == ["PD023"] and code == 1  # never the false SGL010
+
+
+def test_p6_xargs_forms():
+    got = words("echo --tp-size x | xargs python3 -m sglang.launch_server --model-path /m\n"
+                "find . | xargs -I{} python3 -m sglang.launch_server --config {}\n"
+                "echo /m | xargs -n1 python3 -m sglang.launch_server --model-path\n")
+    texts = [[t for t, _ in c] for c in got]
+    assert texts[1][-2:] == ["--tp-size", "x"]  # the echoed words, at the echo
+    assert got[3][-1] == ("{}", True)  # -I: the replaced words are placeholders, nothing appended
+    assert got[5][-1][1] is True and got[5][-2][0] == "--model-path"  # -n1: one placeholder

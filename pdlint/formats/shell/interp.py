@@ -125,6 +125,7 @@ class Interpreter(Words, Conditions, Control, Builtins, Joins, Tails, EnvVariant
         self.sub_forks: Optional[list] = None  # substitutions with several outputs in the statement (per_output)
         self.sub_pick: dict = {}  # (id(unit), start) of such a substitution -> the output this run takes
         self.nested_out: Optional[tuple] = None  # what the last `sh -c` child printed, when known (nested_shell)
+        self.xargs_input: Optional[TStr] = None  # what the `echo`/`printf` before `| xargs ...` writes, when known
 
     # -- driver -----------------------------------------------------------------
     def run(self, script: TStr, env: Optional[dict], positional: Optional[list],
@@ -456,6 +457,8 @@ class Interpreter(Words, Conditions, Control, Builtins, Joins, Tails, EnvVariant
 
     def external(self, words: list, st: State, unk: set, penv: list, node) -> list:
         name = words[0].text
+        if name == "xargs" and len(words) > 1 and st.out is None:
+            words = self.xargs_words(words)
         if st.out is not None:
             if name in ("echo", "printf"):
                 self.capture(words, st, unk)
@@ -1116,6 +1119,13 @@ class Interpreter(Words, Conditions, Control, Builtins, Joins, Tails, EnvVariant
             if capturing and i and out is not None:
                 out = self.pipe_filter(child, sub, out)  # `echo "$X" | tr -d '[:space:]'`
                 continue
+            if i and self.unit.source_text(child).startswith("xargs"):
+                saved, self.xargs_input = self.xargs_input, self.printed(stages[i - 1], st)
+                try:
+                    self.exec_stmt(child, sub)
+                finally:
+                    self.xargs_input = saved
+                continue
             self.exec_stmt(child, sub)
             if capturing and not i and not sub.out_bad and sub.out is not None:
                 out = TStr.join(sub.out)
@@ -1125,6 +1135,60 @@ class Interpreter(Words, Conditions, Control, Builtins, Joins, Tails, EnvVariant
             else:
                 st.out = st.out + (out,)
         return [Out(st, None)]
+
+    def printed(self, node, st: State) -> Optional[TStr]:
+        """What a pipeline stage that is an ``echo`` / ``printf`` of known text writes; None otherwise."""
+        name = node.child_by_field_name("name") if node.type == "command" else None
+        if name is None or self.unit.source_text(name) not in ("echo", "printf"):
+            return None
+        sub = st.fork()
+        sub.out, sub.out_bad = (), False
+        self.exec_stmt(node, sub)
+        if sub.out_bad or sub.out is None:
+            return None
+        return TStr.join(sub.out)
+
+    def xargs_words(self, words: list) -> list:
+        """``... | xargs [-r] [-t] [-P N] CMD ARGS``: CMD runs with ARGS and then the words xargs reads, those of
+        the ``echo`` / ``printf`` before it when pdlint knows them (:attr:`xargs_input`), else one placeholder
+        (hostile-input round rw27/h item P6: the launch was read without them, a false SGL010 and the real flags
+        unseen).  ``-I {}`` puts them in place of ``{}``: those words are placeholders.  Any other option
+        (``-n 1``, ``-L``, ``-d``, ``-a FILE``...) changes what one run gets: one placeholder too."""
+        i, plain, replace = 1, True, None
+        while i < len(words) and words[i].text.startswith("-") and words[i].text != "--":
+            opt = words[i].text
+            if opt in ("-r", "--no-run-if-empty", "-t", "--verbose", "-x", "--exit", "-rt", "-tr"):
+                i += 1
+            elif opt in ("-P", "--max-procs"):
+                i += 2
+            elif opt.startswith(("-P", "--max-procs=")):
+                i += 1
+            elif opt in ("-I", "-i") or opt.startswith(("-I", "-i", "--replace")):
+                if opt == "-I":
+                    replace = words[i + 1].text if i + 1 < len(words) else None
+                    i += 2
+                else:
+                    replace = opt[2:] if opt.startswith("-I") else (opt.partition("=")[2] or "{}")
+                    i += 1
+            else:
+                plain = False
+                i += 2 if opt in ("-n", "-L", "-d", "-a", "-s", "-E", "-e") else 1
+        if words[i:i + 1] and words[i].text == "--":
+            i += 1
+        if i >= len(words):
+            return words  # (`xargs` alone runs echo)
+        if replace is not None:
+            return [w.as_opaque() if replace and replace in w.text and k >= i else w for k, w in enumerate(words)]
+        placeholder = computed("<the words xargs reads>", words[0]).as_opaque()
+        text, self.xargs_input = self.xargs_input, None  # (read once: a command it runs reads no more of it)
+        line = None
+        if plain and text is not None:
+            from .builtins import _xargs_echo
+            line = _xargs_echo(text)
+        if line is None:
+            return words + [placeholder]
+        line = line[:len(line.text.rstrip("\n"))]
+        return words + [line[m.start():m.end()] for m in re.finditer(r"[^ ]+", line.text)]
 
     def substituted_pids(self, node, words: list, st: State) -> frozenset:
         """Serials of the jobs ``kill $(LISTING)`` ends: ``kill -9 $(pgrep -f sglang.launch_server)``,
