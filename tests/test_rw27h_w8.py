@@ -18,6 +18,9 @@ was.  Ground truth is bash itself (the argv a script runs) and the SGLang 0.5.23
 * P4: ``$(< file)`` gave no output (a clean pass of the file's flags, a false SGL010); now as ``$(cat file)``.
 * P6: ``echo ... | xargs LAUNCH`` and ``xargs LAUNCH < file``: the words xargs appends were dropped (false
   SGL010); now the echoed words, or one placeholder (PD023).
+* P12 / P12b: ``python3 -m sglang".launch_server"`` (also ``"sglang"".launch_server"``, ``$'sg\\x6cang...'``):
+  0 launches, the statement judged unable to launch on its written text (shell.tails); a script running
+  ``python3 -m "$E.${S}_server"`` was skipped in a directory walk (discover.worth_parsing).
 """
 
 from __future__ import annotations
@@ -282,3 +285,28 @@ def test_p6_xargs_forms():
     assert texts[1][-2:] == ["--tp-size", "x"]  # the echoed words, at the echo
     assert got[3][-1] == ("{}", True)  # -I: the replaced words are placeholders, nothing appended
     assert got[5][-1][1] is True and got[5][-2][0] == "--model-path"  # -n1: one placeholder
+
+
+# --- P12 / P12b: a launcher split by quotes; a module name the script computes -------------------------------
+
+def test_p12_launcher_split_by_quotes_is_evaluated(scratch_git):
+    for module in ('sglang".launch_server"', '"sglang"".launch_server"', "$'sg\\x6cang.launch_server'"):
+        scratch_git.write("run.sh", f"# sglang\npython3 -m {module} --model-path /m --tp-size x\n")
+        code, report = scratch_git.lint("--strict", "run.sh")
+        assert _codes(report) == ["SGL005"] and code == 1, module
+
+
+def test_p12b_computed_module_is_checked_in_a_directory_walk(scratch_git):
+    from pdlint.discover import worth_parsing
+    assert worth_parsing("shell", b'python3 -m "$MOD" --port 1\n')
+    scratch_git.write("run.sh", 'E=sg\nE+=lang\nS=launch\npython3 -m "$E.${S}_server" --model-path /m --tp-size x\n')
+    code, report = scratch_git.lint("--strict", ".")
+    assert _codes(report) == ["SGL005"] and code == 1
+
+
+def test_p12_scripts_without_launches_stay_quiet(scratch_git):
+    from pdlint.discover import worth_parsing
+    assert not worth_parsing("shell", b'python3 -m pip install -r "requirements.txt"\necho "done"\n')
+    scratch_git.write("run.sh", 'M=http.server\npython3 -m "$M" 8000\necho "a"".b"\n')
+    code, report = scratch_git.lint("--strict", ".")
+    assert _codes(report) == [] and code == 0
