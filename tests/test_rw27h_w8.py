@@ -21,6 +21,8 @@ was.  Ground truth is bash itself (the argv a script runs) and the SGLang 0.5.23
 * P12 / P12b: ``python3 -m sglang".launch_server"`` (also ``"sglang"".launch_server"``, ``$'sg\\x6cang...'``):
   0 launches, the statement judged unable to launch on its written text (shell.tails); a script running
   ``python3 -m "$E.${S}_server"`` was skipped in a directory walk (discover.worth_parsing).
+* P10: a Makefile's recipe lines (no ``.ONESHELL:``) were read as one shell script: ``TP=2`` on one line was taken
+  as set for ``--tp-size $$TP`` on the next, where make's shell passes no value.
 """
 
 from __future__ import annotations
@@ -310,3 +312,36 @@ def test_p12_scripts_without_launches_stay_quiet(scratch_git):
     scratch_git.write("run.sh", 'M=http.server\npython3 -m "$M" 8000\necho "a"".b"\n')
     code, report = scratch_git.lint("--strict", ".")
     assert _codes(report) == [] and code == 0
+
+
+# --- P10: Makefile recipe lines run in shells of their own -----------------------------------------------------
+
+def _recipe_words(makefile: str) -> dict:
+    """target -> the words of each command its recipe runs (text, opaque)."""
+    from pdlint.formats import makefile as mk
+    out = {}
+    for rule in mk.rules(TStr.from_source(SourceFile("Makefile", makefile)))[0]:
+        ctx = ShellContext(lambda p, c: None, lambda *a: None)
+        out[rule.target] = [[(w.text, w.opaque) for w in c.words] for c in shell_commands(rule.body, ctx)]
+    return out
+
+
+def test_p10_variable_of_one_recipe_line_is_not_set_on_the_next():
+    got = _recipe_words(f"serve:\n\tTP=2\n\tcd /tmp\n\t{LAUNCH} --model-path /m --tp-size $$TP\n")
+    # make runs each line in its own shell: TP is not set there (bash: `--tp-size` with no value, or the
+    # environment's TP) - never 2
+    assert got["serve"][-1][-1] == ("$TP", True)
+
+
+def test_p10_variable_of_one_recipe_line_is_not_checked_as_set(scratch_git):
+    scratch_git.write("Makefile", f"serve:\n\tTP=x\n\t{LAUNCH} --model-path /m --tp-size $$TP\n")
+    code, report = scratch_git.lint("--strict", ".")
+    assert "SGL005" not in _codes(report)  # (x is not what the launch line's shell has)
+
+
+def test_p10_oneshell_continued_and_one_line_recipes_share_their_variables():
+    got = _recipe_words(f".ONESHELL:\nserve:\n\tTP=x\n\t{LAUNCH} --model-path /m --tp-size $$TP\n")
+    assert got["serve"][-1][-1] == ("x", False)
+    got = _recipe_words(f"serve:\n\tTP=y; \\\n\t{LAUNCH} --model-path /m --tp-size $$TP\n"
+                        f"other:\n\tTP=z && {LAUNCH} --model-path /m --tp-size $$TP\n")
+    assert got["serve"][-1][-1] == ("y", False) and got["other"][-1][-1] == ("z", False)
