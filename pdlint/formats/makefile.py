@@ -192,6 +192,7 @@ class _Parser:
         self.refused: list = []  # (name, word naming it) of each required include not read
         self.lines_read = 0
         self.steps = 0  # references expanded to evaluate conditionals
+        self.oneshell = False  # `.ONESHELL:`: a recipe's lines run in one shell (else each line in its own)
 
     # -- reading ----------------------------------------------------------------
     def feed(self, doc: TStr, depth: int) -> None:
@@ -285,6 +286,8 @@ class _Parser:
             t = _TARGET.match(line)
             if t:
                 targets = _words(logical[:t.end(1)])
+                if any(name == ".ONESHELL" for name, _ in targets) and state is not False:
+                    self.oneshell = True
                 grouped = bool(targets) and targets[-1][0] == "&"
                 if grouped:
                     targets = targets[:-1]
@@ -437,7 +440,7 @@ class _Parser:
         for k, (name, tok, grouped, body, line) in enumerate(recipes):
             if k not in helpers:
                 out.append(Rule(name, _recipe(body, self.chain_variables(base, (name,), {}),
-                                              {} if grouped else {"@": tok}), line))
+                                              {} if grouped else {"@": tok}, self.oneshell), line))
         for k, (_, runs) in sorted(bound.items()):
             name, tok, grouped, body, line = recipes[k]
             for via, root, recipe in runs:
@@ -500,9 +503,9 @@ class _Parser:
                     name, tok, grouped, body, line = recipes[k]
                     auto = {} if grouped else {"@": tok}
                     variables = self.chain_variables(base, chain, overrides)
-                    recipe = _recipe(body, variables, auto)
+                    recipe = _recipe(body, variables, auto, self.oneshell)
                     if k not in plain:
-                        plain[k] = _key(_recipe(body, self.chain_variables(base, (name,), {}), auto))
+                        plain[k] = _key(_recipe(body, self.chain_variables(base, (name,), {}), auto, self.oneshell))
                     key = _key(recipe)
                     if key == plain[k] or (k, key) in seen:
                         continue
@@ -634,23 +637,37 @@ def _words(s: TStr) -> list:
     return [(s[m.start():m.end()].text, s[m.start():m.end()]) for m in re.finditer(r"\S+", s.text)]
 
 
-def _recipe(body: TStr, variables: dict, auto: Optional[dict] = None) -> TStr:
+_OPEN = TStr.synthetic("(\n", "<make: the line's own shell>")
+_CLOSE = TStr.synthetic("\n)\n", "<make: the line's own shell>")
+
+
+def _recipe(body: TStr, variables: dict, auto: Optional[dict] = None, oneshell: bool = True) -> TStr:
     """The recipe as the shell gets it: each line's tab and ``@``/``-``/``+`` prefixes dropped, make's references
-    expanded."""
+    expanded.  Without ``oneshell`` (GNU make's default, no ``.ONESHELL:``) each line (with the lines a backslash
+    continues it onto) runs in a shell of its own: it is given as a subshell ``( ... )``, so a variable one line
+    sets, a ``cd`` or a function is not there on the next (hostile-input round rw27/h item P10: ``TP=2`` on one
+    recipe line was read as set for ``--tp-size $$TP`` on the next, where make passes no value)."""
     parts = []
     text = body.text
     pos = 0
     continued = False
     budget = [MAX_EXPANSION]
-    for ln in text.split("\n"):
+    lines = text.split("\n")
+    wrap = not oneshell and sum(1 for ln in lines if ln.strip() and not ln.endswith("\\")) > 1
+    for ln in lines:
         end = pos + len(ln)
         k = pos
         if text.startswith("\t", k):
             k += 1
         while not continued and k < end and text[k] in "@-+ \t":  # (a continuation line keeps its words)
             k += 1
+        if wrap and not continued and ln.strip():
+            parts.append(_OPEN)
         parts.append(_expand(body[k:end], variables, 0, auto or {}, budget))
-        parts.append(body[end:end + 1])
+        if wrap and not ln.endswith("\\") and (continued or ln.strip()):
+            parts.append(_CLOSE)
+        else:
+            parts.append(body[end:end + 1])
         continued = ln.endswith("\\")
         pos = end + 1
     return TStr.join(parts)

@@ -291,6 +291,14 @@ class Builtins:
         use = self.unit.slice(node)
         placeholder = use.as_opaque()
         items = self.statements(node)
+        if items and all(c.type == "file_redirect" for c, _ in items):
+            if any(c.children and c.children[0].type == "<" for c, _ in items):
+                # `$(< file)` is bash's `$(cat file)`: the file's text, which pdlint does not see (hostile-input
+                # round rw27/h item P4: it was no output, so the flags in the file were neither checked nor
+                # said unchecked, and a launch given its --model-path there got a false SGL010)
+                self.spend(len(use.text))
+                return placeholder
+            return EMPTY  # (`$(> file)`: no output)
         if not items:
             return EMPTY
         sub = st.fork()

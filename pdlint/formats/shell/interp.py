@@ -27,7 +27,7 @@ from .tails import TAIL, Tails
 from .control import Control, all_exit, unassumed
 from .envruns import EnvVariants
 from .matching import Budget
-from .state import CWD, Ctx, FuncDef, Out, State, Var, tstr_key
+from .state import CWD, INTEGER, NAMEREF, Ctx, FuncDef, Out, State, Var, tstr_key
 from .words import Words, computed, join_with
 
 MAX_NESTING = 50
@@ -125,6 +125,7 @@ class Interpreter(Words, Conditions, Control, Builtins, Joins, Tails, EnvVariant
         self.sub_forks: Optional[list] = None  # substitutions with several outputs in the statement (per_output)
         self.sub_pick: dict = {}  # (id(unit), start) of such a substitution -> the output this run takes
         self.nested_out: Optional[tuple] = None  # what the last `sh -c` child printed, when known (nested_shell)
+        self.xargs_input: Optional[TStr] = None  # what the `echo`/`printf` before `| xargs ...` writes, when known
 
     # -- driver -----------------------------------------------------------------
     def run(self, script: TStr, env: Optional[dict], positional: Optional[list],
@@ -162,7 +163,8 @@ class Interpreter(Words, Conditions, Control, Builtins, Joins, Tails, EnvVariant
             self.ctx.report("PD-SHELL-PARSE", f"shell syntax error: bad substitution {unit.text[a:b]!r}"
                             f" (a template placeholder? its value is unknown) ({kind})", tstr, a)
             n += 1
-        errors = unit.arith_errors + list(syntax.errors(unit.root))
+        errors = unit.arith_errors + [(e, o) for e, o in syntax.errors(unit.root)
+                                      if not (syntax.arithmetic(e) and syntax.arithmetic_readable(unit, e))]
         if errors and not unit.bad_subs and not any(syntax.arithmetic(e) for e, _ in errors):
             from pdlint.formats.shell.bashparse import bash_accepts
             if bash_accepts(unit.text):
@@ -455,6 +457,8 @@ class Interpreter(Words, Conditions, Control, Builtins, Joins, Tails, EnvVariant
 
     def external(self, words: list, st: State, unk: set, penv: list, node) -> list:
         name = words[0].text
+        if name == "xargs" and len(words) > 1 and st.out is None:
+            words = self.xargs_words(words)
         if st.out is not None:
             if name in ("echo", "printf"):
                 self.capture(words, st, unk)
@@ -614,12 +618,17 @@ class Interpreter(Words, Conditions, Control, Builtins, Joins, Tails, EnvVariant
         return name, self.combine(st, name, value, append, frozenset(local))
 
     def combine(self, st: State, name: str, value, append: bool, unknown: frozenset) -> Var:
-        old = st.vars.get(name)
+        old = st.vars.get(st.resolve(name) or name if NAMEREF + name in st.vars else name)
         if not append or old is None or old.value is None:
             return Var(value, unknown)
         if isinstance(value, tuple):
             base = old.value if isinstance(old.value, tuple) else (old.value,)
+            if old.idx is not None:  # (after the highest index, as bash appends)
+                top = old.idx[-1] + 1 if old.idx else 0
+                return Var(base + value, old.unknown | unknown, idx=old.idx + tuple(range(top, top + len(value))))
             return Var(base + value, old.unknown | unknown)
+        if isinstance(old.value, tuple) and old.idx is not None and (not old.idx or old.idx[0] != 0):
+            return Var((value,) + old.value, old.unknown | unknown, idx=(0,) + old.idx)  # (element 0 was unset)
         if isinstance(old.value, tuple):
             head = old.value[0] if old.value else EMPTY
             return Var((head + value,) + old.value[1:], old.unknown | unknown)
@@ -650,7 +659,7 @@ class Interpreter(Words, Conditions, Control, Builtins, Joins, Tails, EnvVariant
 
     def set_element(self, st: State, name: str, index_text: str, value, append: bool, unknown) -> Var:
         """``A[i]=v``: the array after the assignment (``A[key]=v`` for an associative array)."""
-        old = st.vars.get(name)
+        old = st.vars.get(st.resolve(name) or name if NAMEREF + name in st.vars else name)
         if old is not None and old.is_assoc:
             scalar = value if isinstance(value, TStr) else join_with(list(value), EMPTY)
             key = self.assoc_key(index_text, st)
@@ -665,14 +674,25 @@ class Interpreter(Words, Conditions, Control, Builtins, Joins, Tails, EnvVariant
             items = old.value if isinstance(old.value, tuple) else (old.value,)
         scalar = value if isinstance(value, TStr) else join_with(list(value), EMPTY)
         index = self.arith_text(index_text, st, set(), scalar)
+        indices = old.indices() if old is not None and old.value is not None else ()
+        if index is not None and index < 0 and indices:
+            index += indices[-1] + 1  # (counted from the end, as bash does)
+        unknown = (old.unknown if old else frozenset()) | unknown
         if index is None or index < 0:
-            return Var(items + (scalar,), (old.unknown if old else frozenset()) | unknown)
-        if index < len(items):
-            new = items[index] + scalar if append else scalar
-            items = items[:index] + (new,) + items[index + 1:]
-        else:
-            items = items + (scalar,)
-        return Var(items, (old.unknown if old else frozenset()) | unknown)
+            if old is not None and old.idx is not None:  # (which item of an array with gaps: not known)
+                return Var(tuple(t.as_opaque() for t in items + (scalar,)), unknown)
+            return Var(items + (scalar,), unknown)
+        if index in indices:
+            at = indices.index(index)
+            new = items[at] + scalar if append else scalar
+            return Var(items[:at] + (new,) + items[at + 1:], unknown, idx=tuple(indices))
+        # a new index: in order among the others, gaps kept (`X=(); X[5]=2`: one item, index 5; hostile-input
+        # round rw27/h item P9: it was appended as item 0, ${X[5]} empty, a false SGL003)
+        if any(t.opaque for t in items):  # (a placeholder stands for any number of items: where is index i?)
+            return Var(items + (scalar,), unknown)
+        at = sum(1 for k in indices if k < index)
+        return Var(items[:at] + (scalar,) + items[at:], unknown,
+                   idx=tuple(indices[:at]) + (index,) + tuple(indices[at:]))
 
     def per_output(self, node, st: State, run) -> list:
         """Run an assignment statement (``run(st)``); when a command substitution in it
@@ -716,8 +736,23 @@ class Interpreter(Words, Conditions, Control, Builtins, Joins, Tails, EnvVariant
         for node in nodes:
             res = self.assignment(node, st, set())
             if res is not None:
-                st.assign(res[0], self.given_instead(res[0], res[1]))
+                var = res[1]
+                if INTEGER + (st.resolve(res[0]) or res[0]) in st.vars:
+                    var = self.integer_value(var, st, any(c.type == "+=" for c in node.children))
+                st.assign(res[0], self.given_instead(res[0], var))
         return [Out(st, True)]
+
+    def integer_value(self, var: Var, st: State, append: bool = False) -> Var:
+        """The value a ``declare -i`` variable takes: its text evaluated as arithmetic (``1+1`` is 2; hostile-input
+        round rw27/h item P8: read as the text ``1+1``, a false SGL005); a placeholder when pdlint cannot
+        evaluate it (or for ``+=``, which adds)."""
+        value = var.value
+        if not isinstance(value, TStr):
+            return var
+        n = None if append or value.opaque else self.arith_text(value.text, st, set(), value)
+        if n is None:
+            return Var(value.as_opaque() if value.text else value, var.unknown)
+        return Var(computed(str(n), value), var.unknown)
 
     def given_instead(self, name: str, var: Var) -> Var:
         """The user's value of ``name`` (ShellContext.given) where the script assigns it one pdlint cannot see."""
@@ -778,8 +813,22 @@ class Interpreter(Words, Conditions, Control, Builtins, Joins, Tails, EnvVariant
         unexport = "n" in letters and cmd == "export"
         export = (cmd == "export" and not unexport) or "x" in letters
         local = cmd == "local" or (cmd in ("declare", "typeset") and st.frames and "g" not in letters)
+        if "n" in letters and cmd != "export":
+            # a nameref: the variable its value names (State.resolve); one pdlint cannot see reads as unknown
+            if local:
+                st.declare_local(NAMEREF + name)
+            if var is not None:
+                target = var.scalar()
+                st.vars[NAMEREF + name] = Var(target if target is not None else EMPTY.as_opaque())
+            return
         if local:
             st.declare_local(name)
+        if "i" in letters and cmd != "export":
+            if local:
+                st.declare_local(INTEGER + name)
+            st.vars[INTEGER + name] = Var(EMPTY)
+            if var is not None:
+                var = self.integer_value(var, st)
         if var is not None:
             st.assign(name, var, export=export)
         elif "A" in letters and cmd in ("declare", "typeset", "local") and \
@@ -794,8 +843,16 @@ class Interpreter(Words, Conditions, Control, Builtins, Joins, Tails, EnvVariant
 
     def exec_unset(self, node, st: State) -> list:
         words = []
+        prev = None
         for child in node.named_children:
-            words.extend(self.expand_word(child, st, set()))
+            got = self.expand_word(child, st, set())
+            if prev is not None and prev.end_byte == child.start_byte and words and len(got) == 1 and \
+                    self.unit.source_text(child).startswith("["):
+                # `unset A[0]`: tree-sitter-bash reads the name and `[0]` as two words; bash, one
+                words[-1] = words[-1] + got[0]
+            else:
+                words.extend(got)
+            prev = child
         return self.unset_words(words, st)
 
     def unset_words(self, words: list, st: State) -> list:
@@ -807,10 +864,47 @@ class Interpreter(Words, Conditions, Control, Builtins, Joins, Tails, EnvVariant
                 continue
             if functions:
                 st.funcs.pop(text, None)
-            else:
-                st.vars[text] = Var(None)
-                st.exported.pop(text, None)
+                continue
+            m = _ELEMENT.fullmatch(text)
+            if m is not None:
+                self.unset_element(st, m.group(1), m.group(2), w)
+                continue
+            st.vars[text] = Var(None)
+            st.exported.pop(text, None)
         return [Out(st, True)]
+
+    def unset_element(self, st: State, name: str, sub: str, word: TStr) -> None:
+        """``unset 'A[i]'``: the item of index ``i`` leaves the array, the others keep their indices (hostile-input
+        round rw27/h item P3: the unset was a no-op, so a flag's removed value was still there).  An index or
+        key pdlint cannot see makes the array's items placeholders."""
+        old = st.vars.get(name)
+        if old is None or old.value is None or sub in ("@", "*"):
+            if sub in ("@", "*") and old is not None:
+                st.vars[name] = Var(None)  # (`unset 'A[@]'` unsets the whole array)
+            return
+        if old.is_assoc:
+            key = self.assoc_key(sub, st)
+            if key is None:
+                st.vars[name] = Var(word.as_opaque(), old.unknown)
+            elif isinstance(old.value, tuple):
+                pairs = [(k, v) for k, v in zip(old.keys, old.value) if k != key]
+                st.vars[name] = Var(tuple(v for _, v in pairs), old.unknown, tuple(k for k, _ in pairs))
+            return
+        items = old.value if isinstance(old.value, tuple) else (old.value,)
+        indices = old.indices()
+        index = self.arith_text(sub, st, set(), word)
+        if index is not None and index < 0 and indices:
+            index += indices[-1] + 1
+        if index is None or index < 0:
+            st.vars[name] = Var(tuple(t.as_opaque() for t in items), old.unknown)
+            return
+        if index not in indices:
+            return
+        at = indices.index(index)
+        if not isinstance(old.value, tuple):
+            st.vars[name] = Var(None)  # (a scalar is its own element 0)
+            return
+        st.vars[name] = Var(items[:at] + items[at + 1:], old.unknown, idx=tuple(indices[:at]) + tuple(indices[at + 1:]))
 
     # -- here-documents ---------------------------------------------------------
     def heredocs(self, node, st: Optional[State]) -> None:
@@ -1025,6 +1119,13 @@ class Interpreter(Words, Conditions, Control, Builtins, Joins, Tails, EnvVariant
             if capturing and i and out is not None:
                 out = self.pipe_filter(child, sub, out)  # `echo "$X" | tr -d '[:space:]'`
                 continue
+            if i and self.unit.source_text(child).startswith("xargs"):
+                saved, self.xargs_input = self.xargs_input, self.printed(stages[i - 1], st)
+                try:
+                    self.exec_stmt(child, sub)
+                finally:
+                    self.xargs_input = saved
+                continue
             self.exec_stmt(child, sub)
             if capturing and not i and not sub.out_bad and sub.out is not None:
                 out = TStr.join(sub.out)
@@ -1034,6 +1135,60 @@ class Interpreter(Words, Conditions, Control, Builtins, Joins, Tails, EnvVariant
             else:
                 st.out = st.out + (out,)
         return [Out(st, None)]
+
+    def printed(self, node, st: State) -> Optional[TStr]:
+        """What a pipeline stage that is an ``echo`` / ``printf`` of known text writes; None otherwise."""
+        name = node.child_by_field_name("name") if node.type == "command" else None
+        if name is None or self.unit.source_text(name) not in ("echo", "printf"):
+            return None
+        sub = st.fork()
+        sub.out, sub.out_bad = (), False
+        self.exec_stmt(node, sub)
+        if sub.out_bad or sub.out is None:
+            return None
+        return TStr.join(sub.out)
+
+    def xargs_words(self, words: list) -> list:
+        """``... | xargs [-r] [-t] [-P N] CMD ARGS``: CMD runs with ARGS and then the words xargs reads, those of
+        the ``echo`` / ``printf`` before it when pdlint knows them (:attr:`xargs_input`), else one placeholder
+        (hostile-input round rw27/h item P6: the launch was read without them, a false SGL010 and the real flags
+        unseen).  ``-I {}`` puts them in place of ``{}``: those words are placeholders.  Any other option
+        (``-n 1``, ``-L``, ``-d``, ``-a FILE``...) changes what one run gets: one placeholder too."""
+        i, plain, replace = 1, True, None
+        while i < len(words) and words[i].text.startswith("-") and words[i].text != "--":
+            opt = words[i].text
+            if opt in ("-r", "--no-run-if-empty", "-t", "--verbose", "-x", "--exit", "-rt", "-tr"):
+                i += 1
+            elif opt in ("-P", "--max-procs"):
+                i += 2
+            elif opt.startswith(("-P", "--max-procs=")):
+                i += 1
+            elif opt in ("-I", "-i") or opt.startswith(("-I", "-i", "--replace")):
+                if opt == "-I":
+                    replace = words[i + 1].text if i + 1 < len(words) else None
+                    i += 2
+                else:
+                    replace = opt[2:] if opt.startswith("-I") else (opt.partition("=")[2] or "{}")
+                    i += 1
+            else:
+                plain = False
+                i += 2 if opt in ("-n", "-L", "-d", "-a", "-s", "-E", "-e") else 1
+        if words[i:i + 1] and words[i].text == "--":
+            i += 1
+        if i >= len(words):
+            return words  # (`xargs` alone runs echo)
+        if replace is not None:
+            return [w.as_opaque() if replace and replace in w.text and k >= i else w for k, w in enumerate(words)]
+        placeholder = computed("<the words xargs reads>", words[0]).as_opaque()
+        text, self.xargs_input = self.xargs_input, None  # (read once: a command it runs reads no more of it)
+        line = None
+        if plain and text is not None:
+            from .builtins import _xargs_echo
+            line = _xargs_echo(text)
+        if line is None:
+            return words + [placeholder]
+        line = line[:len(line.text.rstrip("\n"))]
+        return words + [line[m.start():m.end()] for m in re.finditer(r"[^ ]+", line.text)]
 
     def substituted_pids(self, node, words: list, st: State) -> frozenset:
         """Serials of the jobs ``kill $(LISTING)`` ends: ``kill -9 $(pgrep -f sglang.launch_server)``,
@@ -1387,6 +1542,10 @@ def _container_verb(words: list) -> Optional[str]:
             verb = words[i + 1].text if i + 2 < len(words) else None
             return verb if verb in ("run", "create", "exec") else None
     return None
+
+
+#: an array element as ``unset`` names it (``A[3]``, ``A[$i]``, ``M[key]``)
+_ELEMENT = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)\[(.+)\]", re.S)
 
 
 def _in_opaque(t: TStr, i: int) -> bool:

@@ -8,6 +8,7 @@ them, so copies are shallow.
 
 from __future__ import annotations
 
+import re
 from typing import Optional
 
 from pdlint.records import dataclass
@@ -17,6 +18,13 @@ from pdlint.text import EMPTY, TStr
 #: the variable holding the directory a literal relative ``cd`` moved to, from the one the script started in
 #: (a name no script can read; see ``interp._moved``)
 CWD = "\0cwd"
+#: prefixes of the names (no script can read them) that hold a variable's attributes: ``declare -n R=V`` stores
+#: ``V`` under NAMEREF + "R", ``declare -i N`` an empty value under INTEGER + "N" (hostile-input round rw27/h
+#: items P7 and P8); kept in ``vars`` so paths fork, merge and restore them (``local -n``) as values
+NAMEREF = "\0n "
+INTEGER = "\0i "
+_MAX_REFS = 8
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 class Var:
@@ -24,14 +32,24 @@ class Var:
     None (known to be unset).  ``unknown`` names the variables with no known
     value that went into it (they are placeholders inside ``value``).  An
     associative array (``declare -A``) has ``keys``: the key of each item of
-    ``value``, in the order they were set."""
+    ``value``, in the order they were set.  An indexed array with gaps (``unset 'A[1]'``, ``X[5]=2`` past its
+    end) has ``idx``: the index of each item, ascending; None for the usual 0, 1, 2... (hostile-input round
+    rw27/h items P3 and P9)."""
 
-    __slots__ = ("value", "unknown", "keys")
+    __slots__ = ("value", "unknown", "keys", "idx")
 
-    def __init__(self, value, unknown: frozenset = frozenset(), keys: Optional[tuple] = None):
+    def __init__(self, value, unknown: frozenset = frozenset(), keys: Optional[tuple] = None,
+                 idx: Optional[tuple] = None):
         self.value = value
         self.unknown = unknown
         self.keys = keys
+        self.idx = idx if idx is not None and idx != tuple(range(len(idx))) else None
+
+    def indices(self) -> tuple:
+        """The index of each item of an indexed array."""
+        v = self.value
+        n = len(v) if isinstance(v, tuple) else (0 if v is None else 1)
+        return self.idx if self.idx is not None else tuple(range(n))
 
     @property
     def is_assoc(self) -> bool:
@@ -52,6 +70,8 @@ class Var:
         """The value as a scalar (an array's element 0), None when unset."""
         v = self.value
         if isinstance(v, tuple):
+            if self.idx is not None:
+                return v[0] if v and self.idx[0] == 0 else None
             return v[0] if v else None
         return v
 
@@ -177,7 +197,22 @@ class State:
         return s
 
     # -- variables ------------------------------------------------------------
+    def resolve(self, name: str) -> Optional[str]:
+        """The variable ``name`` stands for: itself, or the one a nameref chain (``declare -n``) ends at; None
+        when a reference in it is not known (or the chain loops)."""
+        for _ in range(_MAX_REFS):
+            ref = self.vars.get(NAMEREF + name)
+            if ref is None:
+                return name
+            t = ref.value
+            if not isinstance(t, TStr) or t.opaque or not _NAME.fullmatch(t.text):
+                return None
+            name = t.text
+        return None
+
     def assign(self, name: str, var: Var, export: bool = False) -> None:
+        if NAMEREF + name in self.vars:
+            name = self.resolve(name) or name
         self.vars[name] = var
         if export or self.allexport:
             self.exported[name] = True
