@@ -63,3 +63,70 @@ def test_vllm_config_plain_is_read(scratch_git):
     code, report = scratch_git.lint("--strict", ".")
     assert not _codes(report, "PD022")
     assert code == 0, report["findings"]
+
+
+# --- P17: `# pdlint: skip-file` is text inside a Helm block scalar and a Makefile define ---------------------------
+
+CHART = {"chart/Chart.yaml": "apiVersion: v2\nname: pd\nversion: 0.1.0\n", "chart/values.yaml": "tp: x\n"}
+
+HELM_DEP = """\
+{{- range $role := list "prefill" "decode" }}
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: {{ $role }}}
+spec:
+  template:
+    spec:
+      containers:
+      - name: {{ $role }}
+        image: lmsysorg/sglang:v0.5.23
+        command: ["bash", "-c"]
+        args:
+        - |
+          cat > /tmp/usage.txt <<'EOT'
+          # pdlint: skip-file
+          EOT
+          python3 -m sglang.launch_server --model-path /m --disaggregation-mode {{ $role }} --tp-size x
+{{- end }}
+"""
+
+#: the same with an `if` / `else` whose branches leave the YAML without structure even with the actions blanked
+HELM_IF = HELM_DEP.replace("{{- range $role := list \"prefill\" \"decode\" }}\n",
+                           "{{- range $role := list \"prefill\" \"decode\" }}\n{{ if true }}\nx: 1\n{{ end }}\n")
+
+
+@pytest.mark.parametrize("template", [HELM_DEP, HELM_IF])
+def test_skip_file_in_a_helm_block_scalar_is_text(scratch_git, template):
+    for k, v in CHART.items():
+        scratch_git.write(k, v)
+    scratch_git.write("chart/templates/dep.yaml", template)
+    code, report = scratch_git.lint("--strict", ".")
+    assert {f["path"] for f in _codes(report, "SGL005")} == {"chart/templates/dep.yaml"}
+    assert code == 1
+
+
+def test_skip_file_comment_of_a_helm_template_still_skips(scratch_git):
+    for k, v in CHART.items():
+        scratch_git.write(k, v)
+    scratch_git.write("chart/templates/dep.yaml", "# pdlint: skip-file\n" + HELM_DEP.replace("          # pdlint: skip-file\n", "          usage\n"))
+    code, report = scratch_git.lint("--strict", ".")
+    assert not _codes(report, "SGL005")
+    assert code == 0, report["findings"]
+
+
+MAKE_SERVE = "serve:\n\tpython3 -m sglang.launch_server --model-path /m --disaggregation-mode prefill --tp-size x\n"
+
+
+def test_skip_file_in_a_makefile_define_is_text(scratch_git):
+    scratch_git.write("Makefile", "define USAGE\n# pdlint: skip-file\nendef\n" + MAKE_SERVE)
+    code, report = scratch_git.lint("--strict", ".")
+    assert [(f["path"], f["line"]) for f in _codes(report, "SGL005")] == [("Makefile", 5)]
+    assert code == 1
+
+
+def test_skip_file_comment_of_a_makefile_still_skips(scratch_git):
+    scratch_git.write("Makefile", "# pdlint: skip-file\ndefine USAGE\nusage\nendef\n" + MAKE_SERVE)
+    code, report = scratch_git.lint("--strict", ".")
+    assert not _codes(report, "SGL005")
+    assert code == 0, report["findings"]
