@@ -130,3 +130,32 @@ def test_skip_file_comment_of_a_makefile_still_skips(scratch_git):
     code, report = scratch_git.lint("--strict", ".")
     assert not _codes(report, "SGL005")
     assert code == 0, report["findings"]
+
+
+# --- P26: the Dockerfile `# escape=` parser directive --------------------------------------------------------------
+
+def test_dockerfile_escape_directive_backtick_continues_a_line(scratch_git):
+    scratch_git.write("Dockerfile", "# escape=`\nFROM lmsysorg/sglang:v0.5.23\n"
+                                    "CMD python3 -m sglang.launch_server --model-path C:\\m `\n"
+                                    "    --disaggregation-mode prefill --tp-size x\n")
+    code, report = scratch_git.lint("--strict", ".")
+    assert [(f["path"], f["line"], f["column"]) for f in _codes(report, "SGL005")] == [("Dockerfile", 4, 45)]
+    assert not _codes(report, "PD009") and not _codes(report, "PD020")
+    assert code == 1
+
+
+@pytest.mark.parametrize("top", ["# escape=`\n", "# syntax=docker/dockerfile:1\n# escape=`\n"])
+def test_dockerfile_escape_directive_correct_launch_is_clean(scratch_git, top):
+    scratch_git.write("Dockerfile", top + "FROM lmsysorg/sglang:v0.5.23\n"
+                                          "CMD python3 -m sglang.launch_server --model-path /m `\n"
+                                          "    --disaggregation-mode prefill --tp-size 2\n")
+    code, report = scratch_git.lint("--strict", ".")
+    assert code == 0, report["findings"]
+
+
+def test_dockerfile_backslash_continuation_unchanged(scratch_git):
+    scratch_git.write("Dockerfile", "# a comment first: no directive after it\n# escape=`\nFROM lmsysorg/sglang:v0.5.23\n"
+                                    "CMD python3 -m sglang.launch_server --model-path /m \\\n"
+                                    "    --disaggregation-mode prefill --tp-size x\n")
+    code, report = scratch_git.lint("--strict", ".")
+    assert [(f["line"], f["column"]) for f in _codes(report, "SGL005")] == [(5, 45)]
