@@ -159,3 +159,58 @@ def test_dockerfile_backslash_continuation_unchanged(scratch_git):
                                     "    --disaggregation-mode prefill --tp-size x\n")
     code, report = scratch_git.lint("--strict", ".")
     assert [(f["line"], f["column"]) for f in _codes(report, "SGL005")] == [(5, 45)]
+
+
+# --- P20: a template's own catastrophic regular expression is refused before it runs -------------------------------
+
+ANSIBLE = {"site.yml": "- hosts: all\n  roles: [sgl]\n",
+           "roles/sgl/tasks/main.yml": "- name: write\n  template: {src: run.sh.j2, dest: /run.sh}\n",
+           "roles/sgl/defaults/main.yml": "s: \"" + "a" * 46 + "b\"\nrole: prefill\nv: \"0.5.23\"\n"}
+
+
+@pytest.mark.parametrize("rx", ["^(a|a)*$", "^(a|aa)*$", "^(?:a|a){1,50}$", "^" + "a*" * 20 + "$", "^(.*a){25}$",
+                                "^(a?){40}a{40}$"])
+def test_ansible_catastrophic_regex_is_refused_at_once(scratch_git, rx):
+    import time
+    for k, v in ANSIBLE.items():
+        scratch_git.write(k, v)
+    scratch_git.write("roles/sgl/templates/run.sh.j2",
+                      "python3 -m sglang.launch_server --model-path /m --disaggregation-mode {{ role }} "
+                      "--tp-size {{ 'x' ~ (s | regex_search('%s') or '') }}\n" % rx)
+    t0 = time.monotonic()
+    code, report = scratch_git.lint("--strict", ".")
+    assert time.monotonic() - t0 < 8
+    assert [f["path"] for f in _codes(report, "PD006")] == ["roles/sgl/templates/run.sh.j2"]
+    assert not _codes(report, "PD008")
+    assert code == 1
+
+
+def test_ansible_ordinary_regex_still_renders(scratch_git):
+    for k, v in ANSIBLE.items():
+        scratch_git.write(k, v)
+    scratch_git.write("roles/sgl/templates/run.sh.j2",
+                      "python3 -m sglang.launch_server --model-path /m --disaggregation-mode {{ role }} "
+                      "--tp-size {{ (v | regex_search('^(\\\\d+)\\\\.(\\\\d+)', '\\\\2'))[0] }}"
+                      "{{ '' if ('a,b,' | regex_search('^(\\\\w+,)*$')) else 'x' }}\n")
+    code, report = scratch_git.lint("--strict", ".")
+    assert not _codes(report, "PD006") and not _codes(report, "PD008")
+    assert code == 0, report["findings"]
+
+
+def test_helm_catastrophic_regex_is_refused(scratch_git):
+    scratch_git.write("chart/Chart.yaml", CHART["chart/Chart.yaml"])
+    scratch_git.write("chart/values.yaml", "s: \"" + "a" * 46 + "b\"\n")
+    scratch_git.write("chart/templates/pod.yaml", """\
+        apiVersion: v1
+        kind: Pod
+        metadata: {name: prefill}
+        spec:
+          containers:
+          - name: prefill
+            image: lmsysorg/sglang:v0.5.23
+            command: [python3, -m, sglang.launch_server]
+            args: [--model-path, /m, --disaggregation-mode, prefill, --tp-size, "{{ if regexMatch "^(a|a)*$" .Values.s }}2{{ else }}4{{ end }}"]
+        """)
+    code, report = scratch_git.lint("--strict", ".")
+    assert any("exponential" in f["message"] for f in report["findings"]), report["findings"]
+    assert code == 1

@@ -1246,6 +1246,17 @@ def _printf(r, act, fmt, *args):
     return _bounded(TStr.join(parts) if parts else _at(act, ""), act)
 
 
+def _rx(rx: "Val", v: "Val", act: TStr) -> str:
+    """The chart's regular expression, refused before Python's backtracking ``re`` runs it where it could take
+    exponential (or, on this value, too long polynomial) time: Go's RE2 is linear, one C call of ``re`` cannot be
+    interrupted (pdlint/render/regex_guard.py; hostile-input round rw27/h item P20)."""
+    from pdlint.render.regex_guard import refusal
+    why = refusal(_str(rx.py), _str(v.py))
+    if why is not None:
+        raise Unsupported(why + " in Python's backtracking matcher", act)
+    return _str(rx.py)
+
+
 def _bounded(t, act: TStr):
     """A string or list a function made, refused past :data:`MAX_OUTPUT` (``$s = print $s $s`` in a loop)."""
     size = len(t.text) if isinstance(t, TStr) else len(t.py) if isinstance(t, Val) and isinstance(
@@ -1465,11 +1476,11 @@ FUNCS = {
     "untilStep": lambda r, act, a, b, step: _until(act, _go_int(a, act), _go_int(b, act), _go_int(step, act)),
     "list": lambda r, act, *vs: Val([v.py for v in vs]),
     "ternary": lambda r, act, a, b, cond: a if _truthy(cond) else b,
-    "regexSplit": lambda r, act, rx, v, n: Val(re.split(_str(rx.py), _str(v.py),
+    "regexSplit": lambda r, act, rx, v, n: Val(re.split(_rx(rx, v, act), _str(v.py),
                                                    maxsplit=max(int(n.py or 0), 0) if int(n.py or -1) > 0 else 0)),
-    "regexMatch": lambda r, act, rx, v: Val(re.search(_str(rx.py), _str(v.py)) is not None),
-    "regexFind": lambda r, act, rx, v: Val((re.search(_str(rx.py), _str(v.py)) or [""])[0]),
-    "regexReplaceAll": lambda r, act, rx, v, rep: Val(re.sub(_str(rx.py), _str(rep.py).replace("${", "\\g<")
+    "regexMatch": lambda r, act, rx, v: Val(re.search(_rx(rx, v, act), _str(v.py)) is not None),
+    "regexFind": lambda r, act, rx, v: Val((re.search(_rx(rx, v, act), _str(v.py)) or [""])[0]),
+    "regexReplaceAll": lambda r, act, rx, v, rep: Val(re.sub(_rx(rx, v, act), _str(rep.py).replace("${", "\\g<")
                                                              .replace("}", ">"), _str(v.py))),
     "splitList": lambda r, act, sep, v: Val(_str(v.py).split(_str(sep.py))),
     "first": lambda r, act, v: Val(v.py[0] if isinstance(v.py, list) and v.py else None),
