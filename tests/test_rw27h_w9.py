@@ -214,3 +214,77 @@ def test_helm_catastrophic_regex_is_refused(scratch_git):
     code, report = scratch_git.lint("--strict", ".")
     assert any("exponential" in f["message"] for f in report["findings"]), report["findings"]
     assert code == 1
+
+
+# --- P20b: the "did you mean" search per unknown flag ----------------------------------------------------------------
+
+def _reference_close_matches(name, options, n=3):
+    """close_matches as it was: every option aligned."""
+    from pdlint.suggest import _limit, _norm, distance
+    want = _norm(name)
+    if not want:
+        return []
+    limit = min(_limit(len(want)), max(0, (len(want) - 1) // 3))
+    scored, seen = [], set()
+    for i, opt in enumerate(options):
+        if opt in seen:
+            continue
+        seen.add(opt)
+        d = distance(want, _norm(opt), limit)
+        if d <= limit:
+            scored.append((d, i, opt))
+    scored.sort()
+    if scored and scored[0][0] == 0:
+        scored = [s for s in scored if s[0] == 0]
+    return [opt for _, _, opt in scored[:n]]
+
+
+def test_close_matches_same_as_aligning_every_option():
+    import random
+    from pdlint.suggest import close_matches
+    options = ["--tp-size", "--tensor-parallel-size", "--dp-size", "--pp-size", "--model-path", "--mem-fraction-static",
+               "--chunked-prefill-size", "--max-total-tokens", "--disaggregation-mode", "--disaggregation-ib-device",
+               "--enable-metrics", "--port", "--host", "--ep-size", "--tp", "--trust-remote-code", "--tp-size"]
+    rng = random.Random(27)
+    names = [o for o in options] + ["--tp_size", "--TP-SIZE", "--tp-szie", "--model-pth", "--disagregation-mode",
+                                    "--mem-fraction", "--chunked-prefil-size", "--bogus-flag-12", "--pt", "--x", "-"]
+    for _ in range(400):
+        o = list(rng.choice(options))
+        for _ in range(rng.randint(0, 3)):
+            if len(o) < 4:
+                break
+            k = rng.randrange(2, len(o))
+            op = rng.randrange(4)
+            if op == 0:
+                del o[k]
+            elif op == 1:
+                o.insert(k, rng.choice("abcdefgz-_"))
+            elif op == 2:
+                o[k] = rng.choice("abcdefgz-_")
+            elif k + 1 < len(o):
+                o[k], o[k + 1] = o[k + 1], o[k]
+        names.append("".join(o))
+    for name in names:
+        for n in (2, 3):
+            assert close_matches(name, options, n) == _reference_close_matches(name, options, n), name
+            assert close_matches(name, iter(options), n) == _reference_close_matches(name, options, n), name
+
+
+def test_unknown_flags_align_few_options(scratch_git, monkeypatch):
+    import pdlint.suggest as suggest
+    calls = [0]
+    real = suggest.distance
+
+    def counting(a, b, limit):
+        calls[0] += 1
+        return real(a, b, limit)
+    monkeypatch.setattr(suggest, "distance", counting)
+    if hasattr(suggest, "_scored"):
+        suggest._scored.cache_clear()
+    flags = " ".join(f"--bogus-flag-{i} {i}" for i in range(300))
+    scratch_git.write("run.sh", f"python3 -m sglang.launch_server --model-path /m --tp-szie 2 {flags}\n")
+    code, report = scratch_git.lint("--strict", ".")
+    sgl001 = _codes(report, "SGL001")
+    assert len(sgl001) == 301
+    assert any("--tp-size" in f["message"] for f in sgl001)  # the typo still gets its suggestion
+    assert calls[0] < 20_000  # (each of the 300 against every option: about 170,000)
