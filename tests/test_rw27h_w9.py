@@ -288,4 +288,30 @@ def test_unknown_flags_align_few_options(scratch_git, monkeypatch):
     sgl001 = _codes(report, "SGL001")
     assert len(sgl001) == 301
     assert any("--tp-size" in f["message"] for f in sgl001)  # the typo still gets its suggestion
-    assert 0 < calls[0] < 20_000  # (each of the 300 against every option: about 170,000)
+    assert 0 < calls[0] < 20_000  # (each of the 300 against every option: about 340,000)
+
+
+# --- P29: Compose interpolates ${VAR:?message with blanks} before it splits the command ------------------------------
+
+COMPOSE = """\
+services:
+  prefill:
+    image: lmsysorg/sglang:v0.5.23
+    command: python3 -m sglang.launch_server --model-path /m --disaggregation-mode prefill --tp-size %s --port 30000
+"""
+
+
+@pytest.mark.parametrize("expr", ["${TP:?need tp}", "${TP?set TP please}", "${TP:+2 }"])
+def test_compose_unknown_variable_with_blanks_is_one_word(scratch_git, expr):
+    scratch_git.write("compose.yaml", COMPOSE % expr)
+    code, report = scratch_git.lint("--strict", ".")
+    assert not _codes(report, "PD023"), report["findings"]
+    assert code == 0, report["findings"]
+
+
+def test_compose_known_variable_with_message_is_checked(scratch_git):
+    scratch_git.write("compose.yaml", COMPOSE % "${TP:?need tp}")
+    scratch_git.write(".env", "TP=x\n")
+    code, report = scratch_git.lint("--strict", ".")
+    assert len(_codes(report, "SGL005")) == 1
+    assert code == 1
