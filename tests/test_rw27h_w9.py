@@ -315,3 +315,68 @@ def test_compose_known_variable_with_message_is_checked(scratch_git):
     code, report = scratch_git.lint("--strict", ".")
     assert len(_codes(report, "SGL005")) == 1
     assert code == 1
+
+
+# --- P22: a strategic-merge patch replacing a container's args covers the base's args --------------------------------
+
+KUST_BASE = {
+    "base/dep.yaml": """\
+        apiVersion: apps/v1
+        kind: Deployment
+        metadata: {name: prefill}
+        spec:
+          template:
+            spec:
+              containers:
+              - name: prefill
+                image: lmsysorg/sglang:v0.5.23
+                command: [python3, -m, sglang.launch_server]
+                args: [--model-path, /m, --disaggregation-mode, prefill, --tp-size, "2"]
+        """,
+    "base/kustomization.yaml": "resources: [dep.yaml]\n",
+    "overlay/kustomization.yaml": "resources: [../base]\npatches:\n- path: patch.yaml\n",
+}
+
+
+def _smp(container, args):
+    return f"""\
+        apiVersion: apps/v1
+        kind: Deployment
+        metadata: {{name: prefill}}
+        spec:
+          template:
+            spec:
+              containers:
+              - name: {container}
+                args: {args}
+        """
+
+
+def _kust(scratch_git, patch):
+    for k, v in KUST_BASE.items():
+        scratch_git.write(k, v)
+    scratch_git.write("overlay/patch.yaml", patch)
+    return scratch_git.lint("--strict", ".")
+
+
+def test_smp_replaced_args_are_not_pd020_at_the_base(scratch_git):
+    code, report = _kust(scratch_git, _smp("prefill", '[--model-path, /m, --disaggregation-mode, prefill, --tp-size, "4"]'))
+    assert [f for f in report["findings"] if f["code"].startswith("PD02")] == []
+    assert code == 0, report["findings"]
+
+
+def test_smp_replaced_args_are_checked_at_the_overlay(scratch_git):
+    code, report = _kust(scratch_git, _smp("prefill", '[--model-path, /m, --disaggregation-mode, prefill, --tp-size, x]'))
+    assert [(f["path"], f["code"]) for f in report["findings"]] == [("overlay/patch.yaml", "SGL005")]
+    assert code == 1
+
+
+def test_smp_of_another_container_leaves_the_base_args_checked(scratch_git):
+    scratch_git.write("base/dep.yaml", KUST_BASE["base/dep.yaml"].replace('"2"]', 'x]'))
+    for k, v in KUST_BASE.items():
+        if k != "base/dep.yaml":
+            scratch_git.write(k, v)
+    scratch_git.write("overlay/patch.yaml", _smp("sidecar", "[--verbose]").replace("name: sidecar",
+                                                                                   "name: sidecar\n                image: busybox"))
+    code, report = scratch_git.lint("--strict", ".")
+    assert ("base/dep.yaml", "SGL005") in [(f["path"], f["code"]) for f in report["findings"]]
