@@ -380,3 +380,38 @@ def test_smp_of_another_container_leaves_the_base_args_checked(scratch_git):
                                                                                    "name: sidecar\n                image: busybox"))
     code, report = scratch_git.lint("--strict", ".")
     assert ("base/dep.yaml", "SGL005") in [(f["path"], f["code"]) for f in report["findings"]]
+
+
+# --- P24: the role variable used only in an included / parent template ----------------------------------------------
+
+BASE_J2 = "python3 -m sglang.launch_server --model-path /m --tp-size 2 --disaggregation-mode {{ role }}\n"
+
+
+@pytest.mark.parametrize("top, partial", [
+    ('{% include "_base.j2" %}\n', BASE_J2),
+    ('{% extends "_base.j2" %}\n{% block tp %}4{% endblock %}\n',
+     BASE_J2.replace("--tp-size 2", "--tp-size {% block tp %}2{% endblock %}")),
+])
+def test_role_variable_of_an_included_template_renders_per_role(scratch_git, top, partial):
+    scratch_git.write("_base.j2", partial)
+    scratch_git.write("run.sh.j2", top)
+    code, report = scratch_git.lint("--strict", "run.sh.j2")
+    assert not _codes(report, "PD005") and not _codes(report, "PD021"), report["findings"]
+    assert code == 0, report["findings"]
+
+
+def test_role_variable_of_an_included_template_is_checked_per_role(scratch_git):
+    scratch_git.write("_base.j2", BASE_J2.replace("--tp-size 2", "--tp-size {{ 'x' if role == 'decode' else 2 }}"))
+    scratch_git.write("run.sh.j2", '{% include "_base.j2" %}\n')
+    code, report = scratch_git.lint("--strict", "run.sh.j2")
+    assert [f["code"] for f in report["findings"]] == ["SGL005"]
+    assert code == 1
+
+
+def test_include_without_a_role_variable_is_one_render(scratch_git):
+    scratch_git.write("_base.j2", BASE_J2.replace("{{ role }}", "prefill --port {{ port }}"))
+    scratch_git.write("run.sh.j2", '{% set port = 30000 %}{% include "_base.j2" %}\n')
+    code, report = scratch_git.lint("--strict", "run.sh.j2")
+    assert report["findings"] == []
+    assert len(report["launches"]) == 1
+    assert code == 0
