@@ -415,3 +415,88 @@ def test_include_without_a_role_variable_is_one_render(scratch_git):
     assert report["findings"] == []
     assert len(report["launches"]) == 1
     assert code == 0
+
+
+# --- P30: a values-file number is a float64 in Helm ------------------------------------------------------------------
+
+@pytest.fixture
+def no_helm(monkeypatch):
+    from pdlint.formats import helm
+    monkeypatch.setattr(helm, "helm_binary", lambda: None, raising=False)
+    monkeypatch.setenv("PATH", "/usr/bin:/bin")
+
+
+POD = """\
+apiVersion: v1
+kind: Pod
+metadata: {name: prefill}
+spec:
+  containers:
+  - name: prefill
+    image: lmsysorg/sglang:v0.5.23
+    command: [python3, -m, sglang.launch_server]
+    args:
+    - --model-path
+    - /m
+    - --disaggregation-mode
+    - prefill
+    - --max-total-tokens
+    - %s
+"""
+
+
+def _chart(scratch_git, arg, values):
+    scratch_git.write("chart/Chart.yaml", CHART["chart/Chart.yaml"])
+    scratch_git.write("chart/values.yaml", values)
+    scratch_git.write("chart/templates/pod.yaml", POD % arg)
+    return scratch_git.lint("--strict", ".")
+
+
+@pytest.mark.parametrize("arg", ["{{ .Values.n | quote }}", "{{ .Values.n }}", '{{ printf "%v" .Values.n | quote }}',
+                                 "{{ toString .Values.n | quote }}"])
+def test_helm_values_number_of_a_million_prints_in_exponent_form(scratch_git, no_helm, arg):
+    code, report = _chart(scratch_git, arg, "n: 1000000\n")
+    hits = _codes(report, "SGL005")
+    assert [(f["path"], f["line"]) for f in hits] == [("chart/values.yaml", 1)], report["findings"]
+    assert "1e+06" in hits[0]["message"]
+    assert code == 1
+
+
+@pytest.mark.parametrize("arg, values", [
+    ("{{ .Values.n | quote }}", "n: 999999\n"),
+    ("{{ .Values.n | int | quote }}", "n: 1000000\n"),
+    ("{{ .Values.n | int64 | quote }}", "n: 1048576\n"),
+    ('{{ printf "%d" (int .Values.n) | quote }}', "n: 1000000\n"),
+    ("{{ .Values.n | quote }}", 'n: "1000000"\n'),
+    ("{{ if eq (int .Values.n) 16384 }}16384{{ else }}x{{ end }}", "n: 16384\n"),
+    ("{{ if eq .Values.n 16384.0 }}16384{{ else }}x{{ end }}", "n: 16384\n"),
+])
+def test_helm_values_numbers_written_as_helm_writes_them_stay_quiet(scratch_git, no_helm, arg, values):
+    code, report = _chart(scratch_git, arg, values)
+    assert report["findings"] == []
+    assert code == 0
+
+
+def test_helm_values_list_through_toyaml_keeps_plain_integers(scratch_git, no_helm):
+    scratch_git.write("chart/Chart.yaml", CHART["chart/Chart.yaml"])
+    scratch_git.write("chart/values.yaml", "args: [--model-path, /m, --disaggregation-mode, prefill, "
+                                           "--max-total-tokens, 1000000]\n")
+    scratch_git.write("chart/templates/pod.yaml", POD.split("    args:\n")[0] + "    args:\n"
+                      "    {{- toYaml .Values.args | nindent 4 }}\n")
+    code, report = scratch_git.lint("--strict", ".")
+    assert report["findings"] == []
+    assert code == 0
+
+
+def test_helm_printf_d_of_a_values_number_is_go_wrong_verb_form(scratch_git, no_helm):
+    code, report = _chart(scratch_git, '{{ printf "%d" .Values.n | quote }}', "n: 2\n")
+    hits = _codes(report, "SGL005")
+    assert len(hits) == 1 and "%!d(float64=2)" in hits[0]["message"]
+    assert code == 1
+
+
+def test_helm_eq_of_a_values_number_and_an_integer_stops_the_render(scratch_git, no_helm):
+    code, report = _chart(scratch_git, "{{ if eq .Values.n 2 }}16384{{ else }}32768{{ end }}", "n: 2\n")
+    hits = _codes(report, "PD104")
+    assert len(hits) == 1 and "incompatible types for comparison" in hits[0]["message"]
+    assert code == 1
