@@ -500,3 +500,11 @@ def test_helm_eq_of_a_values_number_and_an_integer_stops_the_render(scratch_git,
     hits = _codes(report, "PD104")
     assert len(hits) == 1 and "incompatible types for comparison" in hits[0]["message"]
     assert code == 1
+
+
+def test_dockerfile_unknown_directive_ends_the_directives(scratch_git):
+    scratch_git.write("Dockerfile", "# foo=bar\n# escape=`\nFROM lmsysorg/sglang:v0.5.23\n"
+                                    "CMD python3 -m sglang.launch_server --model-path /m \\\n"
+                                    "    --disaggregation-mode prefill --tp-size x\n")
+    code, report = scratch_git.lint("--strict", ".")
+    assert [(f["line"], f["column"]) for f in _codes(report, "SGL005")] == [(5, 45)]

@@ -166,8 +166,8 @@ def _escape_char(lines: list) -> str:
     empty line or instruction; a Windows image's Dockerfile: field test rw27/h item P26)."""
     for ln in lines[:MAX_DIRECTIVES]:
         m = _DIRECTIVE.match(ln.strip())
-        if m is None:
-            break
+        if m is None or m.group(1).lower() not in ("syntax", "escape", "check"):
+            break  # (an unknown directive is a comment, and a comment ends the directives)
         if m.group(1).lower() == "escape":
             return "`" if m.group(2) == "`" else "\\"
     return "\\"

@@ -63,9 +63,10 @@ def _shape(pattern: str, flags: int):
         return f"has more than {MAX_NODES} parts", 0, True
     reason = a.exponential(list(tree.data))
     chain = a.chain(list(tree.data))
-    anchored = bool(tree.data) and tree.data[0][0] == _sre.AT and \
-        str(tree.data[0][1]) in ("AT_BEGINNING_STRING",) or (
-            bool(tree.data) and str(tree.data[0][1]) == "AT_BEGINNING" and not tree.state.flags & re.M)
+    first = tree.data[0] if len(tree.data) else None
+    # `\A`, or `^` without MULTILINE: one start position tried, not every one
+    anchored = first is not None and str(first[0]) == "AT" and (
+        str(first[1]) == "AT_BEGINNING_STRING" or (str(first[1]) == "AT_BEGINNING" and not tree.state.flags & re.M))
     return reason, chain, anchored
 
 
