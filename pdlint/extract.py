@@ -606,7 +606,9 @@ class Extractor:
                 self.out.build_gaps.append((Gap(CR.UNCHECKED.code, where, why + ": the launches built from this "
                                                 "kustomization may differ from what pdlint checked", _UNAPPLIED_HINT),
                                             job.display))
-        for text in build.superseded:  # base text an applied replace / remove took out: covered by the overlay
+        # base text an applied replace / remove, or a strategic-merge patch's command / args, took out: covered by
+        # the overlay
+        for text in build.superseded + kustomize.smp_superseded(build):
             for p in text.pieces:
                 if p.src is not None:
                     width = p.end - p.start if p.exact and p.end > p.start else 1

@@ -163,6 +163,9 @@ def _string_spans(text: str, path: str) -> list:
         if "{" in text:
             text = _blank_tags(text)
     if kind == "shell":
+        from pdlint.formats.makefile import is_makefile
+        if is_makefile(path):  # (a `define` body is the variable's value, comments and all: GNU make)
+            out += _define_spans(text)
         from pdlint.formats.shell.syntax import ParserUnavailable, parser
         try:
             data = text.encode("utf-8", "surrogatepass")
@@ -183,7 +186,16 @@ def _string_spans(text: str, path: str) -> list:
         try:
             docs = yt.compose(text)
         except yt.YamlError:
-            return out
+            docs = None
+        if docs is None and "{" in text:
+            # a Helm template (or a manifest with Go actions): its `{{ }}` actions written over, as for a Jinja
+            # template; a `# pdlint: skip-file` in a block scalar of a chart skipped the chart (rw27/h P17)
+            try:
+                docs = yt.compose(_blank_tags(text))
+            except yt.YamlError:
+                pass
+        if docs is None:  # still no structure: the block scalars as their indentation shows them
+            return _block_scalar_spans(text)
         stack = [d.root for d in docs if d.root is not None]
         while stack:
             n = stack.pop()
@@ -195,6 +207,60 @@ def _string_spans(text: str, path: str) -> list:
                     stack += [k, v]
             elif isinstance(n, yt.YSeq):
                 stack += n.items
+    return out
+
+
+#: a line whose value is a block scalar: `key: |`, `- >-`, `key: |2 # comment`
+_BLOCK_HEADER = re.compile(r"^(?P<indent>[ ]*)(?P<dashes>(?:-[ ]+)*)(?P<key>[^\n]*?)[|>][0-9+-]{0,2}[ \t]*(?:#[^\n]*)?$")
+
+
+def _block_scalar_spans(text: str) -> list:
+    """The bodies of the block scalars of a YAML text that does not compose (a Helm template whose actions
+    break its structure), by indentation: the lines after a ``key: |`` / ``- |`` line indented deeper than
+    its key (or its last ``-``), blank lines among them."""
+    out = []
+    lines = text.split("\n")
+    offsets, at = [], 0
+    for ln in lines:
+        offsets.append(at)
+        at += len(ln) + 1
+    i = 0
+    while i < len(lines):
+        m = _BLOCK_HEADER.match(lines[i])
+        key = m.group("key") if m else None
+        if m is None or (key and not key.rstrip().endswith(":")) or "#" in key:
+            i += 1
+            continue
+        parent = len(m.group("indent")) + (len(m.group("dashes")) if key else max(len(m.group("dashes")) - 2, 0))
+        j = i + 1
+        while j < len(lines) and (not lines[j].strip() or len(lines[j]) - len(lines[j].lstrip(" ")) > parent):
+            j += 1
+        if j > i + 1:
+            out.append((offsets[i + 1], offsets[j - 1] + len(lines[j - 1])))
+        i = j
+    return out
+
+
+_DEFINE = re.compile(r"^[ ]*(?:(?:override|export|private)[ \t]+)*define(?:[ \t]|$)")
+_ENDEF = re.compile(r"^[ ]*endef(?:[ \t]|$)")
+
+
+def _define_spans(text: str) -> list:
+    """The bodies of a Makefile's ``define`` ... ``endef`` blocks (nested ones counted, as GNU make does)."""
+    out, depth, start, at = [], 0, 0, 0
+    for ln in text.split("\n"):
+        if not ln.startswith("\t"):
+            if _DEFINE.match(ln):
+                if depth == 0:
+                    start = at + len(ln) + 1
+                depth += 1
+            elif depth and _ENDEF.match(ln):
+                depth -= 1
+                if depth == 0:
+                    out.append((start, at))
+        at += len(ln) + 1
+    if depth:
+        out.append((start, len(text)))  # (make: "missing 'endef'"; the rest is the value)
     return out
 
 

@@ -98,7 +98,7 @@ def test_go_template_subset_basics():
         {{- range $k, $v := .Values.m }}
           - {{ $k }}={{ $v }}
         {{- end }}
-        {{- if and .Values.on (eq .Values.n 2) }}
+        {{- if and .Values.on (eq (int .Values.n) 2) }}
           - on
         {{- else }}
           - off

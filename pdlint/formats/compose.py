@@ -541,7 +541,9 @@ def _braced(s: TStr, start: int, end: int, variables: dict) -> TStr:
     m = _NAME.match(inner.text)
     use = s[start:end + 1]
     if m is None:
-        return use.as_opaque()
+        return _unseen(use, None)
+    if re.search(r"\s", use.text):  # a placeholder is one word: Compose splits the value it gives, not the text
+        use = _unseen(use, m.end())
     name = m.group(0)
     rest = inner.text[m.end():]
     value = variables.get(name)
@@ -561,6 +563,18 @@ def _braced(s: TStr, start: int, end: int, variables: dict) -> TStr:
                 return TStr("", ()) if (op == ":+" and empty) else word
             return _value(use, name, variables)  # ${X:?err}: the value, or Compose refuses the file
     return use.as_opaque()
+
+
+def _unseen(use: TStr, name_end: Optional[int]) -> TStr:
+    """The opaque placeholder of ``${...}`` whose value pdlint cannot see, without the blanks of its default,
+    alternative or message (``${TP:?need tp}`` -> ``${TP}``, at the variable): Compose interpolates the string
+    before it splits it into words, so the text of the expression never becomes words (PD023 named a word
+    ``tp}``: hostile-input round rw27/h item P29)."""
+    if not re.search(r"\s", use.text):
+        return use.as_opaque()
+    if name_end is None:
+        return TStr.join([use[:2], use[len(use.text) - 1:]]).as_opaque()
+    return TStr.join([use[:2 + name_end], use[len(use.text) - 1:]]).as_opaque()
 
 
 def shellwords(s: TStr) -> list:

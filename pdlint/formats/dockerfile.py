@@ -123,19 +123,25 @@ def _logical(doc: TStr):
     directives" and "Comments": `RUN if ...; then \\` / `# a note` / `apt-get ...`), so they are left out of it."""
     text = doc.text
     lines, offsets = split_lines(text)
+    esc = _escape_char(lines)
     i = 0
     while i < len(lines):
         first = i
         parts = [doc[offsets[i]:offsets[i] + len(lines[i])]]
         kept = i
         # (a comment line is never continued: `#   docker build ... \\` above a FROM, vLLM's docker/Dockerfile)
-        while not lines[first].lstrip().startswith("#") and lines[kept].rstrip().endswith("\\") and \
+        while not lines[first].lstrip().startswith("#") and lines[kept].rstrip().endswith(esc) and \
                 i + 1 < len(lines):
             i += 1
             physical = lines[i]
             if not physical.strip() or physical.lstrip().startswith("#"):
                 continue  # dropped by Docker inside a continued instruction
-            parts.append(doc[offsets[i] - 1:offsets[i] + len(physical)])  # (with the line break before it)
+            if esc == "\\":
+                parts.append(doc[offsets[i] - 1:offsets[i] + len(physical)])  # (with the line break before it)
+            else:  # `# escape=``: Docker drops the escape character and the line break (a shell reads no `)
+                last = parts[-1]
+                parts[-1] = last[:len(last.text.rstrip()) - 1]
+                parts.append(doc[offsets[i]:offsets[i] + len(physical)])
             kept = i
         if not lines[first].lstrip().startswith("#"):
             # BuildKit here-documents (`RUN python - <<'PY'` ... `PY`, `RUN <<EOF` ... `EOF`): the lines up to each
@@ -149,6 +155,26 @@ def _logical(doc: TStr):
                         break
         yield TStr.join(parts), first + 1
         i += 1
+
+
+_DIRECTIVE = re.compile(r"#[ \t]*([A-Za-z][A-Za-z0-9_-]*)[ \t]*=[ \t]*(\S*)[ \t]*$")
+
+
+def _escape_char(lines: list) -> str:
+    """The line-continuation character of a Dockerfile: ``\\``, or `` ` `` where a ``# escape=`` parser directive
+    at its top says so (the Dockerfile reference, "Parser directives": directives only before the first comment,
+    empty line or instruction; a Windows image's Dockerfile: field test rw27/h item P26)."""
+    for ln in lines[:MAX_DIRECTIVES]:
+        m = _DIRECTIVE.match(ln.strip())
+        if m is None or m.group(1).lower() not in ("syntax", "escape", "check"):
+            break  # (an unknown directive is a comment, and a comment ends the directives)
+        if m.group(1).lower() == "escape":
+            return "`" if m.group(2) == "`" else "\\"
+    return "\\"
+
+
+#: the parser directives read at a Dockerfile's top (Docker knows three: syntax, escape, check)
+MAX_DIRECTIVES = 16
 
 
 def _form(value: TStr, line: int) -> Form:

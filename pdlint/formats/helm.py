@@ -411,6 +411,66 @@ class Val:
         return _at(at, _str(self.py))
 
 
+class GoFloat(int):
+    """A whole number read from a values file.  Helm reads values files through sigs.k8s.io/yaml (YAML to JSON,
+    then ``json.Unmarshal`` into ``interface{}``), so every number of ``.Values`` is a float64 in the template:
+    ``{{ .Values.n }}`` / ``quote`` / ``print`` write it as Go's ``%v`` does (``1e+06`` from 1000000: helm/helm
+    #12195, #13254), ``printf "%d"`` writes ``%!d(float64=2)``, and ``eq`` / ``lt`` ... of it and an integer
+    literal stop the render ("incompatible types for comparison", text/template's funcs.go).  Everything else
+    keeps its integer value (Sprig's ``int`` / ``add`` ... convert it, ``toYaml`` / ``toJson`` write it as
+    encoding/json does: 1000000).  Hostile-input round rw27/h item P30."""
+
+    __slots__ = ()
+
+
+def go_float(f: float) -> str:
+    """Go's ``%v`` (``strconv.FormatFloat(f, 'g', -1, 64)``) of a float64: the shortest digits that read back as
+    ``f``, in exponent form when the decimal exponent is below -4 or at least 6 (``1e+06``, ``1.234567e+06``,
+    ``1e-05``), else plainly (``999999``, ``2``, ``0.0001``)."""
+    if f != f:
+        return "NaN"
+    if f in (float("inf"), float("-inf")):
+        return "+Inf" if f > 0 else "-Inf"
+    if f == 0:
+        return "-0" if math.copysign(1.0, f) < 0 else "0"
+    import decimal
+    sign, digits, exp = decimal.Decimal(repr(abs(f))).normalize().as_tuple()
+    ds = "".join(map(str, digits))
+    dp = len(ds) + exp  # the value is 0.<ds> * 10**dp
+    neg = "-" if f < 0 else ""
+    e = dp - 1
+    if e < -4 or e >= 6:
+        mant = ds[0] + ("." + ds[1:] if len(ds) > 1 else "")
+        return f"{neg}{mant}e{'-' if e < 0 else '+'}{abs(e):02d}"
+    if dp <= 0:
+        return f"{neg}0.{'0' * -dp}{ds}"
+    if dp >= len(ds):
+        return neg + ds + "0" * (dp - len(ds))
+    return f"{neg}{ds[:dp]}.{ds[dp:]}"
+
+
+def _json_num(x) -> str:
+    """A number as encoding/json writes a float64 of that value (``toJson``, ``toYaml``): whole numbers plainly."""
+    if isinstance(x, GoFloat):
+        return str(int(x))
+    return _str(x)
+
+
+def _go_numbers(x: Any, budget: list) -> Any:
+    """``x`` (values read from a values file) with every whole number a :class:`GoFloat` (at most as many items
+    as were read: ``budget``)."""
+    if isinstance(x, bool) or budget[0] <= 0:
+        return x
+    budget[0] -= 1
+    if isinstance(x, int):
+        return GoFloat(x)
+    if isinstance(x, dict):
+        return {k: _go_numbers(v, budget) for k, v in x.items()}
+    if isinstance(x, list):
+        return [_go_numbers(v, budget) for v in x]
+    return x
+
+
 def _str(v: Any) -> str:
     if v is None:
         return ""
@@ -418,6 +478,8 @@ def _str(v: Any) -> str:
         return "true"
     if v is False:
         return "false"
+    if isinstance(v, GoFloat):
+        return go_float(float(v)) if abs(v) < 2 ** 53 else go_float(float(int(v)))
     if isinstance(v, float) and v.is_integer():
         return str(int(v)) if abs(v) < 1e15 else str(v)
     if isinstance(v, (dict, list)):
@@ -460,8 +522,9 @@ def values_val(doc: TStr, ref: Optional[yt.Ref]) -> Val:
         return Val(None)
     node = yt.deref(ref).node
     if isinstance(node, yt.YScalar):
-        return Val(yt.scalar_value(node), yt.scalar_tstr(doc, ref))
-    return Val(yt.to_python(ref), None, ref, doc)
+        x = yt.scalar_value(node)
+        return Val(GoFloat(x) if isinstance(x, int) and not isinstance(x, bool) else x, yt.scalar_tstr(doc, ref))
+    return Val(_go_numbers(yt.to_python(ref), [MAX_OUTPUT]), None, ref, doc)
 
 
 _DIGESTS = ("sha1sum", "sha256sum", "sha512sum", "adler32sum")
@@ -1169,7 +1232,9 @@ def _yaml_scalar(v: Val, act: TStr) -> TStr:
     elif isinstance(x, float) and not math.isfinite(x):
         text = ".nan" if math.isnan(x) else ".inf" if x > 0 else "-.inf"
     else:
-        text = _str(x)
+        text = _json_num(x)
+    if isinstance(x, GoFloat) and v.t is not None and v.t.text == text:
+        return v.t  # (as written in the values file)
     if text == _str(x) and v.t is not None:
         return _t(v, act)
     return _keep(v, act, text) if v.t is not None else _at(act, text)
@@ -1187,6 +1252,8 @@ _VERB = re.compile(r"%([-+# 0]*)(\d+)?(?:\.(\d*))?([a-zA-Z%])")
 
 
 def _go_type(x: Any) -> str:
+    if isinstance(x, GoFloat):
+        return "float64"
     return {bool: "bool", int: "int", float: "float64", str: "string", list: "[]interface {}",
             dict: "map[string]interface {}"}.get(type(x), "<nil>" if x is None else "interface {}")
 
@@ -1203,7 +1270,7 @@ def _verb(verb: str, flags: str, width: Optional[str], prec: Optional[str], x: A
         return (spec + "s") % go_quote(x if isinstance(x, str) else go_v(x))
     if verb == "t":
         return (spec + "s") % _str(x) if isinstance(x, bool) else f"%!t({_go_type(x)}={go_v(x)})"
-    if verb in "dxXobc" and isinstance(x, int) and not isinstance(x, bool):
+    if verb in "dxXobc" and isinstance(x, int) and not isinstance(x, (bool, GoFloat)):
         if verb == "c":
             return chr(x) if 0 <= x <= 0x10FFFF else "\ufffd"
         return (spec + "s") % format(x, "b") if verb == "b" else (spec + verb) % x
@@ -1246,6 +1313,17 @@ def _printf(r, act, fmt, *args):
     return _bounded(TStr.join(parts) if parts else _at(act, ""), act)
 
 
+def _rx(rx: "Val", v: "Val", act: TStr) -> str:
+    """The chart's regular expression, refused before Python's backtracking ``re`` runs it where it could take
+    exponential (or, on this value, too long polynomial) time: Go's RE2 is linear, one C call of ``re`` cannot be
+    interrupted (pdlint/render/regex_guard.py; hostile-input round rw27/h item P20)."""
+    from pdlint.render.regex_guard import refusal
+    why = refusal(_str(rx.py), _str(v.py))
+    if why is not None:
+        raise Unsupported(why + " in Python's backtracking matcher", act)
+    return _str(rx.py)
+
+
 def _bounded(t, act: TStr):
     """A string or list a function made, refused past :data:`MAX_OUTPUT` (``$s = print $s $s`` in a loop)."""
     size = len(t.text) if isinstance(t, TStr) else len(t.py) if isinstance(t, Val) and isinstance(
@@ -1276,8 +1354,59 @@ def _index(r, act, m, *keys):
 
 def _cmp(fn):
     def f(r, act, a, b):
+        _comparable(act, a.py, b.py, fn.__name__.lstrip("_"))
         return Val(fn(a.py, b.py))
     return f
+
+
+def _ne(a, b):
+    return a != b
+
+
+def _lt(a, b):
+    return a < b
+
+
+def _le(a, b):
+    return a <= b
+
+
+def _gt(a, b):
+    return a > b
+
+
+def _ge(a, b):
+    return a >= b
+
+
+def _basic_kind(x: Any) -> Optional[str]:
+    """text/template's basicKind of a value, for what ``eq`` / ``lt`` ... compare (None: not modelled here)."""
+    if isinstance(x, bool):
+        return "bool"
+    if isinstance(x, (GoFloat, float)):
+        return "float"
+    if isinstance(x, int):
+        return "int"
+    if isinstance(x, str):
+        return "string"
+    return None
+
+
+def _comparable(act: TStr, a: Any, b: Any, name: str) -> None:
+    """Go's text/template stops at ``eq`` / ``ne`` / ``lt`` ... of two basic values of different kinds ("error
+    calling eq: incompatible types for comparison"): a values-file number (a float64) against an integer
+    literal, a number against a string."""
+    ka, kb = _basic_kind(a), _basic_kind(b)
+    if ka is not None and kb is not None and ka != kb:
+        raise Unsupported(f"the template fails: error calling {name}: incompatible types for comparison "
+                          f"({_go_type(a)} and {_go_type(b)}; a number of a values file is a float64 in Helm: "
+                          f"compare it with int, or with a number written with a decimal point)", act)
+
+
+def _eq(r, act, a, *bs):
+    for b in bs:
+        _comparable(act, a.py, b.py, "eq")
+    return Val(any(a.py == b.py for b in bs))
 
 
 def _json_t(r, act: TStr, v: Val, html: bool) -> TStr:
@@ -1312,6 +1441,8 @@ def _json_parts(r, act: TStr, v: Val, html: bool, parts: list, depth: int) -> No
         text = go_json(x, html)
         if isinstance(x, str) and text == '"' + x + '"':
             parts += [_at(act, '"'), _t(v, act), _at(act, '"')]
+        elif isinstance(x, GoFloat) and v.t is not None and v.t.text == text:
+            parts.append(v.t)  # (as written in the values file)
         elif x is not None and not isinstance(x, str) and text == _str(x):
             parts.append(_t(v, act))
         else:
@@ -1426,12 +1557,12 @@ FUNCS = {
     "hasSuffix": lambda r, act, p, s: Val(_str(s.py).endswith(_str(p.py))),
     "printf": _printf,
     "print": lambda r, act, *vs: _bounded(_at(act, "".join(_str(v.py) for v in vs)), act),
-    "eq": lambda r, act, a, *bs: Val(any(a.py == b.py for b in bs)),
-    "ne": _cmp(lambda a, b: a != b),
-    "lt": _cmp(lambda a, b: a < b),
-    "le": _cmp(lambda a, b: a <= b),
-    "gt": _cmp(lambda a, b: a > b),
-    "ge": _cmp(lambda a, b: a >= b),
+    "eq": _eq,
+    "ne": _cmp(_ne),
+    "lt": _cmp(_lt),
+    "le": _cmp(_le),
+    "gt": _cmp(_gt),
+    "ge": _cmp(_ge),
     "and": lambda r, act, *vs: next((v for v in vs if not _truthy(v)), vs[-1] if vs else Val(None)),
     "or": lambda r, act, *vs: next((v for v in vs if _truthy(v)), vs[-1] if vs else Val(None)),
     "not": lambda r, act, v: Val(not _truthy(v)),
@@ -1465,11 +1596,11 @@ FUNCS = {
     "untilStep": lambda r, act, a, b, step: _until(act, _go_int(a, act), _go_int(b, act), _go_int(step, act)),
     "list": lambda r, act, *vs: Val([v.py for v in vs]),
     "ternary": lambda r, act, a, b, cond: a if _truthy(cond) else b,
-    "regexSplit": lambda r, act, rx, v, n: Val(re.split(_str(rx.py), _str(v.py),
+    "regexSplit": lambda r, act, rx, v, n: Val(re.split(_rx(rx, v, act), _str(v.py),
                                                    maxsplit=max(int(n.py or 0), 0) if int(n.py or -1) > 0 else 0)),
-    "regexMatch": lambda r, act, rx, v: Val(re.search(_str(rx.py), _str(v.py)) is not None),
-    "regexFind": lambda r, act, rx, v: Val((re.search(_str(rx.py), _str(v.py)) or [""])[0]),
-    "regexReplaceAll": lambda r, act, rx, v, rep: Val(re.sub(_str(rx.py), _str(rep.py).replace("${", "\\g<")
+    "regexMatch": lambda r, act, rx, v: Val(re.search(_rx(rx, v, act), _str(v.py)) is not None),
+    "regexFind": lambda r, act, rx, v: Val((re.search(_rx(rx, v, act), _str(v.py)) or [""])[0]),
+    "regexReplaceAll": lambda r, act, rx, v, rep: Val(re.sub(_rx(rx, v, act), _str(rep.py).replace("${", "\\g<")
                                                              .replace("}", ">"), _str(v.py))),
     "splitList": lambda r, act, sep, v: Val(_str(v.py).split(_str(sep.py))),
     "first": lambda r, act, v: Val(v.py[0] if isinstance(v.py, list) and v.py else None),

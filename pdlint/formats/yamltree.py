@@ -729,3 +729,53 @@ def go_actions_opaque(doc: TStr, docs: list, strict: bool = False) -> Optional[T
     if not parts:
         return None if strict else doc
     return TStr.join(parts + [doc[at:]])
+
+
+# ---------------------------------------------------------------------------
+# What yaml.safe_load refuses in a text that composes
+# ---------------------------------------------------------------------------
+
+_Y = "tag:yaml.org,2002:"
+#: the tags SafeConstructor has a constructor for, by the node kind it constructs them from (a
+#: tag on another kind: "expected a scalar node, but found sequence")
+_SAFE_SCALAR_TAGS = frozenset(_Y + t for t in ("null", "bool", "int", "float", "binary", "timestamp", "str"))
+_SAFE_SEQ_TAGS = frozenset(_Y + t for t in ("seq", "omap", "pairs"))
+_SAFE_MAP_TAGS = frozenset(_Y + t for t in ("map", "set"))
+
+
+def safe_load_refusal(docs: list) -> Optional[tuple]:
+    """``(index, message)`` where ``yaml.safe_load`` (and ``yaml.load(..., SafeLoader)``) stops on a text
+    :func:`compose` read as ``docs``, or None: a second document (ComposerError), a tag SafeConstructor has
+    no constructor for (``!!python/int``, ``!custom``: ConstructorError), a known tag on a node it does
+    not construct from, or whose scalar it cannot convert (``!!int abc``), an unhashable (sequence or
+    mapping) key.  What SGLang's and vLLM's ``--config`` loaders fail on before they start
+    (hostile-input round rw27/h item P15/P16).  Bounded by the document's nodes (aliases not followed)."""
+    if len(docs) > 1:
+        return docs[1].start, "expected a single document in the stream, but found another document"
+    if not docs:
+        return None
+    for n in iter_nodes(docs[0].root):
+        if isinstance(n, YMap):
+            for k, _ in n.pairs:
+                kn = k.target if isinstance(k, YAlias) else k
+                if isinstance(kn, (YSeq, YMap)):
+                    return k.start, "while constructing a mapping, found unhashable key"
+        tag = n.tag
+        if not tag or tag == "!" or isinstance(n, YAlias):
+            continue
+        kinds = (_SAFE_SCALAR_TAGS if isinstance(n, YScalar) else _SAFE_SEQ_TAGS if isinstance(n, YSeq)
+                 else _SAFE_MAP_TAGS)
+        if tag not in kinds:
+            if tag in _SAFE_SCALAR_TAGS | _SAFE_SEQ_TAGS | _SAFE_MAP_TAGS:
+                return n.start, f"the tag {tag!r} does not apply to this kind of node"
+            return n.start, f"could not determine a constructor for the tag {tag!r}"
+        if isinstance(n, YScalar) and tag != _Y + "str":
+            snode = yaml.ScalarNode(tag, n.value, style=n.style)
+            try:
+                _constructor.yaml_constructors[tag](_constructor, snode)
+            except Exception as e:  # (ValueError, KeyError, ConstructorError: the loader stops the same)
+                return n.start, f"cannot construct {tag!r} from {n.value[:40]!r} ({type(e).__name__})"
+        elif tag in (_Y + "omap", _Y + "pairs") and not all(
+                isinstance(i, YMap) and len(i.pairs) == 1 for i in n.items):
+            return n.start, f"while constructing {tag!r}, expected a mapping of length 1"
+    return None

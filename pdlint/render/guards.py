@@ -196,6 +196,12 @@ def _filter_guards() -> dict:
         if isinstance(regex, str) and _NESTED_QUANTIFIER.search(regex):
             _refuse(f"the regular expression {regex[:60]!r} repeats a repeated group, which can take exponential "
                     f"time")
+        if isinstance(regex, str):  # overlapping alternatives or repetitions (rw27/h P20): regex_guard.py
+            from pdlint.render.regex_guard import refusal
+            flags = (re.I if kwargs.get("ignorecase") else 0) | (re.M if kwargs.get("multiline") else 0)
+            why = refusal(regex, strings[0] if strings else "", flags)
+            if why is not None:
+                _refuse(why)
 
     return {"center": center, "indent": indent, "format": fmt, "replace": replace, "batch": batch,
             "slice": slice_, "striptags": scan, "urlize": scan, "regex_replace": pattern, "regex_search": pattern,

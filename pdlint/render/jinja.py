@@ -228,6 +228,7 @@ class _State:
         self.problems: list = []
         self.risky = False  # captured output may be post-processed
         self.role_info: dict = {}  # template name -> RoleInfo
+        self.refs: dict = {}  # template name -> the templates it includes / extends / imports by a constant name
         self.traced = True
         self.search_dirs: list = []  # extra repository-relative directories for includes
         self.value_positions: dict = {}  # values files' booleans: (key, subkey, ...) -> TStr
@@ -384,6 +385,7 @@ def _environment_classes() -> tuple:
             if src is not None:
                 kinds = _nodes_by_type(tree)  # one walk for the two analyses below
                 state.role_info[name] = collect_role_info(tree, kinds)
+                state.refs[name] = _referenced(kinds)
                 if _has_risky_constructs(tree, kinds):
                     state.risky = True
                 if self._pdl_traced:
@@ -931,6 +933,60 @@ def collect_role_info(tree, kinds: Optional[dict] = None) -> RoleInfo:
     return info
 
 
+def _referenced(kinds: dict) -> list:
+    """The templates a tree includes, extends or imports by a constant name (a list of names: the first)."""
+    from jinja2 import nodes
+    out = []
+    for cls in (nodes.Include, nodes.Extends, nodes.Import, nodes.FromImport):
+        for n in _of(kinds, cls):
+            t = n.template
+            if isinstance(t, nodes.Const) and isinstance(t.value, str):
+                out.append(t.value)
+            elif isinstance(t, (nodes.List, nodes.Tuple)) and t.items and isinstance(t.items[0], nodes.Const) \
+                    and isinstance(t.items[0].value, str):
+                out.append(t.items[0].value)
+    return out
+
+
+#: the templates an include / extends chain is followed through for the role variable
+MAX_REACHED = 32
+
+
+def _reached_role_info(env, state, name: str) -> RoleInfo:
+    """The :class:`RoleInfo` of ``name`` and of the templates it includes, extends or imports (by constant
+    names, at most MAX_REACHED): a role variable used only in a partial (``{% include "_base.j2" %}`` whose text
+    has ``--disaggregation-mode {{ role }}``) is the template's role variable, as it is when written in the
+    template itself (it was rendered once, ``role`` undefined: PD005 + PD021; hostile-input round rw27/h item P24).
+    A template that cannot be loaded here is reported when the render reaches it."""
+    info = state.role_info.get(name, RoleInfo())
+    if not state.refs.get(name):
+        return info
+    merged = RoleInfo()
+    todo, seen = [name], {name}
+    while todo:
+        cur = todo.pop(0)
+        part = state.role_info.get(cur)
+        if part is not None:
+            for k, v in part.compared.items():
+                merged.compared.setdefault(k, []).extend(v)
+            merged.after_flag |= part.after_flag
+            merged.names |= part.names
+            merged.assigned |= part.assigned
+        for ref in state.refs.get(cur, ()):
+            if len(seen) >= MAX_REACHED:
+                break
+            try:
+                loaded = env.get_template(ref, parent=cur).name
+            except MemoryError:
+                raise
+            except Exception:  # (not found, a syntax error, outside the repository: the render reports it)
+                continue
+            if loaded not in seen:
+                seen.add(loaded)
+                todo.append(loaded)
+    return merged
+
+
 def choose_role_var(info: RoleInfo, known_vars: set, given: frozenset = frozenset()) -> tuple:
     """(name, {canonical role: literal}) or (None, {}); ``given``: names whose value the deployment tool gives
     the template (an Ansible play's variables), never enumerated."""
@@ -1241,7 +1297,7 @@ def render_template(src: SourceFile, name: str, *, root: str, cwd: str, variable
     except RecursionError:
         return [], [Problem("render", "template nesting too deep", src, 1)], None
     budget.stage("jinja render")
-    info = state.role_info.get(name, RoleInfo())
+    info = _reached_role_info(env, state, name)
     known = set(variables)
     var, values = (role_var, {"prefill": "prefill", "decode": "decode"}) if role_var else \
         choose_role_var(info, known, given)

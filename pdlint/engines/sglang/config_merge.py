@@ -181,6 +181,13 @@ def _config_tokens(src: SourceFile, doc: TStr, table: FlagTable, via: Optional[t
             errors.append(ArgError("config-yaml", doc[at:at + 1] if at >= 0 else doc,
                                    f"invalid YAML in config file: {e.message_in(doc)}", "--config"))
             return [], errors, False
+        refused = yt.safe_load_refusal(docs)  # a tag, a second document, a list key: safe_load stops too
+        if refused is not None:
+            at, message = refused
+            errors.append(ArgError("config-yaml", doc[at:at + 1] if src.text else doc,
+                                   f"invalid YAML in config file: {message} (yaml.safe_load refuses it)",
+                                   "--config"))
+            return [], errors, False
         root = docs[0].root if docs else None
     if root is None:
         return [], errors, True

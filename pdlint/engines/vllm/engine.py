@@ -582,6 +582,8 @@ def _config_args(src, table, loader: Optional["_Loader"] = None) -> Optional[lis
         docs = yt.compose(src.text)
         if len(docs) != 1 or docs[0].root is None or not isinstance(docs[0].root, yt.YMap):
             return None
+        if yt.safe_load_refusal(docs) is not None:  # a tag or a list key yaml.safe_load stops on
+            return None
         return mapping_args(doc, yt.Ref(docs[0].root), table, loader, src.path)
     except (yt.YamlError, RecursionError):  # invalid YAML, or over a limit (alias / merge-key bombs)
         return None
