@@ -193,3 +193,17 @@ def test_decode_zero_dp_ranks_on_0_5_21_quiet():
     """0.5.21 divides by max(1, --dp-size) (pd_disaggregation_hook.py:130): no crash, no SGL294."""
     j = judge(LLAMA + "--disaggregation-mode decode --dp-size 0 --max-running-requests 64", version="0.5.21")
     assert "SGL294" not in j.codes and not j.reject
+
+
+def test_page_size_zero_is_an_error_only_where_the_written_backend_keeps_it(scratch):
+    """Stop 44 (helper w7): emulating a B200 the oracle accepts `--page-size 0` on a prefill - Blackwell's default
+    TensorRT-LLM backend replaces the page size before the chunked-prefill check - so SGL194 was a false error there
+    when no attention backend is written; SGL357 warns then, SGL194 stays for a written backend that keeps it."""
+    line = "python -m sglang.launch_server --model-path /m --disaggregation-mode prefill --page-size 0"
+    found = {}
+    for name, extra in (("default.sh", ""), ("fa3.sh", " --attention-backend fa3"),
+                        ("trtllm.sh", " --attention-backend trtllm_mha")):
+        scratch.write(name, line + extra + "\n")
+        _, report = scratch.lint("--sglang-version", "0.5.23", name)
+        found[name] = [(f["code"], f["severity"]) for f in report["findings"]]
+    assert found == {"default.sh": [("SGL357", "warning")], "fa3.sh": [("SGL194", "error")], "trtllm.sh": []}

@@ -13,16 +13,21 @@ M = "--model-path meta-llama/Llama-3.1-8B-Instruct "
 
 
 def test_page_size_zero_on_prefill_is_an_error():
-    """Oracle 0.5.23 (and 0.5.21): REJECT, ZeroDivisionError "integer modulo by zero"."""
-    j = judge(M + "--disaggregation-mode prefill --page-size 0 --port 30000")
+    """Oracle 0.5.23 (and 0.5.21), emulated H200: REJECT, ZeroDivisionError "integer modulo by zero".  An error where
+    the written attention backend keeps the page size; without one a warning (SGL357): emulating a B200 the oracle
+    accepts it, the default TensorRT-LLM backend replacing the page size first (stop 44)."""
+    j = judge(M + "--disaggregation-mode prefill --page-size 0 --port 30000 --attention-backend fa3")
     assert "SGL194" in j.errors
     msg = next(m for c, m in zip(j.codes, j.messages) if c == "SGL194")
     assert "integer modulo by zero" in msg and "prefill" in msg
+    j = judge(M + "--disaggregation-mode prefill --page-size 0 --port 30000")
+    assert "SGL194" not in j.codes and "SGL357" in j.codes and not j.errors
 
 
 def test_page_size_zero_on_a_non_pd_server_with_chunked_prefill_is_an_error():
     """Oracle 0.5.23: REJECT, "integer modulo by zero"."""
-    assert "SGL194" in judge(M + "--page-size 0 --chunked-prefill-size 8192").errors
+    assert "SGL194" in judge(M + "--page-size 0 --chunked-prefill-size 8192 --attention-backend flashinfer").errors
+    assert "SGL357" in judge(M + "--page-size 0 --chunked-prefill-size 8192").codes
 
 
 def test_page_size_zero_on_decode_is_quiet():

@@ -215,36 +215,87 @@ def _chunked_prefill_default_page(a):
         "a ZeroDivisionError instead of a readable message. A decode server skips the check, so a flag list that "
         "starts on decode crashes the prefill.",
     fix="Use a positive `--page-size` (the same on both roles), or drop it to take the attention backend's default.",
+    fire=["--disaggregation-mode prefill --page-size 0 --attention-backend fa3",
+          "--page-size 0 --chunked-prefill-size 8192 --attention-backend flashinfer"],
+    quiet=["--disaggregation-mode decode --page-size 0 --attention-backend fa3",
+           "--disaggregation-mode prefill --page-size 64 --attention-backend fa3",
+           "--disaggregation-mode prefill --page-size 0 --chunked-prefill-size -1 --attention-backend fa3",
+           "--disaggregation-mode prefill --page-size 0 --attention-backend trtllm_mha"],
+    doc_fix=1,
+    notes="Field test rw22/b (differential test against SGLang 0.5.23): the oracle rejects `--page-size 0` on "
+          "prefill and non-PD servers with this ZeroDivisionError and accepts it on decode. An error where the "
+          "written attention backends keep the page size (fa3, flashinfer, triton...: as SGL103); without one "
+          "SGL357 warns instead (on Blackwell SGLang's default TensorRT-LLM backend replaces the page size: the "
+          "oracle accepts `--page-size 0` on an emulated B200, stop 44's w7). Quiet when chunked prefill is off "
+          "(`--chunked-prefill-size` <= 0, `--enable-mis`) or an attention backend that forces its own page size "
+          "is given. Checked from 0.5.20 (the argument pipeline, verified on 0.5.21 and 0.5.23); older releases "
+          "make the same division in `check_server_args` but are not verified.")
+def _page_size_zero(a):
+    if not _page_zero_checked(a) or page_keeping_backends(a) is None:
+        return None  # (no written backend that keeps the page size: SGL357)
+    return Hit("page_size", note=f"--page-size 0 on a {'prefill' if a.role == 'prefill' else 'non-PD'} server: "
+                                 "SGLang checks `chunked_prefill_size % page_size` and crashes at start with "
+                                 "ZeroDivisionError (\"integer modulo by zero\"); decode servers skip that check")
+
+
+@sgl_rule(
+    "SGL357", "page-size-zero-default-backend", roles=("prefill", "null"), since="0.5.20", severity=WARNING,
+    unseen="the GPU: on Blackwell SGLang's default attention backend (TensorRT-LLM) replaces the page size before "
+           "the check",
+    upstream="",  # a crash: Python's "integer modulo by zero" (ZeroDivisionError), no SGLang message
+    source="arg_groups/validation_hook.py:244", upstream_id="pd-chunked-prefill-page-multiple",
+    summary="Reports `--page-size 0` on a prefill (or non-PD) server with chunked prefill and no attention backend "
+            "written: SGLang crashes at start with ZeroDivisionError unless the backend it picks for the GPU "
+            "replaces the page size.",
+    why="check_server_args checks `chunked_prefill_size % page_size == 0` on every server but a decode one. With "
+        "page size 0 that is a ZeroDivisionError on Hopper and older GPUs, whose default attention backends (fa3, "
+        "flashinfer, triton) keep the page size; on Blackwell the default TensorRT-LLM backend replaces it with 64 "
+        "first, so the same command line starts there and crashes on an H100/H200 node.",
+    fix="Use a positive `--page-size` (the same on both roles), or drop it to take the attention backend's default.",
     fire=["--disaggregation-mode prefill --page-size 0",
           "--page-size 0 --chunked-prefill-size 8192"],
     quiet=["--disaggregation-mode decode --page-size 0",
            "--disaggregation-mode prefill --page-size 64",
            "--disaggregation-mode prefill --page-size 0 --chunked-prefill-size -1",
            "--disaggregation-mode prefill --page-size 0 --attention-backend trtllm_mha"],
-    doc_fix=1,
-    notes="Field test rw22/b (differential test against SGLang 0.5.23): the oracle rejects `--page-size 0` on "
-          "prefill and non-PD servers with this ZeroDivisionError and accepts it on decode. Quiet when chunked "
-          "prefill is off (`--chunked-prefill-size` <= 0, `--enable-mis`) or an attention backend that forces its "
-          "own page size is given. Checked from 0.5.20 (the argument pipeline, verified on 0.5.21 and 0.5.23); "
-          "older releases make the same division in `check_server_args` but are not verified.")
-def _page_size_zero(a):
-    if a.role not in ("prefill", "null") or not a.explicit("page_size") or a.num("page_size") != 0:
+    notes="A warning: pdlint does not know the GPU. With a written attention backend that keeps the page size "
+          "SGL194 reports the launch as an error. Stop 44 (helper w7): emulating a B200 the oracle accepts "
+          "`--page-size 0` on a prefill; on the emulated H200 it crashes as above (the oracle refuses the firing "
+          "examples and accepts the quiet ones).")
+def _page_size_zero_default_backend(a):
+    if not _page_zero_checked(a) or page_keeping_backends(a) is not None:
         return None
+    dests = ("attention_backend", "prefill_attention_backend", "decode_attention_backend",
+             "speculative_draft_attention_backend")
+    if not all(a.not_among(d, PAGE_SETTING_BACKENDS) for d in dests) or not a.is_unset("dllm_algorithm"):
+        return None  # (a written backend or a diffusion LLM sets the page size)
+    if not page_kept_by_model(a) and a.known("model_path"):
+        return None  # (a model whose override sets the page size: DeepSeek-V3.2 / GLM-5, DeepSeek-V4, MiniMax-M3)
+    return Hit("page_size", lead=True, note=(
+        f"--page-size 0 on a {'prefill' if a.role == 'prefill' else 'non-PD'} server and no attention backend "
+        "written: on Hopper and older GPUs SGLang's default backend keeps the page size and the chunked prefill "
+        "check crashes at start with ZeroDivisionError (\"integer modulo by zero\"); on Blackwell the default "
+        "TensorRT-LLM backend replaces it with 64"))
+
+
+def _page_zero_checked(a) -> bool:
+    """``--page-size 0`` on a prefill or non-PD server whose chunked prefill check runs (SGL194, SGL357): chunked
+    prefill on, no written backend that forces its own page size (or one pdlint cannot read)."""
+    if a.role not in ("prefill", "null") or not a.explicit("page_size") or a.num("page_size") != 0:
+        return False
     if a.explicit("chunked_prefill_size"):
         chunk = a.num("chunked_prefill_size")
         if chunk is None or chunk <= 0:
-            return None
+            return False
     if a.is_true("enable_mis"):
-        return None
+        return False
     for dest in ("attention_backend", "prefill_attention_backend", "decode_attention_backend",
                  "speculative_draft_attention_backend"):
         # overrides._mla_backend_page_constraints rewrites the page size of these backends (0 included) before
         # check_server_args divides by it; a backend pdlint cannot read may be one of them
         if a.explicit(dest) and (attention_backend(a, dest) in PAGE_FORCING_BACKENDS or not a.known(dest)):
-            return None
-    return Hit("page_size", note=f"--page-size 0 on a {'prefill' if a.role == 'prefill' else 'non-PD'} server: "
-                                 "SGLang checks `chunked_prefill_size % page_size` and crashes at start with "
-                                 "ZeroDivisionError (\"integer modulo by zero\"); decode servers skip that check")
+            return False
+    return True
 
 
 @sgl_rule(
