@@ -47,7 +47,8 @@ OTHER_TEXT_EXT = (".py", ".json", ".toml", ".ini", ".cfg", ".conf", ".env", ".tm
                   # without a word while the same file named alone was PD020
                   ".fish", ".csh", ".tcsh", ".xsh", ".command", ".in", ".pl", ".rb", ".lua", ".exp", ".awk")
 OTHER_TEXT_NAMES = re.compile(r"(?:Procfile|Jenkinsfile|Tiltfile|\.envrc)")
-_SHEBANG = re.compile(rb"^#!\s*\S*?(?:/|env\s+)(?:ba|z|k|da|a)?sh\b")
+#: a `#!` line naming a shell (`#!/bin/bash`, `#!/usr/bin/env bash`, `#!/usr/bin/env -S bash -e`)
+SHELL_SHEBANG = re.compile(rb"^#!\s*\S*?(?:/|env\s+(?:-\S+\s+)*)(?:ba|z|k|da|a)?sh\b")
 # Generic suffixes that Slurm / PBS / LSF / SGE job files use too (`run.job`, `train.sub`, `serve.run`), but that other
 # files use as well (`.sub` subtitles, `.run` self-extracting installers): such a file is a shell script when its first
 # SNIFF_BYTES say so (a shell shebang; without a shebang, a `#SBATCH` / `#PBS` / `#BSUB` / `#$` header line), a text
@@ -234,7 +235,7 @@ def kind_of(name: str, head: bytes = b"") -> Optional[str]:
         return "yaml"
     if lower.endswith(SHELL_EXT):
         return "shell"
-    if "." not in os.path.basename(name) and _SHEBANG.match(head):
+    if "." not in os.path.basename(name) and SHELL_SHEBANG.match(head):
         return "shell"
     return None
 
@@ -250,7 +251,7 @@ def sniffed_kind(path: str, boundary) -> Optional[str]:
     if not head or b"\0" in head or b"Makeself" in head or b"makeself" in head:
         return None
     if head.startswith(b"#!"):
-        return "shell" if _SHEBANG.match(head) else "unknown"
+        return "shell" if SHELL_SHEBANG.match(head) else "unknown"
     return "shell" if _BATCH_HEADER.search(head) else "unknown"
 
 

@@ -2004,7 +2004,7 @@ class Extractor:
         if render_role is not None or label or src is None or src.abspath != job.abspath:
             return False
         base = compose.base_of(job.abspath, lambda p: self.boundary.is_file(p, job.root))
-        if base is None or compose.override_services(compose.Override(TStr("", ()), docs)) is None:
+        if base is None or compose.override_services(docs) is None:
             return False
         bsrc = self.read_beside(base, job)  # (the project file must read as Compose: else this file is its own)
         try:
@@ -4328,13 +4328,10 @@ _OTHER_RENDERED = re.compile(r"\.(?:jsonc|json5|toml|ini|cfg|conf|py|md|txt|html
                              r"|nomad|nginx|caddyfile|cs?v|sql)$")
 
 
-#: a `#!` line naming a shell (`#!/bin/bash`, `#!/usr/bin/env -S bash -e`)
-_SHELL_SHEBANG = re.compile(r"#![^\n]*?(?:^|[/\s])(?:ba|z|k|da|a)?sh\b")
-
-
 def _sniff(text: str) -> str:
+    from pdlint.discover import SHELL_SHEBANG
     stripped = text.lstrip()
-    if stripped.startswith("#!") and not _SHELL_SHEBANG.match(stripped):
+    if stripped.startswith("#!") and not SHELL_SHEBANG.match(stripped[:256].encode("utf-8", "replace")):
         # another interpreter's script (a Bazel `.tpl` of a Python wrapper, `#!/opt/conda310/bin/python`: alibaba/
         # rtp-llm's crosstool templates were parsed as shell, four PD009 and an exit 1 with --strict in a repository
         # with no launch text: field test rw27/a): its launch text is PD020, it is not parsed as a script

@@ -141,18 +141,18 @@ def base_of(path: str, exists: Callable[[str], bool]) -> Optional[str]:
 
 @dataclass
 class Override:
-    """The override file merged over a project file: its text, its documents and how it reads the files it names
-    (it is in the same directory: relative paths are the project's)."""
+    """The override file merged over a project file: its text and its documents (it is in the project's directory:
+    the files it names are read as the project file's are)."""
 
     doc: TStr
     docs: list
 
 
-def override_services(over: Override) -> Optional[yt.Ref]:
-    """The ``services`` mapping of an override file, or None (not a mapping of mappings)."""
-    if len(over.docs) != 1 or over.docs[0].root is None:
+def override_services(docs: list) -> Optional[yt.Ref]:
+    """The ``services`` mapping of an override file's documents, or None (not one mapping holding a mapping)."""
+    if len(docs) != 1 or docs[0].root is None:
         return None
-    root = yt.Ref(over.docs[0].root)
+    root = yt.Ref(docs[0].root)
     if not isinstance(yt.deref(root).node, yt.YMap):
         return None
     svcs = yt.get(root, "services")
@@ -169,7 +169,7 @@ def services(doc: TStr, docs: list, read: Callable[[str], Optional[SourceFile]],
     root = yt.Ref(docs[0].root)
     svcs = yt.get(root, "services")
     variables = {**dotenv(read(".env")), **(given or {})}
-    osvcs = override_services(override) if override is not None else None
+    osvcs = override_services(override.docs) if override is not None else None
     over = dict(yt.map_items(osvcs)) if osvcs is not None else {}
     out = []
     for name, ref in yt.map_items(svcs):

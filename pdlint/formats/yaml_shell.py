@@ -459,12 +459,11 @@ class _Walker:
                     self._emit(text, None, env, names, path + (key,), image)
             elif isinstance(vnode, yt.YSeq) and (is_script_key or ckey in COMMAND_KEYS):
                 lines = [it for it in yt.seq_items(v) if isinstance(yt.deref(it).node, yt.YScalar)]
-                if joined_args is not None and key == "command" and len(lines) == len(yt.seq_items(v)):
-                    lines = lines + list(joined_args)
-                    v = None
-                if not lines or v is not None and len(lines) != len(yt.seq_items(v)):
+                if not lines or len(lines) != len(yt.seq_items(v)):
                     self.walk(v, path + (key,), env, names + [(key, crd.key_tstr(self.doc, r, key), False)], image)
                     continue
+                if joined_args is not None and key == "command":
+                    lines = lines + list(joined_args)  # (all scalars: _scalar_list)
                 texts = [yt.scalar_tstr(self.doc, it) for it in lines]
                 joined_text = " ".join(t.text for t in texts)
                 if not (_script_text(joined_text, self.dia) if is_script_key else has_launcher(joined_text)):
