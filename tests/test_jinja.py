@@ -82,6 +82,14 @@ def test_post_processed_capture_falls_back_to_a_consistent_mapping(tmp_path):
     ("--disaggregation-mode {{ server_role }}", ("server_role", "prefill")),
     ("{{ pd_role }}", ("pd_role", "prefill")),
     ("--tp {{ tp }}", (None, None)),
+    # a name the template binds itself before every use is not an input to give per role
+    ('{% set role = "prefill" %}--disaggregation-mode {{ role }}', (None, None)),
+    ('{% for role in ["prefill", "decode"] %}--disaggregation-mode {{ role }}\n{% endfor %}', (None, None)),
+    ('{% macro m(mode) %}--disaggregation-mode {{ mode }}{% endmacro %}{{ m("prefill") }}', (None, None)),
+    ('{% with role = "decode" %}{% if role == "decode" %}x{% endif %}{% endwith %}', (None, None)),
+    # ... but one it may read from the context first is
+    ('{% set role = role | default("prefill") %}--disaggregation-mode {{ role }}', ("role", "prefill")),
+    ('{% if x %}{% set mode = "p" %}{% endif %}{% if mode == "p" %}x{% endif %}', ("mode", "p")),
 ])
 def test_role_variable_detection(tmp_path, template, expected):
     renders, _, var = render(tmp_path, {"t.sh.j2": template}, variables={"tp": 1})
@@ -167,3 +175,29 @@ def test_arithmetic_on_undefined_variables_is_a_value_pdlint_cannot_see(scratch_
     found = sorted((f["code"], f["message"]) for f in report["findings"])
     assert [c for c, _ in found] == ["PD005"] * 4 + ["SGL104"]
     assert {m.split("'")[1] for c, m in found if c == "PD005"} == {"prefill_size", "decode_size", "base", "nodes"}
+
+
+def test_a_loop_over_both_roles_is_rendered_once_with_both_launches(tmp_path):
+    # `{% for role in [...] %}` binds the role itself: rendering it "per role" gave each launch the other's role (a
+    # false PD101 for each), as did `{% set role = "prefill" %}` in a one-role template
+    from pdlint.cli import main
+    (tmp_path / "loop.sh.j2").write_text(
+        '{% for role in ["prefill", "decode"] %}\n'
+        'python3 -m sglang.launch_server --model-path Qwen/Qwen3-8B --disaggregation-mode {{ role }}'
+        ' --port 3000{{ loop.index }} &\n{% endfor %}\n')
+    (tmp_path / "one.sh.j2").write_text(
+        '{% set role = "prefill" %}\n'
+        'python3 -m sglang.launch_server --model-path Qwen/Qwen3-8B --disaggregation-mode {{ role }}\n')
+    out = tmp_path / "out.json"
+    assert main(["check", "--no-cache", "--format", "json", "--output-file", str(out), str(tmp_path)]) == 0
+    import json
+    data = json.loads(out.read_text())
+    assert data["findings"] == [] and data["coverage"]["prefill"] == 2 and data["coverage"]["decode"] == 1
+    # a role-only flag in the loop's shared text is still found, for the role that refuses it
+    (tmp_path / "loop.sh.j2").write_text(
+        '{% for role in ["prefill", "decode"] %}\n'
+        'python3 -m sglang.launch_server --model-path Qwen/Qwen3-8B --disaggregation-mode {{ role }}'
+        ' --enable-linear-replayssm-spec &\n{% endfor %}\n')
+    assert main(["check", "--no-cache", "--format", "json", "--output-file", str(out), str(tmp_path)]) == 1
+    data = json.loads(out.read_text())
+    assert [(f["code"], f["role"]) for f in data["findings"]] == [("SGL101", "prefill")]

@@ -36,7 +36,7 @@ from typing import Callable, Optional
 
 from pdlint import budget
 from pdlint.model import Hop
-from pdlint.records import dataclass, field
+from pdlint.records import dataclass, field, replace
 from pdlint.text import Piece, SourceFile, TStr
 
 OPEN, SEP, CLOSE = "\ue000", "\ue001", "\ue002"
@@ -228,6 +228,7 @@ class _State:
         self.problems: list = []
         self.risky = False  # captured output may be post-processed
         self.role_info: dict = {}  # template name -> RoleInfo
+        self.free: dict = {}  # template name -> the names it reads from the context (Jinja's own resolve loads)
         self.refs: dict = {}  # template name -> the templates it includes / extends / imports by a constant name
         self.traced = True
         self.search_dirs: list = []  # extra repository-relative directories for includes
@@ -261,6 +262,17 @@ def _code_generator():
         # hash is its identity); empty (read only) for a template it did not see
         marks: dict = {}  # output expression -> segment id
         ostrs: dict = {}  # string constant -> segment id
+
+        def enter_frame(self, frame):
+            # the names this frame resolves from the context, as jinja2.meta.find_undeclared_variables finds
+            # them (a name a `{% set %}`, `{% for %}`, `{% with %}` or macro parameter binds first is not one)
+            super().enter_frame(frame)
+            state = getattr(self.environment, "_pdl_state", None)
+            if state is not None and self.name is not None:
+                free = state.free.setdefault(self.name, set())
+                for action, param in frame.symbols.loads.values():
+                    if action == "resolve":
+                        free.add(param)
 
         def visit_Template(self, node, frame=None):
             noted = getattr(self.environment, "_pdl_noted", None)
@@ -903,6 +915,10 @@ class RoleInfo:
     after_flag: set = field(default_factory=set)  # names rendered right after --disaggregation-mode
     names: set = field(default_factory=set)  # every Name loaded
     assigned: set = field(default_factory=set)
+    # the names the template (and what it reaches) reads from the context; None when unknown. A name every
+    # use of which a `{% set %}` / `{% for %}` / macro parameter binds first is the template's own, not a role
+    # variable to give per role (`{% for role in ["prefill", "decode"] %}` renders both launches at once)
+    free: Optional[set] = None
 
 
 def collect_role_info(tree, kinds: Optional[dict] = None) -> RoleInfo:
@@ -960,8 +976,9 @@ def _reached_role_info(env, state, name: str) -> RoleInfo:
     A template that cannot be loaded here is reported when the render reaches it."""
     info = state.role_info.get(name, RoleInfo())
     if not state.refs.get(name):
-        return info
-    merged = RoleInfo()
+        free = state.free.get(name)
+        return info if free is None else replace(info, free=set(free))
+    merged = RoleInfo(free=set())
     todo, seen = [name], {name}
     while todo:
         cur = todo.pop(0)
@@ -972,6 +989,11 @@ def _reached_role_info(env, state, name: str) -> RoleInfo:
             merged.after_flag |= part.after_flag
             merged.names |= part.names
             merged.assigned |= part.assigned
+        free = state.free.get(cur)
+        if free is None or merged.free is None:
+            merged.free = None
+        else:
+            merged.free |= free
         for ref in state.refs.get(cur, ()):
             if len(seen) >= MAX_REACHED:
                 break
@@ -990,6 +1012,8 @@ def _reached_role_info(env, state, name: str) -> RoleInfo:
 def choose_role_var(info: RoleInfo, known_vars: set, given: frozenset = frozenset()) -> tuple:
     """(name, {canonical role: literal}) or (None, {}); ``given``: names whose value the deployment tool gives
     the template (an Ansible play's variables), never enumerated."""
+    if info.free is not None:  # names the template binds itself are not its inputs
+        given = given | (info.names - info.free) | (set(info.compared) - info.free) | (info.after_flag - info.free)
     scored = []
     for name, values in info.compared.items():
         if name in given:
@@ -1005,7 +1029,7 @@ def choose_role_var(info: RoleInfo, known_vars: set, given: frozenset = frozense
         if name not in given:
             return name, {"prefill": "prefill", "decode": "decode"}
     for name in ROLE_NAMES:
-        if name in info.names and name not in info.assigned and name not in known_vars:
+        if name in info.names and name not in info.assigned and name not in known_vars and name not in given:
             return name, {"prefill": "prefill", "decode": "decode"}
     return None, {}
 
