@@ -90,6 +90,14 @@ def test_post_processed_capture_falls_back_to_a_consistent_mapping(tmp_path):
     # ... but one it may read from the context first is
     ('{% set role = role | default("prefill") %}--disaggregation-mode {{ role }}', ("role", "prefill")),
     ('{% if x %}{% set mode = "p" %}{% endif %}{% if mode == "p" %}x{% endif %}', ("mode", "p")),
+    # a role name set from a role switch: the switch is the input (true for its role)
+    ('{% if is_prefill %}{% set role = "prefill" %}{% else %}{% set role = "decode" %}{% endif %}'
+     '--disaggregation-mode {{ role }}', ("is_prefill", True)),
+    ('{% set mode = "decode" if decode_server else "prefill" %}{% if mode == "prefill" %}x{% endif %}',
+     ("decode_server", False)),
+    # (a value of one role, not a switch)
+    ('{% if prefill_port %}{% set role = "prefill" %}{% endif %}--disaggregation-mode {{ role }}',
+     ("role", "prefill")),
 ])
 def test_role_variable_detection(tmp_path, template, expected):
     renders, _, var = render(tmp_path, {"t.sh.j2": template}, variables={"tp": 1})
@@ -201,3 +209,24 @@ def test_a_loop_over_both_roles_is_rendered_once_with_both_launches(tmp_path):
     assert main(["check", "--no-cache", "--format", "json", "--output-file", str(out), str(tmp_path)]) == 1
     data = json.loads(out.read_text())
     assert [(f["code"], f["role"]) for f in data["findings"]] == [("SGL101", "prefill")]
+
+
+def test_a_role_set_from_a_role_switch_renders_per_value_of_the_switch(tmp_path):
+    from pdlint.cli import main
+    import json
+    (tmp_path / "sw.sh.j2").write_text(
+        '{% if is_prefill %}{% set role = "prefill" %}{% else %}{% set role = "decode" %}{% endif %}\n'
+        'python3 -m sglang.launch_server --model-path Qwen/Qwen3-8B --disaggregation-mode {{ role }}'
+        '{% if not is_prefill %} --enable-linear-replayssm-spec{% endif %}\n')
+    out = tmp_path / "out.json"
+    # PD005 for is_prefill and a false PD101 before: `role` was rendered per role, is_prefill unset both times
+    assert main(["check", "--no-cache", "--format", "json", "--output-file", str(out), str(tmp_path)]) == 0
+    data = json.loads(out.read_text())
+    assert data["findings"] == [] and (data["coverage"]["prefill"], data["coverage"]["decode"]) == (1, 1)
+    (tmp_path / "sw.sh.j2").write_text(
+        '{% if is_prefill %}{% set role = "prefill" %}{% else %}{% set role = "decode" %}{% endif %}\n'
+        'python3 -m sglang.launch_server --model-path Qwen/Qwen3-8B --disaggregation-mode {{ role }}'
+        '{% if is_prefill %} --enable-linear-replayssm-spec{% endif %}\n')
+    assert main(["check", "--no-cache", "--format", "json", "--output-file", str(out), str(tmp_path)]) == 1
+    data = json.loads(out.read_text())
+    assert [(f["code"], f["role"], f["line"]) for f in data["findings"]] == [("SGL101", "prefill", 2)]

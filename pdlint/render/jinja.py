@@ -1011,7 +1011,27 @@ def _reached_role_info(env, state, name: str) -> RoleInfo:
 
 def choose_role_var(info: RoleInfo, known_vars: set, given: frozenset = frozenset()) -> tuple:
     """(name, {canonical role: literal}) or (None, {}); ``given``: names whose value the deployment tool gives
-    the template (an Ansible play's variables), never enumerated."""
+    the template (an Ansible play's variables), never enumerated.
+
+    A role name the template sets itself from a role switch it reads (``{% if is_prefill %}{% set role =
+    "prefill" %}{% else %}{% set role = "decode" %}{% endif %}``: Jinja reads ``role`` from the context only
+    when neither branch ran) gives way to the switch: rendering ``role`` per role gave both renders the role the
+    unset switch chose, and the other render a false PD101."""
+    name, values = _choose_role_var(info, known_vars, given)
+    set_role = name in info.assigned if name is not None else \
+        any(n in info.assigned for n in info.after_flag) or \
+        any(n in info.assigned and {ROLE_SYNONYMS.get(v.lower()) for v in vs} - {None} for n, vs in info.compared.items())
+    if set_role and info.free is not None:
+        for other in sorted(info.free):
+            parts = _name_parts(other)
+            if other != name and other not in known_vars and other not in given and other not in info.assigned \
+                    and parts and parts[-1] not in _VALUE_WORDS and switch_values(other) is not None:
+                return other, switch_values(other)
+    return name, values
+
+
+def _choose_role_var(info: RoleInfo, known_vars: set, given: frozenset = frozenset()) -> tuple:
+    """:func:`choose_role_var` before a switch that sets the chosen name is preferred."""
     if info.free is not None:  # names the template binds itself are not its inputs
         given = given | (info.names - info.free) | (set(info.compared) - info.free) | (info.after_flag - info.free)
     scored = []
