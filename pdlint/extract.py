@@ -3384,7 +3384,6 @@ _JOB_RUNNERS = frozenset({"srun", "salloc", "mpirun", "mpiexec", "pdsh"})
 
 #: here-document scripts inside here-document scripts (each level's text is part of the one before)
 MAX_HEREDOC_SCRIPTS = 4
-_SHEBANG = re.compile(r"#!\s*(?:\S*/)?(?:env\s+)?(\S+)")
 
 
 def _reader_program(hd) -> str:
@@ -3397,9 +3396,9 @@ def heredoc_script(hd) -> bool:
     """Is a here-document a shell script: its ``#!`` line names a shell, or (without one) it is fed to a
     shell (``bash <<EOF``, ``ssh host <<EOF``: the remote login shell) or written to a ``*.sh`` file."""
     first = hd.text.text.lstrip("\n").split("\n", 1)[0].strip()
-    if first.startswith("#!"):
-        m = _SHEBANG.match(first)
-        return bool(m) and os.path.basename(m.group(1)) in launchers.SHELLS
+    if first.startswith("#!"):  # (the shebang pattern discover reads a script file's first line with)
+        from pdlint.discover import SHELL_SHEBANG
+        return bool(SHELL_SHEBANG.match(first[:256].encode("utf-8", "replace")))
     words = hd.reader.split()
     program = _reader_program(hd)
     if program in launchers.SHELLS:

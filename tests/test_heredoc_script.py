@@ -51,6 +51,9 @@ def test_generated_entry_scripts_are_checked_at_the_writers_lines(scratch_git):
     ("ssh node1 <<EOF", ""),
     ("cat <<EOF > run_prefill.sh", ""),
     ("cat > run.txt <<EOF", "#!/bin/sh\n"),
+    # env's options before the shell (the #! pattern script files are read with; `-S` was taken for the program)
+    ("cat > run.sh <<EOF", "#!/usr/bin/env -S bash -e\n"),
+    ("cat > run.txt <<EOF", "#! /usr/bin/env -S -i bash\n"),
 ])
 def test_what_makes_a_here_document_a_script(scratch_git, head, body_first):
     scratch_git.write("go.sh", f"F=--enable-linear-replayssm-spec\n{head}\n{body_first}"
@@ -63,6 +66,8 @@ def test_what_makes_a_here_document_a_script(scratch_git, head, body_first):
     ("python3 - <<EOF", ""),  # a Python program
     ("cat > run.py <<EOF", ""),
     ("cat > run.sh <<EOF", "#!/usr/bin/env python3\n"),  # the #! line decides
+    ("cat > run.sh <<EOF", "#!/usr/bin/env -S python3 -u\n"),
+    ("cat > run.sh <<EOF", "#!/bin/shellcheck-wrapper\n"),
 ])
 def test_other_here_documents_stay_not_checked(scratch_git, head, body_first):
     scratch_git.write("go.sh", f"{head}\n{body_first}"
