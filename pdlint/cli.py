@@ -144,6 +144,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     if not args_list or (args_list[0] not in SUBCOMMANDS and args_list[0] not in ("-h", "--help", "--version")):
         args_list = ["check"] + args_list
+    if args_list[0] in ("check", "show"):
+        args_list[1:] = _paths_named_like_options(args_list[1:])
     parser = build_parser()
     try:
         ns = parser.parse_args(args_list)
@@ -164,6 +166,23 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                 _stdout_gone()
                 return 0
     return _command(ns)
+
+
+def _paths_named_like_options(words: list) -> list:
+    """A word that starts with ``-`` and names a file or directory that exists is that path, not an option.
+
+    pre-commit appends the staged file names to the hook's ``entry`` without a ``--``: a pull request that adds a
+    file named ``--extend-exclude=*,x.yaml`` (``--output-file=victim.yaml``, ``--write-baseline=b.json``) turned
+    every file off, overwrote a committed file or wrote a new one, and the run passed (hostile-input round rw28/h
+    item 1).  Such a word is given to the parser as ``./NAME``; words after a ``--`` are paths already."""
+    out = []
+    for i, w in enumerate(words):
+        if w == "--":
+            return out + words[i:]
+        if w.startswith("-") and w != "-" and os.path.lexists(w):
+            w = os.path.join(os.curdir, w)
+        out.append(w)
+    return out
 
 
 def _command(ns, progress=None, skip=None) -> int:

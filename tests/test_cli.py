@@ -218,3 +218,22 @@ def test_the_worker_ends_without_a_collection_over_what_the_scan_left(repo, caps
     finally:
         gc.set_threshold(*before)
     capsys.readouterr()
+
+
+def test_a_file_named_like_an_option_is_a_path(tmp_path, monkeypatch):
+    # (pre-commit appends staged file names without `--`; hostile-input round rw28/h item 1)
+    from pdlint.cli import main
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "pd.sh").write_text("python3 -m sglang.launch_server --model-path m --disaggregation-mode prefill"
+                                    " --enable-linear-replayssm-spec\n")
+    (tmp_path / "victim.yaml").write_text("keep: me\n")
+    for name in ("--extend-exclude=*,x.yaml", "--output-file=victim.yaml", "--write-baseline=b.json", "--strict"):
+        (tmp_path / name).write_text("")
+    assert main(["check", "--force-exclude", "--extend-exclude=*,x.yaml", "--output-file=victim.yaml",
+                 "--write-baseline=b.json", "pd.sh", "victim.yaml"]) == 1
+    assert (tmp_path / "victim.yaml").read_text() == "keep: me\n" and not (tmp_path / "b.json").exists()
+    # an option no file is named like stays an option; after `--` every word is a path already
+    (tmp_path / "--strict").unlink()
+    out = tmp_path / "out.txt"
+    assert main(["check", "--output-file", str(out), "--", "pd.sh"]) == 1 and "SGL101" in out.read_text()
+    assert main(["check", "--select", "PD", "pd.sh"]) == 0

@@ -740,3 +740,19 @@ def test_ci_scan(tmp_path):
     assert r.returncode == 2, r.stdout
     r = ci_scan(clean, {**env, "PDLINT": "pdlint-not-installed"}, cwd=tmp_path)
     assert r.returncode == 2 and "not installed" in r.stdout, r.stdout
+
+
+def test_try_repo_files_named_like_options_are_files(tmp_path, hook_repo_ready):
+    # pre-commit appends the file names to `entry` with no `--`: a committed file named `--extend-exclude=*,x.yaml`
+    # excluded every file (Passed), one named `--output-file=victim.yaml` overwrote victim.yaml
+    env = try_repo_env(tmp_path)
+    target = new_repo(tmp_path, env, "target")
+    write(target, "deploy/pd.yaml.j2", BROKEN)
+    write(target, "victim.yaml", "keep: me\n")
+    write(target, "--extend-exclude=*,x.yaml", "")
+    write(target, "--output-file=victim.yaml", "")
+    git(target, "add", "--", ".", env=env)
+    r = try_repo(target, env)
+    assert r.returncode == 1, r.stdout
+    assert "deploy/pd.yaml.j2:" in r.stdout and "SGL101" in r.stdout, r.stdout
+    assert (target / "victim.yaml").read_text() == "keep: me\n"
