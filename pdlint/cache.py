@@ -358,6 +358,11 @@ def _refusal(directory: str, listings: dict) -> Optional[str]:
             os.path.lexists(directory) and not os.path.isdir(directory))):
         return (f"the result cache {directory} is a symlink or not a directory, so it is not used (pdlint writes its "
                 f"cache only into a directory of its own); delete it (pdlint recreates it) or set {ENV_DIR}")
+    docs = os.path.join(directory, "docs")
+    if os.path.islink(docs) or (os.path.lexists(docs) and not os.path.isdir(docs)):
+        # (pdlint writes its launch files into it and prunes what it did not write: never through a link)
+        return (f"the result cache's {docs} is a symlink or not a directory, so the cache is not used; delete "
+                f"{directory} (pdlint recreates it)")
     places = {os.path.join(directory, ""), os.path.join(os.path.realpath(directory), "")}
     way = _way(directory, listings)
     on_way: set = set()  # the directories on the cache's way that git lists (one pass over the listing for both)
@@ -743,6 +748,12 @@ def run(jobs: list, options, resolver, config: Optional[str], listings: dict):
     roots = sorted({j.root for j in jobs})
     if any(j.explicit and repo_root(j.abspath, {}) is None for j in jobs):
         return analyse(jobs, options, resolver)  # no repository: no listing to vouch for what exists
+    if not os.environ.get(ENV_DIR) and repo_root(options.cwd, {}) is None:
+        # a tree no git repository holds (a tarball, a `docker build` context without .git, an artifact): nothing
+        # tells a `.pdlint_cache` pdlint wrote from one the tree brought, with an index forged for the broken
+        # files or a `docs` link out of the tree that pdlint would write into and prune (rw28/h items 2 and 5);
+        # the default place is not used there, PDLINT_CACHE_DIR is
+        return analyse(jobs, options, resolver)
     start_ns = time.time_ns()
     directory = cache_dir(options.cwd)
     listing = _listing(roots, listings, directory)

@@ -616,3 +616,64 @@ def test_a_cache_dir_in_an_ignored_directory_of_the_repository_is_used(tmp_path,
     code, out, err = _run(capsys, "check", ".")
     assert "not used" not in err
     assert list((root / ".cache" / "pdlint").glob("index-*.json"))
+
+
+def _forge_clean_result_for(root: Path, rel: str) -> None:
+    """What a tree's author can do: make the stored result of a clean version claim the current (broken) file."""
+    import hashlib
+    (p,) = (root / ".pdlint_cache").glob("index-*.json")
+    head, _, body = p.read_bytes().partition(b"\n")
+    d = json.loads(body)
+    dig = C.digest_bytes((root / rel).read_bytes())
+    for c in d["components"]:
+        for k in c["deps"]:
+            if k.endswith(rel):
+                c["deps"][k] = dig
+    d["stats"] = {}
+    body = json.dumps(d, separators=(",", ":"), ensure_ascii=False).encode()
+    p.write_bytes(f"{head.split()[0].decode()} {C.FORMAT} {C.digest_bytes(body)}\n".encode() + body)
+
+
+BROKEN_SH = ("python3 -m sglang.launch_server --model-path m --disaggregation-mode prefill "
+             "--enable-linear-replayssm-spec\n")
+
+
+def test_a_tree_no_git_repository_holds_brings_no_cache_pdlint_trusts(tmp_path, monkeypatch, capsys):
+    """A tarball / `docker build` context without .git that carries a `.pdlint_cache` forged for its broken files:
+    nothing tells it from pdlint's own there, so the default place is not used (rw28/h item 2: 0 errors, exit 0)."""
+    root = tmp_path / "tree"
+    root.mkdir()
+    monkeypatch.chdir(root)
+    # the author makes a valid cache of a clean version at the path CI will use (here: naming the place)
+    monkeypatch.setenv(C.ENV_DIR, str(root / ".pdlint_cache"))
+    (root / "pd.sh").write_text(BROKEN_SH.replace(" --enable-linear-replayssm-spec", ""))
+    assert _run(capsys, "check", ".")[0] == 0 and (root / ".pdlint_cache").is_dir()
+    (root / "pd.sh").write_text(BROKEN_SH)
+    _forge_clean_result_for(root, "pd.sh")
+    assert _run(capsys, "check", ".")[0] == 0  # (what a forged cache does where git cannot vouch for it)
+    monkeypatch.delenv(C.ENV_DIR)  # CI's default command
+    code, out, _ = _run(capsys, "check", ".")
+    assert code == 1 and "SGL101" in out
+    # and a tree without a repository gets no cache written into it
+    shutil.rmtree(root / ".pdlint_cache")
+    assert _run(capsys, "check", ".")[0] == 1 and not (root / ".pdlint_cache").exists()
+
+
+def test_a_docs_link_in_the_cache_is_never_written_through(tmp_path, monkeypatch, capsys):
+    """`.pdlint_cache/docs` as a link out of the tree: pdlint wrote its launch files where it pointed, and pruned
+    every file there it did not write (rw28/h item 5: 100,001 files outside became 1)."""
+    root = tmp_path / "tree"
+    root.mkdir()
+    (root / "pd.sh").write_text(BROKEN_SH)
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "victim.txt").write_text("keep\n")
+    cache = root / "cache"
+    cache.mkdir()
+    (cache / "docs").symlink_to(outside)
+    monkeypatch.setenv(C.ENV_DIR, str(cache))
+    monkeypatch.chdir(root)
+    _git_init(root)
+    code, out, err = _run(capsys, "check", "--format", "json", ".")
+    assert code == 1 and "is a symlink or not a directory" in err
+    assert sorted(p.name for p in outside.iterdir()) == ["victim.txt"]
