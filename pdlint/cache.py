@@ -231,7 +231,8 @@ _OPTION_KEYS = {"cwd", "variables", "role_var", "engine_version", "force_exclude
 # ---------------------------------------------------------------------------
 
 def cache_dir(cwd: str) -> str:
-    """``PDLINT_CACHE_DIR``, else ``.pdlint_cache`` at the root of the repository holding ``cwd``, else in ``cwd``."""
+    """``PDLINT_CACHE_DIR``, else ``.pdlint_cache`` at the root of the repository holding ``cwd``, else in ``cwd``
+    (where :func:`run` does not use it: no repository vouches for it)."""
     env = os.environ.get(ENV_DIR)
     if env:
         return os.path.abspath(os.path.join(cwd, env))
