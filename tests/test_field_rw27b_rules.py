@@ -122,13 +122,29 @@ def test_hisparse_on_unsupported_model_fires(model):
     "deepseek-ai/DeepSeek-V3.2",         # DSA (oracle ACCEPT with a DSA config.json, index_topk set)
     "zai-org/GLM-5",
     "deepseek-ai/DeepSeek-V4-Flash",
-    "deepseek-ai/DeepSeek-V3-0324",      # DeepseekV3ForCausalLM, DSA only with index_topk: not judged
-    "moonshotai/Kimi-K2-Instruct",
+    "deepseek-ai/DeepSeek-V3.2-Exp",
+    "/models/deepseek-v32",
+    "deepseek-ai/DeepSeek-V3.3",         # a release pdlint does not know: quiet
+    "deepseek-ai/DeepSeek-R1-Distill-Qwen-7B",  # a Qwen student (refused too, but not placed by this row)
     "MiniMaxAI/MiniMax-M3",              # not placed by name: quiet
     "/models/my-model",
 ])
 def test_hisparse_on_supported_or_unknown_model_quiet(model):
     assert "SGL354" not in judge(f"--model-path {model} --disaggregation-mode decode --enable-hisparse").codes
+
+
+@pytest.mark.parametrize("model", ["deepseek-ai/DeepSeek-V3-0324", "deepseek-ai/DeepSeek-V3", "DeepSeek-V3.1-Terminus",
+                                   "/data/DeepSeek-R1-0528", "deepseek-ai/DeepSeek-R1", "deepseek-ai/DeepSeek-Prover-V2-671B",
+                                   "moonshotai/Kimi-K2-Instruct", "moonshotai/Kimi-K2-Thinking", "moonshotai/Kimi-K2.5"])
+def test_hisparse_on_a_deepseek_v3_checkpoint_without_the_dsa_indexer_fires(model):
+    """DeepseekV3ForCausalLM is a DSA architecture only with `index_topk` in config.json (`is_deepseek_dsa`,
+    configs/model_config.py:191 in 0.5.23, the same in 0.5.21; `is_deepseek_nsa` in 0.5.10). The oracle on a
+    config-only DeepseekV3ForCausalLM model: without index_topk REJECT "--enable-hisparse is only supported for DSA
+    ...", with index_topk (DeepSeek-V3.2's) ACCEPT. These names are the checkpoints without it (they were left quiet
+    as sharing the architecture with DeepSeek-V3.2)."""
+    j = judge(f"--model-path {model} --disaggregation-mode decode --enable-hisparse --disable-radix-cache")
+    assert "SGL354" in j.errors
+    assert "without the DSA indexer" in " ".join(j.messages) or "index_topk" in " ".join(j.messages)
 
 
 def test_hisparse_rule_not_applied_before_its_message():

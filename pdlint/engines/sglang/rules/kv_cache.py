@@ -11,6 +11,8 @@ launch (SGL102 decode HiCache, SGL129 LMCache on PD servers) these rules stay
 quiet.
 """
 
+import re
+
 from pdlint.engines.sglang.argv import OPAQUE
 from pdlint.engines.sglang.rulebase import WARNING, Hit, at_least, attention_backends, given, sgl_rule
 
@@ -808,9 +810,11 @@ HISPARSE_ARCHITECTURES = frozenset({
              "--model-path @TINY_MOE@ --served-model-name Qwen/Qwen3-30B-A3B --disaggregation-mode prefill"],
       notes="Model-dependent: SGLang reads the architecture from the checkpoint's config.json (and, for a DSA "
             "architecture, its `index_topk`); pdlint infers it from the model's name (docs/models.md) and is quiet "
-            "for a model it cannot place and for families with an architecture on the list (DeepSeek-V3/R1 and "
-            "Kimi-K2 share DeepseekV3ForCausalLM with DeepSeek-V3.2; GLM-5, LongCat-Flash, Mistral-Large-3, "
-            "DeepSeek-V4). Checked on the releases with this message (0.5.21-0.5.23; 0.5.10-0.5.20 refuse other "
+            "for a model it cannot place and for families with an architecture on the list (GLM-5, LongCat-Flash, "
+            "Mistral-Large-3, DeepSeek-V4, DeepSeek-V3.2). DeepSeek-V3 / V3.1 / R1 / Prover-V2 and Kimi-K2 share "
+            "DeepseekV3ForCausalLM with DeepSeek-V3.2, which SGLang counts as DSA only with `index_topk` in the "
+            "config (configs/model_config.py `is_deepseek_dsa`): their names are reported, a DeepSeek-V3.2 name or "
+            "a path that names no release is not. Checked on the releases with this message (0.5.21-0.5.23; 0.5.10-0.5.20 refuse other "
             "models with earlier wordings). Field test rw27/b (differential test against SGLang 0.5.23): the oracle "
             "refused `--enable-hisparse` on Llama and Qwen3-MoE bases in 25 role cases and pdlint said nothing; it "
             "refuses the firing examples and accepts the quiet ones (its tiny Llama / Qwen3-MoE stand in for the "
@@ -829,8 +833,24 @@ def _hisparse_model(a):
             return None
         archs, label, flag = placed
     if not archs or any(x in HISPARSE_ARCHITECTURES for x in archs):
-        return None
+        # (DeepseekV3ForCausalLM counts only with a DSA indexer: `is_deepseek_dsa` also wants `index_topk` in
+        # config.json, which DeepSeek-V3 / V3.1 / R1 / Prover-V2 and Kimi-K2 do not have; DeepSeek-V3.2 has)
+        from pdlint.models import component
+        name = a.get("model_path" if flag == "--model-path" else "served_model_name")
+        if fam is None or not isinstance(name, str) or not _NO_DSA_INDEXER.match(component(name)):
+            return None
+        return Hit("enable_hisparse", "model_path",
+                   note=f"{flag} names {label} ({component(name)}), a DeepseekV3ForCausalLM checkpoint without the "
+                        f"DSA indexer (no `index_topk` in its config.json)")
     return Hit("enable_hisparse", "model_path", note=f"{flag} names {label} ({', '.join(archs)})")
+
+
+#: names of checkpoints with an architecture SGLang's ``is_deepseek_dsa`` lists but no ``index_topk``: DeepSeek-V3,
+#: V3-0324, V3.1(-Terminus), R1(-0528, -Zero; not the Qwen / Llama R1-Distill students), Prover-V2, Kimi-K2(-Instruct,
+#: -Thinking, K2.5: KimiK25ForConditionalGeneration is not on the list either); DeepSeek-V3.2 and releases pdlint
+#: does not know (V3.3...) are left alone
+_NO_DSA_INDEXER = re.compile(r"^(?:[a-z0-9]+-)?(?:deepseek-(?:v3(?:\.1)?(?![.\d])|r1(?!-distill)|prover-v2)"
+                             r"|kimi-k2(?:\.5)?(?![.\d]))")
 
 
 # -- KV dtype, offload ----------------------------------------------------------------------------------
