@@ -256,3 +256,19 @@ def test_nothing_to_check_is_said_with_exit_0(repo, capsys):
     put(repo, "k8s/a.yaml", "a: 1\n")
     code, out, err = text(capsys, ".")
     assert "No files to check" not in err
+
+
+def test_unknown_flag_help_points_at_a_suggestion_only_when_there_is_one(tmp_path):
+    """(field round rw28/a P7: `--disaggregation-decode-url`, close to no flag, got "see the suggestion")"""
+    import json
+    from pdlint.cli import main
+    out = tmp_path / "o.json"
+    (tmp_path / "a.sh").write_text("python3 -m sglang.launch_server --model-path m --disaggregation-mode prefill"
+                                   " --disaggregation-decode-url http://d:30001\n")
+    (tmp_path / "b.sh").write_text("python3 -m sglang.launch_server --model-path m --disagregation-mode prefill\n")
+    assert main(["check", "--no-cache", "--format", "json", "--output-file", str(out), str(tmp_path)]) == 1
+    by_path = {f["path"].rsplit("/", 1)[-1]: f for f in json.loads(out.read_text())["findings"] if f["code"] == "SGL001"}
+    assert "did you mean" not in by_path["a.sh"]["message"]
+    assert "suggestion" not in by_path["a.sh"]["fix"] and "remove it" in by_path["a.sh"]["fix"]
+    assert "did you mean --disaggregation-mode" in by_path["b.sh"]["message"]
+    assert "see the suggestion" in by_path["b.sh"]["fix"]

@@ -451,7 +451,12 @@ def _parse_candidates(launch: Launch, info: SglangInfo, enabled) -> list:
         rule = KIND_TO_RULE.get(kind)
         if rule is None or not enabled(rule.code):
             continue
-        out.append(Candidate(rule.code, launch, token, message, False, info.version, [], rule.fix,
+        hint = rule.fix
+        if kind == "unknown" and "did you mean" not in message:  # (the rule's fix points at a suggestion)
+            hint = ("No SGLang flag is spelled like it: remove it (flags of other engines, vLLM's "
+                    "`--kv-transfer-config`, Dynamo's wrapper flags, do not belong on an SGLang server), or, when the "
+                    "image runs a release or fork that defines it, name that release (`--sglang-version`).")
+        out.append(Candidate(rule.code, launch, token, message, False, info.version, [], hint,
                              autofix if token is not None else None))
     out += _repeats(launch, info, enabled)
     out += _deprecations(launch, info, enabled)
