@@ -1093,7 +1093,7 @@ _UNREAD_KIND_HINT = ("pdlint does not read this kind of file yet: check this lau
 _UNREAD_KIND_HINT_NO_COMMENT = (_UNREAD_KIND_HINT.rsplit("; to accept", 1)[0] + "; to accept it unchecked, give the "
                                 "file PD020 in `per-file-ignores` or exclude it")
 _NO_HASH_COMMENT = (".json", ".ipynb", ".bat", ".cmd", ".groovy", ".cue", "jenkinsfile", ".ts", ".mts", ".js", ".mjs",
-                    ".cjs")
+                    ".cjs", ".c", ".cc", ".cpp", ".cxx")  # (a `#` line in C is a preprocessor directive)
 #: a Python program that builds a Ray Serve LLM application: the same application as a Serve config file is read
 _RAY_SERVE_LLM = re.compile(r"\bray\.serve\.llm\b|\bbuild_pd_openai_app\b")
 _RAY_HINT = ("pdlint does not read Python; the same Ray Serve LLM application written as a Serve config file is "

@@ -45,7 +45,10 @@ OTHER_TEXT_EXT = (".py", ".json", ".toml", ".ini", ".cfg", ".conf", ".env", ".tm
                   # other shells and script languages, and configure / CMake templates of scripts (`run.sh.in`):
                   # hostile-input round rw27/h P13, a launch in `start.fish` or `run_server.sh.in` passed a walk
                   # without a word while the same file named alone was PD020
-                  ".fish", ".csh", ".tcsh", ".xsh", ".command", ".in", ".pl", ".rb", ".lua", ".exp", ".awk")
+                  ".fish", ".csh", ".tcsh", ".xsh", ".command", ".in", ".pl", ".rb", ".lua", ".exp", ".awk",
+                  # a C / C++ program that builds the command line and `system()`s it (field round rw28/a P6,
+                  # coco-alen/sglang_assistance's eigen_serve.c: PD020 named alone, nothing in a walk)
+                  ".c", ".cc", ".cpp", ".cxx")
 OTHER_TEXT_NAMES = re.compile(r"(?:Procfile|Jenkinsfile|Tiltfile|\.envrc)")
 #: a `#!` line naming a shell (`#!/bin/bash`, `#!/usr/bin/env bash`, `#!/usr/bin/env -S bash -e`)
 SHELL_SHEBANG = re.compile(rb"^#!\s*\S*?(?:/|env\s+(?:-\S+\s+)*)(?:ba|z|k|da|a)?sh\b")

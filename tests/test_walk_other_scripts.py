@@ -33,3 +33,20 @@ def test_a_launch_in_the_shebang_is_reported(scratch, name):
     scratch.write("ok.sh", "#!/usr/bin/env bash\necho ready\n")
     _, report = scratch.lint(".")
     assert [(f["path"], f["code"], f["line"]) for f in report["findings"]] == [(name, "PD020", 1)]
+
+
+C_LAUNCH = ('#include <stdlib.h>\nint main(void) {\n    return system("python -m sglang.launch_server "\n'
+            '                  "--model-path /m --disaggregation-mode prefill --tp-size x");\n}\n')
+
+
+@pytest.mark.parametrize("name", ["serve.c", "wyze/eigen_serve.cpp", "launch.cc"])
+def test_a_c_program_that_system_s_a_launch_is_reported_in_a_walk(scratch, name):
+    # field round rw28/a P6 (coco-alen/sglang_assistance's eigen_serve.c): PD020 named alone, nothing in a walk; and
+    # the hint told to put a `#` comment on the line, a preprocessor directive in C
+    scratch.write(name, C_LAUNCH)
+    scratch.write("util.c", "int add(int a, int b) { return a + b; }\n")  # (no launch text: quiet)
+    code, report = scratch.lint(".")
+    assert [(f["path"], f["code"]) for f in report["findings"]] == [(name, "PD020")] and code == 0
+    assert "per-file-ignores" in report["findings"][0]["fix"] and "# pdlint" not in report["findings"][0]["fix"]
+    manifest = (__import__("pathlib").Path(__file__).parent.parent / ".pre-commit-hooks.yaml").read_text()
+    assert re.search(re.search(r"^  files: (.*)$", manifest, re.M).group(1), name)
