@@ -526,6 +526,29 @@ def test_bad_substitution_keeps_the_following_flag(repo, capsys):
     assert out.count("PD023") == 3, out  # each placeholder is an opaque-arguments gap
 
 
+def test_a_dollar_too_many_is_a_bad_substitution_not_a_made_up_argv(repo, capsys):
+    """billishyahao/sglang_disagg's sglang_disagg_server.sh (field round rw28/a P4): `--nnodes ${$NODES} --node-rank
+    0` - bash stops that command with "bad substitution"; tree-sitter's error recovery swallowed the `--` of
+    `--node-rank` (argv `--nnodes node-rank 0`: a false SGL005 and SGL011)."""
+    write(repo, "run.sh", """\
+        #!/bin/bash
+        NODES=2
+        CMD="python3 -m sglang.launch_server --model-path /models/x --disaggregation-mode prefill --port 8000"
+        if [ "$NODES" -gt 1 ]; then
+            CMD="$CMD --dist-init-addr 10.0.0.1:5000 --nnodes ${$NODES} --node-rank 0"
+        fi
+        eval "$CMD"
+        """)
+    data = show_json(capsys, "run.sh")
+    assert data["launches"][0]["argv"][-4:] == ["--nnodes", "${$NODES}", "--node-rank", "0"]
+    code, out = check(capsys, "run.sh")
+    assert "SGL005" not in out and "SGL011" not in out, out
+    assert "run.sh:5:55: PD009" in out and "bad substitution '${$NODES}'" in out and "did you mean '${NODES}'" in out
+    # `${$}` (the shell's PID) and `$$` are good bash
+    write(repo, "ok.sh", 'echo "${$}" $$ "${#}"\npython3 -m sglang.launch_server --model-path /m --port 30000\n')
+    assert "PD009" not in check(capsys, "ok.sh")[1]
+
+
 def test_bad_substitution_in_double_quotes_is_opaque_not_literal_json(repo, capsys):
     """Inside double quotes bash would attempt the `${a.b}` expansion: the value
     there is unknown, so the JSON rule does not judge the text."""

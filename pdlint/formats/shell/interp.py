@@ -160,8 +160,14 @@ class Interpreter(Words, Conditions, Control, Builtins, Joins, Tails, EnvVariant
         self.keepalive.append(unit)  # ids of units key caches: keep every unit alive
         n = 0
         for a, b in unit.bad_subs[:MAX_PARSE_REPORTS]:
-            self.ctx.report("PD-SHELL-PARSE", f"shell syntax error: bad substitution {unit.text[a:b]!r}"
-                            f" (a template placeholder? its value is unknown) ({kind})", tstr, a)
+            word = unit.text[a:b]
+            if word.startswith("${$"):  # a `$` too many: bash refuses the command, it does not run
+                self.ctx.report("PD-SHELL-PARSE", f"shell syntax error: bad substitution {word!r}: bash stops the "
+                                f"command holding it with \"bad substitution\" and does not run it (did you mean "
+                                f"'${{{word[3:-1]}}}'?) ({kind})", tstr, a)
+            else:
+                self.ctx.report("PD-SHELL-PARSE", f"shell syntax error: bad substitution {word!r}"
+                                f" (a template placeholder? its value is unknown) ({kind})", tstr, a)
             n += 1
         errors = unit.arith_errors + [(e, o) for e, o in syntax.errors(unit.root)
                                       if not (syntax.arithmetic(e) and syntax.arithmetic_readable(unit, e))]

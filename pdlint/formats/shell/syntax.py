@@ -136,7 +136,7 @@ class Unit:
 
     def _recover_bad_substitutions(self, data: bytes) -> None:
         """``${name.field}`` (a template placeholder, e.g. llm-d-benchmark's
-        ``${accelerator.extraArgs}``) is a bad substitution in bash, and
+        ``${accelerator.extraArgs}``) and ``${$name}`` (a ``$`` too many) are bad substitutions in bash, and
         tree-sitter-bash's error recovery swallows the words after it (the
         ``--`` of the next flag).  Parse again with each such word outside
         single quotes respelled ``${name_field}`` (same length, so every
@@ -162,7 +162,7 @@ class Unit:
             return
         buf = bytearray(data)
         for a, b in spans:
-            buf[a + 2:b - 1] = bytes(buf[a + 2:b - 1]).replace(b".", b"_")
+            buf[a + 2:b - 1] = bytes(buf[a + 2:b - 1]).replace(b".", b"_").replace(b"$", b"_")
         self.root = parser().parse(bytes(buf)).root_node
         self.bad_subs = [(self.char(a), self.char(b)) for a, b in spans]
         self.quoted_subs = [(self.char(a), self.char(b)) for a, b in quoted]
@@ -349,7 +349,9 @@ _ACTION_RE = re.compile(r"\{\{.*?\}\}", re.S)
 
 
 #: ``${name.field}``: not a parameter expansion (bash: "bad substitution").
-_BAD_SUB_RE = re.compile(r"\$\{[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+\}")
+_BAD_SUB_RE = re.compile(r"\$\{[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+\}"
+                         # `${$NODES}`: a `$` too many (billishyahao/sglang_disagg, field round rw28/a P4)
+                         r"|\$\{\$[A-Za-z_][A-Za-z0-9_]*\}")
 #: Nodes whose text bash does not expand.
 _LITERAL_CONTEXT = frozenset(("raw_string", "comment", "heredoc_body", "ansi_c_string"))
 
