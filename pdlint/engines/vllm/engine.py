@@ -407,7 +407,8 @@ def release(launch: Launch, ctx) -> tuple:
         approximate = "older" if flags.version_key(version) < flags.version_key(requested.lstrip("v")) else "newer"
     elif not requested and flags.unreleased_image(launch.meta.get("image", "") or ""):
         approximate = "unreleased"
-        note = f"image {launch.meta['image']} names no vLLM release; judged against {version}, the newest table"
+        note = (f"image {launch.meta['image']} names no vLLM release; judged against {version}, the newest table "
+                f"(an option or value no table has is left to the build: VLLM047 names the options)")
     return version, pinned, note, approximate, (requested.lstrip("v") if pinned and requested else None)
 
 

@@ -567,6 +567,38 @@ def _older_only(launch, info):
 
 
 @vllm_rule(
+    "VLLM047", "vllm-flag-unknown-to-every-table-on-a-build", kind="launch", severity=WARNING,
+    summary="Reports an option no vLLM release pdlint has a table for defines, on an image whose tag names no vLLM "
+            "release (`:nightly`, a custom build's tag, an llm-d image, whose tag is llm-d's version).",
+    why="The build may define the option (a nightly ahead of the newest release, llm-d's patches), or not: then "
+        "vLLM stops with `unrecognized arguments` at start-up. pdlint cannot tell which, and a near-miss of a known "
+        "option is VLLM018 already; the rest passed without a word (field round rw28/a: `--intra-node-data-"
+        "parallel-size` on `ghcr.io/llm-d/llm-d-cuda:v0.3.0`, which vLLM refuses).",
+    fix="Check the option against the image's build (`vllm serve --help` in it), or name the vLLM release the "
+        "build is made from (`vllm-version`); remove the option if the build does not define it.",
+    example="image: ghcr.io/llm-d/llm-d-cuda:v0.3.0   vllm serve m --intra-node-data-parallel-size 8",
+    example_fixed="image: ghcr.io/llm-d/llm-d-cuda:v0.3.0   vllm serve m --data-parallel-size 8",
+    notes="Not on a vLLM plugin's image (`vllm/vllm-omni`), whose plugin adds options of its own, nor for "
+          "`python -m dynamo.vllm`. An option an older release defines is VLLM020, one close to a known option "
+          "VLLM018.")
+def _unknown_on_build(launch, info):
+    if not _judged(launch, info) or info.dynamo or info.approximate != "unreleased" or _plugin_image(launch):
+        return None
+    from pdlint.engines.vllm import flags
+    out = []
+    for opt, how in _unknowns(launch, info):
+        name = opt.name_tok.text.partition("=")[0]
+        camel = any(c.isupper() for c in name.lstrip("-")[1:])
+        if how != "unknown" or flags.releases_defining(name) or flags.releases_with(name) or camel \
+                or hint(flags.normalise(name), info.table.options):
+            continue  # (VLLM018 / VLLM020)
+        out.append(VHit(f"{name} is not a flag of any vLLM release pdlint knows (the newest: {info.version}); "
+                        f"image {launch.meta.get('image')} names no release, so its build may define it; if it "
+                        f"does not, vLLM stops with \"unrecognized arguments: {name}\"", opt.name_tok))
+    return out
+
+
+@vllm_rule(
     "VLLM034", "vllm-choice-only-in-older-releases", kind="launch", severity=WARNING,
     summary="Reports a value that the newest vLLM release pdlint knows does not allow for an option but older "
             "releases did (`--prefix-caching-hash-algo builtin`, `--convert reward`), on a launch whose release is "
