@@ -315,8 +315,14 @@ class _Parser:
             k = kinds[i]
             tok = toks[i]
             if k == "--":
-                i += 1
-                continue
+                # argparse reads every word after `--` as a positional, and SGLang has none: the `--` and those
+                # words are "unrecognized arguments" (CPython 3.6-3.13 alike; rw28/b P3)
+                rest = [t for t in toks[i + 1:]]
+                if any(_fully_opaque(t) for t in rest):
+                    self.out.incomplete = True
+                shown = " ".join(["--"] + [t.text for t in rest if not _fully_opaque(t)])
+                self.err("unknown-positional", tok, f"unrecognized arguments: {shown}", None)
+                break
             if k is None:  # a positional: SGLang has none
                 self._stray(tok, prev_store_true)
                 prev_store_true = None
@@ -359,12 +365,12 @@ class _Parser:
                 self.store(flag, option, name_tok, [explicit_tok], i, written, (i,))
                 i += 1
                 continue
-            # the arguments that follow, up to the next option (argparse's 'A's)
+            # the arguments that follow, up to the next option or a `--` (argparse's 'A's: an option never takes
+            # a value across `--`, `--tp-size -- 2` is "expected one argument")
             j = i + 1
             avail: list = []
-            while j < n and (kinds[j] is None or kinds[j] == "--"):
-                if kinds[j] is None:
-                    avail.append(j)
+            while j < n and kinds[j] is None:
+                avail.append(j)
                 j += 1
             if flag.nargs_zero:
                 prev_store_true = self.store(flag, option, name_tok, [], i, written, (i,))
