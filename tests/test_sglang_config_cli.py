@@ -96,6 +96,22 @@ def test_equals_form_is_never_read(repo, capsys):
     assert [c for c, _, _, _ in got] == ["SGL024"]
 
 
+@pytest.mark.parametrize("written", ["--conf c.yaml", "--confi=c.yaml", "--confi c.yaml"])
+def test_an_abbreviated_config_option_is_never_read(repo, capsys, written):
+    """argparse takes the unique prefix for --config; SGLang's merge looks for the exact token (server_args.py:683
+    `if "--config" in argv`): differential round rw28/b P6, the oracle kept every default c.yaml sets."""
+    got = findings(repo, capsys, f"python -m sglang.launch_server --model-path /m {written}",
+                   {"c.yaml": "tp-size: 1\n"})
+    assert [c for c, _, _, _ in got] == ["SGL024"]
+    assert "never reads" in got[0][3]
+
+
+def test_the_exact_config_token_is_read_and_not_reported(repo, capsys):
+    got = findings(repo, capsys, "python -m sglang.launch_server --model-path /m --config c.yaml",
+                   {"c.yaml": "tp-size: 1\n"})
+    assert got == []
+
+
 def test_text_output(repo, capsys):
     (repo / "c.yaml").write_text("model-path: /m\nlora-paths: [a=/l]\n")
     (repo / "launch.sh").write_text(LAUNCH + "\n")

@@ -98,10 +98,18 @@ def merge(tokens: list, table: FlagTable, resolve: Callable[[TStr], Optional[Sou
     idx = [i for i, t in enumerate(tokens) if t.text == "--config"]
     if not idx:
         for t in tokens:
+            written = t.text.partition("=")[0]
             if t.text.startswith("--config="):
                 errors.append(ArgError("config-equals", t,
                                        "--config=PATH is accepted by argparse but SGLang never reads the file "
                                        "(the merge only looks for the exact token --config)", "--config"))
+            elif written.startswith("--co") and written != "--config" and "--config".startswith(written) \
+                    and table.prefix_matches(written) == ["--config"]:
+                # `--conf FILE` / `--confi=FILE`: argparse takes the unique prefix for --config, the merge never
+                # sees it (differential round rw28/b P6: the oracle kept every default the file sets)
+                errors.append(ArgError("config-equals", t,
+                                       f"{written} is --config to argparse (a unique prefix) but SGLang never reads "
+                                       f"the file: the merge only looks for the exact token --config", "--config"))
         return Merge(list(tokens), 0, errors)
     if len(idx) > 1:
         errors.append(ArgError("config-multiple", tokens[idx[1]], "Multiple config files specified! Only one allowed.",

@@ -208,10 +208,10 @@ CFG_MULTIPLE = _r(
 
 CFG_EQUALS = _r(
     "SGL024", "config-equals-form-ignored", WARNING,
-    "Reports `--config=PATH`.",
-    "argparse accepts the `=` form (there is a `--config` option), but SGLang's merge only looks for the exact "
-    "token `--config`, so the file is silently never read and every flag in it is lost.",
-    "Write `--config PATH` (two words).",
+    "Reports `--config=PATH`, and an abbreviation of `--config` (`--conf PATH`, `--confi=PATH`).",
+    "argparse accepts the `=` form and any unique prefix (there is a `--config` option), but SGLang's merge only "
+    "looks for the exact token `--config`, so the file is silently never read and every flag in it is lost.",
+    "Write `--config PATH`: the whole option name, and the path as the next word.",
     "python -m sglang.launch_server --config=prefill.yaml",
     "python -m sglang.launch_server --config prefill.yaml", category=_F,
     source="sglang/srt/utils/server_args_config_parser.py")
