@@ -828,9 +828,35 @@ def unpack(words: list, split) -> tuple:
     for w in words[found.argv_start:]:
         parts = w.text.split(None, 1)
         if len(parts) == 2 and _OPTION_WORD.match(parts[0]) and not _all_opaque(w) \
-                and not parts[1].lstrip().startswith(("{", "[")):
+                and not parts[1].lstrip().startswith(("{", "[")) \
+                and not (len(out) > found.argv_start and _takes_value(found, out[-1].text)):
             packed.append(Packed(w, False))
             out += split(w)
         else:
             out.append(w)
     return out, packed
+
+
+def _takes_value(found, option: str) -> bool:
+    """Does the option before an item take it as its value?  argparse reads a word holding a blank that names no
+    option as a positional (`_parse_optional`: `if ' ' in arg_string: return None`), so `--served-model-name` then
+    `"-llama 8b"` is the name, not a packed flag (differential round rw28/b P8); known for SGLang and vLLM servers
+    (their newest tables), else False (the item is split, as before)."""
+    if found.kind != "server" or not option.startswith("-") or "=" in option:
+        return False
+    try:
+        if found.engine == "sglang" and not found.entrypoint.startswith("python -m dynamo"):
+            from pdlint.engines.sglang import flags as sf
+            table = sf.load(sf.newest())
+            flag = table.lookup(option)
+            if flag is None and option.startswith("--"):
+                hits = table.prefix_matches(option)
+                flag = table.lookup(hits[0]) if len(hits) == 1 else None
+        elif found.engine == "vllm" and not found.entrypoint.startswith("python -m dynamo"):
+            from pdlint.engines.vllm import flags as vf
+            flag = vf.load(vf.pick(None)[0]).resolve(option)[0]
+        else:
+            return False
+    except Exception:  # (no table: split as before)
+        return False
+    return flag is not None and flag.takes_value
