@@ -301,3 +301,11 @@ def test_a_double_dash_is_left_over(text, errors):
 def test_a_double_dash_free_launch_is_quiet():
     p = P("--model-path m --tp-size 2 --cuda-graph-bs-decode 1 2 4 --served-model-name=--")
     assert p.errors == [] and p.value("tp_size") == 2 and p.value("cuda_graph_bs_decode") == [1, 2, 4]
+
+
+def test_an_ambiguous_prefix_with_a_value_is_named_as_written():
+    """argparse's message names the whole word (differential round rw28/b P10: "ambiguous option: --dis=nixl could
+    match ...", pdlint said "--dis")."""
+    (e,) = P("--model-path m --disaggregation-t=nixl --dis=nixl").errors
+    assert e.kind == "ambiguous" and e.message.startswith("ambiguous option: --dis=nixl could match --disable-")
+    assert e.option == "--dis"

@@ -349,7 +349,8 @@ class _Parser:
                     shown = " ".join([tok.text] + [v.text for v in values])
                     self.err("unknown", tok, f"unrecognized arguments: {shown}", name.text, span, values=values)
                 else:
-                    self.err("ambiguous", tok, f"ambiguous option: {k[3]} could match {', '.join(k[1])}",
+                    # (argparse names the word as written, `=value` included: "ambiguous option: --dis=nixl ...")
+                    self.err("ambiguous", tok, f"ambiguous option: {tok.text} could match {', '.join(k[1])}",
                              k[3], span, matches=k[1], values=values)
                 i = j
                 continue
