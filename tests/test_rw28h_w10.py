@@ -4,6 +4,7 @@ Each item has a test that failed before its fix and one showing the legitimate c
 
 * 6: a path git lists that is not in the work tree (a sparse checkout's skip-worktree file, a file removed with
   ``rm`` but not ``git rm``) was a PD001 "not read" error each (exit 1 on a clean checkout).
+* 9: ``ALL`` in ``per-file-ignores`` (command line and config) matched no code: silently a no-op.
 """
 
 from __future__ import annotations
@@ -36,6 +37,9 @@ spec:
           command: [python3, -m, sglang.launch_server, --model-path, /models/Qwen3-8B, --tp-size, "2",
                     --disaggregation-mode, decode, --port, "30001"]
 """
+
+#: the same pair with a decode-only flag in the prefill launch: SGL101
+BROKEN = CLEAN.replace("--disaggregation-mode, prefill,", "--disaggregation-mode, prefill, --enable-linear-replayssm-spec,")
 
 
 def _git(root, *args):
@@ -86,3 +90,30 @@ def test_named_missing_path_stays_a_usage_error(scratch_git, capsys):
     os.remove(scratch_git.root / "pd.yaml")
     assert main(["--no-cache", "pd.yaml"]) == 2
     assert "pd.yaml" in capsys.readouterr().err
+
+
+# --- item 9: ALL in per-file-ignores ------------------------------------------------------------------------------
+
+def test_all_in_cli_per_file_ignores_disables_every_rule_there(scratch):
+    scratch.write("pd.yaml", BROKEN)
+    scratch.write("other.yaml", BROKEN)
+    code, report = scratch.lint("--per-file-ignores", "pd.yaml:ALL")
+    assert sorted({f["path"] for f in report["findings"]}) == ["other.yaml"]
+    code, report = scratch.lint("--extend-per-file-ignores", "pd.yaml:all")
+    assert sorted({f["path"] for f in report["findings"]}) == ["other.yaml"]
+
+
+def test_all_in_config_per_file_ignores_disables_every_rule_there(scratch):
+    scratch.write("pd.yaml", BROKEN)
+    scratch.write("other.yaml", BROKEN)
+    scratch.write("pyproject.toml", '[tool.pdlint]\nper-file-ignores = {"pd.yaml" = ["ALL"]}\n')
+    code, report = scratch.lint()
+    assert sorted({f["path"] for f in report["findings"]}) == ["other.yaml"]
+
+
+def test_per_file_ignores_of_a_prefix_still_only_that_prefix(scratch):
+    scratch.write("pd.yaml", BROKEN)
+    code, report = scratch.lint("--per-file-ignores", "pd.yaml:PD")
+    assert "SGL101" in _codes(report)
+    code, report = scratch.lint("--per-file-ignores", "other.yaml:ALL")
+    assert "SGL101" in _codes(report) and code == 1
