@@ -2,6 +2,8 @@
 
 Each item has a test that failed before its fix and one showing the legitimate case stays as it was:
 
+* 3: kustomizations that include each other (a cycle) were each a member of another build: a directory scan built
+  none of them (no PD106 for the cycle, the patched launches not checked), where naming one reports both.
 * 6: a path git lists that is not in the work tree (a sparse checkout's skip-worktree file, a file removed with
   ``rm`` but not ``git rm``) was a PD001 "not read" error each (exit 1 on a clean checkout).
 * 9: ``ALL`` in ``per-file-ignores`` (command line and config) matched no code: silently a no-op.
@@ -117,3 +119,87 @@ def test_per_file_ignores_of_a_prefix_still_only_that_prefix(scratch):
     assert "SGL101" in _codes(report)
     code, report = scratch.lint("--per-file-ignores", "other.yaml:ALL")
     assert "SGL101" in _codes(report) and code == 1
+
+
+# --- item 3: kustomizations in a cycle -----------------------------------------------------------------------------
+
+BASE = """\
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: qwen-prefill}
+spec:
+  template:
+    spec:
+      containers:
+        - name: sglang
+          image: lmsysorg/sglang:v0.5.23
+          command: [python3, -m, sglang.launch_server, --disaggregation-mode, prefill, --port, "30000"]
+          args: [--model-path, /models/Qwen3-8B]
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: qwen-decode}
+spec:
+  template:
+    spec:
+      containers:
+        - name: sglang
+          image: lmsysorg/sglang:v0.5.23
+          command: [python3, -m, sglang.launch_server, --disaggregation-mode, decode, --port, "30001"]
+          args: [--model-path, /models/Qwen3-8B]
+"""
+
+OVERLAY = """\
+resources:
+- ../base
+{extra}patches:
+- target: {{kind: Deployment, name: qwen-prefill}}
+  patch: |-
+    - op: add
+      path: /spec/template/spec/containers/0/args/-
+      value: --enable-linear-replayssm-spec
+"""
+
+
+def _kustomize_tree(scratch, cycle: bool):
+    scratch.write("base/kustomization.yaml", "resources:\n- pd.yaml\n")
+    scratch.write("base/pd.yaml", BASE)
+    scratch.write("overlay/kustomization.yaml", OVERLAY.format(extra="- ../other\n" if cycle else ""))
+    scratch.write("other/kustomization.yaml", "resources:\n- ../overlay\n")
+
+
+def test_kustomization_cycle_is_reported_by_a_directory_scan(scratch):
+    _kustomize_tree(scratch, cycle=True)
+    code, report = scratch.lint()
+    cycles = [f for f in report["findings"] if f["code"] == "PD106"]
+    assert len(cycles) == 1 and "kustomization cycle through" in cycles[0]["message"]
+    assert (cycles[0]["path"], cycles[0]["line"]) in (("overlay/kustomization.yaml", 3),
+                                                      ("other/kustomization.yaml", 2))
+    patched = [f for f in report["findings"] if f["code"] == "SGL101"]
+    assert [(f["path"], f["line"], f["column"]) for f in patched] == [("overlay/kustomization.yaml", 9, 14)]
+    assert report["coverage"]["launches"] == 2 and code == 1
+    # the same as naming one of them
+    code2, named = scratch.lint("overlay")
+    assert sorted(f["code"] for f in named["findings"]) == sorted(f["code"] for f in report["findings"])
+
+
+def test_kustomization_cycle_through_itself_and_outside_paths(scratch):
+    scratch.write("k/kustomization.yaml", "resources:\n- .\n- ../k2\n- /etc\n- pd.yaml\n")
+    scratch.write("k/pd.yaml", BASE)
+    scratch.write("k2/kustomization.yaml", "resources:\n- ../k\n")
+    code, report = scratch.lint()
+    messages = sorted(f["message"] for f in report["findings"] if f["code"] == "PD106")
+    assert any("cycle through '.'" in m for m in messages)
+    assert any("'/etc' is outside the repository" in m for m in messages)
+    assert any("cycle through '../k" in m for m in messages)
+    assert code == 1
+
+
+def test_kustomization_without_cycle_builds_the_overlay_once(scratch):
+    _kustomize_tree(scratch, cycle=False)
+    code, report = scratch.lint()
+    assert _codes(report, "PD106") == []
+    # other includes overlay, which includes base: other is the only build kept, the launch is checked once
+    assert [(f["path"], f["line"]) for f in report["findings"] if f["code"] == "SGL101"] == \
+        [("overlay/kustomization.yaml", 8)]
+    assert report["coverage"]["launches"] == 2
