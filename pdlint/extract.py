@@ -613,10 +613,10 @@ class Extractor:
         if build.unapplied:
             from pdlint import coverage_rules as CR
             from pdlint.model import Gap
-            for where, why in build.unapplied:
-                self.out.build_gaps.append((Gap(CR.UNCHECKED.code, where, why + ": the launches built from this "
-                                                "kustomization may differ from what pdlint checked", _UNAPPLIED_HINT),
-                                            job.display))
+            for where, why, *hint in build.unapplied:
+                self.out.build_gaps.append((Gap(CR.UNCHECKED.code, where, why if hint else why + ": the launches built "
+                                                "from this kustomization may differ from what pdlint checked",
+                                                hint[0] if hint else _UNAPPLIED_HINT), job.display))
         # base text an applied replace / remove, or a strategic-merge patch's command / args, took out: covered by
         # the overlay
         for text in build.superseded + kustomize.smp_superseded(build):

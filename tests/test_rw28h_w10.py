@@ -6,6 +6,9 @@ Each item has a test that failed before its fix and one showing the legitimate c
   none of them (no PD106 for the cycle, the patched launches not checked), where naming one reports both.
 * 6: a path git lists that is not in the work tree (a sparse checkout's skip-worktree file, a file removed with
   ``rm`` but not ``git rm``) was a PD001 "not read" error each (exit 1 on a clean checkout).
+* 8: a kustomize patch whose target may be in a remote base pdlint does not fetch (a JSON 6902 operation on a
+  container's ``args``, a strategic-merge patch of its ``args``) was silent unless its value held a flag coverage
+  knows: now PD020 at the operation, naming the remote resource.
 * 9: ``ALL`` in ``per-file-ignores`` (command line and config) matched no code: silently a no-op.
 """
 
@@ -203,3 +206,75 @@ def test_kustomization_without_cycle_builds_the_overlay_once(scratch):
     assert [(f["path"], f["line"]) for f in report["findings"] if f["code"] == "SGL101"] == \
         [("overlay/kustomization.yaml", 8)]
     assert report["coverage"]["launches"] == 2
+
+
+# --- item 8: a patch of a remote base ------------------------------------------------------------------------------
+
+REMOTE = "https://github.com/example/sglang-pd//deploy/base?ref=v1.2"
+JSON_PATCH = """\
+resources:
+- {remote}
+patches:
+- target: {{kind: Deployment, name: qwen-prefill}}
+  patch: |-
+    - op: {op}
+      path: {path}
+      value: {value}
+"""
+
+
+def test_json6902_op_on_a_remote_base_container_args_is_pd020(scratch):
+    scratch.write("ov/kustomization.yaml", JSON_PATCH.format(
+        remote=REMOTE, op="add", path="/spec/template/spec/containers/0/args/-",
+        value="--enable-linear-replayssm-spec"))
+    code, report = scratch.lint("--strict")
+    (f,) = report["findings"]
+    assert (f["code"], f["path"], f["line"]) == ("PD020", "ov/kustomization.yaml", 6)
+    assert "`add /spec/template/spec/containers/0/args/-` not applied" in f["message"]
+    assert REMOTE in f["message"] and code == 1
+
+
+def test_json6902_op_with_a_marker_value_on_a_remote_base_is_one_finding(scratch):
+    # its value (a flag coverage knows) was a PD020 of its own; now the operation's note covers it
+    scratch.write("ov/kustomization.yaml", JSON_PATCH.format(
+        remote=REMOTE, op="add", path="/spec/template/spec/containers/0/args/-", value="--disaggregation-mode"))
+    code, report = scratch.lint()
+    assert [(f["code"], f["line"]) for f in report["findings"]] == [("PD020", 6)]
+
+
+def test_strategic_merge_patch_of_remote_base_args_is_pd020(scratch):
+    scratch.write("ov/kustomization.yaml", f"resources:\n- {REMOTE}\npatches:\n- path: args.yaml\n")
+    scratch.write("ov/args.yaml", """\
+        apiVersion: apps/v1
+        kind: Deployment
+        metadata: {name: qwen-prefill}
+        spec:
+          template:
+            spec:
+              containers:
+                - name: sglang
+                  args: [--model-path, /models/Qwen3-8B, --enable-linear-replayssm-spec]
+        """)
+    code, report = scratch.lint()
+    (f,) = report["findings"]
+    assert (f["code"], f["path"], f["line"]) == ("PD020", "ov/args.yaml", 9)
+    assert "container 'sglang'" in f["message"] and REMOTE in f["message"]
+
+
+def test_remote_base_patches_that_change_no_command_line_stay_quiet(scratch):
+    scratch.write("ov/kustomization.yaml", JSON_PATCH.format(remote=REMOTE, op="replace", path="/spec/replicas",
+                                                             value="3"))
+    scratch.write("im/kustomization.yaml", JSON_PATCH.format(
+        remote=REMOTE, op="replace", path="/spec/template/spec/containers/0/image",
+        value="lmsysorg/sglang:v0.5.23"))
+    code, report = scratch.lint("--strict")
+    assert report["findings"] == [] and code == 0
+
+
+def test_json6902_op_on_a_local_resource_beside_a_remote_base_is_applied(scratch):
+    scratch.write("ov/kustomization.yaml", JSON_PATCH.format(
+        remote=REMOTE + "\n- pd.yaml", op="add", path="/spec/template/spec/containers/0/args/-",
+        value="--enable-linear-replayssm-spec"))
+    scratch.write("ov/pd.yaml", BASE)
+    code, report = scratch.lint()
+    assert [(f["code"], f["line"]) for f in report["findings"]] == [("SGL101", 9)]
