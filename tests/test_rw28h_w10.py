@@ -4,6 +4,10 @@ Each item has a test that failed before its fix and one showing the legitimate c
 
 * 3: kustomizations that include each other (a cycle) were each a member of another build: a directory scan built
   none of them (no PD106 for the cycle, the patched launches not checked), where naming one reports both.
+* 4: a selection that leaves no rule judging launches enabled for a file (every prefix ignored in a sub-directory
+  config, ``ALL`` in per-file-ignores) still had its launches "checked" in the summary and JSON coverage, silently:
+  now the file's status is ``disabled`` (``disabled_by`` names the config or the command line) and the summary
+  says so.
 * 6: a path git lists that is not in the work tree (a sparse checkout's skip-worktree file, a file removed with
   ``rm`` but not ``git rm``) was a PD001 "not read" error each (exit 1 on a clean checkout).
 * 8: a kustomize patch whose target may be in a remote base pdlint does not fetch (a JSON 6902 operation on a
@@ -278,3 +282,57 @@ def test_json6902_op_on_a_local_resource_beside_a_remote_base_is_applied(scratch
     scratch.write("ov/pd.yaml", BASE)
     code, report = scratch.lint()
     assert [(f["code"], f["line"]) for f in report["findings"]] == [("SGL101", 9)]
+
+
+# --- item 4: every rule that judges launches disabled for a file ---------------------------------------------------
+
+DISABLED_LINE = "Every rule that judges launches is disabled for 1 file, so nothing was reported about its 2 launches"
+
+
+def _text(capsys, *args):
+    from pdlint.cli import main
+    code = main(["--no-cache", *args])
+    return code, capsys.readouterr().out
+
+
+def test_subdirectory_config_ignoring_every_prefix_is_no_silent_checked(scratch, capsys):
+    scratch.write("deploy/prod/pd.yaml", BROKEN)
+    scratch.write("deploy/prod/pyproject.toml", '[tool.pdlint]\nextend-ignore = ["SGL", "PD", "VLLM", "TRT"]\n')
+    scratch.write("deploy/dev/pd.yaml", CLEAN)
+    code, report = scratch.lint()
+    files = report["coverage"]["files"]
+    assert files["deploy/prod/pd.yaml"]["status"] == "disabled"
+    assert files["deploy/prod/pd.yaml"]["disabled_by"] == "deploy/prod/pyproject.toml"
+    assert files["deploy/dev/pd.yaml"]["status"] == "checked" and "disabled_by" not in files["deploy/dev/pd.yaml"]
+    code, out = _text(capsys, "--strict")
+    assert f"{DISABLED_LINE}: deploy/prod/pd.yaml (by deploy/prod/pyproject.toml)." in out
+
+
+def test_ignore_all_and_per_file_all_on_the_command_line_are_named(scratch, capsys):
+    scratch.write("pd.yaml", BROKEN)
+    code, report = scratch.lint("--per-file-ignores", "pd.yaml:ALL")
+    assert report["coverage"]["files"]["pd.yaml"]["status"] == "disabled"
+    assert report["coverage"]["files"]["pd.yaml"]["disabled_by"] == "the command line's rule selection"
+    scratch.write("pyproject.toml", '[tool.pdlint]\nignore = ["SGL"]\n')
+    code, out = _text(capsys, "--ignore", "PD,VLLM,TRT")
+    assert f"{DISABLED_LINE}: pd.yaml (by pyproject.toml with the command line's rule selection)." in out
+
+
+def test_disabled_status_survives_the_result_cache(scratch_git, capsys):
+    import json
+    from pdlint.cli import main
+    scratch_git.write("pd.yaml", BROKEN)
+    scratch_git.write("pyproject.toml", '[tool.pdlint]\nignore = ["ALL"]\n')
+    for _ in range(2):  # cold, then from the cache
+        assert main(["--format", "json"]) == 0
+        report = json.loads(capsys.readouterr().out)
+        assert report["coverage"]["files"]["pd.yaml"]["status"] == "disabled"
+
+
+def test_partial_selections_keep_the_file_checked(scratch, capsys):
+    scratch.write("pd.yaml", BROKEN)
+    for args in ((), ("--ignore", "SGL1"), ("--ignore", "PD02"), ("--per-file-ignores", "pd.yaml:SGL,VLLM,TRT")):
+        code, report = scratch.lint(*args)
+        assert report["coverage"]["files"]["pd.yaml"]["status"] == "checked", args
+        code, out = _text(capsys, *args)
+        assert "Every rule that judges launches" not in out and "2 launches checked" in out
