@@ -48,7 +48,8 @@ spec:
 """
 
 #: the same pair with a decode-only flag in the prefill launch: SGL101
-BROKEN = CLEAN.replace("--disaggregation-mode, prefill,", "--disaggregation-mode, prefill, --enable-linear-replayssm-spec,")
+BROKEN = CLEAN.replace("--disaggregation-mode, prefill,",
+                       "--disaggregation-mode, prefill, --enable-linear-replayssm-spec,")
 
 
 def _git(root, *args):
