@@ -491,7 +491,8 @@ def _finding(d: list):
 def _fc_doc(fc) -> dict:
     return {"status": fc.status, "launches": fc.launches, "markers": fc.markers, "error": fc.error,
             "spots": [[s.path, s.line, s.column, s.end_line, s.code, s.reason, s.hint, s.text] for s in fc.spots],
-            "undecided": [[u.line, u.column, u.flag, u.text, u.name] for u in fc.undecided]}
+            "undecided": [[u.line, u.column, u.flag, u.text, u.name] for u in fc.undecided],
+            "disabled_by": fc.disabled_by}
 
 
 def partition(jobs: list, res, deps: Deps, resolver, cwd: str, docs: bool) -> list:
@@ -983,7 +984,8 @@ def merge(jobs: list, usable: list, fresh: list, fresh_sources: dict, options, r
             cov.unpaired[k] = cov.unpaired.get(k, 0) + n
         for path, d in c["coverage"].items():
             fc = FileCoverage(path, d["status"], d["launches"], d["markers"],
-                              [Spot(*s) for s in d["spots"]], d["error"], [Undecided(*u) for u in d["undecided"]])
+                              [Spot(*s) for s in d["spots"]], d["error"], [Undecided(*u) for u in d["undecided"]],
+                              d.get("disabled_by"))
             cov.files[path] = fc
             cov.spots += fc.spots
     cov.spots.sort(key=lambda s: (s.path, s.line, s.column, s.code))

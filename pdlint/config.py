@@ -11,7 +11,7 @@ Keys (both files)::
     select = ["SGL", "PD"]            # rule codes or prefixes: replaces the default set
     extend-select = ["SGL139"]        # codes or prefixes added to the default set (or to select)
     ignore = ["SGL204"]               # codes or prefixes to disable (extend-ignore: the same)
-    per-file-ignores = {"legacy/*" = ["SGL1"]}   # path glob -> codes or prefixes disabled there
+    per-file-ignores = {"legacy/*" = ["SGL1"]}   # path glob -> codes or prefixes (ALL) disabled there
     exclude = ["vendor/**"]           # glob patterns (relative to the config file) not to scan
     force-exclude = true              # exclude applies to files named on the command line too
     render-timeout = 5                # seconds one template render may take
@@ -159,7 +159,9 @@ class Config:
                 replaces, given = self.cli_ignores
                 table = (list(given.items()) if replaces else table + list(given.items()))
             for pattern, codes in table:
-                if fnmatch.fnmatch(path, pattern) and any(code.startswith(c) for c in codes):
+                # `ALL` disables every rule there, as in select / ignore (and ruff's per-file-ignores): it matched
+                # no code and was silently a no-op (rw28/h item 9)
+                if fnmatch.fnmatch(path, pattern) and any(c == "ALL" or code.startswith(c) for c in codes):
                     return False
         return True
 

@@ -538,17 +538,21 @@ class Undecided:
 @dataclass
 class FileCoverage:
     path: str
-    status: str = "none"  # checked | partial | unchecked | error | none
+    status: str = "none"  # checked | partial | unchecked | error | none | disabled
     launches: int = 0
     markers: int = 0
     spots: list = field(default_factory=list)
     error: Optional[str] = None
     undecided: list = field(default_factory=list)  # Undecided, sorted
+    #: status "disabled": what turned off every rule that judges its launches (a config, the command line)
+    disabled_by: Optional[str] = None
 
     def as_dict(self) -> dict:
         d = {"status": self.status, "launches": self.launches, "unchecked": [s.as_dict() for s in self.spots]}
         if self.error:
             d["error"] = self.error
+        if self.disabled_by:
+            d["disabled_by"] = self.disabled_by
         if self.undecided:
             d["undecided"] = [u.as_dict() for u in self.undecided]
         return d

@@ -18,7 +18,9 @@ UNCHECKED = register(Rule(
     "lines; or an engine-only flag such as `--disaggregation-mode` or `--kv-transfer-config`) from which no "
     "launch pdlint checked was built; and a kustomize JSON 6902 patch operation pdlint did not apply that may change "
     "a launch (a path not in the resource as pdlint built it, an index past the end of a list, a target selector "
-    "pdlint cannot evaluate), at the operation.",
+    "pdlint cannot evaluate), at the operation; and a kustomize patch (JSON 6902 or strategic merge) that changes a "
+    "container's `command`, `args` or `env` but selects no resource pdlint read (the target may be in a remote base "
+    "pdlint does not fetch), at the operation or the patched field, naming that resource.",
     "pdlint found a server launch it did not understand: an unknown file structure, a launcher behind a variable or "
     "wrapper pdlint does not follow, a template branch no role value renders (or one behind a Jinja `is defined` / "
     "Helm `.Values` test of a value no file pdlint read sets), or a file kind pdlint does not read. "
@@ -28,7 +30,8 @@ UNCHECKED = register(Rule(
     "`docker run`, `env`, `sh -c`), name the template's role variable with `role-var`, give variables set outside "
     "the repository a value in `[tool.pdlint.vars]` or a `values` file. If the text is not a launch (a usage "
     "message, documentation), exclude the file or suppress the finding. A JSON 6902 operation: make its path match "
-    "the resource as built (`kubectl kustomize`), or write the change as a strategic-merge patch.",
+    "the resource as built (`kubectl kustomize`), or write the change as a strategic-merge patch. A patch of a "
+    "remote base: check the patched launch where the base is read (or vendor the base into the repository).",
     example="#!/bin/sh\n$LAUNCHER --model-path /models/qwen --disaggregation-mode prefill",
     example_fixed="#!/bin/sh\npython3 -m sglang.launch_server --model-path /models/qwen --disaggregation-mode prefill",
     category=_C))

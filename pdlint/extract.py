@@ -579,6 +579,17 @@ class Extractor:
                              f"cannot build this kustomization ({type(e).__name__}: {e})", path=j.display)
         top = {a: b for a, b in builds.items()
                if not any(a in other.members for o, other in builds.items() if o != a)}
+        # kustomizations that include each other (a cycle) are each a member of another: none was a top, so a
+        # directory scan built none of them - the cycle's PD106 and the launches they patch vanished, where naming
+        # one reports both (rw28/h item 3).  A kustomization every includer of which it includes in turn (its
+        # cycle is included by no other build) is built as a top: the first of each such cycle, by path
+        covered = {m for b in top.values() for m in b.members}
+        for a in sorted(builds):
+            if a in top or a in covered:
+                continue
+            if all(o in builds[a].members for o, other in builds.items() if o != a and a in other.members):
+                top[a] = builds[a]
+                covered |= builds[a].members
         members: set = set()
         for a, b in top.items():
             members |= {m for m in b.members if m != a}
@@ -602,10 +613,10 @@ class Extractor:
         if build.unapplied:
             from pdlint import coverage_rules as CR
             from pdlint.model import Gap
-            for where, why in build.unapplied:
-                self.out.build_gaps.append((Gap(CR.UNCHECKED.code, where, why + ": the launches built from this "
-                                                "kustomization may differ from what pdlint checked", _UNAPPLIED_HINT),
-                                            job.display))
+            for where, why, *hint in build.unapplied:
+                self.out.build_gaps.append((Gap(CR.UNCHECKED.code, where, why if hint else why + ": the launches built "
+                                                "from this kustomization may differ from what pdlint checked",
+                                                hint[0] if hint else _UNAPPLIED_HINT), job.display))
         # base text an applied replace / remove, or a strategic-merge patch's command / args, took out: covered by
         # the overlay
         for text in build.superseded + kustomize.smp_superseded(build):

@@ -317,6 +317,7 @@ def analyse(jobs: list, options: Options, resolver: ConfigResolver, deps=None) -
                 lambda: _coverage_per_file(jobs, extraction, findings, options.strict, shown))
     if b.over:
         budget_coverage(cov, b.over)
+    disabled_files(cov, resolver)
     findings += cov.findings
     findings = [f for f in findings if shown(f)]
     suppressed = 0
@@ -334,6 +335,33 @@ def analyse(jobs: list, options: Options, resolver: ConfigResolver, deps=None) -
     launches = sorted(extraction.launches, key=lambda l: (l.path, l.line, l.ordinal))
     return Result(findings, launches, extraction.files, extraction.sources,
                   resolver.warnings + release_notes(launches), cov, suppressed)
+
+
+def disabled_files(cov, resolver) -> None:
+    """A file whose launches no enabled rule judges (``ignore = ["ALL"]``, every prefix ignored, ``ALL`` in
+    ``per-file-ignores``): its status is ``disabled``, with what disabled them, not ``checked`` - the summary
+    said its launches were checked with nothing reported (rw28/h item 4)."""
+    from pdlint.rules import launch_rule_codes
+    codes = None
+    for path, fc in cov.files.items():
+        if not fc.launches or fc.status not in ("checked", "partial"):
+            continue
+        cfg = resolver.for_display(path)
+        if cfg.error is not None:
+            continue
+        if codes is None:
+            codes = launch_rule_codes()
+        if any(cfg.enabled(c, path) for c in codes):
+            continue
+        own = replace(cfg, overlay=None, cli_ignores=None, _enabled={})
+        name = display_path(cfg.path, resolver.cwd) if cfg.path else None
+        if name and not any(own.enabled(c, path) for c in codes):
+            by = name
+        elif name:
+            by = f"{name} with the command line's rule selection"
+        else:
+            by = "the command line's rule selection"
+        fc.status, fc.disabled_by = "disabled", by
 
 
 def _at_the_text(findings: list, sources: dict) -> list:

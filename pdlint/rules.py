@@ -186,6 +186,16 @@ def engine_rules(engine: str) -> dict:
     return _REGISTRY
 
 
+#: categories of rules that judge no launch: whether the launch text was read and understood, inline suppressions
+NOT_LAUNCH_CATEGORIES = frozenset(("coverage", "input", "suppression"))
+
+
+def launch_rule_codes() -> list:
+    """The codes of the loaded rules (pdlint's own and those of the engines this run's launches use) that judge
+    launches: every category but coverage, input and suppression."""
+    return [code for code, r in _REGISTRY.items() if r.category not in NOT_LAUNCH_CATEGORIES]
+
+
 def rule(code: str) -> Rule:
     """The rule with this code (KeyError for none): the loaded registry first, else every rule."""
     r = _REGISTRY.get(code)

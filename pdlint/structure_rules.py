@@ -160,7 +160,9 @@ KUSTOMIZE_ERROR = register(Rule(
           "when the target may be in a resource pdlint cannot see: one it did not read (larger than the read limit "
           "or over a budget, reported as PD008), a remote base, the kustomization that includes a Component, or a "
           "resource a JSON 6902 patch renames in a way pdlint does not follow. The launches the patch would change "
-          "are then checked without it, and their context says so. A missing resource that a script in its "
+          "are then checked without it, and their context says so; a patch that changes a container's `command`, "
+          "`args` or `env` and selects no resource pdlint read is PD020 (the launch it changes was not checked). "
+          "A missing resource that a script in its "
           "directory writes (`envsubst < t.tpl.yaml > cm.yaml`, `| sponge cm.yaml`, `tee`, `-o`, `cp`) is not "
           "reported: the script generates it before `kubectl apply -k`; the build's context names the script."))
 

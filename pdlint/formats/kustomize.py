@@ -30,7 +30,9 @@ without ``target`` whose resource is not in the build, a cycle) are PD106
 findings.  A patch with a ``target`` that selects nothing is no such problem:
 kustomize builds without it.  Nor is a patch that may be for a resource pdlint
 cannot see (not read: too large or over a budget; remote; a Component's includer; renamed in a way
-pdlint does not follow): that is said unchecked in the build's notes, not claimed missing.
+pdlint does not follow): that is said unchecked in the build's notes, not claimed missing - and when it changes a
+container's command line (``command``, ``args``, ``env``) and selects no resource pdlint read, it is in
+``Build.unapplied`` too (PD020 at the operation or the patched field, naming that resource).
 """
 
 from __future__ import annotations
@@ -111,7 +113,8 @@ class Build:
     members: set = field(default_factory=set)  # abspaths consumed by the build
     problems: list = field(default_factory=list)
     skipped: list = field(default_factory=list)  # notes: remote bases
-    #: JSON 6902 operations pdlint did not apply that may change a launch: [(the operation's text, why)]
+    #: JSON 6902 operations (and strategic-merge patches) pdlint did not apply that may change a launch: [(the
+    #: operation's text, why)], or (text, the whole message, hint) for one on a resource pdlint did not read
     unapplied: list = field(default_factory=list)
     #: the resource text an applied JSON 6902 ``replace`` / ``remove`` took out: [TStr of a base scalar], covered
     #: by the overlay (its launch text was superseded, not left unrecognised: field test rw17/n)
@@ -355,6 +358,9 @@ class Builder:
                         why = "pdlint does not read this selector" if selector is not None and not selector.known \
                             else unsure[0].opaque
                         b.skipped.append(f"patch target {what} not checked: {why}")
+                        unseen = _unseen_reasons(unsure)
+                        if unseen and (selector is None or selector.known):
+                            _unapplied_merge(pdoc, proot, what, unseen, b)
                     elif selector is None:  # (one with a target that selects nothing: kustomize builds without it)
                         ntok = crd.tstr(pdoc, crd.at(proot, "metadata", "name")) or blame
                         b.problems.append(Problem(ntok, f"patch target {kind or '*'}/{name or '*'} is not among the "
@@ -565,6 +571,49 @@ def _may_launch(segs: list, r: Resource) -> bool:
     return False
 
 
+#: a container's fields its command line is built from
+_COMMAND_FIELDS = ("command", "args", "env", "envFrom")
+
+
+def _sets_command(segs: Optional[list], value: Optional[yt.Ref] = None) -> bool:
+    """Does an operation at ``segs`` (with ``value``) change a container's command line: its ``command``,
+    ``args``, ``env`` or ``envFrom``, a whole container or container list, or a value holding a container with
+    one of those?"""
+    for i, s in enumerate(segs or ()):
+        if s in kube.CONTAINER_LISTS or s == "mainContainer":
+            rest = segs[i + 1:] if s == "mainContainer" else segs[i + 2:]
+            return not rest or rest[0] in _COMMAND_FIELDS
+    return value is not None and any(yt.get(item, f) is not None for _, _, item, _ in _container_items(value)
+                                     for f in _COMMAND_FIELDS)
+
+
+def _unapplied_merge(pdoc: TStr, proot: yt.Ref, what: str, why: str, b: Build) -> None:
+    """A strategic-merge patch pdlint did not apply (its target may be a resource it did not read: a remote base):
+    each container whose command line it changes is a PD020 at the first of those fields (rw28/h item 8), and its
+    text is covered by that note."""
+    for _, _, item, cname in _container_items(proot):
+        fields = [f for f in _COMMAND_FIELDS if yt.get(item, f) is not None]
+        if not fields:
+            continue
+        blame = crd.tstr(pdoc, yt.get(item, fields[0]))
+        container = f"container {cname!r}" if cname else "a container"
+        b.unapplied.append((blame, f"strategic-merge patch of {container} ({', '.join(f'`{f}`' for f in fields)}) "
+                                   f"not applied: target {what} selects no resource pdlint read ({why}), so the "
+                                   f"command line it changes was not checked", UNSEEN_HINT))
+        for f in fields:
+            b.superseded += _written(pdoc, yt.deref(yt.get(item, f)).node)
+
+
+#: what makes a patch of a resource pdlint did not read checkable
+UNSEEN_HINT = ("check the patched launch where its resource is read (pdlint on the base's repository, or the base "
+               "vendored into this one); if it is checked there, give this file PD020 in `per-file-ignores`")
+
+
+def _unseen_reasons(unsure: list) -> str:
+    """Why the resources ``unsure`` stands for were not read (their stand-ins' notes: a remote resource...)."""
+    return "; ".join(sorted({r.opaque for r in unsure if not r.docs and r.opaque}))
+
+
 def _json6902(pdoc: TStr, proot: yt.Ref, selector: Optional[Selector], resources: list, b: Build) -> bool:
     """A JSON 6902 patch, applied in order to the resources its target selects (:mod:`pdlint.formats.json6902`):
     each operation makes a new tree for the resource, with the patch's values traced to the patch.  A rename
@@ -592,6 +641,16 @@ def _json6902(pdoc: TStr, proot: yt.Ref, selector: Optional[Selector], resources
         for r in unsure:
             if r.docs and (segs is None or segs == ["metadata", "name"][:len(segs)]):
                 r.opaque = r.opaque or f"a JSON 6902 patch may rename {r.kind}/{r.name}"
+        unseen = _unseen_reasons(unsure)
+        if not hits and unseen and segs is not None and _sets_command(segs, yt.get(op, "value")):
+            # the target may be a resource pdlint did not read (a remote base): an operation on a container's
+            # command line was silent unless its value held a flag coverage knows (rw28/h item 8)
+            b.unapplied.append((blame, f"{what} not applied: target {selector.text} selects no resource pdlint "
+                                       f"read ({unseen}), so the container command line it changes was not checked",
+                                UNSEEN_HINT))
+            vref = yt.get(op, "value")
+            if vref is not None:  # (its value's launch text is that note's, not another place left unchecked)
+                b.superseded += _written(pdoc, yt.deref(vref).node)
         if maybe:
             why = "pdlint cannot evaluate this target selector" if not selector.known else maybe[0].opaque
             names = ", ".join(sorted({f"{r.kind}/{r.current_name()}" for r in maybe}))

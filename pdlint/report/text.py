@@ -73,6 +73,8 @@ def render(findings: list, sources: dict, files: int, color: bool = False, show_
     noun = "file" if files == 1 else "files"
     if coverage is not None:
         out.append(coverage_line(coverage, files, left_out))
+        if disabled_line(coverage):
+            out.append(disabled_line(coverage))
         if coverage.unpaired_summary():
             out.append(coverage.unpaired_summary() + ".")
         if coverage.undecided_summary():
@@ -107,6 +109,20 @@ def coverage_line(cov, files: int, left_out: Optional[set] = None) -> str:
     if failed:
         line += f" {failed} file{'s' if failed != 1 else ''} not checked ({where})."
     return line
+
+
+def disabled_line(cov) -> str:
+    """The files whose launches no enabled rule judged (coverage status ``disabled``), or "": their launches are
+    counted as read, and a run must not look as if rules had passed them."""
+    items = sorted((p, f) for p, f in cov.files.items() if f.status == "disabled")
+    if not items:
+        return ""
+    n = sum(f.launches for _, f in items)
+    shown = "; ".join(f"{esc.path(p)} (by {esc.text(f.disabled_by or '?')})" for p, f in items[:3])
+    more = f"; and {len(items) - 3} more" if len(items) > 3 else ""
+    one = len(items) == 1
+    return (f"Every rule that judges launches is disabled for {len(items)} file{'' if one else 's'}, so nothing was "
+            f"reported about {'its' if one else 'their'} {n} launch{'' if n == 1 else 'es'}: {shown}{more}.")
 
 
 def write(text: str, stream=None) -> None:
