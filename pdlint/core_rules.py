@@ -68,7 +68,10 @@ INCLUDE = register(Rule(
     "PD007", "template-include-error", ERROR,
     "Reports an `include`, `import`, `from ... import` or `extends` that names a missing template or one outside "
     "the repository.",
-    "Includes resolve relative to the including template and must stay inside the repository: pdlint never reads "
+    "Includes resolve relative to the including template, then the configuration's directory (for a template "
+    "an Ansible role or play renders, first Ansible's template search path: the role's `templates/` and "
+    "directory, the playbook's, the template's own), then the repository root, and must stay inside the "
+    "repository: pdlint never reads "
     "files outside it (a pull request could otherwise make CI read arbitrary files).",
     "Fix the template path; keep shared partials inside the repository.", category=_C))
 

@@ -1106,7 +1106,8 @@ class Extractor:
         role_dir = ansible_role_dir(job.abspath, job.root)
         found = self.ansible_plays(job, role_dir) if options is None or options.preset in (None, "ansible") else None
         plays = found.plays if found is not None else []
-        if (role_dir is not None or plays) and (options is None or options.preset == "ansible"):
+        by_ansible = (role_dir is not None or bool(plays)) and (options is None or options.preset == "ansible")
+        if by_ansible:
             # a role's template renders with Ansible's filters and facts (`{{ ansible_managed | comment }}`,
             # `| to_json`: PD004 stopped the render, jedmund/homelab, field test rw14/h), and the inventory's
             # variables (group_vars/, host_vars/) are values of the host it deploys to
@@ -1183,10 +1184,13 @@ class Extractor:
         problems: list = []
         known: set = set()
         for play, variables, role_vars, bools, given in contexts:
+            dirs = list(search)
+            if by_ansible:
+                dirs += [d for d in _ansible_search_path(job, role_dir, play) if d not in dirs]
             got, found, _ = render_template(
                 src, job.rel, root=job.root, cwd=self.opt.cwd, variables=variables,
                 role_var=self.opt.role_var or cfg.role_var, role_vars=role_vars, limits=limits,
-                read_file=read_file, search_dirs=tuple(search), options=options, value_positions=bools,
+                read_file=read_file, search_dirs=tuple(dirs), options=options, value_positions=bools,
                 given=given)
             renders += [(r, play) for r in got]
             for p in found:
@@ -3742,6 +3746,24 @@ def _agreed(scopes: list) -> dict:
     out = dict(scopes[0])
     for other in scopes[1:]:
         out = {k: v for k, v in out.items() if k in other and other[k].text == v.text}
+    return out
+
+
+def _ansible_search_path(job: FileJob, role_dir: Optional[str], play) -> list:
+    """The repository-relative directories Ansible's ``template`` action looks up an ``include`` / ``import``
+    in, in its order: each of ``ansible_search_path`` (the role's directory, the playbook's directory) and the
+    template's own directory, its ``templates/`` first (``{% import './templates/drives.j2' %}`` in a role's
+    template is the role's templates/drives.j2: linux-kdevops/kdevops gen_nodes, field report rw28/a P2)."""
+    bases = [role_dir] if role_dir is not None else []
+    if play is not None:
+        bases.append(os.path.dirname(play.playbook))
+    bases.append(os.path.dirname(job.abspath))
+    out: list = []
+    for base in bases:
+        for d in (os.path.join(base, "templates"), base):
+            rel = os.path.relpath(d, job.root).replace(os.sep, "/")
+            if rel.split("/")[0] != ".." and rel not in out:
+                out.append(rel)
     return out
 
 
