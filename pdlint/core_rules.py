@@ -50,7 +50,10 @@ UNDEFINED = register(Rule(
     "the message names the other lines that use it. A variable the template only tests or loops over (`{% if x %}`, "
     "`{% for s in steps %}`), whose name is close to no defined one, looks like no role switch and guards no flags "
     "or role words, is a warning: Jinja's default undefined makes it false / empty without an error, and the "
-    "message says what was not rendered.",
+    "message says what was not rendered. In a manifest with no launch text, a variable used only where no launch "
+    "is built from it (an env or ConfigMap value, a name, a label: not under `command`, `args`, an `image`, a "
+    "script block, an env variable the command refers to or one named like arguments, nor an expression that "
+    "writes keys) is a warning too; a shell template keeps every undefined variable an error.",
     "Templates are rendered with strict undefined semantics: a deployment tool rendering this template would fail "
     "or emit an empty value where a flag value belongs.",
     "Define the variable (in the template, the pdlint config or a values file), or pass it with `--var NAME=VALUE`.",
@@ -68,7 +71,10 @@ INCLUDE = register(Rule(
     "PD007", "template-include-error", ERROR,
     "Reports an `include`, `import`, `from ... import` or `extends` that names a missing template or one outside "
     "the repository.",
-    "Includes resolve relative to the including template and must stay inside the repository: pdlint never reads "
+    "Includes resolve relative to the including template, then the configuration's directory (for a template "
+    "an Ansible role or play renders, first Ansible's template search path: the role's `templates/` and "
+    "directory, the playbook's, the template's own), then the repository root, and must stay inside the "
+    "repository: pdlint never reads "
     "files outside it (a pull request could otherwise make CI read arbitrary files).",
     "Fix the template path; keep shared partials inside the repository.", category=_C))
 

@@ -1117,7 +1117,8 @@ class Extractor:
         role_dir = ansible_role_dir(job.abspath, job.root)
         found = self.ansible_plays(job, role_dir) if options is None or options.preset in (None, "ansible") else None
         plays = found.plays if found is not None else []
-        if (role_dir is not None or plays) and (options is None or options.preset == "ansible"):
+        by_ansible = (role_dir is not None or bool(plays)) and (options is None or options.preset == "ansible")
+        if by_ansible:
             # a role's template renders with Ansible's filters and facts (`{{ ansible_managed | comment }}`,
             # `| to_json`: PD004 stopped the render, jedmund/homelab, field test rw14/h), and the inventory's
             # variables (group_vars/, host_vars/) are values of the host it deploys to
@@ -1194,10 +1195,13 @@ class Extractor:
         problems: list = []
         known: set = set()
         for play, variables, role_vars, bools, given in contexts:
+            dirs = list(search)
+            if by_ansible:
+                dirs += [d for d in _ansible_search_path(job, role_dir, play) if d not in dirs]
             got, found, _ = render_template(
                 src, job.rel, root=job.root, cwd=self.opt.cwd, variables=variables,
                 role_var=self.opt.role_var or cfg.role_var, role_vars=role_vars, limits=limits,
-                read_file=read_file, search_dirs=tuple(search), options=options, value_positions=bools,
+                read_file=read_file, search_dirs=tuple(dirs), options=options, value_positions=bools,
                 given=given)
             renders += [(r, play) for r in got]
             for p in found:
@@ -1215,11 +1219,18 @@ class Extractor:
                     "include": C.INCLUDE, "limit": C.LIMIT}
         includes = _includes_may_launch(src, read_here, problems)
         foreign = _not_a_launch_template(job.abspath, src, plain, includes)
+        far: frozenset = frozenset()  # (file, line) of undefined uses no launch can be built from
         if foreign:
             problems = [p for p in problems if p.code == "limit"]  # a chat template: its Jinja is not ours to judge
         elif not _may_launch(src, plain, (variables, role_vars), includes):
-            drop = ("render", "unrendered") if _may_take_a_command(job.abspath, src, plain) else \
-                ("render", "undefined", "unrendered")
+            takes = _may_take_a_command(job.abspath, src, plain)
+            drop = ("render", "unrendered") if takes else ("render", "undefined", "unrendered")
+            if takes and not _is_script_template(job.abspath, src):
+                # a manifest with no launch text: an undefined name only in an env value, a ConfigMap value, a
+                # name or a label makes no launch whatever its value (vllm-project/vllm-ascend's LWS template,
+                # `value: "{{ aop_multi_enabled }}"`, field report rw28/a P3): a warning, not PD005's error
+                reach = _launch_reaching_lines(src.text)
+                far = frozenset((src.path, n) for n in range(1, src.text.count("\n") + 2) if n not in reach)
             if _OTHER_DELIMITERS.search(src.text):
                 # nor its syntax, when its tool sets other delimiters and keeps GitHub's `${{ a || b }}` for
                 # Actions (THUDM/slime's `<% %>` workflow templates, field test rw13/e)
@@ -1253,11 +1264,12 @@ class Extractor:
                         f"`# pdlint: ignore[PD020]` where they are never set")
             self.unchecked(TStr.at(name, at, at.offset_of(line, column)), message, hint, job)
         problems = [p for p in problems if p.code != "unrendered"]
-        for p, also, tested in _one_per_undefined_name(problems, src):
+        for p, also, tested, away in _one_per_undefined_name(problems, src, far):
             message = p.message + (f" (also used on line{'s' if len(also) > 1 else ''} "
-                                   f"{_line_list(also)})" if also else "") + (_ONLY_TESTED if tested else "")
+                                   f"{_line_list(also)})" if also else "") + \
+                (_ONLY_TESTED if tested else _OFF_THE_LAUNCH if away else "")
             self.problem(rule_for[p.code], p.src or src, p.line, p.column, message, fix=p.hint,
-                         severity=WARNING if tested else None)
+                         severity=WARNING if tested or away else None)
         inner = _inner_kind(job.abspath)
         for r, play in renders:
             self.note_rendered(r.text)
@@ -3264,9 +3276,13 @@ def _inline_placeholders_respelled(text: str, error, tries: int = 4) -> Optional
         spans = [m.span() for m in _INLINE_PLACEHOLDER.finditer(text, a, b) if chars[m.start() + 1] == "{"]
         if not spans:
             return None
-        if first is not None:  # a second line: every placeholder on a line with a flow collection, at once
+        if first is not None:  # a second line: every placeholder on a line with a flow collection, and
+            # every placeholder inside a flow collection that spans lines (a multi-line JSON template's
+            # `"k": ${v},` lines: one line per try left the fifth one broken, kdevops milvus_config.json.j2,
+            # field report rw28/a P1), at once
             spans += [m.span() for m in _INLINE_PLACEHOLDER.finditer(text) if chars[m.start() + 1] == "{" and
                       _FLOW_START.search(text, text.rfind("\n", 0, m.start()) + 1, m.start())]
+            spans += [(i, j) for i, j in _flow_placeholders(text) if chars[i + 1] == "{"]
         for i, j in spans:
             chars[i + 1], chars[j - 1] = "_", "_"
             if text[i:j] not in names:
@@ -3282,6 +3298,84 @@ def _inline_placeholders_respelled(text: str, error, tries: int = 4) -> Optional
         shown = ", ".join(names[:3]) + (", ..." if len(names) > 3 else "")
         return docs, f"placeholder{'s' if len(names) > 1 else ''} {shown} (line {first}) read as text", []
     return None
+
+
+def _quoted_end(text: str, j: int, e: int) -> int:
+    """The index after the YAML quoted scalar opening at ``j`` (``"`` with ``\\`` escapes, ``'`` with ``''``),
+    at most ``e`` (the end of its line)."""
+    q, k = text[j], j + 1
+    while k < e:
+        if q == '"' and text[k] == "\\":
+            k += 2
+            continue
+        if text[k] == q:
+            if q == "'" and k + 1 < e and text[k + 1] == "'":
+                k += 2
+                continue
+            return k + 1
+        k += 1
+    return e
+
+
+def _flow_placeholders(text: str) -> list:
+    """The spans of the ``${NAME}`` placeholders inside YAML flow collections (``{...}``, ``[...]``, also across
+    lines, as in a JSON template), outside quoted scalars; block scalars (``|``, ``>``) and comments are skipped.
+    A reading of the text's shape, not a parser: the caller composes the result."""
+    spans: list = []
+    depth, i, n, indent = 0, 0, len(text), 0
+    block = None  # the indentation of a block scalar's parent line while the block's lines are skipped
+    while i < n:
+        e = text.find("\n", i)
+        e = n if e < 0 else e
+        j, at_node = i, depth == 0
+        if depth == 0:
+            body = text[i:e]
+            stripped = body.lstrip(" ")
+            if block is not None:
+                if not stripped.strip() or len(body) - len(stripped) > block:
+                    i = e + 1
+                    continue
+                block = None
+            indent = len(body) - len(stripped)
+            j = i + indent
+        while j < e:
+            c = text[j]
+            m = _INLINE_PLACEHOLDER.match(text, j) if c == "$" else None
+            if m:
+                if depth:
+                    spans.append(m.span())
+                j, at_node = m.end(), False
+                continue
+            if c in " \t\r":
+                j += 1
+                continue
+            if c == "#" and (j == i or text[j - 1] in " \t"):
+                break
+            if depth:
+                if c in "\"'":
+                    j = _quoted_end(text, j, e)
+                    continue
+                if c in "{[":
+                    depth += 1
+                elif c in "}]":
+                    depth -= 1
+                j += 1
+                continue
+            if at_node and c in "{[":
+                depth = 1
+            elif at_node and c in "\"'":
+                j, at_node = _quoted_end(text, j, e), False
+                continue
+            elif at_node and c in "|>":
+                block = indent
+                break
+            elif c in "-?:" and (j + 1 == e or text[j + 1] in " \t\r"):
+                at_node = True
+            else:
+                at_node = False
+            j += 1
+        i = e + 1
+    return spans
 
 
 def _placeholder_gaps(doc: TStr, placeholders: list, launches: list) -> None:
@@ -3671,6 +3765,24 @@ def _agreed(scopes: list) -> dict:
     out = dict(scopes[0])
     for other in scopes[1:]:
         out = {k: v for k, v in out.items() if k in other and other[k].text == v.text}
+    return out
+
+
+def _ansible_search_path(job: FileJob, role_dir: Optional[str], play) -> list:
+    """The repository-relative directories Ansible's ``template`` action looks up an ``include`` / ``import``
+    in, in its order: each of ``ansible_search_path`` (the role's directory, the playbook's directory) and the
+    template's own directory, its ``templates/`` first (``{% import './templates/drives.j2' %}`` in a role's
+    template is the role's templates/drives.j2: linux-kdevops/kdevops gen_nodes, field report rw28/a P2)."""
+    bases = [role_dir] if role_dir is not None else []
+    if play is not None:
+        bases.append(os.path.dirname(play.playbook))
+    bases.append(os.path.dirname(job.abspath))
+    out: list = []
+    for base in bases:
+        for d in (os.path.join(base, "templates"), base):
+            rel = os.path.relpath(d, job.root).replace(os.sep, "/")
+            if rel.split("/")[0] != ".." and rel not in out:
+                out.append(rel)
     return out
 
 
@@ -4074,24 +4186,27 @@ def isolate_per_file(items: list, stage, what: str, path_of, failed: Optional[se
     return out
 
 
-def _one_per_undefined_name(problems: list, src) -> list:
-    """[(problem, later lines of the same file with the same undefined name, only tested)]: one PD005 per
+def _one_per_undefined_name(problems: list, src, far: frozenset = frozenset()) -> list:
+    """[(problem, later lines of the same file with the same undefined name, only tested, away)]: one PD005 per
     variable and file, at its first use (a template rendered from a generator's objects,
     ai-dynamo/aiconfigurator's ``BenchConfig.*``, gave one error per use: 69 for 15 names); ``only tested``: every
-    use is a truth test or a loop (:class:`pdlint.render.jinja.Problem`); other problems as they are."""
+    use is a truth test or a loop (:class:`pdlint.render.jinja.Problem`); ``away``: every use is on a line
+    ``far`` holds (``(path, line)``: no launch is built from there); other problems as they are."""
     out: list = []
     first: dict = {}
     for p in sorted(problems, key=lambda q: (q.line or 0, q.column or 0)):  # (the report sorts them again)
         if p.code != "undefined":
-            out.append([p, [], False])
+            out.append([p, [], False, False])
             continue
         key = ((p.src or src).path, p.message)
+        away = ((p.src or src).path, p.line) in far
         if key in first:
             if p.line != first[key][0].line and p.line not in first[key][1]:
                 first[key][1].append(p.line)
             first[key][2] = first[key][2] and p.test
+            first[key][3] = first[key][3] and away
             continue
-        first[key] = [p, [], p.test]
+        first[key] = [p, [], p.test, away]
         out.append(first[key])
     return out
 
@@ -4101,6 +4216,12 @@ def _one_per_undefined_name(problems: list, src) -> list:
 #: vllm-project/vllm-ascend's nightly LWS templates, field test rw23/b), so a warning, not PD005's error
 _ONLY_TESTED = (" (only tested or looped over here: rendered as false / empty, as Jinja's default undefined does; "
                 "what it guards was not rendered)")
+
+
+#: said of an undefined variable a manifest with no launch text uses only where no launch can come from it (an env
+#: or ConfigMap value, a name, a label: :func:`_launch_reaching_lines`), field report rw28/a P3
+_OFF_THE_LAUNCH = (" (only in values no launch is built from, such as an env or ConfigMap value, in a file with no "
+                   "launch text: rendered as empty, as Jinja's default undefined does)")
 
 
 def _line_list(lines: list, most: int = 5) -> str:
@@ -4267,6 +4388,84 @@ def _may_launch(src: SourceFile, renders: list, values, includes: bool) -> bool:
     if has_launch_text(src.text) or includes or any(has_launch_text(r.text.text) for r in renders):
         return True
     return has_launch_text("\n".join(_strings(values)))
+
+
+def _is_script_template(path: str, src: SourceFile) -> bool:
+    """A shell template (a shell name, ``*.sh.j2``, or a shebang): any of its words may be a command."""
+    return _inner_kind(path) == "shell" or bool(re.search(r"[._-](?:sh|bash)\.(?:j2|jinja2?)$",
+                                                          os.path.basename(path).lower())) \
+        or src.text.lstrip().startswith("#!")
+
+
+#: a key (or an env variable's name) whose value may be a command, its arguments or a script
+_LAUNCHY_KEY = re.compile(r"(?i)^(?:command|args|image|entrypoint|script|run|exec)$|cmd|command|args|argv|script|"
+                          r"entrypoint|flags|opts|options|launch|extra|\.(?:sh|bash|py)$")
+#: keys whose whole value, written by one expression, may be a pod or a list of containers
+_STRUCT_KEY = re.compile(r"^(?:spec|template|\w*[Tt]emplate|\w*[Cc]ontainers|services|env|envFrom|values|jobs|"
+                         r"tasks|steps|data|stringData|workers?|leader\w*|roles?|\w*[Ss]pecs?)$")
+_YAML_KEY_LINE = re.compile(r"""^([ \t]*)((?:-[ \t]+)*)(["']?)([^"'#:{}\[\]\s][^"'#:{}\[\]]*?)\3[ \t]*:(?:[ \t]+|$)(.*)$""")
+_JINJA_SETTING = re.compile(r"\{%-?[ \t]*(?:set|macro|call|filter|with|include|import|from)\b")
+_MANIFEST_SHAPE = re.compile(r"(?m)^[ \t-]*([\"']?)(?:apiVersion|kind|containers|initContainers|services)\1[ \t]*:")
+
+
+def _launch_reaching_lines(text: str) -> set:
+    """The lines (1-based) of a manifest template where a variable's value may reach launch text: under a
+    ``command`` / ``args`` / ``entrypoint`` key (or a key, a ConfigMap entry or an env variable named like one:
+    ``server_args``, ``run.sh``, ``LAUNCH_CMD``), an ``image`` of a manifest, in a block scalar (a script), a
+    ``{% set %}`` / macro line, an expression that writes keys or a whole structure (a line of its own, the
+    value of ``spec:`` / ``containers:``), an env value the file refers to (``$(NAME)``, ``$NAME``).  The
+    others are values no launch is built from: an env or ConfigMap value, a name, a label, a comment.  A reading
+    of the text's shape (indentation), not of the rendered YAML."""
+    manifest = bool(_MANIFEST_SHAPE.search(text))
+    reach: set = set()
+    stack: list = []  # [(column, key)] of the enclosing keys
+    block = None  # a block scalar's parent column while its lines are read
+    env_name: Optional[str] = None
+    for n, raw in enumerate(text.split("\n"), 1):
+        line = raw.rstrip("\r")
+        body = line.lstrip(" \t")
+        indent = len(line) - len(body)
+        if block is not None:
+            if not body or indent > block:
+                reach.add(n)  # (a script's text, a config file's: its words may be a command)
+                continue
+            block = None
+        if not body or body.startswith("#"):
+            continue
+        if _JINJA_SETTING.search(line):
+            reach.add(n)
+            continue
+        m = _YAML_KEY_LINE.match(line)
+        if m is None:
+            rest = body
+            while rest.startswith("- ") or rest == "-":
+                rest = rest[2:].lstrip(" \t")
+            chain = [k for c, k in stack if c < indent]
+            if "{{" in line and (not body.startswith("-") and rest.startswith("{{")
+                                 or "{{" in rest.split(":", 1)[0] and ":" in rest
+                                 or any(_LAUNCHY_KEY.search(k) for k in chain)):
+                reach.add(n)  # keys or a structure written by an expression, or a command's item
+            continue
+        col = len(m.group(1)) + len(m.group(2))
+        key, value = m.group(4).strip(), m.group(5).strip()
+        while stack and stack[-1][0] >= col:
+            stack.pop()
+        chain = [k for _, k in stack] + [key]
+        stack.append((col, key))
+        if m.group(2) and key == "name":
+            env_name = value.strip("\"'")
+        if value[:1] in "|>" and value[:1]:
+            block = col
+        if "{{" not in line and "{%" not in line:
+            continue
+        launchy = any(_LAUNCHY_KEY.search(k) and (k != "image" or manifest) for k in chain)
+        whole = value.startswith("{{") and value.endswith("}}") and _STRUCT_KEY.match(key) is not None
+        named = key == "value" and "env" in chain and env_name is not None and (
+            _LAUNCHY_KEY.search(env_name) is not None or
+            re.search(r"\$\(%s\)|\$\{%s\}|\$%s\b" % ((re.escape(env_name),) * 3), text) is not None)
+        if launchy or whole or named or "{{" in key:
+            reach.add(n)
+    return reach
 
 
 def _may_take_a_command(path: str, src: SourceFile, renders: list) -> bool:

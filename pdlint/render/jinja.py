@@ -1337,7 +1337,7 @@ def render_template(src: SourceFile, name: str, *, root: str, cwd: str, variable
         where = state.sources.get(e.name or name, src) if e.name else src
         return [], [Problem("syntax", e.message or "template syntax error", where, e.lineno or 1)], None
     except jinja2.TemplateNotFound as e:
-        return [], [Problem("include", _not_found_message(e), src, 1)], None
+        return [], [Problem("include", _not_found_message(e, state.search_dirs), src, 1)], None
     except RecursionError:
         return [], [Problem("render", "template nesting too deep", src, 1)], None
     budget.stage("jinja render")
@@ -1419,7 +1419,7 @@ def _render_once(template, ctx: dict, state: _State, limits: Limits) -> tuple:
                              state.sources.get(template.name), 1)
     except jinja2.TemplateNotFound as e:
         src, line = _exc_location(state, template)
-        return None, Problem("include", _not_found_message(e), src, line)
+        return None, Problem("include", _not_found_message(e, state.search_dirs), src, line)
     except jinja2.TemplateSyntaxError as e:
         where = state.sources.get(e.name) if e.name else None
         return None, Problem("syntax", e.message or "template syntax error",
@@ -1452,11 +1452,14 @@ def _exc_location(state: _State, template) -> tuple:
     return src, line
 
 
-def _not_found_message(e) -> str:
+def _not_found_message(e, search_dirs: list = ()) -> str:
     msg = getattr(e, "message", None) or str(e)
     if "outside the repository" in msg or " is not read: " in msg:
         return msg
-    return f"template not found: {getattr(e, 'name', msg)!s} (includes resolve relative to the including template, inside the repository)"
+    dirs = [d for d in search_dirs if d != "."]
+    then = f", then to {', '.join(dirs[:6])}{', ...' if len(dirs) > 6 else ''}" if dirs else ""
+    return (f"template not found: {getattr(e, 'name', msg)!s} (includes resolve relative to the including "
+            f"template{then}, inside the repository)")
 
 
 def _name_column(src: SourceFile, line: int, name: str) -> int:
