@@ -239,7 +239,22 @@ def parse_argv(tokens: list, entrypoint: str, table=None) -> VllmInfo:
         if text.startswith("-") and len(text) > 1 and not _number(text):
             name, eq, _ = text.partition("=")
             norm = normalise(name)
-            if eq:
+            joined = False
+            if table is not None and "." not in name and table.lookup(norm) is None:
+                # a prefix (`--tensor-parallel 2`, `-t 2` for `-tp`): keyed by the option argparse resolves it to,
+                # so the checks read its value (field round rw28/b P9); argparse matches a short option against
+                # the whole word (`-t=2` abbreviates nothing) and takes a single-letter one's value joined (`-qfp8`)
+                short = not name.startswith("--")
+                flag, how, matched = table.match(text if short else name)
+                if flag is not None and how == "abbrev":
+                    joined = short and len(matched) == 2 and len(text) > 2
+                    norm = matched if matched.startswith("--") else flag.primary
+                elif short and eq:
+                    norm = text  # (VLLM018 names the whole word, as argparse does)
+            if joined:
+                opt = Opt(norm, t[:2], t[2:], i)
+                i += 1
+            elif eq:
                 opt = Opt(norm, t[:len(name)], t[len(name) + 1:], i)
                 i += 1
             elif _switch(norm, table) or i + 1 >= n or \
@@ -261,7 +276,7 @@ def parse_argv(tokens: list, entrypoint: str, table=None) -> VllmInfo:
         i += 1
     info.positional = positional
     try:
-        _dotted_json_args(info)
+        _dotted_json_args(info, table)
     except RecursionError:  # (bounded below; should it still overflow, the merged values are unseen, not a PD013)
         for opt in info.occurrences:
             base = opt.name_tok.text.partition(".")[0] if "." in opt.name_tok.text else ""
@@ -291,7 +306,7 @@ def parse_argv(tokens: list, entrypoint: str, table=None) -> VllmInfo:
 _DOTTED_TRACED = 100
 
 
-def _dotted_json_args(info: VllmInfo) -> None:
+def _dotted_json_args(info: VllmInfo, table=None) -> None:
     """``--kv-transfer-config.kv_role kv_producer`` (``--OPTION.KEY[.KEY] VALUE``, ``KEY+`` for a comma list):
     FlexibleArgumentParser merges every dotted argument of one option into one JSON object and passes it after
     all other arguments (vllm/utils/argparse_utils.py), so it is the option's value.  Built here as JSON text
@@ -306,8 +321,10 @@ def _dotted_json_args(info: VllmInfo) -> None:
         keys = rest.split(".")
         if not all(keys):
             continue
+        # (one JSON per base as written, `--kv-transfer` and `--kv-transfer-config` two, as in vLLM; each the value of
+        # the option argparse resolves the base to: a prefix too, field round rw28/b P1)
         tree, _ = merged.setdefault(normalise(base), ({}, opt.name_tok))
-        info.dotted.setdefault(normalise(base), opt.name_tok)
+        info.dotted.setdefault(_dotted_base(base, table), opt.name_tok)
         value = opt.value
         if len(keys) > _DOTTED_TRACED:
             info.dotted_deep.append((opt, len(keys)))
@@ -340,8 +357,16 @@ def _dotted_json_args(info: VllmInfo) -> None:
                 else lit(json.dumps(tok.text))
 
     for base, (tree, name_tok) in merged.items():
-        opt = Opt(base, name_tok, dump(tree), -1)
-        info.opts[base] = opt  # after every written occurrence: it wins, as in vLLM
+        name = _dotted_base(base, table)
+        opt = Opt(name, name_tok, dump(tree), -1)
+        info.opts[name] = opt  # after every written occurrence: it wins, as in vLLM
+
+
+def _dotted_base(base: str, table) -> str:
+    """The option a dotted argument's base (``--kv-transfer`` of ``--kv-transfer.kv_role``) gives its JSON to: the
+    one argparse resolves the base to (a prefix too), else the base as written."""
+    name = table.canonical(base) if table is not None else None
+    return name or normalise(base)
 
 
 def _extra_values(norm: str, table) -> int:

@@ -56,7 +56,9 @@ def _unknowns(launch, info: VllmInfo):
     notes="For `python -m dynamo.vllm`, which adds Dynamo's own options to vLLM's, only an option close to one "
           "of vLLM's or Dynamo's (and defined by neither) is reported. Underscores "
           "(`--max_model_len`), `--<json option>.<key>` and unique prefixes are accepted, as vLLM's "
-          "FlexibleArgumentParser does. With no release pinned, an option only older releases define is "
+          "FlexibleArgumentParser does (also a dotted option's prefix, `--kv-transfer.kv_role`, and a single-dash "
+          "prefix of a short option, `-t 2` for `-tp 2`, as CPython 3.11's argparse resolves them; an ambiguous one is "
+          "vLLM's `ambiguous option`). With no release pinned, an option only older releases define is "
           "VLLM020 (a warning) instead. When pdlint has no table for the release pinned (judged against the "
           "nearest older one), an option the nearest newer table defines is not reported (a dotted or short "
           "form too: `-cc.cudagraph_mode` on 0.12.0, whose `-cc` 0.13.0 has), one that neither table around "
@@ -74,8 +76,11 @@ def _unknown(launch, info):
     from pdlint.engines.vllm import flags
     out = []
     for opt, how in _unknowns(launch, info):
-        name = opt.name_tok.text.partition("=")[0]
+        # (`-t=2`: argparse abbreviates no short option written with `=`, and names the whole word)
+        name = opt.name if "=" in opt.name else opt.name_tok.text.partition("=")[0]
         if how == "ambiguous":
+            # (`--kv.kv_role`: FlexibleArgumentParser passes the dotted keys as `--kv JSON`, which argparse refuses)
+            name = name.partition(".")[0]
             matches = ", ".join(info.table.prefix_options(name))
             out.append(VHit(f"ambiguous option: {name} could match {matches} (vLLM {info.version})", opt.name_tok))
             continue
