@@ -97,6 +97,9 @@ class VllmInfo:
     model: Optional[TStr] = None
     positional: list = field(default_factory=list)  # words that are no option's value
     kv: Optional[KVConfig] = None
+    #: the ``--kv-transfer-config`` value vLLM keeps when it is ``''`` or ``None``: its converter
+    #: (``optional_type(parse_dataclass)``) reads None, a server with no KV transfer (``kv`` is None then)
+    kv_none: Optional[TStr] = None
     role_from: str = ""  # what decided launch.role
     dynamo: bool = False
     incomplete: bool = False
@@ -134,7 +137,7 @@ class VllmInfo:
         out = []
         for opt in self.occurrences:
             if opt.name != "--kv-transfer-config" or opt.value is None or opt.index < 0 or \
-                    (self.kv is not None and opt.value is self.kv.tok):
+                    (self.kv is not None and opt.value is self.kv.tok) or none_value(opt.value):
                 continue
             cfg = KVConfig(opt.value)
             try:
@@ -190,6 +193,12 @@ class VllmInfo:
     @property
     def kv_role(self) -> Optional[str]:
         return self.kv.text("kv_role") if self.kv is not None else None
+
+
+def none_value(tok: TStr) -> bool:
+    """A config option's value vLLM reads as None (vllm/engine/arg_utils.py ``optional_type``: ``""`` or
+    ``"None"``, in every release pdlint has a table for)."""
+    return not tok.opaque and tok.text in ("", "None")
 
 
 def normalise(name: str) -> str:
@@ -288,7 +297,9 @@ def parse_argv(tokens: list, entrypoint: str, table=None) -> VllmInfo:
     elif positional and entrypoint == "vllm serve":
         info.model = positional[0]
     kv = info.value("--kv-transfer-config")
-    if kv is not None:
+    if kv is not None and none_value(kv):
+        info.kv_none = kv  # (`--kv-transfer-config "$KV_CFG"` with the variable empty: field round rw28/b P2)
+    elif kv is not None:
         cfg = KVConfig(kv)
         try:
             cfg.node = tjson.parse(kv)
