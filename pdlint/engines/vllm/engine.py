@@ -267,14 +267,14 @@ def parse_argv(tokens: list, entrypoint: str, table=None) -> VllmInfo:
                 opt = Opt(norm, t[:len(name)], t[len(name) + 1:], i)
                 i += 1
             elif _switch(norm, table) or i + 1 >= n or \
-                    (tokens[i + 1].text.startswith("-") and not _number(tokens[i + 1].text)):
+                    _option_word(tokens[i + 1].text, table):
                 opt = Opt(norm, t, None, i)
                 i += 1
             else:
                 opt = Opt(norm, t, tokens[i + 1], i)
                 i += 2
                 more = _extra_values(norm, table)
-                while more and i < n and not (tokens[i].text.startswith("-") and not _number(tokens[i].text)):
+                while more and i < n and not _option_word(tokens[i].text, table):
                     opt.extra.append(tokens[i])  # nargs "+" / N: the following words are its values too
                     i += 1
                     more -= 1
@@ -411,6 +411,27 @@ def _switch(norm: str, table) -> bool:
         if flag is not None and how != "dotted":
             return not flag.takes_value and not flag.optional_value
     return norm in SWITCHES or norm.startswith("--no-")
+
+
+_NEGATIVE_NUMBER = re.compile(r"^-\d+$|^-\d*\.\d+$")  # (argparse's _negative_number_matcher)
+
+
+def _option_word(text: str, table) -> bool:
+    """Does argparse read ``text`` as an option (which no option takes as its value) rather than as a value?  As
+    ``_parse_optional`` decides it (CPython 3.11; vLLM's parser has no option that looks like a negative number):
+    a word starting with ``-`` but a negative number (``-1``, ``-.5``; not ``-1e3``) or a word with a space that
+    names no option before its ``=`` (a Kubernetes ``args:`` item ``-llama 8b`` is a value); ``--`` ends the
+    options, so it is no value either.  Without a table, any ``-`` word that is no number."""
+    if not text.startswith("-"):
+        return False
+    if table is None:
+        return not _number(text)
+    if len(text) == 1 or _NEGATIVE_NUMBER.match(text):
+        return False
+    if " " in text:
+        from pdlint.engines.vllm.flags import normalise as flag_name
+        return table.lookup(flag_name(text.split("=", 1)[0])) is not None
+    return True
 
 
 def _number(text: str) -> bool:

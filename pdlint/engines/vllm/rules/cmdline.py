@@ -75,7 +75,11 @@ def _unknown(launch, info):
         return _dynamo_unknown(launch, info)
     from pdlint.engines.vllm import flags
     out = []
+    # (the word after an option missing its value, `--api-key -secret`: VLLM048 names it, the value is missing)
+    taken = {id(after) for _, _, after in _missing_values(info) if after is not None}
     for opt, how in _unknowns(launch, info):
+        if how == "unknown" and id(opt.name_tok) in taken:
+            continue
         # (`-t=2`: argparse abbreviates no short option written with `=`, and names the whole word)
         name = opt.name if "=" in opt.name else opt.name_tok.text.partition("=")[0]
         if how == "ambiguous":
@@ -118,7 +122,7 @@ def _unknown(launch, info):
         # judged against another release's table: an option's value may be optional there, as vLLM 0.7.0's
         # `--enable-chunked-prefill false` was - StoreBoolean, nargs="?")
         for tok in info.positional[1:]:
-            if not tok.opaque and tok.text:
+            if not tok.opaque and tok.text and id(tok) not in taken:
                 out.append(VHit(f"unrecognized arguments: {tok.text} (vllm serve takes one positional argument, "
                                 f"the model; is an option name missing before it?)", tok))
     return out
@@ -697,6 +701,76 @@ def _switch_value(launch, info):
                         f"(vLLM {info.version}: {flag.primary} takes no value)", opt.name_tok,
                         fix=_switch_fix(flag, opt)))
     return out
+
+
+@vllm_rule(
+    "VLLM048", "vllm-option-missing-value", kind="launch",
+    summary="Reports a vLLM option that takes a value but is followed by nothing, by another option, or by a word "
+            "argparse reads as one (`--kv-transfer-config` at the end of the line, `--served-model-name --port "
+            "8000`, `--api-key -secret`).",
+    why="argparse stops before anything runs: `argument --kv-transfer-config: expected one argument` (`expected at "
+        "least one argument` for a list option). The usual cause is a variable that expanded to nothing "
+        "(`--kv-transfer-config $KV_CFG`), or a value that starts with `-`, which argparse takes for an option.",
+    fix="Give the option its value, or remove it; a value that starts with `-` goes after `=` "
+        "(`--api-key=-secret`).",
+    example="vllm serve Qwen/Qwen3-8B --served-model-name --port 8000",
+    example_fixed="vllm serve Qwen/Qwen3-8B --served-model-name qwen3 --port 8000",
+    upstream="argument {option}: expected one argument",
+    source="argparse (consume_optional / _match_argument: `expected one argument`, `expected at least one "
+           "argument`, `expected N arguments`; _parse_optional: a word starting with `-` is an option unless it is "
+           "a negative number or contains a space). Seen with vLLM 0.33.0's parser",
+    notes="Field round rw28/b P4. The word after it, when it is an option no release defines (`-secret`), is not "
+          "reported again as unknown (VLLM018): the value is what is missing. With no release pinned, an option "
+          "some release reads without a value (0.7's `StoreBoolean`, nargs `?`) is not reported; nor for "
+          "`python -m dynamo.vllm`, whose own options pdlint knows only by name.")
+def _missing_value(launch, info):
+    if not _judged(launch, info) or info.dynamo:
+        return None
+    out = []
+    for opt, flag, after in _missing_values(info):
+        need = {"+": "at least one argument"}.get(flag.nargs) or \
+            (f"{flag.nargs} arguments" if isinstance(flag.nargs, int) and flag.nargs > 1 else "one argument")
+        if after is None:
+            where = "nothing follows it"
+        elif after.text == "--":
+            where = "`--` follows it, which ends the options and is never a value"
+        elif info.table.resolve(after.text.partition("=")[0])[0] is not None:
+            where = f"the next word, {after.text.partition('=')[0]}, is an option"
+        else:
+            where = (f"the next word, {after.text}, starts with '-', so argparse reads it as an option; if it is the "
+                     f"value, write {opt.name_tok.text}={after.text}")
+        out.append(VHit(f"argument {_argparse_name(flag, info.table)}: expected {need} ({where}; vLLM "
+                        f"{info.version} stops before it starts)", opt.name_tok))
+    return out
+
+
+def _missing_values(info) -> list:
+    """(Opt, flag, the word after it or None) for each option written without the value it takes."""
+    out = []
+    for opt in info.occurrences:
+        if opt.index < 0 or opt.value is not None or opt.name_tok.opaque or "=" in opt.name_tok.text:
+            continue
+        flag, how = info.table.resolve(opt.name)
+        if flag is None or how not in ("exact", "abbrev") or not flag.takes_value:
+            continue
+        if (not info.pinned or info.approximate) and _other_release_no_value(opt.name, info.version):
+            continue
+        after = info.tokens[opt.index + 1] if opt.index + 1 < len(info.tokens) else None
+        if after is not None and after.opaque:
+            continue  # (a word pdlint cannot see)
+        out.append((opt, flag, after))
+    return out
+
+
+def _other_release_no_value(option: str, but: str) -> bool:
+    from pdlint.engines.vllm import flags
+    for version in flags.available_versions():
+        if version == but:
+            continue
+        flag, how = flags.load(version).resolve(option)
+        if flag is not None and how != "dotted" and not flag.takes_value:
+            return True
+    return False
 
 
 def _argparse_name(flag, table) -> str:
