@@ -773,6 +773,63 @@ def _other_release_no_value(option: str, but: str) -> bool:
     return False
 
 
+#: the first release whose `vllm serve` pre-processing pdlint has verified (FlexibleArgumentParser.parse_args, `if
+#: args[0] == "serve"`: `--model X` moved to the front, `--served-model-name` without a model refused); older
+#: releases had other rules for `--model` (a ValueError for any `--model`, or the positional winning)
+_SERVE_MODEL_FROM = "0.33.0"
+_MODEL_ARG = re.compile(r"^--model(=.+|$)")
+_SERVED_NAME_ARG = re.compile(r"^--served[-_]model[-_]name(=.+|$)")
+_CONFIG_ARG = re.compile(r"^--config(=.+|$)")
+
+
+@vllm_rule(
+    "VLLM049", "vllm-serve-model-argument", kind="launch",
+    summary="Reports a `vllm serve` command line whose model vLLM cannot take: given both as the positional "
+            "argument and as `--model` (`vllm serve M --model M`), or not given at all while `--served-model-name` "
+            "is (`vllm serve --port 8000 --served-model-name llama`).",
+    why="Before argparse runs, vLLM's FlexibleArgumentParser moves `vllm serve`'s `--model X` to the front as the "
+        "positional model, so a positional model already there becomes a second positional word: `vllm serve: "
+        "error: unrecognized arguments: M` (even when both name the same model). With neither a positional model "
+        "nor `--model` (nor `--config`), `--served-model-name` stops it with `ValueError: `model` should be "
+        "provided as the first positional argument when using `vllm serve`.`",
+    fix="Give the model once, as the first word after `vllm serve` (`vllm serve M --served-model-name llama`).",
+    example="vllm serve /models/llama --port 8100 --model /models/llama",
+    example_fixed="vllm serve /models/llama --port 8100",
+    upstream="`model` should be provided as the first positional argument when using `vllm serve`. i.e. `vllm "
+             "serve <model> --<arg> <value>`.",
+    source="vllm/utils/argparse_utils.py (FlexibleArgumentParser.parse_args, the `serve` branch), vLLM 0.33.0; seen "
+           "with the `vllm serve` parser (make_arg_parser on the `serve` sub-parser)",
+    notes="Field round rw28/b P7. Judged for vLLM 0.33.0 and later (the newest table when no release is pinned): "
+          "older releases treated `--model` otherwise (some refused any `--model` after `vllm serve`). Only the "
+          "first `--model` / `--model=X` word is moved, as vLLM's own pattern matches it (`--model_x`, "
+          "`--model=` are not). Not for the api_server module or Dynamo, which have no positional model.")
+def _serve_model(launch, info):
+    from pdlint.engines.vllm.flags import version_key
+    if not _judged(launch, info) or launch.entrypoint != "vllm serve" or info.dynamo or \
+            version_key(info.version) < version_key(_SERVE_MODEL_FROM):
+        return None
+    argv = list(launch.argv)
+    if launch.incomplete or info.incomplete or not argv or argv[0].opaque:
+        return None  # (words pdlint cannot see may hold the model or the options)
+    at = next((i for i, t in enumerate(argv) if _MODEL_ARG.match(t.text)), None)
+    if at is not None:
+        # (vLLM's own pattern, on the words as written: the first `--model` / `--model=X` wherever it stands)
+        first = next((t for t in info.positional if not t.opaque), None)
+        if first is None:
+            return None
+        model = argv[at + 1] if argv[at].text == "--model" and at + 1 < len(argv) else argv[at]
+        return VHit(f"unrecognized arguments: {first.text} (vllm serve moves --model's value to the front as the "
+                    f"model, so this positional model is a second one; give the model once)", first,
+                    related=[related_at(model, launch, "the --model value vLLM makes the model")])
+    if argv[0].text.startswith("-") and not any(_CONFIG_ARG.match(t.text) for t in argv):
+        named = next((t for t in argv if _SERVED_NAME_ARG.match(t.text)), None)
+        if named is not None:
+            return VHit("`model` should be provided as the first positional argument when using `vllm serve`. i.e. "
+                        "`vllm serve <model> --<arg> <value>`. (ValueError: vLLM stops before it starts; "
+                        "--served-model-name only names the model the server loads)", named)
+    return None
+
+
 def _argparse_name(flag, table) -> str:
     """How argparse names the option in its messages: every option string, but the hidden `--no-enable-x` of an
     option vLLM pairs `--enable-x` with `--disable-x` (EnableDisableAction.visible_option_strings)."""
