@@ -65,3 +65,12 @@ def test_a_word_with_a_space_is_a_value(scratch_git):
     that item.)"""
     assert _found(scratch_git, "vllm serve /models/llama --served-model-name '-llama 8b' --port 8100\n") == []
     assert _found(scratch_git, "vllm serve /models/llama --served-model-name '-llama 8b' --port 8100\n", "VLLM018") == []
+
+
+def test_an_ambiguous_next_word_is_the_ambiguous_option_only(scratch_git):
+    """`--served-model-name -a`: vLLM 0.33.0 "ambiguous option: -a could match -asc, -ac" (argparse classifies every
+    word before it consumes values)."""
+    script = "vllm serve /models/llama --served-model-name -a\n"
+    assert _found(scratch_git, script) == []
+    assert [m for _, _, m in _found(scratch_git, script, "VLLM018")] == [
+        "ambiguous option: -a could match -asc, -ac (vLLM 0.33.0)"]

@@ -758,6 +758,8 @@ def _missing_values(info) -> list:
         after = info.tokens[opt.index + 1] if opt.index + 1 < len(info.tokens) else None
         if after is not None and after.opaque:
             continue  # (a word pdlint cannot see)
+        if after is not None and info.table.resolve(after.text.partition("=")[0])[1] == "ambiguous":
+            continue  # (`--served-model-name -a`: argparse stops on the ambiguous option first, VLLM018)
         out.append((opt, flag, after))
     return out
 
