@@ -70,3 +70,14 @@ def test_ambiguous_or_joined_single_dash_prefixes_stay_errors(scratch_git):
         "(vLLM 0.33.0)",
         "unrecognized arguments: -t=2 (not a vLLM 0.33.0 flag)",
     ]
+
+
+def test_a_dynamo_option_is_not_read_as_a_prefix_of_a_vllm_option():
+    """`python -m dynamo.vllm --kv-events ...`: Dynamo's parser takes its own `--kv-events` first."""
+    from pdlint.engines.vllm import flags
+    from pdlint.engines.vllm.engine import parse_argv
+    from pdlint.text import TStr
+    argv = [TStr.synthetic(w, "<t>") for w in ["--model", "m", "--kv-events", "x", "--tensor-parallel", "2"]]
+    info = parse_argv(argv, "python -m dynamo.vllm", flags.load("0.33.0"))
+    assert "--kv-events" in info.opts and "--kv-events-config" not in info.opts
+    assert info.text("--tensor-parallel-size") == "2"

@@ -249,7 +249,8 @@ def parse_argv(tokens: list, entrypoint: str, table=None) -> VllmInfo:
             name, eq, _ = text.partition("=")
             norm = normalise(name)
             joined = False
-            if table is not None and "." not in name and table.lookup(norm) is None:
+            if table is not None and "." not in name and table.lookup(norm) is None and \
+                    not (info.dynamo and _dynamo_option(norm)):
                 # a prefix (`--tensor-parallel 2`, `-t 2` for `-tp`): keyed by the option argparse resolves it to,
                 # so the checks read its value (field round rw28/b P9); argparse matches a short option against
                 # the whole word (`-t=2` abbreviates nothing) and takes a single-letter one's value joined (`-qfp8`)
@@ -411,6 +412,13 @@ def _switch(norm: str, table) -> bool:
         if flag is not None and how != "dotted":
             return not flag.takes_value and not flag.optional_value
     return norm in SWITCHES or norm.startswith("--no-")
+
+
+def _dynamo_option(name: str) -> bool:
+    """An option of Dynamo's vLLM worker (its parser reads it before vLLM's: `--kv-events` is not an abbreviation of
+    vLLM's `--kv-events-config` there)."""
+    from pdlint.engines.vllm.flags import dynamo_vllm_options
+    return name in dynamo_vllm_options()
 
 
 _NEGATIVE_NUMBER = re.compile(r"^-\d+$|^-\d*\.\d+$")  # (argparse's _negative_number_matcher)
