@@ -249,7 +249,7 @@ def parse_argv(tokens: list, entrypoint: str, table=None) -> VllmInfo:
             name, eq, _ = text.partition("=")
             norm = normalise(name)
             joined = False
-            if table is not None and "." not in name and table.lookup(norm) is None and \
+            if _argparse_table(table) and "." not in name and table.lookup(norm) is None and \
                     not (info.dynamo and _dynamo_option(norm)):
                 # a prefix (`--tensor-parallel 2`, `-t 2` for `-tp`): keyed by the option argparse resolves it to,
                 # so the checks read its value (field round rw28/b P9); argparse matches a short option against
@@ -414,6 +414,13 @@ def _switch(norm: str, table) -> bool:
     return norm in SWITCHES or norm.startswith("--no-")
 
 
+def _argparse_table(table) -> bool:
+    """A vLLM flag table (argparse's rules: prefixes, option-like words); not another parser's (TensorRT-LLM's click
+    commands pass a resolver of their own)."""
+    from pdlint.engines.vllm.flags import FlagTable
+    return isinstance(table, FlagTable)
+
+
 def _dynamo_option(name: str) -> bool:
     """An option of Dynamo's vLLM worker (its parser reads it before vLLM's: `--kv-events` is not an abbreviation of
     vLLM's `--kv-events-config` there)."""
@@ -432,7 +439,7 @@ def _option_word(text: str, table) -> bool:
     options, so it is no value either.  Without a table, any ``-`` word that is no number."""
     if not text.startswith("-"):
         return False
-    if table is None:
+    if not _argparse_table(table):
         return not _number(text)
     if len(text) == 1 or _NEGATIVE_NUMBER.match(text):
         return False
