@@ -399,7 +399,7 @@ def role_findings(launch: Launch) -> list:
                             _structure_related(launch), tok.text))
     elif _vllm_without_connector(launch):
         out.append(_finding(ROLE_FLAG_MISSING, launch.command[-1] if launch.command else None, launch,
-                            f"{how} makes this the {sr} server, but it has no --kv-transfer-config: vLLM starts it "
+                            f"{how} makes this the {sr} server, but {_no_kv_config(launch)}: vLLM starts it "
                             f"as an ordinary server with no KV connector, so no KV cache is handed over",
                             _structure_related(launch), sr))
     elif launch.role in ROLES and launch.role != sr:
@@ -457,6 +457,13 @@ def mode_missing_findings(launch: Launch) -> list:
                      f"{shown} {'is' if len(flags) == 1 else 'are'} set, but there is no --disaggregation-mode: "
                      f"SGLang starts an ordinary (aggregated) server and no prefill/decode transfer happens",
                      related)]
+
+
+def _no_kv_config(launch: Launch) -> str:
+    """How a vLLM launch has no KV transfer config: none written, or one vLLM reads as None (``''``, ``None``)."""
+    none = getattr(launch.parsed, "kv_none", None)
+    return f"its --kv-transfer-config {none.text!r} reads as None" if none is not None \
+        else "it has no --kv-transfer-config"
 
 
 def _vllm_without_connector(launch: Launch) -> bool:

@@ -97,6 +97,9 @@ class VllmInfo:
     model: Optional[TStr] = None
     positional: list = field(default_factory=list)  # words that are no option's value
     kv: Optional[KVConfig] = None
+    #: the ``--kv-transfer-config`` value vLLM keeps when it is ``''`` or ``None``: its converter
+    #: (``optional_type(parse_dataclass)``) reads None, a server with no KV transfer (``kv`` is None then)
+    kv_none: Optional[TStr] = None
     role_from: str = ""  # what decided launch.role
     dynamo: bool = False
     incomplete: bool = False
@@ -134,7 +137,7 @@ class VllmInfo:
         out = []
         for opt in self.occurrences:
             if opt.name != "--kv-transfer-config" or opt.value is None or opt.index < 0 or \
-                    (self.kv is not None and opt.value is self.kv.tok):
+                    (self.kv is not None and opt.value is self.kv.tok) or none_value(opt.value):
                 continue
             cfg = KVConfig(opt.value)
             try:
@@ -192,6 +195,12 @@ class VllmInfo:
         return self.kv.text("kv_role") if self.kv is not None else None
 
 
+def none_value(tok: TStr) -> bool:
+    """A config option's value vLLM reads as None (vllm/engine/arg_utils.py ``optional_type``: ``""`` or
+    ``"None"``, in every release pdlint has a table for)."""
+    return not tok.opaque and tok.text in ("", "None")
+
+
 def normalise(name: str) -> str:
     if name in ALIASES:
         return ALIASES[name]
@@ -239,18 +248,34 @@ def parse_argv(tokens: list, entrypoint: str, table=None) -> VllmInfo:
         if text.startswith("-") and len(text) > 1 and not _number(text):
             name, eq, _ = text.partition("=")
             norm = normalise(name)
-            if eq:
+            joined = False
+            if _argparse_table(table) and "." not in name and table.lookup(norm) is None and \
+                    not (info.dynamo and _dynamo_option(norm)):
+                # a prefix (`--tensor-parallel 2`, `-t 2` for `-tp`): keyed by the option argparse resolves it to,
+                # so the checks read its value (field round rw28/b P9); argparse matches a short option against
+                # the whole word (`-t=2` abbreviates nothing) and takes a single-letter one's value joined (`-qfp8`)
+                short = not name.startswith("--")
+                flag, how, matched = table.match(text if short else name)
+                if flag is not None and how == "abbrev":
+                    joined = short and len(matched) == 2 and len(text) > 2
+                    norm = matched if matched.startswith("--") else flag.primary
+                elif short and eq:
+                    norm = text  # (VLLM018 names the whole word, as argparse does)
+            if joined:
+                opt = Opt(norm, t[:2], t[2:], i)
+                i += 1
+            elif eq:
                 opt = Opt(norm, t[:len(name)], t[len(name) + 1:], i)
                 i += 1
             elif _switch(norm, table) or i + 1 >= n or \
-                    (tokens[i + 1].text.startswith("-") and not _number(tokens[i + 1].text)):
+                    _option_word(tokens[i + 1].text, table):
                 opt = Opt(norm, t, None, i)
                 i += 1
             else:
                 opt = Opt(norm, t, tokens[i + 1], i)
                 i += 2
                 more = _extra_values(norm, table)
-                while more and i < n and not (tokens[i].text.startswith("-") and not _number(tokens[i].text)):
+                while more and i < n and not _option_word(tokens[i].text, table):
                     opt.extra.append(tokens[i])  # nargs "+" / N: the following words are its values too
                     i += 1
                     more -= 1
@@ -261,7 +286,7 @@ def parse_argv(tokens: list, entrypoint: str, table=None) -> VllmInfo:
         i += 1
     info.positional = positional
     try:
-        _dotted_json_args(info)
+        _dotted_json_args(info, table)
     except RecursionError:  # (bounded below; should it still overflow, the merged values are unseen, not a PD013)
         for opt in info.occurrences:
             base = opt.name_tok.text.partition(".")[0] if "." in opt.name_tok.text else ""
@@ -273,7 +298,9 @@ def parse_argv(tokens: list, entrypoint: str, table=None) -> VllmInfo:
     elif positional and entrypoint == "vllm serve":
         info.model = positional[0]
     kv = info.value("--kv-transfer-config")
-    if kv is not None:
+    if kv is not None and none_value(kv):
+        info.kv_none = kv  # (`--kv-transfer-config "$KV_CFG"` with the variable empty: field round rw28/b P2)
+    elif kv is not None:
         cfg = KVConfig(kv)
         try:
             cfg.node = tjson.parse(kv)
@@ -291,7 +318,7 @@ def parse_argv(tokens: list, entrypoint: str, table=None) -> VllmInfo:
 _DOTTED_TRACED = 100
 
 
-def _dotted_json_args(info: VllmInfo) -> None:
+def _dotted_json_args(info: VllmInfo, table=None) -> None:
     """``--kv-transfer-config.kv_role kv_producer`` (``--OPTION.KEY[.KEY] VALUE``, ``KEY+`` for a comma list):
     FlexibleArgumentParser merges every dotted argument of one option into one JSON object and passes it after
     all other arguments (vllm/utils/argparse_utils.py), so it is the option's value.  Built here as JSON text
@@ -306,8 +333,10 @@ def _dotted_json_args(info: VllmInfo) -> None:
         keys = rest.split(".")
         if not all(keys):
             continue
+        # (one JSON per base as written, `--kv-transfer` and `--kv-transfer-config` two, as in vLLM; each the value of
+        # the option argparse resolves the base to: a prefix too, field round rw28/b P1)
         tree, _ = merged.setdefault(normalise(base), ({}, opt.name_tok))
-        info.dotted.setdefault(normalise(base), opt.name_tok)
+        info.dotted.setdefault(_dotted_base(base, table), opt.name_tok)
         value = opt.value
         if len(keys) > _DOTTED_TRACED:
             info.dotted_deep.append((opt, len(keys)))
@@ -340,8 +369,16 @@ def _dotted_json_args(info: VllmInfo) -> None:
                 else lit(json.dumps(tok.text))
 
     for base, (tree, name_tok) in merged.items():
-        opt = Opt(base, name_tok, dump(tree), -1)
-        info.opts[base] = opt  # after every written occurrence: it wins, as in vLLM
+        name = _dotted_base(base, table)
+        opt = Opt(name, name_tok, dump(tree), -1)
+        info.opts[name] = opt  # after every written occurrence: it wins, as in vLLM
+
+
+def _dotted_base(base: str, table) -> str:
+    """The option a dotted argument's base (``--kv-transfer`` of ``--kv-transfer.kv_role``) gives its JSON to: the
+    one argparse resolves the base to (a prefix too), else the base as written."""
+    name = table.canonical(base) if table is not None else None
+    return name or normalise(base)
 
 
 def _extra_values(norm: str, table) -> int:
@@ -375,6 +412,41 @@ def _switch(norm: str, table) -> bool:
         if flag is not None and how != "dotted":
             return not flag.takes_value and not flag.optional_value
     return norm in SWITCHES or norm.startswith("--no-")
+
+
+def _argparse_table(table) -> bool:
+    """A vLLM flag table (argparse's rules: prefixes, option-like words); not another parser's (TensorRT-LLM's click
+    commands pass a resolver of their own)."""
+    from pdlint.engines.vllm.flags import FlagTable
+    return isinstance(table, FlagTable)
+
+
+def _dynamo_option(name: str) -> bool:
+    """An option of Dynamo's vLLM worker (its parser reads it before vLLM's: `--kv-events` is not an abbreviation of
+    vLLM's `--kv-events-config` there)."""
+    from pdlint.engines.vllm.flags import dynamo_vllm_options
+    return name in dynamo_vllm_options()
+
+
+_NEGATIVE_NUMBER = re.compile(r"^-\d+$|^-\d*\.\d+$")  # (argparse's _negative_number_matcher)
+
+
+def _option_word(text: str, table) -> bool:
+    """Does argparse read ``text`` as an option (which no option takes as its value) rather than as a value?  As
+    ``_parse_optional`` decides it (CPython 3.11; vLLM's parser has no option that looks like a negative number):
+    a word starting with ``-`` but a negative number (``-1``, ``-.5``; not ``-1e3``) or a word with a space that
+    names no option before its ``=`` (a Kubernetes ``args:`` item ``-llama 8b`` is a value); ``--`` ends the
+    options, so it is no value either.  Without a table, any ``-`` word that is no number."""
+    if not text.startswith("-"):
+        return False
+    if not _argparse_table(table):
+        return not _number(text)
+    if len(text) == 1 or _NEGATIVE_NUMBER.match(text):
+        return False
+    if " " in text:
+        from pdlint.engines.vllm.flags import normalise as flag_name
+        return table.lookup(flag_name(text.split("=", 1)[0])) is not None
+    return True
 
 
 def _number(text: str) -> bool:

@@ -96,22 +96,50 @@ class FlagTable:
     def resolve(self, option: str) -> tuple:
         """``(flag, how)`` for an option name as written (before ``=``): ``how`` is ``exact``, ``dotted``
         (``--x.key``), ``abbrev``; ``(None, 'ambiguous')`` or ``(None, 'unknown')`` otherwise."""
+        flag, how, _ = self.match(option)
+        return flag, how
+
+    def match(self, option: str) -> tuple:
+        """``(flag, how, option string)``: :meth:`resolve` with the option string argparse matched (the one a
+        prefix abbreviates; a dotted name's base's).  A prefix resolves as CPython 3.11's argparse resolves it
+        (``_get_option_tuples``): ``--kv-transfer`` and ``-t`` (``-tp``: a single-dash prefix of a multi-letter
+        short option, which argparse accepts too) when one option starts with it, ambiguous when several do.
+        FlexibleArgumentParser passes ``--BASE.KEY VALUE`` as ``--BASE JSON``, so a dotted name's base resolves
+        the same way (``--kv-transfer.kv_role``, ``--compilation.mode``, ``-c.mode``: field round rw28/b P1)."""
         name = normalise(option)
         f = self.by_option.get(name)
         if f is not None:
-            return f, "exact"
+            return f, "exact", name
         if name.startswith("-") and "." in name:  # (`-cc.use_inductor_graph_partition`: a short option's too)
-            base = self.by_option.get(name.split(".", 1)[0])
+            base, how, matched = self.match(name.split(".", 1)[0])
             if base is not None and base.takes_dotted:
-                return base, "dotted"
-            return None, "unknown"
+                return base, "dotted", matched
+            return None, ("ambiguous" if how == "ambiguous" else "unknown"), None
         if self.allow_abbrev and name.startswith("--"):
-            hits = {id(f): f for o, f in self.by_option.items() if o.startswith(name)}
+            hits = {id(f): (f, o) for o, f in self.by_option.items() if o.startswith(name)}
             if len(hits) == 1:
-                return next(iter(hits.values())), "abbrev"
+                f, o = next(iter(hits.values()))
+                return f, "abbrev", o
             if len(hits) > 1:
-                return None, "ambiguous"
-        return None, "unknown"
+                return None, "ambiguous", None
+        elif len(name) > 1 and name[0] == "-" and name[1] != "-":  # (the whole word: `-t=2` abbreviates nothing)
+            # argparse's single-dash branch: a single-letter option with its value joined (`-qfp8`) or any short
+            # option string that starts with the text (`-t` -> `-tp`, `-as` -> `-asc`) (field round rw28/b P9)
+            hits = [o for o in self.options if o == name[:2] or (o.startswith(name) and not o.startswith("--"))]
+            if len(hits) == 1:
+                return self.by_option[hits[0]], "abbrev", hits[0]
+            if len(hits) > 1:
+                return None, "ambiguous", None
+        return None, "unknown", None
+
+    def canonical(self, option: str) -> Optional[str]:
+        """The name pdlint keys an option the table resolves by a prefix or a short option string under: the
+        option string matched, or the flag's long name for a short one (``-t`` -> ``--tensor-parallel-size``);
+        None when the table does not resolve it (or it is a dotted name)."""
+        flag, how, matched = self.match(option)
+        if flag is None or how == "dotted":
+            return None
+        return matched if matched.startswith("--") else flag.primary
 
     def prefix_options(self, name: str) -> list:
         return [o for o in self.options if o.startswith(normalise(name))]

@@ -56,7 +56,9 @@ def _unknowns(launch, info: VllmInfo):
     notes="For `python -m dynamo.vllm`, which adds Dynamo's own options to vLLM's, only an option close to one "
           "of vLLM's or Dynamo's (and defined by neither) is reported. Underscores "
           "(`--max_model_len`), `--<json option>.<key>` and unique prefixes are accepted, as vLLM's "
-          "FlexibleArgumentParser does. With no release pinned, an option only older releases define is "
+          "FlexibleArgumentParser does (also a dotted option's prefix, `--kv-transfer.kv_role`, and a single-dash "
+          "prefix of a short option, `-t 2` for `-tp 2`, as CPython 3.11's argparse resolves them; an ambiguous one is "
+          "vLLM's `ambiguous option`). With no release pinned, an option only older releases define is "
           "VLLM020 (a warning) instead. When pdlint has no table for the release pinned (judged against the "
           "nearest older one), an option the nearest newer table defines is not reported (a dotted or short "
           "form too: `-cc.cudagraph_mode` on 0.12.0, whose `-cc` 0.13.0 has), one that neither table around "
@@ -73,9 +75,16 @@ def _unknown(launch, info):
         return _dynamo_unknown(launch, info)
     from pdlint.engines.vllm import flags
     out = []
+    # (the word after an option missing its value, `--api-key -secret`: VLLM048 names it, the value is missing)
+    taken = {id(after) for _, _, after in _missing_values(info) if after is not None}
     for opt, how in _unknowns(launch, info):
-        name = opt.name_tok.text.partition("=")[0]
+        if how == "unknown" and id(opt.name_tok) in taken:
+            continue
+        # (`-t=2`: argparse abbreviates no short option written with `=`, and names the whole word)
+        name = opt.name if "=" in opt.name else opt.name_tok.text.partition("=")[0]
         if how == "ambiguous":
+            # (`--kv.kv_role`: FlexibleArgumentParser passes the dotted keys as `--kv JSON`, which argparse refuses)
+            name = name.partition(".")[0]
             matches = ", ".join(info.table.prefix_options(name))
             out.append(VHit(f"ambiguous option: {name} could match {matches} (vLLM {info.version})", opt.name_tok))
             continue
@@ -113,7 +122,7 @@ def _unknown(launch, info):
         # judged against another release's table: an option's value may be optional there, as vLLM 0.7.0's
         # `--enable-chunked-prefill false` was - StoreBoolean, nargs="?")
         for tok in info.positional[1:]:
-            if not tok.opaque and tok.text:
+            if not tok.opaque and tok.text and id(tok) not in taken:
                 out.append(VHit(f"unrecognized arguments: {tok.text} (vllm serve takes one positional argument, "
                                 f"the model; is an option name missing before it?)", tok))
     return out
@@ -692,6 +701,135 @@ def _switch_value(launch, info):
                         f"(vLLM {info.version}: {flag.primary} takes no value)", opt.name_tok,
                         fix=_switch_fix(flag, opt)))
     return out
+
+
+@vllm_rule(
+    "VLLM048", "vllm-option-missing-value", kind="launch",
+    summary="Reports a vLLM option that takes a value but is followed by nothing, by another option, or by a word "
+            "argparse reads as one (`--kv-transfer-config` at the end of the line, `--served-model-name --port "
+            "8000`, `--api-key -secret`).",
+    why="argparse stops before anything runs: `argument --kv-transfer-config: expected one argument` (`expected at "
+        "least one argument` for a list option). The usual cause is a variable that expanded to nothing "
+        "(`--kv-transfer-config $KV_CFG`), or a value that starts with `-`, which argparse takes for an option.",
+    fix="Give the option its value, or remove it; a value that starts with `-` goes after `=` "
+        "(`--api-key=-secret`).",
+    example="vllm serve Qwen/Qwen3-8B --served-model-name --port 8000",
+    example_fixed="vllm serve Qwen/Qwen3-8B --served-model-name qwen3 --port 8000",
+    upstream="argument {option}: expected one argument",
+    source="argparse (consume_optional / _match_argument: `expected one argument`, `expected at least one "
+           "argument`, `expected N arguments`; _parse_optional: a word starting with `-` is an option unless it is "
+           "a negative number or contains a space). Seen with vLLM 0.33.0's parser",
+    notes="Field round rw28/b P4. The word after it, when it is an option no release defines (`-secret`), is not "
+          "reported again as unknown (VLLM018): the value is what is missing. With no release pinned, an option "
+          "some release reads without a value (0.7's `StoreBoolean`, nargs `?`) is not reported; nor for "
+          "`python -m dynamo.vllm`, whose own options pdlint knows only by name.")
+def _missing_value(launch, info):
+    if not _judged(launch, info) or info.dynamo:
+        return None
+    out = []
+    for opt, flag, after in _missing_values(info):
+        need = {"+": "at least one argument"}.get(flag.nargs) or \
+            (f"{flag.nargs} arguments" if isinstance(flag.nargs, int) and flag.nargs > 1 else "one argument")
+        if after is None:
+            where = "nothing follows it"
+        elif after.text == "--":
+            where = "`--` follows it, which ends the options and is never a value"
+        elif info.table.resolve(after.text.partition("=")[0])[0] is not None:
+            where = f"the next word, {after.text.partition('=')[0]}, is an option"
+        else:
+            where = (f"the next word, {after.text}, starts with '-', so argparse reads it as an option; if it is the "
+                     f"value, write {opt.name_tok.text}={after.text}")
+        out.append(VHit(f"argument {_argparse_name(flag, info.table)}: expected {need} ({where}; vLLM "
+                        f"{info.version} stops before it starts)", opt.name_tok))
+    return out
+
+
+def _missing_values(info) -> list:
+    """(Opt, flag, the word after it or None) for each option written without the value it takes."""
+    out = []
+    for opt in info.occurrences:
+        if opt.index < 0 or opt.value is not None or opt.name_tok.opaque or "=" in opt.name_tok.text:
+            continue
+        flag, how = info.table.resolve(opt.name)
+        if flag is None or how not in ("exact", "abbrev") or not flag.takes_value:
+            continue
+        if (not info.pinned or info.approximate) and _other_release_no_value(opt.name, info.version):
+            continue
+        after = info.tokens[opt.index + 1] if opt.index + 1 < len(info.tokens) else None
+        if after is not None and after.opaque:
+            continue  # (a word pdlint cannot see)
+        if after is not None and info.table.resolve(after.text.partition("=")[0])[1] == "ambiguous":
+            continue  # (`--served-model-name -a`: argparse stops on the ambiguous option first, VLLM018)
+        out.append((opt, flag, after))
+    return out
+
+
+def _other_release_no_value(option: str, but: str) -> bool:
+    from pdlint.engines.vllm import flags
+    for version in flags.available_versions():
+        if version == but:
+            continue
+        flag, how = flags.load(version).resolve(option)
+        if flag is not None and how != "dotted" and not flag.takes_value:
+            return True
+    return False
+
+
+#: the first release whose `vllm serve` pre-processing pdlint has verified (FlexibleArgumentParser.parse_args, `if
+#: args[0] == "serve"`: `--model X` moved to the front, `--served-model-name` without a model refused); older
+#: releases had other rules for `--model` (a ValueError for any `--model`, or the positional winning)
+_SERVE_MODEL_FROM = "0.33.0"
+_MODEL_ARG = re.compile(r"^--model(=.+|$)")
+_SERVED_NAME_ARG = re.compile(r"^--served[-_]model[-_]name(=.+|$)")
+_CONFIG_ARG = re.compile(r"^--config(=.+|$)")
+
+
+@vllm_rule(
+    "VLLM049", "vllm-serve-model-argument", kind="launch",
+    summary="Reports a `vllm serve` command line whose model vLLM cannot take: given both as the positional "
+            "argument and as `--model` (`vllm serve M --model M`), or not given at all while `--served-model-name` "
+            "is (`vllm serve --port 8000 --served-model-name llama`).",
+    why="Before argparse runs, vLLM's FlexibleArgumentParser moves `vllm serve`'s `--model X` to the front as the "
+        "positional model, so a positional model already there becomes a second positional word: `vllm serve: "
+        "error: unrecognized arguments: M` (even when both name the same model). With neither a positional model "
+        "nor `--model` (nor `--config`), `--served-model-name` stops it with `ValueError: `model` should be "
+        "provided as the first positional argument when using `vllm serve`.`",
+    fix="Give the model once, as the first word after `vllm serve` (`vllm serve M --served-model-name llama`).",
+    example="vllm serve /models/llama --port 8100 --model /models/llama",
+    example_fixed="vllm serve /models/llama --port 8100",
+    upstream="`model` should be provided as the first positional argument when using `vllm serve`. i.e. `vllm "
+             "serve <model> --<arg> <value>`.",
+    source="vllm/utils/argparse_utils.py (FlexibleArgumentParser.parse_args, the `serve` branch), vLLM 0.33.0; seen "
+           "with the `vllm serve` parser (make_arg_parser on the `serve` sub-parser)",
+    notes="Field round rw28/b P7. Judged for vLLM 0.33.0 and later (the newest table when no release is pinned): "
+          "older releases treated `--model` otherwise (some refused any `--model` after `vllm serve`). Only the "
+          "first `--model` / `--model=X` word is moved, as vLLM's own pattern matches it (`--model_x`, "
+          "`--model=` are not). Not for the api_server module or Dynamo, which have no positional model.")
+def _serve_model(launch, info):
+    from pdlint.engines.vllm.flags import version_key
+    if not _judged(launch, info) or launch.entrypoint != "vllm serve" or info.dynamo or \
+            version_key(info.version) < version_key(_SERVE_MODEL_FROM):
+        return None
+    argv = list(launch.argv)
+    if launch.incomplete or info.incomplete or not argv or argv[0].opaque:
+        return None  # (words pdlint cannot see may hold the model or the options)
+    at = next((i for i, t in enumerate(argv) if _MODEL_ARG.match(t.text)), None)
+    if at is not None:
+        # (vLLM's own pattern, on the words as written: the first `--model` / `--model=X` wherever it stands)
+        first = next((t for t in info.positional if not t.opaque), None)
+        if first is None:
+            return None
+        model = argv[at + 1] if argv[at].text == "--model" and at + 1 < len(argv) else argv[at]
+        return VHit(f"unrecognized arguments: {first.text} (vllm serve moves --model's value to the front as the "
+                    f"model, so this positional model is a second one; give the model once)", first,
+                    related=[related_at(model, launch, "the --model value vLLM makes the model")])
+    if argv[0].text.startswith("-") and not any(_CONFIG_ARG.match(t.text) for t in argv):
+        named = next((t for t in argv if _SERVED_NAME_ARG.match(t.text)), None)
+        if named is not None:
+            return VHit("`model` should be provided as the first positional argument when using `vllm serve`. i.e. "
+                        "`vllm serve <model> --<arg> <value>`. (ValueError: vLLM stops before it starts; "
+                        "--served-model-name only names the model the server loads)", named)
+    return None
 
 
 def _argparse_name(flag, table) -> str:

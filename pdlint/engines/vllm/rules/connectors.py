@@ -301,7 +301,7 @@ def _connector_missing(p, d, pi, di):
     # (the roles of the pair's places: a launch paired by its structure may have no role of its own)
     has, hi, edit, has_role = (p, pi, "decode", "prefill") if di.kv is None else (d, di, "prefill", "decode")
     return VHit(f"the {has_role} server has a KV connector ({'+'.join(_conns(hi)) or 'see its config'}) but this "
-                f"{edit} server has no --kv-transfer-config: it ignores the KV hand-off (\"Got "
+                f"{edit} server {_no_config(di if di.kv is None else pi)}: it ignores the KV hand-off (\"Got "
                 f"kv_transfer_params, but no KVConnector found. Disabling KVTransfer for this request.\")", None,
                 [related_at(hi.kv.tok, has, f"the {has_role} launch's --kv-transfer-config")], edit)
 
@@ -573,7 +573,8 @@ def _seen(node) -> bool:
     summary="Reports a `--kv-transfer-config` that vLLM's `KVTransferConfig` refuses while it reads its arguments: "
             "a `kv_connector` without a `kv_role`, a `kv_role` (or another field with fixed values) outside its "
             "values, a value of the wrong type (`\"engine_id\": 0`, `\"kv_port\": \"abc\"`, "
-            "`\"kv_connector_extra_config\": \"x\"`), or - in releases whose config classes forbid extra fields "
+            "`\"kv_connector_extra_config\": \"x\"`), JSON that is no object (`null`, `[]`: \"Input should be an "
+            "object [type=dataclass_type]\"), or - in releases whose config classes forbid extra fields "
             "(0.20.0 on) - a key the class does not have.",
     why="vLLM validates the JSON into `KVTransferConfig` with pydantic before anything starts (`argument "
         "--kv-transfer-config: 1 validation error for KVTransferConfig`): \"Please specify kv_role when "
@@ -604,10 +605,31 @@ def _kv_rejected(launch, info):
     # every value written is converted (validated) by argparse, the one vLLM keeps last (field test rw23/b: a
     # JSON value without kv_role before a --kv-transfer-config.kv_role)
     for kv in info.written_kv() + [info.kv]:
+        if kv is not None and kv.node is not None and not isinstance(kv.node.value, dict) and _seen(kv.node) and \
+                info.version is not None:
+            # `null`, `[]`, `1`: valid JSON, no object (field round rw28/b P5; VLLM043 says it for the other config
+            # options)
+            out.append(VHit(f"argument --kv-transfer-config: 1 validation error for KVTransferConfig: Input should be "
+                            f"an object [type=dataclass_type, input_value={_py_repr(kv.node.value)}, input_type="
+                            f"{type(kv.node.value).__name__}] (vLLM {info.version} refuses to start)", kv.tok))
+            continue
         members = _kv_members(info, kv) if kv is not None else None
         if members is not None:
             out += _kv_refusals(info, *members)
     return out
+
+
+def _no_config(info) -> str:
+    """How a launch has no KV transfer config: none written, or one vLLM reads as None (``''``, ``None``)."""
+    if info.kv_none is not None:
+        return f"has --kv-transfer-config {info.kv_none.text!r}, which vLLM reads as None (no KV transfer)"
+    return "has no --kv-transfer-config"
+
+
+def _py_repr(value) -> str:
+    """A JSON scalar or list as pydantic's ``input_value`` shows it (Python's repr, at most 100 characters)."""
+    text = repr(value)
+    return text if len(text) <= 100 else text[:100] + "..."
 
 
 def _kv_refusals(info, items, spec) -> list:
