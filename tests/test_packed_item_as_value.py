@@ -41,6 +41,7 @@ def _codes(scratch_git, engine, before, item):
     (SGL, "--served-model-name", "-llama 8b"),
     (SGL, "--served-model-name", "--tp 2"),
     (SGL, "--served-model", "-x y"),  # (a unique prefix of --served-model-name)
+    (VLLM, "--served-model-name", "-llama 8b"),  # (vLLM's oracle: ACCEPT, served_model_name=['-llama 8b'])
 ])
 def test_an_item_with_a_blank_after_an_option_that_takes_a_value_is_its_value(scratch_git, engine, before, item):
     assert _codes(scratch_git, engine, before, item) == []
