@@ -185,10 +185,19 @@ def test_arithmetic_on_undefined_variables_is_a_value_pdlint_cannot_see(scratch_
     assert {m.split("'")[1] for c, m in found if c == "PD005"} == {"prefill_size", "decode_size", "base", "nodes"}
 
 
+def _lint_json(tmp_path) -> tuple:
+    """``pdlint check --no-cache --format json`` of the directory through ``main``: (exit code, findings, coverage)."""
+    import json
+    from pdlint.cli import main
+    out = tmp_path.parent / (tmp_path.name + "-out.json")
+    code = main(["check", "--no-cache", "--format", "json", "--output-file", str(out), str(tmp_path)])
+    data = json.loads(out.read_text())
+    return code, data["findings"], data["coverage"]
+
+
 def test_a_loop_over_both_roles_is_rendered_once_with_both_launches(tmp_path):
     # `{% for role in [...] %}` binds the role itself: rendering it "per role" gave each launch the other's role (a
     # false PD101 for each), as did `{% set role = "prefill" %}` in a one-role template
-    from pdlint.cli import main
     (tmp_path / "loop.sh.j2").write_text(
         '{% for role in ["prefill", "decode"] %}\n'
         'python3 -m sglang.launch_server --model-path Qwen/Qwen3-8B --disaggregation-mode {{ role }}'
@@ -196,37 +205,26 @@ def test_a_loop_over_both_roles_is_rendered_once_with_both_launches(tmp_path):
     (tmp_path / "one.sh.j2").write_text(
         '{% set role = "prefill" %}\n'
         'python3 -m sglang.launch_server --model-path Qwen/Qwen3-8B --disaggregation-mode {{ role }}\n')
-    out = tmp_path / "out.json"
-    assert main(["check", "--no-cache", "--format", "json", "--output-file", str(out), str(tmp_path)]) == 0
-    import json
-    data = json.loads(out.read_text())
-    assert data["findings"] == [] and data["coverage"]["prefill"] == 2 and data["coverage"]["decode"] == 1
+    code, findings, coverage = _lint_json(tmp_path)
+    assert code == 0 and findings == [] and (coverage["prefill"], coverage["decode"]) == (2, 1)
     # a role-only flag in the loop's shared text is still found, for the role that refuses it
     (tmp_path / "loop.sh.j2").write_text(
         '{% for role in ["prefill", "decode"] %}\n'
         'python3 -m sglang.launch_server --model-path Qwen/Qwen3-8B --disaggregation-mode {{ role }}'
         ' --enable-linear-replayssm-spec &\n{% endfor %}\n')
-    assert main(["check", "--no-cache", "--format", "json", "--output-file", str(out), str(tmp_path)]) == 1
-    data = json.loads(out.read_text())
-    assert [(f["code"], f["role"]) for f in data["findings"]] == [("SGL101", "prefill")]
+    code, findings, _ = _lint_json(tmp_path)
+    assert code == 1 and [(f["code"], f["role"]) for f in findings] == [("SGL101", "prefill")]
 
 
 def test_a_role_set_from_a_role_switch_renders_per_value_of_the_switch(tmp_path):
-    from pdlint.cli import main
-    import json
-    (tmp_path / "sw.sh.j2").write_text(
-        '{% if is_prefill %}{% set role = "prefill" %}{% else %}{% set role = "decode" %}{% endif %}\n'
-        'python3 -m sglang.launch_server --model-path Qwen/Qwen3-8B --disaggregation-mode {{ role }}'
-        '{% if not is_prefill %} --enable-linear-replayssm-spec{% endif %}\n')
-    out = tmp_path / "out.json"
+    switch = '{% if is_prefill %}{% set role = "prefill" %}{% else %}{% set role = "decode" %}{% endif %}\n'
+    launch = 'python3 -m sglang.launch_server --model-path Qwen/Qwen3-8B --disaggregation-mode {{ role }}'
+    (tmp_path / "sw.sh.j2").write_text(switch + launch + '{% if not is_prefill %} --enable-linear-replayssm-spec'
+                                                         '{% endif %}\n')
     # PD005 for is_prefill and a false PD101 before: `role` was rendered per role, is_prefill unset both times
-    assert main(["check", "--no-cache", "--format", "json", "--output-file", str(out), str(tmp_path)]) == 0
-    data = json.loads(out.read_text())
-    assert data["findings"] == [] and (data["coverage"]["prefill"], data["coverage"]["decode"]) == (1, 1)
-    (tmp_path / "sw.sh.j2").write_text(
-        '{% if is_prefill %}{% set role = "prefill" %}{% else %}{% set role = "decode" %}{% endif %}\n'
-        'python3 -m sglang.launch_server --model-path Qwen/Qwen3-8B --disaggregation-mode {{ role }}'
-        '{% if is_prefill %} --enable-linear-replayssm-spec{% endif %}\n')
-    assert main(["check", "--no-cache", "--format", "json", "--output-file", str(out), str(tmp_path)]) == 1
-    data = json.loads(out.read_text())
-    assert [(f["code"], f["role"], f["line"]) for f in data["findings"]] == [("SGL101", "prefill", 2)]
+    code, findings, coverage = _lint_json(tmp_path)
+    assert code == 0 and findings == [] and (coverage["prefill"], coverage["decode"]) == (1, 1)
+    (tmp_path / "sw.sh.j2").write_text(switch + launch + '{% if is_prefill %} --enable-linear-replayssm-spec'
+                                                         '{% endif %}\n')
+    code, findings, _ = _lint_json(tmp_path)
+    assert code == 1 and [(f["code"], f["role"], f["line"]) for f in findings] == [("SGL101", "prefill", 2)]
