@@ -230,14 +230,14 @@ _OPTION_KEYS = {"cwd", "variables", "role_var", "engine_version", "force_exclude
 # The store
 # ---------------------------------------------------------------------------
 
-def cache_dir(cwd: str) -> str:
+def cache_dir(cwd: str, roots: Optional[dict] = None) -> str:
     """``PDLINT_CACHE_DIR``, else ``.pdlint_cache`` at the root of the repository holding ``cwd``, else in ``cwd``
-    (where :func:`run` does not use it: no repository vouches for it)."""
+    (where :func:`run` does not use it: no repository vouches for it); ``roots``: :func:`repo_root`'s cache."""
     env = os.environ.get(ENV_DIR)
     if env:
         return os.path.abspath(os.path.join(cwd, env))
     from pdlint.discover import repo_root
-    return os.path.join(repo_root(cwd, {}) or cwd, DIR_NAME)
+    return os.path.join(repo_root(cwd, {} if roots is None else roots) or cwd, DIR_NAME)
 
 
 class Store:
@@ -748,16 +748,17 @@ def run(jobs: list, options, resolver, config: Optional[str], listings: dict):
         return analyse(jobs, options, resolver)
     from pdlint.discover import repo_root
     roots = sorted({j.root for j in jobs})
-    if any(j.explicit and repo_root(j.abspath, {}) is None for j in jobs):
+    seen_roots: dict = {}  # repo_root's cache, for the three questions below (each directory walked up once)
+    if any(j.explicit and repo_root(j.abspath, seen_roots) is None for j in jobs):
         return analyse(jobs, options, resolver)  # no repository: no listing to vouch for what exists
-    if not os.environ.get(ENV_DIR) and repo_root(options.cwd, {}) is None:
+    if not os.environ.get(ENV_DIR) and repo_root(options.cwd, seen_roots) is None:
         # a tree no git repository holds (a tarball, a `docker build` context without .git, an artifact): nothing
         # tells a `.pdlint_cache` pdlint wrote from one the tree brought, with an index forged for the broken
         # files or a `docs` link out of the tree that pdlint would write into and prune (rw28/h items 2 and 5);
         # the default place is not used there, PDLINT_CACHE_DIR is
         return analyse(jobs, options, resolver)
     start_ns = time.time_ns()
-    directory = cache_dir(options.cwd)
+    directory = cache_dir(options.cwd, seen_roots)
     listing = _listing(roots, listings, directory)
     refused = _refusal(directory, listings)
     if refused:
