@@ -598,7 +598,7 @@ def _unknown_on_build(launch, info):
     for opt, how in _unknowns(launch, info):
         name = opt.name_tok.text.partition("=")[0]
         camel = any(c.isupper() for c in name.lstrip("-")[1:])
-        if how != "unknown" or flags.releases_defining(name) or flags.releases_with(name) or camel \
+        if how != "unknown" or flags.releases_defining(name) or camel \
                 or hint(flags.normalise(name), info.table.options):
             continue  # (VLLM018 / VLLM020)
         out.append(VHit(f"{name} is not a flag of any vLLM release pdlint knows (the newest: {info.version}); "
