@@ -98,6 +98,16 @@ def test_post_processed_capture_falls_back_to_a_consistent_mapping(tmp_path):
     # (a value of one role, not a switch)
     ('{% if prefill_port %}{% set role = "prefill" %}{% endif %}--disaggregation-mode {{ role }}',
      ("role", "prefill")),
+    # the switch the role name is set from, not another role-named switch the template reads (one that sorts
+    # first was taken: hostile-input round rw29/h P2)
+    ('{% if is_prefill %}{% set role = "prefill" %}{% else %}{% set role = "decode" %}{% endif %}'
+     '--disaggregation-mode {{ role }}{% if enable_decode_radix_off %} x{% endif %}', ("is_prefill", True)),
+    ('{% set mode = "prefill" if is_prefill else "decode" %}--disaggregation-mode {{ mode }}'
+     '{% if decode_offload %} x{% endif %}', ("is_prefill", True)),
+    ('{% set p = "prefill" if is_prefill else "decode" %}{% set mode = p %}--disaggregation-mode {{ mode }}'
+     '{% if decode_offload %} x{% endif %}', ("is_prefill", True)),
+    ('{% for r in ["prefill", "decode"] %}--disaggregation-mode {{ r }}{% if r == "decode" and decode_extra_on %}'
+     ' x{% endif %}\n{% endfor %}', (None, None)),
 ])
 def test_role_variable_detection(tmp_path, template, expected):
     renders, _, var = render(tmp_path, {"t.sh.j2": template}, variables={"tp": 1})
@@ -214,6 +224,39 @@ def test_a_loop_over_both_roles_is_rendered_once_with_both_launches(tmp_path):
         ' --enable-linear-replayssm-spec &\n{% endfor %}\n')
     code, findings, _ = _lint_json(tmp_path)
     assert code == 1 and [(f["code"], f["role"]) for f in findings] == [("SGL101", "prefill")]
+
+
+def test_another_role_named_switch_is_not_taken_for_the_role_switch(tmp_path):
+    # hostile-input round rw29/h P2: the first free name with one role word in it (`decode_extra_on`,
+    # `decode_offload`, `enable_decode_radix_off`) was taken as the switch the role is set from; rendered per
+    # its value, is_prefill unset, both renders took one branch: a false PD101, a false PD005 for is_prefill
+    launch = 'python3 -m sglang.launch_server --model-path Qwen/Qwen3-8B --disaggregation-mode '
+    (tmp_path / "sw.sh.j2").write_text(
+        '{% if is_prefill %}{% set role = "prefill" %}{% else %}{% set role = "decode" %}{% endif %}\n'
+        + launch + '{{ role }}{% if enable_decode_radix_off %} --disable-radix-cache{% endif %}\n')
+    (tmp_path / "expr.sh.j2").write_text(
+        '{% set mode = "prefill" if is_prefill else "decode" %}\n'
+        + launch + '{{ mode }}{% if decode_offload %} --enable-mixed-chunk{% endif %}\n')
+    (tmp_path / "loop.sh.j2").write_text(
+        '{% for r in ["prefill", "decode"] %}\n' + launch + '{{ r }} --port 3000{{ loop.index }}'
+        '{% if r == "decode" and decode_extra_on %} --disable-radix-cache{% endif %} &\n{% endfor %}\n')
+    code, findings, coverage = _lint_json(tmp_path)
+    assert code == 1 and (coverage["prefill"], coverage["decode"]) == (3, 3)
+    assert sorted((f["code"], os.path.basename(f["path"]), f["message"]) for f in findings) == [
+        ("PD005", "expr.sh.j2", "undefined variable 'decode_offload'"),
+        ("PD005", "loop.sh.j2", "undefined variable 'decode_extra_on'"),
+        ("PD005", "sw.sh.j2", "undefined variable 'enable_decode_radix_off'")]
+    hints = {os.path.basename(f["path"]): f["fix"] for f in findings}
+    assert "[tool.pdlint.roles.decode.vars]" in hints["sw.sh.j2"] and "'is_prefill'" in hints["sw.sh.j2"]
+    # (the loop renders both launches at once: one value for the switch, no role variable to name)
+    assert "--var decode_extra_on=true" in hints["loop.sh.j2"] and "role-var" not in hints["loop.sh.j2"]
+    # given their values, nothing is left
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.pdlint.vars]\ndecode_extra_on = true\n[tool.pdlint.roles.decode.vars]\ndecode_offload = true\n'
+        'enable_decode_radix_off = true\n[tool.pdlint.roles.prefill.vars]\ndecode_offload = false\n'
+        'enable_decode_radix_off = false\n')
+    code, findings, coverage = _lint_json(tmp_path)
+    assert code == 0 and findings == [] and (coverage["prefill"], coverage["decode"]) == (3, 3)
 
 
 def test_a_role_set_from_a_role_switch_renders_per_value_of_the_switch(tmp_path):

@@ -919,6 +919,28 @@ class RoleInfo:
     # use of which a `{% set %}` / `{% for %}` / macro parameter binds first is the template's own, not a role
     # variable to give per role (`{% for role in ["prefill", "decode"] %}` renders both launches at once)
     free: Optional[set] = None
+    # name -> the names whose values decide what the template assigns to it: those the value expression reads
+    # (``{% set mode = "prefill" if is_prefill else "decode" %}``) and those the tests of the ``if`` blocks around
+    # the assignment read (``{% if is_prefill %}{% set role = "prefill" %}``)
+    guards: dict = field(default_factory=dict)
+
+
+def _loaded(node) -> set:
+    """The names ``node`` (an expression) reads, itself included."""
+    from jinja2 import nodes
+    out = {n.name for n in node.find_all(nodes.Name) if n.ctx == "load"}
+    if isinstance(node, nodes.Name) and node.ctx == "load":
+        out.add(node.name)
+    return out
+
+
+def _assign_targets(node) -> set:
+    """The names an ``{% set %}`` (or a ``{% set %}`` block) assigns."""
+    from jinja2 import nodes
+    target = node.target
+    if isinstance(target, nodes.Name):
+        return {target.name}
+    return {n.name for n in target.find_all(nodes.Name)} if isinstance(target, nodes.Tuple) else set()
 
 
 def collect_role_info(tree, kinds: Optional[dict] = None) -> RoleInfo:
@@ -946,6 +968,19 @@ def collect_role_info(tree, kinds: Optional[dict] = None) -> RoleInfo:
                 if isinstance(target, nodes.Name):
                     info.after_flag.add(target.name)
             prev = child
+    assigns = _of(kinds, nodes.Assign, nodes.AssignBlock)
+    if assigns:
+        for a in assigns:
+            reads = _loaded(a.node) if isinstance(a, nodes.Assign) else set()
+            for t in _assign_targets(a):
+                info.guards.setdefault(t, set()).update(reads)
+        for branch in _of(kinds, nodes.If):
+            tested = _loaded(branch.test)
+            for sub in (*branch.body, *branch.elif_, *branch.else_):
+                inner = [sub] if isinstance(sub, (nodes.Assign, nodes.AssignBlock)) else []
+                for a in inner + list(sub.find_all((nodes.Assign, nodes.AssignBlock))):
+                    for t in _assign_targets(a):
+                        info.guards.setdefault(t, set()).update(tested)
     return info
 
 
@@ -989,6 +1024,8 @@ def _reached_role_info(env, state, name: str) -> RoleInfo:
             merged.after_flag |= part.after_flag
             merged.names |= part.names
             merged.assigned |= part.assigned
+            for k, v in part.guards.items():
+                merged.guards.setdefault(k, set()).update(v)
         free = state.free.get(cur)
         if free is None or merged.free is None:
             merged.free = None
@@ -1018,16 +1055,38 @@ def choose_role_var(info: RoleInfo, known_vars: set, given: frozenset = frozense
     when neither branch ran) gives way to the switch: rendering ``role`` per role gave both renders the role the
     unset switch chose, and the other render a false PD101."""
     name, values = _choose_role_var(info, known_vars, given)
-    set_role = name in info.assigned if name is not None else \
-        any(n in info.assigned for n in info.after_flag) or \
-        any(n in info.assigned and {ROLE_SYNONYMS.get(v.lower()) for v in vs} - {None} for n, vs in info.compared.items())
-    if set_role and info.free is not None:
-        for other in sorted(info.free):
+    # the role name the template sets itself: the chosen one, else one after --disaggregation-mode or compared
+    # with role words
+    targets = ({name} & info.assigned) if name is not None else _self_set_roles(info)
+    if targets and info.free is not None:
+        # the switches the assignment depends on (through the names it reads, as far as they are set in turn);
+        # never another switch the template happens to read (`{% if enable_decode_radix_off %}`: rendered per its
+        # value, both renders took the unset role switch's branch, a false PD101; hostile-input round rw29/h P2),
+        # and none for a name a `{% for %}` binds (both launches in one render)
+        deciding, todo = set(), list(targets)
+        while todo and len(deciding) < MAX_GUARDS:
+            for n in info.guards.get(todo.pop(), ()):
+                if n not in deciding:
+                    deciding.add(n)
+                    if n in info.assigned:
+                        todo.append(n)
+        for other in sorted(deciding):
             parts = _name_parts(other)
-            if other != name and other not in known_vars and other not in given and other not in info.assigned \
-                    and parts and parts[-1] not in _VALUE_WORDS and switch_values(other) is not None:
+            if other != name and other in info.free and other not in known_vars and other not in given \
+                    and other not in info.assigned and parts and parts[-1] not in _VALUE_WORDS \
+                    and switch_values(other) is not None:
                 return other, switch_values(other)
     return name, values
+
+
+MAX_GUARDS = 256  # names followed back from a role name the template sets
+
+
+def _self_set_roles(info: RoleInfo) -> set:
+    """The names the template assigns (``{% set %}``, ``{% for %}``) that hold a launch's role: rendered right
+    after ``--disaggregation-mode``, or compared with role words."""
+    return (info.after_flag & info.assigned) | \
+        {n for n, vs in info.compared.items() if n in info.assigned and {ROLE_SYNONYMS.get(v.lower()) for v in vs} - {None}}
 
 
 def _choose_role_var(info: RoleInfo, known_vars: set, given: frozenset = frozenset()) -> tuple:
@@ -1251,11 +1310,13 @@ def _unrendered_guard(name: str, src, line: int, variables: dict, role_vars: dic
 
 
 def undefined_message(name: str, role_var: Optional[str], variables: dict, role_vars: dict,
-                      role_info: dict) -> tuple:
+                      role_info: dict, self_roles: bool = False) -> tuple:
     """(message, hint) of an undefined variable: a did-you-mean over the names the template can see (the
     config's, values files', ``--var``, per-role variables, the role variable, names the template and
     its includes set), and, for a name that looks like a role switch (``is_prefill``, ``prefill_mode``,
-    ``pd_role``), how to give it its value per role."""
+    ``pd_role``), how to give it its value per role.  ``self_roles``: the template sets its launches' roles
+    itself (``{% for r in ["prefill", "decode"] %}``: both launches in one render), so no role variable is to
+    be named and a switch takes one value."""
     from pdlint.suggest import close_matches
     defined = set(variables) | {k for vs in role_vars.values() for k in vs}
     for info in role_info.values():
@@ -1276,7 +1337,10 @@ def undefined_message(name: str, role_var: Optional[str], variables: dict, role_
     if switch is not None:
         on = [r for r in ("prefill", "decode") if switch[r]][0]
         off = "decode" if on == "prefill" else "prefill"
-        if role_var:
+        if self_roles and not role_var:
+            hint = (f"'{name}' looks like a role switch, but this template sets its launches' roles itself (one "
+                    f"render): give it its value, `--var {name}=true` or `{name} = true` in `[tool.pdlint.vars]`")
+        elif role_var:
             hint = (f"'{name}' looks like a role switch: give it its value per role, `{name} = true` in "
                     f"`[tool.pdlint.roles.{on}.vars]` and `{name} = false` in `[tool.pdlint.roles.{off}.vars]` "
                     f"(this template renders once per value of its role variable '{role_var}')")
@@ -1284,7 +1348,7 @@ def undefined_message(name: str, role_var: Optional[str], variables: dict, role_
             hint = (f"'{name}' looks like a role switch: name it with `role-var = \"{name}\"` (or "
                     f"`--role-var {name}`): pdlint then renders the template twice, with {name} true for {on} "
                     f"and false for {off}")
-    elif not role_var and ("role" in parts or (parts[-1:] == ["mode"] and len(parts) > 1) or name in ROLE_NAMES):
+    elif not role_var and not self_roles and ("role" in parts or (parts[-1:] == ["mode"] and len(parts) > 1) or name in ROLE_NAMES):
         hint = (f"'{name}' looks like the role variable: name it with `role-var = \"{name}\"` (or "
                 f"`--role-var {name}`), and pdlint renders the template once per role")
     return message, hint
@@ -1367,7 +1431,8 @@ def render_template(src: SourceFile, name: str, *, root: str, cwd: str, variable
             if utest == OPTIONAL:
                 optional_uses.append((uname, usrc or src, uline))
                 continue
-            message, hint = undefined_message(uname, var, variables, role_vars, state.role_info)
+            message, hint = undefined_message(uname, var, variables, role_vars, state.role_info,
+                                              var is None and bool(_self_set_roles(info)))
             # (a test of a name close to a defined one, or of a role switch, stays the error it was: a typo, or the
             # role variable pdlint must be told)
             problems.append(Problem("undefined", message, usrc or src, uline,
