@@ -316,7 +316,8 @@ def find_markers(text: str, kind: str = "", skip: frozenset = frozenset()) -> li
             continue
         # (a `#!` line is no comment to the kernel: `#!/usr/bin/env -S python3 -m sglang.launch_server ...` runs the
         # server with the script's path appended - hostile-input round rw27/h P14)
-        code = line[2:] if n == 1 and line.startswith("#!") else _strip_line_comment(line)
+        code = line[2:] if n == 1 and line.startswith("#!") else line if kind == "nohash" else \
+            _strip_line_comment(line)
         if _prose(code) or _PY_IMPORT.match(code) or (kind == "python" and (
                 _PY_ANNOTATION.match(code) or "add_argument(" in code or _PY_DEF.match(code))):
             continue
@@ -723,7 +724,8 @@ def assess(jobs: list, extraction, findings: list, strict: bool = False, shown=N
         else:
             text = src.text
         lines = covered.get(job.display, set())
-        kind = "python" if job.display.endswith(".py") else "shell" if job.kind in ("shell", "justfile", "makefile") else ""
+        kind = "python" if job.display.endswith(".py") else "shell" if job.kind in ("shell", "justfile", "makefile") \
+            else comment_kind(job.display) if job.kind == "unsupported" else ""
         markers = find_markers(text, kind, skip=lines)
         if not markers and not fc.launches and "\\u" in text and job.display.lower().endswith(".json"):
             # launch text written with JSON escapes (`"disaggregation\\u005fmode"`) in a file no launch came from
@@ -1097,7 +1099,15 @@ _UNREAD_KIND_HINT = ("pdlint does not read this kind of file yet: check this lau
 _UNREAD_KIND_HINT_NO_COMMENT = (_UNREAD_KIND_HINT.rsplit("; to accept", 1)[0] + "; to accept it unchecked, give the "
                                 "file PD020 in `per-file-ignores` or exclude it")
 _NO_HASH_COMMENT = (".json", ".ipynb", ".bat", ".cmd", ".groovy", ".cue", "jenkinsfile", ".ts", ".mts", ".js", ".mjs",
-                    ".cjs", ".c", ".cc", ".cpp", ".cxx")  # (a `#` line in C is a preprocessor directive)
+                    ".cjs", ".c", ".cc", ".cpp", ".cxx", ".h", ".hh", ".hpp", ".hxx", ".cu", ".cuh")
+# (a `#` line in C is a preprocessor directive)
+
+
+def comment_kind(name: str) -> str:
+    """:func:`find_markers`' ``kind`` for a file of a kind pdlint does not read: "nohash" where ``#`` starts no
+    comment (``#define SERVE "python3 -m sglang.launch_server ..."`` in a C source is code: hostile-input round
+    rw29/h P4), else ""."""
+    return "nohash" if name.lower().endswith(_NO_HASH_COMMENT) else ""
 #: a Python program that builds a Ray Serve LLM application: the same application as a Serve config file is read
 _RAY_SERVE_LLM = re.compile(r"\bray\.serve\.llm\b|\bbuild_pd_openai_app\b")
 _RAY_HINT = ("pdlint does not read Python; the same Ray Serve LLM application written as a Serve config file is "

@@ -47,8 +47,9 @@ OTHER_TEXT_EXT = (".py", ".json", ".toml", ".ini", ".cfg", ".conf", ".env", ".tm
                   # without a word while the same file named alone was PD020
                   ".fish", ".csh", ".tcsh", ".xsh", ".command", ".in", ".pl", ".rb", ".lua", ".exp", ".awk",
                   # a C / C++ program that builds the command line and `system()`s it (field round rw28/a P6,
-                  # coco-alen/sglang_assistance's eigen_serve.c: PD020 named alone, nothing in a walk)
-                  ".c", ".cc", ".cpp", ".cxx")
+                  # coco-alen/sglang_assistance's eigen_serve.c: PD020 named alone, nothing in a walk), its headers
+                  # and CUDA sources (hostile-input round rw29/h P5: the same for `.h` / `.hpp` / `.cu`)
+                  ".c", ".cc", ".cpp", ".cxx", ".h", ".hh", ".hpp", ".hxx", ".cu", ".cuh")
 OTHER_TEXT_NAMES = re.compile(r"(?:Procfile|Jenkinsfile|Tiltfile|\.envrc)")
 #: a `#!` line naming a shell (`#!/bin/bash`, `#!/usr/bin/env bash`, `#!/usr/bin/env -S bash -e`)
 SHELL_SHEBANG = re.compile(rb"^#!\s*\S*?(?:/|env\s+(?:-\S+\s+)*)(?:ba|z|k|da|a)?sh\b")
@@ -412,7 +413,7 @@ def _has_launch_text(path: str, boundary) -> bool:
     here is kept: the extract stage reports why.  pdlint's own baseline (``{"pdlint-baseline": N, ...}``)
     quotes flags in its entries but starts nothing (field test rw19/c: the baseline the README says to commit
     was a PD020 of its own)."""
-    from pdlint.coverage import find_markers
+    from pdlint.coverage import comment_kind, find_markers
     from pdlint.safeio import Refused
     try:
         data = boundary.read(path)
@@ -421,7 +422,7 @@ def _has_launch_text(path: str, boundary) -> bool:
     if not worth_parsing("unsupported", data) or (_BASELINE_HEAD.match(data[:200]) and is_baseline(path, boundary)) \
             or (_REPORT_HEAD.match(data[:200]) and is_report(path, boundary)):
         return False
-    return bool(find_markers(_searched_text(path, data)))
+    return bool(find_markers(_searched_text(path, data), comment_kind(path)))
 
 
 def _unnamed_kind(path: str, boundary, head: bytes, walked: bool = True) -> Optional[str]:

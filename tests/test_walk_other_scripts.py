@@ -50,3 +50,24 @@ def test_a_c_program_that_system_s_a_launch_is_reported_in_a_walk(scratch, name)
     assert "per-file-ignores" in report["findings"][0]["fix"] and "# pdlint" not in report["findings"][0]["fix"]
     manifest = (__import__("pathlib").Path(__file__).parent.parent / ".pre-commit-hooks.yaml").read_text()
     assert re.search(re.search(r"^  files: (.*)$", manifest, re.M).group(1), name)
+
+
+@pytest.mark.parametrize("name", ["serve.c", "include/launch.h", "launch.hpp", "kernels/serve.cu"])
+def test_a_launch_in_a_c_define_or_header_is_reported(scratch, name):
+    # hostile-input round rw29/h P4, P5: `#define SERVE_CMD "python3 -m sglang.launch_server ..."` was dropped as a
+    # `#` comment (in C a preprocessor directive: the command), and `.h` / `.hpp` / `.cu` files were not walked
+    scratch.write(name, '#define SERVE_CMD "python3 -m sglang.launch_server --model-path m '
+                        '--disaggregation-mode prefill --bogus-flag"\nint main(void) { return system(SERVE_CMD); }\n')
+    scratch.write("util.h", "#define ADD(a, b) ((a) + (b))\n")  # (no launch text: quiet)
+    code, report = scratch.lint(".")
+    assert [(f["path"], f["code"], f["line"]) for f in report["findings"]] == [(name, "PD020", 1)] and code == 0
+    manifest = (__import__("pathlib").Path(__file__).parent.parent / ".pre-commit-hooks.yaml").read_text()
+    assert re.search(re.search(r"^  files: (.*)$", manifest, re.M).group(1), name)
+
+
+def test_a_hash_comment_still_hides_launch_text_in_a_shell_script(scratch):
+    # (the kinds whose `#` starts a comment keep it: a commented-out launch in a script is no launch text)
+    scratch.write("run.sh", "#!/bin/bash\n# python3 -m sglang.launch_server --model-path m --bogus-flag\necho ok\n")
+    scratch.write("notes.toml", "# python3 -m sglang.launch_server --model-path m --bogus-flag\nx = 1\n")
+    code, report = scratch.lint(".")
+    assert report["findings"] == [] and code == 0
