@@ -174,11 +174,14 @@ def _paths_named_like_options(words: list) -> list:
     pre-commit appends the staged file names to the hook's ``entry`` without a ``--``: a pull request that adds a
     file named ``--extend-exclude=*,x.yaml`` (``--output-file=victim.yaml``, ``--write-baseline=b.json``) turned
     every file off, overwrote a committed file or wrote a new one, and the run passed (hostile-input round rw28/h
-    item 1).  Such a word is given to the parser as ``./NAME``; words after a ``--`` are paths already."""
+    item 1).  Such a word is given to the parser as ``./NAME``; words after a ``--`` are paths already.  A ``--``
+    while a file of that name exists ends the options and is that file too: pre-commit appends a staged file named
+    ``--`` like any other, and the parser took it for the end of the options and checked neither it nor, when it
+    was the only one, the named files but the whole directory (hostile-input round rw29/h P1)."""
     out = []
     for i, w in enumerate(words):
         if w == "--":
-            return out + words[i:]
+            return out + ["--"] + (["./--"] if os.path.lexists("--") else []) + words[i + 1:]
         if w.startswith("-") and w != "-" and os.path.lexists(w):
             w = os.path.join(os.curdir, w)
         out.append(w)

@@ -237,3 +237,23 @@ def test_a_file_named_like_an_option_is_a_path(tmp_path, monkeypatch):
     out = tmp_path / "out.txt"
     assert main(["check", "--output-file", str(out), "--", "pd.sh"]) == 1 and "SGL101" in out.read_text()
     assert main(["check", "--select", "PD", "pd.sh"]) == 0
+
+
+def test_a_file_named_double_dash_is_checked_too(tmp_path, monkeypatch, capsys):
+    # hostile-input round rw29/h P1: pre-commit appends a staged file named `--` like any other; the parser took it
+    # for the end of the options and never read it (the other files passed: exit 0), or, alone, walked the directory
+    from pdlint.cli import main
+    monkeypatch.chdir(tmp_path)
+    subprocess.run(["git", "init", "-q"], check=True)
+    (tmp_path / "--").write_text("python3 -m sglang.launch_server --model-path m --nonexistent-flag\n")
+    (tmp_path / "ok.sh").write_text("python3 -m sglang.launch_server --model-path m\n")
+    (tmp_path / "other.sh").write_text("python3 -m sglang.launch_server --model-path m --also-not-a-flag\n")
+    assert main(["check", "--no-cache", "--force-exclude", "--", "ok.sh"]) == 1
+    out = capsys.readouterr().out
+    assert "--:1:" in out and "SGL001" in out and "other.sh" not in out
+    assert main(["check", "--no-cache", "--force-exclude", "--"]) == 1
+    out = capsys.readouterr().out
+    assert "--:1:" in out and "other.sh" not in out
+    # (with no file of that name, `--` only ends the options)
+    (tmp_path / "--").unlink()
+    assert main(["check", "--no-cache", "--force-exclude", "--", "ok.sh"]) == 0
