@@ -259,6 +259,25 @@ def test_another_role_named_switch_is_not_taken_for_the_role_switch(tmp_path):
     assert code == 0 and findings == [] and (coverage["prefill"], coverage["decode"]) == (3, 3)
 
 
+def test_a_role_loop_around_an_include_is_rendered_once(tmp_path):
+    # hostile-input round rw29/h P11: the included template reads the loop's `role` from its context; counted as an
+    # input of the whole template, it was rendered per role (both launches in each render): two false PD101
+    (tmp_path / "launch.j2").write_text(
+        'python3 -m sglang.launch_server --model-path Qwen/Qwen3-8B --disaggregation-mode {{ role }}'
+        '{% if role == "prefill" %} --enable-linear-replayssm-spec{% endif %} &\n')
+    (tmp_path / "main.sh.j2").write_text('{% for role in ["prefill", "decode"] %}\n{% include "launch.j2" %}\n'
+                                         '{% endfor %}\n')
+    code, findings, coverage = _lint_json(tmp_path)
+    assert (coverage["prefill"], coverage["decode"]) == (1, 1)
+    assert code == 1 and [(f["code"], f["role"], os.path.basename(f["path"])) for f in findings] == [
+        ("SGL101", "prefill", "launch.j2")]
+    # (the partial alone, included by a template that gives no role, still reads `role` from the context)
+    (tmp_path / "main.sh.j2").write_text('{% include "launch.j2" %}\n')
+    code, findings, coverage = _lint_json(tmp_path)
+    assert (coverage["prefill"], coverage["decode"]) == (1, 1)
+    assert [(f["code"], f["role"]) for f in findings] == [("SGL101", "prefill")]
+
+
 def test_a_role_set_from_a_role_switch_renders_per_value_of_the_switch(tmp_path):
     switch = '{% if is_prefill %}{% set role = "prefill" %}{% else %}{% set role = "decode" %}{% endif %}\n'
     launch = 'python3 -m sglang.launch_server --model-path Qwen/Qwen3-8B --disaggregation-mode {{ role }}'

@@ -1014,9 +1014,12 @@ def _reached_role_info(env, state, name: str) -> RoleInfo:
         free = state.free.get(name)
         return info if free is None else replace(info, free=set(free))
     merged = RoleInfo(free=set())
-    todo, seen = [name], {name}
+    # (each reached template with the names the templates above it on the way bind: `{% for role in [...] %}{%
+    # include "launch.j2" %}` gives launch.j2 the loop's `role`, which is no input of the whole template - it was
+    # rendered per role, both launches in each render, a false PD101 for each: hostile-input round rw29/h P11)
+    todo, seen = [(name, frozenset())], {name}
     while todo:
-        cur = todo.pop(0)
+        cur, bound = todo.pop(0)
         part = state.role_info.get(cur)
         if part is not None:
             for k, v in part.compared.items():
@@ -1030,7 +1033,8 @@ def _reached_role_info(env, state, name: str) -> RoleInfo:
         if free is None or merged.free is None:
             merged.free = None
         else:
-            merged.free |= free
+            merged.free |= free - bound
+        below = bound | ((part.assigned - free) if part is not None and free is not None else frozenset())
         for ref in state.refs.get(cur, ()):
             if len(seen) >= MAX_REACHED:
                 break
@@ -1042,7 +1046,7 @@ def _reached_role_info(env, state, name: str) -> RoleInfo:
                 continue
             if loaded not in seen:
                 seen.add(loaded)
-                todo.append(loaded)
+                todo.append((loaded, below))
     return merged
 
 
