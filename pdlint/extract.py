@@ -2531,6 +2531,7 @@ class Extractor:
                 if written:
                     m["written_files"] = written
                 m["shell_job"] = (run_label, cmd.serial)
+                m["command_at"] = (run_label, cmd.start)  # where in the text it is (pairing.apart_in_text)
                 m["script_command"] = True  # a command of a script, never a container's args
                 if not (cmd.background or cmd.uncalled):  # the script waits for it to end before going on
                     m["foreground"] = True

@@ -1205,6 +1205,15 @@ def distinct_instances(a: Launch, b: Launch) -> bool:
     return False
 
 
+def apart_in_text(a: Launch, b: Launch) -> bool:
+    """Two launches of one source line that are two commands of the script text: a Jinja loop or macro whose
+    line renders to two command lines (``{% for r in ["prefill", "decode"] %}python3 -m sglang.launch_server ...
+    &{% endfor %}``), two commands on one line (``a & b &``).  Two processes, as two lines are (hostile-input round
+    rw29/h P12: no PD150 / PD151 for the default port and GPU both took)."""
+    x, y = a.meta.get("command_at"), b.meta.get("command_at")
+    return x is not None and y is not None and x[0] == y[0] and x[1] != y[1] and a.path == b.path
+
+
 def engine_libraries(a: Launch, b: Launch) -> bool:
     """Launches of two engines in two functions the script never calls (:func:`_entry_functions`): a library
     of launchers (Mooncake's tone_tests common.sh: ``launch_sglang_server``, ``launch_vllm_server``) whose
