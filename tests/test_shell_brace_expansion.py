@@ -19,6 +19,12 @@ def words(shell_eval, script):
     ("echo {a,b}{1,2}", ["echo", "a1", "a2", "b1", "b2"]),
     # not brace expressions: quoted, escaped, empty, no comma or range
     ("echo '{a,b}' \"{0..1}\" \\{a,b\\} {x} {}", ["echo", "{a,b}", "{0..1}", "{a,b}", "{x}", "{}"]),
+    # alternatives with quoted parts or expansions (field round rw29/a P1: `{"mlx5_0","mlx5_1"}` is two words)
+    ('echo {"mlx5_0","mlx5_1"} --x={"a b",c}', ["echo", "mlx5_0", "mlx5_1", "--x=a b", "--x=c"]),
+    ('A=1; echo {${A},b}x {"k":"v","k2":"v2"}', ["echo", "1x", "bx", "k:v", "k2:v2"]),
+    ('echo x{"a",{b,c}}y {"a"} {"a",}', ["echo", "xay", "xby", "xcy", "{a}", "a"]),
+    # (still no expression: a quoted brace, a quoted comma, no comma)
+    ('echo "{"a,b"}" {"a,b"} {a"}"', ["echo", "{a,b}", "{a,b}", "{a}"]),
 ])
 def test_brace_expressions(shell_eval, text, expected):
     assert words(shell_eval, text) == [expected]
@@ -45,6 +51,20 @@ def test_a_brace_word_in_a_flag_value_is_two_words(scratch):
     _, report = scratch.lint("run.sh")
     assert [(f["code"], f["message"].split(" [")[0]) for f in report["findings"]] == [
         ("SGL011", "unrecognized arguments: /models/qwen3")]
+
+
+def test_a_brace_word_with_quoted_parts_in_a_flag_value_is_two_words(scratch):
+    # field round rw29/a P1: bash passes `--disaggregation-ib-device mlx5_0 mlx5_1`, SGLang 0.5.23 stops with
+    # "unrecognized arguments: mlx5_1"; pdlint kept the one word `{mlx5_0,mlx5_1}` and passed the launch
+    scratch.write("run.sh", 'python3 -m sglang.launch_server --model-path /m --disaggregation-mode prefill '
+                            '--disaggregation-ib-device {"mlx5_0","mlx5_1"}\n')
+    _, report = scratch.lint("run.sh")
+    assert [(f["code"], f["message"].split(" [")[0]) for f in report["findings"]] == [
+        ("SGL011", "unrecognized arguments: mlx5_1")]
+    scratch.write("run.sh", 'python3 -m sglang.launch_server --model-path /m --disaggregation-mode prefill '
+                            '--disaggregation-ib-device "mlx5_0,mlx5_1"\n')
+    code, report = scratch.lint("run.sh")
+    assert (code, report["findings"]) == (0, [])
 
 
 def test_a_huge_range_is_cut_and_said(shell_eval):

@@ -463,6 +463,67 @@ def _brace_in(pieces: list) -> Optional[tuple]:
     return None
 
 
+def _brace_across(pieces: list) -> Optional[tuple]:
+    """A brace expression whose alternatives hold quoted parts or expansions (``{"mlx5_0","mlx5_1"}``,
+    ``--x={"a b",c}``, ``{$A,b}``): bash expands braces before anything else, and a quoted part or an expansion
+    inside is one piece of its alternative (field round rw29/a P1: ``--disaggregation-ib-device {"mlx5_0","mlx5_1"}``
+    is two words for bash, SGLang stops at the second; pdlint kept one word and passed the launch).  ``(index of
+    the first piece, index of the last, [alternative piece lists], text before it in the first piece, text after it
+    in the last)``, or None.  Opening and closing braces and the commas are in literal pieces; the expression must
+    have a comma (a sequence expression lies in one literal piece: :func:`_brace_in`)."""
+    n = len(pieces)
+    for i, piece in enumerate(pieces):
+        if not isinstance(piece, TStr) or "{" not in piece.text or any(p.opaque for p in piece.pieces):
+            continue
+        t = piece.text
+        start = t.find("{")
+        while start >= 0:
+            if start and t[start - 1] == "\\" or t.startswith("{}", start):
+                start = t.find("{", start + 1)
+                continue
+            depth, commas, end = 0, [], None
+            k, j = i, start
+            while k < n and end is None:
+                cur = pieces[k]
+                if not isinstance(cur, TStr) or any(p.opaque for p in cur.pieces):
+                    k, j = k + 1, 0  # (a quoted part, an expansion: one piece of the alternative)
+                    continue
+                text = cur.text
+                while j < len(text):
+                    c = text[j]
+                    if c == "\\":
+                        j += 2
+                        continue
+                    if c == "{":
+                        depth += 1
+                    elif c == "}":
+                        depth -= 1
+                        if depth == 0:
+                            end = (k, j)
+                            break
+                    elif c == "," and depth == 1:
+                        commas.append((k, j))
+                    j += 1
+                else:
+                    k, j = k + 1, 0
+            if end is not None and commas and end[0] > i:
+                cuts = [(i, start)] + commas + [end]
+                alts = [_between(pieces, cuts[m], cuts[m + 1]) for m in range(len(cuts) - 1)]
+                return i, end[0], alts, piece[:start], pieces[end[0]][end[1] + 1:]
+            start = t.find("{", start + 1)
+    return None
+
+
+def _between(pieces: list, a: tuple, b: tuple) -> list:
+    """The pieces strictly between two positions ``(piece index, offset)`` of literal pieces."""
+    (pa, ca), (pb, cb) = a, b
+    if pa == pb:
+        out = [pieces[pa][ca + 1:cb]]
+    else:
+        out = [pieces[pa][ca + 1:]] + pieces[pa + 1:pb] + [pieces[pb][:cb]]
+    return [x for x in out if not isinstance(x, TStr) or x.text]
+
+
 def _range_items(inner: str, where: TStr) -> Optional[list]:
     """The words of a sequence expression (`0..3`, `01..10..2`, `a..e`, `5..1`), each placed at the braces; None
     when ``inner`` is none."""
@@ -552,17 +613,24 @@ class Words:
         while todo:
             cur = todo.pop(0)
             hit = _brace_in(cur)
+            if hit is not None:
+                i, alternatives, before, after = hit
+                last, alternatives = i, [[alt] for alt in alternatives]
+            elif len(cur) > 1:
+                hit = _brace_across(cur)
+                if hit is not None:
+                    i, last, alternatives, before, after = hit
             if hit is None:
                 done.append(cur)
                 continue
             expanded = True
-            i, alternatives, before, after = hit
             for alt in alternatives:
                 if len(done) + len(todo) >= MAX_BRACE_WORDS:
                     self.limit("brace", f"a brace expansion made more than {MAX_BRACE_WORDS} words; the rest were "
                                         "skipped")
                     break
-                todo.append(cur[:i] + [x for x in (before, alt, after) if x.text] + cur[i + 1:])
+                todo.append(cur[:i] + [x for x in (before, *alt, after) if not isinstance(x, TStr) or x.text]
+                            + cur[last + 1:])
             if len(done) + len(todo) >= MAX_BRACE_WORDS:
                 done += todo
                 break
