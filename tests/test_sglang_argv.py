@@ -61,6 +61,17 @@ def test_argparse_errors_with_argparse_messages(line, kind, message):
     assert errs[0][0] == kind and errs[0][1].startswith(message)
 
 
+def test_a_long_list_of_unrecognized_arguments_is_cut_and_counted():
+    # hostile-input round rw29/h: 150,000 `--` words made one 450 KB message line
+    (kind, message), = kinds(P("--model-path m " + " ".join(["--"] * 5000)))
+    assert kind == "unknown-positional" and message.endswith("... (5000 words)") and len(message) < 500
+    (kind, message), = kinds(P("--model-path m --bogus " + " ".join(["x" * 300] * 3)))
+    assert kind == "unknown" and message.startswith("unrecognized arguments: --bogus xxx") \
+        and message.endswith("... (4 words)")
+    # (a short list is quoted whole: argparse's words)
+    assert kinds(P("--model-path m -- a b")) == [("unknown-positional", "unrecognized arguments: -- a b")]
+
+
 def test_negative_numbers_are_values():
     assert P("--model-path m --chunked-prefill-size -1").value("chunked_prefill_size") == -1
 

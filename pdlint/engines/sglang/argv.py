@@ -239,6 +239,22 @@ def action_name(flag: Flag) -> str:
     return "/".join(flag.option_strings)
 
 
+#: words and characters of a list of unrecognized arguments a message quotes (150,000 `--` words after a `--` made
+#: one 450 KB message line: hostile-input round rw29/h)
+MAX_SHOWN_WORDS = 32
+MAX_SHOWN_CHARS = 400
+
+
+def _shown(words: list) -> str:
+    """The words as argparse lists them, the list cut (and said) past MAX_SHOWN_WORDS / MAX_SHOWN_CHARS."""
+    text = " ".join(words[:MAX_SHOWN_WORDS])
+    cut = len(words) > MAX_SHOWN_WORDS or len(text) > MAX_SHOWN_CHARS
+    if not cut:
+        return text
+    text = text[:MAX_SHOWN_CHARS].rstrip()
+    return f"{text} ... ({len(words)} words)"
+
+
 def _fully_opaque(tok: TStr) -> bool:
     pieces = tok.pieces
     if not pieces:
@@ -320,7 +336,7 @@ class _Parser:
                 rest = [t for t in toks[i + 1:]]
                 if any(_fully_opaque(t) for t in rest):
                     self.out.incomplete = True
-                shown = " ".join(["--"] + [t.text for t in rest if not _fully_opaque(t)])
+                shown = _shown(["--"] + [t.text for t in rest if not _fully_opaque(t)])
                 self.err("unknown-positional", tok, f"unrecognized arguments: {shown}", None)
                 break
             if k is None:  # a positional: SGLang has none
@@ -346,7 +362,7 @@ class _Parser:
                     continue
                 if k[0] == "unknown":
                     name = tok.partition("=")[0] if "=" in tok.text else tok
-                    shown = " ".join([tok.text] + [v.text for v in values])
+                    shown = _shown([tok.text] + [v.text for v in values])
                     self.err("unknown", tok, f"unrecognized arguments: {shown}", name.text, span, values=values)
                 else:
                     # (argparse names the word as written, `=value` included: "ambiguous option: --dis=nixl ...")
