@@ -44,6 +44,7 @@ SWITCHES = {
     "--disable-fastapi-docs", "--enable-log-outputs", "--return-tokens-as-token-ids", "--enable-prompt-tokens-details",
     "--disable-cascade-attn", "--migration-limit-none", "--enable-local-indexer",
 }
+# (without a vLLM flag table only: with one, every short option string is keyed by its flag's long name)
 ALIASES = {"-tp": "--tensor-parallel-size", "-pp": "--pipeline-parallel-size", "-dp": "--data-parallel-size",
            "-q": "--quantization"}
 DEFAULT_PORT = 8000
@@ -239,7 +240,8 @@ def parse_argv(tokens: list, entrypoint: str, table=None) -> VllmInfo:
             # 0.12 `-O.cudagraph_mode=X` too is `--optimization-level .cudagraph_mode=X` (argparse_utils.py:395;
             # before, a dotted key of the compilation config: field test rw23/b)
             value = t[3:] if text[2] == "=" else t[2:]
-            norm = "--optimization-level" if table.lookup("--optimization-level") else "-O"
+            # (before 0.12, -O is --compilation-config's short option: keyed by that long name)
+            norm = "--optimization-level" if table.lookup("--optimization-level") else table.lookup("-O").primary
             opt = Opt(norm, t[:2], value, i)
             info.opts[norm] = opt
             info.occurrences.append(opt)
@@ -261,6 +263,11 @@ def parse_argv(tokens: list, entrypoint: str, table=None) -> VllmInfo:
                     norm = matched if matched.startswith("--") else flag.primary
                 elif short and eq:
                     norm = text  # (VLLM018 names the whole word, as argparse does)
+            elif _argparse_table(table) and not name.startswith("--") and "." not in name and \
+                    table.lookup(norm) is not None:
+                # a short option string (`-ep`, `-dpl 2`, `-cc JSON`): keyed by its long name, the dest argparse
+                # stores it under, so the checks that read the long name see it (rw28/b P9's follow-up)
+                norm = table.lookup(norm).primary
             if joined:
                 opt = Opt(norm, t[:2], t[2:], i)
                 i += 1

@@ -907,9 +907,10 @@ def _dotted_replaces(launch, info):
             continue
         keys = _json_keys(opt.value)
         lost = f": its {', '.join(keys)} never reach{'es' if len(keys) == 1 else ''} vLLM" if keys else ""
-        out.append(VHit(f"this {opt.name} value is replaced by the {dotted.text.partition('=')[0]}... argument"
+        written = opt.name_tok.text.partition("=")[0]  # (`-cc`, as written: the option is keyed by its long name)
+        out.append(VHit(f"this {written} value is replaced by the {dotted.text.partition('=')[0]}... argument"
                         f"{'s' if _dotted_count(info, flag) > 1 else ''}: vLLM passes dotted keys as one more "
-                        f"{opt.name} after all others and keeps the last{lost}", opt.value,
+                        f"{dotted.text.partition('.')[0]} after all others and keeps the last{lost}", opt.value,
                         related=[related_at(dotted, launch, "the dotted key that replaces it")]))
     return out
 
