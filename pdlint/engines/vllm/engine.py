@@ -97,6 +97,10 @@ class VllmInfo:
     occurrences: list = field(default_factory=list)  # every Opt in order
     model: Optional[TStr] = None
     positional: list = field(default_factory=list)  # words that are no option's value
+    #: the ``--`` that ends the options (the words after it are positional arguments), and the words argparse leaves
+    #: over because of it (`vllm serve M --port 8100 -- --port 1`: ``-- --port 1``, "unrecognized arguments")
+    dashdash: Optional[TStr] = None
+    leftover: list = field(default_factory=list)
     kv: Optional[KVConfig] = None
     #: the ``--kv-transfer-config`` value vLLM keeps when it is ``''`` or ``None``: its converter
     #: (``optional_type(parse_dataclass)``) reads None, a server with no KV transfer (``kv`` is None then)
@@ -215,14 +219,21 @@ def parse_argv(tokens: list, entrypoint: str, table=None) -> VllmInfo:
     value comes from the release's own definition, else from the ``SWITCHES`` list."""
     info = VllmInfo(dynamo=entrypoint.startswith("python -m dynamo."))
     positional = []
+    at: list = []  # the index of each positional word
+    end = 0  # where the words after the last option start
     i, n = 0, len(tokens)
     while i < n:
         t = tokens[i]
         text = t.text
+        if text == "--" and not t.opaque and _argparse_table(table):
+            # argparse: `--` ends the options, every word after it is a positional argument (field round rw28/b P3)
+            positional = _after_end_of_options(info, positional, at, end, t, tokens[i + 1:])
+            break
         if t.opaque and not text.startswith("-"):
             if positional:  # an unknown word after the model may hold any options
                 info.incomplete = True
             positional.append(t)
+            at.append(i)
             i += 1
             continue
         if text == "-O" and i + 1 < n and tokens[i + 1].text in ("0", "1", "2", "3") and table is not None and \
@@ -232,6 +243,7 @@ def parse_argv(tokens: list, entrypoint: str, table=None) -> VllmInfo:
             info.opts[opt.name] = opt
             info.occurrences.append(opt)
             i += 2
+            end = i
             continue
         if text.startswith("-O") and len(text) > 2 and table is not None and (
                 table.lookup("--optimization-level") or (table.lookup("-O") and text[2] != ".")):
@@ -246,6 +258,7 @@ def parse_argv(tokens: list, entrypoint: str, table=None) -> VllmInfo:
             info.opts[norm] = opt
             info.occurrences.append(opt)
             i += 1
+            end = i
             continue
         if text.startswith("-") and len(text) > 1 and not _number(text):
             name, eq, _ = text.partition("=")
@@ -288,8 +301,10 @@ def parse_argv(tokens: list, entrypoint: str, table=None) -> VllmInfo:
                     more -= 1
             info.opts[norm] = opt
             info.occurrences.append(opt)
+            end = i
             continue
         positional.append(t)
+        at.append(i)
         i += 1
     info.positional = positional
     try:
@@ -317,6 +332,29 @@ def parse_argv(tokens: list, entrypoint: str, table=None) -> VllmInfo:
             pass  # valid JSON nested too deeply to trace: its values stay unknown
         info.kv = cfg
     return info
+
+
+def _after_end_of_options(info: VllmInfo, positional: list, at: list, end: int, dashes: TStr, after: list) -> list:
+    """The positional words of an argv with ``--`` in it, as CPython 3.11's argparse reads them against vLLM's one
+    optional positional (``model_tag``, nargs ``?``; the api_server's parser has it too); sets ``info.dashdash`` and
+    ``info.leftover``, the words argparse leaves over (``unrecognized arguments``).  argparse matches positionals
+    greedily once, on the first run of words that are no option: when the model was taken before the last option,
+    the words after that option, the ``--`` and what follows are left over; else the model's pattern (``-*A?-*``)
+    takes the first word after the last option and a ``--`` right after it (or the ``--`` and the word after it),
+    and the rest is left over.  Checked with vLLM 0.33.0's `vllm serve` parser: `M --port 8100 --` ->
+    "unrecognized arguments: --", `M -- --port 1` -> "unrecognized arguments: --port 1", `-- M` and `--port 8100 --
+    M` -> model M, `-- -- M` -> "unrecognized arguments: M"."""
+    info.dashdash = dashes
+    before = [tok for tok, k in zip(positional, at) if k < end]  # (words before the last option)
+    final = [tok for tok, k in zip(positional, at) if k >= end]
+    if before:
+        info.leftover = final + [dashes] + after
+        return before
+    if not final:
+        info.leftover = after[1:]
+        return after[:1]
+    info.leftover = after if len(final) == 1 else final[1:] + [dashes] + after
+    return final[:1]
 
 
 #: keys of one ``--OPTION.KEY.KEY...`` argument pdlint builds into the option's JSON value (vLLM nests each key in

@@ -67,7 +67,12 @@ def _unknowns(launch, info: VllmInfo):
           "every table, any option; for an image whose tag names no release (`:nightly`, a custom build's tag), "
           "only an option close to one the newest table has; the same on a vLLM plugin's image "
           "(`vllm/vllm-omni`), whose plugin adds options (`--omni`). Extra positional words are not reported when "
-          "the release judged is not the image's (an option's value may be optional in the image's release).")
+          "the release judged is not the image's (an option's value may be optional in the image's release). A "
+          "`--` ends the options: the words after it are positional arguments (`vllm serve M --port 8100 -- --port "
+          "1` is \"unrecognized arguments: -- --port 1\", and its second --port is no port), and what the model "
+          "does not take is reported as argparse leaves it over (a trailing `--` after the model and an option: "
+          "\"unrecognized arguments: --\"; `vllm serve -- M` and `vllm serve M --` are the model M), for `vllm "
+          "serve` (field round rw28/b P3).")
 def _unknown(launch, info):
     if not _judged(launch, info):
         return None
@@ -125,6 +130,17 @@ def _unknown(launch, info):
             if not tok.opaque and tok.text and id(tok) not in taken:
                 out.append(VHit(f"unrecognized arguments: {tok.text} (vllm serve takes one positional argument, "
                                 f"the model; is an option name missing before it?)", tok))
+    if launch.entrypoint == "vllm serve" and not launch.incomplete and info.leftover and \
+            not any(t.opaque for t in info.leftover) and id(info.dashdash) not in taken:
+        # a `--` ends the options: what the model does not take is left over (field round rw28/b P3; an option
+        # missing its value before the `--` stops argparse first: VLLM048)
+        first = info.leftover[0]
+        words = " ".join(t.text for t in info.leftover)
+        out.append(VHit(f"unrecognized arguments: {words} (`--` ends vLLM's options: the words after it are "
+                        f"positional arguments, never options, and vllm serve takes one positional argument, the "
+                        f"model; vLLM {info.version} stops before it starts)", first,
+                        related=[] if first is info.dashdash else
+                        [related_at(info.dashdash, launch, "the `--` that ends the options")]))
     return out
 
 
@@ -758,7 +774,8 @@ def _missing_values(info) -> list:
         after = info.tokens[opt.index + 1] if opt.index + 1 < len(info.tokens) else None
         if after is not None and after.opaque:
             continue  # (a word pdlint cannot see)
-        if after is not None and info.table.resolve(after.text.partition("=")[0])[1] == "ambiguous":
+        if after is not None and after.text != "--" and \
+                info.table.resolve(after.text.partition("=")[0])[1] == "ambiguous":
             continue  # (`--served-model-name -a`: argparse stops on the ambiguous option first, VLLM018)
         out.append((opt, flag, after))
     return out
