@@ -167,6 +167,24 @@ UNPINNED = _r(
           "the newest release is read as the error it is there. Field test rw23/b (differential test against "
           "SGLang 0.5.23): sabreshao/sglang_disagg's `--cuda-graph-bs` launches, refused by the oracle.")
 
+HELP = _r(
+    "SGL013", "help-flag-stops-server", ERROR,
+    "Reports `-h` / `--help` (or a prefix of it, `--hel`) on an SGLang server command line, or a `help` key in its "
+    "`--config` file.",
+    "argparse's help action prints the options and exits with status 0 where it stands: no server starts, and a "
+    "supervisor or a Kubernetes pod sees a process that ended without an error (a Job completes, a Deployment "
+    "restarts it). SGLang's config merger passes a `help` key as `--help VALUE`, whatever the value (`help: false` "
+    "too).",
+    "Remove `-h` / `--help` (and the config file's `help` key).",
+    "python -m sglang.launch_server --model-path M --disaggregation-mode prefill -h",
+    "python -m sglang.launch_server --model-path M --disaggregation-mode prefill",
+    source="argparse (_HelpAction: print_help, then parser.exit())",
+    notes="Field round rw28/b P10 (SGLang 0.5.23's oracle: `-h`, `--help`, `--hel` and a config file's `help: true` "
+          "or `help: false` exit 0 without a server; `--help=x` is \"argument -h/--help: ignored explicit argument "
+          "'x'\", SGL006). A command line that asks only for help (`python -m sglang.launch_server --help`, an "
+          "image's default CMD) is no launch and is not reported; one with other options is a server line "
+          "(fix helper w13).")
+
 CFG_UNDERSCORE = _r(
     "SGL020", "config-underscore-key", ERROR,
     "Reports a `--config` file key written with underscores (`tp_size: 2`).",
@@ -268,5 +286,5 @@ KIND_TO_RULE = {
     "config-unsupported": CFG_UNSUPPORTED, "config-null": CFG_NULL, "config-multiple": CFG_MULTIPLE,
     "config-equals": CFG_EQUALS, "config-suffix": CFG_SUFFIX, "config-not-mapping": CFG_NOT_MAPPING,
     "config-missing-path": CFG_MISSING_PATH, "config-yaml": CFG_YAML, "not-in-version": NOT_IN_VERSION,
-    "config-limit": C.LIMIT, "disagg-key-missing": DISAGG_KEY,
+    "config-limit": C.LIMIT, "disagg-key-missing": DISAGG_KEY, "help": HELP,
 }
