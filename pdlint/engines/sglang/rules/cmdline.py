@@ -203,7 +203,10 @@ CFG_UNSUPPORTED = _r(
     "Pass that flag on the command line instead of in the config file.",
     "lora-paths: [a=/loras/a]", "# on the command line: --lora-paths a=/loras/a",
     upstream="Unsupported config option '{key}' with action '{action}'", category=_F,
-    source="sglang/srt/utils/server_args_config_parser.py")
+    source="sglang/srt/utils/server_args_config_parser.py",
+    notes="Also a key YAML reads as no string (`1: 2`, `true: x`, `~: x`, `1.5: x`): the merger's "
+          "`key.replace(\"-\", \"_\")` crashes on it (`AttributeError: 'int' object has no attribute 'replace'`, "
+          "SGLang 0.5.23's oracle; field round rw28/b P10), reported at the key, not as the unknown flag `--1`.")
 
 CFG_NULL = _r(
     "SGL022", "config-null-value", WARNING,
@@ -283,7 +286,7 @@ KIND_TO_RULE = {
     "unknown": UNKNOWN, "ambiguous": AMBIGUOUS, "missing-value": MISSING_VALUE, "invalid-choice": INVALID_CHOICE,
     "invalid-type": INVALID_VALUE, "value-for-flag": BOOL_VALUE, "explicit-ignored": BOOL_VALUE,
     "required": MISSING_MODEL, "unknown-positional": UNEXPECTED, "config-underscore": CFG_UNDERSCORE,
-    "config-unsupported": CFG_UNSUPPORTED, "config-null": CFG_NULL, "config-multiple": CFG_MULTIPLE,
+    "config-unsupported": CFG_UNSUPPORTED, "config-key-type": CFG_UNSUPPORTED, "config-null": CFG_NULL, "config-multiple": CFG_MULTIPLE,
     "config-equals": CFG_EQUALS, "config-suffix": CFG_SUFFIX, "config-not-mapping": CFG_NOT_MAPPING,
     "config-missing-path": CFG_MISSING_PATH, "config-yaml": CFG_YAML, "not-in-version": NOT_IN_VERSION,
     "config-limit": C.LIMIT, "disagg-key-missing": DISAGG_KEY, "help": HELP,
