@@ -125,6 +125,8 @@ class VllmInfo:
     lmcache_ports: dict = field(default_factory=dict)
     config_path: str = ""  # the --config file whose flags are in the argv read
     config_unread: str = ""  # why the --config file was not read (PD022)
+    #: (token, message) when vLLM crashes reading the --config file (empty, not a mapping: VLLM051)
+    config_crash: Optional[tuple] = None
     tokens: list = field(default_factory=list)  # the argv read: the --config file's flags in their place
     asked: set = field(default_factory=set)  # options whose text a check asked for and pdlint cannot see
     #: option -> the first ``--OPTION.KEY`` name token: FlexibleArgumentParser passes the dotted keys as one more
@@ -637,7 +639,41 @@ def _lmcache_env_ports(launch: Launch, info: VllmInfo) -> None:
                                    "LMCACHE_" + key.upper())
 
 
-def _with_config_file(launch: Launch, ctx, table) -> tuple:
+def _config_crash(src, path_tok: TStr) -> Optional[tuple]:
+    """``(token, message)`` when vLLM's FlexibleArgumentParser.load_config_file crashes on a ``--config`` file that
+    is valid YAML: an empty one (``yaml.safe_load`` gives None), a list or a scalar at the top (``config.items()``:
+    AttributeError), a key YAML reads as no string (``"--" + key``: TypeError); None otherwise (a mapping of flags,
+    or a file pdlint reads otherwise: invalid YAML, over its limits)."""
+    from pdlint.formats import yamltree as yt
+    try:
+        docs = yt.compose(src.text)
+        if len(docs) > 1 or yt.safe_load_refusal(docs) is not None:
+            return None
+    except (yt.YamlError, RecursionError):
+        return None
+    doc = TStr.from_source(src)
+    root = docs[0].root if docs else None
+    node = yt.deref(yt.Ref(root)).node if root is not None else None
+    if node is None or (isinstance(node, yt.YScalar) and yt.scalar_value(node) is None):
+        return (path_tok, f"{src.path} holds no YAML mapping (empty: yaml.safe_load reads None), and vLLM crashes "
+                          f"reading it: AttributeError: 'NoneType' object has no attribute 'items'")
+    if not isinstance(node, yt.YMap):
+        kind = "list" if isinstance(node, yt.YSeq) else type(yt.scalar_value(node)).__name__
+        return (doc[root.start:root.end] or path_tok,
+                f"the top level of {src.path} is a {'list' if kind == 'list' else 'scalar'}, not a mapping of flags, "
+                f"and vLLM crashes reading it: AttributeError: '{kind}' object has no attribute 'items'")
+    from pdlint.engines.sglang.config_merge import loaded_pairs
+    for knode, _ in loaded_pairs(yt.Ref(root)):
+        typed = yt.scalar_value(knode)
+        if not isinstance(typed, str):
+            return (yt.scalar_tstr(doc, yt.Ref(knode)),
+                    f"the key {knode.value} is read by YAML as {type(typed).__name__} {typed!r}, not a flag name, "
+                    f"and vLLM crashes reading the file: TypeError: can only concatenate str (not "
+                    f"\"{type(typed).__name__}\") to str")
+    return None
+
+
+def _with_config_file(launch: Launch, ctx, table, info_crash: Optional[list] = None) -> tuple:
     """``(argv, config path, why unread)``: the launch's argv with the flags of its ``--config PATH`` YAML
     file put where vLLM puts them (FlexibleArgumentParser._pull_args_from_config: after ``vllm serve``'s
     positional model, else first; the command line's own flags after them win), or the argv as written with
@@ -660,10 +696,15 @@ def _with_config_file(launch: Launch, ctx, table) -> tuple:
     loader = _Loader(getattr(table, "version", None) or "")
     # `vllm serve`'s file is read by the top-level `vllm` parser, which knows no --no-FLAG: a false key adds
     # nothing there; the api_server's (and Dynamo's) own parser adds --no-FLAG where the release has one
+    rest = argv[:at] + argv[at + 2:]
+    crash = _config_crash(src, tok)
+    if crash is not None:  # (vLLM stops reading it: VLLM051; the command line's own options are still read)
+        if info_crash is not None:
+            info_crash[:] = [crash]
+        return rest, src.path, ""
     config = _config_args(src, table if loader.no_flags and launch.entrypoint != "vllm serve" else None, loader)
     if config is None:
         return argv, "", f"could not be read as vLLM reads it (a YAML mapping of flags): see {src.path}"
-    rest = argv[:at] + argv[at + 2:]
     if launch.entrypoint == "vllm serve" and rest and not rest[0].text.startswith("-"):
         return rest[:1] + config + rest[1:], src.path, ""  # the positional model stays first
     if launch.entrypoint != "vllm serve" and not loader.options_first and rest:
@@ -799,8 +840,10 @@ def interpret(launch: Launch, ctx) -> None:
     from pdlint.engines.vllm import flags
     version, pinned, note, approximate, pinned_release = release(launch, ctx)
     table = flags.load(version) if version else None
-    argv, config_path, config_unread = _with_config_file(launch, ctx, table)
+    crash: list = []
+    argv, config_path, config_unread = _with_config_file(launch, ctx, table, crash)
     info = parse_argv(argv, launch.entrypoint, table)
+    info.config_crash = crash[0] if crash else None
     info.version, info.pinned, info.version_note, info.table = version, pinned, note, table
     info.approximate, info.release = approximate, pinned_release
     info.build = bool(pinned_release) and not getattr(ctx, "vllm_version", None) and \

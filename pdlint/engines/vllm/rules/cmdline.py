@@ -1574,3 +1574,33 @@ def _config_invalid_value(launch, info):
                    f"input_value={v!r}, input_type=str] ({release}{where})")
         out.append(VHit(msg, tok))
     return out
+
+
+@vllm_rule(
+    "VLLM051", "vllm-config-file-not-a-mapping", kind="launch",
+    summary="Reports a vLLM `--config` file that is empty, or whose top level is a list or a scalar instead of a "
+            "mapping of flags, or that has a key YAML reads as no string (`1: 2`).",
+    why="vLLM's FlexibleArgumentParser reads the file with `yaml.safe_load` and walks `config.items()` before "
+        "argparse runs: an empty file (None), a list or a scalar crash it (`AttributeError: 'NoneType' object has no "
+        "attribute 'items'`), and an integer key crashes the `\"--\" + key` that follows (`TypeError: can only "
+        "concatenate str (not \"int\") to str`). The server never starts; a template that rendered the file empty "
+        "is the usual cause.",
+    fix="Write the file as `flag-name: value` lines (a YAML mapping), or remove `--config` when there is nothing "
+        "to load.",
+    example="vllm serve Qwen/Qwen3-8B --config serve.yaml   # serve.yaml is empty",
+    example_fixed="vllm serve Qwen/Qwen3-8B --config serve.yaml   # serve.yaml: `port: 8100`",
+    upstream="AttributeError: 'NoneType' object has no attribute 'items'",
+    source="vllm/utils/argparse_utils.py (FlexibleArgumentParser.load_config_file). Seen with vLLM 0.33.0's "
+           "_pull_args_from_config (scripts/vllm_oracle.py --pull), `vllm serve` and the api_server alike",
+    notes="Field round rw28/b P10 (fix helper w13): before, such a file was PD022 \"could not be read ... not "
+          "checked\", a warning. Reported at the file's top-level value, or at the `--config` path for an empty "
+          "file (or one of comments only); invalid YAML stays PD022. The command line's own options are still "
+          "checked.")
+def _config_crash(launch, info):
+    if not isinstance(info, VllmInfo) or info.config_crash is None:
+        return None
+    tok, message = info.config_crash
+    path = next((t for i, t in enumerate(launch.argv) if i and launch.argv[i - 1].text == "--config"), None)
+    return VHit(f"{message}; vLLM stops before it starts", tok,
+                related=[related_at(path, launch, "the --config path")] if path is not None and path is not tok
+                else [])
