@@ -78,3 +78,14 @@ def test_a_help_only_command_is_still_no_launch(repo, capsys):
 
 def test_a_server_line_without_help_is_quiet(repo, capsys):
     assert findings(repo, capsys, f"{SERVER} --host 0.0.0.0") == []
+
+
+def test_ambiguous_prefix_with_a_value_is_named_as_written_with_help_listed(repo, capsys):
+    """rw28/b P10 (cosmetic): SGLang 0.5.23 says `ambiguous option: --dis=nixl could match --disable-priority-
+    preemption, ...` and `ambiguous option: --=1 could match --help, --model-path, --model, ...` (argparse's own
+    --help first); `--he=1` is `argument -h/--help: ignored explicit argument '1'`."""
+    got = findings(repo, capsys, f"{SERVER} --dis=nixl --=1 --he=1")
+    assert [c for c, *_ in got] == ["SGL002", "SGL002", "SGL006"]
+    assert got[0][4].startswith("ambiguous option: --dis=nixl could match --disable-priority-preemption, ")
+    assert got[1][4].startswith("ambiguous option: --=1 could match --help, --model-path, --model, --tokenizer-path")
+    assert got[2][4].startswith("argument -h/--help: ignored explicit argument '1'")
