@@ -287,6 +287,14 @@ def asks_help(argv: list) -> bool:
     return any(t in ("--help", "-h") for t in argv) or (len(argv) == 1 and argv[0] in ("--version", "-V"))
 
 
+def server_line_with_help(m, argv: list) -> bool:
+    """An SGLang server command line that sets options besides ``-h`` / ``--help``
+    (``--model-path M --disaggregation-mode prefill -h``): a launch that prints the help and exits 0, which SGLang's
+    SGL013 reports (field round rw28/b P10); a line that only asks for help is none."""
+    return m.engine == "sglang" and m.kind == "server" and \
+        any(t.startswith("-") and t not in ("-h", "--help") for t in argv)
+
+
 def find(words: list) -> Optional[object]:
     """The first entry point (:class:`Match`) or shell hand-off in ``words``; None for a package manager's
     install (:func:`package_command`), whose words name packages (``pip install sglang-router``), and for a
@@ -301,7 +309,7 @@ def find(words: list) -> Optional[object]:
             return None
         m = _match_at(texts, i)
         if m is not None:
-            if asks_help(texts[m.argv_start:]):
+            if asks_help(texts[m.argv_start:]) and not server_line_with_help(m, texts[m.argv_start:]):
                 return None  # prints its options and exits 0: starts no server
             m.env = wrapper_env(words, i)
             return m

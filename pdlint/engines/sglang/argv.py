@@ -30,6 +30,7 @@ OLD_DESTS = {"tp_size": "tensor_parallel_size", "dp_size": "data_parallel_size",
 OPAQUE = type("Opaque", (), {"__repr__": lambda self: "<opaque>", "__bool__": lambda self: False})()
 _NEG_NUMBER = re.compile(r"^-\d+$|^-\d*\.\d+$")
 UNREAD = object()  # a memo's "not computed yet" (None is a value)
+HELP = ("-h", "--help")  # argparse's own help option (add_help): not in the generated tables
 
 
 class _TypeError(Exception):
@@ -83,6 +84,7 @@ class Parsed:
     incomplete: bool = False
     config_path: Optional[str] = None
     merge_failed: bool = False  # SGLang's --config merge stopped the launch before argparse
+    help: Optional[TStr] = None  # a -h / --help: argparse prints the help and exits 0 there (no server)
     _values: dict = field(default_factory=dict, repr=False)
 
     def dest(self, dest: str) -> str:
@@ -291,14 +293,22 @@ class _Parser:
             return (flag, s, None, s)
         if len(s) == 1:
             return None
+        if s in HELP:
+            return ("help", s, None, s)
         if "=" in s:
             opt, explicit = s.split("=", 1)
             flag = self.table.by_option.get(opt)
             if flag:
                 return (flag, opt, explicit, opt)
+            if opt in HELP:
+                return ("help", opt, explicit, opt)
         if s.startswith("--"):
             prefix, explicit = (s.split("=", 1) + [None])[:2] if "=" in s else (s, None)
-            matches = self.table.prefix_matches(prefix)
+            # (argparse's own -h/--help, which the tables leave out, is registered first: `--h` could match
+            # --help, --host, ...; `--hel` is --help)
+            matches = ["--help"] * "--help".startswith(prefix) + self.table.prefix_matches(prefix)
+            if matches == ["--help"]:
+                return ("help", "--help", explicit, prefix)
             if len(matches) > 1:
                 return ("ambiguous", matches, explicit, prefix)
             if len(matches) == 1:
@@ -345,6 +355,9 @@ class _Parser:
                 i += 1
                 continue
             prev_store_true = None
+            if k[0] == "help":
+                i = self._help(k, tok, i, kinds)
+                continue
             if k[0].__class__ is str:  # "unknown" or "ambiguous" (else the Flag found)
                 # the values written after it are the user's values for that
                 # flag: argparse lists them with it ("unrecognized arguments:
@@ -415,6 +428,28 @@ class _Parser:
             i = take[-1] + 1 if take else i + 1
         self.required()
         return self.out
+
+    def _help(self, k: tuple, tok: TStr, i: int, kinds: list) -> int:
+        """``-h`` / ``--help`` (or a prefix, ``--hel``): argparse's help action prints the help and exits with
+        status 0 where it stands, so no server starts; ``--help=x`` is "ignored explicit argument".  The words
+        right after it (a config file's ``help: true`` is ``--help true``) are never read: not reported."""
+        _, option, explicit, written = k
+        if explicit is not None:
+            self.err("explicit-ignored", tok, f"argument -h/--help: ignored explicit argument {explicit!r}",
+                     "--help", (i,))
+            return i + 1
+        self.out.help = tok
+        if i < self.config_count:  # (a config file's `help` key: `--help VALUE` whatever the value)
+            self.err("help", tok, f"the config file's `{tok.text[2:]}` key: SGLang's config merger passes it as "
+                                  f"--help, and argparse prints SGLang's help there and exits with status 0 "
+                                  f"(-h/--help), so no server starts", "--help", (i,))
+        else:
+            self.err("help", tok, f"{tok.text}: argparse prints SGLang's help here and exits with status 0 "
+                                  f"(-h/--help), so no server starts", "--help", (i,))
+        i += 1
+        while i < len(kinds) and kinds[i] is None and not _fully_opaque(self.tokens[i]):
+            i += 1
+        return i
 
     def _stray(self, tok: TStr, prev: Optional[Occurrence]) -> None:
         if _fully_opaque(tok):

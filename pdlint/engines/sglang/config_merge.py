@@ -50,7 +50,7 @@ class Merge:
 
 # merge errors that stop SGLang; the others are pdlint's warnings about a merge that ran
 FATAL = frozenset({"config-multiple", "config-missing-path", "config-suffix", "config-yaml",
-                   "config-not-mapping", "config-unsupported", "disagg-key-missing"})
+                   "config-not-mapping", "config-unsupported", "config-key-type", "disagg-key-missing"})
 
 
 def _config_keys(flag: Flag) -> set:
@@ -212,6 +212,17 @@ def _config_tokens(src: SourceFile, doc: TStr, table: FlagTable, via: Optional[t
     for knode, vref in pairs:
         key = knode.value
         ktok = yt.scalar_tstr(doc, yt.Ref(knode))
+        typed = yt.scalar_value(knode)
+        if not isinstance(typed, str):
+            # `1: 2`, `true: x`, `~: x`: yaml.safe_load makes the key an int / bool / None / float, and the merger's
+            # `key.replace("-", "_")` crashes on it (field round rw28/b P10; SGLang 0.5.23's oracle: AttributeError)
+            kind = type(typed).__name__
+            read = "null (None)" if typed is None else f"{_KEY_TYPES.get(kind, 'a ' + kind)} ({typed!r})"
+            errors.append(ArgError("config-key-type", ktok,
+                                   f"config key {key} is read by YAML as {read}, not a flag name: SGLang's "
+                                   f"config merger crashes on it (AttributeError: '{kind}' object has no attribute "
+                                   f"'replace') before the server starts", "--config"))
+            continue
         key_norm = key.replace("-", "_")
         refused = unsupported.get(key_norm)
         if refused is not None:
@@ -246,6 +257,9 @@ def _config_tokens(src: SourceFile, doc: TStr, table: FlagTable, via: Optional[t
         hop = Hop(o.path, o.line, o.column, note)
         out = [t.with_hop(hop, o.chain) for t in out]
     return out, errors, True
+
+
+_KEY_TYPES = {"bool": "a boolean", "int": "an integer", "float": "a float"}
 
 
 def _unsupported(ktok: TStr, key_norm: str, flag: Flag) -> ArgError:

@@ -439,7 +439,10 @@ def _parse_candidates(launch: Launch, info: SglangInfo, enabled) -> list:
         if kind == "value-for-flag":
             message = (f"{err.extra.get('flag')} takes no value; the stray {err.token.text!r} makes SGLang stop "
                        f"with \"unrecognized arguments: {err.token.text}\"")
-        if kind == "explicit-ignored":
+        if kind == "explicit-ignored" and err.option == "--help":
+            message = (f"{message} (-h/--help takes no value, and written bare it prints the help and exits 0 with "
+                       f"no server: remove it)")
+        elif kind == "explicit-ignored":
             message = f"{message} ({err.option} is a switch: write it bare to enable it)"
         if kind == "invalid-choice" and err.option == "--disaggregation-mode" and \
                 err.token.text.split("=", 1)[-1].strip("'\"") in ("encode", "language") \

@@ -44,6 +44,7 @@ SWITCHES = {
     "--disable-fastapi-docs", "--enable-log-outputs", "--return-tokens-as-token-ids", "--enable-prompt-tokens-details",
     "--disable-cascade-attn", "--migration-limit-none", "--enable-local-indexer",
 }
+# (without a vLLM flag table only: with one, every short option string is keyed by its flag's long name)
 ALIASES = {"-tp": "--tensor-parallel-size", "-pp": "--pipeline-parallel-size", "-dp": "--data-parallel-size",
            "-q": "--quantization"}
 DEFAULT_PORT = 8000
@@ -96,6 +97,10 @@ class VllmInfo:
     occurrences: list = field(default_factory=list)  # every Opt in order
     model: Optional[TStr] = None
     positional: list = field(default_factory=list)  # words that are no option's value
+    #: the ``--`` that ends the options (the words after it are positional arguments), and the words argparse leaves
+    #: over because of it (`vllm serve M --port 8100 -- --port 1`: ``-- --port 1``, "unrecognized arguments")
+    dashdash: Optional[TStr] = None
+    leftover: list = field(default_factory=list)
     kv: Optional[KVConfig] = None
     #: the ``--kv-transfer-config`` value vLLM keeps when it is ``''`` or ``None``: its converter
     #: (``optional_type(parse_dataclass)``) reads None, a server with no KV transfer (``kv`` is None then)
@@ -120,6 +125,8 @@ class VllmInfo:
     lmcache_ports: dict = field(default_factory=dict)
     config_path: str = ""  # the --config file whose flags are in the argv read
     config_unread: str = ""  # why the --config file was not read (PD022)
+    #: (token, message) when vLLM crashes reading the --config file (empty, not a mapping: VLLM051)
+    config_crash: Optional[tuple] = None
     tokens: list = field(default_factory=list)  # the argv read: the --config file's flags in their place
     asked: set = field(default_factory=set)  # options whose text a check asked for and pdlint cannot see
     #: option -> the first ``--OPTION.KEY`` name token: FlexibleArgumentParser passes the dotted keys as one more
@@ -214,14 +221,21 @@ def parse_argv(tokens: list, entrypoint: str, table=None) -> VllmInfo:
     value comes from the release's own definition, else from the ``SWITCHES`` list."""
     info = VllmInfo(dynamo=entrypoint.startswith("python -m dynamo."))
     positional = []
+    at: list = []  # the index of each positional word
+    end = 0  # where the words after the last option start
     i, n = 0, len(tokens)
     while i < n:
         t = tokens[i]
         text = t.text
+        if text == "--" and not t.opaque and _argparse_table(table):
+            # argparse: `--` ends the options, every word after it is a positional argument (field round rw28/b P3)
+            positional = _after_end_of_options(info, positional, at, end, t, tokens[i + 1:])
+            break
         if t.opaque and not text.startswith("-"):
             if positional:  # an unknown word after the model may hold any options
                 info.incomplete = True
             positional.append(t)
+            at.append(i)
             i += 1
             continue
         if text == "-O" and i + 1 < n and tokens[i + 1].text in ("0", "1", "2", "3") and table is not None and \
@@ -231,6 +245,7 @@ def parse_argv(tokens: list, entrypoint: str, table=None) -> VllmInfo:
             info.opts[opt.name] = opt
             info.occurrences.append(opt)
             i += 2
+            end = i
             continue
         if text.startswith("-O") and len(text) > 2 and table is not None and (
                 table.lookup("--optimization-level") or (table.lookup("-O") and text[2] != ".")):
@@ -239,11 +254,13 @@ def parse_argv(tokens: list, entrypoint: str, table=None) -> VllmInfo:
             # 0.12 `-O.cudagraph_mode=X` too is `--optimization-level .cudagraph_mode=X` (argparse_utils.py:395;
             # before, a dotted key of the compilation config: field test rw23/b)
             value = t[3:] if text[2] == "=" else t[2:]
-            norm = "--optimization-level" if table.lookup("--optimization-level") else "-O"
+            # (before 0.12, -O is --compilation-config's short option: keyed by that long name)
+            norm = "--optimization-level" if table.lookup("--optimization-level") else table.lookup("-O").primary
             opt = Opt(norm, t[:2], value, i)
             info.opts[norm] = opt
             info.occurrences.append(opt)
             i += 1
+            end = i
             continue
         if text.startswith("-") and len(text) > 1 and not _number(text):
             name, eq, _ = text.partition("=")
@@ -261,6 +278,11 @@ def parse_argv(tokens: list, entrypoint: str, table=None) -> VllmInfo:
                     norm = matched if matched.startswith("--") else flag.primary
                 elif short and eq:
                     norm = text  # (VLLM018 names the whole word, as argparse does)
+            elif _argparse_table(table) and not name.startswith("--") and "." not in name and \
+                    table.lookup(norm) is not None:
+                # a short option string (`-ep`, `-dpl 2`, `-cc JSON`): keyed by its long name, the dest argparse
+                # stores it under, so the checks that read the long name see it (rw28/b P9's follow-up)
+                norm = table.lookup(norm).primary
             if joined:
                 opt = Opt(norm, t[:2], t[2:], i)
                 i += 1
@@ -281,8 +303,10 @@ def parse_argv(tokens: list, entrypoint: str, table=None) -> VllmInfo:
                     more -= 1
             info.opts[norm] = opt
             info.occurrences.append(opt)
+            end = i
             continue
         positional.append(t)
+        at.append(i)
         i += 1
     info.positional = positional
     try:
@@ -310,6 +334,29 @@ def parse_argv(tokens: list, entrypoint: str, table=None) -> VllmInfo:
             pass  # valid JSON nested too deeply to trace: its values stay unknown
         info.kv = cfg
     return info
+
+
+def _after_end_of_options(info: VllmInfo, positional: list, at: list, end: int, dashes: TStr, after: list) -> list:
+    """The positional words of an argv with ``--`` in it, as CPython 3.11's argparse reads them against vLLM's one
+    optional positional (``model_tag``, nargs ``?``; the api_server's parser has it too); sets ``info.dashdash`` and
+    ``info.leftover``, the words argparse leaves over (``unrecognized arguments``).  argparse matches positionals
+    greedily once, on the first run of words that are no option: when the model was taken before the last option,
+    the words after that option, the ``--`` and what follows are left over; else the model's pattern (``-*A?-*``)
+    takes the first word after the last option and a ``--`` right after it (or the ``--`` and the word after it),
+    and the rest is left over.  Checked with vLLM 0.33.0's `vllm serve` parser: `M --port 8100 --` ->
+    "unrecognized arguments: --", `M -- --port 1` -> "unrecognized arguments: --port 1", `-- M` and `--port 8100 --
+    M` -> model M, `-- -- M` -> "unrecognized arguments: M"."""
+    info.dashdash = dashes
+    before = [tok for tok, k in zip(positional, at) if k < end]  # (words before the last option)
+    final = [tok for tok, k in zip(positional, at) if k >= end]
+    if before:
+        info.leftover = final + [dashes] + after
+        return before
+    if not final:
+        info.leftover = after[1:]
+        return after[:1]
+    info.leftover = after if len(final) == 1 else final[1:] + [dashes] + after
+    return final[:1]
 
 
 #: keys of one ``--OPTION.KEY.KEY...`` argument pdlint builds into the option's JSON value (vLLM nests each key in
@@ -592,7 +639,41 @@ def _lmcache_env_ports(launch: Launch, info: VllmInfo) -> None:
                                    "LMCACHE_" + key.upper())
 
 
-def _with_config_file(launch: Launch, ctx, table) -> tuple:
+def _config_crash(src, path_tok: TStr) -> Optional[tuple]:
+    """``(token, message)`` when vLLM's FlexibleArgumentParser.load_config_file crashes on a ``--config`` file that
+    is valid YAML: an empty one (``yaml.safe_load`` gives None), a list or a scalar at the top (``config.items()``:
+    AttributeError), a key YAML reads as no string (``"--" + key``: TypeError); None otherwise (a mapping of flags,
+    or a file pdlint reads otherwise: invalid YAML, over its limits)."""
+    from pdlint.formats import yamltree as yt
+    try:
+        docs = yt.compose(src.text)
+        if len(docs) > 1 or yt.safe_load_refusal(docs) is not None:
+            return None
+    except (yt.YamlError, RecursionError):
+        return None
+    doc = TStr.from_source(src)
+    root = docs[0].root if docs else None
+    node = yt.deref(yt.Ref(root)).node if root is not None else None
+    if node is None or (isinstance(node, yt.YScalar) and yt.scalar_value(node) is None):
+        return (path_tok, f"{src.path} holds no YAML mapping (empty: yaml.safe_load reads None), and vLLM crashes "
+                          f"reading it: AttributeError: 'NoneType' object has no attribute 'items'")
+    if not isinstance(node, yt.YMap):
+        kind = "list" if isinstance(node, yt.YSeq) else type(yt.scalar_value(node)).__name__
+        return (doc[root.start:root.end] or path_tok,
+                f"the top level of {src.path} is a {'list' if kind == 'list' else 'scalar'}, not a mapping of flags, "
+                f"and vLLM crashes reading it: AttributeError: '{kind}' object has no attribute 'items'")
+    from pdlint.engines.sglang.config_merge import loaded_pairs
+    for knode, _ in loaded_pairs(yt.Ref(root)):
+        typed = yt.scalar_value(knode)
+        if not isinstance(typed, str):
+            return (yt.scalar_tstr(doc, yt.Ref(knode)),
+                    f"the key {knode.value} is read by YAML as {type(typed).__name__} {typed!r}, not a flag name, "
+                    f"and vLLM crashes reading the file: TypeError: can only concatenate str (not "
+                    f"\"{type(typed).__name__}\") to str")
+    return None
+
+
+def _with_config_file(launch: Launch, ctx, table, info_crash: Optional[list] = None) -> tuple:
     """``(argv, config path, why unread)``: the launch's argv with the flags of its ``--config PATH`` YAML
     file put where vLLM puts them (FlexibleArgumentParser._pull_args_from_config: after ``vllm serve``'s
     positional model, else first; the command line's own flags after them win), or the argv as written with
@@ -615,10 +696,15 @@ def _with_config_file(launch: Launch, ctx, table) -> tuple:
     loader = _Loader(getattr(table, "version", None) or "")
     # `vllm serve`'s file is read by the top-level `vllm` parser, which knows no --no-FLAG: a false key adds
     # nothing there; the api_server's (and Dynamo's) own parser adds --no-FLAG where the release has one
+    rest = argv[:at] + argv[at + 2:]
+    crash = _config_crash(src, tok)
+    if crash is not None:  # (vLLM stops reading it: VLLM051; the command line's own options are still read)
+        if info_crash is not None:
+            info_crash[:] = [crash]
+        return rest, src.path, ""
     config = _config_args(src, table if loader.no_flags and launch.entrypoint != "vllm serve" else None, loader)
     if config is None:
         return argv, "", f"could not be read as vLLM reads it (a YAML mapping of flags): see {src.path}"
-    rest = argv[:at] + argv[at + 2:]
     if launch.entrypoint == "vllm serve" and rest and not rest[0].text.startswith("-"):
         return rest[:1] + config + rest[1:], src.path, ""  # the positional model stays first
     if launch.entrypoint != "vllm serve" and not loader.options_first and rest:
@@ -754,8 +840,10 @@ def interpret(launch: Launch, ctx) -> None:
     from pdlint.engines.vllm import flags
     version, pinned, note, approximate, pinned_release = release(launch, ctx)
     table = flags.load(version) if version else None
-    argv, config_path, config_unread = _with_config_file(launch, ctx, table)
+    crash: list = []
+    argv, config_path, config_unread = _with_config_file(launch, ctx, table, crash)
     info = parse_argv(argv, launch.entrypoint, table)
+    info.config_crash = crash[0] if crash else None
     info.version, info.pinned, info.version_note, info.table = version, pinned, note, table
     info.approximate, info.release = approximate, pinned_release
     info.build = bool(pinned_release) and not getattr(ctx, "vllm_version", None) and \

@@ -167,6 +167,24 @@ UNPINNED = _r(
           "the newest release is read as the error it is there. Field test rw23/b (differential test against "
           "SGLang 0.5.23): sabreshao/sglang_disagg's `--cuda-graph-bs` launches, refused by the oracle.")
 
+HELP = _r(
+    "SGL013", "help-flag-stops-server", ERROR,
+    "Reports `-h` / `--help` (or a prefix of it, `--hel`) on an SGLang server command line, or a `help` key in its "
+    "`--config` file.",
+    "argparse's help action prints the options and exits with status 0 where it stands: no server starts, and a "
+    "supervisor or a Kubernetes pod sees a process that ended without an error (a Job completes, a Deployment "
+    "restarts it). SGLang's config merger passes a `help` key as `--help VALUE`, whatever the value (`help: false` "
+    "too).",
+    "Remove `-h` / `--help` (and the config file's `help` key).",
+    "python -m sglang.launch_server --model-path M --disaggregation-mode prefill -h",
+    "python -m sglang.launch_server --model-path M --disaggregation-mode prefill",
+    source="argparse (_HelpAction: print_help, then parser.exit())",
+    notes="Field round rw28/b P10 (SGLang 0.5.23's oracle: `-h`, `--help`, `--hel` and a config file's `help: true` "
+          "or `help: false` exit 0 without a server; `--help=x` is \"argument -h/--help: ignored explicit argument "
+          "'x'\", SGL006). A command line that asks only for help (`python -m sglang.launch_server --help`, an "
+          "image's default CMD) is no launch and is not reported; one with other options is a server line "
+          "(fix helper w13).")
+
 CFG_UNDERSCORE = _r(
     "SGL020", "config-underscore-key", ERROR,
     "Reports a `--config` file key written with underscores (`tp_size: 2`).",
@@ -185,7 +203,10 @@ CFG_UNSUPPORTED = _r(
     "Pass that flag on the command line instead of in the config file.",
     "lora-paths: [a=/loras/a]", "# on the command line: --lora-paths a=/loras/a",
     upstream="Unsupported config option '{key}' with action '{action}'", category=_F,
-    source="sglang/srt/utils/server_args_config_parser.py")
+    source="sglang/srt/utils/server_args_config_parser.py",
+    notes="Also a key YAML reads as no string (`1: 2`, `true: x`, `~: x`, `1.5: x`): the merger's "
+          "`key.replace(\"-\", \"_\")` crashes on it (`AttributeError: 'int' object has no attribute 'replace'`, "
+          "SGLang 0.5.23's oracle; field round rw28/b P10), reported at the key, not as the unknown flag `--1`.")
 
 CFG_NULL = _r(
     "SGL022", "config-null-value", WARNING,
@@ -265,8 +286,8 @@ KIND_TO_RULE = {
     "unknown": UNKNOWN, "ambiguous": AMBIGUOUS, "missing-value": MISSING_VALUE, "invalid-choice": INVALID_CHOICE,
     "invalid-type": INVALID_VALUE, "value-for-flag": BOOL_VALUE, "explicit-ignored": BOOL_VALUE,
     "required": MISSING_MODEL, "unknown-positional": UNEXPECTED, "config-underscore": CFG_UNDERSCORE,
-    "config-unsupported": CFG_UNSUPPORTED, "config-null": CFG_NULL, "config-multiple": CFG_MULTIPLE,
+    "config-unsupported": CFG_UNSUPPORTED, "config-key-type": CFG_UNSUPPORTED, "config-null": CFG_NULL, "config-multiple": CFG_MULTIPLE,
     "config-equals": CFG_EQUALS, "config-suffix": CFG_SUFFIX, "config-not-mapping": CFG_NOT_MAPPING,
     "config-missing-path": CFG_MISSING_PATH, "config-yaml": CFG_YAML, "not-in-version": NOT_IN_VERSION,
-    "config-limit": C.LIMIT, "disagg-key-missing": DISAGG_KEY,
+    "config-limit": C.LIMIT, "disagg-key-missing": DISAGG_KEY, "help": HELP,
 }

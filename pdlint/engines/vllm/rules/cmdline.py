@@ -67,7 +67,12 @@ def _unknowns(launch, info: VllmInfo):
           "every table, any option; for an image whose tag names no release (`:nightly`, a custom build's tag), "
           "only an option close to one the newest table has; the same on a vLLM plugin's image "
           "(`vllm/vllm-omni`), whose plugin adds options (`--omni`). Extra positional words are not reported when "
-          "the release judged is not the image's (an option's value may be optional in the image's release).")
+          "the release judged is not the image's (an option's value may be optional in the image's release). A "
+          "`--` ends the options: the words after it are positional arguments (`vllm serve M --port 8100 -- --port "
+          "1` is \"unrecognized arguments: -- --port 1\", and its second --port is no port), and what the model "
+          "does not take is reported as argparse leaves it over (a trailing `--` after the model and an option: "
+          "\"unrecognized arguments: --\"; `vllm serve -- M` and `vllm serve M --` are the model M), for `vllm "
+          "serve` (field round rw28/b P3).")
 def _unknown(launch, info):
     if not _judged(launch, info):
         return None
@@ -125,6 +130,17 @@ def _unknown(launch, info):
             if not tok.opaque and tok.text and id(tok) not in taken:
                 out.append(VHit(f"unrecognized arguments: {tok.text} (vllm serve takes one positional argument, "
                                 f"the model; is an option name missing before it?)", tok))
+    if launch.entrypoint == "vllm serve" and not launch.incomplete and info.leftover and \
+            not any(t.opaque for t in info.leftover) and id(info.dashdash) not in taken:
+        # a `--` ends the options: what the model does not take is left over (field round rw28/b P3; an option
+        # missing its value before the `--` stops argparse first: VLLM048)
+        first = info.leftover[0]
+        words = " ".join(t.text for t in info.leftover)
+        out.append(VHit(f"unrecognized arguments: {words} (`--` ends vLLM's options: the words after it are "
+                        f"positional arguments, never options, and vllm serve takes one positional argument, the "
+                        f"model; vLLM {info.version} stops before it starts)", first,
+                        related=[] if first is info.dashdash else
+                        [related_at(info.dashdash, launch, "the `--` that ends the options")]))
     return out
 
 
@@ -758,7 +774,8 @@ def _missing_values(info) -> list:
         after = info.tokens[opt.index + 1] if opt.index + 1 < len(info.tokens) else None
         if after is not None and after.opaque:
             continue  # (a word pdlint cannot see)
-        if after is not None and info.table.resolve(after.text.partition("=")[0])[1] == "ambiguous":
+        if after is not None and after.text != "--" and \
+                info.table.resolve(after.text.partition("=")[0])[1] == "ambiguous":
             continue  # (`--served-model-name -a`: argparse stops on the ambiguous option first, VLLM018)
         out.append((opt, flag, after))
     return out
@@ -907,9 +924,10 @@ def _dotted_replaces(launch, info):
             continue
         keys = _json_keys(opt.value)
         lost = f": its {', '.join(keys)} never reach{'es' if len(keys) == 1 else ''} vLLM" if keys else ""
-        out.append(VHit(f"this {opt.name} value is replaced by the {dotted.text.partition('=')[0]}... argument"
+        written = opt.name_tok.text.partition("=")[0]  # (`-cc`, as written: the option is keyed by its long name)
+        out.append(VHit(f"this {written} value is replaced by the {dotted.text.partition('=')[0]}... argument"
                         f"{'s' if _dotted_count(info, flag) > 1 else ''}: vLLM passes dotted keys as one more "
-                        f"{opt.name} after all others and keeps the last{lost}", opt.value,
+                        f"{dotted.text.partition('.')[0]} after all others and keeps the last{lost}", opt.value,
                         related=[related_at(dotted, launch, "the dotted key that replaces it")]))
     return out
 
@@ -1556,3 +1574,33 @@ def _config_invalid_value(launch, info):
                    f"input_value={v!r}, input_type=str] ({release}{where})")
         out.append(VHit(msg, tok))
     return out
+
+
+@vllm_rule(
+    "VLLM051", "vllm-config-file-not-a-mapping", kind="launch",
+    summary="Reports a vLLM `--config` file that is empty, or whose top level is a list or a scalar instead of a "
+            "mapping of flags, or that has a key YAML reads as no string (`1: 2`).",
+    why="vLLM's FlexibleArgumentParser reads the file with `yaml.safe_load` and walks `config.items()` before "
+        "argparse runs: an empty file (None), a list or a scalar crash it (`AttributeError: 'NoneType' object has no "
+        "attribute 'items'`), and an integer key crashes the `\"--\" + key` that follows (`TypeError: can only "
+        "concatenate str (not \"int\") to str`). The server never starts; a template that rendered the file empty "
+        "is the usual cause.",
+    fix="Write the file as `flag-name: value` lines (a YAML mapping), or remove `--config` when there is nothing "
+        "to load.",
+    example="vllm serve Qwen/Qwen3-8B --config serve.yaml   # serve.yaml is empty",
+    example_fixed="vllm serve Qwen/Qwen3-8B --config serve.yaml   # serve.yaml: `port: 8100`",
+    upstream="AttributeError: 'NoneType' object has no attribute 'items'",
+    source="vllm/utils/argparse_utils.py (FlexibleArgumentParser.load_config_file). Seen with vLLM 0.33.0's "
+           "_pull_args_from_config (scripts/vllm_oracle.py --pull), `vllm serve` and the api_server alike",
+    notes="Field round rw28/b P10 (fix helper w13): before, such a file was PD022 \"could not be read ... not "
+          "checked\", a warning. Reported at the file's top-level value, or at the `--config` path for an empty "
+          "file (or one of comments only); invalid YAML stays PD022. The command line's own options are still "
+          "checked.")
+def _config_crash(launch, info):
+    if not isinstance(info, VllmInfo) or info.config_crash is None:
+        return None
+    tok, message = info.config_crash
+    path = next((t for i, t in enumerate(launch.argv) if i and launch.argv[i - 1].text == "--config"), None)
+    return VHit(f"{message}; vLLM stops before it starts", tok,
+                related=[related_at(path, launch, "the --config path")] if path is not None and path is not tok
+                else [])

@@ -1,0 +1,91 @@
+"""SGLang: `-h` / `--help` on a server line or as a `--config` key (SGL013).  Field round rw28/b P10 (fix helper
+w13).
+
+Ground truth, SGLang 0.5.23's oracle (`sglang_oracle.py --entry launch_server`, CPython 3.11.7):
+
+* `--model-path M -h`, `... --help`, `... --hel`  REJECT "argparse exited with status 0 (--help/--version?)": the
+  help is printed and no server starts; also `--bogus -h` (unknown options are reported only at the end)
+* `--help=x`  REJECT "argument -h/--help: ignored explicit argument 'x'"
+* `--h`  REJECT "ambiguous option: --h could match --help, --host, --http2-max-concurrent-streams, ..."
+* config `help: true` and `help: false`  exit status 0 (the merger passes `--help true` / `--help false`)
+
+Before: `-h` / `--help` on a server line made the line no launch (nothing reported), `help: true` was SGL001
+"unrecognized arguments: --help true".
+"""
+
+import json
+import textwrap
+
+import pytest
+
+from pdlint.cli import main
+
+
+@pytest.fixture
+def repo(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def findings(repo, capsys, script: str, files: dict = None) -> list:
+    for name, text in (files or {}).items():
+        (repo / name).write_text(textwrap.dedent(text))
+    (repo / "launch.sh").write_text("#!/bin/sh\n" + script + "\n")
+    main(["--format", "json", "--sglang-version", "0.5.23", "launch.sh"])
+    out = json.loads(capsys.readouterr().out)
+    return [(f["code"], f["path"], f["line"], f["column"], f["message"]) for f in out["findings"]
+            if f["severity"] == "error"]
+
+
+SERVER = "python -m sglang.launch_server --model-path /m --disaggregation-mode prefill --port 30000"
+
+
+@pytest.mark.parametrize("word", ["-h", "--help", "--hel"])
+def test_help_on_a_server_line_is_sgl013(repo, capsys, word):
+    got = findings(repo, capsys, f"{SERVER} {word}")
+    assert [(c, line, col) for c, _, line, col, _ in got] == [("SGL013", 2, len(SERVER) + 2)]
+    assert got[0][4] == (f"{word}: argparse prints SGLang's help here and exits with status 0 (-h/--help), so no "
+                         f"server starts [SGLang 0.5.23]")
+
+
+def test_help_with_a_value_is_argparses_explicit_argument_error(repo, capsys):
+    got = findings(repo, capsys, f"{SERVER} --help=x")
+    assert [c for c, *_ in got] == ["SGL006"]
+    assert got[0][4].startswith("argument -h/--help: ignored explicit argument 'x'")
+
+
+def test_h_prefix_is_ambiguous_with_help_first(repo, capsys):
+    got = findings(repo, capsys, f"{SERVER} --h")
+    assert [c for c, *_ in got] == ["SGL002"]
+    assert got[0][4].startswith("ambiguous option: --h could match --help, --host, ")
+
+
+@pytest.mark.parametrize("value", ["true", "false"])
+def test_help_key_in_a_config_file_is_sgl013_at_the_key(repo, capsys, value):
+    got = findings(repo, capsys, "python -m sglang.launch_server --config c.yaml --port 30000",
+                   {"c.yaml": f"model-path: /m\nhelp: {value}\n"})
+    assert [(c, p, line, col) for c, p, line, col, _ in got] == [("SGL013", "c.yaml", 2, 1)]
+    assert got[0][4].startswith("the config file's `help` key: SGLang's config merger passes it as --help")
+
+
+def test_a_help_only_command_is_still_no_launch(repo, capsys):
+    """Quiet neighbour: `python -m sglang.launch_server --help` (a README, an image's default CMD) asks for help."""
+    (repo / "launch.sh").write_text("#!/bin/sh\npython -m sglang.launch_server --help\n")
+    main(["--format", "json", "launch.sh"])
+    out = json.loads(capsys.readouterr().out)
+    assert out["findings"] == [] and out["launches"] == []
+
+
+def test_a_server_line_without_help_is_quiet(repo, capsys):
+    assert findings(repo, capsys, f"{SERVER} --host 0.0.0.0") == []
+
+
+def test_ambiguous_prefix_with_a_value_is_named_as_written_with_help_listed(repo, capsys):
+    """rw28/b P10 (cosmetic): SGLang 0.5.23 says `ambiguous option: --dis=nixl could match --disable-priority-
+    preemption, ...` and `ambiguous option: --=1 could match --help, --model-path, --model, ...` (argparse's own
+    --help first); `--he=1` is `argument -h/--help: ignored explicit argument '1'`."""
+    got = findings(repo, capsys, f"{SERVER} --dis=nixl --=1 --he=1")
+    assert [c for c, *_ in got] == ["SGL002", "SGL002", "SGL006"]
+    assert got[0][4].startswith("ambiguous option: --dis=nixl could match --disable-priority-preemption, ")
+    assert got[1][4].startswith("ambiguous option: --=1 could match --help, --model-path, --model, --tokenizer-path")
+    assert got[2][4].startswith("argument -h/--help: ignored explicit argument '1'")
