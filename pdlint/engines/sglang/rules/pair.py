@@ -564,6 +564,17 @@ def _attn_tp(p, d):
                  "(pdlint knows no family by this model path)")
     if max(pt, dt) % min(pt, dt):
         note += "; the sizes do not divide each other, which SGLang's KV slicing assumes"
+    if _int(p, "tp_size") == _int(d, "tp_size"):
+        # equal --tp-size: the attention DP (or CP) size of one side makes the difference, and is what to edit (the
+        # decode's DEP4 `--tp-size 4 --dp-size 4 --enable-dp-attention` beside a `--tp-size 4` prefill: the caret was
+        # on two equal --tp-size 4; field round rw29/a P4)
+        for role, a in (("decode", d), ("prefill", p)):
+            for dest, written, what in (("attn_dp_size", ("attn_dp_size", "dp_size", "enable_dp_attention"),
+                                         "attention DP"), ("attn_cp_size", ("attn_cp_size",), "attention CP")):
+                n = _int(a, dest)
+                if n is not None and n > 1:  # (--attn-dp-size, else --dp-size with --enable-dp-attention)
+                    return PairHit(role, *written, "tp_size", other=("tp_size",),
+                                   note=f"{note}; the {role}'s --tp-size is divided by its {what} size {n}")
     return PairHit("decode", "tp_size", other=("tp_size",), note=note)
 
 
