@@ -117,6 +117,10 @@ ROLE_FLAG_MISSING = register(Rule(
           "pods of aggregated serving `decode`, and a decode beside a prefill with a connector is VLLM011; nor one "
           "whose role pdlint read from its file name."))
 
+#: PD105's help on a vLLM server (the rule's own names SGLang's flag first: field round rw29/a)
+_VLLM_ROLE_FIX = ("Add a `--kv-transfer-config` with the connector and `kv_role` of the role (`kv_producer` for a "
+                  "prefill, `kv_consumer` for a decode, or `kv_both`), as the other role's server has it.")
+
 MODE_MISSING = register(Rule(
     "PD110", "disaggregation-flags-without-mode", WARNING,
     "Reports an SGLang server that sets disaggregation flags (`--disaggregation-transfer-backend`, "
@@ -335,7 +339,7 @@ FRONT_END_DESTS = {"enable_metrics", "api_key", "admin_api_key", "chat_template"
 
 
 def _finding(rule: Rule, tok: Optional[TStr], launch: Optional[Launch], message: str, related=(),
-             role: Optional[str] = None) -> Finding:
+             role: Optional[str] = None, fix: Optional[str] = None) -> Finding:
     if tok is not None and tok.pieces and not tok.origin.path.startswith("<"):
         o = tok.origin
         path, line, col = o.path, o.line, o.column
@@ -343,7 +347,7 @@ def _finding(rule: Rule, tok: Optional[TStr], launch: Optional[Launch], message:
         end = col + len(tok.text)
     else:
         path, line, col, rel, end = launch.path, launch.line, 1, list(related), None
-    return Finding(path, line, col, rule.code, rule.name, rule.severity, role, message, tuple(rel), rule.fix,
+    return Finding(path, line, col, rule.code, rule.name, rule.severity, role, message, tuple(rel), fix or rule.fix,
                    None, end, token=tok.text if end is not None else None)
 
 
@@ -401,7 +405,7 @@ def role_findings(launch: Launch) -> list:
         out.append(_finding(ROLE_FLAG_MISSING, launch.command[-1] if launch.command else None, launch,
                             f"{how} makes this the {sr} server, but {_no_kv_config(launch)}: vLLM starts it "
                             f"as an ordinary server with no KV connector, so no KV cache is handed over",
-                            _structure_related(launch), sr))
+                            _structure_related(launch), sr, _VLLM_ROLE_FIX))
     elif launch.role in ROLES and launch.role != sr:
         kv = getattr(launch.parsed, "kv", None)  # vLLM: the kv_role value itself
         node = kv.get("kv_role") if kv is not None and getattr(kv, "node", None) is not None else None

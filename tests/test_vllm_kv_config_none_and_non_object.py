@@ -47,9 +47,11 @@ def test_a_named_prefill_whose_config_is_none_has_no_connector(scratch_git):
               --model Qwen/Qwen3-8B --port 8010 --kv-transfer-config ""
         """)
     _, report = scratch_git.lint("docker-compose.yml")
-    [(code, msg)] = [(f["code"], f["message"]) for f in report["findings"]]
+    [(code, msg, fix)] = [(f["code"], f["message"], f["fix"]) for f in report["findings"]]
     assert code == "PD105"
     assert "its --kv-transfer-config '' reads as None: vLLM starts it as an ordinary server" in msg
+    # (the help names vLLM's fix, not SGLang's --disaggregation-mode first: field round rw29/a)
+    assert fix.startswith("Add a `--kv-transfer-config`") and "--disaggregation-mode" not in fix
 
 
 @pytest.mark.parametrize("value, shown", [
