@@ -331,6 +331,24 @@ class _Walker:
                         finally:
                             self.matrix_run = None
                         return
+                elif self.dia == "gitlab" and len(path) == 1 and yt.get(yt.get(r, "parallel"), "matrix") is not None:
+                    combos, total, runs = gitlab_matrix(self.doc, yt.get(yt.get(r, "parallel"), "matrix"))
+                    if total > len(combos):  # said at the matrix: the other runs were not checked
+                        at = yt.deref(yt.get(r, "parallel")).node.start
+                        self.matrix_cut.append((self.doc[at:at + 1], total, len(combos), "matrix", str(path[0])))
+                    if combos:
+                        # the job once per combination of its `parallel: matrix:`, each a runner of its own with the
+                        # combination's values as variables (field round rw29/a P11: `ROLE: [prefill, decode]` with
+                        # `--disaggregation-mode $ROLE` was PD021, the two roles never paired)
+                        try:
+                            for combo, run in zip(combos, runs):
+                                self.matrix_run = (str(path[0]), run)
+                                self._map(r, path, {**env, **combo}, names, image)
+                        finally:
+                            self.matrix_run = None
+                        self.active.discard(id(node))
+                        self.exprs = outer
+                        return
                 elif self.argo is not None and len(path) >= 2 and path[-2] == "templates" and \
                         isinstance(path[-1], int) and path[:-2] in (("spec",), ("spec", "workflowSpec")) and \
                         yt.get(r, "script") is not None:  # (a container template's runs: crd.workloads)
@@ -402,6 +420,10 @@ class _Walker:
                 own.update(env_of(self.doc, v, self.exprs, self.dia))
         if own:
             env = {**env, **own}
+        if self.dia == "gitlab" and image is not None and "$" in image.text:
+            # GitLab expands `$NAME` / `${NAME}` in `image:` from the variables (field round rw29/a P11: `image:
+            # $SGL_IMAGE` with `SGL_IMAGE: lmsysorg/sglang:v0.5.9-cu129` was "no release is pinned")
+            image = expand_variables(image, env)
         name_ref = yt.get(r, "name")
         if name_ref is not None and isinstance(yt.deref(name_ref).node, yt.YScalar):
             names = names + [(yt.scalar_text(name_ref), yt.scalar_tstr(self.doc, name_ref), True)]
@@ -704,6 +726,66 @@ def matrix_runs(doc: TStr, matrix) -> tuple:
     (:func:`matrix_plan`)."""
     combos, total, _ = matrix_plan(doc, matrix)
     return combos, total
+
+
+_GITLAB_VAR = re.compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))")
+
+
+def expand_variables(t: TStr, env: dict) -> TStr:
+    """``$NAME`` / ``${NAME}`` of ``t`` replaced by the values ``env`` knows (others kept as written)."""
+    parts, at = [], 0
+    for m in _GITLAB_VAR.finditer(t.text):
+        v = env.get(m.group(1) or m.group(2))
+        if not isinstance(v, TStr) or v.opaque:
+            continue
+        parts += [t[at:m.start()], v]
+        at = m.end()
+    return TStr.join(parts + [t[at:]]) if parts else t
+
+
+def gitlab_matrix(doc: TStr, matrix) -> tuple:
+    """``(combinations, how many jobs GitLab starts, the run of each)`` of a GitLab CI ``parallel: matrix:``: a
+    list of mappings, each the product of its keys' values (a list, or one scalar), the jobs of all entries
+    together; each combination ``{NAME: value}`` (the job's variables), at most :data:`MAX_MATRIX` (those with a
+    value of a key no earlier one has first).  The run of a combination: its values of the keys that do not name
+    the roles (:func:`matrix_plan`'s runs)."""
+    import itertools
+    combos: list = []
+    total = 0
+    items = yt.seq_items(matrix) if isinstance(yt.deref(matrix).node, yt.YSeq) else []
+    all_keys: list = []
+    for entry in items[:MAX_MATRIX_PRODUCT]:
+        if not isinstance(yt.deref(entry).node, yt.YMap):
+            continue
+        keys = []
+        for name, v in yt.map_items(entry):
+            n = yt.deref(v).node
+            vals = [yt.scalar_tstr(doc, i) for i in yt.seq_items(v) if isinstance(yt.deref(i).node, yt.YScalar)] \
+                if isinstance(n, yt.YSeq) else [yt.scalar_tstr(doc, v)] if isinstance(n, yt.YScalar) else []
+            if vals and re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", str(name)):
+                keys.append((str(name), vals))
+        if not keys:
+            continue
+        all_keys += keys
+        n = 1
+        for _, vals in keys:
+            n *= len(vals)
+        total += n
+        names = [k for k, _ in keys]
+        for combo in itertools.islice(itertools.product(*(v for _, v in keys)), MAX_MATRIX_PRODUCT):
+            combos.append(dict(zip(names, combo)))
+    roles = _role_keys([(k, [v for c in combos if k in c for v in [c[k]]]) for k in dict.fromkeys(n for n, _ in
+                                                                                                   all_keys)])
+    if len(combos) > MAX_MATRIX:
+        seen: set = set()
+        first, rest = [], []
+        for c in combos:
+            new = {(k, v.text) for k, v in c.items()} - seen
+            (first if new else rest).append(c)
+            seen |= new
+        combos = (first + rest)[:MAX_MATRIX]
+    runs = [tuple(sorted((k, v.text) for k, v in c.items() if k not in roles)) for c in combos]
+    return combos, total, runs
 
 
 def matrix_plan(doc: TStr, matrix) -> tuple:
