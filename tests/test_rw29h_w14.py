@@ -145,3 +145,23 @@ def test_a_chain_deeper_than_the_depth_limit_is_said(scratch):
     assert [f["path"] for f in deep] == ["c0/kustomization.yaml"]
     assert "more than 16 kustomizations deep; pdlint did not read c17/kustomization.yaml" in deep[0]["message"]
     assert report["coverage"]["launches"] == 1
+
+
+def test_naming_one_kustomization_of_a_cycle_names_the_cycle_and_counts_the_files_it_read(scratch):
+    """`pdlint check k1` on a 3-cycle: the PD106 are at the entries that close the cycle (in k0 and k2, none in
+    k1) - each now names its cycle; and the summary said "in 2 files" (the scanned ones) for findings printed in
+    6 files."""
+    _complete(scratch, 3)
+    from pdlint.cli import main
+    code = main(["--no-cache", "k1"])
+    out = scratch._capsys.readouterr().out
+    assert "PD106 error: kustomization cycle through '../k1': k1 -> k0 -> k1" in out
+    assert out.rstrip().splitlines()[-1] == "Found 6 errors and 0 warnings in 2 files and 4 other files they read."
+    assert code == 1
+
+
+def test_a_run_whose_findings_are_all_in_its_files_says_only_those(scratch):
+    _complete(scratch, 1)
+    from pdlint.cli import main
+    main(["--no-cache", "k0"])
+    assert scratch._capsys.readouterr().out.rstrip().splitlines()[-1] == "Found 1 error and 0 warnings in 2 files."

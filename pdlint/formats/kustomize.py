@@ -313,6 +313,14 @@ class Builder:
                                             any(r.opaque for r in resources))
         return resources
 
+    def _cycle(self, stack: tuple, real: str) -> str:
+        """``a -> b -> a``: the directories of a cycle, from the kustomization it comes back to."""
+        def name(k: str) -> str:
+            rel = os.path.relpath(os.path.dirname(k), self.repo_root).replace(os.sep, "/")
+            return rel if os.path.basename(k) in NAMES else os.path.relpath(k, self.repo_root).replace(os.sep, "/")
+        ring = stack[stack.index(real):] + (real,)
+        return " -> ".join(name(k) for k in ring)
+
     def _again(self, real: str, text: str, tok: TStr, b: Build, stack: tuple) -> Optional[list]:
         """What a kustomization this build already built gives when reached again along another path; None: build
         it again.  kustomize refuses both such builds: a cycle anywhere in it, and the same resource added twice
@@ -368,7 +376,7 @@ class Builder:
                 return []
             real = self._real(k)
             if real in stack:
-                _refused(b, "cycle", Problem(tok, f"kustomization cycle through {text!r}"))
+                _refused(b, "cycle", Problem(tok, f"kustomization cycle through {text!r}: {self._cycle(stack, real)}"))
                 b.cyclic = True
                 return []
             again = self._again(real, text, tok, b, stack)
@@ -407,8 +415,9 @@ class Builder:
         if k is None:
             b.problems.append(Problem(tok, f"component {text!r} has no kustomization.yaml"))
             return []
-        if os.path.realpath(k) in stack:
-            _refused(b, "cycle", Problem(tok, f"kustomization cycle through {text!r}"))
+        if self._real(k) in stack:
+            _refused(b, "cycle", Problem(tok, f"kustomization cycle through {text!r}: "
+                                              f"{self._cycle(stack, self._real(k))}"))
             b.cyclic = True
             return []
         src = self.read(k)
