@@ -165,3 +165,17 @@ def test_a_run_whose_findings_are_all_in_its_files_says_only_those(scratch):
     from pdlint.cli import main
     main(["--no-cache", "k0"])
     assert scratch._capsys.readouterr().out.rstrip().splitlines()[-1] == "Found 1 error and 0 warnings in 2 files."
+
+
+def test_one_base_renamed_by_a_json6902_patch_file_in_one_overlay_is_no_duplicate(scratch):
+    """The other legitimate neighbour: one overlay renames the base's Deployment with a JSON 6902 patch file
+    (``replace /metadata/name``), the other keeps it; a kustomization including both has two resources."""
+    scratch.write("base/kustomization.yaml", "resources:\n- dep.yaml\n")
+    scratch.write("base/dep.yaml", DEP.format(i=0))
+    scratch.write("a/kustomization.yaml", "resources:\n- ../base\npatches:\n- path: rename.yaml\n"
+                                          "  target: {kind: Deployment, name: d0}\n")
+    scratch.write("a/rename.yaml", "- op: replace\n  path: /metadata/name\n  value: d0-a\n")
+    scratch.write("b/kustomization.yaml", "resources:\n- ../base\n")
+    scratch.write("all/kustomization.yaml", "resources:\n- ../b\n- ../a\n")
+    code, report = scratch.lint()
+    assert _pd106(report) == [] and report["coverage"]["launches"] == 2

@@ -272,9 +272,9 @@ class Builder:
             return []
         kroot = yt.Ref(docs[0].root)
         real = self._real(kfile)
-        if _may_rename(src.text, kroot):
-            b.renaming.add(real)
         here = os.path.dirname(kfile)
+        if self._may_rename(src.text, kroot, here):
+            b.renaming.add(real)
         resources: list = []
         for key in ("resources", "bases"):
             for text, tok, _ in self._entries(doc, kroot, key):
@@ -312,6 +312,21 @@ class Builder:
                                             any(r.kind and r.name and not r.opaque for r in resources),
                                             any(r.opaque for r in resources))
         return resources
+
+    def _may_rename(self, text: str, kroot: yt.Ref, here: str) -> bool:
+        """May a kustomization (or component) change the ids of the resources it includes: a prefix, suffix or
+        namespace, a transformer, a Component (which may set them), or a JSON 6902 operation on ``/metadata/name``
+        / ``/metadata/namespace`` (inline or in a patch file)?"""
+        if any(yt.get(kroot, key) is not None for key in _RENAMES) or "/metadata/name" in text:
+            return True
+        for item in yt.seq_items(yt.get(kroot, "patches")) + yt.seq_items(yt.get(kroot, "patchesJson6902")):
+            path = yt.scalar_text(yt.get(item, "path"))
+            if path and not _remote(path):
+                full = os.path.normpath(os.path.join(here, path))
+                src = self.read(full) if self._inside(full) and os.path.isfile(full) else None
+                if src is not None and "/metadata/name" in src.text:
+                    return True
+        return False
 
     def _cycle(self, stack: tuple, real: str) -> str:
         """``a -> b -> a``: the directories of a cycle, from the kustomization it comes back to."""
@@ -431,7 +446,7 @@ class Builder:
         if not cdocs or cdocs[0].root is None:
             return []
         croot = yt.Ref(cdocs[0].root)
-        if _may_rename(src.text, croot):
+        if self._may_rename(src.text, croot, os.path.dirname(k)):
             b.renaming.add(os.path.realpath(k))
         own = []
         for key in ("resources",):
@@ -763,13 +778,7 @@ def _some(names: list, n: int = 5) -> str:
     return ", ".join(names[:n]) + (f" and {len(names) - n} more" if len(names) > n else "")
 
 
-_RENAMES = ("namePrefix", "nameSuffix", "namespace", "replacements", "transformers", "generators")
-
-
-def _may_rename(text: str, kroot: yt.Ref) -> bool:
-    """Does a kustomization (or component) change the ids of the resources it includes: a prefix, suffix or
-    namespace, a transformer, or a JSON 6902 operation on ``/metadata/name`` / ``/metadata/namespace``?"""
-    return any(yt.get(kroot, key) is not None for key in _RENAMES) or "/metadata/name" in text
+_RENAMES = ("namePrefix", "nameSuffix", "namespace", "replacements", "transformers", "generators", "components")
 
 
 def _unseen_reasons(unsure: list) -> str:
