@@ -589,6 +589,7 @@ class Extractor:
         run = kustomize.RunBudget()
         builds: dict = {}
         not_built: dict = {}
+        abandoned: set = set()  # what a build over its time budget includes
 
         def build(a: str) -> None:
             j = kjobs[a]
@@ -601,7 +602,14 @@ class Extractor:
                 with budget.charged(j.display, "kustomize build"):
                     builds[a] = kustomize.Builder(lambda p: self.read(p), j.root, run, fs).build(a)
             except budget.OverBudget:
-                return  # reported at the file; its build is not used
+                # reported at the file; its build is not used, and what it includes is not built again one by one
+                # (each as slow: a cycle of 300 kustomizations)
+                stack = [a]
+                while stack:
+                    k = stack.pop()
+                    if k not in abandoned:
+                        abandoned.add(k)
+                        stack += graph.get(k, ())
             except (RecursionError, yt.LimitError) as e:
                 self.problem(C.LIMIT, None, 1, 1, f"kustomization too deep or too large: {e}", path=j.display)
             except Exception as e:  # untrusted input must not stop the scan
@@ -620,13 +628,13 @@ class Extractor:
         for a in sorted(kjobs):
             if a in top or a in covered or a not in includers:
                 continue
-            if all(scc[o] == scc[a] for o in includers[a]) and a not in not_built:
+            if all(scc[o] == scc[a] for o in includers[a]) and a not in not_built and a not in abandoned:
                 build(a)
                 if a in builds:
                     top[a] = builds[a]
                     covered |= builds[a].members
         for a in sorted(kjobs):
-            if a in top or a in covered or a in not_built:
+            if a in top or a in covered or a in not_built or a in abandoned:
                 continue
             build(a)
             if a in builds:

@@ -131,6 +131,7 @@ class Build:
     #: may rename resources, whether it yielded a named resource, whether it yielded one pdlint cannot see)
     built: dict = field(default_factory=dict)
     renaming: set = field(default_factory=set)  # kustomizations that may rename resources (prefix, namespace, ...)
+    patching: set = field(default_factory=set)  # kustomizations with patches
     cyclic: bool = False  # a cycle was found: kustomize refuses the whole build
     too_deep: set = field(default_factory=set)  # kustomizations not read: more than MAX_DEPTH levels down
     run_budget_spent: bool = False
@@ -217,6 +218,8 @@ class Builder:
                 k = self._kfile(path)
                 if k is not None:
                     out.append(os.path.abspath(k))
+                    if key != "components":  # (the build's way to it: :meth:`_resource`)
+                        self.fs[("kust", here, text)] = k
                 elif key == "components" and is_kustomization(path) and os.path.isfile(path):
                     out.append(os.path.abspath(path))
         return out
@@ -275,6 +278,8 @@ class Builder:
         here = os.path.dirname(kfile)
         if self._may_rename(src.text, kroot, here):
             b.renaming.add(real)
+        if any(yt.get(kroot, key) is not None for key in _PATCHES):
+            b.patching.add(real)
         resources: list = []
         for key in ("resources", "bases"):
             for text, tok, _ in self._entries(doc, kroot, key):
@@ -313,6 +318,19 @@ class Builder:
                                             any(r.opaque for r in resources))
         return resources
 
+    def _include(self, k: str, text: str, tok: TStr, b: Build, stack: tuple, depth: int) -> list:
+        """The resources of the kustomization ``k`` an entry ``text`` of the last one of ``stack`` names."""
+        real = self._real(k)
+        if real in stack:
+            _refused(b, "cycle", lambda: Problem(tok, f"kustomization cycle through {text!r}: "
+                                                      f"{self._cycle(stack, real)}"))
+            b.cyclic = True
+            return []
+        again = self._again(real, text, tok, b, stack)
+        if again is not None:
+            return again
+        return self._build(k, b, stack, depth + 1)
+
     def _may_rename(self, text: str, kroot: yt.Ref, here: str) -> bool:
         """May a kustomization (or component) change the ids of the resources it includes: a prefix, suffix or
         namespace, a transformer, a Component (which may set them), or a JSON 6902 operation on ``/metadata/name``
@@ -347,14 +365,16 @@ class Builder:
         if first is None:
             return None
         renamed, named, opaque = first
+        if not b.cyclic and (renamed or any(k in b.renaming for k in stack)):
+            return None
+        # (a stand-in for a patch on the way to it: one of this path's patches may target its resources)
         stand_in = [Resource.unseen(f"it may be in {text!r}, which this build already includes along another "
-                                    f"path (read once)")] if named or opaque else []
+                                    f"path (read once)")] \
+            if (named or opaque) and b.patching and any(k in b.patching for k in stack) else []
         if b.cyclic:
             return stand_in  # the build is refused already (its cycle is the PD106): the first copy is checked
-        if renamed or any(k in b.renaming for k in stack):
-            return None
         if named:
-            _refused(b, "twice", Problem(tok, f"{text!r} is already in this build along another path: kustomize "
+            _refused(b, "twice", lambda: Problem(tok, f"{text!r} is already in this build along another path: kustomize "
                                               f"build fails (\"may not add resource with an already registered id\"); "
                                               f"pdlint checked its resources once"))
         return stand_in
@@ -378,6 +398,9 @@ class Builder:
         return path
 
     def _resource(self, text: str, tok: TStr, here: str, b: Build, stack: tuple, depth: int) -> list:
+        known = self.fs.get(("kust", here, text))
+        if known is not None:  # a directory with a kustomization, met before (a kustomization's many entries)
+            return self._include(known, text, tok, b, stack, depth)
         if _remote(text):
             b.skipped.append(f"remote resource {text!r} not fetched (no network)")
             return [Resource.unseen(f"it may be in the remote resource {text!r}")]
@@ -389,15 +412,8 @@ class Builder:
             if k is None:
                 b.problems.append(Problem(tok, f"directory {text!r} has no kustomization.yaml"))
                 return []
-            real = self._real(k)
-            if real in stack:
-                _refused(b, "cycle", Problem(tok, f"kustomization cycle through {text!r}: {self._cycle(stack, real)}"))
-                b.cyclic = True
-                return []
-            again = self._again(real, text, tok, b, stack)
-            if again is not None:
-                return again
-            return self._build(k, b, stack, depth + 1)
+            self.fs[("kust", here, text)] = k
+            return self._include(k, text, tok, b, stack, depth)
         src = self.read(path)
         if src is None:  # (too large, over a budget: reported at the file)
             return [_unread(text)]
@@ -431,8 +447,8 @@ class Builder:
             b.problems.append(Problem(tok, f"component {text!r} has no kustomization.yaml"))
             return []
         if self._real(k) in stack:
-            _refused(b, "cycle", Problem(tok, f"kustomization cycle through {text!r}: "
-                                              f"{self._cycle(stack, self._real(k))}"))
+            _refused(b, "cycle", lambda: Problem(tok, f"kustomization cycle through {text!r}: "
+                                                      f"{self._cycle(stack, self._real(k))}"))
             b.cyclic = True
             return []
         src = self.read(k)
@@ -447,7 +463,9 @@ class Builder:
             return []
         croot = yt.Ref(cdocs[0].root)
         if self._may_rename(src.text, croot, os.path.dirname(k)):
-            b.renaming.add(os.path.realpath(k))
+            b.renaming.add(self._real(k))
+        if any(yt.get(croot, key) is not None for key in _PATCHES):
+            b.patching.add(self._real(k))
         own = []
         for key in ("resources",):
             for t, tk, _ in self._entries(cdoc, croot, key):
@@ -763,11 +781,12 @@ UNSEEN_HINT = ("check the patched launch where its resource is read (pdlint on t
                "vendored into this one); if it is checked there, give this file PD020 in `per-file-ignores`")
 
 
-def _refused(b: Build, kind: str, p: Problem) -> None:
-    """A problem kustomize refuses the build for: the first :data:`MAX_REFUSALS` of a kind listed, the rest
-    counted (in the last one listed)."""
+def _refused(b: Build, kind: str, problem: Callable[[], Problem]) -> None:
+    """A problem kustomize refuses the build for (``problem()`` makes it): the first :data:`MAX_REFUSALS` of a kind
+    listed, the rest counted (in the last one listed)."""
     r = b.refusals.setdefault(kind, [0, 0, None])  # listed, more, the last listed
     if r[0] < MAX_REFUSALS:
+        p = problem()
         b.problems.append(p)
         r[0], r[2] = r[0] + 1, p
     else:
@@ -778,6 +797,7 @@ def _some(names: list, n: int = 5) -> str:
     return ", ".join(names[:n]) + (f" and {len(names) - n} more" if len(names) > n else "")
 
 
+_PATCHES = ("patches", "patchesStrategicMerge", "patchesJson6902", "replacements")
 _RENAMES = ("namePrefix", "nameSuffix", "namespace", "replacements", "transformers", "generators", "components")
 
 
