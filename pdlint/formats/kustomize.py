@@ -374,9 +374,9 @@ class Builder:
         if b.cyclic:
             return stand_in  # the build is refused already (its cycle is the PD106): the first copy is checked
         if named:
-            _refused(b, "twice", lambda: Problem(tok, f"{text!r} is already in this build along another path: kustomize "
-                                              f"build fails (\"may not add resource with an already registered id\"); "
-                                              f"pdlint checked its resources once"))
+            _refused(b, "twice", lambda: Problem(
+                tok, f"{text!r} is already in this build along another path: kustomize build fails (\"may not add "
+                     f"resource with an already registered id\"); pdlint checked its resources once"))
         return stand_in
 
     def _resolve(self, text: str, tok: TStr, here: str, b: Build) -> Optional[str]:
