@@ -557,42 +557,97 @@ class Extractor:
     # -- Kustomize ---------------------------------------------------------------
     def kustomize_builds(self, jobs: list) -> tuple:
         """Build every kustomization in the run that no other one includes;
-        (builds by abspath, files the builds consumed)."""
+        (builds by abspath, files the builds consumed).
+
+        Which kustomizations include which is read first (each file once), and only the tops are built: building
+        every kustomization to learn what it includes made a run of N kustomizations that include each other read
+        N x N of them (rw29/h P3).  All the builds of the run read at most ``kustomize.MAX_RUN_VISITS``
+        kustomizations together; a kustomization not built for it is a PD008 at its file."""
         from pdlint.formats import kustomize
-        kjobs = [j for j in jobs if kustomize.is_kustomization(j.abspath)]
+        kjobs = {j.abspath: j for j in jobs if kustomize.is_kustomization(j.abspath)}
         if not kjobs:
             return {}, set()
-        builds = {}
-        for j in kjobs:
+        graph: dict = {}  # kustomization -> the kustomizations it includes (those outside the run too)
+        fs: dict = {}  # path lookups, shared by the builders of the run
+        for a in sorted(kjobs):
             if self.deps is not None:
-                self.deps.job = j.abspath
+                self.deps.job = a
+            todo = [a]
+            while todo:
+                k = todo.pop()
+                if k in graph:
+                    continue
+                graph[k] = kustomize.Builder(lambda p: self.read(p, report=False), kjobs.get(k, kjobs[a]).root,
+                                             fs=fs).includes(k) if len(graph) < 20 * kustomize.MAX_RUN_VISITS else []
+                todo += [n for n in graph[k] if n not in graph]
+        includers: dict = {}
+        for k, ns in graph.items():
+            for n in ns:
+                if n != k:
+                    includers.setdefault(n, set()).add(k)
+        scc = _components(graph)
+        run = kustomize.RunBudget()
+        builds: dict = {}
+        not_built: dict = {}
+        abandoned: set = set()  # what a build over its time budget includes
+
+        def build(a: str) -> None:
+            j = kjobs[a]
+            if run.spent():
+                not_built[a] = j
+                return
+            if self.deps is not None:
+                self.deps.job = a
             try:
                 with budget.charged(j.display, "kustomize build"):
-                    builds[j.abspath] = kustomize.Builder(lambda p: self.read(p), j.root).build(j.abspath)
+                    builds[a] = kustomize.Builder(lambda p: self.read(p), j.root, run, fs).build(a)
             except budget.OverBudget:
-                continue  # reported at the file; its build is not used
+                # reported at the file; its build is not used, and what it includes is not built again one by one
+                # (each as slow: a cycle of 300 kustomizations)
+                stack = [a]
+                while stack:
+                    k = stack.pop()
+                    if k not in abandoned:
+                        abandoned.add(k)
+                        stack += graph.get(k, ())
             except (RecursionError, yt.LimitError) as e:
                 self.problem(C.LIMIT, None, 1, 1, f"kustomization too deep or too large: {e}", path=j.display)
             except Exception as e:  # untrusted input must not stop the scan
                 from pdlint import structure_rules
                 self.problem(structure_rules.KUSTOMIZE_ERROR, None, 1, 1,
                              f"cannot build this kustomization ({type(e).__name__}: {e})", path=j.display)
-        top = {a: b for a, b in builds.items()
-               if not any(a in other.members for o, other in builds.items() if o != a)}
-        # kustomizations that include each other (a cycle) are each a member of another: none was a top, so a
-        # directory scan built none of them - the cycle's PD106 and the launches they patch vanished, where naming
-        # one reports both (rw28/h item 3).  A kustomization every includer of which it includes in turn (its
-        # cycle is included by no other build) is built as a top: the first of each such cycle, by path
+
+        # the kustomizations no other one includes; then of kustomizations that include each other (a cycle) that
+        # no other one includes, the first by path (rw28/h item 3: a directory scan built none of them, where naming
+        # one reports both); then any one no build reached (a build stopped at one of its limits)
+        first = [a for a in sorted(kjobs) if not includers.get(a)]
+        for a in first:
+            build(a)
+        top = {a: builds[a] for a in first if a in builds}
         covered = {m for b in top.values() for m in b.members}
-        for a in sorted(builds):
-            if a in top or a in covered:
+        for a in sorted(kjobs):
+            if a in top or a in covered or a not in includers:
                 continue
-            if all(o in builds[a].members for o, other in builds.items() if o != a and a in other.members):
+            if all(scc[o] == scc[a] for o in includers[a]) and a not in not_built and a not in abandoned:
+                build(a)
+                if a in builds:
+                    top[a] = builds[a]
+                    covered |= builds[a].members
+        for a in sorted(kjobs):
+            if a in top or a in covered or a in not_built or a in abandoned:
+                continue
+            build(a)
+            if a in builds:
                 top[a] = builds[a]
                 covered |= builds[a].members
         members: set = set()
         for a, b in top.items():
             members |= {m for m in b.members if m != a}
+        for j in not_built.values():
+            self.problem(C.LIMIT, None, 1, 1, f"kustomization not built: the kustomize builds of this run read "
+                         f"{run.limit} kustomizations (pdlint's budget for a run); its launches were not checked",
+                         path=j.display)
+            members.add(j.abspath)
         return top, members
 
     def kustomize(self, job: FileJob, build) -> None:
@@ -605,7 +660,7 @@ class Extractor:
             if key in seen:
                 continue  # one base reached along several paths: its problem once
             seen.add(key)
-            rule = C.INVALID_YAML if p.invalid_yaml else structure_rules.KUSTOMIZE_ERROR
+            rule = C.INVALID_YAML if p.invalid_yaml else C.LIMIT if p.limit else structure_rules.KUSTOMIZE_ERROR
             if p.where.pieces:
                 self.problem_at(rule, p.where, 0, p.message)
             else:
@@ -4619,3 +4674,47 @@ def _actions_in_strings_opaque(src: SourceFile) -> Optional[TStr]:
     return yt.go_actions_opaque(TStr.from_source(src), docs, strict=True)
 
 
+def _components(graph: dict) -> dict:
+    """node -> its strongly connected component's id (Tarjan's algorithm, iterative): the kustomizations that
+    include each other share one."""
+    index: dict = {}
+    low: dict = {}
+    comp: dict = {}
+    stack: list = []
+    on: set = set()
+    counter = 0
+    for start in sorted(graph):
+        if start in index:
+            continue
+        work = [(start, iter(graph.get(start, ())))]
+        index[start] = low[start] = counter
+        counter += 1
+        stack.append(start)
+        on.add(start)
+        while work:
+            v, it = work[-1]
+            pushed = False
+            for w in it:
+                if w not in index:
+                    index[w] = low[w] = counter
+                    counter += 1
+                    stack.append(w)
+                    on.add(w)
+                    work.append((w, iter(graph.get(w, ()))))
+                    pushed = True
+                    break
+                if w in on:
+                    low[v] = min(low[v], index[w])
+            if pushed:
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[v])
+            if low[v] == index[v]:
+                while True:
+                    w = stack.pop()
+                    on.discard(w)
+                    comp[w] = v
+                    if w == v:
+                        break
+    return comp

@@ -52,6 +52,11 @@ MAX_DEPTH = 16
 #: kustomizations one build reads (each time one is reached: a base two overlays include counts twice); a
 #: lattice of kustomizations that each include the next twice reached 2^N of them (field test rw20/h)
 MAX_VISITS = 500
+#: kustomizations all the builds of one run read together (tops x visits): kustomizations that include each other
+#: (a cycle: every one of them a build) made each build read up to MAX_VISITS (rw29/h P3)
+MAX_RUN_VISITS = 5000
+#: cycles (and kustomizations reached twice) one build reports, each at the entry that closes it; the rest counted
+MAX_REFUSALS = 5
 
 
 def is_kustomization(path: str) -> bool:
@@ -103,6 +108,7 @@ class Problem:
     where: TStr  # the text to blame (a kustomization entry)
     message: str
     invalid_yaml: bool = False
+    limit: bool = False  # one of pdlint's limits, not kustomize's (PD008)
 
 
 @dataclass
@@ -121,12 +127,51 @@ class Build:
     superseded: list = field(default_factory=list)
     generated: dict = field(default_factory=dict)  # configMapGenerator name -> {key: TStr of the value}
     visits: int = 0  # kustomizations read (MAX_VISITS)
+    #: the kustomizations built so far (realpath): (whether one of those that include it along that first path
+    #: may rename resources, whether it yielded a named resource, whether it yielded one pdlint cannot see)
+    built: dict = field(default_factory=dict)
+    renaming: set = field(default_factory=set)  # kustomizations that may rename resources (prefix, namespace, ...)
+    patching: set = field(default_factory=set)  # kustomizations with patches
+    cyclic: bool = False  # a cycle was found: kustomize refuses the whole build
+    too_deep: set = field(default_factory=set)  # kustomizations not read: more than MAX_DEPTH levels down
+    run_budget_spent: bool = False
+    #: problems of one kind that refuse the build (a cycle, a kustomization reached twice) past the first
+    #: MAX_REFUSALS: counted, not listed (a complete graph of N kustomizations has N^2 / 2 entries closing a cycle)
+    refusals: dict = field(default_factory=dict)
+
+
+class RunBudget:
+    """The kustomizations all the builds of a run may read together (:data:`MAX_RUN_VISITS`)."""
+
+    def __init__(self, limit: Optional[int] = None):
+        self.limit = MAX_RUN_VISITS if limit is None else limit
+        self.used = 0
+
+    def spent(self) -> bool:
+        return self.used >= self.limit
 
 
 class Builder:
-    def __init__(self, read: Callable[[str], Optional[SourceFile]], repo_root: str):
+    def __init__(self, read: Callable[[str], Optional[SourceFile]], repo_root: str,
+                 run: Optional[RunBudget] = None, fs: Optional[dict] = None):
         self.read = read
         self.repo_root = os.path.realpath(repo_root)
+        self.run = run
+        self.fs = {} if fs is None else fs  # path lookups of the run, cached: ("real" | "kfile", path) -> result
+
+    def _real(self, path: str) -> str:
+        key = ("real", path)
+        if key not in self.fs:
+            self.fs[key] = os.path.realpath(path)
+        return self.fs[key]
+
+    def _kfile(self, path: str) -> Optional[str]:
+        """The kustomization file of directory ``path`` (None: none, or not a directory)."""
+        key = ("kfile", path)
+        if key not in self.fs:
+            self.fs[key] = next((os.path.join(path, n) for n in NAMES if os.path.isfile(os.path.join(path, n))),
+                                None) if os.path.isdir(path) else None
+        return self.fs[key]
 
     def build(self, kfile: str) -> Build:
         b = Build(kfile)
@@ -134,11 +179,54 @@ class Builder:
         if b.visits > MAX_VISITS:
             b.problems.append(Problem(TStr("", ()), f"the build reaches more than {MAX_VISITS} kustomizations (bases "
                                                     f"included more than once); pdlint stopped reading it there"))
+        for kind, (_, more, last) in sorted(b.refusals.items()):
+            if more:
+                last.message += (f" (and {more} more entries of this build "
+                                  + ("close a cycle" if kind == "cycle" else "reach a kustomization it already has")
+                                  + ", not listed)")
+        lost = sorted(os.path.relpath(k, self.repo_root).replace(os.sep, "/") for k in b.too_deep - set(b.built))
+        if lost:
+            b.problems.append(Problem(TStr("", ()), f"the build is more than {MAX_DEPTH} kustomizations deep; pdlint "
+                                                    f"did not read {_some(lost)}", limit=True))
+        if b.run_budget_spent:
+            b.problems.append(Problem(TStr("", ()), f"the kustomize builds of this run read {self.run.limit} "
+                                                    f"kustomizations (pdlint's budget for a run); pdlint stopped "
+                                                    f"reading this build there: its launches may be incomplete",
+                                      limit=True))
         return b
+
+    def includes(self, kfile: str) -> list:
+        """The kustomization files ``kfile`` names (``resources``, ``bases``, ``components``) inside the
+        repository, as a build would reach them (abspaths); nothing for a file pdlint cannot read or parse."""
+        src = self.read(kfile)
+        if src is None:
+            return []
+        try:
+            docs = yt.compose(src.text)
+        except (yt.YamlError, yt.LimitError, RecursionError):
+            return []
+        if not docs or docs[0].root is None or not isinstance(yt.deref(yt.Ref(docs[0].root)).node, yt.YMap):
+            return []
+        doc, kroot, here, out = TStr.from_source(src), yt.Ref(docs[0].root), os.path.dirname(kfile), []
+        for key in ("resources", "bases", "components"):
+            for text, _, _ in self._entries(doc, kroot, key):
+                if not text or _remote(text):
+                    continue
+                path = os.path.normpath(os.path.join(here, text))
+                if not self._inside(path):
+                    continue
+                k = self._kfile(path)
+                if k is not None:
+                    out.append(os.path.abspath(k))
+                    if key != "components":  # (the build's way to it: :meth:`_resource`)
+                        self.fs[("kust", here, text)] = k
+                elif key == "components" and is_kustomization(path) and os.path.isfile(path):
+                    out.append(os.path.abspath(path))
+        return out
 
     # -- helpers -----------------------------------------------------------
     def _inside(self, path: str) -> bool:
-        real = os.path.realpath(path)
+        real = self._real(path)
         return real == self.repo_root or real.startswith(self.repo_root + os.sep)
 
     def _load(self, src: SourceFile, b: Build, where: TStr) -> Optional[tuple]:
@@ -164,9 +252,17 @@ class Builder:
     # -- the build -----------------------------------------------------------
     def _build(self, kfile: str, b: Build, stack: tuple, depth: int) -> list:
         """Resources of one kustomization (its patches applied); appended to ``b`` by the caller."""
-        b.visits += 1
-        if depth > MAX_DEPTH or b.visits > MAX_VISITS:
+        if depth > MAX_DEPTH:
+            b.too_deep.add(self._real(kfile))
             return []
+        b.visits += 1
+        if b.visits > MAX_VISITS:
+            return []
+        if self.run is not None:
+            if self.run.spent():
+                b.run_budget_spent = True
+                return []
+            self.run.used += 1
         src = self.read(kfile)
         if src is None:  # (too large, over a budget: reported at the file)
             return [_unread(os.path.relpath(kfile, self.repo_root).replace(os.sep, "/"))]
@@ -178,20 +274,25 @@ class Builder:
         if not docs or docs[0].root is None or not isinstance(yt.deref(yt.Ref(docs[0].root)).node, yt.YMap):
             return []
         kroot = yt.Ref(docs[0].root)
+        real = self._real(kfile)
         here = os.path.dirname(kfile)
+        if self._may_rename(src.text, kroot, here):
+            b.renaming.add(real)
+        if any(yt.get(kroot, key) is not None for key in _PATCHES):
+            b.patching.add(real)
         resources: list = []
         for key in ("resources", "bases"):
             for text, tok, _ in self._entries(doc, kroot, key):
                 if text is None:
                     continue
-                resources += self._resource(text, tok, here, b, stack + (os.path.realpath(kfile),), depth)
+                resources += self._resource(text, tok, here, b, stack + (real,), depth)
         if yt.scalar_text(yt.get(kroot, "kind")) == "Component":  # built on its own (no kustomization includes it)
             resources.append(Resource.unseen("a Component patches the resources of the kustomization that "
                                              "includes it"))
         for text, tok, _ in self._entries(doc, kroot, "components"):
             if text is None:
                 continue
-            resources += self._component(text, tok, here, b, stack + (os.path.realpath(kfile),), depth, resources)
+            resources += self._component(text, tok, here, b, stack + (real,), depth, resources)
         self._patches(doc, kroot, here, b, resources)
         self._generators(doc, kroot, here, b)
         prefix, suffix = crd.text_at(kroot, "namePrefix") or "", crd.text_at(kroot, "nameSuffix") or ""
@@ -212,7 +313,71 @@ class Builder:
             b.images[name] = new + (f"@{digest}" if digest else f":{tag}" if tag else "")
         if not stack:
             b.resources = resources
+        b.built[real] = (any(k in b.renaming for k in stack),
+                                            any(r.kind and r.name and not r.opaque for r in resources),
+                                            any(r.opaque for r in resources))
         return resources
+
+    def _include(self, k: str, text: str, tok: TStr, b: Build, stack: tuple, depth: int) -> list:
+        """The resources of the kustomization ``k`` an entry ``text`` of the last one of ``stack`` names."""
+        real = self._real(k)
+        if real in stack:
+            _refused(b, "cycle", lambda: Problem(tok, f"kustomization cycle through {text!r}: "
+                                                      f"{self._cycle(stack, real)}"))
+            b.cyclic = True
+            return []
+        again = self._again(real, text, tok, b, stack)
+        if again is not None:
+            return again
+        return self._build(k, b, stack, depth + 1)
+
+    def _may_rename(self, text: str, kroot: yt.Ref, here: str) -> bool:
+        """May a kustomization (or component) change the ids of the resources it includes: a prefix, suffix or
+        namespace, a transformer, a Component (which may set them), or a JSON 6902 operation on ``/metadata/name``
+        / ``/metadata/namespace`` (inline or in a patch file)?"""
+        if any(yt.get(kroot, key) is not None for key in _RENAMES) or "/metadata/name" in text:
+            return True
+        for item in yt.seq_items(yt.get(kroot, "patches")) + yt.seq_items(yt.get(kroot, "patchesJson6902")):
+            path = yt.scalar_text(yt.get(item, "path"))
+            if path and not _remote(path):
+                full = os.path.normpath(os.path.join(here, path))
+                src = self.read(full) if self._inside(full) and os.path.isfile(full) else None
+                if src is not None and "/metadata/name" in src.text:
+                    return True
+        return False
+
+    def _cycle(self, stack: tuple, real: str) -> str:
+        """``a -> b -> a``: the directories of a cycle, from the kustomization it comes back to."""
+        def name(k: str) -> str:
+            rel = os.path.relpath(os.path.dirname(k), self.repo_root).replace(os.sep, "/")
+            return rel if os.path.basename(k) in NAMES else os.path.relpath(k, self.repo_root).replace(os.sep, "/")
+        ring = stack[stack.index(real):] + (real,)
+        return " -> ".join(name(k) for k in ring)
+
+    def _again(self, real: str, text: str, tok: TStr, b: Build, stack: tuple) -> Optional[list]:
+        """What a kustomization this build already built gives when reached again along another path; None: build
+        it again.  kustomize refuses both such builds: a cycle anywhere in it, and the same resource added twice
+        ("may not add resource with an already registered id", its ``resWrangler.Append``) - unless a kustomization
+        on one of the two paths renames them (``namePrefix``, ``namespace``, ...: an overlay per environment over
+        one base, then all of them together), which is built again.  Reading each kustomization once keeps a build
+        of kustomizations that include each other linear, not one per path (rw29/h P3)."""
+        first = b.built.get(real)
+        if first is None:
+            return None
+        renamed, named, opaque = first
+        if not b.cyclic and (renamed or any(k in b.renaming for k in stack)):
+            return None
+        # (a stand-in for a patch on the way to it: one of this path's patches may target its resources)
+        stand_in = [Resource.unseen(f"it may be in {text!r}, which this build already includes along another "
+                                    f"path (read once)")] \
+            if (named or opaque) and b.patching and any(k in b.patching for k in stack) else []
+        if b.cyclic:
+            return stand_in  # the build is refused already (its cycle is the PD106): the first copy is checked
+        if named:
+            _refused(b, "twice", lambda: Problem(
+                tok, f"{text!r} is already in this build along another path: kustomize build fails (\"may not add "
+                     f"resource with an already registered id\"); pdlint checked its resources once"))
+        return stand_in
 
     def _resolve(self, text: str, tok: TStr, here: str, b: Build) -> Optional[str]:
         if _remote(text):
@@ -233,6 +398,9 @@ class Builder:
         return path
 
     def _resource(self, text: str, tok: TStr, here: str, b: Build, stack: tuple, depth: int) -> list:
+        known = self.fs.get(("kust", here, text))
+        if known is not None:  # a directory with a kustomization, met before (a kustomization's many entries)
+            return self._include(known, text, tok, b, stack, depth)
         if _remote(text):
             b.skipped.append(f"remote resource {text!r} not fetched (no network)")
             return [Resource.unseen(f"it may be in the remote resource {text!r}")]
@@ -240,14 +408,12 @@ class Builder:
         if path is None:
             return []
         if os.path.isdir(path):
-            k = next((os.path.join(path, n) for n in NAMES if os.path.isfile(os.path.join(path, n))), None)
+            k = self._kfile(path)
             if k is None:
                 b.problems.append(Problem(tok, f"directory {text!r} has no kustomization.yaml"))
                 return []
-            if os.path.realpath(k) in stack:
-                b.problems.append(Problem(tok, f"kustomization cycle through {text!r}"))
-                return []
-            return self._build(k, b, stack, depth + 1)
+            self.fs[("kust", here, text)] = k
+            return self._include(k, text, tok, b, stack, depth)
         src = self.read(path)
         if src is None:  # (too large, over a budget: reported at the file)
             return [_unread(text)]
@@ -280,8 +446,10 @@ class Builder:
         if k is None:
             b.problems.append(Problem(tok, f"component {text!r} has no kustomization.yaml"))
             return []
-        if os.path.realpath(k) in stack:
-            b.problems.append(Problem(tok, f"kustomization cycle through {text!r}"))
+        if self._real(k) in stack:
+            _refused(b, "cycle", lambda: Problem(tok, f"kustomization cycle through {text!r}: "
+                                                      f"{self._cycle(stack, self._real(k))}"))
+            b.cyclic = True
             return []
         src = self.read(k)
         if src is None:
@@ -294,6 +462,10 @@ class Builder:
         if not cdocs or cdocs[0].root is None:
             return []
         croot = yt.Ref(cdocs[0].root)
+        if self._may_rename(src.text, croot, os.path.dirname(k)):
+            b.renaming.add(self._real(k))
+        if any(yt.get(croot, key) is not None for key in _PATCHES):
+            b.patching.add(self._real(k))
         own = []
         for key in ("resources",):
             for t, tk, _ in self._entries(cdoc, croot, key):
@@ -607,6 +779,26 @@ def _unapplied_merge(pdoc: TStr, proot: yt.Ref, what: str, why: str, b: Build) -
 #: what makes a patch of a resource pdlint did not read checkable
 UNSEEN_HINT = ("check the patched launch where its resource is read (pdlint on the base's repository, or the base "
                "vendored into this one); if it is checked there, give this file PD020 in `per-file-ignores`")
+
+
+def _refused(b: Build, kind: str, problem: Callable[[], Problem]) -> None:
+    """A problem kustomize refuses the build for (``problem()`` makes it): the first :data:`MAX_REFUSALS` of a kind
+    listed, the rest counted (in the last one listed)."""
+    r = b.refusals.setdefault(kind, [0, 0, None])  # listed, more, the last listed
+    if r[0] < MAX_REFUSALS:
+        p = problem()
+        b.problems.append(p)
+        r[0], r[2] = r[0] + 1, p
+    else:
+        r[1] += 1
+
+
+def _some(names: list, n: int = 5) -> str:
+    return ", ".join(names[:n]) + (f" and {len(names) - n} more" if len(names) > n else "")
+
+
+_PATCHES = ("patches", "patchesStrategicMerge", "patchesJson6902", "replacements")
+_RENAMES = ("namePrefix", "nameSuffix", "namespace", "replacements", "transformers", "generators", "components")
 
 
 def _unseen_reasons(unsure: list) -> str:
