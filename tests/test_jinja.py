@@ -210,8 +210,8 @@ def test_a_loop_over_both_roles_is_rendered_once_with_both_launches(tmp_path):
     # false PD101 for each), as did `{% set role = "prefill" %}` in a one-role template
     (tmp_path / "loop.sh.j2").write_text(
         '{% for role in ["prefill", "decode"] %}\n'
-        'python3 -m sglang.launch_server --model-path Qwen/Qwen3-8B --disaggregation-mode {{ role }}'
-        ' --port 3000{{ loop.index }} &\n{% endfor %}\n')
+        'CUDA_VISIBLE_DEVICES={{ loop.index0 }} python3 -m sglang.launch_server --model-path Qwen/Qwen3-8B'
+        ' --disaggregation-mode {{ role }} --port 3000{{ loop.index }} &\n{% endfor %}\n')
     (tmp_path / "one.sh.j2").write_text(
         '{% set role = "prefill" %}\n'
         'python3 -m sglang.launch_server --model-path Qwen/Qwen3-8B --disaggregation-mode {{ role }}\n')
@@ -220,8 +220,9 @@ def test_a_loop_over_both_roles_is_rendered_once_with_both_launches(tmp_path):
     # a role-only flag in the loop's shared text is still found, for the role that refuses it
     (tmp_path / "loop.sh.j2").write_text(
         '{% for role in ["prefill", "decode"] %}\n'
-        'python3 -m sglang.launch_server --model-path Qwen/Qwen3-8B --disaggregation-mode {{ role }}'
-        ' --enable-linear-replayssm-spec &\n{% endfor %}\n')
+        'CUDA_VISIBLE_DEVICES={{ loop.index0 }} python3 -m sglang.launch_server --model-path Qwen/Qwen3-8B'
+        ' --disaggregation-mode {{ role }} --port 3000{{ loop.index }} --enable-linear-replayssm-spec &\n'
+        '{% endfor %}\n')
     code, findings, _ = _lint_json(tmp_path)
     assert code == 1 and [(f["code"], f["role"]) for f in findings] == [("SGL101", "prefill")]
 
@@ -238,7 +239,8 @@ def test_another_role_named_switch_is_not_taken_for_the_role_switch(tmp_path):
         '{% set mode = "prefill" if is_prefill else "decode" %}\n'
         + launch + '{{ mode }}{% if decode_offload %} --enable-mixed-chunk{% endif %}\n')
     (tmp_path / "loop.sh.j2").write_text(
-        '{% for r in ["prefill", "decode"] %}\n' + launch + '{{ r }} --port 3000{{ loop.index }}'
+        '{% for r in ["prefill", "decode"] %}\nCUDA_VISIBLE_DEVICES={{ loop.index0 }} ' + launch +
+        '{{ r }} --port 3000{{ loop.index }}'
         '{% if r == "decode" and decode_extra_on %} --disable-radix-cache{% endif %} &\n{% endfor %}\n')
     code, findings, coverage = _lint_json(tmp_path)
     assert code == 1 and (coverage["prefill"], coverage["decode"]) == (3, 3)
@@ -263,10 +265,11 @@ def test_a_role_loop_around_an_include_is_rendered_once(tmp_path):
     # hostile-input round rw29/h P11: the included template reads the loop's `role` from its context; counted as an
     # input of the whole template, it was rendered per role (both launches in each render): two false PD101
     (tmp_path / "launch.j2").write_text(
-        'python3 -m sglang.launch_server --model-path Qwen/Qwen3-8B --disaggregation-mode {{ role }}'
+        'CUDA_VISIBLE_DEVICES={{ gpu | default(0) }} python3 -m sglang.launch_server --model-path Qwen/Qwen3-8B'
+        ' --disaggregation-mode {{ role }} --port 3000{{ gpu | default(0) }}'
         '{% if role == "prefill" %} --enable-linear-replayssm-spec{% endif %} &\n')
-    (tmp_path / "main.sh.j2").write_text('{% for role in ["prefill", "decode"] %}\n{% include "launch.j2" %}\n'
-                                         '{% endfor %}\n')
+    (tmp_path / "main.sh.j2").write_text('{% for role in ["prefill", "decode"] %}\n{% set gpu = loop.index0 %}'
+                                         '{% include "launch.j2" %}\n{% endfor %}\n')
     code, findings, coverage = _lint_json(tmp_path)
     assert (coverage["prefill"], coverage["decode"]) == (1, 1)
     assert code == 1 and [(f["code"], f["role"], os.path.basename(f["path"])) for f in findings] == [
@@ -290,3 +293,24 @@ def test_a_role_set_from_a_role_switch_renders_per_value_of_the_switch(tmp_path)
                                                          '{% endif %}\n')
     code, findings, _ = _lint_json(tmp_path)
     assert code == 1 and [(f["code"], f["role"], f["line"]) for f in findings] == [("SGL101", "prefill", 2)]
+
+
+def test_the_template_line_of_an_undefined_name_reads_the_debug_info_once(tmp_path, monkeypatch):
+    # hostile-input round rw29/h: Jinja's get_corresponding_lineno parses the whole debug info on every call, one
+    # call per undefined name: a template of 1,000 `{% if xN %}` tests took seconds there (quadratic)
+    import jinja2
+    reads = []
+    original = jinja2.Template.debug_info
+    monkeypatch.setattr(jinja2.Template, "debug_info", property(lambda self: reads.append(1) or original.fget(self)))
+    text = "".join(f"{{% if x{i} %}}a{{% endif %}}\n" for i in range(50)) + "--disaggregation-mode {{ role }}\n"
+    renders, problems, _ = render(tmp_path, {"t.sh.j2": text})
+    assert len(renders) == 2 and sorted({p.line for p in problems if p.code == "undefined"}) == list(range(1, 51))
+    assert len(reads) <= 2  # (once per compiled template)
+    # the same lines as Jinja's own look-up
+    from pdlint.render.jinja import _template_line
+    t = jinja2.Environment().from_string("a\n{% if x %}\n{{ y }}\n{% endif %}\n{{ z }}\nq {{ w }}")
+
+    class State:
+        line_maps: dict = {}
+    assert [_template_line(State, t, n) for n in range(40)] == [t.get_corresponding_lineno(n)
+                                                                for n in range(40)]

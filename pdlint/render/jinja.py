@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import functools
 import os
+from bisect import bisect_right
 import re
 import sys
 from typing import Callable, Optional
@@ -224,6 +225,7 @@ class _State:
         self.read_file = read_file
         self.segments: list = []
         self.sources: dict = {}  # template name -> SourceFile
+        self.line_maps: dict = {}  # id(compiled template) -> (code lines, template lines) of its debug info
         self.undefined: list = []  # (name, SourceFile|None, line)
         self.problems: list = []
         self.risky = False  # captured output may be post-processed
@@ -626,6 +628,22 @@ def _ostr_marked(state: _State, value) -> str:
     return str(value)
 
 
+def _template_line(state: _State, tmpl, code_line: int) -> int:
+    """``tmpl.get_corresponding_lineno(code_line)`` with the template's debug info read once: Jinja parses the
+    whole of it on every call (one call per undefined name: a template of 1,000 `{% if xN %}` tests took seconds
+    in these calls alone, hostile-input round rw29/h)."""
+    m = state.line_maps.get(id(tmpl))
+    if m is None or m[0] is not tmpl:
+        info = tmpl.debug_info
+        code = [c for _, c in info]
+        if code != sorted(code):
+            return tmpl.get_corresponding_lineno(code_line)
+        m = state.line_maps[id(tmpl)] = (tmpl, code, [t for t, _ in info])
+    _, code, lines = m
+    i = bisect_right(code, code_line)
+    return lines[i - 1] if i else 1
+
+
 def _current_template_line(state: _State) -> tuple:
     """(SourceFile, line) of the innermost template frame on the stack."""
     f = sys._getframe(1)
@@ -633,7 +651,7 @@ def _current_template_line(state: _State) -> tuple:
         tmpl = f.f_globals.get("__jinja_template__")
         if tmpl is not None:
             try:
-                line = tmpl.get_corresponding_lineno(f.f_lineno)
+                line = _template_line(state, tmpl, f.f_lineno)
             except Exception:
                 line = 1
             return state.sources.get(tmpl.name), line
@@ -1153,7 +1171,7 @@ def _guards_launch_text(src, line: int, most: int = 64, test_on_line: bool = Tru
     if src is None:
         return True
     depth = 0
-    for n in range(line, min(line + most, src.text.count("\n") + 2)):
+    for n in range(line, min(line + most, src.line_count + 1)):  # (counted once: one call per undefined name)
         text = src.line_text(n)
         if _LAUNCH_WORDS.search(text) or (n > line and "{{" in text and text.rstrip().endswith("\\")):
             return True  # (a value written into a continued command line: arguments, whatever they hold)
