@@ -670,6 +670,7 @@ def trtllm_disagg(job, src, doc: TStr, root: yt.Ref) -> list:
                     settings=settings, inherited=inherited, urls=[u for u in urls if u], setting_keys=file_keys,
                     url_tokens=[yt.scalar_tstr(doc, n) for n, u in zip(url_nodes, urls) if u],
                     replicas=_int(yt.get(block, "num_instances")))
+        l.meta["own_settings"] = any(k not in DISAGG_SERVER_KEYS for k in own)
         l.meta["config_errors"] = _disagg_errors(doc, root, key, block)
         if l.meta["replicas"] == 0 and not l.meta["urls"]:
             l.meta["no_servers"] = True  # `context_servers: {num_instances: 0}`: a generation-only config

@@ -329,7 +329,10 @@ def _overlap(dep):
         "silently lose it, and with it a large part of their decode throughput.",
     fix="Move `disable_overlap_scheduler: true` into `context_servers:`.",
     example="disable_overlap_scheduler: True\ncontext_servers:\n  ...\ngeneration_servers:\n  ...",
-    example_fixed="context_servers:\n  disable_overlap_scheduler: True\n  ...\ngeneration_servers:\n  ...")
+    example_fixed="context_servers:\n  disable_overlap_scheduler: True\n  ...\ngeneration_servers:\n  ...",
+    notes="Not reported for a config that only `trtllm-serve disaggregated -c` reads when no "
+          "`disaggregated_mpi_worker -c` builds servers from it and the servers at its URLs are started elsewhere "
+          "(or not found): the proxy only routes and never applies the key (field report rw29/a).")
 def _inherited_overlap(launch, info):
     if info is None or launch.role != "decode" or "disable_overlap_scheduler" not in info.inherited:
         return None
