@@ -99,3 +99,11 @@ def test_router_only_config_written_by_a_heredoc(tmp_path, capsys, monkeypatch):
     doc = check(tmp_path, capsys, monkeypatch, {"launch.sh": script,
                                                 "x.yaml": "cache_transceiver_config:\n  backend: UCX\n"})
     assert [f for f in doc["findings"] if f["code"] in ("TRT001", "TRT006")] == [], doc["findings"]
+
+
+def test_a_group_without_its_server_in_a_script_that_starts_the_others(tmp_path, capsys, monkeypatch):
+    # the script starts the context server itself, the generation URL has none: TRT007 there, and the config's
+    # generation keys (NIXL, the inherited disable_overlap_scheduler) are still no server's settings
+    servers = SERVERS.splitlines(keepends=True)[0]
+    doc = check(tmp_path, capsys, monkeypatch, router_files(servers=servers))
+    assert on(doc, "disagg_config.yaml") == ["TRT007"], [f["message"] for f in doc["findings"]]

@@ -354,8 +354,10 @@ def described(launch: Launch) -> bool:
 def settings_unused(launch: Launch) -> bool:
     """A server group of a disaggregated config whose settings no server runs: it lists only URLs
     (``routes_only``), or its servers are ``trtllm-serve`` launches found at its URLs with settings of their own
-    (``served_by``, :func:`_router_only` and :func:`_served_beside`)."""
-    return described(launch) and bool(launch.meta.get("routes_only") or launch.meta.get("served_by"))
+    (``served_by``, :func:`_router_only` and :func:`_served_beside`), or a config whose other group's are
+    (``router_only``)."""
+    return described(launch) and bool(launch.meta.get("routes_only") or launch.meta.get("served_by")
+                                      or launch.meta.get("router_only"))
 
 
 def started(launch: Launch) -> bool:
@@ -426,12 +428,17 @@ def _router_only(launches: list) -> None:
     from pdlint.pairing import group
     for dep in group(launches):
         linked = linked_servers(dep)
+        served = {l.path for l in dep.launches if described(l) and linked.get(id(l))}
         for l in dep.launches:
             if not described(l) or l.path not in routed or l.meta.get("routes_only"):
                 continue
             by = linked.get(id(l))
             if by:
                 l.meta["served_by"] = by
+            elif l.path in served:
+                # the other group of a config whose servers the proxy's script starts itself: its URL without a
+                # server is TRT007's; its keys are no server's either
+                l.meta["router_only"] = True
             elif l.meta.get("urls") and not l.meta.get("own_settings"):
                 l.meta["routes_only"] = True
                 l.incomplete = True

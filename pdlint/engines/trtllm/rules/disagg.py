@@ -248,7 +248,8 @@ def judged_servers(dep) -> list:
     (``routes_only``: the servers' settings are elsewhere)."""
     linked = linked_servers(dep)
     return [l for l in dep.launches if l.engine == "trtllm" and l.kind == "server" and isinstance(l.parsed, TrtInfo)
-            and not linked.get(id(l)) and not l.meta.get("routes_only") and not l.meta.get("served_by")]
+            and not linked.get(id(l)) and not l.meta.get("routes_only") and not l.meta.get("served_by")
+            and not l.meta.get("router_only")]
 
 
 def _pytorch(info: TrtInfo) -> bool:
