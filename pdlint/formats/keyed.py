@@ -735,7 +735,8 @@ def _disagg_errors(doc: TStr, root, key: str, block) -> list:
         top_tok = yt.scalar_tstr(doc, top) if isinstance(yt.deref(top).node, yt.YScalar) else crd.key_tstr(doc, root, k)
         out.append((tok, f"ValueError: Parameter {k} is specified both in the top-level and in the {key} section, "
                          f"but with different values: trtllm-serve disaggregated (and disaggregated_mpi_worker) "
-                         f"stops reading this config at start-up{_values(top, mine, top_tok, tok)}", [(top_tok, f"the top-level {k}")],
+                         f"stops reading this config at start-up{_values(top, mine, top_tok, tok)}",
+                    [(top_tok, f"the top-level {k}")],
                     f"Remove `{k}` from the top level (set it in each server section that needs it) or from "
                     f"`{key}`, or give both the same value."))
     urls = yt.get(block, "urls")
@@ -748,7 +749,7 @@ def _disagg_errors(doc: TStr, root, key: str, block) -> list:
                 and not any(yt.node_tstr(doc, u).opaque for u in items):
             n = yt.get(block, "num_instances")
             tok = yt.scalar_tstr(doc, n) if n is not None else url_key
-            unset = "" if n is not None else " (num_instances unset: 1)"
+            unset = "" if n is not None else " (unset: its default)"
             out.append((tok, f"ValueError: Number of hostnames ({len(items)}) should be equal to the number of "
                              f"instances ({count}): {key} lists {len(items)} urls but num_instances is "
                              f"{count}{unset}, and trtllm-serve disaggregated (and disaggregated_mpi_worker) stops "
