@@ -670,6 +670,8 @@ def trtllm_disagg(job, src, doc: TStr, root: yt.Ref) -> list:
                     settings=settings, inherited=inherited, urls=[u for u in urls if u], setting_keys=file_keys,
                     url_tokens=[yt.scalar_tstr(doc, n) for n, u in zip(url_nodes, urls) if u],
                     replicas=_int(yt.get(block, "num_instances")))
+        l.meta["own_settings"] = any(k not in DISAGG_SERVER_KEYS for k in own)
+        l.meta["config_errors"] = _disagg_errors(doc, root, key, block)
         if l.meta["replicas"] == 0 and not l.meta["urls"]:
             l.meta["no_servers"] = True  # `context_servers: {num_instances: 0}`: a generation-only config
         elif l.meta["urls"] and all(k in DISAGG_NAMING_KEYS for k in settings):
@@ -679,6 +681,81 @@ def trtllm_disagg(job, src, doc: TStr, root: yt.Ref) -> list:
             l.incomplete = True
         l.role = role
         out.append(l)
+    return out
+
+
+#: extract_disagg_cfg's own parameters (TensorRT-LLM tensorrt_llm/llmapi/disagg_utils.py, of any release pdlint
+#: knows): every other top-level key is one of its ``**kwargs``, inherited by both server sections
+DISAGG_PARAMETERS = DISAGG_TOP_ONLY | {
+    "perf_metrics_max_requests", "return_perf_metrics", "perf_metrics_output_dir", "node_id", "schedule_style",
+    "allow_request_chat_template", "gen_strip_message_history", "gen_tokids_ctxbytes", "num_workers",
+    "disagg_coordinator_url"}
+
+
+def _plain(doc: TStr, ref) -> tuple:
+    """``(known, value)``: the Python value ``yaml.safe_load`` gives the node; known False when some of its text
+    is not known (a template value pdlint could not render)."""
+    try:
+        if yt.node_tstr(doc, ref).opaque:
+            return False, None
+        return True, yt.to_python(ref)
+    except (yt.YamlError, RecursionError):
+        return False, None
+
+
+def _values(top, mine, top_tok: TStr, tok: TStr) -> str:
+    """`` (top level X, here Y)`` for two short scalars, else nothing (mappings compare as a whole)."""
+    scalars = all(isinstance(yt.deref(r).node, yt.YScalar) for r in (top, mine))
+    a, b = top_tok.text.strip(), tok.text.strip()
+    if not scalars or len(a) > 40 or len(b) > 40 or "\n" in a + b:
+        return ""
+    return f" (top level {a!r}, here {b!r})"
+
+
+def _disagg_errors(doc: TStr, root, key: str, block) -> list:
+    """The errors of a ``trtllm-serve disaggregated`` config's server section ``key`` that stop
+    ``parse_disagg_config_file`` (run by ``trtllm-serve disaggregated`` and ``disaggregated_mpi_worker`` alike) at
+    start-up: ``[(token, message, [(related token, note)], fix)]``.  TensorRT-LLM tensorrt_llm/llmapi/disagg_utils.py
+    (main at 0228a71, and the releases since the file came in): ``extract_disagg_cfg`` raises on a top-level key
+    the section also sets with another value (``servers[key] != value``: whole values, mappings included);
+    ``extract_ctx_gen_cfgs`` on ``urls`` whose count is not ``num_instances`` (default 1; not run with
+    ``disagg_cluster``)."""
+    out = []
+    for k, top in yt.map_items(root):
+        if k in DISAGG_PARAMETERS:
+            continue
+        mine = yt.get(block, k)
+        if mine is None:
+            continue
+        (ka, a), (kb, b) = _plain(doc, top), _plain(doc, mine)
+        if not (ka and kb) or a == b:
+            continue
+        # (a scalar at its value, a mapping or list at its key)
+        tok = yt.scalar_tstr(doc, mine) if isinstance(yt.deref(mine).node, yt.YScalar) else crd.key_tstr(doc, block, k)
+        top_tok = yt.scalar_tstr(doc, top) if isinstance(yt.deref(top).node, yt.YScalar) else crd.key_tstr(doc, root, k)
+        out.append((tok, f"ValueError: Parameter {k} is specified both in the top-level and in the {key} section, "
+                         f"but with different values: trtllm-serve disaggregated (and disaggregated_mpi_worker) "
+                         f"stops reading this config at start-up{_values(top, mine, top_tok, tok)}",
+                    [(top_tok, f"the top-level {k}")],
+                    f"Remove `{k}` from the top level (set it in each server section that needs it) or from "
+                    f"`{key}`, or give both the same value."))
+    urls = yt.get(block, "urls")
+    if urls is not None and isinstance(yt.deref(urls).node, yt.YSeq) and yt.get(root, "disagg_cluster") is None:
+        items = yt.seq_items(urls)
+        known, count = _plain(doc, yt.get(block, "num_instances")) if yt.get(block, "num_instances") is not None \
+            else (True, 1)
+        url_key = crd.key_tstr(doc, block, "urls")
+        if items and known and isinstance(count, int) and not isinstance(count, bool) and len(items) != count \
+                and not any(yt.node_tstr(doc, u).opaque for u in items):
+            n = yt.get(block, "num_instances")
+            tok = yt.scalar_tstr(doc, n) if n is not None else url_key
+            unset = "" if n is not None else " (unset: its default)"
+            out.append((tok, f"ValueError: Number of hostnames ({len(items)}) should be equal to the number of "
+                             f"instances ({count}): {key} lists {len(items)} urls but num_instances is "
+                             f"{count}{unset}, and trtllm-serve disaggregated (and disaggregated_mpi_worker) stops "
+                             f"reading this config at start-up", [(url_key, f"{key}.urls ({len(items)})")],
+                        f"Set `num_instances: {len(items)}` in `{key}` (or list {count} URL"
+                        f"{'' if count == 1 else 's'})."))
     return out
 
 

@@ -28,7 +28,10 @@ it routes with: the launch joins that config's deployment (``meta['joins']``),
 so the servers its script starts are checked against the config's
 ``context_servers.urls`` / ``generation_servers.urls`` (TRT007, TRT008) and the
 per-server rules judge those servers' own settings, not the config's
-(:func:`linked_servers`).
+(:func:`linked_servers`).  When no ``disaggregated_mpi_worker -c CONFIG``
+builds servers from the config, the proxy never applies its server groups'
+keys: no rule judges them then, pairs included (:func:`_router_only`,
+:func:`settings_unused`); only the config's own errors (TRT016) are reported.
 
 A server launch's unset ``tensor_parallel_size`` is 1 (the LLM API's default)
 when pdlint sees everything that could set it (:meth:`TrtInfo.tp`).
@@ -324,7 +327,12 @@ class Unread:
 
 def candidates(launch: Launch, enabled: Callable[[str], bool]) -> list:
     from pdlint.engines.vllm.rulebase import launch_candidates
-    return launch_candidates(launch, enabled, engine="trtllm")
+    out = launch_candidates(launch, enabled, engine="trtllm")
+    if settings_unused(launch):
+        # the servers at the config's URLs do not run its server settings: only what the proxy itself reads
+        from pdlint.engines.trtllm.rules.disagg import CONFIG_RULES
+        out = [c for c in out if c.code in CONFIG_RULES]
+    return out
 
 
 def pair_candidates(prefill: Launch, decode: Launch, enabled: Callable[[str], bool]) -> list:
@@ -333,7 +341,7 @@ def pair_candidates(prefill: Launch, decode: Launch, enabled: Callable[[str], bo
         # a server described by a disaggregated config and a server its proxy's script starts: the script's
         # server runs its own settings, not the config's (those are compared with the script's other servers)
         return []
-    if prefill.meta.get("routes_only") or decode.meta.get("routes_only"):
+    if settings_unused(prefill) or settings_unused(decode):
         return []  # a config that only routes holds no settings of those servers to compare
     return pair_hits(prefill, decode, enabled, engine="trtllm")
 
@@ -341,6 +349,15 @@ def pair_candidates(prefill: Launch, decode: Launch, enabled: Callable[[str], bo
 def described(launch: Launch) -> bool:
     """A server of a ``trtllm-serve disaggregated`` config (``context_servers`` / ``generation_servers``)."""
     return launch.engine == "trtllm" and "urls" in launch.meta and not launch.argv
+
+
+def settings_unused(launch: Launch) -> bool:
+    """A server group of a disaggregated config whose settings no server runs: it lists only URLs
+    (``routes_only``), or its servers are ``trtllm-serve`` launches found at its URLs with settings of their own
+    (``served_by``, :func:`_router_only` and :func:`_served_beside`), or a config whose other group's are
+    (``router_only``)."""
+    return described(launch) and bool(launch.meta.get("routes_only") or launch.meta.get("served_by")
+                                      or launch.meta.get("router_only"))
 
 
 def started(launch: Launch) -> bool:
@@ -391,6 +408,44 @@ def _served_beside(launches: list) -> None:
             l.meta["served_by"] = by
 
 
+def _router_only(launches: list) -> None:
+    """The server groups of a disaggregated config that only ``trtllm-serve disaggregated -c CONFIG`` reads (no
+    ``disaggregated_mpi_worker -c CONFIG`` of the repository builds servers from it).  TensorRT-LLM
+    tensorrt_llm/commands/serve.py: ``disaggregated()`` parses the config and starts ``OpenAIDisaggServer``, which
+    routes to the URLs; only ``disaggregated_mpi_worker()`` turns a group's keys into LLM arguments
+    (``get_llm_args(**server_cfg.other_args)``).  A group whose URLs are served by ``trtllm-serve`` launches of the
+    proxy's deployment gets ``meta['served_by']`` (those servers run their own options files; field report rw29/a
+    problem 2: the router config's stale UCX/NIXL keys gave a false TRT001); a group that sets nothing of its own
+    (only top-level keys it would inherit) while its servers are not found only routes (``routes_only``: PD022,
+    as for a group without those keys)."""
+    named: dict = {}
+    for l in launches:
+        if l.engine == "trtllm" and l.kind == "router" and isinstance(l.parsed, TrtInfo) and l.parsed.proxy_config:
+            named.setdefault(l.parsed.proxy_config, []).append(l)
+    routed = {p for p, ls in named.items() if not any(x.entrypoint.endswith("disaggregated_mpi_worker") for x in ls)}
+    if not any(described(l) and l.path in routed for l in launches):
+        return
+    from pdlint.pairing import group
+    for dep in group(launches):
+        linked = linked_servers(dep)
+        served = {l.path for l in dep.launches if described(l) and linked.get(id(l))}
+        for l in dep.launches:
+            if not described(l) or l.path not in routed or l.meta.get("routes_only"):
+                continue
+            by = linked.get(id(l))
+            if by:
+                l.meta["served_by"] = by
+            elif l.path in served:
+                # the other group of a config whose servers the proxy's script starts itself: its URL without a
+                # server is TRT007's; its keys are no server's either
+                l.meta["router_only"] = True
+            elif l.meta.get("urls") and not l.meta.get("own_settings"):
+                l.meta["routes_only"] = True
+                l.incomplete = True
+                if isinstance(l.parsed, TrtInfo):
+                    l.parsed.complete = False
+
+
 def served_keys(launch: Launch) -> set:
     """``directory:port`` of the URLs of a disaggregated config's server group, and of the port a ``trtllm-serve``
     server listens on: what :func:`_served_beside` links (so that the result cache re-checks them together)."""
@@ -408,6 +463,7 @@ def deployment_roles(launches: list) -> list:
     before the structure rules and pairing; a server listed under both roles keeps no role.  A config group that
     only routes (``routes_only``) and whose servers the deployment does not start gets its coverage gap."""
     _served_beside(launches)
+    _router_only(launches)
     _names_alone(launches)
     unroled = any(started(l) and l.role is None for l in launches)
     if not unroled and not any(l.meta.get("routes_only") and described(l) for l in launches):

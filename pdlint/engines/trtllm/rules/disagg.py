@@ -248,7 +248,8 @@ def judged_servers(dep) -> list:
     (``routes_only``: the servers' settings are elsewhere)."""
     linked = linked_servers(dep)
     return [l for l in dep.launches if l.engine == "trtllm" and l.kind == "server" and isinstance(l.parsed, TrtInfo)
-            and not linked.get(id(l)) and not l.meta.get("routes_only") and not l.meta.get("served_by")]
+            and not linked.get(id(l)) and not l.meta.get("routes_only") and not l.meta.get("served_by")
+            and not l.meta.get("router_only")]
 
 
 def _pytorch(info: TrtInfo) -> bool:
@@ -329,7 +330,10 @@ def _overlap(dep):
         "silently lose it, and with it a large part of their decode throughput.",
     fix="Move `disable_overlap_scheduler: true` into `context_servers:`.",
     example="disable_overlap_scheduler: True\ncontext_servers:\n  ...\ngeneration_servers:\n  ...",
-    example_fixed="context_servers:\n  disable_overlap_scheduler: True\n  ...\ngeneration_servers:\n  ...")
+    example_fixed="context_servers:\n  disable_overlap_scheduler: True\n  ...\ngeneration_servers:\n  ...",
+    notes="Not reported for a config that only `trtllm-serve disaggregated -c` reads when no "
+          "`disaggregated_mpi_worker -c` builds servers from it and the servers at its URLs are started elsewhere "
+          "(or not found): the proxy only routes and never applies the key (field report rw29/a).")
 def _inherited_overlap(launch, info):
     if info is None or launch.role != "decode" or "disable_overlap_scheduler" not in info.inherited:
         return None
@@ -337,6 +341,45 @@ def _inherited_overlap(launch, info):
         return None
     return VHit("generation servers inherit disable_overlap_scheduler: true from the top level of this config and "
                 "lose the overlap scheduler; only context servers need it off", info.token("disable_overlap_scheduler"))
+
+
+@vllm_rule(
+    "TRT016", "disaggregated-config-invalid", kind="launch", engine="trtllm", category=_C,
+    summary="Reports a `trtllm-serve disaggregated` config that TensorRT-LLM refuses to read at start-up: a key set "
+            "both at the top level and in `context_servers` / `generation_servers` with different values, or a "
+            "server section whose `urls` count differs from its `num_instances` (1 when unset).",
+    why="`trtllm-serve disaggregated -c` and `trtllm-serve disaggregated_mpi_worker -c` both read the config with "
+        "`parse_disagg_config_file`: `extract_disagg_cfg` copies each top-level key into both server sections and "
+        "raises `ValueError: Parameter KEY is specified both in the top-level and in the SECTION section, but with "
+        "different values` when a section already sets it otherwise; `extract_ctx_gen_cfgs` raises `ValueError: "
+        "Number of hostnames (N) should be equal to the number of instances (M)`. The proxy (or the workers) never "
+        "start. Keeping a top-level `disable_overlap_scheduler: True` and switching it off under "
+        "`generation_servers` is such a conflict.",
+    fix="Set the key in one place only (the server sections, when context and generation servers need different "
+        "values), and make `num_instances` the number of `urls`.",
+    example="disable_overlap_scheduler: True\ncontext_servers:\n  num_instances: 1\n  urls: [\"localhost:8001\", "
+            "\"localhost:8003\"]\ngeneration_servers:\n  disable_overlap_scheduler: False\n  urls: "
+            "[\"localhost:8002\"]",
+    example_fixed="context_servers:\n  num_instances: 2\n  disable_overlap_scheduler: True\n  urls: "
+                  "[\"localhost:8001\", \"localhost:8003\"]\ngeneration_servers:\n  disable_overlap_scheduler: "
+                  "False\n  urls: [\"localhost:8002\"]",
+    upstream="Parameter {key} is specified both in the top-level and in the {server_type} section, but with "
+             "different values",
+    source="tensorrt_llm/llmapi/disagg_utils.py (extract_disagg_cfg, extract_ctx_gen_cfgs)",
+    notes="Values are compared as `yaml.safe_load` reads them (`True` and `true` are equal; mappings as a whole, so "
+          "a section's `cache_transceiver_config` with one more key than the top-level one conflicts). The "
+          "config's own parameters (`hostname`, `port`, `schedule_style`, ...) are not inherited and not compared. "
+          "The `urls` count is not checked with `disagg_cluster` (the servers register themselves). Reported "
+          "whether the config's servers are built from it or started elsewhere: the proxy reads it either way.")
+def _config_invalid(launch, info):
+    out = []
+    for tok, message, related, fix in launch.meta.get("config_errors") or ():
+        out.append(VHit(message, tok, [related_at(t, launch, note) for t, note in related], fix=fix))
+    return out or None
+
+
+#: the rules that judge a disaggregated config itself (what the proxy reads), not its servers' settings
+CONFIG_RULES = frozenset({"TRT016"})
 
 
 # -- trtllm-serve launches vs the disaggregated config's URLs ------------------------------------------
