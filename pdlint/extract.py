@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import bisect
 import os
+import posixpath
 import re
 import time
 from typing import Callable, Optional
@@ -209,6 +210,8 @@ class Extractor:
         self._jobs: list = []  # the run's jobs (files searched for the ConfigMaps that launches mount)
         self._configmaps: dict = {}  # ConfigMap name -> [formats.mounts.ConfigMap] of the YAML read so far
         self._cm_scanned: set = set()  # files searched for ConfigMaps
+        # a ConfigMap value's origin key -> [ScriptRunner] of the containers that mount it and run it (rw29/a P10)
+        self._script_runners: dict = {}
 
     # -- reading -------------------------------------------------------------
     def read(self, abspath: str, report: bool = True) -> Optional[SourceFile]:
@@ -1753,7 +1756,39 @@ class Extractor:
                 scope = self.mount_scope(w, configmaps, job)
             if scope:
                 launch.meta["mounts"] = scope
+        if w.virtual is None or kthena:
+            self.note_script_runs(w, words, env, image, meta.get("working_dir"), context,
+                                  scope if scope is not None else self.mount_scope(w, configmaps, job))
         return launches
+
+    def note_script_runs(self, w, words: list, env: dict, image: str, working_dir: Optional[str], context: str,
+                         scope) -> None:
+        """Remember the ConfigMap scripts a container runs through its mounts (``command: [/bin/bash,
+        /workspace/prefill.sh]`` with that file mounted from a ConfigMap's ``prefill.sh`` key, or ``bash -c "cd
+        /workspace && ./prefill.sh"``): :meth:`yaml_scripts` checks such a script with the container's image and
+        env, as it runs (it was judged against the newest table with no env: a flag vLLM 0.10.1 lacks passed on
+        `image: vllm/vllm-openai:v0.10.1`, field test rw29/a P10)."""
+        if not scope or not words:
+            return
+        from pdlint.formats import mounts
+        text = " ".join(t.text for t in words[:_MAX_RUN_WORDS])[:_MAX_RUN_TEXT]
+        dirs = [d for d in ([working_dir] if working_dir else []) + _CD_DIR.findall(text)][:8]
+        seen: set = set()
+        for tok in _RUN_PATH.findall(text)[:_MAX_RUN_PATHS]:
+            cands = [tok] if tok.startswith("/") else [posixpath.join(d, tok) for d in dirs]
+            for path in cands:
+                path = posixpath.normpath(path)
+                if path in seen:
+                    continue
+                seen.add(path)
+                r = mounts.resolve(path, scope[0], scope[1], lambda n: self.find_configmap(n, scope))
+                if not isinstance(r, mounts.Resolved):
+                    continue
+                key = r.text.origin_key()
+                runners = self._script_runners.setdefault(key, []) if key is not None else None
+                if runners is not None and len(runners) < _MAX_RUNNERS and \
+                        not any(x.context == context for x in runners):
+                    runners.append(ScriptRunner(image or "", dict(env), context, r.mount.path))
 
     # -- files a container mounts (formats.mounts) --------------------------------------
     def mount_scope(self, w, configmaps: Optional[dict], job: FileJob):
@@ -1898,7 +1933,14 @@ class Extractor:
             context = s.context + (f", {label}" if label else "")
             if s.text is not None:
                 before = len(self.out.launches)
-                self.shell(job, src, s.text, render_role, env=s.env, context=context, meta=meta)
+                runs = self._script_runners.get(s.text.origin_key()) if self._script_runners else None
+                for image, env, how, note in _runner_groups(runs, s.env, meta.get("image")):
+                    rmeta = {**meta, "image": image} if image else meta
+                    first = len(self.out.launches)
+                    self.shell(job, src, s.text, render_role, env=env, context=context + how, meta=rmeta)
+                    if note:
+                        for launch in self.out.launches[first:]:
+                            launch.notes.append(note)
                 new = self.out.launches[before:]
             else:
                 new = self.command_launches(job, s.words, s.env, context, render_role, {**meta, "exec_form": True})
@@ -3495,6 +3537,50 @@ def _reader_program(hd) -> str:
     """The program a here-document is fed to, as written (``ssh`` of ``ssh HOST bash -s <<EOF``)."""
     words = hd.reader.split()
     return os.path.basename(words[0]) if words else ""
+
+
+@dataclass
+class ScriptRunner:
+    """A container that runs a script it mounts from a ConfigMap (:meth:`Extractor.note_script_runs`)."""
+    image: str
+    env: dict
+    context: str  # the container (Workload.context())
+    path: str  # where it mounts the script
+
+
+#: bounds on what :meth:`Extractor.note_script_runs` reads of a container's command
+_MAX_RUN_WORDS, _MAX_RUN_TEXT, _MAX_RUN_PATHS, _MAX_RUNNERS = 64, 8192, 64, 16
+#: a path a command line names (`/workspace/prefill.sh`, `./prefill.sh`, `scripts/run.sh`)
+_RUN_PATH = re.compile(r"(?<![\w$.{}-])((?:\.{1,2}/|/)?[\w.-]+(?:/[\w.-]+)*)")
+#: `cd DIR` in a `bash -c` line: the directory its relative paths are in
+_CD_DIR = re.compile(r"(?:^|[;&|(\s])cd\s+[\"']?(/[\w./-]+)")
+
+
+def _runner_groups(runs: Optional[list], env: dict, image: Optional[str]) -> list:
+    """``[(image, env, context suffix, note)]``: how to check a ConfigMap script the containers ``runs`` mount
+    and run - once per image among them (the script runs in each), with the env those containers agree on
+    under the script's own; once as written when no container is known to run it (or the script names its
+    own image)."""
+    if not runs or image:
+        return [(None, env, "", None)]
+    groups: dict = {}
+    for r in runs:
+        groups.setdefault(r.image, []).append(r)
+    out = []
+    several = len(groups) > 1
+    for img in sorted(groups):
+        rs = groups[img]
+        common = {k: v for k, v in rs[0].env.items()
+                  if all(k in x.env and x.env[k].text == v.text and x.env[k].opaque == v.opaque for x in rs[1:])}
+        names = "; ".join(x.context for x in rs[:3]) + (f"; and {len(rs) - 3} more" if len(rs) > 3 else "")
+        how = f", run by {names} (mounted at {rs[0].path})"
+        note = None
+        if several:
+            others = ", ".join(f"{i or 'no image'}" for i in sorted(groups) if i != img)
+            note = (f"containers with different images run this script: checked once per image (here "
+                    f"{img or 'no image'}; also {others})")
+        out.append((img or None, {**common, **env}, how, note))
+    return out
 
 
 def heredoc_script(hd) -> bool:
