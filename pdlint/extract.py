@@ -2996,8 +2996,10 @@ class Extractor:
         elif launchers.basename(texts[launchers.program_at(texts, i)]) in _NOT_RUN or \
                 launchers.asks_help(texts[i + 1:]) or \
                 any(launchers.package_command(texts, k) for k in range(i, len(texts))) or \
-                _quoted_not_run(texts[i + 1:]):
-            reason = None  # printed, searched for, killed by name, asked for help or installed as a package: no launch
+                _quoted_not_run(texts[i + 1:]) or _python_c_imports_only(words, launchers.program_at(texts, i)):
+            # printed, searched for, killed by name, asked for help, installed as a package, or only imported by
+            # `python -c` (a preflight check): no launch
+            reason = None
             hint = ""
         elif prog.opaque:
             var = _PLAIN_VAR.fullmatch(prog.text)
@@ -4352,6 +4354,45 @@ def crd_apply(launch: Launch, w) -> None:
 
 # programs whose arguments mention launch text without running it (usage messages, process management)
 _NOT_RUN = launchers.NOT_RUNNERS | {"pip", "pip3", "uv"}
+
+
+#: bounds on the `python -c` code :func:`_python_c_imports_only` parses
+_MAX_PY_C = 4096
+
+
+def _python_c_imports_only(words: list, at: int) -> bool:
+    """Is the command ``python -c CODE`` whose code only imports modules (``python -c "import sglang.launch_server;
+    print('ok')"``, ``if ! python -c "import dynamo.frontend"``: a preflight check that the runtime has the server,
+    field test rw29/a P5)?  Importing a server's module starts no server (its ``if __name__ == "__main__"`` does):
+    import statements, ``print(...)`` and ``pass`` only; the code is parsed (:mod:`ast`), never run.  Code that
+    calls anything else (``python -c "from sglang.launch_server import ...; launch_server(...)"``) is launch text
+    pdlint did not check."""
+    import ast
+    if not (0 <= at < len(words)) or not launchers._PYTHON.match(launchers.basename(words[at].text)):
+        return False
+    j = at + 1
+    while j < len(words) and words[j].text.startswith("-") and words[j].text != "-c":
+        if words[j].text in ("-m",) or words[j].text.startswith("-m"):
+            return False
+        j += 2 if words[j].text in launchers._PY_VALUE_OPTS else 1
+    if j + 1 >= len(words) or words[j].text != "-c":
+        return False
+    code = words[j + 1]
+    if code.opaque or len(code.text) > _MAX_PY_C:
+        return False
+    try:
+        tree = ast.parse(code.text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return False
+
+    def harmless(node) -> bool:
+        if isinstance(node, (ast.Import, ast.ImportFrom, ast.Pass)):
+            return True
+        return isinstance(node, ast.Expr) and isinstance(node.value, ast.Call) and \
+            isinstance(node.value.func, ast.Name) and node.value.func.id == "print" and \
+            not any(isinstance(n, ast.Call) for a in node.value.args for n in ast.walk(a))
+    return bool(tree.body) and all(harmless(n) for n in tree.body) and \
+        any(isinstance(n, (ast.Import, ast.ImportFrom)) for n in tree.body)
 
 
 def _quoted_not_run(args: list) -> bool:
