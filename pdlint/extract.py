@@ -340,12 +340,75 @@ class Extractor:
                                                  f"(`--var {var}=DIR`, the directory the script runs it from) or "
                                                  f"source the file by a path relative to the script")
                     continue
+                unseen = self._sourced_by_pattern(name, o.path)
+                if unseen is not None:
+                    # (`source "$REPO_ROOT/configs/ratios/${ratio}.env"` in a loop over $RATIOS a file outside the
+                    # repository sets: the files are there, only the variable is unknown - "is not in the repository
+                    # ... keep the file in the repository" was wrong, field test rw29/a P6)
+                    var_names, matches, example = unseen
+                    vs = " and ".join(f"${v}" for v in var_names)
+                    var = var_names[0]
+                    if matches:
+                        listed = ", ".join(matches[:4]) + (f" and {len(matches) - 4} more" if len(matches) > 4
+                                                           else "")
+                        where = (f"{listed} in the repository match{'es' if len(matches) == 1 else ''} it")
+                        value = example or "VALUE"
+                    else:
+                        where = "no file of the repository matches it"
+                        value = "VALUE"
+                    self.outside_reference(word, f"sourced file {name}: its path depends on {vs}, whose value "
+                                                 f"pdlint cannot see, so it did not read the file; {where}; the "
+                                                 f"launches after it read {shown}, whose values were not checked: "
+                                                 f"give {var} the value you run with (`--var {var}={value}` or "
+                                                 f"[tool.pdlint.vars])")
+                    continue
                 host = " (a file of the deploy host)" if name.startswith("/") else ""
                 self.outside_reference(word, f"sourced file {name} is not in the repository{host}; the launches "
                                              f"after it read {shown}, which no file pdlint read "
                                              f"sets, so their values were not checked: give them in "
                                              f"[tool.pdlint.vars], or keep the file in the repository and source it "
                                              f"by a path relative to the script")
+
+    def _sourced_by_pattern(self, name: str, script: str) -> Optional[tuple]:
+        """``(variables, repository files that match, a value of the first variable that names the first of them)``
+        when a sourced path relative to the script is literal but for whole variable references
+        (``../configs/ratios/${RATIOS[@]}.env``) pdlint cannot see; None for another path.  The files are found
+        among the script's directory's neighbours (bounded: at most two components hold a variable, at most
+        :data:`_MAX_SOURCE_MATCHES` files listed)."""
+        import glob
+        if name.startswith(("/", "~")) or "\0" in name:
+            return None
+        refs = list(_SOURCE_VAR.finditer(name))
+        if not refs or "$" in _SOURCE_VAR.sub("", name) or any(c in _SOURCE_VAR.sub("", name) for c in "*?[]{}`"):
+            return None
+        var_names = list(dict.fromkeys(m.group(1) or m.group(2) for m in refs))
+        if any(not re.fullmatch(r"[A-Za-z_]\w*", v) or _HOST_VARIABLE.fullmatch(v) for v in var_names):
+            return None
+        src = self.out.sources.get(script)
+        if src is None or not src.abspath:
+            return None
+        pattern = _SOURCE_VAR.sub("*", name)
+        if sum("*" in part for part in pattern.split("/")) > 2:
+            return None
+        from pdlint.discover import repo_root
+        here = os.path.dirname(src.abspath)
+        root = repo_root(src.abspath, self._repo_roots) or here
+        full = os.path.normpath(os.path.join(here, pattern))
+        if os.path.commonpath([os.path.abspath(root), os.path.abspath(full)]) != os.path.abspath(root):
+            return None
+        matches, example = [], None
+        literal = re.compile("".join("(.+?)" if part == "*" else re.escape(part)
+                                     for part in re.split(r"(\*)", full)) + "$")
+        for cand in sorted(glob.glob(full))[:_MAX_SOURCE_MATCHES * 4]:
+            if not self.boundary.is_file(cand, root):
+                continue
+            matches.append(os.path.relpath(cand, root).replace(os.sep, "/"))
+            if example is None:
+                m = literal.match(cand)
+                example = m.group(1) if m and re.fullmatch(r"[\w.-]+", m.group(1)) else None
+            if len(matches) >= _MAX_SOURCE_MATCHES:
+                break
+        return var_names, matches, example
 
     def _sourced_by_name(self, name: str, script: str) -> Optional[tuple]:
         """``(variable, repository path)`` when a sourced path starts with a variable pdlint cannot see
@@ -4393,6 +4456,11 @@ def _python_c_imports_only(words: list, at: int) -> bool:
             not any(isinstance(n, ast.Call) for a in node.value.args for n in ast.walk(a))
     return bool(tree.body) and all(harmless(n) for n in tree.body) and \
         any(isinstance(n, (ast.Import, ast.ImportFrom)) for n in tree.body)
+
+
+#: a whole variable reference in a sourced path: `$NAME`, `${NAME}`, `${NAME[@]}`, `${NAME[*]}`, `${NAME[0]}`
+_SOURCE_VAR = re.compile(r"\$\{([A-Za-z_]\w*)(?:\[(?:@|\*|\d+)\])?\}|\$([A-Za-z_]\w*)")
+_MAX_SOURCE_MATCHES = 16
 
 
 def _quoted_not_run(args: list) -> bool:
