@@ -387,19 +387,23 @@ class Extractor:
         src = self.out.sources.get(script)
         if src is None or not src.abspath:
             return None
-        pattern = _SOURCE_VAR.sub("*", name)
-        if sum("*" in part for part in pattern.split("/")) > 2:
+        marked = _SOURCE_VAR.sub("\0", name)  # (each reference: one path component's part, any text)
+        if sum("\0" in part for part in marked.split("/")) > 2:
             return None
         from pdlint.discover import repo_root
         here = os.path.dirname(src.abspath)
         root = repo_root(src.abspath, self._repo_roots) or here
-        full = os.path.normpath(os.path.join(here, pattern))
-        if os.path.commonpath([os.path.abspath(root), os.path.abspath(full)]) != os.path.abspath(root):
+        full = os.path.normpath(os.path.join(here, marked))
+        try:
+            if os.path.commonpath([os.path.abspath(root), os.path.abspath(full)]) != os.path.abspath(root):
+                return None
+        except ValueError:
             return None
+        parts = full.split("\0")
+        pattern = "*".join(glob.escape(p) for p in parts)  # (a `[` of a directory's name is no glob class)
+        literal = re.compile("(.+?)".join(re.escape(p) for p in parts) + "$")
         matches, example = [], None
-        literal = re.compile("".join("(.+?)" if part == "*" else re.escape(part)
-                                     for part in re.split(r"(\*)", full)) + "$")
-        for cand in sorted(glob.glob(full))[:_MAX_SOURCE_MATCHES * 4]:
+        for cand in sorted(glob.glob(pattern))[:_MAX_SOURCE_MATCHES * 4]:
             if not self.boundary.is_file(cand, root):
                 continue
             matches.append(os.path.relpath(cand, root).replace(os.sep, "/"))
