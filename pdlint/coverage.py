@@ -777,9 +777,10 @@ def assess(jobs: list, extraction, findings: list, strict: bool = False, shown=N
             if placeholder:  # (an envsubst template's image: rw25/a, llm-d-inference-scheduler's ${VLLM_IMAGE})
                 hint = (f"give {placeholder.group(1)} the image you deploy with (`--var {placeholder.group(1)}="
                         f"vllm/vllm-openai:v0.11.0` or `[tool.pdlint.vars]`), or " + hint)
-            if "sglang" in image.lower():
+            if sglang_image(image):
                 # lmsysorg/sglang's entry point is a shell (field test rw19/c: the first flag was called "not a
-                # launcher pdlint knows")
+                # launcher pdlint knows"); another project's image named after SGLang is not (rw29/a P3:
+                # ghcr.io/faust-benchou/sglang-inference-sim, a simulator whose entry point is its own server)
                 reason = (f"these arguments go to the entry point of image {image}, and SGLang's images start no "
                           f"server of their own (their entry point runs the command given), so they were not checked "
                           f"as a server's")
@@ -1086,6 +1087,19 @@ def _reason(job, group: list, notes: dict, rendered: Optional[set], err) -> tupl
     pdlint knows; the position is where the command starts when a command explains it."""
     reason, hint, *at = _why(job, group, notes, rendered, err) + (None,)
     return reason, hint, at[0]
+
+
+#: SGLang's own images, whose entry point runs the command given and starts no server: lmsysorg's sglang
+#: repositories (``lmsysorg/sglang:v0.5.9``, ``lmsysorg/sglang-rocm``), AMD's ``rocm/sgl-dev``, and a repository
+#: named ``sglang`` itself (a mirror: ``registry.example.com/ai/sglang:v0.5.9``) - not another project's image
+#: whose name merely contains "sglang" (``ghcr.io/faust-benchou/sglang-inference-sim``, an inference simulator
+#: with an entry point of its own: field test rw29/a P3)
+_SGLANG_IMAGE = re.compile(r"(?:^|/)(?:lmsysorg/sglang(?:-[\w.]+)?|rocm/sgl-dev|sglang)(?:[:@]|$)", re.I)
+
+
+def sglang_image(image: str) -> bool:
+    """Is ``image`` one of SGLang's own images (:data:`_SGLANG_IMAGE`)?"""
+    return bool(_SGLANG_IMAGE.search(image or ""))
 
 
 #: the reason pdlint.extract gives for words whose first one is no known program (Extractor.note_unrecognised)

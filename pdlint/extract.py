@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import bisect
 import os
+import posixpath
 import re
 import time
 from typing import Callable, Optional
@@ -209,6 +210,8 @@ class Extractor:
         self._jobs: list = []  # the run's jobs (files searched for the ConfigMaps that launches mount)
         self._configmaps: dict = {}  # ConfigMap name -> [formats.mounts.ConfigMap] of the YAML read so far
         self._cm_scanned: set = set()  # files searched for ConfigMaps
+        # a ConfigMap value's origin key -> [ScriptRunner] of the containers that mount it and run it (rw29/a P10)
+        self._script_runners: dict = {}
 
     # -- reading -------------------------------------------------------------
     def read(self, abspath: str, report: bool = True) -> Optional[SourceFile]:
@@ -337,12 +340,79 @@ class Extractor:
                                                  f"(`--var {var}=DIR`, the directory the script runs it from) or "
                                                  f"source the file by a path relative to the script")
                     continue
+                unseen = self._sourced_by_pattern(name, o.path)
+                if unseen is not None:
+                    # (`source "$REPO_ROOT/configs/ratios/${ratio}.env"` in a loop over $RATIOS a file outside the
+                    # repository sets: the files are there, only the variable is unknown - "is not in the repository
+                    # ... keep the file in the repository" was wrong, field test rw29/a P6)
+                    var_names, matches, example = unseen
+                    vs = " and ".join(f"${v}" for v in var_names)
+                    var = var_names[0]
+                    if matches:
+                        listed = ", ".join(matches[:4]) + (f" and {len(matches) - 4} more" if len(matches) > 4
+                                                           else "")
+                        where = (f"{listed} in the repository match{'es' if len(matches) == 1 else ''} it")
+                        value = example or "VALUE"
+                    else:
+                        where = "no file of the repository matches it"
+                        value = "VALUE"
+                    self.outside_reference(word, f"sourced file {name}: its path depends on {vs}, whose value "
+                                                 f"pdlint cannot see, so it did not read the file; {where}; the "
+                                                 f"launches after it read {shown}, whose values were not checked: "
+                                                 f"give {var} the value you run with (`--var {var}={value}` or "
+                                                 f"[tool.pdlint.vars])")
+                    continue
                 host = " (a file of the deploy host)" if name.startswith("/") else ""
                 self.outside_reference(word, f"sourced file {name} is not in the repository{host}; the launches "
                                              f"after it read {shown}, which no file pdlint read "
                                              f"sets, so their values were not checked: give them in "
                                              f"[tool.pdlint.vars], or keep the file in the repository and source it "
                                              f"by a path relative to the script")
+
+    def _sourced_by_pattern(self, name: str, script: str) -> Optional[tuple]:
+        """``(variables, repository files that match, a value of the first variable that names the first of them)``
+        when a sourced path relative to the script is literal but for whole variable references
+        (``../configs/ratios/${RATIOS[@]}.env``) pdlint cannot see; None for another path.  The files are found
+        among the script's directory's neighbours (bounded: at most two components hold a variable, at most
+        :data:`_MAX_SOURCE_MATCHES` files listed)."""
+        import glob
+        if name.startswith(("/", "~")) or "\0" in name:
+            return None
+        refs = list(_SOURCE_VAR.finditer(name))
+        if not refs or "$" in _SOURCE_VAR.sub("", name) or any(c in _SOURCE_VAR.sub("", name) for c in "*?[]{}`"):
+            return None
+        var_names = list(dict.fromkeys(m.group(1) or m.group(2) for m in refs))
+        if any(not re.fullmatch(r"[A-Za-z_]\w*", v) or _HOST_VARIABLE.fullmatch(v) for v in var_names):
+            return None
+        src = self.out.sources.get(script)
+        if src is None or not src.abspath:
+            return None
+        marked = _SOURCE_VAR.sub("\0", name)  # (each reference: one path component's part, any text)
+        if sum("\0" in part for part in marked.split("/")) > 2:
+            return None
+        from pdlint.discover import repo_root
+        here = os.path.dirname(src.abspath)
+        root = repo_root(src.abspath, self._repo_roots) or here
+        full = os.path.normpath(os.path.join(here, marked))
+        try:
+            if os.path.commonpath([os.path.abspath(root), os.path.abspath(full)]) != os.path.abspath(root):
+                return None
+        except ValueError:
+            return None
+        parts = full.split("\0")
+        pattern = "*".join(glob.escape(p) for p in parts)  # (a `[` of a directory's name is no glob class)
+        literal = re.compile("(.+?)".join(re.escape(p) for p in parts) + "$")
+        matches, example = [], None
+        for cand in sorted(glob.glob(pattern))[:_MAX_SOURCE_MATCHES * 4]:
+            if not self.boundary.is_file(cand, root):
+                continue
+            matches.append(os.path.relpath(cand, root).replace(os.sep, "/"))
+            if example is None:
+                m = literal.match(cand)
+                example = m.group(1) if m and re.fullmatch(r"[\w.-]+", m.group(1)) else None
+            if len(matches) >= _MAX_SOURCE_MATCHES:
+                break
+        return var_names, matches, example
 
     def _sourced_by_name(self, name: str, script: str) -> Optional[tuple]:
         """``(variable, repository path)`` when a sourced path starts with a variable pdlint cannot see
@@ -1808,7 +1878,39 @@ class Extractor:
                 scope = self.mount_scope(w, configmaps, job)
             if scope:
                 launch.meta["mounts"] = scope
+        if w.virtual is None or kthena:
+            self.note_script_runs(w, words, env, image, meta.get("working_dir"), context,
+                                  scope if scope is not None else self.mount_scope(w, configmaps, job))
         return launches
+
+    def note_script_runs(self, w, words: list, env: dict, image: str, working_dir: Optional[str], context: str,
+                         scope) -> None:
+        """Remember the ConfigMap scripts a container runs through its mounts (``command: [/bin/bash,
+        /workspace/prefill.sh]`` with that file mounted from a ConfigMap's ``prefill.sh`` key, or ``bash -c "cd
+        /workspace && ./prefill.sh"``): :meth:`yaml_scripts` checks such a script with the container's image and
+        env, as it runs (it was judged against the newest table with no env: a flag vLLM 0.10.1 lacks passed on
+        `image: vllm/vllm-openai:v0.10.1`, field test rw29/a P10)."""
+        if not scope or not words:
+            return
+        from pdlint.formats import mounts
+        text = " ".join(t.text for t in words[:_MAX_RUN_WORDS])[:_MAX_RUN_TEXT]
+        dirs = [d for d in ([working_dir] if working_dir else []) + _CD_DIR.findall(text)][:8]
+        seen: set = set()
+        for tok in _RUN_PATH.findall(text)[:_MAX_RUN_PATHS]:
+            cands = [tok] if tok.startswith("/") else [posixpath.join(d, tok) for d in dirs]
+            for path in cands:
+                path = posixpath.normpath(path)
+                if path in seen:
+                    continue
+                seen.add(path)
+                r = mounts.resolve(path, scope[0], scope[1], lambda n: self.find_configmap(n, scope))
+                if not isinstance(r, mounts.Resolved):
+                    continue
+                key = r.text.origin_key()
+                runners = self._script_runners.setdefault(key, []) if key is not None else None
+                if runners is not None and len(runners) < _MAX_RUNNERS and \
+                        not any(x.context == context for x in runners):
+                    runners.append(ScriptRunner(image or "", dict(env), context, r.mount.path))
 
     # -- files a container mounts (formats.mounts) --------------------------------------
     def mount_scope(self, w, configmaps: Optional[dict], job: FileJob):
@@ -1953,7 +2055,14 @@ class Extractor:
             context = s.context + (f", {label}" if label else "")
             if s.text is not None:
                 before = len(self.out.launches)
-                self.shell(job, src, s.text, render_role, env=s.env, context=context, meta=meta)
+                runs = self._script_runners.get(s.text.origin_key()) if self._script_runners else None
+                for image, env, how, note in _runner_groups(runs, s.env, meta.get("image")):
+                    rmeta = {**meta, "image": image} if image else meta
+                    first = len(self.out.launches)
+                    self.shell(job, src, s.text, render_role, env=env, context=context + how, meta=rmeta)
+                    if note:
+                        for launch in self.out.launches[first:]:
+                            launch.notes.append(note)
                 new = self.out.launches[before:]
             else:
                 new = self.command_launches(job, s.words, s.env, context, render_role, {**meta, "exec_form": True})
@@ -3010,8 +3119,10 @@ class Extractor:
         elif launchers.basename(texts[launchers.program_at(texts, i)]) in _NOT_RUN or \
                 launchers.asks_help(texts[i + 1:]) or \
                 any(launchers.package_command(texts, k) for k in range(i, len(texts))) or \
-                _quoted_not_run(texts[i + 1:]):
-            reason = None  # printed, searched for, killed by name, asked for help or installed as a package: no launch
+                _quoted_not_run(texts[i + 1:]) or _python_c_imports_only(words, launchers.program_at(texts, i)):
+            # printed, searched for, killed by name, asked for help, installed as a package, or only imported by
+            # `python -c` (a preflight check): no launch
+            reason = None
             hint = ""
         elif prog.opaque:
             var = _PLAIN_VAR.fullmatch(prog.text)
@@ -3551,6 +3662,50 @@ def _reader_program(hd) -> str:
     """The program a here-document is fed to, as written (``ssh`` of ``ssh HOST bash -s <<EOF``)."""
     words = hd.reader.split()
     return os.path.basename(words[0]) if words else ""
+
+
+@dataclass
+class ScriptRunner:
+    """A container that runs a script it mounts from a ConfigMap (:meth:`Extractor.note_script_runs`)."""
+    image: str
+    env: dict
+    context: str  # the container (Workload.context())
+    path: str  # where it mounts the script
+
+
+#: bounds on what :meth:`Extractor.note_script_runs` reads of a container's command
+_MAX_RUN_WORDS, _MAX_RUN_TEXT, _MAX_RUN_PATHS, _MAX_RUNNERS = 64, 8192, 64, 16
+#: a path a command line names (`/workspace/prefill.sh`, `./prefill.sh`, `scripts/run.sh`)
+_RUN_PATH = re.compile(r"(?<![\w$.{}-])((?:\.{1,2}/|/)?[\w.-]+(?:/[\w.-]+)*)")
+#: `cd DIR` in a `bash -c` line: the directory its relative paths are in
+_CD_DIR = re.compile(r"(?:^|[;&|(\s])cd\s+[\"']?(/[\w./-]+)")
+
+
+def _runner_groups(runs: Optional[list], env: dict, image: Optional[str]) -> list:
+    """``[(image, env, context suffix, note)]``: how to check a ConfigMap script the containers ``runs`` mount
+    and run - once per image among them (the script runs in each), with the env those containers agree on
+    under the script's own; once as written when no container is known to run it (or the script names its
+    own image)."""
+    if not runs or image:
+        return [(None, env, "", None)]
+    groups: dict = {}
+    for r in runs:
+        groups.setdefault(r.image, []).append(r)
+    out = []
+    several = len(groups) > 1
+    for img in sorted(groups):
+        rs = groups[img]
+        common = {k: v for k, v in rs[0].env.items()
+                  if all(k in x.env and x.env[k].text == v.text and x.env[k].opaque == v.opaque for x in rs[1:])}
+        names = "; ".join(x.context for x in rs[:3]) + (f"; and {len(rs) - 3} more" if len(rs) > 3 else "")
+        how = f", run by {names} (mounted at {rs[0].path})"
+        note = None
+        if several:
+            others = ", ".join(f"{i or 'no image'}" for i in sorted(groups) if i != img)
+            note = (f"containers with different images run this script: checked once per image (here "
+                    f"{img or 'no image'}; also {others})")
+        out.append((img or None, {**common, **env}, how, note))
+    return out
 
 
 def heredoc_script(hd) -> bool:
@@ -4322,6 +4477,50 @@ def crd_apply(launch: Launch, w) -> None:
 
 # programs whose arguments mention launch text without running it (usage messages, process management)
 _NOT_RUN = launchers.NOT_RUNNERS | {"pip", "pip3", "uv"}
+
+
+#: bounds on the `python -c` code :func:`_python_c_imports_only` parses
+_MAX_PY_C = 4096
+
+
+def _python_c_imports_only(words: list, at: int) -> bool:
+    """Is the command ``python -c CODE`` whose code only imports modules (``python -c "import sglang.launch_server;
+    print('ok')"``, ``if ! python -c "import dynamo.frontend"``: a preflight check that the runtime has the server,
+    field test rw29/a P5)?  Importing a server's module starts no server (its ``if __name__ == "__main__"`` does):
+    import statements, ``print(...)`` and ``pass`` only; the code is parsed (:mod:`ast`), never run.  Code that
+    calls anything else (``python -c "from sglang.launch_server import ...; launch_server(...)"``) is launch text
+    pdlint did not check."""
+    import ast
+    if not (0 <= at < len(words)) or not launchers._PYTHON.match(launchers.basename(words[at].text)):
+        return False
+    j = at + 1
+    while j < len(words) and words[j].text.startswith("-") and words[j].text != "-c":
+        if words[j].text in ("-m",) or words[j].text.startswith("-m"):
+            return False
+        j += 2 if words[j].text in launchers._PY_VALUE_OPTS else 1
+    if j + 1 >= len(words) or words[j].text != "-c":
+        return False
+    code = words[j + 1]
+    if code.opaque or len(code.text) > _MAX_PY_C:
+        return False
+    try:
+        tree = ast.parse(code.text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return False
+
+    def harmless(node) -> bool:
+        if isinstance(node, (ast.Import, ast.ImportFrom, ast.Pass)):
+            return True
+        return isinstance(node, ast.Expr) and isinstance(node.value, ast.Call) and \
+            isinstance(node.value.func, ast.Name) and node.value.func.id == "print" and \
+            not any(isinstance(n, ast.Call) for a in node.value.args for n in ast.walk(a))
+    return bool(tree.body) and all(harmless(n) for n in tree.body) and \
+        any(isinstance(n, (ast.Import, ast.ImportFrom)) for n in tree.body)
+
+
+#: a whole variable reference in a sourced path: `$NAME`, `${NAME}`, `${NAME[@]}`, `${NAME[*]}`, `${NAME[0]}`
+_SOURCE_VAR = re.compile(r"\$\{([A-Za-z_]\w*)(?:\[(?:@|\*|\d+)\])?\}|\$([A-Za-z_]\w*)")
+_MAX_SOURCE_MATCHES = 16
 
 
 def _quoted_not_run(args: list) -> bool:

@@ -168,3 +168,45 @@ def test_choosing_among_many_switch_values_is_bounded(scratch_git):
     code, doc = scratch_git.lint("run.sh")
     assert time.monotonic() - t < 8 and "PD008" not in {f["code"] for f in doc["findings"]}
     assert sorted(l["role"] for l in doc["launches"]) == ["decode", "prefill"]
+
+
+def test_a_sourced_path_with_an_unseen_variable_in_its_name_names_the_variable(scratch_git):
+    """rw29/a P6 (ealbalas/disaggregated-prefill-decode-research archive/sweep.sh:43): `source
+    "$REPO_ROOT/configs/ratios/${ratio}.env"` for each ratio of $RATIOS, which a file outside the repository sets.
+    PD014 said the file "is not in the repository ... keep the file in the repository and source it by a path
+    relative to the script" - configs/ratios/1p1d.env and 2p1d.env are there at that path; only $RATIOS is
+    unknown (`--var RATIOS=1p1d` resolves it)."""
+    scratch_git.write("configs/ratios/1p1d.env", "PREFILL_PORTS=(8100)\nDECODE_PORTS=(8200)\n")
+    scratch_git.write("configs/ratios/2p1d.env", "PREFILL_PORTS=(8100 8101)\nDECODE_PORTS=(8200)\n")
+    scratch_git.write("scripts/run.sh", """\
+        #!/usr/bin/env bash
+        REPO_ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+        for ratio in "${RATIOS[@]}"; do
+          source "$REPO_ROOT/configs/ratios/${ratio}.env"
+          for i in "${!PREFILL_PORTS[@]}"; do
+            vllm serve Qwen/Qwen3-0.6B --port "${PREFILL_PORTS[$i]}" \\
+              --kv-transfer-config '{"kv_connector":"NixlConnector","kv_role":"kv_producer"}' &
+          done
+        done
+        """)
+    code, doc = scratch_git.lint(".")
+    (f,) = [f for f in doc["findings"] if f["code"] == "PD014"]
+    assert f["line"] == 4
+    assert "is not in the repository" not in f["message"] and "keep the file" not in f["message"]
+    assert "its path depends on $RATIOS" in f["message"]
+    assert "configs/ratios/1p1d.env, configs/ratios/2p1d.env in the repository match it" in f["message"]
+    assert "`--var RATIOS=1p1d`" in f["message"]
+    code, doc = scratch_git.lint("--var", "RATIOS=1p1d", ".")
+    assert [f for f in doc["findings"] if f["code"] == "PD014"] == []
+
+
+def test_a_sourced_path_with_a_variable_and_no_file_that_matches(scratch_git):
+    scratch_git.write("scripts/run.sh", """\
+        #!/usr/bin/env bash
+        source "./envs/${SITE}.env"
+        vllm serve m --port "$PORT" --kv-transfer-config '{"kv_connector":"NixlConnector","kv_role":"kv_producer"}'
+        """)
+    code, doc = scratch_git.lint(".")
+    (f,) = [f for f in doc["findings"] if f["code"] == "PD014"]
+    assert "its path depends on $SITE" in f["message"] and "no file of the repository matches it" in f["message"]
+    assert "`--var SITE=VALUE`" in f["message"]

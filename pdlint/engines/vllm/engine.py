@@ -521,6 +521,9 @@ def release(launch: Launch, ctx) -> tuple:
     version, pinned, note = flags.pick(requested)
     if dyn is not None:
         note = f"{note}; Dynamo {dyn[0]}'s image installs vLLM {dyn[1]}" if note else note
+    elif note and not getattr(ctx, "vllm_version", None) and flags.ascend_image(launch.meta.get("image", "") or ""):
+        image = launch.meta["image"]
+        note = f"{note} (image {image} is vLLM Ascend's release for vLLM {flags.image_version(image)})"
     approximate = None
     if pinned and version and requested and version != requested.lstrip("v"):
         approximate = "older" if flags.version_key(version) < flags.version_key(requested.lstrip("v")) else "newer"

@@ -225,9 +225,8 @@ def check_release(name: str) -> str:
     return text.lstrip("vV")
 
 
-def image_version(image: str) -> Optional[str]:
-    """A vLLM release named by an image tag (``vllm/vllm-openai:v0.10.2``, also inside a build's tag:
-    ``vllm:vllm-x86_64-cu13-0.25.1-7a33ba9``)."""
+def _tag_version(image: str) -> Optional[str]:
+    """The release number an image's tag names, as written (``0.13.0rc3`` for ``vllm-ascend:v0.13.0rc3-a3``)."""
     if not image or "dynamo" in image.lower() or _PRODUCT.search(image):
         return None
     m = _IMAGE.search(image) or _IMAGE_INSIDE.search(image)
@@ -236,13 +235,42 @@ def image_version(image: str) -> Optional[str]:
     return m.group(1) if m else None
 
 
+def image_version(image: str) -> Optional[str]:
+    """A vLLM release named by an image tag (``vllm/vllm-openai:v0.10.2``, also inside a build's tag:
+    ``vllm:vllm-x86_64-cu13-0.25.1-7a33ba9``); a vLLM Ascend image's tag is the plugin's release, which runs the
+    vLLM release of its number (``vllm-ascend:v0.13.0rc3-a3`` runs vLLM 0.13.0: :func:`ascend_release`)."""
+    tag = _tag_version(image)
+    if tag is not None and _ASCEND.search(image):
+        return ascend_release(tag)
+    return tag
+
+
+#: vLLM Ascend's plugin images (``quay.io/ascend/vllm-ascend:v0.13.0rc3-a3``, ``ascendai/vllm-ascend``)
+_ASCEND = re.compile(r"(?:^|/)vllm-ascend(?:[:@]|$)", re.I)
+
+
+def ascend_release(plugin: str) -> str:
+    """The vLLM release a vLLM Ascend plugin release runs: vLLM Ascend numbers its releases by the vLLM release
+    they match (its versioning policy, docs.vllm.ai/projects/ascend .../community/versioning_policy:
+    ``v[major].[minor].[micro][rcN][.postN]``, its compatibility matrix maps each plugin release candidate and
+    post release to the final vLLM release - v0.9.1rc1..rc3 and v0.9.1 -> vLLM v0.9.1, v0.18.0rc1 -> v0.18.0,
+    v0.7.3.post1 -> v0.7.3): the plugin's rc is no vLLM pre-release (read as one, v0.13.0rc3 was judged against
+    0.11.0, the nearest older table, and a flag vLLM 0.13.0 refuses passed, field test rw29/a P9)."""
+    return re.sub(r"(?:rc\d+)?(?:\.post\d+)?$", "", plugin.lstrip("vV"))
+
+
+def ascend_image(image: Optional[str]) -> bool:
+    """A vLLM Ascend plugin image whose tag names a release."""
+    return bool(image) and bool(_ASCEND.search(image)) and _tag_version(image) is not None
+
+
 def build_tag(image: str) -> bool:
     """The release an image names is inside a build's tag (``semianalysis/vllm:vllm-x86_64-cu13-0.25.1-7a33ba9``,
     ``rocm/vllm:rocm6.4_vllm_0.9.1_20250702``), not a release's own tag: a build that may add choices of its own."""
-    if not image or image_version(image) is None:
+    if not image or _tag_version(image) is None:
         return False
     m = _IMAGE.search(image)
-    return not (m and m.group(1) == image_version(image))
+    return not (m and m.group(1) == _tag_version(image))
 
 
 #: the first major number no vLLM release has (vLLM is 0.x; a tag 20.x and up is a year or a product version)

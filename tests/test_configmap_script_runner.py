@@ -1,0 +1,103 @@
+"""A ConfigMap script a container mounts and runs is checked with that container's image and env.
+
+Field test rw29/a P10 (volcano-sh/kthena examples/models/deepseek-v4-flash/modelserving.yaml: `prefill.sh: |` /
+`decode.sh: |` in a ConfigMap, mounted by `subPath` at /workspace/prefill.sh into a container of
+`quay.io/ascend/vllm-ascend:v0.13.0rc3-a3` that runs `bash -c "cd /workspace && ./prefill.sh"`): the script was
+found (context "YAML data.prefill.sh") but judged against the newest table with no env - on
+`image: vllm/vllm-openai:v0.10.1` a `--prefill-context-parallel-size` passed, which vLLM 0.10.1 lacks (its parser:
+"unrecognized arguments: --prefill-context-parallel-size"; the same argv written in the container got VLLM018), and
+a flag of older releases got a misleading VLLM020 "pin the release" although the image pins it."""
+
+CONFIGMAP = """\
+    apiVersion: v1
+    kind: ConfigMap
+    metadata: {name: scripts}
+    data:
+      prefill.sh: |
+        #!/bin/bash
+        vllm serve /models/m --port ${SERVE_PORT} --prefill-context-parallel-size 1 \\
+          --kv-transfer-config '{"kv_connector":"NixlConnector","kv_role":"kv_producer"}'
+    """
+
+DEPLOYMENT = """\
+    ---
+    apiVersion: apps/v1
+    kind: Deployment
+    metadata: {name: NAME}
+    spec:
+      selector: {matchLabels: {app: NAME}}
+      template:
+        metadata: {labels: {app: NAME}}
+        spec:
+          volumes:
+            - name: s
+              configMap: {name: scripts}
+          containers:
+            - name: prefill
+              image: IMAGE
+              command: COMMAND
+              env:
+                - {name: SERVE_PORT, value: "7100"}
+              volumeMounts:
+                - name: s
+                  mountPath: /workspace/prefill.sh
+                  subPath: prefill.sh
+    """
+
+
+def _deployment(image="vllm/vllm-openai:v0.10.1", command='["/bin/bash", "/workspace/prefill.sh"]', name="prefill"):
+    return DEPLOYMENT.replace("IMAGE", image).replace("COMMAND", command).replace("NAME", name)
+
+
+def _write(scratch_git, *deployments):
+    import textwrap
+    scratch_git.write("prefill.yaml", textwrap.dedent(CONFIGMAP) + "".join(textwrap.dedent(d) for d in deployments))
+
+
+def _codes(report):
+    return sorted((f["code"], f["line"]) for f in report["findings"])
+
+
+def test_the_script_takes_the_image_and_env_of_the_container_that_runs_it(scratch_git):
+    _write(scratch_git, _deployment())
+    code, report = scratch_git.lint("prefill.yaml")
+    assert _codes(report) == [("VLLM018", 7)], report["findings"]
+    assert "not a flag of vLLM 0.10.1" in report["findings"][0]["message"]
+    assert code == 1
+    (launch,) = report["launches"]
+    assert launch["engine_version"] == "0.10.1"
+    assert "run by Deployment/prefill, container 'prefill'" in launch["context"]
+    assert launch["argv"][:3] == ["/models/m", "--port", "7100"]  # $SERVE_PORT from the container's env
+
+
+def test_bash_c_cd_and_a_relative_path(scratch_git):
+    """Kthena's shape: `bash -c "cd /workspace && ./prefill.sh"`."""
+    _write(scratch_git, _deployment(command='["bash", "-c", "cd /workspace && ./prefill.sh"]'))
+    _, report = scratch_git.lint("prefill.yaml")
+    assert _codes(report) == [("VLLM018", 7)], report["findings"]
+    assert [launch["engine_version"] for launch in report["launches"]] == ["0.10.1"]
+
+
+def test_the_release_that_has_the_flag_is_clean(scratch_git):
+    _write(scratch_git, _deployment(image="vllm/vllm-openai:v0.13.0"))
+    code, report = scratch_git.lint("prefill.yaml")
+    assert _codes(report) == [] and code == 0
+    assert [launch["engine_version"] for launch in report["launches"]] == ["0.13.0"]
+
+
+def test_a_container_that_mounts_the_script_but_does_not_run_it_gives_it_nothing(scratch_git):
+    _write(scratch_git, _deployment(command='["sleep", "infinity"]'))
+    code, report = scratch_git.lint("prefill.yaml")
+    assert _codes(report) == [] and code == 0
+    (launch,) = report["launches"]
+    assert launch["engine_version"] == "0.33.0" and "run by" not in launch["context"]
+
+
+def test_containers_with_different_images_check_it_once_per_image(scratch_git):
+    """The script runs in each container: checked with each image, each launch saying which containers run it."""
+    _write(scratch_git, _deployment(name="old"), _deployment(image="vllm/vllm-openai:v0.13.0", name="new"))
+    _, report = scratch_git.lint("prefill.yaml")
+    assert _codes(report) == [("VLLM018", 7)], report["findings"]
+    got = sorted((launch["engine_version"], "Deployment/old" in launch["context"],
+                  "Deployment/new" in launch["context"]) for launch in report["launches"])
+    assert got == [("0.10.1", True, False), ("0.13.0", False, True)]
