@@ -107,3 +107,40 @@ def test_a_wrong_value_beside_a_flow_placeholder_is_still_reported(scratch_git):
     except yt.YamlError as e:
         docs, _, _ = _inline_placeholders_respelled(text, e)
     assert yt.to_python(yt.Ref(docs[0].root)) == {"a": {"b": "x-${N}-y", "c": "${M}"}}
+
+
+TOJSON = """{"containers": [{"name": "prefill", "image": "lmsysorg/sglang:v0.5.9",
+  "command": ["python3", "-m", "sglang.launch_server", "--model-path", {{ model | tojson }},
+              "--disaggregation-mode", "prefill", "--tp-size", {{ tp | tojson }}, "--port", {{ 30000 | tojson }}],
+  "env": [{"name": "CFG", "value": {{ {"model": model, "n": 1} | tojson | tojson }}}]}]}
+"""
+
+
+def test_an_unset_variable_through_tojson_is_an_undefined_variable(scratch_git):
+    """Field report rw29/h P8: `{{ model | tojson }}` (the JSON template's filter) with `model` unset stopped
+    the render with "PD006 error: TypeError: Object of type Recording is not JSON serializable" (pdlint's own
+    class) and no launch was checked. It is what `{{ model }}` is: PD005, the value undecided, the launch checked."""
+    scratch_git.write("t.sh.j2", "python3 -m sglang.launch_server --model-path {{ model | tojson }} "
+                                 "--disaggregation-mode prefill --bogus\n")
+    code, report = scratch_git.lint("t.sh.j2")
+    assert [(f["code"], f["message"].split(" (")[0]) for f in report["findings"]] == [
+        ("PD005", "undefined variable 'model'"), ("SGL001", "unrecognized arguments: --bogus")]
+    (launch,) = report["launches"]
+    assert launch["argv"][:2] == ["--model-path", "${model}"]
+    scratch_git.write("p.json.j2", TOJSON)
+    code, report = scratch_git.lint("p.json.j2")
+    assert [(f["code"], f["line"], f["message"]) for f in report["findings"]] == [
+        ("PD005", 2, "undefined variable 'model' (also used on line 4)"), ("PD005", 3, "undefined variable 'tp'")]
+    assert not any("Recording" in f["message"] for f in report["findings"])
+    (launch,) = report["launches"]
+    assert launch["argv"] == ["--model-path", "${model}", "--disaggregation-mode", "prefill", "--tp-size", "${tp}",
+                              "--port", "30000"]
+
+
+def test_tojson_of_known_values_renders_as_jinja_does(scratch_git):
+    scratch_git.write("p.json.j2", TOJSON.replace("{{ tp | tojson }}", '{{ "x" | tojson }}'))
+    code, report = scratch_git.lint("--var", "model=Qwen/Qwen3-8B", "p.json.j2")
+    assert [(f["code"], f["message"]) for f in report["findings"]] == [
+        ("SGL005", "argument --tensor-parallel-size/--tp-size: invalid int value: 'x' [SGLang 0.5.9]")]
+    (launch,) = report["launches"]
+    assert launch["argv"][:2] == ["--model-path", "Qwen/Qwen3-8B"]
