@@ -841,7 +841,8 @@ _REPORTED = _PER_PROCESS | {"disaggregation_mode", "kv_transfer_config"}
 #: what names the value: a shell variable or a Jinja template's (``--var`` gives both their value), a chart's
 #: ``.Values`` path (a values file does), a Kubernetes ``$(NAME)`` reference (only the container's env does); in
 #: shell arithmetic (``$((NNODES * 8))``) the first variable
-_VAR = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)|\$\(\(\s*\$?([A-Za-z_][A-Za-z0-9_]*)|\$\(([A-Za-z_][A-Za-z0-9_]*)\)|"
+#: (not the `$NAME` of a `${$NAME:-2}`, a bad substitution: no --var gives it a value, rw29/h P9)
+_VAR = re.compile(r"(?<!\$\{)(?<!\$\{!)\$\{?([A-Za-z_][A-Za-z0-9_]*)|\$\(\(\s*\$?([A-Za-z_][A-Za-z0-9_]*)|\$\(([A-Za-z_][A-Za-z0-9_]*)\)|"
                   r"\{\{-?\s*\.Values\.([A-Za-z_][A-Za-z0-9_.]*)|\{\{-?\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:[|}-])")
 
 

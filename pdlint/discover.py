@@ -550,6 +550,7 @@ def discover(paths: list, cwd: str, excluded=lambda p: False, force_exclude=lamb
     missing: list = []
     engine_repos: dict = {}  # git root -> (engine, its source file) or None
     left: dict = {}  # git root -> the engine's own Python files and notebooks with launch text a walk left out
+    subs: list = []  # the git submodules (and nested repositories) a walk did not enter
     for p in paths or ["."]:
         ap = os.path.abspath(os.path.join(cwd, p))
         if os.path.isdir(ap):
@@ -558,7 +559,11 @@ def discover(paths: list, cwd: str, excluded=lambda p: False, force_exclude=lamb
             if files is None:
                 files = _walk(ap)
             for f in files:
-                if (os.path.isdir(f) and not os.path.islink(f)) or excluded(f):
+                if os.path.isdir(f) and not os.path.islink(f):
+                    if git and not excluded(f.rstrip("/")):
+                        subs.append(f.rstrip("/"))  # (git lists a submodule, a repository of its own, as one path)
+                    continue
+                if excluded(f):
                     continue
                 head = _head(f, boundary) if "." not in os.path.basename(f) else b""
                 kind = file_kind(f, boundary.root_for(f), head)
@@ -609,6 +614,19 @@ def discover(paths: list, cwd: str, excluded=lambda p: False, force_exclude=lamb
             notes.append(f"{display_path(git, cwd)} holds {names[engine]}'s own source ({rel}): {n} of its Python "
                          f"files and notebooks with launch text (the engine's tests and examples) were not scanned "
                          f"(name one to have its launch text reported)")
+        # (a submodule's files were skipped without a word: `pdlint check .` passed while `pdlint check sub` reported
+        # its launch; a pull request controls the submodule pointer, field report rw29/h P6)
+        for sub in sorted(set(subs)):
+            shown = display_path(sub, cwd)
+            try:
+                with os.scandir(sub) as it:
+                    empty = not any(True for _ in it)
+            except OSError:
+                empty = False
+            notes.append(f"{shown} is a git submodule{' that is not checked out' if empty else ''} (a repository of "
+                         f"its own): the walk did not enter it, its files were not scanned; to check them, "
+                         + (f"`git submodule update --init {shown}`, then " if empty else "")
+                         + f"`pdlint check {shown}`")
     return sorted(jobs.values(), key=lambda j: j.display), missing
 
 

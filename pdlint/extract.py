@@ -3432,6 +3432,7 @@ def _inline_placeholders_respelled(text: str, error, tries: int = 4) -> Optional
     error is elsewhere."""
     chars = list(text)
     names: list = []
+    done: list = []
     first = None
     for _ in range(tries):
         at = getattr(error, "index", None)
@@ -3452,6 +3453,7 @@ def _inline_placeholders_respelled(text: str, error, tries: int = 4) -> Optional
             spans += [(i, j) for i, j in _flow_placeholders(text) if chars[i + 1] == "{"]
         for i, j in spans:
             chars[i + 1], chars[j - 1] = "_", "_"
+            done.append((i, j))
             if text[i:j] not in names:
                 names.append(text[i:j])
         first = first if first is not None else text.count("\n", 0, a) + 1
@@ -3462,9 +3464,34 @@ def _inline_placeholders_respelled(text: str, error, tries: int = 4) -> Optional
         except yt.YamlError as e:
             error = e
             continue
+        _respelled_back(docs, text, done)
         shown = ", ".join(names[:3]) + (", ..." if len(names) > 3 else "")
         return docs, f"placeholder{'s' if len(names) > 1 else ''} {shown} (line {first}) read as text", []
     return None
+
+
+def _respelled_back(docs: list, text: str, spans: list) -> None:
+    """The scalars of ``docs`` (composed with the placeholders at ``spans`` of ``text`` spelled ``$_NAME_``) with
+    each such placeholder in their value written back as ``${NAME}``: the respelling is only for YAML's sake, the
+    value is the placeholder, opaque (undecided) as ``${NAME}`` is in block style (a template's ``"--tp-size",
+    {{ tp }}]`` was type-checked as the literal ``$_tp_``: a false SGL005, field report rw29/h P7)."""
+    if not spans:
+        return
+    spans = sorted(set(spans))
+    starts = [i for i, _ in spans]
+    for d in docs:
+        for node in yt.iter_nodes(d.root):
+            if node.__class__ is not yt.YScalar or "$_" not in node.value:
+                continue
+            k = bisect.bisect_left(starts, node.start)
+            value = node.value
+            while k < len(spans) and spans[k][0] < node.end:
+                i, j = spans[k]
+                k += 1
+                if j <= node.end:
+                    name = text[i + 2:j - 1]
+                    value = value.replace(f"$_{name}_", f"${{{name}}}", 1)
+            node.value = value
 
 
 def _quoted_end(text: str, j: int, e: int) -> int:

@@ -60,3 +60,87 @@ def test_placeholders_in_quoted_values_and_block_scalars_are_left_alone():
     text = ("a: ${x}\nb: {c: ${y}, d: \"${z}\", e: '${s}'}\nc: |\n  {\n  \"k\": ${w}\n  }\n"
             "d: [\n  ${q}, # ${r}\n  ]\n")
     assert [text[i:j] for i, j in _flow_placeholders(text)] == ["${y}", "${q}"]
+
+
+FLOW_CMD = """apiVersion: apps/v1
+kind: Deployment
+metadata: {name: p}
+spec:
+  template:
+    spec:
+      containers:
+      - name: prefill
+        image: lmsysorg/sglang:v0.5.9
+        command: ["python3", "-m", "sglang.launch_server", "--model-path", "m", "--disaggregation-mode", "prefill", \
+"--tp-size", TP, "--port", PORT]
+"""
+
+
+def test_an_unquoted_placeholder_in_a_flow_command_stays_undecided(scratch_git):
+    """Field report rw29/h P7: `[..., "--tp-size", {{ tp }}]` with `tp` unset renders `${tp}`, respelled `$_tp_`
+    for YAML's sake; that respelling was then type-checked as the value: SGL005 "invalid int value: '$_tp_'".
+    The value is the placeholder: undecided, as `- {{ tp }}` in a block list is (and so for envsubst's `${TP}`)."""
+    scratch_git.write("dep.yaml.j2", FLOW_CMD.replace("TP", "{{ tp }}").replace("PORT", "{{ port }}"))
+    code, report = scratch_git.lint("dep.yaml.j2")
+    assert [(f["code"], f["message"]) for f in report["findings"]] == [
+        ("PD005", "undefined variable 'tp'"), ("PD005", "undefined variable 'port'")]
+    (launch,) = report["launches"]
+    assert launch["argv"][-4:] == ["--tp-size", "${tp}", "--port", "${port}"]
+    assert [u["flag"] for u in report["coverage"]["files"]["dep.yaml.j2"]["undecided"]] == ["--tp-size", "--port"]
+    scratch_git.write("dep.yaml", FLOW_CMD.replace("TP", "${TP}").replace("PORT", "${PORT}"))
+    code, report = scratch_git.lint("dep.yaml")
+    assert (code, report["findings"]) == (0, [])
+    assert [u["flag"] for u in report["coverage"]["files"]["dep.yaml"]["undecided"]] == ["--tp-size", "--port"]
+
+
+def test_a_wrong_value_beside_a_flow_placeholder_is_still_reported(scratch_git):
+    scratch_git.write("dep.yaml", FLOW_CMD.replace("TP", '"two"').replace("PORT", "${PORT}"))
+    code, report = scratch_git.lint("dep.yaml")
+    assert [(f["code"], f["line"]) for f in report["findings"]] == [("SGL005", 10)] and code == 1
+    assert "'two'" in report["findings"][0]["message"]
+    # a placeholder inside a word of a flow mapping is written back too (`x-${N}-y`, not `x-$_N_-y`)
+    from pdlint.extract import _inline_placeholders_respelled
+    from pdlint.formats import yamltree as yt
+    text = "a: {b: x-${N}-y, c: ${M}}\n"
+    try:
+        yt.compose(text)
+    except yt.YamlError as e:
+        docs, _, _ = _inline_placeholders_respelled(text, e)
+    assert yt.to_python(yt.Ref(docs[0].root)) == {"a": {"b": "x-${N}-y", "c": "${M}"}}
+
+
+TOJSON = """{"containers": [{"name": "prefill", "image": "lmsysorg/sglang:v0.5.9",
+  "command": ["python3", "-m", "sglang.launch_server", "--model-path", {{ model | tojson }},
+              "--disaggregation-mode", "prefill", "--tp-size", {{ tp | tojson }}, "--port", {{ 30000 | tojson }}],
+  "env": [{"name": "CFG", "value": {{ {"model": model, "n": 1} | tojson | tojson }}}]}]}
+"""
+
+
+def test_an_unset_variable_through_tojson_is_an_undefined_variable(scratch_git):
+    """Field report rw29/h P8: `{{ model | tojson }}` (the JSON template's filter) with `model` unset stopped
+    the render with "PD006 error: TypeError: Object of type Recording is not JSON serializable" (pdlint's own
+    class) and no launch was checked. It is what `{{ model }}` is: PD005, the value undecided, the launch checked."""
+    scratch_git.write("t.sh.j2", "python3 -m sglang.launch_server --model-path {{ model | tojson }} "
+                                 "--disaggregation-mode prefill --bogus\n")
+    code, report = scratch_git.lint("t.sh.j2")
+    assert [(f["code"], f["message"].split(" (")[0]) for f in report["findings"]] == [
+        ("PD005", "undefined variable 'model'"), ("SGL001", "unrecognized arguments: --bogus")]
+    (launch,) = report["launches"]
+    assert launch["argv"][:2] == ["--model-path", "${model}"]
+    scratch_git.write("p.json.j2", TOJSON)
+    code, report = scratch_git.lint("p.json.j2")
+    assert [(f["code"], f["line"], f["message"]) for f in report["findings"]] == [
+        ("PD005", 2, "undefined variable 'model' (also used on line 4)"), ("PD005", 3, "undefined variable 'tp'")]
+    assert not any("Recording" in f["message"] for f in report["findings"])
+    (launch,) = report["launches"]
+    assert launch["argv"] == ["--model-path", "${model}", "--disaggregation-mode", "prefill", "--tp-size", "${tp}",
+                              "--port", "30000"]
+
+
+def test_tojson_of_known_values_renders_as_jinja_does(scratch_git):
+    scratch_git.write("p.json.j2", TOJSON.replace("{{ tp | tojson }}", '{{ "x" | tojson }}'))
+    code, report = scratch_git.lint("--var", "model=Qwen/Qwen3-8B", "p.json.j2")
+    assert [(f["code"], f["message"]) for f in report["findings"]] == [
+        ("SGL005", "argument --tensor-parallel-size/--tp-size: invalid int value: 'x' [SGLang 0.5.9]")]
+    (launch,) = report["launches"]
+    assert launch["argv"][:2] == ["--model-path", "Qwen/Qwen3-8B"]

@@ -549,6 +549,45 @@ def test_a_dollar_too_many_is_a_bad_substitution_not_a_made_up_argv(repo, capsys
     assert "PD009" not in check(capsys, "ok.sh")[1]
 
 
+#: `${$...}` words bash refuses ("bad substitution", the command not run; `bash file.sh` with PATH emptied, bash
+#: 5.2) -> what the did-you-mean says
+DOLLAR_BAD = {"${$NAME:-2}": "${NAME:-2}", "${$1}": "${1}", "${$$}": "${$}", "${$@}": "${@}", "${$!}": "${!}",
+              "${!$}": "${!}", "${$@X}": "${@X}", "${$*}": "${*}", "${$[0]}": "${[0]}", "${$:}": "${:}",
+              "${!$:-x}": "${!:-x}"}
+#: `${$...}` words bash reads as `$$` (the shell's pid, an int) with an operator: it runs the command
+DOLLAR_GOOD = ["${$}", "${$-}", "${$#}", "${$?}", "${$:-2}", "${$-2}", "${$%x}", "${$##}", "${$@Q}", "${$?x}"]
+
+
+@pytest.mark.parametrize("word", sorted(DOLLAR_BAD))
+def test_every_dollar_too_many_bash_refuses_is_a_bad_substitution(repo, capsys, word):
+    """Field report rw29/h P9: 2834ac7 covered `${$NAME}` only: `--tp-size ${$NAME:-2} --port 3000` (and `${$1}`,
+    `${$$}`, `${$@}`) kept tree-sitter's made-up argv (SGL005 "invalid int value: 'port'" + SGL011 "unrecognized
+    arguments: 3000"), and `${$!}` / `${!$}` (which tree-sitter reads without an error) passed. bash: "line 2:
+    ${$NAME:-2}: bad substitution"."""
+    write(repo, "run.sh", f"#!/bin/bash\npython3 -m sglang.launch_server --model-path /m --disaggregation-mode "
+                          f"prefill --tp-size {word} --port 3000\n")
+    code, out = check(capsys, "run.sh")
+    assert "SGL" not in out, out
+    assert "run.sh:2:89: PD009" in out and f"bad substitution {word!r}" in out, out
+    assert f"did you mean {DOLLAR_BAD[word]!r}" in out, out
+    assert "--var NAME" not in out  # (no variable gives `${$NAME:-2}` a value)
+    assert show_json(capsys, "run.sh")["launches"][0]["argv"][-3:] == [word, "--port", "3000"]
+
+
+@pytest.mark.parametrize("word", DOLLAR_GOOD)
+def test_what_bash_reads_as_the_pid_is_no_bad_substitution(repo, capsys, word):
+    """`${$-}` is `$$` with an empty default (`bash -c 'echo ${$-}'` prints the pid): it was read as empty (a
+    variable pdlint cannot see counts as unset), --tp-size lost its value: a false SGL003 (rw29/h P9)."""
+    write(repo, "run.sh", f"#!/bin/bash\npython3 -m sglang.launch_server --model-path /m --disaggregation-mode "
+                          f"prefill --tp-size {word} --port 3000\n")
+    code, out = check(capsys, "run.sh")
+    assert code == 0 and "PD009" not in out and "SGL" not in out, out
+    assert show_json(capsys, "run.sh")["launches"][0]["argv"][-3:] == [word, "--port", "3000"]
+    # `${$+w}` is w: $$ is always set
+    write(repo, "run.sh", "#!/bin/bash\npython3 -m sglang.launch_server --model-path /m --tp-size ${$+two}\n")
+    assert "invalid int value: 'two'" in check(capsys, "run.sh")[1]
+
+
 def test_bad_substitution_in_double_quotes_is_opaque_not_literal_json(repo, capsys):
     """Inside double quotes bash would attempt the `${a.b}` expansion: the value
     there is unknown, so the JSON rule does not judge the text."""

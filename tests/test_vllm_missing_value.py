@@ -74,3 +74,43 @@ def test_an_ambiguous_next_word_is_the_ambiguous_option_only(scratch_git):
     assert _found(scratch_git, script) == []
     assert [m for _, _, m in _found(scratch_git, script, "VLLM018")] == [
         "ambiguous option: -a could match -asc, -ac (vLLM 0.33.0)"]
+
+
+def test_a_word_with_a_space_that_starts_with_a_short_option_is_that_option(scratch_git):
+    """Field report rw29/h P10: CPython 3.11's `_parse_optional` matches a single-dash word's first two characters
+    against the short options (`_get_option_tuples`) before its "a word with a space is a value" rule, so `"-q fp8"`
+    is -q with " fp8". vLLM 0.33.0 oracle: `m --served-model-name "-q fp8"` (and "-qfp8 x", "-q=fp8 x") REJECT
+    "argument --served-model-name: expected at least one argument"; "-tp 2", "-e x", "-pp 2", "-tpx 2" ACCEPT (no
+    short option is their first two characters); `--served-model-name a "-q fp8"` ACCEPT (a name, then -q).
+    SGLang 0.5.23 has no short option but -h: `--served-model-name "-q fp8"` ACCEPT there (its oracle)."""
+    for word in ("-q fp8", "-qfp8 x", "-q=fp8 x"):
+        assert _found(scratch_git, f"vllm serve /models/llama --served-model-name '{word}'\n") == [
+            (1, 26, f"argument --served-model-name: expected at least one argument (the next word, {word!r}, starts "
+                    f"with a short option, so argparse reads it as that option; if it is the value, write "
+                    f"--served-model-name={word!r}; vLLM 0.33.0 stops before it starts)")]
+    scratch_git.write("dep.yaml", """\
+        apiVersion: apps/v1
+        kind: Deployment
+        metadata: {name: v}
+        spec:
+          template:
+            spec:
+              containers:
+              - name: vllm
+                image: vllm/vllm-openai:v0.33.0
+                command: [vllm, serve, m]
+                args:
+                - --served-model-name
+                - "-q fp8"
+        """)
+    _, report = scratch_git.lint("dep.yaml")
+    assert [(f["code"], f["line"]) for f in report["findings"]] == [("VLLM048", 12)]
+
+
+@pytest.mark.parametrize("word", ["-tp 2", "-e x", "-pp 2", "-tpx 2"])
+def test_a_word_with_a_space_that_no_short_option_starts_is_a_value(scratch_git, word):
+    assert _found(scratch_git, f"vllm serve /models/llama --served-model-name '{word}'\n") == []
+    assert _found(scratch_git, "vllm serve /models/llama --served-model-name a '-q fp8'\n") == []
+    scratch_git.write("serve.sh", f"python -m sglang.launch_server --model-path m --served-model-name '-q fp8'\n")
+    _, report = scratch_git.lint("serve.sh")
+    assert report["findings"] == []

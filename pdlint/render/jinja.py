@@ -546,6 +546,19 @@ def make_environment(state: _State, traced: bool = True):
         optional(value)
         return isinstance(value, jinja2.Undefined)
 
+    plain_tojson = env.filters["tojson"]
+
+    @jinja2.pass_eval_context
+    def tojson(eval_ctx, value, indent=None):
+        # `{{ model | tojson }}` with `model` unset (or a deploy-time fact): the value pdlint cannot see, as
+        # `{{ model }}` is - recorded, opaque where it is written; Jinja's json.dumps stopped the render with
+        # "TypeError: Object of type Recording is not JSON serializable" and left the launch unchecked (rw29/h P8)
+        if isinstance(value, jinja2.Undefined) or _is_opaque_value(value):
+            return value
+        return plain_tojson(eval_ctx, value, indent)
+
+    env.filters["tojson"] = tojson
+    env.policies["json.dumps_function"] = _json_dumps  # (one nested in a value: its placeholder text)
     plain_default = env.filters["default"]
 
     def default(value, default_value="", boolean=False):
@@ -587,6 +600,22 @@ def _recording_test(fn):
             return fn(value, *args, **kwargs)
         _RECORDING_TESTS[fn] = got
     return got
+
+
+def _json_dumps(obj, **kw) -> str:
+    """``json.dumps`` for Jinja's ``tojson``: an unset variable or a deploy-time value inside the value
+    (``{{ {"model": model} | tojson }}``) is written as its placeholder text (``"${model}"``, recorded as
+    ``{{ model }}`` is), not a TypeError naming pdlint's own classes; anything else JSON has no form for is
+    Jinja's error, as it is at deploy time."""
+    import json
+    jinja2 = _jinja()
+
+    def default(o):
+        if isinstance(o, jinja2.Undefined) or _is_opaque_value(o):
+            return str(o)
+        raise TypeError(f"Object of type {type(o).__name__} is not JSON serializable")
+    kw.setdefault("default", default)
+    return json.dumps(obj, **kw)
 
 
 def _no_else(value) -> bool:

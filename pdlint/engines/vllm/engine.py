@@ -491,6 +491,12 @@ def _option_word(text: str, table) -> bool:
     if len(text) == 1 or _NEGATIVE_NUMBER.match(text):
         return False
     if " " in text:
+        if text[1] != "-":
+            # (argparse's prefix matching comes before its "a word with a space is a value" rule: a single-dash
+            # word whose first two characters are a short option is that option, its value joined - `"-q fp8"` is
+            # -q with " fp8", and `--served-model-name "-q fp8"` has no name: "expected at least one argument"
+            # (vLLM 0.33.0's parser, field report rw29/h P10); `"-tp 2"`, `"-e x"` are values)
+            return table.resolve(text)[1] != "unknown"
         from pdlint.engines.vllm.flags import normalise as flag_name
         return table.lookup(flag_name(text.split("=", 1)[0])) is not None
     return True

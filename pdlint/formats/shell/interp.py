@@ -161,10 +161,11 @@ class Interpreter(Words, Conditions, Control, Builtins, Joins, Tails, EnvVariant
         n = 0
         for a, b in unit.bad_subs[:MAX_PARSE_REPORTS]:
             word = unit.text[a:b]
-            if word.startswith("${$"):  # a `$` too many: bash refuses the command, it does not run
+            if word.startswith(("${$", "${!$")):  # a `$` too many: bash refuses the command, it does not run
+                at = word.index("$", 2)
                 self.ctx.report("PD-SHELL-PARSE", f"shell syntax error: bad substitution {word!r}: bash stops the "
                                 f"command holding it with \"bad substitution\" and does not run it (did you mean "
-                                f"'${{{word[3:-1]}}}'?) ({kind})", tstr, a)
+                                f"'{word[:at] + word[at + 1:]}'?) ({kind})", tstr, a)
             else:
                 self.ctx.report("PD-SHELL-PARSE", f"shell syntax error: bad substitution {word!r}"
                                 f" (a template placeholder? its value is unknown) ({kind})", tstr, a)

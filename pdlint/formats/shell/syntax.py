@@ -102,7 +102,7 @@ class Unit:
         #: character spans of ``${a.b}`` inside single quotes of a unit that has
         #: bad substitutions outside them: the same template's placeholders
         self.quoted_subs: list = []
-        if self.root.has_error and "${" in self.text:
+        if "${" in self.text and (self.root.has_error or _DOLLAR_SUB.search(self.text)):
             self._recover_bad_substitutions(data)
 
     def _recover_arithmetic(self, data: bytes) -> bytes:
@@ -150,7 +150,13 @@ class Unit:
         (``'{"kv_port":${vllm.port}}'``) are recorded in ``quoted_subs``, and
         the expander keeps them opaque too instead of as literal text."""
         spans, quoted = [], []
-        for m in _BAD_SUB_RE.finditer(data.decode("latin-1")):
+        text = data.decode("latin-1")
+        for m in _BAD_SUB_RE.finditer(text):
+            back = m.start()
+            while back > 0 and text[back - 1] == "\\":
+                back -= 1
+            if (m.start() - back) % 2:
+                continue  # `\${$x}`: a literal `$`, nothing is substituted
             node = self.root.descendant_for_byte_range(m.start(), m.start() + 1)
             while node is not None and node.type not in _LITERAL_CONTEXT:
                 node = node.parent
@@ -162,7 +168,7 @@ class Unit:
             return
         buf = bytearray(data)
         for a, b in spans:
-            buf[a + 2:b - 1] = bytes(buf[a + 2:b - 1]).replace(b".", b"_").replace(b"$", b"_")
+            buf[a + 2:b - 1] = bytes(buf[a + 2:b - 1]).translate(_RESPELL)
         self.root = parser().parse(bytes(buf)).root_node
         self.bad_subs = [(self.char(a), self.char(b)) for a, b in spans]
         self.quoted_subs = [(self.char(a), self.char(b)) for a, b in quoted]
@@ -350,8 +356,16 @@ _ACTION_RE = re.compile(r"\{\{.*?\}\}", re.S)
 
 #: ``${name.field}``: not a parameter expansion (bash: "bad substitution").
 _BAD_SUB_RE = re.compile(r"\$\{[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+\}"
-                         # `${$NODES}`: a `$` too many (billishyahao/sglang_disagg, field round rw28/a P4)
-                         r"|\$\{\$[A-Za-z_][A-Za-z0-9_]*\}")
+                         # `${$NODES}`: a `$` too many (billishyahao/sglang_disagg, field round rw28/a P4), and
+                         # every other `${$...}` bash refuses (`${$NAME:-2}`, `${$1}`, `${$$}`, `${$@}`, `${$!}`,
+                         # `${!$}`: field report rw29/h P9) - not what it reads as `$$` with an operator: `${$}`,
+                         # `${$-w}`, `${$:-w}`, `${$#w}`, `${$?w}`, `${$/a/b}`, `${$^}`, `${$@Q}`, `${$:1}` ...
+                         r"|\$\{!\$(?:\$(?!\{)|[^\s}'\"${])*\}"
+                         r"|\$\{\$(?![}\-=?+#%/^,]|:[^}]|@[QEPAaKkUuL]\})(?:\$(?!\{)|[^\s}'\"${])*\}")
+#: a text that may hold a ``${$...}`` bash refuses where tree-sitter-bash reads no error (``${$!}``)
+_DOLLAR_SUB = re.compile(r"\$\{!?\$")
+#: what a bad substitution's inner text is parsed again with: the characters that make it one, as `_`
+_RESPELL = bytes.maketrans(b".$!@*[]", b"_______")
 #: Nodes whose text bash does not expand.
 _LITERAL_CONTEXT = frozenset(("raw_string", "comment", "heredoc_body", "ansi_c_string"))
 

@@ -31,6 +31,8 @@ _PARAM_RE = re.compile(r"\$\{([#!]?)([A-Za-z_][A-Za-z0-9_]*|[0-9]+|[@*#?$!\-])(\
 _OPS = (":-", ":=", ":+", ":?", "##", "%%", "//", "/#", "/%", "^^", ",,",
         "-", "=", "+", "?", "#", "%", "/", "^", ",", ":", "@")
 _NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+#: special parameters bash always sets to a non-empty value: ``$$``, ``$?``, ``$-``
+_ALWAYS_SET = frozenset("$?-")
 _NUMBER = re.compile(r"[-+]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)")
 #: Word parts bash expands (a placeholder carried into eval'd text is not expanded again).
 _EXPANDING_TYPES = frozenset(("simple_expansion", "expansion", "command_substitution",
@@ -1072,6 +1074,15 @@ class Words:
         a test of it runs the script again with the other value (field test
         rw21/b: ``--tp-size $((NNODES * GPUS_PER_NODE))`` was unchecked, unsaid)."""
         kind = op[-1]
+        if val is UNKNOWN and name in _ALWAYS_SET:
+            # `${$-}`, `${$:-x}`, `${?:-1}`: bash always sets these (the shell's pid, the last status, its
+            # flags) and never to empty: the value, not the default (`${$-}` read as empty took --tp-size's
+            # value away: a false SGL003, rw29/h P9)
+            if kind == "+":
+                self.emit_range(oa, ob, specials, st, fb, quoted, not quoted, unk)
+            else:
+                fb.value(use.as_opaque(), quoted)
+            return
         if val is UNKNOWN and (kind == "?" or name in ("@", "*") or (name.isdigit() and (
                 name == "0" or kind == "+" or self._word_default(oa, ob)))):
             unk.add(name)

@@ -734,7 +734,8 @@ def _switch_value(launch, info):
     upstream="argument {option}: expected one argument",
     source="argparse (consume_optional / _match_argument: `expected one argument`, `expected at least one "
            "argument`, `expected N arguments`; _parse_optional: a word starting with `-` is an option unless it is "
-           "a negative number or contains a space). Seen with vLLM 0.33.0's parser",
+           "a negative number or contains a space - and no short option is its first two characters, `-q fp8` is -q). "
+           "Seen with vLLM 0.33.0's parser",
     notes="Field round rw28/b P4. The word after it, when it is an option no release defines (`-secret`), is not "
           "reported again as unknown (VLLM018): the value is what is missing. With no release pinned, an option "
           "some release reads without a value (0.7's `StoreBoolean`, nargs `?`) is not reported; nor for "
@@ -750,6 +751,9 @@ def _missing_value(launch, info):
             where = "nothing follows it"
         elif after.text == "--":
             where = "`--` follows it, which ends the options and is never a value"
+        elif " " in after.text and after.text[1:2] != "-":  # (`"-q fp8"`: -q with " fp8", rw29/h P10)
+            where = (f"the next word, {after.text!r}, starts with a short option, so argparse reads it as that "
+                     f"option; if it is the value, write {opt.name_tok.text}={after.text!r}")
         elif info.table.resolve(after.text.partition("=")[0])[0] is not None:
             where = f"the next word, {after.text.partition('=')[0]}, is an option"
         else:
