@@ -23,6 +23,8 @@ def words(shell_eval, script):
     ('echo {"mlx5_0","mlx5_1"} --x={"a b",c}', ["echo", "mlx5_0", "mlx5_1", "--x=a b", "--x=c"]),
     ('A=1; echo {${A},b}x {"k":"v","k2":"v2"}', ["echo", "1x", "bx", "k:v", "k2:v2"]),
     ('echo x{"a",{b,c}}y {"a"} {"a",}', ["echo", "xay", "xby", "xcy", "{a}", "a"]),
+    # (an unclosed brace is literal, the search goes on after it, as in bash)
+    ('echo {a{b,c} x{"a",b', ["echo", "{ab", "{ac", "x{a,b"]),
     # (still no expression: a quoted brace, a quoted comma, no comma)
     ('echo "{"a,b"}" {"a,b"} {a"}"', ["echo", "{a,b}", "{a,b}", "{a}"]),
 ])

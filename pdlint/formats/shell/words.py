@@ -423,60 +423,17 @@ _CHAR_RANGE = re.compile(r"([A-Za-z])\.\.([A-Za-z])(?:\.\.([+-]?\d+))?")
 
 
 def _brace_in(pieces: list) -> Optional[tuple]:
-    """The first brace expression in the literal pieces of a word: ``(index of the piece, [alternative TStr...],
-    text before it in that piece, text after it)``, or None.  An expression lies within one literal piece (no
-    expansion inside the braces); a `\\{`, a `{}` or a `{x}` without a comma or a range is literal, as in bash."""
-    for i, piece in enumerate(pieces):
-        if not isinstance(piece, TStr) or "{" not in piece.text or any(p.opaque for p in piece.pieces):
-            continue  # (a template's placeholder, a value pdlint stands in for: not the script's own braces)
-        t = piece.text
-        start = t.find("{")
-        while start >= 0:
-            if start and t[start - 1] == "\\" or t.startswith("{}", start):
-                start = t.find("{", start + 1)
-                continue
-            depth, j, commas = 0, start, []
-            while j < len(t):
-                c = t[j]
-                if c == "\\":
-                    j += 2
-                    continue
-                if c == "{":
-                    depth += 1
-                elif c == "}":
-                    depth -= 1
-                    if depth == 0:
-                        break
-                elif c == "," and depth == 1:
-                    commas.append(j)
-                j += 1
-            if j >= len(t):
-                return None
-            inner = t[start + 1:j]
-            alts = None
-            if commas:
-                cuts = [start] + commas + [j]
-                alts = [piece[cuts[k] + 1:cuts[k + 1]] for k in range(len(cuts) - 1)]
-            else:
-                alts = _range_items(inner, piece[start:j + 1])
-            if alts is not None:
-                return i, alts, piece[:start], piece[j + 1:]
-            start = t.find("{", start + 1)
-    return None
-
-
-def _brace_across(pieces: list) -> Optional[tuple]:
-    """A brace expression whose alternatives hold quoted parts or expansions (``{"mlx5_0","mlx5_1"}``,
-    ``--x={"a b",c}``, ``{$A,b}``): bash expands braces before anything else, and a quoted part or an expansion
-    inside is one piece of its alternative (field round rw29/a P1: ``--disaggregation-ib-device {"mlx5_0","mlx5_1"}``
-    is two words for bash, SGLang stops at the second; pdlint kept one word and passed the launch).  ``(index of
-    the first piece, index of the last, [alternative piece lists], text before it in the first piece, text after it
-    in the last)``, or None.  Opening and closing braces and the commas are in literal pieces; the expression must
-    have a comma (a sequence expression lies in one literal piece: :func:`_brace_in`)."""
+    """The first brace expression of a word's pieces (literal text as TStr, quoted parts and expansions as nodes):
+    ``(index of its first piece, index of its last, [alternative piece lists], text before it in the first piece,
+    text after it in the last)``, or None.  The braces and the commas are unquoted literal text; an alternative
+    may hold quoted parts and expansions, each one piece of it (``{"mlx5_0","mlx5_1"}`` is two words, as bash
+    expands braces before anything else: field round rw29/a P1 - pdlint kept the one word and passed a launch
+    SGLang stops on); a sequence expression (``{0..3}``) lies in one literal piece.  A `\\{`, a `{}`, a `{x}`
+    without a comma or a range, and an unclosed `{` are literal, as in bash (the search goes on after them)."""
     n = len(pieces)
     for i, piece in enumerate(pieces):
         if not isinstance(piece, TStr) or "{" not in piece.text or any(p.opaque for p in piece.pieces):
-            continue
+            continue  # (a template's placeholder, a value pdlint stands in for: not the script's own braces)
         t = piece.text
         start = t.find("{")
         while start >= 0:
@@ -508,9 +465,14 @@ def _brace_across(pieces: list) -> Optional[tuple]:
                     j += 1
                 else:
                     k, j = k + 1, 0
-            if end is not None and commas and end[0] > i:
+            alts = None
+            if end is not None and commas:
                 cuts = [(i, start)] + commas + [end]
                 alts = [_between(pieces, cuts[m], cuts[m + 1]) for m in range(len(cuts) - 1)]
+            elif end is not None and end[0] == i:
+                items = _range_items(t[start + 1:end[1]], piece[start:end[1] + 1])
+                alts = [[x] for x in items] if items is not None else None
+            if alts is not None:
                 return i, end[0], alts, piece[:start], pieces[end[0]][end[1] + 1:]
             start = t.find("{", start + 1)
     return None
@@ -615,16 +577,10 @@ class Words:
         while todo:
             cur = todo.pop(0)
             hit = _brace_in(cur)
-            if hit is not None:
-                i, alternatives, before, after = hit
-                last, alternatives = i, [[alt] for alt in alternatives]
-            elif len(cur) > 1:
-                hit = _brace_across(cur)
-                if hit is not None:
-                    i, last, alternatives, before, after = hit
             if hit is None:
                 done.append(cur)
                 continue
+            i, last, alternatives, before, after = hit
             expanded = True
             for alt in alternatives:
                 if len(done) + len(todo) >= MAX_BRACE_WORDS:
