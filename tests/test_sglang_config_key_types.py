@@ -7,28 +7,9 @@ _convert_config_to_args); `true: x` 'bool', `~: 2` 'NoneType', `1.5: x` 'float'.
 arguments: --1 2".
 """
 
-import json
-import textwrap
-
 import pytest
 
-from pdlint.cli import main
-
-
-@pytest.fixture
-def repo(tmp_path, monkeypatch):
-    monkeypatch.chdir(tmp_path)
-    return tmp_path
-
-
-def findings(repo, capsys, script: str, files: dict = None) -> list:
-    for name, text in (files or {}).items():
-        (repo / name).write_text(textwrap.dedent(text))
-    (repo / "launch.sh").write_text("#!/bin/sh\n" + script + "\n")
-    main(["--format", "json", "--sglang-version", "0.5.23", "launch.sh"])
-    out = json.loads(capsys.readouterr().out)
-    return [(f["code"], f["path"], f["line"], f["column"], f["message"]) for f in out["findings"]
-            if f["severity"] == "error"]
+from test_sglang_help import findings, repo  # noqa: F401  (tests/ is on sys.path under pytest)
 
 
 @pytest.mark.parametrize("key, kind", [("1", "int"), ("true", "bool"), ("~", "NoneType"), ("1.5", "float")])

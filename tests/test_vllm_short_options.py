@@ -16,14 +16,7 @@ from pdlint.engines.vllm.engine import parse_argv
 from pdlint.text import TStr
 
 
-def _run(scratch_git, script: str) -> dict:
-    scratch_git.write("serve.sh", script)
-    _, report = scratch_git.lint("--vllm-version", "0.33.0", "serve.sh")
-    return report
-
-
-def _codes(report, code: str) -> list:
-    return [(f["line"], f["column"], f["message"]) for f in report["findings"] if f["code"] == code]
+from test_vllm_end_of_options import _codes, _run  # (tests/ is on sys.path under pytest)
 
 
 def _info(words):
