@@ -118,7 +118,7 @@ def test_command_line_launch_reads_its_options_file(tmp_path):
 
 def test_rules_are_registered_with_docs():
     trt = [r for r in all_rules().values() if r.engine == "trtllm"]
-    assert [r.code for r in sorted(trt, key=lambda r: r.code)] == [f"TRT{i:03d}" for i in range(1, 17)]
+    assert [r.code for r in sorted(trt, key=lambda r: r.code)] == [f"TRT{i:03d}" for i in range(1, 18)]
     for r in trt:
         assert r.summary and r.why and r.fix and r.example and r.example_fixed, r.code
 

@@ -8,6 +8,8 @@ included).
 
 from __future__ import annotations
 
+from typing import Optional
+
 from pdlint.engines.trtllm.engine import TrtInfo, described, linked_servers, split_url, started, url_matches
 from pdlint.engines.vllm.rulebase import WARNING, VHit, related_at, same_model, vllm_rule
 
@@ -380,6 +382,89 @@ def _config_invalid(launch, info):
 
 #: the rules that judge a disaggregated config itself (what the proxy reads), not its servers' settings
 CONFIG_RULES = frozenset({"TRT016"})
+
+
+#: MPI launchers and the options that give the number of ranks (the world size ``disaggregated_mpi_worker`` splits)
+_RANK_OPTIONS = {"mpirun": ("-n", "-np", "--n", "--np"), "mpiexec": ("-n", "-np", "--n", "--np"),
+                 "orterun": ("-n", "-np", "--n", "--np"), "srun": ("-n", "--ntasks")}
+
+
+def _world_size(launch) -> Optional[tuple]:
+    """``(ranks, token)`` an MPI launcher in front of the launch starts (``mpirun -n 4``, ``srun --ntasks=4``), or
+    None when none is written with a literal count."""
+    words = launch.meta.get("wrapper_words") or ()
+    for k, w in enumerate(words):
+        opts = _RANK_OPTIONS.get(w.text.rsplit("/", 1)[-1])
+        if opts is None:
+            continue
+        for j in range(k + 1, len(words)):
+            name, eq, value = words[j].text.partition("=")
+            if name not in opts:
+                continue
+            tok = words[j][len(name) + 1:] if eq else (words[j + 1] if j + 1 < len(words) else None)
+            if tok is None or tok.opaque or not tok.text.isdigit():
+                return None
+            return int(tok.text), tok
+    return None
+
+
+@vllm_rule(
+    "TRT017", "mpi-world-size-not-the-workers", kind="unit", engine="trtllm", category=_C,
+    summary="Reports `mpirun -n N trtllm-serve disaggregated_mpi_worker -c CONFIG` (also `mpiexec`, `srun -n`) whose "
+            "N is not the number of ranks the config's servers need: for each distinct URL of `context_servers` and "
+            "`generation_servers`, `tensor_parallel_size` x `pipeline_parallel_size` x `context_parallel_size`.",
+    why="`disaggregated_mpi_worker` splits MPI_COMM_WORLD into one communicator per server instance "
+        "(`split_world_comm`) and first asserts `global_size (N) should be equal to the number of distinct workers "
+        "(M)`: every rank stops at start-up, and the proxy waits for servers that never come.",
+    fix="Start as many ranks as the config's servers need (the sum over its URLs of TP x PP x CP), or change the "
+        "config's `num_instances` / `urls` / parallel sizes to the ranks you start.",
+    example="# disagg_config.yaml: context_servers {num_instances: 2, tensor_parallel_size: 2, urls: [..8001, ..8002]}"
+            ", generation_servers {tensor_parallel_size: 2, urls: [..8003]}\n"
+            "mpirun -n 4 trtllm-serve disaggregated_mpi_worker -c disagg_config.yaml",
+    example_fixed="mpirun -n 6 trtllm-serve disaggregated_mpi_worker -c disagg_config.yaml",
+    upstream="global_size ({global_size}) should be equal to the number of distinct workers ({num_workers})",
+    source="tensorrt_llm/llmapi/disagg_utils.py (split_world_comm, get_server_configs_dict, extract_ctx_gen_cfgs)",
+    notes="A URL listed by both sections is one worker (a mixed server). Not reported when a count or a parallel size "
+          "is a value pdlint cannot see, for a config with `disagg_cluster` (no URLs) or without URLs, or when "
+          "the rank count is not written on the launcher (a scheduler's allocation). Field report rw29/a problem 8.")
+def _world_size_mismatch(dep):
+    out = []
+    for l in dep.launches:
+        info = l.parsed
+        if l.engine != "trtllm" or not l.entrypoint.endswith("disaggregated_mpi_worker") or \
+                not isinstance(info, TrtInfo) or not info.proxy_config:
+            continue
+        world = _world_size(l)
+        if world is None:
+            continue
+        groups = [d for d in dep.launches if described(d) and d.path == info.proxy_config]
+        if not groups:
+            continue
+        workers, parts, seen = 0, [], set()
+        for g in groups:
+            gi = g.parsed
+            urls = [u for u in g.meta.get("urls") or () if u not in seen]
+            sizes = [gi.tp() if isinstance(gi, TrtInfo) else None] + [
+                (gi.int(k) if k in gi.settings else 1) if isinstance(gi, TrtInfo) else None
+                for k in ("pipeline_parallel_size", "context_parallel_size")]
+            if not g.meta.get("urls") or any(x is None or x < 1 for x in sizes) or \
+                    any(split_url(u) is None for u in urls):
+                break
+            seen.update(urls)
+            ranks = sizes[0] * sizes[1] * sizes[2]
+            workers += ranks * len(urls)
+            parts.append(f"{_section(g)}: {len(urls)} URL{'s' if len(urls) != 1 else ''} x {ranks} rank"
+                         f"{'s' if ranks != 1 else ''}")
+        else:
+            n, tok = world
+            if n != workers:
+                out.append(VHit(f"the launcher starts {n} MPI rank{'s' if n != 1 else ''}, but {info.proxy_config}'s "
+                                f"servers need {workers} ({'; '.join(parts)}): disaggregated_mpi_worker stops at "
+                                f"start-up with \"global_size ({n}) should be equal to the number of distinct workers "
+                                f"({workers})\"", tok,
+                                [related_at(g.meta["url_tokens"][0], g, f"{_section(g)} of the config")
+                                 for g in groups if g.meta.get("url_tokens")], launch=l))
+    return out
 
 
 # -- trtllm-serve launches vs the disaggregated config's URLs ------------------------------------------

@@ -1,0 +1,52 @@
+"""TRT017: `mpirun -n N trtllm-serve disaggregated_mpi_worker -c CONFIG` with N not the ranks the config's servers
+need (field report rw29/a problem 8: a clean pass, exit 0).
+
+Ground truth (NVIDIA/TensorRT-LLM tensorrt_llm/llmapi/disagg_utils.py, read through the code index):
+``split_world_comm`` asserts ``global_size == num_workers`` ("global_size (4) should be equal to the number of distinct
+workers (6)"); ``get_server_configs_dict`` sums ``instance_num_ranks`` (``tensor_parallel_size`` x
+``pipeline_parallel_size`` x ``context_parallel_size`` of the section, 1 each when unset) over the distinct
+``(hostname, port)`` of both sections (a URL both list is one mixed server).
+"""
+
+import pytest
+
+from tests.test_trtllm import check, findings
+
+CONFIG = ("hostname: localhost\nport: 8000\nbackend: pytorch\ncache_transceiver_config:\n  backend: UCX\n"
+          "context_servers:\n  num_instances: 2\n  tensor_parallel_size: 2\n  urls:\n"
+          "    - \"localhost:8001\"\n    - \"localhost:8002\"\n"
+          "generation_servers:\n  num_instances: 1\n  tensor_parallel_size: 2\n{gen_more}  urls:\n"
+          "    - \"{gen_url}\"\n")
+RUN = ("#!/bin/bash\n{launcher} trtllm-serve disaggregated_mpi_worker -c disagg_config.yaml &> log &\n"
+       "trtllm-serve disaggregated -c disagg_config.yaml\n")
+
+
+def _doc(tmp_path, capsys, monkeypatch, launcher, gen_more="", gen_url="localhost:8003"):
+    return check(tmp_path, capsys, monkeypatch,
+                 {"disagg_config.yaml": CONFIG.format(gen_more=gen_more, gen_url=gen_url),
+                  "run.sh": RUN.format(launcher=launcher)})
+
+
+@pytest.mark.parametrize("launcher, ranks", [("mpirun --allow-run-as-root -n 4", 4), ("mpiexec -np 8", 8),
+                                             ("srun --ntasks=5", 5)])
+def test_a_rank_count_that_is_not_the_workers(tmp_path, capsys, monkeypatch, launcher, ranks):
+    doc = _doc(tmp_path, capsys, monkeypatch, launcher)
+    (f,) = findings(doc, "TRT017")
+    assert f["path"] == "run.sh" and f["severity"] == "error"
+    assert f"starts {ranks} MPI ranks, but disagg_config.yaml's servers need 6" in f["message"]
+    assert f"global_size ({ranks}) should be equal to the number of distinct workers (6)" in f["message"]
+
+
+@pytest.mark.parametrize("launcher, gen_more, gen_url", [
+    ("mpirun -n 6", "", "localhost:8003"),
+    # (pipeline parallelism counts: 2 x 2 + 1 x 2 x 2)
+    ("mpirun -n 8", "  pipeline_parallel_size: 2\n", "localhost:8003"),
+    # (a URL both sections list is one mixed server: 2 x 2 ranks)
+    ("mpirun -n 4", "", "localhost:8002"),
+    # (a rank count pdlint cannot see, or none written)
+    ("mpirun -n $NP", "", "localhost:8003"),
+    ("mpirun", "", "localhost:8003"),
+])
+def test_quiet_when_the_ranks_match_or_are_not_known(tmp_path, capsys, monkeypatch, launcher, gen_more, gen_url):
+    doc = _doc(tmp_path, capsys, monkeypatch, launcher, gen_more, gen_url)
+    assert findings(doc, "TRT017") == []
