@@ -48,6 +48,7 @@ import stat
 from collections import Counter
 from typing import Optional
 
+from pdlint import lazyre
 from pdlint.records import dataclass, field
 
 FORMAT_KEY = "pdlint-baseline"
@@ -55,10 +56,10 @@ VERSION = 1
 MAX_BYTES = 50_000_000  # a baseline larger than this is refused (the file comes from the repository)
 MAX_STALE_SHOWN = 20  # stale entries listed one per warning line; the rest are counted
 
-_POSITION = re.compile(r"(?<=[\w/.\-\]]):\d+(?::\d+)?")  # path:12 / path:12:5 -> path
-_LINE_WORD = re.compile(r"\b(line|lines|column|col|byte|offset)s?\s+\d+(?:\s*[-\u2013]\s*\d+)?", re.I)
-_RELEASE = re.compile(r"\s*\[(?:SGLang|vLLM|TRT-LLM|TensorRT-LLM|Dynamo)\s[^\]]*\]\s*$")
-_SPACE = re.compile(r"\s+")
+_POSITION = lazyre.compile(r"(?<=[\w/.\-\]]):\d+(?::\d+)?")  # path:12 / path:12:5 -> path
+_LINE_WORD = lazyre.compile(r"\b(line|lines|column|col|byte|offset)s?\s+\d+(?:\s*[-\u2013]\s*\d+)?", re.I)
+_RELEASE = lazyre.compile(r"\s*\[(?:SGLang|vLLM|TRT-LLM|TensorRT-LLM|Dynamo)\s[^\]]*\]\s*$")
+_SPACE = lazyre.compile(r"\s+")
 
 
 class BaselineError(Exception):

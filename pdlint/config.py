@@ -31,6 +31,7 @@ import os
 import re
 from typing import Any, Optional
 
+from pdlint import lazyre
 from pdlint.records import dataclass, field
 from pdlint.text import SourceFile, TStr
 
@@ -239,7 +240,7 @@ def value_error(e: Exception) -> str:
     return text[:200]
 
 
-_TABLE_HEADER = re.compile(rb"^\s*\[\s*tool\s*\.\s*pdlint\b", re.M)
+_TABLE_HEADER = lazyre.compile(rb"^\s*\[\s*tool\s*\.\s*pdlint\b", re.M)
 
 
 def has_pdlint_table(pyproject, boundary=None) -> bool:

@@ -35,7 +35,7 @@ import re
 from bisect import bisect_right
 from typing import Callable, Optional
 
-from pdlint import coverage_rules as CR
+from pdlint import coverage_rules as CR, lazyre
 from pdlint.model import ERROR, Finding, Gap, Launch, Origin
 from pdlint.records import dataclass, field
 
@@ -80,7 +80,7 @@ _KEYS = (r"disaggregation[-_]mode[\"']?\s*[:=]", r"[\"']?kv[-_]transfer[-_]confi
 #: example proxy scripts run as routers (launchers.SCRIPT_ROUTERS), also by a path (``$GIT_ROOT/.../toy_proxy_server.py``)
 _SCRIPT_LAUNCHERS = (r"toy_proxy_server\.py", r"disagg_proxy_demo\.py", r"mooncake_connector_proxy\.py",
                      r"disagg_epd_proxy\.py")
-MARKER = re.compile(  # a launcher is not part of an image name (lmsysorg/sglang-router:v0.2) or a submodule
+MARKER = lazyre.compile(  # a launcher is not part of an image name (lmsysorg/sglang-router:v0.2) or a submodule
     r"(?P<launcher>(?:(?<![\w./-])(?:" + "|".join(_LAUNCHERS) + r")|(?<![\w.-])(?:" + "|".join(_SCRIPT_LAUNCHERS)
     # a console script by its installed path (`ExecStart=/opt/venv/bin/vllm serve M`, `{{ venv }}/bin/vllm serve`:
     # field test rw14/h, systemd units and Ansible templates)
@@ -92,9 +92,9 @@ MARKER = re.compile(  # a launcher is not part of an image name (lmsysorg/sglang
     # connectors), after a `$` or `${` a shell variable read (`[ "$kv_role" = "kv_producer" ]`,
     # littlemex/disaggregated-inference-with-nixl-over-aws-efa's verify-s3-deployment.sh), not a config key
     r"|(?P<key>(?<![\w.$-])(?<!\$\{)(?:" + "|".join(_KEYS) + r"))")
-_JINJA_COMMENT = re.compile(r"\{#.*?#\}", re.S)
-_GO_COMMENT = re.compile(r"\{\{-?\s*/\*.*?\*/\s*-?\}\}", re.S)
-_GO_CLOSE = re.compile(r"\*/\s*-?\}\}")
+_JINJA_COMMENT = lazyre.compile(r"\{#.*?#\}", re.S)
+_GO_COMMENT = lazyre.compile(r"\{\{-?\s*/\*.*?\*/\s*-?\}\}", re.S)
+_GO_CLOSE = lazyre.compile(r"\*/\s*-?\}\}")
 
 
 def _sub_before(rx, text: str, end: int) -> str:
@@ -132,7 +132,7 @@ def _strip_line_comment(line: str) -> str:
     return line
 
 
-_PROSE_WORD = re.compile(r"[(\"'`]?[A-Za-z][a-z]*[,.;:)!?\"'`]*")
+_PROSE_WORD = lazyre.compile(r"[(\"'`]?[A-Za-z][a-z]*[,.;:)!?\"'`]*")
 
 
 def _prose(line: str) -> bool:
@@ -150,9 +150,9 @@ def _blank(m: re.Match) -> str:
 
 #: a text or process search up to its pattern operand (past its options): what the pattern names is searched
 #: for, not run (``pgrep -f 'vllm.entrypoints.openai.api_server.*kv_producer'``, ``grep -q '"kv_role":...'``)
-_SEARCH = re.compile(r"(?<![\w./-])(?:[ef]?grep|pgrep|pkill)(?:[ \t]+-{1,2}[A-Za-z][\w-]*)*[ \t]+(?=[^\s|;&)<>`])")
+_SEARCH = lazyre.compile(r"(?<![\w./-])(?:[ef]?grep|pgrep|pkill)(?:[ \t]+-{1,2}[A-Za-z][\w-]*)*[ \t]+(?=[^\s|;&)<>`])")
 #: where an unquoted operand ends
-_WORD_END = re.compile(r"[\s|;&)<>`]")
+_WORD_END = lazyre.compile(r"[\s|;&)<>`]")
 
 
 def _search_patterns(line: str) -> list:
@@ -199,7 +199,7 @@ def _line_markers(line: str, start: int = 0, end: Optional[int] = None):
 #: a template's condition (Go `{{ if ... }}` / `{{ else if ... }}` / `{{ with ... }}`, Jinja `{% if %}` /
 #: `{% elif %}`): a word compared there (`eq .Values.modelServerType "trtllm-serve"`, the Gateway API Inference
 #: Extension charts) chooses what is written; it is not written itself
-_CONDITION_ACTION = re.compile(r"\{\{-?\s*(?:if|else\s+if|with)\b.*?\}\}|\{%-?\s*(?:if|elif)\b.*?%\}")
+_CONDITION_ACTION = lazyre.compile(r"\{\{-?\s*(?:if|else\s+if|with)\b.*?\}\}|\{%-?\s*(?:if|elif)\b.*?%\}")
 
 
 # Every match of MARKER holds one of these: only the lines that hold one are searched.
@@ -258,7 +258,7 @@ def has_launch_text(text: str) -> bool:
 # a YAML `description:` key with a value on its line (a scalar, or `|` / `>` and the block below); and the
 # annotation `kubectl apply` keeps of the object as last applied (a JSON copy of the spec the same file holds,
 # in `kubectl get -o yaml` dumps: highopes/pd-disaggregation-demo, field test rw6/b)
-_DESCRIPTION = re.compile(r"([ \t]*(?:-[ \t]+)*)(?:description|[\"']?kubectl\.kubernetes\.io/last-applied-configuration"
+_DESCRIPTION = lazyre.compile(r"([ \t]*(?:-[ \t]+)*)(?:description|[\"']?kubectl\.kubernetes\.io/last-applied-configuration"
                           r"[\"']?):[ \t]+\S")
 
 
@@ -353,18 +353,18 @@ def find_markers(text: str, kind: str = "", skip: frozenset = frozenset()) -> li
 #: `\`-continued lines (rw25/h item 5); the value may be a variable (`--run_mode $MODE`: maybe PD, said as such)
 _SEP = r"(?:[ \t]*[=,]\s*|(?:\s|\\\n)+)(?:-[ \t]+)?[\"']?"
 _VAR = r"\$\{?[A-Za-z_]\w*\}?"
-_LIGHTLLM_PD = re.compile(r"--run_mode[\"']?" + _SEP +
+_LIGHTLLM_PD = lazyre.compile(r"--run_mode[\"']?" + _SEP +
                           r"(?:prefill|decode|pd_master|config_server|nixl_prefill|nixl_decode|" + _VAR + r")(?![\w-])")
-_LMDEPLOY_PD = re.compile(r"--role[\"']?" + _SEP + r"(?:Prefill|Decode|" + _VAR + r")(?![\w-])|"
+_LMDEPLOY_PD = lazyre.compile(r"--role[\"']?" + _SEP + r"(?:Prefill|Decode|" + _VAR + r")(?![\w-])|"
                           r"--serving-strategy[\"']?" + _SEP + r"(?:DistServe|" + _VAR + r")(?![\w-])")
 #: MindIE's PD ("dmi") mode, in its start script's environment or its config.json (rw25/a: a MindIE PD start script
 #: passed with no word)
-_MINDIE_PD = re.compile(r"MINDIE_INFER_MODE[\"']?" + _SEP + r"dmi(?![\w-])|\"inferMode\"\s*:\s*\"dmi\"")
+_MINDIE_PD = lazyre.compile(r"MINDIE_INFER_MODE[\"']?" + _SEP + r"dmi(?![\w-])|\"inferMode\"\s*:\s*\"dmi\"")
 #: Alibaba's RTP-LLM (`rtp_llm.start_server` with `ROLE_TYPE=PREFILL` / `--role_type DECODE`: its
 #: rtp_llm/server/server_args/role_group_args.py) and JD's xLLM (`xllm --enable_disagg_pd=true --instance_role=PREFILL`):
 #: field test rw27/a, both passed as "No launch text found"
-_RTP_LLM_PD = re.compile(r"(?:--role_type|\bROLE_TYPE)[\"']?" + _SEP + r"(?:PREFILL|DECODE|" + _VAR + r")(?![\w-])")
-_XLLM_PD = re.compile(r"--instance_role[\"']?" + _SEP + r"(?:PREFILL|DECODE|MIX|" + _VAR + r")(?![\w-])")
+_RTP_LLM_PD = lazyre.compile(r"(?:--role_type|\bROLE_TYPE)[\"']?" + _SEP + r"(?:PREFILL|DECODE|" + _VAR + r")(?![\w-])")
+_XLLM_PD = lazyre.compile(r"--instance_role[\"']?" + _SEP + r"(?:PREFILL|DECODE|MIX|" + _VAR + r")(?![\w-])")
 _OTHER_ENGINES = (("lightllm", "LightLLM", _LIGHTLLM_PD), ("lmdeploy", "LMDeploy", _LMDEPLOY_PD),
                   ("mindie", "MindIE", _MINDIE_PD), ("rtp_llm", "RTP-LLM", _RTP_LLM_PD), ("xllm", "xLLM", _XLLM_PD))
 
@@ -406,14 +406,14 @@ def other_engine_spots(path: str, text: str) -> list:
 
 
 #: a Python import of a server module (``from vllm.entrypoints.openai.api_server import (``): no launch
-_PY_IMPORT = re.compile(r"[ \t]*(?:from[ \t]+[\w.]+[ \t]+import\b|import[ \t]+[\w.]+(?:[ \t]+as[ \t]+\w+)?[ \t]*(?:,|$))")
+_PY_IMPORT = lazyre.compile(r"[ \t]*(?:from[ \t]+[\w.]+[ \t]+import\b|import[ \t]+[\w.]+(?:[ \t]+as[ \t]+\w+)?[ \t]*(?:,|$))")
 #: a Python field's or parameter's annotation, in a .py file (``disaggregation_mode: str``, ``kv_role: Optional[str] =
 #: None``, ``disaggregation_mode: DisaggregationMode,``: a log parser's dataclass, ishandhanani/infbench, and an
 #: SGLang fork's own source, field tests rw12/c and rw13/e): a name and a type, no launch; nor an argparse definition
-_PY_ANNOTATION = re.compile(r"[ \t]*\w+[ \t]*:[ \t]*[A-Za-z_][\w.]*(?:\[[^\]]*\])?(?:[ \t]*\|[ \t]*[A-Za-z_][\w.]*)*"
+_PY_ANNOTATION = lazyre.compile(r"[ \t]*\w+[ \t]*:[ \t]*[A-Za-z_][\w.]*(?:\[[^\]]*\])?(?:[ \t]*\|[ \t]*[A-Za-z_][\w.]*)*"
                             r"[ \t]*(?:=[ \t]*(?:None|[\w.]+|[\"'][^\"']*[\"'])[ \t]*)?,?[ \t]*$")
 #: a Python function's signature (``def __init__(self, kv_transfer_config: KVTransferConfig):``, field test rw20/f)
-_PY_DEF = re.compile(r"[ \t]*(?:async[ \t]+)?def[ \t]+\w+[ \t]*\(")
+_PY_DEF = lazyre.compile(r"[ \t]*(?:async[ \t]+)?def[ \t]+\w+[ \t]*\(")
 
 
 def _docstring_lines(text: str) -> frozenset:
@@ -436,13 +436,13 @@ def _docstring_lines(text: str) -> frozenset:
 
 
 #: an f-string's replacement field right after a marker (``kv_transfer_config:{cfg.kv_transfer_config}``)
-_PY_INTERPOLATED = re.compile(r"[ \t]*\{[A-Za-z_]")
+_PY_INTERPOLATED = lazyre.compile(r"[ \t]*\{[A-Za-z_]")
 #: a ``case`` item's patterns in a script (``--disaggregation-mode)``, ``-m|--mode)``)
-_CASE_LABEL = re.compile(r"[ \t]*\(?[ \t]*[\"']?[\w*.-]+[\"']?(?:[ \t]*\|[ \t]*[\"']?[\w*.-]+[\"']?)*[ \t]*\)")
+_CASE_LABEL = lazyre.compile(r"[ \t]*\(?[ \t]*[\"']?[\w*.-]+[\"']?(?:[ \t]*\|[ \t]*[\"']?[\w*.-]+[\"']?)*[ \t]*\)")
 #: a shell variable assigned (``disaggregation_mode="none"``, ``kv_role=kv_both``): a name, not a config key
-_SHELL_ASSIGNED = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
+_SHELL_ASSIGNED = lazyre.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
 #: a package manager's install, up to a marker (no command separator between them)
-_INSTALL = re.compile(r"\b(?:pip3?|uv[ \t]+pip|conda|mamba|micromamba|apt(?:-get)?|yum|dnf|apk)[ \t]+install\b[^;&|]*$")
+_INSTALL = lazyre.compile(r"\b(?:pip3?|uv[ \t]+pip|conda|mamba|micromamba|apt(?:-get)?|yum|dnf|apk)[ \t]+install\b[^;&|]*$")
 
 
 def _installs(code: str, at: int) -> bool:
@@ -452,8 +452,8 @@ def _installs(code: str, at: int) -> bool:
 
 #: a CLI written as YAML block-sequence items, one word per line (``- vllm`` / ``- serve``): line by line no
 #: marker holds (the program and its sub-command are on two lines)
-_BLOCK_CLI_HINT = re.compile(r"[ \t]*-[ \t]+[\"']?(?:vllm|sglang)[\"']?[ \t]*")
-_BLOCK_CLI = re.compile(r"^(?P<indent>[ \t]*)-[ \t]+(?P<q>[\"']?)(?P<cli>vllm|sglang)(?P=q)[ \t]*(?:#[^\n]*)?\n"
+_BLOCK_CLI_HINT = lazyre.compile(r"[ \t]*-[ \t]+[\"']?(?:vllm|sglang)[\"']?[ \t]*")
+_BLOCK_CLI = lazyre.compile(r"^(?P<indent>[ \t]*)-[ \t]+(?P<q>[\"']?)(?P<cli>vllm|sglang)(?P=q)[ \t]*(?:#[^\n]*)?\n"
                         r"(?:[ \t]*(?:#[^\n]*)?\n)*(?P=indent)-[ \t]+([\"']?)serve\4[ \t]*(?:#[^\n]*)?$", re.M)
 
 
@@ -842,13 +842,13 @@ _REPORTED = _PER_PROCESS | {"disaggregation_mode", "kv_transfer_config"}
 #: ``.Values`` path (a values file does), a Kubernetes ``$(NAME)`` reference (only the container's env does); in
 #: shell arithmetic (``$((NNODES * 8))``) the first variable
 #: (not the `$NAME` of a `${$NAME:-2}`, a bad substitution: no --var gives it a value, rw29/h P9)
-_VAR = re.compile(r"(?<!\$\{)(?<!\$\{!)\$\{?([A-Za-z_][A-Za-z0-9_]*)|\$\(\(\s*\$?([A-Za-z_][A-Za-z0-9_]*)|\$\(([A-Za-z_][A-Za-z0-9_]*)\)|"
+_VAR = lazyre.compile(r"(?<!\$\{)(?<!\$\{!)\$\{?([A-Za-z_][A-Za-z0-9_]*)|\$\(\(\s*\$?([A-Za-z_][A-Za-z0-9_]*)|\$\(([A-Za-z_][A-Za-z0-9_]*)\)|"
                   r"\{\{-?\s*\.Values\.([A-Za-z_][A-Za-z0-9_.]*)|\{\{-?\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:[|}-])")
 
 
 #: a variable a leader/worker controller sets in every container -> the resource's field it takes the value of
 _CONTROLLER_FIELD = {"LWS_GROUP_SIZE": "leaderWorkerTemplate.size", "RBG_LWP_GROUP_SIZE": "leaderWorkerPattern.size"}
-_K8S_REF = re.compile(r"\$\(([A-Za-z_][A-Za-z0-9_]*)\)")
+_K8S_REF = lazyre.compile(r"\$\(([A-Za-z_][A-Za-z0-9_]*)\)")
 
 
 def _undecided_values(launch: Launch) -> list:
@@ -1095,7 +1095,7 @@ def _reason(job, group: list, notes: dict, rendered: Optional[set], err) -> tupl
 #: named ``sglang`` itself (a mirror: ``registry.example.com/ai/sglang:v0.5.9``) - not another project's image
 #: whose name merely contains "sglang" (``ghcr.io/faust-benchou/sglang-inference-sim``, an inference simulator
 #: with an entry point of its own: field test rw29/a P3)
-_SGLANG_IMAGE = re.compile(r"(?:^|/)(?:lmsysorg/sglang(?:-[\w.]+)?|rocm/sgl-dev|sglang)(?:[:@]|$)", re.I)
+_SGLANG_IMAGE = lazyre.compile(r"(?:^|/)(?:lmsysorg/sglang(?:-[\w.]+)?|rocm/sgl-dev|sglang)(?:[:@]|$)", re.I)
 
 
 def sglang_image(image: str) -> bool:
@@ -1124,7 +1124,7 @@ def comment_kind(name: str) -> str:
     rw29/h P4), else ""."""
     return "nohash" if name.lower().endswith(_NO_HASH_COMMENT) else ""
 #: a Python program that builds a Ray Serve LLM application: the same application as a Serve config file is read
-_RAY_SERVE_LLM = re.compile(r"\bray\.serve\.llm\b|\bbuild_pd_openai_app\b")
+_RAY_SERVE_LLM = lazyre.compile(r"\bray\.serve\.llm\b|\bbuild_pd_openai_app\b")
 _RAY_HINT = ("pdlint does not read Python; the same Ray Serve LLM application written as a Serve config file is "
              "checked (`applications: - import_path: ray.serve.llm:build_pd_openai_app` with `args: {prefill_config: "
              "..., decode_config: ...}`, each an LLMConfig with `engine_kwargs`; `serve run config.yaml` deploys it); "
@@ -1319,12 +1319,12 @@ def _opaque_name(tok) -> bool:
     return tok.text.startswith("-") and tok.option_name_opaque()
 
 
-_REF = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)")
+_REF = lazyre.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)")
 #: a positional parameter: ``$2``, ``"${6:-}"``, ``${1}``
-_POSITIONAL = re.compile(r"[\"']?\$\{?([1-9][0-9]*)(?=[}:\-\"'\s]|$)")
+_POSITIONAL = lazyre.compile(r"[\"']?\$\{?([1-9][0-9]*)(?=[}:\-\"'\s]|$)")
 
 
-_VAR_NOTE = re.compile(r"\$\{?[A-Za-z_][A-Za-z0-9_]*\}?")
+_VAR_NOTE = lazyre.compile(r"\$\{?[A-Za-z_][A-Za-z0-9_]*\}?")
 
 
 def _var_name(tok) -> str:
@@ -1434,7 +1434,7 @@ def _switch(table, option: str) -> bool:
     return flag is not None and bool(getattr(flag, "nargs_zero", False))
 
 
-_FIRST_ARG = re.compile(r"\$\{?1(?![0-9])")
+_FIRST_ARG = lazyre.compile(r"\$\{?1(?![0-9])")
 
 
 def _role_gap(tok, flag: str) -> Gap:

@@ -18,6 +18,7 @@ import re
 import subprocess
 from typing import Optional
 
+from pdlint import lazyre
 from pdlint.records import dataclass
 
 JINJA_EXT = (".j2", ".jinja", ".jinja2")
@@ -50,9 +51,9 @@ OTHER_TEXT_EXT = (".py", ".json", ".toml", ".ini", ".cfg", ".conf", ".env", ".tm
                   # coco-alen/sglang_assistance's eigen_serve.c: PD020 named alone, nothing in a walk), its headers
                   # and CUDA sources (hostile-input round rw29/h P5: the same for `.h` / `.hpp` / `.cu`)
                   ".c", ".cc", ".cpp", ".cxx", ".h", ".hh", ".hpp", ".hxx", ".cu", ".cuh")
-OTHER_TEXT_NAMES = re.compile(r"(?:Procfile|Jenkinsfile|Tiltfile|\.envrc)")
+OTHER_TEXT_NAMES = lazyre.compile(r"(?:Procfile|Jenkinsfile|Tiltfile|\.envrc)")
 #: a `#!` line naming a shell (`#!/bin/bash`, `#!/usr/bin/env bash`, `#!/usr/bin/env -S bash -e`)
-SHELL_SHEBANG = re.compile(rb"^#!\s*\S*?(?:/|env\s+(?:-\S+\s+)*)(?:ba|z|k|da|a)?sh\b")
+SHELL_SHEBANG = lazyre.compile(rb"^#!\s*\S*?(?:/|env\s+(?:-\S+\s+)*)(?:ba|z|k|da|a)?sh\b")
 # Generic suffixes that Slurm / PBS / LSF / SGE job files use too (`run.job`, `train.sub`, `serve.run`), but that other
 # files use as well (`.sub` subtitles, `.run` self-extracting installers): such a file is a shell script when its first
 # SNIFF_BYTES say so (a shell shebang; without a shebang, a `#SBATCH` / `#PBS` / `#BSUB` / `#$` header line), a text
@@ -62,7 +63,7 @@ SHELL_SHEBANG = re.compile(rb"^#!\s*\S*?(?:/|env\s+(?:-\S+\s+)*)(?:ba|z|k|da|a)?
 SNIFF_SHELL_EXT = (".job", ".run", ".sub")
 SNIFF_BYTES = 4096
 SNIFF_MAX_SIZE = 256 * 1024
-_BATCH_HEADER = re.compile(rb"^#(?:SBATCH|PBS|BSUB|\$)[ \t]", re.M)
+_BATCH_HEADER = lazyre.compile(rb"^#(?:SBATCH|PBS|BSUB|\$)[ \t]", re.M)
 KEYWORDS = (b"sglang", b"vllm", b"trtllm", b"dynamo", b"disaggregation", b"launch_server", b"tensorrt",
             b"kv_role", b"kv-role", b"prefill", b"decode", b"context_servers", b"generation_servers",
             b"cache_transceiver", b"pd_role", b"kv-transfer-config", b"kv_transfer_config", b"disagg-config",
@@ -70,12 +71,12 @@ KEYWORDS = (b"sglang", b"vllm", b"trtllm", b"dynamo", b"disaggregation", b"launc
 # (a file holding launch text coverage.MARKER finds holds one of them, so that it is read and reported: the
 # exec-form list items "smg", "launch" are the exception, PD020 without a launch either way)
 # Documentation named without an extension: its commands are examples, as in a .md file (a walk does not list it)
-_DOC_NAMES = re.compile(r"(?i)(?:README|READ_?ME|LICEN[CS]E|COPYING|NOTICE|AUTHORS|CONTRIBUTORS|CHANGELOG|CHANGES|"
+_DOC_NAMES = lazyre.compile(r"(?i)(?:README|READ_?ME|LICEN[CS]E|COPYING|NOTICE|AUTHORS|CONTRIBUTORS|CHANGELOG|CHANGES|"
                         r"HISTORY|NEWS|TODO|INSTALL|PATENTS|SECURITY|CODEOWNERS|OWNERS|MAINTAINERS)(?:[_-]\w+)?")
 # another tool's file named without an extension (Jenkinsfile, Snakefile, Vagrantfile, Tiltfile): not shell
-_TOOL_FILE = re.compile(r"(?i)\w*file")
+_TOOL_FILE = lazyre.compile(r"(?i)\w*file")
 # a line of YAML or JSON (a `key:` or a `- ` item), never the start of a shell command
-_DATA_LINE = re.compile(r"^[ \t]*(?:-[ \t]|(?:\"[^\"\n]*\"|'[^'\n]*'|[\w.-]+):(?:[ \t]|$))", re.M)
+_DATA_LINE = lazyre.compile(r"^[ \t]*(?:-[ \t]|(?:\"[^\"\n]*\"|'[^'\n]*'|[\w.-]+):(?:[ \t]|$))", re.M)
 
 
 @dataclass
@@ -305,11 +306,11 @@ def _other_text(name: str, named: bool = False) -> Optional[str]:
     return None
 
 
-_BASELINE_HEAD = re.compile(rb'\s*\{\s*"pdlint-baseline"\s*:')
+_BASELINE_HEAD = lazyre.compile(rb'\s*\{\s*"pdlint-baseline"\s*:')
 #: the top-level keys of a Kubernetes object in JSON (`kubectl apply -f deploy.json`): ``"apiVersion"`` within
 #: the first JSON_MANIFEST_HEAD bytes, and a ``"kind"`` key
-_JSON_API = re.compile(rb'^\s*[\[{][^"]*"apiVersion"\s*:|[{,]\s*"apiVersion"\s*:\s*"[^"]+/?[^"]*"')
-_JSON_KIND = re.compile(rb'"kind"\s*:\s*"[A-Z]')
+_JSON_API = lazyre.compile(rb'^\s*[\[{][^"]*"apiVersion"\s*:|[{,]\s*"apiVersion"\s*:\s*"[^"]+/?[^"]*"')
+_JSON_KIND = lazyre.compile(rb'"kind"\s*:\s*"[A-Z]')
 JSON_MANIFEST_HEAD = 4096
 
 
@@ -366,7 +367,7 @@ def _searched_text(path: str, data: bytes) -> str:
     return text
 
 
-_JSON_ESCAPE = re.compile(r"\\u([0-9a-fA-F]{4})")
+_JSON_ESCAPE = lazyre.compile(r"\\u([0-9a-fA-F]{4})")
 
 
 def _unescape(m) -> str:
@@ -385,7 +386,7 @@ def _json_of(path: str, boundary):
 
 
 #: pdlint's own ``--format json`` report (docs/json.md): its findings and launches quote flags, but it starts nothing
-_REPORT_HEAD = re.compile(rb'\s*\{\s*"version"\s*:\s*\d+\s*,\s*"files"\s*:')
+_REPORT_HEAD = lazyre.compile(rb'\s*\{\s*"version"\s*:\s*\d+\s*,\s*"files"\s*:')
 _REPORT_KEYS = {"version", "files", "findings", "launches", "pairs", "coverage", "baseline"}
 
 
@@ -632,12 +633,12 @@ def discover(paths: list, cwd: str, excluded=lambda p: False, force_exclude=lamb
 
 # words that make a mention of a file name a reference to it (include/import in
 # templates, source in scripts, --config and engine config options in launches)
-_REF_WORDS = re.compile(rb"(include|import|extends|from|source|\.\s|--config|config|extra[-_]engine[-_]args|"
+_REF_WORDS = lazyre.compile(rb"(include|import|extends|from|source|\.\s|--config|config|extra[-_]engine[-_]args|"
                         rb"extra_llm_api_options|values)[^\n]{0,120}$")
 
 
 #: a ``#`` comment (shell, YAML) or a Jinja comment opened before a mention on its line
-_COMMENTED = re.compile(rb"(?:^|[ \t])#|\{#")
+_COMMENTED = lazyre.compile(rb"(?:^|[ \t])#|\{#")
 
 
 KUSTOMIZATION_NAMES = ("kustomization.yaml", "kustomization.yml", "Kustomization")
@@ -666,7 +667,7 @@ def _references(data: bytes, name: bytes, any_mention: bool = False) -> bool:
 
 #: an include / import / source whose file name is computed: a Jinja tag naming no string first, a shell `source`
 #: or `.` of a word with an expansion in it
-_COMPUTED_INCLUDE = re.compile(
+_COMPUTED_INCLUDE = lazyre.compile(
     rb"\{%[-+]?\s*(?:include|import|from|extends)\s+(?!(?:\"[^\"\n]*\"|'[^'\n]*')\s*(?:-?%\}|ignore\b|with\b|without\b|"
     rb"import\b|as\b))[^%\n]|"
     # (a sourced file whose last path part has an expansion: `$SCRIPT_DIR/common.sh` names common.sh, which the
@@ -692,7 +693,7 @@ def _launches_itself(path: str, boundary) -> bool:
 
 
 #: Jinja comments and whole-line `#` comments (shell, YAML, Python)
-_COMMENTS = re.compile(r"\{#(?s:.*?)#\}|^[ \t]*#[^\n]*", re.M)
+_COMMENTS = lazyre.compile(r"\{#(?s:.*?)#\}|^[ \t]*#[^\n]*", re.M)
 
 
 def expand_units(jobs: list, cwd: str, excluded=lambda p: False, resolver=None,
@@ -819,9 +820,9 @@ def _pair_siblings(named: list, files: list, root: str, boundary) -> list:
 MAX_SIBLINGS = 16
 
 #: Compose files of a project directory (Compose's default names and the variants teams give theirs)
-_COMPOSE_NAME = re.compile(r"(?:docker-)?compose(?:[._-][\w.-]+)?\.ya?ml")
+_COMPOSE_NAME = lazyre.compile(r"(?:docker-)?compose(?:[._-][\w.-]+)?\.ya?ml")
 #: environment files: the project's `.env` (Compose interpolates the file's `${VAR}` from it) and `env_file:` ones
-_ENV_FILE_NAME = re.compile(r"\.env(?:\.[\w.-]+)?|[\w.-]+\.env")
+_ENV_FILE_NAME = lazyre.compile(r"\.env(?:\.[\w.-]+)?|[\w.-]+\.env")
 
 
 def _compose_of_env_files(named: list, files: list) -> list:
@@ -877,8 +878,8 @@ def _config_dependents(named: list, files: list, resolver, boundary=None, root: 
     return out
 
 
-_CONFIGMAP_DOC = re.compile(rb"^kind:\s*[\"']?ConfigMap\b", re.M)
-_METADATA_NAME = re.compile(rb"^metadata:\s*\n(?:[ \t]+.*\n)*?[ \t]+name:\s*[\"']?([\w.-]+)", re.M)
+_CONFIGMAP_DOC = lazyre.compile(rb"^kind:\s*[\"']?ConfigMap\b", re.M)
+_METADATA_NAME = lazyre.compile(rb"^metadata:\s*\n(?:[ \t]+.*\n)*?[ \t]+name:\s*[\"']?([\w.-]+)", re.M)
 
 
 def _configmap_names(path: str, boundary=None) -> set:
@@ -911,7 +912,7 @@ def _mounts_configmap(data: bytes, names: set) -> bool:
 #: a Python module a script runs by a name it computes (`python3 -m "$E.${S}_server"`, `$PY -m $MOD`): a launch
 #: that need not spell an engine's name (hostile-input round rw27/h item P12b: such a script was checked when named
 #: and skipped in a directory walk).  Searched only in a script without KEYWORDS: one pass, no backtracking.
-_COMPUTED_MODULE = re.compile(rb"[ \t]-m[ \t]+[\"']?[\w.]*\$")
+_COMPUTED_MODULE = lazyre.compile(rb"[ \t]-m[ \t]+[\"']?[\w.]*\$")
 
 
 def worth_parsing(kind: str, data: bytes) -> bool:

@@ -33,16 +33,17 @@ import json
 import re
 from typing import Optional
 
+from pdlint import lazyre
 from pdlint.model import Edit
 from pdlint.records import dataclass
 from pdlint.text import SourceFile, TStr
 
 # a word any command line, YAML scalar or template text takes as is
-_WORD_SAFE = re.compile(r"^[A-Za-z0-9_./:=@+%-]+$")
-_PLAIN_BLOCK = re.compile(r"^[A-Za-z0-9_./=@+%-][A-Za-z0-9_./:=@+%,-]*$")
-_PLAIN_FLOW = re.compile(r"^[A-Za-z0-9_./=@+%-][A-Za-z0-9_./:=@+%-]*$")
+_WORD_SAFE = lazyre.compile(r"^[A-Za-z0-9_./:=@+%-]+$")
+_PLAIN_BLOCK = lazyre.compile(r"^[A-Za-z0-9_./=@+%-][A-Za-z0-9_./:=@+%,-]*$")
+_PLAIN_FLOW = lazyre.compile(r"^[A-Za-z0-9_./=@+%-][A-Za-z0-9_./:=@+%-]*$")
 # plain scalars YAML would read as something other than a string (1.1 and 1.2 core schemas)
-_YAML_TYPED = re.compile(
+_YAML_TYPED = lazyre.compile(
     r"^(?:~|null|Null|NULL|true|True|TRUE|false|False|FALSE|yes|Yes|YES|no|No|NO|on|On|ON|off|Off|OFF|y|Y|n|N"
     r"|[-+]?(?:\d[\d_]*)?\.?\d[\d_]*(?:[eE][-+]?\d+)?|0[xX][0-9a-fA-F_]+|0[oO]?[0-7_]+|[-+]?\.(?:inf|Inf|INF)"
     r"|\.(?:nan|NaN|NAN)|\d[\d_]*(?::[0-5]?\d)+(?:\.\d*)?|\d{4}-\d\d?-\d\d?.*|<<|=)$")

@@ -18,7 +18,7 @@ import re
 import time
 from typing import Callable, Optional
 
-from pdlint import budget
+from pdlint import budget, lazyre
 from pdlint import core_rules as C
 from pdlint import launchers
 from pdlint.config import Config
@@ -34,7 +34,7 @@ from pdlint.safeio import MAX_FILE_BYTES  # noqa: E402  (its home before pdlint.
 from pdlint.formats.ansible_plays import MAX_PLAYS as MAX_RENDERED_PLAYS  # noqa: E402
 
 
-_ENGINE_IMAGE = re.compile(r"vllm|sglang|tensorrt|trtllm|dynamo", re.I)  # an image named for an engine
+_ENGINE_IMAGE = lazyre.compile(r"vllm|sglang|tensorrt|trtllm|dynamo", re.I)  # an image named for an engine
 
 
 def _engine_image(image: str) -> bool:
@@ -44,7 +44,7 @@ def _engine_image(image: str) -> bool:
     return bool(_ENGINE_IMAGE.search(image.split("@", 1)[0].rsplit("/", 1)[-1]))
 
 
-_PLAIN_VAR = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?")  # a word that is one variable: $PY, ${PY}
+_PLAIN_VAR = lazyre.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?")  # a word that is one variable: $PY, ${PY}
 
 
 @dataclass
@@ -70,7 +70,7 @@ class Extraction:
 
 #: variables the login shell, the job scheduler or the launcher sets, not a sourced file (`$USER`, `$HOME` after
 #: `source /etc/profile.d/modules.sh` or a venv's `activate`: field test rw17/n)
-_HOST_VARIABLE = re.compile(r"(?:USER|HOME|PATH|PWD|OLDPWD|SHELL|LOGNAME|HOSTNAME|HOST|TMPDIR|LANG|TERM|VIRTUAL_ENV|"
+_HOST_VARIABLE = lazyre.compile(r"(?:USER|HOME|PATH|PWD|OLDPWD|SHELL|LOGNAME|HOSTNAME|HOST|TMPDIR|LANG|TERM|VIRTUAL_ENV|"
                             r"CONDA_PREFIX|CONDA_DEFAULT_ENV|(?:SLURM|PBS|LSB|OMPI|PMI|PMIX|FLUX|SGE|MPI|LSF)_\w+)")
 
 
@@ -3388,7 +3388,7 @@ def image_entry_words(image: str, words: list, at: Optional[TStr]) -> list:
 
 #: a line that is one ``${NAME}`` placeholder (envsubst / string.Template templates: a YAML block the
 #: deploy script substitutes, such as ``${IMAGE_PULL_SECRETS_BLOCK}`` at column 1)
-_PLACEHOLDER_LINE = re.compile(r"^[ \t]*\$\{[A-Za-z_][A-Za-z0-9_]*\}[ \t]*$", re.M)
+_PLACEHOLDER_LINE = lazyre.compile(r"^[ \t]*\$\{[A-Za-z_][A-Za-z0-9_]*\}[ \t]*$", re.M)
 
 
 def _without_placeholder_lines(text: str) -> Optional[tuple]:
@@ -3419,8 +3419,8 @@ def _without_placeholder_lines(text: str) -> Optional[tuple]:
 
 
 #: an envsubst placeholder written inside a line (``prefill-set: ${PREFILL_NAME}}``)
-_INLINE_PLACEHOLDER = re.compile(r"\$\{[A-Za-z_][A-Za-z0-9_]*\}")
-_FLOW_START = re.compile(r"[{\[]")
+_INLINE_PLACEHOLDER = lazyre.compile(r"\$\{[A-Za-z_][A-Za-z0-9_]*\}")
+_FLOW_START = lazyre.compile(r"[{\[]")
 
 
 def _inline_placeholders_respelled(text: str, error, tries: int = 4) -> Optional[tuple]:
@@ -3598,7 +3598,7 @@ def _placeholder_gaps(doc: TStr, placeholders: list, launches: list) -> None:
 
 #: an engine's name or a PD setting: words a launch the shell builds from pieces still holds (`E=sgl; E=${E}ang`,
 #: `python3 -m $E.launch_server`: no launcher pdlint's text search finds)
-_ENGINE_WORDS = re.compile(r"launch_server|(?<![\w/.-])serve\b|trtllm-serve|disaggregation|kv.role|kv.transfer", re.I)
+_ENGINE_WORDS = lazyre.compile(r"launch_server|(?<![\w/.-])serve\b|trtllm-serve|disaggregation|kv.role|kv.transfer", re.I)
 # (not an engine's bare name: `rm -f /tmp/vllm_*.log` after a stop is no launch - field compare,
 # littlemex/disaggregated-inference-with-nixl-over-aws-efa's run_experiment.sh)
 
@@ -3703,9 +3703,9 @@ class ScriptRunner:
 #: bounds on what :meth:`Extractor.note_script_runs` reads of a container's command
 _MAX_RUN_WORDS, _MAX_RUN_TEXT, _MAX_RUN_PATHS, _MAX_RUNNERS = 64, 8192, 64, 16
 #: a path a command line names (`/workspace/prefill.sh`, `./prefill.sh`, `scripts/run.sh`)
-_RUN_PATH = re.compile(r"(?<![\w$.{}-])((?:\.{1,2}/|/)?[\w.-]+(?:/[\w.-]+)*)")
+_RUN_PATH = lazyre.compile(r"(?<![\w$.{}-])((?:\.{1,2}/|/)?[\w.-]+(?:/[\w.-]+)*)")
 #: `cd DIR` in a `bash -c` line: the directory its relative paths are in
-_CD_DIR = re.compile(r"(?:^|[;&|(\s])cd\s+[\"']?(/[\w./-]+)")
+_CD_DIR = lazyre.compile(r"(?:^|[;&|(\s])cd\s+[\"']?(/[\w./-]+)")
 
 
 def _runner_groups(runs: Optional[list], env: dict, image: Optional[str]) -> list:
@@ -3794,7 +3794,7 @@ def env_checked(name: str) -> bool:
 
 
 #: the names pdlint.formats.pins reads (a Dockerfile, a requirements file, a pyproject.toml)
-_PIN_FILE = re.compile(r"(?i)^(?:(?:docker|container)file(?:\.[\w.-]+)?|[\w.-]+\.(?:docker|container)file"
+_PIN_FILE = lazyre.compile(r"(?i)^(?:(?:docker|container)file(?:\.[\w.-]+)?|[\w.-]+\.(?:docker|container)file"
                        r"|requirements[\w.-]*\.txt|pyproject\.toml)$")
 
 #: at most this many runs of a script with other values for the variables the environment may set
@@ -3810,8 +3810,8 @@ _ROLE_VAR_FILES = ("main.yml", "main.yaml")
 
 
 #: a template line that is one block tag (`{% if x %}`, `{%- endif %}`): blank when rendered without trim_blocks
-_TAG_LINE = re.compile(r"[ \t]*\{%[^\n]*?%\}[ \t]*")
-_TRIM_BLOCKS = re.compile(rb"Environment\([^)]{0,400}?trim_blocks\s*=\s*True", re.S)
+_TAG_LINE = lazyre.compile(r"[ \t]*\{%[^\n]*?%\}[ \t]*")
+_TRIM_BLOCKS = lazyre.compile(rb"Environment\([^)]{0,400}?trim_blocks\s*=\s*True", re.S)
 #: entries one inventory directory's walk (group_vars/, host_vars/) visits at most, four directories deep
 MAX_INVENTORY_WALK = 4096
 #: Python files read to tell whether the repository renders its templates with trim_blocks
@@ -4044,7 +4044,7 @@ def ansible_role_dir(abspath: str, root: str, kinds: tuple = ("templates",)) -> 
 
 #: where a repository keeps the inventory's variables, relative to a directory at or above a role's
 _INVENTORY_DIRS = ("group_vars", "host_vars", "inventory/group_vars", "inventory/host_vars")
-_TOP_KEY = re.compile(r"(?m)^([A-Za-z_][A-Za-z0-9_]*)[ \t]*:")
+_TOP_KEY = lazyre.compile(r"(?m)^([A-Za-z_][A-Za-z0-9_]*)[ \t]*:")
 
 
 def ansible_role_files(abspath: str, root: str, kinds: tuple = ("templates",)) -> tuple:
@@ -4094,7 +4094,7 @@ def _ansible_values(vals: dict) -> dict:
     return {k: lazy(v, k) for k, v in vals.items()}
 
 
-_SBATCH_NODES = re.compile(r"(?:--nodes[= ]|-N[= ]?)\s*([0-9]+)(?![-0-9:,])")
+_SBATCH_NODES = lazyre.compile(r"(?:--nodes[= ]|-N[= ]?)\s*([0-9]+)(?![-0-9:,])")
 
 
 def slurm_env(doc: TStr) -> dict:
@@ -4307,7 +4307,7 @@ def _env_runs(doc: TStr, env_values: dict, first: tuple, env: Optional[dict], qu
 
 #: a value a suggested command may hold as written (anything else is quoted: it comes from the repository, and a
 #: `case` pattern `big $(curl ... | sh)` pasted from the help would run, rw25/h item 11)
-_SAFE_ARG = re.compile(r"[\w.,:/@+=%-]*")
+_SAFE_ARG = lazyre.compile(r"[\w.,:/@+=%-]*")
 
 
 def _var_args(*pairs) -> str:
@@ -4546,7 +4546,7 @@ def _python_c_imports_only(words: list, at: int) -> bool:
 
 
 #: a whole variable reference in a sourced path: `$NAME`, `${NAME}`, `${NAME[@]}`, `${NAME[*]}`, `${NAME[0]}`
-_SOURCE_VAR = re.compile(r"\$\{([A-Za-z_]\w*)(?:\[(?:@|\*|\d+)\])?\}|\$([A-Za-z_]\w*)")
+_SOURCE_VAR = lazyre.compile(r"\$\{([A-Za-z_]\w*)(?:\[(?:@|\*|\d+)\])?\}|\$([A-Za-z_]\w*)")
 _MAX_SOURCE_MATCHES = 16
 
 
@@ -4564,7 +4564,7 @@ _INCLUDE_NAME = (r"""\{%-?\s*(?:include|import|from|extends)\s+(?:\[[^\]]*?)?["'
 
 #: diffusion model families `sglang serve` hands to its diffusion server (SGLang 0.5.23 sglang/cli/serve.py:
 #: `--model-type diffusion`, or a model its registry or model_index.json says is one; pdlint reads no model files)
-_DIFFUSION_MODEL = re.compile(r"(?:^|[/_-])(?:flux|stable-diffusion|sdxl|sd3|sd-3|wan2|wan-2|hunyuan-?video|"
+_DIFFUSION_MODEL = lazyre.compile(r"(?:^|[/_-])(?:flux|stable-diffusion|sdxl|sd3|sd-3|wan2|wan-2|hunyuan-?video|"
                               r"qwen-image|z-image|ltx-video|cogvideo|mochi|kandinsky|pixart|hidream)", re.I)
 
 
@@ -4577,7 +4577,7 @@ _DIFFUSION_FLAGS = frozenset({"--num-gpus", "--ulysses-degree", "--ring-degree",
 
 
 #: vLLM's own images (mirrors too), which have no vLLM-Omni: `--omni` there is an unknown option (VLLM018)
-_PLAIN_VLLM_IMAGE = re.compile(r"(?:^|/)vllm-openai(?:[:@]|$)")
+_PLAIN_VLLM_IMAGE = lazyre.compile(r"(?:^|/)vllm-openai(?:[:@]|$)")
 
 
 def _diffusion_serve(argv: list) -> bool:
@@ -4607,7 +4607,7 @@ def _launch_text_beside(src, line: int, spans: list) -> bool:
 
 #: a template written for other delimiters than Jinja's (`<% if x %>`, `<< var >>`, `[[ var ]]`) beside text that
 #: is not Jinja (GitHub Actions' `${{ expression }}`)
-_OTHER_DELIMITERS = re.compile(r"<%-?\s*(?:if|for|set|endif|endfor|else|elif)\b|<<-?\s*[\w.]+\s*-?>>|\$\{\{")
+_OTHER_DELIMITERS = lazyre.compile(r"<%-?\s*(?:if|for|set|endif|endfor|else|elif)\b|<<-?\s*[\w.]+\s*-?>>|\$\{\{")
 
 
 def _includes_may_launch(src: SourceFile, read: list, problems: list) -> bool:
@@ -4624,7 +4624,7 @@ def _includes_may_launch(src: SourceFile, read: list, problems: list) -> bool:
 
 # a command-line option among the words of an included template (a partial of shared flags: `--tp-size 2`), not
 # a CSS custom property (`--main-color: #fff`, `var(--gap)`) or an HTML comment's dashes
-_OPTION_WORD = re.compile(r"(?:^|\s)--[A-Za-z][\w-]*(?=[\s=]|$)", re.M)
+_OPTION_WORD = lazyre.compile(r"(?:^|\s)--[A-Za-z][\w-]*(?=[\s=]|$)", re.M)
 
 
 def _not_a_launch_template(path: str, src: SourceFile, renders: list, includes: bool) -> bool:
@@ -4680,14 +4680,14 @@ def _is_script_template(path: str, src: SourceFile) -> bool:
 
 
 #: a key (or an env variable's name) whose value may be a command, its arguments or a script
-_LAUNCHY_KEY = re.compile(r"(?i)^(?:command|args|image|entrypoint|script|run|exec)$|cmd|command|args|argv|script|"
+_LAUNCHY_KEY = lazyre.compile(r"(?i)^(?:command|args|image|entrypoint|script|run|exec)$|cmd|command|args|argv|script|"
                           r"entrypoint|flags|opts|options|launch|extra|\.(?:sh|bash|py)$")
 #: keys whose whole value, written by one expression, may be a pod or a list of containers
-_STRUCT_KEY = re.compile(r"^(?:spec|template|\w*[Tt]emplate|\w*[Cc]ontainers|services|env|envFrom|values|jobs|"
+_STRUCT_KEY = lazyre.compile(r"^(?:spec|template|\w*[Tt]emplate|\w*[Cc]ontainers|services|env|envFrom|values|jobs|"
                          r"tasks|steps|data|stringData|workers?|leader\w*|roles?|\w*[Ss]pecs?)$")
-_YAML_KEY_LINE = re.compile(r"""^([ \t]*)((?:-[ \t]+)*)(["']?)([^"'#:{}\[\]\s][^"'#:{}\[\]]*?)\3[ \t]*:(?:[ \t]+|$)(.*)$""")
-_JINJA_SETTING = re.compile(r"\{%-?[ \t]*(?:set|macro|call|filter|with|include|import|from)\b")
-_MANIFEST_SHAPE = re.compile(r"(?m)^[ \t-]*([\"']?)(?:apiVersion|kind|containers|initContainers|services)\1[ \t]*:")
+_YAML_KEY_LINE = lazyre.compile(r"""^([ \t]*)((?:-[ \t]+)*)(["']?)([^"'#:{}\[\]\s][^"'#:{}\[\]]*?)\3[ \t]*:(?:[ \t]+|$)(.*)$""")
+_JINJA_SETTING = lazyre.compile(r"\{%-?[ \t]*(?:set|macro|call|filter|with|include|import|from)\b")
+_MANIFEST_SHAPE = lazyre.compile(r"(?m)^[ \t-]*([\"']?)(?:apiVersion|kind|containers|initContainers|services)\1[ \t]*:")
 
 
 def _launch_reaching_lines(text: str) -> set:
@@ -4781,10 +4781,10 @@ def _strings(value, limit: int = 10_000) -> list:
     return out
 
 
-_MANIFEST_KEY = re.compile(r"(?m)^[ \t-]*([\"']?)(?:apiVersion|kind|containers|command|args|image|env)\1[ \t]*:")
-_LAUNCH_KEY = re.compile(r"(?m)^[ \t-]*([\"']?)(?:containers|command|args|image|env|template|data)\1[ \t]*:"
+_MANIFEST_KEY = lazyre.compile(r"(?m)^[ \t-]*([\"']?)(?:apiVersion|kind|containers|command|args|image|env)\1[ \t]*:")
+_LAUNCH_KEY = lazyre.compile(r"(?m)^[ \t-]*([\"']?)(?:containers|command|args|image|env|template|data)\1[ \t]*:"
                          r"|^[ \t-]*([\"']?)spec\2[ \t]*:[ \t]*\{\{")
-_KIND = re.compile(r"(?m)^kind:[ \t]*[\"']?([A-Za-z]+)[\"']?[ \t]*(?:#.*)?$")
+_KIND = lazyre.compile(r"(?m)^kind:[ \t]*[\"']?([A-Za-z]+)[\"']?[ \t]*(?:#.*)?$")
 #: Kubernetes kinds that hold no pod and no script (a ConfigMap may hold one): a template of only these (and no
 #: container, command, args or image key) launches nothing whatever its variables are
 _NO_POD_KINDS = frozenset({"PersistentVolumeClaim", "PersistentVolume", "Namespace", "ServiceAccount", "Role",
@@ -4815,7 +4815,7 @@ def _inner_kind(path: str) -> Optional[str]:
 #: what a template renders that is neither YAML nor a shell script (`opencode.jsonc.j2`, `vllm.conf.j2`): its
 #: launch text is reported as not checked (PD020), it is not parsed as a script (jedmund/homelab's JSONC
 #: template: three PD009 and an exit 1 on a file with no launch, field test rw14/h)
-_OTHER_RENDERED = re.compile(r"\.(?:jsonc|json5|toml|ini|cfg|conf|py|md|txt|html?|xml|properties|js|ts|lua|tf|hcl"
+_OTHER_RENDERED = lazyre.compile(r"\.(?:jsonc|json5|toml|ini|cfg|conf|py|md|txt|html?|xml|properties|js|ts|lua|tf|hcl"
                              r"|nomad|nginx|caddyfile|cs?v|sql)$")
 
 
@@ -4841,10 +4841,10 @@ def _sniff(text: str) -> str:
 # Handlebars / Mustache tags, which neither YAML, Jinja nor a Go template holds: a section `{{#if X}}`, `{{#each xs}}`,
 # an inverted section `{{^X}}`, a section's close `{{/if}}`, a triple-stash `{{{X}}}` (a Go template's comment
 # `{{/* ... */}}` is no close: a name follows the slash)
-_MUSTACHE = re.compile(r"\{\{~?(?:[#^]\s*[A-Za-z_@][\w@.-]*[^{}\n]{0,80}|/\s*[A-Za-z_@][\w@.-]*\s*~?|"
+_MUSTACHE = lazyre.compile(r"\{\{~?(?:[#^]\s*[A-Za-z_@][\w@.-]*[^{}\n]{0,80}|/\s*[A-Za-z_@][\w@.-]*\s*~?|"
                        r"\{~?\s*[A-Za-z_@][\w@.-]*\s*~?\})\}\}")
 # a Terraform template directive: `%{ for ip in ips ~}`, `%{ endfor }`, `%{ if x }`, `%{ else }`, `%{ endif }`
-_TERRAFORM = re.compile(r"%\{~?\s*(?:for\s+\w+(?:\s*,\s*\w+)?\s+in\s|endfor\b|if\s|else\b|endif\b)[^{}\n]{0,80}\}")
+_TERRAFORM = lazyre.compile(r"%\{~?\s*(?:for\s+\w+(?:\s*,\s*\w+)?\s+in\s|endfor\b|if\s|else\b|endif\b)[^{}\n]{0,80}\}")
 
 _MUSTACHE_HINT = ("check what the tool that fills the template writes: render it with the values it is deployed "
                   "with and run pdlint on the output, or write the launch in a form pdlint reads (a Jinja2 "

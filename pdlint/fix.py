@@ -34,7 +34,7 @@ import tempfile
 from collections import Counter
 from typing import Optional
 
-from pdlint import edits as E
+from pdlint import edits as E, lazyre
 from pdlint.model import SAFE, Edit, Finding, Fix, FixIntent
 from pdlint.records import dataclass, field, replace
 from pdlint.report import escape as esc
@@ -380,9 +380,9 @@ MAX_READER_FILES = 20_000  # repository files a move's reader search opens (past
 MAX_READER_BYTES = 4_000_000  # larger files are not a script or template that reads a shared value
 
 #: `NAME=` / `export NAME=` / `local NAME=` ... at the start of a shell statement, up to the spot
-_ASSIGNMENT = re.compile(r"(?:^|[;&|(]|\b(?:export|local|readonly|declare(?:[ \t]+-\w+)*))[ \t]*"
+_ASSIGNMENT = lazyre.compile(r"(?:^|[;&|(]|\b(?:export|local|readonly|declare(?:[ \t]+-\w+)*))[ \t]*"
                          r"([A-Za-z_][A-Za-z0-9_]*)\+?=", re.M)
-_SET_TAG = re.compile(r"\{%[-+]?\s*set\s+([A-Za-z_][A-Za-z0-9_]*)\s*=")
+_SET_TAG = lazyre.compile(r"\{%[-+]?\s*set\s+([A-Za-z_][A-Za-z0-9_]*)\s*=")
 
 
 def _reader_pattern(spot) -> tuple:
@@ -412,8 +412,8 @@ def _reader_pattern(spot) -> tuple:
     return re.compile(r"(?<![\w.-])" + re.escape(base) + r"(?![\w-])"), None
 
 
-_FOR_TAG = re.compile(r"\{%[-+]?\s*for\b")
-_ENDFOR = re.compile(r"\{%[-+]?\s*endfor\b")
+_FOR_TAG = lazyre.compile(r"\{%[-+]?\s*for\b")
+_ENDFOR = lazyre.compile(r"\{%[-+]?\s*endfor\b")
 
 
 def _loop_lines(text: str, at: int, line: int) -> tuple:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from typing import Optional
 
+from pdlint import lazyre
 from pdlint.records import dataclass, field
 from pdlint.text import TStr
 
@@ -146,8 +147,8 @@ def image_entrypoint(image: str, args: list) -> Optional[tuple]:
     return None
 
 
-_PYTHON = re.compile(r"^python(\d+(\.\d+)*)?$")
-_ASSIGN = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
+_PYTHON = lazyre.compile(r"^python(\d+(\.\d+)*)?$")
+_ASSIGN = lazyre.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
 _PY_VALUE_OPTS = {"-X", "-W", "-Q"}
 
 
@@ -202,7 +203,7 @@ _PACKAGE_VERBS = {
 # sub-command namespaces between a manager and its verb (``uv pip install``, ``uv tool install``, ``conda env
 # create``)
 _PACKAGE_NAMESPACES = {"uv": {"pip", "tool"}, "conda": {"env"}, "mamba": {"env"}, "micromamba": {"env"}}
-_PIP = re.compile(r"^pip(\d+(\.\d+)*)?$")
+_PIP = lazyre.compile(r"^pip(\d+(\.\d+)*)?$")
 
 
 def _package_manager(word: str) -> Optional[str]:
@@ -251,7 +252,7 @@ NOT_RUNNERS = frozenset({"echo", "printf", "cat", "grep", "egrep", "fgrep", "pgr
                          "strip"})
 
 
-_LOOKUP = re.compile(r"-[pvV]*[vV][pvV]*")
+_LOOKUP = lazyre.compile(r"-[pvV]*[vV][pvV]*")
 
 
 def _looks_up(texts: list) -> bool:
@@ -708,7 +709,7 @@ _TMUX_OPTIONS = {"send-keys": frozenset("ctN"), "send": frozenset("ctN"),
                  "respawn-pane": frozenset("cet"), "respawnp": frozenset("cet")}
 _TMUX_ENTER = frozenset({"Enter", "C-m", "KPEnter", "C-j", "^M", "^J"})
 _TMUX_TYPED = {"Space": " ", "Tab": "\t"}
-_TMUX_KEY = re.compile(r"(?:[CMS]-)+\S|\^\S|[A-Z][A-Za-z]*\d*|F\d+")  # C-c, M-x, ^C, Escape, BSpace, F5
+_TMUX_KEY = lazyre.compile(r"(?:[CMS]-)+\S|\^\S|[A-Z][A-Za-z]*\d*|F\d+")  # C-c, M-x, ^C, Escape, BSpace, F5
 
 
 def tmux_script(words: list, i: int) -> Optional[TStr]:
@@ -788,7 +789,7 @@ def _put(env: dict, word: TStr) -> None:
     env[name.text] = value
 
 
-_OPTION_WORD = re.compile(r"^--?[A-Za-z][A-Za-z0-9_.-]*$")
+_OPTION_WORD = lazyre.compile(r"^--?[A-Za-z][A-Za-z0-9_.-]*$")
 
 
 @dataclass

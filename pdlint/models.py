@@ -26,6 +26,7 @@ from __future__ import annotations
 import re
 from typing import Optional
 
+from pdlint import lazyre
 from pdlint.records import dataclass
 
 
@@ -85,7 +86,7 @@ FAMILIES = (
     (r"llama-?3", Family("Llama-3", "mha", None, ("LlamaForCausalLM",))),
 )
 _COMPILED = tuple((re.compile(r"^(?:[a-z0-9]+-)?" + p), f) for p, f in FAMILIES)
-_HASH = re.compile(r"^[0-9a-f]{20,}$")
+_HASH = lazyre.compile(r"^[0-9a-f]{20,}$")
 
 
 def component(path: str) -> str:

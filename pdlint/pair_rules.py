@@ -16,9 +16,9 @@ own network namespace and GPU allocation).
 
 from __future__ import annotations
 
-import re
 from typing import Callable, Optional
 
+from pdlint import lazyre
 from pdlint.model import ERROR, WARNING, Candidate, Launch, Related
 from pdlint.pairing import (Deployment, alternatives, apart_in_text, arm_roles, colocated_candidate,
                             distinct_instances, docker_gpus, engine_libraries, facts, one_after_the_other,
@@ -366,7 +366,7 @@ DEVICE_MASKS = ("CUDA_VISIBLE_DEVICES", "HIP_VISIBLE_DEVICES", "ROCR_VISIBLE_DEV
                 "HABANA_VISIBLE_MODULES", "ZE_AFFINITY_MASK", "ASCEND_RT_VISIBLE_DEVICES")
 
 
-_DEVICE_NUMBER = re.compile(r"[0-9]+")
+_DEVICE_NUMBER = lazyre.compile(r"[0-9]+")
 
 
 def device_mask(launch: Launch) -> Optional[tuple]:
@@ -639,7 +639,7 @@ def _on_a_host(launch) -> bool:
 
 #: a pod's own DNS name through its headless Service (StatefulSet, LeaderWorkerSet, RoleBasedGroup):
 #: `POD-N.SERVICE[.NAMESPACE...]`, where the pod is named after its Service (`sglang-pd-prefill-0.sglang-pd-prefill`)
-_POD_DNS = re.compile(r"^(?P<svc>[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)-\d+\.(?P=svc)(?:\.|$)")
+_POD_DNS = lazyre.compile(r"^(?P<svc>[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)-\d+\.(?P=svc)(?:\.|$)")
 
 
 def _pod_address(host: str) -> bool:

@@ -56,6 +56,7 @@ import posixpath
 import re
 from typing import Optional
 
+from pdlint import lazyre
 from pdlint.model import Launch
 from pdlint.records import dataclass, field
 from pdlint.text import TStr
@@ -89,11 +90,11 @@ HOST_PORT_FLAGS = {"--prefiller-hosts": ("prefill", "host"), "--prefiller-host":
                    "--decoder-hosts": ("decode", "host"), "--decoder-host": ("decode", "host"),
                    "--decoder-ports": ("decode", "port"), "--decoder-port": ("decode", "port")}
 DISCOVERY_FLAGS = ("--service-discovery",)
-_URL = re.compile(r"^(?:(?P<scheme>[a-zA-Z][a-zA-Z0-9+.-]*)://)?(?P<host>\[[^\]]*\]|[^:/?#]*)(?::(?P<port>[^/?#]*))?")
-_REMOTE_WRAPPERS = re.compile(r"(^|[\s;&|(])(ssh|srun|salloc|sbatch|mpirun|mpiexec|pdsh|kubectl|oc)(\s|$)")
-_DOCKER = re.compile(r"(^|[\s;&|(])(docker|podman|nerdctl)\s+(run|create)\b")
-_DOCKER_EXEC = re.compile(r"(^|[\s;&|(])(docker|podman|nerdctl)\s+exec\b")
-_GPUS = re.compile(r"--gpus(?:=|\s+)(['\"]*)([^\s'\"]+)")
+_URL = lazyre.compile(r"^(?:(?P<scheme>[a-zA-Z][a-zA-Z0-9+.-]*)://)?(?P<host>\[[^\]]*\]|[^:/?#]*)(?::(?P<port>[^/?#]*))?")
+_REMOTE_WRAPPERS = lazyre.compile(r"(^|[\s;&|(])(ssh|srun|salloc|sbatch|mpirun|mpiexec|pdsh|kubectl|oc)(\s|$)")
+_DOCKER = lazyre.compile(r"(^|[\s;&|(])(docker|podman|nerdctl)\s+(run|create)\b")
+_DOCKER_EXEC = lazyre.compile(r"(^|[\s;&|(])(docker|podman|nerdctl)\s+exec\b")
+_GPUS = lazyre.compile(r"--gpus(?:=|\s+)(['\"]*)([^\s'\"]+)")
 
 
 # ---------------------------------------------------------------------------
@@ -228,7 +229,7 @@ def _one_run(rp: Optional[str], rd: Optional[str], p_runs: set, d_runs: set) -> 
     return not (rp is not None and None in p_runs and rd is not None and None in d_runs)
 
 
-_RUN_VAR = re.compile(r"run with ([A-Za-z_][A-Za-z0-9_]*)=")
+_RUN_VAR = lazyre.compile(r"run with ([A-Za-z_][A-Za-z0-9_]*)=")
 
 
 def _run_var(run: str) -> str:
@@ -1307,10 +1308,10 @@ def one_after_the_other(a: Launch, b: Launch) -> bool:
 
 #: a wrapper that starts its command and returns: a terminal multiplexer's detached session, a new session
 #: forked off (`setsid -f`), a service manager, a job runner that runs commands side by side
-_RETURNS = re.compile(r"(^|[\s;&|(/])(tmux|screen|setsid|systemd-run|start-stop-daemon|daemonize|pm2|supervisorctl|"
+_RETURNS = lazyre.compile(r"(^|[\s;&|(/])(tmux|screen|setsid|systemd-run|start-stop-daemon|daemonize|pm2|supervisorctl|"
                       r"parallel|xargs|sbatch|kubectl|helm|disown)(\s|$)")
-_CONTAINER_RUN = re.compile(r"(^|[\s;&|(/])(docker|podman|nerdctl|apptainer|singularity)(\s|$)")
-_DETACHED = re.compile(r"\s(-[a-zA-Z]*d[a-zA-Z]*|--detach)(=\S*)?(\s|$)")
+_CONTAINER_RUN = lazyre.compile(r"(^|[\s;&|(/])(docker|podman|nerdctl|apptainer|singularity)(\s|$)")
+_DETACHED = lazyre.compile(r"\s(-[a-zA-Z]*d[a-zA-Z]*|--detach)(=\S*)?(\s|$)")
 
 
 def blocks(launch: Launch) -> bool:
@@ -1369,7 +1370,7 @@ def container_text(launch: Launch) -> str:
     return launch.meta.get("container_run") or wrapper_text(launch)
 
 
-_NVIDIA_VISIBLE = re.compile(r"(?:^|\s)(?:-e|--env)(?:=|\s+)NVIDIA_VISIBLE_DEVICES=(\S+)")
+_NVIDIA_VISIBLE = lazyre.compile(r"(?:^|\s)(?:-e|--env)(?:=|\s+)NVIDIA_VISIBLE_DEVICES=(\S+)")
 
 
 def docker_gpus(launch: Launch) -> Optional[object]:

@@ -6,9 +6,9 @@ empty line counts as the blank line it is."""
 
 from __future__ import annotations
 
-import re
 from typing import Optional
 
+from pdlint import lazyre
 from pdlint.model import ERROR, WARNING, Finding, Related
 from pdlint.rules import Rule, register
 from pdlint.text import TStr
@@ -53,9 +53,9 @@ PLACEHOLDER_REDIRECT = register(Rule(
     example_fixed="vllm serve --model /models/Qwen3-8B \\\n  --kv-transfer-config '{\"kv_connector\":\"NixlConnector\"}'",
     category=_C))
 
-_FLAG = re.compile(r"--?[A-Za-z][\w.-]*")
-_TRAILING_BLANK = re.compile(r"(?<!\\)(?:\\\\)*\\[ \t]+$")
-_CONTINUED = re.compile(r"(?<!\\)(?:\\\\)*\\$")
+_FLAG = lazyre.compile(r"--?[A-Za-z][\w.-]*")
+_TRAILING_BLANK = lazyre.compile(r"(?<!\\)(?:\\\\)*\\[ \t]+$")
+_CONTINUED = lazyre.compile(r"(?<!\\)(?:\\\\)*\\$")
 
 
 def _launch_text(line: str) -> bool:

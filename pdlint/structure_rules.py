@@ -18,6 +18,7 @@ import os
 import re
 from typing import Optional
 
+from pdlint import lazyre
 from pdlint.model import ERROR, ROLES, WARNING, Finding, Launch, Related
 from pdlint.pairing import router_args
 from pdlint.records import replace
@@ -285,7 +286,7 @@ UNDEFINED_REF = register(Rule(
 #: Environment Variables"); TPU_* only on TPU pods
 LWS_ENV = frozenset({"LWS_LEADER_ADDRESS", "LWS_GROUP_SIZE", "LWS_WORKER_INDEX", "TPU_WORKER_HOSTNAMES",
                      "TPU_WORKER_ID", "TPU_NAME"})
-_SERVICE_VAR = re.compile(r"[A-Z0-9_]+_(?:SERVICE_HOST|SERVICE_PORT(?:_[A-Z0-9_]+)?|PORT(?:_\d+_(?:TCP|UDP|SCTP)"
+_SERVICE_VAR = lazyre.compile(r"[A-Z0-9_]+_(?:SERVICE_HOST|SERVICE_PORT(?:_[A-Z0-9_]+)?|PORT(?:_\d+_(?:TCP|UDP|SCTP)"
                           r"(?:_PROTO|_PORT|_ADDR)?)?)")
 
 
@@ -368,7 +369,7 @@ def _sglang_parsed(launch: Launch):
 # PD101 / PD105
 # ---------------------------------------------------------------------------
 
-_ROLE_TOKEN = re.compile(r"kv_producer|kv_consumer|--is-prefill-worker|--is-decode-worker|prefill|decode")
+_ROLE_TOKEN = lazyre.compile(r"kv_producer|kv_consumer|--is-prefill-worker|--is-decode-worker|prefill|decode")
 
 
 def role_findings(launch: Launch) -> list:
@@ -780,8 +781,8 @@ def router_cli_findings(launch: Launch) -> list:
 ROUTER_PARSERS = ("python -m sglang_router.launch_router",)
 #: the router images (pdlint.launchers.IMAGE_ENTRYPOINTS) and their tag: judged only when the tag names a release
 #: of the table (an image built after it, `latest` or no tag may run a parser with options the table lacks)
-_ROUTER_IMAGE = re.compile(r"(?:^|/)(?:sgl-model-gateway|sglang-router)(?::([^@/\s]*))?(?:@|$)")
-_RELEASE_TAG = re.compile(r"v?(\d+)\.(\d+)\.(\d+)")
+_ROUTER_IMAGE = lazyre.compile(r"(?:^|/)(?:sgl-model-gateway|sglang-router)(?::([^@/\s]*))?(?:@|$)")
+_RELEASE_TAG = lazyre.compile(r"v?(\d+)\.(\d+)\.(\d+)")
 
 
 def _router_image_unknown(launch: Launch) -> bool:
@@ -990,10 +991,10 @@ _MAX_LISTED = 16  # replicas one PD107 message names
 # PD103
 # ---------------------------------------------------------------------------
 
-_ASSIGN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
+_ASSIGN = lazyre.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
 
 
-_HEREDOC = re.compile(r"<<(-?)[ \t]*(?:'([^'\n]*)'|\"([^\"\n]*)\"|\\?([A-Za-z0-9_.-]+))")
+_HEREDOC = lazyre.compile(r"<<(-?)[ \t]*(?:'([^'\n]*)'|\"([^\"\n]*)\"|\\?([A-Za-z0-9_.-]+))")
 
 
 def _heredoc_end(text: str, i: int, delimiters: list) -> int:

@@ -42,17 +42,18 @@ from __future__ import annotations
 import re
 from typing import Callable, Optional
 
+from pdlint import lazyre
 from pdlint.model import Finding
 from pdlint.records import dataclass, field
 
 _CODES = r"(?P<codes>[^\]\n]*)"
-_DIRECTIVE = re.compile(
+_DIRECTIVE = lazyre.compile(
     r"(?P<jinja>\{#-?[ \t]*)?(?P<go>\{\{-?[ \t]*/\*[ \t]*)?(?P<hash>(?:(?<=\s)|^)#[ \t]*)?"
     r"(?:pdlint:[ \t]*(?:ignore\[" + _CODES + r"\]|(?P<skip>skip-file\b))|"
     r"(?i:noqa):[ \t]*(?P<noqa>[A-Za-z]+[0-9]+(?:[ \t]*,?[ \t]*[A-Za-z]+[0-9]+)*))",
     re.M)
-_TAG_EDGE = re.compile(r"\{[{%]|[%}]\}")
-_COMMENT_ONLY = re.compile(r"^[ \t]*(#|\{#|\{\{-?[ \t]*/\*)")
+_TAG_EDGE = lazyre.compile(r"\{[{%]|[%}]\}")
+_COMMENT_ONLY = lazyre.compile(r"^[ \t]*(#|\{#|\{\{-?[ \t]*/\*)")
 UNUSED_CODE = "PD070"
 
 
@@ -211,7 +212,7 @@ def _string_spans(text: str, path: str) -> list:
 
 
 #: a line whose value is a block scalar: `key: |`, `- >-`, `key: |2 # comment`
-_BLOCK_HEADER = re.compile(r"^(?P<indent>[ ]*)(?P<dashes>(?:-[ ]+)*)(?P<key>[^\n]*?)[|>][0-9+-]{0,2}[ \t]*(?:#[^\n]*)?$")
+_BLOCK_HEADER = lazyre.compile(r"^(?P<indent>[ ]*)(?P<dashes>(?:-[ ]+)*)(?P<key>[^\n]*?)[|>][0-9+-]{0,2}[ \t]*(?:#[^\n]*)?$")
 
 
 def _block_scalar_spans(text: str) -> list:
@@ -241,8 +242,8 @@ def _block_scalar_spans(text: str) -> list:
     return out
 
 
-_DEFINE = re.compile(r"^[ ]*(?:(?:override|export|private)[ \t]+)*define(?:[ \t]|$)")
-_ENDEF = re.compile(r"^[ ]*endef(?:[ \t]|$)")
+_DEFINE = lazyre.compile(r"^[ ]*(?:(?:override|export|private)[ \t]+)*define(?:[ \t]|$)")
+_ENDEF = lazyre.compile(r"^[ ]*endef(?:[ \t]|$)")
 
 
 def _define_spans(text: str) -> list:

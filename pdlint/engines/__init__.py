@@ -14,9 +14,11 @@ import importlib.util
 import re
 from typing import Optional
 
+from pdlint import lazyre
+
 #: the Dynamo release a runtime image's tag names (``nvcr.io/nvidia/ai-dynamo/sglang-runtime:0.6.1``,
 #: ``.../vllm-runtime:1.0.0.post1``)
-_DYNAMO_IMAGE = re.compile(r"(?:ai-dynamo|dynamo)[^:\s]*:v?(\d+\.\d+\.\d+(?:\.post\d+)?)", re.I)
+_DYNAMO_IMAGE = lazyre.compile(r"(?:ai-dynamo|dynamo)[^:\s]*:v?(\d+\.\d+\.\d+(?:\.post\d+)?)", re.I)
 
 
 def dynamo_image_release(image: Optional[str]) -> Optional[str]:

@@ -25,6 +25,7 @@ import os
 import re
 from typing import Callable, Optional
 
+from pdlint import lazyre
 from pdlint.formats import yamltree as yt
 from pdlint.records import dataclass, field
 
@@ -56,8 +57,8 @@ _YAML = (".yml", ".yaml")
 #: keys of a play's `roles:` entry that are no role parameters
 _ROLE_KEYWORDS = ("role", "name", "vars", "tags", "when", "become", "become_user", "delegate_to", "environment",
                   "ignore_errors", "tasks_from", "defaults_from", "vars_from", "public", "apply", "collections")
-_NAME = re.compile(r"[A-Za-z0-9_.-]+")
-_KV = re.compile(r"""([A-Za-z_][A-Za-z0-9_]*)=("[^"]*"|'[^']*'|\S+)""")
+_NAME = lazyre.compile(r"[A-Za-z0-9_.-]+")
+_KV = lazyre.compile(r"""([A-Za-z_][A-Za-z0-9_]*)=("[^"]*"|'[^']*'|\S+)""")
 #: where a repository keeps the inventory's variables, relative to the playbook's directory or one above it
 INVENTORY_DIRS = ("", "inventory")
 
@@ -320,9 +321,9 @@ def _in_repo(name: Optional[str], bases: tuple, root: str) -> Optional[str]:
 #: what an `ansible.cfg` names), groups and nodes looked at in one
 MAX_INVENTORY_FILES = 16
 MAX_INVENTORY_GROUPS = 512
-_INI_SECTION = re.compile(r"\[([^\]:\s]+)(?::(\w+))?\]")
-_INI_VAR = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)[ \t]*=[ \t]*(.*?)[ \t]*$")
-_CFG_INVENTORY = re.compile(r"(?m)^[ \t]*inventory[ \t]*[=:][ \t]*(.*?)[ \t]*$")
+_INI_SECTION = lazyre.compile(r"\[([^\]:\s]+)(?::(\w+))?\]")
+_INI_VAR = lazyre.compile(r"([A-Za-z_][A-Za-z0-9_]*)[ \t]*=[ \t]*(.*?)[ \t]*$")
+_CFG_INVENTORY = lazyre.compile(r"(?m)^[ \t]*inventory[ \t]*[=:][ \t]*(.*?)[ \t]*$")
 _NOT_INVENTORY = (".j2", ".jinja", ".jinja2", ".tpl", ".py", ".sh", ".md", ".json", ".txt", ".retry", ".bak")
 
 

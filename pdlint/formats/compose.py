@@ -50,6 +50,7 @@ import os
 import re
 from typing import Callable, Optional
 
+from pdlint import lazyre
 from pdlint.formats import crd
 from pdlint.formats import yamltree as yt
 from pdlint.records import dataclass, field
@@ -57,7 +58,7 @@ from pdlint.text import SourceFile, TStr
 
 SERVICE_KEYS = {"image", "build", "command", "entrypoint", "environment", "env_file", "ports", "volumes",
                 "deploy", "depends_on", "container_name", "extends", "networks", "restart", "ipc", "runtime"}
-_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_NAME = lazyre.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _SPECIAL = set(";&|<>")
 
 

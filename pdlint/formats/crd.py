@@ -44,6 +44,7 @@ from __future__ import annotations
 import re
 from typing import Optional
 
+from pdlint import lazyre
 from pdlint.formats import argo, kube, mounts
 from pdlint.formats import yamltree as yt
 from pdlint.records import dataclass, field
@@ -61,8 +62,8 @@ ROLE_LABELS = ("llm-d.ai/role", "role", "app.kubernetes.io/component", "componen
 LEADER_KEYS = {"leaderTemplate": "leader", "workerTemplate": "worker", "leaderTemplatePatch": "leader",
                "workerTemplatePatch": "worker", "patchLeaderTemplate": "leader", "patchWorkerTemplate": "worker",
                "leader": "leader", "worker": "worker"}
-_CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
-_NON_ALNUM = re.compile(r"[^A-Za-z0-9]+")
+_CAMEL = lazyre.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
+_NON_ALNUM = lazyre.compile(r"[^A-Za-z0-9]+")
 
 
 @dataclass
@@ -693,7 +694,7 @@ def _rbg(ctx: _Doc) -> list:
     return out
 
 
-_WORKER_TYPE = re.compile(r'"worker_type"\s*:\s*"([A-Za-z_]+)"')
+_WORKER_TYPE = lazyre.compile(r'"worker_type"\s*:\s*"([A-Za-z_]+)"')
 
 
 def _instance_info_claim(doc: TStr, arg: yt.Ref) -> Optional[tuple]:
@@ -800,7 +801,7 @@ def _dgd_hint(ctx: _Doc, path: tuple, w: Workload) -> None:
 
 #: a prefill role flag written in a graph entry's text: ``--is-prefill-worker``, ``--disaggregation-mode prefill``
 #: (``=prefill``, a list's next item, a ``disaggregation-mode: prefill`` key of a config it holds)
-_PREFILL_FLAG = re.compile(r"--is-prefill-worker\b|disaggregation[-_]mode[\s=:\"',\[\]-]*prefill\b", re.I)
+_PREFILL_FLAG = lazyre.compile(r"--is-prefill-worker\b|disaggregation[-_]mode[\s=:\"',\[\]-]*prefill\b", re.I)
 
 
 def _graph_has_prefill(doc: TStr, entries) -> bool:

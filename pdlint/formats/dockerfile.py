@@ -29,23 +29,24 @@ import json
 import re
 from typing import Optional
 
+from pdlint import lazyre
 from pdlint.records import dataclass, field
 from pdlint.text import TStr, split_lines
 
 #: file names of Dockerfiles (a base name, case-insensitively)
-NAME = re.compile(r"^(?:Dockerfile(?:\.[\w.-]+)?|Containerfile(?:\.[\w.-]+)?|[\w.-]+\.(?:dockerfile|containerfile))$",
+NAME = lazyre.compile(r"^(?:Dockerfile(?:\.[\w.-]+)?|Containerfile(?:\.[\w.-]+)?|[\w.-]+\.(?:dockerfile|containerfile))$",
                   re.I)
 
-_INSTRUCTION = re.compile(r"^[ \t]*([A-Za-z]+)(?:[ \t]+|$)")
-_FROM = re.compile(r"^(?:--\S+[ \t]+)*(?P<image>\S+)(?:[ \t]+AS[ \t]+(?P<stage>\S+))?[ \t]*$", re.I)
-_ARG = re.compile(r"^(?P<name>[A-Za-z_][A-Za-z0-9_]*)(?:=(?P<value>.*))?$")
-_VAR = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)(?::?[-+][^}]*)?\}?")
-_ENV_PAIR = re.compile(r"""([A-Za-z_][A-Za-z0-9_.-]*)=("(?:[^"\\]|\\.)*"|'[^']*'|(?:[^\s\\]|\\.)*)""")
+_INSTRUCTION = lazyre.compile(r"^[ \t]*([A-Za-z]+)(?:[ \t]+|$)")
+_FROM = lazyre.compile(r"^(?:--\S+[ \t]+)*(?P<image>\S+)(?:[ \t]+AS[ \t]+(?P<stage>\S+))?[ \t]*$", re.I)
+_ARG = lazyre.compile(r"^(?P<name>[A-Za-z_][A-Za-z0-9_]*)(?:=(?P<value>.*))?$")
+_VAR = lazyre.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)(?::?[-+][^}]*)?\}?")
+_ENV_PAIR = lazyre.compile(r"""([A-Za-z_][A-Za-z0-9_.-]*)=("(?:[^"\\]|\\.)*"|'[^']*'|(?:[^\s\\]|\\.)*)""")
 
-_HEREDOC = re.compile(r"<<(-?)[ \t]*(['\"]?)([A-Za-z_][A-Za-z0-9_]*)\2")
+_HEREDOC = lazyre.compile(r"<<(-?)[ \t]*(['\"]?)([A-Za-z_][A-Za-z0-9_]*)\2")
 MAX_HEREDOC_LINES = 20_000
 #: RUN's own flags before the command (`--mount=type=cache,target=/root/.cache`, `--network=none`)
-_RUN_FLAGS = re.compile(r"(?:[ \t]*--[a-z-]+=\S+)+[ \t]*")
+_RUN_FLAGS = lazyre.compile(r"(?:[ \t]*--[a-z-]+=\S+)+[ \t]*")
 MAX_STAGES = 64
 MAX_INSTRUCTIONS = 5000
 MAX_NAMED = 4096  # file names one stage's COPY / ADD lines record
@@ -81,7 +82,7 @@ class Stage:
 
 
 #: a COPY source that carries installed Python packages
-_PACKAGES_DIR = re.compile(r"(?:site|dist)-packages")
+_PACKAGES_DIR = lazyre.compile(r"(?:site|dist)-packages")
 
 
 def _run_pins(run: Form, env: dict) -> dict:
@@ -157,7 +158,7 @@ def _logical(doc: TStr):
         i += 1
 
 
-_DIRECTIVE = re.compile(r"#[ \t]*([A-Za-z][A-Za-z0-9_-]*)[ \t]*=[ \t]*(\S*)[ \t]*$")
+_DIRECTIVE = lazyre.compile(r"#[ \t]*([A-Za-z][A-Za-z0-9_-]*)[ \t]*=[ \t]*(\S*)[ \t]*$")
 
 
 def _escape_char(lines: list) -> str:
@@ -226,7 +227,7 @@ def _env(value: TStr, env: dict) -> dict:
     return out
 
 
-_SUBST = re.compile(r"\\\$|\$(?:\{([A-Za-z_][A-Za-z0-9_]*)(?::([-+])([^}]*))?\}|([A-Za-z_][A-Za-z0-9_]*))")
+_SUBST = lazyre.compile(r"\\\$|\$(?:\{([A-Za-z_][A-Za-z0-9_]*)(?::([-+])([^}]*))?\}|([A-Za-z_][A-Za-z0-9_]*))")
 
 
 def _substitute(value: TStr, env: dict) -> TStr:
@@ -265,7 +266,7 @@ def _substitute(value: TStr, env: dict) -> TStr:
     return out if len(out.text) <= MAX_EXPANDED else value.as_opaque()
 
 
-_SHELL_BANG = re.compile(r"#!\s*\S*?(?:/|env\s+)(?:ba|da|a)?sh\b")
+_SHELL_BANG = lazyre.compile(r"#!\s*\S*?(?:/|env\s+)(?:ba|da|a)?sh\b")
 
 
 def _heredoc_script(body: TStr) -> Optional[TStr]:

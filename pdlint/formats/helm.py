@@ -54,6 +54,7 @@ from typing import Any, Optional
 
 import yaml
 
+from pdlint import lazyre
 from pdlint.formats import yamltree as yt
 from pdlint.model import Hop
 from pdlint.records import dataclass, field
@@ -165,7 +166,7 @@ class Node:
 # an action's body as Go's lexer reads it: a `}}` inside a string, raw string, character or comment does not end
 # it (`tpl (cat "{{- with $.RelativeScope -}}" $value "{{- end }}") ...`, Bitnami's common.tplvalues.render);
 # each alternative starts with a different character, so the match is linear
-_ACTION_BODY = re.compile(r"""(?:[^"`'}/]+|"(?:[^"\\\n]|\\.)*"|`[^`]*`|'(?:[^'\\\n]|\\.)*'|\}(?!\})|/\*.*?\*/|/)*""",
+_ACTION_BODY = lazyre.compile(r"""(?:[^"`'}/]+|"(?:[^"\\\n]|\\.)*"|`[^`]*`|'(?:[^'\\\n]|\\.)*'|\}(?!\})|/\*.*?\*/|/)*""",
                           re.S)
 
 
@@ -283,8 +284,8 @@ def parse(src: TStr, defines: dict) -> list:
 
 
 #: a flag in a template's text or action (``- --enable-x``, ``{{ "--enable-x" }}``)
-_FLAG_TEXT = re.compile(r"(?<![\w-])--[A-Za-z]")
-_INCLUDE_NAME = re.compile(r"^\s*(?:include|template)\s+\"([^\"]+)\"")
+_FLAG_TEXT = lazyre.compile(r"(?<![\w-])--[A-Za-z]")
+_INCLUDE_NAME = lazyre.compile(r"^\s*(?:include|template)\s+\"([^\"]+)\"")
 
 
 def _holds_flags(nodes: list, defines: dict, depth: int = 0) -> bool:
@@ -320,7 +321,7 @@ def _lines(nodes: list, out: Optional[set] = None) -> set:
 
 #: the words of xstrings' case conversion: an abbreviation before a capitalised word, a word, an abbreviation, a
 #: number, a run of connectors, any other character
-_CASE_WORD = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+|[_\- ]+|.", re.S)
+_CASE_WORD = lazyre.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+|[_\- ]+|.", re.S)
 
 
 def lower_case_words(text: str, connector: str) -> str:
@@ -499,7 +500,7 @@ def _truthy(v: Val) -> bool:
     return not (x is None or x is False or x == 0 or x == "" or x == [] or x == {})
 
 
-_ADDRESS = re.compile(r" (?:object )?at 0x[0-9a-fA-F]+")
+_ADDRESS = lazyre.compile(r" (?:object )?at 0x[0-9a-fA-F]+")
 
 
 def _why(e: BaseException) -> str:
@@ -869,13 +870,13 @@ def _split_pipes(expr: str) -> list:
     return [s for s in out if s]
 
 
-_TOK = re.compile(r'\s*(?:"((?:[^"\\]|\\.)*)"|`([^`]*)`|(-?\d+(?:\.\d+)?)\b'
+_TOK = lazyre.compile(r'\s*(?:"((?:[^"\\]|\\.)*)"|`([^`]*)`|(-?\d+(?:\.\d+)?)\b'
                   r'|(\$?[A-Za-z_]\w*(?:\.\w+)*|\$(?:\.\w+)+|\$|\.[\w.]*|\.)'  # `$.Values.x`: the root's field
                   r"|(\())")
-_FIELD_AFTER = re.compile(r"(?:\.\w+)+")  # `(index .Values.list 0).name`
+_FIELD_AFTER = lazyre.compile(r"(?:\.\w+)+")  # `(index .Values.list 0).name`
 
 
-_GO_STRING_ESCAPE = re.compile(r"\\(?:([abfnrtv\\\"])|x([0-9a-fA-F]{2})|([0-7]{3})|u([0-9a-fA-F]{4})|U([0-9a-fA-F]{8})|(.?))",
+_GO_STRING_ESCAPE = lazyre.compile(r"\\(?:([abfnrtv\\\"])|x([0-9a-fA-F]{2})|([0-7]{3})|u([0-9a-fA-F]{4})|U([0-9a-fA-F]{8})|(.?))",
                                re.S)
 _GO_SIMPLE = {"a": "\a", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t", "v": "\v", "\\": "\\", '"': '"'}
 
@@ -1186,7 +1187,7 @@ def _child(x: Any, ref: Optional[yt.Ref], doc: Optional[TStr]) -> Val:
 
 
 #: a string go-yaml and PyYAML both write as it is (a flag, a path, a name); others are double-quoted
-_YAML_PLAIN = re.compile(r"(?:[A-Za-z0-9_./]|-(?=[^\s]))[A-Za-z0-9_./=+@%,:~ -]*")
+_YAML_PLAIN = lazyre.compile(r"(?:[A-Za-z0-9_./]|-(?=[^\s]))[A-Za-z0-9_./=+@%,:~ -]*")
 
 
 def _yaml_str(s: str) -> str:
@@ -1248,7 +1249,7 @@ def _keep(v: Val, act: TStr, text: str) -> TStr:
                                                        exact=False, label=t.pieces[0].label)
 
 
-_VERB = re.compile(r"%([-+# 0]*)(\d+)?(?:\.(\d*))?([a-zA-Z%])")
+_VERB = lazyre.compile(r"%([-+# 0]*)(\d+)?(?:\.(\d*))?([a-zA-Z%])")
 
 
 def _go_type(x: Any) -> str:
@@ -1666,8 +1667,8 @@ FUNCS = {
 
 # -- Sprig's integer math (sprig/v3 numeric.go): every argument through ``toInt64``, int64 results ----------
 
-_GO_OCTAL = re.compile(r"[+-]?0[0-7_]+")
-_GO_INT = re.compile(r"[+-]?(?:0[xX][0-9a-fA-F_]+|0[oO][0-7_]+|0[bB][01_]+|[0-9][0-9_]*)")
+_GO_OCTAL = lazyre.compile(r"[+-]?0[0-7_]+")
+_GO_INT = lazyre.compile(r"[+-]?(?:0[xX][0-9a-fA-F_]+|0[oO][0-7_]+|0[bB][01_]+|[0-9][0-9_]*)")
 
 
 def _wrap64(x: int) -> int:
@@ -1845,7 +1846,7 @@ def top_keys(text: str) -> Optional[list]:
     return [k for k, _ in yt.map_items(root)]
 
 
-_VALUES_REF = re.compile(r"\.Values\.([A-Za-z_]\w*)|\bindex\s+\$?\.Values\s+\"([^\"]+)\"")
+_VALUES_REF = lazyre.compile(r"\.Values\.([A-Za-z_]\w*)|\bindex\s+\$?\.Values\s+\"([^\"]+)\"")
 
 
 def template_value_keys(chart: str, read) -> set:
@@ -2170,7 +2171,7 @@ def unsafe_chart_entry(chart: str, root: str) -> Optional[str]:
     return None
 
 
-_SOURCE = re.compile(r"^# Source: ([^\n]+)$", re.M)
+_SOURCE = lazyre.compile(r"^# Source: ([^\n]+)$", re.M)
 
 
 def map_helm_output(out: str, chart: str, read, overlay: Optional[SourceFile] = None) -> ChartResult:
@@ -2269,11 +2270,11 @@ def _value_line(st: str, template: SourceFile, values, vindex: dict) -> TStr:
 # Tier 3: literal flag lines
 # ---------------------------------------------------------------------------
 
-_ITEM = re.compile(r"^(\s*)-\s+(.*?)\s*$")
-_BLOCK_HEADER = re.compile(r"^[|>][-+0-9]*(\s+#.*)?$")
+_ITEM = lazyre.compile(r"^(\s*)-\s+(.*?)\s*$")
+_BLOCK_HEADER = lazyre.compile(r"^[|>][-+0-9]*(\s+#.*)?$")
 
 
-_KEY_LINE = re.compile(r"^(\s*)(command|args):\s*$")
+_KEY_LINE = lazyre.compile(r"^(\s*)(command|args):\s*$")
 
 
 def literal_commands(src: SourceFile) -> list:

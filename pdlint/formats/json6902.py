@@ -19,13 +19,14 @@ from __future__ import annotations
 import re
 from typing import Optional
 
+from pdlint import lazyre
 from pdlint.formats import yamltree as yt
 from pdlint.text import TStr
 
 MAX_SEGMENTS = 64
 MAX_VALUE_NODES = 20_000
 OPS = ("add", "remove", "replace", "move", "copy", "test")
-_INDEX = re.compile(r"0|[1-9][0-9]{0,17}")
+_INDEX = lazyre.compile(r"0|[1-9][0-9]{0,17}")
 
 
 class NotApplied(Exception):

@@ -15,20 +15,21 @@ from __future__ import annotations
 import re
 from typing import Optional
 
+from pdlint import lazyre
 from pdlint.records import dataclass
 from pdlint.text import TStr, split_lines
 
 # name, then parameters (`x`, `x="default"`, `+rest`, `*rest`, `$env`), then `:` (not `:=`)
-_HEADER = re.compile(r"""^@?([A-Za-z_][A-Za-z0-9_-]*)((?:\s+[+*$]?[A-Za-z_][A-Za-z0-9_-]*"""
+_HEADER = lazyre.compile(r"""^@?([A-Za-z_][A-Za-z0-9_-]*)((?:\s+[+*$]?[A-Za-z_][A-Za-z0-9_-]*"""
                      r"""(?:=(?:"[^"]*"|'[^']*'|[^\s:]+))?)*)\s*:(?!=)""")
-_ASSIGN = re.compile(r"^(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*:=\s*(['\"]?)(.*?)\2\s*$")
+_ASSIGN = lazyre.compile(r"^(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*:=\s*(['\"]?)(.*?)\2\s*$")
 # an indented (triple-quoted) string over several lines: `NAME := '''` ... `'''`
-_ASSIGN_LONG = re.compile(r"^(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*:=\s*('''|\"\"\")")
-_INTERP = re.compile(r"\{\{(.*?)\}\}")
+_ASSIGN_LONG = lazyre.compile(r"^(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*:=\s*('''|\"\"\")")
+_INTERP = lazyre.compile(r"\{\{(.*?)\}\}")
 #: `import 'path'` / `import? "path"` at column 0: the recipes and variables of another justfile, merged
-_IMPORT = re.compile(r"""^import(\?)?[ \t]+(?:'([^'\n]*)'|"([^"\\\n]*)")[ \t]*(?:#.*)?$""")
+_IMPORT = lazyre.compile(r"""^import(\?)?[ \t]+(?:'([^'\n]*)'|"([^"\\\n]*)")[ \t]*(?:#.*)?$""")
 MAX_IMPORTS = 32  # justfiles one justfile's imports read in all (nested too)
-_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
+_NAME = lazyre.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
 
 
 @dataclass
@@ -51,7 +52,7 @@ class Call:
 
 
 #: `just NAME ARG...` as a command of a recipe body (its own line or after `&&` / `;` / `&`), literal words only
-_CALL = re.compile(r"(?:^|[;&|])[ \t]*@?just[ \t]+([A-Za-z_][A-Za-z0-9_-]*)((?:[ \t]+[A-Za-z0-9_./:=,+-]+)*)"
+_CALL = lazyre.compile(r"(?:^|[;&|])[ \t]*@?just[ \t]+([A-Za-z_][A-Za-z0-9_-]*)((?:[ \t]+[A-Za-z0-9_./:=,+-]+)*)"
                    r"[ \t]*(?=$|[;&|>\n])", re.M)
 MAX_CALLS = 8  # calls of one recipe run (each its own render of the recipe)
 MAX_CALLS_SEEN = 1024  # distinct calls of one recipe the choice is made from

@@ -48,6 +48,7 @@ import os
 import re
 from typing import Optional
 
+from pdlint import lazyre
 from pdlint.formats import crd, kube
 from pdlint.formats import yamltree as yt
 from pdlint.model import Launch, Origin
@@ -70,7 +71,7 @@ DISAGG_TOP_ONLY = {"hostname", "port", "context_servers", "generation_servers", 
 DISAGG_NAMING_KEYS = {"backend", "model"}
 LMCACHE_KEYS = {"pd_role", "enable_pd", "transfer_channel", "pd_buffer_size", "pd_proxy_host", "pd_peer_host",
                 "local_cpu", "max_local_cpu_size", "chunk_size", "remote_url", "pd_buffer_device"}
-_CAMEL = re.compile(r"(?<=[a-z0-9])([A-Z])")
+_CAMEL = lazyre.compile(r"(?<=[a-z0-9])([A-Z])")
 
 
 def launches(job, src, doc: TStr, docs: list) -> list:
@@ -222,7 +223,7 @@ def _swept(job, src, doc: TStr, root: yt.Ref, variant, problems: dict) -> list:
 
 
 #: an srt-slurm container alias that reads like a release (`0.5.7`, `v0.5.6.post2`)
-_ALIAS_RELEASE = re.compile(r"v?\d+\.\d+\.\d+(?:\.post\d+)?")
+_ALIAS_RELEASE = lazyre.compile(r"v?\d+\.\d+\.\d+(?:\.post\d+)?")
 
 
 def srt_slurm(job, src, doc: TStr, root: yt.Ref, variant=None) -> list:
@@ -353,7 +354,7 @@ SRTCTL_TOP = frozenset({
     "srun_options", "sbatch_directives", "enable_config_dump", "setup_script", "identity", "reporting", "lock",
     "sweep", "base"})
 COMMON_KEY = "common"
-_FLAG_WORD = re.compile(r"(?:^|\s)(--[a-z][a-z0-9]*(?:-[a-z0-9]+)*)")
+_FLAG_WORD = lazyre.compile(r"(?:^|\s)(--[a-z][a-z0-9]*(?:-[a-z0-9]+)*)")
 
 
 def _foreign_sections(doc: TStr, root: yt.Ref, launches: list, is_flag) -> None:
@@ -952,7 +953,7 @@ def _sglang_signal(job, root: yt.Ref) -> bool:
     return False
 
 
-_FLAG_WORD_ANY = re.compile(r"(?:^|[\s\[,'\"=])(--[A-Za-z][A-Za-z0-9_-]*)")
+_FLAG_WORD_ANY = lazyre.compile(r"(?:^|[\s\[,'\"=])(--[A-Za-z][A-Za-z0-9_-]*)")
 
 
 def _section_args(doc: TStr, ref) -> list:
@@ -989,7 +990,7 @@ def _vllm_section_launch(src, doc: TStr, root, ref, key: str, role, origin, unit
 # Bare engine argv lists anywhere in a values(-like) file
 # ---------------------------------------------------------------------------
 
-_ARGV_KEY = re.compile(r"(?i)^(?:[a-z0-9]+[_-])*(?:extra[_-]?)?args$|Args$")
+_ARGV_KEY = lazyre.compile(r"(?i)^(?:[a-z0-9]+[_-])*(?:extra[_-]?)?args$|Args$")
 _SGLANG_MARKS = ("--model-path", "--disaggregation-mode")
 _LIST_KEYS = ("args", "extraArgs", "extra_args")  # what a top-level role section's launch already reads
 MAX_DEPTH = 12

@@ -11,17 +11,17 @@ value comes from elsewhere (downward API, secrets, operator-injected).
 
 from __future__ import annotations
 
-import re
 from typing import Optional
 
+from pdlint import lazyre
 from pdlint.formats import yamltree as yt
 from pdlint.records import dataclass, field
 from pdlint.text import TStr
 
 CONTAINER_LISTS = ("containers", "initContainers")
-_REF = re.compile(r"\$\$|\$\(([A-Za-z_][A-Za-z0-9_.-]*)\)")
+_REF = lazyre.compile(r"\$\$|\$\(([A-Za-z_][A-Za-z0-9_.-]*)\)")
 #: the same with envsubst's ``${NAME}`` and ``$NAME``
-_REF_ENVSUBST = re.compile(r"\$\$|\$\(([A-Za-z_][A-Za-z0-9_.-]*)\)|\$\{[A-Za-z_]\w*\}|\$[A-Za-z_]\w*")
+_REF_ENVSUBST = lazyre.compile(r"\$\$|\$\(([A-Za-z_][A-Za-z0-9_.-]*)\)|\$\{[A-Za-z_]\w*\}|\$[A-Za-z_]\w*")
 
 
 def envsubst_template(texts) -> bool:
@@ -32,7 +32,7 @@ def envsubst_template(texts) -> bool:
     return any(t and _ENVSUBST_NAME.search(t) for t in texts)
 
 
-_ENVSUBST_NAME = re.compile(r"\$\{[A-Za-z_]\w*\}")
+_ENVSUBST_NAME = lazyre.compile(r"\$\{[A-Za-z_]\w*\}")
 
 
 def envsubst_text(text: str, given: Optional[dict]) -> str:
@@ -233,7 +233,7 @@ def container_words(doc: TStr, c: Container, env: dict, keys: tuple = ("command"
     return words
 
 
-_PLACEHOLDER_ARG = re.compile(r"(?:--?[\w.-]+=)?\$\{[A-Za-z_]\w*\}")
+_PLACEHOLDER_ARG = lazyre.compile(r"(?:--?[\w.-]+=)?\$\{[A-Za-z_]\w*\}")
 
 
 def expand_refs(word: TStr, env: dict, envsubst: bool = False, known_only: bool = False,

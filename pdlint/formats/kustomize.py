@@ -41,6 +41,7 @@ import os
 import re
 from typing import Callable, Optional
 
+from pdlint import lazyre
 from pdlint.formats import crd, kube, mounts
 from pdlint.formats import json6902 as jp
 from pdlint.formats import yamltree as yt
@@ -665,7 +666,7 @@ def _selector(target: yt.Ref) -> Selector:
     return Selector(fields, labels, annotations, "{" + ", ".join(parts) + "}", known)
 
 
-_REQUIREMENT = re.compile(r"\s*(?:!\s*(?P<absent>[\w./-]+)|(?P<key>[\w./-]+)\s*"
+_REQUIREMENT = lazyre.compile(r"\s*(?:!\s*(?P<absent>[\w./-]+)|(?P<key>[\w./-]+)\s*"
                           r"(?:(?P<op>==|=|!=)\s*(?P<value>[\w.-]*)|\s(?P<set>in|notin)\s*\((?P<values>[^()]*)\))?)\s*")
 
 

@@ -36,13 +36,14 @@ from __future__ import annotations
 import re
 from typing import Callable, Optional
 
+from pdlint import lazyre
 from pdlint.records import dataclass
 from pdlint.text import TStr, split_lines
 
 NAMES = ("makefile", "gnumakefile")
-_ASSIGN = re.compile(r"^(?:(?:export|override)[ \t]+)*([A-Za-z_][A-Za-z0-9_.-]*)[ \t]*(::=|:::=|:=|\?=|\+=|!=|=)[ \t]*")
-_TARGET = re.compile(r"^([^\s:=#][^:=#]*?)[ \t]*::?(?!=)")
-_VARNAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]*")
+_ASSIGN = lazyre.compile(r"^(?:(?:export|override)[ \t]+)*([A-Za-z_][A-Za-z0-9_.-]*)[ \t]*(::=|:::=|:=|\?=|\+=|!=|=)[ \t]*")
+_TARGET = lazyre.compile(r"^([^\s:=#][^:=#]*?)[ \t]*::?(?!=)")
+_VARNAME = lazyre.compile(r"[A-Za-z_][A-Za-z0-9_.-]*")
 MAX_DEPTH = 8  # nested variable references followed
 MAX_RULES = 2000
 
@@ -94,7 +95,7 @@ def rules(doc: TStr, read: Optional[Callable] = None, given: Optional[dict] = No
 _MAKE_OWN = frozenset("MAKE MAKEFLAGS MAKELEVEL MAKECMDGOALS CURDIR SHELL MAKEFILE_LIST .SHELLFLAGS AR AS CC CXX CPP "
                       "FC LD LEX YACC RM ARFLAGS ASFLAGS CFLAGS CXXFLAGS CPPFLAGS LDFLAGS LDLIBS".split())
 #: `$(NAME)` / `${NAME}` of a make variable in a recipe line (a tab first)
-_RECIPE_REF = re.compile(r"\$[({]([A-Za-z_][A-Za-z0-9_]*)[)}]")
+_RECIPE_REF = lazyre.compile(r"\$[({]([A-Za-z_][A-Za-z0-9_]*)[)}]")
 
 
 def unset_refs(doc: TStr, variables: dict, given: dict) -> list:
@@ -157,10 +158,10 @@ def variants(doc: TStr, read: Optional[Callable] = None, given: Optional[dict] =
 
 _UNSET = ("", None, "unset")  # a variant's value of a variable: (text, where it is written, kind)
 _DEFINED = ("", None, "defined")  # `ifdef NAME` taken: a value pdlint cannot see
-_COND = re.compile(r"^ *(ifeq|ifneq|ifdef|ifndef)(?![A-Za-z0-9_.-])[ \t]*")
-_ELSE = re.compile(r"^ *else(?![A-Za-z0-9_.-])[ \t]*")
-_ENDIF = re.compile(r"^ *endif(?![A-Za-z0-9_.-])")
-_INCLUDE = re.compile(r"^ *(?:-include|sinclude|include)[ \t]+")
+_COND = lazyre.compile(r"^ *(ifeq|ifneq|ifdef|ifndef)(?![A-Za-z0-9_.-])[ \t]*")
+_ELSE = lazyre.compile(r"^ *else(?![A-Za-z0-9_.-])[ \t]*")
+_ENDIF = lazyre.compile(r"^ *endif(?![A-Za-z0-9_.-])")
+_INCLUDE = lazyre.compile(r"^ *(?:-include|sinclude|include)[ \t]+")
 MAX_COND_DEPTH = 16  # nested conditionals evaluated; deeper ones are unknown
 MAX_VARIANTS = 4  # variants of a Makefile built for the values of variables from the make command line
 MAX_VALUES = 3  # values of one such variable (besides unset)
@@ -543,8 +544,8 @@ MAX_BOUND_SEEN = 512  # such runs the ones built are chosen from (those bringing
 MAX_CHAIN = 8  # prerequisites followed deep
 MAX_BOUND_STEPS = 2000  # targets visited following prerequisites, per reading
 #: a recipe line that runs make again (``$(MAKE) serve ROLE=prefill &``, ``@make -s decode TP=4``)
-_MAKE_CALL = re.compile(r"^\t?[@+\- \t]*(?:\$\(MAKE\)|\$\{MAKE\}|make)[ \t]+(.*)$", re.M)
-_CALL_ASSIGN = re.compile(r"([A-Za-z_][A-Za-z0-9_.-]*)=(.*)", re.S)
+_MAKE_CALL = lazyre.compile(r"^\t?[@+\- \t]*(?:\$\(MAKE\)|\$\{MAKE\}|make)[ \t]+(.*)$", re.M)
+_CALL_ASSIGN = lazyre.compile(r"([A-Za-z_][A-Za-z0-9_.-]*)=(.*)", re.S)
 _CALL_END = frozenset(("&", "&&", ";", "||", "|", ">", ">>", "2>&1", "\\"))
 
 

@@ -21,9 +21,9 @@ the ConfigMap lacks, no mount at all).
 from __future__ import annotations
 
 import posixpath
-import re
 from typing import Callable, Optional
 
+from pdlint import lazyre
 from pdlint.formats import yamltree as yt
 from pdlint.records import dataclass, field
 from pdlint.text import TStr
@@ -264,7 +264,7 @@ def resolve(path: str, mounts: list, volumes: dict, find: Callable[[str], Option
 # ---------------------------------------------------------------------------
 
 #: what a bind mount's source may start with for "the directory the command runs in"
-_CWD = re.compile(r"^(?:\$\(pwd\)|`pwd`|\$\{PWD\}|\$PWD)(?=/|$)")
+_CWD = lazyre.compile(r"^(?:\$\(pwd\)|`pwd`|\$\{PWD\}|\$PWD)(?=/|$)")
 MAX_BINDS = 64
 
 

@@ -33,6 +33,7 @@ import os
 import re
 from typing import Callable, Optional
 
+from pdlint import lazyre
 from pdlint.formats.dockerfile import is_dockerfile
 
 #: pip names -> the engine whose release they pin (launch.meta["pins"])
@@ -40,10 +41,10 @@ PACKAGES = {"vllm": "vllm", "sglang": "sglang", "tensorrt-llm": "trtllm", "tenso
             "sglang-router": "sglang-router"}  # (the router's release: PD111 judges its flags)
 #: names probed in every directory searched (recorded, present or not, for the result cache)
 PROBED = ("Dockerfile", "Containerfile", "requirements.txt", "pyproject.toml")
-_REQUIREMENTS = re.compile(r"^requirements[\w.-]*\.txt$", re.I)
-_PIN = re.compile(r"^\s*(?P<name>[A-Za-z0-9][A-Za-z0-9._-]*)\s*(?:\[[^\]]*\])?\s*===?\s*(?P<version>[0-9][\w.+-]*)\s*(?:;.*)?$")
+_REQUIREMENTS = lazyre.compile(r"^requirements[\w.-]*\.txt$", re.I)
+_PIN = lazyre.compile(r"^\s*(?P<name>[A-Za-z0-9][A-Za-z0-9._-]*)\s*(?:\[[^\]]*\])?\s*===?\s*(?P<version>[0-9][\w.+-]*)\s*(?:;.*)?$")
 #: what separates the commands of a shell text (a ``RUN`` line, a SkyPilot ``setup:``): operators and newlines
-_SHELL_LIST = re.compile(r"&&|\|\||;|\||\n")
+_SHELL_LIST = lazyre.compile(r"&&|\|\||;|\||\n")
 MAX_DIRS = 32  # directories searched above a script
 MAX_LINES = 20_000  # lines of one Dockerfile or requirements file read
 MAX_DEPENDENCIES = 1_000  # a pyproject.toml's dependencies read
@@ -152,7 +153,7 @@ def text_install_pins(text: str) -> dict:
     return out
 
 
-_BLANK_WORD = re.compile(r"\S+")
+_BLANK_WORD = lazyre.compile(r"\S+")
 
 
 def _pyproject_dependencies(text: str) -> list:

@@ -26,9 +26,9 @@ for all jobs.  A grid larger than :data:`MAX_SWEEP_VARIANTS` is cut (see
 
 from __future__ import annotations
 
-import re
 from itertools import islice, product
 
+from pdlint import lazyre
 from pdlint.formats import yamltree as yt
 from pdlint.records import dataclass
 from pdlint.text import TStr, hop_from
@@ -36,8 +36,8 @@ from pdlint.text import TStr, hop_from
 #: jobs of one recipe's sweep that are checked: the shell's branch-path cap (``ShellContext.max_paths``) and the
 #: pair stage's variant combinations (``pairing.MAX_VARIANT_COMBOS``) stop at the same number
 MAX_SWEEP_VARIANTS = 16
-_PLACEHOLDER = re.compile(r"\{([^{}]+)\}")
-_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+_PLACEHOLDER = lazyre.compile(r"\{([^{}]+)\}")
+_IDENT = lazyre.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 #: the sections srtctl turns into server flags or settings as they are written (no runtime ``{...}`` formatting:
 #: environment values and FormattableString fields have placeholders of their own, ``{node}``, ``{job_id}``)
 CONFIG_KEYS = ("sglang_config", "vllm_config", "trtllm_config")

@@ -20,15 +20,16 @@ from __future__ import annotations
 
 import re
 
+from pdlint import lazyre
 from pdlint.records import dataclass
 from pdlint.text import TStr
 
-_KEY = re.compile(r"^[ \t]*([A-Za-z][A-Za-z0-9]*)[ \t]*=[ \t]*")
-_SECTION = re.compile(r"^[ \t]*\[([^\]]+)\]")
-_PREFIX = re.compile(r"[-@:+!]*")
-_SPECIFIER = re.compile(r"%.")
-_ASSIGNMENT = re.compile(r"""(?:"((?:[^"\\]|\\.)*)"|'([^']*)'|(\S+))""")
-_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_KEY = lazyre.compile(r"^[ \t]*([A-Za-z][A-Za-z0-9]*)[ \t]*=[ \t]*")
+_SECTION = lazyre.compile(r"^[ \t]*\[([^\]]+)\]")
+_PREFIX = lazyre.compile(r"[-@:+!]*")
+_SPECIFIER = lazyre.compile(r"%.")
+_ASSIGNMENT = lazyre.compile(r"""(?:"((?:[^"\\]|\\.)*)"|'([^']*)'|(\S+))""")
+_NAME = lazyre.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 @dataclass

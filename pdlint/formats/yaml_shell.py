@@ -45,6 +45,7 @@ from __future__ import annotations
 import re
 from typing import Optional
 
+from pdlint import lazyre
 from pdlint.formats import crd
 from pdlint.formats import yamltree as yt
 from pdlint.records import dataclass, field
@@ -54,18 +55,18 @@ SCRIPT_KEYS = {"run", "script", "before_script", "after_script", "setup", "sourc
                "post_script"}
 COMMAND_KEYS = {"command", "cmd", "entrypoint", "exec", "args"}
 ENV_KEYS = ("variables", "env", "envs", "environment", "extraEnvVars")
-_SUFFIX = re.compile(r"(?:_command|_cmd|_script|Command|Cmd|Script)$")
-_LAUNCHER = re.compile(r"sglang\.launch_server|sglang\s+serve|dynamo\.(?:sglang|vllm|trtllm|frontend)|vllm\s+serve"
+_SUFFIX = lazyre.compile(r"(?:_command|_cmd|_script|Command|Cmd|Script)$")
+_LAUNCHER = lazyre.compile(r"sglang\.launch_server|sglang\s+serve|dynamo\.(?:sglang|vllm|trtllm|frontend)|vllm\s+serve"
                        r"|vllm\.entrypoints\.(?:openai\.api_server|cli\.main\s+serve)|trtllm-serve"
                        r"|sglang_router\.launch_|sglang-router|vllm-router|vllm_router\.launch_router"
                        r"|disaggregation\.(?:mini_lb|launch_lb)|sgl_pdlb\.launch_lb|\b(?:smg|amg|sglang_router)\s+(?:launch|server)\b")
 #: a key whose value some harness runs as a command line (``server_cmd``, ``launch_command``): no runner pdlint
 #: knows, which may split it itself rather than hand it to a shell
-_HARNESS_KEY = re.compile(r"(?:_cmd|_command|Cmd|Command)$")
+_HARNESS_KEY = lazyre.compile(r"(?:_cmd|_command|Cmd|Command)$")
 #: a line after the first that starts with a flag (the command goes on)
-_FLAG_LINE = re.compile(r"\n[ \t]*--?[A-Za-z]")
+_FLAG_LINE = lazyre.compile(r"\n[ \t]*--?[A-Za-z]")
 #: a line ending with a `\` continuation: written for a shell, which it goes to
-_CONTINUED = re.compile(r"\\[ \t]*\n")
+_CONTINUED = lazyre.compile(r"\\[ \t]*\n")
 
 
 def _one_line(t: TStr) -> TStr:
@@ -82,17 +83,17 @@ def _one_line(t: TStr) -> TStr:
 
 
 #: a key naming a shell script file (a ConfigMap's ``data``), a value that starts as one
-_SCRIPT_FILE = re.compile(r"\.(?:sh|bash)$")
-_SHEBANG = re.compile(r"#![^\n]*?\b(?:ba|da|k|z)?sh\b")
-_GH_EXPR = re.compile(r"\$\{\{(.*?)\}\}", re.S)
-_ARGO_EXPR = re.compile(r"(?<!\$)\{\{(.*?)\}\}", re.S)
+_SCRIPT_FILE = lazyre.compile(r"\.(?:sh|bash)$")
+_SHEBANG = lazyre.compile(r"#![^\n]*?\b(?:ba|da|k|z)?sh\b")
+_GH_EXPR = lazyre.compile(r"\$\{\{(.*?)\}\}", re.S)
+_ARGO_EXPR = lazyre.compile(r"(?<!\$)\{\{(.*?)\}\}", re.S)
 #: Ansible's Jinja: an expression (group 1) or a statement (`{% if x %}`, group 1 None)
-_ANSIBLE_EXPR = re.compile(r"\{\{(.*?)\}\}|\{%.*?%\}", re.S)
-_STATEMENT = re.compile(r"\{%[-+]?\s*(\w*)")
+_ANSIBLE_EXPR = lazyre.compile(r"\{\{(.*?)\}\}|\{%.*?%\}", re.S)
+_STATEMENT = lazyre.compile(r"\{%[-+]?\s*(\w*)")
 _BLOCKS = {"if", "for", "macro", "call", "filter", "with", "block", "raw", "autoescape"}
 #: the expressions of an Ansible task string pdlint evaluates: a quoted literal, a name with `default(...)`
-_ANSIBLE_LITERAL = re.compile(r"""\s*(?:'([^'\\]*)'|"([^"\\]*)")\s*""")
-_ANSIBLE_DEFAULT = re.compile(r"""\s*([A-Za-z_][A-Za-z0-9_]*)\s*\|\s*(?:default|d)\s*\(\s*(?:'([^'\\]*)'|"([^"\\]*)"|"""
+_ANSIBLE_LITERAL = lazyre.compile(r"""\s*(?:'([^'\\]*)'|"([^"\\]*)")\s*""")
+_ANSIBLE_DEFAULT = lazyre.compile(r"""\s*([A-Za-z_][A-Za-z0-9_]*)\s*\|\s*(?:default|d)\s*\(\s*(?:'([^'\\]*)'|"([^"\\]*)"|"""
                               r"""(omit))\s*(?:,\s*(?:true|True|false|False)\s*)?\)\s*""")
 _MAX_NODES = 50_000
 
@@ -533,8 +534,8 @@ class _Walker:
 
 
 #: a Markdown code block's opening fence (```bash, ```sh, ```shell, ```zsh, or no language: shell)
-_OPEN = re.compile(r"(?P<indent>[ \t]*)```[ \t]*(?P<lang>[A-Za-z]*)[^\n`]*$")
-_HEADING = re.compile(r"^[ \t]*#{1,6}[ \t]+\S[^\n]*$", re.M)
+_OPEN = lazyre.compile(r"(?P<indent>[ \t]*)```[ \t]*(?P<lang>[A-Za-z]*)[^\n`]*$")
+_HEADING = lazyre.compile(r"^[ \t]*#{1,6}[ \t]+\S[^\n]*$", re.M)
 _SHELL_LANGS = {"", "bash", "sh", "shell", "zsh"}
 
 
@@ -580,7 +581,7 @@ def fenced_shell(text: TStr) -> list:
 
 
 #: a documentation placeholder (`export HF_TOKEN=<your HF token>`, `--model <model_path>`): not a redirection
-_PLACEHOLDER = re.compile(r"(?<![<\w$])<(?![<(&])[A-Za-z][^<>\n\"']{0,60}>(?![>&])")
+_PLACEHOLDER = lazyre.compile(r"(?<![<\w$])<(?![<(&])[A-Za-z][^<>\n\"']{0,60}>(?![>&])")
 
 
 def _placeholders_opaque(body: TStr) -> TStr:
@@ -596,7 +597,7 @@ def _placeholders_opaque(body: TStr) -> TStr:
     return TStr.join(parts + [body[last:]]) if parts else body
 
 
-_ELLIPSIS = re.compile(r"(?<!\S)(?:\.\.\.|\u2026)(?!\S)")
+_ELLIPSIS = lazyre.compile(r"(?<!\S)(?:\.\.\.|\u2026)(?!\S)")
 
 
 def _ellipses_opaque(body: TStr) -> TStr:
@@ -728,7 +729,7 @@ def matrix_runs(doc: TStr, matrix) -> tuple:
     return combos, total
 
 
-_GITLAB_VAR = re.compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))")
+_GITLAB_VAR = lazyre.compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))")
 
 
 def expand_variables(t: TStr, env: dict) -> TStr:
@@ -1060,7 +1061,7 @@ def substitute(t: TStr, exprs: dict, dia: str, depth: int = 0) -> TStr:
 
 
 #: an Ansible expression the substitution above reads itself: a (dotted) name, a literal, a name's default
-_SIMPLE_EXPR = re.compile(r"""\s*(?:[A-Za-z_][A-Za-z0-9_.]*|'[^'\\]*'|"[^"\\]*"|"""
+_SIMPLE_EXPR = lazyre.compile(r"""\s*(?:[A-Za-z_][A-Za-z0-9_.]*|'[^'\\]*'|"[^"\\]*"|"""
                           r"""[A-Za-z_][A-Za-z0-9_]*\s*\|\s*(?:default|d)\s*\([^()]*\))\s*""")
 _YAML_TRUE = ("true", "yes", "on")
 _YAML_FALSE = ("false", "no", "off")
@@ -1199,8 +1200,8 @@ def _buildkite_escapes(t: TStr) -> TStr:
     return TStr.join(parts)
 
 
-_SFLOW_VAR = re.compile(r"\bvariables\.([A-Za-z_][A-Za-z0-9_]*)")
-_SFLOW_SAFE = re.compile(r"^[\w\s.,\[\]()+\-*/%|<>=!]*$")  # arithmetic, lists, filters: no strings, no calls out
+_SFLOW_VAR = lazyre.compile(r"\bvariables\.([A-Za-z_][A-Za-z0-9_]*)")
+_SFLOW_SAFE = lazyre.compile(r"^[\w\s.,\[\]()+\-*/%|<>=!]*$")  # arithmetic, lists, filters: no strings, no calls out
 
 
 def _sflow_expression(expr: str, exprs: dict, use: TStr, depth: int) -> Optional[TStr]:

@@ -22,6 +22,7 @@ from typing import Iterator, Optional
 
 import yaml
 
+from pdlint import lazyre
 from pdlint.model import Hop
 from pdlint.records import dataclass, field
 from pdlint.text import Piece, TStr
@@ -593,7 +594,7 @@ def _actions_kept_opaque(t: TStr) -> TStr:
 
 
 #: the properties (anchor, tag) written before a scalar's value: the scalar's mark starts at them
-_PROPERTIES = re.compile(r"(?:[&!][^\s]*[ \t]+)+")
+_PROPERTIES = lazyre.compile(r"(?:[&!][^\s]*[ \t]+)+")
 
 
 def apply_hops(value: TStr, doc: TStr, hops: tuple) -> TStr:
@@ -699,7 +700,7 @@ def _dq_escape(raw: str, j: int) -> tuple:
 
 
 #: the start of a Go template action (``{{ .Spec.Model.Name }}``, ``{{- if ... -}}``, ``{{ end }}``)
-GO_ACTION = re.compile(r"\{\{-?\s*(?:[.$]|/\*|(?:if|else|end|range|with|define|include|template|toYaml|printf|or|"
+GO_ACTION = lazyre.compile(r"\{\{-?\s*(?:[.$]|/\*|(?:if|else|end|range|with|define|include|template|toYaml|printf|or|"
                         r"and|not|eq|ne|default|quote|tpl)\b)")
 
 

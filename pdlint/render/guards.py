@@ -20,12 +20,14 @@ from __future__ import annotations
 import functools
 import re
 
+from pdlint import lazyre
+
 MAX_BITS = 4096  # an integer result of ** or * (a 1234-digit number)
 MAX_ITEMS = 4_000_000  # characters of a string / items of a list one operation may produce
 MAX_WIDTH = 100_000  # a format width or precision ("%100000s", "{:>100000}")
 
-_PERCENT = re.compile(r"%(?:\([^)]*\))?[-#0 +]*(\*|\d+)?(?:\.(\*|\d+))?")
-_BRACE_SPEC = re.compile(r"\{[^{}]*?:([^{}]*(?:\{[^{}]*\}[^{}]*)*)\}")
+_PERCENT = lazyre.compile(r"%(?:\([^)]*\))?[-#0 +]*(\*|\d+)?(?:\.(\*|\d+))?")
+_BRACE_SPEC = lazyre.compile(r"\{[^{}]*?:([^{}]*(?:\{[^{}]*\}[^{}]*)*)\}")
 
 
 def _refuse(message: str):
@@ -213,7 +215,7 @@ def _filter_guards() -> dict:
 MAX_SCAN = 100_000
 #: a group that ends in a repetition, itself repeated (`(a+)+`, `(\w*)*`, `(x{2,})+`): catastrophic backtracking
 #: (`(\d+,)*`, whose repetition a literal ends, is not)
-_NESTED_QUANTIFIER = re.compile(r"\((?:[^()\\]|\\.)*(?:[+*]|\{\d*,\d*\})\)(?:[+*]|\{\d*,)")
+_NESTED_QUANTIFIER = lazyre.compile(r"\((?:[^()\\]|\\.)*(?:[+*]|\{\d*,\d*\})\)(?:[+*]|\{\d*,)")
 
 
 def install(env) -> None:

@@ -35,13 +35,13 @@ import re
 import sys
 from typing import Callable, Optional
 
-from pdlint import budget
+from pdlint import budget, lazyre
 from pdlint.model import Hop
 from pdlint.records import dataclass, field, replace
 from pdlint.text import Piece, SourceFile, TStr
 
 OPEN, SEP, CLOSE = "\ue000", "\ue001", "\ue002"
-_MARK_RE = re.compile("[\ue000-\ue002]")
+_MARK_RE = lazyre.compile("[\ue000-\ue002]")
 
 ROLE_NAMES = ("role", "mode", "disaggregation_mode", "pd_role", "server_role", "worker_type")
 ROLE_SYNONYMS = {
@@ -50,7 +50,7 @@ ROLE_SYNONYMS = {
     "decode": "decode", "d": "decode", "decoder": "decode", "gen": "decode",
     "generation": "decode", "receiver": "decode", "consumer": "decode", "kv_consumer": "decode",
 }
-_FLAG_TAIL = re.compile(r"(?:--disaggregation[-_]mode[ =]|disaggregation[-_]mode[\"']?\s*[:=,]\s*[\"']?)$")
+_FLAG_TAIL = lazyre.compile(r"(?:--disaggregation[-_]mode[ =]|disaggregation[-_]mode[\"']?\s*[:=,]\s*[\"']?)$")
 
 
 class OStr(str):
@@ -129,8 +129,8 @@ class JinjaOptions:
 
 #: a line continued by `\` over one or more lines that are one block tag without whitespace control each
 #: (`{% if spec %}`): blank lines, which end the command, unless the template renders with trim_blocks
-CONTINUED_TAG = re.compile(r"\\[ \t]*\n(?:[ \t]*\{%(?!-)[^\n]*?(?<!-)%\}[ \t]*\n)+")
-_TAG_END = re.compile(r"[ \t]%\}[ \t]*\n")
+CONTINUED_TAG = lazyre.compile(r"\\[ \t]*\n(?:[ \t]*\{%(?!-)[^\n]*?(?<!-)%\}[ \t]*\n)+")
+_TAG_END = lazyre.compile(r"[ \t]%\}[ \t]*\n")
 
 
 def trim_continued(text: str) -> Optional[str]:
@@ -1186,10 +1186,10 @@ def switch_values(name: str) -> Optional[dict]:
 
 
 #: flags or role words in what a test guards: a variable it tests picks launch text (a role, a flag)
-_LAUNCH_WORDS = re.compile(r"(?<![\w-])--[A-Za-z]|prefill|decode|kv_producer|kv_consumer|kv_both", re.I)
-_BLOCK_END = re.compile(r"\{%[-+]?\s*(?:endif|else|elif)\b")
+_LAUNCH_WORDS = lazyre.compile(r"(?<![\w-])--[A-Za-z]|prefill|decode|kv_producer|kv_consumer|kv_both", re.I)
+_BLOCK_END = lazyre.compile(r"\{%[-+]?\s*(?:endif|else|elif)\b")
 #: the block tags a guard's body may nest (their ends do not end the guard: rw25/h item 9)
-_BLOCK_TAG = re.compile(r"\{%[-+]?\s*(if|for|endif|endfor|else|elif)\b")
+_BLOCK_TAG = lazyre.compile(r"\{%[-+]?\s*(if|for|endif|endfor|else|elif)\b")
 
 
 def _guards_launch_text(src, line: int, most: int = 64, test_on_line: bool = True) -> bool:
@@ -1223,8 +1223,8 @@ def _guards_launch_text(src, line: int, most: int = 64, test_on_line: bool = Tru
 
 
 #: a YAML list item whose value a template writes: ``- {{ spec }}``, ``- {% include 'x' %}``
-_ITEM_OF_TEMPLATE = re.compile(r"^([ \t]*)-[ \t]+[\"']?(?:\{\{|\{%[-+]?\s*include\b)")
-_KEY_LINE = re.compile(r"^([ \t]*)(?:-[ \t]+)?([\w.-]+):[ \t]*(?:#.*)?$")
+_ITEM_OF_TEMPLATE = lazyre.compile(r"^([ \t]*)-[ \t]+[\"']?(?:\{\{|\{%[-+]?\s*include\b)")
+_KEY_LINE = lazyre.compile(r"^([ \t]*)(?:-[ \t]+)?([\w.-]+):[ \t]*(?:#.*)?$")
 
 
 def _list_key(src, line: int, most: int = 200) -> Optional[str]:
@@ -1244,10 +1244,10 @@ def _list_key(src, line: int, most: int = 200) -> Optional[str]:
     return None
 
 
-_STMT_WORD = re.compile(r"\{%[-+]?\s*(\w+)")
-_ASSIGNED = re.compile(r"\{%[-+]?\s*(?:set|with)\s+([A-Za-z_]\w*)\s*=")
+_STMT_WORD = lazyre.compile(r"\{%[-+]?\s*(\w+)")
+_ASSIGNED = lazyre.compile(r"\{%[-+]?\s*(?:set|with)\s+([A-Za-z_]\w*)\s*=")
 #: what a branch writes that may be launch text: flags, role words, an include (its text)
-_BRANCH_LAUNCH = re.compile(_LAUNCH_WORDS.pattern + r"|\{%[-+]?\s*include\b", re.I)
+_BRANCH_LAUNCH = lazyre.compile(_LAUNCH_WORDS.pattern + r"|\{%[-+]?\s*include\b", re.I)
 MAX_BRANCH_CHARS = 20_000  # of a branch's text looked at
 MAX_DERIVED_TESTS = 64  # later tests of a variable a default or a test was assigned to
 
@@ -1597,7 +1597,7 @@ def _dedupe_problems(problems: list) -> list:
 
 # one token of marked output: an opening marker, a closing one, a run of text, or an opening
 # marker without its segment id (template text holding the marker characters: decoded the slow way)
-_DECODE_RE = re.compile(f"{OPEN}([0-9]+){SEP}|({CLOSE})|([^{OPEN}{CLOSE}]+)|{OPEN}")
+_DECODE_RE = lazyre.compile(f"{OPEN}([0-9]+){SEP}|({CLOSE})|([^{OPEN}{CLOSE}]+)|{OPEN}")
 
 
 def _decode(marked: str, state: _State) -> tuple:

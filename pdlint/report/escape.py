@@ -30,11 +30,13 @@ from __future__ import annotations
 
 import re
 
+from pdlint import lazyre
+
 # C0, DEL, C1, ALM, LRM/RLM, line/paragraph separators, bidi embeddings/overrides and isolates
-_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
-_JSON_UNSAFE = re.compile("[\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
-_SURROGATE = re.compile("[\ud800-\udfff]")
-_PERCENT_HEX = re.compile("%[0-9A-Fa-f]{2}")
+_CONTROL = lazyre.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+_JSON_UNSAFE = lazyre.compile("[\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+_SURROGATE = lazyre.compile("[\ud800-\udfff]")
+_PERCENT_HEX = lazyre.compile("%[0-9A-Fa-f]{2}")
 _SHORT = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 
 
@@ -94,7 +96,7 @@ def lines(out: str) -> str:
     return _COMMAND_START.sub(lambda m: m.group(1) + "\\x3a:", out)
 
 
-_COMMAND_START = re.compile(r"(?m)^([ \t\f\v]*)::")
+_COMMAND_START = lazyre.compile(r"(?m)^([ \t\f\v]*)::")
 
 
 def json_text(doc: str) -> str:

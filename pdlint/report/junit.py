@@ -10,14 +10,14 @@ cannot hold most of them).
 
 from __future__ import annotations
 
-import re
 import xml.etree.ElementTree as ET
 
+from pdlint import lazyre
 from pdlint.report import escape as esc, role_label
 
 #: what XML 1.0's `Char` production leaves out beyond the control characters :mod:`escape` already writes as
 #: ``\xNN`` (U+FFFE, U+FFFF; a flag `--bogus\uffff` made the report not well-formed: field test rw21/h)
-_NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+_NOT_XML = lazyre.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 
 
 def _x(s: str) -> str:

@@ -19,6 +19,7 @@ import re
 from decimal import Decimal, InvalidOperation
 from typing import Any, Optional
 
+from pdlint import lazyre
 from pdlint.engines.sglang.flags import Flag, FlagTable
 from pdlint.records import dataclass, field
 from pdlint.text import TStr
@@ -28,7 +29,7 @@ from pdlint.text import TStr
 OLD_DESTS = {"tp_size": "tensor_parallel_size", "dp_size": "data_parallel_size",
              "pp_size": "pipeline_parallel_size", "ep_size": "expert_parallel_size"}
 OPAQUE = type("Opaque", (), {"__repr__": lambda self: "<opaque>", "__bool__": lambda self: False})()
-_NEG_NUMBER = re.compile(r"^-\d+$|^-\d*\.\d+$")
+_NEG_NUMBER = lazyre.compile(r"^-\d+$|^-\d*\.\d+$")
 UNREAD = object()  # a memo's "not computed yet" (None is a value)
 HELP = ("-h", "--help")  # argparse's own help option (add_help): not in the generated tables
 

@@ -24,15 +24,15 @@ from __future__ import annotations
 import functools
 import json
 import os
-import re
 from typing import Callable, Optional
 
+from pdlint import lazyre
 from pdlint.engines.sglang import argv as argv_mod
 from pdlint.engines.sglang.flags import DATA, Flag, FlagTable, version_key
 from pdlint.records import dataclass, field, replace
 from pdlint.text import TStr
 
-_FILE = re.compile(r"^dynamo-sglang-(.+)\.json$")
+_FILE = lazyre.compile(r"^dynamo-sglang-(.+)\.json$")
 
 
 @dataclass

@@ -14,7 +14,7 @@ import re
 import shlex
 from typing import Callable, Optional
 
-from pdlint import engines
+from pdlint import engines, lazyre
 from pdlint.engines.sglang import argv as argv_mod
 from pdlint.engines.sglang import config_merge, fixes, flags, prefilter
 from pdlint.engines.sglang.resolve import Args
@@ -28,17 +28,17 @@ from pdlint.text import TStr
 #: (AMD's ROCm builds of SGLang are ``rocm/sgl-dev:v0.5.10.post1-rocm720-mi35x-...``: field test rw6/g)
 #: an SGLang image whose tag names its release (``lmsysorg/sglang:v0.5.9``, ``lmsysorg/sglang-rocm:v0.5.9``): the
 #: repository's last path component starts with ``sglang`` (``modelexpress-sglang:0.1.0`` is another project's)
-_IMAGE_VERSION = re.compile(r"(?:^|[/=\s\"'])(?:sglang|sgl-dev)[^:/\s]*:v?(\d+\.\d+\.\d+(?:\.post\d+)?)")
+_IMAGE_VERSION = lazyre.compile(r"(?:^|[/=\s\"'])(?:sglang|sgl-dev)[^:/\s]*:v?(\d+\.\d+\.\d+(?:\.post\d+)?)")
 #: another project's image built on an SGLang release it names in its tag (lightseekorg/smg's
 #: ``lightseekorg/smg:1.3.3-sglang-v0.5.9``)
-_TAG_SGLANG_VERSION = re.compile(r":(?:[\w.]*[-_])?sglang[-_]?v?(\d+\.\d+\.\d+(?:\.post\d+)?)(?![\w.])")
+_TAG_SGLANG_VERSION = lazyre.compile(r":(?:[\w.]*[-_])?sglang[-_]?v?(\d+\.\d+\.\d+(?:\.post\d+)?)(?![\w.])")
 #: AMD's development builds named for the release they follow, not built from it (``rocm/sgl-dev:sglang-0.5.8-rocm700-
 #: mi35x-mori-0210`` runs `--disaggregation-transfer-backend mori`, which came in 0.5.9: field test rw23/a,
 #: sabreshao/sglang_disagg's committed server log): no release pinned (``rocm/sgl-dev:v0.5.10.post1-...`` tags name one)
-_DEV_BUILD = re.compile(r"(?:^|[/=\s\"'])sgl-dev:sglang[-_]")
+_DEV_BUILD = lazyre.compile(r"(?:^|[/=\s\"'])sgl-dev:sglang[-_]")
 #: an SGLang image tagged ``latest`` (``lmsysorg/sglang:latest``, ``:latest-cu130``): the newest release, whatever a launch's
 #: flags suit, so a flag it no longer has is the error a pull of that image starts with
-_IMAGE_LATEST = re.compile(r"(?:^|[/=\s\"'])sglang[^:/\s]*:latest(?:-[\w.-]*)?(?![\w.])")
+_IMAGE_LATEST = lazyre.compile(r"(?:^|[/=\s\"'])sglang[^:/\s]*:latest(?:-[\w.-]*)?(?![\w.])")
 DYNAMO_ENTRYPOINTS = ("python -m dynamo.sglang", "python -m dynamo.sglang.worker",
                       "python -m dynamo.sglang.decode_worker")
 
@@ -681,8 +681,8 @@ def _replacement(option: str, last: str, judged: str) -> Optional[str]:
 #: the replacement a DeprecatedAction's message names: "Please set `--moe-a2a-backend` to 'deepep' instead"
 #: (--enable-deepep-moe in 0.5.3-0.5.4), "use --X instead" (field test rw19/b: OME's runtimes still pass
 #: --enable-deepep-moe, and SGL009 named no replacement)
-_SET_TO = re.compile(r"set\s+`?(--[\w-]+)`?\s+to\s+['\"`]([\w.-]+)['\"`]", re.I)
-_USE = re.compile(r"\buse\s+`?(--[\w-]+(?:[ =][\w.-]+)?)`?\s+instead", re.I)
+_SET_TO = lazyre.compile(r"set\s+`?(--[\w-]+)`?\s+to\s+['\"`]([\w.-]+)['\"`]", re.I)
+_USE = lazyre.compile(r"\buse\s+`?(--[\w-]+(?:[ =][\w.-]+)?)`?\s+instead", re.I)
 
 
 def _named_replacement(message: str) -> Optional[str]:

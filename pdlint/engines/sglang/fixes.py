@@ -16,14 +16,14 @@ at the token's origin.
 
 from __future__ import annotations
 
-import re
 from typing import Optional
 
+from pdlint import lazyre
 from pdlint.model import SAFE, FixIntent
 from pdlint.text import TStr
 
-_BRACES = re.compile(r"\{([^{}]*)\}")
-_FLAG = re.compile(r"^--[A-Za-z0-9][A-Za-z0-9_-]*(=[A-Za-z0-9_./:,+-]+)?$")
+_BRACES = lazyre.compile(r"\{([^{}]*)\}")
+_FLAG = lazyre.compile(r"^--[A-Za-z0-9][A-Za-z0-9_-]*(=[A-Za-z0-9_./:,+-]+)?$")
 
 
 def replace(token: TStr, option: str, new: tuple, message: str, applicability: str = SAFE) -> Optional[FixIntent]:

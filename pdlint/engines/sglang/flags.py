@@ -12,9 +12,9 @@ import bisect
 import functools
 import json
 import os
-import re
 from typing import Any, Optional
 
+from pdlint import lazyre
 from pdlint.records import dataclass
 
 DATA = os.path.join(os.path.dirname(__file__), "data")
@@ -99,7 +99,7 @@ def _available_versions() -> tuple:
     return tuple(sorted(store.versions, key=version_key, reverse=True)) if store is not None else ()
 
 
-_VERSION = re.compile(r"^v?(\d+(?:\.\d+)*)(?:(a|b|rc)(\d+))?(?:\.?post(\d+))?(?:\.?dev(\d+))?")
+_VERSION = lazyre.compile(r"^v?(\d+(?:\.\d+)*)(?:(a|b|rc)(\d+))?(?:\.?post(\d+))?(?:\.?dev(\d+))?")
 
 
 @functools.lru_cache(maxsize=512)
@@ -150,7 +150,7 @@ def newest() -> str:
 
 
 LATEST = "latest"
-_RELEASE = re.compile(r"^\d+\.\d+\.\d+(?:(?:\.?post|rc|\.dev)\d+)*$")
+_RELEASE = lazyre.compile(r"^\d+\.\d+\.\d+(?:(?:\.?post|rc|\.dev)\d+)*$")
 
 
 class UnknownRelease(ValueError):

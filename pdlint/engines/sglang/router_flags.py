@@ -12,15 +12,15 @@ from __future__ import annotations
 import functools
 import json
 import os
-import re
 from typing import Optional
 
+from pdlint import lazyre
 from pdlint.records import dataclass
 
 _DATA = os.path.join(os.path.dirname(__file__), "data", "router-flags.json")
 # argparse's _negative_number_matcher (Python 3.8-3.13); no sglang-router option looks like a negative number,
 # so such a word is always a value
-_NEGATIVE = re.compile(r"^-\d+$|^-\d*\.\d+$")
+_NEGATIVE = lazyre.compile(r"^-\d+$|^-\d*\.\d+$")
 
 
 @dataclass(frozen=True)

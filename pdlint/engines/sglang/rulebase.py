@@ -26,6 +26,7 @@ from __future__ import annotations
 import re
 from typing import Any, Optional
 
+from pdlint import lazyre
 from pdlint.engines.sglang.argv import OPAQUE
 from pdlint.model import ERROR, SAFE, UNSAFE, WARNING, AutoFix
 from pdlint.records import dataclass, field
@@ -64,7 +65,7 @@ def ex(argv: str, env: Optional[dict] = None, note: str = "", version: str = "")
 # code -> what pdlint cannot see that decides the rejection the warning reports (``sgl_rule(unseen=)``)
 UNSEEN: dict = {}
 
-_PLACEHOLDER = re.compile(r"\{([a-zA-Z_][a-zA-Z0-9_]*)(![rs])?\}")
+_PLACEHOLDER = lazyre.compile(r"\{([a-zA-Z_][a-zA-Z0-9_]*)(![rs])?\}")
 
 
 def format_message(template: str, args: Any, fmt: dict) -> str:
@@ -137,9 +138,9 @@ def _example(e, fires: bool) -> Example:
 DOC_MODELS = {"@TINY_MOE@": "Qwen/Qwen3-30B-A3B", "@TINY_HYBRID@": "Qwen/Qwen3-Next-80B-A3B-Instruct",
               "@TINY@": "DRAFT"}
 DOC_DENSE_MODEL = "meta-llama/Llama-3.1-8B-Instruct"
-_DOC_MODEL_RE = re.compile("|".join(re.escape(k) for k in sorted(DOC_MODELS, key=len, reverse=True)))
-_HAS_MODEL = re.compile(r"(^|\s)--model(-path)?[\s=]")
-_MODEL_TINY = re.compile(r"(--model(?:-path)?[\s=])@TINY@")
+_DOC_MODEL_RE = lazyre.compile("|".join(re.escape(k) for k in sorted(DOC_MODELS, key=len, reverse=True)))
+_HAS_MODEL = lazyre.compile(r"(^|\s)--model(-path)?[\s=]")
+_MODEL_TINY = lazyre.compile(r"(--model(?:-path)?[\s=])@TINY@")
 
 
 def doc_argv(argv: str) -> str:

@@ -38,6 +38,7 @@ from __future__ import annotations
 import functools
 import re
 
+from pdlint import lazyre
 from pdlint.engines.sglang.flags import available_versions, load, version_key
 
 REFERENCE = "0.5.23"
@@ -45,8 +46,8 @@ VALUE_SETS: dict = {}  # rule code -> name of the value set (data/sglang-values.
 
 # {placeholders} of rule messages (identifiers, as rulebase fills them); SGLang's
 # own literal braces such as "{None, 1}" are message text
-_PERCENT = re.compile(r"%[-#0 +]*\d*(?:\.\d+)?[sdrfgxi]")
-_FIELD = re.compile(r"\{[a-zA-Z_][a-zA-Z0-9_]*(?:![rs])?\}")
+_PERCENT = lazyre.compile(r"%[-#0 +]*\d*(?:\.\d+)?[sdrfgxi]")
+_FIELD = lazyre.compile(r"\{[a-zA-Z_][a-zA-Z0-9_]*(?:![rs])?\}")
 
 
 def _norm(s: str) -> str:

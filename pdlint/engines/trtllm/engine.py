@@ -43,6 +43,7 @@ import os
 import re
 from typing import Callable, Optional
 
+from pdlint import lazyre
 from pdlint.model import Launch
 from pdlint.records import dataclass, field
 from pdlint.text import TStr
@@ -62,7 +63,7 @@ INTERPRETS_ROUTERS = True  # extract hands this adapter the proxies too (their -
 PROXY_CONFIG = ("-c", "--config-file", "--config")  # trtllm-serve disaggregated -c disagg_config.yaml
 DEFAULT_HOST, DEFAULT_PORT = "localhost", 8000  # trtllm-serve's --host / --port defaults
 # a TensorRT-LLM release named by an image tag (nvcr.io/nvidia/tensorrt-llm/release:1.0.0rc4)
-_RELEASE = re.compile(r"tensorrt[-_]llm[^:\s]*:v?(\d+\.\d+\.\d+(?:rc\d+)?(?:\.post\d+)?)", re.I)
+_RELEASE = lazyre.compile(r"tensorrt[-_]llm[^:\s]*:v?(\d+\.\d+\.\d+(?:rc\d+)?(?:\.post\d+)?)", re.I)
 
 
 @dataclass

@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 from typing import Callable, Optional
 
+from pdlint import lazyre
 from pdlint.engines.vllm import tjson
 from pdlint.model import Launch
 from pdlint.records import dataclass, field
@@ -475,7 +476,7 @@ def _dynamo_option(name: str) -> bool:
     return name in dynamo_vllm_options()
 
 
-_NEGATIVE_NUMBER = re.compile(r"^-\d+$|^-\d*\.\d+$")  # (argparse's _negative_number_matcher)
+_NEGATIVE_NUMBER = lazyre.compile(r"^-\d+$|^-\d*\.\d+$")  # (argparse's _negative_number_matcher)
 
 
 def _option_word(text: str, table) -> bool:
@@ -541,7 +542,7 @@ def release(launch: Launch, ctx) -> tuple:
 
 
 #: a TPU build of vLLM (vllm/vllm-tpu, tpu-inference), its chip mask, or its KV connector: no CUDA GPU indices
-_TPU_IMAGE = re.compile(r"(?:^|/)(?:vllm-tpu|tpu-inference)(?:[:@]|$)")
+_TPU_IMAGE = lazyre.compile(r"(?:^|/)(?:vllm-tpu|tpu-inference)(?:[:@]|$)")
 _TPU_ENV = ("TPU_VISIBLE_CHIPS", "TPU_CHIPS_PER_PROCESS_BOUNDS", "TPU_PROCESS_BOUNDS")
 
 

@@ -15,20 +15,21 @@ import os
 import re
 from typing import Optional
 
+from pdlint import lazyre
 from pdlint.records import dataclass
 
 DATA = os.path.join(os.path.dirname(__file__), "data")
-_FILE = re.compile(r"^flags-(.+)\.json$")
+_FILE = lazyre.compile(r"^flags-(.+)\.json$")
 ZERO_ARG_ACTIONS = ("store_true", "store_false", "store_const", "count", "help", "version", "boolean_optional")
-_IMAGE = re.compile(r"vllm[\w.-]*:v?(\d+\.\d+(?:\.\d+)?(?:\.post\d+|rc\d+)?)\b", re.I)
+_IMAGE = lazyre.compile(r"vllm[\w.-]*:v?(\d+\.\d+(?:\.\d+)?(?:\.post\d+|rc\d+)?)\b", re.I)
 # inside a build's tag only a 0.x release: the other versions there are CUDA's (`minimax-m3-perf-arm64-13.0.1-7a67223`,
 # SemiAnalysisAI/InferenceX: "no vLLM 13.0.1 table") or a library's
-_IMAGE_INSIDE = re.compile(r"vllm[\w./-]*:[\w.-]*?(?<![A-Za-z0-9.])v?(0\.\d+\.\d+(?:\.post\d+|rc\d+)?)"
+_IMAGE_INSIDE = lazyre.compile(r"vllm[\w./-]*:[\w.-]*?(?<![A-Za-z0-9.])v?(0\.\d+\.\d+(?:\.post\d+|rc\d+)?)"
                            r"(?![A-Za-z0-9.])", re.I)
-_TAGGED = re.compile(r"vllm[\w./-]*(?::([\w.-]+)|@sha256:[0-9a-f]+)", re.I)
+_TAGGED = lazyre.compile(r"vllm[\w./-]*(?::([\w.-]+)|@sha256:[0-9a-f]+)", re.I)
 # llm-d's vLLM images (`ghcr.io/llm-d/llm-d:v0.2.0`, `llm-d-cuda:v0.8.0`, `llm-d-cuda-dev`): the tag is llm-d's
 # release, and the vLLM inside is whatever llm-d built (v0.2.0 ships vLLM 0.10.0, which has no table)
-_LLMD = re.compile(r"(?:^|/)llm-d/llm-d(?:-[\w.-]+)?(?:[:@]|$)", re.I)
+_LLMD = lazyre.compile(r"(?:^|/)llm-d/llm-d(?:-[\w.-]+)?(?:[:@]|$)", re.I)
 
 
 @dataclass(frozen=True)
@@ -209,7 +210,7 @@ class UnknownRelease(ValueError):
     pass
 
 
-_RELEASE_NAME = re.compile(r"[vV]?\d+\.\d+(?:\.\d+)?(?:\.post\d+|rc\d+)?")
+_RELEASE_NAME = lazyre.compile(r"[vV]?\d+\.\d+(?:\.\d+)?(?:\.post\d+|rc\d+)?")
 
 
 def check_release(name: str) -> str:
@@ -246,7 +247,7 @@ def image_version(image: str) -> Optional[str]:
 
 
 #: vLLM Ascend's plugin images (``quay.io/ascend/vllm-ascend:v0.13.0rc3-a3``, ``ascendai/vllm-ascend``)
-_ASCEND = re.compile(r"(?:^|/)vllm-ascend(?:[:@]|$)", re.I)
+_ASCEND = lazyre.compile(r"(?:^|/)vllm-ascend(?:[:@]|$)", re.I)
 
 
 def ascend_release(plugin: str) -> str:
@@ -284,7 +285,7 @@ _NOT_A_RELEASE_MAJOR = 20
 #: NVIDIA's NGC vLLM container (``nvcr.io/nvidia/vllm:25.09-py3``): its tag is the container release (YY.MM), whose
 #: vLLM NVIDIA's release notes give (25.09 is a 0.10 build): read as "vLLM 25.09", a pin newer than every table,
 #: its P2pNcclConnector and kv_rank were six false errors (field test rw19/a, cloudone365/technical-depth)
-_PRODUCT = re.compile(r"(?:^|/)(?:rhaiis|lmcache)/|(?:^|/)nvcr\.io/nvidia/vllm[:@]", re.I)
+_PRODUCT = lazyre.compile(r"(?:^|/)(?:rhaiis|lmcache)/|(?:^|/)nvcr\.io/nvidia/vllm[:@]", re.I)
 
 
 @functools.lru_cache(maxsize=1)

@@ -9,6 +9,8 @@ from __future__ import annotations
 import re
 from typing import Callable, Optional
 
+from pdlint import lazyre
+
 _MASK = (1 << 64) - 1
 _MAX_DEPTH = 32
 
@@ -31,7 +33,7 @@ def wrap(n: int) -> int:
     return n - (1 << 64) if n >> 63 else n
 
 
-_TOKEN = re.compile(r"""
+_TOKEN = lazyre.compile(r"""
     \s*(?:
       (?P<num>0[xX][0-9a-fA-F]+|[0-9]+\#[0-9a-zA-Z@_]+|[0-9]+)
     | (?P<name>[A-Za-z_][A-Za-z0-9_]*)

@@ -7,6 +7,7 @@ import posixpath
 import re
 from typing import Optional
 
+from pdlint import lazyre
 from pdlint.text import EMPTY, SourceFile, TStr
 
 from .control import short
@@ -18,12 +19,12 @@ from .words import _ANSI, computed, has_known_char, join_with, opaque_mask
 MAX_OUTPUTS = 4
 
 _SHELLS = frozenset({"sh", "bash", "dash", "ksh", "zsh", "ash"})
-_DASH_C = re.compile(r"-[a-zA-Z]*c[a-zA-Z]*")
+_DASH_C = lazyre.compile(r"-[a-zA-Z]*c[a-zA-Z]*")
 #: a wrapper option that runs the command in the background and prints an id instead (`docker run -d`)
-_DETACH = re.compile(r"-[a-zA-Z]*d[a-zA-Z]*|--detach")
-_ECHO_FLAGS = re.compile(r"-[neE]+")
-_PRINTF_CONV = re.compile(r"%([-+ #0]*)(\d*)(?:\.(\d*))?([sdibqc%])")
-_SCRIPT_DIR = re.compile(r"^\$\{(0|BASH_SOURCE(\[0\])?)%/\*\}$")
+_DETACH = lazyre.compile(r"-[a-zA-Z]*d[a-zA-Z]*|--detach")
+_ECHO_FLAGS = lazyre.compile(r"-[neE]+")
+_PRINTF_CONV = lazyre.compile(r"%([-+ #0]*)(\d*)(?:\.(\d*))?([sdibqc%])")
+_SCRIPT_DIR = lazyre.compile(r"^\$\{(0|BASH_SOURCE(\[0\])?)%/\*\}$")
 
 
 class Builtins:
@@ -477,8 +478,8 @@ class Builtins:
             child.exported[name] = True
 
 
-_ERREXIT_ON = re.compile(r"(?:^|[ \t])(?:-[a-zA-Z]*e[a-zA-Z]*\b|-o[ \t]+errexit\b)")
-_ERREXIT_OFF = re.compile(r"(?:^|[ \t])(?:\+[a-zA-Z]*e[a-zA-Z]*\b|\+o[ \t]+errexit\b)")
+_ERREXIT_ON = lazyre.compile(r"(?:^|[ \t])(?:-[a-zA-Z]*e[a-zA-Z]*\b|-o[ \t]+errexit\b)")
+_ERREXIT_OFF = lazyre.compile(r"(?:^|[ \t])(?:\+[a-zA-Z]*e[a-zA-Z]*\b|\+o[ \t]+errexit\b)")
 #: statements a failing assignment does not end the script from (bash ignores errexit in a `||` / `&&` list
 #: but its last command, a pipeline but its last command, after `!`, and in a condition)
 _NOT_STATEMENT = frozenset({"declaration_command", "command", "list", "pipeline", "negated_command",
@@ -537,7 +538,7 @@ def printed_texts(captured: list) -> Optional[list]:
     return list({tuple(tstr_key(t) for t in out): out for out, _ in captured}.values())
 
 
-_ESCAPE = re.compile(r"\\([ntr\\])")
+_ESCAPE = lazyre.compile(r"\\([ntr\\])")
 _ESCAPED = {"n": "\n", "t": "\t", "r": "\r", "\\": "\\"}
 
 
@@ -643,7 +644,7 @@ def filter_text(words: list, text: TStr) -> Optional[TStr]:
 _XARGS_MAX = 128 * 1024
 #: what ``xargs`` reads as quoting (its own, not the shell's); blanks an unknown value must not hold
 _XARGS_QUOTES = frozenset("'\"\\")
-_XARGS_BLANKS = re.compile(r"[^ \t\n]+")
+_XARGS_BLANKS = lazyre.compile(r"[^ \t\n]+")
 
 
 def _xargs_echo(text: TStr) -> Optional[TStr]:
@@ -708,7 +709,7 @@ def script_relative_token(tok: TStr) -> TStr:
     return tok[len(tok.text) - len(rel):]
 
 
-_PARENT = re.compile(r"""(?:(?<=[\s/"'])|^)\.\.(?=$|[\s/"');&])""")
+_PARENT = lazyre.compile(r"""(?:(?<=[\s/"'])|^)\.\.(?=$|[\s/"');&])""")
 
 
 def _is_script_dir(prefix: str) -> bool:
@@ -717,7 +718,7 @@ def _is_script_dir(prefix: str) -> bool:
     return "dirname" in prefix and bool(re.search(r"\$0\b|\$\{0\}|BASH_SOURCE", prefix))
 
 
-_Q_SAFE = re.compile(r"[A-Za-z0-9_./:=@%+,-]")
+_Q_SAFE = lazyre.compile(r"[A-Za-z0-9_./:=@%+,-]")
 
 
 def shell_quote(arg: TStr, at: TStr) -> TStr:
@@ -840,10 +841,10 @@ def _misparsed_arithmetic(unit, node) -> bool:
 
 #: a name shown assigned in text a command prints for ``eval``: ``NAME=``, ``NAME+=`` (not ``--flag=``, ``a.b=``,
 #: ``x==``); ``export NAME`` / ``declare -x NAME ...``
-_SHOWN_ASSIGN = re.compile(r"(?<![\w$.{}\-])([A-Za-z_][A-Za-z0-9_]*)\+?=(?![=~])")
-_SHOWN_DECLARED = re.compile(r"\b(?:export|declare|typeset|readonly)((?:[ \t]+-[A-Za-z]+)*(?:[ \t]+[A-Za-z_][A-Za-z0-9_]*)+)")
+_SHOWN_ASSIGN = lazyre.compile(r"(?<![\w$.{}\-])([A-Za-z_][A-Za-z0-9_]*)\+?=(?![=~])")
+_SHOWN_DECLARED = lazyre.compile(r"\b(?:export|declare|typeset|readonly)((?:[ \t]+-[A-Za-z]+)*(?:[ \t]+[A-Za-z_][A-Za-z0-9_]*)+)")
 #: the script file a command substitution runs (``python3 tools/render.py``, ``bash ./env.sh``)
-_RUN_FILE = re.compile(r"(?:^|[\s;|&(])(?:python3?|bash|sh)\s+(?:-[A-Za-z]+\s+)*[\"']?([\w./-]+\.(?:py|sh))\b")
+_RUN_FILE = lazyre.compile(r"(?:^|[\s;|&(])(?:python3?|bash|sh)\s+(?:-[A-Za-z]+\s+)*[\"']?([\w./-]+\.(?:py|sh))\b")
 _MAX_RUN_FILES = 4
 _MAX_SCANNED = 256 * 1024
 

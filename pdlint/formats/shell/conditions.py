@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from typing import Optional
 
+from pdlint import lazyre
 from pdlint.records import dataclass
 from pdlint.text import TStr
 
@@ -33,13 +34,13 @@ ROLE_WORDS = {
 _REFS = frozenset({"simple_expansion", "expansion"})
 _EXPANDING = frozenset({"simple_expansion", "expansion", "command_substitution",
                         "arithmetic_expansion", "process_substitution"})
-_INT_TEXT = re.compile(r"[-+]?[0-9]+")
+_INT_TEXT = lazyre.compile(r"[-+]?[0-9]+")
 _NUMERIC = {"-eq": lambda a, b: a == b, "-ne": lambda a, b: a != b, "-lt": lambda a, b: a < b,
             "-le": lambda a, b: a <= b, "-gt": lambda a, b: a > b, "-ge": lambda a, b: a >= b}
-_INT_RE = re.compile(r"\s*[-+]?[0-9]+\s*")
+_INT_RE = lazyre.compile(r"\s*[-+]?[0-9]+\s*")
 
 
-_INDIRECT = re.compile(r'"?\$\{!([A-Za-z_][A-Za-z0-9_]*)(?::?-)?\}"?')
+_INDIRECT = lazyre.compile(r'"?\$\{!([A-Za-z_][A-Za-z0-9_]*)(?::?-)?\}"?')
 
 
 def role_of(text: str) -> Optional[str]:

@@ -3,9 +3,9 @@ variable bindings of unknown conditions), loops, and function calls."""
 
 from __future__ import annotations
 
-import re
 from typing import Optional
 
+from pdlint import lazyre
 from pdlint.text import TStr
 
 from . import syntax
@@ -20,7 +20,7 @@ SPLIT_ITERATIONS = 4
 _IMPLICIT_VARS = ("?", "!", "_", "PIPESTATUS", "RANDOM", "LINENO")
 _CTX_TEXT = 80
 #: a case item's word that names what the script starts (`router`, `lb`, `agg`), not an option (`-h`)
-_ARM_NAME = re.compile(r"[A-Za-z][\w.-]*")
+_ARM_NAME = lazyre.compile(r"[A-Za-z][\w.-]*")
 
 #: Commands that do not make a function worth evaluating when the script never
 #: calls it (see :meth:`Control.evaluate_uncalled`).

@@ -37,15 +37,16 @@ from __future__ import annotations
 import re
 from typing import Optional
 
+from pdlint import lazyre
 from pdlint.text import TStr
 
-_INT = re.compile(r"[-+]?[0-9]+")
-_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_:.-]*")
-_LONG_OPTION = re.compile(r"(?:^|\s)--[A-Za-z]")
+_INT = lazyre.compile(r"[-+]?[0-9]+")
+_WORD = lazyre.compile(r"[A-Za-z_][A-Za-z0-9_:.-]*")
+_LONG_OPTION = lazyre.compile(r"(?:^|\s)--[A-Za-z]")
 #: an assignment whose value holds a long option (``ARGS+=(--lmcache-config ...)``, ``EXTRA="$EXTRA --enable-x"``)
-_FLAG_ASSIGNMENT = re.compile(r"^[ \t]*(?:(?:export|local|declare|typeset|readonly)(?:[ \t]+-\w+)*[ \t]+)?"
+_FLAG_ASSIGNMENT = lazyre.compile(r"^[ \t]*(?:(?:export|local|declare|typeset|readonly)(?:[ \t]+-\w+)*[ \t]+)?"
                               r"[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]\n]*\])?\+?=[^\n]*?(?<=[\s(\"'=])--[A-Za-z]", re.M)
-_OPTION_WORD = re.compile(r"(?<![\w-])--[A-Za-z]")  # (also after `(` or a quote: `ARGS+=(--x)`, `"--x"`)
+_OPTION_WORD = lazyre.compile(r"(?<![\w-])--[A-Za-z]")  # (also after `(` or a quote: `ARGS+=(--x)`, `"--x"`)
 MAX_REACH_LINES = 64  # lines of launch text recorded for one value (EnvVariants.launch_lines)
 _KV_ROLES = frozenset({"kv_producer", "kv_consumer", "kv_both"})
 _MIRROR = {"-gt": "-lt", "-lt": "-gt", "-ge": "-le", "-le": "-ge", "-eq": "-eq", "-ne": "-ne"}
@@ -53,7 +54,7 @@ _MIRROR = {"-gt": "-lt", "-lt": "-gt", "-ge": "-le", "-le": "-ge", "-eq": "-eq",
 _SIDES = {"-eq": (0, 1), "-ne": (0, 1), "-gt": (1, 0), "-ge": (0, -1), "-lt": (-1, 0), "-le": (0, 1)}
 #: the arithmetic comparison operators, as ``test``'s
 _ARITH_OPS = {"==": "-eq", "!=": "-ne", "<": "-lt", "<=": "-le", ">": "-gt", ">=": "-ge"}
-_ARITH_CMP = re.compile(r"^\s*(?P<a>\$?\{?[A-Za-z_][A-Za-z0-9_]*\}?|[-+]?[0-9]+)\s*(?P<op>==|!=|<=|>=|<|>)\s*"
+_ARITH_CMP = lazyre.compile(r"^\s*(?P<a>\$?\{?[A-Za-z_][A-Za-z0-9_]*\}?|[-+]?[0-9]+)\s*(?P<op>==|!=|<=|>=|<|>)\s*"
                         r"(?P<b>\$?\{?[A-Za-z_][A-Za-z0-9_]*\}?|[-+]?[0-9]+)\s*$")
 _TESTS = {"-eq": lambda a, b: a == b, "-ne": lambda a, b: a != b, "-lt": lambda a, b: a < b,
           "-le": lambda a, b: a <= b, "-gt": lambda a, b: a > b, "-ge": lambda a, b: a >= b}

@@ -14,6 +14,7 @@ import re
 from contextlib import contextmanager
 from typing import Optional
 
+from pdlint import lazyre
 from pdlint.formats.shell import ShellHeredoc
 from pdlint.launchers import PASS_THROUGH, program_at
 from pdlint.text import EMPTY, TStr
@@ -40,14 +41,14 @@ _QUIET_UNCALLED = frozenset({"paths", "expansion"})
 
 
 #: a bash named-descriptor redirection's word (`{name}` of `exec {name}>file`)
-_NAMED_FD = re.compile(r"\{[A-Za-z_][A-Za-z0-9_]*\}\Z")
+_NAMED_FD = lazyre.compile(r"\{[A-Za-z_][A-Za-z0-9_]*\}\Z")
 
 
 
 #: words a launch the shell spells from its variables keeps (an engine's name, a launcher's module, a PD setting)
-_BUILT_LAUNCH_WORDS = re.compile(r"launch_server|serve\b|sglang|vllm|trtllm|dynamo|disagg|kv.role|kv.transfer", re.I)
+_BUILT_LAUNCH_WORDS = lazyre.compile(r"launch_server|serve\b|sglang|vllm|trtllm|dynamo|disagg|kv.role|kv.transfer", re.I)
 #: a Go / Jinja template action left in shell text (what another tool fills in)
-_TEMPLATE_ACTION = re.compile(r"\{\{[^{}\n]{0,200}?\}\}")
+_TEMPLATE_ACTION = lazyre.compile(r"\{\{[^{}\n]{0,200}?\}\}")
 
 class LimitReached(Exception):
     """Raised to stop the evaluation when a global budget is exhausted (``quiet``: in a function the script
@@ -1458,8 +1459,8 @@ def _moved(st: State, target: Optional[TStr]) -> None:
 
 #: programs that print nothing on standard output unless asked (``-v``): ``d=$(mkdir -p "$D"; echo "$D")``
 _SILENT = frozenset({"mkdir", "rm", "rmdir", "touch", "sleep", "chmod", "chown", "cp", "mv", "ln", "wait"})
-_VERBOSE = re.compile(r"-[a-zA-Z]*v[a-zA-Z]*|--verbose(=.*)?|--help|--version")
-_GREP_QUIET = re.compile(r"-[a-zA-Z]*q[a-zA-Z]*|--quiet|--silent")
+_VERBOSE = lazyre.compile(r"-[a-zA-Z]*v[a-zA-Z]*|--verbose(=.*)?|--help|--version")
+_GREP_QUIET = lazyre.compile(r"-[a-zA-Z]*q[a-zA-Z]*|--quiet|--silent")
 
 
 def _prints_nothing(words: list) -> bool:
@@ -1489,7 +1490,7 @@ def _located_program(words: list) -> Optional[TStr]:
     return name
 
 
-_INTEGER = re.compile(r"[-+]?[0-9]+")
+_INTEGER = lazyre.compile(r"[-+]?[0-9]+")
 
 _BUILTINS = {
     "eval": Interpreter.b_eval,
@@ -1552,7 +1553,7 @@ def _container_verb(words: list) -> Optional[str]:
 
 
 #: an array element as ``unset`` names it (``A[3]``, ``A[$i]``, ``M[key]``)
-_ELEMENT = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)\[(.+)\]", re.S)
+_ELEMENT = lazyre.compile(r"([A-Za-z_][A-Za-z0-9_]*)\[(.+)\]", re.S)
 
 
 def _in_opaque(t: TStr, i: int) -> bool:

@@ -27,10 +27,11 @@ from __future__ import annotations
 import os
 import re
 
+from pdlint import lazyre
 from pdlint.launchers import PASS_THROUGH
 
 KILLERS = frozenset({"kill", "pkill", "killall", "fuser"})
-PID_PLACEHOLDER = re.compile(r"<pid of job ([0-9]+(?:,[0-9]+)*)>")
+PID_PLACEHOLDER = lazyre.compile(r"<pid of job ([0-9]+(?:,[0-9]+)*)>")
 _VALUED = frozenset({"-s", "-n", "-u", "-U", "-g", "-G", "-P", "-t", "--signal", "-F", "--pidfile", "--ns"})
 
 #: ``pkill`` / ``pgrep`` options that keep only some matching processes (a user's, a parent's children...)

@@ -38,19 +38,18 @@ cannot see, never as a wrong value.
 
 from __future__ import annotations
 
-import re
 from typing import Optional
 
-from pdlint import launchers
+from pdlint import launchers, lazyre
 
 from .state import Out, State, Var
 from .tails import _SPECIAL_READ, _risky_word
 from .words import computed
 
 #: ``$NAME``, ``${NAME``, ``${#NAME``, ``${!NAME`` (group 1: ``!`` for an indirection, group 2: the name)
-_REF_RE = re.compile(rb"\$\{?(?:#|(!))?([A-Za-z_][A-Za-z0-9_]*)")
+_REF_RE = lazyre.compile(rb"\$\{?(?:#|(!))?([A-Za-z_][A-Za-z0-9_]*)")
 #: declarations of a nameref: reads through it name another variable
-_NAMEREF_RE = re.compile(rb"\b(?:declare|local|typeset)\s+(?:-\w*\s+)*-\w*n")
+_NAMEREF_RE = lazyre.compile(rb"\b(?:declare|local|typeset)\s+(?:-\w*\s+)*-\w*n")
 #: tree-sitter parents of a ``variable_name`` that writes or declares the name instead of reading it
 _WRITES = frozenset({"variable_assignment", "declaration_command", "unset_command", "for_statement"})
 #: commands that end no process and wait for none (a loop or function running only these beside its launches
@@ -64,7 +63,7 @@ _EVERYWHERE = object()  # reads index marker: the script reads variables pdlint 
 #: variables the shell itself reads (word splitting, program lookup, ``cd -``): never widened
 _IMPLICIT = frozenset({"IFS", "PATH", "PWD", "OLDPWD", "HOME", "BASH_ENV", "ENV", "CDPATH"})
 #: commands that write variables without an assignment node pdlint looks for (``read X``, ``printf -v X``)
-_WRITERS_RE = re.compile(r"(?<![\w-])(?:read|readarray|mapfile|printf|let|getopts)(?![\w-])"
+_WRITERS_RE = lazyre.compile(r"(?<![\w-])(?:read|readarray|mapfile|printf|let|getopts)(?![\w-])"
                          r"|(?<!\$)\(\(")
 #: commands that change the shell's state in ways other than an assignment (:meth:`Joins._runs_only_named`)
 _STATEFUL = frozenset({"eval", "source", ".", "exec", "cd", "pushd", "popd", "set", "shopt", "alias", "unalias",

@@ -8,9 +8,9 @@ them, so copies are shallow.
 
 from __future__ import annotations
 
-import re
 from typing import Optional
 
+from pdlint import lazyre
 from pdlint.records import dataclass
 from pdlint.text import EMPTY, TStr
 
@@ -24,7 +24,7 @@ CWD = "\0cwd"
 NAMEREF = "\0n "
 INTEGER = "\0i "
 _MAX_REFS = 8
-_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_NAME = lazyre.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 class Var:

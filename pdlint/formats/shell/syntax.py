@@ -16,6 +16,7 @@ import re
 from bisect import bisect_right
 from typing import Iterator, Optional
 
+from pdlint import lazyre
 from pdlint.text import TStr
 
 _PARSER = None
@@ -199,7 +200,7 @@ class Unit:
         return self.text[self.start(node):self.char(node.end_byte)]
 
 
-_READ_WRITE = re.compile(rb"(?<![<>])<>(?![<>&(])")
+_READ_WRITE = lazyre.compile(rb"(?<![<>])<>(?![<>&(])")
 
 
 def _read_write_respelled(data: bytes) -> bytes:
@@ -258,7 +259,7 @@ def _drop_final_continuation(data: bytes) -> bytes:
 
 
 #: A backquoted substitution holding only a comment: ``\`# why this flag\` \\`` between flags.
-_COMMENT_SUB = re.compile(rb"`[ \t]*#[^`\n]*`")
+_COMMENT_SUB = lazyre.compile(rb"`[ \t]*#[^`\n]*`")
 
 
 def _comment_substitutions_blanked(root, data: bytes) -> tuple:
@@ -295,8 +296,8 @@ def _comment_substitutions_blanked(root, data: bytes) -> tuple:
     return (data, frozenset()) if buf is None else (bytes(buf), frozenset(ends))
 
 
-_SHELL_SYNTAX = re.compile(r"""[\s'"`$(){}\[\];|&<>\\#]""")
-_QUOTE = re.compile(r"['\"]")
+_SHELL_SYNTAX = lazyre.compile(r"""[\s'"`$(){}\[\];|&<>\\#]""")
+_QUOTE = lazyre.compile(r"['\"]")
 
 
 def _placeholders_respelled(tstr: TStr, data: bytes, quoted_only: bool = False) -> bytes:
@@ -351,11 +352,11 @@ def _actions_respelled(tstr: TStr, data: bytes) -> bytes:
     return _as_word(text, data, [m.span() for a, b in spans for m in _ACTION_RE.finditer(text, a, b)])
 
 
-_ACTION_RE = re.compile(r"\{\{.*?\}\}", re.S)
+_ACTION_RE = lazyre.compile(r"\{\{.*?\}\}", re.S)
 
 
 #: ``${name.field}``: not a parameter expansion (bash: "bad substitution").
-_BAD_SUB_RE = re.compile(r"\$\{[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+\}"
+_BAD_SUB_RE = lazyre.compile(r"\$\{[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+\}"
                          # `${$NODES}`: a `$` too many (billishyahao/sglang_disagg, field round rw28/a P4), and
                          # every other `${$...}` bash refuses (`${$NAME:-2}`, `${$1}`, `${$$}`, `${$@}`, `${$!}`,
                          # `${!$}`: field report rw29/h P9) - not what it reads as `$$` with an operator: `${$}`,
@@ -363,14 +364,14 @@ _BAD_SUB_RE = re.compile(r"\$\{[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*
                          r"|\$\{!\$(?:\$(?!\{)|[^\s}'\"${])*\}"
                          r"|\$\{\$(?![}\-=?+#%/^,]|:[^}]|@[QEPAaKkUuL]\})(?:\$(?!\{)|[^\s}'\"${])*\}")
 #: a text that may hold a ``${$...}`` bash refuses where tree-sitter-bash reads no error (``${$!}``)
-_DOLLAR_SUB = re.compile(r"\$\{!?\$")
+_DOLLAR_SUB = lazyre.compile(r"\$\{!?\$")
 #: what a bad substitution's inner text is parsed again with: the characters that make it one, as `_`
 _RESPELL = bytes.maketrans(b".$!@*[]", b"_______")
 #: Nodes whose text bash does not expand.
 _LITERAL_CONTEXT = frozenset(("raw_string", "comment", "heredoc_body", "ansi_c_string"))
 
 
-_CONTINUATION_RUN = re.compile(rb"[\x80-\xbf]+")
+_CONTINUATION_RUN = lazyre.compile(rb"[\x80-\xbf]+")
 
 
 def _continuations(data: bytes) -> list:
@@ -473,7 +474,7 @@ def heredoc_redirects(unit: Unit) -> list:
     return out
 
 
-_HEREDOC_OP = re.compile(rb"(?<!<)<<-?(?!<)")
+_HEREDOC_OP = lazyre.compile(rb"(?<!<)<<-?(?!<)")
 
 
 def errors(root) -> Iterator:
@@ -577,7 +578,7 @@ def arithmetic(node) -> bool:
 
 
 #: references inside an arithmetic expansion, stood in for by a number when only its syntax is asked about
-_ARITH_REF = re.compile(r"\$(?:[A-Za-z_][A-Za-z0-9_]*|[0-9@*#?$!-]|\{[^{}]*\})")
+_ARITH_REF = lazyre.compile(r"\$(?:[A-Za-z_][A-Za-z0-9_]*|[0-9@*#?$!-]|\{[^{}]*\})")
 
 
 def arithmetic_readable(unit: "Unit", node) -> bool:
@@ -651,7 +652,7 @@ def inside(node, kind: str) -> bool:
     return False
 
 
-_UNESCAPED_NEWLINE = re.compile(r"(?<!\\)\n")
+_UNESCAPED_NEWLINE = lazyre.compile(r"(?<!\\)\n")
 
 
 def first_line_words(unit: Unit, name, args: list) -> tuple:

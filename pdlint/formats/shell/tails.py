@@ -43,7 +43,7 @@ from __future__ import annotations
 import re
 from typing import Optional
 
-from pdlint import launchers
+from pdlint import launchers, lazyre
 
 from . import syntax
 
@@ -58,15 +58,15 @@ _SUBCOMMANDS = frozenset({"serve", "launch", "server", "disaggregated"})
 _PROGRAMS = frozenset(name for name, sub in launchers.PROGRAMS if sub is None)
 _MODULES = frozenset(launchers.MODULES)
 _SCRIPT_SUFFIXES = tuple(launchers.SCRIPTS)
-_SPECIAL_READ = re.compile(r"\$\{!|\b(?:declare|local|typeset)\s+(?:-\w*\s+)*-\w*n")
-_POSITIONAL = re.compile(r"\$(?:[1-9@*#]|\{[#!]?[1-9@*#])")
-_READS = re.compile(r"\$\{?#?([A-Za-z_][A-Za-z0-9_]*)|\$\{?[#!]?([1-9@*])")
-_VALUE_WORD = re.compile(r"[^\s'\"`;|&()<>=]+")
+_SPECIAL_READ = lazyre.compile(r"\$\{!|\b(?:declare|local|typeset)\s+(?:-\w*\s+)*-\w*n")
+_POSITIONAL = lazyre.compile(r"\$(?:[1-9@*#]|\{[#!]?[1-9@*#])")
+_READS = lazyre.compile(r"\$\{?#?([A-Za-z_][A-Za-z0-9_]*)|\$\{?[#!]?([1-9@*])")
+_VALUE_WORD = lazyre.compile(r"[^\s'\"`;|&()<>=]+")
 
 
 #: a part of a server module's dotted name that no other word has: a word (or value) holding one may make up a
 #: module with the text around it (`A="python3 -m sglang"; $A.launch_server`)
-_MODULE_PART = re.compile(r"(?<![A-Za-z0-9])(?:dynamo|sglang_router|launch_server|launch_router|mini_lb|launch_lb"
+_MODULE_PART = lazyre.compile(r"(?<![A-Za-z0-9])(?:dynamo|sglang_router|launch_server|launch_router|mini_lb|launch_lb"
                           r"|api_server|decode_worker|unified_main|entrypoints)(?![A-Za-z0-9])")
 
 
@@ -238,7 +238,7 @@ class Tails:
         return outs
 
 
-_ANSI_C = re.compile(r"\$'((?:[^'\\]|\\.)*)'", re.S)
+_ANSI_C = lazyre.compile(r"\$'((?:[^'\\]|\\.)*)'", re.S)
 
 
 def _dequoted(text: str) -> str:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from typing import Optional
 
+from pdlint import lazyre
 from pdlint.text import EMPTY, Piece, TStr
 
 from . import arith
@@ -27,29 +28,29 @@ from .syntax import SPECIAL_WORD_NODES as _SPECIAL_TYPES, special_parts
 IFS = " \t\n"
 
 #: ``${`` prefix, name, subscript of a braced parameter expansion.
-_PARAM_RE = re.compile(r"\$\{([#!]?)([A-Za-z_][A-Za-z0-9_]*|[0-9]+|[@*#?$!\-])(\[[^\]]*\])?")
+_PARAM_RE = lazyre.compile(r"\$\{([#!]?)([A-Za-z_][A-Za-z0-9_]*|[0-9]+|[@*#?$!\-])(\[[^\]]*\])?")
 _OPS = (":-", ":=", ":+", ":?", "##", "%%", "//", "/#", "/%", "^^", ",,",
         "-", "=", "+", "?", "#", "%", "/", "^", ",", ":", "@")
-_NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_NAME_RE = lazyre.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 #: special parameters bash always sets to a non-empty value: ``$$``, ``$?``, ``$-``
 _ALWAYS_SET = frozenset("$?-")
-_NUMBER = re.compile(r"[-+]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)")
+_NUMBER = lazyre.compile(r"[-+]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)")
 #: Word parts bash expands (a placeholder carried into eval'd text is not expanded again).
 _EXPANDING_TYPES = frozenset(("simple_expansion", "expansion", "command_substitution",
                               "arithmetic_expansion", "process_substitution"))
 #: A reference whose value depends only on the named variable.
-_PURE_REF_RE = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*)|\$\{([A-Za-z_][A-Za-z0-9_]*)(?::?-[^}$`\"'\\]*)?\}")
-_SIMPLE_REF_RE = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?")
-_LENGTH_REF_RE = re.compile(r"\$\{#([A-Za-z_][A-Za-z0-9_]*)(\[[@*]\])?\}")
+_PURE_REF_RE = lazyre.compile(r"\$([A-Za-z_][A-Za-z0-9_]*)|\$\{([A-Za-z_][A-Za-z0-9_]*)(?::?-[^}$`\"'\\]*)?\}")
+_SIMPLE_REF_RE = lazyre.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?")
+_LENGTH_REF_RE = lazyre.compile(r"\$\{#([A-Za-z_][A-Za-z0-9_]*)(\[[@*]\])?\}")
 _MAX_PATTERN_SUBJECT = 4096
 _MAX_REPLACE_SUBJECT = 512
 #: a subscript that is one variable reference (``$name``, ``${name}``), and one that is literal text
-_KEY_REF = re.compile(r"\$(?:([A-Za-z_][A-Za-z0-9_]*|[1-9])|\{([A-Za-z_][A-Za-z0-9_]*|[1-9][0-9]*)\})")
-_KEY_LITERAL = re.compile(r"[^$`\\\"'*?\[\]]*")
+_KEY_REF = lazyre.compile(r"\$(?:([A-Za-z_][A-Za-z0-9_]*|[1-9])|\{([A-Za-z_][A-Za-z0-9_]*|[1-9][0-9]*)\})")
+_KEY_LITERAL = lazyre.compile(r"[^$`\\\"'*?\[\]]*")
 
 
 #: blanks and line continuations, then the `$` of an expansion (what tree-sitter-bash's `${` / `$` token may hold)
-_CONTINUED = re.compile(r"(?:[ \t]*\\\n)+[ \t]*\$")
+_CONTINUED = lazyre.compile(r"(?:[ \t]*\\\n)+[ \t]*\$")
 
 class _Unknown:
     """Marker: the variable has no value known at lint time."""
@@ -143,7 +144,7 @@ HEREDOC_ESCAPES = "$`\\\n"
 #: in the text of a here-document: an escape, a backquoted command, a special parameter; and the
 #: expansions tree-sitter-bash stops finding in a body after a line ending in ``\`` (a continued command
 #: line of a generated script): ``$NAME``, ``${...}``, ``$(...)`` / ``$((...))`` (one level of nesting)
-_HEREDOC_MISSED = re.compile(r"\\.|`(?:[^`\\]|\\.)*`|\$[0-9@*#?$!-]|\$[A-Za-z_][A-Za-z0-9_]*|\$\{[^{}\n]*\}"
+_HEREDOC_MISSED = lazyre.compile(r"\\.|`(?:[^`\\]|\\.)*`|\$[0-9@*#?$!-]|\$[A-Za-z_][A-Za-z0-9_]*|\$\{[^{}\n]*\}"
                              r"|\$\((?:[^()\n]|\([^()\n]*\))*\)", re.S)
 
 
@@ -166,7 +167,7 @@ def strip_leading_tabs(t: TStr) -> TStr:
 
 _ANSI = {"n": "\n", "t": "\t", "r": "\r", "a": "\a", "b": "\b", "e": "\x1b", "E": "\x1b",
          "f": "\f", "v": "\v", "\\": "\\", "'": "'", '"': '"', "?": "?"}
-_ANSI_NUM = re.compile(r"x[0-9a-fA-F]{1,2}|[0-7]{1,3}|u[0-9a-fA-F]{1,4}|U[0-9a-fA-F]{1,8}")
+_ANSI_NUM = lazyre.compile(r"x[0-9a-fA-F]{1,2}|[0-7]{1,3}|u[0-9a-fA-F]{1,4}|U[0-9a-fA-F]{1,8}")
 
 
 def ansi_c(t: TStr) -> TStr:
@@ -399,7 +400,7 @@ class Fields:
         return out
 
 
-_ALL_ELEMENTS = re.compile(r"\$@|\$\{@[^}]*\}|\$\{[A-Za-z_][A-Za-z0-9_]*\[@\][^}]*\}")
+_ALL_ELEMENTS = lazyre.compile(r"\$@|\$\{@[^}]*\}|\$\{[A-Za-z_][A-Za-z0-9_]*\[@\][^}]*\}")
 
 
 def _only_all_elements(unit, specials: list, a: int, b: int) -> bool:
@@ -418,8 +419,8 @@ MAX_BRACE_WORDS = 257
 #: word nodes whose text is quoted or an expansion as a whole: no brace expansion
 _NO_BRACES = frozenset({"string", "raw_string", "ansi_c_string", "translated_string", "simple_expansion", "expansion",
                         "command_substitution", "arithmetic_expansion", "process_substitution"})
-_NUM_RANGE = re.compile(r"([+-]?\d+)\.\.([+-]?\d+)(?:\.\.([+-]?\d+))?")
-_CHAR_RANGE = re.compile(r"([A-Za-z])\.\.([A-Za-z])(?:\.\.([+-]?\d+))?")
+_NUM_RANGE = lazyre.compile(r"([+-]?\d+)\.\.([+-]?\d+)(?:\.\.([+-]?\d+))?")
+_CHAR_RANGE = lazyre.compile(r"([A-Za-z])\.\.([A-Za-z])(?:\.\.([+-]?\d+))?")
 
 
 def _brace_in(pieces: list) -> Optional[tuple]:

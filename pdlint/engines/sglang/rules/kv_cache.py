@@ -11,8 +11,8 @@ launch (SGL102 decode HiCache, SGL129 LMCache on PD servers) these rules stay
 quiet.
 """
 
-import re
 
+from pdlint import lazyre
 from pdlint.engines.sglang.argv import OPAQUE
 from pdlint.engines.sglang.rulebase import WARNING, Hit, at_least, attention_backends, given, sgl_rule
 
@@ -849,7 +849,7 @@ def _hisparse_model(a):
 #: V3-0324, V3.1(-Terminus), R1(-0528, -Zero; not the Qwen / Llama R1-Distill students), Prover-V2, Kimi-K2(-Instruct,
 #: -Thinking, K2.5: KimiK25ForConditionalGeneration is not on the list either); DeepSeek-V3.2 and releases pdlint
 #: does not know (V3.3...) are left alone
-_NO_DSA_INDEXER = re.compile(r"^(?:[a-z0-9]+-)?(?:deepseek-(?:v3(?:\.1)?(?![.\d])|r1(?!-distill)|prover-v2)"
+_NO_DSA_INDEXER = lazyre.compile(r"^(?:[a-z0-9]+-)?(?:deepseek-(?:v3(?:\.1)?(?![.\d])|r1(?!-distill)|prover-v2)"
                              r"|kimi-k2(?:\.5)?(?![.\d]))")
 
 

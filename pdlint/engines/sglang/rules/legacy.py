@@ -8,9 +8,9 @@ their examples are judged against the newest of those.
 """
 
 import functools
-import re
 from typing import Optional
 
+from pdlint import lazyre
 from pdlint.engines.sglang.rulebase import Hit, ex, sgl_rule
 from pdlint.engines.sglang.rules.lora import LORA, _paths
 from pdlint.engines.sglang.rules.parallel import num
@@ -247,7 +247,7 @@ def _int8_himamba(a):
         return Hit("enable_int8_mamba_checkpoint", "enable_hierarchical_cache")
 
 
-_BUILTINS = re.compile(r"Builtins: ([A-Za-z0-9_, ]+)\.")
+_BUILTINS = lazyre.compile(r"Builtins: ([A-Za-z0-9_, ]+)\.")
 
 
 def _builtin_algorithms(table) -> Optional[frozenset]:

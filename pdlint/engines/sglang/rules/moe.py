@@ -8,6 +8,7 @@ a2a backend and EP size, attention-DP width, ...) live in ``parallel.py``.
 import re
 from typing import Optional
 
+from pdlint import lazyre
 from pdlint.engines.sglang.argv import OPAQUE
 from pdlint.engines.sglang.rulebase import WARNING, Hit, ex, given, sgl_rule
 from pdlint.engines.sglang.rules.parallel import (
@@ -763,7 +764,7 @@ _DEEPEP_V2_EXTRA = tuple((re.compile(r"^(?:[a-z0-9]+-)?" + p), label, archs) for
     (r"glm-4\.[5-7](?=[-.]|$)", "GLM-4.x", ("Glm4MoeForCausalLM",)),
     (r"minimax-m2(?:\.[0-9]+)?(?=[-.]|$)", "MiniMax-M2", ("MiniMaxM2ForCausalLM",)),
 ))
-_MOE_WORD = re.compile(r"(?:^|[-.])moe(?=[-.]|$)")
+_MOE_WORD = lazyre.compile(r"(?:^|[-.])moe(?=[-.]|$)")
 
 
 def deepep_v2_architectures(a) -> Optional[tuple]:
@@ -940,7 +941,7 @@ SGL289_MSG = ("Invalid quantization '{quantization}'. FlashInfer CuteDSL MOE cur
               "'modelopt_mixed' (with NVFP4 MoE layers), 'nvfp4_online', or hybrid NVFP4 models.")
 # a model name that says FP4 (nvidia/DeepSeek-V4-Pro-NVFP4, ...-FP4): a hybrid NVFP4 checkpoint SGLang accepts
 # whatever --quantization says, or one whose own quantization config is modelopt_fp4
-_FP4_NAME = re.compile(r"(?:^|[-_.])(?:nv)?fp4(?:[-_.]|$)|nvfp4")
+_FP4_NAME = lazyre.compile(r"(?:^|[-_.])(?:nv)?fp4(?:[-_.]|$)|nvfp4")
 
 
 def _fi_cutedsl(a) -> bool:

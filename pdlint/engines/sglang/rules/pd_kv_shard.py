@@ -10,9 +10,9 @@ prefill.  Every refusal fails the launch, so a rule may fire even when an
 earlier (model-dependent) gate would fail first.
 """
 
-import re
 from typing import Optional
 
+from pdlint import lazyre
 from pdlint.engines.sglang.rulebase import WARNING, Hit, ex, sgl_rule
 
 KS = "--disaggregation-mode prefill --enable-kv-cache-sharding"
@@ -300,7 +300,7 @@ _PAGE_KEEPING_BACKENDS = ("fa3", "flashinfer", "triton", "flex_attention", "torc
 # models whose own override (arg_groups/model_overrides) writes the page size whatever the attention backend:
 # DeepSeek-V4 (deepseek_v4.py: 256), MiniMax-M3 NVFP4 (minimax_m3.py: 128), DSA models (deepseek_v2.py; they
 # need the dsa backend for sharding first)
-_PAGE_SETTING_MODELS = re.compile(r"^(?:[a-z0-9]+-)?(?:deepseek-v4|deepseek-v3\.2|minimax-m3|glm-5)")
+_PAGE_SETTING_MODELS = lazyre.compile(r"^(?:[a-z0-9]+-)?(?:deepseek-v4|deepseek-v3\.2|minimax-m3|glm-5)")
 
 
 def _default_page_one(a) -> Optional[str]:

@@ -12,8 +12,8 @@ the default).
 """
 
 import json
-import re
 
+from pdlint import lazyre
 from pdlint.engines.sglang.rulebase import WARNING, Hit, at_least, ex, sgl_rule
 from pdlint.text import TStr
 
@@ -1221,10 +1221,10 @@ ENCODER_DISAGG_ARCHITECTURES = frozenset((
 ))
 # a word in the model's name that may mean a multimodal sibling the family table does not list (GLM-5-Next's
 # Glm5NextForConditionalGeneration under the GLM-5 pattern, a "-VL"/"-Omni" build): pdlint then stays quiet
-_MM_NAME = re.compile(r"(?:^|[-.])(?:vl|vision|omni|audio|next|mm)(?=[-.]|$)")
+_MM_NAME = lazyre.compile(r"(?:^|[-.])(?:vl|vision|omni|audio|next|mm)(?=[-.]|$)")
 # a text-only Qwen3 name (the Qwen3 family row also lists the Qwen3-VL architectures, which the allow-list holds):
 # "Qwen3-<size>B[-A<active>B]" or "Qwen3-Coder-...", not Qwen3.5 / Qwen3-VL / Qwen3-Omni / Qwen3-Embedding / ...
-_QWEN3_TEXT = re.compile(r"^(?:[a-z0-9]+-)?qwen3-(?:coder-)?\d+(?:\.\d+)?b(?:-a(\d+(?:\.\d+)?)b)?(?=[-.]|$)")
+_QWEN3_TEXT = lazyre.compile(r"^(?:[a-z0-9]+-)?qwen3-(?:coder-)?\d+(?:\.\d+)?b(?:-a(\d+(?:\.\d+)?)b)?(?=[-.]|$)")
 
 
 @sgl_rule(

@@ -15,6 +15,7 @@ import collections
 import json
 import re
 
+from pdlint import lazyre
 from pdlint.engines.vllm.engine import VllmInfo
 from pdlint.engines.vllm.flags import normalise as flags_normalise
 from pdlint.engines.vllm.flags import release_span as _span
@@ -182,7 +183,7 @@ def _dynamo_unknown(launch, info):
 
 
 #: images of vLLM plugins that add server options of their own (vllm-project/vllm-omni: `vllm serve M --omni`)
-_PLUGIN_IMAGE = re.compile(r"(?:^|/)vllm-omni(?:[:@]|$)", re.I)
+_PLUGIN_IMAGE = lazyre.compile(r"(?:^|/)vllm-omni(?:[:@]|$)", re.I)
 
 
 def _plugin_image(launch) -> bool:
@@ -436,10 +437,10 @@ def _number_kinds(option: str) -> frozenset:
 #: a value another tool fills in before vLLM runs: `{{PORT}}` (a second template stage: the field test's
 #: littlemex/disaggregated-inference-with-nixl-over-aws-efa renders JSON command lists holding them), `{port}`,
 #: `<TP>`, `%(port)s`, `@PORT@`, `__PORT__`
-_PLACEHOLDER = re.compile(r"[{}<>]|%\(\w+\)|@\w+@|__\w+__")
+_PLACEHOLDER = lazyre.compile(r"[{}<>]|%\(\w+\)|@\w+@|__\w+__")
 
 #: what vLLM's human_readable_int reads (vllm/utils/argparse_utils.py): `32k`, `1M`, `25.6k`
-_HUMAN_INT = re.compile(r"\d+(?:\.\d+)?[kKmMgGtT]")
+_HUMAN_INT = lazyre.compile(r"\d+(?:\.\d+)?[kKmMgGtT]")
 
 
 def _number_ok(text: str, kinds: frozenset) -> bool:
@@ -800,9 +801,9 @@ def _other_release_no_value(option: str, but: str) -> bool:
 #: args[0] == "serve"`: `--model X` moved to the front, `--served-model-name` without a model refused); older
 #: releases had other rules for `--model` (a ValueError for any `--model`, or the positional winning)
 _SERVE_MODEL_FROM = "0.33.0"
-_MODEL_ARG = re.compile(r"^--model(=.+|$)")
-_SERVED_NAME_ARG = re.compile(r"^--served[-_]model[-_]name(=.+|$)")
-_CONFIG_ARG = re.compile(r"^--config(=.+|$)")
+_MODEL_ARG = lazyre.compile(r"^--model(=.+|$)")
+_SERVED_NAME_ARG = lazyre.compile(r"^--served[-_]model[-_]name(=.+|$)")
+_CONFIG_ARG = lazyre.compile(r"^--config(=.+|$)")
 
 
 @vllm_rule(

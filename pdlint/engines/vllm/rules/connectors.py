@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+from pdlint import lazyre
 from pdlint.engines.vllm.engine import KV_ROLES, VllmInfo
 from pdlint.engines.vllm.flags import kv_releases_with
 from pdlint.engines.vllm.flags import release_span as _span
@@ -443,8 +444,8 @@ def _hashseed(p, d, pi, di):
 # deployments
 # ---------------------------------------------------------------------------
 
-_P2P_PROXY = re.compile(r"p2p_nccl[\w.-]*proxy|proxy[\w.-]*p2p_nccl|disagg_proxy_p2p", re.I)
-_ANY_PROXY = re.compile(r"[\w./-]*proxy[\w.-]*\.py")
+_P2P_PROXY = lazyre.compile(r"p2p_nccl[\w.-]*proxy|proxy[\w.-]*p2p_nccl|disagg_proxy_p2p", re.I)
+_ANY_PROXY = lazyre.compile(r"[\w./-]*proxy[\w.-]*\.py")
 
 
 #: addresses that name the host a script runs on
@@ -752,7 +753,7 @@ def _kv_type_older(launch, info):
 #: what pydantic's lax mode takes for a bool from a JSON string (pydantic-core: bool parsing)
 _BOOL_STRINGS = {"0", "off", "f", "false", "n", "no", "1", "on", "t", "true", "y", "yes"}
 #: a JSON string pydantic's lax mode reads as an int (`"30000"`, `" 12 "`, `"1_000"`, `"12.0"`; not `"1e3"`)
-_INT_STRING = re.compile(r"\s*[+-]?\d+(?:_\d+)*(?:\.0*)?\s*")
+_INT_STRING = lazyre.compile(r"\s*[+-]?\d+(?:_\d+)*(?:\.0*)?\s*")
 
 _TYPE_ERRORS = {
     "str": ("string_type", "Input should be a valid string"),
