@@ -209,7 +209,8 @@ class Extractor:
         self._reported: set = set()  # abspaths whose read problem is a finding already
         self._jobs: list = []  # the run's jobs (files searched for the ConfigMaps that launches mount)
         self._configmaps: dict = {}  # ConfigMap name -> [formats.mounts.ConfigMap] of the YAML read so far
-        self._cm_scanned: set = set()  # files searched for ConfigMaps
+        self._cm_scanned: set = set()  # files whose ConfigMaps are remembered
+        self._cm_words: dict = {}  # file -> its words (:data:`_CM_WORD`), when it may define a ConfigMap
         # a ConfigMap value's origin key -> [ScriptRunner] of the containers that mount it and run it (rw29/a P10)
         self._script_runners: dict = {}
 
@@ -473,7 +474,8 @@ class Extractor:
         if self.deps is not None:
             self.deps.together_with(builds, charts)
         partials = self.partial_candidates(jobs)
-        for job in [j for j in jobs if j.abspath not in partials] + [j for j in jobs if j.abspath in partials]:
+        for job in self.configmaps_last([j for j in jobs if j.abspath not in partials]) + \
+                [j for j in jobs if j.abspath in partials]:
             self.out.files += 1
             if self.deps is not None:
                 self.deps.job = job.abspath
@@ -502,6 +504,33 @@ class Extractor:
             if src is not None and "{%" in src.text:
                 named |= {os.path.basename(m) for m in re.findall(_INCLUDE_NAME, src.text)}
         return {j.abspath for j in templates if os.path.basename(j.abspath) in named}
+
+    def configmaps_last(self, jobs: list) -> list:
+        """``jobs`` with the YAML files that define a ConfigMap after the others, when a file of the run mounts one
+        (``volumes: [{configMap: {name: ...}}]``): a ConfigMap script is checked with the image and env of the
+        containers that run it (:meth:`note_script_runs`), which a container of a file extracted later did not give
+        yet (a script in `a-cm.yaml` run by `b-deploy.yaml`'s `image: vllm/vllm-openai:v0.10.1` was judged against
+        the newest vLLM, the same files named the other way round against 0.10.1).  Among them, those that also
+        mount one first."""
+        yaml_jobs = [j for j in jobs if j.kind == "yaml"]
+        if len(yaml_jobs) < 2:
+            return jobs
+        defines: dict = {}
+        mounting = False
+        for j in yaml_jobs:
+            if self.deps is not None:
+                self.deps.job = j.abspath  # the job reads its own file (once: the main loop gets it cached)
+            src = self.read(j.abspath)
+            if src is None:
+                continue
+            mounts = "configMap" in src.text
+            mounting = mounting or mounts
+            if "ConfigMap" in src.text:
+                defines[j.abspath] = 0 if mounts else 1
+        if not mounting or not defines:
+            return jobs
+        return [j for j in jobs if j.abspath not in defines] + \
+            sorted((j for j in jobs if j.abspath in defines), key=lambda j: defines[j.abspath])
 
     def budgeted(self, path: str, stage: str, fn):
         """``fn()`` inside ``path``'s resource budget (:mod:`pdlint.budget`); when the file goes
@@ -1961,7 +1990,6 @@ class Extractor:
 
     def scan_configmaps(self, name: str, root: str) -> None:
         """Search the run's YAML files, then the repository's, for ``kind: ConfigMap`` named ``name``."""
-        import re as _re
         from pdlint.discover import _git_files
         from pdlint.formats import mounts
         from pdlint.safeio import Refused
@@ -1970,12 +1998,12 @@ class Extractor:
         if repo is None:
             repo = self._repo_files[root] = sorted(_git_files(root, root) or [])
         files += [f for f in repo if f.lower().endswith((".yaml", ".yml"))]
-        needle = _re.compile(rb"(?<![\w.-])" + _re.escape(name.encode()) + rb"(?![\w.-])")
+        want = name.encode()
         for f in files:
             f = os.path.abspath(f)
             if f in self._cm_scanned:
                 continue
-            self._cm_scanned.add(f)
+            words = self._cm_words.get(f)
             try:
                 data = self._repo_data.get(f)
                 if data is None:
@@ -1984,8 +2012,13 @@ class Extractor:
                 continue
             if self.deps is not None:  # a file that defines it later changes the launch
                 self.deps.weak(f, data)
-            if b"ConfigMap" not in data or not needle.search(data):
+            if words is None:  # the file's words, for the names later searches ask about (each file read once;
+                # a file passed over for one name is still searched for the next: rw30 ConfigMap order)
+                words = self._cm_words[f] = frozenset(_CM_WORD.findall(data)) if b"ConfigMap" in data \
+                    else frozenset()
+            if want not in words:
                 continue
+            self._cm_scanned.add(f)
             src = self.read(f, report=False)
             if src is None:
                 continue
@@ -3705,6 +3738,8 @@ _MAX_RUN_WORDS, _MAX_RUN_TEXT, _MAX_RUN_PATHS, _MAX_RUNNERS = 64, 8192, 64, 16
 #: a path a command line names (`/workspace/prefill.sh`, `./prefill.sh`, `scripts/run.sh`)
 _RUN_PATH = lazyre.compile(r"(?<![\w$.{}-])((?:\.{1,2}/|/)?[\w.-]+(?:/[\w.-]+)*)")
 #: `cd DIR` in a `bash -c` line: the directory its relative paths are in
+#: a ConfigMap's name as :meth:`Extractor.scan_configmaps` looks for it: a whole run of these characters
+_CM_WORD = lazyre.compile(rb"[\w.-]+")
 _CD_DIR = lazyre.compile(r"(?:^|[;&|(\s])cd\s+[\"']?(/[\w./-]+)")
 
 

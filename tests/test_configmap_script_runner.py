@@ -101,3 +101,50 @@ def test_containers_with_different_images_check_it_once_per_image(scratch_git):
     got = sorted((launch["engine_version"], "Deployment/old" in launch["context"],
                   "Deployment/new" in launch["context"]) for launch in report["launches"])
     assert got == [("0.10.1", True, False), ("0.13.0", False, True)]
+
+
+def _split(scratch_git, cm_name: str, deploy_name: str, configmap: str = "scripts"):
+    """The ConfigMap and the Deployment that runs its script in two files."""
+    import textwrap
+    scratch_git.write(cm_name, textwrap.dedent(CONFIGMAP).replace("{name: scripts}", "{name: %s}" % configmap))
+    scratch_git.write(deploy_name, textwrap.dedent(_deployment()).replace("{name: scripts}", "{name: %s}" % configmap)
+                      .lstrip("-\n"))
+
+
+def test_a_configmap_in_a_file_extracted_before_the_one_that_runs_it(scratch_git):
+    """The run's files in name order put `a-cm.yaml` before `b-deploy.yaml`: the script was judged against the
+    newest vLLM (no VLLM018: a silent pass on image v0.10.1) while the same two files named `z-cm.yaml` /
+    `y-deploy.yaml` got it (the files that define a ConfigMap are extracted after the others now), in one process
+    and in two."""
+    _split(scratch_git, "a-cm.yaml", "b-deploy.yaml")
+    _split(scratch_git, "z-cm.yaml", "y-deploy.yaml", configmap="scripts2")
+    for jobs in ("1", "2"):
+        code, report = scratch_git.lint("--jobs", jobs, ".")
+        assert sorted((f["code"], f["path"]) for f in report["findings"]) == \
+            [("VLLM018", "a-cm.yaml"), ("VLLM018", "z-cm.yaml")], (jobs, report["findings"])
+        assert sorted((launch["path"], launch["engine_version"]) for launch in report["launches"]) == \
+            [("a-cm.yaml", "0.10.1"), ("z-cm.yaml", "0.10.1")]
+        assert code == 1
+
+
+def test_a_search_for_one_configmap_does_not_hide_another_in_the_same_files(scratch_git):
+    """`b-deploy.yaml` mounts ConfigMap `missing` (defined nowhere) before `c-deploy.yaml` mounts `scripts`
+    of `z-cm.yaml`: the search for `missing` read every file and marked them searched, so `scripts` was never
+    found (its script judged against the newest vLLM)."""
+    import textwrap
+    scratch_git.write("z-cm.yaml", textwrap.dedent(CONFIGMAP))
+    scratch_git.write("b-deploy.yaml", textwrap.dedent(_deployment(name="other")).replace("{name: scripts}",
+                                                                                            "{name: missing}")
+                      .lstrip("-\n"))
+    scratch_git.write("c-deploy.yaml", textwrap.dedent(_deployment()).lstrip("-\n"))
+    _, report = scratch_git.lint(".")
+    assert [(f["code"], f["path"]) for f in report["findings"]] == [("VLLM018", "z-cm.yaml")], report["findings"]
+
+
+def test_split_files_on_the_release_that_has_the_flag_are_clean(scratch_git):
+    import textwrap
+    scratch_git.write("a-cm.yaml", textwrap.dedent(CONFIGMAP))
+    scratch_git.write("b-deploy.yaml", textwrap.dedent(_deployment(image="vllm/vllm-openai:v0.13.0")).lstrip("-\n"))
+    code, report = scratch_git.lint(".")
+    assert code == 0 and report["findings"] == []
+    assert [launch["engine_version"] for launch in report["launches"]] == ["0.13.0"]
