@@ -624,10 +624,14 @@ def discover(paths: list, cwd: str, excluded=lambda p: False, force_exclude=lamb
                     empty = not any(True for _ in it)
             except OSError:
                 empty = False
+            # the commands are for pasting into a shell, and the pull request names the submodule (rw30/h P7:
+            # `vendor/x;touch PWNED` ran `touch`): quoted, and never read as an option
+            import shlex
+            arg = shlex.quote(shown if not shown.startswith("-") else "./" + shown)
             notes.append(f"{shown} is a git submodule{' that is not checked out' if empty else ''} (a repository of "
                          f"its own): the walk did not enter it, its files were not scanned; to check them, "
-                         + (f"`git submodule update --init {shown}`, then " if empty else "")
-                         + f"`pdlint check {shown}`")
+                         + (f"`git submodule update --init -- {arg}`, then " if empty else "")
+                         + f"`pdlint check {arg}`")
     return sorted(jobs.values(), key=lambda j: j.display), missing
 
 

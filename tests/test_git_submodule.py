@@ -49,7 +49,7 @@ def test_a_submodule_not_checked_out_says_how_to_get_it(tmp_path, monkeypatch, c
     _git(repo, "submodule", "deinit", "-q", "-f", "sub")
     assert main(["check", "--no-cache", "."]) == 0
     assert ("sub is a git submodule that is not checked out (a repository of its own): the walk did not enter it, "
-            "its files were not scanned; to check them, `git submodule update --init sub`, then `pdlint check sub`"
+            "its files were not scanned; to check them, `git submodule update --init -- sub`, then `pdlint check sub`"
             ) in capsys.readouterr().err
 
 
@@ -59,3 +59,23 @@ def test_a_repository_without_submodules_says_nothing_of_them(tmp_path, monkeypa
     (repo / "sub2" / "t.sh").write_text(OK)
     assert main(["check", "--no-cache", "sub2", "ok.sh"]) == 0
     assert "submodule" not in capsys.readouterr().err
+
+
+def test_the_commands_quote_a_submodule_path_the_pull_request_names(tmp_path, monkeypatch, capsys):
+    """rw30/h P7: a gitlink named `vendor/x;touch PWNED` made the hint's commands run `touch PWNED` when pasted
+    into a shell; a name starting with `-` would be an option of the command."""
+    repo = tmp_path / "r"
+    repo.mkdir()
+    _git(repo, "init", "-q", ".")
+    (repo / "ok.sh").write_text(OK)
+    _git(repo, "add", "ok.sh")
+    for name in ("vendor/x;touch PWNED", "-rf x"):
+        _git(repo, "update-index", "--add", "--cacheinfo", f"160000,{'1' * 40},{name}")
+        (repo / name).mkdir(parents=True)
+    monkeypatch.chdir(repo)
+    monkeypatch.setenv("NO_COLOR", "1")
+    assert main(["check", "--no-cache", "."]) == 0
+    err = capsys.readouterr().err
+    assert ("to check them, `git submodule update --init -- 'vendor/x;touch PWNED'`, then "
+            "`pdlint check 'vendor/x;touch PWNED'`") in err
+    assert "`git submodule update --init -- './-rf x'`, then `pdlint check './-rf x'`" in err
