@@ -50,3 +50,26 @@ def test_a_rank_count_that_is_not_the_workers(tmp_path, capsys, monkeypatch, lau
 def test_quiet_when_the_ranks_match_or_are_not_known(tmp_path, capsys, monkeypatch, launcher, gen_more, gen_url):
     doc = _doc(tmp_path, capsys, monkeypatch, launcher, gen_more, gen_url)
     assert findings(doc, "TRT017") == []
+
+
+@pytest.mark.parametrize("launcher", [
+    "mpirun --allow-run-as-root --oversubscribe nice -n 5",  # nice's niceness (rw30/h P14)
+    "mpirun ionice -c 2 -n 7",
+    "srun --mpi=pmix numactl -N 0",
+    "mpirun --oversubscribe $WRAP -n 3",  # (a word pdlint cannot read ends the launcher's options)
+])
+def test_a_count_of_the_program_after_the_launcher_is_not_the_rank_count(tmp_path, capsys, monkeypatch, launcher):
+    """`mpirun --allow-run-as-root --oversubscribe nice -n 5 trtllm-serve disaggregated_mpi_worker`: mpirun has no
+    -n (one rank per slot); 5 is nice's value - TRT017 said "the launcher starts 5 MPI ranks"."""
+    doc = _doc(tmp_path, capsys, monkeypatch, launcher)
+    assert findings(doc, "TRT017") == []
+
+
+@pytest.mark.parametrize("launcher, ranks", [
+    ("mpirun -x NCCL_DEBUG=INFO -H node1,node2 --mca btl tcp,self -n 4 nice", 4),
+    ("srun --container-image img -N 1 --ntasks 5", 5),
+])
+def test_the_launchers_options_with_values_before_the_count(tmp_path, capsys, monkeypatch, launcher, ranks):
+    doc = _doc(tmp_path, capsys, monkeypatch, launcher)
+    (f,) = findings(doc, "TRT017")
+    assert f"starts {ranks} MPI ranks, but disagg_config.yaml's servers need 6" in f["message"]

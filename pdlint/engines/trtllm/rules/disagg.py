@@ -389,22 +389,45 @@ _RANK_OPTIONS = {"mpirun": ("-n", "-np", "--n", "--np"), "mpiexec": ("-n", "-np"
                  "orterun": ("-n", "-np", "--n", "--np"), "srun": ("-n", "--ntasks")}
 
 
+#: options of those launchers that take a value as the next word (Open MPI, MPICH / Intel MPI, Slurm), by how many
+#: words: the launcher's options end at the first other word that is not an option (its program: `mpirun
+#: --oversubscribe nice -n 5 trtllm-serve ...` starts one rank per slot, the 5 is nice's, rw30/h P14)
+_LAUNCHER_VALUES = {
+    **dict.fromkeys(("-x", "-H", "--host", "-host", "-hosts", "-hostfile", "--hostfile", "-machinefile",
+                     "--machinefile", "-f", "--map-by", "-map-by", "--bind-to", "-bind-to", "--rank-by", "-npernode",
+                     "--npernode", "-N", "-ppn", "-wdir", "--wdir", "-wd", "--prefix", "--output-filename", "--tmpdir",
+                     "--app", "-am", "--am", "--launch-agent", "--cpus-per-proc", "--cpus-per-rank", "-genvlist",
+                     "-envlist", "-iface", "--timeout", "--nodes", "-c", "--cpus-per-task", "--gres", "--gpus", "-G",
+                     "--gpus-per-node", "--gpus-per-task", "-p", "--partition", "-w", "--nodelist", "-t", "--time",
+                     "--mpi", "--export", "-o", "--output", "-e", "--error", "-J", "--job-name", "--container-image",
+                     "--container-mounts", "--container-workdir", "--container-name", "--container-env", "-A",
+                     "--account", "--qos", "--mem", "--mem-per-cpu", "--mem-per-gpu", "--exclude",
+                     "--ntasks-per-node", "--ntasks-per-gpu", "--cpu-bind", "--distribution", "-m", "-D", "--chdir",
+                     "-C", "--constraint", "--reservation", "--jobid", "--het-group"), 1),
+    **dict.fromkeys(("-mca", "--mca", "-gmca", "--gmca", "-env", "-genv"), 2)}
+
+
 def _world_size(launch) -> Optional[tuple]:
     """``(ranks, token)`` an MPI launcher in front of the launch starts (``mpirun -n 4``, ``srun --ntasks=4``), or
-    None when none is written with a literal count."""
+    None when none is written with a literal count among the launcher's own options."""
     words = launch.meta.get("wrapper_words") or ()
     for k, w in enumerate(words):
         opts = _RANK_OPTIONS.get(w.text.rsplit("/", 1)[-1])
         if opts is None:
             continue
-        for j in range(k + 1, len(words)):
-            name, eq, value = words[j].text.partition("=")
-            if name not in opts:
-                continue
-            tok = words[j][len(name) + 1:] if eq else (words[j + 1] if j + 1 < len(words) else None)
-            if tok is None or tok.opaque or not tok.text.isdigit():
-                return None
-            return int(tok.text), tok
+        j = k + 1
+        while j < len(words):
+            text = words[j].text
+            if not text.startswith("-") or words[j].opaque:
+                break  # the launcher's program (or a word pdlint cannot read): its options end here
+            name, eq, value = text.partition("=")
+            if name in opts:
+                tok = words[j][len(name) + 1:] if eq else (words[j + 1] if j + 1 < len(words) else None)
+                if tok is None or tok.opaque or not tok.text.isdigit():
+                    return None
+                return int(tok.text), tok
+            j += 1 + (0 if eq else _LAUNCHER_VALUES.get(name, 0))
+        return None
     return None
 
 
