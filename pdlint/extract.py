@@ -1918,14 +1918,17 @@ class Extractor:
         /workspace/prefill.sh]`` with that file mounted from a ConfigMap's ``prefill.sh`` key, or ``bash -c "cd
         /workspace && ./prefill.sh"``): :meth:`yaml_scripts` checks such a script with the container's image and
         env, as it runs (it was judged against the newest table with no env: a flag vLLM 0.10.1 lacks passed on
-        `image: vllm/vllm-openai:v0.10.1`, field test rw29/a P10)."""
+        `image: vllm/vllm-openai:v0.10.1`, field test rw29/a P10).  Only a path the command runs counts
+        (:func:`_runs_at`): an init container that copies the script (`cp /scripts/prefill.sh /work/`) does not run
+        it (rw30/h P9: the launch was "run by" the copier and judged with its busybox image)."""
         if not scope or not words:
             return
         from pdlint.formats import mounts
         text = " ".join(t.text for t in words[:_MAX_RUN_WORDS])[:_MAX_RUN_TEXT]
         dirs = [d for d in ([working_dir] if working_dir else []) + _CD_DIR.findall(text)][:8]
         seen: set = set()
-        for tok in _RUN_PATH.findall(text)[:_MAX_RUN_PATHS]:
+        ran = [m.group(1) for m in _RUN_PATH.finditer(text) if _runs_at(text, m.start())]
+        for tok in ran[:_MAX_RUN_PATHS]:
             cands = [tok] if tok.startswith("/") else [posixpath.join(d, tok) for d in dirs]
             for path in cands:
                 path = posixpath.normpath(path)
@@ -3736,6 +3739,26 @@ class ScriptRunner:
 #: bounds on what :meth:`Extractor.note_script_runs` reads of a container's command
 _MAX_RUN_WORDS, _MAX_RUN_TEXT, _MAX_RUN_PATHS, _MAX_RUNNERS = 64, 8192, 64, 16
 #: a path a command line names (`/workspace/prefill.sh`, `./prefill.sh`, `scripts/run.sh`)
+#: commands whose next word (after its options) is a script they run
+_SCRIPT_RUNNERS = frozenset({"bash", "sh", "zsh", "dash", "ksh", "source", ".", "exec", "nohup", "sudo", "env",
+                             "python", "python3", "time", "setsid", "stdbuf"})
+_RUN_BEFORE = lazyre.compile(r"[;&|(`\n]\s*$")
+
+
+def _runs_at(text: str, at: int) -> bool:
+    """Is the word at ``at`` of a container's command text one it runs: the first word of a command (at the
+    start, after ``;`` ``&&`` ``||`` ``|`` ``(``), or the script of a shell / ``source`` / ``exec`` / ``python``
+    (the word before it, options skipped, is one of :data:`_SCRIPT_RUNNERS`)?"""
+    before = text[max(0, at - 256):at]
+    if (at <= 256 and not before.strip()) or _RUN_BEFORE.search(before):
+        return True
+    for word in reversed(before.split()):
+        if word.startswith("-"):
+            continue
+        return word.rsplit("/", 1)[-1] in _SCRIPT_RUNNERS
+    return False
+
+
 _RUN_PATH = lazyre.compile(r"(?<![\w$.{}-])((?:\.{1,2}/|/)?[\w.-]+(?:/[\w.-]+)*)")
 #: `cd DIR` in a `bash -c` line: the directory its relative paths are in
 #: a ConfigMap's name as :meth:`Extractor.scan_configmaps` looks for it: a whole run of these characters

@@ -8,6 +8,8 @@ found (context "YAML data.prefill.sh") but judged against the newest table with 
 "unrecognized arguments: --prefill-context-parallel-size"; the same argv written in the container got VLLM018), and
 a flag of older releases got a misleading VLLM020 "pin the release" although the image pins it."""
 
+import pytest
+
 CONFIGMAP = """\
     apiVersion: v1
     kind: ConfigMap
@@ -148,3 +150,57 @@ def test_split_files_on_the_release_that_has_the_flag_are_clean(scratch_git):
     code, report = scratch_git.lint(".")
     assert code == 0 and report["findings"] == []
     assert [launch["engine_version"] for launch in report["launches"]] == ["0.13.0"]
+
+
+COPIER = """\
+    apiVersion: apps/v1
+    kind: Deployment
+    metadata: {name: prefill}
+    spec:
+      selector: {matchLabels: {app: p}}
+      template:
+        metadata: {labels: {app: p}}
+        spec:
+          initContainers:
+            - name: prep
+              image: vllm/vllm-openai:v0.10.1
+              command: ["sh", "-c", "cp /scripts/prefill.sh /work/prefill.sh && chmod +x /work/prefill.sh"]
+              volumeMounts:
+                - {name: s, mountPath: /scripts}
+                - {name: work, mountPath: /work}
+          containers:
+            - name: server
+              image: vllm/vllm-openai:v0.13.0
+              command: ["bash", "/work/prefill.sh"]
+              volumeMounts:
+                - {name: work, mountPath: /work}
+          volumes:
+            - name: s
+              configMap: {name: scripts}
+            - {name: work, emptyDir: {}}
+    """
+
+
+def test_a_container_that_copies_the_script_does_not_run_it(scratch_git):
+    """rw30/h P9: an init container's `cp /scripts/prefill.sh /work/...` named the mounted script, so the launch was
+    "run by" the copier and judged with its image (here vLLM 0.10.1: a false VLLM018); the server that runs the copy
+    from an emptyDir cannot be traced, so the script is judged as written."""
+    import textwrap
+    scratch_git.write("app.yaml", textwrap.dedent(CONFIGMAP) + "---\n" + textwrap.dedent(COPIER))
+    code, report = scratch_git.lint("app.yaml")
+    assert report["findings"] == [] and code == 0
+    (launch,) = report["launches"]
+    assert "run by" not in launch["context"] and launch["engine_version"] == "0.33.0"
+
+
+@pytest.mark.parametrize("command", ['["sh", "-c", "chmod +x /scripts/prefill.sh && /scripts/prefill.sh"]',
+                                     '["sh", "-c", "set -e; exec bash -x /scripts/prefill.sh"]',
+                                     '["/bin/sh", "-c", "cp /scripts/prefill.sh /tmp/ && source /scripts/prefill.sh"]'])
+def test_the_script_run_after_other_commands_still_takes_the_container(scratch_git, command):
+    import textwrap
+    scratch_git.write("app.yaml", textwrap.dedent(CONFIGMAP) + "---\n"
+                      + textwrap.dedent(COPIER).replace('["sh", "-c", "cp /scripts/prefill.sh /work/prefill.sh && '
+                                                        'chmod +x /work/prefill.sh"]', command))
+    _, report = scratch_git.lint("app.yaml")
+    assert [(f["code"], f["line"]) for f in report["findings"]] == [("VLLM018", 7)], report["findings"]
+    assert "run by Deployment/prefill, container 'prep'" in report["launches"][0]["context"]
