@@ -677,3 +677,38 @@ def test_a_docs_link_in_the_cache_is_never_written_through(tmp_path, monkeypatch
     code, out, err = _run(capsys, "check", "--format", "json", ".")
     assert code == 1 and "is a symlink or not a directory" in err
     assert sorted(p.name for p in outside.iterdir()) == ["victim.txt"]
+
+
+def test_a_finding_at_no_file_of_the_run_is_replayed(tmp_path, monkeypatch, capsys):
+    """rw30/a problem 3: a finding whose path is no file of the run (pdlint filed a Makefile recipe's PD009 under
+    the synthetic ``<make: the line's own shell>``) was stored in a component of no job, which no cached run
+    replays: the warning was printed by the first run and by ``--no-cache`` only.  Every such finding is stored with
+    the component of the jobs that produced it (here stood in by a finding added to every fresh analysis)."""
+    from pdlint.model import Finding
+    root = _scenario("demo", tmp_path / "d")
+    monkeypatch.chdir(root)
+    monkeypatch.setenv("PDLINT_NO_WORKER", "1")
+    real = lint.analyse
+
+    def analyse(jobs, options, resolver, deps=None):
+        res = real(jobs, options, resolver, deps)
+        res.findings.append(Finding("<not a file>", 1, 1, "PD009", "shell-parse-error", "warning", None,
+                                    "shell syntax error: cannot parse 'x' (script)"))
+        res.findings.sort(key=lambda f: f.sort_key())  # (as analyse gives them)
+        return res
+
+    monkeypatch.setattr(lint, "analyse", analyse)
+    for fmt in ("text", "json"):
+        first = _same(capsys, "--format", fmt, ".")
+        assert "<not a file>" in first
+        assert _run(capsys, "check", "--format", fmt, ".")[1] == first  # warm: from the cache
+    # the warm run analyses nothing and prints the finding once (the one component that holds it is replayed once;
+    # runs whose findings all sit at files keep a component per file group: the test above for the bench repository)
+    sizes: list = []
+
+    def counted(jobs, options, resolver, deps=None):
+        sizes.append(len(jobs))
+        return analyse(jobs, options, resolver, deps)
+
+    monkeypatch.setattr(lint, "analyse", counted)
+    assert _run(capsys, "check", ".")[1].count("<not a file>") == 1 and sizes == []
