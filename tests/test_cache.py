@@ -712,3 +712,23 @@ def test_a_finding_at_no_file_of_the_run_is_replayed(tmp_path, monkeypatch, caps
 
     monkeypatch.setattr(lint, "analyse", counted)
     assert _run(capsys, "check", ".")[1].count("<not a file>") == 1 and sizes == []
+
+
+def test_a_recipe_syntax_error_is_reported_by_every_cached_run(tmp_path, monkeypatch, capsys):
+    """rw30/a repro 3: make stops at the first logical line (`echo start && # c1`: "Syntax error: end of file
+    unexpected"), so the prefill launch after it never starts; the PD009 that says so was printed by the first
+    run only, the cached runs said 0 warnings."""
+    root = tmp_path / "r"
+    root.mkdir()
+    (root / "Makefile").write_text(
+        "serve:\n\techo start && \\\n\t# c1\n\tpython -m sglang.launch_server --model-path Qwen/Qwen3-0.6B "
+        "--disaggregation-mode prefill --port 30000 && \\\n\t# c2\n\techo done\n")
+    _git_init(root)
+    monkeypatch.chdir(root)
+    for args in (("Makefile",), ("Makefile",), ("--format", "json", "Makefile"), ("--format", "json", "."), (".",)):
+        out = _same(capsys, *args)
+        if "json" in args:
+            places = [(f["path"], f["line"], f["column"], f["code"]) for f in json.loads(out)["findings"]]
+            assert places == [("Makefile", 2, 13, "PD009")]
+        else:
+            assert out.startswith("Makefile:2:13: PD009 warning: ") and "<make" not in out

@@ -652,6 +652,7 @@ def _recipe(body: TStr, variables: dict, auto: Optional[dict] = None, oneshell: 
     text = body.text
     pos = 0
     continued = False
+    alone = False  # the logical line is only a comment
     budget = [MAX_EXPANSION]
     lines = text.split("\n")
     wrap = not oneshell and sum(1 for ln in lines if ln.strip() and not ln.endswith("\\")) > 1
@@ -662,10 +663,14 @@ def _recipe(body: TStr, variables: dict, auto: Optional[dict] = None, oneshell: 
             k += 1
         while not continued and k < end and text[k] in "@-+ \t":  # (a continuation line keeps its words)
             k += 1
-        if wrap and not continued and ln.strip():
+        if not continued:
+            # a line that is only a comment runs nothing: as `( # note )` it would be an empty subshell, which
+            # bash refuses (a false PD009 at the added text, rw30/a problem 1)
+            alone = wrap and text.startswith("#", k) and not ln.endswith("\\")
+        if wrap and not alone and not continued and ln.strip():
             parts.append(_OPEN)
         parts.append(_expand(body[k:end], variables, 0, auto or {}, budget))
-        if wrap and not ln.endswith("\\") and (continued or ln.strip()):
+        if wrap and not alone and not ln.endswith("\\") and (continued or ln.strip()):
             parts.append(_CLOSE)
         else:
             parts.append(body[end:end + 1])
