@@ -262,3 +262,15 @@ def test_a_recipe_of_several_correct_lines_is_quiet(scratch_git):
                                       "\tpython3 -m sglang.launch_server --model-path m --port 30000\n")
     assert [f["code"] for f in report["findings"]] == []
     assert len(report["launches"]) == 1
+
+
+def test_a_recipe_line_of_comments_continued_by_backslashes_is_quiet(scratch_git):
+    """llm-d/llm-d-inference-scheduler's Makefile.cluster.mk: a commented-out `# @if ...; then \\` block whose `\\`
+    continues make's line onto the next comment lines; the shell gets comments only (bash -n: fine) - as a
+    subshell `( ... )` of nothing it was a false PD009 (at `<make: the line's own shell>`, rw30/a).  A comment
+    line continued onto a command still runs the command (bash: `# a \\<newline>echo hi` prints hi)."""
+    code, report = _lint(scratch_git, "down:\n\t@echo removing\n\t# @if true; then \\\n\t#   kubectl delete x; \\\n"
+                                      "\t# fi\n\t# a note \\\n\tpython3 -m sglang.launch_server --model-path m "
+                                      "--port 30000\n")
+    assert [f["code"] for f in report["findings"]] == []
+    assert len(report["launches"]) == 1
