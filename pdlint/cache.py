@@ -549,6 +549,13 @@ def partition(jobs: list, res, deps: Deps, resolver, cwd: str, docs: bool) -> li
         for j in jobs[1:]:  # something this module cannot place: one component (correct, not incremental)
             uf.union(jobs[0].abspath, j.abspath)
 
+    def place(job: Optional[str]) -> Optional[str]:
+        """The job whose component holds what ``where`` cannot place (a finding at no file of the run): the
+        one component all jobs were joined into above, which holds the job that produced it.  Never a
+        component of no job, which a cached run never replays (rw30/a problem 3: a PD009 under a synthetic
+        path reported by the fresh run only)."""
+        return job if job is not None or not jobs else jobs[0].abspath
+
     comps: dict = {}
 
     def comp(job: str) -> dict:
@@ -569,7 +576,7 @@ def partition(jobs: list, res, deps: Deps, resolver, cwd: str, docs: bool) -> li
     for k, job in key_owner.items():
         comp(job)["keys"].add(k)
     for f in res.findings:
-        c = comp(where(f.path))
+        c = comp(place(where(f.path)))
         c["findings"].append(_finding_doc(f))
         if f.path in res.sources and f.path not in c["sources"]:
             c["sources"].append(f.path)
@@ -577,12 +584,12 @@ def partition(jobs: list, res, deps: Deps, resolver, cwd: str, docs: bool) -> li
                                                               f.message.startswith("not checked: "))):
             c["stable"] = False
     for path, fc in res.coverage.files.items():
-        comp(where(path))["coverage"][path] = _fc_doc(fc)
+        comp(place(where(path)))["coverage"][path] = _fc_doc(fc)
     for path, n in deps.suppressed.items():
-        comp(where(path))["suppressed"] += n
+        comp(place(where(path)))["suppressed"] += n
     unpaired = {id(l) for l in res.coverage.unpaired_launches}
     for launch, job in zip(res.launches, launch_job):
-        c = comp(job)
+        c = comp(place(job))
         if id(launch) in unpaired:  # (a component holds every launch its launches could pair with)
             role = pair_role(launch)
             c["unpaired"][role] = c["unpaired"].get(role, 0) + 1

@@ -450,7 +450,7 @@ class Extractor:
         self.out.build_gaps.append((Gap(CR.UNCHECKED.code, where, reason, hint), job.display))
 
     def problem_at(self, rule, where: TStr, index: int, message: str) -> None:
-        o = where.origin_at(index) if where.pieces else None
+        o = where.real_origin_at(index) if where.pieces else None  # (never at text written in no file)
         if o is None:
             return
         key = (o.path, o.line, o.column, rule.code, message)
@@ -2551,7 +2551,7 @@ class Extractor:
         def report(code: str, message: str, where: TStr, index: int) -> None:
             if code == "PD-SHELL-PLACEHOLDER":
                 from pdlint.shell_rules import PLACEHOLDER_REDIRECT as rule
-                o = where.origin_at(index) if where.pieces else None
+                o = where.real_origin_at(index) if where.pieces else None
                 if o is not None and not o.path.startswith("<") and \
                         (o.path, o.line, o.column, rule.code) not in self._placeholders:
                     self._placeholders.add((o.path, o.line, o.column, rule.code))
@@ -2561,7 +2561,7 @@ class Extractor:
                                                      token=token))
                 return
             rule = C.SHELL_LIMIT if code.endswith(("LIMIT", "ABORT")) else C.SHELL_PARSE
-            o = where.origin_at(index) if where.pieces else None
+            o = where.real_origin_at(index) if where.pieces else None  # (as problem_at files it)
             # (a parse error's message names the text kind: the same error read as a script and as a sourced file)
             key = (o.path, o.line, o.column, rule.code, message if rule is C.SHELL_LIMIT else "") \
                 if o is not None else None

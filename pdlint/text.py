@@ -301,6 +301,24 @@ class TStr:
         line, col = p.src.position(off)
         return Origin(p.src.path, line, col, p.chain)
 
+    def real_origin_at(self, i: int = 0) -> Origin:
+        """:meth:`origin_at`, skipping text written in no file (a synthetic piece: the ``( ... )`` pdlint puts
+        around each line of a Makefile recipe) to the nearest character that is written in one (after ``i``
+        on a tie): a finding is filed where a human can edit (rw30/a problem 1: a PD009 filed at
+        ``<make: the line's own shell>:1:1``).  ``origin_at(i)`` when no character is written in a file."""
+        p = self._piece_at(i)
+        if p is None or p.src is not None:
+            return self.origin_at(i)
+        pieces = self.pieces
+        k = pieces.index(p)
+        after = next((q for q in pieces[k + 1:] if q.src is not None), None)
+        before = next((q for q in reversed(pieces[:k]) if q.src is not None), None)
+        if after is None and before is None:
+            return self.origin_at(i)
+        if before is None or (after is not None and after.start - i <= i - (before.end - 1)):
+            return self.origin_at(after.start)
+        return self.origin_at(before.end - 1)
+
     @property
     def origin(self) -> Origin:
         return self.origin_at(0)

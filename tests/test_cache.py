@@ -677,3 +677,58 @@ def test_a_docs_link_in_the_cache_is_never_written_through(tmp_path, monkeypatch
     code, out, err = _run(capsys, "check", "--format", "json", ".")
     assert code == 1 and "is a symlink or not a directory" in err
     assert sorted(p.name for p in outside.iterdir()) == ["victim.txt"]
+
+
+def test_a_finding_at_no_file_of_the_run_is_replayed(tmp_path, monkeypatch, capsys):
+    """rw30/a problem 3: a finding whose path is no file of the run (pdlint filed a Makefile recipe's PD009 under
+    the synthetic ``<make: the line's own shell>``) was stored in a component of no job, which no cached run
+    replays: the warning was printed by the first run and by ``--no-cache`` only.  Every such finding is stored with
+    the component of the jobs that produced it (here stood in by a finding added to every fresh analysis)."""
+    from pdlint.model import Finding
+    root = _scenario("demo", tmp_path / "d")
+    monkeypatch.chdir(root)
+    monkeypatch.setenv("PDLINT_NO_WORKER", "1")
+    real = lint.analyse
+
+    def analyse(jobs, options, resolver, deps=None):
+        res = real(jobs, options, resolver, deps)
+        res.findings.append(Finding("<not a file>", 1, 1, "PD009", "shell-parse-error", "warning", None,
+                                    "shell syntax error: cannot parse 'x' (script)"))
+        res.findings.sort(key=lambda f: f.sort_key())  # (as analyse gives them)
+        return res
+
+    monkeypatch.setattr(lint, "analyse", analyse)
+    for fmt in ("text", "json"):
+        first = _same(capsys, "--format", fmt, ".")
+        assert "<not a file>" in first
+        assert _run(capsys, "check", "--format", fmt, ".")[1] == first  # warm: from the cache
+    # the warm run analyses nothing and prints the finding once (the one component that holds it is replayed once;
+    # runs whose findings all sit at files keep a component per file group: the test above for the bench repository)
+    sizes: list = []
+
+    def counted(jobs, options, resolver, deps=None):
+        sizes.append(len(jobs))
+        return analyse(jobs, options, resolver, deps)
+
+    monkeypatch.setattr(lint, "analyse", counted)
+    assert _run(capsys, "check", ".")[1].count("<not a file>") == 1 and sizes == []
+
+
+def test_a_recipe_syntax_error_is_reported_by_every_cached_run(tmp_path, monkeypatch, capsys):
+    """rw30/a repro 3: make stops at the first logical line (`echo start && # c1`: "Syntax error: end of file
+    unexpected"), so the prefill launch after it never starts; the PD009 that says so was printed by the first
+    run only, the cached runs said 0 warnings."""
+    root = tmp_path / "r"
+    root.mkdir()
+    (root / "Makefile").write_text(
+        "serve:\n\techo start && \\\n\t# c1\n\tpython -m sglang.launch_server --model-path Qwen/Qwen3-0.6B "
+        "--disaggregation-mode prefill --port 30000 && \\\n\t# c2\n\techo done\n")
+    _git_init(root)
+    monkeypatch.chdir(root)
+    for args in (("Makefile",), ("Makefile",), ("--format", "json", "Makefile"), ("--format", "json", "."), (".",)):
+        out = _same(capsys, *args)
+        if "json" in args:
+            places = [(f["path"], f["line"], f["column"], f["code"]) for f in json.loads(out)["findings"]]
+            assert places == [("Makefile", 2, 13, "PD009")]
+        else:
+            assert out.startswith("Makefile:2:13: PD009 warning: ") and "<make" not in out

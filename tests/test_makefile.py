@@ -231,3 +231,46 @@ def test_a_variable_that_references_itself_is_named_once(scratch_git):
     _, report = scratch_git.lint("Makefile")
     (f,) = [f for f in report["findings"] if f["code"] == "PD023"]
     assert "`make-var-Amake-var-A`" in f["message"] and len(f["message"]) < 200
+
+
+@pytest.mark.parametrize("text, where, quoted", [
+    # rw30/a repro 1 (cnuland/hello-chris-llm-d's `assets`): a `# comment` recipe line after `&& \` ends make's
+    # logical line, so /bin/sh gets `echo one && # c1` (make: "/bin/sh: Syntax error: end of file unexpected")
+    ("assets:\n\techo one && \\\n\t# c1\n\techo two && \\\n\t# c2\n\techo three\n", (2, 11), "&& \\ # c1"),
+    # an unterminated quote on the second of three logical lines (bash: "unexpected EOF while looking for
+    # matching `''")
+    ("serve:\n\tcd /tmp\n\tvllm serve m --port 8100 --kv-transfer-config '{\"kv_role\":\"kv_both\"}\n\techo done\n",
+     (3, 48), "'{\"kv_role\":\"kv_both\"}"),
+])
+def test_a_shell_syntax_error_in_a_recipe_of_several_lines_is_filed_at_the_makefile_line(scratch_git, text, where,
+                                                                                          quoted):
+    """rw30/a problem 1: each logical line of a recipe of several runs in a shell of its own, given to the shell
+    reader as a subshell `( ... )` pdlint adds; the PD009 landed on that added `(`, filed under
+    `<make: the line's own shell>:1:1` and quoting `( echo one &&`.  It is filed at the Makefile line that is
+    broken, as for a recipe of one line, and quotes the Makefile's text."""
+    code, report = _lint(scratch_git, text)
+    pd009 = [f for f in report["findings"] if f["code"] == "PD009"]
+    assert [(f["path"], f["line"], f["column"]) for f in pd009] == [("Makefile", *where)]
+    assert pd009[0]["message"] == f"shell syntax error: cannot parse {quoted!r} (script)"
+    assert all(not f["path"].startswith("<") for f in report["findings"])
+
+
+def test_a_recipe_of_several_correct_lines_is_quiet(scratch_git):
+    """The neighbour: lines continued by `\\` and a comment line of their own parse (make drops nothing, the
+    shell reads `# ...` as a comment)."""
+    code, report = _lint(scratch_git, "assets:\n\techo one && \\\n\t  echo two\n\t# a note\n\techo three\n"
+                                      "\tpython3 -m sglang.launch_server --model-path m --port 30000\n")
+    assert [f["code"] for f in report["findings"]] == []
+    assert len(report["launches"]) == 1
+
+
+def test_a_recipe_line_of_comments_continued_by_backslashes_is_quiet(scratch_git):
+    """llm-d/llm-d-inference-scheduler's Makefile.cluster.mk: a commented-out `# @if ...; then \\` block whose `\\`
+    continues make's line onto the next comment lines; the shell gets comments only (bash -n: fine) - as a
+    subshell `( ... )` of nothing it was a false PD009 (at `<make: the line's own shell>`, rw30/a).  A comment
+    line continued onto a command still runs the command (bash: `# a \\<newline>echo hi` prints hi)."""
+    code, report = _lint(scratch_git, "down:\n\t@echo removing\n\t# @if true; then \\\n\t#   kubectl delete x; \\\n"
+                                      "\t# fi\n\t# a note \\\n\tpython3 -m sglang.launch_server --model-path m "
+                                      "--port 30000\n")
+    assert [f["code"] for f in report["findings"]] == []
+    assert len(report["launches"]) == 1

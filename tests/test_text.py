@@ -77,3 +77,18 @@ def test_line_of_is_the_line_of_position(text):
     src = SourceFile("f.txt", text)
     for offset in range(-2, len(text) + 3):
         assert src.line_of(offset) == src.position(offset)[0], (text, offset)
+
+
+def test_real_origin_skips_text_written_in_no_file():
+    """rw30/a problem 1: a finding at text pdlint added (the `( ... )` around a Makefile recipe line) is filed at
+    the nearest character a file holds: after an added opening, before an added closing."""
+    src = SourceFile("Makefile", "a:\n\techo one\n\techo two\n")
+    one, two = TStr.from_source(src, 4, 12), TStr.from_source(src, 14, 22)
+    opening, closing = TStr.synthetic("(\n", "<make>"), TStr.synthetic("\n)\n", "<make>")
+    t = TStr.join([opening, one, closing, opening, two, closing])
+    assert t.origin_at(0).path == "<make>"
+    assert t.real_origin_at(0).key == ("Makefile", 2, 2)  # the `(`: the line's first word
+    assert t.real_origin_at(11).key == ("Makefile", 2, 9)  # the `)` after `echo one`: its last character
+    assert t.real_origin_at(14).key == ("Makefile", 3, 2)
+    assert t.real_origin_at(3).key == t.origin_at(3).key == ("Makefile", 2, 3)  # written text: as origin_at
+    assert TStr.synthetic("x", "<command line>").real_origin_at(0).path == "<command line>"  # nothing written

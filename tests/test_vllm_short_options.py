@@ -68,3 +68,34 @@ def test_findings_on_a_short_option_name_what_was_written(scratch_git):
     assert col == 85 and "--data-parallel-size-local is given 2 times" in msg
     [(_, col, msg)] = _codes(report, "VLLM048")
     assert col == 94 and msg.startswith("argument --data-parallel-start-rank/-dpr: expected one argument")
+
+
+def test_a_single_dash_word_after_h_is_reported_with_vllms_own_message(scratch_git):
+    """rw30/a note (llm-d/llm-d-benchmark wide-ep-lws.yaml: `vllm serve ... -host 0.0.0.0`): argparse reads `-host`
+    as the help option `-h` with `ost` attached, and since `-o` is no option of the parser stops with that (CPython
+    3.11 argparse ``consume_optional``).  Ground truth, vLLM 0.33.0 oracle (CPython 3.11.7):
+
+    * `M -host 0.0.0.0`  REJECT "argument -h/--help: ignored explicit argument 'ost'"
+    * `M -hostt 1`  REJECT "argument -h/--help: ignored explicit argument 'ostt'"
+    * `M -hx`  REJECT "argument -h/--help: ignored explicit argument 'x'"
+    * `M -hq fp8`  exit 0 with the help printed (`-q` takes the value; help runs first)
+    * `M -port 1`  REJECT "unrecognized arguments: -port 1" (`-p` is no option: no `-h` rule)
+
+    pdlint said "unrecognized arguments: -host", a message vLLM does not print; the did-you-mean stays."""
+    report = _run(scratch_git, "vllm serve M --port 8100 -host 0.0.0.0\nvllm serve M --port 8200 -hx\n"
+                               "vllm serve M --port 8300 -hq fp8\n")
+    got = _codes(report, "VLLM018")
+    assert [(line, col) for line, col, _ in got] == [(1, 26), (2, 26), (3, 26)]
+    assert got[0][2] == ("argument -h/--help: ignored explicit argument 'ost' (vLLM 0.33.0 reads -host, no flag of it, "
+                         "as its help option -h with 'ost' attached, and stops; did you mean --host?)")
+    assert got[1][2].startswith("argument -h/--help: ignored explicit argument 'x' (")
+    assert got[2][2].startswith("-hq is no flag of vLLM 0.33.0: it reads it as its help option -h followed by -q, "
+                                "prints its help and exits")
+
+
+def test_other_single_dash_typos_keep_unrecognized_arguments(scratch_git):
+    """The neighbours: `-port` (no `-p` option) is "unrecognized arguments" as vLLM says; `-tp 2` and `-qfp8` (a
+    one-letter option with its value joined) are accepted (oracle: ACCEPT)."""
+    report = _run(scratch_git, "vllm serve M --port 8100 -port 1\nvllm serve M --port 8200 -tp 2 -qfp8\n")
+    got = _codes(report, "VLLM018")
+    assert [(line, msg.split(" (")[0]) for line, _, msg in got] == [(1, "unrecognized arguments: -port")]

@@ -652,26 +652,45 @@ def _recipe(body: TStr, variables: dict, auto: Optional[dict] = None, oneshell: 
     text = body.text
     pos = 0
     continued = False
+    alone = False  # the logical line is only a comment
     budget = [MAX_EXPANSION]
     lines = text.split("\n")
     wrap = not oneshell and sum(1 for ln in lines if ln.strip() and not ln.endswith("\\")) > 1
-    for ln in lines:
+    for n, ln in enumerate(lines):
         end = pos + len(ln)
         k = pos
         if text.startswith("\t", k):
             k += 1
         while not continued and k < end and text[k] in "@-+ \t":  # (a continuation line keeps its words)
             k += 1
-        if wrap and not continued and ln.strip():
+        if not continued:
+            # a logical line of comments only runs nothing: as `( # note )` it would be an empty subshell, which
+            # bash refuses (a false PD009 at the added text, rw30/a problem 1; a comment's `\` continues make's
+            # line, not the comment: llm-d-inference-scheduler's Makefile.cluster.mk, `# @if ...; then \`)
+            alone = wrap and _comments_only(lines, n)
+        if wrap and not alone and not continued and ln.strip():
             parts.append(_OPEN)
         parts.append(_expand(body[k:end], variables, 0, auto or {}, budget))
-        if wrap and not ln.endswith("\\") and (continued or ln.strip()):
+        if wrap and not alone and not ln.endswith("\\") and (continued or ln.strip()):
             parts.append(_CLOSE)
         else:
             parts.append(body[end:end + 1])
         continued = ln.endswith("\\")
         pos = end + 1
     return TStr.join(parts)
+
+
+def _comments_only(lines: list, n: int) -> bool:
+    """Does the logical recipe line that starts at ``lines[n]`` (with the lines a backslash continues it onto)
+    hold only shell comments and blanks?"""
+    for i in range(n, len(lines)):
+        ln = lines[i]
+        words = (ln[1:] if ln.startswith("\t") else ln).lstrip("@-+ \t" if i == n else " \t")
+        if words.strip() and not words.startswith("#"):
+            return False
+        if not ln.endswith("\\"):
+            break
+    return True
 
 
 def _refs(text: str):

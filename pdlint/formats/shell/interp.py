@@ -171,7 +171,7 @@ class Interpreter(Words, Conditions, Control, Builtins, Joins, Tails, EnvVariant
                 self.ctx.report("PD-SHELL-PARSE", f"shell syntax error: bad substitution {word!r}"
                                 f" (a template placeholder? its value is unknown) ({kind})", tstr, a)
             n += 1
-        errors = unit.arith_errors + [(e, o) for e, o in syntax.errors(unit.root)
+        errors = unit.arith_errors + [(e, o) for e, o in syntax.errors(unit.root, _unwritten(unit, tstr))
                                       if not (syntax.arithmetic(e) and syntax.arithmetic_readable(unit, e))]
         if errors and not unit.bad_subs and not any(syntax.arithmetic(e) for e, _ in errors):
             from pdlint.formats.shell.bashparse import bash_accepts
@@ -190,7 +190,9 @@ class Interpreter(Words, Conditions, Control, Builtins, Joins, Tails, EnvVariant
             if err.is_missing:
                 msg = f"shell syntax error: missing {err.type!r}"
             else:
-                snippet = " ".join(unit.text[i:unit.char(err.end_byte)].split()[:4])[:40]
+                # (the message quotes what a file says, not what pdlint added)
+                added = _added_after(tstr, i, unit.char(err.end_byte))
+                snippet = " ".join(unit.text[i:added].split()[:4])[:40]
                 msg = f"shell syntax error: cannot parse {snippet!r}" if snippet else "shell syntax error"
                 # (the action in what failed to parse, near its start: an error node can run to the end of the
                 # script, and a `docker info --format '{{.SecurityOptions}}'` 1,600 lines on is not its cause -
@@ -1554,6 +1556,32 @@ def _container_verb(words: list) -> Optional[str]:
 
 #: an array element as ``unset`` names it (``A[3]``, ``A[$i]``, ``M[key]``)
 _ELEMENT = lazyre.compile(r"([A-Za-z_][A-Za-z0-9_]*)\[(.+)\]", re.S)
+
+
+def _unwritten(unit, t: TStr):
+    """``unwritten(byte)`` for :func:`syntax.errors`: is the byte of ``unit`` in text pdlint added, written in no
+    file (a synthetic piece that stands for no unknown value), in a text of which some is written in a file?
+    None when there is no such text (nothing to pass over)."""
+    added = [(p.start, p.end) for p in t.pieces if p.src is None and not p.opaque]
+    if not added or len(added) == len(t.pieces):
+        return None
+
+    def unwritten(byte: int) -> bool:
+        i = unit.char(byte)
+        return any(a <= i < b for a, b in added)
+    return unwritten
+
+
+def _added_after(t: TStr, i: int, end: int) -> int:
+    """Where, from character ``i`` on (to ``end``), the first text pdlint added begins (a synthetic piece that
+    stands for no unknown value), in a text of which some is written in a file; else ``end``."""
+    pieces = t.pieces
+    if not any(p.src is not None for p in pieces):
+        return end
+    for p in pieces:
+        if p.src is None and not p.opaque and p.end > i and p.start < end and p.start > i:
+            return p.start
+    return end
 
 
 def _in_opaque(t: TStr, i: int) -> bool:

@@ -477,9 +477,9 @@ def heredoc_redirects(unit: Unit) -> list:
 _HEREDOC_OP = lazyre.compile(rb"(?<!<)<<-?(?!<)")
 
 
-def errors(root) -> Iterator:
+def errors(root, unwritten=None) -> Iterator:
     """Outermost ERROR nodes and missing tokens, in document order, each as
-    ``(node, byte offset of the problem)``."""
+    ``(node, byte offset of the problem)``; ``unwritten``: see :func:`error_offset`."""
     if not root.has_error:
         return
     stack = [root]
@@ -488,7 +488,7 @@ def errors(root) -> Iterator:
         if node.type == "ERROR" and (_split_herestring(node) or _semicolon_in_default(node)):
             continue
         if node.type == "ERROR" or node.is_missing:
-            yield node, error_offset(node)
+            yield node, error_offset(node, unwritten)
             continue
         if node.has_error:
             stack.extend(reversed(node.children))
@@ -605,10 +605,13 @@ def arithmetic_readable(unit: "Unit", node) -> bool:
     return True
 
 
-def error_offset(node) -> int:
+def error_offset(node, unwritten=None) -> int:
     """Where the problem inside an ERROR node is: tree-sitter wraps whole
     statements that parsed fine into the node, so skip them and point at the
-    first stray token (or nested error)."""
+    first stray token (or nested error).  ``unwritten(byte)``: is the byte in text pdlint added, written in no
+    file (the ``(`` it puts around each line of a Makefile recipe, run in a shell of its own)?  A stray token
+    there is passed over for the next one, in the text a human wrote (rw30/a problem 1: the error of a recipe
+    line `echo one && \\` followed by a `# comment` line was filed at the added ``(``)."""
     depth = 0
     while node.type == "ERROR" and depth < 100:
         depth += 1
@@ -617,6 +620,8 @@ def error_offset(node) -> int:
                 node = child
                 break
             if not child.is_named or child.is_missing:
+                if unwritten is not None and unwritten(child.start_byte):
+                    continue
                 return child.start_byte
         else:
             return node.start_byte

@@ -73,7 +73,10 @@ def _unknowns(launch, info: VllmInfo):
           "1` is \"unrecognized arguments: -- --port 1\", and its second --port is no port), and what the model "
           "does not take is reported as argparse leaves it over (a trailing `--` after the model and an option: "
           "\"unrecognized arguments: --\"; `vllm serve -- M` and `vllm serve M --` are the model M), for `vllm "
-          "serve` (field round rw28/b P3).")
+          "serve` (field round rw28/b P3). A single-dash word that starts with `-h` (`-host`, a typo of `--host`) "
+          "is argparse's help option with the rest attached: reported with vLLM's \"argument -h/--help: ignored "
+          "explicit argument 'ost'\" (or, when the letters after it are short options, as the help vLLM prints "
+          "before it exits), with the did-you-mean (rw30/a note).")
 def _unknown(launch, info):
     if not _judged(launch, info):
         return None
@@ -121,8 +124,12 @@ def _unknown(launch, info):
             out.append(VHit(f"{name} is not a flag of vLLM {info.version} (it exists in {_span(others)}); vLLM "
                             f"{info.version} stops with \"unrecognized arguments: {name}\"", opt.name_tok))
             continue
-        out.append(VHit(f"unrecognized arguments: {name} (not a vLLM {info.version} flag"
-                        f"{hint(flags.normalise(name), info.table.options)})", opt.name_tok))
+        near = hint(flags.normalise(name), info.table.options)
+        cluster = None if opt.name_tok.opaque else _short_cluster(opt.name_tok.text, info.table, info.version)
+        if cluster is not None:
+            out.append(VHit(cluster.replace("\0", near), opt.name_tok))
+            continue
+        out.append(VHit(f"unrecognized arguments: {name} (not a vLLM {info.version} flag{near})", opt.name_tok))
     if launch.entrypoint == "vllm serve" and not launch.incomplete and not info.approximate:
         # one positional (the model); argparse rejects any further word that is no option's value (not when
         # judged against another release's table: an option's value may be optional there, as vLLM 0.7.0's
@@ -143,6 +150,35 @@ def _unknown(launch, info):
                         related=[] if first is info.dashdash else
                         [related_at(info.dashdash, launch, "the `--` that ends the options")]))
     return out
+
+
+def _short_cluster(word: str, table, version: str) -> "str | None":
+    """What vLLM says for a single-dash word that starts with ``-h`` and is no option (``-host``, a typo of
+    ``--host``): argparse reads it as the option ``-h`` (help, which takes no value) with the rest attached, then
+    each next letter as a short option of its own (CPython 3.11's ``consume_optional``; 3.12 the same for the
+    first letter), and stops with ``argument -h/--help: ignored explicit argument 'ost'`` when that letter is no
+    option of the parser (rw30/a note; vLLM 0.33.0, CPython 3.11.7: `vllm serve M -host 0.0.0.0`).  When the
+    letters are options, help is taken first: vLLM prints its help and exits.  ``\\0`` marks where the
+    did-you-mean hint goes.  None for any other word."""
+    if len(word) < 3 or not word.startswith("-h") or word[2] == "=":
+        return None
+    zero = {"-h": "-h/--help"}  # (argparse's own help: in no flag table) and the parser's one-letter switches
+    zero.update({o: "/".join(f.option_strings) for f in table.flags for o in f.option_strings
+                 if len(o) == 2 and o[1] != "-" and not f.takes_value})
+    action, rest, read = zero["-h"], word[2:], []
+    while rest:
+        letter = "-" + rest[0]
+        if letter in zero:
+            action, rest = zero[letter], rest[1:]
+            read.append(letter)
+        elif table.lookup(letter) is not None:
+            read.append(letter)
+            break  # a short option that takes a value: the rest (or the next word) is its value
+        else:
+            return (f"argument {action}: ignored explicit argument {rest!r} (vLLM {version} reads {word}, no flag "
+                    f"of it, as its help option -h with {word[2:]!r} attached, and stops\0)")
+    return (f"{word} is no flag of vLLM {version}: it reads it as its help option -h followed by {', '.join(read)}, "
+            f"prints its help and exits: the server never starts\0")
 
 
 def _newer_neighbour(info) -> "str | None":
