@@ -25,7 +25,8 @@ The result is one :class:`pdlint.formats.crd.Workload` per effective
 container whose layers are the base container and every patch of it, each in
 its own file: a token is traced to the file a human edits (the patch line for
 patched ``args``, the base line for inherited ones).  Problems that stop
-``kustomize build`` (a missing file, a file outside the repository, a patch
+``kustomize build`` (a missing file, a file outside the repository, a resource, patch or generator file outside
+the kustomization's directory - its default load restrictor -, a patch
 without ``target`` whose resource is not in the build, a cycle) are PD106
 findings.  A patch with a ``target`` that selects nothing is no such problem:
 kustomize builds without it.  Nor is a patch that may be for a resource pdlint
@@ -139,6 +140,11 @@ class Build:
     #: problems of one kind that refuse the build (a cycle, a kustomization reached twice) past the first
     #: MAX_REFUSALS: counted, not listed (a complete graph of N kustomizations has N^2 / 2 entries closing a cycle)
     refusals: dict = field(default_factory=dict)
+
+    def refused(self) -> list:
+        """The problems for which kustomize refuses the whole build (all but pdlint's own limits): `kubectl apply
+        -k` deploys none of its resources, so its launches are never started together (not paired)."""
+        return [p for p in self.problems if not p.limit]
 
 
 class RunBudget:
@@ -380,7 +386,11 @@ class Builder:
                      f"resource with an already registered id\"); pdlint checked its resources once"))
         return stand_in
 
-    def _resolve(self, text: str, tok: TStr, here: str, b: Build) -> Optional[str]:
+    def _resolve(self, text: str, tok: TStr, here: str, b: Build, restricted: bool = False) -> Optional[str]:
+        """The path an entry names (None: not read, the reason in ``b``).  ``restricted``: a field whose files
+        kustomize's default load restrictor (``LoadRestrictionsRootOnly``) loads only in or below the
+        kustomization's directory - a resource file, a patch file, a generator's file; a directory (a base, a
+        component) may be anywhere."""
         if _remote(text):
             b.skipped.append(f"remote resource {text!r} not fetched (no network)")
             return None
@@ -396,7 +406,27 @@ class Builder:
                 b.problems.append(Problem(tok, f"{text!r} does not exist (kustomize build fails: "
                                                f"\"accumulating resources\")"))
             return None
+        if restricted and self._above(text, tok, path, here, b):
+            return None
         return path
+
+    def _above(self, text: str, tok: TStr, path: str, here: str, b: Build) -> bool:
+        """A file (not a directory) of the repository outside the kustomization's directory ``here``, symbolic
+        links followed as kustomize's loader does: a PD106, kustomize v5.5.0's default load restrictor
+        (``LoadRestrictionsRootOnly``) refuses it - ``security; file '/r/shared.yaml' is not in or below
+        '/r/app'`` (rw30/a P5)."""
+        if not self._inside(path) or not os.path.isfile(path):
+            return False
+        real, root = self._real(path), self._real(here)
+        if real == root or real.startswith(root.rstrip(os.sep) + os.sep):
+            return False
+        rel = lambda p: os.path.relpath(p, self.repo_root).replace(os.sep, "/")  # noqa: E731
+        b.problems.append(Problem(tok, f"{text!r} is a file outside the kustomization's directory: kustomize build "
+                                       f"fails (\"security; file '{rel(real)}' is not in or below '{rel(root)}'\": "
+                                       f"its default load restrictor, LoadRestrictionsRootOnly, loads files only in "
+                                       f"or below the kustomization's directory; a directory with a "
+                                       f"kustomization.yaml of its own may be elsewhere)"))
+        return True
 
     def _resource(self, text: str, tok: TStr, here: str, b: Build, stack: tuple, depth: int) -> list:
         known = self.fs.get(("kust", here, text))
@@ -405,7 +435,7 @@ class Builder:
         if _remote(text):
             b.skipped.append(f"remote resource {text!r} not fetched (no network)")
             return [Resource.unseen(f"it may be in the remote resource {text!r}")]
-        path = self._resolve(text, tok, here, b)
+        path = self._resolve(text, tok, here, b, restricted=True)
         if path is None:
             return []
         if os.path.isdir(path):
@@ -559,7 +589,7 @@ class Builder:
                     continue
                 key, _, rel = text.rpartition("=")
                 key = key or os.path.basename(rel)
-                path = self._resolve(rel, tok, here, b)
+                path = self._resolve(rel, tok, here, b, restricted=True)
                 if path is None or os.path.isdir(path):
                     continue
                 src = self.read(path)
@@ -567,14 +597,33 @@ class Builder:
                     continue
                 b.members.add(os.path.abspath(path))
                 data[key] = TStr.from_source(src)
+            self._generator_files(doc, item, here, b, ("envs", "env"))
             for text, tok, _ in self._entries(doc, item, "literals"):
                 if text and "=" in text:
                     key, _, _value = text.partition("=")
                     data[key] = tok[len(key) + 1:] if tok.text.startswith(key + "=") else TStr.synthetic(_value,
                                                                                                           "<literal>")
 
+        for item in yt.seq_items(yt.get(kroot, "secretGenerator")):
+            self._generator_files(doc, item, here, b, ("files", "envs", "env"))
+
+    def _generator_files(self, doc: TStr, item: yt.Ref, here: str, b: Build, keys: tuple) -> None:
+        """A generator's files pdlint does not read (``envs``, a ``secretGenerator``'s): one outside the
+        kustomization's directory refuses the build (kustomize: "loading KV pairs: env source files: [../f.env]:
+        security; file ... is not in or below ..."); a missing one is not reported (a secret kept out of the
+        repository)."""
+        for key in keys:
+            ref = yt.get(item, key)
+            node = yt.deref(ref).node if ref is not None else None
+            entries = self._entries(doc, item, key) if isinstance(node, yt.YSeq) else \
+                [(yt.scalar_text(ref), yt.scalar_tstr(doc, ref), ref)] if isinstance(node, yt.YScalar) else []
+            for text, tok, _ in entries:
+                if text and not _remote(text):
+                    rel = text.rpartition("=")[2]
+                    self._above(text, tok, os.path.normpath(os.path.join(here, rel)), here, b)
+
     def _patch_file(self, text, tok, here, b, selector) -> list:
-        path = self._resolve(text, tok, here, b)
+        path = self._resolve(text, tok, here, b, restricted=True)
         if path is None or os.path.isdir(path):
             return []
         src = self.read(path)
