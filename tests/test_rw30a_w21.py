@@ -158,6 +158,93 @@ def test_a_symlink_in_the_directory_to_a_file_above_it_is_refused(scratch):
     assert f["line"] == 3 and "'p.yaml' is not in or below 'app'" in f["message"]
 
 
+# -- P6: two resources with one id ----------------------------------------------------------------------------
+
+def test_two_files_with_one_deployment_id_are_pd106_and_not_paired(scratch):
+    """rw30/a repro 6.  kubectl kustomize .: merging resources from 'decode-v2.yaml': may not add resource with
+    an already registered id: Deployment.v1.apps/vllm-decode.[noNs] (the id before the kustomization's own
+    namespace).  Before: 3 launches checked and paired, VLLM013 for decode-v2's other model."""
+    scratch.write("prefill.yaml", _dep("vllm-prefill", "prefill"))
+    scratch.write("decode.yaml", _dep("vllm-decode", "decode"))
+    scratch.write("decode-v2.yaml", _dep("vllm-decode", "decode", model="Qwen/Qwen3-8B"))
+    scratch.write("kustomization.yaml", "namespace: llm\nresources:\n  - prefill.yaml\n  - decode.yaml\n"
+                                        "  - decode-v2.yaml\n")
+    code, report = scratch.lint()
+    assert code == 1
+    [f] = _pd106(report)
+    assert (f["path"], f["line"]) == ("kustomization.yaml", 5)
+    assert ("may not add resource with an already registered id: Deployment.v1.apps/vllm-decode.[noNs]"
+            in f["message"])
+    assert "decode-v2.yaml:4" in f["message"] and "decode.yaml:4" in f["message"]
+    assert "VLLM013" not in _codes(report)
+    assert report["coverage"]["launches"] == 3 and report["coverage"]["unpaired_decode"] == 2
+
+
+def test_one_file_twice_and_a_base_beside_a_file_and_two_bases(scratch):
+    """kubectl kustomize: the same error for two documents of one file ('accumulating resources from
+    'x.yaml''), for a base's Deployment and the overlay's own file of that id, and for two bases that hold it
+    ('recursed merging from path .../b2')."""
+    scratch.write("one/x.yaml", _dep("a", "decode") + "---\n" + _dep("a", "decode"))
+    scratch.write("one/kustomization.yaml", "resources: [x.yaml]\n")
+    scratch.write("b1/x.yaml", _dep("a", "decode"))
+    scratch.write("b1/kustomization.yaml", "resources: [x.yaml]\n")
+    scratch.write("b2/x.yaml", _dep("a", "decode"))
+    scratch.write("b2/kustomization.yaml", "resources: [x.yaml]\n")
+    scratch.write("ov/y.yaml", _dep("a", "decode"))
+    scratch.write("ov/kustomization.yaml", "resources: [../b1, y.yaml]\n")
+    scratch.write("two/kustomization.yaml", "resources: [../b1, ../b2]\n")
+    code, report = scratch.lint()
+    got = sorted((f["path"], f["line"]) for f in _pd106(report))
+    assert got == [("one/kustomization.yaml", 1), ("ov/kustomization.yaml", 1), ("two/kustomization.yaml", 1)]
+    assert all("Deployment.v1.apps/a.[noNs]" in f["message"] for f in _pd106(report))
+
+
+def test_a_namespace_that_makes_two_ids_one_is_pd106(scratch):
+    """kubectl kustomize: namespace transformation produces ID conflict (x.yaml in n1, y.yaml in n2, the
+    kustomization's namespace: z; likewise n1 and no namespace under namespace: n1)."""
+    scratch.write("x.yaml", _dep("a", "decode", ns="n1"))
+    scratch.write("y.yaml", _dep("a", "decode", ns="n2"))
+    scratch.write("kustomization.yaml", "namespace: z\nresources: [x.yaml, y.yaml]\n")
+    code, report = scratch.lint()
+    [f] = _pd106(report)
+    assert f["line"] == 1 and "namespace transformation produces ID conflict" in f["message"]
+    assert "Deployment.v1.apps/a.z" in f["message"]
+
+
+def test_ids_kustomize_tells_apart_are_quiet(scratch):
+    """kubectl kustomize builds each: two namespaces; another apiVersion; another kind; a namespace ``default``
+    beside n1; bases with their own nameSuffix / namespace; a JSON 6902 patch that moves a base's copy to
+    another namespace.  (``default`` and no namespace are one id: that one is refused, in the next test.)"""
+    scratch.write("ns/x.yaml", _dep("a", "decode", ns="n1"))
+    scratch.write("ns/y.yaml", _dep("a", "decode", ns="n2"))
+    scratch.write("ns/z.yaml", _dep("a", "decode", ns="default"))
+    scratch.write("ns/v.yaml", _dep("a", "decode", ns="n1", api="apps/v1beta1"))
+    scratch.write("ns/s.yaml", _dep("a", "decode", ns="n1").replace("kind: Deployment", "kind: StatefulSet"))
+    scratch.write("ns/kustomization.yaml", "resources: [x.yaml, y.yaml, z.yaml, v.yaml, s.yaml]\n")
+    scratch.write("b1/x.yaml", _dep("a", "decode"))
+    scratch.write("b1/kustomization.yaml", "nameSuffix: -s\nresources: [x.yaml]\n")
+    scratch.write("b2/x.yaml", _dep("a", "decode"))
+    scratch.write("b2/kustomization.yaml", "namespace: n1\nresources: [x.yaml]\n")
+    scratch.write("b3/x.yaml", _dep("a", "decode"))
+    scratch.write("b3/kustomization.yaml", "resources: [x.yaml]\npatches:\n  - target: {kind: Deployment}\n"
+                                           "    patch: |\n      - op: add\n        path: /metadata/namespace\n"
+                                           "        value: n9\n")
+    scratch.write("top/y.yaml", _dep("a", "decode"))
+    scratch.write("top/kustomization.yaml", "resources: [../b1, ../b2, ../b3, y.yaml]\n")
+    code, report = scratch.lint()
+    assert _pd106(report) == []
+
+
+def test_default_namespace_and_none_are_one_id(scratch):
+    """kubectl kustomize: may not add resource with an already registered id: Deployment.v1.apps/a.[noNs]."""
+    scratch.write("x.yaml", _dep("a", "decode", ns="default"))
+    scratch.write("y.yaml", _dep("a", "decode"))
+    scratch.write("kustomization.yaml", "resources: [x.yaml, y.yaml]\n")
+    code, report = scratch.lint()
+    [f] = _pd106(report)
+    assert "Deployment.v1.apps/a.[noNs]" in f["message"]
+
+
 def test_show_and_summary_say_why_a_refused_builds_launches_are_not_paired(scratch, capsys):
     scratch.write("shared.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: shared}\n")
     scratch.write("app/prefill.yaml", _dep("p", "prefill"))

@@ -26,7 +26,7 @@ container whose layers are the base container and every patch of it, each in
 its own file: a token is traced to the file a human edits (the patch line for
 patched ``args``, the base line for inherited ones).  Problems that stop
 ``kustomize build`` (a missing file, a file outside the repository, a resource, patch or generator file outside
-the kustomization's directory - its default load restrictor -, a patch
+the kustomization's directory - its default load restrictor -, two resources of one id, a patch
 without ``target`` whose resource is not in the build, a cycle) are PD106
 findings.  A patch with a ``target`` that selects nothing is no such problem:
 kustomize builds without it.  Nor is a patch that may be for a resource pdlint
@@ -189,7 +189,8 @@ class Builder:
         for kind, (_, more, last) in sorted(b.refusals.items()):
             if more:
                 last.message += (f" (and {more} more entries of this build "
-                                  + ("close a cycle" if kind == "cycle" else "reach a kustomization it already has")
+                                  + {"cycle": "close a cycle", "id": "add a resource id it already has"}.get(
+                                      kind, "reach a kustomization it already has")
                                   + ", not listed)")
         lost = sorted(os.path.relpath(k, self.repo_root).replace(os.sep, "/") for k in b.too_deep - set(b.built))
         if lost:
@@ -288,18 +289,23 @@ class Builder:
         if any(yt.get(kroot, key) is not None for key in _PATCHES):
             b.patching.add(real)
         resources: list = []
+        ids: dict = {}  # resource id -> the resource (kustomize's resource map of this kustomization)
         for key in ("resources", "bases"):
             for text, tok, _ in self._entries(doc, kroot, key):
                 if text is None:
                     continue
-                resources += self._resource(text, tok, here, b, stack + (real,), depth)
+                new = self._resource(text, tok, here, b, stack + (real,), depth)
+                _accumulate(new, ids, text, tok, b)
+                resources += new
         if yt.scalar_text(yt.get(kroot, "kind")) == "Component":  # built on its own (no kustomization includes it)
             resources.append(Resource.unseen("a Component patches the resources of the kustomization that "
                                              "includes it"))
         for text, tok, _ in self._entries(doc, kroot, "components"):
             if text is None:
                 continue
-            resources += self._component(text, tok, here, b, stack + (real,), depth, resources)
+            new = self._component(text, tok, here, b, stack + (real,), depth, resources)
+            _accumulate(new, ids, text, tok, b)
+            resources += new
         self._patches(doc, kroot, here, b, resources)
         self._generators(doc, kroot, here, b)
         prefix, suffix = crd.text_at(kroot, "namePrefix") or "", crd.text_at(kroot, "nameSuffix") or ""
@@ -309,7 +315,10 @@ class Builder:
                 if current:
                     r._current = prefix + current + suffix
                     r.names.add(r._current)
+        before = {id(r): _rid(r) for r in resources} if crd.text_at(kroot, "namespace") else None
         _stamp(kroot, resources)
+        if before:
+            _namespace_conflicts(doc, kroot, resources, before, b)
         for item in yt.seq_items(yt.get(kroot, "images")):
             name = yt.scalar_text(yt.get(item, "name"))
             if not name:
@@ -843,6 +852,72 @@ def _refused(b: Build, kind: str, problem: Callable[[], Problem]) -> None:
         r[1] += 1
 
 
+#: kinds kustomize's namespace transformer leaves without a namespace (their id has none)
+_CLUSTER_KINDS = frozenset({
+    "Namespace", "ClusterRole", "ClusterRoleBinding", "CustomResourceDefinition", "PersistentVolume", "StorageClass",
+    "PriorityClass", "ValidatingWebhookConfiguration", "MutatingWebhookConfiguration", "APIService", "IngressClass",
+    "RuntimeClass", "ClusterIssuer", "Node", "CSIDriver", "VolumeSnapshotClass"})
+
+
+def _rid(r: Resource) -> Optional[tuple]:
+    """kustomize's resource id of ``r`` as built so far (group, version, kind, current name, namespace - ``default``
+    is no namespace, as kustomize's ``resid`` compares them); None for one pdlint cannot see whole."""
+    if not r.docs or r.opaque or not r.kind or not r.current_name():
+        return None
+    group, _, version = (r.api_version or "").rpartition("/")
+    ns = "" if r.kind in _CLUSTER_KINDS or r.namespace in (None, "", "default") else r.namespace
+    return group, version, r.kind, r.current_name(), ns
+
+
+def _rid_text(rid: tuple) -> str:
+    """An id as kustomize prints it: ``Deployment.v1.apps/vllm-decode.[noNs]``, ``ConfigMap.v1.[noGrp]/c.n1``."""
+    group, version, kind, name, ns = rid
+    return f"{kind}.{version}.{group or '[noGrp]'}/{name}.{ns or '[noNs]'}"
+
+
+def _place(r: Resource) -> str:
+    """``path:line`` of a resource's ``metadata.name`` (else its document)."""
+    root = yt.Ref(r.docs[r.di].root)
+    tok = crd.tstr(r.doc, crd.at(root, "metadata", "name")) or crd.tstr(r.doc, root)
+    o = tok.origin_at(0) if tok is not None and tok.pieces else None
+    return f"{o.path}:{o.line}" if o is not None else r.src.path
+
+
+def _accumulate(new: list, ids: dict, text: str, tok: TStr, b: Build) -> None:
+    """Add the resources entry ``text`` gives to a kustomization's ``ids``: one whose id is there already refuses
+    the build (kustomize v5.5.0 ``resWrangler.Append``: "may not add resource with an already registered id:
+    Deployment.v1.apps/vllm-decode.[noNs]") - two files (or two documents of one, or two bases) holding the same
+    kind, name and namespace (rw30/a P6)."""
+    for r in new:
+        rid = _rid(r)
+        if rid is None:
+            continue
+        first = ids.setdefault(rid, r)
+        if first is not r:
+            _refused(b, "id", lambda: Problem(
+                tok, f"{text!r} adds {r.kind} {rid[3]!r} ({_place(r)}) that this kustomization already has "
+                     f"({_place(first)}: the same kind, name and namespace): kustomize build fails (\"may not add "
+                     f"resource with an already registered id: {_rid_text(rid)}\")"))
+
+
+def _namespace_conflicts(doc: TStr, kroot: yt.Ref, resources: list, before: dict, b: Build) -> None:
+    """A kustomization's ``namespace`` that gives two of its resources of other namespaces one id refuses the build
+    (kustomize v5.5.0: "namespace transformation produces ID conflict"); ``before``: id(resource) -> its id before
+    (equal ids there are :func:`_accumulate`'s)."""
+    seen: dict = {}
+    for r in resources:
+        rid = _rid(r)
+        if rid is None:
+            continue
+        first = seen.setdefault(rid, r)
+        if first is not r and before.get(id(first)) != before.get(id(r)):
+            at = crd.tstr(doc, yt.get(kroot, "namespace")) or TStr("", ())
+            _refused(b, "id", lambda: Problem(
+                at, f"namespace {rid[4] or 'default'!r} gives {r.kind} {rid[3]!r} of {_place(first)} and of "
+                    f"{_place(r)} one id ({_rid_text(rid)}): kustomize build fails (\"namespace transformation "
+                    f"produces ID conflict\")"))
+
+
 def _some(names: list, n: int = 5) -> str:
     return ", ".join(names[:n]) + (f" and {len(names) - n} more" if len(names) > n else "")
 
@@ -947,6 +1022,9 @@ def _apply_op(pdoc: TStr, op: yt.Ref, verb: Optional[str], segs: list, r: Resour
     if new is not d.root:
         r.docs = list(r.docs)
         r.docs[r.di] = yt.YDoc(new, d.start, d.end, d.anchors)
+    if new is not d.root and verb != "test" and any(s is not None and s[:2] == ["metadata", "namespace"][:len(s[:2])]
+                                                    for s in (segs, source)):
+        r.namespace = crd.text_at(yt.Ref(new), "metadata", "namespace")  # (its id: a duplicate is one, _accumulate)
     if touched and verb in ("add", "replace", "remove", "move"):  # (a copy from the name or a test keeps it)
         new_name = crd.text_at(yt.Ref(new), "metadata", "name")
         if new_name:
