@@ -499,7 +499,7 @@ def partition(jobs: list, res, deps: Deps, resolver, cwd: str, docs: bool) -> li
     """The components of a fresh run on ``jobs`` (see the module docstring), each as stored."""
     from pdlint.coverage import checked, role_keys
     from pdlint.discover import display_path
-    from pdlint.pairing import pair_role
+    from pdlint.pairing import pair_role, refused_build
     order = {j.abspath: i for i, j in enumerate(jobs)}
     by_display = {j.display: j.abspath for j in jobs}
     uf = UnionFind()
@@ -593,6 +593,8 @@ def partition(jobs: list, res, deps: Deps, resolver, cwd: str, docs: bool) -> li
         if id(launch) in unpaired:  # (a component holds every launch its launches could pair with)
             role = pair_role(launch)
             c["unpaired"][role] = c["unpaired"].get(role, 0) + 1
+            if refused_build(launch):  # (Coverage.unpaired_summary: why they were not paired)
+                c["unpaired"]["refused"] = c["unpaired"].get("refused", 0) + 1
         c["_launches"].append(launch)
         note = getattr(launch.parsed, "version_note", None)
         if note:

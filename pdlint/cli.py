@@ -531,10 +531,12 @@ def _consumed_note(consumed: str) -> str:
 def _unpaired_lines(deps: list, shown: set) -> list:
     """``pdlint show``'s lines for the servers :func:`pdlint.pairing.unpaired` finds (the summary counts them)."""
     from pdlint.coverage import checked
-    from pdlint.pairing import pair_role, unique_servers, unpaired
+    from pdlint.pairing import pair_role, refused_build, unique_servers, unpaired
     other = {"prefill": "decode", "decode": "prefill"}
-    return [f"  {pair_role(l)} {_at(l)} [{l.engine}]: no {other[pair_role(l)]} server of this engine in its "
-            f"deployment" for l in unique_servers(unpaired(deps)) if id(l) in shown and checked(l)]
+    return [f"  {pair_role(l)} {_at(l)} [{l.engine}]: " + (
+        "kustomize refuses its build (PD106)" if refused_build(l) else
+        f"no {other[pair_role(l)]} server of this engine in its deployment")
+        for l in unique_servers(unpaired(deps)) if id(l) in shown and checked(l)]
 
 
 def _show(ns, result) -> int:

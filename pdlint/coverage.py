@@ -611,9 +611,13 @@ class Coverage:
         p, d = self.unpaired.get("prefill", 0), self.unpaired.get("decode", 0)
         if not p and not d:
             return ""
-        return (f"{_n(p + d, 'launch', 'launches')} not paired ({p} prefill, {d} decode): no server of the other "
-                f"role in {'its' if p + d == 1 else 'their'} deployment, so the prefill/decode pair rules did not "
-                f"check {'it' if p + d == 1 else 'them'}")
+        refused = self.unpaired.get("refused", 0)  # of a kustomize build kustomize refuses (PD106)
+        why = f"no server of the other role in {'its' if p + d == 1 else 'their'} deployment"
+        if refused:
+            why = ("kustomize refuses the build that holds " + ("it" if p + d == 1 else "them") if refused >= p + d
+                   else why + f" or ({refused} of them) kustomize refuses the build that holds them") + " (PD106)"
+        return (f"{_n(p + d, 'launch', 'launches')} not paired ({p} prefill, {d} decode): {why}, so the "
+                f"prefill/decode pair rules did not check {'it' if p + d == 1 else 'them'}")
 
     def undecided_summary(self) -> str:
         """``N flag values pdlint cannot see left checks undecided: --tp-size $TP (run.sh:2:99); ...``, or "":
@@ -915,11 +919,13 @@ def role_keys(launch: Launch, role) -> tuple:
 def _count_unpaired(cov: Coverage, launches: list) -> None:
     """The checked prefill and decode servers no pair rule checked (:func:`pdlint.pairing.unpaired`), paired
     with every launch as the check stage pairs them."""
-    from pdlint.pairing import pair_launches_isolated, pair_role, unpaired
+    from pdlint.pairing import pair_launches_isolated, pair_role, refused_build, unpaired
     cov.unpaired_launches = [l for l in unpaired(pair_launches_isolated(launches)) if checked(l)]
     for l in cov.unpaired_launches:
         role = pair_role(l)
         cov.unpaired[role] = cov.unpaired.get(role, 0) + 1
+        if refused_build(l):
+            cov.unpaired["refused"] = cov.unpaired.get("refused", 0) + 1
 
 
 def _cover(launch: Launch, covered: dict, reads: dict, spans: dict, partial: Optional[dict] = None) -> None:

@@ -784,6 +784,12 @@ class Extractor:
         label = f"kustomize build of {job.display}"
         if build.skipped:
             label += " (" + "; ".join(sorted(set(build.skipped))) + ")"
+        meta = {"kustomization": job.display}
+        if build.refused():
+            # kustomize refuses the build (PD106, rw30/a P5 / P6): each launch is checked as written, none is
+            # paired - `kubectl apply -k` starts none of them
+            label += ", which kustomize refuses (PD106): not paired"
+            meta["build_refused"] = True
         from pdlint.formats import mounts
         local: dict = {}
         for r in build.resources:  # the build's ConfigMaps: what its containers mount
@@ -798,7 +804,7 @@ class Extractor:
         for w in kustomize.workloads(build, unit):
             src = kustomize.layer_source(w)
             jb = FileJob(src.abspath, src.path, job.root, "yaml") if src is not None and src.abspath else job
-            self.workload_launches(jb, w, None, label, {"kustomization": job.display}, local)
+            self.workload_launches(jb, w, None, label, meta, local)
 
     # -- Helm ----------------------------------------------------------------------
     def helm_charts(self, jobs: list) -> dict:

@@ -846,7 +846,8 @@ def pair_launches(launches: list) -> list:
             models = model_roles([l for l in d.servers if l.engine == eng])
             named = _named_together(d.links)  # (a router that names both pairs them, whatever they serve)
             runs = matrix_runs([l for l in d.servers if l.engine == eng])
-            apart = lambda p, q: matrix_apart(p, q, runs) or sequential(p.launch, q.launch) or \
+            apart = lambda p, q: refused_build(p.launch) or refused_build(q.launch) or \
+                matrix_apart(p, q, runs) or sequential(p.launch, q.launch) or \
                 other_configuration(p.launch, q.launch, arms) or other_object(p.launch, q.launch, objects) or \
                 (other_model(p.launch, q.launch, models) and (id(p.launch), id(q.launch)) not in named)  # noqa: E731
             combos = [(p, q) for p in ps for q in ds if not apart(p, q) and routed(p.launch, q.launch)]
@@ -1470,12 +1471,17 @@ def unpaired(deps: list) -> list:
                 continue
             others = have.get((_OTHER[role], l.engine), set())
             r = runs.get(id(l))
-            if not others:
+            if not others or refused_build(l):
                 out.append(l)
             elif r is not None and None not in others and r not in others and \
                     jobs.get((_OTHER[role], l.engine), set()) == {r[:2]}:
                 out.append(l)  # (only other combinations of its own job)
     return out
+
+
+def refused_build(launch: Launch) -> bool:
+    """A launch of a kustomize build that kustomize refuses (PD106): never deployed, paired with nothing."""
+    return bool(launch.meta.get("build_refused"))
 
 
 def _other_runner(a: Optional[tuple], b: Optional[tuple]) -> bool:

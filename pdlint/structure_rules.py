@@ -152,11 +152,14 @@ MODE_MISSING = register(Rule(
 KUSTOMIZE_ERROR = register(Rule(
     "PD106", "kustomize-build-error", ERROR,
     "Reports a `kustomization.yaml` pdlint cannot build: a resource, base or patch file that is missing or "
-    "outside the repository, a patch without `target:` whose resource is not in the build, or a kustomization "
-    "cycle.",
+    "outside the repository, a resource, patch or generator file outside the kustomization's directory, two "
+    "resources with one id (kind, name, namespace), a patch without `target:` whose resource is not in the build, "
+    "or a kustomization cycle.",
     "`kustomize build` (and `kubectl apply -k`) fails the same way, and the launches the build would produce "
-    "cannot be checked.",
-    "Fix the path or the patch target at the reported line.",
+    "cannot be checked as deployed: pdlint checks each as written and pairs none of them.",
+    "Fix the path or the patch target at the reported line; move a file above the kustomization into its "
+    "directory (or give it a kustomization.yaml of its own and list that directory); rename or drop one of two "
+    "resources with one id.",
     example="resources:\n  - deployment.yaml\npatches:\n  - path: patch-prefil.yaml",
     example_fixed="resources:\n  - deployment.yaml\npatches:\n  - path: patch-prefill.yaml",
     category=_C,
@@ -169,7 +172,14 @@ KUSTOMIZE_ERROR = register(Rule(
           "`args` or `env` and selects no resource pdlint read is PD020 (the launch it changes was not checked). "
           "A missing resource that a script in its "
           "directory writes (`envsubst < t.tpl.yaml > cm.yaml`, `| sponge cm.yaml`, `tee`, `-o`, `cp`) is not "
-          "reported: the script generates it before `kubectl apply -k`; the build's context names the script."))
+          "reported: the script generates it before `kubectl apply -k`; the build's context names the script. "
+          "A file outside the kustomization's directory is what kustomize's default load restrictor "
+          "(`LoadRestrictionsRootOnly`: \"security; file ... is not in or below ...\") refuses; a build run with "
+          "`--load-restrictor LoadRestrictionsNone` (Flux's kustomize-controller builds that way) accepts it: give "
+          "that kustomization PD106 in `per-file-ignores` there. Two resources of one id: kustomize's \"may not add "
+          "resource with an already registered id\" (group, version, kind, name and namespace, `default` being "
+          "none; a base's own `namePrefix` / `nameSuffix` / `namespace` tells them apart) and \"namespace "
+          "transformation produces ID conflict\"."))
 
 ROUTER_REPLICAS = register(Rule(
     "PD107", "router-static-urls-miss-replicas", WARNING,

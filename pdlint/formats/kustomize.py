@@ -25,7 +25,8 @@ The result is one :class:`pdlint.formats.crd.Workload` per effective
 container whose layers are the base container and every patch of it, each in
 its own file: a token is traced to the file a human edits (the patch line for
 patched ``args``, the base line for inherited ones).  Problems that stop
-``kustomize build`` (a missing file, a file outside the repository, a patch
+``kustomize build`` (a missing file, a file outside the repository, a resource, patch or generator file outside
+the kustomization's directory - its default load restrictor -, two resources of one id, a patch
 without ``target`` whose resource is not in the build, a cycle) are PD106
 findings.  A patch with a ``target`` that selects nothing is no such problem:
 kustomize builds without it.  Nor is a patch that may be for a resource pdlint
@@ -140,6 +141,11 @@ class Build:
     #: MAX_REFUSALS: counted, not listed (a complete graph of N kustomizations has N^2 / 2 entries closing a cycle)
     refusals: dict = field(default_factory=dict)
 
+    def refused(self) -> list:
+        """The problems for which kustomize refuses the whole build (all but pdlint's own limits): `kubectl apply
+        -k` deploys none of its resources, so its launches are never started together (not paired)."""
+        return [p for p in self.problems if not p.limit]
+
 
 class RunBudget:
     """The kustomizations all the builds of a run may read together (:data:`MAX_RUN_VISITS`)."""
@@ -183,7 +189,8 @@ class Builder:
         for kind, (_, more, last) in sorted(b.refusals.items()):
             if more:
                 last.message += (f" (and {more} more entries of this build "
-                                  + ("close a cycle" if kind == "cycle" else "reach a kustomization it already has")
+                                  + {"cycle": "close a cycle", "id": "add a resource id it already has"}.get(
+                                      kind, "reach a kustomization it already has")
                                   + ", not listed)")
         lost = sorted(os.path.relpath(k, self.repo_root).replace(os.sep, "/") for k in b.too_deep - set(b.built))
         if lost:
@@ -282,18 +289,23 @@ class Builder:
         if any(yt.get(kroot, key) is not None for key in _PATCHES):
             b.patching.add(real)
         resources: list = []
+        ids: dict = {}  # resource id -> the resource (kustomize's resource map of this kustomization)
         for key in ("resources", "bases"):
             for text, tok, _ in self._entries(doc, kroot, key):
                 if text is None:
                     continue
-                resources += self._resource(text, tok, here, b, stack + (real,), depth)
+                new = self._resource(text, tok, here, b, stack + (real,), depth)
+                _accumulate(new, ids, text, tok, b)
+                resources += new
         if yt.scalar_text(yt.get(kroot, "kind")) == "Component":  # built on its own (no kustomization includes it)
             resources.append(Resource.unseen("a Component patches the resources of the kustomization that "
                                              "includes it"))
         for text, tok, _ in self._entries(doc, kroot, "components"):
             if text is None:
                 continue
-            resources += self._component(text, tok, here, b, stack + (real,), depth, resources)
+            new = self._component(text, tok, here, b, stack + (real,), depth, resources)
+            _accumulate(new, ids, text, tok, b)
+            resources += new
         self._patches(doc, kroot, here, b, resources)
         self._generators(doc, kroot, here, b)
         prefix, suffix = crd.text_at(kroot, "namePrefix") or "", crd.text_at(kroot, "nameSuffix") or ""
@@ -303,7 +315,10 @@ class Builder:
                 if current:
                     r._current = prefix + current + suffix
                     r.names.add(r._current)
+        before = {id(r): _rid(r) for r in resources} if crd.text_at(kroot, "namespace") else None
         _stamp(kroot, resources)
+        if before:
+            _namespace_conflicts(doc, kroot, resources, before, b)
         for item in yt.seq_items(yt.get(kroot, "images")):
             name = yt.scalar_text(yt.get(item, "name"))
             if not name:
@@ -380,7 +395,11 @@ class Builder:
                      f"resource with an already registered id\"); pdlint checked its resources once"))
         return stand_in
 
-    def _resolve(self, text: str, tok: TStr, here: str, b: Build) -> Optional[str]:
+    def _resolve(self, text: str, tok: TStr, here: str, b: Build, restricted: bool = False) -> Optional[str]:
+        """The path an entry names (None: not read, the reason in ``b``).  ``restricted``: a field whose files
+        kustomize's default load restrictor (``LoadRestrictionsRootOnly``) loads only in or below the
+        kustomization's directory - a resource file, a patch file, a generator's file; a directory (a base, a
+        component) may be anywhere."""
         if _remote(text):
             b.skipped.append(f"remote resource {text!r} not fetched (no network)")
             return None
@@ -396,7 +415,27 @@ class Builder:
                 b.problems.append(Problem(tok, f"{text!r} does not exist (kustomize build fails: "
                                                f"\"accumulating resources\")"))
             return None
+        if restricted and self._above(text, tok, path, here, b):
+            return None
         return path
+
+    def _above(self, text: str, tok: TStr, path: str, here: str, b: Build) -> bool:
+        """A file (not a directory) of the repository outside the kustomization's directory ``here``, symbolic
+        links followed as kustomize's loader does: a PD106, kustomize v5.5.0's default load restrictor
+        (``LoadRestrictionsRootOnly``) refuses it - ``security; file '/r/shared.yaml' is not in or below
+        '/r/app'`` (rw30/a P5)."""
+        if not self._inside(path) or not os.path.isfile(path):
+            return False
+        real, root = self._real(path), self._real(here)
+        if real == root or real.startswith(root.rstrip(os.sep) + os.sep):
+            return False
+        rel = lambda p: os.path.relpath(p, self.repo_root).replace(os.sep, "/")  # noqa: E731
+        b.problems.append(Problem(tok, f"{text!r} is a file outside the kustomization's directory: kustomize build "
+                                       f"fails (\"security; file '{rel(real)}' is not in or below '{rel(root)}'\": "
+                                       f"its default load restrictor, LoadRestrictionsRootOnly, loads files only in "
+                                       f"or below the kustomization's directory; a directory with a "
+                                       f"kustomization.yaml of its own may be elsewhere)"))
+        return True
 
     def _resource(self, text: str, tok: TStr, here: str, b: Build, stack: tuple, depth: int) -> list:
         known = self.fs.get(("kust", here, text))
@@ -405,7 +444,7 @@ class Builder:
         if _remote(text):
             b.skipped.append(f"remote resource {text!r} not fetched (no network)")
             return [Resource.unseen(f"it may be in the remote resource {text!r}")]
-        path = self._resolve(text, tok, here, b)
+        path = self._resolve(text, tok, here, b, restricted=True)
         if path is None:
             return []
         if os.path.isdir(path):
@@ -559,7 +598,7 @@ class Builder:
                     continue
                 key, _, rel = text.rpartition("=")
                 key = key or os.path.basename(rel)
-                path = self._resolve(rel, tok, here, b)
+                path = self._resolve(rel, tok, here, b, restricted=True)
                 if path is None or os.path.isdir(path):
                     continue
                 src = self.read(path)
@@ -567,14 +606,33 @@ class Builder:
                     continue
                 b.members.add(os.path.abspath(path))
                 data[key] = TStr.from_source(src)
+            self._generator_files(doc, item, here, b, ("envs", "env"))
             for text, tok, _ in self._entries(doc, item, "literals"):
                 if text and "=" in text:
                     key, _, _value = text.partition("=")
                     data[key] = tok[len(key) + 1:] if tok.text.startswith(key + "=") else TStr.synthetic(_value,
                                                                                                           "<literal>")
 
+        for item in yt.seq_items(yt.get(kroot, "secretGenerator")):
+            self._generator_files(doc, item, here, b, ("files", "envs", "env"))
+
+    def _generator_files(self, doc: TStr, item: yt.Ref, here: str, b: Build, keys: tuple) -> None:
+        """A generator's files pdlint does not read (``envs``, a ``secretGenerator``'s): one outside the
+        kustomization's directory refuses the build (kustomize: "loading KV pairs: env source files: [../f.env]:
+        security; file ... is not in or below ..."); a missing one is not reported (a secret kept out of the
+        repository)."""
+        for key in keys:
+            ref = yt.get(item, key)
+            node = yt.deref(ref).node if ref is not None else None
+            entries = self._entries(doc, item, key) if isinstance(node, yt.YSeq) else \
+                [(yt.scalar_text(ref), yt.scalar_tstr(doc, ref), ref)] if isinstance(node, yt.YScalar) else []
+            for text, tok, _ in entries:
+                if text and not _remote(text):
+                    rel = text.rpartition("=")[2]
+                    self._above(text, tok, os.path.normpath(os.path.join(here, rel)), here, b)
+
     def _patch_file(self, text, tok, here, b, selector) -> list:
-        path = self._resolve(text, tok, here, b)
+        path = self._resolve(text, tok, here, b, restricted=True)
         if path is None or os.path.isdir(path):
             return []
         src = self.read(path)
@@ -794,6 +852,72 @@ def _refused(b: Build, kind: str, problem: Callable[[], Problem]) -> None:
         r[1] += 1
 
 
+#: kinds kustomize's namespace transformer leaves without a namespace (their id has none)
+_CLUSTER_KINDS = frozenset({
+    "Namespace", "ClusterRole", "ClusterRoleBinding", "CustomResourceDefinition", "PersistentVolume", "StorageClass",
+    "PriorityClass", "ValidatingWebhookConfiguration", "MutatingWebhookConfiguration", "APIService", "IngressClass",
+    "RuntimeClass", "ClusterIssuer", "Node", "CSIDriver", "VolumeSnapshotClass"})
+
+
+def _rid(r: Resource) -> Optional[tuple]:
+    """kustomize's resource id of ``r`` as built so far (group, version, kind, current name, namespace - ``default``
+    is no namespace, as kustomize's ``resid`` compares them); None for one pdlint cannot see whole."""
+    if not r.docs or r.opaque or not r.kind or not r.current_name():
+        return None
+    group, _, version = (r.api_version or "").rpartition("/")
+    ns = "" if r.kind in _CLUSTER_KINDS or r.namespace in (None, "", "default") else r.namespace
+    return group, version, r.kind, r.current_name(), ns
+
+
+def _rid_text(rid: tuple) -> str:
+    """An id as kustomize prints it: ``Deployment.v1.apps/vllm-decode.[noNs]``, ``ConfigMap.v1.[noGrp]/c.n1``."""
+    group, version, kind, name, ns = rid
+    return f"{kind}.{version}.{group or '[noGrp]'}/{name}.{ns or '[noNs]'}"
+
+
+def _place(r: Resource) -> str:
+    """``path:line`` of a resource's ``metadata.name`` (else its document)."""
+    root = yt.Ref(r.docs[r.di].root)
+    tok = crd.tstr(r.doc, crd.at(root, "metadata", "name")) or crd.tstr(r.doc, root)
+    o = tok.origin_at(0) if tok is not None and tok.pieces else None
+    return f"{o.path}:{o.line}" if o is not None else r.src.path
+
+
+def _accumulate(new: list, ids: dict, text: str, tok: TStr, b: Build) -> None:
+    """Add the resources entry ``text`` gives to a kustomization's ``ids``: one whose id is there already refuses
+    the build (kustomize v5.5.0 ``resWrangler.Append``: "may not add resource with an already registered id:
+    Deployment.v1.apps/vllm-decode.[noNs]") - two files (or two documents of one, or two bases) holding the same
+    kind, name and namespace (rw30/a P6)."""
+    for r in new:
+        rid = _rid(r)
+        if rid is None:
+            continue
+        first = ids.setdefault(rid, r)
+        if first is not r:
+            _refused(b, "id", lambda: Problem(
+                tok, f"{text!r} adds {r.kind} {rid[3]!r} ({_place(r)}) that this kustomization already has "
+                     f"({_place(first)}: the same kind, name and namespace): kustomize build fails (\"may not add "
+                     f"resource with an already registered id: {_rid_text(rid)}\")"))
+
+
+def _namespace_conflicts(doc: TStr, kroot: yt.Ref, resources: list, before: dict, b: Build) -> None:
+    """A kustomization's ``namespace`` that gives two of its resources of other namespaces one id refuses the build
+    (kustomize v5.5.0: "namespace transformation produces ID conflict"); ``before``: id(resource) -> its id before
+    (equal ids there are :func:`_accumulate`'s)."""
+    seen: dict = {}
+    for r in resources:
+        rid = _rid(r)
+        if rid is None:
+            continue
+        first = seen.setdefault(rid, r)
+        if first is not r and before.get(id(first)) != before.get(id(r)):
+            at = crd.tstr(doc, yt.get(kroot, "namespace")) or TStr("", ())
+            _refused(b, "id", lambda: Problem(
+                at, f"namespace {rid[4] or 'default'!r} gives {r.kind} {rid[3]!r} of {_place(first)} and of "
+                    f"{_place(r)} one id ({_rid_text(rid)}): kustomize build fails (\"namespace transformation "
+                    f"produces ID conflict\")"))
+
+
 def _some(names: list, n: int = 5) -> str:
     return ", ".join(names[:n]) + (f" and {len(names) - n} more" if len(names) > n else "")
 
@@ -898,6 +1022,9 @@ def _apply_op(pdoc: TStr, op: yt.Ref, verb: Optional[str], segs: list, r: Resour
     if new is not d.root:
         r.docs = list(r.docs)
         r.docs[r.di] = yt.YDoc(new, d.start, d.end, d.anchors)
+    if new is not d.root and verb != "test" and any(s is not None and s[:2] == ["metadata", "namespace"][:len(s[:2])]
+                                                    for s in (segs, source)):
+        r.namespace = crd.text_at(yt.Ref(new), "metadata", "namespace")  # (its id: a duplicate is one, _accumulate)
     if touched and verb in ("add", "replace", "remove", "move"):  # (a copy from the name or a test keeps it)
         new_name = crd.text_at(yt.Ref(new), "metadata", "name")
         if new_name:
