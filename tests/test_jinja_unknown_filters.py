@@ -147,3 +147,14 @@ def test_ansible_fully_qualified_filter_names_are_the_preset_ones(scratch_git):
     code, doc = scratch_git.lint("--var", "model_name=m", ".")
     assert [(f[3], f[4]) for f in _found(doc)] == [("PD016", "warning")]
     assert "No filter named 'community.general.foo'" in doc["findings"][0]["message"]
+
+
+def test_a_loop_over_an_unknown_filter_result_writes_nothing_not_its_placeholder_letters(scratch_git):
+    """The stand-in's result is opaque text that a loop walks as empty: `{% for a in extra | expand %}` wrote
+    `--$ --e --x ...`, one flag per character of `$expand` (false unknown-flag errors)."""
+    scratch_git.write("templates/serve.sh.j2", SERVE.replace(
+        "--port 30000", "--port 30000 {% for a in extra | expand %}--{{ a }} {% endfor %}"))
+    code, doc = scratch_git.lint("--var", "model_name=m", "--var", "extra=x", ".")
+    assert [f[3] for f in _found(doc)] == ["PD016", "PD016"]  # (model_id_label, expand)
+    argv = doc["launches"][0]["argv"]
+    assert argv[-2:] == ["--port", "30000"]

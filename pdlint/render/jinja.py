@@ -242,8 +242,8 @@ class _State:
         self.search_dirs: list = []  # extra repository-relative directories for includes
         self.value_positions: dict = {}  # values files' booleans: (key, subkey, ...) -> TStr
         self.main: Optional[str] = None  # the name of the template rendered (not an include)
-        #: filters and tests the templates use that the environment does not have: (kind, name) -> [(template
-        #: name, line)], each rendered by a stand-in (:func:`_stand_in`)
+        #: filters and tests the templates use that the environment does not have: (kind, name) -> [the builtin
+        #: name close to it, (template name, line) ...], each rendered by a stand-in (:func:`_stand_in_unknown`)
         self.unknown: dict = {}
 
     def add(self, seg: Segment) -> int:
@@ -597,13 +597,27 @@ def make_environment(state: _State, traced: bool = True):
 def _opaque_filter(name: str):
     """A stand-in for a filter pdlint does not have: its result is a value pdlint cannot see (``$name``, opaque
     where it is written, as the ansible preset's deploy-time filters are)."""
-    from pdlint.render.ansible import Opaque
     word = "$" + (re.sub(r"[^A-Za-z0-9_]+", "_", name).strip("_") or "_")
 
     def f(*args, **kwargs):
-        return Opaque(word)
+        return _unseen_class()(word)
     f.__name__ = name
     return f
+
+
+@functools.lru_cache(maxsize=None)
+def _unseen_class():
+    """The class of an unknown filter's result: opaque text (:class:`pdlint.render.ansible.Opaque`) that a loop
+    walks as empty, as an Ansible fact is (`{% for a in args | expand %}--{{ a }}{% endfor %}` wrote one flag per
+    character of the placeholder: `--$`, `--e` ...)."""
+    from pdlint.render.ansible import Opaque
+
+    class Unseen(Opaque):
+        __slots__ = ()
+
+        def __iter__(self):
+            return iter(())
+    return Unseen
 
 
 def _false_test(*args, **kwargs) -> bool:
@@ -616,7 +630,7 @@ MAX_UNKNOWN = 64
 
 
 def _stand_in_unknown(env, state: _State, kinds: dict, name: str) -> None:
-    """Each filter and test ``tree`` uses that ``env`` does not have (a filter the deploy tool registers on its
+    """Each filter and test a parsed template uses that ``env`` does not have (a filter the deploy tool registers on its
     Environment, ``env.filters["model_id_label"] = ...``): Jinja refuses to compile the template ("No filter named
     'model_id_label'."), which depends on the environment, not on the template's syntax (field round rw30/a P4: a
     PD004 error on a template the repository's own renderer compiles).  A stand-in renders it instead (a filter's
@@ -659,8 +673,8 @@ def unknown_problems(state: _State, fallback: SourceFile) -> list:
         for tname, lines in by_file.items():
             src = state.sources.get(tname) or fallback
             lines = sorted(set(lines))
-            what = (f"its result was rendered as a value pdlint cannot see" if kind == "filter" else
-                    f"it was answered false, so what it guards was not rendered")
+            what = ("its result was rendered as a value pdlint cannot see" if kind == "filter" else
+                    "it was answered false, so what it guards was not rendered")
             out.append(Problem(kind, f"No {kind} named '{fname}' in pdlint's Jinja: {what}", src, lines[0],
                                _filter_column(src, lines[0], fname, kind), name=fname, close=close,
                                also=tuple(lines[1:])))
@@ -669,7 +683,7 @@ def unknown_problems(state: _State, fallback: SourceFile) -> list:
 
 def _filter_column(src: SourceFile, line: int, name: str, kind: str) -> int:
     text = src.line_text(line) if src else ""
-    lead = r"\|[ \t]*" if kind == "filter" else r"\bis[ \t]+(?:not[ \t]+)?"
+    lead = r"(?:\||\bfilter\b)[ \t]*" if kind == "filter" else r"\bis[ \t]+(?:not[ \t]+)?"
     m = re.search(lead + r"(" + re.escape(name) + r")(?![\w.])", text)
     return m.start(1) + 1 if m else 1
 
