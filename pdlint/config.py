@@ -355,6 +355,7 @@ JINJA_SCHEMA = {
     "lstrip-blocks": ("true or false", _is_bool),
     "keep-trailing-newline": ("true or false", _is_bool),
     "extensions": ("a list of extension names", _is_str_list),
+    "filters": ("a list of filter names", _is_str_list),
 }
 KNOWN_KEYS = set(SCHEMA)
 
@@ -535,6 +536,8 @@ def jinja_options(table: dict, where: str, warnings: list):
                             f"using its tags or filters fail to render")
         elif name not in opts.extensions:
             opts.extensions = opts.extensions + (name,)
+    # filters the deploy tool registers (PD016): rendered as values pdlint cannot see, never imported or run
+    opts.filters = tuple(dict.fromkeys(opts.filters + tuple(table.get("filters", []))))
     return opts
 
 

@@ -90,6 +90,25 @@ LIMIT = register(Rule(
     "(or an attack such as a YAML alias bomb).",
     "Shrink the input, or exclude the file.", category=_C))
 
+UNKNOWN_FILTER = register(Rule(
+    "PD016", "unknown-template-filter", WARNING,
+    "Reports a Jinja filter or test a template uses that pdlint's Jinja does not have (neither Jinja's own, nor the "
+    "`ansible` preset's, nor declared in `[tool.pdlint.jinja] filters`): one the deploy tool registers on its "
+    "Environment (`env.filters[\"model_id_label\"] = ...`). pdlint renders the filter's result as a value it cannot "
+    "see (opaque: a flag's value pdlint does not know; where flags could stand, PD023) and answers the test false "
+    "(what it guards is not rendered). The message says where a Python file of the repository registers it, when one "
+    "does (read as text, never run). A name close to one of Jinja's filters or tests (`| defualt`) that no Python "
+    "file registers is a misspelling: PD004, with the name it is close to. Reported where the template may hold a "
+    "launch, as undefined variables are (PD005).",
+    "Jinja refuses to compile a template that uses a filter its Environment lacks, but that depends on the tool's "
+    "Environment, not on the template: the tool that registers the filter renders it. pdlint never runs the "
+    "repository's code, so what the filter returns is unknown and what depends on it is not checked.",
+    "Declare the filters your deploy tool registers: `[tool.pdlint.jinja] filters = [\"model_id_label\"]` (their "
+    "results stay values pdlint cannot see, without this warning); give the values a launch's flags need in "
+    "`[tool.pdlint.vars]`; fix a misspelt name.",
+    example="# tool/render.py registers env.filters[\"model_id_label\"]\nname: {{ model_name | model_id_label }}",
+    example_fixed="[tool.pdlint.jinja]\nfilters = [\"model_id_label\"]", category=_C))
+
 SHELL_LIMIT = register(Rule(
     "PD015", "shell-evaluation-limit", WARNING,
     "Reports a limit pdlint's shell evaluation reached in a script that is otherwise checked: more than 16 "

@@ -189,6 +189,7 @@ class Extractor:
         self._glob_walk = [MAX_GLOB_RUN]  # entries all helm-values globs of this run may still walk
         self._listings: dict = {}  # directory -> its names (Ansible playbooks and inventories looked for)
         self._trims: dict = {}  # repository root -> its Python renders templates with trim_blocks (PD060)
+        self._registrations: dict = {}  # repository root -> the Jinja filters / tests its Python registers (PD016)
         self._inventory_memo: dict = {}  # (directory above a role, root) -> (inventory files, variable names)
         self._orphans: dict = {}  # PD060 place -> [index in findings, render roles]
         self._problems: set = set()  # (path, line, column, code, message) of the problem_at findings made
@@ -1375,8 +1376,9 @@ class Extractor:
                     problems.append(p)
         variables, role_vars = contexts[0][1], contexts[0][2]
         plain = [r for r, _ in renders]
+        problems = self.unknown_filters(src, problems)
         rule_for = {"syntax": C.TEMPLATE_SYNTAX, "undefined": C.UNDEFINED, "render": C.RENDER_ERROR,
-                    "include": C.INCLUDE, "limit": C.LIMIT}
+                    "include": C.INCLUDE, "limit": C.LIMIT, "filter": C.UNKNOWN_FILTER, "test": C.UNKNOWN_FILTER}
         includes = _includes_may_launch(src, read_here, problems)
         foreign = _not_a_launch_template(job.abspath, src, plain, includes)
         far: frozenset = frozenset()  # (file, line) of undefined uses no launch can be built from
@@ -1384,7 +1386,8 @@ class Extractor:
             problems = [p for p in problems if p.code == "limit"]  # a chat template: its Jinja is not ours to judge
         elif not _may_launch(src, plain, (variables, role_vars), includes):
             takes = _may_take_a_command(job.abspath, src, plain)
-            drop = ("render", "unrendered") if takes else ("render", "undefined", "unrendered")
+            # (an unknown filter's or test's result is a value pdlint cannot see, as an undefined variable's)
+            drop = ("render", "unrendered") if takes else ("render", "undefined", "unrendered", "filter", "test")
             if takes and not _is_script_template(job.abspath, src):
                 # a manifest with no launch text: an undefined name only in an env value, a ConfigMap value, a
                 # name or a label makes no launch whatever its value (vllm-project/vllm-ascend's LWS template,
@@ -2891,6 +2894,94 @@ class Extractor:
         from pdlint.discover import repo_root
         return self.repo_trims_blocks(repo_root(src.abspath, {}) or os.path.dirname(src.abspath))
 
+    def unknown_filters(self, src: SourceFile, problems: list) -> list:
+        """The unknown filters and tests of a template's render (problems ``filter`` / ``test``:
+        :func:`pdlint.render.jinja._stand_in_unknown`) said as what they are: one a Python file of the repository
+        registers (``env.filters["model_id_label"] = ...``, field round rw30/a P4: a PD004 error on a template the
+        repository's own renderer compiles) is a warning naming that place; a name close to a builtin one that
+        nothing registers is a misspelling, PD004 with the name it is close to; any other a warning saying how to
+        declare it."""
+        if not any(p.code in ("filter", "test") for p in problems):
+            return problems
+        from pdlint.discover import repo_root
+        from pdlint.render import ansible
+        registered = self.repo_jinja_registrations(repo_root(src.abspath, {}) or os.path.dirname(src.abspath)) \
+            if src.abspath else {}
+        out = []
+        for p in problems:
+            if p.code not in ("filter", "test"):
+                out.append(p)
+                continue
+            kind, name = p.code, p.name
+            where = registered.get((kind, name))
+            also = (f" (also used on line{'s' if len(p.also) > 1 else ''} {_line_list(list(p.also))})"
+                    if p.also else "")
+            declare = (f"declare it: `[tool.pdlint.jinja] filters = [\"{name}\"]` (its result stays a value pdlint "
+                       f"cannot see, without this warning)")
+            # (a test decides a branch: not declarable, what it guards would pass unchecked)
+            unchecked = ("What it guards is not checked: guard it with a variable pdlint can be given "
+                         "(`[tool.pdlint.vars]`, `--var`), or put `{# pdlint: ignore[PD016] #}` on the line to accept "
+                         "it unchecked")
+
+            def hint_if(lead: str) -> str:
+                return f"{lead}, {declare}" if kind == "filter" else unchecked
+            if name in (ansible.FILTERS if kind == "filter" else ansible.TESTS):
+                # (an Ansible role's template checked without the preset: not a misspelling of Jinja's `tojson`)
+                out.append(replace(p, message=f"{p.message}{also}; it is an Ansible {kind}", hint=(
+                    "If Ansible renders this template, say so: `[tool.pdlint.jinja] preset = \"ansible\"` (its "
+                    "filters, tests and facts)")))
+            elif where:
+                message = (f"{p.message}{also}; the repository's Python registers it ({where}) on the Environment "
+                           f"its templates render with, which pdlint reads as text and never runs")
+                out.append(replace(p, message=message, hint=hint_if("If that Environment renders this template")))
+            elif p.close:
+                out.append(replace(p, code="syntax", message=(
+                    f"No {kind} named '{name}'. Did you mean '{p.close}'? (no Python file of the repository "
+                    f"registers a {kind} of that name){also}"),
+                    hint=f"Fix the name (`{p.close}`)" + (
+                        f"; if the tool that renders the template registers '{name}', {declare}"
+                        if kind == "filter" else "")))
+            else:
+                message = (f"{p.message}{also}; no Python file of the repository that pdlint read registers it "
+                           f"(`env.{kind}s[\"{name}\"] = ...`)")
+                out.append(replace(p, message=message,
+                                   hint=hint_if("If the tool that renders this template registers it")))
+        return out
+
+    def repo_jinja_registrations(self, root: str) -> dict:
+        """``{(kind, name): "path:line"}``: where a Python file of the repository (at most :data:`MAX_PY_SCAN`
+        of them and :data:`MAX_PY_SCAN_BYTES` in all, each read through the boundary, parsed, never run) registers
+        a Jinja filter or test (``kind``): ``env.filters["x"] = f``, ``env.filters.update(x=f)`` /
+        ``update({"x": f})``, an Ansible plugin's ``def filters(self): return {"x": f}``, Flask's
+        ``@app.template_filter("x")``; the first place of each name."""
+        cached = self._registrations.get(root)
+        if cached is not None:
+            return cached
+        from pdlint.discover import _git_files
+        from pdlint.safeio import Refused
+        repo = self._repo_files.get(root)
+        if repo is None:
+            repo = self._repo_files[root] = sorted(_git_files(root, root) or [])
+        found: dict = {}
+        left = MAX_PY_SCAN_BYTES
+        for path in [f for f in repo if f.endswith(".py")][:MAX_PY_SCAN]:
+            if left <= 0:
+                break
+            try:
+                data = self.boundary.read(path, root, limit=min(left, MAX_FILE_BYTES))
+            except (Refused, OSError, TypeError):
+                continue
+            left -= len(data)
+            if self.deps is not None:  # a file that says so later changes the result
+                self.deps.weak(path, data)
+            if b"filter" not in data and b"tests" not in data and b"template_test" not in data:
+                continue
+            rel = os.path.relpath(path, root).replace(os.sep, "/")
+            for key, line in _jinja_registrations(data):
+                found.setdefault(key, f"{rel}:{line}")
+        self._registrations[root] = found
+        return found
+
     def repo_trims_blocks(self, root: str) -> str:
         """Where a Python file of the repository (at most :data:`MAX_PY_SCAN` of them and
         :data:`MAX_PY_SCAN_BYTES` in all, each read through the boundary, parsed, never run) creates a Jinja
@@ -3903,6 +3994,67 @@ def _trim_blocks_call(data: bytes) -> Optional[int]:
                 for k in node.keywords):
             return node.lineno
     return None
+
+_KINDS = {"filters": "filter", "tests": "test"}
+
+
+def _jinja_registrations(data: bytes) -> list:
+    """``[((kind, name), line)]``: the Jinja filters and tests Python source registers (parsed, never run):
+    ``X.filters["name"] = ...`` / ``X.tests[...]``, ``X.filters.update(name=..., **{...})`` with a dict literal,
+    ``def filters(self): return {"name": ...}`` (an Ansible filter / test plugin), ``@X.template_filter("name")``
+    / ``@X.template_filter()`` on ``def name`` (Flask; ``template_test`` likewise)."""
+    import ast
+    try:
+        tree = ast.parse(data)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return []
+    out: list = []
+
+    def table(node) -> Optional[str]:
+        return _KINDS.get(node.attr) if isinstance(node, ast.Attribute) else None
+
+    def dict_keys(d, kind: str) -> None:
+        if isinstance(d, ast.Dict):
+            for k in d.keys:
+                if isinstance(k, ast.Constant) and isinstance(k.value, str):
+                    out.append(((kind, k.value), k.lineno))
+
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Assign, ast.AnnAssign)):
+            for t in node.targets if isinstance(node, ast.Assign) else [node.target]:
+                if isinstance(t, ast.Subscript) and table(t.value):
+                    key = t.slice.value if isinstance(t.slice, ast.Index) else t.slice  # (ast.Index: Python < 3.9)
+                    if isinstance(key, ast.Constant) and isinstance(key.value, str):
+                        out.append(((table(t.value), key.value), node.lineno))
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "update" \
+                and table(node.func.value):
+            kind = table(node.func.value)
+            for k in node.keywords:
+                if k.arg is not None:
+                    out.append(((kind, k.arg), node.lineno))
+                else:
+                    dict_keys(k.value, kind)
+            for a in node.args:
+                dict_keys(a, kind)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            if node.name in _KINDS:
+                for r in ast.walk(node):
+                    if isinstance(r, ast.Return):
+                        dict_keys(r.value, _KINDS[node.name])
+            for d in node.decorator_list:
+                fn = d.func if isinstance(d, ast.Call) else d
+                attr = fn.attr if isinstance(fn, ast.Attribute) else fn.id if isinstance(fn, ast.Name) else ""
+                m = re.fullmatch(r"(?:app_)?template_(filter|test)", attr)
+                if m is None:
+                    continue
+                name = node.name
+                if isinstance(d, ast.Call):
+                    given = [a for a in d.args[:1]] + [k.value for k in d.keywords if k.arg == "name"]
+                    if given and isinstance(given[0], ast.Constant) and isinstance(given[0].value, str):
+                        name = given[0].value
+                out.append(((m.group(1), name), d.lineno))
+    return sorted(out, key=lambda x: x[1])
+
 
 #: paths a config glob (`helm-values`) looks at, and the matches it keeps
 MAX_GLOB_WALK = 50_000

@@ -320,7 +320,11 @@ def test_ansible_preset_in_a_yaml_template(repo, capsys):
     assert "PD005" not in out and "PD006" not in out, out
 
 
-def test_without_the_preset_ansible_filters_are_visible_errors(repo, capsys):
+def test_without_the_preset_ansible_filters_are_visible(repo, capsys):
+    """An Ansible filter without the preset: not Jinja's, so its result is a value pdlint cannot see, said as PD016
+    with the preset to set (was a PD004 error "does not compile": the filter depends on the tool's Environment,
+    rw30/a P4), and the flag it gives stays undecided, never a clean pass."""
     write(repo, "p.sh.j2", "python3 -m sglang.launch_server --model-path {{ '/m' | to_json }}\n")
     code, out = run(capsys, "p.sh.j2")
-    assert code == 1 and "PD004" in out and "to_json" in out, out
+    assert "PD016" in out and "to_json" in out and 'preset = "ansible"' in out and "PD004" not in out, out
+    assert "--model-path $to_json" in out and "undecided" in out, out

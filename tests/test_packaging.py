@@ -99,5 +99,5 @@ def test_every_config_key_is_documented_in_the_readme():
     rows = set(re.findall(r"^\| `([a-z-]+)` \|", section, re.M))
     assert sorted(set(KNOWN_KEYS) - rows) == []
     assert sorted(rows - set(KNOWN_KEYS)) == []  # no row for a key pdlint does not read
-    for key in ("preset", "trim-blocks", "lstrip-blocks", "keep-trailing-newline", "extensions"):
+    for key in ("preset", "trim-blocks", "lstrip-blocks", "keep-trailing-newline", "extensions", "filters"):
         assert f"`{key}`" in section, key

@@ -388,3 +388,71 @@ def test_buildkite_dialect():
     assert dia(BUILDKITE) == "buildkite"
     assert dia("steps:\n  - run: echo\n") == "generic"            # no Buildkite step key
     assert dia("name: x\nsteps:\n  - label: a\n") == "generic"     # a key Buildkite's top level does not have
+
+
+def test_github_script_javascript_is_not_read_as_shell(scratch):
+    """rw30/a P7: `uses: actions/github-script` runs its `with: script:` in Node (the action's action.yml:
+    `runs: using: node20`), not in a shell.  Its JavaScript mentioning `vllm serve` (a regex, a string asking for
+    the launch command) was parsed as shell: two PD009 "shell syntax error" at `const body = (...)` and the
+    template literal `${info.ask}`.  Now: nothing read, nothing reported; real launch text in the JavaScript stays
+    PD020 (never a clean pass), and a `run:` step and another action's `with: script:` (appleboy/ssh-action runs
+    it in the remote shell) are still read as shell."""
+    scratch.write(".github/workflows/triage.yml", """
+        name: triage
+        on:
+          issues:
+            types: [opened]
+        jobs:
+          ask:
+            runs-on: ubuntu-latest
+            steps:
+              - name: Ask for the launch command
+                uses: actions/github-script@v7
+                with:
+                  script: |
+                    const body = (context.payload.issue.body || '').toLowerCase();
+                    const info = { ask: 'The command you used to launch vLLM (e.g., `vllm serve ...`)' };
+                    if (!/vllm serve/i.test(body)) {
+                      core.notice(`missing: ${info.ask}`);
+                    }
+        """)
+    code, rep = scratch.lint(".")
+    assert code == 0 and rep["findings"] == []
+    scratch.write(".github/workflows/js.yml", """
+        on: push
+        jobs:
+          serve:
+            runs-on: ubuntu-latest
+            steps:
+              - uses: Actions/github-script@60a0d83039c74a4aee543508d2ffcb1c3799cdea
+                with:
+                  script: |
+                    const { execSync } = require('child_process');
+                    execSync('python -m sglang.launch_server --model-path m --disaggregation-mode prefill');
+        """)
+    code, rep = scratch.lint(".github/workflows/js.yml")
+    assert [(f["code"], f["line"]) for f in rep["findings"]] == [("PD020", 10)]
+
+
+def test_shell_inputs_of_other_actions_and_run_steps_are_still_read(tmp_path):
+    """The neighbours of rw30/a P7: a `run:` step next to a github-script step, and appleboy/ssh-action's
+    `with: script:` (run by the remote host's shell), are read as shell scripts as before."""
+    p = tmp_path / "wf.yml"
+    p.write_text(textwrap.dedent("""
+        on: push
+        jobs:
+          prefill:
+            runs-on: ubuntu-latest
+            steps:
+              - uses: actions/github-script@v7
+                with:
+                  script: console.log('vllm serve is started below')
+              - run: vllm serve /models/m --port 8100
+              - uses: appleboy/ssh-action@v1
+                with:
+                  script: vllm serve /models/m --port 8200
+        """).lstrip())
+    out = extract(str(p), cwd=str(tmp_path))
+    ports = sorted(argv(l)[argv(l).index("--port") + 1] for l in out.launches)
+    assert ports == ["8100", "8200"]
+    assert not [f for f in out.findings if f.code == "PD009"]

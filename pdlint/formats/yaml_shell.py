@@ -282,6 +282,24 @@ def _install_pins(text: TStr) -> dict:
     return {e: (v, text[a:b]) for e, (v, a, b) in text_install_pins(text.text).items()}
 
 
+#: well-known GitHub Actions whose ``with:`` inputs named here are code the action runs in no shell (each with its
+#: language); the other actions' script keys (``appleboy/ssh-action``'s ``script``, ``nick-fields/retry``'s
+#: ``command``) are shell, and read as such
+NON_SHELL_ACTION_INPUTS = {
+    "actions/github-script": {"script": "JavaScript"},  # run by the action in Node (its action.yml: `using: node`)
+    "jannekem/run-python-script-action": {"script": "Python"},
+}
+
+
+def _action_code_inputs(step: yt.Ref) -> frozenset:
+    """The ``with:`` keys of a GitHub Actions step whose ``uses:`` action runs them as non-shell code."""
+    uses = yt.get(step, "uses")
+    if uses is None or not isinstance(yt.deref(uses).node, yt.YScalar):
+        return frozenset()
+    action = yt.scalar_text(uses).strip().partition("@")[0].rstrip("/").lower()
+    return frozenset(NON_SHELL_ACTION_INPUTS.get(action, ()))
+
+
 class _Walker:
     def __init__(self, doc: TStr, dia: str, exprs: dict, skip: set, out: list):
         self.doc, self.dia, self.exprs, self.skip, self.out = doc, dia, exprs, skip, out
@@ -436,9 +454,14 @@ class _Walker:
             cmd_ref, args_ref = yt.get(r, "command"), yt.get(r, "args")
             if cmd_ref is not None and args_ref is not None and _scalar_list(cmd_ref) and _scalar_list(args_ref):
                 joined_args = yt.seq_items(args_ref)
+        # a GitHub Actions step's `uses:` action whose `with:` inputs hold code it runs in no shell
+        # (`actions/github-script`'s `script:` is JavaScript run in Node): not read as shell scripts
+        code_inputs = _action_code_inputs(r) if self.dia == "github" else frozenset()
         for key, v in items:
             if key in ENV_KEYS and path == () and self.dia in ("sflow",):
                 continue
+            if key == "with" and code_inputs:
+                continue  # (the action's other inputs are settings: a token, a result encoding, retries)
             if joined_args is not None and key == "args":
                 continue  # (read after `command`)
             vnode = yt.deref(v).node

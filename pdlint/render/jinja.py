@@ -116,6 +116,9 @@ class JinjaOptions:
     #: would, and the rest as written (:func:`trim_continued`): how pdlint renders a template when only the
     #: repository's Python says that templates render with trim_blocks
     trimmed_source: Optional[str] = None
+    #: filters the deploy tool registers (``[tool.pdlint.jinja] filters``): rendered as a value pdlint cannot see,
+    #: as an undeclared one is, without a finding
+    filters: tuple = ()
 
     @classmethod
     def for_preset(cls, name: Optional[str]) -> "JinjaOptions":
@@ -170,6 +173,9 @@ class Problem:
     column: int = 1
     hint: Optional[str] = None  # what to do (the finding's help line), when the problem knows better than its rule
     test: bool = False  # an undefined variable used in a truth test or a loop here (Recording._record)
+    name: Optional[str] = None  # an unknown filter's / test's name (code "filter" / "test")
+    close: Optional[str] = None  # the builtin filter / test whose name is close to it (a misspelling?)
+    also: tuple = ()  # the other lines of the same file that use it
 
 
 #: how an unset variable was used where Jinja asks only whether it is set (``is defined``, ``default(false)``)
@@ -236,6 +242,9 @@ class _State:
         self.search_dirs: list = []  # extra repository-relative directories for includes
         self.value_positions: dict = {}  # values files' booleans: (key, subkey, ...) -> TStr
         self.main: Optional[str] = None  # the name of the template rendered (not an include)
+        #: filters and tests the templates use that the environment does not have: (kind, name) -> [the builtin
+        #: name close to it, (template name, line) ...], each rendered by a stand-in (:func:`_stand_in_unknown`)
+        self.unknown: dict = {}
 
     def add(self, seg: Segment) -> int:
         self.segments.append(seg)
@@ -395,9 +404,10 @@ def _environment_classes() -> tuple:
         def _parse(self, source, name, filename):
             tree = super()._parse(source, name, filename)
             state = self._pdl_state
+            kinds = _nodes_by_type(tree)  # one walk for the analyses below
+            _stand_in_unknown(self, state, kinds, name)
             src = state.sources.get(name)
             if src is not None:
-                kinds = _nodes_by_type(tree)  # one walk for the two analyses below
                 state.role_info[name] = collect_role_info(tree, kinds)
                 state.refs[name] = _referenced(kinds)
                 if _has_risky_constructs(tree, kinds):
@@ -496,6 +506,8 @@ def make_environment(state: _State, traced: bool = True):
             return Recording(hint, obj, name, exc)
 
         env.undefined = undefined
+    for fname in opts.filters:  # (declared: `[tool.pdlint.jinja] filters`)
+        env.filters.setdefault(fname, _opaque_filter(fname))
     guards.install(env)
 
     def mark(value, seg_id):
@@ -508,8 +520,9 @@ def make_environment(state: _State, traced: bool = True):
             state.undefined.append((name, seg.src, line, False))
             inner = state.add(Segment(seg.src, seg.offset, False, None, opaque=True))
             return f"{OPEN}{seg_id}{SEP}{OPEN}{inner}{SEP}${{{name}}}{CLOSE}{CLOSE}"
-        if state.options.preset == "ansible" and _is_opaque_value(value):
-            # a fact or a filter result known only at deploy time (hostvars, lookup(), password_hash ...)
+        if _is_opaque_value(value):
+            # a fact or a filter result known only at deploy time (hostvars, lookup(), password_hash ...), or the
+            # result of a filter the deploy tool registers and pdlint does not have (_stand_in_unknown)
             inner = state.add(Segment(seg.src, seg.offset, False, None, opaque=True))
             return f"{OPEN}{seg_id}{SEP}{OPEN}{inner}{SEP}{value}{CLOSE}{CLOSE}"
         if seg.path and state.traced and isinstance(value, (bool, str)) and not isinstance(value, OStr):
@@ -579,6 +592,100 @@ def make_environment(state: _State, traced: bool = True):
     if traced:
         env.filters["join"] = join
     return env
+
+
+def _opaque_filter(name: str):
+    """A stand-in for a filter pdlint does not have: its result is a value pdlint cannot see (``$name``, opaque
+    where it is written, as the ansible preset's deploy-time filters are)."""
+    word = "$" + (re.sub(r"[^A-Za-z0-9_]+", "_", name).strip("_") or "_")
+
+    def f(*args, **kwargs):
+        return _unseen_class()(word)
+    f.__name__ = name
+    return f
+
+
+@functools.lru_cache(maxsize=None)
+def _unseen_class():
+    """The class of an unknown filter's result: opaque text (:class:`pdlint.render.ansible.Opaque`) that a loop
+    walks as empty, as an Ansible fact is (`{% for a in args | expand %}--{{ a }}{% endfor %}` wrote one flag per
+    character of the placeholder: `--$`, `--e` ...)."""
+    from pdlint.render.ansible import Opaque
+
+    class Unseen(Opaque):
+        __slots__ = ()
+
+        def __iter__(self):
+            return iter(())
+    return Unseen
+
+
+def _false_test(*args, **kwargs) -> bool:
+    """A stand-in for a test pdlint does not have: answered false (what it guards is not rendered; said)."""
+    return False
+
+
+#: unknown filters / tests recorded per environment (a template generator's thousand names: bounded)
+MAX_UNKNOWN = 64
+
+
+def _stand_in_unknown(env, state: _State, kinds: dict, name: str) -> None:
+    """Each filter and test a parsed template uses that ``env`` does not have (a filter the deploy tool registers on its
+    Environment, ``env.filters["model_id_label"] = ...``): Jinja refuses to compile the template ("No filter named
+    'model_id_label'."), which depends on the environment, not on the template's syntax (field round rw30/a P4: a
+    PD004 error on a template the repository's own renderer compiles).  A stand-in renders it instead (a filter's
+    result: a value pdlint cannot see; a test: false), and the use is recorded (``state.unknown``) for the caller
+    to report, with the builtin name it may misspell.  ``kinds``: the template's nodes (:func:`_nodes_by_type`)."""
+    from jinja2 import nodes
+    for node in sorted(_of(kinds, nodes.Filter, nodes.Test), key=lambda n: n.lineno):
+        kind = "filter" if isinstance(node, nodes.Filter) else "test"
+        table = env.filters if kind == "filter" else env.tests
+        fname = node.name
+        if fname in table and (kind, fname) not in state.unknown:
+            continue
+        short = fname.rpartition(".")[2]
+        if state.options.preset == "ansible" and fname.startswith(("ansible.builtin.", "ansible.legacy.")) and \
+                short in table:
+            table[fname] = table[short]  # (a filter's fully qualified name: `| ansible.builtin.to_json`)
+            continue
+        uses = state.unknown.get((kind, fname))
+        if uses is None:
+            if len(state.unknown) >= MAX_UNKNOWN:
+                continue  # (Jinja then refuses it: PD004, as before)
+            import difflib
+            known = [k for k in table if not k.startswith("_")]
+            close = difflib.get_close_matches(fname, known, n=1, cutoff=0.8)
+            uses = state.unknown[(kind, fname)] = [close[0] if close else None]
+            table[fname] = _opaque_filter(fname) if kind == "filter" else _false_test
+        if len(uses) < 65 and (name, node.lineno) not in uses:
+            uses.append((name, node.lineno))
+
+
+def unknown_problems(state: _State, fallback: SourceFile) -> list:
+    """A :class:`Problem` (code ``filter`` / ``test``) per unknown filter and test and template file, at its first
+    use (:func:`_stand_in_unknown`)."""
+    out = []
+    for (kind, fname), uses in sorted(state.unknown.items()):
+        close, places = uses[0], uses[1:]
+        by_file: dict = {}
+        for tname, line in places:
+            by_file.setdefault(tname, []).append(line)
+        for tname, lines in by_file.items():
+            src = state.sources.get(tname) or fallback
+            lines = sorted(set(lines))
+            what = ("its result was rendered as a value pdlint cannot see" if kind == "filter" else
+                    "it was answered false, so what it guards was not rendered")
+            out.append(Problem(kind, f"No {kind} named '{fname}' in pdlint's Jinja: {what}", src, lines[0],
+                               _filter_column(src, lines[0], fname, kind), name=fname, close=close,
+                               also=tuple(lines[1:])))
+    return out
+
+
+def _filter_column(src: SourceFile, line: int, name: str, kind: str) -> int:
+    text = src.line_text(line) if src else ""
+    lead = r"(?:\||\bfilter\b)[ \t]*" if kind == "filter" else r"\bis[ \t]+(?:not[ \t]+)?"
+    m = re.search(lead + r"(" + re.escape(name) + r")(?![\w.])", text)
+    return m.start(1) + 1 if m else 1
 
 
 _RECORDING_TESTS: dict = {}  # a Jinja test -> its recording twin (made once: an environment is made per template)
@@ -1514,6 +1621,7 @@ def render_template(src: SourceFile, name: str, *, root: str, cwd: str, variable
                 tstr, traced = _align_fallback(plain_out, src), False
                 budget.stage("jinja render")
         renders.append(Rendered(tstr, role, var, value, traced))
+    problems += unknown_problems(state, src)
     return renders, _dedupe_problems(problems), var
 
 
