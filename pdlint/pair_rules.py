@@ -23,7 +23,7 @@ from pdlint.model import ERROR, WARNING, Candidate, Launch, Related
 from pdlint.pairing import (Deployment, alternatives, apart_in_text, arm_roles, colocated_candidate,
                             distinct_instances, docker_gpus, engine_libraries, facts, one_after_the_other,
                             other_configuration, parse_url, role_word, same_device_space, sequential, shares_network,
-                            shell_launch, wrapper_text)
+                            shell_launch, value_variants, wrapper_text)
 from pdlint.rules import Rule, register
 from pdlint.text import TStr
 
@@ -289,7 +289,7 @@ def _colocated_pairs(dep: Deployment) -> list:
             if a.path == b.path and (a.line != b.line or distinct_instances(a, b) or apart_in_text(a, b)) \
                     and a.render_role == b.render_role \
                     and not alternatives(a, b) and not sequential(a, b) and not other_configuration(a, b, arms) \
-                    and not engine_libraries(a, b) and not one_after_the_other(a, b):
+                    and not engine_libraries(a, b) and not one_after_the_other(a, b) and not value_variants(a, b):
                 taken[g] = taken.get(g, 0) + 1
                 out.append((a, b))
     dep._colocated = out

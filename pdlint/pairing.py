@@ -1212,7 +1212,48 @@ def apart_in_text(a: Launch, b: Launch) -> bool:
     &{% endfor %}``), two commands on one line (``a & b &``).  Two processes, as two lines are (hostile-input round
     rw29/h P12: no PD150 / PD151 for the default port and GPU both took)."""
     x, y = a.meta.get("command_at"), b.meta.get("command_at")
-    return x is not None and y is not None and x[0] == y[0] and x[1] != y[1] and a.path == b.path
+    if x is None or y is None or x[0] != y[0] or a.path != b.path:
+        return False
+    if x[1] != y[1]:
+        return True
+    # one statement: two commands of the text it evaluates (`eval "vllm serve ... & vllm serve ... &"`) when their
+    # programs are written in two places reached through no shared reference (rw30/a P2; the variants of one
+    # command through a value set in two branches share the reference: :func:`value_variants`)
+    if a.context != b.context or not (a.command and b.command):
+        return False
+    oa, ob = a.command[0].origin, b.command[0].origin
+    if (oa.path, oa.line, oa.column) == (ob.path, ob.line, ob.column):
+        return False
+    return (oa.chain[:1] != ob.chain[:1] or not oa.chain) and not value_variants(a, b)
+
+
+def value_variants(a: Launch, b: Launch) -> bool:
+    """Two launches that are one command of a script evaluated on two paths that gave a value different
+    alternatives: one statement (``command_at``), one context, and word for word either the same text from the
+    same place or the expansion of one reference (the same first hop of their chains) that took its value from
+    two places (``if [[ -x .venv/bin/vllm ]]; then VLLM_BIN=.venv/bin/vllm; else VLLM_BIN=$(command -v vllm); fi``,
+    then ``CMD="... ${VLLM_BIN} serve --port 8100 ..."; eval "$CMD &"``), at least one word the same.  Only one
+    of the alternatives runs: never two servers on one host (rw30/a P2: written literally, the two variants share
+    the launch's line and were never compared; through ``eval`` / ``bash -c`` they took the lines of the
+    alternatives, and PD150 / PD151 reported each port and GPU "used twice").  Two commands of one evaluated
+    text (``eval "$A & $B &"``, ``CMD="vllm serve ... & vllm serve ..."``) differ in a reference or in every word's
+    place; loop iterations and function calls differ in their context (:func:`distinct_instances`)."""
+    at = a.meta.get("command_at")
+    if at is None or at != b.meta.get("command_at") or a.path != b.path or a.context != b.context \
+            or a.meta.get("shell_run") != b.meta.get("shell_run"):
+        return False
+    wa, wb = list(a.command) + list(a.argv), list(b.command) + list(b.argv)
+    if len(wa) != len(wb):
+        return False
+    same = False
+    for x, y in zip(wa, wb):
+        ox, oy = x.origin, y.origin
+        if ox == oy:
+            same = same or x.text == y.text
+            continue
+        if not ox.chain or not oy.chain or ox.chain[0] != oy.chain[0]:
+            return False  # (one reference reached both values; one may have come through more: `$(command -v vllm)`)
+    return same
 
 
 def engine_libraries(a: Launch, b: Launch) -> bool:
@@ -1426,7 +1467,7 @@ def colocated(a: Launch, b: Launch) -> bool:
         return False  # two renderings of one template, one per role
     if not (shell_launch(a) and shell_launch(b)):
         return False
-    if alternatives(a, b) or engine_libraries(a, b) or one_after_the_other(a, b):
+    if alternatives(a, b) or value_variants(a, b) or engine_libraries(a, b) or one_after_the_other(a, b):
         return False
     return colocated_candidate(a) and colocated_candidate(b)
 
