@@ -1418,6 +1418,8 @@ def docker_gpus(launch: Launch) -> Optional[object]:
     """For a launch in a container the script starts: None (none), "all", a list of device ids, an int (first N
     GPUs), "none" (no GPU option) or "unknown".  (A ``docker exec`` into a container the script did not start:
     None, see :func:`same_device_space`.)"""
+    if "container_gpus" in launch.meta:  # a Compose service (formats.compose.gpu_request)
+        return launch.meta["container_gpus"]
     w = container_text(launch)
     if not _DOCKER.search(w):
         return None
@@ -1452,15 +1454,45 @@ def same_device_space(a: Launch, b: Launch) -> bool:
 
 
 def shares_network(launch: Launch) -> bool:
+    """In the host's network namespace: not in a container, or in one on the host network (``docker run
+    --network host``, a Compose service's ``network_mode: host``)."""
+    if "container_network" in launch.meta:
+        return launch.meta["container_network"] == "host"
     w = container_text(launch)
     if not _DOCKER.search(w):
         return True
     return bool(re.search(r"--(network|net)(=|\s+)host\b", w))
 
 
+def compose_service(launch: Launch) -> bool:
+    return launch.meta.get("resource_kind") == "compose service"
+
+
+def compose_together(a: Launch, b: Launch) -> bool:
+    """Two services of one Compose project, as ``docker compose up`` reads it (one file, or the file with its
+    override merged: ``meta['unit']``), that it starts together on one host: two services, neither multi-node,
+    and of profiles one invocation enables together (a service without ``profiles`` always starts; two of
+    different profiles are alternatives: ``--profile nixl`` or ``--profile mooncake``).  Their host ports and
+    GPUs are compared as those of two ``docker run`` of one script (rw30/a P8: two ``network_mode: host``
+    services on one port passed)."""
+    if a is b or a.path != b.path or not (compose_service(a) and compose_service(b)):
+        return False
+    if a.meta.get("unit") != b.meta.get("unit") or a.meta.get("resource_name") == b.meta.get("resource_name"):
+        return False
+    if a.render_role != b.render_role:
+        return False
+    pa, pb = a.meta.get("compose_profiles") or (), b.meta.get("compose_profiles") or ()
+    if pa and pb and not (set(pa) & set(pb) - {"\0"}):
+        return False
+    return not (facts(a).multi_node or facts(b).multi_node)
+
+
 def colocated(a: Launch, b: Launch) -> bool:
     """Known to run on one host at the same time: two shell launches of one
-    script, not alternatives, not multi-node, not started through ssh/srun."""
+    script, not alternatives, not multi-node, not started through ssh/srun; or two services of one Compose
+    project (:func:`compose_together`)."""
+    if compose_service(a) or compose_service(b):
+        return compose_together(a, b)
     if a is b or a.path != b.path or ((a.path, a.line) == (b.path, b.line) and not distinct_instances(a, b)):
         return False
     if a.render_role != b.render_role:
