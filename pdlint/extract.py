@@ -2210,6 +2210,16 @@ class Extractor:
                 meta["binds"] = svc.binds
             if project is not None:
                 meta["compose_project"] = project
+            # (the host resources `docker compose up` gives it, compared with its project's other services':
+            # pairing.compose_together, rw30/a P8)
+            meta["container_network"] = svc.network
+            meta["container_gpus"] = svc.gpus
+            if svc.gpus_tok is not None:
+                meta["container_gpus_at"] = svc.gpus_tok
+            if svc.gpus_what:
+                meta["container_gpus_what"] = svc.gpus_what
+            if svc.profiles:
+                meta["compose_profiles"] = svc.profiles
             meta.update(unit_meta or {})
             context = f"compose service {svc.name!r}" + (f", {label}" if label else "")
             if svc.words is not given:

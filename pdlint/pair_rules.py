@@ -7,11 +7,13 @@ They read what each engine adapter says about a launch (``facts(launch)``,
 other accelerators' device masks, :data:`DEVICE_MASKS`),
 and only compare launches :func:`pdlint.pairing.colocated` says run on one
 host at the same time: launches of one shell script, not on alternative
-branches of an ``if``/``case``, not one a ``kill``/``pkill`` ended before the
+branches of an ``if``/``case`` (nor variants of one command through a value set on several,
+:func:`pdlint.pairing.value_variants`), not one a ``kill``/``pkill`` ended before the
 other started (:func:`pdlint.pairing.sequential`), not one started after a server the
 script runs in the foreground (:func:`pdlint.pairing.one_after_the_other`), not multi-node, not started
-through ``ssh``/``srun``.  Kubernetes pods never count as co-located (each has its
-own network namespace and GPU allocation).
+through ``ssh``/``srun``; and the services of one Docker Compose project
+(:func:`pdlint.pairing.compose_together`: ports only on the host network).  Kubernetes pods never count as
+co-located (each has its own network namespace and GPU allocation).
 """
 
 from __future__ import annotations
@@ -20,10 +22,11 @@ from typing import Callable, Optional
 
 from pdlint import lazyre
 from pdlint.model import ERROR, WARNING, Candidate, Launch, Related
-from pdlint.pairing import (Deployment, alternatives, apart_in_text, arm_roles, colocated_candidate,
+from pdlint.pairing import (Deployment, alternatives, apart_in_text, arm_roles, colocated_candidate, compose_service,
+                            compose_together,
                             distinct_instances, docker_gpus, engine_libraries, facts, one_after_the_other,
                             other_configuration, parse_url, role_word, same_device_space, sequential, shares_network,
-                            shell_launch, wrapper_text)
+                            shell_launch, value_variants, wrapper_text)
 from pdlint.rules import Rule, register
 from pdlint.text import TStr
 
@@ -46,7 +49,8 @@ def unit_candidates(dep: Deployment, enabled: Callable[[str], bool]) -> list:
 
 PORT_COLLISION = register(Rule(
     "PD150", "colocated-port-collision", ERROR,
-    "Reports two server launches that run on one host (one shell script starts both) and listen on the same "
+    "Reports two server launches that run on one host (one shell script starts both, or one Docker Compose "
+    "project runs both on the host network) and listen on the same "
     "port: the HTTP `--port`, SGLang's `--disaggregation-bootstrap-port` (every prefill starts the bootstrap "
     "server), the `--dist-init-addr` port block (the port and the next six), `--nccl-port`, vLLM's NIXL side "
     "channel (`VLLM_NIXL_SIDE_CHANNEL_PORT`, default 5600) or P2P-NCCL `kv_port`, Dynamo's `DYN_SYSTEM_PORT`. "
@@ -63,9 +67,12 @@ PORT_COLLISION = register(Rule(
     category=_C, roles=("prefill", "decode"),
     notes="Only launches one script starts on one host are compared, and only while both run (a background job "
           "a `kill $PID` / `pkill` ended before the other started is not, nor a server started after one the script "
-          "runs in the foreground: the script goes on only when that one has ended); containers started with "
-          "`docker run` "
-          "without `--network host` have their own ports."))
+          "runs in the foreground: the script goes on only when that one has ended), nor the variants of one "
+          "command that took different arms' values of a variable (`VLLM_BIN` set in an `if`/`else`, then `eval "
+          "\"$CMD &\"`: one of them runs); containers started with `docker run` without `--network host` have their "
+          "own ports. The services of one Docker Compose project start together: those with `network_mode: host` "
+          "are compared (a bridge network gives each container its own ports; services of different `profiles` "
+          "are alternatives)."))
 
 GPU_OVERLAP = register(Rule(
     "PD151", "colocated-gpu-overlap", ERROR,
@@ -73,9 +80,12 @@ GPU_OVERLAP = register(Rule(
     "tensor x pipeline (x data) parallel size devices from `--base-gpu-id`, counted in its "
     "`CUDA_VISIBLE_DEVICES` list (or the device mask of another accelerator: `HIP_VISIBLE_DEVICES`, "
     "`ROCR_VISIBLE_DEVICES`, `HABANA_VISIBLE_DEVICES`, `HABANA_VISIBLE_MODULES`, `ZE_AFFINITY_MASK`, "
-    "`ASCEND_RT_VISIBLE_DEVICES`; or the container's `docker run --gpus` / `-e NVIDIA_VISIBLE_DEVICES`) when it "
-    "sets one, else from GPU 0. Launches on TPUs, and launches in containers whose devices the script does not "
-    "say (a `docker run` without a GPU option, a `docker exec` into a container it did not start), are not compared.",
+    "`ASCEND_RT_VISIBLE_DEVICES`; or the container's `docker run --gpus` / `-e NVIDIA_VISIBLE_DEVICES`, a "
+    "Compose service's `deploy.resources.reservations.devices` / `gpus:` / `NVIDIA_VISIBLE_DEVICES`) when it "
+    "sets one, else from GPU 0. Launches of one script and the services of one Docker Compose project are "
+    "compared. Launches on TPUs, and launches in containers whose devices the script does not "
+    "say (a `docker run` or Compose service without a GPU request, a `docker exec` into a container it did not "
+    "start), are not compared.",
     "Both engines size their KV cache pools as a fraction of the whole GPU memory (SGLang `--mem-fraction-static`, "
     "vLLM `--gpu-memory-utilization`, about 0.9 by default): two of them on one GPU run out of memory at start-up "
     "or under load, and each one's CUDA graphs and activations come on top.",
@@ -95,8 +105,8 @@ GPU_OVERLAP = register(Rule(
 
 PARTIAL_PINNING = register(Rule(
     "PD152", "partial-gpu-pinning", WARNING,
-    "Reports a server launch that sets no `CUDA_VISIBLE_DEVICES` while another launch the same script starts "
-    "on the same host is pinned with it (Dynamo's `disagg.sh`: the decode is pinned to GPU 1, the prefill is "
+    "Reports a server launch that sets no `CUDA_VISIBLE_DEVICES` while another launch the same script (or "
+    "Compose project) starts on the same host is pinned with it (Dynamo's `disagg.sh`: the decode is pinned to GPU 1, the prefill is "
     "not).",
     "The unpinned launch sees every GPU and takes the first ones from GPU 0, as many as its parallel sizes ask "
     "for. The pinning only works for the sizes written today: raise the unpinned launch's `--tp`/`--pp` (often "
@@ -273,7 +283,7 @@ def _colocated_pairs(dep: Deployment) -> list:
     if cached is not None:
         return cached
     ss = [l for l in _servers(dep) if shell_launch(l)]
-    one_host = [l for l in ss if colocated_candidate(l)]
+    one_host = [l for l in ss if colocated_candidate(l)] + [l for l in _servers(dep) if compose_service(l)]
     arms = arm_roles(ss)  # two configurations a script chooses between never share the host at one time
     group: dict = {}  # id(launch) -> its group of identical launches
     sigs: dict = {}
@@ -286,10 +296,15 @@ def _colocated_pairs(dep: Deployment) -> list:
             g = group[id(a)]
             if taken.get(g, 0) >= MAX_PARTNERS:
                 continue
+            if compose_service(a) or compose_service(b):
+                if compose_together(a, b):  # (services `docker compose up` starts together, rw30/a P8)
+                    taken[g] = taken.get(g, 0) + 1
+                    out.append((a, b))
+                continue
             if a.path == b.path and (a.line != b.line or distinct_instances(a, b) or apart_in_text(a, b)) \
                     and a.render_role == b.render_role \
                     and not alternatives(a, b) and not sequential(a, b) and not other_configuration(a, b, arms) \
-                    and not engine_libraries(a, b) and not one_after_the_other(a, b):
+                    and not engine_libraries(a, b) and not one_after_the_other(a, b) and not value_variants(a, b):
                 taken[g] = taken.get(g, 0) + 1
                 out.append((a, b))
     dep._colocated = out
@@ -332,11 +347,17 @@ def _ports(dep: Deployment, enabled) -> list:
                 port_txt = str(lo) if lo == hi else f"{lo}-{hi}"
                 message = (f"port {port_txt} is used twice on this host: this {edit.role_word('server')} launch's "
                            f"{_port_what(pe)} and the {keep.role_word()} launch's {_port_what(pk)} "
-                           f"(both started by this script)")
+                           f"({_together(a)})")
                 out.append(cand(PORT_COLLISION, edit, pe.token, message,
                                 [rel_token(pk.token, keep, f"the {who(keep)} uses port {port_txt} here"
                                            + ("" if pk.token is not None else " (default)"))]))
     return out
+
+
+def _together(launch: Launch) -> str:
+    if compose_service(launch):
+        return "two services `docker compose up` starts together, both on the host network"
+    return "both started by this script"
 
 
 def _port_what(p) -> str:
@@ -422,6 +443,8 @@ class _Gpus:
             if dg in ("unknown", "none"):
                 self.ok = False
                 return
+            if self.token is None and isinstance(launch.meta.get("container_gpus_at"), TStr):
+                self.token = launch.meta["container_gpus_at"]  # (a Compose service's device_ids: what to edit)
             if dg != "all":
                 if (dg if isinstance(dg, int) else len(dg)) > MAX_GPUS:
                     self.ok = False
@@ -472,7 +495,7 @@ def _gpus(dep: Deployment, enabled) -> list:
                 f = g.facts
                 n = len(g.visible)
                 msg = (f"this launch makes {n} GPU{'s' if n != 1 else ''} visible "
-                       f"({g.mask_text or 'docker run --gpus'})"
+                       f"({g.mask_text or _compose_gpus_text(l) or 'docker run --gpus'})"
                        f" but uses {g.needed}{' from --base-gpu-id ' + str(f.base_gpu) if f.base_gpu else ''}"
                        f" ({f.gpus_note or 'its parallel sizes'})")
                 rel = [rel_token(f.gpus_token, l, "the parallel size is set here")] if f.gpus_token is not None \
@@ -536,7 +559,8 @@ def _gpus(dep: Deployment, enabled) -> list:
         via = _via_variable(gf.facts.gpus_token)
         others = ""
         if len(peers) > 1:
-            others = f" (and {len(peers) - 1} other pinned launch{'es' if len(peers) > 2 else ''} of this script)"
+            others = (f" (and {len(peers) - 1} other pinned launch{'es' if len(peers) > 2 else ''} of this "
+                      f"{'Compose project' if compose_service(free) else 'script'})")
         msg = (f"this {free.role_word('server')} launch sets no {gp.mask[0] if gp.mask else 'CUDA_VISIBLE_DEVICES'}, "
                f"so it counts GPUs from 0 and "
                f"uses {gf.describe()} ({_why_gpus(gf)}{via}), while the {pinned.role_word()} launch is "
@@ -550,10 +574,20 @@ def _why_gpus(g: _Gpus) -> str:
     parts = []
     if g.mask_text:
         parts.append(g.mask_text)
+    elif _compose_gpus_text(g.launch):
+        parts.append(_compose_gpus_text(g.launch))
     parts.append(g.facts.gpus_note or f"{g.needed} GPU{'s' if g.needed != 1 else ''}")
     if g.facts.base_gpu:
         parts.append(f"--base-gpu-id {g.facts.base_gpu}")
     return ", ".join(parts)
+
+
+def _compose_gpus_text(launch: Launch) -> str:
+    """``deploy.resources.reservations.devices device_ids: 0,1``: how a Compose service asks for its GPUs."""
+    what, dg = launch.meta.get("container_gpus_what"), launch.meta.get("container_gpus")
+    if not what or dg is None or dg in ("none", "unknown"):
+        return ""
+    return f"{what}: {','.join(map(str, dg)) if isinstance(dg, list) else dg}"
 
 
 def _via_variable(tok: Optional[TStr]) -> str:

@@ -1213,7 +1213,48 @@ def apart_in_text(a: Launch, b: Launch) -> bool:
     &{% endfor %}``), two commands on one line (``a & b &``).  Two processes, as two lines are (hostile-input round
     rw29/h P12: no PD150 / PD151 for the default port and GPU both took)."""
     x, y = a.meta.get("command_at"), b.meta.get("command_at")
-    return x is not None and y is not None and x[0] == y[0] and x[1] != y[1] and a.path == b.path
+    if x is None or y is None or x[0] != y[0] or a.path != b.path:
+        return False
+    if x[1] != y[1]:
+        return True
+    # one statement: two commands of the text it evaluates (`eval "vllm serve ... & vllm serve ... &"`) when their
+    # programs are written in two places reached through no shared reference (rw30/a P2; the variants of one
+    # command through a value set in two branches share the reference: :func:`value_variants`)
+    if a.context != b.context or not (a.command and b.command):
+        return False
+    oa, ob = a.command[0].origin, b.command[0].origin
+    if (oa.path, oa.line, oa.column) == (ob.path, ob.line, ob.column):
+        return False
+    return (oa.chain[:1] != ob.chain[:1] or not oa.chain) and not value_variants(a, b)
+
+
+def value_variants(a: Launch, b: Launch) -> bool:
+    """Two launches that are one command of a script evaluated on two paths that gave a value different
+    alternatives: one statement (``command_at``), one context, and word for word either the same text from the
+    same place or the expansion of one reference (the same first hop of their chains) that took its value from
+    two places (``if [[ -x .venv/bin/vllm ]]; then VLLM_BIN=.venv/bin/vllm; else VLLM_BIN=$(command -v vllm); fi``,
+    then ``CMD="... ${VLLM_BIN} serve --port 8100 ..."; eval "$CMD &"``), at least one word the same.  Only one
+    of the alternatives runs: never two servers on one host (rw30/a P2: written literally, the two variants share
+    the launch's line and were never compared; through ``eval`` / ``bash -c`` they took the lines of the
+    alternatives, and PD150 / PD151 reported each port and GPU "used twice").  Two commands of one evaluated
+    text (``eval "$A & $B &"``, ``CMD="vllm serve ... & vllm serve ..."``) differ in a reference or in every word's
+    place; loop iterations and function calls differ in their context (:func:`distinct_instances`)."""
+    at = a.meta.get("command_at")
+    if at is None or at != b.meta.get("command_at") or a.path != b.path or a.context != b.context \
+            or a.meta.get("shell_run") != b.meta.get("shell_run"):
+        return False
+    wa, wb = list(a.command) + list(a.argv), list(b.command) + list(b.argv)
+    if len(wa) != len(wb):
+        return False
+    same = False
+    for x, y in zip(wa, wb):
+        ox, oy = x.origin, y.origin
+        if ox == oy:
+            same = same or x.text == y.text
+            continue
+        if not ox.chain or not oy.chain or ox.chain[0] != oy.chain[0]:
+            return False  # (one reference reached both values; one may have come through more: `$(command -v vllm)`)
+    return same
 
 
 def engine_libraries(a: Launch, b: Launch) -> bool:
@@ -1378,6 +1419,8 @@ def docker_gpus(launch: Launch) -> Optional[object]:
     """For a launch in a container the script starts: None (none), "all", a list of device ids, an int (first N
     GPUs), "none" (no GPU option) or "unknown".  (A ``docker exec`` into a container the script did not start:
     None, see :func:`same_device_space`.)"""
+    if "container_gpus" in launch.meta:  # a Compose service (formats.compose.gpu_request)
+        return launch.meta["container_gpus"]
     w = container_text(launch)
     if not _DOCKER.search(w):
         return None
@@ -1412,22 +1455,52 @@ def same_device_space(a: Launch, b: Launch) -> bool:
 
 
 def shares_network(launch: Launch) -> bool:
+    """In the host's network namespace: not in a container, or in one on the host network (``docker run
+    --network host``, a Compose service's ``network_mode: host``)."""
+    if "container_network" in launch.meta:
+        return launch.meta["container_network"] == "host"
     w = container_text(launch)
     if not _DOCKER.search(w):
         return True
     return bool(re.search(r"--(network|net)(=|\s+)host\b", w))
 
 
+def compose_service(launch: Launch) -> bool:
+    return launch.meta.get("resource_kind") == "compose service"
+
+
+def compose_together(a: Launch, b: Launch) -> bool:
+    """Two services of one Compose project, as ``docker compose up`` reads it (one file, or the file with its
+    override merged: ``meta['unit']``), that it starts together on one host: two services, neither multi-node,
+    and of profiles one invocation enables together (a service without ``profiles`` always starts; two of
+    different profiles are alternatives: ``--profile nixl`` or ``--profile mooncake``).  Their host ports and
+    GPUs are compared as those of two ``docker run`` of one script (rw30/a P8: two ``network_mode: host``
+    services on one port passed)."""
+    if a is b or a.path != b.path or not (compose_service(a) and compose_service(b)):
+        return False
+    if a.meta.get("unit") != b.meta.get("unit") or a.meta.get("resource_name") == b.meta.get("resource_name"):
+        return False
+    if a.render_role != b.render_role:
+        return False
+    pa, pb = a.meta.get("compose_profiles") or (), b.meta.get("compose_profiles") or ()
+    if pa and pb and not (set(pa) & set(pb) - {"\0"}):
+        return False
+    return not (facts(a).multi_node or facts(b).multi_node)
+
+
 def colocated(a: Launch, b: Launch) -> bool:
     """Known to run on one host at the same time: two shell launches of one
-    script, not alternatives, not multi-node, not started through ssh/srun."""
+    script, not alternatives, not multi-node, not started through ssh/srun; or two services of one Compose
+    project (:func:`compose_together`)."""
+    if compose_service(a) or compose_service(b):
+        return compose_together(a, b)
     if a is b or a.path != b.path or ((a.path, a.line) == (b.path, b.line) and not distinct_instances(a, b)):
         return False
     if a.render_role != b.render_role:
         return False  # two renderings of one template, one per role
     if not (shell_launch(a) and shell_launch(b)):
         return False
-    if alternatives(a, b) or engine_libraries(a, b) or one_after_the_other(a, b):
+    if alternatives(a, b) or value_variants(a, b) or engine_libraries(a, b) or one_after_the_other(a, b):
         return False
     return colocated_candidate(a) and colocated_candidate(b)
 

@@ -79,6 +79,16 @@ class Service:
     #: EndpointSettings.DNSNames: "based on the container name, network aliases, container short ID, and hostname")
     dns_names: tuple = ()
     binds: list = field(default_factory=list)  # its bind mounts: [(host path as written, container path)]
+    #: ``network_mode`` as written ("" when not set: the project's bridge network, the container's own ports)
+    network: str = ""
+    #: the GPUs its container gets, as :func:`pdlint.pairing.docker_gpus` says them for a ``docker run``
+    #: ("all", a count, device ids, "none", "unknown"; None: no request but a device mask in its environment,
+    #: counted as on the host), where that is written and how (:func:`gpu_request`)
+    gpus: object = "none"
+    gpus_tok: Optional[TStr] = None
+    gpus_what: str = ""
+    #: ``profiles``: started only when one of them is enabled (() : always)
+    profiles: tuple = ()
 
 
 def is_compose(docs: list) -> bool:
@@ -299,9 +309,104 @@ def _service(doc: TStr, svcs: yt.Ref, name: str, ref: yt.Ref, variables: dict, r
     if top:  # the override file's mounts merged over the project file's, by the path in the container
         base_binds = _binds(*_field(layers[len(top):], "volumes"), variables)
         binds += [b for b in base_binds if b[1] not in {t for _, t in binds}]
+    gpus, gpus_tok, gpus_what = gpu_request(layers, env)
     return Service(name, name_tok, words, exec_form, env, image, crd.role_of_name(name),
                    entrypoint_set=entrypoint_set, image_tok=itok, dns_names=_dns_names(own, layers, variables),
-                   binds=binds)
+                   binds=binds, network=_text_field(layers, "network_mode", variables), gpus=gpus,
+                   gpus_tok=gpus_tok, gpus_what=gpus_what, profiles=_profiles(layers, variables))
+
+
+def _text_field(layers: list, key: str, variables: dict) -> str:
+    """A scalar field's interpolated text ("" when not set or not known)."""
+    at, ref = _field(layers, key)
+    if ref is None or not isinstance(yt.deref(ref).node, yt.YScalar):
+        return ""
+    t = interpolate(yt.scalar_tstr(at.doc, ref), variables)
+    return "" if t.opaque else t.text.strip()
+
+
+def _profiles(layers: list, variables: dict) -> tuple:
+    at, ref = _field(layers, "profiles")
+    if ref is None:
+        return ()
+    out = []
+    for item in yt.seq_items(ref):
+        if isinstance(yt.deref(item).node, yt.YScalar):
+            t = interpolate(yt.scalar_tstr(at.doc, item), variables)
+            out.append("\0" if t.opaque else t.text)  # (a profile pdlint cannot see: one of its own)
+    return tuple(sorted(set(out))) or ("\0",)
+
+
+_DEVICE_ID = lazyre.compile(r"\d{1,6}")
+MAX_DEVICE_IDS = 64
+
+
+def gpu_request(layers: list, env: dict) -> tuple:
+    """``(devices, token, what)``: the GPUs ``docker compose up`` gives the service's container, in the terms of
+    :func:`pdlint.pairing.docker_gpus` - ``deploy.resources.reservations.devices`` (the entry whose
+    ``capabilities`` name ``gpu``: its ``device_ids``, else its ``count``, else all GPUs, as the Compose
+    specification says), the service's ``gpus:`` (``all`` or such entries), else ``NVIDIA_VISIBLE_DEVICES`` in its
+    environment (the NVIDIA runtime's list, as ``docker run -e NVIDIA_VISIBLE_DEVICES``); without any of them
+    ``"none"`` (the container sees no GPU), or None when the environment sets a device mask such as
+    ``CUDA_VISIBLE_DEVICES`` (the host's runtime exposes the GPUs: the mask counts them as on the host)."""
+    entries, what = [], ""
+    at, deploy = _field(layers, "deploy")
+    if deploy is not None and isinstance(yt.deref(deploy).node, yt.YMap):
+        res = yt.get(deploy, "resources")
+        rsv = yt.get(res, "reservations") if res is not None and isinstance(yt.deref(res).node, yt.YMap) else None
+        devs = yt.get(rsv, "devices") if rsv is not None and isinstance(yt.deref(rsv).node, yt.YMap) else None
+        for item in yt.seq_items(devs) if devs is not None else []:
+            if not isinstance(yt.deref(item).node, yt.YMap):
+                continue
+            caps = yt.get(item, "capabilities")
+            names = {yt.scalar_text(c) for c in yt.seq_items(caps)} if caps is not None else set()
+            if "gpu" in names or (not names and yt.scalar_text(yt.get(item, "driver")) == "nvidia"):
+                entries.append((at.doc, item))
+        what = "deploy.resources.reservations.devices"
+    gat, gref = _field(layers, "gpus")
+    if not entries and gref is not None:
+        what = "gpus"
+        if isinstance(yt.deref(gref).node, yt.YScalar):
+            text = yt.scalar_text(gref) or ""
+            return ("all" if text == "all" else "unknown"), yt.scalar_tstr(gat.doc, gref), what
+        entries = [(gat.doc, item) for item in yt.seq_items(gref) if isinstance(yt.deref(item).node, yt.YMap)]
+    if len(entries) > 1:
+        return "unknown", None, what
+    if entries:
+        doc, item = entries[0]
+        ids = yt.get(item, "device_ids")
+        count = yt.get(item, "count")
+        if ids is not None:
+            texts = [yt.scalar_text(i) for i in yt.seq_items(ids)]
+            tok = yt.scalar_tstr(doc, yt.seq_items(ids)[0]) if texts else None
+            if texts and len(texts) <= MAX_DEVICE_IDS and all(t and _DEVICE_ID.fullmatch(t) for t in texts):
+                return [int(t) for t in texts], tok, what + " device_ids"
+            return "unknown", tok, what + " device_ids"
+        if count is not None:
+            text = (yt.scalar_text(count) or "").strip()
+            tok = yt.scalar_tstr(doc, count)
+            if text == "all":
+                return "all", tok, what + " count"
+            return (int(text) if _DEVICE_ID.fullmatch(text) and int(text) <= MAX_DEVICE_IDS else "unknown"), tok, \
+                what + " count"
+        return "all", None, what
+    nv = env.get("NVIDIA_VISIBLE_DEVICES")
+    if nv is not None:
+        text = nv.text.strip()
+        if nv.opaque:
+            return "unknown", nv, "NVIDIA_VISIBLE_DEVICES"
+        if text == "all":
+            return "all", nv, "NVIDIA_VISIBLE_DEVICES"
+        if text in ("none", "void", ""):
+            return "none", nv, "NVIDIA_VISIBLE_DEVICES"
+        ids = [x.strip() for x in text.split(",")]
+        if len(ids) <= MAX_DEVICE_IDS and all(_DEVICE_ID.fullmatch(x) for x in ids):
+            return [int(x) for x in ids], nv, "NVIDIA_VISIBLE_DEVICES"
+        return "unknown", nv, "NVIDIA_VISIBLE_DEVICES"
+    from pdlint.pair_rules import DEVICE_MASKS
+    if any(name in env for name in DEVICE_MASKS):
+        return None, None, ""
+    return "none", None, ""
 
 
 def _binds(layer: Optional[_Layer], volumes: Optional[yt.Ref], variables: dict) -> list:
