@@ -423,7 +423,8 @@ class _Walker:
             env = {**env, **own}
         if self.dia == "gitlab" and image is not None and "$" in image.text:
             # GitLab expands `$NAME` / `${NAME}` in `image:` from the variables (field round rw29/a P11: `image:
-            # $SGL_IMAGE` with `SGL_IMAGE: lmsysorg/sglang:v0.5.9-cu129` was "no release is pinned")
+            # $SGL_IMAGE` with `SGL_IMAGE: lmsysorg/sglang:v0.5.9-cu129` was "no release is pinned"), nested ones
+            # too (rw30/h P8: `SGL_IMAGE: "lmsysorg/sglang:$SGL_TAG"` stopped at one level, judged as the newest)
             image = expand_variables(image, env)
         name_ref = yt.get(r, "name")
         if name_ref is not None and isinstance(yt.deref(name_ref).node, yt.YScalar):
@@ -529,6 +530,8 @@ class _Walker:
             from pdlint.formats.kube import expand_refs
             text = expand_refs(text, env, known_only=True) if text is not None else None
             words = [expand_refs(w, env, known_only=True) for w in words or []]
+        if self.dia == "gitlab" and env:
+            env = expanded_env(env)  # (GitLab hands the job its variables expanded, nested ones included)
         self.out.append(Script(self._subst(text) if text is not None else None, words or [], dict(env), label, role,
                                tok, how, path, meta))
 
@@ -672,6 +675,10 @@ def env_of(doc: TStr, ref: yt.Ref, exprs: dict, dia: str) -> dict:
         if target is not None and isinstance(yt.deref(target).node, yt.YScalar) \
                 and yt.scalar_value(yt.deref(target).node) is not None:
             out[name] = substitute(yt.scalar_tstr(doc, target), exprs, dia)
+            flag = yt.deref(yt.get(v, "expand")).node if dia == "gitlab" and isinstance(vnode, yt.YMap) and \
+                yt.get(v, "expand") is not None else None
+            if isinstance(flag, yt.YScalar) and yt.scalar_value(flag) is False:
+                out[name] = RawTStr(out[name].text, out[name].pieces)  # `expand: false`: passed as written
         else:
             out[name] = crd.at_node(doc, v, f"${{{name}}}").as_opaque()
     return out
@@ -732,16 +739,64 @@ def matrix_runs(doc: TStr, matrix) -> tuple:
 _GITLAB_VAR = lazyre.compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))")
 
 
-def expand_variables(t: TStr, env: dict) -> TStr:
-    """``$NAME`` / ``${NAME}`` of ``t`` replaced by the values ``env`` knows (others kept as written)."""
-    parts, at = [], 0
+class RawTStr(TStr):
+    """The value of a GitLab variable written ``{value: ..., expand: false}``: GitLab passes it as written, its
+    ``$NAME`` unexpanded."""
+    __slots__ = ()
+
+
+#: bounds of GitLab's nested expansion here (untrusted input: `A: $B$B$B$B`, `B: $C$C$C$C`, ... doubles per level)
+MAX_EXPAND_DEPTH = 16
+MAX_EXPAND_CHARS = 8192
+MAX_EXPAND_STEPS = 1000
+
+
+class _TooBig(Exception):
+    pass
+
+
+def expand_variables(t: TStr, env: dict, _stack: tuple = ()) -> TStr:
+    """``$NAME`` / ``${NAME}`` of ``t`` replaced by the values ``env`` knows (others kept as written), as GitLab
+    expands its CI/CD variables: recursively - a variable whose value names another variable is expanded too
+    (`SGL_IMAGE: "lmsysorg/sglang:$SGL_TAG"`) - except a variable written ``{value: ..., expand: false}``
+    (:class:`RawTStr`).  A reference in a cycle (`A: $B`, `B: $A`) or deeper than :data:`MAX_EXPAND_DEPTH` is kept
+    as written; an expansion of more than :data:`MAX_EXPAND_STEPS` substitutions or :data:`MAX_EXPAND_CHARS`
+    characters is not made at all (``t`` is returned as written)."""
+    try:
+        return _expand(t, env, _stack, [0])
+    except _TooBig:
+        return t
+
+
+def _expand(t: TStr, env: dict, stack: tuple, steps: list) -> TStr:
+    parts, at, size = [], 0, 0
     for m in _GITLAB_VAR.finditer(t.text):
-        v = env.get(m.group(1) or m.group(2))
-        if not isinstance(v, TStr) or v.opaque:
+        name = m.group(1) or m.group(2)
+        v = env.get(name)
+        if not isinstance(v, TStr) or v.opaque or name in stack:
             continue
+        steps[0] += 1
+        if steps[0] > MAX_EXPAND_STEPS:
+            raise _TooBig
+        if "$" in v.text and not isinstance(v, RawTStr) and len(stack) < MAX_EXPAND_DEPTH:
+            v = _expand(v, env, stack + (name,), steps)
         parts += [t[at:m.start()], v]
+        size += m.start() - at + len(v.text)
         at = m.end()
+        if size > MAX_EXPAND_CHARS:
+            raise _TooBig
     return TStr.join(parts + [t[at:]]) if parts else t
+
+
+def expanded_env(env: dict) -> dict:
+    """GitLab's variables as a job gets them: each value expanded (:func:`expand_variables`) against all the
+    variables of the job (job variables and global ones alike: a global `ARGS: "--tp-size $TP"` takes the job's
+    `TP`)."""
+    out = dict(env)
+    for k, v in env.items():
+        if isinstance(v, TStr) and not isinstance(v, RawTStr) and not v.opaque and "$" in v.text:
+            out[k] = expand_variables(v, env, (k,))
+    return out
 
 
 def gitlab_matrix(doc: TStr, matrix) -> tuple:
