@@ -336,7 +336,8 @@ class _Walker:
                     combos, total, runs = gitlab_matrix(self.doc, yt.get(yt.get(r, "parallel"), "matrix"))
                     if total > len(combos):  # said at the matrix: the other runs were not checked
                         at = yt.deref(yt.get(r, "parallel")).node.start
-                        self.matrix_cut.append((self.doc[at:at + 1], total, len(combos), "matrix", str(path[0])))
+                        self.matrix_cut.append((self.doc[at:at + 1], total, len(combos), "gitlab-matrix",
+                                                str(path[0])))
                     if combos:
                         # the job once per combination of its `parallel: matrix:`, each a runner of its own with the
                         # combination's values as variables (field round rw29/a P11: `ROLE: [prefill, decode]` with
@@ -802,14 +803,17 @@ def expanded_env(env: dict) -> dict:
 def gitlab_matrix(doc: TStr, matrix) -> tuple:
     """``(combinations, how many jobs GitLab starts, the run of each)`` of a GitLab CI ``parallel: matrix:``: a
     list of mappings, each the product of its keys' values (a list, or one scalar), the jobs of all entries
-    together; each combination ``{NAME: value}`` (the job's variables), at most :data:`MAX_MATRIX` (those with a
-    value of a key no earlier one has first).  The run of a combination: its values of the keys that do not name
-    the roles (:func:`matrix_plan`'s runs)."""
+    together; each combination ``{NAME: value}`` (the job's variables), at most :data:`MAX_MATRIX`: all of them
+    when there are no more, else, entry by entry, combinations that take each value of each key at least once (the
+    i-th takes the i-th value of every key, cycling), each with every value of a key whose values name the roles,
+    then the others in order.  The sample is made without the whole product (rw30/h P15: 64 entries of ten
+    two-valued keys took 4.9 s).  The run of a combination: its values of the keys that do not name the roles
+    (:func:`matrix_plan`'s runs)."""
     import itertools
-    combos: list = []
     total = 0
     items = yt.seq_items(matrix) if isinstance(yt.deref(matrix).node, yt.YSeq) else []
-    all_keys: list = []
+    entries: list = []
+    values_of: dict = {}  # key -> its values in every entry (what _role_keys reads)
     for entry in items[:MAX_MATRIX_PRODUCT]:
         if not isinstance(yt.deref(entry).node, yt.YMap):
             continue
@@ -822,24 +826,50 @@ def gitlab_matrix(doc: TStr, matrix) -> tuple:
                 keys.append((str(name), vals))
         if not keys:
             continue
-        all_keys += keys
+        entries.append(keys)
         n = 1
-        for _, vals in keys:
+        for name, vals in keys:
             n *= len(vals)
+            values_of.setdefault(name, []).extend(vals)
         total += n
-        names = [k for k, _ in keys]
-        for combo in itertools.islice(itertools.product(*(v for _, v in keys)), MAX_MATRIX_PRODUCT):
-            combos.append(dict(zip(names, combo)))
-    roles = _role_keys([(k, [v for c in combos if k in c for v in [c[k]]]) for k in dict.fromkeys(n for n, _ in
-                                                                                                   all_keys)])
-    if len(combos) > MAX_MATRIX:
-        seen: set = set()
-        first, rest = [], []
-        for c in combos:
-            new = {(k, v.text) for k, v in c.items()} - seen
-            (first if new else rest).append(c)
-            seen |= new
-        combos = (first + rest)[:MAX_MATRIX]
+    roles = _role_keys(list(values_of.items()))
+    combos: list = []
+    seen: set = set()
+
+    def add(c: dict) -> bool:
+        """Keep ``c`` (unless a kept one has its values); True when :data:`MAX_MATRIX` are kept."""
+        key = tuple(sorted((k, v.text) for k, v in c.items()))
+        if key not in seen:
+            seen.add(key)
+            combos.append(c)
+        return len(combos) >= MAX_MATRIX
+
+    full = False
+    if total <= MAX_MATRIX:
+        for keys in entries:
+            for combo in itertools.product(*(v for _, v in keys)):
+                combos.append(dict(zip((k for k, _ in keys), combo)))
+    else:
+        for keys in entries:  # each value of each key, with every value of the role keys
+            role_keys = [(k, v) for k, v in keys if k in roles]
+            width = max((len(v) for k, v in keys if k not in roles), default=1)
+            for i in range(min(width, MAX_MATRIX_PRODUCT)):
+                base = {k: v[i % len(v)] for k, v in keys if k not in roles}
+                for rc in itertools.islice(itertools.product(*(v for _, v in role_keys)), MAX_MATRIX_PRODUCT):
+                    full = add({**base, **dict(zip((k for k, _ in role_keys), rc))})
+                    if full:
+                        break
+                if full:
+                    break
+            if full:
+                break
+        for keys in entries if not full else ():  # then the others, in order (bounded: repeated values)
+            for combo in itertools.islice(itertools.product(*(v for _, v in keys)), 2 * MAX_MATRIX + 1):
+                full = add(dict(zip((k for k, _ in keys), combo)))
+                if full:
+                    break
+            if full:
+                break
     runs = [tuple(sorted((k, v.text) for k, v in c.items() if k not in roles)) for c in combos]
     return combos, total, runs
 
@@ -967,6 +997,10 @@ def matrix_plan(doc: TStr, matrix) -> tuple:
 #: GitHub's bound on the jobs of one matrix: a workflow whose matrix produces more is refused ("Strategy for
 #: job 'NAME' produced N configurations which exceeds the maximum of 256 configurations")
 GITHUB_MAX_JOBS = 256
+#: GitLab's bound on the jobs of one `parallel: matrix` (gitlab-org/gitlab lib/gitlab/ci/config/entry/product/
+#: matrix.rb: `Entry::Product::Parallel::PARALLEL_LIMIT`, 200; the pipeline is not created: "jobs:NAME:parallel:matrix
+#: config generates too many jobs (maximum is 200)")
+GITLAB_MAX_JOBS = 200
 
 
 def _top(k: str, tops: list) -> str:
