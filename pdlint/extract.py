@@ -2123,6 +2123,25 @@ class Extractor:
             if kind == "argo":
                 self.argo_cut(job, where, started, ran)
                 continue
+            if kind == "gitlab-matrix" and started > yaml_shell.GITLAB_MAX_JOBS:
+                # (rw30/h P15: GitHub's bound and words were given for a GitLab job; GitLab's bound is 200)
+                self.unchecked(where, f"this job's parallel: matrix generates {started} jobs, more than the "
+                                      f"{yaml_shell.GITLAB_MAX_JOBS} GitLab allows for one matrix: GitLab does not create "
+                                      f"the pipeline (\"jobs:{name}:parallel:matrix config generates too many jobs "
+                                      f"(maximum is {yaml_shell.GITLAB_MAX_JOBS})\"); pdlint ran its script for {ran} "
+                                      f"of them, the others were not checked",
+                               f"split the job so that one matrix generates at most {yaml_shell.GITLAB_MAX_JOBS} jobs "
+                               f"(GitLab's bound), and at most {yaml_shell.MAX_MATRIX} for pdlint to check them all",
+                               job)
+                continue
+            if kind == "gitlab-matrix":
+                self.unchecked(where, f"this job's parallel: matrix generates {started} jobs; pdlint ran its script "
+                                      f"for {ran} of them (each value of each key at least once where {ran} allow it, "
+                                      f"with every value of a key that names the roles): the other jobs were not "
+                                      f"checked",
+                               f"split the job so that one matrix generates at most {yaml_shell.MAX_MATRIX} jobs, or "
+                               f"check the others' values with `[tool.pdlint.vars]` in a config of their own", job)
+                continue
             if started > yaml_shell.GITHUB_MAX_JOBS:  # (rw26/h item 8: 16,000 combinations read as 16 runs)
                 self.unchecked(where, f"this job's matrix produces {started} combinations, more than the "
                                       f"{yaml_shell.GITHUB_MAX_JOBS} GitHub starts for one matrix: GitHub refuses the "

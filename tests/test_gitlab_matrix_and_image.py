@@ -49,3 +49,134 @@ def test_a_role_matrix_runs_the_job_per_role_and_pairs_them(scratch):
 def test_a_job_without_a_matrix_keeps_its_variable_unseen(scratch):
     _, report = _lint(scratch, mode="$ROLE")
     assert [f["code"] for f in report["findings"] if f["code"] == "PD021"] == ["PD021"]
+
+
+# -- rw30/h P8: GitLab expands variables inside variables ------------------------------------------------------
+# GitLab docs (ci/variables, "Use CI/CD variables in other variables"; `variables:expand`, default true): a variable
+# whose value names another variable is expanded; `{value: ..., expand: false}` passes the value as written.
+# Ground truth of the verdict: SGLang 0.4.6.post1 has no --skip-server-warmup (added in 0.4.9).
+
+NESTED = """\
+variables:
+  SGL_TAG: v0.4.6.post1-cu124
+{image_var}
+{more}serve:
+  image: $SGL_IMAGE
+  script:
+    - python3 -m sglang.launch_server --model-path Qwen/Qwen3-8B --tp-size $TP --skip-server-warmup
+"""
+
+
+def _nested(scratch, image_var='  SGL_IMAGE: "lmsysorg/sglang:$SGL_TAG"', more="  TP: \"2\"\n"):
+    scratch.write(".gitlab-ci.yml", NESTED.format(image_var=image_var, more=more))
+    return scratch.lint(".")
+
+
+def test_a_nested_image_variable_pins_the_release(scratch):
+    code, report = _nested(scratch)
+    assert [l["engine_version"] for l in report["launches"]] == ["0.4.6.post1"]
+    assert code == 1 and [f["code"] for f in report["findings"] if f["severity"] == "error"] == ["SGL009"]
+    # three levels, and `${NAME}`
+    code, report = _nested(scratch, image_var='  SGL_IMAGE: "${SGL_REPO}:$SGL_TAG"',
+                           more='  SGL_REPO: "$SGL_ORG/sglang"\n  SGL_ORG: lmsysorg\n  TP: "2"\n')
+    assert [l["engine_version"] for l in report["launches"]] == ["0.4.6.post1"]
+
+
+def test_a_nested_script_variable_is_expanded(scratch):
+    # `ARGS: "--tp-size $TP"`: the job's shell gets `--tp-size 2` (it was `$TP`, a false SGL005 "invalid int value")
+    scratch.write(".gitlab-ci.yml", "variables:\n  TP: \"2\"\n  ARGS: \"--tp-size $TP\"\nserve:\n"
+                                    "  image: lmsysorg/sglang:v0.5.9-cu129\n  script:\n"
+                                    "    - python3 -m sglang.launch_server --model-path Qwen/Qwen3-8B $ARGS\n")
+    code, report = scratch.lint(".")
+    assert code == 0 and not [f for f in report["findings"] if f["severity"] == "error"]
+
+
+def test_expand_false_and_cycles_stay_as_written(scratch):
+    # `expand: false`: `$SGL_TAG` reaches the runner as written; no release read from it
+    raw = '  SGL_IMAGE:\n    value: "lmsysorg/sglang:$SGL_TAG"\n    expand: false'
+    _, report = _nested(scratch, image_var=raw)
+    assert [l["engine_version"] for l in report["launches"]] != ["0.4.6.post1"]
+    # a cycle (`A: $B`, `B: $A`) and a doubling chain end (bounded), the launch still checked
+    more = '  TP: "2"\n  A: $B\n  B: $A\n' + "".join(f'  L{i}: "{f"$L{i + 1}" * 8}"\n' for i in range(8)) + \
+        '  L8: "' + "x" * 40 + '"\n'
+    code, report = _nested(scratch, image_var='  SGL_IMAGE: "lmsysorg/sglang:$SGL_TAG$A$L0"', more=more)
+    assert len(report["launches"]) == 1
+
+
+def test_expand_variables_bounds():
+    from pdlint.formats.yaml_shell import MAX_EXPAND_CHARS, RawTStr, expand_variables
+    from pdlint.text import TStr
+
+    def t(s):
+        return TStr(s, ())
+    env = {"A": t("$B"), "B": t("$A"), "C": t("c-$D"), "D": t("d"), "R": RawTStr("r-$D", ())}
+    assert expand_variables(t("x$A"), env).text == "x$A"  # (A -> $B -> $A: kept)
+    assert expand_variables(t("$C/${C}"), env).text == "c-d/c-d"
+    assert expand_variables(t("$R"), env).text == "r-$D"
+    env.update({f"L{i}": t(f"$L{i + 1}" * 8) for i in range(8)})
+    env["L8"] = t("x" * 40)
+    assert expand_variables(t("$L0"), env).text == "$L0"  # (8**8 x 40 characters: not made)
+    assert len(expand_variables(t("$L2"), env).text) <= MAX_EXPAND_CHARS
+
+
+# -- rw30/h P15: GitLab's bound on `parallel: matrix`, and a sample made without the whole product -------------
+# gitlab-org/gitlab lib/gitlab/ci/config/entry/product/matrix.rb: `if number_of_generated_jobs > limit` (limit =
+# Entry::Product::Parallel::PARALLEL_LIMIT, 200; its spec: "matrix config generates too many jobs (maximum is 200)"),
+# number_of_generated_jobs = the sum over entries of the product of the values' counts.
+
+def _matrix_job(n):
+    vals = ", ".join(f"v{i}" for i in range(n))
+    return ("serve:\n  image: lmsysorg/sglang:v0.5.9-cu129\n  parallel:\n    matrix:\n"
+            f"      - A: [{vals}]\n        B: [{vals}]\n  script:\n"
+            "    - python3 -m sglang.launch_server --model-path Qwen/Qwen3-8B --served-model-name $A-$B\n")
+
+
+def test_more_than_200_jobs_is_gitlabs_refusal(scratch):
+    scratch.write(".gitlab-ci.yml", _matrix_job(15))  # 225 jobs: GitLab refuses (GitHub's 256 would not)
+    _, report = scratch.lint(".")
+    (f,) = [f for f in report["findings"] if f["code"] == "PD020"]
+    assert "generates 225 jobs, more than the 200 GitLab allows" in f["message"]
+    assert "jobs:serve:parallel:matrix config generates too many jobs (maximum is 200)" in f["message"]
+    assert "GitHub" not in f["message"] and "GitHub" not in f.get("help", "")
+
+
+def test_up_to_200_jobs_is_a_cut_in_gitlabs_words(scratch):
+    scratch.write(".gitlab-ci.yml", _matrix_job(14))  # 196 jobs: GitLab starts them all
+    _, report = scratch.lint(".")
+    (f,) = [f for f in report["findings"] if f["code"] == "PD020"]
+    assert "generates 196 jobs; pdlint ran its script for 16 of them" in f["message"]
+    assert "GitHub" not in f["message"] and "maximum" not in f["message"]
+    assert len(report["launches"]) == 16
+
+
+def test_the_sample_is_made_without_the_product():
+    """256 entries of ten two-valued keys (262,144 jobs): the whole product took the 10 s budget (PD008)."""
+    import time
+
+    from pdlint.formats import yamltree as yt
+    from pdlint.formats.yaml_shell import MAX_MATRIX, gitlab_matrix
+    from pdlint.text import TStr
+    text = "m:\n" + "".join(("  - " if i == 0 else "    ") + f"K{i}: [a{e}, b{e}]\n"
+                            for e in range(256) for i in range(10))
+    doc = TStr(text, ())
+    root = yt.Ref(yt.compose(text)[0].root)
+    start = time.monotonic()
+    combos, total, runs = gitlab_matrix(doc, yt.get(root, "m"))
+    assert time.monotonic() - start < 1.0
+    assert total == 256 * 1024 and len(combos) == len(runs) == MAX_MATRIX
+    # each value of each key of the first entries at least once
+    assert {c["K3"].text for c in combos} >= {"a0", "b0", "a1", "b1"}
+
+
+def test_a_role_key_keeps_both_roles_in_each_sampled_run():
+    from pdlint.formats import yamltree as yt
+    from pdlint.formats.yaml_shell import gitlab_matrix
+    from pdlint.text import TStr
+    text = "m:\n  - ROLE: [prefill, decode]\n    A: [" + ", ".join(f"x{i}" for i in range(20)) + "]\n"
+    root = yt.Ref(yt.compose(text)[0].root)
+    combos, total, runs = gitlab_matrix(TStr(text, ()), yt.get(root, "m"))
+    assert total == 40 and len(combos) == 16
+    by_run: dict = {}
+    for c, r in zip(combos, runs):
+        by_run.setdefault(r, set()).add(c["ROLE"].text)
+    assert all(roles == {"prefill", "decode"} for roles in by_run.values()) and len(by_run) == 8

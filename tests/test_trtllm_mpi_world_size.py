@@ -73,3 +73,32 @@ def test_the_launchers_options_with_values_before_the_count(tmp_path, capsys, mo
     doc = _doc(tmp_path, capsys, monkeypatch, launcher)
     (f,) = findings(doc, "TRT017")
     assert f"starts {ranks} MPI ranks, but disagg_config.yaml's servers need 6" in f["message"]
+
+
+def test_a_url_listed_twice_in_one_section(tmp_path, capsys, monkeypatch):
+    """rw30/h P4: get_server_configs_dict (TensorRT-LLM tensorrt_llm/llmapi/disagg_utils.py at 0228a71, called by
+    split_world_comm) raises ``ValueError(f"Duplicated {cfg.type} server config for {url}")`` - "Duplicated ctx server
+    config for ('localhost', 8001)" - before the rank count: reported at the second URL whatever N, and the count
+    (which summed the duplicate twice: "servers need 6") is not given."""
+    config = CONFIG.format(gen_more="", gen_url="localhost:8003").replace('"localhost:8002"', '"localhost:8001"')
+    for n in (6, 4):
+        doc = check(tmp_path / str(n), capsys, monkeypatch,
+                    {"disagg_config.yaml": config, "run.sh": RUN.format(launcher=f"mpirun -n {n}")})
+        (f,) = findings(doc, "TRT017")
+        assert (f["path"], f["line"], f["column"], f["severity"]) == ("disagg_config.yaml", 11, 8, "error")
+        assert f["message"].startswith("ValueError: Duplicated ctx server config for ('localhost', 8001)")
+        assert [(r["path"], r["line"]) for r in f["related"]][:2] == [("disagg_config.yaml", 10), ("run.sh", 2)]
+    # the proxy alone (no disaggregated_mpi_worker) routes to the URLs and never builds that table: no error
+    doc = check(tmp_path / "proxy", capsys, monkeypatch, {"disagg_config.yaml": config,
+                                                          "run.sh": "trtllm-serve disaggregated -c disagg_config.yaml\n"})
+    assert findings(doc, "TRT017") == [] and findings(doc, "TRT016") == []
+
+
+def test_a_parallel_size_written_as_a_string(tmp_path, capsys, monkeypatch):
+    """rw30/h P5: ``instance_num_ranks = 2 * "1" * 1`` is the string "11"; ``num_workers += cfg.instance_num_ranks``
+    raises "TypeError: unsupported operand type(s) for +=: 'int' and 'str'" in disaggregated_mpi_worker only."""
+    doc = _doc(tmp_path, capsys, monkeypatch, "mpirun -n 6", gen_more="  pipeline_parallel_size: \"1\"\n")
+    (f,) = findings(doc, "TRT017")
+    assert (f["path"], f["line"]) == ("disagg_config.yaml", 15)
+    assert f["message"].startswith("TypeError: unsupported operand type(s) for +=: 'int' and 'str'")
+    assert findings(doc, "TRT016") == []

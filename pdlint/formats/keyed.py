@@ -673,6 +673,8 @@ def trtllm_disagg(job, src, doc: TStr, root: yt.Ref) -> list:
                     replicas=_int(yt.get(block, "num_instances")))
         l.meta["own_settings"] = any(k not in DISAGG_SERVER_KEYS for k in own)
         l.meta["config_errors"] = _disagg_errors(doc, root, key, block)
+        l.meta["mpi_errors"] = _ctx_gen_errors(doc, root, key, block)[1] \
+            if not l.meta["config_errors"] and yt.get(root, "disagg_cluster") is None else []
         if l.meta["replicas"] == 0 and not l.meta["urls"]:
             l.meta["no_servers"] = True  # `context_servers: {num_instances: 0}`: a generation-only config
         elif l.meta["urls"] and all(k in DISAGG_NAMING_KEYS for k in settings):
@@ -740,24 +742,153 @@ def _disagg_errors(doc: TStr, root, key: str, block) -> list:
                     [(top_tok, f"the top-level {k}")],
                     f"Remove `{k}` from the top level (set it in each server section that needs it) or from "
                     f"`{key}`, or give both the same value."))
-    urls = yt.get(block, "urls")
-    if urls is not None and isinstance(yt.deref(urls).node, yt.YSeq) and yt.get(root, "disagg_cluster") is None:
-        items = yt.seq_items(urls)
-        known, count = _plain(doc, yt.get(block, "num_instances")) if yt.get(block, "num_instances") is not None \
-            else (True, 1)
-        url_key = crd.key_tstr(doc, block, "urls")
-        if items and known and isinstance(count, int) and not isinstance(count, bool) and len(items) != count \
-                and not any(yt.node_tstr(doc, u).opaque for u in items):
-            n = yt.get(block, "num_instances")
-            tok = yt.scalar_tstr(doc, n) if n is not None else url_key
-            unset = "" if n is not None else " (unset: its default)"
-            out.append((tok, f"ValueError: Number of hostnames ({len(items)}) should be equal to the number of "
-                             f"instances ({count}): {key} lists {len(items)} urls but num_instances is "
-                             f"{count}{unset}, and trtllm-serve disaggregated (and disaggregated_mpi_worker) stops "
-                             f"reading this config at start-up", [(url_key, f"{key}.urls ({len(items)})")],
-                        f"Set `num_instances: {len(items)}` in `{key}` (or list {count} URL"
-                        f"{'' if count == 1 else 's'})."))
+    if yt.get(root, "disagg_cluster") is None:
+        out += _ctx_gen_errors(doc, root, key, block)[0]
     return out
+
+
+_SIZES = ("tensor_parallel_size", "pipeline_parallel_size", "context_parallel_size")
+_STOPS = "trtllm-serve disaggregated (and disaggregated_mpi_worker) stops reading this config at start-up"
+
+
+def _stand_in(v):
+    """A small value of ``v``'s type: what ``*`` and ``+=`` raise depends on the types alone (a string times a
+    count is a string; the real values could be a 10**9-fold repetition)."""
+    if isinstance(v, bool) or v is None or isinstance(v, float):
+        return v
+    return 1 if isinstance(v, int) else "x" if isinstance(v, str) else [] if isinstance(v, list) else \
+        {} if isinstance(v, dict) else v
+
+
+def _section_value(doc: TStr, root, block, k: str) -> tuple:
+    """``(known, present, value, token)`` of key ``k`` as ``extract_ctx_gen_cfgs`` gets it: the section's own, else
+    the top level's (``extract_disagg_cfg`` copies each of its ``**kwargs`` into both sections)."""
+    owner = block if yt.get(block, k) is not None else root if k not in DISAGG_PARAMETERS else None
+    ref = yt.get(owner, k) if owner is not None else None
+    if ref is None:
+        return True, False, None, None
+    known, value = _plain(doc, ref)
+    tok = yt.scalar_tstr(doc, ref) if isinstance(yt.deref(ref).node, yt.YScalar) else crd.key_tstr(doc, owner, k)
+    return known, True, value, tok
+
+
+def _ctx_gen_errors(doc: TStr, root, key: str, block) -> tuple:
+    """``(errors of extract_ctx_gen_cfgs, errors of get_server_configs_dict)`` for server section ``key`` (each
+    ``[(token, message, [(related token, note)], fix)]``), as TensorRT-LLM tensorrt_llm/llmapi/disagg_utils.py (main
+    at 0228a71) runs on the values ``yaml.safe_load`` gives: ``extract_ctx_gen_cfgs`` splits each URL with
+    ``hostname, port_str = url.split(':')`` and ``int(port_str)`` (a scheme, ``http://h:8001``, is one colon too
+    many; a string ``urls`` is iterated per character), compares ``len(hostnames) != num_instances`` (a string
+    ``"2"`` is never equal), makes ``[None] * num_instances`` without URLs and multiplies the three parallel sizes;
+    ``get_server_configs_dict`` (``disaggregated_mpi_worker``'s ``split_world_comm`` only) raises ``Duplicated ctx
+    server config for (host, port)`` on a URL a section lists twice and adds each instance's ranks to an int (a
+    string product: TypeError).  Nothing is reported for a value pdlint cannot see."""
+    parse: list = []
+    short = "ctx" if key == "context_servers" else "gen"
+    kn, has_n, n, n_tok = _section_value(doc, root, block, "num_instances")
+    ku, has_u, urls, u_tok = _section_value(doc, root, block, "urls")
+    if not (kn and ku):
+        return [], []
+    n = n if has_n else 1
+    where = f"{key}.urls"
+    addresses: list = []  # ((host, port), token) of each URL
+    if urls:
+        if isinstance(urls, (str, dict)):
+            entries = [(u, u_tok) for u in urls]  # (a string: its characters; a mapping: its keys)
+            what = "a string, which TensorRT-LLM iterates character by character" if isinstance(urls, str) else \
+                "a mapping, whose keys TensorRT-LLM takes for the URLs"
+        elif isinstance(urls, list):
+            ref = yt.get(block, "urls") if yt.get(block, "urls") is not None else yt.get(root, "urls")
+            entries = [(u, yt.scalar_tstr(doc, r) if isinstance(yt.deref(r).node, yt.YScalar) else yt.node_tstr(doc, r))
+                       for u, r in zip(urls, yt.seq_items(ref))]
+            what = ""
+        else:
+            parse.append((u_tok, f"TypeError: '{type(urls).__name__}' object is not iterable: {where} is "
+                                  f"{u_tok.text.strip()[:40]!r}, not a list of host:port URLs, and {_STOPS}", [],
+                          f"Write `urls` as a list of host:port URLs, e.g. `urls: [\"localhost:8001\"]`."))
+            return parse, []
+        for u, tok in entries:
+            error = None
+            if isinstance(u, str) and ("$" in u or "{" in u):
+                continue  # (a placeholder some tool may substitute before TensorRT-LLM reads the file)
+            if not isinstance(u, str):
+                error = f"AttributeError: '{type(u).__name__}' object has no attribute 'split'"
+            else:
+                parts = u.split(":")
+                if len(parts) != 2:
+                    error = "ValueError: " + ("too many values to unpack (expected 2)" if len(parts) > 2 else
+                                              "not enough values to unpack (expected 2, got 1)")
+                else:
+                    try:
+                        addresses.append(((parts[0], int(parts[1])), tok))
+                    except ValueError:
+                        error = f"ValueError: invalid literal for int() with base 10: {parts[1][:40]!r}"
+            if error is not None:
+                shown = tok.text.strip()
+                shown = shown if len(shown) <= 60 else shown[:57] + "..."
+                because = f"{where} is {what}" if what else \
+                    f"TensorRT-LLM splits each URL of {where} at ':' into exactly host and port (`hostname, port_str " \
+                    f"= url.split(':')`, then `int(port_str)`), and {shown!r} is not host:port"
+                parse.append((tok, f"{error}: {because}; {_STOPS}", [],
+                              f"Write each URL as host:port, without a scheme (`localhost:8001`, not "
+                              f"`http://localhost:8001`), in a YAML list."))
+                return parse, []
+        if len(urls) != n:
+            if isinstance(n, int) and not isinstance(n, bool):
+                tok, unset = (n_tok, "") if has_n else (crd.key_tstr(doc, block, "urls") or u_tok,
+                                                        " (unset: its default)")
+                parse.append((tok, f"ValueError: Number of hostnames ({len(urls)}) should be equal to the number of "
+                                   f"instances ({n}): {key} lists {len(urls)} urls but num_instances is {n}{unset}, "
+                                   f"and {_STOPS}", [(u_tok, f"{where} ({len(urls)})")],
+                              f"Set `num_instances: {len(urls)}` in `{key}` (or list {n} URL"
+                              f"{'' if n == 1 else 's'})."))
+            else:
+                parse.append((n_tok, f"ValueError: Number of hostnames ({len(urls)}) should be equal to the number "
+                                     f"of instances ({n}): num_instances is {n_tok.text.strip()[:40]!r}, a "
+                                     f"{type(n).__name__}, which TensorRT-LLM compares with the number of URLs as it "
+                                     f"is (`len(hostnames) != num_instances`: never equal), and {_STOPS}",
+                              [(u_tok, f"{where} ({len(urls)})")],
+                              f"Write num_instances as a number: `num_instances: {len(urls)}`."))
+            return parse, []
+    elif not isinstance(n, int):
+        parse.append((n_tok, f"TypeError: can't multiply sequence by non-int of type '{type(n).__name__}': "
+                             f"without urls TensorRT-LLM makes `[None] * num_instances`, and num_instances is "
+                             f"{n_tok.text.strip()[:40]!r}, not a number; {_STOPS}", [],
+                      "Write num_instances as a number (`num_instances: 2`)."))
+        return parse, []
+    sizes = [_section_value(doc, root, block, k) for k in _SIZES]
+    if not all(s[0] for s in sizes):
+        return parse, []
+    values = [_stand_in(s[2]) if s[1] else 1 for s in sizes]
+    odd = next((s for s in sizes if s[1] and not isinstance(s[2], int)), None)
+    try:
+        ranks = values[0] * values[1] * values[2]
+    except TypeError as e:
+        parse.append((odd[3] if odd else None, f"TypeError: {e}: TensorRT-LLM multiplies tensor_parallel_size x "
+                                              f"pipeline_parallel_size x context_parallel_size of {key} as written, "
+                                              f"and {odd[3].text.strip()[:40]!r} is no number; {_STOPS}"
+                      if odd else f"TypeError: {e}; {_STOPS}", [], "Write the parallel sizes as numbers."))
+        return parse, []
+    worker: list = []
+    instances = len(urls) if urls else max(n, 0)
+    if instances and odd is not None:
+        try:
+            total = 0
+            total += ranks
+        except TypeError as e:
+            worker.append((odd[3], f"TypeError: {e}: TensorRT-LLM multiplies the parallel sizes of {key} as written "
+                                   f"(a string times a number is a string, {odd[3].text.strip()[:40]!r} repeated) and "
+                                   f"adds the product to its count of ranks", [],
+                           "Write the parallel sizes as numbers."))
+    first: dict = {}
+    for address, tok in addresses:
+        if address in first:
+            worker.append((tok, f"ValueError: Duplicated {short} server config for {address}: {key} lists "
+                                f"{address[0]}:{address[1]} twice", [(first[address], "listed first here")],
+                           f"List each server once in `{where}` (and lower `num_instances`), or give the second its "
+                           f"own port."))
+        else:
+            first[address] = tok
+    return parse, worker
 
 
 def trtllm_slurm_benchmark(job, src, doc: TStr, root: yt.Ref) -> list:

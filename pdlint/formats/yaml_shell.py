@@ -354,7 +354,8 @@ class _Walker:
                     combos, total, runs = gitlab_matrix(self.doc, yt.get(yt.get(r, "parallel"), "matrix"))
                     if total > len(combos):  # said at the matrix: the other runs were not checked
                         at = yt.deref(yt.get(r, "parallel")).node.start
-                        self.matrix_cut.append((self.doc[at:at + 1], total, len(combos), "matrix", str(path[0])))
+                        self.matrix_cut.append((self.doc[at:at + 1], total, len(combos), "gitlab-matrix",
+                                                str(path[0])))
                     if combos:
                         # the job once per combination of its `parallel: matrix:`, each a runner of its own with the
                         # combination's values as variables (field round rw29/a P11: `ROLE: [prefill, decode]` with
@@ -441,7 +442,8 @@ class _Walker:
             env = {**env, **own}
         if self.dia == "gitlab" and image is not None and "$" in image.text:
             # GitLab expands `$NAME` / `${NAME}` in `image:` from the variables (field round rw29/a P11: `image:
-            # $SGL_IMAGE` with `SGL_IMAGE: lmsysorg/sglang:v0.5.9-cu129` was "no release is pinned")
+            # $SGL_IMAGE` with `SGL_IMAGE: lmsysorg/sglang:v0.5.9-cu129` was "no release is pinned"), nested ones
+            # too (rw30/h P8: `SGL_IMAGE: "lmsysorg/sglang:$SGL_TAG"` stopped at one level, judged as the newest)
             image = expand_variables(image, env)
         name_ref = yt.get(r, "name")
         if name_ref is not None and isinstance(yt.deref(name_ref).node, yt.YScalar):
@@ -552,6 +554,8 @@ class _Walker:
             from pdlint.formats.kube import expand_refs
             text = expand_refs(text, env, known_only=True) if text is not None else None
             words = [expand_refs(w, env, known_only=True) for w in words or []]
+        if self.dia == "gitlab" and env:
+            env = expanded_env(env)  # (GitLab hands the job its variables expanded, nested ones included)
         self.out.append(Script(self._subst(text) if text is not None else None, words or [], dict(env), label, role,
                                tok, how, path, meta))
 
@@ -695,6 +699,10 @@ def env_of(doc: TStr, ref: yt.Ref, exprs: dict, dia: str) -> dict:
         if target is not None and isinstance(yt.deref(target).node, yt.YScalar) \
                 and yt.scalar_value(yt.deref(target).node) is not None:
             out[name] = substitute(yt.scalar_tstr(doc, target), exprs, dia)
+            flag = yt.deref(yt.get(v, "expand")).node if dia == "gitlab" and isinstance(vnode, yt.YMap) and \
+                yt.get(v, "expand") is not None else None
+            if isinstance(flag, yt.YScalar) and yt.scalar_value(flag) is False:
+                out[name] = RawTStr(out[name].text, out[name].pieces)  # `expand: false`: passed as written
         else:
             out[name] = crd.at_node(doc, v, f"${{{name}}}").as_opaque()
     return out
@@ -755,29 +763,80 @@ def matrix_runs(doc: TStr, matrix) -> tuple:
 _GITLAB_VAR = lazyre.compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))")
 
 
-def expand_variables(t: TStr, env: dict) -> TStr:
-    """``$NAME`` / ``${NAME}`` of ``t`` replaced by the values ``env`` knows (others kept as written)."""
-    parts, at = [], 0
+class RawTStr(TStr):
+    """The value of a GitLab variable written ``{value: ..., expand: false}``: GitLab passes it as written, its
+    ``$NAME`` unexpanded."""
+    __slots__ = ()
+
+
+#: bounds of GitLab's nested expansion here (untrusted input: `A: $B$B$B$B`, `B: $C$C$C$C`, ... doubles per level)
+MAX_EXPAND_DEPTH = 16
+MAX_EXPAND_CHARS = 8192
+MAX_EXPAND_STEPS = 1000
+
+
+class _TooBig(Exception):
+    pass
+
+
+def expand_variables(t: TStr, env: dict, _stack: tuple = ()) -> TStr:
+    """``$NAME`` / ``${NAME}`` of ``t`` replaced by the values ``env`` knows (others kept as written), as GitLab
+    expands its CI/CD variables: recursively - a variable whose value names another variable is expanded too
+    (`SGL_IMAGE: "lmsysorg/sglang:$SGL_TAG"`) - except a variable written ``{value: ..., expand: false}``
+    (:class:`RawTStr`).  A reference in a cycle (`A: $B`, `B: $A`) or deeper than :data:`MAX_EXPAND_DEPTH` is kept
+    as written; an expansion of more than :data:`MAX_EXPAND_STEPS` substitutions or :data:`MAX_EXPAND_CHARS`
+    characters is not made at all (``t`` is returned as written)."""
+    try:
+        return _expand(t, env, _stack, [0])
+    except _TooBig:
+        return t
+
+
+def _expand(t: TStr, env: dict, stack: tuple, steps: list) -> TStr:
+    parts, at, size = [], 0, 0
     for m in _GITLAB_VAR.finditer(t.text):
-        v = env.get(m.group(1) or m.group(2))
-        if not isinstance(v, TStr) or v.opaque:
+        name = m.group(1) or m.group(2)
+        v = env.get(name)
+        if not isinstance(v, TStr) or v.opaque or name in stack:
             continue
+        steps[0] += 1
+        if steps[0] > MAX_EXPAND_STEPS:
+            raise _TooBig
+        if "$" in v.text and not isinstance(v, RawTStr) and len(stack) < MAX_EXPAND_DEPTH:
+            v = _expand(v, env, stack + (name,), steps)
         parts += [t[at:m.start()], v]
+        size += m.start() - at + len(v.text)
         at = m.end()
+        if size > MAX_EXPAND_CHARS:
+            raise _TooBig
     return TStr.join(parts + [t[at:]]) if parts else t
+
+
+def expanded_env(env: dict) -> dict:
+    """GitLab's variables as a job gets them: each value expanded (:func:`expand_variables`) against all the
+    variables of the job (job variables and global ones alike: a global `ARGS: "--tp-size $TP"` takes the job's
+    `TP`)."""
+    out = dict(env)
+    for k, v in env.items():
+        if isinstance(v, TStr) and not isinstance(v, RawTStr) and not v.opaque and "$" in v.text:
+            out[k] = expand_variables(v, env, (k,))
+    return out
 
 
 def gitlab_matrix(doc: TStr, matrix) -> tuple:
     """``(combinations, how many jobs GitLab starts, the run of each)`` of a GitLab CI ``parallel: matrix:``: a
     list of mappings, each the product of its keys' values (a list, or one scalar), the jobs of all entries
-    together; each combination ``{NAME: value}`` (the job's variables), at most :data:`MAX_MATRIX` (those with a
-    value of a key no earlier one has first).  The run of a combination: its values of the keys that do not name
-    the roles (:func:`matrix_plan`'s runs)."""
+    together; each combination ``{NAME: value}`` (the job's variables), at most :data:`MAX_MATRIX`: all of them
+    when there are no more, else, entry by entry, combinations that take each value of each key at least once (the
+    i-th takes the i-th value of every key, cycling), each with every value of a key whose values name the roles,
+    then the others in order.  The sample is made without the whole product (rw30/h P15: 64 entries of ten
+    two-valued keys took 4.9 s).  The run of a combination: its values of the keys that do not name the roles
+    (:func:`matrix_plan`'s runs)."""
     import itertools
-    combos: list = []
     total = 0
     items = yt.seq_items(matrix) if isinstance(yt.deref(matrix).node, yt.YSeq) else []
-    all_keys: list = []
+    entries: list = []
+    values_of: dict = {}  # key -> its values in every entry (what _role_keys reads)
     for entry in items[:MAX_MATRIX_PRODUCT]:
         if not isinstance(yt.deref(entry).node, yt.YMap):
             continue
@@ -790,24 +849,50 @@ def gitlab_matrix(doc: TStr, matrix) -> tuple:
                 keys.append((str(name), vals))
         if not keys:
             continue
-        all_keys += keys
+        entries.append(keys)
         n = 1
-        for _, vals in keys:
+        for name, vals in keys:
             n *= len(vals)
+            values_of.setdefault(name, []).extend(vals)
         total += n
-        names = [k for k, _ in keys]
-        for combo in itertools.islice(itertools.product(*(v for _, v in keys)), MAX_MATRIX_PRODUCT):
-            combos.append(dict(zip(names, combo)))
-    roles = _role_keys([(k, [v for c in combos if k in c for v in [c[k]]]) for k in dict.fromkeys(n for n, _ in
-                                                                                                   all_keys)])
-    if len(combos) > MAX_MATRIX:
-        seen: set = set()
-        first, rest = [], []
-        for c in combos:
-            new = {(k, v.text) for k, v in c.items()} - seen
-            (first if new else rest).append(c)
-            seen |= new
-        combos = (first + rest)[:MAX_MATRIX]
+    roles = _role_keys(list(values_of.items()))
+    combos: list = []
+    seen: set = set()
+
+    def add(c: dict) -> bool:
+        """Keep ``c`` (unless a kept one has its values); True when :data:`MAX_MATRIX` are kept."""
+        key = tuple(sorted((k, v.text) for k, v in c.items()))
+        if key not in seen:
+            seen.add(key)
+            combos.append(c)
+        return len(combos) >= MAX_MATRIX
+
+    full = False
+    if total <= MAX_MATRIX:
+        for keys in entries:
+            for combo in itertools.product(*(v for _, v in keys)):
+                combos.append(dict(zip((k for k, _ in keys), combo)))
+    else:
+        for keys in entries:  # each value of each key, with every value of the role keys
+            role_keys = [(k, v) for k, v in keys if k in roles]
+            width = max((len(v) for k, v in keys if k not in roles), default=1)
+            for i in range(min(width, MAX_MATRIX_PRODUCT)):
+                base = {k: v[i % len(v)] for k, v in keys if k not in roles}
+                for rc in itertools.islice(itertools.product(*(v for _, v in role_keys)), MAX_MATRIX_PRODUCT):
+                    full = add({**base, **dict(zip((k for k, _ in role_keys), rc))})
+                    if full:
+                        break
+                if full:
+                    break
+            if full:
+                break
+        for keys in entries if not full else ():  # then the others, in order (bounded: repeated values)
+            for combo in itertools.islice(itertools.product(*(v for _, v in keys)), 2 * MAX_MATRIX + 1):
+                full = add(dict(zip((k for k, _ in keys), combo)))
+                if full:
+                    break
+            if full:
+                break
     runs = [tuple(sorted((k, v.text) for k, v in c.items() if k not in roles)) for c in combos]
     return combos, total, runs
 
@@ -935,6 +1020,10 @@ def matrix_plan(doc: TStr, matrix) -> tuple:
 #: GitHub's bound on the jobs of one matrix: a workflow whose matrix produces more is refused ("Strategy for
 #: job 'NAME' produced N configurations which exceeds the maximum of 256 configurations")
 GITHUB_MAX_JOBS = 256
+#: GitLab's bound on the jobs of one `parallel: matrix` (gitlab-org/gitlab lib/gitlab/ci/config/entry/product/
+#: matrix.rb: `Entry::Product::Parallel::PARALLEL_LIMIT`, 200; the pipeline is not created: "jobs:NAME:parallel:matrix
+#: config generates too many jobs (maximum is 200)")
+GITLAB_MAX_JOBS = 200
 
 
 def _top(k: str, tops: list) -> str:

@@ -348,17 +348,23 @@ def _inherited_overlap(launch, info):
 @vllm_rule(
     "TRT016", "disaggregated-config-invalid", kind="launch", engine="trtllm", category=_C,
     summary="Reports a `trtllm-serve disaggregated` config that TensorRT-LLM refuses to read at start-up: a key set "
-            "both at the top level and in `context_servers` / `generation_servers` with different values, or a "
-            "server section whose `urls` count differs from its `num_instances` (1 when unset).",
+            "both at the top level and in `context_servers` / `generation_servers` with different values, a "
+            "server section whose `urls` count differs from its `num_instances` (1 when unset), a URL that is not "
+            "`host:port` (a scheme, `http://host:8001`, a port that is no number, a number), `urls` written as a "
+            "string, a `num_instances` written as a string, or parallel sizes TensorRT-LLM cannot multiply.",
     why="`trtllm-serve disaggregated -c` and `trtllm-serve disaggregated_mpi_worker -c` both read the config with "
         "`parse_disagg_config_file`: `extract_disagg_cfg` copies each top-level key into both server sections and "
         "raises `ValueError: Parameter KEY is specified both in the top-level and in the SECTION section, but with "
         "different values` when a section already sets it otherwise; `extract_ctx_gen_cfgs` raises `ValueError: "
-        "Number of hostnames (N) should be equal to the number of instances (M)`. The proxy (or the workers) never "
+        "Number of hostnames (N) should be equal to the number of instances (M)` - also for `num_instances: \"2\"`, "
+        "a string never equal to a count - and splits each URL with `hostname, port_str = url.split(':')` (`ValueError: "
+        "too many values to unpack` for `http://host:8001`; a string `urls` is split character by character). The "
+        "proxy (or the workers) never "
         "start. Keeping a top-level `disable_overlap_scheduler: True` and switching it off under "
         "`generation_servers` is such a conflict.",
     fix="Set the key in one place only (the server sections, when context and generation servers need different "
-        "values), and make `num_instances` the number of `urls`.",
+        "values), make `num_instances` the number of `urls`, and write `urls` as a list of `host:port` (no scheme) "
+        "and the counts and sizes as numbers.",
     example="disable_overlap_scheduler: True\ncontext_servers:\n  num_instances: 1\n  urls: [\"localhost:8001\", "
             "\"localhost:8003\"]\ngeneration_servers:\n  disable_overlap_scheduler: False\n  urls: "
             "[\"localhost:8002\"]",
@@ -435,7 +441,9 @@ def _world_size(launch) -> Optional[tuple]:
     "TRT017", "mpi-world-size-not-the-workers", kind="unit", engine="trtllm", category=_C,
     summary="Reports `mpirun -n N trtllm-serve disaggregated_mpi_worker -c CONFIG` (also `mpiexec`, `srun -n`) whose "
             "N is not the number of ranks the config's servers need: for each distinct URL of `context_servers` and "
-            "`generation_servers`, `tensor_parallel_size` x `pipeline_parallel_size` x `context_parallel_size`.",
+            "`generation_servers`, `tensor_parallel_size` x `pipeline_parallel_size` x `context_parallel_size`; and "
+            "a config read by `disaggregated_mpi_worker` whose servers it cannot count: a URL one section lists "
+            "twice, or a parallel size written as a string.",
     why="`disaggregated_mpi_worker` splits MPI_COMM_WORLD into one communicator per server instance "
         "(`split_world_comm`) and first asserts `global_size (N) should be equal to the number of distinct workers "
         "(M)`: every rank stops at start-up, and the proxy waits for servers that never come.",
@@ -447,26 +455,42 @@ def _world_size(launch) -> Optional[tuple]:
     example_fixed="mpirun -n 6 trtllm-serve disaggregated_mpi_worker -c disagg_config.yaml",
     upstream="global_size ({global_size}) should be equal to the number of distinct workers ({num_workers})",
     source="tensorrt_llm/llmapi/disagg_utils.py (split_world_comm, get_server_configs_dict, extract_ctx_gen_cfgs)",
-    notes="A URL listed by both sections is one worker (a mixed server). Not reported when a count or a parallel size "
+    notes="`get_server_configs_dict` raises `ValueError: Duplicated ctx server config for ('localhost', 8001)` on "
+          "a URL one section lists twice, and `TypeError: unsupported operand type(s) for +=: 'int' and 'str'` "
+          "when a section's ranks are a string (`pipeline_parallel_size: \"1\"` times 2 is `\"11\"`): reported at "
+          "the config's line, whatever N (field report rw30/h problems 4, 5); the rank count is then not compared. "
+          "A URL listed by both sections is one worker (a mixed server). Not reported when a count or a parallel size "
           "is a value pdlint cannot see, for a config with `disagg_cluster` (no URLs) or without URLs, or when "
           "the rank count is not written on the launcher (a scheduler's allocation). Field report rw29/a problem 8.")
 def _world_size_mismatch(dep):
-    out = []
+    out, reported = [], set()
     for l in dep.launches:
         info = l.parsed
         if l.engine != "trtllm" or not l.entrypoint.endswith("disaggregated_mpi_worker") or \
                 not isinstance(info, TrtInfo) or not info.proxy_config:
             continue
-        world = _world_size(l)
-        if world is None:
-            continue
         groups = [d for d in dep.launches if described(d) and d.path == info.proxy_config]
-        if not groups:
+        stops = False
+        for g in groups:
+            # what get_server_configs_dict raises before the count (a URL listed twice, a string of ranks), or a
+            # config parse_disagg_config_file refuses (TRT016): the count is not what stops the workers
+            stops = stops or bool(g.meta.get("config_errors") or g.meta.get("mpi_errors"))
+            for tok, message, related, fix in g.meta.get("mpi_errors") or ():
+                if (id(g), message) in reported:
+                    continue
+                reported.add((id(g), message))
+                out.append(VHit(f"{message}; disaggregated_mpi_worker -c {info.proxy_config} stops at start-up "
+                                f"(split_world_comm -> get_server_configs_dict), every rank with it", tok,
+                                [related_at(t, g, note) for t, note in related] +
+                                [related_at(None, l, "disaggregated_mpi_worker reads this config")],
+                                launch=g, fix=fix))
+        world = _world_size(l)
+        if world is None or not groups or stops:
             continue
         workers, parts, seen = 0, [], set()
         for g in groups:
             gi = g.parsed
-            urls = [u for u in g.meta.get("urls") or () if u not in seen]
+            urls = [u for u in dict.fromkeys(g.meta.get("urls") or ()) if u not in seen]
             sizes = [gi.tp() if isinstance(gi, TrtInfo) else None] + [
                 (gi.int(k) if k in gi.settings else 1) if isinstance(gi, TrtInfo) else None
                 for k in ("pipeline_parallel_size", "context_parallel_size")]
