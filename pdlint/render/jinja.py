@@ -615,7 +615,37 @@ def _json_dumps(obj, **kw) -> str:
             return str(o)
         raise TypeError(f"Object of type {type(o).__name__} is not JSON serializable")
     kw.setdefault("default", default)
-    return json.dumps(obj, **kw)
+    return json.dumps(_json_keys(obj, jinja2.Undefined), **kw)
+
+
+def _json_keys(obj, undefined, active: Optional[set] = None):
+    """``obj`` with every mapping key that is an unset variable or a deploy-time value (``{{ {key: 1} | tojson
+    }}``, ``key`` unset) as its placeholder text: ``json.dumps`` checks a key's type before ``default`` is asked
+    (the render stopped with "TypeError: keys must be str, int, float, bool or None, not Recording" and every
+    launch of the template went unchecked, hostile-input round rw30/h P6). Other keys are left as they are - a
+    tuple key is Jinja's own TypeError at deploy time too; containers without such a key are returned as they
+    are, and a container met again inside itself is left for ``json.dumps``'s "Circular reference detected"."""
+    if not isinstance(obj, (dict, list, tuple)):
+        return obj
+    active = set() if active is None else active
+    if id(obj) in active:
+        return obj
+    active.add(id(obj))
+    try:
+        if isinstance(obj, dict):
+            out, changed = {}, False
+            for k, v in obj.items():
+                nk = str(k) if isinstance(k, undefined) or _is_opaque_value(k) else k
+                nv = _json_keys(v, undefined, active)
+                changed = changed or nk is not k or nv is not v
+                out[nk] = nv
+            return out if changed else obj
+        items = [_json_keys(v, undefined, active) for v in obj]
+        if all(a is b for a, b in zip(items, obj)):
+            return obj
+        return type(obj)(items) if type(obj) in (list, tuple) else items
+    finally:
+        active.discard(id(obj))
 
 
 def _no_else(value) -> bool:
