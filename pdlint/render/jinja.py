@@ -231,7 +231,9 @@ class _State:
         self.risky = False  # captured output may be post-processed
         self.role_info: dict = {}  # template name -> RoleInfo
         self.free: dict = {}  # template name -> the names it reads from the context (Jinja's own resolve loads)
-        self.refs: dict = {}  # template name -> the templates it includes / extends / imports by a constant name
+        # template name -> the templates it includes / extends / imports by a constant name, each with the names
+        # bound where it does (_referenced)
+        self.refs: dict = {}
         self.traced = True
         self.search_dirs: list = []  # extra repository-relative directories for includes
         self.value_positions: dict = {}  # values files' booleans: (key, subkey, ...) -> TStr
@@ -399,7 +401,7 @@ def _environment_classes() -> tuple:
             if src is not None:
                 kinds = _nodes_by_type(tree)  # one walk for the two analyses below
                 state.role_info[name] = collect_role_info(tree, kinds)
-                state.refs[name] = _referenced(kinds)
+                state.refs[name] = _referenced(tree, kinds)
                 if _has_risky_constructs(tree, kinds):
                     state.risky = True
                 if self._pdl_traced:
@@ -1061,19 +1063,69 @@ def collect_role_info(tree, kinds: Optional[dict] = None) -> RoleInfo:
     return info
 
 
-def _referenced(kinds: dict) -> list:
-    """The templates a tree includes, extends or imports by a constant name (a list of names: the first)."""
+def _referenced(tree, kinds: dict) -> list:
+    """The templates a tree includes, extends or imports by a constant name (of a list of names: the first), each
+    as ``(name, names bound there)``: the names a ``{% for %}`` around the include, a macro's parameters or a
+    ``{% set %}`` before it (on every branch of an ``{% if %}``) bind where it stands - the included template reads
+    them from its includer, not from the context (hostile-input rounds rw29/h P11, rw30/h P12: a template included
+    both inside `{% for role in [...] %}` and at the top level reads `role` from the context at the second)."""
     from jinja2 import nodes
+    if not _of(kinds, nodes.Include, nodes.Extends, nodes.Import, nodes.FromImport):
+        return []
     out = []
-    for cls in (nodes.Include, nodes.Extends, nodes.Import, nodes.FromImport):
-        for n in _of(kinds, cls):
-            t = n.template
-            if isinstance(t, nodes.Const) and isinstance(t.value, str):
-                out.append(t.value)
-            elif isinstance(t, (nodes.List, nodes.Tuple)) and t.items and isinstance(t.items[0], nodes.Const) \
-                    and isinstance(t.items[0].value, str):
-                out.append(t.items[0].value)
-    return out
+
+    def const_name(t):
+        if isinstance(t, nodes.Const) and isinstance(t.value, str):
+            return t.value
+        if isinstance(t, (nodes.List, nodes.Tuple)) and t.items and isinstance(t.items[0], nodes.Const) \
+                and isinstance(t.items[0].value, str):
+            return t.items[0].value
+        return None
+
+    def targets(t) -> set:
+        if isinstance(t, nodes.Name):
+            return {t.name}
+        return {n.name for n in t.find_all(nodes.Name)} if isinstance(t, nodes.Tuple) else set()
+
+    def walk(body, bound: frozenset) -> frozenset:
+        cur = bound
+        for n in body:
+            if isinstance(n, nodes.AssignBlock):
+                walk(n.body, cur)
+                cur = cur | targets(n.target)
+            elif isinstance(n, nodes.Assign):
+                cur = cur | targets(n.target)
+            elif isinstance(n, nodes.For):
+                walk(n.body, cur | targets(n.target) | {"loop"})
+                walk(n.else_, cur)
+            elif isinstance(n, nodes.If):
+                after = [walk(n.body, cur)] + [walk(e.body, cur) for e in n.elif_] + [walk(n.else_, cur)]
+                cur = frozenset.intersection(*after)
+            elif isinstance(n, (nodes.Macro, nodes.CallBlock)):
+                walk(n.body, cur | {a.name for a in n.args} | {"caller", "varargs", "kwargs"})
+                if isinstance(n, nodes.Macro):
+                    cur = cur | {n.name}
+            elif isinstance(n, nodes.With):
+                walk(n.body, cur | {t for tgt in n.targets for t in targets(tgt)})
+            elif isinstance(n, (nodes.Include, nodes.Extends, nodes.Import, nodes.FromImport)):
+                ref = const_name(n.template)
+                if ref is not None:
+                    out.append((ref, cur, id(n)))
+                if isinstance(n, nodes.Import):
+                    cur = cur | {n.target}
+                elif isinstance(n, nodes.FromImport):
+                    cur = cur | {a if isinstance(a, str) else a[-1] for a in n.names}
+            elif hasattr(n, "body") and isinstance(n.body, list):  # (block, filter block, scoped modifiers)
+                walk(n.body, cur)
+        return cur
+
+    try:
+        top = walk(tree.body, frozenset())
+    except RecursionError:  # (nested past the interpreter's limit: the compiler refuses it too)
+        return []
+    # (a child template's top-level `{% set %}`s run before its parent renders, wherever the `{% extends %}` is)
+    extended = {id(n) for n in _of(kinds, nodes.Extends)}
+    return [(ref, top | here) if site in extended else (ref, here) for ref, here, site in out]
 
 
 #: the templates an include / extends chain is followed through for the role variable
@@ -1093,10 +1145,38 @@ def _reached_role_info(env, state, name: str) -> RoleInfo:
     merged = RoleInfo(free=set())
     # (each reached template with the names the templates above it on the way bind: `{% for role in [...] %}{%
     # include "launch.j2" %}` gives launch.j2 the loop's `role`, which is no input of the whole template - it was
-    # rendered per role, both launches in each render, a false PD101 for each: hostile-input round rw29/h P11)
-    todo, seen = [(name, frozenset())], {name}
+    # rendered per role, both launches in each render, a false PD101 for each: hostile-input round rw29/h P11.
+    # A name is bound for a template only when every path that reaches it binds it: the bound set of the first
+    # path alone dropped `role` for a launch.j2 also included at the top level, where `role` is the template's
+    # input - rendered once, role undefined, the decode render's SGL005 missed: hostile-input round rw30/h P12)
+    bound = {name: frozenset()}
+    order, todo, steps = [name], [name], 0
     while todo:
-        cur, bound = todo.pop(0)
+        cur = todo.pop(0)
+        steps += 1
+        if steps > MAX_REACHED * 16:  # (bound sets only shrink; past this, none is taken as bound)
+            bound = dict.fromkeys(bound, frozenset())
+            break
+        for ref, here in state.refs.get(cur, ()):
+            below = bound[cur] | here
+            try:
+                loaded = env.get_template(ref, parent=cur).name
+            except MemoryError:
+                raise
+            except Exception:  # (not found, a syntax error, outside the repository: the render reports it)
+                continue
+            if loaded not in bound:
+                if len(bound) >= MAX_REACHED:
+                    continue
+                bound[loaded] = below
+                order.append(loaded)
+            elif bound[loaded] <= below:
+                continue
+            else:
+                bound[loaded] = bound[loaded] & below
+            if loaded not in todo:
+                todo.append(loaded)
+    for cur in order:
         part = state.role_info.get(cur)
         if part is not None:
             for k, v in part.compared.items():
@@ -1110,20 +1190,7 @@ def _reached_role_info(env, state, name: str) -> RoleInfo:
         if free is None or merged.free is None:
             merged.free = None
         else:
-            merged.free |= free - bound
-        below = bound | ((part.assigned - free) if part is not None and free is not None else frozenset())
-        for ref in state.refs.get(cur, ()):
-            if len(seen) >= MAX_REACHED:
-                break
-            try:
-                loaded = env.get_template(ref, parent=cur).name
-            except MemoryError:
-                raise
-            except Exception:  # (not found, a syntax error, outside the repository: the render reports it)
-                continue
-            if loaded not in seen:
-                seen.add(loaded)
-                todo.append((loaded, below))
+            merged.free |= free - bound[cur]
     return merged
 
 
