@@ -345,6 +345,53 @@ def test_a_role_set_from_a_role_switch_renders_per_value_of_the_switch(tmp_path)
     assert code == 1 and [(f["code"], f["role"], f["line"]) for f in findings] == [("SGL101", "prefill", 2)]
 
 
+def _lint_var_json(tmp_path, *args) -> tuple:
+    import json
+    from pdlint.cli import main
+    out = tmp_path.parent / (tmp_path.name + "-out.json")
+    code = main(["check", "--no-cache", "--format", "json", "--output-file", str(out), *args, str(tmp_path)])
+    data = json.loads(out.read_text())
+    return code, data["findings"], data["coverage"], data["launches"]
+
+
+NODE_TYPE = ('{% if node_type == "ctx" %}{% set mode = "prefill" %}{% else %}{% set mode = "decode" %}{% endif %}\n'
+             'python3 -m sglang.launch_server --model-path Qwen/Qwen3-8B --disaggregation-mode {{ mode }} '
+             '--port {{ 30000 if mode == "prefill" else 30001 }}')
+
+
+def test_a_role_the_template_sets_on_every_path_from_a_node_type_is_no_role_variable(tmp_path):
+    """Hostile-input round rw30/h P13: the template sets `mode` itself in both branches of `node_type == "ctx"`
+    and writes it after --disaggregation-mode: flag and role always agree. `mode` was rendered per role - each
+    render's role the value the template then overwrote: "PD101 [decode] rendered with mode='prefill' makes this
+    the prefill server, but --disaggregation-mode is 'decode'", and with `--var node_type=ctx` the same the other
+    way round, exit 1 on a correct template. Rendered per value of the guard it compares with a role word
+    ("ctx": prefill), once when --var gives it."""
+    (tmp_path / "launch.sh.j2").write_text(NODE_TYPE + "\n")
+    code, findings, coverage, launches = _lint_var_json(tmp_path)
+    assert (code, findings) == (0, []) and (coverage["prefill"], coverage["decode"]) == (1, 1)
+    code, findings, coverage, launches = _lint_var_json(tmp_path, "--var", "node_type=ctx")
+    assert (code, findings) == (0, []) and (coverage["prefill"], coverage["decode"]) == (1, 0)
+    assert [launch["argv"][-1] for launch in launches] == ["30000"]
+    # (one value written in only one branch: `mode` is read from the context otherwise, still the role variable)
+    (tmp_path / "launch.sh.j2").write_text(NODE_TYPE.replace('{% else %}{% set mode = "decode" %}', '') + "\n")
+    code, findings, coverage, _ = _lint_var_json(tmp_path)
+    assert [f["code"] for f in findings] == ["PD005"] and (coverage["prefill"], coverage["decode"]) == (1, 1)
+
+
+def test_a_template_set_role_still_has_its_launches_checked(tmp_path):
+    # the prefill render (node_type=ctx) still reaches its own wrong value: SGLang "invalid int value: 'abc'"
+    (tmp_path / "launch.sh.j2").write_text(NODE_TYPE + '{% if node_type == "ctx" %} --tp-size abc{% endif %}\n')
+    code, findings, coverage, _ = _lint_var_json(tmp_path)
+    assert code == 1 and [f["code"] for f in findings] == ["SGL005"] and "'abc'" in findings[0]["message"]
+    assert (coverage["prefill"], coverage["decode"]) == (1, 1)
+    # a guard compared with no role word: rendered once, the guard an undefined variable to give (`--var`)
+    (tmp_path / "launch.sh.j2").write_text(NODE_TYPE.replace('"ctx"', '"first"') + "\n")
+    code, findings, coverage, _ = _lint_var_json(tmp_path)
+    assert [(f["code"], f["message"].split(" (")[0]) for f in findings] == [
+        ("PD005", "undefined variable 'node_type'")]
+    assert (coverage["prefill"], coverage["decode"]) == (0, 1)
+
+
 def test_the_template_line_of_an_undefined_name_reads_the_debug_info_once(tmp_path, monkeypatch):
     # hostile-input round rw29/h: Jinja's get_corresponding_lineno parses the whole debug info on every call, one
     # call per undefined name: a template of 1,000 `{% if xN %}` tests took seconds there (quadratic)

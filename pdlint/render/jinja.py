@@ -1002,6 +1002,15 @@ class RoleInfo:
     # (``{% set mode = "prefill" if is_prefill else "decode" %}``) and those the tests of the ``if`` blocks around
     # the assignment read (``{% if is_prefill %}{% set role = "prefill" %}``)
     guards: dict = field(default_factory=dict)
+    # the names the template reads where no binding of its own holds on every path (read from the context there;
+    # :func:`_scope_walk`); None when unknown. An assigned name not in it is the template's own value wherever it
+    # is read (`{% if node_type == "ctx" %}{% set mode = "prefill" %}{% else %}{% set mode = "decode" %}{% endif
+    # %}`), never its input - Jinja's own analysis counts it as one
+    read_unset: Optional[set] = None
+
+    def always_set(self) -> set:
+        """The names the template assigns before every read of them, on every path."""
+        return set() if self.read_unset is None else self.assigned - self.read_unset
 
 
 def _loaded(node) -> set:
@@ -1047,6 +1056,7 @@ def collect_role_info(tree, kinds: Optional[dict] = None) -> RoleInfo:
                 if isinstance(target, nodes.Name):
                     info.after_flag.add(target.name)
             prev = child
+    info.read_unset = _scope_walk(tree, kinds)[1] if info.assigned else set(info.names)
     assigns = _of(kinds, nodes.Assign, nodes.AssignBlock)
     if assigns:
         for a in assigns:
@@ -1072,7 +1082,21 @@ def _referenced(tree, kinds: dict) -> list:
     from jinja2 import nodes
     if not _of(kinds, nodes.Include, nodes.Extends, nodes.Import, nodes.FromImport):
         return []
-    out = []
+    return _scope_walk(tree, kinds)[0]
+
+
+def _scope_walk(tree, kinds: dict) -> tuple:
+    """``(references, read unset)`` of a tree, walked in order with the names bound at each point: the
+    templates it includes / extends / imports by a constant name with the names bound where each stands
+    (:func:`_referenced`), and the names it reads somewhere no binding of its own (a ``{% set %}`` on every
+    branch before, a loop, a macro parameter) has given them - read from the context there. None for either
+    past the interpreter's nesting limit. Kept in ``kinds`` (one walk for both)."""
+    got = kinds.get(_scope_walk)
+    if got is not None:
+        return got
+    from jinja2 import nodes
+    out: list = []
+    unset: set = set()
 
     def const_name(t):
         if isinstance(t, nodes.Const) and isinstance(t.value, str):
@@ -1087,45 +1111,75 @@ def _referenced(tree, kinds: dict) -> list:
             return {t.name}
         return {n.name for n in t.find_all(nodes.Name)} if isinstance(t, nodes.Tuple) else set()
 
+    def reads(expr, cur) -> None:
+        if expr is None:
+            return
+        for n in (expr, *expr.find_all(nodes.Name)):
+            if isinstance(n, nodes.Name) and n.ctx == "load" and n.name not in cur:
+                unset.add(n.name)
+
     def walk(body, bound: frozenset) -> frozenset:
         cur = bound
         for n in body:
             if isinstance(n, nodes.AssignBlock):
                 walk(n.body, cur)
+                reads(n.filter, cur)
                 cur = cur | targets(n.target)
             elif isinstance(n, nodes.Assign):
+                reads(n.node, cur)
                 cur = cur | targets(n.target)
             elif isinstance(n, nodes.For):
-                walk(n.body, cur | targets(n.target) | {"loop"})
+                reads(n.iter, cur)
+                inner = cur | targets(n.target) | {"loop"}
+                reads(n.test, inner)
+                walk(n.body, inner)
                 walk(n.else_, cur)
             elif isinstance(n, nodes.If):
-                after = [walk(n.body, cur)] + [walk(e.body, cur) for e in n.elif_] + [walk(n.else_, cur)]
+                reads(n.test, cur)
+                after = [walk(n.body, cur)]
+                for e in n.elif_:
+                    reads(e.test, cur)
+                    after.append(walk(e.body, cur))
+                after.append(walk(n.else_, cur))
                 cur = frozenset.intersection(*after)
             elif isinstance(n, (nodes.Macro, nodes.CallBlock)):
+                for d in n.defaults:
+                    reads(d, cur)
+                if isinstance(n, nodes.CallBlock):
+                    reads(n.call, cur)
                 walk(n.body, cur | {a.name for a in n.args} | {"caller", "varargs", "kwargs"})
                 if isinstance(n, nodes.Macro):
                     cur = cur | {n.name}
             elif isinstance(n, nodes.With):
+                for v in n.values:
+                    reads(v, cur)
                 walk(n.body, cur | {t for tgt in n.targets for t in targets(tgt)})
-            elif isinstance(n, (nodes.Include, nodes.Extends, nodes.Import, nodes.FromImport)):
-                ref = const_name(n.template)
-                if ref is not None:
-                    out.append((ref, cur, id(n)))
-                if isinstance(n, nodes.Import):
-                    cur = cur | {n.target}
-                elif isinstance(n, nodes.FromImport):
-                    cur = cur | {a if isinstance(a, str) else a[-1] for a in n.names}
-            elif hasattr(n, "body") and isinstance(n.body, list):  # (block, filter block, scoped modifiers)
-                walk(n.body, cur)
+            else:
+                for child in n.iter_child_nodes():
+                    if isinstance(child, nodes.Expr):
+                        reads(child, cur)
+                if isinstance(n, (nodes.Include, nodes.Extends, nodes.Import, nodes.FromImport)):
+                    ref = const_name(n.template)
+                    if ref is not None:
+                        out.append((ref, cur, id(n)))
+                    if isinstance(n, nodes.Import):
+                        cur = cur | {n.target}
+                    elif isinstance(n, nodes.FromImport):
+                        cur = cur | {a if isinstance(a, str) else a[-1] for a in n.names}
+                elif isinstance(getattr(n, "body", None), list):  # (block, filter block, scoped modifiers)
+                    walk(n.body, cur)
         return cur
 
     try:
         top = walk(tree.body, frozenset())
     except RecursionError:  # (nested past the interpreter's limit: the compiler refuses it too)
-        return []
+        got = kinds[_scope_walk] = ([], None)
+        return got
     # (a child template's top-level `{% set %}`s run before its parent renders, wherever the `{% extends %}` is)
     extended = {id(n) for n in _of(kinds, nodes.Extends)}
-    return [(ref, top | here) if site in extended else (ref, here) for ref, here, site in out]
+    got = kinds[_scope_walk] = ([(ref, top | here) if site in extended else (ref, here) for ref, here, site in out],
+                                unset)
+    return got
 
 
 #: the templates an include / extends chain is followed through for the role variable
@@ -1142,7 +1196,7 @@ def _reached_role_info(env, state, name: str) -> RoleInfo:
     if not state.refs.get(name):
         free = state.free.get(name)
         return info if free is None else replace(info, free=set(free))
-    merged = RoleInfo(free=set())
+    merged = RoleInfo(free=set(), read_unset=set())
     # (each reached template with the names the templates above it on the way bind: `{% for role in [...] %}{%
     # include "launch.j2" %}` gives launch.j2 the loop's `role`, which is no input of the whole template - it was
     # rendered per role, both launches in each render, a false PD101 for each: hostile-input round rw29/h P11.
@@ -1186,6 +1240,10 @@ def _reached_role_info(env, state, name: str) -> RoleInfo:
             merged.assigned |= part.assigned
             for k, v in part.guards.items():
                 merged.guards.setdefault(k, set()).update(v)
+            if part.read_unset is None or merged.read_unset is None:
+                merged.read_unset = None
+            else:
+                merged.read_unset |= part.read_unset - bound[cur]
         free = state.free.get(cur)
         if free is None or merged.free is None:
             merged.free = None
@@ -1224,6 +1282,17 @@ def choose_role_var(info: RoleInfo, known_vars: set, given: frozenset = frozense
                     and other not in info.assigned and parts and parts[-1] not in _VALUE_WORDS \
                     and switch_values(other) is not None:
                 return other, switch_values(other)
+        if targets <= info.always_set():
+            # the template sets its role name on every path before reading it (`{% if node_type == "ctx" %}{% set
+            # mode = "prefill" %}{% else %}{% set mode = "decode" %}{% endif %}`): never the role variable - each
+            # render's "role" was the value the template discarded, a false PD101 in each, also with `--var
+            # node_type=ctx` (hostile-input round rw30/h P13). Rendered per value of a guard it compares with role
+            # words (`"ctx"`: the prefill value), once when that is given or there is none
+            for other in sorted(deciding):
+                roles = {ROLE_SYNONYMS.get(v.lower()) for v in info.compared.get(other, ())} - {None}
+                if other in info.free and other not in given and other not in info.assigned and roles:
+                    return (None, {}) if other in known_vars else (other, _role_values(info.compared[other]))
+            return None, {}
     return name, values
 
 
