@@ -1082,7 +1082,11 @@ def _referenced(tree, kinds: dict) -> list:
     from jinja2 import nodes
     if not _of(kinds, nodes.Include, nodes.Extends, nodes.Import, nodes.FromImport):
         return []
-    return _scope_walk(tree, kinds)[0]
+    # (one entry per template named: bound there only where every one of its includes binds it)
+    out: dict = {}
+    for ref, here in _scope_walk(tree, kinds)[0]:
+        out[ref] = out[ref] & here if ref in out else here
+    return list(out.items())
 
 
 def _scope_walk(tree, kinds: dict) -> tuple:
@@ -1204,7 +1208,7 @@ def _reached_role_info(env, state, name: str) -> RoleInfo:
     # path alone dropped `role` for a launch.j2 also included at the top level, where `role` is the template's
     # input - rendered once, role undefined, the decode render's SGL005 missed: hostile-input round rw30/h P12)
     bound = {name: frozenset()}
-    order, todo, steps = [name], [name], 0
+    order, todo, steps, resolved = [name], [name], 0, {}
     while todo:
         cur = todo.pop(0)
         steps += 1
@@ -1213,11 +1217,18 @@ def _reached_role_info(env, state, name: str) -> RoleInfo:
             break
         for ref, here in state.refs.get(cur, ()):
             below = bound[cur] | here
-            try:
-                loaded = env.get_template(ref, parent=cur).name
-            except MemoryError:
-                raise
-            except Exception:  # (not found, a syntax error, outside the repository: the render reports it)
+            loaded = resolved.get((cur, ref), resolved)
+            if loaded is resolved:
+                if len(bound) >= MAX_REACHED:  # (no template is added past the cap: none is loaded for it)
+                    continue
+                try:
+                    loaded = env.get_template(ref, parent=cur).name
+                except MemoryError:
+                    raise
+                except Exception:  # (not found, a syntax error, outside the repository: the render reports it)
+                    loaded = None
+                resolved[(cur, ref)] = loaded
+            if loaded is None:
                 continue
             if loaded not in bound:
                 if len(bound) >= MAX_REACHED:
