@@ -1454,6 +1454,10 @@ class Extractor:
             if r.role_var:
                 for launch in self.out.launches[before:]:  # pdlint --fix can add a branch on this variable
                     launch.meta.setdefault("render_var", (r.role_var, r.role_value))
+                    if launch.structural_role == r.role and _role_bound_by_template(launch, r.role_var, r.role):
+                        launch.structural_role = None
+                        launch.meta.pop("role_hint", None)
+                        launch.meta.pop("role_how", None)
 
     def ansible_plays(self, job: FileJob, role_dir: Optional[str]):
         """The plays of the repository's playbooks that render this template, in a stable order, and what was
@@ -5038,6 +5042,23 @@ _NO_POD_KINDS = frozenset({"PersistentVolumeClaim", "PersistentVolume", "Namespa
                            "HorizontalPodAutoscaler", "ResourceQuota", "LimitRange", "InferencePool", "InferenceModel",
                            "InferenceObjective", "ServiceMonitor", "PodMonitor", "PriorityClass", "DestinationRule",
                            "VirtualService", "EnvoyFilter", "ReferenceGrant"})
+
+
+def _role_bound_by_template(launch: Launch, var: str, role: Optional[str]) -> bool:
+    """Does ``launch`` write another role through ``{{ var }}`` than the one this render gives ``var`` - a
+    value of the template's own (``{% for role in ["prefill"] %}{% include "launch.j2" %}``, the included
+    ``--disaggregation-mode {{ role }}`` reads the loop's ``role``)?  Its role is then no role of the render: the
+    decode render's copy of the loop's prefill launch was "the decode server" (a false PD101; hostile-input
+    round rw30/h P12)."""
+    from pdlint.render.jinja import ROLE_SYNONYMS
+    note = "{{ " + var + " }}"
+    for w in launch.argv:
+        canon = ROLE_SYNONYMS.get(w.text.lower())
+        if canon is None or canon == role or len(w.text) < 3:
+            continue
+        if w.pieces and all(p.src is not None and any(h.note == note for h in p.chain) for p in w.pieces):
+            return True
+    return False
 
 
 def _inner_kind(path: str) -> Optional[str]:

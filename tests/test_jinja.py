@@ -281,6 +281,57 @@ def test_a_role_loop_around_an_include_is_rendered_once(tmp_path):
     assert [(f["code"], f["role"]) for f in findings] == [("SGL101", "prefill")]
 
 
+def test_a_partial_included_in_a_role_loop_and_at_the_top_level_keeps_its_role_input(tmp_path):
+    """Hostile-input round rw30/h P12: launch.j2 included inside `{% for role in ["prefill"] %}` and at the top
+    level, where `role` is the template's input. The include graph kept the bound names of the first path only
+    ({role}): rendered once, `role` undefined at the second include (PD005 + PD021), and the decode render's
+    `--tp-size abc` - SGLang: "argument --tp-size: invalid int value: 'abc'" - was missed. A name is bound for an
+    included template only where every include of it binds it; the loop's launch keeps its own role (no PD101)."""
+    (tmp_path / "launch.j2").write_text(
+        'python3 -m sglang.launch_server --model-path Qwen/Qwen3-8B --disaggregation-mode {{ role }} '
+        '--port {{ port | default(30000) }}{% if role == "decode" %} --tp-size abc{% endif %} &\n')
+    (tmp_path / "main.sh.j2").write_text('{% for role in ["prefill"] %}{% set port = 30010 %}\n'
+                                         '{% include "launch.j2" %}\n{% endfor %}\n{% include "launch.j2" %}\n')
+    code, findings, coverage = _lint_json(tmp_path)
+    # (the same-host rules see the loop's prefill launch and the top-level one in one script: PD150 / PD151)
+    assert code == 1 and [(f["code"], os.path.basename(f["path"])) for f in findings
+                          if f["code"] not in ("PD150", "PD151")] == [("SGL005", "launch.j2")], findings
+    assert "invalid int value: 'abc'" in findings[0]["message"]
+    assert (coverage["prefill"], coverage["decode"]) == (3, 1)
+    # (bound on every path - two loops - it is no input: rendered once, both launches in it)
+    (tmp_path / "main.sh.j2").write_text('{% for role in ["prefill"] %}{% set port = 30010 %}\n'
+                                         '{% include "launch.j2" %}\n{% endfor %}\n'
+                                         '{% for role in ["decode"] %}{% set port = 30020 %}\n'
+                                         '{% include "launch.j2" %}\n{% endfor %}\n')
+    code, findings, coverage = _lint_json(tmp_path)
+    assert [f["code"] for f in findings] == ["SGL005"]
+    assert (coverage["prefill"], coverage["decode"]) == (1, 1)
+
+
+def test_the_names_bound_where_a_template_is_included():
+    from jinja2 import Environment
+    from pdlint.render.jinja import _nodes_by_type, _referenced
+    env = Environment()
+
+    def refs(text):
+        tree = env.parse(text)
+        return [(n, sorted(b)) for n, b in _referenced(tree, _nodes_by_type(tree))]
+
+    # (a template included at several places: bound only what every include of it binds)
+    assert refs('{% for role in r %}{% include "a" %}{% include "b" %}{% endfor %}{% include "a" %}') == [
+        ("a", []), ("b", ["loop", "role"])]
+    # a `{% set %}` binds what comes after it; in an `{% if %}` only when every branch sets it; in a loop only there
+    assert refs('{% include "a" %}{% set role = 1 %}{% include "b" %}') == [("a", []), ("b", ["role"])]
+    assert refs('{% if x %}{% set role = 1 %}{% else %}{% set role = 2 %}{% set y = 1 %}{% endif %}'
+                '{% include "a" %}') == [("a", ["role"])]
+    assert refs('{% if x %}{% set role = 1 %}{% endif %}{% include "a" %}') == [("a", [])]
+    assert refs('{% for i in r %}{% set role = i %}{% endfor %}{% include "a" %}') == [("a", [])]
+    assert refs('{% macro m(role) %}{% include "a" %}{% endmacro %}') == [("a", ["caller", "kwargs", "role",
+                                                                                  "varargs"])]
+    # (a child template's top-level sets run before its parent renders, wherever they stand)
+    assert refs('{% extends "base" %}{% set role = 1 %}') == [("base", ["role"])]
+
+
 def test_a_role_set_from_a_role_switch_renders_per_value_of_the_switch(tmp_path):
     switch = '{% if is_prefill %}{% set role = "prefill" %}{% else %}{% set role = "decode" %}{% endif %}\n'
     launch = 'python3 -m sglang.launch_server --model-path Qwen/Qwen3-8B --disaggregation-mode {{ role }}'
@@ -293,6 +344,53 @@ def test_a_role_set_from_a_role_switch_renders_per_value_of_the_switch(tmp_path)
                                                          '{% endif %}\n')
     code, findings, _ = _lint_json(tmp_path)
     assert code == 1 and [(f["code"], f["role"], f["line"]) for f in findings] == [("SGL101", "prefill", 2)]
+
+
+def _lint_var_json(tmp_path, *args) -> tuple:
+    import json
+    from pdlint.cli import main
+    out = tmp_path.parent / (tmp_path.name + "-out.json")
+    code = main(["check", "--no-cache", "--format", "json", "--output-file", str(out), *args, str(tmp_path)])
+    data = json.loads(out.read_text())
+    return code, data["findings"], data["coverage"], data["launches"]
+
+
+NODE_TYPE = ('{% if node_type == "ctx" %}{% set mode = "prefill" %}{% else %}{% set mode = "decode" %}{% endif %}\n'
+             'python3 -m sglang.launch_server --model-path Qwen/Qwen3-8B --disaggregation-mode {{ mode }} '
+             '--port {{ 30000 if mode == "prefill" else 30001 }}')
+
+
+def test_a_role_the_template_sets_on_every_path_from_a_node_type_is_no_role_variable(tmp_path):
+    """Hostile-input round rw30/h P13: the template sets `mode` itself in both branches of `node_type == "ctx"`
+    and writes it after --disaggregation-mode: flag and role always agree. `mode` was rendered per role - each
+    render's role the value the template then overwrote: "PD101 [decode] rendered with mode='prefill' makes this
+    the prefill server, but --disaggregation-mode is 'decode'", and with `--var node_type=ctx` the same the other
+    way round, exit 1 on a correct template. Rendered per value of the guard it compares with a role word
+    ("ctx": prefill), once when --var gives it."""
+    (tmp_path / "launch.sh.j2").write_text(NODE_TYPE + "\n")
+    code, findings, coverage, launches = _lint_var_json(tmp_path)
+    assert (code, findings) == (0, []) and (coverage["prefill"], coverage["decode"]) == (1, 1)
+    code, findings, coverage, launches = _lint_var_json(tmp_path, "--var", "node_type=ctx")
+    assert (code, findings) == (0, []) and (coverage["prefill"], coverage["decode"]) == (1, 0)
+    assert [launch["argv"][-1] for launch in launches] == ["30000"]
+    # (one value written in only one branch: `mode` is read from the context otherwise, still the role variable)
+    (tmp_path / "launch.sh.j2").write_text(NODE_TYPE.replace('{% else %}{% set mode = "decode" %}', '') + "\n")
+    code, findings, coverage, _ = _lint_var_json(tmp_path)
+    assert [f["code"] for f in findings] == ["PD005"] and (coverage["prefill"], coverage["decode"]) == (1, 1)
+
+
+def test_a_template_set_role_still_has_its_launches_checked(tmp_path):
+    # the prefill render (node_type=ctx) still reaches its own wrong value: SGLang "invalid int value: 'abc'"
+    (tmp_path / "launch.sh.j2").write_text(NODE_TYPE + '{% if node_type == "ctx" %} --tp-size abc{% endif %}\n')
+    code, findings, coverage, _ = _lint_var_json(tmp_path)
+    assert code == 1 and [f["code"] for f in findings] == ["SGL005"] and "'abc'" in findings[0]["message"]
+    assert (coverage["prefill"], coverage["decode"]) == (1, 1)
+    # a guard compared with no role word: rendered once, the guard an undefined variable to give (`--var`)
+    (tmp_path / "launch.sh.j2").write_text(NODE_TYPE.replace('"ctx"', '"first"') + "\n")
+    code, findings, coverage, _ = _lint_var_json(tmp_path)
+    assert [(f["code"], f["message"].split(" (")[0]) for f in findings] == [
+        ("PD005", "undefined variable 'node_type'")]
+    assert (coverage["prefill"], coverage["decode"]) == (0, 1)
 
 
 def test_the_template_line_of_an_undefined_name_reads_the_debug_info_once(tmp_path, monkeypatch):

@@ -144,3 +144,45 @@ def test_tojson_of_known_values_renders_as_jinja_does(scratch_git):
         ("SGL005", "argument --tensor-parallel-size/--tp-size: invalid int value: 'x' [SGLang 0.5.9]")]
     (launch,) = report["launches"]
     assert launch["argv"][:2] == ["--model-path", "Qwen/Qwen3-8B"]
+
+
+def test_an_unset_variable_as_a_tojson_key_is_an_undefined_variable(scratch_git):
+    """Hostile-input round rw30/h P6: `{{ {override_key: 1} | tojson }}` with `override_key` unset stopped the
+    render with "PD006 error: TypeError: keys must be str, int, float, bool or None, not Recording" (json.dumps
+    checks a key's type before its `default=` is asked) and every launch of the template went unchecked. As a key
+    it is what it is as a value: PD005 at the name, its placeholder text, the launches checked."""
+    scratch_git.write("launch.sh.j2", "#!/bin/bash\npython3 -m sglang.launch_server --model-path m "
+                                      "--disaggregation-mode {{ role }} --json-model-override-args "
+                                      "'{{ {override_key: 1, \"a\": {inner: 2}} | tojson }}'\n")
+    code, report = scratch_git.lint("launch.sh.j2")
+    assert [(f["code"], f["line"], f["message"]) for f in report["findings"]] == [
+        ("PD005", 2, "undefined variable 'override_key'"), ("PD005", 2, "undefined variable 'inner'")]
+    assert not any("Recording" in f["message"] for f in report["findings"])
+    assert sorted(launch["role"] for launch in report["launches"]) == ["decode", "prefill"]
+    for launch in report["launches"]:
+        assert launch["argv"][-1] == '{"${override_key}": 1, "a": {"${inner}": 2}}'
+
+
+def test_tojson_keys_that_json_takes_or_refuses_stay_as_jinja_has_them(scratch_git):
+    # ints and None are keys json.dumps writes as strings; a tuple key is Jinja's own TypeError at deploy time
+    scratch_git.write("t.sh.j2", "python3 -m sglang.launch_server --model-path m --disaggregation-mode prefill "
+                                 "--json-model-override-args '{{ {1: \"a\", 2: {None: 3}} | tojson }}'\n")
+    code, report = scratch_git.lint("t.sh.j2")
+    assert (code, report["findings"]) == (0, [])
+    (launch,) = report["launches"]
+    assert launch["argv"][-1] == '{"1": "a", "2": {"null": 3}}'
+    scratch_git.write("t.sh.j2", "python3 -m sglang.launch_server --model-path m --disaggregation-mode prefill "
+                                 "--json-model-override-args '{{ {(1, 2): \"a\"} | tojson }}'\n")
+    code, report = scratch_git.lint("t.sh.j2")
+    assert [(f["code"], f["message"]) for f in report["findings"]] == [
+        ("PD006", "TypeError: keys must be str, int, float, bool or None, not tuple")]
+
+
+def test_ansible_json_filters_keep_a_tuple_key_a_tuple():
+    """rw30/h P6 (the Ansible preset's `to_json` / `to_nice_json`): a tuple key made a list stopped the render
+    with "TypeError: unhashable type: 'list'"; json.dumps's own refusal is what Ansible prints."""
+    import pytest
+    from pdlint.render import ansible
+    with pytest.raises(TypeError, match="keys must be str, int, float, bool or None, not tuple"):
+        ansible.FILTERS["to_nice_json"]({(1, "a"): 1})
+    assert ansible.FILTERS["to_json"]({None: 1, 2: [3]}) == '{"null": 1, "2": [3]}'

@@ -95,10 +95,18 @@ def _plain(value: Any) -> Any:
     if isinstance(value, float):
         return float(value)
     if isinstance(value, dict):
-        return {_plain(k): _plain(v) for k, v in value.items()}
+        return {_plain_key(k): _plain(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
         return [_plain(v) for v in value]
     return str(value)
+
+
+def _plain_key(key: Any) -> Any:
+    """A mapping key as :func:`_plain` gives it: a tuple stays a tuple (made a list, it stopped the render with
+    "TypeError: unhashable type: 'list'"; the serialiser's own refusal of a tuple key is what Ansible prints)."""
+    if isinstance(key, tuple):
+        return tuple(_plain_key(k) for k in key)
+    return _plain(key)
 
 
 def to_json(value, *args, **kw) -> str:

@@ -237,7 +237,9 @@ class _State:
         self.risky = False  # captured output may be post-processed
         self.role_info: dict = {}  # template name -> RoleInfo
         self.free: dict = {}  # template name -> the names it reads from the context (Jinja's own resolve loads)
-        self.refs: dict = {}  # template name -> the templates it includes / extends / imports by a constant name
+        # template name -> the templates it includes / extends / imports by a constant name, each with the names
+        # bound where it does (_referenced)
+        self.refs: dict = {}
         self.traced = True
         self.search_dirs: list = []  # extra repository-relative directories for includes
         self.value_positions: dict = {}  # values files' booleans: (key, subkey, ...) -> TStr
@@ -409,7 +411,7 @@ def _environment_classes() -> tuple:
             src = state.sources.get(name)
             if src is not None:
                 state.role_info[name] = collect_role_info(tree, kinds)
-                state.refs[name] = _referenced(kinds)
+                state.refs[name] = _referenced(tree, kinds)
                 if _has_risky_constructs(tree, kinds):
                     state.risky = True
                 if self._pdl_traced:
@@ -722,7 +724,37 @@ def _json_dumps(obj, **kw) -> str:
             return str(o)
         raise TypeError(f"Object of type {type(o).__name__} is not JSON serializable")
     kw.setdefault("default", default)
-    return json.dumps(obj, **kw)
+    return json.dumps(_json_keys(obj, jinja2.Undefined), **kw)
+
+
+def _json_keys(obj, undefined, active: Optional[set] = None):
+    """``obj`` with every mapping key that is an unset variable or a deploy-time value (``{{ {key: 1} | tojson
+    }}``, ``key`` unset) as its placeholder text: ``json.dumps`` checks a key's type before ``default`` is asked
+    (the render stopped with "TypeError: keys must be str, int, float, bool or None, not Recording" and every
+    launch of the template went unchecked, hostile-input round rw30/h P6). Other keys are left as they are - a
+    tuple key is Jinja's own TypeError at deploy time too; containers without such a key are returned as they
+    are, and a container met again inside itself is left for ``json.dumps``'s "Circular reference detected"."""
+    if not isinstance(obj, (dict, list, tuple)):
+        return obj
+    active = set() if active is None else active
+    if id(obj) in active:
+        return obj
+    active.add(id(obj))
+    try:
+        if isinstance(obj, dict):
+            out, changed = {}, False
+            for k, v in obj.items():
+                nk = str(k) if isinstance(k, undefined) or _is_opaque_value(k) else k
+                nv = _json_keys(v, undefined, active)
+                changed = changed or nk is not k or nv is not v
+                out[nk] = nv
+            return out if changed else obj
+        items = [_json_keys(v, undefined, active) for v in obj]
+        if all(a is b for a, b in zip(items, obj)):
+            return obj
+        return type(obj)(items) if type(obj) in (list, tuple) else items
+    finally:
+        active.discard(id(obj))
 
 
 def _no_else(value) -> bool:
@@ -1077,6 +1109,15 @@ class RoleInfo:
     # (``{% set mode = "prefill" if is_prefill else "decode" %}``) and those the tests of the ``if`` blocks around
     # the assignment read (``{% if is_prefill %}{% set role = "prefill" %}``)
     guards: dict = field(default_factory=dict)
+    # the names the template reads where no binding of its own holds on every path (read from the context there;
+    # :func:`_scope_walk`); None when unknown. An assigned name not in it is the template's own value wherever it
+    # is read (`{% if node_type == "ctx" %}{% set mode = "prefill" %}{% else %}{% set mode = "decode" %}{% endif
+    # %}`), never its input - Jinja's own analysis counts it as one
+    read_unset: Optional[set] = None
+
+    def always_set(self) -> set:
+        """The names the template assigns before every read of them, on every path."""
+        return set() if self.read_unset is None else self.assigned - self.read_unset
 
 
 def _loaded(node) -> set:
@@ -1122,6 +1163,7 @@ def collect_role_info(tree, kinds: Optional[dict] = None) -> RoleInfo:
                 if isinstance(target, nodes.Name):
                     info.after_flag.add(target.name)
             prev = child
+    info.read_unset = _scope_walk(tree, kinds)[1] if info.assigned else set(info.names)
     assigns = _of(kinds, nodes.Assign, nodes.AssignBlock)
     if assigns:
         for a in assigns:
@@ -1138,19 +1180,117 @@ def collect_role_info(tree, kinds: Optional[dict] = None) -> RoleInfo:
     return info
 
 
-def _referenced(kinds: dict) -> list:
-    """The templates a tree includes, extends or imports by a constant name (a list of names: the first)."""
+def _referenced(tree, kinds: dict) -> list:
+    """The templates a tree includes, extends or imports by a constant name (of a list of names: the first), each
+    as ``(name, names bound there)``: the names a ``{% for %}`` around the include, a macro's parameters or a
+    ``{% set %}`` before it (on every branch of an ``{% if %}``) bind where it stands - the included template reads
+    them from its includer, not from the context (hostile-input rounds rw29/h P11, rw30/h P12: a template included
+    both inside `{% for role in [...] %}` and at the top level reads `role` from the context at the second)."""
     from jinja2 import nodes
-    out = []
-    for cls in (nodes.Include, nodes.Extends, nodes.Import, nodes.FromImport):
-        for n in _of(kinds, cls):
-            t = n.template
-            if isinstance(t, nodes.Const) and isinstance(t.value, str):
-                out.append(t.value)
-            elif isinstance(t, (nodes.List, nodes.Tuple)) and t.items and isinstance(t.items[0], nodes.Const) \
-                    and isinstance(t.items[0].value, str):
-                out.append(t.items[0].value)
-    return out
+    if not _of(kinds, nodes.Include, nodes.Extends, nodes.Import, nodes.FromImport):
+        return []
+    # (one entry per template named: bound there only where every one of its includes binds it)
+    out: dict = {}
+    for ref, here in _scope_walk(tree, kinds)[0]:
+        out[ref] = out[ref] & here if ref in out else here
+    return list(out.items())
+
+
+def _scope_walk(tree, kinds: dict) -> tuple:
+    """``(references, read unset)`` of a tree, walked in order with the names bound at each point: the
+    templates it includes / extends / imports by a constant name with the names bound where each stands
+    (:func:`_referenced`), and the names it reads somewhere no binding of its own (a ``{% set %}`` on every
+    branch before, a loop, a macro parameter) has given them - read from the context there. None for either
+    past the interpreter's nesting limit. Kept in ``kinds`` (one walk for both)."""
+    got = kinds.get(_scope_walk)
+    if got is not None:
+        return got
+    from jinja2 import nodes
+    out: list = []
+    unset: set = set()
+
+    def const_name(t):
+        if isinstance(t, nodes.Const) and isinstance(t.value, str):
+            return t.value
+        if isinstance(t, (nodes.List, nodes.Tuple)) and t.items and isinstance(t.items[0], nodes.Const) \
+                and isinstance(t.items[0].value, str):
+            return t.items[0].value
+        return None
+
+    def targets(t) -> set:
+        if isinstance(t, nodes.Name):
+            return {t.name}
+        return {n.name for n in t.find_all(nodes.Name)} if isinstance(t, nodes.Tuple) else set()
+
+    def reads(expr, cur) -> None:
+        if expr is None:
+            return
+        for n in (expr, *expr.find_all(nodes.Name)):
+            if isinstance(n, nodes.Name) and n.ctx == "load" and n.name not in cur:
+                unset.add(n.name)
+
+    def walk(body, bound: frozenset) -> frozenset:
+        cur = bound
+        for n in body:
+            if isinstance(n, nodes.AssignBlock):
+                walk(n.body, cur)
+                reads(n.filter, cur)
+                cur = cur | targets(n.target)
+            elif isinstance(n, nodes.Assign):
+                reads(n.node, cur)
+                cur = cur | targets(n.target)
+            elif isinstance(n, nodes.For):
+                reads(n.iter, cur)
+                inner = cur | targets(n.target) | {"loop"}
+                reads(n.test, inner)
+                walk(n.body, inner)
+                walk(n.else_, cur)
+            elif isinstance(n, nodes.If):
+                reads(n.test, cur)
+                after = [walk(n.body, cur)]
+                for e in n.elif_:
+                    reads(e.test, cur)
+                    after.append(walk(e.body, cur))
+                after.append(walk(n.else_, cur))
+                cur = frozenset.intersection(*after)
+            elif isinstance(n, (nodes.Macro, nodes.CallBlock)):
+                for d in n.defaults:
+                    reads(d, cur)
+                if isinstance(n, nodes.CallBlock):
+                    reads(n.call, cur)
+                walk(n.body, cur | {a.name for a in n.args} | {"caller", "varargs", "kwargs"})
+                if isinstance(n, nodes.Macro):
+                    cur = cur | {n.name}
+            elif isinstance(n, nodes.With):
+                for v in n.values:
+                    reads(v, cur)
+                walk(n.body, cur | {t for tgt in n.targets for t in targets(tgt)})
+            else:
+                for child in n.iter_child_nodes():
+                    if isinstance(child, nodes.Expr):
+                        reads(child, cur)
+                if isinstance(n, (nodes.Include, nodes.Extends, nodes.Import, nodes.FromImport)):
+                    ref = const_name(n.template)
+                    if ref is not None:
+                        out.append((ref, cur, id(n)))
+                    if isinstance(n, nodes.Import):
+                        cur = cur | {n.target}
+                    elif isinstance(n, nodes.FromImport):
+                        cur = cur | {a if isinstance(a, str) else a[-1] for a in n.names}
+                elif isinstance(getattr(n, "body", None), list):  # (block, filter block, scoped modifiers)
+                    walk(n.body, cur)
+        return cur
+
+    try:
+        top = walk(tree.body, frozenset())
+    except RecursionError:  # (nested past the interpreter's limit: the compiler refuses it too)
+        got = kinds[_scope_walk] = ([], None)
+        return got
+    # (a child template's top-level `{% set %}`s run before its parent renders, wherever the `{% extends %}` is)
+    extended = {id(n) for n in _of(kinds, nodes.Extends)}
+    got = kinds[_scope_walk] = ([(ref, top | here) if site in extended else (ref, here) for ref, here, site in out],
+                                unset)
+    return got
 
 
 #: the templates an include / extends chain is followed through for the role variable
@@ -1167,13 +1307,48 @@ def _reached_role_info(env, state, name: str) -> RoleInfo:
     if not state.refs.get(name):
         free = state.free.get(name)
         return info if free is None else replace(info, free=set(free))
-    merged = RoleInfo(free=set())
+    merged = RoleInfo(free=set(), read_unset=set())
     # (each reached template with the names the templates above it on the way bind: `{% for role in [...] %}{%
     # include "launch.j2" %}` gives launch.j2 the loop's `role`, which is no input of the whole template - it was
-    # rendered per role, both launches in each render, a false PD101 for each: hostile-input round rw29/h P11)
-    todo, seen = [(name, frozenset())], {name}
+    # rendered per role, both launches in each render, a false PD101 for each: hostile-input round rw29/h P11.
+    # A name is bound for a template only when every path that reaches it binds it: the bound set of the first
+    # path alone dropped `role` for a launch.j2 also included at the top level, where `role` is the template's
+    # input - rendered once, role undefined, the decode render's SGL005 missed: hostile-input round rw30/h P12)
+    bound = {name: frozenset()}
+    order, todo, steps, resolved = [name], [name], 0, {}
     while todo:
-        cur, bound = todo.pop(0)
+        cur = todo.pop(0)
+        steps += 1
+        if steps > MAX_REACHED * 16:  # (bound sets only shrink; past this, none is taken as bound)
+            bound = dict.fromkeys(bound, frozenset())
+            break
+        for ref, here in state.refs.get(cur, ()):
+            below = bound[cur] | here
+            loaded = resolved.get((cur, ref), resolved)
+            if loaded is resolved:
+                if len(bound) >= MAX_REACHED:  # (no template is added past the cap: none is loaded for it)
+                    continue
+                try:
+                    loaded = env.get_template(ref, parent=cur).name
+                except MemoryError:
+                    raise
+                except Exception:  # (not found, a syntax error, outside the repository: the render reports it)
+                    loaded = None
+                resolved[(cur, ref)] = loaded
+            if loaded is None:
+                continue
+            if loaded not in bound:
+                if len(bound) >= MAX_REACHED:
+                    continue
+                bound[loaded] = below
+                order.append(loaded)
+            elif bound[loaded] <= below:
+                continue
+            else:
+                bound[loaded] = bound[loaded] & below
+            if loaded not in todo:
+                todo.append(loaded)
+    for cur in order:
         part = state.role_info.get(cur)
         if part is not None:
             for k, v in part.compared.items():
@@ -1183,24 +1358,15 @@ def _reached_role_info(env, state, name: str) -> RoleInfo:
             merged.assigned |= part.assigned
             for k, v in part.guards.items():
                 merged.guards.setdefault(k, set()).update(v)
+            if part.read_unset is None or merged.read_unset is None:
+                merged.read_unset = None
+            else:
+                merged.read_unset |= part.read_unset - bound[cur]
         free = state.free.get(cur)
         if free is None or merged.free is None:
             merged.free = None
         else:
-            merged.free |= free - bound
-        below = bound | ((part.assigned - free) if part is not None and free is not None else frozenset())
-        for ref in state.refs.get(cur, ()):
-            if len(seen) >= MAX_REACHED:
-                break
-            try:
-                loaded = env.get_template(ref, parent=cur).name
-            except MemoryError:
-                raise
-            except Exception:  # (not found, a syntax error, outside the repository: the render reports it)
-                continue
-            if loaded not in seen:
-                seen.add(loaded)
-                todo.append((loaded, below))
+            merged.free |= free - bound[cur]
     return merged
 
 
@@ -1234,6 +1400,17 @@ def choose_role_var(info: RoleInfo, known_vars: set, given: frozenset = frozense
                     and other not in info.assigned and parts and parts[-1] not in _VALUE_WORDS \
                     and switch_values(other) is not None:
                 return other, switch_values(other)
+        if targets <= info.always_set():
+            # the template sets its role name on every path before reading it (`{% if node_type == "ctx" %}{% set
+            # mode = "prefill" %}{% else %}{% set mode = "decode" %}{% endif %}`): never the role variable - each
+            # render's "role" was the value the template discarded, a false PD101 in each, also with `--var
+            # node_type=ctx` (hostile-input round rw30/h P13). Rendered per value of a guard it compares with role
+            # words (`"ctx"`: the prefill value), once when that is given or there is none
+            for other in sorted(deciding):
+                roles = {ROLE_SYNONYMS.get(v.lower()) for v in info.compared.get(other, ())} - {None}
+                if other in info.free and other not in given and other not in info.assigned and roles:
+                    return (None, {}) if other in known_vars else (other, _role_values(info.compared[other]))
+            return None, {}
     return name, values
 
 
