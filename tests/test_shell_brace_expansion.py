@@ -72,3 +72,18 @@ def test_a_brace_word_with_quoted_parts_in_a_flag_value_is_two_words(scratch):
 def test_a_huge_range_is_cut_and_said(shell_eval):
     cmds, _ = shell_eval("for i in {1..100000000}; do echo $i; done")
     assert len(cmds) == 256
+
+
+def test_unclosed_braces_are_searched_in_one_pass(shell_eval):
+    """Hostile-input round rw30/h P3: the brace search followed every `{` to the end of the word, so one word of
+    10,000 unclosed `{a` (20 KB) took the 10 s budget (PD008, the launch unchecked).  bash: `printf '[%s]'
+    {a{a{b,c}` prints `[{a{ab][{a{ac]` - the unclosed ones are literal, the search goes on after them."""
+    import time
+    began = time.monotonic()
+    cmds, _ = shell_eval("echo " + "{a" * 20000 + "{b,c} " + "{a," * 20000 + "\n")
+    assert time.monotonic() - began < 5
+    got = [w.text for w in cmds[0].words]
+    assert got == ["echo", "{a" * 20000 + "b", "{a" * 20000 + "c", "{a," * 20000]
+    cmds, _ = shell_eval("echo {a{a{b,c} {{a,b}} a\\\\{b,c}\n")
+    assert [w.text for w in cmds[0].words] == ["echo", "{a{ab", "{a{ac", "{a}", "{b}", "a\\b", "a\\c"]
+

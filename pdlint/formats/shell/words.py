@@ -423,6 +423,10 @@ _NUM_RANGE = lazyre.compile(r"([+-]?\d+)\.\.([+-]?\d+)(?:\.\.([+-]?\d+))?")
 _CHAR_RANGE = lazyre.compile(r"([A-Za-z])\.\.([A-Za-z])(?:\.\.([+-]?\d+))?")
 
 
+#: the characters of a word's literal text the brace search reads: an escape (skipped), a brace, a comma
+_BRACE_TOKEN = lazyre.compile(r"\\.|[{},]", re.S)
+
+
 def _brace_in(pieces: list) -> Optional[tuple]:
     """The first brace expression of a word's pieces (literal text as TStr, quoted parts and expansions as nodes):
     ``(index of its first piece, index of its last, [alternative piece lists], text before it in the first piece,
@@ -430,53 +434,47 @@ def _brace_in(pieces: list) -> Optional[tuple]:
     may hold quoted parts and expansions, each one piece of it (``{"mlx5_0","mlx5_1"}`` is two words, as bash
     expands braces before anything else: field round rw29/a P1 - pdlint kept the one word and passed a launch
     SGLang stops on); a sequence expression (``{0..3}``) lies in one literal piece.  A `\\{`, a `{}`, a `{x}`
-    without a comma or a range, and an unclosed `{` are literal, as in bash (the search goes on after them)."""
-    n = len(pieces)
-    for i, piece in enumerate(pieces):
-        if not isinstance(piece, TStr) or "{" not in piece.text or any(p.opaque for p in piece.pieces):
-            continue  # (a template's placeholder, a value pdlint stands in for: not the script's own braces)
+    without a comma or a range, and an unclosed `{` are literal, as in bash (the search goes on after them).
+
+    One pass over the word, matching the braces with a stack (hostile-input round rw30/h P3: each `{` was
+    followed to the end of the word, so 10,000 unclosed `{a` took the whole 10 s budget).  A `{` after an escaped
+    backslash is a brace (`a\\\\{b,c}` is `a\\b a\\c` to bash; it was left literal)."""
+    stack: list = []  # ((piece index, offset) of a `{`, [the commas at its depth])
+    best = None
+    for k, piece in enumerate(pieces):
+        if not isinstance(piece, TStr) or any(p.opaque for p in piece.pieces):
+            continue  # (a template's placeholder, a value pdlint stands in for: not the script's own braces;
+            # a quoted part, an expansion: one piece of an alternative)
         t = piece.text
-        start = t.find("{")
-        while start >= 0:
-            if start and t[start - 1] == "\\" or t.startswith("{}", start):
-                start = t.find("{", start + 1)
-                continue
-            depth, commas, end = 0, [], None
-            k, j = i, start
-            while k < n and end is None:
-                cur = pieces[k]
-                if not isinstance(cur, TStr) or any(p.opaque for p in cur.pieces):
-                    k, j = k + 1, 0  # (a quoted part, an expansion: one piece of the alternative)
+        if "{" not in t and "}" not in t and "," not in t:
+            continue
+        for m in _BRACE_TOKEN.finditer(t):
+            j = m.start()
+            c = t[j]
+            if c == "{":
+                stack.append(((k, j), []))
+            elif c == ",":
+                if stack:
+                    stack[-1][1].append((k, j))
+            elif c == "}" and stack:
+                at, commas = stack.pop()
+                if best is not None and best[0] < at:
                     continue
-                text = cur.text
-                while j < len(text):
-                    c = text[j]
-                    if c == "\\":
-                        j += 2
-                        continue
-                    if c == "{":
-                        depth += 1
-                    elif c == "}":
-                        depth -= 1
-                        if depth == 0:
-                            end = (k, j)
-                            break
-                    elif c == "," and depth == 1:
-                        commas.append((k, j))
-                    j += 1
-                else:
-                    k, j = k + 1, 0
-            alts = None
-            if end is not None and commas:
-                cuts = [(i, start)] + commas + [end]
-                alts = [_between(pieces, cuts[m], cuts[m + 1]) for m in range(len(cuts) - 1)]
-            elif end is not None and end[0] == i:
-                items = _range_items(t[start + 1:end[1]], piece[start:end[1] + 1])
-                alts = [[x] for x in items] if items is not None else None
-            if alts is not None:
-                return i, end[0], alts, piece[:start], pieces[end[0]][end[1] + 1:]
-            start = t.find("{", start + 1)
-    return None
+                if commas:
+                    best = (at, (k, j), commas, None)
+                elif at[0] == k and (_NUM_RANGE.fullmatch(t, at[1] + 1, j) or _CHAR_RANGE.fullmatch(t, at[1] + 1, j)):
+                    items = _range_items(t[at[1] + 1:j], piece[at[1]:j + 1])
+                    if items is not None:
+                        best = (at, (k, j), commas, items)
+    if best is None:
+        return None
+    (i, start), end, commas, items = best
+    if items is not None:
+        alts = [[x] for x in items]
+    else:
+        cuts = [(i, start)] + commas + [end]
+        alts = [_between(pieces, cuts[m], cuts[m + 1]) for m in range(len(cuts) - 1)]
+    return i, end[0], alts, pieces[i][:start], pieces[end[0]][end[1] + 1:]
 
 
 def _between(pieces: list, a: tuple, b: tuple) -> list:
