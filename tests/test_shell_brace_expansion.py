@@ -87,3 +87,34 @@ def test_unclosed_braces_are_searched_in_one_pass(shell_eval):
     cmds, _ = shell_eval("echo {a{a{b,c} {{a,b}} a\\\\{b,c}\n")
     assert [w.text for w in cmds[0].words] == ["echo", "{a{ab", "{a{ac", "{a}", "{b}", "a\\b", "a\\c"]
 
+
+def _limits(script):
+    from pdlint.formats.shell import ShellContext, shell_commands
+    from pdlint.text import SourceFile, TStr
+    said = []
+    ctx = ShellContext(lambda p, c: None, lambda code, message, *a, **k: said.append((code, message)))
+    cmds = shell_commands(TStr.from_source(SourceFile("s.sh", script)), ctx)
+    return [[w.text for w in c.words] for c in cmds], said
+
+
+def test_the_brace_cap_never_leaves_half_expanded_words():
+    """Hostile-input round rw30/h P1: `--enable-metrics{"",""}` x 9 is 512 copies of --enable-metrics to bash (the
+    SGLang 0.5.23 oracle: ACCEPT); at the 257-word cap the words still queued kept their last brace group
+    (`--enable-metrics{,}`, a false SGL001) and no PD015 was said."""
+    words, said = _limits('echo x' + '{"",""}' * 9 + '\n')
+    assert words[0][1:] == ["x"] * 257
+    assert [code for code, _ in said] == ["PD-SHELL-LIMIT"]
+    assert "more than 257 words" in said[0][1]
+    words, said = _limits('echo x' + '{"",""}' * 8 + '\n')  # 256 words: no limit
+    assert (words[0][1:], said) == (["x"] * 256, [])
+    words, said = _limits('echo {a,b}{1,2}' + "{x,y}" * 20000 + '\n')  # too long to expand at all: said, not literal
+    assert all("{" not in w for w in words[0]) and [code for code, _ in said] == ["PD-SHELL-LIMIT"]
+
+
+def test_the_brace_cap_in_a_launch(scratch):
+    scratch.write("serve.sh", "python3 -m sglang.launch_server --model-path /m --enable-metrics" + '{"",""}' * 9 + "\n")
+    _, report = scratch.lint("serve.sh")
+    assert sorted(f["code"] for f in report["findings"]) == ["PD015", "SGL007"]
+    scratch.write("serve.sh", "python3 -m sglang.launch_server --model-path /m --enable-metrics" + '{"",""}' * 8 + "\n")
+    _, report = scratch.lint("serve.sh")
+    assert [f["code"] for f in report["findings"]] == ["SGL007"]
