@@ -283,6 +283,7 @@ class _Parser:
         self.tokens = tokens
         self.config_count = config_count  # leading tokens that came from --config
         self.out = Parsed(table, tokens)
+        self.strays: list = []  # (index, token) of the words argparse could not place: one error at the end
 
     # argparse's _parse_optional
     def classify(self, tok: TStr):
@@ -347,11 +348,11 @@ class _Parser:
                 rest = [t for t in toks[i + 1:]]
                 if any(_fully_opaque(t) for t in rest):
                     self.out.incomplete = True
-                shown = _shown(["--"] + [t.text for t in rest if not _fully_opaque(t)])
-                self.err("unknown-positional", tok, f"unrecognized arguments: {shown}", None)
+                self.strays.append((i, tok))
+                self.strays += [(i + 1 + m, t) for m, t in enumerate(rest) if not _fully_opaque(t)]
                 break
             if k is None:  # a positional: SGLang has none
-                self._stray(tok, prev_store_true)
+                self._stray(tok, prev_store_true, i)
                 prev_store_true = None
                 i += 1
                 continue
@@ -427,6 +428,14 @@ class _Parser:
                 continue
             self.store(flag, option, name_tok, [toks[x] for x in take], i, written, (i,) + tuple(take))
             i = take[-1] + 1 if take else i + 1
+        if self.strays:
+            # argparse lists every word it could not place in one "unrecognized arguments" error, and SGLang stops
+            # there once: one SGL011 per launch, the list cut (hostile-input round rw30/h P10: one finding per
+            # word, and 120,000 bare words made --format sarif die with MemoryError, the run's report lost)
+            first_at, first = self.strays[0]
+            shown = _shown([t.text for _, t in self.strays])
+            self.err("unknown-positional", first, f"unrecognized arguments: {shown}", None,
+                     tuple(x for x, _ in self.strays), words=len(self.strays))
         self.required()
         return self.out
 
@@ -452,7 +461,7 @@ class _Parser:
             i += 1
         return i
 
-    def _stray(self, tok: TStr, prev: Optional[Occurrence]) -> None:
+    def _stray(self, tok: TStr, prev: Optional[Occurrence], index: int) -> None:
         if _fully_opaque(tok):
             self.out.incomplete = True
             return
@@ -461,7 +470,7 @@ class _Parser:
             self.err("value-for-flag", tok, f"unrecognized arguments: {tok.text}", prev.option,
                      flag=prev.option, flag_tok=prev.name_tok)
             return
-        self.err("unknown-positional", tok, f"unrecognized arguments: {tok.text}", None)
+        self.strays.append((index, tok))
 
     def store(self, flag: Flag, option: str, name_tok: TStr, values: list, index: int, written: str,
               indexes: tuple = ()) -> Occurrence:
