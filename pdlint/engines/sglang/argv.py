@@ -32,6 +32,9 @@ OPAQUE = type("Opaque", (), {"__repr__": lambda self: "<opaque>", "__bool__": la
 _NEG_NUMBER = lazyre.compile(r"^-\d+$|^-\d*\.\d+$")
 UNREAD = object()  # a memo's "not computed yet" (None is a value)
 HELP = ("-h", "--help")  # argparse's own help option (add_help): not in the generated tables
+#: errors argparse stops at while it consumes the options in order (unknown options and stray words are said at the
+#: end, after a help action ran)
+_STOPPING = frozenset(("missing-value", "invalid-type", "invalid-choice", "explicit-ignored", "deprecated-action"))
 
 
 class _TypeError(Exception):
@@ -316,6 +319,12 @@ class _Parser:
             if len(matches) == 1:
                 return (self.table.lookup(matches[0]), matches[0], explicit, prefix)
         else:  # single dash: only exact short options exist in SGLang's parser
+            if s[:2] == "-h":
+                # `-hx`: argparse reads -h with `x` attached, and -h takes none: "argument -h/--help: ignored
+                # explicit argument 'x'" - unless `-x` is a short option too, then the help runs first
+                # (hostile-input round rw30/h P11: was SGL001 "unrecognized arguments: -hx")
+                explicit = None if "-" + s[2] in self.table.by_option else s[2:]
+                return ("help", "-h", explicit, "-h")
             if s[:2] in self.table.by_option:
                 return (self.table.lookup(s[:2]), s[:2], s[2:] or None, s[:2])
         if _NEG_NUMBER.match(s):
@@ -447,6 +456,12 @@ class _Parser:
         if explicit is not None:
             self.err("explicit-ignored", tok, f"argument -h/--help: ignored explicit argument {explicit!r}",
                      "--help", (i,))
+            return i + 1
+        if any(e.kind in _STOPPING for e in self.out.errors) or any(
+                k is not None and k != "--" and k[0] == "ambiguous" for k in kinds):
+            # argparse stopped before it: at an earlier option's error, or at an ambiguous option anywhere (found
+            # while it classifies the words, before any action): `--served-model-name -h` is "expected one
+            # argument", not the help (hostile-input round rw30/h P11; the SGLang 0.5.23 oracle, launch_server)
             return i + 1
         self.out.help = tok
         if i < self.config_count:  # (a config file's `help` key: `--help VALUE` whatever the value)

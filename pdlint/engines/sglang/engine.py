@@ -169,6 +169,16 @@ def _interpret_as(launch: Launch, ctx: EngineContext, version: str, note: Option
             parsed.merge_failed = True
             if section is not None:  # what the worker would run is unknown: no pair check on it
                 parsed.incomplete = True
+    if launch.entrypoint == "sglang serve":
+        asked = next((t for t in launch.argv if t.text in argv_mod.HELP), None)
+        if asked is not None:
+            # `sglang serve` prints the help when any word of its command line is -h or --help, a flag's value or
+            # a word after `--` alike, before argparse reads anything (sglang/cli/serve.py: `if any(arg in
+            # request.argv for arg in ("-h", "--help"))`): that is all that happens (hostile-input round rw30/h P11)
+            parsed.errors = [argv_mod.ArgError(
+                "help", asked, f"{asked.text}: `sglang serve` prints SGLang's help when a word of its command line "
+                               f"is -h or --help and exits with status 0, so no server starts", "--help")]
+            parsed.help = asked
     args = Args(parsed, launch.env, version)
     if wrapped is not None:
         parsed.errors = list(wrapped.errors) + parsed.errors
