@@ -118,3 +118,23 @@ def test_the_brace_cap_in_a_launch(scratch):
     scratch.write("serve.sh", "python3 -m sglang.launch_server --model-path /m --enable-metrics" + '{"",""}' * 8 + "\n")
     _, report = scratch.lint("serve.sh")
     assert [f["code"] for f in report["findings"]] == ["SGL007"]
+
+
+@pytest.mark.parametrize("text,expected", [
+    # bash: `printf '[%s]' {`echo 2`,}` prints [2]; {a,`echo b`} is [a][b]; {`echo a`,`echo b`}c is [ac][bc]
+    ("echo {`echo 2`,}", ["echo", "2"]),
+    ("echo {a,`echo b`}", ["echo", "a", "b"]),
+    ("echo {`echo a`,`echo b`}c", ["echo", "ac", "bc"]),
+    # quiet neighbours: the same with $(...), a backquote with no braces
+    ("echo {$(echo 2),} x`echo y`z", ["echo", "2", "xyz"]),
+])
+def test_a_backquoted_alternative_stays_in_its_word(shell_eval, text, expected):
+    """Hostile-input round rw30/h P2: tree-sitter-bash ends the word `{` before a backquoted substitution, and
+    `--tp-size {`echo 2`,}` was three words (SGL005 "invalid int value: '{'", SGL011 "2,}")."""
+    assert words(shell_eval, text) == [expected]
+
+
+def test_a_backquoted_alternative_in_a_launch(scratch):
+    scratch.write("serve.sh", "python3 -m sglang.launch_server --model-path /m --tp-size {`echo 2`,}\n")
+    code, report = scratch.lint("serve.sh")
+    assert (code, report["findings"]) == (0, [])

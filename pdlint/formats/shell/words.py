@@ -529,9 +529,41 @@ class Words:
     def expand_args(self, nodes: list, st, unk: set) -> list:
         """Expand argument nodes into argv words."""
         words: list = []
-        for node in nodes:
-            words.extend(self.expand_word(node, st, unk))
+        u = self.unit
+        i, n = 0, len(nodes)
+        while i < n:
+            j = i + 1
+            # (tree-sitter-bash ends a word before a backquoted substitution that follows a `{`: `{`echo 2`,}` is
+            # three argument nodes with nothing between them, one word to bash - hostile-input round rw30/h P2)
+            while j < n and nodes[j].start_byte == nodes[j - 1].end_byte and u.text[u.start(nodes[j]):][:1] == "`":
+                j += 1
+            if j == i + 1:
+                words.extend(self.expand_word(nodes[i], st, unk))
+            else:
+                words.extend(self._expand_glued(nodes[i:j], st, unk))
+            i = j
         return words
+
+    def _expand_glued(self, nodes: list, st, unk: set) -> list:
+        """One shell word written as several adjacent nodes (see :meth:`expand_args`)."""
+        pieces: list = []
+        for node in nodes:
+            pieces += self._node_pieces(node)
+        variants = self._brace_pieces(pieces) if any(isinstance(p, TStr) and "{" in p.text for p in pieces) else None
+        out: list = []
+        for parts in variants if variants is not None else [None]:
+            fb = Fields(ifs=ifs_of(st))
+            if parts is None:
+                for node in nodes:
+                    self.emit_node(node, st, fb, False, False, unk)
+            else:
+                for piece in parts:
+                    if isinstance(piece, TStr):
+                        self.emit_literal(piece, fb, False, False)
+                    else:
+                        self.emit_node(piece, st, fb, False, False, unk)
+            out += fb.finish()
+        return out
 
     def expand_word(self, node, st, unk: set) -> list:
         return list(self._memo(node, st, unk, "w", self._expand_word))
@@ -560,7 +592,13 @@ class Words:
         list of pieces (literal text as a TStr, expanding nodes as nodes), or None when the word has no brace
         expression (`{a,b}`, `{0..3}`, `{01..10..2}`, `{a..e}`) in its literal text.  At most
         :data:`MAX_BRACE_WORDS` variants (a limit reached is said)."""
+        return self._brace_pieces(self._node_pieces(node))
+
+    def _node_pieces(self, node) -> list:
+        """A word node as brace expansion reads it: literal text as TStr, quoted parts and expansions as nodes."""
         u = self.unit
+        if node.type in _NO_BRACES:
+            return [node]
         a, b = u.start(node), u.char(node.end_byte)
         pieces: list = []
         pos = a
@@ -573,6 +611,10 @@ class Words:
             pos = e
         if pos < b:
             pieces.append(u.tstr[pos:b])
+        return pieces
+
+    def _brace_pieces(self, pieces: list) -> Optional[list]:
+        """:meth:`brace_variants` of a word's pieces."""
         done: list = []
         todo = deque([pieces])
         expanded = cut = False
