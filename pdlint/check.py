@@ -26,7 +26,7 @@ from itertools import groupby
 from typing import Callable, Optional
 
 from pdlint import budget
-from pdlint.model import ERROR, WARNING, Finding, FixIntent, Launch, Related
+from pdlint.model import ERROR, WARNING, Candidate, Finding, FixIntent, Launch, Related
 from pdlint.rules import engine_rules, rule
 
 
@@ -90,6 +90,46 @@ def written_tokens(launch: Launch) -> list:
     return out
 
 
+#: findings of one rule a launch gets one by one; past that, the rest are one finding
+MAX_PER_CODE = 32
+
+
+def _listed(words: list) -> str:
+    """The words, the list cut past 32 words / 400 characters and counted (as argparse-style lists are)."""
+    text = " ".join(words[:32])
+    if len(words) <= 32 and len(text) <= 400:
+        return text
+    return f"{text[:400].rstrip()} ... ({len(words)} words)"
+
+
+def _fold(cands: list) -> list:
+    """A launch's candidates with at most :data:`MAX_PER_CODE` + 1 of one rule: the ones past MAX_PER_CODE
+    become one, listing their words (hostile-input round rw30/h P10: a rule reporting every word of an unbounded
+    list - 120,000 bare words, 2,000 unknown options - made as many findings, and --format sarif ran out of
+    memory, the whole run's report lost)."""
+    count: dict = {}
+    for c in cands:
+        count[c.code] = count.get(c.code, 0) + 1
+    if all(n <= MAX_PER_CODE + 1 for n in count.values()):
+        return cands
+    out, seen, rest = [], {}, {}
+    for c in cands:
+        seen[c.code] = seen.get(c.code, 0) + 1
+        if count[c.code] > MAX_PER_CODE + 1 and seen[c.code] > MAX_PER_CODE:
+            rest.setdefault(c.code, []).append(c)
+        else:
+            out.append(c)
+    for code, group in rest.items():
+        first = group[0]
+        token = next((c.token for c in group if c.token is not None), None)
+        words = [c.token.text for c in group if c.token is not None]
+        out.append(Candidate(code, first.launch, token,
+                             f"and {len(group)} more {code} findings on this launch, not reported one by one"
+                             + (f": {_listed(words)}" if words else ""),
+                             first.role_specific, first.version, [], first.fix, None))
+    return out
+
+
 def check(launches: list, enabled_for: Callable[[str], Callable[[str], bool]]) -> list:
     from pdlint.engines import adapter
     for e in sorted({l.engine for l in launches if isinstance(l.engine, str) and adapter(l.engine) is not None}):
@@ -102,7 +142,7 @@ def check(launches: list, enabled_for: Callable[[str], Callable[[str], bool]]) -
                 for i, launch in group:
                     engine = adapter(launch.engine)
                     if engine is not None and launch.kind == "server" and launch.parsed is not None:
-                        found += [(i, c) for c in engine.candidates(launch, enabled_for(launch.path))]
+                        found += [(i, c) for c in _fold(engine.candidates(launch, enabled_for(launch.path)))]
         except budget.OverBudget:
             continue  # the file is reported over its budget; its findings are dropped
         cands += found

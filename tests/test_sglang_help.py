@@ -89,3 +89,37 @@ def test_ambiguous_prefix_with_a_value_is_named_as_written_with_help_listed(repo
     assert got[0][4].startswith("ambiguous option: --dis=nixl could match --disable-priority-preemption, ")
     assert got[1][4].startswith("ambiguous option: --=1 could match --help, --model-path, --model, --tokenizer-path")
     assert got[2][4].startswith("argument -h/--help: ignored explicit argument '1'")
+
+
+@pytest.mark.parametrize("script,expected", [
+    # SGLang 0.5.23 oracle, --entry launch_server (plain argparse):
+    # `--served-model-name -h` REJECT "argument --served-model-name: expected one argument" (no help: argparse stops
+    # at the option before it); `-hx` REJECT "argument -h/--help: ignored explicit argument 'x'"; `-- -h` REJECT
+    # "unrecognized arguments: -- -h"; `-h --h` REJECT "ambiguous option: --h could match --help, ..." (found
+    # before any action runs); `--tp-size x -h` REJECT "invalid int value: 'x'"
+    ("python -m sglang.launch_server --model-path /m --served-model-name -h",
+     [("SGL003", "argument --served-model-name: expected one argument")]),
+    ("python -m sglang.launch_server --model-path /m -hx",
+     [("SGL006", "argument -h/--help: ignored explicit argument 'x'")]),
+    ("python -m sglang.launch_server --model-path /m -- -h", [("SGL011", "unrecognized arguments: -- -h")]),
+    ("python -m sglang.launch_server --model-path /m -h --h", [("SGL002", "ambiguous option: --h could match")]),
+    ("python -m sglang.launch_server --model-path /m --tp-size x -h",
+     [("SGL005", "argument --tp-size/--tensor-parallel-size: invalid int value: 'x'")]),
+    # the oracle's default entry, `sglang serve` (sglang/cli/serve.py: any word -h / --help prints the help, exit
+    # 0, before argparse): `--served-model-name -h`, `-- -h`, `--tp-size x -h` all "help requested"; `-hx` is
+    # argparse's "ignored explicit argument 'x'" there too
+    ("sglang serve /m --served-model-name -h", [("SGL013", "-h: `sglang serve` prints SGLang's help")]),
+    ("sglang serve /m -- -h", [("SGL013", "-h: `sglang serve` prints SGLang's help")]),
+    ("sglang serve /m --tp-size x --help", [("SGL013", "--help: `sglang serve` prints SGLang's help")]),
+    ("sglang serve /m -hx", [("SGL006", "argument -h/--help: ignored explicit argument 'x'")]),
+    # quiet neighbours: -h alone is still the help (argparse), and a bare -h after valid flags
+    ("python -m sglang.launch_server --model-path /m --tp-size 2 -h",
+     [("SGL013", "-h: argparse prints SGLang's help here")]),
+])
+def test_help_inside_other_words_is_what_sglang_does(repo, capsys, script, expected):
+    """Hostile-input round rw30/h P11 (fix helper w22): `-hx` was SGL001 "unrecognized arguments: -hx", and
+    `--served-model-name -h` SGL003 plus SGL013 (the help never runs there)."""
+    got = [(code, msg) for code, _, _, _, msg in findings(repo, capsys, script)]
+    assert len(got) == len(expected)
+    for (code, msg), (want_code, want) in zip(got, expected):
+        assert code == want_code and msg.startswith(want), (code, msg)

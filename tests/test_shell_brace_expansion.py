@@ -72,3 +72,69 @@ def test_a_brace_word_with_quoted_parts_in_a_flag_value_is_two_words(scratch):
 def test_a_huge_range_is_cut_and_said(shell_eval):
     cmds, _ = shell_eval("for i in {1..100000000}; do echo $i; done")
     assert len(cmds) == 256
+
+
+def test_unclosed_braces_are_searched_in_one_pass(shell_eval):
+    """Hostile-input round rw30/h P3: the brace search followed every `{` to the end of the word, so one word of
+    10,000 unclosed `{a` (20 KB) took the 10 s budget (PD008, the launch unchecked).  bash: `printf '[%s]'
+    {a{a{b,c}` prints `[{a{ab][{a{ac]` - the unclosed ones are literal, the search goes on after them."""
+    import time
+    began = time.monotonic()
+    cmds, _ = shell_eval("echo " + "{a" * 20000 + "{b,c} " + "{a," * 20000 + "\n")
+    assert time.monotonic() - began < 5
+    got = [w.text for w in cmds[0].words]
+    assert got == ["echo", "{a" * 20000 + "b", "{a" * 20000 + "c", "{a," * 20000]
+    cmds, _ = shell_eval("echo {a{a{b,c} {{a,b}} a\\\\{b,c}\n")
+    assert [w.text for w in cmds[0].words] == ["echo", "{a{ab", "{a{ac", "{a}", "{b}", "a\\b", "a\\c"]
+
+
+def _limits(script):
+    from pdlint.formats.shell import ShellContext, shell_commands
+    from pdlint.text import SourceFile, TStr
+    said = []
+    ctx = ShellContext(lambda p, c: None, lambda code, message, *a, **k: said.append((code, message)))
+    cmds = shell_commands(TStr.from_source(SourceFile("s.sh", script)), ctx)
+    return [[w.text for w in c.words] for c in cmds], said
+
+
+def test_the_brace_cap_never_leaves_half_expanded_words():
+    """Hostile-input round rw30/h P1: `--enable-metrics{"",""}` x 9 is 512 copies of --enable-metrics to bash (the
+    SGLang 0.5.23 oracle: ACCEPT); at the 257-word cap the words still queued kept their last brace group
+    (`--enable-metrics{,}`, a false SGL001) and no PD015 was said."""
+    words, said = _limits('echo x' + '{"",""}' * 9 + '\n')
+    assert words[0][1:] == ["x"] * 257
+    assert [code for code, _ in said] == ["PD-SHELL-LIMIT"]
+    assert "more than 257 words" in said[0][1]
+    words, said = _limits('echo x' + '{"",""}' * 8 + '\n')  # 256 words: no limit
+    assert (words[0][1:], said) == (["x"] * 256, [])
+    words, said = _limits('echo {a,b}{1,2}' + "{x,y}" * 20000 + '\n')  # too long to expand at all: said, not literal
+    assert all("{" not in w for w in words[0]) and [code for code, _ in said] == ["PD-SHELL-LIMIT"]
+
+
+def test_the_brace_cap_in_a_launch(scratch):
+    scratch.write("serve.sh", "python3 -m sglang.launch_server --model-path /m --enable-metrics" + '{"",""}' * 9 + "\n")
+    _, report = scratch.lint("serve.sh")
+    assert sorted(f["code"] for f in report["findings"]) == ["PD015", "SGL007"]
+    scratch.write("serve.sh", "python3 -m sglang.launch_server --model-path /m --enable-metrics" + '{"",""}' * 8 + "\n")
+    _, report = scratch.lint("serve.sh")
+    assert [f["code"] for f in report["findings"]] == ["SGL007"]
+
+
+@pytest.mark.parametrize("text,expected", [
+    # bash: `printf '[%s]' {`echo 2`,}` prints [2]; {a,`echo b`} is [a][b]; {`echo a`,`echo b`}c is [ac][bc]
+    ("echo {`echo 2`,}", ["echo", "2"]),
+    ("echo {a,`echo b`}", ["echo", "a", "b"]),
+    ("echo {`echo a`,`echo b`}c", ["echo", "ac", "bc"]),
+    # quiet neighbours: the same with $(...), a backquote with no braces
+    ("echo {$(echo 2),} x`echo y`z", ["echo", "2", "xyz"]),
+])
+def test_a_backquoted_alternative_stays_in_its_word(shell_eval, text, expected):
+    """Hostile-input round rw30/h P2: tree-sitter-bash ends the word `{` before a backquoted substitution, and
+    `--tp-size {`echo 2`,}` was three words (SGL005 "invalid int value: '{'", SGL011 "2,}")."""
+    assert words(shell_eval, text) == [expected]
+
+
+def test_a_backquoted_alternative_in_a_launch(scratch):
+    scratch.write("serve.sh", "python3 -m sglang.launch_server --model-path /m --tp-size {`echo 2`,}\n")
+    code, report = scratch.lint("serve.sh")
+    assert (code, report["findings"]) == (0, [])

@@ -32,6 +32,9 @@ OPAQUE = type("Opaque", (), {"__repr__": lambda self: "<opaque>", "__bool__": la
 _NEG_NUMBER = lazyre.compile(r"^-\d+$|^-\d*\.\d+$")
 UNREAD = object()  # a memo's "not computed yet" (None is a value)
 HELP = ("-h", "--help")  # argparse's own help option (add_help): not in the generated tables
+#: errors argparse stops at while it consumes the options in order (unknown options and stray words are said at the
+#: end, after a help action ran)
+_STOPPING = frozenset(("missing-value", "invalid-type", "invalid-choice", "explicit-ignored", "deprecated-action"))
 
 
 class _TypeError(Exception):
@@ -283,6 +286,7 @@ class _Parser:
         self.tokens = tokens
         self.config_count = config_count  # leading tokens that came from --config
         self.out = Parsed(table, tokens)
+        self.strays: list = []  # (index, token) of the words argparse could not place: one error at the end
 
     # argparse's _parse_optional
     def classify(self, tok: TStr):
@@ -315,6 +319,12 @@ class _Parser:
             if len(matches) == 1:
                 return (self.table.lookup(matches[0]), matches[0], explicit, prefix)
         else:  # single dash: only exact short options exist in SGLang's parser
+            if s[:2] == "-h":
+                # `-hx`: argparse reads -h with `x` attached, and -h takes none: "argument -h/--help: ignored
+                # explicit argument 'x'" - unless `-x` is a short option too, then the help runs first
+                # (hostile-input round rw30/h P11: was SGL001 "unrecognized arguments: -hx")
+                explicit = None if "-" + s[2] in self.table.by_option else s[2:]
+                return ("help", "-h", explicit, "-h")
             if s[:2] in self.table.by_option:
                 return (self.table.lookup(s[:2]), s[:2], s[2:] or None, s[:2])
         if _NEG_NUMBER.match(s):
@@ -347,11 +357,11 @@ class _Parser:
                 rest = [t for t in toks[i + 1:]]
                 if any(_fully_opaque(t) for t in rest):
                     self.out.incomplete = True
-                shown = _shown(["--"] + [t.text for t in rest if not _fully_opaque(t)])
-                self.err("unknown-positional", tok, f"unrecognized arguments: {shown}", None)
+                self.strays.append((i, tok))
+                self.strays += [(i + 1 + m, t) for m, t in enumerate(rest) if not _fully_opaque(t)]
                 break
             if k is None:  # a positional: SGLang has none
-                self._stray(tok, prev_store_true)
+                self._stray(tok, prev_store_true, i)
                 prev_store_true = None
                 i += 1
                 continue
@@ -427,6 +437,14 @@ class _Parser:
                 continue
             self.store(flag, option, name_tok, [toks[x] for x in take], i, written, (i,) + tuple(take))
             i = take[-1] + 1 if take else i + 1
+        if self.strays:
+            # argparse lists every word it could not place in one "unrecognized arguments" error, and SGLang stops
+            # there once: one SGL011 per launch, the list cut (hostile-input round rw30/h P10: one finding per
+            # word, and 120,000 bare words made --format sarif die with MemoryError, the run's report lost)
+            first_at, first = self.strays[0]
+            shown = _shown([t.text for _, t in self.strays])
+            self.err("unknown-positional", first, f"unrecognized arguments: {shown}", None,
+                     tuple(x for x, _ in self.strays), words=len(self.strays))
         self.required()
         return self.out
 
@@ -438,6 +456,12 @@ class _Parser:
         if explicit is not None:
             self.err("explicit-ignored", tok, f"argument -h/--help: ignored explicit argument {explicit!r}",
                      "--help", (i,))
+            return i + 1
+        if any(e.kind in _STOPPING for e in self.out.errors) or any(
+                k is not None and k != "--" and k[0] == "ambiguous" for k in kinds):
+            # argparse stopped before it: at an earlier option's error, or at an ambiguous option anywhere (found
+            # while it classifies the words, before any action): `--served-model-name -h` is "expected one
+            # argument", not the help (hostile-input round rw30/h P11; the SGLang 0.5.23 oracle, launch_server)
             return i + 1
         self.out.help = tok
         if i < self.config_count:  # (a config file's `help` key: `--help VALUE` whatever the value)
@@ -452,7 +476,7 @@ class _Parser:
             i += 1
         return i
 
-    def _stray(self, tok: TStr, prev: Optional[Occurrence]) -> None:
+    def _stray(self, tok: TStr, prev: Optional[Occurrence], index: int) -> None:
         if _fully_opaque(tok):
             self.out.incomplete = True
             return
@@ -461,7 +485,7 @@ class _Parser:
             self.err("value-for-flag", tok, f"unrecognized arguments: {tok.text}", prev.option,
                      flag=prev.option, flag_tok=prev.name_tok)
             return
-        self.err("unknown-positional", tok, f"unrecognized arguments: {tok.text}", None)
+        self.strays.append((index, tok))
 
     def store(self, flag: Flag, option: str, name_tok: TStr, values: list, index: int, written: str,
               indexes: tuple = ()) -> Occurrence:

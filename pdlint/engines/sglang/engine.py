@@ -169,6 +169,16 @@ def _interpret_as(launch: Launch, ctx: EngineContext, version: str, note: Option
             parsed.merge_failed = True
             if section is not None:  # what the worker would run is unknown: no pair check on it
                 parsed.incomplete = True
+    if launch.entrypoint == "sglang serve":
+        asked = next((t for t in launch.argv if t.text in argv_mod.HELP), None)
+        if asked is not None:
+            # `sglang serve` prints the help when any word of its command line is -h or --help, a flag's value or
+            # a word after `--` alike, before argparse reads anything (sglang/cli/serve.py: `if any(arg in
+            # request.argv for arg in ("-h", "--help"))`): that is all that happens (hostile-input round rw30/h P11)
+            parsed.errors = [argv_mod.ArgError(
+                "help", asked, f"{asked.text}: `sglang serve` prints SGLang's help when a word of its command line "
+                               f"is -h or --help and exits with status 0, so no server starts", "--help")]
+            parsed.help = asked
     args = Args(parsed, launch.env, version)
     if wrapped is not None:
         parsed.errors = list(wrapped.errors) + parsed.errors
@@ -410,11 +420,24 @@ def _opt(args: Args, b) -> str:
     return b.text if isinstance(b, TStr) else args.option(b)
 
 
+#: findings of one kind of command-line error a launch gets one by one (the rest are one more finding)
+MAX_PER_KIND = 32
+
+
 def _parse_candidates(launch: Launch, info: SglangInfo, enabled) -> list:
     from pdlint.engines.sglang.rules.cmdline import KIND_TO_RULE
     parsed, out = info.parsed, []
+    total: dict = {}  # kind -> its errors
+    for err in parsed.errors:
+        total[err.kind] = total.get(err.kind, 0) + 1
+    seen: dict = {}  # kind -> errors of it so far
+    over: dict = {}  # kind -> the errors past MAX_PER_KIND (when more than one is)
     for err in parsed.errors:
         kind = err.kind
+        seen[kind] = seen.get(kind, 0) + 1
+        if seen[kind] > MAX_PER_KIND and total[kind] > MAX_PER_KIND + 1:
+            over.setdefault(kind, []).append(err)
+            continue
         message = err.message
         token = err.token if err.token.text else None
         if kind == "required":
@@ -461,6 +484,16 @@ def _parse_candidates(launch: Launch, info: SglangInfo, enabled) -> list:
                     "image runs a release or fork that defines it, name that release (`--sglang-version`).")
         out.append(Candidate(rule.code, launch, token, message, False, info.version, [], hint,
                              autofix if token is not None else None))
+    for kind, errs in sorted(over.items()):
+        # (every kind of error is reported one finding per word at most MAX_PER_KIND times a launch, the rest
+        # in one: hostile-input round rw30/h P10 - an unbounded list of words made as many findings)
+        rule = KIND_TO_RULE.get(kind)
+        if rule is None or not enabled(rule.code):
+            continue
+        token = next((e.token for e in errs if e.token.text), None)
+        shown = argv_mod._shown([e.token.text for e in errs])
+        out.append(Candidate(rule.code, launch, token, f"and {len(errs)} more such errors in this launch, not "
+                             f"reported one by one: {shown}", False, info.version, [], rule.fix, None))
     out += _repeats(launch, info, enabled)
     out += _deprecations(launch, info, enabled)
     out = _at_refused_keys(out, parsed)

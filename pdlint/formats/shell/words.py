@@ -15,6 +15,7 @@ splits inside a placeholder.
 from __future__ import annotations
 
 import re
+from collections import deque
 from typing import Optional
 
 from pdlint import lazyre
@@ -416,11 +417,17 @@ def _only_all_elements(unit, specials: list, a: int, b: int) -> bool:
 
 #: words a brace expansion may make (a `for` loop over more is cut by its own iteration limit, said as such)
 MAX_BRACE_WORDS = 257
+#: literal characters the expansion of one word may search for braces (each word it makes is searched again)
+MAX_BRACE_SCAN = 1_000_000
 #: word nodes whose text is quoted or an expansion as a whole: no brace expansion
 _NO_BRACES = frozenset({"string", "raw_string", "ansi_c_string", "translated_string", "simple_expansion", "expansion",
                         "command_substitution", "arithmetic_expansion", "process_substitution"})
 _NUM_RANGE = lazyre.compile(r"([+-]?\d+)\.\.([+-]?\d+)(?:\.\.([+-]?\d+))?")
 _CHAR_RANGE = lazyre.compile(r"([A-Za-z])\.\.([A-Za-z])(?:\.\.([+-]?\d+))?")
+
+
+#: the characters of a word's literal text the brace search reads: an escape (skipped), a brace, a comma
+_BRACE_TOKEN = lazyre.compile(r"\\.|[{},]", re.S)
 
 
 def _brace_in(pieces: list) -> Optional[tuple]:
@@ -430,53 +437,47 @@ def _brace_in(pieces: list) -> Optional[tuple]:
     may hold quoted parts and expansions, each one piece of it (``{"mlx5_0","mlx5_1"}`` is two words, as bash
     expands braces before anything else: field round rw29/a P1 - pdlint kept the one word and passed a launch
     SGLang stops on); a sequence expression (``{0..3}``) lies in one literal piece.  A `\\{`, a `{}`, a `{x}`
-    without a comma or a range, and an unclosed `{` are literal, as in bash (the search goes on after them)."""
-    n = len(pieces)
-    for i, piece in enumerate(pieces):
-        if not isinstance(piece, TStr) or "{" not in piece.text or any(p.opaque for p in piece.pieces):
-            continue  # (a template's placeholder, a value pdlint stands in for: not the script's own braces)
+    without a comma or a range, and an unclosed `{` are literal, as in bash (the search goes on after them).
+
+    One pass over the word, matching the braces with a stack (hostile-input round rw30/h P3: each `{` was
+    followed to the end of the word, so 10,000 unclosed `{a` took the whole 10 s budget).  A `{` after an escaped
+    backslash is a brace (`a\\\\{b,c}` is `a\\b a\\c` to bash; it was left literal)."""
+    stack: list = []  # ((piece index, offset) of a `{`, [the commas at its depth])
+    best = None
+    for k, piece in enumerate(pieces):
+        if not isinstance(piece, TStr) or any(p.opaque for p in piece.pieces):
+            continue  # (a template's placeholder, a value pdlint stands in for: not the script's own braces;
+            # a quoted part, an expansion: one piece of an alternative)
         t = piece.text
-        start = t.find("{")
-        while start >= 0:
-            if start and t[start - 1] == "\\" or t.startswith("{}", start):
-                start = t.find("{", start + 1)
-                continue
-            depth, commas, end = 0, [], None
-            k, j = i, start
-            while k < n and end is None:
-                cur = pieces[k]
-                if not isinstance(cur, TStr) or any(p.opaque for p in cur.pieces):
-                    k, j = k + 1, 0  # (a quoted part, an expansion: one piece of the alternative)
+        if "{" not in t and "}" not in t and "," not in t:
+            continue
+        for m in _BRACE_TOKEN.finditer(t):
+            j = m.start()
+            c = t[j]
+            if c == "{":
+                stack.append(((k, j), []))
+            elif c == ",":
+                if stack:
+                    stack[-1][1].append((k, j))
+            elif c == "}" and stack:
+                at, commas = stack.pop()
+                if best is not None and best[0] < at:
                     continue
-                text = cur.text
-                while j < len(text):
-                    c = text[j]
-                    if c == "\\":
-                        j += 2
-                        continue
-                    if c == "{":
-                        depth += 1
-                    elif c == "}":
-                        depth -= 1
-                        if depth == 0:
-                            end = (k, j)
-                            break
-                    elif c == "," and depth == 1:
-                        commas.append((k, j))
-                    j += 1
-                else:
-                    k, j = k + 1, 0
-            alts = None
-            if end is not None and commas:
-                cuts = [(i, start)] + commas + [end]
-                alts = [_between(pieces, cuts[m], cuts[m + 1]) for m in range(len(cuts) - 1)]
-            elif end is not None and end[0] == i:
-                items = _range_items(t[start + 1:end[1]], piece[start:end[1] + 1])
-                alts = [[x] for x in items] if items is not None else None
-            if alts is not None:
-                return i, end[0], alts, piece[:start], pieces[end[0]][end[1] + 1:]
-            start = t.find("{", start + 1)
-    return None
+                if commas:
+                    best = (at, (k, j), commas, None)
+                elif at[0] == k and (_NUM_RANGE.fullmatch(t, at[1] + 1, j) or _CHAR_RANGE.fullmatch(t, at[1] + 1, j)):
+                    items = _range_items(t[at[1] + 1:j], piece[at[1]:j + 1])
+                    if items is not None:
+                        best = (at, (k, j), commas, items)
+    if best is None:
+        return None
+    (i, start), end, commas, items = best
+    if items is not None:
+        alts = [[x] for x in items]
+    else:
+        cuts = [(i, start)] + commas + [end]
+        alts = [_between(pieces, cuts[m], cuts[m + 1]) for m in range(len(cuts) - 1)]
+    return i, end[0], alts, pieces[i][:start], pieces[end[0]][end[1] + 1:]
 
 
 def _between(pieces: list, a: tuple, b: tuple) -> list:
@@ -528,9 +529,41 @@ class Words:
     def expand_args(self, nodes: list, st, unk: set) -> list:
         """Expand argument nodes into argv words."""
         words: list = []
-        for node in nodes:
-            words.extend(self.expand_word(node, st, unk))
+        u = self.unit
+        i, n = 0, len(nodes)
+        while i < n:
+            j = i + 1
+            # (tree-sitter-bash ends a word before a backquoted substitution that follows a `{`: `{`echo 2`,}` is
+            # three argument nodes with nothing between them, one word to bash - hostile-input round rw30/h P2)
+            while j < n and nodes[j].start_byte == nodes[j - 1].end_byte and u.text[u.start(nodes[j]):][:1] == "`":
+                j += 1
+            if j == i + 1:
+                words.extend(self.expand_word(nodes[i], st, unk))
+            else:
+                words.extend(self._expand_glued(nodes[i:j], st, unk))
+            i = j
         return words
+
+    def _expand_glued(self, nodes: list, st, unk: set) -> list:
+        """One shell word written as several adjacent nodes (see :meth:`expand_args`)."""
+        pieces: list = []
+        for node in nodes:
+            pieces += self._node_pieces(node)
+        variants = self._brace_pieces(pieces) if any(isinstance(p, TStr) and "{" in p.text for p in pieces) else None
+        out: list = []
+        for parts in variants if variants is not None else [None]:
+            fb = Fields(ifs=ifs_of(st))
+            if parts is None:
+                for node in nodes:
+                    self.emit_node(node, st, fb, False, False, unk)
+            else:
+                for piece in parts:
+                    if isinstance(piece, TStr):
+                        self.emit_literal(piece, fb, False, False)
+                    else:
+                        self.emit_node(piece, st, fb, False, False, unk)
+            out += fb.finish()
+        return out
 
     def expand_word(self, node, st, unk: set) -> list:
         return list(self._memo(node, st, unk, "w", self._expand_word))
@@ -559,7 +592,13 @@ class Words:
         list of pieces (literal text as a TStr, expanding nodes as nodes), or None when the word has no brace
         expression (`{a,b}`, `{0..3}`, `{01..10..2}`, `{a..e}`) in its literal text.  At most
         :data:`MAX_BRACE_WORDS` variants (a limit reached is said)."""
+        return self._brace_pieces(self._node_pieces(node))
+
+    def _node_pieces(self, node) -> list:
+        """A word node as brace expansion reads it: literal text as TStr, quoted parts and expansions as nodes."""
         u = self.unit
+        if node.type in _NO_BRACES:
+            return [node]
         a, b = u.start(node), u.char(node.end_byte)
         pieces: list = []
         pos = a
@@ -572,27 +611,40 @@ class Words:
             pos = e
         if pos < b:
             pieces.append(u.tstr[pos:b])
+        return pieces
+
+    def _brace_pieces(self, pieces: list) -> Optional[list]:
+        """:meth:`brace_variants` of a word's pieces."""
         done: list = []
-        todo = [pieces]
-        expanded = False
+        todo = deque([pieces])
+        expanded = cut = False
+        scanned = 0
         while todo:
-            cur = todo.pop(0)
+            cur = todo.popleft()
+            scanned += sum(len(x.text) if isinstance(x, TStr) else 1 for x in cur)
+            if expanded and scanned > MAX_BRACE_SCAN:
+                # (what is still to do is half expanded: left out, never read as literal text)
+                cut = True
+                break
             hit = _brace_in(cur)
             if hit is None:
                 done.append(cur)
                 continue
             i, last, alternatives, before, after = hit
             expanded = True
+            # every word taken from the queue is expanded to the end, its first alternatives first while the
+            # words made stay within the cap (hostile-input round rw30/h P1: at the cap the words still queued,
+            # whose later brace groups were not expanded, were returned as they were - `--enable-metrics{,}` read
+            # as a literal flag - and no limit was said)
+            room = MAX_BRACE_WORDS - len(done) - len(todo)
+            if len(alternatives) > room:
+                alternatives = alternatives[:room]
+                cut = True
             for alt in alternatives:
-                if len(done) + len(todo) >= MAX_BRACE_WORDS:
-                    self.limit("brace", f"a brace expansion made more than {MAX_BRACE_WORDS} words; the rest were "
-                                        "skipped")
-                    break
                 todo.append(cur[:i] + [x for x in (before, *alt, after) if not isinstance(x, TStr) or x.text]
                             + cur[last + 1:])
-            if len(done) + len(todo) >= MAX_BRACE_WORDS:
-                done += todo
-                break
+        if cut:
+            self.limit("brace", f"a brace expansion made more than {MAX_BRACE_WORDS} words; the rest were skipped")
         return done if expanded else None
 
     def expand_parts(self, parts: list, st, unk: set) -> list:

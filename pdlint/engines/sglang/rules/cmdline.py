@@ -174,7 +174,8 @@ HELP = _r(
     "argparse's help action prints the options and exits with status 0 where it stands: no server starts, and a "
     "supervisor or a Kubernetes pod sees a process that ended without an error (a Job completes, a Deployment "
     "restarts it). SGLang's config merger passes a `help` key as `--help VALUE`, whatever the value (`help: false` "
-    "too).",
+    "too). `sglang serve` prints the help when any word of its command line is `-h` or `--help` (a flag's value, a "
+    "word after `--`), before argparse reads anything.",
     "Remove `-h` / `--help` (and the config file's `help` key).",
     "python -m sglang.launch_server --model-path M --disaggregation-mode prefill -h",
     "python -m sglang.launch_server --model-path M --disaggregation-mode prefill",
