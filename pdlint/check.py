@@ -94,14 +94,6 @@ def written_tokens(launch: Launch) -> list:
 MAX_PER_CODE = 32
 
 
-def _listed(words: list) -> str:
-    """The words, the list cut past 32 words / 400 characters and counted (as argparse-style lists are)."""
-    text = " ".join(words[:32])
-    if len(words) <= 32 and len(text) <= 400:
-        return text
-    return f"{text[:400].rstrip()} ... ({len(words)} words)"
-
-
 def _fold(cands: list) -> list:
     """A launch's candidates with at most :data:`MAX_PER_CODE` + 1 of one rule: the ones past MAX_PER_CODE
     become one, listing their words (hostile-input round rw30/h P10: a rule reporting every word of an unbounded
@@ -119,13 +111,14 @@ def _fold(cands: list) -> list:
             rest.setdefault(c.code, []).append(c)
         else:
             out.append(c)
+    from pdlint.text import shown_words
     for code, group in rest.items():
         first = group[0]
         token = next((c.token for c in group if c.token is not None), None)
         words = [c.token.text for c in group if c.token is not None]
         out.append(Candidate(code, first.launch, token,
                              f"and {len(group)} more {code} findings on this launch, not reported one by one"
-                             + (f": {_listed(words)}" if words else ""),
+                             + (f": {shown_words(words)}" if words else ""),
                              first.role_specific, first.version, [], first.fix, None))
     return out
 

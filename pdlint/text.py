@@ -391,6 +391,20 @@ def hop_from(tstr: TStr, i: int, note: str) -> Hop:
     return Hop(o.path, o.line, o.column, note)
 
 
+#: words and characters of a list of words a message quotes (150,000 `--` words after a `--` made one 450 KB message
+#: line: hostile-input round rw29/h)
+MAX_SHOWN_WORDS = 32
+MAX_SHOWN_CHARS = 400
+
+
+def shown_words(words: list) -> str:
+    """The words as argparse lists them, the list cut (and said) past MAX_SHOWN_WORDS / MAX_SHOWN_CHARS."""
+    text = " ".join(words[:MAX_SHOWN_WORDS])
+    if len(words) <= MAX_SHOWN_WORDS and len(text) <= MAX_SHOWN_CHARS:
+        return text
+    return f"{text[:MAX_SHOWN_CHARS].rstrip()} ... ({len(words)} words)"
+
+
 def split_lines(text: str) -> tuple:
     """``(lines, offsets)``: the text's lines split at ``\\n`` (without it) and the offset each starts at."""
     lines = text.split("\n")

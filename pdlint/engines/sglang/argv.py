@@ -22,7 +22,7 @@ from typing import Any, Optional
 from pdlint import lazyre
 from pdlint.engines.sglang.flags import Flag, FlagTable
 from pdlint.records import dataclass, field
-from pdlint.text import TStr
+from pdlint.text import TStr, shown_words
 
 # Up to 0.5.9 the parallel sizes registered as --tensor-parallel-size/--tp-size,
 # so argparse's dest was tensor_parallel_size (SGLang renamed it afterwards).
@@ -245,20 +245,8 @@ def action_name(flag: Flag) -> str:
     return "/".join(flag.option_strings)
 
 
-#: words and characters of a list of unrecognized arguments a message quotes (150,000 `--` words after a `--` made
-#: one 450 KB message line: hostile-input round rw29/h)
-MAX_SHOWN_WORDS = 32
-MAX_SHOWN_CHARS = 400
-
-
-def _shown(words: list) -> str:
-    """The words as argparse lists them, the list cut (and said) past MAX_SHOWN_WORDS / MAX_SHOWN_CHARS."""
-    text = " ".join(words[:MAX_SHOWN_WORDS])
-    cut = len(words) > MAX_SHOWN_WORDS or len(text) > MAX_SHOWN_CHARS
-    if not cut:
-        return text
-    text = text[:MAX_SHOWN_CHARS].rstrip()
-    return f"{text} ... ({len(words)} words)"
+# (a list of unrecognized arguments is quoted cut: pdlint.text.shown_words)
+_shown = shown_words
 
 
 def _fully_opaque(tok: TStr) -> bool:
