@@ -2981,21 +2981,14 @@ class Extractor:
                                    hint=hint_if("If the tool that renders this template registers it")))
         return out
 
-    def repo_jinja_registrations(self, root: str) -> dict:
-        """``{(kind, name): "path:line"}``: where a Python file of the repository (at most :data:`MAX_PY_SCAN`
-        of them and :data:`MAX_PY_SCAN_BYTES` in all, each read through the boundary, parsed, never run) registers
-        a Jinja filter or test (``kind``): ``env.filters["x"] = f``, ``env.filters.update(x=f)`` /
-        ``update({"x": f})``, an Ansible plugin's ``def filters(self): return {"x": f}``, Flask's
-        ``@app.template_filter("x")``; the first place of each name."""
-        cached = self._registrations.get(root)
-        if cached is not None:
-            return cached
+    def repo_python(self, root: str):
+        """``(path, bytes)`` of the repository's Python files, at most :data:`MAX_PY_SCAN` of them and
+        :data:`MAX_PY_SCAN_BYTES` in all, each read through the boundary (to be parsed as text, never run)."""
         from pdlint.discover import _git_files
         from pdlint.safeio import Refused
         repo = self._repo_files.get(root)
         if repo is None:
             repo = self._repo_files[root] = sorted(_git_files(root, root) or [])
-        found: dict = {}
         left = MAX_PY_SCAN_BYTES
         for path in [f for f in repo if f.endswith(".py")][:MAX_PY_SCAN]:
             if left <= 0:
@@ -3007,6 +3000,19 @@ class Extractor:
             left -= len(data)
             if self.deps is not None:  # a file that says so later changes the result
                 self.deps.weak(path, data)
+            yield path, data
+
+    def repo_jinja_registrations(self, root: str) -> dict:
+        """``{(kind, name): "path:line"}``: where a Python file of the repository (at most :data:`MAX_PY_SCAN`
+        of them and :data:`MAX_PY_SCAN_BYTES` in all, each read through the boundary, parsed, never run) registers
+        a Jinja filter or test (``kind``): ``env.filters["x"] = f``, ``env.filters.update(x=f)`` /
+        ``update({"x": f})``, an Ansible plugin's ``def filters(self): return {"x": f}``, Flask's
+        ``@app.template_filter("x")``; the first place of each name."""
+        cached = self._registrations.get(root)
+        if cached is not None:
+            return cached
+        found: dict = {}
+        for path, data in self.repo_python(root):
             if b"filter" not in data and b"tests" not in data and b"template_test" not in data:
                 continue
             rel = os.path.relpath(path, root).replace(os.sep, "/")
@@ -3022,22 +3028,8 @@ class Extractor:
         cached = self._trims.get(root)
         if cached is not None:
             return cached
-        from pdlint.discover import _git_files
-        from pdlint.safeio import Refused
-        repo = self._repo_files.get(root)
-        if repo is None:
-            repo = self._repo_files[root] = sorted(_git_files(root, root) or [])
-        found, left = "", MAX_PY_SCAN_BYTES
-        for path in [f for f in repo if f.endswith(".py")][:MAX_PY_SCAN]:
-            if left <= 0:
-                break
-            try:
-                data = self.boundary.read(path, root, limit=min(left, MAX_FILE_BYTES))
-            except (Refused, OSError, TypeError):
-                continue
-            left -= len(data)
-            if self.deps is not None:  # a file that says so later changes the result
-                self.deps.weak(path, data)
+        found = ""
+        for path, data in self.repo_python(root):
             line = _trim_blocks_call(data) if b"trim_blocks" in data and _TRIM_BLOCKS.search(data) else None
             if line is not None:
                 found = f"{os.path.relpath(path, root)}:{line}"

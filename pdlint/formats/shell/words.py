@@ -550,18 +550,18 @@ class Words:
         for node in nodes:
             pieces += self._node_pieces(node)
         variants = self._brace_pieces(pieces) if any(isinstance(p, TStr) and "{" in p.text for p in pieces) else None
+        return self._emit_variants(variants if variants is not None else [nodes], st, unk)
+
+    def _emit_variants(self, variants: list, st, unk: set) -> list:
+        """The fields of each variant (a list of literal pieces and nodes), one after the other."""
         out: list = []
-        for parts in variants if variants is not None else [None]:
+        for pieces in variants:
             fb = Fields(ifs=ifs_of(st))
-            if parts is None:
-                for node in nodes:
-                    self.emit_node(node, st, fb, False, False, unk)
-            else:
-                for piece in parts:
-                    if isinstance(piece, TStr):
-                        self.emit_literal(piece, fb, False, False)
-                    else:
-                        self.emit_node(piece, st, fb, False, False, unk)
+            for piece in pieces:
+                if isinstance(piece, TStr):
+                    self.emit_literal(piece, fb, False, False)
+                else:
+                    self.emit_node(piece, st, fb, False, False, unk)
             out += fb.finish()
         return out
 
@@ -573,16 +573,7 @@ class Words:
                                                                 self.unit.char(node.end_byte)) >= 0:
             variants = self.brace_variants(node)
             if variants is not None:  # `for i in {0..1}`, `--model-path /m/qwen{2,3}`: one word per variant
-                out: list = []
-                for pieces in variants:
-                    fb = Fields(ifs=ifs_of(st))
-                    for piece in pieces:
-                        if isinstance(piece, TStr):
-                            self.emit_literal(piece, fb, False, False)
-                        else:
-                            self.emit_node(piece, st, fb, False, False, unk)
-                    out += fb.finish()
-                return out
+                return self._emit_variants(variants, st, unk)
         fb = Fields(ifs=ifs_of(st))
         self.emit_node(node, st, fb, False, False, unk)
         return fb.finish()
