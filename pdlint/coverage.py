@@ -38,6 +38,7 @@ from typing import Callable, Optional
 from pdlint import coverage_rules as CR, lazyre
 from pdlint.model import ERROR, Finding, Gap, Launch, Origin
 from pdlint.records import dataclass, field
+from pdlint.text import DEPLOY_TIME
 
 # -- markers -------------------------------------------------------------------------------------
 
@@ -521,13 +522,16 @@ class Spot:
 @dataclass
 class Undecided:
     """A flag's value written where pdlint cannot see it (``--tp-size $TP``) that a check needed: that check
-    decided nothing.  ``name``: the variable to give a value (``TP``), "" when the text names none."""
+    decided nothing.  ``name``: the variable to give a value (``TP``), "" when the text names none; ``deployed``:
+    the value is made when the template is deployed (a fact, a lookup, a filter pdlint does not have:
+    ``$lookup_env``), it names no variable."""
 
     line: int
     column: int
     flag: str
     text: str
     name: str = ""
+    deployed: bool = False
 
     def as_dict(self) -> dict:
         d = {"line": self.line, "column": self.column, "flag": self.flag, "text": self.text}
@@ -643,7 +647,13 @@ class Coverage:
                          for m in [_K8S_REF.search(u.text)] if m and m.group(1) in _CONTROLLER_FIELD})
         if fields:
             ways.append(f"write {' and '.join(fields)} as a number (the controller sets the variable from it)")
-        if any(not u.name and not (_K8S_REF.search(u.text) and _K8S_REF.search(u.text).group(1) in _CONTROLLER_FIELD)
+        deployed = sum(u.deployed for _, u in items)
+        if deployed:  # (`$lookup_env`: `--var lookup_env=...` set a variable nobody reads)
+            ways.append(f"write into the file the {'value' if deployed == 1 else 'values'} made when the template is "
+                        f"deployed (by a filter, lookup or fact pdlint does not run; no --var gives "
+                        f"{'it' if deployed == 1 else 'them'})")
+        if any(not u.name and not u.deployed
+               and not (_K8S_REF.search(u.text) and _K8S_REF.search(u.text).group(1) in _CONTROLLER_FIELD)
                for _, u in items):  # a Kubernetes $(NAME) from a secret, the downward API...
             ways.append(f"write the {value} into the file")
         return (f"{_n(len(items), 'flag value')} pdlint cannot see left the checks that read "
@@ -873,7 +883,9 @@ def _undecided(cov: Coverage, launches: list) -> None:
         for dest, option, tok, name_tok in _undecided_values(launch):
             if dest in _REPORTED:
                 continue
-            at = next((p.start for p in tok.pieces if p.opaque), 0)
+            first = next((p for p in tok.pieces if p.opaque), None)
+            at = first.start if first is not None else 0
+            deployed = first is not None and first.opaque == DEPLOY_TIME
             o = tok.origin_at(at)
             if o.path not in cov.files:  # written in a file this run did not scan: at the flag, else the launch
                 o = name_tok.origin
@@ -881,8 +893,9 @@ def _undecided(cov: Coverage, launches: list) -> None:
                     o = Origin(launch.path, launch.line, 1)
             fc = cov.files.setdefault(o.path, FileCoverage(o.path))
             m = _VAR.search(tok.text)
-            name = "" if m is None or m.group(3) else (m.group(1) or m.group(2) or m.group(5) or ".Values." + m.group(4))
-            u = Undecided(o.line, o.column, option, tok.text, name)
+            name = "" if m is None or m.group(3) or deployed else (
+                m.group(1) or m.group(2) or m.group(5) or ".Values." + m.group(4))
+            u = Undecided(o.line, o.column, option, tok.text, name, deployed)
             if not any((x.line, x.column, x.flag) == (u.line, u.column, u.flag) for x in fc.undecided):
                 fc.undecided.append(u)
     for fc in cov.files.values():

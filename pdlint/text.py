@@ -86,6 +86,12 @@ class SourceFile:
         return f"SourceFile({self.path!r})"
 
 
+#: :attr:`Piece.opaque` of a value made when a template is deployed - an Ansible fact or lookup, the result of a filter
+#: pdlint does not have (PD016) - rather than a variable pdlint was not given: truthy as ``True`` is, and no
+#: ``--var`` gives it a value (the undecided summary says so)
+DEPLOY_TIME = "deploy-time"
+
+
 class Piece:
     """``text[start:end]`` of a :class:`TStr` comes from ``src`` at ``offset``
     (every character, when ``exact``; else all of them from that one offset).

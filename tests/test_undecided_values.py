@@ -221,3 +221,29 @@ def test_compose_interpolation_takes_the_values_given_as_its_hint_says(scratch_d
     write(scratch_dir, ".env", "TP=6\nDP=4\n")
     code, doc = run_json(capsys, "--var", "TP=8", "--var", "DP=1")  # (given values win over .env's, as the shell's)
     assert code == 0 and not [f for f in doc["findings"] if f["severity"] == "error"]
+
+
+@pytest.mark.parametrize("config, value, shown", [
+    ("", "{{ tp | myfilter }}", "$myfilter"),  # a filter the deploy tool registers (PD016's stand-in)
+    ("jinja: {preset: ansible}\n", "{{ lookup('env', 'TP') }}", "$lookup_env"),  # an Ansible lookup
+    ("jinja: {preset: ansible}\n", "{{ hostvars[inventory_hostname].tp }}", "$hostvars.inventory_hostname.tp"),
+])
+def test_value_made_at_deploy_time_names_no_variable(scratch_dir, capsys, config, value, shown):
+    """A value a filter, lookup or fact makes when the template is deployed has a placeholder (``$myfilter``) that
+    names no variable: the summary said "give ... as --var myfilter=VALUE", and that sets a variable nobody reads
+    (stop 47's left item).  It says the value is made at deploy time and that a value written in the file is
+    checked; a variable of the same template keeps its `--var` hint."""
+    if config:
+        write(scratch_dir, ".pdlint.yaml", config)
+    write(scratch_dir, "run.sh.j2", "{% set tp = 2 %}\n" + SCRIPT.format(tp=value).replace(
+        "--tp-size 6", "--tp-size {{ dtp }}"))
+    code, doc = run_json(capsys)
+    got = doc["coverage"]["files"]["run.sh.j2"]["undecided"]
+    assert [(u["flag"], u["text"], u.get("name")) for u in got] == [
+        ("--tp-size", shown, None), ("--tp-size", "${dtp}", "dtp")], got
+    code, out = run_text(capsys, "--no-cache")
+    assert f"--var {shown.lstrip('$')}" not in out and "--var dtp=VALUE" in out, out
+    assert ("; or write into the file the value made when the template is deployed (by a filter, lookup or fact "
+            "pdlint does not run; no --var gives it).") in out, out
+    for _ in range(2):  # stored in the cache and read back from it: the same words
+        assert run_text(capsys)[1] == out

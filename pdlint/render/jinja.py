@@ -38,7 +38,7 @@ from typing import Callable, Optional
 from pdlint import budget, lazyre
 from pdlint.model import Hop
 from pdlint.records import dataclass, field, replace
-from pdlint.text import Piece, SourceFile, TStr
+from pdlint.text import DEPLOY_TIME, Piece, SourceFile, TStr
 
 OPEN, SEP, CLOSE = "\ue000", "\ue001", "\ue002"
 _MARK_RE = lazyre.compile("[\ue000-\ue002]")
@@ -197,7 +197,7 @@ class Segment:
     offset: int
     exact: bool
     note: Optional[str] = None  # a hop note when the segment encloses others
-    opaque: bool = False
+    opaque: object = False  # True, or text.DEPLOY_TIME for a value made when the template is deployed
     path: tuple = ()  # {{ a.b }}: the variable path it outputs (values-file booleans)
 
 
@@ -525,7 +525,7 @@ def make_environment(state: _State, traced: bool = True):
         if _is_opaque_value(value):
             # a fact or a filter result known only at deploy time (hostvars, lookup(), password_hash ...), or the
             # result of a filter the deploy tool registers and pdlint does not have (_stand_in_unknown)
-            inner = state.add(Segment(seg.src, seg.offset, False, None, opaque=True))
+            inner = state.add(Segment(seg.src, seg.offset, False, None, opaque=DEPLOY_TIME))
             return f"{OPEN}{seg_id}{SEP}{OPEN}{inner}{SEP}{value}{CLOSE}{CLOSE}"
         if seg.path and state.traced and isinstance(value, (bool, str)) and not isinstance(value, OStr):
             where = state.value_positions.get(seg.path)
