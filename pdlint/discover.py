@@ -15,6 +15,7 @@ from __future__ import annotations
 import functools
 import os
 import re
+import stat
 import subprocess
 from typing import Optional
 
@@ -217,21 +218,28 @@ COPY_SUFFIXES = (".example", ".sample", ".dist")
 
 
 def kind_of(name: str, head: bytes = b"") -> Optional[str]:
-    from pdlint.formats.justfile import is_justfile
-    if is_justfile(name):
-        return "justfile"
     lower = name.lower()
+    base = lower.replace("\\", "/").rsplit("/", 1)[-1]
+    # (each adapter's name test is asked only of a name that could pass it: discovery asks every file of the
+    # repository on every run, warm ones too)
+    if "just" in base:
+        from pdlint.formats.justfile import is_justfile
+        if is_justfile(name):
+            return "justfile"
     if lower.endswith(COPY_SUFFIXES):
+        from pdlint.formats.justfile import is_justfile
         inner = name[:name.rfind(".")]
         return kind_of(inner, head) if "." in os.path.basename(inner) or is_justfile(inner) else None
     if lower.endswith(".service"):  # a systemd unit (pdlint.formats.systemd)
         return "systemd"
-    from pdlint.formats.dockerfile import is_dockerfile
-    if is_dockerfile(name):  # what its stages run (pdlint.formats.dockerfile)
-        return "dockerfile"
-    from pdlint.formats.makefile import is_makefile
-    if is_makefile(name):  # its rules' recipes (pdlint.formats.makefile)
-        return "makefile"
+    if "dockerfile" in base or "containerfile" in base:
+        from pdlint.formats.dockerfile import is_dockerfile
+        if is_dockerfile(name):  # what its stages run (pdlint.formats.dockerfile)
+            return "dockerfile"
+    if "makefile" in base or base.endswith(".mk"):
+        from pdlint.formats.makefile import is_makefile
+        if is_makefile(name):  # its rules' recipes (pdlint.formats.makefile)
+            return "makefile"
     if lower.endswith(JINJA_EXT):
         return "jinja"
     if lower.endswith(".tpl"):
@@ -260,37 +268,48 @@ def sniffed_kind(path: str, boundary) -> Optional[str]:
     return "shell" if _BATCH_HEADER.search(head) else "unknown"
 
 
-def chart_root(path: str, repo_root: str) -> Optional[str]:
+def chart_root(path: str, repo_root: str, memo: Optional[dict] = None) -> Optional[str]:
     """The chart directory a file belongs to (the nearest Chart.yaml above it, inside the repository).  Here,
     not in :mod:`pdlint.formats.helm`: discovery asks it of files below a ``templates/`` folder on every run,
-    warm ones too, which must not import the Helm adapter (and YAML) for it."""
+    warm ones too, which must not import the Helm adapter (and YAML) for it.  ``memo`` ((directory, root) ->
+    answer) keeps the answers of one run: the files of one folder ask the same directories."""
     d = os.path.dirname(os.path.abspath(path))
     root = os.path.abspath(repo_root)
+    asked = []
+    found = None
     for _ in range(32):
+        if memo is not None and (d, root) in memo:
+            found = memo[d, root]
+            break
+        asked.append(d)
         if os.path.isfile(os.path.join(d, "Chart.yaml")):
-            return d
+            found = d
+            break
         if d == root or os.path.dirname(d) == d or not d.startswith(root):
-            return None
+            break
         d = os.path.dirname(d)
-    return None
+    if memo is not None:
+        for a in asked:
+            memo[a, root] = found
+    return found
 
 
-def chart_template(path: str, root: str) -> bool:
+def chart_template(path: str, root: str, charts: Optional[dict] = None) -> bool:
     """Is ``path`` a file of a Helm chart's ``templates/`` folder (below the nearest ``Chart.yaml`` above it,
     inside the repository ``root``)?  Helm renders every such file as a Go template whatever its extension, so
     its name does not decide its kind: gpu-recipes' ``nemoRL/templates/raycluster-cluster.yaml.j2`` is a Helm
     template (``{{- include "ray-cluster.fullname" . }}``), not Jinja."""
     if os.sep + "templates" + os.sep not in os.path.abspath(path):
         return False  # (the common case: no file system look-up)
-    chart = chart_root(path, root)
+    chart = chart_root(path, root, charts)
     return chart is not None and os.path.relpath(path, chart).replace(os.sep, "/").startswith("templates/")
 
 
-def file_kind(path: str, root: str, head: bytes = b"") -> Optional[str]:
+def file_kind(path: str, root: str, head: bytes = b"", charts: Optional[dict] = None) -> Optional[str]:
     """:func:`kind_of` for a file of the repository at ``root``: a Jinja-named file of a Helm chart's templates
-    is YAML, rendered with its chart (:func:`chart_template`)."""
+    is YAML, rendered with its chart (:func:`chart_template`; ``charts``: :func:`chart_root`'s memo)."""
     kind = kind_of(path, head)
-    if kind == "jinja" and chart_template(path, root):
+    if kind == "jinja" and chart_template(path, root, charts):
         return "yaml"
     return kind
 
@@ -501,8 +520,31 @@ def _git_files(root: str, directory: str) -> Optional[list]:
     # a path git lists that is not in the work tree - a sparse checkout's skip-worktree file, a file removed with
     # `rm` but not `git rm` - has nothing to check: it was a PD001 "not read" error each, exit 1 on a clean checkout
     # (rw28/h item 6); a dangling symlink is there (as a link) and stays a job
-    return [f for f in (os.path.join(root, p) for p in out.decode("utf-8", "surrogateescape").split("\0") if p)
-            if os.path.lexists(f)]
+    listed = _Listing()
+    dirs = listed.dirs
+    for p in out.decode("utf-8", "surrogateescape").split("\0"):
+        if not p:
+            continue
+        f = os.path.join(root, p)
+        try:
+            mode = os.lstat(f).st_mode
+        except (OSError, ValueError):
+            continue
+        listed.append(f)
+        if stat.S_ISDIR(mode):
+            dirs.add(f)
+    return listed
+
+
+class _Listing(list):
+    """The files git lists, and ``dirs``: those that are directories, not symlinks (a submodule, a nested
+    repository), found by the one ``lstat`` each path gets here (discovery asked ``isdir`` of every file)."""
+
+    __slots__ = ("dirs",)
+
+    def __init__(self):
+        super().__init__()
+        self.dirs: set = set()
 
 
 _SKIP_DIRS = (".git", ".pdlint_cache")  # outside git (which ignores the cache: its own .gitignore), by name
@@ -552,6 +594,7 @@ def discover(paths: list, cwd: str, excluded=lambda p: False, force_exclude=lamb
     engine_repos: dict = {}  # git root -> (engine, its source file) or None
     left: dict = {}  # git root -> the engine's own Python files and notebooks with launch text a walk left out
     subs: list = []  # the git submodules (and nested repositories) a walk did not enter
+    charts: dict = {}  # (directory, root) -> its chart directory or None (chart_root), for this run
     for p in paths or ["."]:
         ap = os.path.abspath(os.path.join(cwd, p))
         if os.path.isdir(ap):
@@ -559,15 +602,17 @@ def discover(paths: list, cwd: str, excluded=lambda p: False, force_exclude=lamb
             files = (repo_files(git, listings) if ap == git else _git_files(git, ap)) if git else None
             if files is None:
                 files = _walk(ap)
+            dirs = getattr(files, "dirs", ())  # (a walk lists no directory among its files)
             for f in files:
-                if os.path.isdir(f) and not os.path.islink(f):
+                if f in dirs:
                     if git and not excluded(f.rstrip("/")):
                         subs.append(f.rstrip("/"))  # (git lists a submodule, a repository of its own, as one path)
                     continue
                 if excluded(f):
                     continue
                 head = _head(f, boundary) if "." not in os.path.basename(f) else b""
-                kind = file_kind(f, boundary.root_for(f), head)
+                root = boundary.root_for(f, listed=True)
+                kind = file_kind(f, root, head, charts)
                 if kind is None and f.lower().endswith(SNIFF_SHELL_EXT) and not os.path.islink(f):
                     kind = sniffed_kind(f, boundary)
                     if kind == "unknown" and not _has_launch_text(f, boundary):
@@ -589,7 +634,7 @@ def discover(paths: list, cwd: str, excluded=lambda p: False, force_exclude=lamb
                     if kind is None and "." not in os.path.basename(f) and not os.path.islink(f):
                         kind = _unnamed_kind(f, boundary, head)
                 if kind and f not in jobs:
-                    jobs[f] = FileJob(f, display_path(f, cwd), boundary.root_for(f), kind)
+                    jobs[f] = FileJob(f, display_path(f, cwd), root, kind)
         elif os.path.lexists(ap):
             if force_exclude(ap) and excluded(ap):
                 continue

@@ -136,14 +136,16 @@ class Boundary:
             self._git[c] = root
         return root
 
-    def root_for(self, path: str) -> str:
+    def root_for(self, path: str, listed: bool = False) -> str:
         """The root a file is read inside: its git work tree, else the scan
-        root holding it (the working directory, or a directory named outside it)."""
+        root holding it (the working directory, or a directory named outside it).
+        ``listed``: ``path`` is a file a listing gave (git's, a walk's), not a
+        directory: no ``isdir`` asked of it."""
         ap = os.path.abspath(path)
         hit = self._path_roots.get(ap)  # a file is asked about several times a run: one stat for all
         if hit is not None:
             return hit
-        d = ap if os.path.isdir(ap) and not os.path.islink(ap) else os.path.dirname(ap)
+        d = os.path.dirname(ap) if listed or not (os.path.isdir(ap) and not os.path.islink(ap)) else ap
         root = self._roots.get(d)
         if root is None:
             root = self._git_dir(d)
