@@ -161,11 +161,12 @@ class Boundary:
         """(``os.path.realpath``, the lstat of that path when it was taken on the way, else None), with
         the real path of each directory computed once per run (a stale entry only makes the
         component-wise open below fail: never a wrong read)."""
-        d, base = os.path.split(ap)
+        i = ap.rfind(os.sep) + 1  # (os.path.split and join of an absolute, normalised path)
+        d, base = ap[:i].rstrip(os.sep) or ap[:i], ap[i:]
         rd = self._real.get(d)
         if rd is None:
             rd = self._real[d] = os.path.realpath(d)
-        real = os.path.join(rd, base)
+        real = (rd + base) if rd.endswith(os.sep) else (rd + os.sep + base)
         try:
             st = os.lstat(real)
         except OSError:
@@ -235,9 +236,10 @@ class Boundary:
 
     def identity(self, path: str, root: Optional[str] = None) -> Optional[tuple]:
         """(size, mtime_ns, ctime_ns, inode, device) of the regular file :meth:`read` would read, after
-        the same checks (lstat only: nothing is opened); None for a path it would refuse."""
+        the same checks (lstat only: nothing is opened); None for a path it would refuse (why is not asked:
+        the cache asks this of every file a stored result read, absent ones too, on every run)."""
         try:
-            st = self._checked(path, root)[3]
+            st = self._checked(path, root, _QUIET)[3]
         except Refused:
             return None
         return (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_dev)
@@ -247,11 +249,15 @@ class Boundary:
         is not a regular file (checked with lstat: nothing is opened)."""
         return self._checked(path, root)[:3]
 
-    def _checked(self, path: str, root: Optional[str]) -> tuple:
-        """:meth:`_resolve` and the file's lstat."""
+    def _checked(self, path: str, root: Optional[str], quiet: bool = False) -> tuple:
+        """:meth:`_resolve` and the file's lstat; ``quiet``: a missing file's :class:`Refused` says no more
+        (the diagnosis of a dangling symlink is not made)."""
         ap = os.path.abspath(path)
-        root = self.root_for(ap) if root is None else os.path.abspath(root)
-        rroot = self.real(root)
+        if root is None:
+            root = self._path_roots.get(ap) or self.root_for(ap)
+        else:
+            root = os.path.abspath(root)
+        rroot = self._real.get(root) or self.real(root)
         if "\0" in ap:
             raise Refused("the file name contains a NUL byte", ERROR)
         if not (inside(ap, root) or inside(ap, rroot)):
@@ -266,6 +272,8 @@ class Boundary:
             try:
                 st = os.lstat(real)
             except OSError as e:
+                if quiet and e.errno in (errno.ENOENT, errno.ENOTDIR):
+                    raise Refused("no such file", MISSING) from None
                 raise _os_refusal(e, ap) from None
         if stat.S_ISLNK(st.st_mode):
             raise _os_refusal(OSError(errno.ELOOP, os.strerror(errno.ELOOP)), ap)
@@ -322,6 +330,9 @@ def _read_upto(fd: int, n: int) -> bytes:
         chunks.append(b)
         got += len(b)
     return b"".join(chunks)
+
+
+_QUIET = True  # (Boundary._checked's ``quiet``)
 
 
 def _os_refusal(e: OSError, ap: str) -> Refused:

@@ -623,15 +623,16 @@ def _forge_clean_result_for(root: Path, rel: str) -> None:
     import hashlib
     (p,) = (root / ".pdlint_cache").glob("index-*.json")
     head, _, body = p.read_bytes().partition(b"\n")
-    d = json.loads(body)
+    items = json.loads(body)  # [head, component, ...] (cache.Store.load_index)
     dig = C.digest_bytes((root / rel).read_bytes())
-    for c in d["components"]:
+    for c in items[1:]:
         for k in c["deps"]:
             if k.endswith(rel):
                 c["deps"][k] = dig
-    d["stats"] = {}
-    body = json.dumps(d, separators=(",", ":"), ensure_ascii=False).encode()
+    items[0]["stats"] = {}
+    body = b"[" + b",\n".join(json.dumps(x, separators=(",", ":"), ensure_ascii=False).encode() for x in items) + b"]"
     p.write_bytes(f"{head.split()[0].decode()} {C.FORMAT} {C.digest_bytes(body)}\n".encode() + body)
+    assert C.Store(str(p.parent), items[0]["env"]).load_index() is not None  # (a forgery pdlint would read)
 
 
 BROKEN_SH = ("python3 -m sglang.launch_server --model-path m --disaggregation-mode prefill "
@@ -732,3 +733,66 @@ def test_a_recipe_syntax_error_is_reported_by_every_cached_run(tmp_path, monkeyp
             assert places == [("Makefile", 2, 13, "PD009")]
         else:
             assert out.startswith("Makefile:2:13: PD009 warning: ") and "<make" not in out
+
+
+def _index_lines(root: Path) -> list:
+    (p,) = (root / ".pdlint_cache").glob("index-*.json")
+    body = p.read_bytes().partition(b"\n")[2]
+    assert body.startswith(b"[") and body.endswith(b"]")
+    return body[1:-1].split(b",\n")
+
+
+def test_index_writes_the_components_it_did_not_change_as_it_read_them(tmp_path, monkeypatch, capsys):
+    """The index is ``[head, component, ...]``, one a line: a run that re-checks one changed file writes the other
+    components back byte for byte (it encoded the whole index again: 10 ms of a one-changed-file run of the 1,000-file
+    bench), and the result stays the one a run without the cache gives - also for a file name JSON must escape (a
+    line break and a `,` in it: the lines are still the elements)."""
+    root = _scenario("bench", tmp_path / "b")
+    odd = root / "deploy" / "odd\n,name.sh"
+    odd.parent.mkdir(parents=True, exist_ok=True)
+    odd.write_text("python3 -m sglang.launch_server --model-path m --disaggregation-mode prefill --tp-size 3x\n")
+    _git_init(root)
+    monkeypatch.chdir(root)
+    monkeypatch.delenv(C.ENV_DIR, raising=False)
+    _same(capsys, ".")
+    before = _index_lines(root)
+    assert len(before) > 30 and json.loads(before[0])["format"] == C.FORMAT
+    assert any(b"odd\\n,name.sh" in line for line in before)
+    (p,) = (root / ".pdlint_cache").glob("index-*.json")
+    store = C.Store(str(p.parent), json.loads(before[0])["env"])
+    assert len(store.load_index()["components"]) == len(store._raw) == len(before) - 1  # (each line kept)
+    target = sorted(p for p in root.rglob("*.yaml") if ".pdlint_cache" not in p.parts)[0]
+    target.write_text(target.read_text() + "# changed\n")
+    os.utime(target, ns=(1, 1))  # (settled: its status is stored)
+    _same(capsys, ".")
+    after = _index_lines(root)
+    changed = [line for line in after[1:] if line not in before[1:]]
+    assert len(after) == len(before) and len(changed) == 1, len(changed)
+    assert str(target).encode() in changed[0]
+    # a run that reads the index and changes nothing leaves it as it is; a third run after it, the same result
+    _same(capsys, ".")
+    assert _index_lines(root)[1:] == after[1:]
+
+
+def test_index_written_otherwise_is_read_and_encoded_again(tmp_path, monkeypatch, capsys):
+    """An index whose elements are not one a line (written by hand, another writer) is still a valid JSON list with
+    a valid digest: read, used, and written again one a line (quiet: no warning, the same result)."""
+    root = _scenario("demo", tmp_path / "d")
+    monkeypatch.chdir(root)
+    monkeypatch.delenv(C.ENV_DIR, raising=False)
+    _same(capsys, ".")
+    (p,) = (root / ".pdlint_cache").glob("index-*.json")
+    head, _, body = p.read_bytes().partition(b"\n")
+    items = json.loads(body)
+    body = json.dumps(items, indent=1).encode()  # valid, but not one element a line
+    p.write_bytes(f"{head.split()[0].decode()} {C.FORMAT} {C.digest_bytes(body)}\n".encode() + body)
+    store = C.Store(str(p.parent), items[0]["env"])
+    assert store.load_index()["components"] == items[1:] and store._raw == {}
+    code, out, err = _run(capsys, "check", ".")
+    assert (code, out) == _run(capsys, "check", "--no-cache", ".")[:2] and "cache" not in err
+    assert p.read_bytes().partition(b"\n")[2] == body  # (nothing changed: nothing written)
+    target = root / "k8s" / "clean.yaml"
+    target.write_text(target.read_text() + "# changed\n")
+    code, out, err = _run(capsys, "check", ".")
+    assert (code, out) == _run(capsys, "check", "--no-cache", ".")[:2] and "cache" not in err
+    assert len(_index_lines(root)) == len(items)
