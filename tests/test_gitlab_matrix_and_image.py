@@ -180,3 +180,85 @@ def test_a_role_key_keeps_both_roles_in_each_sampled_run():
     for c, r in zip(combos, runs):
         by_run.setdefault(r, set()).add(c["ROLE"].text)
     assert all(roles == {"prefill", "decode"} for roles in by_run.values()) and len(by_run) == 8
+
+
+# -- rw31/h P2: the cost of nested expansion is bounded per file, not per value and per job ----------------------
+# 300 doubling global variables (`V0: "$V1$V1"`, ...) and 50 jobs: every job re-expanded every variable, each giving
+# up after 1,000 substitutions (15 million in all): the file took the 10 s budget, PD008, nothing checked.
+
+def _doubling(variables=300, jobs=50, flags="--tp-size $V0"):
+    lines = ["variables:"] + [f'  V{i}: "$V{i + 1}$V{i + 1}"' for i in range(variables)] + [f"  V{variables}: x"]
+    for j in range(jobs):
+        lines += [f"job{j}:", "  image: lmsysorg/sglang:v0.5.5", "  script:",
+                  f"    - python -m sglang.launch_server --model-path m --disaggregation-mode decode --port 3{j:04d}"
+                  + (f" {flags}" if j == 0 else "")]
+    return "\n".join(lines) + "\n"
+
+
+def test_doubling_variables_are_checked_and_the_unexpanded_value_is_said(scratch, capsys):
+    scratch.write(".gitlab-ci.yml", _doubling())
+    code, report = scratch.lint(".")
+    assert not [f for f in report["findings"] if f["code"] == "PD008"]  # (the 10 s budget before; the expansions
+    # now take some 600 steps in all: test_each_expansion_is_made_once_per_environment)
+    assert len(report["launches"]) == 50
+    # `--tp-size $V0`: V0 is 2**300 characters - not expanded, an undecided value (not "$V1$V1" taken as written)
+    (u,) = report["coverage"]["files"][".gitlab-ci.yml"]["undecided"]
+    assert (u["flag"], u["text"], u["line"]) == ("--tp-size", "$V1$V1", 2) and "name" not in u
+    assert not [f for f in report["findings"] if f["code"] == "SGL005"]
+    from pdlint.cli import main
+    main(["--no-cache", "."])
+    out = capsys.readouterr().out
+    assert "--tp-size $V1$V1 (.gitlab-ci.yml:2:8)" in out and "expand within pdlint's bounds" in out
+    assert "--var V1" not in out
+
+
+def test_each_expansion_is_made_once_per_environment():
+    from pdlint.formats.yaml_shell import NOT_EXPANDED, Expansions, expanded_env
+    from pdlint.text import TStr
+
+    def t(s):
+        return TStr.synthetic(s, "<test>")
+    env = {f"V{i}": t(f"$V{i + 1}$V{i + 1}") for i in range(2000)}
+    env["V2000"] = t("x")
+    ex = Expansions()
+    out = expanded_env(env, ex)
+    used = ex.steps_left
+    assert Expansions().steps_left - used < 10_000  # (about two steps a variable; it was a thousand a variable)
+    assert out["V1999"].text == "xx" and out["V1990"].text == "x" * 1024
+    assert out["V0"].text == "$V1$V1" and out["V0"].opaque  # (too big: opaque, kept as written)
+    assert all(p.opaque == NOT_EXPANDED for p in out["V0"].pieces)
+    assert expanded_env(env, ex) is out and ex.steps_left == used  # (the jobs sharing the variables share it)
+    # a chain 2,000 deep without doubling is expanded to its end, as GitLab does (no recursion 2,000 deep)
+    chain = {f"C{i}": t(f"$C{i + 1}") for i in range(2000)}
+    chain["C2000"] = t("c")
+    assert expanded_env(chain, Expansions())["C0"].text == "c"
+
+
+def test_one_step_budget_for_the_file():
+    from pdlint.formats.yaml_shell import Expansions, expanded_env
+    from pdlint.text import TStr
+
+    def t(s):
+        return TStr.synthetic(s, "<test>")
+    ex = Expansions(steps=40)
+    first = expanded_env({"A": t("a"), "B": t("$A-$A"), "P": t("p")}, ex)
+    assert first["B"].text == "a-a" and not first["B"].opaque
+    many = {f"K{i}": t(f"$K{i + 1}") for i in range(100)}
+    many["K100"] = t("k")
+    out = expanded_env(many, ex)  # (the budget runs out: the values left are opaque, never dropped)
+    assert ex.steps_left < 0 and set(out) == set(many)
+    assert [k for k, v in out.items() if v.opaque] and all(v.text in ("k", f"${k[:1]}{int(k[1:]) + 1}")
+                                                           for k, v in out.items() if v.opaque)
+
+
+def test_job_variables_override_the_globals_a_global_value_names(scratch):
+    """A global `ARGS: "--tp-size $TP"` takes each job's own `TP` (GitLab docs, ci/variables: job variables
+    override global ones, and a variable's value is expanded with the job's variables) - the expansion made for
+    one job is not another's.  SGLang's parser: `invalid int value: 'two'`."""
+    scratch.write(".gitlab-ci.yml", "variables:\n  TP: two\n  ARGS: \"--tp-size $TP\"\n"
+                  + "".join(f"job{j}:\n  image: lmsysorg/sglang:v0.5.9-cu129\n{own}  script:\n"
+                            f"    - python3 -m sglang.launch_server --model-path Qwen/Qwen3-8B --port 3000{j} $ARGS\n"
+                            for j, own in enumerate(["  variables:\n    TP: \"2\"\n", "", "  variables:\n    TP: \"4\"\n"])))
+    code, report = scratch.lint(".")
+    errors = [f for f in report["findings"] if f["code"] == "SGL005"]
+    assert len(report["launches"]) == 3 and len(errors) == 1 and "'two'" in errors[0]["message"]
