@@ -595,6 +595,8 @@ def partition(jobs: list, res, deps: Deps, resolver, cwd: str, docs: bool) -> li
             c["unpaired"][role] = c["unpaired"].get(role, 0) + 1
             if refused_build(launch):  # (Coverage.unpaired_summary: why they were not paired)
                 c["unpaired"]["refused"] = c["unpaired"].get("refused", 0) + 1
+            elif launch.meta.get("matrix_run_cut"):
+                c["unpaired"]["unsampled"] = c["unpaired"].get("unsampled", 0) + 1
         c["_launches"].append(launch)
         note = getattr(launch.parsed, "version_note", None)
         if note:

@@ -617,10 +617,17 @@ class Coverage:
         if not p and not d:
             return ""
         refused = self.unpaired.get("refused", 0)  # of a kustomize build kustomize refuses (PD106)
+        # of a matrix run pdlint sampled in part: the jobs of the other role exist, pdlint did not run them
+        unsampled = self.unpaired.get("unsampled", 0)
         why = f"no server of the other role in {'its' if p + d == 1 else 'their'} deployment"
         if refused:
             why = ("kustomize refuses the build that holds " + ("it" if p + d == 1 else "them") if refused >= p + d
                    else why + f" or ({refused} of them) kustomize refuses the build that holds them") + " (PD106)"
+        if unsampled:
+            them = "its" if p + d == 1 else "their"
+            sampled = (f"the jobs of the other role of {them} matrix run were not among those pdlint ran (the "
+                       f"matrix's sample, PD020)")
+            why = sampled if unsampled >= p + d else why + f"; or ({unsampled} of them) {sampled}"
         return (f"{_n(p + d, 'launch', 'launches')} not paired ({p} prefill, {d} decode): {why}, so the "
                 f"prefill/decode pair rules did not check {'it' if p + d == 1 else 'them'}")
 
@@ -946,6 +953,8 @@ def _count_unpaired(cov: Coverage, launches: list) -> None:
         cov.unpaired[role] = cov.unpaired.get(role, 0) + 1
         if refused_build(l):
             cov.unpaired["refused"] = cov.unpaired.get("refused", 0) + 1
+        elif l.meta.get("matrix_run_cut"):  # (a matrix run sampled in part: the other role's jobs not run)
+            cov.unpaired["unsampled"] = cov.unpaired.get("unsampled", 0) + 1
 
 
 def _cover(launch: Launch, covered: dict, reads: dict, spans: dict, partial: Optional[dict] = None) -> None:

@@ -262,3 +262,82 @@ def test_job_variables_override_the_globals_a_global_value_names(scratch):
     code, report = scratch.lint(".")
     errors = [f for f in report["findings"] if f["code"] == "SGL005"]
     assert len(report["launches"]) == 3 and len(errors) == 1 and "'two'" in errors[0]["message"]
+
+
+# -- rw31/h P8: a sampled matrix is whole runs, and a run sampled in part is said so ------------------------------
+# GitLab starts every job of `parallel: matrix` (lib/gitlab/ci/config/entry/product/matrix.rb): each run (a
+# combination of the keys that do not name the roles) has its prefill and its decode job.  The sample was 4 whole
+# runs and then 8 prefill-only jobs, and the summary said "no server of the other role in their deployment".
+
+ROLE_MATRIX = """\
+serve:
+  image: lmsysorg/sglang:v0.5.5
+  parallel:
+    matrix:
+      - ROLE: [prefill, decode]
+        TP: ["1", "2", "4", "8"]
+        A: [a1, a2, a3]
+        B: [b1, b2, b3]
+        C: [c1, c2]
+  script:
+    - python -m sglang.launch_server --model-path m --disaggregation-mode $ROLE --tp-size $TP --served-model-name $A$B$C --port 30000
+"""
+
+
+def test_a_sampled_role_matrix_is_whole_runs(scratch, capsys):
+    scratch.write(".gitlab-ci.yml", ROLE_MATRIX)
+    code, report = scratch.lint(".")
+    runs: dict = {}
+    for l in report["launches"]:
+        runs.setdefault((l["argv"][5], l["argv"][7]), []).append(l["role"])
+    assert len(report["launches"]) == 16 and len(runs) == 8
+    assert all(sorted(roles) == ["decode", "prefill"] for roles in runs.values())
+    # each value of each key still among them
+    assert {tp for tp, _ in runs} == {"1", "2", "4", "8"}
+    assert all(any(v in name for _, name in runs) for v in ("a1", "a2", "a3", "b1", "b2", "b3", "c1", "c2"))
+    assert report["coverage"]["unpaired_prefill"] == report["coverage"]["unpaired_decode"] == 0
+    assert [f["code"] for f in report["findings"]] == ["PD020"]
+    from pdlint.cli import main
+    main(["--no-cache", "."])
+    assert "not paired" not in capsys.readouterr().out
+
+
+def test_two_entries_naming_one_role_each_are_sampled_as_runs():
+    """`[{ROLE: prefill, X: [...]}, {ROLE: decode, X: [...]}]`: the run X=v has its prefill in the first entry
+    and its decode in the second; a sampled run takes both."""
+    from pdlint.formats import yamltree as yt
+    from pdlint.formats.yaml_shell import gitlab_matrix
+    from pdlint.text import TStr
+    xs = "[" + ", ".join(f"x{i}" for i in range(12)) + "]"
+    text = f"m:\n  - ROLE: prefill\n    X: {xs}\n  - ROLE: decode\n    X: {xs}\n"
+    root = yt.Ref(yt.compose(text)[0].root)
+    combos, total, runs = gitlab_matrix(TStr(text, ()), yt.get(root, "m"))
+    assert total == 24 and len(combos) == 16
+    by_run: dict = {}
+    for c, r in zip(combos, runs):
+        by_run.setdefault(r, set()).add(c["ROLE"].text)
+    assert len(by_run) == 8 and all(roles == {"prefill", "decode"} for roles in by_run.values())
+
+
+def test_a_run_larger_than_the_sample_says_its_partner_was_not_sampled(scratch, capsys):
+    # one run (TP=1) has 2 x 17 jobs, more than the 16 pdlint runs: its first 16 are prefill jobs; their decode
+    # jobs exist (GitLab starts them), pdlint did not run them
+    workers = ", ".join([f"prefill-w{i}" for i in range(16)] + ["decode-w0"])
+    scratch.write(".gitlab-ci.yml", ROLE_MATRIX.replace('        TP: ["1", "2", "4", "8"]\n        A: [a1, a2, a3]\n'
+                                                        '        B: [b1, b2, b3]\n        C: [c1, c2]\n',
+                                                        f'        WORKER: [{workers}]\n        TP: ["1", "2"]\n')
+                    .replace("$A$B$C", "$WORKER"))
+    from pdlint.cli import main
+    main(["--no-cache", "."])
+    out = capsys.readouterr().out
+    assert "16 launches not paired (16 prefill, 0 decode): the jobs of the other role of their matrix run were not " \
+           "among those pdlint ran (the matrix's sample, PD020)" in out
+    assert "no server of the other role" not in out
+
+
+def test_a_one_role_deployment_is_still_said_to_have_no_partner(scratch, capsys):
+    scratch.write(".gitlab-ci.yml", ROLE_MATRIX.replace("[prefill, decode]", "[prefill]"))
+    from pdlint.cli import main
+    main(["--no-cache", "."])
+    out = capsys.readouterr().out
+    assert "16 launches not paired (16 prefill, 0 decode): no server of the other role in their deployment" in out

@@ -311,6 +311,7 @@ class _Walker:
         # (where, combinations started, combinations run, "matrix", job) of matrices cut short
         self.matrix_cut: list = []
         self.matrix_run: Optional[tuple] = None  # (job, values of its non-role matrix keys) of the run walked
+        self.matrix_run_cut = False  # the run walked is sampled in part: its other jobs were not run
         self.argo = None  # (argo.Stream, document index) of an Argo object: its templates' runs
         self.call = ""  # the Argo step / task whose run of the template is walked
         self.expansions = Expansions()  # (GitLab's variables: each expansion made once, one budget per file)
@@ -352,7 +353,8 @@ class _Walker:
                             self.matrix_run = None
                         return
                 elif self.dia == "gitlab" and len(path) == 1 and yt.get(yt.get(r, "parallel"), "matrix") is not None:
-                    combos, total, runs = gitlab_matrix(self.doc, yt.get(yt.get(r, "parallel"), "matrix"))
+                    combos, total, runs, cut = gitlab_matrix_sample(self.doc,
+                                                                    yt.get(yt.get(r, "parallel"), "matrix"))
                     if total > len(combos):  # said at the matrix: the other runs were not checked
                         at = yt.deref(yt.get(r, "parallel")).node.start
                         self.matrix_cut.append((self.doc[at:at + 1], total, len(combos), "gitlab-matrix",
@@ -364,9 +366,10 @@ class _Walker:
                         try:
                             for combo, run in zip(combos, runs):
                                 self.matrix_run = (str(path[0]), run)
+                                self.matrix_run_cut = run in cut
                                 self._map(r, path, {**env, **combo}, names, image)
                         finally:
-                            self.matrix_run = None
+                            self.matrix_run, self.matrix_run_cut = None, False
                         self.active.discard(id(node))
                         self.exprs = outer
                         return
@@ -547,6 +550,8 @@ class _Walker:
             meta["installed_pins"] = self.setup_pins
         if self.matrix_run is not None:
             meta["matrix_run"] = self.matrix_run
+            if self.matrix_run_cut:  # (unpaired here: its partner was not sampled - the summary says so)
+                meta["matrix_run_cut"] = True
         if unit:
             meta["unit_suffix"] = unit  # (a Markdown section: its blocks are one deployment, other sections others)
             meta["markdown_block"] = True
@@ -942,11 +947,18 @@ def gitlab_matrix(doc: TStr, matrix) -> tuple:
     """``(combinations, how many jobs GitLab starts, the run of each)`` of a GitLab CI ``parallel: matrix:``: a
     list of mappings, each the product of its keys' values (a list, or one scalar), the jobs of all entries
     together; each combination ``{NAME: value}`` (the job's variables), at most :data:`MAX_MATRIX`: all of them
-    when there are no more, else, entry by entry, combinations that take each value of each key at least once (the
-    i-th takes the i-th value of every key, cycling), each with every value of a key whose values name the roles,
-    then the others in order.  The sample is made without the whole product (rw30/h P15: 64 entries of ten
-    two-valued keys took 4.9 s).  The run of a combination: its values of the keys that do not name the roles
-    (:func:`matrix_plan`'s runs)."""
+    when there are no more, else whole runs - a run is a combination of the keys that do not name the roles, taken
+    with every role combination of it (rw31/h P8: a sample of prefill-only jobs said "no server of the other
+    role") -, entry by entry the runs that take each value of each key at least once (the i-th takes the i-th
+    value of every key, cycling), then the other runs in order, while whole runs fit.  The sample is made without
+    the whole product (rw30/h P15: 64 entries of ten two-valued keys took 4.9 s).  The run of a combination: its
+    values of the keys that do not name the roles (:func:`matrix_plan`'s runs)."""
+    return gitlab_matrix_sample(doc, matrix)[:3]
+
+
+def gitlab_matrix_sample(doc: TStr, matrix) -> tuple:
+    """:func:`gitlab_matrix`'s ``(combinations, total, runs)`` and the runs the sample holds only part of (a run
+    of more jobs than :data:`MAX_MATRIX`): their launches' partners were not sampled."""
     import itertools
     total = 0
     items = yt.seq_items(matrix) if isinstance(yt.deref(matrix).node, yt.YSeq) else []
@@ -973,6 +985,7 @@ def gitlab_matrix(doc: TStr, matrix) -> tuple:
     roles = _role_keys(list(values_of.items()))
     combos: list = []
     seen: set = set()
+    cut: set = set()  # runs not sampled whole
 
     def add(c: dict) -> bool:
         """Keep ``c`` (unless a kept one has its values); True when :data:`MAX_MATRIX` are kept."""
@@ -982,34 +995,62 @@ def gitlab_matrix(doc: TStr, matrix) -> tuple:
             combos.append(c)
         return len(combos) >= MAX_MATRIX
 
-    full = False
     if total <= MAX_MATRIX:
         for keys in entries:
             for combo in itertools.product(*(v for _, v in keys)):
                 combos.append(dict(zip((k for k, _ in keys), combo)))
     else:
-        for keys in entries:  # each value of each key, with every value of the role keys
-            role_keys = [(k, v) for k, v in keys if k in roles]
-            width = max((len(v) for k, v in keys if k not in roles), default=1)
+        # whole runs (rw31/h P8: the sample was filled with prefill-only jobs, "no server of the other role"): a
+        # run is a combination of the keys that do not name the roles, with every role combination any entry
+        # gives it; a run is taken whole or not at all
+        texts = [({k: {v.text for v in vals} for k, vals in keys}, frozenset(k for k, _ in keys if k not in roles))
+                 for keys in entries]
+
+        def add_run(base: dict) -> bool:
+            """Keep the jobs of the run ``base`` (each entry's role combinations for it); True when the sample
+            is full (the run did not fit whole: not kept)."""
+            new, mine, names = [], set(), frozenset(base)
+            for keys, (have, plain) in zip(entries, texts):
+                if len(new) > MAX_MATRIX:
+                    break
+                if plain != names or any(v.text not in have[k] for k, v in base.items()):
+                    continue
+                role_keys = [(k, v) for k, v in keys if k in roles]
+                for rc in itertools.islice(itertools.product(*(v for _, v in role_keys)), MAX_MATRIX + 1):
+                    c = {**base, **dict(zip((k for k, _ in role_keys), rc))}
+                    key = tuple(sorted((k, v.text) for k, v in c.items()))
+                    if key not in seen and key not in mine:
+                        mine.add(key)
+                        new.append(c)
+            if len(combos) + len(new) > MAX_MATRIX:
+                if combos:
+                    return True
+                new = new[:MAX_MATRIX]  # (one run of more jobs than the sample: its first ones)
+                cut.add(tuple(sorted((k, v.text) for k, v in base.items())))
+            for c in new:
+                add(c)
+            return len(combos) >= MAX_MATRIX
+
+        full = False
+        for keys in entries:  # each value of each key (the i-th run takes the i-th value of every key, cycling)
+            plain = [(k, v) for k, v in keys if k not in roles]
+            width = max((len(v) for _, v in plain), default=1)
             for i in range(min(width, MAX_MATRIX_PRODUCT)):
-                base = {k: v[i % len(v)] for k, v in keys if k not in roles}
-                for rc in itertools.islice(itertools.product(*(v for _, v in role_keys)), MAX_MATRIX_PRODUCT):
-                    full = add({**base, **dict(zip((k for k, _ in role_keys), rc))})
-                    if full:
-                        break
+                full = add_run({k: v[i % len(v)] for k, v in plain})
                 if full:
                     break
             if full:
                 break
-        for keys in entries if not full else ():  # then the others, in order (bounded: repeated values)
-            for combo in itertools.islice(itertools.product(*(v for _, v in keys)), 2 * MAX_MATRIX + 1):
-                full = add(dict(zip((k for k, _ in keys), combo)))
+        for keys in entries if not full else ():  # then the other runs, in order (bounded: repeated values)
+            plain = [(k, v) for k, v in keys if k not in roles]
+            for combo in itertools.islice(itertools.product(*(v for _, v in plain)), 2 * MAX_MATRIX + 1):
+                full = add_run(dict(zip((k for k, _ in plain), combo)))
                 if full:
                     break
             if full:
                 break
     runs = [tuple(sorted((k, v.text) for k, v in c.items() if k not in roles)) for c in combos]
-    return combos, total, runs
+    return combos, total, runs, cut
 
 
 def matrix_plan(doc: TStr, matrix) -> tuple:
