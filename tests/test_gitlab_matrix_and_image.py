@@ -258,7 +258,8 @@ def test_job_variables_override_the_globals_a_global_value_names(scratch):
     scratch.write(".gitlab-ci.yml", "variables:\n  TP: two\n  ARGS: \"--tp-size $TP\"\n"
                   + "".join(f"job{j}:\n  image: lmsysorg/sglang:v0.5.9-cu129\n{own}  script:\n"
                             f"    - python3 -m sglang.launch_server --model-path Qwen/Qwen3-8B --port 3000{j} $ARGS\n"
-                            for j, own in enumerate(["  variables:\n    TP: \"2\"\n", "", "  variables:\n    TP: \"4\"\n"])))
+                            for j, own in enumerate(["  variables:\n    TP: \"2\"\n", "",
+                                                     "  variables:\n    TP: \"4\"\n"])))
     code, report = scratch.lint(".")
     errors = [f for f in report["findings"] if f["code"] == "SGL005"]
     assert len(report["launches"]) == 3 and len(errors) == 1 and "'two'" in errors[0]["message"]

@@ -561,7 +561,8 @@ class _Walker:
             text = expand_refs(text, env, known_only=True) if text is not None else None
             words = [expand_refs(w, env, known_only=True) for w in words or []]
         if self.dia == "gitlab" and env:
-            env = expanded_env(env, self.expansions)  # (GitLab hands the job its variables expanded, nested ones included)
+            # (GitLab hands the job its variables expanded, nested ones included)
+            env = expanded_env(env, self.expansions)
         self.out.append(Script(self._subst(text) if text is not None else None, words or [], dict(env), label, role,
                                tok, how, path, meta))
 
