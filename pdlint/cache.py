@@ -532,7 +532,7 @@ def _finding(d: list):
 def _fc_doc(fc) -> dict:
     return {"status": fc.status, "launches": fc.launches, "markers": fc.markers, "error": fc.error,
             "spots": [[s.path, s.line, s.column, s.end_line, s.code, s.reason, s.hint, s.text] for s in fc.spots],
-            "undecided": [[u.line, u.column, u.flag, u.text, u.name, u.deployed] for u in fc.undecided],
+            "undecided": [[u.line, u.column, u.flag, u.text, u.name, u.deployed, u.unexpanded] for u in fc.undecided],
             "disabled_by": fc.disabled_by}
 
 
@@ -636,6 +636,8 @@ def partition(jobs: list, res, deps: Deps, resolver, cwd: str, docs: bool) -> li
             c["unpaired"][role] = c["unpaired"].get(role, 0) + 1
             if refused_build(launch):  # (Coverage.unpaired_summary: why they were not paired)
                 c["unpaired"]["refused"] = c["unpaired"].get("refused", 0) + 1
+            elif launch.meta.get("matrix_run_cut"):
+                c["unpaired"]["unsampled"] = c["unpaired"].get("unsampled", 0) + 1
         c["_launches"].append(launch)
         note = getattr(launch.parsed, "version_note", None)
         if note:

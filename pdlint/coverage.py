@@ -38,7 +38,7 @@ from typing import Callable, Optional
 from pdlint import coverage_rules as CR, lazyre
 from pdlint.model import ERROR, Finding, Gap, Launch, Origin
 from pdlint.records import dataclass, field
-from pdlint.text import DEPLOY_TIME
+from pdlint.text import DEPLOY_TIME, NOT_EXPANDED
 
 # -- markers -------------------------------------------------------------------------------------
 
@@ -532,6 +532,7 @@ class Undecided:
     text: str
     name: str = ""
     deployed: bool = False
+    unexpanded: bool = False  # a GitLab variable nested past the bounds of pdlint's expansion (rw31/h P2)
 
     def as_dict(self) -> dict:
         d = {"line": self.line, "column": self.column, "flag": self.flag, "text": self.text}
@@ -616,10 +617,17 @@ class Coverage:
         if not p and not d:
             return ""
         refused = self.unpaired.get("refused", 0)  # of a kustomize build kustomize refuses (PD106)
+        # of a matrix run pdlint sampled in part: the jobs of the other role exist, pdlint did not run them
+        unsampled = self.unpaired.get("unsampled", 0)
         why = f"no server of the other role in {'its' if p + d == 1 else 'their'} deployment"
         if refused:
             why = ("kustomize refuses the build that holds " + ("it" if p + d == 1 else "them") if refused >= p + d
                    else why + f" or ({refused} of them) kustomize refuses the build that holds them") + " (PD106)"
+        if unsampled:
+            them = "its" if p + d == 1 else "their"
+            sampled = (f"the jobs of the other role of {them} matrix run were not among those pdlint ran (the "
+                       f"matrix's sample, PD020)")
+            why = sampled if unsampled >= p + d else why + f"; or ({unsampled} of them) {sampled}"
         return (f"{_n(p + d, 'launch', 'launches')} not paired ({p} prefill, {d} decode): {why}, so the "
                 f"prefill/decode pair rules did not check {'it' if p + d == 1 else 'them'}")
 
@@ -652,7 +660,12 @@ class Coverage:
             ways.append(f"write into the file the {'value' if deployed == 1 else 'values'} made when the template is "
                         f"deployed (by a filter, lookup or fact pdlint does not run; no --var gives "
                         f"{'it' if deployed == 1 else 'them'})")
-        if any(not u.name and not u.deployed
+        if any(u.unexpanded for _, u in items):
+            from pdlint.formats.yaml_shell import MAX_EXPAND_CHARS, MAX_EXPAND_STEPS
+            ways.append(f"write a value whose GitLab `variables:` expand within pdlint's bounds ({MAX_EXPAND_CHARS:,} "
+                        f"characters, {MAX_EXPAND_STEPS:,} substitutions; pdlint did not expand "
+                        f"{'it' if one else 'them'})")
+        if any(not u.name and not u.deployed and not u.unexpanded
                and not (_K8S_REF.search(u.text) and _K8S_REF.search(u.text).group(1) in _CONTROLLER_FIELD)
                for _, u in items):  # a Kubernetes $(NAME) from a secret, the downward API...
             ways.append(f"write the {value} into the file")
@@ -886,6 +899,7 @@ def _undecided(cov: Coverage, launches: list) -> None:
             first = next((p for p in tok.pieces if p.opaque), None)
             at = first.start if first is not None else 0
             deployed = first is not None and first.opaque == DEPLOY_TIME
+            unexpanded = first is not None and first.opaque == NOT_EXPANDED
             o = tok.origin_at(at)
             if o.path not in cov.files:  # written in a file this run did not scan: at the flag, else the launch
                 o = name_tok.origin
@@ -893,9 +907,9 @@ def _undecided(cov: Coverage, launches: list) -> None:
                     o = Origin(launch.path, launch.line, 1)
             fc = cov.files.setdefault(o.path, FileCoverage(o.path))
             m = _VAR.search(tok.text)
-            name = "" if m is None or m.group(3) or deployed else (
+            name = "" if m is None or m.group(3) or deployed or unexpanded else (
                 m.group(1) or m.group(2) or m.group(5) or ".Values." + m.group(4))
-            u = Undecided(o.line, o.column, option, tok.text, name, deployed)
+            u = Undecided(o.line, o.column, option, tok.text, name, deployed, unexpanded)
             if not any((x.line, x.column, x.flag) == (u.line, u.column, u.flag) for x in fc.undecided):
                 fc.undecided.append(u)
     for fc in cov.files.values():
@@ -939,6 +953,8 @@ def _count_unpaired(cov: Coverage, launches: list) -> None:
         cov.unpaired[role] = cov.unpaired.get(role, 0) + 1
         if refused_build(l):
             cov.unpaired["refused"] = cov.unpaired.get("refused", 0) + 1
+        elif l.meta.get("matrix_run_cut"):  # (a matrix run sampled in part: the other role's jobs not run)
+            cov.unpaired["unsampled"] = cov.unpaired.get("unsampled", 0) + 1
 
 
 def _cover(launch: Launch, covered: dict, reads: dict, spans: dict, partial: Optional[dict] = None) -> None:

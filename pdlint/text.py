@@ -90,6 +90,9 @@ class SourceFile:
 #: pdlint does not have (PD016) - rather than a variable pdlint was not given: truthy as ``True`` is, and no
 #: ``--var`` gives it a value (the undecided summary says so)
 DEPLOY_TIME = "deploy-time"
+#: :attr:`Piece.opaque` of a GitLab variable whose nested expansion pdlint did not make (over its bounds: rw31/h P2):
+#: written in the file, so no ``--var`` gives it a value either
+NOT_EXPANDED = "not-expanded"
 
 
 class Piece:
@@ -374,9 +377,9 @@ class TStr:
                 return True
         return False
 
-    def as_opaque(self) -> "TStr":
+    def as_opaque(self, how: object = True) -> "TStr":
         return TStr(self.text, tuple(
-            Piece(p.start, p.end, p.src, p.offset, p.chain, p.exact, True, p.label)
+            Piece(p.start, p.end, p.src, p.offset, p.chain, p.exact, how, p.label)
             for p in self.pieces))
 
     def sources(self) -> set:

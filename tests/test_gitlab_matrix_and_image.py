@@ -180,3 +180,165 @@ def test_a_role_key_keeps_both_roles_in_each_sampled_run():
     for c, r in zip(combos, runs):
         by_run.setdefault(r, set()).add(c["ROLE"].text)
     assert all(roles == {"prefill", "decode"} for roles in by_run.values()) and len(by_run) == 8
+
+
+# -- rw31/h P2: the cost of nested expansion is bounded per file, not per value and per job ----------------------
+# 300 doubling global variables (`V0: "$V1$V1"`, ...) and 50 jobs: every job re-expanded every variable, each giving
+# up after 1,000 substitutions (15 million in all): the file took the 10 s budget, PD008, nothing checked.
+
+def _doubling(variables=300, jobs=50, flags="--tp-size $V0"):
+    lines = ["variables:"] + [f'  V{i}: "$V{i + 1}$V{i + 1}"' for i in range(variables)] + [f"  V{variables}: x"]
+    for j in range(jobs):
+        lines += [f"job{j}:", "  image: lmsysorg/sglang:v0.5.5", "  script:",
+                  f"    - python -m sglang.launch_server --model-path m --disaggregation-mode decode --port 3{j:04d}"
+                  + (f" {flags}" if j == 0 else "")]
+    return "\n".join(lines) + "\n"
+
+
+def test_doubling_variables_are_checked_and_the_unexpanded_value_is_said(scratch, capsys):
+    scratch.write(".gitlab-ci.yml", _doubling())
+    code, report = scratch.lint(".")
+    assert not [f for f in report["findings"] if f["code"] == "PD008"]  # (the 10 s budget before; the expansions
+    # now take some 600 steps in all: test_each_expansion_is_made_once_per_environment)
+    assert len(report["launches"]) == 50
+    # `--tp-size $V0`: V0 is 2**300 characters - not expanded, an undecided value (not "$V1$V1" taken as written)
+    (u,) = report["coverage"]["files"][".gitlab-ci.yml"]["undecided"]
+    assert (u["flag"], u["text"], u["line"]) == ("--tp-size", "$V1$V1", 2) and "name" not in u
+    assert not [f for f in report["findings"] if f["code"] == "SGL005"]
+    from pdlint.cli import main
+    main(["--no-cache", "."])
+    out = capsys.readouterr().out
+    assert "--tp-size $V1$V1 (.gitlab-ci.yml:2:8)" in out and "expand within pdlint's bounds" in out
+    assert "--var V1" not in out
+
+
+def test_each_expansion_is_made_once_per_environment():
+    from pdlint.formats.yaml_shell import NOT_EXPANDED, Expansions, expanded_env
+    from pdlint.text import TStr
+
+    def t(s):
+        return TStr.synthetic(s, "<test>")
+    env = {f"V{i}": t(f"$V{i + 1}$V{i + 1}") for i in range(2000)}
+    env["V2000"] = t("x")
+    ex = Expansions()
+    out = expanded_env(env, ex)
+    used = ex.steps_left
+    assert Expansions().steps_left - used < 10_000  # (about two steps a variable; it was a thousand a variable)
+    assert out["V1999"].text == "xx" and out["V1990"].text == "x" * 1024
+    assert out["V0"].text == "$V1$V1" and out["V0"].opaque  # (too big: opaque, kept as written)
+    assert all(p.opaque == NOT_EXPANDED for p in out["V0"].pieces)
+    assert expanded_env(env, ex) is out and ex.steps_left == used  # (the jobs sharing the variables share it)
+    # a chain 2,000 deep without doubling is expanded to its end, as GitLab does (no recursion 2,000 deep)
+    chain = {f"C{i}": t(f"$C{i + 1}") for i in range(2000)}
+    chain["C2000"] = t("c")
+    assert expanded_env(chain, Expansions())["C0"].text == "c"
+
+
+def test_one_step_budget_for_the_file():
+    from pdlint.formats.yaml_shell import Expansions, expanded_env
+    from pdlint.text import TStr
+
+    def t(s):
+        return TStr.synthetic(s, "<test>")
+    ex = Expansions(steps=40)
+    first = expanded_env({"A": t("a"), "B": t("$A-$A"), "P": t("p")}, ex)
+    assert first["B"].text == "a-a" and not first["B"].opaque
+    many = {f"K{i}": t(f"$K{i + 1}") for i in range(100)}
+    many["K100"] = t("k")
+    out = expanded_env(many, ex)  # (the budget runs out: the values left are opaque, never dropped)
+    assert ex.steps_left < 0 and set(out) == set(many)
+    assert [k for k, v in out.items() if v.opaque] and all(v.text in ("k", f"${k[:1]}{int(k[1:]) + 1}")
+                                                           for k, v in out.items() if v.opaque)
+
+
+def test_job_variables_override_the_globals_a_global_value_names(scratch):
+    """A global `ARGS: "--tp-size $TP"` takes each job's own `TP` (GitLab docs, ci/variables: job variables
+    override global ones, and a variable's value is expanded with the job's variables) - the expansion made for
+    one job is not another's.  SGLang's parser: `invalid int value: 'two'`."""
+    scratch.write(".gitlab-ci.yml", "variables:\n  TP: two\n  ARGS: \"--tp-size $TP\"\n"
+                  + "".join(f"job{j}:\n  image: lmsysorg/sglang:v0.5.9-cu129\n{own}  script:\n"
+                            f"    - python3 -m sglang.launch_server --model-path Qwen/Qwen3-8B --port 3000{j} $ARGS\n"
+                            for j, own in enumerate(["  variables:\n    TP: \"2\"\n", "",
+                                                     "  variables:\n    TP: \"4\"\n"])))
+    code, report = scratch.lint(".")
+    errors = [f for f in report["findings"] if f["code"] == "SGL005"]
+    assert len(report["launches"]) == 3 and len(errors) == 1 and "'two'" in errors[0]["message"]
+
+
+# -- rw31/h P8: a sampled matrix is whole runs, and a run sampled in part is said so ------------------------------
+# GitLab starts every job of `parallel: matrix` (lib/gitlab/ci/config/entry/product/matrix.rb): each run (a
+# combination of the keys that do not name the roles) has its prefill and its decode job.  The sample was 4 whole
+# runs and then 8 prefill-only jobs, and the summary said "no server of the other role in their deployment".
+
+ROLE_MATRIX = """\
+serve:
+  image: lmsysorg/sglang:v0.5.5
+  parallel:
+    matrix:
+      - ROLE: [prefill, decode]
+        TP: ["1", "2", "4", "8"]
+        A: [a1, a2, a3]
+        B: [b1, b2, b3]
+        C: [c1, c2]
+  script:
+    - python -m sglang.launch_server --model-path m --disaggregation-mode $ROLE --tp-size $TP --served-model-name $A$B$C --port 30000
+"""
+
+
+def test_a_sampled_role_matrix_is_whole_runs(scratch, capsys):
+    scratch.write(".gitlab-ci.yml", ROLE_MATRIX)
+    code, report = scratch.lint(".")
+    runs: dict = {}
+    for l in report["launches"]:
+        runs.setdefault((l["argv"][5], l["argv"][7]), []).append(l["role"])
+    assert len(report["launches"]) == 16 and len(runs) == 8
+    assert all(sorted(roles) == ["decode", "prefill"] for roles in runs.values())
+    # each value of each key still among them
+    assert {tp for tp, _ in runs} == {"1", "2", "4", "8"}
+    assert all(any(v in name for _, name in runs) for v in ("a1", "a2", "a3", "b1", "b2", "b3", "c1", "c2"))
+    assert report["coverage"]["unpaired_prefill"] == report["coverage"]["unpaired_decode"] == 0
+    assert [f["code"] for f in report["findings"]] == ["PD020"]
+    from pdlint.cli import main
+    main(["--no-cache", "."])
+    assert "not paired" not in capsys.readouterr().out
+
+
+def test_two_entries_naming_one_role_each_are_sampled_as_runs():
+    """`[{ROLE: prefill, X: [...]}, {ROLE: decode, X: [...]}]`: the run X=v has its prefill in the first entry
+    and its decode in the second; a sampled run takes both."""
+    from pdlint.formats import yamltree as yt
+    from pdlint.formats.yaml_shell import gitlab_matrix
+    from pdlint.text import TStr
+    xs = "[" + ", ".join(f"x{i}" for i in range(12)) + "]"
+    text = f"m:\n  - ROLE: prefill\n    X: {xs}\n  - ROLE: decode\n    X: {xs}\n"
+    root = yt.Ref(yt.compose(text)[0].root)
+    combos, total, runs = gitlab_matrix(TStr(text, ()), yt.get(root, "m"))
+    assert total == 24 and len(combos) == 16
+    by_run: dict = {}
+    for c, r in zip(combos, runs):
+        by_run.setdefault(r, set()).add(c["ROLE"].text)
+    assert len(by_run) == 8 and all(roles == {"prefill", "decode"} for roles in by_run.values())
+
+
+def test_a_run_larger_than_the_sample_says_its_partner_was_not_sampled(scratch, capsys):
+    # one run (TP=1) has 2 x 17 jobs, more than the 16 pdlint runs: its first 16 are prefill jobs; their decode
+    # jobs exist (GitLab starts them), pdlint did not run them
+    workers = ", ".join([f"prefill-w{i}" for i in range(16)] + ["decode-w0"])
+    scratch.write(".gitlab-ci.yml", ROLE_MATRIX.replace('        TP: ["1", "2", "4", "8"]\n        A: [a1, a2, a3]\n'
+                                                        '        B: [b1, b2, b3]\n        C: [c1, c2]\n',
+                                                        f'        WORKER: [{workers}]\n        TP: ["1", "2"]\n')
+                    .replace("$A$B$C", "$WORKER"))
+    from pdlint.cli import main
+    main(["--no-cache", "."])
+    out = capsys.readouterr().out
+    assert "16 launches not paired (16 prefill, 0 decode): the jobs of the other role of their matrix run were not " \
+           "among those pdlint ran (the matrix's sample, PD020)" in out
+    assert "no server of the other role" not in out
+
+
+def test_a_one_role_deployment_is_still_said_to_have_no_partner(scratch, capsys):
+    scratch.write(".gitlab-ci.yml", ROLE_MATRIX.replace("[prefill, decode]", "[prefill]"))
+    from pdlint.cli import main
+    main(["--no-cache", "."])
+    out = capsys.readouterr().out
+    assert "16 launches not paired (16 prefill, 0 decode): no server of the other role in their deployment" in out

@@ -49,7 +49,7 @@ from pdlint import lazyre
 from pdlint.formats import crd
 from pdlint.formats import yamltree as yt
 from pdlint.records import dataclass, field
-from pdlint.text import Piece, TStr
+from pdlint.text import NOT_EXPANDED, Piece, TStr
 
 SCRIPT_KEYS = {"run", "script", "before_script", "after_script", "setup", "source", "commands", "pre_script",
                "post_script"}
@@ -311,8 +311,10 @@ class _Walker:
         # (where, combinations started, combinations run, "matrix", job) of matrices cut short
         self.matrix_cut: list = []
         self.matrix_run: Optional[tuple] = None  # (job, values of its non-role matrix keys) of the run walked
+        self.matrix_run_cut = False  # the run walked is sampled in part: its other jobs were not run
         self.argo = None  # (argo.Stream, document index) of an Argo object: its templates' runs
         self.call = ""  # the Argo step / task whose run of the template is walked
+        self.expansions = Expansions()  # (GitLab's variables: each expansion made once, one budget per file)
 
     def walk(self, ref: yt.Ref, path: tuple, env: dict, names: list, image: Optional[TStr]) -> None:
         r = yt.deref(ref)
@@ -351,7 +353,8 @@ class _Walker:
                             self.matrix_run = None
                         return
                 elif self.dia == "gitlab" and len(path) == 1 and yt.get(yt.get(r, "parallel"), "matrix") is not None:
-                    combos, total, runs = gitlab_matrix(self.doc, yt.get(yt.get(r, "parallel"), "matrix"))
+                    combos, total, runs, cut = gitlab_matrix_sample(self.doc,
+                                                                    yt.get(yt.get(r, "parallel"), "matrix"))
                     if total > len(combos):  # said at the matrix: the other runs were not checked
                         at = yt.deref(yt.get(r, "parallel")).node.start
                         self.matrix_cut.append((self.doc[at:at + 1], total, len(combos), "gitlab-matrix",
@@ -363,9 +366,10 @@ class _Walker:
                         try:
                             for combo, run in zip(combos, runs):
                                 self.matrix_run = (str(path[0]), run)
+                                self.matrix_run_cut = run in cut
                                 self._map(r, path, {**env, **combo}, names, image)
                         finally:
-                            self.matrix_run = None
+                            self.matrix_run, self.matrix_run_cut = None, False
                         self.active.discard(id(node))
                         self.exprs = outer
                         return
@@ -444,7 +448,7 @@ class _Walker:
             # GitLab expands `$NAME` / `${NAME}` in `image:` from the variables (field round rw29/a P11: `image:
             # $SGL_IMAGE` with `SGL_IMAGE: lmsysorg/sglang:v0.5.9-cu129` was "no release is pinned"), nested ones
             # too (rw30/h P8: `SGL_IMAGE: "lmsysorg/sglang:$SGL_TAG"` stopped at one level, judged as the newest)
-            image = expand_variables(image, env)
+            image = expand_variables(image, env, expansions=self.expansions)
         name_ref = yt.get(r, "name")
         if name_ref is not None and isinstance(yt.deref(name_ref).node, yt.YScalar):
             names = names + [(yt.scalar_text(name_ref), yt.scalar_tstr(self.doc, name_ref), True)]
@@ -546,6 +550,8 @@ class _Walker:
             meta["installed_pins"] = self.setup_pins
         if self.matrix_run is not None:
             meta["matrix_run"] = self.matrix_run
+            if self.matrix_run_cut:  # (unpaired here: its partner was not sampled - the summary says so)
+                meta["matrix_run_cut"] = True
         if unit:
             meta["unit_suffix"] = unit  # (a Markdown section: its blocks are one deployment, other sections others)
             meta["markdown_block"] = True
@@ -555,7 +561,8 @@ class _Walker:
             text = expand_refs(text, env, known_only=True) if text is not None else None
             words = [expand_refs(w, env, known_only=True) for w in words or []]
         if self.dia == "gitlab" and env:
-            env = expanded_env(env)  # (GitLab hands the job its variables expanded, nested ones included)
+            # (GitLab hands the job its variables expanded, nested ones included)
+            env = expanded_env(env, self.expansions)
         self.out.append(Script(self._subst(text) if text is not None else None, words or [], dict(env), label, role,
                                tok, how, path, meta))
 
@@ -769,57 +776,171 @@ class RawTStr(TStr):
     __slots__ = ()
 
 
-#: bounds of GitLab's nested expansion here (untrusted input: `A: $B$B$B$B`, `B: $C$C$C$C`, ... doubles per level)
+#: bounds of GitLab's nested expansion here (untrusted input: `A: $B$B$B$B`, `B: $C$C$C$C`, ... doubles per level):
+#: a value's expansion may take :data:`MAX_EXPAND_STEPS` substitutions and :data:`MAX_EXPAND_CHARS` characters, a
+#: reference in a cycle nests at most :data:`MAX_EXPAND_DEPTH` deep, and a whole file's expansions together take
+#: :data:`MAX_FILE_EXPAND_STEPS` (rw31/h P2: the bounds were per value and per job - 300 doubling variables and 50
+#: jobs were 15 million substitutions, the file unchecked)
 MAX_EXPAND_DEPTH = 16
 MAX_EXPAND_CHARS = 8192
 MAX_EXPAND_STEPS = 1000
+MAX_FILE_EXPAND_STEPS = 200_000
 
 
 class _TooBig(Exception):
-    pass
+    """An expansion not made: ``inherent`` when no cut (a cycle, the depth) was met on the way - every value
+    naming the variable is too big too."""
+
+    def __init__(self, inherent: bool = False):
+        super().__init__()
+        self.inherent = inherent
 
 
-def expand_variables(t: TStr, env: dict, _stack: tuple = ()) -> TStr:
+_TOO_BIG = object()  # a memoised verdict: the variable's expansion is over the bounds
+
+
+class Expansions:
+    """The memory of one file's GitLab variable expansions: each variable's expansion (or its too-big verdict)
+    made once per environment (the jobs that share their variables share it), and one step budget for the file."""
+
+    def __init__(self, steps: int = MAX_FILE_EXPAND_STEPS):
+        self.steps_left = steps
+        self._envs: dict = {}  # env key -> (values kept alive, name memo, expanded env or None)
+
+    def spend(self, n: int = 1) -> bool:
+        self.steps_left -= n
+        return self.steps_left >= 0
+
+    def of(self, env: dict) -> list:
+        """``[values, memo, expanded]`` of ``env`` (by the identity of its values)."""
+        key = tuple((k, id(v)) for k, v in env.items())
+        entry = self._envs.get(key)
+        if entry is None:
+            if len(self._envs) > 4096:
+                self._envs.clear()
+            entry = self._envs[key] = [list(env.values()), {}, None]
+        return entry
+
+
+def _refs(v) -> list:
+    """The names a variable's value expands (none for `expand: false`, an opaque value, a value without `$`)."""
+    if not isinstance(v, TStr) or v.opaque or isinstance(v, RawTStr) or "$" not in v.text:
+        return []
+    return [m.group(1) or m.group(2) for m in _GITLAB_VAR.finditer(v.text)]
+
+
+def _prepare(names, env: dict, memo: dict, ex: "Expansions") -> None:
+    """Expand the variables ``names`` reach, those they name first (an iterative post-order walk), so that each
+    is made once and no expansion nests deeper than its cycles (a chain of 2,000 variables is 2,000 steps)."""
+    done: set = set(memo)
+    for root in names:
+        if root in done:
+            continue
+        todo = [(root, iter(_refs(env.get(root))))]
+        done.add(root)
+        while todo:
+            name, it = todo[-1]
+            nxt = next(it, None)
+            if nxt is not None:
+                if not ex.spend():
+                    raise _TooBig
+                if nxt not in done and nxt in env:
+                    done.add(nxt)
+                    todo.append((nxt, iter(_refs(env[nxt]))))
+                continue
+            todo.pop()
+            v = env.get(name)
+            if name not in memo and _refs(v):
+                try:
+                    res, clean = _expand(v, env, (name,), [0], memo, ex)
+                except _TooBig as e:
+                    if e.inherent:
+                        memo[name] = _TOO_BIG
+                    if ex.steps_left < 0:
+                        raise
+                    continue
+                if clean:
+                    memo[name] = res
+
+
+def expand_variables(t: TStr, env: dict, _stack: tuple = (), expansions: Optional[Expansions] = None) -> TStr:
     """``$NAME`` / ``${NAME}`` of ``t`` replaced by the values ``env`` knows (others kept as written), as GitLab
     expands its CI/CD variables: recursively - a variable whose value names another variable is expanded too
     (`SGL_IMAGE: "lmsysorg/sglang:$SGL_TAG"`) - except a variable written ``{value: ..., expand: false}``
-    (:class:`RawTStr`).  A reference in a cycle (`A: $B`, `B: $A`) or deeper than :data:`MAX_EXPAND_DEPTH` is kept
-    as written; an expansion of more than :data:`MAX_EXPAND_STEPS` substitutions or :data:`MAX_EXPAND_CHARS`
-    characters is not made at all (``t`` is returned as written)."""
+    (:class:`RawTStr`).  A reference in a cycle (`A: $B`, `B: $A`) is kept as written; an expansion of more than
+    :data:`MAX_EXPAND_STEPS` substitutions or :data:`MAX_EXPAND_CHARS` characters, or past the file's
+    :data:`MAX_FILE_EXPAND_STEPS` (``expansions``), is not made: ``t`` as written, opaque (a value pdlint did not
+    decide, said where a launch reads it)."""
+    ex = expansions if expansions is not None else Expansions()
+    return _expand_value(t, env, _stack, ex.of(env)[1], ex)
+
+
+def _expand_value(t: TStr, env: dict, stack: tuple, memo: dict, ex: "Expansions") -> TStr:
+    if len(stack) == 1 and stack[0] in memo and env.get(stack[0]) is t:  # (the variable's own value: made)
+        known = memo[stack[0]]
+        return t.as_opaque(NOT_EXPANDED) if known is _TOO_BIG else known
     try:
-        return _expand(t, env, _stack, [0])
+        _prepare([n for n in _refs(t) if n not in stack], env, memo, ex)
+        return _expand(t, env, stack, [0], memo, ex)[0]
     except _TooBig:
-        return t
+        return t.as_opaque(NOT_EXPANDED)
 
 
-def _expand(t: TStr, env: dict, stack: tuple, steps: list) -> TStr:
-    parts, at, size = [], 0, 0
+def _expand(t: TStr, env: dict, stack: tuple, steps: list, memo: dict, ex: "Expansions") -> tuple:
+    """``(t expanded, clean)``: clean when no reference was cut (a cycle, the depth), so that the expansion is the
+    same wherever it is made (memoised)."""
+    parts, at, size, clean = [], 0, 0, True
     for m in _GITLAB_VAR.finditer(t.text):
         name = m.group(1) or m.group(2)
         v = env.get(name)
-        if not isinstance(v, TStr) or v.opaque or name in stack:
+        if not isinstance(v, TStr) or v.opaque:
+            continue
+        if name in stack:
+            clean = False
             continue
         steps[0] += 1
-        if steps[0] > MAX_EXPAND_STEPS:
+        if steps[0] > MAX_EXPAND_STEPS or not ex.spend():
             raise _TooBig
-        if "$" in v.text and not isinstance(v, RawTStr) and len(stack) < MAX_EXPAND_DEPTH:
-            v = _expand(v, env, stack + (name,), steps)
+        if "$" in v.text and not isinstance(v, RawTStr):
+            known = memo.get(name)
+            if known is _TOO_BIG:
+                raise _TooBig(True)  # (its expansion, too big wherever it is made, is part of this one)
+            if known is not None:
+                v = known
+            elif len(stack) < MAX_EXPAND_DEPTH:
+                try:
+                    v, c = _expand(v, env, stack + (name,), steps, memo, ex)
+                except _TooBig as e:
+                    if e.inherent:
+                        memo[name] = _TOO_BIG
+                    raise _TooBig(e.inherent)
+                if c:
+                    memo[name] = v
+                clean = clean and c
+            else:
+                clean = False
         parts += [t[at:m.start()], v]
         size += m.start() - at + len(v.text)
         at = m.end()
         if size > MAX_EXPAND_CHARS:
-            raise _TooBig
-    return TStr.join(parts + [t[at:]]) if parts else t
+            raise _TooBig(clean)
+    return (TStr.join(parts + [t[at:]]) if parts else t), clean
 
 
-def expanded_env(env: dict) -> dict:
+def expanded_env(env: dict, expansions: Optional[Expansions] = None) -> dict:
     """GitLab's variables as a job gets them: each value expanded (:func:`expand_variables`) against all the
     variables of the job (job variables and global ones alike: a global `ARGS: "--tp-size $TP"` takes the job's
-    `TP`)."""
-    out = dict(env)
+    `TP`); a value too big to expand is opaque.  Made once per environment (``expansions``: the jobs of a file that
+    share their variables share it)."""
+    ex = expansions if expansions is not None else Expansions()
+    entry = ex.of(env)
+    if entry[2] is not None:
+        return entry[2]
+    out, memo = dict(env), entry[1]
     for k, v in env.items():
         if isinstance(v, TStr) and not isinstance(v, RawTStr) and not v.opaque and "$" in v.text:
-            out[k] = expand_variables(v, env, (k,))
+            out[k] = _expand_value(v, env, (k,), memo, ex)
+    entry[2] = out
     return out
 
 
@@ -827,11 +948,18 @@ def gitlab_matrix(doc: TStr, matrix) -> tuple:
     """``(combinations, how many jobs GitLab starts, the run of each)`` of a GitLab CI ``parallel: matrix:``: a
     list of mappings, each the product of its keys' values (a list, or one scalar), the jobs of all entries
     together; each combination ``{NAME: value}`` (the job's variables), at most :data:`MAX_MATRIX`: all of them
-    when there are no more, else, entry by entry, combinations that take each value of each key at least once (the
-    i-th takes the i-th value of every key, cycling), each with every value of a key whose values name the roles,
-    then the others in order.  The sample is made without the whole product (rw30/h P15: 64 entries of ten
-    two-valued keys took 4.9 s).  The run of a combination: its values of the keys that do not name the roles
-    (:func:`matrix_plan`'s runs)."""
+    when there are no more, else whole runs - a run is a combination of the keys that do not name the roles, taken
+    with every role combination of it (rw31/h P8: a sample of prefill-only jobs said "no server of the other
+    role") -, entry by entry the runs that take each value of each key at least once (the i-th takes the i-th
+    value of every key, cycling), then the other runs in order, while whole runs fit.  The sample is made without
+    the whole product (rw30/h P15: 64 entries of ten two-valued keys took 4.9 s).  The run of a combination: its
+    values of the keys that do not name the roles (:func:`matrix_plan`'s runs)."""
+    return gitlab_matrix_sample(doc, matrix)[:3]
+
+
+def gitlab_matrix_sample(doc: TStr, matrix) -> tuple:
+    """:func:`gitlab_matrix`'s ``(combinations, total, runs)`` and the runs the sample holds only part of (a run
+    of more jobs than :data:`MAX_MATRIX`): their launches' partners were not sampled."""
     import itertools
     total = 0
     items = yt.seq_items(matrix) if isinstance(yt.deref(matrix).node, yt.YSeq) else []
@@ -858,6 +986,7 @@ def gitlab_matrix(doc: TStr, matrix) -> tuple:
     roles = _role_keys(list(values_of.items()))
     combos: list = []
     seen: set = set()
+    cut: set = set()  # runs not sampled whole
 
     def add(c: dict) -> bool:
         """Keep ``c`` (unless a kept one has its values); True when :data:`MAX_MATRIX` are kept."""
@@ -867,34 +996,62 @@ def gitlab_matrix(doc: TStr, matrix) -> tuple:
             combos.append(c)
         return len(combos) >= MAX_MATRIX
 
-    full = False
     if total <= MAX_MATRIX:
         for keys in entries:
             for combo in itertools.product(*(v for _, v in keys)):
                 combos.append(dict(zip((k for k, _ in keys), combo)))
     else:
-        for keys in entries:  # each value of each key, with every value of the role keys
-            role_keys = [(k, v) for k, v in keys if k in roles]
-            width = max((len(v) for k, v in keys if k not in roles), default=1)
+        # whole runs (rw31/h P8: the sample was filled with prefill-only jobs, "no server of the other role"): a
+        # run is a combination of the keys that do not name the roles, with every role combination any entry
+        # gives it; a run is taken whole or not at all
+        texts = [({k: {v.text for v in vals} for k, vals in keys}, frozenset(k for k, _ in keys if k not in roles))
+                 for keys in entries]
+
+        def add_run(base: dict) -> bool:
+            """Keep the jobs of the run ``base`` (each entry's role combinations for it); True when the sample
+            is full (the run did not fit whole: not kept)."""
+            new, mine, names = [], set(), frozenset(base)
+            for keys, (have, plain) in zip(entries, texts):
+                if len(new) > MAX_MATRIX:
+                    break
+                if plain != names or any(v.text not in have[k] for k, v in base.items()):
+                    continue
+                role_keys = [(k, v) for k, v in keys if k in roles]
+                for rc in itertools.islice(itertools.product(*(v for _, v in role_keys)), MAX_MATRIX + 1):
+                    c = {**base, **dict(zip((k for k, _ in role_keys), rc))}
+                    key = tuple(sorted((k, v.text) for k, v in c.items()))
+                    if key not in seen and key not in mine:
+                        mine.add(key)
+                        new.append(c)
+            if len(combos) + len(new) > MAX_MATRIX:
+                if combos:
+                    return True
+                new = new[:MAX_MATRIX]  # (one run of more jobs than the sample: its first ones)
+                cut.add(tuple(sorted((k, v.text) for k, v in base.items())))
+            for c in new:
+                add(c)
+            return len(combos) >= MAX_MATRIX
+
+        full = False
+        for keys in entries:  # each value of each key (the i-th run takes the i-th value of every key, cycling)
+            plain = [(k, v) for k, v in keys if k not in roles]
+            width = max((len(v) for _, v in plain), default=1)
             for i in range(min(width, MAX_MATRIX_PRODUCT)):
-                base = {k: v[i % len(v)] for k, v in keys if k not in roles}
-                for rc in itertools.islice(itertools.product(*(v for _, v in role_keys)), MAX_MATRIX_PRODUCT):
-                    full = add({**base, **dict(zip((k for k, _ in role_keys), rc))})
-                    if full:
-                        break
+                full = add_run({k: v[i % len(v)] for k, v in plain})
                 if full:
                     break
             if full:
                 break
-        for keys in entries if not full else ():  # then the others, in order (bounded: repeated values)
-            for combo in itertools.islice(itertools.product(*(v for _, v in keys)), 2 * MAX_MATRIX + 1):
-                full = add(dict(zip((k for k, _ in keys), combo)))
+        for keys in entries if not full else ():  # then the other runs, in order (bounded: repeated values)
+            plain = [(k, v) for k, v in keys if k not in roles]
+            for combo in itertools.islice(itertools.product(*(v for _, v in plain)), 2 * MAX_MATRIX + 1):
+                full = add_run(dict(zip((k for k, _ in plain), combo)))
                 if full:
                     break
             if full:
                 break
     runs = [tuple(sorted((k, v.text) for k, v in c.items() if k not in roles)) for c in combos]
-    return combos, total, runs
+    return combos, total, runs, cut
 
 
 def matrix_plan(doc: TStr, matrix) -> tuple:
