@@ -3869,15 +3869,55 @@ _RUN_BEFORE = lazyre.compile(r"[;&|(`\n]\s*$")
 
 def _runs_at(text: str, at: int) -> bool:
     """Is the word at ``at`` of a container's command text one it runs: the first word of a command (at the
-    start, after ``;`` ``&&`` ``||`` ``|`` ``(``), or the script of a shell / ``source`` / ``exec`` / ``python``
-    (the word before it, options skipped, is one of :data:`_SCRIPT_RUNNERS`)?"""
+    start, after ``;`` ``&&`` ``||`` ``|`` ``(``), the script of a shell / ``source`` / ``exec`` / ``python``
+    (the word before it, options skipped, is one of :data:`_SCRIPT_RUNNERS`), or the program of a command wrapper
+    with its options' values and operands (:func:`_wrapped_at`: ``tini --``, ``timeout 86400``, ``gosu USER``)?"""
     before = text[max(0, at - 256):at]
     if (at <= 256 and not before.strip()) or _RUN_BEFORE.search(before):
         return True
     for word in reversed(before.split()):
         if word.startswith("-"):
             continue
-        return word.rsplit("/", 1)[-1] in _SCRIPT_RUNNERS
+        if word.rsplit("/", 1)[-1] in _SCRIPT_RUNNERS:
+            return True
+        break
+    return _wrapped_at(before, at <= 256)
+
+
+#: separators that start a command in a container's command text (as :data:`_RUN_BEFORE`)
+_COMMAND_START = lazyre.compile(r"[;&|(`\n]")
+
+
+def _wrapped_at(before: str, whole: bool) -> bool:
+    """Is the word after ``before`` (the text of the command line before it) the program its command runs behind
+    command wrappers - ``tini -s --``, ``dumb-init``, ``timeout -s KILL 1h``, ``gosu USER``, ``su-exec USER``,
+    ``numactl --cpunodebind=0 --membind=0``, ``taskset -c 0-7``, each read with its options' values and operands
+    (:data:`launchers.WRAPPERS`), assignments and a shell's ``-c`` script between them?  An init wrapper execs its
+    program, so a container whose command is ``["tini", "--", "/scripts/decode.sh"]`` runs the mounted script
+    (rw31/h P3: it was judged with no image, SGL012, where the image's release refuses a flag).  ``timeout 5 cat
+    /scripts/x.sh`` runs cat, not the script.  ``whole``: ``before`` starts where the text does (else the command's
+    start must be in it)."""
+    starts = list(_COMMAND_START.finditer(before))
+    if not starts and not whole:
+        return False
+    words = before[starts[-1].end():].split() if starts else before.split()
+    target = len(words)
+    words.append("")  # (the word itself: any text but a wrapper's)
+    k = 0
+    for _ in range(16):
+        if k == target:
+            return True
+        t = words[k]
+        if launchers.is_assignment(t):
+            k += 1
+            continue
+        if launchers.basename(t) in launchers.SHELLS:
+            s = launchers._shell_script_index(words, k)  # (`sh -c "timeout 60 /scripts/x.sh"`: a command)
+        else:
+            s = launchers.wrapped_program(words, k)
+        if s is None or s <= k:
+            return False
+        k = s
     return False
 
 

@@ -104,10 +104,79 @@ def _toy_proxy_flags(texts: list) -> bool:
 
 
 SHELLS = {"sh", "bash", "zsh", "dash", "ksh", "ash"}
-#: programs that run the rest of their words as a command (after their own options): the process a command
-#: becomes, and the program a PD020 reason names, come after them
-PASS_THROUGH = frozenset({"env", "nohup", "setsid", "exec", "numactl", "taskset", "timeout", "stdbuf", "nice",
-                          "ionice", "time", "command", "chrt", "sudo"})
+
+
+@dataclass(frozen=True)
+class Wrapper:
+    """How a program that runs a command reads its own words before that command (:data:`WRAPPERS`)."""
+    values: frozenset = frozenset()  # options taking a value (`-s KILL`, `-sKILL`, `--signal=KILL`)
+    operands: int = 0  # words it reads after its options, before the program (timeout's DURATION, gosu's USER)
+    no_run: frozenset = frozenset()  # options after which it runs no program (`taskset -p MASK PID`)
+    assignments: bool = False  # NAME=value words among its options set the command's environment (env, sudo)
+
+
+#: programs that run the rest of their words as a command, after options of their own (each with the options that
+#: take a value, and what it reads before the program): the process a command becomes, the program a PD020 reason
+#: names, and the script a container runs (`command: ["tini", "--", "/scripts/decode.sh"]`, rw31/h P3) come after
+#: them.  From each program's usage / getopt string: GNU coreutils (env, nice, nohup, stdbuf, timeout), util-linux
+#: (setsid, taskset, ionice, chrt), numactl(8), sudo(8), GNU time, bash's exec / command builtins, and the container
+#: init wrappers tini (`tini [-s] [-p SIGNAL] [-e CODE] [--] PROGRAM`), dumb-init (`dumb-init [-c] [-r s:r]
+#: PROGRAM`), gosu and su-exec (`gosu USER PROGRAM`)
+WRAPPERS = {
+    "env": Wrapper(frozenset({"-u", "--unset", "-C", "--chdir"}), assignments=True,
+                   no_run=frozenset({"-S", "--split-string"})),  # (-S: the program is inside its string)
+    "nohup": Wrapper(), "setsid": Wrapper(),
+    "exec": Wrapper(frozenset({"-a"})),
+    "numactl": Wrapper(frozenset({"-N", "--cpunodebind", "-m", "--membind", "-C", "--physcpubind", "-i",
+                                  "--interleave", "-p", "--preferred", "-P", "--preferred-many", "-w",
+                                  "--weighted-interleave", "-b", "--balancing"}),
+                       no_run=frozenset({"-s", "--show", "-H", "--hardware"})),
+    "taskset": Wrapper(operands=1, no_run=frozenset({"-p", "--pid"})),  # (`-c LIST`: the list is the operand)
+    "timeout": Wrapper(frozenset({"-s", "--signal", "-k", "--kill-after"}), operands=1),
+    "stdbuf": Wrapper(frozenset({"-i", "--input", "-o", "--output", "-e", "--error"})),
+    "nice": Wrapper(frozenset({"-n", "--adjustment"})),
+    "ionice": Wrapper(frozenset({"-c", "--class", "-n", "--classdata"}),
+                      no_run=frozenset({"-p", "--pid", "-P", "--pgid", "-u", "--uid"})),
+    "time": Wrapper(frozenset({"-f", "--format", "-o", "--output"})),
+    "command": Wrapper(no_run=frozenset({"-v", "-V"})),
+    "chrt": Wrapper(frozenset({"-T", "--sched-runtime", "-P", "--sched-period", "-D", "--sched-deadline"}),
+                    operands=1, no_run=frozenset({"-p", "--pid", "-m", "--max"})),
+    "sudo": Wrapper(frozenset({"-u", "--user", "-g", "--group", "-C", "--close-from", "-D", "--chdir", "-h", "--host",
+                               "-p", "--prompt", "-r", "--role", "-t", "--type", "-U", "--other-user", "-T",
+                               "--command-timeout", "-R", "--chroot"}), assignments=True,
+                    no_run=frozenset({"-l", "--list", "-v", "--validate", "-k", "-K", "-e", "--edit"})),
+    "tini": Wrapper(frozenset({"-p", "-e"}), no_run=frozenset({"-h", "--version"})),
+    "dumb-init": Wrapper(frozenset({"-r", "--rewrite"}), no_run=frozenset({"-h", "--help", "-V", "--version"})),
+    "gosu": Wrapper(operands=1), "su-exec": Wrapper(operands=1),
+}
+PASS_THROUGH = frozenset(WRAPPERS)
+
+
+def wrapped_program(texts: list, i: int) -> Optional[int]:
+    """The index of the program the wrapper ``texts[i]`` (one of :data:`WRAPPERS`) runs: past its options (a value in
+    the next word for those that take one: ``timeout -s KILL 1h``, ``numactl --cpunodebind 0``), a ``--``, and the
+    words it reads before the program (``timeout 86400``, ``gosu USER``, ``taskset -c 0-7``); None for another word,
+    for a wrapper that runs nothing here (``taskset -p 0x3 1234``), or when its words end first."""
+    w = WRAPPERS.get(basename(texts[i]))
+    if w is None:
+        return None
+    j, n = i + 1, len(texts)
+    while j < n:
+        t = texts[j]
+        if t == "--":
+            j += 1
+            break
+        if w.assignments and is_assignment(t):
+            j += 1
+            continue
+        if len(t) < 2 or t[0] != "-" or (t[1].isdigit() and basename(texts[i]) != "nice"):
+            break
+        opt = t.partition("=")[0] if t.startswith("--") else t[:2]
+        if opt in w.no_run:
+            return None
+        j += 2 if opt in w.values and t == opt else 1
+    j += w.operands
+    return j if j < n else None
 # images whose ENTRYPOINT starts a server: a container or Compose service that sets only the arguments
 # (Kubernetes `args` without `command`, Compose `command` without `entrypoint`) runs that server with them.
 # repository (any registry in front) -> (ENTRYPOINT for flag arguments, ENTRYPOINT for a leading model name)
@@ -270,12 +339,19 @@ def _looks_up(texts: list) -> bool:
 def program_at(texts: list, i: int) -> int:
     """The index of the program a command from ``texts[i]`` runs: past assignments and the wrappers pdlint
     follows (``sudo -E``, ``env X=1``, ``nohup``, ``timeout 10``) with their options; the last word at most."""
-    j, wrapped = i, False
+    j = i
     while j < len(texts) - 1:
         t = texts[j]
-        if basename(t) in PASS_THROUGH or is_assignment(t) or (wrapped and (t.startswith("-") or t.isdigit())):
-            wrapped = wrapped or basename(t) in PASS_THROUGH
+        if is_assignment(t):
             j += 1
+            continue
+        if basename(t) in WRAPPERS:
+            k = wrapped_program(texts, j)
+            if k is None:  # it runs nothing here, or its words end first: past its options and numbers
+                k = j + 1
+                while k < len(texts) - 1 and (texts[k].startswith("-") or texts[k].isdigit()):
+                    k += 1
+            j = k
             continue
         break
     return j

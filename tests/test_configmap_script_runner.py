@@ -204,3 +204,79 @@ def test_the_script_run_after_other_commands_still_takes_the_container(scratch_g
     _, report = scratch_git.lint("app.yaml")
     assert [(f["code"], f["line"]) for f in report["findings"]] == [("VLLM018", 7)], report["findings"]
     assert "run by Deployment/prefill, container 'prep'" in report["launches"][0]["context"]
+
+
+# rw31/h P3: the container init / exec wrappers a Kubernetes command puts before the script. Each runs its program
+# with the rest of the words (tini and dumb-init fork and wait, the others exec), after options of its own: tini's
+# usage `tini [-s] [-p SIGNAL] [-e EXIT_CODE] [--] PROGRAM [ARGS]`, dumb-init's `dumb-init [option...] command
+# [[arg] ...]` (-r s:r takes a value), GNU timeout's `timeout [OPTION] DURATION COMMAND [ARG]...` (getopt
+# "+k:s:v"), gosu's `gosu user-spec command [args]`, su-exec's `su-exec user-spec command [args]`, numactl(8)
+# `numactl [--cpunodebind nodes | --cpunodebind=nodes] [--membind nodes] command {arguments ...}`, taskset(1)
+# `taskset [options] mask command` / `taskset -c list command`. The same script under `command: ["bash",
+# "/scripts/decode.sh"]` was judged with the image (pdlint's verdict on e19f1dc: SGL009 "SGLang 0.4.6.post5 stops
+# with "unrecognized arguments: --disable-mla"", here VLLM018); under these it was judged with no image (the newest
+# table: SGL012 "no release is pinned", exit 0).
+@pytest.mark.parametrize("command", [
+    '["tini", "--", "/workspace/prefill.sh"]',
+    '["tini", "-s", "--", "/workspace/prefill.sh"]',
+    '["/usr/bin/tini", "-p", "SIGTERM", "--", "/workspace/prefill.sh"]',
+    '["dumb-init", "/workspace/prefill.sh"]',
+    '["dumb-init", "--", "/workspace/prefill.sh"]',
+    '["dumb-init", "-r", "15:2", "/workspace/prefill.sh"]',
+    '["timeout", "86400", "/workspace/prefill.sh"]',
+    '["timeout", "-s", "KILL", "1h", "/workspace/prefill.sh"]',
+    '["timeout", "--kill-after=30", "24h", "/workspace/prefill.sh"]',
+    '["gosu", "vllm", "/workspace/prefill.sh"]',
+    '["su-exec", "1000:1000", "/workspace/prefill.sh"]',
+    '["numactl", "--cpunodebind=0", "--membind=0", "/workspace/prefill.sh"]',
+    '["numactl", "--cpunodebind", "0", "-m", "0", "/workspace/prefill.sh"]',
+    '["taskset", "-c", "0-7", "/workspace/prefill.sh"]',
+    '["tini", "--", "gosu", "vllm", "numactl", "-N", "0", "/workspace/prefill.sh"]',
+    '["sh", "-c", "timeout -k 5 1h /workspace/prefill.sh"]',
+    '["tini", "--", "bash", "-c", "su-exec vllm /workspace/prefill.sh"]',
+])
+def test_a_script_run_through_an_init_or_exec_wrapper_takes_the_container(scratch_git, command):
+    _write(scratch_git, _deployment(command=command))
+    code, report = scratch_git.lint("prefill.yaml")
+    assert _codes(report) == [("VLLM018", 7)], (command, report["findings"])
+    assert "not a flag of vLLM 0.10.1" in report["findings"][0]["message"] and code == 1
+    (launch,) = report["launches"]
+    assert launch["engine_version"] == "0.10.1" and "run by Deployment/prefill" in launch["context"]
+
+
+@pytest.mark.parametrize("command", [
+    '["timeout", "5", "cat", "/workspace/prefill.sh"]',  # cat runs, the script is its file
+    '["sh", "-c", "cp /workspace/prefill.sh /work/ && sleep infinity"]',  # a copier
+    '["gosu", "/workspace/prefill.sh"]',  # gosu's user, no program: runs nothing
+    '["timeout", "/workspace/prefill.sh"]',  # timeout's duration
+    '["taskset", "-p", "0x3", "/workspace/prefill.sh"]',  # taskset -p MASK PID: sets a process's affinity
+    '["numactl", "--show", "/workspace/prefill.sh"]',  # prints the policy
+    '["tini", "--", "sleep", "/workspace/prefill.sh"]',  # tini runs sleep
+])
+def test_a_wrapper_that_does_not_run_the_script_gives_it_nothing(scratch_git, command):
+    _write(scratch_git, _deployment(command=command))
+    code, report = scratch_git.lint("prefill.yaml")
+    assert _codes(report) == [] and code == 0, (command, report["findings"])
+    (launch,) = report["launches"]
+    assert launch["engine_version"] == "0.33.0" and "run by" not in launch["context"]
+
+
+def test_wrapper_arities():
+    """launchers.wrapped_program / program_at: where each wrapper's program starts (the table rw31/h P3 added; the
+    old program_at skipped only words starting with '-' and numbers, so `taskset -c 0-7 X` ran `0-7`, `timeout -s
+    KILL 1h X` ran `KILL`, `sudo -u u X` ran `u`)."""
+    from pdlint.launchers import program_at, wrapped_program
+    cases = {
+        "tini -- X": 2, "tini -s -p SIGTERM -- X": 5, "dumb-init X": 1, "dumb-init -c --rewrite 15:2 X": 4,
+        "dumb-init --rewrite=15:2 X": 2, "timeout 86400 X": 2, "timeout -s KILL 1h X": 4, "timeout -sKILL 1h X": 3,
+        "gosu u X": 2, "su-exec u:g X": 2, "numactl --cpunodebind=0 --membind=0 X": 3, "numactl -N 0 -l X": 4,
+        "taskset -c 0-7 X": 3, "taskset 0x3 X": 2, "nice -n 5 X": 3, "nice -5 X": 2, "sudo -E -u u X": 4,
+        "env -u A B=1 X": 4, "stdbuf -oL X": 2, "exec -a name X": 3, "chrt -f 50 X": 3,
+    }
+    for line, want in cases.items():
+        texts = line.split()
+        assert wrapped_program(texts, 0) == want, line
+        assert texts[program_at(texts, 0)] == "X", line
+    for line in ("taskset -p 0x3 1234", "gosu u", "timeout 5", "numactl --hardware", "command -v X", "env -S 'a b'"):
+        assert wrapped_program(line.split(), 0) is None, line
+    assert wrapped_program(["cat", "X"], 0) is None

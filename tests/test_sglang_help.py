@@ -123,3 +123,53 @@ def test_help_inside_other_words_is_what_sglang_does(repo, capsys, script, expec
     assert len(got) == len(expected)
     for (code, msg), (want_code, want) in zip(got, expected):
         assert code == want_code and msg.startswith(want), (code, msg)
+
+
+@pytest.mark.parametrize("script,expected", [
+    # SGLang 0.5.23 oracle (hostile-input round rw31/h P4): argv `--model-path @TINY@ --api-key -hunter2` REJECT
+    # "argument --api-key: expected one argument" and nothing else (argparse reads -hunter2 as -h with 'unter2'
+    # attached, gives --api-key no value and stops there)
+    ("python -m sglang.launch_server --model-path m --api-key -hunter2 --port 30000",
+     [("SGL003", "argument --api-key: expected one argument (the next word, -hunter2, starts with '-', so argparse "
+                 "reads it as an option; if it is the value, write --api-key=-hunter2) [SGLang 0.5.23]")]),
+    # the same stop with a value argparse reads as an unknown option (no SGL001 for the key: argparse never
+    # reaches it, and "remove it" would delete the key)
+    ("python -m sglang.launch_server --model-path m --api-key -secret --port 30000",
+     [("SGL003", "argument --api-key: expected one argument (the next word, -secret, starts with '-', so argparse "
+                 "reads it as an option; if it is the value, write --api-key=-secret) [SGLang 0.5.23]")]),
+    # oracle: `-host 0.0.0.0` REJECT "argument -h/--help: ignored explicit argument 'ost'" only (no "unrecognized
+    # arguments: 0.0.0.0": argparse stops at -host), with the did-you-mean vLLM's path gives
+    ("python -m sglang.launch_server --model-path m -host 0.0.0.0 --port 30000",
+     [("SGL006", "argument -h/--help: ignored explicit argument 'ost' (SGLang reads -host, no flag of it, as its help "
+                 "option -h with 'ost' attached, and stops; did you mean --host?) [SGLang 0.5.23]")]),
+])
+def test_a_value_or_word_argparse_never_reaches_after_it_stops(repo, capsys, script, expected):
+    """rw31/h P4: pdlint gave `--api-key -hunter2` a second error, SGL006 "ignored explicit argument 'unter2' ...
+    remove it" at the value (a message for another command line, whose fix deletes the key), and `-host 0.0.0.0`
+    an SGL011 "unrecognized arguments: 0.0.0.0" SGLang never prints, without "did you mean --host?"."""
+    got = [(code, msg) for code, _, _, _, msg in findings(repo, capsys, script)]
+    assert got == expected
+
+
+@pytest.mark.parametrize("script,expected", [
+    # quiet neighbours: an option with its value, a value after `=` (the fix), an option missing its value before
+    # a real option (no `=` advice), a double-dash typo after an option missing its value (still its own SGL001:
+    # a value rarely starts with `--`), `--help=x` and `-h=x` (argparse's "ignored explicit argument 'x'", no
+    # did-you-mean), and a stray word after a switch
+    ("python -m sglang.launch_server --model-path m --api-key secret --port 30000", []),
+    ("python -m sglang.launch_server --model-path m --api-key=-hunter2 --port 30000", []),
+    ("python -m sglang.launch_server --model-path m --api-key --port 30000",
+     [("SGL003", "argument --api-key: expected one argument [SGLang 0.5.23]")]),
+    ("python -m sglang.launch_server --model-path m --api-key --tensor-paralel-size 2",
+     [("SGL003", "argument --api-key: expected one argument [SGLang 0.5.23]"),
+      ("SGL001", "unrecognized arguments: --tensor-paralel-size 2")]),
+    ("python -m sglang.launch_server --model-path m -h=x",
+     [("SGL006", "argument -h/--help: ignored explicit argument 'x' (-h/--help takes no value")]),
+    ("python -m sglang.launch_server --model-path m --host 0.0.0.0 --enable-metrics true",
+     [("SGL006", "--enable-metrics takes no value")]),
+])
+def test_stops_that_are_not_a_value_keep_their_findings(repo, capsys, script, expected):
+    got = [(code, msg) for code, _, _, _, msg in findings(repo, capsys, script)]
+    assert len(got) == len(expected), got
+    for (code, msg), (want_code, want) in zip(got, expected):
+        assert code == want_code and msg.startswith(want), (code, msg)

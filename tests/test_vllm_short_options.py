@@ -99,3 +99,15 @@ def test_other_single_dash_typos_keep_unrecognized_arguments(scratch_git):
     report = _run(scratch_git, "vllm serve M --port 8100 -port 1\nvllm serve M --port 8200 -tp 2 -qfp8\n")
     got = _codes(report, "VLLM018")
     assert [(line, msg.split(" (")[0]) for line, _, msg in got] == [(1, "unrecognized arguments: -port")]
+
+
+def test_h_with_an_equals_value_is_vllms_ignored_explicit_argument(scratch_git):
+    """rw31/h minor note: `vllm serve M -h=x` - vLLM 0.33.0 (oracle) says "argument -h/--help: ignored explicit
+    argument 'x'"; pdlint said "unrecognized arguments: -h=x (not a vLLM 0.33.0 flag)" (`_short_cluster` returns None
+    for `-h=`).  `--help=x` is not this: vLLM's CLI reads `--help=KEYWORD` itself (the help of a group or option)."""
+    report = _run(scratch_git, "vllm serve M --port 8100 -h=x\nvllm serve M --port 8200 -host 0.0.0.0\n")
+    got = _codes(report, "VLLM018")
+    assert [(line, col) for line, col, _ in got] == [(1, 26), (2, 26)]
+    assert got[0][2] == ("argument -h/--help: ignored explicit argument 'x' (vLLM 0.33.0: its help option takes no "
+                         "value, and written bare it prints the help and exits: the server never starts)")
+    assert got[1][2].startswith("argument -h/--help: ignored explicit argument 'ost' (vLLM 0.33.0 reads -host")

@@ -268,6 +268,24 @@ def _any_opaque(tokens: list) -> bool:
     return False
 
 
+def _help_cluster(word: str) -> bool:
+    """``-host``, ``-hunter2``: a single-dash word argparse reads as its help option ``-h`` with the rest attached
+    (not ``-h=x``)."""
+    return len(word) > 2 and word[:2] == "-h" and word[2] != "="
+
+
+def _value_like(toks: list, kinds: list, j: int) -> Optional[TStr]:
+    """The word at ``j`` when argparse reads it as an option but it is none of SGLang's and is written with one dash
+    (``-hunter2``: -h with ``unter2`` attached, ``-secret``: unknown): after an option that lacks its value, the
+    value that starts with ``-``; None for anything else (a flag, ``--``, a positional, ``--typo``)."""
+    if j >= len(toks) or kinds[j] is None or kinds[j] == "--" or toks[j].text.startswith("--"):
+        return None
+    k = kinds[j]
+    if k[0] == "unknown" or (k[0] == "help" and k[2] is not None and _help_cluster(toks[j].text)):
+        return toks[j]
+    return None
+
+
 class _Parser:
     def __init__(self, table: FlagTable, tokens: list, config_count: int):
         self.table = table
@@ -420,8 +438,14 @@ class _Parser:
                 need = int(nargs)
                 word = f"expected {nargs} argument" + ("" if nargs == 1 else "s")
             if len(take) < need:
-                self.err("missing-value", tok, f"argument {action_name(flag)}: {word}", option, (i,))
-                i += 1
+                after = _value_like(toks, kinds, i + 1)
+                self.err("missing-value", tok, f"argument {action_name(flag)}: {word}", option, (i,),
+                         after=after.text if after is not None else None)
+                # argparse stops here: the next word, when it is no option of SGLang's written with one dash
+                # (`--api-key -hunter2`, `--api-key -secret`), is the value it left out - not an unknown option nor
+                # `-h` with `unter2` attached, whose "remove it" would delete the key (hostile-input round rw31/h P4;
+                # SGLang 0.5.23 oracle: "argument --api-key: expected one argument" and nothing else)
+                i += 2 if after is not None else 1
                 continue
             self.store(flag, option, name_tok, [toks[x] for x in take], i, written, (i,) + tuple(take))
             i = take[-1] + 1 if take else i + 1
@@ -444,7 +468,14 @@ class _Parser:
         if explicit is not None:
             self.err("explicit-ignored", tok, f"argument -h/--help: ignored explicit argument {explicit!r}",
                      "--help", (i,))
-            return i + 1
+            i += 1
+            if _help_cluster(tok.text):
+                # `-host 0.0.0.0`: a misspelt option (--host) with its value; argparse stops at -host, so the value
+                # is never an unrecognized argument (rw31/h P4; SGLang 0.5.23 oracle: only "argument -h/--help:
+                # ignored explicit argument 'ost'")
+                while i < len(kinds) and kinds[i] is None and not _fully_opaque(self.tokens[i]):
+                    i += 1
+            return i
         if any(e.kind in _STOPPING for e in self.out.errors) or any(
                 k is not None and k != "--" and k[0] == "ambiguous" for k in kinds):
             # argparse stopped before it: at an earlier option's error, or at an ambiguous option anywhere (found

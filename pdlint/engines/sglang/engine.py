@@ -462,9 +462,21 @@ def _parse_candidates(launch: Launch, info: SglangInfo, enabled) -> list:
         if kind == "value-for-flag":
             message = (f"{err.extra.get('flag')} takes no value; the stray {err.token.text!r} makes SGLang stop "
                        f"with \"unrecognized arguments: {err.token.text}\"")
-        if kind == "explicit-ignored" and err.option == "--help":
+        help_fix = None
+        if kind == "explicit-ignored" and err.option == "--help" and argv_mod._help_cluster(err.token.text):
+            # `-host`: a single-dash typo of --host (rw31/h P4: the did-you-mean vLLM's path gives, and no "remove
+            # it" for a word the user meant as an option)
+            from pdlint.suggest import hint as close_hint
+            word = err.token.text
+            near = close_hint(word, parsed.table.options)
+            message = (f"{message} (SGLang reads {word}, no flag of it, as its help option -h with {word[2:]!r} "
+                       f"attached, and stops{near})")
+            help_fix = ("Write the option with its two dashes (a single-dash word that starts with -h is argparse's "
+                        "help option -h with the rest attached, and -h/--help takes no value).")
+        elif kind == "explicit-ignored" and err.option == "--help":
             message = (f"{message} (-h/--help takes no value, and written bare it prints the help and exits 0 with "
                        f"no server: remove it)")
+            help_fix = "Remove it: -h/--help takes no value, and written bare it prints the help and starts no server."
         elif kind == "explicit-ignored":
             message = f"{message} ({err.option} is a switch: write it bare to enable it)"
         if kind == "invalid-choice" and err.option == "--disaggregation-mode" and \
@@ -474,10 +486,14 @@ def _parse_candidates(launch: Launch, info: SglangInfo, enabled) -> list:
             # the encoder and the language model into a PD pair (arg_groups/fields/disagg.py: encoder_only)
             message += ("; SGLang runs an encoder / language-model split (EPD) with `--encoder-only` and "
                         "`--language-only`, not a --disaggregation-mode value")
+        if kind == "missing-value" and err.extra.get("after"):
+            after = err.extra["after"]
+            message = (f"{message} (the next word, {after}, starts with '-', so argparse reads it as an option; if it "
+                       f"is the value, write {err.token.text}={after})")
         rule = KIND_TO_RULE.get(kind)
         if rule is None or not enabled(rule.code):
             continue
-        hint = rule.fix
+        hint = help_fix or rule.fix
         if kind == "unknown" and "did you mean" not in message:  # (the rule's fix points at a suggestion)
             hint = ("No SGLang flag is spelled like it: remove it (flags of other engines, vLLM's "
                     "`--kv-transfer-config`, Dynamo's wrapper flags, do not belong on an SGLang server), or, when the "

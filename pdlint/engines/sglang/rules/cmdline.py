@@ -50,8 +50,9 @@ AMBIGUOUS = _r(
 MISSING_VALUE = _r(
     "SGL003", "missing-flag-value", ERROR,
     "Reports a flag that takes a value but is followed by another flag or the end of the command.",
-    "argparse stops with `expected one argument`; often a template variable rendered empty.",
-    "Give the flag its value.",
+    "argparse stops with `expected one argument`; often a template variable rendered empty, or a value that starts "
+    "with `-`, which argparse takes for an option (`--api-key -hunter2`).",
+    "Give the flag its value; a value that starts with `-` goes after `=` (`--api-key=-hunter2`).",
     "python -m sglang.launch_server --model-path M --tp-size --disaggregation-mode decode",
     "python -m sglang.launch_server --model-path M --tp-size 2 --disaggregation-mode decode",
     upstream="argument {flag}: expected one argument", source="argparse")

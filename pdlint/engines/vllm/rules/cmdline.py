@@ -76,7 +76,8 @@ def _unknowns(launch, info: VllmInfo):
           "serve` (field round rw28/b P3). A single-dash word that starts with `-h` (`-host`, a typo of `--host`) "
           "is argparse's help option with the rest attached: reported with vLLM's \"argument -h/--help: ignored "
           "explicit argument 'ost'\" (or, when the letters after it are short options, as the help vLLM prints "
-          "before it exits), with the did-you-mean (rw30/a note).")
+          "before it exits), with the did-you-mean (rw30/a note); `-h=x` is vLLM's \"argument -h/--help: ignored "
+          "explicit argument 'x'\" (rw31/h note).")
 def _unknown(launch, info):
     if not _judged(launch, info):
         return None
@@ -96,6 +97,15 @@ def _unknown(launch, info):
             name = name.partition(".")[0]
             matches = ", ".join(info.table.prefix_options(name))
             out.append(VHit(f"ambiguous option: {name} could match {matches} (vLLM {info.version})", opt.name_tok))
+            continue
+        if opt.name_tok.text == "-h" and opt.value is not None and not opt.name_tok.opaque:
+            # `-h=x`: argparse's help option with a value attached (rw31/h minor note; vLLM 0.33.0 oracle: "argument
+            # -h/--help: ignored explicit argument 'x'", not "unrecognized arguments: -h=x"). (`--help=x` is not
+            # this: vLLM's CLI reads `--help=KEYWORD` itself, the help of a group or option, before argparse)
+            value = opt.value.text if not opt.value.opaque else "..."
+            out.append(VHit(f"argument -h/--help: ignored explicit argument {value!r} (vLLM {info.version}: its help "
+                            f"option takes no value, and written bare it prints the help and exits: the server never "
+                            f"starts)", opt.name_tok))
             continue
         others = [v for v in flags.releases_defining(name) if v != info.version]
         if others and not info.pinned:
