@@ -66,6 +66,9 @@ class Extraction:
     # parts of a build pdlint did not apply that may change a launch (a kustomize JSON 6902 operation):
     # [(Gap at the text to edit, the display path to report at when that text has no place)]
     build_gaps: list = field(default_factory=list)
+    # display path of a job -> abspaths of the files its extraction read (its includes, sourced scripts): a file over
+    # its budget holds launch text when one of them does (pdlint.lint.over_budget_findings, rw31/h P5)
+    reads: dict = field(default_factory=dict)
 
 
 #: variables the login shell, the job scheduler or the launcher sets, not a sourced file (`$USER`, `$HOME` after
@@ -214,6 +217,7 @@ class Extractor:
         self._cm_words: dict = {}  # file -> its words (:data:`_CM_WORD`), when it may define a ConfigMap
         # a ConfigMap value's origin key -> [ScriptRunner] of the containers that mount it and run it (rw29/a P10)
         self._script_runners: dict = {}
+        self._job_reads: Optional[set] = None  # Extraction.reads of the job being extracted
 
     # -- reading -------------------------------------------------------------
     def read(self, abspath: str, report: bool = True) -> Optional[SourceFile]:
@@ -222,6 +226,8 @@ class Extractor:
         cached = self._files.get(abspath)
         if self.deps is not None:
             self.deps.read(abspath, None if cached is None else cached)
+        if self._job_reads is not None:
+            self._job_reads.add(abspath)
         if isinstance(cached, SourceFile):
             return cached
         if cached is not None:
@@ -480,9 +486,11 @@ class Extractor:
             self.out.files += 1
             if self.deps is not None:
                 self.deps.job = job.abspath
+            self._job_reads = self.out.reads.setdefault(job.display, set())
             self.budgeted(job.display, "read",
                           lambda: self.isolated(job.display, lambda: self.extract(job, builds, members, charts,
                                                                                    partials)))
+        self._job_reads = None
         self.interpret()
         from pdlint import structure_rules
         self.out.findings += self.per_file(self.out.launches, structure_rules.check, "the structure rules")
