@@ -152,3 +152,88 @@ def test_over_budget_findings_look_at_what_the_file_read():
     reads = {"a.sh.j2": {"/r/a.sh.j2", "/r/l.j2"}, "b.sh.j2": {"/r/b.sh.j2"}}
     assert [(f.path, f.severity) for f in over_budget_findings(B, sources, reads)] == [
         ("a.sh.j2", "error"), ("b.sh.j2", "warning")]
+
+
+# ---------------------------------------------------------------------------
+# P7: the Jinja filter registration scan walks the syntax tree once, and parses bounded files only
+# ---------------------------------------------------------------------------
+
+def _nested_filters(depth: int, statements: int, name: str = "model_id_label") -> bytes:
+    """rw31/h repro/7's gen.py, smaller: ``depth`` nested `def filters(self):` (tab indentation), the innermost
+    with ``statements`` statements on one line and ``return {name: x}``."""
+    lines = ["\t" * d + "def filters(self):" for d in range(depth)]
+    return ("\n".join(lines) + "\n" + "\t" * depth + ";".join(["x=1"] * statements) + "\n"
+            + "\t" * depth + f"return {{'{name}': x}}\n").encode()
+
+
+def test_nested_filter_definitions_are_walked_once(monkeypatch):
+    """rw31/h P7: `ast.walk(node)` for every `def filters` inside `ast.walk(tree)` walked nested definitions once per
+    level (99 levels around 200,000 statements: the 10 s budget).  One walk now: each node's children are listed
+    about once (ast.iter_child_nodes, which ast.walk uses too)."""
+    import ast
+    from pdlint.extract import _jinja_registrations
+    data = _nested_filters(40, 1500)
+    nodes = sum(1 for _ in ast.walk(ast.parse(data)))
+    real = ast.iter_child_nodes
+    calls = [0]
+
+    def counting(node):
+        calls[0] += 1
+        return real(node)
+
+    monkeypatch.setattr(ast, "iter_child_nodes", counting)
+    assert _jinja_registrations(data) == [(("filter", "model_id_label"), 42)]
+    assert calls[0] <= nodes + 1, (calls[0], nodes)  # 40 x as many before
+
+
+def test_a_return_counts_for_its_nearest_enclosing_function():
+    """A `return {...}` of a helper nested in `def filters` is not the plugin's table; the table is still found."""
+    from pdlint.extract import _jinja_registrations
+    src = b'''
+class FilterModule:
+    def filters(self):
+        def helper():
+            return {"not_a_filter": 1}
+        return {"real_filter": helper}
+
+def tests():
+    return {"a_test": callable}
+'''
+    assert {k for k, _ in _jinja_registrations(src)} == {("filter", "real_filter"), ("test", "a_test")}
+
+
+TEMPLATE = ("python -m sglang.launch_server --model-path {{ model | model_id_label }} "
+            "--disaggregation-mode {{ role }}\n")
+
+
+def test_a_python_file_too_large_to_parse_is_said_not_passed_over(scratch_git, monkeypatch):
+    """rw31/h P7: a Python file over the bound pdlint parses is not parsed (an 807 KB file took 10 s and 510 MB),
+    and the PD016 says so: not "no Python file of the repository registers it" alone."""
+    from pdlint import extract
+    monkeypatch.setattr(extract, "MAX_PY_PARSE_BYTES", 4096)  # (128 KB in a run: a small file keeps the test fast)
+    data = _nested_filters(10, 2000)
+    scratch_git.write("plugins/evil_plugin.py", data.decode())
+    scratch_git.write("launch.sh.j2", TEMPLATE)
+    code, doc = scratch_git.lint("launch.sh.j2")
+    (f,) = [f for f in doc["findings"] if f["code"] == "PD016"]
+    assert "no Python file of the repository that pdlint read registers it" in f["message"]
+    assert f["message"].endswith(f"; pdlint did not parse plugins/evil_plugin.py ({len(data):,} bytes: over the "
+                                 f"4,096 pdlint parses), which may register it")
+    assert not [f for f in doc["findings"] if f["code"] == "PD008"]
+
+
+def test_ordinary_plugin_files_still_register_and_unrelated_python_is_not_parsed(scratch_git, monkeypatch):
+    """The quiet neighbours: an Ansible filter plugin and an `env.filters[...] = ...` file are still read (the PD016
+    names the place, nothing said about unparsed files); a large Python file that merely says "filter" has no
+    registration's text and is neither parsed nor listed."""
+    from pdlint import extract
+    monkeypatch.setattr(extract, "MAX_PY_PARSE_BYTES", 4096, raising=False)
+    scratch_git.write("filter_plugins/labels.py", "class FilterModule:\n    def filters(self):\n"
+                                                  "        return {'model_id_label': str}\n")
+    scratch_git.write("render.py", "import jinja2\nenv = jinja2.Environment()\nenv.tests['gpu_role'] = bool\n")
+    scratch_git.write("big.py", "# filter the rows\n" + "x = 1\n" * 2000)
+    scratch_git.write("launch.sh.j2", TEMPLATE)
+    code, doc = scratch_git.lint("launch.sh.j2")
+    (f,) = [f for f in doc["findings"] if f["code"] == "PD016"]
+    assert "the repository's Python registers it (filter_plugins/labels.py:3)" in f["message"]
+    assert "did not parse" not in f["message"]
