@@ -2950,8 +2950,8 @@ class Extractor:
             if src.abspath else {}
         skipped = registered.get(("skipped", None)) or []
         # (a Python file pdlint did not parse may register it: said, not "no Python file registers it", rw31/h P7)
-        unread = (f"; pdlint did not parse {', '.join(skipped[:3])}"
-                  f"{f' and {len(skipped) - 3} more' if len(skipped) > 3 else ''}, which may register it") if skipped else ""
+        more = f" and {len(skipped) - 3} more" if len(skipped) > 3 else ""
+        unread = f"; pdlint did not parse {', '.join(skipped[:3])}{more}, which may register it" if skipped else ""
         out = []
         for p in problems:
             if p.code not in ("filter", "test"):
@@ -4044,8 +4044,8 @@ MAX_PY_PARSE_BYTES = 128 * 1024
 MAX_PY_PARSE_TOTAL = 1024 * 1024
 #: the text of what :func:`_jinja_registrations` finds: `X.filters[` / `X.tests.update(`, `def filters`,
 #: `template_filter`; a file without it is not parsed
-_REGISTRATION_TEXT = lazyre.compile(rb"\.\s*(?:filters|tests)\b\s*\)?\s*(?:\[|\.\s*update\b)|\bdef\s+(?:filters|tests)\b|"
-                                    rb"template_(?:filter|test)\b")
+_REGISTRATION_TEXT = lazyre.compile(rb"\.\s*(?:filters|tests)\b\s*\)?\s*(?:\[|\.\s*update\b)|"
+                                    rb"\bdef\s+(?:filters|tests)\b|template_(?:filter|test)\b")
 
 
 def _trim_blocks_call(data: bytes) -> Optional[int]:

@@ -6,8 +6,6 @@ the pair stage compared every one of ~2000 identical foreground launches with ev
 P7: the Jinja filter registration scan (PD016) walked nested ``def filters`` bodies once per nesting level.
 """
 
-import pytest
-
 
 def test_identical_launches_that_never_share_the_host_are_compared_with_the_first_ones_only(monkeypatch):
     """rw31/h P5: an include fan-out renders one foreground launch 2000 times; none shares the host with another
