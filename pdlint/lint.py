@@ -514,7 +514,10 @@ MAX_NAMED_BYTES = 8_000_000
 MAX_NAMED_LOOKUPS = 4096
 #: a Jinja include / import / from / extends tag, a shell `source` or `.` command: the text naming the file
 _NAMES_FILE = lazyre.compile(r"\{%[-+]?\s*(?:include|import|from|extends)\b([^%\n]{0,400})"
-                             r"|(?:^|[;&|({!\s])(?:source|\.)[ \t]+([^\n;&|#]{1,400})", re.M)
+                             # (where a command starts, as pdlint.discover's _COMPUTED_INCLUDE: not "1. Check ..." in
+                             # an echo's text)
+                             r"|(?:^|[;&|({!]|\b(?:then|do|else|elif|if|while|until|time|builtin|command|exec))"
+                             r"[ \t]*(?:source|\.)[ \t]+([^\n;&|#]{1,400})", re.M)
 _PATH_WORD = lazyre.compile(r"(?:[\w.+@-]+/)*[\w.+@-]+")
 
 
@@ -531,7 +534,8 @@ def names_launch_text(abspath: str, text: str, boundary) -> bool:
     top = os.path.dirname(abspath)
     seen = {os.path.realpath(abspath)}
     todo = [(abspath, text)]
-    spent = lookups = 0
+    spent = 0
+    tried: set = set()  # the paths looked up
     while todo:
         path, body = todo.pop(0)
         here = os.path.dirname(path)
@@ -540,10 +544,12 @@ def names_launch_text(abspath: str, text: str, boundary) -> bool:
                 parts = [p for p in word.split("/") if p not in ("", ".")]
                 for tail in ("/".join(parts[i:]) for i in range(len(parts))):
                     for base in dict.fromkeys((here, top)):
-                        lookups += 1
-                        if lookups > MAX_NAMED_LOOKUPS:
-                            return True
                         cand = os.path.join(base, tail)
+                        if cand in tried:
+                            continue
+                        tried.add(cand)
+                        if len(tried) > MAX_NAMED_LOOKUPS:
+                            return True
                         real = os.path.realpath(cand)
                         if real in seen or not os.path.isfile(cand):
                             continue

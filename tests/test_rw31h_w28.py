@@ -113,7 +113,8 @@ def test_over_budget_script_that_sources_its_launch_is_an_error(scratch, monkeyp
 
 def test_over_budget_script_sourcing_no_launch_text_stays_a_warning(scratch, monkeypatch):
     """The quiet neighbour (field test rw25/a): a script with no launch text, sourcing a file with none either (and
-    naming a file that does not exist), over its budget is a warning, exit 0."""
+    naming a file that does not exist), over its budget is a warning, exit 0; its echoed sentences ("1. Check
+    ...", "then source ...") are no commands the search follows."""
     import pdlint.formats.shell as shell
     real = shell.shell_commands
 
@@ -125,7 +126,9 @@ def test_over_budget_script_sourcing_no_launch_text_stays_a_warning(scratch, mon
     monkeypatch.setattr(shell, "shell_commands", slow)
     scratch.write("lib/common.sh", "log() { echo \"$@\"; }\n")
     scratch.write("evidence.sh", "source ./lib/common.sh\n. \"$HOME/missing.sh\"\n"
-                                 "python3 -c 'import vllm; print(vllm.__version__)'\n")
+                                 "python3 -c 'import vllm; print(vllm.__version__)'\n"
+                                 + "echo 'Step 1. Check the driver. Then source the toolkit. See lib/common.sh'\n"
+                                 * 2000)  # (prose is no `.` / `source` command: no lookups, no bound reached)
     code, doc = scratch.lint("evidence.sh")
     ((c, severity, message),) = _pd008(doc, "evidence.sh")
     assert (c, severity) == ("PD008", "warning")
