@@ -84,7 +84,7 @@ LIMIT = register(Rule(
     "for all its stages by default; `time-per-file`, `memory-per-file`: the file is then not checked, "
     "docs/safety.md), file size, render time, rendered size, YAML node count or alias expansion (a limit of "
     "the shell evaluation within a file that is still checked is PD015). A file over its time whose text holds "
-    "no launch text is a warning: the budget stopped a search that had found nothing, and a busy CI runner "
+    "no launch text, nor do the files it includes or sources, is a warning: the budget stopped a search that had found nothing, and a busy CI runner "
     "must not fail on it.",
     "Untrusted input must not hang or exhaust CI; a launch file this large or slow is almost certainly a mistake "
     "(or an attack such as a YAML alias bomb).",

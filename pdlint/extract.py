@@ -66,6 +66,9 @@ class Extraction:
     # parts of a build pdlint did not apply that may change a launch (a kustomize JSON 6902 operation):
     # [(Gap at the text to edit, the display path to report at when that text has no place)]
     build_gaps: list = field(default_factory=list)
+    # display path of a job -> abspaths of the files its extraction read (its includes, sourced scripts): a file over
+    # its budget holds launch text when one of them does (pdlint.lint.over_budget_findings, rw31/h P5)
+    reads: dict = field(default_factory=dict)
 
 
 #: variables the login shell, the job scheduler or the launcher sets, not a sourced file (`$USER`, `$HOME` after
@@ -214,6 +217,7 @@ class Extractor:
         self._cm_words: dict = {}  # file -> its words (:data:`_CM_WORD`), when it may define a ConfigMap
         # a ConfigMap value's origin key -> [ScriptRunner] of the containers that mount it and run it (rw29/a P10)
         self._script_runners: dict = {}
+        self._job_reads: Optional[set] = None  # Extraction.reads of the job being extracted
 
     # -- reading -------------------------------------------------------------
     def read(self, abspath: str, report: bool = True) -> Optional[SourceFile]:
@@ -222,6 +226,8 @@ class Extractor:
         cached = self._files.get(abspath)
         if self.deps is not None:
             self.deps.read(abspath, None if cached is None else cached)
+        if self._job_reads is not None:
+            self._job_reads.add(abspath)
         if isinstance(cached, SourceFile):
             return cached
         if cached is not None:
@@ -480,9 +486,11 @@ class Extractor:
             self.out.files += 1
             if self.deps is not None:
                 self.deps.job = job.abspath
+            self._job_reads = self.out.reads.setdefault(job.display, set())
             self.budgeted(job.display, "read",
                           lambda: self.isolated(job.display, lambda: self.extract(job, builds, members, charts,
                                                                                    partials)))
+        self._job_reads = None
         self.interpret()
         from pdlint import structure_rules
         self.out.findings += self.per_file(self.out.launches, structure_rules.check, "the structure rules")
@@ -2940,6 +2948,10 @@ class Extractor:
         from pdlint.render import ansible
         registered = self.repo_jinja_registrations(repo_root(src.abspath, {}) or os.path.dirname(src.abspath)) \
             if src.abspath else {}
+        skipped = registered.get(("skipped", None)) or []
+        # (a Python file pdlint did not parse may register it: said, not "no Python file registers it", rw31/h P7)
+        more = f" and {len(skipped) - 3} more" if len(skipped) > 3 else ""
+        unread = f"; pdlint did not parse {', '.join(skipped[:3])}{more}, which may register it" if skipped else ""
         out = []
         for p in problems:
             if p.code not in ("filter", "test"):
@@ -2970,22 +2982,23 @@ class Extractor:
             elif p.close:
                 out.append(replace(p, code="syntax", message=(
                     f"No {kind} named '{name}'. Did you mean '{p.close}'? (no Python file of the repository "
-                    f"registers a {kind} of that name){also}"),
+                    f"registers a {kind} of that name{unread}){also}"),
                     hint=f"Fix the name (`{p.close}`)" + (
                         f"; if the tool that renders the template registers '{name}', {declare}"
                         if kind == "filter" else "")))
             else:
                 message = (f"{p.message}{also}; no Python file of the repository that pdlint read registers it "
-                           f"(`env.{kind}s[\"{name}\"] = ...`)")
+                           f"(`env.{kind}s[\"{name}\"] = ...`){unread}")
                 out.append(replace(p, message=message,
                                    hint=hint_if("If the tool that renders this template registers it")))
         return out
 
-    def repo_python(self, root: str):
+    def repo_python(self, root: str, big: bool = False):
         """``(path, bytes)`` of the repository's Python files, at most :data:`MAX_PY_SCAN` of them and
-        :data:`MAX_PY_SCAN_BYTES` in all, each read through the boundary (to be parsed as text, never run)."""
+        :data:`MAX_PY_SCAN_BYTES` in all, each read through the boundary (to be parsed as text, never run);
+        ``big``: also ``(path, None)`` for a file larger than :data:`MAX_FILE_BYTES`."""
         from pdlint.discover import _git_files
-        from pdlint.safeio import Refused
+        from pdlint.safeio import BIG, Refused
         repo = self._repo_files.get(root)
         if repo is None:
             repo = self._repo_files[root] = sorted(_git_files(root, root) or [])
@@ -2995,7 +3008,11 @@ class Extractor:
                 break
             try:
                 data = self.boundary.read(path, root, limit=min(left, MAX_FILE_BYTES))
-            except (Refused, OSError, TypeError):
+            except Refused as r:
+                if big and r.kind == BIG and left >= MAX_FILE_BYTES:
+                    yield path, None
+                continue
+            except (OSError, TypeError):
                 continue
             left -= len(data)
             if self.deps is not None:  # a file that says so later changes the result
@@ -3007,17 +3024,39 @@ class Extractor:
         of them and :data:`MAX_PY_SCAN_BYTES` in all, each read through the boundary, parsed, never run) registers
         a Jinja filter or test (``kind``): ``env.filters["x"] = f``, ``env.filters.update(x=f)`` /
         ``update({"x": f})``, an Ansible plugin's ``def filters(self): return {"x": f}``, Flask's
-        ``@app.template_filter("x")``; the first place of each name."""
+        ``@app.template_filter("x")``; the first place of each name.  A file larger than
+        :data:`MAX_PY_PARSE_BYTES` (or than pdlint reads), past :data:`MAX_PY_PARSE_TOTAL`, or too deep to parse,
+        is not parsed: the key
+        ``("skipped", None)`` lists them (``path (why)``), for the finding to say (rw31/h P7)."""
         cached = self._registrations.get(root)
         if cached is not None:
             return cached
         found: dict = {}
-        for path, data in self.repo_python(root):
-            if b"filter" not in data and b"tests" not in data and b"template_test" not in data:
-                continue
+        skipped: list = []
+        parse_left = MAX_PY_PARSE_TOTAL
+        for path, data in self.repo_python(root, big=True):
             rel = os.path.relpath(path, root).replace(os.sep, "/")
-            for key, line in _jinja_registrations(data):
+            if data is None:
+                skipped.append(f"{rel} (over the {MAX_FILE_BYTES:,} bytes pdlint reads)")
+                continue
+            if b"filter" not in data and b"tests" not in data and b"template_test" not in data or \
+                    not _REGISTRATION_TEXT.search(data):
+                continue
+            if len(data) > MAX_PY_PARSE_BYTES:
+                skipped.append(f"{rel} ({len(data):,} bytes: over the {MAX_PY_PARSE_BYTES:,} pdlint parses)")
+                continue
+            if len(data) > parse_left:
+                skipped.append(f"{rel} (past the {MAX_PY_PARSE_TOTAL:,} bytes of Python pdlint parses in all)")
+                continue
+            parse_left -= len(data)
+            regs = _jinja_registrations(data)
+            if regs is None:
+                skipped.append(f"{rel} (too deep or too large to parse)")
+                continue
+            for key, line in regs:
                 found.setdefault(key, f"{rel}:{line}")
+        if skipped:
+            found[("skipped", None)] = skipped
         self._registrations[root] = found
         return found
 
@@ -4038,6 +4077,15 @@ MAX_INVENTORY_WALK = 4096
 MAX_PY_SCAN = 2000
 #: bytes of them read in all (field test rw22/h: 400 files of 2 MB took 8 s)
 MAX_PY_SCAN_BYTES = 32 * 1024 * 1024
+#: bytes of one Python file, and of all of them, the Jinja registration scan parses (rw31/h P7: the syntax tree of
+#: an 807 KB file of 200,000 statements took 500 MB and seconds to build; a filter plugin is a few KB); only files
+#: whose text has a registration's shape (:data:`_REGISTRATION_TEXT`) are parsed
+MAX_PY_PARSE_BYTES = 128 * 1024
+MAX_PY_PARSE_TOTAL = 1024 * 1024
+#: the text of what :func:`_jinja_registrations` finds: `X.filters[` / `X.tests.update(`, `def filters`,
+#: `template_filter`; a file without it is not parsed
+_REGISTRATION_TEXT = lazyre.compile(rb"\.\s*(?:filters|tests)\b\s*\)?\s*(?:\[|\.\s*update\b)|"
+                                    rb"\bdef\s+(?:filters|tests)\b|template_(?:filter|test)\b")
 
 
 def _trim_blocks_call(data: bytes) -> Optional[int]:
@@ -4063,7 +4111,7 @@ def _trim_blocks_call(data: bytes) -> Optional[int]:
 _KINDS = {"filters": "filter", "tests": "test"}
 
 
-def _jinja_registrations(data: bytes) -> list:
+def _jinja_registrations(data: bytes) -> Optional[list]:
     """``[((kind, name), line)]``: the Jinja filters and tests Python source registers (parsed, never run):
     ``X.filters["name"] = ...`` / ``X.tests[...]``, ``X.filters.update(name=..., **{...})`` with a dict literal,
     ``def filters(self): return {"name": ...}`` (an Ansible filter / test plugin), ``@X.template_filter("name")``
@@ -4071,8 +4119,10 @@ def _jinja_registrations(data: bytes) -> list:
     import ast
     try:
         tree = ast.parse(data)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
+    except (SyntaxError, ValueError):
         return []
+    except (RecursionError, MemoryError):
+        return None  # (said: the file may register it)
     out: list = []
 
     def table(node) -> Optional[str]:
@@ -4084,8 +4134,18 @@ def _jinja_registrations(data: bytes) -> list:
                 if isinstance(k, ast.Constant) and isinstance(k.value, str):
                     out.append(((kind, k.value), k.lineno))
 
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.Assign, ast.AnnAssign)):
+    # one walk (ast.walk's order), each node with its nearest enclosing function: a `return {...}` counts for the
+    # `def filters` / `def tests` it returns from.  Walking each such function's body again (ast.walk inside
+    # ast.walk) walked nested definitions once per level: 99 nested `def filters` around 200,000 statements took
+    # the 10 s budget of the template that used an unknown filter (rw31/h P7)
+    from collections import deque
+    todo = deque([(tree, None)])
+    while todo:
+        node, fn = todo.popleft()
+        if isinstance(node, ast.Return):
+            if fn is not None and fn.name in _KINDS:
+                dict_keys(node.value, _KINDS[fn.name])
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)):
             for t in node.targets if isinstance(node, ast.Assign) else [node.target]:
                 if isinstance(t, ast.Subscript) and table(t.value):
                     key = t.slice.value if isinstance(t.slice, ast.Index) else t.slice  # (ast.Index: Python < 3.9)
@@ -4102,13 +4162,9 @@ def _jinja_registrations(data: bytes) -> list:
             for a in node.args:
                 dict_keys(a, kind)
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            if node.name in _KINDS:
-                for r in ast.walk(node):
-                    if isinstance(r, ast.Return):
-                        dict_keys(r.value, _KINDS[node.name])
             for d in node.decorator_list:
-                fn = d.func if isinstance(d, ast.Call) else d
-                attr = fn.attr if isinstance(fn, ast.Attribute) else fn.id if isinstance(fn, ast.Name) else ""
+                f = d.func if isinstance(d, ast.Call) else d
+                attr = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
                 m = re.fullmatch(r"(?:app_)?template_(filter|test)", attr)
                 if m is None:
                     continue
@@ -4118,6 +4174,9 @@ def _jinja_registrations(data: bytes) -> list:
                     if given and isinstance(given[0], ast.Constant) and isinstance(given[0].value, str):
                         name = given[0].value
                 out.append(((m.group(1), name), d.lineno))
+        inner = node if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) else \
+            None if isinstance(node, ast.Lambda) else fn
+        todo.extend((c, inner) for c in ast.iter_child_nodes(node))
     return sorted(out, key=lambda x: x[1])
 
 

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import os
+import re
 from typing import Optional
 
+from pdlint import lazyre
 from pdlint.config import Config, ConfigError, has_pdlint_table, load_config_file
 from pdlint.discover import discover, display_path, expand_units
 from pdlint.options import Options
@@ -306,7 +308,8 @@ def analyse(jobs: list, options: Options, resolver: ConfigResolver, deps=None) -
             extraction.launches = launches = [l for l in extraction.launches if l.path not in failed]
     if b.over:
         extraction.launches = launches = [l for l in extraction.launches if l.path not in b.over]
-        findings = [f for f in findings if f.path not in b.over] + over_budget_findings(b, extraction.sources)
+        findings = [f for f in findings if f.path not in b.over] + \
+            over_budget_findings(b, extraction.sources, extraction.reads, getattr(options, "boundary", None))
         if deps is not None:
             deps.unstable |= {j.abspath for j in jobs if j.display in b.over}
     def shown(f) -> bool:
@@ -472,28 +475,101 @@ def file_budget(options: Options, resolver: ConfigResolver):
                          options.skip)
 
 
-def over_budget_findings(b, sources: Optional[dict] = None) -> list:
-    """One PD008 finding per file over its budget, at its first line: a warning for a file whose text holds no
-    launch text (:data:`pdlint.coverage.MARKER`), where the budget stopped a search that had found nothing (a
+def over_budget_findings(b, sources: Optional[dict] = None, reads: Optional[dict] = None, boundary=None) -> list:
+    """One PD008 finding per file over its budget, at its first line: a warning for a file that holds no launch
+    text (:data:`pdlint.coverage.MARKER`) and reads none - no file its extraction read (``reads``:
+    :attr:`pdlint.extract.Extraction.reads`) nor any it names in an include / import / ``source`` (a bounded textual
+    search, :func:`names_launch_text`) holds any -, where the budget stopped a search that had found nothing (a
     1137-line evidence script of Tennsoku/k8s-llm-serving-public took 8 to 10 s and failed CI as an error whenever
-    the runner was busy, field test rw25/a)."""
+    the runner was busy, field test rw25/a).  A template whose launch is in a template it includes, a script that
+    sources its launch stays an error (rw31/h P5: an include fan-out took the budget and passed, exit 0)."""
     from pdlint import core_rules as C
-    from pdlint.coverage import MARKER
+    from pdlint.coverage import MARKER, has_launch_text
     from pdlint.model import WARNING, Finding
     rule = C.LIMIT
     out = []
+    by_abspath = {s.abspath: s for s in (sources or {}).values() if getattr(s, "abspath", None)}
     for path, exc in sorted(b.over.items()):
         src = (sources or {}).get(path)
         # (a chart's or a kustomization's finding stands for the files it renders or builds: never downgraded)
         own = os.path.basename(path) not in ("Chart.yaml", "kustomization.yaml", "kustomization.yml", "Kustomization")
-        if src is not None and own and exc.kind == "time" and not MARKER.search(src.text):
+        if src is not None and own and exc.kind == "time" and not MARKER.search(src.text) \
+                and not any(has_launch_text(by_abspath[a].text) for a in sorted((reads or {}).get(path, ()))
+                            if a in by_abspath and a != src.abspath) \
+                and not (boundary is not None and src.abspath and names_launch_text(src.abspath, src.text, boundary)):
             out.append(Finding(path, 1, 1, rule.code, rule.name, WARNING, None,
-                               f"{exc.message}; it holds no launch text pdlint knows, so no launch it names went "
-                               f"unchecked (one built from variables alone would have)",
+                               f"{exc.message}; it holds no launch text pdlint knows, nor do the files it includes "
+                               f"or sources, so no launch it names went unchecked (one built from variables alone "
+                               f"would have)",
                                fix="raise `--time-per-file` (or `time-per-file` in the config) to read it whole"))
         else:
             out.append(Finding(path, 1, 1, rule.code, rule.name, rule.severity, None, exc.message))
     return out
+
+
+#: files (and bytes, path lookups) the textual search of :func:`names_launch_text` reads at most from one file over
+#: its budget; beyond them it answers yes (not known: the PD008 stays an error)
+MAX_NAMED_FILES = 64
+MAX_NAMED_BYTES = 8_000_000
+MAX_NAMED_LOOKUPS = 4096
+#: a Jinja include / import / from / extends tag, a shell `source` or `.` command: the text naming the file
+_NAMES_FILE = lazyre.compile(r"\{%[-+]?\s*(?:include|import|from|extends)\b([^%\n]{0,400})"
+                             # (where a command starts, as pdlint.discover's _COMPUTED_INCLUDE: not "1. Check ..." in
+                             # an echo's text)
+                             r"|(?:^|[;&|({!]|\b(?:then|do|else|elif|if|while|until|time|builtin|command|exec))"
+                             r"[ \t]*(?:source|\.)[ \t]+([^\n;&|#]{1,400})", re.M)
+_PATH_WORD = lazyre.compile(r"(?:[\w.+@-]+/)*[\w.+@-]+")
+
+
+def names_launch_text(abspath: str, text: str, boundary) -> bool:
+    """Does a file that ``text`` (the file at ``abspath``) includes, imports, extends or sources - or one those
+    name, and so on - hold launch text?  A textual search, never an evaluation: every path-like word of such a
+    tag or command (``{% include 'parts/launch.j2' %}``, ``source "$(dirname "$0")/lib/launch.sh"``) that names a
+    regular file of the repository beside the naming file or beside ``abspath`` (its last parts too: the
+    expansion before them is not known).  A named file too large to read, or a search beyond its bounds
+    (:data:`MAX_NAMED_FILES`, :data:`MAX_NAMED_BYTES`, :data:`MAX_NAMED_LOOKUPS`), counts as launch text: not
+    known to hold none."""
+    from pdlint.coverage import has_launch_text
+    from pdlint.safeio import BIG, MAX_FILE_BYTES, Refused, decode
+    top = os.path.dirname(abspath)
+    seen = {os.path.realpath(abspath)}
+    todo = [(abspath, text)]
+    spent = 0
+    tried: set = set()  # the paths looked up
+    while todo:
+        path, body = todo.pop(0)
+        here = os.path.dirname(path)
+        for m in _NAMES_FILE.finditer(body):
+            for word in _PATH_WORD.findall(m.group(1) or m.group(2) or ""):
+                parts = [p for p in word.split("/") if p not in ("", ".")]
+                for tail in ("/".join(parts[i:]) for i in range(len(parts))):
+                    for base in dict.fromkeys((here, top)):
+                        cand = os.path.join(base, tail)
+                        if cand in tried:
+                            continue
+                        tried.add(cand)
+                        if len(tried) > MAX_NAMED_LOOKUPS:
+                            return True
+                        real = os.path.realpath(cand)
+                        if real in seen or not os.path.isfile(cand):
+                            continue
+                        seen.add(real)
+                        if len(seen) > MAX_NAMED_FILES + 1:
+                            return True
+                        try:
+                            data = boundary.read(cand, limit=min(MAX_FILE_BYTES, MAX_NAMED_BYTES - spent))
+                        except Refused as r:
+                            if r.kind == BIG:
+                                return True
+                            continue  # (outside the repository, not a regular file: nothing pdlint reads)
+                        spent += len(data)
+                        named = decode(data)[0]
+                        if named is None:
+                            continue
+                        if has_launch_text(named):
+                            return True
+                        todo.append((cand, named))
+    return False
 
 
 def budget_coverage(cov, over: dict) -> None:

@@ -274,26 +274,35 @@ def _servers(dep: Deployment) -> list:
 #: written on several lines of a script): enough for every finding to name its partners, linear in the
 #: number of launches however many identical lines a script repeats
 MAX_PARTNERS = 16
+#: earlier launches of one group of identical launches a launch is compared with at all: the first ones of the
+#: group.  Identical launches that never share the host (run in the foreground one after the other, ended by a
+#: ``pkill``) give no pair, so the partners bound alone left every launch compared with every earlier one: an
+#: include fan-out rendering one foreground command 2000 times spent over 10 s here (rw31/h P5)
+MAX_EXAMINED = 2 * MAX_PARTNERS
 
 
 def _colocated_pairs(dep: Deployment) -> list:
     """(a, b) pairs of launches on one host (:func:`pdlint.pairing.colocated`), a before b; each launch
-    paired with at most :data:`MAX_PARTNERS` earlier launches of each group of identical launches."""
+    paired with at most :data:`MAX_PARTNERS` earlier launches of each group of identical launches, of the
+    first :data:`MAX_EXAMINED` of the group."""
     cached = getattr(dep, "_colocated", None)
     if cached is not None:
         return cached
     ss = [l for l in _servers(dep) if shell_launch(l)]
     one_host = [l for l in ss if colocated_candidate(l)] + [l for l in _servers(dep) if compose_service(l)]
     arms = arm_roles(ss)  # two configurations a script chooses between never share the host at one time
-    group: dict = {}  # id(launch) -> its group of identical launches
+    group: list = []  # index in one_host -> its group of identical launches
     sigs: dict = {}
     for l in one_host:
-        group[id(l)] = sigs.setdefault(_signature(l), len(sigs))
+        group.append(sigs.setdefault(_signature(l), len(sigs)))
+    firsts: dict = {}  # group -> indices of its first MAX_EXAMINED launches (those seen so far)
     out = []
     for j, b in enumerate(one_host):
         taken: dict = {}
-        for a in one_host[:j]:
-            g = group[id(a)]
+        for i in sorted(i for idx in firsts.values() for i in idx) if len(firsts) > 1 else \
+                next(iter(firsts.values()), ()):
+            a = one_host[i]
+            g = group[i]
             if taken.get(g, 0) >= MAX_PARTNERS:
                 continue
             if compose_service(a) or compose_service(b):
@@ -301,12 +310,15 @@ def _colocated_pairs(dep: Deployment) -> list:
                     taken[g] = taken.get(g, 0) + 1
                     out.append((a, b))
                 continue
-            if a.path == b.path and (a.line != b.line or distinct_instances(a, b) or apart_in_text(a, b)) \
-                    and a.render_role == b.render_role \
+            if a.path == b.path and a.render_role == b.render_role \
+                    and (a.line != b.line or distinct_instances(a, b) or apart_in_text(a, b)) \
                     and not alternatives(a, b) and not sequential(a, b) and not other_configuration(a, b, arms) \
                     and not engine_libraries(a, b) and not one_after_the_other(a, b) and not value_variants(a, b):
                 taken[g] = taken.get(g, 0) + 1
                 out.append((a, b))
+        idx = firsts.setdefault(group[j], [])
+        if len(idx) < MAX_EXAMINED:
+            idx.append(j)
     dep._colocated = out
     return out
 
