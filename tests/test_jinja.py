@@ -393,6 +393,61 @@ def test_a_template_set_role_still_has_its_launches_checked(tmp_path):
     assert (coverage["prefill"], coverage["decode"]) == (0, 1)
 
 
+GUARD_TYPO = ('python -m sglang.launch_server --model-path m --disaggregation-mode {{ role }} '
+              '{% if role == "prefill" %}--tensor-paralel-size 2{% endif %} --port 30000\n')
+
+
+@pytest.mark.parametrize("guard", [
+    'node_type | default("gen") == "ctx"',
+    'node_type | d("gen") == "ctx"',
+    'node_type | default("gen") | lower == "ctx"',
+    'node_type | trim == "ctx"',
+    'node_type | string == "ctx"',
+    'node_type | default("gen") | upper == "CTX"',
+    '"ctx" == node_type | default("gen")',
+])
+@pytest.mark.parametrize("form", ["if", "inline"])
+def test_a_role_set_from_a_guard_through_a_filter_renders_per_value_of_the_guard(tmp_path, guard, form):
+    """Hostile-input round rw31/h P6: the template sets `role` in both branches of `node_type | default("gen") ==
+    "ctx"` (or `{% set role = "prefill" if ... else "decode" %}`); the deploy renders it with node_type=ctx for the
+    prefill server, whose command has a typo SGLang refuses ("unrecognized arguments: --tensor-paralel-size 2").
+    pdlint did not see node_type through the filter: rendered once, node_type unset, the default's branch only -
+    "0 prefill, 1 decode", no finding, exit 0. Rendered per value of the guard, as `node_type == "ctx"` is."""
+    head = (f'{{% if {guard} %}}{{% set role = "prefill" %}}{{% else %}}{{% set role = "decode" %}}{{% endif %}}\n'
+            if form == "if" else f'{{% set role = "prefill" if {guard} else "decode" %}}\n')
+    (tmp_path / "launch.sh.j2").write_text(head + GUARD_TYPO)
+    code, findings, coverage, _ = _lint_var_json(tmp_path)
+    assert code == 1 and [(f["code"], f["line"]) for f in findings] == [("SGL001", 2)]
+    assert "--tensor-paralel-size" in findings[0]["message"]
+    assert (coverage["prefill"], coverage["decode"]) == (1, 1)
+
+
+@pytest.mark.parametrize("head", [
+    # the default applied in its own `{% set %}`, and the plain comparison: rendered per value as before
+    '{% set node_type = node_type | default("gen") %}\n'
+    '{% if node_type == "ctx" %}{% set role = "prefill" %}{% else %}{% set role = "decode" %}{% endif %}\n',
+    '{% if node_type == "ctx" %}{% set role = "prefill" %}{% else %}{% set role = "decode" %}{% endif %}\n',
+])
+def test_a_role_set_from_a_guard_without_a_filter_in_the_test_still_renders_per_value(tmp_path, head):
+    (tmp_path / "launch.sh.j2").write_text(head + GUARD_TYPO)
+    code, findings, coverage, _ = _lint_var_json(tmp_path)
+    assert code == 1 and [f["code"] for f in findings] == ["SGL001"]
+    assert (coverage["prefill"], coverage["decode"]) == (1, 1)
+
+
+def test_a_filtered_guard_on_another_variable_is_no_role_variable(tmp_path):
+    # `backend | default("nixl") == "mooncake"` compares with no role word: `role` stays the role variable, the
+    # template rendered per role as before (the prefill render's typo reported, the decode render clean)
+    (tmp_path / "launch.sh.j2").write_text(
+        'python -m sglang.launch_server --model-path m --disaggregation-mode {{ role }} '
+        '{% if backend | default("nixl") | lower == "mooncake" %}--disaggregation-transfer-backend mooncake'
+        '{% endif %} {% if role == "prefill" %}--tensor-paralel-size 2{% endif %} --port 30000\n')
+    code, findings, coverage, launches = _lint_var_json(tmp_path)
+    assert code == 1 and [f["code"] for f in findings] == ["SGL001"]
+    assert (coverage["prefill"], coverage["decode"]) == (1, 1)
+    assert not any("mooncake" in launch["argv"] for launch in launches)
+
+
 def test_the_template_line_of_an_undefined_name_reads_the_debug_info_once(tmp_path, monkeypatch):
     # hostile-input round rw29/h: Jinja's get_corresponding_lineno parses the whole debug info on every call, one
     # call per undefined name: a template of 1,000 `{% if xN %}` tests took seconds there (quadratic)

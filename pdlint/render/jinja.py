@@ -1138,6 +1138,24 @@ def _assign_targets(node) -> set:
     return {n.name for n in target.find_all(nodes.Name)} if isinstance(target, nodes.Tuple) else set()
 
 
+#: filters whose result a comparison with a word reads as the variable's own value: `node_type | default("gen") ==
+#: "ctx"` is true when the deploy gives node_type "ctx", as `node_type == "ctx"` is (`| lower`, `| trim` ... keep a
+#: word that is already lower case, trimmed ...). The variable under them is the one compared: it was not seen
+#: through the filter, and a role the template set from it was rendered for the default's branch only - the
+#: prefill launch silently dropped (hostile-input round rw31/h P6)
+_TRANSPARENT_FILTERS = frozenset({"default", "d", "lower", "upper", "trim", "string"})
+
+
+def _compared_name(node, nodes) -> Optional[str]:
+    """The variable a comparison operand reads (``x``, ``x | default("gen")``, ``x | d("gen") | lower``), or
+    None."""
+    for _ in range(16):  # (a chain of filters, bounded)
+        if not (isinstance(node, nodes.Filter) and node.name in _TRANSPARENT_FILTERS and node.node is not None):
+            break
+        node = node.node
+    return node.name if isinstance(node, nodes.Name) and node.ctx == "load" else None
+
+
 def collect_role_info(tree, kinds: Optional[dict] = None) -> RoleInfo:
     from jinja2 import nodes
     kinds = kinds if kinds is not None else _nodes_by_type(tree)
@@ -1146,7 +1164,7 @@ def collect_role_info(tree, kinds: Optional[dict] = None) -> RoleInfo:
         (info.names if n.ctx == "load" else info.assigned).add(n.name)
     for cmp in _of(kinds, nodes.Compare):
         operands = [cmp.expr] + [op.expr for op in cmp.ops]
-        names = [o.name for o in operands if isinstance(o, nodes.Name)]
+        names = [n for n in (_compared_name(o, nodes) for o in operands) if n is not None]
         consts = []
         for o in operands:
             if isinstance(o, nodes.Const) and isinstance(o.value, str):
