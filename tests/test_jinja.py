@@ -393,6 +393,121 @@ def test_a_template_set_role_still_has_its_launches_checked(tmp_path):
     assert (coverage["prefill"], coverage["decode"]) == (0, 1)
 
 
+GUARD_TYPO = ('python -m sglang.launch_server --model-path m --disaggregation-mode {{ role }} '
+              '{% if role == "prefill" %}--tensor-paralel-size 2{% endif %} --port 30000\n')
+
+
+@pytest.mark.parametrize("guard", [
+    'node_type | default("gen") == "ctx"',
+    'node_type | d("gen") == "ctx"',
+    'node_type | default("gen") | lower == "ctx"',
+    'node_type | trim == "ctx"',
+    'node_type | string == "ctx"',
+    'node_type | default("gen") | upper == "CTX"',
+    '"ctx" == node_type | default("gen")',
+])
+@pytest.mark.parametrize("form", ["if", "inline"])
+def test_a_role_set_from_a_guard_through_a_filter_renders_per_value_of_the_guard(tmp_path, guard, form):
+    """Hostile-input round rw31/h P6: the template sets `role` in both branches of `node_type | default("gen") ==
+    "ctx"` (or `{% set role = "prefill" if ... else "decode" %}`); the deploy renders it with node_type=ctx for the
+    prefill server, whose command has a typo SGLang refuses ("unrecognized arguments: --tensor-paralel-size 2").
+    pdlint did not see node_type through the filter: rendered once, node_type unset, the default's branch only -
+    "0 prefill, 1 decode", no finding, exit 0. Rendered per value of the guard, as `node_type == "ctx"` is."""
+    head = (f'{{% if {guard} %}}{{% set role = "prefill" %}}{{% else %}}{{% set role = "decode" %}}{{% endif %}}\n'
+            if form == "if" else f'{{% set role = "prefill" if {guard} else "decode" %}}\n')
+    (tmp_path / "launch.sh.j2").write_text(head + GUARD_TYPO)
+    code, findings, coverage, _ = _lint_var_json(tmp_path)
+    assert code == 1 and [(f["code"], f["line"]) for f in findings] == [("SGL001", 2)]
+    assert "--tensor-paralel-size" in findings[0]["message"]
+    assert (coverage["prefill"], coverage["decode"]) == (1, 1)
+
+
+@pytest.mark.parametrize("head", [
+    # the default applied in its own `{% set %}`, and the plain comparison: rendered per value as before
+    '{% set node_type = node_type | default("gen") %}\n'
+    '{% if node_type == "ctx" %}{% set role = "prefill" %}{% else %}{% set role = "decode" %}{% endif %}\n',
+    '{% if node_type == "ctx" %}{% set role = "prefill" %}{% else %}{% set role = "decode" %}{% endif %}\n',
+])
+def test_a_role_set_from_a_guard_without_a_filter_in_the_test_still_renders_per_value(tmp_path, head):
+    (tmp_path / "launch.sh.j2").write_text(head + GUARD_TYPO)
+    code, findings, coverage, _ = _lint_var_json(tmp_path)
+    assert code == 1 and [f["code"] for f in findings] == ["SGL001"]
+    assert (coverage["prefill"], coverage["decode"]) == (1, 1)
+
+
+def test_a_filtered_guard_on_another_variable_is_no_role_variable(tmp_path):
+    # `backend | default("nixl") == "mooncake"` compares with no role word: `role` stays the role variable, the
+    # template rendered per role as before (the prefill render's typo reported, the decode render clean)
+    (tmp_path / "launch.sh.j2").write_text(
+        'python -m sglang.launch_server --model-path m --disaggregation-mode {{ role }} '
+        '{% if backend | default("nixl") | lower == "mooncake" %}--disaggregation-transfer-backend mooncake'
+        '{% endif %} {% if role == "prefill" %}--tensor-paralel-size 2{% endif %} --port 30000\n')
+    code, findings, coverage, launches = _lint_var_json(tmp_path)
+    assert code == 1 and [f["code"] for f in findings] == ["SGL001"]
+    assert (coverage["prefill"], coverage["decode"]) == (1, 1)
+    assert not any("mooncake" in launch["argv"] for launch in launches)
+
+
+@pytest.mark.parametrize("head", [
+    '{% if node_type | default("gen") | replace("-", "_") == "ctx" %}{% set role = "prefill" %}{% else %}'
+    '{% set role = "decode" %}{% endif %}\n',
+    '{% if node_type | default("gen") == "first" %}{% set role = "prefill" %}{% else %}{% set role = "decode" %}'
+    '{% endif %}\n',
+    '{% set role = "prefill" if is_first | default(false) else "decode" %}\n',
+    '{% set role = "prefill" if (node_type | default("gen"))[:3] == "ctx" else "decode" %}\n',
+])
+def test_a_role_set_from_a_guard_pdlint_cannot_decide_is_said_not_a_clean_pass(tmp_path, head):
+    """rw31/h P6: where pdlint cannot tell which value of the guard gives prefill and which decode (a filter it does
+    not see through, no role word compared, a boolean read through `| default(false)`), the template renders once
+    with the guard unset - one branch's role only, the other's launch (here with a typo SGLang refuses,
+    "unrecognized arguments: --tensor-paralel-size 2") never checked. That is said (PD020, so --strict fails),
+    naming the guard where it is read - it was a clean pass, exit 0."""
+    (tmp_path / "launch.sh.j2").write_text(head + GUARD_TYPO)
+    code, findings, coverage, _ = _lint_var_json(tmp_path)
+    guard = "is_first" if "is_first" in head else "node_type"
+    assert code == 0 and [(f["code"], f["line"], f["column"]) for f in findings] == [
+        ("PD020", 1, head.index(guard) + 1)]
+    assert f"'{guard}'" in findings[0]["message"] and "went unchecked" in findings[0]["message"]
+    assert f"--var {guard}=" in findings[0]["fix"]
+    assert (coverage["prefill"], coverage["decode"]) == (0, 1)
+    code, _, _, _ = _lint_var_json(tmp_path, "--strict")
+    assert code == 1
+
+
+def test_a_role_switch_read_through_a_default_and_tested_nowhere_else_is_said(tmp_path):
+    # the role written after --disaggregation-mode and never tested: no guarded branch of launch text in sight for
+    # the unrendered-guard note, so only this one says the prefill render is missing (a clean pass on e19f1dc)
+    (tmp_path / "launch.sh.j2").write_text(
+        '{% set mode = "prefill" if is_first | default(false) else "decode" %}\n'
+        'python -m sglang.launch_server --model-path m --disaggregation-mode {{ mode }} --port 30000\n')
+    code, findings, coverage, _ = _lint_var_json(tmp_path)
+    assert code == 0 and [(f["code"], f["line"], f["column"]) for f in findings] == [("PD020", 1, 28)]
+    assert "'is_first' decides the role this template gives its launch ('mode'" in findings[0]["message"]
+    assert (coverage["prefill"], coverage["decode"]) == (0, 1)
+
+
+def test_an_undecided_guard_given_a_value_or_reported_undefined_gets_no_note(tmp_path):
+    head = ('{% if node_type | default("gen") | replace("-", "_") == "ctx" %}{% set role = "prefill" %}{% else %}'
+            '{% set role = "decode" %}{% endif %}\n')
+    (tmp_path / "launch.sh.j2").write_text(head + GUARD_TYPO)
+    # given: rendered once with that value, which is what the deployment renders - nothing left unsaid
+    code, findings, coverage, _ = _lint_var_json(tmp_path, "--var", "node_type=ctx")
+    assert code == 1 and [f["code"] for f in findings] == ["SGL001"]
+    code, findings, coverage, _ = _lint_var_json(tmp_path, "--var", "node_type=gen")
+    assert (code, findings) == (0, []) and (coverage["prefill"], coverage["decode"]) == (0, 1)
+    # unset with no default: the undefined variable is the finding (PD005), no second one
+    (tmp_path / "launch.sh.j2").write_text(head.replace(' | default("gen")', '') + GUARD_TYPO)
+    code, findings, _, _ = _lint_var_json(tmp_path)
+    assert [f["code"] for f in findings] == ["PD005"] and "'node_type'" in findings[0]["message"]
+    # a role set from the template's own loop: both launches in one render, nothing undecided
+    (tmp_path / "launch.sh.j2").write_text(
+        '{% for node_type in ["ctx", "gen"] %}{% set role = "prefill" if node_type | replace("-", "_") == "ctx" '
+        'else "decode" %}\n' + GUARD_TYPO + '{% endfor %}\n')
+    code, findings, coverage, _ = _lint_var_json(tmp_path)
+    assert code == 1 and [f["code"] for f in findings] == ["SGL001"]
+    assert (coverage["prefill"], coverage["decode"]) == (1, 1)
+
+
 def test_the_template_line_of_an_undefined_name_reads_the_debug_info_once(tmp_path, monkeypatch):
     # hostile-input round rw29/h: Jinja's get_corresponding_lineno parses the whole debug info on every call, one
     # call per undefined name: a template of 1,000 `{% if xN %}` tests took seconds there (quadratic)

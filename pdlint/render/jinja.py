@@ -1114,6 +1114,8 @@ class RoleInfo:
     # is read (`{% if node_type == "ctx" %}{% set mode = "prefill" %}{% else %}{% set mode = "decode" %}{% endif
     # %}`), never its input - Jinja's own analysis counts it as one
     read_unset: Optional[set] = None
+    # a name of ``guards``' values -> ``(template name or None: this one, line)`` of its first read there
+    guard_at: dict = field(default_factory=dict)
 
     def always_set(self) -> set:
         """The names the template assigns before every read of them, on every path."""
@@ -1138,6 +1140,24 @@ def _assign_targets(node) -> set:
     return {n.name for n in target.find_all(nodes.Name)} if isinstance(target, nodes.Tuple) else set()
 
 
+#: filters whose result a comparison with a word reads as the variable's own value: `node_type | default("gen") ==
+#: "ctx"` is true when the deploy gives node_type "ctx", as `node_type == "ctx"` is (`| lower`, `| trim` ... keep a
+#: word that is already lower case, trimmed ...). The variable under them is the one compared: it was not seen
+#: through the filter, and a role the template set from it was rendered for the default's branch only - the
+#: prefill launch silently dropped (hostile-input round rw31/h P6)
+_TRANSPARENT_FILTERS = frozenset({"default", "d", "lower", "upper", "trim", "string"})
+
+
+def _compared_name(node, nodes) -> Optional[str]:
+    """The variable a comparison operand reads (``x``, ``x | default("gen")``, ``x | d("gen") | lower``), or
+    None."""
+    for _ in range(16):  # (a chain of filters, bounded)
+        if not (isinstance(node, nodes.Filter) and node.name in _TRANSPARENT_FILTERS and node.node is not None):
+            break
+        node = node.node
+    return node.name if isinstance(node, nodes.Name) and node.ctx == "load" else None
+
+
 def collect_role_info(tree, kinds: Optional[dict] = None) -> RoleInfo:
     from jinja2 import nodes
     kinds = kinds if kinds is not None else _nodes_by_type(tree)
@@ -1146,7 +1166,7 @@ def collect_role_info(tree, kinds: Optional[dict] = None) -> RoleInfo:
         (info.names if n.ctx == "load" else info.assigned).add(n.name)
     for cmp in _of(kinds, nodes.Compare):
         operands = [cmp.expr] + [op.expr for op in cmp.ops]
-        names = [o.name for o in operands if isinstance(o, nodes.Name)]
+        names = [n for n in (_compared_name(o, nodes) for o in operands) if n is not None]
         consts = []
         for o in operands:
             if isinstance(o, nodes.Const) and isinstance(o.value, str):
@@ -1170,14 +1190,26 @@ def collect_role_info(tree, kinds: Optional[dict] = None) -> RoleInfo:
             reads = _loaded(a.node) if isinstance(a, nodes.Assign) else set()
             for t in _assign_targets(a):
                 info.guards.setdefault(t, set()).update(reads)
+            if reads:
+                _note_guard_lines(info, a.node, nodes)
         for branch in _of(kinds, nodes.If):
             tested = _loaded(branch.test)
+            if tested:
+                _note_guard_lines(info, branch.test, nodes)
             for sub in (*branch.body, *branch.elif_, *branch.else_):
                 inner = [sub] if isinstance(sub, (nodes.Assign, nodes.AssignBlock)) else []
                 for a in inner + list(sub.find_all((nodes.Assign, nodes.AssignBlock))):
                     for t in _assign_targets(a):
                         info.guards.setdefault(t, set()).update(tested)
     return info
+
+
+def _note_guard_lines(info: RoleInfo, expr, nodes) -> None:
+    for n in (expr, *expr.find_all(nodes.Name)):
+        if isinstance(n, nodes.Name) and n.ctx == "load" and n.lineno:
+            got = info.guard_at.get(n.name)
+            if got is None or n.lineno < got[1]:
+                info.guard_at[n.name] = (None, n.lineno)
 
 
 def _referenced(tree, kinds: dict) -> list:
@@ -1358,6 +1390,8 @@ def _reached_role_info(env, state, name: str) -> RoleInfo:
             merged.assigned |= part.assigned
             for k, v in part.guards.items():
                 merged.guards.setdefault(k, set()).update(v)
+            for k, (_, line) in part.guard_at.items():
+                merged.guard_at.setdefault(k, (cur, line))
             if part.read_unset is None or merged.read_unset is None:
                 merged.read_unset = None
             else:
@@ -1387,13 +1421,7 @@ def choose_role_var(info: RoleInfo, known_vars: set, given: frozenset = frozense
         # never another switch the template happens to read (`{% if enable_decode_radix_off %}`: rendered per its
         # value, both renders took the unset role switch's branch, a false PD101; hostile-input round rw29/h P2),
         # and none for a name a `{% for %}` binds (both launches in one render)
-        deciding, todo = set(), list(targets)
-        while todo and len(deciding) < MAX_GUARDS:
-            for n in info.guards.get(todo.pop(), ()):
-                if n not in deciding:
-                    deciding.add(n)
-                    if n in info.assigned:
-                        todo.append(n)
+        deciding = _deciding(info, targets)
         for other in sorted(deciding):
             parts = _name_parts(other)
             if other != name and other in info.free and other not in known_vars and other not in given \
@@ -1415,6 +1443,37 @@ def choose_role_var(info: RoleInfo, known_vars: set, given: frozenset = frozense
 
 
 MAX_GUARDS = 256  # names followed back from a role name the template sets
+
+
+def _deciding(info: RoleInfo, targets: set) -> set:
+    """The names whose values decide what the template assigns to ``targets`` (through the names those read, as
+    far as they are set in turn; at most :data:`MAX_GUARDS`)."""
+    deciding, todo = set(), sorted(targets)
+    while todo and len(deciding) < MAX_GUARDS:
+        for n in sorted(info.guards.get(todo.pop(), ())):
+            if n not in deciding:
+                deciding.add(n)
+                if n in info.assigned:
+                    todo.append(n)
+    return deciding
+
+
+def undecided_guards(info: RoleInfo, known_vars: set, given: frozenset = frozenset()) -> list:
+    """``[(guard, role name)]``: when the template sets its launches' role name itself on every path from a variable
+    nothing gives it and pdlint found no role word it is compared with (``node_type | replace("-", "_") ==
+    "ctx"``, ``node_type in ctx_types``), so that :func:`choose_role_var` renders it once - for the branch the
+    unset variable takes. The other branches' roles went unrendered: said, never a clean pass (hostile-input
+    round rw31/h P6)."""
+    targets = _self_set_roles(info)
+    if not targets or info.free is None or not targets <= info.always_set():
+        return []
+    out = []
+    for target in sorted(targets):
+        for g in sorted(_deciding(info, {target})):
+            if g in info.free and g not in known_vars and g not in given and g not in info.assigned \
+                    and all(g != o for o, _ in out):
+                out.append((g, target))
+    return out
 
 
 def _self_set_roles(info: RoleInfo) -> set:
@@ -1798,8 +1857,36 @@ def render_template(src: SourceFile, name: str, *, root: str, cwd: str, variable
                 tstr, traced = _align_fallback(plain_out, src), False
                 budget.stage("jinja render")
         renders.append(Rendered(tstr, role, var, value, traced))
+        if var is None and not role_var:
+            problems += _undecided_role_problems(info, state, env, src, name, variables, given, problems)
     problems += unknown_problems(state, src)
     return renders, _dedupe_problems(problems), var
+
+
+def _undecided_role_problems(info: RoleInfo, state: _State, env, src: SourceFile, name: str, variables: dict,
+                             given: frozenset, problems: list) -> list:
+    """A PD020 note for each variable the template's own role name is set from that the render took as unset,
+    when pdlint could not tell its value for each role (:func:`undecided_guards`): only the branch the unset value
+    takes was rendered. Not for one already reported (an undefined variable the test reads, PD005; a guard whose
+    branch went unrendered, PD020)."""
+    said = {n for n, _, _, test in state.undefined if test != OPTIONAL} | \
+        {p.message.split("'")[1] for p in problems if p.code == "unrendered" and "'" in p.message}
+    out = []
+    for guard, target in undecided_guards(info, set(variables), given):
+        if guard in said or guard in env.globals:
+            continue
+        where, line = info.guard_at.get(guard, (None, 1))
+        gsrc = state.sources.get(where or name) or src
+        out.append(Problem(
+            "unrendered",
+            f"'{guard}' decides the role this template gives its launch ('{target}', set on every path), but no "
+            f"file pdlint read sets it and pdlint cannot tell its value for prefill and for decode: rendered once "
+            f"with '{guard}' unset, so the launch text of the other role went unchecked",
+            gsrc, line, _name_column(gsrc, line, guard),
+            f"give '{guard}' the value the deployment gives it (`--var {guard}=...`, one run per value, or `{guard} "
+            f"= ...` under `[tool.pdlint.vars]`) to check that render, or compare it with a role word "
+            f"(`{guard} == \"prefill\"`) so that pdlint renders one launch per role"))
+    return out
 
 
 def _render_once(template, ctx: dict, state: _State, limits: Limits) -> tuple:
