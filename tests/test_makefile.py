@@ -236,11 +236,11 @@ def test_a_variable_that_references_itself_is_named_once(scratch_git):
 @pytest.mark.parametrize("text, where, quoted", [
     # rw30/a repro 1 (cnuland/hello-chris-llm-d's `assets`): a `# comment` recipe line after `&& \` ends make's
     # logical line, so /bin/sh gets `echo one && # c1` (make: "/bin/sh: Syntax error: end of file unexpected")
-    ("assets:\n\techo one && \\\n\t# c1\n\techo two && \\\n\t# c2\n\techo three\n", (2, 11), "&& \\ # c1"),
+    ("assets:\n\techo one && \\\n\t# c1\n\techo two && \\\n\t# c2\n\techo three\n", (2, 11), "'&& \\ # c1'"),
     # an unterminated quote on the second of three logical lines (bash: "unexpected EOF while looking for
     # matching `''")
     ("serve:\n\tcd /tmp\n\tvllm serve m --port 8100 --kv-transfer-config '{\"kv_role\":\"kv_both\"}\n\techo done\n",
-     (3, 48), "'{\"kv_role\":\"kv_both\"}"),
+     (3, 48), "`'{\"kv_role\":\"kv_both\"}`"),
 ])
 def test_a_shell_syntax_error_in_a_recipe_of_several_lines_is_filed_at_the_makefile_line(scratch_git, text, where,
                                                                                           quoted):
@@ -251,7 +251,8 @@ def test_a_shell_syntax_error_in_a_recipe_of_several_lines_is_filed_at_the_makef
     code, report = _lint(scratch_git, text)
     pd009 = [f for f in report["findings"] if f["code"] == "PD009"]
     assert [(f["path"], f["line"], f["column"]) for f in pd009] == [("Makefile", *where)]
-    assert pd009[0]["message"] == f"shell syntax error: cannot parse {quoted!r} (script)"
+    # (quoted as the Makefile writes it, rw31/a item 4: `\\` was doubled by Python's repr)
+    assert pd009[0]["message"] == f"shell syntax error: cannot parse {quoted} (script)"
     assert all(not f["path"].startswith("<") for f in report["findings"])
 
 
@@ -274,3 +275,51 @@ def test_a_recipe_line_of_comments_continued_by_backslashes_is_quiet(scratch_git
                                       "--port 30000\n")
     assert [f["code"] for f in report["findings"]] == []
     assert len(report["launches"]) == 1
+
+
+# -- rw31/a item 4: a make reference continued over recipe lines ---------------------------------------------------
+
+_CONTINUED_SHELL = ("unit-test:\n\tgo test -v $(shell echo ./pkg/... ./api/... | \\\n\tgrep -v -e /vendor) \\\n"
+                    "\t-race -coverprofile=coverage.txt -covermode=atomic\n")
+
+
+def test_a_shell_function_continued_over_recipe_lines_is_one_reference(scratch_git):
+    """kaito-project/kaito's `unit-test` (field test rw31/a item 4): `$(shell go list ./pkg/... | \\` + `grep -v
+    ...) \\` + `-race ...`.  GNU make expands the logical line as one text (`make -n unit-test` prints
+    `go test -v ./pkg/... ./api/... \\` / `-race ...`: the recipe is valid); pdlint expanded each physical line on
+    its own, so the `)` on the continuation line was shell text: PD009 "cannot parse ') \\\\ -'"."""
+    code, report = _lint(scratch_git, _CONTINUED_SHELL)
+    assert report["findings"] == [] and code == 0
+
+
+def test_a_launch_with_a_continued_shell_function_is_checked_whole(scratch_git):
+    """The same inside a launch: `vllm serve $(shell echo Qwen/Qwen3-8B | \\` + `tr -d x) \\` + `--port 8100
+    --no-such-flag ...`.  make runs `vllm serve Qwen/Qwen3-8B --port 8100 --no-such-flag --kv-transfer-config ...`
+    and vLLM refuses the flag (`vllm serve: error: unrecognized arguments: --no-such-flag`); pdlint split the
+    launch at the `|` inside the function (PD020 "`tr` is not a launcher pdlint knows" + PD009) and never
+    reported it."""
+    code, report = _lint(scratch_git, "prefill:\n\tvllm serve $(shell echo Qwen/Qwen3-8B | \\\n\ttr -d x) \\\n"
+                                      "\t--port 8100 --no-such-flag \\\n"
+                                      "\t--kv-transfer-config '{\"kv_connector\":\"NixlConnector\","
+                                      "\"kv_role\":\"kv_producer\"}'\n")
+    assert [(f["code"], f["line"], f["column"]) for f in report["findings"]] == [("VLLM018", 4, 14)]
+    (launch,) = report["launches"]
+    assert launch["role"] == "prefill" and "--kv-transfer-config" in launch["argv"]
+
+
+@pytest.mark.parametrize("text", [
+    # the neighbours: a `$(shell ...)` on one line, an ordinary continued recipe
+    "unit-test:\n\tgo test -v $(shell go list ./pkg/... | grep -v /vendor) \\\n\t-race -covermode=atomic\n",
+    "serve:\n\tvllm serve Qwen/Qwen3-8B \\\n\t--port 8000 | \\\n\ttee log.txt\n",
+])
+def test_one_line_functions_and_ordinary_continued_recipes_stay_quiet(scratch_git, text):
+    code, report = _lint(scratch_git, text)
+    assert report["findings"] == [] and code == 0
+
+
+def test_a_real_syntax_error_after_a_continued_function_is_still_pd009(scratch_git):
+    """bash -n: `syntax error near unexpected token `)'` - the stray `)` after the function's own is the shell's."""
+    code, report = _lint(scratch_git, "t:\n\techo $(shell echo a | \\\n\ttr a b) ) \\\n\t-x\n")
+    pd009 = [f for f in report["findings"] if f["code"] == "PD009"]
+    assert [(f["line"], f["column"]) for f in pd009] == [(3, 10)]
+    assert pd009[0]["message"] == "shell syntax error: cannot parse ') \\ -' (script)"

@@ -642,7 +642,7 @@ _OPEN = TStr.synthetic("(\n", "<make: the line's own shell>")
 _CLOSE = TStr.synthetic("\n)\n", "<make: the line's own shell>")
 
 
-def _recipe(body: TStr, variables: dict, auto: Optional[dict] = None, oneshell: bool = True) -> TStr:
+def _recipe(body: TStr, variables: dict, auto: Optional[dict] = None, oneshell: bool = True, ctx=None) -> TStr:
     """The recipe as the shell gets it: each line's tab and ``@``/``-``/``+`` prefixes dropped, make's references
     expanded.  Without ``oneshell`` (GNU make's default, no ``.ONESHELL:``) each line (with the lines a backslash
     continues it onto) runs in a shell of its own: it is given as a subshell ``( ... )``, so a variable one line
@@ -650,33 +650,46 @@ def _recipe(body: TStr, variables: dict, auto: Optional[dict] = None, oneshell: 
     recipe line was read as set for ``--tp-size $$TP`` on the next, where make passes no value)."""
     parts = []
     text = body.text
-    pos = 0
-    continued = False
-    alone = False  # the logical line is only a comment
     budget = [MAX_EXPANSION]
     lines = text.split("\n")
+    starts = []
+    pos = 0
+    for ln in lines:
+        starts.append(pos)
+        pos += len(ln) + 1
     wrap = not oneshell and sum(1 for ln in lines if ln.strip() and not ln.endswith("\\")) > 1
-    for n, ln in enumerate(lines):
-        end = pos + len(ln)
-        k = pos
-        if text.startswith("\t", k):
-            k += 1
-        while not continued and k < end and text[k] in "@-+ \t":  # (a continuation line keeps its words)
-            k += 1
-        if not continued:
-            # a logical line of comments only runs nothing: as `( # note )` it would be an empty subshell, which
-            # bash refuses (a false PD009 at the added text, rw30/a problem 1; a comment's `\` continues make's
-            # line, not the comment: llm-d-inference-scheduler's Makefile.cluster.mk, `# @if ...; then \`)
-            alone = wrap and _comments_only(lines, n)
-        if wrap and not alone and not continued and ln.strip():
+    n = 0
+    while n < len(lines):
+        last = n  # the logical line: lines[n..last], a backslash at the end continuing each onto the next
+        while lines[last].endswith("\\") and last + 1 < len(lines):
+            last += 1
+        # make expands the logical line as one text, the tab that starts each continuation line dropped: a
+        # reference continued onto the next line (`$(shell go list ./... | \` + `grep -v /vendor) \`) is one
+        # reference, its `)` there make's, not the shell's (field test rw31/a item 4: a false PD009 and a launch
+        # split at the `|` inside the function)
+        segs = []
+        for i in range(n, last + 1):
+            k, end = starts[i], starts[i] + len(lines[i])
+            if text.startswith("\t", k):
+                k += 1
+            while i == n and k < end and text[k] in "@-+ \t":  # (a continuation line keeps its words)
+                k += 1
+            segs.append(body[k:end])
+            if i < last:
+                segs.append(body[end:end + 1])
+        # a logical line of comments only runs nothing: as `( # note )` it would be an empty subshell, which
+        # bash refuses (a false PD009 at the added text, rw30/a problem 1; a comment's `\` continues make's
+        # line, not the comment: llm-d-inference-scheduler's Makefile.cluster.mk, `# @if ...; then \`)
+        alone = wrap and _comments_only(lines, n)
+        if wrap and not alone and lines[n].strip():
             parts.append(_OPEN)
-        parts.append(_expand(body[k:end], variables, 0, auto or {}, budget))
-        if wrap and not alone and not ln.endswith("\\") and (continued or ln.strip()):
+        parts.append(_expand(TStr.join(segs), variables, 0, auto or {}, budget, ctx=ctx))
+        end = starts[last] + len(lines[last])
+        if wrap and not alone and not lines[last].endswith("\\") and (last > n or lines[last].strip()):
             parts.append(_CLOSE)
         else:
             parts.append(body[end:end + 1])
-        continued = ln.endswith("\\")
-        pos = end + 1
+        n = last + 1
     return TStr.join(parts)
 
 
@@ -725,7 +738,7 @@ def _refs(text: str):
 
 
 def _expand(s: TStr, variables: dict, depth: int, auto: Optional[dict] = None, budget: Optional[list] = None,
-            active: frozenset = frozenset()) -> TStr:
+            active: frozenset = frozenset(), ctx=None) -> TStr:
     auto = auto or {}
     budget = budget if budget is not None else [MAX_EXPANSION]
     parts, last = [], 0
@@ -748,7 +761,7 @@ def _expand(s: TStr, variables: dict, depth: int, auto: Optional[dict] = None, b
                 # (a variable that references itself, `A = $(A)$(A)`: make stops, "Recursive variable 'A'
                 # references itself"; one word naming it, not 2^8 of them, field test rw20/h)
                 parts.append(_opaque_word(ref, name=name) if value is None or depth >= MAX_DEPTH or name in active
-                             else _expand(value, variables, depth + 1, auto, budget, active | {name}))
+                             else _expand(value, variables, depth + 1, auto, budget, active | {name}, ctx))
             else:  # from the environment make imports: the shell's variable of that name
                 p = ref.pieces[0] if ref.pieces else None
                 parts.append(TStr.at("${" + name + "}", p.src, p.offset, p.chain, label=p.label) if p is not None
