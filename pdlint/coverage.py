@@ -895,7 +895,15 @@ def _undecided(cov: Coverage, launches: list) -> None:
             m = _VAR.search(tok.text)
             name = "" if m is None or m.group(3) or deployed else (
                 m.group(1) or m.group(2) or m.group(5) or ".Values." + m.group(4))
-            u = Undecided(o.line, o.column, option, tok.text, name, deployed)
+            text = tok.text
+            if first is not None and "make-" in text and _is_makefile(o.path):
+                from pdlint.formats.makefile import placeholder
+                made = placeholder(tok[at:])
+                if made is not None:  # (`--model-path make-or`: the Makefile's `$(or $(MODEL_PATH),m)`, and the
+                    # variable a value makes it decided, rw31/a item 2)
+                    text = _short(made.text)
+                    name = made.reads[0] if made.function in ("if", "or", "and") and made.reads else ""
+            u = Undecided(o.line, o.column, option, text, name, deployed)
             if not any((x.line, x.column, x.flag) == (u.line, u.column, u.flag) for x in fc.undecided):
                 fc.undecided.append(u)
     for fc in cov.files.values():
@@ -1351,6 +1359,15 @@ def _var_name(tok) -> str:
     return t if t.startswith("$") or t.startswith("<") else f"`{t}`"
 
 
+def _is_makefile(path: str) -> bool:
+    from pdlint.formats.makefile import is_makefile
+    return is_makefile(path)
+
+
+def _short(text: str, most: int = 60) -> str:
+    return text if len(text) <= most else text[:most - 1] + "…"
+
+
 def _is_justfile(path: str) -> bool:
     from pdlint.formats.justfile import is_justfile
     return is_justfile(path)
@@ -1365,6 +1382,12 @@ def _opaque_gap(tok) -> Gap:
                    "a just variable or expression pdlint cannot evaluate (set by `just --set`, the environment or an "
                    "import it did not read): give it its deploy-time value with `--var NAME=VALUE` or in "
                    "`[tool.pdlint.vars]`, or write the flags it adds as literal words")
+    if tok.text.startswith("make-") and _is_makefile(tok.origin.path):
+        from pdlint.formats.makefile import placeholder
+        made = placeholder(tok)
+        if made is not None:  # (a word pdlint stands in a recipe: not a variable anyone sets, rw31/a item 2)
+            return Gap(CR.OPAQUE_ARGS.code, tok, f"`{_short(made.text)}` stands where flags could be, and pdlint "
+                       f"cannot see its value: whatever flags it adds were not checked", made.hint())
     if re.match(r"\{\{\s*(?:steps|tasks|inputs|outputs|workflow|item|pod)\b", tok.text):
         return Gap(CR.OPAQUE_ARGS.code, tok, what,
                    "an Argo Workflows expression pdlint cannot read (a step's output, an item of a list computed at "

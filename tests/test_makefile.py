@@ -68,7 +68,9 @@ def test_nested_functions_are_one_value_pdlint_cannot_see(scratch_git):
                                       "serve:\n\tpython3 -m sglang.launch_server --model-path m $(if $(X),--tp-size 2)\n")
     # the function's flags are a value pdlint cannot see: PD023 says so, at the reference
     assert [(f["code"], f["line"], f["column"]) for f in report["findings"]] == [("PD023", 3, 49)]
-    assert report["findings"][0]["message"].startswith("`make-if` stands where flags could be")
+    # (named as the Makefile writes it, not as pdlint's placeholder word `make-if`: rw31/a item 2)
+    assert report["findings"][0]["message"].startswith("`$(if $(X),--tp-size 2)` stands where flags could be")
+    assert "`--var X=VALUE`" in report["findings"][0]["fix"] and "make-if" not in report["findings"][0]["fix"]
     assert len(report["launches"]) == 1
 
 
@@ -230,7 +232,8 @@ def test_a_variable_that_references_itself_is_named_once(scratch_git):
                                   "--disaggregation-mode prefill --port 30000 $(A)\n")
     _, report = scratch_git.lint("Makefile")
     (f,) = [f for f in report["findings"] if f["code"] == "PD023"]
-    assert "`make-var-Amake-var-A`" in f["message"] and len(f["message"]) < 200
+    assert "`$(A)$(A)`" in f["message"] and len(f["message"]) < 200
+    assert "make-var" not in f["message"] + f["fix"]  # (pdlint's placeholder word: rw31/a item 2)
 
 
 @pytest.mark.parametrize("text, where, quoted", [
@@ -323,3 +326,66 @@ def test_a_real_syntax_error_after_a_continued_function_is_still_pd009(scratch_g
     pd009 = [f for f in report["findings"] if f["code"] == "PD009"]
     assert [(f["line"], f["column"]) for f in pd009] == [(3, 10)]
     assert pd009[0]["message"] == "shell syntax error: cannot parse ') \\ -' (script)"
+
+
+# -- rw31/a item 2: `$(if ...)` / `$(or ...)` / `$(and ...)` ----------------------------------------------------------
+
+_FUNCTIONS = ("serve:\n\tpython -m sglang.launch_server \\\n"
+              "\t\t--model-path $(or $(MODEL_PATH),meta-llama/Llama-3.2-1B-Instruct) \\\n"
+              "\t\t$(if $(TP),--tp $(TP),) \\\n\t\t--port 30000\n")
+
+
+def _argv(report):
+    (launch,) = report["launches"]
+    return launch["argv"]
+
+
+@pytest.mark.parametrize("given, model, tp", [
+    # GNU make (`make -n serve TP=2 MODEL_PATH=Qwen/Qwen3-8B`): `... --model-path Qwen/Qwen3-8B --tp 2 --port 30000`
+    (("TP=2", "MODEL_PATH=Qwen/Qwen3-8B"), "Qwen/Qwen3-8B", "2"),
+    # `make -n serve TP= MODEL_PATH=`: the `$(or ...)` default the file writes, no `--tp`
+    (("TP=", "MODEL_PATH="), "meta-llama/Llama-3.2-1B-Instruct", None),
+])
+def test_conditional_functions_are_evaluated_when_their_values_are_given(scratch_git, given, model, tp):
+    """goodfire-ai/sglang-deployment-poc's `start-server` (field test rw31/a item 2): `$(if $(TP),--tp $(TP),)` and
+    `$(or $(MODEL_PATH),default)` were the placeholder words `make-if` / `make-or` whatever `--var` gave."""
+    scratch_git.write("Makefile", _FUNCTIONS)
+    code, report = scratch_git.lint("Makefile", *[a for g in given for a in ("--var", g)])
+    argv = _argv(report)
+    assert argv[argv.index("--model-path") + 1] == model
+    assert (argv[argv.index("--tp") + 1] if "--tp" in argv else None) == tp
+    assert report["findings"] == [] and code == 0
+    assert not any(w.startswith("make-") for w in argv)
+
+
+def test_conditional_functions_of_values_in_the_file(scratch_git):
+    """Values the Makefile writes: `$(if ...)` tests the expansion of its stripped condition (GNU make's func_if),
+    `$(or ...)` returns the first argument not empty, `$(and ...)` the last when none is empty (`make -n serve`:
+    `vllm serve m --tensor-parallel-size 2 --port 8100 --no-such-flag`)."""
+    code, report = _lint(scratch_git, "TP := 2\nEMPTY :=\nM = m\n"
+                                      "serve:\n\tvllm serve $(or $(EMPTY), $(M) ,x) $(if  $(EMPTY) ,--bad-a,) "
+                                      "$(if $(TP),--tensor-parallel-size $(TP),--bad-b) $(and $(TP),--port 8100) "
+                                      "$(and $(EMPTY),--bad-c) $(if $(or $(EMPTY),$(TP)),--no-such-flag)\n")
+    assert _argv(report) == ["m", "--tensor-parallel-size", "2", "--port", "8100", "--no-such-flag"]
+    assert [(f["code"], f["line"]) for f in report["findings"]] == [("VLLM018", 5)]
+
+
+def test_an_unknown_test_stays_a_value_pdlint_cannot_see_with_a_hint_that_works(scratch_git):
+    """Without the values (TP, MODEL_PATH from the make command line), the functions are values pdlint cannot see:
+    PD023 and the undecided summary say what the Makefile writes and name the variable `--var` gives, never
+    pdlint's placeholder word (PD023's help said "give `make-if` its deploy-time value ... --var")."""
+    code, report = _lint(scratch_git, _FUNCTIONS)
+    (f,) = report["findings"]
+    assert f["code"] == "PD023" and f["message"].startswith("`$(if $(TP),--tp $(TP),)` stands where flags")
+    assert "`--var TP=VALUE`" in f["fix"] and "make-" not in f["fix"]
+    (u,) = report["coverage"]["files"]["Makefile"]["undecided"]
+    assert u["text"] == "$(or $(MODEL_PATH),meta-llama/Llama-3.2-1B-Instruct)" and u["name"] == "MODEL_PATH"
+
+
+def test_a_shell_function_keeps_a_hint_without_var(scratch_git):
+    """The neighbour: `$(shell nproc)` is still a value pdlint cannot see (it runs nothing): PD023 says to write the
+    flags literally, not to give a variable named `make-shell` a value."""
+    code, report = _lint(scratch_git, "serve:\n\tpython -m sglang.launch_server --model-path m $(shell cat flags)\n")
+    (f,) = report["findings"]
+    assert f["code"] == "PD023" and f["message"].startswith("`$(shell cat flags)` stands where flags could be")
+    assert "--var" not in f["fix"] and "make-shell" not in f["fix"] and "literal words" in f["fix"]
