@@ -623,13 +623,30 @@ class Coverage:
         return (f"{_n(p + d, 'launch', 'launches')} not paired ({p} prefill, {d} decode): {why}, so the "
                 f"prefill/decode pair rules did not check {'it' if p + d == 1 else 'them'}")
 
-    def undecided_summary(self) -> str:
+    def undecided_summary(self, named: Optional[set] = None) -> str:
         """``N flag values pdlint cannot see left checks undecided: --tp-size $TP (run.sh:2:99); ...``, or "":
         a check that read a value from the environment or a template placeholder decided nothing, and the
-        summary says so instead of passing it as checked."""
+        summary says so instead of passing it as checked.  ``named``: the files named on the command line when
+        the run brought in others (a decode script's prefill sibling, checked for the pair rules): the values
+        of those others are counted, not listed - the user did not name them (field test rw31/a item 1)."""
         items = [(p, u) for p, f in sorted(self.files.items()) for u in f.undecided]
+        others = sorted({p for p, _ in items if named and p not in named})
+        if others:
+            items = [(p, u) for p, u in items if p in named]
+            n = sum(len(self.files[p].undecided) for p in others)
+            brought = (f"{_n(n, 'flag value')} pdlint cannot see in {'a file' if len(others) == 1 else 'files'} "
+                       f"checked with {'the named file' if len(named) == 1 else 'the named ones'} (their launches pair "
+                       f"with or read {'it' if len(named) == 1 else 'them'}: "
+                       f"{', '.join(others[:3])}{' ...' if len(others) > 3 else ''}) left checks undecided: check "
+                       f"{'that file' if len(others) == 1 else 'those files'} to see {'it' if n == 1 else 'them'}")
+            if not items:
+                return brought
+            return self._undecided_line(items) + ". " + brought[0].upper() + brought[1:]
         if not items:
             return ""
+        return self._undecided_line(items)
+
+    def _undecided_line(self, items: list) -> str:
         shown = "; ".join(f"{u.flag} {u.text} ({p}:{u.line}:{u.column})" for p, u in items[:3])
         more = f"; and {len(items) - 3} more (`--format json` lists them under coverage.files)" if len(items) > 3 else ""
         names = sorted({u.name for _, u in items if u.name and not u.name.startswith(".Values.")})
@@ -1465,7 +1482,7 @@ def _sglang_gaps(launch: Launch, info) -> list:
     if launch.role is None and not info.virtual:
         occ = parsed.occurrence("disaggregation_mode")
         if occ is not None and any(v.opaque for v in occ.values):
-            out.append(_role_gap(occ.values[0], "--disaggregation-mode"))
+            out.append(_role_gap(occ.values[0], "--disaggregation-mode", launch))
         elif occ is None and parsed.incomplete:
             pass  # the opaque words above may hold the mode; they are reported already
     return out
@@ -1479,8 +1496,20 @@ def _switch(table, option: str) -> bool:
 _FIRST_ARG = lazyre.compile(r"\$\{?1(?![0-9])")
 
 
-def _role_gap(tok, flag: str) -> Gap:
+def _role_gap(tok, flag: str, launch: Optional[Launch] = None) -> Gap:
     name = _var_name(tok)
+    taken = launch.structural_role if launch is not None else None
+    how = launch.meta.get("role_how") if launch is not None else None
+    if taken in ("prefill", "decode") and how:
+        # (the file name beside its sibling, a router's URL: the launch has that role and the pair rules ran on it;
+        # "it was not paired" was false - start_prefill.sh / start_decode.sh, field test rw31/a item 1)
+        return Gap(CR.UNRESOLVED_ROLE.code, tok,
+                   f"the role of this launch ({flag} {name}) comes from a value pdlint cannot see: pdlint took its "
+                   f"role, {taken}, from {how if how.startswith('the ') else 'the ' + how} and the pair rules read "
+                   f"that role, but the checks of the role its own "
+                   f"flags set did not run",
+                   "give the role variable its values: name it with `role-var` in a template, set it per role in "
+                   "`[tool.pdlint.roles.<role>.vars]`, or write the role literally")
     if _FIRST_ARG.match(tok.text):  # a script's first argument (the shell front-end keeps `$1` as written)
         return Gap(CR.UNRESOLVED_ROLE.code, tok,
                    f"the role of this launch ({flag} {name}) is the script's first argument, and neither does the "
@@ -1521,7 +1550,7 @@ def _generic_gaps(launch: Launch, info, role_flag: tuple, switch: Optional[Calla
                 if name == "--kv-transfer-config" and _literal_kv_role(info):
                     continue  # `"kv_role":"kv_both"` written: a variable elsewhere in the JSON hides no role
                 if val is not None and val.opaque:
-                    out.append(_role_gap(val, name))
+                    out.append(_role_gap(val, name, launch))
                     break
     return out
 
