@@ -829,13 +829,13 @@ def _function(ref: TStr, inner: str, variables: dict, depth: int, auto: dict, bu
     try:
         if fn == "if":
             cond = stripped(args[0])
-            if cond.text and _known_text(cond.text, variables, auto, ctx, depth + 1):
+            if cond.text and _known_text(cond.text, variables, auto, ctx, depth + 1, budget):
                 return expand(args[1])
             return expand(args[2]) if len(args) > 2 else ref[:0]
         chosen = None
         for t in args:
             t = stripped(t)
-            empty = not t.text or not _known_text(t.text, variables, auto, ctx, depth + 1)
+            empty = not t.text or not _known_text(t.text, variables, auto, ctx, depth + 1, budget)
             if fn == "or" and not empty:
                 return expand(t)
             if fn == "and":
@@ -847,15 +847,19 @@ def _function(ref: TStr, inner: str, variables: dict, depth: int, auto: dict, bu
         return None
 
 
-def _known_text(text: str, variables: dict, auto: dict, ctx, depth: int) -> str:
+def _known_text(text: str, variables: dict, auto: dict, ctx, depth: int, budget: list) -> str:
     """What make expands ``text`` to, when pdlint knows it (a variable a variant takes as set stands as
-    :data:`_DEFINED_TEXT`: only whether a text is empty is read); :class:`_Unknown` otherwise."""
+    :data:`_DEFINED_TEXT`: only whether a text is empty is read); :class:`_Unknown` otherwise.  Each reference
+    read spends one of the recipe's ``budget`` (hostile input: tests that read each other many times over)."""
     if depth >= MAX_DEPTH or len(text) > MAX_TEST:
         raise _Unknown
     out, last = [], 0
     for a, b, inner in _refs(text):
         out.append(text[last:a])
         last = b
+        budget[0] -= 1
+        if budget[0] < 0:
+            raise _Unknown
         if inner == "$" and b - a == 2:
             out.append("$")
             continue
@@ -870,7 +874,7 @@ def _known_text(text: str, variables: dict, auto: dict, ctx, depth: int) -> str:
             if name in variables:
                 if variables[name] is None:
                     raise _Unknown
-                out.append(_known_text(variables[name].text, variables, auto, ctx, depth + 1))
+                out.append(_known_text(variables[name].text, variables, auto, ctx, depth + 1, budget))
             elif name in given:
                 out.append(given[name])
             elif name in assume:
@@ -885,14 +889,14 @@ def _known_text(text: str, variables: dict, auto: dict, ctx, depth: int) -> str:
             value = ""
             if fn == "if":
                 cond = args[0].strip()
-                if cond and _known_text(cond, variables, auto, ctx, depth + 1):
-                    value = _known_text(args[1], variables, auto, ctx, depth + 1)
+                if cond and _known_text(cond, variables, auto, ctx, depth + 1, budget):
+                    value = _known_text(args[1], variables, auto, ctx, depth + 1, budget)
                 elif len(args) > 2:
-                    value = _known_text(args[2], variables, auto, ctx, depth + 1)
+                    value = _known_text(args[2], variables, auto, ctx, depth + 1, budget)
             else:
                 for t in args:
                     t = t.strip()
-                    value = _known_text(t, variables, auto, ctx, depth + 1) if t else ""
+                    value = _known_text(t, variables, auto, ctx, depth + 1, budget) if t else ""
                     if bool(value) == (fn == "or"):
                         break
             out.append(value)
