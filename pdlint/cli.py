@@ -433,7 +433,8 @@ def _scan_and_report(ns, progress=None, skip=None) -> int:
         from pdlint.report import text
         report = text.render(result.findings, result.sources, result.files,
                              color=not ns.output_file and text.use_color(sys.stdout), show_fix=not ns.no_hints,
-                             summary=not quiet, coverage=result.coverage, left_out=result.left_out)
+                             summary=not quiet, coverage=result.coverage, left_out=result.left_out,
+                             named=result.named)
         if result.baseline is not None and not quiet:
             report += _baseline_line(result.baseline)
         _emit(report, ns.output_file)

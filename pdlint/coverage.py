@@ -631,13 +631,30 @@ class Coverage:
         return (f"{_n(p + d, 'launch', 'launches')} not paired ({p} prefill, {d} decode): {why}, so the "
                 f"prefill/decode pair rules did not check {'it' if p + d == 1 else 'them'}")
 
-    def undecided_summary(self) -> str:
+    def undecided_summary(self, named: Optional[set] = None) -> str:
         """``N flag values pdlint cannot see left checks undecided: --tp-size $TP (run.sh:2:99); ...``, or "":
         a check that read a value from the environment or a template placeholder decided nothing, and the
-        summary says so instead of passing it as checked."""
+        summary says so instead of passing it as checked.  ``named``: the files named on the command line when
+        the run brought in others (a decode script's prefill sibling, checked for the pair rules): the values
+        of those others are counted, not listed - the user did not name them (field test rw31/a item 1)."""
         items = [(p, u) for p, f in sorted(self.files.items()) for u in f.undecided]
+        others = sorted({p for p, _ in items if named and p not in named})
+        if others:
+            items = [(p, u) for p, u in items if p in named]
+            n = sum(len(self.files[p].undecided) for p in others)
+            brought = (f"{_n(n, 'flag value')} pdlint cannot see in {'a file' if len(others) == 1 else 'files'} "
+                       f"checked with {'the named file' if len(named) == 1 else 'the named ones'} (their launches pair "
+                       f"with or read {'it' if len(named) == 1 else 'them'}: "
+                       f"{', '.join(others[:3])}{' ...' if len(others) > 3 else ''}) left checks undecided: check "
+                       f"{'that file' if len(others) == 1 else 'those files'} to see {'it' if n == 1 else 'them'}")
+            if not items:
+                return brought
+            return self._undecided_line(items) + ". " + brought[0].upper() + brought[1:]
         if not items:
             return ""
+        return self._undecided_line(items)
+
+    def _undecided_line(self, items: list) -> str:
         shown = "; ".join(f"{u.flag} {u.text} ({p}:{u.line}:{u.column})" for p, u in items[:3])
         more = f"; and {len(items) - 3} more (`--format json` lists them under coverage.files)" if len(items) > 3 else ""
         names = sorted({u.name for _, u in items if u.name and not u.name.startswith(".Values.")})
@@ -909,7 +926,15 @@ def _undecided(cov: Coverage, launches: list) -> None:
             m = _VAR.search(tok.text)
             name = "" if m is None or m.group(3) or deployed or unexpanded else (
                 m.group(1) or m.group(2) or m.group(5) or ".Values." + m.group(4))
-            u = Undecided(o.line, o.column, option, tok.text, name, deployed, unexpanded)
+            text = tok.text
+            if first is not None and "make-" in text and _is_makefile(o.path):
+                from pdlint.formats.makefile import placeholder
+                made = placeholder(tok[at:])
+                if made is not None:  # (`--model-path make-or`: the Makefile's `$(or $(MODEL_PATH),m)`, and the
+                    # variable a value makes it decided, rw31/a item 2)
+                    text = _short(made.text)
+                    name = made.reads[0] if made.function in ("if", "or", "and") and made.reads else ""
+            u = Undecided(o.line, o.column, option, text, name, deployed, unexpanded)
             if not any((x.line, x.column, x.flag) == (u.line, u.column, u.flag) for x in fc.undecided):
                 fc.undecided.append(u)
     for fc in cov.files.values():
@@ -1367,6 +1392,15 @@ def _var_name(tok) -> str:
     return t if t.startswith("$") or t.startswith("<") else f"`{t}`"
 
 
+def _is_makefile(path: str) -> bool:
+    from pdlint.formats.makefile import is_makefile
+    return is_makefile(path)
+
+
+def _short(text: str, most: int = 60) -> str:
+    return text if len(text) <= most else text[:most - 1] + "…"
+
+
 def _is_justfile(path: str) -> bool:
     from pdlint.formats.justfile import is_justfile
     return is_justfile(path)
@@ -1381,6 +1415,12 @@ def _opaque_gap(tok) -> Gap:
                    "a just variable or expression pdlint cannot evaluate (set by `just --set`, the environment or an "
                    "import it did not read): give it its deploy-time value with `--var NAME=VALUE` or in "
                    "`[tool.pdlint.vars]`, or write the flags it adds as literal words")
+    if tok.text.startswith("make-") and _is_makefile(tok.origin.path):
+        from pdlint.formats.makefile import placeholder
+        made = placeholder(tok)
+        if made is not None:  # (a word pdlint stands in a recipe: not a variable anyone sets, rw31/a item 2)
+            return Gap(CR.OPAQUE_ARGS.code, tok, f"`{_short(made.text)}` stands where flags could be, and pdlint "
+                       f"cannot see its value: whatever flags it adds were not checked", made.hint())
     if re.match(r"\{\{\s*(?:steps|tasks|inputs|outputs|workflow|item|pod)\b", tok.text):
         return Gap(CR.OPAQUE_ARGS.code, tok, what,
                    "an Argo Workflows expression pdlint cannot read (a step's output, an item of a list computed at "
@@ -1458,7 +1498,7 @@ def _sglang_gaps(launch: Launch, info) -> list:
     if launch.role is None and not info.virtual:
         occ = parsed.occurrence("disaggregation_mode")
         if occ is not None and any(v.opaque for v in occ.values):
-            out.append(_role_gap(occ.values[0], "--disaggregation-mode"))
+            out.append(_role_gap(occ.values[0], "--disaggregation-mode", launch))
         elif occ is None and parsed.incomplete:
             pass  # the opaque words above may hold the mode; they are reported already
     return out
@@ -1472,8 +1512,20 @@ def _switch(table, option: str) -> bool:
 _FIRST_ARG = lazyre.compile(r"\$\{?1(?![0-9])")
 
 
-def _role_gap(tok, flag: str) -> Gap:
+def _role_gap(tok, flag: str, launch: Optional[Launch] = None) -> Gap:
     name = _var_name(tok)
+    taken = launch.structural_role if launch is not None else None
+    how = launch.meta.get("role_how") if launch is not None else None
+    if taken in ("prefill", "decode") and how:
+        # (the file name beside its sibling, a router's URL: the launch has that role and the pair rules ran on it;
+        # "it was not paired" was false - start_prefill.sh / start_decode.sh, field test rw31/a item 1)
+        return Gap(CR.UNRESOLVED_ROLE.code, tok,
+                   f"the role of this launch ({flag} {name}) comes from a value pdlint cannot see: pdlint took its "
+                   f"role, {taken}, from {how if how.startswith('the ') else 'the ' + how} and the pair rules read "
+                   f"that role, but the checks of the role its own "
+                   f"flags set did not run",
+                   "give the role variable its values: name it with `role-var` in a template, set it per role in "
+                   "`[tool.pdlint.roles.<role>.vars]`, or write the role literally")
     if _FIRST_ARG.match(tok.text):  # a script's first argument (the shell front-end keeps `$1` as written)
         return Gap(CR.UNRESOLVED_ROLE.code, tok,
                    f"the role of this launch ({flag} {name}) is the script's first argument, and neither does the "
@@ -1514,7 +1566,7 @@ def _generic_gaps(launch: Launch, info, role_flag: tuple, switch: Optional[Calla
                 if name == "--kv-transfer-config" and _literal_kv_role(info):
                     continue  # `"kv_role":"kv_both"` written: a variable elsewhere in the JSON hides no role
                 if val is not None and val.opaque:
-                    out.append(_role_gap(val, name))
+                    out.append(_role_gap(val, name, launch))
                     break
     return out
 

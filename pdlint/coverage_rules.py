@@ -39,10 +39,14 @@ UNCHECKED = register(Rule(
 UNRESOLVED_ROLE = register(Rule(
     "PD021", "unresolved-role", WARNING,
     "Reports a prefill/decode server launch whose role pdlint cannot decide: the role flag's value "
-    "(`--disaggregation-mode`, vLLM's `kv_role`, Dynamo's worker mode) comes from a variable pdlint does not know, "
-    "and no file name, CRD field or template branch names the role.",
+    "(`--disaggregation-mode`, vLLM's `kv_role`, Dynamo's worker mode) comes from a variable pdlint does not know. "
+    "When no file name, CRD field or template branch names the role either, the launch has none and is not paired; "
+    "when one does (`start_decode.sh` beside `start_prefill.sh`, a router's URL), the message says so: pdlint takes "
+    "that role and pairs the launch, but what the role flag's value itself sets was not checked.",
     "Most of SGLang's PD checks are role-specific (a flag refused on a prefill server, another on a decode "
-    "server); with the role unknown none of them ran on this launch, and it was not paired with its peer.",
+    "server); with the role unknown none of them ran on this launch, and it was not paired with its peer.  With the "
+    "role taken from a file name the pair rules ran, but the value that sets the role (a whole "
+    "`--kv-transfer-config`) went unchecked.",
     "Give the role variable a value pdlint can see: name it with `role-var` (templates render once per role), "
     "set it in `[tool.pdlint.roles.<role>.vars]`, or write the role literally in each launch.",
     example="ROLE=$1\npython3 -m sglang.launch_server --disaggregation-mode $ROLE",

@@ -33,6 +33,9 @@ class Result:
     # what the run judged: (display paths of the files scanned, absolute directories walked)
     scope: tuple = ((), ())
     left_out: frozenset = frozenset()  # paths of findings a run on named files left out (_restrict_to_named)
+    # the files named on the command line when the run brought in others (their siblings, what reads them):
+    # the undecided summary lists the named files' values (_restrict_to_named)
+    named: frozenset = frozenset()
 
 
 class ConfigResolver:
@@ -240,6 +243,7 @@ def _restrict_to_named(result: Result, jobs: list) -> None:
     named = {j.display for j in jobs if j.explicit}
     if not named or len(named) == len(jobs):
         return
+    result.named = frozenset(named)
     if result.docs is not None:
         launches = result.docs[0]
     elif not result.launches and result.findings:

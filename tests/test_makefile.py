@@ -68,7 +68,9 @@ def test_nested_functions_are_one_value_pdlint_cannot_see(scratch_git):
                                       "serve:\n\tpython3 -m sglang.launch_server --model-path m $(if $(X),--tp-size 2)\n")
     # the function's flags are a value pdlint cannot see: PD023 says so, at the reference
     assert [(f["code"], f["line"], f["column"]) for f in report["findings"]] == [("PD023", 3, 49)]
-    assert report["findings"][0]["message"].startswith("`make-if` stands where flags could be")
+    # (named as the Makefile writes it, not as pdlint's placeholder word `make-if`: rw31/a item 2)
+    assert report["findings"][0]["message"].startswith("`$(if $(X),--tp-size 2)` stands where flags could be")
+    assert "`--var X=VALUE`" in report["findings"][0]["fix"] and "make-if" not in report["findings"][0]["fix"]
     assert len(report["launches"]) == 1
 
 
@@ -230,17 +232,18 @@ def test_a_variable_that_references_itself_is_named_once(scratch_git):
                                   "--disaggregation-mode prefill --port 30000 $(A)\n")
     _, report = scratch_git.lint("Makefile")
     (f,) = [f for f in report["findings"] if f["code"] == "PD023"]
-    assert "`make-var-Amake-var-A`" in f["message"] and len(f["message"]) < 200
+    assert "`$(A)$(A)`" in f["message"] and len(f["message"]) < 200
+    assert "make-var" not in f["message"] + f["fix"]  # (pdlint's placeholder word: rw31/a item 2)
 
 
 @pytest.mark.parametrize("text, where, quoted", [
     # rw30/a repro 1 (cnuland/hello-chris-llm-d's `assets`): a `# comment` recipe line after `&& \` ends make's
     # logical line, so /bin/sh gets `echo one && # c1` (make: "/bin/sh: Syntax error: end of file unexpected")
-    ("assets:\n\techo one && \\\n\t# c1\n\techo two && \\\n\t# c2\n\techo three\n", (2, 11), "&& \\ # c1"),
+    ("assets:\n\techo one && \\\n\t# c1\n\techo two && \\\n\t# c2\n\techo three\n", (2, 11), "'&& \\ # c1'"),
     # an unterminated quote on the second of three logical lines (bash: "unexpected EOF while looking for
     # matching `''")
     ("serve:\n\tcd /tmp\n\tvllm serve m --port 8100 --kv-transfer-config '{\"kv_role\":\"kv_both\"}\n\techo done\n",
-     (3, 48), "'{\"kv_role\":\"kv_both\"}"),
+     (3, 48), "`'{\"kv_role\":\"kv_both\"}`"),
 ])
 def test_a_shell_syntax_error_in_a_recipe_of_several_lines_is_filed_at_the_makefile_line(scratch_git, text, where,
                                                                                           quoted):
@@ -251,7 +254,8 @@ def test_a_shell_syntax_error_in_a_recipe_of_several_lines_is_filed_at_the_makef
     code, report = _lint(scratch_git, text)
     pd009 = [f for f in report["findings"] if f["code"] == "PD009"]
     assert [(f["path"], f["line"], f["column"]) for f in pd009] == [("Makefile", *where)]
-    assert pd009[0]["message"] == f"shell syntax error: cannot parse {quoted!r} (script)"
+    # (quoted as the Makefile writes it, rw31/a item 4: `\\` was doubled by Python's repr)
+    assert pd009[0]["message"] == f"shell syntax error: cannot parse {quoted} (script)"
     assert all(not f["path"].startswith("<") for f in report["findings"])
 
 
@@ -274,3 +278,114 @@ def test_a_recipe_line_of_comments_continued_by_backslashes_is_quiet(scratch_git
                                       "--port 30000\n")
     assert [f["code"] for f in report["findings"]] == []
     assert len(report["launches"]) == 1
+
+
+# -- rw31/a item 4: a make reference continued over recipe lines ---------------------------------------------------
+
+_CONTINUED_SHELL = ("unit-test:\n\tgo test -v $(shell echo ./pkg/... ./api/... | \\\n\tgrep -v -e /vendor) \\\n"
+                    "\t-race -coverprofile=coverage.txt -covermode=atomic\n")
+
+
+def test_a_shell_function_continued_over_recipe_lines_is_one_reference(scratch_git):
+    """kaito-project/kaito's `unit-test` (field test rw31/a item 4): `$(shell go list ./pkg/... | \\` + `grep -v
+    ...) \\` + `-race ...`.  GNU make expands the logical line as one text (`make -n unit-test` prints
+    `go test -v ./pkg/... ./api/... \\` / `-race ...`: the recipe is valid); pdlint expanded each physical line on
+    its own, so the `)` on the continuation line was shell text: PD009 "cannot parse ') \\\\ -'"."""
+    code, report = _lint(scratch_git, _CONTINUED_SHELL)
+    assert report["findings"] == [] and code == 0
+
+
+def test_a_launch_with_a_continued_shell_function_is_checked_whole(scratch_git):
+    """The same inside a launch: `vllm serve $(shell echo Qwen/Qwen3-8B | \\` + `tr -d x) \\` + `--port 8100
+    --no-such-flag ...`.  make runs `vllm serve Qwen/Qwen3-8B --port 8100 --no-such-flag --kv-transfer-config ...`
+    and vLLM refuses the flag (`vllm serve: error: unrecognized arguments: --no-such-flag`); pdlint split the
+    launch at the `|` inside the function (PD020 "`tr` is not a launcher pdlint knows" + PD009) and never
+    reported it."""
+    code, report = _lint(scratch_git, "prefill:\n\tvllm serve $(shell echo Qwen/Qwen3-8B | \\\n\ttr -d x) \\\n"
+                                      "\t--port 8100 --no-such-flag \\\n"
+                                      "\t--kv-transfer-config '{\"kv_connector\":\"NixlConnector\","
+                                      "\"kv_role\":\"kv_producer\"}'\n")
+    assert [(f["code"], f["line"], f["column"]) for f in report["findings"]] == [("VLLM018", 4, 14)]
+    (launch,) = report["launches"]
+    assert launch["role"] == "prefill" and "--kv-transfer-config" in launch["argv"]
+
+
+@pytest.mark.parametrize("text", [
+    # the neighbours: a `$(shell ...)` on one line, an ordinary continued recipe
+    "unit-test:\n\tgo test -v $(shell go list ./pkg/... | grep -v /vendor) \\\n\t-race -covermode=atomic\n",
+    "serve:\n\tvllm serve Qwen/Qwen3-8B \\\n\t--port 8000 | \\\n\ttee log.txt\n",
+])
+def test_one_line_functions_and_ordinary_continued_recipes_stay_quiet(scratch_git, text):
+    code, report = _lint(scratch_git, text)
+    assert report["findings"] == [] and code == 0
+
+
+def test_a_real_syntax_error_after_a_continued_function_is_still_pd009(scratch_git):
+    """bash -n: `syntax error near unexpected token `)'` - the stray `)` after the function's own is the shell's."""
+    code, report = _lint(scratch_git, "t:\n\techo $(shell echo a | \\\n\ttr a b) ) \\\n\t-x\n")
+    pd009 = [f for f in report["findings"] if f["code"] == "PD009"]
+    assert [(f["line"], f["column"]) for f in pd009] == [(3, 10)]
+    assert pd009[0]["message"] == "shell syntax error: cannot parse ') \\ -' (script)"
+
+
+# -- rw31/a item 2: `$(if ...)` / `$(or ...)` / `$(and ...)` ----------------------------------------------------------
+
+_FUNCTIONS = ("serve:\n\tpython -m sglang.launch_server \\\n"
+              "\t\t--model-path $(or $(MODEL_PATH),meta-llama/Llama-3.2-1B-Instruct) \\\n"
+              "\t\t$(if $(TP),--tp $(TP),) \\\n\t\t--port 30000\n")
+
+
+def _argv(report):
+    (launch,) = report["launches"]
+    return launch["argv"]
+
+
+@pytest.mark.parametrize("given, model, tp", [
+    # GNU make (`make -n serve TP=2 MODEL_PATH=Qwen/Qwen3-8B`): `... --model-path Qwen/Qwen3-8B --tp 2 --port 30000`
+    (("TP=2", "MODEL_PATH=Qwen/Qwen3-8B"), "Qwen/Qwen3-8B", "2"),
+    # `make -n serve TP= MODEL_PATH=`: the `$(or ...)` default the file writes, no `--tp`
+    (("TP=", "MODEL_PATH="), "meta-llama/Llama-3.2-1B-Instruct", None),
+])
+def test_conditional_functions_are_evaluated_when_their_values_are_given(scratch_git, given, model, tp):
+    """goodfire-ai/sglang-deployment-poc's `start-server` (field test rw31/a item 2): `$(if $(TP),--tp $(TP),)` and
+    `$(or $(MODEL_PATH),default)` were the placeholder words `make-if` / `make-or` whatever `--var` gave."""
+    scratch_git.write("Makefile", _FUNCTIONS)
+    code, report = scratch_git.lint("Makefile", *[a for g in given for a in ("--var", g)])
+    argv = _argv(report)
+    assert argv[argv.index("--model-path") + 1] == model
+    assert (argv[argv.index("--tp") + 1] if "--tp" in argv else None) == tp
+    assert report["findings"] == [] and code == 0
+    assert not any(w.startswith("make-") for w in argv)
+
+
+def test_conditional_functions_of_values_in_the_file(scratch_git):
+    """Values the Makefile writes: `$(if ...)` tests the expansion of its stripped condition (GNU make's func_if),
+    `$(or ...)` returns the first argument not empty, `$(and ...)` the last when none is empty (`make -n serve`:
+    `vllm serve m --tensor-parallel-size 2 --port 8100 --no-such-flag`)."""
+    code, report = _lint(scratch_git, "TP := 2\nEMPTY :=\nM = m\n"
+                                      "serve:\n\tvllm serve $(or $(EMPTY), $(M) ,x) $(if  $(EMPTY) ,--bad-a,) "
+                                      "$(if $(TP),--tensor-parallel-size $(TP),--bad-b) $(and $(TP),--port 8100) "
+                                      "$(and $(EMPTY),--bad-c) $(if $(or $(EMPTY),$(TP)),--no-such-flag)\n")
+    assert _argv(report) == ["m", "--tensor-parallel-size", "2", "--port", "8100", "--no-such-flag"]
+    assert [(f["code"], f["line"]) for f in report["findings"]] == [("VLLM018", 5)]
+
+
+def test_an_unknown_test_stays_a_value_pdlint_cannot_see_with_a_hint_that_works(scratch_git):
+    """Without the values (TP, MODEL_PATH from the make command line), the functions are values pdlint cannot see:
+    PD023 and the undecided summary say what the Makefile writes and name the variable `--var` gives, never
+    pdlint's placeholder word (PD023's help said "give `make-if` its deploy-time value ... --var")."""
+    code, report = _lint(scratch_git, _FUNCTIONS)
+    (f,) = report["findings"]
+    assert f["code"] == "PD023" and f["message"].startswith("`$(if $(TP),--tp $(TP),)` stands where flags")
+    assert "`--var TP=VALUE`" in f["fix"] and "make-" not in f["fix"]
+    (u,) = report["coverage"]["files"]["Makefile"]["undecided"]
+    assert u["text"] == "$(or $(MODEL_PATH),meta-llama/Llama-3.2-1B-Instruct)" and u["name"] == "MODEL_PATH"
+
+
+def test_a_shell_function_keeps_a_hint_without_var(scratch_git):
+    """The neighbour: `$(shell nproc)` is still a value pdlint cannot see (it runs nothing): PD023 says to write the
+    flags literally, not to give a variable named `make-shell` a value."""
+    code, report = _lint(scratch_git, "serve:\n\tpython -m sglang.launch_server --model-path m $(shell cat flags)\n")
+    (f,) = report["findings"]
+    assert f["code"] == "PD023" and f["message"].startswith("`$(shell cat flags)` stands where flags could be")
+    assert "--var" not in f["fix"] and "make-shell" not in f["fix"] and "literal words" in f["fix"]

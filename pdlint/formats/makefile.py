@@ -9,9 +9,12 @@ role hint, as a Justfile recipe's name).  What make does to a recipe line before
   ``override`` too) is its value, expanded in turn and traced to its assignment; a variable the file does not assign
   comes from the environment (make imports it), so it is the shell's ``${NAME}``: a value pdlint cannot see unless
   the configuration gives it;
-* ``$$`` is a ``$`` for the shell; ``$@`` is the target; other automatic variables (``$<``), functions
-  (``$(shell ...)``, ``$(or ...)``), substitution references (``$(X:.c=.o)``) and ``define`` blocks are values pdlint
-  cannot see.
+* ``$$`` is a ``$`` for the shell; ``$@`` is the target; ``$(if ...)`` / ``$(or ...)`` / ``$(and ...)`` are
+  evaluated when the values they test are known (the file's, the configuration's: :func:`_function`); other automatic
+  variables (``$<``), functions (``$(shell ...)``), substitution references (``$(X:.c=.o)``) and ``define`` blocks
+  are values pdlint cannot see (a word :func:`placeholder` describes, never a variable to set);
+* a logical recipe line (a backslash continuing it) is expanded as one text, so a reference continued over lines is
+  one reference.
 
 A rule with several targets (``prefill decode:``) runs its recipe once per target: one :class:`Rule` each, ``$@`` the
 target's name where the rule line writes it, with the target's own variables (``prefill: PORT := 30000``).  A target's
@@ -441,7 +444,7 @@ class _Parser:
         for k, (name, tok, grouped, body, line) in enumerate(recipes):
             if k not in helpers:
                 out.append(Rule(name, _recipe(body, self.chain_variables(base, (name,), {}),
-                                              {} if grouped else {"@": tok}, self.oneshell), line))
+                                              {} if grouped else {"@": tok}, self.oneshell, self), line))
         for k, (_, runs) in sorted(bound.items()):
             name, tok, grouped, body, line = recipes[k]
             for via, root, recipe in runs:
@@ -504,9 +507,10 @@ class _Parser:
                     name, tok, grouped, body, line = recipes[k]
                     auto = {} if grouped else {"@": tok}
                     variables = self.chain_variables(base, chain, overrides)
-                    recipe = _recipe(body, variables, auto, self.oneshell)
+                    recipe = _recipe(body, variables, auto, self.oneshell, self)
                     if k not in plain:
-                        plain[k] = _key(_recipe(body, self.chain_variables(base, (name,), {}), auto, self.oneshell))
+                        plain[k] = _key(_recipe(body, self.chain_variables(base, (name,), {}), auto, self.oneshell,
+                                                self))
                     key = _key(recipe)
                     if key == plain[k] or (k, key) in seen:
                         continue
@@ -642,7 +646,7 @@ _OPEN = TStr.synthetic("(\n", "<make: the line's own shell>")
 _CLOSE = TStr.synthetic("\n)\n", "<make: the line's own shell>")
 
 
-def _recipe(body: TStr, variables: dict, auto: Optional[dict] = None, oneshell: bool = True) -> TStr:
+def _recipe(body: TStr, variables: dict, auto: Optional[dict] = None, oneshell: bool = True, ctx=None) -> TStr:
     """The recipe as the shell gets it: each line's tab and ``@``/``-``/``+`` prefixes dropped, make's references
     expanded.  Without ``oneshell`` (GNU make's default, no ``.ONESHELL:``) each line (with the lines a backslash
     continues it onto) runs in a shell of its own: it is given as a subshell ``( ... )``, so a variable one line
@@ -650,33 +654,46 @@ def _recipe(body: TStr, variables: dict, auto: Optional[dict] = None, oneshell: 
     recipe line was read as set for ``--tp-size $$TP`` on the next, where make passes no value)."""
     parts = []
     text = body.text
-    pos = 0
-    continued = False
-    alone = False  # the logical line is only a comment
     budget = [MAX_EXPANSION]
     lines = text.split("\n")
+    starts = []
+    pos = 0
+    for ln in lines:
+        starts.append(pos)
+        pos += len(ln) + 1
     wrap = not oneshell and sum(1 for ln in lines if ln.strip() and not ln.endswith("\\")) > 1
-    for n, ln in enumerate(lines):
-        end = pos + len(ln)
-        k = pos
-        if text.startswith("\t", k):
-            k += 1
-        while not continued and k < end and text[k] in "@-+ \t":  # (a continuation line keeps its words)
-            k += 1
-        if not continued:
-            # a logical line of comments only runs nothing: as `( # note )` it would be an empty subshell, which
-            # bash refuses (a false PD009 at the added text, rw30/a problem 1; a comment's `\` continues make's
-            # line, not the comment: llm-d-inference-scheduler's Makefile.cluster.mk, `# @if ...; then \`)
-            alone = wrap and _comments_only(lines, n)
-        if wrap and not alone and not continued and ln.strip():
+    n = 0
+    while n < len(lines):
+        last = n  # the logical line: lines[n..last], a backslash at the end continuing each onto the next
+        while lines[last].endswith("\\") and last + 1 < len(lines):
+            last += 1
+        # make expands the logical line as one text, the tab that starts each continuation line dropped: a
+        # reference continued onto the next line (`$(shell go list ./... | \` + `grep -v /vendor) \`) is one
+        # reference, its `)` there make's, not the shell's (field test rw31/a item 4: a false PD009 and a launch
+        # split at the `|` inside the function)
+        segs = []
+        for i in range(n, last + 1):
+            k, end = starts[i], starts[i] + len(lines[i])
+            if text.startswith("\t", k):
+                k += 1
+            while i == n and k < end and text[k] in "@-+ \t":  # (a continuation line keeps its words)
+                k += 1
+            segs.append(body[k:end])
+            if i < last:
+                segs.append(body[end:end + 1])
+        # a logical line of comments only runs nothing: as `( # note )` it would be an empty subshell, which
+        # bash refuses (a false PD009 at the added text, rw30/a problem 1; a comment's `\` continues make's
+        # line, not the comment: llm-d-inference-scheduler's Makefile.cluster.mk, `# @if ...; then \`)
+        alone = wrap and _comments_only(lines, n)
+        if wrap and not alone and lines[n].strip():
             parts.append(_OPEN)
-        parts.append(_expand(body[k:end], variables, 0, auto or {}, budget))
-        if wrap and not alone and not ln.endswith("\\") and (continued or ln.strip()):
+        parts.append(_expand(TStr.join(segs), variables, 0, auto or {}, budget, ctx=ctx))
+        end = starts[last] + len(lines[last])
+        if wrap and not alone and not lines[last].endswith("\\") and (last > n or lines[last].strip()):
             parts.append(_CLOSE)
         else:
             parts.append(body[end:end + 1])
-        continued = ln.endswith("\\")
-        pos = end + 1
+        n = last + 1
     return TStr.join(parts)
 
 
@@ -725,7 +742,7 @@ def _refs(text: str):
 
 
 def _expand(s: TStr, variables: dict, depth: int, auto: Optional[dict] = None, budget: Optional[list] = None,
-            active: frozenset = frozenset()) -> TStr:
+            active: frozenset = frozenset(), ctx=None) -> TStr:
     auto = auto or {}
     budget = budget if budget is not None else [MAX_EXPANSION]
     parts, last = [], 0
@@ -748,16 +765,145 @@ def _expand(s: TStr, variables: dict, depth: int, auto: Optional[dict] = None, b
                 # (a variable that references itself, `A = $(A)$(A)`: make stops, "Recursive variable 'A'
                 # references itself"; one word naming it, not 2^8 of them, field test rw20/h)
                 parts.append(_opaque_word(ref, name=name) if value is None or depth >= MAX_DEPTH or name in active
-                             else _expand(value, variables, depth + 1, auto, budget, active | {name}))
+                             else _expand(value, variables, depth + 1, auto, budget, active | {name}, ctx))
             else:  # from the environment make imports: the shell's variable of that name
                 p = ref.pieces[0] if ref.pieces else None
                 parts.append(TStr.at("${" + name + "}", p.src, p.offset, p.chain, label=p.label) if p is not None
                              else TStr.synthetic("${" + name + "}", "<make variable>"))
         else:  # an automatic variable, a function, a substitution reference
-            parts.append(_opaque_word(ref, inner))
+            got = None
+            if inner is not None and b - a > 2 and depth < MAX_DEPTH:
+                got = _function(ref, inner, variables, depth, auto, budget, active, ctx)
+            parts.append(got if got is not None else _opaque_word(ref, inner))
         last = b
     parts.append(s[last:])
     return TStr.join(parts)
+
+
+#: the make functions pdlint evaluates when the values they test are known (GNU make's manual, "Functions for
+#: Conditionals"): ``$(if COND,THEN[,ELSE])``, ``$(or A,B,...)``, ``$(and A,B,...)``
+_CONDITIONAL = lazyre.compile(r"(if|or|and)[ \t]+")
+_DEFINED_TEXT = "\0"  # the text of a variable a variant takes as set: not empty, its value unknown
+
+
+def _arguments(inner: str, start: int, most: int = 0) -> list:
+    """``(start, end)`` in ``inner`` of each comma-separated argument of a function from ``start`` (a comma inside
+    nested parentheses or braces is the inner reference's); at most ``most`` (the last keeps the commas after)."""
+    out, depth, begin = [], 0, start
+    for i in range(start, len(inner)):
+        c = inner[i]
+        if c in "({":
+            depth += 1
+        elif c in ")}":
+            depth -= 1
+        elif c == "," and depth == 0 and (not most or len(out) < most - 1):
+            out.append((begin, i))
+            begin = i + 1
+    out.append((begin, len(inner)))
+    return out
+
+
+def _function(ref: TStr, inner: str, variables: dict, depth: int, auto: dict, budget: list, active: frozenset,
+              ctx) -> Optional[TStr]:
+    """``$(if ...)`` / ``$(or ...)`` / ``$(and ...)`` at ``ref`` as make expands it, when the arguments it tests
+    have values pdlint knows (the Makefile's, the configuration's, a variant's): the argument make returns,
+    expanded, at its place in the Makefile.  None (a value pdlint cannot see) for another function or a test that
+    reads a value pdlint does not have (field test rw31/a item 2: each was the placeholder word ``make-if`` /
+    ``make-or``, which PD023's help asked the user to set with ``--var``).  GNU make strips the blanks around each
+    tested argument before expanding it; the test is whether the expansion is empty."""
+    m = _CONDITIONAL.match(inner)
+    if not m:
+        return None
+    fn = m.group(1)
+    args = [ref[2 + x:2 + y] for x, y in _arguments(inner, m.end(), 3 if fn == "if" else 0)]
+    if fn == "if" and len(args) < 2:  # (make: "insufficient number of arguments")
+        return None
+
+    def stripped(t: TStr) -> TStr:
+        k = len(t.text) - len(t.text.lstrip())
+        return t[k:k + len(t.text.strip())]
+
+    def expand(t: TStr) -> TStr:
+        return _expand(t, variables, depth + 1, auto, budget, active, ctx)
+
+    try:
+        if fn == "if":
+            cond = stripped(args[0])
+            if cond.text and _known_text(cond.text, variables, auto, ctx, depth + 1, budget):
+                return expand(args[1])
+            return expand(args[2]) if len(args) > 2 else ref[:0]
+        chosen = None
+        for t in args:
+            t = stripped(t)
+            empty = not t.text or not _known_text(t.text, variables, auto, ctx, depth + 1, budget)
+            if fn == "or" and not empty:
+                return expand(t)
+            if fn == "and":
+                if empty:
+                    return ref[:0]
+                chosen = t
+        return expand(chosen) if chosen is not None else ref[:0]
+    except _Unknown:
+        return None
+
+
+def _known_text(text: str, variables: dict, auto: dict, ctx, depth: int, budget: list) -> str:
+    """What make expands ``text`` to, when pdlint knows it (a variable a variant takes as set stands as
+    :data:`_DEFINED_TEXT`: only whether a text is empty is read); :class:`_Unknown` otherwise.  Each reference
+    read spends one of the recipe's ``budget`` (hostile input: tests that read each other many times over)."""
+    if depth >= MAX_DEPTH or len(text) > MAX_TEST:
+        raise _Unknown
+    out, last = [], 0
+    for a, b, inner in _refs(text):
+        out.append(text[last:a])
+        last = b
+        budget[0] -= 1
+        if budget[0] < 0:
+            raise _Unknown
+        if inner == "$" and b - a == 2:
+            out.append("$")
+            continue
+        if inner is None:
+            raise _Unknown
+        name = inner.strip()
+        if name in auto:
+            out.append(auto[name].text)
+        elif b - a > 2 and _VARNAME.fullmatch(name):
+            given = getattr(ctx, "given", {})
+            assume = getattr(ctx, "assume", {})
+            if name in variables:
+                if variables[name] is None:
+                    raise _Unknown
+                out.append(_known_text(variables[name].text, variables, auto, ctx, depth + 1, budget))
+            elif name in given:
+                out.append(given[name])
+            elif name in assume:
+                out.append(_DEFINED_TEXT if assume[name][2] == "defined" else assume[name][0])
+            else:  # from the environment, not given
+                raise _Unknown
+        elif b - a > 2 and _CONDITIONAL.match(inner):
+            fn = _CONDITIONAL.match(inner).group(1)
+            args = [inner[x:y] for x, y in _arguments(inner, _CONDITIONAL.match(inner).end(), 3 if fn == "if" else 0)]
+            if fn == "if" and len(args) < 2:
+                raise _Unknown
+            value = ""
+            if fn == "if":
+                cond = args[0].strip()
+                if cond and _known_text(cond, variables, auto, ctx, depth + 1, budget):
+                    value = _known_text(args[1], variables, auto, ctx, depth + 1, budget)
+                elif len(args) > 2:
+                    value = _known_text(args[2], variables, auto, ctx, depth + 1, budget)
+            else:
+                for t in args:
+                    t = t.strip()
+                    value = _known_text(t, variables, auto, ctx, depth + 1, budget) if t else ""
+                    if bool(value) == (fn == "or"):
+                        break
+            out.append(value)
+        else:  # another function, an automatic variable of no rule here, a substitution reference
+            raise _Unknown
+    out.append(text[last:])
+    return "".join(out)
 
 
 def _opaque_word(ref: TStr, inner: Optional[str] = None, name: Optional[str] = None) -> TStr:
@@ -777,3 +923,59 @@ def role_hint(target: str) -> Optional[str]:
     from pdlint.formats import crd
     from pdlint.render.jinja import ROLE_SYNONYMS
     return ROLE_SYNONYMS.get(target.lower()) or crd.role_of_name(target)
+
+
+@dataclass
+class Placeholder:
+    """What a word :func:`_opaque_word` made stands for: ``text`` the reference as the Makefile writes it
+    (``$(if $(TP),--tp $(TP),)``), ``function`` its make function ("" for a variable), ``variable`` the variable
+    whose value pdlint cannot compute (``make-var-NAME``), ``reads`` the variables the reference reads by name."""
+
+    text: str
+    function: str = ""
+    variable: str = ""
+    reads: tuple = ()
+
+    def hint(self) -> str:
+        """What a user does about it: never "give ``make-if`` a value" - that word is pdlint's, no ``--var`` sets it
+        (field test rw31/a item 2)."""
+        literal = "or write the flags it adds into the recipe as literal words"
+        if self.function in ("if", "or", "and") and self.reads:
+            given = " ".join(f"`--var {n}=VALUE`" for n in self.reads[:3]) + (" ..." if len(self.reads) > 3 else "")
+            return (f"pdlint evaluates make's `$({self.function} ...)` when it knows the values it tests: give "
+                    f"{'the variable' if len(self.reads) == 1 else 'the variables'} it reads from the make command "
+                    f"line or the environment as {given} (an empty string when unset) or in `[tool.pdlint.vars]`, "
+                    f"{literal}")
+        if self.function:
+            return f"pdlint does not run make's `$({self.function} ...)`, nor what it tests: write what it adds " \
+                   f"into the recipe as literal words"
+        if self.variable:
+            return (f"make sets {self.variable} in a way pdlint does not compute (`!=`, `define`, a conditional it "
+                    f"cannot decide, a variable that references itself): {literal}")
+        return f"pdlint does not compute make's `{self.text}`: {literal}"
+
+
+def placeholder(tok: TStr) -> Optional[Placeholder]:
+    """The :class:`Placeholder` a word of a Makefile's recipe is (a word :func:`_opaque_word` made: ``make-if``,
+    ``make-shell``, ``make-var-NAME``; several such words run together, ``$(A)$(A)``, are one), or None."""
+    if not tok.text.startswith("make-") or not tok.pieces or not all(p.opaque for p in tok.pieces):
+        return None
+    texts, first = [], None
+    for p in tok.pieces[:8]:
+        if p.src is None or not is_makefile(p.src.path) or not p.src.text.startswith("$", p.offset):
+            return None
+        a, b, inner = next(_refs(p.src.text[p.offset:p.offset + MAX_TEST]), (0, 0, None))
+        if a != 0 or inner is None:
+            return None
+        texts.append(p.src.text[p.offset:p.offset + b])
+        if first is None:
+            first = (inner, tok.text[p.start:p.end])
+    inner, word = first
+    text = "".join(texts)
+    what = re.match(r"[A-Za-z0-9_-]+", inner.strip())
+    function = what.group(0) if what and not _VARNAME.fullmatch(inner.strip()) and \
+        re.match(r"[A-Za-z0-9_-]+\s", inner.lstrip()) else ""
+    variable = word[len("make-var-"):] if word.startswith("make-var-") else ""
+    reads = tuple(dict.fromkeys(m.group(1) for m in _RECIPE_REF.finditer(texts[0])
+                                if m.group(1) not in _MAKE_OWN and m.group(1) != variable))
+    return Placeholder(" ".join(text.replace("\\\n", " ").split()), function, variable, reads)

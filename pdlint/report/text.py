@@ -27,7 +27,8 @@ SNIPPET_LEAD = 60
 
 
 def render(findings: list, sources: dict, files: int, color: bool = False, show_fix: bool = True,
-           summary: bool = True, coverage=None, left_out: Optional[set] = None) -> str:
+           summary: bool = True, coverage=None, left_out: Optional[set] = None,
+           named: Optional[set] = None) -> str:
     """The report.  Paths, messages, source lines and hints come from the scanned
     files: they are escaped (:mod:`pdlint.report.escape`) so that none can start a
     line of its own, forge a finding or a CI annotation, or send a terminal escape."""
@@ -77,8 +78,9 @@ def render(findings: list, sources: dict, files: int, color: bool = False, show_
             out.append(disabled_line(coverage))
         if coverage.unpaired_summary():
             out.append(coverage.unpaired_summary() + ".")
-        if coverage.undecided_summary():
-            out.append(esc.text(coverage.undecided_summary()) + ".")
+        undecided = coverage.undecided_summary(named)
+        if undecided:
+            out.append(esc.text(undecided) + ".")
     # findings in files the run did not scan (the bases of a kustomization named on the command line): counted
     # too, not left to look like some of the run's files (hostile-input round rw29/h P3)
     other = len({f.path for f in findings} - set(coverage.files)) if coverage is not None and coverage.files else 0

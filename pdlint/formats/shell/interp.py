@@ -60,6 +60,14 @@ class LimitReached(Exception):
         self.quiet = quiet
 
 
+def _as_written(text: str) -> str:
+    """``text`` in quotes as the file writes it: ``') \\ -'`` read ``') \\\\ -'`` in Python's repr (field test rw31/a
+    item 4); a character that is not printable keeps its escape, the quotes are ones ``text`` does not hold."""
+    shown = "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+    q = "'" if "'" not in text else '"' if '"' not in text else "`"
+    return f"{q}{shown}{q}"
+
+
 def _started_serials(st) -> frozenset:
     """Serials of the background commands started on the path ``st`` is."""
     return frozenset(c.serial for job in st.jobs for c in job)
@@ -193,7 +201,7 @@ class Interpreter(Words, Conditions, Control, Builtins, Joins, Tails, EnvVariant
                 # (the message quotes what a file says, not what pdlint added)
                 added = _added_after(tstr, i, unit.char(err.end_byte))
                 snippet = " ".join(unit.text[i:added].split()[:4])[:40]
-                msg = f"shell syntax error: cannot parse {snippet!r}" if snippet else "shell syntax error"
+                msg = f"shell syntax error: cannot parse {_as_written(snippet)}" if snippet else "shell syntax error"
                 # (the action in what failed to parse, near its start: an error node can run to the end of the
                 # script, and a `docker info --format '{{.SecurityOptions}}'` 1,600 lines on is not its cause -
                 # field compare, av/harbor's harbor.sh)
