@@ -30,6 +30,11 @@ Directives are read from the text of the files the run already read
 start the line or follow whitespace, as a YAML or shell comment does, and not
 stand inside a string quoted on its line (:func:`_quoted`).
 
+The check stage gives a launch at most 32 findings of a rule one by one and
+one that counts the rest; it sees the directives through a :class:`Scope`, so
+a suppressed finding is neither one of the 32 nor counted, and the counting
+finding sits where no directive covers it (rw31/h P1).
+
 Every code of a directive that covered no finding is reported as PD070
 (unused-suppression, a warning, like ruff's RUF100): the rule is not enabled,
 the code is unknown, or nothing fires there any more.  ``--ignore-noqa``
@@ -338,18 +343,41 @@ class _FileDirectives:
                         self.tag_span[ln] = (first, last)
                     opened = None
         self.skip = [d for d in found if d.form == "skip-file"]
+        self._covering: dict = {}  # line -> covering(line)
+        self._runs: dict = {}  # line -> (first, last) of its continued command
         self.by_line: dict = {}
         for d in found:
             if d.form != "skip-file":
                 self.by_line.setdefault(d.line, []).append(d)
 
     def covering(self, line: int) -> list:
+        """The directives (of any code) that cover a finding at ``line`` (memoised: the check stage asks it for
+        every finding of a rule that has many on one launch, :class:`Scope`)."""
+        hit = self._covering.get(line)
+        if hit is None:
+            hit = self._covering[line] = self._cover(line)
+        return hit
+
+    def _run(self, line: int) -> tuple:
+        """(first, last) line of the backslash-continued command ``line`` is part of, found once per command."""
+        run = self._runs.get(line)
+        if run is None:
+            src = self.src
+            first = last = line
+            while first > 1 and src.line_text(first - 1).endswith("\\"):
+                first -= 1
+            while last < src.line_count and src.line_text(last).endswith("\\"):
+                last += 1
+            run = (first, last)
+            for ln in range(first, last + 1):
+                self._runs[ln] = run
+        return run
+
+    def _cover(self, line: int) -> list:
         src = self.src
         first, last = self.tag_span.get(line, (line, line))
-        while first > 1 and src.line_text(first - 1).endswith("\\"):
-            first -= 1
-        while last < src.line_count and src.line_text(last).endswith("\\"):
-            last += 1
+        first = self._run(first)[0]
+        last = self._run(last)[1]
         out = []
         for ln in range(first, last + 1):
             out += [d for d in self.by_line.get(ln, ()) if not d.own_line]
@@ -374,18 +402,105 @@ def covered(src, line: int, code: str) -> bool:
     return bool(fd.skip) or any(d.names(code) for d in fd.covering(line))
 
 
+class Scope:
+    """The inline suppressions and the rule selection of a run, as the check stage sees them before the findings
+    are reported: it gives a launch at most :data:`pdlint.check.MAX_PER_CODE` findings of a rule one by one and
+    one finding that counts the rest (and SGLang's engine, :data:`MAX_PER_KIND` command-line errors of a kind),
+    and a finding a directive suppresses, or one its file's rule selection does not show, must neither count
+    toward those nor be the place of the counting finding (hostile-input round rw31/h P1: 33 suppressed vendor
+    flags put the counting finding, which stood for a misspelt flag on the next line, on the 33rd's ignored line,
+    and the directive hid it).  ``state`` tells a place's state for a code; ``take`` suppresses a finding there
+    at once (for the ones past the limit, which are never made one by one), marking its directives used as
+    :func:`apply` does; :func:`apply` then reads the same directives and counts those taken.
+    ``directives_on`` is False with ``--ignore-noqa``; ``shown(path, code)``: the rule selection for a file
+    (``per-file-ignores`` included)."""
+
+    def __init__(self, sources: dict, shown: Optional[Callable[[str, str], bool]] = None,
+                 directives_on: bool = True):
+        self.sources = sources
+        self.shown = shown
+        self.on = directives_on
+        self.files: dict = {}  # path -> _FileDirectives or None
+        self.taken: dict = {}  # path -> keys of the findings suppressed in the check stage
+
+    def file(self, path: str) -> Optional[_FileDirectives]:
+        if path not in self.files:
+            src = self.sources.get(path)
+            found = directives(src) if src is not None else []
+            self.files[path] = _FileDirectives(src, found) if found else None
+        return self.files[path]
+
+    def _hits(self, path: str, line: int, code: str) -> list:
+        fd = self.file(path) if self.on else None
+        if fd is None:
+            return []
+        return list(fd.skip) or [d for d in fd.covering(line) if d.names(code)]
+
+    def state(self, path: str, line: int, code: str) -> str:
+        """``hidden`` (the rule is not shown for the file), ``covered`` (a directive suppresses it) or ``open``."""
+        if self.shown is not None and not self.shown(path, code):
+            return "hidden"
+        return "covered" if self._hits(path, line, code) else "open"
+
+    def near(self, path: str, line: int) -> bool:
+        """Does any directive (of any code) cover ``line``: a finding there may be suppressed, by the code it gets."""
+        fd = self.file(path) if self.on else None
+        return fd is not None and bool(fd.skip or fd.covering(line))
+
+    def take(self, path: str, line: int, code: str, key) -> bool:
+        """Suppress a finding of ``code`` at ``line`` now, if a directive covers it (``key``: what tells it from
+        the others there, for the count)."""
+        hits = self._hits(path, line, code)
+        for d in hits:
+            d.used.add(code)
+        if hits:
+            self.taken.setdefault(path, set()).add(key)
+        return bool(hits)
+
+
+_current: Optional[Scope] = None
+
+
+def current() -> Optional[Scope]:
+    """The :class:`Scope` of the check stage in progress (None outside one: every place is open)."""
+    return _current
+
+
+class active:
+    """``with active(scope):`` the check stage's :func:`current` scope."""
+
+    def __init__(self, scope: Optional[Scope]):
+        self.scope = scope
+
+    def __enter__(self):
+        global _current
+        self._prev = _current
+        _current = self.scope
+        return self.scope
+
+    def __exit__(self, *exc):
+        global _current
+        _current = self._prev
+        return False
+
+
 def apply(findings: list, sources: dict, enabled: Callable[[str, str], bool],
-          counts: Optional[dict] = None, judged: Optional[Callable[[str], bool]] = None) -> tuple:
+          counts: Optional[dict] = None, judged: Optional[Callable[[str], bool]] = None,
+          scope: Optional[Scope] = None) -> tuple:
     """(findings left, number suppressed): drop what a directive covers, add
     PD070 for every directive code that covered nothing.  ``enabled(code,
     path)`` tells whether a rule is on for a file; ``counts`` (if given)
     collects the number suppressed per path; ``judged(path)`` (if given) tells
     whether the run judged a file's lines at all (a file read only to look at it,
     a YAML beside a template that might be a playbook, cannot have used its
-    directives: no PD070 there, field test rw19/c)."""
+    directives: no PD070 there, field test rw19/c); ``scope`` (if given): the
+    check stage's :class:`Scope`, whose directives (and what it suppressed
+    already) are used."""
     files: dict = {}
 
     def for_path(path: str) -> Optional[_FileDirectives]:
+        if scope is not None and path in sources and scope.sources.get(path) is sources[path]:
+            return scope.file(path)
         if path not in files:
             src = sources.get(path)
             found = directives(src) if src is not None else []
@@ -411,6 +526,12 @@ def apply(findings: list, sources: dict, enabled: Callable[[str, str], bool],
                 counts[f.path] = counts.get(f.path, 0) + 1
         else:
             kept.append(f)
+    if scope is not None:
+        for path, keys in sorted(scope.taken.items()):
+            if path in sources:
+                suppressed += len(keys)
+                if counts is not None:
+                    counts[path] = counts.get(path, 0) + len(keys)
     for path in sorted(sources):
         fd = for_path(path)
         if fd is None or not enabled(UNUSED_CODE, path) or (judged is not None and not judged(path)):
