@@ -345,17 +345,36 @@ class _FileDirectives:
         self.skip = [d for d in found if d.form == "skip-file"]
         self._covering: dict = {}  # line -> covering(line)
         self._runs: dict = {}  # line -> (first, last) of its continued command
+        self._spans: dict = {}  # (first, last) -> the directives covering that command or tag
+        self._hits: dict = {}  # (place, code) -> hits
+        self.marked: set = set()  # (place, code) whose directives are marked used (Scope.take)
         self.by_line: dict = {}
         for d in found:
             if d.form != "skip-file":
                 self.by_line.setdefault(d.line, []).append(d)
 
     def covering(self, line: int) -> list:
-        """The directives (of any code) that cover a finding at ``line`` (memoised: the check stage asks it for
-        every finding of a rule that has many on one launch, :class:`Scope`)."""
-        hit = self._covering.get(line)
+        """The directives (of any code) that cover a finding at ``line`` (memoised per command or tag: the check
+        stage asks it for every finding of a rule that has many on one launch, :class:`Scope`)."""
+        key = self.place(line)
+        hit = self._covering.get(key)
         if hit is None:
-            hit = self._covering[line] = self._cover(line)
+            hit = self._covering[key] = self._cover(line)
+        return hit
+
+    def place(self, line: int) -> tuple:
+        """What the directives covering ``line`` depend on: its command's or tag's first and last line, and the
+        line itself when it is the first (a comment-only directive on it covers it)."""
+        first, last = self.tag_span.get(line, (line, line))
+        first, last = self._run(first)[0], self._run(last)[1]
+        return first, last, first == line
+
+    def hits(self, line: int, code: str) -> list:
+        """The directives covering a finding of ``code`` at ``line`` (memoised)."""
+        key = (self.place(line), code)
+        hit = self._hits.get(key)
+        if hit is None:
+            hit = self._hits[key] = list(self.skip) or [d for d in self.covering(line) if d.names(code)]
         return hit
 
     def _run(self, line: int) -> tuple:
@@ -378,13 +397,17 @@ class _FileDirectives:
         first, last = self.tag_span.get(line, (line, line))
         first = self._run(first)[0]
         last = self._run(last)[1]
-        out = []
-        for ln in range(first, last + 1):
-            out += [d for d in self.by_line.get(ln, ()) if not d.own_line]
-        above = first - 1
-        while above >= 1 and _COMMENT_ONLY.match(src.line_text(above)):
-            out += [d for d in self.by_line.get(above, ()) if d.own_line]
-            above -= 1
+        span = self._spans.get((first, last))  # (the lines of one continued command or tag share it)
+        if span is None:
+            span = []
+            for ln in range(first, last + 1):
+                span += [d for d in self.by_line.get(ln, ()) if not d.own_line]
+            above = first - 1
+            while above >= 1 and _COMMENT_ONLY.match(src.line_text(above)):
+                span += [d for d in self.by_line.get(above, ()) if d.own_line]
+                above -= 1
+            self._spans[(first, last)] = span
+        out = list(span)
         if first == line:  # a directive on the finding's own line even when it is comment-only (a Jinja tag)
             out += [d for d in self.by_line.get(line, ()) if d.own_line]
         return out
@@ -432,9 +455,7 @@ class Scope:
 
     def _hits(self, path: str, line: int, code: str) -> list:
         fd = self.file(path) if self.on else None
-        if fd is None:
-            return []
-        return list(fd.skip) or [d for d in fd.covering(line) if d.names(code)]
+        return fd.hits(line, code) if fd is not None else []
 
     def state(self, path: str, line: int, code: str) -> str:
         """``hidden`` (the rule is not shown for the file), ``covered`` (a directive suppresses it) or ``open``."""
@@ -451,11 +472,16 @@ class Scope:
         """Suppress a finding of ``code`` at ``line`` now, if a directive covers it (``key``: what tells it from
         the others there, for the count)."""
         hits = self._hits(path, line, code)
-        for d in hits:
-            d.used.add(code)
-        if hits:
-            self.taken.setdefault(path, set()).add(key)
-        return bool(hits)
+        if not hits:
+            return False
+        fd = self.file(path)
+        mark = (fd.place(line), code)
+        if mark not in fd.marked:  # (once per command: a directive above one may cover thousands of findings)
+            fd.marked.add(mark)
+            for d in hits:
+                d.used.add(code)
+        self.taken.setdefault(path, set()).add(key)
+        return True
 
 
 _current: Optional[Scope] = None
@@ -514,13 +540,13 @@ def apply(findings: list, sources: dict, enabled: Callable[[str, str], bool],
         if fd is None:
             kept.append(f)
             continue
-        if fd.skip:
-            hits = fd.skip
-        else:
-            hits = [d for d in fd.covering(f.line) if d.names(f.code)]
+        hits = fd.hits(f.line, f.code)
         if hits:
-            for d in hits:
-                d.used.add(f.code)
+            mark = (fd.place(f.line), f.code)
+            if mark not in fd.marked:
+                fd.marked.add(mark)
+                for d in hits:
+                    d.used.add(f.code)
             suppressed += 1
             if counts is not None:
                 counts[f.path] = counts.get(f.path, 0) + 1

@@ -199,3 +199,25 @@ def test_unsuppressed_fold_unchanged_and_its_baseline_key_stable(tmp_path, monke
     code = main(["check", "--no-cache", "--format", "json", "--baseline", "b.json", "d.yaml"])
     out = json.loads(capsys.readouterr().out)
     assert (code, out["findings"]) == (0, [])
+
+
+def test_directives_stacked_above_a_long_command_are_read_once_per_command(tmp_path, monkeypatch, capsys):
+    """3,000 directives stacked above one 1,000-line continued command of unknown options: each covers every line
+    of it.  The fold asks for every finding whether a directive covers it; that is judged once per command (and its
+    directives marked used once), not once per finding and directive (3,000 x 1,000: the rules stage ran over its
+    10 s budget, PD008, and every directive was then PD070)."""
+    from pdlint import suppress
+    calls = [0]
+    names = suppress.Directive.names
+
+    def counted(self, code):
+        calls[0] += 1
+        return names(self, code)
+
+    monkeypatch.setattr(suppress.Directive, "names", counted)
+    monkeypatch.setenv("PDLINT_NO_WORKER", "1")  # (counted in this process)
+    text = "# pdlint: ignore[SGL001]\n" * 3000 + "python3 -m sglang.launch_server --model-path /m \\\n" + \
+        "  --foo \\\n" * 1000 + "  --port 1\n"
+    code, found = lint(tmp_path, monkeypatch, capsys, {"c.sh": text}, "--sglang-version", "0.5.23")
+    assert (code, found) == (0, [])
+    assert 0 < calls[0] < 4 * 3000
