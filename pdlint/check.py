@@ -94,23 +94,74 @@ def written_tokens(launch: Launch) -> list:
 MAX_PER_CODE = 32
 
 
+def place_state(code: str, launch: Launch, token) -> str:
+    """The state of a finding of ``code`` about ``launch`` at ``token`` (None: the launch's line), where it will be
+    reported: ``open``, ``covered`` by an inline suppression, or ``hidden`` by its file's rule selection (the check
+    stage's :class:`pdlint.suppress.Scope`; without one, ``open``)."""
+    from pdlint import suppress
+    scope = suppress.current()
+    if scope is None:
+        return "open"
+    path, line, _ = _where(token, launch)
+    return scope.state(path, line, code)
+
+
+def take_suppressed(code: str, launch: Launch, token, message: str) -> bool:
+    """Suppress a finding of ``code`` at ``token`` now, when a directive covers it (its directive is used; the run
+    counts it as suppressed): one past the limit of findings made one by one."""
+    from pdlint import suppress
+    scope = suppress.current()
+    if scope is None:
+        return False
+    path, line, col = _where(token, launch)
+    return scope.take(path, line, code, (code, line, col, message))
+
+
+def _where(token, launch: Launch) -> tuple:
+    """(path, line, column) a finding at ``token`` is reported at (as :func:`_location` places it)."""
+    if token is not None and token.pieces:
+        o = token.origin
+        if not o.path.startswith("<"):
+            return o.path, o.line, o.column
+    return launch.path, launch.line, 1
+
+
 def _fold(cands: list) -> list:
-    """A launch's candidates with at most :data:`MAX_PER_CODE` + 1 of one rule: the ones past MAX_PER_CODE
+    """A launch's candidates with at most :data:`MAX_PER_CODE` + 1 of one rule reported: the ones past MAX_PER_CODE
     become one, listing their words (hostile-input round rw30/h P10: a rule reporting every word of an unbounded
     list - 120,000 bare words, 2,000 unknown options - made as many findings, and --format sarif ran out of
-    memory, the whole run's report lost)."""
+    memory, the whole run's report lost).  Only the open ones count and are folded (:func:`place_state`): a
+    finding an inline suppression covers, or one its file's rule selection does not show, neither takes one of
+    the MAX_PER_CODE places nor stands in the counting finding, which is placed at an open one (rw31/h P1: placed
+    at the 33rd candidate's suppressed line, its directive hid every later finding of the rule); past
+    MAX_PER_CODE of them, the covered ones are suppressed here and the hidden ones dropped."""
     count: dict = {}
     for c in cands:
         count[c.code] = count.get(c.code, 0) + 1
     if all(n <= MAX_PER_CODE + 1 for n in count.values()):
         return cands
+    state: dict = {}  # id(candidate) -> its state, for the rules with more than MAX_PER_CODE + 1
+    opened: dict = {}  # code -> its open candidates
+    for c in cands:
+        if count[c.code] > MAX_PER_CODE + 1:
+            st = state[id(c)] = place_state(c.code, c.launch, c.token)
+            if st == "open":
+                opened[c.code] = opened.get(c.code, 0) + 1
     out, seen, rest = [], {}, {}
     for c in cands:
-        seen[c.code] = seen.get(c.code, 0) + 1
-        if count[c.code] > MAX_PER_CODE + 1 and seen[c.code] > MAX_PER_CODE:
-            rest.setdefault(c.code, []).append(c)
-        else:
+        st = state.get(id(c))
+        if st is None:
             out.append(c)
+            continue
+        k = (c.code, st)
+        seen[k] = seen.get(k, 0) + 1
+        if seen[k] <= MAX_PER_CODE or (st == "open" and opened[c.code] <= MAX_PER_CODE + 1):
+            out.append(c)
+        elif st == "open":
+            rest.setdefault(c.code, []).append(c)
+        elif st == "covered":
+            take_suppressed(c.code, c.launch, c.token, c.message)
+        # (a hidden one past MAX_PER_CODE: its file does not show the rule, and it is not made)
     from pdlint.text import shown_words
     for code, group in rest.items():
         first = group[0]

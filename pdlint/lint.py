@@ -304,16 +304,23 @@ def analyse(jobs: list, options: Options, resolver: ConfigResolver, deps=None) -
             extraction.launches = [l for l in extraction.launches if l.path not in b.over]
         launches = extraction.launches
         failed: set = set()  # files the rules failed on (PD013)
-        findings = list(extraction.findings) + stage(
-            lambda: check(launches, enabled_for),
-            lambda: isolate_per_file(launches, lambda g: check(g, enabled_for), "the rules", lambda l: l.path,
-                                     failed))
+        from pdlint import suppress
+        # the inline suppressions and rule selection as the check stage folds a rule's many findings (rw31/h P1)
+        scope = suppress.Scope(extraction.sources, lambda path, code: resolver.for_display(path).enabled(code, path),
+                               not options.ignore_noqa)
+        with suppress.active(scope):
+            findings = list(extraction.findings) + stage(
+                lambda: check(launches, enabled_for),
+                lambda: isolate_per_file(launches, lambda g: check(g, enabled_for), "the rules", lambda l: l.path,
+                                         failed))
         if failed:  # no rule checked their launches: coverage counts them as not checked, not as checked
             extraction.launches = launches = [l for l in extraction.launches if l.path not in failed]
     if b.over:
         extraction.launches = launches = [l for l in extraction.launches if l.path not in b.over]
         findings = [f for f in findings if f.path not in b.over] + \
             over_budget_findings(b, extraction.sources, extraction.reads, getattr(options, "boundary", None))
+        for path in b.over:  # (its findings are dropped, not suppressed)
+            scope.taken.pop(path, None)
         if deps is not None:
             deps.unstable |= {j.abspath for j in jobs if j.display in b.over}
     def shown(f) -> bool:
@@ -336,8 +343,9 @@ def analyse(jobs: list, options: Options, resolver: ConfigResolver, deps=None) -
 
         counts = None if deps is None else deps.suppressed
         judged = _judged_paths(jobs, extraction.launches, findings)
-        findings, suppressed = stage(lambda: suppress.apply(findings, extraction.sources, enabled, counts, judged),
-                                     lambda: _suppress_per_file(findings, extraction.sources, enabled, counts))
+        findings, suppressed = stage(
+            lambda: suppress.apply(findings, extraction.sources, enabled, counts, judged, scope),
+            lambda: _suppress_per_file(findings, extraction.sources, enabled, counts, scope))
     findings.sort(key=lambda f: f.sort_key())
     launches = sorted(extraction.launches, key=lambda l: (l.path, l.line, l.ordinal))
     return Result(findings, launches, extraction.files, extraction.sources,
@@ -447,7 +455,7 @@ def _coverage_per_file(jobs: list, extraction, findings: list, strict: bool, sho
     return cov
 
 
-def _suppress_per_file(findings: list, sources: dict, enabled, counts) -> tuple:
+def _suppress_per_file(findings: list, sources: dict, enabled, counts, scope=None) -> tuple:
     """Inline suppressions file by file: a file they fail on keeps all its findings (and gets PD013)."""
     from pdlint import suppress
     from pdlint.extract import internal_error
@@ -458,7 +466,8 @@ def _suppress_per_file(findings: list, sources: dict, enabled, counts) -> tuple:
     for path in sorted(set(by_path) | set(sources)):
         group = by_path.get(path, [])
         try:
-            left, n = suppress.apply(group, {path: sources[path]} if path in sources else {}, enabled, counts)
+            left, n = suppress.apply(group, {path: sources[path]} if path in sources else {}, enabled, counts,
+                                     scope=scope)
         except Exception as e:
             kept += group + [internal_error(path, e, "the inline suppressions of this file")]
             continue

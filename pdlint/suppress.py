@@ -30,6 +30,11 @@ Directives are read from the text of the files the run already read
 start the line or follow whitespace, as a YAML or shell comment does, and not
 stand inside a string quoted on its line (:func:`_quoted`).
 
+The check stage gives a launch at most 32 findings of a rule one by one and
+one that counts the rest; it sees the directives through a :class:`Scope`, so
+a suppressed finding is neither one of the 32 nor counted, and the counting
+finding sits where no directive covers it (rw31/h P1).
+
 Every code of a directive that covered no finding is reported as PD070
 (unused-suppression, a warning, like ruff's RUF100): the rule is not enabled,
 the code is unknown, or nothing fires there any more.  ``--ignore-noqa``
@@ -338,25 +343,71 @@ class _FileDirectives:
                         self.tag_span[ln] = (first, last)
                     opened = None
         self.skip = [d for d in found if d.form == "skip-file"]
+        self._covering: dict = {}  # line -> covering(line)
+        self._runs: dict = {}  # line -> (first, last) of its continued command
+        self._spans: dict = {}  # (first, last) -> the directives covering that command or tag
+        self._hits: dict = {}  # (place, code) -> hits
+        self.marked: set = set()  # (place, code) whose directives are marked used (Scope.take)
         self.by_line: dict = {}
         for d in found:
             if d.form != "skip-file":
                 self.by_line.setdefault(d.line, []).append(d)
 
     def covering(self, line: int) -> list:
+        """The directives (of any code) that cover a finding at ``line`` (memoised per command or tag: the check
+        stage asks it for every finding of a rule that has many on one launch, :class:`Scope`)."""
+        key = self.place(line)
+        hit = self._covering.get(key)
+        if hit is None:
+            hit = self._covering[key] = self._cover(line)
+        return hit
+
+    def place(self, line: int) -> tuple:
+        """What the directives covering ``line`` depend on: its command's or tag's first and last line, and the
+        line itself when it is the first (a comment-only directive on it covers it)."""
+        first, last = self.tag_span.get(line, (line, line))
+        first, last = self._run(first)[0], self._run(last)[1]
+        return first, last, first == line
+
+    def hits(self, line: int, code: str) -> list:
+        """The directives covering a finding of ``code`` at ``line`` (memoised)."""
+        key = (self.place(line), code)
+        hit = self._hits.get(key)
+        if hit is None:
+            hit = self._hits[key] = list(self.skip) or [d for d in self.covering(line) if d.names(code)]
+        return hit
+
+    def _run(self, line: int) -> tuple:
+        """(first, last) line of the backslash-continued command ``line`` is part of, found once per command."""
+        run = self._runs.get(line)
+        if run is None:
+            src = self.src
+            first = last = line
+            while first > 1 and src.line_text(first - 1).endswith("\\"):
+                first -= 1
+            while last < src.line_count and src.line_text(last).endswith("\\"):
+                last += 1
+            run = (first, last)
+            for ln in range(first, last + 1):
+                self._runs[ln] = run
+        return run
+
+    def _cover(self, line: int) -> list:
         src = self.src
         first, last = self.tag_span.get(line, (line, line))
-        while first > 1 and src.line_text(first - 1).endswith("\\"):
-            first -= 1
-        while last < src.line_count and src.line_text(last).endswith("\\"):
-            last += 1
-        out = []
-        for ln in range(first, last + 1):
-            out += [d for d in self.by_line.get(ln, ()) if not d.own_line]
-        above = first - 1
-        while above >= 1 and _COMMENT_ONLY.match(src.line_text(above)):
-            out += [d for d in self.by_line.get(above, ()) if d.own_line]
-            above -= 1
+        first = self._run(first)[0]
+        last = self._run(last)[1]
+        span = self._spans.get((first, last))  # (the lines of one continued command or tag share it)
+        if span is None:
+            span = []
+            for ln in range(first, last + 1):
+                span += [d for d in self.by_line.get(ln, ()) if not d.own_line]
+            above = first - 1
+            while above >= 1 and _COMMENT_ONLY.match(src.line_text(above)):
+                span += [d for d in self.by_line.get(above, ()) if d.own_line]
+                above -= 1
+            self._spans[(first, last)] = span
+        out = list(span)
         if first == line:  # a directive on the finding's own line even when it is comment-only (a Jinja tag)
             out += [d for d in self.by_line.get(line, ()) if d.own_line]
         return out
@@ -374,18 +425,108 @@ def covered(src, line: int, code: str) -> bool:
     return bool(fd.skip) or any(d.names(code) for d in fd.covering(line))
 
 
+class Scope:
+    """The inline suppressions and the rule selection of a run, as the check stage sees them before the findings
+    are reported: it gives a launch at most :data:`pdlint.check.MAX_PER_CODE` findings of a rule one by one and
+    one finding that counts the rest (and SGLang's engine, :data:`MAX_PER_KIND` command-line errors of a kind),
+    and a finding a directive suppresses, or one its file's rule selection does not show, must neither count
+    toward those nor be the place of the counting finding (hostile-input round rw31/h P1: 33 suppressed vendor
+    flags put the counting finding, which stood for a misspelt flag on the next line, on the 33rd's ignored line,
+    and the directive hid it).  ``state`` tells a place's state for a code; ``take`` suppresses a finding there
+    at once (for the ones past the limit, which are never made one by one), marking its directives used as
+    :func:`apply` does; :func:`apply` then reads the same directives and counts those taken.
+    ``directives_on`` is False with ``--ignore-noqa``; ``shown(path, code)``: the rule selection for a file
+    (``per-file-ignores`` included)."""
+
+    def __init__(self, sources: dict, shown: Optional[Callable[[str, str], bool]] = None,
+                 directives_on: bool = True):
+        self.sources = sources
+        self.shown = shown
+        self.on = directives_on
+        self.files: dict = {}  # path -> _FileDirectives or None
+        self.taken: dict = {}  # path -> keys of the findings suppressed in the check stage
+
+    def file(self, path: str) -> Optional[_FileDirectives]:
+        if path not in self.files:
+            src = self.sources.get(path)
+            found = directives(src) if src is not None else []
+            self.files[path] = _FileDirectives(src, found) if found else None
+        return self.files[path]
+
+    def _hits(self, path: str, line: int, code: str) -> list:
+        fd = self.file(path) if self.on else None
+        return fd.hits(line, code) if fd is not None else []
+
+    def state(self, path: str, line: int, code: str) -> str:
+        """``hidden`` (the rule is not shown for the file), ``covered`` (a directive suppresses it) or ``open``."""
+        if self.shown is not None and not self.shown(path, code):
+            return "hidden"
+        return "covered" if self._hits(path, line, code) else "open"
+
+    def near(self, path: str, line: int) -> bool:
+        """Does any directive (of any code) cover ``line``: a finding there may be suppressed, by the code it gets."""
+        fd = self.file(path) if self.on else None
+        return fd is not None and bool(fd.skip or fd.covering(line))
+
+    def take(self, path: str, line: int, code: str, key) -> bool:
+        """Suppress a finding of ``code`` at ``line`` now, if a directive covers it (``key``: what tells it from
+        the others there, for the count)."""
+        hits = self._hits(path, line, code)
+        if not hits:
+            return False
+        fd = self.file(path)
+        mark = (fd.place(line), code)
+        if mark not in fd.marked:  # (once per command: a directive above one may cover thousands of findings)
+            fd.marked.add(mark)
+            for d in hits:
+                d.used.add(code)
+        self.taken.setdefault(path, set()).add(key)
+        return True
+
+
+_current: Optional[Scope] = None
+
+
+def current() -> Optional[Scope]:
+    """The :class:`Scope` of the check stage in progress (None outside one: every place is open)."""
+    return _current
+
+
+class active:
+    """``with active(scope):`` the check stage's :func:`current` scope."""
+
+    def __init__(self, scope: Optional[Scope]):
+        self.scope = scope
+
+    def __enter__(self):
+        global _current
+        self._prev = _current
+        _current = self.scope
+        return self.scope
+
+    def __exit__(self, *exc):
+        global _current
+        _current = self._prev
+        return False
+
+
 def apply(findings: list, sources: dict, enabled: Callable[[str, str], bool],
-          counts: Optional[dict] = None, judged: Optional[Callable[[str], bool]] = None) -> tuple:
+          counts: Optional[dict] = None, judged: Optional[Callable[[str], bool]] = None,
+          scope: Optional[Scope] = None) -> tuple:
     """(findings left, number suppressed): drop what a directive covers, add
     PD070 for every directive code that covered nothing.  ``enabled(code,
     path)`` tells whether a rule is on for a file; ``counts`` (if given)
     collects the number suppressed per path; ``judged(path)`` (if given) tells
     whether the run judged a file's lines at all (a file read only to look at it,
     a YAML beside a template that might be a playbook, cannot have used its
-    directives: no PD070 there, field test rw19/c)."""
+    directives: no PD070 there, field test rw19/c); ``scope`` (if given): the
+    check stage's :class:`Scope`, whose directives (and what it suppressed
+    already) are used."""
     files: dict = {}
 
     def for_path(path: str) -> Optional[_FileDirectives]:
+        if scope is not None and path in sources and scope.sources.get(path) is sources[path]:
+            return scope.file(path)
         if path not in files:
             src = sources.get(path)
             found = directives(src) if src is not None else []
@@ -399,18 +540,24 @@ def apply(findings: list, sources: dict, enabled: Callable[[str, str], bool],
         if fd is None:
             kept.append(f)
             continue
-        if fd.skip:
-            hits = fd.skip
-        else:
-            hits = [d for d in fd.covering(f.line) if d.names(f.code)]
+        hits = fd.hits(f.line, f.code)
         if hits:
-            for d in hits:
-                d.used.add(f.code)
+            mark = (fd.place(f.line), f.code)
+            if mark not in fd.marked:
+                fd.marked.add(mark)
+                for d in hits:
+                    d.used.add(f.code)
             suppressed += 1
             if counts is not None:
                 counts[f.path] = counts.get(f.path, 0) + 1
         else:
             kept.append(f)
+    if scope is not None:
+        for path, keys in sorted(scope.taken.items()):
+            if path in sources:
+                suppressed += len(keys)
+                if counts is not None:
+                    counts[path] = counts.get(path, 0) + len(keys)
     for path in sorted(sources):
         fd = for_path(path)
         if fd is None or not enabled(UNUSED_CODE, path) or (judged is not None and not judged(path)):

@@ -422,93 +422,67 @@ def _opt(args: Args, b) -> str:
 
 #: findings of one kind of command-line error a launch gets one by one (the rest are one more finding)
 MAX_PER_KIND = 32
+#: command-line errors of one kind a launch gets judged one by one (suppressed ones and those of rules the file does
+#: not show included, past the MAX_PER_KIND open ones); the rest are counted in one finding
+MAX_JUDGED = 8 * MAX_PER_KIND
 
 
 def _parse_candidates(launch: Launch, info: SglangInfo, enabled) -> list:
+    """The command-line errors' candidates: of each kind of error, :data:`MAX_PER_KIND` open ones (reported
+    where no inline suppression covers them and their file shows the rule: :func:`pdlint.check.place_state`) one
+    by one, and one more finding counting the rest (hostile-input round rw30/h P10: an unbounded list of words
+    made as many findings).  A suppressed error, or one of a rule the file does not show, takes none of the
+    MAX_PER_KIND places and is never counted in the counting finding (rw31/h P1: with 33 suppressed vendor flags
+    the counting finding sat on the 33rd's ignored line and the directive hid the misspelt flag after it); the
+    ones past the limit a directive covers are suppressed here."""
+    from pdlint.check import place_state, take_suppressed
     from pdlint.engines.sglang.rules.cmdline import KIND_TO_RULE
     parsed, out = info.parsed, []
     total: dict = {}  # kind -> its errors
     for err in parsed.errors:
         total[err.kind] = total.get(err.kind, 0) + 1
-    seen: dict = {}  # kind -> errors of it so far
-    over: dict = {}  # kind -> the errors past MAX_PER_KIND (when more than one is)
+    opened: dict = {}  # kind -> its errors reported one by one, open
+    judged: dict = {}  # kind -> its errors judged one by one
+    over: dict = {}  # kind -> the errors past those
     for err in parsed.errors:
         kind = err.kind
-        seen[kind] = seen.get(kind, 0) + 1
-        if seen[kind] > MAX_PER_KIND and total[kind] > MAX_PER_KIND + 1:
+        if total[kind] > MAX_PER_KIND + 1 and (opened.get(kind, 0) >= MAX_PER_KIND or
+                                                judged.get(kind, 0) >= MAX_JUDGED):
             over.setdefault(kind, []).append(err)
             continue
-        message = err.message
-        token = err.token if err.token.text else None
-        if kind == "required":
-            if info.virtual or launch.incomplete:
-                continue
-            token = launch.command[-1] if launch.command else None
-        autofix = None
-        if kind == "unknown":
-            kind, message = _explain_unknown(err, parsed, info, launch)
-            autofix = _unknown_fix(kind, err, parsed, info)
-        elif kind == "ambiguous":
-            moved = not_in_release(err.option or "", info.version)
-            if moved:  # a removed or renamed flag, not an abbreviation the user meant
-                kind, message = "not-in-version", f"{moved}; SGLang {info.version} stops with \"{err.message}\""
-            autofix = _renamed_fix(err, info)
-        if kind == "deprecated-action":
-            kind = "not-in-version"
-            repl = (occ_flag_deprecated(parsed, err.option).get("replacement") or "")
-            message = (f"{err.option} is withdrawn in SGLang {info.version}: the option is still registered, but "
-                       f"giving it stops the server with ValueError: \"{_fill(err.message, err)}\"" +
-                       (f"; use {repl}" if repl else ""))
-        if kind == "value-for-flag":
-            message = (f"{err.extra.get('flag')} takes no value; the stray {err.token.text!r} makes SGLang stop "
-                       f"with \"unrecognized arguments: {err.token.text}\"")
-        help_fix = None
-        if kind == "explicit-ignored" and err.option == "--help" and argv_mod._help_cluster(err.token.text):
-            # `-host`: a single-dash typo of --host (rw31/h P4: the did-you-mean vLLM's path gives, and no "remove
-            # it" for a word the user meant as an option)
-            from pdlint.suggest import hint as close_hint
-            word = err.token.text
-            near = close_hint(word, parsed.table.options)
-            message = (f"{message} (SGLang reads {word}, no flag of it, as its help option -h with {word[2:]!r} "
-                       f"attached, and stops{near})")
-            help_fix = ("Write the option with its two dashes (a single-dash word that starts with -h is argparse's "
-                        "help option -h with the rest attached, and -h/--help takes no value).")
-        elif kind == "explicit-ignored" and err.option == "--help":
-            message = (f"{message} (-h/--help takes no value, and written bare it prints the help and exits 0 with "
-                       f"no server: remove it)")
-            help_fix = "Remove it: -h/--help takes no value, and written bare it prints the help and starts no server."
-        elif kind == "explicit-ignored":
-            message = f"{message} ({err.option} is a switch: write it bare to enable it)"
-        if kind == "invalid-choice" and err.option == "--disaggregation-mode" and \
-                err.token.text.split("=", 1)[-1].strip("'\"") in ("encode", "language") \
-                and parsed.table.lookup("--encoder-only") is not None:
-            # an EPD fork's mode (coco-alen/sglang_assistance, field test rw16/k): prefill/decode would quietly turn
-            # the encoder and the language model into a PD pair (arg_groups/fields/disagg.py: encoder_only)
-            message += ("; SGLang runs an encoder / language-model split (EPD) with `--encoder-only` and "
-                        "`--language-only`, not a --disaggregation-mode value")
-        if kind == "missing-value" and err.extra.get("after"):
-            after = err.extra["after"]
-            message = (f"{message} (the next word, {after}, starts with '-', so argparse reads it as an option; if it "
-                       f"is the value, write {err.token.text}={after})")
-        rule = KIND_TO_RULE.get(kind)
-        if rule is None or not enabled(rule.code):
+        judged[kind] = judged.get(kind, 0) + 1
+        c = _error_candidate(err, launch, info, parsed, enabled, KIND_TO_RULE)
+        if c is None:
             continue
-        hint = help_fix or rule.fix
-        if kind == "unknown" and "did you mean" not in message:  # (the rule's fix points at a suggestion)
-            hint = ("No SGLang flag is spelled like it: remove it (flags of other engines, vLLM's "
-                    "`--kv-transfer-config`, Dynamo's wrapper flags, do not belong on an SGLang server), or, when the "
-                    "image runs a release or fork that defines it, name that release (`--sglang-version`).")
-        out.append(Candidate(rule.code, launch, token, message, False, info.version, [], hint,
-                             autofix if token is not None else None))
+        out.append(c)
+        if total[kind] > MAX_PER_KIND + 1 and place_state(c.code, launch, c.token) == "open":
+            opened[kind] = opened.get(kind, 0) + 1
     for kind, errs in sorted(over.items()):
         # (every kind of error is reported one finding per word at most MAX_PER_KIND times a launch, the rest
         # in one: hostile-input round rw30/h P10 - an unbounded list of words made as many findings)
+        if len(errs) == 1:  # (a counting finding stands for two or more)
+            c = _error_candidate(errs[0], launch, info, parsed, enabled, KIND_TO_RULE)
+            out += [c] if c is not None else []
+            continue
         rule = KIND_TO_RULE.get(kind)
         if rule is None or not enabled(rule.code):
             continue
-        token = next((e.token for e in errs if e.token.text), None)
-        shown = argv_mod._shown([e.token.text for e in errs])
-        out.append(Candidate(rule.code, launch, token, f"and {len(errs)} more such errors in this launch, not "
+        rest = []
+        for e in errs:  # the counting finding stands for the open ones, and is placed at one (rw31/h P1)
+            tok = e.token if e.token.text else None
+            state = place_state(rule.code, launch, tok)
+            if state == "open":
+                rest.append(e)
+            elif state == "covered":
+                take_suppressed(rule.code, launch, tok, e.token.text)
+        if len(rest) == 1:  # (the one open error past those judged: one by one)
+            c = _error_candidate(rest[0], launch, info, parsed, enabled, KIND_TO_RULE)
+            out += [c] if c is not None else []
+        if len(rest) < 2:
+            continue
+        token = next((e.token for e in rest if e.token.text), None)
+        shown = argv_mod._shown([e.token.text for e in rest])
+        out.append(Candidate(rule.code, launch, token, f"and {len(rest)} more such errors in this launch, not "
                              f"reported one by one: {shown}", False, info.version, [], rule.fix, None))
     out += _repeats(launch, info, enabled)
     out += _deprecations(launch, info, enabled)
@@ -561,6 +535,74 @@ def _parse_candidates(launch: Launch, info: SglangInfo, enabled) -> list:
         if unpinned:  # (as above: the deprecation in the release judged is said with the removal)
             out = [c for c in out if not (c.code == "SGL008" and c.token is info.dynamo_inferred[1])] + unpinned
     return out
+
+
+def _error_candidate(err, launch: Launch, info: SglangInfo, parsed, enabled, KIND_TO_RULE) -> Optional[Candidate]:
+    """One command-line error's candidate (None: not reported - a required option of a launch not read whole, a
+    rule not enabled)."""
+    kind = err.kind
+    message = err.message
+    token = err.token if err.token.text else None
+    if kind == "required":
+        if info.virtual or launch.incomplete:
+            return None
+        token = launch.command[-1] if launch.command else None
+    autofix = None
+    if kind == "unknown":
+        kind, message = _explain_unknown(err, parsed, info, launch)
+        autofix = _unknown_fix(kind, err, parsed, info)
+    elif kind == "ambiguous":
+        moved = not_in_release(err.option or "", info.version)
+        if moved:  # a removed or renamed flag, not an abbreviation the user meant
+            kind, message = "not-in-version", f"{moved}; SGLang {info.version} stops with \"{err.message}\""
+        autofix = _renamed_fix(err, info)
+    if kind == "deprecated-action":
+        kind = "not-in-version"
+        repl = (occ_flag_deprecated(parsed, err.option).get("replacement") or "")
+        message = (f"{err.option} is withdrawn in SGLang {info.version}: the option is still registered, but "
+                   f"giving it stops the server with ValueError: \"{_fill(err.message, err)}\"" +
+                   (f"; use {repl}" if repl else ""))
+    if kind == "value-for-flag":
+        message = (f"{err.extra.get('flag')} takes no value; the stray {err.token.text!r} makes SGLang stop "
+                   f"with \"unrecognized arguments: {err.token.text}\"")
+    help_fix = None
+    if kind == "explicit-ignored" and err.option == "--help" and argv_mod._help_cluster(err.token.text):
+        # `-host`: a single-dash typo of --host (rw31/h P4: the did-you-mean vLLM's path gives, and no "remove
+        # it" for a word the user meant as an option)
+        from pdlint.suggest import hint as close_hint
+        word = err.token.text
+        near = close_hint(word, parsed.table.options)
+        message = (f"{message} (SGLang reads {word}, no flag of it, as its help option -h with {word[2:]!r} "
+                   f"attached, and stops{near})")
+        help_fix = ("Write the option with its two dashes (a single-dash word that starts with -h is argparse's "
+                    "help option -h with the rest attached, and -h/--help takes no value).")
+    elif kind == "explicit-ignored" and err.option == "--help":
+        message = (f"{message} (-h/--help takes no value, and written bare it prints the help and exits 0 with "
+                   f"no server: remove it)")
+        help_fix = "Remove it: -h/--help takes no value, and written bare it prints the help and starts no server."
+    elif kind == "explicit-ignored":
+        message = f"{message} ({err.option} is a switch: write it bare to enable it)"
+    if kind == "invalid-choice" and err.option == "--disaggregation-mode" and \
+            err.token.text.split("=", 1)[-1].strip("'\"") in ("encode", "language") \
+            and parsed.table.lookup("--encoder-only") is not None:
+        # an EPD fork's mode (coco-alen/sglang_assistance, field test rw16/k): prefill/decode would quietly turn
+        # the encoder and the language model into a PD pair (arg_groups/fields/disagg.py: encoder_only)
+        message += ("; SGLang runs an encoder / language-model split (EPD) with `--encoder-only` and "
+                    "`--language-only`, not a --disaggregation-mode value")
+    if kind == "missing-value" and err.extra.get("after"):
+        after = err.extra["after"]
+        message = (f"{message} (the next word, {after}, starts with '-', so argparse reads it as an option; if it "
+                   f"is the value, write {err.token.text}={after})")
+    rule = KIND_TO_RULE.get(kind)
+    if rule is None or not enabled(rule.code):
+        return None
+    hint = help_fix or rule.fix
+    if kind == "unknown" and "did you mean" not in message:  # (the rule's fix points at a suggestion)
+        hint = ("No SGLang flag is spelled like it: remove it (flags of other engines, vLLM's "
+                "`--kv-transfer-config`, Dynamo's wrapper flags, do not belong on an SGLang server), or, when the "
+                "image runs a release or fork that defines it, name that release (`--sglang-version`).")
+    return Candidate(rule.code, launch, token, message, False, info.version, [], hint,
+                     autofix if token is not None else None)
 
 
 def _at_refused_keys(out: list, parsed: argv_mod.Parsed) -> list:
