@@ -1043,10 +1043,15 @@ def merge(jobs: list, usable: list, fresh: list, fresh_sources: dict, options, r
             cov.spots += fc.spots
     cov.spots.sort(key=lambda s: (s.path, s.line, s.column, s.code))
     notes = sorted({n for c in comps for n in c["notes"]})
-    # the configs that govern the stored components' files are loaded (and warn) as in a run without the cache
+    # the configs that govern the stored components' files are loaded (and warn) as in a run without the cache:
+    # a directory's files share its config (ConfigResolver.for_file), so one file a directory asks for all
+    asked: set = set()
     for c in usable:
         for p in c["links"]:
-            resolver.for_display(p)
+            d = p.rpartition("/")[0]
+            if d not in asked:
+                asked.add(d)
+                resolver.for_display(p)
     result = Result(findings, [], len(jobs), sources, resolver.warnings + notes, cov,
                     sum(c["suppressed"] for c in comps))
     if options.cache_docs:

@@ -595,6 +595,7 @@ def discover(paths: list, cwd: str, excluded=lambda p: False, force_exclude=lamb
     left: dict = {}  # git root -> the engine's own Python files and notebooks with launch text a walk left out
     subs: list = []  # the git submodules (and nested repositories) a walk did not enter
     charts: dict = {}  # (directory, root) -> its chart directory or None (chart_root), for this run
+    dir_roots: dict = {}  # directory of listed files -> their root
     for p in paths or ["."]:
         ap = os.path.abspath(os.path.join(cwd, p))
         if os.path.isdir(ap):
@@ -611,7 +612,10 @@ def discover(paths: list, cwd: str, excluded=lambda p: False, force_exclude=lamb
                 if excluded(f):
                     continue
                 head = _head(f, boundary) if "." not in os.path.basename(f) else b""
-                root = boundary.root_for(f, listed=True)
+                d = f[:f.rfind(os.sep)]
+                root = dir_roots.get(d)
+                if root is None:  # (a listed file's root is its directory's: asked once per directory)
+                    root = dir_roots[d] = boundary.root_for(f, listed=True)
                 kind = file_kind(f, root, head, charts)
                 if kind is None and f.lower().endswith(SNIFF_SHELL_EXT) and not os.path.islink(f):
                     kind = sniffed_kind(f, boundary)
