@@ -17,11 +17,12 @@ stands, as before.
 from __future__ import annotations
 
 import os
-import re
 import shutil
 import subprocess
 from functools import lru_cache
 from typing import Optional
+
+from pdlint import lazyre
 
 #: largest text handed to bash (a parse of it takes milliseconds)
 MAX_BYTES = 2_000_000
@@ -59,7 +60,7 @@ def bash_verdict(text: str) -> tuple:
 
 
 #: what bash puts before its message about text read from stdin
-_PREFIX = re.compile(r"^(?:\S*bash: )?(?:line \d+: )?")
+_PREFIX = lazyre.compile(r"^(?:\S*bash: )?(?:line \d+: )?")
 
 
 def bash_accepts(text: str) -> bool:
