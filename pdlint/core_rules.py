@@ -135,7 +135,19 @@ SHELL_PARSE = register(Rule(
     "pdlint parses shell with tree-sitter-bash; where that grammar rejects a text, bash's own parser is asked "
     "(`bash -n`, which reads and runs nothing), and a text bash accepts is not reported.",
     "The shell would reject or misread it, and launches inside it cannot be checked.",
-    "Fix the shell syntax at the reported line.", category=_C))
+    "Fix the shell syntax at the reported line.",
+    example="vllm serve /models/Qwen3-8B\" \\\n  --kv-transfer-config '{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_both\"}'",
+    example_fixed="vllm serve /models/Qwen3-8B \\\n  --kv-transfer-config '{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_both\"}'",
+    notes="An unterminated quote is reported at the quote to delete or close: a stray `\"` after a model path makes "
+          "every later quote pair with the wrong one, so the quote bash names (\"unexpected EOF while looking for "
+          "matching\") is further down; the message names both. bash reads such a script up to that statement and "
+          "refuses it there: nothing from the statement on runs (the container exits, the server never starts), "
+          "and the launch text from there on is reported as not checked (PD020) instead of being read as one "
+          "run-together word. It is an error when `bash -n` refuses the text with that message and every "
+          "character from the statement on is written in the file; a warning where bash could not be asked, "
+          "in a Makefile recipe or justfile (the text is what pdlint made of make's lines and functions), or "
+          "where a value pdlint cannot see stands in the text.",
+    category=_C))
 
 CONFIG_REF = register(Rule(
     "PD010", "values-file-error", ERROR,

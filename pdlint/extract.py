@@ -456,7 +456,7 @@ class Extractor:
         from pdlint.model import Gap
         self.out.build_gaps.append((Gap(CR.UNCHECKED.code, where, reason, hint), job.display))
 
-    def problem_at(self, rule, where: TStr, index: int, message: str) -> None:
+    def problem_at(self, rule, where: TStr, index: int, message: str, severity: Optional[str] = None) -> None:
         o = where.real_origin_at(index) if where.pieces else None  # (never at text written in no file)
         if o is None:
             return
@@ -464,8 +464,29 @@ class Extractor:
         if key in self._problems:  # (a file two jobs read: an override file, read as Compose and merged)
             return
         self._problems.add(key)
-        self.out.findings.append(Finding(o.path, o.line, o.column, rule.code, rule.name, rule.severity, None,
-                                         message))
+        self.out.findings.append(Finding(o.path, o.line, o.column, rule.code, rule.name, severity or rule.severity,
+                                         None, message))
+
+    def note_cut(self, where: TStr, index: int, reason: str) -> None:
+        """The launch text of ``where`` from ``index`` on is text bash never runs (a quote left open before it):
+        its lines' PD020 says so (``reason``), whatever other note they had (field round rw31/a problem 3)."""
+        hint = ("close or delete the quote the PD009 finding points at; pdlint then checks the launches after it "
+                "(`bash -n FILE` shows the same error)")
+        left = MAX_CUT_NOTE_LINES
+        o = where.real_origin_at(index) if where.pieces else None
+        at = (o.line, o.column) if o is not None and not o.path.startswith("<") else None
+        for p in where.pieces:
+            if p.end <= index or p.src is None or left <= 0:
+                continue
+            start = p.offset + (max(index, p.start) - p.start if p.exact else 0)
+            end = p.offset + (p.end - p.start if p.exact else 1)
+            first, last = p.src.line_of(start), p.src.line_of(max(start, end - 1))
+            notes = self.out.notes.setdefault(p.src.path, {})
+            # (one spot, at the statement bash refuses, for all of it: `at` in that statement's file)
+            here = at if o is not None and p.src.path == o.path else None
+            for line in range(first, min(last, first + left - 1) + 1):
+                notes[line] = (reason, hint, here)
+            left -= last - first + 1
 
     # -- dispatch --------------------------------------------------------------
     def run(self, jobs: list) -> Extraction:
@@ -2610,6 +2631,9 @@ class Extractor:
                                                      None, message, fix=rule.fix, end_column=o.column + len(token),
                                                      token=token))
                 return
+            if code == "PD-SHELL-CUT":  # text bash never runs: its launch text is PD020 with this reason
+                self.note_cut(where, index, message)
+                return
             rule = C.SHELL_LIMIT if code.endswith(("LIMIT", "ABORT")) else C.SHELL_PARSE
             o = where.real_origin_at(index) if where.pieces else None  # (as problem_at files it)
             # (a parse error's message names the text kind: the same error read as a script and as a sourced file)
@@ -2628,7 +2652,10 @@ class Extractor:
             elif code == "PD-SHELL-ABORT" and o is not None and _ENGINE_WORDS.search(where.text, index):
                 message += ("; what follows was not evaluated, and it holds launch words (a launch built there was not "
                             "seen)")
-            self.problem_at(rule, where, index, message)
+            # (a recipe's text is what pdlint made of make's lines and functions: a quote there may be its own,
+            # rw31/a problem 4; the PD009 stays a warning)
+            certain = code == "PD-SHELL-PARSE-ERROR" and job.kind not in ("makefile", "justfile")
+            self.problem_at(rule, where, index, message, ERROR if certain else None)
 
         unread_sources: list = []  # (word, name): `source FILE` of a file not in the repository (a deploy host's)
 
@@ -3800,6 +3827,8 @@ _ENGINE_WORDS = lazyre.compile(r"launch_server|(?<![\w/.-])serve\b|trtllm-serve|
 # littlemex/disaggregated-inference-with-nixl-over-aws-efa's run_experiment.sh)
 
 
+#: lines of text bash never runs (after an unterminated quote) noted with that reason for their PD020
+MAX_CUT_NOTE_LINES = 100_000
 MAX_SOURCE_SIBLINGS = 32  # other files a computed `source` name may take, tried as values of its variable
 
 

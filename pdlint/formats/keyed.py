@@ -466,7 +466,13 @@ def srt_slurm_vllm(job, src, doc: TStr, root: yt.Ref, variant=None) -> list:
                     f"srt-slurm recipe {name!r}{of} vllm_config.{key} (srtctl adds the model, ports and "
                     f"--disaggregation-mode)", argv=cli_tokens(doc, ref), command=cmd,
                     env=_env_map(doc, yt.get(backend, f"{key}_environment")), image=image,
-                    replicas=_int(crd.at(root, "resources", f"{key}_workers")), injects_role=True)
+                    replicas=_int(crd.at(root, "resources", f"{key}_workers")), injects_role=True,
+                    # srtctl adds --disaggregation-mode and its `connector`'s --kv-transfer-config before the
+                    # section's flags, whose own --kv-transfer-config comes last and wins (vLLM's argparse keeps
+                    # the last); dynamo.vllm hands it to vLLM as a DynamoGraphDeployment's is (NVIDIA/srt-slurm
+                    # src/srtctl/backends/vllm.py, build_worker_command: `cmd.extend(_config_to_cli_args(config))`
+                    # after `--kv-transfer-config <connector preset>`; field round rw31/a)
+                    config_as_written=True)
         l.incomplete = True
         if variant is not None:
             l.meta["variant"] = variant.label
@@ -563,7 +569,12 @@ def ray_serve_llm(job, src, doc: TStr, root: yt.Ref) -> list:
                         argv=argv, command=[crd.at_node(doc, cfg, "vllm"), crd.at_node(doc, cfg, "serve")],
                         env={**app_env, **_env_map(doc, crd.at(cfg, "runtime_env", "env_vars"))},
                         replicas=_int(crd.at(cfg, "deployment_config", "num_replicas")),
-                        env_partial=True)  # the Ray cluster's and the job's environment come on top
+                        env_partial=True,  # the Ray cluster's and the job's environment come on top
+                        # Ray passes engine_kwargs' kv_transfer_config to vLLM as written: its connector backends
+                        # only add an `engine_id` (NIXL) or make kv_connector_extra_config.lmcache_rpc_port unique
+                        # per replica (ray-project/ray python/ray/llm/_internal/serve/engines/vllm/kv_transfer/
+                        # nixl.py, lmcache.py; field round rw31/a problem 5: `backends` at the top level passed)
+                        config_as_written=True)
             l.incomplete = True
             l.meta.update(ray_meta)
             out.append(l)

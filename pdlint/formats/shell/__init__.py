@@ -114,7 +114,9 @@ class ShellContext:
     #: to the directory of the sourcing file (the second argument).
     resolve_source: Callable[[str, SourceFile], Optional[SourceFile]]
     #: report(code, message, where, index): 'PD-SHELL-PARSE' (unparsable
-    #: region), 'PD-SHELL-LIMIT' (a limit was hit) or 'PD-SHELL-ABORT' (a limit
+    #: region), 'PD-SHELL-PARSE-ERROR' (one bash refuses for certain: an unterminated quote in text written in a
+    #: file), 'PD-SHELL-CUT' (bash runs nothing of the text from ``where[index]`` on: the message says why the
+    #: launch text there was not checked), 'PD-SHELL-LIMIT' (a limit was hit) or 'PD-SHELL-ABORT' (a limit
     #: stopped the whole evaluation); ``where[index]`` is the position
     report: Callable[[str, str, TStr, int], None]
     #: source_refused(path, sourcing file, word): called when ``resolve_source``

@@ -22,6 +22,8 @@ import subprocess
 from functools import lru_cache
 from typing import Optional
 
+from pdlint import lazyre
+
 #: largest text handed to bash (a parse of it takes milliseconds)
 MAX_BYTES = 2_000_000
 #: seconds bash may take
@@ -33,12 +35,14 @@ def bash_binary() -> Optional[str]:
 
 
 @lru_cache(maxsize=256)
-def bash_accepts(text: str) -> bool:
-    """True when ``bash -n`` parses ``text`` without a syntax error."""
+def bash_verdict(text: str) -> tuple:
+    """``(True, "")`` when ``bash -n`` parses ``text`` without a syntax error; ``(False, message)`` when bash
+    refuses it (its first message, without the ``bash: line N:`` prefix: ``unexpected EOF while looking for
+    matching `"'``); ``(None, "")`` when bash was not asked or did not answer (no bash, too large, a timeout)."""
     bash = bash_binary()
     data = text.encode("utf-8", "surrogateescape") if text else b""
     if bash is None or not data or len(data) > MAX_BYTES or b"\0" in data:
-        return False
+        return None, ""
     env = {"PATH": os.defpath, "LC_ALL": "C"}
     from pdlint.budget import unlimited_children
     try:
@@ -46,8 +50,25 @@ def bash_accepts(text: str) -> bool:
             proc = subprocess.run([bash, "--norc", "--noprofile", "-n"], input=data, env=env,
                                   capture_output=True, timeout=TIMEOUT)
     except (OSError, subprocess.SubprocessError, ValueError):
-        return False
-    return proc.returncode == 0 and not proc.stderr
+        return None, ""
+    if proc.returncode == 0 and not proc.stderr:
+        return True, ""
+    said = proc.stderr.decode("utf-8", "replace").strip().splitlines()
+    first = said[0] if said else ""
+    m = _PREFIX.match(first)
+    return (False, first[m.end():] if m else first) if proc.returncode == 2 or said else (None, "")
 
 
-__all__ = ["bash_accepts", "bash_binary", "MAX_BYTES", "TIMEOUT"]
+#: what bash puts before its message about text read from stdin
+_PREFIX = lazyre.compile(r"^(?:\S*bash: )?(?:line \d+: )?")
+
+
+def bash_accepts(text: str) -> bool:
+    """True when ``bash -n`` parses ``text`` without a syntax error."""
+    return bash_verdict(text)[0] is True
+
+
+bash_accepts.cache_clear = bash_verdict.cache_clear  # (the verdicts are cached, once per text)
+
+
+__all__ = ["bash_accepts", "bash_binary", "bash_verdict", "MAX_BYTES", "TIMEOUT"]

@@ -49,6 +49,8 @@ _NAMED_FD = lazyre.compile(r"\{[A-Za-z_][A-Za-z0-9_]*\}\Z")
 _BUILT_LAUNCH_WORDS = lazyre.compile(r"launch_server|serve\b|sglang|vllm|trtllm|dynamo|disagg|kv.role|kv.transfer", re.I)
 #: a Go / Jinja template action left in shell text (what another tool fills in)
 _TEMPLATE_ACTION = lazyre.compile(r"\{\{[^{}\n]{0,200}?\}\}")
+#: what bash says of a quote it never saw closed (bash -n, its message without the `bash: line N:` prefix)
+_UNEXPECTED_EOF = "unexpected EOF while looking for matching"
 
 class LimitReached(Exception):
     """Raised to stop the evaluation when a global budget is exhausted (``quiet``: in a function the script
@@ -181,10 +183,29 @@ class Interpreter(Words, Conditions, Control, Builtins, Joins, Tails, EnvVariant
             n += 1
         errors = unit.arith_errors + [(e, o) for e, o in syntax.errors(unit.root, _unwritten(unit, tstr))
                                       if not (syntax.arithmetic(e) and syntax.arithmetic_readable(unit, e))]
+        from pdlint.formats.shell.bashparse import bash_verdict
+        ok, said = None, ""  # what bash said of the text, when asked
         if errors and not unit.bad_subs and not any(syntax.arithmetic(e) for e, _ in errors):
-            from pdlint.formats.shell.bashparse import bash_accepts
-            if bash_accepts(unit.text):
+            ok, said = bash_verdict(unit.text)
+            if ok:
                 errors = []  # valid bash that tree-sitter-bash does not read (pdlint.formats.shell.bashparse)
+        unclosed = syntax.unclosed_quote(unit) if errors else None
+        if unclosed is not None and ok is None and not said:
+            # (asked here too: `${a.b}` and arithmetic fail only when bash expands them, `bash -n` reads past them)
+            ok, said = bash_verdict(unit.text)
+        if unclosed is not None and (ok or said and not said.startswith(_UNEXPECTED_EOF)):
+            unclosed = None  # bash reads the quotes otherwise, or stops at another error first
+        if unclosed is not None and not top and kind != "script" and \
+                any(_in_opaque(tstr, unit.char(b)) for b in (unclosed.stray, unclosed.open)):
+            unclosed = None  # a quote of a value pdlint stands in for (as for the errors below)
+        if unclosed is not None:
+            # bash runs nothing from the statement holding the quote on (field round rw31/a problem 3); the
+            # errors after the quote are the wrong pairs it makes, not errors of their own
+            unit.cut = unclosed.cut
+            key = (unclosed.node.start_byte, unclosed.node.end_byte, unclosed.node.type)
+            errors = [(e, o) for e, o in errors if o < unclosed.stray and (e.start_byte, e.end_byte, e.type) != key]
+            self._report_unclosed(unit, tstr, kind, unclosed, said)
+            n += 1
         for err, offset in errors:
             if n >= MAX_PARSE_REPORTS:
                 break
@@ -213,6 +234,33 @@ class Interpreter(Words, Conditions, Control, Builtins, Joins, Tails, EnvVariant
                             f"controller, Helm's tpl) before the shell runs")
             self.ctx.report("PD-SHELL-PARSE", msg + f" ({kind})", tstr, i)
         return unit
+
+    def _report_unclosed(self, unit: syntax.Unit, tstr: TStr, kind: str, q: "syntax.Unclosed", said: str) -> None:
+        """PD009 for a quote the text never closes, at the quote to delete (:class:`syntax.Unclosed`), and the
+        text bash does not run (``PD-SHELL-CUT``: the launch text there is not checked, PD020).  An error when
+        bash refuses the text and every character from the statement on is written in a file (a value pdlint
+        stands in for, or text it adds, as around a Makefile recipe line, may be what holds the quote)."""
+        stray, opened, cut = unit.char(q.stray), unit.char(q.open), unit.char(q.cut)
+        where = tstr.real_origin_at(stray) if tstr.pieces else None
+        at_cut = tstr.real_origin_at(cut) if tstr.pieces else None
+        name = q.quote if q.quote != "`" else "backquote"
+        bash = f" (bash -n: \"{said}\")" if said else ""
+        if q.stray != q.open and tstr.pieces:
+            o = tstr.real_origin_at(opened)
+            other = f"line {o.line} column {o.column}" if where is None or o.path == where.path else \
+                f"{o.path}:{o.line}:{o.column}"
+            what = (f"this {tstr.text[stray]} makes every quote after it pair with the wrong one, and the {name} at "
+                    f"{other} is left open{bash}: delete or close this one")
+        else:
+            what = f"this {name} is never closed{bash}"
+        since = f" from the command at line {at_cut.line} on" if at_cut is not None else ""
+        certain = said.startswith(_UNEXPECTED_EOF) and _written(tstr, cut)
+        msg = f"shell syntax error: unterminated quote: {what}; bash refuses the {kind} and runs nothing{since}"
+        self.ctx.report("PD-SHELL-PARSE-ERROR" if certain else "PD-SHELL-PARSE", msg + f" ({kind})", tstr, stray)
+        loc = f"line {where.line} column {where.column}" if where is not None else "the quote"
+        self.ctx.report("PD-SHELL-CUT", (
+            f"bash never runs it: the {name} at {loc} is never closed (an unterminated quote, PD009), so bash "
+            f"refuses the {kind}{since}"), tstr, cut)
 
     @contextmanager
     def in_unit(self, unit: syntax.Unit):
@@ -269,10 +317,14 @@ class Interpreter(Words, Conditions, Control, Builtins, Joins, Tails, EnvVariant
 
     # -- statement lists --------------------------------------------------------
     def statements(self, node) -> list:
-        """Statement children of a container, each with its ``&`` flag."""
+        """Statement children of a container, each with its ``&`` flag.  Of a text with an unterminated quote,
+        the top-level statements before the one holding it (``Unit.cut``): bash runs nothing from there on."""
         kids = node.children
         out = []
+        cut = self.unit.cut if self.unit is not None and node.type == "program" else None
         for i, child in enumerate(kids):
+            if cut is not None and child.start_byte >= cut:
+                break
             if not child.is_named or child.type in ("comment", "heredoc_body"):
                 continue
             bg = i + 1 < len(kids) and kids[i + 1].type == "&"
@@ -1599,3 +1651,9 @@ def _in_opaque(t: TStr, i: int) -> bool:
         if p.opaque and p.start <= i <= p.end and p.end > p.start:
             return True
     return False
+
+
+def _written(t: TStr, i: int) -> bool:
+    """Is every character of ``t`` from ``i`` on written in a file (no value pdlint stands in for, no text it
+    added)?"""
+    return bool(t.pieces) and all(p.src is not None and not p.opaque for p in t.pieces if p.end > i)

@@ -61,12 +61,15 @@ class Unit:
     """A parsed shell text and the byte -> character index map of its TStr."""
 
     __slots__ = ("tstr", "text", "root", "_b2c", "top", "kind", "parts_cache", "bad_subs", "quoted_subs",
-                 "comment_subs", "arith_errors", "errexit")
+                 "comment_subs", "arith_errors", "errexit", "cut")
 
     def __init__(self, tstr: TStr, top: bool = False, kind: str = "script"):
         self.tstr = tstr
         self.text = tstr.text
         self.errexit = None  # where the text turns errexit on and off (builtins._exits_on_failure; asked lazily)
+        #: where the top-level statement holding an unterminated quote starts (bytes; :func:`unclosed_quote`):
+        #: bash runs nothing from there on, so the evaluation stops there; None: no such quote
+        self.cut: Optional[int] = None
         self.top = top
         self.kind = kind
         data = self.text.encode("utf-8", "surrogatepass")
@@ -698,3 +701,85 @@ def _first_line_parts(unit: Unit, node) -> Optional[list]:
             return node.children[:k]
         prev = part.end_byte
     return None
+
+
+# -- an unterminated quote ------------------------------------------------------------------------
+
+#: largest text searched for the quote to delete (a parse per candidate, milliseconds each), and how many
+#: quotes before the unclosed one are tried
+MAX_QUOTE_SEARCH_BYTES = 262_144
+MAX_QUOTE_CANDIDATES = 32
+
+
+class Unclosed:
+    """A quote (``"``, ``'``, a backquote) the text never closes: bash reads to the end of the text looking for
+    its match ("unexpected EOF while looking for matching ..."), refuses the command it started in and runs
+    nothing from there on.  Byte offsets in the parsed text: ``open`` the quote bash sees as unclosed, ``stray``
+    the quote whose deletion makes the text parse (a stray ``"`` after a model path makes every later quote pair
+    with the wrong one, so the one left open is further down: the line a human edits is the stray one's; ``open``
+    when no single deletion does it), ``cut`` where the top-level statement holding them starts (what bash does
+    not run), ``node`` the parse error that stands for it."""
+
+    __slots__ = ("open", "stray", "cut", "node", "quote")
+
+    def __init__(self, open_: int, stray: int, cut: int, node, quote: str):
+        self.open, self.stray, self.cut, self.node, self.quote = open_, stray, cut, node, quote
+
+
+def _unclosed_at(root, data: bytes) -> Optional[tuple]:
+    """``(error node, offset of the quote)`` of a quote tree-sitter-bash reads as never closed, or None."""
+    end = len(data.rstrip(b" \t\r\n"))
+    for node, off in errors(root):
+        if node.is_missing and node.type in ('"', "`") and node.parent is not None:
+            at = data.find(node.type.encode(), node.parent.start_byte, node.parent.start_byte + 3)
+            if at >= 0:
+                return node, at
+        elif node.type == "ERROR" and node.end_byte >= end and data[off:off + 1] in (b"'", b'"', b"`"):
+            return node, off
+    return None
+
+
+def _top_statement_start(root, data: bytes, at: int) -> int:
+    """Where the top-level statement holding byte ``at`` starts, taking in the statements before it that no
+    separator ends (tree-sitter-bash ends ``vllm serve /m`` before an unclosed ``'...`` and makes the rest an
+    error node: bash reads it as one command)."""
+    kids = [c for c in root.children if c.type != "comment"]
+    k = next((i for i, c in enumerate(kids) if c.start_byte <= at < max(c.end_byte, c.start_byte + 1)), None)
+    if k is None:
+        k = max((i for i, c in enumerate(kids) if c.start_byte <= at), default=None)
+        if k is None:
+            return at
+    start = kids[k].start_byte
+    while k > 0:
+        gap = data[kids[k - 1].end_byte:start].replace(b"\\\r\n", b"").replace(b"\\\n", b"")
+        if re.search(rb"[\n;&|]", gap):
+            break
+        k -= 1
+        start = kids[k].start_byte
+    return start
+
+
+def unclosed_quote(unit: "Unit") -> Optional[Unclosed]:
+    """The :class:`Unclosed` quote of a parsed text, or None (see there)."""
+    data = _drop_final_continuation(unit.text.encode("utf-8", "surrogatepass"))
+    hit = _unclosed_at(unit.root, data)
+    if hit is None:
+        return None
+    node, open_ = hit
+    quote = chr(data[open_])
+    stray = open_
+    first = _top_statement_start(unit.root, data, open_)
+    if len(data) <= MAX_QUOTE_SEARCH_BYTES:
+        # the quotes of the statement before it too: the stray one may close a string the next statement ends
+        kids = [c for c in unit.root.children if c.type != "comment" and c.end_byte <= first]
+        lo = kids[-1].start_byte if kids else first
+        starts = [m.start() for m in re.finditer(rb"[\"'`]", data[lo:open_ + 1])]
+        candidates = [lo + s for s in starts if s == 0 or data[lo + s - 1] != 0x5C][-MAX_QUOTE_CANDIDATES:]
+        before = sum(1 for _ in errors(unit.root))
+        for c in candidates:
+            again = parser().parse(data[:c] + data[c + 1:]).root_node
+            if _unclosed_at(again, data[:c] + data[c + 1:]) is None and sum(1 for _ in errors(again)) < before:
+                stray = c
+                break
+    cut = min(first, _top_statement_start(unit.root, data, stray))
+    return Unclosed(open_, stray, cut, node, quote)

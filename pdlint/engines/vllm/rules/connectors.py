@@ -50,7 +50,9 @@ _PASSES_CONFIG = frozenset({
 
 def _config_rewritten(launch: Launch) -> bool:
     """May an operator write the ``--kv-transfer-config`` this launch's engine reads?  Not one that passes
-    the manifest's as written (:data:`_PASSES_CONFIG`)."""
+    the manifest's as written (:data:`_PASSES_CONFIG`), nor a launch whose adapter knows its tool passes the
+    config as written (``meta['config_as_written']``: llm-d-modelservice's vllmServe containers, Ray Serve LLM
+    ``engine_kwargs``, srt-slurm ``vllm_config`` sections)."""
     return _controller_owned(launch) and launch.meta.get("resource_kind") not in _PASSES_CONFIG and \
         not launch.meta.get("config_as_written")
 
@@ -598,7 +600,10 @@ def _seen(node) -> bool:
           "bool, `0` no string), for the fields whose type is one of str, int, float, bool, dict (the table's "
           "`type`); with no release pinned, a value only another release's type takes is VLLM040 (a warning). Not "
           "reported where an operator writes the config (AIBrix, llm-d controllers); a DynamoGraphDeployment's or "
-          "a KServe LLMInferenceService's config as the manifest writes it is judged.")
+          "a KServe LLMInferenceService's config as the manifest writes it is judged, and so are a Ray Serve LLM "
+          "config's `engine_kwargs.kv_transfer_config` (Ray passes it to vLLM, adding only NIXL's `engine_id`) and "
+          "an srt-slurm recipe's `vllm_config` `kv-transfer-config` (srtctl writes it after its `connector`'s, so "
+          "vLLM keeps it).")
 def _kv_rejected(launch, info):
     if info is None or _config_rewritten(launch):
         return None

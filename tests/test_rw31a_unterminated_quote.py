@@ -1,0 +1,112 @@
+"""Field round rw31/a problem 3: an unterminated quote in a launch script (a stray `"` after the model path,
+tkestack/tke-ai-playbook helm-charts/llm-inference/values.yaml) swallowed the launch's later flags into one word:
+the launch was counted checked ("0 places with launch text not checked"), PD009 was a warning at the script's
+last line, exit 0.
+
+Ground truth (bash 5.2): ``bash -n start_decode.sh`` -> ``start_decode.sh: line 5: unexpected EOF while looking
+for matching `"'`` (the quote bash sees open is the last one; deleting the stray one on line 3 makes the script
+parse).  bash reads a script statement by statement: the commands before the statement holding the quote run,
+nothing from there on does (``echo one; echo two "x`` prints ``one``, exit 2), so the server never starts.
+"""
+
+from pdlint.formats.shell import bashparse
+
+SCRIPT = """\
+#!/bin/bash
+set -e
+vllm serve /data/Qwen2.5-7B-Instruct{stray} \\
+  --no-such-flag 3 \\
+  --kv-transfer-config '{{"kv_connector":"NixlConnector","kv_role":"kv_consumer"}}' \\
+  --port 30000
+echo done
+"""
+
+DEPLOY = """\
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: vllm-decode
+spec:
+  template:
+    spec:
+      containers:
+      - name: decode
+        image: vllm/vllm-openai:v0.11.0
+        command:
+          - /bin/bash
+          - -c
+          - |
+            set -e
+            vllm serve /data/Qwen2.5-7B-Instruct{stray} \\
+              --kv-transfer-config '{{"kv_connector":"NixlConnector","kv_role":"kv_consumer"}}' \\
+              --port 30000
+"""
+
+
+def _codes(report):
+    return sorted((f["code"], f["line"], f["column"], f["severity"]) for f in report["findings"])
+
+
+def test_a_stray_quote_is_an_error_at_the_quote_and_the_launch_is_not_checked(scratch):
+    scratch.write("start_decode.sh", SCRIPT.format(stray='"'))
+    code, report = scratch.lint("start_decode.sh")
+    assert _codes(report) == [("PD009", 3, 37, "error"), ("PD020", 3, 1, "warning")]
+    assert code == 1
+    pd009 = next(f for f in report["findings"] if f["code"] == "PD009")
+    assert "unterminated quote" in pd009["message"] and "line 5 column 79" in pd009["message"]
+    assert "unexpected EOF while looking for matching" in pd009["message"]
+    pd020 = next(f for f in report["findings"] if f["code"] == "PD020")
+    assert "bash never runs it" in pd020["message"] and "line 3 column 37" in pd020["message"]
+    assert report["coverage"]["launches"] == 0 and report["coverage"]["unchecked"] == 1
+
+
+def test_a_closed_quote_stays_quiet(scratch):
+    scratch.write("start_decode.sh", SCRIPT.format(stray=""))
+    _, report = scratch.lint("start_decode.sh")
+    assert {f["code"] for f in report["findings"]} == {"VLLM018"}  # --no-such-flag, now read
+    assert report["coverage"]["launches"] == 1 and report["coverage"]["decode"] == 1
+    assert report["coverage"]["unchecked"] == 0
+
+
+def test_a_multi_line_quoted_string_is_no_unterminated_quote(scratch):
+    scratch.write("run.sh", "#!/bin/bash\nX=\"a\nb\"; echo \"$X\"\nvllm serve /m --port 1 --kv-transfer-config "
+                            "'{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_both\"}'\n")
+    code, report = scratch.lint("run.sh")
+    assert report["findings"] == [] and code == 0 and report["coverage"]["launches"] == 1
+
+
+def test_in_a_bash_c_script_of_a_deployment(scratch):
+    scratch.write("deploy.yaml", DEPLOY.format(stray='"'))
+    code, report = scratch.lint("deploy.yaml")
+    assert _codes(report) == [("PD009", 16, 49, "error"), ("PD020", 16, 13, "warning")] and code == 1
+    assert report["coverage"]["launches"] == 0
+
+
+def test_in_a_bash_c_script_closed_stays_quiet(scratch):
+    scratch.write("deploy.yaml", DEPLOY.format(stray=""))
+    code, report = scratch.lint("deploy.yaml")
+    assert report["findings"] == [] and code == 0 and report["coverage"]["launches"] == 1
+
+
+def test_the_launches_before_the_quote_run_and_are_checked(scratch):
+    scratch.write("run.sh", "#!/bin/bash\nvllm serve /m --port 1 --kv-transfer-config "
+                            "'{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_both\"}'\necho \"unterminated\n")
+    code, report = scratch.lint("run.sh")
+    assert _codes(report) == [("PD009", 3, 6, "error")] and code == 1
+    assert report["coverage"]["launches"] == 1 and report["coverage"]["unchecked"] == 0
+
+
+def test_an_unclosed_single_quote_before_the_flags(scratch):
+    scratch.write("run.sh", "#!/bin/bash\nvllm serve '/m \\\n  --kv-transfer-config "
+                            "{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_both\"}\n")
+    code, report = scratch.lint("run.sh")
+    assert _codes(report) == [("PD009", 2, 12, "error"), ("PD020", 2, 1, "warning")] and code == 1
+
+
+def test_without_bash_to_confirm_it_is_a_warning(scratch, monkeypatch):
+    """pdlint is unsure where bash's parser could not be asked: the PD009 stays a warning (the launch text is
+    still reported as not checked)."""
+    monkeypatch.setattr(bashparse, "bash_verdict", lambda text: (None, ""))
+    scratch.write("start_decode.sh", SCRIPT.format(stray='"'))
+    code, report = scratch.lint("start_decode.sh")
+    assert _codes(report) == [("PD009", 3, 37, "warning"), ("PD020", 3, 1, "warning")] and code == 0
