@@ -52,3 +52,36 @@ class LazyPattern:
 
 def compile(pattern, flags: int = 0) -> LazyPattern:  # noqa: A001 - the name the call sites read like re's
     return LazyPattern(pattern, flags)
+
+
+class _Seeded(LazyPattern):
+    """A :class:`LazyPattern` that ``re.compile`` returns from its cache (:func:`seed`): its compilation takes
+    itself out of the cache first (else ``re.compile`` would return it again)."""
+
+    def __init__(self, pattern, flags: int, key: tuple):
+        super().__init__(pattern, flags)
+        self._key = key
+
+    @property
+    def compiled(self) -> re.Pattern:
+        if self.__dict__.get("_compiled") is None:
+            for name in ("_cache", "_cache2"):  # (3.12 keeps a second cache)
+                cache = getattr(re, name, None)
+                if isinstance(cache, dict) and cache.get(self._key) is self:
+                    del cache[self._key]
+        return LazyPattern.compiled.fget(self)
+
+
+def seed(pattern: str, flags: int = 0) -> None:
+    """Make a library's module-level ``re.compile(pattern, flags)`` return a pattern compiled on first use, by
+    placing one in ``re``'s compile cache before the library is imported.  For a library pattern that is costly
+    to compile and that pdlint's use of the library never runs: PyYAML's ``Reader.NON_PRINTABLE`` (a class of
+    astral ranges: 56M instructions, 9 ms - a fifth of ``import yaml``), which only the pure-Python reader uses,
+    never the C loader pdlint reads YAML with.  A Python whose ``re`` keeps no such cache is left alone (the
+    library compiles the pattern itself, as without this)."""
+    cache = getattr(re, "_cache", None)
+    if not isinstance(cache, dict):
+        return
+    key = (type(pattern), pattern, flags)
+    cache.setdefault(key, _Seeded(pattern, flags, key))
+

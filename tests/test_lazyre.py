@@ -98,3 +98,39 @@ def test_importing_the_analysis_stack_compiles_nothing():
     at_import = {f"pdlint.engines.sglang.rulebase.{n} (compiled at import)" for n in ("_DOC_MODEL_RE", "_HAS_MODEL",
                                                                                        "_MODEL_TINY")}
     assert [line for line in out[1:] if line and line not in at_import] == []
+
+
+def test_pyyamls_reader_pattern_is_compiled_on_first_use():
+    """``import yaml`` compiled PyYAML's ``Reader.NON_PRINTABLE`` (a class of astral ranges: 56M of the 98M
+    instructions the import cost after pdlint's own start-up, measured with callgrind), which the C loader pdlint
+    reads YAML with never runs: imported after pdlint, it is a pattern compiled on first use - the pure-Python
+    reader still refuses a control character with it, and ``re.compile`` of its text then gives the real pattern."""
+    code = ("import re, pdlint, yaml\n"
+            "p = yaml.reader.Reader.NON_PRINTABLE\n"
+            "print(type(p).__name__, '_compiled' in vars(p))\n"
+            "print(yaml.load('a: b', Loader=yaml.CSafeLoader if hasattr(yaml, 'CSafeLoader') else yaml.SafeLoader))\n"
+            "print(type(p).__name__, '_compiled' in vars(p))\n"
+            "try:\n"
+            "    yaml.load('a: \\x07', Loader=yaml.SafeLoader)\n"
+            "except yaml.reader.ReaderError as e:\n"
+            "    print('refused', 'special characters are not allowed' in str(e))\n"
+            "print(type(re.compile(p.pattern)).__name__, re.compile(p.pattern) is p.compiled)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.split("\n")[:5] == ["_Seeded False", "{'a': 'b'}", "_Seeded False", "refused True",
+                                   "Pattern True"], out
+
+
+def test_seeding_leaves_an_imported_yaml_and_a_compiled_pattern_alone():
+    """Seeding only helps a library not imported yet: yaml imported before pdlint keeps its compiled pattern, and a
+    pattern already in ``re``'s cache is not replaced."""
+    code = ("import re, yaml, pdlint\n"
+            "print(type(yaml.reader.Reader.NON_PRINTABLE).__name__)\n"
+            "from pdlint import lazyre\n"
+            "real = re.compile('x+y')\n"
+            "lazyre.seed('x+y')\n"
+            "print(re.compile('x+y') is real)\n"
+            "lazyre.seed('q+r')\n"
+            "p = re.compile('q+r')\n"
+            "print(type(p).__name__, p.fullmatch('qqr') is not None, type(re.compile('q+r')).__name__)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.split("\n")[:3] == ["Pattern", "True", "_Seeded True Pattern"], out
