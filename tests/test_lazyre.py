@@ -94,10 +94,9 @@ def test_importing_the_analysis_stack_compiles_nothing():
             "print(lazy); print('\\n'.join(eager))\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split("\n")
     assert int(out[0]) > 300
-    # the rule registry writes each SGLang rule's example command lines when the rule module is imported
-    at_import = {f"pdlint.engines.sglang.rulebase.{n} (compiled at import)" for n in ("_DOC_MODEL_RE", "_HAS_MODEL",
-                                                                                       "_MODEL_TINY")}
-    assert [line for line in out[1:] if line and line not in at_import] == []
+    # (the SGLang rules' example command lines were written at import, compiling rulebase's three doc patterns: they
+    # are made when a rule's docs are - Rule.doc_examples)
+    assert [line for line in out[1:] if line] == []
 
 
 def test_pyyamls_reader_pattern_is_compiled_on_first_use():

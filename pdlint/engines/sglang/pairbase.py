@@ -106,7 +106,7 @@ def sgl_pair_rule(code: str, name: str, *, why: str, fix: str, fire: list, quiet
         f, q = next(e for e in examples if e.fires), next(e for e in examples if not e.fires)
         rule = register(Rule(
             code=code, name=name, severity=severity, summary=summary, why=why, fix=fix,
-            example=_shell(f), example_fixed=_shell(q), engine="sglang", roles=("prefill", "decode"),
+            doc_examples=lambda: (_shell(f), _shell(q)), engine="sglang", roles=("prefill", "decode"),
             upstream=upstream, upstream_id=upstream_id,
             source=("sglang/srt/" + source) if source and not source.startswith(("sglang/", "sgl-project/"))
             else source,

@@ -114,7 +114,7 @@ def sgl_rule(code: str, name: str, *, upstream: str, why: str, fix: str, fire: l
             code=code, name=name, severity=severity,
             summary=summary or _default_summary(upstream, roles, severity),
             why=why, fix=fix,
-            example=_shell(first_fire), example_fixed=_shell(first_quiet),
+            doc_examples=lambda: (_shell(first_fire), _shell(first_quiet)),
             engine="sglang", roles=roles, versions=versions, since=since, until=until, upstream=upstream, upstream_id=upstream_id,
             source=("sglang/srt/" + source) if source and not source.startswith("sglang/") else source,
             category=category, check=fn, examples=examples, env=env, notes=notes, default=default,
