@@ -25,7 +25,6 @@ A process that fails or dies leaves its part to this process.
 from __future__ import annotations
 
 import os
-import pickle
 import sys
 import threading
 
@@ -232,6 +231,7 @@ def _run_parts(parts: list, options, resolver) -> list:
         status = worker.reap(pid)
         got = None
         if os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0 and buf:
+            import pickle  # (here: a run of one process never needs it)
             try:
                 kind, value = pickle.loads(bytes(buf))  # our own child's bytes, through a pipe of this run
             except Exception:
@@ -256,6 +256,7 @@ def _child(part: list, options, resolver, fd: int, progress) -> None:
         deps = Deps(options.boundary)
         res = analyse(part, options, resolver, deps)
         comps = partition(part, res, deps, resolver, options.cwd, options.cache_docs)
+        import pickle
         data = pickle.dumps(("ok", comps), protocol=pickle.HIGHEST_PROTOCOL)
     except BaseException:  # noqa: B036 - whatever happens, the part is left to the parent
         data = b""

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import json
 import re
-from decimal import Decimal, InvalidOperation
 from typing import Any, Optional
 
 from pdlint import lazyre
@@ -221,6 +220,7 @@ def _human_readable_int(value: str) -> int:
     iec = {"Ki": 2**10, "Mi": 2**20, "Gi": 2**30, "Ti": 2**40}
     m = re.fullmatch(r"(\d+(?:\.\d+)?)(Ki|Mi|Gi|Ti|k|M|G|T)", v)
     if m:
+        from decimal import Decimal, InvalidOperation  # (here: a value with a size suffix is rare)
         number, suffix = m.groups()
         if suffix in iec:
             if "." in number:
