@@ -91,19 +91,24 @@ def test_over_budget_template_whose_launch_is_in_an_include_is_an_error(scratch,
     assert code == 1
 
 
-def test_over_budget_script_that_sources_its_launch_is_an_error(scratch, monkeypatch):
-    """rw31/h P5: run.sh `source "$(dirname "$0")/lib/launch.sh"`; launch.sh holds the launch (SGL001 on a normal
-    run).  Over its budget before the `source` was evaluated (nothing read it), the PD008 was a warning, exit 0: the
-    bounded textual search of the names it sources finds launch.sh's launch text."""
+def _over_budget_in_shell(monkeypatch, path: str) -> None:
+    """The shell stage of ``path`` runs out of its budget (at once: no test waits for one)."""
     import pdlint.formats.shell as shell
     real = shell.shell_commands
 
     def slow(doc, *a, **k):
-        if doc.pieces and doc.pieces[0].src is not None and doc.pieces[0].src.path == "run.sh":
+        if doc.pieces and doc.pieces[0].src is not None and doc.pieces[0].src.path == path:
             over_budget("shell")()
         return real(doc, *a, **k)
 
     monkeypatch.setattr(shell, "shell_commands", slow)
+
+
+def test_over_budget_script_that_sources_its_launch_is_an_error(scratch, monkeypatch):
+    """rw31/h P5: run.sh `source "$(dirname "$0")/lib/launch.sh"`; launch.sh holds the launch (SGL001 on a normal
+    run).  Over its budget before the `source` was evaluated (nothing read it), the PD008 was a warning, exit 0: the
+    bounded textual search of the names it sources finds launch.sh's launch text."""
+    _over_budget_in_shell(monkeypatch, "run.sh")
     scratch.write("lib/launch.sh", "python -m sglang.launch_server --model-path m --tensor-paralel-size 2\n")
     scratch.write("run.sh", 'set -e\nsource "$(dirname "$0")/lib/launch.sh"\n')
     code, doc = scratch.lint("run.sh")
@@ -115,15 +120,7 @@ def test_over_budget_script_sourcing_no_launch_text_stays_a_warning(scratch, mon
     """The quiet neighbour (field test rw25/a): a script with no launch text, sourcing a file with none either (and
     naming a file that does not exist), over its budget is a warning, exit 0; its echoed sentences ("1. Check
     ...", "then source ...") are no commands the search follows."""
-    import pdlint.formats.shell as shell
-    real = shell.shell_commands
-
-    def slow(doc, *a, **k):
-        if doc.pieces and doc.pieces[0].src is not None and doc.pieces[0].src.path == "evidence.sh":
-            over_budget("shell")()
-        return real(doc, *a, **k)
-
-    monkeypatch.setattr(shell, "shell_commands", slow)
+    _over_budget_in_shell(monkeypatch, "evidence.sh")
     scratch.write("lib/common.sh", "log() { echo \"$@\"; }\n")
     scratch.write("evidence.sh", "source ./lib/common.sh\n. \"$HOME/missing.sh\"\n"
                                  "python3 -c 'import vllm; print(vllm.__version__)'\n"
