@@ -90,3 +90,22 @@ def test_a_job_one_path_leaves_running_still_overlaps(scratch_git):
                                 f"    kill $pid\n  fi\n}}\nwarmup\n{SERVE}\n")
     code, report = scratch_git.lint("run.sh")
     assert _codes(report) == ["PD150", "PD151"] and code == 1
+
+
+def test_process_names_behind_wrappers_with_operands(shell_eval):
+    """`pkill NAME` matches the process a wrapper execs, read with the wrapper table the ConfigMap runners use
+    (launchers.WRAPPERS, rw31/h P3): `gosu USER prog` runs prog (USER was taken for the process name), `timeout -s
+    KILL 1h prog` and `taskset -c 0-7 prog` run prog (`KILL`, `0-7`); a wrapper with nothing after it names none."""
+    script = ("gosu svc vllm serve m --port 1 &\ntimeout -s KILL 1h python3 -m sglang.launch_server --port 2 &\n"
+              "taskset -c 0-7 vllm serve m --port 3 &\nnohup &\n")
+    cmds = shell_eval(script)[0]
+    jobs = tuple((c,) for c in cmds)
+
+    def k(*words):
+        return killed(words[0], [TStr.synthetic(w, "<t>") for w in words[1:]], jobs)
+
+    gosu, timeout, taskset = cmds[0], cmds[1], cmds[2]
+    assert k("pkill", "vllm") == {gosu.serial, taskset.serial}
+    assert k("pkill", "python3") == {timeout.serial}
+    for name in ("svc", "KILL", "0-7", "gosu", "timeout", "taskset", "nohup"):
+        assert k("pkill", "-x", name) == frozenset(), name

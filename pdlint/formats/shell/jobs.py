@@ -28,7 +28,7 @@ import os
 import re
 
 from pdlint import lazyre
-from pdlint.launchers import PASS_THROUGH
+from pdlint.launchers import PASS_THROUGH, program_at
 
 KILLERS = frozenset({"kill", "pkill", "killall", "fuser"})
 PID_PLACEHOLDER = lazyre.compile(r"<pid of job ([0-9]+(?:,[0-9]+)*)>")
@@ -130,13 +130,17 @@ def _kill(operands: list, jobs: tuple) -> frozenset:
 
 
 def _process_name(cmd) -> str:
-    """The name the kernel gives the command's process (what ``pkill`` without ``-f`` matches)."""
-    for w in cmd.words:
-        base = os.path.basename(w.text)
-        if base in PASS_THROUGH or "=" in base or base.startswith("-") or base.isdigit():
-            continue
-        return base[:15]  # the kernel's comm: the first 15 characters
-    return ""
+    """The name the kernel gives the command's process (what ``pkill`` without ``-f`` matches): the program the
+    command runs past assignments and wrappers with their options and operands (:func:`launchers.program_at`:
+    ``gosu USER prog``, ``timeout -s KILL 1h prog``), "" when it runs none."""
+    texts = [w.text for w in cmd.words]
+    if not texts:
+        return ""
+    word = texts[program_at(texts, 0)]
+    base = os.path.basename(word)
+    if base in PASS_THROUGH or "=" in word or base.startswith("-") or base.isdigit():
+        return ""  # (the words ended before a program: `nohup`, `timeout 5`)
+    return base[:15]  # the kernel's comm: the first 15 characters
 
 
 def _matches(pattern: str, subject: str, exact: bool) -> bool:
