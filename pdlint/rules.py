@@ -68,7 +68,7 @@ class Rule:
     summary: str  # "What it does", one sentence
     why: str  # "Why is this bad"
     fix: str  # the fix, one or two sentences
-    example: str = ""  # a launch that triggers it
+    example: str = ""  # a launch that triggers it (an engine rule's is made by doc_examples: read doc_commands())
     example_fixed: str = ""  # the same launch, fixed
     engine: str = "pdlint"
     roles: tuple = ()  # roles it can fire on; () = not role-specific
@@ -104,6 +104,13 @@ class Rule:
             return describe(versions)
         return ", ".join(versions)
 
+    def doc_commands(self) -> tuple:
+        """``(example, example_fixed)``: the written ones, or an engine rule's made from its examples now
+        (:attr:`doc_examples`; its ``example`` fields stay empty)."""
+        if self.doc_examples is not None:
+            return self.doc_examples()
+        return self.example, self.example_fixed
+
     def docs(self) -> str:
         """Markdown documentation in the What / Why / Example / Fix form."""
         lines = [f"# {self.code} {self.name}", ""]
@@ -120,8 +127,7 @@ class Rule:
             lines += ["", "Upstream message:", "", "> " + self.upstream.replace("\n", "\n> ")]
         if self.source:
             lines += ["", f"Source: `{self.source}`" + (f" (`{self.upstream_id}`)" if self.upstream_id else "")]
-        example, example_fixed = self.doc_examples() if self.doc_examples is not None else (self.example,
-                                                                                           self.example_fixed)
+        example, example_fixed = self.doc_commands()
         if example:
             lines += ["", "## Example", "", "```", example, "```"]
         lines += ["", "## Fix", "", self.fix]

@@ -36,8 +36,9 @@ def test_pair_rules_are_documented():
     for code, pr in PAIR_RULES.items():
         r = pr.rule
         assert r.check is None and not r.examples  # never run by the single-launch stage
-        assert r.summary and r.why and r.fix and r.example and r.example_fixed, code
-        assert "# prefill" in r.example and "# decode" in r.example
+        example, example_fixed = r.doc_commands()
+        assert r.summary and r.why and r.fix and example and example_fixed, code
+        assert "# prefill" in example and "# decode" in example
         assert r.upstream or pr.message
         doc = r.docs()
         assert "## Example" in doc and "## Fix" in doc

@@ -43,7 +43,7 @@ def test_no_oracle_placeholder_and_one_model_path_in_any_sglang_rule_doc():
     for r in all_rules().values():
         if r.engine != "sglang":
             continue
-        for text in (r.example, r.example_fixed):
+        for text in r.doc_commands():
             if "@TINY" in (text or ""):
                 bad.append((r.code, "placeholder", text))
             for launch in (text or "").split(" &\n"):
@@ -55,20 +55,22 @@ def test_no_oracle_placeholder_and_one_model_path_in_any_sglang_rule_doc():
 @pytest.mark.parametrize("rule", RULES, ids=[r.code for r in RULES])
 def test_doc_example_fires_and_doc_fix_is_quiet(rule):
     versions = rule.version_list()
-    v, env, words = _parse(rule.example)
+    example, example_fixed = rule.doc_commands()
+    v, env, words = _parse(example)
     j = judge(words, env, v or (versions[0] if versions else None))
-    assert rule.code in j.codes, (rule.example, j.codes)
-    v, env, words = _parse(rule.example_fixed)
+    assert rule.code in j.codes, (example, j.codes)
+    v, env, words = _parse(example_fixed)
     j = judge(words, env, v or (versions[0] if versions else None))
-    assert rule.code not in j.codes, (rule.example_fixed, j.messages)
+    assert rule.code not in j.codes, (example_fixed, j.messages)
 
 
 def test_sgl163_fix_keeps_the_role_and_raises_the_budget():
     """SGL163's Fix used to be the same launch on decode; now it is the prefill launch with an 8192 budget
     (oracle, SGLang 0.5.23: ACCEPT)."""
     r = all_rules()["SGL163"]
-    _, env_ex, ex_words = _parse(r.example)
-    _, env_fix, fix_words = _parse(r.example_fixed)
+    example, example_fixed = r.doc_commands()
+    _, env_ex, ex_words = _parse(example)
+    _, env_fix, fix_words = _parse(example_fixed)
     assert _role(ex_words) == _role(fix_words) == "prefill"
     assert env_fix["SGLANG_MORI_NUM_MAX_DISPATCH_TOKENS_PER_RANK"] == "8192"
     assert "Qwen/Qwen3-30B-A3B" in fix_words
