@@ -168,17 +168,23 @@ def test_the_sample_is_made_without_the_product():
     assert {c["K3"].text for c in combos} >= {"a0", "b0", "a1", "b1"}
 
 
-def test_a_role_key_keeps_both_roles_in_each_sampled_run():
+def _roles_by_run(text: str) -> tuple:
+    """``(jobs GitLab starts, jobs sampled, run -> the ROLE values sampled in it)`` of the matrix ``m`` of ``text``."""
     from pdlint.formats import yamltree as yt
     from pdlint.formats.yaml_shell import gitlab_matrix
     from pdlint.text import TStr
-    text = "m:\n  - ROLE: [prefill, decode]\n    A: [" + ", ".join(f"x{i}" for i in range(20)) + "]\n"
     root = yt.Ref(yt.compose(text)[0].root)
     combos, total, runs = gitlab_matrix(TStr(text, ()), yt.get(root, "m"))
-    assert total == 40 and len(combos) == 16
     by_run: dict = {}
     for c, r in zip(combos, runs):
         by_run.setdefault(r, set()).add(c["ROLE"].text)
+    return total, len(combos), by_run
+
+
+def test_a_role_key_keeps_both_roles_in_each_sampled_run():
+    text = "m:\n  - ROLE: [prefill, decode]\n    A: [" + ", ".join(f"x{i}" for i in range(20)) + "]\n"
+    total, n, by_run = _roles_by_run(text)
+    assert total == 40 and n == 16
     assert all(roles == {"prefill", "decode"} for roles in by_run.values()) and len(by_run) == 8
 
 
@@ -306,17 +312,10 @@ def test_a_sampled_role_matrix_is_whole_runs(scratch, capsys):
 def test_two_entries_naming_one_role_each_are_sampled_as_runs():
     """`[{ROLE: prefill, X: [...]}, {ROLE: decode, X: [...]}]`: the run X=v has its prefill in the first entry
     and its decode in the second; a sampled run takes both."""
-    from pdlint.formats import yamltree as yt
-    from pdlint.formats.yaml_shell import gitlab_matrix
-    from pdlint.text import TStr
     xs = "[" + ", ".join(f"x{i}" for i in range(12)) + "]"
     text = f"m:\n  - ROLE: prefill\n    X: {xs}\n  - ROLE: decode\n    X: {xs}\n"
-    root = yt.Ref(yt.compose(text)[0].root)
-    combos, total, runs = gitlab_matrix(TStr(text, ()), yt.get(root, "m"))
-    assert total == 24 and len(combos) == 16
-    by_run: dict = {}
-    for c, r in zip(combos, runs):
-        by_run.setdefault(r, set()).add(c["ROLE"].text)
+    total, n, by_run = _roles_by_run(text)
+    assert total == 24 and n == 16
     assert len(by_run) == 8 and all(roles == {"prefill", "decode"} for roles in by_run.values())
 
 
