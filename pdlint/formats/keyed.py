@@ -261,8 +261,9 @@ def srt_slurm(job, src, doc: TStr, root: yt.Ref, variant=None) -> list:
         # srtctl's _config_to_cli_args (backends/sglang.py build_worker_command); a `common` section (no srtctl
         # key: the launchers that write one give its flags to every server, the server's own win) first
         own = {_flag_key(k) for k, _ in yt.map_items(ref)}
-        argv = (cli_tokens(doc, common, skip=own | SRTCTL_POPPED) if common is not None else []) \
-            + cli_tokens(doc, ref, skip=SRTCTL_POPPED)
+        covers: list = []
+        argv = (cli_tokens(doc, common, skip=own | SRTCTL_POPPED, covers=covers) if common is not None else []) \
+            + cli_tokens(doc, ref, skip=SRTCTL_POPPED, covers=covers)
         knode = yt.key_node(cfg, key)
         own_mode = any(k.replace("_", "-") == "disaggregation-mode" for k, _ in yt.map_items(ref))
         if role in ("prefill", "decode") and knode is not None and not own_mode:
@@ -279,7 +280,7 @@ def srt_slurm(job, src, doc: TStr, root: yt.Ref, variant=None) -> list:
                     f"srt-slurm recipe key sglang_config.{key}", f"{job.display}#recipe/{name}",
                     f"srt-slurm recipe {name!r}{of} sglang_config.{key} (srtctl turns it into server flags and "
                     f"adds --disaggregation-mode, the model path, ports and node addresses{note})", argv=argv, env=env, image=image,
-                    replicas=_int(crd.at(root, "resources", f"{key}_workers")))
+                    replicas=_int(crd.at(root, "resources", f"{key}_workers")), covers=covers, srtctl_str=True)
         l.incomplete = True
         if not version and _ALIAS_RELEASE.fullmatch(image.strip()):
             # `container: "v0.5.7"`: an alias the site's srtslurm.yaml maps to an image; what release it is is not in
@@ -410,10 +411,15 @@ def _flag_key(key) -> str:
     return str(key).replace("_", "-")
 
 
-def cli_tokens(doc: TStr, ref: yt.Ref, skip=frozenset()) -> list:
+def cli_tokens(doc: TStr, ref: yt.Ref, skip=frozenset(), covers: Optional[list] = None, as_str=True) -> list:
     """srtctl's ``_config_to_cli_args`` of one mapping, traced: ``key`` -> ``--key`` (``_`` -> ``-``); true
-    -> the bare flag, false and null -> nothing; a list -> the flag and its items; a mapping -> its JSON.
-    Keys whose flag is in ``skip`` are left out."""
+    -> the bare flag, false and null -> nothing; a list -> the flag and its items; a mapping (a list's mapping
+    item too) -> Python's ``str()`` of it, as srtctl writes it (``str(value)``: single quotes, not JSON, so a
+    JSON-valued flag written as a YAML mapping is refused; NVIDIA/srt-slurm src/srtctl/backends/vllm.py and
+    sglang.py ``_config_to_cli_args``), or its JSON with ``as_str=False`` (Ray's SGLang engine_kwargs, passed as
+    Python values).  Keys whose flag is in ``skip`` are left out.  ``covers`` gets each non-scalar value's
+    whole text (its lines are what the launch was built from)."""
+    dump = str if as_str else json.dumps
     out: list = []
     for key, vref in yt.map_items(ref):
         if skip and _flag_key(key) in skip:
@@ -434,10 +440,15 @@ def cli_tokens(doc: TStr, ref: yt.Ref, skip=frozenset()) -> list:
             out.append(ftok)
             for it in yt.seq_items(vref):
                 inode = yt.deref(it).node
-                text = str(yt.scalar_value(inode)) if isinstance(inode, yt.YScalar) else json.dumps(yt.to_python(it))
+                text = str(yt.scalar_value(inode)) if isinstance(inode, yt.YScalar) else dump(yt.to_python(it))
                 out.append(config_merge_as(crd.tstr(doc, it), text))
+            if covers is not None:
+                covers.append(yt.node_tstr(doc, vref))
         elif isinstance(node, yt.YMap):
-            out += [ftok, config_merge_as(yt.node_tstr(doc, vref), json.dumps(yt.to_python(vref)))]
+            whole = yt.node_tstr(doc, vref)
+            out += [ftok, config_merge_as(whole, dump(yt.to_python(vref)))]
+            if covers is not None:
+                covers.append(whole)
     return out
 
 
@@ -461,10 +472,12 @@ def srt_slurm_vllm(job, src, doc: TStr, root: yt.Ref, variant=None) -> list:
             continue
         origin = _key_origin(doc, cfg, key)
         cmd = [crd.at_node(doc, ref, w) for w in ("python3", "-m", "dynamo.vllm")]
+        covers: list = []
+        argv = cli_tokens(doc, ref, covers=covers)
         l = _launch(src, origin.line if origin else 1, "vllm", "python -m dynamo.vllm", role, origin,
                     f"srt-slurm recipe key vllm_config.{key}", f"{job.display}#recipe/{name}",
                     f"srt-slurm recipe {name!r}{of} vllm_config.{key} (srtctl adds the model, ports and "
-                    f"--disaggregation-mode)", argv=cli_tokens(doc, ref), command=cmd,
+                    f"--disaggregation-mode)", argv=argv, command=cmd, covers=covers, srtctl_str=True,
                     env=_env_map(doc, yt.get(backend, f"{key}_environment")), image=image,
                     replicas=_int(crd.at(root, "resources", f"{key}_workers")), injects_role=True,
                     # srtctl adds --disaggregation-mode and its `connector`'s --kv-transfer-config before the
@@ -594,12 +607,13 @@ def _ray_sglang(job, src, doc: TStr, cfg, kwargs, key: str, role: Optional[str],
     knode = yt.get(cfg, "engine_kwargs") if role in ("prefill", "decode") and not own_mode else None
     if knode is not None:
         argv += [crd.at_node(doc, knode, "--disaggregation-mode"), crd.at_node(doc, knode, role)]
-    argv += cli_tokens(doc, kwargs) if _is_map(kwargs) else []
+    covers: list = []
+    argv += cli_tokens(doc, kwargs, covers=covers, as_str=False) if _is_map(kwargs) else []
     l = _launch(src, origin.line if origin else 1, "sglang", "python -m sglang.launch_server", role, origin,
                 f"Ray Serve LLM args.{key}", f"{job.display}#ray/{name}",
                 f"Ray Serve LLM application {name!r} args.{key} (engine_kwargs as SGLang server arguments, "
                 f"served by Ray's SGLangServer)", argv=argv, env={**app_env, **_env_map(doc, crd.at(
-                    cfg, "runtime_env", "env_vars"))}, env_partial=True)
+                    cfg, "runtime_env", "env_vars"))}, env_partial=True, covers=covers)
     l.incomplete = True
     return l
 

@@ -71,14 +71,24 @@ def _config_rewritten(launch: Launch) -> bool:
     fix="Fix the JSON at the reported character (quotes, commas, braces), or build it in a single-quoted string.",
     example="vllm serve M --kv-transfer-config '{\"kv_connector\":\"NixlConnector\",\"kv_role\":kv_both}'",
     example_fixed="vllm serve M --kv-transfer-config '{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_both\"}'",
-    source="vllm/engine/arg_utils.py (json.loads of config arguments)")
+    source="vllm/engine/arg_utils.py (json.loads of config arguments)",
+    notes="An srt-slurm recipe's `kv-transfer-config` written as a YAML mapping is reported too: srtctl passes a "
+          "mapping as Python's `str()` of it, single-quoted, not JSON (NVIDIA/srt-slurm "
+          "src/srtctl/backends/vllm.py `_config_to_cli_args`).")
 def _invalid_json(launch, info):
     if info is None or info.kv is None or info.kv.error is None or info.kv.tok.opaque:
         return None
     e = info.kv.error
     tok = info.kv.tok
     at = tok[e.pos:e.pos + 1] if 0 <= e.pos < len(tok) else tok
-    return VHit(f"--kv-transfer-config is not valid JSON ({e.message}); vLLM refuses to start", at)
+    why = ""
+    if launch.meta.get("srtctl_str") and tok.text.startswith("{'"):
+        # srtctl's _config_to_cli_args writes a mapping value as `str(value)` (NVIDIA/srt-slurm backends/vllm.py)
+        why = "; srtctl passes a YAML mapping as Python's str() of it, which is not JSON: write the value as a " \
+              "JSON string (kv-transfer-config: '{\"kv_connector\": ...}')"
+        opt = info.opts.get("--kv-transfer-config")
+        at = opt.name_tok if opt is not None and opt.value is tok else tok  # the key to rewrite
+    return VHit(f"--kv-transfer-config is not valid JSON ({e.message}){why}; vLLM refuses to start", at)
 
 
 @vllm_rule(
