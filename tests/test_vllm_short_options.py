@@ -111,3 +111,15 @@ def test_h_with_an_equals_value_is_vllms_ignored_explicit_argument(scratch_git):
     assert got[0][2] == ("argument -h/--help: ignored explicit argument 'x' (vLLM 0.33.0: its help option takes no "
                          "value, and written bare it prints the help and exits: the server never starts)")
     assert got[1][2].startswith("argument -h/--help: ignored explicit argument 'ost' (vLLM 0.33.0 reads -host")
+
+
+def test_help_with_a_keyword_is_a_help_search_not_an_unknown_option(scratch_git):
+    """Stop 48's left item (w27): `vllm serve M --help=port` - vLLM's CLI searches its help for the keyword, prints
+    it and exits (vllm/utils/argparse_utils.py 0.33.0: `if arg.startswith("--help="): ... _search_keyword`; `vllm
+    serve` since vllm-project/vllm#18643, show_filtered_argument_or_group_from_help; vLLM 0.33.0 oracle: exits, no
+    server).  pdlint said "unrecognized arguments: --help (not a vLLM 0.33.0 flag)".  Bare `--help` stays a help
+    command, not a launch."""
+    report = _run(scratch_git, "vllm serve M --port 8100 --help=port\nvllm serve M --port 8200 --help\n")
+    got = _codes(report, "VLLM018")
+    assert got == [(1, 26, "--help=port asks vLLM 0.33.0 for its help (the options matching 'port'): it prints "
+                           "them and exits, the server never starts")]

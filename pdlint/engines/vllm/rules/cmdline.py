@@ -107,6 +107,15 @@ def _unknown(launch, info):
                             f"option takes no value, and written bare it prints the help and exits: the server never "
                             f"starts)", opt.name_tok))
             continue
+        if name == "--help" and opt.value is not None and not opt.name_tok.opaque:
+            # `--help=KEYWORD`: vLLM's CLI searches its help for the keyword, prints it and exits (`vllm serve` since
+            # 0.9.1: vllm/entrypoints/utils.py show_filtered_argument_or_group_from_help, vllm-project/vllm#18643;
+            # every FlexibleArgumentParser since #24903, vllm/utils/argparse_utils.py `arg.startswith("--help=")`;
+            # vLLM 0.33.0 oracle: exits, no server).  Not "unrecognized arguments: --help".
+            value = opt.value.text if not opt.value.opaque else "..."
+            out.append(VHit(f"--help={value} asks vLLM {info.version} for its help (the options matching {value!r}): "
+                            f"it prints them and exits, the server never starts", opt.name_tok))
+            continue
         others = [v for v in flags.releases_defining(name) if v != info.version]
         if others and not info.pinned:
             continue  # VLLM020
