@@ -389,3 +389,38 @@ def test_a_shell_function_keeps_a_hint_without_var(scratch_git):
     (f,) = report["findings"]
     assert f["code"] == "PD023" and f["message"].startswith("`$(shell cat flags)` stands where flags could be")
     assert "--var" not in f["fix"] and "make-shell" not in f["fix"] and "literal words" in f["fix"]
+
+
+# -- make's conditional functions inside a conditional's test (stop 48's left item from w30: `ifeq ($(or ...),x)` was a
+# test pdlint could not decide, so what its branch adds was PD023 "not checked"; `make -n` (GNU make 4.3) with ROLE ?=
+# prefill prints `... --disaggregation-mode prefill --enable-linear-replayssm-spec`, with ROLE := decode no flag) -------
+
+OR_TEST = """\
+{head}MODE := $(or $(ROLE),decode)
+ifeq ($(or $(ROLE),decode),prefill)
+EXTRA := --enable-linear-replayssm-spec
+endif
+
+serve:
+\tpython -m sglang.launch_server --model-path m --disaggregation-mode $(MODE) $(EXTRA)
+"""
+
+
+def test_a_conditional_testing_make_or_is_evaluated(scratch_git):
+    code, report = _lint(scratch_git, OR_TEST.format(head="ROLE ?= prefill\n"))
+    assert [(f["code"], f["line"], f["role"]) for f in report["findings"]] == [("SGL101", 4, "prefill")]
+    assert code == 1
+
+
+def test_a_conditional_testing_make_or_not_taken_is_quiet(scratch_git):
+    code, report = _lint(scratch_git, OR_TEST.format(head="ROLE := decode\n"))
+    assert report["findings"] == [] and code == 0
+    assert [l["role"] for l in report["launches"]] == ["decode"]
+
+
+def test_a_conditional_testing_make_or_of_an_unknown_value_stays_undecided(scratch_git):
+    """ROLE from the make command line: `$(or $(ROLE),decode)` is not a value pdlint can compare."""
+    code, report = _lint(scratch_git, OR_TEST.format(head="").replace("$(or $(ROLE),decode),prefill", "$(or $(ROLE),"
+                                                                       "$(SIDE)),prefill"))
+    assert not [f for f in report["findings"] if f["code"].startswith("SGL")]
+    assert any(f["code"] in ("PD020", "PD023") for f in report["findings"])

@@ -406,6 +406,18 @@ class _Parser:
                 out.append("$")
                 continue
             name = (inner or "").strip()
+            if inner is not None and b - a > 2 and _CONDITIONAL.match(inner):
+                # `ifeq ($(or $(ROLE),decode),prefill)`: make's `$(if)` / `$(or)` / `$(and)` as a recipe's are
+                # (stop 48's left item from w30); a value a variant takes only as set is no text to compare
+                left = [MAX_STEPS - self.steps]
+                try:
+                    value = _known_text(text[a:b], self.variables, {}, self, depth + 1, left)
+                finally:
+                    self.steps = MAX_STEPS - left[0]  # (one budget: each reference it reads is a step)
+                if _DEFINED_TEXT in value:
+                    raise _Unknown
+                out.append(value)
+                continue
             if inner is None or b - a <= 2 or not _VARNAME.fullmatch(name):
                 raise _Unknown
             if name in self.variables:
