@@ -474,6 +474,46 @@ def test_a_role_set_from_a_guard_pdlint_cannot_decide_is_said_not_a_clean_pass(t
     assert code == 1
 
 
+SWITCH_LAUNCH = "python -m sglang.launch_server --model-path /m --disaggregation-mode {{ role }} --port 30000\n"
+
+
+@pytest.mark.parametrize("head", [
+    '{% if is_prefill | default(false) | bool %}{% set role = "prefill" %}{% else %}{% set role = "decode" %}'
+    '{% endif %}\n',
+    '{% set role = "prefill" if is_prefill | bool else "decode" %}\n',
+    '{% if is_prefill | to_bool %}{% set role = "prefill" %}{% else %}{% set role = "decode" %}{% endif %}\n',
+])
+def test_a_role_switch_tested_only_through_a_filter_pdlint_cannot_see_is_said_not_a_false_pd101(tmp_path, head):
+    """rw32/h P3: `{% if is_prefill | default(false) | bool %}` without the ansible preset - `bool` is a stand-in
+    whose result is truthy whatever `is_prefill` is, so both of the switch's renders took the prefill branch and the
+    one made for is_prefill=False got a PD101 error ("makes this the decode server, but --disaggregation-mode is
+    'prefill'") on a template that cannot disagree with itself (Ansible renders decode there). pdlint cannot render
+    such a switch per value: rendered once, and the other role's launch text said unchecked (PD020 at the guard)."""
+    (tmp_path / "launch.sh.j2").write_text(head + SWITCH_LAUNCH)
+    code, findings, coverage, _ = _lint_var_json(tmp_path)
+    notes = [f for f in findings if f["code"] == "PD020"]
+    assert code == 0 and not [f for f in findings if f["severity"] == "error"]
+    assert [(f["line"], f["column"]) for f in notes] == [(1, head.index("is_prefill") + 1)]
+    filt = "to_bool" if "to_bool" in head else "bool"
+    assert f"'is_prefill' decides the role this template renders, but every test reads it through `{filt}`" in \
+        notes[0]["message"] and "went unchecked" in notes[0]["message"]
+    assert ("preset = \"ansible\"" in notes[0]["fix"]) == (filt == "bool")
+    assert (coverage["prefill"], coverage["decode"]) == (1, 0)
+
+
+@pytest.mark.parametrize("head, preset", [
+    ('{% if is_prefill | default(false) | bool %}{% set role = "prefill" %}{% else %}{% set role = "decode" %}'
+     '{% endif %}\n', True),
+    ('{% if is_prefill %}{% set role = "prefill" %}{% else %}{% set role = "decode" %}{% endif %}\n', False),
+])
+def test_a_role_switch_pdlint_can_render_per_value_stays_two_launches(tmp_path, head, preset):
+    (tmp_path / "launch.sh.j2").write_text(head + SWITCH_LAUNCH)
+    if preset:
+        (tmp_path / "pyproject.toml").write_text('[tool.pdlint.jinja]\npreset = "ansible"\n')
+    code, findings, coverage, _ = _lint_var_json(tmp_path)
+    assert (code, findings) == (0, []) and (coverage["prefill"], coverage["decode"]) == (1, 1)
+
+
 def test_a_role_switch_read_through_a_default_and_tested_nowhere_else_is_said(tmp_path):
     # the role written after --disaggregation-mode and never tested: no guarded branch of launch text in sight for
     # the unrendered-guard note, so only this one says the prefill render is missing (a clean pass on e19f1dc)

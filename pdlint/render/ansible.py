@@ -312,6 +312,7 @@ def _opaque(name: str):
     def f(*args, **kw) -> Opaque:
         return Opaque("$" + name)
     f.__name__ = name
+    f._pdl_opaque = True  # (a value made at deploy time: pdlint.render.jinja.through_unknown)
     return f
 
 

@@ -604,6 +604,7 @@ def _opaque_filter(name: str):
     def f(*args, **kwargs):
         return _unseen_class()(word)
     f.__name__ = name
+    f._pdl_opaque = True  # (its result decides no test pdlint can render per value: :func:`through_unknown`)
     return f
 
 
@@ -1116,6 +1117,11 @@ class RoleInfo:
     read_unset: Optional[set] = None
     # a name of ``guards``' values -> ``(template name or None: this one, line)`` of its first read there
     guard_at: dict = field(default_factory=dict)
+    # a name an ``{% if %}`` / ``x if ... else y`` test reads -> the filters between it and the test on each read
+    # (a frozenset per read, empty for a plain one; the transparent ones left out): a test that reads a switch
+    # only through a filter pdlint does not have decides nothing pdlint can render per value
+    # (:func:`through_unknown`)
+    tested_through: dict = field(default_factory=dict)
 
     def always_set(self) -> set:
         """The names the template assigns before every read of them, on every path."""
@@ -1158,12 +1164,54 @@ def _compared_name(node, nodes) -> Optional[str]:
     return node.name if isinstance(node, nodes.Name) and node.ctx == "load" else None
 
 
+def _test_reads(test, nodes, out: dict) -> None:
+    """The names ``test`` reads, each with the filters above it there (:attr:`RoleInfo.tested_through`)."""
+    todo = [(test, frozenset())]
+    while todo and len(todo) < 4096:
+        node, under = todo.pop()
+        if isinstance(node, nodes.Name):
+            if node.ctx == "load":
+                out.setdefault(node.name, set()).add(under)
+            continue
+        if isinstance(node, nodes.Filter) and node.name not in _TRANSPARENT_FILTERS:
+            under = under | {node.name}
+        todo.extend((child, under) for child in node.iter_child_nodes())
+
+
+def through_unknown(info: RoleInfo, name: str, unknown: set) -> Optional[str]:
+    """The filter pdlint does not have (of ``unknown``) that every test reading ``name`` reads it through
+    (``{% if is_prefill | default(false) | bool %}`` without the ansible preset: the stand-in's result is truthy
+    whatever ``is_prefill`` is, so both of its renders took the prefill branch - a false PD101 on the one made
+    for decode, hostile-input round rw32/h P3), or None (a test reads it plainly, or none reads it)."""
+    reads = info.tested_through.get(name)
+    if not reads or not unknown:
+        return None
+    names = []
+    for filters in reads:
+        hit = sorted(filters & unknown)
+        if not hit:
+            return None
+        names.append(hit[0])
+    return min(names)
+
+
+def _blind_hint(filter_name: str, var: str) -> str:
+    from pdlint.render import ansible
+    plain = f"test the variable itself (`{{% if {var} %}}`) so that pdlint renders one launch per value"
+    if filter_name in ansible.FILTERS:
+        return f"if Ansible renders this template, say so (`[tool.pdlint.jinja] preset = \"ansible\"`, which has " \
+               f"`{filter_name}`); else {plain}"
+    return plain[0].upper() + plain[1:]
+
+
 def collect_role_info(tree, kinds: Optional[dict] = None) -> RoleInfo:
     from jinja2 import nodes
     kinds = kinds if kinds is not None else _nodes_by_type(tree)
     info = RoleInfo()
     for n in _of(kinds, nodes.Name):
         (info.names if n.ctx == "load" else info.assigned).add(n.name)
+    for t in _of(kinds, nodes.If, nodes.CondExpr):
+        _test_reads(t.test, nodes, info.tested_through)
     for cmp in _of(kinds, nodes.Compare):
         operands = [cmp.expr] + [op.expr for op in cmp.ops]
         names = [n for n in (_compared_name(o, nodes) for o in operands) if n is not None]
@@ -1392,6 +1440,8 @@ def _reached_role_info(env, state, name: str) -> RoleInfo:
                 merged.guards.setdefault(k, set()).update(v)
             for k, (_, line) in part.guard_at.items():
                 merged.guard_at.setdefault(k, (cur, line))
+            for k, v in part.tested_through.items():
+                merged.tested_through.setdefault(k, set()).update(v)
             if part.read_unset is None or merged.read_unset is None:
                 merged.read_unset = None
             else:
@@ -1807,6 +1857,11 @@ def render_template(src: SourceFile, name: str, *, root: str, cwd: str, variable
         values = _role_values(info.compared[role_var])
     elif role_var and switch_values(role_var):  # a boolean switch ({% if is_prefill %}): true for its role
         values = switch_values(role_var)
+    blind = None
+    if var and info.tested_through.get(var):
+        blind = through_unknown(info, var, {k for k, f in env.filters.items() if getattr(f, "_pdl_opaque", False)})
+        if blind is not None:
+            blind_var, var = var, None  # (rendered once: both values took the branch the stand-in's result chose)
     roles = [("prefill", values["prefill"]), ("decode", values["decode"])] if var else [(None, None)]
     renders: list = []
     for role, value in roles:
@@ -1857,7 +1912,17 @@ def render_template(src: SourceFile, name: str, *, root: str, cwd: str, variable
                 tstr, traced = _align_fallback(plain_out, src), False
                 budget.stage("jinja render")
         renders.append(Rendered(tstr, role, var, value, traced))
-        if var is None and not role_var:
+        if blind is not None:
+            where, line = info.guard_at.get(blind_var, (None, 1))
+            gsrc = state.sources.get(where or name) or src
+            problems.append(Problem(
+                "unrendered",
+                f"'{blind_var}' decides the role this template renders, but every test reads it through `{blind}`, "
+                f"a filter whose result pdlint cannot see: rendered once (the test taken as true), so the launch "
+                f"text of the other role went unchecked",
+                gsrc, line, _name_column(gsrc, line, blind_var),
+                _blind_hint(blind, blind_var)))
+        elif var is None and not role_var:
             problems += _undecided_role_problems(info, state, env, src, name, variables, given, problems)
     problems += unknown_problems(state, src)
     return renders, _dedupe_problems(problems), var
