@@ -14,6 +14,8 @@ Ground truth:
   so the section's value is the one vLLM's argparse keeps.
 """
 
+import pytest
+
 RAY = """\
 applications:
   - name: pd
@@ -137,3 +139,29 @@ def test_a_config_the_chart_writes_stays_unjudged(scratch):
     _, report = scratch.lint("values.yaml")
     assert report["coverage"]["launches"] == 2
     assert not any(f["code"] == "VLLM029" for f in report["findings"])
+
+
+@pytest.mark.parametrize("value", ["true", "on", "1"])
+def test_a_kv_role_that_is_no_string_is_refused_on_ray_and_vllm_serve(scratch, value):
+    """Hostile-input round rw32/h P6: `kv_role: true` (YAML), `"kv_role": true` (JSON) passed - only a string value
+    was checked against the Literal's words. vLLM 0.33.0 (oracle venv): `KVTransferConfig(kv_connector=
+    "NixlConnector", kv_role=True)` -> `kv_role: Input should be 'kv_producer', 'kv_both' or 'kv_consumer'
+    [type=literal_error, input_value=True]`; `kv_role=1` the same (pydantic's Literal takes no other type)."""
+    scratch.write("serve_pd.yaml", _ray(value, "", "kv_buffer_device: cuda"))
+    json_value = {"true": "true", "on": "true", "1": "1"}[value]
+    scratch.write("run.sh", "vllm serve Qwen/Qwen3-8B --port 8100 --kv-transfer-config "
+                            f"'{{\"kv_connector\":\"NixlConnector\",\"kv_role\":{json_value}}}'\n")
+    code, report = scratch.lint(".")
+    got = sorted((f["path"], f["code"], f["line"]) for f in report["findings"] if f["severity"] == "error")
+    assert got == [("run.sh", "VLLM029", 1), ("serve_pd.yaml", "VLLM029", 13)] and code == 1
+    assert all(" is not one of 'kv_both', 'kv_consumer', 'kv_producer'" in f["message"] for f in report["findings"]
+               if f["code"] == "VLLM029")
+
+
+def test_a_kv_role_word_or_null_stays_quiet(scratch):
+    """`kv_role: null` is vLLM's default (no role): not this rule's (a connector without a role is VLLM's own
+    "Please specify kv_role" check, elsewhere)."""
+    scratch.write("run.sh", "vllm serve Qwen/Qwen3-8B --port 8100 --kv-transfer-config "
+                            "'{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_both\"}'\n")
+    code, report = scratch.lint(".")
+    assert report["findings"] == [] and code == 0

@@ -663,7 +663,10 @@ def _kv_refusals(info, items, spec) -> list:
             continue
         if key in fields:
             choices = fields[key]["choices"]
-            if choices and isinstance(node.value, str) and _seen(node) and node.value not in choices:
+            if choices and node.value is not None and _seen(node) and \
+                    not any(type(c) is type(node.value) and c == node.value for c in choices):
+                # (a Literal field takes none but its words: `"kv_role": true` is pydantic's literal_error too,
+                # vLLM 0.33.0 oracle, hostile-input round rw32/h P6)
                 shown = ", ".join(f"'{c}'" for c in choices)
                 out.append(VHit(f"{key} {node.value!r} is not one of {shown}: vLLM {info.version} refuses to start "
                                 f"(KVTransferConfig validation)", node.tok))
