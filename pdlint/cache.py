@@ -193,18 +193,6 @@ def _code_fingerprint() -> list:
     return out
 
 
-def _which(name: str) -> Optional[str]:
-    """``shutil.which(name)`` (whose import, with tempfile's, was 5% of a one-changed-file run's imports)."""
-    if os.name == "nt":
-        import shutil
-        return shutil.which(name)
-    for d in os.environ.get("PATH", os.defpath).split(os.pathsep):
-        p = os.path.join(d or os.curdir, name)
-        if os.access(p, os.F_OK | os.X_OK) and not os.path.isdir(p):
-            return p
-    return None
-
-
 def _new_temp(directory: str) -> tuple:
     """``tempfile.mkstemp(dir=directory, prefix=".tmp-")``: ``(fd, path)`` of a new file only this process opened
     (created exclusively, never through a symlink)."""
@@ -222,6 +210,7 @@ def _new_temp(directory: str) -> tuple:
 def environment(options, config: Optional[str]) -> str:
     """The key of everything besides the files that decides a run's results."""
     from pdlint import __version__
+    from pdlint.safeio import program
     explicit = os.path.abspath(os.path.join(options.cwd, config)) if config else None
     env = {
         "format": FORMAT,
@@ -238,7 +227,7 @@ def environment(options, config: Optional[str]) -> str:
         "strict": options.strict,
         "ignore_noqa": options.ignore_noqa,
         "config": explicit,
-        "helm": _which("helm"),
+        "helm": program("helm"),
         "extra": {k: repr(v) for k, v in sorted(vars(options).items())
                   if k not in _OPTION_KEYS},  # options added later change the key too
     }

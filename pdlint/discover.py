@@ -507,11 +507,15 @@ GIT = ("git", "-c", "core.fsmonitor=false", "-c", "core.untrackedCache=false", "
 
 def _git_files(root: str, directory: str) -> Optional[list]:
     """Tracked and untracked-but-not-ignored files under ``directory``."""
+    from pdlint.safeio import program
+    git = program("git")  # (never a `git` the repository commits: an empty PATH entry, rw32/h P8)
+    if git is None:
+        return None
     try:
         out = subprocess.run(
             # (the work tree given: a `core.worktree` in the scanned tree's .git/config listed another
             # directory, whose file names reached the report; field test rw21/h)
-            [*GIT, "-C", root, f"--work-tree={root}", "ls-files", "-z", "--cached", "--others",
+            [git, *GIT[1:], "-C", root, f"--work-tree={root}", "ls-files", "-z", "--cached", "--others",
              "--exclude-standard", "--",
              os.path.relpath(directory, root)],
             capture_output=True, timeout=30, check=True).stdout

@@ -69,6 +69,24 @@ class Refused(Exception):
         return f"not read: {self.reason}"
 
 
+def program(name: str) -> Optional[str]:
+    """The program ``name`` (git, helm, bash) as an absolute path, looked up in PATH's absolute directories only:
+    an empty entry (``PATH=$PATH:$EXTRA`` with EXTRA unset) or a relative one names the current directory or one
+    below it - the scanned repository, whose committed ``helm`` pdlint ran (hostile-input round rw32/h P8).
+    None when no such directory has it."""
+    if os.name == "nt":
+        import shutil
+        found = shutil.which(name)
+        return found if found and os.path.isabs(found) else None
+    for d in os.environ.get("PATH", os.defpath).split(os.pathsep):
+        if not d or not os.path.isabs(d):
+            continue
+        p = os.path.join(d, name)
+        if os.access(p, os.X_OK) and not os.path.isdir(p):
+            return p
+    return None
+
+
 def inside(path: str, root: str) -> bool:
     """Is ``path`` ``root`` or below it (both absolute, normalised)?"""
     return path == root or path.startswith(root.rstrip(os.sep) + os.sep)

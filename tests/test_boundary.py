@@ -431,3 +431,35 @@ def test_the_listing_is_the_repositorys_own_work_tree(repo, capsys, tmp_path):
     out = capsys.readouterr().out
     assert "secret.yaml" not in out and "x.sh" not in out
     assert code == 1 and "SGL104" in {f["code"] for f in json.loads(out)["findings"]}  # good.yaml: listed, read
+
+
+def test_a_program_the_repository_commits_is_never_run_through_an_empty_path_entry(repo, capsys, monkeypatch,
+                                                                                    tmp_path):
+    """Hostile-input round rw32/h P8: with an empty PATH entry (`PATH=$PATH:$EXTRA`, EXTRA unset: POSIX reads it as
+    the current directory) and no helm installed, pdlint ran the `helm` a pull request committed in the chart's
+    directory (its cwd for `helm template`); git and bash are looked up the same way. Only PATH's absolute
+    directories are searched."""
+    from pdlint.safeio import program
+    chart = repo / "chart"
+    (chart / "templates").mkdir(parents=True)
+    (chart / "Chart.yaml").write_text("apiVersion: v2\nname: c\nversion: 0.1.0\n")
+    (chart / "values.yaml").write_text("model: /m\n")
+    (chart / "templates" / "pod.yaml").write_text(
+        "kind: Pod\nspec:\n  containers:\n    - name: p\n      command: [python3, -m, sglang.launch_server]\n"
+        "      args: [--model-path, {{ .Values.model }}]\n")
+    marker = tmp_path / "committed-program-ran"
+    for where in (chart, repo, repo / "bin"):
+        where.mkdir(exist_ok=True)
+        for name in ("helm", "bash"):
+            (where / name).write_text(f"#!/bin/sh\ntouch {marker}\n")
+            (where / name).chmod(0o755)
+    commit(repo)
+    dirs = [d for d in os.environ["PATH"].split(os.pathsep)
+            if d and os.path.isabs(d) and not os.path.exists(os.path.join(d, "helm"))]
+    monkeypatch.setenv("PATH", os.pathsep.join(["", "bin", *dirs, ""]))
+    monkeypatch.chdir(chart)
+    assert program("helm") is None
+    assert program("git") is not None and os.path.isabs(program("git"))
+    monkeypatch.chdir(repo)
+    outputs(capsys, ".")
+    assert not marker.exists()

@@ -45,7 +45,6 @@ import json
 import math
 import os
 import re
-import shutil
 import stat
 import subprocess
 import tempfile
@@ -2087,7 +2086,8 @@ def render_subset(chart: str, read, overlay: Optional[SourceFile] = None, read_b
 # ---------------------------------------------------------------------------
 
 def helm_binary() -> Optional[str]:
-    return shutil.which("helm")
+    from pdlint.safeio import program
+    return program("helm")
 
 
 def render_helm(chart: str, read, repo_root: str, overlay: Optional[SourceFile] = None) -> Optional[ChartResult]:

@@ -17,7 +17,6 @@ stands, as before.
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 from functools import lru_cache
 from typing import Optional
@@ -31,7 +30,8 @@ TIMEOUT = 5.0
 
 
 def bash_binary() -> Optional[str]:
-    return shutil.which("bash")
+    from pdlint.safeio import program
+    return program("bash")
 
 
 @lru_cache(maxsize=256)
