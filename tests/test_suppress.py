@@ -234,6 +234,19 @@ def test_a_hash_directive_inside_a_quoted_string_is_text(path, line, is_directiv
     assert bool(directives(SourceFile(path, line + "\n"))) is is_directive
 
 
+@pytest.mark.parametrize("text, is_directive", [
+    # hostile-input round rw32/h P7: inside `{% raw %}` a `{# #}` is text Jinja writes out, not a comment
+    ("{% raw %}{# pdlint: skip-file #}{% endraw %}\n", False),
+    ("{%- raw -%}\nx\n{# pdlint: ignore[SGL101] #}\n{%- endraw %}\n", False),
+    ("{% raw %}never closed\n{# pdlint: skip-file #}\n", False),
+    # before and after a raw block, and the block's own shell comment: comments
+    ("{# pdlint: skip-file #}{% raw %}{{ x }}{% endraw %}\n", True),
+    ("{% raw %}{{ x }}{% endraw %}{# pdlint: skip-file #}\n", True),
+])
+def test_a_jinja_comment_inside_a_raw_block_is_text(text, is_directive):
+    assert bool(directives(SourceFile("run.sh.j2", text))) is is_directive
+
+
 @pytest.mark.parametrize("path, text, is_directive", [
     # a line of a string opened on an earlier line: text, not a comment (field test rw20/h)
     ("run.sh", 'usage="Usage: run.sh\n# pdlint: skip-file\n"\n', False),
