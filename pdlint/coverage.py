@@ -791,7 +791,7 @@ def assess(jobs: list, extraction, findings: list, strict: bool = False, shown=N
             lines = lines | set(part)
         # a file kind pdlint does not read: one spot for the file (its reason is the file's, not a line's)
         groups = ([loose] if loose else []) if job.kind in (_UNSUPPORTED, "unknown") else \
-            _groups(loose, lines, file_notes)
+            _groups(loose, lines, file_notes, text)
         for group in groups:
             reason, hint, at = _reason(job, group, file_notes, rendered.get(job.display), err)
             if hint == _UNREAD_KIND_HINT and job.display.endswith(".py") and _RAY_SERVE_LLM.search(text):
@@ -1102,11 +1102,17 @@ def _command_bounds(launch: Launch) -> dict:
             if rough is None or src not in rough}
 
 
-def _groups(markers: list, covered: set, notes: dict) -> list:
+#: lines a backslash continues (``vllm serve M \`` ... ``--kv-transfer-config ...``) read to join two markers
+MAX_CONTINUED = 64
+
+
+def _groups(markers: list, covered: set, notes: dict, text: str = "") -> list:
     """Uncovered markers grouped by command: the lines of one unrecognised
-    command (same note, or an equal one naming the same start), else nearby lines (at most two apart, no covered line
-    between) that no command explains."""
+    command (same note, or an equal one naming the same start), else nearby lines (at most two apart, or joined by
+    backslash continuations: one command, field round rw32/a item 2 - two PD020s for `vllm serve` and its
+    `--kv-transfer-config` four option lines below; no covered line between) that no command explains."""
     out: list = []
+    rows = None
     for m in markers:
         if out:
             last = out[-1][-1]
@@ -1115,7 +1121,12 @@ def _groups(markers: list, covered: set, notes: dict) -> list:
                 # one command (the note names where it starts): one spot, though each line has its own note
                 same = a is b or (a is not None and b is not None and a[2] is not None and a == b)
             else:
-                same = m.line - last.line <= 2 and not any(x in covered for x in range(last.line + 1, m.line))
+                same = not any(x in covered for x in range(last.line + 1, m.line))
+                if same and m.line - last.line > 2:
+                    if rows is None:
+                        rows = text.split("\n")
+                    same = m.line - last.line <= MAX_CONTINUED and all(
+                        rows[k - 1].rstrip("\r").endswith("\\") for k in range(last.line, m.line) if k - 1 < len(rows))
             if same:
                 out[-1].append(m)
                 continue

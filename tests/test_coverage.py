@@ -784,3 +784,38 @@ def test_one_unrecognised_command_over_many_lines_is_one_finding(scratch_git):
     assert (f["code"], f["line"]) == ("PD020", 3)
     assert "`sglang.launch_server` with engine flags" in f["message"] and "lines 5-8" in f["message"]
     assert "`mystery` is not a launcher pdlint knows" in f["message"]
+
+
+BRANCH_NOT_TAKEN = """\
+    #!/bin/bash
+    NODE_PREFILL=${{NODE_PREFILL:-a100-04}}
+    NODE_DECODE=${{NODE_DECODE:-a100-02}}
+    if [ "$NODE_PREFILL" = "$NODE_DECODE" ]; then
+      nohup vllm serve Qwen/Qwen3-8B{join}
+        --host 0.0.0.0 \\
+        --tensor-parallel-size 2 \\
+        --port 8100 \\
+        --gpu-memory-utilization 0.85 \\
+        --kv-transfer-config '{{"kv_connector": "NixlConnector", "kv_role": "kv_producer"}}' &
+    fi
+    """
+
+
+def test_a_backslash_continued_command_not_taken_is_one_finding(scratch_git):
+    """Field round rw32/a item 2 (bandham-manikanta/vllm-pd-disaggregation-study's launch_disagg_2p2d.sh): the
+    `vllm serve` of a branch not taken and its `--kv-transfer-config` five continued lines below were two PD020s
+    (markers more than two lines apart were two places); one command, one finding."""
+    scratch_git.write("launch.sh", BRANCH_NOT_TAKEN.format(join=" \\"))
+    _, report = scratch_git.lint("launch.sh")
+    got = [(f["code"], f["line"]) for f in report["findings"]]
+    assert got == [("PD020", 5)]
+    assert "`vllm serve` with engine flags `--kv-transfer-config`, `kv_role` on lines 5-10" in \
+        report["findings"][0]["message"]
+
+
+def test_lines_no_backslash_joins_stay_two_places(scratch_git):
+    """Without the continuation the flags are another command's line: two places, as before."""
+    scratch_git.write("launch.sh", BRANCH_NOT_TAKEN.format(join=""))
+    _, report = scratch_git.lint("launch.sh")
+    assert [(f["code"], f["line"]) for f in report["findings"] if f["code"] == "PD020"] == [("PD020", 5),
+                                                                                          ("PD020", 10)]
