@@ -680,7 +680,8 @@ class Coverage:
         if any(u.unexpanded for _, u in items):
             from pdlint.formats.yaml_shell import MAX_EXPAND_CHARS, MAX_EXPAND_STEPS
             ways.append(f"write a value whose GitLab `variables:` expand within pdlint's bounds ({MAX_EXPAND_CHARS:,} "
-                        f"characters, {MAX_EXPAND_STEPS:,} substitutions; pdlint did not expand "
+                        f"characters, {MAX_EXPAND_STEPS:,} substitutions a value, the file's expansions together "
+                        f"bounded too; pdlint did not expand "
                         f"{'it' if one else 'them'})")
         if any(not u.name and not u.deployed and not u.unexpanded
                and not (_K8S_REF.search(u.text) and _K8S_REF.search(u.text).group(1) in _CONTROLLER_FIELD)

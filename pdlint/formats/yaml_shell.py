@@ -780,11 +780,15 @@ class RawTStr(TStr):
 #: a value's expansion may take :data:`MAX_EXPAND_STEPS` substitutions and :data:`MAX_EXPAND_CHARS` characters, a
 #: reference in a cycle nests at most :data:`MAX_EXPAND_DEPTH` deep, and a whole file's expansions together take
 #: :data:`MAX_FILE_EXPAND_STEPS` (rw31/h P2: the bounds were per value and per job - 300 doubling variables and 50
-#: jobs were 15 million substitutions, the file unchecked)
+#: jobs were 15 million substitutions, the file unchecked) and :data:`MAX_FILE_EXPAND_SIZE` (rw32/h P2: the
+#: expansions a file's jobs keep - 1,200 jobs each naming a value of thousands of traced pieces were 512 MB, the
+#: file unchecked), a traced piece counting as :data:`EXPAND_PIECE_SIZE` characters
 MAX_EXPAND_DEPTH = 16
 MAX_EXPAND_CHARS = 8192
 MAX_EXPAND_STEPS = 1000
 MAX_FILE_EXPAND_STEPS = 200_000
+MAX_FILE_EXPAND_SIZE = 16_000_000
+EXPAND_PIECE_SIZE = 64
 
 
 class _TooBig(Exception):
@@ -797,19 +801,30 @@ class _TooBig(Exception):
 
 
 _TOO_BIG = object()  # a memoised verdict: the variable's expansion is over the bounds
+_WALKING = object()  # (a variable whose signature is being made: a reference to it is a cycle)
 
 
 class Expansions:
     """The memory of one file's GitLab variable expansions: each variable's expansion (or its too-big verdict)
-    made once per environment (the jobs that share their variables share it), and one step budget for the file."""
+    made once for the file, found by its *signature* - its value and, recursively, those of the variables it names
+    (the part of a job's environment it reaches): the jobs that do not set what a global variable reaches share
+    its expansion (rw32/h P2: it was made again, and kept, for each job environment) -, one step budget and one
+    size budget (the characters and traced pieces of the expansions made) for the file."""
 
-    def __init__(self, steps: int = MAX_FILE_EXPAND_STEPS):
+    def __init__(self, steps: int = MAX_FILE_EXPAND_STEPS, size: int = MAX_FILE_EXPAND_SIZE):
         self.steps_left = steps
-        self._envs: dict = {}  # env key -> (values kept alive, name memo, expanded env or None)
+        self.size_left = size
+        self._envs: dict = {}  # env key -> (values kept alive, the env's _Memo, expanded env or None)
+        self.made: dict = {}  # signature -> expansion or _TOO_BIG
+        self.signatures: dict = {}  # (id(value), signatures of the names it reads) -> (signature, value kept alive)
 
     def spend(self, n: int = 1) -> bool:
         self.steps_left -= n
         return self.steps_left >= 0
+
+    def spend_size(self, t: TStr) -> bool:
+        self.size_left -= len(t.text) + EXPAND_PIECE_SIZE * len(t.pieces)
+        return self.size_left >= 0
 
     def of(self, env: dict) -> list:
         """``[values, memo, expanded]`` of ``env`` (by the identity of its values)."""
@@ -818,8 +833,75 @@ class Expansions:
         if entry is None:
             if len(self._envs) > 4096:
                 self._envs.clear()
-            entry = self._envs[key] = [list(env.values()), {}, None]
+            entry = self._envs[key] = [list(env.values()), _Memo(self, env), None]
         return entry
+
+
+class _Memo:
+    """One environment's view of its file's :class:`Expansions` (a mapping from a variable's name to its
+    expansion made, or its too-big verdict): by the variable's signature in this environment; a variable that
+    reaches a cycle has none (its expansion is never clean, only its verdict is kept, for this environment)."""
+    __slots__ = ("ex", "env", "sigs", "local")
+
+    def __init__(self, ex: Expansions, env: dict):
+        self.ex, self.env = ex, env
+        self.sigs: dict = {}  # name -> signature, None in (or reaching) a cycle
+        self.local: dict = {}  # name (no signature) -> _TOO_BIG
+
+    def sig(self, root: str):
+        """The signature of ``root`` in this environment (an iterative post-order walk of the names it reaches,
+        each once per environment, a step of the file's budget a reference)."""
+        sigs = self.sigs
+        if root in sigs:
+            s = sigs[root]
+            return None if s is _WALKING else s
+        env, ex = self.env, self.ex
+        sigs[root] = _WALKING
+        todo = [(root, iter(_names(env.get(root))))]
+        while todo:
+            name, it = todo[-1]
+            nxt = next(it, None)
+            if nxt is not None:
+                if not ex.spend():
+                    for n, _ in todo:  # (not made: the walk is made again, and stopped again, if asked again)
+                        del sigs[n]
+                    raise _TooBig
+                if nxt not in sigs:
+                    sigs[nxt] = _WALKING
+                    todo.append((nxt, iter(_names(env.get(nxt)))))
+                continue
+            todo.pop()
+            v = env.get(name)
+            kids = tuple(sigs[n] for n in _names(v))
+            if any(k is None or k is _WALKING for k in kids):
+                sigs[name] = None
+                continue
+            key = (id(v), kids)
+            made = ex.signatures.get(key)
+            if made is None:
+                made = ex.signatures[key] = (len(ex.signatures), v)
+            sigs[name] = made[0]
+        return sigs[root]
+
+    def __contains__(self, name: str) -> bool:
+        return self.get(name) is not None
+
+    def get(self, name: str):
+        s = self.sig(name)
+        return self.local.get(name) if s is None else self.ex.made.get(s)
+
+    def __getitem__(self, name: str):
+        v = self.get(name)
+        if v is None:
+            raise KeyError(name)
+        return v
+
+    def __setitem__(self, name: str, value) -> None:
+        s = self.sig(name)
+        if s is not None:
+            self.ex.made[s] = value
+        elif value is _TOO_BIG:
+            self.local[name] = value
 
 
 def _refs(v) -> list:
@@ -829,12 +911,18 @@ def _refs(v) -> list:
     return [m.group(1) or m.group(2) for m in _GITLAB_VAR.finditer(v.text)]
 
 
-def _prepare(names, env: dict, memo: dict, ex: "Expansions") -> None:
+def _names(v) -> list:
+    """:func:`_refs` without repeats, in order."""
+    return list(dict.fromkeys(_refs(v)))
+
+
+def _prepare(names, env: dict, memo: "_Memo", ex: "Expansions") -> None:
     """Expand the variables ``names`` reach, those they name first (an iterative post-order walk), so that each
-    is made once and no expansion nests deeper than its cycles (a chain of 2,000 variables is 2,000 steps)."""
-    done: set = set(memo)
+    is made once and no expansion nests deeper than its cycles (a chain of 2,000 variables is 2,000 steps); a
+    variable made already (for this file: :class:`Expansions`) is not walked."""
+    done: set = set()
     for root in names:
-        if root in done:
+        if root in done or root in memo:
             continue
         todo = [(root, iter(_refs(env.get(root))))]
         done.add(root)
@@ -844,7 +932,7 @@ def _prepare(names, env: dict, memo: dict, ex: "Expansions") -> None:
             if nxt is not None:
                 if not ex.spend():
                     raise _TooBig
-                if nxt not in done and nxt in env:
+                if nxt not in done and nxt in env and nxt not in memo:
                     done.add(nxt)
                     todo.append((nxt, iter(_refs(env[nxt]))))
                 continue
@@ -856,7 +944,7 @@ def _prepare(names, env: dict, memo: dict, ex: "Expansions") -> None:
                 except _TooBig as e:
                     if e.inherent:
                         memo[name] = _TOO_BIG
-                    if ex.steps_left < 0:
+                    if ex.steps_left < 0 or ex.size_left < 0:
                         raise
                     continue
                 if clean:
@@ -875,18 +963,25 @@ def expand_variables(t: TStr, env: dict, _stack: tuple = (), expansions: Optiona
     return _expand_value(t, env, _stack, ex.of(env)[1], ex)
 
 
-def _expand_value(t: TStr, env: dict, stack: tuple, memo: dict, ex: "Expansions") -> TStr:
-    if len(stack) == 1 and stack[0] in memo and env.get(stack[0]) is t:  # (the variable's own value: made)
-        known = memo[stack[0]]
-        return t.as_opaque(NOT_EXPANDED) if known is _TOO_BIG else known
+def _expand_value(t: TStr, env: dict, stack: tuple, memo: "_Memo", ex: "Expansions") -> TStr:
+    own = len(stack) == 1 and env.get(stack[0]) is t  # (a variable's own value: made once for the file)
     try:
+        if own:
+            known = memo.get(stack[0])
+            if known is not None:
+                return t.as_opaque(NOT_EXPANDED) if known is _TOO_BIG else known
         _prepare([n for n in _refs(t) if n not in stack], env, memo, ex)
-        return _expand(t, env, stack, [0], memo, ex)[0]
-    except _TooBig:
+        res, clean = _expand(t, env, stack, [0], memo, ex)
+        if own and clean:
+            memo[stack[0]] = res
+        return res
+    except _TooBig as e:
+        if own and e.inherent:
+            memo[stack[0]] = _TOO_BIG
         return t.as_opaque(NOT_EXPANDED)
 
 
-def _expand(t: TStr, env: dict, stack: tuple, steps: list, memo: dict, ex: "Expansions") -> tuple:
+def _expand(t: TStr, env: dict, stack: tuple, steps: list, memo: "_Memo", ex: "Expansions") -> tuple:
     """``(t expanded, clean)``: clean when no reference was cut (a cycle, the depth), so that the expansion is the
     same wherever it is made (memoised)."""
     parts, at, size, clean = [], 0, 0, True
@@ -924,7 +1019,12 @@ def _expand(t: TStr, env: dict, stack: tuple, steps: list, memo: dict, ex: "Expa
         at = m.end()
         if size > MAX_EXPAND_CHARS:
             raise _TooBig(clean)
-    return (TStr.join(parts + [t[at:]]) if parts else t), clean
+    if not parts:
+        return t, clean
+    res = TStr.join(parts + [t[at:]])
+    if not ex.spend_size(res):  # (the file's expansions are kept: their size is bounded, rw32/h P2)
+        raise _TooBig
+    return res, clean
 
 
 def expanded_env(env: dict, expansions: Optional[Expansions] = None) -> dict:
