@@ -9,7 +9,10 @@ expansion is now found by its signature (its value and those of the variables it
 that do not set what it reads, and the expansions a file makes are bounded in size (MAX_FILE_EXPAND_SIZE): a
 pathological file degrades to opaque values, said in the undecided summary.
 """
+import textwrap
 import tracemalloc
+
+import pytest
 
 
 def _t(s):
@@ -104,11 +107,12 @@ def test_the_size_of_a_files_expansions_is_bounded():
     g = _globals()
     ex = Expansions(size=40 * 4097 * (EXPAND_PIECE_SIZE + 1))
     outs = [expanded_env({**g, "J": _t(f"$V14 {j}")}, ex) for j in range(100)]
-    made = [o for o in outs if not o["J"].opaque]
+    made = [o for o in outs if not o["J"].text.startswith("$V14")]
     assert 20 <= len(made) < 40 and ex.size_left < 0
     assert made[0]["J"].text == "x" * 4096 + " 0"
     late = outs[-1]
-    assert late["J"].opaque and all(p.opaque == NOT_EXPANDED for p in late["J"].pieces)
+    # (the reference not expanded, the value's own text kept: rw32/h P11)
+    assert [p.opaque for p in late["J"][:4].pieces] == [NOT_EXPANDED] and not late["J"][4:].opaque
     assert late["J"].text == "$V14 99" and set(late) == set(g) | {"J"}
 
 
@@ -136,3 +140,26 @@ def test_a_job_variable_naming_a_large_expansion_in_many_jobs(scratch):
     assert [f["code"] for f in report["findings"] if f["code"] == "SGL001"] == ["SGL001"]
     undecided = report["coverage"]["files"][".gitlab-ci.yml"].get("undecided", [])
     assert len(undecided) < 40 and all(u["text"].startswith("$V14 ") for u in undecided)
+
+
+@pytest.mark.parametrize("variables, args", [
+    # a reference whose expansion is over the size bound (14 doublings of 10 characters)
+    ("".join(f'  V{i}: "${{V{i + 1}}}${{V{i + 1}}}"\n' for i in range(14)) + '  V14: "xxxxxxxxxx"\n',
+     "--tp-sizee 2 --served-model-name $V0"),
+    # 1,001 references: over the substitutions a value may take
+    ('  X: "a"\n', "--tp-sizee 2 --served-model-name " + " ".join(["$X"] * 1001)),
+])
+def test_a_value_over_the_bounds_keeps_its_own_words(scratch, variables, args):
+    """Hostile-input round rw32/h P11 (a regression of 27fe453): a value whose expansion went past the bounds was
+    made opaque whole, its literal `--tp-sizee 2` hidden - one PD023 warning, exit 0 (e19f1dc: SGL001, exit 1).
+    Only the references are not expanded; the words written beside them are checked."""
+    scratch.write(".gitlab-ci.yml", "variables:\n" + variables + f'  ARGS: "{args}"\n' + textwrap.dedent("""\
+        prefill:
+          script:
+            - python -m sglang.launch_server --model-path /m --disaggregation-mode prefill $ARGS
+        """))
+    code, report = scratch.lint(".gitlab-ci.yml")
+    (typo,) = [f for f in report["findings"] if f["code"] == "SGL001"]
+    assert "--tp-sizee" in typo["message"] and code == 1
+    undecided = report["coverage"]["files"][".gitlab-ci.yml"]["undecided"]
+    assert [u["flag"] for u in undecided] == ["--served-model-name"]

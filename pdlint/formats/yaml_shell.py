@@ -969,7 +969,7 @@ def _expand_value(t: TStr, env: dict, stack: tuple, memo: "_Memo", ex: "Expansio
         if own:
             known = memo.get(stack[0])
             if known is not None:
-                return t.as_opaque(NOT_EXPANDED) if known is _TOO_BIG else known
+                return _refs_unexpanded(t, env) if known is _TOO_BIG else known
         _prepare([n for n in _refs(t) if n not in stack], env, memo, ex)
         res, clean = _expand(t, env, stack, [0], memo, ex)
         if own and clean:
@@ -978,7 +978,21 @@ def _expand_value(t: TStr, env: dict, stack: tuple, memo: "_Memo", ex: "Expansio
     except _TooBig as e:
         if own and e.inherent:
             memo[stack[0]] = _TOO_BIG
-        return t.as_opaque(NOT_EXPANDED)
+        return _refs_unexpanded(t, env)
+
+
+def _refs_unexpanded(t: TStr, env: dict) -> TStr:
+    """``t`` whose expansion went past the bounds: its own text kept, each reference to a variable it would have
+    expanded a value pdlint did not expand (``NOT_EXPANDED``) - not the whole value (hostile-input round rw32/h
+    P11: `ARGS: "--tp-sizee 2 --served-model-name $V0"` with `$V0` past the bounds hid the literal typo, exit 0)."""
+    parts, at = [], 0
+    for m in _GITLAB_VAR.finditer(t.text):
+        v = env.get(m.group(1) or m.group(2))
+        if not isinstance(v, TStr) or v.opaque:
+            continue
+        parts += [t[at:m.start()], t[m.start():m.end()].as_opaque(NOT_EXPANDED)]
+        at = m.end()
+    return TStr.join(parts + [t[at:]]) if parts else t.as_opaque(NOT_EXPANDED)
 
 
 def _expand(t: TStr, env: dict, stack: tuple, steps: list, memo: "_Memo", ex: "Expansions") -> tuple:
