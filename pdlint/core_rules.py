@@ -85,7 +85,8 @@ LIMIT = register(Rule(
     "docs/safety.md), file size, render time, rendered size, YAML node count or alias expansion (a limit of "
     "the shell evaluation within a file that is still checked is PD015). A file over its time whose text holds "
     "no launch text, nor do the files it includes or sources, is a warning: the budget stopped a search that had found nothing, and a busy CI runner "
-    "must not fail on it.",
+    "must not fail on it. A computed include or `source` name (`{% include \"parts/\" ~ role ~ \".txt\" %}`, "
+    "`source \"$DIR/x.sh\"`), or a template name that names no file, may name launch text: an error.",
     "Untrusted input must not hang or exhaust CI; a launch file this large or slow is almost certainly a mistake "
     "(or an attack such as a YAML alias bomb).",
     "Shrink the input, or exclude the file.", category=_C))
