@@ -85,7 +85,8 @@ LIMIT = register(Rule(
     "docs/safety.md), file size, render time, rendered size, YAML node count or alias expansion (a limit of "
     "the shell evaluation within a file that is still checked is PD015). A file over its time whose text holds "
     "no launch text, nor do the files it includes or sources, is a warning: the budget stopped a search that had found nothing, and a busy CI runner "
-    "must not fail on it.",
+    "must not fail on it. A computed include or `source` name (`{% include \"parts/\" ~ role ~ \".txt\" %}`, "
+    "`source \"$DIR/x.sh\"`), or a template name that names no file, may name launch text: an error.",
     "Untrusted input must not hang or exhaust CI; a launch file this large or slow is almost certainly a mistake "
     "(or an attack such as a YAML alias bomb).",
     "Shrink the input, or exclude the file.", category=_C))
@@ -140,7 +141,9 @@ SHELL_PARSE = register(Rule(
     example_fixed="vllm serve /models/Qwen3-8B \\\n  --kv-transfer-config '{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_both\"}'",
     notes="An unterminated quote is reported at the quote to delete or close: a stray `\"` after a model path makes "
           "every later quote pair with the wrong one, so the quote bash names (\"unexpected EOF while looking for "
-          "matching\") is further down; the message names both. bash reads such a script up to that statement and "
+          "matching\") is further down; the message names both. The quote to delete is sought only in the statement bash could not "
+          "complete, on a line whose quotes do not balance (deleting a quote of a well-formed line only re-pairs "
+          "the quotes after it); otherwise the quote bash leaves open is the one reported. bash reads such a script up to that statement and "
           "refuses it there: nothing from the statement on runs (the container exits, the server never starts), "
           "and the launch text from there on is reported as not checked (PD020) instead of being read as one "
           "run-together word. It is an error when `bash -n` refuses the text with that message and every "

@@ -526,12 +526,45 @@ MAX_NAMED_FILES = 64
 MAX_NAMED_BYTES = 8_000_000
 MAX_NAMED_LOOKUPS = 4096
 #: a Jinja include / import / from / extends tag, a shell `source` or `.` command: the text naming the file
-_NAMES_FILE = lazyre.compile(r"\{%[-+]?\s*(?:include|import|from|extends)\b([^%\n]{0,400})"
+_NAMES_FILE = lazyre.compile(r"\{%[-+]?\s*(include|import|from|extends)\b([^%\n]{0,400})"
                              # (where a command starts, as pdlint.discover's _COMPUTED_INCLUDE: not "1. Check ..." in
                              # an echo's text)
                              r"|(?:^|[;&|({!]|\b(?:then|do|else|elif|if|while|until|time|builtin|command|exec))"
                              r"[ \t]*(?:source|\.)[ \t]+([^\n;&|#]{1,400})", re.M)
 _PATH_WORD = lazyre.compile(r"(?:[\w.+@-]+/)*[\w.+@-]+")
+#: a Jinja tag's name: one string literal, or a list / tuple of them (what the tag names, known without a render),
+#: before the clauses that follow it
+_JINJA_LITERAL = r"""(?:"[^"\\]*"|'[^'\\]*')"""
+_JINJA_NAMES = lazyre.compile(rf"\s*(?:{_JINJA_LITERAL}|"
+                              rf"[\[(]\s*{_JINJA_LITERAL}(?:\s*,\s*{_JINJA_LITERAL})*\s*,?\s*[\])])\s*")
+_JINJA_CLAUSE = lazyre.compile(r"\s(?:ignore\s+missing|with\s+context|without\s+context|import|as)\b.*|[-+]\s*$",
+                               re.S)
+#: a shell `source` command's file word (its first word), and the prefixes naming a file outside the repository
+_SHELL_WORD = lazyre.compile(r"""(?:"[^"]*"|'[^']*'|[^\s"'])+""")
+_SHELL_HOME = lazyre.compile(r"""^["']?(?:~|\$HOME\b|\$\{HOME\})""")
+
+
+def _named(kind: Optional[str], arg: str) -> Optional[tuple]:
+    """What an include / import / extends / from tag (``kind``) or a `source` command (``kind`` None) names:
+    ``(path words, whether one of them must name a file)``, or None when the name is computed - a Jinja
+    expression that is not one string literal or a list of them (``"parts/" ~ role ~ ".txt"``, a variable,
+    ``"%s" % x``), a shell word with an expansion, a command substitution or a glob (``"$DIR/x.sh"``): which
+    file it names is not known without evaluating it (rw32/h P4).  A Jinja name that names no file is not known
+    either (the render would read one pdlint cannot: the template is judged as if it held launch text), unless
+    ``ignore missing``; a shell file outside the repository (an absolute path, ``~`` or ``$HOME``) is one pdlint
+    reads in no run."""
+    if kind is not None:
+        name = _JINJA_CLAUSE.sub("", arg, count=1)
+        if not _JINJA_NAMES.fullmatch(name):
+            return None
+        return _PATH_WORD.findall(name), not re.search(r"\signore\s+missing\b", arg)
+    word = _SHELL_WORD.match(arg.strip())
+    if word is None:
+        return None
+    text = _SHELL_HOME.sub("", word.group(0), count=1)
+    if any(c in text for c in "$`*?[{"):
+        return None
+    return _PATH_WORD.findall(text), False
 
 
 def names_launch_text(abspath: str, text: str, boundary) -> bool:
@@ -539,9 +572,10 @@ def names_launch_text(abspath: str, text: str, boundary) -> bool:
     name, and so on - hold launch text?  A textual search, never an evaluation: every path-like word of such a
     tag or command (``{% include 'parts/launch.j2' %}``, ``source "$(dirname "$0")/lib/launch.sh"``) that names a
     regular file of the repository beside the naming file or beside ``abspath`` (its last parts too: the
-    expansion before them is not known).  A named file too large to read, or a search beyond its bounds
-    (:data:`MAX_NAMED_FILES`, :data:`MAX_NAMED_BYTES`, :data:`MAX_NAMED_LOOKUPS`), counts as launch text: not
-    known to hold none."""
+    expansion before them is not known).  A named file too large to read, a search beyond its bounds
+    (:data:`MAX_NAMED_FILES`, :data:`MAX_NAMED_BYTES`, :data:`MAX_NAMED_LOOKUPS`), or a name the search cannot
+    know without evaluating it (:func:`_named`: ``{% include "parts/" ~ role ~ ".txt" %}``, ``source "$DIR/x.sh"``,
+    a template name naming no file) counts as launch text: not known to hold none."""
     from pdlint.coverage import has_launch_text
     from pdlint.safeio import BIG, MAX_FILE_BYTES, Refused, decode
     top = os.path.dirname(abspath)
@@ -549,22 +583,33 @@ def names_launch_text(abspath: str, text: str, boundary) -> bool:
     todo = [(abspath, text)]
     spent = 0
     tried: set = set()  # the paths looked up
+    files: set = set()  # those that are files
     while todo:
         path, body = todo.pop(0)
         here = os.path.dirname(path)
         for m in _NAMES_FILE.finditer(body):
-            for word in _PATH_WORD.findall(m.group(1) or m.group(2) or ""):
+            what = _named(m.group(1), m.group(2)) if m.group(1) else _named(None, m.group(3))
+            if what is None:
+                return True  # (a computed name: not known to name no launch text)
+            words, must_resolve = what
+            found = False  # (a list of templates: the render reads the first that exists)
+            for word in words:
                 parts = [p for p in word.split("/") if p not in ("", ".")]
                 for tail in ("/".join(parts[i:]) for i in range(len(parts))):
                     for base in dict.fromkeys((here, top)):
                         cand = os.path.join(base, tail)
                         if cand in tried:
+                            found = found or cand in files
                             continue
                         tried.add(cand)
                         if len(tried) > MAX_NAMED_LOOKUPS:
                             return True
                         real = os.path.realpath(cand)
-                        if real in seen or not os.path.isfile(cand):
+                        if not os.path.isfile(cand):
+                            continue
+                        found = True
+                        files.add(cand)
+                        if real in seen:
                             continue
                         seen.add(real)
                         if len(seen) > MAX_NAMED_FILES + 1:
@@ -582,6 +627,8 @@ def names_launch_text(abspath: str, text: str, boundary) -> bool:
                         if has_launch_text(named):
                             return True
                         todo.append((cand, named))
+            if must_resolve and not found:
+                return True  # (a template the render would look for and not find: not known)
     return False
 
 

@@ -716,8 +716,9 @@ class Unclosed:
     its match ("unexpected EOF while looking for matching ..."), refuses the command it started in and runs
     nothing from there on.  Byte offsets in the parsed text: ``open`` the quote bash sees as unclosed, ``stray``
     the quote whose deletion makes the text parse (a stray ``"`` after a model path makes every later quote pair
-    with the wrong one, so the one left open is further down: the line a human edits is the stray one's; ``open``
-    when no single deletion does it), ``cut`` where the top-level statement holding them starts (what bash does
+    with the wrong one, so the one left open is further down: the line a human edits is the stray one's; only a
+    quote of the statement bash could not complete, on a line whose quotes do not balance; ``open`` when no such
+    single deletion does it), ``cut`` where the top-level statement holding them starts (what bash does
     not run), ``node`` the parse error that stands for it."""
 
     __slots__ = ("open", "stray", "cut", "node", "quote")
@@ -759,6 +760,16 @@ def _top_statement_start(root, data: bytes, at: int) -> int:
     return start
 
 
+def _odd_on_line(data: bytes, at: int) -> bool:
+    """Does the line holding the quote at byte ``at`` hold an odd number of that quote character (not after a
+    backslash)?  A line whose quotes balance is no place for a stray one."""
+    lo = data.rfind(b"\n", 0, at) + 1
+    hi = data.find(b"\n", at)
+    line = data[lo:hi if hi >= 0 else len(data)]
+    q = data[at]
+    return sum(1 for k, b in enumerate(line) if b == q and (k == 0 or line[k - 1] != 0x5C)) % 2 == 1
+
+
 def unclosed_quote(unit: "Unit") -> Optional[Unclosed]:
     """The :class:`Unclosed` quote of a parsed text, or None (see there)."""
     data = _drop_final_continuation(unit.text.encode("utf-8", "surrogatepass"))
@@ -770,11 +781,12 @@ def unclosed_quote(unit: "Unit") -> Optional[Unclosed]:
     stray = open_
     first = _top_statement_start(unit.root, data, open_)
     if len(data) <= MAX_QUOTE_SEARCH_BYTES:
-        # the quotes of the statement before it too: the stray one may close a string the next statement ends
-        kids = [c for c in unit.root.children if c.type != "comment" and c.end_byte <= first]
-        lo = kids[-1].start_byte if kids else first
-        starts = [m.start() for m in re.finditer(rb"[\"'`]", data[lo:open_ + 1])]
-        candidates = [lo + s for s in starts if s == 0 or data[lo + s - 1] != 0x5C][-MAX_QUOTE_CANDIDATES:]
+        # bash reads the script statement by statement and completes every one before ``first`` (their quotes
+        # pair up): the stray quote is in the statement bash could not complete, on a line whose quotes do not
+        # balance - deleting a quote of a well-formed line only re-pairs the quotes after it (rw32/h P1)
+        starts = [m.start() for m in re.finditer(rb"[\"'`]", data[first:open_])]
+        candidates = [first + s for s in starts if (s == 0 or data[first + s - 1] != 0x5C)
+                      and _odd_on_line(data, first + s)][-MAX_QUOTE_CANDIDATES:]
         before = sum(1 for _ in errors(unit.root))
         for c in candidates:
             again = parser().parse(data[:c] + data[c + 1:]).root_node
