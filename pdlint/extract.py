@@ -2652,9 +2652,10 @@ class Extractor:
             elif code == "PD-SHELL-ABORT" and o is not None and _ENGINE_WORDS.search(where.text, index):
                 message += ("; what follows was not evaluated, and it holds launch words (a launch built there was not "
                             "seen)")
-            # (a recipe's text is what pdlint made of make's lines and functions: a quote there may be its own,
-            # rw31/a problem 4; the PD009 stays a warning)
-            certain = code == "PD-SHELL-PARSE-ERROR" and job.kind not in ("makefile", "justfile")
+            # (in a Makefile or justfile recipe too: what make or just leaves of a recipe line is the shell's,
+            # every character from the quote on written in the file - interp._written - and sh refuses it, "make:
+            # *** Error 2"; hostile-input round rw32/h P9)
+            certain = code == "PD-SHELL-PARSE-ERROR"
             self.problem_at(rule, where, index, message, ERROR if certain else None)
 
         unread_sources: list = []  # (word, name): `source FILE` of a file not in the repository (a deploy host's)

@@ -9,6 +9,8 @@ parse).  bash reads a script statement by statement: the commands before the sta
 nothing from there on does (``echo one; echo two "x`` prints ``one``, exit 2), so the server never starts.
 """
 
+import pytest
+
 from pdlint.formats.shell import bashparse
 
 SCRIPT = """\
@@ -110,3 +112,33 @@ def test_without_bash_to_confirm_it_is_a_warning(scratch, monkeypatch):
     scratch.write("start_decode.sh", SCRIPT.format(stray='"'))
     code, report = scratch.lint("start_decode.sh")
     assert _codes(report) == [("PD009", 3, 37, "warning"), ("PD020", 3, 1, "warning")] and code == 0
+
+
+UNCLOSED = 'python -m sglang.launch_server --model-path "/m --disaggregation-mode prefill --tp-sizee 2'
+
+
+@pytest.mark.parametrize("name, text", [
+    (".gitlab-ci.yml", f"prefill:\n  script:\n    - echo start\n    - {UNCLOSED}\n"),
+    (".gitlab-ci.yml", f"prefill:\n  script:\n    - |\n      echo start\n      {UNCLOSED}\n"),
+    ("Makefile", f"serve:\n\t{UNCLOSED}\n"),
+    ("justfile", f"serve:\n    echo start\n    {UNCLOSED}\n"),
+])
+def test_an_unterminated_quote_in_a_job_script_or_recipe_is_an_error(scratch_git, name, text):
+    """Hostile-input round rw32/h P9: in a GitLab job's script, a Makefile or a justfile recipe the same line as in
+    a .sh was only a PD009 warning, exit 0 - the separators pdlint adds (line breaks between script items, a recipe
+    line's own subshell) made the text "not written". The runner's script (bash -n: "unexpected EOF while looking
+    for matching"), `make serve` ("Unterminated quoted string", "make: *** Error 2") and `just serve` fail."""
+    scratch_git.write(name, text)
+    code, report = scratch_git.lint(name)
+    got = [(f["code"], f["severity"], f["line"]) for f in report["findings"] if f["code"] == "PD009"]
+    assert got == [("PD009", "error", text.count("\n"))] and code == 1
+
+
+def test_a_quote_a_make_value_may_close_stays_a_warning(scratch_git):
+    """A value pdlint cannot see after the quote may hold its closing one (`Q != ...` is a shell command's output):
+    not certain."""
+    scratch_git.write("Makefile", 'Q != printf \'"\'\nserve:\n\tpython -m sglang.launch_server --model-path "/m$(Q) '
+                                  '--disaggregation-mode prefill\n')
+    code, report = scratch_git.lint("Makefile")
+    assert [f["severity"] for f in report["findings"] if f["code"] == "PD009"] in ([], ["warning"])
+    assert not [f for f in report["findings"] if f["severity"] == "error"]

@@ -1654,6 +1654,16 @@ def _in_opaque(t: TStr, i: int) -> bool:
 
 
 def _written(t: TStr, i: int) -> bool:
-    """Is every character of ``t`` from ``i`` on written in a file (no value pdlint stands in for, no text it
-    added)?"""
-    return bool(t.pieces) and all(p.src is not None and not p.opaque for p in t.pieces if p.end > i)
+    """Is the text of ``t`` from ``i`` on what a file writes: no value pdlint stands in for (it may hold the
+    closing quote), and no quote in text pdlint added?  Separators it adds are no quote: a GitLab job's script items
+    joined by line breaks, a Makefile recipe line wrapped in its own shell's parentheses (hostile-input round
+    rw32/h P9: an unterminated quote there stayed a warning, exit 0, where bash refuses the script)."""
+    if not t.pieces:
+        return False
+    text = t.text
+    for p in t.pieces:
+        if p.end <= i:
+            continue
+        if p.opaque or (p.src is None and any(q in text[max(p.start, i):p.end] for q in "\"'`")):
+            return False
+    return True
