@@ -147,9 +147,10 @@ SHELL_PARSE = register(Rule(
           "refuses it there: nothing from the statement on runs (the container exits, the server never starts), "
           "and the launch text from there on is reported as not checked (PD020) instead of being read as one "
           "run-together word. It is an error when `bash -n` refuses the text with that message and every "
-          "character from the statement on is written in the file; a warning where bash could not be asked, "
-          "in a Makefile recipe or justfile (the text is what pdlint made of make's lines and functions), or "
-          "where a value pdlint cannot see stands in the text.",
+          "character from the statement on is written in the file (a GitLab job's script items, a Makefile or "
+          "justfile recipe too: the separators pdlint adds between their lines hold no quote); a warning where "
+          "bash could not be asked, where a value pdlint cannot see stands in the text after the quote (it may "
+          "hold the closing one), or where the quote is one pdlint's own text brought.",
     category=_C))
 
 CONFIG_REF = register(Rule(
