@@ -516,13 +516,25 @@ class _Gpus:
             self.physical = {visible[i] for i in idx if i < len(visible)}
         self.visible = visible
         self.facts = f
+        if self.physical:  # (GPUs that follow each other: what two launches share is a range, not a set to build)
+            lo, hi = min(self.physical), max(self.physical)
+            self.span = range(lo, hi + 1) if hi - lo + 1 == len(self.physical) else None
+
+    span: Optional[range] = None
+
+    def shared(self, other: "_Gpus"):
+        """The GPUs this launch and ``other`` both use, in order (a range or a list)."""
+        if self.span is not None and other.span is not None:
+            return range(max(self.span.start, other.span.start), min(self.span.stop, other.span.stop))
+        return sorted(self.physical & other.physical)
 
     def describe(self) -> str:
-        gs = sorted(self.physical)
-        if not gs:
-            return "no GPU"
-        span = f"GPU {gs[0]}" if len(gs) == 1 else (
-            f"GPUs {gs[0]}-{gs[-1]}" if gs == list(range(gs[0], gs[-1] + 1)) else "GPUs " + ",".join(map(str, gs)))
+        """``GPU 3``, ``GPUs 0-3``, ``GPUs 0,2`` (once: every pair the launch is in names it)."""
+        span = getattr(self, "_described", None)
+        if span is None:
+            gs = sorted(self.physical)
+            span = self._described = "no GPU" if not gs else f"GPU {gs[0]}" if len(gs) == 1 else (
+                f"GPUs {gs[0]}-{gs[-1]}" if gs[-1] - gs[0] + 1 == len(gs) else "GPUs " + _gpu_list(gs))
         return span
 
     @property
@@ -593,7 +605,7 @@ def _gpus(dep: Deployment, enabled) -> list:
             continue  # unknown devices, or masks of two accelerators: which one this host honours is not known
         if ga.facts.visible_only or gb.facts.visible_only:
             continue  # (a launch whose GPU placement another process decides: only its visible count is judged)
-        common = ga.physical & gb.physical
+        common = ga.shared(gb)
         if common:
             if not enabled(GPU_OVERLAP.code):
                 continue
@@ -605,9 +617,9 @@ def _gpus(dep: Deployment, enabled) -> list:
             # edit the unpinned one (or the later one)
             edit, keep = (a, b) if (not ga.pinned and gb.pinned) else (b, a)
             ge, gk = (ga, gb) if edit is a else (gb, ga)
-            shared = sorted(common)
+            shared = common
             msg = (f"the {edit.role_word('server')} and {keep.role_word()} launches both use GPU"
-                   f"{'s' if len(shared) > 1 else ''} {','.join(map(str, shared))}: this one uses "
+                   f"{'s' if len(shared) > 1 else ''} {_gpu_list(shared)}: this one uses "
                    f"{ge.describe()} ({_why_gpus(ge)}), the {keep.role_word()} launch {gk.describe()} "
                    f"({_why_gpus(gk)}); {_mem_note(ge.facts, gk.facts)}")
             rel = [rel_token(gk.token or gk.facts.gpus_token, keep, f"the {who(keep)} uses {gk.describe()}")]
@@ -635,6 +647,16 @@ def _gpus(dep: Deployment, enabled) -> list:
         rel = [rel_token(g.token, l, f"the {who(l)} is pinned here") for l, g in peers]
         out.append(cand(PARTIAL_PINNING, free, None, msg, rel))
     return out
+
+
+def _gpu_list(gs: list) -> str:
+    """``0,1,2``: sorted GPU numbers; more than :data:`MAX_KEYS` (no host has them: a parallel size in the
+    thousands) shortened, ``0-2047`` when they follow each other, else the first ones and how many more."""
+    if len(gs) <= MAX_KEYS:
+        return ",".join(map(str, gs))
+    if gs[-1] - gs[0] + 1 == len(gs):
+        return f"{gs[0]}-{gs[-1]}"
+    return ",".join(map(str, gs[:MAX_KEYS])) + f" and {len(gs) - MAX_KEYS} more"
 
 
 def _why_gpus(g: _Gpus) -> str:

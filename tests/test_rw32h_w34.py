@@ -124,3 +124,19 @@ def test_prefill_decode_combinations_are_judged_up_to_the_bound():
     calls.clear()
     assert pairing._combos([0, 1, 2], [0, 1, 2], lambda p, q: calls.append(1) or p == q) == [(0, 0), (1, 1), (2, 2)]
     assert len(calls) == 9
+
+
+def test_launches_sharing_thousands_of_gpus_name_them_as_a_range(scratch):
+    """A hostile neighbour of P5: 1000 launches of --tp-size 2048 each built a 2048-GPU set intersection and a
+    2048-number list per pair ("both use GPUs 0,1,2,...,2047", 10 KB a message).  GPUs that follow each other
+    are shared as a range: "both use GPUs 0-2047"; a host's few GPUs are still listed one by one."""
+    launch = "python -m sglang.launch_server --model-path /m --disaggregation-mode {r} --port {p} --tp-size {tp} &"
+    scratch.write("run.sh", "#!/bin/bash\n" + launch.format(r="decode", p=30000, tp=2048) + "\n"
+                  + launch.format(r="prefill", p=30001, tp=2048) + "\n" + launch.format(r="decode", p=30002, tp=2)
+                  + "\n" + launch.format(r="prefill", p=30003, tp=2) + "\nwait\n")
+    code, doc = scratch.lint("run.sh")
+    msgs = sorted(f["message"].split(":")[0] for f in _found(doc, "PD151"))
+    assert "the prefill and decode launches both use GPUs 0-2047" in msgs
+    assert "the prefill and decode launches both use GPUs 0,1" in msgs
+    from pdlint import pair_rules
+    assert pair_rules._gpu_list(list(range(0, 200, 2))) == ",".join(map(str, range(0, 128, 2))) + " and 36 more"
