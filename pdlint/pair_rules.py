@@ -274,20 +274,46 @@ def _servers(dep: Deployment) -> list:
 #: written on several lines of a script): enough for every finding to name its partners, linear in the
 #: number of launches however many identical lines a script repeats
 MAX_PARTNERS = 16
-#: earlier launches of one group of identical launches a launch is compared with at all: the first ones of the
-#: group.  Identical launches that never share the host (run in the foreground one after the other, ended by a
-#: ``pkill``) give no pair, so the partners bound alone left every launch compared with every earlier one: an
-#: include fan-out rendering one foreground command 2000 times spent over 10 s here (rw31/h P5)
+#: earlier launches holding one key (a port, a GPU: what a pair rule compares) a launch is compared with at all:
+#: the first and the last MAX_EXAMINED / 2 of them.  Identical launches that never share the host (run in the
+#: foreground one after the other, ended by a ``pkill``) give no pair, so the partners bound alone left every
+#: launch compared with every earlier one: an include fan-out rendering one foreground command 2000 times spent
+#: over 10 s here (rw31/h P5); and 1000 distinct background launches (each its own `--port`) were each compared
+#: with every earlier one, each pair's ports and GPUs (rw32/h P5)
 MAX_EXAMINED = 2 * MAX_PARTNERS
+#: keys (ports of a port block, GPUs) one launch is indexed under one by one; a launch with more (a NIXL side
+#: channel block of a data parallel size in the hundreds, a tensor parallel size in the thousands: no host has
+#: them) is compared with the first and last launches of all (:data:`_WIDE`, :data:`_ANY`)
+MAX_KEYS = 64
+_WIDE, _ANY = ("wide",), ("any",)
+#: comparisons :func:`_colocated_pairs` made (pairs of launches it examined), for the tests of its bounds
+STATS = {"examined": 0}
 
 
-def _colocated_pairs(dep: Deployment) -> list:
-    """(a, b) pairs of launches on one host (:func:`pdlint.pairing.colocated`), a before b; each launch
-    paired with at most :data:`MAX_PARTNERS` earlier launches of each group of identical launches, of the
-    first :data:`MAX_EXAMINED` of the group."""
-    cached = getattr(dep, "_colocated", None)
-    if cached is not None:
-        return cached
+def index_keys(keys) -> tuple:
+    """(keys a launch is indexed under, keys it looks its earlier partners up by) for the values ``keys`` it
+    holds (its ports, its GPUs): two launches are compared when they share one.  More than :data:`MAX_KEYS` of
+    them: the launch is compared with the first and last launches of all (a launch's earlier partners) and with
+    every launch that has that many (its later ones)."""
+    keys = set(keys)
+    if len(keys) > MAX_KEYS:
+        return WIDE_KEYS
+    return keys | {_ANY}, keys | {_WIDE}
+
+
+WIDE_KEYS = ({_WIDE, _ANY}, {_ANY, _WIDE})
+
+
+def _colocated_pairs(dep: Deployment, index: Optional[Callable] = None, name: str = "") -> list:
+    """(a, b) pairs of launches on one host (:func:`pdlint.pairing.colocated`), a before b, in the script's
+    order, that share a key: ``index(launch)`` -> (keys it holds, keys it looks partners up by)
+    (:func:`index_keys`; None: every launch holds one key); a launch with no key is in no pair.  Each launch is
+    compared, for each of its keys, with the first and the last :data:`MAX_EXAMINED` / 2 earlier launches that
+    hold it, and paired with at most :data:`MAX_PARTNERS` earlier launches of each group of identical launches:
+    linear in the number of launches (the pair rules compare a launch only with those it may collide with)."""
+    cache = dep.__dict__.setdefault("_colocated", {})
+    if name and name in cache:
+        return cache[name]
     ss = [l for l in _servers(dep) if shell_launch(l)]
     one_host = [l for l in ss if colocated_candidate(l)] + [l for l in _servers(dep) if compose_service(l)]
     arms = arm_roles(ss)  # two configurations a script chooses between never share the host at one time
@@ -295,12 +321,19 @@ def _colocated_pairs(dep: Deployment) -> list:
     sigs: dict = {}
     for l in one_host:
         group.append(sigs.setdefault(_signature(l), len(sigs)))
-    firsts: dict = {}  # group -> indices of its first MAX_EXAMINED launches (those seen so far)
+    holders: dict = {}  # key -> indices (in one_host) of the earlier launches holding it, in order
+    half = MAX_EXAMINED // 2
     out = []
     for j, b in enumerate(one_host):
+        own, probe = index(b) if index is not None else (((),), ((),))
+        found: set = set()
+        for k in probe:
+            h = holders.get(k)
+            if h:
+                found.update(h if len(h) <= MAX_EXAMINED else h[:half] + h[-half:])
         taken: dict = {}
-        for i in sorted(i for idx in firsts.values() for i in idx) if len(firsts) > 1 else \
-                next(iter(firsts.values()), ()):
+        STATS["examined"] += len(found)
+        for i in sorted(found):
             a = one_host[i]
             g = group[i]
             if taken.get(g, 0) >= MAX_PARTNERS:
@@ -316,10 +349,10 @@ def _colocated_pairs(dep: Deployment) -> list:
                     and not engine_libraries(a, b) and not one_after_the_other(a, b) and not value_variants(a, b):
                 taken[g] = taken.get(g, 0) + 1
                 out.append((a, b))
-        idx = firsts.setdefault(group[j], [])
-        if len(idx) < MAX_EXAMINED:
-            idx.append(j)
-    dep._colocated = out
+        for k in own:
+            holders.setdefault(k, []).append(j)
+    if name:
+        cache[name] = out
     return out
 
 
@@ -345,9 +378,7 @@ def _ports(dep: Deployment, enabled) -> list:
     if not enabled(PORT_COLLISION.code):
         return []
     out = []
-    for a, b in _colocated_pairs(dep):
-        if not (shares_network(a) and shares_network(b)):
-            continue
+    for a, b in _colocated_pairs(dep, _port_keys, "ports"):
         fa, fb = facts(a), facts(b)
         for pa in fa.ports:
             for pb in fb.ports:
@@ -364,6 +395,19 @@ def _ports(dep: Deployment, enabled) -> list:
                                 [rel_token(pk.token, keep, f"the {who(keep)} uses port {port_txt} here"
                                            + ("" if pk.token is not None else " (default)"))]))
     return out
+
+
+def _port_keys(launch: Launch) -> tuple:
+    """:func:`index_keys` of the ports a launch listens on (every port of a port block), on the host's network
+    only."""
+    if not shares_network(launch):
+        return (), ()
+    nums: set = set()
+    for p in facts(launch).ports:
+        if p.span > MAX_KEYS:
+            return WIDE_KEYS
+        nums.update(range(p.port, p.port + max(p.span, 1)))
+    return index_keys(nums)
 
 
 def _together(launch: Launch) -> str:
@@ -472,13 +516,25 @@ class _Gpus:
             self.physical = {visible[i] for i in idx if i < len(visible)}
         self.visible = visible
         self.facts = f
+        if self.physical:  # (GPUs that follow each other: what two launches share is a range, not a set to build)
+            lo, hi = min(self.physical), max(self.physical)
+            self.span = range(lo, hi + 1) if hi - lo + 1 == len(self.physical) else None
+
+    span: Optional[range] = None
+
+    def shared(self, other: "_Gpus"):
+        """The GPUs this launch and ``other`` both use, in order (a range or a list)."""
+        if self.span is not None and other.span is not None:
+            return range(max(self.span.start, other.span.start), min(self.span.stop, other.span.stop))
+        return sorted(self.physical & other.physical)
 
     def describe(self) -> str:
-        gs = sorted(self.physical)
-        if not gs:
-            return "no GPU"
-        span = f"GPU {gs[0]}" if len(gs) == 1 else (
-            f"GPUs {gs[0]}-{gs[-1]}" if gs == list(range(gs[0], gs[-1] + 1)) else "GPUs " + ",".join(map(str, gs)))
+        """``GPU 3``, ``GPUs 0-3``, ``GPUs 0,2`` (once: every pair the launch is in names it)."""
+        span = getattr(self, "_described", None)
+        if span is None:
+            gs = sorted(self.physical)
+            span = self._described = "no GPU" if not gs else f"GPU {gs[0]}" if len(gs) == 1 else (
+                f"GPUs {gs[0]}-{gs[-1]}" if gs[-1] - gs[0] + 1 == len(gs) else "GPUs " + _gpu_list(gs))
         return span
 
     @property
@@ -531,14 +587,25 @@ def _gpus(dep: Deployment, enabled) -> list:
                     out.append(cand(FEW_GPUS, l, tok, msg, rel))
     if not (enabled(GPU_OVERLAP.code) or enabled(PARTIAL_PINNING.code)):
         return out
+    pinning = enabled(PARTIAL_PINNING.code)
+
+    def keys(l: Launch) -> tuple:  # its GPUs; and pinned or not, for PD152 (a pinned and an unpinned launch)
+        g = _gpus_of(l)
+        if not g.ok or g.facts.visible_only:
+            return (), ()
+        own, probe = index_keys(g.physical)
+        if pinning:
+            own, probe = own | {("pinned", g.pinned)}, probe | {("pinned", not g.pinned)}
+        return own, probe
+
     unpinned: dict = {}  # id(unpinned launch) -> (launch, its GPUs, [(pinned peer, its GPUs)])
-    for a, b in _colocated_pairs(dep):
+    for a, b in _colocated_pairs(dep, keys, f"gpus{pinning}"):
         ga, gb = _gpus_of(a), _gpus_of(b)
         if not (ga.ok and gb.ok) or (ga.mask and gb.mask and ga.mask != gb.mask) or not same_device_space(a, b):
             continue  # unknown devices, or masks of two accelerators: which one this host honours is not known
         if ga.facts.visible_only or gb.facts.visible_only:
             continue  # (a launch whose GPU placement another process decides: only its visible count is judged)
-        common = ga.physical & gb.physical
+        common = ga.shared(gb)
         if common:
             if not enabled(GPU_OVERLAP.code):
                 continue
@@ -550,9 +617,9 @@ def _gpus(dep: Deployment, enabled) -> list:
             # edit the unpinned one (or the later one)
             edit, keep = (a, b) if (not ga.pinned and gb.pinned) else (b, a)
             ge, gk = (ga, gb) if edit is a else (gb, ga)
-            shared = sorted(common)
+            shared = common
             msg = (f"the {edit.role_word('server')} and {keep.role_word()} launches both use GPU"
-                   f"{'s' if len(shared) > 1 else ''} {','.join(map(str, shared))}: this one uses "
+                   f"{'s' if len(shared) > 1 else ''} {_gpu_list(shared)}: this one uses "
                    f"{ge.describe()} ({_why_gpus(ge)}), the {keep.role_word()} launch {gk.describe()} "
                    f"({_why_gpus(gk)}); {_mem_note(ge.facts, gk.facts)}")
             rel = [rel_token(gk.token or gk.facts.gpus_token, keep, f"the {who(keep)} uses {gk.describe()}")]
@@ -580,6 +647,16 @@ def _gpus(dep: Deployment, enabled) -> list:
         rel = [rel_token(g.token, l, f"the {who(l)} is pinned here") for l, g in peers]
         out.append(cand(PARTIAL_PINNING, free, None, msg, rel))
     return out
+
+
+def _gpu_list(gs: list) -> str:
+    """``0,1,2``: sorted GPU numbers; more than :data:`MAX_KEYS` (no host has them: a parallel size in the
+    thousands) shortened, ``0-2047`` when they follow each other, else the first ones and how many more."""
+    if len(gs) <= MAX_KEYS:
+        return ",".join(map(str, gs))
+    if gs[-1] - gs[0] + 1 == len(gs):
+        return f"{gs[0]}-{gs[-1]}"
+    return ",".join(map(str, gs[:MAX_KEYS])) + f" and {len(gs) - MAX_KEYS} more"
 
 
 def _why_gpus(g: _Gpus) -> str:

@@ -62,6 +62,10 @@ from pdlint.records import dataclass, field
 from pdlint.text import TStr
 
 MAX_PAIRS_PER_ENGINE = 64
+#: (prefill, decode) instances of one engine in a deployment compared for :data:`MAX_PAIRS_PER_ENGINE` at most:
+#: past either bound each instance is paired with the other role's first only.  The whole cross product was
+#: judged first: 500 prefills and 500 decodes of one script (250,000 combinations) spent over 10 s (rw32/h P5)
+MAX_COMBOS_EXAMINED = 4 * MAX_PAIRS_PER_ENGINE * 4 * MAX_PAIRS_PER_ENGINE  # (256 x 64, 128 x 128)
 MAX_VARIANT_COMBOS = 16
 
 # (prefill word, decode word, whole-token only); longest first
@@ -850,13 +854,28 @@ def pair_launches(launches: list) -> list:
                 matrix_apart(p, q, runs) or sequential(p.launch, q.launch) or \
                 other_configuration(p.launch, q.launch, arms) or other_object(p.launch, q.launch, objects) or \
                 (other_model(p.launch, q.launch, models) and (id(p.launch), id(q.launch)) not in named)  # noqa: E731
-            combos = [(p, q) for p in ps for q in ds if not apart(p, q) and routed(p.launch, q.launch)]
-            if len(combos) > MAX_PAIRS_PER_ENGINE:
+            combos = _combos(ps, ds, lambda p, q: not apart(p, q) and routed(p.launch, q.launch))
+            if combos is None:  # (too many to pair each with each: each with the other role's first)
                 combos = [(p, ds[0]) for p in ps] + [(ps[0], q) for q in ds[1:]]
                 combos = [(p, q) for p, q in combos if not apart(p, q)]
             for p, q in combos:
                 d.pairs.append(Pair(p.launch, q.launch, eng, d.key, p.variants, q.variants))
     return deps
+
+
+def _combos(ps: list, ds: list, together) -> Optional[list]:
+    """The (p, q) of ``ps`` x ``ds`` that ``together(p, q)``; None when there are more than
+    :data:`MAX_PAIRS_PER_ENGINE` of them or more than :data:`MAX_COMBOS_EXAMINED` combinations to judge."""
+    if len(ps) * len(ds) > MAX_COMBOS_EXAMINED:
+        return None
+    out = []
+    for p in ps:
+        for q in ds:
+            if together(p, q):
+                out.append((p, q))
+                if len(out) > MAX_PAIRS_PER_ENGINE:
+                    return None
+    return out
 
 
 def _model_of(launch: Launch) -> Optional[str]:
