@@ -1770,7 +1770,7 @@ class Extractor:
         """The launches of a YAML text; ``docs``: its documents when the caller composed them already."""
         budget.stage("yaml")
         try:
-            docs = docs if docs is not None else yt.compose(doc.text)
+            docs = docs if docs is not None else _compose_braces(doc.text)
         except yt.LimitError as e:
             self.problem_at(C.LIMIT, doc, e.index, e.message)
             return
@@ -1885,7 +1885,9 @@ class Extractor:
             words = crd.kthena_words(w, w.doc)
         else:
             # (`${NAME}` placeholders an envsubst step fills: the values the config and --var give them, rw25/a)
-            given = self.shell_env(job) if any("${" in d.text for d, _ in w.layers) else None
+            # (and a sed template's `{NAME}`, rw32/a item 1)
+            given = self.shell_env(job) if any("${" in d.text or kube.BRACE_PLACEHOLDER.search(d.text)
+                                               for d, _ in w.layers) else None
             words = crd.effective_words(w, env, given)
             if given and not w.image_override and "${" in crd.effective_image(w):
                 from pdlint.formats.kube import envsubst_text
@@ -3611,8 +3613,32 @@ def image_entry_words(image: str, words: list, at: Optional[TStr]) -> list:
 
 
 #: a line that is one ``${NAME}`` placeholder (envsubst / string.Template templates: a YAML block the
-#: deploy script substitutes, such as ``${IMAGE_PULL_SECRETS_BLOCK}`` at column 1)
-_PLACEHOLDER_LINE = lazyre.compile(r"^[ \t]*\$\{[A-Za-z_][A-Za-z0-9_]*\}[ \t]*$", re.M)
+#: deploy script substitutes, such as ``${IMAGE_PULL_SECRETS_BLOCK}`` at column 1), or one sed template's
+#: ``{NAME}`` (:data:`kube.BRACE_PLACEHOLDER`)
+_PLACEHOLDER_LINE = lazyre.compile(r"^[ \t]*(?:\$\{[A-Za-z_][A-Za-z0-9_]*\}|\{[A-Z][A-Z0-9_]*\})[ \t]*$", re.M)
+
+
+def _compose_braces(text: str) -> list:
+    """The documents of a YAML text, each sed template placeholder (:data:`kube.BRACE_PLACEHOLDER`: an
+    upper-case name alone in braces, ``{PREFILL_TP}``, filled in by a deploy script's ``sed "s#{X}#${X}#g"``
+    before anything reads the file) read as text: unquoted, YAML takes ``- {PREFILL_TP}`` for a mapping and
+    ``name: {NAME}-prefill`` for invalid YAML (field report rw32/a item 1: a PD003 error on the template).
+    Composed with each spelled ``_NAME_`` (same length, every position holds) and written back in the scalars'
+    values; as YAML reads the text when that reading is invalid too (the placeholders were not the problem)."""
+    spans = [m.span() for m in kube.BRACE_PLACEHOLDER.finditer(text)] if "{" in text else []
+    if not spans:
+        return yt.compose(text)
+    chars = list(text)
+    for i, j in spans:
+        chars[i], chars[j - 1] = "_", "_"
+    try:
+        docs = yt.compose("".join(chars))
+    except yt.LimitError:
+        raise
+    except yt.YamlError:
+        return yt.compose(text)
+    _respelled_back(docs, text, spans, brace=True)
+    return docs
 
 
 def _without_placeholder_lines(text: str) -> Optional[tuple]:
@@ -3628,7 +3654,7 @@ def _without_placeholder_lines(text: str) -> Optional[tuple]:
         pos = b
     parts.append(text[pos:])
     try:
-        docs = yt.compose("".join(parts))
+        docs = _compose_braces("".join(parts))
     except (yt.YamlError, yt.LimitError):
         return None
     names = []
@@ -3694,7 +3720,7 @@ def _inline_placeholders_respelled(text: str, error, tries: int = 4) -> Optional
     return None
 
 
-def _respelled_back(docs: list, text: str, spans: list) -> None:
+def _respelled_back(docs: list, text: str, spans: list, brace: bool = False) -> None:
     """The scalars of ``docs`` (composed with the placeholders at ``spans`` of ``text`` spelled ``$_NAME_``) with
     each such placeholder in their value written back as ``${NAME}``: the respelling is only for YAML's sake, the
     value is the placeholder, opaque (undecided) as ``${NAME}`` is in block style (a template's ``"--tp-size",
@@ -3705,14 +3731,17 @@ def _respelled_back(docs: list, text: str, spans: list) -> None:
     starts = [i for i, _ in spans]
     for d in docs:
         for node in yt.iter_nodes(d.root):
-            if node.__class__ is not yt.YScalar or "$_" not in node.value:
+            if node.__class__ is not yt.YScalar or ("_" if brace else "$_") not in node.value:
                 continue
             k = bisect.bisect_left(starts, node.start)
             value = node.value
             while k < len(spans) and spans[k][0] < node.end:
                 i, j = spans[k]
                 k += 1
-                if j <= node.end:
+                if j <= node.end and brace:  # (a sed template's `{NAME}`, spelled `_NAME_`)
+                    name = text[i + 1:j - 1]
+                    value = value.replace(f"_{name}_", f"{{{name}}}", 1)
+                elif j <= node.end:
                     name = text[i + 2:j - 1]
                     value = value.replace(f"$_{name}_", f"${{{name}}}", 1)
             node.value = value

@@ -228,9 +228,39 @@ def container_words(doc: TStr, c: Container, env: dict, keys: tuple = ("command"
                 # fills (envsubst, Flux's post-build substitution): Kubernetes would pass it as written, which no
                 # server takes (llm-d-inference-scheduler's "${VLLM_EXTRA_ARGS_P}", field test rw25/a: read as
                 # no flag at all, a false PD105)
-                words.append(expand_refs(word, env, envsubst or bool(_PLACEHOLDER_ARG.fullmatch(word.text)),
-                                         given=given))
+                word = expand_refs(word, env, envsubst or bool(_PLACEHOLDER_ARG.fullmatch(word.text)), given=given)
+                words.append(brace_placeholders(word, given) if "{" in word.text else word)
     return words
+
+
+#: a sed template's placeholder: an upper-case name alone in braces (``{PREFILL_TP}``, filled in by a deploy
+#: script's ``sed "s#{PREFILL_TP}#${PREFILL_TP}#g"``), not ``${NAME}`` / ``{{ name }}`` / a JSON or flow mapping
+BRACE_PLACEHOLDER = lazyre.compile(r"(?<![{$])\{[A-Z][A-Z0-9_]*\}(?!\})")
+#: an argument that is such placeholders and name characters only (``{PREFILL_TP}``, ``--tp={TP}``,
+#: ``{NAME}-prefill``, ``/models/{MODEL}``): no quotes, blanks or other braces (a JSON value, a format string)
+_BRACE_ARG = lazyre.compile(r"(?:--?[\w.-]+=)?[\w.:/@%$()-]*(?:\{[A-Z][A-Z0-9_]*\}[\w.:/@%$()-]*)+")
+
+
+def brace_placeholders(word: TStr, given: Optional[dict] = None) -> TStr:
+    """An argument made of ``{NAME}`` placeholders (:data:`BRACE_PLACEHOLDER`) and name characters, each
+    placeholder the value ``given`` (the config's ``vars``, ``--var``) has, else opaque: a value pdlint cannot
+    see.  Kubernetes would pass ``{PREFILL_TP}`` as written, which no server takes; the text is a template a
+    script substitutes (`sed "s#{PREFILL_TP}#${PREFILL_TP}#g" deploy_base.yaml | kubectl apply -f -`, field
+    report rw32/a item 1: each was judged as a literal, ``invalid int value: '{PREFILL_TP}'``).  Any other word as
+    it is (a flow mapping's text, ``{}``, a lower-case ``{name}`` format field)."""
+    text = word.text
+    if not _BRACE_ARG.fullmatch(text):
+        return word
+    parts, last = [], 0
+    for m in BRACE_PLACEHOLDER.finditer(text):
+        parts.append(word[last:m.start()])
+        use = word[m.start():m.end()]
+        value = (given or {}).get(m.group(0)[1:-1])
+        parts.append(value.reached_via(use, m.group(0)) if value is not None and not value.opaque
+                     else use.as_opaque())
+        last = m.end()
+    parts.append(word[last:])
+    return TStr.join(parts)
 
 
 _PLACEHOLDER_ARG = lazyre.compile(r"(?:--?[\w.-]+=)?\$\{[A-Za-z_]\w*\}")
