@@ -1700,6 +1700,55 @@ class Extractor:
                          ", ".join(x for x in (label, how) if x), run_ctx.heredocs))
         return runs
 
+    def sed_values(self, template: str) -> dict:
+        """``{NAME: value}`` of the sed template placeholders (:data:`kube.BRACE_PLACEHOLDER`) a script beside
+        ``template`` (an absolute path) substitutes: a ``.sh`` / ``.bash`` file of its directory that names it and
+        runs ``sed "s#{NAME}#VALUE#g"``, evaluated by pdlint's shell front-end (never run) with its defaults
+        (``PREFILL_TP=${4:-16}``: 16, traced to where it is written).  A placeholder whose value the script
+        does not know (``NAME=$1``), or that two substitutions give different values, is left out (field report
+        rw32/a item 1: deploy.sh renders deploy_base.yaml with ten such seds before ``kubectl apply``)."""
+        cache = self.__dict__.setdefault("_sed_values", {})
+        if template in cache:
+            for path in cache[template][1]:
+                self.read(path, report=False)  # (this job's dependencies too: the result cache's)
+            return cache[template][0]
+        found: dict = {}
+        read: list = []
+        cache[template] = (found, read)
+        here, name = os.path.split(template)
+        try:
+            entries = sorted(e for e in os.listdir(here) if e.endswith((".sh", ".bash")))[:_MAX_SED_SCRIPTS]
+        except OSError:
+            return found
+        from pdlint.formats.shell import ShellContext, shell_commands
+        unknown: set = set()
+        for entry in entries:
+            path = os.path.join(here, entry)
+            try:
+                if not os.path.isfile(path) or os.path.getsize(path) > _MAX_SED_SCRIPT_BYTES:
+                    continue
+            except OSError:
+                continue
+            src = self.read(path, report=False)
+            read.append(path)
+            if src is None or name not in src.text or not _SED_BRACE.search(src.text):
+                continue
+            ctx = ShellContext(lambda p, c: None, lambda *a: None)
+            for cmd in shell_commands(TStr.from_source(src), ctx):
+                if not cmd.words or posixpath.basename(cmd.words[0].text) != "sed":
+                    continue
+                for word in cmd.words[1:]:
+                    for m in _SED_SUBST.finditer(word.text):
+                        key, value = m.group(2), word[m.start(3):m.end(3)]
+                        if any(p.opaque for p in value.pieces) or "&" in value.text or "\\" in value.text \
+                                or (key in found and found[key].text != value.text):
+                            unknown.add(key)
+                        else:
+                            found[key] = value
+        for key in unknown:
+            found.pop(key, None)
+        return found
+
     def shell_env(self, job: FileJob) -> dict:
         """The environment a script starts with: the config's variables and ``--var`` (scalars only),
         so a variable set outside the repository can be given the value it has at deploy time."""
@@ -1888,6 +1937,11 @@ class Extractor:
             # (and a sed template's `{NAME}`, rw32/a item 1)
             given = self.shell_env(job) if any("${" in d.text or kube.BRACE_PLACEHOLDER.search(d.text)
                                                for d, _ in w.layers) else None
+            for d, _ in w.layers if given is not None else ():
+                at = next((p.src.abspath for p in d.pieces if p.src is not None and p.src.abspath), None)
+                if at and kube.BRACE_PLACEHOLDER.search(d.text):
+                    for name, value in self.sed_values(at).items():
+                        given.setdefault("{" + name + "}", value)  # (below --var and the config's vars)
             words = crd.effective_words(w, env, given)
             if given and not w.image_override and "${" in crd.effective_image(w):
                 from pdlint.formats.kube import envsubst_text
@@ -3616,6 +3670,14 @@ def image_entry_words(image: str, words: list, at: Optional[TStr]) -> list:
 #: deploy script substitutes, such as ``${IMAGE_PULL_SECRETS_BLOCK}`` at column 1), or one sed template's
 #: ``{NAME}`` (:data:`kube.BRACE_PLACEHOLDER`)
 _PLACEHOLDER_LINE = lazyre.compile(r"^[ \t]*(?:\$\{[A-Za-z_][A-Za-z0-9_]*\}|\{[A-Z][A-Z0-9_]*\})[ \t]*$", re.M)
+
+
+#: a script that may substitute sed template placeholders: ``s#{NAME}#`` (any delimiter)
+_SED_BRACE = lazyre.compile(r"\bs([#/|@,:%!])\{[A-Z][A-Z0-9_]*\}\1")
+#: one substitution of a sed word (``s#{PREFILL_TP}#16#g``, ``-e``'s, ``;``-separated): delimiter, name, value
+_SED_SUBST = lazyre.compile(r"(?:^|;)[ \t]*s([#/|@,:%!])\{([A-Z][A-Z0-9_]*)\}\1((?:(?!\1)[^\n])*)\1[gIp0-9]*[ \t]*(?=;|$)")
+_MAX_SED_SCRIPTS = 16  # scripts of a template's directory read for its sed values
+_MAX_SED_SCRIPT_BYTES = 262_144
 
 
 def _compose_braces(text: str) -> list:

@@ -90,8 +90,7 @@ def _undecided(doc):
 
 @pytest.mark.parametrize("quoted", [True, False])
 def test_sed_placeholders_are_values_pdlint_cannot_see(scratch, quoted):
-    scratch.write("deploy.sh", DEPLOY_SH)
-    scratch.write("deploy_base.yaml", _manifest(quoted))
+    scratch.write("deploy_base.yaml", _manifest(quoted))  # (no script beside it says what they are)
     code, doc = scratch.lint(".")
     assert not [c for c, _ in _codes(doc) if c in ("SGL004", "SGL005", "PD003")], _codes(doc)
     assert code == 0
@@ -104,7 +103,6 @@ def test_sed_placeholders_are_values_pdlint_cannot_see(scratch, quoted):
 
 def test_the_summary_says_a_script_substitutes_them(scratch, capsys):
     from pdlint.cli import main
-    scratch.write("deploy.sh", DEPLOY_SH)
     scratch.write("deploy_base.yaml", _manifest(False))
     code = main(["--no-cache", "."])
     out = capsys.readouterr().out
@@ -181,3 +179,40 @@ def test_flow_mappings_json_and_lower_case_fields_stay_as_before(scratch, json_a
             json.loads(json_arg)
     else:
         assert any(bad in m for m in errors), errors
+
+
+@pytest.mark.parametrize("quoted", [True, False])
+def test_the_values_the_script_beside_the_template_substitutes(scratch, quoted):
+    """deploy.sh's own defaults (`PREFILL_TP=${4:-16}`, `PREFILL_PD_ROLE="prefill"`), as pdlint's shell front-end
+    reads the script (never run): the rendered argv the report's oracle accepted."""
+    scratch.write("deploy.sh", DEPLOY_SH)
+    scratch.write("deploy_base.yaml", _manifest(quoted))
+    code, doc = scratch.lint(".")
+    assert [c for c, _ in _codes(doc) if c != "SGL008"] == [] and code == 0
+    assert _undecided(doc) == []
+    argv = [l["argv"] for l in doc["launches"]]
+    assert [a[a.index("--tp-size") + 1:a.index("--tp-size") + 7] for a in argv] == [
+        ["16", "--dp-size", "4", "--enable-dp-attention", "--disaggregation-mode", "prefill"],
+        ["16", "--dp-size", "16", "--enable-dp-attention", "--disaggregation-mode", "decode"]]
+
+
+def test_a_bad_script_default_is_reported_where_it_is_written(scratch):
+    """SGLang's server_args: `assert self.tp_size % self.dp_size == 0` under --enable-dp-attention (16 % 5)."""
+    scratch.write("deploy.sh", DEPLOY_SH.replace("PREFILL_DP=${5:-4}", "PREFILL_DP=${5:-5}"))
+    scratch.write("deploy_base.yaml", _manifest(False))
+    code, doc = scratch.lint(".")
+    [f] = [f for f in doc["findings"] if f["severity"] == "error"]
+    assert (f["code"], f["path"]) == ("SGL205", "deploy.sh") and code == 1
+    assert any(r["note"] == "via {PREFILL_TP}, substituted by sed" for r in f["related"]), f["related"]
+    code, doc = scratch.lint(".", "--var", "PREFILL_DP=4")  # (--var is above the script's default)
+    assert [f for f in doc["findings"] if f["severity"] == "error"] == [] and code == 0
+
+
+def test_a_value_the_script_does_not_know_or_gives_twice_stays_unseen(scratch):
+    script = DEPLOY_SH.replace("PREFILL_TP=${4:-16}", "PREFILL_TP=$4").replace(
+        'sed "s#{DECODE_DP}#${DECODE_DP}#g"', 'sed "s#{DECODE_DP}#${DECODE_DP}#g" | sed "s#{DECODE_DP}#8#g"')
+    scratch.write("deploy.sh", script)
+    scratch.write("deploy_base.yaml", _manifest(False))
+    code, doc = scratch.lint(".")
+    assert sorted(_undecided(doc)) == [("--dp-size", "{DECODE_DP}", "DECODE_DP"),
+                                       ("--tp-size", "{PREFILL_TP}", "PREFILL_TP")] and code == 0

@@ -243,8 +243,9 @@ _BRACE_ARG = lazyre.compile(r"(?:--?[\w.-]+=)?[\w.:/@%$()-]*(?:\{[A-Z][A-Z0-9_]*
 
 def brace_placeholders(word: TStr, given: Optional[dict] = None) -> TStr:
     """An argument made of ``{NAME}`` placeholders (:data:`BRACE_PLACEHOLDER`) and name characters, each
-    placeholder the value ``given`` (the config's ``vars``, ``--var``) has, else opaque: a value pdlint cannot
-    see.  Kubernetes would pass ``{PREFILL_TP}`` as written, which no server takes; the text is a template a
+    placeholder the value ``given`` has - under ``NAME`` the config's ``vars`` and ``--var``, under ``{NAME}``
+    the script beside the template's sed (:meth:`pdlint.extract.Extract.sed_values`) - else opaque: a value
+    pdlint cannot see.  Kubernetes would pass ``{PREFILL_TP}`` as written, which no server takes; the text is a template a
     script substitutes (`sed "s#{PREFILL_TP}#${PREFILL_TP}#g" deploy_base.yaml | kubectl apply -f -`, field
     report rw32/a item 1: each was judged as a literal, ``invalid int value: '{PREFILL_TP}'``).  Any other word as
     it is (a flow mapping's text, ``{}``, a lower-case ``{name}`` format field)."""
@@ -256,7 +257,11 @@ def brace_placeholders(word: TStr, given: Optional[dict] = None) -> TStr:
         parts.append(word[last:m.start()])
         use = word[m.start():m.end()]
         value = (given or {}).get(m.group(0)[1:-1])
-        parts.append(value.reached_via(use, m.group(0)) if value is not None and not value.opaque
+        note = m.group(0)
+        if value is None or value.opaque:  # (the value the script beside the template substitutes)
+            value = (given or {}).get(m.group(0))
+            note = f"{m.group(0)}, substituted by sed"
+        parts.append(value.reached_via(use, note) if value is not None and not value.opaque
                      else use.as_opaque())
         last = m.end()
     parts.append(word[last:])
