@@ -1943,9 +1943,12 @@ class Extractor:
                     for name, value in self.sed_values(at).items():
                         given.setdefault("{" + name + "}", value)  # (below --var and the config's vars)
             words = crd.effective_words(w, env, given)
-            if given and not w.image_override and "${" in crd.effective_image(w):
+            if given and not w.image_override and "{" in crd.effective_image(w):
                 from pdlint.formats.kube import envsubst_text
                 image = envsubst_text(crd.effective_image(w), given)
+                if kube.BRACE_PLACEHOLDER.search(image):  # (a sed template's `image: {IMAGE}`)
+                    image = kube.brace_placeholders(TStr.synthetic(image, "<image>"), given)
+                    image = image.text if not image.opaque else crd.effective_image(w)
                 if image != crd.effective_image(w):
                     w.image_override = image
         image = crd.effective_image(w)

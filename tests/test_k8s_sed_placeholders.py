@@ -216,3 +216,32 @@ def test_a_value_the_script_does_not_know_or_gives_twice_stays_unseen(scratch):
     code, doc = scratch.lint(".")
     assert sorted(_undecided(doc)) == [("--dp-size", "{DECODE_DP}", "DECODE_DP"),
                                        ("--tp-size", "{PREFILL_TP}", "PREFILL_TP")] and code == 0
+
+
+def test_an_image_placeholder_takes_the_scripts_value(scratch):
+    """An args-only container: `image: {IMAGE}` is what decides the entry point (vllm/vllm-openai runs `vllm
+    serve`), as `image: ${IMAGE}` with `--var IMAGE=...` does for an envsubst template."""
+    scratch.write("p.yaml", """\
+        apiVersion: apps/v1
+        kind: Deployment
+        metadata:
+          name: {NAME}-prefill
+        spec:
+          template:
+            spec:
+              containers:
+              - name: vllm
+                image: {IMAGE}
+                args:
+                - --model=Qwen/Qwen3-0.6B
+                - --tensor-parallel-size={TP}
+        """)
+    code, doc = scratch.lint(".")
+    assert doc["launches"] == [] and code == 0  # (the image is unseen: no entry point, as before)
+    scratch.write("d.sh", """\
+        IMAGE=vllm/vllm-openai:v0.11.0
+        sed "s#{IMAGE}#${IMAGE}#g; s#{TP}#2#g" p.yaml | kubectl apply -f -
+        """)
+    code, doc = scratch.lint(".")
+    [launch] = doc["launches"]
+    assert launch["argv"][-1] == "--tensor-parallel-size=2" and launch["role"] == "prefill"
