@@ -245,3 +245,44 @@ def test_an_image_placeholder_takes_the_scripts_value(scratch):
     code, doc = scratch.lint(".")
     [launch] = doc["launches"]
     assert launch["argv"][-1] == "--tensor-parallel-size=2" and launch["role"] == "prefill"
+
+
+SH_C = """\
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: {NAME}-prefill
+spec:
+  template:
+    spec:
+      containers:
+      - name: sgl
+        image: lmsysorg/sglang:v0.5.4
+        command: ["sh", "-c"]
+        args:
+        - python3 -m sglang.launch_server --model-path m --tp-size TP --disaggregation-mode prefill
+"""
+
+
+def test_a_placeholder_word_of_a_container_script(scratch):
+    """`sh -c "... --tp-size {PREFILL_TP}"`: the shell passes `{PREFILL_TP}` as written (no brace expansion
+    without a comma), so only the template's script can have meant it: unseen, or the script's value."""
+    scratch.write("p.yaml", SH_C.replace("TP --", "{PREFILL_TP} --"))
+    code, doc = scratch.lint(".")
+    assert not [f for f in doc["findings"] if f["severity"] == "error"] and code == 0
+    assert _undecided(doc) == [("--tp-size", "{PREFILL_TP}", "PREFILL_TP")]
+    scratch.write("render.sh", 'sed -e "s/{PREFILL_TP}/two/" p.yaml > out.yaml\n')
+    code, doc = scratch.lint(".")
+    [f] = [f for f in doc["findings"] if f["severity"] == "error"]
+    assert f["code"] == "SGL005" and "invalid int value: 'two'" in f["message"] and f["path"] == "render.sh"
+
+
+@pytest.mark.parametrize("tp", ["{tp}", "${TP}x", "{TP:2}"])
+def test_other_braces_in_a_container_script_stay_as_before(scratch, tp):
+    scratch.write("p.yaml", SH_C.replace("TP --", tp + " --"))
+    code, doc = scratch.lint(".")
+    errors = [f for f in doc["findings"] if f["severity"] == "error"]
+    if tp == "${TP}x":  # (the shell's variable: unset here, as before)
+        assert errors == [] and _undecided(doc) != []
+    else:
+        assert [f["code"] for f in errors] == ["SGL005"] and tp in errors[0]["message"]

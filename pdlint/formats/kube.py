@@ -229,8 +229,32 @@ def container_words(doc: TStr, c: Container, env: dict, keys: tuple = ("command"
                 # server takes (llm-d-inference-scheduler's "${VLLM_EXTRA_ARGS_P}", field test rw25/a: read as
                 # no flag at all, a false PD105)
                 word = expand_refs(word, env, envsubst or bool(_PLACEHOLDER_ARG.fullmatch(word.text)), given=given)
-                words.append(brace_placeholders(word, given) if "{" in word.text else word)
+                if "{" in word.text:
+                    word = brace_placeholders(word, given) if not _BLANK.search(word.text) \
+                        else _script_placeholders(word, given)
+                words.append(word)
     return words
+
+
+_BLANK = lazyre.compile(r"\s")
+#: a sed template's placeholder standing as a shell word of a script argument (``--tp-size {PREFILL_TP}``,
+#: ``--host={NAME}-prefill``, ``"{ROLE}"``)
+_SCRIPT_PLACEHOLDER = lazyre.compile(r"(?:(?<=[\s=\"'])|^)\{[A-Z][A-Z0-9_]*\}(?!\})")
+
+
+def _script_placeholders(word: TStr, given: Optional[dict]) -> TStr:
+    """A script argument (``sh -c "python3 -m sglang.launch_server --tp-size {PREFILL_TP}"``) with each sed
+    template placeholder that starts a shell word given its value (:func:`brace_placeholders`), else opaque: the
+    shell would pass ``{PREFILL_TP}`` as written, which no server takes (rw32/a item 1)."""
+    found = list(_SCRIPT_PLACEHOLDER.finditer(word.text))
+    if not found:
+        return word
+    parts, last = [], 0
+    for m in found:
+        parts += [word[last:m.start()], brace_placeholders(word[m.start():m.end()], given)]
+        last = m.end()
+    parts.append(word[last:])
+    return TStr.join(parts)
 
 
 #: a sed template's placeholder: an upper-case name alone in braces (``{PREFILL_TP}``, filled in by a deploy
