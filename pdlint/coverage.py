@@ -672,8 +672,9 @@ class Coverage:
             given = " ".join(f"--var {n}=VALUE" for n in braced[:3]) + (" ..." if len(braced) > 3 else "")
             braces_shown = ", ".join("{" + n + "}" for n in braced[:3]) + (", ..." if len(braced) > 3 else "")
             ways.append(f"give the {'value' if len(braced) == 1 else 'values'} the script that renders the template "
-                        f"substitutes for {braces_shown} ({'a placeholder' if len(braced) == 1 else 'placeholders'} a script "
-                        f"substitutes, as `sed \"s#{{NAME}}#...#g\"` does) as {given} or in [tool.pdlint.vars]")
+                        f"substitutes for {braces_shown} ({'a placeholder' if len(braced) == 1 else 'placeholders'} "
+                        f"a script substitutes, as `sed \"s#{{NAME}}#...#g\"` does) as {given} or in "
+                        f"[tool.pdlint.vars]")
         if any(u.name.startswith(".Values.") for _, u in items):
             ways.append(f"give the {value} you deploy with in the chart's values file or `helm-values`")
         # (a controller's variable: its value is a field of the resource, written there, not in the container;

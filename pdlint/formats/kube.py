@@ -268,11 +268,11 @@ _BRACE_ARG = lazyre.compile(r"(?:--?[\w.-]+=)?[\w.:/@%$()-]*(?:\{[A-Z][A-Z0-9_]*
 def brace_placeholders(word: TStr, given: Optional[dict] = None) -> TStr:
     """An argument made of ``{NAME}`` placeholders (:data:`BRACE_PLACEHOLDER`) and name characters, each
     placeholder the value ``given`` has - under ``NAME`` the config's ``vars`` and ``--var``, under ``{NAME}``
-    the script beside the template's sed (:meth:`pdlint.extract.Extract.sed_values`) - else opaque: a value
-    pdlint cannot see.  Kubernetes would pass ``{PREFILL_TP}`` as written, which no server takes; the text is a template a
-    script substitutes (`sed "s#{PREFILL_TP}#${PREFILL_TP}#g" deploy_base.yaml | kubectl apply -f -`, field
-    report rw32/a item 1: each was judged as a literal, ``invalid int value: '{PREFILL_TP}'``).  Any other word as
-    it is (a flow mapping's text, ``{}``, a lower-case ``{name}`` format field)."""
+    the sed of the script beside the template (:meth:`pdlint.extract.Extractor.sed_values`) - else opaque: a
+    value pdlint cannot see.  Kubernetes would pass ``{PREFILL_TP}`` as written, which no server takes; the text
+    is a template a script substitutes (`sed "s#{PREFILL_TP}#${PREFILL_TP}#g" deploy_base.yaml | kubectl apply
+    -f -`, field report rw32/a item 1: each was judged as a literal, ``invalid int value: '{PREFILL_TP}'``).
+    Any other word as it is (a flow mapping's text, ``{}``, a lower-case ``{name}`` format field)."""
     text = word.text
     if not _BRACE_ARG.fullmatch(text):
         return word
