@@ -251,7 +251,7 @@ SH_C = """\
 apiVersion: apps/v1
 kind: Deployment
 metadata:
-  name: {NAME}-prefill
+  name: "{NAME}-prefill"
 spec:
   template:
     spec:
