@@ -661,9 +661,20 @@ class Coverage:
         one = len(items) == 1
         value = "value" if one else "values"
         ways = []
+        # (a sed template's `{NAME}`: the value the script that renders the file substitutes, rw32/a item 1)
+        braced = sorted({u.name for _, u in items if u.name and f"{{{u.name}}}" in u.text
+                         and f"${{{u.name}}}" not in u.text})
+        names = [n for n in names if n not in braced]
         if names:
             given = " ".join(f"--var {n}=VALUE" for n in names[:3]) + (" ..." if len(names) > 3 else "")
             ways.append(f"give the {value} you deploy with as {given} or in [tool.pdlint.vars]")
+        if braced:
+            given = " ".join(f"--var {n}=VALUE" for n in braced[:3]) + (" ..." if len(braced) > 3 else "")
+            braces_shown = ", ".join("{" + n + "}" for n in braced[:3]) + (", ..." if len(braced) > 3 else "")
+            ways.append(f"give the {'value' if len(braced) == 1 else 'values'} the script that renders the template "
+                        f"substitutes for {braces_shown} ({'a placeholder' if len(braced) == 1 else 'placeholders'} "
+                        f"a script substitutes, as `sed \"s#{{NAME}}#...#g\"` does) as {given} or in "
+                        f"[tool.pdlint.vars]")
         if any(u.name.startswith(".Values.") for _, u in items):
             ways.append(f"give the {value} you deploy with in the chart's values file or `helm-values`")
         # (a controller's variable: its value is a field of the resource, written there, not in the container;
@@ -888,7 +899,8 @@ _REPORTED = _PER_PROCESS | {"disaggregation_mode", "kv_transfer_config"}
 #: shell arithmetic (``$((NNODES * 8))``) the first variable
 #: (not the `$NAME` of a `${$NAME:-2}`, a bad substitution: no --var gives it a value, rw29/h P9)
 _VAR = lazyre.compile(r"(?<!\$\{)(?<!\$\{!)\$\{?([A-Za-z_][A-Za-z0-9_]*)|\$\(\(\s*\$?([A-Za-z_][A-Za-z0-9_]*)|\$\(([A-Za-z_][A-Za-z0-9_]*)\)|"
-                  r"\{\{-?\s*\.Values\.([A-Za-z_][A-Za-z0-9_.]*)|\{\{-?\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:[|}-])")
+                  r"\{\{-?\s*\.Values\.([A-Za-z_][A-Za-z0-9_.]*)|\{\{-?\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:[|}-])|"
+                  r"(?<![{$])\{([A-Z][A-Z0-9_]*)\}(?!\})")  # (a sed template's `{NAME}`: kube.BRACE_PLACEHOLDER)
 
 
 #: a variable a leader/worker controller sets in every container -> the resource's field it takes the value of
@@ -926,7 +938,7 @@ def _undecided(cov: Coverage, launches: list) -> None:
             fc = cov.files.setdefault(o.path, FileCoverage(o.path))
             m = _VAR.search(tok.text)
             name = "" if m is None or m.group(3) or deployed or unexpanded else (
-                m.group(1) or m.group(2) or m.group(5) or ".Values." + m.group(4))
+                m.group(1) or m.group(2) or m.group(5) or m.group(6) or ".Values." + m.group(4))
             text = tok.text
             if first is not None and "make-" in text and _is_makefile(o.path):
                 from pdlint.formats.makefile import placeholder

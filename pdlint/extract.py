@@ -1700,6 +1700,55 @@ class Extractor:
                          ", ".join(x for x in (label, how) if x), run_ctx.heredocs))
         return runs
 
+    def sed_values(self, template: str) -> dict:
+        """``{NAME: value}`` of the sed template placeholders (:data:`kube.BRACE_PLACEHOLDER`) a script beside
+        ``template`` (an absolute path) substitutes: a ``.sh`` / ``.bash`` file of its directory that names it and
+        runs ``sed "s#{NAME}#VALUE#g"``, evaluated by pdlint's shell front-end (never run) with its defaults
+        (``PREFILL_TP=${4:-16}``: 16, traced to where it is written).  A placeholder whose value the script
+        does not know (``NAME=$1``), or that two substitutions give different values, is left out (field report
+        rw32/a item 1: deploy.sh renders deploy_base.yaml with ten such seds before ``kubectl apply``)."""
+        cache = self.__dict__.setdefault("_sed_values", {})
+        if template in cache:
+            for path in cache[template][1]:
+                self.read(path, report=False)  # (this job's dependencies too: the result cache's)
+            return cache[template][0]
+        found: dict = {}
+        read: list = []
+        cache[template] = (found, read)
+        here, name = os.path.split(template)
+        try:
+            entries = sorted(e for e in os.listdir(here) if e.endswith((".sh", ".bash")))[:_MAX_SED_SCRIPTS]
+        except OSError:
+            return found
+        from pdlint.formats.shell import ShellContext, shell_commands
+        unknown: set = set()
+        for entry in entries:
+            path = os.path.join(here, entry)
+            try:
+                if not os.path.isfile(path) or os.path.getsize(path) > _MAX_SED_SCRIPT_BYTES:
+                    continue
+            except OSError:
+                continue
+            src = self.read(path, report=False)
+            read.append(path)
+            if src is None or name not in src.text or not _SED_BRACE.search(src.text):
+                continue
+            ctx = ShellContext(lambda p, c: None, lambda *a: None)
+            for cmd in shell_commands(TStr.from_source(src), ctx):
+                if not cmd.words or posixpath.basename(cmd.words[0].text) != "sed":
+                    continue
+                for word in cmd.words[1:]:
+                    for m in _SED_SUBST.finditer(word.text):
+                        key, value = m.group(2), word[m.start(3):m.end(3)]
+                        if any(p.opaque for p in value.pieces) or "&" in value.text or "\\" in value.text \
+                                or (key in found and found[key].text != value.text):
+                            unknown.add(key)
+                        else:
+                            found[key] = value
+        for key in unknown:
+            found.pop(key, None)
+        return found
+
     def shell_env(self, job: FileJob) -> dict:
         """The environment a script starts with: the config's variables and ``--var`` (scalars only),
         so a variable set outside the repository can be given the value it has at deploy time."""
@@ -1770,7 +1819,7 @@ class Extractor:
         """The launches of a YAML text; ``docs``: its documents when the caller composed them already."""
         budget.stage("yaml")
         try:
-            docs = docs if docs is not None else yt.compose(doc.text)
+            docs = docs if docs is not None else _compose_braces(doc.text)
         except yt.LimitError as e:
             self.problem_at(C.LIMIT, doc, e.index, e.message)
             return
@@ -1885,11 +1934,21 @@ class Extractor:
             words = crd.kthena_words(w, w.doc)
         else:
             # (`${NAME}` placeholders an envsubst step fills: the values the config and --var give them, rw25/a)
-            given = self.shell_env(job) if any("${" in d.text for d, _ in w.layers) else None
+            # (and a sed template's `{NAME}`, rw32/a item 1)
+            given = self.shell_env(job) if any("${" in d.text or kube.BRACE_PLACEHOLDER.search(d.text)
+                                               for d, _ in w.layers) else None
+            for d, _ in w.layers if given is not None else ():
+                at = next((p.src.abspath for p in d.pieces if p.src is not None and p.src.abspath), None)
+                if at and kube.BRACE_PLACEHOLDER.search(d.text):
+                    for name, value in self.sed_values(at).items():
+                        given.setdefault("{" + name + "}", value)  # (below --var and the config's vars)
             words = crd.effective_words(w, env, given)
-            if given and not w.image_override and "${" in crd.effective_image(w):
+            if given and not w.image_override and "{" in crd.effective_image(w):
                 from pdlint.formats.kube import envsubst_text
                 image = envsubst_text(crd.effective_image(w), given)
+                if kube.BRACE_PLACEHOLDER.search(image):  # (a sed template's `image: {IMAGE}`)
+                    image = kube.brace_placeholders(TStr.synthetic(image, "<image>"), given)
+                    image = image.text if not image.opaque else crd.effective_image(w)
                 if image != crd.effective_image(w):
                     w.image_override = image
         image = crd.effective_image(w)
@@ -3612,8 +3671,40 @@ def image_entry_words(image: str, words: list, at: Optional[TStr]) -> list:
 
 
 #: a line that is one ``${NAME}`` placeholder (envsubst / string.Template templates: a YAML block the
-#: deploy script substitutes, such as ``${IMAGE_PULL_SECRETS_BLOCK}`` at column 1)
-_PLACEHOLDER_LINE = lazyre.compile(r"^[ \t]*\$\{[A-Za-z_][A-Za-z0-9_]*\}[ \t]*$", re.M)
+#: deploy script substitutes, such as ``${IMAGE_PULL_SECRETS_BLOCK}`` at column 1), or one sed template's
+#: ``{NAME}`` (:data:`kube.BRACE_PLACEHOLDER`)
+_PLACEHOLDER_LINE = lazyre.compile(r"^[ \t]*(?:\$\{[A-Za-z_][A-Za-z0-9_]*\}|\{[A-Z][A-Z0-9_]*\})[ \t]*$", re.M)
+
+
+#: a script that may substitute sed template placeholders: ``s#{NAME}#`` (any delimiter)
+_SED_BRACE = lazyre.compile(r"\bs([#/|@,:%!])\{[A-Z][A-Z0-9_]*\}\1")
+#: one substitution of a sed word (``s#{PREFILL_TP}#16#g``, ``-e``'s, ``;``-separated): delimiter, name, value
+_SED_SUBST = lazyre.compile(r"(?:^|;)[ \t]*s([#/|@,:%!])\{([A-Z][A-Z0-9_]*)\}\1((?:(?!\1)[^\n])*)\1[gIp0-9]*[ \t]*(?=;|$)")
+_MAX_SED_SCRIPTS = 16  # scripts of a template's directory read for its sed values
+_MAX_SED_SCRIPT_BYTES = 262_144
+
+
+def _compose_braces(text: str) -> list:
+    """The documents of a YAML text, each sed template placeholder (:data:`kube.BRACE_PLACEHOLDER`: an
+    upper-case name alone in braces, ``{PREFILL_TP}``, filled in by a deploy script's ``sed "s#{X}#${X}#g"``
+    before anything reads the file) read as text: unquoted, YAML takes ``- {PREFILL_TP}`` for a mapping and
+    ``name: {NAME}-prefill`` for invalid YAML (field report rw32/a item 1: a PD003 error on the template).
+    Composed with each spelled ``_NAME_`` (same length, every position holds) and written back in the scalars'
+    values; as YAML reads the text when that reading is invalid too (the placeholders were not the problem)."""
+    spans = [m.span() for m in kube.BRACE_PLACEHOLDER.finditer(text)] if "{" in text else []
+    if not spans:
+        return yt.compose(text)
+    chars = list(text)
+    for i, j in spans:
+        chars[i], chars[j - 1] = "_", "_"
+    try:
+        docs = yt.compose("".join(chars))
+    except yt.LimitError:
+        raise
+    except yt.YamlError:
+        return yt.compose(text)
+    _respelled_back(docs, text, spans, brace=True)
+    return docs
 
 
 def _without_placeholder_lines(text: str) -> Optional[tuple]:
@@ -3629,7 +3720,7 @@ def _without_placeholder_lines(text: str) -> Optional[tuple]:
         pos = b
     parts.append(text[pos:])
     try:
-        docs = yt.compose("".join(parts))
+        docs = _compose_braces("".join(parts))
     except (yt.YamlError, yt.LimitError):
         return None
     names = []
@@ -3695,7 +3786,7 @@ def _inline_placeholders_respelled(text: str, error, tries: int = 4) -> Optional
     return None
 
 
-def _respelled_back(docs: list, text: str, spans: list) -> None:
+def _respelled_back(docs: list, text: str, spans: list, brace: bool = False) -> None:
     """The scalars of ``docs`` (composed with the placeholders at ``spans`` of ``text`` spelled ``$_NAME_``) with
     each such placeholder in their value written back as ``${NAME}``: the respelling is only for YAML's sake, the
     value is the placeholder, opaque (undecided) as ``${NAME}`` is in block style (a template's ``"--tp-size",
@@ -3706,14 +3797,17 @@ def _respelled_back(docs: list, text: str, spans: list) -> None:
     starts = [i for i, _ in spans]
     for d in docs:
         for node in yt.iter_nodes(d.root):
-            if node.__class__ is not yt.YScalar or "$_" not in node.value:
+            if node.__class__ is not yt.YScalar or ("_" if brace else "$_") not in node.value:
                 continue
             k = bisect.bisect_left(starts, node.start)
             value = node.value
             while k < len(spans) and spans[k][0] < node.end:
                 i, j = spans[k]
                 k += 1
-                if j <= node.end:
+                if j <= node.end and brace:  # (a sed template's `{NAME}`, spelled `_NAME_`)
+                    name = text[i + 1:j - 1]
+                    value = value.replace(f"_{name}_", f"{{{name}}}", 1)
+                elif j <= node.end:
                     name = text[i + 2:j - 1]
                     value = value.replace(f"$_{name}_", f"${{{name}}}", 1)
             node.value = value

@@ -228,9 +228,68 @@ def container_words(doc: TStr, c: Container, env: dict, keys: tuple = ("command"
                 # fills (envsubst, Flux's post-build substitution): Kubernetes would pass it as written, which no
                 # server takes (llm-d-inference-scheduler's "${VLLM_EXTRA_ARGS_P}", field test rw25/a: read as
                 # no flag at all, a false PD105)
-                words.append(expand_refs(word, env, envsubst or bool(_PLACEHOLDER_ARG.fullmatch(word.text)),
-                                         given=given))
+                word = expand_refs(word, env, envsubst or bool(_PLACEHOLDER_ARG.fullmatch(word.text)), given=given)
+                if "{" in word.text:
+                    word = brace_placeholders(word, given) if not _BLANK.search(word.text) \
+                        else _script_placeholders(word, given)
+                words.append(word)
     return words
+
+
+_BLANK = lazyre.compile(r"\s")
+#: a sed template's placeholder standing as a shell word of a script argument (``--tp-size {PREFILL_TP}``,
+#: ``--host={NAME}-prefill``, ``"{ROLE}"``)
+_SCRIPT_PLACEHOLDER = lazyre.compile(r"(?:(?<=[\s=\"'])|^)\{[A-Z][A-Z0-9_]*\}(?!\})")
+
+
+def _script_placeholders(word: TStr, given: Optional[dict]) -> TStr:
+    """A script argument (``sh -c "python3 -m sglang.launch_server --tp-size {PREFILL_TP}"``) with each sed
+    template placeholder that starts a shell word given its value (:func:`brace_placeholders`), else opaque: the
+    shell would pass ``{PREFILL_TP}`` as written, which no server takes (rw32/a item 1)."""
+    found = list(_SCRIPT_PLACEHOLDER.finditer(word.text))
+    if not found:
+        return word
+    parts, last = [], 0
+    for m in found:
+        parts += [word[last:m.start()], brace_placeholders(word[m.start():m.end()], given)]
+        last = m.end()
+    parts.append(word[last:])
+    return TStr.join(parts)
+
+
+#: a sed template's placeholder: an upper-case name alone in braces (``{PREFILL_TP}``, filled in by a deploy
+#: script's ``sed "s#{PREFILL_TP}#${PREFILL_TP}#g"``), not ``${NAME}`` / ``{{ name }}`` / a JSON or flow mapping
+BRACE_PLACEHOLDER = lazyre.compile(r"(?<![{$])\{[A-Z][A-Z0-9_]*\}(?!\})")
+#: an argument that is such placeholders and name characters only (``{PREFILL_TP}``, ``--tp={TP}``,
+#: ``{NAME}-prefill``, ``/models/{MODEL}``): no quotes, blanks or other braces (a JSON value, a format string)
+_BRACE_ARG = lazyre.compile(r"(?:--?[\w.-]+=)?[\w.:/@%$()-]*(?:\{[A-Z][A-Z0-9_]*\}[\w.:/@%$()-]*)+")
+
+
+def brace_placeholders(word: TStr, given: Optional[dict] = None) -> TStr:
+    """An argument made of ``{NAME}`` placeholders (:data:`BRACE_PLACEHOLDER`) and name characters, each
+    placeholder the value ``given`` has - under ``NAME`` the config's ``vars`` and ``--var``, under ``{NAME}``
+    the sed of the script beside the template (:meth:`pdlint.extract.Extractor.sed_values`) - else opaque: a
+    value pdlint cannot see.  Kubernetes would pass ``{PREFILL_TP}`` as written, which no server takes; the text
+    is a template a script substitutes (`sed "s#{PREFILL_TP}#${PREFILL_TP}#g" deploy_base.yaml | kubectl apply
+    -f -`, field report rw32/a item 1: each was judged as a literal, ``invalid int value: '{PREFILL_TP}'``).
+    Any other word as it is (a flow mapping's text, ``{}``, a lower-case ``{name}`` format field)."""
+    text = word.text
+    if not _BRACE_ARG.fullmatch(text):
+        return word
+    parts, last = [], 0
+    for m in BRACE_PLACEHOLDER.finditer(text):
+        parts.append(word[last:m.start()])
+        use = word[m.start():m.end()]
+        value = (given or {}).get(m.group(0)[1:-1])
+        note = m.group(0)
+        if value is None or value.opaque:  # (the value the script beside the template substitutes)
+            value = (given or {}).get(m.group(0))
+            note = f"{m.group(0)}, substituted by sed"
+        parts.append(value.reached_via(use, note) if value is not None and not value.opaque
+                     else use.as_opaque())
+        last = m.end()
+    parts.append(word[last:])
+    return TStr.join(parts)
 
 
 _PLACEHOLDER_ARG = lazyre.compile(r"(?:--?[\w.-]+=)?\$\{[A-Za-z_]\w*\}")
