@@ -358,8 +358,8 @@ def test_explicit_config_that_is_a_symlink_out(repo, capsys, tmp_path):
     assert main(["--config", "missing.yaml", "good.yaml"]) == 2  # a usage error
 
 
-def test_helm_is_not_run_on_a_chart_with_a_symlink_out(repo, capsys, tmp_path, monkeypatch):
-    from pdlint.formats import helm
+def _small_chart(repo):
+    """A chart (``repo/chart``) whose one template is an SGLang pod."""
     chart = repo / "chart"
     (chart / "templates").mkdir(parents=True)
     (chart / "Chart.yaml").write_text("apiVersion: v2\nname: c\nversion: 0.1.0\n")
@@ -367,6 +367,12 @@ def test_helm_is_not_run_on_a_chart_with_a_symlink_out(repo, capsys, tmp_path, m
     (chart / "templates" / "pod.yaml").write_text(
         "kind: Pod\nspec:\n  containers:\n    - name: p\n      command: [python3, -m, sglang.launch_server]\n"
         "      args: [--model-path, {{ .Values.model }}]\n")
+    return chart
+
+
+def test_helm_is_not_run_on_a_chart_with_a_symlink_out(repo, capsys, tmp_path, monkeypatch):
+    from pdlint.formats import helm
+    chart = _small_chart(repo)
     assert helm.unsafe_chart_entry(str(chart), str(repo)) is None
     os.symlink(str(tmp_path / "secret.yaml"), chart / "templates" / "leak.yaml")
     assert helm.unsafe_chart_entry(str(chart), str(repo)) == str(chart / "templates" / "leak.yaml")
@@ -440,13 +446,7 @@ def test_a_program_the_repository_commits_is_never_run_through_an_empty_path_ent
     directory (its cwd for `helm template`); git and bash are looked up the same way. Only PATH's absolute
     directories are searched."""
     from pdlint.safeio import program
-    chart = repo / "chart"
-    (chart / "templates").mkdir(parents=True)
-    (chart / "Chart.yaml").write_text("apiVersion: v2\nname: c\nversion: 0.1.0\n")
-    (chart / "values.yaml").write_text("model: /m\n")
-    (chart / "templates" / "pod.yaml").write_text(
-        "kind: Pod\nspec:\n  containers:\n    - name: p\n      command: [python3, -m, sglang.launch_server]\n"
-        "      args: [--model-path, {{ .Values.model }}]\n")
+    chart = _small_chart(repo)
     marker = tmp_path / "committed-program-ran"
     for where in (chart, repo, repo / "bin"):
         where.mkdir(exist_ok=True)

@@ -1913,19 +1913,23 @@ def render_template(src: SourceFile, name: str, *, root: str, cwd: str, variable
                 budget.stage("jinja render")
         renders.append(Rendered(tstr, role, var, value, traced))
         if blind is not None:
-            where, line = info.guard_at.get(blind_var, (None, 1))
-            gsrc = state.sources.get(where or name) or src
-            problems.append(Problem(
-                "unrendered",
+            problems.append(_guard_problem(
+                info, state, src, name, blind_var,
                 f"'{blind_var}' decides the role this template renders, but every test reads it through `{blind}`, "
                 f"a filter whose result pdlint cannot see: rendered once (the test taken as true), so the launch "
-                f"text of the other role went unchecked",
-                gsrc, line, _name_column(gsrc, line, blind_var),
-                _blind_hint(blind, blind_var)))
+                f"text of the other role went unchecked", _blind_hint(blind, blind_var)))
         elif var is None and not role_var:
             problems += _undecided_role_problems(info, state, env, src, name, variables, given, problems)
     problems += unknown_problems(state, src)
     return renders, _dedupe_problems(problems), var
+
+
+def _guard_problem(info: RoleInfo, state: _State, src: SourceFile, name: str, guard: str, message: str,
+                   hint: str) -> Problem:
+    """A PD020 note (``unrendered``) at the first read of the role guard ``guard`` (:attr:`RoleInfo.guard_at`)."""
+    where, line = info.guard_at.get(guard, (None, 1))
+    gsrc = state.sources.get(where or name) or src
+    return Problem("unrendered", message, gsrc, line, _name_column(gsrc, line, guard), hint)
 
 
 def _undecided_role_problems(info: RoleInfo, state: _State, env, src: SourceFile, name: str, variables: dict,
@@ -1940,14 +1944,11 @@ def _undecided_role_problems(info: RoleInfo, state: _State, env, src: SourceFile
     for guard, target in undecided_guards(info, set(variables), given):
         if guard in said or guard in env.globals:
             continue
-        where, line = info.guard_at.get(guard, (None, 1))
-        gsrc = state.sources.get(where or name) or src
-        out.append(Problem(
-            "unrendered",
+        out.append(_guard_problem(
+            info, state, src, name, guard,
             f"'{guard}' decides the role this template gives its launch ('{target}', set on every path), but no "
             f"file pdlint read sets it and pdlint cannot tell its value for prefill and for decode: rendered once "
             f"with '{guard}' unset, so the launch text of the other role went unchecked",
-            gsrc, line, _name_column(gsrc, line, guard),
             f"give '{guard}' the value the deployment gives it (`--var {guard}=...`, one run per value, or `{guard} "
             f"= ...` under `[tool.pdlint.vars]`) to check that render, or compare it with a role word "
             f"(`{guard} == \"prefill\"`) so that pdlint renders one launch per role"))
