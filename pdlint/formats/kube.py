@@ -259,7 +259,7 @@ def _script_placeholders(word: TStr, given: Optional[dict]) -> TStr:
 
 #: a sed template's placeholder: an upper-case name alone in braces (``{PREFILL_TP}``, filled in by a deploy
 #: script's ``sed "s#{PREFILL_TP}#${PREFILL_TP}#g"``), not ``${NAME}`` / ``{{ name }}`` / a JSON or flow mapping
-BRACE_PLACEHOLDER = lazyre.compile(r"(?<![{$])\{[A-Z][A-Z0-9_]*\}(?!\})")
+BRACE_PLACEHOLDER = lazyre.compile(r"\{(?<![{$]\{)[A-Z][A-Z0-9_]*\}(?!\})")  # (the `{` first: re's fast scan, 20x)
 #: an argument that is such placeholders and name characters only (``{PREFILL_TP}``, ``--tp={TP}``,
 #: ``{NAME}-prefill``, ``/models/{MODEL}``): no quotes, blanks or other braces (a JSON value, a format string)
 _BRACE_ARG = lazyre.compile(r"(?:--?[\w.-]+=)?[\w.:/@%$()-]*(?:\{[A-Z][A-Z0-9_]*\}[\w.:/@%$()-]*)+")
