@@ -919,6 +919,18 @@ def _undecided_values(launch: Launch) -> list:
     return []
 
 
+def _written_expression(piece) -> Optional[str]:
+    """The runner's ``${{ ... }}`` expression (GitHub Actions, sflow) an opaque word stands for, as its file
+    writes it (one line, at most 120 characters); None for any other word."""
+    src = getattr(getattr(piece, "src", None), "text", None)
+    if not isinstance(src, str) or not src.startswith("${{", piece.offset):
+        return None
+    end = src.find("}}", piece.offset, piece.offset + 120)
+    if end < 0 or "\n" in src[piece.offset:end]:
+        return None
+    return src[piece.offset:end + 2]
+
+
 def _undecided(cov: Coverage, launches: list) -> None:
     """The flag values pdlint cannot see that a check of a server read (:func:`_undecided_values`), once
     per place they are written, in the file they are written in."""
@@ -940,6 +952,10 @@ def _undecided(cov: Coverage, launches: list) -> None:
             name = "" if m is None or m.group(3) or deployed or unexpanded else (
                 m.group(1) or m.group(2) or m.group(5) or m.group(6) or ".Values." + m.group(4))
             text = tok.text
+            written = _written_expression(first)
+            if written is not None:  # (`${{ artifacts.M.path }}` shown as written, not as the word pdlint made of
+                # it for the shell, `{{artifacts.M.path}}`: field round rw32/a item 3)
+                text = text[:first.start] + written + text[first.end:]
             if first is not None and "make-" in text and _is_makefile(o.path):
                 from pdlint.formats.makefile import placeholder
                 made = placeholder(tok[at:])

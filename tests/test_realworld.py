@@ -277,6 +277,48 @@ def test_sflow_expression_over_an_unknown_variable_keeps_both_branches(tmp_path)
     assert sorted(len(l[3]) for l in launches(doc)) == [3, 5]
 
 
+SFLOW_ARTIFACT = """\
+    version: "0.1"
+    variables:
+      ROOT:
+        value: /models
+    artifacts:
+      ARTIFACTS
+    workflow:
+      name: w
+      tasks:
+      - name: prefill_server
+        script:
+        - >
+          python3 -m sglang.launch_server --model-path ${{ artifacts.M.path }} --disaggregation-mode prefill
+          --tokenizer-path ${M} --revision ${{ artifacts.M.uri }}
+    """
+
+
+def test_sflow_artifact_paths_are_their_local_uris(tmp_path):
+    # NVIDIA nv-sflow docs, "Artifacts": fs:// and file:// URIs become a local path, `${{ artifacts.NAME.path }}`
+    # and the `$NAME` exported to every task (field round rw32/a item 3: the model path was left undecided)
+    for artifacts in ("- name: M\n        uri: fs://${{ variables.ROOT }}/Qwen3-8B",
+                      "M:\n        uri: file:///models/Qwen3-8B"):
+        doc = show(tmp_path, {"wf.yaml": SFLOW_ARTIFACT.replace("ARTIFACTS", artifacts)})
+        (argv,) = [l[3] for l in launches(doc)]
+        uri = "fs:///models/Qwen3-8B" if "fs://" in artifacts else "file:///models/Qwen3-8B"
+        assert argv == ["--model-path", "/models/Qwen3-8B", "--disaggregation-mode", "prefill",
+                        "--tokenizer-path", "/models/Qwen3-8B", "--revision", uri]
+        assert "undecided" not in doc["coverage"]["files"]["wf.yaml"]
+
+
+def test_sflow_artifact_path_pdlint_cannot_know_is_shown_as_written(tmp_path):
+    # a relative fs:// path (resolved against the workspace sflow runs in) or a download: not known
+    for artifacts in ("- name: M\n        uri: fs://./models/Qwen3-8B",
+                      "- name: M\n        uri: https://example.com/m.tar"):
+        doc = show(tmp_path, {"wf.yaml": SFLOW_ARTIFACT.replace("ARTIFACTS", artifacts)})
+        (argv,) = [l[3] for l in launches(doc)]
+        assert argv[1] == "{{artifacts.M.path}}" and argv[5] == "${M}"
+        undecided = doc["coverage"]["files"]["wf.yaml"]["undecided"]
+        assert [u["text"] for u in undecided if u["flag"] == "--model-path"] == ["${{ artifacts.M.path }}"]
+
+
 # -- a script that dispatches on $1 by role, whose launch line does not read $1 -------------------
 # (TensorRT-LLM examples/disaggregated/slurm/benchmark/start_worker.sh, run as `start_worker.sh CTX ...`)
 

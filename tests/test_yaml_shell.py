@@ -79,7 +79,8 @@ def test_sflow_variables_expressions_and_operator_image():
     assert a[a.index("--tensor-parallel-size") + 1] == "2" and a[a.index("--served-model-name") + 1] == "Qwen3-0-6B-FP8"
     tp = p.argv[a.index("--tensor-parallel-size") + 1]
     assert tp.origin.line == 42 and tp.origin.chain[0].note == "${{ variables.CTX_TP_SIZE }}"
-    assert p.argv[a.index("--model-path") + 1].opaque  # ${{ artifacts... }}: sflow resolves it at run time
+    model = p.argv[a.index("--model-path") + 1]  # ${{ artifacts.LOCAL_MODEL_PATH.path }}: its fs:// URI's path
+    assert (model.text, model.origin.line) == ("/path/to/your/model", 186) and not model.opaque
     assert "" not in a  # ${{ variables.CTX_ENABLE_ATTENTION_DP }} is empty: no word
     assert p.meta["image"] == "nvcr.io/nvidia/ai-dynamo/sglang-runtime:0.8.0"  # the task's operator
     assert p.parsed.version == "0.5.6.post2"  # Dynamo 0.8.x pins SGLang 0.5.6.post2

@@ -438,6 +438,8 @@ class _Walker:
         items = yt.map_items(r)
         image = self._image(r) or image
         own = {}
+        if self.dia == "sflow" and path == ():  # (sflow exports each artifact's path to every task as $NAME)
+            own.update({name: p for name, (_, p) in sflow_artifacts(self.doc, r, self.exprs).items() if p is not None})
         for key in ENV_KEYS:
             v = yt.get(r, key)
             if v is not None:
@@ -722,6 +724,10 @@ def _expressions(doc: TStr, root: yt.Ref, dia: str) -> dict:
         for scope in (yt.get(root, "variables"), yt.get(yt.get(root, "workflow"), "variables")):
             for name, v in named_values(doc, scope).items():
                 ex[f"variables.{name}"] = v
+        for name, (uri, path) in sflow_artifacts(doc, root, ex).items():
+            ex[f"artifacts.{name}.uri"] = uri
+            if path is not None:
+                ex[f"artifacts.{name}.path"] = path
     elif dia == "github":
         for name, v in named_values(doc, yt.get(root, "env")).items():
             ex[f"env.{name}"] = v
@@ -745,6 +751,43 @@ def _expressions(doc: TStr, root: yt.Ref, dia: str) -> dict:
                 ex[f"workflow.parameters.{n}"] = yt.scalar_tstr(doc, v)
         # (a template's `{{inputs.parameters.X}}`: per run of the template, _Walker.walk)
     return ex
+
+
+#: the URI schemes whose artifact sflow makes a local path (nv-sflow docs, "Artifacts": `fs://` and `file://`
+#: become a local filesystem path, relative ones resolved against `--workspace-dir`; `http(s)://` are downloaded
+#: to a cached copy pdlint cannot name)
+_SFLOW_LOCAL = ("fs://", "file://")
+
+
+def sflow_artifacts(doc: TStr, root: yt.Ref, exprs: dict) -> dict:
+    """``NAME -> (uri, path)`` of an sflow workflow's ``artifacts:`` (a list of ``{name, uri}`` or a mapping
+    ``NAME: {uri}``), each traced to its ``uri:``, its ``${{ variables.X }}`` substituted.  ``path`` is what
+    ``${{ artifacts.NAME.path }}`` and the ``$NAME`` sflow exports to every task hold: the absolute path of an
+    ``fs://`` / ``file://`` URI; None when pdlint cannot know it (a relative path, resolved against the
+    workspace sflow is run in; a download; a value it cannot see).  Field round rw32/a item 3: the model path of
+    every sflow sample was left undecided, though its URI was written in the file."""
+    out: dict = {}
+    ref = yt.get(root, "artifacts")
+    if ref is None:
+        return out
+    node = yt.deref(ref).node
+    pairs = list(yt.map_items(ref)) if isinstance(node, yt.YMap) else \
+        [(yt.scalar_text(yt.get(i, "name")), i) for i in yt.seq_items(ref)] if isinstance(node, yt.YSeq) else []
+    for name, v in pairs:
+        if not isinstance(name, str) or not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name):
+            continue
+        u = yt.get(v, "uri") if isinstance(yt.deref(v).node, yt.YMap) else None
+        if u is None or not isinstance(yt.deref(u).node, yt.YScalar) or yt.scalar_value(yt.deref(u).node) is None:
+            continue
+        uri = substitute(yt.scalar_tstr(doc, u), exprs, "sflow")
+        path = None
+        scheme = next((s for s in _SFLOW_LOCAL if uri.text.startswith(s)), None)
+        if scheme is not None and not any(p.opaque for p in uri.pieces):
+            rest = uri[len(scheme):]
+            if rest.text.startswith("/") and "\n" not in rest.text:
+                path = rest
+        out[name] = (uri, path)
+    return out
 
 
 #: combinations of one job's matrix expanded at most (each a run of its steps)
