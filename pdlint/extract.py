@@ -2865,8 +2865,8 @@ class Extractor:
                     m["pins"] = {**(m.get("pins") or {}), **{e: v for e, (v, _) in installed.items()}}
                     m["pins_at"] = {**(m.get("pins_at") or {}),
                                     **{e: (w.origin.path, w.origin.line) for e, (_, w) in installed.items()}}
-                if written:
-                    m["written_files"] = written
+                if written:  # (a script's own here-documents win over the files its runner writes: sflow's)
+                    m["written_files"] = {**m.get("written_files", {}), **written}
                 m["shell_job"] = (run_label, cmd.serial)
                 m["command_at"] = (run_label, cmd.start)  # where in the text it is (pairing.apart_in_text)
                 m["script_command"] = True  # a command of a script, never a container's args
@@ -3580,9 +3580,8 @@ class Extractor:
             written = launch.meta.get("written_files")
             if written and os.path.normpath(tok.text) in written:  # `cat > cfg.yaml <<EOF` in the script
                 from pdlint.engines.sglang.config_merge import EmbeddedFile
-                text, line = written[os.path.normpath(tok.text)]
-                return EmbeddedFile(launch.path, os.path.join(self.opt.cwd, launch.path), text,
-                                    f"written by the here-document at line {line}")
+                text, note = written[os.path.normpath(tok.text)]
+                return EmbeddedFile(launch.path, os.path.join(self.opt.cwd, launch.path), text, note)
             mounted = self.mounted_config(tok, launch)
             if mounted is not None:
                 if launch.meta.get("mounted_file"):
@@ -4136,12 +4135,12 @@ def heredoc_script(hd) -> bool:
 
 def _written_files(heredocs: list, doc: TStr) -> dict:
     """The files a script's run writes from here-documents (``cat > "$W/ctx.yaml" <<EOF``), by their path
-    as the later commands name it: {normalised path: (text, line of the statement)}; a later write wins."""
+    as the later commands name it: {normalised path: (text, how the launch reaches it)}; a later write wins."""
     out: dict = {}
     for hd in heredocs:
         if hd.path is not None and hd.evaluated:
             line = doc.origin_at(hd.start).line if 0 <= hd.start < len(doc.text) else 1
-            out[os.path.normpath(hd.path.text)] = (hd.text, line)
+            out[os.path.normpath(hd.path.text)] = (hd.text, f"written by the here-document at line {line}")
     return out
 
 

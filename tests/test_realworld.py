@@ -319,6 +319,53 @@ def test_sflow_artifact_path_pdlint_cannot_know_is_shown_as_written(tmp_path):
         assert [u["text"] for u in undecided if u["flag"] == "--model-path"] == ["${{ artifacts.M.path }}"]
 
 
+SFLOW_CONTENT = """\
+    version: "0.1"
+    variables:
+      TP:
+        value: 2
+    artifacts:
+    - name: PREFILL_CONFIG
+      uri: file://prefill_config.yaml
+      content: |
+        tensor_parallel_size: ${{ variables.TP }}
+        KEY: 4096
+        disable_overlap_scheduler: true
+        cache_transceiver_config: {backend: DEFAULT}
+    workflow:
+      name: w
+      tasks:
+      - name: prefill_server
+        script:
+        - trtllm-serve /models/m --port 8001 --extra_llm_api_options ${{ artifacts.PREFILL_CONFIG.path }}
+    """
+
+
+def _check_json(tmp_path, files: dict) -> dict:
+    for name, text in files.items():
+        (tmp_path / name).write_text(textwrap.dedent(text))
+    out, old = io.StringIO(), os.getcwd()
+    try:
+        os.chdir(tmp_path)
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
+            pdlint_main(["check", "--no-cache", "--format", "json", "."])
+    finally:
+        os.chdir(old)
+    return json.loads(out.getvalue())
+
+
+def test_sflow_artifact_content_is_the_options_file_a_launch_reads(tmp_path):
+    # NVIDIA nv-sflow's TensorRT-LLM recipes write each role's LLM-API options as a `file://` artifact's
+    # `content:`; the launch names `${{ artifacts.X.path }}` (a relative path): pdlint reads that content, not a
+    # repository file of that name, and reports its keys at their lines (they were a PD022 "cannot see")
+    (tmp_path / "prefill_config.yaml").write_text("max_num_tokenz: 1\n")  # (not what sflow writes: never read)
+    doc = _check_json(tmp_path, {"wf.yaml": SFLOW_CONTENT.replace("KEY", "max_num_tokenz")})
+    assert [(f["code"], f["line"]) for f in doc["findings"]] == [("TRT014", 10)]
+    assert "did you mean `max_num_tokens`" in doc["findings"][0]["message"]
+    doc = _check_json(tmp_path, {"wf.yaml": SFLOW_CONTENT.replace("KEY", "max_num_tokens")})
+    assert doc["findings"] == [] and doc["coverage"]["files"]["wf.yaml"]["unchecked"] == []
+
+
 # -- a script that dispatches on $1 by role, whose launch line does not read $1 -------------------
 # (TensorRT-LLM examples/disaggregated/slurm/benchmark/start_worker.sh, run as `start_worker.sh CTX ...`)
 

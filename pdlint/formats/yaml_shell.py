@@ -42,6 +42,7 @@ the document).
 
 from __future__ import annotations
 
+import os
 import re
 from typing import Optional
 
@@ -315,6 +316,7 @@ class _Walker:
         self.argo = None  # (argo.Stream, document index) of an Argo object: its templates' runs
         self.call = ""  # the Argo step / task whose run of the template is walked
         self.expansions = Expansions()  # (GitLab's variables: each expansion made once, one budget per file)
+        self.written: dict = {}  # sflow: the artifacts' files it writes from `content:` (extract._written_files)
 
     def walk(self, ref: yt.Ref, path: tuple, env: dict, names: list, image: Optional[TStr]) -> None:
         r = yt.deref(ref)
@@ -439,7 +441,12 @@ class _Walker:
         image = self._image(r) or image
         own = {}
         if self.dia == "sflow" and path == ():  # (sflow exports each artifact's path to every task as $NAME)
-            own.update({name: p for name, (_, p) in sflow_artifacts(self.doc, r, self.exprs).items() if p is not None})
+            for name, (_, p, content) in sflow_artifacts(self.doc, r, self.exprs).items():
+                if p is not None:
+                    own[name] = p
+                    if content is not None:  # (the file sflow writes from `content:`, read when a launch names it)
+                        self.written[os.path.normpath(p.text)] = (
+                            content, f"written by sflow from artifact {name}'s content at line {content.origin.line}")
         for key in ENV_KEYS:
             v = yt.get(r, key)
             if v is not None:
@@ -548,6 +555,8 @@ class _Walker:
         if self.call:
             label += f", run by {self.call}"
         meta = {"image": image.text} if image is not None and not image.opaque else {}
+        if self.written:
+            meta["written_files"] = self.written
         if self.setup_pins and path[:1] == ("run",):
             meta["installed_pins"] = self.setup_pins
         if self.matrix_run is not None:
@@ -724,7 +733,7 @@ def _expressions(doc: TStr, root: yt.Ref, dia: str) -> dict:
         for scope in (yt.get(root, "variables"), yt.get(yt.get(root, "workflow"), "variables")):
             for name, v in named_values(doc, scope).items():
                 ex[f"variables.{name}"] = v
-        for name, (uri, path) in sflow_artifacts(doc, root, ex).items():
+        for name, (uri, path, _) in sflow_artifacts(doc, root, ex).items():
             ex[f"artifacts.{name}.uri"] = uri
             if path is not None:
                 ex[f"artifacts.{name}.path"] = path
@@ -760,12 +769,15 @@ _SFLOW_LOCAL = ("fs://", "file://")
 
 
 def sflow_artifacts(doc: TStr, root: yt.Ref, exprs: dict) -> dict:
-    """``NAME -> (uri, path)`` of an sflow workflow's ``artifacts:`` (a list of ``{name, uri}`` or a mapping
-    ``NAME: {uri}``), each traced to its ``uri:``, its ``${{ variables.X }}`` substituted.  ``path`` is what
-    ``${{ artifacts.NAME.path }}`` and the ``$NAME`` sflow exports to every task hold: the absolute path of an
-    ``fs://`` / ``file://`` URI; None when pdlint cannot know it (a relative path, resolved against the
+    """``NAME -> (uri, path, content)`` of an sflow workflow's ``artifacts:`` (a list of ``{name, uri}`` or a
+    mapping ``NAME: {uri}``), each traced to its ``uri:``, its ``${{ variables.X }}`` substituted.  ``path`` is
+    what ``${{ artifacts.NAME.path }}`` and the ``$NAME`` sflow exports to every task hold: the absolute path of
+    an ``fs://`` / ``file://`` URI; None when pdlint cannot know it (a relative path, resolved against the
     workspace sflow is run in; a download; a value it cannot see).  Field round rw32/a item 3: the model path of
-    every sflow sample was left undecided, though its URI was written in the file."""
+    every sflow sample was left undecided, though its URI was written in the file.  ``content``: the text sflow
+    writes to a ``file://`` artifact's path (``content: |``, a TensorRT-LLM ``--extra_llm_api_options`` file in
+    NVIDIA's recipes), its expressions substituted; such a path may be relative: a launch that names it reads
+    that text, never a file of the repository."""
     out: dict = {}
     ref = yt.get(root, "artifacts")
     if ref is None:
@@ -782,11 +794,15 @@ def sflow_artifacts(doc: TStr, root: yt.Ref, exprs: dict) -> dict:
         uri = substitute(yt.scalar_tstr(doc, u), exprs, "sflow")
         path = None
         scheme = next((s for s in _SFLOW_LOCAL if uri.text.startswith(s)), None)
+        c = yt.get(v, "content")
+        content = substitute(yt.scalar_tstr(doc, c), exprs, "sflow") if scheme == "file://" and c is not None \
+            and isinstance(yt.deref(c).node, yt.YScalar) and isinstance(yt.scalar_value(yt.deref(c).node), str) \
+            else None
         if scheme is not None and not any(p.opaque for p in uri.pieces):
             rest = uri[len(scheme):]
-            if rest.text.startswith("/") and "\n" not in rest.text:
+            if rest.text.strip() and "\n" not in rest.text and (rest.text.startswith("/") or content is not None):
                 path = rest
-        out[name] = (uri, path)
+        out[name] = (uri, path, content if path is not None else None)
     return out
 
 
