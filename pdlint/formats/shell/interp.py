@@ -70,11 +70,6 @@ def _as_written(text: str) -> str:
     return f"{q}{shown}{q}"
 
 
-def _started_serials(st) -> frozenset:
-    """Serials of the background commands started on the path ``st`` is."""
-    return frozenset(c.serial for job in st.jobs for c in job)
-
-
 def _killer_words(words: list) -> list:
     """``kill ...`` / ``pkill ...`` / ``killall ...`` / ``fuser ...``, also behind the wrappers pdlint follows
     (``sudo -E kill ...``, ``timeout 5 pkill ...``); [] for any other command."""
@@ -100,6 +95,7 @@ class Interpreter(Words, Conditions, Control, Builtins, Joins, Tails, EnvVariant
         self.expanded = 0
         self.bg = 0
         self._started: Optional[list] = None  # commands a background statement being evaluated starts
+        self._serials: dict = {}  # id(State.jobs) -> (that tuple, serials of its commands): _started_serials
         self.reported: set = set()
         self.defined: dict = {}  # FuncDef.key -> (FuncDef, State at definition)
         self.called: set = set()
@@ -453,9 +449,22 @@ class Interpreter(Words, Conditions, Control, Builtins, Joins, Tails, EnvVariant
             outer += started
         if started:
             # `$!`: which commands the job runs (a placeholder value `kill "$!"` / `kill $PID` is read back from)
+            before = self._started_serials(st)
             st.jobs = st.jobs + (tuple(started),)
+            self._serials[id(st.jobs)] = (st.jobs, before | {c.serial for c in started})
             st.vars["!"] = Var(TStr.synthetic(job_pid(started), "<job>", opaque=True))
         return [Out(st, True)]
+
+    def _started_serials(self, st) -> frozenset:
+        """Serials of the background commands started on the path ``st`` is: made as each job starts, from those
+        before it (a set built from all jobs at every command was quadratic: 1 s of 2,000 background launches,
+        rw32/h P5's script)."""
+        hit = self._serials.get(id(st.jobs))
+        if hit is not None and hit[0] is st.jobs:
+            return hit[1]
+        serials = frozenset(c.serial for job in st.jobs for c in job)
+        self._serials[id(st.jobs)] = (st.jobs, serials)
+        return serials
 
     def exec_command(self, node, st: State, extra: tuple = ()) -> list:
         """``extra``: argument words written after a redirection (:meth:`exec_redirected`)."""
@@ -602,7 +611,7 @@ class Interpreter(Words, Conditions, Control, Builtins, Joins, Tails, EnvVariant
                 # (a job one path never started is not running there: a warm-up server a function starts and
                 # kills after an early `return` guard, michael-amd/sglang-ci, field test rw25/b - it was the
                 # intersection of the paths' ended jobs, so the path that skipped it made it overlap)
-                started = _started_serials(st)
+                started = self._started_serials(st)
                 seen.started_before = seen.started_before | started | st.ended
                 seen.running_before = seen.running_before | (started - st.ended)
                 seen.ended_before = seen.started_before - seen.running_before
@@ -611,7 +620,7 @@ class Interpreter(Words, Conditions, Control, Builtins, Joins, Tails, EnvVariant
                 return seen
         if len(self.commands) >= self.ctx.max_commands:
             self.limit("commands", f"more than {self.ctx.max_commands} commands; evaluation stopped", abort=True)
-        started = _started_serials(st)
+        started = self._started_serials(st)
         cmd = self.command_type(
             words=list(words), env=env, context=st.context_text(), role_hint=role, start=start,
             background=self.bg > 0, unset_vars=sorted(unknown), uncalled=self.uncalled, serial=len(self.commands),
