@@ -314,6 +314,7 @@ def _colocated_pairs(dep: Deployment, index: Optional[Callable] = None, name: st
     cache = dep.__dict__.setdefault("_colocated", {})
     if name and name in cache:
         return cache[name]
+    capped = False  # a launch's earlier partners were not all compared (searched_all)
     ss = [l for l in _servers(dep) if shell_launch(l)]
     one_host = [l for l in ss if colocated_candidate(l)] + [l for l in _servers(dep) if compose_service(l)]
     arms = arm_roles(ss)  # two configurations a script chooses between never share the host at one time
@@ -330,6 +331,7 @@ def _colocated_pairs(dep: Deployment, index: Optional[Callable] = None, name: st
         for k in probe:
             h = holders.get(k)
             if h:
+                capped = capped or len(h) > MAX_EXAMINED
                 found.update(h if len(h) <= MAX_EXAMINED else h[:half] + h[-half:])
         taken: dict = {}
         STATS["examined"] += len(found)
@@ -337,6 +339,7 @@ def _colocated_pairs(dep: Deployment, index: Optional[Callable] = None, name: st
             a = one_host[i]
             g = group[i]
             if taken.get(g, 0) >= MAX_PARTNERS:
+                capped = True
                 continue
             if compose_service(a) or compose_service(b):
                 if compose_together(a, b):  # (services `docker compose up` starts together, rw30/a P8)
@@ -353,7 +356,16 @@ def _colocated_pairs(dep: Deployment, index: Optional[Callable] = None, name: st
             holders.setdefault(k, []).append(j)
     if name:
         cache[name] = out
+        if capped:
+            dep.__dict__.setdefault("_colocated_capped", set()).add(name)
     return out
+
+
+def searched_all(dep: Deployment, name: str) -> bool:
+    """Were the launches of ``dep`` compared with all their earlier partners for :func:`_colocated_pairs`
+    ``name`` (no key held by more than :data:`MAX_EXAMINED` launches, no group past :data:`MAX_PARTNERS`)?
+    When not, a count of a launch's partners is a lower bound."""
+    return name not in dep.__dict__.get("_colocated_capped", ())
 
 
 def _signature(l: Launch) -> tuple:
@@ -638,7 +650,8 @@ def _gpus(dep: Deployment, enabled) -> list:
         via = _via_variable(gf.facts.gpus_token)
         others = ""
         if len(peers) > 1:
-            others = (f" (and {len(peers) - 1} other pinned launch{'es' if len(peers) > 2 else ''} of this "
+            least = "" if searched_all(dep, f"gpus{pinning}") else "at least "
+            others = (f" (and {least}{len(peers) - 1} other pinned launch{'es' if len(peers) > 2 else ''} of this "
                       f"{'Compose project' if compose_service(free) else 'script'})")
         msg = (f"this {free.role_word('server')} launch sets no {gp.mask[0] if gp.mask else 'CUDA_VISIBLE_DEVICES'}, "
                f"so it counts GPUs from 0 and "

@@ -83,6 +83,20 @@ def test_an_unpinned_launch_among_many_pinned_ones_is_still_named(scratch, in_pr
     assert "(and 198 other pinned launches of this script)" in pin[0]["message"]
 
 
+def test_a_count_of_pinned_peers_past_the_search_bound_says_at_least(scratch, in_process):
+    """An unpinned launch after 100 pinned ones is compared with the first and last MAX_EXAMINED / 2 of them
+    only: PD152's count of the others is then a lower bound, and says so (stop 49 left it as an exact-looking
+    "and 31 other pinned launches")."""
+    n = 101
+    scratch.write("run.sh", _script(n, extra=lambda i: f" --disaggregation-bootstrap-port {20000 + i}",
+                                    env=lambda i: f"CUDA_VISIBLE_DEVICES={i + 1} " if i < n - 1 else ""))
+    code, doc = scratch.lint("run.sh")
+    pin = _found(doc, "PD152")
+    assert [f["line"] for f in pin] == [n + 1]
+    examined = in_process.MAX_EXAMINED
+    assert f"(and at least {examined - 1} other pinned launches of this script)" in pin[0]["message"]
+
+
 @pytest.mark.parametrize("wide_first", [True, False])
 def test_a_port_block_wider_than_the_index_keys_is_compared_with_every_launch(scratch, wide_first):
     """A NIXL side channel block of data parallel 100 (ports 5600-5699: vLLM's NixlConnector listens on
