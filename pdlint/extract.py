@@ -1702,7 +1702,8 @@ class Extractor:
 
     def sed_values(self, template: str) -> dict:
         """``{NAME: value}`` of the sed template placeholders (:data:`kube.BRACE_PLACEHOLDER`) a script beside
-        ``template`` (an absolute path) substitutes: a ``.sh`` / ``.bash`` file of its directory that names it and
+        ``template`` (an absolute path) substitutes: a ``.sh`` / ``.bash`` file of its directory or of the one above
+        it (inside the repository) that names it and
         runs ``sed "s#{NAME}#VALUE#g"``, evaluated by pdlint's shell front-end (never run) with its defaults
         (``PREFILL_TP=${4:-16}``: 16, traced to where it is written).  A placeholder whose value the script
         does not know (``NAME=$1``), or that two substitutions give different values, is left out (field report
@@ -1716,14 +1717,21 @@ class Extractor:
         read: list = []
         cache[template] = (found, read)
         here, name = os.path.split(template)
-        try:
-            entries = sorted(e for e in os.listdir(here) if e.endswith((".sh", ".bash")))[:_MAX_SED_SCRIPTS]
-        except OSError:
-            return found
+        dirs = [here]
+        root = self.boundary.root_for(template, listed=True)
+        parent = os.path.dirname(here)
+        if parent != here and (parent == root or parent.startswith(root.rstrip(os.sep) + os.sep)):
+            dirs.append(parent)  # (`deploy/deploy.sh` rendering `deploy/k8s/base.yaml`)
+        paths: list = []
+        for d in dirs:
+            try:
+                paths += [os.path.join(d, e) for e in sorted(os.listdir(d))
+                          if e.endswith((".sh", ".bash"))][:_MAX_SED_SCRIPTS]
+            except OSError:
+                continue
         from pdlint.formats.shell import ShellContext, shell_commands
         unknown: set = set()
-        for entry in entries:
-            path = os.path.join(here, entry)
+        for path in paths:
             try:
                 if not os.path.isfile(path) or os.path.getsize(path) > _MAX_SED_SCRIPT_BYTES:
                     continue
@@ -3679,7 +3687,7 @@ _PLACEHOLDER_LINE = lazyre.compile(r"^[ \t]*(?:\$\{[A-Za-z_][A-Za-z0-9_]*\}|\{[A
 _SED_BRACE = lazyre.compile(r"\bs([#/|@,:%!])\{[A-Z][A-Z0-9_]*\}\1")
 #: one substitution of a sed word (``s#{PREFILL_TP}#16#g``, ``-e``'s, ``;``-separated): delimiter, name, value
 _SED_SUBST = lazyre.compile(r"(?:^|;)[ \t]*s([#/|@,:%!])\{([A-Z][A-Z0-9_]*)\}\1((?:(?!\1)[^\n])*)\1[gIp0-9]*[ \t]*(?=;|$)")
-_MAX_SED_SCRIPTS = 16  # scripts of a template's directory read for its sed values
+_MAX_SED_SCRIPTS = 16  # scripts of each directory (the template's, the one above) read for its sed values
 _MAX_SED_SCRIPT_BYTES = 262_144
 
 

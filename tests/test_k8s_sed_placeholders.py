@@ -196,6 +196,20 @@ def test_the_values_the_script_beside_the_template_substitutes(scratch, quoted):
         ["16", "--dp-size", "16", "--enable-dp-attention", "--disaggregation-mode", "decode"]]
 
 
+def test_a_script_one_directory_above_the_template_gives_its_values(scratch):
+    """`deploy/deploy.sh` rendering `deploy/k8s/deploy_base.yaml` (stop 49 read the template's directory only:
+    the values stayed unseen); a script two directories up is not read."""
+    scratch.write("deploy/k8s/deploy_base.yaml", _manifest(False))
+    scratch.write("deploy.sh", DEPLOY_SH.replace("deploy_base.yaml", "deploy/k8s/deploy_base.yaml"))
+    code, doc = scratch.lint(".")
+    assert ("--tp-size", "{PREFILL_TP}", "PREFILL_TP") in _undecided(doc)
+    scratch.write("deploy/deploy.sh", DEPLOY_SH.replace("deploy_base.yaml", "k8s/deploy_base.yaml"))
+    code, doc = scratch.lint(".")
+    assert _undecided(doc) == [] and [c for c, _ in _codes(doc) if c != "SGL008"] == []
+    argv = [l["argv"] for l in doc["launches"] if "prefill" in l["argv"]]
+    assert argv and argv[0][argv[0].index("--tp-size") + 1] == "16"
+
+
 def test_a_bad_script_default_is_reported_where_it_is_written(scratch):
     """SGLang's server_args: `assert self.tp_size % self.dp_size == 0` under --enable-dp-attention (16 % 5)."""
     scratch.write("deploy.sh", DEPLOY_SH.replace("PREFILL_DP=${5:-4}", "PREFILL_DP=${5:-5}"))
