@@ -134,6 +134,34 @@ def test_an_unterminated_quote_in_a_job_script_or_recipe_is_an_error(scratch_git
     assert got == [("PD009", "error", text.count("\n"))] and code == 1
 
 
+ROUTER = "python -m sglang_router.launch_router --pd-disaggregation --prefill http://p:30000 --decode http://d:30001"
+
+
+@pytest.mark.parametrize("quote", ['"', "'"])
+def test_an_unterminated_quote_on_a_later_recipe_line_is_an_error_and_the_lines_before_run(scratch_git, quote):
+    """Stop 49 left it: a recipe of several lines (no .ONESHELL: each line its own shell, given as `( ... )`)
+    whose quote is on a later line was a PD009 warning `cannot parse`, exit 0 - tree-sitter's error node starts
+    at the first line's `(`, not at the quote. `make serve` runs line 2 and stops at line 3 ("Unterminated quoted
+    string", "make: *** Error 2"): line 2's router is checked, line 3's launch is not (PD020)."""
+    unclosed = UNCLOSED.replace('"', quote)
+    scratch_git.write("Makefile", f"serve:\n\t{ROUTER}\n\t{unclosed}\n\techo done\n")
+    code, report = scratch_git.lint("Makefile")
+    got = [(f["code"], f["severity"], f["line"]) for f in report["findings"]]
+    assert sorted(got) == [("PD009", "error", 3), ("PD020", "warning", 3)] and code == 1
+    assert any("runs nothing from the command at line 3 on" in f["message"] for f in report["findings"])
+    assert report["coverage"]["routers"] == 1
+
+
+def test_a_quote_in_an_unfinished_compound_statement_cuts_the_whole_statement(scratch):
+    """The quote inside an `if` bash cannot complete: nothing of the `if` runs, the launch before it does."""
+    scratch.write("run.sh", f"#!/bin/bash\n{ROUTER} &\nif true; then\n  echo start\n  {UNCLOSED}\nfi\n")
+    code, report = scratch.lint("run.sh")
+    got = [(f["code"], f["severity"], f["line"]) for f in report["findings"]]
+    assert sorted(got) == [("PD009", "error", 5), ("PD020", "warning", 3)] and code == 1
+    assert any("runs nothing from the command at line 3 on" in f["message"] for f in report["findings"])
+    assert report["coverage"]["routers"] == 1
+
+
 def test_a_quote_a_make_value_may_close_stays_a_warning(scratch_git):
     """A value pdlint cannot see after the quote may hold its closing one (`Q != ...` is a shell command's output):
     not certain."""

@@ -321,6 +321,13 @@ class Interpreter(Words, Conditions, Control, Builtins, Joins, Tails, EnvVariant
         for i, child in enumerate(kids):
             if cut is not None and child.start_byte >= cut:
                 break
+            if cut is not None and child.type == "ERROR" and child.end_byte > cut:
+                # (an error node that starts with complete statements, the quote in a later one: those run,
+                # syntax._after_complete_statements - a Makefile recipe's earlier lines)
+                ks = child.children
+                out += [(c, k + 1 < len(ks) and ks[k + 1].type == "&") for k, c in enumerate(ks)
+                        if c.is_named and c.end_byte <= cut and c.type in syntax.COMPLETE]
+                break
             if not child.is_named or child.type in ("comment", "heredoc_body"):
                 continue
             bg = i + 1 < len(kids) and kids[i + 1].type == "&"

@@ -737,6 +737,39 @@ def _unclosed_at(root, data: bytes) -> Optional[tuple]:
                 return node, at
         elif node.type == "ERROR" and node.end_byte >= end and data[off:off + 1] in (b"'", b'"', b"`"):
             return node, off
+        elif node.type == "ERROR" and node.end_byte >= end:
+            at = _quote_inside(node, data, end)
+            if at is not None:
+                return node, at
+    return None
+
+
+def _quote_inside(node, data: bytes, end: int) -> Optional[int]:
+    """The offset of a quote inside an error node that runs to the end of the text and that no later quote
+    closes: an error node of its own starting at a quote (``'...``), or a ``"`` followed by string content only.
+    A Makefile recipe line given to the shell as ``( ... )`` (makefile._recipe) makes the error node start at
+    that line's ``(``, not at the quote (stop 49 left the PD009 a warning there).  Bounded: tree-sitter's nodes
+    of the one error node, those that end before the text does skipped whole."""
+    stack = list(reversed(node.children))
+    seen = 0
+    while stack and seen < 100_000:
+        n = stack.pop()
+        seen += 1
+        first = data[n.start_byte:n.start_byte + 1]
+        if n.type == '"' and first == b'"' and n.parent is not None:
+            rest = []
+            sib = n.next_sibling
+            while sib is not None and len(rest) < 10_000:
+                rest.append(sib)
+                sib = sib.next_sibling
+            if rest and all(r.type == "string_content" for r in rest) and rest[-1].end_byte >= end:
+                return n.start_byte
+            continue
+        if n.end_byte < end:
+            continue
+        if n.type == "ERROR" and first in (b"'", b'"', b"`"):
+            return n.start_byte
+        stack.extend(reversed(n.children))
     return None
 
 
@@ -751,12 +784,48 @@ def _top_statement_start(root, data: bytes, at: int) -> int:
         if k is None:
             return at
     start = kids[k].start_byte
+    if kids[k].type == "ERROR":
+        inner = _after_complete_statements(kids[k], data, at)
+        if inner > start:
+            return inner
     while k > 0:
         gap = data[kids[k - 1].end_byte:start].replace(b"\\\r\n", b"").replace(b"\\\n", b"")
         if re.search(rb"[\n;&|]", gap):
             break
         k -= 1
         start = kids[k].start_byte
+    return start
+
+
+#: statements tree-sitter-bash completes: an error node that starts with them holds them whole (bash runs them)
+COMPLETE = frozenset({"subshell", "command", "pipeline", "list", "compound_statement", "if_statement",
+                       "for_statement", "c_style_for_statement", "while_statement", "case_statement",
+                       "function_definition", "variable_assignment", "declaration_command", "redirected_statement",
+                       "negated_command", "test_command", "unset_command"})
+
+
+def _after_complete_statements(node, data: bytes, at: int) -> int:
+    """Where, in an error node holding byte ``at``, the statement bash cannot complete starts, after the
+    complete statements the node starts with, each ended by a separator (``(echo a)\n(vllm serve "x``: the
+    Makefile recipe's lines as makefile._recipe gives them, the first run by make's shell); the node's start
+    when it starts otherwise (``if ...; then`` - a keyword: nothing of it runs)."""
+    kids = [c for c in node.children if c.type != "comment"]
+    start = node.start_byte
+    i = 0
+    while i < len(kids) - 1:
+        c = kids[i]
+        if c.type not in COMPLETE or c.has_error or c.end_byte > at:
+            break
+        j = i + 1
+        ended = False
+        while j < len(kids) and kids[j].type in ("&", ";"):  # (`server &` then the broken statement)
+            ended, j = True, j + 1
+        if j >= len(kids):
+            break
+        gap = data[c.end_byte:kids[j].start_byte].replace(b"\\\r\n", b"").replace(b"\\\n", b"")
+        if not (ended or re.search(rb"[\n;&]", gap)) or kids[j].start_byte > at:
+            break
+        start, i = kids[j].start_byte, j
     return start
 
 
