@@ -63,7 +63,9 @@ _LAUNCHERS = (
     r"sglang-router(?=(?:[ \t]+|[\"'][ \t]*,[ \t]*[\"'])(?:launch\b|server\b|--))",
     # vLLM's router (vllm-project/router): its module, and its console script followed by a flag
     r"vllm_router\.launch_router",
-    r"(?<!--name )(?<!--name=)(?<!--hostname )(?<!--container-name )vllm-router(?=(?:[ \t]+|[\"'][ \t]*,[ \t]*[\"'])--)",
+    # (or followed by the array of its arguments: `vllm-router "${router_args[@]}"`, field round rw33/a)
+    r"(?<!--name )(?<!--name=)(?<!--hostname )(?<!--container-name )vllm-router(?=(?:[ \t]+|[\"'][ \t]*,[ \t]*[\"'])--"
+    r"|[ \t]+\"?\$\{?[A-Za-z_])",
 )
 # (vLLM's FlexibleArgumentParser reads an option's underscores as dashes: --kv_transfer_config; SGLang's and
 # Dynamo's own argparse options take the dash spelling only)

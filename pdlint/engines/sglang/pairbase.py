@@ -234,8 +234,9 @@ def _env_tok(args, b: str) -> Optional[TStr]:
 def link_candidates(link, dep, enabled: Callable[[str], bool]) -> list:
     from pdlint.engines.sglang.rules.pair import ROUTER_BOOTSTRAP
     rule = ROUTER_BOOTSTRAP
-    if not enabled(rule.code) or link.role != "prefill" or link.how != "url" or link.token is None:
-        return []
+    if not enabled(rule.code) or link.role != "prefill" or link.how != "url" or link.token is None \
+            or any(p.opaque for p in link.token.pieces):
+        return []  # (a URL pdlint stands in for - what a loop it did not count adds - may come with its port)
     if not any(t.text == "--pd-disaggregation" for t in link.router.argv) and "mini_lb" not in \
             link.router.entrypoint and "launch_lb" not in link.router.entrypoint:
         return []

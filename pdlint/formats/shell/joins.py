@@ -42,6 +42,7 @@ from typing import Optional
 
 from pdlint import launchers, lazyre
 
+from . import syntax
 from .state import Out, State, Var
 from .tails import _SPECIAL_READ, _risky_word
 from .words import computed
@@ -192,7 +193,15 @@ class Joins:
             return
         checked = self.ctx.env_checked
         at = self.unit.slice(node)
-        for name in set(_assigned(self.unit, node)):
+        names = set(_assigned(self.unit, node))
+        if node.type == "c_style_for_statement" and any(
+                n not in _IMPLICIT and self.launch_relevant(n) for n in names):
+            # a counted loop whose body changes what a launch reads (`ARGS+=(--prefill URL PORT)`): its counter
+            # keeps its value, so the loop runs the count it says (field round rw33/a: `for (( i = 0; i < 1; i++ ))`
+            # was run once more with what it adds unknown, a false SGL824 on the router's stand-in URL)
+            for part in syntax.field_children(node, "initializer"):
+                names -= set(_assigned(self.unit, part))
+        for name in names:
             if name in _IMPLICIT or self.launch_relevant(name):
                 continue
             for st in states:
