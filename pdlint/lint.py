@@ -433,7 +433,8 @@ def _judged_paths(jobs: list, launches: list, findings: list):
 def nothing_to_check(excluded: int) -> str:
     why = f"{excluded} file{'s' if excluded != 1 else ''} excluded by `exclude`; " if excluded else ""
     return (f"No files to check under the given path(s) ({why}pdlint reads YAML, Jinja, shell scripts, "
-            f"Justfiles and files named on the command line)")
+            f"Makefiles, Justfiles, Dockerfiles and files named on the command line; documentation such as "
+            f"Markdown only when named: `pdlint check README.md`)")
 
 
 def _coverage_per_file(jobs: list, extraction, findings: list, strict: bool, shown=None):

@@ -106,6 +106,8 @@ def coverage_line(cov, files: int, left_out: Optional[set] = None) -> str:
         # field test rw19/c: this said "No launch text found" over three launches)
         return f"{failed} of {files} file{'s' if files != 1 else ''} not checked ({where}); no launch checked."
     if not cov.launches and not cov.unchecked:
+        if not files:  # (not "found in 0 files": nothing was read, field round rw33/a)
+            return "No files checked."
         return f"No launch text found in {files} file{'s' if files != 1 else ''}."
     if not cov.launches:
         n = cov.unchecked
