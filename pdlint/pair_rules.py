@@ -106,8 +106,8 @@ GPU_OVERLAP = register(Rule(
 PARTIAL_PINNING = register(Rule(
     "PD152", "partial-gpu-pinning", WARNING,
     "Reports a server launch that sets no `CUDA_VISIBLE_DEVICES` while another launch the same script (or "
-    "Compose project) starts on the same host is pinned with it (Dynamo's `disagg.sh`: the decode is pinned to GPU 1, the prefill is "
-    "not).",
+    "Compose project) starts on the same host is pinned with it, or placed at a GPU offset with SGLang's "
+    "`--base-gpu-id` (Dynamo's `disagg.sh`: the decode is pinned to GPU 1, the prefill is not).",
     "The unpinned launch sees every GPU and takes the first ones from GPU 0, as many as its parallel sizes ask "
     "for. The pinning only works for the sizes written today: raise the unpinned launch's `--tp`/`--pp` (often "
     "a script option) and it grows onto the pinned launch's GPUs.",
