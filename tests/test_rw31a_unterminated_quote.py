@@ -170,3 +170,18 @@ def test_a_quote_a_make_value_may_close_stays_a_warning(scratch_git):
     code, report = scratch_git.lint("Makefile")
     assert [f["severity"] for f in report["findings"] if f["code"] == "PD009"] in ([], ["warning"])
     assert not [f for f in report["findings"] if f["severity"] == "error"]
+
+
+def test_a_line_of_thousands_of_quotes_is_counted_once(scratch, monkeypatch):
+    """Hostile-input round rw33/h P6: every quote of the statement was tested with a scan of its whole line
+    before the last 32 were kept - a 20 KB line of `"a"` words ran into the 10 s budget (PD008 instead of the
+    PD009). Each line's parity is now counted once per quote character, from the last quote back."""
+    from pdlint.formats.shell import syntax
+    calls = []
+    real = syntax._odd_on_line
+    monkeypatch.setattr(syntax, "_odd_on_line", lambda data, at: calls.append(at) or real(data, at))
+    words = " ".join(['"a"'] * 5000)
+    scratch.write("run.sh", f"#!/bin/bash\npython3 -m sglang.launch_server --model-path m {words} --port 1 '\n")
+    code, report = scratch.lint("run.sh")
+    assert [(f["code"], f["severity"]) for f in report["findings"]] == [("PD009", "error")] and code == 1
+    assert len(calls) <= 2
