@@ -134,12 +134,32 @@ _RAW_CLOSE = lazyre.compile(r"\{%[-+]?[ \t\r\n]*endraw[ \t\r\n]*[-+]?%\}")
 
 def _raw_spans(text: str) -> list:
     """Character spans of the bodies of Jinja's ``{% raw %}`` blocks, whose ``{# #}`` is text Jinja writes out
-    (hostile-input round rw32/h P7: `{# pdlint: skip-file #}` there skipped the template).  One pass."""
+    (hostile-input round rw32/h P7: `{# pdlint: skip-file #}` there skipped the template).  Read as Jinja's lexer
+    reads the template: from one tag to the next, a ``{# ... #}`` comment and a ``{{ ... }}`` whole, so a
+    ``{% raw %}`` a comment mentions opens nothing (rw33/h P7: every later directive was ignored).  One pass."""
     out, at = [], 0
+    find = text.find
     while True:
-        m = _RAW_OPEN.search(text, at)
-        if m is None:
+        j = find("{", at)
+        if j < 0:
             return out
+        opener = text[j:j + 2]
+        if opener == "{#" or opener == "{{":
+            k = find("#}" if opener == "{#" else "}}", j + 2)
+            if k < 0:
+                return out  # (never closed: Jinja refuses the template; nothing after it is raw)
+            at = k + 2
+            continue
+        if opener != "{%":
+            at = j + 1
+            continue
+        m = _RAW_OPEN.match(text, j)
+        if m is None:
+            k = find("%}", j + 2)
+            if k < 0:
+                return out
+            at = k + 2
+            continue
         e = _RAW_CLOSE.search(text, m.end())
         end = e.start() if e is not None else len(text)
         out.append((m.end(), end))
