@@ -365,10 +365,11 @@ def asks_help(argv: list) -> bool:
 
 
 def server_line_with_help(m, argv: list) -> bool:
-    """An SGLang server command line that sets options besides ``-h`` / ``--help``
-    (``--model-path M --disaggregation-mode prefill -h``): a launch that prints the help and exits 0, which SGLang's
-    SGL013 reports (field round rw28/b P10); a line that only asks for help is none."""
-    return m.engine == "sglang" and m.kind == "server" and \
+    """An SGLang or vLLM server command line that sets options besides ``-h`` / ``--help``
+    (``--model-path M --disaggregation-mode prefill -h``): a launch that prints the help and exits 0, which SGL013 /
+    VLLM052 report (field round rw28/b P10, hostile-input round rw33/h P8); a line that only asks for help is
+    none."""
+    return m.engine in ("sglang", "vllm") and m.kind == "server" and \
         any(t.startswith("-") and t not in ("-h", "--help") for t in argv)
 
 

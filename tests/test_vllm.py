@@ -319,7 +319,7 @@ def test_rules_are_registered_with_docs():
     vl = [r for r in rules.values() if r.engine == "vllm"]
     # (VLLM048: an option missing its value; VLLM049: vllm serve's model twice or missing, rw28/b P4, P7; VLLM051: a
     # --config file vLLM crashes reading, rw28/b P10)
-    assert len(vl) == 47
+    assert len(vl) == 48  # (VLLM052: --help on a server line, rw33/h P8)
     for r in vl:
         assert r.code.startswith("VLLM") and r.summary and r.why and r.fix and r.example and r.example_fixed, r.code
     assert "remote_host" in get("VLLM005").why

@@ -118,6 +118,8 @@ class FlagTable:
             return None, ("ambiguous" if how == "ambiguous" else "unknown"), None
         if self.allow_abbrev and name.startswith("--"):
             hits = {id(f): (f, o) for o, f in self.by_option.items() if o.startswith(name)}
+            if hits and "--help".startswith(name):  # (argparse's own --help is an option too: `--he` could match
+                return None, "ambiguous", None      # --help, --headless - vLLM 0.33.0 oracle, rw33/h P8)
             if len(hits) == 1:
                 f, o = next(iter(hits.values()))
                 return f, "abbrev", o
@@ -143,7 +145,10 @@ class FlagTable:
         return matched if matched.startswith("--") else flag.primary
 
     def prefix_options(self, name: str) -> list:
-        return [o for o in self.options if o.startswith(normalise(name))]
+        """The options ``name`` abbreviates, argparse's ``--help`` first (as argparse lists them)."""
+        name = normalise(name)
+        return (["--help"] if "--help".startswith(name) and name.startswith("--") else []) + \
+            [o for o in self.options if o.startswith(name)]
 
 
 def normalise(option: str) -> str:

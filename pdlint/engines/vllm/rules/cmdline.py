@@ -107,6 +107,17 @@ def _unknown(launch, info):
                             f"option takes no value, and written bare it prints the help and exits: the server never "
                             f"starts)", opt.name_tok))
             continue
+        if opt.value is None and not opt.name_tok.opaque and "=" not in opt.name_tok.text and \
+                help_option(name, info.table):
+            continue  # (VLLM052)
+        if name != "--help" and help_option(name, info.table) and opt.value is not None and \
+                not opt.name_tok.opaque:
+            # `--hel=x`: argparse's abbreviation of --help, its value refused as for `-h=x` (vLLM's own `--help=`
+            # search matches the whole word only; vLLM 0.33.0 oracle, rw33/h P8)
+            value = opt.value.text if not opt.value.opaque else "..."
+            out.append(VHit(f"argument -h/--help: ignored explicit argument {value!r} (vLLM {info.version}: {name} "
+                            f"is argparse's abbreviation of --help, which takes no value)", opt.name_tok))
+            continue
         if name == "--help" and opt.value is not None and not opt.name_tok.opaque:
             # `--help=KEYWORD`: vLLM's CLI searches its help for the keyword, prints it and exits (`vllm serve` since
             # 0.9.1: vllm/entrypoints/utils.py show_filtered_argument_or_group_from_help, vllm-project/vllm#18643;
@@ -1664,3 +1675,43 @@ def _config_crash(launch, info):
     return VHit(f"{message}; vLLM stops before it starts", tok,
                 related=[related_at(path, launch, "the --config path")] if path is not None and path is not tok
                 else [])
+
+
+def help_option(name: str, table) -> bool:
+    """Is ``name`` (without an attached value) argparse's help option as vLLM's parser reads it: ``-h``,
+    ``--help``, or a prefix of ``--help`` no option of the table starts with (``--hel``: argparse's
+    ``allow_abbrev``)?"""
+    if name in ("-h", "--help"):
+        return True
+    return len(name) > 3 and table.allow_abbrev and table.prefix_options(name) == ["--help"]
+
+
+@vllm_rule(
+    "VLLM052", "vllm-help-flag-stops-server", kind="launch",
+    summary="Reports `-h` / `--help` (or a prefix of it, `--hel`) on a `vllm serve` (or api_server) command line "
+            "that also sets server options.",
+    why="argparse's help action prints vLLM's options and exits with status 0 where it stands: no server starts, "
+        "and a supervisor, a Kubernetes pod or a script waiting for the port sees a process that ended without an "
+        "error (the prefill never comes up, the router waits forever).",
+    fix="Remove `-h` / `--help`.",
+    example="vllm serve Qwen/Qwen3-8B --port 8100 --help",
+    example_fixed="vllm serve Qwen/Qwen3-8B --port 8100",
+    upstream="(help printed; exit status 0)",
+    source="argparse (_HelpAction: print_help, then parser.exit()); vllm/utils/argparse_utils.py "
+           "(FlexibleArgumentParser: `--help=KEYWORD` is its help search, VLLM018)",
+    notes="Hostile-input round rw33/h P8: `--hel` was \"unrecognized arguments: --hel (not a vLLM flag)\" though "
+          "vLLM 0.33.0's parser takes it as --help (the oracle prints the help and exits), and `vllm serve M --port "
+          "8100 --help` was no launch at all. A command line that asks only for help (`vllm serve --help`, an "
+          "image's default CMD) is no launch and is not reported; `-h=x` and `--hel=x` are argparse's \"ignored "
+          "explicit argument\" (VLLM018), `--help=KEYWORD` vLLM's help search (VLLM018).")
+def _help(launch, info):
+    if not _judged(launch, info) or not isinstance(info, VllmInfo):
+        return None
+    for opt in info.occurrences:
+        tok = opt.name_tok
+        if tok.opaque or opt.value is not None or "=" in tok.text:
+            continue
+        if help_option(opt.name, info.table):
+            return VHit(f"{tok.text}: vLLM {info.version} prints its help here and exits with status 0; the server "
+                        f"never starts", tok)
+    return None

@@ -1,0 +1,45 @@
+"""VLLM052 and the help option's abbreviations (hostile-input round rw33/h P8).
+
+vLLM 0.33.0 oracle (scripts/vllm_oracle.py, `vllm serve`'s parser):
+- `Qwen/Qwen3-8B --port 8000 --hel`: REJECT with no message - argparse's help action printed the help and exited;
+- `... --hel=port`: "argument -h/--help: ignored explicit argument 'port'";
+- `... --he`: "ambiguous option: --he could match --help, --headless".
+pdlint said "unrecognized arguments: --hel (not a vLLM 0.33.0 flag)" for the first two, nothing for the third, and a
+server line with `--help` among its options was no launch at all (a silent pass of a server that never starts).
+"""
+
+import pytest
+
+
+def _vllm(scratch, extra):
+    scratch.write("run.sh", f"#!/bin/bash\nvllm serve Qwen/Qwen3-8B --port 8000 {extra}\n")
+    code, report = scratch.lint("run.sh")
+    return code, [(f["code"], f["message"]) for f in report["findings"]], report
+
+
+@pytest.mark.parametrize("flag", ["--help", "-h", "--hel"])
+def test_help_on_a_server_line_stops_the_server(scratch, flag):
+    code, found, report = _vllm(scratch, flag)
+    assert [c for c, _ in found] == ["VLLM052"] and code == 1
+    assert found[0][1].startswith(f"{flag}: vLLM 0.33.0 prints its help here and exits with status 0")
+    assert report["coverage"]["launches"] == 1
+
+
+def test_a_command_line_that_only_asks_for_help_is_no_launch(scratch):
+    scratch.write("run.sh", "#!/bin/bash\nvllm serve --help\n")
+    code, report = scratch.lint("run.sh")
+    assert report["findings"] == [] and report["launches"] == [] and code == 0
+
+
+@pytest.mark.parametrize("flag, message", [
+    ("--hel=port", "argument -h/--help: ignored explicit argument 'port'"),
+    ("--he", "ambiguous option: --he could match --help, --headless"),
+])
+def test_abbreviations_of_help_are_read_as_argparse_reads_them(scratch, flag, message):
+    code, found, _ = _vllm(scratch, flag)
+    assert [c for c, _ in found] == ["VLLM018"] and found[0][1].startswith(message) and code == 1
+
+
+def test_an_option_whose_prefix_is_not_help_resolves_quietly(scratch):
+    code, found, _ = _vllm(scratch, "--headl")  # --headless
+    assert found == [] and code == 0
