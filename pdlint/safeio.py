@@ -72,19 +72,42 @@ class Refused(Exception):
 def program(name: str) -> Optional[str]:
     """The program ``name`` (git, helm, bash) as an absolute path, looked up in PATH's absolute directories only:
     an empty entry (``PATH=$PATH:$EXTRA`` with EXTRA unset) or a relative one names the current directory or one
-    below it - the scanned repository, whose committed ``helm`` pdlint ran (hostile-input round rw32/h P8).
-    None when no such directory has it."""
+    below it - the scanned repository, whose committed ``helm`` pdlint ran (hostile-input round rw32/h P8) - and
+    none inside the repository pdlint runs in (an absolute ``<repo>/bin``: rw33/h P10).  None when no other
+    directory has it."""
     if os.name == "nt":
         import shutil
         found = shutil.which(name)
         return found if found and os.path.isabs(found) else None
+    repo = _working_repository()
     for d in os.environ.get("PATH", os.defpath).split(os.pathsep):
         if not d or not os.path.isabs(d):
             continue
+        if repo is not None and inside(os.path.realpath(d), repo):
+            continue  # (`PATH_add bin`, an in-repository venv, CI's `$GITHUB_WORKSPACE/bin`: rw33/h P10)
         p = os.path.join(d, name)
         if os.access(p, os.X_OK) and not os.path.isdir(p):
             return p
     return None
+
+
+def _working_repository() -> Optional[str]:
+    """The repository pdlint runs in (pre-commit and CI run it at the work tree's top): the nearest directory from
+    the working directory up that holds ``.git``, else the working directory itself (realpaths).  A program in a
+    PATH directory inside it is one a pull request can commit."""
+    try:
+        d = os.path.realpath(os.getcwd())
+    except OSError:
+        return None
+    at = d
+    for _ in range(64):
+        if os.path.lexists(os.path.join(at, ".git")):
+            return at
+        up = os.path.dirname(at)
+        if up == at:
+            break
+        at = up
+    return d
 
 
 def inside(path: str, root: str) -> bool:

@@ -463,3 +463,30 @@ def test_a_program_the_repository_commits_is_never_run_through_an_empty_path_ent
     monkeypatch.chdir(repo)
     outputs(capsys, ".")
     assert not marker.exists()
+
+
+def test_a_program_the_repository_commits_is_never_run_through_an_absolute_path_entry(repo, capsys, monkeypatch,
+                                                                                       tmp_path):
+    """Hostile-input round rw33/h P10: with the repository's own `bin/` on PATH by its absolute path (direnv's
+    `PATH_add bin`, an in-repository venv, CI's `$GITHUB_WORKSPACE/bin`), pdlint ran a `bin/git` or `bin/helm` a
+    pull request committed. A PATH directory inside the repository pdlint runs in is skipped; the next one that
+    has the program is used."""
+    from pdlint.safeio import program
+    chart = _small_chart(repo)
+    marker = tmp_path / "committed-program-ran"
+    (repo / "bin").mkdir(exist_ok=True)
+    for name in ("helm", "git", "bash"):
+        (repo / "bin" / name).write_text(f"#!/bin/sh\ntouch {marker}\n")
+        (repo / "bin" / name).chmod(0o755)
+    commit(repo)
+    monkeypatch.setenv("PATH", os.pathsep.join([str(repo / "bin"), os.environ["PATH"]]))
+    for where in (repo, chart):
+        monkeypatch.chdir(where)
+        for name in ("git", "helm", "bash"):
+            found = program(name)
+            assert found is None or not found.startswith(str(repo)), found
+    monkeypatch.chdir(repo)
+    outputs(capsys, ".")
+    assert not marker.exists()
+    monkeypatch.chdir(tmp_path / "outside")  # (run elsewhere, that directory is just a PATH entry)
+    assert program("git") == str(repo / "bin" / "git")
