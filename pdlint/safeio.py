@@ -99,15 +99,19 @@ def _working_repository() -> Optional[str]:
         d = os.path.realpath(os.getcwd())
     except OSError:
         return None
-    at = d
-    for _ in range(64):
-        if os.path.lexists(os.path.join(at, ".git")):
-            return at
-        up = os.path.dirname(at)
-        if up == at:
+    return git_root(d) or d
+
+
+def git_root(d: str) -> Optional[str]:
+    """The nearest directory from ``d`` (absolute) up that holds a ``.git`` (a work tree's top), or None."""
+    for _ in range(256):
+        if os.path.lexists(os.path.join(d, ".git")):
+            return d
+        parent = os.path.dirname(d)
+        if parent == d:
             break
-        at = up
-    return d
+        d = parent
+    return None
 
 
 def inside(path: str, root: str) -> bool:

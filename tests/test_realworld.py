@@ -65,7 +65,8 @@ def test_every_file_of_the_set_has_its_origin():
     assert set(expected) <= listed
 
 
-def show(tmp_path, files: dict) -> list:
+def show(tmp_path, files: dict, command: tuple = ("show",)) -> dict:
+    """``pdlint show --format json .`` (or ``command``) in ``tmp_path`` after writing ``files``: its report."""
     for name, text in files.items():
         p = tmp_path / name
         p.parent.mkdir(parents=True, exist_ok=True)
@@ -74,11 +75,10 @@ def show(tmp_path, files: dict) -> list:
     try:
         os.chdir(tmp_path)
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
-            pdlint_main(["show", "--format", "json", "."])
+            pdlint_main([*command, "--format", "json", "."])
     finally:
         os.chdir(old)
-    doc = json.loads(out.getvalue())
-    return doc
+    return json.loads(out.getvalue())
 
 
 def launches(doc) -> list:
@@ -341,28 +341,15 @@ SFLOW_CONTENT = """\
     """
 
 
-def _check_json(tmp_path, files: dict) -> dict:
-    for name, text in files.items():
-        (tmp_path / name).write_text(textwrap.dedent(text))
-    out, old = io.StringIO(), os.getcwd()
-    try:
-        os.chdir(tmp_path)
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
-            pdlint_main(["check", "--no-cache", "--format", "json", "."])
-    finally:
-        os.chdir(old)
-    return json.loads(out.getvalue())
-
-
 def test_sflow_artifact_content_is_the_options_file_a_launch_reads(tmp_path):
     # NVIDIA nv-sflow's TensorRT-LLM recipes write each role's LLM-API options as a `file://` artifact's
     # `content:`; the launch names `${{ artifacts.X.path }}` (a relative path): pdlint reads that content, not a
     # repository file of that name, and reports its keys at their lines (they were a PD022 "cannot see")
     (tmp_path / "prefill_config.yaml").write_text("max_num_tokenz: 1\n")  # (not what sflow writes: never read)
-    doc = _check_json(tmp_path, {"wf.yaml": SFLOW_CONTENT.replace("KEY", "max_num_tokenz")})
+    doc = show(tmp_path, {"wf.yaml": SFLOW_CONTENT.replace("KEY", "max_num_tokenz")}, ("check", "--no-cache"))
     assert [(f["code"], f["line"]) for f in doc["findings"]] == [("TRT014", 10)]
     assert "did you mean `max_num_tokens`" in doc["findings"][0]["message"]
-    doc = _check_json(tmp_path, {"wf.yaml": SFLOW_CONTENT.replace("KEY", "max_num_tokens")})
+    doc = show(tmp_path, {"wf.yaml": SFLOW_CONTENT.replace("KEY", "max_num_tokens")}, ("check", "--no-cache"))
     assert doc["findings"] == [] and doc["coverage"]["files"]["wf.yaml"]["unchecked"] == []
 
 

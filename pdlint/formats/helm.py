@@ -100,15 +100,11 @@ def _repo_root(path: str) -> str:
     """The root ``path`` is read inside, as :meth:`pdlint.safeio.Boundary.root_for` finds it: the git work tree
     holding it (the nearest folder upward with a ``.git``), else the working directory when it holds ``path``,
     else ``path``'s folder."""
+    from pdlint.safeio import git_root
     start = os.path.dirname(os.path.abspath(path))
-    d = start
-    for _ in range(256):
-        if os.path.lexists(os.path.join(d, ".git")):
-            return d
-        parent = os.path.dirname(d)
-        if parent == d:
-            break
-        d = parent
+    top = git_root(start)
+    if top is not None:
+        return top
     cwd = os.getcwd()
     return cwd if start == cwd or start.startswith(cwd.rstrip(os.sep) + os.sep) else start
 
