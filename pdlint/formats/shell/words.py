@@ -401,16 +401,20 @@ class Fields:
         return out
 
 
-_ALL_ELEMENTS = lazyre.compile(r"\$@|\$\{@[^}]*\}|\$\{[A-Za-z_][A-Za-z0-9_]*\[@\][^}]*\}")
+_ALL_ELEMENTS = lazyre.compile(r"\$@|\$\{@|\$\{[A-Za-z_][A-Za-z0-9_]*\[@\]")
 
 
 def _only_all_elements(unit, specials: list, a: int, b: int) -> bool:
     """Is the text ``[a, b)`` inside double quotes exactly one ``$@`` /
-    ``${@...}`` / ``${NAME[@]...}`` expansion?"""
+    ``${@...}`` / ``${NAME[@]...}`` expansion?  (Its operator's word may hold quotes and expansions of its own:
+    ``"${A[@]+"${A[@]}"}"``, the `set -u` idiom for a possibly empty array - zero words when it is empty, field
+    round rw34/a P1.)"""
     if len(specials) != 1:
         return False
     s, e, node = specials[0]
-    return s == a and e == b and _ALL_ELEMENTS.fullmatch(unit.text[s:e]) is not None
+    text = unit.text[s:e]
+    return s == a and e == b and (text == "$@" or (text.startswith("${") and text.endswith("}") and
+                                                   _ALL_ELEMENTS.match(text) is not None))
 
 
 # -- brace expansion ---------------------------------------------------------------

@@ -1,0 +1,22 @@
+"""Field round rw34/a: the problems fixed in the main line (the others in their helpers' test files)."""
+
+import pytest
+
+SERVER = "python3 -m sglang.launch_server --model-path Qwen/Qwen3-8B --port 30000 --disaggregation-mode prefill"
+
+
+@pytest.mark.parametrize("word", ['"${EXTRA[@]+"${EXTRA[@]}"}"', '"${EXTRA[@]:+${EXTRA[@]}}"'])
+@pytest.mark.parametrize("extra, argv_tail", [
+    ("()", []),
+    ("(--page-size 16)", ["--page-size", "16"]),
+])
+def test_the_set_u_idiom_for_a_possibly_empty_array_makes_its_elements(scratch, word, extra, argv_tail):
+    """P1 (ddps-lab/disaggregation-TensorRT-LLM's launch_trtllm.sh, `"${role_flag[@]+"${role_flag[@]}"}"`): bash
+    expands an empty array through either form to zero words (`A=(); set -- "${A[@]+"${A[@]}"}"; echo $#`: 0).
+    pdlint made one empty word - SGL011 "unrecognized arguments: " at column 1 (the SGLang 0.5.23 oracle accepts the
+    argv without it, refuses it with the '')."""
+    scratch.write("run.sh", f"#!/bin/bash\nset -u\nEXTRA={extra}\n{SERVER} {word}\n")
+    code, report = scratch.lint("run.sh")
+    (launch,) = report["launches"]
+    assert launch["argv"][6:] == argv_tail
+    assert [f for f in report["findings"] if f["severity"] == "error"] == [] and code == 0
