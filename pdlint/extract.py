@@ -779,10 +779,19 @@ class Extractor:
             members.add(j.abspath)
         return top, members
 
+    def _build_holds_launch_text(self, job: FileJob, build) -> bool:
+        """Does the kustomization, a file its build reads or one a problem of it is in (a patch it could not
+        apply) hold launch text (coverage.has_launch_text)?"""
+        from pdlint.coverage import has_launch_text
+        srcs = [self.read(path, report=False) for path in [job.abspath, *sorted(build.members)]]
+        srcs += [pc.src for p in build.problems for pc in p.where.pieces[:1]]
+        return any(src is not None and has_launch_text(src.text) for src in srcs)
+
     def kustomize(self, job: FileJob, build) -> None:
         from pdlint import structure_rules
         from pdlint.formats import kustomize
         seen: set = set()
+        serving = None  # does the build hold launch text (its kustomization, a member file)?
         for p in build.problems:
             o = p.where.origin_at(0) if p.where.pieces else None
             key = ((o.path, o.line, o.column) if o is not None else None, p.message)
@@ -790,6 +799,12 @@ class Extractor:
                 continue  # one base reached along several paths: its problem once
             seen.add(key)
             rule = C.INVALID_YAML if p.invalid_yaml else C.LIMIT if p.limit else structure_rules.KUSTOMIZE_ERROR
+            if rule is structure_rules.KUSTOMIZE_ERROR:
+                if serving is None:
+                    serving = self._build_holds_launch_text(job, build)
+                if not serving:
+                    continue  # (a build of no server - a KV-cache indexer, a database - is not pdlint's to judge:
+                    # llm-d-kv-cache-manager's 9 PD106 errors, field round rw34/a P3)
             if p.where.pieces:
                 self.problem_at(rule, p.where, 0, p.message)
             else:

@@ -158,6 +158,11 @@ def _lattice(root, n):
         d.mkdir(parents=True)
         (d / "kustomization.yaml").write_text(f"resources: [../l{i + 1}, ../l{i + 1}/]\n" if i < n
                                               else "resources: [../../../outside]\n")
+    # (the top build holds a launch: a build of no server is not judged, field round rw34/a P3)
+    (root / "fan" / "l0" / "kustomization.yaml").write_text("resources: [../l1, ../l1/, d.yaml]\n")
+    (root / "fan" / "l0" / "d.yaml").write_text(textwrap.dedent(DEPLOY) + "          command: [python3, -m, "
+                                                "sglang.launch_server, --model-path, m, --disaggregation-mode, "
+                                                "decode]\n")
 
 
 def test_a_base_reached_along_many_paths_reports_its_problem_once(tmp_path, monkeypatch, capsys):

@@ -20,3 +20,21 @@ def test_the_set_u_idiom_for_a_possibly_empty_array_makes_its_elements(scratch, 
     (launch,) = report["launches"]
     assert launch["argv"][6:] == argv_tail
     assert [f for f in report["findings"] if f["severity"] == "error"] == [] and code == 0
+
+
+def test_a_kustomize_build_of_no_server_is_not_judged(scratch):
+    """P3 (llm-d/llm-d-kv-cache-manager's deploy/kustomization.yaml: a KV-cache indexer, 9 PD106 errors and exit 1):
+    kustomize would refuse the build, but nothing in it is a serving launch - not pdlint's to judge. The same missing
+    resource beside a build that holds a launch is still PD106."""
+    scratch.write("deploy/kustomization.yaml", "resources:\n- sts.yaml\n- service.yaml\n")
+    scratch.write("deploy/sts.yaml", "apiVersion: apps/v1\nkind: StatefulSet\nmetadata:\n  name: indexer\nspec:\n"
+                                     "  template:\n    spec:\n      containers:\n      - name: i\n        image: x\n")
+    code, report = scratch.lint(".")
+    assert report["findings"] == [] and code == 0
+    scratch.write("deploy/sts.yaml", "apiVersion: apps/v1\nkind: StatefulSet\nmetadata:\n  name: prefill\nspec:\n"
+                                     "  template:\n    spec:\n      containers:\n      - name: s\n"
+                                     "        image: lmsysorg/sglang:v0.5.9\n        command: [python3, -m, "
+                                     "sglang.launch_server, --model-path, /m, --disaggregation-mode, prefill]\n")
+    code, report = scratch.lint(".")
+    assert [(f["code"], f["path"], f["line"]) for f in report["findings"] if f["code"] == "PD106"] == [
+        ("PD106", "deploy/kustomization.yaml", 3)] and code == 1
