@@ -428,3 +428,22 @@ def test_each_script_is_evaluated_once_a_run(scratch, monkeypatch):
     assert len(doc["launches"]) == 12 and _undecided(doc) == [] and _errors(doc) == []
     assert len(calls) <= 2  # (deploy.sh's own check, and its sed values: once)
 
+
+def test_the_hook_naming_only_the_script_checks_the_templates_it_renders(scratch_git, capsys):
+    """rw33/h item 1: pre-commit runs `pdlint check deploy.sh` when a commit touches only the script: it said
+    "No launch text found in 1 file." (exit 0) where `pdlint check .` reports SGL005 invalid int value: 'banana'
+    at the script's line.  The template it renders (names and substitutes into) is checked with it, as a decode
+    script's prefill sibling is; a YAML file the script only mentions in a comment, or without a placeholder, is not."""
+    import subprocess
+    scratch_git.write("k8s/t.yaml", TP_TEMPLATE)
+    scratch_git.write("plain.yaml", TP_TEMPLATE.replace("{TP}", '"2"'))
+    scratch_git.write("noted.yaml", TP_TEMPLATE)
+    scratch_git.write("deploy.sh", "# see noted.yaml\ncat plain.yaml\n"
+                                   "sed -e 's#{TP}#banana#g' k8s/t.yaml | kubectl apply -f -\n")
+    subprocess.run(["git", "add", "-A"], check=True)
+    code, doc = scratch_git.lint("deploy.sh")
+    assert [(c, p) for c, p, m in _errors(doc) if "'banana'" in m] == [("SGL005", "deploy.sh")] and code == 1
+    assert sorted(doc["coverage"]["files"]) == ["deploy.sh", "k8s/t.yaml"]
+    scratch_git.write("deploy.sh", "echo hello\n")  # (no sed substitution: nothing brought in)
+    code, doc = scratch_git.lint("deploy.sh")
+    assert doc["launches"] == [] and code == 0
