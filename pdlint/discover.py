@@ -789,7 +789,8 @@ def expand_units(jobs: list, cwd: str, excluded=lambda p: False, resolver=None,
                 if f not in have and f not in extra:
                     kind = file_kind(f, root, _head(f, boundary)) or "unknown"
                     extra[f] = FileJob(f, display_path(f, cwd), root, kind)
-        for f in _pair_siblings(named, files, root, boundary) + _compose_of_env_files(named, files):
+        for f in _pair_siblings(named, files, root, boundary) + _compose_of_env_files(named, files) + \
+                _sed_templates(named, files, boundary, root):
             if f not in have and f not in extra:
                 extra[f] = FileJob(f, display_path(f, cwd), root, file_kind(f, root, _head(f, boundary)) or "unknown")
         needles = {os.path.basename(j.abspath).encode() for j in named}
@@ -872,6 +873,53 @@ def _pair_siblings(named: list, files: list, root: str, boundary) -> list:
         out = sorted(out[:MAX_SIBLINGS * len(named)])
     return out
 
+
+def _sed_templates(named: list, files: list, boundary, root: str) -> list:
+    """The YAML templates a named script renders with sed (``sed "s#{TP}#$TP#g" t.yaml | kubectl apply -f -``):
+    the files of its directory or the one below it that it names and that hold a ``{NAME}`` placeholder, when it
+    holds a ``s#{NAME}#`` substitution (:meth:`pdlint.extract.Extractor.sed_values` reads their values from the
+    script).  A commit that changes only the script is judged with the launches it renders (rw33/h item 1: the
+    hook said "No launch text found" where a scan of the template reported the script's bad value)."""
+    from pdlint.safeio import Refused
+    out: list = []
+    for j in named:
+        if not j.abspath.endswith((".sh", ".bash")):
+            continue
+        try:
+            data = boundary.read(j.abspath, root)
+        except Refused:
+            continue
+        if not _SED_BRACE_BYTES.search(data):
+            continue
+        here = os.path.dirname(j.abspath)
+        near = [f for f in files if f.endswith((".yaml", ".yml")) and
+                (os.path.dirname(f) == here or os.path.dirname(os.path.dirname(f)) == here) and
+                _mentions(data, os.path.basename(f).encode())]
+        found = []
+        for f in sorted(near):
+            try:
+                if _BRACE_BYTES.search(boundary.read(f, root)):
+                    found.append(f)
+            except Refused:
+                continue
+            if len(found) >= MAX_SIBLINGS:
+                break
+        out += found
+    return out
+
+
+def _mentions(data: bytes, name: bytes) -> bool:
+    """Does ``data`` name a file called ``name`` (the whole name, outside a ``#`` comment)?"""
+    for m in re.finditer(rb"(?<![\w.-])" + re.escape(name) + rb"(?![\w.-])", data):
+        head = data[data.rfind(b"\n", 0, m.start()) + 1:m.start()]
+        if not _COMMENTED.search(head):
+            return True
+    return False
+
+
+#: a sed substitution of a template placeholder (``s#{NAME}#``, any delimiter), and such a placeholder
+_SED_BRACE_BYTES = lazyre.compile(rb"\bs([#/|@,:%!])\{[A-Z][A-Z0-9_]*\}\1")
+_BRACE_BYTES = lazyre.compile(rb"\{[A-Z][A-Z0-9_]*\}")
 
 #: sibling files one named file brings into a run at most (a pair has a few: the other role's, a router's)
 MAX_SIBLINGS = 16

@@ -1718,11 +1718,16 @@ class Extractor:
     def sed_values(self, template: str) -> dict:
         """``{NAME: value}`` of the sed template placeholders (:data:`kube.BRACE_PLACEHOLDER`) a script beside
         ``template`` (an absolute path) substitutes: a ``.sh`` / ``.bash`` file of its directory or of the one above
-        it (inside the repository) that names it and
-        runs ``sed "s#{NAME}#VALUE#g"``, evaluated by pdlint's shell front-end (never run) with its defaults
-        (``PREFILL_TP=${4:-16}``: 16, traced to where it is written).  A placeholder whose value the script
-        does not know (``NAME=$1``), or that two substitutions give different values, is left out (field report
-        rw32/a item 1: deploy.sh renders deploy_base.yaml with ten such seds before ``kubectl apply``)."""
+        it (inside the repository) whose sed reads the template - names it as its file operand (``-i`` too), or
+        reads it on stdin from ``< TEMPLATE`` or from ``cat TEMPLATE |`` / another such sed upstream in its
+        pipeline - and runs ``sed "s#{NAME}#VALUE#g"``, evaluated by pdlint's shell front-end (never run) with its
+        defaults (``PREFILL_TP=${4:-16}``: 16, traced to where it is written).  A command's substitutions apply
+        in order (``-e`` after ``-e``, ``;``-separated, seds piped one after another): a value holding a later
+        one's ``{NAME}`` takes its value.  A placeholder whose value the script does not know (``NAME=$1``),
+        whose value still holds a placeholder, or that two substitutions give different values, is left out
+        (field report rw32/a item 1: deploy.sh renders deploy_base.yaml with ten such seds before ``kubectl
+        apply``; rw33/h items 2, 3).  Each script is evaluated once a run (rw33/h item 4); when a bound leaves a
+        script that may render the template unread, every placeholder of it stays unseen (:meth:`sed_cut`)."""
         cache = self.__dict__.setdefault("_sed_values", {})
         if template in cache:
             for path in cache[template][1]:
@@ -1737,40 +1742,111 @@ class Extractor:
         parent = os.path.dirname(here)
         if parent != here and (parent == root or parent.startswith(root.rstrip(os.sep) + os.sep)):
             dirs.append(parent)  # (`deploy/deploy.sh` rendering `deploy/k8s/base.yaml`)
-        paths: list = []
-        for d in dirs:
-            try:
-                paths += [os.path.join(d, e) for e in sorted(os.listdir(d))
-                          if e.endswith((".sh", ".bash"))][:_MAX_SED_SCRIPTS]
-            except OSError:
-                continue
-        from pdlint.formats.shell import ShellContext, shell_commands
         unknown: set = set()
-        for path in paths:
-            try:
-                if not os.path.isfile(path) or os.path.getsize(path) > _MAX_SED_SCRIPT_BYTES:
+        cut = 0
+        for d in dirs:
+            for path in self._sed_scripts(d):
+                texts = self._sed_script_text(path)
+                if texts is None:
                     continue
-            except OSError:
-                continue
-            src = self.read(path, report=False)
-            read.append(path)
-            if src is None or name not in src.text or not _SED_BRACE.search(src.text):
-                continue
-            ctx = ShellContext(lambda p, c: None, lambda *a: None)
-            for cmd in shell_commands(TStr.from_source(src), ctx):
-                if not cmd.words or posixpath.basename(cmd.words[0].text) != "sed":
+                read.append(path)
+                words, text = texts
+                if name not in (words if _SED_NAME_WORD.fullmatch(name) else text):
+                    continue  # (a cheap text test: it names the template)
+                renders = self._sed_renders(path, text)
+                if renders is None:  # (a bound left it unread)
+                    cut += 1
                     continue
-                for word in cmd.words[1:]:
-                    for m in _SED_SUBST.finditer(word.text):
-                        key, value = m.group(2), word[m.start(3):m.end(3)]
-                        if any(p.opaque for p in value.pieces) or "&" in value.text or "\\" in value.text \
-                                or (key in found and found[key].text != value.text):
+                script_dir = os.path.dirname(path)
+                for w, values in renders.get(name, ()):
+                    if not _sed_input_is(w, template, script_dir, root):
+                        continue
+                    for key, value in values.items():
+                        if value is None or (key in found and found[key].text != value.text):
                             unknown.add(key)
                         else:
                             found[key] = value
+        if cut:
+            self.__dict__.setdefault("_sed_cut", {})[template] = cut
+            found.clear()
+            return found
         for key in unknown:
             found.pop(key, None)
         return found
+
+    def sed_cut_note(self, doc: TStr, template: str) -> None:
+        """PD015 at a template's first placeholder, once: a bound left scripts that may render it unread, so its
+        placeholders stay unseen (rw33/h item 11)."""
+        done = self.__dict__.setdefault("_sed_cut_noted", set())
+        m = kube.BRACE_PLACEHOLDER.search(doc.text)
+        if template in done or m is None:
+            return
+        done.add(template)
+        n = self.sed_cut(template)
+        self.problem_at(C.SHELL_LIMIT, doc, m.start(), (
+            f"{n} script{'s' if n != 1 else ''} beside this template that may substitute its placeholders "
+            f"({m.group(0)} ...) {'were' if n != 1 else 'was'} not read: the scripts a run reads for sed "
+            f"templates' values are bounded ({_MAX_SED_TOTAL_BYTES:,} bytes together), so every placeholder "
+            f"of the template is left undecided; give their values with --var NAME=VALUE"))
+
+    def sed_cut(self, template: str) -> int:
+        """How many scripts that may render ``template`` a bound left unread (:meth:`sed_values`)."""
+        return self.__dict__.get("_sed_cut", {}).get(template, 0)
+
+    def _sed_scripts(self, d: str) -> list:
+        """The ``.sh`` / ``.bash`` files of directory ``d`` (listed once a run)."""
+        listed = self.__dict__.setdefault("_sed_dirs", {})
+        if d not in listed:
+            try:
+                listed[d] = [os.path.join(d, e) for e in sorted(os.listdir(d)) if e.endswith((".sh", ".bash"))]
+            except OSError:
+                listed[d] = []
+        return listed[d]
+
+    def _sed_script_text(self, path: str) -> Optional[tuple]:
+        """(the file names it writes, its text) of a script that holds a ``s#{NAME}#`` substitution, read once a
+        run; None for any other file (or one over :data:`_MAX_SED_SCRIPT_BYTES`)."""
+        texts = self.__dict__.setdefault("_sed_texts", {})
+        if path in texts:
+            if texts[path] is not None:
+                self.read(path, report=False)
+            return texts[path]
+        texts[path] = None
+        try:
+            if not os.path.isfile(path) or os.path.getsize(path) > _MAX_SED_SCRIPT_BYTES:
+                return None
+        except OSError:
+            return None
+        src = self.read(path, report=False)
+        if src is None or not _SED_BRACE.search(src.text):
+            return None
+        texts[path] = (frozenset(_SED_NAME_WORD.findall(src.text)), src.text)
+        self.__dict__.setdefault("_sed_src", {})[path] = src
+        return texts[path]
+
+    def _sed_renders(self, path: str, text: str) -> Optional[dict]:
+        """A script's renders, evaluated once a run: template file name -> [(a word that names a sed's input
+        file, {NAME: value, or None when it is not known})]; None when the run's bound of script bytes
+        (:data:`_MAX_SED_TOTAL_BYTES`) left it unread."""
+        renders = self.__dict__.setdefault("_sed_render_cache", {})
+        if path in renders:
+            return renders[path]
+        spent = self.__dict__.get("_sed_spent", 0)
+        if spent + len(text) > _MAX_SED_TOTAL_BYTES:
+            renders[path] = None
+            return None
+        self.__dict__["_sed_spent"] = spent + len(text)
+        from pdlint.formats.shell import ShellContext, shell_commands
+        ctx = ShellContext(lambda p, c: None, lambda *a: None)
+        cmds = shell_commands(TStr.from_source(self.__dict__["_sed_src"][path]), ctx)
+        renders[path] = out = {}
+        for ins, subs in _sed_flows(cmds):
+            values = _sed_chain_values(subs)
+            for w in ins:
+                base = posixpath.basename(w.text.rstrip("/"))
+                if base:
+                    out.setdefault(base, []).append((w, values))
+        return out
 
     def shell_env(self, job: FileJob) -> dict:
         """The environment a script starts with: the config's variables and ``--var`` (scalars only),
@@ -1965,6 +2041,8 @@ class Extractor:
                 if at and kube.BRACE_PLACEHOLDER.search(d.text):
                     for name, value in self.sed_values(at).items():
                         given.setdefault("{" + name + "}", value)  # (below --var and the config's vars)
+                    if self.sed_cut(at):
+                        self.sed_cut_note(d, at)
             words = crd.effective_words(w, env, given)
             if given and not w.image_override and "{" in crd.effective_image(w):
                 from pdlint.formats.kube import envsubst_text
@@ -3702,8 +3780,156 @@ _PLACEHOLDER_LINE = lazyre.compile(r"^[ \t]*(?:\$\{[A-Za-z_][A-Za-z0-9_]*\}|\{[A
 _SED_BRACE = lazyre.compile(r"\bs([#/|@,:%!])\{[A-Z][A-Z0-9_]*\}\1")
 #: one substitution of a sed word (``s#{PREFILL_TP}#16#g``, ``-e``'s, ``;``-separated): delimiter, name, value
 _SED_SUBST = lazyre.compile(r"(?:^|;)[ \t]*s([#/|@,:%!])\{([A-Z][A-Z0-9_]*)\}\1((?:(?!\1)[^\n])*)\1[gIp0-9]*[ \t]*(?=;|$)")
-_MAX_SED_SCRIPTS = 16  # scripts of each directory (the template's, the one above) read for its sed values
-_MAX_SED_SCRIPT_BYTES = 262_144
+_MAX_SED_SCRIPT_BYTES = 262_144  # a script read for a sed template's values
+_MAX_SED_TOTAL_BYTES = 524_288  # the scripts a run evaluates for sed templates' values, together
+#: a word a template's file name may be (the cheap test that a script names it)
+_SED_NAME_WORD = lazyre.compile(r"[A-Za-z0-9_.+-]+")
+#: programs that pass the file they read (or their stdin) on to the sed after them as it is
+_SED_PASS = frozenset({"cat", "envsubst"})
+
+
+def _sed_parse(words: list) -> tuple:
+    """(the substitutions of a sed command's scripts, in order: (NAME, value TStr or None when pdlint cannot tell
+    it), its file operands, True when a script is one pdlint does not read: ``-f FILE``)."""
+    exprs, pos, given, opaque = [], [], False, False
+    i = 1
+    while i < len(words):
+        t = words[i].text
+        if t == "--":
+            pos += words[i + 1:]
+            break
+        if t in ("-e", "--expression") and i + 1 < len(words):
+            exprs.append(words[i + 1])
+            given = True
+            i += 2
+            continue
+        if t.startswith("--expression="):
+            exprs.append(words[i][len("--expression="):])
+            given = True
+        elif t in ("-f", "--file"):
+            given = opaque = True
+            i += 2
+            continue
+        elif t.startswith("--file=") or (t.startswith("-f") and not t.startswith("--")):
+            given = opaque = True
+        elif t.startswith("-e") and len(t) > 2:
+            exprs.append(words[i][2:])
+            given = True
+        elif t.startswith("-") and len(t) > 1:
+            pass  # (-i, -n, -E, -r, --in-place=.bak ...)
+        else:
+            pos.append(words[i])
+        i += 1
+    if not given and pos:
+        exprs, pos = [pos[0]], pos[1:]
+    subs = []
+    for word in exprs:
+        for m in _SED_SUBST.finditer(word.text):
+            value = word[m.start(3):m.end(3)]
+            bad = any(p.opaque for p in value.pieces) or "&" in value.text or "\\" in value.text
+            subs.append((m.group(2), None if bad else value))
+    return subs, pos, opaque
+
+
+def _sed_flows(cmds: list) -> list:
+    """(the words naming the files whose text reaches it, its substitutions in the order they apply) of each
+    sed of ``cmds`` whose output no other sed reads: a file operand (``sed ... t.yaml``, ``sed -i ... t.yaml``),
+    else its stdin - ``< t.yaml``, or ``cat t.yaml |`` / a sed / ``envsubst`` upstream in its pipeline, with the
+    upstream seds' substitutions first (rw33/h items 2, 3)."""
+    by_serial = {c.serial: c for c in cmds}
+    prog = {c.serial: posixpath.basename(c.words[0].text) if c.words else "" for c in cmds}
+    memo: dict = {}
+
+    def flows(c, depth: int) -> list:
+        if c.serial in memo:
+            return memo[c.serial]
+        memo[c.serial] = []  # (a cycle, or too deep: nothing)
+        if depth > 16:
+            return []
+        name = prog[c.serial]
+        if name == "sed":
+            subs, files, opaque = _sed_parse(c.words)
+            if opaque:
+                subs = subs + [(None, None)]  # (a script pdlint does not read: what it does is not known)
+        elif name == "cat":
+            subs, files = [], [w for w in c.words[1:] if not w.text.startswith("-")]
+        elif name in _SED_PASS:
+            subs, files = [], []
+        else:
+            return []
+        if files:
+            out = [(files, subs)]
+        else:
+            out = []
+            for kind, v in c.stdin:
+                if kind == "file":
+                    out.append(([v], subs))
+                elif v in by_serial:
+                    out += [(ins, up + subs) for ins, up in flows(by_serial[v], depth + 1)]
+        memo[c.serial] = out[:64]
+        return memo[c.serial]
+
+    fed = {v for c in cmds if prog[c.serial] == "sed" for kind, v in c.stdin if kind == "cmd"}
+    out = []
+    for c in cmds:
+        if prog[c.serial] == "sed" and c.serial not in fed:
+            out += [(ins, subs) for ins, subs in flows(c, 0) if subs]
+    return out
+
+
+def _sed_chain_values(subs: list) -> dict:
+    """``{NAME: value}`` of substitutions applied in order: a value holding the ``{NAME}`` of a later one takes
+    that one's value (sed runs the later on the line the earlier wrote); a value left holding a placeholder, one
+    pdlint cannot tell, or a name two substitutions give different values, is None."""
+    out: dict = {}
+    if any(k is None for k, _ in subs):  # (`sed -f script`: any substitution may follow)
+        return {k: None for k, _ in subs if k is not None}
+    for j, (key, value) in enumerate(subs):
+        for later, lv in subs[j + 1:]:
+            if value is None:
+                break
+            mark = "{" + later + "}"
+            if mark not in value.text:
+                continue
+            if lv is None:
+                value = None
+                break
+            parts, at = [], 0
+            while True:
+                k = value.text.find(mark, at)
+                if k < 0:
+                    break
+                parts += [value[at:k], lv]
+                at = k + len(mark)
+            value = TStr.join(parts + [value[at:]])
+        if value is not None and kube.BRACE_PLACEHOLDER.search(value.text):
+            value = None  # (still a placeholder: never its literal text)
+        if key in out and (out[key] is None or value is None or out[key].text != value.text):
+            out[key] = None
+        else:
+            out[key] = value
+    return out
+
+
+def _sed_input_is(word: TStr, template: str, script_dir: str, root: str) -> bool:
+    """Whether a sed's input word (``t.yaml``, ``k8s/t.yaml``, ``"$DIR/t.yaml"``) names ``template`` for a
+    script in ``script_dir``: the bare file name (the script may ``cd`` first), a path from the script's directory
+    or the repository's root, or the known end of a path a variable starts."""
+    cut = max((p.end for p in word.pieces if p.opaque), default=0)
+    rel = word.text[cut:]
+    name = os.path.basename(template)
+    if rel == name and not cut:
+        return True
+    if not rel.endswith("/" + name) and rel != name:
+        return False
+    if cut:
+        tail = posixpath.normpath(rel.lstrip("/"))
+        while tail.startswith("../"):
+            tail = tail[3:]
+        return tail not in ("", ".", "..") and template.replace(os.sep, "/").endswith("/" + tail)
+    if rel.startswith("/"):
+        return os.path.normpath(rel) == template
+    return any(os.path.normpath(os.path.join(d, rel)) == template for d in (script_dir, root))
 
 
 def _compose_braces(text: str) -> list:

@@ -300,3 +300,150 @@ def test_other_braces_in_a_container_script_stay_as_before(scratch, tp):
         assert errors == [] and _undecided(doc) != []
     else:
         assert [f["code"] for f in errors] == ["SGL005"] and tp in errors[0]["message"]
+
+
+# -- rw33/h items 1, 2, 3, 4, 11 -------------------------------------------------------------------------------
+
+TP_TEMPLATE = """\
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: prefill
+spec:
+  template:
+    spec:
+      containers:
+      - name: sglang
+        image: lmsysorg/sglang:v0.5.4
+        command:
+        - python3
+        - -m
+        - sglang.launch_server
+        - --model-path
+        - m
+        - --tp-size
+        - {TP}
+        - --disaggregation-mode
+        - prefill
+"""
+
+
+def _errors(doc):
+    return [(f["code"], f["path"], f["message"]) for f in doc["findings"] if f["severity"] == "error"]
+
+
+@pytest.mark.parametrize("render", [
+    "sed -e 's#{TP}#{N}#g' -e 's#{N}#2#g' t.yaml | kubectl apply -f -",
+    "sed 's#{TP}#{N}#g; s#{N}#2#g' t.yaml | kubectl apply -f -",
+    'sed "s#{TP}#{N}#g" t.yaml | sed "s#{N}#2#g" | kubectl apply -f -',
+])
+def test_a_later_substitution_fills_an_earlier_value(scratch, render):
+    """rw33/h item 2: sed runs each command in order on the line, so `-e 's#{TP}#{N}#g' -e 's#{N}#2#g'` gives
+    `--tp-size 2` (the server accepts it); pdlint took `{N}` literally: SGL005 invalid int value: '{N}'."""
+    scratch.write("t.yaml", TP_TEMPLATE)
+    scratch.write("deploy.sh", render + "\n")
+    code, doc = scratch.lint(".")
+    assert _errors(doc) == [] and code == 0 and _undecided(doc) == []
+    [launch] = doc["launches"]
+    assert launch["argv"][launch["argv"].index("--tp-size") + 1] == "2"
+
+
+def test_a_value_left_holding_a_placeholder_is_undecided(scratch):
+    """`s#{N}#2#` runs before `s#{TP}#{N}#`: the line keeps `{N}` - which pdlint never takes as the value."""
+    scratch.write("t.yaml", TP_TEMPLATE)
+    scratch.write("deploy.sh", "sed -e 's#{N}#2#g' -e 's#{TP}#{N}#g' t.yaml | kubectl apply -f -\n")
+    code, doc = scratch.lint(".")
+    assert _errors(doc) == [] and _undecided(doc) == [("--tp-size", "{TP}", "TP")]
+
+
+@pytest.mark.parametrize("render,value", [
+    ('sed "s#{TP}#banana#g" t.yaml > out.yaml', "banana"),
+    ('cat t.yaml | sed "s#{TP}#banana#g" | kubectl apply -f -', "banana"),
+    ('sed "s#{TP}#banana#g" < t.yaml | kubectl apply -f -', "banana"),
+    ('sed -i "s#{TP}#banana#g" t.yaml', "banana"),
+    ('sed "s#{TP}#banana#g" other.yaml | kubectl apply -f -  # t.yaml', None),  # (another file's sed)
+    ('echo "renders t.yaml"; sed "s#{TP}#banana#g" other.yaml > o.yaml', None),
+    ('# sed "s#{TP}#banana#g" t.yaml\nsed "s#{X}#1#g" other.yaml', None),  # (a comment)
+    ('echo sed "s#{TP}#banana#g" t.yaml', None),  # (an echo)
+])
+def test_only_a_sed_that_reads_the_template_gives_its_value(scratch, render, value):
+    """rw33/h item 3: a sed on prefill.yaml and one on decode.yaml - the decode's value was given to the prefill
+    file's {TP} too, which sed never substitutes (SGLang refuses the literal: invalid int value: '{TP}')."""
+    scratch.write("t.yaml", TP_TEMPLATE)
+    scratch.write("deploy.sh", render + "\n")
+    code, doc = scratch.lint(".")
+    if value:
+        assert [c for c, _, m in _errors(doc) if f"'{value}'" in m] == ["SGL005"] and code == 1
+    else:
+        assert _errors(doc) == [] and _undecided(doc) == [("--tp-size", "{TP}", "TP")] and code == 0
+
+
+def test_each_file_gets_the_value_of_its_own_sed(scratch):
+    scratch.write("prefill.yaml", TP_TEMPLATE)
+    scratch.write("decode.yaml", TP_TEMPLATE.replace("prefill", "decode"))
+    scratch.write("deploy.sh", 'sed "s#{DP}#2#g" prefill.yaml | kubectl apply -f -\n'
+                               'sed "s#{TP}#8#g" decode.yaml | kubectl apply -f -\n')
+    code, doc = scratch.lint(".")
+    assert _undecided(doc) == [("--tp-size", "{TP}", "TP")]
+    [decode] = [l for l in doc["launches"] if l["role"] == "decode"]
+    assert decode["argv"][decode["argv"].index("--tp-size") + 1] == "8"
+
+
+def test_many_scripts_beside_the_template_do_not_hide_the_one_that_renders_it(scratch):
+    """rw33/h item 11: the 17th `.sh` of the directory (by name) was never read: a clean pass on 'banana'."""
+    scratch.write("t.yaml", TP_TEMPLATE)
+    scratch.write("deploy.sh", 'sed "s#{TP}#banana#g" t.yaml | kubectl apply -f -\n')
+    for i in range(20):
+        scratch.write(f"a{i:02d}.sh", f"echo {i}\n")
+    code, doc = scratch.lint(".")
+    assert [c for c, _, _ in _errors(doc)] == ["SGL005"] and code == 1
+
+
+def test_a_bound_that_cuts_a_renderer_leaves_the_placeholders_undecided(scratch, monkeypatch):
+    """The scripts a run reads for sed values are bounded in bytes: a cut script never leaves a value that
+    another script gives (never a wrong value); a PD015 says the placeholders were left undecided."""
+    import pdlint.extract as X
+    scratch.write("t.yaml", TP_TEMPLATE)
+    scratch.write("a.sh", 'sed "s#{TP}#2#g" t.yaml | kubectl apply -f -\n')
+    scratch.write("b.sh", 'sed "s#{TP}#banana#g" t.yaml | kubectl apply -f -\n' + "# pad\n" * 20)
+    monkeypatch.setattr(X, "_MAX_SED_TOTAL_BYTES", 60)
+    code, doc = scratch.lint(".")
+    assert _errors(doc) == [] and _undecided(doc) == [("--tp-size", "{TP}", "TP")]
+    [note] = [f for f in doc["findings"] if f["code"] == "PD015"]
+    assert note["path"] == "t.yaml" and "not read" in note["message"]
+
+
+def test_each_script_is_evaluated_once_a_run(scratch, monkeypatch):
+    """rw33/h item 4: each template re-ran the shell front-end over every script beside it (40 templates, 4
+    scripts of 60 KB: 20 s); a script is evaluated once a run."""
+    import pdlint.formats.shell as S
+    calls = []
+    real = S.shell_commands
+    monkeypatch.setattr(S, "shell_commands", lambda *a, **k: calls.append(1) or real(*a, **k))
+    names = [f"t{i:02d}.yaml" for i in range(12)]
+    for n in names:
+        scratch.write(n, TP_TEMPLATE.replace("name: prefill", f"name: p{n[1:3]}"))
+    scratch.write("deploy.sh", "".join(f'sed "s#{{TP}}#2#g" {n} | kubectl apply -f -\n' for n in names))
+    code, doc = scratch.lint(".", "-j", "1", "--debug")  # (in this process: the calls are counted)
+    assert len(doc["launches"]) == 12 and _undecided(doc) == [] and _errors(doc) == []
+    assert len(calls) <= 2  # (deploy.sh's own check, and its sed values: once)
+
+
+def test_the_hook_naming_only_the_script_checks_the_templates_it_renders(scratch_git, capsys):
+    """rw33/h item 1: pre-commit runs `pdlint check deploy.sh` when a commit touches only the script: it said
+    "No launch text found in 1 file." (exit 0) where `pdlint check .` reports SGL005 invalid int value: 'banana'
+    at the script's line.  The template it renders (names and substitutes into) is checked with it, as a decode
+    script's prefill sibling is; a YAML file the script only mentions in a comment, or without a placeholder, is not."""
+    import subprocess
+    scratch_git.write("k8s/t.yaml", TP_TEMPLATE)
+    scratch_git.write("plain.yaml", TP_TEMPLATE.replace("{TP}", '"2"'))
+    scratch_git.write("noted.yaml", TP_TEMPLATE)
+    scratch_git.write("deploy.sh", "# see noted.yaml\ncat plain.yaml\n"
+                                   "sed -e 's#{TP}#banana#g' k8s/t.yaml | kubectl apply -f -\n")
+    subprocess.run(["git", "add", "-A"], check=True)
+    code, doc = scratch_git.lint("deploy.sh")
+    assert [(c, p) for c, p, m in _errors(doc) if "'banana'" in m] == [("SGL005", "deploy.sh")] and code == 1
+    assert sorted(doc["coverage"]["files"]) == ["deploy.sh", "k8s/t.yaml"]
+    scratch_git.write("deploy.sh", "echo hello\n")  # (no sed substitution: nothing brought in)
+    code, doc = scratch_git.lint("deploy.sh")
+    assert doc["launches"] == [] and code == 0

@@ -74,6 +74,10 @@ class ShellCommand:
     #: the context entries of the loop iterations and function calls it is in whose launches keep running
     #: beside the next iteration's or call's (:attr:`pdlint.formats.shell.state.Ctx.instance`)
     instances: tuple = ()
+    #: what it reads on its standard input, as the script writes it: ``("cmd", serial)`` for each command of the
+    #: pipeline stage before it (``cat t.yaml | sed ...``), ``("file", path TStr)`` for a ``< FILE`` (a sed
+    #: template's renderer: :meth:`pdlint.extract.Extractor.sed_values`)
+    stdin: tuple = ()
 
 
 @dataclass

@@ -95,6 +95,10 @@ class Interpreter(Words, Conditions, Control, Builtins, Joins, Tails, EnvVariant
         self.expanded = 0
         self.bg = 0
         self._started: Optional[list] = None  # commands a background statement being evaluated starts
+        # what the command being evaluated reads on its standard input (ShellCommand.stdin): a pipeline's earlier
+        # stage, a `< FILE`; and the commands a pipeline stage being evaluated runs (exec_pipeline)
+        self.stdin: tuple = ()
+        self._stage_log: Optional[list] = None
         self._serials: dict = {}  # id(State.jobs) -> (that tuple, serials of its commands): _started_serials
         self.reported: set = set()
         self.defined: dict = {}  # FuncDef.key -> (FuncDef, State at definition)
@@ -624,6 +628,10 @@ class Interpreter(Words, Conditions, Control, Builtins, Joins, Tails, EnvVariant
                 seen.ended_before = seen.started_before - seen.running_before
                 if self._started is not None:
                     self._started.append(seen)
+                if self.stdin:
+                    seen.stdin = _merge_stdin(seen.stdin, self.stdin)
+                if self._stage_log is not None:
+                    self._stage_log.append(seen)
                 return seen
         if len(self.commands) >= self.ctx.max_commands:
             self.limit("commands", f"more than {self.ctx.max_commands} commands; evaluation stopped", abort=True)
@@ -635,9 +643,12 @@ class Interpreter(Words, Conditions, Control, Builtins, Joins, Tails, EnvVariant
             running_before=started - st.ended, remote=any(c.remote for c in st.ctx),
             instances=tuple(c.text for c in st.ctx if c.instance),
             image=next((c.image for c in reversed(st.ctx) if c.image), "") or self._exec_image(words),
-            container=next((c.container for c in reversed(st.ctx) if c.container), "") or self._container(words))
+            container=next((c.container for c in reversed(st.ctx) if c.container), "") or self._container(words),
+            stdin=self.stdin)
         if self._started is not None:
             self._started.append(cmd)
+        if self._stage_log is not None:
+            self._stage_log.append(cmd)
         if key is None:
             key = tuple(tstr_key(w) for w in words)
         self._seen.setdefault(key, []).append(cmd)
@@ -1055,6 +1066,21 @@ class Interpreter(Words, Conditions, Control, Builtins, Joins, Tails, EnvVariant
 
     # -- compound statements ----------------------------------------------------
     def exec_redirected(self, node, st: State) -> list:
+        # `sed "s#{TP}#2#g" < t.yaml`: the file the body reads on stdin (ShellCommand.stdin; a sed template's
+        # renderer, Extractor.sed_values)
+        reds = [r for r in node.named_children if r.type == "file_redirect" and r.children
+                and r.children[0].type == "<"]
+        dest = reds[-1].child_by_field_name("destination") if reds else None
+        if dest is None:
+            return self.exec_redirected_body(node, st)
+        unk: set = set()
+        saved, self.stdin = self.stdin, (("file", self.expand_value(dest, st, unk)),)
+        try:
+            return self.exec_redirected_body(node, st)
+        finally:
+            self.stdin = saved
+
+    def exec_redirected_body(self, node, st: State) -> list:
         if self.ctx.heredoc_filter is not None:
             self.heredocs(node, st)
         body = node.child_by_field_name("body")
@@ -1198,21 +1224,34 @@ class Interpreter(Words, Conditions, Control, Builtins, Joins, Tails, EnvVariant
             # `pgrep python3 | xargs -r kill -9`: the pids end processes of the whole script, not of the
             # pipeline's subshells (shell.jobs.piped_kill)
             st.ended = st.ended | piped_kill([self.stage_words(c, st) for c in stages], st.jobs)
+        before: tuple = ()  # the commands the stage before runs: what this one reads (ShellCommand.stdin)
         for i, child in enumerate(stages):
             sub = st.fork()
             if capturing:
                 sub.out = ()
             if capturing and i and out is not None:
                 out = self.pipe_filter(child, sub, out)  # `echo "$X" | tr -d '[:space:]'`
+                before = ()
                 continue
-            if i and self.unit.source_text(child).startswith("xargs"):
-                saved, self.xargs_input = self.xargs_input, self.printed(stages[i - 1], st)
-                try:
-                    self.exec_stmt(child, sub)
-                finally:
-                    self.xargs_input = saved
-                continue
-            self.exec_stmt(child, sub)
+            outer_log, self._stage_log = self._stage_log, []
+            saved_in = self.stdin
+            if i:
+                self.stdin = tuple(("cmd", n) for n in before)
+            try:
+                if i and self.unit.source_text(child).startswith("xargs"):
+                    saved, self.xargs_input = self.xargs_input, self.printed(stages[i - 1], st)
+                    try:
+                        self.exec_stmt(child, sub)
+                    finally:
+                        self.xargs_input = saved
+                    continue
+                self.exec_stmt(child, sub)
+            finally:
+                self.stdin = saved_in
+                ran, self._stage_log = self._stage_log, outer_log
+                if outer_log is not None:
+                    outer_log.extend(ran)
+                before = tuple(dict.fromkeys(c.serial for c in ran))
             if capturing and not i and not sub.out_bad and sub.out is not None:
                 out = TStr.join(sub.out)
         if capturing:
@@ -1472,6 +1511,12 @@ def _stdout_away(node) -> bool:
         away = not dest or not (dest[0].type == "process_substitution" or
                                 (op == ">&" and dest[0].text == b"1"))
     return away
+
+
+def _merge_stdin(have: tuple, more: tuple) -> tuple:
+    """ShellCommand.stdin ``have`` and ``more`` (a command two paths run, each reading its own input)."""
+    keys = {(k, v if k == "cmd" else v.text) for k, v in have}
+    return have + tuple(x for x in more if (x[0], x[1] if x[0] == "cmd" else x[1].text) not in keys)
 
 
 def _same_env(a: dict, b: dict) -> bool:
