@@ -2285,7 +2285,9 @@ class Extractor:
             return []
         found: list = []
         cut: list = []
+        written: dict = {}  # (sflow: the files its runner writes from artifacts' `content:`)
         for s in yaml_shell.scripts(doc, docs, skip, _AnsibleScope(self, job), cut):
+            written.update(s.meta.get("written_files") or {})
             meta = {"yaml_path": s.path, "unit": unit or job.display, **s.meta}
             if "unit_suffix" in meta:
                 meta["unit"] += meta.pop("unit_suffix")
@@ -2312,6 +2314,13 @@ class Extractor:
                         else None
                     launch.meta["role_how"] = s.role_how
             found += new
+        if written:  # (the config a `trtllm-serve disaggregated -c` of the file reads; another written file with
+            # `context_servers:` is a piece the tasks assemble at run time - nv-sflow's PREFILL_URLS)
+            named = {os.path.normpath(l.argv[i + 1].text) for l in found if l.engine == "trtllm" and l.kind == "router"
+                     for i, t in enumerate(l.argv[:-1]) if t.text in ("-c", "--config-file", "--config")}
+            for path, (content, note) in sorted(written.items()):
+                if path in named:
+                    found += self.written_disagg_config(job, src, content, note, unit or job.display)
         for where, started, ran, kind, name in cut:
             if kind == "argo":
                 self.argo_cut(job, where, started, ran)
@@ -3034,6 +3043,30 @@ class Extractor:
                         launch.context = ", ".join(x for x in (launch.context, where) if x)
                         self.add_launch(launch)
         return len(self.out.launches) - before
+
+    def written_disagg_config(self, job: FileJob, src: SourceFile, text: TStr, note: str, unit: str) -> list:
+        """The servers of a TensorRT-LLM disaggregated config (``context_servers`` / ``generation_servers``) a
+        runner writes for a ``trtllm-serve disaggregated -c`` (an sflow artifact's ``content:``: NVIDIA's
+        trtllm_serve_disagg sample), as for such a file in the repository (field round rw34/a P6: TRT007 / TRT008
+        were lost, its keys a PD020)."""
+        try:
+            docs = yt.compose(text.text)
+        except (yt.YamlError, yt.LimitError):
+            return []
+        if len(docs) != 1 or not isinstance(docs[0].root, yt.YMap):
+            return []
+        root = yt.Ref(docs[0].root)
+        if not {k for k, _ in yt.map_items(root)} & {"context_servers", "generation_servers"}:
+            return []
+        from pdlint.formats import keyed
+        out = []
+        for launch in keyed.trtllm_disagg(job, src, text, root):
+            if not launch.meta.get("no_servers"):
+                launch.unit = launch.unit or unit
+                launch.context = ", ".join(x for x in (launch.context, note) if x)
+                self.add_launch(launch)
+                out.append(launch)
+        return out
 
     def heredoc_script(self, job: FileJob, src: SourceFile, hd, render_role: Optional[str], label: str,
                        meta: dict, line: Optional[int] = None) -> int:

@@ -353,6 +353,60 @@ def test_sflow_artifact_content_is_the_options_file_a_launch_reads(tmp_path):
     assert doc["findings"] == [] and doc["coverage"]["files"]["wf.yaml"]["unchecked"] == []
 
 
+SFLOW_PROXY = """\
+    version: "0.1"
+    artifacts:
+    - name: SERVER_CONFIG
+      uri: file://server_config.yaml
+      content: |
+        hostname: 0.0.0.0
+        port: 8000
+        backend: pytorch
+        context_servers:
+          num_instances: 1
+          urls: [localhost:CTX]
+        generation_servers:
+          num_instances: 1
+          urls: [localhost:8336]
+    - name: PREFILL_URLS
+      uri: file://prefill_urls.yaml
+      content: |
+        context_servers:
+          num_instances: 1
+          urls:
+    - name: OPTIONS
+      uri: file://options.yaml
+      content: |
+        disable_overlap_scheduler: true
+        cache_transceiver_config: {backend: UCX}
+    workflow:
+      name: w
+      tasks:
+      - name: frontend_server
+        script:
+        - trtllm-serve disaggregated -c ${{ artifacts.SERVER_CONFIG.path }}
+      - name: prefill_server
+        script:
+        - trtllm-serve /m --host localhost --port 8536 --extra_llm_api_options ${{ artifacts.OPTIONS.path }}
+      - name: decode_server
+        script:
+        - trtllm-serve /m --host localhost --port 8336 --extra_llm_api_options ${{ artifacts.OPTIONS.path }}
+    """
+
+
+def test_sflow_artifact_content_is_the_disaggregated_config_its_proxy_reads(tmp_path):
+    # field round rw34/a P6 (nv-sflow's trtllm_serve_disagg sample): the proxy's `-c ${{ artifacts.X.path }}` config
+    # was two PD020 ("a structure pdlint does not recognise"), its URLs never matched to the servers started; a
+    # `context_servers:` piece the tasks append at run time (PREFILL_URLS, named by no -c) is not read as one
+    doc = show(tmp_path, {"wf.yaml": SFLOW_PROXY.replace("CTX", "9999")}, ("check", "--no-cache"))
+    assert sorted((f["code"], f["line"]) for f in doc["findings"] if f["code"].startswith("TRT")) == [
+        ("TRT007", 11), ("TRT008", 34)]
+    doc = show(tmp_path, {"wf.yaml": SFLOW_PROXY.replace("CTX", "8536")}, ("check", "--no-cache"))
+    assert [f for f in doc["findings"] if f["severity"] == "error" or f["code"].startswith("TRT")] == []
+    assert doc["coverage"]["files"]["wf.yaml"]["unchecked"] == [] or all(
+        s["line"] > 14 for s in doc["coverage"]["files"]["wf.yaml"]["unchecked"])
+
+
 # -- a script that dispatches on $1 by role, whose launch line does not read $1 -------------------
 # (TensorRT-LLM examples/disaggregated/slurm/benchmark/start_worker.sh, run as `start_worker.sh CTX ...`)
 
