@@ -1216,6 +1216,7 @@ _UNREAD_KIND_HINT = ("pdlint does not read this kind of file yet: check this lau
 _UNREAD_KIND_HINT_NO_COMMENT = (_UNREAD_KIND_HINT.rsplit("; to accept", 1)[0] + "; to accept it unchecked, give the "
                                 "file PD020 in `per-file-ignores` or exclude it")
 _NO_HASH_COMMENT = (".json", ".ipynb", ".bat", ".cmd", ".groovy", ".cue", "jenkinsfile", ".ts", ".mts", ".js", ".mjs",
+                    ".md", ".markdown", ".rst",  # (a `#` line in a Markdown code block is part of the command shown)
                     ".cjs", ".c", ".cc", ".cpp", ".cxx", ".h", ".hh", ".hpp", ".hxx", ".cu", ".cuh")
 # (a `#` line in C is a preprocessor directive)
 

@@ -434,7 +434,7 @@ def nothing_to_check(excluded: int) -> str:
     why = f"{excluded} file{'s' if excluded != 1 else ''} excluded by `exclude`; " if excluded else ""
     return (f"No files to check under the given path(s) ({why}pdlint reads YAML, Jinja, shell scripts, "
             f"Makefiles, Justfiles, Dockerfiles and files named on the command line; documentation such as "
-            f"Markdown only when named: `pdlint check README.md`)")
+            f"Markdown is not read: named, its launch text is listed as not checked, PD020)")
 
 
 def _coverage_per_file(jobs: list, extraction, findings: list, strict: bool, shown=None):

@@ -244,7 +244,7 @@ def test_nothing_to_check_is_said_with_exit_0(repo, capsys):
     assert code == 0
     assert err == ("pdlint: warning: No files to check under the given path(s) (pdlint reads YAML, Jinja, shell "
                    "scripts, Makefiles, Justfiles, Dockerfiles and files named on the command line; documentation "
-                   "such as Markdown only when named: `pdlint check README.md`)\n")
+                   "such as Markdown is not read: named, its launch text is listed as not checked, PD020)\n")
     assert "No files checked." in out and "No launch text found" not in out  # (field round rw33/a: "in 0 files")
     code, out, err = text(capsys, "vendor")
     assert code == 0 and "(1 file excluded by `exclude`; " in err

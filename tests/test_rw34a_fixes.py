@@ -38,3 +38,14 @@ def test_a_kustomize_build_of_no_server_is_not_judged(scratch):
     code, report = scratch.lint(".")
     assert [(f["code"], f["path"], f["line"]) for f in report["findings"] if f["code"] == "PD106"] == [
         ("PD106", "deploy/kustomization.yaml", 3)] and code == 1
+
+
+def test_a_named_markdown_file_is_told_apart_from_the_no_files_message(scratch):
+    """P8: the no-files warning said Markdown is read when named, and naming it said "a file kind pdlint does not
+    read", with a hint to put a `#` directive on the line - a line of the command a Markdown code block shows. Both
+    now say what pdlint does: its launch text is listed as not checked (PD020), accepted by `per-file-ignores`."""
+    scratch.write("docs/README.md", "# PD\n\n```bash\npython3 -m sglang.launch_server --model-path m "
+                                    "--disaggregation-mode prefill\n```\n")
+    code, report = scratch.lint("docs/README.md")
+    (f,) = report["findings"]
+    assert f["code"] == "PD020" and "per-file-ignores" in f["fix"] and "# pdlint" not in f["fix"] and code == 0
