@@ -790,7 +790,7 @@ def expand_units(jobs: list, cwd: str, excluded=lambda p: False, resolver=None,
                     kind = file_kind(f, root, _head(f, boundary)) or "unknown"
                     extra[f] = FileJob(f, display_path(f, cwd), root, kind)
         for f in _pair_siblings(named, files, root, boundary) + _compose_of_env_files(named, files) + \
-                _sed_templates(named, files, boundary, root):
+                _sed_templates(named, files, boundary, root) + _servers_of_disagg_config(named, files, boundary, root):
             if f not in have and f not in extra:
                 extra[f] = FileJob(f, display_path(f, cwd), root, file_kind(f, root, _head(f, boundary)) or "unknown")
         needles = {os.path.basename(j.abspath).encode() for j in named}
@@ -872,6 +872,39 @@ def _pair_siblings(named: list, files: list, root: str, boundary) -> list:
                                     for n in spelled), f))
         out = sorted(out[:MAX_SIBLINGS * len(named)])
     return out
+
+
+def _servers_of_disagg_config(named: list, files: list, boundary, root: str) -> list:
+    """The scripts of a named TensorRT-LLM disaggregated config's directory that start ``trtllm-serve`` (at most
+    :data:`MAX_SIBLINGS`): the config's servers are judged by the settings those scripts start them with when their
+    URLs match (engines/trtllm ``_served_beside``), so a commit that changes only the config is judged as a scan of
+    the directory judges it (field round rw34/a P7: a TRT005 only the pre-commit run gave)."""
+    from pdlint.safeio import Refused
+    out: list = []
+    for j in named:
+        if not j.abspath.endswith((".yaml", ".yml")):
+            continue
+        try:
+            data = boundary.read(j.abspath, root)
+        except Refused:
+            continue
+        if not _DISAGG_KEYS.search(data):
+            continue
+        here = os.path.dirname(j.abspath)
+        found = []
+        for f in sorted(f for f in files if os.path.dirname(f) == here and f.endswith(SHELL_EXT)):
+            try:
+                if b"trtllm-serve" in boundary.read(f, root):
+                    found.append(f)
+            except Refused:
+                continue
+            if len(found) >= MAX_SIBLINGS:
+                break
+        out += found
+    return out
+
+
+_DISAGG_KEYS = lazyre.compile(rb"^(?:context|generation)_servers[ \t]*:", re.M)
 
 
 def _sed_templates(named: list, files: list, boundary, root: str) -> list:

@@ -49,3 +49,41 @@ def test_a_named_markdown_file_is_told_apart_from_the_no_files_message(scratch):
     code, report = scratch.lint("docs/README.md")
     (f,) = report["findings"]
     assert f["code"] == "PD020" and "per-file-ignores" in f["fix"] and "# pdlint" not in f["fix"] and code == 0
+
+
+DISAGG = """\
+hostname: 0.0.0.0
+port: 8000
+backend: pytorch
+context_servers:
+  num_instances: 1
+  cache_transceiver_config: {backend: UCX}
+  urls: ["localhost:8001"]
+generation_servers:
+  num_instances: 1
+  cache_transceiver_config: {backend: UCX}
+  urls: ["localhost:8011"]
+"""
+LAUNCH = """\
+#!/bin/bash
+trtllm-serve Qwen/Qwen3-4B --host 0.0.0.0 --port 8001 --extra_llm_api_options ctx.yaml &
+trtllm-serve Qwen/Qwen3-4B --host 0.0.0.0 --port 8011 --extra_llm_api_options gen.yaml &
+trtllm-serve disaggregated -c "$CFG"
+"""
+
+
+def test_a_disaggregated_config_named_alone_is_judged_with_the_scripts_of_its_directory(scratch_git):
+    """P7 (ddps-lab/disaggregation-TensorRT-LLM's disagg-exp/): the config's context server is started by the
+    script beside it with `disable_overlap_scheduler: true`; a scan of the directory judges the config's servers by
+    those settings (no TRT005), but a pre-commit run naming only the config did not read the script - a TRT005 CI
+    never shows. The script is brought into the run; a config with no such script keeps its TRT005."""
+    scratch_git.write("disagg_config.yaml", DISAGG)
+    code, report = scratch_git.lint("disagg_config.yaml")
+    assert "TRT005" in {f["code"] for f in report["findings"]}
+    scratch_git.write("launch.sh", LAUNCH)
+    scratch_git.write("ctx.yaml", "disable_overlap_scheduler: true\ncache_transceiver_config: {backend: UCX}\n")
+    scratch_git.write("gen.yaml", "cache_transceiver_config: {backend: UCX}\n")
+    code, report = scratch_git.lint("disagg_config.yaml")
+    assert "TRT005" not in {f["code"] for f in report["findings"]}
+    _, scan = scratch_git.lint(".")
+    assert "TRT005" not in {f["code"] for f in scan["findings"]}
