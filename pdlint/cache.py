@@ -545,7 +545,8 @@ def _finding(d: list):
 def _fc_doc(fc) -> dict:
     return {"status": fc.status, "launches": fc.launches, "markers": fc.markers, "error": fc.error,
             "spots": [[s.path, s.line, s.column, s.end_line, s.code, s.reason, s.hint, s.text] for s in fc.spots],
-            "undecided": [[u.line, u.column, u.flag, u.text, u.name, u.deployed, u.unexpanded] for u in fc.undecided],
+            "undecided": [[u.line, u.column, u.flag, u.text, u.name, u.deployed, u.unexpanded, u.budget]
+                          for u in fc.undecided],
             "disabled_by": fc.disabled_by}
 
 

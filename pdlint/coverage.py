@@ -38,7 +38,7 @@ from typing import Callable, Optional
 from pdlint import coverage_rules as CR, lazyre
 from pdlint.model import ERROR, Finding, Gap, Launch, Origin
 from pdlint.records import dataclass, field
-from pdlint.text import DEPLOY_TIME, NOT_EXPANDED
+from pdlint.text import DEPLOY_TIME, NOT_EXPANDED, NOT_EXPANDED_BUDGET
 
 # -- markers -------------------------------------------------------------------------------------
 
@@ -535,6 +535,7 @@ class Undecided:
     name: str = ""
     deployed: bool = False
     unexpanded: bool = False  # a GitLab variable nested past the bounds of pdlint's expansion (rw31/h P2)
+    budget: bool = False  # ... whose expansion the file's budget, not the value's bounds, stopped (rw33/h P5)
 
     def as_dict(self) -> dict:
         d = {"line": self.line, "column": self.column, "flag": self.flag, "text": self.text}
@@ -690,12 +691,20 @@ class Coverage:
             ways.append(f"write into the file the {'value' if deployed == 1 else 'values'} made when the template is "
                         f"deployed (by a filter, lookup or fact pdlint does not run; no --var gives "
                         f"{'it' if deployed == 1 else 'them'})")
-        if any(u.unexpanded for _, u in items):
+        if any(u.unexpanded and not u.budget for _, u in items):
             from pdlint.formats.yaml_shell import MAX_EXPAND_CHARS, MAX_EXPAND_STEPS
             ways.append(f"write a value whose GitLab `variables:` expand within pdlint's bounds ({MAX_EXPAND_CHARS:,} "
-                        f"characters, {MAX_EXPAND_STEPS:,} substitutions a value, the file's expansions together "
-                        f"bounded too; pdlint did not expand "
+                        f"characters, {MAX_EXPAND_STEPS:,} substitutions a value; pdlint did not expand "
                         f"{'it' if one else 'them'})")
+        budget = [u for _, u in items if u.budget]
+        if budget:  # (the other jobs of the file spent its budget: rw33/h P5 - not the value's own bounds)
+            from pdlint.formats.yaml_shell import MAX_FILE_EXPAND_SIZE, MAX_FILE_EXPAND_STEPS
+            them = "it" if len(budget) == 1 else "them"
+            ways.append(f"split the file, or write fewer or shorter nested GitLab `variables:` in its other jobs: "
+                        f"pdlint did not expand {_short(budget[0].text)}{' ...' if len(budget) > 1 else ''} because "
+                        f"the file's expansions together went past pdlint's budget ({MAX_FILE_EXPAND_STEPS:,} "
+                        f"substitutions, {MAX_FILE_EXPAND_SIZE:,} characters) before {them}, not because of "
+                        f"{'its' if len(budget) == 1 else 'their'} own size")
         if any(not u.name and not u.deployed and not u.unexpanded
                and not (_K8S_REF.search(u.text) and _K8S_REF.search(u.text).group(1) in _CONTROLLER_FIELD)
                for _, u in items):  # a Kubernetes $(NAME) from a secret, the downward API...
@@ -943,7 +952,8 @@ def _undecided(cov: Coverage, launches: list) -> None:
             first = next((p for p in tok.pieces if p.opaque), None)
             at = first.start if first is not None else 0
             deployed = first is not None and first.opaque == DEPLOY_TIME
-            unexpanded = first is not None and first.opaque == NOT_EXPANDED
+            budget = first is not None and first.opaque == NOT_EXPANDED_BUDGET
+            unexpanded = budget or first is not None and first.opaque == NOT_EXPANDED
             o = tok.origin_at(at)
             if o.path not in cov.files:  # written in a file this run did not scan: at the flag, else the launch
                 o = name_tok.origin
@@ -965,7 +975,7 @@ def _undecided(cov: Coverage, launches: list) -> None:
                     # variable a value makes it decided, rw31/a item 2)
                     text = _short(made.text)
                     name = made.reads[0] if made.function in ("if", "or", "and") and made.reads else ""
-            u = Undecided(o.line, o.column, option, text, name, deployed, unexpanded)
+            u = Undecided(o.line, o.column, option, text, name, deployed, unexpanded, budget)
             if not any((x.line, x.column, x.flag) == (u.line, u.column, u.flag) for x in fc.undecided):
                 fc.undecided.append(u)
     for fc in cov.files.values():

@@ -93,6 +93,9 @@ DEPLOY_TIME = "deploy-time"
 #: :attr:`Piece.opaque` of a GitLab variable whose nested expansion pdlint did not make (over its bounds: rw31/h P2):
 #: written in the file, so no ``--var`` gives it a value either
 NOT_EXPANDED = "not-expanded"
+#: :attr:`Piece.opaque` of such a variable whose expansion the file's budget, not its own bounds, stopped (the other
+#: jobs of the file spent it: rw33/h P5)
+NOT_EXPANDED_BUDGET = "not-expanded-budget"
 
 
 class Piece:

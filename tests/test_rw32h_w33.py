@@ -103,7 +103,7 @@ def test_a_job_that_sets_what_a_global_reads_gets_its_own_value():
 def test_the_size_of_a_files_expansions_is_bounded():
     """A job variable naming a 4,096-character expansion of 4,096 pieces, in each of many jobs: what the jobs
     keep is bounded by the file's size budget; past it the values are opaque (not expanded), never dropped."""
-    from pdlint.formats.yaml_shell import EXPAND_PIECE_SIZE, NOT_EXPANDED, Expansions, expanded_env
+    from pdlint.formats.yaml_shell import EXPAND_PIECE_SIZE, NOT_EXPANDED_BUDGET, Expansions, expanded_env
     g = _globals()
     ex = Expansions(size=40 * 4097 * (EXPAND_PIECE_SIZE + 1))
     outs = [expanded_env({**g, "J": _t(f"$V14 {j}")}, ex) for j in range(100)]
@@ -111,8 +111,9 @@ def test_the_size_of_a_files_expansions_is_bounded():
     assert 20 <= len(made) < 40 and ex.size_left < 0
     assert made[0]["J"].text == "x" * 4096 + " 0"
     late = outs[-1]
-    # (the reference not expanded, the value's own text kept: rw32/h P11)
-    assert [p.opaque for p in late["J"][:4].pieces] == [NOT_EXPANDED] and not late["J"][4:].opaque
+    # (the reference not expanded, the value's own text kept: rw32/h P11; the file's budget stopped it, not the
+    # value's own bounds, and it says so: rw33/h P5)
+    assert [p.opaque for p in late["J"][:4].pieces] == [NOT_EXPANDED_BUDGET] and not late["J"][4:].opaque
     assert late["J"].text == "$V14 99" and set(late) == set(g) | {"J"}
 
 

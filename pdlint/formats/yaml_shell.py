@@ -50,7 +50,7 @@ from pdlint import lazyre
 from pdlint.formats import crd
 from pdlint.formats import yamltree as yt
 from pdlint.records import dataclass, field
-from pdlint.text import NOT_EXPANDED, Piece, TStr
+from pdlint.text import NOT_EXPANDED, NOT_EXPANDED_BUDGET, Piece, TStr
 
 SCRIPT_KEYS = {"run", "script", "before_script", "after_script", "setup", "source", "commands", "pre_script",
                "post_script"}
@@ -453,6 +453,9 @@ class _Walker:
                 own.update(env_of(self.doc, v, self.exprs, self.dia))
         if own:
             env = {**env, **own}
+            if self.dia == "gitlab" and path == ():  # (the global variables: the environment the jobs' take their
+                # signatures from, but for what they set - rw33/h P5)
+                self.expansions.of(env)
         if self.dia == "gitlab" and image is not None and "$" in image.text:
             # GitLab expands `$NAME` / `${NAME}` in `image:` from the variables (field round rw29/a P11: `image:
             # $SGL_IMAGE` with `SGL_IMAGE: lmsysorg/sglang:v0.5.9-cu129` was "no release is pinned"), nested ones
@@ -841,79 +844,180 @@ class RawTStr(TStr):
 #: :data:`MAX_FILE_EXPAND_STEPS` (rw31/h P2: the bounds were per value and per job - 300 doubling variables and 50
 #: jobs were 15 million substitutions, the file unchecked) and :data:`MAX_FILE_EXPAND_SIZE` (rw32/h P2: the
 #: expansions a file's jobs keep - 1,200 jobs each naming a value of thousands of traced pieces were 512 MB, the
-#: file unchecked), a traced piece counting as :data:`EXPAND_PIECE_SIZE` characters
+#: file unchecked), a traced piece counting as :data:`EXPAND_PIECE_SIZE` characters.  Past the file's budget each
+#: job environment still gets :data:`JOB_EXPAND_STEPS` steps and :data:`JOB_EXPAND_SIZE` characters of its own
+#: (rw33/h P5: 1,100 jobs spent the file's budget and a later job's two-step `$TP` -> `$TPV` was not expanded, a
+#: clean pass), all jobs' allowances together at most :data:`MAX_FILE_JOB_STEPS` and :data:`MAX_FILE_JOB_SIZE`
 MAX_EXPAND_DEPTH = 16
 MAX_EXPAND_CHARS = 8192
 MAX_EXPAND_STEPS = 1000
 MAX_FILE_EXPAND_STEPS = 200_000
 MAX_FILE_EXPAND_SIZE = 16_000_000
 EXPAND_PIECE_SIZE = 64
+JOB_EXPAND_STEPS = 100
+JOB_EXPAND_SIZE = 16_384
+MAX_FILE_JOB_STEPS = 100_000
+MAX_FILE_JOB_SIZE = 4_000_000
 
 
 class _TooBig(Exception):
     """An expansion not made: ``inherent`` when no cut (a cycle, the depth) was met on the way - every value
-    naming the variable is too big too."""
+    naming the variable is too big too; ``budget`` when the file's budget (and the job's allowance), not the
+    value's own bounds, stopped it."""
 
-    def __init__(self, inherent: bool = False):
+    def __init__(self, inherent: bool = False, budget: bool = False):
         super().__init__()
         self.inherent = inherent
+        self.budget = budget
 
 
 _TOO_BIG = object()  # a memoised verdict: the variable's expansion is over the bounds
 _WALKING = object()  # (a variable whose signature is being made: a reference to it is a cycle)
+_UNKNOWN = object()  # (a signature not inherited)
 
 
 class Expansions:
     """The memory of one file's GitLab variable expansions: each variable's expansion (or its too-big verdict)
     made once for the file, found by its *signature* - its value and, recursively, those of the variables it names
     (the part of a job's environment it reaches): the jobs that do not set what a global variable reaches share
-    its expansion (rw32/h P2: it was made again, and kept, for each job environment) -, one step budget and one
-    size budget (the characters and traced pieces of the expansions made) for the file."""
+    its expansion (rw32/h P2: it was made again, and kept, for each job environment), and its signature too (a job
+    environment's signatures are those of an earlier environment but for the variables that reach one it sets:
+    rw33/h P5, the walk of a 200-variable chain was made, and charged, again for each of 1,100 jobs) -, one step
+    budget and one size budget (the characters and traced pieces of the expansions made) for the file, and past
+    them a small allowance of each job environment's own (:data:`JOB_EXPAND_STEPS`, :data:`JOB_EXPAND_SIZE`)."""
 
-    def __init__(self, steps: int = MAX_FILE_EXPAND_STEPS, size: int = MAX_FILE_EXPAND_SIZE):
+    def __init__(self, steps: int = MAX_FILE_EXPAND_STEPS, size: int = MAX_FILE_EXPAND_SIZE,
+                 job_steps: int = JOB_EXPAND_STEPS, job_size: int = JOB_EXPAND_SIZE):
         self.steps_left = steps
         self.size_left = size
+        self.job = (job_steps, job_size)  # each environment's allowance past the file's budget
+        self.jobs_left = [MAX_FILE_JOB_STEPS, MAX_FILE_JOB_SIZE]  # the allowances' total
+        self.allowance: list = [0, 0]  # that of the environment whose expansions are made now
         self._envs: dict = {}  # env key -> (values kept alive, the env's _Memo, expanded env or None)
+        self._base: Optional["_Memo"] = None  # the environment later ones take the signatures of
         self.made: dict = {}  # signature -> expansion or _TOO_BIG
         self.signatures: dict = {}  # (id(value), signatures of the names it reads) -> (signature, value kept alive)
 
+    def _pay(self, i: int, n: int) -> bool:
+        a, t = self.allowance, self.jobs_left
+        if a[i] >= n and t[i] >= n:
+            a[i] -= n
+            t[i] -= n
+            return True
+        return False
+
     def spend(self, n: int = 1) -> bool:
-        self.steps_left -= n
-        return self.steps_left >= 0
+        """Take ``n`` steps of the file's budget, else of the environment's allowance; False when neither has
+        them (the file's budget is then below 0)."""
+        if self.steps_left >= n:
+            self.steps_left -= n
+            return True
+        if self._pay(0, n):
+            return True
+        self.steps_left = min(self.steps_left - n, -1)
+        return False
 
     def spend_size(self, t: TStr) -> bool:
-        self.size_left -= len(t.text) + EXPAND_PIECE_SIZE * len(t.pieces)
-        return self.size_left >= 0
+        n = len(t.text) + EXPAND_PIECE_SIZE * len(t.pieces)
+        if self.size_left >= n:
+            self.size_left -= n
+            return True
+        if self._pay(1, n):
+            return True
+        self.size_left = min(self.size_left - n, -1)
+        return False
 
     def of(self, env: dict) -> list:
-        """``[values, memo, expanded]`` of ``env`` (by the identity of its values)."""
+        """``[values, memo, expanded]`` of ``env`` (by the identity of its values); its expansions are made from
+        now on (its allowance)."""
         key = tuple((k, id(v)) for k, v in env.items())
         entry = self._envs.get(key)
         if entry is None:
             if len(self._envs) > 4096:
                 self._envs.clear()
-            entry = self._envs[key] = [list(env.values()), _Memo(self, env), None]
+            memo = _Memo(self, env, list(self.job))
+            self.allowance = memo.allowance
+            if not memo.inherit(self._base):  # (far from the base: a base for the environments after it)
+                self._base = memo
+            entry = self._envs[key] = [list(env.values()), memo, None]
+        self.allowance = entry[1].allowance
         return entry
 
 
 class _Memo:
     """One environment's view of its file's :class:`Expansions` (a mapping from a variable's name to its
     expansion made, or its too-big verdict): by the variable's signature in this environment; a variable that
-    reaches a cycle has none (its expansion is never clean, only its verdict is kept, for this environment)."""
-    __slots__ = ("ex", "env", "sigs", "local")
+    reaches a cycle has none (its expansion is never clean, only its verdict is kept, for this environment).  The
+    signature of a variable that reaches none of the variables this environment sets otherwise than ``base`` does
+    (``stale``) is ``base``'s, made once for both."""
+    __slots__ = ("ex", "env", "sigs", "local", "allowance", "base", "stale", "_readers")
 
-    def __init__(self, ex: Expansions, env: dict):
-        self.ex, self.env = ex, env
+    def __init__(self, ex: Expansions, env: dict, allowance: list):
+        self.ex, self.env, self.allowance = ex, env, allowance
         self.sigs: dict = {}  # name -> signature, None in (or reaching) a cycle
         self.local: dict = {}  # name (no signature) -> _TOO_BIG
+        self.base: Optional["_Memo"] = None
+        self.stale: set = set()
+        self._readers = None  # (as a base) name -> the names whose value names it (False: not made)
+
+    def readers(self) -> Optional[dict]:
+        """name -> the variables whose value names it (made once, a step of the file's budget a reference);
+        None when the budget did not take it (not tried again)."""
+        if self._readers is None:
+            out: dict = {}
+            for k, v in self.env.items():
+                names = _names(v)
+                if names and not self.ex.spend(len(names)):
+                    self._readers = False
+                    return None
+                for n in names:
+                    out.setdefault(n, []).append(k)
+            self._readers = out
+        return None if self._readers is False else self._readers
+
+    def inherit(self, base: Optional["_Memo"]) -> bool:
+        """Take ``base``'s signatures for the variables that reach none this environment sets otherwise; False
+        when it sets more than half of its variables otherwise (or the base's readers were not made): this
+        environment is then a base of its own.  (Past the budget the variables that reach what it sets are not
+        found: nothing is taken, each walk is made here.)"""
+        if base is None:
+            return False
+        env, benv = self.env, base.env
+        changed = [k for k, v in env.items() if benv.get(k, _UNKNOWN) is not v]
+        changed += [k for k in benv if k not in env]
+        if 2 * len(changed) > len(env):
+            return False
+        readers = base.readers()
+        if readers is None:
+            return False
+        stale, todo = set(changed), list(changed)
+        while todo:
+            for r in readers.get(todo.pop(), ()):
+                if r not in stale:
+                    if not self.ex.spend():
+                        return True
+                    stale.add(r)
+                    todo.append(r)
+        self.base, self.stale = base, stale
+        return True
+
+    def _inherited(self, name: str):
+        if self.base is None or name in self.stale:
+            return _UNKNOWN
+        return self.base.sig(name)
 
     def sig(self, root: str):
         """The signature of ``root`` in this environment (an iterative post-order walk of the names it reaches,
-        each once per environment, a step of the file's budget a reference)."""
+        each once per environment - and once for the environments that take it from their ``base`` -, a step of
+        the file's budget a reference)."""
         sigs = self.sigs
         if root in sigs:
             s = sigs[root]
             return None if s is _WALKING else s
+        s = self._inherited(root)
+        if s is not _UNKNOWN:
+            sigs[root] = s
+            return s
         env, ex = self.env, self.ex
         sigs[root] = _WALKING
         todo = [(root, iter(_names(env.get(root))))]
@@ -924,8 +1028,17 @@ class _Memo:
                 if not ex.spend():
                     for n, _ in todo:  # (not made: the walk is made again, and stopped again, if asked again)
                         del sigs[n]
-                    raise _TooBig
+                    raise _TooBig(budget=True)
                 if nxt not in sigs:
+                    try:
+                        s = self._inherited(nxt)
+                    except _TooBig:
+                        for n, _ in todo:
+                            del sigs[n]
+                        raise
+                    if s is not _UNKNOWN:
+                        sigs[nxt] = s
+                        continue
                     sigs[nxt] = _WALKING
                     todo.append((nxt, iter(_names(env.get(nxt)))))
                 continue
@@ -990,7 +1103,7 @@ def _prepare(names, env: dict, memo: "_Memo", ex: "Expansions") -> None:
             nxt = next(it, None)
             if nxt is not None:
                 if not ex.spend():
-                    raise _TooBig
+                    raise _TooBig(budget=True)
                 if nxt not in done and nxt in env and nxt not in memo:
                     done.add(nxt)
                     todo.append((nxt, iter(_refs(env[nxt]))))
@@ -1003,7 +1116,7 @@ def _prepare(names, env: dict, memo: "_Memo", ex: "Expansions") -> None:
                 except _TooBig as e:
                     if e.inherent:
                         memo[name] = _TOO_BIG
-                    if ex.steps_left < 0 or ex.size_left < 0:
+                    if e.budget:
                         raise
                     continue
                 if clean:
@@ -1016,8 +1129,9 @@ def expand_variables(t: TStr, env: dict, _stack: tuple = (), expansions: Optiona
     (`SGL_IMAGE: "lmsysorg/sglang:$SGL_TAG"`) - except a variable written ``{value: ..., expand: false}``
     (:class:`RawTStr`).  A reference in a cycle (`A: $B`, `B: $A`) is kept as written; an expansion of more than
     :data:`MAX_EXPAND_STEPS` substitutions or :data:`MAX_EXPAND_CHARS` characters, or past the file's
-    :data:`MAX_FILE_EXPAND_STEPS` (``expansions``), is not made: ``t`` as written, opaque (a value pdlint did not
-    decide, said where a launch reads it)."""
+    :data:`MAX_FILE_EXPAND_STEPS` (``expansions``) and the job's allowance, is not made: ``t`` as written, opaque
+    (a value pdlint did not decide, said where a launch reads it: :data:`NOT_EXPANDED`, or
+    :data:`NOT_EXPANDED_BUDGET` when the file's budget, not the value, stopped it)."""
     ex = expansions if expansions is not None else Expansions()
     return _expand_value(t, env, _stack, ex.of(env)[1], ex)
 
@@ -1037,21 +1151,22 @@ def _expand_value(t: TStr, env: dict, stack: tuple, memo: "_Memo", ex: "Expansio
     except _TooBig as e:
         if own and e.inherent:
             memo[stack[0]] = _TOO_BIG
-        return _refs_unexpanded(t, env)
+        return _refs_unexpanded(t, env, NOT_EXPANDED_BUDGET if e.budget else NOT_EXPANDED)
 
 
-def _refs_unexpanded(t: TStr, env: dict) -> TStr:
+def _refs_unexpanded(t: TStr, env: dict, why: str = NOT_EXPANDED) -> TStr:
     """``t`` whose expansion went past the bounds: its own text kept, each reference to a variable it would have
     expanded a value pdlint did not expand (``NOT_EXPANDED``) - not the whole value (hostile-input round rw32/h
-    P11: `ARGS: "--tp-sizee 2 --served-model-name $V0"` with `$V0` past the bounds hid the literal typo, exit 0)."""
+    P11: `ARGS: "--tp-sizee 2 --served-model-name $V0"` with `$V0` past the bounds hid the literal typo, exit 0);
+    ``why``: the value's bounds (``NOT_EXPANDED``) or the file's budget (``NOT_EXPANDED_BUDGET``)."""
     parts, at = [], 0
     for m in _GITLAB_VAR.finditer(t.text):
         v = env.get(m.group(1) or m.group(2))
         if not isinstance(v, TStr) or v.opaque:
             continue
-        parts += [t[at:m.start()], t[m.start():m.end()].as_opaque(NOT_EXPANDED)]
+        parts += [t[at:m.start()], t[m.start():m.end()].as_opaque(why)]
         at = m.end()
-    return TStr.join(parts + [t[at:]]) if parts else t.as_opaque(NOT_EXPANDED)
+    return TStr.join(parts + [t[at:]]) if parts else t.as_opaque(why)
 
 
 def _expand(t: TStr, env: dict, stack: tuple, steps: list, memo: "_Memo", ex: "Expansions") -> tuple:
@@ -1067,8 +1182,10 @@ def _expand(t: TStr, env: dict, stack: tuple, steps: list, memo: "_Memo", ex: "E
             clean = False
             continue
         steps[0] += 1
-        if steps[0] > MAX_EXPAND_STEPS or not ex.spend():
+        if steps[0] > MAX_EXPAND_STEPS:
             raise _TooBig
+        if not ex.spend():
+            raise _TooBig(budget=True)
         if "$" in v.text and not isinstance(v, RawTStr):
             known = memo.get(name)
             if known is _TOO_BIG:
@@ -1081,7 +1198,7 @@ def _expand(t: TStr, env: dict, stack: tuple, steps: list, memo: "_Memo", ex: "E
                 except _TooBig as e:
                     if e.inherent:
                         memo[name] = _TOO_BIG
-                    raise _TooBig(e.inherent)
+                    raise _TooBig(e.inherent, e.budget)
                 if c:
                     memo[name] = v
                 clean = clean and c
@@ -1096,7 +1213,7 @@ def _expand(t: TStr, env: dict, stack: tuple, steps: list, memo: "_Memo", ex: "E
         return t, clean
     res = TStr.join(parts + [t[at:]])
     if not ex.spend_size(res):  # (the file's expansions are kept: their size is bounded, rw32/h P2)
-        raise _TooBig
+        raise _TooBig(budget=True)
     return res, clean
 
 
@@ -1110,7 +1227,10 @@ def expanded_env(env: dict, expansions: Optional[Expansions] = None) -> dict:
     if entry[2] is not None:
         return entry[2]
     out, memo = dict(env), entry[1]
-    for k, v in env.items():
+    items = list(env.items())
+    if memo.base is not None:  # (what the job sets, and what reaches it, first: its allowance is for them)
+        items.sort(key=lambda kv: kv[0] not in memo.stale)
+    for k, v in items:
         if isinstance(v, TStr) and not isinstance(v, RawTStr) and not v.opaque and "$" in v.text:
             out[k] = _expand_value(v, env, (k,), memo, ex)
     entry[2] = out
