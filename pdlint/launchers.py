@@ -23,7 +23,10 @@ MODULES = {
     "dynamo.sglang.worker": ("sglang", "server", "python -m dynamo.sglang.worker"),
     "dynamo.sglang.decode_worker": ("sglang", "server", "python -m dynamo.sglang.decode_worker"),
     "sglang_router.launch_router": ("sglang", "router", "python -m sglang_router.launch_router"),
-    "sglang_router.launch_server": ("sglang", "router", "python -m sglang_router.launch_server"),
+    # sgl-router's server + router launcher: one parser of SGLang's ServerArgs and the `--router-*` options; it
+    # starts SGLang servers with the former (sglang_router/launch_server.py main), so it is a server launch whose
+    # router words are taken out first (ROUTER_SERVERS)
+    "sglang_router.launch_server": ("sglang", "server", "python -m sglang_router.launch_server"),
     # the sglang-router package's CLI (sglang_router/__main__.py -> cli.main: `launch` / `server` sub-commands)
     "sglang_router": ("sglang", "router", "python -m sglang_router"),
     "sglang.srt.disaggregation.mini_lb": ("sglang", "router", "python -m sglang.srt.disaggregation.mini_lb"),
@@ -48,6 +51,8 @@ MODULES = {
 # its sub-command word (vllm/entrypoints/cli/main.py, what the `vllm` console script runs: `python -m
 # vllm.entrypoints.cli.main serve M` is `vllm serve M`; its `bench`, `chat`, `--help` start no server)
 MODULE_COMMANDS = {
+    # sglang-router's CLI `server` sub-command runs launch_server's main on the words after it (sglang_router/cli.py)
+    ("sglang_router", "server"): ("sglang", "server", "python -m sglang_router server"),
     ("vllm.entrypoints.cli.main", "serve"): ("vllm", "server", "vllm serve"),
     # the module behind the `trtllm-serve` console script (tensorrt_llm/commands/serve.py, a click group)
     ("tensorrt_llm.commands.serve", "disaggregated"): ("trtllm", "router", "trtllm-serve disaggregated"),
@@ -64,6 +69,7 @@ PROGRAMS = {
     # disaggregated submissions): read like the proxy's -c config, whose servers pdlint checks
     ("trtllm-serve", "disaggregated_mpi_worker"): ("trtllm", "router", "trtllm-serve disaggregated_mpi_worker"),
     ("trtllm-serve", None): ("trtllm", "server", "trtllm-serve"),
+    ("sglang-router", "server"): ("sglang", "server", "sglang-router server"),
     ("sglang-router", None): ("sglang", "router", "sglang-router"),
     ("vllm-router", None): ("vllm", "router", "vllm-router"),
     # the same CLI's other console scripts (sglang-router 0.3.2 entry_points.txt: amg, smg = sglang_router.cli:main)
@@ -72,6 +78,10 @@ PROGRAMS = {
     ("amg", "launch"): ("sglang", "router", "amg launch"),
     ("amg", "server"): ("sglang", "router", "amg server"),
 }
+#: entry points that run sglang_router.launch_server's parser: SGLang's server flags plus the router's
+#: `--router-*` options (and `--worker-urls`), split by pdlint.engines.sglang.router_flags.split_server_argv.
+#: Not `smg server` / `amg server`: lightseekorg/smg's CLI has those names too
+ROUTER_SERVERS = ("python -m sglang_router.launch_server", "python -m sglang_router server", "sglang-router server")
 SCRIPTS = {
     "sglang/launch_server.py": "sglang.launch_server",
     "sglang_router/launch_router.py": "sglang_router.launch_router",
@@ -684,13 +694,13 @@ def runs_no_words(texts: list) -> bool:
 def _module_match(texts: list, i: int, mod: str, word: int) -> Optional[Match]:
     """``python -m MOD`` (``texts[word]`` names MOD): a server module's launch, whose argv follow the module, or
     a CLI module's (:data:`MODULE_COMMANDS`), whose argv follow its sub-command word."""
-    hit = MODULES.get(mod)
-    if hit:
-        return Match(hit[0], hit[1], hit[2], i, word + 1, module_word=word)
     sub = texts[word + 1] if word + 1 < len(texts) else None
     hit = MODULE_COMMANDS.get((mod, sub))
     if hit:
         return Match(hit[0], hit[1], hit[2], i, word + 2, module_word=word + 1)
+    hit = MODULES.get(mod)
+    if hit:
+        return Match(hit[0], hit[1], hit[2], i, word + 1, module_word=word)
     return None
 
 

@@ -234,7 +234,9 @@ ROUTER_FLAG = register(Rule(
     "PD111", "router-flag-rejected", ERROR,
     "Reports a word on an sglang-router command line (`python -m sglang_router.launch_router`, `python -m "
     "sglang_router launch`, `sglang-router launch`, the `lmsysorg/sgl-model-gateway` and `lmsysorg/sglang-router` "
-    "images up to the newest release pdlint knows) that the router's argument parser rejects in every known "
+    "images up to the newest release pdlint knows; the `--router-*` options of `python -m "
+    "sglang_router.launch_server` and `sglang-router server`) that the router's argument parser rejects in every "
+    "known "
     "release: a flag that is neither an option nor an unambiguous prefix of one (with the closest spellings), or a "
     "value outside the option's choices (`--policy`, `--prefill-policy`, `--log-level`, ...).",
     "sglang-router parses its command line with plain argparse (`parse_router_args` in "
@@ -261,13 +263,18 @@ ROUTER_FLAG = register(Rule(
           "read as flags. Not checked: a launch pdlint could not read whole (marked incomplete), a flag or value a "
           "variable writes (`--policy $POLICY`; a literal flag beside `$EXTRA_ARGS` is still checked: no expansion "
           "makes argparse accept it), "
-          "the words after `--`, `sglang_router.launch_server` / `sglang-router server` (they also take SGLang's "
-          "server flags), `smg launch` / `amg launch` (sglang-router 0.2.4-0.3.2's console scripts, but also those of "
+          "the words after `--`, `smg launch` / `amg launch` / `smg server` / `amg server` (sglang-router "
+          "0.2.4-0.3.2's console scripts, but also those of "
           "lightseekorg/smg, the Shepherd Model Gateway sglang-router became, whose parser has options and choices "
           "no sglang-router release has: `--enable-rl`, `--policy prefix_hash`), a router image tagged `latest`, "
           "untagged or newer than the table, mini_lb, vllm-router and Dynamo's frontend. Field test rw19/b: an "
           "`lmsysorg/sgl-model-gateway` StatefulSet with `--bogus-router-flag` and `--policy cache_awar` counted as "
-          "checked."))
+          "checked. `sglang_router.launch_server` (and the CLI's `server` sub-command, which runs its main) parses "
+          "SGLang's server flags and the router's options in one parser, the router's with a `router-` prefix "
+          "(`RouterArgs.add_cli_args(parser, use_router_prefix=True, exclude_host_port=True)`, plus "
+          "`--router-dp-worker-base-port`; `--worker-urls` unprefixed): pdlint takes those words out, judges them "
+          "here against the prefixed table, and checks the rest as an SGLang server launch (SGL rules). Field test "
+          "rw34/a P5: `--tensor-paralel-size 4` on `sglang_router.launch_server` passed as a router's options."))
 UNDEFINED_REF = register(Rule(
     "PD112", "undefined-env-reference", WARNING,
     "Reports a Kubernetes `$(NAME)` reference in a container's `command` or `args` (of a Deployment, StatefulSet, "
@@ -823,11 +830,22 @@ def router_options_judged(launch: Launch) -> bool:
 
 
 def router_flag_findings(launch: Launch) -> list:
-    """PD111: router flags and choices that no sglang-router release accepts."""
-    if launch.kind != "router" or launch.engine != "sglang" or launch.incomplete:
+    """PD111: router flags and choices that no sglang-router release accepts (also the `--router-*` words of
+    `sglang_router.launch_server`, a server launch whose SGLang flags the SGLang engine judges)."""
+    from pdlint.engines.sglang import router_flags
+    from pdlint.launchers import ROUTER_SERVERS
+    if launch.engine != "sglang" or launch.incomplete:
         return []
     argv = launch.argv
-    if launch.entrypoint in ROUTER_CLIS:
+    rels = None
+    if launch.kind == "server":
+        if launch.entrypoint not in ROUTER_SERVERS:
+            return []
+        argv = router_flags.split_server_argv(argv)[1]
+        rels = router_flags.server_releases()
+    elif launch.kind != "router":
+        return []
+    elif launch.entrypoint in ROUTER_CLIS:
         if not argv or argv[0].opaque or argv[0].text != "launch":
             return []  # (`server` takes SGLang's server flags too; no sub-command is PD108)
         argv = argv[1:]
@@ -836,13 +854,12 @@ def router_flag_findings(launch: Launch) -> list:
     if _router_image_unknown(launch):
         return []
     pinned = _router_image_pinned(launch)
-    from pdlint.engines.sglang import router_flags
     from pdlint.suggest import hint
     out = []
-    for rej in router_flags.check(argv):
+    for rej in router_flags.check(argv, rels):
         msg = rej.message
         if rej.kind == "unknown":
-            near = hint(rej.option, router_flags.all_options())
+            near = hint(rej.option, router_flags.all_options(rels))
             msg += " (no sglang-router release from " + _router_span() + " has this flag" + near + ")"
         elif rej.kind == "choice":
             near = hint(rej.token.text, rej.choices)

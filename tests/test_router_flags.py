@@ -226,8 +226,9 @@ def test_a_literal_flag_beside_an_unseen_word_is_still_judged(scratch_git):
 
 
 @pytest.mark.parametrize("cli", [
-    "python -m sglang_router.launch_server --model-path m",  # takes SGLang's server flags too
-    "smg server --model-path m", "sglang-router server --model-path m",
+    # (`sglang_router.launch_server` / `sglang-router server`: their `--router-*` words are PD111's, the rest are
+    # SGLang server flags: tests/test_router_launch_server.py)
+    "smg server --model-path m",
     "python -m sglang.srt.disaggregation.mini_lb",  # mini_lb has its own parser
     "vllm-router",  # vLLM's router
     "python -m sglang_router",  # no sub-command: PD108

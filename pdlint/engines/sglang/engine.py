@@ -20,6 +20,7 @@ from pdlint.engines.sglang import config_merge, fixes, flags, prefilter
 from pdlint.engines.sglang.resolve import Args
 from pdlint.engines.sglang.rulebase import Hit, format_message
 from pdlint.engines.sglang.versions import rule_applies
+from pdlint.launchers import ROUTER_SERVERS
 from pdlint.model import SAFE, UNSAFE, Candidate, Launch, Related
 from pdlint.records import dataclass
 from pdlint.rules import engine_rules
@@ -133,6 +134,10 @@ def _interpret_as(launch: Launch, ctx: EngineContext, version: str, note: Option
     tokens = list(launch.argv)
     if launch.entrypoint == "sglang serve":
         tokens = _serve_argv(tokens)
+    elif launch.entrypoint in ROUTER_SERVERS:
+        # sglang_router.launch_server: its router's words (`--router-*`, `--worker-urls`) are PD111's
+        from pdlint.engines.sglang.router_flags import split_server_argv
+        tokens = split_server_argv(tokens)[0]
     wrapped = None
     if launch.entrypoint in DYNAMO_ENTRYPOINTS:
         from pdlint.engines.sglang import dynamo

@@ -51,10 +51,10 @@ def releases() -> tuple:
     return tuple(out)
 
 
-def all_options() -> list:
+def all_options(rels: Optional[tuple] = None) -> list:
     """Every option string of every release (long ones first, in table order), for a did-you-mean."""
     seen: dict = {}
-    for r in releases():
+    for r in (releases() if rels is None else rels):
         for name in r.options:
             seen.setdefault(name, None)
     return sorted(seen, key=lambda n: (not n.startswith("--"), n))
@@ -102,9 +102,10 @@ class Rejection:
 MAX_WORDS = 4096  # a router command line longer than this is judged up to here
 
 
-def check(argv: list) -> list:
-    """Rejections of the router argv ``argv`` (TStr words after the entry point and its sub-command)."""
-    rels = releases()
+def check(argv: list, rels: Optional[tuple] = None) -> list:
+    """Rejections of the router argv ``argv`` (TStr words after the entry point and its sub-command); ``rels``:
+    the tables to judge with (:func:`server_releases` for ``sglang_router.launch_server``'s router words)."""
+    rels = releases() if rels is None else rels
     if not rels:
         return []
     out = []
@@ -166,4 +167,85 @@ def _is_value(text: str, rels: tuple) -> bool:
     return not text.startswith("-") or any(resolve(text, r)[0] == "value" for r in rels)
 
 
-__all__ = ["MAX_WORDS", "Rejection", "all_options", "check", "releases", "resolve"]
+#: ``sglang_router.launch_server`` (also the CLI's ``server`` sub-command, which calls its ``main``) builds one
+#: parser of SGLang's ``ServerArgs.add_cli_args`` and ``RouterArgs.add_cli_args(parser, use_router_prefix=True,
+#: exclude_host_port=True)`` plus ``--router-dp-worker-base-port`` (type int), then starts SGLang servers with the
+#: ServerArgs and the router with the ``router_*`` values (sglang-router 0.3.2 sglang_router/launch_server.py
+#: main; router_args.py:159 ``prefix = "router-" if use_router_prefix``, ``--worker-urls`` registered without it)
+_SERVER_OWN = {"--router-dp-worker-base-port": (None, None)}
+_UNPREFIXED = frozenset({"--worker-urls"})
+#: exclude_host_port (ServerArgs' --host / --port serve both); --help is parse_router_args' own
+_NOT_IN_SERVER = frozenset({"--host", "--port", "--help"})
+
+
+@functools.lru_cache(maxsize=1)
+def server_releases() -> tuple:
+    """The router options of ``sglang_router.launch_server``'s parser per release: each option of
+    ``parse_router_args``'s table with the ``--router-`` prefix (not ``--host``, ``--port``, ``-h``, ``--help``)."""
+    out = []
+    for rel in releases():
+        opts = {}
+        for name, spec in rel.options.items():
+            if name in _NOT_IN_SERVER or not name.startswith("--"):
+                continue
+            opts[name if name in _UNPREFIXED else "--router-" + name[2:]] = spec
+        opts.update(_SERVER_OWN)
+        out.append(Release(rel.version, opts))
+    return tuple(out)
+
+
+def _router_word(tok) -> bool:
+    """A word ``sglang_router.launch_server``'s parser reads as a router option: ``--router-*`` (no SGLang server
+    flag starts so), ``--worker-urls`` or an abbreviation of it (no server flag starts with ``--worker``)."""
+    text = tok.text
+    name = text.partition("=")[0]
+    if name.startswith("--router-"):
+        return not tok[:len("--router-")].opaque
+    return len(name) > len("--worker") and "--worker-urls".startswith(name) and not tok[:len(name)].opaque
+
+
+def split_server_argv(argv: list) -> tuple:
+    """``(server words, router words)`` of a ``sglang_router.launch_server`` argv, as its one parser splits them:
+    each router option with the values argparse gives it (its nargs in the newest release that has it) goes to
+    the router; every other word, and everything from ``--`` on, to SGLang's server parser.  An option no release
+    has keeps the plain words after it (argparse's "unrecognized arguments" lists them with it); a word a variable
+    writes after a list option stays with the server words (whatever it holds is unseen there too)."""
+    rels = server_releases()
+    server: list = []
+    router: list = []
+    i, n = 0, len(argv)
+    while i < n:
+        tok = argv[i]
+        i += 1
+        if tok.text == "--":
+            server.extend(argv[i - 1:])
+            break
+        if not _router_word(tok):
+            server.append(tok)
+            continue
+        router.append(tok)
+        if "=" in tok.text:
+            continue
+        nargs = "*"  # (an unknown or ambiguous option: the plain words after it)
+        for rel in reversed(rels):
+            kind, opt = resolve(tok.text, rel)
+            if kind == "option":
+                nargs = rel.options[opt][0]
+                break
+        if nargs == 0:
+            continue
+        if nargs is None or nargs == 1 or nargs == "?":
+            if i < n and (argv[i].opaque or _is_value(argv[i].text, rels)):
+                router.append(argv[i])
+                i += 1
+            continue
+        left = nargs if isinstance(nargs, int) else n  # ("+" / "*": every plain word up to the next option)
+        while left > 0 and i < n and not argv[i].opaque and _is_value(argv[i].text, rels):
+            router.append(argv[i])
+            i += 1
+            left -= 1
+    return server, router
+
+
+__all__ = ["MAX_WORDS", "Rejection", "all_options", "check", "releases", "resolve", "server_releases",
+           "split_server_argv"]

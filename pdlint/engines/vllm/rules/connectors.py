@@ -212,14 +212,21 @@ def _mode_before_1_0(launch, info):
 
 
 @vllm_rule(
-    "VLLM005", "nixl-side-channel-host-wildcard", kind="launch", severity=WARNING,
+    "VLLM005", "nixl-side-channel-host-wildcard", kind="unit", severity=WARNING, roles=("prefill",),
     summary="Reports `VLLM_NIXL_SIDE_CHANNEL_HOST=0.0.0.0` (or `::`) on a vLLM server that can act as the prefill "
-            "side of a NixlConnector transfer (`kv_producer` or `kv_both`).",
+            "side of a NixlConnector transfer (`kv_producer` or `kv_both`) and is not its deployment's decode.",
     why="The variable is not a bind address only: the prefill returns it to the decode as `remote_host` in the "
         "request's `kv_transfer_params`, and the decode dials it for the NIXL handshake. A decode on another host "
         "or pod then connects to `0.0.0.0` - itself - and the KV transfer fails, unless a proxy rewrites "
         "`remote_host`.",
-    notes="An AIBrix StormService is left alone: AIBrix's gateway, which routes its prefill/decode traffic, sets "
+    notes="Only the prefill's value is handed out (`request_finished` returns `remote_host=self.side_channel_host` "
+          "for the request the prefill computed): on a server its deployment makes the decode (its flags or "
+          "structure name decode, or a router names it with `--decode`) the variable is only where its own NIXL "
+          "listener binds, and nothing is reported (field test rw34/a P4, vllm-project/router "
+          "scripts/llama3.1/start_decode.sh). Nor when the deployment's router reaches the prefill and every "
+          "decode at a loopback URL (`http://127.0.0.1:8081`): the roles share the router's host (or pod), where "
+          "dialing 0.0.0.0 reaches the local listener, the case the fix's default is for. "
+          "An AIBrix StormService is left alone: AIBrix's gateway, which routes its prefill/decode traffic, sets "
           "`remote_host` to the prefill pod's IP before it calls the decode (its default `shfs` KV transfer agent, "
           "vllm-project/aibrix pkg/plugins/gateway/algorithms/pd/transfer/shfs.go, since PR #1429).",
     fix="Set `VLLM_NIXL_SIDE_CHANNEL_HOST` to an address the decode can reach (the pod IP, e.g. from "
@@ -230,19 +237,53 @@ def _mode_before_1_0(launch, info):
     env=("VLLM_NIXL_SIDE_CHANNEL_HOST",),
     source="vllm/distributed/kv_transfer/kv_connector/v1/nixl_connector.py (request_finished: "
            "remote_host=self.side_channel_host)")
-def _side_channel_wildcard(launch, info):
-    if info is None or info.kv is None or "NixlConnector" not in info.kv.connectors:
-        return None
-    if info.kv_role not in (None, "kv_producer", "kv_both") or launch.role == "decode":
-        return None
-    if launch.meta.get("resource_kind") == "StormService":
-        return None  # AIBrix's gateway rewrites remote_host to the prefill pod's IP (notes)
-    v = launch.env.get("VLLM_NIXL_SIDE_CHANNEL_HOST")
-    if v is None or v.opaque or v.text.strip() not in _WILDCARD_HOSTS:
-        return None
-    where = "pods" if not _shell_launch(launch) else "hosts"
-    return VHit(f"VLLM_NIXL_SIDE_CHANNEL_HOST={v.text} is the address this server hands to the decode as "
-                f"remote_host for the NIXL handshake: a decode on other {where} dials {v.text}, i.e. itself", v)
+def _side_channel_wildcard(dep):
+    from pdlint.pairing import pair_role
+    out = []
+    for launch in dep.servers:
+        info = _info(launch)
+        if info is None or info.kv is None or "NixlConnector" not in info.kv.connectors:
+            continue
+        if info.kv_role not in (None, "kv_producer", "kv_both") or launch.role == "decode":
+            continue
+        if launch.meta.get("resource_kind") == "StormService":
+            continue  # AIBrix's gateway rewrites remote_host to the prefill pod's IP (notes)
+        v = launch.env.get("VLLM_NIXL_SIDE_CHANNEL_HOST")
+        if v is None or v.opaque or v.text.strip() not in _WILDCARD_HOSTS:
+            continue
+        role = pair_role(launch)
+        if role == "decode" or _linked_as(dep, launch) == {"decode"}:
+            continue  # the decode's value is only its listener's bind address: it is handed to no one
+        if _one_loopback_host(dep, launch):
+            continue  # the router reaches both roles on its own host: 0.0.0.0 reaches the local prefill
+        where = "pods" if not _shell_launch(launch) else "hosts"
+        as_prefill = "" if role == "prefill" or "prefill" in _linked_as(dep, launch) else \
+            " when it serves as the prefill"
+        out.append(VHit(f"VLLM_NIXL_SIDE_CHANNEL_HOST={v.text} is the address this server hands to the decode as "
+                        f"remote_host for the NIXL handshake{as_prefill}: a decode on other {where} dials "
+                        f"{v.text}, i.e. itself", v, launch=launch))
+    return out
+
+
+def _linked_as(dep, launch: Launch) -> set:
+    """The roles the deployment's routers name ``launch`` with (a URL that reaches it exactly)."""
+    return {k.role for k in dep.links if k.how == "url" and k.exact and any(s is launch for s in k.servers)}
+
+
+def _one_loopback_host(dep, prefill: Launch) -> bool:
+    """Does a router of the deployment reach ``prefill`` and every decode it names at loopback URLs (so both roles
+    run on the router's host, or in its pod)?"""
+    from pdlint.pairing import _LOOPBACK, parse_url
+    for router in {id(k.router): k.router for k in dep.links}.values():
+        links = [k for k in dep.links if k.router is router and k.how == "url"]
+        pre = [k for k in links if k.role == "prefill" and k.exact and any(s is prefill for s in k.servers)]
+        dec = [k for k in links if k.role == "decode"]
+        if not pre or not dec:
+            continue
+        if all(k.token is not None and not k.token.opaque and k.servers and
+               parse_url(k.token)[0].strip("[]").lower() in _LOOPBACK - {"0.0.0.0"} for k in pre + dec):
+            return True
+    return False
 
 
 # ---------------------------------------------------------------------------
