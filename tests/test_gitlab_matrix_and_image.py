@@ -160,9 +160,9 @@ def test_the_sample_is_made_without_the_product():
                             for e in range(256) for i in range(10))
     doc = TStr(text, ())
     root = yt.Ref(yt.compose(text)[0].root)
-    start = time.monotonic()
-    combos, total, runs = gitlab_matrix(doc, yt.get(root, "m"))
-    assert time.monotonic() - start < 1.0
+    start = time.process_time()  # (this process's CPU time: the machine's load does not count - a wall-clock 1 s
+    combos, total, runs = gitlab_matrix(doc, yt.get(root, "m"))  # failed at 1.23 s under load; the product: > 10 s)
+    assert time.process_time() - start < 2.0
     assert total == 256 * 1024 and len(combos) == len(runs) == MAX_MATRIX
     # each value of each key of the first entries at least once
     assert {c["K3"].text for c in combos} >= {"a0", "b0", "a1", "b1"}
