@@ -535,6 +535,8 @@ class Undecided:
     name: str = ""
     deployed: bool = False
     unexpanded: bool = False  # a GitLab variable nested past the bounds of pdlint's expansion (rw31/h P2)
+    #: a just recipe's parameter: (recipe, its default or None) (rw34/a P2)
+    recipe_param: tuple = ()
 
     def as_dict(self) -> dict:
         d = {"line": self.line, "column": self.column, "flag": self.flag, "text": self.text}
@@ -664,9 +666,19 @@ class Coverage:
         value = "value" if one else "values"
         ways = []
         # (a sed template's `{NAME}`: the value the script that renders the file substitutes, rw32/a item 1)
-        braced = sorted({u.name for _, u in items if u.name and f"{{{u.name}}}" in u.text
-                         and f"${{{u.name}}}" not in u.text})
-        names = [n for n in names if n not in braced]
+        # (only a single-brace `{NAME}`: not just's `{{NAME}}` nor the shell's `${NAME}`, rw34/a P2)
+        braced = sorted({u.name for _, u in items if u.name and not u.recipe_param
+                         and re.search(r"(?<![{$])\{" + re.escape(u.name) + r"\}(?!\})", u.text)})
+        params = {}
+        for _, u in items:
+            if u.name and u.recipe_param:
+                params.setdefault(u.name, u.recipe_param)
+        names = [n for n in names if n not in braced and n not in sorted(params)[:3]]
+        for n, (recipe, default) in sorted(params.items())[:3]:
+            how = f"its default {default!r} when `just {recipe}` runs without arguments, the argument given " \
+                f"otherwise" if default is not None else f"the argument `just {recipe} ...` gives"
+            ways.append(f"give the parameter {n} of just recipe `{recipe}` the value it runs with ({how}) as --var {n}=VALUE "
+                        f"or in [tool.pdlint.vars]")
         if names:
             given = " ".join(f"--var {n}=VALUE" for n in names[:3]) + (" ..." if len(names) > 3 else "")
             ways.append(f"give the {value} you deploy with as {given} or in [tool.pdlint.vars]")
@@ -965,7 +977,12 @@ def _undecided(cov: Coverage, launches: list) -> None:
                     # variable a value makes it decided, rw31/a item 2)
                     text = _short(made.text)
                     name = made.reads[0] if made.function in ("if", "or", "and") and made.reads else ""
-            u = Undecided(o.line, o.column, option, text, name, deployed, unexpanded)
+            param = ()
+            if name and first is not None and first.src is not None and text.lstrip().startswith("{{") \
+                    and _is_justfile(first.src.path):
+                from pdlint.formats.justfile import parameter_at
+                param = parameter_at(first.src.text, first.offset, name) or ()
+            u = Undecided(o.line, o.column, option, text, name, deployed, unexpanded, param)
             if not any((x.line, x.column, x.flag) == (u.line, u.column, u.flag) for x in fc.undecided):
                 fc.undecided.append(u)
     for fc in cov.files.values():
@@ -1453,6 +1470,15 @@ def _opaque_gap(tok) -> Gap:
     what = f"{name} stands where flags could be, and pdlint cannot see its value: whatever flags it adds were not " \
            f"checked"
     if tok.text.startswith("{{") and tok.pieces and _is_justfile(tok.origin.path):
+        from pdlint.formats.justfile import unevaluated
+        src = tok.pieces[0].src
+        inner = tok.text[2:tok.text.find("}}")].strip() if "}}" in tok.text else ""
+        found = unevaluated(src.text, inner) if src is not None and inner.isidentifier() else None
+        if found is not None:  # the file sets it, with an expression pdlint does not evaluate (rw34/a P2)
+            return Gap(CR.OPAQUE_ARGS.code, tok, what,
+                       f"`{inner}` is set at line {found[0]} by an expression pdlint does not evaluate (it reads "
+                       f"{found[1]}): give it its deploy-time value with `--var {inner}=VALUE` or in "
+                       "`[tool.pdlint.vars]`, or write the flags it adds as literal words")
         return Gap(CR.OPAQUE_ARGS.code, tok, what,
                    "a just variable or expression pdlint cannot evaluate (set by `just --set`, the environment or an "
                    "import it did not read): give it its deploy-time value with `--var NAME=VALUE` or in "
