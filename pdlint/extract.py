@@ -2192,7 +2192,13 @@ class Extractor:
             return []
         found: list = []
         cut: list = []
+        given = None
         for s in yaml_shell.scripts(doc, docs, skip, _AnsibleScope(self, job), cut):
+            if given is None:
+                given = self.shell_env(job)
+            if given:  # (the environment a script starts with: `--var` / the config's vars under the YAML's own
+                # `env:`, as README promises for shell scripts; rw34/a P10: `--var MODEL_ID=...` changed nothing)
+                s.env = {**given, **(s.env or {})}
             meta = {"yaml_path": s.path, "unit": unit or job.display, **s.meta}
             if "unit_suffix" in meta:
                 meta["unit"] += meta.pop("unit_suffix")
