@@ -1381,6 +1381,29 @@ def _config_hint(tok) -> str:
             f"`--var {name}=PATH`; or " + _CONFIG_HINT)
 
 
+def _script_config(launch: Launch, tok) -> Optional[tuple]:
+    """``(why, hint)`` of PD022 for a config path ``tok`` the script writes at run time with text pdlint cannot
+    know, or names below its own directory (``$(dirname "${BASH_SOURCE[0]}")/results/x.yaml``: no value of
+    BASH_SOURCE is missing, the file is; rw34/a P9); else None."""
+    if tok is None:
+        return None
+    import os
+    from pdlint.formats.shell.builtins import script_relative_token
+    rel = script_relative_token(tok)
+    if rel.opaque or not rel.text:
+        return None
+    beside = f" ({rel.text} beside the script)" if rel is not tok else ""
+    unread = (launch.meta.get("written_unread") or {}).get(os.path.normpath(rel.text))
+    if unread is not None:
+        return (f"{beside.strip()} is written by this script at run time (line {unread[0]}), with text pdlint "
+                f"cannot know".lstrip(),
+                "keep the config as a file of the repository, or write it with a here-document (`cat > FILE <<EOF`) "
+                "or `echo` / `printf` lines of known text, which pdlint reads for the launch that names the file")
+    if beside:
+        return f"{beside.strip()} {not_found(launch, rel.text)}", _CONFIG_HINT
+    return None
+
+
 def _trtllm_file_gaps(launch: Launch, info) -> list:
     """PD022 for a TensorRT-LLM server's options file (``--extra_llm_api_options``, ``--config``) or a
     ``trtllm-serve disaggregated -c`` config that pdlint could not read."""
@@ -1397,7 +1420,9 @@ def _trtllm_file_gaps(launch: Launch, info) -> list:
         unread = "" if router else getattr(info, "options_unread", "")
         if read is not None and not unread:
             return []
-        why = unread or ("is a value pdlint cannot see" if tok.opaque else not_found(launch, tok.text))
+        script = None if unread else _script_config(launch, tok)
+        why = unread or (script[0] if script else "is a value pdlint cannot see" if tok.opaque else
+                         not_found(launch, tok.text))
         what = ("the settings in that file" if not router else "the servers it starts and their settings"
                 if launch.entrypoint.endswith("disaggregated_mpi_worker") else "the servers it routes to and their settings")
         # (the option as written: trtllm-serve's own spelling is `--extra_llm_api_options`, and the dashed one is
@@ -1405,6 +1430,11 @@ def _trtllm_file_gaps(launch: Launch, info) -> list:
         occ = getattr(cli, "opts", {}).get(opt)
         name_tok = getattr(occ, "name_tok", None)
         written = name_tok.text.partition("=")[0] if name_tok is not None and name_tok.text.startswith("-") else opt
+        if script is not None:  # (at the option, as written in the launch: not where the script's directory is
+            # computed)
+            at = name_tok if name_tok is not None and name_tok.pieces else tok
+            return [Gap(CR.UNRESOLVED_CONFIG.code, at, f"{written} {tok.text} {why}: {what} were not checked",
+                        script[1])]
         return [Gap(CR.UNRESOLVED_CONFIG.code, tok, f"{written} {tok.text} {why}: {what} were not checked",
                     _config_hint(tok))]
     return []
@@ -1417,9 +1447,12 @@ def _vllm_config_gaps(launch: Launch, info) -> list:
     if not why or opt is None:
         return []
     tok = opt.value if opt.value is not None else opt.name_tok
+    script = _script_config(launch, tok) if opt.value is not None else None
+    if script is not None:
+        why = script[0]
     return [Gap(CR.UNRESOLVED_CONFIG.code, tok,
                 f"--config {tok.text} {why}: the flags in that file were not checked (a --kv-transfer-config "
-                f"there would also decide this launch's role)", _config_hint(tok))]
+                f"there would also decide this launch's role)", script[1] if script else _config_hint(tok))]
 
 
 def _opaque(tok) -> bool:
@@ -1538,7 +1571,10 @@ def _sglang_gaps(launch: Launch, info) -> list:
             flag, path_tok = "--disagg-config", info.disagg_unresolved
         where = path_tok.text if path_tok is not None else f"the {flag} file"
         opaque = path_tok is not None and path_tok.opaque
-        if opaque:
+        script = _script_config(launch, path_tok)
+        if script is not None:
+            why, hint = script
+        elif opaque:
             why = "is a value pdlint cannot see"
         elif getattr(merge, "config", None) is not None:
             why = "was found but not read (over pdlint's limits; see the finding at the file)"
@@ -1550,7 +1586,8 @@ def _sglang_gaps(launch: Launch, info) -> list:
             why = not_found(launch, path_tok.text) if path_tok is not None else "was not found in the repository"
         out.append(Gap(CR.UNRESOLVED_CONFIG.code, path_tok,
                        f"{flag} {where} {why}: the flags in that file were not checked",
-                       hint if not opaque and launch.meta.get("config_mount") else _config_hint(path_tok)))
+                       hint if script is not None or not opaque and launch.meta.get("config_mount")
+                       else _config_hint(path_tok)))
     consumed = set()
     for occ in parsed.occurrences:
         for i in occ.indexes:
