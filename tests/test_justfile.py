@@ -175,3 +175,16 @@ def test_just_expressions_path_join_conditionals_and_strings(tmp_path):
                    "H": "one\n  two\n", "I": "xyxy/bin/z", "J": None, "K": "fw", "later": "fw", "L": "/abs/xy",
                    "M": None, "N": None, "O": ""}
     assert (v["B"].origin.line, v["B"].origin_at(3).line, v["L"].origin.line) == (1, 2, 17)  # where written
+
+
+def test_just_expressions_are_bounded():
+    """Untrusted input: nesting and chains past pdlint's bound are values it cannot see, never a RecursionError;
+    a file of many variables evaluates every one of them."""
+    from pdlint.formats.justfile import recipes, unevaluated
+    from pdlint.text import SourceFile, TStr
+    text = ("A := " + "/" * 5000 + "'x'\nB := " + "if 'a' == 'a' { " * 3000 + "\nC := " + "(" * 3000 + "\n"
+            + "\n".join(f"V{i} := 'v{i}'" for i in range(200)) + "\nW := V1 + V199\nF := G\nG := F\n")
+    _, v = recipes(TStr.from_source(SourceFile("justfile", text)))
+    assert v["A"] is None and v["B"] is None and v["C"] is None and v["F"] is None
+    assert v["W"].text == "v1v199" and v["V150"].text == "v150"
+    assert unevaluated(text, "B") == (2, "an expression nested past pdlint's bound")

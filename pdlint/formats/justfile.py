@@ -118,12 +118,13 @@ def recipes(doc: TStr, imported: tuple = (), given: Optional[dict] = None) -> tu
     def value(name: str):
         if name not in defined or name in done:
             return variables.get(name)
-        if name in busy:
-            return None  # (a circular definition: just refuses the file)
+        if name in busy or len(busy) > MAX_DEPTH:
+            return None  # (a circular definition: just refuses the file; a chain past pdlint's bound)
         busy.add(name)
         # (a value it cannot evaluate is the one `--var` gives, as `just --set` does)
         v = _evaluate(defined[name], value)
         variables[name] = v if v is not None else (given or {}).get(name)
+        busy.discard(name)
         done.add(name)
         return variables[name]
 
@@ -139,6 +140,7 @@ def recipes(doc: TStr, imported: tuple = (), given: Optional[dict] = None) -> tu
 # does not know.  `A + B` is concatenation and `A / B` joins with a `/` (the operator's own, where it is written).
 _ESCAPES = {"n": "\n", "r": "\r", "t": "\t", "\\": "\\", '"': '"'}
 MAX_EXPR = 1 << 16  # characters of one assignment's expression read
+MAX_DEPTH = 48  # variables one value reads through, and nested ( ) / { } / if of one expression
 
 
 class _Parser:
@@ -184,6 +186,15 @@ class _Parser:
         return self.text.startswith(s, self.pos)
 
     def expression(self):
+        self.nest = getattr(self, "nest", 0) + 1
+        try:
+            if self.nest > MAX_DEPTH:
+                raise _Unknown("an expression nested past pdlint's bound")
+            return self._expression()
+        finally:
+            self.nest -= 1
+
+    def _expression(self):
         self.skip()
         if re.match(r"if\b", self.text[self.pos:self.pos + 3]):
             return self.conditional()
@@ -252,7 +263,13 @@ class _Parser:
             return node
         if t.startswith("/", p):  # `/ B`: an absolute path
             self.pos += 1
-            return ("cat", [("str", self.doc[p:p + 1]), self.value()])
+            self.nest = getattr(self, "nest", 0) + 1
+            try:
+                if self.nest > MAX_DEPTH:
+                    raise _Unknown("an expression nested past pdlint's bound")
+                return ("cat", [("str", self.doc[p:p + 1]), self.value()])
+            finally:
+                self.nest -= 1
         if t.startswith("`", p):
             raise _Unknown("a backtick")
         m = _NAME.match(t, p)
