@@ -545,8 +545,8 @@ def _finding(d: list):
 def _fc_doc(fc) -> dict:
     return {"status": fc.status, "launches": fc.launches, "markers": fc.markers, "error": fc.error,
             "spots": [[s.path, s.line, s.column, s.end_line, s.code, s.reason, s.hint, s.text] for s in fc.spots],
-            "undecided": [[u.line, u.column, u.flag, u.text, u.name, u.deployed, u.unexpanded, u.budget]
-                          for u in fc.undecided],
+            "undecided": [[u.line, u.column, u.flag, u.text, u.name, u.deployed, u.unexpanded, u.budget,
+                           list(u.recipe_param)] for u in fc.undecided],
             "disabled_by": fc.disabled_by}
 
 
@@ -1051,7 +1051,7 @@ def merge(jobs: list, usable: list, fresh: list, fresh_sources: dict, options, r
             cov.unpaired[k] = cov.unpaired.get(k, 0) + n
         for path, d in c["coverage"].items():
             fc = FileCoverage(path, d["status"], d["launches"], d["markers"],
-                              [Spot(*s) for s in d["spots"]], d["error"], [Undecided(*u) for u in d["undecided"]],
+                              [Spot(*s) for s in d["spots"]], d["error"], [Undecided(*u[:8], tuple(u[8]) if len(u) > 8 else ()) for u in d["undecided"]],
                               d.get("disabled_by"))
             cov.files[path] = fc
             cov.spots += fc.spots

@@ -536,6 +536,8 @@ class Undecided:
     deployed: bool = False
     unexpanded: bool = False  # a GitLab variable nested past the bounds of pdlint's expansion (rw31/h P2)
     budget: bool = False  # ... whose expansion the file's budget, not the value's bounds, stopped (rw33/h P5)
+    #: a just recipe's parameter: (recipe, its default or None) (rw34/a P2)
+    recipe_param: tuple = ()
 
     def as_dict(self) -> dict:
         d = {"line": self.line, "column": self.column, "flag": self.flag, "text": self.text}
@@ -665,9 +667,19 @@ class Coverage:
         value = "value" if one else "values"
         ways = []
         # (a sed template's `{NAME}`: the value the script that renders the file substitutes, rw32/a item 1)
-        braced = sorted({u.name for _, u in items if u.name and f"{{{u.name}}}" in u.text
-                         and f"${{{u.name}}}" not in u.text})
-        names = [n for n in names if n not in braced]
+        # (only a single-brace `{NAME}`: not just's `{{NAME}}` nor the shell's `${NAME}`, rw34/a P2)
+        braced = sorted({u.name for _, u in items if u.name and not u.recipe_param
+                         and re.search(r"(?<![{$])\{" + re.escape(u.name) + r"\}(?!\})", u.text)})
+        params = {}
+        for _, u in items:
+            if u.name and u.recipe_param:
+                params.setdefault(u.name, u.recipe_param)
+        names = [n for n in names if n not in braced and n not in sorted(params)[:3]]
+        for n, (recipe, default) in sorted(params.items())[:3]:
+            how = f"its default {default!r} when `just {recipe}` runs without arguments, the argument given " \
+                f"otherwise" if default is not None else f"the argument `just {recipe} ...` gives"
+            ways.append(f"give the parameter {n} of just recipe `{recipe}` the value it runs with ({how}) as --var {n}=VALUE "
+                        f"or in [tool.pdlint.vars]")
         if names:
             given = " ".join(f"--var {n}=VALUE" for n in names[:3]) + (" ..." if len(names) > 3 else "")
             ways.append(f"give the {value} you deploy with as {given} or in [tool.pdlint.vars]")
@@ -975,7 +987,12 @@ def _undecided(cov: Coverage, launches: list) -> None:
                     # variable a value makes it decided, rw31/a item 2)
                     text = _short(made.text)
                     name = made.reads[0] if made.function in ("if", "or", "and") and made.reads else ""
-            u = Undecided(o.line, o.column, option, text, name, deployed, unexpanded, budget)
+            param = ()
+            if name and first is not None and first.src is not None and text.lstrip().startswith("{{") \
+                    and _is_justfile(first.src.path):
+                from pdlint.formats.justfile import parameter_at
+                param = parameter_at(first.src.text, first.offset, name) or ()
+            u = Undecided(o.line, o.column, option, text, name, deployed, unexpanded, budget, param)
             if not any((x.line, x.column, x.flag) == (u.line, u.column, u.flag) for x in fc.undecided):
                 fc.undecided.append(u)
     for fc in cov.files.values():
@@ -1375,6 +1392,29 @@ def _config_hint(tok) -> str:
             f"`--var {name}=PATH`; or " + _CONFIG_HINT)
 
 
+def _script_config(launch: Launch, tok) -> Optional[tuple]:
+    """``(why, hint)`` of PD022 for a config path ``tok`` the script writes at run time with text pdlint cannot
+    know, or names below its own directory (``$(dirname "${BASH_SOURCE[0]}")/results/x.yaml``: no value of
+    BASH_SOURCE is missing, the file is; rw34/a P9); else None."""
+    if tok is None:
+        return None
+    import os
+    from pdlint.formats.shell.builtins import script_relative_token
+    rel = script_relative_token(tok)
+    if rel.opaque or not rel.text:
+        return None
+    beside = f" ({rel.text} beside the script)" if rel is not tok else ""
+    unread = (launch.meta.get("written_unread") or {}).get(os.path.normpath(rel.text))
+    if unread is not None:
+        return (f"{beside.strip()} is written by this script at run time (line {unread[0]}), with text pdlint "
+                f"cannot know".lstrip(),
+                "keep the config as a file of the repository, or write it with a here-document (`cat > FILE <<EOF`) "
+                "or `echo` / `printf` lines of known text, which pdlint reads for the launch that names the file")
+    if beside:
+        return f"{beside.strip()} {not_found(launch, rel.text)}", _CONFIG_HINT
+    return None
+
+
 def _trtllm_file_gaps(launch: Launch, info) -> list:
     """PD022 for a TensorRT-LLM server's options file (``--extra_llm_api_options``, ``--config``) or a
     ``trtllm-serve disaggregated -c`` config that pdlint could not read."""
@@ -1391,7 +1431,9 @@ def _trtllm_file_gaps(launch: Launch, info) -> list:
         unread = "" if router else getattr(info, "options_unread", "")
         if read is not None and not unread:
             return []
-        why = unread or ("is a value pdlint cannot see" if tok.opaque else not_found(launch, tok.text))
+        script = None if unread else _script_config(launch, tok)
+        why = unread or (script[0] if script else "is a value pdlint cannot see" if tok.opaque else
+                         not_found(launch, tok.text))
         what = ("the settings in that file" if not router else "the servers it starts and their settings"
                 if launch.entrypoint.endswith("disaggregated_mpi_worker") else "the servers it routes to and their settings")
         # (the option as written: trtllm-serve's own spelling is `--extra_llm_api_options`, and the dashed one is
@@ -1399,6 +1441,11 @@ def _trtllm_file_gaps(launch: Launch, info) -> list:
         occ = getattr(cli, "opts", {}).get(opt)
         name_tok = getattr(occ, "name_tok", None)
         written = name_tok.text.partition("=")[0] if name_tok is not None and name_tok.text.startswith("-") else opt
+        if script is not None:  # (at the option, as written in the launch: not where the script's directory is
+            # computed)
+            at = name_tok if name_tok is not None and name_tok.pieces else tok
+            return [Gap(CR.UNRESOLVED_CONFIG.code, at, f"{written} {tok.text} {why}: {what} were not checked",
+                        script[1])]
         return [Gap(CR.UNRESOLVED_CONFIG.code, tok, f"{written} {tok.text} {why}: {what} were not checked",
                     _config_hint(tok))]
     return []
@@ -1411,9 +1458,12 @@ def _vllm_config_gaps(launch: Launch, info) -> list:
     if not why or opt is None:
         return []
     tok = opt.value if opt.value is not None else opt.name_tok
+    script = _script_config(launch, tok) if opt.value is not None else None
+    if script is not None:
+        why = script[0]
     return [Gap(CR.UNRESOLVED_CONFIG.code, tok,
                 f"--config {tok.text} {why}: the flags in that file were not checked (a --kv-transfer-config "
-                f"there would also decide this launch's role)", _config_hint(tok))]
+                f"there would also decide this launch's role)", script[1] if script else _config_hint(tok))]
 
 
 def _opaque(tok) -> bool:
@@ -1464,6 +1514,15 @@ def _opaque_gap(tok) -> Gap:
     what = f"{name} stands where flags could be, and pdlint cannot see its value: whatever flags it adds were not " \
            f"checked"
     if tok.text.startswith("{{") and tok.pieces and _is_justfile(tok.origin.path):
+        from pdlint.formats.justfile import unevaluated
+        src = tok.pieces[0].src
+        inner = tok.text[2:tok.text.find("}}")].strip() if "}}" in tok.text else ""
+        found = unevaluated(src.text, inner) if src is not None and inner.isidentifier() else None
+        if found is not None:  # the file sets it, with an expression pdlint does not evaluate (rw34/a P2)
+            return Gap(CR.OPAQUE_ARGS.code, tok, what,
+                       f"`{inner}` is set at line {found[0]} by an expression pdlint does not evaluate (it reads "
+                       f"{found[1]}): give it its deploy-time value with `--var {inner}=VALUE` or in "
+                       "`[tool.pdlint.vars]`, or write the flags it adds as literal words")
         return Gap(CR.OPAQUE_ARGS.code, tok, what,
                    "a just variable or expression pdlint cannot evaluate (set by `just --set`, the environment or an "
                    "import it did not read): give it its deploy-time value with `--var NAME=VALUE` or in "
@@ -1523,7 +1582,10 @@ def _sglang_gaps(launch: Launch, info) -> list:
             flag, path_tok = "--disagg-config", info.disagg_unresolved
         where = path_tok.text if path_tok is not None else f"the {flag} file"
         opaque = path_tok is not None and path_tok.opaque
-        if opaque:
+        script = _script_config(launch, path_tok)
+        if script is not None:
+            why, hint = script
+        elif opaque:
             why = "is a value pdlint cannot see"
         elif getattr(merge, "config", None) is not None:
             why = "was found but not read (over pdlint's limits; see the finding at the file)"
@@ -1535,7 +1597,8 @@ def _sglang_gaps(launch: Launch, info) -> list:
             why = not_found(launch, path_tok.text) if path_tok is not None else "was not found in the repository"
         out.append(Gap(CR.UNRESOLVED_CONFIG.code, path_tok,
                        f"{flag} {where} {why}: the flags in that file were not checked",
-                       hint if not opaque and launch.meta.get("config_mount") else _config_hint(path_tok)))
+                       hint if script is not None or not opaque and launch.meta.get("config_mount")
+                       else _config_hint(path_tok)))
     consumed = set()
     for occ in parsed.occurrences:
         for i in occ.indexes:

@@ -2286,8 +2286,14 @@ class Extractor:
         found: list = []
         cut: list = []
         written: dict = {}  # (sflow: the files its runner writes from artifacts' `content:`)
+        given = None
         for s in yaml_shell.scripts(doc, docs, skip, _AnsibleScope(self, job), cut):
             written.update(s.meta.get("written_files") or {})
+            if given is None:
+                given = self.shell_env(job)
+            if given:  # (the environment a script starts with: `--var` / the config's vars under the YAML's own
+                # `env:`, as README promises for shell scripts; rw34/a P10: `--var MODEL_ID=...` changed nothing)
+                s.env = {**given, **(s.env or {})}
             meta = {"yaml_path": s.path, "unit": unit or job.display, **s.meta}
             if "unit_suffix" in meta:
                 meta["unit"] += meta.pop("unit_suffix")
@@ -2959,6 +2965,7 @@ class Extractor:
         from pdlint.formats.pins import install_pins
         for cmds, role, run_label, heredocs in runs:
             written = _written_files(heredocs, doc)
+            unread_writes = _unread_writes(heredocs, doc)
             installed: dict = dict((meta or {}).get("installed_pins") or {})  # engine -> (version, word)
             for cmd in cmds:
                 if cmd.start in orphans:
@@ -2977,6 +2984,8 @@ class Extractor:
                                     **{e: (w.origin.path, w.origin.line) for e, (_, w) in installed.items()}}
                 if written:  # (a script's own here-documents win over the files its runner writes: sflow's)
                     m["written_files"] = {**m.get("written_files", {}), **written}
+                if unread_writes:
+                    m["written_unread"] = unread_writes
                 m["shell_job"] = (run_label, cmd.serial)
                 m["command_at"] = (run_label, cmd.start)  # where in the text it is (pairing.apart_in_text)
                 m["script_command"] = True  # a command of a script, never a container's args
@@ -4422,7 +4431,25 @@ def _written_files(heredocs: list, doc: TStr) -> dict:
     for hd in heredocs:
         if hd.path is not None and hd.evaluated:
             line = doc.origin_at(hd.start).line if 0 <= hd.start < len(doc.text) else 1
-            out[os.path.normpath(hd.path.text)] = (hd.text, f"written by the here-document at line {line}")
+            if not hd.text_known:  # (`{ echo ...; cat x; } > "$cfg"`: said by PD022, never read; rw34/a P9)
+                out.pop(os.path.normpath(hd.path.text), None)
+                continue
+            how = "here-document" if hd.reader not in ("echo", "printf") else f"`{hd.reader}` statement"
+            out[os.path.normpath(hd.path.text)] = (hd.text, f"written by the {how} at line {line}")
+    return out
+
+
+def _unread_writes(heredocs: list, doc: TStr) -> dict:
+    """The config files a script's run writes with text pdlint does not know: {normalised path: (line, path
+    TStr)}; a later write of known text wins."""
+    out: dict = {}
+    for hd in heredocs:
+        if hd.path is not None and hd.evaluated:
+            if hd.text_known:
+                out.pop(os.path.normpath(hd.path.text), None)
+            else:
+                line = doc.origin_at(hd.start).line if 0 <= hd.start < len(doc.text) else 1
+                out[os.path.normpath(hd.path.text)] = (line, hd.path)
     return out
 
 

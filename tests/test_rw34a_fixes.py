@@ -87,3 +87,16 @@ def test_a_disaggregated_config_named_alone_is_judged_with_the_scripts_of_its_di
     assert "TRT005" not in {f["code"] for f in report["findings"]}
     _, scan = scratch_git.lint(".")
     assert "TRT005" not in {f["code"] for f in scan["findings"]}
+
+
+def test_a_recipe_parameters_summary_is_the_same_from_the_cache(scratch_git, capsys):
+    """w39's recipe-parameter wording (P2) is kept by the result cache too (the cache stored the undecided values
+    without it: a second run said the sed `{NAME}` wording again)."""
+    from pdlint.cli import main
+    scratch_git.write("justfile", 'decode PORT="8200":\n    vllm serve Qwen/Qwen3-8B --port {{PORT}}\n')
+    outs = []
+    for args in (["--no-cache"], [], []):
+        main(["check", *args, "justfile"])
+        outs.append(capsys.readouterr().out)
+    assert "the parameter PORT of just recipe `decode`" in outs[0]
+    assert outs[0] == outs[1] == outs[2]

@@ -93,3 +93,59 @@ def test_echo_without_e_writes_the_backslashes(shell_eval):
     shell_commands(TStr.from_source(SourceFile("s.sh", 'echo "a: 1\\nb: 2" > x.yaml\necho -e "a: 1\\nb: 2" > y.yml\n'
                                                'echo "x" > notes.txt\n')), ctx)
     assert [(h.path.text, h.text.text) for h in ctx.heredocs] == [("x.yaml", "a: 1\\nb: 2\n"), ("y.yml", "a: 1\nb: 2\n")]
+
+
+WRITTEN_BESIDE = """\
+    #!/usr/bin/env bash
+    SCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+    LOG_DIR="$SCRIPT_DIR/results"
+    mkdir -p "$LOG_DIR"
+    cfg="$LOG_DIR/disagg.yaml"
+    {
+      echo "hostname: 0.0.0.0"
+      echo "port: 8000"
+      echo "context_servers:"
+      echo "  num_instances: 1"
+      echo "  urls: [localhost:8001]"
+      echo "generation_servers:"
+      echo "  num_instances: 1"
+      echo "  urls: [localhost:8011]"
+    EXTRA} > "$cfg"
+    trtllm-serve disaggregated -c "$cfg" -t 1800 -r 1800
+    """
+
+
+def test_a_config_the_script_writes_beside_itself_is_read_or_said_to_be_written_at_run_time(scratch_git):
+    """rw34/a P9 (ddps-lab/disaggregation-TensorRT-LLM ``disagg-exp/launch_trtllm.sh``): the script writes the
+    ``trtllm-serve disaggregated -c`` config with a ``{ echo ...; } > "$cfg"`` group, cfg below
+    ``$(dirname "${BASH_SOURCE[0]}")``; PD022 pointed at line 2 ("a value pdlint cannot see") and suggested
+    ``--var BASH_SOURCE=PATH``, which changed nothing.  The echoed text is the config (bash runs the group with its
+    output in the file); when pdlint cannot know the text, PD022 says the script writes it at run time."""
+    scratch_git.write("run.sh", WRITTEN_BESIDE.replace("EXTRA", ""))
+    code, report = scratch_git.lint(".")
+    # the config is read: its servers are the ones to check (none of them started here)
+    assert [(f["code"], f["line"]) for f in report["findings"]] == [("PD022", 11), ("PD022", 14)]
+    assert all("BASH_SOURCE" not in f["message"] + f["fix"] for f in report["findings"])
+    scratch_git.write("run.sh", WRITTEN_BESIDE.replace("EXTRA", "  cat extra.yaml\n    "))
+    code, report = scratch_git.lint(".")
+    (f,) = report["findings"]
+    assert (f["code"], f["line"], f["column"]) == ("PD022", 17, 28)  # the -c of the launch
+    assert "(results/disagg.yaml beside the script) is written by this script at run time (line 6), with text " \
+           "pdlint cannot know" in f["message"]
+    assert "--var" not in f["fix"]
+
+
+def test_a_config_named_beside_the_script_and_not_in_the_repository_names_its_path(scratch_git):
+    """Not written by the script: the path below the script's directory is named, and no `--var BASH_SOURCE`
+    is offered (BASH_SOURCE is the script's own path); a config path of a variable none sets still gets its
+    `--var` hint."""
+    scratch_git.write("b.sh", '#!/bin/bash\nSCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"\n'
+                              'trtllm-serve disaggregated -c "$SCRIPT_DIR/results/d.yaml"\n')
+    code, report = scratch_git.lint("b.sh")
+    (f,) = report["findings"]
+    assert "(results/d.yaml beside the script) was not found in the repository" in f["message"]
+    assert "BASH_SOURCE=" not in f["fix"] and f["line"] == 3
+    scratch_git.write("b.sh", '#!/bin/bash\ntrtllm-serve disaggregated -c "$CFG_PATH"\n')
+    code, report = scratch_git.lint("b.sh")
+    (f,) = report["findings"]
+    assert "is a value pdlint cannot see" in f["message"] and "--var CFG_PATH=PATH" in f["fix"]

@@ -457,3 +457,57 @@ def test_shell_inputs_of_other_actions_and_run_steps_are_still_read(tmp_path):
     ports = sorted(argv(l)[argv(l).index("--port") + 1] for l in out.launches)
     assert ports == ["8100", "8200"]
     assert not [f for f in out.findings if f.code == "PD009"]
+
+
+DSTACK_PD = """\
+type: service
+name: prefill-decode
+env:
+- HF_TOKEN
+- MODEL_ID=zai-org/GLM-4.5-Air-FP8
+- "TP=2"
+- not a name=x
+image: lmsysorg/sglang:latest
+replicas:
+- count: 1..4
+  commands:
+  - |
+    python -m sglang.launch_server \\
+    --model-path $MODEL_ID \\
+    --disaggregation-mode prefill \\
+    --disaggregation-transfer-backend mooncake \\
+    --tp-size $TP --port 8000 --api-key $HF_TOKEN
+- count: 1..8
+  commands:
+  - |
+    python -m sglang.launch_server --model-path $MODEL_ID --disaggregation-mode decode \\
+    --disaggregation-transfer-backend mooncake --tp-size $TP --port 8000
+port: 8000
+model: zai-org/GLM-4.5-Air-FP8
+router:
+  type: sglang
+  pd_disaggregation: true
+"""
+
+
+def test_an_env_list_of_name_value_strings_is_the_commands_environment(tmp_path, monkeypatch, capsys):
+    """rw34/a P10: dstack exports a service's `env:` entries (`- MODEL_ID=zai-org/GLM-4.5-Air-FP8`, dstack 0.20.10
+    release notes, "Prefill-Decode disaggregation") to every replica group's `commands:`, as Compose does its
+    `environment:` list; `$MODEL_ID` was left undecided with a `--var MODEL_ID=VALUE` hint.  A bare `- HF_TOKEN`
+    passes the deployer's environment: the value `--var` gives, unknown without it."""
+    (tmp_path / "pd.dstack.yml").write_text(DSTACK_PD)
+    prefill, decode = sorted(extract("pd.dstack.yml", cwd=str(tmp_path)).launches, key=lambda l: l.line)
+    assert argv(prefill)[:2] == argv(decode)[:2] == ["--model-path", "zai-org/GLM-4.5-Air-FP8"]
+    model = prefill.argv[1]
+    assert (model.origin.line, model.origin.column) == (5, 12)  # the value, where the env list writes it
+    tp = prefill.argv[argv(prefill).index("--tp-size") + 1]
+    assert tp.text == "2" and (tp.origin.line, tp.origin.column) == (6, 7)
+    assert prefill.argv[-1].opaque  # $HF_TOKEN: the deployer's
+    monkeypatch.chdir(tmp_path)
+    from pdlint.cli import main
+    main(["--format", "json", "--no-cache", "pd.dstack.yml"])
+    doc = __import__("json").loads(capsys.readouterr().out)
+    assert not doc["coverage"]["undecided"] and not doc["findings"]
+    main(["show", "--format", "json", "--var", "HF_TOKEN=t0k", "pd.dstack.yml"])
+    doc = __import__("json").loads(capsys.readouterr().out)
+    assert [l["argv"][-1] for l in doc["launches"] if l["role"] == "prefill"] == ["t0k"]

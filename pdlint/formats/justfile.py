@@ -22,9 +22,8 @@ from pdlint.text import TStr, split_lines
 # name, then parameters (`x`, `x="default"`, `+rest`, `*rest`, `$env`), then `:` (not `:=`)
 _HEADER = lazyre.compile(r"""^@?([A-Za-z_][A-Za-z0-9_-]*)((?:\s+[+*$]?[A-Za-z_][A-Za-z0-9_-]*"""
                      r"""(?:=(?:"[^"]*"|'[^']*'|[^\s:]+))?)*)\s*:(?!=)""")
-_ASSIGN = lazyre.compile(r"^(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*:=\s*(['\"]?)(.*?)\2\s*$")
-# an indented (triple-quoted) string over several lines: `NAME := '''` ... `'''`
-_ASSIGN_LONG = lazyre.compile(r"^(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*:=\s*('''|\"\"\")")
+#: `NAME :=` at column 0 (its expression follows: :class:`_Parser`)
+_ASSIGN = lazyre.compile(r"^(?:export[ \t]+)?([A-Za-z_][A-Za-z0-9_-]*)[ \t]*:=")
 _INTERP = lazyre.compile(r"\{\{(.*?)\}\}")
 #: `import 'path'` / `import? "path"` at column 0: the recipes and variables of another justfile, merged
 _IMPORT = lazyre.compile(r"""^import(\?)?[ \t]+(?:'([^'\n]*)'|"([^"\\\n]*)")[ \t]*(?:#.*)?$""")
@@ -80,37 +79,23 @@ def imports(doc: TStr) -> list:
 def recipes(doc: TStr, imported: tuple = (), given: Optional[dict] = None) -> tuple:
     """``(recipes, variables)`` of a Justfile; ``imported``: the TStr of the justfiles its ``import`` lines
     read (their assignments are variables of this one, as just merges them; its own win); ``given``: values
-    (``--var``, the config's) of names neither sets (``just --set NAME VALUE`` at deploy time)."""
+    (``--var``, the config's) of names neither sets (``just --set NAME VALUE`` at deploy time).  A variable
+    whose value pdlint cannot evaluate (a function call, a backtick, a condition on one) is None."""
     text = doc.text
     lines, offsets = split_lines(text)
     out, variables = [], dict(given or {})
     for other in imported:
         _, theirs = recipes(other)
         variables.update(theirs)
-    aliases: dict = {}  # NAME := OTHER
+    defined: dict = {}  # NAME -> its expression (evaluated once all are read: just orders them by use)
     i = 0
     while i < len(lines):
         line = lines[i]
-        m = _ASSIGN_LONG.match(line)
-        if m:
-            quote, start = m.group(2), offsets[i] + m.end(2)
-            if text[start:start + 1] == "\n":
-                start += 1  # just strips the line break right after the opening quotes of an indented string
-            end = text.find(quote, start)
-            if end < 0:
-                i += 1
-                continue
-            variables[m.group(1)] = doc[start:end]
-            i += text.count("\n", offsets[i], end) + 1
-            continue
         m = _ASSIGN.match(line)
         if m:
-            start = offsets[i] + m.start(3)
-            value = doc[start:start + len(m.group(3))]
-            if not m.group(2):  # unquoted: another variable's name, or an expression (`A + B`, a function call)
-                value = aliases.setdefault(m.group(1), value.text) if _NAME.fullmatch(value.text) else None
-            variables[m.group(1)] = value
-            i += 1
+            expr, end = _Parser(doc, offsets[i] + m.end()).assignment()
+            defined[m.group(1)] = expr
+            i += max(text.count("\n", offsets[i], end), 0) + 1
             continue
         m = _HEADER.match(line)
         if m and not line.startswith((" ", "\t", "#")):
@@ -126,12 +111,348 @@ def recipes(doc: TStr, imported: tuple = (), given: Optional[dict] = None) -> tu
             i = j
             continue
         i += 1
-    for name, other in aliases.items():
-        value = variables.get(other)
-        variables[name] = value if not isinstance(value, str) else None
     # (just evaluates every top-level assignment before any recipe runs, wherever it is written)
-    return [Recipe(r.name, _interpolations(r.body, variables, r.params), r.line, r.params, r.body, variables)
-            for r in out], variables
+    busy: set = set()
+    done: set = set()
+
+    def value(name: str):
+        if name not in defined or name in done:
+            return variables.get(name)
+        if name in busy or len(busy) > MAX_DEPTH:
+            return None  # (a circular definition: just refuses the file; a chain past pdlint's bound)
+        busy.add(name)
+        # (a value it cannot evaluate is the one `--var` gives, as `just --set` does)
+        v = _evaluate(defined[name], value)
+        variables[name] = v if v is not None else (given or {}).get(name)
+        busy.discard(name)
+        done.add(name)
+        return variables[name]
+
+    for name in defined:
+        value(name)
+    return [Recipe(r.name, _interpolations(r.body, variables, r.params, given or {}), r.line, r.params, r.body,
+                   variables) for r in out], variables
+
+
+# -- just's expressions (the right side of `NAME := ...`) -------------------------------------------------------
+# A node is ("str", TStr) / ("var", name) / ("cat", [node...]) / ("if", left, op, right, then, else) /
+# ("unknown", why): a function call, a backtick, `||` / `&&`, a shell-expanded `x'...'` string, a syntax pdlint
+# does not know.  `A + B` is concatenation and `A / B` joins with a `/` (the operator's own, where it is written).
+_ESCAPES = {"n": "\n", "r": "\r", "t": "\t", "\\": "\\", '"': '"'}
+MAX_EXPR = 1 << 16  # characters of one assignment's expression read
+MAX_DEPTH = 48  # variables one value reads through, and nested ( ) / { } / if of one expression
+
+
+class _Parser:
+    def __init__(self, doc: TStr, pos: int):
+        self.doc, self.text, self.pos, self.depth = doc, doc.text, pos, 0
+        self.stop = min(len(self.text), pos + MAX_EXPR)
+
+    def assignment(self) -> tuple:
+        """(expression node, offset of its end); the rest of the line after it must be blank or a comment."""
+        start = self.pos
+        try:
+            node = self.expression()
+        except _Unknown as e:  # (read on from the next line)
+            end = self.text.find("\n", start)
+            return ("unknown", str(e)), len(self.text) if end < 0 else end
+        self.depth = 0
+        self.skip()
+        end = self.text.find("\n", self.pos)
+        end = len(self.text) if end < 0 else end
+        rest = self.text[self.pos:end].strip()
+        if rest and not rest.startswith("#"):
+            node = ("unknown", f"`{rest[:20]}`")
+        return node, self.pos
+
+    def skip(self) -> None:
+        t = self.text
+        while self.pos < self.stop:
+            c = t[self.pos]
+            if c in " \t":
+                self.pos += 1
+            elif c == "\\" and t.startswith("\n", self.pos + 1):  # a line continued
+                self.pos += 2
+            elif c == "\n" and self.depth:  # inside ( ) or { }: line breaks are blanks
+                self.pos += 1
+            elif c == "#" and self.depth:
+                nl = t.find("\n", self.pos)
+                self.pos = self.stop if nl < 0 else nl
+            else:
+                break
+
+    def peek(self, s: str) -> bool:
+        self.skip()
+        return self.text.startswith(s, self.pos)
+
+    def expression(self):
+        self.nest = getattr(self, "nest", 0) + 1
+        try:
+            if self.nest > MAX_DEPTH:
+                raise _Unknown("an expression nested past pdlint's bound")
+            return self._expression()
+        finally:
+            self.nest -= 1
+
+    def _expression(self):
+        self.skip()
+        if re.match(r"if\b", self.text[self.pos:self.pos + 3]):
+            return self.conditional()
+        left = self.value()
+        parts = [left]
+        while True:
+            if self.peek("+"):
+                self.pos += 1
+                parts.append(self.value())
+            elif self.peek("/"):
+                parts.append(("str", self.doc[self.pos:self.pos + 1]))
+                self.pos += 1
+                parts.append(self.value())
+            elif self.peek("||") or self.peek("&&"):
+                raise _Unknown("`||` / `&&`")
+            else:
+                break
+        return parts[0] if len(parts) == 1 else ("cat", parts)
+
+    def conditional(self):
+        self.pos += 2
+        left = self.expression()
+        self.skip()
+        op = next((o for o in ("==", "!=", "=~") if self.text.startswith(o, self.pos)), None)
+        if op is None:
+            raise _Unknown("a condition")
+        self.pos += 2
+        right = self.expression()
+        then = self.block()
+        if not self.peek("else"):
+            raise _Unknown("`if` without `else`")
+        self.pos += 4
+        if self.peek("if") and re.match(r"if\b", self.text[self.pos:self.pos + 3]):
+            other = self.conditional()
+        else:
+            other = self.block()
+        return ("if", left, op, right, then, other)
+
+    def block(self):
+        if not self.peek("{"):
+            raise _Unknown("a condition")
+        self.pos += 1
+        self.depth += 1
+        node = self.expression()
+        if not self.peek("}"):
+            raise _Unknown("a condition")
+        self.depth -= 1
+        self.pos += 1
+        return node
+
+    def value(self):
+        self.skip()
+        t, p = self.text, self.pos
+        if t.startswith(("'''", '"""'), p):
+            return self.string(t[p:p + 3], indented=True)
+        if t.startswith(("'", '"'), p):
+            return self.string(t[p], indented=False)
+        if t.startswith("(", p):
+            self.pos += 1
+            self.depth += 1
+            node = self.expression()
+            if not self.peek(")"):
+                raise _Unknown("`(`")
+            self.depth -= 1
+            self.pos += 1
+            return node
+        if t.startswith("/", p):  # `/ B`: an absolute path
+            self.pos += 1
+            self.nest = getattr(self, "nest", 0) + 1
+            try:
+                if self.nest > MAX_DEPTH:
+                    raise _Unknown("an expression nested past pdlint's bound")
+                return ("cat", [("str", self.doc[p:p + 1]), self.value()])
+            finally:
+                self.nest -= 1
+        if t.startswith("`", p):
+            raise _Unknown("a backtick")
+        m = _NAME.match(t, p)
+        if m:
+            self.pos = m.end()
+            self.skip()
+            if t.startswith("(", self.pos):
+                raise _Unknown(f"the function call `{m.group(0)}()`")
+            if t.startswith(("'", '"'), self.pos) and m.group(0) in ("x", "f"):
+                raise _Unknown(f"a `{m.group(0)}` string")
+            return ("var", m.group(0))
+        raise _Unknown(f"`{t[p:p + 20].split(chr(10))[0]}`")
+
+    def string(self, quote: str, indented: bool):
+        t, start = self.text, self.pos + len(quote)
+        if quote[0] == "'":
+            end = t.find(quote, start, self.stop)
+        else:  # (a backslash escapes the character after it)
+            end, j = -1, start
+            while j < self.stop:
+                if t[j] == "\\":
+                    j += 2
+                elif t.startswith(quote, j):
+                    end = j
+                    break
+                else:
+                    j += 1
+        if end < 0:
+            raise _Unknown("an unterminated string")
+        self.pos = end + len(quote)
+        if not indented and "\n" in t[start:end]:
+            raise _Unknown("a string over several lines")
+        body = self.doc[start:end]
+        if quote[0] == '"':
+            body = _unescape(body)
+        if indented:
+            body = _unindent(body)
+        return ("str", body)
+
+
+class _Unknown(Exception):
+    pass
+
+
+def _unescape(body: TStr) -> TStr:
+    """A ``"..."`` string's escapes as just reads them (``\\n`` is a line break, ``\\\"`` a quote, ``\\`` and a
+    line break are nothing); one just refuses is an unknown value."""
+    t = body.text
+    if "\\" not in t:
+        return body
+    parts, last, i = [], 0, t.find("\\")
+    while i >= 0:
+        parts.append(body[last:i])
+        c = t[i + 1:i + 2]
+        if c == "\n":
+            j = i + 2
+            while j < len(t) and t[j] in " \t":
+                j += 1
+            last = j
+        elif c in _ESCAPES:
+            where = body[i + 1:i + 2]
+            parts.append(TStr(_ESCAPES[c], where.pieces) if _ESCAPES[c] != c else where)
+            last = i + 2
+        else:
+            raise _Unknown(f"the escape `\\{c}`")
+        i = t.find("\\", last)
+    parts.append(body[last:])
+    return TStr.join(parts)
+
+
+def _unindent(body: TStr) -> TStr:
+    """An indented (triple-quoted) string as just reads it: a line break right after the opening quotes dropped,
+    then the indentation all its non-blank lines share."""
+    if body.text.startswith("\n"):
+        body = body[1:]
+    elif body.text.startswith("\r\n"):
+        body = body[2:]
+    lines = body.text.split("\n")
+    indents = [len(ln) - len(ln.lstrip(" \t")) for ln in lines if ln.strip()]
+    cut = min(indents) if indents else 0
+    if not cut:
+        return body
+    parts, at = [], 0
+    for ln in lines:
+        drop = min(cut, len(ln) - len(ln.lstrip(" \t")))
+        parts.append(body[at + drop:at + len(ln) + 1])
+        at += len(ln) + 1
+    return TStr.join(parts)
+
+
+def _evaluate(node, value):
+    """The TStr an expression node is (``value(NAME)``: a variable's), or None when pdlint cannot know it."""
+    kind = node[0]
+    if kind == "str":
+        return node[1]
+    if kind == "var":
+        v = value(node[1])
+        return v if isinstance(v, TStr) else None
+    if kind == "cat":
+        parts = [_evaluate(n, value) for n in node[1]]
+        return None if any(p is None for p in parts) else TStr.join(parts)
+    if kind == "if":
+        _, left, op, right, then, other = node
+        a, b = _evaluate(left, value), _evaluate(right, value)
+        if a is None or b is None or a.opaque or b.opaque:
+            return None
+        if op == "=~":
+            try:
+                hit = re.search(b.text, a.text) is not None  # (just's regex crate; a pattern Python reads alike)
+            except re.error:
+                return None
+        else:
+            hit = (a.text == b.text) == (op == "==")
+        return _evaluate(then if hit else other, value)
+    return None
+
+
+def parameter_at(text: str, offset: int, name: str) -> Optional[tuple]:
+    """``(recipe, default)`` when ``{{ name }}`` at ``offset`` of a Justfile's ``text`` is a parameter of the
+    recipe it is written in (``default``: the text its header gives it, None when it has none); else None."""
+    start = text.rfind("\n", 0, offset) + 1
+    for _ in range(4096):
+        line = text[start:text.find("\n", start) if "\n" in text[start:] else len(text)]
+        if line and not line.startswith((" ", "\t", "#")):
+            m = _HEADER.match(line)
+            if m is None:
+                return None
+            for p in re.finditer(r"""[+*$]?([A-Za-z_][A-Za-z0-9_-]*)(?:=("[^"]*"|'[^']*'|[^\s:]+))?""",
+                                 m.group(2)):
+                if p.group(1) == name:
+                    default = p.group(2)
+                    if default and default[0] in "'\"":
+                        default = default[1:-1]
+                    return m.group(1), default
+            return None
+        if start == 0:
+            return None
+        start = text.rfind("\n", 0, start - 1) + 1
+    return None
+
+
+def unevaluated(text: str, name: str) -> Optional[tuple]:
+    """``(line, what)`` when ``text`` (a Justfile) assigns ``name`` an expression pdlint does not evaluate:
+    ``what`` says which part (a function call, a backtick, a variable the file does not set); else None."""
+    doc = TStr(text, ())
+    lines, offsets = split_lines(text)
+    _, variables = recipes(doc)
+    seen: set = set()
+    first = None
+    while name not in seen and len(seen) < 16:
+        seen.add(name)
+        for i, line in enumerate(lines):
+            m = _ASSIGN.match(line) if line.startswith((name, "export")) else None
+            if m and m.group(1) == name:
+                node, _ = _Parser(doc, offsets[i] + m.end()).assignment()
+                break
+        else:
+            return (first, f"`{name}`, which this file does not set") if first else None
+        first = first or i + 1
+        why = _first_unknown(node, variables)
+        if why is None:
+            return None
+        if why[0] == "var":
+            name = why[1]
+            continue
+        return first, why[1]
+    return None
+
+
+def _first_unknown(node, variables: dict) -> Optional[tuple]:
+    """("unknown", what) of the first part of an expression node pdlint cannot evaluate, or ("var", NAME) when
+    that is a variable without a value (the caller looks at its assignment); None when there is none."""
+    kind = node[0]
+    if kind == "unknown":
+        return node
+    if kind == "var":
+        return node if variables.get(node[1]) is None else None
+    for sub in node[1] if kind == "cat" else node[1:] if kind == "if" else ():
+        if isinstance(sub, tuple):
+            why = _first_unknown(sub, variables)
+            if why is not None:
+                return why
+    return None
 
 
 def unset_names(found: list, variables: dict) -> list:
@@ -187,16 +508,16 @@ def bind(recipe: Recipe, call: Call) -> TStr:
     return _interpolations(recipe.raw, bound, ())
 
 
-def _interpolations(body: TStr, variables: dict, params: tuple) -> TStr:
+def _interpolations(body: TStr, variables: dict, params: tuple, given: Optional[dict] = None) -> TStr:
     """``{{ NAME }}`` of a top-level ``NAME := "value"`` is that value, where it is written (minosfuture/vllm's
-    justfile, field test rw6/f: 18 of 21 launches had their variable-held flags unchecked); any other
-    interpolation (a recipe parameter, an expression, a value that is itself interpolated) is a value pdlint
-    cannot see."""
+    justfile, field test rw6/f: 18 of 21 launches had their variable-held flags unchecked); a recipe parameter
+    is the value ``given`` (``--var``) has for it; any other interpolation (a parameter none gives, an expression,
+    a value that is itself interpolated) is a value pdlint cannot see."""
     parts, last = [], 0
     for m in _INTERP.finditer(body.text):
         parts.append(body[last:m.start()])
         name = m.group(1).strip()
-        value = variables.get(name) if name not in params else None
+        value = variables.get(name) if name not in params else (given or {}).get(name)
         if value is not None and "{{" not in value.text and "`" not in value.text:
             parts.append(value)
         else:

@@ -705,6 +705,15 @@ def env_of(doc: TStr, ref: yt.Ref, exprs: dict, dia: str) -> dict:
         pairs = list(yt.map_items(ref))
     elif isinstance(node, yt.YSeq):
         for item in yt.seq_items(ref):
+            if isinstance(yt.deref(item).node, yt.YScalar):
+                # `- NAME=value` (dstack's `env:`, exported to every replica group's `commands:`, as Compose's
+                # `environment:` list: rw34/a P10); `- NAME` alone passes the value the deployer's environment has
+                # (the one `--var` gives, as for a name the file does not set)
+                n, eq, _ = (yt.scalar_text(item) or "").partition("=")
+                if eq and isinstance(yt.scalar_value(yt.deref(item).node), str) and \
+                        re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", n):
+                    out[n] = substitute(yt.scalar_tstr(doc, item)[len(n) + 1:], exprs, dia)
+                continue
             n = yt.scalar_text(yt.get(item, "name"))
             if n:
                 pairs.append((n, item))

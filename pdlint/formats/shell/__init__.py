@@ -106,6 +106,9 @@ class ShellHeredoc:
     path: Optional[TStr] = None
     #: ``ShellContext.heredoc_filter`` accepted it (False: kept only as a config file the script writes)
     launch_text: bool = True
+    #: False: a file the statement writes (``{ echo ...; cat x; } > "$cfg"``) whose text pdlint does not know;
+    #: ``text`` is empty, ``path`` its path (a launch naming it is told the script writes it at run time)
+    text_known: bool = True
 
 
 @dataclass

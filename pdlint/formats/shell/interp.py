@@ -1086,10 +1086,12 @@ class Interpreter(Words, Conditions, Control, Builtins, Joins, Tails, EnvVariant
         body = node.child_by_field_name("body")
         if body is None:
             return [Out(st, True)]
-        if st.out is None and self.ctx.heredoc_filter is not None and body.type == "command":
+        if st.out is None and self.ctx.heredoc_filter is not None and body.type in ("command", "compound_statement"):
             written = self.echoed_file(node, body, st)
             if written is not None:
                 return written
+        if st.out is None and self.ctx.heredoc_filter is not None:
+            self.unknown_write(node, st)
         if st.out is not None and _stdout_away(node):
             # `ls x >/dev/null 2>&1` in `$(...)`: the output goes elsewhere; the substitution captures none of it
             return self.captured_body(node, body, st)[0]
@@ -1097,24 +1099,62 @@ class Interpreter(Words, Conditions, Control, Builtins, Joins, Tails, EnvVariant
             return [Out(st, True)]
         return self.redirected_body(node, body, st)
 
-    def echoed_file(self, node, body, st: State) -> Optional[list]:
-        """``echo -e "backend: UCX\\n..." > ctx.yml`` (TensorRT-LLM's README) or ``printf`` to a ``.yaml`` /
-        ``.yml`` / ``.json`` file: the file's text is kept for the launch that names it, as a here-document's
-        (:meth:`heredocs`).  None for any other statement (it is run as usual)."""
-        name = self.unit.source_text(body.child_by_field_name("name") or body).strip()
-        if name not in ("echo", "printf"):
-            return None
+    def written_path(self, node, st: State) -> Optional[tuple]:
+        """``(path, dest node)`` of the one ``>`` a statement writes a ``.yaml`` / ``.yml`` / ``.json`` file with, its
+        path known (or known below the script's own directory: named relative to it); else None."""
         reds = [r for r in node.named_children if r.type == "file_redirect"]
         if len(reds) != 1 or not any(c.type == ">" for c in reds[0].children) or \
                 reds[0].children[0].type == "file_descriptor":
             return None
         dest = reds[0].child_by_field_name("destination")
-        if dest is None or not self.unit.source_text(dest).strip("'\"").endswith((".yaml", ".yml", ".json")):
+        if dest is None:
             return None
         unk: set = set()
         path = self.expand_value(dest, st, unk)
-        if unk or path.opaque or not path.text:
+        if path.opaque:  # (beside the script: the launch names it so too, engines' script_relative_token)
+            from .builtins import script_relative_token
+            path = script_relative_token(path)
+        elif unk:
             return None
+        if path.opaque or not path.text or not path.text.endswith((".yaml", ".yml", ".json")):
+            return None
+        return path, dest
+
+    def unknown_write(self, node, st: State, name: str = "") -> None:
+        """A config file the statement writes with text pdlint does not know (rw34/a P9): kept by its path, so that
+        a launch naming it says the script writes it at run time, not that its path is a value it cannot see."""
+        if any(c.type in ("heredoc_redirect", "herestring_redirect") for c in node.named_children):
+            return  # (`cat > ctx.yml <<EOF`: the here-document's text, :meth:`heredocs`)
+        found = self.written_path(node, st)
+        if found is None:
+            return
+        path, dest = found
+        self.ctx.heredocs.append(ShellHeredoc(
+            text=EMPTY, start=self.unit.start(node) if self.unit.top else self.anchor, context=st.context_text(),
+            role_hint=None, evaluated=True, uncalled=self.uncalled, reader=name,
+            target=self.unit.source_text(dest), path=path, launch_text=False, text_known=False))
+
+    def echoed_file(self, node, body, st: State) -> Optional[list]:
+        """``echo -e "backend: UCX\\n..." > ctx.yml`` (TensorRT-LLM's README) or ``printf`` to a ``.yaml`` /
+        ``.yml`` / ``.json`` file: the file's text is kept for the launch that names it, as a here-document's
+        (:meth:`heredocs`); so is a ``{ echo ...; echo ...; } > "$cfg"`` group of them (ddps-lab's
+        ``launch_trtllm.sh`` writes its ``trtllm-serve disaggregated -c`` config so: rw34/a P9), and a path below
+        the script's own directory (``$(dirname "${BASH_SOURCE[0]}")/results/x.yaml``), named relative to it.
+        None for any other statement (it is run as usual)."""
+        if body.type == "compound_statement":
+            cmds = [c for c in body.named_children if c.type != "comment"]
+            if not cmds or any(c.type != "command" or self.unit.source_text(
+                    c.child_by_field_name("name") or c).strip() not in ("echo", "printf") for c in cmds):
+                return None
+            name = "echo"
+        else:
+            name = self.unit.source_text(body.child_by_field_name("name") or body).strip()
+        if name not in ("echo", "printf"):
+            return None
+        found = self.written_path(node, st)
+        if found is None:
+            return None
+        path, dest = found
         outs, captured = self.captured_body(node, body, st)
         texts = printed_texts(captured)
         if texts is not None and len(texts) == 1:
@@ -1124,6 +1164,8 @@ class Interpreter(Words, Conditions, Control, Builtins, Joins, Tails, EnvVariant
                 context=st.context_text(), role_hint=st.role_hint(), evaluated=True, uncalled=self.uncalled,
                 reader=name, target=self.unit.source_text(dest), path=path,
                 launch_text=bool(self.ctx.heredoc_filter(text.text))))
+        else:
+            self.unknown_write(node, st, name)
         return outs
 
     def captured_body(self, node, body, st: State) -> tuple:
