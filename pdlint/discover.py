@@ -879,29 +879,42 @@ def _servers_of_disagg_config(named: list, files: list, boundary, root: str) -> 
     :data:`MAX_SIBLINGS`): the config's servers are judged by the settings those scripts start them with when their
     URLs match (engines/trtllm ``_served_beside``), so a commit that changes only the config is judged as a scan of
     the directory judges it (field round rw34/a P7: a TRT005 only the pre-commit run gave)."""
-    from pdlint.safeio import Refused
     out: list = []
+    for j, data in _named_holding(named, (".yaml", ".yml"), _DISAGG_KEYS, boundary, root):
+        here = os.path.dirname(j.abspath)
+        out += _first_holding((f for f in files if os.path.dirname(f) == here and f.endswith(SHELL_EXT)),
+                              lambda text: b"trtllm-serve" in text, boundary, root)
+    return out
+
+
+def _named_holding(named: list, suffixes: tuple, pattern, boundary, root: str):
+    """``(job, its bytes)`` of each named file whose name ends with one of ``suffixes`` and whose text ``pattern``
+    finds (a file pdlint may not read is none)."""
+    from pdlint.safeio import Refused
     for j in named:
-        if not j.abspath.endswith((".yaml", ".yml")):
+        if not j.abspath.endswith(suffixes):
             continue
         try:
             data = boundary.read(j.abspath, root)
         except Refused:
             continue
-        if not _DISAGG_KEYS.search(data):
+        if pattern.search(data):
+            yield j, data
+
+
+def _first_holding(candidates, test, boundary, root: str) -> list:
+    """The first :data:`MAX_SIBLINGS` of ``candidates`` (paths, taken in sorted order) whose bytes pass ``test``."""
+    from pdlint.safeio import Refused
+    found = []
+    for f in sorted(candidates):
+        try:
+            if test(boundary.read(f, root)):
+                found.append(f)
+        except Refused:
             continue
-        here = os.path.dirname(j.abspath)
-        found = []
-        for f in sorted(f for f in files if os.path.dirname(f) == here and f.endswith(SHELL_EXT)):
-            try:
-                if b"trtllm-serve" in boundary.read(f, root):
-                    found.append(f)
-            except Refused:
-                continue
-            if len(found) >= MAX_SIBLINGS:
-                break
-        out += found
-    return out
+        if len(found) >= MAX_SIBLINGS:
+            break
+    return found
 
 
 _DISAGG_KEYS = lazyre.compile(rb"^(?:context|generation)_servers[ \t]*:", re.M)
@@ -913,31 +926,13 @@ def _sed_templates(named: list, files: list, boundary, root: str) -> list:
     holds a ``s#{NAME}#`` substitution (:meth:`pdlint.extract.Extractor.sed_values` reads their values from the
     script).  A commit that changes only the script is judged with the launches it renders (rw33/h item 1: the
     hook said "No launch text found" where a scan of the template reported the script's bad value)."""
-    from pdlint.safeio import Refused
     out: list = []
-    for j in named:
-        if not j.abspath.endswith((".sh", ".bash")):
-            continue
-        try:
-            data = boundary.read(j.abspath, root)
-        except Refused:
-            continue
-        if not _SED_BRACE_BYTES.search(data):
-            continue
+    for j, data in _named_holding(named, (".sh", ".bash"), _SED_BRACE_BYTES, boundary, root):
         here = os.path.dirname(j.abspath)
         near = [f for f in files if f.endswith((".yaml", ".yml")) and
                 (os.path.dirname(f) == here or os.path.dirname(os.path.dirname(f)) == here) and
                 _mentions(data, os.path.basename(f).encode())]
-        found = []
-        for f in sorted(near):
-            try:
-                if _BRACE_BYTES.search(boundary.read(f, root)):
-                    found.append(f)
-            except Refused:
-                continue
-            if len(found) >= MAX_SIBLINGS:
-                break
-        out += found
+        out += _first_holding(near, lambda text: _BRACE_BYTES.search(text) is not None, boundary, root)
     return out
 
 
