@@ -129,7 +129,13 @@ def test_the_template_subset_reads_common_chart_idioms(scratch_git):
 @pytest.mark.parametrize("targeted", [True, False])
 def test_a_patch_may_target_a_resource_by_its_prefixed_name(scratch_git, target, found, targeted):
     # llm-d-incubation workload-variant-autoscaler config/openshift (kubectl kustomize builds it)
-    scratch_git.write("config/manager/kustomization.yaml", "resources:\n- configmap.yaml\n")
+    # (the build holds a launch: a build of no server is not judged, field round rw34/a P3)
+    scratch_git.write("config/manager/kustomization.yaml", "resources:\n- configmap.yaml\n- deploy.yaml\n")
+    scratch_git.write("config/manager/deploy.yaml",
+                      "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: prefill\nspec:\n  template:\n"
+                      "    spec:\n      containers:\n      - name: s\n        image: lmsysorg/sglang:v0.5.9\n"
+                      "        command: [python3, -m, sglang.launch_server, --model-path, m, "
+                      "--disaggregation-mode, prefill]\n")
     scratch_git.write("config/manager/configmap.yaml",
                       "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: variantautoscaling-config\ndata: {a: b}\n")
     scratch_git.write("config/default/kustomization.yaml", "namePrefix: wva-\nresources:\n- ../manager\n")
