@@ -3039,29 +3039,24 @@ class Extractor:
             return 0
         before = len(self.out.launches)
         self.yaml(job, src, hd.text, render_role, keyed=False, docs=docs, label=label, unit_meta=m)
-        if len(self.out.launches) == before and docs and len(docs) == 1 and isinstance(docs[0].root, yt.YMap):
+        if len(self.out.launches) == before and docs:
             # `cat > disagg-config.yml <<EOF` with `context_servers:` / `generation_servers:` for the script's
             # `trtllm-serve disaggregated -c disagg-config.yml` (TensorRT-LLM's README): its servers, as for such
             # a file in the repository (other keyed files a script writes are read where a launch names them)
-            root = yt.Ref(docs[0].root)
-            if {k for k, _ in yt.map_items(root)} & {"context_servers", "generation_servers"}:
-                from pdlint.formats import keyed
-                for launch in keyed.trtllm_disagg(job, src, hd.text, root):
-                    if not launch.meta.get("no_servers"):
-                        launch.meta.update(m)
-                        launch.context = ", ".join(x for x in (launch.context, where) if x)
-                        self.add_launch(launch)
+            self.written_disagg_config(job, src, hd.text, where, meta=m, docs=docs)
         return len(self.out.launches) - before
 
-    def written_disagg_config(self, job: FileJob, src: SourceFile, text: TStr, note: str, unit: str) -> list:
+    def written_disagg_config(self, job: FileJob, src: SourceFile, text: TStr, note: str, unit: str = "",
+                              meta: Optional[dict] = None, docs: Optional[list] = None) -> list:
         """The servers of a TensorRT-LLM disaggregated config (``context_servers`` / ``generation_servers``) a
-        runner writes for a ``trtllm-serve disaggregated -c`` (an sflow artifact's ``content:``: NVIDIA's
-        trtllm_serve_disagg sample), as for such a file in the repository (field round rw34/a P6: TRT007 / TRT008
-        were lost, its keys a PD020)."""
-        try:
-            docs = yt.compose(text.text)
-        except (yt.YamlError, yt.LimitError):
-            return []
+        script or a runner writes for a ``trtllm-serve disaggregated -c`` (a here-document; an sflow artifact's
+        ``content:``, NVIDIA's trtllm_serve_disagg sample, field round rw34/a P6), as for such a file in the
+        repository; ``docs``: ``text`` composed already, ``meta``: given to each launch."""
+        if docs is None:
+            try:
+                docs = yt.compose(text.text)
+            except (yt.YamlError, yt.LimitError):
+                return []
         if len(docs) != 1 or not isinstance(docs[0].root, yt.YMap):
             return []
         root = yt.Ref(docs[0].root)
@@ -3071,6 +3066,7 @@ class Extractor:
         out = []
         for launch in keyed.trtllm_disagg(job, src, text, root):
             if not launch.meta.get("no_servers"):
+                launch.meta.update(meta or {})
                 launch.unit = launch.unit or unit
                 launch.context = ", ".join(x for x in (launch.context, note) if x)
                 self.add_launch(launch)

@@ -255,12 +255,18 @@ def scripts(doc: TStr, docs: list, skip: set, ansible=None, cut: Optional[list] 
         root = yt.Ref(d.root)
         dia = dialect(root)
         exprs = _expressions(doc, root, dia)
+        artifacts = sflow_artifacts(doc, root, exprs) if dia == "sflow" else {}
+        for name, (uri, path, _) in artifacts.items():
+            exprs[f"artifacts.{name}.uri"] = uri
+            if path is not None:
+                exprs[f"artifacts.{name}.path"] = path
         if dia == "argo":
             from pdlint.formats import argo
             stream = stream or argo.Stream(doc, docs)
         if dia == "ansible" and ansible is not None:
             exprs = {**ansible.role(), **exprs}
         walker = _Walker(doc, dia, exprs, skip, out)
+        walker.artifacts = artifacts
         walker.ansible = ansible
         walker.operators = {yt.scalar_text(yt.get(o, "name")): o for o in yt.seq_items(yt.get(root, "operators"))}
         setup = yt.get(root, "setup") if dia == "skypilot" else None
@@ -317,6 +323,7 @@ class _Walker:
         self.call = ""  # the Argo step / task whose run of the template is walked
         self.expansions = Expansions()  # (GitLab's variables: each expansion made once, one budget per file)
         self.written: dict = {}  # sflow: the artifacts' files it writes from `content:` (extract._written_files)
+        self.artifacts: dict = {}  # sflow: sflow_artifacts() of the document walked
 
     def walk(self, ref: yt.Ref, path: tuple, env: dict, names: list, image: Optional[TStr]) -> None:
         r = yt.deref(ref)
@@ -441,7 +448,7 @@ class _Walker:
         image = self._image(r) or image
         own = {}
         if self.dia == "sflow" and path == ():  # (sflow exports each artifact's path to every task as $NAME)
-            for name, (_, p, content) in sflow_artifacts(self.doc, r, self.exprs).items():
+            for name, (_, p, content) in self.artifacts.items():
                 if p is not None:
                     own[name] = p
                     if content is not None:  # (the file sflow writes from `content:`, read when a launch names it)
@@ -745,10 +752,6 @@ def _expressions(doc: TStr, root: yt.Ref, dia: str) -> dict:
         for scope in (yt.get(root, "variables"), yt.get(yt.get(root, "workflow"), "variables")):
             for name, v in named_values(doc, scope).items():
                 ex[f"variables.{name}"] = v
-        for name, (uri, path, _) in sflow_artifacts(doc, root, ex).items():
-            ex[f"artifacts.{name}.uri"] = uri
-            if path is not None:
-                ex[f"artifacts.{name}.path"] = path
     elif dia == "github":
         for name, v in named_values(doc, yt.get(root, "env")).items():
             ex[f"env.{name}"] = v
