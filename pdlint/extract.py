@@ -3540,7 +3540,7 @@ class Extractor:
         if why is not None:
             reason, hint = why, why_hint
         elif launchers.basename(texts[launchers.program_at(texts, i)]) in _NOT_RUN or \
-                launchers.asks_help(texts[i + 1:]) or \
+                launchers.only_help(texts[i:]) or \
                 any(launchers.package_command(texts, k) for k in range(i, len(texts))) or \
                 _quoted_not_run(texts[i + 1:]) or _python_c_imports_only(words, launchers.program_at(texts, i)):
             # printed, searched for, killed by name, asked for help, installed as a package, or only imported by

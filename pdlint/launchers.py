@@ -367,20 +367,47 @@ def program_at(texts: list, i: int) -> int:
     return j
 
 
-def asks_help(argv: list) -> bool:
+def _help_word(t: str, engine: Optional[str]) -> bool:
+    """``-h`` / ``--help``, or for vLLM a prefix of ``--help`` its newest table resolves to nothing else
+    (``--hel``: argparse's ``allow_abbrev``; VLLM052's reading of a launch, :func:`help_option`)."""
+    if t in ("--help", "-h"):
+        return True
+    if engine != "vllm" or len(t) < 4 or not "--help".startswith(t):
+        return False
+    from .engines.vllm import flags as vflags
+    version = vflags.pick(None)[0]
+    if version is None:
+        return False
+    table = vflags.load(version)
+    return table.allow_abbrev and table.prefix_options(t) == ["--help"]
+
+
+def asks_help(argv: list, engine: Optional[str] = None) -> bool:
     """``--help`` / ``-h`` among a server's arguments: argparse (SGLang, vLLM) and click (trtllm-serve) print the
     options and exit 0 at it, so nothing starts (an image's default ``CMD [..., "--help"]``: field test rw18/p).
-    So does ``--version`` / ``-V`` as the only argument (``vllm-router --version`` in a CI step: rw19/a)."""
-    return any(t in ("--help", "-h") for t in argv) or (len(argv) == 1 and argv[0] in ("--version", "-V"))
+    So does ``--version`` / ``-V`` as the only argument (``vllm-router --version`` in a CI step: rw19/a).
+    For vLLM (``engine``), an unambiguous prefix of ``--help`` too (``vllm serve --hel``)."""
+    return any(_help_word(t, engine) for t in argv) or (len(argv) == 1 and argv[0] in ("--version", "-V"))
+
+
+def only_help(texts: list) -> bool:
+    """A command (``texts``) whose server, where one starts, asks only for help (``vllm serve --hel``): the
+    entry point's arguments hold a help option (for its engine) and nothing else that makes it a launch."""
+    for i in range(len(texts)):
+        m = _match_at(texts, i)
+        if m is not None:
+            argv = texts[m.argv_start:]
+            return asks_help(argv, m.engine) and not server_line_with_help(m, argv)
+    return asks_help(texts)
 
 
 def server_line_with_help(m, argv: list) -> bool:
     """An SGLang or vLLM server command line that sets options besides ``-h`` / ``--help``
     (``--model-path M --disaggregation-mode prefill -h``): a launch that prints the help and exits 0, which SGL013 /
     VLLM052 report (field round rw28/b P10, hostile-input round rw33/h P8); a line that only asks for help is
-    none."""
+    none (``vllm serve --hel`` too: it prints the help; stop 50 left it a VLLM052 launch)."""
     return m.engine in ("sglang", "vllm") and m.kind == "server" and \
-        any(t.startswith("-") and t not in ("-h", "--help") for t in argv)
+        any(t.startswith("-") and not _help_word(t, m.engine) for t in argv)
 
 
 def find(words: list) -> Optional[object]:
@@ -397,7 +424,7 @@ def find(words: list) -> Optional[object]:
             return None
         m = _match_at(texts, i)
         if m is not None:
-            if asks_help(texts[m.argv_start:]) and not server_line_with_help(m, texts[m.argv_start:]):
+            if asks_help(texts[m.argv_start:], m.engine) and not server_line_with_help(m, texts[m.argv_start:]):
                 return None  # prints its options and exits 0: starts no server
             m.env = wrapper_env(words, i)
             return m

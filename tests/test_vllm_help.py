@@ -25,10 +25,19 @@ def test_help_on_a_server_line_stops_the_server(scratch, flag):
     assert report["coverage"]["launches"] == 1
 
 
-def test_a_command_line_that_only_asks_for_help_is_no_launch(scratch):
-    scratch.write("run.sh", "#!/bin/bash\nvllm serve --help\n")
+@pytest.mark.parametrize("flag", ["--help", "-h", "--hel"])
+def test_a_command_line_that_only_asks_for_help_is_no_launch(scratch, flag):
+    # `vllm serve --hel` prints the help as `--help` does (stop 50 left it a VLLM052 launch)
+    scratch.write("run.sh", f"#!/bin/bash\nvllm serve {flag}\n")
     code, report = scratch.lint("run.sh")
     assert report["findings"] == [] and report["launches"] == [] and code == 0
+    assert report["coverage"]["files"].get("run.sh", {}).get("unchecked", []) == []
+
+
+def test_an_ambiguous_prefix_of_help_alone_is_a_launch_with_an_error(scratch):
+    scratch.write("run.sh", "#!/bin/bash\nvllm serve --he\n")
+    code, report = scratch.lint("run.sh")
+    assert [f["code"] for f in report["findings"]] == ["VLLM018"] and code == 1
 
 
 @pytest.mark.parametrize("flag, message", [
