@@ -539,10 +539,30 @@ class Undecided:
     #: a just recipe's parameter: (recipe, its default or None) (rw34/a P2)
     recipe_param: tuple = ()
 
+    def cause(self) -> str:
+        """Why the value is unseen, as the text report's advice tells it (w37 left the JSON without it):
+        ``file-budget`` (the file's GitLab expansions spent pdlint's budget first), ``expansion-bounds`` (a
+        GitLab variable nested past the value's bounds), ``deployed`` (made when the template is deployed),
+        ``recipe-parameter`` (a just recipe's parameter), ``variable`` (a name ``--var`` or a values file
+        gives) or ``not-in-file`` (a value only the file can fix: a secret, the downward API...)."""
+        if self.budget:
+            return "file-budget"
+        if self.unexpanded:
+            return "expansion-bounds"
+        if self.deployed:
+            return "deployed"
+        if self.recipe_param:
+            return "recipe-parameter"
+        return "variable" if self.name else "not-in-file"
+
     def as_dict(self) -> dict:
-        d = {"line": self.line, "column": self.column, "flag": self.flag, "text": self.text}
+        d = {"line": self.line, "column": self.column, "flag": self.flag, "text": self.text, "cause": self.cause()}
         if self.name:
             d["name"] = self.name
+        if self.recipe_param:
+            d["recipe"] = self.recipe_param[0]
+            if self.recipe_param[1] is not None:
+                d["default"] = self.recipe_param[1]
         return d
 
 

@@ -144,6 +144,7 @@ def test_the_summary_says_the_files_budget_not_the_value_stopped_it(scratch, mon
     code, report = scratch.lint(".")
     undecided = report["coverage"]["files"][".gitlab-ci.yml"]["undecided"]
     assert "--served-model-name" in [u["flag"] for u in undecided]
+    assert {u["cause"] for u in undecided if u["flag"] == "--served-model-name"} == {"file-budget"}
     from pdlint.cli import main
     main(["--no-cache", "."])
     out = capsys.readouterr().out
@@ -160,6 +161,8 @@ def test_a_value_over_its_own_bounds_keeps_the_value_wording(scratch, capsys):
                   + "prefill:\n  script:\n"
                   "    - python -m sglang.launch_server --model-path /m --disaggregation-mode prefill"
                   " --served-model-name $V0\n")
+    _, report = scratch.lint(".")
+    assert [u["cause"] for u in report["coverage"]["files"][".gitlab-ci.yml"]["undecided"]] == ["expansion-bounds"]
     from pdlint.cli import main
     assert main(["--no-cache", "."]) == 0
     out = capsys.readouterr().out

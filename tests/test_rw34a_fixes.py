@@ -89,6 +89,26 @@ def test_a_disaggregated_config_named_alone_is_judged_with_the_scripts_of_its_di
     assert "TRT005" not in {f["code"] for f in scan["findings"]}
 
 
+def test_the_json_says_a_recipe_parameter_and_its_default(scratch_git):
+    """The JSON's undecided value names its cause as the summary does (w37 left the JSON without it): a just
+    recipe's parameter with its recipe and default; a Kubernetes `$(NAME)` only the file can set."""
+    scratch_git.write("justfile", 'decode PORT="8200" TP:\n    vllm serve Qwen/Qwen3-8B --port {{PORT}}'
+                      ' --tensor-parallel-size {{TP}}\n')
+    _, report = scratch_git.lint("justfile")
+    got = [{k: u.get(k) for k in ("flag", "cause", "name", "recipe", "default")}
+           for u in report["coverage"]["files"]["justfile"]["undecided"]]
+    assert got == [
+        {"flag": "--port", "cause": "recipe-parameter", "name": "PORT", "recipe": "decode", "default": "8200"},
+        {"flag": "--tensor-parallel-size", "cause": "recipe-parameter", "name": "TP", "recipe": "decode",
+         "default": None}], got
+    scratch_git.write("pod.yaml", "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n"
+                      "  - name: decode\n    image: vllm/vllm-openai:v0.33.0\n"
+                      "    command: [vllm, serve, Qwen/Qwen3-8B, --port, $(PORT)]\n")
+    _, report = scratch_git.lint("pod.yaml")
+    assert [(u["flag"], u["cause"], "name" in u) for u in report["coverage"]["files"]["pod.yaml"]["undecided"]] \
+        == [("--port", "not-in-file", False)]
+
+
 def test_a_recipe_parameters_summary_is_the_same_from_the_cache(scratch_git, capsys):
     """w39's recipe-parameter wording (P2) is kept by the result cache too (the cache stored the undecided values
     without it: a second run said the sed `{NAME}` wording again)."""

@@ -45,7 +45,7 @@ def test_value_from_the_environment_a_check_needed_is_named(scratch_dir, capsys)
     assert code == 0 and not [f for f in doc["findings"] if f["severity"] == "error"]
     assert doc["coverage"]["undecided"] == 1
     assert doc["coverage"]["files"]["run.sh"]["undecided"] == [
-        {"line": 2, "column": 99, "flag": "--tp-size", "text": "$TP", "name": "TP"}]
+        {"line": 2, "column": 99, "flag": "--tp-size", "text": "$TP", "cause": "variable", "name": "TP"}]
     code, out = run_text(capsys, "--no-cache")
     assert ("1 flag value pdlint cannot see left the checks that read it undecided: --tp-size $TP (run.sh:2:99); "
             "to check it, give the value you deploy with as --var TP=VALUE or in [tool.pdlint.vars].") in out
@@ -186,7 +186,7 @@ def test_vllm_value_a_check_needed(scratch_dir, capsys):
     write(scratch_dir, "run.sh", VLLM.format(tp="$TP"))
     code, doc = run_json(capsys)
     assert code == 0 and doc["coverage"]["files"]["run.sh"]["undecided"] == [
-        {"line": 2, "column": 86, "flag": "--tensor-parallel-size", "text": "$TP", "name": "TP"}]
+        {"line": 2, "column": 86, "flag": "--tensor-parallel-size", "text": "$TP", "cause": "variable", "name": "TP"}]
     code, doc = run_json(capsys, "--var", "TP=4")
     assert "PD153" in [f["code"] for f in doc["findings"]] and doc["coverage"]["undecided"] == 0
     write(scratch_dir, "run.sh", VLLM.format(tp="2"))
@@ -241,6 +241,7 @@ def test_value_made_at_deploy_time_names_no_variable(scratch_dir, capsys, config
     got = doc["coverage"]["files"]["run.sh.j2"]["undecided"]
     assert [(u["flag"], u["text"], u.get("name")) for u in got] == [
         ("--tp-size", shown, None), ("--tp-size", "${dtp}", "dtp")], got
+    assert [u["cause"] for u in got] == ["deployed", "variable"]  # (the JSON says why as the summary does)
     code, out = run_text(capsys, "--no-cache")
     assert f"--var {shown.lstrip('$')}" not in out and "--var dtp=VALUE" in out, out
     assert ("; or write into the file the value made when the template is deployed (by a filter, lookup or fact "
