@@ -552,9 +552,9 @@ def _fc_doc(fc) -> dict:
 
 def partition(jobs: list, res, deps: Deps, resolver, cwd: str, docs: bool) -> list:
     """The components of a fresh run on ``jobs`` (see the module docstring), each as stored."""
-    from pdlint.coverage import checked, role_keys
+    from pdlint.coverage import checked, role_keys, unpaired_keys
     from pdlint.discover import display_path
-    from pdlint.pairing import pair_role, refused_build
+    from pdlint.pairing import pair_role
     order = {j.abspath: i for i, j in enumerate(jobs)}
     by_display = {j.display: j.abspath for j in jobs}
     uf = UnionFind()
@@ -646,12 +646,8 @@ def partition(jobs: list, res, deps: Deps, resolver, cwd: str, docs: bool) -> li
     for launch, job in zip(res.launches, launch_job):
         c = comp(place(job))
         if id(launch) in unpaired:  # (a component holds every launch its launches could pair with)
-            role = pair_role(launch)
-            c["unpaired"][role] = c["unpaired"].get(role, 0) + 1
-            if refused_build(launch):  # (Coverage.unpaired_summary: why they were not paired)
-                c["unpaired"]["refused"] = c["unpaired"].get("refused", 0) + 1
-            elif launch.meta.get("matrix_run_cut"):
-                c["unpaired"]["unsampled"] = c["unpaired"].get("unsampled", 0) + 1
+            for k in unpaired_keys(launch):  # (its role, and why: Coverage.unpaired_summary)
+                c["unpaired"][k] = c["unpaired"].get(k, 0) + 1
         c["_launches"].append(launch)
         note = getattr(launch.parsed, "version_note", None)
         if note:

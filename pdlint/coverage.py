@@ -645,6 +645,14 @@ class Coverage:
         # of a matrix run pdlint sampled in part: the jobs of the other role exist, pdlint did not run them
         unsampled = self.unpaired.get("unsampled", 0)
         why = f"no server of the other role in {'its' if p + d == 1 else 'their'} deployment"
+        # of a deployment with a server of a role pdlint could not decide: it may be the other role
+        roleless = self.unpaired.get("roleless", 0)
+        if roleless:
+            them = "its" if p + d == 1 else "their"
+            beside = (f"no server of the other role pdlint could decide in {them} deployment: a server there has "
+                      f"no role pdlint could read (set by a value it cannot see, or by a branch of a role test it "
+                      f"cannot follow) and may be the other role")
+            why = beside if roleless >= p + d else why + f"; or ({roleless} of them) {beside}"
         if refused:
             why = ("kustomize refuses the build that holds " + ("it" if p + d == 1 else "them") if refused >= p + d
                    else why + f" or ({refused} of them) kustomize refuses the build that holds them") + " (PD106)"
@@ -1049,15 +1057,35 @@ def role_keys(launch: Launch, role) -> tuple:
 def _count_unpaired(cov: Coverage, launches: list) -> None:
     """The checked prefill and decode servers no pair rule checked (:func:`pdlint.pairing.unpaired`), paired
     with every launch as the check stage pairs them."""
-    from pdlint.pairing import pair_launches_isolated, pair_role, refused_build, unpaired
-    cov.unpaired_launches = [l for l in unpaired(pair_launches_isolated(launches)) if checked(l)]
-    for l in cov.unpaired_launches:
-        role = pair_role(l)
-        cov.unpaired[role] = cov.unpaired.get(role, 0) + 1
-        if refused_build(l):
-            cov.unpaired["refused"] = cov.unpaired.get("refused", 0) + 1
-        elif l.meta.get("matrix_run_cut"):  # (a matrix run sampled in part: the other role's jobs not run)
-            cov.unpaired["unsampled"] = cov.unpaired.get("unsampled", 0) + 1
+    from pdlint.pairing import pair_launches_isolated, pair_role, unpaired
+    cov.unpaired_launches = []
+    for d in pair_launches_isolated(launches):
+        for l in unpaired([d]):
+            if not checked(l):
+                continue
+            cov.unpaired_launches.append(l)
+            if any(o is not l and o.kind == "server" and o.engine == l.engine and o.role is None and
+                   pair_role(o) is None and checked(o) for o in d.servers):
+                # (its deployment has a server of a role pdlint could not decide: the other role may be that one,
+                # a variant of the same line run with another role word - field round rw35/a P2, TRT-LLM's
+                # slurm start_worker.sh `if [ "${role}" = "GEN" ]`)
+                l.meta["unpaired_beside_roleless"] = True
+            for k in unpaired_keys(l):
+                cov.unpaired[k] = cov.unpaired.get(k, 0) + 1
+
+
+def unpaired_keys(launch: Launch) -> tuple:
+    """The :attr:`Coverage.unpaired` counters a launch no pair rule checked adds one to: its role's, and why
+    (:meth:`Coverage.unpaired_summary`): ``refused`` (a build kustomize refuses, PD106), ``unsampled`` (a matrix
+    run sampled in part: the other role's jobs not run), ``roleless`` (beside a server of no decided role)."""
+    from pdlint.pairing import pair_role, refused_build
+    if refused_build(launch):
+        return pair_role(launch), "refused"
+    if launch.meta.get("matrix_run_cut"):
+        return pair_role(launch), "unsampled"
+    if launch.meta.get("unpaired_beside_roleless"):
+        return pair_role(launch), "roleless"
+    return (pair_role(launch),)
 
 
 def _cover(launch: Launch, covered: dict, reads: dict, spans: dict, partial: Optional[dict] = None) -> None:

@@ -316,6 +316,11 @@ def sibling_structure(launches: list) -> None:
     for (key, fam), by_role in named.items():
         if not ("prefill" in by_role and "decode" in by_role):
             continue
+        if all(_vllm_without_kv(l) for ps in by_role.values() for p in ps for l in files[p][1]):
+            # no server of the files has a KV connector: vLLM starts each as an ordinary server, which no KV
+            # hand-off pairs; counted "other", not a checked prefill/decode pair (field round rw35/a P1:
+            # zhtang83/Dockerfiles launch_prefill.sh / launch_decode.sh, `vllm serve m` alone)
+            continue
         for role, paths in by_role.items():
             other = "decode" if role == "prefill" else "prefill"
             for path in paths:
@@ -339,6 +344,14 @@ def sibling_structure(launches: list) -> None:
                         l.structural_role = role
                         l.meta["role_how"] = f"the file name ({word!r} in {path}, beside {sibling})"
                         l.meta["role_from_sibling"] = sibling
+
+
+def _vllm_without_kv(launch) -> bool:
+    """A vLLM server (not a Dynamo worker) with no KV transfer config, every word of it seen: vLLM's own role
+    for it is none (``"null"``)."""
+    info = launch.parsed
+    return launch.engine == "vllm" and launch.role == "null" and info is not None and \
+        getattr(info, "kv", True) is None and not getattr(info, "dynamo", False)
 
 
 def router_structure(launches: list) -> None:
