@@ -188,3 +188,39 @@ def test_just_expressions_are_bounded():
     assert v["A"] is None and v["B"] is None and v["C"] is None and v["F"] is None
     assert v["W"].text == "v1v199" and v["V150"].text == "v150"
     assert unevaluated(text, "B") == (2, "an expression nested past pdlint's bound")
+
+
+def test_env_functions_read_the_given_value_or_their_default(tmp_path):
+    """just's `env_var_or_default(KEY, DEFAULT)` / `env(KEY, DEFAULT)` read the environment variable KEY, DEFAULT
+    when it is unset: pdlint reads the default (as the shell's `${KEY:-DEFAULT}`), or the value `--var KEY=...`
+    gives; `env_var(KEY)` / `env(KEY)` without a default is a value only `--var` gives (stop 50 left every call a
+    value pdlint cannot see)."""
+    from pdlint.formats.justfile import recipes, unevaluated
+    from pdlint.text import SourceFile, TStr
+    text = ("A := env_var_or_default('TP_SIZE', 'banana')\n"
+            "B := env('MODEL_DIR', \"/models\") / 'm'\n"
+            "C := env_var('HOME')\n"
+            "D := env('HOME') + 'x'\n"
+            "E := env_var_or_default('X')\n"          # (one argument: just refuses it)
+            "F := env_var_or_default(C, 'd')\n"       # (a key pdlint cannot see)
+            "G := env(\n  'K',\n  'multi',\n)\n")     # (line breaks inside the call, a trailing comma)
+    doc = TStr.from_source(SourceFile("justfile", text))
+    _, v = recipes(doc)
+    got = {k: (x.text if x is not None else None) for k, x in v.items()}
+    assert got == {"A": "banana", "B": "/models/m", "C": None, "D": None, "E": None, "F": None, "G": "multi"}
+    assert (v["A"].origin.line, v["A"].origin.column) == (1, 37)  # the default, where written
+    _, v = recipes(doc, given={"TP_SIZE": TStr.synthetic("4", "<var>"), "HOME": TStr.synthetic("/h", "<var>")})
+    assert (v["A"].text, v["C"].text, v["D"].text, v["F"].text) == ("4", "/h", "/hx", "d")
+    assert unevaluated(text, "C") == (3, "the function call `env_var()`")
+    assert unevaluated(text, "A") is None
+
+
+def test_an_env_default_a_flag_refuses_is_reported_at_the_default(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "justfile").write_text(
+        "TP := env_var_or_default('TP_SIZE', 'banana')\n\nprefill:\n"
+        "    python -m sglang.launch_server --model-path m --tp-size {{TP}} --disaggregation-mode prefill\n")
+    assert main(["--format", "json", "--no-cache", "justfile"]) == 1
+    doc = json.loads(capsys.readouterr().out)
+    assert [(f["code"], f["line"], f["column"]) for f in doc["findings"]] == [("SGL005", 1, 38)]
+    assert main(["--format", "json", "--no-cache", "--var", "TP_SIZE=2", "justfile"]) == 0

@@ -122,7 +122,7 @@ def recipes(doc: TStr, imported: tuple = (), given: Optional[dict] = None) -> tu
             return None  # (a circular definition: just refuses the file; a chain past pdlint's bound)
         busy.add(name)
         # (a value it cannot evaluate is the one `--var` gives, as `just --set` does)
-        v = _evaluate(defined[name], value)
+        v = _evaluate(defined[name], value, given)
         variables[name] = v if v is not None else (given or {}).get(name)
         busy.discard(name)
         done.add(name)
@@ -141,6 +141,8 @@ def recipes(doc: TStr, imported: tuple = (), given: Optional[dict] = None) -> tu
 _ESCAPES = {"n": "\n", "r": "\r", "t": "\t", "\\": "\\", '"': '"'}
 MAX_EXPR = 1 << 16  # characters of one assignment's expression read
 MAX_DEPTH = 48  # variables one value reads through, and nested ( ) / { } / if of one expression
+#: just's functions that read the environment, with how many arguments each takes (`env`: one or two)
+_ENV_FUNCTIONS = {"env_var": 1, "env_var_or_default": 2, "env": 2}
 
 
 class _Parser:
@@ -277,11 +279,31 @@ class _Parser:
             self.pos = m.end()
             self.skip()
             if t.startswith("(", self.pos):
+                if m.group(0) in _ENV_FUNCTIONS:
+                    return self.env_call(m.group(0))
                 raise _Unknown(f"the function call `{m.group(0)}()`")
             if t.startswith(("'", '"'), self.pos) and m.group(0) in ("x", "f"):
                 raise _Unknown(f"a `{m.group(0)}` string")
             return ("var", m.group(0))
         raise _Unknown(f"`{t[p:p + 20].split(chr(10))[0]}`")
+
+    def env_call(self, name: str):
+        """``env_var_or_default(KEY, DEFAULT)`` / ``env(KEY, DEFAULT)`` (the environment variable KEY, DEFAULT when
+        it is unset), ``env_var(KEY)`` / ``env(KEY)`` (KEY, or just fails): ``("env", name, key, default or
+        None)``."""
+        self.pos += 1
+        self.depth += 1
+        args = [self.expression()]
+        while self.peek(",") and len(args) < 3:
+            self.pos += 1
+            if self.peek(")"):
+                break  # (a trailing comma)
+            args.append(self.expression())
+        if not self.peek(")") or len(args) != _ENV_FUNCTIONS[name] and not (name == "env" and len(args) in (1, 2)):
+            raise _Unknown(f"the function call `{name}()`")
+        self.depth -= 1
+        self.pos += 1
+        return ("env", name, args[0], args[1] if len(args) > 1 else None)
 
     def string(self, quote: str, indented: bool):
         t, start = self.text, self.pos + len(quote)
@@ -360,20 +382,32 @@ def _unindent(body: TStr) -> TStr:
     return TStr.join(parts)
 
 
-def _evaluate(node, value):
-    """The TStr an expression node is (``value(NAME)``: a variable's), or None when pdlint cannot know it."""
+def _evaluate(node, value, env: Optional[dict] = None):
+    """The TStr an expression node is (``value(NAME)``: a variable's), or None when pdlint cannot know it.
+    ``env``: the values given (``--var``, the config's) of the environment variables just's ``env_var()``
+    functions read; one not given is the function's default (as the shell's ``${NAME:-default}`` is read), and
+    unknown without one."""
     kind = node[0]
     if kind == "str":
         return node[1]
+    if kind == "env":
+        _, _, key, default = node
+        k = _evaluate(key, value, env)
+        if k is None or k.opaque:
+            return None
+        given = (env or {}).get(k.text)
+        if isinstance(given, TStr):
+            return given
+        return None if default is None else _evaluate(default, value, env)
     if kind == "var":
         v = value(node[1])
         return v if isinstance(v, TStr) else None
     if kind == "cat":
-        parts = [_evaluate(n, value) for n in node[1]]
+        parts = [_evaluate(n, value, env) for n in node[1]]
         return None if any(p is None for p in parts) else TStr.join(parts)
     if kind == "if":
         _, left, op, right, then, other = node
-        a, b = _evaluate(left, value), _evaluate(right, value)
+        a, b = _evaluate(left, value, env), _evaluate(right, value, env)
         if a is None or b is None or a.opaque or b.opaque:
             return None
         if op == "=~":
@@ -383,7 +417,7 @@ def _evaluate(node, value):
                 return None
         else:
             hit = (a.text == b.text) == (op == "==")
-        return _evaluate(then if hit else other, value)
+        return _evaluate(then if hit else other, value, env)
     return None
 
 
@@ -447,6 +481,9 @@ def _first_unknown(node, variables: dict) -> Optional[tuple]:
         return node
     if kind == "var":
         return node if variables.get(node[1]) is None else None
+    if kind == "env":  # (an environment variable: its default, or the call without one)
+        return ("unknown", f"the function call `{node[1]}()`") if node[3] is None else \
+            _first_unknown(node[2], variables) or _first_unknown(node[3], variables)
     for sub in node[1] if kind == "cat" else node[1:] if kind == "if" else ():
         if isinstance(sub, tuple):
             why = _first_unknown(sub, variables)
