@@ -136,8 +136,9 @@ def recipes(doc: TStr, imported: tuple = (), given: Optional[dict] = None) -> tu
 
 # -- just's expressions (the right side of `NAME := ...`) -------------------------------------------------------
 # A node is ("str", TStr) / ("var", name) / ("cat", [node...]) / ("if", left, op, right, then, else) /
-# ("unknown", why): a function call, a backtick, `||` / `&&`, a shell-expanded `x'...'` string, a syntax pdlint
-# does not know.  `A + B` is concatenation and `A / B` joins with a `/` (the operator's own, where it is written).
+# ("env", function, key, default or None): an environment function (`env_var_or_default`, `env`, `env_var`) /
+# ("unknown", why): another function call, a backtick, `||` / `&&`, a shell-expanded `x'...'` string, a syntax
+# pdlint does not know.  `A + B` is concatenation and `A / B` joins with a `/` (the operator's own, where it is written).
 _ESCAPES = {"n": "\n", "r": "\r", "t": "\t", "\\": "\\", '"': '"'}
 MAX_EXPR = 1 << 16  # characters of one assignment's expression read
 MAX_DEPTH = 48  # variables one value reads through, and nested ( ) / { } / if of one expression
