@@ -2322,8 +2322,9 @@ class Extractor:
             found += new
         if written:  # (the config a `trtllm-serve disaggregated -c` of the file reads; another written file with
             # `context_servers:` is a piece the tasks assemble at run time - nv-sflow's PREFILL_URLS)
-            named = {os.path.normpath(l.argv[i + 1].text) for l in found if l.engine == "trtllm" and l.kind == "router"
-                     for i, t in enumerate(l.argv[:-1]) if t.text in ("-c", "--config-file", "--config")}
+            from pdlint.engines.trtllm.engine import proxy_config_words
+            named = {os.path.normpath(t.text) for l in found if l.engine == "trtllm" and l.kind == "router"
+                     for t in proxy_config_words(l.argv)}
             for path, (content, note) in sorted(written.items()):
                 if path in named:
                     found += self.written_disagg_config(job, src, content, note, unit or job.display)

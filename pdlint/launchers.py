@@ -369,9 +369,12 @@ def program_at(texts: list, i: int) -> int:
 
 def _help_word(t: str, engine: Optional[str]) -> bool:
     """``-h`` / ``--help``, or for vLLM a prefix of ``--help`` its newest table resolves to nothing else
-    (``--hel``: argparse's ``allow_abbrev``; VLLM052's reading of a launch, :func:`help_option`)."""
+    (``--hel``: argparse's ``allow_abbrev``; VLLM052's reading of a launch, :func:`help_option`) or its help
+    search ``--help=KEYWORD`` (VLLM018's reading)."""
     if t in ("--help", "-h"):
         return True
+    if engine == "vllm" and t.startswith("--help="):
+        return True  # (vLLM's help search, `--help=all` / `--help=ModelConfig`: it prints and exits; rw35/h P7)
     if engine != "vllm" or len(t) < 4 or not "--help".startswith(t):
         return False
     from .engines.vllm import flags as vflags

@@ -132,6 +132,24 @@ _RAW_OPEN = lazyre.compile(r"\{%[-+]?[ \t\r\n]*raw[ \t\r\n]*[-+]?%\}")
 _RAW_CLOSE = lazyre.compile(r"\{%[-+]?[ \t\r\n]*endraw[ \t\r\n]*[-+]?%\}")
 
 
+# the end of a `{{ }}` / `{% %}` tag, or a string literal inside it, which Jinja's lexer reads whole (a `}}` in
+# `{{ "}} {#" }}` ends nothing: hostile-input round rw35/h P1), or a quote no string closes (Jinja refuses it)
+_EXPR_END = lazyre.compile(r"""\}\}|'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"|['"]""", re.S)
+_STMT_END = lazyre.compile(r"""%\}|'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"|['"]""", re.S)
+
+
+def _tag_end(text: str, at: int, ends) -> int:
+    """The offset just past the closer of the tag whose body starts at ``at`` (strings skipped), -1 when none."""
+    search = ends.search
+    while True:
+        m = search(text, at)
+        if m is None:
+            return -1
+        if m.group()[0] not in "'\"":
+            return m.end()
+        at = m.end()  # (a string, or a quote no string closes: read on past it)
+
+
 def _raw_spans(text: str) -> list:
     """Character spans of the bodies of Jinja's ``{% raw %}`` blocks, whose ``{# #}`` is text Jinja writes out
     (hostile-input round rw32/h P7: `{# pdlint: skip-file #}` there skipped the template).  Read as Jinja's lexer
@@ -144,21 +162,27 @@ def _raw_spans(text: str) -> list:
         if j < 0:
             return out
         opener = text[j:j + 2]
-        if opener == "{#" or opener == "{{":
-            k = find("#}" if opener == "{#" else "}}", j + 2)
+        if opener == "{#":
+            k = find("#}", j + 2)
             if k < 0:
                 return out  # (never closed: Jinja refuses the template; nothing after it is raw)
             at = k + 2
+            continue
+        if opener == "{{":
+            k = _tag_end(text, j + 2, _EXPR_END)
+            if k < 0:
+                return out
+            at = k
             continue
         if opener != "{%":
             at = j + 1
             continue
         m = _RAW_OPEN.match(text, j)
         if m is None:
-            k = find("%}", j + 2)
+            k = _tag_end(text, j + 2, _STMT_END)
             if k < 0:
                 return out
-            at = k + 2
+            at = k
             continue
         e = _RAW_CLOSE.search(text, m.end())
         end = e.start() if e is not None else len(text)

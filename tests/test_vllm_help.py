@@ -25,8 +25,9 @@ def test_help_on_a_server_line_stops_the_server(scratch, flag):
     assert report["coverage"]["launches"] == 1
 
 
-@pytest.mark.parametrize("flag", ["--help", "-h", "--hel"])
+@pytest.mark.parametrize("flag", ["--help", "-h", "--hel", "--help=all", "--help=ModelConfig"])
 def test_a_command_line_that_only_asks_for_help_is_no_launch(scratch, flag):
+    # (`--help=KEYWORD` alone: vLLM's help search prints and exits - hostile-input round rw35/h P7 had VLLM018)
     # `vllm serve --hel` prints the help as `--help` does (stop 50 left it a VLLM052 launch)
     scratch.write("run.sh", f"#!/bin/bash\nvllm serve {flag}\n")
     code, report = scratch.lint("run.sh")
@@ -52,3 +53,15 @@ def test_abbreviations_of_help_are_read_as_argparse_reads_them(scratch, flag, me
 def test_an_option_whose_prefix_is_not_help_resolves_quietly(scratch):
     code, found, _ = _vllm(scratch, "--headl")  # --headless
     assert found == [] and code == 0
+
+
+def test_a_help_search_in_a_usage_function_beside_the_launch_is_no_launch(scratch):
+    scratch.write("run.sh", "#!/bin/bash\nusage() {\n  echo \"usage: $0 MODEL\"\n  vllm serve --help=ModelConfig | head\n}"
+                  "\n[ $# -lt 1 ] && { usage; exit 1; }\nvllm serve Qwen/Qwen3-8B --port 8000\n")
+    code, report = scratch.lint("run.sh")
+    assert report["findings"] == [] and code == 0 and len(report["launches"]) == 1
+
+
+def test_a_help_search_on_a_server_line_is_still_vllm018(scratch):
+    code, found, _ = _vllm(scratch, "--help=all")
+    assert [c for c, _ in found] == ["VLLM018"] and code == 1

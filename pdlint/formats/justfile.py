@@ -142,6 +142,9 @@ def recipes(doc: TStr, imported: tuple = (), given: Optional[dict] = None) -> tu
 _ESCAPES = {"n": "\n", "r": "\r", "t": "\t", "\\": "\\", '"': '"'}
 MAX_EXPR = 1 << 16  # characters of one assignment's expression read
 MAX_DEPTH = 48  # variables one value reads through, and nested ( ) / { } / if of one expression
+MAX_VALUE = 1 << 16  # characters of one evaluated value (`a1 := a0 + a0` doubling past it: a value not known)
+MAX_MATCHED = 256  # characters of a value an `=~` matches (Python's engine backtracks; just's regex crate does not)
+MAX_QUANTIFIERS = 2  # repetitions (`*`, `+`, `?`, `{m,n}`) of an `=~` pattern: at most MAX_MATCHED ** 2 steps
 #: just's functions that read the environment, with how many arguments each takes (`env`: one or two)
 _ENV_FUNCTIONS = {"env_var": 1, "env_var_or_default": 2, "env": 2}
 
@@ -383,6 +386,56 @@ def _unindent(body: TStr) -> TStr:
     return TStr.join(parts)
 
 
+def _linear_pattern(pattern: str) -> bool:
+    """Is ``pattern`` one Python's backtracking ``re`` matches in bounded time, and reads as just's regex crate
+    does: no back-reference or look-around (the crate has neither), no repeated group holding a repetition or an
+    alternation (``(a+)+``, ``(a|a)*``: exponential), at most :data:`MAX_QUANTIFIERS` repetitions in all?"""
+    if re.search(r"\\[1-9]|\(\?(?:[=!]|<[=!]|P=)", pattern):
+        return False
+    quantifiers = 0
+    stack: list = [False]  # per open group: does it hold a repetition or an alternation?
+    i, n = 0, len(pattern)
+    while i < n:
+        c = pattern[i]
+        if c == "\\":
+            i += 2
+            continue
+        if c == "[":  # a class: its characters are literal ( `]` first, escapes)
+            j = i + 1 + (pattern[i + 1:i + 2] == "^")
+            j += pattern[j:j + 1] == "]"
+            while j < n and pattern[j] != "]":
+                j += 2 if pattern[j] == "\\" else 1
+            i = j + 1
+            continue
+        if c == "(":
+            stack.append(False)
+            if pattern[i + 1:i + 2] == "?":  # (`(?:`, `(?P<name>`, `(?i)`: the group's prefix is no repetition)
+                j = i + 2
+                while j < n and pattern[j] not in ":>)":
+                    j += 1
+                if j < n and pattern[j] == ")":
+                    stack.pop()  # (flags only: no group)
+                i = j + 1
+                continue
+        elif c == ")" and len(stack) > 1:
+            inner = stack.pop()
+            if pattern[i + 1:i + 2] in ("*", "+", "?", "{") and inner:
+                return False
+            stack[-1] = stack[-1] or inner
+        elif c == "|":
+            stack[-1] = True
+        elif c in "*+?{" and i:
+            if c == "?" and pattern[i - 1] in "*+?}":
+                i += 1
+                continue  # (a lazy repetition's `?`)
+            quantifiers += 1
+            stack[-1] = True
+            if quantifiers > MAX_QUANTIFIERS:
+                return False
+        i += 1
+    return True
+
+
 def _evaluate(node, value, env: Optional[dict] = None):
     """The TStr an expression node is (``value(NAME)``: a variable's), or None when pdlint cannot know it.
     ``env``: the values given (``--var``, the config's) of the environment variables just's ``env_var()``
@@ -405,13 +458,17 @@ def _evaluate(node, value, env: Optional[dict] = None):
         return v if isinstance(v, TStr) else None
     if kind == "cat":
         parts = [_evaluate(n, value, env) for n in node[1]]
-        return None if any(p is None for p in parts) else TStr.join(parts)
+        if any(p is None for p in parts) or sum(len(p.text) for p in parts) > MAX_VALUE:
+            return None  # (a value doubled past pdlint's bound: `a1 := a0 + a0` ... rw35/h P9)
+        return TStr.join(parts)
     if kind == "if":
         _, left, op, right, then, other = node
         a, b = _evaluate(left, value, env), _evaluate(right, value, env)
         if a is None or b is None or a.opaque or b.opaque:
             return None
         if op == "=~":
+            if len(a.text) > MAX_MATCHED or not _linear_pattern(b.text):
+                return None  # (a pattern Python's backtracking engine could take exponential time on: rw35/h P8)
             try:
                 hit = re.search(b.text, a.text) is not None  # (just's regex crate; a pattern Python reads alike)
             except re.error:

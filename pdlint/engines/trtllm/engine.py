@@ -61,6 +61,23 @@ CLI_KEYS = {"--tp-size": "tensor_parallel_size", "--tensor-parallel-size": "tens
 OPTION_FILES = ("--extra-llm-api-options", "--extra-engine-args", "--config")
 INTERPRETS_ROUTERS = True  # extract hands this adapter the proxies too (their -c config joins its deployment)
 PROXY_CONFIG = ("-c", "--config-file", "--config")  # trtllm-serve disaggregated -c disagg_config.yaml
+# (as written on a proxy's command line: click's own long name `--config_file` too, which the parsed view files
+# under `-c`; hostile-input round rw35/h P10)
+PROXY_CONFIG_WRITTEN = PROXY_CONFIG + ("--config_file",)
+
+
+def proxy_config_words(argv: list) -> list:
+    """The config paths (tokens) a ``trtllm-serve disaggregated`` argv names as written, before it is parsed:
+    ``-c P``, ``--config_file P``, ``--config_file=P`` (not click's ``-cP``, which the parsed view does not read
+    either)."""
+    out = []
+    for i, t in enumerate(argv):
+        text = t.text
+        if text in PROXY_CONFIG_WRITTEN and i + 1 < len(argv):
+            out.append(argv[i + 1])
+        elif text.startswith("--") and text.partition("=")[0] in PROXY_CONFIG_WRITTEN and "=" in text:
+            out.append(t[len(text.partition("=")[0]) + 1:])
+    return out
 DEFAULT_HOST, DEFAULT_PORT = "localhost", 8000  # trtllm-serve's --host / --port defaults
 # a TensorRT-LLM release named by an image tag (nvcr.io/nvidia/tensorrt-llm/release:1.0.0rc4)
 _RELEASE = lazyre.compile(r"tensorrt[-_]llm[^:\s]*:v?(\d+\.\d+\.\d+(?:rc\d+)?(?:\.post\d+)?)", re.I)

@@ -413,8 +413,18 @@ def _only_all_elements(unit, specials: list, a: int, b: int) -> bool:
         return False
     s, e, node = specials[0]
     text = unit.text[s:e]
-    return s == a and e == b and (text == "$@" or (text.startswith("${") and text.endswith("}") and
-                                                   _ALL_ELEMENTS.match(text) is not None))
+    if not (s == a and e == b):
+        return False
+    if text == "$@":
+        return True
+    m = _ALL_ELEMENTS.match(text) if text.startswith("${") and text.endswith("}") else None
+    # (`${A[@]:-WORD}` / `-` / `=` / `:=` / `?`: an empty array gives the operator's word, one field - "" for
+    # `"${A[@]:-}"`, which SGLang refuses as an argument; rw35/h P2)
+    return m is not None and not text.startswith(_DEFAULTING, m.end())
+
+
+#: the operators after `${A[@]` whose word an empty array expands to
+_DEFAULTING = (":-", ":=", ":?", "-", "=", "?")
 
 
 # -- brace expansion ---------------------------------------------------------------
