@@ -1726,8 +1726,11 @@ class Extractor:
         one's ``{NAME}`` takes its value.  A placeholder whose value the script does not know (``NAME=$1``),
         whose value still holds a placeholder, or that two substitutions give different values, is left out
         (field report rw32/a item 1: deploy.sh renders deploy_base.yaml with ten such seds before ``kubectl
-        apply``; rw33/h items 2, 3).  Each script is evaluated once a run (rw33/h item 4); when a bound leaves a
-        script that may render the template unread, every placeholder of it stays unseen (:meth:`sed_cut`)."""
+        apply``; rw33/h items 2, 3).  Each script is evaluated once a run (rw33/h item 4), pruned as a script's
+        own check is (:meth:`_sed_renders`); the scripts read for one template are bounded in bytes and statements
+        (:data:`_MAX_SED_TEMPLATE_BYTES`, :data:`_MAX_SED_TEMPLATE_STEPS`, :data:`_MAX_SED_SCRIPT_STEPS`), per
+        template, so that no other file the process checked changes what it finds (rw35/h P4, P6); when a bound
+        leaves a script that may render the template unread, every placeholder of it stays unseen (:meth:`sed_cut`)."""
         cache = self.__dict__.setdefault("_sed_values", {})
         if template in cache:
             for path in cache[template][1]:
@@ -1744,6 +1747,7 @@ class Extractor:
             dirs.append(parent)  # (`deploy/deploy.sh` rendering `deploy/k8s/base.yaml`)
         unknown: set = set()
         cut = 0
+        spent = steps = 0  # (this template's bounds: whatever else the run evaluated, rw35/h P6)
         for d in dirs:
             for path in self._sed_scripts(d):
                 texts = self._sed_script_text(path)
@@ -1753,8 +1757,13 @@ class Extractor:
                 words, text = texts
                 if name not in (words if _SED_NAME_WORD.fullmatch(name) else text):
                     continue  # (a cheap text test: it names the template)
-                renders = self._sed_renders(path, text)
-                if renders is None:  # (a bound left it unread)
+                spent += len(text)
+                if spent > _MAX_SED_TEMPLATE_BYTES or steps > _MAX_SED_TEMPLATE_STEPS:
+                    cut += 1  # (a bound left it unread)
+                    continue
+                renders, took = self._sed_renders(path)
+                steps += took
+                if renders is None:  # (its evaluation stopped at its bound)
                     cut += 1
                     continue
                 script_dir = os.path.dirname(path)
@@ -1785,9 +1794,10 @@ class Extractor:
         n = self.sed_cut(template)
         self.problem_at(C.SHELL_LIMIT, doc, m.start(), (
             f"{n} script{'s' if n != 1 else ''} beside this template that may substitute its placeholders "
-            f"({m.group(0)} ...) {'were' if n != 1 else 'was'} not read: the scripts a run reads for sed "
-            f"templates' values are bounded ({_MAX_SED_TOTAL_BYTES:,} bytes together), so every placeholder "
-            f"of the template is left undecided; give their values with --var NAME=VALUE"))
+            f"({m.group(0)} ...) {'were' if n != 1 else 'was'} not read: the scripts read for a sed template's "
+            f"values are bounded ({_MAX_SED_TEMPLATE_BYTES:,} bytes and {_MAX_SED_TEMPLATE_STEPS:,} statements "
+            f"evaluated together, {_MAX_SED_SCRIPT_STEPS:,} a script), so every placeholder of the template is "
+            f"left undecided; give their values with --var NAME=VALUE"))
 
     def sed_cut(self, template: str) -> int:
         """How many scripts that may render ``template`` a bound left unread (:meth:`sed_values`)."""
@@ -1824,29 +1834,41 @@ class Extractor:
         self.__dict__.setdefault("_sed_src", {})[path] = src
         return texts[path]
 
-    def _sed_renders(self, path: str, text: str) -> Optional[dict]:
-        """A script's renders, evaluated once a run: template file name -> [(a word that names a sed's input
-        file, {NAME: value, or None when it is not known})]; None when the run's bound of script bytes
-        (:data:`_MAX_SED_TOTAL_BYTES`) left it unread."""
+    def _sed_renders(self, path: str) -> tuple:
+        """(a script's renders, the statements its evaluation ran), evaluated once a run: template file name ->
+        [(a word that names a sed's input file, {NAME: value, or None when it is not known})]; None when the
+        evaluation stopped at its bound (:data:`_MAX_SED_SCRIPT_STEPS`) or another, so that a sed after it may
+        have been missed.  What it gives depends on the script alone, never on what else the run evaluated."""
         renders = self.__dict__.setdefault("_sed_render_cache", {})
         if path in renders:
             return renders[path]
-        spent = self.__dict__.get("_sed_spent", 0)
-        if spent + len(text) > _MAX_SED_TOTAL_BYTES:
-            renders[path] = None
-            return None
-        self.__dict__["_sed_spent"] = spent + len(text)
         from pdlint.formats.shell import ShellContext, shell_commands
-        ctx = ShellContext(lambda p, c: None, lambda *a: None)
+        stopped: list = []
+
+        def report(code: str, message: str, *_) -> None:
+            # (an evaluation a limit or a front-end failure stopped: what came after, a sed too, was not seen)
+            if code == "PD-SHELL-ABORT" or (code == "PD-SHELL-PARSE" and message.startswith("shell evaluation")):
+                stopped.append(code)
+
+        # what the evaluation reaches for is a sed's words, not a server's launch: the statements that hold a
+        # ``sed`` or a ``s#{NAME}#`` substitution are its "launch text", so the variables none of them reads are
+        # widened and the loops and tails that reach none are cut short, as in the script's own check (hostile-
+        # input round rw35/h P4: without it every iteration of a 255-count loop of 160 ``if``s ran in full, and
+        # an 11 KB script beside the template made the template's check a PD008 error)
+        ctx = ShellContext(lambda p, c: None, report, launch_text=_sed_text, max_steps=_MAX_SED_SCRIPT_STEPS)
         cmds = shell_commands(TStr.from_source(self.__dict__["_sed_src"][path]), ctx)
-        renders[path] = out = {}
+        if stopped:
+            renders[path] = (None, ctx.steps)
+            return renders[path]
+        out: dict = {}
         for ins, subs in _sed_flows(cmds):
             values = _sed_chain_values(subs)
             for w in ins:
                 base = posixpath.basename(w.text.rstrip("/"))
                 if base:
                     out.setdefault(base, []).append((w, values))
-        return out
+        renders[path] = (out, ctx.steps)
+        return renders[path]
 
     def shell_env(self, job: FileJob) -> dict:
         """The environment a script starts with: the config's variables and ``--var`` (scalars only),
@@ -3819,8 +3841,26 @@ _PLACEHOLDER_LINE = lazyre.compile(r"^[ \t]*(?:\$\{[A-Za-z_][A-Za-z0-9_]*\}|\{[A
 _SED_BRACE = lazyre.compile(r"\bs([#/|@,:%!])\{[A-Z][A-Z0-9_]*\}\1")
 #: one substitution of a sed word (``s#{PREFILL_TP}#16#g``, ``-e``'s, ``;``-separated): delimiter, name, value
 _SED_SUBST = lazyre.compile(r"(?:^|;)[ \t]*s([#/|@,:%!])\{([A-Z][A-Z0-9_]*)\}\1((?:(?!\1)[^\n])*)\1[gIp0-9]*[ \t]*(?=;|$)")
+#: text that holds a ``sed`` or a ``s#{NAME}#`` substitution: what evaluating a script for sed templates' values
+#: reaches for (the ``launch_text`` of :meth:`Extractor._sed_renders`)
+_SED_TEXT = lazyre.compile(r"\bsed\b|\bs([#/|@,:%!])\{[A-Z][A-Z0-9_]*\}\1")
+
+
+def _sed_text(text: str) -> bool:
+    return _SED_TEXT.search(text) is not None
+
+
 _MAX_SED_SCRIPT_BYTES = 262_144  # a script read for a sed template's values
-_MAX_SED_TOTAL_BYTES = 524_288  # the scripts a run evaluates for sed templates' values, together
+#: the scripts read for one sed template's values, together, in the order they are listed (the template's
+#: directory, then the one above it; each by name): a bound per template, so what a template's check finds never
+#: depends on what else the process checked, the file order or --jobs (hostile-input round rw35/h P6: a bound per
+#: process gave SGL005 on two templates of four with --jobs 1 and on all four with --jobs 2)
+_MAX_SED_TEMPLATE_BYTES = 524_288
+#: statements evaluated for one script's sed values (a bound of work, as the bytes are not: a loop of ``if``s runs
+#: its count; rw35/h P4); past it the script is left unread
+_MAX_SED_SCRIPT_STEPS = 10_000
+#: statements evaluated for one template's scripts together: past it the scripts after are left unread
+_MAX_SED_TEMPLATE_STEPS = 20_000
 #: a word a template's file name may be (the cheap test that a script names it)
 _SED_NAME_WORD = lazyre.compile(r"[A-Za-z0-9_.+-]+")
 #: programs that pass the file they read (or their stdin) on to the sed after them as it is

@@ -406,7 +406,7 @@ def test_a_bound_that_cuts_a_renderer_leaves_the_placeholders_undecided(scratch,
     scratch.write("t.yaml", TP_TEMPLATE)
     scratch.write("a.sh", 'sed "s#{TP}#2#g" t.yaml | kubectl apply -f -\n')
     scratch.write("b.sh", 'sed "s#{TP}#banana#g" t.yaml | kubectl apply -f -\n' + "# pad\n" * 20)
-    monkeypatch.setattr(X, "_MAX_SED_TOTAL_BYTES", 60)
+    monkeypatch.setattr(X, "_MAX_SED_TEMPLATE_BYTES", 60)
     code, doc = scratch.lint(".")
     assert _errors(doc) == [] and _undecided(doc) == [("--tp-size", "{TP}", "TP")]
     [note] = [f for f in doc["findings"] if f["code"] == "PD015"]

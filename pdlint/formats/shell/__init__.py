@@ -181,6 +181,11 @@ class ShellContext:
     #: > launch_and_track_process > eval > docker exec ... bash -c)
     max_eval_depth: int = 8
     max_expansion: int = 1_000_000
+    #: statements evaluated before the evaluation stops (a PD-SHELL-ABORT); None: the front-end's own bound
+    #: (:data:`pdlint.formats.shell.interp.MAX_STEPS`)
+    max_steps: Optional[int] = None
+    #: output: how many statements the evaluation ran (a caller's work bound across scripts)
+    steps: int = 0
 
 
 def shell_commands(script: TStr, ctx: ShellContext, env: Optional[dict[str, TStr]] = None,
@@ -210,3 +215,5 @@ def shell_commands(script: TStr, ctx: ShellContext, env: Optional[dict[str, TStr
     except Exception as exc:  # a bug must not stop the lint of the other files
         ctx.report("PD-SHELL-PARSE", f"shell evaluation failed ({type(exc).__name__}: {exc})", script, 0)
         return list(interp.commands)
+    finally:
+        ctx.steps = interp.steps

@@ -92,6 +92,7 @@ class Interpreter(Words, Conditions, Control, Builtins, Joins, Tails, EnvVariant
         self.depth = 0
         self.nest = 0
         self.steps = 0
+        self.max_steps = ctx.max_steps if ctx.max_steps is not None else MAX_STEPS
         self.expanded = 0
         self.bg = 0
         self._started: Optional[list] = None  # commands a background statement being evaluated starts
@@ -423,8 +424,8 @@ class Interpreter(Words, Conditions, Control, Builtins, Joins, Tails, EnvVariant
     # -- statements -------------------------------------------------------------
     def exec_stmt(self, node, st: State, bg: bool = False) -> list:
         self.steps += 1
-        if self.steps > MAX_STEPS:
-            self.limit("steps", f"more than {MAX_STEPS} statements evaluated; evaluation stopped", abort=True)
+        if self.steps > self.max_steps:
+            self.limit("steps", f"more than {self.max_steps} statements evaluated; evaluation stopped", abort=True)
         if self.unit.top:
             self.anchor = self.unit.start(node)
         if bg:
