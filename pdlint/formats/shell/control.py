@@ -17,6 +17,8 @@ from .words import computed, has_glob
 MAX_LOOP_ITERATIONS = 256
 #: iterations of a ``while`` loop whose paths still differ after which it is read as a loop pdlint does not count
 SPLIT_ITERATIONS = 4
+#: the PD015 of a loop cut at MAX_LOOP_ITERATIONS (any loop: ``for``, ``for ((...))``, ``while``/``until``)
+_LOOP_CUT = f"a loop ran more than {MAX_LOOP_ITERATIONS} iterations; the rest was skipped"
 _IMPLICIT_VARS = ("?", "!", "_", "PIPESTATUS", "RANDOM", "LINENO")
 _CTX_TEXT = 80
 #: a case item's word that names what the script starts (`router`, `lb`, `agg`), not an option (`-h`)
@@ -292,7 +294,7 @@ class Control:
         overlap = len(items) > 1 and self.overlapping(self.unit, body_node)
         for n, item in enumerate(items):
             if n >= MAX_LOOP_ITERATIONS:
-                self.limit("loop", f"a loop ran more than {MAX_LOOP_ITERATIONS} iterations; the rest was skipped")
+                self.loop_limit(node, "loop", _LOOP_CUT)
                 break
             nxt: list = []
             before = [s.fork() for s in states] if idle and n else None
@@ -385,8 +387,10 @@ class Control:
                 break
             states = new
         else:
-            if busy:  # else the iterations left would run only what was seen (`while [ $i -lt 600 ]; do sleep 2`)
-                self.limit("loop", f"a loop ran more than {MAX_LOOP_ITERATIONS} iterations; the rest was skipped")
+            # (not when the iterations left would run only what was seen and change nothing a launch reads:
+            # `while [ $i -lt 600 ]; do sleep 2`)
+            if busy or self.iteration_reaches_launch(before, states):
+                self.loop_limit(node, "loop", _LOOP_CUT)
             done.extend(Out(s, True) for s in states)
         return self.merge(done, node)
 
@@ -453,10 +457,21 @@ class Control:
                 done.extend(Out(s, True) for s in states)  # no progress: stop iterating
                 break
         else:
-            if busy:
-                self.limit("loop", f"a loop ran more than {MAX_LOOP_ITERATIONS} iterations; the rest was skipped")
+            if busy or self.iteration_reaches_launch(before, states):
+                self.loop_limit(node, "loop", _LOOP_CUT)
             done.extend(Out(s, True) for s in states)
         return self.merge(done, node)
+
+    def loop_limit(self, node, kind: str, message: str) -> None:
+        """Report a loop's limit (PD015) at the loop's first line when it is in the file checked (else at the
+        statement of that file evaluating it): not at the statement of its body evaluated last."""
+        saved = self.anchor
+        if self.unit.top:
+            self.anchor = self.unit.start(node)
+        try:
+            self.limit(kind, message)
+        finally:
+            self.anchor = saved
 
     def mark_changed(self, before: State, after: list, node) -> None:
         """After :meth:`mark_appends`: a variable some of the states ``after`` the loop hold with another value
