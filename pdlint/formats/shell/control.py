@@ -15,8 +15,14 @@ from .state import Ctx, Fact, FuncDef, Out, State, Var
 from .words import computed, has_glob
 
 MAX_LOOP_ITERATIONS = 256
-#: iterations of a ``while`` loop whose paths still differ after which it is read as a loop pdlint does not count
+#: iterations of a ``while`` loop whose paths still differ, and iterations in a row of a ``for`` / ``for ((...))``
+#: loop whose paths multiply (Control.multiplied), after which it is read as a loop pdlint does not count
 SPLIT_ITERATIONS = 4
+#: the PD015 of a loop cut at MAX_LOOP_ITERATIONS (any loop: ``for``, ``for ((...))``, ``while``/``until``)
+_LOOP_CUT = f"a loop ran more than {MAX_LOOP_ITERATIONS} iterations; the rest was skipped"
+#: the PD015 of a ``for`` / ``for ((...))`` whose paths kept multiplying, read from there as a loop of unknown count
+_LOOP_SPLIT = (f"a loop's paths kept splitting for {SPLIT_ITERATIONS} iterations in a row; the rest of its "
+               "iterations were skipped and what it sets is unknown after it")
 _IMPLICIT_VARS = ("?", "!", "_", "PIPESTATUS", "RANDOM", "LINENO")
 _CTX_TEXT = 80
 #: a case item's word that names what the script starts (`router`, `lb`, `agg`), not an option (`-h`)
@@ -290,18 +296,22 @@ class Control:
         # path limit before their prefill)
         idle = len(items) > 2 and self.idle_loop(node, body_node)
         overlap = len(items) > 1 and self.overlapping(self.unit, body_node)
+        entry = st.fork()
+        splits = 0  # iterations in a row whose paths multiplied
         for n, item in enumerate(items):
             if n >= MAX_LOOP_ITERATIONS:
-                self.limit("loop", f"a loop ran more than {MAX_LOOP_ITERATIONS} iterations; the rest was skipped")
+                self.loop_limit(node, "loop", _LOOP_CUT)
                 break
             nxt: list = []
             before = [s.fork() for s in states] if idle and n else None
             stopped = len(done)
+            went_in = len(states)
             for s in states:
                 s.assign(var, Var(item, frozenset(unk) if item.opaque else frozenset()))
                 for o in self.run_arm(body, s, Ctx(f"for {var} in ... ({var}={short(item.text, 40)})",
                                                    instance=overlap), False):
                     self.loop_step(o, nxt, done)
+            running = len(nxt)
             states = [o.st for o in self.merge(nxt, node)]
             if before is not None:
                 # (a path that stopped as one of an earlier iteration did: the same but for the variable)
@@ -313,6 +323,13 @@ class Control:
                         s.assign(var, Var(last, frozenset(unk) if last.opaque else frozenset()))
                     break
             if not states:
+                break
+            splits = splits + 1 if self.multiplied(went_in, running, states) else 0
+            if splits >= SPLIT_ITERATIONS and n + 1 < len(items):
+                self.split_cut(entry, states, node, done)
+                last = items[-1]  # (what bash leaves in the variable)
+                entry.assign(var, Var(last, frozenset(unk) if last.opaque else frozenset()))
+                states = []
                 break
         return self.merge([Out(s, True) for s in states] + done, node)
 
@@ -385,8 +402,10 @@ class Control:
                 break
             states = new
         else:
-            if busy:  # else the iterations left would run only what was seen (`while [ $i -lt 600 ]; do sleep 2`)
-                self.limit("loop", f"a loop ran more than {MAX_LOOP_ITERATIONS} iterations; the rest was skipped")
+            # (not when the iterations left would run only what was seen and change nothing a launch reads:
+            # `while [ $i -lt 600 ]; do sleep 2`)
+            if busy or self.iteration_reaches_launch(before, states):
+                self.loop_limit(node, "loop", _LOOP_CUT)
             done.extend(Out(s, True) for s in states)
         return self.merge(done, node)
 
@@ -425,6 +444,8 @@ class Control:
             return self.merge(once(st), node)
         overlap = self.overlapping(self.unit, body_node) if body_node is not None else False
         busy = False
+        entry = st.fork()  # (after the initializer)
+        splits = 0  # iterations in a row whose paths multiplied
         for it in range(MAX_LOOP_ITERATIONS):
             nxt: list = []
             before = [s.fork() for s in states]
@@ -440,6 +461,7 @@ class Control:
                         self.loop_step(r, nxt, done)
             busy = busy or (it > 0 and self.new_work(mark))
             states = []
+            running = sum(1 for o in nxt if not o.st.flow)
             for o in self.merge(nxt, node):
                 if run("update", o.st, 0) is None:
                     done.append(o)
@@ -452,11 +474,47 @@ class Control:
             if len(states) <= len(before) and all(any(n.same(p) for p in before) for n in states):
                 done.extend(Out(s, True) for s in states)  # no progress: stop iterating
                 break
+            splits = splits + 1 if self.multiplied(len(before), running, states) else 0
+            if splits >= SPLIT_ITERATIONS and any(run("condition", s.fork(), 1) != 0 for s in states):
+                # its counter kept (the body changes what a launch reads), each iteration splits every path
+                # again (`if [ "$X" = "$i" ]; then Y="${Y}a"; else Y="${Y}b"; fi`) and the paths never join
+                self.split_cut(entry, states, node, done)
+                break
         else:
-            if busy:
-                self.limit("loop", f"a loop ran more than {MAX_LOOP_ITERATIONS} iterations; the rest was skipped")
+            if busy or self.iteration_reaches_launch(before, states):
+                self.loop_limit(node, "loop", _LOOP_CUT)
             done.extend(Out(s, True) for s in states)
         return self.merge(done, node)
+
+    def multiplied(self, went_in: int, running: int, states: list) -> bool:
+        """Did a loop iteration that took ``went_in`` paths in leave ``states`` (``running`` paths out of its
+        body, before they were merged) multiply the paths: at least twice as many, or as many as the path limit
+        keeps and more came out of the body.  Not a path more per iteration (``if [ "$NODE_RANK" = "$i" ];
+        then PORT=...; fi``: the paths where it matched no longer split)."""
+        return len(states) >= 2 * went_in or (len(states) >= self.ctx.max_paths and running > len(states))
+
+    def split_cut(self, entry: State, states: list, node, done: list) -> None:
+        """A loop whose paths :meth:`multiplied` for SPLIT_ITERATIONS iterations in a row, with iterations
+        left: each would split every path again and the paths never join (hostile-input round rw35/h P3: a
+        198-byte ``for ((i = 0; i < 255; i++))`` over ``if [ "$X" = "$i" ]; then Y="${Y}a"; else Y="${Y}b";
+        fi`` ran out the memory budget, 512 MB, PD008 and the launch not checked).  Go on as after a loop pdlint
+        does not count, as ``while`` does: the state ``entry`` from before the loop, with a placeholder for
+        what the loop adds to or leaves in each variable it changed; the iterations not run are said (PD015)."""
+        self.loop_limit(node, "loop-split", _LOOP_SPLIT)
+        self.mark_appends(entry, [Out(s, True) for s in states], node)
+        self.mark_changed(entry, states, node)
+        done.append(Out(entry, True))
+
+    def loop_limit(self, node, kind: str, message: str) -> None:
+        """Report a loop's limit (PD015) at the loop's first line when it is in the file checked (else at the
+        statement of that file evaluating it): not at the statement of its body evaluated last."""
+        saved = self.anchor
+        if self.unit.top:
+            self.anchor = self.unit.start(node)
+        try:
+            self.limit(kind, message)
+        finally:
+            self.anchor = saved
 
     def mark_changed(self, before: State, after: list, node) -> None:
         """After :meth:`mark_appends`: a variable some of the states ``after`` the loop hold with another value

@@ -208,6 +208,18 @@ class Joins:
                 if name in st.vars and not (checked is not None and name in st.exported and checked(name)):
                     st.vars[name] = Var(computed("$" + name, at).as_opaque(), frozenset((name,)))
 
+    def iteration_reaches_launch(self, before: list, after: list) -> bool:
+        """Does a loop iteration that took the paths ``before`` to ``after`` change a variable a launch may read
+        (``ARGS+=(--prefill http://p$i:8000)``, a port counter read after the loop)?  Then the iterations a limit
+        cuts would change it too, and the launch that reads it is not the one bash runs (hostile-input round
+        rw35/h P11: a counted loop of 300 prefills cut at 256 gave a clean pass).  Without launch detection
+        (``ShellContext.launch_text`` None, a library caller) no variable is known to matter: False."""
+        if self.ctx.launch_text is None:
+            return False
+        everywhere = self.reads_index() is _EVERYWHERE
+        names = {n for a in after for b in before for n in _differing(a, b)}
+        return any(n not in _IMPLICIT and (everywhere or self.launch_relevant(n)) for n in names)
+
     def widenable(self, a: Out, b: Out) -> Optional[set]:
         sa, sb = a.st, b.st
         if not _same_but_vars(sa, sb, loose_jobs=True):
