@@ -582,8 +582,10 @@ class _Walker:
             text = expand_refs(text, env, known_only=True) if text is not None else None
             words = [expand_refs(w, env, known_only=True) for w in words or []]
         if self.dia == "gitlab" and env:
-            # (GitLab hands the job its variables expanded, nested ones included)
-            env = expanded_env(env, self.expansions)
+            # (GitLab hands the job its variables expanded, nested ones included; those its script reads first -
+            # the others' expansions, and past MAX_JOB_VARIABLES the others themselves, only as far as they are
+            # cheap: rw35/h P5)
+            env = expanded_env(env, self.expansions, read_names(text, words, env, self.expansions))
         self.out.append(Script(self._subst(text) if text is not None else None, words or [], dict(env), label, role,
                                tok, how, path, meta))
 
@@ -870,6 +872,17 @@ JOB_EXPAND_STEPS = 100
 JOB_EXPAND_SIZE = 16_384
 MAX_FILE_JOB_STEPS = 100_000
 MAX_FILE_JOB_SIZE = 4_000_000
+#: the expansions of the variables a job's script does not read (:func:`read_names`) take at most this many steps of
+#: the file's budget; past it such a variable whose expansion is not made already is handed on as a value pdlint did
+#: not expand (NOT_EXPANDED_BUDGET), at no cost per job (rw35/h P5: 200 chained globals, each re-expanded for each
+#: of 2,000 jobs that set the chain's end, took 26 s though the scripts read one of them)
+MAX_FILE_UNREAD_STEPS = 20_000
+#: a job environment of more variables hands its script only those it reads (:func:`read_names`): 3,200 globals
+#: copied into each of 1,000 jobs, their launches and their checks took 512 MB (rw35/h P5)
+MAX_JOB_VARIABLES = 256
+#: the job environments :class:`Expansions` keeps (their variables together), so that 1,000 jobs of 3,200
+#: variables do not each keep a copy (rw35/h P5)
+MAX_KEPT_ENV_ENTRIES = 200_000
 
 
 class _TooBig(Exception):
@@ -909,6 +922,18 @@ class Expansions:
         self._base: Optional["_Memo"] = None  # the environment later ones take the signatures of
         self.made: dict = {}  # signature -> expansion or _TOO_BIG
         self.signatures: dict = {}  # (id(value), signatures of the names it reads) -> (signature, value kept alive)
+        self.runtime: dict = {}  # name -> may an engine or a check read it unnamed (runtime_names)
+        self._kept = 0  # the variables of the environments kept in _envs (MAX_KEPT_ENV_ENTRIES)
+        self.unread_left = MAX_FILE_UNREAD_STEPS  # the steps the variables no script reads may still take
+        self._cut: dict = {}  # id(value) -> (value, its NOT_EXPANDED_BUDGET stand-in), made once for the file
+
+    def cut(self, v: TStr, env: dict) -> TStr:
+        """``v`` (a variable's value) as a value pdlint did not expand for the file's budget (made once for the
+        file, not per job: rw35/h P5)."""
+        made = self._cut.get(id(v))
+        if made is None:
+            made = self._cut[id(v)] = (v, _refs_unexpanded(v, env, NOT_EXPANDED_BUDGET))
+        return made[1]
 
     def _pay(self, i: int, n: int) -> bool:
         a, t = self.allowance, self.jobs_left
@@ -942,11 +967,13 @@ class Expansions:
     def of(self, env: dict) -> list:
         """``[values, memo, expanded]`` of ``env`` (by the identity of its values); its expansions are made from
         now on (its allowance)."""
-        key = tuple((k, id(v)) for k, v in env.items())
+        key = (tuple(env), tuple(map(id, env.values())))
         entry = self._envs.get(key)
         if entry is None:
-            if len(self._envs) > 4096:
+            self._kept += len(env)
+            if len(self._envs) > 4096 or self._kept > MAX_KEPT_ENV_ENTRIES:
                 self._envs.clear()
+                self._kept = len(env)
             memo = _Memo(self, env, list(self.job))
             self.allowance = memo.allowance
             if not memo.inherit(self._base):  # (far from the base: a base for the environments after it)
@@ -1229,23 +1256,85 @@ def _expand(t: TStr, env: dict, stack: tuple, steps: list, memo: "_Memo", ex: "E
     return res, clean
 
 
-def expanded_env(env: dict, expansions: Optional[Expansions] = None) -> dict:
+#: a script that may read variables it does not name: it sources or runs another file (a word with a `/`, a
+#: script's suffix, `source` / `.`), or lists or evaluates its environment
+_READS_ALL = lazyre.compile(r"(?:^|[\s;&|(`'\"])(?:source|\.|env|printenv|export|declare|typeset|set|eval|compgen)(?=$|[\s;&|)`'\"])"
+                            r"|/|\.(?:sh|bash|zsh|py)\b", re.M)
+_NAME = lazyre.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+#: the prefixes of the variables an engine, a runtime or a check may read from a launch's environment without the
+#: script naming them (with :func:`pdlint.extract.env_checked`)
+_RUNTIME_VAR = lazyre.compile(r"(?:SGL|SGLANG|VLLM|NCCL|CUDA|HIP|ROCR|HABANA|ZE|ASCEND|HCCL|TPU|DYN|LMCACHE|NIXL|UCX|"
+                              r"MC|MOONCAKE|TRTLLM|TLLM|HF|TORCH|PYTORCH|OMP|GLOO|NVSHMEM|DEEPEP|PYTHON)_|HF_")
+
+
+def read_names(text: Optional[TStr], words: Optional[list], env: dict,
+               ex: Optional["Expansions"] = None) -> Optional[frozenset]:
+    """The variables of ``env`` a job's script (``text`` / exec-form ``words``) may read: those it names, and those
+    an engine or a check may read from a launch's environment; None (all of them) when it may read others too
+    (:data:`_READS_ALL`)."""
+    parts = ([text.text] if text is not None else []) + [w.text for w in words or ()]
+    if any(_READS_ALL.search(p) for p in parts):
+        return None
+    named = {m.group() for p in parts for m in _NAME.finditer(p)}
+    return frozenset(k for k in env if k in named) | runtime_names(env, ex)
+
+
+def runtime_names(env: dict, ex: Optional["Expansions"]) -> frozenset:
+    """The variables of ``env`` an engine or a check may read unnamed (decided once per name for the file)."""
+    from pdlint.extract import env_checked
+    seen = ex.runtime if ex is not None else {}
+    out = []
+    for k in env:
+        r = seen.get(k)
+        if r is None:
+            r = seen[k] = env_checked(k) or bool(_RUNTIME_VAR.match(k))
+        if r:
+            out.append(k)
+    return frozenset(out)
+
+
+def expanded_env(env: dict, expansions: Optional[Expansions] = None, read: Optional[frozenset] = None) -> dict:
     """GitLab's variables as a job gets them: each value expanded (:func:`expand_variables`) against all the
     variables of the job (job variables and global ones alike: a global `ARGS: "--tp-size $TP"` takes the job's
     `TP`); a value too big to expand is opaque.  Made once per environment (``expansions``: the jobs of a file that
-    share their variables share it)."""
+    share their variables share it).  ``read`` (:func:`read_names`; None: all): the variables the job's script reads
+    are expanded first; the others' expansions are made while :data:`MAX_FILE_UNREAD_STEPS` lasts, else taken when
+    made already (for an earlier job), else they are values pdlint did not expand (NOT_EXPANDED_BUDGET); past
+    :data:`MAX_JOB_VARIABLES` variables only those read are handed on (rw35/h P5)."""
     ex = expansions if expansions is not None else Expansions()
     entry = ex.of(env)
-    if entry[2] is not None:
+    if read is None and entry[2] is not None:
         return entry[2]
-    out, memo = dict(env), entry[1]
-    items = list(env.items())
-    if memo.base is not None:  # (what the job sets, and what reaches it, first: its allowance is for them)
+    memo = entry[1]
+    if read is not None and len(env) > MAX_JOB_VARIABLES:
+        out = {k: env[k] for k in env if k in read}
+    else:
+        out = dict(env)
+    items = [(k, v) for k, v in out.items() if "$" in getattr(v, "text", "") and _refs(v)]
+    if read is not None:  # (what the script reads first: the budget is for them)
+        items.sort(key=lambda kv: kv[0] not in read)
+    elif memo.base is not None:  # (what the job sets, and what reaches it, first: its allowance is for them)
         items.sort(key=lambda kv: kv[0] not in memo.stale)
     for k, v in items:
-        if isinstance(v, TStr) and not isinstance(v, RawTStr) and not v.opaque and "$" in v.text:
+        if read is None or k in read:
             out[k] = _expand_value(v, env, (k,), memo, ex)
-    entry[2] = out
+            continue
+        if ex.unread_left > 0:
+            before = ex.steps_left
+            out[k] = _expand_value(v, env, (k,), memo, ex)
+            ex.unread_left -= max(before - ex.steps_left, 1)
+            continue
+        if k in memo.sigs or memo.base is not None and k not in memo.stale:  # (made: here, or for the base)
+            try:
+                known = memo.get(k)
+            except _TooBig:
+                known = None
+            if known is not None and known is not _TOO_BIG:
+                out[k] = known
+                continue
+        out[k] = ex.cut(v, env)
+    if read is None:
+        entry[2] = out
     return out
 
 
