@@ -873,7 +873,7 @@ def assess(jobs: list, extraction, findings: list, strict: bool = False, shown=N
         fc = cov.files.get(path)
         if fc is None:
             continue
-        for line, col, image in gaps:
+        for line, col, image, engine in gaps:
             if line in covered.get(path, set()) or line in partial.get(path, ()):
                 continue
             reason = (f"these arguments go to the entry point of image {image}, which pdlint does not know, so they "
@@ -895,9 +895,12 @@ def assess(jobs: list, extraction, findings: list, strict: bool = False, shown=N
             same = next((x for x in fc.spots if x.line == line), None)
             if same is not None:
                 if _NOT_A_LAUNCHER in same.reason:  # the args' first flag read as a program: say what runs them
-                    same.reason, same.hint = reason, hint
+                    head, sep, _ = same.reason.partition(" not checked: ")  # (which text, on which lines: kept)
+                    same.reason = f"{head}{sep}{reason}" if sep else reason
+                    same.hint = hint
                 continue
-            fc.spots.append(Spot(path, line, col, line, CR.UNCHECKED.code, reason, hint))
+            if engine:  # (another image's args are launch text only where they hold some: the spot above)
+                fc.spots.append(Spot(path, line, col, line, CR.UNCHECKED.code, reason, hint))
     # parts of a build pdlint did not apply (a kustomize JSON 6902 operation), at the text to edit
     for gap, fallback in getattr(extraction, "build_gaps", ()):
         tok = gap.token

@@ -3435,9 +3435,12 @@ class Extractor:
             # runs it as a program of that name and fails; Kthena's `bash -c` of a multi-line JSON made a
             # phantom server of `} --served-model-name m ...`, field test rw19/a)
             found = launchers.image_match(meta["image"])
-            if found is None and _engine_image(meta["image"]) and words[0].pieces:
+            if found is None and words[0].pieces:
+                # (another image's too: where its args hold launch text, the PD020 says what runs them, not that
+                # their first flag is "not a launcher" - field round rw35/b P5, an SGLang gateway image)
                 o = words[0].origin
-                self.out.entry_gaps.setdefault(o.path, []).append((o.line, o.column, meta["image"]))
+                self.out.entry_gaps.setdefault(o.path, []).append((o.line, o.column, meta["image"],
+                                                                  _engine_image(meta["image"])))
         if found is None:
             self.note_unrecognised(words)
             return []
