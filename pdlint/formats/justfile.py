@@ -471,7 +471,7 @@ def _evaluate(node, value, env: Optional[dict] = None):
                 return None  # (a pattern Python's backtracking engine could take exponential time on: rw35/h P8)
             try:
                 hit = re.search(b.text, a.text) is not None  # (just's regex crate; a pattern Python reads alike)
-            except re.error:
+            except (re.error, OverflowError, RecursionError):  # (`a{4294967296}`: OverflowError, rw35/i P3)
                 return None
         else:
             hit = (a.text == b.text) == (op == "==")

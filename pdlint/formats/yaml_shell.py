@@ -1259,7 +1259,7 @@ def _expand(t: TStr, env: dict, stack: tuple, steps: list, memo: "_Memo", ex: "E
 #: a script that may read variables it does not name: it sources or runs another file (a word with a `/`, a
 #: script's suffix, `source` / `.`), or lists or evaluates its environment
 _READS_ALL = lazyre.compile(r"(?:^|[\s;&|(`'\"])(?:source|\.|env|printenv|export|declare|typeset|set|eval|compgen)(?=$|[\s;&|)`'\"])"
-                            r"|/|\.(?:sh|bash|zsh|py)\b", re.M)
+                            r"|/|\.(?:sh|bash|zsh|py)\b|\$\{!", re.M)  # (`${!R}`: a name made at run time, rw35/i P6)
 _NAME = lazyre.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 #: the prefixes of the variables an engine, a runtime or a check may read from a launch's environment without the
 #: script naming them (with :func:`pdlint.extract.env_checked`)
