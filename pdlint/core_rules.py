@@ -191,7 +191,10 @@ OUTSIDE_REF = register(Rule(
     "absolute path such as `source /opt/env.sh` is a file of the deploy host: pdlint looks for it inside the "
     "repository (also the file of its name beside the script: a mounted checkout, `source "
     "/host/repo/env.sh`) and, when it is not there, reports it only when a launch after it reads variables no "
-    "file pdlint read sets (as for a relative path that is not in the repository). A path whose name holds a "
+    "file pdlint read sets (as for a relative path that is not in the repository). In a script written from an "
+    "unquoted here-document (`cat > entry.sh <<EOF`), only the variables it still reads when it runs count "
+    "(`\\$PORT`): a `$PORT` the writing script substitutes is set before the sourced file runs, and is said "
+    "with the other values pdlint cannot see. A path whose name holds a "
     "variable pdlint cannot see (`source \"$ROOT/configs/${ratio}.env\"` in a loop over a list set outside the "
     "repository) is reported with that variable, the repository files that match the path and a `--var` value "
     "that names one of them.",

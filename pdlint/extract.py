@@ -116,6 +116,48 @@ def _unread_include(what: str, name: str, outside: bool, unset: list) -> str:
             f"repository, or give them with `--var NAME=VALUE`")
 
 
+def _outer_expansions(doc: TStr) -> dict:
+    """Where the text of a script an outer one wrote holds a value the outer shell expanded and pdlint could not
+    see (an opaque piece: ``$PPORT`` of an unquoted here-document when the outer script's PPORT is unknown):
+    {source file: (starts, ends)} of those characters' origins, merged and sorted (found by bisection: a text
+    of many such pieces costs a logarithm per reference, not their number).  Empty for a script file's own
+    text (no opaque piece)."""
+    spans: dict = {}
+    for p in doc.pieces:
+        if p.opaque and p.src is not None:
+            spans.setdefault(p.src, []).append((p.offset, p.offset + (p.end - p.start if p.exact else 1)))
+    out: dict = {}
+    for src, pairs in spans.items():
+        starts: list = []
+        ends: list = []
+        for a, b in sorted(pairs):
+            if ends and a <= ends[-1]:
+                ends[-1] = max(ends[-1], b)
+            else:
+                starts.append(a)
+                ends.append(b)
+        out[src] = (starts, ends)
+    return out
+
+
+def _reads_at_run_time(words: list, name: str, written: dict) -> bool:
+    """Whether a launch's words reference ``$name`` (``${name``) written in the script's own text, not at a
+    value an outer script expanded into it (``written``, :func:`_outer_expansions`): a variable the launch
+    still reads when the script runs."""
+    pattern = re.compile(r"\$\{?" + re.escape(name) + r"\b")
+    for w in words:
+        for m in pattern.finditer(w.text):
+            p = w._piece_at(m.start())
+            if p is None or p.src is None or p.src not in written:
+                return True
+            off = p.offset + (m.start() - p.start if p.exact else 0)
+            starts, ends = written[p.src]
+            k = bisect.bisect_right(starts, off) - 1
+            if k < 0 or off >= ends[k]:
+                return True
+    return False
+
+
 def _no_values_note(res) -> str:
     """What a render failure of a chart that ships no values.yaml is likely to be: values missing, as `helm
     template` would fail without them too (AI-Hypercomputer/gpu-recipes' a3mega charts, field test rw26/a:
@@ -315,12 +357,21 @@ class Extractor:
                                          max(column, 1), rule.code, rule.name, severity or rule.severity, None,
                                          message, fix=fix))
 
-    def _unread_source_values(self, unread: list, cmds: list) -> None:
+    def _unread_source_values(self, unread: list, cmds: list, doc: TStr) -> None:
         """PD014 at a ``source FILE`` of a file that is not in the repository (``source /opt/env.sh``, a deploy
         host's file) when a launch after it reads variables no line pdlint read sets: their values were not
         checked (whn09/kimi-k3-sglang's ``--tp-size "$TP_SIZE"``, field test rw16/k).  A source whose variables
-        no launch reads (``source /opt/conda/etc/profile.d/conda.sh``) is not reported."""
+        no launch reads (``source /opt/conda/etc/profile.d/conda.sh``) is not reported.
+
+        Only a reference the text ``doc`` itself holds counts: in a script an outer one writes or runs from an
+        unquoted here-document (``cat > entry.sh <<EOF ... source /host/flags.sh ... --port $PPORT ... EOF``,
+        ``bash <<EOF``), the outer shell substituted ``$PPORT`` when it wrote the text - pdlint keeps the value
+        it could not see as the opaque text ``$PPORT`` there - so the ``source`` that runs later cannot set it
+        (rw35/b P4: ZhengWG/sglang's launch_mi355x.sh, 21 variables of ``eval "$RECIPE_VARS"`` blamed on a host
+        file).  An escaped ``\\$X`` there, or a quoted here-document's ``$X``, is the
+        generated script's own and still counts."""
         from pdlint import launchers
+        written = _outer_expansions(doc)
         for word, name in unread:
             o = word.origin
             names: list = []
@@ -333,7 +384,8 @@ class Extractor:
                     continue
                 argv = " ".join(t.text for t in c.words[m.argv_start:])  # (a server argument, not a wrapper's)
                 names += [v for v in c.unset_vars if v not in names and re.fullmatch(r"[A-Za-z_]\w*", v)
-                          and not _HOST_VARIABLE.fullmatch(v) and re.search(r"\$\{?" + re.escape(v) + r"\b", argv)]
+                          and not _HOST_VARIABLE.fullmatch(v) and re.search(r"\$\{?" + re.escape(v) + r"\b", argv)
+                          and (not written or _reads_at_run_time(c.words[m.argv_start:], v, written))]
             if names:
                 shown = ", ".join(f"${v}" for v in names[:6]) + (f" and {len(names) - 6} more" if len(names) > 6
                                                                   else "")
@@ -2918,7 +2970,7 @@ class Extractor:
         cmds = shell_commands(doc, ctx, env=env, positional=positional)
         took = time.monotonic() - started  # (what another run of the script may take: _env_runs)
         if unread_sources:
-            self._unread_source_values(unread_sources, cmds)
+            self._unread_source_values(unread_sources, cmds, doc)
         for args, serial in zip(held, ctx.limit_serials):
             if _limit_matters(args[3], serial, doc, cmds, sourced, args[0] == "PD-SHELL-ABORT"):
                 report(*args)
