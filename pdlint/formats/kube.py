@@ -16,7 +16,7 @@ from typing import Optional
 from pdlint import lazyre
 from pdlint.formats import yamltree as yt
 from pdlint.records import dataclass, field
-from pdlint.text import TStr
+from pdlint.text import CONFIGMAP_NOT_JOINED, TStr
 
 CONTAINER_LISTS = ("containers", "initContainers")
 _REF = lazyre.compile(r"\$\$|\$\(([A-Za-z_][A-Za-z0-9_.-]*)\)")
@@ -171,8 +171,11 @@ def container_env(doc: TStr, c: Container, configmaps: Optional[dict] = None, fi
         else:  # valueFrom (secrets, downward API): known only at run time
             where = yt.node_tstr(doc, item)
             p = where.pieces[0] if where.pieces else None
+            cm_ref = yt.get(yt.get(item, "valueFrom"), "configMapKeyRef")
+            # (a ConfigMap pdlint did not join, one of another file: its value is written, --var gives it)
+            how = CONFIGMAP_NOT_JOINED if cm_ref is not None and not _configmap_joined(cm_ref, configmaps) else True
             env[name] = TStr.at(f"$({name})", p.src if p else None, p.offset if p else 0,
-                                p.chain if p else (), opaque=True)
+                                p.chain if p else (), opaque=how)
     return env
 
 
@@ -191,6 +194,12 @@ def ref_names(word: TStr) -> list:
     if "$(" not in word.text:
         return []
     return [(m.group(1), word[m.start():m.end()]) for m in _REF.finditer(word.text) if m.group(1) is not None]
+
+
+def _configmap_joined(ref, configmaps: Optional[dict]) -> bool:
+    """Is the ConfigMap a ``configMapKeyRef`` names one of ``configmaps`` (joined: its missing key is the file's to
+    fix, not a ConfigMap elsewhere)?"""
+    return bool(configmaps) and (yt.scalar_text(yt.get(ref, "name")) or "") in configmaps
 
 
 def _configmap_value(ref, configmaps: Optional[dict]) -> Optional[TStr]:
@@ -322,8 +331,9 @@ def expand_refs(word: TStr, env: dict, envsubst: bool = False, known_only: bool 
             value = env.get(var)
             if value is not None and not value.opaque:
                 parts.append(value.reached_via(use, f"$({var})"))
-            else:
-                parts.append(use.as_opaque())
+            else:  # (why the value is unseen kept: a ConfigMap of another file's, CONFIGMAP_NOT_JOINED)
+                parts.append(use.as_opaque(next((p.opaque for p in value.pieces if p.opaque), True)
+                                           if value is not None else True))
         last = m.end()
     parts.append(word[last:])
     return TStr.join(parts)
