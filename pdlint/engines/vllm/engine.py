@@ -173,7 +173,7 @@ class VllmInfo:
         those checks decided nothing.  With them each written JSON config value whose object pdlint cannot see
         (:meth:`unseen_configs`): the KV transfer and config-key checks read every such value."""
         out = [self.opts[n] for n in sorted(self.asked) if n in self.opts]
-        return out + [o for o in self.unseen_configs() if o not in out]
+        return out + [o for o in self.unseen_configs() if not any(o is x for x in out)]
 
     def unseen_configs(self) -> list:
         """Each written ``--kv-transfer-config`` (VLLM029 and the connector rules read every one) and each other
