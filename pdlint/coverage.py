@@ -38,7 +38,7 @@ from typing import Callable, Optional
 from pdlint import coverage_rules as CR, lazyre
 from pdlint.model import ERROR, Finding, Gap, Launch, Origin
 from pdlint.records import dataclass, field
-from pdlint.text import DEPLOY_TIME, NOT_EXPANDED, NOT_EXPANDED_BUDGET
+from pdlint.text import CONFIGMAP_NOT_JOINED, DEPLOY_TIME, NOT_EXPANDED, NOT_EXPANDED_BUDGET
 
 # -- markers -------------------------------------------------------------------------------------
 
@@ -538,13 +538,16 @@ class Undecided:
     budget: bool = False  # ... whose expansion the file's budget, not the value's bounds, stopped (rw33/h P5)
     #: a just recipe's parameter: (recipe, its default or None) (rw34/a P2)
     recipe_param: tuple = ()
+    #: a Kubernetes env value from a ConfigMap of another file, one pdlint did not join (rw35/b P2)
+    configmap: bool = False
 
     def cause(self) -> str:
         """Why the value is unseen, as the text report's advice tells it (w37 left the JSON without it):
         ``file-budget`` (the file's GitLab expansions spent pdlint's budget first), ``expansion-bounds`` (a
         GitLab variable nested past the value's bounds), ``deployed`` (made when the template is deployed),
-        ``recipe-parameter`` (a just recipe's parameter), ``variable`` (a name ``--var`` or a values file
-        gives) or ``not-in-file`` (a value only the file can fix: a secret, the downward API...)."""
+        ``recipe-parameter`` (a just recipe's parameter), ``configmap-not-joined`` (a ``configMapKeyRef`` into a
+        ConfigMap of another file), ``variable`` (a name ``--var`` or a values file gives) or ``not-in-file`` (a
+        value only the file can fix: a secret, the downward API...)."""
         if self.budget:
             return "file-budget"
         if self.unexpanded:
@@ -553,6 +556,8 @@ class Undecided:
             return "deployed"
         if self.recipe_param:
             return "recipe-parameter"
+        if self.configmap:
+            return "configmap-not-joined"
         return "variable" if self.name else "not-in-file"
 
     def as_dict(self) -> dict:
@@ -745,7 +750,15 @@ class Coverage:
                         f"the file's expansions together went past pdlint's budget ({MAX_FILE_EXPAND_STEPS:,} "
                         f"substitutions, {MAX_FILE_EXPAND_SIZE:,} characters) before {them}, not because of "
                         f"{'its' if len(budget) == 1 else 'their'} own size")
-        if any(not u.name and not u.deployed and not u.unexpanded
+        # (a configMapKeyRef into a ConfigMap of another file: the value is written there, often in the repository;
+        # "write the values into the file" was off, rw35/b P2)
+        joined = sorted({m.group(1) for _, u in items if u.configmap for m in [_K8S_REF.search(u.text)] if m})
+        if joined:
+            given = " ".join(f"--var {n}=VALUE" for n in joined[:3]) + (" ..." if len(joined) > 3 else "")
+            ways.append(f"keep the ConfigMap {'its' if one else 'their'} configMapKeyRef names in the same YAML stream "
+                        f"(another `---` document of the file) or kustomization as the workload (pdlint joins no "
+                        f"ConfigMap of another file), or give the {value} as {given} or in [tool.pdlint.vars]")
+        if any(not u.name and not u.deployed and not u.unexpanded and not u.configmap
                and not (_K8S_REF.search(u.text) and _K8S_REF.search(u.text).group(1) in _CONTROLLER_FIELD)
                for _, u in items):  # a Kubernetes $(NAME) from a secret, the downward API...
             ways.append(f"write the {value} into the file")
@@ -946,8 +959,9 @@ def assess(jobs: list, extraction, findings: list, strict: bool = False, shown=N
 #: value given to pdlint stands for them, so a check that needs them is not counted as undecided
 _PER_PROCESS = frozenset(("node_rank", "dist_init_addr", "host", "data_parallel_rank", "data_parallel_start_rank",
                           "data_parallel_address", "master_addr", "data_parallel_rpc_port"))
-#: (a role from a value pdlint cannot see is PD021's, with its own hint)
-_REPORTED = _PER_PROCESS | {"disaggregation_mode", "kv_transfer_config"}
+#: (a role from a value pdlint cannot see is PD021's, with its own hint; a vLLM ``--kv-transfer-config`` is PD021's
+#: only while it leaves the launch without a role: :func:`_reported`)
+_REPORTED = _PER_PROCESS | {"disaggregation_mode"}
 #: what names the value: a shell variable or a Jinja template's (``--var`` gives both their value), a chart's
 #: ``.Values`` path (a values file does), a Kubernetes ``$(NAME)`` reference (only the container's env does); in
 #: shell arithmetic (``$((NNODES * 8))``) the first variable
@@ -973,6 +987,17 @@ def _undecided_values(launch: Launch) -> list:
     return []
 
 
+def _reported(launch: Launch, dest: str) -> bool:
+    """Is the unseen value of ``dest`` reported otherwise: a value that differs per process by design, or a role
+    flag's (PD021).  An unseen vLLM ``--kv-transfer-config`` is PD021's when the launch has no role (its kv_role
+    may be the role); with a role from the launch's structure (a Deployment named ``prefill``) nothing else says its
+    connector and kv_role went unchecked (field round rw35/b P2: a clean pass, ``kv_role`` misspelt in a ConfigMap
+    of another file)."""
+    if dest == "kv_transfer_config":
+        return launch.role is None
+    return dest in _REPORTED
+
+
 def _written_expression(piece) -> Optional[str]:
     """The runner's ``${{ ... }}`` expression (GitHub Actions, sflow) an opaque word stands for, as its file
     writes it (one line, at most 120 characters); None for any other word."""
@@ -990,13 +1015,14 @@ def _undecided(cov: Coverage, launches: list) -> None:
     per place they are written, in the file they are written in."""
     for launch in launches:
         for dest, option, tok, name_tok in _undecided_values(launch):
-            if dest in _REPORTED:
+            if _reported(launch, dest):
                 continue
             first = next((p for p in tok.pieces if p.opaque), None)
             at = first.start if first is not None else 0
             deployed = first is not None and first.opaque == DEPLOY_TIME
             budget = first is not None and first.opaque == NOT_EXPANDED_BUDGET
             unexpanded = budget or first is not None and first.opaque == NOT_EXPANDED
+            configmap = first is not None and first.opaque == CONFIGMAP_NOT_JOINED
             o = tok.origin_at(at)
             if o.path not in cov.files:  # written in a file this run did not scan: at the flag, else the launch
                 o = name_tok.origin
@@ -1023,7 +1049,7 @@ def _undecided(cov: Coverage, launches: list) -> None:
                     and _is_justfile(first.src.path):
                 from pdlint.formats.justfile import parameter_at
                 param = parameter_at(first.src.text, first.offset, name) or ()
-            u = Undecided(o.line, o.column, option, text, name, deployed, unexpanded, budget, param)
+            u = Undecided(o.line, o.column, option, text, name, deployed, unexpanded, budget, param, configmap)
             if not any((x.line, x.column, x.flag) == (u.line, u.column, u.flag) for x in fc.undecided):
                 fc.undecided.append(u)
     for fc in cov.files.values():

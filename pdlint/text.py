@@ -96,6 +96,10 @@ NOT_EXPANDED = "not-expanded"
 #: :attr:`Piece.opaque` of such a variable whose expansion the file's budget, not its own bounds, stopped (the other
 #: jobs of the file spent it: rw33/h P5)
 NOT_EXPANDED_BUDGET = "not-expanded-budget"
+#: :attr:`Piece.opaque` of a Kubernetes env value a ``configMapKeyRef`` names in a ConfigMap pdlint did not join (one
+#: of another file: pdlint joins those of the same YAML stream or kustomize build): the value is in a file, often the
+#: repository's own; ``--var NAME=VALUE`` gives it (field round rw35/b P2)
+CONFIGMAP_NOT_JOINED = "configmap-not-joined"
 
 
 class Piece:

@@ -311,13 +311,17 @@ def containers_of(pod: Optional[yt.Ref], lists=("containers",)) -> list:
 # Effective container: strategic merge over layers
 # ---------------------------------------------------------------------------
 
-def effective_env(w: Workload, configmaps: Optional[dict] = None) -> dict:
+def effective_env(w: Workload, configmaps: Optional[dict] = None, keys: Optional[dict] = None) -> dict:
+    """The container's env over its layers; ``keys`` (when given) gets the ConfigMap data keys its values are
+    read from (:func:`pdlint.formats.kube.container_env`)."""
     env: dict = dict(w.extra_env)
     for doc, ref in w.layers:
-        env.update(kube.container_env(doc, kube.Container(ref, w.path, w.doc_index), configmaps, w.fields))
+        env.update(kube.container_env(doc, kube.Container(ref, w.path, w.doc_index), configmaps, w.fields, keys))
     for name, value in w.injected.items():
         if env.get(name) is None or env[name].opaque:
             env[name] = value
+            if keys is not None:
+                keys.pop(name, None)
     return env
 
 

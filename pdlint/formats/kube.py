@@ -16,7 +16,7 @@ from typing import Optional
 from pdlint import lazyre
 from pdlint.formats import yamltree as yt
 from pdlint.records import dataclass, field
-from pdlint.text import TStr
+from pdlint.text import CONFIGMAP_NOT_JOINED, TStr
 
 CONTAINER_LISTS = ("containers", "initContainers")
 _REF = lazyre.compile(r"\$\$|\$\(([A-Za-z_][A-Za-z0-9_.-]*)\)")
@@ -143,11 +143,13 @@ def _is_container(path: tuple, keys) -> bool:
     return "image" in keys
 
 
-def container_env(doc: TStr, c: Container, configmaps: Optional[dict] = None, fields: Optional[dict] = None) -> dict:
+def container_env(doc: TStr, c: Container, configmaps: Optional[dict] = None, fields: Optional[dict] = None,
+                  keys: Optional[dict] = None) -> dict:
     """Literal ``env`` values as traced strings; a ``configMapKeyRef`` into a ConfigMap of ``configmaps`` (those
     of the same YAML stream or kustomize build: name -> pdlint.formats.mounts.ConfigMap) as that key's value; a
     ``fieldRef`` to a pod field of ``fields`` (what a controller sets: LeaderWorkerSet's size annotation) as its
-    value; other ``valueFrom`` ones opaque."""
+    value; other ``valueFrom`` ones opaque.  ``keys`` (when given) gets, per variable taken from a ConfigMap, the
+    data key's text it reads (and loses a variable this container sets otherwise)."""
     env: dict = {}
     for item in yt.seq_items(yt.get(c.ref, "env")):
         name = yt.scalar_text(yt.get(item, "name"))
@@ -160,8 +162,15 @@ def container_env(doc: TStr, c: Container, configmaps: Optional[dict] = None, fi
             # (`B: "$(A)"` after `A: "2"` is 2: a false SGL005 "invalid int value: '$(A)'" before, rw20/h)
             env[name] = expand_refs(value, env, known_only=True) if "$(" in value.text else value
             continue
-        from_cm = _configmap_value(yt.get(yt.get(item, "valueFrom"), "configMapKeyRef"), configmaps)
+        cm_ref = yt.get(yt.get(item, "valueFrom"), "configMapKeyRef")
+        from_cm = _configmap_value(cm_ref, configmaps)
         field_value = _field_value(yt.get(yt.get(item, "valueFrom"), "fieldRef"), fields)
+        if keys is not None:
+            key_tok = _configmap_key(cm_ref, configmaps) if field_value is None and from_cm is not None else None
+            if key_tok is not None:
+                keys[name] = key_tok
+            else:
+                keys.pop(name, None)
         if field_value is not None:
             env[name] = field_value
         elif from_cm is not None:
@@ -171,8 +180,10 @@ def container_env(doc: TStr, c: Container, configmaps: Optional[dict] = None, fi
         else:  # valueFrom (secrets, downward API): known only at run time
             where = yt.node_tstr(doc, item)
             p = where.pieces[0] if where.pieces else None
+            # (a ConfigMap pdlint did not join, one of another file: its value is written, --var gives it)
+            how = CONFIGMAP_NOT_JOINED if cm_ref is not None and not _configmap_joined(cm_ref, configmaps) else True
             env[name] = TStr.at(f"$({name})", p.src if p else None, p.offset if p else 0,
-                                p.chain if p else (), opaque=True)
+                                p.chain if p else (), opaque=how)
     return env
 
 
@@ -191,6 +202,20 @@ def ref_names(word: TStr) -> list:
     if "$(" not in word.text:
         return []
     return [(m.group(1), word[m.start():m.end()]) for m in _REF.finditer(word.text) if m.group(1) is not None]
+
+
+def _configmap_joined(ref, configmaps: Optional[dict]) -> bool:
+    """Is the ConfigMap a ``configMapKeyRef`` names one of ``configmaps`` (joined: its missing key is the file's to
+    fix, not a ConfigMap elsewhere)?"""
+    return bool(configmaps) and (yt.scalar_text(yt.get(ref, "name")) or "") in configmaps
+
+
+def _configmap_key(ref, configmaps: Optional[dict]) -> Optional[TStr]:
+    """The text of the data key a ``configMapKeyRef`` reads in a ConfigMap of ``configmaps`` (None for a generated
+    one: its key is a file name)."""
+    cm = configmaps.get(yt.scalar_text(yt.get(ref, "name")) or "") if ref is not None and configmaps else None
+    keys = getattr(cm, "keys", None) or {}
+    return keys.get(yt.scalar_text(yt.get(ref, "key")) or "")
 
 
 def _configmap_value(ref, configmaps: Optional[dict]) -> Optional[TStr]:
@@ -322,8 +347,9 @@ def expand_refs(word: TStr, env: dict, envsubst: bool = False, known_only: bool 
             value = env.get(var)
             if value is not None and not value.opaque:
                 parts.append(value.reached_via(use, f"$({var})"))
-            else:
-                parts.append(use.as_opaque())
+            else:  # (why the value is unseen kept: a ConfigMap of another file's, CONFIGMAP_NOT_JOINED)
+                parts.append(use.as_opaque(next((p.opaque for p in value.pieces if p.opaque), True)
+                                           if value is not None else True))
         last = m.end()
     parts.append(word[last:])
     return TStr.join(parts)

@@ -55,6 +55,9 @@ class ConfigMap:
     # another ConfigMap of this name in another namespace is in the same stream: which one a workload's
     # `configMapKeyRef` reads depends on the workload's namespace, which pdlint does not follow (rw20/h)
     ambiguous: bool = False
+    #: key -> the key's text in ``doc`` (``kv-transfer-config:``): a container env's ``configMapKeyRef`` that takes
+    #: the key's value reads that line too (coverage: no PD020 on it, field round rw35/b P3)
+    keys: dict = field(default_factory=dict)
 
 
 @dataclass
@@ -186,7 +189,9 @@ def configmaps(docs: list, doc: TStr, path: str, abspath: Optional[str] = None) 
                 out[name].ambiguous = True
             continue
         namespaces[name] = namespace
-        out[name] = ConfigMap(name, values, doc, path, abspath)
+        keys = {k.value: doc[k.start:k.end] for k, _ in getattr(yt.deref(data).node, "pairs", ())
+                if isinstance(k, yt.YScalar) and k.value in values and k.end > k.start}
+        out[name] = ConfigMap(name, values, doc, path, abspath, keys=keys)
     return out
 
 

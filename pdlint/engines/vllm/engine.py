@@ -170,8 +170,34 @@ class VllmInfo:
 
     def undecided(self) -> list:
         """The options whose value a check asked for and pdlint cannot see (``--tensor-parallel-size $TP``):
-        those checks decided nothing."""
-        return [self.opts[n] for n in sorted(self.asked) if n in self.opts]
+        those checks decided nothing.  With them each written JSON config value whose object pdlint cannot see
+        (:meth:`unseen_configs`): the KV transfer and config-key checks read every such value."""
+        out = [self.opts[n] for n in sorted(self.asked) if n in self.opts]
+        return out + [o for o in self.unseen_configs() if not any(o is x for x in out)]
+
+    def unseen_configs(self) -> list:
+        """Each written ``--kv-transfer-config`` (VLLM029 and the connector rules read every one) and each other
+        option vLLM parses as a config class's JSON (the release's config spec names the class: the key and value
+        checks read it) whose value pdlint cannot see as an object: ``--kv-transfer-config=$(KV_TRANSFER_CONFIG)``
+        from a ConfigMap of another file (field round rw35/b P2: a clean pass with ``kv_role`` misspelt).  A value
+        whose ``{`` is written is seen (its members beside an unseen one are checked)."""
+        spec = None
+        out = []
+        for opt in self.occurrences:
+            if opt.index < 0 or opt.value is None or not opt.value.opaque or none_value(opt.value):
+                continue
+            if opt.name != "--kv-transfer-config":
+                if self.table is None or self.version is None or "." in opt.name_tok.text.partition("=")[0]:
+                    continue
+                if spec is None:
+                    from pdlint.engines.vllm import flags
+                    spec = flags.config_fields(self.version) or {}
+                flag = self.table.resolve(opt.name)[0]
+                if flag is None or not _config_option(spec, flag):
+                    continue
+            if _object_unseen(opt.value):
+                out.append(opt)
+        return out
 
     def has(self, name: str) -> bool:
         return name in self.opts
@@ -201,6 +227,23 @@ class VllmInfo:
     @property
     def kv_role(self) -> Optional[str]:
         return self.kv.text("kv_role") if self.kv is not None else None
+
+
+def _config_option(spec: dict, flag) -> bool:
+    """Does the release's config spec name a config class ``flag``'s value becomes (its JSON is checked)?"""
+    classes = spec.get("classes") or {}
+    return any((spec.get(part) or {}).get(o) in classes for part in ("options", "engine_options")
+               for o in flag.option_strings)
+
+
+def _object_unseen(tok: TStr) -> bool:
+    """Is the JSON object ``tok`` holds unseen: its first non-blank character is part of a value pdlint cannot
+    see (``$(KV_TRANSFER_CONFIG)``, ``$KV_CFG``), or it is all blanks and such values?"""
+    text = tok.text
+    at = len(text) - len(text.lstrip())
+    if at >= len(text):
+        return tok.opaque
+    return any(p.opaque and p.start <= at < p.end for p in tok.pieces)
 
 
 def none_value(tok: TStr) -> bool:
