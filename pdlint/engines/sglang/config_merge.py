@@ -1,15 +1,17 @@
-"""SGLang's ``--config FILE.yaml`` merge, exactly as 0.5.23 does it
-(``sglang/srt/utils/server_args_config_parser.py``), on traced tokens.
+"""SGLang's ``--config FILE.yaml`` merge, exactly as each release does it
+(``sglang/srt/server_args_config_parser.py``, from 0.5.19 ``sglang/srt/utils/``;
+:data:`MERGERS`), on traced tokens.
 
-The merge runs only when the exact token ``--config`` is present; the result
-is ``config tokens + argv before --config + argv after the path``, then the
-normal parser runs.  Each key becomes ``--key`` written verbatim (so
-underscore keys fail), booleans on store_true flags become a bare flag (or
-nothing), other booleans ``true``/``false``, lists their items, mappings one
-JSON argument, ``null`` the string ``None``.  Keys of flags that are neither
-store_true nor single-valued are rejected before parsing (each one an error; the
-file is still read, such a key as the command line takes it, so that its role and
-values are judged rather than an empty launch).
+The merge runs only when the exact token ``--config`` is present (and the release
+has a ``--config`` option: 0.5.3 and later); the result is ``config tokens + argv
+before --config + argv after the path``, then the normal parser runs.  Each key
+becomes ``--key`` written verbatim (so underscore keys fail), booleans on
+store_true flags become a bare flag (or nothing), other booleans
+``true``/``false``, lists their items, mappings one argument (JSON from 0.5.14,
+``str(dict)`` before), ``null`` the string ``None``.  Keys the release's merger
+refuses are rejected before parsing (each one an error; the file is still read,
+such a key as the command line takes it, so that its role and values are judged
+rather than an empty launch).
 """
 
 from __future__ import annotations
@@ -53,48 +55,101 @@ FATAL = frozenset({"config-multiple", "config-missing-path", "config-suffix", "c
                    "config-not-mapping", "config-unsupported", "config-key-type", "disagg-key-missing"})
 
 
-def _config_keys(flag: Flag) -> set:
+@dataclass(frozen=True)
+class Merger:
+    """One release line's ``ConfigArgumentMerger`` as ``prepare_server_args`` builds it."""
+    first: str  # the first release with this merger
+    keys: str  # "none": no key refused, every boolean a bare flag or nothing; "dest": keys are dests;
+    #            "options": keys are dests and long option names (0.5.23's _config_keys / _takes_one_value)
+    mapping_json: bool  # a mapping value is json.dumps(value) (else str(value), a Python repr)
+    source: str
+
+
+#: SGLang's ``--config`` merger per release: ``sglang/srt/server_args_config_parser.py`` (``sglang/srt/utils/`` from
+#: 0.5.19) and its caller ``prepare_server_args`` read in every released wheel from 0.5.3 (the first release with
+#: ``--config``) to 0.5.23 (field round rw35/b P1: 0.5.14's refused keys had been judged by 0.5.23's rules).  The
+#: file has four versions (sha256 prefix): 9e23392d (0.5.3.x), 356fed9c (0.5.4-0.5.7, an import dropped),
+#: ee1c7249 (0.5.8-0.5.13.post1), 3966b120 (0.5.14-0.5.22), 4dee1adc (0.5.23).  A release takes the last row
+#: whose first release is not after it; a release without ``--config`` (before 0.5.3) has no merge.
+MERGERS = (
+    Merger("0.5.3", "none", False,
+           "0.5.3-0.5.7: prepare_server_args collects boolean_actions by hasattr(action, 'action'), which no "
+           "argparse action has, so ConfigArgumentMerger(boolean_actions=[]) refuses no key and writes every "
+           "boolean as a bare --key (true) or nothing (false); a mapping is str(dict); keys are used as written"),
+    Merger("0.5.8", "dest", False,
+           "0.5.8-0.5.13.post1: ConfigArgumentMerger(parser); unsupported_actions = {a.dest: a} over every "
+           "action with option strings that is no _StoreTrueAction or _StoreAction (the last one of a dest "
+           "named), store_true_actions the dests of _StoreTrueAction; a mapping is str(dict)"),
+    Merger("0.5.14", "dest", True,
+           "0.5.14-0.5.22: as 0.5.8, a mapping is json.dumps(value)"),
+    Merger("0.5.23", "options", True,
+           "0.5.23: _config_keys (dest and every --long spelling), _takes_one_value (_StoreAction or nargs None); "
+           "a key a supported action also reads stays usable"),
+)
+
+
+def merger_of(version: str) -> Optional[Merger]:
+    """The merger of release ``version`` (None before 0.5.3)."""
+    from pdlint.engines.sglang.flags import version_key
+    found = None
+    for m in MERGERS:
+        if version_key(m.first) <= version_key(version):
+            found = m
+    return found
+
+
+def _config_keys(flag: Flag, merger: Merger) -> set:
+    if merger.keys != "options":  # before 0.5.23 a key is matched against dests only
+        return {flag.dest}
     return {flag.dest} | {o[2:].replace("-", "_") for o in flag.option_strings if o.startswith("--")}
 
 
-def _supported(flag: Flag) -> bool:
+def _supported(flag: Flag, merger: Merger) -> bool:
     if flag.action == "store_true":
         return True
     if flag.action == "store":  # argparse._StoreAction, any nargs
         return True
+    if merger.keys != "options":  # before 0.5.23 SGLang's own actions (argparse.Action subclasses) are refused
+        return False
     return flag.nargs is None and flag.takes_value  # _takes_one_value: nargs None
 
 
 def key_classes(table: FlagTable) -> tuple:
-    """(store_true keys, {unsupported key: flag}) as SGLang's merger computes them
+    """(store_true keys, {unsupported key: flag}, merger) as the table's release's merger computes them
     (once per table: every config file of a release needs the same sets)."""
     cached = getattr(table, "_config_key_classes", None)
     if cached is None:
-        cached = table._config_key_classes = _key_classes(table)
+        cached = table._config_key_classes = _key_classes(table, merger_of(table.version) or MERGERS[0])
     return cached
 
 
-def _key_classes(table: FlagTable) -> tuple:
+def _key_classes(table: FlagTable, merger: Merger) -> tuple:
+    if merger.keys == "none":
+        return frozenset(), {}, merger
     store_true = set()
     supported_keys = set()
     for f in table.flags:
         if f.action == "store_true":
-            store_true |= _config_keys(f)
-        if _supported(f):
-            supported_keys |= _config_keys(f)
+            store_true |= _config_keys(f, merger)
+        if _supported(f, merger):
+            supported_keys |= _config_keys(f, merger)
     unsupported = {}
     for f in table.flags:
-        if _supported(f) or "--config" in f.option_strings:
+        if _supported(f, merger) or "--config" in f.option_strings:
             continue
-        for k in _config_keys(f):
-            if k not in supported_keys:
+        for k in _config_keys(f, merger):
+            if merger.keys == "dest":  # {a.dest: a}: refused even when a store action shares the dest
+                unsupported[k] = f  # (the last action of a dest is the one named)
+            elif k not in supported_keys:
                 unsupported[k] = f
-    return store_true, unsupported
+    return store_true, unsupported, merger
 
 
 def merge(tokens: list, table: FlagTable, resolve: Callable[[TStr], Optional[SourceFile]],
           record_hop: bool = True) -> Merge:
     errors: list = []
+    if table.lookup("--config") is None:  # before 0.5.3 SGLang has no --config and no merge: argparse judges it
+        return Merge(list(tokens), 0, errors)
     idx = [i for i, t in enumerate(tokens) if t.text == "--config"]
     if not idx:
         for t in tokens:
@@ -204,7 +259,7 @@ def _config_tokens(src: SourceFile, doc: TStr, table: FlagTable, via: Optional[t
         errors.append(ArgError("config-not-mapping", doc[root.start:root.end],
                                "Config file must contain a dictionary at root level", "--config"))
         return [], errors, False
-    store_true, unsupported = key_classes(table)
+    store_true, unsupported, merger = key_classes(table)
     out: list = []
     pairs = loaded_pairs(rref)
     if isinstance(src, EmbeddedFile) and src.sort_keys:  # yaml.dump's order (Dynamo writes the section so)
@@ -213,7 +268,11 @@ def _config_tokens(src: SourceFile, doc: TStr, table: FlagTable, via: Optional[t
         key = knode.value
         ktok = yt.scalar_tstr(doc, yt.Ref(knode))
         typed = yt.scalar_value(knode)
-        if not isinstance(typed, str):
+        if not isinstance(typed, str) and merger.keys == "none":
+            # before 0.5.8 the merger never calls key.replace: `1: 2` is `--1 2`, `~: x` `--None x` (argparse's
+            # unrecognized arguments)
+            key = str(typed)
+        elif not isinstance(typed, str):
             # `1: 2`, `true: x`, `~: x`: yaml.safe_load makes the key an int / bool / None / float, and the merger's
             # `key.replace("-", "_")` crashes on it (field round rw28/b P10; SGLang 0.5.23's oracle: AttributeError)
             kind = type(typed).__name__
@@ -228,12 +287,15 @@ def _config_tokens(src: SourceFile, doc: TStr, table: FlagTable, via: Optional[t
         if refused is not None:
             errors.append(_unsupported(ktok, key_norm, refused))
         flag_tok = flag_token(ktok, key, src.path)
+        if flag_tok.text != "--" + key:  # a key YAML reads as no string (`~`, `true`): --None, --True
+            flag_tok = placed(flag_tok, "--" + key)
         target = yt.deref(vref).node
         if isinstance(target, yt.YScalar):
             value = yt.scalar_value(target)
             vtok = yt.scalar_tstr(doc, vref)
             if isinstance(value, bool):
-                if key_norm in store_true or (refused is not None and not refused.takes_value):
+                if merger.keys == "none" or key_norm in store_true or (
+                        refused is not None and not refused.takes_value):
                     if value:
                         out.append(flag_tok)
                 else:
@@ -250,7 +312,9 @@ def _config_tokens(src: SourceFile, doc: TStr, table: FlagTable, via: Optional[t
             if items:
                 out += [flag_tok, *items]
         elif isinstance(target, yt.YMap):
-            out += [flag_tok, placed(yt.node_tstr(doc, vref), json.dumps(yt.to_python(vref)))]
+            mapping = yt.to_python(vref)  # before 0.5.14 str(dict), a Python repr no JSON reader takes
+            out += [flag_tok, placed(yt.node_tstr(doc, vref), json.dumps(mapping) if merger.mapping_json
+                                     else str(mapping))]
     if via is not None:
         use, note = via
         o = use.origin
@@ -268,7 +332,7 @@ def _unsupported(ktok: TStr, key_norm: str, flag: Flag) -> ArgError:
     ``true``): without it the file's role and every value it sets would be unknown, and the launch
     would be judged as an empty, role-less server (false PD105, pair rules against defaults)
     instead of reported for the one key to move to the command line."""
-    action = ACTION_CLASS.get(flag.action, flag.action)
+    action = ACTION_CLASS.get(flag.action, flag.action.partition("custom:")[2] or flag.action)
     return ArgError("config-unsupported", ktok, f"Unsupported config option '{key_norm}' with action '{action}'",
                     flag.primary)
 

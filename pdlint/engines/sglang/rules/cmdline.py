@@ -206,9 +206,19 @@ CFG_UNSUPPORTED = _r(
     "lora-paths: [a=/loras/a]", "# on the command line: --lora-paths a=/loras/a",
     upstream="Unsupported config option '{key}' with action '{action}'", category=_F,
     source="sglang/srt/utils/server_args_config_parser.py",
-    notes="Also a key YAML reads as no string (`1: 2`, `true: x`, `~: x`, `1.5: x`): the merger's "
+    notes="Each release is judged by its own merger (`sglang/srt/server_args_config_parser.py`, from 0.5.19 "
+          "`sglang/srt/utils/`; the table `MERGERS` in `pdlint/engines/sglang/config_merge.py`, read from every "
+          "wheel 0.5.3-0.5.23). 0.5.23 refuses the dest and every `--long` spelling of an action that is neither "
+          "store_true nor single-valued, unless a supported action reads the same key. 0.5.8-0.5.22 refuse by dest "
+          "only, every action that is no `_StoreTrueAction` or `_StoreAction` (SGLang's own actions too, e.g. "
+          "0.5.14's `DeprecatedAliasStoreAction`): `cuda-graph-max-bs-decode:` is refused there because the alias "
+          "`--cuda-graph-max-bs` shares its dest, and the alias key `cuda-graph-bs:` is accepted (field round "
+          "rw35/b P1). 0.5.3-0.5.7 refuse no key and pass every boolean as a bare flag or nothing; before 0.5.3 "
+          "there is no `--config` (SGL009). Also a key YAML reads as no string (`1: 2`, `true: x`, `~: x`, "
+          "`1.5: x`): from 0.5.8 the merger's "
           "`key.replace(\"-\", \"_\")` crashes on it (`AttributeError: 'int' object has no attribute 'replace'`, "
-          "SGLang 0.5.23's oracle; field round rw28/b P10), reported at the key, not as the unknown flag `--1`.")
+          "SGLang 0.5.23's oracle; field round rw28/b P10), reported at the key, not as the unknown flag `--1` "
+          "(0.5.3-0.5.7 pass it as `--1`: SGL001).")
 
 CFG_NULL = _r(
     "SGL022", "config-null-value", WARNING,
