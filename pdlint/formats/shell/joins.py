@@ -21,7 +21,9 @@ located at the statement; a launch that uses it anyway, or sees it in its
 environment, sees a value pdlint cannot tell), and a variable both copies
 agree on keeps its value.  An exported variable the caller's checks read from
 a launch's environment (``ShellContext.env_checked``) counts as read by the
-launch, so a rule never concludes from a joined value.  Copies whose role hint, functions, background jobs,
+launch, so a rule never concludes from a joined value; for widening
+(:meth:`Joins.launch_relevant`) it reaches a launch, and so does what feeds it
+(the counter in ``export CUDA_VISIBLE_DEVICES=$i``).  Copies whose role hint, functions, background jobs,
 positional parameters or pending control flow differ are never joined: the
 commands after them can differ.
 
@@ -191,7 +193,6 @@ class Joins:
         if self.ctx.launch_text is None or self.ctx.launch_text(self.unit.source_text(node)) or \
                 self.reads_index() is _EVERYWHERE:
             return
-        checked = self.ctx.env_checked
         at = self.unit.slice(node)
         names = set(_assigned(self.unit, node))
         if node.type == "c_style_for_statement" and any(
@@ -202,10 +203,10 @@ class Joins:
             for part in syntax.field_children(node, "initializer"):
                 names -= set(_assigned(self.unit, part))
         for name in names:
-            if name in _IMPLICIT or self.launch_relevant(name):
+            if name in _IMPLICIT or self.launch_relevant(name):  # (also an env_checked name: launch_relevant)
                 continue
             for st in states:
-                if name in st.vars and not (checked is not None and name in st.exported and checked(name)):
+                if name in st.vars:
                     st.vars[name] = Var(computed("$" + name, at).as_opaque(), frozenset((name,)))
 
     def iteration_reaches_launch(self, before: list, after: list) -> bool:
@@ -230,15 +231,24 @@ class Joins:
         return names
 
     def launch_relevant(self, name: str) -> bool:
-        """Can ``name``'s value reach a launch?  Decided on the units parsed so far, per read: the statement
-        that holds it (for a condition, the whole ``if`` / ``while``) holds launch text, calls a function
-        the script defines that holds launch text or sets such a variable, sets such a variable itself, or
-        writes variables in a way pdlint does not follow (``read``, ``printf -v``, ``let``, ``(( ))``)."""
+        """Can ``name``'s value reach a launch?  A variable a check reads from a launch's environment
+        (``ShellContext.env_checked``: ``CUDA_VISIBLE_DEVICES``...) always can: the launched server reads it
+        without a ``$NAME`` in the script, so what feeds it (a loop's counter in ``export
+        CUDA_VISIBLE_DEVICES=$i``) is relevant too (hostile-input round rw35/i P2: the counter became a
+        placeholder after the first iteration, a false PD151, a missed one, no PD015 for a loop cut at 256).
+        Otherwise decided on the units parsed so far, per read: the statement that holds it (for a condition,
+        the whole ``if`` / ``while``) holds launch text, calls a function the script defines that holds launch
+        text or sets such a variable, sets such a variable itself, or writes variables in a way pdlint does not
+        follow (``read``, ``printf -v``, ``let``, ``(( ))``)."""
         memo = self.relevance
         if memo.get(None) != self.reads_done:
             memo.clear()
             memo[None] = self.reads_done
         if name not in memo:
+            checked = self.ctx.env_checked
+            if checked is not None and name not in _IMPLICIT and checked(name):
+                memo[name] = True
+                return True
             memo[name] = True  # while deciding (a cycle): relevant until shown otherwise
             memo[name] = self._reads_reach_launch(name, self.reads_index().get(name, ()))
         return memo[name]
