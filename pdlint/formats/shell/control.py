@@ -24,6 +24,13 @@ _LOOP_CUT = f"a loop ran more than {MAX_LOOP_ITERATIONS} iterations; the rest wa
 _LOOP_SPLIT = (f"a loop's paths kept splitting for {SPLIT_ITERATIONS} iterations in a row; the rest of its "
                "iterations were skipped and what it sets is unknown after it")
 _IMPLICIT_VARS = ("?", "!", "_", "PIPESTATUS", "RANDOM", "LINENO")
+#: commands whose words decide nothing when the command stands alone as a statement of a loop's body (not in a
+#: pipeline, a substitution, a list or a condition): a ``for`` loop's variable read only in them (``echo "Attempt
+#: $i/15..."``) leaves the iterations alike, so the idle-loop shortcut of :meth:`Control.exec_for` still holds
+_SAYS_ONLY = frozenset({"echo", "printf", "sleep"})
+#: the nodes such a command may stand in, up to the loop's body (an ``if``'s only after its ``then``)
+_STATEMENT_PARENTS = frozenset({"do_group", "compound_statement", "if_statement", "elif_clause", "else_clause",
+                                "case_item", "subshell", "redirected_statement"})
 _CTX_TEXT = 80
 #: a case item's word that names what the script starts (`router`, `lb`, `agg`), not an option (`-h`)
 _ARM_NAME = lazyre.compile(r"[A-Za-z][\w.-]*")
@@ -294,7 +301,11 @@ class Control:
         # that can start nothing: once an iteration leaves the paths as the one before did but for the loop's
         # variable, the rest would too (each would split the paths again: Mooncake's tone_tests reached the
         # path limit before their prefill)
-        idle = len(items) > 2 and self.idle_loop(node, body_node)
+        # Only when no later item can take another path: a body that reads the variable where it decides
+        # something (`if [ "$i" = 2 ]; then FLAG=--no-such-flag; fi`) runs every item (rw35/i P1: the third
+        # item's flag was lost, a clean pass where bash starts the launch with it)
+        idle = len(items) > 2 and self.idle_loop(node, body_node) and \
+            not self.reads_variable(self.unit, body_node, var, set())
         overlap = len(items) > 1 and self.overlapping(self.unit, body_node)
         entry = st.fork()
         splits = 0  # iterations in a row whose paths multiplied
@@ -332,6 +343,30 @@ class Control:
                 states = []
                 break
         return self.merge([Out(s, True) for s in states] + done, node)
+
+    def reads_variable(self, unit, body, name: str, funcs_seen: set) -> bool:
+        """Can ``body`` (or a function its text names) do anything by the value of variable ``name``: does it
+        read it (``$name``, ``${name...}``, ``name`` in arithmetic, a word ``name`` such as ``[[ -v name ]]``'s)
+        but in the words of a command :data:`_SAYS_ONLY` that stands alone as a statement, or read variables by
+        a computed name (``${!x}``, ``eval``)?  What such a read decides may differ from one loop item to the
+        next although the states after two items are alike but for ``name`` (:meth:`exec_for`)."""
+        stack = [body]
+        while stack:
+            n = stack.pop()
+            if n.type == "command":
+                prog = n.child_by_field_name("name")
+                prog = unit.source_text(prog) if prog is not None else ""
+                if prog == "eval":
+                    return True
+                if prog in _SAYS_ONLY and _stands_alone(n, body):
+                    continue
+            elif n.type in ("variable_name", "word") and unit.source_text(n) == name:
+                return True
+            elif n.type == "expansion" and any(c.type == "!" for c in n.children):
+                return True
+            stack.extend(n.children)
+        return not self._named_functions_all(
+            unit.source_text(body), funcs_seen, lambda u, b, seen: not self.reads_variable(u, b, name, seen))
 
     def exec_while(self, node, st: State) -> list:
         """``while``/``until``: iterate while the condition is known; when it is
@@ -752,6 +787,22 @@ def _extends(old: Optional[Var], new: Var) -> bool:
     if not old.is_array and not new.is_array:
         return len(new.value.text) > len(old.value.text) and new.value.text.startswith(old.value.text)
     return False
+
+
+def _stands_alone(command, body) -> bool:
+    """Is ``command`` a statement of ``body`` (or of a block in it) whose output and status no other command reads:
+    each node from it up to ``body`` is one of :data:`_STATEMENT_PARENTS`, and an ``if``/``elif`` holds it after
+    its ``then`` (not in its condition)."""
+    child, parent = command, command.parent
+    while parent is not None and parent != body:
+        if parent.type not in _STATEMENT_PARENTS:
+            return False
+        if parent.type in ("if_statement", "elif_clause"):
+            then = next((c for c in parent.children if c.type == "then"), None)
+            if then is None or child.start_byte < then.end_byte:
+                return False
+        child, parent = parent, parent.parent
+    return parent is not None
 
 
 def _same_but(a: State, b: State, name: str) -> bool:
