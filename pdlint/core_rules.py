@@ -114,8 +114,8 @@ SHELL_LIMIT = register(Rule(
     "PD015", "shell-evaluation-limit", WARNING,
     "Reports a limit pdlint's shell evaluation reached in a script that is otherwise checked: more than 16 "
     "branch paths at once, a loop past 256 iterations whose further iterations would run a command or change a "
-    "variable a launch reads, a loop whose paths kept doubling for 4 iterations in a row (from there it is read "
-    "as a loop of unknown count: what it sets is unknown after it), nesting, expansion size or step count "
+    "variable a launch reads, a loop whose paths doubled in 4 iterations without becoming fewer between them "
+    "(from there it is read as a loop of unknown count: what it sets is unknown after it), nesting, expansion size or step count "
     "(docs/shell-parser.md, Limits), when the paths or iterations it stopped following may have held a launch "
     "(launch text after it, or launch text in a script that launched nothing). Where a limit stopped the "
     "evaluation altogether (more than 1,000,000 expanded characters, 100,000 statements or 2,000 commands) before "

@@ -14,8 +14,8 @@ while ``for i in $(seq 1 300)`` gave PD015, as docs/shell-parser.md's limits tab
 cut loop whose iterations change a variable a launch reads (or run a command) reports PD015, at the loop's line.
 """
 
-SPLIT_MSG = ("a loop's paths kept splitting for 4 iterations in a row; the rest of its iterations were skipped "
-             "and what it sets is unknown after it")
+SPLIT_MSG = ("a loop's paths kept splitting: they doubled in 4 of its iterations and never became fewer; the rest "
+             "of its iterations were skipped and what it sets is unknown after it")  # (worded so since rw35/i P4)
 CUT_MSG = "a loop ran more than 256 iterations; the rest was skipped"
 SERVER = 'python3 -m sglang.launch_server --model-path m --tp-size 2 --served-model-name "$Y"\n'
 ROUTER = 'python -m sglang_router.launch_router --pd-disaggregation "${ARGS[@]}" --decode http://d:8000\n'

@@ -16,7 +16,6 @@ runs (input it cannot see) and "write the value into the file"; the count was kn
 own bound.  They now name that bound, and the JSON undecided ``cause`` is ``loop-bound``.
 """
 
-import time
 
 P1 = """\
 FLAG="--tp-size 1"
@@ -138,3 +137,47 @@ def test_p1_neighbour_a_variable_only_printed_keeps_the_shortcut(scratch_git):
     code, doc = scratch_git.lint("launch.sh")
     assert _codes(doc) == []
     assert sorted(l["role"] for l in doc["launches"]) == ["decode", "prefill"]
+
+
+# -- P4 -------------------------------------------------------------------------------------------------------
+
+SPLIT_MSG = ("a loop's paths kept splitting: they doubled in 4 of its iterations and never became fewer; the rest "
+             "of its iterations were skipped and what it sets is unknown after it")
+EVERY_OTHER = 'if [ $((i % 2)) = 0 ]; then if [ "$X" = "$i" ]; then Y="${Y}a"; else Y="${Y}b"; fi; fi'
+SERVER = ("python -m sglang.launch_server --model-path m --disaggregation-mode prefill --port 30000 "
+          '--served-model-name "$Y$Z0"\n')
+
+
+def _loop(head, body):
+    return f"#!/bin/bash\n{head}; do\n  {body}\n" + "".join(f'  Z{k}="$Y-$i"\n' for k in range(10)) + "done\n" + SERVER
+
+
+def _p4(scratch_git, text):
+    scratch_git.write("launch.sh", text)
+    code, doc = scratch_git.lint("launch.sh")
+    return [(f["line"], f["code"], f["message"]) for f in doc["findings"]], doc["launches"]
+
+
+def test_p4_c_for_doubling_every_other_iteration_is_cut(scratch_git):
+    # the repro launch_b.sh: PD008 (exceeded 10 s in shell) on main, the launch not checked
+    findings, launches = _p4(scratch_git, _loop("for ((i = 0; i < 128; i++))", EVERY_OTHER))
+    assert findings == [(2, "PD015", SPLIT_MSG)]
+    assert len(launches) == 1 and launches[0]["argv"][-1].startswith("<what the loop at line 2 leaves in Y>")
+
+
+def test_p4_for_over_items_doubling_every_third_iteration_is_cut(scratch_git):
+    items = " ".join(str(n) for n in range(120))
+    findings, launches = _p4(scratch_git, _loop(f"for i in {items}", EVERY_OTHER.replace("% 2", "% 3")))
+    assert findings == [(2, "PD015", SPLIT_MSG)]
+    assert len(launches) == 1
+
+
+def test_p4_neighbour_paths_that_join_again_run_the_whole_count(scratch_git):
+    # the paths double on even iterations and join on odd ones (T is set alike on every path): a cheap loop,
+    # run to its end with no PD015; what it leaves is known
+    findings, launches = _p4(scratch_git, (
+        "#!/bin/bash\nY=\nZ0=\nfor ((i = 0; i < 40; i++)); do\n"
+        '  if [ $((i % 2)) = 0 ]; then if [ "$X" = "$i" ]; then T=a; else T=b; fi; else T=; Y="${Y}c"; fi\n'
+        "done\n" + SERVER))
+    assert findings == []
+    assert [l["argv"][-1] for l in launches] == ["c" * 20]
