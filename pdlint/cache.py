@@ -542,11 +542,19 @@ def _finding(d: list):
                    d[9], d[10], d[11], end_line=d[12], token=d[13])
 
 
+def _undecided_of(u: list):
+    """The :class:`Undecided` a record of :func:`_fc_doc` holds (its flags by name: the record's order is not the
+    class's, rw35/i P5)."""
+    from pdlint.coverage import Undecided
+    return Undecided(*u[:8], recipe_param=tuple(u[8]) if len(u) > 8 else (),
+                     configmap=bool(u[9]) if len(u) > 9 else False, loop_cut=bool(u[10]) if len(u) > 10 else False)
+
+
 def _fc_doc(fc) -> dict:
     return {"status": fc.status, "launches": fc.launches, "markers": fc.markers, "error": fc.error,
             "spots": [[s.path, s.line, s.column, s.end_line, s.code, s.reason, s.hint, s.text] for s in fc.spots],
             "undecided": [[u.line, u.column, u.flag, u.text, u.name, u.deployed, u.unexpanded, u.budget,
-                           list(u.recipe_param)] for u in fc.undecided],
+                           list(u.recipe_param), u.configmap, u.loop_cut] for u in fc.undecided],
             "disabled_by": fc.disabled_by}
 
 
@@ -1047,7 +1055,7 @@ def merge(jobs: list, usable: list, fresh: list, fresh_sources: dict, options, r
             cov.unpaired[k] = cov.unpaired.get(k, 0) + n
         for path, d in c["coverage"].items():
             fc = FileCoverage(path, d["status"], d["launches"], d["markers"],
-                              [Spot(*s) for s in d["spots"]], d["error"], [Undecided(*u[:8], tuple(u[8]) if len(u) > 8 else ()) for u in d["undecided"]],
+                              [Spot(*s) for s in d["spots"]], d["error"], [_undecided_of(u) for u in d["undecided"]],
                               d.get("disabled_by"))
             cov.files[path] = fc
             cov.spots += fc.spots

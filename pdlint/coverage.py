@@ -38,7 +38,7 @@ from typing import Callable, Optional
 from pdlint import coverage_rules as CR, lazyre
 from pdlint.model import ERROR, Finding, Gap, Launch, Origin
 from pdlint.records import dataclass, field
-from pdlint.text import CONFIGMAP_NOT_JOINED, DEPLOY_TIME, NOT_EXPANDED, NOT_EXPANDED_BUDGET
+from pdlint.text import CONFIGMAP_NOT_JOINED, DEPLOY_TIME, NOT_EXPANDED, NOT_EXPANDED_BUDGET, SPLIT_CUT
 
 # -- markers -------------------------------------------------------------------------------------
 
@@ -540,14 +540,17 @@ class Undecided:
     recipe_param: tuple = ()
     #: a Kubernetes env value from a ConfigMap of another file, one pdlint did not join (rw35/b P2)
     configmap: bool = False
+    #: what a shell loop leaves that pdlint cut by its own bound (its paths kept splitting: SPLIT_CUT, rw35/i P5)
+    loop_cut: bool = False
 
     def cause(self) -> str:
         """Why the value is unseen, as the text report's advice tells it (w37 left the JSON without it):
         ``file-budget`` (the file's GitLab expansions spent pdlint's budget first), ``expansion-bounds`` (a
         GitLab variable nested past the value's bounds), ``deployed`` (made when the template is deployed),
         ``recipe-parameter`` (a just recipe's parameter), ``configmap-not-joined`` (a ``configMapKeyRef`` into a
-        ConfigMap of another file), ``variable`` (a name ``--var`` or a values file gives) or ``not-in-file`` (a
-        value only the file can fix: a secret, the downward API...)."""
+        ConfigMap of another file), ``loop-bound`` (what a shell loop of known count leaves, which pdlint cut by its
+        bound on loops whose paths keep splitting), ``variable`` (a name ``--var`` or a values file gives) or
+        ``not-in-file`` (a value only the file can fix: a secret, the downward API...)."""
         if self.budget:
             return "file-budget"
         if self.unexpanded:
@@ -558,6 +561,8 @@ class Undecided:
             return "recipe-parameter"
         if self.configmap:
             return "configmap-not-joined"
+        if self.loop_cut:
+            return "loop-bound"
         return "variable" if self.name else "not-in-file"
 
     def as_dict(self) -> dict:
@@ -758,7 +763,15 @@ class Coverage:
             ways.append(f"keep the ConfigMap {'its' if one else 'their'} configMapKeyRef names in the same YAML stream "
                         f"(another `---` document of the file) or kustomization as the workload (pdlint joins no "
                         f"ConfigMap of another file), or give the {value} as {given} or in [tool.pdlint.vars]")
-        if any(not u.name and not u.deployed and not u.unexpanded and not u.configmap
+        cut = sorted({int(m.group(1)) for _, u in items if u.loop_cut for m in _LOOP_AT.finditer(u.text)})
+        if cut:  # (a loop of known count pdlint cut: not a value to write into the file, rw35/i P5)
+            from pdlint.formats.shell.control import SPLIT_ITERATIONS
+            at = ", ".join(str(n) for n in cut[:3]) + (" ..." if len(cut) > 3 else "")
+            ways.append(f"give the values the tests of the {'loop' if len(cut) == 1 else 'loops'} at line {at} read "
+                        f"as --var NAME=VALUE or in [tool.pdlint.vars] (pdlint cut "
+                        f"{'that loop' if len(cut) == 1 else 'those loops'} by its own bound: the count is known, but "
+                        f"the paths split on those values and doubled in {SPLIT_ITERATIONS} iterations; PD015 there)")
+        if any(not u.name and not u.deployed and not u.unexpanded and not u.configmap and not u.loop_cut
                and not (_K8S_REF.search(u.text) and _K8S_REF.search(u.text).group(1) in _CONTROLLER_FIELD)
                for _, u in items):  # a Kubernetes $(NAME) from a secret, the downward API...
             ways.append(f"write the {value} into the file")
@@ -974,6 +987,8 @@ _VAR = lazyre.compile(r"(?<!\$\{)(?<!\$\{!)\$\{?([A-Za-z_][A-Za-z0-9_]*)|\$\(\(\
 #: a variable a leader/worker controller sets in every container -> the resource's field it takes the value of
 _CONTROLLER_FIELD = {"LWS_GROUP_SIZE": "leaderWorkerTemplate.size", "RBG_LWP_GROUP_SIZE": "leaderWorkerPattern.size"}
 _K8S_REF = lazyre.compile(r"\$\(([A-Za-z_][A-Za-z0-9_]*)\)")
+#: the line of a shell loop's placeholder (Control.mark_changed / mark_appends: `<what the loop at line 3 leaves in Y>`)
+_LOOP_AT = lazyre.compile(r"<what the loop at line (\d+) ")
 
 
 def _undecided_values(launch: Launch) -> list:
@@ -1049,7 +1064,9 @@ def _undecided(cov: Coverage, launches: list) -> None:
                     and _is_justfile(first.src.path):
                 from pdlint.formats.justfile import parameter_at
                 param = parameter_at(first.src.text, first.offset, name) or ()
-            u = Undecided(o.line, o.column, option, text, name, deployed, unexpanded, budget, param, configmap)
+            loop_cut = first is not None and first.opaque == SPLIT_CUT
+            u = Undecided(o.line, o.column, option, text, name, deployed, unexpanded, budget, param, configmap,
+                          loop_cut)
             if not any((x.line, x.column, x.flag) == (u.line, u.column, u.flag) for x in fc.undecided):
                 fc.undecided.append(u)
     for fc in cov.files.values():
@@ -1620,6 +1637,14 @@ def _opaque_gap(tok) -> Gap:
         return Gap(CR.OPAQUE_ARGS.code, tok, what,
                    "a template action some other tool renders (a controller's Go template): check the command line it "
                    "renders, or write the flags it adds as literal words")
+    cut = _LOOP_AT.search(tok.text) if any(p.opaque == SPLIT_CUT for p in tok.pieces) else None
+    if cut:  # shell: what a loop of known count leaves, cut by pdlint's bound (Control.split_cut; rw35/i P5)
+        from pdlint.formats.shell.control import SPLIT_ITERATIONS
+        return Gap(CR.OPAQUE_ARGS.code, tok, what,
+                   f"pdlint cut the loop at line {cut.group(1)} by its own bound (its count is known, but its paths "
+                   f"split on values pdlint cannot see and doubled in {SPLIT_ITERATIONS} of its iterations: PD015 at "
+                   f"the loop), so what it adds was not computed: give the values its tests read with "
+                   f"`--var NAME=VALUE` or in `[tool.pdlint.vars]`, or write those flags into the launch")
     if tok.text.startswith("<what the loop"):  # shell: what a loop of unknown count adds (Control.mark_appends)
         return Gap(CR.OPAQUE_ARGS.code, tok, what,
                    "pdlint does not know how often the loop runs (it reads input pdlint cannot see): write those "

@@ -100,6 +100,10 @@ NOT_EXPANDED_BUDGET = "not-expanded-budget"
 #: of another file: pdlint joins those of the same YAML stream or kustomize build): the value is in a file, often the
 #: repository's own; ``--var NAME=VALUE`` gives it (field round rw35/b P2)
 CONFIGMAP_NOT_JOINED = "configmap-not-joined"
+#: :attr:`Piece.opaque` of what a shell loop pdlint cut by its own bound leaves (its paths kept splitting:
+#: ``Control.split_cut``): the file makes the value, in a loop whose count is known, but pdlint did not compute it
+#: (rw35/i P5: the help said the loop reads input pdlint cannot see)
+SPLIT_CUT = "split-cut"
 
 
 class Piece:

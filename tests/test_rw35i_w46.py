@@ -181,3 +181,94 @@ def test_p4_neighbour_paths_that_join_again_run_the_whole_count(scratch_git):
         "done\n" + SERVER))
     assert findings == []
     assert [l["argv"][-1] for l in launches] == ["c" * 20]
+
+
+# -- P5 -------------------------------------------------------------------------------------------------------
+
+P5 = """\
+build() {
+  for i in 0 1 2 3 4 5 6 7; do
+    if [ "$X" = "$i" ]; then Y="${Y}a"; else Y="${Y}b"; fi
+  done
+  EXTRA="--served-model-name $Y"
+}
+build
+python -m sglang.launch_server --model-path m --disaggregation-mode prefill --port 30000 --base-gpu-id 0 $EXTRA &
+build
+python -m sglang.launch_server --model-path m --disaggregation-mode decode --port 30001 --base-gpu-id 1 $EXTRA &
+"""
+
+
+def _p5(capsys, *args):
+    """(text report, JSON report) of ``pdlint ARGS`` with the result cache (cold, then warm)."""
+    import json
+    from pdlint.cli import main
+    main([*args])
+    cold = capsys.readouterr().out
+    main([*args])
+    warm = capsys.readouterr().out
+    assert warm == cold
+    main(["--format", "json", *args])
+    return cold, json.loads(capsys.readouterr().out)
+
+
+def _schema_valid(doc):
+    """Every undecided ``cause`` is in docs/pdlint-json.schema.json's enum and named in docs/json.md (and the
+    document validates, where jsonschema is installed)."""
+    import json
+    import os
+    docs = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "docs")
+    with open(os.path.join(docs, "pdlint-json.schema.json")) as f:
+        schema = json.load(f)
+    with open(os.path.join(docs, "json.md")) as f:
+        prose = f.read()
+    causes = schema["$defs" if "$defs" in schema else "definitions"]["undecided"]["properties"]["cause"]["enum"]
+    for fc in doc["coverage"]["files"].values():
+        for u in fc.get("undecided", []):
+            assert u["cause"] in causes and f"`{u['cause']}` —" in prose
+    try:
+        import jsonschema
+    except ImportError:  # pragma: no cover - depends on the installation
+        return
+    jsonschema.validate(doc, schema)
+
+
+def test_p5_a_split_cut_loop_is_said_cut_by_pdlints_bound(scratch_git, capsys):
+    scratch_git.write("launch.sh", P5)
+    text, doc = _p5(capsys, "launch.sh")
+    (gap,) = [f for f in doc["findings"] if f["code"] == "PD023"]
+    assert "pdlint cut the loop at line 2 by its own bound" in gap["fix"]
+    assert "doubled in 4 of its iterations" in gap["fix"] and "input pdlint cannot see" not in gap["fix"]
+    (u,) = doc["coverage"]["files"]["launch.sh"]["undecided"]
+    assert (u["text"], u["cause"]) == ("<what the loop at line 2 leaves in Y>", "loop-bound")
+    assert "the tests of the loop at line 2 read as --var NAME=VALUE" in text
+    assert "write the value into the file" not in text and "input pdlint cannot see" not in text
+    _schema_valid(doc)
+
+
+def test_p5_neighbour_a_loop_of_unknown_count_keeps_its_words(scratch_git, capsys):
+    # `while read` over a file pdlint does not read: its count is unknown, and the help still says so
+    scratch_git.write("args.sh", """\
+        build() {
+          ARGS=()
+          while read -r k; do
+            ARGS+=("--$k")
+          done < /etc/flags.txt
+        }
+        build
+        python -m sglang.launch_server --model-path m --disaggregation-mode prefill --port 30000 "${ARGS[@]}" &
+        """)
+    scratch_git.write("name.sh", """\
+        Y=m
+        while read -r k; do
+          Y="${Y}$k"
+        done < /etc/names.txt
+        python -m sglang.launch_server --model-path m --disaggregation-mode prefill --port 30000 --served-model-name "$Y" &
+        """)
+    text, doc = _p5(capsys, "args.sh", "name.sh")
+    (gap,) = [f for f in doc["findings"] if f["code"] == "PD023"]
+    assert gap["fix"].startswith("pdlint does not know how often the loop runs (it reads input pdlint cannot see)")
+    (u,) = doc["coverage"]["files"]["name.sh"]["undecided"]
+    assert u["cause"] == "not-in-file" and "write the value into the file" in text
+    assert "by its own bound" not in text
+    _schema_valid(doc)

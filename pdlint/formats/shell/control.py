@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Optional
 
 from pdlint import lazyre
-from pdlint.text import TStr
+from pdlint.text import SPLIT_CUT, TStr
 
 from . import syntax
 from .conditions import bind, is_literal, role_of, single_reference
@@ -548,8 +548,9 @@ class Control:
         does not count, as ``while`` does: the state ``entry`` from before the loop, with a placeholder for
         what the loop adds to or leaves in each variable it changed; the iterations not run are said (PD015)."""
         self.loop_limit(node, "loop-split", _LOOP_SPLIT)
-        self.mark_appends(entry, [Out(s, True) for s in states], node)
-        self.mark_changed(entry, states, node)
+        # (its placeholders say pdlint's bound cut it, SPLIT_CUT: not input pdlint cannot see, rw35/i P5)
+        self.mark_appends(entry, [Out(s, True) for s in states], node, SPLIT_CUT)
+        self.mark_changed(entry, states, node, SPLIT_CUT)
         done.append(Out(entry, True))
 
     def loop_limit(self, node, kind: str, message: str) -> None:
@@ -563,9 +564,9 @@ class Control:
         finally:
             self.anchor = saved
 
-    def mark_changed(self, before: State, after: list, node) -> None:
+    def mark_changed(self, before: State, after: list, node, how: object = True) -> None:
         """After :meth:`mark_appends`: a variable some of the states ``after`` the loop hold with another value
-        than ``before`` does gets a placeholder (what the loop leaves in it)."""
+        than ``before`` does gets a placeholder (what the loop leaves in it), opaque as ``how`` says."""
         at = self.unit.slice(node)
         line = at.origin_at(0).line if at.text else 0
         for name in {n for s in after for n in s.vars} - set(_IMPLICIT_VARS):
@@ -575,7 +576,7 @@ class Control:
                 continue  # (mark_appends gave it its placeholder)
             if all(s.vars.get(name) is not None and old is not None and s.vars[name].same(old) for s in after):
                 continue
-            before.vars[name] = Var(computed(f"<what the loop at line {line} leaves in {name}>", at).as_opaque(),
+            before.vars[name] = Var(computed(f"<what the loop at line {line} leaves in {name}>", at).as_opaque(how),
                                     frozenset((name,)))
 
     def append_unknown(self, entry: State, outs: list, node) -> None:
@@ -592,19 +593,19 @@ class Control:
                     tail = computed(f"<what the loop at line {line} adds to {name}>", at).as_opaque()
                     o.st.vars[name] = Var(tuple(var.value) + (tail,), frozenset(var.unknown | {name}))
 
-    def mark_appends(self, before: State, after: list, node) -> None:
+    def mark_appends(self, before: State, after: list, node, how: object = True) -> None:
         """A loop pdlint does not count goes on with the state from before its body; a variable the body
         extends (``ARGS+=("--$key" "$value")`` in ``while read -r key value; do ... done < "$FILE"``, the
         flags of AI-Hypercomputer/gpu-recipes' Dynamo workers) gets a placeholder after its value there:
         what the iterations add, which a launch reports as not checked (PD023) instead of passing clean
-        without it."""
+        without it.  ``how``: the placeholder's :attr:`Piece.opaque` (``SPLIT_CUT`` after :meth:`split_cut`)."""
         at = self.unit.slice(node)
         line = at.origin_at(0).line if at.text else 0
         for name, old in list(before.vars.items()) + [(n, None) for n in _new_names(before, after)]:
             grown = [o.st.vars.get(name) for o in after if not o.st.flow]
             if not any(_extends(old, g) for g in grown if g is not None):
                 continue
-            tail = computed(f"<what the loop at line {line} adds to {name}>", at).as_opaque()
+            tail = computed(f"<what the loop at line {line} adds to {name}>", at).as_opaque(how)
             unknown = frozenset((old.unknown if old is not None else frozenset()) | {name})
             if old is None or old.value is None or old.is_array or any(g.is_array for g in grown if g):
                 base = () if old is None or old.value is None else (
