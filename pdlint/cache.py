@@ -1032,7 +1032,7 @@ def merge(jobs: list, usable: list, fresh: list, fresh_sources: dict, options, r
     """The result of the whole run from stored (``usable``) and fresh components; ``fresh_sources``: the
     files this process read for the fresh ones (display path -> SourceFile), the others are read again
     (for the report's snippets)."""
-    from pdlint.coverage import Coverage, FileCoverage, Spot, Undecided
+    from pdlint.coverage import Coverage, FileCoverage, Spot
     from pdlint.lint import Result
     comps = usable + fresh
     stored = {id(c) for c in usable}
