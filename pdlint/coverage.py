@@ -758,11 +758,12 @@ def checked(launch: Launch) -> bool:
     return launch.kind == "router" or launch.parsed is not None
 
 
-def assess(jobs: list, extraction, findings: list, strict: bool = False, shown=None) -> Coverage:
+def assess(jobs: list, extraction, findings: list, strict: bool = False, shown=None, paired=None) -> Coverage:
     """Coverage of one run: ``jobs`` (discover's FileJobs), the extraction
     (launches, sources, render and command notes), the findings so far.  ``shown(finding)``: will the
     finding be reported (its rule selected)?  A file's read or parse error stands for the launch text in
-    it only then; else that text gets its PD020 (``--ignore PD003`` must not hide it)."""
+    it only then; else that text gets its PD020 (``--ignore PD003`` must not hide it).  ``paired``
+    (:class:`pdlint.pairing.Paired`): the deployments the check stage made, used when made of the same launches."""
     cov = Coverage()
     launches = [l for l in extraction.launches if checked(l)]
     covered: dict = {}  # path -> set of lines
@@ -772,7 +773,7 @@ def assess(jobs: list, extraction, findings: list, strict: bool = False, shown=N
     for launch in launches:
         _cover(launch, covered, reads, spans, partial)
     _count(cov, launches)
-    _count_unpaired(cov, extraction.launches)
+    _count_unpaired(cov, extraction.launches, paired)
     errors: dict = {}
     limited: dict = {}  # path -> its first PD015: the shell evaluation stopped following some paths
     for f in findings:
@@ -1026,11 +1027,14 @@ def role_keys(launch: Launch, role) -> tuple:
     return ("routers",) if router_options_judged(launch) else ("routers", "routers_unjudged")
 
 
-def _count_unpaired(cov: Coverage, launches: list) -> None:
+def _count_unpaired(cov: Coverage, launches: list, paired=None) -> None:
     """The checked prefill and decode servers no pair rule checked (:func:`pdlint.pairing.unpaired`), paired
     with every launch as the check stage pairs them."""
     from pdlint.pairing import pair_launches_isolated, pair_role, refused_build, unpaired
-    cov.unpaired_launches = [l for l in unpaired(pair_launches_isolated(launches)) if checked(l)]
+    deps = paired.get(launches) if paired is not None else None
+    if deps is None:
+        deps = pair_launches_isolated(launches)
+    cov.unpaired_launches = [l for l in unpaired(deps) if checked(l)]
     for l in cov.unpaired_launches:
         role = pair_role(l)
         cov.unpaired[role] = cov.unpaired.get(role, 0) + 1
