@@ -1,5 +1,5 @@
 """``python -m pdlint``."""
 
-from pdlint.cli import main
+from pdlint.cli import main_and_exit
 
-raise SystemExit(main())
+main_and_exit()

@@ -174,7 +174,9 @@ def _fold(cands: list) -> list:
     return out
 
 
-def check(launches: list, enabled_for: Callable[[str], Callable[[str], bool]]) -> list:
+def check(launches: list, enabled_for: Callable[[str], Callable[[str], bool]], deps_kept=None) -> list:
+    """Findings of the rules on ``launches``; ``deps_kept`` (:class:`pdlint.pairing.Paired`): keeps the
+    deployments the pair stage made, for the coverage stage."""
     from pdlint.engines import adapter
     for e in sorted({l.engine for l in launches if isinstance(l.engine, str) and adapter(l.engine) is not None}):
         engine_rules(e)
@@ -194,7 +196,7 @@ def check(launches: list, enabled_for: Callable[[str], Callable[[str], bool]]) -
     paired: set = set()  # pair candidates name their launch themselves: no shared-origin diagnosis
     b = budget.current()
     pairable = [l for l in launches if l.path not in b.over] if b is not None and b.over else launches
-    for c in pair_stage(pairable, enabled_for):
+    for c in pair_stage(pairable, enabled_for, deps_kept):
         i = index.get(id(c.launch))
         if i is not None:
             cands.append((i, c))
@@ -261,9 +263,9 @@ def _reach(launches: list, keys: set) -> dict:
     return reach
 
 
-def pair_stage(launches: list, enabled_for: Callable[[str], Callable[[str], bool]]) -> list:
+def pair_stage(launches: list, enabled_for: Callable[[str], Callable[[str], bool]], deps_kept=None) -> list:
     """Candidates of the pair rules (engine adapters' ``pair_candidates`` and
-    ``link_candidates``, then :mod:`pdlint.pair_rules`)."""
+    ``link_candidates``, then :mod:`pdlint.pair_rules`); ``deps_kept``: where to keep the deployments."""
     from pdlint.pairing import pair_launches
     out: list = []
     seen: set = set()
@@ -275,7 +277,10 @@ def pair_stage(launches: list, enabled_for: Callable[[str], Callable[[str], bool
             return first
         return lambda code: all(f(code) for f in fns)
 
-    for dep in pair_launches(launches):
+    deps = pair_launches(launches)
+    if deps_kept is not None:
+        deps_kept.put(launches, deps)
+    for dep in deps:
         try:  # charged to the file of the deployment's first launch
             with budget.charged(dep.launches[0].path, "pair stage"):
                 found = _dep_candidates(dep, both, enabled_for, seen)

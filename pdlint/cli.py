@@ -140,7 +140,9 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-def main(argv: Optional[Sequence[str]] = None) -> int:
+def main(argv: Optional[Sequence[str]] = None, held: Optional[list] = None) -> int:
+    """``held``: a list the scan's result is appended to, so that it is not freed when the scan returns (for a
+    process that ends right after: :func:`main_and_exit`; a worker process always does)."""
     args_list = list(sys.argv[1:] if argv is None else argv)
     if not args_list or (args_list[0] not in SUBCOMMANDS and args_list[0] not in ("-h", "--help", "--version")):
         args_list = ["check"] + args_list
@@ -158,14 +160,31 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         from pdlint import worker
         if worker.available():  # layer 3 of the resource budget (docs/safety.md)
             try:
-                return worker.run(lambda progress, skip: _command(ns, progress, skip),
+                # the worker ends with os._exit: what its scan made is held to the end, not freed object by object
+                kept = [] if held is None else held
+                return worker.run(lambda progress, skip: _command(ns, progress, skip, kept),
                                   ns.memory_per_file or 0.0)
             except KeyboardInterrupt:  # pragma: no cover
                 return 130
             except BrokenPipeError:
                 _stdout_gone()
                 return 0
-    return _command(ns)
+    return _command(ns, held=held)
+
+
+def main_and_exit() -> None:  # pragma: no cover - ends the process
+    """``python -m pdlint``: :func:`main`, then the process ends without freeing the scan's objects one by one (a
+    1000-file scan leaves a heap whose teardown took about 2% of the run), once its output is flushed.  Should a
+    flush fail, the interpreter's usual exit reports it."""
+    held: list = []
+    code = main(held=held)
+    try:
+        for s in (sys.stdout, sys.stderr):
+            if s is not None:
+                s.flush()
+    except BaseException:  # noqa: B036 - the interpreter's exit handles (and reports) it as before
+        raise SystemExit(code) from None
+    os._exit(code)
 
 
 def _paths_named_like_options(words: list) -> list:
@@ -188,14 +207,14 @@ def _paths_named_like_options(words: list) -> list:
     return out
 
 
-def _command(ns, progress=None, skip=None) -> int:
+def _command(ns, progress=None, skip=None, held=None) -> int:
     """Run the parsed command; errors become messages and exit code 2."""
     try:
         if ns.command == "rule":
             return _rule(ns.code)
         if ns.command == "rules":
             return _rules(ns.format)
-        return _scan(ns, progress, skip)
+        return _scan(ns, progress, skip, held)
     except KeyboardInterrupt:  # pragma: no cover
         return 130
     except BrokenPipeError:  # a write that _emit did not guard: end quietly all the same
@@ -330,18 +349,18 @@ def _fewer_gc_passes() -> tuple:
     return old
 
 
-def _scan(ns, progress=None, skip=None) -> int:
+def _scan(ns, progress=None, skip=None, held=None) -> int:
     # raised until the report is written: restored before it, the next collections walked the whole
     # heap the scan left (its launches live until the report), a tenth of a one-changed-file run
     old_threshold = _fewer_gc_passes()
     try:
-        return _scan_and_report(ns, progress, skip)
+        return _scan_and_report(ns, progress, skip, held)
     finally:
         if progress is None:  # in the worker (pdlint.worker) the process ends here: no pass over what it leaves
             gc.set_threshold(*old_threshold)
 
 
-def _scan_and_report(ns, progress=None, skip=None) -> int:
+def _scan_and_report(ns, progress=None, skip=None, held=None) -> int:
     from pdlint.options import Options
     from pdlint.lint import UsageError, run
     if getattr(ns, "statistics", False) and ns.format not in ("text", "json"):
@@ -396,6 +415,8 @@ def _scan_and_report(ns, progress=None, skip=None) -> int:
         result = state.result
     else:
         result = run(list(ns.paths) or ["."], opts, ns.config)
+    if held is not None:
+        held.append(result)
     quiet = getattr(ns, "quiet", False)
     if not quiet:
         from pdlint.report.escape import text as esc

@@ -812,11 +812,12 @@ def checked(launch: Launch) -> bool:
     return launch.kind == "router" or launch.parsed is not None
 
 
-def assess(jobs: list, extraction, findings: list, strict: bool = False, shown=None) -> Coverage:
+def assess(jobs: list, extraction, findings: list, strict: bool = False, shown=None, paired=None) -> Coverage:
     """Coverage of one run: ``jobs`` (discover's FileJobs), the extraction
     (launches, sources, render and command notes), the findings so far.  ``shown(finding)``: will the
     finding be reported (its rule selected)?  A file's read or parse error stands for the launch text in
-    it only then; else that text gets its PD020 (``--ignore PD003`` must not hide it)."""
+    it only then; else that text gets its PD020 (``--ignore PD003`` must not hide it).  ``paired``
+    (:class:`pdlint.pairing.Paired`): the deployments the check stage made, used when made of the same launches."""
     cov = Coverage()
     launches = [l for l in extraction.launches if checked(l)]
     covered: dict = {}  # path -> set of lines
@@ -826,7 +827,7 @@ def assess(jobs: list, extraction, findings: list, strict: bool = False, shown=N
     for launch in launches:
         _cover(launch, covered, reads, spans, partial)
     _count(cov, launches)
-    _count_unpaired(cov, extraction.launches)
+    _count_unpaired(cov, extraction.launches, paired)
     errors: dict = {}
     limited: dict = {}  # path -> its first PD015: the shell evaluation stopped following some paths
     for f in findings:
@@ -1100,12 +1101,15 @@ def role_keys(launch: Launch, role) -> tuple:
     return ("routers",) if router_options_judged(launch) else ("routers", "routers_unjudged")
 
 
-def _count_unpaired(cov: Coverage, launches: list) -> None:
+def _count_unpaired(cov: Coverage, launches: list, paired=None) -> None:
     """The checked prefill and decode servers no pair rule checked (:func:`pdlint.pairing.unpaired`), paired
     with every launch as the check stage pairs them."""
     from pdlint.pairing import pair_launches_isolated, pair_role, unpaired
+    deps = paired.get(launches) if paired is not None else None  # (the check stage's pairing, when the same)
+    if deps is None:
+        deps = pair_launches_isolated(launches)
     cov.unpaired_launches = []
-    for d in pair_launches_isolated(launches):
+    for d in deps:
         for l in unpaired([d]):
             if not checked(l):
                 continue

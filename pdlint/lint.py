@@ -285,6 +285,7 @@ def analyse(jobs: list, options: Options, resolver: ConfigResolver, deps=None) -
     from pdlint import coverage
     from pdlint.check import check
     from pdlint.extract import Extractor, isolate_per_file
+    from pdlint.pairing import Paired
 
     def enabled_for(path: str):
         # the bound method itself (called once per rule and launch): a wrapper would cost a frame each time
@@ -304,13 +305,14 @@ def analyse(jobs: list, options: Options, resolver: ConfigResolver, deps=None) -
             extraction.launches = [l for l in extraction.launches if l.path not in b.over]
         launches = extraction.launches
         failed: set = set()  # files the rules failed on (PD013)
+        paired = Paired()  # the check stage's deployments, for the coverage stage
         from pdlint import suppress
         # the inline suppressions and rule selection as the check stage folds a rule's many findings (rw31/h P1)
         scope = suppress.Scope(extraction.sources, lambda path, code: resolver.for_display(path).enabled(code, path),
                                not options.ignore_noqa)
         with suppress.active(scope):
             findings = list(extraction.findings) + stage(
-                lambda: check(launches, enabled_for),
+                lambda: check(launches, enabled_for, paired),
                 lambda: isolate_per_file(launches, lambda g: check(g, enabled_for), "the rules", lambda l: l.path,
                                          failed))
         if failed:  # no rule checked their launches: coverage counts them as not checked, not as checked
@@ -327,7 +329,7 @@ def analyse(jobs: list, options: Options, resolver: ConfigResolver, deps=None) -
         return resolver.for_display(f.path).enabled(f.code, f.path)
 
     findings = _at_the_text(findings, extraction.sources)
-    cov = stage(lambda: coverage.assess(jobs, extraction, findings, strict=options.strict, shown=shown),
+    cov = stage(lambda: coverage.assess(jobs, extraction, findings, strict=options.strict, shown=shown, paired=paired),
                 lambda: _coverage_per_file(jobs, extraction, findings, options.strict, shown))
     if b.over:
         budget_coverage(cov, b.over)

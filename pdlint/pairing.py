@@ -1662,6 +1662,28 @@ def as_dicts(deps: list, launches: list) -> list:
     return out
 
 
+class Paired:
+    """The deployments one stage paired, for a later stage of the same run that pairs the same launches (the
+    check stage's pair rules, then the coverage stage's unpaired servers): one entry, kept with the launch list
+    it was made of and given back only for that list (the same launches, in the same order)."""
+
+    __slots__ = ("launches", "deps")
+
+    def __init__(self):
+        self.launches: Optional[list] = None
+        self.deps: Optional[list] = None
+
+    def put(self, launches: list, deps: list) -> None:
+        self.launches = list(launches)
+        self.deps = deps
+
+    def get(self, launches: list) -> Optional[list]:
+        kept = self.launches
+        if kept is None or len(kept) != len(launches) or any(a is not b for a, b in zip(kept, launches)):
+            return None
+        return self.deps
+
+
 def pair_launches_isolated(launches: list) -> list:
     """:func:`pair_launches` for the reports: when pairing all launches fails (a bug the check stage
     reported as PD013 at the files it failed on), the launches of each file are paired on their own,

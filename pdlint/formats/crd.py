@@ -1105,7 +1105,7 @@ def env_refs(w) -> tuple:
     and ``args`` (each from the last layer that sets it), and whether a layer takes variables from ``envFrom``."""
     refs = []
     env_from = any(yt.get(ref, "envFrom") is not None for _, ref in w.layers)
-    words = []
+    words = []  # (text, doc, item): a word is traced only when it holds a reference
     for key in ("command", "args"):
         layer = next(((d, r) for d, r in reversed(w.layers) if yt.get(r, key) is not None), None)
         if layer is None:
@@ -1114,12 +1114,15 @@ def env_refs(w) -> tuple:
         node = yt.get(ref, key)
         items = yt.seq_items(node) if isinstance(yt.deref(node).node, yt.YSeq) else [node]
         for item in items:
-            if isinstance(yt.deref(item).node, yt.YScalar):
-                words.append(yt.scalar_tstr(doc, item))
-    script = _shell_script_index([t.text for t in words])
-    for i, word in enumerate(words):
-        if i != script:
-            refs += kube.ref_names(word)
+            scalar = yt.deref(item).node
+            if isinstance(scalar, yt.YScalar):
+                # a plain YScalar's traced value is its value (yt.scalar_tstr); another tool's stand-in is read as traced
+                text = scalar.value if scalar.__class__ is yt.YScalar else yt.scalar_tstr(doc, item).text
+                words.append((text, doc, item))
+    script = _shell_script_index([t for t, _, _ in words])
+    for i, (text, doc, item) in enumerate(words):
+        if i != script and "$(" in text:
+            refs += kube.ref_names(yt.scalar_tstr(doc, item))
     return refs, env_from
 
 
