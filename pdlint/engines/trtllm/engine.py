@@ -64,6 +64,9 @@ PROXY_CONFIG = ("-c", "--config-file", "--config")  # trtllm-serve disaggregated
 # (as written on a proxy's command line: click's own long name `--config_file` too, which the parsed view files
 # under `-c`; hostile-input round rw35/h P10)
 PROXY_CONFIG_WRITTEN = PROXY_CONFIG + ("--config_file",)
+DEFAULT_HOST, DEFAULT_PORT = "localhost", 8000  # trtllm-serve's --host / --port defaults
+# a TensorRT-LLM release named by an image tag (nvcr.io/nvidia/tensorrt-llm/release:1.0.0rc4)
+_RELEASE = lazyre.compile(r"tensorrt[-_]llm[^:\s]*:v?(\d+\.\d+\.\d+(?:rc\d+)?(?:\.post\d+)?)", re.I)
 
 
 def proxy_config_words(argv: list) -> list:
@@ -72,15 +75,12 @@ def proxy_config_words(argv: list) -> list:
     either)."""
     out = []
     for i, t in enumerate(argv):
-        text = t.text
-        if text in PROXY_CONFIG_WRITTEN and i + 1 < len(argv):
+        name, eq, _ = t.text.partition("=")
+        if not eq and name in PROXY_CONFIG_WRITTEN and i + 1 < len(argv):
             out.append(argv[i + 1])
-        elif text.startswith("--") and text.partition("=")[0] in PROXY_CONFIG_WRITTEN and "=" in text:
-            out.append(t[len(text.partition("=")[0]) + 1:])
+        elif eq and name.startswith("--") and name in PROXY_CONFIG_WRITTEN:
+            out.append(t[len(name) + 1:])
     return out
-DEFAULT_HOST, DEFAULT_PORT = "localhost", 8000  # trtllm-serve's --host / --port defaults
-# a TensorRT-LLM release named by an image tag (nvcr.io/nvidia/tensorrt-llm/release:1.0.0rc4)
-_RELEASE = lazyre.compile(r"tensorrt[-_]llm[^:\s]*:v?(\d+\.\d+\.\d+(?:rc\d+)?(?:\.post\d+)?)", re.I)
 
 
 @dataclass
